@@ -1,0 +1,35 @@
+// Three jest projects:
+//   unit         *.spec.ts       pure logic, typed fakes, no infrastructure
+//   integration  *.int-spec.ts   real Kafka, PostgreSQL and devnet chains started by `npm test`
+//   e2e          *.e2e-spec.ts   real HTTP against the running apps (libs/testing starts them)
+// Run through `npm test`, which starts the infrastructure and exports its addresses.
+const { swcOptions, jestModuleNameMapper } = require('./tools/build/swc-config.js');
+
+const swc = swcOptions();
+const transform = { '^.+\\.(t|j)s$': ['@swc/jest', { ...swc, swcrc: false, sourceMaps: 'inline' }] };
+const common = {
+  testEnvironment: 'node',
+  transform,
+  moduleNameMapper: jestModuleNameMapper(),
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  setupFiles: ['reflect-metadata'],
+};
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int-spec.ts'],
+      testTimeout: 120000,
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/{apps,libs}/**/*.e2e-spec.ts'],
+      testTimeout: 180000,
+    },
+  ],
+};

@@ -1,0 +1,71 @@
+/**
+ * Every Kafka topic of the suite, declared once. Apps create these idempotently at start
+ * (see `ensureTopics` in @swapgw/messaging) and `deploy/kafka/topics.yaml` is generated from
+ * this list (`npm run topics:manifest`).
+ *
+ * Request-reply topics carry a `.reply` twin: reply topics get at least as many partitions as
+ * gateway instances we expect to run, because each requester instance owns reply partitions.
+ */
+export const Topics = {
+  catalogRequests: 'catalog.requests',
+  quoteRequests: 'quote.requests',
+  swapRequests: 'swap.requests',
+  swapCommands: 'swap.commands',
+  swapEvents: 'swap.events',
+  signingRequests: 'signing.requests',
+  signingCommands: 'signing.commands',
+  signingEvents: 'signing.events',
+  limitOrderRequests: 'limit-order.requests',
+  limitOrderCommands: 'limit-order.commands',
+  limitOrderEvents: 'limit-order.events',
+} as const;
+
+export type TopicName = (typeof Topics)[keyof typeof Topics];
+
+export interface TopicSpec {
+  name: string;
+  partitions: number;
+  /** Kafka topic configs (retention etc.). */
+  config?: Record<string, string>;
+}
+
+const REQUEST_PARTITIONS = 6;
+const REPLY_PARTITIONS = 8;
+const STREAM_PARTITIONS = 6;
+const DLQ_PARTITIONS = 1;
+
+/** Topics answered by request-reply: each has a `<topic>.reply` twin. */
+export const REQUEST_REPLY_TOPICS: readonly string[] = [
+  Topics.catalogRequests,
+  Topics.quoteRequests,
+  Topics.swapRequests,
+  Topics.signingRequests,
+  Topics.limitOrderRequests,
+];
+
+/** Topics consumed as streams of commands or events: each has a `<topic>.dlq` twin. */
+export const STREAM_TOPICS: readonly string[] = [
+  Topics.swapCommands,
+  Topics.swapEvents,
+  Topics.signingCommands,
+  Topics.signingEvents,
+  Topics.limitOrderCommands,
+  Topics.limitOrderEvents,
+];
+
+export const replyTopicOf = (topic: string): string => `${topic}.reply`;
+export const deadLetterTopicOf = (topic: string): string => `${topic}.dlq`;
+
+export function allTopicSpecs(): TopicSpec[] {
+  const specs: TopicSpec[] = [];
+  for (const topic of REQUEST_REPLY_TOPICS) {
+    specs.push({ name: topic, partitions: REQUEST_PARTITIONS });
+    specs.push({ name: replyTopicOf(topic), partitions: REPLY_PARTITIONS, config: { 'retention.ms': '3600000' } });
+    specs.push({ name: deadLetterTopicOf(topic), partitions: DLQ_PARTITIONS });
+  }
+  for (const topic of STREAM_TOPICS) {
+    specs.push({ name: topic, partitions: STREAM_PARTITIONS });
+    specs.push({ name: deadLetterTopicOf(topic), partitions: DLQ_PARTITIONS });
+  }
+  return specs;
+}

@@ -1,0 +1,3 @@
+export * from './database-errors';
+export * from './database-url';
+export * from './service-data-source';

@@ -1,0 +1,66 @@
+import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
+import { assertIdentifier, ensureDatabase, ensureSchema } from './database-url';
+
+export interface ServiceDataSourceOptions {
+  url: string;
+  /** The service's own schema: `gateway`, `quote`, `planner`, `signer`, `limit_order`. */
+  schema: string;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities: MixedList<Function | string | EntitySchema>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  migrations: MixedList<Function | string>;
+  /** Pool size per process. */
+  poolSize?: number;
+  applicationName?: string;
+}
+
+/**
+ * TypeORM options for one service: its own schema (and its own migrations table inside it),
+ * `synchronize` always off, migrations run explicitly by `prepareDatabase`.
+ */
+export function serviceDataSourceOptions(options: ServiceDataSourceOptions): DataSourceOptions {
+  assertIdentifier(options.schema, 'schema');
+  return {
+    type: 'postgres',
+    url: options.url,
+    schema: options.schema,
+    entities: options.entities,
+    migrations: options.migrations,
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    migrationsRun: false,
+    logging: ['error'],
+    applicationName: options.applicationName ?? options.schema,
+    extra: {
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5000,
+      // Bound each statement so an unhealthy database yields a 503 rather than a hung request.
+      statement_timeout: 15000,
+    },
+  };
+}
+
+/** Creates the database and schema if missing, then runs pending migrations of that service. */
+export async function prepareDatabase(options: ServiceDataSourceOptions): Promise<void> {
+  await ensureDatabase(options.url);
+  await ensureSchema(options.url, options.schema);
+  const dataSource = new DataSource(serviceDataSourceOptions({ ...options, poolSize: 1 }));
+  await dataSource.initialize();
+  try {
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/** Reverts the last migration of that service (Nx target `migrate:revert`). */
+export async function revertLastMigration(options: ServiceDataSourceOptions): Promise<void> {
+  const dataSource = new DataSource(serviceDataSourceOptions({ ...options, poolSize: 1 }));
+  await dataSource.initialize();
+  try {
+    await dataSource.undoLastMigration({ transaction: 'each' });
+  } finally {
+    await dataSource.destroy();
+  }
+}

@@ -1,0 +1,3 @@
+export * from './config';
+export * from './json-logger';
+export * from './request-context';

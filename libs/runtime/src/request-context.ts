@@ -1,0 +1,41 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes, randomUUID } from 'node:crypto';
+
+/** What follows one request through HTTP, Kafka headers and logs. */
+export interface RequestContext {
+  requestId: string;
+  /** W3C trace context header value: 00-<trace-id>-<span-id>-<flags>. */
+  traceparent: string;
+}
+
+const storage = new AsyncLocalStorage<RequestContext>();
+
+export const runWithRequestContext = <T>(context: RequestContext, fn: () => T): T => storage.run(context, fn);
+export const currentRequestContext = (): RequestContext | undefined => storage.getStore();
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export const isWellFormedRequestId = (value: unknown): value is string =>
+  typeof value === 'string' && REQUEST_ID.test(value);
+
+export function newTraceparent(): string {
+  return `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`;
+}
+
+/** A child span of an incoming traceparent (same trace id, new span id), or a new trace. */
+export function childTraceparent(parent: string | undefined): string {
+  const match = parent ? TRACEPARENT.exec(parent) : null;
+  if (!match || /^0+$/.test(match[1])) return newTraceparent();
+  return `00-${match[1]}-${randomBytes(8).toString('hex')}-${match[3]}`;
+}
+
+export const traceIdOf = (traceparent: string | undefined): string | undefined =>
+  traceparent ? TRACEPARENT.exec(traceparent)?.[1] : undefined;
+
+export function newRequestContext(incoming?: { requestId?: unknown; traceparent?: unknown }): RequestContext {
+  return {
+    requestId: isWellFormedRequestId(incoming?.requestId) ? incoming.requestId : randomUUID(),
+    traceparent: childTraceparent(typeof incoming?.traceparent === 'string' ? incoming.traceparent : undefined),
+  };
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// Compiles apps/, libs/ and tools/ into dist/ with swc (decorator metadata on, path aliases
+// rewritten to relative requires). Type checking is a separate step: `npm run typecheck`.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { root, swcOptions } = require('./swc-config.js');
+
+const cacheDir = path.join(root, '.cache');
+fs.mkdirSync(cacheDir, { recursive: true });
+const configFile = path.join(cacheDir, 'swcrc.json');
+const options = swcOptions();
+options.exclude = ['\\.spec\\.ts$', '\\.int-spec\\.ts$', '\\.e2e-spec\\.ts$', '\\.d\\.ts$'];
+fs.writeFileSync(configFile, JSON.stringify(options, null, 2));
+
+const swc = path.join(root, 'node_modules', '.bin', 'swc');
+const targets = ['apps', 'libs', 'tools'].filter((d) => fs.existsSync(path.join(root, d)));
+const result = spawnSync(
+  swc,
+  [...targets, '-d', 'dist', '--config-file', configFile, '--copy-files', '--only', '**/*.ts', '--quiet'],
+  { cwd: root, stdio: 'inherit' },
+);
+if (result.status !== 0) process.exit(result.status ?? 1);
+// --only restricts compilation; copy JSON assets (artifacts, manifests) that code requires.
+copyAssets(targets);
+console.log(`build: compiled ${targets.join(', ')} into dist/`);
+
+function copyAssets(dirs) {
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name === 'node_modules' || entry.name === 'test') continue;
+        walk(full);
+      } else if (entry.name.endsWith('.json') && !entry.name.startsWith('project.json') && !entry.name.startsWith('tsconfig')) {
+        const out = path.join(root, 'dist', path.relative(root, full));
+        fs.mkdirSync(path.dirname(out), { recursive: true });
+        fs.copyFileSync(full, out);
+      }
+    }
+  };
+  for (const d of dirs) walk(path.join(root, d));
+}
