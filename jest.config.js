@@ -23,13 +23,13 @@ module.exports = {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int-spec.ts'],
-      testTimeout: 120000,
+      setupFilesAfterEnv: ['<rootDir>/tools/jest/timeouts.integration.js'],
     },
     {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/{apps,libs}/**/*.e2e-spec.ts'],
-      testTimeout: 180000,
+      setupFilesAfterEnv: ['<rootDir>/tools/jest/timeouts.e2e.js'],
     },
   ],
 };
