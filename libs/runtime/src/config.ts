@@ -12,6 +12,8 @@ export class ConfigValidationError extends Error {
  * Reads environment variables into a validated config class. Property names are the variable names
  * (e.g. `DATABASE_URL`); defaults are the class's initialisers. A bad value throws a
  * ConfigValidationError naming the variable, so the app refuses to start with a clear message.
+ * Annotate every property with its type (`PORT: number = 3000`): the string-to-number conversion
+ * reads the emitted design type, and an unannotated initialiser is typed Object.
  */
 export function loadConfig<T extends object>(
   configClass: new () => T,
