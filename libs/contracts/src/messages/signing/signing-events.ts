@@ -1,0 +1,145 @@
+import {
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Min,
+} from 'class-validator';
+import { SIGNING_STEP_KINDS, SigningStepKind } from './signing-message-types';
+import type { EvmExecutionHints, SigningClientHints, SigningPayload } from './signing-payload';
+
+const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+
+/** Fields every signing event carries to name the step. */
+abstract class SigningStepRef {
+  @IsString()
+  @IsNotEmpty()
+  swapId!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  stepId!: string;
+
+  /** 1-based, as in SigningPrepareCommand. */
+  @IsInt()
+  @Min(1)
+  stepIndex!: number;
+
+  @IsString()
+  @IsNotEmpty()
+  chain!: string;
+}
+
+/**
+ * `signing.payload-ready`: the payload of the step can be signed now, until `expiresAtMs`.
+ * A refresh emits another one for the same step with a new `signingRequestId`; the newest wins.
+ */
+export class SigningPayloadReadyEvent extends SigningStepRef {
+  /** signer-surface's id of this payload issue (a refresh issues a new one). */
+  @IsString()
+  @IsNotEmpty()
+  signingRequestId!: string;
+
+  @IsInt()
+  @Min(1)
+  stepCount!: number;
+
+  @IsIn(SIGNING_STEP_KINDS)
+  kind!: SigningStepKind;
+
+  /** `{ type: 'evm-transaction', transaction: {...} }` (see EvmSigningPayload). */
+  @IsObject()
+  payload!: SigningPayload;
+
+  @IsInt()
+  @Min(0)
+  expiresAtMs!: number;
+
+  @IsInt()
+  @Min(0)
+  readyAtMs!: number;
+
+  @IsObject()
+  executionHints!: EvmExecutionHints | Record<string, string>;
+
+  @IsObject()
+  clientHints!: SigningClientHints;
+}
+
+/**
+ * `signing.waiting`: the step waits for a condition (a balance to arrive, e.g. after a bridge)
+ * before a payload can be issued; `readyAtMs` is the estimate. payload-ready follows.
+ */
+export class SigningWaitingEvent extends SigningStepRef {
+  @IsInt()
+  @Min(0)
+  readyAtMs!: number;
+
+  @IsString()
+  @IsNotEmpty()
+  reason!: string;
+}
+
+/** `signing.step-skipped`: nothing to sign for this step (e.g. the allowance already suffices). */
+export class SigningStepSkippedEvent extends SigningStepRef {
+  @IsString()
+  @IsNotEmpty()
+  reason!: string;
+}
+
+/** `signing.submitted`: the signed transaction was accepted and broadcast. */
+export class SigningSubmittedEvent extends SigningStepRef {
+  @Matches(TX_HASH)
+  txHash!: string;
+
+  @IsInt()
+  @Min(0)
+  submittedAtMs!: number;
+}
+
+/** `signing.step-confirmed`: the transaction is mined with status 1 and enough confirmations. */
+export class SigningStepConfirmedEvent extends SigningStepRef {
+  @Matches(TX_HASH)
+  txHash!: string;
+
+  @IsInt()
+  @Min(0)
+  blockNumber!: number;
+
+  @IsInt()
+  @Min(1)
+  confirmations!: number;
+
+  @IsInt()
+  @Min(0)
+  confirmedAtMs!: number;
+}
+
+/**
+ * `signing.step-failed`: the step cannot complete. `code` is an ErrorCatalog code
+ * (TX_REQUEST_INVALID when the call would revert before signing; EXECUTION_TERMINAL-worthy
+ * on-chain revert); `reason` the revert reason when readable. `txHash` set when it failed on chain.
+ */
+export class SigningStepFailedEvent extends SigningStepRef {
+  @IsString()
+  @IsNotEmpty()
+  code!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  reason!: string;
+
+  @IsOptional()
+  @Matches(TX_HASH)
+  txHash?: string;
+}
+
+/** `signing.unavailable`: no signing surface (RPC) for the step's chain; the build answers 503. */
+export class SigningUnavailableEvent extends SigningStepRef {
+  @IsString()
+  @IsNotEmpty()
+  reason!: string;
+}

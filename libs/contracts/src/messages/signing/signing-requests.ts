@@ -1,0 +1,52 @@
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+
+/**
+ * `signing.submit` (signing.requests, gateway → signer-surface): the client's signed artifact for
+ * the swap's current step. Idempotent on the transaction hash: the same rawTx again gets the same
+ * answer and is not broadcast twice.
+ * Errors: INVALID_SIGNED_TX, SWAP_NOT_FOUND, EXECUTION_TERMINAL, TX_REQUEST_NOT_YET_VALID,
+ * tx_request_expired, TX_REQUEST_MISMATCH (details.mismatches names each differing field).
+ */
+export class SigningSubmitRequest {
+  @IsString()
+  @IsNotEmpty()
+  swapId!: string;
+
+  /** EVM: 0x-hex of the serialized signed transaction. */
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(262_144)
+  rawTx!: string;
+}
+
+export interface SigningSubmitResult {
+  swapId: string;
+  stepIndex: number;
+  txHash: string;
+  status: 'submitted';
+}
+
+/**
+ * `status.transaction` (signing.requests): on-chain status of any transaction.
+ * Errors: UNKNOWN_CHAIN, INVALID_TX_HASH, TRANSACTION_NOT_FOUND, STATUS_UPSTREAM_ERROR,
+ * SIGNING_SURFACE_UNAVAILABLE (chain family without a status adapter yet, e.g. Solana).
+ */
+export class TransactionStatusRequest {
+  @IsString()
+  @IsNotEmpty()
+  chain!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  txHash!: string;
+}
+
+/** The spec's TransactionStatus resource. */
+export interface TransactionStatusResult {
+  txHash: string;
+  chain: string;
+  status: 'pending' | 'confirmed' | 'failed';
+  confirmedAtMs?: number;
+  error?: string;
+}
