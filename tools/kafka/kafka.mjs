@@ -1,0 +1,413 @@
+#!/usr/bin/env node
+// Apache Kafka from Maven Central, one KRaft broker on 127.0.0.1, for development and tests.
+//
+//   node tools/kafka/kafka.mjs fetch                 download the broker jars into .cache/kafka/libs
+//   node tools/kafka/kafka.mjs start [--port 9092] [--data-dir .run/kafka]
+//   node tools/kafka/kafka.mjs stop  [--data-dir .run/kafka]
+//   node tools/kafka/kafka.mjs status [--port 9092] [--data-dir .run/kafka]
+//
+// Plain Node (no npm dependencies): it runs before `npm ci` on a fresh clone. The functions are
+// exported for tools/stack/start.mjs, tools/stack/test.mjs and libs/testing.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repoRoot = path.resolve(here, '..', '..');
+export const DEFAULT_PORT = 9092;
+export const DEFAULT_DATA_DIR = path.join(repoRoot, '.run', 'kafka');
+export const DEFAULT_LIBS_DIR = path.join(repoRoot, '.cache', 'kafka', 'libs');
+const POM = path.join(here, 'pom.xml');
+const TEMPLATE = path.join(here, 'server.properties.template');
+const LOG4J2 = path.join(here, 'log4j2.yaml');
+
+const log = (msg) => process.stderr.write(`kafka: ${msg}\n`);
+
+/** True when the cache holds the broker jar (a previous fetch completed). */
+function libsPresent(libsDir) {
+  return fs.existsSync(libsDir) && fs.readdirSync(libsDir).some((f) => /^kafka_2\.13-.*\.jar$/.test(f));
+}
+
+/**
+ * Downloads the broker and its runtime dependencies with Maven, once. Copies into a temporary
+ * directory first and renames it, so a concurrent or interrupted fetch never leaves half a cache.
+ */
+export function fetchKafka({ libsDir = DEFAULT_LIBS_DIR } = {}) {
+  if (libsPresent(libsDir)) return libsDir;
+  const mvn = spawnSync('mvn', ['-v'], { stdio: 'ignore' });
+  if (mvn.error || mvn.status !== 0) {
+    throw new Error('Maven (mvn) is needed to fetch Kafka from Maven Central: install Maven and Java 17+.');
+  }
+  const staging = `${libsDir}.tmp-${process.pid}`;
+  fs.rmSync(staging, { recursive: true, force: true });
+  log(`fetching org.apache.kafka:kafka_2.13 from Maven Central into ${path.relative(repoRoot, libsDir)}`);
+  const result = spawnSync(
+    'mvn',
+    [
+      '-q',
+      '-B',
+      '-f',
+      POM,
+      'dependency:copy-dependencies',
+      '-DincludeScope=runtime',
+      `-DoutputDirectory=${staging}`,
+    ],
+    { stdio: 'inherit' },
+  );
+  if (result.status !== 0) {
+    fs.rmSync(staging, { recursive: true, force: true });
+    throw new Error(`mvn dependency:copy-dependencies failed (exit ${result.status})`);
+  }
+  fs.mkdirSync(path.dirname(libsDir), { recursive: true });
+  try {
+    fs.renameSync(staging, libsDir);
+  } catch (error) {
+    // Another process finished first: its cache is as good as ours.
+    fs.rmSync(staging, { recursive: true, force: true });
+    if (!libsPresent(libsDir)) throw error;
+  }
+  return libsDir;
+}
+
+export function isPortOpen(port, host = '127.0.0.1', timeoutMs = 1000) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host });
+    const done = (open) => {
+      socket.destroy();
+      resolve(open);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/**
+ * Asks the broker for cluster metadata (Kafka protocol Metadata v4, the oldest version Kafka 4
+ * still serves) and returns the brokers it lists. A broker that answers with at least one broker
+ * registered is ready for clients; a port that is open but not yet serving throws.
+ */
+export function fetchMetadata(port, host = '127.0.0.1', timeoutMs = 3000) {
+  return new Promise((resolve, reject) => {
+    const clientId = Buffer.from('swapgw-kafka-probe');
+    const body = Buffer.alloc(2 + 2 + 4 + 2 + clientId.length + 4 + 1);
+    let o = 0;
+    o = body.writeInt16BE(3, o); // api key: Metadata
+    o = body.writeInt16BE(4, o); // api version
+    o = body.writeInt32BE(1, o); // correlation id
+    o = body.writeInt16BE(clientId.length, o);
+    o += clientId.copy(body, o);
+    o = body.writeInt32BE(-1, o); // topics: null = all
+    body.writeInt8(0, o); // allow_auto_topic_creation: false
+    const frame = Buffer.concat([Buffer.alloc(4), body]);
+    frame.writeInt32BE(body.length, 0);
+
+    const socket = net.connect({ port, host });
+    let received = Buffer.alloc(0);
+    const fail = (error) => {
+      socket.destroy();
+      reject(error);
+    };
+    socket.setTimeout(timeoutMs, () => fail(new Error(`no metadata answer from ${host}:${port}`)));
+    socket.once('error', fail);
+    socket.once('connect', () => socket.write(frame));
+    socket.on('data', (chunk) => {
+      received = Buffer.concat([received, chunk]);
+      if (received.length < 4 || received.length < 4 + received.readInt32BE(0)) return;
+      socket.destroy();
+      try {
+        let p = 4;
+        const correlationId = received.readInt32BE(p);
+        p += 4;
+        if (correlationId !== 1) throw new Error(`unexpected correlation id ${correlationId}`);
+        p += 4; // throttle_time_ms
+        const brokerCount = received.readInt32BE(p);
+        p += 4;
+        const brokers = [];
+        for (let i = 0; i < brokerCount; i++) {
+          const nodeId = received.readInt32BE(p);
+          p += 4;
+          const hostLength = received.readInt16BE(p);
+          p += 2;
+          const brokerHost = received.toString('utf8', p, p + hostLength);
+          p += hostLength;
+          const brokerPort = received.readInt32BE(p);
+          p += 4;
+          const rackLength = received.readInt16BE(p);
+          p += 2 + Math.max(rackLength, 0);
+          brokers.push({ nodeId, host: brokerHost, port: brokerPort });
+        }
+        resolve(brokers);
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
+/** Polls until the broker on `port` serves metadata with a registered broker, or throws. */
+export async function waitForBroker(port, { timeoutMs = 90_000, isAlive = () => true, logFile } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  let lastError;
+  while (Date.now() < deadline) {
+    if (!isAlive()) {
+      throw new Error(`Kafka exited during start-up${logFile ? `; last log lines:\n${tail(logFile, 30)}` : ''}`);
+    }
+    try {
+      const brokers = await fetchMetadata(port);
+      if (brokers.length > 0) return brokers;
+      lastError = new Error('no broker registered yet');
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`Kafka on 127.0.0.1:${port} not ready after ${timeoutMs} ms: ${lastError?.message}`);
+}
+
+function displayPath(p) {
+  const relative = path.relative(repoRoot, p);
+  return relative.startsWith('..') ? p : relative;
+}
+
+function tail(file, lines) {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+function java(args, options = {}) {
+  const result = spawnSync('java', args, { encoding: 'utf8', ...options });
+  if (result.error) throw new Error(`java not found: install Java 17+ (${result.error.message})`);
+  if (result.status !== 0) {
+    throw new Error(`java ${args.slice(2, 4).join(' ')} failed: ${result.stderr || result.stdout}`);
+  }
+  return result.stdout.trim();
+}
+
+function layout(dataDir) {
+  return {
+    dataDir,
+    logDirs: path.join(dataDir, 'data'),
+    config: path.join(dataDir, 'server.properties'),
+    logsDir: path.join(dataDir, 'logs'),
+    pidFile: path.join(dataDir, 'kafka.pid'),
+    portFile: path.join(dataDir, 'kafka.port'),
+  };
+}
+
+export function renderConfig({ port, controllerPort, logDirs }) {
+  return fs
+    .readFileSync(TEMPLATE, 'utf8')
+    .replaceAll('{{PORT}}', String(port))
+    .replaceAll('{{CONTROLLER_PORT}}', String(controllerPort))
+    .replaceAll('{{LOG_DIRS}}', logDirs);
+}
+
+function readPid(pidFile) {
+  try {
+    const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when `pid` is alive and is the broker of this data dir (not a recycled pid). */
+function isOurBroker(pid, config) {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(config);
+  } catch {
+    return true; // no /proc (macOS): trust the pid file
+  }
+}
+
+/**
+ * Makes a broker available and returns `{ brokers, started, pid, stop }`.
+ * - KAFKA_BROKERS set (and `useEnv` not false): that cluster is used, nothing starts.
+ * - A broker already answers on `port`: it is reused, nothing starts, `stop` does nothing.
+ * - Otherwise the jars are fetched if needed, the data dir formatted when new, and a broker
+ *   started detached (it outlives this process until `stop`), logs in <dataDir>/logs.
+ */
+export async function startKafka({
+  port = Number(process.env.KAFKA_PORT || DEFAULT_PORT),
+  controllerPort = port + 1,
+  dataDir = DEFAULT_DATA_DIR,
+  libsDir = DEFAULT_LIBS_DIR,
+  useEnv = true,
+  heapMb = 512,
+  timeoutMs = 120_000,
+} = {}) {
+  const noop = async () => {};
+  if (useEnv && process.env.KAFKA_BROKERS) {
+    log(`using KAFKA_BROKERS=${process.env.KAFKA_BROKERS}`);
+    return { brokers: process.env.KAFKA_BROKERS, started: false, stop: noop };
+  }
+  const brokers = `127.0.0.1:${port}`;
+  if (await isPortOpen(port)) {
+    await waitForBroker(port, { timeoutMs: 30_000 });
+    log(`reusing the broker already listening on ${brokers}`);
+    return { brokers, started: false, stop: noop };
+  }
+
+  fetchKafka({ libsDir });
+  const files = layout(path.resolve(dataDir));
+  fs.mkdirSync(files.logsDir, { recursive: true });
+  const stalePid = readPid(files.pidFile);
+  if (stalePid && isOurBroker(stalePid, files.config)) {
+    throw new Error(
+      `a broker of ${files.dataDir} still runs (pid ${stalePid}) but not on port ${port}; stop it first`,
+    );
+  }
+  fs.writeFileSync(files.config, renderConfig({ port, controllerPort, logDirs: files.logDirs }));
+  const classpath = `${libsDir}/*`;
+  if (!fs.existsSync(path.join(files.logDirs, 'meta.properties'))) {
+    const clusterId = java(['-cp', classpath, 'kafka.tools.StorageTool', 'random-uuid']).split('\n').pop();
+    java([
+      '-cp',
+      classpath,
+      'kafka.tools.StorageTool',
+      'format',
+      '-t',
+      clusterId,
+      '-c',
+      files.config,
+      '--standalone',
+    ]);
+    log(`formatted KRaft storage in ${files.logDirs} (cluster ${clusterId})`);
+  }
+
+  const outFile = path.join(files.logsDir, 'kafka.out');
+  const out = fs.openSync(outFile, 'a');
+  const child = spawn(
+    'java',
+    [
+      `-Xmx${heapMb}m`,
+      `-Xms${Math.min(heapMb, 256)}m`,
+      '-XX:+UseG1GC',
+      '-Djava.awt.headless=true',
+      `-Dkafka.logs.dir=${files.logsDir}`,
+      `-Dlog4j2.configurationFile=${LOG4J2}`,
+      '-cp',
+      classpath,
+      'kafka.Kafka',
+      files.config,
+    ],
+    { detached: true, stdio: ['ignore', out, out] },
+  );
+  fs.closeSync(out);
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  child.unref();
+  fs.writeFileSync(files.pidFile, String(child.pid));
+  fs.writeFileSync(files.portFile, String(port));
+  log(`started broker pid ${child.pid} on ${brokers} (logs: ${displayPath(files.logsDir)})`);
+
+  const stop = () => stopKafka({ dataDir: files.dataDir });
+  try {
+    await waitForBroker(port, {
+      timeoutMs,
+      isAlive: () => !exited,
+      logFile: path.join(files.logsDir, 'server.log'),
+    });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { brokers, started: true, pid: child.pid, stop };
+}
+
+/** Stops the broker recorded in `<dataDir>/kafka.pid` (SIGTERM, then SIGKILL after the grace). */
+export async function stopKafka({ dataDir = DEFAULT_DATA_DIR, graceMs = 30_000 } = {}) {
+  const files = layout(path.resolve(dataDir));
+  const pid = readPid(files.pidFile);
+  if (!pid || !isOurBroker(pid, files.config)) {
+    fs.rmSync(files.pidFile, { force: true });
+    return false;
+  }
+  process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline && isOurBroker(pid, files.config)) {
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  if (isOurBroker(pid, files.config)) {
+    log(`broker pid ${pid} ignored SIGTERM for ${graceMs} ms, killing it`);
+    process.kill(pid, 'SIGKILL');
+  }
+  fs.rmSync(files.pidFile, { force: true });
+  log(`stopped broker pid ${pid}`);
+  return true;
+}
+
+export async function kafkaStatus({ port = Number(process.env.KAFKA_PORT || DEFAULT_PORT), dataDir = DEFAULT_DATA_DIR } = {}) {
+  const files = layout(path.resolve(dataDir));
+  const pid = readPid(files.pidFile);
+  const ours = pid !== undefined && isOurBroker(pid, files.config);
+  let brokers = [];
+  let error;
+  if (await isPortOpen(port)) {
+    try {
+      brokers = await fetchMetadata(port);
+    } catch (e) {
+      error = e.message;
+    }
+  }
+  return { port, listening: brokers.length > 0, brokers, pid: ours ? pid : undefined, libsCached: libsPresent(DEFAULT_LIBS_DIR), error };
+}
+
+function parseArgs(argv) {
+  const args = { _: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a.startsWith('--')) {
+      const [key, inline] = a.slice(2).split('=', 2);
+      args[key] = inline ?? argv[++i];
+    } else args._.push(a);
+  }
+  return args;
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const command = args._[0];
+  const port = args.port ? Number(args.port) : undefined;
+  const dataDir = args['data-dir'] ? path.resolve(args['data-dir']) : undefined;
+  switch (command) {
+    case 'fetch':
+      console.log(fetchKafka());
+      return;
+    case 'start': {
+      const kafka = await startKafka({ port, dataDir });
+      console.log(kafka.brokers);
+      return;
+    }
+    case 'stop':
+      if (!(await stopKafka({ dataDir }))) log('no broker of this data dir is running');
+      return;
+    case 'status': {
+      const status = await kafkaStatus({ port, dataDir });
+      console.log(JSON.stringify(status, null, 2));
+      process.exitCode = status.listening ? 0 : 1;
+      return;
+    }
+    default:
+      console.error('usage: kafka.mjs fetch | start [--port N] [--data-dir D] | stop [--data-dir D] | status [--port N]');
+      process.exitCode = 2;
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    log(error.message);
+    process.exit(1);
+  });
+}
