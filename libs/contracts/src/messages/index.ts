@@ -1,2 +1,3 @@
 export {};
 export * from './signing';
+export * from './swap';

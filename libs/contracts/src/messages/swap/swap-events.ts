@@ -1,0 +1,172 @@
+import { Type } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import type { SigningClientHints, SigningPayload } from '../signing';
+import { SWAP_STATUSES, SwapStatus } from './swap-message-types';
+
+const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+
+/** `{ current, total }`: 1-based number of the signing step and the swap's step count. */
+export class SwapStepPosition {
+  @IsInt()
+  @Min(1)
+  current!: number;
+
+  @IsInt()
+  @Min(1)
+  total!: number;
+}
+
+abstract class SwapEventBase {
+  @IsString()
+  @IsNotEmpty()
+  swapId!: string;
+
+  /** The swap's status after this event: what a read model shows. */
+  @IsIn(SWAP_STATUSES)
+  status!: SwapStatus;
+}
+
+/** `swap.created`: the swap and its steps exist; step 1's payload is being prepared. */
+export class SwapCreatedEvent extends SwapEventBase {
+  @IsString()
+  @IsNotEmpty()
+  owner!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  quoteId!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  routeId!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  fromChain!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  toChain!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  userAddress!: string;
+
+  @IsInt()
+  @Min(1)
+  stepCount!: number;
+
+  @IsInt()
+  @Min(0)
+  createdAtMs!: number;
+}
+
+/** `swap.signing-ready`: the current step can be signed until `expiresAtMs`. */
+export class SwapSigningReadyEvent extends SwapEventBase {
+  @ValidateNested()
+  @Type(() => SwapStepPosition)
+  step!: SwapStepPosition;
+
+  @IsObject()
+  payload!: SigningPayload;
+
+  @IsInt()
+  @Min(0)
+  expiresAtMs!: number;
+
+  @IsInt()
+  @Min(0)
+  readyAtMs!: number;
+
+  @IsObject()
+  executionHints!: Record<string, unknown>;
+
+  @IsObject()
+  clientHints!: SigningClientHints | Record<string, string>;
+}
+
+/**
+ * `swap.signing-pending`: no payload can be signed right now (next step being prepared, waiting for
+ * bridged funds, or a refresh of an expired payload). `readyAtMs` is an estimate when known.
+ */
+export class SwapSigningPendingEvent extends SwapEventBase {
+  @ValidateNested()
+  @Type(() => SwapStepPosition)
+  step!: SwapStepPosition;
+
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  readyAtMs?: number;
+
+  @IsString()
+  @IsNotEmpty()
+  reason!: string;
+}
+
+/** `swap.step-submitted`: the signed transaction of a step was broadcast. */
+export class SwapStepSubmittedEvent extends SwapEventBase {
+  @ValidateNested()
+  @Type(() => SwapStepPosition)
+  step!: SwapStepPosition;
+
+  @IsString()
+  @IsNotEmpty()
+  chain!: string;
+
+  @Matches(TX_HASH)
+  txHash!: string;
+}
+
+/** `swap.step-confirmed`: a step's transaction is confirmed (or the step was skipped: no txHash). */
+export class SwapStepConfirmedEvent extends SwapEventBase {
+  @ValidateNested()
+  @Type(() => SwapStepPosition)
+  step!: SwapStepPosition;
+
+  @IsString()
+  @IsNotEmpty()
+  chain!: string;
+
+  @IsOptional()
+  @Matches(TX_HASH)
+  txHash?: string;
+
+  /** True when the step needed no transaction (e.g. allowance already sufficient). */
+  @IsOptional()
+  skipped?: boolean;
+}
+
+/** `swap.completed`: every step confirmed. */
+export class SwapCompletedEvent extends SwapEventBase {
+  @IsInt()
+  @Min(0)
+  completedAtMs!: number;
+}
+
+/** `swap.failed`: terminal; `reason` is an ErrorCatalog code, `details` what is known. */
+export class SwapFailedEvent extends SwapEventBase {
+  @IsString()
+  @IsNotEmpty()
+  reason!: string;
+
+  @IsObject()
+  details!: Record<string, unknown>;
+}
+
+/** `swap.expired`: terminal; a step's deadline passed before it was confirmed. */
+export class SwapExpiredEvent extends SwapEventBase {
+  @IsString()
+  @IsNotEmpty()
+  reason!: string;
+}

@@ -1,0 +1,45 @@
+/**
+ * Message `type` values of the swap domain, per topic.
+ *
+ * - `swap.requests` (request-reply, gateway → execution-planner): SwapRequestTypes
+ * - `swap.events` (stream, execution-planner → gateway read model and anyone else): SwapEventTypes
+ *
+ * Every message is keyed by `swapId` (the envelope's aggregateId), so one swap's events stay in
+ * order on one partition and a projector sees them in the order the planner committed them.
+ */
+export const SwapRequestTypes = {
+  build: 'swap.build',
+  /** Ask for a fresh payload of the current step when the one issued has expired. */
+  refreshSigning: 'swap.signing.refresh',
+} as const;
+
+export const SwapEventTypes = {
+  created: 'swap.created',
+  signingReady: 'swap.signing-ready',
+  /** The current step's payload is being (re)built: a new step started, or a refresh was asked. */
+  signingPending: 'swap.signing-pending',
+  stepSubmitted: 'swap.step-submitted',
+  stepConfirmed: 'swap.step-confirmed',
+  completed: 'swap.completed',
+  failed: 'swap.failed',
+  expired: 'swap.expired',
+} as const;
+
+export type SwapRequestType = (typeof SwapRequestTypes)[keyof typeof SwapRequestTypes];
+export type SwapEventType = (typeof SwapEventTypes)[keyof typeof SwapEventTypes];
+
+/**
+ * Swap lifecycle (ours; the spec only shows build modes):
+ * planning (current step's payload being built) → awaiting_signature (payload ready) → submitted
+ * (signed tx broadcast) → confirming (mined, waiting for confirmations; entered only when the
+ * signer reports it) → next step: planning again → ... → completed; or failed / expired.
+ */
+export const SWAP_STATUSES = ['planning', 'awaiting_signature', 'submitted', 'confirming', 'completed', 'failed', 'expired'] as const;
+export type SwapStatus = (typeof SWAP_STATUSES)[number];
+export const TERMINAL_SWAP_STATUSES: readonly SwapStatus[] = ['completed', 'failed', 'expired'];
+export const isTerminalSwapStatus = (status: string): boolean =>
+  (TERMINAL_SWAP_STATUSES as readonly string[]).includes(status);
+
+/** How the first leg's token allowance is granted. */
+export const PERMIT_TYPES = ['eip2612', 'permit2', 'approve'] as const;
+export type PermitType = (typeof PERMIT_TYPES)[number];

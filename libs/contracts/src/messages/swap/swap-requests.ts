@@ -1,0 +1,130 @@
+import { Type } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { PERMIT_TYPES, PermitType, SwapStatus } from './swap-message-types';
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
+
+/** EIP-2612 permit signature, expanded form. */
+export class PermitSignature {
+  @IsInt()
+  @Min(0)
+  @Max(28)
+  v!: number;
+
+  @Matches(BYTES32, { message: 'r must be 0x-prefixed 32 bytes' })
+  r!: string;
+
+  @Matches(BYTES32, { message: 's must be 0x-prefixed 32 bytes' })
+  s!: string;
+}
+
+/** EIP-2098 compact permit signature. */
+export class PermitSignatureCompact {
+  @Matches(BYTES32, { message: 'r must be 0x-prefixed 32 bytes' })
+  r!: string;
+
+  @Matches(BYTES32, { message: 'vs must be 0x-prefixed 32 bytes' })
+  vs!: string;
+}
+
+/**
+ * `swap.build` (swap.requests, gateway → execution-planner). Idempotent on `swapId`, which the
+ * gateway derives from owner + Idempotency-Key, so a retry maps to the same swap.
+ * Errors: QUOTE_NOT_FOUND (404), UNKNOWN_ROUTE (400), QUOTE_EXPIRED (410), VALIDATION_FAILED (400,
+ * e.g. a permit without signature), SIGNING_SURFACE_UNAVAILABLE (503), IDEMPOTENCY_CONFLICT (409,
+ * same swapId with another quote/route/address).
+ */
+export class SwapBuildRequest {
+  @IsUUID()
+  swapId!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  owner!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  quoteId!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  routeId!: string;
+
+  @Matches(EVM_ADDRESS, { message: 'userAddress must be a 0x-prefixed 20-byte address' })
+  userAddress!: string;
+
+  @IsOptional()
+  @Matches(EVM_ADDRESS, { message: 'recipient must be a 0x-prefixed 20-byte address' })
+  recipient?: string;
+
+  @IsOptional()
+  @IsIn(PERMIT_TYPES)
+  permitType?: PermitType;
+
+  /** Milliseconds since epoch, as the spec says; the on-chain permit deadline is floor(ms / 1000). */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  permitDeadline?: number;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => PermitSignature)
+  permitSignature?: PermitSignature;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => PermitSignatureCompact)
+  permitSignatureCompact?: PermitSignatureCompact;
+
+  @IsOptional()
+  @IsObject()
+  permit2?: Record<string, unknown>;
+}
+
+export interface SwapBuildResult {
+  swapId: string;
+  status: SwapStatus;
+  stepCount: number;
+  /** False when the swapId already existed (a retried build): nothing new was created. */
+  created: boolean;
+}
+
+/**
+ * `swap.signing.refresh` (swap.requests, gateway → planner): the payload of the current step
+ * expired; ask signer-surface for a fresh one. Owner-scoped: another owner's swap is SWAP_NOT_FOUND.
+ * Errors: SWAP_NOT_FOUND, EXECUTION_TERMINAL.
+ */
+export class SwapSigningRefreshRequest {
+  @IsString()
+  @IsNotEmpty()
+  swapId!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  owner!: string;
+}
+
+export interface SwapSigningRefreshResult {
+  swapId: string;
+  /** True when a refresh was asked now; false when one is already under way or the step moved on. */
+  refreshRequested: boolean;
+  status: SwapStatus;
+}
