@@ -1,3 +1,6 @@
 export {};
 export * from './signing';
+export * from './limit-order';
 export * from './swap';
+export * from './catalog';
+export * from './quote';
