@@ -2,5 +2,3 @@ export {};
 export * from './signing';
 export * from './limit-order';
 export * from './swap';
-export * from './catalog';
-export * from './quote';
