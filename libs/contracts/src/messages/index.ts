@@ -2,3 +2,5 @@ export {};
 export * from './signing';
 export * from './limit-order';
 export * from './swap';
+export * from './catalog';
+export * from './quote';

@@ -1,0 +1,43 @@
+export type ChainFamily = 'evm' | 'solana';
+export type ChainNetwork = 'mainnet' | 'testnet';
+
+/** One chain the suite knows: a devnet chain from the manifest or a real network from configuration. */
+export interface ChainDescriptor {
+  /** API identifier (`devnet-a`, `ethereum`, `solana`): the chain value of quotes and `chainRef`. */
+  id: string;
+  name: string;
+  family: ChainFamily;
+  /** Devnet chains count as testnet. */
+  network: ChainNetwork;
+  /** EVM chain id; undefined for Solana. */
+  evmChainId?: number;
+  /** CAIP-2 reference (`eip155:1`, `solana:5eykt4Us...`), used by token reference overrides. */
+  caip2: string;
+  nativeSymbol: string;
+  nativeDecimals: number;
+  /** RPC endpoint; a chain without one is listed but has no signing surface. */
+  rpcUrl?: string;
+  /** Name of the environment variable that configures the RPC (real networks). */
+  rpcEnv?: string;
+  /** True for chains that come from the devnet manifest. */
+  devnet: boolean;
+}
+
+/** Real networks listed even without an RPC URL; `RPC_URL_<ENV>` turns on their signing surface. */
+export const REAL_NETWORKS: readonly Omit<ChainDescriptor, 'rpcUrl'>[] = [
+  { id: 'ethereum', name: 'Ethereum', family: 'evm', network: 'mainnet', evmChainId: 1, caip2: 'eip155:1', nativeSymbol: 'ETH', nativeDecimals: 18, rpcEnv: 'RPC_URL_ETHEREUM', devnet: false },
+  { id: 'base', name: 'Base', family: 'evm', network: 'mainnet', evmChainId: 8453, caip2: 'eip155:8453', nativeSymbol: 'ETH', nativeDecimals: 18, rpcEnv: 'RPC_URL_BASE', devnet: false },
+  { id: 'arbitrum', name: 'Arbitrum One', family: 'evm', network: 'mainnet', evmChainId: 42161, caip2: 'eip155:42161', nativeSymbol: 'ETH', nativeDecimals: 18, rpcEnv: 'RPC_URL_ARBITRUM', devnet: false },
+  {
+    id: 'solana',
+    name: 'Solana',
+    family: 'solana',
+    network: 'mainnet',
+    // CAIP-2 of Solana mainnet-beta: the first 32 characters of its genesis hash.
+    caip2: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+    nativeSymbol: 'SOL',
+    nativeDecimals: 9,
+    rpcEnv: 'RPC_URL_SOLANA',
+    devnet: false,
+  },
+];

@@ -1,0 +1,137 @@
+import { Connection } from '@solana/web3.js';
+import { JsonRpcProvider, Network } from 'ethers';
+import fs from 'node:fs';
+import { ChainDescriptor, REAL_NETWORKS } from './chain-descriptor';
+import { DEFAULT_DEVNET_MANIFEST, DevnetChainView, DevnetManifestView, readDevnetManifest } from './devnet-manifest';
+
+export interface ChainRegistryOptions {
+  /** Devnet manifest, when one is available. */
+  manifest?: DevnetManifestView;
+  /** RPC URLs of real networks keyed by chain id (`ethereum` → https://...). */
+  rpcUrls?: Record<string, string | undefined>;
+  /** Why the manifest is missing, kept for health and debug output. */
+  manifestProblem?: string;
+}
+
+/**
+ * The chains the suite knows: devnet chains from the manifest (with their RPC), then the real
+ * networks (Ethereum, Base, Arbitrum, Solana), listed whether or not an RPC URL is configured.
+ */
+export class ChainRegistry {
+  private readonly chains: ChainDescriptor[];
+  private readonly byId = new Map<string, ChainDescriptor>();
+  private readonly evmProviders = new Map<string, JsonRpcProvider>();
+  private readonly solanaConnections = new Map<string, Connection>();
+
+  constructor(private readonly options: ChainRegistryOptions = {}) {
+    const devnetChains = (options.manifest?.chains ?? []).map(devnetDescriptor);
+    const realChains = REAL_NETWORKS.map((chain) => ({ ...chain, rpcUrl: options.rpcUrls?.[chain.id] || undefined }));
+    this.chains = [...devnetChains, ...realChains];
+    for (const chain of this.chains) this.byId.set(chain.id, chain);
+  }
+
+  /**
+   * Registry from the environment: DEVNET_MANIFEST (default .run/devnet/manifest.json; a missing
+   * file means no devnet chains, not an error) and RPC_URL_ETHEREUM / _BASE / _ARBITRUM / _SOLANA.
+   */
+  static fromEnvironment(env: Record<string, string | undefined> = process.env): ChainRegistry {
+    const manifestPath = env.DEVNET_MANIFEST || DEFAULT_DEVNET_MANIFEST;
+    let manifest: DevnetManifestView | undefined;
+    let manifestProblem: string | undefined;
+    if (fs.existsSync(manifestPath)) {
+      manifest = readDevnetManifest(manifestPath);
+    } else {
+      manifestProblem = `no devnet manifest at ${manifestPath}`;
+    }
+    const rpcUrls: Record<string, string | undefined> = {};
+    for (const chain of REAL_NETWORKS) rpcUrls[chain.id] = chain.rpcEnv ? env[chain.rpcEnv] : undefined;
+    return new ChainRegistry({ manifest, rpcUrls, manifestProblem });
+  }
+
+  get manifest(): DevnetManifestView | undefined {
+    return this.options.manifest;
+  }
+
+  get manifestProblem(): string | undefined {
+    return this.options.manifestProblem;
+  }
+
+  list(): ChainDescriptor[] {
+    return [...this.chains];
+  }
+
+  find(id: string): ChainDescriptor | undefined {
+    return this.byId.get(id);
+  }
+
+  get(id: string): ChainDescriptor {
+    const chain = this.byId.get(id);
+    if (!chain) throw new Error(`Unknown chain ${id}`);
+    return chain;
+  }
+
+  findByCaip2(caip2: string): ChainDescriptor | undefined {
+    return this.chains.find((c) => c.caip2 === caip2);
+  }
+
+  /** The manifest entry of a devnet chain (tokens, Uniswap V2, bridge). */
+  devnetChain(id: string): DevnetChainView | undefined {
+    return this.options.manifest?.chains.find((c) => c.id === id);
+  }
+
+  /** A chain has a signing surface exactly when an RPC URL is configured or known for it. */
+  hasSigningSurface(id: string): boolean {
+    return Boolean(this.byId.get(id)?.rpcUrl);
+  }
+
+  /**
+   * Cached ethers provider with a static network (no eth_chainId probe per call, and no retry
+   * loop when the node is down: calls fail fast and the caller decides).
+   */
+  evmProvider(id: string): JsonRpcProvider {
+    const cached = this.evmProviders.get(id);
+    if (cached) return cached;
+    const chain = this.get(id);
+    if (chain.family !== 'evm' || chain.evmChainId === undefined) throw new Error(`Chain ${id} is not an EVM chain`);
+    if (!chain.rpcUrl) throw new Error(`Chain ${id} has no RPC URL configured (${chain.rpcEnv ?? 'devnet manifest'})`);
+    const provider = new JsonRpcProvider(chain.rpcUrl, Network.from(chain.evmChainId), {
+      staticNetwork: Network.from(chain.evmChainId),
+      batchMaxCount: 1,
+    });
+    this.evmProviders.set(id, provider);
+    return provider;
+  }
+
+  solanaConnection(id: string): Connection {
+    const cached = this.solanaConnections.get(id);
+    if (cached) return cached;
+    const chain = this.get(id);
+    if (chain.family !== 'solana') throw new Error(`Chain ${id} is not a Solana chain`);
+    if (!chain.rpcUrl) throw new Error(`Chain ${id} has no RPC URL configured (${chain.rpcEnv})`);
+    const connection = new Connection(chain.rpcUrl, 'confirmed');
+    this.solanaConnections.set(id, connection);
+    return connection;
+  }
+
+  /** Releases provider resources (ethers keeps timers for pending requests). */
+  destroy(): void {
+    for (const provider of this.evmProviders.values()) provider.destroy();
+    this.evmProviders.clear();
+    this.solanaConnections.clear();
+  }
+}
+
+function devnetDescriptor(chain: DevnetChainView): ChainDescriptor {
+  return {
+    id: chain.id,
+    name: chain.name,
+    family: 'evm',
+    network: 'testnet',
+    evmChainId: chain.chainId,
+    caip2: `eip155:${chain.chainId}`,
+    nativeSymbol: chain.nativeSymbol,
+    nativeDecimals: 18,
+    rpcUrl: chain.rpcUrl,
+    devnet: true,
+  };
+}

@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+
+/** Where `npm run devnet` writes the manifest unless DEVNET_MANIFEST says otherwise. */
+export const DEFAULT_DEVNET_MANIFEST = '.run/devnet/manifest.json';
+
+/**
+ * The part of the devnet manifest (written by libs/devnet) that services read. Declared here, not
+ * imported from @swapgw/devnet, so that services do not load the devnet tooling (anvil, solc).
+ */
+export interface DevnetManifestView {
+  generatedAtMs: number;
+  chains: DevnetChainView[];
+  bridge: { provider: string; feeBps: number; estimatedDurationSeconds: number; relayer: string };
+  accounts: { index: number; address: string }[];
+}
+
+export interface DevnetChainView {
+  id: string;
+  name: string;
+  chainId: number;
+  rpcUrl: string;
+  nativeSymbol: string;
+  tokens: Record<string, { address: string; decimals: number; name: string; permit?: boolean }>;
+  uniswapV2: { factory: string; router: string; initCodeHash: string; pairs: Record<string, string> };
+  bridge: { address: string; token: string };
+}
+
+export class DevnetManifestError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DevnetManifestError';
+  }
+}
+
+/** Reads the manifest; throws DevnetManifestError naming the path and the problem. */
+export function readDevnetManifest(manifestPath: string): DevnetManifestView {
+  let text: string;
+  try {
+    text = fs.readFileSync(manifestPath, 'utf8');
+  } catch (error) {
+    throw new DevnetManifestError(`Cannot read the devnet manifest at ${manifestPath}: ${(error as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new DevnetManifestError(`The devnet manifest at ${manifestPath} is not JSON: ${(error as Error).message}`);
+  }
+  const manifest = parsed as Partial<DevnetManifestView>;
+  if (!Array.isArray(manifest.chains) || !manifest.bridge || typeof manifest.bridge.feeBps !== 'number') {
+    throw new DevnetManifestError(`The devnet manifest at ${manifestPath} lacks chains or bridge`);
+  }
+  for (const chain of manifest.chains) {
+    if (!chain || typeof chain.id !== 'string' || typeof chain.chainId !== 'number' || typeof chain.rpcUrl !== 'string') {
+      throw new DevnetManifestError(`The devnet manifest at ${manifestPath} has a chain without id, chainId or rpcUrl`);
+    }
+  }
+  return manifest as DevnetManifestView;
+}

@@ -1,0 +1,3 @@
+export * from './chain-descriptor';
+export * from './chain-registry';
+export * from './devnet-manifest';

@@ -1,0 +1,281 @@
+import { Type } from 'class-transformer';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+
+/** Message types answered by quote-service on `quote.requests`. */
+export const QuoteMessageTypes = {
+  create: 'quote.create',
+  getRoute: 'quote.route.get',
+} as const;
+
+export const QUOTE_NETWORKS = ['mainnet', 'testnet'] as const;
+export type QuoteNetwork = (typeof QUOTE_NETWORKS)[number];
+
+/** Route families (the spec leaves the values open): one chain, or a bridge between two. */
+export const ROUTE_FAMILIES = ['same-chain', 'cross-chain'] as const;
+export type RouteFamily = (typeof ROUTE_FAMILIES)[number];
+
+/** Positive human decimal amount such as "1.5" (no sign, no exponent). */
+export const HUMAN_AMOUNT = /^(0|[1-9][0-9]*)(\.[0-9]+)?$/;
+/** Non-negative integer amount in base units. */
+export const BASE_UNITS_AMOUNT = /^(0|[1-9][0-9]*)$/;
+/**
+ * Canonical token reference `<namespace>:<chain id>:<kind>:<address>`, e.g.
+ * `eip155:31337:erc20:0xA0b8...` or `solana:mainnet:spl:EPjFWdd5...`.
+ */
+export const TOKEN_REF = /^[a-z0-9-]{3,16}:[A-Za-z0-9_-]{1,64}:[a-z0-9-]{2,16}:[A-Za-z0-9]{1,128}$/;
+
+/** `quote.create`: the body of POST /quote plus the caller. */
+export class CreateQuoteRequest {
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  owner?: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  fromChain!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  toChain!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  tokenIn!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  tokenOut!: string;
+
+  @IsString()
+  @MaxLength(100)
+  amount!: string;
+
+  @IsOptional()
+  @IsIn(QUOTE_NETWORKS)
+  network?: QuoteNetwork;
+
+  @IsOptional()
+  @Matches(TOKEN_REF)
+  tokenRefFromOverride?: string;
+
+  @IsOptional()
+  @Matches(TOKEN_REF)
+  tokenRefToOverride?: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(5000)
+  slippageBps?: number;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  recipient?: string;
+
+  @IsOptional()
+  @IsBoolean()
+  debug?: boolean;
+}
+
+/** One route of a quote as the public API shows it (spec: QuoteRouteSummary). */
+export interface QuoteRouteSummary {
+  routeId: string;
+  provider?: string;
+  providers: string[];
+  bridgeProvider?: string;
+  family?: RouteFamily;
+  stepCount: number;
+  expectedAmountOut: string;
+  estimatedDurationSeconds: number;
+  warnings?: string[];
+}
+
+export interface QuoteResult {
+  quoteId: string;
+  expiresAtMs: number;
+  routes: QuoteRouteSummary[];
+  /** Only with `debug`: per-provider outcome (ok, no route, failed, timed out) and timings. */
+  debug?: Record<string, unknown>;
+}
+
+/** `quote.route.get`: the execution planner fetches one route's executable plan. */
+export class GetRoutePlanRequest {
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  quoteId!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  routeId!: string;
+}
+
+/** A token as a plan needs it; `address` null is the chain's native coin. */
+export class TokenRef {
+  @IsString()
+  @IsNotEmpty()
+  chain!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  symbol!: string;
+
+  @IsOptional()
+  @IsString()
+  address!: string | null;
+
+  @IsInt()
+  @Min(0)
+  @Max(255)
+  decimals!: number;
+}
+
+/** A contract call prebuilt by an aggregator (value in wei, decimal string). */
+export class RouteCall {
+  @IsString()
+  @IsNotEmpty()
+  to!: string;
+
+  @IsString()
+  data!: string;
+
+  @Matches(BASE_UNITS_AMOUNT)
+  value!: string;
+}
+
+export const ROUTE_LEG_KINDS = ['swap', 'bridge'] as const;
+export type RouteLegKind = (typeof ROUTE_LEG_KINDS)[number];
+
+/** One execution leg of a route: a swap on one chain, or a bridge transfer to another. */
+export class RouteLeg {
+  @IsIn(ROUTE_LEG_KINDS)
+  kind!: RouteLegKind;
+
+  @IsString()
+  @IsNotEmpty()
+  chain!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  provider!: string;
+
+  @ValidateNested()
+  @Type(() => TokenRef)
+  tokenIn!: TokenRef;
+
+  @ValidateNested()
+  @Type(() => TokenRef)
+  tokenOut!: TokenRef;
+
+  @Matches(BASE_UNITS_AMOUNT)
+  amountIn!: string;
+
+  @Matches(BASE_UNITS_AMOUNT)
+  expectedAmountOut!: string;
+
+  /** expectedAmountOut with the route's slippage applied. */
+  @Matches(BASE_UNITS_AMOUNT)
+  minAmountOut!: string;
+
+  /** Contract that pulls tokenIn (router or bridge): the approval target. */
+  @IsString()
+  @IsNotEmpty()
+  spender!: string;
+
+  @IsOptional()
+  @IsString()
+  destinationChain?: string;
+
+  /** Uniswap V2 path of token addresses (WETH stands in for native ETH). */
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  path?: string[];
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RouteCall)
+  call?: RouteCall;
+
+  @IsInt()
+  @Min(0)
+  estimatedDurationSeconds!: number;
+}
+
+/** The full executable plan of one route, stored with the quote and served by `quote.route.get`. */
+export class RoutePlan {
+  @IsString()
+  @IsNotEmpty()
+  quoteId!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  routeId!: string;
+
+  @IsInt()
+  expiresAtMs!: number;
+
+  @IsString()
+  @IsNotEmpty()
+  fromChain!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  toChain!: string;
+
+  @ValidateNested()
+  @Type(() => TokenRef)
+  tokenIn!: TokenRef;
+
+  @ValidateNested()
+  @Type(() => TokenRef)
+  tokenOut!: TokenRef;
+
+  @Matches(BASE_UNITS_AMOUNT)
+  amountIn!: string;
+
+  @Matches(BASE_UNITS_AMOUNT)
+  expectedAmountOut!: string;
+
+  @IsInt()
+  @Min(0)
+  @Max(5000)
+  slippageBps!: number;
+
+  @IsOptional()
+  @IsString()
+  recipient?: string;
+
+  @IsArray()
+  @IsString({ each: true })
+  providers!: string[];
+
+  @IsOptional()
+  @IsString()
+  bridgeProvider?: string;
+
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => RouteLeg)
+  legs!: RouteLeg[];
+}
