@@ -164,6 +164,6 @@ describe('local Solana devnet (litesvm behind JSON-RPC)', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getBlockProduction', params: [] }),
     });
-    expect((await res.json()).error.code).toBe(-32601);
+    expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32601);
   });
 });
