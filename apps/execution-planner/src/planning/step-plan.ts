@@ -1,0 +1,160 @@
+import { CodedError, ErrorCodes, PermitType, SigningStepKind } from '@swapgw/contracts';
+import {
+  EncodedCall,
+  encodeApprove,
+  encodeBridgeDeposit,
+  encodePermit,
+  encodeUniswapV2Swap,
+  expandCompactSignature,
+} from './calldata';
+import { RouteLeg, RoutePlan, TokenRef } from './route-plan';
+
+/** The part of a swap.build request that shapes the steps. */
+export interface StepPlanRequest {
+  userAddress: string;
+  recipient?: string;
+  permitType?: PermitType;
+  permitDeadline?: number;
+  permitSignature?: { v: number; r: string; s: string };
+  permitSignatureCompact?: { r: string; vs: string };
+  permit2?: Record<string, unknown>;
+}
+
+export interface StepPlanContext {
+  nowMs: number;
+  /** How long the swap calls stay executable (router `deadline`), from build time. */
+  swapDeadlineSeconds: number;
+  /** EVM chain id of an API chain id (`devnet-b` → 31338), for bridge deposits. */
+  evmChainIdOf: (chain: string) => number;
+  /**
+   * The user's balance of each bridged-to token before the swap, keyed by `balanceKey`: a
+   * destination step waits until the balance grew by what the bridge guarantees.
+   */
+  balancesBefore: ReadonlyMap<string, bigint>;
+}
+
+export interface PlannedStep {
+  /** 1-based, the `step.current` a client sees. */
+  index: number;
+  legIndex: number;
+  kind: SigningStepKind;
+  chain: string;
+  call: EncodedCall;
+  approve?: { token: string; spender: string; amount: string };
+  waitFor?: { token: string | null; holder: string; minBalance: string };
+}
+
+export const balanceKey = (chain: string, token: string | null): string => `${chain}:${(token ?? 'native').toLowerCase()}`;
+
+/** Balances the plan needs before it can be expanded: the tokens that bridge legs deliver. */
+export function balancesToRead(plan: RoutePlan, holder: string): { chain: string; token: string | null; holder: string }[] {
+  return plan.legs
+    .filter((leg, i) => leg.kind === 'bridge' && i < plan.legs.length - 1)
+    .map((leg) => ({ chain: leg.tokenOut.chain, token: leg.tokenOut.address, holder }));
+}
+
+/**
+ * Expands a route plan into the signing steps the user goes through, in order: for each leg, an
+ * allowance step when the leg pulls an ERC-20 (an `approve`, or for the first leg an EIP-2612
+ * `permit` call carrying the user's signature), then the leg's own call.
+ *
+ * Between legs the user's wallet holds the funds (each step is the user's own transaction), so a
+ * leg that follows another spends what the previous leg guarantees (its minAmountOut), never more:
+ * a short fill within slippage cannot make the next step revert, and any surplus stays with the
+ * user. Its minAmountOut is scaled by the same ratio.
+ */
+export function planSteps(plan: RoutePlan, request: StepPlanRequest, context: StepPlanContext): PlannedStep[] {
+  if (plan.legs.length === 0) throw new Error(`Route ${plan.routeId} of quote ${plan.quoteId} has no legs`);
+  const permit = permitOf(request, plan.legs[0], context.nowMs);
+  const finalRecipient = request.recipient ?? plan.recipient ?? request.userAddress;
+  const deadline = BigInt(Math.floor(context.nowMs / 1000) + context.swapDeadlineSeconds);
+  const steps: PlannedStep[] = [];
+  let guaranteedFromPrevious: bigint | null = null;
+  let waitFor: PlannedStep['waitFor'];
+
+  plan.legs.forEach((leg, legIndex) => {
+    const quotedIn = BigInt(leg.amountIn);
+    const spend = guaranteedFromPrevious === null || leg.call ? quotedIn : min(quotedIn, guaranteedFromPrevious);
+    const minOut = (BigInt(leg.minAmountOut) * spend) / quotedIn;
+    const isLast = legIndex === plan.legs.length - 1;
+    const legRecipient = isLast ? finalRecipient : request.userAddress;
+    const add = (step: Omit<PlannedStep, 'index' | 'legIndex' | 'chain' | 'waitFor'>) =>
+      steps.push({ index: steps.length + 1, legIndex, chain: leg.chain, ...step, ...(waitFor ? { waitFor } : {}) });
+
+    if (leg.tokenIn.address !== null) {
+      const approve = { token: leg.tokenIn.address, spender: leg.spender, amount: spend.toString() };
+      const call =
+        legIndex === 0 && permit
+          ? encodePermit({ token: approve.token, owner: request.userAddress, spender: leg.spender, value: spend, ...permit })
+          : encodeApprove(approve.token, approve.spender, spend);
+      add({ kind: 'approve', call, approve });
+    }
+    add({ kind: leg.kind, call: legCall(leg, spend, minOut, legRecipient, deadline, context) });
+
+    guaranteedFromPrevious = minOut;
+    if (leg.kind === 'bridge' && !isLast) {
+      const before = context.balancesBefore.get(balanceKey(leg.tokenOut.chain, leg.tokenOut.address));
+      if (before === undefined) throw new Error(`Balance of ${leg.tokenOut.symbol} on ${leg.tokenOut.chain} was not read`);
+      waitFor = { token: leg.tokenOut.address, holder: request.userAddress, minBalance: (before + minOut).toString() };
+    }
+  });
+  return steps;
+}
+
+function legCall(leg: RouteLeg, spend: bigint, minOut: bigint, recipient: string, deadline: bigint, context: StepPlanContext): EncodedCall {
+  if (leg.call) return leg.call;
+  if (leg.kind === 'bridge') {
+    if (!leg.destinationChain) throw new Error(`Bridge leg on ${leg.chain} has no destinationChain`);
+    return encodeBridgeDeposit(leg.spender, spend, context.evmChainIdOf(leg.destinationChain), recipient);
+  }
+  if (!leg.path || leg.path.length < 2) {
+    throw new Error(`Swap leg ${leg.provider} on ${leg.chain} has neither a prebuilt call nor a Uniswap V2 path`);
+  }
+  return encodeUniswapV2Swap({
+    router: leg.spender,
+    nativeIn: isNative(leg.tokenIn),
+    nativeOut: isNative(leg.tokenOut),
+    amountIn: spend,
+    amountOutMin: minOut,
+    path: leg.path,
+    to: recipient,
+    deadline,
+  });
+}
+
+/**
+ * The EIP-2612 permit to use instead of the first leg's approve, or null for a plain approve.
+ * Uniswap V2 Router02 has no swap-with-permit entry point, so the permit is applied by the user's
+ * own `permit()` transaction as the allowance step (same position and kind as the approve).
+ */
+function permitOf(
+  request: StepPlanRequest,
+  firstLeg: RouteLeg,
+  nowMs: number,
+): { deadline: bigint; signature: { v: number; r: string; s: string } } | null {
+  const hasSignature = Boolean(request.permitSignature || request.permitSignatureCompact);
+  const permitType = request.permitType ?? (hasSignature ? 'eip2612' : 'approve');
+  if (permitType === 'approve') return null;
+  if (permitType === 'permit2') {
+    throw new CodedError(ErrorCodes.VALIDATION_FAILED, 'permitType permit2 is not supported: no Permit2-aware spender exists on these routes; use eip2612 or approve', {
+      field: 'permitType',
+    });
+  }
+  if (firstLeg.tokenIn.address === null) {
+    throw new CodedError(ErrorCodes.VALIDATION_FAILED, `The input token ${firstLeg.tokenIn.symbol} is native: it needs no permit`, { field: 'permitType' });
+  }
+  if (!hasSignature) {
+    throw new CodedError(ErrorCodes.VALIDATION_FAILED, 'permitType eip2612 needs permitSignature or permitSignatureCompact', { field: 'permitSignature' });
+  }
+  if (request.permitDeadline === undefined) {
+    throw new CodedError(ErrorCodes.VALIDATION_FAILED, 'permitType eip2612 needs permitDeadline (milliseconds since epoch)', { field: 'permitDeadline' });
+  }
+  if (request.permitDeadline <= nowMs) {
+    throw new CodedError(ErrorCodes.VALIDATION_FAILED, 'permitDeadline is in the past', { field: 'permitDeadline' });
+  }
+  const signature = request.permitSignature ?? expandCompactSignature(request.permitSignatureCompact!);
+  return { deadline: BigInt(Math.floor(request.permitDeadline / 1000)), signature };
+}
+
+const isNative = (token: TokenRef): boolean => token.address === null;
+const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);
