@@ -29,6 +29,9 @@ module.exports = {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/{apps,libs}/**/*.e2e-spec.ts'],
+      // Starts the five apps once (libs/testing) and exports GATEWAY_URL / GATEWAY_URLS to the suites.
+      globalSetup: '<rootDir>/libs/testing/src/jest/e2e-global-setup.ts',
+      globalTeardown: '<rootDir>/libs/testing/src/jest/e2e-global-teardown.ts',
       setupFilesAfterEnv: ['<rootDir>/tools/jest/timeouts.e2e.js'],
     },
   ],

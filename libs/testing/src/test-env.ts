@@ -1,0 +1,62 @@
+import path from 'node:path';
+
+/** Repository root (libs/testing/src → ../../..), also right for the compiled copy in dist/. */
+export const repoRoot = findRepoRoot(__dirname);
+
+function findRepoRoot(dir: string): string {
+  // In dist/libs/testing/src the repo is one level further up.
+  const parts = dir.split(path.sep);
+  const distIndex = parts.lastIndexOf('dist');
+  if (distIndex > 0 && parts[distIndex + 1] === 'libs') return parts.slice(0, distIndex).join(path.sep);
+  return path.resolve(dir, '..', '..', '..');
+}
+
+/**
+ * Development defaults for tests run by hand (`npx jest --selectProjects integration ...`) on a
+ * machine where a developer broker and PostgreSQL already run. `npm test` overrides all of them
+ * with the fresh infrastructure it starts.
+ */
+export const DEV_DEFAULTS = {
+  KAFKA_BROKERS: '127.0.0.1:19092',
+  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/swapgw_dev_tests',
+  DEVNET_MANIFEST: '.run/devnet/manifest.json',
+} as const;
+
+export interface TestEnv {
+  /** Comma-separated broker list, as in KAFKA_BROKERS. */
+  kafkaBrokers: string;
+  /** The brokers as an array, as kafkajs wants them. */
+  brokers: string[];
+  databaseUrl: string;
+  /** Absolute path of the devnet manifest JSON. */
+  devnetManifest: string;
+  /** Scratch directory of this test run (logs of started apps, temp files). */
+  runDir: string;
+  /** The variables above in the form every app reads them, to pass to child processes. */
+  env: Record<string, string>;
+}
+
+/** The infrastructure the tests run against: from the environment, else the development defaults. */
+export function testEnv(source: Record<string, string | undefined> = process.env): TestEnv {
+  const pick = (name: keyof typeof DEV_DEFAULTS): string => {
+    const value = source[name];
+    return value !== undefined && value !== '' ? value : DEV_DEFAULTS[name];
+  };
+  const kafkaBrokers = pick('KAFKA_BROKERS');
+  const databaseUrl = pick('DATABASE_URL');
+  const devnetManifest = path.resolve(repoRoot, pick('DEVNET_MANIFEST'));
+  const runDir = path.resolve(repoRoot, source.TEST_RUN_DIR || path.join('.run', 'test'));
+  return {
+    kafkaBrokers,
+    brokers: kafkaBrokers.split(',').map((b) => b.trim()).filter(Boolean),
+    databaseUrl,
+    devnetManifest,
+    runDir,
+    env: {
+      KAFKA_BROKERS: kafkaBrokers,
+      DATABASE_URL: databaseUrl,
+      DEVNET_MANIFEST: devnetManifest,
+      TEST_RUN_DIR: runDir,
+    },
+  };
+}
