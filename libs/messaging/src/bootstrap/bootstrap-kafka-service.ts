@@ -1,0 +1,121 @@
+import type { Server } from 'node:http';
+import { INestMicroservice, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { Consumer } from 'kafkajs';
+import { DataSource } from 'typeorm';
+import { TopicSpec } from '@swapgw/contracts';
+import { JsonLogger } from '@swapgw/runtime';
+import { ensureTopics } from '../kafka/ensure-topics';
+import { kafkaMicroserviceOptions, kafkaSettingsFromEnv, KafkaSettings } from '../kafka/kafka-settings';
+import { startHealthServer } from './health-server';
+
+export interface KafkaServiceOptions {
+  module: Type<unknown>;
+  /** App name: logger service name and Kafka client id. */
+  service: string;
+  /** Consumer group of the app's @MessagePattern / @EventPattern handlers (the app name). */
+  groupId: string;
+  healthPort: number;
+  healthHost?: string;
+  settings?: KafkaSettings;
+  /** Topics to declare before consuming; defaults to every topic of the suite. */
+  topics?: TopicSpec[];
+  /** Runs before Nest starts, typically prepareDatabase() (migrations). Readiness waits for it. */
+  prepare?: () => Promise<void>;
+  partitionsConsumedConcurrently?: number;
+}
+
+export interface KafkaServiceHandle {
+  app: INestMicroservice;
+  health: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts one of the Kafka services: health endpoint first (live at once, ready later), topics,
+ * the caller's preparation (migrations), then the Nest microservice with the JSON logger and
+ * shutdown hooks (consumers leave their group, producers flush on SIGTERM).
+ */
+export async function bootstrapKafkaService(options: KafkaServiceOptions): Promise<KafkaServiceHandle> {
+  const logger = new JsonLogger(options.service);
+  const settings = options.settings ?? kafkaSettingsFromEnv(options.service);
+  let prepared = false;
+  let consumerJoined = false;
+  let dataSource: DataSource | null = null;
+
+  const health = await startHealthServer(options.healthPort, options.healthHost ?? process.env.HEALTH_HOST ?? '0.0.0.0', {
+    kafka: () => consumerJoined,
+    database: async () => {
+      if (!prepared) return false;
+      if (!dataSource) return true;
+      await withTimeout(dataSource.query('SELECT 1'), 2000);
+      return true;
+    },
+  });
+  // Nest's shutdown hooks end the process on SIGTERM; the health server must not keep it alive.
+  health.unref();
+  logger.log({ msg: 'health endpoint listening', port: options.healthPort }, 'Bootstrap');
+
+  try {
+    await ensureTopics(settings, options.topics);
+    await options.prepare?.();
+    prepared = true;
+
+    const app = await NestFactory.createMicroservice(options.module, {
+      ...kafkaMicroserviceOptions(settings, options.groupId, { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently }),
+      logger,
+    });
+    app.enableShutdownHooks();
+    try {
+      dataSource = app.get(DataSource, { strict: false });
+    } catch {
+      dataSource = null; // an app without TypeORM: its readiness only depends on Kafka
+    }
+    await app.listen();
+    const [, consumer] = app.unwrap<[unknown, Consumer, unknown]>();
+    trackGroupMembership(consumer, (joined) => (consumerJoined = joined));
+    const handle: KafkaServiceHandle = {
+      app,
+      health,
+      close: async () => {
+        await app.close();
+        await new Promise<void>((resolve) => health.close(() => resolve()));
+      },
+    };
+    logger.log({ msg: 'service started', groupId: options.groupId, brokers: settings.brokers }, 'Bootstrap');
+    return handle;
+  } catch (error) {
+    logger.fatal({ msg: 'service failed to start', error: (error as Error).message, stack: (error as Error).stack }, 'Bootstrap');
+    await closeServer(health);
+    throw error;
+  }
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+/**
+ * Follows the consumer's group membership. `listen()` resolves before the first join, but the join
+ * may land before this listener is attached, so the current group state is also asked once.
+ */
+function trackGroupMembership(consumer: Consumer, onChange: (joined: boolean) => void): void {
+  consumer.on(consumer.events.GROUP_JOIN, () => onChange(true));
+  for (const event of [consumer.events.REBALANCING, consumer.events.CRASH, consumer.events.STOP, consumer.events.DISCONNECT]) {
+    consumer.on(event, () => onChange(false));
+  }
+  void consumer
+    .describeGroup()
+    .then((group) => {
+      if (group.state === 'Stable' && group.members.length > 0) onChange(true);
+    })
+    .catch(() => undefined);
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms))),
+  ]).finally(() => clearTimeout(timer));
+}

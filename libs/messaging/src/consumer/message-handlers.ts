@@ -1,0 +1,58 @@
+import type { EntityManager } from 'typeorm';
+import type { KafkaContext } from '@nestjs/microservices';
+import { MessageEnvelope } from '@swapgw/contracts';
+import { DeadLetterSource } from '../dead-letter/dead-letter';
+import { PayloadClass } from '../envelope/message-validation';
+
+/** Responder handler for one request `type`. */
+export interface RequestHandler<P extends object, R> {
+  payload: PayloadClass<P>;
+  handle: (payload: P, envelope: MessageEnvelope<P>) => Promise<R> | R;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type RequestHandlers = Record<string, RequestHandler<any, unknown>>;
+
+/** Stream handler for one event or command `type`, run inside the consumer's DB transaction. */
+export interface StreamHandler<P extends object> {
+  payload: PayloadClass<P>;
+  handle: (payload: P, envelope: MessageEnvelope<P>, manager: EntityManager) => Promise<void> | void;
+}
+
+/** A type meant for another consumer of the same topic: acknowledged and skipped. */
+export interface IgnoredType {
+  ignore: true;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type StreamHandlers = Record<string, StreamHandler<any> | IgnoredType>;
+
+/** Where a message came from, for logs and the dead-letter copy. */
+export function messageSource(ctx: KafkaContext): DeadLetterSource {
+  const message = ctx.getMessage();
+  return {
+    topic: ctx.getTopic(),
+    partition: ctx.getPartition(),
+    offset: message.offset,
+    key: message.key,
+    value: message.value,
+    headers: message.headers as Record<string, unknown> | undefined,
+  };
+}
+
+/**
+ * Calls the consumer's heartbeat while a long handler runs, so the group coordinator does not
+ * think the member died and hand its partitions to someone else mid-message.
+ */
+export async function withHeartbeat<T>(ctx: KafkaContext, work: () => Promise<T>, everyMs = 2000): Promise<T> {
+  const heartbeat = ctx.getHeartbeat?.();
+  if (!heartbeat) return work();
+  const timer = setInterval(() => {
+    heartbeat().catch(() => undefined); // a failed heartbeat shows up as a rebalance, handled by kafkajs
+  }, everyMs);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}

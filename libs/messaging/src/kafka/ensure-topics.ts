@@ -1,0 +1,73 @@
+import { Kafka } from 'kafkajs';
+import { allTopicSpecs, TopicSpec } from '@swapgw/contracts';
+import { kafkaClientConfig, KafkaSettings } from './kafka-settings';
+
+/**
+ * Creates the topics that are missing and raises the partition count of those that have fewer
+ * partitions than declared (partitions can only grow). Safe to call from several apps at once.
+ */
+export async function ensureTopics(settings: KafkaSettings, specs: TopicSpec[] = allTopicSpecs()): Promise<void> {
+  const kafka = new Kafka(kafkaClientConfig({ ...settings, clientId: `${settings.clientId}-admin` }));
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const existing = new Set(await admin.listTopics());
+    const missing = specs.filter((s) => !existing.has(s.name));
+    if (missing.length > 0) {
+      try {
+        await admin.createTopics({
+          waitForLeaders: true,
+          timeout: 30000,
+          topics: missing.map((s) => ({
+            topic: s.name,
+            numPartitions: s.partitions,
+            replicationFactor: -1, // broker default: 1 in dev, the cluster's setting in production
+            configEntries: Object.entries(s.config ?? {}).map(([name, value]) => ({ name, value })),
+          })),
+        });
+      } catch (error) {
+        // Another app created some of them at the same moment: fine, the check below settles it.
+        if (!isTopicAlreadyExists(error)) throw error;
+      }
+    }
+    const present = specs.filter((s) => existing.has(s.name));
+    if (present.length > 0) {
+      const metadata = await admin.fetchTopicMetadata({ topics: present.map((s) => s.name) });
+      const grow = metadata.topics
+        .map((t) => ({ topic: t.name, have: t.partitions.length, want: present.find((s) => s.name === t.name)!.partitions }))
+        .filter((t) => t.have < t.want);
+      if (grow.length > 0) {
+        await admin.createPartitions({
+          validateOnly: false,
+          timeout: 30000,
+          topicPartitions: grow.map((t) => ({ topic: t.topic, count: t.want })),
+        });
+      }
+    }
+    await waitForLeaders(admin, specs.map((s) => s.name));
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+function isTopicAlreadyExists(error: unknown): boolean {
+  const e = error as { type?: string; errors?: Array<{ type?: string }> };
+  if (e?.type === 'TOPIC_ALREADY_EXISTS') return true;
+  return Array.isArray(e?.errors) && e.errors.every((x) => x.type === 'TOPIC_ALREADY_EXISTS');
+}
+
+/** Topics created by another process may not have leaders yet; producing before that fails. */
+async function waitForLeaders(admin: ReturnType<Kafka['admin']>, topics: string[], timeoutMs = 30000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const metadata = await admin.fetchTopicMetadata({ topics });
+      const leaderless = metadata.topics.filter((t) => t.partitions.some((p) => p.leader < 0));
+      if (leaderless.length === 0) return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+    if (Date.now() > deadline) throw new Error(`Kafka topics have no leader after ${timeoutMs} ms: ${topics.join(', ')}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

@@ -1,0 +1,114 @@
+import { hostname } from 'node:os';
+import type { KafkaOptions } from '@nestjs/microservices';
+import { Transport } from '@nestjs/microservices';
+import type { KafkaConfig, logCreator as LogCreator } from 'kafkajs';
+import { logLevel } from 'kafkajs';
+import { JsonLogger } from '@swapgw/runtime';
+
+export const DEFAULT_KAFKA_BROKERS = '127.0.0.1:9092';
+
+/** Where the brokers are and who we are: everything a Kafka client of the suite needs. */
+export interface KafkaSettings {
+  brokers: string[];
+  clientId: string;
+  /** Distinguishes instances of one app (per-instance reply consumer group, logs). */
+  instanceId: string;
+}
+
+export function parseBrokers(value: string | undefined): string[] {
+  const brokers = (value ?? DEFAULT_KAFKA_BROKERS)
+    .split(',')
+    .map((b) => b.trim())
+    .filter((b) => b.length > 0);
+  if (brokers.length === 0) throw new Error('KAFKA_BROKERS lists no broker');
+  for (const broker of brokers) {
+    if (!/^[^\s:]+:\d{1,5}$/.test(broker)) throw new Error(`KAFKA_BROKERS entry "${broker}" is not host:port`);
+  }
+  return brokers;
+}
+
+/** Kafka group ids and client ids accept a limited alphabet; instance ids come from hostnames. */
+export const sanitizeInstanceId = (value: string): string => value.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 100);
+
+export function kafkaSettingsFromEnv(
+  clientId: string,
+  env: Record<string, string | undefined> = process.env,
+): KafkaSettings {
+  return {
+    brokers: parseBrokers(env.KAFKA_BROKERS || undefined),
+    clientId,
+    instanceId: sanitizeInstanceId(env.INSTANCE_ID || `${hostname()}-${process.pid}`),
+  };
+}
+
+const KAFKAJS_LEVEL: Record<number, 'error' | 'warn' | 'log' | 'debug'> = {
+  [logLevel.ERROR]: 'error',
+  [logLevel.WARN]: 'warn',
+  [logLevel.INFO]: 'log',
+  [logLevel.DEBUG]: 'debug',
+};
+
+/** Routes kafkajs logs through the JSON logger instead of kafkajs's own console format. */
+export function kafkaLogCreator(service: string): LogCreator {
+  const logger = new JsonLogger(service);
+  return () =>
+    ({ level, log }) => {
+      const { message, ...extra } = log;
+      const method = KAFKAJS_LEVEL[level] ?? 'log';
+      logger[method]({ msg: message, kafka: extra }, 'kafkajs');
+    };
+}
+
+/**
+ * kafkajs client config. Retries back off up to 30 s so that a broker restart is ridden out
+ * rather than crashing consumers; request-reply callers bound their own wait with a timeout.
+ */
+export function kafkaClientConfig(settings: KafkaSettings, overrides: Partial<KafkaConfig> = {}): KafkaConfig {
+  return {
+    clientId: settings.clientId,
+    brokers: settings.brokers,
+    connectionTimeout: 3000,
+    requestTimeout: 30000,
+    retry: { initialRetryTime: 300, maxRetryTime: 30000, retries: 10, factor: 0.2, multiplier: 2 },
+    logLevel: logLevel.WARN,
+    logCreator: kafkaLogCreator(settings.clientId),
+    ...overrides,
+  };
+}
+
+/** Session and heartbeat settings shared by every consumer: long handlers also heartbeat explicitly. */
+export const CONSUMER_TIMINGS = {
+  sessionTimeout: 30000,
+  rebalanceTimeout: 60000,
+  heartbeatInterval: 3000,
+} as const;
+
+/**
+ * Options for a Nest `Transport.KAFKA` server (the app's responders and stream consumers).
+ * `postfixId: ''` keeps the group id exactly `groupId` (Nest appends "-server" otherwise), and
+ * topics are never auto-created: `ensureTopics` declares them with the right partition counts.
+ */
+export function kafkaMicroserviceOptions(
+  settings: KafkaSettings,
+  groupId: string,
+  options: { partitionsConsumedConcurrently?: number } = {},
+): KafkaOptions {
+  return {
+    transport: Transport.KAFKA,
+    options: {
+      postfixId: '',
+      client: kafkaClientConfig({ ...settings, clientId: `${settings.clientId}-${settings.instanceId}` }),
+      consumer: {
+        groupId,
+        allowAutoTopicCreation: false,
+        ...CONSUMER_TIMINGS,
+        // A message that keeps failing is retried with back-off by kafkajs, then the consumer restarts.
+        retry: { initialRetryTime: 500, maxRetryTime: 30000, retries: 8, factor: 0.2, multiplier: 2 },
+      },
+      producer: { allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 },
+      // Ordering holds per partition; several partitions are handled at once.
+      run: { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 3, autoCommit: true },
+      send: { acks: -1 },
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import { DynamicModule, Inject, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown, Optional, Provider } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { IdempotentConsumer, IdempotentConsumerOptions } from './consumer/idempotent-consumer';
+import { kafkaSettingsFromEnv, KafkaSettings } from './kafka/kafka-settings';
+import { Outbox } from './outbox/outbox';
+import { OutboxRelay, OutboxRelayOptions } from './outbox/outbox-relay';
+import { RequestReplyClient, RequestReplyClientOptions } from './request-reply/request-reply.client';
+import { RequestResponder } from './request-reply/request-responder';
+
+export const MESSAGING_OPTIONS = Symbol('MESSAGING_OPTIONS');
+export const KAFKA_SETTINGS = Symbol('KAFKA_SETTINGS');
+
+export interface MessagingModuleOptions {
+  /** Kafka client id, normally the app name. */
+  clientId: string;
+  /** Request-reply topics this app sends to: provides a RequestReplyClient. */
+  requestTopics?: readonly string[];
+  /**
+   * Consumer group of this app's stream consumers and responders (the app name). With a TypeORM
+   * DataSource in the app, provides IdempotentConsumer scoped to this group.
+   */
+  groupId?: string;
+  /** Provides Outbox and runs an OutboxRelay on the app's TypeORM DataSource. */
+  outbox?: boolean;
+  /** Defaults to kafkaSettingsFromEnv(clientId). */
+  settings?: KafkaSettings;
+  requestReply?: RequestReplyClientOptions;
+  relay?: OutboxRelayOptions;
+  consumer?: IdempotentConsumerOptions;
+}
+
+function requireDataSource(dataSource: DataSource | null | undefined, what: string): DataSource {
+  if (!dataSource) {
+    throw new Error(`MessagingModule: ${what} needs a TypeORM DataSource (import TypeOrmModule.forRoot in the app module)`);
+  }
+  return dataSource;
+}
+
+/** Starts and stops what MessagingModule created, in step with the Nest application. */
+class MessagingLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('MessagingModule');
+
+  constructor(
+    @Optional() @Inject(RequestReplyClient) private readonly requester: RequestReplyClient | null,
+    @Optional() @Inject(OutboxRelay) private readonly relay: OutboxRelay | null,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.relay?.start();
+    if (this.requester) {
+      // Serving starts only after the reply consumer joined; if Kafka is down now, the app still
+      // starts, its requests answer SERVICE_UNAVAILABLE and each one retries the connection.
+      await this.requester.connect().catch((error: Error) =>
+        this.logger.error({ msg: 'request-reply client not connected; retrying on the next request', error: error.message }),
+      );
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([this.requester?.close(), this.relay?.stop()]);
+  }
+}
+
+@Module({})
+export class MessagingModule {
+  static forRoot(options: MessagingModuleOptions): DynamicModule {
+    const settings = options.settings ?? kafkaSettingsFromEnv(options.clientId);
+    const group = options.groupId ?? options.clientId;
+    const providers: Provider[] = [
+      { provide: MESSAGING_OPTIONS, useValue: options },
+      { provide: KAFKA_SETTINGS, useValue: settings },
+      { provide: RequestResponder, useFactory: () => new RequestResponder(group) },
+      MessagingLifecycle,
+    ];
+    const exported: Array<string | symbol | (abstract new (...args: never[]) => unknown)> = [MESSAGING_OPTIONS, KAFKA_SETTINGS, RequestResponder];
+
+    if (options.requestTopics && options.requestTopics.length > 0) {
+      const topics = options.requestTopics;
+      providers.push({ provide: RequestReplyClient, useFactory: () => new RequestReplyClient(settings, topics, options.requestReply) });
+      exported.push(RequestReplyClient);
+    }
+    if (options.groupId) {
+      providers.push({
+        provide: IdempotentConsumer,
+        inject: [{ token: DataSource, optional: true }],
+        useFactory: (dataSource?: DataSource) =>
+          new IdempotentConsumer(requireDataSource(dataSource, 'IdempotentConsumer'), group, options.consumer),
+      });
+      exported.push(IdempotentConsumer);
+    }
+    if (options.outbox) {
+      providers.push(
+        { provide: Outbox, useValue: new Outbox() },
+        {
+          provide: OutboxRelay,
+          inject: [{ token: DataSource, optional: true }],
+          useFactory: (dataSource?: DataSource) => new OutboxRelay(requireDataSource(dataSource, 'the outbox'), settings, options.relay),
+        },
+      );
+      exported.push(Outbox, OutboxRelay);
+    }
+    return { module: MessagingModule, global: true, providers, exports: exported };
+  }
+}

@@ -1,0 +1,61 @@
+import { Logger } from '@nestjs/common';
+import type { KafkaContext } from '@nestjs/microservices';
+import { ErrorCodes, ReplyEnvelope, replyError, replyOk } from '@swapgw/contracts';
+import { runWithRequestContext } from '@swapgw/runtime';
+import { publishDeadLetter } from '../dead-letter/dead-letter';
+import { requestContextFromHeaders } from '../envelope/message-headers';
+import { parseEnvelope, parsePayload } from '../envelope/message-validation';
+import { messageSource, RequestHandlers, withHeartbeat } from '../consumer/message-handlers';
+import { isUnexpectedError, replyErrorOf } from './reply-errors';
+
+/**
+ * Responder side of request-reply, called from a `@MessagePattern(topic)` handler. It never throws:
+ * every outcome is a ReplyEnvelope, so the requester always gets an answer rather than a timeout.
+ * Provided by MessagingModule (scoped to the app's consumer group, named in DLQ headers).
+ */
+export class RequestResponder {
+  private readonly logger = new Logger(RequestResponder.name);
+
+  constructor(private readonly consumerGroup: string) {}
+
+  async respond(message: unknown, ctx: KafkaContext, handlers: RequestHandlers): Promise<ReplyEnvelope<unknown>> {
+    const source = messageSource(ctx);
+    return runWithRequestContext(requestContextFromHeaders(source.headers), async () => {
+      const where = { topic: source.topic, partition: source.partition, offset: source.offset };
+      const parsed = parseEnvelope(message);
+      if (!parsed.ok) return this.reject(ctx, parsed.reason, { problems: parsed.problems }, where);
+      const envelope = parsed.envelope;
+      const handler = handlers[envelope.type];
+      if (!handler) return this.reject(ctx, `no handler for type ${envelope.type}`, { type: envelope.type }, where);
+      const payload = parsePayload(envelope, handler.payload);
+      if (!payload.ok) return this.reject(ctx, payload.reason, { problems: payload.problems }, where);
+
+      try {
+        const data = await withHeartbeat(ctx, async () => handler.handle(payload.envelope.payload, payload.envelope));
+        return replyOk(data);
+      } catch (error) {
+        const reply = replyErrorOf(error);
+        const entry = { ...where, type: envelope.type, eventId: envelope.eventId, code: (reply as { error: { code: string } }).error.code };
+        if (isUnexpectedError(error)) this.logger.error({ msg: 'request handler failed', ...entry, error: (error as Error)?.stack ?? String(error) });
+        else this.logger.warn({ msg: 'request answered with an error', ...entry, reason: (error as Error)?.message });
+        return reply;
+      }
+    });
+  }
+
+  /** An invalid request is answered (the caller is waiting) and parked on the DLQ for inspection. */
+  private async reject(
+    ctx: KafkaContext,
+    reason: string,
+    details: Record<string, unknown>,
+    where: Record<string, unknown>,
+  ): Promise<ReplyEnvelope<never>> {
+    this.logger.warn({ msg: 'invalid request parked on the dead-letter topic', reason, ...where });
+    try {
+      await publishDeadLetter(ctx.getProducer(), messageSource(ctx), reason, this.consumerGroup);
+    } catch (error) {
+      this.logger.error({ msg: 'could not publish to the dead-letter topic', reason, ...where, error: (error as Error).message });
+    }
+    return replyError(ErrorCodes.VALIDATION_FAILED, reason, details);
+  }
+}
