@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// `node dist/libs/devnet/src/cli.js up --manifest <path>`: runs the devnet in the foreground
+// until SIGTERM/SIGINT, then stops the relayer and both chains.
+import path from 'node:path';
+import { parseDevnetArgs } from './cli-args';
+import { startDevnet } from './start-devnet';
+
+async function main(): Promise<void> {
+  let args;
+  try {
+    args = parseDevnetArgs(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(64); // EX_USAGE
+  }
+  const manifestPath = path.resolve(args.manifestPath);
+  const devnet = await startDevnet({ manifestPath, portA: args.portA, portB: args.portB, blockTimeSeconds: args.blockTimeSeconds });
+  for (const chain of devnet.manifest.chains) process.stdout.write(`${chain.id}: chain id ${chain.chainId} at ${chain.rpcUrl}\n`);
+  process.stdout.write(`manifest: ${manifestPath}\ndevnet ready\n`);
+
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${signal}: stopping devnet\n`);
+    devnet.stop().then(
+      () => process.exit(0),
+      (error: Error) => {
+        process.stderr.write(`devnet stop failed: ${error.message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`devnet failed to start: ${error.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,62 @@
+// Human-readable ABIs (ethers) of the devnet contracts, for services that build calls against
+// them (quote-service reads pools, the planner encodes bridge deposits, status reads events).
+
+export const DEVNET_BRIDGE_ABI = [
+  'function token() view returns (address)',
+  'function relayer() view returns (address)',
+  'function feeBps() view returns (uint16)',
+  'function nextNonce() view returns (uint256)',
+  'function released(uint256 sourceChainId, uint256 nonce) view returns (bool)',
+  'function quote(uint256 amount) view returns (uint256 amountAfterFee)',
+  'function deposit(uint256 amount, uint256 destinationChainId, address recipient) returns (uint256 nonce)',
+  'function release(uint256 sourceChainId, uint256 nonce, address recipient, uint256 amount) returns (bool)',
+  'event Deposit(uint256 indexed nonce, address indexed sender, address indexed recipient, uint256 destinationChainId, uint256 amount, uint256 amountAfterFee)',
+  'event Release(uint256 indexed sourceChainId, uint256 indexed nonce, address indexed recipient, uint256 amount)',
+  'error NotRelayer()',
+  'error InvalidDeposit(string reason)',
+] as const;
+
+export const ERC20_PERMIT_ABI = [
+  'function name() view returns (string)',
+  'function symbol() view returns (string)',
+  'function decimals() view returns (uint8)',
+  'function totalSupply() view returns (uint256)',
+  'function balanceOf(address owner) view returns (uint256)',
+  'function allowance(address owner, address spender) view returns (uint256)',
+  'function approve(address spender, uint256 amount) returns (bool)',
+  'function transfer(address to, uint256 amount) returns (bool)',
+  'function transferFrom(address from, address to, uint256 amount) returns (bool)',
+  'function nonces(address owner) view returns (uint256)',
+  'function DOMAIN_SEPARATOR() view returns (bytes32)',
+  'function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)',
+] as const;
+
+export const WETH9_ABI = [
+  ...ERC20_PERMIT_ABI.filter((f) => !/nonces|DOMAIN_SEPARATOR|permit/.test(f)),
+  'function deposit() payable',
+  'function withdraw(uint256 wad)',
+] as const;
+
+export const UNISWAP_V2_FACTORY_ABI = [
+  'function getPair(address tokenA, address tokenB) view returns (address pair)',
+  'function allPairsLength() view returns (uint256)',
+  'function createPair(address tokenA, address tokenB) returns (address pair)',
+] as const;
+
+export const UNISWAP_V2_PAIR_ABI = [
+  'function token0() view returns (address)',
+  'function token1() view returns (address)',
+  'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
+] as const;
+
+export const UNISWAP_V2_ROUTER_ABI = [
+  'function factory() view returns (address)',
+  'function WETH() view returns (address)',
+  'function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)',
+  'function getAmountsIn(uint256 amountOut, address[] path) view returns (uint256[] amounts)',
+  'function addLiquidity(address tokenA, address tokenB, uint256 amountADesired, uint256 amountBDesired, uint256 amountAMin, uint256 amountBMin, address to, uint256 deadline) returns (uint256 amountA, uint256 amountB, uint256 liquidity)',
+  'function addLiquidityETH(address token, uint256 amountTokenDesired, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) payable returns (uint256 amountToken, uint256 amountETH, uint256 liquidity)',
+  'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
+  'function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',
+  'function swapExactTokensForETH(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
+] as const;

@@ -1,0 +1,161 @@
+import {
+  BaseContract,
+  Contract,
+  ContractFactory,
+  ContractTransactionResponse,
+  getCreate2Address,
+  getCreateAddress,
+  HDNodeWallet,
+  JsonRpcProvider,
+  MaxUint256,
+  solidityPackedKeccak256,
+} from 'ethers';
+import { devnetWallet } from '../accounts';
+import { CompiledContract, DevnetArtifacts } from '../contracts/compile';
+import { UniswapArtifacts } from '../contracts/uniswap-artifacts';
+import { DevnetError } from '../devnet-error';
+import {
+  BRIDGE,
+  DEPLOYER_INDEX,
+  DevnetChainSpec,
+  PERMIT_VERSION,
+  POOLS,
+  TOKENS,
+  USER_ACCOUNT_INDICES,
+  USER_FUNDING,
+} from '../devnet-parameters';
+import { DevnetChain } from '../manifest';
+
+export interface DeployChainInput {
+  spec: DevnetChainSpec;
+  rpcUrl: string;
+  provider: JsonRpcProvider;
+  mnemonic: string;
+  relayerAddress: string;
+  artifacts: DevnetArtifacts;
+  uniswap: UniswapArtifacts;
+}
+
+/**
+ * Deploys and seeds one fresh chain. Every deployer transaction is sent in a fixed order from
+ * nonce 0, so contract addresses are the same on every start (and, with the same deployer, on
+ * both chains).
+ */
+export async function deployDevnetChain(input: DeployChainInput): Promise<DevnetChain> {
+  const { spec, provider, mnemonic, artifacts, uniswap } = input;
+  const deployer = devnetWallet(mnemonic, DEPLOYER_INDEX, provider);
+  const startNonce = await provider.getTransactionCount(deployer.address);
+  if (startNonce !== 0) {
+    throw new DevnetError('DEPLOYMENT_FAILED', `${spec.id}: deployer nonce is ${startNonce}, not 0; the chain is not fresh so addresses would differ`);
+  }
+  const step = async (what: string, send: () => Promise<ContractTransactionResponse>) => {
+    try {
+      const receipt = await (await send()).wait();
+      if (!receipt || receipt.status !== 1) throw new Error('transaction reverted');
+    } catch (error) {
+      throw new DevnetError('DEPLOYMENT_FAILED', `${spec.id}: ${what} failed: ${(error as Error).message}`);
+    }
+  };
+
+  const usdc = await deploy(spec.id, 'USDC', artifacts.DevnetToken, deployer, [TOKENS.USDC.name, TOKENS.USDC.symbol, TOKENS.USDC.decimals]);
+  const dai = await deploy(spec.id, 'DAI', artifacts.DevnetToken, deployer, [TOKENS.DAI.name, TOKENS.DAI.symbol, TOKENS.DAI.decimals]);
+  const weth = await deploy(spec.id, 'WETH9', uniswap.WETH9, deployer, []);
+  const factory = await deploy(spec.id, 'UniswapV2Factory', uniswap.UniswapV2Factory, deployer, [deployer.address]);
+  const router = await deploy(spec.id, 'UniswapV2Router02', uniswap.UniswapV2Router02, deployer, [factory.address, weth.address]);
+  const bridge = await deploy(spec.id, 'DevnetBridge', artifacts.DevnetBridge, deployer, [usdc.address, input.relayerAddress, BRIDGE.feeBps]);
+
+  // Deployer's working balances: what the pools take, minted once.
+  const poolUsdc = POOLS['WETH/USDC'].amountB + POOLS['USDC/DAI'].amountA;
+  const poolDai = POOLS['WETH/DAI'].amountB + POOLS['USDC/DAI'].amountB;
+  await step('mint pool USDC', () => usdc.contract.mint(deployer.address, poolUsdc));
+  await step('mint pool DAI', () => dai.contract.mint(deployer.address, poolDai));
+  await step('mint bridge liquidity', () => usdc.contract.mint(bridge.address, BRIDGE.liquidity));
+  for (const index of USER_ACCOUNT_INDICES) {
+    const user = devnetWallet(mnemonic, index).address;
+    await step(`mint USDC to account ${index}`, () => usdc.contract.mint(user, USER_FUNDING.USDC));
+    await step(`mint DAI to account ${index}`, () => dai.contract.mint(user, USER_FUNDING.DAI));
+  }
+
+  await step('approve router for USDC', () => usdc.contract.approve(router.address, MaxUint256));
+  await step('approve router for DAI', () => dai.contract.approve(router.address, MaxUint256));
+  // WETH pools are seeded with native ETH through addLiquidityETH: the router wraps it.
+  const wethUsdc = POOLS['WETH/USDC'];
+  await step('seed WETH/USDC', () =>
+    router.contract.addLiquidityETH(usdc.address, wethUsdc.amountB, wethUsdc.amountB, wethUsdc.amountA, deployer.address, MaxUint256, {
+      value: wethUsdc.amountA,
+    }),
+  );
+  const wethDai = POOLS['WETH/DAI'];
+  await step('seed WETH/DAI', () =>
+    router.contract.addLiquidityETH(dai.address, wethDai.amountB, wethDai.amountB, wethDai.amountA, deployer.address, MaxUint256, {
+      value: wethDai.amountA,
+    }),
+  );
+  const usdcDai = POOLS['USDC/DAI'];
+  await step('seed USDC/DAI', () =>
+    router.contract.addLiquidity(usdc.address, dai.address, usdcDai.amountA, usdcDai.amountB, usdcDai.amountA, usdcDai.amountB, deployer.address, MaxUint256),
+  );
+
+  // Users wrap their own ETH (WETH9 has no mint); different senders, so in parallel.
+  await Promise.all(
+    USER_ACCOUNT_INDICES.map((index) => {
+      const user = devnetWallet(mnemonic, index, provider);
+      const userWeth = new Contract(weth.address, uniswap.WETH9.abi as never, user);
+      return step(`wrap ETH for account ${index}`, () => userWeth.deposit({ value: USER_FUNDING.WETH }));
+    }),
+  );
+
+  const tokenAddress: Record<string, string> = { USDC: usdc.address, DAI: dai.address, WETH: weth.address };
+  const pairs: Record<string, string> = {};
+  for (const [name, pool] of Object.entries(POOLS)) {
+    const pair = (await factory.contract.getPair(tokenAddress[pool.a], tokenAddress[pool.b])) as string;
+    const expected = pairAddress(factory.address, tokenAddress[pool.a], tokenAddress[pool.b], uniswap.pairInitCodeHash);
+    // The router derives pair addresses from the init code hash; a pair elsewhere is unreachable.
+    if (pair.toLowerCase() !== expected.toLowerCase()) {
+      throw new DevnetError('INIT_CODE_HASH_MISMATCH', `${spec.id}: pair ${name} is at ${pair}, but the router would look for it at ${expected}`);
+    }
+    pairs[name] = pair;
+  }
+
+  return {
+    id: spec.id,
+    name: spec.name,
+    chainId: spec.chainId,
+    rpcUrl: input.rpcUrl,
+    nativeSymbol: 'ETH',
+    tokens: {
+      USDC: { address: usdc.address, decimals: TOKENS.USDC.decimals, name: TOKENS.USDC.name, permit: true, permitVersion: PERMIT_VERSION },
+      DAI: { address: dai.address, decimals: TOKENS.DAI.decimals, name: TOKENS.DAI.name, permit: true, permitVersion: PERMIT_VERSION },
+      WETH: { address: weth.address, decimals: TOKENS.WETH.decimals, name: TOKENS.WETH.name, permit: false },
+    },
+    uniswapV2: { factory: factory.address, router: router.address, initCodeHash: uniswap.pairInitCodeHash, pairs },
+    bridge: { address: bridge.address, token: BRIDGE.token },
+  };
+}
+
+/** Uniswap V2 pair address: CREATE2 by the factory, salt keccak(token0, token1) sorted. */
+export function pairAddress(factory: string, tokenA: string, tokenB: string, initCodeHash: string): string {
+  const [token0, token1] = BigInt(tokenA) < BigInt(tokenB) ? [tokenA, tokenB] : [tokenB, tokenA];
+  return getCreate2Address(factory, solidityPackedKeccak256(['address', 'address'], [token0, token1]), initCodeHash);
+}
+
+interface Deployed {
+  address: string;
+  // Calls go through the artifact ABI, which ethers types dynamically.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  contract: BaseContract & Record<string, any>;
+}
+
+async function deploy(chain: string, label: string, artifact: CompiledContract, deployer: HDNodeWallet, args: unknown[]): Promise<Deployed> {
+  const nonce = await deployer.getNonce();
+  const expected = getCreateAddress({ from: deployer.address, nonce });
+  try {
+    const contract = await new ContractFactory(artifact.abi as never, artifact.bytecode, deployer).deploy(...args);
+    await contract.waitForDeployment();
+    const address = await contract.getAddress();
+    if (address !== expected) throw new Error(`deployed at ${address}, expected ${expected}`);
+    return { address, contract: contract as Deployed['contract'] };
+  } catch (error) {
+    throw new DevnetError('DEPLOYMENT_FAILED', `${chain}: deploying ${label} failed: ${(error as Error).message}`);
+  }
+}

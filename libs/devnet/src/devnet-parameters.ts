@@ -1,0 +1,64 @@
+import { parseUnits } from 'ethers';
+
+/** The two chains of the devnet, in the order and with the ids every other part relies on. */
+export const DEVNET_CHAINS = [
+  { id: 'devnet-a', name: 'Devnet A', chainId: 31337, defaultPort: 8545 },
+  { id: 'devnet-b', name: 'Devnet B', chainId: 31338, defaultPort: 8546 },
+] as const;
+
+export type DevnetChainSpec = (typeof DEVNET_CHAINS)[number];
+
+/** Mnemonic account roles. 1-9 are the users' accounts; the relayer gets its own key. */
+export const DEPLOYER_INDEX = 0;
+export const USER_ACCOUNT_INDICES = [1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
+export const RELAYER_INDEX = 10;
+/** Anvil funds indices 0..ANVIL_ACCOUNTS-1 with 10,000 ETH each; must cover the relayer. */
+export const ANVIL_ACCOUNTS = 12;
+
+export const TOKENS = {
+  USDC: { name: 'USD Coin', symbol: 'USDC', decimals: 6 },
+  DAI: { name: 'Dai Stablecoin', symbol: 'DAI', decimals: 18 },
+  WETH: { name: 'Wrapped Ether', symbol: 'WETH', decimals: 18 },
+} as const;
+/** EIP-712 domain version of OpenZeppelin ERC20Permit. */
+export const PERMIT_VERSION = '1';
+
+const usdc = (amount: string) => parseUnits(amount, TOKENS.USDC.decimals);
+const dai = (amount: string) => parseUnits(amount, TOKENS.DAI.decimals);
+const ether = (amount: string) => parseUnits(amount, 18);
+
+/**
+ * Pool seeding: 1 WETH = 3000 USDC = 3000 DAI, USDC/DAI 1:1, with 1,000 WETH per WETH pool so a
+ * 1 WETH swap moves the price ~0.1% (deep) while a 100 WETH swap visibly slips (finite).
+ */
+export const POOLS = {
+  'WETH/USDC': { a: 'WETH', b: 'USDC', amountA: ether('1000'), amountB: usdc('3000000') },
+  'WETH/DAI': { a: 'WETH', b: 'DAI', amountA: ether('1000'), amountB: dai('3000000') },
+  'USDC/DAI': { a: 'USDC', b: 'DAI', amountA: usdc('3000000'), amountB: dai('3000000') },
+} as const;
+
+/** What each user account (1-9) holds on every chain, besides anvil's 10,000 ETH. */
+export const USER_FUNDING = { WETH: ether('100'), USDC: usdc('1000000'), DAI: dai('1000000') } as const;
+
+export const BRIDGE = {
+  provider: 'devnet-bridge',
+  token: 'USDC',
+  feeBps: 5,
+  /** USDC each chain's bridge holds to pay releases from. */
+  liquidity: usdc('10000000'),
+} as const;
+
+/** How often the relayer polls each chain for deposits. */
+export const RELAYER_POLL_INTERVAL_MS = 500;
+/** Budget for the RPC round trips of one relay (log query, released check, release receipt). */
+export const RELAY_ROUND_TRIP_BUDGET_MS = 1000;
+
+/**
+ * Honest upper bound from the deposit's receipt to the release on the destination: the deposit
+ * is seen at the latest one poll interval later (one confirmation: its own block), then the
+ * release waits for its block (automine: at once; interval mining: up to one block time).
+ */
+export function estimateBridgeDurationSeconds(pollIntervalMs: number, blockTimeSeconds: number | undefined): number {
+  const blockWaitMs = (blockTimeSeconds ?? 0) * 1000;
+  return Math.ceil((pollIntervalMs + blockWaitMs + RELAY_ROUND_TRIP_BUDGET_MS) / 1000);
+}

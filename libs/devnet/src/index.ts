@@ -1,0 +1,11 @@
+export * from './manifest';
+export * from './devnet-error';
+export * from './start-devnet';
+export { DEVNET_MNEMONIC, resolveAnvilBinary } from './anvil';
+export { devnetWallet } from './accounts';
+export { pairAddress } from './deploy/deploy-chain';
+export * from './contracts/abis';
+export type { BridgeEndpoint, BridgeTransfer, ReleaseOutcome } from './bridge/bridge-endpoint';
+export { BridgeRelayer } from './bridge/bridge-relayer';
+export type { RelayerLogger } from './bridge/bridge-relayer';
+export { EvmBridgeEndpoint } from './bridge/evm-bridge-endpoint';

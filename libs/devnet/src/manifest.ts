@@ -1,0 +1,202 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DevnetError } from './devnet-error';
+
+/**
+ * The devnet manifest: everything a service or a test needs to talk to the local chains. Written
+ * by `startDevnet`, read by services through libs/chains (`DEVNET_MANIFEST`).
+ */
+export interface DevnetManifest {
+  generatedAtMs: number;
+  /** The standard anvil test mnemonic; accounts derive at m/44'/60'/0'/0/<index>. */
+  mnemonic: string;
+  chains: DevnetChain[];
+  bridge: DevnetBridgeInfo;
+  /** Accounts 1-9: funded with ETH, WETH, USDC and DAI on every chain, for trying swaps. */
+  accounts: DevnetAccount[];
+}
+
+export type DevnetChainId = 'devnet-a' | 'devnet-b';
+export type DevnetTokenSymbol = 'USDC' | 'DAI' | 'WETH';
+export type DevnetPairName = 'WETH/USDC' | 'WETH/DAI' | 'USDC/DAI';
+
+export interface DevnetChain {
+  /** API chain identifier, e.g. `devnet-a`. */
+  id: string;
+  name: string;
+  /** EVM chain id, e.g. 31337. */
+  chainId: number;
+  rpcUrl: string;
+  nativeSymbol: string;
+  tokens: Record<string, DevnetToken>;
+  uniswapV2: DevnetUniswapV2;
+  bridge: DevnetChainBridge;
+}
+
+export interface DevnetToken {
+  address: string;
+  decimals: number;
+  name: string;
+  /** Whether the token implements EIP-2612 `permit`. */
+  permit: boolean;
+  /** EIP-712 domain version of the permit (present when `permit` is true). */
+  permitVersion?: string;
+}
+
+export interface DevnetUniswapV2 {
+  factory: string;
+  router: string;
+  /** keccak256 of the pair creation code, as hard-coded in the router's library. */
+  initCodeHash: string;
+  /** Pair contract addresses keyed `A/B` (the order is the manifest's, not the pair's token0/1). */
+  pairs: Record<string, string>;
+}
+
+export interface DevnetChainBridge {
+  address: string;
+  /** Symbol of the bridged token (USDC). */
+  token: string;
+}
+
+export interface DevnetBridgeInfo {
+  provider: string;
+  /** Fee kept by the bridge on deposit, in basis points of the deposited amount. */
+  feeBps: number;
+  /** Upper bound, measured, from the deposit receipt to the release on the destination. */
+  estimatedDurationSeconds: number;
+  /** The only address allowed to call `release`. */
+  relayer: string;
+}
+
+export interface DevnetAccount {
+  index: number;
+  address: string;
+}
+
+/** Reads and checks a manifest written by `startDevnet`; the error names the offending field. */
+export function loadDevnetManifest(manifestPath: string): DevnetManifest {
+  let text: string;
+  try {
+    text = fs.readFileSync(manifestPath, 'utf8');
+  } catch (error) {
+    throw new DevnetError(
+      'MANIFEST_UNREADABLE',
+      `Cannot read the devnet manifest at ${manifestPath}: ${(error as Error).message}. Start the devnet first (npm run devnet).`,
+      { manifestPath },
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new DevnetError('MANIFEST_INVALID', `The devnet manifest at ${manifestPath} is not JSON: ${(error as Error).message}`, {
+      manifestPath,
+    });
+  }
+  const problems = manifestProblems(parsed);
+  if (problems.length > 0) {
+    throw new DevnetError('MANIFEST_INVALID', `The devnet manifest at ${manifestPath} is invalid: ${problems.join('; ')}`, {
+      manifestPath,
+      problems,
+    });
+  }
+  return parsed as DevnetManifest;
+}
+
+/** Writes the manifest atomically (temp file + rename) so a reader never sees half a file. */
+export function writeDevnetManifest(manifestPath: string, manifest: DevnetManifest): void {
+  fs.mkdirSync(path.dirname(path.resolve(manifestPath)), { recursive: true });
+  const temp = `${manifestPath}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, JSON.stringify(manifest, null, 2) + '\n');
+  fs.renameSync(temp, manifestPath);
+}
+
+/** Finds a chain by its API identifier (`devnet-a`), or throws naming the known ones. */
+export function devnetChain(manifest: DevnetManifest, id: string): DevnetChain {
+  const chain = manifest.chains.find((c) => c.id === id);
+  if (!chain) {
+    throw new DevnetError('MANIFEST_INVALID', `Chain ${id} is not in the devnet manifest (has ${manifest.chains.map((c) => c.id).join(', ')})`);
+  }
+  return chain;
+}
+
+/** Structural check of a parsed manifest; returns one message per problem, empty when valid. */
+export function manifestProblems(value: unknown): string[] {
+  const problems: string[] = [];
+  const expect = (ok: boolean, message: string) => {
+    if (!ok) problems.push(message);
+  };
+  if (!isObject(value)) return ['the manifest is not an object'];
+  expect(typeof value.generatedAtMs === 'number', 'generatedAtMs must be a number');
+  expect(typeof value.mnemonic === 'string' && value.mnemonic.split(' ').length >= 12, 'mnemonic must be a 12+ word phrase');
+  if (!Array.isArray(value.chains) || value.chains.length === 0) {
+    problems.push('chains must be a non-empty array');
+  } else {
+    value.chains.forEach((chain, i) => problems.push(...chainProblems(chain, `chains[${i}]`)));
+  }
+  if (!isObject(value.bridge)) {
+    problems.push('bridge must be an object');
+  } else {
+    const bridge = value.bridge;
+    expect(typeof bridge.provider === 'string', 'bridge.provider must be a string');
+    expect(isNonNegativeInteger(bridge.feeBps) && (bridge.feeBps as number) < 10_000, 'bridge.feeBps must be an integer in [0, 10000)');
+    expect(isNonNegativeInteger(bridge.estimatedDurationSeconds), 'bridge.estimatedDurationSeconds must be a non-negative integer');
+    expect(isAddress(bridge.relayer), 'bridge.relayer must be an address');
+  }
+  if (!Array.isArray(value.accounts)) {
+    problems.push('accounts must be an array');
+  } else {
+    value.accounts.forEach((account, i) => {
+      expect(isObject(account) && isNonNegativeInteger(account.index), `accounts[${i}].index must be a non-negative integer`);
+      expect(isObject(account) && isAddress(account.address), `accounts[${i}].address must be an address`);
+    });
+  }
+  return problems;
+}
+
+function chainProblems(chain: unknown, at: string): string[] {
+  if (!isObject(chain)) return [`${at} must be an object`];
+  const problems: string[] = [];
+  const expect = (ok: boolean, message: string) => {
+    if (!ok) problems.push(`${at}.${message}`);
+  };
+  expect(typeof chain.id === 'string' && chain.id.length > 0, 'id must be a non-empty string');
+  expect(typeof chain.name === 'string', 'name must be a string');
+  expect(isNonNegativeInteger(chain.chainId), 'chainId must be an integer');
+  expect(typeof chain.rpcUrl === 'string' && /^https?:\/\//.test(chain.rpcUrl), 'rpcUrl must be an http(s) URL');
+  expect(typeof chain.nativeSymbol === 'string', 'nativeSymbol must be a string');
+  if (!isObject(chain.tokens)) {
+    problems.push(`${at}.tokens must be an object`);
+  } else {
+    for (const [symbol, token] of Object.entries(chain.tokens)) {
+      expect(isObject(token) && isAddress(token.address), `tokens.${symbol}.address must be an address`);
+      expect(isObject(token) && isNonNegativeInteger(token.decimals), `tokens.${symbol}.decimals must be an integer`);
+      expect(isObject(token) && typeof token.permit === 'boolean', `tokens.${symbol}.permit must be a boolean`);
+    }
+  }
+  const uni = chain.uniswapV2;
+  if (!isObject(uni)) {
+    problems.push(`${at}.uniswapV2 must be an object`);
+  } else {
+    expect(isAddress(uni.factory), 'uniswapV2.factory must be an address');
+    expect(isAddress(uni.router), 'uniswapV2.router must be an address');
+    expect(typeof uni.initCodeHash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(uni.initCodeHash), 'uniswapV2.initCodeHash must be a 32-byte hex');
+    expect(isObject(uni.pairs) && Object.values(uni.pairs).every(isAddress), 'uniswapV2.pairs must map names to addresses');
+  }
+  const bridge = chain.bridge;
+  expect(isObject(bridge) && isAddress(bridge.address), 'bridge.address must be an address');
+  expect(isObject(bridge) && typeof bridge.token === 'string', 'bridge.token must be a token symbol');
+  return problems;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isAddress(value: unknown): boolean {
+  return typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value);
+}
+
+function isNonNegativeInteger(value: unknown): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}

@@ -1,0 +1,158 @@
+import fs from 'node:fs';
+import { AnvilNode, DEVNET_MNEMONIC, startAnvil } from './anvil';
+import { devnetWallet } from './accounts';
+import { BridgeRelayer, RelayerLogger } from './bridge/bridge-relayer';
+import { EvmBridgeEndpoint } from './bridge/evm-bridge-endpoint';
+import { loadDevnetArtifacts } from './contracts/compile';
+import { loadUniswapArtifacts } from './contracts/uniswap-artifacts';
+import { deployDevnetChain } from './deploy/deploy-chain';
+import {
+  ANVIL_ACCOUNTS,
+  BRIDGE,
+  DEVNET_CHAINS,
+  estimateBridgeDurationSeconds,
+  RELAYER_INDEX,
+  RELAYER_POLL_INTERVAL_MS,
+  USER_ACCOUNT_INDICES,
+} from './devnet-parameters';
+import { localProvider } from './evm-provider';
+import { DevnetManifest, writeDevnetManifest } from './manifest';
+
+export interface StartDevnetOptions {
+  /** Where to write the manifest; written last, so its presence means the devnet is ready. */
+  manifestPath: string;
+  /** RPC port of devnet-a (default 8545). */
+  portA?: number;
+  /** RPC port of devnet-b (default 8546). */
+  portB?: number;
+  host?: string;
+  /**
+   * Unset: automine (each transaction mined at once). Set: blocks every N seconds after
+   * deployment, for trying flows where "submitted" and "confirmed" differ in time.
+   */
+  blockTimeSeconds?: number;
+  relayerPollIntervalMs?: number;
+  logger?: RelayerLogger;
+  /** Where compiled contract artifacts are cached (default <repo>/.cache/devnet). */
+  artifactsCacheDir?: string;
+}
+
+export interface RunningDevnet {
+  manifest: DevnetManifest;
+  manifestPath: string;
+  /** Stops the relayer and both chains and removes the manifest (if still this run's). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the devnet: two fresh anvil chains, contracts deployed and seeded identically on every
+ * start, the USDC bridge relayer, and the manifest describing it all.
+ */
+export async function startDevnet(options: StartDevnetOptions): Promise<RunningDevnet> {
+  const mnemonic = DEVNET_MNEMONIC;
+  const ports = [options.portA ?? DEVNET_CHAINS[0].defaultPort, options.portB ?? DEVNET_CHAINS[1].defaultPort];
+  const pollIntervalMs = options.relayerPollIntervalMs ?? RELAYER_POLL_INTERVAL_MS;
+  const logger = options.logger ?? consoleLogger();
+  // A manifest left by an earlier run must not be mistaken for this run's readiness.
+  fs.rmSync(options.manifestPath, { force: true });
+
+  const artifacts = loadDevnetArtifacts(options.artifactsCacheDir);
+  const uniswap = loadUniswapArtifacts();
+  const relayer = devnetWallet(mnemonic, RELAYER_INDEX);
+
+  const nodes: AnvilNode[] = [];
+  const stopNodes = () => Promise.all(nodes.map((n) => n.stop()));
+  try {
+    const started = await Promise.allSettled(
+      DEVNET_CHAINS.map((spec, i) =>
+        startAnvil({ port: ports[i], chainId: spec.chainId, host: options.host, mnemonic, accounts: ANVIL_ACCOUNTS }),
+      ),
+    );
+    for (const result of started) if (result.status === 'fulfilled') nodes.push(result.value);
+    const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+
+    const providers = nodes.map((node, i) => localProvider(node.rpcUrl, DEVNET_CHAINS[i].chainId));
+    const chains = await Promise.all(
+      DEVNET_CHAINS.map((spec, i) =>
+        deployDevnetChain({ spec, rpcUrl: nodes[i].rpcUrl, provider: providers[i], mnemonic, relayerAddress: relayer.address, artifacts, uniswap }),
+      ),
+    );
+    providers.forEach((p) => p.destroy());
+
+    if (options.blockTimeSeconds !== undefined) {
+      // Deployment ran under automine for speed; switch to interval mining for the session.
+      await Promise.all(nodes.map((node) => rpc(node.rpcUrl, 'evm_setIntervalMining', [options.blockTimeSeconds])));
+    }
+
+    const bridgeRelayer = new BridgeRelayer(
+      chains.map(
+        (chain) =>
+          new EvmBridgeEndpoint({
+            chain: chain.id,
+            chainId: chain.chainId,
+            bridgeAddress: chain.bridge.address,
+            provider: localProvider(chain.rpcUrl, chain.chainId),
+            relayer,
+          }),
+      ),
+      { pollIntervalMs, logger },
+    );
+    await bridgeRelayer.start();
+
+    const manifest: DevnetManifest = {
+      generatedAtMs: Date.now(),
+      mnemonic,
+      chains,
+      bridge: {
+        provider: BRIDGE.provider,
+        feeBps: BRIDGE.feeBps,
+        estimatedDurationSeconds: estimateBridgeDurationSeconds(pollIntervalMs, options.blockTimeSeconds),
+        relayer: relayer.address,
+      },
+      accounts: USER_ACCOUNT_INDICES.map((index) => ({ index, address: devnetWallet(mnemonic, index).address })),
+    };
+    writeDevnetManifest(options.manifestPath, manifest);
+
+    let stopping: Promise<void> | undefined;
+    const stop = () =>
+      (stopping ??= (async () => {
+        await bridgeRelayer.stop();
+        await stopNodes();
+        removeManifestIfOurs(options.manifestPath, manifest.generatedAtMs);
+      })());
+    return { manifest, manifestPath: options.manifestPath, stop };
+  } catch (error) {
+    await stopNodes();
+    throw error;
+  }
+}
+
+function removeManifestIfOurs(manifestPath: string, generatedAtMs: number): void {
+  try {
+    const current = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as { generatedAtMs?: number };
+    if (current.generatedAtMs === generatedAtMs) fs.rmSync(manifestPath, { force: true });
+  } catch {
+    // Already gone or replaced by another run: nothing of ours to remove.
+  }
+}
+
+async function rpc(rpcUrl: string, method: string, params: unknown[]): Promise<unknown> {
+  const response = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method} failed: ${body.error.message}`);
+  return body.result;
+}
+
+/** JSON lines on stderr, leaving stdout to the CLI's readiness lines. */
+function consoleLogger(): RelayerLogger {
+  const write = (level: string) => (message: unknown, context?: string) =>
+    process.stderr.write(
+      JSON.stringify({ level, time: new Date().toISOString(), service: 'devnet', context, ...(typeof message === 'object' ? message : { msg: message }) }) + '\n',
+    );
+  return { log: write('info'), warn: write('warn'), error: write('error') };
+}
