@@ -1,0 +1,129 @@
+import { Injectable } from '@nestjs/common';
+import {
+  CatalogMessageTypes,
+  CodedError,
+  CreateQuoteRequest,
+  ErrorCodes,
+  GetRoutePlanRequest,
+  ListTokensRequest,
+  ListTokensResult,
+  QuoteMessageTypes,
+  QuoteResult,
+  RoutePlan,
+  SwapBuildRequest,
+  SwapBuildResult,
+  SwapRequestTypes,
+  Topics,
+} from '@swapgw/contracts';
+import { RequestReplyClient } from '@swapgw/messaging';
+import { LimitOrderServiceConfig } from '../config/limit-order-service.config';
+import { fromBaseUnits } from '../orders/token-amount';
+import { FillQuote } from './fill-search';
+import { MarketQuoter, QuoteTerms, SwapBuilder, SwapBuildOrder, TokenDirectory, TokenInfo } from './market.ports';
+
+const TOKEN_CACHE_MS = 5 * 60 * 1000;
+
+@Injectable()
+export class CatalogTokenDirectory extends TokenDirectory {
+  private readonly cache = new Map<string, { token: TokenInfo; atMs: number }>();
+
+  constructor(
+    private readonly rr: RequestReplyClient,
+    private readonly config: LimitOrderServiceConfig,
+  ) {
+    super();
+  }
+
+  async resolve(chain: string, symbol: string): Promise<TokenInfo> {
+    const cacheKey = `${chain}\u0000${symbol.toUpperCase()}`;
+    const cached = this.cache.get(cacheKey);
+    if (cached && Date.now() - cached.atMs < TOKEN_CACHE_MS) return cached.token;
+
+    const request: ListTokensRequest = { chainRef: chain, q: symbol, limit: 100 };
+    const result = await this.rr.request<ListTokensResult>(
+      Topics.catalogRequests,
+      CatalogMessageTypes.listTokens,
+      chain,
+      request,
+      { timeoutMs: this.config.SERVICE_REQUEST_TIMEOUT_MS },
+    );
+    const match = result.tokens.find((t) => t.chain === chain && t.symbol.toUpperCase() === symbol.toUpperCase());
+    if (!match) {
+      throw new CodedError(ErrorCodes.UNKNOWN_TOKEN, `Token ${symbol} is not known on ${chain}`, { chain, symbol });
+    }
+    const token = { chain, symbol: match.symbol, decimals: match.decimals };
+    this.cache.set(cacheKey, { token, atMs: Date.now() });
+    return token;
+  }
+}
+
+@Injectable()
+export class QuoteServiceMarketQuoter extends MarketQuoter {
+  constructor(
+    private readonly rr: RequestReplyClient,
+    private readonly config: LimitOrderServiceConfig,
+  ) {
+    super();
+  }
+
+  async quote(terms: QuoteTerms, amountIn: bigint): Promise<FillQuote | null> {
+    const request: CreateQuoteRequest = {
+      owner: terms.owner,
+      fromChain: terms.fromChain,
+      toChain: terms.toChain,
+      tokenIn: terms.tokenIn,
+      tokenOut: terms.tokenOut,
+      amount: fromBaseUnits(amountIn, terms.tokenInDecimals),
+      ...(terms.network ? { network: terms.network as CreateQuoteRequest['network'] } : {}),
+      ...(terms.slippageBps !== null && terms.slippageBps !== undefined ? { slippageBps: terms.slippageBps } : {}),
+      ...(terms.recipient ? { recipient: terms.recipient } : {}),
+    };
+    const timeoutMs = this.config.SERVICE_REQUEST_TIMEOUT_MS;
+    const quote = await this.rr.request<QuoteResult>(Topics.quoteRequests, QuoteMessageTypes.create, terms.owner, request, {
+      timeoutMs,
+    });
+    if (quote.routes.length === 0) return null;
+    // The summaries rank the routes; the plan gives the authoritative base-unit amounts.
+    const best = [...quote.routes].sort((a, b) => compareDecimal(b.expectedAmountOut, a.expectedAmountOut))[0];
+    const planRequest: GetRoutePlanRequest = { quoteId: quote.quoteId, routeId: best.routeId };
+    const plan = await this.rr.request<RoutePlan>(Topics.quoteRequests, QuoteMessageTypes.getRoute, quote.quoteId, planRequest, {
+      timeoutMs,
+    });
+    return { amountIn, amountOut: BigInt(plan.expectedAmountOut), quoteId: quote.quoteId, routeId: best.routeId };
+  }
+}
+
+@Injectable()
+export class PlannerSwapBuilder extends SwapBuilder {
+  constructor(
+    private readonly rr: RequestReplyClient,
+    private readonly config: LimitOrderServiceConfig,
+  ) {
+    super();
+  }
+
+  async build(order: SwapBuildOrder): Promise<{ swapId: string }> {
+    const request: SwapBuildRequest = {
+      swapId: order.swapId,
+      owner: order.owner,
+      quoteId: order.quoteId,
+      routeId: order.routeId,
+      userAddress: order.userAddress,
+      ...(order.recipient ? { recipient: order.recipient } : {}),
+    };
+    const result = await this.rr.request<SwapBuildResult>(Topics.swapRequests, SwapRequestTypes.build, order.swapId, request, {
+      timeoutMs: this.config.SERVICE_REQUEST_TIMEOUT_MS,
+    });
+    return { swapId: result.swapId };
+  }
+}
+
+/** Compares two non-negative decimal strings without floating point. */
+export function compareDecimal(a: string, b: string): number {
+  const [aw, af = ''] = a.split('.');
+  const [bw, bf = ''] = b.split('.');
+  const width = Math.max(af.length, bf.length);
+  const av = BigInt(aw + af.padEnd(width, '0'));
+  const bv = BigInt(bw + bf.padEnd(width, '0'));
+  return av === bv ? 0 : av > bv ? 1 : -1;
+}

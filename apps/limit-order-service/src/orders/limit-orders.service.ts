@@ -1,0 +1,311 @@
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { ulid } from 'ulid';
+import {
+  CancelLimitOrderRequest,
+  CodedError,
+  CreateLimitOrderRequest,
+  ErrorCodes,
+  GetLimitOrderRequest,
+  LIMIT_ORDER_LIST_DEFAULT,
+  LimitOrderCanceled,
+  LimitOrderCreated,
+  LimitOrderEventTypes,
+  LimitOrderList,
+  LimitOrderReplaced,
+  LimitOrderTerms,
+  LimitOrderView,
+  ListLimitOrdersRequest,
+  ReplaceLimitOrderRequest,
+} from '@swapgw/contracts';
+import { IdempotencyStore } from '../idempotency/idempotency.store';
+import { searchFillOrKill, searchImmediateOrCancel } from '../market/fill-search';
+import { MarketQuoter, SwapBuilder, TokenDirectory } from '../market/market.ports';
+import { LimitOrderHistory } from './limit-order-history';
+import { LimitOrderEntity } from './limit-order.entity';
+import { toLimitOrderView } from './limit-order.view';
+import { resolveExpiry } from './time-in-force';
+import { toBaseUnits } from './token-amount';
+
+/** Tunables of the order service that are not infrastructure. */
+export abstract class LimitOrderSettings {
+  abstract readonly iocMaxQuotes: number;
+}
+
+/** Time source, replaceable in tests. */
+export abstract class Clock {
+  abstract nowMs(): number;
+}
+
+export class SystemClock extends Clock {
+  nowMs(): number {
+    return Date.now();
+  }
+}
+
+const newLimitOrderId = (): string => `lo_${ulid().toLowerCase()}`;
+
+/**
+ * The swap a triggered order builds gets an id derived from what makes the trigger unique, so a
+ * retry (same Idempotency-Key, or the watcher after a crash) asks execution-planner for the same
+ * swap, which `swap.build` treats idempotently. Formatted as a UUID, as swap.build requires.
+ */
+export function swapIdFor(seed: string): string {
+  const hex = createHash('sha256').update(seed).digest('hex');
+  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+@Injectable()
+export class LimitOrdersService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly history: LimitOrderHistory,
+    private readonly idempotency: IdempotencyStore,
+    private readonly tokens: TokenDirectory,
+    private readonly quoter: MarketQuoter,
+    private readonly swaps: SwapBuilder,
+    private readonly settings: LimitOrderSettings,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(request: CreateLimitOrderRequest): Promise<LimitOrderCreated> {
+    const now = this.clock.nowMs();
+    const { owner, idempotencyKey, ...fingerprinted } = request;
+    const scope = { owner, operation: 'create', key: idempotencyKey, request: fingerprinted };
+    const replay = await this.idempotency.peek<LimitOrderCreated>(this.dataSource.manager, scope);
+    if (replay) return replay.response;
+
+    const order = await this.newOrder(request, now);
+    order.route = request.route ?? null;
+    order.routeKey = request.routeKey ?? null;
+    const outcome = await this.dataSource.transaction((manager) =>
+      this.idempotency.run(manager, scope, now, async () => {
+        await this.placeOrder(manager, order, `create|${owner}|${idempotencyKey}`);
+        return createdResponse(order);
+      }),
+    );
+    return outcome.response;
+  }
+
+  async replace(request: ReplaceLimitOrderRequest): Promise<LimitOrderReplaced> {
+    const now = this.clock.nowMs();
+    const { owner, idempotencyKey, ...fingerprinted } = request;
+    const scope = { owner, operation: 'replace', key: idempotencyKey, request: fingerprinted };
+    const replay = await this.idempotency.peek<LimitOrderReplaced>(this.dataSource.manager, scope);
+    if (replay) return replay.response;
+
+    const replacement = await this.newOrder(request, now);
+    replacement.replacesId = request.limitOrderId;
+    const outcome = await this.dataSource.transaction((manager) =>
+      this.idempotency.run(manager, scope, now, async () => {
+        // Lock the old order first: a concurrent cancel, replace, trigger or expiry waits for us
+        // (or we for it) and then sees the committed status.
+        const old = await this.lockOwned(manager, request.limitOrderId, owner);
+        if (old.status !== 'open') {
+          throw new CodedError(ErrorCodes.LIMIT_ORDER_NOT_REPLACEABLE, `Limit order is ${old.status}, not open`, {
+            limitOrderId: old.id,
+            status: old.status,
+          });
+        }
+        await this.placeOrder(manager, replacement, `replace|${owner}|${idempotencyKey}`);
+        old.status = 'canceled';
+        old.cancelReason = 'replaced';
+        old.replacedById = replacement.id;
+        old.updatedAtMs = now;
+        old.version += 1;
+        await manager.update(
+          LimitOrderEntity,
+          { id: old.id },
+          {
+            status: old.status,
+            cancelReason: old.cancelReason,
+            replacedById: old.replacedById,
+            updatedAtMs: now,
+            version: old.version,
+          },
+        );
+        await this.history.record(manager, LimitOrderEventTypes.canceled, old);
+        await this.history.record(manager, LimitOrderEventTypes.replaced, old);
+        return { ...createdResponse(replacement), replacesLimitOrderId: old.id };
+      }),
+    );
+    return outcome.response;
+  }
+
+  async cancel(request: CancelLimitOrderRequest): Promise<LimitOrderCanceled> {
+    const now = this.clock.nowMs();
+    const { owner, idempotencyKey, ...fingerprinted } = request;
+    const scope = { owner, operation: 'cancel', key: idempotencyKey, request: fingerprinted };
+    const outcome = await this.dataSource.transaction((manager) =>
+      this.idempotency.run(manager, scope, now, async () => {
+        const order = await this.lockOwned(manager, request.limitOrderId, owner);
+        // Canceling a canceled order (another key, a second client) answers what is true: canceled.
+        if (order.status === 'canceled') return { limitOrderId: order.id, status: order.status };
+        if (order.status !== 'open') {
+          throw new CodedError(ErrorCodes.LIMIT_ORDER_NOT_REPLACEABLE, `Limit order is ${order.status}, not open`, {
+            limitOrderId: order.id,
+            status: order.status,
+          });
+        }
+        order.status = 'canceled';
+        order.cancelReason = request.reason ?? null;
+        order.updatedAtMs = now;
+        order.version += 1;
+        await manager.update(
+          LimitOrderEntity,
+          { id: order.id },
+          { status: order.status, cancelReason: order.cancelReason, updatedAtMs: now, version: order.version },
+        );
+        await this.history.record(manager, LimitOrderEventTypes.canceled, order);
+        return { limitOrderId: order.id, status: order.status };
+      }),
+    );
+    return outcome.response;
+  }
+
+  async get(request: GetLimitOrderRequest): Promise<LimitOrderView> {
+    const order = await this.dataSource.manager.findOne(LimitOrderEntity, { where: { id: request.limitOrderId } });
+    return toLimitOrderView(assertOwned(order, request.limitOrderId, request.owner));
+  }
+
+  async list(request: ListLimitOrdersRequest): Promise<LimitOrderList> {
+    const orders = await this.dataSource.manager.find(LimitOrderEntity, {
+      where: request.status ? { owner: request.owner, status: request.status } : { owner: request.owner },
+      order: { createdAtMs: 'DESC', id: 'DESC' },
+      take: request.limit ?? LIMIT_ORDER_LIST_DEFAULT,
+    });
+    return { limitOrders: orders.map(toLimitOrderView) };
+  }
+
+  /** Validates terms into an unsaved order row: expiry, tokens and amounts (400s come from here). */
+  private async newOrder(terms: LimitOrderTerms, now: number): Promise<LimitOrderEntity> {
+    const { timeInForce, expiresAtMs } = resolveExpiry(terms, now);
+    if (terms.fromChain === terms.toChain && terms.tokenIn.toUpperCase() === terms.tokenOut.toUpperCase()) {
+      throw new CodedError(ErrorCodes.SAME_TOKEN, 'tokenIn and tokenOut are the same token on the same chain');
+    }
+    if ((timeInForce === 'IOC' || timeInForce === 'FOK') && !terms.recipient) {
+      // IOC and FOK build the swap at creation, for a wallet to sign: recipient is that wallet.
+      throw new CodedError(ErrorCodes.VALIDATION_FAILED, `${timeInForce} orders need recipient, the wallet that signs`, {
+        fields: { recipient: ['required for IOC and FOK'] },
+      });
+    }
+    const [tokenIn, tokenOut] = await Promise.all([
+      this.tokens.resolve(terms.fromChain, terms.tokenIn),
+      this.tokens.resolve(terms.toChain, terms.tokenOut),
+    ]);
+    const amountBase = toBaseUnits(terms.amount, tokenIn.decimals, 'amount');
+    const minAmountOutBase = toBaseUnits(terms.minAmountOut, tokenOut.decimals, 'minAmountOut');
+
+    const order = new LimitOrderEntity();
+    Object.assign(order, {
+      id: newLimitOrderId(),
+      owner: terms.owner,
+      status: 'open',
+      timeInForce,
+      fromChain: terms.fromChain,
+      toChain: terms.toChain,
+      tokenIn: tokenIn.symbol,
+      tokenOut: tokenOut.symbol,
+      tokenInDecimals: tokenIn.decimals,
+      tokenOutDecimals: tokenOut.decimals,
+      amount: terms.amount,
+      amountBase: amountBase.toString(),
+      minAmountOut: terms.minAmountOut,
+      minAmountOutBase: minAmountOutBase.toString(),
+      filledAmountBase: null,
+      expiresAtMs,
+      createdAtMs: now,
+      updatedAtMs: now,
+      nextCheckAtMs: now,
+      network: terms.network ?? null,
+      slippageBps: terms.slippageBps ?? null,
+      recipient: terms.recipient ?? null,
+      route: null,
+      routeKey: null,
+      swapId: null,
+      cancelReason: null,
+      replacesId: null,
+      replacedById: null,
+      version: 1,
+    } satisfies Partial<LimitOrderEntity>);
+    return order;
+  }
+
+  /**
+   * Inserts a new order with its events. IOC and FOK are checked here, once, inside the caller's
+   * transaction: the idempotency record already holds the key, so a concurrent duplicate waits
+   * instead of quoting and building a second swap.
+   */
+  private async placeOrder(manager: EntityManager, order: LimitOrderEntity, triggerSeed: string): Promise<void> {
+    const created = { ...order, status: 'open', version: 1 } as LimitOrderEntity;
+    if (order.timeInForce === 'IOC' || order.timeInForce === 'FOK') {
+      await this.fillAtCreation(order, triggerSeed);
+      order.version = 2;
+    }
+    // The route snapshot is opaque JSON: TypeORM's deep-partial type cannot describe it.
+    await manager.insert(LimitOrderEntity, order as never);
+    await this.history.record(manager, LimitOrderEventTypes.created, created);
+    if (order.status === 'triggered') {
+      const partial = BigInt(order.filledAmountBase as string) < BigInt(order.amountBase);
+      await this.history.record(
+        manager,
+        LimitOrderEventTypes.triggered,
+        order,
+        partial ? { remainderExpired: true } : {},
+      );
+    } else if (order.status === 'expired') {
+      await this.history.record(manager, LimitOrderEventTypes.expired, order);
+    }
+  }
+
+  private async fillAtCreation(order: LimitOrderEntity, triggerSeed: string): Promise<void> {
+    const search = order.timeInForce === 'FOK' ? searchFillOrKill : searchImmediateOrCancel;
+    const fill = await search({
+      amountIn: BigInt(order.amountBase),
+      minAmountOut: BigInt(order.minAmountOutBase),
+      maxQuotes: this.settings.iocMaxQuotes,
+      quote: (amountIn) => this.quoter.quote(order, amountIn),
+    });
+    if (!fill) {
+      order.status = 'expired';
+      order.cancelReason = 'limit not met at creation';
+      return;
+    }
+    const recipient = order.recipient as string;
+    const { swapId } = await this.swaps.build({
+      swapId: swapIdFor(triggerSeed),
+      owner: order.owner,
+      quoteId: fill.quoteId,
+      routeId: fill.routeId,
+      userAddress: recipient,
+      recipient,
+    });
+    order.status = 'triggered';
+    order.swapId = swapId;
+    order.filledAmountBase = fill.amountIn.toString();
+  }
+
+  private async lockOwned(manager: EntityManager, id: string, owner: string): Promise<LimitOrderEntity> {
+    const order = await manager.findOne(LimitOrderEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+    return assertOwned(order, id, owner);
+  }
+}
+
+function assertOwned(order: LimitOrderEntity | null, id: string, owner: string): LimitOrderEntity {
+  if (!order) throw new CodedError(ErrorCodes.LIMIT_ORDER_NOT_FOUND, 'Limit order not found', { limitOrderId: id });
+  if (order.owner !== owner) {
+    throw new CodedError(ErrorCodes.FORBIDDEN, 'The limit order belongs to another API key owner', { limitOrderId: id });
+  }
+  return order;
+}
+
+function createdResponse(order: LimitOrderEntity): LimitOrderCreated {
+  return {
+    limitOrderId: order.id,
+    status: order.status,
+    expiresAtMs: order.expiresAtMs,
+    minAmountOut: order.minAmountOut,
+  };
+}

@@ -1,0 +1,58 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { LimitOrderEventTypes } from '@swapgw/contracts';
+import { LimitOrderHistory } from '../orders/limit-order-history';
+import { LimitOrderEntity } from '../orders/limit-order.entity';
+import { Clock } from '../orders/limit-orders.service';
+
+const BATCH = 100;
+
+/**
+ * Expires open GTC/GTD orders whose expiry has passed. Each batch is claimed with
+ * FOR UPDATE SKIP LOCKED, so several instances sweep side by side without expiring an order twice,
+ * and a cancel or replace holding the row lock is never overwritten.
+ */
+@Injectable()
+export class ExpirySweeper {
+  private readonly logger = new Logger(ExpirySweeper.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly history: LimitOrderHistory,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Expires every order due now; returns how many. */
+  async sweep(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const expired = await this.sweepBatch();
+      total += expired;
+      if (expired < BATCH) return total;
+    }
+  }
+
+  private sweepBatch(): Promise<number> {
+    const now = this.clock.nowMs();
+    return this.dataSource.transaction(async (manager) => {
+      const due = await manager
+        .createQueryBuilder(LimitOrderEntity, 'o')
+        .where(`o.status = 'open'`)
+        .andWhere('o.expires_at_ms <= :now', { now })
+        .orderBy('o.expires_at_ms', 'ASC')
+        .limit(BATCH)
+        .setLock('pessimistic_write')
+        .setOnLocked('skip_locked')
+        .getMany();
+      for (const order of due) {
+        order.status = 'expired';
+        order.updatedAtMs = now;
+        order.version += 1;
+        await manager.update(LimitOrderEntity, { id: order.id }, { status: 'expired', updatedAtMs: now, version: order.version });
+        await this.history.record(manager, LimitOrderEventTypes.expired, order);
+      }
+      if (due.length > 0) this.logger.log({ msg: 'expired limit orders', count: due.length });
+      return due.length;
+    });
+  }
+}
