@@ -1,7 +1,7 @@
 import { CodedError } from '@swapgw/contracts';
 import { getAddress, Signature, Wallet } from 'ethers';
 import { devnetBridgeInterface, erc20Interface, uniswapV2RouterInterface } from './calldata';
-import { RouteLeg, RoutePlan, TokenRef } from './route-plan';
+import { RouteLeg, RoutePlan, TokenRef } from '@swapgw/contracts';
 import { balanceKey, balancesToRead, planSteps, StepPlanContext } from './step-plan';
 
 const USER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';

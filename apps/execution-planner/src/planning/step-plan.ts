@@ -7,7 +7,7 @@ import {
   encodeUniswapV2Swap,
   expandCompactSignature,
 } from './calldata';
-import { RouteLeg, RoutePlan, TokenRef } from './route-plan';
+import { RouteLeg, RoutePlan, TokenRef } from '@swapgw/contracts';
 
 /** The part of a swap.build request that shapes the steps. */
 export interface StepPlanRequest {

@@ -1,0 +1,53 @@
+import { Module, Type } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Topics } from '@swapgw/contracts';
+import { ChainRegistry } from '@swapgw/chains';
+import { MessagingModule, RequestReplyClient } from '@swapgw/messaging';
+import { serviceDataSourceOptions } from '@swapgw/persistence';
+import { RegistrySwapChains, SWAP_CHAINS } from './chains/swap-chains';
+import { plannerDatabaseOptions } from './database/planner-database';
+import { ExecutionPlannerConfig } from './planner.config';
+import { PLANNER_OPTIONS, PlannerOptions } from './planner.options';
+import { QuoteServiceRoutePlanSource } from './routes/quote-service-route-plan.source';
+import { ROUTE_PLAN_SOURCE } from './routes/route-plan.source';
+import { SigningEventsConsumer } from './swaps/signing-events.consumer';
+import { SwapBuilder } from './swaps/swap-builder.service';
+import { SwapProgress } from './swaps/swap-progress.service';
+import { SwapRequestsController } from './swaps/swap-requests.controller';
+
+export const PLANNER_GROUP_ID = 'execution-planner';
+
+/** The planner's Nest module for a validated config. */
+export function plannerModule(config: ExecutionPlannerConfig): Type<unknown> {
+  const options: PlannerOptions = { swapDeadlineSeconds: config.SWAP_DEADLINE_SECONDS, clock: () => Date.now() };
+
+  @Module({
+    imports: [
+      TypeOrmModule.forRoot(serviceDataSourceOptions(plannerDatabaseOptions(config.DATABASE_URL, config.DB_POOL_SIZE))),
+      MessagingModule.forRoot({
+        clientId: PLANNER_GROUP_ID,
+        requestTopics: [Topics.quoteRequests],
+        groupId: PLANNER_GROUP_ID,
+        outbox: true,
+      }),
+    ],
+    controllers: [SwapRequestsController, SigningEventsConsumer],
+    providers: [
+      { provide: PLANNER_OPTIONS, useValue: options },
+      {
+        provide: SWAP_CHAINS,
+        useFactory: () => new RegistrySwapChains(ChainRegistry.fromEnvironment({ ...process.env, DEVNET_MANIFEST: config.DEVNET_MANIFEST })),
+      },
+      {
+        provide: ROUTE_PLAN_SOURCE,
+        inject: [RequestReplyClient],
+        useFactory: (requester: RequestReplyClient) => new QuoteServiceRoutePlanSource(requester, config.ROUTE_REQUEST_TIMEOUT_MS),
+      },
+      SwapBuilder,
+      SwapProgress,
+    ],
+  })
+  class ExecutionPlannerModule {}
+
+  return ExecutionPlannerModule;
+}

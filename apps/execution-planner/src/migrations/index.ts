@@ -1,0 +1,5 @@
+import { CreateMessagingTables1763700000000 } from '@swapgw/messaging';
+import { CreateSwaps1763740000000 } from './1763740000000-create-swaps';
+
+/** Every migration of the `planner` schema, in order. */
+export const PLANNER_MIGRATIONS = [CreateMessagingTables1763700000000, CreateSwaps1763740000000];

@@ -1,0 +1,183 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import {
+  CodedError,
+  ErrorCodes,
+  RoutePlan,
+  SwapBuildRequest,
+  SwapBuildResult,
+  SwapCreatedEvent,
+  SwapEventTypes,
+} from '@swapgw/contracts';
+import { Outbox } from '@swapgw/messaging';
+import { SWAP_CHAINS, SwapChains } from '../chains/swap-chains';
+import { balanceKey, balancesToRead, planSteps } from '../planning/step-plan';
+import { ROUTE_PLAN_SOURCE, RoutePlanSource } from '../routes/route-plan.source';
+import { PLANNER_OPTIONS, PlannerOptions } from '../planner.options';
+import { SwapEntity } from './swap.entity';
+import { SwapStepEntity } from './swap-step.entity';
+import { prepareCommandOf, stepIdOf, swapEvent } from './swap-messages';
+
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * `swap.build`: turns a quoted route into a swap with its signing steps and asks signer-surface to
+ * prepare step 1. The swap, its steps and the outgoing messages are written in one transaction, so
+ * a crash leaves either nothing or a swap whose first command will be published.
+ */
+@Injectable()
+export class SwapBuilder {
+  private readonly logger = new Logger(SwapBuilder.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: Outbox,
+    @Inject(ROUTE_PLAN_SOURCE) private readonly routes: RoutePlanSource,
+    @Inject(SWAP_CHAINS) private readonly chains: SwapChains,
+    @Inject(PLANNER_OPTIONS) private readonly options: PlannerOptions,
+  ) {}
+
+  async build(request: SwapBuildRequest): Promise<SwapBuildResult> {
+    const fingerprint = fingerprintOf(request);
+    const existing = await this.dataSource.getRepository(SwapEntity).findOneBy({ id: request.swapId });
+    if (existing) return replayed(existing, request, fingerprint);
+
+    const nowMs = this.options.clock();
+    const plan = await this.routes.load(request.quoteId, request.routeId);
+    if (plan.expiresAtMs <= nowMs) {
+      throw new CodedError(ErrorCodes.QUOTE_EXPIRED, 'The quote expired; request a new quote and retry', {
+        quoteId: plan.quoteId,
+        expiresAtMs: plan.expiresAtMs,
+      });
+    }
+    this.assertSigningSurfaces(plan);
+    const steps = planSteps(plan, request, {
+      nowMs,
+      swapDeadlineSeconds: this.options.swapDeadlineSeconds,
+      evmChainIdOf: (chain) => this.chains.evmChainIdOf(chain),
+      balancesBefore: await this.readBalancesBefore(plan, request.userAddress),
+    });
+
+    const swap = Object.assign(new SwapEntity(), {
+      id: request.swapId,
+      owner: request.owner,
+      quoteId: request.quoteId,
+      routeId: request.routeId,
+      userAddress: request.userAddress,
+      recipient: request.recipient ?? null,
+      fromChain: plan.fromChain,
+      toChain: plan.toChain,
+      status: 'planning',
+      currentStep: 1,
+      stepCount: steps.length,
+      requestFingerprint: fingerprint,
+      failureReason: null,
+      failureDetails: null,
+      createdAtMs: nowMs,
+      updatedAtMs: nowMs,
+      expiresAtMs: nowMs + this.options.swapDeadlineSeconds * 1000,
+    } satisfies Omit<SwapEntity, 'steps'>);
+    const stepRows = steps.map((step) =>
+      Object.assign(new SwapStepEntity(), {
+        id: stepIdOf(swap.id, step.index),
+        swapId: swap.id,
+        stepIndex: step.index,
+        legIndex: step.legIndex,
+        kind: step.kind,
+        chain: step.chain,
+        call: step.call,
+        approve: step.approve ?? null,
+        waitFor: step.waitFor ?? null,
+        status: step.index === 1 ? 'building' : 'pending',
+        signingRequestId: null,
+        payloadExpiresAtMs: null,
+        txHash: null,
+        failureReason: null,
+        updatedAtMs: nowMs,
+      } satisfies Omit<SwapStepEntity, 'swap'>),
+    );
+
+    try {
+      await this.dataSource.transaction((manager) => this.insert(manager, swap, stepRows));
+    } catch (error) {
+      // Two deliveries of the same build raced (a gateway retry): the first one's swap stands.
+      if ((error as { code?: string }).code !== UNIQUE_VIOLATION && (error as { driverError?: { code?: string } }).driverError?.code !== UNIQUE_VIOLATION) {
+        throw error;
+      }
+      const winner = await this.dataSource.getRepository(SwapEntity).findOneByOrFail({ id: request.swapId });
+      return replayed(winner, request, fingerprint);
+    }
+    this.logger.log({ msg: 'swap created', swapId: swap.id, quoteId: swap.quoteId, routeId: swap.routeId, steps: steps.map((s) => `${s.kind}@${s.chain}`) });
+    return { swapId: swap.id, status: swap.status, stepCount: swap.stepCount, created: true };
+  }
+
+  private async insert(manager: EntityManager, swap: SwapEntity, steps: SwapStepEntity[]): Promise<void> {
+    // insert, not save: save would turn a racing duplicate into an UPDATE instead of failing.
+    // (The casts only bridge TypeORM's deep-partial typing of jsonb columns.)
+    await manager.insert(SwapEntity, swap as QueryDeepPartialEntity<SwapEntity>);
+    await manager.insert(SwapStepEntity, steps as QueryDeepPartialEntity<SwapStepEntity>[]);
+    const created: SwapCreatedEvent = {
+      swapId: swap.id,
+      status: swap.status,
+      owner: swap.owner,
+      quoteId: swap.quoteId,
+      routeId: swap.routeId,
+      fromChain: swap.fromChain,
+      toChain: swap.toChain,
+      userAddress: swap.userAddress,
+      stepCount: swap.stepCount,
+      createdAtMs: swap.createdAtMs,
+    };
+    await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.created, created));
+    await this.outbox.enqueue(manager, prepareCommandOf(swap, steps[0]));
+  }
+
+  /** Every chain the route touches needs a signing surface: no placeholder payloads, ever. */
+  private assertSigningSurfaces(plan: RoutePlan): void {
+    const missing = [...new Set(plan.legs.map((leg) => leg.chain))].filter((chain) => !this.chains.hasSigningSurface(chain));
+    if (missing.length > 0) {
+      throw new CodedError(ErrorCodes.SIGNING_SURFACE_UNAVAILABLE, `No signing surface is configured for ${missing.join(', ')}`, {
+        chains: missing,
+      });
+    }
+  }
+
+  private async readBalancesBefore(plan: RoutePlan, holder: string): Promise<Map<string, bigint>> {
+    const reads = balancesToRead(plan, holder);
+    try {
+      const balances = await Promise.all(reads.map((r) => this.chains.balanceOf(r.chain, r.token, r.holder)));
+      return new Map(reads.map((r, i) => [balanceKey(r.chain, r.token), balances[i]]));
+    } catch (error) {
+      this.logger.warn({ msg: 'destination balance read failed', error: (error as Error).message });
+      throw new CodedError(ErrorCodes.SIGNING_SURFACE_UNAVAILABLE, 'The destination chain RPC did not answer', {
+        chains: reads.map((r) => r.chain),
+      });
+    }
+  }
+}
+
+/** A retried build (same swapId) answers the existing swap; a different request on it is a conflict. */
+function replayed(existing: SwapEntity, request: SwapBuildRequest, fingerprint: string): SwapBuildResult {
+  if (existing.owner !== request.owner || existing.requestFingerprint !== fingerprint) {
+    throw new CodedError(ErrorCodes.IDEMPOTENCY_CONFLICT, 'This swap was built from a different request', { swapId: existing.id });
+  }
+  return { swapId: existing.id, status: existing.status, stepCount: existing.stepCount, created: false };
+}
+
+/** Stable digest of what shapes the swap (everything but the swapId). */
+export function fingerprintOf(request: SwapBuildRequest): string {
+  const shaped = {
+    owner: request.owner,
+    quoteId: request.quoteId,
+    routeId: request.routeId,
+    userAddress: request.userAddress.toLowerCase(),
+    recipient: request.recipient?.toLowerCase() ?? null,
+    permitType: request.permitType ?? null,
+    permitDeadline: request.permitDeadline ?? null,
+    permitSignature: request.permitSignature ? [request.permitSignature.v, request.permitSignature.r, request.permitSignature.s] : null,
+    permitSignatureCompact: request.permitSignatureCompact ? [request.permitSignatureCompact.r, request.permitSignatureCompact.vs] : null,
+  };
+  return createHash('sha256').update(JSON.stringify(shaped)).digest('hex');
+}

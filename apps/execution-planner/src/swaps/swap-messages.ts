@@ -1,0 +1,38 @@
+import {
+  SigningPrepareCommand,
+  SwapStepPosition,
+  Topics,
+  SigningCommandTypes,
+} from '@swapgw/contracts';
+import type { OutboxMessage } from '@swapgw/messaging';
+import type { SwapEntity } from './swap.entity';
+import type { SwapStepEntity } from './swap-step.entity';
+
+/** The `signing.prepare` command of a step, as signer-surface expects it. */
+export function prepareCommandOf(swap: SwapEntity, step: SwapStepEntity): OutboxMessage<SigningPrepareCommand> {
+  const payload: SigningPrepareCommand = {
+    swapId: swap.id,
+    stepId: step.id,
+    stepIndex: step.stepIndex,
+    stepCount: swap.stepCount,
+    kind: step.kind,
+    chain: step.chain,
+    from: swap.userAddress,
+    call: step.call,
+    ...(step.approve ? { approve: step.approve } : {}),
+    ...(step.waitFor ? { waitFor: step.waitFor } : {}),
+  };
+  return { topic: Topics.signingCommands, type: SigningCommandTypes.prepare, aggregateId: swap.id, payload };
+}
+
+/** A swap.events message keyed by the swap. */
+export function swapEvent<P>(swapId: string, type: string, payload: P): OutboxMessage<P> {
+  return { topic: Topics.swapEvents, type, aggregateId: swapId, payload };
+}
+
+export const positionOf = (swap: SwapEntity, stepIndex = swap.currentStep): SwapStepPosition => ({
+  current: stepIndex,
+  total: swap.stepCount,
+});
+
+export const stepIdOf = (swapId: string, stepIndex: number): string => `${swapId}:${stepIndex}`;

@@ -1,0 +1,261 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import {
+  CodedError,
+  ErrorCodes,
+  isTerminalSwapStatus,
+  SigningCommandTypes,
+  SigningPayloadReadyEvent,
+  SigningRefreshCommand,
+  SigningStepConfirmedEvent,
+  SigningStepFailedEvent,
+  SigningStepSkippedEvent,
+  SigningSubmittedEvent,
+  SigningUnavailableEvent,
+  SigningWaitingEvent,
+  SwapCompletedEvent,
+  SwapEventTypes,
+  SwapExpiredEvent,
+  SwapFailedEvent,
+  SwapSigningPendingEvent,
+  SwapSigningReadyEvent,
+  SwapSigningRefreshResult,
+  SwapStepConfirmedEvent,
+  SwapStepSubmittedEvent,
+  Topics,
+} from '@swapgw/contracts';
+import { Outbox } from '@swapgw/messaging';
+import { PLANNER_OPTIONS, PlannerOptions } from '../planner.options';
+import { SwapEntity } from './swap.entity';
+import { SwapStepEntity, SwapStepStatus } from './swap-step.entity';
+import { positionOf, prepareCommandOf, stepIdOf, swapEvent } from './swap-messages';
+
+interface StepRef {
+  swapId: string;
+  stepId: string;
+  stepIndex: number;
+}
+
+interface Locked {
+  swap: SwapEntity;
+  step: SwapStepEntity;
+}
+
+/**
+ * Advances swaps on signer-surface's events. Every handler runs inside the idempotent consumer's
+ * transaction (the processed_events row commits with the change) and locks the swap row first, so
+ * events and refresh requests of one swap apply one at a time. Nothing lives in memory: a restarted
+ * planner carries on from the rows.
+ *
+ * An event about a step that is not the swap's current one, or a step already past the state the
+ * event would move it from, is stale (a superseded payload, a redelivery under another eventId):
+ * it is logged and changes nothing.
+ */
+@Injectable()
+export class SwapProgress {
+  private readonly logger = new Logger(SwapProgress.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: Outbox,
+    @Inject(PLANNER_OPTIONS) private readonly options: PlannerOptions,
+  ) {}
+
+  async payloadReady(event: SigningPayloadReadyEvent, manager: EntityManager): Promise<void> {
+    const locked = await this.lockCurrent(manager, event, ['building', 'ready'], 'signing.payload-ready');
+    if (!locked) return;
+    const { swap, step } = locked;
+    const now = this.options.clock();
+    step.status = 'ready';
+    step.signingRequestId = event.signingRequestId;
+    step.payloadExpiresAtMs = event.expiresAtMs;
+    swap.status = 'awaiting_signature';
+    await this.save(manager, swap, step, now);
+    const ready: SwapSigningReadyEvent = {
+      swapId: swap.id,
+      status: swap.status,
+      step: positionOf(swap),
+      payload: event.payload,
+      expiresAtMs: event.expiresAtMs,
+      readyAtMs: event.readyAtMs,
+      executionHints: event.executionHints as Record<string, unknown>,
+      clientHints: event.clientHints,
+    };
+    await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.signingReady, ready));
+  }
+
+  async waiting(event: SigningWaitingEvent, manager: EntityManager): Promise<void> {
+    const locked = await this.lockCurrent(manager, event, ['building'], 'signing.waiting');
+    if (!locked) return;
+    await this.emitPending(manager, locked.swap, event.reason, event.readyAtMs);
+  }
+
+  async submitted(event: SigningSubmittedEvent, manager: EntityManager): Promise<void> {
+    const locked = await this.lockCurrent(manager, event, ['building', 'ready'], 'signing.submitted');
+    if (!locked) return;
+    const { swap, step } = locked;
+    step.status = 'submitted';
+    step.txHash = event.txHash;
+    swap.status = 'submitted';
+    await this.save(manager, swap, step, this.options.clock());
+    const submitted: SwapStepSubmittedEvent = { swapId: swap.id, status: swap.status, step: positionOf(swap), chain: step.chain, txHash: event.txHash };
+    await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.stepSubmitted, submitted));
+  }
+
+  async stepConfirmed(event: SigningStepConfirmedEvent, manager: EntityManager): Promise<void> {
+    // `ready` too: the confirmation can overtake the submitted event only if they were reordered
+    // across partitions, which keying by swapId prevents; accepting it keeps the swap moving anyway.
+    const locked = await this.lockCurrent(manager, event, ['building', 'ready', 'submitted'], 'signing.step-confirmed');
+    if (!locked) return;
+    locked.step.status = 'confirmed';
+    locked.step.txHash = event.txHash;
+    await this.advance(manager, locked, event.txHash);
+  }
+
+  async stepSkipped(event: SigningStepSkippedEvent, manager: EntityManager): Promise<void> {
+    const locked = await this.lockCurrent(manager, event, ['building', 'ready'], 'signing.step-skipped');
+    if (!locked) return;
+    locked.step.status = 'skipped';
+    await this.advance(manager, locked, undefined);
+  }
+
+  async stepFailed(event: SigningStepFailedEvent, manager: EntityManager): Promise<void> {
+    const locked = await this.lockCurrent(manager, event, ['building', 'ready', 'submitted'], 'signing.step-failed');
+    if (!locked) return;
+    const { swap, step } = locked;
+    const now = this.options.clock();
+    const details = { step: positionOf(swap), chain: step.chain, kind: step.kind, message: event.reason, ...(event.txHash ? { txHash: event.txHash } : {}) };
+    if (now >= swap.expiresAtMs) {
+      // The encoded calls' deadline passed: the step could not succeed any more.
+      step.status = 'expired';
+      step.failureReason = event.reason;
+      await this.terminate(manager, swap, step, 'expired', 'SWAP_DEADLINE_PASSED', details, now);
+      return;
+    }
+    step.status = 'failed';
+    step.failureReason = event.reason;
+    await this.terminate(manager, swap, step, 'failed', event.code, details, now);
+  }
+
+  async unavailable(event: SigningUnavailableEvent, manager: EntityManager): Promise<void> {
+    const locked = await this.lockCurrent(manager, event, ['building', 'ready'], 'signing.unavailable');
+    if (!locked) return;
+    const { swap, step } = locked;
+    step.status = 'failed';
+    step.failureReason = event.reason;
+    await this.terminate(manager, swap, step, 'failed', ErrorCodes.SIGNING_SURFACE_UNAVAILABLE, { step: positionOf(swap), chain: step.chain, message: event.reason }, this.options.clock());
+  }
+
+  /**
+   * The gateway saw the current payload expire: ask signer-surface for a fresh one. Asked at most
+   * once per expired payload: the step goes back to `building` until the new payload arrives.
+   */
+  async refreshSigning(swapId: string, owner: string): Promise<SwapSigningRefreshResult> {
+    return this.dataSource.transaction(async (manager) => {
+      const swap = await manager.getRepository(SwapEntity).findOne({ where: { id: swapId }, lock: { mode: 'pessimistic_write' } });
+      if (!swap || swap.owner !== owner) throw new CodedError(ErrorCodes.SWAP_NOT_FOUND, 'No such swap', { swapId });
+      if (isTerminalSwapStatus(swap.status)) {
+        throw new CodedError(ErrorCodes.EXECUTION_TERMINAL, `The swap is ${swap.status}`, { status: swap.status, reason: swap.failureReason });
+      }
+      const step = await manager.getRepository(SwapStepEntity).findOneByOrFail({ id: stepIdOf(swap.id, swap.currentStep) });
+      const now = this.options.clock();
+      const expired = step.status === 'ready' && step.payloadExpiresAtMs !== null && step.payloadExpiresAtMs <= now;
+      if (!expired) return { swapId, refreshRequested: false, status: swap.status };
+      step.status = 'building';
+      swap.status = 'planning';
+      await this.save(manager, swap, step, now);
+      const refresh: SigningRefreshCommand = { swapId, stepId: step.id };
+      await this.outbox.enqueue(manager, { topic: Topics.signingCommands, type: SigningCommandTypes.refresh, aggregateId: swapId, payload: refresh });
+      await this.emitPending(manager, swap, 'payload expired; a fresh one is being prepared');
+      return { swapId, refreshRequested: true, status: swap.status };
+    });
+  }
+
+  /** The current step is done (confirmed or skipped): prepare the next one, or complete the swap. */
+  private async advance(manager: EntityManager, { swap, step }: Locked, txHash: string | undefined): Promise<void> {
+    const now = this.options.clock();
+    const done = step.stepIndex;
+    const confirmedPosition = positionOf(swap, done);
+    const isLast = done === swap.stepCount;
+    let next: SwapStepEntity | undefined;
+    if (isLast) {
+      swap.status = 'completed';
+    } else {
+      next = await manager.getRepository(SwapStepEntity).findOneByOrFail({ id: stepIdOf(swap.id, done + 1) });
+      next.status = 'building';
+      next.updatedAtMs = now;
+      swap.currentStep = done + 1;
+      swap.status = 'planning';
+    }
+    await this.save(manager, swap, step, now);
+    const confirmed: SwapStepConfirmedEvent = {
+      swapId: swap.id,
+      status: swap.status,
+      step: confirmedPosition,
+      chain: step.chain,
+      ...(txHash ? { txHash } : { skipped: true }),
+    };
+    await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.stepConfirmed, confirmed));
+    if (next) {
+      await manager.save(next);
+      await this.outbox.enqueue(manager, prepareCommandOf(swap, next));
+      return;
+    }
+    const completed: SwapCompletedEvent = { swapId: swap.id, status: 'completed', completedAtMs: now };
+    await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.completed, completed));
+    this.logger.log({ msg: 'swap completed', swapId: swap.id, steps: swap.stepCount });
+  }
+
+  private async terminate(
+    manager: EntityManager,
+    swap: SwapEntity,
+    step: SwapStepEntity,
+    status: 'failed' | 'expired',
+    reason: string,
+    details: Record<string, unknown>,
+    now: number,
+  ): Promise<void> {
+    swap.status = status;
+    swap.failureReason = reason;
+    swap.failureDetails = details;
+    await this.save(manager, swap, step, now);
+    if (status === 'expired') {
+      const expired: SwapExpiredEvent = { swapId: swap.id, status, reason };
+      await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.expired, expired));
+    } else {
+      const failed: SwapFailedEvent = { swapId: swap.id, status, reason, details };
+      await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.failed, failed));
+    }
+    this.logger.warn({ msg: `swap ${status}`, swapId: swap.id, reason, ...details });
+  }
+
+  private async emitPending(manager: EntityManager, swap: SwapEntity, reason: string, readyAtMs?: number): Promise<void> {
+    const pending: SwapSigningPendingEvent = { swapId: swap.id, status: swap.status, step: positionOf(swap), reason, ...(readyAtMs !== undefined ? { readyAtMs } : {}) };
+    await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.signingPending, pending));
+  }
+
+  /**
+   * Locks the swap and returns it with the event's step when that step is the current one and in
+   * one of `from`; otherwise null (unknown swap, terminal swap, stale event).
+   */
+  private async lockCurrent(manager: EntityManager, ref: StepRef, from: SwapStepStatus[], type: string): Promise<Locked | null> {
+    const swap = await manager.getRepository(SwapEntity).findOne({ where: { id: ref.swapId }, lock: { mode: 'pessimistic_write' } });
+    const ignore = (why: string) => {
+      this.logger.log({ msg: `${type} ignored: ${why}`, swapId: ref.swapId, stepId: ref.stepId });
+      return null;
+    };
+    if (!swap) return ignore('unknown swap');
+    if (isTerminalSwapStatus(swap.status)) return ignore(`swap is ${swap.status}`);
+    if (ref.stepId !== stepIdOf(swap.id, swap.currentStep)) return ignore(`step is not the current step ${swap.currentStep}`);
+    const step = await manager.getRepository(SwapStepEntity).findOneByOrFail({ id: ref.stepId });
+    if (!from.includes(step.status)) return ignore(`step is ${step.status}`);
+    return { swap, step };
+  }
+
+  private async save(manager: EntityManager, swap: SwapEntity, step: SwapStepEntity, now: number): Promise<void> {
+    swap.updatedAtMs = now;
+    step.updatedAtMs = now;
+    await manager.save(SwapEntity, swap);
+    await manager.save(SwapStepEntity, step);
+  }
+}

@@ -1,0 +1,65 @@
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
+import type { SigningStepKind } from '@swapgw/contracts';
+import type { PlannedStep } from '../planning/step-plan';
+import { msColumn } from './ms-column';
+import type { SwapEntity } from './swap.entity';
+
+/** building → ready → submitted → confirmed | failed | expired | skipped; `pending` before its turn. */
+export const SWAP_STEP_STATUSES = ['pending', 'building', 'ready', 'submitted', 'confirmed', 'failed', 'expired', 'skipped'] as const;
+export type SwapStepStatus = (typeof SWAP_STEP_STATUSES)[number];
+
+/** One signing step of a swap: the exact call the user's transaction makes. */
+@Entity({ name: 'swap_steps' })
+@Unique('swap_steps_swap_index_key', ['swapId', 'stepIndex'])
+export class SwapStepEntity {
+  /** `<swapId>:<stepIndex>`, the stepId signer-surface echoes in its events. */
+  @PrimaryColumn({ type: 'text' })
+  id!: string;
+
+  @Column({ name: 'swap_id', type: 'uuid' })
+  swapId!: string;
+
+  @ManyToOne('SwapEntity', (swap: SwapEntity) => swap.steps, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'swap_id' })
+  swap?: SwapEntity;
+
+  @Column({ name: 'step_index', type: 'int' })
+  stepIndex!: number;
+
+  @Column({ name: 'leg_index', type: 'int' })
+  legIndex!: number;
+
+  @Column({ type: 'text' })
+  kind!: SigningStepKind;
+
+  @Column({ type: 'text' })
+  chain!: string;
+
+  @Column({ type: 'jsonb' })
+  call!: PlannedStep['call'];
+
+  @Column({ type: 'jsonb', nullable: true })
+  approve!: PlannedStep['approve'] | null;
+
+  @Column({ name: 'wait_for', type: 'jsonb', nullable: true })
+  waitFor!: PlannedStep['waitFor'] | null;
+
+  @Column({ type: 'text' })
+  status!: SwapStepStatus;
+
+  /** signer-surface's id of the newest payload issued for this step. */
+  @Column({ name: 'signing_request_id', type: 'text', nullable: true })
+  signingRequestId!: string | null;
+
+  @Column(msColumn('payload_expires_at_ms', true))
+  payloadExpiresAtMs!: number | null;
+
+  @Column({ name: 'tx_hash', type: 'text', nullable: true })
+  txHash!: string | null;
+
+  @Column({ name: 'failure_reason', type: 'text', nullable: true })
+  failureReason!: string | null;
+
+  @Column(msColumn('updated_at_ms'))
+  updatedAtMs!: number;
+}
