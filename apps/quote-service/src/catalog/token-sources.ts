@@ -1,0 +1,230 @@
+import { ChainRegistry } from '@swapgw/chains';
+import { getAddress } from 'ethers';
+
+/** A token as a discovery source reports it, before support and trending data are added. */
+export interface DiscoveredToken {
+  chain: string;
+  symbol: string;
+  name: string;
+  decimals: number;
+  /** EVM contract address; null for the native coin and for Solana tokens. */
+  address: string | null;
+  /** Solana mint; null elsewhere. */
+  mint: string | null;
+  logoUrl: string | null;
+  rank: number;
+  bridgedChains: number;
+}
+
+/** A source of tokens (a token list, the devnet manifest...): what GET /tokens is built from. */
+export interface TokenListSource {
+  readonly name: string;
+  /** Remote sources are re-read periodically and can fail; local ones are read once. */
+  readonly remote: boolean;
+  load(registry: ChainRegistry, signal: AbortSignal): Promise<DiscoveredToken[]>;
+}
+
+/** Assets listed first by `sort=top` (and ahead of list order): natives, then majors. */
+const CORE_SYMBOLS = ['ETH', 'SOL', 'USDC', 'USDT', 'WETH', 'WBTC', 'DAI', 'WSOL'];
+/** List tokens rank after core assets, in the order the list gives them. */
+const LIST_RANK_BASE = 1000;
+
+export function coreRank(symbol: string): number | undefined {
+  const index = CORE_SYMBOLS.indexOf(symbol.toUpperCase());
+  return index >= 0 ? index + 1 : undefined;
+}
+
+export function assetKeyOf(token: Pick<DiscoveredToken, 'address' | 'mint'>): string {
+  if (token.address) return token.address.toLowerCase();
+  if (token.mint) return token.mint;
+  return 'native';
+}
+
+/** The devnet manifest's tokens plus each devnet chain's native coin. */
+export class DevnetTokenSource implements TokenListSource {
+  readonly name = 'devnet-manifest';
+  readonly remote = false;
+
+  async load(registry: ChainRegistry): Promise<DiscoveredToken[]> {
+    const tokens: DiscoveredToken[] = [];
+    for (const chain of registry.manifest?.chains ?? []) {
+      tokens.push({
+        chain: chain.id,
+        symbol: chain.nativeSymbol,
+        name: chain.nativeSymbol === 'ETH' ? 'Ether' : chain.nativeSymbol,
+        decimals: 18,
+        address: null,
+        mint: null,
+        logoUrl: null,
+        rank: coreRank(chain.nativeSymbol) ?? 1,
+        bridgedChains: 0,
+      });
+      Object.entries(chain.tokens).forEach(([symbol, token], index) => {
+        tokens.push({
+          chain: chain.id,
+          symbol,
+          name: token.name,
+          decimals: token.decimals,
+          address: getAddress(token.address),
+          mint: null,
+          logoUrl: null,
+          rank: coreRank(symbol) ?? LIST_RANK_BASE + index,
+          // The devnet bridge carries its token to every other devnet chain.
+          bridgedChains: chain.bridge.token === symbol ? (registry.manifest?.chains.length ?? 1) - 1 : 0,
+        });
+      });
+    }
+    return tokens;
+  }
+}
+
+/** Token Lists standard entry (https://tokenlists.org), as shipped by @uniswap/default-token-list. */
+interface TokenListEntry {
+  chainId: number;
+  address: string;
+  name: string;
+  symbol: string;
+  decimals: number;
+  logoURI?: string;
+  extensions?: { bridgeInfo?: Record<string, unknown> };
+}
+
+interface TokenListDocument {
+  name?: string;
+  tokens: TokenListEntry[];
+}
+
+/** Chain id the Uniswap list uses for Solana mainnet (it is not an EVM chain id). */
+const UNISWAP_LIST_SOLANA_CHAIN_ID = 501000101;
+
+/**
+ * Maps a Token Lists document onto the registry's real networks (EVM by chain id, Solana by the
+ * Uniswap list's Solana id) and adds each network's native coin.
+ */
+export function tokensFromTokenList(document: TokenListDocument, registry: ChainRegistry): DiscoveredToken[] {
+  if (!document || !Array.isArray(document.tokens)) throw new Error('not a token list: no tokens array');
+  const chainByListId = new Map<number, string>();
+  for (const chain of registry.list()) {
+    if (chain.devnet) continue;
+    if (chain.family === 'evm' && chain.evmChainId !== undefined) chainByListId.set(chain.evmChainId, chain.id);
+    if (chain.family === 'solana') chainByListId.set(UNISWAP_LIST_SOLANA_CHAIN_ID, chain.id);
+  }
+  const tokens: DiscoveredToken[] = [];
+  document.tokens.forEach((entry, index) => {
+    const chainId = chainByListId.get(entry.chainId);
+    if (!chainId) return;
+    if (typeof entry.symbol !== 'string' || !Number.isInteger(entry.decimals) || typeof entry.address !== 'string') return;
+    const chain = registry.get(chainId);
+    let address: string | null = null;
+    let mint: string | null = null;
+    if (chain.family === 'evm') {
+      try {
+        address = getAddress(entry.address.toLowerCase());
+      } catch {
+        return; // not an EVM address: skip the entry rather than store garbage
+      }
+    } else {
+      if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(entry.address)) return;
+      mint = entry.address;
+    }
+    tokens.push({
+      chain: chainId,
+      symbol: entry.symbol,
+      name: entry.name ?? entry.symbol,
+      decimals: entry.decimals,
+      address,
+      mint,
+      logoUrl: typeof entry.logoURI === 'string' && /^https?:\/\//.test(entry.logoURI) ? entry.logoURI : null,
+      rank: coreRank(entry.symbol) ?? LIST_RANK_BASE + index,
+      bridgedChains: entry.extensions?.bridgeInfo ? Object.keys(entry.extensions.bridgeInfo).length : 0,
+    });
+  });
+  return tokens;
+}
+
+/** Native coins of the real networks (ETH, SOL), which token lists do not carry. */
+export class NativeCoinSource implements TokenListSource {
+  readonly name = 'native-coins';
+  readonly remote = false;
+
+  async load(registry: ChainRegistry): Promise<DiscoveredToken[]> {
+    return registry
+      .list()
+      .filter((chain) => !chain.devnet)
+      .map((chain) => ({
+        chain: chain.id,
+        symbol: chain.nativeSymbol,
+        name: chain.nativeSymbol === 'ETH' ? 'Ether' : chain.nativeSymbol === 'SOL' ? 'Solana' : chain.nativeSymbol,
+        decimals: chain.nativeDecimals,
+        address: null,
+        mint: null,
+        logoUrl: null,
+        rank: coreRank(chain.nativeSymbol) ?? 1,
+        bridgedChains: 0,
+      }));
+  }
+}
+
+/** Ethereum, Base, Arbitrum and Solana tokens of the Uniswap default list (npm, versioned with us). */
+export class UniswapDefaultListSource implements TokenListSource {
+  readonly name = 'uniswap-default-token-list';
+  readonly remote = false;
+
+  async load(registry: ChainRegistry): Promise<DiscoveredToken[]> {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const document = require('@uniswap/default-token-list') as TokenListDocument;
+    return tokensFromTokenList(document, registry);
+  }
+}
+
+/**
+ * The Solana core assets, mints checked against the issuers' published addresses. Listed even if
+ * the Uniswap list changes, so SOL/USDC/USDT quotes always resolve.
+ */
+export class SolanaCoreListSource implements TokenListSource {
+  readonly name = 'solana-core';
+  readonly remote = false;
+
+  async load(registry: ChainRegistry): Promise<DiscoveredToken[]> {
+    if (!registry.find('solana')) return [];
+    const entries: [symbol: string, name: string, mint: string, decimals: number][] = [
+      ['USDC', 'USD Coin', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', 6],
+      ['USDT', 'Tether USD', 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB', 6],
+      ['WSOL', 'Wrapped SOL', 'So11111111111111111111111111111111111111112', 9],
+    ];
+    return entries.map(([symbol, name, mint, decimals]) => ({
+      chain: 'solana',
+      symbol,
+      name,
+      decimals,
+      address: null,
+      mint,
+      logoUrl: null,
+      rank: coreRank(symbol) ?? LIST_RANK_BASE,
+      bridgedChains: 0,
+    }));
+  }
+}
+
+/** A Token Lists document served over HTTP (TOKEN_LIST_URL), re-read periodically. */
+export class RemoteTokenListSource implements TokenListSource {
+  readonly name: string;
+  readonly remote = true;
+
+  constructor(
+    private readonly url: string,
+    private readonly timeoutMs: number,
+  ) {
+    this.name = `token-list:${url}`;
+  }
+
+  async load(registry: ChainRegistry, signal: AbortSignal): Promise<DiscoveredToken[]> {
+    const response = await fetch(this.url, {
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.any([signal, AbortSignal.timeout(this.timeoutMs)]),
+    });
+    if (!response.ok) throw new Error(`${this.url} answered HTTP ${response.status}`);
+    const document = (await response.json()) as TokenListDocument;
+    return tokensFromTokenList(document, registry);
+  }
+}

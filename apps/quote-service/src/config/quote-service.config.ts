@@ -1,0 +1,113 @@
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { hostname } from 'node:os';
+import { DEFAULT_DATABASE_URL } from '@swapgw/persistence';
+
+const LOG_LEVELS = ['verbose', 'debug', 'log', 'warn', 'error', 'fatal'] as const;
+const HTTP_URL = /^https?:\/\/[^\s]+$/;
+
+/** quote-service configuration, validated at boot. Property names are the environment variables. */
+export class QuoteServiceConfig {
+  @IsString()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL: string = DEFAULT_DATABASE_URL;
+
+  @IsString()
+  @Matches(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, { message: 'KAFKA_BROKERS must be host:port[,host:port...]' })
+  KAFKA_BROKERS: string = '127.0.0.1:9092';
+
+  @IsString()
+  @IsNotEmpty()
+  DEVNET_MANIFEST: string = '.run/devnet/manifest.json';
+
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'log';
+
+  @IsString()
+  @Matches(/^[A-Za-z0-9._-]{1,100}$/)
+  INSTANCE_ID: string = `${hostname()}-${process.pid}`.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 100);
+
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  HEALTH_PORT: number = 3101;
+
+  /** How long a quote (and the plans of its routes) can be built into a swap. */
+  @IsInt()
+  @Min(5_000)
+  @Max(600_000)
+  QUOTE_TTL_MS: number = 60_000;
+
+  /** Providers are asked in parallel; one slower than this is skipped (and named in debug). */
+  @IsInt()
+  @Min(100)
+  @Max(30_000)
+  QUOTE_PROVIDER_TIMEOUT_MS: number = 4_000;
+
+  @IsInt()
+  @Min(0)
+  @Max(5_000)
+  DEFAULT_SLIPPAGE_BPS: number = 50;
+
+  /** Route warning HIGH_PRICE_IMPACT above this many basis points. */
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  PRICE_IMPACT_WARNING_BPS: number = 100;
+
+  /** Route warning THIN_LIQUIDITY when a hop takes more than this share (bps) of a pool's output reserve. */
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  THIN_LIQUIDITY_WARNING_BPS: number = 1_000;
+
+  /** LI.FI API base URL (e.g. https://li.quest); unset = the lifi provider is off. */
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'LIFI_API_URL must be an http(s) URL' })
+  LIFI_API_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  LIFI_API_KEY?: string;
+
+  /**
+   * LI.FI quotes need a sender address; without a recipient in the request this one is used, so
+   * the prebuilt call of a LI.FI leg is only a price reference until the planner re-quotes.
+   */
+  @Matches(/^0x[0-9a-fA-F]{40}$/)
+  LIFI_QUOTE_FROM_ADDRESS: string = '0x0000000000000000000000000000000000000001';
+
+  /** Optional extra Token Lists document served over HTTP, re-read every TOKEN_LIST_REFRESH_MS. */
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'TOKEN_LIST_URL must be an http(s) URL' })
+  TOKEN_LIST_URL?: string;
+
+  @IsInt()
+  @Min(1_000)
+  TOKEN_LIST_REFRESH_MS: number = 3_600_000;
+
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  TOKEN_LIST_TIMEOUT_MS: number = 5_000;
+
+  /** A failed discovery source is retried at most this often by listing requests. */
+  @IsInt()
+  @Min(0)
+  DISCOVERY_RETRY_INTERVAL_MS: number = 10_000;
+
+  @IsOptional()
+  @Matches(HTTP_URL)
+  RPC_URL_ETHEREUM?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL)
+  RPC_URL_BASE?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL)
+  RPC_URL_ARBITRUM?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL)
+  RPC_URL_SOLANA?: string;
+}

@@ -1,0 +1,5 @@
+import { CreateCatalogTables1763710000000 } from './1763710000000-create-catalog-tables';
+import { CreateQuoteTables1763710100000 } from './1763710100000-create-quote-tables';
+
+/** quote-service migrations, in order. */
+export const quoteServiceMigrations = [CreateCatalogTables1763710000000, CreateQuoteTables1763710100000];
