@@ -1,4 +1,9 @@
 import { Transaction, Wallet } from 'ethers';
+import type { TransactionLike, TransactionRequest } from 'ethers';
+
+// The payload carries nonce as a decimal string, which ethers accepts at run time but not in its
+// TypeScript types: a TypeScript client casts, exactly as here.
+const signable = (tx: object): TransactionRequest => tx as TransactionRequest;
 import { buildEvmSigningPayload, EvmPayloadChainState } from './evm-payload';
 
 const wallet = Wallet.fromPhrase('test test test test test test test test test test test junk');
@@ -40,7 +45,7 @@ describe('buildEvmSigningPayload', () => {
 
   it('is signed as-is by ethers Wallet.signTransaction into a type-2 transaction with the same fields', async () => {
     const { payload } = buildEvmSigningPayload(wallet.address, call, state, policy);
-    const rawTx = await wallet.signTransaction(payload.transaction);
+    const rawTx = await wallet.signTransaction(signable(payload.transaction));
     const signed = Transaction.from(rawTx);
     expect(signed.type).toBe(2);
     expect(signed.from).toBe(wallet.address);

@@ -1,5 +1,10 @@
 import { CodedError, EvmTransactionPayload } from '@swapgw/contracts';
 import { HDNodeWallet, Transaction, Wallet } from 'ethers';
+import type { TransactionLike, TransactionRequest } from 'ethers';
+
+// The payload carries nonce as a decimal string, which ethers accepts at run time but not in its
+// TypeScript types: a TypeScript client casts, exactly as here.
+const signable = (tx: object): TransactionRequest => tx as TransactionRequest;
 import { compareWithPayload, decodeSignedEvmTransaction } from './evm-signed-transaction';
 
 const mnemonic = 'test test test test test test test test test test test junk';
@@ -29,7 +34,7 @@ const codeOf = (fn: () => unknown): string | undefined => {
 
 describe('decodeSignedEvmTransaction', () => {
   it('decodes a signed type-2 transaction with its hash and recovered signer', async () => {
-    const rawTx = await wallet.signTransaction(payload);
+    const rawTx = await wallet.signTransaction(signable(payload));
     const decoded = decodeSignedEvmTransaction(rawTx);
     expect(decoded.hash).toBe(Transaction.from(rawTx).hash);
     expect(decoded.from).toBe(wallet.address);
@@ -38,26 +43,26 @@ describe('decodeSignedEvmTransaction', () => {
   });
 
   it('rejects garbage, non-hex and truncated input as INVALID_SIGNED_TX', async () => {
-    const rawTx = await wallet.signTransaction(payload);
+    const rawTx = await wallet.signTransaction(signable(payload));
     expect(codeOf(() => decodeSignedEvmTransaction('hello'))).toBe('INVALID_SIGNED_TX');
     expect(codeOf(() => decodeSignedEvmTransaction('0xdeadbeef'))).toBe('INVALID_SIGNED_TX');
     expect(codeOf(() => decodeSignedEvmTransaction(rawTx.slice(0, rawTx.length - 20)))).toBe('INVALID_SIGNED_TX');
   });
 
   it('rejects an unsigned serialized transaction as INVALID_SIGNED_TX', () => {
-    const unsigned = Transaction.from({ ...payload, from: undefined, type: 2 }).unsignedSerialized;
+    const unsigned = Transaction.from({ ...payload, from: undefined, type: 2 } as unknown as TransactionLike<string>).unsignedSerialized;
     expect(codeOf(() => decodeSignedEvmTransaction(unsigned))).toBe('INVALID_SIGNED_TX');
   });
 });
 
 describe('compareWithPayload', () => {
   it('finds no difference when the payload was signed as issued', async () => {
-    const decoded = decodeSignedEvmTransaction(await wallet.signTransaction(payload));
+    const decoded = decodeSignedEvmTransaction(await wallet.signTransaction(signable(payload)));
     expect(compareWithPayload(decoded, payload)).toEqual([]);
   });
 
   it('accepts addresses in another letter case', async () => {
-    const decoded = decodeSignedEvmTransaction(await wallet.signTransaction(payload));
+    const decoded = decodeSignedEvmTransaction(await wallet.signTransaction(signable(payload)));
     expect(compareWithPayload(decoded, { ...payload, to: payload.to.toLowerCase(), from: payload.from.toLowerCase() })).toEqual([]);
   });
 
@@ -72,12 +77,12 @@ describe('compareWithPayload', () => {
     ['maxPriorityFeePerGas', '999999999'],
   ];
   it.each(tampered)('names %s when only that field was changed before signing', async (field, value) => {
-    const decoded = decodeSignedEvmTransaction(await wallet.signTransaction({ ...payload, [field]: value }));
+    const decoded = decodeSignedEvmTransaction(await wallet.signTransaction(signable({ ...payload, [field]: value })));
     expect(compareWithPayload(decoded, payload)).toEqual([{ field, expected: payload[field], actual: value }]);
   });
 
   it('names from when another wallet signed the same transaction', async () => {
-    const decoded = decodeSignedEvmTransaction(await otherWallet.signTransaction({ ...payload, from: otherWallet.address }));
+    const decoded = decodeSignedEvmTransaction(await otherWallet.signTransaction(signable({ ...payload, from: otherWallet.address })));
     expect(compareWithPayload(decoded, payload)).toEqual([
       { field: 'from', expected: wallet.address, actual: otherWallet.address },
     ]);
@@ -85,7 +90,7 @@ describe('compareWithPayload', () => {
 
   it('names the fee fields when a legacy (gasPrice) transaction was signed instead', async () => {
     const legacy = { chainId: payload.chainId, to: payload.to, data: payload.data, value: payload.value, nonce: payload.nonce, gasLimit: payload.gasLimit, gasPrice: '2500000000', type: 0 };
-    const decoded = decodeSignedEvmTransaction(await wallet.signTransaction(legacy));
+    const decoded = decodeSignedEvmTransaction(await wallet.signTransaction(signable(legacy)));
     expect(compareWithPayload(decoded, payload).map((m) => m.field)).toEqual(['maxFeePerGas', 'maxPriorityFeePerGas']);
   });
 });

@@ -1,0 +1,12 @@
+import { OutboxMessageEntity, ProcessedEventEntity } from '@swapgw/messaging';
+import { ServiceDataSourceOptions } from '@swapgw/persistence';
+import { SIGNER_MIGRATIONS } from '../migrations';
+import { SigningRequestEntity } from '../signing/signing-request.entity';
+
+export const SIGNER_SCHEMA = 'signer';
+export const SIGNER_ENTITIES = [SigningRequestEntity, OutboxMessageEntity, ProcessedEventEntity];
+
+/** The signer's schema, entities and migrations: shared by the app, the migrate CLI and tests. */
+export function signerDatabaseOptions(url: string, poolSize?: number, schema = SIGNER_SCHEMA): ServiceDataSourceOptions {
+  return { url, schema, entities: SIGNER_ENTITIES, migrations: SIGNER_MIGRATIONS, poolSize, applicationName: 'signer-surface' };
+}

@@ -1,0 +1,117 @@
+import { Logger } from '@nestjs/common';
+import { JsonRpcProvider, TransactionReceipt } from 'ethers';
+import type { DataSource, EntityManager } from 'typeorm';
+import { SignerChains } from '../chains/signer-chains';
+import { replayRevertReason } from './evm/evm-revert-replay';
+import { isRpcUnreachable, shortMessageOf } from './evm/evm-chain-errors';
+import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
+import { SigningRequestEntity } from './signing-request.entity';
+import { PeriodicTask } from './periodic-task';
+
+export interface ConfirmationPolicy {
+  pollMs: number;
+  confirmationsRequired: number;
+  /** A submitted transaction the node does not know is sent again after this long. */
+  rebroadcastAfterMs: number;
+  batchSize: number;
+}
+
+/**
+ * Follows submitted transactions until they are confirmed or failed. Each pass claims due rows with
+ * FOR UPDATE SKIP LOCKED, so several instances share the work and a restart simply resumes it.
+ */
+export class ConfirmationTracker extends PeriodicTask {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly chains: SignerChains,
+    private readonly events: SigningEventsOutbox,
+    private readonly policy: ConfirmationPolicy,
+    private readonly now: () => number = Date.now,
+  ) {
+    super('ConfirmationTracker', policy.pollMs);
+  }
+
+  /** One pass over the due submitted requests; answers how many it looked at. */
+  async runOnce(): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const due = await manager
+        .createQueryBuilder(SigningRequestEntity, 'r')
+        .where(`r.status = 'submitted' AND (r.next_check_at_ms IS NULL OR r.next_check_at_ms <= :now)`, { now: this.now() })
+        .orderBy('r.next_check_at_ms', 'ASC', 'NULLS FIRST')
+        .limit(this.policy.batchSize)
+        .setLock('pessimistic_write')
+        .setOnLocked('skip_locked')
+        .getMany();
+      for (const row of due) await this.check(row, manager);
+      return due.length;
+    });
+  }
+
+  private async check(row: SigningRequestEntity, manager: EntityManager): Promise<void> {
+    const surface = this.chains.evmSurface(row.chain);
+    if (!surface.ok) {
+      row.nextCheckAtMs = this.now() + this.policy.pollMs * 10;
+      await manager.save(row);
+      return;
+    }
+    try {
+      const receipt = await surface.provider.getTransactionReceipt(row.txHash!);
+      if (!receipt) {
+        await this.whenNotMined(row, surface.provider);
+      } else {
+        await this.whenMined(row, receipt, surface.provider, manager);
+      }
+    } catch (error) {
+      this.logger.warn({ msg: 'confirmation check failed; will retry', txHash: row.txHash, unreachable: isRpcUnreachable(error), error: shortMessageOf(error) });
+      row.nextCheckAtMs = this.now() + this.policy.pollMs * 5;
+    }
+    await manager.save(row);
+  }
+
+  private async whenNotMined(row: SigningRequestEntity, provider: JsonRpcProvider): Promise<void> {
+    row.nextCheckAtMs = this.now() + this.policy.pollMs;
+    const pending = await provider.getTransaction(row.txHash!);
+    const sentAt = row.broadcastAt?.getTime() ?? 0;
+    if (pending || this.now() - sentAt < this.policy.rebroadcastAfterMs) return;
+    // Accepted but unknown to the node (crash before broadcast, node restarted, pool evicted it).
+    try {
+      await provider.broadcastTransaction(row.rawTx!);
+      this.logger.log({ msg: 'transaction sent again', txHash: row.txHash });
+    } catch (error) {
+      this.logger.warn({ msg: 'sending the transaction again failed', txHash: row.txHash, error: shortMessageOf(error) });
+    }
+    row.broadcastAt = new Date(this.now());
+  }
+
+  private async whenMined(
+    row: SigningRequestEntity,
+    receipt: TransactionReceipt,
+    provider: JsonRpcProvider,
+    manager: EntityManager,
+  ): Promise<void> {
+    const confirmations = await receipt.confirmations();
+    row.blockNumber = receipt.blockNumber;
+    row.confirmations = confirmations;
+    if (receipt.status === 0) {
+      row.status = 'failed';
+      row.failureCode = StepFailureCodes.reverted;
+      row.failureReason = await replayRevertReason(provider, receipt);
+      row.nextCheckAtMs = null;
+      await manager.save(row);
+      await this.events.failed(manager, row);
+      this.logger.warn({ msg: 'transaction reverted', swapId: row.swapId, txHash: row.txHash, reason: row.failureReason });
+      return;
+    }
+    if (confirmations < this.policy.confirmationsRequired) {
+      row.nextCheckAtMs = this.now() + this.policy.pollMs;
+      return;
+    }
+    const block = await provider.getBlock(receipt.blockNumber);
+    row.status = 'confirmed';
+    row.confirmedAtMs = block ? block.timestamp * 1000 : this.now();
+    row.nextCheckAtMs = null;
+    await manager.save(row);
+    await this.events.confirmed(manager, row);
+    this.logger.log({ msg: 'transaction confirmed', swapId: row.swapId, stepIndex: row.stepIndex, txHash: row.txHash, confirmations });
+  }
+}

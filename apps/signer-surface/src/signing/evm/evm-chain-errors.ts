@@ -1,0 +1,32 @@
+import { isError } from 'ethers';
+
+/**
+ * The revert reason of a failed call when the node returned one: `Error(string)` decoded by ethers,
+ * a custom error's name, or a panic code. Undefined when the error was not a revert.
+ */
+export function revertReasonOf(error: unknown): string | undefined {
+  if (!isError(error, 'CALL_EXCEPTION')) {
+    // Some nodes answer estimateGas of a reverting call with a plain JSON-RPC error.
+    const message = (error as { info?: { error?: { message?: string } } })?.info?.error?.message;
+    return message && /revert/i.test(message) ? message : undefined;
+  }
+  if (error.reason) return error.reason;
+  if (error.revert) return `${error.revert.name}(${error.revert.args.map(String).join(', ')})`;
+  if (error.data && error.data !== '0x') return `execution reverted (data ${error.data.slice(0, 66)})`;
+  return 'execution reverted';
+}
+
+/** True when the node could not be reached or did not answer (as opposed to answering an error). */
+export function isRpcUnreachable(error: unknown): boolean {
+  if (isError(error, 'TIMEOUT') || isError(error, 'NETWORK_ERROR')) return true;
+  const code = (error as { code?: string })?.code;
+  if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ENOTFOUND' || code === 'ETIMEDOUT') return true;
+  const text = `${(error as Error)?.message ?? ''} ${String((error as { cause?: unknown })?.cause ?? '')}`;
+  return /ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|socket hang up|fetch failed|request timeout|missing response/i.test(text);
+}
+
+/** The short message of an ethers or node error, for logs and failure reasons. */
+export function shortMessageOf(error: unknown): string {
+  const e = error as { shortMessage?: string; info?: { error?: { message?: string } }; message?: string };
+  return e?.info?.error?.message ?? e?.shortMessage ?? e?.message ?? String(error);
+}

@@ -1,0 +1,102 @@
+import {
+  SigningEventTypes,
+  SigningPayloadReadyEvent,
+  SigningStepConfirmedEvent,
+  SigningStepFailedEvent,
+  SigningStepSkippedEvent,
+  SigningSubmittedEvent,
+  SigningUnavailableEvent,
+  SigningWaitingEvent,
+  Topics,
+} from '@swapgw/contracts';
+import { Outbox } from '@swapgw/messaging';
+import type { EntityManager } from 'typeorm';
+import { SigningRequestEntity } from './signing-request.entity';
+
+/** Vocabulary of `signing.step-failed` codes (the planner maps them to the swap's failure). */
+export const StepFailureCodes = {
+  /** The call would revert before anything was signed (estimateGas failed). */
+  txRequestInvalid: 'TX_REQUEST_INVALID',
+  /** Mined with status 0. */
+  reverted: 'TX_REVERTED',
+  /** The node refused the signed transaction (insufficient funds, nonce already used...). */
+  rejected: 'TX_REJECTED',
+  /** The waitFor balance never arrived. */
+  waitTimeout: 'WAIT_TIMEOUT',
+} as const;
+
+/** Writes signing.events for a request row into the outbox, inside the caller's transaction. */
+export class SigningEventsOutbox {
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly topic: string = Topics.signingEvents,
+  ) {}
+
+  private stepRef(row: SigningRequestEntity) {
+    return { swapId: row.swapId, stepId: row.stepId, stepIndex: row.stepIndex, chain: row.chain };
+  }
+
+  private async emit<P>(manager: EntityManager, type: string, row: SigningRequestEntity, payload: P): Promise<void> {
+    await this.outbox.enqueue(manager, { topic: this.topic, type, aggregateId: row.swapId, payload });
+  }
+
+  payloadReady(manager: EntityManager, row: SigningRequestEntity): Promise<void> {
+    const event: SigningPayloadReadyEvent = {
+      ...this.stepRef(row),
+      signingRequestId: row.id,
+      stepCount: row.stepCount,
+      kind: row.kind,
+      payload: row.payload!,
+      expiresAtMs: row.expiresAtMs!,
+      readyAtMs: row.readyAtMs!,
+      executionHints: row.executionHints ?? {},
+      clientHints: row.clientHints!,
+    };
+    return this.emit(manager, SigningEventTypes.payloadReady, row, event);
+  }
+
+  waiting(manager: EntityManager, row: SigningRequestEntity, reason: string): Promise<void> {
+    const event: SigningWaitingEvent = { ...this.stepRef(row), readyAtMs: row.readyAtMs!, reason };
+    return this.emit(manager, SigningEventTypes.waiting, row, event);
+  }
+
+  skipped(manager: EntityManager, row: SigningRequestEntity, reason: string): Promise<void> {
+    const event: SigningStepSkippedEvent = { ...this.stepRef(row), reason };
+    return this.emit(manager, SigningEventTypes.stepSkipped, row, event);
+  }
+
+  submitted(manager: EntityManager, row: SigningRequestEntity): Promise<void> {
+    const event: SigningSubmittedEvent = {
+      ...this.stepRef(row),
+      txHash: row.txHash!,
+      submittedAtMs: (row.broadcastAt ?? new Date()).getTime(),
+    };
+    return this.emit(manager, SigningEventTypes.submitted, row, event);
+  }
+
+  confirmed(manager: EntityManager, row: SigningRequestEntity): Promise<void> {
+    const event: SigningStepConfirmedEvent = {
+      ...this.stepRef(row),
+      txHash: row.txHash!,
+      blockNumber: row.blockNumber!,
+      confirmations: row.confirmations,
+      confirmedAtMs: row.confirmedAtMs!,
+    };
+    return this.emit(manager, SigningEventTypes.stepConfirmed, row, event);
+  }
+
+  failed(manager: EntityManager, row: SigningRequestEntity): Promise<void> {
+    const event: SigningStepFailedEvent = {
+      ...this.stepRef(row),
+      code: row.failureCode ?? StepFailureCodes.txRequestInvalid,
+      reason: row.failureReason ?? 'unknown failure',
+      ...(row.txHash ? { txHash: row.txHash } : {}),
+    };
+    return this.emit(manager, SigningEventTypes.stepFailed, row, event);
+  }
+
+  unavailable(manager: EntityManager, row: SigningRequestEntity): Promise<void> {
+    const event: SigningUnavailableEvent = { ...this.stepRef(row), reason: row.failureReason ?? 'no signing surface' };
+    return this.emit(manager, SigningEventTypes.unavailable, row, event);
+  }
+}

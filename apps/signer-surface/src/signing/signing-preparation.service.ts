@@ -1,0 +1,135 @@
+import { Logger } from '@nestjs/common';
+import { SigningPrepareCommand, SigningRefreshCommand } from '@swapgw/contracts';
+import { randomUUID } from 'node:crypto';
+import { EntityManager, Not } from 'typeorm';
+import { SignerChains } from '../chains/signer-chains';
+import { isRpcUnreachable, shortMessageOf } from './evm/evm-chain-errors';
+import { readAllowance, readBalance } from './evm/evm-chain-state';
+import { SigningEventsOutbox } from './signing-events.outbox';
+import { SigningPayloadIssuer } from './signing-payload.issuer';
+import { SigningRequestEntity } from './signing-request.entity';
+
+export interface WaitingPolicy {
+  pollMs: number;
+  readyEstimateMs: number;
+  timeoutMs: number;
+}
+
+/** Handles signing.prepare and signing.refresh, inside the consumer's transaction. */
+export class SigningPreparationService {
+  private readonly logger = new Logger(SigningPreparationService.name);
+
+  constructor(
+    private readonly chains: SignerChains,
+    private readonly issuer: SigningPayloadIssuer,
+    private readonly events: SigningEventsOutbox,
+    private readonly waiting: WaitingPolicy,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async prepare(command: SigningPrepareCommand, manager: EntityManager): Promise<void> {
+    // Idempotent on (swapId, stepId): a re-sent command (new eventId) must not issue a second payload.
+    const existing = await manager.findOne(SigningRequestEntity, {
+      where: { swapId: command.swapId, stepId: command.stepId, status: Not('superseded') },
+    });
+    if (existing) {
+      this.logger.log({ msg: 'signing.prepare for a step already prepared; ignored', swapId: command.swapId, stepId: command.stepId, status: existing.status });
+      return;
+    }
+    const row = manager.create(SigningRequestEntity, {
+      id: randomUUID(),
+      swapId: command.swapId,
+      stepId: command.stepId,
+      stepIndex: command.stepIndex,
+      stepCount: command.stepCount,
+      chain: command.chain,
+      kind: command.kind,
+      from: command.from,
+      call: { to: command.call.to, data: command.call.data, value: command.call.value },
+      approve: command.approve ? { ...command.approve } : null,
+      waitFor: command.waitFor ? { ...command.waitFor } : null,
+      payload: null,
+      executionHints: null,
+      clientHints: null,
+      issuedAt: null,
+      expiresAtMs: null,
+      readyAtMs: null,
+      nextCheckAtMs: null,
+      waitDeadlineMs: null,
+      status: 'waiting',
+      rawTx: null,
+      txHash: null,
+      confirmations: 0,
+      blockNumber: null,
+      failureCode: null,
+      failureReason: null,
+      broadcastAt: null,
+      confirmedAtMs: null,
+    });
+
+    const surface = this.chains.evmSurface(row.chain);
+    if (!surface.ok) {
+      await this.issuer.markUnavailable(row, manager, surface.reason);
+      return;
+    }
+    try {
+      if (row.kind === 'approve' && row.approve) {
+        const allowance = await readAllowance(surface.provider, row.approve.token, row.from, row.approve.spender);
+        if (allowance >= BigInt(row.approve.amount)) {
+          row.status = 'skipped';
+          await manager.save(row);
+          await this.events.skipped(manager, row, `allowance ${allowance} already covers ${row.approve.amount}`);
+          return;
+        }
+      }
+      if (row.waitFor) {
+        const balance = await readBalance(surface.provider, row.waitFor.token, row.waitFor.holder);
+        if (balance < BigInt(row.waitFor.minBalance)) {
+          const now = this.now();
+          row.status = 'waiting';
+          row.readyAtMs = now + this.waiting.readyEstimateMs;
+          row.nextCheckAtMs = now + this.waiting.pollMs;
+          row.waitDeadlineMs = now + this.waiting.timeoutMs;
+          await manager.save(row);
+          await this.events.waiting(manager, row, `waiting for a balance of ${row.waitFor.minBalance} at ${row.waitFor.holder}`);
+          return;
+        }
+      }
+    } catch (error) {
+      if (!isRpcUnreachable(error)) throw error;
+      await this.issuer.markUnavailable(row, manager, `RPC of chain ${row.chain} unreachable: ${shortMessageOf(error)}`);
+      return;
+    }
+    await this.issuer.issue(row, manager);
+  }
+
+  /** Supersedes the step's ready or expired payload with a fresh one (new nonce and fees). */
+  async refresh(command: SigningRefreshCommand, manager: EntityManager): Promise<void> {
+    const current = await manager.findOne(SigningRequestEntity, {
+      where: { swapId: command.swapId, stepId: command.stepId, status: Not('superseded') },
+      lock: { mode: 'pessimistic_write' },
+    });
+    if (!current || (current.status !== 'ready' && current.status !== 'expired')) {
+      this.logger.log({ msg: 'signing.refresh for a step without a ready or expired payload; ignored', ...command, status: current?.status ?? null });
+      return;
+    }
+    current.status = 'superseded';
+    await manager.save(current);
+    const fresh = manager.create(SigningRequestEntity, {
+      ...current,
+      id: randomUUID(),
+      status: 'waiting',
+      payload: null,
+      executionHints: null,
+      clientHints: null,
+      issuedAt: null,
+      expiresAtMs: null,
+      readyAtMs: null,
+      failureCode: null,
+      failureReason: null,
+      createdAt: undefined,
+      updatedAt: undefined,
+    });
+    await this.issuer.issue(fresh, manager);
+  }
+}

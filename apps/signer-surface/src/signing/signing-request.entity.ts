@@ -1,0 +1,133 @@
+import type {
+  EvmExecutionHints,
+  SigningApproveSpec,
+  SigningCall,
+  SigningClientHints,
+  SigningPayload,
+  SigningStepKind,
+  SigningWaitForSpec,
+} from '@swapgw/contracts';
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+/**
+ * Lifecycle of one issued signing request:
+ *   waiting → ready (waitFor balance arrived) | failed (gave up waiting)
+ *   ready → submitted (signed tx accepted and broadcast) | expired | superseded (refresh) | failed
+ *   submitted → confirmed | failed (reverted on chain or rejected by the node)
+ *   skipped: nothing to sign (allowance already enough); unavailable: no signing surface.
+ * At most one row per (swap_id, step_id) is not `superseded`.
+ */
+export const SIGNING_REQUEST_STATUSES = [
+  'waiting',
+  'ready',
+  'submitted',
+  'confirmed',
+  'failed',
+  'expired',
+  'superseded',
+  'skipped',
+  'unavailable',
+] as const;
+export type SigningRequestStatus = (typeof SIGNING_REQUEST_STATUSES)[number];
+
+/** Statuses after which nothing more happens to the step. */
+export const TERMINAL_SIGNING_STATUSES: readonly SigningRequestStatus[] = ['confirmed', 'failed', 'skipped', 'unavailable'];
+
+/** bigint columns come back from pg as strings; epoch milliseconds fit a JS number. */
+const epochMs = { to: (v: number | null) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
+
+@Entity({ name: 'signing_requests' })
+export class SigningRequestEntity {
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column({ name: 'swap_id', type: 'text' })
+  swapId!: string;
+
+  @Column({ name: 'step_id', type: 'text' })
+  stepId!: string;
+
+  @Column({ name: 'step_index', type: 'int' })
+  stepIndex!: number;
+
+  @Column({ name: 'step_count', type: 'int' })
+  stepCount!: number;
+
+  @Column({ type: 'text' })
+  chain!: string;
+
+  @Column({ type: 'text' })
+  kind!: SigningStepKind;
+
+  @Column({ name: 'from', type: 'text' })
+  from!: string;
+
+  /** The call as the planner asked for it; a refresh rebuilds the payload from it. */
+  @Column({ type: 'jsonb' })
+  call!: SigningCall;
+
+  @Column({ type: 'jsonb', nullable: true })
+  approve!: SigningApproveSpec | null;
+
+  @Column({ name: 'wait_for', type: 'jsonb', nullable: true })
+  waitFor!: SigningWaitForSpec | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  payload!: SigningPayload | null;
+
+  @Column({ name: 'execution_hints', type: 'jsonb', nullable: true })
+  executionHints!: EvmExecutionHints | null;
+
+  @Column({ name: 'client_hints', type: 'jsonb', nullable: true })
+  clientHints!: SigningClientHints | null;
+
+  @Column({ name: 'issued_at', type: 'timestamptz', nullable: true })
+  issuedAt!: Date | null;
+
+  @Column({ name: 'expires_at_ms', type: 'bigint', nullable: true, transformer: epochMs })
+  expiresAtMs!: number | null;
+
+  @Column({ name: 'ready_at_ms', type: 'bigint', nullable: true, transformer: epochMs })
+  readyAtMs!: number | null;
+
+  /** Waiting rows: when the poller looks again; submitted rows: when the tracker looks again. */
+  @Column({ name: 'next_check_at_ms', type: 'bigint', nullable: true, transformer: epochMs })
+  nextCheckAtMs!: number | null;
+
+  /** Waiting rows give up after this. */
+  @Column({ name: 'wait_deadline_ms', type: 'bigint', nullable: true, transformer: epochMs })
+  waitDeadlineMs!: number | null;
+
+  @Column({ type: 'text' })
+  status!: SigningRequestStatus;
+
+  @Column({ name: 'raw_tx', type: 'text', nullable: true })
+  rawTx!: string | null;
+
+  @Column({ name: 'tx_hash', type: 'text', nullable: true, unique: true })
+  txHash!: string | null;
+
+  @Column({ type: 'int', default: 0 })
+  confirmations!: number;
+
+  @Column({ name: 'block_number', type: 'bigint', nullable: true, transformer: epochMs })
+  blockNumber!: number | null;
+
+  @Column({ name: 'failure_code', type: 'text', nullable: true })
+  failureCode!: string | null;
+
+  @Column({ name: 'failure_reason', type: 'text', nullable: true })
+  failureReason!: string | null;
+
+  @Column({ name: 'broadcast_at', type: 'timestamptz', nullable: true })
+  broadcastAt!: Date | null;
+
+  @Column({ name: 'confirmed_at_ms', type: 'bigint', nullable: true, transformer: epochMs })
+  confirmedAtMs!: number | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,167 @@
+import { Logger } from '@nestjs/common';
+import { CodedError, ErrorCodes, EvmSigningPayload, SigningSubmitRequest, SigningSubmitResult } from '@swapgw/contracts';
+import type { DataSource, EntityManager } from 'typeorm';
+import { SignerChains } from '../chains/signer-chains';
+import { isRpcUnreachable, shortMessageOf } from './evm/evm-chain-errors';
+import { compareWithPayload, decodeSignedEvmTransaction, DecodedEvmTransaction } from './evm/evm-signed-transaction';
+import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
+import { SigningRequestEntity } from './signing-request.entity';
+
+/** What the accepting transaction decided; errors that record state are thrown after commit. */
+type Verdict =
+  | { kind: 'accepted'; row: SigningRequestEntity; broadcast: boolean }
+  | { kind: 'error'; error: CodedError };
+
+const resultOf = (row: SigningRequestEntity): SigningSubmitResult => ({
+  swapId: row.swapId,
+  stepIndex: row.stepIndex,
+  txHash: row.txHash!,
+  status: 'submitted',
+});
+
+/** Node answers meaning "this exact transaction is already in the pool or mined". */
+const ALREADY_KNOWN = /already known|already imported|known transaction|transaction already exists|AlreadyKnown/i;
+
+/**
+ * signing.submit: verifies the client's signed transaction against the payload issued for the
+ * swap's current step, records it with a signing.submitted event in one transaction, then
+ * broadcasts it. Idempotent on the transaction hash: the same rawTx again answers the same and is
+ * not broadcast a second time.
+ */
+export class SigningSubmissionService {
+  private readonly logger = new Logger(SigningSubmissionService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly chains: SignerChains,
+    private readonly events: SigningEventsOutbox,
+    /** The tracker's first look; the broadcast right after commit normally lands before it. */
+    private readonly firstCheckDelayMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async submit(request: SigningSubmitRequest): Promise<SigningSubmitResult> {
+    const tx = decodeSignedEvmTransaction(request.rawTx);
+    const verdict = await this.dataSource.transaction((manager) => this.decide(manager, request.swapId, tx));
+    if (verdict.kind === 'error') throw verdict.error;
+    if (verdict.broadcast) await this.broadcast(verdict.row);
+    return resultOf(verdict.row);
+  }
+
+  private async decide(manager: EntityManager, swapId: string, tx: DecodedEvmTransaction): Promise<Verdict> {
+    // Lock the swap's current request: two submissions of one swap are decided one after the other.
+    const [current] = await manager
+      .createQueryBuilder(SigningRequestEntity, 'r')
+      .where('r.swap_id = :swapId AND r.status <> :superseded', { swapId, superseded: 'superseded' })
+      .orderBy('r.step_index', 'DESC')
+      .addOrderBy('r.created_at', 'DESC')
+      .limit(1)
+      .setLock('pessimistic_write')
+      .getMany();
+
+    const known = await manager.findOne(SigningRequestEntity, { where: { txHash: tx.hash } });
+    if (known) {
+      if (known.swapId !== swapId) {
+        return { kind: 'error', error: new CodedError(ErrorCodes.TX_REQUEST_MISMATCH, 'This transaction was submitted for another swap', { txHash: tx.hash }) };
+      }
+      if (known.status === 'failed' && known.failureCode === StepFailureCodes.rejected) {
+        return { kind: 'error', error: new CodedError(ErrorCodes.TX_REQUEST_INVALID, `The node rejected this transaction: ${known.failureReason}`, { txHash: tx.hash }) };
+      }
+      return { kind: 'accepted', row: known, broadcast: false };
+    }
+    if (!current) return { kind: 'error', error: new CodedError(ErrorCodes.SWAP_NOT_FOUND, `No signing request for swap ${swapId}`) };
+
+    const step = { stepIndex: current.stepIndex, stepCount: current.stepCount };
+    switch (current.status) {
+      case 'waiting':
+        return { kind: 'error', error: new CodedError(ErrorCodes.TX_REQUEST_NOT_YET_VALID, 'The current step is waiting for its precondition', { ...step, readyAtMs: current.readyAtMs }) };
+      case 'submitted':
+        return { kind: 'error', error: new CodedError(ErrorCodes.TX_REQUEST_INVALID, 'A transaction for the current step was already submitted', { ...step, txHash: current.txHash }) };
+      case 'confirmed':
+      case 'skipped':
+        if (current.stepIndex >= current.stepCount) {
+          return { kind: 'error', error: new CodedError(ErrorCodes.EXECUTION_TERMINAL, 'Every step of this swap is done', { ...step, reason: 'completed' }) };
+        }
+        return { kind: 'error', error: new CodedError(ErrorCodes.TX_REQUEST_NOT_YET_VALID, 'The next step is not ready yet', { ...step, readyAtMs: null }) };
+      case 'failed':
+      case 'unavailable':
+        return { kind: 'error', error: new CodedError(ErrorCodes.EXECUTION_TERMINAL, 'The swap failed', { ...step, reason: current.failureReason }) };
+      case 'expired':
+        return { kind: 'error', error: expiredError(current) };
+      case 'superseded':
+        throw new Error('unreachable: superseded rows are filtered out');
+      case 'ready':
+        break;
+    }
+    if (current.expiresAtMs !== null && this.now() > current.expiresAtMs) {
+      current.status = 'expired';
+      await manager.save(current);
+      return { kind: 'error', error: expiredError(current) };
+    }
+
+    const payload = current.payload as EvmSigningPayload;
+    const mismatches = compareWithPayload(tx, payload.transaction);
+    if (mismatches.length > 0) {
+      return {
+        kind: 'error',
+        error: new CodedError(
+          ErrorCodes.TX_REQUEST_MISMATCH,
+          `The signed transaction differs from the payload in ${mismatches.map((m) => m.field).join(', ')}`,
+          { ...step, mismatches },
+        ),
+      };
+    }
+    current.status = 'submitted';
+    current.rawTx = tx.serialized;
+    current.txHash = tx.hash;
+    current.broadcastAt = new Date(this.now());
+    current.nextCheckAtMs = this.now() + this.firstCheckDelayMs;
+    await manager.save(current);
+    await this.events.submitted(manager, current);
+    return { kind: 'accepted', row: current, broadcast: true };
+  }
+
+  /**
+   * Sends the recorded transaction. A node that cannot be reached leaves the row `submitted`: the
+   * confirmation tracker sends it again. A node that refuses it fails the step.
+   */
+  private async broadcast(row: SigningRequestEntity): Promise<void> {
+    const surface = this.chains.evmSurface(row.chain);
+    if (!surface.ok) {
+      this.logger.error({ msg: 'submitted transaction has no RPC to broadcast to; the tracker retries', swapId: row.swapId, chain: row.chain });
+      return;
+    }
+    try {
+      await surface.provider.broadcastTransaction(row.rawTx!);
+      this.logger.log({ msg: 'transaction broadcast', swapId: row.swapId, stepIndex: row.stepIndex, txHash: row.txHash });
+    } catch (error) {
+      if (isRpcUnreachable(error)) {
+        this.logger.warn({ msg: 'broadcast failed, RPC unreachable; the tracker retries', txHash: row.txHash, error: shortMessageOf(error) });
+        return;
+      }
+      const message = shortMessageOf(error);
+      // "already known" or "nonce too low" for this very hash: it is in the pool or mined already.
+      if (ALREADY_KNOWN.test(message) || (await surface.provider.getTransaction(row.txHash!).catch(() => null))) {
+        this.logger.log({ msg: 'node already knows the transaction', txHash: row.txHash, answer: message });
+        return;
+      }
+      await this.dataSource.transaction(async (manager) => {
+        row.status = 'failed';
+        row.failureCode = StepFailureCodes.rejected;
+        row.failureReason = message;
+        row.nextCheckAtMs = null;
+        await manager.save(row);
+        await this.events.failed(manager, row);
+      });
+      throw new CodedError(ErrorCodes.TX_REQUEST_INVALID, `The node rejected the transaction: ${message}`, { txHash: row.txHash });
+    }
+  }
+}
+
+function expiredError(row: SigningRequestEntity): CodedError {
+  return new CodedError(ErrorCodes.tx_request_expired, 'The signing request expired; GET /swap/{swapId}/signing for a fresh payload', {
+    stepIndex: row.stepIndex,
+    stepCount: row.stepCount,
+    expiresAtMs: row.expiresAtMs,
+  });
+}

@@ -1,0 +1,69 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { SignerChains } from '../chains/signer-chains';
+import { isRpcUnreachable, shortMessageOf } from './evm/evm-chain-errors';
+import { readBalance } from './evm/evm-chain-state';
+import { PeriodicTask } from './periodic-task';
+import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
+import { SigningPayloadIssuer } from './signing-payload.issuer';
+import { SigningRequestEntity } from './signing-request.entity';
+
+/**
+ * Re-checks requests waiting for a balance (waitFor) and issues their payload once it is there.
+ * Rows are claimed with FOR UPDATE SKIP LOCKED: safe with several instances and across restarts.
+ */
+export class WaitingRequestPoller extends PeriodicTask {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly chains: SignerChains,
+    private readonly issuer: SigningPayloadIssuer,
+    private readonly events: SigningEventsOutbox,
+    private readonly pollMs: number,
+    private readonly batchSize = 20,
+    private readonly now: () => number = Date.now,
+  ) {
+    super('WaitingRequestPoller', pollMs);
+  }
+
+  async runOnce(): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const due = await manager
+        .createQueryBuilder(SigningRequestEntity, 'r')
+        .where(`r.status = 'waiting' AND r.next_check_at_ms <= :now`, { now: this.now() })
+        .orderBy('r.next_check_at_ms', 'ASC')
+        .limit(this.batchSize)
+        .setLock('pessimistic_write')
+        .setOnLocked('skip_locked')
+        .getMany();
+      for (const row of due) await this.check(row, manager);
+      return due.length;
+    });
+  }
+
+  private async check(row: SigningRequestEntity, manager: EntityManager): Promise<void> {
+    const surface = this.chains.evmSurface(row.chain);
+    if (!surface.ok || !row.waitFor) {
+      await this.issuer.markUnavailable(row, manager, surface.ok ? 'waiting request without a condition' : surface.reason);
+      return;
+    }
+    try {
+      const balance = await readBalance(surface.provider, row.waitFor.token, row.waitFor.holder);
+      if (balance >= BigInt(row.waitFor.minBalance)) {
+        await this.issuer.issue(row, manager);
+        return;
+      }
+    } catch (error) {
+      this.logger.warn({ msg: 'balance check failed; will retry', swapId: row.swapId, unreachable: isRpcUnreachable(error), error: shortMessageOf(error) });
+    }
+    if (row.waitDeadlineMs !== null && this.now() >= row.waitDeadlineMs) {
+      row.status = 'failed';
+      row.failureCode = StepFailureCodes.waitTimeout;
+      row.failureReason = `balance of ${row.waitFor.minBalance} never arrived at ${row.waitFor.holder}`;
+      row.nextCheckAtMs = null;
+      await manager.save(row);
+      await this.events.failed(manager, row);
+      return;
+    }
+    row.nextCheckAtMs = this.now() + this.pollMs;
+    await manager.save(row);
+  }
+}
