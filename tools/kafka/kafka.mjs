@@ -8,7 +8,7 @@
 //
 // Plain Node (no npm dependencies): it runs before `npm ci` on a fresh clone. The functions are
 // exported for tools/stack/start.mjs, tools/stack/test.mjs and libs/testing.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -34,31 +34,23 @@ function libsPresent(libsDir) {
  * Downloads the broker and its runtime dependencies with Maven, once. Copies into a temporary
  * directory first and renames it, so a concurrent or interrupted fetch never leaves half a cache.
  */
-export function fetchKafka({ libsDir = DEFAULT_LIBS_DIR } = {}) {
+export async function fetchKafka({ libsDir = DEFAULT_LIBS_DIR } = {}) {
   if (libsPresent(libsDir)) return libsDir;
-  const mvn = spawnSync('mvn', ['-v'], { stdio: 'ignore' });
-  if (mvn.error || mvn.status !== 0) {
+  await exec('mvn', ['-v']).catch(() => {
     throw new Error('Maven (mvn) is needed to fetch Kafka from Maven Central: install Maven and Java 17+.');
-  }
+  });
   const staging = `${libsDir}.tmp-${process.pid}`;
   fs.rmSync(staging, { recursive: true, force: true });
-  log(`fetching org.apache.kafka:kafka_2.13 from Maven Central into ${path.relative(repoRoot, libsDir)}`);
-  const result = spawnSync(
-    'mvn',
-    [
-      '-q',
-      '-B',
-      '-f',
-      POM,
-      'dependency:copy-dependencies',
-      '-DincludeScope=runtime',
-      `-DoutputDirectory=${staging}`,
-    ],
-    { stdio: 'inherit' },
-  );
-  if (result.status !== 0) {
+  log(`fetching org.apache.kafka:kafka_2.13 from Maven Central into ${displayPath(libsDir)}`);
+  try {
+    await exec(
+      'mvn',
+      ['-q', '-B', '-f', POM, 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${staging}`],
+      { inherit: true },
+    );
+  } catch (error) {
     fs.rmSync(staging, { recursive: true, force: true });
-    throw new Error(`mvn dependency:copy-dependencies failed (exit ${result.status})`);
+    throw error;
   }
   fs.mkdirSync(path.dirname(libsDir), { recursive: true });
   try {
@@ -180,13 +172,29 @@ function tail(file, lines) {
   }
 }
 
-function java(args, options = {}) {
-  const result = spawnSync('java', args, { encoding: 'utf8', ...options });
-  if (result.error) throw new Error(`java not found: install Java 17+ (${result.error.message})`);
-  if (result.status !== 0) {
-    throw new Error(`java ${args.slice(2, 4).join(' ')} failed: ${result.stderr || result.stdout}`);
-  }
-  return result.stdout.trim();
+/**
+ * Runs a command and resolves with its stdout. Asynchronous on purpose: the JVM tools take seconds
+ * and callers (npm test) start the database and devnet meanwhile on the same event loop.
+ */
+function exec(command, args, { inherit = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', inherit ? 'inherit' : 'pipe', inherit ? 'inherit' : 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (d) => (stdout += d));
+    child.stderr?.on('data', (d) => (stderr += d));
+    child.once('error', (error) => reject(new Error(`${command} not runnable: ${error.message}`)));
+    child.once('exit', (code) => {
+      if (code === 0) resolve(stdout.trim());
+      else reject(new Error(`${command} ${args.slice(0, 6).join(' ')} failed (exit ${code}): ${stderr || stdout}`));
+    });
+  });
+}
+
+function java(args) {
+  return exec('java', args).catch((error) => {
+    throw new Error(`${error.message}\n(Kafka needs Java 17+ on the PATH)`);
+  });
 }
 
 function layout(dataDir) {
@@ -259,7 +267,7 @@ export async function startKafka({
     return { brokers, started: false, stop: noop };
   }
 
-  fetchKafka({ libsDir });
+  await fetchKafka({ libsDir });
   const files = layout(path.resolve(dataDir));
   fs.mkdirSync(files.logsDir, { recursive: true });
   const stalePid = readPid(files.pidFile);
@@ -271,8 +279,8 @@ export async function startKafka({
   fs.writeFileSync(files.config, renderConfig({ port, controllerPort, logDirs: files.logDirs }));
   const classpath = `${libsDir}/*`;
   if (!fs.existsSync(path.join(files.logDirs, 'meta.properties'))) {
-    const clusterId = java(['-cp', classpath, 'kafka.tools.StorageTool', 'random-uuid']).split('\n').pop();
-    java([
+    const clusterId = (await java(['-cp', classpath, 'kafka.tools.StorageTool', 'random-uuid'])).split('\n').pop();
+    await java([
       '-cp',
       classpath,
       'kafka.tools.StorageTool',
@@ -383,7 +391,7 @@ async function main() {
   const dataDir = args['data-dir'] ? path.resolve(args['data-dir']) : undefined;
   switch (command) {
     case 'fetch':
-      console.log(fetchKafka());
+      console.log(await fetchKafka());
       return;
     case 'start': {
       const kafka = await startKafka({ port, dataDir });

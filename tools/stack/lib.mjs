@@ -1,0 +1,335 @@
+// Shared steps of `npm start` (start.mjs) and `npm test` (test.mjs): bootstrap (install, build),
+// PostgreSQL database, Kafka topics, devnet and app processes. Plain Node: the install step runs
+// before node_modules exists, so npm packages are only loaded (createRequire) after it.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const requireFromRoot = createRequire(path.join(repoRoot, 'package.json'));
+
+export const APPS = ['quote-service', 'execution-planner', 'signer-surface', 'limit-order-service', 'gateway'];
+export const DEFAULT_HEALTH_PORTS = {
+  'quote-service': 3101,
+  'execution-planner': 3102,
+  'signer-surface': 3103,
+  'limit-order-service': 3104,
+};
+export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/swapgw';
+
+const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
+const paint = (code, text) => (useColor ? `\x1b[${code}m${text}\x1b[0m` : text);
+export const say = (scope, msg) => console.log(`${paint('1;36', `[${scope}]`)} ${msg}`);
+export const warn = (scope, msg) => console.warn(`${paint('1;33', `[${scope}]`)} ${msg}`);
+export const fail = (scope, msg) => console.error(`${paint('1;31', `[${scope}]`)} ${msg}`);
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs a command to completion with inherited output; resolves with its exit code. */
+export function run(command, args, { env = process.env, cwd = repoRoot } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env, stdio: 'inherit' });
+    child.once('error', (error) => {
+      fail('run', `${command}: ${error.message}`);
+      resolve(127);
+    });
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}
+
+/**
+ * True when node_modules holds exactly what package-lock.json asks for (npm's hidden lockfile
+ * node_modules/.package-lock.json records what was installed). Optional and peer entries may be
+ * absent legitimately (other platforms' binaries).
+ */
+export function dependenciesUpToDate() {
+  const hiddenLock = path.join(repoRoot, 'node_modules', '.package-lock.json');
+  if (!fs.existsSync(hiddenLock)) return false;
+  try {
+    const wanted = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8')).packages ?? {};
+    const installed = JSON.parse(fs.readFileSync(hiddenLock, 'utf8')).packages ?? {};
+    return Object.entries(wanted).every(
+      ([key, spec]) => key === '' || spec.optional || spec.peer || installed[key]?.version === spec.version,
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** `npm ci` when node_modules is missing or behind package-lock.json, then the swc build. */
+export async function bootstrap({ build = true } = {}) {
+  if (!dependenciesUpToDate()) {
+    say('setup', 'installing dependencies (npm ci)');
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    if ((await run(npm, ['ci', '--no-audit', '--no-fund'])) !== 0) throw new Error('npm ci failed');
+  }
+  if (build) {
+    say('setup', 'building (tools/build/build.mjs)');
+    if ((await run(process.execPath, [path.join(repoRoot, 'tools', 'build', 'build.mjs')])) !== 0) {
+      throw new Error('build failed');
+    }
+  }
+}
+
+export function binOf(name) {
+  return path.join(repoRoot, 'node_modules', '.bin', name);
+}
+
+/** Creates the database of `url` when missing (shared code from libs/persistence, compiled). */
+export async function ensureDatabase(url) {
+  const { ensureDatabase: ensure } = requireFromRoot('./dist/libs/persistence/src/database-url.js');
+  await ensure(url);
+}
+
+export async function dropDatabase(url) {
+  const { dropDatabase: drop } = requireFromRoot('./dist/libs/persistence/src/database-url.js');
+  await drop(url);
+}
+
+export function topicSpecs() {
+  return requireFromRoot('./dist/libs/contracts/src/topics/topics.js').allTopicSpecs();
+}
+
+/**
+ * Creates every topic of libs/contracts that is missing and grows partition counts that are
+ * below the declared ones; existing topics are otherwise left alone (idempotent).
+ */
+export async function ensureKafkaTopics(brokers, specs = topicSpecs()) {
+  const { Kafka, logLevel } = requireFromRoot('kafkajs');
+  const kafka = new Kafka({
+    clientId: 'swapgw-stack',
+    brokers: brokers.split(',').map((b) => b.trim()),
+    logLevel: logLevel.NOTHING,
+    retry: { retries: 8 },
+  });
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const existing = new Set(await admin.listTopics());
+    const missing = specs.filter((s) => !existing.has(s.name));
+    if (missing.length > 0) {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((s) => ({
+          topic: s.name,
+          numPartitions: s.partitions,
+          replicationFactor: 1,
+          configEntries: Object.entries(s.config ?? {}).map(([name, value]) => ({ name, value })),
+        })),
+      });
+    }
+    const present = specs.filter((s) => existing.has(s.name));
+    if (present.length > 0) {
+      const metadata = await admin.fetchTopicMetadata({ topics: present.map((s) => s.name) });
+      const grow = metadata.topics
+        .map((t) => ({ topic: t.name, count: specs.find((s) => s.name === t.name).partitions, have: t.partitions.length }))
+        .filter((t) => t.have < t.count)
+        .map(({ topic, count }) => ({ topic, count }));
+      if (grow.length > 0) await admin.createPartitions({ topicPartitions: grow });
+    }
+    return { created: missing.map((s) => s.name), total: specs.length };
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+export function isPortFree(port, host = '127.0.0.1') {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
+}
+
+/** `preferred` (and the `span - 1` ports after it) when free, else the first free run above it. */
+export async function freePortRun(preferred, span = 1) {
+  for (let base = preferred; base < preferred + 2000; base += span) {
+    let ok = true;
+    for (let p = base; p < base + span && ok; p++) ok = await isPortFree(p);
+    if (ok) return base;
+  }
+  throw new Error(`no ${span} free consecutive ports from ${preferred}`);
+}
+
+/**
+ * A long-running child process (app or devnet) with its output in `logFile` and, optionally,
+ * echoed to the console line by line with a `[name]` prefix. It runs in its own process group so
+ * a Ctrl-C in the terminal reaches only the supervisor, which then stops children in order.
+ */
+export class ManagedProcess {
+  constructor(name, command, args, { env, logFile, echo = false, cwd = repoRoot }) {
+    this.name = name;
+    this.logFile = logFile;
+    this.tailLines = [];
+    fs.mkdirSync(path.dirname(logFile), { recursive: true });
+    const out = fs.createWriteStream(logFile, { flags: 'a' });
+    this.child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    this.exited = new Promise((resolve) => {
+      this.child.once('exit', (code, signal) => {
+        this.exitCode = code;
+        this.exitSignal = signal;
+        out.end();
+        resolve({ code, signal });
+      });
+      this.child.once('error', (error) => {
+        this.tailLines.push(`spawn failed: ${error.message}`);
+        out.end();
+        resolve({ code: 127, signal: null });
+      });
+    });
+    let pending = '';
+    const onData = (data) => {
+      out.write(data);
+      pending += data.toString();
+      const lines = pending.split('\n');
+      pending = lines.pop();
+      for (const line of lines) {
+        this.tailLines.push(line);
+        if (this.tailLines.length > 200) this.tailLines.shift();
+        if (echo) console.log(`${paint('2', `[${name}]`)} ${line.length > 400 ? `${line.slice(0, 400)}…` : line}`);
+      }
+    };
+    this.child.stdout.on('data', onData);
+    this.child.stderr.on('data', onData);
+  }
+
+  get pid() {
+    return this.child.pid;
+  }
+
+  running() {
+    return this.exitCode === undefined && this.exitSignal === undefined && this.child.pid !== undefined;
+  }
+
+  tail(lines = 40) {
+    return this.tailLines.slice(-lines).join('\n');
+  }
+
+  /** SIGTERM to its process group, SIGKILL after `graceMs`. */
+  async stop(graceMs = 15_000) {
+    if (!this.running()) return;
+    this.signal('SIGTERM');
+    const gone = await Promise.race([this.exited.then(() => true), sleep(graceMs).then(() => false)]);
+    if (!gone) {
+      warn(this.name, `did not stop within ${graceMs} ms, killing it`);
+      this.signal('SIGKILL');
+      await this.exited;
+    }
+  }
+
+  /** Synchronous last resort for process 'exit' handlers. */
+  killNow() {
+    if (this.running()) this.signal('SIGKILL');
+  }
+
+  signal(sig) {
+    try {
+      process.kill(-this.child.pid, sig);
+    } catch {
+      try {
+        this.child.kill(sig);
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
+
+/** Polls `check` (truthy = done) every `intervalMs` until `timeoutMs`; throws `message` (string or function) on timeout. */
+export async function pollUntil(check, { timeoutMs, intervalMs = 250, message, abortIf }) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const reason = abortIf?.();
+    if (reason) throw new Error(reason);
+    try {
+      if (await check()) return;
+    } catch {
+      // not yet
+    }
+    if (Date.now() >= deadline) throw new Error(typeof message === 'function' ? message() : message);
+    await sleep(intervalMs);
+  }
+}
+
+export async function httpOk(url) {
+  const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+  return response.status === 200;
+}
+
+export function devnetCli() {
+  const cli = path.join(repoRoot, 'dist', 'libs', 'devnet', 'src', 'cli.js');
+  return fs.existsSync(cli) ? cli : undefined;
+}
+
+/**
+ * Starts the devnet CLI (libs/devnet) and waits until it has written the manifest, which it does
+ * last, once chains, contracts and relayer are up. Returns undefined when the devnet is not built.
+ */
+export async function startDevnet({ manifest, portA, portB, logFile, env = process.env, echo = false, timeoutMs = 240_000 }) {
+  const cli = devnetCli();
+  if (!cli) {
+    warn('devnet', 'dist/libs/devnet/src/cli.js is missing (libs/devnet not built yet): no local chains');
+    return undefined;
+  }
+  const args = [cli, 'up', '--manifest', manifest];
+  if (portA) args.push('--port-a', String(portA));
+  if (portB) args.push('--port-b', String(portB));
+  fs.rmSync(manifest, { force: true });
+  const devnet = new ManagedProcess('devnet', process.execPath, args, { env, logFile, echo });
+  try {
+    await pollUntil(() => fs.existsSync(manifest), {
+      timeoutMs,
+      intervalMs: 500,
+      message: `devnet did not write ${manifest} within ${timeoutMs} ms`,
+      abortIf: () => (devnet.running() ? undefined : `devnet exited during start-up:\n${devnet.tail()}`),
+    });
+  } catch (error) {
+    await devnet.stop();
+    throw error;
+  }
+  return devnet;
+}
+
+export function appEntry(app) {
+  return path.join(repoRoot, 'dist', 'apps', app, 'src', 'main.js');
+}
+
+/** Environment of one app process per the shared conventions. */
+export function appEnv(app, base, { gatewayPort = 3000, healthPort } = {}) {
+  const env = { ...base };
+  if (app === 'gateway') {
+    env.PORT = String(gatewayPort);
+    env.HOST = env.HOST || '127.0.0.1';
+  } else {
+    env.HEALTH_PORT = String(healthPort ?? DEFAULT_HEALTH_PORTS[app]);
+  }
+  env.INSTANCE_ID = env.INSTANCE_ID_PREFIX ? `${env.INSTANCE_ID_PREFIX}-${app}` : `${app}-local`;
+  return env;
+}
+
+export function healthUrlOf(app, env) {
+  return app === 'gateway'
+    ? `http://127.0.0.1:${env.PORT}/api/v1/health`
+    : `http://127.0.0.1:${env.HEALTH_PORT}/health/ready`;
+}
+
+/** Starts one app and waits until its health URL answers 200 (throws with its log tail otherwise). */
+export async function startAppProcess(app, env, { logFile, echo, timeoutMs = 120_000 }) {
+  const proc = new ManagedProcess(app, process.execPath, ['--enable-source-maps', appEntry(app)], { env, logFile, echo });
+  const url = healthUrlOf(app, env);
+  try {
+    await pollUntil(() => httpOk(url), {
+      timeoutMs,
+      message: () => `${app} not ready at ${url} within ${timeoutMs} ms:\n${proc.tail()}`,
+      abortIf: () => (proc.running() ? undefined : `${app} exited during start-up (log ${logFile}):\n${proc.tail()}`),
+    });
+  } catch (error) {
+    await proc.stop(5000);
+    throw error;
+  }
+  proc.healthUrl = url;
+  return proc;
+}

@@ -1,0 +1,222 @@
+#!/usr/bin/env node
+// `npm test` (and .ci/run): everything that must pass, against fresh real infrastructure.
+//   1. dependencies and build (as npm start)
+//   2. typecheck (tsc) and lint (eslint)
+//   3. a fresh Kafka (temporary data dir, its own ports; KAFKA_BROKERS given → that cluster), a fresh
+//      PostgreSQL database swapgw_test_<random> (dropped at the end), the devnet on test ports
+//   4. jest projects in order: unit, integration, e2e, with KAFKA_BROKERS, DATABASE_URL,
+//      DEVNET_MANIFEST and TEST_RUN_DIR exported
+// Everything started here is stopped at the end, on failure and on Ctrl-C. Exit code 0 only when
+// every step passed. Flags: --only unit,integration,e2e  --skip-static (no typecheck/lint)
+//   --keep-logs (keep the run dir even when green)  extra args after `--` go to every jest run.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startKafka } from '../kafka/kafka.mjs';
+import {
+  binOf,
+  bootstrap,
+  DEFAULT_DATABASE_URL,
+  dropDatabase,
+  ensureDatabase,
+  ensureKafkaTopics,
+  fail,
+  freePortRun,
+  repoRoot,
+  run,
+  say,
+  startDevnet,
+} from './lib.mjs';
+
+const PROJECTS = ['unit', 'integration', 'e2e'];
+const argv = process.argv.slice(2);
+const dashDash = argv.indexOf('--');
+const ownArgs = dashDash >= 0 ? argv.slice(0, dashDash) : argv;
+const jestExtra = dashDash >= 0 ? argv.slice(dashDash + 1) : [];
+const optionValue = (name) => {
+  const i = ownArgs.indexOf(`--${name}`);
+  return i >= 0 ? ownArgs[i + 1] : undefined;
+};
+const projects = optionValue('only') ? optionValue('only').split(',') : PROJECTS;
+for (const p of projects) if (!PROJECTS.includes(p)) throw new Error(`unknown jest project ${p}`);
+const skipStatic = ownArgs.includes('--skip-static');
+const keepLogs = ownArgs.includes('--keep-logs');
+const needsInfra = projects.some((p) => p !== 'unit');
+
+const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapgw-test-'));
+const results = [];
+const cleanups = [];
+const startedAt = Date.now();
+let cleaningUp = false;
+
+async function cleanup() {
+  if (cleaningUp) return;
+  cleaningUp = true;
+  for (const { name, fn } of cleanups.reverse()) {
+    try {
+      await fn();
+    } catch (error) {
+      fail('cleanup', `${name}: ${error.message}`);
+    }
+  }
+}
+
+async function interrupted(signal) {
+  fail('test', `${signal}: stopping the test infrastructure`);
+  await cleanup();
+  process.exit(130);
+}
+process.on('SIGINT', () => void interrupted('SIGINT'));
+process.on('SIGTERM', () => void interrupted('SIGTERM'));
+
+async function step(name, fn) {
+  const t0 = Date.now();
+  let ok = false;
+  let detail = '';
+  try {
+    const outcome = await fn();
+    ok = outcome?.ok ?? true;
+    detail = outcome?.detail ?? '';
+  } catch (error) {
+    detail = error.message.split('\n')[0];
+    fail(name, error.message);
+  }
+  results.push({ name, ok, detail, seconds: (Date.now() - t0) / 1000 });
+  return ok;
+}
+
+/** Starts Kafka, the test database and the devnet; resolves with the env the tests get. */
+async function startInfrastructure() {
+  const env = { TEST_RUN_DIR: runDir };
+
+  const kafkaPromise = (async () => {
+    const port = process.env.KAFKA_BROKERS ? 0 : await freePortRun(29092, 2);
+    const kafka = await startKafka({ port, dataDir: path.join(runDir, 'kafka'), heapMb: 512 });
+    if (kafka.started) cleanups.push({ name: 'kafka', fn: kafka.stop });
+    await ensureKafkaTopics(kafka.brokers);
+    say('kafka', `${kafka.started ? 'fresh broker' : 'given cluster'} at ${kafka.brokers}, topics created`);
+    return kafka.brokers;
+  })();
+
+  const databasePromise = (async () => {
+    const server = new URL(process.env.DATABASE_URL || DEFAULT_DATABASE_URL);
+    server.pathname = `/swapgw_test_${crypto.randomBytes(4).toString('hex')}`;
+    const url = server.toString();
+    await ensureDatabase(url);
+    cleanups.push({ name: 'database', fn: () => dropDatabase(url) });
+    say('postgres', `fresh database ${server.pathname.slice(1)}`);
+    return url;
+  })();
+
+  const devnetPromise = (async () => {
+    const manifest = path.join(runDir, 'devnet', 'manifest.json');
+    const portA = await freePortRun(28545, 2);
+    const t0 = Date.now();
+    let devnet;
+    try {
+      devnet = await startDevnet({
+        manifest,
+        portA,
+        portB: portA + 1,
+        logFile: path.join(runDir, 'logs', 'devnet.log'),
+      });
+    } catch (error) {
+      // Chain-free suites can still run; the failure is in the summary and the exit code.
+      fail('devnet', error.message);
+      results.push({ name: 'devnet', ok: false, detail: error.message.split('\n')[0], seconds: (Date.now() - t0) / 1000 });
+    }
+    if (devnet) {
+      cleanups.push({ name: 'devnet', fn: () => devnet.stop() });
+      say('devnet', `chains on ports ${portA}, ${portA + 1}`);
+    }
+    return manifest;
+  })();
+
+  // allSettled: whatever did start has registered its cleanup before a failure is reported.
+  const settled = await Promise.allSettled([kafkaPromise, databasePromise, devnetPromise]);
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  const [brokers, databaseUrl, manifest] = settled.map((r) => r.value);
+  return { ...env, KAFKA_BROKERS: brokers, DATABASE_URL: databaseUrl, DEVNET_MANIFEST: manifest };
+}
+
+async function runJest(project, env) {
+  const report = path.join(runDir, `jest-${project}.json`);
+  const args = [
+    binOf('jest'),
+    '--selectProjects',
+    project,
+    '--ci',
+    '--passWithNoTests',
+    '--json',
+    '--outputFile',
+    report,
+    ...(project === 'unit' ? [] : ['--runInBand']),
+    ...jestExtra,
+  ];
+  const code = await run(process.execPath, args, { env });
+  let detail = `exit ${code}`;
+  if (fs.existsSync(report)) {
+    const r = JSON.parse(fs.readFileSync(report, 'utf8'));
+    detail =
+      `${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped` +
+      ` in ${r.numTotalTestSuites} suites` +
+      (r.numRuntimeErrorTestSuites ? `, ${r.numRuntimeErrorTestSuites} suites failed to run` : '');
+  }
+  return { ok: code === 0, detail };
+}
+
+async function main() {
+  const bootstrapped = await step('bootstrap', () => bootstrap());
+  if (!bootstrapped) return;
+
+  // Kafka (JVM start), devnet and database come up while tsc and eslint run.
+  let infra;
+  if (needsInfra) {
+    infra = startInfrastructure();
+    infra.catch(() => undefined); // awaited below; avoid an unhandled rejection meanwhile
+  }
+
+  if (!skipStatic) {
+    await step('typecheck', async () => ({ ok: (await run(binOf('tsc'), ['-p', 'tsconfig.json'])) === 0 }));
+    await step('lint', async () => ({ ok: (await run(binOf('eslint'), ['.', '--max-warnings', '0'])) === 0 }));
+  }
+
+  let testEnv = { ...process.env, TEST_RUN_DIR: runDir, SWAPGW_SKIP_BUILD: '1' };
+  if (infra) {
+    const ready = await step('infrastructure', async () => {
+      testEnv = { ...testEnv, ...(await infra) };
+    });
+    if (!ready) {
+      for (const p of projects) results.push({ name: p, ok: false, detail: 'not run: infrastructure failed', seconds: 0 });
+      return;
+    }
+  }
+  for (const project of projects) {
+    const env = project === 'unit' ? { ...process.env, TEST_RUN_DIR: runDir } : testEnv;
+    await step(project, () => runJest(project, env));
+  }
+}
+
+let exitCode = 1;
+try {
+  await main();
+  exitCode = results.length > 0 && results.every((r) => r.ok) ? 0 : 1;
+} catch (error) {
+  fail('test', error.stack ?? error.message);
+} finally {
+  await cleanup();
+  const minutes = ((Date.now() - startedAt) / 60000).toFixed(1);
+  console.log(`\n── npm test summary (${minutes} min) ──`);
+  for (const r of results) {
+    console.log(`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(14)} ${r.seconds.toFixed(0).padStart(4)}s  ${r.detail}`);
+  }
+  if (exitCode === 0 && !keepLogs) {
+    fs.rmSync(runDir, { recursive: true, force: true });
+  } else {
+    console.log(`  logs and reports: ${runDir}`);
+  }
+  console.log(exitCode === 0 ? '  all green' : '  FAILED');
+}
+process.exit(exitCode);
