@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { KafkaOptions } from '@nestjs/microservices';
 import { Transport } from '@nestjs/microservices';
 import type { KafkaConfig, logCreator as LogCreator } from 'kafkajs';
-import { logLevel } from 'kafkajs';
+import { logLevel, Partitioners } from 'kafkajs';
 import { JsonLogger } from '@swapgw/runtime';
 
 export const DEFAULT_KAFKA_BROKERS = '127.0.0.1:9092';
@@ -105,7 +105,10 @@ export function kafkaMicroserviceOptions(
         // A message that keeps failing is retried with back-off by kafkajs, then the consumer restarts.
         retry: { initialRetryTime: 500, maxRetryTime: 30000, retries: 8, factor: 0.2, multiplier: 2 },
       },
-      producer: { allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 },
+      producer: { allowAutoTopicCreation: false, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner },
+      // A group's first start reads what was sent before it existed (a command emitted while the
+      // service was still deploying); afterwards committed offsets decide. Consumers are idempotent.
+      subscribe: { fromBeginning: true },
       // Ordering holds per partition; several partitions are handled at once.
       run: { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 3, autoCommit: true },
       send: { acks: -1 },

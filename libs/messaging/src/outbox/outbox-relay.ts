@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Kafka, Message, Producer } from 'kafkajs';
+import { Kafka, Message, Partitioners, Producer } from 'kafkajs';
 import { Client, ClientConfig } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
@@ -62,7 +62,14 @@ export class OutboxRelay {
     if (this.running) return;
     this.running = true;
     const kafka = new Kafka(kafkaClientConfig({ ...this.settings, clientId: `${this.settings.clientId}-outbox-relay` }));
-    this.producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 });
+    // One request in flight keeps each partition in row order. Not kafkajs's idempotent mode: it
+    // needs unbounded retries, which would hold this round's row locks through a Kafka outage;
+    // a retried send may duplicate a message, and consumers drop duplicates by eventId anyway.
+    this.producer = kafka.producer({
+      allowAutoTopicCreation: false,
+      maxInFlightRequests: 1,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
     await this.producer.connect();
     await this.listen();
     this.sweepTimer = setInterval(() => this.wake(), this.sweepIntervalMs);

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { ClientKafka } from '@nestjs/microservices';
-import { Kafka } from 'kafkajs';
+import { Kafka, Partitioners } from 'kafkajs';
 import { firstValueFrom, timeout as rxTimeout, TimeoutError } from 'rxjs';
 import { CodedError, ErrorCodes, replyTopicOf } from '@swapgw/contracts';
 import { createEnvelope } from '../envelope/create-envelope';
@@ -110,7 +110,7 @@ export class RequestReplyClient {
       postfixId: '',
       client: kafkaClientConfig({ ...this.settings, clientId: `${this.settings.clientId}-${this.settings.instanceId}-rr` }),
       consumer: { groupId: this.groupId, allowAutoTopicCreation: false, ...CONSUMER_TIMINGS },
-      producer: { allowAutoTopicCreation: false },
+      producer: { allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner },
       send: { acks: -1 },
     });
     for (const topic of this.requestTopics) client.subscribeToResponseOf(topic);
@@ -133,7 +133,14 @@ export class RequestReplyClient {
   }
 
   private async startAtEndOfReplyTopics(replyTopics: string[]): Promise<void> {
-    const kafka = new Kafka(kafkaClientConfig({ ...this.settings, clientId: `${this.settings.clientId}-rr-admin` }));
+    // Few retries: connect() is retried by every request while Kafka is away, and a long retry
+    // loop here would keep a shutting-down process alive.
+    const kafka = new Kafka(
+      kafkaClientConfig(
+        { ...this.settings, clientId: `${this.settings.clientId}-rr-admin` },
+        { retry: { initialRetryTime: 300, maxRetryTime: 2000, retries: 3 } },
+      ),
+    );
     const admin = kafka.admin();
     await admin.connect();
     try {
