@@ -34,7 +34,7 @@ export class BridgeRelayer {
 
   /** Polls once right away (so it is watching before start returns), then on the interval. */
   async start(): Promise<void> {
-    await this.tick();
+    await this.pollOnce();
     this.schedule();
   }
 
@@ -54,11 +54,12 @@ export class BridgeRelayer {
   private schedule(): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      this.running = this.tick().finally(() => this.schedule());
+      this.running = this.pollOnce().finally(() => this.schedule());
     }, this.options.pollIntervalMs);
   }
 
-  private async tick(): Promise<void> {
+  /** One round: collect new deposits from every endpoint, then release everything pending. */
+  async pollOnce(): Promise<void> {
     for (const endpoint of this.endpoints) {
       if (this.stopped) return;
       try {
