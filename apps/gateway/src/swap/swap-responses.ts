@@ -1,0 +1,79 @@
+import type { SwapViewEntity } from './swap-view.entity';
+
+/** Suggested interval between polls of GET /swap/{swapId}/signing. */
+export const POLL_AFTER_MS = 1000;
+
+export interface SigningEnvelope {
+  step: { current: number; total: number } | null;
+  expiresAtMs: number | null;
+  readyAtMs: number | null;
+  payload?: Record<string, unknown>;
+  executionHints?: Record<string, unknown>;
+  clientHints?: Record<string, unknown>;
+}
+
+/** 200: a payload is ready to sign. */
+export interface SyncSigningResponse {
+  swapId: string;
+  mode: 'sync';
+  nextAction: 'sign';
+  status: string;
+  signing: SigningEnvelope;
+}
+
+/** 202: nothing to sign yet; poll GET /swap/{swapId}/signing after pollAfterMs. */
+export interface AsyncSigningResponse {
+  swapId: string;
+  mode: 'async';
+  nextAction: 'poll';
+  pollAfterMs: number;
+  status: string;
+  signing: SigningEnvelope;
+}
+
+/** A view whose payload can be signed now (ready and not expired). */
+export function isSignable(view: SwapViewEntity, nowMs: number): boolean {
+  return view.status === 'awaiting_signature' && view.payload !== null && (view.expiresAtMs === null || view.expiresAtMs > nowMs);
+}
+
+export function syncResponseOf(view: SwapViewEntity): SyncSigningResponse {
+  return {
+    swapId: view.swapId,
+    mode: 'sync',
+    nextAction: 'sign',
+    status: view.status,
+    signing: {
+      step: { current: view.stepCurrent ?? 1, total: view.stepTotal ?? 1 },
+      expiresAtMs: view.expiresAtMs,
+      readyAtMs: view.readyAtMs,
+      payload: view.payload ?? undefined,
+      executionHints: view.executionHints ?? {},
+      clientHints: view.clientHints ?? {},
+    },
+  };
+}
+
+/**
+ * The pending envelope: step, expiresAtMs and readyAtMs are null as the spec shows for an async
+ * build; `readyAtMs` carries the planner's estimate when one is known (e.g. bridged funds awaited).
+ */
+export function asyncResponseOf(swapId: string, status: string, readyAtMs: number | null = null): AsyncSigningResponse {
+  return {
+    swapId,
+    mode: 'async',
+    nextAction: 'poll',
+    pollAfterMs: POLL_AFTER_MS,
+    status,
+    signing: { step: null, expiresAtMs: null, readyAtMs },
+  };
+}
+
+/** 200 of POST /swap/{swapId}/signing. */
+export interface SubmittedSigningResponse {
+  swapId: string;
+  txHash: string;
+  step: { current: number; total: number };
+  status: 'submitted';
+  nextAction: 'poll';
+  pollAfterMs: number;
+}

@@ -1,0 +1,60 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+const ms = {
+  to: (value: number | null | undefined) => value,
+  from: (value: string | null) => (value === null ? null : Number(value)),
+};
+
+/** The gateway's read model of one swap (table gateway.swap_views), written by SwapViewsProjector. */
+@Entity({ name: 'swap_views' })
+export class SwapViewEntity {
+  @PrimaryColumn({ name: 'swap_id', type: 'uuid' })
+  swapId!: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  owner!: string;
+
+  /** The planner's swap status (planning, awaiting_signature, submitted, confirming, completed, failed, expired). */
+  @Column({ type: 'varchar', length: 32 })
+  status!: string;
+
+  @Column({ name: 'step_current', type: 'integer', nullable: true })
+  stepCurrent!: number | null;
+
+  @Column({ name: 'step_total', type: 'integer', nullable: true })
+  stepTotal!: number | null;
+
+  /** The signable payload of the current step; null while none is ready. */
+  @Column({ type: 'jsonb', nullable: true })
+  payload!: Record<string, unknown> | null;
+
+  @Column({ name: 'expires_at_ms', type: 'bigint', nullable: true, transformer: ms })
+  expiresAtMs!: number | null;
+
+  @Column({ name: 'ready_at_ms', type: 'bigint', nullable: true, transformer: ms })
+  readyAtMs!: number | null;
+
+  @Column({ name: 'execution_hints', type: 'jsonb', nullable: true })
+  executionHints!: Record<string, unknown> | null;
+
+  @Column({ name: 'client_hints', type: 'jsonb', nullable: true })
+  clientHints!: Record<string, unknown> | null;
+
+  @Column({ name: 'pending_reason', type: 'text', nullable: true })
+  pendingReason!: string | null;
+
+  @Column({ name: 'last_tx_hash', type: 'varchar', length: 100, nullable: true })
+  lastTxHash!: string | null;
+
+  @Column({ name: 'failure_reason', type: 'varchar', length: 100, nullable: true })
+  failureReason!: string | null;
+
+  @Column({ name: 'failure_details', type: 'jsonb', nullable: true })
+  failureDetails!: Record<string, unknown> | null;
+
+  @Column({ name: 'created_at_ms', type: 'bigint', transformer: ms })
+  createdAtMs!: number;
+
+  @Column({ name: 'updated_at_ms', type: 'bigint', transformer: ms })
+  updatedAtMs!: number;
+}
