@@ -1,0 +1,82 @@
+import { DynamicModule, ForwardReference, Logger, Type } from '@nestjs/common';
+import { ModulesContainer, NestFactory } from '@nestjs/core';
+import { PATTERN_METADATA } from '@nestjs/microservices/constants';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import type { FastifyInstance } from 'fastify';
+import { ensureTopics, kafkaMicroserviceOptions } from '@swapgw/messaging';
+import { prepareDatabase } from '@swapgw/persistence';
+import { JsonLogger } from '@swapgw/runtime';
+import { AppModule } from '../app.module';
+import { installHttpShell } from '../common/http/http-shell';
+import { RouteTable } from '../common/http/route-table';
+import { GatewayConfig } from '../config/gateway.config';
+import { gatewayDatabaseOptions } from '../database/gateway-data-source';
+import { gatewayKafkaSettings } from '../gateway-core.module';
+import { setupOpenApi } from '../openapi/openapi-document';
+
+export const API_PREFIX = 'api/v1';
+
+export interface GatewayApp {
+  app: NestFastifyApplication;
+  routes: RouteTable;
+  openApi: OpenAPIObject;
+}
+
+export interface CreateGatewayAppOptions {
+  /** Modules added next to the feature modules (tests register test-only controllers this way). */
+  extraModules?: Array<Type<unknown> | DynamicModule | ForwardReference>;
+  /** Migrations and topics are prepared unless false (a second instance in a test may skip them). */
+  prepare?: boolean;
+}
+
+const logger = new Logger('Bootstrap');
+
+/**
+ * Everything between the config and a listening gateway, shared by main.ts and the e2e tests:
+ * migrations, Kafka topics, the Nest app on Fastify with the HTTP shell, OpenAPI, and the Kafka
+ * consumer for feature modules that declare @EventPattern handlers. Does not listen.
+ */
+export async function createGatewayApp(config: GatewayConfig, options: CreateGatewayAppOptions = {}): Promise<GatewayApp> {
+  if (options.prepare !== false) {
+    await prepareDatabase(gatewayDatabaseOptions(config.DATABASE_URL));
+    // Topics are shared by the suite; if Kafka is away now the gateway still starts (its requests
+    // answer 503 and /health says degraded) rather than crash-loop.
+    await ensureTopics(gatewayKafkaSettings(config)).catch((error: Error) =>
+      logger.error({ msg: 'could not ensure Kafka topics at start', error: error.message }),
+    );
+  }
+
+  const adapter = new FastifyAdapter({ bodyLimit: config.BODY_LIMIT_BYTES, logger: false, return503OnClosing: true });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, options.extraModules), adapter, {
+    bodyParser: false,
+    logger: new JsonLogger('gateway', config.LOG_LEVEL),
+  });
+  const routes = app.get(RouteTable);
+  // @nestjs/platform-fastify bundles its own copy of fastify: same API, distinct type declarations.
+  installHttpShell(app.getHttpAdapter().getInstance() as unknown as FastifyInstance, routes);
+  app.setGlobalPrefix(API_PREFIX);
+  const openApi = setupOpenApi(app, config);
+
+  if (hasMessageHandlers(app)) {
+    app.connectMicroservice(kafkaMicroserviceOptions(gatewayKafkaSettings(config), 'gateway'));
+  }
+  await app.init();
+  if (hasMessageHandlers(app)) await app.startAllMicroservices();
+  return { app, routes, openApi };
+}
+
+/** True when a feature module has Kafka handlers (e.g. the swap read-model projector). */
+function hasMessageHandlers(app: NestFastifyApplication): boolean {
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const prototype = (wrapper.metatype as Type<unknown> | null)?.prototype as Record<string, unknown> | undefined;
+      if (!prototype) continue;
+      for (const name of Object.getOwnPropertyNames(prototype)) {
+        const member = prototype[name];
+        if (typeof member === 'function' && Reflect.getMetadata(PATTERN_METADATA, member)) return true;
+      }
+    }
+  }
+  return false;
+}

@@ -1,0 +1,87 @@
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { prepareDatabase } from '@swapgw/persistence';
+import { loadConfigOrExit } from '@swapgw/runtime';
+import { ApiKeyEntity } from '../auth/api-key.entity';
+import { ApiKeyStore } from '../auth/api-key.store';
+import { gatewayDatabaseOptions, gatewayDataSourceOptions } from '../database/gateway-data-source';
+import { GatewayCliConfig } from './cli-config';
+
+const USAGE = `Usage (npm run keys -- <command>):
+  create --owner <name>   create an API key; the key is printed alone on the last line, once
+  list                    list keys: prefix, owner, created, revoked
+  revoke <prefix>         revoke the key with that public prefix (8 characters after sgw_)
+
+Revocation takes effect on every gateway instance within AUTH_CACHE_TTL_MS (default 30 s).`;
+
+class UsageError extends Error {}
+
+async function run(args: string[], store: ApiKeyStore): Promise<void> {
+  const [command, ...rest] = args;
+  switch (command) {
+    case 'create': {
+      const ownerIndex = rest.indexOf('--owner');
+      const owner = ownerIndex >= 0 ? rest[ownerIndex + 1] : undefined;
+      if (!owner) throw new UsageError('create needs --owner <name>');
+      const created = await store.create(owner);
+      process.stdout.write(`Created API key ${created.prefix} for owner "${owner}". It is shown only now:\n`);
+      process.stdout.write(`${created.key}\n`);
+      return;
+    }
+    case 'list': {
+      const keys = await store.list();
+      if (keys.length === 0) {
+        process.stdout.write('no API keys\n');
+        return;
+      }
+      process.stdout.write('prefix    owner                          created                   revoked\n');
+      for (const key of keys) {
+        process.stdout.write(
+          `${key.prefix.padEnd(10)}${key.owner.padEnd(31)}${key.createdAt.toISOString().padEnd(26)}${key.revokedAt?.toISOString() ?? '-'}\n`,
+        );
+      }
+      return;
+    }
+    case 'revoke': {
+      const prefix = rest[0];
+      if (!prefix) throw new UsageError('revoke needs <prefix>');
+      if (!(await store.revoke(prefix))) {
+        process.stderr.write(`no active API key with prefix ${prefix}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      process.stdout.write(`revoked ${prefix}\n`);
+      return;
+    }
+    default:
+      throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
+  }
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args.length === 0 || args[0] === '--help' || args[0] === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    if (args.length === 0) process.exitCode = 2;
+    return;
+  }
+  const config = loadConfigOrExit(GatewayCliConfig, 'gateway-keys');
+  // The keys may be created before the gateway ever started: bring the schema up to date first.
+  await prepareDatabase(gatewayDatabaseOptions(config.DATABASE_URL));
+  const dataSource = new DataSource(gatewayDataSourceOptions(config.DATABASE_URL, [ApiKeyEntity], 1));
+  await dataSource.initialize();
+  try {
+    await run(args, new ApiKeyStore(dataSource));
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+main().catch((error: Error) => {
+  if (error instanceof UsageError) {
+    process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`keys: ${error.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,92 @@
+import { IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
+import { hostname } from 'node:os';
+import { DEFAULT_DATABASE_URL } from '@swapgw/persistence';
+
+const LOG_LEVELS = ['verbose', 'debug', 'log', 'warn', 'error', 'fatal'] as const;
+
+/**
+ * Everything the gateway reads from the environment, validated at boot (loadConfig): a bad value
+ * stops the process with a message naming the variable. Property names are the variable names.
+ */
+export class GatewayConfig {
+  @IsInt()
+  @Min(0) // 0 = any free port (tests)
+  @Max(65535)
+  PORT: number = 3000;
+
+  @IsString()
+  @IsNotEmpty()
+  HOST: string = '127.0.0.1';
+
+  @IsString()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL: string = DEFAULT_DATABASE_URL;
+
+  /** Comma-separated host:port list. */
+  @IsString()
+  @Matches(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, { message: 'KAFKA_BROKERS must be host:port[,host:port...]' })
+  KAFKA_BROKERS: string = '127.0.0.1:9092';
+
+  @IsString()
+  @IsNotEmpty()
+  DEVNET_MANIFEST: string = '.run/devnet/manifest.json';
+
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'log';
+
+  @IsString()
+  @Matches(/^[A-Za-z0-9._-]{1,100}$/, { message: 'INSTANCE_ID must be 1-100 characters of A-Za-z0-9._-' })
+  INSTANCE_ID: string = `${hostname()}-${process.pid}`.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 100);
+
+  /** Largest accepted request body (bytes). Our largest body, a signed transaction, is a few KiB. */
+  @IsInt()
+  @Min(1024)
+  @Max(10 * 1024 * 1024)
+  BODY_LIMIT_BYTES: number = 64 * 1024;
+
+  /** Requests allowed per API key per window, counted across all gateway instances. */
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_REQUESTS: number = 600;
+
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  RATE_LIMIT_WINDOW_SECONDS: number = 60;
+
+  /** How long a resolved API key is trusted without asking the database: the revocation delay. */
+  @IsInt()
+  @Min(0)
+  @Max(300_000)
+  AUTH_CACHE_TTL_MS: number = 30_000;
+
+  /** Stored idempotent responses are replayable at least this long (spec: at least 24 h). */
+  @IsInt()
+  @Min(24)
+  IDEMPOTENCY_TTL_HOURS: number = 24;
+
+  /** A claim still in progress after this long is considered abandoned (crashed instance). */
+  @IsInt()
+  @Min(1000)
+  IDEMPOTENCY_LEASE_MS: number = 120_000;
+
+  /** Default bound of a request-reply call to a service (mapped to 503 when exceeded). */
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  SERVICE_REQUEST_TIMEOUT_MS: number = 10_000;
+
+  /** In-flight requests get this long to finish on SIGTERM before the process exits anyway. */
+  @IsInt()
+  @Min(0)
+  SHUTDOWN_TIMEOUT_MS: number = 15_000;
+
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  DB_POOL_SIZE: number = 10;
+
+  get kafkaBrokers(): string[] {
+    return this.KAFKA_BROKERS.split(',').map((b) => b.trim());
+  }
+}

@@ -1,0 +1,66 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { KafkaSettings } from '@swapgw/messaging';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { AuthModule } from './auth/auth.module';
+import { ApiExceptionFilter } from './common/errors/api-exception.filter';
+import { EnvelopeInterceptor } from './common/envelope/envelope.interceptor';
+import { RouteTable } from './common/http/route-table';
+import { createGatewayValidationPipe } from './common/validation/validation-pipe';
+import { GatewayConfig } from './config/gateway.config';
+import { gatewayDataSourceOptions } from './database/gateway-data-source';
+import { HealthModule } from './health/health.module';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { IdempotencyStore } from './idempotency/idempotency.store';
+import { GatewayMessagingModule } from './messaging/gateway-messaging.module';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard';
+import { RateLimiter } from './rate-limit/rate-limiter.service';
+
+export const gatewayKafkaSettings = (config: GatewayConfig): KafkaSettings => ({
+  brokers: config.kafkaBrokers,
+  clientId: 'gateway',
+  instanceId: config.INSTANCE_ID,
+});
+
+/**
+ * The HTTP shell every feature module relies on: config, database, Kafka request-reply
+ * (ServiceClient), authentication, rate limits, idempotency, envelope, validation, errors, health.
+ * Global providers, so features just inject GatewayConfig, DataSource, ServiceClient, IdempotencyStore.
+ */
+@Global()
+@Module({})
+export class GatewayCoreModule {
+  static forRoot(config: GatewayConfig): DynamicModule {
+    return {
+      module: GatewayCoreModule,
+      imports: [
+        TypeOrmModule.forRoot({
+          ...gatewayDataSourceOptions(config.DATABASE_URL, [], config.DB_POOL_SIZE),
+          // Entities come from each module's TypeOrmModule.forFeature([...]).
+          autoLoadEntities: true,
+          retryAttempts: 2,
+          retryDelay: 1000,
+        }),
+        GatewayMessagingModule.forRoot(gatewayKafkaSettings(config)),
+        AuthModule,
+        HealthModule,
+      ],
+      providers: [
+        { provide: GatewayConfig, useValue: config },
+        { provide: RouteTable, useValue: new RouteTable() },
+        RateLimiter,
+        IdempotencyStore,
+        { provide: APP_PIPE, useFactory: createGatewayValidationPipe },
+        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+        // Guards run in this order: who is calling, then whether they may call now.
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        // Interceptors nest in this order: the envelope wraps what idempotency returns or replays.
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+      ],
+      exports: [GatewayConfig, RouteTable, RateLimiter, IdempotencyStore],
+    };
+  }
+}

@@ -1,0 +1,87 @@
+import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { catchError, from, mergeMap, Observable, of } from 'rxjs';
+import { CodedError, ErrorCodes } from '@swapgw/contracts';
+import { ReplayedApiError } from '../common/errors/api-error';
+import { mapException } from '../common/errors/exception-mapping';
+import type { GatewayReply, GatewayRequest } from '../common/http/gateway-request';
+import { IDEMPOTENCY_KEY_HEADER, resolveIdempotencyKey } from './idempotency-key';
+import { IdempotencyClaim, IdempotencyStore } from './idempotency.store';
+import { IDEMPOTENT_ROUTE, IdempotentOptions } from './idempotent.decorator';
+import { requestFingerprint } from './request-fingerprint';
+
+/** Global interceptor that applies @Idempotent() handlers' semantics (see the decorator). */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  private readonly logger = new Logger(IdempotencyInterceptor.name);
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly store: IdempotencyStore,
+  ) {}
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    if (context.getType() !== 'http') return next.handle();
+    const options = this.reflector.get<IdempotentOptions | undefined>(IDEMPOTENT_ROUTE, context.getHandler());
+    if (!options) return next.handle();
+
+    const request = context.switchToHttp().getRequest<GatewayRequest>();
+    const reply = context.switchToHttp().getResponse<GatewayReply>();
+    const { key } = resolveIdempotencyKey(request.headers[IDEMPOTENCY_KEY_HEADER], options.required);
+    request.idempotencyKey = key;
+    reply.header('Idempotency-Key', key);
+    if (!request.owner) throw new Error('@Idempotent() needs an authenticated route (it is scoped by owner)');
+
+    const scope = { owner: request.owner, routeKey: `${request.method} ${request.routeOptions.url}`, idempotencyKey: key };
+    const fingerprint = requestFingerprint(request.body, request.params as Record<string, string>);
+    const claimed = await this.store.claim(scope, fingerprint);
+    switch (claimed.outcome) {
+      case 'conflict':
+        throw new CodedError(
+          ErrorCodes.IDEMPOTENCY_CONFLICT,
+          'This Idempotency-Key was already used with a different request; use a new key for a new request',
+        );
+      case 'in_progress':
+        throw new CodedError(
+          ErrorCodes.IDEMPOTENCY_IN_PROGRESS,
+          'A request with this Idempotency-Key is still being processed; retry later',
+        );
+      case 'replay':
+        reply.header('Idempotent-Replayed', 'true');
+        if (claimed.response.kind === 'error') throw new ReplayedApiError(claimed.status, claimed.response.error);
+        reply.status(claimed.status);
+        return of(claimed.response.data);
+      case 'claimed':
+        return this.runAndRecord(next, reply, claimed.claim);
+    }
+  }
+
+  private runAndRecord(next: CallHandler, reply: GatewayReply, claim: IdempotencyClaim): Observable<unknown> {
+    return next.handle().pipe(
+      mergeMap((data) =>
+        from(
+          this.store
+            .complete(claim, reply.statusCode, { kind: 'data', data: data ?? null })
+            // The work is done: answer it even if it cannot be stored (a retry then sees the claim
+            // in progress until its lease ends, which is the safe side).
+            .catch((error: Error) => this.logger.error(`could not store idempotent response: ${error.message}`))
+            .then(() => data),
+        ),
+      ),
+      catchError((error: unknown) => {
+        const mapped = mapException(error);
+        const settle =
+          mapped.status >= 500
+            ? this.store.release(claim)
+            : this.store.complete(claim, mapped.status, { kind: 'error', error: mapped.error });
+        return from(
+          settle
+            .catch((storeError: Error) => this.logger.error(`could not settle idempotency claim: ${storeError.message}`))
+            .then(() => {
+              throw error;
+            }),
+        );
+      }),
+    );
+  }
+}

@@ -1,0 +1,44 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { loadConfigOrExit } from '@swapgw/runtime';
+import { createGatewayApp } from './bootstrap/create-gateway-app';
+import { GatewayConfig } from './config/gateway.config';
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit(GatewayConfig, 'gateway');
+  const logger = new Logger('Main');
+  const { app } = await createGatewayApp(config);
+
+  // Graceful shutdown: stop accepting, let in-flight requests finish (bounded), close Kafka and
+  // the database pool, then exit.
+  let closing = false;
+  const shutdown = (signal: string): void => {
+    if (closing) return;
+    closing = true;
+    logger.log({ msg: 'shutting down', signal });
+    const force = setTimeout(() => {
+      logger.error({ msg: 'forced exit: shutdown took too long', timeoutMs: config.SHUTDOWN_TIMEOUT_MS });
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS);
+    force.unref();
+    app
+      .close()
+      .then(() => process.exit(0))
+      .catch((error: Error) => {
+        logger.error({ msg: 'error during shutdown', error: error.message });
+        process.exit(1);
+      });
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+
+  await app.listen(config.PORT, config.HOST);
+  logger.log({ msg: 'gateway listening', url: `http://${config.HOST}:${config.PORT}/api/v1`, instanceId: config.INSTANCE_ID });
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(
+    JSON.stringify({ level: 'fatal', service: 'gateway', msg: 'gateway failed to start', error: error.message, stack: error.stack, time: new Date().toISOString() }) + '\n',
+  );
+  process.exit(1);
+});

@@ -1,0 +1,15 @@
+import { CreateApiKeys1763720000000 } from './1763720000000-create-api-keys';
+import { CreateIdempotencyRecords1763720000001 } from './1763720000001-create-idempotency-records';
+import { CreateRateLimitWindows1763720000002 } from './1763720000002-create-rate-limit-windows';
+import { CreateSwapViews1763725000000 } from './1763725000000-create-swap-views';
+
+/**
+ * Every migration of the `gateway` schema, in order. A feature module that needs a table (e.g. the
+ * swap read model) adds its migration file in this folder and one line here.
+ */
+export const GATEWAY_MIGRATIONS = [
+  CreateApiKeys1763720000000,
+  CreateIdempotencyRecords1763720000001,
+  CreateRateLimitWindows1763720000002,
+  CreateSwapViews1763725000000,
+];

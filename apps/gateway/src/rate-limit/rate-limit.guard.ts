@@ -1,0 +1,34 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CodedError, ErrorCodes } from '@swapgw/contracts';
+import type { GatewayReply, GatewayRequest } from '../common/http/gateway-request';
+import { RateLimiter } from './rate-limiter.service';
+
+/**
+ * Runs after ApiKeyGuard (registered after it): counts every authenticated request, polling
+ * included, and sets the RateLimit-* headers on the reply before the handler runs, so that they are
+ * present on successes and errors alike.
+ */
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  constructor(private readonly limiter: RateLimiter) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const http = context.switchToHttp();
+    const request = http.getRequest<GatewayRequest>();
+    if (!request.apiKeyId) return true; // public route
+    const decision = await this.limiter.consume(request.apiKeyId);
+    const reply = http.getResponse<GatewayReply>();
+    reply.header('RateLimit-Limit', String(decision.limit));
+    reply.header('RateLimit-Remaining', String(decision.remaining));
+    reply.header('RateLimit-Reset', String(decision.resetSeconds));
+    if (!decision.allowed) {
+      reply.header('Retry-After', String(decision.resetSeconds));
+      throw new CodedError(ErrorCodes.RATE_LIMITED, 'Too many requests for this API key', {
+        limit: decision.limit,
+        retryAfterSeconds: decision.resetSeconds,
+      });
+    }
+    return true;
+  }
+}
