@@ -19,13 +19,18 @@ export function testKafkaSettings(clientId: string, instanceId = uniqueSuffix())
 }
 
 /** Polls `condition` until it returns a truthy value; fails with `what` after `timeoutMs`. */
-export async function waitFor<T>(what: string, condition: () => Promise<T> | T, timeoutMs = 30000, intervalMs = 100): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  condition: () => Promise<T> | T,
+  timeoutMs = 30000,
+  intervalMs = 100,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
     try {
       const value = await condition();
-      if (value) return value;
+      if (value) return value as NonNullable<T>;
     } catch (error) {
       lastError = error;
     }

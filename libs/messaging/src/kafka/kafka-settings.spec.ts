@@ -1,0 +1,34 @@
+import { Transport } from '@nestjs/microservices';
+import { kafkaMicroserviceOptions, kafkaSettingsFromEnv, parseBrokers, sanitizeInstanceId } from './kafka-settings';
+
+describe('kafka settings', () => {
+  it('reads KAFKA_BROKERS as a comma-separated list, 127.0.0.1:9092 by default', () => {
+    expect(kafkaSettingsFromEnv('gateway', { KAFKA_BROKERS: 'k1:9092, k2:9093', INSTANCE_ID: 'gw-1' })).toEqual({
+      brokers: ['k1:9092', 'k2:9093'],
+      clientId: 'gateway',
+      instanceId: 'gw-1',
+    });
+    expect(kafkaSettingsFromEnv('gateway', {}).brokers).toEqual(['127.0.0.1:9092']);
+    expect(kafkaSettingsFromEnv('gateway', {}).instanceId).toMatch(/-\d+$/);
+  });
+
+  it('refuses brokers that are not host:port', () => {
+    expect(() => parseBrokers('localhost')).toThrow(/host:port/);
+    expect(() => parseBrokers(' , ')).toThrow(/no broker/);
+  });
+
+  it('makes instance ids safe for Kafka group ids', () => {
+    expect(sanitizeInstanceId('pod/gateway 7:1')).toBe('pod-gateway-7-1');
+  });
+
+  it('keeps the group id as given, never auto-creates topics, and heartbeats within the session', () => {
+    const options = kafkaMicroserviceOptions({ brokers: ['k:9092'], clientId: 'quote-service', instanceId: 'i1' }, 'quote-service');
+    expect(options.transport).toBe(Transport.KAFKA);
+    expect(options.options?.postfixId).toBe('');
+    expect(options.options?.consumer).toMatchObject({ groupId: 'quote-service', allowAutoTopicCreation: false });
+    const consumer = options.options!.consumer!;
+    expect(consumer.heartbeatInterval! * 3).toBeLessThanOrEqual(consumer.sessionTimeout!);
+    expect(options.options?.producer?.allowAutoTopicCreation).toBe(false);
+    expect(options.options?.client?.brokers).toEqual(['k:9092']);
+  });
+});
