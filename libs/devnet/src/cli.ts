@@ -14,6 +14,14 @@ async function main(): Promise<void> {
     process.exit(64); // EX_USAGE
   }
   const manifestPath = path.resolve(args.manifestPath);
+  // A signal during start-up exits at once; the exit hook in anvil.ts kills the chains started
+  // so far (a process killed by the default signal action would leave them running).
+  const exitDuringStartup = (signal: NodeJS.Signals) => {
+    process.stderr.write(`${signal} during start-up: exiting\n`);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.on('SIGTERM', exitDuringStartup);
+  process.on('SIGINT', exitDuringStartup);
   const devnet = await startDevnet({ manifestPath, portA: args.portA, portB: args.portB, blockTimeSeconds: args.blockTimeSeconds });
   for (const chain of devnet.manifest.chains) process.stdout.write(`${chain.id}: chain id ${chain.chainId} at ${chain.rpcUrl}\n`);
   process.stdout.write(`manifest: ${manifestPath}\ndevnet ready\n`);
@@ -31,6 +39,8 @@ async function main(): Promise<void> {
       },
     );
   };
+  process.off('SIGTERM', exitDuringStartup);
+  process.off('SIGINT', exitDuringStartup);
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
 }
