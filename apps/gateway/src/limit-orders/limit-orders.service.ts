@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import {
+  CancelLimitOrderRequest,
+  CreateLimitOrderRequest,
+  GetLimitOrderRequest,
+  LimitOrderCanceled,
+  LimitOrderCreated,
+  LimitOrderList,
+  LimitOrderReplaced,
+  LimitOrderRequestTypes,
+  LimitOrderView,
+  ListLimitOrdersRequest,
+  ReplaceLimitOrderRequest,
+  Topics,
+} from '@swapgw/contracts';
+import { ServiceClient } from '../messaging/service-client';
+import { CancelLimitOrderDto } from './dto/cancel-limit-order.dto';
+import { CreateLimitOrderDto, ReplaceLimitOrderDto } from './dto/limit-order-terms.dto';
+import { ListLimitOrdersQuery } from './dto/list-limit-orders.query';
+
+/**
+ * The limit-order endpoints as request-reply calls to limit-order-service, which owns the orders,
+ * their idempotency (the Idempotency-Key travels with the request) and owner isolation. Its error
+ * codes (FORBIDDEN, LIMIT_ORDER_NOT_FOUND, LIMIT_ORDER_NOT_REPLACEABLE, PERSISTENCE_UNAVAILABLE...)
+ * reach the client through the exception filter; no answer in time is 503.
+ */
+@Injectable()
+export class LimitOrdersService {
+  constructor(private readonly services: ServiceClient) {}
+
+  create(owner: string, idempotencyKey: string, body: CreateLimitOrderDto): Promise<LimitOrderCreated> {
+    const request: CreateLimitOrderRequest = { ...body, owner, idempotencyKey };
+    return this.services.call(Topics.limitOrderRequests, LimitOrderRequestTypes.create, owner, request);
+  }
+
+  get(owner: string, limitOrderId: string): Promise<LimitOrderView> {
+    const request: GetLimitOrderRequest = { owner, limitOrderId };
+    return this.services.call(Topics.limitOrderRequests, LimitOrderRequestTypes.get, limitOrderId, request);
+  }
+
+  cancel(owner: string, idempotencyKey: string, limitOrderId: string, body: CancelLimitOrderDto | undefined): Promise<LimitOrderCanceled> {
+    const request: CancelLimitOrderRequest = { owner, idempotencyKey, limitOrderId, ...(body?.reason ? { reason: body.reason } : {}) };
+    return this.services.call(Topics.limitOrderRequests, LimitOrderRequestTypes.cancel, limitOrderId, request);
+  }
+
+  replace(owner: string, idempotencyKey: string, limitOrderId: string, body: ReplaceLimitOrderDto): Promise<LimitOrderReplaced> {
+    const request: ReplaceLimitOrderRequest = { ...body, owner, idempotencyKey, limitOrderId };
+    return this.services.call(Topics.limitOrderRequests, LimitOrderRequestTypes.replace, limitOrderId, request);
+  }
+
+  list(owner: string, query: ListLimitOrdersQuery): Promise<LimitOrderList> {
+    const request: ListLimitOrdersRequest = { owner, ...query };
+    return this.services.call(Topics.limitOrderRequests, LimitOrderRequestTypes.list, owner, request);
+  }
+}
