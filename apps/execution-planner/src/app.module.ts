@@ -17,8 +17,8 @@ import { SwapRequestsController } from './swaps/swap-requests.controller';
 
 export const PLANNER_GROUP_ID = 'execution-planner';
 
-/** The planner's Nest module for a validated config. */
-export function plannerModule(config: ExecutionPlannerConfig): Type<unknown> {
+/** The planner's Nest module for a validated config (tests give their own consumer group). */
+export function plannerModule(config: ExecutionPlannerConfig, groupId: string = PLANNER_GROUP_ID): Type<unknown> {
   const options: PlannerOptions = { swapDeadlineSeconds: config.SWAP_DEADLINE_SECONDS, clock: () => Date.now() };
 
   @Module({
@@ -27,7 +27,7 @@ export function plannerModule(config: ExecutionPlannerConfig): Type<unknown> {
       MessagingModule.forRoot({
         clientId: PLANNER_GROUP_ID,
         requestTopics: [Topics.quoteRequests],
-        groupId: PLANNER_GROUP_ID,
+        groupId,
         outbox: true,
       }),
     ],
