@@ -1,4 +1,4 @@
-import { DynamicModule, Inject, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown, Optional, Provider } from '@nestjs/common';
+import { DynamicModule, Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown, Optional, Provider } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { IdempotentConsumer, IdempotentConsumerOptions } from './consumer/idempotent-consumer';
 import { kafkaSettingsFromEnv, KafkaSettings } from './kafka/kafka-settings';
@@ -37,6 +37,7 @@ function requireDataSource(dataSource: DataSource | null | undefined, what: stri
 }
 
 /** Starts and stops what MessagingModule created, in step with the Nest application. */
+@Injectable()
 class MessagingLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('MessagingModule');
 

@@ -64,6 +64,8 @@ export async function bootstrapKafkaService(options: KafkaServiceOptions): Promi
     const app = await NestFactory.createMicroservice(options.module, {
       ...kafkaMicroserviceOptions(settings, options.groupId, { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently }),
       logger,
+      // Errors reach our catch (and the fatal log) instead of Nest calling process.exit itself.
+      abortOnError: false,
     });
     app.enableShutdownHooks();
     try {

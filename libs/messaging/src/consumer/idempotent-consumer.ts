@@ -81,6 +81,9 @@ export class IdempotentConsumer {
         }
         const attempt = (this.attempts.get(attemptKey) ?? 0) + 1;
         if (attempt < this.maxAttempts) {
+          // Entries of messages that moved to another instance (rebalance) are never cleared one by
+          // one; a cap keeps the map bounded, at worst granting such a message a few more attempts.
+          if (this.attempts.size >= 10_000) this.attempts.clear();
           this.attempts.set(attemptKey, attempt);
           this.logger.warn({ msg: 'handler failed; message will be redelivered', attempt, maxAttempts: this.maxAttempts, ...entry });
           throw error;

@@ -1,0 +1,149 @@
+import { createServer } from 'node:net';
+import { Controller, Module } from '@nestjs/common';
+import { Ctx, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
+import { IsString } from 'class-validator';
+import { Kafka, logLevel } from 'kafkajs';
+import { deadLetterTopicOf, replyTopicOf } from '@swapgw/contracts';
+import { ensureTopics } from '../kafka/ensure-topics';
+import { kafkaHealth } from '../kafka/kafka-health';
+import { MessagingModule } from '../messaging.module';
+import { RequestReplyClient } from '../request-reply/request-reply.client';
+import { RequestResponder } from '../request-reply/request-responder';
+import { testKafkaSettings, uniqueSuffix, waitFor } from '../testing/messaging-test-support';
+import { bootstrapKafkaService, KafkaServiceHandle } from './bootstrap-kafka-service';
+
+class PingRequest {
+  @IsString()
+  from!: string;
+}
+
+const suffix = uniqueSuffix();
+const topic = `itest.ping.${suffix}`;
+const groupId = `itest-ping-service-${suffix}`;
+
+@Controller()
+class PingController {
+  constructor(private readonly responder: RequestResponder) {}
+
+  @MessagePattern(topic)
+  ping(@Payload() message: unknown, @Ctx() ctx: KafkaContext) {
+    return this.responder.respond(message, ctx, {
+      'ping.request': { payload: PingRequest, handle: (p: PingRequest) => ({ pong: p.from }) },
+    });
+  }
+}
+
+@Module({
+  imports: [MessagingModule.forRoot({ clientId: 'itest-ping-service', settings: testKafkaSettings('itest-ping-service') })],
+  controllers: [PingController],
+})
+class PingServiceModule {}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function getJson(url: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(url);
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe('bootstrapKafkaService', () => {
+  const settings = testKafkaSettings('itest-ping-service');
+  const specs = [
+    { name: topic, partitions: 2 },
+    { name: replyTopicOf(topic), partitions: 8 },
+    { name: deadLetterTopicOf(topic), partitions: 1 },
+  ];
+  let handle: KafkaServiceHandle | null = null;
+  const requester = new RequestReplyClient(testKafkaSettings('itest-ping-caller'), [topic]);
+
+  afterAll(async () => {
+    await Promise.allSettled([handle?.close(), requester.close()]);
+  });
+
+  it('is live at once, ready only after preparation and the group join, answers, and leaves the group on close', async () => {
+    const port = await freePort();
+    let finishPreparation!: () => void;
+    const preparation = new Promise<void>((resolve) => (finishPreparation = resolve));
+    const started = bootstrapKafkaService({
+      module: PingServiceModule,
+      service: 'itest-ping-service',
+      groupId,
+      healthPort: port,
+      healthHost: '127.0.0.1',
+      settings,
+      topics: specs,
+      prepare: () => preparation,
+    });
+    const base = `http://127.0.0.1:${port}`;
+
+    const live = await waitFor('the live endpoint', () => getJson(`${base}/health/live`).catch(() => null));
+    expect(live.status).toBe(200);
+    const notReady = await getJson(`${base}/health/ready`);
+    expect(notReady.status).toBe(503);
+    expect(notReady.body).toMatchObject({ status: 'unavailable', checks: { kafka: 'down', database: 'down' } });
+    expect(typeof notReady.body.uptimeSeconds).toBe('number');
+
+    finishPreparation();
+    handle = await started;
+    const ready = await waitFor('readiness', async () => {
+      const r = await getJson(`${base}/health/ready`);
+      return r.status === 200 ? r : null;
+    });
+    expect(ready.body).toMatchObject({ status: 'ok', checks: { kafka: 'up', database: 'up' } });
+
+    await requester.connect();
+    await expect(requester.request(topic, 'ping.request', 'p-1', { from: 'test' })).resolves.toEqual({ pong: 'test' });
+
+    await handle.close();
+    handle = null;
+    const admin = new Kafka({ clientId: 'itest-inspect', brokers: settings.brokers, logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    try {
+      const { groups } = await admin.describeGroups([groupId]);
+      expect(groups[0].members).toHaveLength(0);
+    } finally {
+      await admin.disconnect();
+    }
+    await expect(fetch(`${base}/health/live`)).rejects.toThrow();
+  });
+});
+
+describe('kafkaHealth', () => {
+  it('reports the cluster when Kafka answers', async () => {
+    await expect(kafkaHealth(testKafkaSettings('itest-health'))).resolves.toMatchObject({ ok: true, brokers: expect.any(Number) });
+  });
+
+  it('reports down within its timeout when Kafka cannot be reached', async () => {
+    const startedAt = Date.now();
+    const health = await kafkaHealth({ brokers: ['127.0.0.1:1'], clientId: 'itest-health', instanceId: 'x' }, 1000);
+    expect(health.ok).toBe(false);
+    expect(health.error).toBeTruthy();
+    expect(Date.now() - startedAt).toBeLessThan(3000);
+  });
+});
+
+describe('ensureTopics', () => {
+  it('creates missing topics, is idempotent under concurrent calls, and raises partition counts', async () => {
+    const settings = testKafkaSettings('itest-topics');
+    const name = `itest.topics.${uniqueSuffix()}`;
+    await Promise.all([ensureTopics(settings, [{ name, partitions: 2 }]), ensureTopics(settings, [{ name, partitions: 2 }])]);
+    await ensureTopics(settings, [{ name, partitions: 4, config: { 'retention.ms': '3600000' } }]);
+    const admin = new Kafka({ clientId: 'itest-inspect', brokers: settings.brokers, logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    try {
+      const metadata = await admin.fetchTopicMetadata({ topics: [name] });
+      expect(metadata.topics[0].partitions).toHaveLength(4);
+    } finally {
+      await admin.disconnect();
+    }
+  });
+});
