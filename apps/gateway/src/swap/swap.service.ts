@@ -14,7 +14,7 @@ import {
   SwapSigningRefreshResult,
   Topics,
 } from '@swapgw/contracts';
-import { RequestReplyClient } from '@swapgw/messaging';
+import { ServiceClient } from '../messaging/service-client';
 import { BuildSwapDto, WAIT_FOR_TX_REQUEST_MS } from './dto/build-swap.dto';
 import { swapIdOf } from './swap-id';
 import {
@@ -31,8 +31,6 @@ import { SwapViewStore } from './swap-view.store';
 
 /** How often the build wait re-reads the read model (a short poll, not a sleep-and-hope). */
 export const BUILD_POLL_INTERVAL_MS = 50;
-/** Bound of each request-reply call to the planner or signer-surface (a timeout answers 503). */
-export const SERVICE_REQUEST_TIMEOUT_MS = 10_000;
 
 export type SigningAnswer = { httpStatus: 200; body: SyncSigningResponse } | { httpStatus: 202; body: AsyncSigningResponse };
 
@@ -42,7 +40,7 @@ export class SwapService {
   private readonly logger = new Logger(SwapService.name);
 
   constructor(
-    private readonly requester: RequestReplyClient,
+    private readonly services: ServiceClient,
     private readonly views: SwapViewStore,
   ) {}
 
@@ -66,9 +64,7 @@ export class SwapService {
       permit2: dto.permit2,
     };
     const started = Date.now();
-    const built = await this.requester.request<SwapBuildResult>(Topics.swapRequests, SwapRequestTypes.build, swapId, request, {
-      timeoutMs: SERVICE_REQUEST_TIMEOUT_MS,
-    });
+    const built = await this.services.call<SwapBuildResult>(Topics.swapRequests, SwapRequestTypes.build, swapId, request);
     await this.views.ensureCreated(swapId, owner, built.status, built.stepCount, Date.now());
 
     const waitMs = dto.waitForTxRequestMs ?? WAIT_FOR_TX_REQUEST_MS.default;
@@ -92,9 +88,7 @@ export class SwapService {
     if (view.status === 'awaiting_signature' && view.payload !== null) {
       // The payload expired unsigned: ask for a fresh one; the next poll finds it.
       const refresh: SwapSigningRefreshRequest = { swapId, owner };
-      const result = await this.requester.request<SwapSigningRefreshResult>(Topics.swapRequests, SwapRequestTypes.refreshSigning, swapId, refresh, {
-        timeoutMs: SERVICE_REQUEST_TIMEOUT_MS,
-      });
+      const result = await this.services.call<SwapSigningRefreshResult>(Topics.swapRequests, SwapRequestTypes.refreshSigning, swapId, refresh);
       this.logger.log({ msg: 'expired signing payload refresh asked', swapId, refreshRequested: result.refreshRequested });
       return { httpStatus: 202, body: asyncResponseOf(swapId, result.status) };
     }
@@ -105,9 +99,7 @@ export class SwapService {
   async submit(owner: string, swapId: string, rawTx: string): Promise<SubmittedSigningResponse> {
     const view = await this.requireOwned(owner, swapId);
     const request: SigningSubmitRequest = { swapId, rawTx };
-    const result = await this.requester.request<SigningSubmitResult>(Topics.signingRequests, SigningRequestTypes.submit, swapId, request, {
-      timeoutMs: SERVICE_REQUEST_TIMEOUT_MS,
-    });
+    const result = await this.services.call<SigningSubmitResult>(Topics.signingRequests, SigningRequestTypes.submit, swapId, request);
     await this.views.markSubmitted(swapId, result.stepIndex, result.txHash, Date.now());
     return {
       swapId,
