@@ -34,7 +34,7 @@ export function coreRank(symbol: string): number | undefined {
   return index >= 0 ? index + 1 : undefined;
 }
 
-export function assetKeyOf(token: Pick<DiscoveredToken, 'address' | 'mint'>): string {
+export function assetKeyOf(token: { address: string | null; mint?: string | null }): string {
   if (token.address) return token.address.toLowerCase();
   if (token.mint) return token.mint;
   return 'native';

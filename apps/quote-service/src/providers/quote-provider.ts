@@ -1,0 +1,51 @@
+import type { ChainDescriptor } from '@swapgw/chains';
+import type { RouteLeg, TokenRef } from '@swapgw/contracts';
+
+/** A token resolved for quoting: a TokenRef plus the Solana mint when there is one. */
+export interface QuoteToken extends TokenRef {
+  mint?: string | null;
+}
+
+/** What every provider is asked: one resolved request. */
+export interface QuoteContext {
+  fromChain: ChainDescriptor;
+  toChain: ChainDescriptor;
+  tokenIn: QuoteToken;
+  tokenOut: QuoteToken;
+  amountIn: bigint;
+  slippageBps: number;
+  recipient?: string;
+}
+
+/** A candidate route as a provider proposes it; quote-service ranks, names and stores it. */
+export interface CandidateRoute {
+  providers: string[];
+  bridgeProvider?: string;
+  legs: RouteLeg[];
+  expectedAmountOut: bigint;
+  estimatedDurationSeconds: number;
+  warnings: string[];
+  /** Provider-specific detail for `debug` (price impact, pools, upstream ids...). */
+  debug?: Record<string, unknown>;
+}
+
+/**
+ * A source of routes. `applies` is cheap and synchronous (does this provider cover the chains at
+ * all?); `quote` may do I/O, must honour `signal`, and answers [] when it has no route. Throwing
+ * means the provider failed (counted towards QUOTE_UPSTREAM_FAILED), not "no route".
+ */
+export interface QuoteProvider {
+  readonly name: string;
+  applies(context: QuoteContext): boolean;
+  quote(context: QuoteContext, signal: AbortSignal): Promise<CandidateRoute[]>;
+}
+
+export interface RouteWarningThresholds {
+  priceImpactBps: number;
+  thinLiquidityBps: number;
+}
+
+export const RouteWarnings = {
+  highPriceImpact: 'HIGH_PRICE_IMPACT',
+  thinLiquidity: 'THIN_LIQUIDITY',
+} as const;

@@ -1,0 +1,111 @@
+import { ChainRegistry } from '@swapgw/chains';
+import { Contract, getAddress, getCreate2Address, isError, keccak256, solidityPacked } from 'ethers';
+import { getAmountsOut, HopReserves, priceImpactBps } from './uniswap-v2-math';
+import { uniswapV2Deployment, UniswapV2Deployment } from './uniswap-v2-deployments';
+import type { QuoteToken } from './quote-provider';
+
+const PAIR_ABI = ['function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)'];
+
+/** One priced path through Uniswap V2 pools. */
+export interface PathQuote {
+  deployment: UniswapV2Deployment;
+  /** Token addresses, WETH standing in for the native coin. */
+  path: string[];
+  pairs: string[];
+  hops: HopReserves[];
+  /** router.getAmountsOut(amountIn, path). */
+  amounts: bigint[];
+  priceImpactBps: number;
+  /** Largest share (bps) of a pool's output reserve that one hop takes. */
+  maxReserveShareBps: number;
+}
+
+/**
+ * Prices paths on Uniswap V2 from pool reserves read on chain: the direct pool and the two-hop
+ * path through WETH. Pair addresses are computed with CREATE2 (no factory round trip); a pair with
+ * no code reads as "no pool", while an RPC failure propagates (the provider failed).
+ */
+export class UniswapV2Quoter {
+  constructor(private readonly registry: ChainRegistry) {}
+
+  deployment(chainId: string): UniswapV2Deployment | undefined {
+    return uniswapV2Deployment(this.registry, chainId);
+  }
+
+  /** Every viable path, best output first; [] when no pools connect the tokens. */
+  async quotePaths(chainId: string, tokenIn: QuoteToken, tokenOut: QuoteToken, amountIn: bigint, signal: AbortSignal): Promise<PathQuote[]> {
+    const deployment = this.deployment(chainId);
+    if (!deployment) return [];
+    const a = tokenIn.address ? getAddress(tokenIn.address) : deployment.weth;
+    const b = tokenOut.address ? getAddress(tokenOut.address) : deployment.weth;
+    if (a === b) return []; // native ↔ WETH is a wrap, not a swap
+    const candidates: string[][] = [[a, b]];
+    if (a !== deployment.weth && b !== deployment.weth) candidates.push([a, deployment.weth, b]);
+
+    const reserves = new Map<string, Promise<{ pair: string; hop: HopReserves } | null>>();
+    const hopOf = (x: string, y: string) => {
+      const key = `${x}>${y}`;
+      if (!reserves.has(key)) reserves.set(key, this.readHop(deployment, x, y, signal));
+      return reserves.get(key)!;
+    };
+    const quotes: PathQuote[] = [];
+    for (const path of candidates) {
+      const hops = await Promise.all(path.slice(1).map((to, i) => hopOf(path[i], to)));
+      if (hops.some((h) => h === null || h.hop.reserveIn === 0n || h.hop.reserveOut === 0n)) continue;
+      const present = hops as { pair: string; hop: HopReserves }[];
+      const amounts = getAmountsOut(amountIn, present.map((h) => h.hop));
+      const out = amounts[amounts.length - 1];
+      if (out === 0n) continue;
+      quotes.push({
+        deployment,
+        path,
+        pairs: present.map((h) => h.pair),
+        hops: present.map((h) => h.hop),
+        amounts,
+        priceImpactBps: priceImpactBps(amountIn, present.map((h) => h.hop), out),
+        maxReserveShareBps: Math.max(...present.map((h, i) => Number((amounts[i + 1] * 10_000n) / h.hop.reserveOut))),
+      });
+    }
+    return quotes.sort((x, y) => (x.amounts[x.amounts.length - 1] > y.amounts[y.amounts.length - 1] ? -1 : 1));
+  }
+
+  pairAddress(deployment: UniswapV2Deployment, x: string, y: string): string {
+    const [token0, token1] = x.toLowerCase() < y.toLowerCase() ? [x, y] : [y, x];
+    return getCreate2Address(deployment.factory, keccak256(solidityPacked(['address', 'address'], [token0, token1])), deployment.initCodeHash);
+  }
+
+  private async readHop(deployment: UniswapV2Deployment, x: string, y: string, signal: AbortSignal): Promise<{ pair: string; hop: HopReserves } | null> {
+    const pair = this.pairAddress(deployment, x, y);
+    const contract = new Contract(pair, PAIR_ABI, this.registry.evmProvider(deployment.chain));
+    let reserve0: bigint;
+    let reserve1: bigint;
+    try {
+      [reserve0, reserve1] = (await abortable(contract.getReserves() as Promise<[bigint, bigint, bigint]>, signal)) as [bigint, bigint, bigint];
+    } catch (error) {
+      // No contract at the computed address: the pool does not exist.
+      if (isError(error, 'BAD_DATA') || isError(error, 'CALL_EXCEPTION')) return null;
+      throw error;
+    }
+    const xIsToken0 = x.toLowerCase() < y.toLowerCase();
+    return { pair, hop: xIsToken0 ? { reserveIn: reserve0, reserveOut: reserve1 } : { reserveIn: reserve1, reserveOut: reserve0 } };
+  }
+}
+
+/** Rejects as soon as `signal` aborts (ethers calls take no AbortSignal). */
+export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,206 @@
+import { Logger } from '@nestjs/common';
+import { ChainDescriptor, ChainRegistry } from '@swapgw/chains';
+import {
+  CodedError,
+  CreateQuoteRequest,
+  ErrorCodes,
+  GetRoutePlanRequest,
+  QuoteResult,
+  QuoteRouteSummary,
+  RoutePlan,
+} from '@swapgw/contracts';
+import { PublicKey } from '@solana/web3.js';
+import { isAddress } from 'ethers';
+import { DataSource } from 'typeorm';
+import { ulid } from 'ulid';
+import type { CandidateRoute, QuoteContext, QuoteProvider, QuoteToken } from '../providers/quote-provider';
+import { toBaseUnits } from './amounts';
+import { gatherRoutes } from './provider-orchestrator';
+import { rankRoutes } from './route-ranking';
+import { TokenResolver } from './token-resolver';
+import { assetKeyOf } from '../catalog/token-sources';
+
+export interface QuoteServiceOptions {
+  ttlMs: number;
+  providerTimeoutMs: number;
+  defaultSlippageBps: number;
+}
+
+/**
+ * POST /quote and quote.route.get: validates and resolves the request, asks the providers, ranks
+ * their routes best output first, and stores the quote with every route's executable plan in one
+ * transaction.
+ */
+export class QuoteService {
+  private readonly logger = new Logger(QuoteService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly registry: ChainRegistry,
+    private readonly tokens: TokenResolver,
+    private readonly providers: QuoteProvider[],
+    private readonly options: QuoteServiceOptions,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  async create(request: CreateQuoteRequest): Promise<QuoteResult> {
+    const fromChain = this.chainOf(request.fromChain, 'fromChain', request.network);
+    const toChain = this.chainOf(request.toChain, 'toChain', request.network);
+    const tokenIn = await this.tokens.resolve(fromChain, request.tokenIn, request.tokenRefFromOverride, 'tokenIn');
+    const tokenOut = await this.tokens.resolve(toChain, request.tokenOut, request.tokenRefToOverride, 'tokenOut');
+    if (fromChain.id === toChain.id && assetKeyOf(tokenIn) === assetKeyOf(tokenOut)) {
+      throw new CodedError(ErrorCodes.SAME_TOKEN, `tokenIn and tokenOut are the same token (${tokenIn.symbol}) on ${fromChain.id}`);
+    }
+    const amountIn = toBaseUnits(request.amount, tokenIn.decimals);
+    if (request.recipient !== undefined) assertRecipient(request.recipient, toChain);
+    const slippageBps = request.slippageBps ?? this.options.defaultSlippageBps;
+
+    const context: QuoteContext = { fromChain, toChain, tokenIn, tokenOut, amountIn, slippageBps, recipient: request.recipient };
+    const gathered = await gatherRoutes(this.providers, context, this.options.providerTimeoutMs);
+    const failures = gathered.outcomes.filter((o) => o.status === 'failed' || o.status === 'timed-out');
+    if (gathered.asked > 0 && failures.length === gathered.asked) {
+      this.logger.warn({ msg: 'every quote provider failed', outcomes: gathered.outcomes });
+      throw new CodedError(ErrorCodes.QUOTE_UPSTREAM_FAILED, 'Every quote provider failed or timed out', { providers: gathered.outcomes });
+    }
+
+    const now = this.clock();
+    const quoteId = `qt_${ulid(now)}`;
+    const expiresAtMs = now + this.options.ttlMs;
+    const ranked = rankRoutes(gathered.routes.map((route) => ({ ...route, stepCount: route.legs.length })));
+    const stored = ranked.map((route, index) => {
+      const routeId = `rt_${ulid(now)}`;
+      return {
+        rank: index + 1,
+        summary: summaryOf(routeId, route, fromChain.id !== toChain.id),
+        plan: planOf(quoteId, routeId, expiresAtMs, context, route),
+        debug: route.debug,
+      };
+    });
+
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(
+        `INSERT INTO "quotes" ("id", "owner", "from_chain", "to_chain", "token_in", "token_out", "amount_in", "slippage_bps", "recipient", "request", "provider_outcomes", "created_at_ms", "expires_at_ms")
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+        [quoteId, request.owner ?? null, fromChain.id, toChain.id, tokenIn.symbol, tokenOut.symbol, amountIn.toString(), slippageBps,
+          request.recipient ?? null, JSON.stringify(request), JSON.stringify(gathered.outcomes), now, expiresAtMs],
+      );
+      for (const route of stored) {
+        await manager.query(`INSERT INTO "quote_routes" ("route_id", "quote_id", "rank", "summary", "plan") VALUES ($1, $2, $3, $4, $5)`, [
+          route.summary.routeId,
+          quoteId,
+          route.rank,
+          JSON.stringify(route.summary),
+          JSON.stringify(route.plan),
+        ]);
+      }
+      // The trending signal of GET /tokens?sort=trending.
+      await manager.query(
+        `UPDATE "tokens" SET "quote_count" = "quote_count" + 1 WHERE ("chain" = $1 AND "asset_key" = $2) OR ("chain" = $3 AND "asset_key" = $4)`,
+        [fromChain.id, assetKeyOf(tokenIn), toChain.id, assetKeyOf(tokenOut)],
+      );
+    });
+
+    const result: QuoteResult = { quoteId, expiresAtMs, routes: stored.map((r) => r.summary) };
+    if (request.debug) {
+      result.debug = {
+        amountIn: amountIn.toString(),
+        tokenIn,
+        tokenOut,
+        slippageBps,
+        providers: gathered.outcomes,
+        routes: stored.map((r) => ({ routeId: r.summary.routeId, ...r.debug })),
+      };
+    }
+    return result;
+  }
+
+  async routePlan(request: GetRoutePlanRequest): Promise<RoutePlan> {
+    const rows: { expires_at_ms: string; plan: RoutePlan | null }[] = await this.dataSource.query(
+      `SELECT q."expires_at_ms", r."plan" FROM "quotes" q LEFT JOIN "quote_routes" r ON r."quote_id" = q."id" AND r."route_id" = $2 WHERE q."id" = $1`,
+      [request.quoteId, request.routeId],
+    );
+    if (rows.length === 0) throw new CodedError(ErrorCodes.QUOTE_NOT_FOUND, `Quote ${request.quoteId} does not exist`, { quoteId: request.quoteId });
+    const [row] = rows;
+    if (!row.plan) {
+      throw new CodedError(ErrorCodes.UNKNOWN_ROUTE, `Route ${request.routeId} is not a route of quote ${request.quoteId}`, {
+        quoteId: request.quoteId,
+        routeId: request.routeId,
+      });
+    }
+    const expiresAtMs = Number(row.expires_at_ms);
+    if (this.clock() >= expiresAtMs) {
+      throw new CodedError(ErrorCodes.QUOTE_EXPIRED, `Quote ${request.quoteId} expired; request a new quote`, { quoteId: request.quoteId, expiresAtMs });
+    }
+    return row.plan;
+  }
+
+  private chainOf(id: string, field: 'fromChain' | 'toChain', network: string | undefined): ChainDescriptor {
+    const chain = this.registry.find(id);
+    if (!chain) throw new CodedError(ErrorCodes.UNKNOWN_CHAIN, `${field} ${id} is not in GET /chains`, { field, chain: id });
+    // Devnet chains are testnets: asking for mainnet with one of them is a mismatch, not a route.
+    if (network && chain.network !== network) {
+      throw new CodedError(ErrorCodes.UNKNOWN_CHAIN, `${field} ${id} is a ${chain.network} chain, not ${network}`, { field, chain: id, network });
+    }
+    return chain;
+  }
+}
+
+function assertRecipient(recipient: string, chain: ChainDescriptor): void {
+  const valid = chain.family === 'evm' ? isAddress(recipient) && recipient.startsWith('0x') : isSolanaAddress(recipient);
+  if (!valid) {
+    throw new CodedError(ErrorCodes.INVALID_ADDRESS, `recipient ${recipient} is not a ${chain.family === 'evm' ? 'EVM' : 'Solana'} address (${chain.id})`, {
+      field: 'recipient',
+    });
+  }
+}
+
+function isSolanaAddress(value: string): boolean {
+  if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(value)) return false;
+  try {
+    return new PublicKey(value).toBase58() === value;
+  } catch {
+    return false;
+  }
+}
+
+function summaryOf(routeId: string, route: CandidateRoute & { stepCount: number }, crossChain: boolean): QuoteRouteSummary {
+  const distinct = [...new Set(route.providers)];
+  const summary: QuoteRouteSummary = {
+    routeId,
+    providers: route.providers,
+    family: crossChain ? 'cross-chain' : 'same-chain',
+    stepCount: route.stepCount,
+    expectedAmountOut: route.expectedAmountOut.toString(),
+    estimatedDurationSeconds: route.estimatedDurationSeconds,
+    warnings: route.warnings,
+  };
+  // The convenience alias only when one provider label covers the whole route.
+  if (distinct.length === 1) summary.provider = distinct[0];
+  if (route.bridgeProvider) summary.bridgeProvider = route.bridgeProvider;
+  return summary;
+}
+
+function planOf(quoteId: string, routeId: string, expiresAtMs: number, context: QuoteContext, route: CandidateRoute): RoutePlan {
+  const plan: RoutePlan = {
+    quoteId,
+    routeId,
+    expiresAtMs,
+    fromChain: context.fromChain.id,
+    toChain: context.toChain.id,
+    tokenIn: tokenRefOf(context.tokenIn),
+    tokenOut: tokenRefOf(context.tokenOut),
+    amountIn: context.amountIn.toString(),
+    expectedAmountOut: route.expectedAmountOut.toString(),
+    slippageBps: context.slippageBps,
+    providers: route.providers,
+    legs: route.legs,
+  };
+  if (context.recipient) plan.recipient = context.recipient;
+  if (route.bridgeProvider) plan.bridgeProvider = route.bridgeProvider;
+  return plan;
+}
+
+/** Plans carry one address field: the EVM address, the Solana mint, or null for the native coin. */
+function tokenRefOf(token: QuoteToken) {
+  return { chain: token.chain, symbol: token.symbol, address: token.address ?? token.mint ?? null, decimals: token.decimals };
+}

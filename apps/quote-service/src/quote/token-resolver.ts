@@ -1,0 +1,103 @@
+import { ChainDescriptor, ChainRegistry } from '@swapgw/chains';
+import { CodedError, ErrorCodes } from '@swapgw/contracts';
+import { Contract, getAddress, isAddress } from 'ethers';
+import { DataSource } from 'typeorm';
+import type { QuoteToken } from '../providers/quote-provider';
+import { abortable } from '../providers/uniswap-v2-quoter';
+
+const ERC20_METADATA_ABI = ['function symbol() view returns (string)', 'function decimals() view returns (uint8)'];
+
+/** A parsed `<namespace>:<chain id>:<kind>:<address>` token reference. */
+export interface ParsedTokenRef {
+  namespace: string;
+  reference: string;
+  kind: string;
+  address: string;
+}
+
+export function parseTokenRef(value: string): ParsedTokenRef {
+  const parts = value.split(':');
+  if (parts.length !== 4 || parts.some((p) => p.length === 0)) {
+    throw new CodedError(ErrorCodes.UNKNOWN_TOKEN, `token reference "${value}" is not <namespace>:<chain id>:<kind>:<address>`);
+  }
+  const [namespace, reference, kind, address] = parts;
+  return { namespace, reference, kind, address };
+}
+
+interface TokenRow {
+  symbol: string;
+  decimals: number;
+  address: string | null;
+  mint: string | null;
+}
+
+/**
+ * Resolves the tokens of a quote request: by symbol from the catalog, or by a canonical token
+ * reference override (catalog first; on EVM chains with an RPC, an uncatalogued ERC-20 is read on
+ * chain). Anything else is UNKNOWN_TOKEN.
+ */
+export class TokenResolver {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly registry: ChainRegistry,
+  ) {}
+
+  async resolve(chain: ChainDescriptor, symbol: string, override: string | undefined, which: 'tokenIn' | 'tokenOut'): Promise<QuoteToken> {
+    if (override) return this.resolveOverride(chain, override, which);
+    const rows: TokenRow[] = await this.dataSource.query(
+      `SELECT "symbol", "decimals", "address", "mint" FROM "tokens" WHERE "chain" = $1 AND upper("symbol") = upper($2) ORDER BY "rank", "id" LIMIT 1`,
+      [chain.id, symbol],
+    );
+    if (rows.length === 0) {
+      throw new CodedError(ErrorCodes.UNKNOWN_TOKEN, `${which} ${symbol} is not a known token on ${chain.id}`, { chain: chain.id, symbol, field: which });
+    }
+    return toQuoteToken(chain.id, rows[0]);
+  }
+
+  private async resolveOverride(chain: ChainDescriptor, override: string, which: 'tokenIn' | 'tokenOut'): Promise<QuoteToken> {
+    const field = which === 'tokenIn' ? 'tokenRefFromOverride' : 'tokenRefToOverride';
+    const ref = parseTokenRef(override);
+    const refChain =
+      this.registry.findByCaip2(`${ref.namespace}:${ref.reference}`) ??
+      (ref.namespace === 'solana' && ref.reference === 'mainnet' ? this.registry.find('solana') : undefined);
+    if (!refChain || refChain.id !== chain.id) {
+      throw new CodedError(ErrorCodes.UNKNOWN_TOKEN, `${field} ${override} does not name a token on ${chain.id}`, { field, chain: chain.id });
+    }
+    let assetKey: string;
+    if (ref.kind === 'native' || ref.kind === 'slip44') {
+      assetKey = 'native';
+    } else if (chain.family === 'evm' && ref.kind === 'erc20' && isAddress(ref.address)) {
+      assetKey = ref.address.toLowerCase();
+    } else if (chain.family === 'solana' && (ref.kind === 'spl' || ref.kind === 'token') && /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(ref.address)) {
+      assetKey = ref.address;
+    } else {
+      throw new CodedError(ErrorCodes.UNKNOWN_TOKEN, `${field} ${override}: kind ${ref.kind} or address is not valid on ${chain.id}`, { field });
+    }
+    const rows: TokenRow[] = await this.dataSource.query(
+      `SELECT "symbol", "decimals", "address", "mint" FROM "tokens" WHERE "chain" = $1 AND "asset_key" = $2`,
+      [chain.id, assetKey],
+    );
+    if (rows.length > 0) return toQuoteToken(chain.id, rows[0]);
+    if (chain.family === 'evm' && assetKey !== 'native' && chain.rpcUrl) return this.readErc20(chain, getAddress(ref.address), field, override);
+    throw new CodedError(ErrorCodes.UNKNOWN_TOKEN, `${field} ${override} is not a known token on ${chain.id}`, { field });
+  }
+
+  /** An ERC-20 outside the lists: its symbol and decimals as the contract reports them. */
+  private async readErc20(chain: ChainDescriptor, address: string, field: string, override: string): Promise<QuoteToken> {
+    const contract = new Contract(address, ERC20_METADATA_ABI, this.registry.evmProvider(chain.id));
+    const signal = AbortSignal.timeout(3000);
+    try {
+      const [symbol, decimals] = await Promise.all([
+        abortable(contract.symbol() as Promise<string>, signal),
+        abortable(contract.decimals() as Promise<bigint>, signal),
+      ]);
+      return { chain: chain.id, symbol, address, decimals: Number(decimals) };
+    } catch {
+      throw new CodedError(ErrorCodes.UNKNOWN_TOKEN, `${field} ${override} is not an ERC-20 token on ${chain.id}`, { field });
+    }
+  }
+}
+
+function toQuoteToken(chain: string, row: TokenRow): QuoteToken {
+  return { chain, symbol: row.symbol, address: row.address, decimals: row.decimals, mint: row.mint };
+}
