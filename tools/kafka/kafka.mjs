@@ -255,7 +255,8 @@ export async function startKafka({
   heapMb = 512,
   timeoutMs = 120_000,
 } = {}) {
-  const noop = async () => {};
+  // Nothing to stop when this call did not start the broker.
+  const noop = () => Promise.resolve();
   if (useEnv && process.env.KAFKA_BROKERS) {
     log(`using KAFKA_BROKERS=${process.env.KAFKA_BROKERS}`);
     return { brokers: process.env.KAFKA_BROKERS, started: false, stop: noop };

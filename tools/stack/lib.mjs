@@ -1,7 +1,7 @@
 // Shared steps of `npm start` (start.mjs) and `npm test` (test.mjs): bootstrap (install, build),
 // PostgreSQL database, Kafka topics, devnet and app processes. Plain Node: the install step runs
 // before node_modules exists, so npm packages are only loaded (createRequire) after it.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';

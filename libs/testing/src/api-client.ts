@@ -5,7 +5,6 @@ import { promisify } from 'node:util';
 import { repoRoot, testEnv } from './test-env';
 
 // Bodies default to `any` so tests can read `body.data.routes` as a user reads JSON; they assert on it.
-/* eslint-disable @typescript-eslint/no-explicit-any */
 export interface ApiResponse<T = any> {
   status: number;
   headers: Record<string, string>;
@@ -31,7 +30,6 @@ export interface ApiClient {
   post<T = any>(path: string, body?: unknown, options?: ApiRequestOptions): Promise<ApiResponse<T>>;
   delete<T = any>(path: string, options?: ApiRequestOptions): Promise<ApiResponse<T>>;
 }
-/* eslint-enable @typescript-eslint/no-explicit-any */
 
 /**
  * A small HTTP client for e2e tests: `api(process.env.GATEWAY_URL, key).post('/quote', {...})`.

@@ -1,0 +1,105 @@
+// Lint for the whole monorepo (`npm run lint` = `eslint .`).
+// - Module boundaries are real rules, from the Nx tags in each project.json:
+//     type:app | feature | data-access | contracts | util   and   scope:<service> | shared
+// - Type-aware checks for the mistakes that hurt a message-driven service most: a promise nobody
+//   awaits (lost error, lost ordering) and a switch over a union that misses a case.
+// - Formatting belongs to Prettier; eslint-config-prettier switches off the rules that overlap.
+import nx from '@nx/eslint-plugin';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+const SERVICE_SCOPES = ['gateway', 'quote', 'planner', 'signer', 'limit-order'];
+
+/** The imports that make a library do I/O or depend on a framework: contracts must stay pure. */
+const IO_AND_FRAMEWORK_PACKAGES = [
+  '@nestjs/*',
+  'typeorm',
+  'pg',
+  'kafkajs',
+  'ioredis',
+  'fastify',
+  '@fastify/*',
+  'node:fs',
+  'node:net',
+  'node:http',
+  'node:child_process',
+];
+
+export default tseslint.config(
+  {
+    ignores: ['**/node_modules/**', 'dist/**', 'coverage/**', '.cache/**', '.run/**', 'tmp/**', '.nx/**', 'bench/results/**'],
+  },
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  ...nx.configs['flat/javascript'],
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { project: ['./tsconfig.json'], tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false },
+      ],
+      '@typescript-eslint/await-thenable': 'error',
+      // Config classes annotate `PORT: number = 3000` on purpose: decorator metadata needs the type.
+      '@typescript-eslint/no-inferrable-types': ['error', { ignoreParameters: true, ignoreProperties: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    files: ['**/*.ts', '**/*.js', '**/*.mjs', '**/*.cjs'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          // Libraries are compiled together by tools/build (swc), none is built on its own.
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            {
+              sourceTag: 'type:app',
+              onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:contracts', 'type:util'],
+            },
+            {
+              sourceTag: 'type:feature',
+              onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:contracts', 'type:util'],
+            },
+            {
+              sourceTag: 'type:data-access',
+              onlyDependOnLibsWithTags: ['type:data-access', 'type:contracts', 'type:util'],
+            },
+            {
+              sourceTag: 'type:contracts',
+              onlyDependOnLibsWithTags: ['type:contracts'],
+              bannedExternalImports: IO_AND_FRAMEWORK_PACKAGES,
+            },
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:contracts'] },
+            // A service reaches only its own scope and the shared libraries: no app imports another.
+            ...SERVICE_SCOPES.map((scope) => ({
+              sourceTag: `scope:${scope}`,
+              onlyDependOnLibsWithTags: [`scope:${scope}`, 'scope:shared'],
+            })),
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Tests read JSON bodies and build typed fakes: `any` and non-null assertions are fair there.
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    // Plain Node scripts (tools, config files) are CommonJS or ESM run by node directly.
+    files: ['**/*.js', '**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  prettier,
+);
