@@ -54,9 +54,10 @@ export async function createGatewayApp(config: GatewayConfig, options: CreateGat
   });
   const routes = app.get(RouteTable);
   // @nestjs/platform-fastify bundles its own copy of fastify: same API, distinct type declarations.
-  installHttpShell(app.getHttpAdapter().getInstance() as unknown as FastifyInstance, routes);
+  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  installHttpShell(fastify, routes);
   app.setGlobalPrefix(API_PREFIX);
-  const openApi = setupOpenApi(app, config);
+  const openApi = setupOpenApi(app, config, fastify);
 
   if (hasMessageHandlers(app)) {
     app.connectMicroservice(kafkaMicroserviceOptions(gatewayKafkaSettings(config), 'gateway'));

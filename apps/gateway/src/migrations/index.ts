@@ -1,3 +1,4 @@
+import { CreateMessagingTables1763700000000 } from '@swapgw/messaging';
 import { CreateApiKeys1763720000000 } from './1763720000000-create-api-keys';
 import { CreateIdempotencyRecords1763720000001 } from './1763720000001-create-idempotency-records';
 import { CreateRateLimitWindows1763720000002 } from './1763720000002-create-rate-limit-windows';
@@ -8,6 +9,8 @@ import { CreateSwapViews1763725000000 } from './1763725000000-create-swap-views'
  * swap read model) adds its migration file in this folder and one line here.
  */
 export const GATEWAY_MIGRATIONS = [
+  // outbox + processed_events: the gateway's Kafka consumers (group `gateway`) record applied eventIds.
+  CreateMessagingTables1763700000000,
   CreateApiKeys1763720000000,
   CreateIdempotencyRecords1763720000001,
   CreateRateLimitWindows1763720000002,

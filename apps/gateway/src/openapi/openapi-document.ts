@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
+import type { FastifyInstance } from 'fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ErrorCatalog } from '@swapgw/contracts';
 import type { GatewayConfig } from '../config/gateway.config';
@@ -78,14 +81,44 @@ export function buildOpenApiDocument(app: INestApplication, config: GatewayConfi
   return document;
 }
 
-/** Minimal docs page: Swagger UI from swagger-ui-dist, pointed at the JSON document. */
-export function setupOpenApi(app: INestApplication, config: GatewayConfig): OpenAPIObject {
+const SWAGGER_UI_ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+  'swagger-ui-standalone-preset.js': 'application/javascript; charset=utf-8',
+};
+
+function docsPage(): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Swap Gateway API</title><link rel="stylesheet" href="/${DOCS_PATH}/swagger-ui.css"></head>
+<body><div id="swagger-ui"></div>
+<script src="/${DOCS_PATH}/swagger-ui-bundle.js"></script>
+<script src="/${DOCS_PATH}/swagger-ui-standalone-preset.js"></script>
+<script>window.ui = SwaggerUIBundle({ url: '/${OPENAPI_JSON_PATH}', dom_id: '#swagger-ui', presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout' });</script>
+</body></html>`;
+}
+
+/**
+ * Serves the document at /api/v1/openapi.json and Swagger UI at /api/v1/docs. The UI's three
+ * assets are read from swagger-ui-dist and served by plain routes: SwaggerModule's own UI needs
+ * @fastify/static, whose dependencies are ES modules that jest cannot load.
+ */
+export function setupOpenApi(app: INestApplication, config: GatewayConfig, fastify: FastifyInstance): OpenAPIObject {
   const document = buildOpenApiDocument(app, config);
-  SwaggerModule.setup(DOCS_PATH, app, document, {
-    jsonDocumentUrl: OPENAPI_JSON_PATH,
-    raw: ['json'],
-    useGlobalPrefix: false,
-    customSiteTitle: 'Swap Gateway API',
+  const json = JSON.stringify(document);
+  fastify.get(`/${OPENAPI_JSON_PATH}`, (_request, reply) => {
+    void reply.type('application/json; charset=utf-8').send(json);
   });
+  const page = docsPage();
+  fastify.get(`/${DOCS_PATH}`, (_request, reply) => {
+    void reply.type('text/html; charset=utf-8').send(page);
+  });
+  const assetDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+  for (const [file, type] of Object.entries(SWAGGER_UI_ASSETS)) {
+    const content = fs.readFileSync(path.join(assetDir, file));
+    fastify.get(`/${DOCS_PATH}/${file}`, (_request, reply) => {
+      void reply.type(type).header('cache-control', 'public, max-age=3600').send(content);
+    });
+  }
   return document;
 }
