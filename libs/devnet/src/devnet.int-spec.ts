@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Contract, formatUnits, JsonRpcProvider, MaxUint256, parseUnits, Signature } from 'ethers';
@@ -14,6 +15,7 @@ import { RunningDevnet, startDevnet } from './start-devnet';
 describe('devnet', () => {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapgw-devnet-'));
   const manifestPath = path.join(workDir, 'manifest.json');
+  const firstManifestPath = path.join(workDir, 'first-manifest.json');
   let devnet: RunningDevnet;
   let firstManifest: DevnetManifest;
   let firstRpcUrl: string;
@@ -30,7 +32,7 @@ describe('devnet', () => {
   beforeAll(async () => {
     // Two consecutive starts: the first is stopped before the second so the comparison of
     // addresses is between genuinely fresh chains.
-    const first = await startDevnet({ manifestPath, portA: await freePort(), portB: await freePort() });
+    const first = await startDevnet({ manifestPath: firstManifestPath, portA: await freePort(), portB: await freePort() });
     firstManifest = first.manifest;
     firstRpcUrl = first.manifest.chains[0].rpcUrl;
     await first.stop();
@@ -61,6 +63,7 @@ describe('devnet', () => {
       () => false,
     );
     expect(answered).toBe(false);
+    expect(fs.existsSync(firstManifestPath)).toBe(false);
   });
 
   it('writes a manifest that loadDevnetManifest reads back', () => {
@@ -200,5 +203,28 @@ describe('devnet', () => {
     const asRelayer = new Contract(chain.bridge.address, DEVNET_BRIDGE_ABI, relayer);
     expect(await asRelayer.released(31337n, 0n)).toBe(true);
     expect(await asRelayer.release.staticCall(31337n, 0n, relayer.address, 1_000_000n)).toBe(false);
+  });
+
+  it('refuses a port that is taken, and leaves no chain running', async () => {
+    const blocker = net.createServer();
+    const takenPort = await freePort();
+    await new Promise<void>((resolve) => blocker.listen(takenPort, '127.0.0.1', resolve));
+    const otherPort = await freePort();
+    try {
+      await expect(startDevnet({ manifestPath: path.join(workDir, 'refused.json'), portA: otherPort, portB: takenPort })).rejects.toMatchObject({
+        code: 'ANVIL_START_FAILED',
+        message: expect.stringContaining(`${takenPort} is already in use`),
+      });
+    } finally {
+      blocker.close();
+    }
+    // The chain that did start on the free port was stopped again.
+    const reusable = net.createServer();
+    await new Promise<void>((resolve, reject) => {
+      reusable.once('error', reject);
+      reusable.listen(otherPort, '127.0.0.1', resolve);
+    });
+    reusable.close();
+    expect(fs.existsSync(path.join(workDir, 'refused.json'))).toBe(false);
   });
 });

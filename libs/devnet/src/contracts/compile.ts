@@ -60,7 +60,6 @@ export function loadDevnetArtifacts(cacheDir = path.join(repositoryRoot(), '.cac
 
 function compile(solcVersion: string): DevnetArtifacts {
   // Loaded lazily: solc-js is a large emscripten module only needed on a cache miss.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const solc = require('solc') as { compile(input: string, callbacks: { import(p: string): { contents?: string; error?: string } }): string };
   const input = {
     language: 'Solidity',
