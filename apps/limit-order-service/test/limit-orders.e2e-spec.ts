@@ -1,0 +1,288 @@
+import { randomUUID } from 'node:crypto';
+import { api, ApiClient, createApiKey, waitFor } from '@swapgw/testing';
+
+/**
+ * The five limit-order endpoints through real HTTP: gateway → limit-order.requests →
+ * limit-order-service → PostgreSQL, with token decimals from quote-service's catalog (devnet
+ * manifest). The stack is started by the e2e global setup (GATEWAY_URL).
+ */
+const gatewayUrl = process.env.GATEWAY_URL;
+const describeWithStack = gatewayUrl ? describe : describe.skip;
+
+describeWithStack('limit orders over HTTP', () => {
+  const run = randomUUID().slice(0, 8);
+  let alice: ApiClient;
+  let bob: ApiClient;
+  let anonymous: ApiClient;
+
+  beforeAll(async () => {
+    alice = api(gatewayUrl as string, await createApiKey(`lo-alice-${run}`));
+    bob = api(gatewayUrl as string, await createApiKey(`lo-bob-${run}`));
+    anonymous = api(gatewayUrl as string);
+  });
+
+  const terms = (overrides: Record<string, unknown> = {}) => ({
+    fromChain: 'devnet-a',
+    toChain: 'devnet-a',
+    tokenIn: 'WETH',
+    tokenOut: 'USDC',
+    amount: '1.5',
+    minAmountOut: '9000',
+    ...overrides,
+  });
+  const key = () => `e2e-${randomUUID()}`;
+
+  const expectError = (res: { status: number; body: any }, status: number, code: string) => {
+    expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
+    expect(res.body.meta.requestId).toEqual(expect.any(String));
+  };
+
+  it('POST /limit-orders/limit creates an open GTC order (200) and replays it for the same key', async () => {
+    const idempotencyKey = key();
+    const before = Date.now();
+    const res = await alice.post('/limit-orders/limit', terms(), { idempotencyKey });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({
+      limitOrderId: expect.stringMatching(/^lo_/),
+      status: 'open',
+      expiresAtMs: expect.any(Number),
+      minAmountOut: '9000',
+    });
+    expect(res.body.data.expiresAtMs).toBeGreaterThanOrEqual(before + 90 * 24 * 3600 * 1000);
+
+    const again = await alice.post('/limit-orders/limit', terms(), { idempotencyKey });
+    expect(again.status).toBe(200);
+    expect(again.body.data.limitOrderId).toBe(res.body.data.limitOrderId);
+
+    const list = await alice.get('/limit-orders/limits');
+    expect(
+      list.body.data.limitOrders.filter((o: any) => o.limitOrderId === res.body.data.limitOrderId),
+    ).toHaveLength(1);
+  });
+
+  it('POST /limit-orders/limit answers 400 for a missing key, bad amounts, bad expiry and unknown tokens', async () => {
+    expectError(await alice.post('/limit-orders/limit', terms()), 400, 'IDEMPOTENCY_KEY_REQUIRED');
+    expectError(
+      await alice.post('/limit-orders/limit', terms({ amount: '-1' }), { idempotencyKey: key() }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectError(
+      await alice.post(
+        '/limit-orders/limit',
+        terms({ amount: '1.1234567', tokenIn: 'USDC', tokenOut: 'WETH', minAmountOut: '0.001' }),
+        { idempotencyKey: key() },
+      ),
+      400,
+      'INVALID_AMOUNT',
+    );
+    expectError(
+      await alice.post(
+        '/limit-orders/limit',
+        terms({ expiresAtMs: Date.now() + 60_000, expireAfterMs: 1000 }),
+        { idempotencyKey: key() },
+      ),
+      400,
+      'INVALID_EXPIRY',
+    );
+    expectError(
+      await alice.post('/limit-orders/limit', terms({ timeInForce: 'GTD' }), { idempotencyKey: key() }),
+      400,
+      'INVALID_EXPIRY',
+    );
+    expectError(
+      await alice.post('/limit-orders/limit', terms({ timeInForce: 'GTD', expiresAtMs: 1000 }), {
+        idempotencyKey: key(),
+      }),
+      400,
+      'INVALID_EXPIRY',
+    );
+    expectError(
+      await alice.post('/limit-orders/limit', terms({ tokenOut: 'NOPE' }), { idempotencyKey: key() }),
+      400,
+      'UNKNOWN_TOKEN',
+    );
+  });
+
+  it('every endpoint answers 401 without an API key', async () => {
+    expectError(
+      await anonymous.post('/limit-orders/limit', terms(), { idempotencyKey: key() }),
+      401,
+      'UNAUTHORIZED',
+    );
+    expectError(await anonymous.get('/limit-orders/limit/lo_x'), 401, 'UNAUTHORIZED');
+    expectError(
+      await anonymous.delete('/limit-orders/limit/lo_x', { idempotencyKey: key() }),
+      401,
+      'UNAUTHORIZED',
+    );
+    expectError(
+      await anonymous.post('/limit-orders/limit/lo_x/replace', terms(), { idempotencyKey: key() }),
+      401,
+      'UNAUTHORIZED',
+    );
+    expectError(await anonymous.get('/limit-orders/limits'), 401, 'UNAUTHORIZED');
+  });
+
+  it('GET /limit-orders/limit/{id}: 200 for the owner, 403 for another owner, 404 when unknown', async () => {
+    const created = await alice.post('/limit-orders/limit', terms({ expireAfterMs: 3_600_000 }), {
+      idempotencyKey: key(),
+    });
+    const id = created.body.data.limitOrderId;
+    const mine = await alice.get(`/limit-orders/limit/${id}`);
+    expect(mine.status).toBe(200);
+    expect(mine.body.data).toMatchObject({
+      limitOrderId: id,
+      status: 'open',
+      timeInForce: 'GTD',
+      minAmountOut: '9000',
+      amount: '1.5',
+      fromChain: 'devnet-a',
+      tokenIn: 'WETH',
+      tokenOut: 'USDC',
+    });
+    for (const field of ['createdAtMs', 'updatedAtMs', 'expiresAtMs'])
+      expect(mine.body.data[field]).toEqual(expect.any(Number));
+    expectError(await bob.get(`/limit-orders/limit/${id}`), 403, 'FORBIDDEN');
+    expectError(await alice.get('/limit-orders/limit/lo_does_not_exist'), 404, 'LIMIT_ORDER_NOT_FOUND');
+    const bobs = await bob.get('/limit-orders/limits');
+    expect(bobs.status).toBe(200);
+    expect(bobs.body.data.limitOrders).toEqual([]);
+  });
+
+  it('DELETE /limit-orders/limit/{id}: 400 without key, 403, 404, then 200 canceled with the reason kept', async () => {
+    const created = await alice.post('/limit-orders/limit', terms(), { idempotencyKey: key() });
+    const id = created.body.data.limitOrderId;
+    expectError(await alice.delete(`/limit-orders/limit/${id}`), 400, 'IDEMPOTENCY_KEY_REQUIRED');
+    expectError(await bob.delete(`/limit-orders/limit/${id}`, { idempotencyKey: key() }), 403, 'FORBIDDEN');
+    expectError(
+      await alice.delete('/limit-orders/limit/lo_does_not_exist', { idempotencyKey: key() }),
+      404,
+      'LIMIT_ORDER_NOT_FOUND',
+    );
+
+    const cancelKey = key();
+    const canceled = await alice.delete(`/limit-orders/limit/${id}`, {
+      idempotencyKey: cancelKey,
+      body: { reason: 'price moved' },
+    });
+    expect(canceled.status).toBe(200);
+    expect(canceled.body.data).toEqual({ limitOrderId: id, status: 'canceled' });
+    const retry = await alice.delete(`/limit-orders/limit/${id}`, {
+      idempotencyKey: cancelKey,
+      body: { reason: 'price moved' },
+    });
+    expect(retry.status).toBe(200);
+    expect(retry.body.data).toEqual({ limitOrderId: id, status: 'canceled' });
+
+    const read = await alice.get(`/limit-orders/limit/${id}`);
+    expect(read.body.data).toMatchObject({ status: 'canceled', cancelReason: 'price moved' });
+    expect(read.body.data.updatedAtMs).toBeGreaterThanOrEqual(read.body.data.createdAtMs);
+    // Without a body as well.
+    const other = await alice.post('/limit-orders/limit', terms(), { idempotencyKey: key() });
+    const bare = await alice.delete(`/limit-orders/limit/${other.body.data.limitOrderId}`, {
+      idempotencyKey: key(),
+    });
+    expect(bare.status).toBe(200);
+    expect(bare.body.data.status).toBe('canceled');
+  });
+
+  it('POST /limit-orders/limit/{id}/replace: 200 atomically, then 409 for the canceled order; 400, 403, 404', async () => {
+    const created = await alice.post('/limit-orders/limit', terms(), { idempotencyKey: key() });
+    const id = created.body.data.limitOrderId;
+    expectError(
+      await alice.post(`/limit-orders/limit/${id}/replace`, terms()),
+      400,
+      'IDEMPOTENCY_KEY_REQUIRED',
+    );
+    expectError(
+      await alice.post(`/limit-orders/limit/${id}/replace`, terms({ amount: 'x' }), {
+        idempotencyKey: key(),
+      }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectError(
+      await bob.post(`/limit-orders/limit/${id}/replace`, terms(), { idempotencyKey: key() }),
+      403,
+      'FORBIDDEN',
+    );
+    expectError(
+      await alice.post('/limit-orders/limit/lo_does_not_exist/replace', terms(), { idempotencyKey: key() }),
+      404,
+      'LIMIT_ORDER_NOT_FOUND',
+    );
+
+    const replaceKey = key();
+    const replaced = await alice.post(`/limit-orders/limit/${id}/replace`, terms({ minAmountOut: '9100' }), {
+      idempotencyKey: replaceKey,
+    });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.data).toEqual({
+      limitOrderId: expect.stringMatching(/^lo_/),
+      status: 'open',
+      expiresAtMs: expect.any(Number),
+      minAmountOut: '9100',
+      replacesLimitOrderId: id,
+    });
+    expect(replaced.body.data.limitOrderId).not.toBe(id);
+    expect((await alice.get(`/limit-orders/limit/${id}`)).body.data.status).toBe('canceled');
+    expect((await alice.get(`/limit-orders/limit/${replaced.body.data.limitOrderId}`)).body.data.status).toBe(
+      'open',
+    );
+
+    expectError(
+      await alice.post(`/limit-orders/limit/${id}/replace`, terms(), { idempotencyKey: key() }),
+      409,
+      'LIMIT_ORDER_NOT_REPLACEABLE',
+    );
+    expectError(
+      await alice.post(`/limit-orders/limit/${id}/replace`, terms({ minAmountOut: '9200' }), {
+        idempotencyKey: replaceKey,
+      }),
+      409,
+      'IDEMPOTENCY_CONFLICT',
+    );
+  });
+
+  it('GET /limit-orders/limits: newest first, status filter, limit bounds', async () => {
+    const owner = api(gatewayUrl as string, await createApiKey(`lo-list-${run}`));
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      ids.push(
+        (await owner.post('/limit-orders/limit', terms(), { idempotencyKey: key() })).body.data.limitOrderId,
+      );
+    }
+    await owner.delete(`/limit-orders/limit/${ids[0]}`, { idempotencyKey: key() });
+
+    const all = await owner.get('/limit-orders/limits');
+    expect(all.status).toBe(200);
+    expect(all.body.data.limitOrders.map((o: any) => o.limitOrderId)).toEqual([...ids].reverse());
+    const open = await owner.get('/limit-orders/limits', { query: { status: 'open' } });
+    expect(open.body.data.limitOrders.map((o: any) => o.limitOrderId)).toEqual([ids[2], ids[1]]);
+    const one = await owner.get('/limit-orders/limits', { query: { limit: 1 } });
+    expect(one.body.data.limitOrders.map((o: any) => o.limitOrderId)).toEqual([ids[2]]);
+    expectError(await owner.get('/limit-orders/limits', { query: { limit: 0 } }), 400, 'VALIDATION_FAILED');
+    expectError(await owner.get('/limit-orders/limits', { query: { limit: 201 } }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await owner.get('/limit-orders/limits', { query: { status: 'filled' } }),
+      400,
+      'VALIDATION_FAILED',
+    );
+  });
+
+  it('a GTD order with a short expireAfterMs expires on its own', async () => {
+    const created = await alice.post('/limit-orders/limit', terms({ expireAfterMs: 500 }), {
+      idempotencyKey: key(),
+    });
+    expect(created.body.data.status).toBe('open');
+    const expired = await waitFor(
+      async () => {
+        const res = await alice.get(`/limit-orders/limit/${created.body.data.limitOrderId}`);
+        return res.body.data.status === 'expired' ? res.body.data : undefined;
+      },
+      { timeoutMs: 15_000, intervalMs: 200, description: 'the GTD order to expire' },
+    );
+    expect(expired.updatedAtMs).toBeGreaterThanOrEqual(expired.expiresAtMs);
+  });
+});
