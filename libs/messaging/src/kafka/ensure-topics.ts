@@ -33,8 +33,9 @@ export async function ensureTopics(settings: KafkaSettings, specs: TopicSpec[] =
     const present = specs.filter((s) => existing.has(s.name));
     if (present.length > 0) {
       const metadata = await admin.fetchTopicMetadata({ topics: present.map((s) => s.name) });
+      const wanted = new Map(present.map((s) => [s.name, s.partitions]));
       const grow = metadata.topics
-        .map((t) => ({ topic: t.name, have: t.partitions.length, want: present.find((s) => s.name === t.name)!.partitions }))
+        .map((t) => ({ topic: t.name, have: t.partitions.length, want: wanted.get(t.name) ?? 0 }))
         .filter((t) => t.have < t.want);
       if (grow.length > 0) {
         await admin.createPartitions({

@@ -72,8 +72,8 @@ export class OutboxRelay {
     });
     await this.producer.connect();
     await this.listen();
-    this.sweepTimer = setInterval(() => this.wake(), this.sweepIntervalMs);
-    this.wake();
+    this.sweepTimer = setInterval(() => void this.wake(), this.sweepIntervalMs);
+    void this.wake(); // wake() never rejects: a failed round is logged and retried on the next sweep
   }
 
   async stop(): Promise<void> {
