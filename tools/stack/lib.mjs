@@ -29,9 +29,10 @@ export const fail = (scope, msg) => console.error(`${paint('1;31', `[${scope}]`)
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs a command to completion with inherited output; resolves with its exit code. */
-export function run(command, args, { env = process.env, cwd = repoRoot } = {}) {
+export function run(command, args, { env = process.env, cwd = repoRoot, stdoutToStderr = false } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, env, stdio: 'inherit' });
+    // stdoutToStderr: for CLIs whose stdout is parsed (the keys CLI prints the key last).
+    const child = spawn(command, args, { cwd, env, stdio: ['inherit', stdoutToStderr ? 2 : 'inherit', 'inherit'] });
     child.once('error', (error) => {
       fail('run', `${command}: ${error.message}`);
       resolve(127);
@@ -60,15 +61,17 @@ export function dependenciesUpToDate() {
 }
 
 /** `npm ci` when node_modules is missing or behind package-lock.json, then the swc build. */
-export async function bootstrap({ build = true } = {}) {
+export async function bootstrap({ build = true, quiet = false } = {}) {
+  const note = quiet ? () => {} : say;
   if (!dependenciesUpToDate()) {
-    say('setup', 'installing dependencies (npm ci)');
+    note('setup', 'installing dependencies (npm ci)');
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    if ((await run(npm, ['ci', '--no-audit', '--no-fund'])) !== 0) throw new Error('npm ci failed');
+    if ((await run(npm, ['ci', '--no-audit', '--no-fund'], { stdoutToStderr: quiet })) !== 0) throw new Error('npm ci failed');
   }
   if (build) {
-    say('setup', 'building (tools/build/build.mjs)');
-    if ((await run(process.execPath, [path.join(repoRoot, 'tools', 'build', 'build.mjs')])) !== 0) {
+    note('setup', 'building (tools/build/build.mjs)');
+    const buildScript = path.join(repoRoot, 'tools', 'build', 'build.mjs');
+    if ((await run(process.execPath, [buildScript], { stdoutToStderr: quiet })) !== 0) {
       throw new Error('build failed');
     }
   }

@@ -81,7 +81,13 @@ async function main() {
 
   const manifest = path.resolve(repoRoot, process.env.DEVNET_MANIFEST || '.run/devnet/manifest.json');
   if (!flag('no-devnet')) {
-    const devnet = await startDevnet({ manifest, logFile: path.join(logDir, 'devnet.log'), echo });
+    const devnet = await startDevnet({
+      manifest,
+      portA: process.env.DEVNET_PORT_A ? Number(process.env.DEVNET_PORT_A) : undefined,
+      portB: process.env.DEVNET_PORT_B ? Number(process.env.DEVNET_PORT_B) : undefined,
+      logFile: path.join(logDir, 'devnet.log'),
+      echo,
+    });
     if (devnet) {
       track('devnet', devnet);
       say('devnet', `chains up, manifest ${path.relative(repoRoot, manifest)}`);
@@ -132,6 +138,7 @@ async function main() {
       echo,
     });
     track('gateway', proc);
+    say('gateway', `ready (${proc.healthUrl})`);
   }
 
   const baseUrl = `http://127.0.0.1:${gatewayPort}/api/v1`;

@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// `npm run devnet [-- --port-a 8545 --port-b 8546 --block-time 2]`: the local chains alone
+// (libs/devnet), in the foreground until Ctrl-C, manifest at DEVNET_MANIFEST
+// (default .run/devnet/manifest.json). `npm start` runs the same thing with the rest of the stack.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { bootstrap, devnetCli, fail, repoRoot } from './lib.mjs';
+
+try {
+  await bootstrap();
+} catch (error) {
+  fail('devnet', error.message);
+  process.exit(1);
+}
+const cli = devnetCli();
+if (!cli) {
+  fail('devnet', 'dist/libs/devnet/src/cli.js is missing: libs/devnet is not built');
+  process.exit(1);
+}
+const manifest = path.resolve(repoRoot, process.env.DEVNET_MANIFEST || '.run/devnet/manifest.json');
+const child = spawn(process.execPath, [cli, 'up', '--manifest', manifest, ...process.argv.slice(2)], {
+  cwd: repoRoot,
+  stdio: 'inherit',
+});
+// The devnet shares this terminal's process group, so Ctrl-C reaches it directly; forward SIGTERM.
+process.on('SIGTERM', () => child.kill('SIGTERM'));
+process.on('SIGINT', () => undefined);
+child.once('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
