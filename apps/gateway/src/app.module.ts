@@ -2,6 +2,7 @@ import { DynamicModule, ForwardReference, Module, Type } from '@nestjs/common';
 import { GatewayConfig } from './config/gateway.config';
 import { GatewayCoreModule } from './gateway-core.module';
 import { LimitOrdersModule } from './limit-orders/limit-orders.module';
+import { StatusModule } from './status/status.module';
 import { SwapModule } from './swap/swap.module';
 
 type ModuleImport = Type<unknown> | DynamicModule | Promise<DynamicModule> | ForwardReference;
@@ -11,7 +12,7 @@ type ModuleImport = Type<unknown> | DynamicModule | Promise<DynamicModule> | For
  * Each brings its own controllers, DTOs and, if it needs tables, entities via
  * TypeOrmModule.forFeature and a migration listed in migrations/index.ts.
  */
-const FEATURE_MODULES: ModuleImport[] = [LimitOrdersModule, SwapModule];
+const FEATURE_MODULES: ModuleImport[] = [LimitOrdersModule, SwapModule, StatusModule];
 
 @Module({})
 export class AppModule {

@@ -42,7 +42,12 @@ export class SignerChains {
     request.timeout = this.rpcTimeoutMs;
     const network = Network.from(chain.evmChainId as number);
     // Static network: no eth_chainId probe loop that retries forever while a node is down.
-    const provider = new JsonRpcProvider(request, network, { staticNetwork: network, batchMaxCount: 1 });
+    const provider = new JsonRpcProvider(request, network, {
+      staticNetwork: network,
+      batchMaxCount: 1,
+      // ethers reuses an identical request's answer for 250 ms; a status look-up must see the chain now.
+      cacheTimeout: -1,
+    });
     this.providers.set(chain.id, provider);
     return provider;
   }

@@ -1,3 +1,4 @@
+import { schemaOf } from '@swapgw/messaging';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** signing_requests: every payload issued, its expiry, the signed artifact and its confirmation. */
@@ -5,8 +6,10 @@ export class CreateSigningRequests1763710000000 implements MigrationInterface {
   name = 'CreateSigningRequests1763710000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    // Qualified with the DataSource's schema: TypeORM does not set search_path for us.
+    const s = schemaOf(queryRunner.connection);
     await queryRunner.query(`
-      CREATE TABLE "signing_requests" (
+      CREATE TABLE "${s}"."signing_requests" (
         "id" uuid PRIMARY KEY,
         "swap_id" text NOT NULL,
         "step_id" text NOT NULL,
@@ -42,16 +45,16 @@ export class CreateSigningRequests1763710000000 implements MigrationInterface {
       )`);
     // One live request per step; superseded rows are history.
     await queryRunner.query(
-      `CREATE UNIQUE INDEX "uq_signing_requests_live_step" ON "signing_requests" ("swap_id", "step_id") WHERE "status" <> 'superseded'`,
+      `CREATE UNIQUE INDEX "uq_signing_requests_live_step" ON "${s}"."signing_requests" ("swap_id", "step_id") WHERE "status" <> 'superseded'`,
     );
-    await queryRunner.query(`CREATE INDEX "ix_signing_requests_swap" ON "signing_requests" ("swap_id", "step_index", "created_at")`);
+    await queryRunner.query(`CREATE INDEX "ix_signing_requests_swap" ON "${s}"."signing_requests" ("swap_id", "step_index", "created_at")`);
     // The confirmation tracker and the waiting poller scan these two statuses only.
     await queryRunner.query(
-      `CREATE INDEX "ix_signing_requests_due" ON "signing_requests" ("status", "next_check_at_ms") WHERE "status" IN ('waiting', 'submitted')`,
+      `CREATE INDEX "ix_signing_requests_due" ON "${s}"."signing_requests" ("status", "next_check_at_ms") WHERE "status" IN ('waiting', 'submitted')`,
     );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`DROP TABLE "signing_requests"`);
+    await queryRunner.query(`DROP TABLE "${schemaOf(queryRunner.connection)}"."signing_requests"`);
   }
 }

@@ -1,0 +1,141 @@
+// Runs signer-surface's real providers in a Nest Kafka microservice on test-only topics, a fresh
+// schema and the given chains, so that specs exercise Kafka, PostgreSQL and anvil for real without
+// touching the topics and schema of a signer-surface that may run on the same machine.
+import { Controller, INestMicroservice, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Ctx, EventPattern, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ChainRegistry } from '@swapgw/chains';
+import { deadLetterTopicOf, replyTopicOf } from '@swapgw/contracts';
+import {
+  createEnvelope,
+  ensureTopics,
+  kafkaMicroserviceOptions,
+  KafkaSettings,
+  MessagingModule,
+  RequestReplyClient,
+} from '@swapgw/messaging';
+import { prepareDatabase, serviceDataSourceOptions } from '@swapgw/persistence';
+import { loadConfig } from '@swapgw/runtime';
+import { testEnv } from '@swapgw/testing';
+import { Kafka, logLevel } from 'kafkajs';
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { SignerSurfaceConfig } from '../src/config/signer-surface.config';
+import { signerDatabaseOptions } from '../src/database/signer-database';
+import { signingProviders } from '../src/signing/signing-components';
+import { SigningController } from '../src/signing/signing.controller';
+
+export interface ReceivedEvent {
+  type: string;
+  aggregateId: string;
+  eventId: string;
+  payload: Record<string, unknown>;
+}
+
+export interface SignerTestService {
+  schema: string;
+  dataSource: DataSource;
+  events: ReceivedEvent[];
+  sendCommand(type: string, swapId: string, payload: object): Promise<void>;
+  request<T>(type: string, aggregateId: string, payload: object): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function startSignerTestService(registry: ChainRegistry, env: Record<string, string> = {}): Promise<SignerTestService> {
+  const infra = testEnv();
+  const suffix = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  const schema = `signer_it_${suffix}`;
+  const topics = {
+    commands: `itest.signing.commands.${suffix}`,
+    events: `itest.signing.events.${suffix}`,
+    requests: `itest.signing.requests.${suffix}`,
+  };
+  const settings: KafkaSettings = { brokers: infra.brokers, clientId: `signer-it-${suffix}`, instanceId: suffix };
+  await ensureTopics(settings, [
+    { name: topics.commands, partitions: 2 },
+    { name: deadLetterTopicOf(topics.commands), partitions: 1 },
+    { name: topics.events, partitions: 2 },
+    { name: topics.requests, partitions: 2 },
+    { name: replyTopicOf(topics.requests), partitions: 2 },
+    { name: deadLetterTopicOf(topics.requests), partitions: 1 },
+  ]);
+  const config = loadConfig(SignerSurfaceConfig, {
+    DATABASE_URL: infra.databaseUrl,
+    KAFKA_BROKERS: infra.kafkaBrokers,
+    CONFIRMATION_POLL_MS: '200',
+    WAITING_POLL_MS: '200',
+    RPC_TIMEOUT_MS: '3000',
+    ...env,
+  });
+  const dbOptions = signerDatabaseOptions(config.DATABASE_URL, 5, schema);
+  await prepareDatabase(dbOptions);
+
+  // The production controller with its handlers re-bound to this run's topics.
+  @Controller()
+  class TestSigningController extends SigningController {
+    @EventPattern(topics.commands)
+    override onSigningCommand(@Payload() message: unknown, @Ctx() ctx: KafkaContext): Promise<void> {
+      return super.onSigningCommand(message, ctx);
+    }
+
+    @MessagePattern(topics.requests)
+    override onSigningRequest(@Payload() message: unknown, @Ctx() ctx: KafkaContext) {
+      return super.onSigningRequest(message, ctx);
+    }
+  }
+
+  @Module({
+    imports: [
+      TypeOrmModule.forRoot(serviceDataSourceOptions(dbOptions)),
+      MessagingModule.forRoot({ clientId: settings.clientId, groupId: `signer-it-${suffix}`, outbox: true, settings, relay: { sweepIntervalMs: 200 } }),
+    ],
+    controllers: [TestSigningController],
+    providers: signingProviders({ config, registry, eventsTopic: topics.events }),
+  })
+  class TestModule {}
+
+  const app: INestMicroservice = await NestFactory.createMicroservice(TestModule, {
+    ...kafkaMicroserviceOptions(settings, `signer-it-${suffix}`),
+    logger: ['error', 'warn'],
+  });
+  await app.listen();
+
+  const kafka = new Kafka({ clientId: `${settings.clientId}-probe`, brokers: settings.brokers, logLevel: logLevel.NOTHING });
+  const producer = kafka.producer({ allowAutoTopicCreation: false });
+  await producer.connect();
+  const events: ReceivedEvent[] = [];
+  const reader = kafka.consumer({ groupId: `signer-it-reader-${suffix}`, allowAutoTopicCreation: false });
+  await reader.connect();
+  await reader.subscribe({ topic: topics.events, fromBeginning: true });
+  await reader.run({
+    eachMessage: async ({ message }) => {
+      if (message.value) events.push(JSON.parse(message.value.toString()) as ReceivedEvent);
+    },
+  });
+  const requester = new RequestReplyClient(settings, [topics.requests], { defaultTimeoutMs: 20_000 });
+  await requester.connect();
+
+  return {
+    schema,
+    dataSource: app.get(DataSource),
+    events,
+    async sendCommand(type, swapId, payload) {
+      const envelope = createEnvelope(type, swapId, payload);
+      await producer.send({ topic: topics.commands, acks: -1, messages: [{ key: swapId, value: JSON.stringify(envelope) }] });
+    },
+    request: (type, aggregateId, payload) => requester.request(topics.requests, type, aggregateId, payload),
+    async close() {
+      await Promise.allSettled([requester.close(), reader.disconnect(), producer.disconnect()]);
+      await app.close();
+      const client = new Client({ connectionString: config.DATABASE_URL });
+      await client.connect();
+      try {
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
