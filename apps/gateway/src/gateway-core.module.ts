@@ -42,7 +42,7 @@ export class GatewayCoreModule {
           retryAttempts: 2,
           retryDelay: 1000,
         }),
-        GatewayMessagingModule.forRoot(gatewayKafkaSettings(config)),
+        GatewayMessagingModule.forRoot(gatewayKafkaSettings(config), config.KAFKA_GROUP_ID),
         AuthModule,
         HealthModule,
       ],

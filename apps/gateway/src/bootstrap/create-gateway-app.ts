@@ -60,7 +60,7 @@ export async function createGatewayApp(config: GatewayConfig, options: CreateGat
   const openApi = setupOpenApi(app, config, fastify);
 
   if (hasMessageHandlers(app)) {
-    app.connectMicroservice(kafkaMicroserviceOptions(gatewayKafkaSettings(config), 'gateway'));
+    app.connectMicroservice(kafkaMicroserviceOptions(gatewayKafkaSettings(config), config.KAFKA_GROUP_ID));
   }
   await app.init();
   if (hasMessageHandlers(app)) await app.startAllMicroservices();

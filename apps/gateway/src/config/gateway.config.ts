@@ -27,6 +27,11 @@ export class GatewayConfig {
   @Matches(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, { message: 'KAFKA_BROKERS must be host:port[,host:port...]' })
   KAFKA_BROKERS: string = '127.0.0.1:9092';
 
+  /** Consumer group of the gateway's Kafka consumers (the swap read-model projector). */
+  @IsString()
+  @Matches(/^[A-Za-z0-9._-]{1,100}$/, { message: 'KAFKA_GROUP_ID must be 1-100 characters of A-Za-z0-9._-' })
+  KAFKA_GROUP_ID: string = 'gateway';
+
   @IsString()
   @IsNotEmpty()
   DEVNET_MANIFEST: string = '.run/devnet/manifest.json';

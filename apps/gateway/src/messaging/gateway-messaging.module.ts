@@ -7,13 +7,13 @@ import { ServiceClient } from './service-client';
 @Global()
 @Module({})
 export class GatewayMessagingModule {
-  static forRoot(settings: KafkaSettings): DynamicModule {
+  static forRoot(settings: KafkaSettings, groupId: string): DynamicModule {
     return {
       module: GatewayMessagingModule,
       imports: [
         MessagingModule.forRoot({
           clientId: 'gateway',
-          groupId: 'gateway',
+          groupId,
           requestTopics: REQUEST_REPLY_TOPICS,
           settings,
           requestReply: { connectTimeoutMs: 30_000 },

@@ -47,6 +47,9 @@ export async function startTestGateway(options: {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'error',
     INSTANCE_ID: `gw-e2e-${process.pid}-${++counter}`,
+    // Never join the real `gateway` group: these throwaway instances would take swap.events
+    // partitions from the gateways other tests talk to.
+    KAFKA_GROUP_ID: `gateway-e2e-${process.pid}`,
     ...options.env,
   });
   const gateway = await createGatewayApp(config, { extraModules: options.extraModules, prepare: options.prepare });
