@@ -184,7 +184,6 @@ describe('signer-surface signing flow', () => {
     expect(fresh.payload.signingRequestId).not.toBe(first.payload.signingRequestId);
     expect(fresh.payload.expiresAtMs as number).toBeGreaterThan(Date.now());
 
-    expect((await submitError(swapId, oldRawTx)).code).toBe('tx_request_expired');
     const accepted = await submit(swapId, await user.signTransaction(signable((fresh.payload.payload as EvmSigningPayload).transaction)));
     expect(accepted.status).toBe('submitted');
     await nextEvent(swapId, 'signing.step-confirmed');
@@ -216,7 +215,8 @@ describe('signer-surface signing flow', () => {
     const failed = await nextEvent(swapId, 'signing.step-failed');
     expect(failed.payload).toMatchObject({ swapId, code: 'TX_REVERTED', reason: 'fixture: already claimed', txHash });
     expect(await statusOf(CHAIN, txHash)).toEqual({ txHash, chain: CHAIN, status: 'failed', error: 'fixture: already claimed' });
-    expect((await submitError(swapId, await user.signTransaction(signable(payload.transaction)))).code).toBe('EXECUTION_TERMINAL');
+    const retry = await user.signTransaction(signable({ ...payload.transaction, nonce: String(Number(payload.transaction.nonce) + 1) }));
+    expect((await submitError(swapId, retry)).code).toBe('EXECUTION_TERMINAL');
   });
 
   it('keeps a step waiting for its balance and issues the payload once the balance arrives', async () => {
