@@ -1,0 +1,217 @@
+import { DEVNET_BRIDGE_ABI, loadDevnetManifest, DevnetManifest } from '@swapgw/devnet';
+import { QuoteResult, RoutePlan } from '@swapgw/contracts';
+import { Contract, JsonRpcProvider, Network, parseUnits } from 'ethers';
+import { DataSource } from 'typeorm';
+import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, useDevnet } from '../testing/quote-service-test-support';
+import { QuoteService } from './quote.service';
+import { TokenResolver } from './token-resolver';
+
+const ROUTER_ABI = ['function getAmountsOut(uint amountIn, address[] path) view returns (uint[] amounts)'];
+
+describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () => {
+  let devnet: { manifestPath: string; stop(): Promise<void> };
+  let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
+  let dataSource: DataSource;
+  let service: ReturnType<typeof quoteTestComponents>;
+  let manifest: DevnetManifest;
+  const providers: Record<string, JsonRpcProvider> = {};
+
+  beforeAll(async () => {
+    devnet = await useDevnet();
+    manifest = loadDevnetManifest(devnet.manifestPath);
+    database = await createQuoteTestDatabase();
+    dataSource = database.dataSource;
+    service = quoteTestComponents(dataSource, { DEVNET_MANIFEST: devnet.manifestPath });
+    await service.sync.seed();
+    for (const chain of manifest.chains) {
+      providers[chain.id] = new JsonRpcProvider(chain.rpcUrl, Network.from(chain.chainId), { staticNetwork: Network.from(chain.chainId) });
+    }
+  });
+
+  afterAll(async () => {
+    Object.values(providers).forEach((p) => p.destroy());
+    service?.registry.destroy();
+    await database?.drop();
+    await devnet?.stop();
+  });
+
+  const chainOf = (id: string) => manifest.chains.find((c) => c.id === id)!;
+  const router = (chain: string) => new Contract(chainOf(chain).uniswapV2.router, ROUTER_ABI, providers[chain]);
+
+  /**
+   * router.getAmountsOut for the plan's path, read in the same block as a fresh quote: other tests
+   * may swap on a shared devnet, so a quote is retried (bounded) until no block lands in between.
+   */
+  async function quoteMatchingChain(request: Parameters<QuoteService['create']>[0], chain: string): Promise<{ quote: QuoteResult; plans: RoutePlan[]; onChain: bigint[][] }> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const before = await providers[chain].getBlockNumber();
+      const quote = await service.quotes.create(request);
+      const plans = await Promise.all(quote.routes.map((r) => service.quotes.routePlan({ quoteId: quote.quoteId, routeId: r.routeId })));
+      const onChain = await Promise.all(
+        plans.map(async (plan) => (await router(chain).getAmountsOut(plan.amountIn, plan.legs[0].path!, { blockTag: before })) as bigint[]),
+      );
+      if ((await providers[chain].getBlockNumber()) === before) return { quote, plans, onChain };
+    }
+    throw new Error('the devnet kept mining blocks during the quote; could not compare with the router');
+  }
+
+  describe('same chain on Uniswap V2', () => {
+    it('quotes USDC → DAI directly and through WETH, best output first, equal to router.getAmountsOut', async () => {
+      const { quote, plans, onChain } = await quoteMatchingChain(
+        { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1000' },
+        'devnet-a',
+      );
+      expect(quote.quoteId).toMatch(/^qt_/);
+      expect(quote.expiresAtMs).toBeGreaterThan(Date.now() + 50_000);
+      expect(quote.routes).toHaveLength(2);
+      const paths = plans.map((p) => p.legs[0].path!.length).sort();
+      expect(paths).toEqual([2, 3]); // direct pool and the hop through WETH
+      quote.routes.forEach((route, i) => {
+        expect(route).toMatchObject({ provider: 'uniswap-v2', providers: ['uniswap-v2'], stepCount: 1, family: 'same-chain' });
+        expect(route.bridgeProvider).toBeUndefined();
+        expect(route.estimatedDurationSeconds).toBeGreaterThan(0);
+        const amounts = onChain[i];
+        expect(route.expectedAmountOut).toBe(amounts[amounts.length - 1].toString());
+      });
+      expect(BigInt(quote.routes[0].expectedAmountOut)).toBeGreaterThan(BigInt(quote.routes[1].expectedAmountOut));
+    });
+
+    it('stores an executable plan per route, served by quote.route.get', async () => {
+      const quote = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'WETH', tokenOut: 'USDC', amount: '1.5', slippageBps: 100 });
+      const plan = await service.quotes.routePlan({ quoteId: quote.quoteId, routeId: quote.routes[0].routeId });
+      const chain = chainOf('devnet-a');
+      expect(plan).toMatchObject({
+        quoteId: quote.quoteId,
+        routeId: quote.routes[0].routeId,
+        expiresAtMs: quote.expiresAtMs,
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        amountIn: parseUnits('1.5', 18).toString(),
+        expectedAmountOut: quote.routes[0].expectedAmountOut,
+        slippageBps: 100,
+        providers: ['uniswap-v2'],
+      });
+      expect(plan.tokenIn).toEqual({ chain: 'devnet-a', symbol: 'WETH', address: chain.tokens.WETH.address, decimals: 18 });
+      expect(plan.tokenOut).toEqual({ chain: 'devnet-a', symbol: 'USDC', address: chain.tokens.USDC.address, decimals: 6 });
+      const [leg] = plan.legs;
+      expect(leg).toMatchObject({ kind: 'swap', chain: 'devnet-a', provider: 'uniswap-v2', spender: chain.uniswapV2.router });
+      expect(leg.path).toEqual([chain.tokens.WETH.address, chain.tokens.USDC.address]);
+      const expected = BigInt(leg.expectedAmountOut);
+      expect(BigInt(leg.minAmountOut)).toBe((expected * 9_900n) / 10_000n);
+    });
+
+    it('quotes the native coin through WETH and leaves ETH ↔ WETH (a wrap) without routes', async () => {
+      const eth = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'ETH', tokenOut: 'USDC', amount: '1' });
+      const plan = await service.quotes.routePlan({ quoteId: eth.quoteId, routeId: eth.routes[0].routeId });
+      expect(plan.tokenIn.address).toBeNull();
+      expect(plan.legs[0].path![0]).toBe(chainOf('devnet-a').tokens.WETH.address);
+      const wrap = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'ETH', tokenOut: 'WETH', amount: '1' });
+      expect(wrap.routes).toEqual([]);
+    });
+
+    it('warns about price impact and thin liquidity only on a trade that drains the pool', async () => {
+      const small = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'WETH', tokenOut: 'USDC', amount: '0.1' });
+      expect(small.routes[0].warnings).toEqual([]);
+      const large = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'WETH', tokenOut: 'USDC', amount: '400' });
+      expect(large.routes[0].warnings).toEqual(expect.arrayContaining(['HIGH_PRICE_IMPACT', 'THIN_LIQUIDITY']));
+    });
+
+    it('honours a token reference override over the symbol', async () => {
+      const usdc = chainOf('devnet-a').tokens.USDC.address;
+      const quote = await service.quotes.create({
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        tokenIn: 'ANYTHING',
+        tokenOut: 'DAI',
+        amount: '10',
+        tokenRefFromOverride: `eip155:31337:erc20:${usdc.toLowerCase()}`,
+        debug: true,
+      });
+      const plan = await service.quotes.routePlan({ quoteId: quote.quoteId, routeId: quote.routes[0].routeId });
+      expect(plan.tokenIn).toMatchObject({ symbol: 'USDC', address: usdc, decimals: 6 });
+      expect(plan.amountIn).toBe('10000000');
+      await expect(
+        errorCodeOf(service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1', tokenRefToOverride: `eip155:31338:erc20:${usdc}` })),
+      ).resolves.toBe('UNKNOWN_TOKEN');
+    });
+  });
+
+  describe('cross chain through the devnet bridge', () => {
+    it('quotes WETH on devnet-a → DAI on devnet-b as swap, bridge, swap with amounts the contracts agree with', async () => {
+      const quote = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-b', tokenIn: 'WETH', tokenOut: 'DAI', amount: '2' });
+      expect(quote.routes).toHaveLength(1);
+      const [route] = quote.routes;
+      expect(route).toMatchObject({
+        providers: ['uniswap-v2', 'devnet-bridge', 'uniswap-v2'],
+        bridgeProvider: 'devnet-bridge',
+        stepCount: 3,
+        family: 'cross-chain',
+      });
+      expect(route.provider).toBeUndefined();
+      expect(route.estimatedDurationSeconds).toBe(5 + manifest.bridge.estimatedDurationSeconds + 5);
+
+      const plan = await service.quotes.routePlan({ quoteId: quote.quoteId, routeId: route.routeId });
+      const [swapA, bridge, swapB] = plan.legs;
+      const a = chainOf('devnet-a');
+      const b = chainOf('devnet-b');
+      expect(swapA).toMatchObject({ kind: 'swap', chain: 'devnet-a', spender: a.uniswapV2.router });
+      expect(bridge).toMatchObject({ kind: 'bridge', chain: 'devnet-a', provider: 'devnet-bridge', spender: a.bridge.address, destinationChain: 'devnet-b' });
+      expect(swapB).toMatchObject({ kind: 'swap', chain: 'devnet-b', spender: b.uniswapV2.router });
+      // Each leg feeds the next, and the bridge leg is what the bridge contract itself quotes.
+      expect(bridge.amountIn).toBe(swapA.expectedAmountOut);
+      const bridgeContract = new Contract(a.bridge.address, DEVNET_BRIDGE_ABI, providers['devnet-a']);
+      expect(bridge.expectedAmountOut).toBe(((await bridgeContract.quote(bridge.amountIn)) as bigint).toString());
+      expect(swapB.amountIn).toBe(bridge.expectedAmountOut);
+      expect(route.expectedAmountOut).toBe(swapB.expectedAmountOut);
+      expect(plan.bridgeProvider).toBe('devnet-bridge');
+    });
+
+    it('quotes USDC → USDC across chains as the bridge alone, minus its fee', async () => {
+      const quote = await service.quotes.create({ fromChain: 'devnet-b', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'USDC', amount: '1000' });
+      expect(quote.routes).toHaveLength(1);
+      expect(quote.routes[0]).toMatchObject({ provider: 'devnet-bridge', providers: ['devnet-bridge'], bridgeProvider: 'devnet-bridge', stepCount: 1 });
+      const expected = 1_000_000_000n - (1_000_000_000n * BigInt(manifest.bridge.feeBps)) / 10_000n;
+      expect(quote.routes[0].expectedAmountOut).toBe(expected.toString());
+    });
+  });
+
+  describe('no route and client errors', () => {
+    it('answers an empty route list when no pool gives any output', async () => {
+      const dust = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'WETH', tokenOut: 'USDC', amount: '0.000000000000000001' });
+      expect(dust.routes).toEqual([]);
+      expect(dust.quoteId).toMatch(/^qt_/);
+    });
+
+    it('answers an empty route list on a real network without RPC or aggregator', async () => {
+      const quote = await service.quotes.create({ fromChain: 'ethereum', toChain: 'ethereum', tokenIn: 'USDC', tokenOut: 'WETH', amount: '1' });
+      expect(quote.routes).toEqual([]);
+    });
+
+    it.each([
+      ['UNKNOWN_CHAIN', { fromChain: 'nowhere', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1' }],
+      ['UNKNOWN_CHAIN', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1', network: 'mainnet' as const }],
+      ['UNKNOWN_TOKEN', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'NOPE', tokenOut: 'DAI', amount: '1' }],
+      ['SAME_TOKEN', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'usdc', amount: '1' }],
+      ['INVALID_AMOUNT', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1.0000001' }],
+      ['INVALID_AMOUNT', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '0' }],
+      ['INVALID_ADDRESS', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1', recipient: '0x1234' }],
+    ])('rejects with %s: %j', async (code, request) => {
+      await expect(errorCodeOf(service.quotes.create(request))).resolves.toBe(code);
+    });
+
+    it('answers quote.route.get with QUOTE_NOT_FOUND, UNKNOWN_ROUTE and, after expiry, QUOTE_EXPIRED', async () => {
+      const quote = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'DAI', tokenOut: 'USDC', amount: '5' });
+      const routeId = quote.routes[0].routeId;
+      await expect(errorCodeOf(service.quotes.routePlan({ quoteId: 'qt_missing', routeId }))).resolves.toBe('QUOTE_NOT_FOUND');
+      await expect(errorCodeOf(service.quotes.routePlan({ quoteId: quote.quoteId, routeId: 'rt_other' }))).resolves.toBe('UNKNOWN_ROUTE');
+      const later = new QuoteService(dataSource, service.registry, new TokenResolver(dataSource, service.registry), [], {
+        ttlMs: service.config.QUOTE_TTL_MS,
+        providerTimeoutMs: 1000,
+        defaultSlippageBps: 50,
+      }, () => quote.expiresAtMs);
+      await expect(errorCodeOf(later.routePlan({ quoteId: quote.quoteId, routeId }))).resolves.toBe('QUOTE_EXPIRED');
+      const rows: { count: string }[] = await dataSource.query(`SELECT count(*) FROM "quote_routes" WHERE "quote_id" = $1`, [quote.quoteId]);
+      expect(Number(rows[0].count)).toBe(quote.routes.length);
+    });
+  });
+});
