@@ -45,7 +45,7 @@ export class LimitOrderServiceConfig {
   @IsInt()
   @Min(0)
   @Max(3_600_000)
-  WATCH_INTERVAL_MS: number = 15_000;
+  WATCH_INTERVAL_MS: number = 5_000;
 
   /** Open orders the watcher quotes per round and instance. */
   @IsInt()
