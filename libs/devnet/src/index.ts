@@ -9,3 +9,4 @@ export type { BridgeEndpoint, BridgeTransfer, ReleaseOutcome } from './bridge/br
 export { BridgeRelayer } from './bridge/bridge-relayer';
 export type { RelayerLogger } from './bridge/bridge-relayer';
 export { EvmBridgeEndpoint } from './bridge/evm-bridge-endpoint';
+export * from './solana';

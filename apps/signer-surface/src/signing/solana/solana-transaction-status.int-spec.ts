@@ -1,7 +1,7 @@
 import { Connection, Keypair, LAMPORTS_PER_SOL, SystemProgram, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
 import { CodedError } from '@swapgw/contracts';
 import { SolanaDevnetHandle, solanaTestWallet, startSolanaDevnet } from '@swapgw/devnet';
-import { solanaTransactionStatus } from './solana-transaction-status';
+import { createSolanaConnection, solanaTransactionStatus } from './solana-transaction-status';
 
 describe('Solana transaction status on the local Solana devnet', () => {
   let devnet: SolanaDevnetHandle;
@@ -9,7 +9,7 @@ describe('Solana transaction status on the local Solana devnet', () => {
 
   beforeAll(async () => {
     devnet = await startSolanaDevnet({ port: 0, slotMs: 60_000 }); // slots advance only when the test says so
-    connection = new Connection(devnet.manifest.rpcUrl, 'confirmed');
+    connection = createSolanaConnection(devnet.manifest.rpcUrl);
   });
   afterAll(async () => devnet?.stop());
 
@@ -56,7 +56,7 @@ describe('Solana transaction status on the local Solana devnet', () => {
   });
 
   it('answers STATUS_UPSTREAM_ERROR when the RPC is unreachable', async () => {
-    const unreachable = new Connection('http://127.0.0.1:1', 'confirmed');
+    const unreachable = createSolanaConnection('http://127.0.0.1:1', 2000);
     expect(await codeOf(solanaTransactionStatus(unreachable, 'solana-devnet', '5'.repeat(88)))).toBe('STATUS_UPSTREAM_ERROR');
   });
 });

@@ -10,6 +10,23 @@ export interface SolanaTransactionStatus {
   error?: string;
 }
 
+/**
+ * A Connection whose every RPC call is bounded in time, so an unreachable node answers
+ * STATUS_UPSTREAM_ERROR promptly instead of hanging the request.
+ */
+export function createSolanaConnection(rpcUrl: string, timeoutMs = 5000): Connection {
+  return new Connection(rpcUrl, {
+    commitment: 'confirmed',
+    disableRetryOnRateLimit: true,
+    // Failures are rethrown as this realm's Error: web3.js's RPC client only settles the call for
+    // errors that are `instanceof Error` here, and undici's come from Node's own realm under jest.
+    fetch: (input, init) =>
+      fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }).catch((error: Error) => {
+        throw new Error(`${error.message}${error.cause ? `: ${String((error.cause as Error).message ?? error.cause)}` : ''}`);
+      }),
+  });
+}
+
 /** A Solana transaction id is the base58 of a 64-byte ed25519 signature. */
 export function assertSolanaSignature(txHash: string): void {
   let bytes: Uint8Array | undefined;
