@@ -12,6 +12,7 @@ export const SIGNER_GROUP_ID = 'signer-surface';
 
 /** signer-surface's Nest module for a validated config. */
 export function signerSurfaceModule(config: SignerSurfaceConfig): Type<unknown> {
+  // The registry reads RPC_URL_* and ESPLORA_URL_BITCOIN itself; the config validated them first.
   const registry = ChainRegistry.fromEnvironment({ ...process.env, DEVNET_MANIFEST: config.DEVNET_MANIFEST });
 
   @Module({

@@ -1,4 +1,4 @@
-export type ChainFamily = 'evm' | 'solana';
+export type ChainFamily = 'evm' | 'solana' | 'bitcoin';
 export type ChainNetwork = 'mainnet' | 'testnet';
 
 /** One chain the suite knows: a devnet chain from the manifest or a real network from configuration. */
@@ -21,6 +21,13 @@ export interface ChainDescriptor {
   rpcEnv?: string;
   /** True for chains that come from the devnet manifest. */
   devnet: boolean;
+  /**
+   * Transaction-status API of chains looked up over HTTP rather than JSON-RPC (Bitcoin: an
+   * Esplora-compatible API). Not a signing surface: `hasSigningSurface` stays false.
+   */
+  statusApiUrl?: string;
+  /** Name of the environment variable that configures `statusApiUrl`. */
+  statusApiEnv?: string;
 }
 
 /** Real networks listed even without an RPC URL; `RPC_URL_<ENV>` turns on their signing surface. */
@@ -38,6 +45,19 @@ export const REAL_NETWORKS: readonly Omit<ChainDescriptor, 'rpcUrl'>[] = [
     nativeSymbol: 'SOL',
     nativeDecimals: 9,
     rpcEnv: 'RPC_URL_SOLANA',
+    devnet: false,
+  },
+  {
+    // Listed for GET /status/transaction (ESPLORA_URL_BITCOIN); no swaps, so no RPC or signing surface.
+    id: 'bitcoin',
+    name: 'Bitcoin',
+    family: 'bitcoin',
+    network: 'mainnet',
+    // CAIP-2 of Bitcoin mainnet (bip122 namespace, the first 32 hex digits of the genesis hash).
+    caip2: 'bip122:000000000019d6689c085ae165831e93',
+    nativeSymbol: 'BTC',
+    nativeDecimals: 8,
+    statusApiEnv: 'ESPLORA_URL_BITCOIN',
     devnet: false,
   },
 ];

@@ -9,6 +9,8 @@ export interface ChainRegistryOptions {
   manifest?: DevnetManifestView;
   /** RPC URLs of real networks keyed by chain id (`ethereum` → https://...). */
   rpcUrls?: Record<string, string | undefined>;
+  /** Status API URLs keyed by chain id (`bitcoin` → an Esplora API). */
+  statusApiUrls?: Record<string, string | undefined>;
   /** Why the manifest is missing, kept for health and debug output. */
   manifestProblem?: string;
 }
@@ -25,7 +27,11 @@ export class ChainRegistry {
 
   constructor(private readonly options: ChainRegistryOptions = {}) {
     const devnetChains = (options.manifest?.chains ?? []).map(devnetDescriptor);
-    const realChains = REAL_NETWORKS.map((chain) => ({ ...chain, rpcUrl: options.rpcUrls?.[chain.id] || undefined }));
+    const realChains = REAL_NETWORKS.map((chain) => ({
+      ...chain,
+      rpcUrl: chain.rpcEnv ? options.rpcUrls?.[chain.id] || undefined : undefined,
+      statusApiUrl: chain.statusApiEnv ? options.statusApiUrls?.[chain.id] || undefined : undefined,
+    }));
     this.chains = [...devnetChains, ...realChains];
     for (const chain of this.chains) this.byId.set(chain.id, chain);
   }
@@ -44,8 +50,12 @@ export class ChainRegistry {
       manifestProblem = `no devnet manifest at ${manifestPath}`;
     }
     const rpcUrls: Record<string, string | undefined> = {};
-    for (const chain of REAL_NETWORKS) rpcUrls[chain.id] = chain.rpcEnv ? env[chain.rpcEnv] : undefined;
-    return new ChainRegistry({ manifest, rpcUrls, manifestProblem });
+    const statusApiUrls: Record<string, string | undefined> = {};
+    for (const chain of REAL_NETWORKS) {
+      rpcUrls[chain.id] = chain.rpcEnv ? env[chain.rpcEnv] : undefined;
+      statusApiUrls[chain.id] = chain.statusApiEnv ? env[chain.statusApiEnv] : undefined;
+    }
+    return new ChainRegistry({ manifest, rpcUrls, statusApiUrls, manifestProblem });
   }
 
   get manifest(): DevnetManifestView | undefined {

@@ -4,7 +4,6 @@ import { Outbox } from '@swapgw/messaging';
 import { DataSource } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
 import { SignerSurfaceConfig } from '../config/signer-surface.config';
-import { EsploraTransactionStatus } from '../status/esplora-transaction-status';
 import { TransactionStatusService } from '../status/transaction-status.service';
 import { ConfirmationTracker } from './confirmation-tracker';
 import { SigningBackgroundTasks } from './signing-background-tasks';
@@ -76,11 +75,7 @@ export function signingProviders(options: SigningComponentsOptions): Provider[] 
     {
       provide: TransactionStatusService,
       inject: [SignerChains],
-      useFactory: (chains: SignerChains) =>
-        new TransactionStatusService(
-          chains,
-          config.ESPLORA_URL_BITCOIN ? new EsploraTransactionStatus(config.ESPLORA_URL_BITCOIN, config.RPC_TIMEOUT_MS) : undefined,
-        ),
+      useFactory: (chains: SignerChains) => new TransactionStatusService(chains, config.RPC_TIMEOUT_MS),
     },
     {
       provide: SigningBackgroundTasks,

@@ -1,7 +1,10 @@
 import { CodedError, TransactionStatusResult } from '@swapgw/contracts';
 import { freePort } from '@swapgw/testing';
 import { createServer, Server } from 'node:http';
+import { ChainRegistry } from '@swapgw/chains';
+import { SignerChains } from '../chains/signer-chains';
 import { EsploraTransactionStatus } from './esplora-transaction-status';
+import { TransactionStatusService } from './transaction-status.service';
 
 // A local HTTP server speaking Esplora's documented format (GET /tx/:txid, GET /tx/:txid/status;
 // unknown txid → 404 "Transaction not found").
@@ -77,5 +80,23 @@ describe('EsploraTransactionStatus', () => {
     expect(await codeOf(new EsploraTransactionStatus(baseUrl, 2000).status('bitcoin', BROKEN))).toBe('STATUS_UPSTREAM_ERROR');
     const closedPort = await freePort();
     expect(await codeOf(new EsploraTransactionStatus(`http://127.0.0.1:${closedPort}`, 2000).status('bitcoin', CONFIRMED))).toBe('STATUS_UPSTREAM_ERROR');
+  });
+});
+
+describe('TransactionStatusService for the bitcoin chain of the registry', () => {
+  const serviceWith = (statusApiUrls: Record<string, string>) =>
+    new TransactionStatusService(new SignerChains(new ChainRegistry({ statusApiUrls }), 2000), 2000);
+
+  it('looks bitcoin up through the Esplora API configured for it (ESPLORA_URL_BITCOIN)', async () => {
+    const service = serviceWith({ bitcoin: baseUrl });
+    expect(await service.status({ chain: 'bitcoin', txHash: MEMPOOL })).toEqual({ txHash: MEMPOOL, chain: 'bitcoin', status: 'pending' });
+    expect(await codeOf(service.status({ chain: 'bitcoin', txHash: UNKNOWN }))).toBe('TRANSACTION_NOT_FOUND');
+  });
+
+  it('answers 502 without a configured API, 503 for Solana (not yet), 400 for an unknown chain', async () => {
+    const service = serviceWith({});
+    expect(await codeOf(service.status({ chain: 'bitcoin', txHash: MEMPOOL }))).toBe('STATUS_UPSTREAM_ERROR');
+    expect(await codeOf(service.status({ chain: 'solana', txHash: MEMPOOL }))).toBe('SIGNING_SURFACE_UNAVAILABLE');
+    expect(await codeOf(service.status({ chain: 'dogecoin', txHash: MEMPOOL }))).toBe('UNKNOWN_CHAIN');
   });
 });
