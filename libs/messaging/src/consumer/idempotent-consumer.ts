@@ -55,6 +55,7 @@ export class IdempotentConsumer {
       const payload = parsePayload(parsed.envelope, handler.payload);
       if (!payload.ok) return this.park(ctx, payload.reason, where);
       const envelope = payload.envelope as MessageEnvelope<object>;
+      this.logger.debug({ msg: 'message received', ...where, type: envelope.type, eventId: envelope.eventId });
       const attemptKey = `${source.topic}:${source.partition}:${source.offset}`;
 
       try {

@@ -61,7 +61,14 @@ export class OutboxRelay {
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    const kafka = new Kafka(kafkaClientConfig({ ...this.settings, clientId: `${this.settings.clientId}-outbox-relay` }));
+    // Bounded retries (about 20 s): a round holds its rows' locks while producing, so during a
+    // Kafka outage it should fail and let the next sweep try again rather than wait for minutes.
+    const kafka = new Kafka(
+      kafkaClientConfig(
+        { ...this.settings, clientId: `${this.settings.clientId}-outbox-relay` },
+        { retry: { initialRetryTime: 300, maxRetryTime: 5000, retries: 5, factor: 0.2, multiplier: 2 } },
+      ),
+    );
     // One request in flight keeps each partition in row order. Not kafkajs's idempotent mode: it
     // needs unbounded retries, which would hold this round's row locks through a Kafka outage;
     // a retried send may duplicate a message, and consumers drop duplicates by eventId anyway.

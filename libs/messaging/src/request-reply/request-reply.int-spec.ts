@@ -112,7 +112,7 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
     for (const r of results) expect(r.got).toBe(r.sent);
   });
 
-  it('keeps answering while a third requester joins and another leaves', async () => {
+  it('answers an in-flight request while another requester instance joins and leaves', async () => {
     const third = new RequestReplyClient(testKafkaSettings('itest-gateway', `c-${suffix}`), [requestTopic]);
     const inFlight = requesters[0].request<{ text: string }>(requestTopic, 'echo.say', 'agg-slow', { text: 'slow', delayMs: 1500 });
     await third.connect();

@@ -29,6 +29,7 @@ export class RequestResponder {
       if (!handler) return this.reject(ctx, `no handler for type ${envelope.type}`, { type: envelope.type }, where);
       const payload = parsePayload(envelope, handler.payload);
       if (!payload.ok) return this.reject(ctx, payload.reason, { problems: payload.problems }, where);
+      this.logger.debug({ msg: 'request received', ...where, type: envelope.type, eventId: envelope.eventId });
 
       try {
         const data = await withHeartbeat(ctx, async () => handler.handle(payload.envelope.payload, payload.envelope));
