@@ -58,6 +58,9 @@ export default tseslint.config(
           // Libraries are compiled together by tools/build (swc), none is built on its own.
           enforceBuildableLibDependency: false,
           allow: [],
+          // Lazy loading is a bundle-splitting concern of browser apps; our Node services and their
+          // tests may both `import()` and statically import the same library.
+          checkDynamicDependenciesExceptions: ['@swapgw/*'],
           depConstraints: [
             {
               sourceTag: 'type:app',

@@ -29,10 +29,11 @@ export const fail = (scope, msg) => console.error(`${paint('1;31', `[${scope}]`)
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs a command to completion with inherited output; resolves with its exit code. */
-export function run(command, args, { env = process.env, cwd = repoRoot, stdoutToStderr = false } = {}) {
+export function run(command, args, { env = process.env, cwd = repoRoot, stdoutToStderr = false, silent = false } = {}) {
   return new Promise((resolve) => {
     // stdoutToStderr: for CLIs whose stdout is parsed (the keys CLI prints the key last).
-    const child = spawn(command, args, { cwd, env, stdio: ['inherit', stdoutToStderr ? 2 : 'inherit', 'inherit'] });
+    const stdout = silent ? 'ignore' : stdoutToStderr ? 2 : 'inherit';
+    const child = spawn(command, args, { cwd, env, stdio: ['inherit', stdout, 'inherit'] });
     child.once('error', (error) => {
       fail('run', `${command}: ${error.message}`);
       resolve(127);
@@ -62,7 +63,7 @@ export function dependenciesUpToDate() {
 
 /** `npm ci` when node_modules is missing or behind package-lock.json, then the swc build. */
 export async function bootstrap({ build = true, quiet = false } = {}) {
-  const note = quiet ? () => {} : say;
+  const note = quiet ? () => undefined : say;
   if (!dependenciesUpToDate()) {
     note('setup', 'installing dependencies (npm ci)');
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';

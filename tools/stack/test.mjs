@@ -179,7 +179,13 @@ async function main() {
 
   if (!skipStatic) {
     await step('typecheck', async () => ({ ok: (await run(binOf('tsc'), ['-p', 'tsconfig.json'])) === 0 }));
-    await step('lint', async () => ({ ok: (await run(binOf('eslint'), ['.'])) === 0 }));
+    await step('lint', async () => {
+      // @nx/enforce-module-boundaries reads the cached project graph and skips itself without one.
+      if ((await run(binOf('nx'), ['show', 'projects'], { silent: true })) !== 0) {
+        return { ok: false, detail: 'nx project graph failed' };
+      }
+      return { ok: (await run(binOf('eslint'), ['.'])) === 0 };
+    });
   }
 
   let testEnv = { ...process.env, TEST_RUN_DIR: runDir, SWAPGW_SKIP_BUILD: '1' };
