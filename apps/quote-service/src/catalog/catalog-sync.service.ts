@@ -4,6 +4,7 @@ import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import { DataSource, EntityManager } from 'typeorm';
 import { SupportPolicy } from './support-policy';
 import { assetKeyOf, DiscoveredToken, TokenListSource } from './token-sources';
+import { quoteTables } from '../database/quote-tables';
 
 const UPSERT_CHUNK = 500;
 
@@ -29,6 +30,11 @@ export class CatalogSync {
   private readonly logger = new Logger(CatalogSync.name);
   private readonly state = new Map<string, SourceState>();
   private inFlight: Promise<void> | null = null;
+
+  /** Schema-qualified table names of this DataSource (see quoteTables). */
+  private get t() {
+    return quoteTables(this.dataSource);
+  }
 
   constructor(
     private readonly dataSource: DataSource,
@@ -110,7 +116,7 @@ export class CatalogSync {
     await this.dataSource.transaction(async (manager) => {
       for (const [position, chain] of this.registry.list().entries()) {
         await manager.query(
-          `INSERT INTO "chains" ("id", "name", "family", "network", "evm_chain_id", "caip2", "native_symbol", "signing_surface", "position", "updated_at_ms")
+          `INSERT INTO ${this.t.chains} ("id", "name", "family", "network", "evm_chain_id", "caip2", "native_symbol", "signing_surface", "position", "updated_at_ms")
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
            ON CONFLICT ("id") DO UPDATE SET "name" = EXCLUDED."name", "family" = EXCLUDED."family", "network" = EXCLUDED."network",
              "evm_chain_id" = EXCLUDED."evm_chain_id", "caip2" = EXCLUDED."caip2", "native_symbol" = EXCLUDED."native_symbol",
@@ -145,7 +151,7 @@ export class CatalogSync {
         return `(${Array.from({ length: 12 }, (_, j) => `$${base + j + 1}`).join(', ')}, false, '[]'::jsonb)`;
       });
       await manager.query(
-        `INSERT INTO "tokens" ("chain", "symbol", "name", "decimals", "address", "mint", "asset_key", "logo_url", "rank", "bridged_chains", "source", "updated_at_ms", "supported", "providers")
+        `INSERT INTO ${this.t.tokens} ("chain", "symbol", "name", "decimals", "address", "mint", "asset_key", "logo_url", "rank", "bridged_chains", "source", "updated_at_ms", "supported", "providers")
          VALUES ${values.join(', ')}
          ON CONFLICT ("chain", "asset_key") DO UPDATE SET
            "symbol" = EXCLUDED."symbol", "name" = EXCLUDED."name", "decimals" = EXCLUDED."decimals",
@@ -168,7 +174,7 @@ export class CatalogSync {
     error: string | null,
   ): Promise<void> {
     await manager.query(
-      `INSERT INTO "token_sources" ("name", "status", "token_count", "last_success_at_ms", "last_attempt_at_ms", "last_error")
+      `INSERT INTO ${this.t.token_sources} ("name", "status", "token_count", "last_success_at_ms", "last_attempt_at_ms", "last_error")
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT ("name") DO UPDATE SET "status" = EXCLUDED."status",
          "token_count" = CASE WHEN EXCLUDED."status" = 'ok' THEN EXCLUDED."token_count" ELSE "token_sources"."token_count" END,
@@ -187,7 +193,7 @@ export class CatalogSync {
     await this.dataSource.transaction(async (manager) => {
       for (const chain of this.registry.list()) {
         const providers = this.policy.tokenProviders(chain.id);
-        await manager.query(`UPDATE "tokens" SET "providers" = $2::jsonb, "supported" = $3 WHERE "chain" = $1`, [
+        await manager.query(`UPDATE ${this.t.tokens} SET "providers" = $2::jsonb, "supported" = $3 WHERE "chain" = $1`, [
           chain.id,
           JSON.stringify(providers),
           providers.length > 0,
@@ -203,7 +209,7 @@ export class CatalogSync {
           return `($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}, $${base + 5}::jsonb, $${base + 6}, $${base + 7})`;
         });
         await manager.query(
-          `INSERT INTO "pairs" ("from_chain", "to_chain", "token_in", "token_out", "providers", "supported", "updated_at_ms")
+          `INSERT INTO ${this.t.pairs} ("from_chain", "to_chain", "token_in", "token_out", "providers", "supported", "updated_at_ms")
            VALUES ${values.join(', ')}
            ON CONFLICT ("from_chain", "to_chain", "token_in", "token_out") DO UPDATE SET
              "providers" = EXCLUDED."providers", "supported" = EXCLUDED."supported", "updated_at_ms" = EXCLUDED."updated_at_ms"`,
@@ -220,7 +226,7 @@ export class CatalogSync {
    */
   private async candidatePairs(manager: EntityManager): Promise<{ fromChain: string; toChain: string; tokenIn: string; tokenOut: string; providers: string[] }[]> {
     const rows: { chain: string; symbol: string; address: string | null; mint: string | null }[] = await manager.query(
-      `SELECT DISTINCT ON ("chain", "symbol") "chain", "symbol", "address", "mint" FROM "tokens"
+      `SELECT DISTINCT ON ("chain", "symbol") "chain", "symbol", "address", "mint" FROM ${this.t.tokens}
        WHERE "rank" < 1000 OR "chain" = ANY($1) ORDER BY "chain", "symbol", "rank", "id"`,
       [this.registry.list().filter((c) => c.devnet).map((c) => c.id)],
     );

@@ -16,6 +16,7 @@ import {
 import { DataSource } from 'typeorm';
 import { CatalogSync } from './catalog-sync.service';
 import { decodeCursor, encodeCursor, queryHash, SortKey } from './keyset-cursor';
+import { quoteTables } from '../database/quote-tables';
 
 interface SortColumn {
   /** SQL expression over alias t. */
@@ -88,13 +89,18 @@ interface PairRow {
 
 /** Read side of the catalog: GET /chains, /tokens and /pairs, with keyset pagination. */
 export class CatalogService {
+  /** Schema-qualified table names of this DataSource (see quoteTables). */
+  private get t() {
+    return quoteTables(this.dataSource);
+  }
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly sync: CatalogSync,
   ) {}
 
   async listChains(): Promise<ListChainsResult> {
-    const rows: { id: string; name: string }[] = await this.dataSource.query(`SELECT "id", "name" FROM "chains" ORDER BY "position", "id"`);
+    const rows: { id: string; name: string }[] = await this.dataSource.query(`SELECT "id", "name" FROM ${this.t.chains} ORDER BY "position", "id"`);
     const chains: ChainView[] = rows.map((r) => ({ id: r.id, name: r.name }));
     return { chains };
   }
@@ -133,7 +139,7 @@ export class CatalogService {
 
     const rows: TokenRow[] = await this.dataSource.query(
       `SELECT t.*, ${columns.map((c, i) => `${c.expr} AS "sk${i}"`).join(', ')}
-       FROM "tokens" t ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       FROM ${this.t.tokens} t ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY ${columns.map((c) => c.expr).join(', ')}, t."id"
        LIMIT ${param(limit + 1)}`,
       params,
@@ -173,7 +179,7 @@ export class CatalogService {
 
     const rows: PairRow[] = await this.dataSource.query(
       `SELECT p.*, ${PAIR_SORT_COLUMNS.map((c, i) => `${c.expr} AS "sk${i}"`).join(', ')}
-       FROM "pairs" p ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       FROM ${this.t.pairs} p ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY ${PAIR_SORT_COLUMNS.map((c) => c.expr).join(', ')}, p."id"
        LIMIT ${param(limit + 1)}`,
       params,
@@ -192,7 +198,7 @@ export class CatalogService {
   /** A chainRef that names no chain is a client error, not an empty page. */
   private async assertChain(chainRef: string | undefined): Promise<void> {
     if (!chainRef) return;
-    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM "chains" WHERE "id" = $1`, [chainRef]);
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM ${this.t.chains} WHERE "id" = $1`, [chainRef]);
     if (rows.length === 0) throw new CodedError(ErrorCodes.UNKNOWN_CHAIN, `chainRef ${chainRef} is not in GET /chains`, { chainRef });
   }
 }

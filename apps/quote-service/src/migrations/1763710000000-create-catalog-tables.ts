@@ -1,12 +1,17 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { quoteSchemaOf } from '../database/quote-tables';
+
+/** The migrated schema, quoted: `quote` in the app, a schema of their own in tests. */
+const schemaOf = (queryRunner: QueryRunner): string => `"${quoteSchemaOf(queryRunner.connection)}"`;
 
 /** Catalog of quote-service: chains, tokens, pairs and the sync state of token sources. */
 export class CreateCatalogTables1763710000000 implements MigrationInterface {
   name = 'CreateCatalogTables1763710000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    const s = schemaOf(queryRunner);
     await queryRunner.query(`
-      CREATE TABLE "chains" (
+      CREATE TABLE ${s}."chains" (
         "id" text PRIMARY KEY,
         "name" text NOT NULL,
         "family" text NOT NULL,
@@ -19,9 +24,9 @@ export class CreateCatalogTables1763710000000 implements MigrationInterface {
         "updated_at_ms" bigint NOT NULL
       )`);
     await queryRunner.query(`
-      CREATE TABLE "tokens" (
+      CREATE TABLE ${s}."tokens" (
         "id" bigserial PRIMARY KEY,
-        "chain" text NOT NULL REFERENCES "chains"("id"),
+        "chain" text NOT NULL REFERENCES ${s}."chains"("id"),
         "symbol" text NOT NULL,
         "name" text NOT NULL,
         "decimals" integer NOT NULL CHECK ("decimals" BETWEEN 0 AND 255),
@@ -37,24 +42,24 @@ export class CreateCatalogTables1763710000000 implements MigrationInterface {
         "source" text NOT NULL,
         "updated_at_ms" bigint NOT NULL
       )`);
-    await queryRunner.query(`CREATE UNIQUE INDEX "tokens_chain_asset_key" ON "tokens" ("chain", "asset_key")`);
+    await queryRunner.query(`CREATE UNIQUE INDEX "tokens_chain_asset_key" ON ${s}."tokens" ("chain", "asset_key")`);
     // Symbol look-ups of quotes and the q filter of listings.
-    await queryRunner.query(`CREATE INDEX "tokens_chain_symbol" ON "tokens" ("chain", upper("symbol"))`);
-    await queryRunner.query(`CREATE INDEX "tokens_top" ON "tokens" ("rank", "id")`);
+    await queryRunner.query(`CREATE INDEX "tokens_chain_symbol" ON ${s}."tokens" ("chain", upper("symbol"))`);
+    await queryRunner.query(`CREATE INDEX "tokens_top" ON ${s}."tokens" ("rank", "id")`);
     await queryRunner.query(`
-      CREATE TABLE "pairs" (
+      CREATE TABLE ${s}."pairs" (
         "id" bigserial PRIMARY KEY,
-        "from_chain" text NOT NULL REFERENCES "chains"("id"),
-        "to_chain" text NOT NULL REFERENCES "chains"("id"),
+        "from_chain" text NOT NULL REFERENCES ${s}."chains"("id"),
+        "to_chain" text NOT NULL REFERENCES ${s}."chains"("id"),
         "token_in" text NOT NULL,
         "token_out" text NOT NULL,
         "providers" jsonb NOT NULL DEFAULT '[]',
         "supported" boolean NOT NULL,
         "updated_at_ms" bigint NOT NULL
       )`);
-    await queryRunner.query(`CREATE UNIQUE INDEX "pairs_identity" ON "pairs" ("from_chain", "to_chain", "token_in", "token_out")`);
+    await queryRunner.query(`CREATE UNIQUE INDEX "pairs_identity" ON ${s}."pairs" ("from_chain", "to_chain", "token_in", "token_out")`);
     await queryRunner.query(`
-      CREATE TABLE "token_sources" (
+      CREATE TABLE ${s}."token_sources" (
         "name" text PRIMARY KEY,
         "status" text NOT NULL CHECK ("status" IN ('ok', 'failed')),
         "token_count" integer NOT NULL DEFAULT 0,
@@ -65,9 +70,10 @@ export class CreateCatalogTables1763710000000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`DROP TABLE "token_sources"`);
-    await queryRunner.query(`DROP TABLE "pairs"`);
-    await queryRunner.query(`DROP TABLE "tokens"`);
-    await queryRunner.query(`DROP TABLE "chains"`);
+    const s = schemaOf(queryRunner);
+    await queryRunner.query(`DROP TABLE ${s}."token_sources"`);
+    await queryRunner.query(`DROP TABLE ${s}."pairs"`);
+    await queryRunner.query(`DROP TABLE ${s}."tokens"`);
+    await queryRunner.query(`DROP TABLE ${s}."chains"`);
   }
 }

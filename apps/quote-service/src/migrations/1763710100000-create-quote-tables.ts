@@ -1,12 +1,17 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { quoteSchemaOf } from '../database/quote-tables';
+
+/** The migrated schema, quoted: `quote` in the app, a schema of their own in tests. */
+const schemaOf = (queryRunner: QueryRunner): string => `"${quoteSchemaOf(queryRunner.connection)}"`;
 
 /** Quotes and the executable plan of each of their routes. */
 export class CreateQuoteTables1763710100000 implements MigrationInterface {
   name = 'CreateQuoteTables1763710100000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    const s = schemaOf(queryRunner);
     await queryRunner.query(`
-      CREATE TABLE "quotes" (
+      CREATE TABLE ${s}."quotes" (
         "id" text PRIMARY KEY,
         "owner" text,
         "from_chain" text NOT NULL,
@@ -22,20 +27,21 @@ export class CreateQuoteTables1763710100000 implements MigrationInterface {
         "expires_at_ms" bigint NOT NULL
       )`);
     // Expired quotes are pruned by age.
-    await queryRunner.query(`CREATE INDEX "quotes_expires_at" ON "quotes" ("expires_at_ms")`);
+    await queryRunner.query(`CREATE INDEX "quotes_expires_at" ON ${s}."quotes" ("expires_at_ms")`);
     await queryRunner.query(`
-      CREATE TABLE "quote_routes" (
+      CREATE TABLE ${s}."quote_routes" (
         "route_id" text PRIMARY KEY,
-        "quote_id" text NOT NULL REFERENCES "quotes"("id") ON DELETE CASCADE,
+        "quote_id" text NOT NULL REFERENCES ${s}."quotes"("id") ON DELETE CASCADE,
         "rank" integer NOT NULL,
         "summary" jsonb NOT NULL,
         "plan" jsonb NOT NULL
       )`);
-    await queryRunner.query(`CREATE UNIQUE INDEX "quote_routes_quote_rank" ON "quote_routes" ("quote_id", "rank")`);
+    await queryRunner.query(`CREATE UNIQUE INDEX "quote_routes_quote_rank" ON ${s}."quote_routes" ("quote_id", "rank")`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`DROP TABLE "quote_routes"`);
-    await queryRunner.query(`DROP TABLE "quotes"`);
+    const s = schemaOf(queryRunner);
+    await queryRunner.query(`DROP TABLE ${s}."quote_routes"`);
+    await queryRunner.query(`DROP TABLE ${s}."quotes"`);
   }
 }

@@ -19,6 +19,7 @@ import { gatherRoutes } from './provider-orchestrator';
 import { rankRoutes } from './route-ranking';
 import { TokenResolver } from './token-resolver';
 import { assetKeyOf } from '../catalog/token-sources';
+import { quoteTables } from '../database/quote-tables';
 
 export interface QuoteServiceOptions {
   ttlMs: number;
@@ -33,6 +34,11 @@ export interface QuoteServiceOptions {
  */
 export class QuoteService {
   private readonly logger = new Logger(QuoteService.name);
+
+  /** Schema-qualified table names of this DataSource (see quoteTables). */
+  private get t() {
+    return quoteTables(this.dataSource);
+  }
 
   constructor(
     private readonly dataSource: DataSource,
@@ -79,13 +85,13 @@ export class QuoteService {
 
     await this.dataSource.transaction(async (manager) => {
       await manager.query(
-        `INSERT INTO "quotes" ("id", "owner", "from_chain", "to_chain", "token_in", "token_out", "amount_in", "slippage_bps", "recipient", "request", "provider_outcomes", "created_at_ms", "expires_at_ms")
+        `INSERT INTO ${this.t.quotes} ("id", "owner", "from_chain", "to_chain", "token_in", "token_out", "amount_in", "slippage_bps", "recipient", "request", "provider_outcomes", "created_at_ms", "expires_at_ms")
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
         [quoteId, request.owner ?? null, fromChain.id, toChain.id, tokenIn.symbol, tokenOut.symbol, amountIn.toString(), slippageBps,
           request.recipient ?? null, JSON.stringify(request), JSON.stringify(gathered.outcomes), now, expiresAtMs],
       );
       for (const route of stored) {
-        await manager.query(`INSERT INTO "quote_routes" ("route_id", "quote_id", "rank", "summary", "plan") VALUES ($1, $2, $3, $4, $5)`, [
+        await manager.query(`INSERT INTO ${this.t.quote_routes} ("route_id", "quote_id", "rank", "summary", "plan") VALUES ($1, $2, $3, $4, $5)`, [
           route.summary.routeId,
           quoteId,
           route.rank,
@@ -95,7 +101,7 @@ export class QuoteService {
       }
       // The trending signal of GET /tokens?sort=trending.
       await manager.query(
-        `UPDATE "tokens" SET "quote_count" = "quote_count" + 1 WHERE ("chain" = $1 AND "asset_key" = $2) OR ("chain" = $3 AND "asset_key" = $4)`,
+        `UPDATE ${this.t.tokens} SET "quote_count" = "quote_count" + 1 WHERE ("chain" = $1 AND "asset_key" = $2) OR ("chain" = $3 AND "asset_key" = $4)`,
         [fromChain.id, assetKeyOf(tokenIn), toChain.id, assetKeyOf(tokenOut)],
       );
     });
@@ -116,7 +122,7 @@ export class QuoteService {
 
   async routePlan(request: GetRoutePlanRequest): Promise<RoutePlan> {
     const rows: { expires_at_ms: string; plan: RoutePlan | null }[] = await this.dataSource.query(
-      `SELECT q."expires_at_ms", r."plan" FROM "quotes" q LEFT JOIN "quote_routes" r ON r."quote_id" = q."id" AND r."route_id" = $2 WHERE q."id" = $1`,
+      `SELECT q."expires_at_ms", r."plan" FROM ${this.t.quotes} q LEFT JOIN ${this.t.quote_routes} r ON r."quote_id" = q."id" AND r."route_id" = $2 WHERE q."id" = $1`,
       [request.quoteId, request.routeId],
     );
     if (rows.length === 0) throw new CodedError(ErrorCodes.QUOTE_NOT_FOUND, `Quote ${request.quoteId} does not exist`, { quoteId: request.quoteId });
@@ -145,10 +151,17 @@ export class QuoteService {
   }
 }
 
+const BITCOIN_ADDRESS = /^(bc1[02-9ac-hj-np-z]{11,71}|[13][1-9A-HJ-NP-Za-km-z]{25,34})$/;
+
 function assertRecipient(recipient: string, chain: ChainDescriptor): void {
-  const valid = chain.family === 'evm' ? isAddress(recipient) && recipient.startsWith('0x') : isSolanaAddress(recipient);
+  const valid =
+    chain.family === 'evm'
+      ? isAddress(recipient) && recipient.startsWith('0x')
+      : chain.family === 'solana'
+        ? isSolanaAddress(recipient)
+        : BITCOIN_ADDRESS.test(recipient);
   if (!valid) {
-    throw new CodedError(ErrorCodes.INVALID_ADDRESS, `recipient ${recipient} is not a ${chain.family === 'evm' ? 'EVM' : 'Solana'} address (${chain.id})`, {
+    throw new CodedError(ErrorCodes.INVALID_ADDRESS, `recipient ${recipient} is not a valid ${chain.family} address (${chain.id})`, {
       field: 'recipient',
     });
   }

@@ -210,7 +210,7 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
         defaultSlippageBps: 50,
       }, () => quote.expiresAtMs);
       await expect(errorCodeOf(later.routePlan({ quoteId: quote.quoteId, routeId }))).resolves.toBe('QUOTE_EXPIRED');
-      const rows: { count: string }[] = await dataSource.query(`SELECT count(*) FROM "quote_routes" WHERE "quote_id" = $1`, [quote.quoteId]);
+      const rows: { count: string }[] = await dataSource.query(`SELECT count(*) FROM "${database.schema}"."quote_routes" WHERE "quote_id" = $1`, [quote.quoteId]);
       expect(Number(rows[0].count)).toBe(quote.routes.length);
     });
   });

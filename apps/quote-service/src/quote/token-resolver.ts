@@ -4,6 +4,7 @@ import { Contract, getAddress, isAddress } from 'ethers';
 import { DataSource } from 'typeorm';
 import type { QuoteToken } from '../providers/quote-provider';
 import { abortable } from '../providers/uniswap-v2-quoter';
+import { quoteTables } from '../database/quote-tables';
 
 const ERC20_METADATA_ABI = ['function symbol() view returns (string)', 'function decimals() view returns (uint8)'];
 
@@ -37,6 +38,11 @@ interface TokenRow {
  * chain). Anything else is UNKNOWN_TOKEN.
  */
 export class TokenResolver {
+  /** Schema-qualified table names of this DataSource (see quoteTables). */
+  private get t() {
+    return quoteTables(this.dataSource);
+  }
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly registry: ChainRegistry,
@@ -45,7 +51,7 @@ export class TokenResolver {
   async resolve(chain: ChainDescriptor, symbol: string, override: string | undefined, which: 'tokenIn' | 'tokenOut'): Promise<QuoteToken> {
     if (override) return this.resolveOverride(chain, override, which);
     const rows: TokenRow[] = await this.dataSource.query(
-      `SELECT "symbol", "decimals", "address", "mint" FROM "tokens" WHERE "chain" = $1 AND upper("symbol") = upper($2) ORDER BY "rank", "id" LIMIT 1`,
+      `SELECT "symbol", "decimals", "address", "mint" FROM ${this.t.tokens} WHERE "chain" = $1 AND upper("symbol") = upper($2) ORDER BY "rank", "id" LIMIT 1`,
       [chain.id, symbol],
     );
     if (rows.length === 0) {
@@ -74,7 +80,7 @@ export class TokenResolver {
       throw new CodedError(ErrorCodes.UNKNOWN_TOKEN, `${field} ${override}: kind ${ref.kind} or address is not valid on ${chain.id}`, { field });
     }
     const rows: TokenRow[] = await this.dataSource.query(
-      `SELECT "symbol", "decimals", "address", "mint" FROM "tokens" WHERE "chain" = $1 AND "asset_key" = $2`,
+      `SELECT "symbol", "decimals", "address", "mint" FROM ${this.t.tokens} WHERE "chain" = $1 AND "asset_key" = $2`,
       [chain.id, assetKey],
     );
     if (rows.length > 0) return toQuoteToken(chain.id, rows[0]);

@@ -1,0 +1,182 @@
+import { loadDevnetManifest } from '@swapgw/devnet';
+import { ListPairsRequest, ListTokensRequest, PairView, TokenView } from '@swapgw/contracts';
+import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, useDevnet } from '../testing/quote-service-test-support';
+
+describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
+  let devnet: { manifestPath: string; stop(): Promise<void> };
+  let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
+  let service: ReturnType<typeof quoteTestComponents>;
+
+  beforeAll(async () => {
+    devnet = await useDevnet();
+    database = await createQuoteTestDatabase();
+    service = quoteTestComponents(database.dataSource, { DEVNET_MANIFEST: devnet.manifestPath });
+    await service.sync.seed();
+  });
+
+  afterAll(async () => {
+    service?.registry.destroy();
+    await database?.drop();
+    await devnet?.stop();
+  });
+
+  async function allTokenPages(request: ListTokensRequest, between?: (page: number) => Promise<void>): Promise<{ tokens: TokenView[]; pages: number }> {
+    const tokens: TokenView[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await service.catalog.listTokens({ ...request, cursor });
+      tokens.push(...page.tokens);
+      pages += 1;
+      cursor = page.nextCursor ?? undefined;
+      if (between) await between(pages);
+    } while (cursor && pages < 1000);
+    return { tokens, pages };
+  }
+
+  it('lists devnet chains first, then the real networks (Ethereum, Base, Arbitrum, Solana...), as {id, name}', async () => {
+    const { chains } = await service.catalog.listChains();
+    const ids = chains.map((c) => c.id);
+    expect(ids.slice(0, 2)).toEqual(['devnet-a', 'devnet-b']);
+    expect(ids.slice(2, 6)).toEqual(['ethereum', 'base', 'arbitrum', 'solana']);
+    for (const chain of chains) expect(Object.keys(chain).sort()).toEqual(['id', 'name']);
+  });
+
+  it('lists the devnet tokens of a chain with the manifest addresses and decimals, native coin first', async () => {
+    const manifest = loadDevnetManifest(devnet.manifestPath);
+    const { tokens, nextCursor } = await service.catalog.listTokens({ chainRef: 'devnet-a' });
+    expect(nextCursor).toBeNull();
+    expect(tokens[0]).toEqual({ chain: 'devnet-a', symbol: 'ETH', name: 'Ether', decimals: 18 });
+    const bySymbol = Object.fromEntries(tokens.map((t) => [t.symbol, t]));
+    for (const [symbol, token] of Object.entries(manifest.chains[0].tokens)) {
+      expect(bySymbol[symbol]).toMatchObject({ chain: 'devnet-a', address: token.address, decimals: token.decimals, name: token.name });
+    }
+  });
+
+  it('marks only tradable tokens supported: devnet ones, not real-network ones without RPC or aggregator', async () => {
+    const { tokens } = await service.catalog.listTokens({ supportedOnly: true, limit: 50_000 });
+    expect(new Set(tokens.map((t) => t.chain))).toEqual(new Set(['devnet-a', 'devnet-b']));
+    expect(tokens).toHaveLength(8);
+    const eth = await service.catalog.listTokens({ chainRef: 'ethereum', q: 'USDC', debug: true });
+    expect(eth.tokens[0]).toMatchObject({ symbol: 'USDC', address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', decimals: 6 });
+    expect(eth.tokens[0].debug).toMatchObject({ supported: false, providers: [], source: 'uniswap-default-token-list' });
+  });
+
+  it('lists Solana tokens with mints and no EVM address', async () => {
+    const { tokens } = await service.catalog.listTokens({ chainRef: 'solana', q: 'usdc' });
+    const usdc = tokens.find((t) => t.symbol === 'USDC')!;
+    expect(usdc).toMatchObject({ chain: 'solana', mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', decimals: 6 });
+    expect(usdc.address).toBeUndefined();
+    const sol = await service.catalog.listTokens({ chainRef: 'solana', sort: 'top', limit: 1 });
+    expect(sol.tokens[0]).toMatchObject({ symbol: 'SOL', decimals: 9 });
+  });
+
+  it('filters by symbol or name case-insensitively and by logo', async () => {
+    const { tokens } = await service.catalog.listTokens({ q: 'wrapped ether', limit: 100 });
+    expect(tokens.length).toBeGreaterThan(0);
+    for (const t of tokens) expect(`${t.symbol} ${t.name}`.toLowerCase()).toContain('wrapped ether');
+    const withLogo = await service.catalog.listTokens({ requireLogo: true, limit: 200 });
+    expect(withLogo.tokens.length).toBe(200);
+    for (const t of withLogo.tokens) expect(t.logoUrl).toMatch(/^https?:\/\//);
+  });
+
+  it.each(['top', 'marketcap', 'trending', 'asc'] as const)('pages through every token with sort=%s, each exactly once', async (sort) => {
+    const [{ count }] = (await database.dataSource.query(`SELECT count(*)::int AS count FROM "${database.schema}"."tokens"`)) as { count: number }[];
+    const { tokens, pages } = await allTokenPages({ sort, limit: 97 });
+    expect(pages).toBe(Math.ceil(count / 97));
+    const keys = tokens.map((t) => `${t.chain}|${t.address ?? t.mint ?? t.symbol}`);
+    expect(new Set(keys).size).toBe(count);
+    if (sort === 'asc') {
+      const symbols = tokens.map((t) => t.symbol.toUpperCase());
+      expect(symbols).toEqual([...symbols].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    }
+  });
+
+  it('keeps a cursor stable while tokens are added between pages', async () => {
+    const before = await allTokenPages({ sort: 'asc', chainRef: 'arbitrum', limit: 20 });
+    let inserted = 0;
+    const during = await allTokenPages({ sort: 'asc', chainRef: 'arbitrum', limit: 20 }, async (page) => {
+      if (page !== 2) return;
+      // One token sorting before the cursor, one after: neither may shift existing rows.
+      for (const symbol of ['AAAA', 'ZZZZ']) {
+        inserted += 1;
+        await database.dataSource.query(
+          `INSERT INTO "${database.schema}"."tokens" ("chain", "symbol", "name", "decimals", "address", "asset_key", "rank", "source", "supported", "providers", "updated_at_ms")
+           VALUES ('arbitrum', $1, $1, 18, $2, $3, 5000, 'test', false, '[]', 0)`,
+          [symbol, `0x${String(inserted).padStart(40, '0')}`, `0x${String(inserted).padStart(40, '0')}`],
+        );
+      }
+    });
+    const beforeKeys = before.tokens.map((t) => t.address);
+    const duringKeys = during.tokens.map((t) => t.address);
+    for (const key of beforeKeys) expect(duringKeys.filter((k) => k === key)).toHaveLength(1);
+    expect(duringKeys).toContain(`0x${'2'.padStart(40, '0')}`); // ZZZZ sorts after the cursor: reached
+    expect(duringKeys).not.toContain(`0x${'1'.padStart(40, '0')}`); // AAAA sorts before it: not re-served
+  });
+
+  it('rejects a malformed cursor and a cursor of another query with INVALID_CURSOR', async () => {
+    const first = await service.catalog.listTokens({ q: 'usd', limit: 2 });
+    expect(first.nextCursor).not.toBeNull();
+    await expect(errorCodeOf(service.catalog.listTokens({ q: 'usd', limit: 2, cursor: 'not-a-cursor' }))).resolves.toBe('INVALID_CURSOR');
+    await expect(errorCodeOf(service.catalog.listTokens({ q: 'dai', limit: 2, cursor: first.nextCursor! }))).resolves.toBe('INVALID_CURSOR');
+    await expect(errorCodeOf(service.catalog.listTokens({ q: 'usd', sort: 'asc', cursor: first.nextCursor! }))).resolves.toBe('INVALID_CURSOR');
+    // The page size may change between pages.
+    const second = await service.catalog.listTokens({ q: 'usd', limit: 5, cursor: first.nextCursor! });
+    expect(second.tokens[0]).not.toEqual(first.tokens[0]);
+  });
+
+  it('rejects an unknown chainRef with UNKNOWN_CHAIN', async () => {
+    await expect(errorCodeOf(service.catalog.listTokens({ chainRef: 'atlantis' }))).resolves.toBe('UNKNOWN_CHAIN');
+    await expect(errorCodeOf(service.catalog.listPairs({ chainRef: 'atlantis' }))).resolves.toBe('UNKNOWN_CHAIN');
+  });
+
+  it('ranks tokens that are quoted most first with sort=trending', async () => {
+    for (let i = 0; i < 3; i++) {
+      await service.quotes.create({ fromChain: 'devnet-b', toChain: 'devnet-b', tokenIn: 'DAI', tokenOut: 'WETH', amount: '1' });
+    }
+    const { tokens } = await service.catalog.listTokens({ sort: 'trending', limit: 2, debug: true });
+    expect(tokens.map((t) => `${t.chain}:${t.symbol}`).sort()).toEqual(['devnet-b:DAI', 'devnet-b:WETH']);
+    expect(tokens[0].debug!.quoteCount).toBeGreaterThanOrEqual(3);
+  });
+
+  describe('pairs', () => {
+    async function allPairs(request: ListPairsRequest): Promise<PairView[]> {
+      const pairs: PairView[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await service.catalog.listPairs({ ...request, cursor });
+        pairs.push(...page.pairs);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      return pairs;
+    }
+
+    it('lists only same-chain pairs for a chainRef, without native ↔ wrapped', async () => {
+      const pairs = await allPairs({ chainRef: 'devnet-a', limit: 5 });
+      expect(pairs.every((p) => p.fromChain === 'devnet-a' && p.toChain === 'devnet-a')).toBe(true);
+      const names = pairs.map((p) => `${p.tokenIn}/${p.tokenOut}`);
+      expect(names).toEqual(expect.arrayContaining(['USDC/DAI', 'DAI/USDC', 'ETH/USDC', 'WETH/DAI']));
+      expect(names).not.toContain('ETH/WETH');
+      expect(pairs).toHaveLength(4 * 3 - 2);
+    });
+
+    it('lists cross-chain devnet pairs through the bridge and filters by tokens', async () => {
+      const pairs = await allPairs({ tokenIn: 'usdc', tokenOut: 'DAI', debug: true });
+      const devnetCross = pairs.find((p) => p.fromChain === 'devnet-a' && p.toChain === 'devnet-b');
+      expect(devnetCross).toMatchObject({ tokenIn: 'USDC', tokenOut: 'DAI', debug: { providers: ['devnet-bridge'], supported: true } });
+      expect(pairs.every((p) => p.tokenIn === 'USDC' && p.tokenOut === 'DAI')).toBe(true);
+    });
+
+    it('lists real-network pairs as unsupported until a provider is configured', async () => {
+      const supported = await allPairs({ supportedOnly: true });
+      expect(supported.every((p) => p.fromChain.startsWith('devnet') && p.toChain.startsWith('devnet'))).toBe(true);
+      const ethereum = await allPairs({ chainRef: 'ethereum', tokenIn: 'USDC' });
+      expect(ethereum.map((p) => p.tokenOut)).toEqual(expect.arrayContaining(['DAI', 'WETH', 'ETH']));
+    });
+
+    it('rejects a cursor of another pair query with INVALID_CURSOR', async () => {
+      const page = await service.catalog.listPairs({ limit: 1 });
+      await expect(errorCodeOf(service.catalog.listPairs({ limit: 1, chainRef: 'devnet-a', cursor: page.nextCursor! }))).resolves.toBe('INVALID_CURSOR');
+    });
+  });
+});
