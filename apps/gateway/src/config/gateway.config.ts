@@ -86,6 +86,12 @@ export class GatewayConfig {
   @Min(0)
   SHUTDOWN_TIMEOUT_MS: number = 15_000;
 
+  /** Bound of each dependency check of GET /health. */
+  @IsInt()
+  @Min(100)
+  @Max(30_000)
+  HEALTH_CHECK_TIMEOUT_MS: number = 3000;
+
   @IsInt()
   @Min(1)
   @Max(100)

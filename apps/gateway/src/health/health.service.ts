@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { KAFKA_SETTINGS, kafkaHealth, KafkaSettings } from '@swapgw/messaging';
+import { GatewayConfig } from '../config/gateway.config';
 
 export type CheckStatus = 'up' | 'down';
 
@@ -10,14 +11,13 @@ export interface GatewayHealth {
   checks: { database: CheckStatus; kafka: CheckStatus };
 }
 
-const CHECK_TIMEOUT_MS = 2000;
-
-/** Asks PostgreSQL and Kafka, each within 2 s, whether they answer right now. */
+/** Asks PostgreSQL and Kafka, each within HEALTH_CHECK_TIMEOUT_MS, whether they answer right now. */
 @Injectable()
 export class HealthService {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(KAFKA_SETTINGS) private readonly kafka: KafkaSettings,
+    @Inject(GatewayConfig) private readonly config: GatewayConfig,
   ) {}
 
   async check(): Promise<GatewayHealth> {
@@ -34,7 +34,7 @@ export class HealthService {
     try {
       await Promise.race([
         this.dataSource.query('SELECT 1'),
-        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS))),
+        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), this.config.HEALTH_CHECK_TIMEOUT_MS))),
       ]);
       return 'up';
     } catch {
@@ -45,7 +45,7 @@ export class HealthService {
   }
 
   private async kafkaStatus(): Promise<CheckStatus> {
-    const health = await kafkaHealth(this.kafka, CHECK_TIMEOUT_MS);
+    const health = await kafkaHealth(this.kafka, this.config.HEALTH_CHECK_TIMEOUT_MS);
     return health.ok ? 'up' : 'down';
   }
 }

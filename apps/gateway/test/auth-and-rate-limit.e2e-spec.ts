@@ -1,0 +1,126 @@
+import { api, ApiClient } from '@swapgw/testing';
+import { ProbeModule } from './support/probe.module';
+import { dropTestDatabase, startTestGateway, TestGateway, testDatabaseUrl } from './support/test-gateway';
+
+describe('API keys and rate limits', () => {
+  const databaseUrl = testDatabaseUrl('auth');
+  // Two instances on one database: the rate limit budget is shared between them.
+  let first: TestGateway;
+  let second: TestGateway;
+  let key: string;
+
+  beforeAll(async () => {
+    const env = { RATE_LIMIT_REQUESTS: '6', RATE_LIMIT_WINDOW_SECONDS: '3600', AUTH_CACHE_TTL_MS: '0' };
+    first = await startTestGateway({ databaseUrl, extraModules: [ProbeModule], env });
+    second = await startTestGateway({ databaseUrl, extraModules: [ProbeModule], env, prepare: false });
+    key = await first.createKey('limited-owner');
+  });
+
+  afterAll(async () => {
+    await Promise.all([first?.close(), second?.close()]);
+    await dropTestDatabase(databaseUrl);
+  });
+
+  describe('authentication', () => {
+    let valid: string;
+    let revoked: string;
+
+    beforeAll(async () => {
+      valid = await first.createKey('auth-owner');
+      revoked = await first.createKey('revoked-owner');
+      await first.revokeKey(revoked);
+    });
+
+    it('answers the same 401 UNAUTHORIZED body for missing, malformed, unknown and revoked keys', async () => {
+      const wellFormedUnknown = `sgw_${'A'.repeat(43)}`;
+      const sameKeyPrefixWrongSecret = `${valid.slice(0, 12)}${'B'.repeat(43 - 8)}`;
+      const attempts: Array<Record<string, string>> = [
+        {},
+        { authorization: 'Basic dXNlcjpwYXNz' },
+        { authorization: 'Bearer' },
+        { authorization: 'Bearer not-a-key' },
+        { authorization: `Bearer ${wellFormedUnknown}` },
+        { authorization: `Bearer ${sameKeyPrefixWrongSecret}` },
+        { authorization: `Bearer ${revoked}` },
+      ];
+      const bodies: unknown[] = [];
+      for (const headers of attempts) {
+        const res = await api(first.baseUrl).get('/test-probe/query', { headers: { ...headers, 'x-request-id': 'fixed-id' } });
+        expect(res.status).toBe(401);
+        expect(res.headers['ratelimit-limit']).toBeUndefined();
+        bodies.push({ ...res.body, meta: { ...res.body.meta, timestamp: 'ignored' } });
+      }
+      expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
+      expect(bodies[0]).toEqual({
+        error: { code: 'UNAUTHORIZED', message: 'Missing or invalid API key' },
+        meta: { requestId: 'fixed-id', timestamp: 'ignored' },
+      });
+    });
+
+    it('accepts a valid key, case-insensitive scheme', async () => {
+      const res = await api(first.baseUrl).get('/test-probe/query', { headers: { authorization: `bearer ${valid}` } });
+      expect(res.status).toBe(200);
+    });
+
+    it('stops accepting a key once revoked (cache TTL 0 here)', async () => {
+      const owner = await first.createKey('soon-revoked');
+      expect((await api(first.baseUrl, owner).get('/test-probe/query')).status).toBe(200);
+      await first.revokeKey(owner);
+      expect((await api(second.baseUrl, owner).get('/test-probe/query')).status).toBe(401);
+    });
+
+    it('serves /health without a key', async () => {
+      const res = await api(first.baseUrl).get('/health');
+      expect([200, 503]).toContain(res.status);
+      expect(res.body.data.checks).toBeDefined();
+    });
+  });
+
+  describe('rate limits', () => {
+    it('counts every authenticated request across instances and answers 429 RATE_LIMITED with Retry-After', async () => {
+      const clients: ApiClient[] = [api(first.baseUrl, key), api(second.baseUrl, key)];
+      const remaining: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        // Polling counts too: alternate instances and include an error response.
+        const res = i === 3 ? await clients[i % 2].get('/no/such/route') : await clients[i % 2].get('/test-probe/query');
+        if (i !== 3) {
+          expect(res.status).toBe(200);
+          expect(res.headers['ratelimit-limit']).toBe('6');
+          expect(Number(res.headers['ratelimit-reset'])).toBeGreaterThan(0);
+          remaining.push(Number(res.headers['ratelimit-remaining']));
+        }
+      }
+      // The unknown route is not counted (no handler, no guard): 5 counted requests.
+      expect(remaining).toEqual([5, 4, 3, 2, 1]);
+
+      const lastAllowed = await clients[0].get('/test-probe/query');
+      expect(lastAllowed.status).toBe(200);
+      expect(lastAllowed.headers['ratelimit-remaining']).toBe('0');
+
+      const limited = await clients[1].get('/test-probe/query');
+      expect(limited.status).toBe(429);
+      expect(limited.body.error.code).toBe('RATE_LIMITED');
+      expect(limited.body.meta.requestId).toBe(limited.headers['x-request-id']);
+      expect(limited.headers['ratelimit-remaining']).toBe('0');
+      const retryAfter = Number(limited.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(3600);
+      expect(limited.headers['ratelimit-reset']).toBe(limited.headers['retry-after']);
+    });
+
+    it('limits per API key: another key of the same deployment is unaffected', async () => {
+      const other = await first.createKey('unlimited-owner');
+      const res = await api(first.baseUrl, other).get('/test-probe/query');
+      expect(res.status).toBe(200);
+      expect(res.headers['ratelimit-remaining']).toBe('5');
+    });
+
+    it('sets the rate limit headers on authenticated error responses too', async () => {
+      const fresh = await first.createKey('error-owner');
+      const res = await api(first.baseUrl, fresh).post('/test-probe/echo', { amount: 'abc' });
+      expect(res.status).toBe(400);
+      expect(res.headers['ratelimit-limit']).toBe('6');
+      expect(res.headers['ratelimit-remaining']).toBe('5');
+    });
+  });
+});

@@ -1,0 +1,91 @@
+import { api, ApiClient, testEnv, waitFor } from '@swapgw/testing';
+import { FaultProxy } from '../../../tools/ops/fault-proxy';
+import { ProbeModule } from './support/probe.module';
+import { dropTestDatabase, startTestGateway, TestGateway, testDatabaseUrl } from './support/test-gateway';
+
+/**
+ * The gateway reaches PostgreSQL and Kafka through TCP proxies that the test can make refuse
+ * connections: "the database URL points nowhere" without touching the shared servers.
+ */
+describe('GET /health and dependency outages', () => {
+  const databaseUrl = testDatabaseUrl('health');
+  let databaseProxy: FaultProxy;
+  let kafkaProxy: FaultProxy;
+  let gateway: TestGateway;
+  let anonymous: ApiClient;
+  let client: ApiClient;
+
+  beforeAll(async () => {
+    const db = new URL(databaseUrl);
+    databaseProxy = await new FaultProxy({ target: { host: db.hostname, port: Number(db.port || 5432) } }).start();
+    const [kafkaHost, kafkaPort] = testEnv().brokers[0].split(':');
+    kafkaProxy = await new FaultProxy({ target: { host: kafkaHost, port: Number(kafkaPort) } }).start();
+    const proxiedDb = new URL(databaseUrl);
+    proxiedDb.host = databaseProxy.address;
+    // The database itself is created and migrated directly; the running gateway uses the proxy.
+    const direct = await startTestGateway({ databaseUrl, extraModules: [ProbeModule] });
+    await direct.close();
+    gateway = await startTestGateway({
+      databaseUrl: proxiedDb.toString(),
+      extraModules: [ProbeModule],
+      prepare: false,
+      // Generous check bound: the test asserts which dependency is down, not how fast a busy CI answers.
+      env: { KAFKA_BROKERS: kafkaProxy.address, AUTH_CACHE_TTL_MS: '300000', HEALTH_CHECK_TIMEOUT_MS: '10000' },
+    });
+    anonymous = api(gateway.baseUrl);
+    client = api(gateway.baseUrl, await gateway.createKey('health-owner'));
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    await Promise.all([databaseProxy?.stop(), kafkaProxy?.stop()]);
+    await dropTestDatabase(databaseUrl);
+  });
+
+  it('answers 200 with status, uptime and checks when PostgreSQL and Kafka answer', async () => {
+    const res = await anonymous.get('/health');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ status: 'ok', uptimeSeconds: expect.any(Number), checks: { database: 'up', kafka: 'up' } });
+    expect(res.body.meta.requestId).toBe(res.headers['x-request-id']);
+    // Warm the key cache so the outage below is seen by the handler, not by authentication.
+    expect((await client.get('/test-probe/database')).status).toBe(200);
+  });
+
+  it('answers 503 with the same body shape when PostgreSQL is unreachable, and recovers', async () => {
+    databaseProxy.setRefusing(true);
+    try {
+      await expectDatabaseOutage();
+    } finally {
+      databaseProxy.setRefusing(false);
+    }
+    await waitFor(async () => (await anonymous.get('/health')).status === 200, {
+      timeoutMs: 20_000,
+      description: 'health back to 200 after PostgreSQL returns',
+    });
+    expect((await client.get('/test-probe/database')).status).toBe(200);
+  });
+
+  async function expectDatabaseOutage(): Promise<void> {
+    const down = await anonymous.get('/health');
+    expect(down.status).toBe(503);
+    expect(down.body.data).toEqual({ status: 'degraded', uptimeSeconds: expect.any(Number), checks: { database: 'down', kafka: 'up' } });
+
+    const query = await client.get('/test-probe/database');
+    expect(query.status).toBe(503);
+    expect(query.body.error.code).toBe('PERSISTENCE_UNAVAILABLE');
+    // Rate limiting carries on with per-instance counters while the database is away.
+    expect(query.headers['ratelimit-limit']).toBe('600');
+  }
+
+  it('answers 503 with kafka down when Kafka is unreachable', async () => {
+    kafkaProxy.setRefusing(true);
+    try {
+      const res = await anonymous.get('/health');
+      expect(res.status).toBe(503);
+      expect(res.body.data.checks).toEqual({ database: 'up', kafka: 'down' });
+      expect(res.body.data.status).toBe('degraded');
+    } finally {
+      kafkaProxy.setRefusing(false);
+    }
+  });
+});
