@@ -1,0 +1,158 @@
+import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { Contract, HDNodeWallet, JsonRpcProvider, Transaction, TransactionRequest, Wallet } from 'ethers';
+import { api, ApiClient, createApiKey, testEnv, waitFor } from '@swapgw/testing';
+
+// A user's whole swap through HTTP on the devnet: quote, build, then for each step GET the payload,
+// sign it with an ethers wallet (anvil account 1) and POST it, until the swap is terminal.
+const env = testEnv();
+const manifest = JSON.parse(fs.readFileSync(env.devnetManifest, 'utf8')) as {
+  mnemonic: string;
+  chains: Array<{ id: string; chainId: number; rpcUrl: string; tokens: Record<string, { address: string; decimals: number }> }>;
+};
+const chainOf = (id: string) => manifest.chains.find((c) => c.id === id)!;
+const providers = new Map<string, JsonRpcProvider>();
+const providerOf = (chain: string) => {
+  if (!providers.has(chain)) providers.set(chain, new JsonRpcProvider(chainOf(chain).rpcUrl, chainOf(chain).chainId, { staticNetwork: true }));
+  return providers.get(chain)!;
+};
+const erc20 = ['function balanceOf(address) view returns (uint256)'];
+const balanceOf = async (chain: string, symbol: string, holder: string): Promise<bigint> =>
+  (await new Contract(chainOf(chain).tokens[symbol].address, erc20, providerOf(chain)).getFunction('balanceOf')(holder)) as bigint;
+
+/** Anvil account `index` of the devnet mnemonic (accounts 1-9 are funded with every token). */
+const accountWallet = (index: number): HDNodeWallet => HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, `m/44'/60'/0'/0/${index}`);
+
+interface SigningBody {
+  swapId: string;
+  mode: 'sync' | 'async';
+  status: string;
+  signing: { step: { current: number; total: number } | null; payload?: { type: string; transaction: TransactionRequest }; expiresAtMs: number | null };
+}
+
+describe('swap execution through HTTP on the devnet', () => {
+  let client: ApiClient;
+
+  beforeAll(async () => {
+    const gatewayUrl = process.env.GATEWAY_URL;
+    if (!gatewayUrl) throw new Error('GATEWAY_URL is not set: run through the e2e project (global setup starts the stack)');
+    client = api(gatewayUrl, await createApiKey(`swap-e2e-${randomUUID().slice(0, 8)}`));
+  });
+
+  afterAll(() => {
+    for (const provider of providers.values()) provider.destroy();
+  });
+
+  async function quote(body: Record<string, unknown>) {
+    const res = await client.post('/quote', body);
+    expect(res.status).toBe(200);
+    expect(res.body.data.routes.length).toBeGreaterThan(0);
+    return { quoteId: res.body.data.quoteId as string, route: res.body.data.routes[0] as { routeId: string; expectedAmountOut: string; stepCount: number } };
+  }
+
+  /** Polls GET /swap/{id}/signing until a payload is ready (200) or the swap is terminal (409). */
+  async function nextSigning(swapId: string, afterStep = 0) {
+    return waitFor(
+      async () => {
+        const res = await client.get<{ data: SigningBody; error?: { code: string; details: { status: string } } }>(`/swap/${swapId}/signing`);
+        if (res.status === 200 && res.body.data.signing.step!.current > afterStep) return res;
+        if (res.status === 409) return res;
+        expect([200, 202]).toContain(res.status);
+        return null;
+      },
+      { timeoutMs: 120_000, intervalMs: 300, description: `swap ${swapId} to offer step ${afterStep + 1} or end` },
+    );
+  }
+
+  /** Signs and submits every step; returns the steps signed and the terminal status. */
+  async function signEveryStep(swapId: string, wallet: Wallet | HDNodeWallet) {
+    const signed: Array<{ current: number; total: number; to: string }> = [];
+    let step = 0;
+    for (;;) {
+      const res = await nextSigning(swapId, step);
+      if (res.status === 409) return { signed, terminal: res.body.error! };
+      const { signing } = res.body.data;
+      expect(res.body.data.mode).toBe('sync');
+      expect(signing.payload!.type).toBe('evm-transaction');
+      const rawTx = await wallet.signTransaction(signing.payload!.transaction);
+      const submitted = await client.post(`/swap/${swapId}/signing`, { rawTx });
+      expect(submitted.status).toBe(200);
+      expect(submitted.body.data).toMatchObject({ swapId, status: 'submitted', nextAction: 'poll', step: signing.step, txHash: Transaction.from(rawTx).hash });
+      signed.push({ ...signing.step!, to: String(signing.payload!.transaction.to) });
+      step = signing.step!.current;
+    }
+  }
+
+  it('same chain: approve then swap USDC → WETH, balances move as quoted within slippage', async () => {
+    const wallet = accountWallet(1);
+    const { quoteId, route } = await quote({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amount: '25', slippageBps: 100 });
+    const usdcBefore = await balanceOf('devnet-a', 'USDC', wallet.address);
+    const wethBefore = await balanceOf('devnet-a', 'WETH', wallet.address);
+
+    const build = await client.post('/swap/build', { quoteId, routeId: route.routeId, userAddress: wallet.address, waitForTxRequestMs: 20_000 });
+    expect([200, 202]).toContain(build.status);
+    expect(build.body.data).toMatchObject({ mode: build.status === 200 ? 'sync' : 'async', nextAction: build.status === 200 ? 'sign' : 'poll' });
+    const swapId = build.body.data.swapId as string;
+
+    const { signed, terminal } = await signEveryStep(swapId, wallet);
+
+    expect(signed.map((s) => `${s.current}/${s.total}`)).toEqual(['1/2', '2/2']);
+    expect(terminal).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed' } });
+    const usdcSpent = usdcBefore - (await balanceOf('devnet-a', 'USDC', wallet.address));
+    const wethGained = (await balanceOf('devnet-a', 'WETH', wallet.address)) - wethBefore;
+    expect(usdcSpent).toBe(25_000_000n);
+    const expected = BigInt(route.expectedAmountOut);
+    expect(wethGained).toBeGreaterThanOrEqual((expected * 9_900n) / 10_000n);
+  });
+
+  it('cross chain: approve → bridge deposit on devnet-a, then approve → swap on devnet-b once the relayer delivered', async () => {
+    const wallet = accountWallet(2);
+    const { quoteId, route } = await quote({ fromChain: 'devnet-a', toChain: 'devnet-b', tokenIn: 'USDC', tokenOut: 'DAI', amount: '40', slippageBps: 100 });
+    const usdcBeforeA = await balanceOf('devnet-a', 'USDC', wallet.address);
+    const daiBeforeB = await balanceOf('devnet-b', 'DAI', wallet.address);
+
+    const build = await client.post('/swap/build', { quoteId, routeId: route.routeId, userAddress: wallet.address, waitForTxRequestMs: 20_000 });
+    expect([200, 202]).toContain(build.status);
+    const { signed, terminal } = await signEveryStep(build.body.data.swapId, wallet);
+
+    expect(signed.map((s) => `${s.current}/${s.total}`)).toEqual(['1/4', '2/4', '3/4', '4/4']);
+    expect(terminal).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed' } });
+    expect(usdcBeforeA - (await balanceOf('devnet-a', 'USDC', wallet.address))).toBe(40_000_000n);
+    const daiGained = (await balanceOf('devnet-b', 'DAI', wallet.address)) - daiBeforeB;
+    expect(daiGained).toBeGreaterThanOrEqual((BigInt(route.expectedAmountOut) * 9_900n) / 10_000n);
+  });
+
+  it('refuses a signed transaction that differs from the payload with 409, and a retried build answers the same swap', async () => {
+    const wallet = accountWallet(3);
+    const { quoteId, route } = await quote({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '5' });
+    const key = `tamper-${randomUUID()}`;
+    const body = { quoteId, routeId: route.routeId, userAddress: wallet.address, waitForTxRequestMs: 20_000 };
+    const build = await client.post('/swap/build', body, { idempotencyKey: key });
+    const again = await client.post('/swap/build', body, { idempotencyKey: key });
+    expect(again.body.data.swapId).toBe(build.body.data.swapId);
+    const swapId = build.body.data.swapId as string;
+
+    const ready = await nextSigning(swapId);
+    expect(ready.status).toBe(200);
+    const transaction = { ...ready.body.data.signing.payload!.transaction, data: '0x095ea7b3' + '00'.repeat(64) };
+    const tampered = await client.post(`/swap/${swapId}/signing`, { rawTx: await wallet.signTransaction(transaction) });
+    expect(tampered.status).toBe(409);
+    expect(tampered.body.error.code).toBe('TX_REQUEST_MISMATCH');
+
+    const notHex = await client.post(`/swap/${swapId}/signing`, { rawTx: 'not-a-transaction' });
+    expect(notHex.status).toBe(400);
+    const otherOwner = api(client.baseUrl, await createApiKey(`swap-e2e-other-${randomUUID().slice(0, 8)}`));
+    expect((await otherOwner.get(`/swap/${swapId}/signing`)).status).toBe(404);
+    expect((await client.get(`/swap/${randomUUID()}/signing`)).status).toBe(404);
+  });
+
+  it('answers 400 without userAddress and 404 QUOTE_NOT_FOUND for an unknown quote', async () => {
+    const { quoteId, route } = await quote({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amount: '1' });
+    const missing = await client.post('/swap/build', { quoteId, routeId: route.routeId });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.code).toBe('VALIDATION_FAILED');
+    const unknown = await client.post('/swap/build', { quoteId: 'q_unknown', routeId: route.routeId, userAddress: accountWallet(4).address });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('QUOTE_NOT_FOUND');
+  });
+});
