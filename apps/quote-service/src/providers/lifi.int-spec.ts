@@ -1,0 +1,273 @@
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { freePort } from '@swapgw/testing';
+import { getAddress } from 'ethers';
+import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents } from '../testing/quote-service-test-support';
+
+const ETHEREUM_USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
+const ARBITRUM_USDC = '0xaf88d065e77c8cC2239327C5EDb3A432268e5831';
+const LIFI_DIAMOND = '0x1231DEB6f5749EF6cE6943a275A1D3E7486F4EaE';
+
+type Handler = (url: URL, req: IncomingMessage, res: ServerResponse) => void;
+
+/** A local HTTP server speaking LI.FI's GET /v1/quote format (answers and errors as documented). */
+class FakeLifiServer {
+  handler: Handler = (_url, _req, res) => json(res, 500, { message: 'no handler' });
+  readonly requests: URL[] = [];
+  private server?: Server;
+  port = 0;
+
+  async start(port = 0): Promise<void> {
+    this.server = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      this.requests.push(url);
+      this.handler(url, req, res);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+/** A LiFiStep as GET /v1/quote documents it (fields trimmed to the documented core). */
+function lifiQuote(url: URL, toAmount: string, toAmountMin: string) {
+  const fromChainId = Number(url.searchParams.get('fromChain'));
+  const toChainId = Number(url.searchParams.get('toChain'));
+  const cross = fromChainId !== toChainId;
+  const token = (chainId: number, address: string) => ({ address, chainId, symbol: 'USDC', decimals: 6, name: 'USD Coin', priceUSD: '1.00' });
+  return {
+    id: 'a0b1c2d3-quote',
+    type: 'lifi',
+    tool: cross ? 'stargate' : 'uniswap',
+    toolDetails: { key: cross ? 'stargate' : 'uniswap', name: cross ? 'Stargate' : 'Uniswap', logoURI: 'https://example.invalid/logo.svg' },
+    action: {
+      fromChainId,
+      toChainId,
+      fromToken: token(fromChainId, url.searchParams.get('fromToken')!),
+      toToken: token(toChainId, url.searchParams.get('toToken')!),
+      fromAmount: url.searchParams.get('fromAmount'),
+      slippage: Number(url.searchParams.get('slippage')),
+      fromAddress: url.searchParams.get('fromAddress'),
+      toAddress: url.searchParams.get('toAddress') ?? url.searchParams.get('fromAddress'),
+    },
+    estimate: {
+      tool: cross ? 'stargate' : 'uniswap',
+      fromAmount: url.searchParams.get('fromAmount'),
+      toAmount,
+      toAmountMin,
+      approvalAddress: LIFI_DIAMOND,
+      executionDuration: cross ? 64 : 30,
+      fromAmountUSD: '1000.00',
+      toAmountUSD: '998.70',
+      feeCosts: [],
+      gasCosts: [],
+    },
+    includedSteps: cross
+      ? [{ id: 'step-1', type: 'cross', tool: 'stargate', action: {}, estimate: { executionDuration: 64 } }]
+      : [{ id: 'step-1', type: 'swap', tool: 'uniswap', action: {}, estimate: { executionDuration: 30 } }],
+    transactionRequest: { to: LIFI_DIAMOND, data: '0x4630a0d8', value: '0x0', chainId: fromChainId, gasLimit: '0x55730', gasPrice: '0x5d21dba00' },
+  };
+}
+
+describe('LI.FI provider against a local server speaking its API (real PostgreSQL)', () => {
+  const lifi = new FakeLifiServer();
+  let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
+  let service: ReturnType<typeof quoteTestComponents>;
+  const components: ReturnType<typeof quoteTestComponents>[] = [];
+  const noDevnet = '/nonexistent/devnet/manifest.json';
+
+  const withEnv = async (env: Record<string, string>) => {
+    const c = quoteTestComponents(database.dataSource, { DEVNET_MANIFEST: noDevnet, ...env });
+    components.push(c);
+    await c.sync.seed();
+    return c;
+  };
+
+  beforeAll(async () => {
+    await lifi.start();
+    database = await createQuoteTestDatabase();
+    service = await withEnv({ LIFI_API_URL: lifi.url, LIFI_API_KEY: 'test-key', QUOTE_PROVIDER_TIMEOUT_MS: '500' });
+  });
+
+  afterAll(async () => {
+    components.forEach((c) => c.registry.destroy());
+    await lifi.stop();
+    await database?.drop();
+  });
+
+  beforeEach(() => {
+    lifi.requests.length = 0;
+  });
+
+  it('marks real-network tokens supported once the aggregator is configured', async () => {
+    const { tokens } = await service.catalog.listTokens({ chainRef: 'base', supportedOnly: true, limit: 5, debug: true });
+    expect(tokens.length).toBe(5);
+    for (const token of tokens) expect(token.debug!.providers).toContain('lifi');
+  });
+
+  it('quotes Ethereum USDC → Arbitrum USDC with LI.FI as the documented request and maps its answer', async () => {
+    lifi.handler = (url, req, res) => {
+      expect(req.headers['x-lifi-api-key']).toBe('test-key');
+      json(res, 200, lifiQuote(url, '998700000', '993706500'));
+    };
+    const recipient = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    const quote = await service.quotes.create({ fromChain: 'ethereum', toChain: 'arbitrum', tokenIn: 'USDC', tokenOut: 'USDC', amount: '1000', recipient });
+
+    expect(lifi.requests).toHaveLength(1);
+    const sent = Object.fromEntries(lifi.requests[0].searchParams);
+    expect(lifi.requests[0].pathname).toBe('/v1/quote');
+    expect(sent).toEqual({
+      fromChain: '1',
+      toChain: '42161',
+      fromToken: ETHEREUM_USDC,
+      toToken: ARBITRUM_USDC,
+      fromAmount: '1000000000',
+      fromAddress: recipient,
+      toAddress: recipient,
+      slippage: '0.005',
+    });
+    expect(quote.routes).toHaveLength(1);
+    expect(quote.routes[0]).toMatchObject({
+      provider: 'lifi',
+      providers: ['lifi'],
+      bridgeProvider: 'stargate',
+      family: 'cross-chain',
+      stepCount: 1,
+      expectedAmountOut: '998700000',
+      estimatedDurationSeconds: 64,
+      warnings: [],
+    });
+    const plan = await service.quotes.routePlan({ quoteId: quote.quoteId, routeId: quote.routes[0].routeId });
+    expect(plan.legs[0]).toMatchObject({
+      kind: 'bridge',
+      chain: 'ethereum',
+      destinationChain: 'arbitrum',
+      provider: 'lifi',
+      spender: LIFI_DIAMOND,
+      minAmountOut: '993706500',
+      call: { to: LIFI_DIAMOND, data: '0x4630a0d8', value: '0' },
+    });
+  });
+
+  it('sends native coins as LI.FI native addresses and warns on a large USD loss', async () => {
+    lifi.handler = (url, _req, res) => {
+      const body = lifiQuote(url, '2900000000', '2885500000');
+      body.estimate.toAmountUSD = '950.00'; // 5% below fromAmountUSD
+      json(res, 200, body);
+    };
+    const quote = await service.quotes.create({ fromChain: 'base', toChain: 'base', tokenIn: 'ETH', tokenOut: 'USDC', amount: '1' });
+    expect(lifi.requests[0].searchParams.get('fromToken')).toBe('0x0000000000000000000000000000000000000000');
+    expect(lifi.requests[0].searchParams.get('fromAddress')).toBe('0x0000000000000000000000000000000000000001');
+    expect(quote.routes[0]).toMatchObject({ provider: 'lifi', family: 'same-chain', warnings: ['HIGH_PRICE_IMPACT'] });
+    expect(quote.routes[0].bridgeProvider).toBeUndefined();
+  });
+
+  it('answers routes: [] when LI.FI finds no route (404, code 1002)', async () => {
+    lifi.handler = (_url, _req, res) =>
+      json(res, 404, {
+        message: 'No available quotes for the requested transfer',
+        code: 1002,
+        errors: [{ errorType: 'NO_QUOTE', code: 'NO_POSSIBLE_ROUTE', tool: 'stargate', message: 'No route was found for this action.' }],
+      });
+    const quote = await service.quotes.create({ fromChain: 'ethereum', toChain: 'solana', tokenIn: 'USDC', tokenOut: 'USDC', amount: '5', debug: true });
+    expect(quote.routes).toEqual([]);
+    expect(lifi.requests[0].searchParams.get('toChain')).toBe('1151111081099710');
+    expect(lifi.requests[0].searchParams.get('toToken')).toBe('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v');
+    expect(quote.debug!.providers).toEqual([expect.objectContaining({ provider: 'lifi', status: 'no-route' })]);
+  });
+
+  it.each([
+    ['a server error', (res: ServerResponse) => json(res, 500, { message: 'Internal server error', code: 1006 })],
+    ['rate limiting', (res: ServerResponse) => json(res, 429, { message: 'Too many requests', code: 1005 })],
+    ['an answer without an estimate', (res: ServerResponse) => json(res, 200, { id: 'x', type: 'lifi', tool: 'stargate' })],
+  ])('answers QUOTE_UPSTREAM_FAILED when its only provider fails with %s', async (_what, answer) => {
+    lifi.handler = (_url, _req, res) => answer(res);
+    await expect(errorCodeOf(service.quotes.create({ fromChain: 'ethereum', toChain: 'arbitrum', tokenIn: 'USDC', tokenOut: 'USDC', amount: '1' }))).resolves.toBe(
+      'QUOTE_UPSTREAM_FAILED',
+    );
+  });
+
+  it('answers QUOTE_UPSTREAM_FAILED when LI.FI is slower than the provider deadline', async () => {
+    lifi.handler = (url, _req, res) => {
+      const timer = setTimeout(() => json(res, 200, lifiQuote(url, '1', '1')), 2_000);
+      res.on('close', () => clearTimeout(timer));
+    };
+    const started = Date.now();
+    await expect(errorCodeOf(service.quotes.create({ fromChain: 'ethereum', toChain: 'arbitrum', tokenIn: 'USDC', tokenOut: 'USDC', amount: '1' }))).resolves.toBe(
+      'QUOTE_UPSTREAM_FAILED',
+    );
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
+  it('answers QUOTE_UPSTREAM_FAILED when the LI.FI server is down and no other provider covers the route', async () => {
+    const down = await withEnv({ LIFI_API_URL: `http://127.0.0.1:${await freePort()}` });
+    await expect(errorCodeOf(down.quotes.create({ fromChain: 'ethereum', toChain: 'arbitrum', tokenIn: 'USDC', tokenOut: 'USDC', amount: '1' }))).resolves.toBe(
+      'QUOTE_UPSTREAM_FAILED',
+    );
+  });
+
+  it('skips a failing provider when another answers (Uniswap V2 on an unreachable Ethereum RPC, LI.FI up)', async () => {
+    lifi.handler = (url, _req, res) => json(res, 200, lifiQuote(url, '330000000000000', '328350000000000'));
+    const both = await withEnv({ LIFI_API_URL: lifi.url, RPC_URL_ETHEREUM: `http://127.0.0.1:${await freePort()}`, QUOTE_PROVIDER_TIMEOUT_MS: '1500' });
+    const quote = await both.quotes.create({ fromChain: 'ethereum', toChain: 'ethereum', tokenIn: 'USDC', tokenOut: 'WETH', amount: '1', debug: true });
+    expect(quote.routes).toHaveLength(1);
+    expect(quote.routes[0].provider).toBe('lifi');
+    const outcomes = quote.debug!.providers as { provider: string; status: string }[];
+    expect(outcomes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ provider: 'uniswap-v2', status: expect.stringMatching(/failed|timed-out/) }),
+        expect.objectContaining({ provider: 'lifi', status: 'ok' }),
+      ]),
+    );
+  });
+});
+
+describe('token discovery upstream (TOKEN_LIST_URL) against a local server', () => {
+  const lists = new FakeLifiServer();
+  let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
+  let service: ReturnType<typeof quoteTestComponents>;
+
+  beforeAll(async () => {
+    await lists.start();
+    database = await createQuoteTestDatabase();
+    service = quoteTestComponents(database.dataSource, { DEVNET_MANIFEST: '/nonexistent/manifest.json', TOKEN_LIST_URL: `${lists.url}/tokens.json` });
+  });
+
+  afterAll(async () => {
+    service?.registry.destroy();
+    await lists.stop();
+    await database?.drop();
+  });
+
+  it('answers DISCOVERY_UPSTREAM_UNAVAILABLE while the list never loaded, and serves it once the upstream recovers', async () => {
+    lists.handler = (_url, _req, res) => json(res, 503, { message: 'maintenance' });
+    await service.sync.seed(); // does not throw: the service starts and reports the outage per request
+    await expect(errorCodeOf(service.catalog.listTokens({}))).resolves.toBe('DISCOVERY_UPSTREAM_UNAVAILABLE');
+    await expect(errorCodeOf(service.catalog.listPairs({}))).resolves.toBe('DISCOVERY_UPSTREAM_UNAVAILABLE');
+
+    lists.handler = (_url, _req, res) =>
+      json(res, 200, {
+        name: 'Local list',
+        timestamp: '2026-01-01T00:00:00Z',
+        version: { major: 1, minor: 0, patch: 0 },
+        tokens: [{ chainId: 8453, address: '0x00000000000000000000000000000000000000aa', name: 'Local Token', symbol: 'LOCAL', decimals: 12, logoURI: 'https://example.invalid/local.png' }],
+      });
+    const { tokens } = await service.catalog.listTokens({ chainRef: 'base', q: 'LOCAL' });
+    expect(tokens).toEqual([
+      { chain: 'base', symbol: 'LOCAL', name: 'Local Token', decimals: 12, address: getAddress('0x00000000000000000000000000000000000000aa'), logoUrl: 'https://example.invalid/local.png' },
+    ]);
+  });
+});
