@@ -244,6 +244,26 @@ describe('signer-surface signing flow', () => {
     expect(eventsOf(swapId, 'signing.payload-ready')).toHaveLength(0);
   });
 
+  it('sends an accepted transaction that never reached the node (crash before broadcast) and confirms it', async () => {
+    const swapId = `swp-${randomUUID()}`;
+    await service.sendCommand('signing.prepare', swapId, prepareCommand(swapId));
+    const payload = (await nextEvent(swapId, 'signing.payload-ready')).payload.payload as EvmSigningPayload;
+    const rawTx = await user.signTransaction(signable(payload.transaction));
+    const txHash = Transaction.from(rawTx).hash as string;
+    // What the accepting transaction commits; the process then dies before eth_sendRawTransaction.
+    await service.dataSource.query(
+      `UPDATE "${service.schema}"."signing_requests"
+          SET status = 'submitted', raw_tx = $1, tx_hash = $2, broadcast_at = now() - interval '1 minute', next_check_at_ms = 0
+        WHERE swap_id = $3`,
+      [rawTx, txHash, swapId],
+    );
+    expect(await chain.provider.getTransaction(txHash)).toBeNull();
+
+    const confirmed = await nextEvent(swapId, 'signing.step-confirmed');
+    expect(confirmed.payload).toMatchObject({ swapId, txHash });
+    expect((await chain.provider.getTransactionReceipt(txHash))?.status).toBe(1);
+  });
+
   it('answers SWAP_NOT_FOUND for a swap it never prepared', async () => {
     const rawTx = await user.signTransaction(signable({ to: spender, chainId: chain.chainId, nonce: 0, gasLimit: 21_000, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n }));
     expect((await submitError(`swp-${randomUUID()}`, rawTx)).code).toBe('SWAP_NOT_FOUND');

@@ -119,9 +119,12 @@ export class SigningStepConfirmedEvent extends SigningStepRef {
 }
 
 /**
- * `signing.step-failed`: the step cannot complete. `code` is an ErrorCatalog code
- * (TX_REQUEST_INVALID when the call would revert before signing; EXECUTION_TERMINAL-worthy
- * on-chain revert); `reason` the revert reason when readable. `txHash` set when it failed on chain.
+ * `signing.step-failed`: the step cannot complete. `code`:
+ *   TX_REQUEST_INVALID  the call would revert (or cannot pay gas) before anything was signed
+ *   TX_REVERTED         mined with status 0 (`txHash` set)
+ *   TX_REJECTED         the node refused the signed transaction (`txHash` set)
+ *   WAIT_TIMEOUT        the waitFor balance never arrived
+ * `reason` is the revert reason when readable, else the node's message.
  */
 export class SigningStepFailedEvent extends SigningStepRef {
   @IsString()
