@@ -1,4 +1,8 @@
-import { api, ApiClient } from '@swapgw/testing';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { api, ApiClient, repoRoot } from '@swapgw/testing';
 import { ProbeModule } from './support/probe.module';
 import { dropTestDatabase, startTestGateway, TestGateway, testDatabaseUrl } from './support/test-gateway';
 
@@ -73,6 +77,43 @@ describe('API keys and rate limits', () => {
       const res = await api(first.baseUrl).get('/health');
       expect([200, 503]).toContain(res.status);
       expect(res.body.data.checks).toBeDefined();
+    });
+  });
+
+  describe('keys CLI (npm run keys -- ...)', () => {
+    const cli = path.join(repoRoot, 'dist', 'apps', 'gateway', 'src', 'cli', 'keys.js');
+    const keys = async (...args: string[]) =>
+      promisify(execFile)(process.execPath, [cli, ...args], {
+        cwd: repoRoot,
+        env: { ...process.env, DATABASE_URL: databaseUrl },
+        timeout: 60_000,
+      });
+
+    beforeAll(() => {
+      if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: run npm run build first`);
+    });
+
+    it('creates a key printed alone on the last line, lists it, and revokes it by prefix', async () => {
+      const created = await keys('create', '--owner', 'cli-owner');
+      const lines = created.stdout.trim().split('\n');
+      const key = lines[lines.length - 1];
+      expect(key).toMatch(/^sgw_[A-Za-z0-9_-]{43}$/);
+      expect((await api(first.baseUrl, key).get('/test-probe/query')).status).toBe(200);
+
+      const prefix = key.slice(4, 12);
+      const listed = await keys('list');
+      const row = listed.stdout.split('\n').find((line) => line.startsWith(prefix));
+      expect(row).toContain('cli-owner');
+      expect(listed.stdout).not.toContain(key);
+
+      const revoked = await keys('revoke', prefix);
+      expect(revoked.stdout).toContain(`revoked ${prefix}`);
+      expect((await api(first.baseUrl, key).get('/test-probe/query')).status).toBe(401);
+      await expect(keys('revoke', prefix)).rejects.toMatchObject({ code: 1 });
+    });
+
+    it('refuses an unknown command with usage and exit code 2', async () => {
+      await expect(keys('rotate')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('Usage') });
     });
   });
 
