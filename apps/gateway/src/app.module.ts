@@ -1,7 +1,9 @@
 import { DynamicModule, ForwardReference, Module, Type } from '@nestjs/common';
+import { CatalogModule } from './catalog/catalog.module';
 import { GatewayConfig } from './config/gateway.config';
 import { GatewayCoreModule } from './gateway-core.module';
 import { LimitOrdersModule } from './limit-orders/limit-orders.module';
+import { QuoteModule } from './quote/quote.module';
 import { StatusModule } from './status/status.module';
 import { SwapModule } from './swap/swap.module';
 
@@ -12,7 +14,7 @@ type ModuleImport = Type<unknown> | DynamicModule | Promise<DynamicModule> | For
  * Each brings its own controllers, DTOs and, if it needs tables, entities via
  * TypeOrmModule.forFeature and a migration listed in migrations/index.ts.
  */
-const FEATURE_MODULES: ModuleImport[] = [LimitOrdersModule, SwapModule, StatusModule];
+const FEATURE_MODULES: ModuleImport[] = [CatalogModule, QuoteModule, LimitOrdersModule, SwapModule, StatusModule];
 
 @Module({})
 export class AppModule {

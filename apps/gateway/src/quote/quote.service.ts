@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import { CreateQuoteRequest, ErrorCodes, QuoteMessageTypes, QuoteResult, Topics } from '@swapgw/contracts';
+import { ServiceClient } from '../messaging/service-client';
+import { CreateQuoteDto } from './dto/create-quote.dto';
+
+/**
+ * POST /quote as a request-reply call to quote-service. Its client errors (UNKNOWN_CHAIN,
+ * UNKNOWN_TOKEN, SAME_TOKEN, INVALID_AMOUNT, INVALID_ADDRESS) and QUOTE_UPSTREAM_FAILED pass
+ * through; a quote service that does not answer in time is 502 QUOTE_UPSTREAM_FAILED (spec: quote
+ * service unavailable). The bound leaves room for the providers' own deadline (4 s by default).
+ */
+@Injectable()
+export class QuoteService {
+  static readonly QUOTE_TIMEOUT_MS = 15_000;
+
+  constructor(private readonly services: ServiceClient) {}
+
+  create(owner: string, body: CreateQuoteDto, debug: boolean): Promise<QuoteResult> {
+    const request: CreateQuoteRequest = { ...body, owner, ...(debug ? { debug: true } : {}) };
+    return this.services.call(Topics.quoteRequests, QuoteMessageTypes.create, owner, request, {
+      timeoutMs: QuoteService.QUOTE_TIMEOUT_MS,
+      unavailableAs: ErrorCodes.QUOTE_UPSTREAM_FAILED,
+    });
+  }
+}
