@@ -1,0 +1,62 @@
+import { ArgumentMetadata } from '@nestjs/common';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, ValidateNested } from 'class-validator';
+import { CodedError } from '@swapgw/contracts';
+import { IsBooleanLikeQuery, IsDecimalAmount, IsEvmAddress } from './decorators';
+import { createGatewayValidationPipe } from './validation-pipe';
+
+class Signature {
+  @IsInt()
+  v!: number;
+}
+
+class Body {
+  @IsDecimalAmount({ maxDecimals: 2 })
+  amount!: string;
+
+  @IsOptional()
+  @IsEvmAddress()
+  userAddress?: string;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => Signature)
+  permitSignature?: Signature;
+
+  @IsOptional()
+  @IsBooleanLikeQuery()
+  flag?: boolean;
+}
+
+const metadata: ArgumentMetadata = { type: 'body', metatype: Body };
+
+async function failure(value: unknown): Promise<CodedError> {
+  try {
+    await createGatewayValidationPipe().transform(value, metadata);
+  } catch (error) {
+    return error as CodedError;
+  }
+  throw new Error('expected a validation failure');
+}
+
+describe('gateway ValidationPipe', () => {
+  it('transforms valid input, boolean-like flags included', async () => {
+    const value = await createGatewayValidationPipe().transform({ amount: '1.25', flag: 'true' }, metadata);
+    expect(value).toBeInstanceOf(Body);
+    expect(value).toMatchObject({ amount: '1.25', flag: true });
+  });
+
+  it('answers VALIDATION_FAILED with one entry per bad field, nested fields dotted', async () => {
+    const error = await failure({ amount: '1.234', userAddress: '0x12', permitSignature: { v: 'x' }, extra: 1 });
+    expect(error).toBeInstanceOf(CodedError);
+    expect(error.code).toBe('VALIDATION_FAILED');
+    const fields = (error.details?.fields as Array<{ field: string; reasons: string[] }>).map((f) => f.field).sort();
+    expect(fields).toEqual(['amount', 'extra', 'permitSignature.v', 'userAddress']);
+    expect(error.message).toContain('amount');
+  });
+
+  it('refuses a missing body as missing required fields', async () => {
+    const error = await failure(undefined);
+    expect((error.details?.fields as Array<{ field: string }>).map((f) => f.field)).toEqual(['amount']);
+  });
+});
