@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { KafkaContext } from '@nestjs/microservices';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { MessageEnvelope } from '@swapgw/contracts';
 import { isDatabaseUnavailable } from '@swapgw/persistence';
 import { runWithRequestContext } from '@swapgw/runtime';
@@ -14,26 +14,30 @@ export type ConsumeOutcome = 'applied' | 'duplicate' | 'ignored' | 'dead-lettere
 
 export interface IdempotentConsumerOptions {
   /**
-   * How many times a handler failure that is not a database outage is retried (by redelivery)
-   * before the message is parked on the DLQ. Database outages are retried without limit, with
-   * kafkajs back-off, since every message would fail the same way until PostgreSQL is back.
+   * How many times a handler failure that is not a database outage is tried before the message is
+   * parked on the DLQ (retried in place, with a short back-off). Database outages are not counted.
    */
   maxAttempts?: number;
+  /** First pause between two attempts of a failing handler, doubled each time. */
+  retryDelayMs?: number;
 }
 
 /**
  * Stream side, called from an `@EventPattern(topic)` handler. Applies each eventId at most once
  * per consumer group: the processed_events row and the handler's writes share one transaction.
  *
- * Nest 11's ServerKafka lets an error thrown by an event handler reach kafkajs, which then does
- * not commit the offset and fetches the message again with back-off (the consumer restarts after
- * its retries run out). That is how a transient failure is redelivered; a poison message is
- * bounded by `maxAttempts` and then parked on `<topic>.dlq` so the partition moves on.
+ * Failures. A database outage is rethrown: Nest 11's ServerKafka lets an error thrown by an event
+ * handler reach kafkajs, which does not commit the offset and fetches the message again with
+ * back-off (the consumer restarts after its retries run out), until PostgreSQL is back. Any other
+ * handler error is retried here, in place, `maxAttempts` times, then the message is parked on
+ * `<topic>.dlq` so that a poison message never blocks its partition. Retrying in place rather than
+ * by redelivery matters because kafkajs counts retries per consumer lifetime, so back-off from
+ * unrelated earlier failures would otherwise delay the parking by tens of seconds.
  */
 export class IdempotentConsumer {
   private readonly logger = new Logger(IdempotentConsumer.name);
-  private readonly attempts = new Map<string, number>();
   private readonly maxAttempts: number;
+  private readonly retryDelayMs: number;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -41,6 +45,7 @@ export class IdempotentConsumer {
     options: IdempotentConsumerOptions = {},
   ) {
     this.maxAttempts = options.maxAttempts ?? 3;
+    this.retryDelayMs = options.retryDelayMs ?? 200;
   }
 
   async consume(message: unknown, ctx: KafkaContext, handlers: StreamHandlers): Promise<ConsumeOutcome> {
@@ -56,43 +61,43 @@ export class IdempotentConsumer {
       if (!payload.ok) return this.park(ctx, payload.reason, where);
       const envelope = payload.envelope as MessageEnvelope<object>;
       this.logger.debug({ msg: 'message received', ...where, type: envelope.type, eventId: envelope.eventId });
-      const attemptKey = `${source.topic}:${source.partition}:${source.offset}`;
 
-      try {
-        const applied = await withHeartbeat(ctx, () =>
-          this.dataSource.transaction(async (manager) => {
-            const inserted = (await manager.query(
-              `INSERT INTO "${schemaOf(this.dataSource)}"."processed_events" ("consumer_group", "event_id")
-               VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING "event_id"`,
-              [this.consumerGroup, envelope.eventId],
-            )) as unknown[];
-            if (inserted.length === 0) return false;
-            await handler.handle(envelope.payload, envelope, manager);
-            return true;
-          }),
-        );
-        this.attempts.delete(attemptKey);
-        if (!applied) this.logger.debug({ msg: 'duplicate event skipped', ...where, eventId: envelope.eventId, type: envelope.type });
-        return applied ? 'applied' : 'duplicate';
-      } catch (error) {
-        const entry = { ...where, eventId: envelope.eventId, type: envelope.type, error: (error as Error)?.message ?? String(error) };
-        if (isDatabaseUnavailable(error)) {
-          this.logger.warn({ msg: 'database unavailable; message will be redelivered', ...entry });
-          throw error;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const applied = await withHeartbeat(ctx, () => this.applyOnce(envelope, handler.handle));
+          if (!applied) this.logger.debug({ msg: 'duplicate event skipped', ...where, eventId: envelope.eventId, type: envelope.type });
+          return applied ? 'applied' : 'duplicate';
+        } catch (error) {
+          const entry = { ...where, eventId: envelope.eventId, type: envelope.type, error: (error as Error)?.message ?? String(error) };
+          if (isDatabaseUnavailable(error)) {
+            this.logger.warn({ msg: 'database unavailable; message will be redelivered', ...entry });
+            throw error;
+          }
+          if (attempt >= this.maxAttempts) {
+            this.logger.error({ msg: 'handler keeps failing; message parked on the dead-letter topic', attempt, ...entry, stack: (error as Error)?.stack });
+            return this.park(ctx, `handler failed ${attempt} times: ${entry.error}`, where);
+          }
+          this.logger.warn({ msg: 'handler failed; retrying', attempt, maxAttempts: this.maxAttempts, ...entry });
+          await withHeartbeat(ctx, () => new Promise((r) => setTimeout(r, this.retryDelayMs * 2 ** (attempt - 1))));
         }
-        const attempt = (this.attempts.get(attemptKey) ?? 0) + 1;
-        if (attempt < this.maxAttempts) {
-          // Entries of messages that moved to another instance (rebalance) are never cleared one by
-          // one; a cap keeps the map bounded, at worst granting such a message a few more attempts.
-          if (this.attempts.size >= 10_000) this.attempts.clear();
-          this.attempts.set(attemptKey, attempt);
-          this.logger.warn({ msg: 'handler failed; message will be redelivered', attempt, maxAttempts: this.maxAttempts, ...entry });
-          throw error;
-        }
-        this.attempts.delete(attemptKey);
-        this.logger.error({ msg: 'handler keeps failing; message parked on the dead-letter topic', attempt, ...entry, stack: (error as Error)?.stack });
-        return this.park(ctx, `handler failed ${attempt} times: ${entry.error}`, where);
       }
+    });
+  }
+
+  /** One transaction: claim the eventId for this group, then apply; false when already applied. */
+  private applyOnce<P extends object>(
+    envelope: MessageEnvelope<P>,
+    handle: (payload: P, envelope: MessageEnvelope<P>, manager: EntityManager) => Promise<void> | void,
+  ): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const inserted = (await manager.query(
+        `INSERT INTO "${schemaOf(this.dataSource)}"."processed_events" ("consumer_group", "event_id")
+         VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING "event_id"`,
+        [this.consumerGroup, envelope.eventId],
+      )) as unknown[];
+      if (inserted.length === 0) return false;
+      await handle(envelope.payload, envelope, manager);
+      return true;
     });
   }
 

@@ -20,10 +20,13 @@ import {
   dropSchema,
   groupCaughtUp,
   produceRaw,
+  RefusingProxy,
+  testDatabaseUrl,
   testKafkaSettings,
   TopicReader,
   uniqueSuffix,
   waitFor,
+  withHostPort,
 } from '../testing/messaging-test-support';
 import { IdempotentConsumer } from './idempotent-consumer';
 
@@ -104,6 +107,9 @@ describe('outbox relay to idempotent consumer over Kafka and PostgreSQL', () => 
   const settings = testKafkaSettings('itest-outbox');
   const outbox = new Outbox();
   let dataSource: DataSource;
+  /** The consumer app's own DataSource, through a proxy that can make PostgreSQL unreachable. */
+  let consumerDataSource: DataSource;
+  let databaseProxy: RefusingProxy;
   let app: INestMicroservice | null = null;
   const relays: OutboxRelay[] = [];
   let dlq: TopicReader;
@@ -117,7 +123,7 @@ describe('outbox relay to idempotent consumer over Kafka and PostgreSQL', () => 
     dataSource.transaction((manager) => outbox.enqueue(manager, { topic, type: 'credit.applied', aggregateId: account, payload: { account, amount } }));
 
   async function startApp(): Promise<void> {
-    app = await NestFactory.createMicroservice(ledgerApp(dataSource), {
+    app = await NestFactory.createMicroservice(ledgerApp(consumerDataSource), {
       ...kafkaMicroserviceOptions(settings, groupId),
       logger: ['error'],
     });
@@ -143,12 +149,23 @@ describe('outbox relay to idempotent consumer over Kafka and PostgreSQL', () => 
       [OutboxMessageEntity, ProcessedEventEntity],
       [CreateMessagingTables1763700000000, CreateCreditsTable1763700000001],
     );
+    const database = new URL(testDatabaseUrl());
+    databaseProxy = new RefusingProxy({ host: database.hostname, port: Number(database.port || 5432) });
+    const proxyPort = await databaseProxy.start();
+    consumerDataSource = await createTestDataSource(
+      schema,
+      [OutboxMessageEntity, ProcessedEventEntity],
+      [CreateMessagingTables1763700000000, CreateCreditsTable1763700000001],
+      withHostPort(testDatabaseUrl(), '127.0.0.1', proxyPort),
+    );
     dlq = await new TopicReader(settings, deadLetterTopicOf(topic)).start();
     topicReader = await new TopicReader(settings, topic).start();
   });
 
   afterAll(async () => {
     await Promise.allSettled([stopApp(), ...relays.map((r) => r.stop()), dlq?.stop(), topicReader?.stop()]);
+    await consumerDataSource?.destroy().catch(() => undefined);
+    await databaseProxy?.stop();
     await dataSource?.destroy();
     await dropSchema(schema);
   });
@@ -242,6 +259,21 @@ describe('outbox relay to idempotent consumer over Kafka and PostgreSQL', () => 
     await enqueueCredit('acct-transient', 4);
     await waitFor('the credit applied after redelivery', async () => (await credits('acct-transient')) === 1, 60000);
     expect(injected.attempts.get('acct-transient')).toBe(3);
+  });
+
+  it('does not commit a message while PostgreSQL is unreachable, and applies it once when it is back', async () => {
+    databaseProxy.setRefusing(true);
+    const envelope = await enqueueCredit('acct-db-down', 6);
+    await waitFor('the message on the topic', () => topicReader.messages.some((m) => m.headers['x-event-id'] === envelope.eventId));
+    const refusedBefore = databaseProxy.refused;
+    // Each redelivery is one more connection attempt refused by the proxy.
+    await waitFor('three delivery attempts while the database is down', () => databaseProxy.refused >= refusedBefore + 3, 60000);
+    expect(await credits('acct-db-down')).toBe(0);
+    expect(await groupCaughtUp(settings, groupId, topic)).toBe(false);
+    databaseProxy.setRefusing(false);
+    await waitFor('the credit once the database is back', async () => (await credits('acct-db-down')) === 1, 90000);
+    await waitFor('the consumer to catch up', () => groupCaughtUp(settings, groupId, topic), 60000);
+    expect(await credits('acct-db-down')).toBe(1);
   });
 
   it('parks a message whose handler keeps failing after 3 attempts and moves on', async () => {

@@ -102,8 +102,10 @@ export function kafkaMicroserviceOptions(
         groupId,
         allowAutoTopicCreation: false,
         ...CONSUMER_TIMINGS,
-        // A message that keeps failing is retried with back-off by kafkajs, then the consumer restarts.
-        retry: { initialRetryTime: 500, maxRetryTime: 30000, retries: 8, factor: 0.2, multiplier: 2 },
+        // A handler error is retried by kafkajs with back-off (0.5 s doubling, at most 10 s apart),
+        // and the consumer restarts (rejoins) after 8 retries. The retry count of a consumer only
+        // resets on restart, so the cap keeps a later failure from waiting minutes.
+        retry: { initialRetryTime: 500, maxRetryTime: 10000, retries: 8, factor: 0.2, multiplier: 2 },
       },
       producer: { allowAutoTopicCreation: false, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner },
       // A group's first start reads what was sent before it existed (a command emitted while the

@@ -48,10 +48,12 @@ export async function createTestDataSource(
   entities: Function[],
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   migrations: Function[],
+  /** Connect through this URL (a proxy) instead; migrations still run on the direct one. */
+  connectUrl?: string,
 ): Promise<DataSource> {
   const options = { url: testDatabaseUrl(), schema, entities, migrations, applicationName: `messaging-it-${schema}` };
   await prepareDatabase(options);
-  const dataSource = new DataSource(serviceDataSourceOptions({ ...options, poolSize: 5 }));
+  const dataSource = new DataSource(serviceDataSourceOptions({ ...options, url: connectUrl ?? options.url, poolSize: 5 }));
   return dataSource.initialize();
 }
 
@@ -143,4 +145,63 @@ export async function groupCaughtUp(settings: KafkaSettings, groupId: string, to
   } finally {
     await admin.disconnect();
   }
+}
+
+/**
+ * A TCP proxy in front of PostgreSQL that can refuse and cut connections, to make the database
+ * really unreachable for one DataSource while the test keeps its own direct connection.
+ */
+export class RefusingProxy {
+  private server: import('node:net').Server | null = null;
+  private readonly sockets = new Set<import('node:net').Socket>();
+  private refusing = false;
+  /** Connections refused while refusing: each is one attempt of the client behind the proxy. */
+  refused = 0;
+
+  constructor(private readonly target: { host: string; port: number }) {}
+
+  async start(): Promise<number> {
+    const net = await import('node:net');
+    this.server = net.createServer((client) => {
+      if (this.refusing) {
+        this.refused += 1;
+        client.destroy();
+        return;
+      }
+      const upstream = net.connect(this.target.port, this.target.host);
+      for (const [a, b] of [
+        [client, upstream],
+        [upstream, client],
+      ] as const) {
+        this.sockets.add(a);
+        a.on('error', () => b.destroy());
+        a.on('close', () => {
+          this.sockets.delete(a);
+          b.destroy();
+        });
+        a.pipe(b);
+      }
+    });
+    const server = this.server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    return (server.address() as { port: number }).port;
+  }
+
+  setRefusing(refusing: boolean): void {
+    this.refusing = refusing;
+    if (refusing) for (const socket of this.sockets) socket.destroy();
+  }
+
+  async stop(): Promise<void> {
+    this.setRefusing(true);
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
+
+/** `url` with its host and port replaced (to route a DataSource through a proxy). */
+export function withHostPort(url: string, host: string, port: number): string {
+  const u = new URL(url);
+  u.hostname = host;
+  u.port = String(port);
+  return u.toString();
 }
