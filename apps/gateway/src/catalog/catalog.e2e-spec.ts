@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { api, ApiClient, createApiKey, testEnv } from '@swapgw/testing';
+import { OpenApiValidator } from '../../test/support/openapi-validator';
+
+// GET /chains, /tokens and /pairs through the running stack (gateway → quote-service → PostgreSQL).
+const manifest = JSON.parse(fs.readFileSync(testEnv().devnetManifest, 'utf8')) as {
+  chains: Array<{ id: string; tokens: Record<string, { address: string; decimals: number }> }>;
+};
+
+describe('catalog endpoints', () => {
+  let client: ApiClient;
+  let openApi: OpenApiValidator;
+
+  beforeAll(async () => {
+    const gatewayUrl = process.env.GATEWAY_URL;
+    if (!gatewayUrl) throw new Error('GATEWAY_URL is not set: run through the e2e project (global setup starts the stack)');
+    client = api(gatewayUrl, await createApiKey(`catalog-e2e-${randomUUID().slice(0, 8)}`));
+    openApi = await OpenApiValidator.fetch(gatewayUrl);
+  });
+
+  it('GET /chains lists the devnet chains and the real networks', async () => {
+    const res = await client.get('/chains');
+    expect(res.status).toBe(200);
+    openApi.assertResponse('GET', '/chains', res.status, res.body);
+    const ids = res.body.data.chains.map((c: { id: string }) => c.id);
+    expect(ids).toEqual(expect.arrayContaining(['devnet-a', 'devnet-b', 'ethereum', 'base', 'arbitrum', 'solana']));
+    expect(res.body.data.chains[0]).toEqual({ id: 'devnet-a', name: expect.any(String) });
+    expect(res.body.meta).toEqual({ requestId: expect.any(String), timestamp: expect.any(String) });
+  });
+
+  it('GET /chains without an API key is 401', async () => {
+    const res = await api(process.env.GATEWAY_URL as string).get('/chains');
+    expect(res.status).toBe(401);
+  });
+
+  it('GET /tokens?chainRef=devnet-a lists the devnet tokens with the manifest addresses', async () => {
+    const res = await client.get('/tokens', { query: { chainRef: 'devnet-a', supportedOnly: '1' } });
+    expect(res.status).toBe(200);
+    openApi.assertResponse('GET', '/tokens', res.status, res.body);
+    const usdc = res.body.data.tokens.find((t: { symbol: string }) => t.symbol === 'USDC');
+    expect(usdc).toMatchObject({ chain: 'devnet-a', address: manifest.chains[0].tokens.USDC.address, decimals: 6 });
+    expect(res.body.data.tokens.map((t: { symbol: string }) => t.symbol).sort()).toEqual(['DAI', 'ETH', 'USDC', 'WETH']);
+    expect(res.body.data.nextCursor).toBeNull();
+  });
+
+  it('pages GET /tokens with the opaque cursor, each token once', async () => {
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const res = await client.get('/tokens', { query: { chainRef: 'ethereum', sort: 'asc', limit: 150, cursor } });
+      expect(res.status).toBe(200);
+      for (const t of res.body.data.tokens) {
+        const key = `${t.chain}:${t.address ?? 'native'}`;
+        expect(seen.has(key)).toBe(false);
+        seen.add(key);
+      }
+      cursor = res.body.data.nextCursor ?? undefined;
+      pages += 1;
+    } while (cursor && pages < 20);
+    expect(pages).toBeGreaterThan(1);
+    expect(seen.size).toBeGreaterThan(150);
+  });
+
+  it.each([
+    [{ limit: '0' }, 'VALIDATION_FAILED'],
+    [{ limit: '50001' }, 'VALIDATION_FAILED'],
+    [{ sort: 'popular' }, 'VALIDATION_FAILED'],
+    [{ supportedOnly: 'yes' }, 'VALIDATION_FAILED'],
+    [{ cursor: 'garbage' }, 'INVALID_CURSOR'],
+    [{ chainRef: 'atlantis' }, 'UNKNOWN_CHAIN'],
+  ])('GET /tokens with %j is 400 %s', async (query, code) => {
+    const res = await client.get('/tokens', { query });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(code);
+  });
+
+  it('GET /tokens rejects a cursor reused with other filters', async () => {
+    const first = await client.get('/tokens', { query: { q: 'usd', limit: 1 } });
+    expect(first.body.data.nextCursor).toEqual(expect.any(String));
+    const other = await client.get('/tokens', { query: { q: 'eth', limit: 1, cursor: first.body.data.nextCursor } });
+    expect(other.status).toBe(400);
+    expect(other.body.error.code).toBe('INVALID_CURSOR');
+  });
+
+  it('GET /pairs?chainRef=devnet-a lists same-chain pairs only', async () => {
+    const res = await client.get('/pairs', { query: { chainRef: 'devnet-a', tokenIn: 'USDC' } });
+    expect(res.status).toBe(200);
+    openApi.assertResponse('GET', '/pairs', res.status, res.body);
+    expect(res.body.data.pairs).toEqual(
+      expect.arrayContaining([{ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI' }]),
+    );
+    for (const pair of res.body.data.pairs) expect(pair).toMatchObject({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC' });
+  });
+
+  it('GET /pairs pages with a cursor and rejects limit 10001', async () => {
+    const first = await client.get('/pairs', { query: { limit: 3 } });
+    expect(first.body.data.pairs).toHaveLength(3);
+    const second = await client.get('/pairs', { query: { limit: 3, cursor: first.body.data.nextCursor } });
+    expect(second.status).toBe(200);
+    expect(second.body.data.pairs[0]).not.toEqual(first.body.data.pairs[2]);
+    const tooMany = await client.get('/pairs', { query: { limit: 10001 } });
+    expect(tooMany.status).toBe(400);
+  });
+});
