@@ -52,6 +52,24 @@ describe('gateway HTTP contract (envelope, request id, errors)', () => {
     expect(res.headers.traceparent).not.toBe(incoming);
   });
 
+  it('keeps the request context (request id, trace) inside the handler after body parsing and I/O', async () => {
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const res = await client.post('/test-probe/context', { amount: '1' }, { headers: { 'x-request-id': 'ctx-1', traceparent } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.context.requestId).toBe('ctx-1');
+    expect(res.body.data.context.traceparent).toBe(res.headers.traceparent);
+    expect(res.body.data.context.traceparent).toMatch(/^00-0af7651916cd43dd8448eb211c80319c-/);
+  });
+
+  it('maps a service call that gets no answer in time to 503 (or the upstream code the route chose)', async () => {
+    const unavailable = await client.get('/test-probe/service-timeout');
+    expect(unavailable.status).toBe(503);
+    expectApiError(unavailable.body, 'SERVICE_UNAVAILABLE');
+    const upstream = await client.get('/test-probe/service-timeout', { query: { as: 'upstream' } });
+    expect(upstream.status).toBe(502);
+    expectApiError(upstream.body, 'QUOTE_UPSTREAM_FAILED');
+  });
+
   it('answers 404 NOT_FOUND in the ApiError shape for an unknown route, with or without a key', async () => {
     for (const c of [client, anonymous]) {
       const res = await c.get('/no/such/route');

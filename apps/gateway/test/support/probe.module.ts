@@ -2,7 +2,9 @@ import { Body, Controller, Get, HttpCode, Module, Param, Post, Query } from '@ne
 import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { DataSource } from 'typeorm';
-import { CodedError, ErrorCodes } from '@swapgw/contracts';
+import { CodedError, ErrorCodes, Topics } from '@swapgw/contracts';
+import { currentRequestContext } from '@swapgw/runtime';
+import { ServiceClient } from '../../src/messaging/service-client';
 import { IdempotencyKey, Owner } from '../../src/common/http/request-decorators';
 import {
   IsBooleanLikeQuery,
@@ -80,7 +82,26 @@ class ProbeQueryDto {
 @ApiTags('test-probe')
 @Controller('test-probe')
 class ProbeController {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly services: ServiceClient,
+  ) {}
+
+  /** The request context as code deep in a handler (and the Kafka producer) sees it, after I/O. */
+  @Post('context')
+  async context(@Body() body: ProbeOrderDto): Promise<unknown> {
+    await this.dataSource.query('SELECT 1');
+    return { amount: body.amount, context: currentRequestContext() ?? null };
+  }
+
+  /** A service call that cannot be answered in time (1 ms bound). */
+  @Get('service-timeout')
+  serviceTimeout(@Query('as') as?: string): Promise<unknown> {
+    return this.services.call(Topics.catalogRequests, 'probe.unanswered', 'probe', {}, {
+      timeoutMs: 1,
+      unavailableAs: as === 'upstream' ? ErrorCodes.QUOTE_UPSTREAM_FAILED : undefined,
+    });
+  }
 
   @Post('orders')
   @Idempotent({ required: true })
