@@ -32,11 +32,16 @@ interface SigningBody {
 
 describe('swap execution through HTTP on the devnet', () => {
   let client: ApiClient;
+  /** The second gateway instance when the stack runs two: polls go there, so either instance must answer. */
+  let poller: ApiClient;
 
   beforeAll(async () => {
     const gatewayUrl = process.env.GATEWAY_URL;
     if (!gatewayUrl) throw new Error('GATEWAY_URL is not set: run through the e2e project (global setup starts the stack)');
-    client = api(gatewayUrl, await createApiKey(`swap-e2e-${randomUUID().slice(0, 8)}`));
+    const key = await createApiKey(`swap-e2e-${randomUUID().slice(0, 8)}`);
+    client = api(gatewayUrl, key);
+    const urls = (process.env.GATEWAY_URLS ?? '').split(',').filter(Boolean);
+    poller = api(urls[1] ?? gatewayUrl, key);
   });
 
   afterAll(() => {
@@ -54,7 +59,7 @@ describe('swap execution through HTTP on the devnet', () => {
   async function nextSigning(swapId: string, afterStep = 0) {
     return waitFor(
       async () => {
-        const res = await client.get<{ data: SigningBody; error?: { code: string; details: { status: string } } }>(`/swap/${swapId}/signing`);
+        const res = await poller.get<{ data: SigningBody; error?: { code: string; details: { status: string } } }>(`/swap/${swapId}/signing`);
         if (res.status === 200 && res.body.data.signing.step!.current > afterStep) return res;
         if (res.status === 409) return res;
         expect([200, 202]).toContain(res.status);
