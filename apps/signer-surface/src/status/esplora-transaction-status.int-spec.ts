@@ -93,10 +93,10 @@ describe('TransactionStatusService for the bitcoin chain of the registry', () =>
     expect(await codeOf(service.status({ chain: 'bitcoin', txHash: UNKNOWN }))).toBe('TRANSACTION_NOT_FOUND');
   });
 
-  it('answers 502 without a configured API, 503 for Solana (not yet), 400 for an unknown chain', async () => {
+  it('answers 502 without a configured API or RPC, 400 for an unknown chain', async () => {
     const service = serviceWith({});
     expect(await codeOf(service.status({ chain: 'bitcoin', txHash: MEMPOOL }))).toBe('STATUS_UPSTREAM_ERROR');
-    expect(await codeOf(service.status({ chain: 'solana', txHash: MEMPOOL }))).toBe('SIGNING_SURFACE_UNAVAILABLE');
+    expect(await codeOf(service.status({ chain: 'solana', txHash: MEMPOOL }))).toBe('STATUS_UPSTREAM_ERROR');
     expect(await codeOf(service.status({ chain: 'dogecoin', txHash: MEMPOOL }))).toBe('UNKNOWN_CHAIN');
   });
 });

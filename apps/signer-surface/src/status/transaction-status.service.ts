@@ -2,14 +2,17 @@ import { CodedError, ErrorCodes, TransactionStatusRequest, TransactionStatusResu
 import { SignerChains } from '../chains/signer-chains';
 import { EsploraTransactionStatus } from './esplora-transaction-status';
 import { evmTransactionStatus } from './evm-transaction-status';
+import { createSolanaConnection, solanaTransactionStatus } from '../signing/solana/solana-transaction-status';
+import { Connection } from '@solana/web3.js';
 
 /**
  * status.transaction: routes a look-up to the chain family's adapter. EVM over the chain's RPC,
- * Bitcoin over its Esplora API (ESPLORA_URL_BITCOIN); Solana answers SIGNING_SURFACE_UNAVAILABLE
- * until the Solana issue brings its adapter.
+ * Bitcoin over its Esplora API (ESPLORA_URL_BITCOIN), Solana over its RPC (getSignatureStatuses,
+ * getTransaction). A chain with no RPC or status API configured answers STATUS_UPSTREAM_ERROR.
  */
 export class TransactionStatusService {
   private readonly esplora = new Map<string, EsploraTransactionStatus>();
+  private readonly solana = new Map<string, Connection>();
 
   constructor(
     private readonly chains: SignerChains,
@@ -36,9 +39,22 @@ export class TransactionStatusService {
         }
         return this.esploraFor(chain.id, chain.statusApiUrl).status(chain.id, txHash);
       }
-      case 'solana':
-        throw new CodedError(ErrorCodes.SIGNING_SURFACE_UNAVAILABLE, 'Transaction status for Solana is not available yet', { chainRef: chain.id });
+      case 'solana': {
+        if (!chain.rpcUrl) {
+          throw new CodedError(ErrorCodes.STATUS_UPSTREAM_ERROR, `No RPC is configured for chain ${chain.id} (${chain.rpcEnv})`, { chainRef: chain.id });
+        }
+        return solanaTransactionStatus(this.solanaFor(chain.id, chain.rpcUrl), chain.id, txHash);
+      }
     }
+  }
+
+  private solanaFor(chainId: string, rpcUrl: string): Connection {
+    let connection = this.solana.get(chainId);
+    if (!connection) {
+      connection = createSolanaConnection(rpcUrl, this.httpTimeoutMs);
+      this.solana.set(chainId, connection);
+    }
+    return connection;
   }
 
   private esploraFor(chainId: string, url: string): EsploraTransactionStatus {
