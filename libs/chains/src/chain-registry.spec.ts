@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ChainRegistry } from './chain-registry';
+import { DevnetManifestView } from './devnet-manifest';
+
+const address = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
+const manifest: DevnetManifestView = {
+  generatedAtMs: 1,
+  chains: [
+    {
+      id: 'devnet-a',
+      name: 'Devnet A',
+      chainId: 31337,
+      rpcUrl: 'http://127.0.0.1:8545',
+      nativeSymbol: 'ETH',
+      tokens: { USDC: { address: address(1), decimals: 6, name: 'USD Coin' } },
+      uniswapV2: { factory: address(2), router: address(3), initCodeHash: `0x${'ab'.repeat(32)}`, pairs: {} },
+      bridge: { address: address(4), token: 'USDC' },
+    },
+  ],
+  bridge: { provider: 'devnet-bridge', feeBps: 5, estimatedDurationSeconds: 2, relayer: address(5) },
+  accounts: [],
+};
+
+describe('ChainRegistry', () => {
+  it('lists devnet chains (testnet, with their RPC) before the real networks', () => {
+    const registry = new ChainRegistry({ manifest });
+    const ids = registry.list().map((c) => c.id);
+    expect(ids.slice(0, 5)).toEqual(['devnet-a', 'ethereum', 'base', 'arbitrum', 'solana']);
+    expect(registry.get('devnet-a')).toMatchObject({ family: 'evm', network: 'testnet', evmChainId: 31337, caip2: 'eip155:31337', devnet: true });
+    expect(registry.get('base')).toMatchObject({ evmChainId: 8453, network: 'mainnet', devnet: false });
+    expect(registry.get('arbitrum').evmChainId).toBe(42161);
+    expect(registry.get('solana')).toMatchObject({ family: 'solana', nativeSymbol: 'SOL', nativeDecimals: 9 });
+  });
+
+  it('has a signing surface only where an RPC URL is configured or known', () => {
+    const registry = new ChainRegistry({ manifest, rpcUrls: { ethereum: 'https://rpc.example' } });
+    expect(registry.hasSigningSurface('devnet-a')).toBe(true);
+    expect(registry.hasSigningSurface('ethereum')).toBe(true);
+    expect(registry.hasSigningSurface('base')).toBe(false);
+    expect(registry.hasSigningSurface('solana')).toBe(false);
+    expect(registry.hasSigningSurface('nowhere')).toBe(false);
+    expect(() => registry.evmProvider('base')).toThrow(/RPC_URL_BASE/);
+  });
+
+  it('reads RPC_URL_* and DEVNET_MANIFEST from the environment; a missing manifest means no devnet chains', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chains-'));
+    const file = path.join(dir, 'manifest.json');
+    fs.writeFileSync(file, JSON.stringify(manifest));
+    const withDevnet = ChainRegistry.fromEnvironment({ DEVNET_MANIFEST: file, RPC_URL_ARBITRUM: 'https://arb.example' });
+    expect(withDevnet.find('devnet-a')).toBeDefined();
+    expect(withDevnet.get('arbitrum').rpcUrl).toBe('https://arb.example');
+    expect(withDevnet.findByCaip2('eip155:31337')?.id).toBe('devnet-a');
+
+    const without = ChainRegistry.fromEnvironment({ DEVNET_MANIFEST: path.join(dir, 'missing.json') });
+    expect(without.find('devnet-a')).toBeUndefined();
+    expect(without.manifestProblem).toMatch(/no devnet manifest/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gives a cached ethers provider bound to the chain id without probing the node', () => {
+    const registry = new ChainRegistry({ manifest });
+    const provider = registry.evmProvider('devnet-a');
+    expect(registry.evmProvider('devnet-a')).toBe(provider);
+    expect(provider._network.chainId).toBe(31337n);
+    registry.destroy();
+  });
+});
