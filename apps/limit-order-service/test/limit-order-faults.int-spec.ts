@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, Server, Socket } from 'node:net';
 import { INestMicroservice } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { Client } from 'pg';
@@ -12,7 +13,6 @@ import {
 import { ensureTopics, kafkaMicroserviceOptions, KafkaSettings, RequestReplyClient } from '@swapgw/messaging';
 import { prepareDatabase } from '@swapgw/persistence';
 import { testEnv } from '@swapgw/testing';
-import { FaultProxy } from '../../../tools/ops/fault-proxy';
 import { limitOrderDatabaseOptions } from '../src/database/limit-order-database';
 import { TokenDirectory, TokenInfo } from '../src/market/market.ports';
 
@@ -23,6 +23,50 @@ import { TokenDirectory, TokenInfo } from '../src/market/market.ports';
  * the database is back, the retry with the same key creates exactly one order.
  */
 const env = testEnv();
+
+/** A TCP pass-through to PostgreSQL that can refuse and cut connections, as an outage would. */
+class DatabaseLink {
+  private readonly sockets = new Set<Socket>();
+  private refusing = false;
+  private server: Server | undefined;
+
+  constructor(private readonly target: { host: string; port: number }) {}
+
+  async start(): Promise<this> {
+    this.server = createServer((client) => {
+      if (this.refusing) return client.destroy();
+      const upstream = new Socket().connect(this.target.port, this.target.host);
+      for (const [a, b] of [
+        [client, upstream],
+        [upstream, client],
+      ]) {
+        this.sockets.add(a);
+        a.pipe(b);
+        a.on('error', () => b.destroy());
+        a.on('close', () => {
+          this.sockets.delete(a);
+          b.destroy();
+        });
+      }
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', () => resolve()));
+    return this;
+  }
+
+  get address(): string {
+    return `127.0.0.1:${(this.server?.address() as { port: number }).port}`;
+  }
+
+  setRefusing(refusing: boolean): void {
+    this.refusing = refusing;
+    if (refusing) for (const socket of this.sockets) socket.destroy();
+  }
+
+  async stop(): Promise<void> {
+    this.setRefusing(true);
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+}
 
 class StaticTokens extends TokenDirectory {
   async resolve(chain: string, symbol: string): Promise<TokenInfo> {
@@ -38,7 +82,7 @@ describe('limit-order-service when PostgreSQL goes away', () => {
     clientId: 'limit-order-faults',
     instanceId: `faults-${run}`,
   };
-  let proxy: FaultProxy;
+  let proxy: DatabaseLink;
   let app: INestMicroservice;
   let requester: RequestReplyClient;
   let direct: Client;
@@ -47,9 +91,7 @@ describe('limit-order-service when PostgreSQL goes away', () => {
     await prepareDatabase(limitOrderDatabaseOptions(env.databaseUrl));
     await ensureTopics(settings);
     const target = new URL(env.databaseUrl);
-    proxy = await new FaultProxy({
-      target: { host: target.hostname, port: Number(target.port || 5432) },
-    }).start();
+    proxy = await new DatabaseLink({ host: target.hostname, port: Number(target.port || 5432) }).start();
     const proxied = new URL(env.databaseUrl);
     proxied.host = proxy.address;
 
