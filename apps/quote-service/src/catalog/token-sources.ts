@@ -171,7 +171,6 @@ export class UniswapDefaultListSource implements TokenListSource {
   readonly remote = false;
 
   async load(registry: ChainRegistry): Promise<DiscoveredToken[]> {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const document = require('@uniswap/default-token-list') as TokenListDocument;
     return tokensFromTokenList(document, registry);
   }

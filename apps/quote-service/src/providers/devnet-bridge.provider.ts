@@ -29,9 +29,10 @@ export class DevnetBridgeProvider implements QuoteProvider {
   }
 
   async quote(context: QuoteContext, signal: AbortSignal): Promise<CandidateRoute[]> {
-    const manifest = this.registry.manifest!;
-    const from = this.registry.devnetChain(context.fromChain.id)!;
-    const to = this.registry.devnetChain(context.toChain.id)!;
+    const manifest = this.registry.manifest;
+    const from = this.registry.devnetChain(context.fromChain.id);
+    const to = this.registry.devnetChain(context.toChain.id);
+    if (!manifest || !from || !to) return [];
     const symbol = from.bridge.token;
     const sourceToken = from.tokens[symbol];
     const destinationToken = to.tokens[symbol];

@@ -69,10 +69,13 @@ export class LifiProvider implements QuoteProvider {
 
   async quote(context: QuoteContext, signal: AbortSignal): Promise<CandidateRoute[]> {
     const url = new URL('/v1/quote', this.options.baseUrl.endsWith('/') ? this.options.baseUrl : `${this.options.baseUrl}/`);
+    const fromChain = lifiChainId(context.fromChain);
+    const toChain = lifiChainId(context.toChain);
+    if (!fromChain || !toChain) return [];
     const fromAddress = this.senderFor(context);
     const params: Record<string, string> = {
-      fromChain: lifiChainId(context.fromChain)!,
-      toChain: lifiChainId(context.toChain)!,
+      fromChain,
+      toChain,
       fromToken: lifiToken(context.fromChain, context.tokenIn),
       toToken: lifiToken(context.toChain, context.tokenOut),
       fromAmount: context.amountIn.toString(),
@@ -101,10 +104,10 @@ export class LifiProvider implements QuoteProvider {
   }
 
   private senderFor(context: QuoteContext): string {
+    const recipient = context.recipient;
     const recipientFitsSource =
-      context.recipient !== undefined &&
-      (context.fromChain.family === 'evm' ? /^0x[0-9a-fA-F]{40}$/.test(context.recipient) : !context.recipient.startsWith('0x'));
-    if (recipientFitsSource && context.fromChain.family === context.toChain.family) return context.recipient!;
+      recipient !== undefined && (context.fromChain.family === 'evm' ? /^0x[0-9a-fA-F]{40}$/.test(recipient) : !recipient.startsWith('0x'));
+    if (recipient !== undefined && recipientFitsSource && context.fromChain.family === context.toChain.family) return recipient;
     return context.fromChain.family === 'solana' ? this.options.quoteFromAddressSolana : this.options.quoteFromAddressEvm;
   }
 

@@ -45,8 +45,12 @@ export class UniswapV2Quoter {
     const reserves = new Map<string, Promise<{ pair: string; hop: HopReserves } | null>>();
     const hopOf = (x: string, y: string) => {
       const key = `${x}>${y}`;
-      if (!reserves.has(key)) reserves.set(key, this.readHop(deployment, x, y, signal));
-      return reserves.get(key)!;
+      let hop = reserves.get(key);
+      if (!hop) {
+        hop = this.readHop(deployment, x, y, signal);
+        reserves.set(key, hop);
+      }
+      return hop;
     };
     const quotes: PathQuote[] = [];
     for (const path of candidates) {
