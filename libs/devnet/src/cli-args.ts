@@ -3,12 +3,13 @@ export interface DevnetUpArgs {
   manifestPath: string;
   portA?: number;
   portB?: number;
+  portSolana?: number;
   blockTimeSeconds?: number;
 }
 
-export const DEVNET_USAGE = 'usage: devnet up --manifest <path> [--port-a <port>] [--port-b <port>] [--block-time <seconds>]';
+export const DEVNET_USAGE = 'usage: devnet up --manifest <path> [--port-a <port>] [--port-b <port>] [--port-solana <port>] [--block-time <seconds>]';
 
-/** Parses `up --manifest <path> [--port-a N] [--port-b N] [--block-time N]`; throws with the usage. */
+/** Parses `up --manifest <path> [--port-a N] [--port-b N] [--port-solana N] [--block-time N]`; throws with the usage. */
 export function parseDevnetArgs(argv: string[]): DevnetUpArgs {
   const [command, ...rest] = argv;
   if (command !== 'up') throw new Error(`unknown command ${command ?? '(none)'}\n${DEVNET_USAGE}`);
@@ -16,7 +17,7 @@ export function parseDevnetArgs(argv: string[]): DevnetUpArgs {
   for (let i = 0; i < rest.length; i += 2) {
     const flag = rest[i];
     const value = rest[i + 1];
-    if (!['--manifest', '--port-a', '--port-b', '--block-time'].includes(flag)) throw new Error(`unknown option ${flag}\n${DEVNET_USAGE}`);
+    if (!['--manifest', '--port-a', '--port-b', '--port-solana', '--block-time'].includes(flag)) throw new Error(`unknown option ${flag}\n${DEVNET_USAGE}`);
     if (value === undefined || value.startsWith('--')) throw new Error(`${flag} needs a value\n${DEVNET_USAGE}`);
     values.set(flag, value);
   }
@@ -27,6 +28,7 @@ export function parseDevnetArgs(argv: string[]): DevnetUpArgs {
     manifestPath,
     portA: integerOption(values, '--port-a', 1, 65535),
     portB: integerOption(values, '--port-b', 1, 65535),
+    portSolana: integerOption(values, '--port-solana', 1, 65535),
     blockTimeSeconds: integerOption(values, '--block-time', 1, 3600),
   };
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `node dist/libs/devnet/src/cli.js up --manifest <path>`: runs the devnet in the foreground
-// until SIGTERM/SIGINT, then stops the relayer and both chains.
+// until SIGTERM/SIGINT, then stops the relayer and the chains (two anvil, one Solana).
 import path from 'node:path';
 import { parseDevnetArgs } from './cli-args';
 import { startDevnet } from './start-devnet';
@@ -22,8 +22,10 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', exitDuringStartup);
   process.on('SIGINT', exitDuringStartup);
-  const devnet = await startDevnet({ manifestPath, portA: args.portA, portB: args.portB, blockTimeSeconds: args.blockTimeSeconds });
+  const devnet = await startDevnet({ manifestPath, portA: args.portA, portB: args.portB, portSolana: args.portSolana, blockTimeSeconds: args.blockTimeSeconds });
   for (const chain of devnet.manifest.chains) process.stdout.write(`${chain.id}: chain id ${chain.chainId} at ${chain.rpcUrl}\n`);
+  const solana = devnet.manifest.solana;
+  process.stdout.write(`${solana.id}: bridge chain id ${solana.bridge.chainId} at ${solana.rpcUrl}\n`);
   process.stdout.write(`manifest: ${manifestPath}\ndevnet ready\n`);
 
   let stopping = false;

@@ -62,3 +62,18 @@ export function estimateBridgeDurationSeconds(pollIntervalMs: number, blockTimeS
   const blockWaitMs = (blockTimeSeconds ?? 0) * 1000;
   return Math.ceil((pollIntervalMs + blockWaitMs + RELAY_ROUND_TRIP_BUDGET_MS) / 1000);
 }
+
+/** Solana slot length of the local chain: Solana's target slot time. */
+export const SOLANA_SLOT_MS = 400;
+
+/**
+ * Honest upper bound for a Solana leg, either direction, from the deposit's receipt (EVM receipt,
+ * or Solana sendTransaction returning) to the release: up to one slot for a Solana deposit to be
+ * `confirmed` (the relayer reads confirmed history), up to one poll interval before the relayer
+ * looks, up to one more slot while a Solana release in the same round waits for its confirmation,
+ * the EVM block wait under interval mining, and the RPC budget.
+ */
+export function estimateSolanaBridgeDurationSeconds(pollIntervalMs: number, slotMs: number, blockTimeSeconds: number | undefined): number {
+  const blockWaitMs = (blockTimeSeconds ?? 0) * 1000;
+  return Math.ceil((pollIntervalMs + 2 * slotMs + blockWaitMs + RELAY_ROUND_TRIP_BUDGET_MS) / 1000);
+}

@@ -9,4 +9,6 @@ export type { BridgeEndpoint, BridgeTransfer, ReleaseOutcome } from './bridge/br
 export { BridgeRelayer } from './bridge/bridge-relayer';
 export type { RelayerLogger } from './bridge/bridge-relayer';
 export { EvmBridgeEndpoint } from './bridge/evm-bridge-endpoint';
+export { SolanaBridgeEndpoint, readVaultTransaction } from './bridge/solana-bridge-endpoint';
+export type { VaultTransactionView } from './bridge/solana-bridge-endpoint';
 export * from './solana';

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PublicKey } from '@solana/web3.js';
 import { DevnetError } from './devnet-error';
 import { DevnetManifest, devnetChain, loadDevnetManifest, manifestProblems, writeDevnetManifest } from './manifest';
 
+const solanaKey = (n: number) => new PublicKey(Buffer.alloc(32, n)).toBase58();
 const address = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 
 function validManifest(): DevnetManifest {
@@ -26,6 +28,18 @@ function validManifest(): DevnetManifest {
     chains: [chain('devnet-a', 31337, 8545), chain('devnet-b', 31338, 8546)],
     bridge: { provider: 'devnet-bridge', feeBps: 5, estimatedDurationSeconds: 2, relayer: address(8) },
     accounts: [{ index: 1, address: address(9) }],
+    solana: {
+      id: 'solana-devnet',
+      name: 'Solana Devnet (local)',
+      family: 'solana',
+      rpcUrl: 'http://127.0.0.1:8899',
+      nativeSymbol: 'SOL',
+      tokens: { USDC: { mint: solanaKey(1), decimals: 6, name: 'USD Coin' } },
+      bridgeAuthority: solanaKey(2),
+      accounts: [{ index: 1, address: solanaKey(3) }],
+      slotMs: 400,
+      bridge: { chainId: 1399811149, token: 'USDC', vault: solanaKey(4), vaultOwner: solanaKey(2), estimatedDurationSeconds: 3 },
+    },
   };
 }
 
@@ -68,6 +82,21 @@ describe('devnet manifest', () => {
     ]);
     expect(manifestProblems(validManifest())).toEqual([]);
     expect(manifestProblems([])).toEqual(['the manifest is not an object']);
+  });
+
+  it('checks the Solana section, and requires it', () => {
+    const manifest = validManifest() as unknown as { solana: Record<string, unknown> & { bridge: Record<string, unknown> } };
+    manifest.solana.rpcUrl = '127.0.0.1:8899';
+    manifest.solana.bridge.vault = '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707';
+    delete manifest.solana.bridge.estimatedDurationSeconds;
+    expect(manifestProblems(manifest)).toEqual([
+      'solana.rpcUrl must be an http(s) URL',
+      'solana.bridge.vault must be a base58 public key',
+      'solana.bridge.estimatedDurationSeconds must be a non-negative integer',
+    ]);
+    const withoutSolana: Record<string, unknown> = { ...validManifest() };
+    delete withoutSolana.solana;
+    expect(manifestProblems(withoutSolana)).toEqual(['solana must be an object']);
   });
 
   it('finds a chain by its API id', () => {

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { PublicKey } from '@solana/web3.js';
 import { DevnetError } from './devnet-error';
+import type { SolanaDevnetBridge, SolanaDevnetManifest } from './solana/solana-devnet';
 
 /**
  * The devnet manifest: everything a service or a test needs to talk to the local chains. Written
@@ -14,6 +16,18 @@ export interface DevnetManifest {
   bridge: DevnetBridgeInfo;
   /** Accounts 1-9: funded with ETH, WETH, USDC and DAI on every chain, for trying swaps. */
   accounts: DevnetAccount[];
+  /**
+   * The local Solana chain (`solana-devnet`), beside `chains` so EVM readers are unchanged. Its test
+   * wallets are Keypair.fromSeed(sha256("swapgw-devnet/solana/wallet/<index>")).
+   */
+  solana: DevnetSolanaChain;
+}
+
+export interface DevnetSolanaChain extends SolanaDevnetManifest {
+  bridge: SolanaDevnetBridge & {
+    /** Upper bound, either direction, from the deposit's receipt to the release (see README). */
+    estimatedDurationSeconds: number;
+  };
 }
 
 export type DevnetChainId = 'devnet-a' | 'devnet-b';
@@ -143,6 +157,7 @@ export function manifestProblems(value: unknown): string[] {
     expect(isNonNegativeInteger(bridge.estimatedDurationSeconds), 'bridge.estimatedDurationSeconds must be a non-negative integer');
     expect(isAddress(bridge.relayer), 'bridge.relayer must be an address');
   }
+  problems.push(...solanaProblems(value.solana));
   if (!Array.isArray(value.accounts)) {
     problems.push('accounts must be an array');
   } else {
@@ -187,6 +202,50 @@ function chainProblems(chain: unknown, at: string): string[] {
   expect(isObject(bridge) && isAddress(bridge.address), 'bridge.address must be an address');
   expect(isObject(bridge) && typeof bridge.token === 'string', 'bridge.token must be a token symbol');
   return problems;
+}
+
+function solanaProblems(solana: unknown): string[] {
+  if (!isObject(solana)) return ['solana must be an object'];
+  const problems: string[] = [];
+  const expect = (ok: boolean, message: string) => {
+    if (!ok) problems.push(`solana.${message}`);
+  };
+  expect(solana.id === 'solana-devnet', 'id must be solana-devnet');
+  expect(solana.family === 'solana', 'family must be solana');
+  expect(typeof solana.rpcUrl === 'string' && /^https?:\/\//.test(solana.rpcUrl), 'rpcUrl must be an http(s) URL');
+  expect(isNonNegativeInteger(solana.slotMs) && (solana.slotMs as number) > 0, 'slotMs must be a positive integer');
+  const usdc = isObject(solana.tokens) ? solana.tokens.USDC : undefined;
+  expect(isObject(usdc) && isPublicKey(usdc.mint), 'tokens.USDC.mint must be a base58 public key');
+  expect(isObject(usdc) && isNonNegativeInteger(usdc.decimals), 'tokens.USDC.decimals must be an integer');
+  expect(isPublicKey(solana.bridgeAuthority), 'bridgeAuthority must be a base58 public key');
+  const bridge = solana.bridge;
+  if (!isObject(bridge)) {
+    problems.push('solana.bridge must be an object');
+  } else {
+    expect(isNonNegativeInteger(bridge.chainId), 'bridge.chainId must be an integer');
+    expect(typeof bridge.token === 'string', 'bridge.token must be a token symbol');
+    expect(isPublicKey(bridge.vault), 'bridge.vault must be a base58 public key');
+    expect(isPublicKey(bridge.vaultOwner), 'bridge.vaultOwner must be a base58 public key');
+    expect(isNonNegativeInteger(bridge.estimatedDurationSeconds), 'bridge.estimatedDurationSeconds must be a non-negative integer');
+  }
+  if (!Array.isArray(solana.accounts)) {
+    problems.push('solana.accounts must be an array');
+  } else {
+    solana.accounts.forEach((account, i) => {
+      expect(isObject(account) && isNonNegativeInteger(account.index), `accounts[${i}].index must be a non-negative integer`);
+      expect(isObject(account) && isPublicKey(account.address), `accounts[${i}].address must be a base58 public key`);
+    });
+  }
+  return problems;
+}
+
+function isPublicKey(value: unknown): boolean {
+  if (typeof value !== 'string' || !/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(value)) return false;
+  try {
+    return new PublicKey(value).toBase58() === value;
+  } catch {
+    return false;
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

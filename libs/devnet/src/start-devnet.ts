@@ -3,6 +3,7 @@ import { AnvilNode, DEVNET_MNEMONIC, startAnvil } from './anvil';
 import { devnetWallet } from './accounts';
 import { BridgeRelayer, RelayerLogger } from './bridge/bridge-relayer';
 import { EvmBridgeEndpoint } from './bridge/evm-bridge-endpoint';
+import { SolanaBridgeEndpoint } from './bridge/solana-bridge-endpoint';
 import { loadDevnetArtifacts } from './contracts/compile';
 import { loadUniswapArtifacts } from './contracts/uniswap-artifacts';
 import { deployDevnetChain } from './deploy/deploy-chain';
@@ -11,12 +12,17 @@ import {
   BRIDGE,
   DEVNET_CHAINS,
   estimateBridgeDurationSeconds,
+  estimateSolanaBridgeDurationSeconds,
   RELAYER_INDEX,
   RELAYER_POLL_INTERVAL_MS,
+  SOLANA_SLOT_MS,
   USER_ACCOUNT_INDICES,
 } from './devnet-parameters';
 import { localProvider } from './evm-provider';
 import { DevnetManifest, writeDevnetManifest } from './manifest';
+import { solanaConnection } from './solana/solana-connection';
+import { SOLANA_DEVNET_DEFAULT_PORT, SolanaDevnetHandle, startSolanaDevnet } from './solana/solana-devnet';
+import { solanaBridgeAuthority } from './solana/solana-keys';
 
 export interface StartDevnetOptions {
   /** Where to write the manifest; written last, so its presence means the devnet is ready. */
@@ -25,6 +31,14 @@ export interface StartDevnetOptions {
   portA?: number;
   /** RPC port of devnet-b (default 8546). */
   portB?: number;
+  /**
+   * RPC port of solana-devnet; 0 = any free port. Default: 8899 when neither portA nor portB is
+   * given (the standard layout), else any free port, so a caller that picks its own EVM ports (a
+   * test, a second stack) never collides with a developer's devnet on 8899.
+   */
+  portSolana?: number;
+  /** Solana slot length (default 400 ms, Solana's). */
+  solanaSlotMs?: number;
   host?: string;
   /**
    * Unset: automine (each transaction mined at once). Set: blocks every N seconds after
@@ -40,13 +54,14 @@ export interface StartDevnetOptions {
 export interface RunningDevnet {
   manifest: DevnetManifest;
   manifestPath: string;
-  /** Stops the relayer and both chains and removes the manifest (if still this run's). */
+  /** Stops the relayer, the three chains and removes the manifest (if still this run's). */
   stop(): Promise<void>;
 }
 
 /**
  * Starts the devnet: two fresh anvil chains, contracts deployed and seeded identically on every
- * start, the USDC bridge relayer, and the manifest describing it all.
+ * start, the local Solana chain, the USDC bridge relayer between all three, and the manifest
+ * describing it all.
  */
 export async function startDevnet(options: StartDevnetOptions): Promise<RunningDevnet> {
   const mnemonic = DEVNET_MNEMONIC;
@@ -60,17 +75,26 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
   const uniswap = loadUniswapArtifacts();
   const relayer = devnetWallet(mnemonic, RELAYER_INDEX);
 
+  const solanaPort = options.portSolana ?? (options.portA === undefined && options.portB === undefined ? SOLANA_DEVNET_DEFAULT_PORT : 0);
+  const solanaSlotMs = options.solanaSlotMs ?? SOLANA_SLOT_MS;
+
   const nodes: AnvilNode[] = [];
-  const stopNodes = () => Promise.all(nodes.map((n) => n.stop()));
+  let solana: SolanaDevnetHandle | undefined;
+  const stopNodes = async () => {
+    await Promise.all([...nodes.map((n) => n.stop()), solana?.stop()]);
+  };
   try {
-    const started = await Promise.allSettled(
-      DEVNET_CHAINS.map((spec, i) =>
+    const [solanaStarted, ...started] = await Promise.allSettled([
+      startSolanaDevnet({ port: solanaPort, host: options.host, slotMs: solanaSlotMs }),
+      ...DEVNET_CHAINS.map((spec, i) =>
         startAnvil({ port: ports[i], chainId: spec.chainId, host: options.host, mnemonic, accounts: ANVIL_ACCOUNTS }),
       ),
-    );
-    for (const result of started) if (result.status === 'fulfilled') nodes.push(result.value);
-    const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    ]);
+    if (solanaStarted.status === 'fulfilled') solana = solanaStarted.value as SolanaDevnetHandle;
+    for (const result of started) if (result.status === 'fulfilled') nodes.push(result.value as AnvilNode);
+    const failed = [...started, solanaStarted].find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
+    const solanaChain = solana!.manifest;
 
     const providers = nodes.map((node, i) => localProvider(node.rpcUrl, DEVNET_CHAINS[i].chainId));
     const chains = await Promise.all(
@@ -86,16 +110,27 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
     }
 
     const bridgeRelayer = new BridgeRelayer(
-      chains.map(
-        (chain) =>
-          new EvmBridgeEndpoint({
-            chain: chain.id,
-            chainId: chain.chainId,
-            bridgeAddress: chain.bridge.address,
-            provider: localProvider(chain.rpcUrl, chain.chainId),
-            relayer,
-          }),
-      ),
+      [
+        ...chains.map(
+          (chain) =>
+            new EvmBridgeEndpoint({
+              chain: chain.id,
+              chainId: chain.chainId,
+              bridgeAddress: chain.bridge.address,
+              provider: localProvider(chain.rpcUrl, chain.chainId),
+              relayer,
+              solanaBridgeChainIds: [BigInt(solanaChain.bridge.chainId)],
+              logger,
+            }),
+        ),
+        new SolanaBridgeEndpoint({
+          manifest: solanaChain,
+          connection: solanaConnection(solanaChain.rpcUrl),
+          authority: solanaBridgeAuthority(),
+          feeBps: BRIDGE.feeBps,
+          logger,
+        }),
+      ],
       { pollIntervalMs, logger },
     );
     await bridgeRelayer.start();
@@ -111,6 +146,13 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
         relayer: relayer.address,
       },
       accounts: USER_ACCOUNT_INDICES.map((index) => ({ index, address: devnetWallet(mnemonic, index).address })),
+      solana: {
+        ...solanaChain,
+        bridge: {
+          ...solanaChain.bridge,
+          estimatedDurationSeconds: estimateSolanaBridgeDurationSeconds(pollIntervalMs, solanaSlotMs, options.blockTimeSeconds),
+        },
+      },
     };
     writeDevnetManifest(options.manifestPath, manifest);
 

@@ -1,6 +1,8 @@
-import { Contract, EventLog, JsonRpcProvider, Wallet, HDNodeWallet } from 'ethers';
+import { Contract, EventLog, JsonRpcProvider, Wallet, HDNodeWallet, getAddress, isAddress } from 'ethers';
 import { DEVNET_BRIDGE_ABI } from '../contracts/abis';
+import { bytes32ToSolanaAddress } from '../solana/solana-bridge';
 import { BridgeEndpoint, BridgeTransfer, ReleaseOutcome } from './bridge-endpoint';
+import { RelayerLogger } from './bridge-relayer';
 
 export interface EvmBridgeEndpointOptions {
   chain: string;
@@ -11,7 +13,13 @@ export interface EvmBridgeEndpointOptions {
   relayer: Wallet | HDNodeWallet;
   /** A deposit counts once its block has this many confirmations (1 = its own block). */
   confirmations?: number;
+  /** Bridge chain ids of Solana endpoints: a `depositTo` recipient for them is rendered base58. */
+  solanaBridgeChainIds?: bigint[];
+  /** Where deposits that can never be paid are reported (they are dropped, not retried). */
+  logger?: RelayerLogger;
 }
+
+const CONTEXT = 'EvmBridgeEndpoint';
 
 /** The DevnetBridge contract on an EVM chain. */
 export class EvmBridgeEndpoint implements BridgeEndpoint {
@@ -31,19 +39,51 @@ export class EvmBridgeEndpoint implements BridgeEndpoint {
   async pollDeposits(): Promise<BridgeTransfer[]> {
     const confirmedTip = (await this.options.provider.getBlockNumber()) - (this.confirmations - 1);
     if (confirmedTip < this.nextBlock) return [];
-    const events = await this.bridge.queryFilter(this.bridge.filters.Deposit(), this.nextBlock, confirmedTip);
+    const [deposits, depositsTo] = await Promise.all([
+      this.bridge.queryFilter(this.bridge.filters.Deposit(), this.nextBlock, confirmedTip),
+      this.bridge.queryFilter(this.bridge.filters.DepositTo(), this.nextBlock, confirmedTip),
+    ]);
     this.nextBlock = confirmedTip + 1;
-    return events
+    const transfers: BridgeTransfer[] = [];
+    // Both events share the nonce sequence; ordered by position so releases follow deposit order.
+    const events = [...deposits, ...depositsTo]
       .filter((e): e is EventLog => e instanceof EventLog)
-      .map((e) => ({
+      .sort((x, y) => x.blockNumber - y.blockNumber || x.index - y.index);
+    for (const e of events) {
+      const destinationBridgeChainId = e.args.destinationChainId as bigint;
+      const recipient = this.recipientFor(e, destinationBridgeChainId);
+      if (recipient === undefined) continue;
+      transfers.push({
         sourceChain: this.chain,
         sourceBridgeChainId: this.bridgeChainId,
         nonce: e.args.nonce as bigint,
-        destinationBridgeChainId: e.args.destinationChainId as bigint,
-        recipient: e.args.recipient as string,
+        destinationBridgeChainId,
+        recipient,
         amount: e.args.amountAfterFee as bigint,
         depositTxHash: e.transactionHash,
-      }));
+      });
+    }
+    return transfers;
+  }
+
+  /**
+   * The recipient in the destination's format, or undefined (logged) when the deposit names one the
+   * destination cannot pay: an EVM address for Solana, or 32 bytes that are not an address for EVM.
+   */
+  private recipientFor(e: EventLog, destination: bigint): string | undefined {
+    const toSolana = this.options.solanaBridgeChainIds?.includes(destination) ?? false;
+    const fields = { chain: this.chain, nonce: (e.args.nonce as bigint).toString(), depositTxHash: e.transactionHash, destinationChainId: destination.toString() };
+    if (e.eventName === 'Deposit') {
+      if (!toSolana) return e.args.recipient as string;
+      this.options.logger?.error({ msg: 'deposit to Solana names an EVM recipient; use depositTo. Not relayed', ...fields }, CONTEXT);
+      return undefined;
+    }
+    const raw = e.args.recipient as string;
+    if (toSolana) return bytes32ToSolanaAddress(raw);
+    const asAddress = `0x${raw.slice(-40)}`;
+    if (/^0x0{24}/.test(raw) && isAddress(asAddress)) return getAddress(asAddress);
+    this.options.logger?.error({ msg: 'depositTo an EVM chain with a recipient that is not an address; not relayed', ...fields, recipient: raw }, CONTEXT);
+    return undefined;
   }
 
   async release(transfer: BridgeTransfer): Promise<ReleaseOutcome> {

@@ -9,11 +9,22 @@ export const DEVNET_BRIDGE_ABI = [
   'function released(uint256 sourceChainId, uint256 nonce) view returns (bool)',
   'function quote(uint256 amount) view returns (uint256 amountAfterFee)',
   'function deposit(uint256 amount, uint256 destinationChainId, address recipient) returns (uint256 nonce)',
+  'function depositTo(uint256 amount, uint256 destinationChainId, bytes32 recipient) returns (uint256 nonce)',
   'function release(uint256 sourceChainId, uint256 nonce, address recipient, uint256 amount) returns (bool)',
   'event Deposit(uint256 indexed nonce, address indexed sender, address indexed recipient, uint256 destinationChainId, uint256 amount, uint256 amountAfterFee)',
+  'event DepositTo(uint256 indexed nonce, address indexed sender, bytes32 indexed recipient, uint256 destinationChainId, uint256 amount, uint256 amountAfterFee)',
   'event Release(uint256 indexed sourceChainId, uint256 indexed nonce, address indexed recipient, uint256 amount)',
   'error NotRelayer()',
   'error InvalidDeposit(string reason)',
+] as const;
+
+/**
+ * The bridge deposit to a 32-byte recipient (Solana): `depositTo(amount, SOLANA_BRIDGE_CHAIN_ID,
+ * solanaRecipientBytes32(address))` after approving the bridge, as `deposit` for EVM recipients.
+ */
+export const DEVNET_BRIDGE_DEPOSIT_TO_ABI = [
+  'function depositTo(uint256 amount, uint256 destinationChainId, bytes32 recipient) returns (uint256 nonce)',
+  'event DepositTo(uint256 indexed nonce, address indexed sender, bytes32 indexed recipient, uint256 destinationChainId, uint256 amount, uint256 amountAfterFee)',
 ] as const;
 
 export const ERC20_PERMIT_ABI = [

@@ -59,6 +59,15 @@ contract DevnetBridge {
         uint256 amount,
         uint256 amountAfterFee
     );
+    /// A deposit to a chain whose addresses are not EVM addresses (Solana: the 32-byte public key).
+    event DepositTo(
+        uint256 indexed nonce,
+        address indexed sender,
+        bytes32 indexed recipient,
+        uint256 destinationChainId,
+        uint256 amount,
+        uint256 amountAfterFee
+    );
     event Release(uint256 indexed sourceChainId, uint256 indexed nonce, address indexed recipient, uint256 amount);
 
     error NotRelayer();
@@ -72,14 +81,28 @@ contract DevnetBridge {
     }
 
     function deposit(uint256 amount, uint256 destinationChainId, address recipient) external returns (uint256 nonce) {
-        if (amount == 0) revert InvalidDeposit("amount is zero");
         if (recipient == address(0)) revert InvalidDeposit("recipient is zero");
+        uint256 amountAfterFee;
+        (nonce, amountAfterFee) = _lock(amount, destinationChainId);
+        emit Deposit(nonce, msg.sender, recipient, destinationChainId, amount, amountAfterFee);
+    }
+
+    /// Same as deposit, for a recipient that is 32 bytes (a Solana public key). Shares the nonce
+    /// sequence with deposit, so (this chain, nonce) names one transfer whichever was called.
+    function depositTo(uint256 amount, uint256 destinationChainId, bytes32 recipient) external returns (uint256 nonce) {
+        if (recipient == bytes32(0)) revert InvalidDeposit("recipient is zero");
+        uint256 amountAfterFee;
+        (nonce, amountAfterFee) = _lock(amount, destinationChainId);
+        emit DepositTo(nonce, msg.sender, recipient, destinationChainId, amount, amountAfterFee);
+    }
+
+    function _lock(uint256 amount, uint256 destinationChainId) private returns (uint256 nonce, uint256 amountAfterFee) {
+        if (amount == 0) revert InvalidDeposit("amount is zero");
         if (destinationChainId == block.chainid) revert InvalidDeposit("destination is this chain");
-        uint256 amountAfterFee = amount - (amount * feeBps) / 10000;
+        amountAfterFee = amount - (amount * feeBps) / 10000;
         if (amountAfterFee == 0) revert InvalidDeposit("amount below fee");
         nonce = nextNonce++;
         token.safeTransferFrom(msg.sender, address(this), amount);
-        emit Deposit(nonce, msg.sender, recipient, destinationChainId, amount, amountAfterFee);
     }
 
     /// Returns false, paying nothing, when this deposit was already released.

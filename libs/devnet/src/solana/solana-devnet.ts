@@ -14,15 +14,20 @@ import {
   MINT_SIZE,
   TOKEN_PROGRAM_ID,
 } from '@solana/spl-token';
+import { DevnetError } from '../devnet-error';
 import { SolanaLedger } from './solana-ledger';
 import { SolanaRpcServer } from './solana-rpc-server';
-import { devnetKeypair, solanaTestWallet } from './solana-keys';
+import { devnetKeypair, solanaBridgeAuthority, solanaTestWallet } from './solana-keys';
+import { SOLANA_BRIDGE_CHAIN_ID } from './solana-bridge';
 
 export const SOLANA_DEVNET_CHAIN_ID = 'solana-devnet';
 export const SOLANA_DEVNET_DEFAULT_PORT = 8899;
 const USDC_DECIMALS = 6;
 const WALLET_SOL = 100;
 const WALLET_USDC = 1_000_000n;
+/** USDC the bridge vault holds to pay EVM → Solana releases from, as each EVM bridge holds. */
+const BRIDGE_LIQUIDITY_USDC = 10_000_000n;
+const DEFAULT_SLOT_MS = 400;
 
 export interface SolanaDevnetManifest {
   id: typeof SOLANA_DEVNET_CHAIN_ID;
@@ -35,6 +40,21 @@ export interface SolanaDevnetManifest {
   bridgeAuthority: string;
   /** Test wallets 1..9: Keypair.fromSeed(sha256(`swapgw-devnet/solana/wallet/${index}`)). */
   accounts: { index: number; address: string }[];
+  /** Wall-clock length of a slot; a transaction is `confirmed` one slot after it executed. */
+  slotMs: number;
+  bridge: SolanaDevnetBridge;
+}
+
+/** Lock-and-release USDC bridge on Solana: deposits lock in the vault, releases pay from it. */
+export interface SolanaDevnetBridge {
+  /** The id EVM `depositTo`/`release` use for this chain (SOLANA_BRIDGE_CHAIN_ID). */
+  chainId: number;
+  /** Symbol of the bridged token (USDC). */
+  token: string;
+  /** The vault: the bridge authority's USDC associated token account. Deposits transfer here. */
+  vault: string;
+  /** Owner of the vault, signer of every release (the same key as `bridgeAuthority`). */
+  vaultOwner: string;
 }
 
 export interface SolanaDevnetHandle {
@@ -47,13 +67,12 @@ export interface SolanaDevnetHandle {
  * Starts the local Solana chain: litesvm behind a JSON-RPC server on 127.0.0.1, an SPL USDC mint at a
  * deterministic address, and funded test wallets (SOL and USDC) whose keys any client can derive.
  */
-export async function startSolanaDevnet(options: { port?: number; slotMs?: number } = {}): Promise<SolanaDevnetHandle> {
-  const ledger = new SolanaLedger({ slotMs: options.slotMs });
+export async function startSolanaDevnet(options: { port?: number; host?: string; slotMs?: number } = {}): Promise<SolanaDevnetHandle> {
+  const slotMs = options.slotMs ?? DEFAULT_SLOT_MS;
+  const ledger = new SolanaLedger({ slotMs });
   const server = new SolanaRpcServer(ledger);
-  const port = await server.listen(options.port ?? SOLANA_DEVNET_DEFAULT_PORT);
-  ledger.start();
 
-  const authority = devnetKeypair('bridge-authority');
+  const authority = solanaBridgeAuthority();
   const mint = devnetKeypair('mint/USDC');
   ledger.airdrop(authority.publicKey, 1000 * LAMPORTS_PER_SOL);
   send(ledger, authority, [mint], [
@@ -65,6 +84,12 @@ export async function startSolanaDevnet(options: { port?: number; slotMs?: numbe
       programId: TOKEN_PROGRAM_ID,
     }),
     createInitializeMint2Instruction(mint.publicKey, USDC_DECIMALS, authority.publicKey, null),
+  ]);
+
+  const vault = getAssociatedTokenAddressSync(mint.publicKey, authority.publicKey);
+  send(ledger, authority, [], [
+    createAssociatedTokenAccountIdempotentInstruction(authority.publicKey, vault, authority.publicKey, mint.publicKey),
+    createMintToInstruction(mint.publicKey, vault, authority.publicKey, BRIDGE_LIQUIDITY_USDC * 10n ** BigInt(USDC_DECIMALS)),
   ]);
 
   const accounts: { index: number; address: string }[] = [];
@@ -79,15 +104,29 @@ export async function startSolanaDevnet(options: { port?: number; slotMs?: numbe
     accounts.push({ index, address: wallet.toBase58() });
   }
 
+  // Seeded before listening, so no client ever sees a half-funded chain.
+  const host = options.host ?? '127.0.0.1';
+  const requestedPort = options.port ?? SOLANA_DEVNET_DEFAULT_PORT;
+  let port: number;
+  try {
+    port = await server.listen(requestedPort, host);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `port ${requestedPort} is already in use` : (error as Error).message;
+    throw new DevnetError('SOLANA_START_FAILED', `solana-devnet could not listen on ${host}:${requestedPort}: ${reason}`, { port: requestedPort });
+  }
+  ledger.start();
+
   const manifest: SolanaDevnetManifest = {
     id: SOLANA_DEVNET_CHAIN_ID,
     name: 'Solana Devnet (local)',
     family: 'solana',
-    rpcUrl: `http://127.0.0.1:${port}`,
+    rpcUrl: `http://${host}:${port}`,
     nativeSymbol: 'SOL',
     tokens: { USDC: { mint: mint.publicKey.toBase58(), decimals: USDC_DECIMALS, name: 'USD Coin' } },
     bridgeAuthority: authority.publicKey.toBase58(),
     accounts,
+    slotMs,
+    bridge: { chainId: SOLANA_BRIDGE_CHAIN_ID, token: 'USDC', vault: vault.toBase58(), vaultOwner: authority.publicKey.toBase58() },
   };
   return {
     manifest,

@@ -11,3 +11,6 @@ export function devnetKeypair(label: string): Keypair {
 }
 
 export const solanaTestWallet = (index: number): Keypair => devnetKeypair(`wallet/${index}`);
+
+/** Mint authority of USDC and owner of the bridge vault: the Solana relayer key. */
+export const solanaBridgeAuthority = (): Keypair => devnetKeypair('bridge-authority');

@@ -54,6 +54,8 @@ export class SolanaLedger {
   private slot = 1;
   private readonly blockhashes = new Map<string, number>(); // blockhash → last valid block height
   private readonly history = new Map<string, StoredTransaction>();
+  /** Signatures per account key, oldest first: what getSignaturesForAddress pages through. */
+  private readonly signaturesByAddress = new Map<string, string[]>();
   private ticker: NodeJS.Timeout | undefined;
   private readonly slotMs: number;
 
@@ -141,6 +143,7 @@ export class SolanaLedger {
       computeUnitsConsumed: Number(meta.computeUnitsConsumed()),
       raw: bytes,
     });
+    this.indexSignature(signature, keys);
     return signature;
   }
 
@@ -165,6 +168,33 @@ export class SolanaLedger {
     } finally {
       this.svm.setSigverify(previous);
     }
+  }
+
+  /**
+   * Signatures that touched `address`, newest first, as getSignaturesForAddress pages them:
+   * strictly older than `before`, strictly newer than `until`, at most `limit`, and only those at
+   * least `minDepth` slots deep (1 = confirmed, FINALITY_SLOTS = finalized).
+   */
+  signaturesForAddress(
+    address: PublicKey,
+    options: { limit?: number; before?: string; until?: string; minDepth?: number } = {},
+  ): StoredTransaction[] {
+    const all = this.signaturesByAddress.get(address.toBase58()) ?? [];
+    const limit = options.limit ?? 1000;
+    const minDepth = options.minDepth ?? 0;
+    const found: StoredTransaction[] = [];
+    let started = options.before === undefined;
+    for (let i = all.length - 1; i >= 0 && found.length < limit; i--) {
+      const signature = all[i];
+      if (!started) {
+        started = signature === options.before;
+        continue;
+      }
+      if (signature === options.until) break;
+      const tx = this.history.get(signature)!;
+      if (this.slot - tx.slot >= minDepth) found.push(tx);
+    }
+    return found;
   }
 
   getTransaction(signature: string): StoredTransaction | undefined {
@@ -224,7 +254,16 @@ export class SolanaLedger {
       computeUnitsConsumed: Number(meta.computeUnitsConsumed()),
       raw: null,
     });
+    this.indexSignature(signature, [address]);
     return signature;
+  }
+
+  private indexSignature(signature: string, keys: PublicKey[]): void {
+    for (const key of new Set(keys.map((k) => k.toBase58()))) {
+      const list = this.signaturesByAddress.get(key);
+      if (list) list.push(signature);
+      else this.signaturesByAddress.set(key, [signature]);
+    }
   }
 
   private decode(bytes: Uint8Array): VersionedTransaction {

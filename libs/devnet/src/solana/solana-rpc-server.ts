@@ -2,7 +2,7 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import { AddressInfo } from 'node:net';
 import { PublicKey, VersionedTransaction } from '@solana/web3.js';
 import bs58 from 'bs58';
-import { LedgerRpcError, SolanaLedger } from './solana-ledger';
+import { FINALITY_SLOTS, LedgerRpcError, SolanaLedger, StoredTransaction } from './solana-ledger';
 
 interface JsonRpcRequest {
   jsonrpc?: string;
@@ -16,6 +16,9 @@ type Handler = (params: unknown[]) => unknown;
 const TOKEN_ACCOUNT_LENGTH = 165;
 const MINT_DECIMALS_OFFSET = 44;
 const SOLANA_CORE_VERSION = '2.2.0';
+/** SPL Memo v3 and v1: their instruction data is the memo text (both ship in litesvm). */
+const MEMO_PROGRAM_IDS = new Set(['MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr', 'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo']);
+const MAX_SIGNATURES_LIMIT = 1000;
 
 /**
  * JSON-RPC over HTTP for the subset of Solana's documented RPC that @solana/web3.js's Connection
@@ -55,6 +58,7 @@ export class SolanaRpcServer {
           }),
         ),
       getTransaction: ([signature, config]) => this.transaction(String(signature), config),
+      getSignaturesForAddress: ([address, config]) => this.signaturesForAddress(this.publicKey(address), config),
     };
   }
 
@@ -159,6 +163,36 @@ export class SolanaRpcServer {
     return { amount, decimals, uiAmount: Number(uiAmountString), uiAmountString };
   }
 
+  /**
+   * Solana's documented shape: newest first, `limit` (1..1000, default 1000), `before`/`until`
+   * signatures, `commitment` confirmed (the default here, 1 slot deep) or finalized. `memo` is what
+   * a validator shows: "[<bytes>] <text>" per memo instruction, joined by "; ".
+   */
+  private signaturesForAddress(address: PublicKey, config: unknown) {
+    const options = (config ?? {}) as { limit?: number; before?: string; until?: string; commitment?: string };
+    const limit = options.limit ?? MAX_SIGNATURES_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SIGNATURES_LIMIT) {
+      throw new LedgerRpcError(-32602, `Invalid limit; max ${MAX_SIGNATURES_LIMIT}`);
+    }
+    if (options.commitment === 'processed') {
+      throw new LedgerRpcError(-32602, 'Method does not support commitment below `confirmed`');
+    }
+    const minDepth = options.commitment === 'finalized' ? FINALITY_SLOTS : 1;
+    return this.ledger
+      .signaturesForAddress(address, { limit, before: options.before, until: options.until, minDepth })
+      .map((tx) => {
+        const status = this.ledger.signatureStatus(tx.signature);
+        return {
+          signature: tx.signature,
+          slot: tx.slot,
+          err: tx.err,
+          memo: memoOf(tx),
+          blockTime: tx.blockTime,
+          confirmationStatus: status?.confirmationStatus ?? 'confirmed',
+        };
+      });
+  }
+
   private transaction(signature: string, config: unknown) {
     const stored = this.ledger.getTransaction(signature);
     if (!stored) return null;
@@ -208,6 +242,15 @@ export class SolanaRpcServer {
       },
     };
   }
+}
+
+function memoOf(tx: StoredTransaction): string | null {
+  if (!tx.raw) return null;
+  const message = VersionedTransaction.deserialize(tx.raw).message;
+  const memos = message.compiledInstructions
+    .filter((ix) => MEMO_PROGRAM_IDS.has(message.staticAccountKeys[ix.programIdIndex].toBase58()))
+    .map((ix) => `[${ix.data.length}] ${Buffer.from(ix.data).toString('utf8')}`);
+  return memos.length > 0 ? memos.join('; ') : null;
 }
 
 function formatUnits(amount: string, decimals: number): string {

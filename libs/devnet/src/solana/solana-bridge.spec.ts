@@ -1,0 +1,126 @@
+import { Keypair, PublicKey, TransactionMessage } from '@solana/web3.js';
+import { getAssociatedTokenAddressSync } from '@solana/spl-token';
+import bs58 from 'bs58';
+import { readVaultTransaction } from '../bridge/solana-bridge-endpoint';
+import {
+  amountAfterBridgeFee,
+  bytes32ToSolanaAddress,
+  memoInstruction,
+  parseSolanaBridgeDepositMemo,
+  parseSolanaBridgeReleaseMemo,
+  solanaBridgeDepositInstructions,
+  solanaBridgeDepositMemo,
+  solanaBridgeReleaseMemo,
+  solanaDepositNonce,
+  solanaRecipientBytes32,
+} from './solana-bridge';
+
+const key = (n: number) => new PublicKey(Buffer.alloc(32, n));
+const manifest = { tokens: { USDC: { mint: key(1).toBase58(), decimals: 6 } }, bridge: { vault: key(2).toBase58() } };
+const evmRecipient = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+/** Compiles instructions the way a wallet would and reads them back as the endpoint does. */
+function compiledView(payer: PublicKey, instructions: ReturnType<typeof solanaBridgeDepositInstructions>) {
+  const message = new TransactionMessage({ payerKey: payer, recentBlockhash: bs58.encode(Buffer.alloc(32, 9)), instructions }).compileToV0Message();
+  return readVaultTransaction({
+    accountKeys: message.staticAccountKeys.map((k) => k.toBase58()),
+    instructions: message.compiledInstructions,
+    vault: manifest.bridge.vault,
+    mint: manifest.tokens.USDC.mint,
+  });
+}
+
+describe('Solana bridge memos', () => {
+  it('writes and reads the deposit memo with a checksummed recipient', () => {
+    const memo = solanaBridgeDepositMemo(31337, evmRecipient.toLowerCase());
+    expect(memo).toBe(`swapgw-bridge:v1:31337:${evmRecipient}`);
+    expect(parseSolanaBridgeDepositMemo(memo)).toEqual({ destinationChainId: 31337n, recipient: evmRecipient });
+  });
+
+  it.each([
+    ['another prefix', `swapgw-bridge:v2:31337:${evmRecipient}`],
+    ['no recipient', 'swapgw-bridge:v1:31337:'],
+    ['a short address', 'swapgw-bridge:v1:31337:0x1234'],
+    ['a wrong checksum', `swapgw-bridge:v1:31337:${evmRecipient.replace('C51812', 'c51812')}`],
+    ['trailing text', `swapgw-bridge:v1:31337:${evmRecipient} please`],
+  ])('rejects a deposit memo with %s', (_why, memo) => {
+    expect(parseSolanaBridgeDepositMemo(memo)).toBeUndefined();
+  });
+
+  it('refuses to write a memo for a recipient that is not an EVM address', () => {
+    expect(() => solanaBridgeDepositMemo(31337, key(5).toBase58())).toThrow(/not an EVM address/);
+  });
+
+  it('round-trips the release memo', () => {
+    const memo = solanaBridgeReleaseMemo(31337n, 12n);
+    expect(memo).toBe('swapgw-bridge-release:31337:12');
+    expect(parseSolanaBridgeReleaseMemo(memo)).toEqual({ sourceChainId: 31337n, nonce: 12n });
+    expect(parseSolanaBridgeReleaseMemo('swapgw-bridge-release:31337:')).toBeUndefined();
+  });
+});
+
+describe('Solana bridge encodings', () => {
+  it('maps a Solana address to bytes32 and back', () => {
+    const wallet = Keypair.generate().publicKey.toBase58();
+    const bytes32 = solanaRecipientBytes32(wallet);
+    expect(bytes32).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(bytes32ToSolanaAddress(bytes32)).toBe(wallet);
+  });
+
+  it('derives a stable 256-bit nonce from the deposit signature', () => {
+    const signature = bs58.encode(Buffer.concat([Buffer.alloc(32, 0xab), Buffer.alloc(32, 0x01)]));
+    expect(solanaDepositNonce(signature)).toBe(BigInt(`0x${'ab'.repeat(32)}`));
+    expect(solanaDepositNonce(signature)).toBe(solanaDepositNonce(signature));
+    expect(() => solanaDepositNonce(bs58.encode(Buffer.alloc(32, 1)))).toThrow(/not a Solana transaction signature/);
+  });
+
+  it('applies the fee like the EVM bridge (rounding the fee down)', () => {
+    expect(amountAfterBridgeFee(1_000_000_000n, 5)).toBe(999_500_000n);
+    expect(amountAfterBridgeFee(1_999n, 5)).toBe(1_999n);
+  });
+});
+
+describe('readVaultTransaction', () => {
+  const user = Keypair.fromSeed(Buffer.alloc(32, 7)).publicKey;
+
+  it('reads the amount and memo of the deposit instructions', () => {
+    const view = compiledView(
+      user,
+      solanaBridgeDepositInstructions({ user, amount: 250_000_000n, destinationChainId: 31337, recipient: evmRecipient, manifest }),
+    );
+    expect(view).toEqual({
+      feePayer: user.toBase58(),
+      vaultInflow: 250_000_000n,
+      depositor: user.toBase58(),
+      memos: [`swapgw-bridge:v1:31337:${evmRecipient}`],
+    });
+  });
+
+  it('builds a checked transfer from the user USDC account to the vault, and a memo the user signs', () => {
+    const [transfer, memo] = solanaBridgeDepositInstructions({ user, amount: 1n, destinationChainId: 31338, recipient: evmRecipient, manifest });
+    const userAccount = getAssociatedTokenAddressSync(new PublicKey(manifest.tokens.USDC.mint), user);
+    expect(transfer.keys.map((k) => k.pubkey.toBase58())).toEqual([userAccount.toBase58(), manifest.tokens.USDC.mint, manifest.bridge.vault, user.toBase58()]);
+    expect(memo.keys).toEqual([{ pubkey: user, isSigner: true, isWritable: false }]);
+  });
+
+  it('counts no inflow for a transfer to another account or of another mint', () => {
+    const [transfer] = solanaBridgeDepositInstructions({ user, amount: 5n, destinationChainId: 31337, recipient: evmRecipient, manifest });
+    const elsewhere = solanaBridgeDepositInstructions({
+      user,
+      amount: 5n,
+      destinationChainId: 31337,
+      recipient: evmRecipient,
+      manifest: { ...manifest, bridge: { vault: key(3).toBase58() } },
+    });
+    expect(compiledView(user, elsewhere).vaultInflow).toBe(0n);
+    const otherMint = solanaBridgeDepositInstructions({
+      user,
+      amount: 5n,
+      destinationChainId: 31337,
+      recipient: evmRecipient,
+      manifest: { ...manifest, tokens: { USDC: { mint: key(4).toBase58(), decimals: 6 } } },
+    });
+    expect(compiledView(user, otherMint).vaultInflow).toBe(0n);
+    expect(compiledView(user, [transfer, memoInstruction('hello', [user])]).memos).toEqual(['hello']);
+  });
+});
