@@ -1,5 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiEnvelopedResponse, ApiErrorResponses } from '../openapi/api-responses';
 import { ChainsResponse, PairsResponse, TokensResponse } from './dto/catalog-responses';
 import { ListPairsQuery } from './dto/list-pairs.query';
 import { ListTokensQuery } from './dto/list-tokens.query';
@@ -13,26 +14,32 @@ export class CatalogController {
 
   @Get('chains')
   @ApiOperation({ summary: 'Chains: devnet chains and the real networks (listed even without an RPC)' })
-  @ApiOkResponse({ type: ChainsResponse })
-  @ApiResponse({ status: 502, description: 'The catalog (quote-service) is unavailable (DISCOVERY_UPSTREAM_UNAVAILABLE)' })
+  @ApiEnvelopedResponse(200, ChainsResponse, 'data.chains')
+  @ApiErrorResponses(401, { status: 502, description: 'The catalog (quote-service) is unavailable (DISCOVERY_UPSTREAM_UNAVAILABLE)' })
   chains(): Promise<ChainsResponse> {
     return this.catalog.chains();
   }
 
   @Get('tokens')
   @ApiOperation({ summary: 'Tokens, keyset-paginated with an opaque cursor' })
-  @ApiOkResponse({ type: TokensResponse })
-  @ApiResponse({ status: 400, description: 'Invalid parameters (VALIDATION_FAILED), cursor of another query (INVALID_CURSOR), unknown chainRef (UNKNOWN_CHAIN)' })
-  @ApiResponse({ status: 502, description: 'Token discovery upstream unavailable (DISCOVERY_UPSTREAM_UNAVAILABLE)' })
+  @ApiEnvelopedResponse(200, TokensResponse, 'data.tokens and data.nextCursor')
+  @ApiErrorResponses(
+    { status: 400, description: 'Invalid parameters (VALIDATION_FAILED), cursor of another query (INVALID_CURSOR), unknown chainRef (UNKNOWN_CHAIN)' },
+    401,
+    { status: 502, description: 'Token discovery upstream unavailable (DISCOVERY_UPSTREAM_UNAVAILABLE)' },
+  )
   tokens(@Query() query: ListTokensQuery): Promise<TokensResponse> {
     return this.catalog.tokens(query);
   }
 
   @Get('pairs')
   @ApiOperation({ summary: 'Trading pairs (symbols), keyset-paginated; chainRef restricts to same-chain pairs' })
-  @ApiOkResponse({ type: PairsResponse })
-  @ApiResponse({ status: 400, description: 'Invalid parameters (VALIDATION_FAILED), cursor of another query (INVALID_CURSOR), unknown chainRef (UNKNOWN_CHAIN)' })
-  @ApiResponse({ status: 502, description: 'Token discovery upstream unavailable (DISCOVERY_UPSTREAM_UNAVAILABLE)' })
+  @ApiEnvelopedResponse(200, PairsResponse, 'data.pairs and data.nextCursor')
+  @ApiErrorResponses(
+    { status: 400, description: 'Invalid parameters (VALIDATION_FAILED), cursor of another query (INVALID_CURSOR), unknown chainRef (UNKNOWN_CHAIN)' },
+    401,
+    { status: 502, description: 'Token discovery upstream unavailable (DISCOVERY_UPSTREAM_UNAVAILABLE)' },
+  )
   pairs(@Query() query: ListPairsQuery): Promise<PairsResponse> {
     return this.catalog.pairs(query);
   }

@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiEnvelopedResponse, ApiErrorResponses } from '../openapi/api-responses';
 import { Owner } from '../common/http/request-decorators';
 import { CreateQuoteDto, CreateQuoteQuery } from './dto/create-quote.dto';
 import { QuoteResponse } from './dto/quote-responses';
@@ -14,9 +15,12 @@ export class QuoteController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Quote a swap within one chain or across chains; routes best output first (may be empty)' })
-  @ApiOkResponse({ type: QuoteResponse })
-  @ApiResponse({ status: 400, description: 'VALIDATION_FAILED, UNKNOWN_CHAIN, UNKNOWN_TOKEN, SAME_TOKEN, INVALID_AMOUNT, INVALID_ADDRESS' })
-  @ApiResponse({ status: 502, description: 'Quote service unavailable or every provider failed (QUOTE_UPSTREAM_FAILED)' })
+  @ApiEnvelopedResponse(200, QuoteResponse, 'quoteId, expiresAtMs and routes (possibly empty)')
+  @ApiErrorResponses(
+    { status: 400, description: 'VALIDATION_FAILED, UNKNOWN_CHAIN, UNKNOWN_TOKEN, SAME_TOKEN, INVALID_AMOUNT, INVALID_ADDRESS' },
+    401,
+    { status: 502, description: 'Quote service unavailable or every provider failed (QUOTE_UPSTREAM_FAILED)' },
+  )
   create(@Owner() owner: string, @Body() body: CreateQuoteDto, @Query() query: CreateQuoteQuery): Promise<QuoteResponse> {
     return this.quotes.create(owner, body, query.debug === true);
   }
