@@ -1,5 +1,5 @@
 import { api, ApiClient, testEnv, waitFor } from '@swapgw/testing';
-import { FaultProxy } from '../../../tools/ops/fault-proxy';
+import { SwitchableProxy } from './support/switchable-proxy';
 import { ProbeModule } from './support/probe.module';
 import { dropTestDatabase, startTestGateway, TestGateway, testDatabaseUrl } from './support/test-gateway';
 
@@ -9,17 +9,17 @@ import { dropTestDatabase, startTestGateway, TestGateway, testDatabaseUrl } from
  */
 describe('GET /health and dependency outages', () => {
   const databaseUrl = testDatabaseUrl('health');
-  let databaseProxy: FaultProxy;
-  let kafkaProxy: FaultProxy;
+  let databaseProxy: SwitchableProxy;
+  let kafkaProxy: SwitchableProxy;
   let gateway: TestGateway;
   let anonymous: ApiClient;
   let client: ApiClient;
 
   beforeAll(async () => {
     const db = new URL(databaseUrl);
-    databaseProxy = await new FaultProxy({ target: { host: db.hostname, port: Number(db.port || 5432) } }).start();
+    databaseProxy = await new SwitchableProxy({ host: db.hostname, port: Number(db.port || 5432) }).start();
     const [kafkaHost, kafkaPort] = testEnv().brokers[0].split(':');
-    kafkaProxy = await new FaultProxy({ target: { host: kafkaHost, port: Number(kafkaPort) } }).start();
+    kafkaProxy = await new SwitchableProxy({ host: kafkaHost, port: Number(kafkaPort) }).start();
     const proxiedDb = new URL(databaseUrl);
     proxiedDb.host = databaseProxy.address;
     // The database itself is created and migrated directly; the running gateway uses the proxy.

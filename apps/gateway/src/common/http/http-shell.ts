@@ -42,7 +42,7 @@ export function installHttpShell(fastify: FastifyInstance, routes: RouteTable): 
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     // An empty body is "no body" (e.g. DELETE with Content-Type set by a client library).
     if (String(body).trim() === '') return done(null, undefined);
-    parseJson(request, String(body), (error, value) => {
+    void parseJson(request, String(body), (error, value) => {
       if (!error) return done(null, value);
       done(
         new CodedError(ErrorCodes.MALFORMED_JSON, 'The request body is not valid JSON', { reason: error.message }),
