@@ -5,7 +5,7 @@ import { kafkaSettingsFromEnv, KafkaSettings } from './kafka/kafka-settings';
 import { Outbox } from './outbox/outbox';
 import { OutboxRelay, OutboxRelayOptions } from './outbox/outbox-relay';
 import { RequestReplyClient, RequestReplyClientOptions } from './request-reply/request-reply.client';
-import { RequestResponder } from './request-reply/request-responder';
+import { RequestResponder, RequestResponderOptions } from './request-reply/request-responder';
 
 export const MESSAGING_OPTIONS = Symbol('MESSAGING_OPTIONS');
 export const KAFKA_SETTINGS = Symbol('KAFKA_SETTINGS');
@@ -27,6 +27,7 @@ export interface MessagingModuleOptions {
   requestReply?: RequestReplyClientOptions;
   relay?: OutboxRelayOptions;
   consumer?: IdempotentConsumerOptions;
+  responder?: RequestResponderOptions;
 }
 
 function requireDataSource(dataSource: DataSource | null | undefined, what: string): DataSource {
@@ -70,7 +71,7 @@ export class MessagingModule {
     const providers: Provider[] = [
       { provide: MESSAGING_OPTIONS, useValue: options },
       { provide: KAFKA_SETTINGS, useValue: settings },
-      { provide: RequestResponder, useFactory: () => new RequestResponder(group) },
+      { provide: RequestResponder, useFactory: () => new RequestResponder(group, options.responder) },
       MessagingLifecycle,
     ];
     const exported: Array<string | symbol | (abstract new (...args: never[]) => unknown)> = [MESSAGING_OPTIONS, KAFKA_SETTINGS, RequestResponder];

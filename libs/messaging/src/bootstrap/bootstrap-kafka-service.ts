@@ -23,6 +23,8 @@ export interface KafkaServiceOptions {
   /** Runs before Nest starts, typically prepareDatabase() (migrations). Readiness waits for it. */
   prepare?: () => Promise<void>;
   partitionsConsumedConcurrently?: number;
+  /** Where a brand-new consumer group starts: earliest retained message (default) or latest. */
+  fromBeginning?: boolean;
 }
 
 export interface KafkaServiceHandle {
@@ -62,7 +64,10 @@ export async function bootstrapKafkaService(options: KafkaServiceOptions): Promi
     prepared = true;
 
     const app = await NestFactory.createMicroservice(options.module, {
-      ...kafkaMicroserviceOptions(settings, options.groupId, { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently }),
+      ...kafkaMicroserviceOptions(settings, options.groupId, {
+        partitionsConsumedConcurrently: options.partitionsConsumedConcurrently,
+        fromBeginning: options.fromBeginning,
+      }),
       logger,
       // Errors reach our catch (and the fatal log) instead of Nest calling process.exit itself.
       abortOnError: false,

@@ -91,7 +91,7 @@ export const CONSUMER_TIMINGS = {
 export function kafkaMicroserviceOptions(
   settings: KafkaSettings,
   groupId: string,
-  options: { partitionsConsumedConcurrently?: number } = {},
+  options: { partitionsConsumedConcurrently?: number; fromBeginning?: boolean } = {},
 ): KafkaOptions {
   return {
     transport: Transport.KAFKA,
@@ -110,7 +110,7 @@ export function kafkaMicroserviceOptions(
       producer: { allowAutoTopicCreation: false, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner },
       // A group's first start reads what was sent before it existed (a command emitted while the
       // service was still deploying); afterwards committed offsets decide. Consumers are idempotent.
-      subscribe: { fromBeginning: true },
+      subscribe: { fromBeginning: options.fromBeginning ?? true },
       // Ordering holds per partition; several partitions are handled at once.
       run: { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 3, autoCommit: true },
       send: { acks: -1 },

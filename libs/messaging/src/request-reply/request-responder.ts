@@ -8,6 +8,16 @@ import { parseEnvelope, parsePayload } from '../envelope/message-validation';
 import { messageSource, RequestHandlers, withHeartbeat } from '../consumer/message-handlers';
 import { isUnexpectedError, replyErrorOf } from './reply-errors';
 
+export interface RequestResponderOptions {
+  /**
+   * A request older than this (by its envelope's occurredAtMs) is answered SERVICE_UNAVAILABLE
+   * without running the handler. Longer than any requester timeout, plus clock skew.
+   */
+  staleAfterMs?: number;
+}
+
+export const DEFAULT_STALE_AFTER_MS = 120_000;
+
 /**
  * Responder side of request-reply, called from a `@MessagePattern(topic)` handler. It never throws:
  * every outcome is a ReplyEnvelope, so the requester always gets an answer rather than a timeout.
@@ -16,7 +26,11 @@ import { isUnexpectedError, replyErrorOf } from './reply-errors';
 export class RequestResponder {
   private readonly logger = new Logger(RequestResponder.name);
 
-  constructor(private readonly consumerGroup: string) {}
+  constructor(
+    private readonly consumerGroup: string,
+    private readonly options: RequestResponderOptions = {},
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async respond(message: unknown, ctx: KafkaContext, handlers: RequestHandlers): Promise<ReplyEnvelope<unknown>> {
     const source = messageSource(ctx);
@@ -29,6 +43,14 @@ export class RequestResponder {
       if (!handler) return this.reject(ctx, `no handler for type ${envelope.type}`, { type: envelope.type }, where);
       const payload = parsePayload(envelope, handler.payload);
       if (!payload.ok) return this.reject(ctx, payload.reason, { problems: payload.problems }, where);
+      const ageMs = this.now() - envelope.occurredAtMs;
+      const staleAfterMs = this.options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
+      if (ageMs > staleAfterMs) {
+        // Its requester gave up long ago (a backlog after an outage, or a new group reading old
+        // requests): doing the work now would only cause side effects nobody waits for.
+        this.logger.warn({ msg: 'stale request skipped', ...where, type: envelope.type, eventId: envelope.eventId, ageMs });
+        return replyError(ErrorCodes.SERVICE_UNAVAILABLE, `Request ${envelope.type} expired before it was handled`, { ageMs });
+      }
       this.logger.debug({ msg: 'request received', ...where, type: envelope.type, eventId: envelope.eventId });
 
       try {
