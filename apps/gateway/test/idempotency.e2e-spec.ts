@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { api, ApiClient, waitFor } from '@swapgw/testing';
-import { IdempotencyStore } from '../src/idempotency';
+import { IdempotencyStore, requestFingerprint } from '../src/idempotency';
 import { probeState, ProbeModule } from './support/probe.module';
 import { dropTestDatabase, startTestGateway, TestGateway, testDatabaseUrl } from './support/test-gateway';
 
@@ -128,6 +128,16 @@ describe('Idempotency-Key semantics (through a test-only @Idempotent controller)
     expect(probeState.executions).toBe(executions + 2);
   });
 
+  it('does not keep a validation failure: the corrected request runs under the same key', async () => {
+    const key = randomUUID();
+    const invalid = await alice.post('/test-probe/orders', { amount: '1e3' }, { idempotencyKey: key });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error.code).toBe('VALIDATION_FAILED');
+    const corrected = await alice.post('/test-probe/orders', { amount: '1000' }, { idempotencyKey: key });
+    expect(corrected.status).toBe(200);
+    expect(corrected.body.data.amount).toBe('1000');
+  });
+
   it('runs exactly one of 10 concurrent duplicates; the others get 409 IDEMPOTENCY_IN_PROGRESS, then replays', async () => {
     const key = randomUUID();
     probeState.gate.reset();
@@ -160,6 +170,24 @@ describe('Idempotency-Key semantics (through a test-only @Idempotent controller)
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body.data).toEqual(winners[0].body.data);
     expect(probeState.executions).toBe(executionsBefore + 1);
+  });
+
+  it('takes over a claim abandoned by a crashed instance once its lease ended, for the same request only', async () => {
+    const key = randomUUID();
+    const body = { amount: '4' };
+    // What a gateway that died mid-request leaves behind: an in-progress claim whose lease is over.
+    await gateway.dataSource.query(
+      `INSERT INTO "gateway"."idempotency_records"
+         ("owner", "route_key", "idempotency_key", "request_fingerprint", "status", "locked_until", "expires_at")
+       VALUES ('alice', 'POST /api/v1/test-probe/orders', $1, $2, 'in_progress', now() - interval '1 second', now() + interval '1 day')`,
+      [key, requestFingerprint(body, {})],
+    );
+    const other = await alice.post('/test-probe/orders', { amount: '5' }, { idempotencyKey: key });
+    expect(other.status).toBe(409);
+    expect(other.body.error.code).toBe('IDEMPOTENCY_CONFLICT');
+    const retried = await alice.post('/test-probe/orders', body, { idempotencyKey: key });
+    expect(retried.status).toBe(200);
+    expect(retried.body.data.amount).toBe('4');
   });
 
   it('keeps records at least 24 h and purges expired ones', async () => {

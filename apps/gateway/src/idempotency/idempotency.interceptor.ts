@@ -70,10 +70,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
       ),
       catchError((error: unknown) => {
         const mapped = mapException(error);
-        const settle =
-          mapped.status >= 500
-            ? this.store.release(claim)
-            : this.store.complete(claim, mapped.status, { kind: 'error', error: mapped.error });
+        // 5xx: the outcome is unknown or transient, so a retry must run again. A request refused by
+        // validation never started: releasing lets the client correct it under the same key rather
+        // than be told it conflicts with its own typo. Any other 4xx is a decision and is kept.
+        const releases = mapped.status >= 500 || mapped.error.code === ErrorCodes.VALIDATION_FAILED;
+        const settle = releases
+          ? this.store.release(claim)
+          : this.store.complete(claim, mapped.status, { kind: 'error', error: mapped.error });
         return from(
           settle
             .catch((storeError: Error) => this.logger.error(`could not settle idempotency claim: ${storeError.message}`))

@@ -13,7 +13,8 @@ export interface IdempotentOptions {
  * the first request runs, a repeat with the same body and path parameters replays the stored
  * status and body (header `Idempotent-Replayed: true`), a repeat with another request is 409
  * IDEMPOTENCY_CONFLICT, and a repeat while the first still runs is 409 IDEMPOTENCY_IN_PROGRESS.
- * 4xx outcomes are stored; 5xx outcomes release the key so a retry runs again. The key in use
+ * 4xx outcomes are stored, except VALIDATION_FAILED (the request never ran); 5xx outcomes release
+ * the key so a retry runs again. The key in use
  * (given or generated) is on `request.idempotencyKey` and `@IdempotencyKey()`.
  */
 export const Idempotent = (options: IdempotentOptions): MethodDecorator =>
