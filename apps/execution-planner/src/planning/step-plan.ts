@@ -132,8 +132,8 @@ function permitOf(
   firstLeg: RouteLeg,
   nowMs: number,
 ): { deadline: bigint; signature: { v: number; r: string; s: string } } | null {
-  const hasSignature = Boolean(request.permitSignature || request.permitSignatureCompact);
-  const permitType = request.permitType ?? (hasSignature ? 'eip2612' : 'approve');
+  const signature = request.permitSignature ?? (request.permitSignatureCompact ? expandedOrRejected(request.permitSignatureCompact) : null);
+  const permitType = request.permitType ?? (signature ? 'eip2612' : 'approve');
   if (permitType === 'approve') return null;
   if (permitType === 'permit2') {
     throw new CodedError(ErrorCodes.VALIDATION_FAILED, 'permitType permit2 is not supported: no Permit2-aware spender exists on these routes; use eip2612 or approve', {
@@ -143,7 +143,7 @@ function permitOf(
   if (firstLeg.tokenIn.address === null) {
     throw new CodedError(ErrorCodes.VALIDATION_FAILED, `The input token ${firstLeg.tokenIn.symbol} is native: it needs no permit`, { field: 'permitType' });
   }
-  if (!hasSignature) {
+  if (!signature) {
     throw new CodedError(ErrorCodes.VALIDATION_FAILED, 'permitType eip2612 needs permitSignature or permitSignatureCompact', { field: 'permitSignature' });
   }
   if (request.permitDeadline === undefined) {
@@ -152,8 +152,17 @@ function permitOf(
   if (request.permitDeadline <= nowMs) {
     throw new CodedError(ErrorCodes.VALIDATION_FAILED, 'permitDeadline is in the past', { field: 'permitDeadline' });
   }
-  const signature = request.permitSignature ?? expandCompactSignature(request.permitSignatureCompact!);
   return { deadline: BigInt(Math.floor(request.permitDeadline / 1000)), signature };
+}
+
+function expandedOrRejected(compact: { r: string; vs: string }): { v: number; r: string; s: string } {
+  try {
+    return expandCompactSignature(compact);
+  } catch (error) {
+    throw new CodedError(ErrorCodes.VALIDATION_FAILED, `permitSignatureCompact is not a valid signature: ${(error as Error).message}`, {
+      field: 'permitSignatureCompact',
+    });
+  }
 }
 
 const isNative = (token: TokenRef): boolean => token.address === null;
