@@ -83,7 +83,7 @@ export function parseReplayArgs(argv: string[], env: NodeJS.ProcessEnv = process
 }
 
 if (require.main === module) {
-  (async () => {
+  void (async () => {
     try {
       const result = await replay(parseReplayArgs(process.argv.slice(2)));
       for (const p of result.partitions) console.log(`${result.topic}[${p.partition}] → offset ${p.offset}`);

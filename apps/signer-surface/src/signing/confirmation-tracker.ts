@@ -1,4 +1,3 @@
-import { Logger } from '@nestjs/common';
 import { JsonRpcProvider, TransactionReceipt } from 'ethers';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';

@@ -1,5 +1,5 @@
 import { Transaction, Wallet } from 'ethers';
-import type { TransactionLike, TransactionRequest } from 'ethers';
+import type { TransactionRequest } from 'ethers';
 
 // The payload carries nonce as a decimal string, which ethers accepts at run time but not in its
 // TypeScript types: a TypeScript client casts, exactly as here.
