@@ -5,13 +5,13 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
 import { ensureTopics, kafkaMicroserviceOptions } from '@swapgw/messaging';
-import { prepareDatabase } from '@swapgw/persistence';
 import { JsonLogger } from '@swapgw/runtime';
 import { AppModule } from '../app.module';
 import { installHttpShell } from '../common/http/http-shell';
 import { RouteTable } from '../common/http/route-table';
 import { GatewayConfig } from '../config/gateway.config';
 import { gatewayDatabaseOptions } from '../database/gateway-data-source';
+import { prepareDatabaseExclusively } from '../database/migration-lock';
 import { gatewayKafkaSettings } from '../gateway-core.module';
 import { setupOpenApi } from '../openapi/openapi-document';
 
@@ -39,7 +39,7 @@ const logger = new Logger('Bootstrap');
  */
 export async function createGatewayApp(config: GatewayConfig, options: CreateGatewayAppOptions = {}): Promise<GatewayApp> {
   if (options.prepare !== false) {
-    await prepareDatabase(gatewayDatabaseOptions(config.DATABASE_URL));
+    await prepareDatabaseExclusively(gatewayDatabaseOptions(config.DATABASE_URL));
     // Topics are shared by the suite; if Kafka is away now the gateway still starts (its requests
     // answer 503 and /health says degraded) rather than crash-loop.
     await ensureTopics(gatewayKafkaSettings(config)).catch((error: Error) =>

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
-import { prepareDatabase, revertLastMigration } from '@swapgw/persistence';
+import { revertLastMigration } from '@swapgw/persistence';
 import { loadConfigOrExit } from '@swapgw/runtime';
 import { gatewayDatabaseOptions } from '../database/gateway-data-source';
+import { prepareDatabaseExclusively } from '../database/migration-lock';
 import { GatewayCliConfig } from './cli-config';
 
 /** `migrate.js up` applies pending migrations of the gateway schema; `revert` undoes the last one. */
@@ -9,7 +10,7 @@ async function main(): Promise<void> {
   const direction = process.argv[2] ?? 'up';
   const config = loadConfigOrExit(GatewayCliConfig, 'gateway-migrate');
   const options = gatewayDatabaseOptions(config.DATABASE_URL);
-  if (direction === 'up') await prepareDatabase(options);
+  if (direction === 'up') await prepareDatabaseExclusively(options);
   else if (direction === 'revert') await revertLastMigration(options);
   else throw new Error(`unknown direction "${direction}" (up | revert)`);
   process.stdout.write(`gateway migrations: ${direction} done\n`);
