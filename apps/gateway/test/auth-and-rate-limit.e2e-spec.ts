@@ -21,8 +21,11 @@ describe('API keys and rate limits', () => {
   });
 
   afterAll(async () => {
-    await Promise.all([first?.close(), second?.close()]);
-    await dropTestDatabase(databaseUrl);
+    try {
+      await Promise.all([first?.close(), second?.close()]);
+    } finally {
+      await dropTestDatabase(databaseUrl);
+    }
   });
 
   describe('authentication', () => {

@@ -37,9 +37,12 @@ describe('GET /health and dependency outages', () => {
   });
 
   afterAll(async () => {
-    await gateway?.close();
-    await Promise.all([databaseProxy?.stop(), kafkaProxy?.stop()]);
-    await dropTestDatabase(databaseUrl);
+    try {
+      await gateway?.close();
+      await Promise.all([databaseProxy?.stop(), kafkaProxy?.stop()]);
+    } finally {
+      await dropTestDatabase(databaseUrl);
+    }
   });
 
   it('answers 200 with status, uptime and checks when PostgreSQL and Kafka answer', async () => {

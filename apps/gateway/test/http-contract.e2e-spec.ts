@@ -17,8 +17,11 @@ describe('gateway HTTP contract (envelope, request id, errors)', () => {
   });
 
   afterAll(async () => {
-    await gateway?.close();
-    await dropTestDatabase(databaseUrl);
+    try {
+      await gateway?.close();
+    } finally {
+      await dropTestDatabase(databaseUrl);
+    }
   });
 
   const expectApiError = (body: any, code: string): void => {

@@ -17,9 +17,12 @@ describe('Idempotency-Key semantics (through a test-only @Idempotent controller)
   });
 
   afterAll(async () => {
-    probeState.gate.open();
-    await gateway?.close();
-    await dropTestDatabase(databaseUrl);
+    try {
+      probeState.gate.open();
+      await gateway?.close();
+    } finally {
+      await dropTestDatabase(databaseUrl);
+    }
   });
 
   const recordCount = async (key: string): Promise<number> => {

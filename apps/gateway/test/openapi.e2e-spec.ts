@@ -17,8 +17,11 @@ describe('OpenAPI document', () => {
   });
 
   afterAll(async () => {
-    await gateway?.close();
-    await dropTestDatabase(databaseUrl);
+    try {
+      await gateway?.close();
+    } finally {
+      await dropTestDatabase(databaseUrl);
+    }
   });
 
   it('is served as OpenAPI 3.1 with bearer security, the ApiError schema and the error catalog', () => {
