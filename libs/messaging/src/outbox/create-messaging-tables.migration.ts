@@ -17,7 +17,7 @@ export class CreateMessagingTables1763700000000 implements MigrationInterface {
         "topic" text NOT NULL,
         "message_key" text NOT NULL,
         "envelope" jsonb NOT NULL,
-        "headers" jsonb NOT NULL DEFAULT '{}'::jsonb,
+        "headers" jsonb NOT NULL,
         "created_at" timestamptz NOT NULL DEFAULT now(),
         "published_at" timestamptz NULL,
         CONSTRAINT "outbox_event_id_key" UNIQUE ("event_id")
