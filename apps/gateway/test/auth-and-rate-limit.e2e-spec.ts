@@ -15,8 +15,11 @@ describe('API keys and rate limits', () => {
 
   beforeAll(async () => {
     const env = { RATE_LIMIT_REQUESTS: '6', RATE_LIMIT_WINDOW_SECONDS: '3600', AUTH_CACHE_TTL_MS: '0' };
-    first = await startTestGateway({ databaseUrl, extraModules: [ProbeModule], env });
-    second = await startTestGateway({ databaseUrl, extraModules: [ProbeModule], env, prepare: false });
+    // Started together: migrations run under an advisory lock, so they do not race.
+    [first, second] = await Promise.all([
+      startTestGateway({ databaseUrl, extraModules: [ProbeModule], env }),
+      startTestGateway({ databaseUrl, extraModules: [ProbeModule], env }),
+    ]);
     key = await first.createKey('limited-owner');
   });
 

@@ -1,4 +1,6 @@
 import { api, ApiClient, testEnv, waitFor } from '@swapgw/testing';
+import { gatewayDatabaseOptions } from '../src/database/gateway-data-source';
+import { prepareDatabaseExclusively } from '../src/database/migration-lock';
 import { SwitchableProxy } from './support/switchable-proxy';
 import { ProbeModule } from './support/probe.module';
 import { dropTestDatabase, startTestGateway, TestGateway, testDatabaseUrl } from './support/test-gateway';
@@ -23,8 +25,7 @@ describe('GET /health and dependency outages', () => {
     const proxiedDb = new URL(databaseUrl);
     proxiedDb.host = databaseProxy.address;
     // The database itself is created and migrated directly; the running gateway uses the proxy.
-    const direct = await startTestGateway({ databaseUrl, extraModules: [ProbeModule] });
-    await direct.close();
+    await prepareDatabaseExclusively(gatewayDatabaseOptions(databaseUrl));
     gateway = await startTestGateway({
       databaseUrl: proxiedDb.toString(),
       extraModules: [ProbeModule],
