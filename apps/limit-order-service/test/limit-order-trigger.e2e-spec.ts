@@ -41,6 +41,8 @@ describeWithStack('limit order trigger on the devnet', () => {
     provider.destroy();
   });
 
+  const expectStatus = (res: { status: number }, status: number) => expect(res.status).toBe(status);
+
   async function swap(from: Contract, to: Contract, amountIn: bigint): Promise<bigint> {
     const trader3 = await trader.getAddress();
     await (await from.approve(chain.uniswapV2.router, MaxUint256)).wait();
@@ -57,6 +59,61 @@ describeWithStack('limit order trigger on the devnet', () => {
     ).wait();
     return (await to.balanceOf(trader3)) - before;
   }
+
+  it('FOK expires when the whole amount misses the limit; IOC triggers the largest part that meets it', async () => {
+    // 100 WETH at >= 2900 USDC each: the pool (1000 WETH deep at ~3000) cannot fill it all.
+    const order = {
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      tokenIn: 'WETH',
+      tokenOut: 'USDC',
+      amount: '100',
+      minAmountOut: '290000',
+      recipient: signer,
+    };
+    const fok = await client.post(
+      '/limit-orders/limit',
+      { ...order, timeInForce: 'FOK' },
+      { idempotencyKey: `fok-${randomUUID()}` },
+    );
+    expect(fok.status).toBe(200);
+    expect(fok.body.data).toMatchObject({ status: 'expired', minAmountOut: '290000' });
+    const fokView = (await client.get(`/limit-orders/limit/${fok.body.data.limitOrderId}`)).body.data;
+    expect(fokView).toMatchObject({
+      status: 'expired',
+      timeInForce: 'FOK',
+      swapId: null,
+      filledAmount: null,
+    });
+
+    const ioc = await client.post(
+      '/limit-orders/limit',
+      { ...order, timeInForce: 'IOC' },
+      { idempotencyKey: `ioc-${randomUUID()}` },
+    );
+    expect(ioc.status).toBe(200);
+    expect(ioc.body.data.status).toBe('triggered');
+    const iocView = (await client.get(`/limit-orders/limit/${ioc.body.data.limitOrderId}`)).body.data;
+    expect(iocView.swapId).toMatch(/^[0-9a-f-]{36}$/);
+    const filled = parseUnits(iocView.filledAmount, 18);
+    expect(filled).toBeGreaterThan(0n);
+    expect(filled).toBeLessThan(parseUnits('100', 18));
+    // What was filled meets the limit price on the pool as it is now.
+    const [, out]: bigint[] = await router.getAmountsOut(filled, [
+      chain.tokens.WETH.address,
+      chain.tokens.USDC.address,
+    ]);
+    expect(out * parseUnits('100', 18)).toBeGreaterThanOrEqual(parseUnits('290000', 6) * filled);
+
+    expectStatus(
+      await client.post(
+        '/limit-orders/limit',
+        { ...order, recipient: undefined, timeInForce: 'IOC' },
+        { idempotencyKey: `ioc-${randomUUID()}` },
+      ),
+      400,
+    );
+  });
 
   it('an order just above the market triggers after a trade moves the price, with a swap built for its wallet', async () => {
     // The market as the pool prices 1 WETH now (what quote-service's Uniswap V2 provider reads too).

@@ -271,6 +271,23 @@ describeWithStack('limit orders over HTTP', () => {
     );
   });
 
+  it('two gateway instances serve the same orders: a retry on the other instance replays, reads agree', async () => {
+    const urls = (process.env.GATEWAY_URLS ?? '').split(',').filter(Boolean);
+    const [first, second] = urls.length > 1 ? urls : [gatewayUrl as string, gatewayUrl as string];
+    const apiKey = await createApiKey(`lo-two-${run}`);
+    const a = api(first, apiKey);
+    const b = api(second, apiKey);
+    const idempotencyKey = key();
+    const created = await a.post('/limit-orders/limit', terms(), { idempotencyKey });
+    const retried = await b.post('/limit-orders/limit', terms(), { idempotencyKey });
+    expect(retried.status).toBe(200);
+    expect(retried.body.data.limitOrderId).toBe(created.body.data.limitOrderId);
+    expect((await b.get(`/limit-orders/limit/${created.body.data.limitOrderId}`)).body.data.status).toBe(
+      'open',
+    );
+    expect((await b.get('/limit-orders/limits')).body.data.limitOrders).toHaveLength(1);
+  });
+
   it('a GTD order with a short expireAfterMs expires on its own', async () => {
     const created = await alice.post('/limit-orders/limit', terms({ expireAfterMs: 500 }), {
       idempotencyKey: key(),
