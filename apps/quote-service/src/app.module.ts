@@ -13,16 +13,22 @@ import { createQuoteServiceComponents, QuoteServiceComponents } from './quote-se
 
 export const QUOTE_GROUP_ID = 'quote-service';
 const COMPONENTS = Symbol('QUOTE_SERVICE_COMPONENTS');
+const PRUNE_INTERVAL_MS = 10 * 60_000;
 
-/** Seeds the catalog before the Kafka consumer starts serving, and releases RPC providers at the end. */
+/**
+ * Seeds the catalog before the Kafka consumer starts serving, prunes old quotes while running, and
+ * releases RPC providers at the end.
+ */
 class CatalogLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(@Inject(COMPONENTS) private readonly components: QuoteServiceComponents) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.components.sync.seed();
+    this.components.retention.start(PRUNE_INTERVAL_MS);
   }
 
   onApplicationShutdown(): void {
+    this.components.retention.stop();
     this.components.registry.destroy();
   }
 }

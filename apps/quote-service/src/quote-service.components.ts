@@ -17,6 +17,7 @@ import { LifiProvider } from './providers/lifi.provider';
 import { QuoteProvider, RouteWarningThresholds } from './providers/quote-provider';
 import { UniswapV2Provider } from './providers/uniswap-v2.provider';
 import { UniswapV2Quoter } from './providers/uniswap-v2-quoter';
+import { QuoteRetention } from './quote/quote-retention';
 import { QuoteService } from './quote/quote.service';
 import { TokenResolver } from './quote/token-resolver';
 
@@ -26,6 +27,7 @@ export interface QuoteServiceComponents {
   sync: CatalogSync;
   catalog: CatalogService;
   quotes: QuoteService;
+  retention: QuoteRetention;
 }
 
 /** Placeholder sender for LI.FI quotes from Solana without a recipient (the System Program id). */
@@ -69,7 +71,8 @@ export function createQuoteServiceComponents(
     providerTimeoutMs: config.QUOTE_PROVIDER_TIMEOUT_MS,
     defaultSlippageBps: config.DEFAULT_SLIPPAGE_BPS,
   });
-  return { registry, sync, catalog: new CatalogService(dataSource, sync), quotes };
+  const retention = new QuoteRetention(dataSource, config.QUOTE_RETENTION_MS);
+  return { registry, sync, catalog: new CatalogService(dataSource, sync), quotes, retention };
 }
 
 export function registryFromConfig(config: QuoteServiceConfig): ChainRegistry {

@@ -37,6 +37,11 @@ export class QuoteServiceConfig {
   @Max(600_000)
   QUOTE_TTL_MS: number = 60_000;
 
+  /** Expired quotes and their route plans are deleted this long after expiry. */
+  @IsInt()
+  @Min(60_000)
+  QUOTE_RETENTION_MS: number = 86_400_000;
+
   /** Providers are asked in parallel; one slower than this is skipped (and named in debug). */
   @IsInt()
   @Min(100)

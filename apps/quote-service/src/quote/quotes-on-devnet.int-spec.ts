@@ -3,6 +3,7 @@ import { QuoteResult, RoutePlan } from '@swapgw/contracts';
 import { Contract, JsonRpcProvider, Network, parseUnits } from 'ethers';
 import { DataSource } from 'typeorm';
 import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, useDevnet } from '../testing/quote-service-test-support';
+import { QuoteRetention } from './quote-retention';
 import { QuoteService } from './quote.service';
 import { TokenResolver } from './token-resolver';
 
@@ -212,6 +213,20 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
       await expect(errorCodeOf(later.routePlan({ quoteId: quote.quoteId, routeId }))).resolves.toBe('QUOTE_EXPIRED');
       const rows: { count: string }[] = await dataSource.query(`SELECT count(*) FROM "${database.schema}"."quote_routes" WHERE "quote_id" = $1`, [quote.quoteId]);
       expect(Number(rows[0].count)).toBe(quote.routes.length);
+    });
+
+    it('prunes quotes and their plans only once the retention after expiry has passed', async () => {
+      const quote = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amount: '5' });
+      const routeId = quote.routes[0].routeId;
+      const retentionMs = 60_000;
+      const early = new QuoteRetention(dataSource, retentionMs, () => quote.expiresAtMs + retentionMs - 1);
+      await early.prune();
+      await expect(service.quotes.routePlan({ quoteId: quote.quoteId, routeId })).resolves.toMatchObject({ quoteId: quote.quoteId });
+      const late = new QuoteRetention(dataSource, retentionMs, () => quote.expiresAtMs + retentionMs + 1);
+      expect(await late.prune()).toBeGreaterThanOrEqual(1);
+      await expect(errorCodeOf(service.quotes.routePlan({ quoteId: quote.quoteId, routeId }))).resolves.toBe('QUOTE_NOT_FOUND');
+      const plans: unknown[] = await dataSource.query(`SELECT 1 FROM "${database.schema}"."quote_routes" WHERE "route_id" = $1`, [routeId]);
+      expect(plans).toHaveLength(0);
     });
   });
 });

@@ -1,0 +1,41 @@
+import { Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { quoteTables } from '../database/quote-tables';
+
+/**
+ * Deletes quotes (and, by cascade, their route plans) some time after they expired: an expired
+ * quote can no longer be built, and keeping the retention window lets support look one up by id.
+ */
+export class QuoteRetention {
+  private readonly logger = new Logger(QuoteRetention.name);
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly retentionMs: number,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** Deletes quotes expired before now − retention; answers how many. */
+  async prune(): Promise<number> {
+    const cutoff = this.clock() - this.retentionMs;
+    const [, affected] = (await this.dataSource.query(`DELETE FROM ${quoteTables(this.dataSource).quotes} WHERE "expires_at_ms" < $1`, [cutoff])) as [
+      unknown,
+      number,
+    ];
+    return affected;
+  }
+
+  start(intervalMs: number): void {
+    this.timer = setInterval(() => {
+      this.prune()
+        .then((deleted) => deleted > 0 && this.logger.log({ msg: 'pruned expired quotes', deleted }))
+        .catch((error: Error) => this.logger.warn({ msg: 'pruning expired quotes failed', error: error.message }));
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
