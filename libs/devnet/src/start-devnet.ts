@@ -90,11 +90,12 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
         startAnvil({ port: ports[i], chainId: spec.chainId, host: options.host, mnemonic, accounts: ANVIL_ACCOUNTS }),
       ),
     ]);
-    if (solanaStarted.status === 'fulfilled') solana = solanaStarted.value as SolanaDevnetHandle;
     for (const result of started) if (result.status === 'fulfilled') nodes.push(result.value as AnvilNode);
-    const failed = [...started, solanaStarted].find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (solanaStarted.status === 'rejected') throw solanaStarted.reason;
+    solana = solanaStarted.value as SolanaDevnetHandle;
+    const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
-    const solanaChain = solana!.manifest;
+    const solanaChain = solana.manifest;
 
     const providers = nodes.map((node, i) => localProvider(node.rpcUrl, DEVNET_CHAINS[i].chainId));
     const chains = await Promise.all(

@@ -157,7 +157,9 @@ export class SolanaBridgeEndpoint implements BridgeEndpoint {
     // Preflight on: a release that would fail is refused before it is recorded anywhere.
     const signature = await this.connection.sendTransaction(tx);
     // The local ledger executes on receipt, so once sent the release exists; recording it here
-    // keeps a retry after a confirmation timeout from paying twice.
+    // keeps a retry after a confirmation timeout from paying twice. The history check above sees
+    // it once confirmed (one slot later); the devnet's relayer and ledger live and die together,
+    // so no other relayer can act inside that slot.
     this.releasedKeys.add(key);
     await this.waitUntilConfirmed(signature, key);
     return { status: 'released', txHash: signature };

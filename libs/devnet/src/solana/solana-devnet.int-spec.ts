@@ -8,7 +8,7 @@ import {
   VersionedTransaction,
 } from '@solana/web3.js';
 import { createTransferInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
-import { startSolanaDevnet, SolanaDevnetHandle, solanaTestWallet, usdcAccountOf } from './index';
+import { memoInstruction, startSolanaDevnet, SolanaDevnetHandle, solanaTestWallet, usdcAccountOf } from './index';
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -165,5 +165,45 @@ describe('local Solana devnet (litesvm behind JSON-RPC)', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getBlockProduction', params: [] }),
     });
     expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32601);
+  });
+
+  it('pages an address history with getSignaturesForAddress: newest first, before/until/limit, memos', async () => {
+    const payer = solanaTestWallet(7);
+    const watched = Keypair.generate().publicKey;
+    const sent: string[] = [];
+    for (const text of ['first', 'second', 'third']) {
+      sent.push(
+        await sendV0(payer, (blockhash) => {
+          const message = new TransactionMessage({
+            payerKey: payer.publicKey,
+            recentBlockhash: blockhash,
+            instructions: [
+              SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: watched, lamports: LAMPORTS_PER_SOL }),
+              memoInstruction(text, [payer.publicKey]),
+            ],
+          }).compileToV0Message();
+          const tx = new VersionedTransaction(message);
+          tx.sign([payer]);
+          return tx;
+        }),
+      );
+    }
+    // `confirmed` lists a transaction one slot after it executed.
+    const all = await waitFor(async () => {
+      const page = await connection.getSignaturesForAddress(watched, {}, 'confirmed');
+      return page.length === 3 ? page : undefined;
+    }, 'three confirmed signatures');
+    expect(all.map((s) => s.signature)).toEqual([...sent].reverse());
+    expect(all.map((s) => s.memo)).toEqual(['[5] third', '[6] second', '[5] first']);
+    expect(all[0]).toMatchObject({ err: null, confirmationStatus: 'confirmed' });
+    expect(all[0].blockTime).toBeGreaterThan(0);
+
+    const limited = await connection.getSignaturesForAddress(watched, { limit: 1 }, 'confirmed');
+    expect(limited.map((s) => s.signature)).toEqual([sent[2]]);
+    const older = await connection.getSignaturesForAddress(watched, { before: sent[2] }, 'confirmed');
+    expect(older.map((s) => s.signature)).toEqual([sent[1], sent[0]]);
+    const newer = await connection.getSignaturesForAddress(watched, { until: sent[0] }, 'confirmed');
+    expect(newer.map((s) => s.signature)).toEqual([sent[2], sent[1]]);
+    expect(await connection.getSignaturesForAddress(Keypair.generate().publicKey, {}, 'confirmed')).toEqual([]);
   });
 });

@@ -191,8 +191,8 @@ export class SolanaLedger {
         continue;
       }
       if (signature === options.until) break;
-      const tx = this.history.get(signature)!;
-      if (this.slot - tx.slot >= minDepth) found.push(tx);
+      const tx = this.history.get(signature);
+      if (tx && this.slot - tx.slot >= minDepth) found.push(tx);
     }
     return found;
   }
