@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Connection, Keypair, PublicKey, TransactionInstruction, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
@@ -223,5 +224,26 @@ describe('devnet bridge between EVM and Solana', () => {
     } finally {
       providerB.destroy();
     }
+  });
+
+  it('refuses a Solana port that is taken, and leaves no chain running', async () => {
+    const blocker = net.createServer();
+    const takenPort = await freePort();
+    await new Promise<void>((resolve) => blocker.listen(takenPort, '127.0.0.1', resolve));
+    const portA = await freePort();
+    try {
+      await expect(
+        startDevnet({ manifestPath: path.join(workDir, 'refused.json'), portA, portB: await freePort(), portSolana: takenPort, logger }),
+      ).rejects.toMatchObject({ code: 'SOLANA_START_FAILED', message: expect.stringContaining(`port ${takenPort} is already in use`) });
+    } finally {
+      blocker.close();
+    }
+    const reusable = net.createServer();
+    await new Promise<void>((resolve, reject) => {
+      reusable.once('error', reject);
+      reusable.listen(portA, '127.0.0.1', resolve);
+    });
+    reusable.close();
+    expect(fs.existsSync(path.join(workDir, 'refused.json'))).toBe(false);
   });
 });
