@@ -272,7 +272,7 @@ export function devnetCli() {
  * Starts the devnet CLI (libs/devnet) and waits until it has written the manifest, which it does
  * last, once chains, contracts and relayer are up. Returns undefined when the devnet is not built.
  */
-export async function startDevnet({ manifest, portA, portB, logFile, env = process.env, echo = false, timeoutMs = 240_000 }) {
+export async function startDevnet({ manifest, portA, portB, portSolana, logFile, env = process.env, echo = false, timeoutMs = 240_000 }) {
   const cli = devnetCli();
   if (!cli) {
     warn('devnet', 'dist/libs/devnet/src/cli.js is missing (libs/devnet not built yet): no local chains');
@@ -281,6 +281,7 @@ export async function startDevnet({ manifest, portA, portB, logFile, env = proce
   const args = [cli, 'up', '--manifest', manifest];
   if (portA) args.push('--port-a', String(portA));
   if (portB) args.push('--port-b', String(portB));
+  if (portSolana) args.push('--port-solana', String(portSolana));
   fs.rmSync(manifest, { force: true });
   const devnet = new ManagedProcess('devnet', process.execPath, args, { env, logFile, echo });
   try {

@@ -85,6 +85,7 @@ async function main() {
       manifest,
       portA: process.env.DEVNET_PORT_A ? Number(process.env.DEVNET_PORT_A) : undefined,
       portB: process.env.DEVNET_PORT_B ? Number(process.env.DEVNET_PORT_B) : undefined,
+      portSolana: process.env.DEVNET_PORT_SOLANA ? Number(process.env.DEVNET_PORT_SOLANA) : undefined,
       logFile: path.join(logDir, 'devnet.log'),
       echo,
     });

@@ -110,20 +110,28 @@ async function startInfrastructure() {
 
   const devnetPromise = (async () => {
     const manifest = path.join(runDir, 'devnet', 'manifest.json');
-    const portA = await freePortRun(28545, 2);
     const t0 = Date.now();
     let devnet;
-    try {
-      devnet = await startDevnet({
-        manifest,
-        portA,
-        portB: portA + 1,
-        logFile: path.join(runDir, 'logs', 'devnet.log'),
-      });
-    } catch (error) {
-      // Chain-free suites can still run; the failure is in the summary and the exit code.
-      fail('devnet', error.message);
-      results.push({ name: 'devnet', ok: false, detail: error.message.split('\n')[0], seconds: (Date.now() - t0) / 1000 });
+    let portA;
+    // Ports are probed free, but another run on this machine may take them before anvil binds:
+    // on "already in use" try the next pair instead of failing the whole run.
+    for (let attempt = 0; attempt < 4 && !devnet; attempt++) {
+      portA = await freePortRun(48545 + attempt * 10, 2);
+      try {
+        devnet = await startDevnet({
+          manifest,
+          portA,
+          portB: portA + 1,
+          logFile: path.join(runDir, 'logs', `devnet-${attempt}.log`),
+        });
+        if (!devnet) break; // not built
+      } catch (error) {
+        if (/already in use/i.test(error.message) && attempt < 3) continue;
+        // Chain-free suites can still run; the failure is in the summary and the exit code.
+        fail('devnet', error.message);
+        results.push({ name: 'devnet', ok: false, detail: error.message.split('\n')[0], seconds: (Date.now() - t0) / 1000 });
+        break;
+      }
     }
     if (devnet) {
       cleanups.push({ name: 'devnet', fn: () => devnet.stop() });
