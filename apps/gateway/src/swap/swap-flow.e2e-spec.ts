@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { Contract, HDNodeWallet, JsonRpcProvider, Transaction, TransactionRequest, Wallet } from 'ethers';
-import { api, ApiClient, createApiKey, testEnv, waitFor } from '@swapgw/testing';
+import { api, ApiClient, ApiResponse, createApiKey, testEnv, waitFor } from '@swapgw/testing';
+import { OpenApiValidator } from '../../test/support/openapi-validator';
 
 // A user's whole swap through HTTP on the devnet: quote, build, then for each step GET the payload,
 // sign it with an ethers wallet (anvil account 1) and POST it, until the swap is terminal.
@@ -34,6 +35,12 @@ describe('swap execution through HTTP on the devnet', () => {
   let client: ApiClient;
   /** The second gateway instance when the stack runs two: polls go there, so either instance must answer. */
   let poller: ApiClient;
+  let openApi: OpenApiValidator;
+  /** Every answer is also checked against the OpenAPI document the gateway serves. */
+  const documented = (method: string, path: string, res: ApiResponse) => {
+    expect(openApi.check(method, path, res.status, res.body)).toEqual({ valid: true, problems: [] });
+    return res;
+  };
 
   beforeAll(async () => {
     const gatewayUrl = process.env.GATEWAY_URL;
@@ -42,6 +49,7 @@ describe('swap execution through HTTP on the devnet', () => {
     client = api(gatewayUrl, key);
     const urls = (process.env.GATEWAY_URLS ?? '').split(',').filter(Boolean);
     poller = api(urls[1] ?? gatewayUrl, key);
+    openApi = await OpenApiValidator.fetch(gatewayUrl);
   });
 
   afterAll(() => {
@@ -59,7 +67,7 @@ describe('swap execution through HTTP on the devnet', () => {
   async function nextSigning(swapId: string, afterStep = 0) {
     return waitFor(
       async () => {
-        const res = await poller.get<{ data: SigningBody; error?: { code: string; details: { status: string } } }>(`/swap/${swapId}/signing`);
+        const res = documented('GET', `/swap/${swapId}/signing`, await poller.get<{ data: SigningBody; error?: { code: string; details: { status: string } } }>(`/swap/${swapId}/signing`));
         if (res.status === 200 && res.body.data.signing.step!.current > afterStep) return res;
         if (res.status === 409) return res;
         expect([200, 202]).toContain(res.status);
@@ -80,7 +88,7 @@ describe('swap execution through HTTP on the devnet', () => {
       expect(res.body.data.mode).toBe('sync');
       expect(signing.payload!.type).toBe('evm-transaction');
       const rawTx = await wallet.signTransaction(signing.payload!.transaction);
-      const submitted = await client.post(`/swap/${swapId}/signing`, { rawTx });
+      const submitted = documented('POST', `/swap/${swapId}/signing`, await client.post(`/swap/${swapId}/signing`, { rawTx }));
       expect(submitted.status).toBe(200);
       expect(submitted.body.data).toMatchObject({ swapId, status: 'submitted', nextAction: 'poll', step: signing.step, txHash: Transaction.from(rawTx).hash });
       signed.push({ ...signing.step!, to: String(signing.payload!.transaction.to) });
@@ -94,7 +102,7 @@ describe('swap execution through HTTP on the devnet', () => {
     const usdcBefore = await balanceOf('devnet-a', 'USDC', wallet.address);
     const wethBefore = await balanceOf('devnet-a', 'WETH', wallet.address);
 
-    const build = await client.post('/swap/build', { quoteId, routeId: route.routeId, userAddress: wallet.address, waitForTxRequestMs: 20_000 });
+    const build = documented('POST', '/swap/build', await client.post('/swap/build', { quoteId, routeId: route.routeId, userAddress: wallet.address, waitForTxRequestMs: 20_000 }));
     expect([200, 202]).toContain(build.status);
     expect(build.body.data).toMatchObject({ mode: build.status === 200 ? 'sync' : 'async', nextAction: build.status === 200 ? 'sign' : 'poll' });
     const swapId = build.body.data.swapId as string;
@@ -140,7 +148,7 @@ describe('swap execution through HTTP on the devnet', () => {
     const ready = await nextSigning(swapId);
     expect(ready.status).toBe(200);
     const transaction = { ...ready.body.data.signing.payload!.transaction, data: '0x095ea7b3' + '00'.repeat(64) };
-    const tampered = await client.post(`/swap/${swapId}/signing`, { rawTx: await wallet.signTransaction(transaction) });
+    const tampered = documented('POST', `/swap/${swapId}/signing`, await client.post(`/swap/${swapId}/signing`, { rawTx: await wallet.signTransaction(transaction) }));
     expect(tampered.status).toBe(409);
     expect(tampered.body.error.code).toBe('TX_REQUEST_MISMATCH');
 
@@ -153,10 +161,10 @@ describe('swap execution through HTTP on the devnet', () => {
 
   it('answers 400 without userAddress and 404 QUOTE_NOT_FOUND for an unknown quote', async () => {
     const { quoteId, route } = await quote({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amount: '1' });
-    const missing = await client.post('/swap/build', { quoteId, routeId: route.routeId });
+    const missing = documented('POST', '/swap/build', await client.post('/swap/build', { quoteId, routeId: route.routeId }));
     expect(missing.status).toBe(400);
     expect(missing.body.error.code).toBe('VALIDATION_FAILED');
-    const unknown = await client.post('/swap/build', { quoteId: 'q_unknown', routeId: route.routeId, userAddress: accountWallet(4).address });
+    const unknown = documented('POST', '/swap/build', await client.post('/swap/build', { quoteId: 'q_unknown', routeId: route.routeId, userAddress: accountWallet(4).address }));
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe('QUOTE_NOT_FOUND');
   });

@@ -1,10 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { GatewayReply } from '../common/http/gateway-request';
 import { IdempotencyKey, Owner } from '../common/http/request-decorators';
 import { Idempotent } from '../idempotency';
+import { ApiEnvelopedResponse, ApiErrorResponses } from '../openapi/api-responses';
 import { BuildSwapDto } from './dto/build-swap.dto';
 import { SubmitSignedTxDto } from './dto/submit-signed-tx.dto';
+import { AsyncSigningResponseDto, SubmittedSigningResponseDto, SyncSigningResponseDto } from './dto/swap-responses.dto';
 import { SwapService } from './swap.service';
 import type { AsyncSigningResponse, SubmittedSigningResponse, SyncSigningResponse } from './swap-responses';
 
@@ -16,9 +18,16 @@ export class SwapController {
 
   @Post('build')
   @Idempotent({ required: false })
-  @ApiOperation({ summary: 'Build the swap and return the first signable step (200 sync) or poll instructions (202 async)' })
-  @ApiResponse({ status: 200, description: 'mode sync: a payload to sign' })
-  @ApiResponse({ status: 202, description: 'mode async: poll GET /swap/{swapId}/signing after pollAfterMs' })
+  @ApiOperation({ summary: 'Build the swap; answers the first signable step (200 sync) or poll instructions (202 async) after waitForTxRequestMs' })
+  @ApiEnvelopedResponse(200, SyncSigningResponseDto, 'mode sync: the first payload to sign')
+  @ApiEnvelopedResponse(202, AsyncSigningResponseDto, 'mode async: poll GET /swap/{swapId}/signing after pollAfterMs')
+  @ApiErrorResponses(
+    { status: 400, description: 'Invalid body (userAddress is required), unknown route, unsupported permit (VALIDATION_FAILED, UNKNOWN_ROUTE)' },
+    { status: 404, description: 'Unknown quote (QUOTE_NOT_FOUND)' },
+    { status: 409, description: 'The first tx request cannot be signed (TX_REQUEST_INVALID), or an idempotency conflict' },
+    410,
+    { status: 503, description: 'No signing surface for a chain of the route (SIGNING_SURFACE_UNAVAILABLE), or a service did not answer' },
+  )
   async build(
     @Owner() owner: string,
     @IdempotencyKey() key: string,
@@ -31,9 +40,14 @@ export class SwapController {
   }
 
   @Get(':swapId/signing')
-  @ApiOperation({ summary: 'The current signable payload (200), or 202 while it is being built' })
-  @ApiResponse({ status: 200, description: 'mode sync: a payload to sign' })
-  @ApiResponse({ status: 202, description: 'mode async with status: building, waiting for bridged funds, confirming or refreshing an expired payload' })
+  @ApiOperation({ summary: 'The current signable payload (200), or 202 while it is being built, funds are awaited or an expired one is refreshed' })
+  @ApiEnvelopedResponse(200, SyncSigningResponseDto, 'mode sync: a payload to sign')
+  @ApiEnvelopedResponse(202, AsyncSigningResponseDto, 'mode async: nothing to sign yet; poll again after pollAfterMs')
+  @ApiErrorResponses(
+    { status: 404, description: 'Unknown swap, or another owner’s (SWAP_NOT_FOUND)' },
+    { status: 409, description: 'The swap is completed, failed or expired (EXECUTION_TERMINAL, details {status, reason})' },
+    503,
+  )
   async signing(
     @Owner() owner: string,
     @Param('swapId') swapId: string,
@@ -47,8 +61,14 @@ export class SwapController {
   @Post(':swapId/signing')
   @HttpCode(200)
   @Idempotent({ required: false })
-  @ApiOperation({ summary: 'Submit the signed transaction of the current step' })
-  @ApiResponse({ status: 200, description: '{swapId, txHash, step, status: submitted, nextAction: poll, pollAfterMs}' })
+  @ApiOperation({ summary: 'Submit the signed transaction of the current step; then poll the same path for the next step' })
+  @ApiEnvelopedResponse(200, SubmittedSigningResponseDto, 'Accepted and broadcast')
+  @ApiErrorResponses(
+    { status: 400, description: 'rawTx is not a signed transaction (INVALID_SIGNED_TX)' },
+    { status: 404, description: 'Unknown swap, or another owner’s (SWAP_NOT_FOUND)' },
+    { status: 409, description: 'tx_request_expired, TX_REQUEST_NOT_YET_VALID, TX_REQUEST_MISMATCH or EXECUTION_TERMINAL' },
+    503,
+  )
   submit(@Owner() owner: string, @Param('swapId') swapId: string, @Body() body: SubmitSignedTxDto): Promise<SubmittedSigningResponse> {
     return this.swaps.submit(owner, swapId, body.rawTx);
   }

@@ -1,0 +1,60 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { AsyncSigningResponse, SigningEnvelope, SubmittedSigningResponse, SyncSigningResponse } from '../swap-responses';
+
+/** Swagger shapes of the swap responses (data of the envelope); the types live in swap-responses.ts. */
+export class SigningStepDto {
+  @ApiProperty({ minimum: 1 }) current!: number;
+  @ApiProperty({ minimum: 1 }) total!: number;
+}
+
+export class ReadySigningEnvelopeDto implements SigningEnvelope {
+  @ApiProperty({ type: SigningStepDto }) step!: SigningStepDto;
+  @ApiProperty({ description: 'Expiry of this payload (ms since epoch); after it, GET the signing endpoint for a fresh one' })
+  expiresAtMs!: number;
+  @ApiProperty() readyAtMs!: number;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'EVM: { type: "evm-transaction", transaction: { chainId, from, to, data, value, nonce, gasLimit, maxFeePerGas, maxPriorityFeePerGas } }, signable as-is by ethers Wallet.signTransaction',
+  })
+  payload!: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'EVM: gasEstimate, gasLimit, maxFeePerGas, maxPriorityFeePerGas, estimatedFeeWei' })
+  executionHints!: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'recommendedWallet, network, action (approve | swap | bridge)' })
+  clientHints!: Record<string, unknown>;
+}
+
+export class PendingSigningEnvelopeDto implements SigningEnvelope {
+  @ApiProperty({ type: 'null', nullable: true }) step!: null;
+  @ApiProperty({ type: 'null', nullable: true }) expiresAtMs!: null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Estimate of when the payload will be ready, when known (e.g. bridged funds awaited)' })
+  readyAtMs!: number | null;
+}
+
+export class SyncSigningResponseDto implements SyncSigningResponse {
+  @ApiProperty() swapId!: string;
+  @ApiProperty({ enum: ['sync'] }) mode!: 'sync';
+  @ApiProperty({ enum: ['sign'] }) nextAction!: 'sign';
+  @ApiProperty({ description: 'Swap status: awaiting_signature' }) status!: string;
+  @ApiProperty({ type: ReadySigningEnvelopeDto }) signing!: ReadySigningEnvelopeDto;
+}
+
+export class AsyncSigningResponseDto implements AsyncSigningResponse {
+  @ApiProperty() swapId!: string;
+  @ApiProperty({ enum: ['async'] }) mode!: 'async';
+  @ApiProperty({ enum: ['poll'] }) nextAction!: 'poll';
+  @ApiProperty({ description: 'Suggested wait before the next GET /swap/{swapId}/signing' }) pollAfterMs!: number;
+  @ApiProperty({ description: 'Swap status: planning (payload being built, funds awaited, or a fresh payload after expiry) or submitted' })
+  status!: string;
+  @ApiProperty({ type: PendingSigningEnvelopeDto }) signing!: PendingSigningEnvelopeDto;
+}
+
+export class SubmittedSigningResponseDto implements SubmittedSigningResponse {
+  @ApiProperty() swapId!: string;
+  @ApiProperty() txHash!: string;
+  @ApiProperty({ type: SigningStepDto }) step!: SigningStepDto;
+  @ApiProperty({ enum: ['submitted'] }) status!: 'submitted';
+  @ApiProperty({ enum: ['poll'] }) nextAction!: 'poll';
+  @ApiProperty() pollAfterMs!: number;
+}
+
