@@ -23,7 +23,43 @@ const manifest: DevnetManifestView = {
   accounts: [],
 };
 
+const withSolana: DevnetManifestView = {
+  ...manifest,
+  solana: {
+    id: 'solana-devnet',
+    name: 'Solana Devnet',
+    family: 'solana',
+    rpcUrl: 'http://127.0.0.1:8899',
+    nativeSymbol: 'SOL',
+    tokens: { USDC: { mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', decimals: 6, name: 'USD Coin' } },
+    accounts: [],
+    slotMs: 400,
+    bridge: { chainId: 1399811149, token: 'USDC', vault: '11111111111111111111111111111112', vaultOwner: '11111111111111111111111111111113', estimatedDurationSeconds: 3 },
+  },
+};
+
 describe('ChainRegistry', () => {
+  it('lists solana-devnet (solana family, testnet, with a signing surface) when the manifest has a Solana section', () => {
+    const registry = new ChainRegistry({ manifest: withSolana });
+    expect(registry.list().map((c) => c.id).slice(0, 3)).toEqual(['devnet-a', 'solana-devnet', 'ethereum']);
+    expect(registry.get('solana-devnet')).toMatchObject({
+      family: 'solana',
+      network: 'testnet',
+      devnet: true,
+      rpcUrl: 'http://127.0.0.1:8899',
+      nativeSymbol: 'SOL',
+      nativeDecimals: 9,
+      caip2: 'solana:solana-devnet',
+    });
+    expect(registry.hasSigningSurface('solana-devnet')).toBe(true);
+    expect(registry.devnetSolana('solana-devnet')?.bridge.vault).toBe('11111111111111111111111111111112');
+    expect(registry.devnetSolana('devnet-a')).toBeUndefined();
+    expect(registry.devnetChain('solana-devnet')).toBeUndefined();
+    expect(registry.solanaConnection('solana-devnet').rpcEndpoint).toBe('http://127.0.0.1:8899');
+    expect(new ChainRegistry({ manifest }).find('solana-devnet')).toBeUndefined();
+  });
+
+
   it('lists devnet chains (testnet, with their RPC) before the real networks', () => {
     const registry = new ChainRegistry({ manifest });
     const ids = registry.list().map((c) => c.id);

@@ -2,7 +2,7 @@ import { Connection } from '@solana/web3.js';
 import { JsonRpcProvider, Network } from 'ethers';
 import fs from 'node:fs';
 import { ChainDescriptor, REAL_NETWORKS } from './chain-descriptor';
-import { DEFAULT_DEVNET_MANIFEST, DevnetChainView, DevnetManifestView, readDevnetManifest } from './devnet-manifest';
+import { DEFAULT_DEVNET_MANIFEST, DevnetChainView, DevnetManifestView, DevnetSolanaView, readDevnetManifest } from './devnet-manifest';
 
 export interface ChainRegistryOptions {
   /** Devnet manifest, when one is available. */
@@ -27,6 +27,7 @@ export class ChainRegistry {
 
   constructor(private readonly options: ChainRegistryOptions = {}) {
     const devnetChains = (options.manifest?.chains ?? []).map(devnetDescriptor);
+    if (options.manifest?.solana) devnetChains.push(devnetSolanaDescriptor(options.manifest.solana));
     const realChains = REAL_NETWORKS.map((chain) => ({
       ...chain,
       rpcUrl: chain.rpcEnv ? options.rpcUrls?.[chain.id] || undefined : undefined,
@@ -89,6 +90,12 @@ export class ChainRegistry {
     return this.options.manifest?.chains.find((c) => c.id === id);
   }
 
+  /** The manifest's Solana section when `id` is the devnet Solana chain (`solana-devnet`). */
+  devnetSolana(id: string): DevnetSolanaView | undefined {
+    const solana = this.options.manifest?.solana;
+    return solana && solana.id === id ? solana : undefined;
+  }
+
   /** A chain has a signing surface exactly when an RPC URL is configured or known for it. */
   hasSigningSurface(id: string): boolean {
     return Boolean(this.byId.get(id)?.rpcUrl);
@@ -142,6 +149,24 @@ function devnetDescriptor(chain: DevnetChainView): ChainDescriptor {
     nativeSymbol: chain.nativeSymbol,
     nativeDecimals: 18,
     rpcUrl: chain.rpcUrl,
+    devnet: true,
+  };
+}
+
+/**
+ * The local Solana chain. Its CAIP-2 reference is its API id: the local ledger's genesis hash is
+ * not fixed, and a distinct reference keeps it apart from Solana's public devnet.
+ */
+function devnetSolanaDescriptor(solana: DevnetSolanaView): ChainDescriptor {
+  return {
+    id: solana.id,
+    name: solana.name,
+    family: 'solana',
+    network: 'testnet',
+    caip2: `solana:${solana.id}`,
+    nativeSymbol: solana.nativeSymbol,
+    nativeDecimals: 9,
+    rpcUrl: solana.rpcUrl,
     devnet: true,
   };
 }

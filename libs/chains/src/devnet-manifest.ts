@@ -12,6 +12,32 @@ export interface DevnetManifestView {
   chains: DevnetChainView[];
   bridge: { provider: string; feeBps: number; estimatedDurationSeconds: number; relayer: string };
   accounts: { index: number; address: string }[];
+  /** The local Solana chain (`solana-devnet`); absent in manifests written before it existed. */
+  solana?: DevnetSolanaView;
+}
+
+/** The manifest's `solana` section: the local Solana chain and its end of the USDC bridge. */
+export interface DevnetSolanaView {
+  /** API identifier, always `solana-devnet`. */
+  id: string;
+  name: string;
+  family: 'solana';
+  rpcUrl: string;
+  nativeSymbol: string;
+  tokens: { USDC: { mint: string; decimals: number; name: string } };
+  accounts: { index: number; address: string }[];
+  slotMs: number;
+  bridge: {
+    /** The id the EVM bridge contracts use for this chain (`depositTo` destinationChainId, deposit memo). */
+    chainId: number;
+    /** Symbol of the bridged token (USDC). */
+    token: string;
+    /** USDC token account of the bridge: a Solana deposit is a transfer into it plus a memo. */
+    vault: string;
+    vaultOwner: string;
+    /** Upper bound, either direction, from the deposit to the release. */
+    estimatedDurationSeconds: number;
+  };
 }
 
 export interface DevnetChainView {
@@ -53,6 +79,12 @@ export function readDevnetManifest(manifestPath: string): DevnetManifestView {
   for (const chain of manifest.chains) {
     if (!chain || typeof chain.id !== 'string' || typeof chain.chainId !== 'number' || typeof chain.rpcUrl !== 'string') {
       throw new DevnetManifestError(`The devnet manifest at ${manifestPath} has a chain without id, chainId or rpcUrl`);
+    }
+  }
+  const solana = manifest.solana;
+  if (solana !== undefined) {
+    if (!solana || typeof solana.id !== 'string' || typeof solana.rpcUrl !== 'string' || typeof solana.tokens?.USDC?.mint !== 'string' || typeof solana.bridge?.vault !== 'string') {
+      throw new DevnetManifestError(`The devnet manifest at ${manifestPath} has a solana section without id, rpcUrl, tokens.USDC.mint or bridge.vault`);
     }
   }
   return manifest as DevnetManifestView;

@@ -1,3 +1,4 @@
 export * from './chain-descriptor';
 export * from './chain-registry';
 export * from './devnet-manifest';
+export * from './address-validation';

@@ -1,0 +1,60 @@
+import { PublicKey } from '@solana/web3.js';
+import { getAddress } from 'ethers';
+import type { ChainDescriptor, ChainFamily } from './chain-descriptor';
+
+/** Outcome of an address check: `reason` says what is wrong, for a 400 INVALID_ADDRESS message. */
+export type AddressValidation = { ok: true } | { ok: false; reason: string };
+
+const EVM_HEX = /^0x[0-9a-fA-F]{40}$/;
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+const BITCOIN = /^(bc1[02-9ac-hj-np-z]{11,71}|[13][1-9A-HJ-NP-Za-km-z]{25,34})$/;
+
+/**
+ * EVM: 0x and 40 hex digits, either all lower-case or with a valid EIP-55 checksum. Any other
+ * letter case (a wrong checksum, or all upper-case, which ethers would accept) is refused: it is
+ * either a typo or not what a wallet shows.
+ */
+export function validateEvmAddress(address: string): AddressValidation {
+  if (!EVM_HEX.test(address)) return { ok: false, reason: 'an EVM address is 0x followed by 40 hexadecimal digits' };
+  if (address.slice(2) === address.slice(2).toLowerCase()) return { ok: true };
+  return getAddress(address.toLowerCase()) === address
+    ? { ok: true }
+    : { ok: false, reason: 'the EIP-55 checksum (letter case) of this EVM address is wrong; use the checksummed or the all-lower-case form' };
+}
+
+/** Solana: base58 that decodes to exactly 32 bytes (a PublicKey), in its canonical spelling. */
+export function validateSolanaAddress(address: string): AddressValidation {
+  if (!BASE58.test(address)) return { ok: false, reason: 'a Solana address is 32 to 44 base58 characters' };
+  try {
+    // PublicKey accepts any base58 of at most 32 bytes; the round trip rejects shorter keys padded by it.
+    if (new PublicKey(address).toBase58() === address) return { ok: true };
+  } catch {
+    // falls through: not 32 bytes
+  }
+  return { ok: false, reason: 'a Solana address must decode from base58 to a 32-byte public key' };
+}
+
+export function validateBitcoinAddress(address: string): AddressValidation {
+  return BITCOIN.test(address) ? { ok: true } : { ok: false, reason: 'not a Bitcoin address (bech32 bc1… or base58 1…/3…)' };
+}
+
+export function validateAddressForFamily(family: ChainFamily, address: string): AddressValidation {
+  switch (family) {
+    case 'evm':
+      return validateEvmAddress(address);
+    case 'solana':
+      return validateSolanaAddress(address);
+    case 'bitcoin':
+      return validateBitcoinAddress(address);
+  }
+}
+
+/**
+ * Whether `address` is a wallet address of the chain's family (used for recipients and user
+ * addresses by quote-service, the gateway and the planner). The reason names the chain.
+ */
+export function validateAddressForChain(chain: Pick<ChainDescriptor, 'id' | 'family'>, address: string): AddressValidation {
+  if (typeof address !== 'string' || address.length === 0) return { ok: false, reason: `an address on ${chain.id} is required` };
+  const result = validateAddressForFamily(chain.family, address);
+  return result.ok ? result : { ok: false, reason: `${address} is not a valid ${chain.family} address for ${chain.id}: ${result.reason}` };
+}
