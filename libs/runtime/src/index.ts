@@ -1,3 +1,4 @@
 export * from './config';
 export * from './json-logger';
 export * from './request-context';
+export * from './metrics';

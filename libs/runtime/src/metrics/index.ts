@@ -1,0 +1,4 @@
+export * from './metrics-registry';
+export * from './http-metrics';
+export * from './messaging-metrics';
+export * from './consumer-lag';
