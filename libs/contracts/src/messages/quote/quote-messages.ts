@@ -163,10 +163,51 @@ export class RouteCall {
   value!: string;
 }
 
+/**
+ * A Solana transaction prebuilt by an aggregator (Jupiter's POST /swap) for one wallet: the unsigned
+ * versioned transaction the signer hands out as is and verifies the user's signature over.
+ */
+export class RouteSolanaTransaction {
+  /** Base64 of the serialized unsigned VersionedTransaction (v0), fee payer = `signer`. */
+  @IsString()
+  @Matches(/^[A-Za-z0-9+/]+={0,2}$/)
+  serializedTransaction!: string;
+
+  /** The wallet (base58) the transaction was built for: its fee payer and only required signer. */
+  @IsString()
+  @IsNotEmpty()
+  signer!: string;
+
+  /** Block height after which the transaction's blockhash is too old to land. */
+  @IsInt()
+  @Min(0)
+  lastValidBlockHeight!: number;
+}
+
 export const ROUTE_LEG_KINDS = ['swap', 'bridge'] as const;
 export type RouteLegKind = (typeof ROUTE_LEG_KINDS)[number];
 
-/** One execution leg of a route: a swap on one chain, or a bridge transfer to another. */
+/**
+ * One execution leg of a route: a swap on one chain, or a bridge transfer to another.
+ *
+ * EVM legs: `tokenIn.address` / `tokenOut.address` are ERC-20 addresses (null = native ETH),
+ * `spender` is the contract to approve (router or bridge), `path` (uniswap-v2) or `call` (LI.FI).
+ * An EVM bridge leg of `devnet-bridge` calls `spender`: `deposit(amount, destinationBridgeChainId,
+ * address recipient)` towards an EVM chain, `depositTo(amount, destinationBridgeChainId, bytes32
+ * recipient)` towards Solana, the recipient being the 32 bytes of the Solana public key.
+ *
+ * Solana legs (`chain` of the solana family, e.g. `solana-devnet`): token addresses are SPL mints
+ * (null = native SOL).
+ *  - `devnet-bridge` bridge leg: `spender` is the bridge vault (a USDC token account, not a program):
+ *    the deposit is one transaction signed by the user with a `transferChecked` of `amountIn` from
+ *    the user's USDC associated token account to `spender` (mint `tokenIn.address`, decimals
+ *    `tokenIn.decimals`) and an SPL Memo v3 instruction signed by the user with the text
+ *    `swapgw-bridge:v1:<destinationBridgeChainId>:<checksummed EVM recipient>`; the relayer pays
+ *    `expectedAmountOut` on `destinationChain`.
+ *  - `jupiter` swap leg: `solanaTransaction` is Jupiter's transaction for `solanaTransaction.signer`
+ *    (present when the quote named a Solana recipient, the wallet that signs); `spender` is
+ *    Jupiter's program id, informational (SPL swaps need no approval).
+ */
 export class RouteLeg {
   @IsIn(ROUTE_LEG_KINDS)
   kind!: RouteLegKind;
@@ -206,6 +247,16 @@ export class RouteLeg {
   @IsString()
   destinationChain?: string;
 
+  /**
+   * Bridge legs: the number the bridge uses for `destinationChain` (an EVM chain id, or the
+   * manifest's `solana.bridge.chainId` for Solana): `destinationChainId` of `depositTo`, and the
+   * chain id written in a Solana deposit memo.
+   */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  destinationBridgeChainId?: number;
+
   /** Uniswap V2 path of token addresses (WETH stands in for native ETH). */
   @IsOptional()
   @IsArray()
@@ -216,6 +267,12 @@ export class RouteLeg {
   @ValidateNested()
   @Type(() => RouteCall)
   call?: RouteCall;
+
+  /** Solana swap legs of an aggregator: the prebuilt transaction (see RouteSolanaTransaction). */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RouteSolanaTransaction)
+  solanaTransaction?: RouteSolanaTransaction;
 
   @IsInt()
   @Min(0)
