@@ -32,6 +32,17 @@ export interface CreateGatewayAppOptions {
 
 const logger = new Logger('Bootstrap');
 
+/** kafkajs retries for minutes when no broker answers; start (degraded) well before that. */
+const ENSURE_TOPICS_BOUND_MS = 30_000;
+
+function withinMs<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Everything between the config and a listening gateway, shared by main.ts and the e2e tests:
  * migrations, Kafka topics, the Nest app on Fastify with the HTTP shell, OpenAPI, and the Kafka
@@ -42,7 +53,7 @@ export async function createGatewayApp(config: GatewayConfig, options: CreateGat
     await prepareDatabaseExclusively(gatewayDatabaseOptions(config.DATABASE_URL));
     // Topics are shared by the suite; if Kafka is away now the gateway still starts (its requests
     // answer 503 and /health says degraded) rather than crash-loop.
-    await ensureTopics(gatewayKafkaSettings(config)).catch((error: Error) =>
+    await withinMs(ensureTopics(gatewayKafkaSettings(config)), ENSURE_TOPICS_BOUND_MS).catch((error: Error) =>
       logger.error({ msg: 'could not ensure Kafka topics at start', error: error.message }),
     );
   }

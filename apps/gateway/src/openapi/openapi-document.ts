@@ -57,7 +57,6 @@ export function buildOpenApiDocument(app: INestApplication, config: GatewayConfi
     .setTitle('Cross-Chain Swap Gateway API')
     .setVersion('1')
     .setDescription(description(config))
-    .addServer(`http://${config.HOST}:${config.PORT}`)
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key `sgw_...`' }, 'bearer')
     .build();
   const document = SwaggerModule.createDocument(app, builder, { extraModels: [ApiErrorDto, ApiMetaDto] });

@@ -55,6 +55,14 @@ describe('gateway ValidationPipe', () => {
     expect(error.message).toContain('amount');
   });
 
+  it('refuses a JSON body that is not an object as a validation failure (not a 500)', async () => {
+    for (const body of ['abc', 42, [1, 2], null]) {
+      const error = await failure(body);
+      expect(error).toBeInstanceOf(CodedError);
+      expect(error.code).toBe('VALIDATION_FAILED');
+    }
+  });
+
   it('refuses a missing body as missing required fields', async () => {
     const error = await failure(undefined);
     expect((error.details?.fields as Array<{ field: string }>).map((f) => f.field)).toEqual(['amount']);
