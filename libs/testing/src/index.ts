@@ -5,3 +5,4 @@ export * from './app-process';
 export * from './stack';
 export * from './api-client';
 export * from './kafka-broker';
+export * from './swap-ledger';

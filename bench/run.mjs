@@ -1,0 +1,261 @@
+#!/usr/bin/env node
+// `npm run bench`: measures the gateway on this machine against baselines measured in the same run.
+//   1. build when the sources are newer than dist/ (tools/build), then compile bench/src into dist/bench
+//   2. its own infrastructure through tools/stack and tools/kafka (the code `npm start` and `npm test`
+//      use): a fresh Kafka broker on free ports, a fresh database swapgw_bench_<random> (dropped at
+//      the end), the devnet on free ports, the Kafka topics, the five apps, one API key
+//   3. the scenarios (dist/bench/src/bench-main.js), which write bench/results/<timestamp>.json and
+//      .md and print the markdown summary
+//   4. everything it started is stopped, on success, failure and Ctrl-C
+// Flags (defaults keep a run under ~5 minutes on a small machine; raise them to scale up):
+//   --scenarios gateway-overhead,kafka-request-reply,quote-latency,sync-build-latency,soak
+//   --connections 10 --duration 5            autocannon, per target (gateway and bare Fastify)
+//   --rr-requests 200 --rr-concurrency 8     Kafka request-reply, per series
+//   --samples 20 --build-wait-ms 15000       quote and sync build latency
+//   --soak-swaps 20 --soak-concurrency 20 --soak-poll-ms 250 --soak-ready-timeout-ms 120000
+//   --log-level warn (apps' LOG_LEVEL)   --skip-build   --keep-logs   --echo (app logs to the console)
+import { execFile, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { createRequire } from 'node:module';
+import { startKafka } from '../tools/kafka/kafka.mjs';
+import {
+  APPS,
+  appEnv,
+  bootstrap,
+  DEFAULT_DATABASE_URL,
+  dropDatabase,
+  ensureDatabase,
+  ensureKafkaTopics,
+  fail,
+  freePortRun,
+  repoRoot,
+  say,
+  startAppProcess,
+  startDevnet,
+} from '../tools/stack/lib.mjs';
+
+const SCENARIOS = ['gateway-overhead', 'kafka-request-reply', 'quote-latency', 'sync-build-latency', 'soak'];
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(`--${name}`);
+const option = (name, fallback) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : fallback;
+};
+const positive = (name, fallback) => {
+  const value = Number(option(name, fallback));
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
+  return value;
+};
+
+const scenarios = option('scenarios', SCENARIOS.join(',')).split(',');
+for (const s of scenarios) if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${s} (known: ${SCENARIOS.join(', ')})`);
+const soakSwaps = positive('soak-swaps', 20);
+const settings = {
+  scenarios,
+  connections: positive('connections', 10),
+  durationSeconds: positive('duration', 5),
+  rrRequests: positive('rr-requests', 200),
+  rrConcurrency: positive('rr-concurrency', 8),
+  latencySamples: positive('samples', 20),
+  buildWaitMs: positive('build-wait-ms', 15_000),
+  soakSwaps,
+  soakConcurrency: positive('soak-concurrency', soakSwaps),
+  soakPollMs: positive('soak-poll-ms', 250),
+  soakReadyTimeoutMs: positive('soak-ready-timeout-ms', 120_000),
+  logLevel: option('log-level', 'warn'),
+};
+const echo = flag('echo');
+const keepLogs = flag('keep-logs');
+
+const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapgw-bench-'));
+const logDir = path.join(runDir, 'logs');
+const started = [];
+let stopping = false;
+
+async function stopAll() {
+  if (stopping) return;
+  stopping = true;
+  for (const item of started.reverse()) {
+    try {
+      await item.stop();
+    } catch (error) {
+      fail('bench', `stopping ${item.name}: ${error.message}`);
+    }
+  }
+}
+const onSignal = (signal) => {
+  fail('bench', `${signal}: stopping what the bench started`);
+  void stopAll().then(() => process.exit(130));
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+process.on('exit', () => {
+  for (const item of started) item.killNow?.();
+});
+
+/** Newest modification time of the TypeScript sources under `dirs` (tests excluded). */
+function newestSource(dirs) {
+  let newest = 0;
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.ts') && !/\.(spec|int-spec|e2e-spec|d)\.ts$/.test(entry.name)) {
+        newest = Math.max(newest, fs.statSync(full).mtimeMs);
+      }
+    }
+  };
+  for (const d of dirs) if (fs.existsSync(path.join(repoRoot, d))) walk(path.join(repoRoot, d));
+  return newest;
+}
+
+function buildIsStale() {
+  const entries = APPS.map((app) => path.join(repoRoot, 'dist', 'apps', app, 'src', 'main.js'));
+  if (entries.some((e) => !fs.existsSync(e))) return true;
+  const oldestBuild = Math.min(...entries.map((e) => fs.statSync(e).mtimeMs));
+  return newestSource(['apps', 'libs', 'tools']) > oldestBuild;
+}
+
+/** bench/src → dist/bench/src with the repo's swc options (path aliases become relative requires). */
+function compileBench() {
+  const require = createRequire(import.meta.url);
+  const { swcOptions } = require('../tools/build/swc-config.js');
+  const options = swcOptions();
+  options.exclude = ['\\.spec\\.ts$', '\\.d\\.ts$'];
+  const configFile = path.join(repoRoot, '.cache', 'swcrc.bench.json');
+  fs.mkdirSync(path.dirname(configFile), { recursive: true });
+  fs.writeFileSync(configFile, JSON.stringify(options, null, 2));
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      path.join(repoRoot, 'node_modules', '.bin', 'swc'),
+      ['bench/src', '-d', 'dist', '--config-file', configFile, '--only', '**/*.ts', '--quiet'],
+      { cwd: repoRoot, stdio: 'inherit' },
+    );
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`swc bench/src exited ${code}`))));
+  });
+}
+
+async function createKey(env) {
+  const cli = path.join(repoRoot, 'dist', 'apps', 'gateway', 'src', 'cli', 'keys.js');
+  const { stdout } = await promisify(execFile)(process.execPath, [cli, 'create', '--owner', 'bench'], { cwd: repoRoot, env, timeout: 60_000 });
+  const key = stdout.trim().split('\n').pop()?.trim();
+  if (!key) throw new Error('the keys CLI printed no key');
+  return key;
+}
+
+async function startInfrastructure() {
+  const kafkaPromise = (async () => {
+    const port = await freePortRun(39092, 2);
+    const kafka = await startKafka({ port, dataDir: path.join(runDir, 'kafka'), useEnv: false, heapMb: 512 });
+    started.push({ name: 'kafka', stop: kafka.stop });
+    await ensureKafkaTopics(kafka.brokers);
+    say('kafka', `fresh broker at ${kafka.brokers}, topics created`);
+    return kafka.brokers;
+  })();
+  const databasePromise = (async () => {
+    const url = new URL(process.env.DATABASE_URL || DEFAULT_DATABASE_URL);
+    url.pathname = `/swapgw_bench_${crypto.randomBytes(4).toString('hex')}`;
+    await ensureDatabase(url.toString());
+    started.push({ name: 'database', stop: () => dropDatabase(url.toString()) });
+    say('postgres', `fresh database ${url.pathname.slice(1)}`);
+    return url.toString();
+  })();
+  const devnetPromise = (async () => {
+    const manifest = path.join(runDir, 'devnet', 'manifest.json');
+    const portA = await freePortRun(38545, 2);
+    const devnet = await startDevnet({ manifest, portA, portB: portA + 1, logFile: path.join(logDir, 'devnet.log'), echo });
+    if (!devnet) throw new Error('the devnet is not built (dist/libs/devnet)');
+    started.push({ name: 'devnet', stop: () => devnet.stop(), killNow: () => devnet.killNow() });
+    say('devnet', `chains on ports ${portA}, ${portA + 1}`);
+    return manifest;
+  })();
+  const settled = await Promise.allSettled([kafkaPromise, databasePromise, devnetPromise]);
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  const [brokers, databaseUrl, manifest] = settled.map((r) => r.value);
+  return { KAFKA_BROKERS: brokers, DATABASE_URL: databaseUrl, DEVNET_MANIFEST: manifest };
+}
+
+async function startApps(infra) {
+  const base = {
+    ...process.env,
+    ...infra,
+    LOG_LEVEL: settings.logLevel,
+    INSTANCE_ID_PREFIX: `bench-${crypto.randomBytes(3).toString('hex')}`,
+    // The overhead scenario sends thousands of requests per second with one key: measure the
+    // limiter's bookkeeping, not its 429s.
+    RATE_LIMIT_REQUESTS: '1000000000',
+  };
+  const services = APPS.filter((a) => a !== 'gateway');
+  const healthBase = await freePortRun(39101, services.length);
+  const results = await Promise.allSettled(
+    services.map((app, i) =>
+      startAppProcess(app, appEnv(app, base, { healthPort: healthBase + i }), { logFile: path.join(logDir, `${app}.log`), echo }),
+    ),
+  );
+  for (const [i, r] of results.entries()) {
+    if (r.status === 'fulfilled') {
+      const proc = r.value;
+      started.push({ name: services[i], stop: () => proc.stop(), killNow: () => proc.killNow() });
+    }
+  }
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  const gatewayPort = await freePortRun(39300, 1);
+  const gateway = await startAppProcess('gateway', appEnv('gateway', base, { gatewayPort }), { logFile: path.join(logDir, 'gateway.log'), echo });
+  started.push({ name: 'gateway', stop: () => gateway.stop(), killNow: () => gateway.killNow() });
+  say('apps', 'five apps ready');
+  return { base, gatewayUrl: `http://127.0.0.1:${gatewayPort}/api/v1` };
+}
+
+function runScenarios(env) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--enable-source-maps', path.join(repoRoot, 'dist', 'bench', 'src', 'bench-main.js')], {
+      cwd: repoRoot,
+      env,
+      stdio: 'inherit',
+    });
+    started.push({ name: 'scenarios', stop: async () => child.exitCode === null && child.kill('SIGTERM'), killNow: () => child.kill('SIGKILL') });
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}
+
+async function main() {
+  const t0 = Date.now();
+  const build = !flag('skip-build') && buildIsStale();
+  await bootstrap({ build });
+  await compileBench();
+  say('bench', `${build ? 'built, ' : ''}bench compiled; starting infrastructure in ${runDir}`);
+  const infra = await startInfrastructure();
+  const { base, gatewayUrl } = await startApps(infra);
+  const apiKey = await createKey(base);
+  say('bench', `stack up in ${((Date.now() - t0) / 1000).toFixed(0)} s; running ${scenarios.join(', ')}`);
+  const code = await runScenarios({
+    ...base,
+    BENCH_SETTINGS: JSON.stringify(settings),
+    BENCH_GATEWAY_URL: gatewayUrl,
+    BENCH_API_KEY: apiKey,
+    BENCH_RESULTS_DIR: path.join(repoRoot, 'bench', 'results'),
+  });
+  say('bench', `done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  return code;
+}
+
+let exitCode = 1;
+try {
+  exitCode = await main();
+} catch (error) {
+  fail('bench', error.stack ?? error.message);
+  const tails = fs.existsSync(logDir) ? fs.readdirSync(logDir) : [];
+  if (tails.length > 0) fail('bench', `app logs in ${logDir}`);
+} finally {
+  await stopAll();
+  if (exitCode === 0 && !keepLogs) fs.rmSync(runDir, { recursive: true, force: true });
+  else console.log(`logs: ${runDir}`);
+}
+process.exit(exitCode);

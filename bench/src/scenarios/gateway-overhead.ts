@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { freePort } from '@swapgw/testing';
+import { spawnNode, waitForHttp } from '../support/child-process';
+import { ratio } from '../support/stats';
+
+export interface HttpLoadResult {
+  url: string;
+  connections: number;
+  durationSeconds: number;
+  requestsPerSecond: number;
+  totalRequests: number;
+  latencyMs: { p50: number; p90: number; p99: number; max: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+export interface GatewayOverheadResult {
+  scenario: 'gateway-overhead';
+  gateway: HttpLoadResult;
+  bareFastify: HttpLoadResult;
+  /** gateway req/s ÷ bare Fastify req/s (1 = no overhead). */
+  throughputRatio: number;
+  /** gateway p50 ÷ bare p50 and gateway p99 ÷ bare p99. */
+  latencyRatio: { p50: number; p99: number };
+  responseBytes: number;
+}
+
+export interface GatewayOverheadOptions {
+  gatewayUrl: string;
+  apiKey: string;
+  connections: number;
+  durationSeconds: number;
+  bareServerScript: string;
+}
+
+async function load(url: string, headers: Record<string, string>, connections: number, durationSeconds: number): Promise<HttpLoadResult> {
+  // A short warm-up first (JIT, connection pools, caches), not counted.
+  await autocannon({ url, headers, connections, duration: 1 });
+  const result = await autocannon({ url, headers, connections, duration: durationSeconds });
+  return {
+    url,
+    connections,
+    durationSeconds,
+    requestsPerSecond: result.requests.average,
+    totalRequests: result.requests.total,
+    latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+/**
+ * Authenticated GET /api/v1/chains through the gateway against a bare Fastify process answering
+ * the same bytes: what auth, rate limiting, envelope, logging and the catalog call cost.
+ */
+export async function gatewayOverhead(options: GatewayOverheadOptions): Promise<GatewayOverheadResult> {
+  const headers = { authorization: `Bearer ${options.apiKey}`, accept: 'application/json' };
+  const gatewayChains = `${options.gatewayUrl}/chains`;
+  const sample = await fetch(gatewayChains, { headers });
+  if (sample.status !== 200) throw new Error(`GET /chains answered ${sample.status}: ${await sample.text()}`);
+  const body = await sample.text();
+
+  const bodyFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'swapgw-bench-')), 'chains.json');
+  fs.writeFileSync(bodyFile, body);
+  const port = await freePort();
+  const bare = spawnNode(options.bareServerScript, { PORT: String(port), BARE_BODY_FILE: bodyFile });
+  const bareChains = `http://127.0.0.1:${port}/api/v1/chains`;
+  try {
+    await waitForHttp(bareChains);
+    const bareResult = await load(bareChains, headers, options.connections, options.durationSeconds);
+    const gatewayResult = await load(gatewayChains, headers, options.connections, options.durationSeconds);
+    return {
+      scenario: 'gateway-overhead',
+      gateway: gatewayResult,
+      bareFastify: bareResult,
+      throughputRatio: ratio(gatewayResult.requestsPerSecond, bareResult.requestsPerSecond),
+      latencyRatio: {
+        p50: ratio(gatewayResult.latencyMs.p50, bareResult.latencyMs.p50),
+        p99: ratio(gatewayResult.latencyMs.p99, bareResult.latencyMs.p99),
+      },
+      responseBytes: Buffer.byteLength(body),
+    };
+  } finally {
+    await bare.stop();
+    fs.rmSync(path.dirname(bodyFile), { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,101 @@
+import type { GatewayOverheadResult } from '../scenarios/gateway-overhead';
+import type { KafkaRequestReplyResult } from '../scenarios/kafka-request-reply';
+import type { QuoteLatencyResult, SoakResult, SyncBuildLatencyResult } from '../scenarios/swap-flow';
+import type { MachineDescription } from './machine';
+import type { LatencySummary } from './stats';
+
+export type ScenarioResult = GatewayOverheadResult | KafkaRequestReplyResult | QuoteLatencyResult | SyncBuildLatencyResult | SoakResult;
+
+export interface BenchReport {
+  startedAt: string;
+  finishedAt: string;
+  machine: MachineDescription;
+  settings: Record<string, unknown>;
+  results: ScenarioResult[];
+  /** Scenarios that threw, with the message: a bench run reports what it could measure. */
+  errors: Array<{ scenario: string; message: string }>;
+}
+
+const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(2)} ms` : 'n/a');
+const num = (v: number, digits = 0) => (Number.isFinite(v) ? v.toFixed(digits) : 'n/a');
+const x = (v: number) => (Number.isFinite(v) ? `×${v.toFixed(3)}` : 'n/a');
+const statuses = (s: Record<string, number>) => Object.entries(s).map(([k, v]) => `${k}: ${v}`).join(', ') || 'none';
+const latencyRow = (name: string, l: LatencySummary) => `| ${name} | ${l.samples} | ${ms(l.p50)} | ${ms(l.p90)} | ${ms(l.p99)} | ${ms(l.max)} |`;
+const LATENCY_HEADER = ['| series | samples | p50 | p90 | p99 | max |', '|---|---:|---:|---:|---:|---:|'];
+
+function section(result: ScenarioResult): string[] {
+  switch (result.scenario) {
+    case 'gateway-overhead': {
+      const row = (name: string, r: GatewayOverheadResult['gateway']) =>
+        `| ${name} | ${num(r.requestsPerSecond, 1)} | ${ms(r.latencyMs.p50)} | ${ms(r.latencyMs.p99)} | ${r.totalRequests} | ${r.non2xx} | ${r.errors + r.timeouts} |`;
+      return [
+        `## Gateway overhead: GET /api/v1/chains (${result.gateway.connections} connections, ${result.gateway.durationSeconds} s each, ${result.responseBytes} B body)`,
+        '',
+        '| target | req/s | p50 | p99 | requests | non-2xx | errors+timeouts |',
+        '|---|---:|---:|---:|---:|---:|---:|',
+        row('gateway (auth, rate limit, envelope, catalog over Kafka)', result.gateway),
+        row('bare Fastify, same bytes', result.bareFastify),
+        '',
+        `Throughput ratio gateway/bare: ${x(result.throughputRatio)}; latency ratio p50 ${x(result.latencyRatio.p50)}, p99 ${x(result.latencyRatio.p99)}.`,
+      ];
+    }
+    case 'kafka-request-reply':
+      return [
+        `## Kafka request-reply (${result.requests} sequential requests; throughput with ${result.concurrency} in flight)`,
+        '',
+        ...LATENCY_HEADER,
+        latencyRow('@swapgw/messaging RequestReplyClient → RequestResponder', result.messaging.roundTripMs),
+        latencyRow('raw kafkajs produce → consume → produce → consume', result.rawKafkajs.roundTripMs),
+        latencyRow('raw kafkajs produce → consume (one hop)', result.rawKafkajs.oneHopMs),
+        '',
+        `Throughput: messaging ${num(result.messaging.concurrentRequestsPerSecond, 1)} req/s, raw ${num(result.rawKafkajs.concurrentRoundTripsPerSecond, 1)} round trips/s (ratio ${x(result.throughputRatio)}).`,
+        `Latency ratio messaging/raw round trip: p50 ${x(result.latencyRatio.p50)}, p99 ${x(result.latencyRatio.p99)}.`,
+      ];
+    case 'quote-latency':
+      return [
+        `## Quote latency: POST /quote ${result.request.amount} ${result.request.tokenIn}→${result.request.tokenOut} on ${result.request.fromChain}`,
+        '',
+        ...LATENCY_HEADER,
+        latencyRow('POST /quote', result.latencyMs),
+        '',
+        `Statuses: ${statuses(result.statuses)}.`,
+      ];
+    case 'sync-build-latency':
+      return [
+        `## Sync build latency: POST /swap/build with waitForTxRequestMs ${result.waitForTxRequestMs}`,
+        '',
+        ...LATENCY_HEADER,
+        latencyRow('POST /swap/build', result.latencyMs),
+        '',
+        `Statuses (200 sync with payload, 202 async): ${statuses(result.statuses)}.`,
+      ];
+    case 'soak':
+      return [
+        `## Soak: ${result.swaps} swaps, ${result.concurrency} at a time (quote → async build → poll every ${result.pollIntervalMs} ms until ready)`,
+        '',
+        ...LATENCY_HEADER,
+        latencyRow('build → ready', result.buildToReadyMs),
+        '',
+        `Throughput: ${num(result.swapsPerSecond, 2)} swaps/s over ${num(result.wallSeconds, 1)} s. Builds: ${statuses(result.buildStatuses)}.`,
+        `Ready ${result.ready}/${result.swaps}, distinct swap ids ${result.distinctSwapIds}, rows not exactly once: ${result.anomalies.length}. **${result.verdict}**`,
+        ...result.failures.map((f) => `- failure: ${f}`),
+        ...result.anomalies.slice(0, 10).map((a) => `- anomaly: ${JSON.stringify(a)}`),
+      ];
+  }
+}
+
+export function toMarkdown(report: BenchReport): string {
+  const m = report.machine;
+  return [
+    `# Swap gateway bench, ${report.startedAt}`,
+    '',
+    `Machine: ${m.cores} cores (${m.cpuModel}), ${m.memoryGiB} GiB memory (${m.freeMemoryGiB} GiB free), ${m.platform}, Node ${m.node}, load average at start ${m.loadAverage.join(' / ')}.`,
+    'Everything (Kafka, PostgreSQL, two anvil chains, five apps, the load generator) ran on this one machine: figures are relative, compare them within one run.',
+    '',
+    `Settings: ${Object.entries(report.settings).map(([k, v]) => `${k}=${String(v)}`).join(', ')}.`,
+    '',
+    ...report.results.flatMap((r) => [...section(r), '']),
+    ...(report.errors.length > 0 ? ['## Scenarios that failed', '', ...report.errors.map((e) => `- ${e.scenario}: ${e.message}`), ''] : []),
+    `Finished ${report.finishedAt}.`,
+  ].join('\n');
+}
