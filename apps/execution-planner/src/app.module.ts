@@ -12,6 +12,7 @@ import { QuoteServiceRoutePlanSource } from './routes/quote-service-route-plan.s
 import { ROUTE_PLAN_SOURCE } from './routes/route-plan.source';
 import { SigningEventsConsumer } from './swaps/signing-events.consumer';
 import { SwapBuilder } from './swaps/swap-builder.service';
+import { SwapExpirySweeper } from './swaps/swap-expiry.sweeper';
 import { SwapProgress } from './swaps/swap-progress.service';
 import { SwapRequestsController } from './swaps/swap-requests.controller';
 
@@ -19,7 +20,11 @@ export const PLANNER_GROUP_ID = 'execution-planner';
 
 /** The planner's Nest module for a validated config (tests give their own consumer group). */
 export function plannerModule(config: ExecutionPlannerConfig, groupId: string = PLANNER_GROUP_ID): Type<unknown> {
-  const options: PlannerOptions = { swapDeadlineSeconds: config.SWAP_DEADLINE_SECONDS, clock: () => Date.now() };
+  const options: PlannerOptions = {
+    swapDeadlineSeconds: config.SWAP_DEADLINE_SECONDS,
+    expirySweepIntervalMs: config.SWAP_EXPIRY_SWEEP_MS,
+    clock: () => Date.now(),
+  };
 
   @Module({
     imports: [
@@ -45,6 +50,7 @@ export function plannerModule(config: ExecutionPlannerConfig, groupId: string = 
       },
       SwapBuilder,
       SwapProgress,
+      SwapExpirySweeper,
     ],
   })
   class ExecutionPlannerModule {}

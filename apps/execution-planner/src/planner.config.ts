@@ -39,6 +39,12 @@ export class ExecutionPlannerConfig {
   @Max(86_400)
   SWAP_DEADLINE_SECONDS: number = 3600;
 
+  /** How often swaps abandoned past their deadline are expired. */
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  SWAP_EXPIRY_SWEEP_MS: number = 15_000;
+
   /** Bound of the route-plan look-up at quote-service (its timeout answers the build 503). */
   @IsInt()
   @Min(100)

@@ -15,6 +15,7 @@ import { uniswapV2RouterInterface } from '../planning/calldata';
 import { ExecutionPlannerConfig } from '../planner.config';
 import { ROUTE_PLAN_SOURCE, RoutePlanSource } from '../routes/route-plan.source';
 import { SwapBuilder } from './swap-builder.service';
+import { SwapExpirySweeper } from './swap-expiry.sweeper';
 import { SwapProgress } from './swap-progress.service';
 
 // Real Kafka and PostgreSQL. quote-service is played by a route table (the planner's port to it);
@@ -97,6 +98,7 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
   let producer: Producer;
   let builder: SwapBuilder;
   let progress: SwapProgress;
+  let sweeper: SwapExpirySweeper;
 
   const buildRequest = (quoteId: string, swapId = randomUUID()): SwapBuildRequest => ({ swapId, owner: 'alice', quoteId, routeId: 'r1', userAddress: USER });
   const swapRow = async (swapId: string) => (await db.query(`SELECT * FROM planner.swaps WHERE id = $1`, [swapId]))[0];
@@ -161,6 +163,7 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
     db = app.get(DataSource);
     builder = app.get(SwapBuilder);
     progress = app.get(SwapProgress);
+    sweeper = app.get(SwapExpirySweeper);
     producer = new Kafka({ clientId: 'planner-it-signer', brokers: env.brokers, logLevel: logLevel.NOTHING }).producer();
     await producer.connect();
     const admin = new Kafka({ clientId: 'planner-it-admin', brokers: env.brokers, logLevel: logLevel.NOTHING }).admin();
@@ -307,5 +310,24 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
     expect(await progress.refreshSigning(swapId, 'alice')).toEqual({ swapId, refreshRequested: false, status: 'planning' });
     const refreshes = (await outboxOf(swapId)).filter((r) => r.type === 'signing.refresh');
     expect(refreshes.map((r) => r.payload)).toEqual([{ swapId, stepId: `${swapId}:1` }]);
+  });
+
+  it('expires a swap abandoned past its deadline, but not one whose transaction is in flight', async () => {
+    plans.set('q-abandoned', planFor('q-abandoned'));
+    plans.set('q-inflight', planFor('q-inflight'));
+    const abandoned = await builder.build(buildRequest('q-abandoned'));
+    const inflight = await builder.build(buildRequest('q-inflight'));
+    await signerSays(SigningEventTypes.submitted, { ...stepRef(inflight.swapId, 1), txHash: txHash(9), submittedAtMs: Date.now() });
+    await waitFor(async () => (await swapRow(inflight.swapId)).status === 'submitted', { timeoutMs: 15_000, description: 'step 1 submitted' });
+    await db.query(`UPDATE planner.swaps SET expires_at_ms = 1 WHERE id = ANY($1)`, [[abandoned.swapId, inflight.swapId]]);
+
+    await sweeper.sweepOnce(); // the app's own timer may have got there first: the outcome is the same
+
+    expect(await swapRow(abandoned.swapId)).toMatchObject({ status: 'expired', failure_reason: 'SWAP_DEADLINE_PASSED' });
+    expect((await stepRows(abandoned.swapId)).map((s: { status: string }) => s.status)).toEqual(['expired', 'pending']);
+    expect((await outboxOf(abandoned.swapId)).filter((r) => r.type === 'swap.expired').map((r) => r.payload)).toEqual([
+      { swapId: abandoned.swapId, status: 'expired', reason: 'SWAP_DEADLINE_PASSED' },
+    ]);
+    expect((await swapRow(inflight.swapId)).status).toBe('submitted');
   });
 });

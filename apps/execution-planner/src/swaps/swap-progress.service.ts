@@ -21,6 +21,7 @@ import {
   SwapSigningReadyEvent,
   SwapSigningRefreshResult,
   SwapStepConfirmedEvent,
+  SwapStatus,
   SwapStepSubmittedEvent,
   Topics,
 } from '@swapgw/contracts';
@@ -29,6 +30,11 @@ import { PLANNER_OPTIONS, PlannerOptions } from '../planner.options';
 import { SwapEntity } from './swap.entity';
 import { SwapStepEntity, SwapStepStatus } from './swap-step.entity';
 import { positionOf, prepareCommandOf, stepIdOf, swapEvent } from './swap-messages';
+
+/** Reason of an expired swap: its encoded calls' deadline passed. */
+export const SWAP_DEADLINE_PASSED = 'SWAP_DEADLINE_PASSED';
+/** Swap states in which nothing is in flight on chain, so the deadline alone can end the swap. */
+export const EXPIRABLE_STATUSES: readonly SwapStatus[] = ['planning', 'awaiting_signature'];
 
 interface StepRef {
   swapId: string;
@@ -129,7 +135,7 @@ export class SwapProgress {
       // The encoded calls' deadline passed: the step could not succeed any more.
       step.status = 'expired';
       step.failureReason = event.reason;
-      await this.terminate(manager, swap, step, 'expired', 'SWAP_DEADLINE_PASSED', details, now);
+      await this.terminate(manager, swap, step, 'expired', SWAP_DEADLINE_PASSED, details, now);
       return;
     }
     step.status = 'failed';
@@ -168,6 +174,23 @@ export class SwapProgress {
       await this.outbox.enqueue(manager, { topic: Topics.signingCommands, type: SigningCommandTypes.refresh, aggregateId: swapId, payload: refresh });
       await this.emitPending(manager, swap, 'payload expired; a fresh one is being prepared');
       return { swapId, refreshRequested: true, status: swap.status };
+    });
+  }
+
+  /**
+   * Expires a swap whose deadline passed while it waited for the user or for a payload (not while a
+   * transaction is in flight: that one's outcome decides). Returns whether it expired it; a swap
+   * another instance already expired, or that moved on, is left alone.
+   */
+  async expireIfDue(swapId: string): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const swap = await manager.getRepository(SwapEntity).findOne({ where: { id: swapId }, lock: { mode: 'pessimistic_write' } });
+      const now = this.options.clock();
+      if (!swap || !EXPIRABLE_STATUSES.includes(swap.status) || swap.expiresAtMs > now) return false;
+      const step = await manager.getRepository(SwapStepEntity).findOneByOrFail({ id: stepIdOf(swap.id, swap.currentStep) });
+      step.status = 'expired';
+      await this.terminate(manager, swap, step, 'expired', SWAP_DEADLINE_PASSED, { step: positionOf(swap), chain: step.chain }, now);
+      return true;
     });
   }
 
