@@ -13,6 +13,7 @@ import {
 } from './catalog/token-sources';
 import { QuoteServiceConfig } from './config/quote-service.config';
 import { DevnetBridgeProvider } from './providers/devnet-bridge.provider';
+import { JupiterProvider } from './providers/jupiter.provider';
 import { LifiProvider } from './providers/lifi.provider';
 import { QuoteProvider, RouteWarningThresholds } from './providers/quote-provider';
 import { UniswapV2Provider } from './providers/uniswap-v2.provider';
@@ -39,7 +40,8 @@ export function createQuoteServiceComponents(
   registry: ChainRegistry = registryFromConfig(config),
 ): QuoteServiceComponents {
   const lifiEnabled = Boolean(config.LIFI_API_URL);
-  const policy = new SupportPolicy(registry, lifiEnabled);
+  const jupiterEnabled = Boolean(config.JUPITER_API_URL);
+  const policy = new SupportPolicy(registry, { lifiEnabled, jupiterChain: jupiterEnabled ? config.JUPITER_CHAIN : undefined });
   const sources: TokenListSource[] = [new DevnetTokenSource(), new NativeCoinSource(), new SolanaCoreListSource(), new UniswapDefaultListSource()];
   if (config.TOKEN_LIST_URL) sources.push(new RemoteTokenListSource(config.TOKEN_LIST_URL, config.TOKEN_LIST_TIMEOUT_MS));
   const sync = new CatalogSync(dataSource, registry, sources, policy, {
@@ -65,6 +67,9 @@ export function createQuoteServiceComponents(
         thresholds,
       ),
     );
+  }
+  if (config.JUPITER_API_URL) {
+    providers.push(new JupiterProvider({ baseUrl: config.JUPITER_API_URL, apiKey: config.JUPITER_API_KEY, chain: config.JUPITER_CHAIN }, thresholds));
   }
   const quotes = new QuoteService(dataSource, registry, new TokenResolver(dataSource, registry), providers, {
     ttlMs: config.QUOTE_TTL_MS,

@@ -198,6 +198,18 @@ export class CatalogSync {
           JSON.stringify(providers),
           providers.length > 0,
         ]);
+        if (!this.policy.supportVariesByToken(chain.id)) continue;
+        // A few tokens (solana-devnet): per symbol, since only the bridged one rides the bridge.
+        const symbols: { symbol: string }[] = await manager.query(`SELECT DISTINCT "symbol" FROM ${this.t.tokens} WHERE "chain" = $1`, [chain.id]);
+        for (const { symbol } of symbols) {
+          const ofToken = this.policy.tokenProviders(chain.id, symbol);
+          await manager.query(`UPDATE ${this.t.tokens} SET "providers" = $3::jsonb, "supported" = $4 WHERE "chain" = $1 AND "symbol" = $2`, [
+            chain.id,
+            symbol,
+            JSON.stringify(ofToken),
+            ofToken.length > 0,
+          ]);
+        }
       }
       const pairs = await this.candidatePairs(manager);
       for (let i = 0; i < pairs.length; i += UPSERT_CHUNK) {
@@ -235,13 +247,13 @@ export class CatalogSync {
     const pairs: { fromChain: string; toChain: string; tokenIn: string; tokenOut: string; providers: string[] }[] = [];
     for (const [fromChain, fromTokens] of byChain) {
       for (const [toChain, toTokens] of byChain) {
-        const providers = fromChain === toChain ? this.policy.sameChainProviders(fromChain) : this.policy.crossChainProviders(fromChain, toChain);
         const sameFamily = this.registry.find(fromChain)?.family === this.registry.find(toChain)?.family;
-        // Cross-family pairs (EVM ↔ Solana) are listed only where a provider covers them.
-        if (!sameFamily && providers.length === 0) continue;
         for (const a of fromTokens) {
           for (const b of toTokens) {
             if (fromChain === toChain && (a.symbol === b.symbol || isWrapPair(a.symbol, b.symbol))) continue;
+            const providers = this.policy.pairProviders(fromChain, toChain, a.symbol, b.symbol);
+            // Cross-family pairs (EVM ↔ Solana) are listed only where a provider covers them.
+            if (!sameFamily && providers.length === 0) continue;
             pairs.push({ fromChain, toChain, tokenIn: a.symbol, tokenOut: b.symbol, providers });
           }
         }

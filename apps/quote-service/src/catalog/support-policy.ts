@@ -1,31 +1,45 @@
 import { ChainRegistry } from '@swapgw/chains';
+import { devnetBridgeBetween, devnetBridgeEnd } from '../providers/devnet-bridge-ends';
 import { uniswapV2Deployment } from '../providers/uniswap-v2-deployments';
 
 export const ProviderNames = {
   uniswapV2: 'uniswap-v2',
   devnetBridge: 'devnet-bridge',
   lifi: 'lifi',
+  jupiter: 'jupiter',
 } as const;
+
+export interface SupportPolicyOptions {
+  lifiEnabled: boolean;
+  /** The Solana chain the Jupiter API prices (JUPITER_CHAIN), when JUPITER_API_URL is set. */
+  jupiterChain?: string;
+}
 
 /**
  * Which providers can trade on a chain, hence which tokens are `supported`:
- *  - uniswap-v2 where a deployment is readable (devnet chains; Ethereum once RPC_URL_ETHEREUM is set);
- *  - devnet-bridge between devnet chains that have a bridge in the manifest;
- *  - lifi on the real networks when LIFI_API_URL is configured.
- * A real-network token is therefore listed but unsupported until an RPC or the aggregator is configured.
+ *  - uniswap-v2 where a deployment is readable (EVM devnet chains; Ethereum once RPC_URL_ETHEREUM is set);
+ *  - devnet-bridge between devnet chains that have a bridge end in the manifest (EVM and solana-devnet);
+ *  - lifi on the real networks when LIFI_API_URL is configured;
+ *  - jupiter on one Solana chain (JUPITER_CHAIN) when JUPITER_API_URL is configured.
+ * A real-network token is therefore listed but unsupported until an RPC or an aggregator is configured.
  */
 export class SupportPolicy {
+  private readonly options: SupportPolicyOptions;
+
   constructor(
     private readonly registry: ChainRegistry,
-    private readonly lifiEnabled: boolean,
-  ) {}
+    options: SupportPolicyOptions | boolean,
+  ) {
+    this.options = typeof options === 'boolean' ? { lifiEnabled: options } : options;
+  }
 
   sameChainProviders(chainId: string): string[] {
     const chain = this.registry.find(chainId);
     if (!chain) return [];
     const providers: string[] = [];
     if (uniswapV2Deployment(this.registry, chainId)) providers.push(ProviderNames.uniswapV2);
-    if (this.lifiEnabled && !chain.devnet) providers.push(ProviderNames.lifi);
+    if (this.options.lifiEnabled && !chain.devnet) providers.push(ProviderNames.lifi);
+    if (this.options.jupiterChain === chainId && chain.family === 'solana') providers.push(ProviderNames.jupiter);
     return providers;
   }
 
@@ -34,19 +48,43 @@ export class SupportPolicy {
     const to = this.registry.find(toChain);
     if (!from || !to || fromChain === toChain) return [];
     const providers: string[] = [];
-    if (from.devnet && to.devnet && this.registry.devnetChain(fromChain)?.bridge && this.registry.devnetChain(toChain)?.bridge) {
-      providers.push(ProviderNames.devnetBridge);
-    }
-    if (this.lifiEnabled && !from.devnet && !to.devnet) providers.push(ProviderNames.lifi);
+    if (from.devnet && to.devnet && devnetBridgeBetween(this.registry, fromChain, toChain)) providers.push(ProviderNames.devnetBridge);
+    if (this.options.lifiEnabled && !from.devnet && !to.devnet) providers.push(ProviderNames.lifi);
     return providers;
   }
 
-  /** Every provider that can move a token of this chain, same-chain or across. */
-  tokenProviders(chainId: string): string[] {
+  /**
+   * Providers of one token pair: the chain pair's providers, less devnet-bridge where a Solana end
+   * is not the bridged token (the devnet has no Solana swap venue: SOL cannot ride the USDC bridge).
+   */
+  pairProviders(fromChain: string, toChain: string, tokenIn: string, tokenOut: string): string[] {
+    const providers = fromChain === toChain ? this.sameChainProviders(fromChain) : this.crossChainProviders(fromChain, toChain);
+    return providers.filter(
+      (p) => p !== ProviderNames.devnetBridge || (this.bridgeCarries(fromChain, tokenIn) && this.bridgeCarries(toChain, tokenOut)),
+    );
+  }
+
+  /** Every provider that can move a token of this chain, same-chain or across; `symbol` narrows to one token. */
+  tokenProviders(chainId: string, symbol?: string): string[] {
     const providers = new Set(this.sameChainProviders(chainId));
     for (const other of this.registry.list()) {
-      for (const p of this.crossChainProviders(chainId, other.id)) providers.add(p);
+      for (const p of this.crossChainProviders(chainId, other.id)) {
+        if (p === ProviderNames.devnetBridge && symbol !== undefined && !this.bridgeCarries(chainId, symbol)) continue;
+        providers.add(p);
+      }
     }
     return [...providers];
+  }
+
+  /** Whether support on this chain differs between its tokens (so it is computed per symbol). */
+  supportVariesByToken(chainId: string): boolean {
+    return devnetBridgeEnd(this.registry, chainId)?.family === 'solana';
+  }
+
+  /** On an EVM chain a swap can bring any token to the bridge; on a Solana end only the bridged token itself. */
+  private bridgeCarries(chainId: string, symbol: string): boolean {
+    const end = devnetBridgeEnd(this.registry, chainId);
+    if (!end) return false;
+    return end.family === 'evm' || end.token.symbol.toUpperCase() === symbol.toUpperCase();
   }
 }

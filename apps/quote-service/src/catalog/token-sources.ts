@@ -40,13 +40,14 @@ export function assetKeyOf(token: { address: string | null; mint?: string | null
   return 'native';
 }
 
-/** The devnet manifest's tokens plus each devnet chain's native coin. */
+/** The devnet manifest's tokens plus each devnet chain's native coin, the local Solana chain included. */
 export class DevnetTokenSource implements TokenListSource {
   readonly name = 'devnet-manifest';
   readonly remote = false;
 
   async load(registry: ChainRegistry): Promise<DiscoveredToken[]> {
     const tokens: DiscoveredToken[] = [];
+    const bridgeEnds = (registry.manifest?.chains.length ?? 0) + (registry.manifest?.solana ? 1 : 0);
     for (const chain of registry.manifest?.chains ?? []) {
       tokens.push({
         chain: chain.id,
@@ -69,8 +70,35 @@ export class DevnetTokenSource implements TokenListSource {
           mint: null,
           logoUrl: null,
           rank: coreRank(symbol) ?? LIST_RANK_BASE + index,
-          // The devnet bridge carries its token to every other devnet chain.
-          bridgedChains: chain.bridge.token === symbol ? (registry.manifest?.chains.length ?? 1) - 1 : 0,
+          // The devnet bridge carries its token to every other devnet chain (Solana included).
+          bridgedChains: chain.bridge.token === symbol ? bridgeEnds - 1 : 0,
+        });
+      });
+    }
+    const solana = registry.manifest?.solana;
+    if (solana) {
+      tokens.push({
+        chain: solana.id,
+        symbol: solana.nativeSymbol,
+        name: 'Solana',
+        decimals: 9,
+        address: null,
+        mint: null,
+        logoUrl: null,
+        rank: coreRank(solana.nativeSymbol) ?? 1,
+        bridgedChains: 0,
+      });
+      Object.entries(solana.tokens).forEach(([symbol, token], index) => {
+        tokens.push({
+          chain: solana.id,
+          symbol,
+          name: token.name,
+          decimals: token.decimals,
+          address: null,
+          mint: token.mint,
+          logoUrl: null,
+          rank: coreRank(symbol) ?? LIST_RANK_BASE + index,
+          bridgedChains: solana.bridge.token === symbol ? bridgeEnds - 1 : 0,
         });
       });
     }

@@ -81,6 +81,24 @@ export class QuoteServiceConfig {
   @Matches(/^0x[0-9a-fA-F]{40}$/)
   LIFI_QUOTE_FROM_ADDRESS: string = '0x0000000000000000000000000000000000000001';
 
+  /**
+   * Jupiter Swap API base URL (e.g. https://lite-api.jup.ag/swap/v1: /quote and /swap are appended);
+   * unset = the jupiter provider is off.
+   */
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'JUPITER_API_URL must be an http(s) URL' })
+  JUPITER_API_URL?: string;
+
+  /** Sent as x-api-key to Jupiter (needed by api.jup.ag, not by lite-api.jup.ag). */
+  @IsOptional()
+  @IsString()
+  JUPITER_API_KEY?: string;
+
+  /** The Solana chain of GET /chains whose swaps Jupiter prices: `solana`, or another for a stand-in API. */
+  @IsString()
+  @Matches(/^[a-z0-9-]{1,64}$/)
+  JUPITER_CHAIN: string = 'solana';
+
   /** Optional extra Token Lists document served over HTTP, re-read every TOKEN_LIST_REFRESH_MS. */
   @IsOptional()
   @Matches(HTTP_URL, { message: 'TOKEN_LIST_URL must be an http(s) URL' })

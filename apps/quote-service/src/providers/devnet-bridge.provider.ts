@@ -1,82 +1,65 @@
 import { ChainRegistry } from '@swapgw/chains';
 import type { RouteLeg } from '@swapgw/contracts';
-import { getAddress } from 'ethers';
 import { afterFeeBps, applySlippage } from '../quote/amounts';
 import { ProviderNames } from '../catalog/support-policy';
+import { bridgeDurationSeconds, devnetBridgeBetween, DevnetBridgeEnd } from './devnet-bridge-ends';
 import { CandidateRoute, QuoteContext, QuoteProvider, QuoteToken, RouteWarningThresholds } from './quote-provider';
 import { pathDebug, pathWarnings, uniswapLeg } from './uniswap-v2.provider';
-import { UniswapV2Quoter } from './uniswap-v2-quoter';
+import type { UniswapV2Quoter } from './uniswap-v2-quoter';
 
 /**
  * Cross-chain between devnet chains through the devnet USDC bridge: an optional Uniswap V2 swap
- * into USDC on the source chain, the bridge transfer (fee kept on deposit, as the contract does),
- * and an optional swap out of USDC on the destination chain.
+ * into USDC on an EVM source chain, the bridge transfer (fee kept on deposit, as the contracts and
+ * the Solana relayer do), and an optional swap out of USDC on an EVM destination chain. A Solana
+ * end (`solana-devnet`) has no swap venue on the devnet, so there the token must be the bridged
+ * USDC itself.
  */
 export class DevnetBridgeProvider implements QuoteProvider {
   readonly name = ProviderNames.devnetBridge;
 
   constructor(
     private readonly registry: ChainRegistry,
-    private readonly quoter: UniswapV2Quoter,
+    private readonly quoter: Pick<UniswapV2Quoter, 'quotePaths'>,
     private readonly thresholds: RouteWarningThresholds,
   ) {}
 
   applies(context: QuoteContext): boolean {
-    if (context.fromChain.id === context.toChain.id) return false;
-    const from = this.registry.devnetChain(context.fromChain.id);
-    const to = this.registry.devnetChain(context.toChain.id);
-    return Boolean(from?.bridge && to?.bridge && from.bridge.token === to.bridge.token && this.registry.manifest?.bridge);
+    return devnetBridgeBetween(this.registry, context.fromChain.id, context.toChain.id) !== undefined;
   }
 
   async quote(context: QuoteContext, signal: AbortSignal): Promise<CandidateRoute[]> {
     const manifest = this.registry.manifest;
-    const from = this.registry.devnetChain(context.fromChain.id);
-    const to = this.registry.devnetChain(context.toChain.id);
-    if (!manifest || !from || !to) return [];
-    const symbol = from.bridge.token;
-    const sourceToken = from.tokens[symbol];
-    const destinationToken = to.tokens[symbol];
-    if (!sourceToken || !destinationToken) return [];
-    const bridgedIn: QuoteToken = { chain: from.id, symbol, address: getAddress(sourceToken.address), decimals: sourceToken.decimals };
-    const bridgedOut: QuoteToken = { chain: to.id, symbol, address: getAddress(destinationToken.address), decimals: destinationToken.decimals };
+    const ends = devnetBridgeBetween(this.registry, context.fromChain.id, context.toChain.id);
+    if (!manifest || !ends) return [];
+    const { from, to } = ends;
 
     const legs: RouteLeg[] = [];
     const warnings = new Set<string>();
     const debug: Record<string, unknown>[] = [];
     let amount = context.amountIn;
 
-    if (!sameAsset(context.tokenIn, bridgedIn)) {
-      const [best] = await this.quoter.quotePaths(from.id, context.tokenIn, bridgedIn, amount, signal);
+    if (!sameAsset(context.tokenIn, from.token)) {
+      if (from.family !== 'evm') return [];
+      const [best] = await this.quoter.quotePaths(from.chain, context.tokenIn, from.token, amount, signal);
       if (!best) return [];
-      legs.push(uniswapLeg(from.id, true, context.tokenIn, bridgedIn, best, context.slippageBps));
+      legs.push(uniswapLeg(from.chain, true, context.tokenIn, from.token, best, context.slippageBps));
       pathWarnings(best, this.thresholds).forEach((w) => warnings.add(w));
       debug.push({ leg: 'source-swap', ...pathDebug(best) });
       amount = best.amounts[best.amounts.length - 1];
     }
+    // Checked before any I/O on the destination: a Solana end cannot swap out of USDC.
+    if (!sameAsset(context.tokenOut, to.token) && to.family !== 'evm') return [];
 
     const bridged = afterFeeBps(amount, manifest.bridge.feeBps);
-    if (bridged <= 0n) return []; // the bridge reverts deposits that the fee would eat
-    legs.push({
-      kind: 'bridge',
-      chain: from.id,
-      provider: manifest.bridge.provider,
-      tokenIn: bridgedIn,
-      tokenOut: bridgedOut,
-      amountIn: amount.toString(),
-      expectedAmountOut: bridged.toString(),
-      // The bridge releases exactly the announced amount: no price risk on this leg.
-      minAmountOut: bridged.toString(),
-      spender: getAddress(from.bridge.address),
-      destinationChain: to.id,
-      estimatedDurationSeconds: manifest.bridge.estimatedDurationSeconds,
-    });
+    if (bridged <= 0n) return []; // the bridge refuses deposits that the fee would eat
+    legs.push(bridgeLeg(manifest.bridge.provider, from, to, amount, bridged));
     debug.push({ leg: 'bridge', feeBps: manifest.bridge.feeBps, amountIn: amount.toString(), amountOut: bridged.toString() });
     amount = bridged;
 
-    if (!sameAsset(context.tokenOut, bridgedOut)) {
-      const [best] = await this.quoter.quotePaths(to.id, bridgedOut, context.tokenOut, amount, signal);
+    if (!sameAsset(context.tokenOut, to.token)) {
+      const [best] = await this.quoter.quotePaths(to.chain, to.token, context.tokenOut, amount, signal);
       if (!best) return [];
-      legs.push(uniswapLeg(to.id, true, bridgedOut, context.tokenOut, best, context.slippageBps));
+      legs.push(uniswapLeg(to.chain, true, to.token, context.tokenOut, best, context.slippageBps));
       pathWarnings(best, this.thresholds).forEach((w) => warnings.add(w));
       debug.push({ leg: 'destination-swap', ...pathDebug(best) });
       amount = best.amounts[best.amounts.length - 1];
@@ -96,6 +79,33 @@ export class DevnetBridgeProvider implements QuoteProvider {
   }
 }
 
-function sameAsset(a: QuoteToken, b: QuoteToken): boolean {
-  return a.chain === b.chain && (a.address ?? '').toLowerCase() === (b.address ?? '').toLowerCase();
+/**
+ * The bridge transfer as the planner executes it: on an EVM source `spender` is the bridge contract
+ * (approve, then deposit/depositTo), on a Solana source it is the vault token account (transfer +
+ * memo naming `destinationBridgeChainId` and the recipient). See RouteLeg in @swapgw/contracts.
+ */
+export function bridgeLeg(provider: string, from: DevnetBridgeEnd, to: DevnetBridgeEnd, amountIn: bigint, amountOut: bigint): RouteLeg {
+  return {
+    kind: 'bridge',
+    chain: from.chain,
+    provider,
+    tokenIn: { ...from.token },
+    tokenOut: { ...to.token },
+    amountIn: amountIn.toString(),
+    expectedAmountOut: amountOut.toString(),
+    // The bridge releases exactly the announced amount: no price risk on this leg.
+    minAmountOut: amountOut.toString(),
+    spender: from.spender,
+    destinationChain: to.chain,
+    destinationBridgeChainId: to.bridgeChainId,
+    estimatedDurationSeconds: bridgeDurationSeconds(from, to),
+  };
+}
+
+/** Same token on the same chain: EVM addresses compare case-insensitively, Solana mints exactly. */
+function sameAsset(a: QuoteToken, b: { chain: string; address: string | null }): boolean {
+  if (a.chain !== b.chain) return false;
+  const key = a.mint ?? a.address;
+  if (!key || !b.address) return key === b.address;
+  return key.startsWith('0x') ? key.toLowerCase() === b.address.toLowerCase() : key === b.address;
 }

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { ChainDescriptor, ChainRegistry } from '@swapgw/chains';
+import { ChainDescriptor, ChainRegistry, validateAddressForChain } from '@swapgw/chains';
 import {
   CodedError,
   CreateQuoteRequest,
@@ -9,8 +9,6 @@ import {
   QuoteRouteSummary,
   RoutePlan,
 } from '@swapgw/contracts';
-import { PublicKey } from '@solana/web3.js';
-import { isAddress } from 'ethers';
 import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
 import type { CandidateRoute, QuoteContext, QuoteProvider, QuoteToken } from '../providers/quote-provider';
@@ -151,29 +149,10 @@ export class QuoteService {
   }
 }
 
-const BITCOIN_ADDRESS = /^(bc1[02-9ac-hj-np-z]{11,71}|[13][1-9A-HJ-NP-Za-km-z]{25,34})$/;
-
+/** A recipient must be a wallet of the destination chain's family (Solana for solana-devnet...). */
 function assertRecipient(recipient: string, chain: ChainDescriptor): void {
-  const valid =
-    chain.family === 'evm'
-      ? isAddress(recipient) && recipient.startsWith('0x')
-      : chain.family === 'solana'
-        ? isSolanaAddress(recipient)
-        : BITCOIN_ADDRESS.test(recipient);
-  if (!valid) {
-    throw new CodedError(ErrorCodes.INVALID_ADDRESS, `recipient ${recipient} is not a valid ${chain.family} address (${chain.id})`, {
-      field: 'recipient',
-    });
-  }
-}
-
-function isSolanaAddress(value: string): boolean {
-  if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(value)) return false;
-  try {
-    return new PublicKey(value).toBase58() === value;
-  } catch {
-    return false;
-  }
+  const check = validateAddressForChain(chain, recipient);
+  if (!check.ok) throw new CodedError(ErrorCodes.INVALID_ADDRESS, `recipient ${check.reason}`, { field: 'recipient', chain: chain.id });
 }
 
 function summaryOf(routeId: string, route: CandidateRoute & { stepCount: number }, crossChain: boolean): QuoteRouteSummary {

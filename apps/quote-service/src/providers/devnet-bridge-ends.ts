@@ -1,0 +1,71 @@
+import { ChainRegistry } from '@swapgw/chains';
+import type { TokenRef } from '@swapgw/contracts';
+import { getAddress } from 'ethers';
+
+/**
+ * One chain's end of the devnet USDC bridge, whatever its family: the bridged token, who receives a
+ * deposit (`spender`: the EVM bridge contract, or the Solana vault token account), and the number
+ * the bridge knows the chain by.
+ */
+export interface DevnetBridgeEnd {
+  chain: string;
+  family: 'evm' | 'solana';
+  /** The bridged token on this chain; on Solana `address` is the SPL mint. */
+  token: TokenRef;
+  spender: string;
+  /** EVM chain id, or the manifest's `solana.bridge.chainId`. */
+  bridgeChainId: number;
+  /** Seconds from a deposit on this chain (or towards it) to the release, from the manifest. */
+  estimatedDurationSeconds: number;
+}
+
+/** The bridge end of a devnet chain, or undefined when the chain has none in the manifest. */
+export function devnetBridgeEnd(registry: ChainRegistry, chainId: string): DevnetBridgeEnd | undefined {
+  const manifest = registry.manifest;
+  if (!manifest?.bridge) return undefined;
+  const evm = registry.devnetChain(chainId);
+  if (evm?.bridge) {
+    const token = evm.tokens[evm.bridge.token];
+    if (!token) return undefined;
+    return {
+      chain: evm.id,
+      family: 'evm',
+      token: { chain: evm.id, symbol: evm.bridge.token, address: getAddress(token.address), decimals: token.decimals },
+      spender: getAddress(evm.bridge.address),
+      bridgeChainId: evm.chainId,
+      estimatedDurationSeconds: manifest.bridge.estimatedDurationSeconds,
+    };
+  }
+  const solana = registry.devnetSolana(chainId);
+  if (solana?.bridge) {
+    const token = solana.tokens[solana.bridge.token as 'USDC'];
+    if (!token) return undefined;
+    return {
+      chain: solana.id,
+      family: 'solana',
+      token: { chain: solana.id, symbol: solana.bridge.token, address: token.mint, decimals: token.decimals },
+      spender: solana.bridge.vault,
+      bridgeChainId: solana.bridge.chainId,
+      estimatedDurationSeconds: solana.bridge.estimatedDurationSeconds,
+    };
+  }
+  return undefined;
+}
+
+/** Both ends when the devnet bridge links the two chains (same bridged token), else undefined. */
+export function devnetBridgeBetween(registry: ChainRegistry, fromChain: string, toChain: string): { from: DevnetBridgeEnd; to: DevnetBridgeEnd } | undefined {
+  if (fromChain === toChain) return undefined;
+  const from = devnetBridgeEnd(registry, fromChain);
+  const to = devnetBridgeEnd(registry, toChain);
+  if (!from || !to || from.token.symbol !== to.token.symbol) return undefined;
+  return { from, to };
+}
+
+/**
+ * Duration of one transfer: with a Solana end, the manifest's Solana figure (measured for either
+ * direction); between EVM chains, the EVM bridge's.
+ */
+export function bridgeDurationSeconds(from: DevnetBridgeEnd, to: DevnetBridgeEnd): number {
+  const solanaEnd = [from, to].find((end) => end.family === 'solana');
+  return (solanaEnd ?? from).estimatedDurationSeconds;
+}

@@ -1,0 +1,187 @@
+import { PublicKey, VersionedTransaction } from '@solana/web3.js';
+import type { RouteLeg, RouteSolanaTransaction, TokenRef } from '@swapgw/contracts';
+import { ProviderNames } from '../catalog/support-policy';
+import { NoRouteError } from './no-route.error';
+import { CandidateRoute, QuoteContext, QuoteProvider, QuoteToken, RouteWarnings, RouteWarningThresholds } from './quote-provider';
+
+export interface JupiterOptions {
+  /** Base URL of the Swap API, e.g. https://lite-api.jup.ag/swap/v1 (/quote and /swap are appended). */
+  baseUrl: string;
+  /** Sent as x-api-key (api.jup.ag plans). */
+  apiKey?: string;
+  /** The registry chain the API prices: `solana` for Jupiter itself, another for a stand-in. */
+  chain: string;
+}
+
+/** Jupiter routes native SOL as wrapped SOL and wraps / unwraps it in the swap transaction. */
+export const WRAPPED_SOL_MINT = 'So11111111111111111111111111111111111111112';
+/** Jupiter Aggregator v6 program: what a Jupiter swap transaction invokes. */
+export const JUPITER_PROGRAM_ID = 'JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4';
+/** A Solana swap lands and confirms within seconds. */
+const SOLANA_SWAP_SECONDS = 5;
+const INTEGER = /^(0|[1-9][0-9]*)$/;
+
+/** The part of GET /quote's answer (QuoteResponse) a route needs; the whole object is sent back to /swap. */
+interface JupiterQuoteResponse {
+  inputMint: string;
+  inAmount: string;
+  outputMint: string;
+  outAmount: string;
+  /** ExactIn: the least output accepted, slippage applied. */
+  otherAmountThreshold: string;
+  swapMode: string;
+  slippageBps: number;
+  /** Price impact as a fraction ("0.0123" = 1.23 %). */
+  priceImpactPct: string;
+  routePlan: { swapInfo: { ammKey: string; label?: string; inputMint: string; outputMint: string; inAmount: string; outAmount: string }; percent: number }[];
+  contextSlot?: number;
+}
+
+interface JupiterSwapResponse {
+  swapTransaction: string;
+  lastValidBlockHeight: number;
+}
+
+/**
+ * Same-chain Solana swaps through Jupiter's Swap API: GET /quote prices the swap; when the quote
+ * names a Solana recipient (the wallet that will sign), POST /swap builds its transaction, carried
+ * in the leg for the signer. A 400 is Jupiter's "no route" (e.g. COULD_NOT_FIND_ANY_ROUTE,
+ * TOKEN_NOT_TRADABLE): routes [], not a failure; any other error fails the provider.
+ */
+export class JupiterProvider implements QuoteProvider {
+  readonly name = ProviderNames.jupiter;
+
+  constructor(
+    private readonly options: JupiterOptions,
+    private readonly thresholds: RouteWarningThresholds,
+  ) {}
+
+  applies(context: QuoteContext): boolean {
+    return context.fromChain.id === this.options.chain && context.toChain.id === this.options.chain && context.fromChain.family === 'solana';
+  }
+
+  async quote(context: QuoteContext, signal: AbortSignal): Promise<CandidateRoute[]> {
+    const inputMint = mintOf(context.tokenIn);
+    const outputMint = mintOf(context.tokenOut);
+    if (inputMint === outputMint) return []; // SOL ↔ wSOL is a wrap, not a swap
+    const url = this.endpoint('quote');
+    url.search = new URLSearchParams({
+      inputMint,
+      outputMint,
+      amount: context.amountIn.toString(),
+      slippageBps: String(context.slippageBps),
+      swapMode: 'ExactIn',
+    }).toString();
+    const quote = checkQuote(await this.call<JupiterQuoteResponse>(url, { method: 'GET' }, signal), inputMint, outputMint, context.amountIn);
+
+    const chain = context.fromChain.id;
+    const leg: RouteLeg = {
+      kind: 'swap',
+      chain,
+      provider: this.name,
+      tokenIn: tokenRef(chain, context.tokenIn),
+      tokenOut: tokenRef(chain, context.tokenOut),
+      amountIn: quote.inAmount,
+      expectedAmountOut: quote.outAmount,
+      minAmountOut: quote.otherAmountThreshold,
+      spender: JUPITER_PROGRAM_ID,
+      estimatedDurationSeconds: SOLANA_SWAP_SECONDS,
+    };
+    if (context.recipient) leg.solanaTransaction = await this.swapTransaction(quote, context.recipient, signal);
+
+    const priceImpactBps = fractionToBps(quote.priceImpactPct);
+    return [
+      {
+        providers: [this.name],
+        legs: [leg],
+        expectedAmountOut: BigInt(quote.outAmount),
+        estimatedDurationSeconds: SOLANA_SWAP_SECONDS,
+        warnings: priceImpactBps > this.thresholds.priceImpactBps ? [RouteWarnings.highPriceImpact] : [],
+        debug: {
+          priceImpactPct: quote.priceImpactPct,
+          contextSlot: quote.contextSlot,
+          hops: quote.routePlan.map((hop) => ({ amm: hop.swapInfo.label ?? hop.swapInfo.ammKey, percent: hop.percent })),
+          transactionBuilt: Boolean(leg.solanaTransaction),
+        },
+      },
+    ];
+  }
+
+  /** POST /swap for `user`; the answer must be a versioned transaction paid by that user. */
+  private async swapTransaction(quote: JupiterQuoteResponse, user: string, signal: AbortSignal): Promise<RouteSolanaTransaction> {
+    const body = { quoteResponse: quote, userPublicKey: user, wrapAndUnwrapSol: true, dynamicComputeUnitLimit: true };
+    const answer = await this.call<JupiterSwapResponse>(
+      this.endpoint('swap'),
+      { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } },
+      signal,
+    );
+    if (typeof answer?.swapTransaction !== 'string' || !Number.isInteger(answer.lastValidBlockHeight)) {
+      throw new Error('Jupiter /swap answered without swapTransaction or lastValidBlockHeight');
+    }
+    let transaction: VersionedTransaction;
+    try {
+      transaction = VersionedTransaction.deserialize(Buffer.from(answer.swapTransaction, 'base64'));
+    } catch (error) {
+      throw new Error(`Jupiter /swap answered a swapTransaction that is not a serialized transaction: ${(error as Error).message}`);
+    }
+    // The signer hands this message out as is: it must be the user's to pay and sign, nobody else's.
+    const feePayer = transaction.message.staticAccountKeys[0];
+    if (!feePayer?.equals(new PublicKey(user)) || transaction.message.header.numRequiredSignatures !== 1) {
+      throw new Error(`Jupiter /swap built a transaction for ${feePayer?.toBase58()} with ${transaction.message.header.numRequiredSignatures} signers, not for ${user} alone`);
+    }
+    return { serializedTransaction: answer.swapTransaction, signer: user, lastValidBlockHeight: answer.lastValidBlockHeight };
+  }
+
+  private endpoint(path: 'quote' | 'swap'): URL {
+    return new URL(path, this.options.baseUrl.endsWith('/') ? this.options.baseUrl : `${this.options.baseUrl}/`);
+  }
+
+  private async call<T>(url: URL, init: RequestInit, signal: AbortSignal): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json', ...(init.headers as Record<string, string> | undefined) };
+    if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
+    const response = await fetch(url, { ...init, headers, signal });
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    if (response.status === 400) {
+      const error = body as { error?: string; errorCode?: string } | undefined;
+      throw new NoRouteError(`Jupiter: ${error?.errorCode ?? 'HTTP 400'}${error?.error ? ` (${error.error})` : ''}`);
+    }
+    if (!response.ok) throw new Error(`Jupiter ${url.pathname} answered HTTP ${response.status}`);
+    if (body === undefined) throw new Error(`Jupiter ${url.pathname} answered a body that is not JSON`);
+    return body as T;
+  }
+}
+
+function checkQuote(quote: JupiterQuoteResponse, inputMint: string, outputMint: string, amountIn: bigint): JupiterQuoteResponse {
+  const problems: string[] = [];
+  if (quote?.inputMint !== inputMint || quote?.outputMint !== outputMint) problems.push('mints differ from the request');
+  if (!INTEGER.test(String(quote?.inAmount)) || BigInt(quote.inAmount) !== amountIn) problems.push('inAmount differs from the request');
+  if (!INTEGER.test(String(quote?.outAmount)) || !INTEGER.test(String(quote?.otherAmountThreshold))) problems.push('amounts are not integers');
+  else if (BigInt(quote.otherAmountThreshold) > BigInt(quote.outAmount)) problems.push('otherAmountThreshold exceeds outAmount');
+  if (!Array.isArray(quote?.routePlan)) problems.push('no routePlan');
+  if (problems.length > 0) throw new Error(`Jupiter /quote answer rejected: ${problems.join('; ')}`);
+  if (BigInt(quote.outAmount) === 0n) throw new NoRouteError('Jupiter: the amount is too small to get any output');
+  return quote;
+}
+
+function mintOf(token: QuoteToken): string {
+  return token.mint ?? token.address ?? WRAPPED_SOL_MINT;
+}
+
+/** Plans carry the mint in `address` (null for native SOL). */
+function tokenRef(chain: string, token: QuoteToken): TokenRef {
+  return { chain, symbol: token.symbol, address: token.mint ?? token.address ?? null, decimals: token.decimals };
+}
+
+/** "0.0123" → 123 basis points (truncated); anything unreadable counts as 0. */
+export function fractionToBps(fraction: string | undefined): number {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(String(fraction ?? '').trim());
+  if (!match) return 0;
+  const digits = (match[2] ?? '').padEnd(4, '0').slice(0, 4);
+  return Number(match[1]) * 10_000 + Number(digits);
+}
