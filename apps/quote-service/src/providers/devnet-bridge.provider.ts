@@ -38,8 +38,11 @@ export class DevnetBridgeProvider implements QuoteProvider {
     const debug: Record<string, unknown>[] = [];
     let amount = context.amountIn;
 
+    // A Solana end has no swap venue: there the token must be the bridged one (checked before any I/O).
+    if (!sameAsset(context.tokenIn, from.token) && from.family !== 'evm') return [];
+    if (!sameAsset(context.tokenOut, to.token) && to.family !== 'evm') return [];
+
     if (!sameAsset(context.tokenIn, from.token)) {
-      if (from.family !== 'evm') return [];
       const [best] = await this.quoter.quotePaths(from.chain, context.tokenIn, from.token, amount, signal);
       if (!best) return [];
       legs.push(uniswapLeg(from.chain, true, context.tokenIn, from.token, best, context.slippageBps));
@@ -47,8 +50,6 @@ export class DevnetBridgeProvider implements QuoteProvider {
       debug.push({ leg: 'source-swap', ...pathDebug(best) });
       amount = best.amounts[best.amounts.length - 1];
     }
-    // Checked before any I/O on the destination: a Solana end cannot swap out of USDC.
-    if (!sameAsset(context.tokenOut, to.token) && to.family !== 'evm') return [];
 
     const bridged = afterFeeBps(amount, manifest.bridge.feeBps);
     if (bridged <= 0n) return []; // the bridge refuses deposits that the fee would eat
