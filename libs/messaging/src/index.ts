@@ -19,3 +19,4 @@ export * from './outbox/outbox-relay';
 export * from './bootstrap/health-server';
 export * from './bootstrap/bootstrap-kafka-service';
 export * from './messaging.module';
+export * from './metrics/consumer-lag-sampler';

@@ -2,6 +2,7 @@ import { DynamicModule, Inject, Injectable, Logger, Module, OnApplicationBootstr
 import { DataSource } from 'typeorm';
 import { IdempotentConsumer, IdempotentConsumerOptions } from './consumer/idempotent-consumer';
 import { kafkaSettingsFromEnv, KafkaSettings } from './kafka/kafka-settings';
+import { ConsumerLagSampler } from './metrics/consumer-lag-sampler';
 import { Outbox } from './outbox/outbox';
 import { OutboxRelay, OutboxRelayOptions } from './outbox/outbox-relay';
 import { RequestReplyClient, RequestReplyClientOptions } from './request-reply/request-reply.client';
@@ -28,6 +29,11 @@ export interface MessagingModuleOptions {
   relay?: OutboxRelayOptions;
   consumer?: IdempotentConsumerOptions;
   responder?: RequestResponderOptions;
+  /**
+   * Lag of `groupId` sampled into swapgw_kafka_consumer_lag_messages every intervalMs (default
+   * 15 s); false turns it off. Only with a groupId.
+   */
+  consumerLag?: { intervalMs?: number } | false;
 }
 
 function requireDataSource(dataSource: DataSource | null | undefined, what: string): DataSource {
@@ -45,9 +51,11 @@ class MessagingLifecycle implements OnApplicationBootstrap, OnApplicationShutdow
   constructor(
     @Optional() @Inject(RequestReplyClient) private readonly requester: RequestReplyClient | null,
     @Optional() @Inject(OutboxRelay) private readonly relay: OutboxRelay | null,
+    @Optional() @Inject(ConsumerLagSampler) private readonly lagSampler: ConsumerLagSampler | null,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    this.lagSampler?.start();
     await this.relay?.start();
     if (this.requester) {
       // Serving starts only after the reply consumer joined; if Kafka is down now, the app still
@@ -59,7 +67,7 @@ class MessagingLifecycle implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.allSettled([this.requester?.close(), this.relay?.stop()]);
+    await Promise.allSettled([this.requester?.close(), this.relay?.stop(), this.lagSampler?.stop()]);
   }
 }
 
@@ -89,6 +97,11 @@ export class MessagingModule {
           new IdempotentConsumer(requireDataSource(dataSource, 'IdempotentConsumer'), group, options.consumer),
       });
       exported.push(IdempotentConsumer);
+      if (options.consumerLag !== false) {
+        const intervalMs = options.consumerLag?.intervalMs;
+        providers.push({ provide: ConsumerLagSampler, useFactory: () => new ConsumerLagSampler(settings, group, intervalMs) });
+        exported.push(ConsumerLagSampler);
+      }
     }
     if (options.outbox) {
       providers.push(

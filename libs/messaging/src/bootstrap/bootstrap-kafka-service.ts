@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { Consumer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { TopicSpec } from '@swapgw/contracts';
-import { JsonLogger } from '@swapgw/runtime';
+import { initProcessMetrics, JsonLogger } from '@swapgw/runtime';
 import { ensureTopics } from '../kafka/ensure-topics';
 import { kafkaMicroserviceOptions, kafkaSettingsFromEnv, KafkaSettings } from '../kafka/kafka-settings';
 import { startHealthServer } from './health-server';
@@ -40,6 +40,7 @@ export interface KafkaServiceHandle {
  */
 export async function bootstrapKafkaService(options: KafkaServiceOptions): Promise<KafkaServiceHandle> {
   const logger = new JsonLogger(options.service);
+  initProcessMetrics(options.service);
   const settings = options.settings ?? kafkaSettingsFromEnv(options.service);
   let prepared = false;
   let consumerJoined = false;

@@ -1,4 +1,5 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { MetricsExposition, renderMetrics } from '@swapgw/runtime';
 
 export type CheckStatus = 'up' | 'down';
 
@@ -34,9 +35,15 @@ export async function healthBody(checks: HealthChecks): Promise<HealthBody> {
 /**
  * GET /health/live (200 while the process runs) and GET /health/ready (200 once Kafka and the
  * database are up, else 503), on a plain Node server: it answers before Nest has started, which a
- * liveness probe needs while migrations run.
+ * liveness probe needs while migrations run. GET /metrics serves the process's metrics in the
+ * Prometheus text format on the same port, so one port per service is scraped and probed.
  */
-export function startHealthServer(port: number, host: string, checks: HealthChecks): Promise<Server> {
+export function startHealthServer(
+  port: number,
+  host: string,
+  checks: HealthChecks,
+  metrics: () => Promise<MetricsExposition> = renderMetrics,
+): Promise<Server> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
@@ -46,6 +53,16 @@ export function startHealthServer(port: number, host: string, checks: HealthChec
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, { status: 'method not allowed' });
     if (path === '/health/live') {
       void healthBody(checks).then((body) => send(200, { ...body, status: 'ok' }));
+      return;
+    }
+    if (path === '/metrics') {
+      metrics().then(
+        ({ contentType, body }) => {
+          res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' });
+          res.end(body);
+        },
+        (error: Error) => send(500, { status: 'metrics unavailable', error: error.message }),
+      );
       return;
     }
     if (path === '/health/ready' || path === '/health') {

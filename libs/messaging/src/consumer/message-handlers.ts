@@ -56,3 +56,12 @@ export async function withHeartbeat<T>(ctx: KafkaContext, work: () => Promise<T>
     clearInterval(timer);
   }
 }
+
+/**
+ * The message's `type` for metrics when one of `handlers` knows it, else undefined (counted as
+ * `unknown`): a type read from an unvalidated message would make the label unbounded.
+ */
+export function handledTypeOf(message: unknown, handlers: Record<string, unknown>): string | undefined {
+  const type = typeof message === 'object' && message !== null ? (message as { type?: unknown }).type : undefined;
+  return typeof type === 'string' && Object.prototype.hasOwnProperty.call(handlers, type) ? type : undefined;
+}

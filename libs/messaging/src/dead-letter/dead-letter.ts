@@ -1,5 +1,6 @@
 import type { Message, Producer } from 'kafkajs';
 import { deadLetterTopicOf } from '@swapgw/contracts';
+import { messagingMetrics } from '@swapgw/runtime';
 
 /** Headers added to a message parked on `<topic>.dlq`, so an operator can see why and replay it. */
 export const DeadLetterHeaders = {
@@ -57,4 +58,6 @@ export function deadLetterMessage(source: DeadLetterSource, reason: string, cons
 export async function publishDeadLetter(producer: Producer, source: DeadLetterSource, reason: string, consumerGroup: string): Promise<void> {
   const { topic, message } = deadLetterMessage(source, reason, consumerGroup);
   await producer.send({ topic, messages: [message], acks: -1 });
+  messagingMetrics.deadLettered(source.topic);
+  messagingMetrics.produced(topic, undefined);
 }

@@ -3,6 +3,7 @@ import { Kafka, Message, Partitioners, Producer } from 'kafkajs';
 import { Client, ClientConfig } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import { messagingMetrics } from '@swapgw/runtime';
 import { EnvelopeHeaders } from '../envelope/message-headers';
 import { kafkaClientConfig, KafkaSettings } from '../kafka/kafka-settings';
 import { outboxChannelOf, schemaOf } from './schema-of';
@@ -17,6 +18,8 @@ export interface OutboxRelayOptions {
    * to simulate a relay that dies at the worst moment; production code leaves it unset.
    */
   afterProduceHook?: (eventIds: string[]) => Promise<void> | void;
+  /** How often the unpublished rows are counted into `swapgw_outbox_unpublished_messages`. */
+  backlogSampleIntervalMs?: number;
 }
 
 interface OutboxRow {
@@ -43,6 +46,7 @@ export class OutboxRelay {
   private producer: Producer | null = null;
   private listener: Client | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
+  private backlogTimer: NodeJS.Timeout | null = null;
   private running = false;
   private draining: Promise<void> | null = null;
   private wakeAgain = false;
@@ -81,12 +85,32 @@ export class OutboxRelay {
     await this.listen();
     this.sweepTimer = setInterval(() => void this.wake(), this.sweepIntervalMs);
     void this.wake(); // wake() never rejects: a failed round is logged and retried on the next sweep
+    this.backlogTimer = setInterval(() => void this.sampleBacklog(), this.options.backlogSampleIntervalMs ?? 15_000);
+    this.backlogTimer.unref();
+    void this.sampleBacklog();
+  }
+
+  /**
+   * Counts the unpublished rows (the partial index on them keeps this cheap). A growing number
+   * means the relay cannot publish (Kafka away) or cannot keep up. Never rejects.
+   */
+  async sampleBacklog(): Promise<void> {
+    try {
+      const [{ count }] = (await this.dataSource.query(
+        `SELECT count(*)::int AS "count" FROM "${this.schema}"."outbox" WHERE "published_at" IS NULL`,
+      )) as Array<{ count: number }>;
+      messagingMetrics.outboxBacklog(this.schema, count);
+    } catch (error) {
+      this.logger.debug({ msg: 'outbox backlog sample failed', schema: this.schema, error: (error as Error).message });
+    }
   }
 
   async stop(): Promise<void> {
     this.running = false;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
+    if (this.backlogTimer) clearInterval(this.backlogTimer);
+    this.backlogTimer = null;
     await this.draining?.catch(() => undefined);
     await this.listener?.end().catch(() => undefined);
     this.listener = null;
@@ -169,6 +193,7 @@ export class OutboxRelay {
       acks: -1,
       topicMessages: [...byTopic.entries()].map(([topic, messages]) => ({ topic, messages })),
     });
+    for (const row of rows) messagingMetrics.produced(row.topic, (row.envelope as { type?: string }).type);
   }
 
   /** A dedicated connection for LISTEN (a pooled one would be handed to other queries). */

@@ -3,6 +3,7 @@ import { ClientKafka } from '@nestjs/microservices';
 import { Kafka, Partitioners } from 'kafkajs';
 import { firstValueFrom, timeout as rxTimeout, TimeoutError } from 'rxjs';
 import { CodedError, ErrorCodes, replyTopicOf } from '@swapgw/contracts';
+import { messagingMetrics, RequestReplyOutcome } from '@swapgw/runtime';
 import { createEnvelope } from '../envelope/create-envelope';
 import { contextHeaders } from '../envelope/message-headers';
 import { CONSUMER_TIMINGS, kafkaClientConfig, KafkaSettings } from '../kafka/kafka-settings';
@@ -168,16 +169,26 @@ export class RequestReplyClient {
       throw new Error(`RequestReplyClient was not configured to send to ${topic} (requestTopics)`);
     }
     const startedAt = Date.now();
-    const client = await this.readyClient(timeoutMs, topic, type);
+    const observe = (outcome: RequestReplyOutcome) => messagingMetrics.requestReply(topic, type, outcome, (Date.now() - startedAt) / 1000);
+    let client: ClientKafka;
+    try {
+      client = await this.readyClient(timeoutMs, topic, type);
+    } catch (error) {
+      observe('unavailable');
+      throw error;
+    }
     const envelope = createEnvelope(type, aggregateId, payload, options.version ?? 1);
     const remainingMs = Math.max(1, timeoutMs - (Date.now() - startedAt));
     let reply: unknown;
     try {
+      // Counted when handed to the producer: Nest's ClientKafka does not surface the broker's ack.
+      messagingMetrics.produced(topic, type);
       reply = await firstValueFrom(
         client.send(topic, { key: aggregateId, value: envelope, headers: contextHeaders() }).pipe(rxTimeout(remainingMs)),
       );
     } catch (error) {
       const timedOut = error instanceof TimeoutError;
+      observe(timedOut ? 'timeout' : 'unavailable');
       this.logger.warn({ msg: timedOut ? 'request timed out' : 'request failed', topic, type, aggregateId, timeoutMs, error: (error as Error)?.message });
       throw new CodedError(
         ErrorCodes.SERVICE_UNAVAILABLE,
@@ -185,7 +196,15 @@ export class RequestReplyClient {
         { topic, type },
       );
     }
-    return unwrapReply<T>(reply, topic, type);
+    messagingMetrics.consumed(replyTopicOf(topic), type);
+    try {
+      const data = unwrapReply<T>(reply, topic, type);
+      observe('ok');
+      return data;
+    } catch (error) {
+      observe('error');
+      throw error;
+    }
   }
 
   private async readyClient(timeoutMs: number, topic: string, type: string): Promise<ClientKafka> {

@@ -1,11 +1,11 @@
 import { Logger } from '@nestjs/common';
 import type { KafkaContext } from '@nestjs/microservices';
-import { ErrorCodes, ReplyEnvelope, replyError, replyOk } from '@swapgw/contracts';
-import { runWithRequestContext } from '@swapgw/runtime';
+import { ErrorCodes, ReplyEnvelope, replyError, replyOk, replyTopicOf } from '@swapgw/contracts';
+import { messagingMetrics, runWithRequestContext } from '@swapgw/runtime';
 import { publishDeadLetter } from '../dead-letter/dead-letter';
 import { requestContextFromHeaders } from '../envelope/message-headers';
 import { parseEnvelope, parsePayload } from '../envelope/message-validation';
-import { messageSource, RequestHandlers, withHeartbeat } from '../consumer/message-handlers';
+import { handledTypeOf, messageSource, RequestHandlers, withHeartbeat } from '../consumer/message-handlers';
 import { isUnexpectedError, replyErrorOf } from './reply-errors';
 
 export interface RequestResponderOptions {
@@ -34,6 +34,20 @@ export class RequestResponder {
 
   async respond(message: unknown, ctx: KafkaContext, handlers: RequestHandlers): Promise<ReplyEnvelope<unknown>> {
     const source = messageSource(ctx);
+    const type = handledTypeOf(message, handlers);
+    messagingMetrics.consumed(source.topic, type);
+    const reply = await this.answer(message, ctx, handlers, source);
+    // Nest's ServerKafka produces what respond returns on the reply topic (respond never throws).
+    messagingMetrics.produced(replyTopicOf(source.topic), type);
+    return reply;
+  }
+
+  private answer(
+    message: unknown,
+    ctx: KafkaContext,
+    handlers: RequestHandlers,
+    source: ReturnType<typeof messageSource>,
+  ): Promise<ReplyEnvelope<unknown>> {
     return runWithRequestContext(requestContextFromHeaders(source.headers), async () => {
       const where = { topic: source.topic, partition: source.partition, offset: source.offset };
       const parsed = parseEnvelope(message);

@@ -1,0 +1,238 @@
+import { createServer } from 'node:net';
+import { Controller, Global, Logger, Module } from '@nestjs/common';
+import { Ctx, EventPattern, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
+import { IsString } from 'class-validator';
+import { DataSource } from 'typeorm';
+import { deadLetterTopicOf, replyTopicOf } from '@swapgw/contracts';
+import { runWithRequestContext } from '@swapgw/runtime';
+import { bootstrapKafkaService, KafkaServiceHandle } from '../bootstrap/bootstrap-kafka-service';
+import { IdempotentConsumer } from '../consumer/idempotent-consumer';
+import { MessagingModule } from '../messaging.module';
+import { CreateMessagingTables1763700000000 } from '../outbox/create-messaging-tables.migration';
+import { Outbox } from '../outbox/outbox';
+import { OutboxMessageEntity } from '../outbox/outbox-message.entity';
+import { ProcessedEventEntity } from '../outbox/processed-event.entity';
+import { RequestReplyClient } from '../request-reply/request-reply.client';
+import { RequestResponder } from '../request-reply/request-responder';
+import {
+  createTestDataSource,
+  dropSchema,
+  produceRaw,
+  testKafkaSettings,
+  TopicReader,
+  uniqueSuffix,
+  waitFor,
+} from '../testing/messaging-test-support';
+
+// A Kafka service started the way main.ts starts one (bootstrapKafkaService), with a responder
+// that writes an outbox event and a stream consumer that applies it: after real traffic, its
+// /metrics shows the counters, and every hop carries the caller's trace id (headers and logs).
+
+class PlaceOrder {
+  @IsString()
+  orderId!: string;
+}
+
+const suffix = uniqueSuffix();
+const service = `itest-obs-${suffix}`;
+const requestTopic = `itest.obs.${suffix}`;
+const eventsTopic = `itest.obs-events.${suffix}`;
+const groupId = `itest-obs-${suffix}`;
+const schema = `msg_obs_${suffix}`;
+const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+const TRACEPARENT = `00-${TRACE_ID}-00f067aa0ba902b7-01`;
+
+@Controller()
+class OrdersController {
+  private readonly logger = new Logger('OrdersController');
+
+  constructor(
+    private readonly responder: RequestResponder,
+    private readonly consumer: IdempotentConsumer,
+    private readonly outbox: Outbox,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  @MessagePattern(requestTopic)
+  place(@Payload() message: unknown, @Ctx() ctx: KafkaContext) {
+    return this.responder.respond(message, ctx, {
+      'order.place': {
+        payload: PlaceOrder,
+        handle: async (p: PlaceOrder) => {
+          this.logger.log({ msg: 'placing order', orderId: p.orderId });
+          await this.dataSource.transaction((manager) =>
+            this.outbox.enqueue(manager, { topic: eventsTopic, type: 'order.placed', aggregateId: p.orderId, payload: { orderId: p.orderId } }),
+          );
+          return { accepted: p.orderId };
+        },
+      },
+    });
+  }
+
+  @EventPattern(eventsTopic)
+  async placed(@Payload() message: unknown, @Ctx() ctx: KafkaContext): Promise<void> {
+    await this.consumer.consume(message, ctx, {
+      'order.placed': {
+        payload: PlaceOrder,
+        handle: (p: PlaceOrder) => this.logger.log({ msg: 'order placed applied', orderId: p.orderId }),
+      },
+    });
+  }
+}
+
+function serviceModule(dataSource: DataSource) {
+  @Global()
+  @Module({ providers: [{ provide: DataSource, useValue: dataSource }], exports: [DataSource] })
+  class TestDatabaseModule {}
+
+  @Module({
+    imports: [
+      TestDatabaseModule,
+      MessagingModule.forRoot({
+        clientId: service,
+        groupId,
+        outbox: true,
+        settings: testKafkaSettings(service),
+        relay: { sweepIntervalMs: 200, backlogSampleIntervalMs: 200 },
+        consumerLag: { intervalMs: 300 },
+      }),
+    ],
+    controllers: [OrdersController],
+  })
+  class ObservedServiceModule {}
+  return ObservedServiceModule;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Value of one sample in Prometheus text, by metric name and exact label set (any order). */
+function sampleOf(text: string, name: string, labels: Record<string, string>): number | undefined {
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_:]+)\{([^}]*)\} (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const found = Object.fromEntries([...match[2].matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    const wanted = { ...labels, service };
+    if (Object.keys(found).length === Object.keys(wanted).length && Object.entries(wanted).every(([k, v]) => found[k] === v)) {
+      return Number(match[3]);
+    }
+  }
+  return undefined;
+}
+
+describe('observability of a Kafka service (real Kafka and PostgreSQL)', () => {
+  const settings = testKafkaSettings(service);
+  const requester = new RequestReplyClient(testKafkaSettings(`${service}-caller`), [requestTopic]);
+  const logLines: Array<Record<string, unknown>> = [];
+  const originalWrite = process.stdout.write.bind(process.stdout);
+  let dataSource: DataSource;
+  let handle: KafkaServiceHandle | null = null;
+  let eventsReader: TopicReader;
+  let metricsUrl: string;
+
+  const metrics = async (): Promise<string> => {
+    const res = await fetch(metricsUrl);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    return res.text();
+  };
+
+  beforeAll(async () => {
+    // The JSON logger writes one object per line to stdout: keep a parsed copy of each line.
+    process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      for (const line of String(chunk).split('\n')) {
+        if (!line.startsWith('{')) continue;
+        try {
+          logLines.push(JSON.parse(line) as Record<string, unknown>);
+        } catch {
+          // not one of ours
+        }
+      }
+      return (originalWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
+    }) as typeof process.stdout.write;
+
+    dataSource = await createTestDataSource(schema, [OutboxMessageEntity, ProcessedEventEntity], [CreateMessagingTables1763700000000]);
+    const port = await freePort();
+    metricsUrl = `http://127.0.0.1:${port}/metrics`;
+    handle = await bootstrapKafkaService({
+      module: serviceModule(dataSource),
+      service,
+      groupId,
+      healthPort: port,
+      healthHost: '127.0.0.1',
+      settings,
+      topics: [
+        { name: requestTopic, partitions: 2 },
+        { name: replyTopicOf(requestTopic), partitions: 8 },
+        { name: deadLetterTopicOf(requestTopic), partitions: 1 },
+        { name: eventsTopic, partitions: 2 },
+        { name: deadLetterTopicOf(eventsTopic), partitions: 1 },
+      ],
+    });
+    await waitFor('readiness', async () => (await fetch(`http://127.0.0.1:${port}/health/ready`)).status === 200);
+    eventsReader = await new TopicReader(settings, eventsTopic).start();
+    await requester.connect();
+  });
+
+  afterAll(async () => {
+    process.stdout.write = originalWrite;
+    await Promise.allSettled([handle?.close(), requester.close(), eventsReader?.stop()]);
+    await dataSource?.destroy();
+    await dropSchema(schema);
+  });
+
+  it('carries the caller trace id through Kafka headers into both handlers and their logs', async () => {
+    const reply = await runWithRequestContext({ requestId: 'obs-req-1', traceparent: TRACEPARENT }, () =>
+      requester.request(requestTopic, 'order.place', 'order-1', { orderId: 'order-1' }),
+    );
+    expect(reply).toEqual({ accepted: 'order-1' });
+
+    const event = await waitFor('order.placed on the events topic', () => eventsReader.messages.find((m) => m.key === 'order-1'));
+    expect(event.headers.traceparent).toMatch(new RegExp(`^00-${TRACE_ID}-[0-9a-f]{16}-01$`));
+    expect(event.headers.traceparent).not.toBe(TRACEPARENT); // a child span, same trace
+    expect(event.headers['x-request-id']).toBe('obs-req-1');
+
+    const applied = await waitFor('the stream handler log line', () => logLines.find((l) => l.msg === 'order placed applied'));
+    const placing = logLines.find((l) => l.msg === 'placing order');
+    for (const line of [placing, applied]) {
+      expect(line).toMatchObject({ service, traceId: TRACE_ID, requestId: 'obs-req-1', orderId: 'order-1' });
+    }
+  });
+
+  it('serves the produced, consumed, request-reply, dead-letter, outbox and lag metrics on /metrics', async () => {
+    await produceRaw(settings, eventsTopic, [{ key: 'bad-1', value: '{"not":"an envelope"}' }]);
+    const text = await waitFor('the dead-lettered message in /metrics', async () => {
+      const body = await metrics();
+      return sampleOf(body, 'swapgw_kafka_dead_lettered_total', { topic: eventsTopic }) === 1 ? body : null;
+    });
+
+    expect(sampleOf(text, 'swapgw_kafka_messages_consumed_total', { topic: requestTopic, type: 'order.place' })).toBe(1);
+    expect(sampleOf(text, 'swapgw_kafka_messages_produced_total', { topic: replyTopicOf(requestTopic), type: 'order.place' })).toBe(1);
+    expect(sampleOf(text, 'swapgw_kafka_messages_produced_total', { topic: eventsTopic, type: 'order.placed' })).toBe(1);
+    expect(sampleOf(text, 'swapgw_kafka_messages_consumed_total', { topic: eventsTopic, type: 'order.placed' })).toBe(1);
+    // The invalid message: consumed under `unknown`, parked, its copy produced on the DLQ.
+    expect(sampleOf(text, 'swapgw_kafka_messages_consumed_total', { topic: eventsTopic, type: 'unknown' })).toBe(1);
+    expect(sampleOf(text, 'swapgw_kafka_messages_produced_total', { topic: deadLetterTopicOf(eventsTopic), type: 'unknown' })).toBe(1);
+    // The requester runs in this process too, so its side is on the same registry.
+    expect(sampleOf(text, 'swapgw_kafka_messages_produced_total', { topic: requestTopic, type: 'order.place' })).toBe(1);
+    expect(sampleOf(text, 'swapgw_kafka_request_duration_seconds_count', { topic: requestTopic, type: 'order.place', outcome: 'ok' })).toBe(1);
+    expect(text).toMatch(/^process_resident_memory_bytes\{service="[^"]+"\} \d+/m);
+
+    // Sampled gauges: the outbox drained, and the group caught up on both topics.
+    await waitFor('outbox backlog 0 and consumer lag 0 on every partition', async () => {
+      const body = await metrics();
+      const lags = [0, 1].flatMap((partition) =>
+        [requestTopic, eventsTopic].map((topic) => sampleOf(body, 'swapgw_kafka_consumer_lag_messages', { group: groupId, topic, partition: String(partition) })),
+      );
+      return sampleOf(body, 'swapgw_outbox_unpublished_messages', { schema }) === 0 && lags.every((lag) => lag === 0);
+    });
+  });
+});
