@@ -7,12 +7,12 @@ import { GatewayConfig } from './config/gateway.config';
 async function main(): Promise<void> {
   const config = loadConfigOrExit(GatewayConfig, 'gateway');
   const logger = new Logger('Main');
-  const { app } = await createGatewayApp(config);
+  const { app, startConsumers } = await createGatewayApp(config);
 
   // Graceful shutdown: stop accepting, let in-flight requests finish (bounded), close Kafka and
   // the database pool, then exit.
   let closing = false;
-  const shutdown = (signal: string): void => {
+  const shutdown = (signal: string, exitCode = 0): void => {
     if (closing) return;
     closing = true;
     logger.log({ msg: 'shutting down', signal });
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     force.unref();
     app
       .close()
-      .then(() => process.exit(0))
+      .then(() => process.exit(exitCode))
       .catch((error: Error) => {
         logger.error({ msg: 'error during shutdown', error: error.message });
         process.exit(1);
@@ -34,6 +34,12 @@ async function main(): Promise<void> {
 
   await app.listen(config.PORT, config.HOST);
   logger.log({ msg: 'gateway listening', url: `http://${config.HOST}:${config.PORT}/api/v1`, instanceId: config.INSTANCE_ID });
+  // Without its consumers the swap read model would silently stop: if they cannot start (Kafka
+  // away beyond kafkajs's retries), exit so that the supervisor restarts the instance.
+  startConsumers().catch((error: Error) => {
+    logger.fatal({ msg: 'Kafka consumers could not start; exiting', error: error.message });
+    shutdown('consumer-failure', 1);
+  });
 }
 
 main().catch((error: Error) => {

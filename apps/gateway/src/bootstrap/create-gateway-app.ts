@@ -21,6 +21,12 @@ export interface GatewayApp {
   app: NestFastifyApplication;
   routes: RouteTable;
   openApi: OpenAPIObject;
+  /**
+   * Starts the Kafka consumers of feature modules (resolves once they joined). Separate from
+   * creation so that main.ts can serve HTTP (and a 503 health) while Kafka is still away: kafkajs
+   * retries its first connection for minutes.
+   */
+  startConsumers(): Promise<void>;
 }
 
 export interface CreateGatewayAppOptions {
@@ -46,7 +52,8 @@ function withinMs<T>(promise: Promise<T>, ms: number): Promise<T> {
 /**
  * Everything between the config and a listening gateway, shared by main.ts and the e2e tests:
  * migrations, Kafka topics, the Nest app on Fastify with the HTTP shell, OpenAPI, and the Kafka
- * consumer for feature modules that declare @EventPattern handlers. Does not listen.
+ * consumer for feature modules that declare @EventPattern handlers. Does not listen, and does not
+ * start the consumer (see startConsumers).
  */
 export async function createGatewayApp(config: GatewayConfig, options: CreateGatewayAppOptions = {}): Promise<GatewayApp> {
   if (options.prepare !== false) {
@@ -70,12 +77,19 @@ export async function createGatewayApp(config: GatewayConfig, options: CreateGat
   app.setGlobalPrefix(API_PREFIX);
   const openApi = setupOpenApi(app, config, fastify);
 
-  if (hasMessageHandlers(app)) {
+  const consumes = hasMessageHandlers(app);
+  if (consumes) {
     app.connectMicroservice(kafkaMicroserviceOptions(gatewayKafkaSettings(config), config.KAFKA_GROUP_ID));
   }
   await app.init();
-  if (hasMessageHandlers(app)) await app.startAllMicroservices();
-  return { app, routes, openApi };
+  return {
+    app,
+    routes,
+    openApi,
+    startConsumers: async () => {
+      if (consumes) await app.startAllMicroservices();
+    },
+  };
 }
 
 /** True when a feature module has Kafka handlers (e.g. the swap read-model projector). */

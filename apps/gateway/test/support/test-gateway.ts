@@ -54,6 +54,7 @@ export async function startTestGateway(options: {
   });
   const gateway = await createGatewayApp(config, { extraModules: options.extraModules, prepare: options.prepare });
   await gateway.app.listen(0, '127.0.0.1');
+  await gateway.startConsumers();
   const address = gateway.app.getHttpServer().address() as { port: number };
   const store = gateway.app.get(ApiKeyStore);
   const dataSource = gateway.app.get(DataSource);
