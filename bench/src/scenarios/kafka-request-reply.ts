@@ -3,7 +3,7 @@ import { Controller, INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
 import { IsString } from 'class-validator';
-import { Consumer, Kafka, Producer } from 'kafkajs';
+import { Consumer, Kafka, Partitioners, Producer } from 'kafkajs';
 import { replyTopicOf } from '@swapgw/contracts';
 import {
   ensureTopics,
@@ -76,6 +76,7 @@ export async function kafkaRequestReply(options: KafkaRequestReplyOptions): Prom
     { name: rawRequestTopic, partitions: 3 },
     { name: rawReplyTopic, partitions: 3 },
   ]);
+  await waitForLeaders(adminSettings, [echoTopic, replyTopicOf(echoTopic), rawRequestTopic, rawReplyTopic]);
   const messaging = await measureMessaging(options);
   const raw = await measureRaw(options);
   await deleteTopics(adminSettings, [echoTopic, replyTopicOf(echoTopic), `${echoTopic}.dlq`, rawRequestTopic, rawReplyTopic]);
@@ -131,7 +132,7 @@ async function measureMessaging(options: KafkaRequestReplyOptions): Promise<Kafk
 async function measureRaw(options: KafkaRequestReplyOptions): Promise<KafkaRequestReplyResult['rawKafkajs']> {
   // Same client settings and durability (acks all) as the library, nothing else.
   const kafka = new Kafka(kafkaClientConfig(settingsOf(options.brokers, 'bench-raw')));
-  const producer: Producer = kafka.producer({ allowAutoTopicCreation: false });
+  const producer: Producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
   const echoConsumer: Consumer = kafka.consumer({ groupId: `bench-raw-echo-${suffix}`, allowAutoTopicCreation: false });
   const replyConsumer: Consumer = kafka.consumer({ groupId: `bench-raw-reply-${suffix}`, allowAutoTopicCreation: false });
   const waiting = new Map<string, () => void>();
@@ -194,6 +195,31 @@ async function measureRaw(options: KafkaRequestReplyOptions): Promise<KafkaReque
   } finally {
     await Promise.allSettled([echoConsumer.disconnect(), replyConsumer.disconnect()]);
     await producer.disconnect();
+  }
+}
+
+/**
+ * A fresh broker can answer "not the leader" to offset look-ups for a moment after the topics were
+ * created; both clients look offsets up while connecting, so wait until every partition answers.
+ */
+async function waitForLeaders(settings: KafkaSettings, topics: string[], timeoutMs = 30_000): Promise<void> {
+  const admin = new Kafka(kafkaClientConfig(settings)).admin();
+  await admin.connect();
+  const deadline = Date.now() + timeoutMs;
+  try {
+    for (const topic of topics) {
+      for (;;) {
+        try {
+          await admin.fetchTopicOffsets(topic);
+          break;
+        } catch (error) {
+          if (Date.now() > deadline) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      }
+    }
+  } finally {
+    await admin.disconnect();
   }
 }
 

@@ -16,6 +16,10 @@ export interface KafkaBroker {
   dataDir: string;
   /** Stops the broker and removes its data directory. */
   stop(): Promise<void>;
+  /** Stops the broker process and keeps its data: an outage that `resume` ends (fault tests). */
+  halt(): Promise<void>;
+  /** Starts the halted broker again on the same port with the same data (topics, offsets, groups). */
+  resume(): Promise<void>;
 }
 
 async function runKafkaCli(args: string[]): Promise<string> {
@@ -44,6 +48,12 @@ export async function startKafkaBroker(options: { port?: number } = {}): Promise
     async stop() {
       await runKafkaCli(['stop', '--data-dir', dataDir]);
       fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+    async halt() {
+      await runKafkaCli(['stop', '--data-dir', dataDir]);
+    },
+    async resume() {
+      await runKafkaCli(['start', '--port', String(port), '--data-dir', dataDir]);
     },
   };
 }
