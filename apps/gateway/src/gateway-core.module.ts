@@ -14,6 +14,7 @@ import { HealthModule } from './health/health.module';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 import { GatewayMessagingModule } from './messaging/gateway-messaging.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimiter } from './rate-limit/rate-limiter.service';
 
@@ -45,6 +46,7 @@ export class GatewayCoreModule {
         GatewayMessagingModule.forRoot(gatewayKafkaSettings(config), config.KAFKA_GROUP_ID),
         AuthModule,
         HealthModule,
+        MetricsModule,
       ],
       providers: [
         { provide: GatewayConfig, useValue: config },
