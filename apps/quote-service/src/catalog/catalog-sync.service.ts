@@ -248,6 +248,8 @@ export class CatalogSync {
     for (const [fromChain, fromTokens] of byChain) {
       for (const [toChain, toTokens] of byChain) {
         const sameFamily = this.registry.find(fromChain)?.family === this.registry.find(toChain)?.family;
+        // A devnet (testnet) chain and a real network never trade with each other: no pair to list.
+        if (this.registry.find(fromChain)?.network !== this.registry.find(toChain)?.network) continue;
         for (const a of fromTokens) {
           for (const b of toTokens) {
             if (fromChain === toChain && (a.symbol === b.symbol || isWrapPair(a.symbol, b.symbol))) continue;

@@ -43,8 +43,8 @@ export async function createQuoteTestDatabase(): Promise<{ dataSource: DataSourc
  */
 export async function useDevnet(): Promise<{ manifestPath: string; stop(): Promise<void> }> {
   const { devnetManifest } = testEnv();
-  if (fs.existsSync(devnetManifest)) {
-    readDevnetManifest(devnetManifest);
+  // A manifest written before the devnet had its Solana chain cannot serve the Solana quote tests.
+  if (fs.existsSync(devnetManifest) && readDevnetManifest(devnetManifest).solana) {
     return { manifestPath: devnetManifest, stop: async () => undefined };
   }
   const manifestPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'quote-it-')), 'manifest.json');
