@@ -1,0 +1,105 @@
+import { INestMicroservice, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { Kafka, logLevel, Producer } from 'kafkajs';
+import { DataSource } from 'typeorm';
+import { MessageEnvelope, SwapEventTypes, Topics } from '@swapgw/contracts';
+import { createEnvelope, ensureTopics, kafkaMicroserviceOptions, kafkaSettingsFromEnv, MessagingModule } from '@swapgw/messaging';
+import { prepareDatabase } from '@swapgw/persistence';
+import { testEnv, waitFor } from '@swapgw/testing';
+import { gatewayDatabaseOptions, gatewayDataSourceOptions } from '../database/gateway-data-source';
+import { SwapViewEntity } from './swap-view.entity';
+import { SwapViewStore } from './swap-view.store';
+import { SwapViewsProjector } from './swap-views.projector';
+
+// The read model over real Kafka and PostgreSQL: swap.events in, gateway.swap_views out.
+const env = testEnv();
+const groupId = `gateway-projector-it-${Date.now().toString(36)}`;
+
+@Module({
+  imports: [
+    TypeOrmModule.forRoot(gatewayDataSourceOptions(env.databaseUrl, [SwapViewEntity], 3)),
+    MessagingModule.forRoot({ clientId: 'gateway-projector-it', groupId, settings: kafkaSettingsFromEnv('gateway-projector-it', env.env) }),
+  ],
+  controllers: [SwapViewsProjector],
+  providers: [SwapViewStore],
+})
+class ProjectorTestModule {}
+
+describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
+  const settings = kafkaSettingsFromEnv('gateway-projector-it', env.env);
+  const kafka = new Kafka({ clientId: 'gateway-projector-it-planner', brokers: env.brokers, logLevel: logLevel.NOTHING });
+  let app: INestMicroservice;
+  let db: DataSource;
+  let producer: Producer;
+
+  const viewOf = (swapId: string) => db.getRepository(SwapViewEntity).findOneBy({ swapId });
+  const publish = async (envelopes: MessageEnvelope[]) =>
+    producer.send({ topic: Topics.swapEvents, acks: -1, messages: envelopes.map((e) => ({ key: e.aggregateId, value: JSON.stringify(e) })) });
+
+  async function caughtUp(): Promise<boolean> {
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      const [ends, committed] = await Promise.all([admin.fetchTopicOffsets(Topics.swapEvents), admin.fetchOffsets({ groupId, topics: [Topics.swapEvents] })]);
+      const byPartition = new Map(committed[0]?.partitions.map((p) => [p.partition, p.offset]) ?? []);
+      return ends.every((e) => e.high === '0' || byPartition.get(e.partition) === e.high);
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  beforeAll(async () => {
+    await ensureTopics(settings);
+    await prepareDatabase(gatewayDatabaseOptions(env.databaseUrl));
+    app = await NestFactory.createMicroservice(ProjectorTestModule, { ...kafkaMicroserviceOptions(settings, groupId), logger: ['error'] });
+    await app.listen();
+    db = app.get(DataSource);
+    producer = kafka.producer();
+    await producer.connect();
+    const admin = kafka.admin();
+    await admin.connect();
+    await waitFor(async () => (await admin.describeGroups([groupId])).groups[0]?.state === 'Stable', { timeoutMs: 60_000, description: 'the projector to join' });
+    await admin.disconnect();
+  }, 120_000);
+
+  afterAll(async () => {
+    await producer?.disconnect();
+    await app?.close();
+  });
+
+  it('follows a swap from created to completed, and a replay of its events changes nothing', async () => {
+    const swapId = randomUUID();
+    const step = (current: number) => ({ current, total: 2 });
+    const payload = { type: 'evm-transaction', transaction: { chainId: '31337', nonce: '3' } };
+    const created = createEnvelope(SwapEventTypes.created, swapId, {
+      swapId, status: 'planning', owner: 'alice', quoteId: 'q', routeId: 'r', fromChain: 'devnet-a', toChain: 'devnet-a', userAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', stepCount: 2, createdAtMs: 1,
+    });
+    const ready = createEnvelope(SwapEventTypes.signingReady, swapId, {
+      swapId, status: 'awaiting_signature', step: step(1), payload, expiresAtMs: Date.now() + 60_000, readyAtMs: 5, executionHints: { gasLimit: '1' }, clientHints: { action: 'approve' },
+    });
+    await publish([created, ready]);
+    const first = await waitFor(async () => ((await viewOf(swapId))?.status === 'awaiting_signature' ? viewOf(swapId) : null), { timeoutMs: 20_000, description: 'the ready view' });
+    expect(first).toMatchObject({ owner: 'alice', stepCurrent: 1, stepTotal: 2, payload, clientHints: { action: 'approve' } });
+
+    const txHash = '0x' + 'cd'.repeat(32);
+    const rest = [
+      createEnvelope(SwapEventTypes.stepSubmitted, swapId, { swapId, status: 'submitted', step: step(1), chain: 'devnet-a', txHash }),
+      createEnvelope(SwapEventTypes.stepConfirmed, swapId, { swapId, status: 'planning', step: step(1), chain: 'devnet-a', txHash }),
+      createEnvelope(SwapEventTypes.signingReady, swapId, { swapId, status: 'awaiting_signature', step: step(2), payload, expiresAtMs: Date.now() + 60_000, readyAtMs: 6, executionHints: {}, clientHints: { action: 'swap' } }),
+      createEnvelope(SwapEventTypes.stepConfirmed, swapId, { swapId, status: 'completed', step: step(2), chain: 'devnet-a', txHash }),
+      createEnvelope(SwapEventTypes.completed, swapId, { swapId, status: 'completed', completedAtMs: 7 }),
+    ];
+    await publish(rest);
+    await waitFor(async () => (await viewOf(swapId))?.status === 'completed', { timeoutMs: 20_000, description: 'the completed view' });
+    const completed = await viewOf(swapId);
+    expect(completed).toMatchObject({ status: 'completed', stepCurrent: 2, payload: null, lastTxHash: txHash });
+
+    // An ops replay: every event again, in order. Were ready(step 2) applied again, the view would
+    // show a payload to sign on a completed swap.
+    await publish([created, ready, ...rest.slice(0, 3)]);
+    await waitFor(caughtUp, { timeoutMs: 30_000, description: 'the projector to consume the replay' });
+    expect(await viewOf(swapId)).toEqual(completed);
+  });
+});
