@@ -7,10 +7,12 @@ import { DataSource } from 'typeorm';
 import { ChainRegistry } from '@swapgw/chains';
 import { CodedError, RoutePlan, SigningEventTypes, SwapBuildRequest, Topics } from '@swapgw/contracts';
 import { createEnvelope, ensureTopics, kafkaMicroserviceOptions, kafkaSettingsFromEnv } from '@swapgw/messaging';
+import { prepareDatabase } from '@swapgw/persistence';
 import { loadConfig } from '@swapgw/runtime';
 import { testEnv, waitFor } from '@swapgw/testing';
 import { plannerModule } from '../app.module';
 import { RegistrySwapChains, SWAP_CHAINS } from '../chains/swap-chains';
+import { plannerDatabaseOptions } from '../database/planner-database';
 import { uniswapV2RouterInterface } from '../planning/calldata';
 import { ExecutionPlannerConfig } from '../planner.config';
 import { ROUTE_PLAN_SOURCE, RoutePlanSource } from '../routes/route-plan.source';
@@ -154,9 +156,7 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
       .overrideProvider(SWAP_CHAINS)
       .useValue(new RegistrySwapChains(registry))
       .compile();
-    // The app's own migrations, as prepareDatabase runs them at boot.
-    const { prepareDatabase } = await import('@swapgw/persistence');
-    const { plannerDatabaseOptions } = await import('../database/planner-database');
+    // The app's own migrations, as main.ts runs them at boot.
     await prepareDatabase(plannerDatabaseOptions(env.databaseUrl));
     app = moduleRef.createNestMicroservice({ ...kafkaMicroserviceOptions(settings, groupId), logger: ['error', 'warn'] });
     await app.listen();
