@@ -37,8 +37,8 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
   it('lists devnet chains first, then the real networks (Ethereum, Base, Arbitrum, Solana...), as {id, name}', async () => {
     const { chains } = await service.catalog.listChains();
     const ids = chains.map((c) => c.id);
-    expect(ids.slice(0, 2)).toEqual(['devnet-a', 'devnet-b']);
-    expect(ids.slice(2, 6)).toEqual(['ethereum', 'base', 'arbitrum', 'solana']);
+    expect(ids.slice(0, 3)).toEqual(['devnet-a', 'devnet-b', 'solana-devnet']);
+    expect(ids.slice(3, 7)).toEqual(['ethereum', 'base', 'arbitrum', 'solana']);
     for (const chain of chains) expect(Object.keys(chain).sort()).toEqual(['id', 'name']);
   });
 
@@ -55,8 +55,9 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
 
   it('marks only tradable tokens supported: devnet ones, not real-network ones without RPC or aggregator', async () => {
     const { tokens } = await service.catalog.listTokens({ supportedOnly: true, limit: 50_000 });
-    expect(new Set(tokens.map((t) => t.chain))).toEqual(new Set(['devnet-a', 'devnet-b']));
-    expect(tokens).toHaveLength(8);
+    expect(new Set(tokens.map((t) => t.chain))).toEqual(new Set(['devnet-a', 'devnet-b', 'solana-devnet']));
+    // ETH, USDC, DAI, WETH on each anvil chain, and USDC (the bridged token) on solana-devnet.
+    expect(tokens).toHaveLength(9);
     const eth = await service.catalog.listTokens({ chainRef: 'ethereum', q: 'USDC', debug: true });
     expect(eth.tokens[0]).toMatchObject({ symbol: 'USDC', address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', decimals: 6 });
     expect(eth.tokens[0].debug).toMatchObject({ supported: false, providers: [], source: 'uniswap-default-token-list' });
@@ -169,7 +170,8 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
 
     it('lists real-network pairs as unsupported until a provider is configured', async () => {
       const supported = await allPairs({ supportedOnly: true });
-      expect(supported.every((p) => p.fromChain.startsWith('devnet') && p.toChain.startsWith('devnet'))).toBe(true);
+      const devnetChains = ['devnet-a', 'devnet-b', 'solana-devnet'];
+      expect(supported.every((p) => devnetChains.includes(p.fromChain) && devnetChains.includes(p.toChain))).toBe(true);
       const ethereum = await allPairs({ chainRef: 'ethereum', tokenIn: 'USDC' });
       expect(ethereum.map((p) => p.tokenOut)).toEqual(expect.arrayContaining(['DAI', 'WETH', 'ETH']));
     });
