@@ -34,12 +34,14 @@ function parseAll(file: string): any[] {
   return docs.map((d) => d.toJSON()).filter((d) => d !== null);
 }
 
+// Gateway liveness: /api/v1/health answers 503 while Kafka or PostgreSQL is down, which must take a
+// pod out of the Service, not restart it; /api/v1/metrics answers whenever the process serves HTTP.
 const APPS = [
-  { app: 'gateway', port: 3000, ready: '/api/v1/health', live: '/api/v1/health' },
-  { app: 'quote-service', port: 3101, ready: '/health/ready', live: '/health/live' },
-  { app: 'execution-planner', port: 3102, ready: '/health/ready', live: '/health/live' },
-  { app: 'signer-surface', port: 3103, ready: '/health/ready', live: '/health/live' },
-  { app: 'limit-order-service', port: 3104, ready: '/health/ready', live: '/health/live' },
+  { app: 'gateway', port: 3000, ready: '/api/v1/health', live: '/api/v1/metrics', metrics: '/api/v1/metrics' },
+  { app: 'quote-service', port: 3101, ready: '/health/ready', live: '/health/live', metrics: '/metrics' },
+  { app: 'execution-planner', port: 3102, ready: '/health/ready', live: '/health/live', metrics: '/metrics' },
+  { app: 'signer-surface', port: 3103, ready: '/health/ready', live: '/health/live', metrics: '/metrics' },
+  { app: 'limit-order-service', port: 3104, ready: '/health/ready', live: '/health/live', metrics: '/metrics' },
 ];
 
 describe('deploy/kafka/topics.yaml', () => {
@@ -58,7 +60,7 @@ describe('deploy/kafka/topics.yaml', () => {
 });
 
 describe('deploy/k8s', () => {
-  it.each(APPS)('$app has a Deployment with readiness $ready and liveness $live, and a Service', ({ app, port, ready, live }) => {
+  it.each(APPS)('$app has a Deployment with readiness $ready, liveness $live, metrics $metrics, and a Service', ({ app, port, ready, live, metrics }) => {
     const file = `deploy/k8s/apps/${app}.yaml`;
     const text = read(file);
     expect(text).toContain(`dist/apps/${app}/src/main.js`);
@@ -81,6 +83,12 @@ describe('deploy/k8s', () => {
       { configMapRef: { name: 'swapgw-config' } },
       { secretRef: { name: 'swapgw-secrets' } },
     ]);
+    expect(container.startupProbe.httpGet.path).toBe(live);
+    expect(deployment.spec.template.metadata.annotations).toEqual({
+      'prometheus.io/scrape': 'true',
+      'prometheus.io/port': String(port),
+      'prometheus.io/path': metrics,
+    });
     // The selector must match the pod labels, or the Deployment is rejected.
     expect(deployment.spec.template.metadata.labels).toMatchObject(deployment.spec.selector.matchLabels);
     expect(service.spec.selector).toEqual(deployment.spec.selector.matchLabels);
