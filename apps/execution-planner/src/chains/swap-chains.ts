@@ -1,11 +1,17 @@
+import { Connection, PublicKey } from '@solana/web3.js';
+import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { Contract } from 'ethers';
-import { ChainRegistry } from '@swapgw/chains';
+import { ChainFamily, ChainRegistry } from '@swapgw/chains';
 
-/** What the planner needs to know about chains: signing surfaces, EVM chain ids, balances. */
+/** What the planner needs to know about chains: signing surfaces, families, EVM chain ids, balances. */
 export interface SwapChains {
   hasSigningSurface(chain: string): boolean;
+  familyOf(chain: string): ChainFamily;
   evmChainIdOf(chain: string): number;
-  /** `token` null = the native coin. */
+  /**
+   * `token` null = the native coin. On Solana `token` is the SPL mint and the balance is the one of
+   * the holder's associated token account (0 when it does not exist yet).
+   */
   balanceOf(chain: string, token: string | null, holder: string): Promise<bigint>;
 }
 
@@ -15,10 +21,19 @@ const erc20BalanceAbi = ['function balanceOf(address owner) view returns (uint25
 
 /** SwapChains over the shared chain registry (devnet manifest + configured RPCs). */
 export class RegistrySwapChains implements SwapChains {
-  constructor(private readonly registry: ChainRegistry) {}
+  private readonly solanaConnections = new Map<string, Connection>();
+
+  constructor(
+    private readonly registry: ChainRegistry,
+    private readonly rpcTimeoutMs = 5000,
+  ) {}
 
   hasSigningSurface(chain: string): boolean {
     return this.registry.hasSigningSurface(chain);
+  }
+
+  familyOf(chain: string): ChainFamily {
+    return this.registry.get(chain).family;
   }
 
   evmChainIdOf(chain: string): number {
@@ -28,9 +43,44 @@ export class RegistrySwapChains implements SwapChains {
   }
 
   async balanceOf(chain: string, token: string | null, holder: string): Promise<bigint> {
+    if (this.familyOf(chain) === 'solana') return this.solanaBalanceOf(chain, token, holder);
     const provider = this.registry.evmProvider(chain);
     if (token === null) return provider.getBalance(holder);
     const contract = new Contract(token, erc20BalanceAbi, provider);
     return (await contract.getFunction('balanceOf')(holder)) as bigint;
+  }
+
+  private async solanaBalanceOf(chain: string, mint: string | null, holder: string): Promise<bigint> {
+    const connection = this.solanaConnection(chain);
+    const owner = new PublicKey(holder);
+    if (mint === null) return BigInt(await connection.getBalance(owner));
+    const account = getAssociatedTokenAddressSync(new PublicKey(mint), owner, true);
+    // A wallet that never held the token has no account yet: its balance is 0, not an error.
+    if (!(await connection.getAccountInfo(account))) return 0n;
+    return BigInt((await connection.getTokenAccountBalance(account)).value.amount);
+  }
+
+  /**
+   * Every call bounded in time: web3.js's default fetch would wait on an unreachable node, and a
+   * build must answer 503 instead.
+   */
+  private solanaConnection(chain: string): Connection {
+    let connection = this.solanaConnections.get(chain);
+    if (!connection) {
+      const rpcUrl = this.registry.get(chain).rpcUrl;
+      if (!rpcUrl) throw new Error(`Chain ${chain} has no RPC URL`);
+      const timeoutMs = this.rpcTimeoutMs;
+      connection = new Connection(rpcUrl, {
+        commitment: 'confirmed',
+        disableRetryOnRateLimit: true,
+        fetch: (input, init) =>
+          fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }).catch((error: Error) => {
+            // Rethrown as this realm's Error: web3.js settles the call only for `instanceof Error`.
+            throw new Error(error.message);
+          }),
+      });
+      this.solanaConnections.set(chain, connection);
+    }
+    return connection;
   }
 }

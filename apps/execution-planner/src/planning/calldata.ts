@@ -1,4 +1,5 @@
-import { Interface, Signature } from 'ethers';
+import { PublicKey } from '@solana/web3.js';
+import { hexlify, Interface, Signature } from 'ethers';
 
 /**
  * ABI fragments of the contracts the planner calls. Only what is encoded here: the ERC-20 allowance
@@ -17,6 +18,7 @@ export const uniswapV2RouterInterface = new Interface([
 
 export const devnetBridgeInterface = new Interface([
   'function deposit(uint256 amount, uint256 destinationChainId, address recipient)',
+  'function depositTo(uint256 amount, uint256 destinationChainId, bytes32 recipient)',
 ]);
 
 export interface EncodedCall {
@@ -93,4 +95,18 @@ export function encodeBridgeDeposit(bridge: string, amount: bigint, destinationC
     data: devnetBridgeInterface.encodeFunctionData('deposit', [amount, destinationChainId, recipient]),
     value: '0',
   };
+}
+
+/** Bridge deposit to a non-EVM chain (Solana): the recipient is 32 bytes (a Solana public key). */
+export function encodeBridgeDepositTo(bridge: string, amount: bigint, destinationChainId: number, recipient: string): EncodedCall {
+  return {
+    to: bridge,
+    data: devnetBridgeInterface.encodeFunctionData('depositTo', [amount, destinationChainId, recipient]),
+    value: '0',
+  };
+}
+
+/** A Solana address as the `bytes32 recipient` of `depositTo`. */
+export function solanaRecipientBytes32(address: string): string {
+  return hexlify(new PublicKey(address).toBytes());
 }

@@ -21,6 +21,7 @@ const context: StepPlanContext = {
   nowMs: NOW_MS,
   swapDeadlineSeconds: 3600,
   evmChainIdOf: (chain) => ({ 'devnet-a': 31337, 'devnet-b': 31338 })[chain] ?? Number.NaN,
+  familyOf: () => 'evm',
   balancesBefore: new Map([[balanceKey('devnet-b', USDC_B.address), 5_000_000n]]),
 };
 
@@ -63,14 +64,14 @@ describe('planSteps', () => {
       [2, 'swap', 'devnet-a'],
     ]);
     const [approve, swap] = steps;
-    expect(approve.call.to).toBe(USDC_A.address);
+    expect(approve.call!.to).toBe(USDC_A.address);
     expect(approve.approve).toEqual({ token: USDC_A.address, spender: ROUTER_A, amount: '1500000' });
-    const approveArgs = erc20Interface.decodeFunctionData('approve', approve.call.data);
+    const approveArgs = erc20Interface.decodeFunctionData('approve', approve.call!.data);
     expect([approveArgs[0], approveArgs[1]]).toEqual([ROUTER_A, 1_500_000n]);
 
-    expect(swap.call.to).toBe(ROUTER_A);
-    expect(swap.call.value).toBe('0');
-    const parsed = uniswapV2RouterInterface.parseTransaction({ data: swap.call.data })!;
+    expect(swap.call!.to).toBe(ROUTER_A);
+    expect(swap.call!.value).toBe('0');
+    const parsed = uniswapV2RouterInterface.parseTransaction({ data: swap.call!.data })!;
     expect(parsed.name).toBe('swapExactTokensForTokens');
     expect(parsed.args.toArray().map(String)).toEqual([
       '1500000',
@@ -88,8 +89,8 @@ describe('planSteps', () => {
       context,
     );
     expect(steps).toHaveLength(1);
-    expect(steps[0].call.value).toBe('1000000000000000000');
-    const parsed = uniswapV2RouterInterface.parseTransaction({ data: steps[0].call.data, value: 10n ** 18n })!;
+    expect(steps[0].call!.value).toBe('1000000000000000000');
+    const parsed = uniswapV2RouterInterface.parseTransaction({ data: steps[0].call!.data, value: 10n ** 18n })!;
     expect(parsed.name).toBe('swapExactETHForTokens');
     expect(parsed.args[0]).toBe(2_980_000_000n);
     expect(parsed.args[2]).toBe(OTHER); // the final leg pays the requested recipient
@@ -101,7 +102,7 @@ describe('planSteps', () => {
       { userAddress: USER },
       context,
     );
-    expect(uniswapV2RouterInterface.parseTransaction({ data: steps[1].call.data })!.name).toBe('swapExactTokensForETH');
+    expect(uniswapV2RouterInterface.parseTransaction({ data: steps[1].call!.data })!.name).toBe('swapExactTokensForETH');
   });
 
   it('expands a cross-chain route into approve → deposit on the source and approve → swap gated on the bridged balance', () => {
@@ -128,27 +129,27 @@ describe('planSteps', () => {
       path: [USDC_B.address!, DAI_B.address!],
     });
     const plan = planOf([bridge, swapOnB]);
-    expect(balancesToRead(plan, USER)).toEqual([{ chain: 'devnet-b', token: USDC_B.address, holder: USER }]);
+    expect(balancesToRead(plan, () => USER)).toEqual([{ chain: 'devnet-b', token: USDC_B.address, holder: USER }]);
 
     const steps = planSteps(plan, { userAddress: USER, recipient: OTHER }, context);
 
     expect(steps.map((s) => `${s.kind}@${s.chain}`)).toEqual(['approve@devnet-a', 'bridge@devnet-a', 'approve@devnet-b', 'swap@devnet-b']);
-    const deposit = devnetBridgeInterface.decodeFunctionData('deposit', steps[1].call.data);
+    const deposit = devnetBridgeInterface.decodeFunctionData('deposit', steps[1].call!.data);
     expect([deposit[0], deposit[1], deposit[2]]).toEqual([10_000_000n, 31338n, USER]); // bridged to the user, who swaps on B
-    expect(steps[1].call.to).toBe(BRIDGE_A);
+    expect(steps[1].call!.to).toBe(BRIDGE_A);
     expect(steps[0].waitFor).toBeUndefined();
     expect(steps[1].waitFor).toBeUndefined();
     const expectedWait = { token: USDC_B.address, holder: USER, minBalance: String(5_000_000n + 9_990_000n) };
     expect(steps[2].waitFor).toEqual(expectedWait);
     expect(steps[3].waitFor).toEqual(expectedWait);
-    expect(uniswapV2RouterInterface.decodeFunctionData('swapExactTokensForTokens', steps[3].call.data)[3]).toBe(OTHER);
+    expect(uniswapV2RouterInterface.decodeFunctionData('swapExactTokensForTokens', steps[3].call!.data)[3]).toBe(OTHER);
   });
 
   it('spends only what the previous leg guarantees and scales that leg’s minimum out', () => {
     const first = leg({ tokenIn: WETH_A, tokenOut: USDC_A, amountIn: '1000', expectedAmountOut: '3000', minAmountOut: '2900', path: [WETH_A.address!, USDC_A.address!] });
     const second = leg({ tokenIn: USDC_A, tokenOut: WETH_A, amountIn: '3000', expectedAmountOut: '990', minAmountOut: '960' });
     const steps = planSteps(planOf([first, second]), { userAddress: USER }, context);
-    const args = uniswapV2RouterInterface.decodeFunctionData('swapExactTokensForTokens', steps[3].call.data);
+    const args = uniswapV2RouterInterface.decodeFunctionData('swapExactTokensForTokens', steps[3].call!.data);
     expect([args[0], args[1]]).toEqual([2900n, 928n]); // 960 * 2900 / 3000
     expect(steps[2].approve!.amount).toBe('2900');
   });
@@ -171,7 +172,7 @@ describe('planSteps', () => {
         context,
       );
       expect(steps.map((s) => s.kind)).toEqual(['approve', 'swap']);
-      const args = erc20Interface.decodeFunctionData('permit', steps[0].call.data);
+      const args = erc20Interface.decodeFunctionData('permit', steps[0].call!.data);
       expect(args.toArray()).toEqual([USER, ROUTER_A, 1_500_000n, BigInt(permitDeadline / 1000), BigInt(signature.v), signature.r, signature.s]);
       expect(steps[0].approve).toEqual({ token: USDC_A.address, spender: ROUTER_A, amount: '1500000' });
     });

@@ -13,7 +13,7 @@ import {
 } from '@swapgw/contracts';
 import { Outbox } from '@swapgw/messaging';
 import { SWAP_CHAINS, SwapChains } from '../chains/swap-chains';
-import { balanceKey, balancesToRead, planSteps } from '../planning/step-plan';
+import { balanceKey, balancesToRead, planSteps, walletsOf } from '../planning/step-plan';
 import { ROUTE_PLAN_SOURCE, RoutePlanSource } from '../routes/route-plan.source';
 import { PLANNER_OPTIONS, PlannerOptions } from '../planner.options';
 import { SwapEntity } from './swap.entity';
@@ -53,11 +53,15 @@ export class SwapBuilder {
       });
     }
     this.assertSigningSurfaces(plan);
+    const familyOf = (chain: string) => this.chains.familyOf(chain);
+    // Addresses are checked against the route before any chain is read.
+    const wallets = walletsOf(plan, request, familyOf);
     const steps = planSteps(plan, request, {
       nowMs,
       swapDeadlineSeconds: this.options.swapDeadlineSeconds,
       evmChainIdOf: (chain) => this.chains.evmChainIdOf(chain),
-      balancesBefore: await this.readBalancesBefore(plan, request.userAddress),
+      familyOf,
+      balancesBefore: await this.readBalancesBefore(plan, wallets.walletOn),
     });
 
     const swap = Object.assign(new SwapEntity(), {
@@ -87,7 +91,9 @@ export class SwapBuilder {
         legIndex: step.legIndex,
         kind: step.kind,
         chain: step.chain,
+        signer: step.signer,
         call: step.call,
+        solana: step.solana ?? null,
         approve: step.approve ?? null,
         waitFor: step.waitFor ?? null,
         status: step.index === 1 ? 'building' : 'pending',
@@ -144,8 +150,8 @@ export class SwapBuilder {
     }
   }
 
-  private async readBalancesBefore(plan: RoutePlan, holder: string): Promise<Map<string, bigint>> {
-    const reads = balancesToRead(plan, holder);
+  private async readBalancesBefore(plan: RoutePlan, holderOn: (chain: string) => string): Promise<Map<string, bigint>> {
+    const reads = balancesToRead(plan, holderOn);
     try {
       const balances = await Promise.all(reads.map((r) => this.chains.balanceOf(r.chain, r.token, r.holder)));
       return new Map(reads.map((r, i) => [balanceKey(r.chain, r.token), balances[i]]));
@@ -172,8 +178,8 @@ export function fingerprintOf(request: SwapBuildRequest): string {
     owner: request.owner,
     quoteId: request.quoteId,
     routeId: request.routeId,
-    userAddress: request.userAddress.toLowerCase(),
-    recipient: request.recipient?.toLowerCase() ?? null,
+    userAddress: canonicalAddress(request.userAddress),
+    recipient: request.recipient === undefined ? null : canonicalAddress(request.recipient),
     permitType: request.permitType ?? null,
     permitDeadline: request.permitDeadline ?? null,
     permitSignature: request.permitSignature ? [request.permitSignature.v, request.permitSignature.r, request.permitSignature.s] : null,
@@ -181,3 +187,6 @@ export function fingerprintOf(request: SwapBuildRequest): string {
   };
   return createHash('sha256').update(JSON.stringify(shaped)).digest('hex');
 }
+
+/** EVM addresses compare case-insensitively; base58 (Solana) is case-sensitive. */
+const canonicalAddress = (address: string): string => (address.startsWith('0x') ? address.toLowerCase() : address);

@@ -17,8 +17,9 @@ export function prepareCommandOf(swap: SwapEntity, step: SwapStepEntity): Outbox
     stepCount: swap.stepCount,
     kind: step.kind,
     chain: step.chain,
-    from: swap.userAddress,
-    call: step.call,
+    from: step.signer ?? swap.userAddress,
+    ...(step.call ? { call: step.call } : {}),
+    ...(step.solana ? { solana: step.solana } : {}),
     ...(step.approve ? { approve: step.approve } : {}),
     ...(step.waitFor ? { waitFor: step.waitFor } : {}),
   };

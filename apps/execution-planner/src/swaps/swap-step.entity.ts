@@ -35,8 +35,17 @@ export class SwapStepEntity {
   @Column({ type: 'text' })
   chain!: string;
 
-  @Column({ type: 'jsonb' })
+  /** The wallet that signs the step; null on rows written before steps named it (= swap.userAddress). */
+  @Column({ type: 'text', nullable: true })
+  signer!: string | null;
+
+  /** EVM steps: the call; null on Solana steps. */
+  @Column({ type: 'jsonb', nullable: true })
   call!: PlannedStep['call'];
+
+  /** Solana steps: the bridge deposit to build or the prebuilt transaction. */
+  @Column({ type: 'jsonb', nullable: true })
+  solana!: PlannedStep['solana'] | null;
 
   @Column({ type: 'jsonb', nullable: true })
   approve!: PlannedStep['approve'] | null;

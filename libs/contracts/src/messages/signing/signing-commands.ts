@@ -8,6 +8,7 @@ import {
   Matches,
   Max,
   Min,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { SIGNING_STEP_KINDS, SigningStepKind } from './signing-message-types';
@@ -15,6 +16,11 @@ import { SIGNING_STEP_KINDS, SigningStepKind } from './signing-message-types';
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const HEX_DATA = /^0x([0-9a-fA-F]{2})*$/;
 const BASE_UNITS = /^(0|[1-9][0-9]*)$/;
+/** A Solana public key (base58, 32 bytes: 32 to 44 characters). */
+const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+/** An account of either family a step can wait on: an EVM address, or a Solana wallet / mint. */
+const WALLET_OR_TOKEN = /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /** The contract call a step makes: `value` in wei as a decimal string, `data` 0x-hex ("0x" for none). */
 export class SigningCall {
@@ -47,18 +53,68 @@ export class SigningApproveSpec {
 /**
  * A balance that must exist before the step can be signed (e.g. the bridged tokens on the
  * destination chain). signer-surface keeps the request waiting and re-checks it periodically.
- * `token` null means the native coin.
+ * `token` null means the native coin. On a Solana chain `token` is the SPL mint and `holder` the
+ * wallet: the balance read is the one of the wallet's associated token account.
  */
 export class SigningWaitForSpec {
   @IsOptional()
-  @Matches(EVM_ADDRESS)
+  @Matches(WALLET_OR_TOKEN)
   token!: string | null;
 
-  @Matches(EVM_ADDRESS)
+  @Matches(WALLET_OR_TOKEN)
   holder!: string;
 
   @Matches(BASE_UNITS)
   minBalance!: string;
+}
+
+export const SOLANA_STEP_KINDS = ['bridge-deposit', 'prebuilt-transaction'] as const;
+export type SolanaStepKind = (typeof SOLANA_STEP_KINDS)[number];
+
+/**
+ * What a step on a Solana chain does (instead of an EVM `call`):
+ *  - `bridge-deposit`: signer-surface builds the devnet bridge deposit (transferChecked of `amount`
+ *    of `mint` from `from`'s associated token account to `vault`, plus the memo naming
+ *    `destinationChainId` and the EVM `recipient`);
+ *  - `prebuilt-transaction`: an aggregator's unsigned v0 transaction (`serializedTransaction`,
+ *    base64) handed out as it is, valid until `lastValidBlockHeight`.
+ */
+export class SolanaStepSpec {
+  @IsIn(SOLANA_STEP_KINDS)
+  kind!: SolanaStepKind;
+
+  @ValidateIf((o: SolanaStepSpec) => o.kind === 'bridge-deposit')
+  @Matches(SOLANA_ADDRESS)
+  mint?: string;
+
+  @ValidateIf((o: SolanaStepSpec) => o.kind === 'bridge-deposit')
+  @Matches(SOLANA_ADDRESS)
+  vault?: string;
+
+  /** Base units of `mint`. */
+  @ValidateIf((o: SolanaStepSpec) => o.kind === 'bridge-deposit')
+  @Matches(BASE_UNITS)
+  amount?: string;
+
+  @ValidateIf((o: SolanaStepSpec) => o.kind === 'bridge-deposit')
+  @IsInt()
+  @Min(1)
+  destinationChainId?: number;
+
+  /** The EVM address paid on the destination chain. */
+  @ValidateIf((o: SolanaStepSpec) => o.kind === 'bridge-deposit')
+  @Matches(EVM_ADDRESS)
+  recipient?: string;
+
+  @ValidateIf((o: SolanaStepSpec) => o.kind === 'prebuilt-transaction')
+  @IsString()
+  @Matches(BASE64)
+  serializedTransaction?: string;
+
+  @ValidateIf((o: SolanaStepSpec) => o.kind === 'prebuilt-transaction')
+  @IsInt()
+  @Min(0)
+  lastValidBlockHeight?: number;
 }
 
 /**
@@ -96,14 +152,22 @@ export class SigningPrepareCommand {
   @IsNotEmpty()
   chain!: string;
 
-  /** The user's address that will sign and send the transaction. */
+  /** The user's address that will sign and send the transaction (base58 wallet on Solana). */
   @IsString()
   @IsNotEmpty()
   from!: string;
 
+  /** EVM steps: the contract call. Absent on Solana steps, which carry `solana` instead. */
+  @ValidateIf((o: SigningPrepareCommand) => o.solana === undefined)
   @ValidateNested()
   @Type(() => SigningCall)
-  call!: SigningCall;
+  call?: SigningCall;
+
+  /** Solana steps: what the transaction does (see SolanaStepSpec). */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => SolanaStepSpec)
+  solana?: SolanaStepSpec;
 
   @IsOptional()
   @ValidateNested()

@@ -11,7 +11,8 @@ import {
 import { SIGNING_STEP_KINDS, SigningStepKind } from './signing-message-types';
 import type { EvmExecutionHints, SigningClientHints, SigningPayload } from './signing-payload';
 
-const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+/** EVM transaction hash, or a Solana transaction id (base58 of a 64-byte signature). */
+const TX_HASH = /^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/;
 
 /** Fields every signing event carries to name the step. */
 abstract class SigningStepRef {

@@ -20,7 +20,7 @@ export interface EvmSigningPayload {
   transaction: EvmTransactionPayload;
 }
 
-/** Solana (later issue): base64 of the serialized unsigned transaction. */
+/** Solana: base64 of the serialized unsigned v0 transaction, fee payer = the signing wallet. */
 export interface SolanaSigningPayload {
   type: 'solana-versioned-transaction';
   transaction: string;

@@ -12,7 +12,7 @@ export class SigningSubmitRequest {
   @IsNotEmpty()
   swapId!: string;
 
-  /** EVM: 0x-hex of the serialized signed transaction. */
+  /** EVM: 0x-hex of the serialized signed transaction; Solana: base64 of the signed transaction. */
   @IsString()
   @IsNotEmpty()
   @MaxLength(262_144)

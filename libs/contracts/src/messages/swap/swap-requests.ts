@@ -15,7 +15,11 @@ import {
 } from 'class-validator';
 import { PERMIT_TYPES, PermitType, SwapStatus } from './swap-message-types';
 
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+/**
+ * An EVM address or a Solana public key: which family fits is decided by the planner from the
+ * route (userAddress: the first leg's chain; recipient: the destination chain).
+ */
+const WALLET_ADDRESS = /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/;
 const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
 
 /** EIP-2612 permit signature, expanded form. */
@@ -67,11 +71,16 @@ export class SwapBuildRequest {
   @MaxLength(200)
   routeId!: string;
 
-  @Matches(EVM_ADDRESS, { message: 'userAddress must be a 0x-prefixed 20-byte address' })
+  /** The wallet that signs the source-chain steps (EVM address, or Solana base58 for a Solana source). */
+  @Matches(WALLET_ADDRESS, { message: 'userAddress must be an EVM address or a Solana public key' })
   userAddress!: string;
 
+  /**
+   * The destination wallet. On a cross-family route (EVM ⇄ Solana) it is required (here or in the
+   * quote) and also signs the steps on the destination chain, if any.
+   */
   @IsOptional()
-  @Matches(EVM_ADDRESS, { message: 'recipient must be a 0x-prefixed 20-byte address' })
+  @Matches(WALLET_ADDRESS, { message: 'recipient must be an EVM address or a Solana public key' })
   recipient?: string;
 
   @IsOptional()
