@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { HDNodeWallet } from 'ethers';
+import { AssignerProtocol, Kafka, logLevel } from 'kafkajs';
+import { Topics } from '@swapgw/contracts';
+import { api, ApiClient, AppHandle, createApiKey, startApp, testEnv, waitFor } from '@swapgw/testing';
+
+// Scaling out: a second execution-planner joins the running stack's `execution-planner` group.
+// Kafka splits the partitions of its topics between the two instances, several swaps built through
+// the first gateway are planned by both planners, and the second gateway answers the polling.
+
+const env = testEnv();
+const manifest = JSON.parse(fs.readFileSync(env.devnetManifest, 'utf8')) as { mnemonic: string };
+const accountAddress = (index: number): string => HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, `m/44'/60'/0'/0/${index}`).address;
+const PLANNER_GROUP = 'execution-planner';
+const PLANNER_TOPICS = [Topics.swapRequests, Topics.signingEvents];
+const SWAPS = 10;
+
+/** Value of one sample in Prometheus text, by metric name and label subset. */
+function sampleOf(text: string, name: string, labels: Record<string, string>): number {
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_:]+)\{([^}]*)\} (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const found = Object.fromEntries([...match[2].matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    if (Object.entries(labels).every(([k, v]) => found[k] === v)) return Number(match[3]);
+  }
+  return 0;
+}
+
+/** Messages a planner instance consumed on its two topics, read from its /metrics. */
+async function consumedBy(healthUrl: string): Promise<number> {
+  const text = await (await fetch(`${healthUrl}/metrics`)).text();
+  return PLANNER_TOPICS.reduce((sum, topic) => sum + sampleOf(text, 'swapgw_kafka_messages_consumed_total', { topic }), 0);
+}
+
+describe('two execution-planners and two gateways on one broker', () => {
+  const kafka = new Kafka({ clientId: 'scaling-e2e', brokers: env.brokers, logLevel: logLevel.NOTHING });
+  const admin = kafka.admin();
+  let builder: ApiClient;
+  let poller: ApiClient;
+  let secondPlanner: AppHandle | undefined;
+  const firstPlannerUrl = process.env.EXECUTION_PLANNER_HEALTH_URL as string;
+
+  /** Partitions per topic owned by each member of the planner group, once it is stable with two members. */
+  async function plannerAssignments(): Promise<Array<Record<string, number[]>> | null> {
+    const { groups } = await admin.describeGroups([PLANNER_GROUP]);
+    const group = groups[0];
+    if (group.state !== 'Stable' || group.members.length < 2) return null;
+    return group.members.map((m) => AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.assignment ?? {});
+  }
+
+  beforeAll(async () => {
+    const urls = (process.env.GATEWAY_URLS ?? '').split(',').filter(Boolean);
+    if (urls.length < 2 || !firstPlannerUrl) throw new Error('needs the e2e stack with two gateway instances (GATEWAY_URLS) and EXECUTION_PLANNER_HEALTH_URL');
+    const key = await createApiKey(`scaling-e2e-${randomUUID().slice(0, 8)}`);
+    builder = api(urls[0], key);
+    poller = api(urls[1], key);
+    await admin.connect();
+    secondPlanner = await startApp('execution-planner', { instance: `execution-planner-2-${process.pid}` });
+  });
+
+  afterAll(async () => {
+    await secondPlanner?.stop();
+    await admin.disconnect();
+  });
+
+  it('splits the planner topics between the instances, both plan swaps, and either gateway answers', async () => {
+    const assignments = await waitFor(plannerAssignments, { timeoutMs: 60_000, intervalMs: 500, description: 'a stable planner group with two members' });
+    const metadata = await admin.fetchTopicMetadata({ topics: PLANNER_TOPICS });
+    for (const topic of metadata.topics) {
+      const owned = assignments.map((a) => a[topic.name] ?? []);
+      // Every partition has exactly one owner, and each instance owns some.
+      expect(owned.flat().sort((a, b) => a - b)).toEqual(topic.partitions.map((p) => p.partitionId).sort((a, b) => a - b));
+      for (const partitions of owned) expect(partitions.length).toBeGreaterThan(0);
+    }
+
+    const firstBefore = await consumedBy(firstPlannerUrl);
+    const secondBefore = await consumedBy(secondPlanner!.baseUrl);
+
+    const swapIds: string[] = [];
+    for (let i = 0; i < SWAPS; i++) {
+      const quote = await builder.post('/quote', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amount: '1', slippageBps: 100 });
+      expect(quote.status).toBe(200);
+      const build = await builder.post('/swap/build', {
+        quoteId: quote.body.data.quoteId,
+        routeId: quote.body.data.routes[0].routeId,
+        userAddress: accountAddress(1 + (i % 9)),
+        waitForTxRequestMs: 0,
+      });
+      expect([200, 202]).toContain(build.status);
+      swapIds.push(build.body.data.swapId);
+    }
+
+    // Built through the first gateway, polled on the second: its read model has every swap's payload.
+    for (const swapId of swapIds) {
+      const ready = await waitFor(
+        async () => {
+          const res = await poller.get(`/swap/${swapId}/signing`);
+          expect([200, 202]).toContain(res.status);
+          return res.status === 200 ? res : null;
+        },
+        { timeoutMs: 60_000, intervalMs: 250, description: `the signing payload of ${swapId} on the second gateway` },
+      );
+      expect(ready.body.data).toMatchObject({ swapId, signing: { step: { current: 1 }, payload: { type: 'evm-transaction' } } });
+    }
+
+    // Both planner instances did part of the work (swap ids spread over the partitions).
+    expect((await consumedBy(firstPlannerUrl)) - firstBefore).toBeGreaterThan(0);
+    expect((await consumedBy(secondPlanner!.baseUrl)) - secondBefore).toBeGreaterThan(0);
+  });
+});
