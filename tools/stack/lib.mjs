@@ -61,13 +61,19 @@ export function dependenciesUpToDate() {
   }
 }
 
-/** `npm ci` when node_modules is missing or behind package-lock.json, then the swc build. */
+/**
+ * Installs from package-lock.json when node_modules is missing or behind it, then the swc build.
+ * `npm install` rather than `npm ci`: npm 11 leaves other platforms' optional binaries (anvil,
+ * swc) out of the lock when `omit-lockfile-registry-resolved` is set, as on our machines, and
+ * `npm ci` then refuses the lock as out of sync. With a lock present, `npm install` installs the
+ * locked versions and leaves the lock unchanged.
+ */
 export async function bootstrap({ build = true, quiet = false } = {}) {
   const note = quiet ? () => undefined : say;
   if (!dependenciesUpToDate()) {
-    note('setup', 'installing dependencies (npm ci)');
+    note('setup', 'installing dependencies (npm install from package-lock.json)');
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    if ((await run(npm, ['ci', '--no-audit', '--no-fund'], { stdoutToStderr: quiet })) !== 0) throw new Error('npm ci failed');
+    if ((await run(npm, ['install', '--no-audit', '--no-fund'], { stdoutToStderr: quiet })) !== 0) throw new Error('npm install failed');
   }
   if (build) {
     note('setup', 'building (tools/build/build.mjs)');
