@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: the whole gateway on this machine, with nothing else to set up.
-//   1. dependencies (npm ci when node_modules is missing or stale) and the swc build
+//   1. dependencies (npm install from the lock when node_modules is missing or stale) and the swc build
 //   2. Kafka: KAFKA_BROKERS if set, else a KRaft broker from Maven Central on KAFKA_PORT (9092),
 //      data kept in .run/kafka (a broker already listening there is reused)
 //   3. PostgreSQL: the database of DATABASE_URL, created when missing
