@@ -1,9 +1,18 @@
-import { ChainDescriptor, ChainRegistry } from '@swapgw/chains';
+import { Connection } from '@solana/web3.js';
+import { ChainDescriptor, ChainFamily, ChainRegistry, DevnetSolanaView } from '@swapgw/chains';
 import { FetchRequest, JsonRpcProvider, Network } from 'ethers';
+import { createSolanaConnection } from '../signing/solana/solana-transaction-status';
 
 export type EvmSurfaceLookup =
   | { ok: true; chain: ChainDescriptor; evmChainId: bigint; provider: JsonRpcProvider }
   | { ok: false; reason: string };
+
+export type SolanaSurfaceLookup =
+  | { ok: true; chain: ChainDescriptor; connection: Connection; devnet: DevnetSolanaView | undefined; slotMs: number }
+  | { ok: false; reason: string };
+
+/** Solana's target slot time, for chains whose manifest does not say (blockhash validity → ms). */
+export const DEFAULT_SOLANA_SLOT_MS = 400;
 
 /**
  * The chains signer-surface can sign and look up on: descriptors from the shared ChainRegistry,
@@ -12,6 +21,7 @@ export type EvmSurfaceLookup =
  */
 export class SignerChains {
   private readonly providers = new Map<string, JsonRpcProvider>();
+  private readonly solanaConnections = new Map<string, Connection>();
 
   constructor(
     readonly registry: ChainRegistry,
@@ -20,6 +30,27 @@ export class SignerChains {
 
   find(id: string): ChainDescriptor | undefined {
     return this.registry.find(id);
+  }
+
+  familyOf(id: string): ChainFamily | undefined {
+    return this.registry.find(id)?.family;
+  }
+
+  /** The Solana signing surface of a chain (a bounded Connection), or why there is none. */
+  solanaSurface(id: string): SolanaSurfaceLookup {
+    const chain = this.registry.find(id);
+    if (!chain) return { ok: false, reason: `chain ${id} is not known` };
+    if (chain.family !== 'solana') return { ok: false, reason: `chain ${id} is a ${chain.family} chain, not a Solana chain` };
+    if (!chain.rpcUrl) {
+      return { ok: false, reason: `chain ${id} has no RPC URL configured${chain.rpcEnv ? ` (${chain.rpcEnv})` : ''}` };
+    }
+    let connection = this.solanaConnections.get(id);
+    if (!connection) {
+      connection = createSolanaConnection(chain.rpcUrl, this.rpcTimeoutMs);
+      this.solanaConnections.set(id, connection);
+    }
+    const devnet = this.registry.devnetSolana(id);
+    return { ok: true, chain, connection, devnet, slotMs: devnet?.slotMs ?? DEFAULT_SOLANA_SLOT_MS };
   }
 
   /** The EVM signing surface of a chain, or why there is none (unknown, not EVM, no RPC URL). */
@@ -55,5 +86,6 @@ export class SignerChains {
   destroy(): void {
     for (const provider of this.providers.values()) provider.destroy();
     this.providers.clear();
+    this.solanaConnections.clear();
   }
 }

@@ -6,6 +6,9 @@ import { isRpcUnreachable, shortMessageOf } from './evm/evm-chain-errors';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningRequestEntity } from './signing-request.entity';
 import { PeriodicTask } from './periodic-task';
+import { isSolanaRpcUnreachable } from './solana/solana-step-payload';
+import { SolanaSurface } from './solana/solana-step-payload';
+import { VersionedTransaction } from '@solana/web3.js';
 
 export interface ConfirmationPolicy {
   pollMs: number;
@@ -47,6 +50,7 @@ export class ConfirmationTracker extends PeriodicTask {
   }
 
   private async check(row: SigningRequestEntity, manager: EntityManager): Promise<void> {
+    if (this.chains.familyOf(row.chain) === 'solana') return this.checkSolana(row, manager);
     const surface = this.chains.evmSurface(row.chain);
     if (!surface.ok) {
       row.nextCheckAtMs = this.now() + this.policy.pollMs * 10;
@@ -112,5 +116,91 @@ export class ConfirmationTracker extends PeriodicTask {
     await manager.save(row);
     await this.events.confirmed(manager, row);
     this.logger.log({ msg: 'transaction confirmed', swapId: row.swapId, stepIndex: row.stepIndex, txHash: row.txHash, confirmations });
+  }
+
+  /**
+   * Solana: getSignatureStatuses. `confirmed` or `finalized` → step-confirmed (slot as block
+   * number, block time as confirmedAtMs); an execution error → step-failed TX_REVERTED with the
+   * error; unknown to the node past the rebroadcast delay → sent again while its blockhash is valid,
+   * else it can never land: step-failed TX_REJECTED.
+   */
+  private async checkSolana(row: SigningRequestEntity, manager: EntityManager): Promise<void> {
+    const surface = this.chains.solanaSurface(row.chain);
+    if (!surface.ok) {
+      row.nextCheckAtMs = this.now() + this.policy.pollMs * 10;
+      await manager.save(row);
+      return;
+    }
+    try {
+      const {
+        value: [status],
+      } = await surface.connection.getSignatureStatuses([row.txHash!], { searchTransactionHistory: true });
+      if (!status) {
+        await this.whenSolanaUnknown(row, surface, manager);
+        return;
+      }
+      row.blockNumber = status.slot;
+      if (status.err) {
+        row.status = 'failed';
+        row.failureCode = StepFailureCodes.reverted;
+        row.failureReason = JSON.stringify(status.err);
+        row.nextCheckAtMs = null;
+        await manager.save(row);
+        await this.events.failed(manager, row);
+        this.logger.warn({ msg: 'Solana transaction failed', swapId: row.swapId, txHash: row.txHash, reason: row.failureReason });
+        return;
+      }
+      if (status.confirmationStatus !== 'confirmed' && status.confirmationStatus !== 'finalized') {
+        row.nextCheckAtMs = this.now() + this.policy.pollMs;
+        await manager.save(row);
+        return;
+      }
+      const blockTime = await surface.connection.getBlockTime(status.slot).catch(() => null);
+      row.status = 'confirmed';
+      // `confirmations` is null once finalized (rooted): at least one, as the event requires.
+      row.confirmations = Math.max(1, status.confirmations ?? 1);
+      row.confirmedAtMs = blockTime ? blockTime * 1000 : this.now();
+      row.nextCheckAtMs = null;
+      await manager.save(row);
+      await this.events.confirmed(manager, row);
+      this.logger.log({ msg: 'Solana transaction confirmed', swapId: row.swapId, stepIndex: row.stepIndex, txHash: row.txHash, slot: status.slot });
+    } catch (error) {
+      this.logger.warn({ msg: 'confirmation check failed; will retry', txHash: row.txHash, unreachable: isSolanaRpcUnreachable(error), error: (error as Error).message });
+      row.nextCheckAtMs = this.now() + this.policy.pollMs * 5;
+      await manager.save(row);
+    }
+  }
+
+  private async whenSolanaUnknown(row: SigningRequestEntity, surface: SolanaSurface, manager: EntityManager): Promise<void> {
+    row.nextCheckAtMs = this.now() + this.policy.pollMs;
+    const sentAt = row.broadcastAt?.getTime() ?? 0;
+    if (this.now() - sentAt >= this.policy.rebroadcastAfterMs) {
+      const bytes = Buffer.from(row.rawTx!, 'base64');
+      const blockhash = VersionedTransaction.deserialize(bytes).message.recentBlockhash;
+      const { value: valid } = await surface.connection.isBlockhashValid(blockhash, { commitment: 'confirmed' });
+      // Looked at once more: it may have landed between the status read and the blockhash check.
+      const landed = !valid && (await surface.connection.getSignatureStatuses([row.txHash!], { searchTransactionHistory: true })).value[0];
+      if (!valid && !landed) {
+        row.status = 'failed';
+        row.failureCode = StepFailureCodes.rejected;
+        row.failureReason = `the transaction never landed and its blockhash ${blockhash} expired`;
+        row.nextCheckAtMs = null;
+        await manager.save(row);
+        await this.events.failed(manager, row);
+        return;
+      }
+      if (landed) {
+        await manager.save(row);
+        return;
+      }
+      try {
+        await surface.connection.sendRawTransaction(bytes, { skipPreflight: true, maxRetries: 0 });
+        this.logger.log({ msg: 'transaction sent again', txHash: row.txHash });
+      } catch (error) {
+        this.logger.warn({ msg: 'sending the transaction again failed', txHash: row.txHash, error: (error as Error).message });
+      }
+      row.broadcastAt = new Date(this.now());
+    }
+    await manager.save(row);
   }
 }

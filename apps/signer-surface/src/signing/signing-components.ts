@@ -51,9 +51,9 @@ export function signingProviders(options: SigningComponentsOptions): Provider[] 
     },
     {
       provide: SigningSubmissionService,
-      inject: [DataSource, SignerChains, SigningEventsOutbox],
-      useFactory: (dataSource: DataSource, chains: SignerChains, events: SigningEventsOutbox) =>
-        new SigningSubmissionService(dataSource, chains, events, config.CONFIRMATION_POLL_MS),
+      inject: [DataSource, SignerChains, SigningEventsOutbox, SigningPayloadIssuer],
+      useFactory: (dataSource: DataSource, chains: SignerChains, events: SigningEventsOutbox, issuer: SigningPayloadIssuer) =>
+        new SigningSubmissionService(dataSource, chains, events, config.CONFIRMATION_POLL_MS, issuer),
     },
     {
       provide: ConfirmationTracker,

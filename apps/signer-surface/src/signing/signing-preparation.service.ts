@@ -3,8 +3,9 @@ import { SigningPrepareCommand, SigningRefreshCommand } from '@swapgw/contracts'
 import { randomUUID } from 'node:crypto';
 import { EntityManager, Not } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
-import { isRpcUnreachable, shortMessageOf } from './evm/evm-chain-errors';
-import { readAllowance, readBalance } from './evm/evm-chain-state';
+import { shortMessageOf } from './evm/evm-chain-errors';
+import { readAllowance } from './evm/evm-chain-state';
+import { isChainUnreachable, readWaitForBalance } from './wait-for-balance';
 import { SigningEventsOutbox } from './signing-events.outbox';
 import { SigningPayloadIssuer } from './signing-payload.issuer';
 import { SigningRequestEntity } from './signing-request.entity';
@@ -45,7 +46,8 @@ export class SigningPreparationService {
       chain: command.chain,
       kind: command.kind,
       from: command.from,
-      call: { to: command.call.to, data: command.call.data, value: command.call.value },
+      call: command.call ? { to: command.call.to, data: command.call.data, value: command.call.value } : null,
+      solana: command.solana ? { ...command.solana } : null,
       approve: command.approve ? { ...command.approve } : null,
       waitFor: command.waitFor ? { ...command.waitFor } : null,
       payload: null,
@@ -67,13 +69,15 @@ export class SigningPreparationService {
       confirmedAtMs: null,
     });
 
-    const surface = this.chains.evmSurface(row.chain);
+    const solana = this.chains.familyOf(row.chain) === 'solana';
+    const surface = solana ? this.chains.solanaSurface(row.chain) : this.chains.evmSurface(row.chain);
     if (!surface.ok) {
       await this.issuer.markUnavailable(row, manager, surface.reason);
       return;
     }
     try {
-      if (row.kind === 'approve' && row.approve) {
+      // Allowances are EVM's: SPL transfers are authorized by the user's own signature.
+      if (!solana && 'provider' in surface && row.kind === 'approve' && row.approve) {
         const allowance = await readAllowance(surface.provider, row.approve.token, row.from, row.approve.spender);
         if (allowance >= BigInt(row.approve.amount)) {
           row.status = 'skipped';
@@ -83,8 +87,8 @@ export class SigningPreparationService {
         }
       }
       if (row.waitFor) {
-        const balance = await readBalance(surface.provider, row.waitFor.token, row.waitFor.holder);
-        if (balance < BigInt(row.waitFor.minBalance)) {
+        const wait = await readWaitForBalance(this.chains, row);
+        if (wait.ok && wait.balance < wait.minBalance) {
           const now = this.now();
           row.status = 'waiting';
           row.readyAtMs = now + this.waiting.readyEstimateMs;
@@ -96,7 +100,7 @@ export class SigningPreparationService {
         }
       }
     } catch (error) {
-      if (!isRpcUnreachable(error)) throw error;
+      if (!isChainUnreachable(error)) throw error;
       await this.issuer.markUnavailable(row, manager, `RPC of chain ${row.chain} unreachable: ${shortMessageOf(error)}`);
       return;
     }
@@ -113,23 +117,6 @@ export class SigningPreparationService {
       this.logger.log({ msg: 'signing.refresh for a step without a ready or expired payload; ignored', ...command, status: current?.status ?? null });
       return;
     }
-    current.status = 'superseded';
-    await manager.save(current);
-    const fresh = manager.create(SigningRequestEntity, {
-      ...current,
-      id: randomUUID(),
-      status: 'waiting',
-      payload: null,
-      executionHints: null,
-      clientHints: null,
-      issuedAt: null,
-      expiresAtMs: null,
-      readyAtMs: null,
-      failureCode: null,
-      failureReason: null,
-      createdAt: undefined,
-      updatedAt: undefined,
-    });
-    await this.issuer.issue(fresh, manager);
+    await this.issuer.reissue(current, manager);
   }
 }

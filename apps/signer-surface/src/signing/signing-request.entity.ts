@@ -6,6 +6,7 @@ import type {
   SigningPayload,
   SigningStepKind,
   SigningWaitForSpec,
+  SolanaStepSpec,
 } from '@swapgw/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
@@ -62,9 +63,13 @@ export class SigningRequestEntity {
   @Column({ name: 'from', type: 'text' })
   from!: string;
 
-  /** The call as the planner asked for it; a refresh rebuilds the payload from it. */
-  @Column({ type: 'jsonb' })
-  call!: SigningCall;
+  /** EVM: the call as the planner asked for it; a refresh rebuilds the payload from it. Null on Solana. */
+  @Column({ type: 'jsonb', nullable: true })
+  call!: SigningCall | null;
+
+  /** Solana: the bridge deposit to build or the prebuilt transaction (see SolanaStepSpec). */
+  @Column({ type: 'jsonb', nullable: true })
+  solana!: SolanaStepSpec | null;
 
   @Column({ type: 'jsonb', nullable: true })
   approve!: SigningApproveSpec | null;
@@ -76,7 +81,7 @@ export class SigningRequestEntity {
   payload!: SigningPayload | null;
 
   @Column({ name: 'execution_hints', type: 'jsonb', nullable: true })
-  executionHints!: EvmExecutionHints | null;
+  executionHints!: EvmExecutionHints | Record<string, string> | null;
 
   @Column({ name: 'client_hints', type: 'jsonb', nullable: true })
   clientHints!: SigningClientHints | null;

@@ -1,16 +1,35 @@
 import { Logger } from '@nestjs/common';
-import { CodedError, ErrorCodes, EvmSigningPayload, SigningSubmitRequest, SigningSubmitResult } from '@swapgw/contracts';
+import { CodedError, ErrorCodes, EvmSigningPayload, SigningSubmitRequest, SigningSubmitResult, SolanaSigningPayload } from '@swapgw/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
 import { isRpcUnreachable, shortMessageOf } from './evm/evm-chain-errors';
 import { compareWithPayload, decodeSignedEvmTransaction, DecodedEvmTransaction } from './evm/evm-signed-transaction';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
+import { SigningPayloadIssuer } from './signing-payload.issuer';
 import { SigningRequestEntity } from './signing-request.entity';
+import { isSolanaRpcUnreachable } from './solana/solana-step-payload';
+import { DecodedSolanaTransaction, decodeSignedSolanaTransaction, verifySignedSolanaTransaction } from './solana/solana-transaction';
+
+/** The client's signed artifact, decoded by its form: 0x-hex is EVM, anything else must be Solana base64. */
+type SignedArtifact =
+  | { family: 'evm'; hash: string; tx: DecodedEvmTransaction }
+  | { family: 'solana'; hash: string; tx: DecodedSolanaTransaction };
+
+function decodeSigned(rawTx: string): SignedArtifact {
+  if (/^0x/i.test(rawTx.trim())) {
+    const tx = decodeSignedEvmTransaction(rawTx);
+    return { family: 'evm', hash: tx.hash, tx };
+  }
+  const tx = decodeSignedSolanaTransaction(rawTx);
+  return { family: 'solana', hash: tx.signature, tx };
+}
 
 /** What the accepting transaction decided; errors that record state are thrown after commit. */
 type Verdict =
   | { kind: 'accepted'; row: SigningRequestEntity; broadcast: boolean }
-  | { kind: 'error'; error: CodedError };
+  | { kind: 'error'; error: CodedError }
+  /** A Solana payload whose blockhash aged out: the expiry error, after the fresh payload is issued. */
+  | { kind: 'reissue'; row: SigningRequestEntity; error: CodedError };
 
 const resultOf = (row: SigningRequestEntity): SigningSubmitResult => ({
   swapId: row.swapId,
@@ -37,18 +56,27 @@ export class SigningSubmissionService {
     private readonly events: SigningEventsOutbox,
     /** The tracker's first look; the broadcast right after commit normally lands before it. */
     private readonly firstCheckDelayMs: number,
+    private readonly issuer: SigningPayloadIssuer,
     private readonly now: () => number = Date.now,
   ) {}
 
   async submit(request: SigningSubmitRequest): Promise<SigningSubmitResult> {
-    const tx = decodeSignedEvmTransaction(request.rawTx);
-    const verdict = await this.dataSource.transaction((manager) => this.decide(manager, request.swapId, tx));
+    const tx = decodeSigned(request.rawTx);
+    let verdict = await this.dataSource.transaction((manager) => this.decide(manager, request.swapId, tx));
+    if (verdict.kind === 'reissue') {
+      const { row, error } = verdict;
+      // Its own transaction: the expiry answer stands even if the fresh payload cannot be built now.
+      await this.dataSource
+        .transaction((manager) => this.issuer.reissue(row, manager))
+        .catch((reason: Error) => this.logger.error({ msg: 'fresh Solana payload after expiry failed', swapId: row.swapId, error: reason.message }));
+      verdict = { kind: 'error', error };
+    }
     if (verdict.kind === 'error') throw verdict.error;
     if (verdict.broadcast) await this.broadcast(verdict.row);
     return resultOf(verdict.row);
   }
 
-  private async decide(manager: EntityManager, swapId: string, tx: DecodedEvmTransaction): Promise<Verdict> {
+  private async decide(manager: EntityManager, swapId: string, tx: SignedArtifact): Promise<Verdict> {
     // Lock the swap's current request: two submissions of one swap are decided one after the other.
     const [current] = await manager
       .createQueryBuilder(SigningRequestEntity, 'r')
@@ -99,20 +127,35 @@ export class SigningSubmissionService {
       return { kind: 'error', error: expiredError(current) };
     }
 
-    const payload = current.payload as EvmSigningPayload;
-    const mismatches = compareWithPayload(tx, payload.transaction);
-    if (mismatches.length > 0) {
+    const family = this.chains.familyOf(current.chain) === 'solana' ? 'solana' : 'evm';
+    if (family !== tx.family) {
       return {
         kind: 'error',
-        error: new CodedError(
-          ErrorCodes.TX_REQUEST_MISMATCH,
-          `The signed transaction differs from the payload in ${mismatches.map((m) => m.field).join(', ')}`,
-          { ...step, mismatches },
-        ),
+        error: new CodedError(ErrorCodes.TX_REQUEST_MISMATCH, `The current step is on ${current.chain}: it needs a signed ${family} transaction`, {
+          ...step,
+          mismatches: [{ field: 'chainFamily', expected: family, actual: tx.family }],
+        }),
       };
     }
+    if (tx.family === 'solana') {
+      const refused = await this.checkSolana(current, tx.tx);
+      if (refused) return refused;
+    } else {
+      const payload = current.payload as EvmSigningPayload;
+      const mismatches = compareWithPayload(tx.tx, payload.transaction);
+      if (mismatches.length > 0) {
+        return {
+          kind: 'error',
+          error: new CodedError(
+            ErrorCodes.TX_REQUEST_MISMATCH,
+            `The signed transaction differs from the payload in ${mismatches.map((m) => m.field).join(', ')}`,
+            { ...step, mismatches },
+          ),
+        };
+      }
+    }
     current.status = 'submitted';
-    current.rawTx = tx.serialized;
+    current.rawTx = tx.family === 'solana' ? tx.tx.serialized.toString('base64') : tx.tx.serialized;
     current.txHash = tx.hash;
     current.broadcastAt = new Date(this.now());
     current.nextCheckAtMs = this.now() + this.firstCheckDelayMs;
@@ -122,10 +165,38 @@ export class SigningSubmissionService {
   }
 
   /**
+   * Solana: the signed message must be the issued one, signed by its fee payer
+   * (TX_REQUEST_MISMATCH), and its blockhash must still be valid: once it aged out the transaction
+   * can never land, so the request is expired and a fresh payload is issued for the next GET.
+   */
+  private async checkSolana(current: SigningRequestEntity, tx: DecodedSolanaTransaction): Promise<Verdict | null> {
+    try {
+      verifySignedSolanaTransaction(tx, current.payload as SolanaSigningPayload);
+    } catch (error) {
+      if (!(error instanceof CodedError)) throw error;
+      return { kind: 'error', error: new CodedError(error.code, error.message, { stepIndex: current.stepIndex, stepCount: current.stepCount, ...error.details }) };
+    }
+    const surface = this.chains.solanaSurface(current.chain);
+    if (!surface.ok) return null;
+    let valid: boolean;
+    try {
+      valid = (await surface.connection.isBlockhashValid(tx.recentBlockhash, { commitment: 'confirmed' })).value;
+    } catch (error) {
+      // Cannot tell now: accept; the tracker resends it and fails the step if it never lands.
+      this.logger.warn({ msg: 'blockhash validity unknown; accepting', swapId: current.swapId, error: (error as Error).message });
+      return null;
+    }
+    if (valid) return null;
+    const error = expiredError(current);
+    return { kind: 'reissue', row: current, error: new CodedError(error.code, `The transaction's blockhash is no longer valid. ${error.message}`, error.details) };
+  }
+
+  /**
    * Sends the recorded transaction. A node that cannot be reached leaves the row `submitted`: the
    * confirmation tracker sends it again. A node that refuses it fails the step.
    */
   private async broadcast(row: SigningRequestEntity): Promise<void> {
+    if (this.chains.familyOf(row.chain) === 'solana') return this.broadcastSolana(row);
     const surface = this.chains.evmSurface(row.chain);
     if (!surface.ok) {
       this.logger.error({ msg: 'submitted transaction has no RPC to broadcast to; the tracker retries', swapId: row.swapId, chain: row.chain });
@@ -156,7 +227,39 @@ export class SigningSubmissionService {
       throw new CodedError(ErrorCodes.TX_REQUEST_INVALID, `The node rejected the transaction: ${message}`, { txHash: row.txHash });
     }
   }
+
+  /** sendRawTransaction with preflight: a transaction the node simulates as failing is refused. */
+  private async broadcastSolana(row: SigningRequestEntity): Promise<void> {
+    const surface = this.chains.solanaSurface(row.chain);
+    if (!surface.ok) {
+      this.logger.error({ msg: 'submitted transaction has no RPC to broadcast to; the tracker retries', swapId: row.swapId, chain: row.chain });
+      return;
+    }
+    try {
+      await surface.connection.sendRawTransaction(Buffer.from(row.rawTx!, 'base64'), { preflightCommitment: 'confirmed', maxRetries: 0 });
+      this.logger.log({ msg: 'transaction broadcast', swapId: row.swapId, stepIndex: row.stepIndex, txHash: row.txHash });
+    } catch (error) {
+      const message = (error as Error).message;
+      if (isSolanaRpcUnreachable(error)) {
+        this.logger.warn({ msg: 'broadcast failed, RPC unreachable; the tracker retries', txHash: row.txHash, error: message });
+        return;
+      }
+      if (SOLANA_ALREADY_PROCESSED.test(message)) return;
+      await this.dataSource.transaction(async (manager) => {
+        row.status = 'failed';
+        row.failureCode = StepFailureCodes.rejected;
+        row.failureReason = message;
+        row.nextCheckAtMs = null;
+        await manager.save(row);
+        await this.events.failed(manager, row);
+      });
+      throw new CodedError(ErrorCodes.TX_REQUEST_INVALID, `The node rejected the transaction: ${message}`, { txHash: row.txHash });
+    }
+  }
 }
+
+/** Solana answers meaning "this very transaction already went through". */
+const SOLANA_ALREADY_PROCESSED = /already been processed|AlreadyProcessed/i;
 
 function expiredError(row: SigningRequestEntity): CodedError {
   return new CodedError(ErrorCodes.tx_request_expired, 'The signing request expired; GET /swap/{swapId}/signing for a fresh payload', {

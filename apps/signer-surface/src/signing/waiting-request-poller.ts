@@ -1,11 +1,11 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
-import { isRpcUnreachable, shortMessageOf } from './evm/evm-chain-errors';
-import { readBalance } from './evm/evm-chain-state';
+import { shortMessageOf } from './evm/evm-chain-errors';
 import { PeriodicTask } from './periodic-task';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningPayloadIssuer } from './signing-payload.issuer';
 import { SigningRequestEntity } from './signing-request.entity';
+import { isChainUnreachable, readWaitForBalance } from './wait-for-balance';
 
 /**
  * Re-checks requests waiting for a balance (waitFor) and issues their payload once it is there.
@@ -40,19 +40,22 @@ export class WaitingRequestPoller extends PeriodicTask {
   }
 
   private async check(row: SigningRequestEntity, manager: EntityManager): Promise<void> {
-    const surface = this.chains.evmSurface(row.chain);
-    if (!surface.ok || !row.waitFor) {
-      await this.issuer.markUnavailable(row, manager, surface.ok ? 'waiting request without a condition' : surface.reason);
+    if (!row.waitFor) {
+      await this.issuer.markUnavailable(row, manager, 'waiting request without a condition');
       return;
     }
     try {
-      const balance = await readBalance(surface.provider, row.waitFor.token, row.waitFor.holder);
-      if (balance >= BigInt(row.waitFor.minBalance)) {
+      const wait = await readWaitForBalance(this.chains, row);
+      if (!wait.ok) {
+        await this.issuer.markUnavailable(row, manager, wait.reason);
+        return;
+      }
+      if (wait.balance >= wait.minBalance) {
         await this.issuer.issue(row, manager);
         return;
       }
     } catch (error) {
-      this.logger.warn({ msg: 'balance check failed; will retry', swapId: row.swapId, unreachable: isRpcUnreachable(error), error: shortMessageOf(error) });
+      this.logger.warn({ msg: 'balance check failed; will retry', swapId: row.swapId, unreachable: isChainUnreachable(error), error: shortMessageOf(error) });
     }
     if (row.waitDeadlineMs !== null && this.now() >= row.waitDeadlineMs) {
       row.status = 'failed';
