@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { PERMIT_TYPES, PermitType } from '@swapgw/contracts';
-import { IsEvmAddress } from '../../common/validation';
+import { IsWalletAddress } from '../../common/validation';
 
 const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
 
@@ -49,17 +49,29 @@ export class BuildSwapDto {
   @MaxLength(64)
   routeId!: string;
 
-  @ApiPropertyOptional({ description: 'Destination wallet address; defaults to the quote recipient, else userAddress' })
+  /**
+   * Either family's form is accepted here; the planner checks it against the route's destination
+   * chain (400 INVALID_ADDRESS otherwise).
+   */
+  @ApiPropertyOptional({
+    description:
+      'Destination wallet address (EVM or Solana, of the destination chain); defaults to the quote recipient, else userAddress. ' +
+      'On an EVM ⇄ Solana route it is required and also signs the destination-chain steps, if any.',
+  })
   @IsOptional()
-  @IsEvmAddress()
+  @IsWalletAddress()
   recipient?: string;
 
   /**
-   * Optional in the spec, required here: every EVM payload needs its `from`, and the service holds
-   * no wallets to pick one. Missing → 400 VALIDATION_FAILED.
+   * Optional in the spec, required here: every payload needs its `from` (fee payer on Solana), and
+   * the service holds no wallets to pick one. Missing → 400 VALIDATION_FAILED. Checked by the
+   * planner against the first leg's chain family (400 INVALID_ADDRESS).
    */
-  @ApiProperty({ description: 'Wallet that signs every step (the payload `from`). Required by this service.' })
-  @IsEvmAddress()
+  @ApiProperty({
+    description:
+      'Wallet that signs the source-chain steps (the payload `from`; EVM address or Solana base58, of the source chain family). Required by this service.',
+  })
+  @IsWalletAddress()
   userAddress!: string;
 
   @ApiPropertyOptional({ enum: PERMIT_TYPES })

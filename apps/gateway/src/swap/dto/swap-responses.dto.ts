@@ -15,10 +15,12 @@ export class ReadySigningEnvelopeDto implements SigningEnvelope {
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: 'EVM: { type: "evm-transaction", transaction: { chainId, from, to, data, value, nonce, gasLimit, maxFeePerGas, maxPriorityFeePerGas } }, signable as-is by ethers Wallet.signTransaction',
+    description:
+      'EVM: { type: "evm-transaction", transaction: { chainId, from, to, data, value, nonce, gasLimit, maxFeePerGas, maxPriorityFeePerGas } }, signable as-is by ethers Wallet.signTransaction. ' +
+      'Solana: { type: "solana-versioned-transaction", transaction: base64 unsigned v0 transaction } (fee payer = the signing wallet), signed as-is by a wallet or VersionedTransaction.sign',
   })
   payload!: Record<string, unknown>;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'EVM: gasEstimate, gasLimit, maxFeePerGas, maxPriorityFeePerGas, estimatedFeeWei' })
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'EVM: gasEstimate, gasLimit, maxFeePerGas, maxPriorityFeePerGas, estimatedFeeWei; Solana: feePayer, recentBlockhash, lastValidBlockHeight, estimatedFeeLamports' })
   executionHints!: Record<string, unknown>;
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'recommendedWallet, network, action (approve | swap | bridge)' })
   clientHints!: Record<string, unknown>;

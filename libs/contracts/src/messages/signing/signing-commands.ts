@@ -3,6 +3,7 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -159,6 +160,7 @@ export class SigningPrepareCommand {
 
   /** EVM steps: the contract call. Absent on Solana steps, which carry `solana` instead. */
   @ValidateIf((o: SigningPrepareCommand) => o.solana === undefined)
+  @IsObject()
   @ValidateNested()
   @Type(() => SigningCall)
   call?: SigningCall;

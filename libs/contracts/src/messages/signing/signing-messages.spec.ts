@@ -40,6 +40,30 @@ describe('signing message contracts', () => {
     expect(errorsOf(SigningPrepareCommand, { ...prepare, stepIndex: 0 })).toContain('stepIndex');
   });
 
+  it('accepts a Solana step without a call, with its solana spec, and refuses a step with neither', () => {
+    const { call: _call, approve: _approve, ...rest } = prepare;
+    const solanaStep = {
+      ...rest,
+      kind: 'bridge',
+      chain: 'solana-devnet',
+      from: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+      solana: {
+        kind: 'bridge-deposit',
+        mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+        vault: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+        amount: '1500000',
+        destinationChainId: 31337,
+        recipient: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      },
+      waitFor: { token: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', holder: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', minBalance: '1' },
+    };
+    expect(errorsOf(SigningPrepareCommand, solanaStep)).toEqual([]);
+    expect(errorsOf(SigningPrepareCommand, { ...solanaStep, solana: { ...solanaStep.solana, recipient: 'not-evm' } })).toEqual(['solana', 'solana.recipient']);
+    expect(errorsOf(SigningPrepareCommand, { ...solanaStep, solana: { kind: 'prebuilt-transaction', serializedTransaction: 'AQID', lastValidBlockHeight: 9 } })).toEqual([]);
+    const { solana: _solana, ...neither } = solanaStep;
+    expect(errorsOf(SigningPrepareCommand, neither)).toContain('call');
+  });
+
   it('requires swapId and rawTx on signing.submit', () => {
     expect(errorsOf(SigningSubmitRequest, { swapId: '' })).toEqual(expect.arrayContaining(['swapId', 'rawTx']));
   });
