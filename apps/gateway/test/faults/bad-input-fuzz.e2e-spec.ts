@@ -294,6 +294,7 @@ describe('bad input against every documented operation', () => {
 
   it('never answers 5xx, and every error is an ApiError with a catalog code', async () => {
     const seen = new Map<string, Set<number>>();
+    const problems: string[] = [];
     for (const [index, { method, path, operation }] of operations.entries()) {
       const statuses = new Set<number>();
       seen.set(`${method.toUpperCase()} ${path}`, statuses);
@@ -324,8 +325,15 @@ describe('bad input against every documented operation', () => {
           throw new Error(`not an ApiError: ${where}`);
         }
       });
-      await fc.assert(property, { numRuns: RUNS, interruptAfterTimeLimit: TIME_PER_OPERATION_MS, markInterruptAsFailure: false });
+      // fc.check, not fc.assert: every operation is fuzzed even when an earlier one fails, and the
+      // failure lists each operation's shrunk counterexample with its seed for replay.
+      const details = await fc.check(property, { numRuns: RUNS, interruptAfterTimeLimit: TIME_PER_OPERATION_MS, markInterruptAsFailure: false });
+      if (details.failed) {
+        const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+        problems.push(`${method.toUpperCase()} ${path} (seed ${details.seed}, path ${details.counterexamplePath}): ${cause}`);
+      }
     }
+    expect(problems).toEqual([]);
     // Each operation saw at least one request, and the fuzzing reached both refusals and the handlers.
     for (const [operation, statuses] of seen) expect({ operation, answered: statuses.size > 0 }).toEqual({ operation, answered: true });
     const all = new Set([...seen.values()].flatMap((s) => [...s]));

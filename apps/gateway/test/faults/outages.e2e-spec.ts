@@ -144,17 +144,33 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
     }
   }
 
-  async function stackReady(): Promise<void> {
-    for (const handle of stack.handles) {
-      await waitFor(async () => (await fetch(handle.healthUrl, { signal: AbortSignal.timeout(3000) })).status === 200, {
-        timeoutMs: 150_000,
-        intervalMs: 500,
-        description: `${handle.app} ready again`,
-      });
+  const isReady = async (url: string) => {
+    try {
+      return (await fetch(url, { signal: AbortSignal.timeout(3000) })).status === 200;
+    } catch {
+      return false;
     }
+  };
+
+  /** Every app answers ready again by itself (no restart) within the bound. */
+  async function stackReady(): Promise<void> {
+    await Promise.all(
+      stack.handles.map((handle) =>
+        waitFor(() => isReady(handle.healthUrl), { timeoutMs: 120_000, intervalMs: 500, description: `${handle.app} ready again by itself` }),
+      ),
+    );
+  }
+
+  /**
+   * Keeps the tests independent: an app that an earlier test left unready (that test failed for it)
+   * is restarted, so the next test measures its own fault and not the previous one.
+   */
+  async function restartUnreadyApps(): Promise<void> {
+    for (const handle of stack.handles) if (!(await isReady(handle.healthUrl))) await handle.restart();
   }
 
   it('Kafka stopped under in-flight builds: 503 ApiErrors while down, every build completes exactly once after', async () => {
+    await restartUnreadyApps();
     const quotes = await Promise.all(Array.from({ length: 4 }, () => freshQuote()));
     const inFlightKeys = quotes.map((_, i) => `kafka-outage-inflight-${i}-${randomUUID()}`);
     // Builds that wait for their payload; the broker goes away while they are on the wire or waiting.
@@ -204,9 +220,10 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
     const order = await limitOrderAccepted(`kafka-outage-order-${randomUUID()}`);
     expect(order.status).toBe(200);
     expect(order.body.data.status).toBe('open');
-  });
+  }, 600_000);
 
   it('PostgreSQL refusing: 503 ApiErrors and no half-written rows; the stack recovers by itself', async () => {
+    await restartUnreadyApps();
     const quote = await freshQuote();
     const key = `postgres-outage-${randomUUID()}`;
     const swapId = swapIdOf(owner, key);
@@ -219,6 +236,7 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
     } finally {
       databaseProxy.setRefusing(false);
     }
+    await stackReady();
 
     // Read directly, not through the proxy: nothing of the refused calls was written anywhere.
     expect(await countRows(`SELECT count(*)::int AS n FROM gateway.idempotency_records WHERE idempotency_key IN ($1, $2)`, [key, `order-${key}`])).toBe(0);
@@ -241,9 +259,10 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
     expect(order.status).toBe(200);
     expect(order.body.data.status).toBe('open');
     expect(await countRows(`SELECT count(*)::int AS n FROM limit_order.limit_orders WHERE owner = $1`, [owner])).toBe(ordersBefore + 1);
-  });
+  }, 420_000);
 
   it('signer-surface SIGKILLed right after a step was broadcast: the swap completes after restart, each step sent once', async () => {
+    await restartUnreadyApps();
     const chain = manifest.chains.find((c) => c.id === 'devnet-a')!;
     const provider = new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true });
     const signer = stack.get('signer-surface')[0];
@@ -300,5 +319,5 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
     } finally {
       provider.destroy();
     }
-  });
+  }, 420_000);
 });
