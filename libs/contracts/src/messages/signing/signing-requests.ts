@@ -29,7 +29,7 @@ export interface SigningSubmitResult {
 /**
  * `status.transaction` (signing.requests): on-chain status of any transaction.
  * Errors: UNKNOWN_CHAIN, INVALID_TX_HASH, TRANSACTION_NOT_FOUND, STATUS_UPSTREAM_ERROR,
- * SIGNING_SURFACE_UNAVAILABLE (chain family without a status adapter yet, e.g. Solana).
+ * SIGNING_SURFACE_UNAVAILABLE (chain family without a status adapter).
  */
 export class TransactionStatusRequest {
   @IsString()
