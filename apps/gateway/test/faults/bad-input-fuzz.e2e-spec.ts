@@ -11,6 +11,7 @@ import { createApiKey } from '@swapgw/testing';
 // no 5xx, and every error is an ApiError { error: { code, message }, meta: { requestId, timestamp } }
 // whose code is in the ErrorCatalog with the status it was answered with.
 // Bounded: FUZZ_RUNS runs per operation (default 20) and FUZZ_MS per operation (default 6000).
+// Out of scope: request heads over 16 KiB, which Node's HTTP parser refuses (431) before Fastify.
 
 type Schema = {
   $ref?: string;
@@ -206,11 +207,16 @@ function requestsFor(document: Document, method: string, path: string, operation
   const pathParams = parameters.filter((p) => p.in === 'path');
   const queryParams = parameters.filter((p) => p.in === 'query');
   const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
-  const paramValue = (p: Parameter) => fc.oneof(plausibleValue(document, p.schema), wrongValue).map(stringOf);
+  // URLs stay below Node's 16 KiB request-head limit: beyond it Node's HTTP parser answers 431
+  // before any application code runs (huge strings still reach the handlers in bodies).
+  const paramValue = (p: Parameter) => fc.oneof(plausibleValue(document, p.schema), wrongValue).map((v) => stringOf(v).slice(0, 6000));
+  // Percent-encoded like any client library would, or sent raw with broken percent-escapes.
+  const pathSegment = (p: Parameter) =>
+    fc.oneof({ weight: 5, arbitrary: paramValue(p).map(encodeSegment) }, { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '%E0%A4%A', '%C0%AF', 'a%2Fb', '..') });
 
-  const pathArb = fc.tuple(...pathParams.map(paramValue)).map((values) => {
+  const pathArb = fc.tuple(...pathParams.map(pathSegment)).map((segments) => {
     let concrete = path;
-    pathParams.forEach((p, i) => (concrete = concrete.replace(`{${p.name}}`, encodeSegment(values[i]))));
+    pathParams.forEach((p, i) => (concrete = concrete.replace(`{${p.name}}`, segments[i])));
     return concrete;
   });
   const queryArb = fc
@@ -301,6 +307,8 @@ describe('bad input against every documented operation', () => {
       const property = fc.asyncProperty(requestsFor(document, method, path, operation, keys[Math.floor(index / 3)]), async (request) => {
         const url = new URL(origin + request.path);
         for (const [name, value] of request.query) url.searchParams.append(name, value);
+        const headBytes = url.href.length + Object.entries(request.headers).reduce((n, [k, v]) => n + k.length + Buffer.byteLength(v, 'latin1') + 4, 0);
+        fc.pre(headBytes < 14_000); // see "Out of scope" above
         const response = await fetch(url, {
           method: request.method,
           headers: request.headers,
