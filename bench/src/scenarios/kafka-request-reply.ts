@@ -149,7 +149,7 @@ async function measureRaw(options: KafkaRequestReplyOptions): Promise<KafkaReque
     await echoConsumer.run({
       partitionsConsumedConcurrently: 3,
       eachMessage: async ({ message }) => {
-        const id = message.key!.toString();
+        const id = message.key?.toString() ?? '';
         const sent = sentAt.get(id);
         if (sent !== undefined) oneHop.set(id, elapsedMs(sent));
         await producer.send({ topic: rawReplyTopic, acks: -1, messages: [{ key: message.key, value: message.value }] });
@@ -158,7 +158,7 @@ async function measureRaw(options: KafkaRequestReplyOptions): Promise<KafkaReque
     await replyConsumer.run({
       partitionsConsumedConcurrently: 3,
       eachMessage: async ({ message }) => {
-        const id = message.key!.toString();
+        const id = message.key?.toString() ?? '';
         waiting.get(id)?.();
         waiting.delete(id);
       },
