@@ -101,7 +101,10 @@ describe('two execution-planners and two gateways on one broker', () => {
         },
         { timeoutMs: 60_000, intervalMs: 250, description: `the signing payload of ${swapId} on the second gateway` },
       );
-      expect(ready.body.data).toMatchObject({ swapId, signing: { step: { current: 1 }, payload: { type: 'evm-transaction' } } });
+      // The first step is the approval, or the swap itself when an earlier suite left the account's
+      // allowance high enough (the signer then skips the approval).
+      expect(ready.body.data).toMatchObject({ swapId, signing: { payload: { type: 'evm-transaction' } } });
+      expect([1, 2]).toContain(ready.body.data.signing.step.current);
     }
 
     // Both planner instances did part of the work (swap ids spread over the partitions).

@@ -19,7 +19,8 @@ describe('GET /status/transaction/{txHash}', () => {
     const gatewayUrl = process.env.GATEWAY_URL;
     if (!gatewayUrl) throw new Error('GATEWAY_URL is not set: run through the e2e project (global setup starts the stack)');
     client = api(gatewayUrl, await createApiKey(`status-e2e-${randomUUID().slice(0, 8)}`));
-    provider = new JsonRpcProvider(devnetA.rpcUrl, devnetA.chainId, { staticNetwork: true });
+    // No response cache: back-to-back sends must each read the account's current nonce.
+    provider = new JsonRpcProvider(devnetA.rpcUrl, devnetA.chainId, { staticNetwork: true, cacheTimeout: -1 });
     // A wallet of its own (funded by the devnet's anvil_setBalance): no nonce shared with other suites.
     wallet = Wallet.createRandom().connect(provider);
     await provider.send('anvil_setBalance', [wallet.address, '0x8AC7230489E80000']);
