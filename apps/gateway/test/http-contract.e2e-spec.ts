@@ -121,6 +121,16 @@ describe('gateway HTTP contract (envelope, request id, errors)', () => {
     expectApiError(res.body, 'PAYLOAD_TOO_LARGE');
   });
 
+  it('answers 431 HEADERS_TOO_LARGE in the ApiError shape when the request head exceeds 16 KiB', async () => {
+    // Node's HTTP parser refuses this before any route runs; the gateway still answers an ApiError.
+    const res = await fetch(`${gateway.baseUrl}/chains?q=${'x'.repeat(20_000)}`);
+    expect(res.status).toBe(431);
+    const body = (await res.json()) as { error: { code: string; message: string }; meta: { requestId: string; timestamp: string } };
+    expect(body.error.code).toBe('HEADERS_TOO_LARGE');
+    expect(body.meta.requestId).toBe(res.headers.get('x-request-id'));
+    expect(Number.isNaN(Date.parse(body.meta.timestamp))).toBe(false);
+  });
+
   it('answers 400 VALIDATION_FAILED naming each bad field and why', async () => {
     const res = await client.post('/test-probe/echo', {
       amount: '1e5',

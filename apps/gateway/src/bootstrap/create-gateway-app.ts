@@ -2,6 +2,7 @@ import { DynamicModule, ForwardReference, Logger, Type } from '@nestjs/common';
 import { ModulesContainer, NestFactory } from '@nestjs/core';
 import { PATTERN_METADATA } from '@nestjs/microservices/constants';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { answerClientError } from '../common/http/client-error';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
 import { ensureTopics, kafkaMicroserviceOptions } from '@swapgw/messaging';
@@ -65,7 +66,12 @@ export async function createGatewayApp(config: GatewayConfig, options: CreateGat
     );
   }
 
-  const adapter = new FastifyAdapter({ bodyLimit: config.BODY_LIMIT_BYTES, logger: false, return503OnClosing: true });
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    logger: false,
+    return503OnClosing: true,
+    clientErrorHandler: answerClientError,
+  });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, options.extraModules), adapter, {
     bodyParser: false,
     logger: new JsonLogger('gateway', config.LOG_LEVEL),

@@ -42,6 +42,8 @@ export const ErrorCatalog = {
   // 410, 413, 415, 429
   QUOTE_EXPIRED: { status: 410, description: 'The quote expired; request a new quote and retry.' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body is larger than the documented limit.' },
+  HEADERS_TOO_LARGE: { status: 431, description: 'The request line and headers together exceed 16 KiB.' },
+  MALFORMED_REQUEST: { status: 400, description: 'The HTTP request itself could not be parsed.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'Request bodies must be application/json.' },
   RATE_LIMITED: { status: 429, description: 'Too many requests for this API key; see Retry-After.' },
   // 5xx
