@@ -52,7 +52,8 @@ const positive = (name, fallback) => {
 };
 
 const scenarios = option('scenarios', SCENARIOS.join(',')).split(',');
-for (const s of scenarios) if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${s} (known: ${SCENARIOS.join(', ')})`);
+for (const s of scenarios)
+  if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${s} (known: ${SCENARIOS.join(', ')})`);
 const soakSwaps = positive('soak-swaps', 20);
 const settings = {
   scenarios,
@@ -136,13 +137,19 @@ function compileBench() {
       ['bench/src', '-d', 'dist', '--config-file', configFile, '--only', '**/*.ts', '--quiet'],
       { cwd: repoRoot, stdio: 'inherit' },
     );
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`swc bench/src exited ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`swc bench/src exited ${code}`)),
+    );
   });
 }
 
 async function createKey(env) {
   const cli = path.join(repoRoot, 'dist', 'apps', 'gateway', 'src', 'cli', 'keys.js');
-  const { stdout } = await promisify(execFile)(process.execPath, [cli, 'create', '--owner', 'bench'], { cwd: repoRoot, env, timeout: 60_000 });
+  const { stdout } = await promisify(execFile)(process.execPath, [cli, 'create', '--owner', 'bench'], {
+    cwd: repoRoot,
+    env,
+    timeout: 60_000,
+  });
   const key = stdout.trim().split('\n').pop()?.trim();
   if (!key) throw new Error('the keys CLI printed no key');
   return key;
@@ -168,7 +175,13 @@ async function startInfrastructure() {
   const devnetPromise = (async () => {
     const manifest = path.join(runDir, 'devnet', 'manifest.json');
     const portA = await freePortRun(38545, 2);
-    const devnet = await startDevnet({ manifest, portA, portB: portA + 1, logFile: path.join(logDir, 'devnet.log'), echo });
+    const devnet = await startDevnet({
+      manifest,
+      portA,
+      portB: portA + 1,
+      logFile: path.join(logDir, 'devnet.log'),
+      echo,
+    });
     if (!devnet) throw new Error('the devnet is not built (dist/libs/devnet)');
     started.push({ name: 'devnet', stop: () => devnet.stop(), killNow: () => devnet.killNow() });
     say('devnet', `chains on ports ${portA}, ${portA + 1}`);
@@ -195,7 +208,10 @@ async function startApps(infra) {
   const healthBase = await freePortRun(39101, services.length);
   const results = await Promise.allSettled(
     services.map((app, i) =>
-      startAppProcess(app, appEnv(app, base, { healthPort: healthBase + i }), { logFile: path.join(logDir, `${app}.log`), echo }),
+      startAppProcess(app, appEnv(app, base, { healthPort: healthBase + i }), {
+        logFile: path.join(logDir, `${app}.log`),
+        echo,
+      }),
     ),
   );
   for (const [i, r] of results.entries()) {
@@ -207,7 +223,10 @@ async function startApps(infra) {
   const failed = results.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
   const gatewayPort = await freePortRun(39300, 1);
-  const gateway = await startAppProcess('gateway', appEnv('gateway', base, { gatewayPort }), { logFile: path.join(logDir, 'gateway.log'), echo });
+  const gateway = await startAppProcess('gateway', appEnv('gateway', base, { gatewayPort }), {
+    logFile: path.join(logDir, 'gateway.log'),
+    echo,
+  });
   started.push({ name: 'gateway', stop: () => gateway.stop(), killNow: () => gateway.killNow() });
   say('apps', 'five apps ready');
   return { base, gatewayUrl: `http://127.0.0.1:${gatewayPort}/api/v1` };
@@ -215,12 +234,20 @@ async function startApps(infra) {
 
 function runScenarios(env) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--enable-source-maps', path.join(repoRoot, 'dist', 'bench', 'src', 'bench-main.js')], {
-      cwd: repoRoot,
-      env,
-      stdio: 'inherit',
+    const child = spawn(
+      process.execPath,
+      ['--enable-source-maps', path.join(repoRoot, 'dist', 'bench', 'src', 'bench-main.js')],
+      {
+        cwd: repoRoot,
+        env,
+        stdio: 'inherit',
+      },
+    );
+    started.push({
+      name: 'scenarios',
+      stop: async () => child.exitCode === null && child.kill('SIGTERM'),
+      killNow: () => child.kill('SIGKILL'),
     });
-    started.push({ name: 'scenarios', stop: async () => child.exitCode === null && child.kill('SIGTERM'), killNow: () => child.kill('SIGKILL') });
     child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
   });
 }

@@ -9,7 +9,13 @@ import { quoteLatency, soak, syncBuildLatency } from './scenarios/swap-flow';
 import { describeMachine } from './support/machine';
 import { BenchReport, ScenarioResult, toMarkdown } from './support/report';
 
-export const SCENARIOS = ['gateway-overhead', 'kafka-request-reply', 'quote-latency', 'sync-build-latency', 'soak'] as const;
+export const SCENARIOS = [
+  'gateway-overhead',
+  'kafka-request-reply',
+  'quote-latency',
+  'sync-build-latency',
+  'soak',
+] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface BenchSettings {
@@ -38,7 +44,9 @@ async function main(): Promise<number> {
   const apiKey = required('BENCH_API_KEY');
   const databaseUrl = required('DATABASE_URL');
   const brokers = required('KAFKA_BROKERS').split(',');
-  const manifest = JSON.parse(fs.readFileSync(required('DEVNET_MANIFEST'), 'utf8')) as { accounts: Array<{ index: number; address: string }> };
+  const manifest = JSON.parse(fs.readFileSync(required('DEVNET_MANIFEST'), 'utf8')) as {
+    accounts: Array<{ index: number; address: string }>;
+  };
   const userAddress = manifest.accounts.find((a) => a.index === 9)?.address ?? manifest.accounts[0].address;
   const resultsDir = required('BENCH_RESULTS_DIR');
   const swapContext = { gatewayUrl, apiKey, userAddress };
@@ -56,11 +64,18 @@ async function main(): Promise<number> {
         durationSeconds: settings.durationSeconds,
         bareServerScript: path.join(__dirname, 'support', 'bare-server.js'),
       }),
-    'kafka-request-reply': () => kafkaRequestReply({ brokers, requests: settings.rrRequests, concurrency: settings.rrConcurrency }),
+    'kafka-request-reply': () =>
+      kafkaRequestReply({ brokers, requests: settings.rrRequests, concurrency: settings.rrConcurrency }),
     'quote-latency': () => quoteLatency(swapContext, settings.latencySamples),
     'sync-build-latency': () => syncBuildLatency(swapContext, settings.latencySamples, settings.buildWaitMs),
     soak: () =>
-      soak({ ...swapContext, databaseUrl }, settings.soakSwaps, settings.soakConcurrency, settings.soakPollMs, settings.soakReadyTimeoutMs),
+      soak(
+        { ...swapContext, databaseUrl },
+        settings.soakSwaps,
+        settings.soakConcurrency,
+        settings.soakPollMs,
+        settings.soakReadyTimeoutMs,
+      ),
   };
   for (const name of settings.scenarios) {
     const t0 = Date.now();
@@ -74,7 +89,14 @@ async function main(): Promise<number> {
     }
   }
 
-  const report: BenchReport = { startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString(), machine, settings: { ...settings }, results, errors };
+  const report: BenchReport = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    machine,
+    settings: { ...settings },
+    results,
+    errors,
+  };
   fs.mkdirSync(resultsDir, { recursive: true });
   const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
   const markdown = toMarkdown(report);

@@ -44,7 +44,12 @@ export interface GatewayOverheadOptions {
   bareServerScript: string;
 }
 
-async function load(url: string, headers: Record<string, string>, connections: number, durationSeconds: number): Promise<HttpLoadResult> {
+async function load(
+  url: string,
+  headers: Record<string, string>,
+  connections: number,
+  durationSeconds: number,
+): Promise<HttpLoadResult> {
   // A short warm-up first (JIT, connection pools, caches), not counted.
   await autocannon({ url, headers, connections, duration: 1 });
   const result = await autocannon({ url, headers, connections, duration: durationSeconds });
@@ -54,7 +59,13 @@ async function load(url: string, headers: Record<string, string>, connections: n
     durationSeconds,
     requestsPerSecond: result.requests.average,
     totalRequests: result.requests.total,
-    latencyMs: { mean: result.latency.average, p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
+    latencyMs: {
+      mean: result.latency.average,
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+    },
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,

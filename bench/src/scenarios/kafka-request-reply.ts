@@ -23,7 +23,11 @@ export interface KafkaRequestReplyResult {
   /** RequestReplyClient → Nest @MessagePattern + RequestResponder → reply, one at a time. */
   messaging: { roundTripMs: LatencySummary; concurrentRequestsPerSecond: number };
   /** Plain kafkajs on the same broker: produce → consume (one hop) and produce → echo → consume (two hops). */
-  rawKafkajs: { oneHopMs: LatencySummary; roundTripMs: LatencySummary; concurrentRoundTripsPerSecond: number };
+  rawKafkajs: {
+    oneHopMs: LatencySummary;
+    roundTripMs: LatencySummary;
+    concurrentRoundTripsPerSecond: number;
+  };
   /** messaging ÷ raw round trip, at p50 and p99 (1 = the library adds nothing). */
   latencyRatio: { p50: number; p99: number };
   throughputRatio: number;
@@ -79,7 +83,13 @@ export async function kafkaRequestReply(options: KafkaRequestReplyOptions): Prom
   await waitForLeaders(adminSettings, [echoTopic, replyTopicOf(echoTopic), rawRequestTopic, rawReplyTopic]);
   const messaging = await measureMessaging(options);
   const raw = await measureRaw(options);
-  await deleteTopics(adminSettings, [echoTopic, replyTopicOf(echoTopic), `${echoTopic}.dlq`, rawRequestTopic, rawReplyTopic]);
+  await deleteTopics(adminSettings, [
+    echoTopic,
+    replyTopicOf(echoTopic),
+    `${echoTopic}.dlq`,
+    rawRequestTopic,
+    rawReplyTopic,
+  ]);
   return {
     scenario: 'kafka-request-reply',
     requests: options.requests,
@@ -94,20 +104,28 @@ export async function kafkaRequestReply(options: KafkaRequestReplyOptions): Prom
   };
 }
 
-async function measureMessaging(options: KafkaRequestReplyOptions): Promise<KafkaRequestReplyResult['messaging']> {
+async function measureMessaging(
+  options: KafkaRequestReplyOptions,
+): Promise<KafkaRequestReplyResult['messaging']> {
   const responderSettings = settingsOf(options.brokers, 'bench-responder');
-  @Module({ imports: [MessagingModule.forRoot({ clientId: 'bench-responder', settings: responderSettings })], controllers: [EchoController] })
+  @Module({
+    imports: [MessagingModule.forRoot({ clientId: 'bench-responder', settings: responderSettings })],
+    controllers: [EchoController],
+  })
   class ResponderModule {}
 
   const responder: INestMicroservice = await NestFactory.createMicroservice(ResponderModule, {
     ...kafkaMicroserviceOptions(responderSettings, `bench-responder-${suffix}`, { fromBeginning: false }),
     logger: ['error'],
   });
-  const requester = new RequestReplyClient(settingsOf(options.brokers, 'bench-requester'), [echoTopic], { defaultTimeoutMs: 30_000 });
+  const requester = new RequestReplyClient(settingsOf(options.brokers, 'bench-requester'), [echoTopic], {
+    defaultTimeoutMs: 30_000,
+  });
   try {
     await responder.listen();
     await requester.connect();
-    const call = (n: number) => requester.request<{ text: string }>(echoTopic, 'bench.echo', `agg-${n}`, { text: `m${n}` });
+    const call = (n: number) =>
+      requester.request<{ text: string }>(echoTopic, 'bench.echo', `agg-${n}`, { text: `m${n}` });
     // The responder's group may still be settling after listen(): the first answered call proves it serves.
     await call(-1);
     for (let n = 0; n < 20; n++) await call(n); // warm-up
@@ -122,7 +140,10 @@ async function measureMessaging(options: KafkaRequestReplyOptions): Promise<Kafk
     const start = process.hrtime.bigint();
     await mapLimit(indexes, options.concurrency, (n) => call(n));
     const seconds = elapsedMs(start) / 1000;
-    return { roundTripMs: summarize(samples), concurrentRequestsPerSecond: round(options.requests / seconds) };
+    return {
+      roundTripMs: summarize(samples),
+      concurrentRequestsPerSecond: round(options.requests / seconds),
+    };
   } finally {
     await requester.close();
     await responder.close();
@@ -132,13 +153,23 @@ async function measureMessaging(options: KafkaRequestReplyOptions): Promise<Kafk
 async function measureRaw(options: KafkaRequestReplyOptions): Promise<KafkaRequestReplyResult['rawKafkajs']> {
   // Same client settings and durability (acks all) as the library, nothing else.
   const kafka = new Kafka(kafkaClientConfig(settingsOf(options.brokers, 'bench-raw')));
-  const producer: Producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
-  const echoConsumer: Consumer = kafka.consumer({ groupId: `bench-raw-echo-${suffix}`, allowAutoTopicCreation: false });
-  const replyConsumer: Consumer = kafka.consumer({ groupId: `bench-raw-reply-${suffix}`, allowAutoTopicCreation: false });
+  const producer: Producer = kafka.producer({
+    allowAutoTopicCreation: false,
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
+  const echoConsumer: Consumer = kafka.consumer({
+    groupId: `bench-raw-echo-${suffix}`,
+    allowAutoTopicCreation: false,
+  });
+  const replyConsumer: Consumer = kafka.consumer({
+    groupId: `bench-raw-reply-${suffix}`,
+    allowAutoTopicCreation: false,
+  });
   const waiting = new Map<string, () => void>();
   const oneHop = new Map<string, number>();
   const sentAt = new Map<string, bigint>();
-  const joined = (consumer: Consumer) => new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+  const joined = (consumer: Consumer) =>
+    new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
   try {
     await producer.connect();
     await Promise.all([echoConsumer.connect(), replyConsumer.connect()]);
@@ -152,7 +183,11 @@ async function measureRaw(options: KafkaRequestReplyOptions): Promise<KafkaReque
         const id = message.key?.toString() ?? '';
         const sent = sentAt.get(id);
         if (sent !== undefined) oneHop.set(id, elapsedMs(sent));
-        await producer.send({ topic: rawReplyTopic, acks: -1, messages: [{ key: message.key, value: message.value }] });
+        await producer.send({
+          topic: rawReplyTopic,
+          acks: -1,
+          messages: [{ key: message.key, value: message.value }],
+        });
       },
     });
     await replyConsumer.run({
@@ -169,7 +204,11 @@ async function measureRaw(options: KafkaRequestReplyOptions): Promise<KafkaReque
       const replied = new Promise<void>((resolve) => waiting.set(id, resolve));
       const start = process.hrtime.bigint();
       sentAt.set(id, start);
-      await producer.send({ topic: rawRequestTopic, acks: -1, messages: [{ key: id, value: JSON.stringify({ text: id }) }] });
+      await producer.send({
+        topic: rawRequestTopic,
+        acks: -1,
+        messages: [{ key: id, value: JSON.stringify({ text: id }) }],
+      });
       await withTimeout(replied, 30_000, `raw reply ${id}`);
       return elapsedMs(start);
     };
@@ -237,6 +276,8 @@ async function deleteTopics(settings: KafkaSettings, topics: string[]): Promise<
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} not received within ${ms} ms`)), ms)));
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} not received within ${ms} ms`)), ms)),
+  );
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

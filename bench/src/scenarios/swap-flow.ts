@@ -3,7 +3,13 @@ import { api, ApiClient, ledgerAnomalies, readSwapLedger, SwapLedgerRow } from '
 import { elapsedMs, LatencySummary, mapLimit, round, summarize } from '../support/stats';
 
 /** Same-chain devnet swap used by every swap scenario (a Uniswap V2 pool seeded by the devnet). */
-export const BENCH_QUOTE = { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1' } as const;
+export const BENCH_QUOTE = {
+  fromChain: 'devnet-a',
+  toChain: 'devnet-a',
+  tokenIn: 'USDC',
+  tokenOut: 'DAI',
+  amount: '1',
+} as const;
 
 export interface SwapFlowContext {
   gatewayUrl: string;
@@ -53,7 +59,8 @@ function countStatus(statuses: Record<string, number>, status: number): void {
 
 async function quote(client: ApiClient): Promise<{ quoteId: string; routeId: string }> {
   const res = await client.post('/quote', BENCH_QUOTE);
-  if (res.status !== 200 || !res.body.data?.routes?.length) throw new Error(`POST /quote answered ${res.status}: ${JSON.stringify(res.body)}`);
+  if (res.status !== 200 || !res.body.data?.routes?.length)
+    throw new Error(`POST /quote answered ${res.status}: ${JSON.stringify(res.body)}`);
   return { quoteId: res.body.data.quoteId, routeId: res.body.data.routes[0].routeId };
 }
 
@@ -73,7 +80,11 @@ export async function quoteLatency(context: SwapFlowContext, count: number): Pro
 }
 
 /** POST /swap/build with a bounded wait, one at a time, each on a fresh quote (not timed). */
-export async function syncBuildLatency(context: SwapFlowContext, count: number, waitForTxRequestMs: number): Promise<SyncBuildLatencyResult> {
+export async function syncBuildLatency(
+  context: SwapFlowContext,
+  count: number,
+  waitForTxRequestMs: number,
+): Promise<SyncBuildLatencyResult> {
   const client = api(context.gatewayUrl, context.apiKey);
   const samples: number[] = [];
   const statuses: Record<string, number> = {};
@@ -122,14 +133,18 @@ export async function soak(
           { idempotencyKey: `bench-soak-${n}-${randomUUID()}` },
         );
         countStatus(buildStatuses, build.status);
-        if (build.status !== 200 && build.status !== 202) throw new Error(`build answered ${build.status}: ${JSON.stringify(build.body)}`);
+        if (build.status !== 200 && build.status !== 202)
+          throw new Error(`build answered ${build.status}: ${JSON.stringify(build.body)}`);
         const swapId = build.body.data.swapId as string;
         swapIds.push(swapId);
         const deadline = Date.now() + readyTimeoutMs;
         for (;;) {
           const poll = await client.get(`/swap/${swapId}/signing`);
           if (poll.status === 200) break;
-          if (poll.status !== 202) throw new Error(`swap ${swapId}: GET signing answered ${poll.status}: ${JSON.stringify(poll.body)}`);
+          if (poll.status !== 202)
+            throw new Error(
+              `swap ${swapId}: GET signing answered ${poll.status}: ${JSON.stringify(poll.body)}`,
+            );
           if (Date.now() > deadline) throw new Error(`swap ${swapId} not ready within ${readyTimeoutMs} ms`);
           await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
         }
@@ -143,7 +158,8 @@ export async function soak(
   const ledger = swapIds.length > 0 ? await readSwapLedger(context.databaseUrl, swapIds) : [];
   const anomalies = ledgerAnomalies(ledger);
   const distinct = new Set(swapIds).size;
-  const clean = failures.length === 0 && anomalies.length === 0 && distinct === swaps && readyTimes.length === swaps;
+  const clean =
+    failures.length === 0 && anomalies.length === 0 && distinct === swaps && readyTimes.length === swaps;
   return {
     scenario: 'soak',
     swaps,

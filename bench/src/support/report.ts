@@ -4,7 +4,8 @@ import type { QuoteLatencyResult, SoakResult, SyncBuildLatencyResult } from '../
 import type { MachineDescription } from './machine';
 import type { LatencySummary } from './stats';
 
-export type ScenarioResult = GatewayOverheadResult | KafkaRequestReplyResult | QuoteLatencyResult | SyncBuildLatencyResult | SoakResult;
+export type ScenarioResult =
+  GatewayOverheadResult | KafkaRequestReplyResult | QuoteLatencyResult | SyncBuildLatencyResult | SoakResult;
 
 export interface BenchReport {
   startedAt: string;
@@ -19,8 +20,12 @@ export interface BenchReport {
 const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(2)} ms` : 'n/a');
 const num = (v: number, digits = 0) => (Number.isFinite(v) ? v.toFixed(digits) : 'n/a');
 const x = (v: number) => (Number.isFinite(v) ? `×${v.toFixed(3)}` : 'n/a');
-const statuses = (s: Record<string, number>) => Object.entries(s).map(([k, v]) => `${k}: ${v}`).join(', ') || 'none';
-const latencyRow = (name: string, l: LatencySummary) => `| ${name} | ${l.samples} | ${ms(l.p50)} | ${ms(l.p90)} | ${ms(l.p99)} | ${ms(l.max)} |`;
+const statuses = (s: Record<string, number>) =>
+  Object.entries(s)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ') || 'none';
+const latencyRow = (name: string, l: LatencySummary) =>
+  `| ${name} | ${l.samples} | ${ms(l.p50)} | ${ms(l.p90)} | ${ms(l.p99)} | ${ms(l.max)} |`;
 const LATENCY_HEADER = ['| series | samples | p50 | p90 | p99 | max |', '|---|---:|---:|---:|---:|---:|'];
 
 function section(result: ScenarioResult): string[] {
@@ -34,8 +39,14 @@ function section(result: ScenarioResult): string[] {
         '',
         '| target | req/s | mean | p50 | p99 | requests | non-2xx | errors+timeouts |',
         '|---|---:|---:|---:|---:|---:|---:|---:|',
-        row('gateway GET /chains (auth, rate limit, envelope, catalog request-reply to quote-service)', result.gateway),
-        row('gateway without Kafka: GET /swap/{unknown}/signing → 404 (auth, rate limit, one read)', result.gatewayWithoutKafka),
+        row(
+          'gateway GET /chains (auth, rate limit, envelope, catalog request-reply to quote-service)',
+          result.gateway,
+        ),
+        row(
+          'gateway without Kafka: GET /swap/{unknown}/signing → 404 (auth, rate limit, one read)',
+          result.gatewayWithoutKafka,
+        ),
         row('bare Fastify, same bytes as GET /chains', result.bareFastify),
         '',
         `Throughput ratio gateway/bare: ${x(result.throughputRatio)}; latency ratio mean ${x(result.latencyRatio.mean)}, p99 ${x(result.latencyRatio.p99)}.`,
@@ -95,10 +106,14 @@ export function toMarkdown(report: BenchReport): string {
     `Machine: ${m.cores} cores (${m.cpuModel}), ${m.memoryGiB} GiB memory (${m.freeMemoryGiB} GiB free), ${m.platform}, Node ${m.node}, load average at start ${m.loadAverage.join(' / ')}.`,
     'Everything (Kafka, PostgreSQL, two anvil chains, five apps, the load generator) ran on this one machine: figures are relative, compare them within one run.',
     '',
-    `Settings: ${Object.entries(report.settings).map(([k, v]) => `${k}=${String(v)}`).join(', ')}.`,
+    `Settings: ${Object.entries(report.settings)
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .join(', ')}.`,
     '',
     ...report.results.flatMap((r) => [...section(r), '']),
-    ...(report.errors.length > 0 ? ['## Scenarios that failed', '', ...report.errors.map((e) => `- ${e.scenario}: ${e.message}`), ''] : []),
+    ...(report.errors.length > 0
+      ? ['## Scenarios that failed', '', ...report.errors.map((e) => `- ${e.scenario}: ${e.message}`), '']
+      : []),
     `Finished ${report.finishedAt}.`,
   ].join('\n');
 }

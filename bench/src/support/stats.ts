@@ -45,7 +45,11 @@ export function elapsedMs(start: bigint): number {
 }
 
 /** Runs `tasks` with at most `concurrency` at a time, keeping their order in the result. */
-export async function mapLimit<T, R>(items: readonly T[], concurrency: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  task: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

@@ -19,7 +19,10 @@ export interface SwapLedgerRow {
 }
 
 /** One row per swap id, in the order given; schemas as the apps create them (gateway, planner, signer). */
-export async function readSwapLedger(databaseUrl: string, swapIds: readonly string[]): Promise<SwapLedgerRow[]> {
+export async function readSwapLedger(
+  databaseUrl: string,
+  swapIds: readonly string[],
+): Promise<SwapLedgerRow[]> {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -45,6 +48,11 @@ export async function readSwapLedger(databaseUrl: string, swapIds: readonly stri
 /** The rows that are not "exactly one of everything", for a readable assertion or report. */
 export function ledgerAnomalies(rows: readonly SwapLedgerRow[]): SwapLedgerRow[] {
   return rows.filter(
-    (r) => r.gatewayViews !== 1 || r.plannerSwaps !== 1 || r.step1Prepares !== 1 || r.step1ReadyEvents !== 1 || r.step1SigningRequests !== 1,
+    (r) =>
+      r.gatewayViews !== 1 ||
+      r.plannerSwaps !== 1 ||
+      r.step1Prepares !== 1 ||
+      r.step1ReadyEvents !== 1 ||
+      r.step1SigningRequests !== 1,
   );
 }

@@ -66,7 +66,10 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
   beforeAll(async () => {
     await ensureDatabase(directDatabaseUrl);
     const direct = new URL(directDatabaseUrl);
-    databaseProxy = await new SwitchableProxy({ host: direct.hostname, port: Number(direct.port || 5432) }).start();
+    databaseProxy = await new SwitchableProxy({
+      host: direct.hostname,
+      port: Number(direct.port || 5432),
+    }).start();
     const proxied = new URL(directDatabaseUrl);
     proxied.host = databaseProxy.address;
     broker = await startKafkaBroker();
@@ -81,7 +84,10 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
       },
     });
     owner = `faults-${suffix}`;
-    client = api(stack.gatewayUrl!, await createApiKey(owner, { ...env.env, DATABASE_URL: directDatabaseUrl }));
+    client = api(
+      stack.gatewayUrl!,
+      await createApiKey(owner, { ...env.env, DATABASE_URL: directDatabaseUrl }),
+    );
     expect((await client.get('/chains')).status).toBe(200);
   }, 600_000);
 
@@ -97,7 +103,11 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
     return { quoteId: res.body.data.quoteId, routeId: res.body.data.routes[0].routeId };
   }
 
-  function build(key: string, quote: { quoteId: string; routeId: string }, waitForTxRequestMs: number): Promise<ApiResponse> {
+  function build(
+    key: string,
+    quote: { quoteId: string; routeId: string },
+    waitForTxRequestMs: number,
+  ): Promise<ApiResponse> {
     return client.post(
       '/swap/build',
       { ...quote, userAddress: manifest.accounts.find((a) => a.index === 8)!.address, waitForTxRequestMs },
@@ -105,7 +115,14 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
     );
   }
 
-  const LIMIT_ORDER = { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1', minAmountOut: '0.5' };
+  const LIMIT_ORDER = {
+    fromChain: 'devnet-a',
+    toChain: 'devnet-a',
+    tokenIn: 'USDC',
+    tokenOut: 'DAI',
+    amount: '1',
+    minAmountOut: '0.5',
+  };
 
   /**
    * A limit order created once the stack has recovered, retried as a client retries a 503: a
@@ -119,7 +136,11 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
         if (res.status === 503) return undefined;
         return res;
       },
-      { timeoutMs: 120_000, intervalMs: 1000, description: `limit order ${idempotencyKey} answered without 503` },
+      {
+        timeoutMs: 120_000,
+        intervalMs: 1000,
+        description: `limit order ${idempotencyKey} answered without 503`,
+      },
     );
   }
 
@@ -156,7 +177,11 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
   async function stackReady(): Promise<void> {
     await Promise.all(
       stack.handles.map((handle) =>
-        waitFor(() => isReady(handle.healthUrl), { timeoutMs: 120_000, intervalMs: 500, description: `${handle.app} ready again by itself` }),
+        waitFor(() => isReady(handle.healthUrl), {
+          timeoutMs: 120_000,
+          intervalMs: 500,
+          description: `${handle.app} ready again by itself`,
+        }),
       ),
     );
   }
@@ -169,6 +194,134 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
     for (const handle of stack.handles) if (!(await isReady(handle.healthUrl))) await handle.restart();
   }
 
+  it('PostgreSQL refusing: 503 ApiErrors and no half-written rows; the stack recovers by itself', async () => {
+    await restartUnreadyApps();
+    const quote = await freshQuote();
+    const key = `postgres-outage-${randomUUID()}`;
+    const swapId = swapIdOf(owner, key);
+    const ordersBefore = await countRows(
+      `SELECT count(*)::int AS n FROM limit_order.limit_orders WHERE owner = $1`,
+      [owner],
+    );
+    databaseProxy.setRefusing(true);
+    try {
+      expectApiError(await build(key, quote, 5000), 503);
+      expectApiError(await client.get('/limit-orders/limits'), 503);
+      expectApiError(
+        await client.post('/limit-orders/limit', LIMIT_ORDER, { idempotencyKey: `order-${key}` }),
+        503,
+      );
+    } finally {
+      databaseProxy.setRefusing(false);
+    }
+    await stackReady();
+
+    // Read directly, not through the proxy: nothing of the refused calls was written anywhere.
+    expect(
+      await countRows(
+        `SELECT count(*)::int AS n FROM gateway.idempotency_records WHERE idempotency_key IN ($1, $2)`,
+        [key, `order-${key}`],
+      ),
+    ).toBe(0);
+    expect(
+      await countRows(`SELECT count(*)::int AS n FROM gateway.swap_views WHERE swap_id = $1`, [swapId]),
+    ).toBe(0);
+    expect(await countRows(`SELECT count(*)::int AS n FROM planner.swaps WHERE id = $1`, [swapId])).toBe(0);
+    expect(
+      await countRows(`SELECT count(*)::int AS n FROM limit_order.limit_orders WHERE owner = $1`, [owner]),
+    ).toBe(ordersBefore);
+
+    // Recovery needs no restart: the same build, retried, is accepted and becomes ready once.
+    const accepted = await waitFor(
+      async () => {
+        const res = await build(key, quote, 0);
+        return res.status === 200 || res.status === 202 ? res : undefined;
+      },
+      { timeoutMs: 90_000, intervalMs: 1000, description: 'build accepted after PostgreSQL returned' },
+    );
+    expect(accepted.body.data.swapId).toBe(swapId);
+    await untilReady(swapId);
+    expect(ledgerAnomalies(await readSwapLedger(directDatabaseUrl, [swapId]))).toEqual([]);
+    const order = await limitOrderAccepted(`order-${key}`);
+    expect(order.status).toBe(200);
+    expect(order.body.data.status).toBe('open');
+    expect(
+      await countRows(`SELECT count(*)::int AS n FROM limit_order.limit_orders WHERE owner = $1`, [owner]),
+    ).toBe(ordersBefore + 1);
+  }, 420_000);
+
+  it('signer-surface SIGKILLed right after a step was broadcast: the swap completes after restart, each step sent once', async () => {
+    await restartUnreadyApps();
+    const chain = manifest.chains.find((c) => c.id === 'devnet-a')!;
+    const provider = new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true });
+    const signer = stack.get('signer-surface')[0];
+    try {
+      const quote = await freshQuote();
+      const key = `signer-crash-${randomUUID()}`;
+      const swapId = swapIdOf(owner, key);
+      const nonceBefore = await provider.getTransactionCount(wallet.address);
+      const built = await build(key, quote, 20_000);
+      expect([200, 202]).toContain(built.status);
+      const first = (await untilReady(swapId)).body.data;
+      const total = first.signing.step.total as number;
+      expect(first.signing.step.current).toBe(1);
+
+      const submitted = await client.post(`/swap/${swapId}/signing`, {
+        rawTx: await wallet.signTransaction(first.signing.payload.transaction),
+      });
+      expect(submitted.status).toBe(200);
+      // The signer owns the confirmation of that transaction: it dies before it can report it.
+      await signer.kill('SIGKILL');
+      await signer.restart();
+
+      for (let step = 2; step <= total; step++) {
+        const ready = await waitFor(
+          async () => {
+            const res = await client.get(`/swap/${swapId}/signing`);
+            return res.status === 200 && res.body.data.signing.step.current === step
+              ? res.body.data
+              : undefined;
+          },
+          {
+            timeoutMs: 150_000,
+            intervalMs: 500,
+            description: `step ${step} of ${swapId} ready after the signer restart`,
+          },
+        );
+        const sent = await client.post(`/swap/${swapId}/signing`, {
+          rawTx: await wallet.signTransaction(ready.signing.payload.transaction),
+        });
+        expect(sent.status).toBe(200);
+      }
+      const terminal = await waitFor(
+        async () => {
+          const res = await client.get(`/swap/${swapId}/signing`);
+          return res.status === 409 ? res.body.error : undefined;
+        },
+        { timeoutMs: 150_000, intervalMs: 500, description: `swap ${swapId} completed` },
+      );
+      expect(terminal).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed' } });
+      // Each step broadcast exactly once: the wallet's nonce moved by the number of steps.
+      expect((await provider.getTransactionCount(wallet.address)) - nonceBefore).toBe(total);
+      const db = new Client({ connectionString: directDatabaseUrl });
+      await db.connect();
+      try {
+        const { rows } = await db.query(
+          `SELECT step_index AS step, count(*)::int AS n, count(DISTINCT tx_hash)::int AS hashes FROM signer.signing_requests
+           WHERE swap_id = $1 AND status = 'confirmed' GROUP BY step_index ORDER BY step_index`,
+          [swapId],
+        );
+        expect(rows).toEqual(Array.from({ length: total }, (_, i) => ({ step: i + 1, n: 1, hashes: 1 })));
+      } finally {
+        await db.end();
+      }
+    } finally {
+      provider.destroy();
+    }
+  }, 420_000);
+
+  // Last: when a broker restart leaves a consumer crashed (see the report of this suite), the
+  // tests above have already run on a healthy stack.
   it('Kafka stopped under in-flight builds: 503 ApiErrors while down, every build completes exactly once after', async () => {
     await restartUnreadyApps();
     const quotes = await Promise.all(Array.from({ length: 4 }, () => freshQuote()));
@@ -180,6 +333,12 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
     const downKeys = [`kafka-outage-down-0-${randomUUID()}`, `kafka-outage-down-1-${randomUUID()}`];
     const duringOutage = await Promise.all(downKeys.map((key, i) => build(key, quotes[i], 5000)));
     for (const res of duringOutage) expectApiError(res, 503);
+    // A limit order placed while the broker is away is refused with a 503 ApiError, not lost half-way.
+    const orderKeyDuringOutage = `kafka-outage-order-down-${randomUUID()}`;
+    expectApiError(
+      await client.post('/limit-orders/limit', LIMIT_ORDER, { idempotencyKey: orderKeyDuringOutage }),
+      503,
+    );
 
     const first = await inFlight;
     for (const res of first) {
@@ -220,104 +379,15 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
     const order = await limitOrderAccepted(`kafka-outage-order-${randomUUID()}`);
     expect(order.status).toBe(200);
     expect(order.body.data.status).toBe('open');
+    // The order refused during the outage, retried with its Idempotency-Key, exists exactly once.
+    const retriedOrder = await limitOrderAccepted(orderKeyDuringOutage);
+    expect(retriedOrder.status).toBe(200);
+    const replayed = await client.post('/limit-orders/limit', LIMIT_ORDER, {
+      idempotencyKey: orderKeyDuringOutage,
+    });
+    expect(replayed.body.data.limitOrderId).toBe(retriedOrder.body.data.limitOrderId);
+    const listed = await client.get('/limit-orders/limits?limit=200');
+    const ids = (listed.body.data.limitOrders as { limitOrderId: string }[]).map((o) => o.limitOrderId);
+    expect(ids.filter((id) => id === retriedOrder.body.data.limitOrderId)).toHaveLength(1);
   }, 600_000);
-
-  it('PostgreSQL refusing: 503 ApiErrors and no half-written rows; the stack recovers by itself', async () => {
-    await restartUnreadyApps();
-    const quote = await freshQuote();
-    const key = `postgres-outage-${randomUUID()}`;
-    const swapId = swapIdOf(owner, key);
-    const ordersBefore = await countRows(`SELECT count(*)::int AS n FROM limit_order.limit_orders WHERE owner = $1`, [owner]);
-    databaseProxy.setRefusing(true);
-    try {
-      expectApiError(await build(key, quote, 5000), 503);
-      expectApiError(await client.get('/limit-orders/limits'), 503);
-      expectApiError(await client.post('/limit-orders/limit', LIMIT_ORDER, { idempotencyKey: `order-${key}` }), 503);
-    } finally {
-      databaseProxy.setRefusing(false);
-    }
-    await stackReady();
-
-    // Read directly, not through the proxy: nothing of the refused calls was written anywhere.
-    expect(await countRows(`SELECT count(*)::int AS n FROM gateway.idempotency_records WHERE idempotency_key IN ($1, $2)`, [key, `order-${key}`])).toBe(0);
-    expect(await countRows(`SELECT count(*)::int AS n FROM gateway.swap_views WHERE swap_id = $1`, [swapId])).toBe(0);
-    expect(await countRows(`SELECT count(*)::int AS n FROM planner.swaps WHERE id = $1`, [swapId])).toBe(0);
-    expect(await countRows(`SELECT count(*)::int AS n FROM limit_order.limit_orders WHERE owner = $1`, [owner])).toBe(ordersBefore);
-
-    // Recovery needs no restart: the same build, retried, is accepted and becomes ready once.
-    const accepted = await waitFor(
-      async () => {
-        const res = await build(key, quote, 0);
-        return res.status === 200 || res.status === 202 ? res : undefined;
-      },
-      { timeoutMs: 90_000, intervalMs: 1000, description: 'build accepted after PostgreSQL returned' },
-    );
-    expect(accepted.body.data.swapId).toBe(swapId);
-    await untilReady(swapId);
-    expect(ledgerAnomalies(await readSwapLedger(directDatabaseUrl, [swapId]))).toEqual([]);
-    const order = await limitOrderAccepted(`order-${key}`);
-    expect(order.status).toBe(200);
-    expect(order.body.data.status).toBe('open');
-    expect(await countRows(`SELECT count(*)::int AS n FROM limit_order.limit_orders WHERE owner = $1`, [owner])).toBe(ordersBefore + 1);
-  }, 420_000);
-
-  it('signer-surface SIGKILLed right after a step was broadcast: the swap completes after restart, each step sent once', async () => {
-    await restartUnreadyApps();
-    const chain = manifest.chains.find((c) => c.id === 'devnet-a')!;
-    const provider = new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true });
-    const signer = stack.get('signer-surface')[0];
-    try {
-      const quote = await freshQuote();
-      const key = `signer-crash-${randomUUID()}`;
-      const swapId = swapIdOf(owner, key);
-      const nonceBefore = await provider.getTransactionCount(wallet.address);
-      const built = await build(key, quote, 20_000);
-      expect([200, 202]).toContain(built.status);
-      const first = (await untilReady(swapId)).body.data;
-      const total = first.signing.step.total as number;
-      expect(first.signing.step.current).toBe(1);
-
-      const submitted = await client.post(`/swap/${swapId}/signing`, { rawTx: await wallet.signTransaction(first.signing.payload.transaction) });
-      expect(submitted.status).toBe(200);
-      // The signer owns the confirmation of that transaction: it dies before it can report it.
-      await signer.kill('SIGKILL');
-      await signer.restart();
-
-      for (let step = 2; step <= total; step++) {
-        const ready = await waitFor(
-          async () => {
-            const res = await client.get(`/swap/${swapId}/signing`);
-            return res.status === 200 && res.body.data.signing.step.current === step ? res.body.data : undefined;
-          },
-          { timeoutMs: 150_000, intervalMs: 500, description: `step ${step} of ${swapId} ready after the signer restart` },
-        );
-        const sent = await client.post(`/swap/${swapId}/signing`, { rawTx: await wallet.signTransaction(ready.signing.payload.transaction) });
-        expect(sent.status).toBe(200);
-      }
-      const terminal = await waitFor(
-        async () => {
-          const res = await client.get(`/swap/${swapId}/signing`);
-          return res.status === 409 ? res.body.error : undefined;
-        },
-        { timeoutMs: 150_000, intervalMs: 500, description: `swap ${swapId} completed` },
-      );
-      expect(terminal).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed' } });
-      // Each step broadcast exactly once: the wallet's nonce moved by the number of steps.
-      expect((await provider.getTransactionCount(wallet.address)) - nonceBefore).toBe(total);
-      const db = new Client({ connectionString: directDatabaseUrl });
-      await db.connect();
-      try {
-        const { rows } = await db.query(
-          `SELECT step_index AS step, count(*)::int AS n, count(DISTINCT tx_hash)::int AS hashes FROM signer.signing_requests
-           WHERE swap_id = $1 AND status = 'confirmed' GROUP BY step_index ORDER BY step_index`,
-          [swapId],
-        );
-        expect(rows).toEqual(Array.from({ length: total }, (_, i) => ({ step: i + 1, n: 1, hashes: 1 })));
-      } finally {
-        await db.end();
-      }
-    } finally {
-      provider.destroy();
-    }
-  }, 420_000);
 });
