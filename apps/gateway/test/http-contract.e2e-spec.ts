@@ -131,6 +131,14 @@ describe('gateway HTTP contract (envelope, request id, errors)', () => {
     expect(Number.isNaN(Date.parse(body.meta.timestamp))).toBe(false);
   });
 
+  it('answers 400 MALFORMED_REQUEST in the ApiError shape for a path with a broken percent-escape', async () => {
+    const res = await fetch(`${gateway.baseUrl}/swap/%/signing`, { headers: { 'x-request-id': 'bad-url-1' } });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { code: string }; meta: { requestId: string } };
+    expect(body.error.code).toBe('MALFORMED_REQUEST');
+    expect(body.meta.requestId).toBe('bad-url-1');
+  });
+
   it('answers 400 VALIDATION_FAILED naming each bad field and why', async () => {
     const res = await client.post('/test-probe/echo', {
       amount: '1e5',

@@ -2,7 +2,8 @@ import { DynamicModule, ForwardReference, Logger, Type } from '@nestjs/common';
 import { ModulesContainer, NestFactory } from '@nestjs/core';
 import { PATTERN_METADATA } from '@nestjs/microservices/constants';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { answerClientError } from '../common/http/client-error';
+import { answerClientError, frameworkErrorAnswer } from '../common/http/client-error';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
 import { ensureTopics, kafkaMicroserviceOptions } from '@swapgw/messaging';
@@ -71,6 +72,17 @@ export async function createGatewayApp(config: GatewayConfig, options: CreateGat
     logger: false,
     return503OnClosing: true,
     clientErrorHandler: answerClientError,
+    // Typed structurally: @nestjs/platform-fastify bundles its own fastify type declarations.
+    frameworkErrors: (_error: unknown, request: { headers: IncomingHttpHeaders }, reply: { raw: ServerResponse; hijack(): unknown }) => {
+      const answer = frameworkErrorAnswer(request.headers);
+      reply.hijack();
+      reply.raw.writeHead(answer.status, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(answer.body),
+        'x-request-id': answer.requestId,
+      });
+      reply.raw.end(answer.body);
+    },
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, options.extraModules), adapter, {
     bodyParser: false,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { ErrorCatalog } from '@swapgw/contracts';
+import { isWellFormedRequestId } from '@swapgw/runtime';
 
 /**
  * Answers requests that Node's HTTP parser refuses before any route runs (a request head over
@@ -28,4 +29,25 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
       'Connection: close\r\n\r\n' +
       body,
   );
+}
+
+/**
+ * The answer to what Fastify refuses before routing (e.g. a path with a broken percent-escape,
+ * FST_ERR_BAD_URL): the ApiError body, 400 MALFORMED_REQUEST. Used by `frameworkErrors`.
+ */
+export function frameworkErrorAnswer(headers: Record<string, string | string[] | undefined>): {
+  status: number;
+  requestId: string;
+  body: string;
+} {
+  const incoming = headers['x-request-id'];
+  const requestId = isWellFormedRequestId(incoming) ? incoming : randomUUID();
+  return {
+    status: ErrorCatalog.MALFORMED_REQUEST.status,
+    requestId,
+    body: JSON.stringify({
+      error: { code: 'MALFORMED_REQUEST', message: 'The request URL could not be decoded (broken percent-escape).' },
+      meta: { requestId, timestamp: new Date().toISOString() },
+    }),
+  };
 }
