@@ -38,6 +38,12 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
   const publish = async (envelopes: MessageEnvelope[]) =>
     producer.send({ topic: Topics.swapEvents, acks: -1, messages: envelopes.map((e) => ({ key: e.aggregateId, value: JSON.stringify(e) })) });
 
+  async function startProjector(): Promise<void> {
+    app = await NestFactory.createMicroservice(ProjectorTestModule, { ...kafkaMicroserviceOptions(settings, groupId), logger: ['error'] });
+    await app.listen();
+    db = app.get(DataSource);
+  }
+
   async function caughtUp(): Promise<boolean> {
     const admin = kafka.admin();
     await admin.connect();
@@ -53,9 +59,7 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
   beforeAll(async () => {
     await ensureTopics(settings);
     await prepareDatabase(gatewayDatabaseOptions(env.databaseUrl));
-    app = await NestFactory.createMicroservice(ProjectorTestModule, { ...kafkaMicroserviceOptions(settings, groupId), logger: ['error'] });
-    await app.listen();
-    db = app.get(DataSource);
+    await startProjector();
     producer = kafka.producer();
     await producer.connect();
     const admin = kafka.admin();
@@ -101,5 +105,45 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
     await publish([created, ready, ...rest.slice(0, 3)]);
     await waitFor(caughtUp, { timeoutMs: 30_000, description: 'the projector to consume the replay' });
     expect(await viewOf(swapId)).toEqual(completed);
+  });
+
+  it('rebuilds the same rows when the read model is wiped and swap.events is replayed from the beginning', async () => {
+    await waitFor(caughtUp, { timeoutMs: 30_000, description: 'the projector to be caught up' });
+    // updatedAtMs is the projection time, so it is the one column a rebuild may change.
+    const rows = async () =>
+      (await db.getRepository(SwapViewEntity).find({ order: { swapId: 'ASC' } })).map(({ updatedAtMs: _updated, ...row }) => row);
+    const before = await rows();
+    expect(before.length).toBeGreaterThan(0);
+
+    // The runbook (README "Replaying a topic"): stop the consumer, wipe the read model, rewind the
+    // group to the beginning of swap.events, start the consumer again.
+    await app.close();
+    const wipe = new DataSource(gatewayDataSourceOptions(env.databaseUrl, [SwapViewEntity], 1));
+    await wipe.initialize();
+    try {
+      await wipe.query('TRUNCATE gateway.swap_views');
+      await wipe.query('DELETE FROM gateway.processed_events WHERE consumer_group = $1', [groupId]);
+    } finally {
+      await wipe.destroy();
+    }
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      await waitFor(async () => (await admin.describeGroups([groupId])).groups[0]?.members.length === 0, {
+        timeoutMs: 60_000,
+        description: 'the projector group to be empty',
+      });
+      const earliest = await admin.fetchTopicOffsets(Topics.swapEvents);
+      await admin.setOffsets({ groupId, topic: Topics.swapEvents, partitions: earliest.map((p) => ({ partition: p.partition, offset: p.low })) });
+    } finally {
+      await admin.disconnect();
+    }
+    await startProjector();
+
+    await waitFor(async () => (await caughtUp()) && (await db.getRepository(SwapViewEntity).count()) === before.length, {
+      timeoutMs: 60_000,
+      description: 'the read model to be rebuilt',
+    });
+    expect(await rows()).toEqual(before);
   });
 });
