@@ -7,14 +7,17 @@ import { api, ApiClient, AppHandle, createApiKey, startApp, testEnv, waitFor } f
 
 // Scaling out: a second execution-planner joins the running stack's `execution-planner` group.
 // Kafka splits the partitions of its topics between the two instances, several swaps built through
-// the first gateway are planned by both planners, and the second gateway answers the polling.
+// the first gateway are planned by both planners, the second gateway answers the polling, and every
+// swap is signed to completion exactly once while both planners run.
 
 const env = testEnv();
 const manifest = JSON.parse(fs.readFileSync(env.devnetManifest, 'utf8')) as { mnemonic: string };
-const accountAddress = (index: number): string => HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, `m/44'/60'/0'/0/${index}`).address;
+const accountWallet = (index: number): HDNodeWallet => HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, `m/44'/60'/0'/0/${index}`);
+const accountAddress = (index: number): string => accountWallet(index).address;
 const PLANNER_GROUP = 'execution-planner';
 const PLANNER_TOPICS = [Topics.swapRequests, Topics.signingEvents];
-const SWAPS = 10;
+// One swap per funded test account (1..9): payloads carry each account's next nonce.
+const SWAPS = 9;
 
 /** Value of one sample in Prometheus text, by metric name and label subset. */
 function sampleOf(text: string, name: string, labels: Record<string, string>): number {
@@ -84,7 +87,7 @@ describe('two execution-planners and two gateways on one broker', () => {
       const build = await builder.post('/swap/build', {
         quoteId: quote.body.data.quoteId,
         routeId: quote.body.data.routes[0].routeId,
-        userAddress: accountAddress(1 + (i % 9)),
+        userAddress: accountAddress(1 + i),
         waitForTxRequestMs: 0,
       });
       expect([200, 202]).toContain(build.status);
@@ -110,5 +113,48 @@ describe('two execution-planners and two gateways on one broker', () => {
     // Both planner instances did part of the work (swap ids spread over the partitions).
     expect((await consumedBy(firstPlannerUrl)) - firstBefore).toBeGreaterThan(0);
     expect((await consumedBy(secondPlanner!.baseUrl)) - secondBefore).toBeGreaterThan(0);
-  });
+
+    // Every swap signed step by step (submitted to the first gateway, polled on the second) ends
+    // completed, and each account sent exactly one transaction per step.
+    const signers = swapIds.map((_, i) => accountWallet(1 + i));
+    const rpcUrl = (JSON.parse(fs.readFileSync(env.devnetManifest, 'utf8')) as { chains: { id: string; rpcUrl: string }[] }).chains.find((c) => c.id === 'devnet-a')!.rpcUrl;
+    const nonceOf = async (address: string): Promise<number> => {
+      const res = await fetch(rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionCount', params: [address, 'latest'] }),
+      });
+      return Number(((await res.json()) as { result: string }).result);
+    };
+    for (const [i, swapId] of swapIds.entries()) {
+      const wallet = signers[i];
+      const nonceBefore = await nonceOf(wallet.address);
+      let afterStep = 0;
+      let signedSteps = 0;
+      for (;;) {
+        const next = await waitFor(
+          async () => {
+            const res = await poller.get(`/swap/${swapId}/signing`);
+            if (res.status === 409) return res;
+            if (res.status === 200 && res.body.data.signing.step.current > afterStep) return res;
+            expect([200, 202]).toContain(res.status);
+            return null;
+          },
+          { timeoutMs: 120_000, intervalMs: 300, description: `swap ${swapId} to offer step ${afterStep + 1} or end` },
+        );
+        if (next.status === 409) {
+          expect(next.body.error).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed' } });
+          break;
+        }
+        const { signing } = next.body.data;
+        const rawTx = await wallet.signTransaction(signing.payload.transaction);
+        const submitted = await builder.post(`/swap/${swapId}/signing`, { rawTx });
+        expect(submitted.status).toBe(200);
+        afterStep = signing.step.current;
+        signedSteps += 1;
+      }
+      expect(signedSteps).toBeGreaterThan(0);
+      expect((await nonceOf(wallet.address)) - nonceBefore).toBe(signedSteps);
+    }
+  }, 600_000);
 });
