@@ -10,7 +10,7 @@ import { createApiKey } from '@swapgw/testing';
 // bad Authorization, Idempotency-Key and X-Request-Id headers. The property a client relies on:
 // no 5xx, and every error is an ApiError { error: { code, message }, meta: { requestId, timestamp } }
 // whose code is in the ErrorCatalog with the status it was answered with.
-// Bounded: FUZZ_RUNS runs per operation (default 20) and FUZZ_MS per operation (default 6000).
+// Bounded: FUZZ_RUNS runs per operation (default 60) and FUZZ_MS per operation (default 6000).
 // Request heads over 16 KiB are refused by Node's HTTP parser before Fastify; the gateway still
 // answers those with an ApiError (431 HEADERS_TOO_LARGE), so they stay in scope.
 
@@ -46,7 +46,7 @@ interface FuzzRequest {
   body?: string;
 }
 
-const RUNS = Number(process.env.FUZZ_RUNS || 20);
+const RUNS = Number(process.env.FUZZ_RUNS || 60);
 const TIME_PER_OPERATION_MS = Number(process.env.FUZZ_MS || 6000);
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const SKIPPED_PATHS = new Set(['/api/v1/openapi.json']);
