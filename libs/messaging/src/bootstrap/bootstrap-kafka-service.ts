@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { INestMicroservice, Type } from '@nestjs/common';
+import { INestMicroservice, LoggerService, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Consumer } from 'kafkajs';
 import { DataSource } from 'typeorm';
@@ -82,6 +82,7 @@ export async function bootstrapKafkaService(options: KafkaServiceOptions): Promi
     await app.listen();
     const [, consumer] = app.unwrap<[unknown, Consumer, unknown]>();
     trackGroupMembership(consumer, (joined) => (consumerJoined = joined));
+    restartAfterFatalCrash(app, consumer, logger);
     const handle: KafkaServiceHandle = {
       app,
       health,
@@ -118,6 +119,37 @@ function trackGroupMembership(consumer: Consumer, onChange: (joined: boolean) =>
       if (group.state === 'Stable' && group.members.length > 0) onChange(true);
     })
     .catch(() => undefined);
+}
+
+/**
+ * kafkajs restarts a crashed consumer only for errors it deems retriable; after a broker restart it
+ * can give up for good (e.g. "Failed to find group coordinator") and the service would stay out of
+ * its group. Then the consumer is connected and bound to the handlers again, with back-off, until
+ * it runs; readiness follows the group join as usual.
+ */
+function restartAfterFatalCrash(app: INestMicroservice, consumer: Consumer, logger: LoggerService): void {
+  const server = (app as unknown as { serverInstance?: { bindEvents?: (consumer: Consumer) => Promise<void> } }).serverInstance;
+  let restarting = false;
+  consumer.on(consumer.events.CRASH, (event) => {
+    if (event.payload.restart || restarting || typeof server?.bindEvents !== 'function') return;
+    restarting = true;
+    void (async () => {
+      for (let attempt = 1; ; attempt++) {
+        const delayMs = Math.min(30_000, 1000 * 2 ** Math.min(attempt - 1, 5));
+        logger.warn({ msg: 'Kafka consumer crashed for good; restarting it', attempt, delayMs, error: event.payload.error.message }, 'Bootstrap');
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        try {
+          await consumer.connect();
+          await server.bindEvents!(consumer);
+          logger.log({ msg: 'Kafka consumer restarted', attempt }, 'Bootstrap');
+          return;
+        } catch (error) {
+          logger.warn({ msg: 'Kafka consumer restart failed', attempt, error: (error as Error).message }, 'Bootstrap');
+          await consumer.disconnect().catch(() => undefined);
+        }
+      }
+    })().finally(() => (restarting = false));
+  });
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -29,6 +29,8 @@ class PerInstanceReplyClientKafka extends ClientKafka {
   private joinedResolve: (() => void) | null = null;
   readonly joined = new Promise<void>((resolve) => (this.joinedResolve = resolve));
   private assigned: Record<string, number[]> = {};
+  /** Called when kafkajs gave up on the reply consumer for good (it will not restart it). */
+  onFatalCrash: (() => void) | null = null;
   private nextPartition = 0;
   joinedGroup = false;
 
@@ -42,7 +44,10 @@ class PerInstanceReplyClientKafka extends ClientKafka {
     });
     const left = () => (this.joinedGroup = false);
     consumer.on(consumer.events.REBALANCING, left);
-    consumer.on(consumer.events.CRASH, left);
+    consumer.on(consumer.events.CRASH, (event) => {
+      left();
+      if (!event.payload.restart) this.onFatalCrash?.();
+    });
     consumer.on(consumer.events.STOP, left);
     consumer.on(consumer.events.DISCONNECT, left);
   }
@@ -115,6 +120,15 @@ export class RequestReplyClient {
       send: { acks: -1 },
     });
     for (const topic of this.requestTopics) client.subscribeToResponseOf(topic);
+    // After a fatal consumer crash (e.g. no group coordinator after a broker restart) the next
+    // request connects a new client instead of waiting on a consumer that will never rejoin.
+    client.onFatalCrash = () => {
+      if (this.client !== client) return;
+      this.logger.warn({ msg: 'reply consumer crashed for good; the next request reconnects', groupId: this.groupId });
+      this.client = null;
+      this.connecting = null;
+      void client.close().catch(() => undefined);
+    };
     this.client = client;
     let timer: NodeJS.Timeout | undefined;
     try {
