@@ -12,6 +12,8 @@ import {
   ListLimitOrdersRequest,
   ReplaceLimitOrderRequest,
   Topics,
+  CodedError,
+  ErrorCodes,
 } from '@swapgw/contracts';
 import { ServiceClient } from '../messaging/service-client';
 import { CancelLimitOrderDto } from './dto/cancel-limit-order.dto';
@@ -24,6 +26,16 @@ import { ListLimitOrdersQuery } from './dto/list-limit-orders.query';
  * codes (FORBIDDEN, LIMIT_ORDER_NOT_FOUND, LIMIT_ORDER_NOT_REPLACEABLE, PERSISTENCE_UNAVAILABLE...)
  * reach the client through the exception filter; no answer in time is 503.
  */
+/** Limit order ids are `lo_` + a lower-case ULID (limit-order-service mints them). */
+const LIMIT_ORDER_ID = /^lo_[0-9a-z]{26}$/;
+
+/** An id that cannot name an order is answered like an unknown one, without a round trip. */
+function assertPossibleLimitOrderId(limitOrderId: string): void {
+  if (!LIMIT_ORDER_ID.test(limitOrderId)) {
+    throw new CodedError(ErrorCodes.LIMIT_ORDER_NOT_FOUND, 'No limit order has this id');
+  }
+}
+
 @Injectable()
 export class LimitOrdersService {
   constructor(private readonly services: ServiceClient) {}
@@ -34,16 +46,19 @@ export class LimitOrdersService {
   }
 
   get(owner: string, limitOrderId: string): Promise<LimitOrderView> {
+    assertPossibleLimitOrderId(limitOrderId);
     const request: GetLimitOrderRequest = { owner, limitOrderId };
     return this.services.call(Topics.limitOrderRequests, LimitOrderRequestTypes.get, limitOrderId, request);
   }
 
   cancel(owner: string, idempotencyKey: string, limitOrderId: string, body: CancelLimitOrderDto | undefined): Promise<LimitOrderCanceled> {
+    assertPossibleLimitOrderId(limitOrderId);
     const request: CancelLimitOrderRequest = { owner, idempotencyKey, limitOrderId, ...(body?.reason ? { reason: body.reason } : {}) };
     return this.services.call(Topics.limitOrderRequests, LimitOrderRequestTypes.cancel, limitOrderId, request);
   }
 
   replace(owner: string, idempotencyKey: string, limitOrderId: string, body: ReplaceLimitOrderDto): Promise<LimitOrderReplaced> {
+    assertPossibleLimitOrderId(limitOrderId);
     const request: ReplaceLimitOrderRequest = { ...body, owner, idempotencyKey, limitOrderId };
     return this.services.call(Topics.limitOrderRequests, LimitOrderRequestTypes.replace, limitOrderId, request);
   }
