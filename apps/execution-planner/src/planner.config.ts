@@ -1,30 +1,8 @@
-import { IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
-import { hostname } from 'node:os';
-import { DEFAULT_DATABASE_URL } from '@swapgw/persistence';
-
-const LOG_LEVELS = ['verbose', 'debug', 'log', 'warn', 'error', 'fatal'] as const;
+import { IsInt, Max, Min } from 'class-validator';
+import { ServiceEnvironment } from '@swapgw/runtime';
 
 /** Environment of execution-planner, validated at boot (loadConfig). Property names are the variables. */
-export class ExecutionPlannerConfig {
-  @IsString()
-  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
-  DATABASE_URL: string = DEFAULT_DATABASE_URL;
-
-  @IsString()
-  @Matches(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, { message: 'KAFKA_BROKERS must be host:port[,host:port...]' })
-  KAFKA_BROKERS: string = '127.0.0.1:9092';
-
-  @IsString()
-  @IsNotEmpty()
-  DEVNET_MANIFEST: string = '.run/devnet/manifest.json';
-
-  @IsIn(LOG_LEVELS)
-  LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'log';
-
-  @IsString()
-  @Matches(/^[A-Za-z0-9._-]{1,100}$/, { message: 'INSTANCE_ID must be 1-100 characters of A-Za-z0-9._-' })
-  INSTANCE_ID: string = `${hostname()}-${process.pid}`.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 100);
-
+export class ExecutionPlannerConfig extends ServiceEnvironment {
   @IsInt()
   @Min(0)
   @Max(65535)

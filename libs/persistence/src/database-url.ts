@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 
-export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/swapgw';
+export { DEFAULT_DATABASE_URL } from '@swapgw/runtime';
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 

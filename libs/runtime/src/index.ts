@@ -2,3 +2,4 @@ export * from './config';
 export * from './json-logger';
 export * from './request-context';
 export * from './metrics';
+export * from './service-environment';

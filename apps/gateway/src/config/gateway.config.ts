@@ -1,14 +1,11 @@
-import { IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
-import { hostname } from 'node:os';
-import { DEFAULT_DATABASE_URL } from '@swapgw/persistence';
-
-const LOG_LEVELS = ['verbose', 'debug', 'log', 'warn', 'error', 'fatal'] as const;
+import { IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
+import { ServiceEnvironment } from '@swapgw/runtime';
 
 /**
  * Everything the gateway reads from the environment, validated at boot (loadConfig): a bad value
  * stops the process with a message naming the variable. Property names are the variable names.
  */
-export class GatewayConfig {
+export class GatewayConfig extends ServiceEnvironment {
   @IsInt()
   @Min(0) // 0 = any free port (tests)
   @Max(65535)
@@ -18,30 +15,10 @@ export class GatewayConfig {
   @IsNotEmpty()
   HOST: string = '127.0.0.1';
 
-  @IsString()
-  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
-  DATABASE_URL: string = DEFAULT_DATABASE_URL;
-
-  /** Comma-separated host:port list. */
-  @IsString()
-  @Matches(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, { message: 'KAFKA_BROKERS must be host:port[,host:port...]' })
-  KAFKA_BROKERS: string = '127.0.0.1:9092';
-
   /** Consumer group of the gateway's Kafka consumers (the swap read-model projector). */
   @IsString()
   @Matches(/^[A-Za-z0-9._-]{1,100}$/, { message: 'KAFKA_GROUP_ID must be 1-100 characters of A-Za-z0-9._-' })
   KAFKA_GROUP_ID: string = 'gateway';
-
-  @IsString()
-  @IsNotEmpty()
-  DEVNET_MANIFEST: string = '.run/devnet/manifest.json';
-
-  @IsIn(LOG_LEVELS)
-  LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'log';
-
-  @IsString()
-  @Matches(/^[A-Za-z0-9._-]{1,100}$/, { message: 'INSTANCE_ID must be 1-100 characters of A-Za-z0-9._-' })
-  INSTANCE_ID: string = `${hostname()}-${process.pid}`.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 100);
 
   /** Largest accepted request body (bytes). Our largest body, a signed transaction, is a few KiB. */
   @IsInt()

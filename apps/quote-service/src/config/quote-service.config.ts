@@ -1,31 +1,10 @@
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { hostname } from 'node:os';
-import { DEFAULT_DATABASE_URL } from '@swapgw/persistence';
+import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { ServiceEnvironment } from '@swapgw/runtime';
 
-const LOG_LEVELS = ['verbose', 'debug', 'log', 'warn', 'error', 'fatal'] as const;
 const HTTP_URL = /^https?:\/\/[^\s]+$/;
 
 /** quote-service configuration, validated at boot. Property names are the environment variables. */
-export class QuoteServiceConfig {
-  @IsString()
-  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
-  DATABASE_URL: string = DEFAULT_DATABASE_URL;
-
-  @IsString()
-  @Matches(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, { message: 'KAFKA_BROKERS must be host:port[,host:port...]' })
-  KAFKA_BROKERS: string = '127.0.0.1:9092';
-
-  @IsString()
-  @IsNotEmpty()
-  DEVNET_MANIFEST: string = '.run/devnet/manifest.json';
-
-  @IsIn(LOG_LEVELS)
-  LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'log';
-
-  @IsString()
-  @Matches(/^[A-Za-z0-9._-]{1,100}$/)
-  INSTANCE_ID: string = `${hostname()}-${process.pid}`.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 100);
-
+export class QuoteServiceConfig extends ServiceEnvironment {
   @IsInt()
   @Min(0)
   @Max(65535)

@@ -1,0 +1,32 @@
+import { IsIn, IsNotEmpty, IsString, Matches } from 'class-validator';
+import { hostname } from 'node:os';
+
+export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/swapgw';
+
+export const LOG_LEVELS = ['verbose', 'debug', 'log', 'warn', 'error', 'fatal'] as const;
+export type LogLevelName = (typeof LOG_LEVELS)[number];
+
+/**
+ * The variables every app of the suite reads: where PostgreSQL, Kafka and the devnet manifest are,
+ * how much to log, and this process's instance id. Each app's config class extends it.
+ */
+export class ServiceEnvironment {
+  @IsString()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL: string = DEFAULT_DATABASE_URL;
+
+  @IsString()
+  @Matches(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, { message: 'KAFKA_BROKERS must be host:port[,host:port...]' })
+  KAFKA_BROKERS: string = '127.0.0.1:9092';
+
+  @IsString()
+  @IsNotEmpty()
+  DEVNET_MANIFEST: string = '.run/devnet/manifest.json';
+
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL: LogLevelName = 'log';
+
+  @IsString()
+  @Matches(/^[A-Za-z0-9._-]{1,100}$/, { message: 'INSTANCE_ID must be 1-100 characters of A-Za-z0-9._-' })
+  INSTANCE_ID: string = `${hostname()}-${process.pid}`.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 100);
+}
