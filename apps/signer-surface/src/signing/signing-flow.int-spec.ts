@@ -250,6 +250,9 @@ describe('signer-surface signing flow', () => {
     const payload = (await nextEvent(swapId, 'signing.payload-ready')).payload.payload as EvmSigningPayload;
     const rawTx = await user.signTransaction(signable(payload.transaction));
     const txHash = Transaction.from(rawTx).hash as string;
+    // Never broadcast. Checked before the row below exists: from then on the tracker may resend it
+    // at any moment, which is the behaviour under test.
+    expect(await chain.provider.getTransaction(txHash)).toBeNull();
     // What the accepting transaction commits; the process then dies before eth_sendRawTransaction.
     await service.dataSource.query(
       `UPDATE "${service.schema}"."signing_requests"
@@ -257,7 +260,6 @@ describe('signer-surface signing flow', () => {
         WHERE swap_id = $3`,
       [rawTx, txHash, swapId],
     );
-    expect(await chain.provider.getTransaction(txHash)).toBeNull();
 
     const confirmed = await nextEvent(swapId, 'signing.step-confirmed');
     expect(confirmed.payload).toMatchObject({ swapId, txHash });
