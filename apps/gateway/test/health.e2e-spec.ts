@@ -1,7 +1,6 @@
-import { api, ApiClient, testEnv, waitFor } from '@swapgw/testing';
+import { api, ApiClient, FaultProxy, testEnv, waitFor } from '@swapgw/testing';
 import { gatewayDatabaseOptions } from '../src/database/gateway-data-source';
 import { prepareDatabaseExclusively } from '../src/database/migration-lock';
-import { SwitchableProxy } from './support/switchable-proxy';
 import { ProbeModule } from './support/probe.module';
 import { dropTestDatabase, startTestGateway, TestGateway, testDatabaseUrl } from './support/test-gateway';
 
@@ -11,17 +10,19 @@ import { dropTestDatabase, startTestGateway, TestGateway, testDatabaseUrl } from
  */
 describe('GET /health and dependency outages', () => {
   const databaseUrl = testDatabaseUrl('health');
-  let databaseProxy: SwitchableProxy;
-  let kafkaProxy: SwitchableProxy;
+  let databaseProxy: FaultProxy;
+  let kafkaProxy: FaultProxy;
   let gateway: TestGateway;
   let anonymous: ApiClient;
   let client: ApiClient;
 
   beforeAll(async () => {
     const db = new URL(databaseUrl);
-    databaseProxy = await new SwitchableProxy({ host: db.hostname, port: Number(db.port || 5432) }).start();
+    databaseProxy = await new FaultProxy({
+      target: { host: db.hostname, port: Number(db.port || 5432) },
+    }).start();
     const [kafkaHost, kafkaPort] = testEnv().brokers[0].split(':');
-    kafkaProxy = await new SwitchableProxy({ host: kafkaHost, port: Number(kafkaPort) }).start();
+    kafkaProxy = await new FaultProxy({ target: { host: kafkaHost, port: Number(kafkaPort) } }).start();
     const proxiedDb = new URL(databaseUrl);
     proxiedDb.host = databaseProxy.address;
     // The database itself is created and migrated directly; the running gateway uses the proxy.
@@ -31,7 +32,11 @@ describe('GET /health and dependency outages', () => {
       extraModules: [ProbeModule],
       prepare: false,
       // Generous check bound: the test asserts which dependency is down, not how fast a busy CI answers.
-      env: { KAFKA_BROKERS: kafkaProxy.address, AUTH_CACHE_TTL_MS: '300000', HEALTH_CHECK_TIMEOUT_MS: '10000' },
+      env: {
+        KAFKA_BROKERS: kafkaProxy.address,
+        AUTH_CACHE_TTL_MS: '300000',
+        HEALTH_CHECK_TIMEOUT_MS: '10000',
+      },
     });
     anonymous = api(gateway.baseUrl);
     client = api(gateway.baseUrl, await gateway.createKey('health-owner'));
@@ -49,7 +54,11 @@ describe('GET /health and dependency outages', () => {
   it('answers 200 with status, uptime and checks when PostgreSQL and Kafka answer', async () => {
     const res = await anonymous.get('/health');
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ status: 'ok', uptimeSeconds: expect.any(Number), checks: { database: 'up', kafka: 'up' } });
+    expect(res.body.data).toEqual({
+      status: 'ok',
+      uptimeSeconds: expect.any(Number),
+      checks: { database: 'up', kafka: 'up' },
+    });
     expect(res.body.meta.requestId).toBe(res.headers['x-request-id']);
     // Warm the key cache so the outage below is seen by the handler, not by authentication.
     expect((await client.get('/test-probe/database')).status).toBe(200);
@@ -72,7 +81,11 @@ describe('GET /health and dependency outages', () => {
   async function expectDatabaseOutage(): Promise<void> {
     const down = await anonymous.get('/health');
     expect(down.status).toBe(503);
-    expect(down.body.data).toEqual({ status: 'degraded', uptimeSeconds: expect.any(Number), checks: { database: 'down', kafka: 'up' } });
+    expect(down.body.data).toEqual({
+      status: 'degraded',
+      uptimeSeconds: expect.any(Number),
+      checks: { database: 'down', kafka: 'up' },
+    });
 
     const query = await client.get('/test-probe/database');
     expect(query.status).toBe(503);

@@ -5,4 +5,5 @@ export * from './app-process';
 export * from './stack';
 export * from './api-client';
 export * from './kafka-broker';
+export * from './fault-proxy';
 export * from './swap-ledger';

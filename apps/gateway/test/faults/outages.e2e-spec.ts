@@ -9,6 +9,7 @@ import {
   ApiClient,
   ApiResponse,
   createApiKey,
+  FaultProxy,
   KafkaBroker,
   ledgerAnomalies,
   readSwapLedger,
@@ -19,7 +20,6 @@ import {
   waitFor,
 } from '@swapgw/testing';
 import { swapIdOf } from '../../src/swap/swap-id';
-import { SwitchableProxy } from '../support/switchable-proxy';
 
 // Fault tests on a stack of their own, so the outages hurt nobody else's suite:
 //   - a private Kafka broker (tools/kafka through libs/testing) that the test stops and starts; the
@@ -58,7 +58,7 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
     return url.toString();
   })();
   let broker: KafkaBroker;
-  let databaseProxy: SwitchableProxy;
+  let databaseProxy: FaultProxy;
   let stack: Stack;
   let client: ApiClient;
   let owner: string;
@@ -66,9 +66,8 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
   beforeAll(async () => {
     await ensureDatabase(directDatabaseUrl);
     const direct = new URL(directDatabaseUrl);
-    databaseProxy = await new SwitchableProxy({
-      host: direct.hostname,
-      port: Number(direct.port || 5432),
+    databaseProxy = await new FaultProxy({
+      target: { host: direct.hostname, port: Number(direct.port || 5432) },
     }).start();
     const proxied = new URL(directDatabaseUrl);
     proxied.host = databaseProxy.address;
