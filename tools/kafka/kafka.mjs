@@ -2,7 +2,7 @@
 // Apache Kafka from Maven Central, one KRaft broker on 127.0.0.1, for development and tests.
 //
 //   node tools/kafka/kafka.mjs fetch                 download the broker jars into .cache/kafka/libs
-//   node tools/kafka/kafka.mjs start [--port 9092] [--data-dir .run/kafka]
+//   node tools/kafka/kafka.mjs start [--port 9092] [--data-dir .run/kafka] [--advertised-port N]
 //   node tools/kafka/kafka.mjs stop  [--data-dir .run/kafka]
 //   node tools/kafka/kafka.mjs status [--port 9092] [--data-dir .run/kafka]
 //
@@ -208,10 +208,11 @@ function layout(dataDir) {
   };
 }
 
-export function renderConfig({ port, controllerPort, logDirs }) {
+export function renderConfig({ port, controllerPort, advertisedPort = port, logDirs }) {
   return fs
     .readFileSync(TEMPLATE, 'utf8')
     .replaceAll('{{PORT}}', String(port))
+    .replaceAll('{{ADVERTISED_PORT}}', String(advertisedPort))
     .replaceAll('{{CONTROLLER_PORT}}', String(controllerPort))
     .replaceAll('{{LOG_DIRS}}', logDirs);
 }
@@ -245,10 +246,14 @@ function isOurBroker(pid, config) {
  * - A broker already answers on `port`: it is reused, nothing starts, `stop` does nothing.
  * - Otherwise the jars are fetched if needed, the data dir formatted when new, and a broker
  *   started detached (it outlives this process until `stop`), logs in <dataDir>/logs.
+ * `advertisedPort` (default `port`) is the port the broker's metadata sends clients to: fault tests
+ * put a TCP proxy there, in front of `port`, so that every connection after the bootstrap goes
+ * through the proxy too. The broker still listens on `port` only; readiness is probed there.
  */
 export async function startKafka({
   port = Number(process.env.KAFKA_PORT || DEFAULT_PORT),
   controllerPort = port + 1,
+  advertisedPort = port,
   dataDir = DEFAULT_DATA_DIR,
   libsDir = DEFAULT_LIBS_DIR,
   useEnv = true,
@@ -277,7 +282,7 @@ export async function startKafka({
       `a broker of ${files.dataDir} still runs (pid ${stalePid}) but not on port ${port}; stop it first`,
     );
   }
-  fs.writeFileSync(files.config, renderConfig({ port, controllerPort, logDirs: files.logDirs }));
+  fs.writeFileSync(files.config, renderConfig({ port, controllerPort, advertisedPort, logDirs: files.logDirs }));
   const classpath = `${libsDir}/*`;
   if (!fs.existsSync(path.join(files.logDirs, 'meta.properties'))) {
     const clusterId = (await java(['-cp', classpath, 'kafka.tools.StorageTool', 'random-uuid'])).split('\n').pop();
@@ -319,7 +324,8 @@ export async function startKafka({
   child.unref();
   fs.writeFileSync(files.pidFile, String(child.pid));
   fs.writeFileSync(files.portFile, String(port));
-  log(`started broker pid ${child.pid} on ${brokers} (logs: ${displayPath(files.logsDir)})`);
+  const advertised = advertisedPort === port ? '' : `, advertising 127.0.0.1:${advertisedPort}`;
+  log(`started broker pid ${child.pid} on ${brokers}${advertised} (logs: ${displayPath(files.logsDir)})`);
 
   const stop = () => stopKafka({ dataDir: files.dataDir });
   try {
@@ -390,12 +396,13 @@ async function main() {
   const command = args._[0];
   const port = args.port ? Number(args.port) : undefined;
   const dataDir = args['data-dir'] ? path.resolve(args['data-dir']) : undefined;
+  const advertisedPort = args['advertised-port'] ? Number(args['advertised-port']) : undefined;
   switch (command) {
     case 'fetch':
       console.log(await fetchKafka());
       return;
     case 'start': {
-      const kafka = await startKafka({ port, dataDir });
+      const kafka = await startKafka({ port, dataDir, advertisedPort });
       console.log(kafka.brokers);
       return;
     }
@@ -409,7 +416,9 @@ async function main() {
       return;
     }
     default:
-      console.error('usage: kafka.mjs fetch | start [--port N] [--data-dir D] | stop [--data-dir D] | status [--port N]');
+      console.error(
+        'usage: kafka.mjs fetch | start [--port N] [--data-dir D] [--advertised-port N] | stop [--data-dir D] | status [--port N]',
+      );
       process.exitCode = 2;
   }
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { FaultProxy } from './fault-proxy';
 import { freePort } from './free-port';
 import { repoRoot } from './test-env';
 
@@ -10,9 +11,12 @@ const execFileAsync = promisify(execFile);
 const KAFKA_CLI = path.join(repoRoot, 'tools', 'kafka', 'kafka.mjs');
 
 export interface KafkaBroker {
-  /** `127.0.0.1:<port>`, for KAFKA_BROKERS. */
+  /** `127.0.0.1:<advertised port>`, for KAFKA_BROKERS. */
   brokers: string;
+  /** The port the broker listens on. */
   port: number;
+  /** The port its metadata sends clients to (`port` unless a proxy stands in front). */
+  advertisedPort: number;
   dataDir: string;
   /** Stops the broker and removes its data directory. */
   stop(): Promise<void>;
@@ -32,18 +36,36 @@ async function runKafkaCli(args: string[]): Promise<string> {
   return stdout.trim();
 }
 
+export interface StartKafkaBrokerOptions {
+  /** Listen port (default: a free one whose successor, the controller's, is free too). */
+  port?: number;
+  /** Port advertised to clients instead of `port`: a proxy's that forwards to `port`. */
+  advertisedPort?: number;
+}
+
 /**
  * Starts a private, fresh KRaft broker through tools/kafka (the same code `npm start` and
  * `npm test` use) on free ports with a temporary data directory. For tests that need a broker of
  * their own, e.g. to stop it under a running app.
  */
-export async function startKafkaBroker(options: { port?: number } = {}): Promise<KafkaBroker> {
+export async function startKafkaBroker(options: StartKafkaBrokerOptions = {}): Promise<KafkaBroker> {
   const port = options.port ?? (await freeConsecutivePorts());
+  const advertisedPort = options.advertisedPort ?? port;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapgw-kafka-'));
-  await runKafkaCli(['start', '--port', String(port), '--data-dir', dataDir]);
+  const startArgs = [
+    'start',
+    '--port',
+    String(port),
+    '--data-dir',
+    dataDir,
+    '--advertised-port',
+    String(advertisedPort),
+  ];
+  await runKafkaCli(startArgs);
   return {
-    brokers: `127.0.0.1:${port}`,
+    brokers: `127.0.0.1:${advertisedPort}`,
     port,
+    advertisedPort,
     dataDir,
     async stop() {
       await runKafkaCli(['stop', '--data-dir', dataDir]);
@@ -53,9 +75,43 @@ export async function startKafkaBroker(options: { port?: number } = {}): Promise
       await runKafkaCli(['stop', '--data-dir', dataDir]);
     },
     async resume() {
-      await runKafkaCli(['start', '--port', String(port), '--data-dir', dataDir]);
+      await runKafkaCli(startArgs);
     },
   };
+}
+
+export interface ProxiedKafkaBroker {
+  /** `brokers` is the proxy's address: bootstrap and every broker connection go through it. */
+  broker: KafkaBroker;
+  proxy: FaultProxy;
+  /** Stops the broker (removing its data) and the proxy. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A private broker behind a FaultProxy of its own: the broker listens on a free port and
+ * advertises the proxy's, so clients that bootstrap through the proxy are sent back to it by the
+ * metadata and no connection bypasses it. For fault tests that add latency or cut connections.
+ */
+export async function startKafkaBrokerBehindProxy(): Promise<ProxiedKafkaBroker> {
+  // The proxy listens first, so the broker's free ports cannot be the one it took.
+  const proxy = await new FaultProxy().start();
+  try {
+    const port = await freeConsecutivePorts();
+    proxy.setTarget({ host: '127.0.0.1', port });
+    const broker = await startKafkaBroker({ port, advertisedPort: proxy.port });
+    return {
+      broker,
+      proxy,
+      async stop() {
+        await broker.stop();
+        await proxy.stop();
+      },
+    };
+  } catch (error) {
+    await proxy.stop();
+    throw error;
+  }
 }
 
 /** A free port whose successor is free too (the broker's controller listens on port + 1). */
