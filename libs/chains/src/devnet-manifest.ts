@@ -46,9 +46,14 @@ export interface DevnetChainView {
   chainId: number;
   rpcUrl: string;
   nativeSymbol: string;
-  tokens: Record<string, { address: string; decimals: number; name: string; permit?: boolean }>;
+  tokens: Record<string, { address: string; decimals: number; name: string; permit?: boolean; permitVersion?: string }>;
   uniswapV2: { factory: string; router: string; initCodeHash: string; pairs: Record<string, string> };
   bridge: { address: string; token: string };
+  /**
+   * Permit2 and the permit-aware SwapGatewayRouter (spender of both kinds of permit, in front of
+   * `uniswapV2.router` and `bridge`); absent in manifests written before they were deployed.
+   */
+  permits?: { permit2: string; permitRouter: string };
 }
 
 export class DevnetManifestError extends Error {

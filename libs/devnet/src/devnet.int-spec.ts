@@ -6,6 +6,7 @@ import { Contract, formatUnits, JsonRpcProvider, MaxUint256, parseUnits, Signatu
 import { freePort, waitFor } from '@swapgw/testing';
 import { devnetWallet } from './accounts';
 import { DEVNET_BRIDGE_ABI, ERC20_PERMIT_ABI, UNISWAP_V2_PAIR_ABI, UNISWAP_V2_ROUTER_ABI, WETH9_ABI } from './contracts/abis';
+import { EIP2612_PERMIT_TYPES } from './contracts/permit-typed-data';
 import { localProvider } from './evm-provider';
 import { DevnetChain, DevnetManifest, devnetChain, loadDevnetManifest } from './manifest';
 import { RunningDevnet, startDevnet } from './start-devnet';
@@ -47,7 +48,7 @@ describe('devnet', () => {
 
   it('deploys every contract at the same address on every start', () => {
     const addressesOf = (manifest: DevnetManifest) =>
-      manifest.chains.map(({ id, chainId, tokens, uniswapV2, bridge }) => ({ id, chainId, tokens, uniswapV2, bridge }));
+      manifest.chains.map(({ id, chainId, tokens, uniswapV2, bridge, permits }) => ({ id, chainId, tokens, uniswapV2, bridge, permits }));
     expect(addressesOf(devnet.manifest)).toEqual(addressesOf(firstManifest));
     expect(devnet.manifest.bridge.relayer).toBe(firstManifest.bridge.relayer);
     expect(devnet.manifest.chains.map((c) => c.chainId)).toEqual([31337, 31338]);
@@ -129,15 +130,7 @@ describe('devnet', () => {
     const signature = Signature.from(
       await owner.signTypedData(
         { name: chain.tokens.USDC.name, version: chain.tokens.USDC.permitVersion, chainId: chain.chainId, verifyingContract: chain.tokens.USDC.address },
-        {
-          Permit: [
-            { name: 'owner', type: 'address' },
-            { name: 'spender', type: 'address' },
-            { name: 'value', type: 'uint256' },
-            { name: 'nonce', type: 'uint256' },
-            { name: 'deadline', type: 'uint256' },
-          ],
-        },
+        EIP2612_PERMIT_TYPES,
         { owner: owner.address, spender: spender.address, value, nonce, deadline },
       ),
     );

@@ -5,6 +5,7 @@ export { DEVNET_MNEMONIC, resolveAnvilBinary } from './anvil';
 export { devnetWallet } from './accounts';
 export { pairAddress } from './deploy/deploy-chain';
 export * from './contracts/abis';
+export * from './contracts/permit-typed-data';
 export type { BridgeEndpoint, BridgeTransfer, ReleaseOutcome } from './bridge/bridge-endpoint';
 export { BridgeRelayer } from './bridge/bridge-relayer';
 export type { RelayerLogger } from './bridge/bridge-relayer';

@@ -21,6 +21,7 @@ function validManifest(): DevnetManifest {
     },
     uniswapV2: { factory: address(4), router: address(5), initCodeHash: `0x${'ab'.repeat(32)}`, pairs: { 'WETH/USDC': address(6) } },
     bridge: { address: address(7), token: 'USDC' },
+    permits: { permit2: address(10), permitRouter: address(11) },
   });
   return {
     generatedAtMs: 1,
@@ -75,9 +76,11 @@ describe('devnet manifest', () => {
     manifest.chains[1].rpcUrl = 'localhost:8546';
     (manifest.chains[0].tokens as Record<string, Record<string, unknown>>).USDC.decimals = '6';
     manifest.bridge.feeBps = 10_000;
+    (manifest.chains[1].permits as Record<string, unknown>).permitRouter = 'router';
     expect(manifestProblems(manifest)).toEqual([
       'chains[0].tokens.USDC.decimals must be an integer',
       'chains[1].rpcUrl must be an http(s) URL',
+      'chains[1].permits.permitRouter must be an address',
       'bridge.feeBps must be an integer in [0, 10000)',
     ]);
     expect(manifestProblems(validManifest())).toEqual([]);

@@ -45,6 +45,21 @@ export interface DevnetChain {
   tokens: Record<string, DevnetToken>;
   uniswapV2: DevnetUniswapV2;
   bridge: DevnetChainBridge;
+  permits: DevnetChainPermits;
+}
+
+/**
+ * Contracts that take a permit instead of an approval: the swap or bridge deposit carries the
+ * user's signature, so the first leg is one transaction.
+ */
+export interface DevnetChainPermits {
+  /** Permit2 (SignatureTransfer; signature-compatible with Uniswap's). Owners approve it once per token. */
+  permit2: string;
+  /**
+   * SwapGatewayRouter: pulls the input with an EIP-2612 permit or a Permit2 transfer and performs
+   * the leg (`uniswapV2.router` swap or `bridge` deposit). The spender of both kinds of permit.
+   */
+  permitRouter: string;
 }
 
 export interface DevnetToken {
@@ -201,6 +216,9 @@ function chainProblems(chain: unknown, at: string): string[] {
   const bridge = chain.bridge;
   expect(isObject(bridge) && isAddress(bridge.address), 'bridge.address must be an address');
   expect(isObject(bridge) && typeof bridge.token === 'string', 'bridge.token must be a token symbol');
+  const permits = chain.permits;
+  expect(isObject(permits) && isAddress(permits.permit2), 'permits.permit2 must be an address');
+  expect(isObject(permits) && isAddress(permits.permitRouter), 'permits.permitRouter must be an address');
   return problems;
 }
 

@@ -71,3 +71,41 @@ export const UNISWAP_V2_ROUTER_ABI = [
   'function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',
   'function swapExactTokensForETH(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
 ] as const;
+
+/** The devnet Permit2 (SignatureTransfer), same interface and errors as Uniswap's canonical Permit2. */
+export const PERMIT2_ABI = [
+  'function DOMAIN_SEPARATOR() view returns (bytes32)',
+  'function nonceBitmap(address owner, uint256 wordPos) view returns (uint256)',
+  'function permitTransferFrom(((address token, uint256 amount) permitted, uint256 nonce, uint256 deadline) permit, (address to, uint256 requestedAmount) transferDetails, address owner, bytes signature)',
+  'function invalidateUnorderedNonces(uint256 wordPos, uint256 mask)',
+  'event UnorderedNonceInvalidation(address indexed owner, uint256 word, uint256 mask)',
+  'error SignatureExpired(uint256 signatureDeadline)',
+  'error InvalidNonce()',
+  'error InvalidAmount(uint256 maxAmount)',
+  'error InvalidSignatureLength()',
+  'error InvalidSignature()',
+  'error InvalidSigner()',
+  'error InvalidContractSignature()',
+] as const;
+
+/**
+ * SwapGatewayRouter: one call pulls the input with the user's permit and performs the leg. `permit`
+ * is `(kind, nonce, deadline, signature)`: kind 0 = EIP-2612 (nonce unused), 1 = Permit2.
+ */
+export const SWAP_GATEWAY_ROUTER_ABI = [
+  'function uniswapV2Router() view returns (address)',
+  'function bridge() view returns (address)',
+  'function bridgeToken() view returns (address)',
+  'function permit2() view returns (address)',
+  'function swapExactTokensForTokensWithPermit(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256[] amounts)',
+  'function swapExactTokensForETHWithPermit(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256[] amounts)',
+  'function depositWithPermit(uint256 amount, uint256 destinationChainId, address recipient, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256 bridgeNonce)',
+  'function depositToWithPermit(uint256 amount, uint256 destinationChainId, bytes32 recipient, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256 bridgeNonce)',
+  'event SwapWithPermit(address indexed user, address indexed tokenIn, address indexed to, uint256 amountIn, uint256 amountOut, uint8 kind)',
+  'event DepositWithPermit(address indexed user, uint256 indexed bridgeNonce, uint256 destinationChainId, uint256 amount, uint8 kind)',
+  'error PermitRejected(address token)',
+  'error InvalidSignatureLength()',
+  'error InvalidRecipient()',
+  'error TokensLeftBehind(address token, uint256 amount)',
+  'error ReentrancyGuardReentrantCall()',
+] as const;

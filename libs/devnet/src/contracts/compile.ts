@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DevnetError } from '../devnet-error';
-import { DEVNET_BRIDGE_SOURCE, DEVNET_TOKEN_SOURCE } from './solidity-sources';
+import { DEVNET_BRIDGE_SOURCE, DEVNET_PERMIT2_SOURCE, DEVNET_TOKEN_SOURCE, SWAP_GATEWAY_ROUTER_SOURCE } from './solidity-sources';
 
 export interface CompiledContract {
   abi: unknown[];
@@ -14,11 +14,15 @@ export interface DevnetArtifacts {
   solcVersion: string;
   DevnetToken: CompiledContract;
   DevnetBridge: CompiledContract;
+  Permit2: CompiledContract;
+  SwapGatewayRouter: CompiledContract;
 }
 
 const SOURCES: Record<string, string> = {
   'DevnetToken.sol': DEVNET_TOKEN_SOURCE,
   'DevnetBridge.sol': DEVNET_BRIDGE_SOURCE,
+  'Permit2.sol': DEVNET_PERMIT2_SOURCE,
+  'SwapGatewayRouter.sol': SWAP_GATEWAY_ROUTER_SOURCE,
 };
 
 // cancun runs on every anvil hardfork we may meet (anvil defaults to a later one) and has the
@@ -83,6 +87,8 @@ function compile(solcVersion: string): DevnetArtifacts {
     solcVersion,
     DevnetToken: pick('DevnetToken.sol', 'DevnetToken'),
     DevnetBridge: pick('DevnetBridge.sol', 'DevnetBridge'),
+    Permit2: pick('Permit2.sol', 'Permit2'),
+    SwapGatewayRouter: pick('SwapGatewayRouter.sol', 'SwapGatewayRouter'),
   };
 }
 

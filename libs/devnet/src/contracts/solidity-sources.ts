@@ -120,3 +120,340 @@ contract DevnetBridge {
     }
 }
 `;
+
+/**
+ * The SignatureTransfer half of Uniswap's Permit2, written for the devnet (the canonical contract is
+ * not on anvil chains). Same EIP-712 domain (name "Permit2", chain id, verifying contract; no
+ * version), same type strings, unordered nonces, entry points and errors, so a signature made for
+ * the canonical contract by a wallet or Uniswap's SDK verifies here unchanged. Tokens move with the
+ * owner's plain ERC-20 allowance to this contract, given once per token.
+ */
+export const DEVNET_PERMIT2_SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {IERC1271} from "@openzeppelin/contracts/interfaces/IERC1271.sol";
+
+/// The SignatureTransfer interface of Permit2, as integrators call it.
+interface ISignatureTransfer {
+    struct TokenPermissions {
+        address token;
+        uint256 amount;
+    }
+
+    struct PermitTransferFrom {
+        TokenPermissions permitted;
+        uint256 nonce;
+        uint256 deadline;
+    }
+
+    struct SignatureTransferDetails {
+        address to;
+        uint256 requestedAmount;
+    }
+
+    function DOMAIN_SEPARATOR() external view returns (bytes32);
+
+    function nonceBitmap(address owner, uint256 wordPos) external view returns (uint256);
+
+    function permitTransferFrom(
+        PermitTransferFrom calldata permit,
+        SignatureTransferDetails calldata transferDetails,
+        address owner,
+        bytes calldata signature
+    ) external;
+
+    function invalidateUnorderedNonces(uint256 wordPos, uint256 mask) external;
+}
+
+contract Permit2 is ISignatureTransfer {
+    using SafeERC20 for IERC20;
+
+    bytes32 public constant TOKEN_PERMISSIONS_TYPEHASH = keccak256("TokenPermissions(address token,uint256 amount)");
+    bytes32 public constant PERMIT_TRANSFER_FROM_TYPEHASH =
+        keccak256("PermitTransferFrom(TokenPermissions permitted,address spender,uint256 nonce,uint256 deadline)TokenPermissions(address token,uint256 amount)");
+    bytes32 private constant EIP712_DOMAIN_TYPEHASH = keccak256("EIP712Domain(string name,uint256 chainId,address verifyingContract)");
+    bytes32 private constant NAME_HASH = keccak256("Permit2");
+    bytes32 private constant S_MASK = 0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
+
+    uint256 private immutable deployChainId;
+    bytes32 private immutable deployDomainSeparator;
+
+    /// owner => word position (nonce >> 8) => bitmap of used nonces (bit = nonce & 0xff).
+    mapping(address => mapping(uint256 => uint256)) public nonceBitmap;
+
+    event UnorderedNonceInvalidation(address indexed owner, uint256 word, uint256 mask);
+
+    error SignatureExpired(uint256 signatureDeadline);
+    error InvalidNonce();
+    error InvalidAmount(uint256 maxAmount);
+    error InvalidSignatureLength();
+    error InvalidSignature();
+    error InvalidSigner();
+    error InvalidContractSignature();
+
+    constructor() {
+        deployChainId = block.chainid;
+        deployDomainSeparator = buildDomainSeparator();
+    }
+
+    function DOMAIN_SEPARATOR() public view returns (bytes32) {
+        return block.chainid == deployChainId ? deployDomainSeparator : buildDomainSeparator();
+    }
+
+    /// Moves requestedAmount (at most permitted.amount) of the owner's tokens to transferDetails.to.
+    /// The signed spender is msg.sender, so only the contract the owner signed for can use it.
+    function permitTransferFrom(
+        PermitTransferFrom calldata permit,
+        SignatureTransferDetails calldata transferDetails,
+        address owner,
+        bytes calldata signature
+    ) external {
+        if (block.timestamp > permit.deadline) revert SignatureExpired(permit.deadline);
+        if (transferDetails.requestedAmount > permit.permitted.amount) revert InvalidAmount(permit.permitted.amount);
+        useUnorderedNonce(owner, permit.nonce);
+        bytes32 permissionsHash = keccak256(abi.encode(TOKEN_PERMISSIONS_TYPEHASH, permit.permitted.token, permit.permitted.amount));
+        bytes32 structHash = keccak256(abi.encode(PERMIT_TRANSFER_FROM_TYPEHASH, permissionsHash, msg.sender, permit.nonce, permit.deadline));
+        verify(signature, keccak256(abi.encodePacked("\\x19\\x01", DOMAIN_SEPARATOR(), structHash)), owner);
+        IERC20(permit.permitted.token).safeTransferFrom(owner, transferDetails.to, transferDetails.requestedAmount);
+    }
+
+    /// Marks the nonces of mask in word wordPos as used, so signatures carrying them can never be spent.
+    function invalidateUnorderedNonces(uint256 wordPos, uint256 mask) external {
+        nonceBitmap[msg.sender][wordPos] |= mask;
+        emit UnorderedNonceInvalidation(msg.sender, wordPos, mask);
+    }
+
+    function useUnorderedNonce(address owner, uint256 nonce) private {
+        uint256 wordPos = nonce >> 8;
+        uint256 bit = 1 << (nonce & 0xff);
+        uint256 word = nonceBitmap[owner][wordPos];
+        if (word & bit != 0) revert InvalidNonce();
+        nonceBitmap[owner][wordPos] = word | bit;
+    }
+
+    /// 65-byte (r, s, v) or 64-byte EIP-2098 (r, vs) signatures of an EOA; EIP-1271 for contracts.
+    function verify(bytes calldata signature, bytes32 digest, address owner) private view {
+        if (owner.code.length > 0) {
+            if (IERC1271(owner).isValidSignature(digest, signature) != IERC1271.isValidSignature.selector) revert InvalidContractSignature();
+            return;
+        }
+        bytes32 r;
+        bytes32 s;
+        uint8 v;
+        if (signature.length == 65) {
+            r = bytes32(signature[0:32]);
+            s = bytes32(signature[32:64]);
+            v = uint8(signature[64]);
+        } else if (signature.length == 64) {
+            r = bytes32(signature[0:32]);
+            bytes32 vs = bytes32(signature[32:64]);
+            s = vs & S_MASK;
+            v = uint8(uint256(vs >> 255)) + 27;
+        } else {
+            revert InvalidSignatureLength();
+        }
+        address signer = ecrecover(digest, v, r, s);
+        if (signer == address(0)) revert InvalidSignature();
+        if (signer != owner) revert InvalidSigner();
+    }
+
+    function buildDomainSeparator() private view returns (bytes32) {
+        return keccak256(abi.encode(EIP712_DOMAIN_TYPEHASH, NAME_HASH, block.chainid, address(this)));
+    }
+}
+`;
+
+/**
+ * The permit-aware adapter in front of one chain's Uniswap V2 Router02 and devnet bridge: the user
+ * calls it once, it pulls the input with the user's permit (EIP-2612 on the token, or a Permit2
+ * PermitTransferFrom naming this contract as spender) and performs the leg in the same
+ * transaction, so there is no approval step. Router, bridge and Permit2 are fixed at deployment and
+ * there is no arbitrary-call entry point: the tokens it pulls can only go into that leg, for the
+ * recipient the caller names. It keeps no tokens between calls (checked after each leg).
+ */
+export const SWAP_GATEWAY_ROUTER_SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
+import {ISignatureTransfer} from "./Permit2.sol";
+
+interface IUniswapV2RouterExactIn {
+    function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] calldata path, address to, uint256 deadline)
+        external
+        returns (uint256[] memory amounts);
+
+    function swapExactTokensForETH(uint256 amountIn, uint256 amountOutMin, address[] calldata path, address to, uint256 deadline)
+        external
+        returns (uint256[] memory amounts);
+}
+
+interface IDevnetBridgeDeposits {
+    function token() external view returns (address);
+
+    function deposit(uint256 amount, uint256 destinationChainId, address recipient) external returns (uint256 nonce);
+
+    function depositTo(uint256 amount, uint256 destinationChainId, bytes32 recipient) external returns (uint256 nonce);
+}
+
+contract SwapGatewayRouter is ReentrancyGuard {
+    using SafeERC20 for IERC20;
+
+    enum PermitKind {
+        EIP2612,
+        Permit2
+    }
+
+    /// How the caller (the token owner) authorizes this contract to pull the leg's input:
+    ///  - EIP2612: the token's permit(owner = caller, spender = this contract, value = the leg's
+    ///    amount, deadline); nonce is unused (the token keeps its own);
+    ///  - Permit2: a PermitTransferFrom of {token, amount = the leg's amount} with this nonce and
+    ///    deadline, spender = this contract.
+    /// signature: 65 bytes (r, s, v) or 64 bytes (EIP-2098 r, vs).
+    struct Permit {
+        PermitKind kind;
+        uint256 nonce;
+        uint256 deadline;
+        bytes signature;
+    }
+
+    IUniswapV2RouterExactIn public immutable uniswapV2Router;
+    IDevnetBridgeDeposits public immutable bridge;
+    IERC20 public immutable bridgeToken;
+    ISignatureTransfer public immutable permit2;
+
+    event SwapWithPermit(address indexed user, address indexed tokenIn, address indexed to, uint256 amountIn, uint256 amountOut, PermitKind kind);
+    event DepositWithPermit(address indexed user, uint256 indexed bridgeNonce, uint256 destinationChainId, uint256 amount, PermitKind kind);
+
+    /// The EIP-2612 permit was refused and no allowance covers the amount (a permit that someone
+    /// else submitted first is fine: its allowance is used).
+    error PermitRejected(address token);
+    error InvalidSignatureLength();
+    error InvalidRecipient();
+    error TokensLeftBehind(address token, uint256 amount);
+
+    constructor(IUniswapV2RouterExactIn uniswapV2Router_, IDevnetBridgeDeposits bridge_, ISignatureTransfer permit2_) {
+        uniswapV2Router = uniswapV2Router_;
+        bridge = bridge_;
+        bridgeToken = IERC20(bridge_.token());
+        permit2 = permit2_;
+    }
+
+    function swapExactTokensForTokensWithPermit(
+        uint256 amountIn,
+        uint256 amountOutMin,
+        address[] calldata path,
+        address to,
+        uint256 deadline,
+        Permit calldata permit
+    ) external nonReentrant returns (uint256[] memory amounts) {
+        return swapWithPermit(false, amountIn, amountOutMin, path, to, deadline, permit);
+    }
+
+    function swapExactTokensForETHWithPermit(
+        uint256 amountIn,
+        uint256 amountOutMin,
+        address[] calldata path,
+        address to,
+        uint256 deadline,
+        Permit calldata permit
+    ) external nonReentrant returns (uint256[] memory amounts) {
+        return swapWithPermit(true, amountIn, amountOutMin, path, to, deadline, permit);
+    }
+
+    function swapWithPermit(
+        bool toETH,
+        uint256 amountIn,
+        uint256 amountOutMin,
+        address[] calldata path,
+        address to,
+        uint256 deadline,
+        Permit calldata permit
+    ) private returns (uint256[] memory amounts) {
+        if (to == address(this)) revert InvalidRecipient();
+        IERC20 tokenIn = IERC20(path[0]);
+        uint256 held = pull(tokenIn, amountIn, permit, address(uniswapV2Router));
+        amounts = toETH
+            ? uniswapV2Router.swapExactTokensForETH(amountIn, amountOutMin, path, to, deadline)
+            : uniswapV2Router.swapExactTokensForTokens(amountIn, amountOutMin, path, to, deadline);
+        assertNothingLeft(tokenIn, held);
+        emit SwapWithPermit(msg.sender, address(tokenIn), to, amountIn, amounts[amounts.length - 1], permit.kind);
+    }
+
+    function depositWithPermit(uint256 amount, uint256 destinationChainId, address recipient, Permit calldata permit)
+        external
+        nonReentrant
+        returns (uint256 bridgeNonce)
+    {
+        if (recipient == address(this)) revert InvalidRecipient();
+        uint256 held = pull(bridgeToken, amount, permit, address(bridge));
+        bridgeNonce = bridge.deposit(amount, destinationChainId, recipient);
+        assertNothingLeft(bridgeToken, held);
+        emit DepositWithPermit(msg.sender, bridgeNonce, destinationChainId, amount, permit.kind);
+    }
+
+    /// Towards a chain whose addresses are 32 bytes (Solana), as DevnetBridge.depositTo.
+    function depositToWithPermit(uint256 amount, uint256 destinationChainId, bytes32 recipient, Permit calldata permit)
+        external
+        nonReentrant
+        returns (uint256 bridgeNonce)
+    {
+        uint256 held = pull(bridgeToken, amount, permit, address(bridge));
+        bridgeNonce = bridge.depositTo(amount, destinationChainId, recipient);
+        assertNothingLeft(bridgeToken, held);
+        emit DepositWithPermit(msg.sender, bridgeNonce, destinationChainId, amount, permit.kind);
+    }
+
+    /// Pulls amount of token from the caller with the permit and lets target take exactly that.
+    /// Returns this contract's balance before the pull (tokens someone sent here by mistake).
+    function pull(IERC20 token, uint256 amount, Permit calldata permit, address target) private returns (uint256 held) {
+        held = token.balanceOf(address(this));
+        if (permit.kind == PermitKind.EIP2612) {
+            (uint8 v, bytes32 r, bytes32 s) = splitSignature(permit.signature);
+            // A permit is public once in the mempool and anyone may submit it first; that must not
+            // brick the swap, so a refused permit is fine as long as the allowance is there.
+            try IERC20Permit(address(token)).permit(msg.sender, address(this), amount, permit.deadline, v, r, s) {} catch {
+                if (token.allowance(msg.sender, address(this)) < amount) revert PermitRejected(address(token));
+            }
+            token.safeTransferFrom(msg.sender, address(this), amount);
+        } else {
+            permit2.permitTransferFrom(
+                ISignatureTransfer.PermitTransferFrom({
+                    permitted: ISignatureTransfer.TokenPermissions({token: address(token), amount: amount}),
+                    nonce: permit.nonce,
+                    deadline: permit.deadline
+                }),
+                ISignatureTransfer.SignatureTransferDetails({to: address(this), requestedAmount: amount}),
+                msg.sender,
+                permit.signature
+            );
+        }
+        token.forceApprove(target, amount);
+    }
+
+    /// The leg must have taken everything it was given: nothing of the caller's stays here.
+    function assertNothingLeft(IERC20 token, uint256 held) private view {
+        uint256 balance = token.balanceOf(address(this));
+        if (balance > held) revert TokensLeftBehind(address(token), balance - held);
+    }
+
+    function splitSignature(bytes calldata signature) private pure returns (uint8 v, bytes32 r, bytes32 s) {
+        if (signature.length == 65) {
+            r = bytes32(signature[0:32]);
+            s = bytes32(signature[32:64]);
+            v = uint8(signature[64]);
+        } else if (signature.length == 64) {
+            r = bytes32(signature[0:32]);
+            bytes32 vs = bytes32(signature[32:64]);
+            s = vs & 0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
+            v = uint8(uint256(vs >> 255)) + 27;
+        } else {
+            revert InvalidSignatureLength();
+        }
+    }
+}
+`;

@@ -63,6 +63,9 @@ export async function deployDevnetChain(input: DeployChainInput): Promise<Devnet
   const factory = await deploy(spec.id, 'UniswapV2Factory', uniswap.UniswapV2Factory, deployer, [deployer.address]);
   const router = await deploy(spec.id, 'UniswapV2Router02', uniswap.UniswapV2Router02, deployer, [factory.address, weth.address]);
   const bridge = await deploy(spec.id, 'DevnetBridge', artifacts.DevnetBridge, deployer, [usdc.address, input.relayerAddress, BRIDGE.feeBps]);
+  // Deployed after everything above so that the earlier contracts keep their addresses.
+  const permit2 = await deploy(spec.id, 'Permit2', artifacts.Permit2, deployer, []);
+  const permitRouter = await deploy(spec.id, 'SwapGatewayRouter', artifacts.SwapGatewayRouter, deployer, [router.address, bridge.address, permit2.address]);
 
   // Deployer's working balances: what the pools take, minted once.
   const poolUsdc = POOLS['WETH/USDC'].amountB + POOLS['USDC/DAI'].amountA;
@@ -130,6 +133,7 @@ export async function deployDevnetChain(input: DeployChainInput): Promise<Devnet
     },
     uniswapV2: { factory: factory.address, router: router.address, initCodeHash: uniswap.pairInitCodeHash, pairs },
     bridge: { address: bridge.address, token: BRIDGE.token },
+    permits: { permit2: permit2.address, permitRouter: permitRouter.address },
   };
 }
 
