@@ -241,7 +241,12 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
     expect(ready?.payload).toMatchObject({ swapId, status: 'awaiting_signature', step: { current: 1, total: 2 }, clientHints: { action: 'approve' } });
 
     sent.push(await signerSays(SigningEventTypes.submitted, { ...stepRef(swapId, 1), txHash: txHash(1), submittedAtMs: Date.now() }));
-    sent.push(await signerSays(SigningEventTypes.stepConfirmed, { ...stepRef(swapId, 1), txHash: txHash(1), blockNumber: 5, confirmations: 1, confirmedAtMs: Date.now() }));
+    sent.push(await signerSays(SigningEventTypes.stepIncluded, { ...stepRef(swapId, 1), txHash: txHash(1), blockNumber: 5, confirmations: 1, confirmationsRequired: 2 }));
+    await waitFor(async () => (await swapRow(swapId)).status === 'confirming', { timeoutMs: 15_000, description: 'the swap to be confirming' });
+    const confirming = (await outboxOf(swapId)).find((r) => r.type === 'swap.step-confirming');
+    expect(confirming?.payload).toMatchObject({ swapId, status: 'confirming', step: { current: 1, total: 2 }, txHash: txHash(1), confirmations: 1, confirmationsRequired: 2 });
+    expect((await stepRows(swapId))[0]).toMatchObject({ status: 'submitted', tx_hash: txHash(1) });
+    sent.push(await signerSays(SigningEventTypes.stepConfirmed, { ...stepRef(swapId, 1), txHash: txHash(1), blockNumber: 5, confirmations: 2, confirmedAtMs: Date.now() }));
     await waitFor(async () => (await swapRow(swapId)).current_step === 2, { timeoutMs: 15_000, description: 'step 2 to start' });
     const afterStep1 = await outboxOf(swapId);
     expect(afterStep1.filter((r) => r.type === 'signing.prepare').map((r) => r.payload.stepIndex)).toEqual([1, 2]);
@@ -260,6 +265,7 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
       'signing.prepare',
       'swap.signing-ready',
       'swap.step-submitted',
+      'swap.step-confirming',
       'swap.step-confirmed',
       'signing.prepare',
       'swap.signing-ready',

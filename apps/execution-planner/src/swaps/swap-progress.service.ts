@@ -9,6 +9,7 @@ import {
   SigningRefreshCommand,
   SigningStepConfirmedEvent,
   SigningStepFailedEvent,
+  SigningStepIncludedEvent,
   SigningStepSkippedEvent,
   SigningSubmittedEvent,
   SigningUnavailableEvent,
@@ -21,6 +22,7 @@ import {
   SwapSigningReadyEvent,
   SwapSigningRefreshResult,
   SwapStepConfirmedEvent,
+  SwapStepConfirmingEvent,
   SwapStatus,
   SwapStepSubmittedEvent,
   Topics,
@@ -106,6 +108,27 @@ export class SwapProgress {
     await this.save(manager, swap, step, this.options.clock());
     const submitted: SwapStepSubmittedEvent = { swapId: swap.id, status: swap.status, step: positionOf(swap), chain: step.chain, txHash: event.txHash };
     await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.stepSubmitted, submitted));
+  }
+
+  /** In a block, not yet confirmed enough: the swap is `confirming`; the step stays `submitted`. */
+  async stepIncluded(event: SigningStepIncludedEvent, manager: EntityManager): Promise<void> {
+    const locked = await this.lockCurrent(manager, event, ['submitted'], 'signing.step-included');
+    if (!locked) return;
+    const { swap, step } = locked;
+    swap.status = 'confirming';
+    step.txHash = event.txHash;
+    await this.save(manager, swap, step, this.options.clock());
+    const confirming: SwapStepConfirmingEvent = {
+      swapId: swap.id,
+      status: swap.status,
+      step: positionOf(swap),
+      chain: step.chain,
+      txHash: event.txHash,
+      blockNumber: event.blockNumber,
+      confirmations: event.confirmations,
+      confirmationsRequired: event.confirmationsRequired,
+    };
+    await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.stepConfirming, confirming));
   }
 
   async stepConfirmed(event: SigningStepConfirmedEvent, manager: EntityManager): Promise<void> {

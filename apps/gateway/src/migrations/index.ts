@@ -3,6 +3,7 @@ import { CreateApiKeys1763720000000 } from './1763720000000-create-api-keys';
 import { CreateIdempotencyRecords1763720000001 } from './1763720000001-create-idempotency-records';
 import { CreateRateLimitWindows1763720000002 } from './1763720000002-create-rate-limit-windows';
 import { CreateSwapViews1763725000000 } from './1763725000000-create-swap-views';
+import { AddSwapViewConfirmations1763990000000 } from './1763990000000-add-swap-view-confirmations';
 
 /**
  * Every migration of the `gateway` schema, in order. A feature module that needs a table (e.g. the
@@ -15,4 +16,5 @@ export const GATEWAY_MIGRATIONS = [
   CreateIdempotencyRecords1763720000001,
   CreateRateLimitWindows1763720000002,
   CreateSwapViews1763725000000,
+  AddSwapViewConfirmations1763990000000,
 ];

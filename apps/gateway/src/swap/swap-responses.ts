@@ -21,6 +21,15 @@ export interface SyncSigningResponse {
   signing: SigningEnvelope;
 }
 
+/** The current step's broadcast transaction, while the swap waits for it (submitted, confirming). */
+export interface PendingTransaction {
+  txHash: string;
+  /** Confirmations so far: 0 until it is in a block. */
+  confirmations: number;
+  /** Confirmations the service waits for before the next step; null until the signer reported it. */
+  confirmationsRequired: number | null;
+}
+
 /** 202: nothing to sign yet; poll GET /swap/{swapId}/signing after pollAfterMs. */
 export interface AsyncSigningResponse {
   swapId: string;
@@ -29,6 +38,8 @@ export interface AsyncSigningResponse {
   pollAfterMs: number;
   status: string;
   signing: SigningEnvelope;
+  /** Present while status is `submitted` or `confirming`. */
+  transaction?: PendingTransaction;
 }
 
 /** A view whose payload can be signed now (ready and not expired). */
@@ -65,6 +76,17 @@ export function asyncResponseOf(swapId: string, status: string, readyAtMs: numbe
     pollAfterMs: POLL_AFTER_MS,
     status,
     signing: { step: null, expiresAtMs: null, readyAtMs },
+  };
+}
+
+/** The 202 of a view with nothing to sign: adds the pending transaction while one is in flight. */
+export function pendingResponseOf(view: SwapViewEntity): AsyncSigningResponse {
+  const response = asyncResponseOf(view.swapId, view.status, view.readyAtMs);
+  const inFlight = (view.status === 'submitted' || view.status === 'confirming') && view.lastTxHash !== null;
+  if (!inFlight) return response;
+  return {
+    ...response,
+    transaction: { txHash: view.lastTxHash!, confirmations: view.confirmations ?? 0, confirmationsRequired: view.confirmationsRequired },
   };
 }
 

@@ -46,6 +46,13 @@ export class SwapViewEntity {
   @Column({ name: 'last_tx_hash', type: 'varchar', length: 100, nullable: true })
   lastTxHash!: string | null;
 
+  /** Confirmations of `lastTxHash` while the swap is `confirming`; null otherwise. */
+  @Column({ type: 'integer', nullable: true })
+  confirmations!: number | null;
+
+  @Column({ name: 'confirmations_required', type: 'integer', nullable: true })
+  confirmationsRequired!: number | null;
+
   @Column({ name: 'failure_reason', type: 'varchar', length: 100, nullable: true })
   failureReason!: string | null;
 

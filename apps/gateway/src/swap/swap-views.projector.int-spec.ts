@@ -88,21 +88,31 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
     expect(first).toMatchObject({ owner: 'alice', stepCurrent: 1, stepTotal: 2, payload, clientHints: { action: 'approve' } });
 
     const txHash = '0x' + 'cd'.repeat(32);
-    const rest = [
+    const inFlight = [
       createEnvelope(SwapEventTypes.stepSubmitted, swapId, { swapId, status: 'submitted', step: step(1), chain: 'devnet-a', txHash }),
+      createEnvelope(SwapEventTypes.stepConfirming, swapId, {
+        swapId, status: 'confirming', step: step(1), chain: 'devnet-a', txHash, blockNumber: 9, confirmations: 1, confirmationsRequired: 3,
+      }),
+    ];
+    await publish(inFlight);
+    await waitFor(async () => (await viewOf(swapId))?.status === 'confirming', { timeoutMs: 20_000, description: 'the confirming view' });
+    expect(await viewOf(swapId)).toMatchObject({ stepCurrent: 1, payload: null, lastTxHash: txHash, confirmations: 1, confirmationsRequired: 3 });
+
+    const rest = [
+      ...inFlight,
       createEnvelope(SwapEventTypes.stepConfirmed, swapId, { swapId, status: 'planning', step: step(1), chain: 'devnet-a', txHash }),
       createEnvelope(SwapEventTypes.signingReady, swapId, { swapId, status: 'awaiting_signature', step: step(2), payload, expiresAtMs: Date.now() + 60_000, readyAtMs: 6, executionHints: {}, clientHints: { action: 'swap' } }),
       createEnvelope(SwapEventTypes.stepConfirmed, swapId, { swapId, status: 'completed', step: step(2), chain: 'devnet-a', txHash }),
       createEnvelope(SwapEventTypes.completed, swapId, { swapId, status: 'completed', completedAtMs: 7 }),
     ];
-    await publish(rest);
+    await publish(rest.slice(inFlight.length));
     await waitFor(async () => (await viewOf(swapId))?.status === 'completed', { timeoutMs: 20_000, description: 'the completed view' });
     const completed = await viewOf(swapId);
-    expect(completed).toMatchObject({ status: 'completed', stepCurrent: 2, payload: null, lastTxHash: txHash });
+    expect(completed).toMatchObject({ status: 'completed', stepCurrent: 2, payload: null, lastTxHash: txHash, confirmations: null, confirmationsRequired: null });
 
     // An ops replay: every event again, in order. Were ready(step 2) applied again, the view would
     // show a payload to sign on a completed swap.
-    await publish([created, ready, ...rest.slice(0, 3)]);
+    await publish([created, ready, ...rest.slice(0, 4)]);
     await waitFor(caughtUp, { timeoutMs: 30_000, description: 'the projector to consume the replay' });
     expect(await viewOf(swapId)).toEqual(completed);
   });

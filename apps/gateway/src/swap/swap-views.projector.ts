@@ -10,6 +10,7 @@ import {
   SwapSigningPendingEvent,
   SwapSigningReadyEvent,
   SwapStepConfirmedEvent,
+  SwapStepConfirmingEvent,
   SwapStepSubmittedEvent,
   Topics,
 } from '@swapgw/contracts';
@@ -17,8 +18,10 @@ import { IdempotentConsumer } from '@swapgw/messaging';
 import { SwapViewEntity } from './swap-view.entity';
 import { SwapViewStore } from './swap-view.store';
 
-/** Fields that describe a signable payload: cleared whenever the current step has none. */
-const NO_PAYLOAD = { payload: null, expiresAtMs: null, executionHints: null, clientHints: null } as const;
+/** Confirmation progress of the current step's transaction: only meaningful while `confirming`. */
+const NO_CONFIRMATIONS = { confirmations: null, confirmationsRequired: null } as const;
+/** Fields that describe a signable payload (and its transaction's progress): cleared whenever the current step has none. */
+const NO_PAYLOAD = { payload: null, expiresAtMs: null, executionHints: null, clientHints: null, ...NO_CONFIRMATIONS } as const;
 
 /**
  * Projects swap.events into gateway.swap_views. An idempotent consumer in group `gateway`: the
@@ -52,6 +55,7 @@ export class SwapViewsProjector {
             executionHints: e.executionHints,
             clientHints: { ...e.clientHints },
             pendingReason: null,
+            ...NO_CONFIRMATIONS,
           }),
       },
       [SwapEventTypes.signingPending]: {
@@ -63,6 +67,19 @@ export class SwapViewsProjector {
         payload: SwapStepSubmittedEvent,
         handle: (e: SwapStepSubmittedEvent, _, m) =>
           this.apply(m, e.swapId, { ...NO_PAYLOAD, status: e.status, stepCurrent: e.step.current, stepTotal: e.step.total, lastTxHash: e.txHash }),
+      },
+      [SwapEventTypes.stepConfirming]: {
+        payload: SwapStepConfirmingEvent,
+        handle: (e: SwapStepConfirmingEvent, _, m) =>
+          this.apply(m, e.swapId, {
+            ...NO_PAYLOAD,
+            status: e.status,
+            stepCurrent: e.step.current,
+            stepTotal: e.step.total,
+            lastTxHash: e.txHash,
+            confirmations: e.confirmations,
+            confirmationsRequired: e.confirmationsRequired,
+          }),
       },
       [SwapEventTypes.stepConfirmed]: {
         payload: SwapStepConfirmedEvent,

@@ -21,6 +21,8 @@ function view(overrides: Partial<SwapViewEntity>): SwapViewEntity {
     clientHints: null,
     pendingReason: null,
     lastTxHash: null,
+    confirmations: null,
+    confirmationsRequired: null,
     failureReason: null,
     failureDetails: null,
     createdAtMs: 0,
@@ -99,6 +101,24 @@ describe('SwapService', () => {
     const answer = await serviceOf(services, views).signing(OWNER, 's');
     expect(answer).toMatchObject({ httpStatus: 202, body: { status: 'planning', mode: 'async' } });
     expect(services.calls).toEqual([{ type: 'swap.signing.refresh', payload: { swapId: 's', owner: OWNER } }]);
+  });
+
+  it('shows the transaction in flight, with its confirmations, while the swap is submitted or confirming', async () => {
+    const txHash = '0x' + 'cd'.repeat(32);
+    const services = new FakeServices(() => new Error('must not be called'));
+    const confirming = new FakeViews(() => ({ status: 'confirming', lastTxHash: txHash, confirmations: 1, confirmationsRequired: 3 }));
+    expect(await serviceOf(services, confirming).signing(OWNER, 's')).toMatchObject({
+      httpStatus: 202,
+      body: { status: 'confirming', signing: { step: null }, transaction: { txHash, confirmations: 1, confirmationsRequired: 3 } },
+    });
+    const submitted = new FakeViews(() => ({ status: 'submitted', lastTxHash: txHash }));
+    expect((await serviceOf(services, submitted).signing(OWNER, 's')).body).toMatchObject({
+      status: 'submitted',
+      transaction: { txHash, confirmations: 0, confirmationsRequired: null },
+    });
+    // The next step is being built: the previous step's transaction is history, not shown.
+    const planning = new FakeViews(() => ({ status: 'planning', stepCurrent: 2, lastTxHash: txHash }));
+    expect((await serviceOf(services, planning).signing(OWNER, 's')).body).not.toHaveProperty('transaction');
   });
 
   it('answers 404 for another owner’s swap and 409 EXECUTION_TERMINAL for a completed one, without calling the services', async () => {

@@ -19,6 +19,7 @@ import { BuildSwapDto, WAIT_FOR_TX_REQUEST_MS } from './dto/build-swap.dto';
 import { swapIdOf } from './swap-id';
 import {
   asyncResponseOf,
+  pendingResponseOf,
   AsyncSigningResponse,
   isSignable,
   POLL_AFTER_MS,
@@ -74,7 +75,7 @@ export class SwapService {
       if (view && isSignable(view, Date.now())) return { httpStatus: 200, body: syncResponseOf(view) };
       if (view && isTerminalSwapStatus(view.status)) throw buildFailureOf(view);
       if (Date.now() + BUILD_POLL_INTERVAL_MS > deadline) {
-        return { httpStatus: 202, body: asyncResponseOf(swapId, view?.status ?? built.status, view?.readyAtMs ?? null) };
+        return { httpStatus: 202, body: view ? pendingResponseOf(view) : asyncResponseOf(swapId, built.status) };
       }
       await pause(BUILD_POLL_INTERVAL_MS);
     }
@@ -92,7 +93,7 @@ export class SwapService {
       this.logger.log({ msg: 'expired signing payload refresh asked', swapId, refreshRequested: result.refreshRequested });
       return { httpStatus: 202, body: asyncResponseOf(swapId, result.status) };
     }
-    return { httpStatus: 202, body: asyncResponseOf(swapId, view.status, view.readyAtMs) };
+    return { httpStatus: 202, body: pendingResponseOf(view) };
   }
 
   /** POST /swap/{swapId}/signing: signer-surface verifies, broadcasts and answers. */

@@ -93,6 +93,7 @@ export class ConfirmationTracker extends PeriodicTask {
     manager: EntityManager,
   ): Promise<void> {
     const confirmations = await receipt.confirmations();
+    const newlyIncluded = row.blockNumber !== receipt.blockNumber;
     row.blockNumber = receipt.blockNumber;
     row.confirmations = confirmations;
     if (receipt.status === 0) {
@@ -105,6 +106,9 @@ export class ConfirmationTracker extends PeriodicTask {
       this.logger.warn({ msg: 'transaction reverted', swapId: row.swapId, txHash: row.txHash, reason: row.failureReason });
       return;
     }
+    // First sight of the transaction in this block (or in a new one after a reorg): the swap is
+    // `confirming` from here, even when the same pass finds enough confirmations.
+    if (newlyIncluded) await this.events.included(manager, row, { confirmations, required: this.policy.confirmationsRequired });
     if (confirmations < this.policy.confirmationsRequired) {
       row.nextCheckAtMs = this.now() + this.policy.pollMs;
       return;
@@ -139,6 +143,7 @@ export class ConfirmationTracker extends PeriodicTask {
         await this.whenSolanaUnknown(row, surface, manager);
         return;
       }
+      const newlyIncluded = row.blockNumber !== status.slot;
       row.blockNumber = status.slot;
       if (status.err) {
         row.status = 'failed';
@@ -150,7 +155,10 @@ export class ConfirmationTracker extends PeriodicTask {
         this.logger.warn({ msg: 'Solana transaction failed', swapId: row.swapId, txHash: row.txHash, reason: row.failureReason });
         return;
       }
-      if (status.confirmationStatus !== 'confirmed' && status.confirmationStatus !== 'finalized') {
+      // Solana counts commitment, not blocks: `processed` is in a block, `confirmed` is enough.
+      const confirmed = status.confirmationStatus === 'confirmed' || status.confirmationStatus === 'finalized';
+      if (newlyIncluded) await this.events.included(manager, row, { confirmations: confirmed ? 1 : 0, required: 1 });
+      if (!confirmed) {
         row.nextCheckAtMs = this.now() + this.policy.pollMs;
         await manager.save(row);
         return;

@@ -3,6 +3,7 @@ import {
   SigningPayloadReadyEvent,
   SigningStepConfirmedEvent,
   SigningStepFailedEvent,
+  SigningStepIncludedEvent,
   SigningStepSkippedEvent,
   SigningSubmittedEvent,
   SigningUnavailableEvent,
@@ -72,6 +73,17 @@ export class SigningEventsOutbox {
       submittedAtMs: (row.broadcastAt ?? new Date()).getTime(),
     };
     return this.emit(manager, SigningEventTypes.submitted, row, event);
+  }
+
+  included(manager: EntityManager, row: SigningRequestEntity, progress: { confirmations: number; required: number }): Promise<void> {
+    const event: SigningStepIncludedEvent = {
+      ...this.stepRef(row),
+      txHash: row.txHash!,
+      blockNumber: row.blockNumber!,
+      confirmations: progress.confirmations,
+      confirmationsRequired: progress.required,
+    };
+    return this.emit(manager, SigningEventTypes.stepIncluded, row, event);
   }
 
   confirmed(manager: EntityManager, row: SigningRequestEntity): Promise<void> {

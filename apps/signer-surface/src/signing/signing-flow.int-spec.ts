@@ -110,6 +110,13 @@ describe('signer-surface signing flow', () => {
     const confirmed = await nextEvent(swapId, 'signing.step-confirmed');
     expect(confirmed.payload).toMatchObject({ swapId, stepIndex: 1, txHash: result.txHash, confirmations: 1 });
     expect(eventsOf(swapId, 'signing.submitted')).toHaveLength(1);
+    // In a block first (the swap is `confirming`), then confirmed: one confirmation is required here.
+    const receiptBlock = (await chain.provider.getTransactionReceipt(result.txHash))!.blockNumber;
+    expect(eventsOf(swapId, 'signing.step-included').map((e) => e.payload)).toEqual([
+      expect.objectContaining({ txHash: result.txHash, blockNumber: receiptBlock, confirmations: 1, confirmationsRequired: 1 }),
+    ]);
+    const order = eventsOf(swapId).map((e) => e.type);
+    expect(order.indexOf('signing.step-included')).toBeLessThan(order.indexOf('signing.step-confirmed'));
 
     const token = new Contract(chain.fixtureAddress, chain.fixtureAbi as never, chain.provider);
     expect(await token.allowance(user.address, spender)).toBe(5000n);

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { AsyncSigningResponse, SigningEnvelope, SubmittedSigningResponse, SyncSigningResponse } from '../swap-responses';
+import type { AsyncSigningResponse, PendingTransaction, SigningEnvelope, SubmittedSigningResponse, SyncSigningResponse } from '../swap-responses';
 
 /** Swagger shapes of the swap responses (data of the envelope); the types live in swap-responses.ts. */
 export class SigningStepDto {
@@ -41,14 +41,30 @@ export class SyncSigningResponseDto implements SyncSigningResponse {
   @ApiProperty({ type: ReadySigningEnvelopeDto }) signing!: ReadySigningEnvelopeDto;
 }
 
+export class PendingTransactionDto implements PendingTransaction {
+  @ApiProperty() txHash!: string;
+  @ApiProperty({ minimum: 0, description: 'Confirmations so far (0 until the transaction is in a block)' }) confirmations!: number;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Confirmations awaited before the next step (signer-surface CONFIRMATIONS_REQUIRED; 1 on Solana: `confirmed` commitment); null until the transaction is in a block',
+  })
+  confirmationsRequired!: number | null;
+}
+
 export class AsyncSigningResponseDto implements AsyncSigningResponse {
   @ApiProperty() swapId!: string;
   @ApiProperty({ enum: ['async'] }) mode!: 'async';
   @ApiProperty({ enum: ['poll'] }) nextAction!: 'poll';
   @ApiProperty({ description: 'Suggested wait before the next GET /swap/{swapId}/signing' }) pollAfterMs!: number;
-  @ApiProperty({ description: 'Swap status: planning (payload being built, funds awaited, or a fresh payload after expiry) or submitted' })
+  @ApiProperty({
+    description:
+      'Swap status: planning (payload being built, funds awaited, or a fresh payload after expiry), submitted (the signed transaction was broadcast) or confirming (it is in a block, waiting for confirmations)',
+  })
   status!: string;
   @ApiProperty({ type: PendingSigningEnvelopeDto }) signing!: PendingSigningEnvelopeDto;
+  @ApiProperty({ type: PendingTransactionDto, required: false, description: 'The current step\'s transaction while the status is submitted or confirming' })
+  transaction?: PendingTransactionDto;
 }
 
 export class SubmittedSigningResponseDto implements SubmittedSigningResponse {

@@ -101,15 +101,33 @@ export class SigningSubmittedEvent extends SigningStepRef {
   submittedAtMs!: number;
 }
 
-/** `signing.step-confirmed`: the transaction is mined with status 1 and enough confirmations. */
-export class SigningStepConfirmedEvent extends SigningStepRef {
+/** The step's transaction as last seen in a block. */
+abstract class SigningStepInBlock extends SigningStepRef {
   @Matches(TX_HASH)
   txHash!: string;
 
   @IsInt()
   @Min(0)
   blockNumber!: number;
+}
 
+/**
+ * `signing.step-included`: the transaction is in a block with status 1 and has `confirmations` of
+ * the `confirmationsRequired` the signer waits for. Sent once per block the transaction is seen in
+ * (again after a reorg moved it), before `signing.step-confirmed`.
+ */
+export class SigningStepIncludedEvent extends SigningStepInBlock {
+  @IsInt()
+  @Min(0)
+  confirmations!: number;
+
+  @IsInt()
+  @Min(1)
+  confirmationsRequired!: number;
+}
+
+/** `signing.step-confirmed`: the transaction is mined with status 1 and enough confirmations. */
+export class SigningStepConfirmedEvent extends SigningStepInBlock {
   @IsInt()
   @Min(1)
   confirmations!: number;

@@ -18,6 +18,8 @@ export const SigningEventTypes = {
   waiting: 'signing.waiting',
   stepSkipped: 'signing.step-skipped',
   submitted: 'signing.submitted',
+  /** Mined with status 1, fewer confirmations than required so far (EVM) / processed, not yet confirmed (Solana). */
+  stepIncluded: 'signing.step-included',
   stepConfirmed: 'signing.step-confirmed',
   stepFailed: 'signing.step-failed',
   unavailable: 'signing.unavailable',

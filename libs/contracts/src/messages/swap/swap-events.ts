@@ -115,8 +115,8 @@ export class SwapSigningPendingEvent extends SwapEventBase {
   reason!: string;
 }
 
-/** `swap.step-submitted`: the signed transaction of a step was broadcast. */
-export class SwapStepSubmittedEvent extends SwapEventBase {
+/** An event about the current step's broadcast transaction. */
+abstract class SwapStepTransactionEvent extends SwapEventBase {
   @ValidateNested()
   @Type(() => SwapStepPosition)
   step!: SwapStepPosition;
@@ -127,6 +127,27 @@ export class SwapStepSubmittedEvent extends SwapEventBase {
 
   @Matches(TX_HASH)
   txHash!: string;
+}
+
+/** `swap.step-submitted`: the signed transaction of a step was broadcast. */
+export class SwapStepSubmittedEvent extends SwapStepTransactionEvent {}
+
+/**
+ * `swap.step-confirming`: a step's transaction is in block `blockNumber` with `confirmations` of the
+ * `confirmationsRequired` the signer waits for (the fields of `signing.step-included`).
+ */
+export class SwapStepConfirmingEvent extends SwapStepTransactionEvent {
+  @IsInt()
+  @Min(0)
+  blockNumber!: number;
+
+  @IsInt()
+  @Min(0)
+  confirmations!: number;
+
+  @IsInt()
+  @Min(1)
+  confirmationsRequired!: number;
 }
 
 /** `swap.step-confirmed`: a step's transaction is confirmed (or the step was skipped: no txHash). */

@@ -19,6 +19,8 @@ export const SwapEventTypes = {
   /** The current step's payload is being (re)built: a new step started, or a refresh was asked. */
   signingPending: 'swap.signing-pending',
   stepSubmitted: 'swap.step-submitted',
+  /** The step's transaction is in a block; the swap is `confirming` until enough confirmations. */
+  stepConfirming: 'swap.step-confirming',
   stepConfirmed: 'swap.step-confirmed',
   completed: 'swap.completed',
   failed: 'swap.failed',
