@@ -103,3 +103,17 @@ describe('ChainRegistry', () => {
     registry.destroy();
   });
 });
+
+describe('ChainRegistry.permitContracts', () => {
+  it('joins the manifest’s permits with the router and bridge the permit router calls; none without permits', () => {
+    const withPermits: DevnetManifestView = { ...manifest, chains: [{ ...manifest.chains[0], permits: { permit2: address(6), permitRouter: address(7) } }] };
+    expect(new ChainRegistry({ manifest: withPermits }).permitContracts('devnet-a')).toEqual({
+      permit2: address(6),
+      permitRouter: address(7),
+      uniswapV2Router: address(3),
+      bridge: address(4),
+    });
+    expect(new ChainRegistry({ manifest }).permitContracts('devnet-a')).toBeUndefined();
+    expect(new ChainRegistry({ manifest: withPermits }).permitContracts('ethereum')).toBeUndefined();
+  });
+});

@@ -3,6 +3,7 @@ import { JsonRpcProvider, Network } from 'ethers';
 import fs from 'node:fs';
 import { ChainDescriptor, REAL_NETWORKS } from './chain-descriptor';
 import { DEFAULT_DEVNET_MANIFEST, DevnetChainView, DevnetManifestView, DevnetSolanaView, readDevnetManifest } from './devnet-manifest';
+import { PermitContracts } from './permit-contracts';
 
 export interface ChainRegistryOptions {
   /** Devnet manifest, when one is available. */
@@ -88,6 +89,13 @@ export class ChainRegistry {
   /** The manifest entry of a devnet chain (tokens, Uniswap V2, bridge). */
   devnetChain(id: string): DevnetChainView | undefined {
     return this.options.manifest?.chains.find((c) => c.id === id);
+  }
+
+  /** Permit2 and the SwapGatewayRouter of a devnet chain, when its manifest entry has them. */
+  permitContracts(id: string): PermitContracts | undefined {
+    const devnet = this.devnetChain(id);
+    if (!devnet?.permits) return undefined;
+    return { ...devnet.permits, uniswapV2Router: devnet.uniswapV2.router, bridge: devnet.bridge.address };
   }
 
   /** The manifest's Solana section when `id` is the devnet Solana chain (`solana-devnet`). */

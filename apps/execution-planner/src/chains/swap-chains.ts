@@ -1,7 +1,7 @@
 import { Connection, PublicKey } from '@solana/web3.js';
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { Contract } from 'ethers';
-import { ChainFamily, ChainRegistry } from '@swapgw/chains';
+import { ChainFamily, ChainRegistry, PermitContracts } from '@swapgw/chains';
 
 /** What the planner needs to know about chains: signing surfaces, families, EVM chain ids, balances. */
 export interface SwapChains {
@@ -13,11 +13,15 @@ export interface SwapChains {
    * the holder's associated token account (0 when it does not exist yet).
    */
   balanceOf(chain: string, token: string | null, holder: string): Promise<bigint>;
+  /** ERC-20 `allowance(owner, spender)` on an EVM chain. */
+  allowanceOf(chain: string, token: string, owner: string, spender: string): Promise<bigint>;
+  /** Permit2 and the SwapGatewayRouter of a chain (devnet manifest `permits`), if it has them. */
+  permitContractsOf(chain: string): PermitContracts | undefined;
 }
 
 export const SWAP_CHAINS = Symbol('SwapChains');
 
-const erc20BalanceAbi = ['function balanceOf(address owner) view returns (uint256)'];
+const erc20ReadAbi = ['function balanceOf(address owner) view returns (uint256)', 'function allowance(address owner, address spender) view returns (uint256)'];
 
 /** SwapChains over the shared chain registry (devnet manifest + configured RPCs). */
 export class RegistrySwapChains implements SwapChains {
@@ -46,8 +50,17 @@ export class RegistrySwapChains implements SwapChains {
     if (this.familyOf(chain) === 'solana') return this.solanaBalanceOf(chain, token, holder);
     const provider = this.registry.evmProvider(chain);
     if (token === null) return provider.getBalance(holder);
-    const contract = new Contract(token, erc20BalanceAbi, provider);
+    const contract = new Contract(token, erc20ReadAbi, provider);
     return (await contract.getFunction('balanceOf')(holder)) as bigint;
+  }
+
+  async allowanceOf(chain: string, token: string, owner: string, spender: string): Promise<bigint> {
+    const contract = new Contract(token, erc20ReadAbi, this.registry.evmProvider(chain));
+    return (await contract.getFunction('allowance')(owner, spender)) as bigint;
+  }
+
+  permitContractsOf(chain: string): PermitContracts | undefined {
+    return this.registry.permitContracts(chain);
   }
 
   private async solanaBalanceOf(chain: string, mint: string | null, holder: string): Promise<bigint> {

@@ -2,13 +2,10 @@ import { PublicKey } from '@solana/web3.js';
 import { hexlify, Interface, Signature } from 'ethers';
 
 /**
- * ABI fragments of the contracts the planner calls. Only what is encoded here: the ERC-20 allowance
- * (approve / EIP-2612 permit), Uniswap V2 Router02 exact-input swaps, the devnet bridge deposit.
+ * ABI fragments of the contracts the planner calls. Only what is encoded here: the ERC-20 approve,
+ * Uniswap V2 Router02 exact-input swaps, the devnet bridge deposit, the SwapGatewayRouter.
  */
-export const erc20Interface = new Interface([
-  'function approve(address spender, uint256 amount) returns (bool)',
-  'function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)',
-]);
+export const erc20Interface = new Interface(['function approve(address spender, uint256 amount) returns (bool)']);
 
 export const uniswapV2RouterInterface = new Interface([
   'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
@@ -21,6 +18,44 @@ export const devnetBridgeInterface = new Interface([
   'function depositTo(uint256 amount, uint256 destinationChainId, bytes32 recipient)',
 ]);
 
+const PERMIT_TUPLE = '(uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit';
+
+/**
+ * The chain's SwapGatewayRouter (libs/devnet): Router02's exact-input swaps and the bridge deposits,
+ * each with the user's permit as last argument; it pulls the input with the permit in the same call.
+ */
+export const swapGatewayRouterInterface = new Interface([
+  `function swapExactTokensForTokensWithPermit(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline, ${PERMIT_TUPLE}) returns (uint256[] amounts)`,
+  `function swapExactTokensForETHWithPermit(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline, ${PERMIT_TUPLE}) returns (uint256[] amounts)`,
+  `function depositWithPermit(uint256 amount, uint256 destinationChainId, address recipient, ${PERMIT_TUPLE}) returns (uint256 bridgeNonce)`,
+  `function depositToWithPermit(uint256 amount, uint256 destinationChainId, bytes32 recipient, ${PERMIT_TUPLE}) returns (uint256 bridgeNonce)`,
+]);
+
+/** The router's `PermitKind`. */
+const PERMIT_KIND = { eip2612: 0, permit2: 1 } as const;
+
+/** The user's permit as the SwapGatewayRouter takes it, and where to send the call. */
+export interface RouterPermit {
+  /** The SwapGatewayRouter of the leg's chain: the call's `to` and the spender the user signed for. */
+  router: string;
+  kind: keyof typeof PERMIT_KIND;
+  /** Permit2 nonce (0 for EIP-2612: the token keeps its own). */
+  nonce: bigint;
+  /** Seconds since epoch. */
+  deadline: bigint;
+  /** 0x-hex, 65 bytes (r, s, v). */
+  signature: string;
+}
+
+/** `plainMethod` of `iface`, or with a permit the router's `<plainMethod>WithPermit` with the permit appended. */
+function encodeLegCall(plainMethod: string, args: unknown[], iface: Interface, permit: RouterPermit | undefined): string {
+  if (!permit) return iface.encodeFunctionData(plainMethod, args);
+  return swapGatewayRouterInterface.encodeFunctionData(`${plainMethod}WithPermit`, [
+    ...args,
+    [PERMIT_KIND[permit.kind], permit.nonce, permit.deadline, permit.signature],
+  ]);
+}
+
 export interface EncodedCall {
   to: string;
   data: string;
@@ -30,25 +65,6 @@ export interface EncodedCall {
 
 export function encodeApprove(token: string, spender: string, amount: bigint): EncodedCall {
   return { to: token, data: erc20Interface.encodeFunctionData('approve', [spender, amount]), value: '0' };
-}
-
-export interface PermitArgs {
-  token: string;
-  owner: string;
-  spender: string;
-  value: bigint;
-  /** Seconds since epoch, as the token's permit checks it. */
-  deadline: bigint;
-  signature: { v: number; r: string; s: string };
-}
-
-export function encodePermit(args: PermitArgs): EncodedCall {
-  const { v, r, s } = args.signature;
-  return {
-    to: args.token,
-    data: erc20Interface.encodeFunctionData('permit', [args.owner, args.spender, args.value, args.deadline, v, r, s]),
-    value: '0',
-  };
 }
 
 /** Expands an EIP-2098 compact signature {r, vs} into {v, r, s}. */
@@ -69,11 +85,14 @@ export interface UniswapV2SwapArgs {
   to: string;
   /** Seconds since epoch. */
   deadline: bigint;
+  /** Through the SwapGatewayRouter with the user's permit instead of Router02 after an approve. */
+  permit?: RouterPermit;
 }
 
 export function encodeUniswapV2Swap(args: UniswapV2SwapArgs): EncodedCall {
-  const { router, amountIn, amountOutMin, path, to, deadline } = args;
+  const { router, amountIn, amountOutMin, path, to, deadline, permit } = args;
   if (args.nativeIn && args.nativeOut) throw new Error('A Uniswap V2 swap cannot have native ETH on both sides');
+  if (args.nativeIn && permit) throw new Error('Native ETH in needs no permit');
   if (args.nativeIn) {
     return {
       to: router,
@@ -83,25 +102,26 @@ export function encodeUniswapV2Swap(args: UniswapV2SwapArgs): EncodedCall {
   }
   const method = args.nativeOut ? 'swapExactTokensForETH' : 'swapExactTokensForTokens';
   return {
-    to: router,
-    data: uniswapV2RouterInterface.encodeFunctionData(method, [amountIn, amountOutMin, path, to, deadline]),
+    to: permit?.router ?? router,
+    data: encodeLegCall(method, [amountIn, amountOutMin, path, to, deadline], uniswapV2RouterInterface, permit),
     value: '0',
   };
 }
 
-export function encodeBridgeDeposit(bridge: string, amount: bigint, destinationChainId: number, recipient: string): EncodedCall {
+/** `permit`: through the SwapGatewayRouter (`depositWithPermit`), which deposits into its bridge. */
+export function encodeBridgeDeposit(bridge: string, amount: bigint, destinationChainId: number, recipient: string, permit?: RouterPermit): EncodedCall {
   return {
-    to: bridge,
-    data: devnetBridgeInterface.encodeFunctionData('deposit', [amount, destinationChainId, recipient]),
+    to: permit?.router ?? bridge,
+    data: encodeLegCall('deposit', [amount, destinationChainId, recipient], devnetBridgeInterface, permit),
     value: '0',
   };
 }
 
 /** Bridge deposit to a non-EVM chain (Solana): the recipient is 32 bytes (a Solana public key). */
-export function encodeBridgeDepositTo(bridge: string, amount: bigint, destinationChainId: number, recipient: string): EncodedCall {
+export function encodeBridgeDepositTo(bridge: string, amount: bigint, destinationChainId: number, recipient: string, permit?: RouterPermit): EncodedCall {
   return {
-    to: bridge,
-    data: devnetBridgeInterface.encodeFunctionData('depositTo', [amount, destinationChainId, recipient]),
+    to: permit?.router ?? bridge,
+    data: encodeLegCall('depositTo', [amount, destinationChainId, recipient], devnetBridgeInterface, permit),
     value: '0',
   };
 }

@@ -1,6 +1,6 @@
 import { CodedError } from '@swapgw/contracts';
-import { getAddress, Signature, Wallet } from 'ethers';
-import { devnetBridgeInterface, erc20Interface, uniswapV2RouterInterface } from './calldata';
+import { getAddress, MaxUint256, Signature, Wallet } from 'ethers';
+import { devnetBridgeInterface, erc20Interface, swapGatewayRouterInterface, uniswapV2RouterInterface } from './calldata';
 import { RouteLeg, RoutePlan, TokenRef } from '@swapgw/contracts';
 import { balanceKey, balancesToRead, planSteps, StepPlanContext } from './step-plan';
 
@@ -160,32 +160,94 @@ describe('planSteps', () => {
     expect(steps[1].call).toEqual(call);
   });
 
-  describe('EIP-2612 permit', () => {
+  describe('permits: the first leg is one SwapGatewayRouter call carrying the permit', () => {
+    const PERMIT_ROUTER = getAddress('0x' + 'c1'.repeat(20));
+    const PERMIT2 = getAddress('0x' + 'c2'.repeat(20));
+    const permitContext: StepPlanContext = {
+      ...context,
+      permitContractsOf: (chain) => (chain === 'devnet-a' ? { permitRouter: PERMIT_ROUTER, permit2: PERMIT2, uniswapV2Router: ROUTER_A, bridge: BRIDGE_A } : undefined),
+    };
     const permitDeadline = NOW_MS + 600_000;
+    let signature: Signature;
+    beforeAll(async () => {
+      signature = Signature.from(await Wallet.createRandom().signMessage('any 65-byte signature'));
+    });
+    const permitArg = (data: string, method: string) => swapGatewayRouterInterface.decodeFunctionData(method, data).at(-1) as { toArray(): unknown[] };
+    const bridgeLeg = () =>
+      leg({ kind: 'bridge', provider: 'devnet-bridge', tokenOut: USDC_B, amountIn: '10000000', minAmountOut: '9990000', spender: BRIDGE_A, destinationChain: 'devnet-b', path: undefined });
 
-    it('replaces the first approve by the user’s permit() call with the signature and the deadline in seconds', async () => {
-      const wallet = Wallet.createRandom();
-      const signature = Signature.from(await wallet.signMessage('any 65-byte signature'));
+    it('eip2612: one step, the router’s swapExactTokensForTokensWithPermit with the signature and the deadline in seconds', () => {
       const steps = planSteps(
         planOf([leg({})]),
         { userAddress: USER, permitType: 'eip2612', permitDeadline, permitSignatureCompact: { r: signature.r, vs: signature.yParityAndS } },
-        context,
+        permitContext,
       );
-      expect(steps.map((s) => s.kind)).toEqual(['approve', 'swap']);
-      const args = erc20Interface.decodeFunctionData('permit', steps[0].call!.data);
-      expect(args.toArray()).toEqual([USER, ROUTER_A, 1_500_000n, BigInt(permitDeadline / 1000), BigInt(signature.v), signature.r, signature.s]);
-      expect(steps[0].approve).toEqual({ token: USDC_A.address, spender: ROUTER_A, amount: '1500000' });
+      expect(steps.map((s) => [s.index, s.kind, s.call!.to, s.approve])).toEqual([[1, 'swap', PERMIT_ROUTER, undefined]]);
+      const args = swapGatewayRouterInterface.decodeFunctionData('swapExactTokensForTokensWithPermit', steps[0].call!.data);
+      expect(args.toArray().slice(0, 5).map(String)).toEqual(['1500000', '497500000000000', [USDC_A.address, WETH_A.address].join(','), USER, String(NOW_MS / 1000 + 3600)]);
+      expect(permitArg(steps[0].call!.data, 'swapExactTokensForTokensWithPermit').toArray()).toEqual([0n, 0n, BigInt(permitDeadline / 1000), signature.serialized]);
     });
 
-    it.each([
-      ['permit2', { permitType: 'permit2' as const }],
-      ['eip2612 without a signature', { permitType: 'eip2612' as const, permitDeadline }],
-      ['eip2612 without a deadline', { permitType: 'eip2612' as const, permitSignature: { v: 27, r: '0x' + '1'.repeat(64), s: '0x' + '2'.repeat(64) } }],
-      ['a deadline in the past', { permitType: 'eip2612' as const, permitDeadline: NOW_MS - 1, permitSignature: { v: 27, r: '0x' + '1'.repeat(64), s: '0x' + '2'.repeat(64) } }],
-    ])('rejects %s with VALIDATION_FAILED', (_name, permit) => {
-      expect(() => planSteps(planOf([leg({})]), { userAddress: USER, ...permit }, context)).toThrow(
-        expect.objectContaining({ code: 'VALIDATION_FAILED' }) as unknown as CodedError,
+    it('eip2612 on a bridge route: depositWithPermit through the router, and the destination swap keeps its approve', () => {
+      const swapOnB = leg({ chain: 'devnet-b', tokenIn: USDC_B, tokenOut: DAI_B, amountIn: '9990000', minAmountOut: '9930000000000000000', spender: ROUTER_B, path: [USDC_B.address!, DAI_B.address!] });
+      const steps = planSteps(planOf([bridgeLeg(), swapOnB]), { userAddress: USER, permitType: 'eip2612', permitDeadline, permitSignature: { v: signature.v, r: signature.r, s: signature.s } }, permitContext);
+      expect(steps.map((s) => `${s.kind}@${s.chain}→${s.call!.to}`)).toEqual([`bridge@devnet-a→${PERMIT_ROUTER}`, `approve@devnet-b→${USDC_B.address}`, `swap@devnet-b→${ROUTER_B}`]);
+      const deposit = swapGatewayRouterInterface.decodeFunctionData('depositWithPermit', steps[0].call!.data);
+      expect([deposit[0], deposit[1], deposit[2]]).toEqual([10_000_000n, 31338n, USER]);
+    });
+
+    it('permit2 with a short allowance to Permit2: approve Permit2 (MaxUint256) then the router call with the nonce', () => {
+      const steps = planSteps(
+        planOf([leg({ tokenOut: ETH_A })]),
+        { userAddress: USER, permitType: 'permit2', permitDeadline, permitSignature: { v: signature.v, r: signature.r, s: signature.s }, permit2: { nonce: '300' } },
+        { ...permitContext, permit2Allowance: 1_499_999n },
       );
+      expect(steps.map((s) => [s.kind, s.call!.to])).toEqual([
+        ['approve', USDC_A.address],
+        ['swap', PERMIT_ROUTER],
+      ]);
+      expect(steps[0].approve).toEqual({ token: USDC_A.address, spender: PERMIT2, amount: '1500000' });
+      expect(erc20Interface.decodeFunctionData('approve', steps[0].call!.data).toArray()).toEqual([PERMIT2, MaxUint256]);
+      expect(permitArg(steps[1].call!.data, 'swapExactTokensForETHWithPermit').toArray()).toEqual([1n, 300n, BigInt(permitDeadline / 1000), signature.serialized]);
+    });
+
+    it('permit2 when Permit2 already holds the allowance: one step; permit2.signature (64 bytes) and permit2.deadline are taken', () => {
+      const steps = planSteps(
+        planOf([leg({})]),
+        { userAddress: USER, permit2: { nonce: '1', deadline: permitDeadline, signature: signature.compactSerialized } },
+        { ...permitContext, permit2Allowance: MaxUint256 },
+      );
+      expect(steps.map((s) => [s.kind, s.call!.to])).toEqual([['swap', PERMIT_ROUTER]]);
+      expect(permitArg(steps[0].call!.data, 'swapExactTokensForTokensWithPermit').toArray()).toEqual([1n, 1n, BigInt(permitDeadline / 1000), signature.serialized]);
+    });
+
+    const sig = { v: 27, r: '0x' + '1'.repeat(64), s: '0x' + '2'.repeat(64) };
+    it.each([
+      ['eip2612 without a signature', {}, { permitType: 'eip2612' as const, permitDeadline }, 'permitSignature'],
+      ['eip2612 without a deadline', {}, { permitType: 'eip2612' as const, permitSignature: sig }, 'permitDeadline'],
+      ['a deadline in the past', {}, { permitType: 'eip2612' as const, permitDeadline: NOW_MS - 1, permitSignature: sig }, 'permitDeadline'],
+      ['two signature forms', {}, { permitType: 'eip2612' as const, permitDeadline, permitSignature: sig, permitSignatureCompact: { r: sig.r, vs: sig.s } }, 'permitSignatureCompact'],
+      ['a native input token', { tokenIn: ETH_A, path: [WETH_A.address!, USDC_A.address!] }, { permitType: 'eip2612' as const, permitDeadline, permitSignature: sig }, 'permitType'],
+      ['an aggregator’s prebuilt call', { provider: 'lifi', call: { to: ROUTER_A, data: '0x', value: '0' } }, { permitType: 'eip2612' as const, permitDeadline, permitSignature: sig }, 'permitType'],
+      ['a router the permit router does not call', { spender: ROUTER_B }, { permitType: 'eip2612' as const, permitDeadline, permitSignature: sig }, 'permitType'],
+      ['a chain without permit contracts', { chain: 'devnet-b', tokenIn: USDC_B, spender: ROUTER_B }, { permitType: 'eip2612' as const, permitDeadline, permitSignature: sig }, 'permitType'],
+      ['permit2 without its nonce', {}, { permitType: 'permit2' as const, permitDeadline, permitSignature: sig }, 'permit2.nonce'],
+      ['permit2 with a nonce above uint256', {}, { permit2: { nonce: (MaxUint256 + 1n).toString() }, permitDeadline, permitSignature: sig }, 'permit2.nonce'],
+      ['permit2 without any deadline', {}, { permit2: { nonce: '0' }, permitSignature: sig }, 'permitDeadline'],
+      ['two different permit2 deadlines', {}, { permit2: { nonce: '0', deadline: permitDeadline + 1 }, permitDeadline, permitSignature: sig }, 'permit2.deadline'],
+      ['a permit2 object with eip2612', {}, { permitType: 'eip2612' as const, permit2: { nonce: '0' }, permitDeadline, permitSignature: sig }, 'permit2'],
+    ])('rejects %s with VALIDATION_FAILED naming the field', (_name, legOverrides, permit, field) => {
+      expect(() => planSteps(planOf([leg(legOverrides)]), { userAddress: USER, ...permit }, { ...permitContext, permit2Allowance: 0n })).toThrow(
+        expect.objectContaining({ code: 'VALIDATION_FAILED', details: expect.objectContaining({ field }) }) as unknown as CodedError,
+      );
+    });
+
+    it('ignores permit contracts with permitType approve: approve then the router', () => {
+      const steps = planSteps(planOf([leg({})]), { userAddress: USER, permitType: 'approve' }, permitContext);
+      expect(steps.map((s) => [s.kind, s.call!.to])).toEqual([
+        ['approve', USDC_A.address],
+        ['swap', ROUTER_A],
+      ]);
     });
   });
 });

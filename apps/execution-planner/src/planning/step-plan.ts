@@ -1,13 +1,13 @@
-import { CodedError, ErrorCodes, PermitType, SigningStepKind, SolanaStepSpec } from '@swapgw/contracts';
-import { ChainFamily, validateAddressForFamily } from '@swapgw/chains';
+import { MaxUint256, Signature } from 'ethers';
+import { CodedError, ErrorCodes, Permit2Payload, PermitType, SigningStepKind, SolanaStepSpec } from '@swapgw/contracts';
+import { ChainFamily, PermitContracts, permitLegProblem, validateAddressForFamily } from '@swapgw/chains';
 import {
   EncodedCall,
   encodeApprove,
   encodeBridgeDeposit,
   encodeBridgeDepositTo,
-  encodePermit,
   encodeUniswapV2Swap,
-  expandCompactSignature,
+  RouterPermit,
   solanaRecipientBytes32,
 } from './calldata';
 import { RouteLeg, RoutePlan, TokenRef } from '@swapgw/contracts';
@@ -20,7 +20,7 @@ export interface StepPlanRequest {
   permitDeadline?: number;
   permitSignature?: { v: number; r: string; s: string };
   permitSignatureCompact?: { r: string; vs: string };
-  permit2?: Record<string, unknown>;
+  permit2?: Permit2Payload;
 }
 
 export interface StepPlanContext {
@@ -36,6 +36,13 @@ export interface StepPlanContext {
    * destination step waits until the balance grew by what the bridge guarantees.
    */
   balancesBefore: ReadonlyMap<string, bigint>;
+  /** Permit contracts of a chain; undefined where there are none (no permits on that chain). */
+  permitContractsOf?: (chain: string) => PermitContracts | undefined;
+  /**
+   * With permitType permit2: the user's ERC-20 allowance of the first leg's token to Permit2, read
+   * at build time. Short of the amount, the plan puts an approve of Permit2 first.
+   */
+  permit2Allowance?: bigint;
 }
 
 export interface PlannedStep {
@@ -117,8 +124,9 @@ export function balancesToRead(plan: RoutePlan, holderOn: (chain: string) => str
 
 /**
  * Expands a route plan into the signing steps the user goes through, in order: for each leg, an
- * allowance step when the leg pulls an ERC-20 (an `approve`, or for the first leg an EIP-2612
- * `permit` call carrying the user's signature), then the leg's own call.
+ * `approve` step when the leg pulls an ERC-20, then the leg's own call. With a permit (see
+ * firstLegPermitOf) the first leg is the SwapGatewayRouter's call carrying it, with no approve
+ * (Permit2: one approve of Permit2 first when the user's allowance to it is short).
  *
  * Between legs the user's wallet holds the funds (each step is the user's own transaction), so a
  * leg that follows another spends what the previous leg guarantees (its minAmountOut), never more:
@@ -127,7 +135,7 @@ export function balancesToRead(plan: RoutePlan, holderOn: (chain: string) => str
  */
 export function planSteps(plan: RoutePlan, request: StepPlanRequest, context: StepPlanContext): PlannedStep[] {
   const wallets = walletsOf(plan, request, context.familyOf);
-  const permit = permitOf(request, plan.legs[0], context.nowMs, context.familyOf(plan.legs[0].chain));
+  const permit = firstLegPermitOf(plan, request, context);
   const deadline = BigInt(Math.floor(context.nowMs / 1000) + context.swapDeadlineSeconds);
   const steps: PlannedStep[] = [];
   let guaranteedFromPrevious: bigint | null = null;
@@ -149,15 +157,17 @@ export function planSteps(plan: RoutePlan, request: StepPlanRequest, context: St
       // SPL transfers need no allowance: the user's own signature authorizes the transfer.
       add({ kind: leg.kind, call: null, solana: solanaStepOf(leg, spend, signer, legRecipient, context) });
     } else {
-      if (leg.tokenIn.address !== null) {
+      const legPermit = legIndex === 0 && permit ? permit : undefined;
+      if (legPermit?.kind === 'permit2' && (context.permit2Allowance ?? 0n) < spend) {
+        // Permit2 moves tokens with the owner's ERC-20 allowance to it: granted once per token, as
+        // Uniswap's apps do (MaxUint256; Permit2 still needs a signature for every transfer).
+        const approve = { token: legPermit.token, spender: legPermit.permit2, amount: spend.toString() };
+        add({ kind: 'approve', call: encodeApprove(approve.token, approve.spender, MaxUint256), approve });
+      } else if (leg.tokenIn.address !== null && !legPermit) {
         const approve = { token: leg.tokenIn.address, spender: leg.spender, amount: spend.toString() };
-        const call =
-          legIndex === 0 && permit
-            ? encodePermit({ token: approve.token, owner: signer, spender: leg.spender, value: spend, ...permit })
-            : encodeApprove(approve.token, approve.spender, spend);
-        add({ kind: 'approve', call, approve });
+        add({ kind: 'approve', call: encodeApprove(approve.token, approve.spender, spend), approve });
       }
-      add({ kind: leg.kind, call: legCall(leg, spend, minOut, legRecipient, deadline, context) });
+      add({ kind: leg.kind, call: legCall(leg, spend, minOut, legRecipient, deadline, context, legPermit) });
     }
 
     guaranteedFromPrevious = minOut;
@@ -200,15 +210,23 @@ function solanaStepOf(leg: RouteLeg, spend: bigint, signer: string, recipient: s
   return { kind: 'prebuilt-transaction', serializedTransaction: prebuilt.serializedTransaction, lastValidBlockHeight: prebuilt.lastValidBlockHeight };
 }
 
-function legCall(leg: RouteLeg, spend: bigint, minOut: bigint, recipient: string, deadline: bigint, context: StepPlanContext): EncodedCall {
+function legCall(
+  leg: RouteLeg,
+  spend: bigint,
+  minOut: bigint,
+  recipient: string,
+  deadline: bigint,
+  context: StepPlanContext,
+  permit?: RouterPermit,
+): EncodedCall {
   if (leg.call) return leg.call;
   if (leg.kind === 'bridge') {
     if (!leg.destinationChain) throw new Error(`Bridge leg on ${leg.chain} has no destinationChain`);
     if (context.familyOf(leg.destinationChain) === 'solana') {
       if (leg.destinationBridgeChainId === undefined) throw new Error(`Bridge leg to ${leg.destinationChain} has no destinationBridgeChainId`);
-      return encodeBridgeDepositTo(leg.spender, spend, leg.destinationBridgeChainId, solanaRecipientBytes32(recipient));
+      return encodeBridgeDepositTo(leg.spender, spend, leg.destinationBridgeChainId, solanaRecipientBytes32(recipient), permit);
     }
-    return encodeBridgeDeposit(leg.spender, spend, leg.destinationBridgeChainId ?? context.evmChainIdOf(leg.destinationChain), recipient);
+    return encodeBridgeDeposit(leg.spender, spend, leg.destinationBridgeChainId ?? context.evmChainIdOf(leg.destinationChain), recipient, permit);
   }
   if (!leg.path || leg.path.length < 2) {
     throw new Error(`Swap leg ${leg.provider} on ${leg.chain} has neither a prebuilt call nor a Uniswap V2 path`);
@@ -222,54 +240,78 @@ function legCall(leg: RouteLeg, spend: bigint, minOut: bigint, recipient: string
     path: leg.path,
     to: recipient,
     deadline,
+    permit,
   });
 }
 
-/**
- * The EIP-2612 permit to use instead of the first leg's approve, or null for a plain approve.
- * Uniswap V2 Router02 has no swap-with-permit entry point, so the permit is applied by the user's
- * own `permit()` transaction as the allowance step (same position and kind as the approve).
- */
-function permitOf(
-  request: StepPlanRequest,
-  firstLeg: RouteLeg,
-  nowMs: number,
-  firstFamily: ChainFamily,
-): { deadline: bigint; signature: { v: number; r: string; s: string } } | null {
-  const signature = request.permitSignature ?? (request.permitSignatureCompact ? expandedOrRejected(request.permitSignatureCompact) : null);
-  const permitType = request.permitType ?? (signature ? 'eip2612' : 'approve');
-  if (permitType === 'approve') return null;
-  if (firstFamily !== 'evm') {
-    throw new CodedError(ErrorCodes.VALIDATION_FAILED, `Permits are EVM allowances; ${firstLeg.chain} needs none`, { field: 'permitType' });
-  }
-  if (permitType === 'permit2') {
-    throw new CodedError(ErrorCodes.VALIDATION_FAILED, 'permitType permit2 is not supported: no Permit2-aware spender exists on these routes; use eip2612 or approve', {
-      field: 'permitType',
-    });
-  }
-  if (firstLeg.tokenIn.address === null) {
-    throw new CodedError(ErrorCodes.VALIDATION_FAILED, `The input token ${firstLeg.tokenIn.symbol} is native: it needs no permit`, { field: 'permitType' });
-  }
-  if (!signature) {
-    throw new CodedError(ErrorCodes.VALIDATION_FAILED, 'permitType eip2612 needs permitSignature or permitSignatureCompact', { field: 'permitSignature' });
-  }
-  if (request.permitDeadline === undefined) {
-    throw new CodedError(ErrorCodes.VALIDATION_FAILED, 'permitType eip2612 needs permitDeadline (milliseconds since epoch)', { field: 'permitDeadline' });
-  }
-  if (request.permitDeadline <= nowMs) {
-    throw new CodedError(ErrorCodes.VALIDATION_FAILED, 'permitDeadline is in the past', { field: 'permitDeadline' });
-  }
-  return { deadline: BigInt(Math.floor(request.permitDeadline / 1000)), signature };
+/** A first-leg permit, checked: what the SwapGatewayRouter call carries, plus the token and Permit2. */
+export interface FirstLegPermit extends RouterPermit {
+  token: string;
+  permit2: string;
 }
 
-function expandedOrRejected(compact: { r: string; vs: string }): { v: number; r: string; s: string } {
+/**
+ * The permit of the build request for the first leg, checked against the route, or null for plain
+ * approvals (`permitType` absent or `approve` without permit fields). Every refusal is 400
+ * VALIDATION_FAILED naming the field. Pure: the builder calls it before reading any chain.
+ *
+ * - eip2612: the user signed the token's EIP-2612 Permit {owner: userAddress, spender: the chain's
+ *   SwapGatewayRouter, value: the leg's amountIn, nonce: the token's nonces(owner), deadline:
+ *   floor(permitDeadline / 1000)}.
+ * - permit2: the user signed Permit2's PermitTransferFrom {permitted: {token, amount: amountIn},
+ *   spender: the SwapGatewayRouter, nonce: permit2.nonce, deadline: floor((permit2.deadline ??
+ *   permitDeadline) / 1000)}.
+ */
+export function firstLegPermitOf(
+  plan: RoutePlan,
+  request: StepPlanRequest,
+  context: Pick<StepPlanContext, 'nowMs' | 'familyOf' | 'permitContractsOf'>,
+): FirstLegPermit | null {
+  const signatures = [
+    request.permitSignature && { field: 'permitSignature', value: request.permitSignature as Parameters<typeof Signature.from>[0] },
+    request.permitSignatureCompact && { field: 'permitSignatureCompact', value: { r: request.permitSignatureCompact.r, yParityAndS: request.permitSignatureCompact.vs } },
+    request.permit2?.signature && { field: 'permit2.signature', value: request.permit2.signature },
+  ].filter((s): s is { field: string; value: Parameters<typeof Signature.from>[0] } => Boolean(s));
+  const permitType = request.permitType ?? (request.permit2 ? 'permit2' : signatures.length > 0 ? 'eip2612' : 'approve');
+  if (permitType === 'approve') return null;
+  const leg = plan.legs[0];
+  const refuse = (field: string, message: string): never => {
+    throw new CodedError(ErrorCodes.VALIDATION_FAILED, message, { field, chain: leg.chain });
+  };
+  if (context.familyOf(leg.chain) !== 'evm') refuse('permitType', `Permits are EVM allowances; ${leg.chain} needs none`);
+  if (request.permit2 && permitType !== 'permit2') refuse('permit2', 'permit2 goes with permitType permit2');
+  const contracts = context.permitContractsOf?.(leg.chain);
+  const problem = permitLegProblem(leg, contracts);
+  if (problem !== null || !contracts || leg.tokenIn.address === null) return refuse('permitType', problem ?? 'The first leg cannot carry a permit');
+  const { permitRouter, permit2 } = contracts;
+  const token = leg.tokenIn.address;
+
+  if (signatures.length === 0) refuse('permitSignature', `permitType ${permitType} needs permitSignature or permitSignatureCompact${permitType === 'permit2' ? ' (or permit2.signature)' : ''}`);
+  if (signatures.length > 1) refuse(signatures[1].field, `Send one permit signature, not ${signatures.map((s) => s.field).join(' and ')}`);
+  let signature: string;
   try {
-    return expandCompactSignature(compact);
+    signature = Signature.from(signatures[0].value).serialized;
   } catch (error) {
-    throw new CodedError(ErrorCodes.VALIDATION_FAILED, `permitSignatureCompact is not a valid signature: ${(error as Error).message}`, {
-      field: 'permitSignatureCompact',
-    });
+    return refuse(signatures[0].field, `${signatures[0].field} is not a valid signature: ${(error as Error).message}`);
   }
+
+  let nonce = 0n;
+  let deadlineMs = request.permitDeadline;
+  let deadlineField = 'permitDeadline';
+  if (permitType === 'permit2') {
+    if (!request.permit2) refuse('permit2.nonce', 'permitType permit2 needs permit2.nonce (the PermitTransferFrom nonce)');
+    const payload = request.permit2 as Permit2Payload;
+    nonce = BigInt(payload.nonce);
+    if (nonce > MaxUint256) refuse('permit2.nonce', 'permit2.nonce does not fit in a uint256');
+    if (payload.deadline !== undefined) {
+      if (deadlineMs !== undefined && deadlineMs !== payload.deadline) refuse('permit2.deadline', 'permit2.deadline and permitDeadline differ; send one');
+      deadlineMs = payload.deadline;
+      deadlineField = 'permit2.deadline';
+    }
+  }
+  if (deadlineMs === undefined) refuse('permitDeadline', `permitType ${permitType} needs permitDeadline (milliseconds since epoch)`);
+  if ((deadlineMs as number) <= context.nowMs) refuse(deadlineField, `${deadlineField} is in the past`);
+  return { kind: permitType, router: permitRouter, permit2, token, nonce, deadline: BigInt(Math.floor((deadlineMs as number) / 1000)), signature };
 }
 
 const isNative = (token: TokenRef): boolean => token.address === null;

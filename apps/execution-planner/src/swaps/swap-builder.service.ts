@@ -13,7 +13,7 @@ import {
 } from '@swapgw/contracts';
 import { Outbox } from '@swapgw/messaging';
 import { SWAP_CHAINS, SwapChains } from '../chains/swap-chains';
-import { balanceKey, balancesToRead, planSteps, walletsOf } from '../planning/step-plan';
+import { balanceKey, balancesToRead, firstLegPermitOf, planSteps, walletsOf } from '../planning/step-plan';
 import { ROUTE_PLAN_SOURCE, RoutePlanSource } from '../routes/route-plan.source';
 import { PLANNER_OPTIONS, PlannerOptions } from '../planner.options';
 import { SwapEntity } from './swap.entity';
@@ -56,12 +56,17 @@ export class SwapBuilder {
     const familyOf = (chain: string) => this.chains.familyOf(chain);
     // Addresses are checked against the route before any chain is read.
     const wallets = walletsOf(plan, request, familyOf);
+    const permitContractsOf = (chain: string) => this.chains.permitContractsOf(chain);
+    // The permit too is checked before any chain is read.
+    const permit = firstLegPermitOf(plan, request, { nowMs, familyOf, permitContractsOf });
     const steps = planSteps(plan, request, {
       nowMs,
       swapDeadlineSeconds: this.options.swapDeadlineSeconds,
       evmChainIdOf: (chain) => this.chains.evmChainIdOf(chain),
       familyOf,
       balancesBefore: await this.readBalancesBefore(plan, wallets.walletOn),
+      permitContractsOf,
+      permit2Allowance: permit?.kind === 'permit2' ? await this.readPermit2Allowance(plan.legs[0].chain, permit.token, request.userAddress, permit.permit2) : undefined,
     });
 
     const swap = Object.assign(new SwapEntity(), {
@@ -150,6 +155,15 @@ export class SwapBuilder {
     }
   }
 
+  private async readPermit2Allowance(chain: string, token: string, owner: string, permit2: string): Promise<bigint> {
+    try {
+      return await this.chains.allowanceOf(chain, token, owner, permit2);
+    } catch (error) {
+      this.logger.warn({ msg: 'Permit2 allowance read failed', chain, error: (error as Error).message });
+      throw new CodedError(ErrorCodes.SIGNING_SURFACE_UNAVAILABLE, `The ${chain} RPC did not answer`, { chains: [chain] });
+    }
+  }
+
   private async readBalancesBefore(plan: RoutePlan, holderOn: (chain: string) => string): Promise<Map<string, bigint>> {
     const reads = balancesToRead(plan, holderOn);
     try {
@@ -184,6 +198,8 @@ export function fingerprintOf(request: SwapBuildRequest): string {
     permitDeadline: request.permitDeadline ?? null,
     permitSignature: request.permitSignature ? [request.permitSignature.v, request.permitSignature.r, request.permitSignature.s] : null,
     permitSignatureCompact: request.permitSignatureCompact ? [request.permitSignatureCompact.r, request.permitSignatureCompact.vs] : null,
+    // Only when sent, so that the digest of a request without it is what it always was.
+    ...(request.permit2 ? { permit2: [request.permit2.nonce, request.permit2.deadline ?? null, request.permit2.signature ?? null] } : {}),
   };
   return createHash('sha256').update(JSON.stringify(shaped)).digest('hex');
 }

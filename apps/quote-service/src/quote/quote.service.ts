@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { ChainDescriptor, ChainRegistry, validateAddressForChain } from '@swapgw/chains';
+import { ChainDescriptor, ChainRegistry, permitLegProblem, validateAddressForChain } from '@swapgw/chains';
 import {
   CodedError,
   CreateQuoteRequest,
@@ -7,6 +7,8 @@ import {
   GetRoutePlanRequest,
   QuoteResult,
   QuoteRouteSummary,
+  RouteLeg,
+  RoutePermitInfo,
   RoutePlan,
 } from '@swapgw/contracts';
 import { DataSource } from 'typeorm';
@@ -75,7 +77,7 @@ export class QuoteService {
       const routeId = `rt_${ulid(now)}`;
       return {
         rank: index + 1,
-        summary: summaryOf(routeId, route, fromChain.id !== toChain.id),
+        summary: summaryOf(routeId, route, fromChain.id !== toChain.id, permitInfoOf(this.registry, route.legs[0])),
         plan: planOf(quoteId, routeId, expiresAtMs, context, route),
         debug: route.debug,
       };
@@ -155,7 +157,30 @@ function assertRecipient(recipient: string, chain: ChainDescriptor): void {
   if (!check.ok) throw new CodedError(ErrorCodes.INVALID_ADDRESS, `recipient ${check.reason}`, { field: 'recipient', chain: chain.id });
 }
 
-function summaryOf(routeId: string, route: CandidateRoute & { stepCount: number }, crossChain: boolean): QuoteRouteSummary {
+/**
+ * What the wallet signs for a permit build of this route (POST /swap/build permitType eip2612 /
+ * permit2), when the first leg can take one: the chain's permit router and Permit2, the token and
+ * the amount, and the token's EIP-712 domain when it implements EIP-2612.
+ */
+function permitInfoOf(registry: ChainRegistry, leg: RouteLeg | undefined): RoutePermitInfo | undefined {
+  if (!leg || leg.tokenIn.address === null) return undefined;
+  const contracts = registry.permitContracts(leg.chain);
+  const evmChainId = registry.find(leg.chain)?.evmChainId;
+  if (!contracts || evmChainId === undefined || permitLegProblem(leg, contracts) !== null) return undefined;
+  const token = leg.tokenIn.address;
+  const listed = Object.values(registry.devnetChain(leg.chain)?.tokens ?? {}).find((t) => t.address.toLowerCase() === token.toLowerCase());
+  return {
+    chain: leg.chain,
+    chainId: evmChainId,
+    token,
+    amount: leg.amountIn,
+    spender: contracts.permitRouter,
+    permit2: contracts.permit2,
+    ...(listed?.permit ? { eip2612: { name: listed.name, version: listed.permitVersion ?? '1' } } : {}),
+  };
+}
+
+function summaryOf(routeId: string, route: CandidateRoute & { stepCount: number }, crossChain: boolean, permit: RoutePermitInfo | undefined): QuoteRouteSummary {
   const distinct = [...new Set(route.providers)];
   const summary: QuoteRouteSummary = {
     routeId,
@@ -169,6 +194,7 @@ function summaryOf(routeId: string, route: CandidateRoute & { stepCount: number 
   // The convenience alias only when one provider label covers the whole route.
   if (distinct.length === 1) summary.provider = distinct[0];
   if (route.bridgeProvider) summary.bridgeProvider = route.bridgeProvider;
+  if (permit) summary.permit = permit;
   return summary;
 }
 

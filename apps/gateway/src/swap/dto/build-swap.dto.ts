@@ -35,6 +35,34 @@ export class PermitSignatureCompactDto {
   vs!: string;
 }
 
+/**
+ * Ours (the spec names `permit2` only): the Permit2 PermitTransferFrom the user signed for the
+ * chain's SwapGatewayRouter. Unknown properties are refused (400).
+ */
+export class Permit2Dto {
+  @ApiProperty({
+    example: '0',
+    pattern: '^(0|[1-9][0-9]{0,77})$',
+    description: 'PermitTransferFrom nonce, uint256 as a decimal string: any nonce the owner has not used (Permit2 nonces are unordered; see nonceBitmap)',
+  })
+  @Matches(/^(0|[1-9][0-9]{0,77})$/, { message: '$property must be a uint256 decimal string' })
+  nonce!: string;
+
+  @ApiPropertyOptional({ description: 'PermitTransferFrom deadline in milliseconds since epoch (signed as floor(ms / 1000) seconds); defaults to permitDeadline' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  deadline?: number;
+
+  @ApiPropertyOptional({
+    pattern: '^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$',
+    description: 'The Permit2 signature as hex (65 bytes r,s,v or 64 bytes EIP-2098), instead of permitSignature / permitSignatureCompact',
+  })
+  @IsOptional()
+  @Matches(/^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/, { message: '$property must be 0x-prefixed 65 or 64 bytes' })
+  signature?: string;
+}
+
 /** POST /swap/build body. */
 export class BuildSwapDto {
   @ApiProperty()
@@ -74,33 +102,43 @@ export class BuildSwapDto {
   @IsWalletAddress()
   userAddress!: string;
 
-  @ApiPropertyOptional({ enum: PERMIT_TYPES })
+  @ApiPropertyOptional({
+    enum: PERMIT_TYPES,
+    description:
+      'How the first leg gets the input token. approve (default): an approve step when the allowance is short. ' +
+      'eip2612 / permit2: no approve step; the first leg is ONE call to the chain\'s SwapGatewayRouter carrying the permit, signed for ' +
+      'spender = the quote route\'s permit.spender and value/amount = permit.amount (see README "Permits" for the typed data). ' +
+      'permit2 adds one approve of the token to Permit2 (MaxUint256, once per token) when the allowance to Permit2 is short. ' +
+      'Only where the route\'s permit object is present (EVM ERC-20 first leg); otherwise 400 VALIDATION_FAILED.',
+  })
   @IsOptional()
   @IsIn(PERMIT_TYPES)
   permitType?: PermitType;
 
-  @ApiPropertyOptional({ description: 'Permit deadline in milliseconds since epoch; signed on chain as floor(ms / 1000) seconds' })
+  @ApiPropertyOptional({ description: 'Permit deadline in milliseconds since epoch; signed on chain as floor(ms / 1000) seconds. Required with eip2612; with permit2 unless permit2.deadline is given. In the past → 400' })
   @IsOptional()
   @IsInt()
   @Min(0)
   permitDeadline?: number;
 
-  @ApiPropertyOptional({ type: PermitSignatureDto })
+  @ApiPropertyOptional({ type: PermitSignatureDto, description: 'The permit signature {v, r, s} (EIP-2612 Permit or Permit2 PermitTransferFrom); one signature form only' })
   @IsOptional()
   @ValidateNested()
   @Type(() => PermitSignatureDto)
   permitSignature?: PermitSignatureDto;
 
-  @ApiPropertyOptional({ type: PermitSignatureCompactDto })
+  @ApiPropertyOptional({ type: PermitSignatureCompactDto, description: 'The permit signature in EIP-2098 form {r, vs}; one signature form only' })
   @IsOptional()
   @ValidateNested()
   @Type(() => PermitSignatureCompactDto)
   permitSignatureCompact?: PermitSignatureCompactDto;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Permit2 payload (not supported on the current routes: 400)' })
+  @ApiPropertyOptional({ type: Permit2Dto, description: 'With permitType permit2 (implied when present): the PermitTransferFrom nonce, and optionally its deadline and signature' })
   @IsOptional()
   @IsObject()
-  permit2?: Record<string, unknown>;
+  @ValidateNested()
+  @Type(() => Permit2Dto)
+  permit2?: Permit2Dto;
 
   @ApiPropertyOptional({ minimum: WAIT_FOR_TX_REQUEST_MS.min, maximum: WAIT_FOR_TX_REQUEST_MS.max, default: WAIT_FOR_TX_REQUEST_MS.default })
   @IsOptional()

@@ -19,6 +19,13 @@ describe('revertReasonOf', () => {
     expect(revertReasonOf(callException({ data }))).toBe(`execution reverted (data ${data.slice(0, 66)})`);
   });
 
+  it('decodes the permit errors of the permit router and Permit2 from raw revert data', () => {
+    const iface = new Interface(['error InvalidSigner()', 'error PermitRejected(address token)']);
+    expect(revertReasonOf(callException({ data: iface.encodeErrorResult('InvalidSigner', []) }))).toBe('InvalidSigner()');
+    const token = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+    expect(revertReasonOf(callException({ data: iface.encodeErrorResult('PermitRejected', [token]) }))).toBe(`PermitRejected(${token})`);
+  });
+
   it('is undefined for errors that are not reverts', () => {
     expect(revertReasonOf(new Error('insufficient funds'))).toBeUndefined();
   });

@@ -1,4 +1,29 @@
-import { isError } from 'ethers';
+import { Interface, isError } from 'ethers';
+
+/**
+ * Custom errors a step's call may revert with, decoded so that a failure reason names them: the
+ * permit router's and Permit2's (a permit that does not verify) and OpenZeppelin's ERC-20 ones.
+ */
+const KNOWN_ERRORS = new Interface(
+  [
+    // SwapGatewayRouter
+    'PermitRejected(address token)',
+    'TokensLeftBehind(address token, uint256 amount)',
+    'InvalidRecipient()',
+    // Permit2
+    'SignatureExpired(uint256 signatureDeadline)',
+    'InvalidNonce()',
+    'InvalidAmount(uint256 maxAmount)',
+    'InvalidSignatureLength()',
+    'InvalidSignature()',
+    'InvalidSigner()',
+    'InvalidContractSignature()',
+    // OpenZeppelin ERC-20
+    'ERC20InsufficientAllowance(address spender, uint256 allowance, uint256 needed)',
+    'ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed)',
+    'SafeERC20FailedOperation(address token)',
+  ].map((signature) => `error ${signature}`),
+);
 
 /**
  * The revert reason of a failed call when the node returned one: `Error(string)` decoded by ethers,
@@ -12,7 +37,11 @@ export function revertReasonOf(error: unknown): string | undefined {
   }
   if (error.reason) return error.reason;
   if (error.revert) return `${error.revert.name}(${error.revert.args.map(String).join(', ')})`;
-  if (error.data && error.data !== '0x') return `execution reverted (data ${error.data.slice(0, 66)})`;
+  if (error.data && error.data !== '0x') {
+    const known = KNOWN_ERRORS.parseError(error.data);
+    if (known) return `${known.name}(${known.args.map(String).join(', ')})`;
+    return `execution reverted (data ${error.data.slice(0, 66)})`;
+  }
   return 'execution reverted';
 }
 

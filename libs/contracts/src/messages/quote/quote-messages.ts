@@ -96,6 +96,26 @@ export class CreateQuoteRequest {
   debug?: boolean;
 }
 
+/**
+ * What a wallet signs to build this route with `permitType` eip2612 or permit2 (no approval step).
+ * Present when the first leg is an EVM ERC-20 leg that the chain's SwapGatewayRouter can perform.
+ */
+export interface RoutePermitInfo {
+  chain: string;
+  /** EVM chain id: `chainId` of both EIP-712 domains. */
+  chainId: number;
+  /** The input token (EIP-2612 domain verifyingContract; Permit2 `permitted.token`). */
+  token: string;
+  /** Base units: EIP-2612 `value` and Permit2 `permitted.amount`. */
+  amount: string;
+  /** The SwapGatewayRouter: `spender` of both kinds of permit, and the `to` of the swap step. */
+  spender: string;
+  /** Permit2: `verifyingContract` of its domain {name: "Permit2", chainId}; approve it once per token. */
+  permit2: string;
+  /** The token's EIP-712 domain name and version, when it implements EIP-2612 `permit`. */
+  eip2612?: { name: string; version: string };
+}
+
 /** One route of a quote as the public API shows it (spec: QuoteRouteSummary). */
 export interface QuoteRouteSummary {
   routeId: string;
@@ -107,6 +127,8 @@ export interface QuoteRouteSummary {
   expectedAmountOut: string;
   estimatedDurationSeconds: number;
   warnings?: string[];
+  /** Ours: present when the route can be built with a permit instead of an approval. */
+  permit?: RoutePermitInfo;
 }
 
 export interface QuoteResult {

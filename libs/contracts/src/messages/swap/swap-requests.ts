@@ -3,7 +3,6 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
-  IsObject,
   IsOptional,
   IsString,
   IsUUID,
@@ -43,6 +42,28 @@ export class PermitSignatureCompact {
 
   @Matches(BYTES32, { message: 'vs must be 0x-prefixed 32 bytes' })
   vs!: string;
+}
+
+/**
+ * The `permit2` object of a build (ours: the spec names the field only). The user signed a Permit2
+ * `PermitTransferFrom` of {token: the first leg's input, amount: its amountIn} for spender = the
+ * chain's SwapGatewayRouter with this nonce and deadline.
+ */
+export class Permit2Payload {
+  /** uint256 as a decimal string: any nonce the owner has not used (Permit2 nonces are unordered). */
+  @Matches(/^(0|[1-9][0-9]{0,77})$/, { message: 'nonce must be a uint256 decimal string' })
+  nonce!: string;
+
+  /** Milliseconds since epoch (signed as floor(ms / 1000) seconds); defaults to permitDeadline. */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  deadline?: number;
+
+  /** The signature as 0x-hex, 65 bytes (r, s, v) or 64 (EIP-2098), instead of permitSignature(Compact). */
+  @IsOptional()
+  @Matches(/^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/, { message: 'signature must be 0x-prefixed 65 or 64 bytes' })
+  signature?: string;
 }
 
 /**
@@ -104,8 +125,9 @@ export class SwapBuildRequest {
   permitSignatureCompact?: PermitSignatureCompact;
 
   @IsOptional()
-  @IsObject()
-  permit2?: Record<string, unknown>;
+  @ValidateNested()
+  @Type(() => Permit2Payload)
+  permit2?: Permit2Payload;
 }
 
 export interface SwapBuildResult {
