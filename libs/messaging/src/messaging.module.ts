@@ -47,6 +47,8 @@ function requireDataSource(dataSource: DataSource | null | undefined, what: stri
 @Injectable()
 class MessagingLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('MessagingModule');
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private shuttingDown = false;
 
   constructor(
     @Optional() @Inject(RequestReplyClient) private readonly requester: RequestReplyClient | null,
@@ -57,16 +59,33 @@ class MessagingLifecycle implements OnApplicationBootstrap, OnApplicationShutdow
   async onApplicationBootstrap(): Promise<void> {
     this.lagSampler?.start();
     await this.relay?.start();
-    if (this.requester) {
-      // Serving starts only after the reply consumer joined; if Kafka is down now, the app still
-      // starts, its requests answer SERVICE_UNAVAILABLE and each one retries the connection.
-      await this.requester.connect().catch((error: Error) =>
-        this.logger.error({ msg: 'request-reply client not connected; retrying on the next request', error: error.message }),
-      );
+    // Serving starts only after the reply consumer joined; if Kafka is down now, the app still
+    // starts, its requests answer SERVICE_UNAVAILABLE until the client connects (retried in the
+    // background and by each request).
+    if (this.requester) await this.connectRequester(this.requester, 1);
+  }
+
+  /**
+   * Connects the request-reply client, and on failure keeps retrying in the background with
+   * back-off (requests share the same attempt). Otherwise the first request after a failed start
+   * (e.g. reply topics without a leader yet on a fresh broker) pays the whole connection, group
+   * join included, within its own timeout, and on a slow network always runs out of it.
+   */
+  private async connectRequester(requester: RequestReplyClient, attempt: number): Promise<void> {
+    try {
+      await requester.connect();
+    } catch (error) {
+      if (this.shuttingDown) return;
+      const delayMs = Math.min(30_000, 1000 * 2 ** Math.min(attempt - 1, 5));
+      this.logger.error({ msg: 'request-reply client not connected; retrying', attempt, delayMs, error: (error as Error).message });
+      this.reconnectTimer = setTimeout(() => void this.connectRequester(requester, attempt + 1), delayMs);
+      this.reconnectTimer.unref();
     }
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.shuttingDown = true;
+    clearTimeout(this.reconnectTimer);
     await Promise.allSettled([this.requester?.close(), this.relay?.stop(), this.lagSampler?.stop()]);
   }
 }
