@@ -56,8 +56,13 @@ export async function startStack(options: StartStackOptions = {}): Promise<Stack
     if (failed) throw failed.reason;
     if (present.includes('gateway')) {
       const count = options.gatewayInstances ?? 1;
+      // Unique per stack: a fault suite starts a stack of its own beside the e2e one in the same
+      // process, and the instance id names the log file and the reply consumer group.
+      const stamp = Date.now().toString(36);
       for (let i = 0; i < count; i++) {
-        handles.push(await startApp('gateway', { env: envFor('gateway'), instance: `gateway-${i + 1}-${process.pid}` }));
+        handles.push(
+          await startApp('gateway', { env: envFor('gateway'), instance: `gateway-${i + 1}-${process.pid}-${stamp}` }),
+        );
       }
     }
   } catch (error) {
