@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { HDNodeWallet, JsonRpcProvider } from 'ethers';
 import { Client } from 'pg';
-import { ErrorCatalog } from '@swapgw/contracts';
 import { dropDatabase, ensureDatabase } from '@swapgw/persistence';
 import {
   api,
@@ -20,6 +19,18 @@ import {
   waitFor,
 } from '@swapgw/testing';
 import { swapIdOf } from '../../src/swap/swap-id';
+import {
+  buildSwap,
+  expectAcceptedOrUnavailable,
+  freshQuote as freshQuoteOf,
+  privateDatabaseUrl,
+  QuotedRoute,
+  expectApiError,
+  isReady,
+  stackReady,
+  untilAccepted,
+  untilSigningReady,
+} from './fault-support';
 
 // Fault tests on a stack of their own, so the outages hurt nobody else's suite:
 //   - a private Kafka broker (tools/kafka through libs/testing) that the test stops and starts; the
@@ -32,31 +43,12 @@ const env = testEnv();
 const manifest = JSON.parse(fs.readFileSync(env.devnetManifest, 'utf8')) as {
   mnemonic: string;
   chains: Array<{ id: string; chainId: number; rpcUrl: string }>;
-  accounts: Array<{ index: number; address: string }>;
 };
-const QUOTE = { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1' };
 // Account 8: no other suite signs with it, so the nonce arithmetic below is ours alone.
 const wallet = HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, "m/44'/60'/0'/0/8");
 
-/** An ApiError body whose code is in the catalog with the status the response has. */
-function expectApiError(res: ApiResponse, status: number): void {
-  expect(res.status).toBe(status);
-  expect(res.body).toEqual({
-    error: expect.objectContaining({ code: expect.any(String), message: expect.any(String) }),
-    meta: { requestId: expect.any(String), timestamp: expect.any(String) },
-  });
-  const code = res.body.error.code as keyof typeof ErrorCatalog;
-  expect(Object.keys(ErrorCatalog)).toContain(code);
-  expect(ErrorCatalog[code].status).toBe(status);
-}
-
 describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of their own', () => {
-  const suffix = randomBytes(4).toString('hex');
-  const directDatabaseUrl = (() => {
-    const url = new URL(env.databaseUrl);
-    url.pathname = `/swapgw_faults_${suffix}`;
-    return url.toString();
-  })();
+  const directDatabaseUrl = privateDatabaseUrl('faults', env.databaseUrl);
   let broker: KafkaBroker;
   let databaseProxy: FaultProxy;
   let stack: Stack;
@@ -82,7 +74,7 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
         QUOTE_TTL_MS: '600000',
       },
     });
-    owner = `faults-${suffix}`;
+    owner = `faults-${randomBytes(4).toString('hex')}`;
     client = api(
       stack.gatewayUrl!,
       await createApiKey(owner, { ...env.env, DATABASE_URL: directDatabaseUrl }),
@@ -96,23 +88,9 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
     await dropDatabase(directDatabaseUrl);
   }, 180_000);
 
-  async function freshQuote(): Promise<{ quoteId: string; routeId: string }> {
-    const res = await client.post('/quote', QUOTE);
-    expect(res.status).toBe(200);
-    return { quoteId: res.body.data.quoteId, routeId: res.body.data.routes[0].routeId };
-  }
-
-  function build(
-    key: string,
-    quote: { quoteId: string; routeId: string },
-    waitForTxRequestMs: number,
-  ): Promise<ApiResponse> {
-    return client.post(
-      '/swap/build',
-      { ...quote, userAddress: manifest.accounts.find((a) => a.index === 8)!.address, waitForTxRequestMs },
-      { idempotencyKey: key, timeoutMs: 60_000 },
-    );
-  }
+  const freshQuote = (): Promise<QuotedRoute> => freshQuoteOf(client);
+  const build = (key: string, quote: QuotedRoute, waitForTxRequestMs: number): Promise<ApiResponse> =>
+    buildSwap(client, key, quote, wallet.address, waitForTxRequestMs);
 
   const LIMIT_ORDER = {
     fromChain: 'devnet-a',
@@ -143,15 +121,7 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
     );
   }
 
-  async function untilReady(swapId: string): Promise<ApiResponse> {
-    return waitFor(
-      async () => {
-        const res = await client.get(`/swap/${swapId}/signing`);
-        return res.status === 200 ? res : undefined;
-      },
-      { timeoutMs: 150_000, intervalMs: 500, description: `swap ${swapId} signing payload ready` },
-    );
-  }
+  const untilReady = (swapId: string): Promise<ApiResponse> => untilSigningReady(client, swapId);
 
   /** Reads straight from PostgreSQL, not through the proxy the apps use. */
   async function countRows(sql: string, params: unknown[]): Promise<number> {
@@ -162,27 +132,6 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
     } finally {
       await db.end();
     }
-  }
-
-  const isReady = async (url: string) => {
-    try {
-      return (await fetch(url, { signal: AbortSignal.timeout(3000) })).status === 200;
-    } catch {
-      return false;
-    }
-  };
-
-  /** Every app answers ready again by itself (no restart) within the bound. */
-  async function stackReady(): Promise<void> {
-    await Promise.all(
-      stack.handles.map((handle) =>
-        waitFor(() => isReady(handle.healthUrl), {
-          timeoutMs: 120_000,
-          intervalMs: 500,
-          description: `${handle.app} ready again by itself`,
-        }),
-      ),
-    );
   }
 
   /**
@@ -213,7 +162,7 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
     } finally {
       databaseProxy.setRefusing(false);
     }
-    await stackReady();
+    await stackReady(stack);
 
     // Read directly, not through the proxy: nothing of the refused calls was written anywhere.
     expect(
@@ -231,12 +180,9 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
     ).toBe(ordersBefore);
 
     // Recovery needs no restart: the same build, retried, is accepted and becomes ready once.
-    const accepted = await waitFor(
-      async () => {
-        const res = await build(key, quote, 0);
-        return res.status === 200 || res.status === 202 ? res : undefined;
-      },
-      { timeoutMs: 90_000, intervalMs: 1000, description: 'build accepted after PostgreSQL returned' },
+    const accepted = await untilAccepted(
+      () => build(key, quote, 0),
+      'build accepted after PostgreSQL returned',
     );
     expect(accepted.body.data.swapId).toBe(swapId);
     await untilReady(swapId);
@@ -340,14 +286,11 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
     );
 
     const first = await inFlight;
-    for (const res of first) {
-      // Accepted before the broker left (200 ready, 202 still building) or refused with a 503 ApiError.
-      if (res.status === 503) expectApiError(res, 503);
-      else expect([200, 202]).toContain(res.status);
-    }
+    // Accepted before the broker left (200 ready, 202 still building) or refused with a 503 ApiError.
+    for (const res of first) expectAcceptedOrUnavailable(res);
 
     await broker.resume();
-    await stackReady();
+    await stackReady(stack);
 
     // The client retries every refused build with the same Idempotency-Key, as the spec advises.
     const allKeys = [...inFlightKeys, ...downKeys];
@@ -355,14 +298,7 @@ describe('outages of Kafka and PostgreSQL, and a crashed signer, on a stack of t
     const outcomes = [...first, ...duringOutage];
     for (const [i, key] of allKeys.entries()) {
       if (outcomes[i].status !== 503) continue;
-      const retried = await waitFor(
-        async () => {
-          const res = await build(key, allQuotes[i], 0);
-          return res.status === 200 || res.status === 202 ? res : undefined;
-        },
-        { timeoutMs: 120_000, intervalMs: 1000, description: `retry of build ${key} accepted` },
-      );
-      outcomes[i] = retried;
+      outcomes[i] = await untilAccepted(() => build(key, allQuotes[i], 0), `retry of build ${key} accepted`);
     }
     const swapIds = allKeys.map((key) => swapIdOf(owner, key));
     outcomes.forEach((res, i) => expect(res.body.data.swapId).toBe(swapIds[i]));
