@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { Contract, HDNodeWallet, JsonRpcProvider, Signature, Transaction, TransactionRequest, Wallet } from 'ethers';
-import { api, ApiClient, ApiResponse, createApiKey, testEnv, waitFor } from '@swapgw/testing';
-import { OpenApiValidator } from '../../test/support/openapi-validator';
+import { Contract, HDNodeWallet, JsonRpcProvider, Transaction, TransactionRequest, Wallet } from 'ethers';
+import { api, ApiClient, createApiKey, testEnv, waitFor } from '@swapgw/testing';
+import { connectE2eApi, E2eApi } from '../../test/support/e2e-api';
 
 // A user's whole swap through HTTP on the devnet: quote, build, then for each step GET the payload,
 // sign it with an ethers wallet (anvil account 1) and POST it, until the swap is terminal.
@@ -13,8 +13,7 @@ const manifest = JSON.parse(fs.readFileSync(env.devnetManifest, 'utf8')) as {
     id: string;
     chainId: number;
     rpcUrl: string;
-    tokens: Record<string, { address: string; decimals: number; name: string; permitVersion?: string }>;
-    uniswapV2: { router: string };
+    tokens: Record<string, { address: string; decimals: number; name: string }>;
   }>;
 };
 const chainOf = (id: string) => manifest.chains.find((c) => c.id === id)!;
@@ -41,21 +40,11 @@ describe('swap execution through HTTP on the devnet', () => {
   let client: ApiClient;
   /** The second gateway instance when the stack runs two: polls go there, so either instance must answer. */
   let poller: ApiClient;
-  let openApi: OpenApiValidator;
   /** Every answer is also checked against the OpenAPI document the gateway serves. */
-  const documented = (method: string, path: string, res: ApiResponse) => {
-    expect(openApi.check(method, path, res.status, res.body)).toEqual({ valid: true, problems: [] });
-    return res;
-  };
+  let documented: E2eApi['documented'];
 
   beforeAll(async () => {
-    const gatewayUrl = process.env.GATEWAY_URL;
-    if (!gatewayUrl) throw new Error('GATEWAY_URL is not set: run through the e2e project (global setup starts the stack)');
-    const key = await createApiKey(`swap-e2e-${randomUUID().slice(0, 8)}`);
-    client = api(gatewayUrl, key);
-    const urls = (process.env.GATEWAY_URLS ?? '').split(',').filter(Boolean);
-    poller = api(urls[1] ?? gatewayUrl, key);
-    openApi = await OpenApiValidator.fetch(gatewayUrl);
+    ({ client, poller, documented } = await connectE2eApi('swap-e2e'));
   });
 
   afterAll(() => {
@@ -139,39 +128,6 @@ describe('swap execution through HTTP on the devnet', () => {
     expect(usdcBeforeA - (await balanceOf('devnet-a', 'USDC', wallet.address))).toBe(40_000_000n);
     const daiGained = (await balanceOf('devnet-b', 'DAI', wallet.address)) - daiBeforeB;
     expect(daiGained).toBeGreaterThanOrEqual((BigInt(route.expectedAmountOut) * 9_900n) / 10_000n);
-  });
-
-  it('EIP-2612: the permit signature replaces the approve, applied by the user’s permit() step, and the swap goes through', async () => {
-    const wallet = accountWallet(6);
-    const chain = chainOf('devnet-a');
-    const usdc = chain.tokens.USDC;
-    const { quoteId, route } = await quote({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amount: '7' });
-    const permitDeadline = Date.now() + 600_000;
-    const nonce = (await new Contract(usdc.address, ['function nonces(address) view returns (uint256)'], providerOf('devnet-a')).getFunction('nonces')(wallet.address)) as bigint;
-    const signature = Signature.from(
-      await wallet.signTypedData(
-        { name: usdc.name, version: usdc.permitVersion ?? '1', chainId: chain.chainId, verifyingContract: usdc.address },
-        { Permit: [{ name: 'owner', type: 'address' }, { name: 'spender', type: 'address' }, { name: 'value', type: 'uint256' }, { name: 'nonce', type: 'uint256' }, { name: 'deadline', type: 'uint256' }] },
-        { owner: wallet.address, spender: chain.uniswapV2.router, value: 7_000_000n, nonce, deadline: BigInt(Math.floor(permitDeadline / 1000)) },
-      ),
-    );
-    const wethBefore = await balanceOf('devnet-a', 'WETH', wallet.address);
-
-    const build = documented('POST', '/swap/build', await client.post('/swap/build', {
-      quoteId,
-      routeId: route.routeId,
-      userAddress: wallet.address,
-      permitType: 'eip2612',
-      permitDeadline,
-      permitSignatureCompact: { r: signature.r, vs: signature.yParityAndS },
-      waitForTxRequestMs: 20_000,
-    }));
-    expect([200, 202]).toContain(build.status);
-    const { signed, terminal } = await signEveryStep(build.body.data.swapId, wallet);
-
-    expect(signed.map((s) => s.to)).toEqual([usdc.address, chain.uniswapV2.router]); // permit() on the token, then the router
-    expect(terminal).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed' } });
-    expect((await balanceOf('devnet-a', 'WETH', wallet.address)) - wethBefore).toBeGreaterThanOrEqual((BigInt(route.expectedAmountOut) * 9_950n) / 10_000n);
   });
 
   it('refuses a signed transaction that differs from the payload with 409, and a retried build answers the same swap', async () => {

@@ -22,9 +22,19 @@ export class SwapController {
   @ApiEnvelopedResponse(200, SyncSigningResponseDto, 'mode sync: the first payload to sign')
   @ApiEnvelopedResponse(202, AsyncSigningResponseDto, 'mode async: poll GET /swap/{swapId}/signing after pollAfterMs')
   @ApiErrorResponses(
-    { status: 400, description: 'Invalid body (userAddress is required), unknown route, unsupported permit (VALIDATION_FAILED, UNKNOWN_ROUTE)' },
+    {
+      status: 400,
+      description:
+        'Invalid body (userAddress is required), unknown route, a permit that cannot be used on this route (native input, no permit router, missing or ' +
+        'doubled signature, deadline missing or past, permit2 without nonce): VALIDATION_FAILED with details.field, UNKNOWN_ROUTE',
+    },
     { status: 404, description: 'Unknown quote (QUOTE_NOT_FOUND)' },
-    { status: 409, description: 'The first tx request cannot be signed (TX_REQUEST_INVALID), or an idempotency conflict' },
+    {
+      status: 409,
+      description:
+        'The first tx request cannot be signed (TX_REQUEST_INVALID; details.message names the revert, e.g. a permit that does not verify: ' +
+        'PermitRejected(token), InvalidSigner(), InvalidNonce()), or an idempotency conflict',
+    },
     410,
     { status: 503, description: 'No signing surface for a chain of the route (SIGNING_SURFACE_UNAVAILABLE), or a service did not answer' },
   )

@@ -52,6 +52,7 @@ export class Permit2Dto {
   @IsOptional()
   @IsInt()
   @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
   deadline?: number;
 
   @ApiPropertyOptional({
@@ -119,6 +120,7 @@ export class BuildSwapDto {
   @IsOptional()
   @IsInt()
   @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
   permitDeadline?: number;
 
   @ApiPropertyOptional({ type: PermitSignatureDto, description: 'The permit signature {v, r, s} (EIP-2612 Permit or Permit2 PermitTransferFrom); one signature form only' })

@@ -58,6 +58,7 @@ export class Permit2Payload {
   @IsOptional()
   @IsInt()
   @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
   deadline?: number;
 
   /** The signature as 0x-hex, 65 bytes (r, s, v) or 64 (EIP-2098), instead of permitSignature(Compact). */
@@ -112,6 +113,7 @@ export class SwapBuildRequest {
   @IsOptional()
   @IsInt()
   @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
   permitDeadline?: number;
 
   @IsOptional()

@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import { api, ApiClient, ApiResponse, createApiKey } from '@swapgw/testing';
+import { OpenApiValidator } from './openapi-validator';
+
+/** What an e2e suite talks to the stack the e2e global setup started with. */
+export interface E2eApi {
+  client: ApiClient;
+  /** The second gateway instance when the stack runs two (polls go there), else the first. */
+  poller: ApiClient;
+  openApi: OpenApiValidator;
+  /** Asserts that the answer is what the served OpenAPI document promises, and returns it. */
+  documented: (method: string, path: string, res: ApiResponse) => ApiResponse;
+}
+
+/** A fresh API key (owner `<ownerPrefix>-<random>`) on the started gateways. Call in beforeAll. */
+export async function connectE2eApi(ownerPrefix: string): Promise<E2eApi> {
+  const gatewayUrl = process.env.GATEWAY_URL;
+  if (!gatewayUrl) throw new Error('GATEWAY_URL is not set: run through the e2e project (global setup starts the stack)');
+  const key = await createApiKey(`${ownerPrefix}-${randomUUID().slice(0, 8)}`);
+  const urls = (process.env.GATEWAY_URLS ?? '').split(',').filter(Boolean);
+  const openApi = await OpenApiValidator.fetch(gatewayUrl);
+  return {
+    client: api(gatewayUrl, key),
+    poller: api(urls[1] ?? gatewayUrl, key),
+    openApi,
+    documented: (method, path, res) => {
+      expect(openApi.check(method, path, res.status, res.body)).toEqual({ valid: true, problems: [] });
+      return res;
+    },
+  };
+}
