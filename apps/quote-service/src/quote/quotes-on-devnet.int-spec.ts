@@ -101,6 +101,28 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
       expect(BigInt(leg.minAmountOut)).toBe((expected * 9_900n) / 10_000n);
     });
 
+    it('tells the wallet what to sign for a permit build: the permit router, Permit2, token, amount and EIP-712 domain', async () => {
+      const chain = chainOf('devnet-a');
+      const usdc = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amount: '25' });
+      expect(usdc.routes[0].permit).toEqual({
+        chain: 'devnet-a',
+        chainId: chain.chainId,
+        token: chain.tokens.USDC.address,
+        amount: '25000000',
+        spender: chain.permits.permitRouter,
+        permit2: chain.permits.permit2,
+        eip2612: { name: 'USD Coin', version: '1' },
+      });
+      // WETH9 has no EIP-2612 permit: Permit2 only. A bridge leg takes permits too; native ETH none.
+      const weth = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'WETH', tokenOut: 'USDC', amount: '1' });
+      expect(weth.routes[0].permit).toMatchObject({ token: chain.tokens.WETH.address, spender: chain.permits.permitRouter });
+      expect(weth.routes[0].permit?.eip2612).toBeUndefined();
+      const bridged = await service.quotes.create({ fromChain: 'devnet-b', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'USDC', amount: '10' });
+      expect(bridged.routes[0].permit).toMatchObject({ chain: 'devnet-b', spender: chainOf('devnet-b').permits.permitRouter, amount: '10000000' });
+      const eth = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'ETH', tokenOut: 'USDC', amount: '1' });
+      expect(eth.routes[0].permit).toBeUndefined();
+    });
+
     it('quotes the native coin through WETH and leaves ETH ↔ WETH (a wrap) without routes', async () => {
       const eth = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'ETH', tokenOut: 'USDC', amount: '1' });
       const plan = await service.quotes.routePlan({ quoteId: eth.quoteId, routeId: eth.routes[0].routeId });
