@@ -14,8 +14,8 @@ const manifest = JSON.parse(fs.readFileSync(env.devnetManifest, 'utf8')) as {
   chains: Array<{ id: string; chainId: number; rpcUrl: string }>;
 };
 const chain = manifest.chains.find((c) => c.id === 'devnet-a')!;
-// Account 7: no other suite signs with it.
-const wallet = HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, "m/44'/60'/0'/0/7");
+// Account 6: besides the scaling suite (whole swaps that leave no allowance), no suite signs with it.
+const wallet = HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, "m/44'/60'/0'/0/6");
 
 describe('a step waits in `confirming` until the transaction has the confirmations required', () => {
   const provider = new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true, cacheTimeout: -1 });
