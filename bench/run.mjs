@@ -222,14 +222,23 @@ async function startApps(infra) {
   }
   const failed = results.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
-  const gatewayPort = await freePortRun(39300, 1);
-  const gateway = await startAppProcess('gateway', appEnv('gateway', base, { gatewayPort }), {
-    logFile: path.join(logDir, 'gateway.log'),
-    echo,
-  });
-  started.push({ name: 'gateway', stop: () => gateway.stop(), killNow: () => gateway.killNow() });
-  say('apps', 'five apps ready');
-  return { base, gatewayUrl: `http://127.0.0.1:${gatewayPort}/api/v1` };
+  // Two gateways: as configured (catalog answers cached for CATALOG_CACHE_TTL_MS) and with the
+  // catalog cache off, so GET /chains is measured with and without the request-reply behind it.
+  const gatewayPort = await freePortRun(39300, 2);
+  const gateways = [
+    { name: 'gateway', port: gatewayPort, env: {} },
+    { name: 'gateway-uncached', port: gatewayPort + 1, env: { CATALOG_CACHE_TTL_MS: '0', INSTANCE_ID: `${base.INSTANCE_ID_PREFIX}-uncached` } },
+  ];
+  for (const g of gateways) {
+    const proc = await startAppProcess('gateway', { ...appEnv('gateway', base, { gatewayPort: g.port }), ...g.env }, {
+      logFile: path.join(logDir, `${g.name}.log`),
+      echo,
+    });
+    started.push({ name: g.name, stop: () => proc.stop(), killNow: () => proc.killNow() });
+  }
+  say('apps', 'five apps ready (two gateways: catalog cache on and off)');
+  const urlOf = (port) => `http://127.0.0.1:${port}/api/v1`;
+  return { base, gatewayUrl: urlOf(gateways[0].port), uncachedGatewayUrl: urlOf(gateways[1].port) };
 }
 
 function runScenarios(env) {
@@ -259,13 +268,14 @@ async function main() {
   await compileBench();
   say('bench', `${build ? 'built, ' : ''}bench compiled; starting infrastructure in ${runDir}`);
   const infra = await startInfrastructure();
-  const { base, gatewayUrl } = await startApps(infra);
+  const { base, gatewayUrl, uncachedGatewayUrl } = await startApps(infra);
   const apiKey = await createKey(base);
   say('bench', `stack up in ${((Date.now() - t0) / 1000).toFixed(0)} s; running ${scenarios.join(', ')}`);
   const code = await runScenarios({
     ...base,
     BENCH_SETTINGS: JSON.stringify(settings),
     BENCH_GATEWAY_URL: gatewayUrl,
+    BENCH_UNCACHED_GATEWAY_URL: uncachedGatewayUrl,
     BENCH_API_KEY: apiKey,
     BENCH_RESULTS_DIR: path.join(repoRoot, 'bench', 'results'),
   });

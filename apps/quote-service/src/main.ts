@@ -12,6 +12,9 @@ async function main(): Promise<void> {
     service: 'quote-service',
     groupId: QUOTE_GROUP_ID,
     healthPort: config.HEALTH_PORT,
+    // Every handler here is a read or an I/O-bound quote, and requests come keyed by fresh ids:
+    // all partitions of catalog.requests and quote.requests are worked at once.
+    partitionsConsumedConcurrently: 12,
     prepare: () => prepareDatabase(quoteDatabaseOptions(config.DATABASE_URL)),
   });
 }

@@ -21,7 +21,10 @@ export interface HttpLoadResult {
 
 export interface GatewayOverheadResult {
   scenario: 'gateway-overhead';
+  /** GET /chains as configured: the catalog answer comes from the gateway's cache (CATALOG_CACHE_TTL_MS). */
   gateway: HttpLoadResult;
+  /** GET /chains on a gateway with CATALOG_CACHE_TTL_MS=0: every request is a request-reply to quote-service. */
+  gatewayUncached: HttpLoadResult;
   /**
    * The gateway without the catalog call: GET /swap/{unknown id}/signing answers 404 after the same
    * shell (request id, auth, rate limit, envelope) and one read of its own table, no Kafka. It
@@ -31,6 +34,8 @@ export interface GatewayOverheadResult {
   bareFastify: HttpLoadResult;
   /** gateway req/s ÷ bare Fastify req/s (1 = no overhead). */
   throughputRatio: number;
+  /** uncached gateway req/s ÷ bare Fastify req/s. */
+  uncachedThroughputRatio: number;
   /** gateway ÷ bare latency, mean and p99 (p50 of the bare server is often under autocannon's 1 ms resolution). */
   latencyRatio: { mean: number; p99: number };
   responseBytes: number;
@@ -38,6 +43,7 @@ export interface GatewayOverheadResult {
 
 export interface GatewayOverheadOptions {
   gatewayUrl: string;
+  uncachedGatewayUrl: string;
   apiKey: string;
   connections: number;
   durationSeconds: number;
@@ -92,14 +98,17 @@ export async function gatewayOverhead(options: GatewayOverheadOptions): Promise<
     await waitForHttp(bareChains);
     const bareResult = await load(bareChains, headers, options.connections, options.durationSeconds);
     const gatewayResult = await load(gatewayChains, headers, options.connections, options.durationSeconds);
+    const uncachedResult = await load(`${options.uncachedGatewayUrl}/chains`, headers, options.connections, options.durationSeconds);
     const unknownSwap = `${options.gatewayUrl}/swap/00000000-0000-5000-8000-000000000000/signing`;
     const withoutKafka = await load(unknownSwap, headers, options.connections, options.durationSeconds);
     return {
       scenario: 'gateway-overhead',
       gateway: gatewayResult,
+      gatewayUncached: uncachedResult,
       gatewayWithoutKafka: withoutKafka,
       bareFastify: bareResult,
       throughputRatio: ratio(gatewayResult.requestsPerSecond, bareResult.requestsPerSecond),
+      uncachedThroughputRatio: ratio(uncachedResult.requestsPerSecond, bareResult.requestsPerSecond),
       latencyRatio: {
         mean: ratio(gatewayResult.latencyMs.mean, bareResult.latencyMs.mean),
         p99: ratio(gatewayResult.latencyMs.p99, bareResult.latencyMs.p99),

@@ -3,3 +3,4 @@ export * from './json-logger';
 export * from './request-context';
 export * from './metrics';
 export * from './service-environment';
+export * from './ttl-cache';

@@ -1,12 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { TtlCache } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
 import { ApiKeyPrincipal, ApiKeyStore } from './api-key.store';
 import { hashApiKey } from './api-key';
-
-interface CacheEntry {
-  principal: ApiKeyPrincipal | null;
-  expiresAtMs: number;
-}
 
 const MAX_CACHED_KEYS = 10_000;
 
@@ -18,30 +14,16 @@ const MAX_CACHED_KEYS = 10_000;
  */
 @Injectable()
 export class ApiKeyAuthenticator {
-  private readonly cache = new Map<string, CacheEntry>();
+  private readonly cache: TtlCache<ApiKeyPrincipal | null>;
 
   constructor(
     private readonly store: ApiKeyStore,
-    @Inject(GatewayConfig) private readonly config: GatewayConfig,
-  ) {}
-
-  async authenticate(key: string): Promise<ApiKeyPrincipal | null> {
-    const cacheKey = hashApiKey(key);
-    const now = Date.now();
-    const cached = this.cache.get(cacheKey);
-    if (cached && cached.expiresAtMs > now) return cached.principal;
-
-    const principal = await this.store.resolve(key);
-    if (this.config.AUTH_CACHE_TTL_MS > 0) {
-      if (this.cache.size >= MAX_CACHED_KEYS) this.evictExpiredOrOldest(now);
-      this.cache.set(cacheKey, { principal, expiresAtMs: now + this.config.AUTH_CACHE_TTL_MS });
-    }
-    return principal;
+    @Inject(GatewayConfig) config: GatewayConfig,
+  ) {
+    this.cache = new TtlCache({ ttlMs: config.AUTH_CACHE_TTL_MS, maxEntries: MAX_CACHED_KEYS });
   }
 
-  private evictExpiredOrOldest(now: number): void {
-    for (const [k, entry] of this.cache) if (entry.expiresAtMs <= now) this.cache.delete(k);
-    // Maps iterate in insertion order: drop the oldest when everything is still fresh.
-    if (this.cache.size >= MAX_CACHED_KEYS) this.cache.delete(this.cache.keys().next().value as string);
+  authenticate(key: string): Promise<ApiKeyPrincipal | null> {
+    return this.cache.getOrLoad(hashApiKey(key), () => this.store.resolve(key));
   }
 }

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   CatalogMessageTypes,
   ErrorCodes,
@@ -10,37 +10,60 @@ import {
   ListTokensResult,
   Topics,
 } from '@swapgw/contracts';
+import { TtlCache } from '@swapgw/runtime';
+import { GatewayConfig } from '../config/gateway.config';
 import { ServiceClient } from '../messaging/service-client';
 import { ListPairsQuery } from './dto/list-pairs.query';
 import { ListTokensQuery } from './dto/list-tokens.query';
 
+/** Distinct queries kept per instance (each answer is one page: at most a few hundred tokens). */
+const MAX_CACHED_QUERIES = 1_000;
+
 /**
- * Catalog reads as request-reply calls to quote-service, which owns chains, tokens and pairs. Its
- * codes (INVALID_CURSOR, UNKNOWN_CHAIN, DISCOVERY_UPSTREAM_UNAVAILABLE) pass through; a catalog that
- * does not answer in time is the discovery upstream being unavailable: 502, as the spec lists.
+ * Catalog reads as request-reply calls to quote-service, which owns chains, tokens and pairs
+ * (unordered: spread over the topic's partitions, answered in parallel), answered from a per-instance
+ * cache for CATALOG_CACHE_TTL_MS, with one call for concurrent identical reads. Its codes
+ * (INVALID_CURSOR, UNKNOWN_CHAIN, DISCOVERY_UPSTREAM_UNAVAILABLE) pass through and are never cached;
+ * a catalog that does not answer in time is the discovery upstream being unavailable: 502, as the
+ * spec lists.
  */
 @Injectable()
 export class CatalogService {
-  constructor(private readonly services: ServiceClient) {}
+  private readonly cache: TtlCache<unknown>;
+
+  constructor(
+    private readonly services: ServiceClient,
+    @Inject(GatewayConfig) config: GatewayConfig,
+  ) {
+    this.cache = new TtlCache({ ttlMs: config.CATALOG_CACHE_TTL_MS, maxEntries: MAX_CACHED_QUERIES });
+  }
 
   chains(): Promise<ListChainsResult> {
     const request: ListChainsRequest = {};
-    return this.services.call(Topics.catalogRequests, CatalogMessageTypes.listChains, 'chains', request, {
-      unavailableAs: ErrorCodes.DISCOVERY_UPSTREAM_UNAVAILABLE,
-    });
+    return this.read(CatalogMessageTypes.listChains, request);
   }
 
   tokens(query: ListTokensQuery): Promise<ListTokensResult> {
     const request: ListTokensRequest = { ...query };
-    return this.services.call(Topics.catalogRequests, CatalogMessageTypes.listTokens, query.chainRef ?? 'tokens', request, {
-      unavailableAs: ErrorCodes.DISCOVERY_UPSTREAM_UNAVAILABLE,
-    });
+    return this.read(CatalogMessageTypes.listTokens, request);
   }
 
   pairs(query: ListPairsQuery): Promise<ListPairsResult> {
     const request: ListPairsRequest = { ...query };
-    return this.services.call(Topics.catalogRequests, CatalogMessageTypes.listPairs, query.chainRef ?? 'pairs', request, {
-      unavailableAs: ErrorCodes.DISCOVERY_UPSTREAM_UNAVAILABLE,
-    });
+    return this.read(CatalogMessageTypes.listPairs, request);
   }
+
+  private read<T>(type: string, request: object): Promise<T> {
+    return this.cache.getOrLoad(cacheKeyOf(type, request), () =>
+      this.services.unordered(Topics.catalogRequests, type, request, { unavailableAs: ErrorCodes.DISCOVERY_UPSTREAM_UNAVAILABLE }),
+    ) as Promise<T>;
+  }
+}
+
+/** The same query whatever the order of its parameters; absent and undefined parameters are alike. */
+export function cacheKeyOf(type: string, request: object): string {
+  const entries = Object.entries(request)
+    .filter(([, value]) => value !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${type}?${JSON.stringify(entries)}`;
 }

@@ -42,6 +42,16 @@ export class GatewayConfig extends ServiceEnvironment {
   @Max(300_000)
   AUTH_CACHE_TTL_MS: number = 30_000;
 
+  /**
+   * How long a catalog answer (GET /chains, /tokens, /pairs with the same query) is served from this
+   * instance's memory; 0 asks quote-service every time. The catalog changes when chains or tokens
+   * are added, so a few seconds of staleness buy a request-reply round trip per read.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(300_000)
+  CATALOG_CACHE_TTL_MS: number = 5_000;
+
   /** Stored idempotent responses are replayable at least this long (spec: at least 24 h). */
   @IsInt()
   @Min(24)

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CodedError, ErrorCode, ErrorCodes } from '@swapgw/contracts';
 import { RequestReplyClient } from '@swapgw/messaging';
@@ -19,7 +20,8 @@ export interface ServiceCallOptions {
  * How feature modules call the Kafka services: one request-reply exchange whose errors arrive as
  * CodedErrors, which the exception filter turns into the matching HTTP status and ApiError.
  *
- *   const quote = await this.services.call<Quote>(Topics.quoteRequests, 'quote.create', quoteId, payload);
+ *   const order = await this.services.call<Order>(Topics.limitOrderRequests, 'limit-order.get', limitOrderId, payload);
+ *   const chains = await this.services.unordered<Chains>(Topics.catalogRequests, 'catalog.chains.list', {});
  */
 @Injectable()
 export class ServiceClient {
@@ -55,6 +57,16 @@ export class ServiceClient {
         cause: (error as Error)?.message,
       });
     }
+  }
+
+  /**
+   * A call about no aggregate (a catalog read, a new quote): keyed by a fresh id, so concurrent
+   * calls spread over every partition of the request topic and the service answers them in
+   * parallel. `call` with an aggregate id keeps one aggregate's requests in order on one partition,
+   * which a constant key would impose on every request of the topic.
+   */
+  unordered<T>(topic: string, type: string, payload: unknown, options: number | ServiceCallOptions = {}): Promise<T> {
+    return this.call<T>(topic, type, randomUUID(), payload, options);
   }
 
   /** True once replies can be received (the reply consumer joined its group). */

@@ -8,6 +8,8 @@ import { CreateQuoteDto } from './dto/create-quote.dto';
  * UNKNOWN_TOKEN, SAME_TOKEN, INVALID_AMOUNT, INVALID_ADDRESS) and QUOTE_UPSTREAM_FAILED pass
  * through; a quote service that does not answer in time is 502 QUOTE_UPSTREAM_FAILED (spec: quote
  * service unavailable). The bound leaves room for the providers' own deadline (4 s by default).
+ * Quotes of one owner need no order between them: unordered, so one integrator's concurrent quotes
+ * are answered in parallel rather than queued on the partition of its owner id.
  */
 @Injectable()
 export class QuoteService {
@@ -17,7 +19,7 @@ export class QuoteService {
 
   create(owner: string, body: CreateQuoteDto, debug: boolean): Promise<QuoteResult> {
     const request: CreateQuoteRequest = { ...body, owner, ...(debug ? { debug: true } : {}) };
-    return this.services.call(Topics.quoteRequests, QuoteMessageTypes.create, owner, request, {
+    return this.services.unordered(Topics.quoteRequests, QuoteMessageTypes.create, request, {
       timeoutMs: QuoteService.QUOTE_TIMEOUT_MS,
       unavailableAs: ErrorCodes.QUOTE_UPSTREAM_FAILED,
     });

@@ -9,6 +9,9 @@ import { contextHeaders } from '../envelope/message-headers';
 import { CONSUMER_TIMINGS, kafkaClientConfig, KafkaSettings } from '../kafka/kafka-settings';
 import { unwrapReply } from './reply-errors';
 
+/** Reply partitions taken at once by an instance's reply consumer (reply topics have 8). */
+const REPLY_CONSUMER_CONCURRENCY = 8;
+
 export interface RequestOptions {
   timeoutMs?: number;
   version?: number;
@@ -116,6 +119,10 @@ export class RequestReplyClient {
       postfixId: '',
       client: kafkaClientConfig({ ...this.settings, clientId: `${this.settings.clientId}-${this.settings.instanceId}-rr` }),
       consumer: { groupId: this.groupId, allowAutoTopicCreation: false, ...CONSUMER_TIMINGS },
+      // kafkajs ends every batch with an offset commit (a broker round trip); one partition at a
+      // time (Nest's default) puts every reply of the instance behind every other's commit. Replies
+      // are only matched to waiting callers, so all reply partitions are taken at once.
+      run: { partitionsConsumedConcurrently: REPLY_CONSUMER_CONCURRENCY },
       producer: { allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner },
       send: { acks: -1 },
     });

@@ -1,0 +1,60 @@
+import { CodedError, ErrorCodes } from '@swapgw/contracts';
+import { loadConfig } from '@swapgw/runtime';
+import { GatewayConfig } from '../config/gateway.config';
+import type { ServiceClient } from '../messaging/service-client';
+import { CatalogService } from './catalog.service';
+import type { ListTokensQuery } from './dto/list-tokens.query';
+
+class FakeServices implements Pick<ServiceClient, 'unordered'> {
+  calls: Array<{ type: string; payload: unknown }> = [];
+  failNext = false;
+  async unordered<T>(_topic: string, type: string, payload: unknown): Promise<T> {
+    this.calls.push({ type, payload });
+    if (this.failNext) {
+      this.failNext = false;
+      throw new CodedError(ErrorCodes.DISCOVERY_UPSTREAM_UNAVAILABLE, 'catalog away');
+    }
+    return { items: [`answer ${this.calls.length}`] } as T;
+  }
+}
+
+const serviceOf = (services: FakeServices, env: Record<string, string> = {}) =>
+  new CatalogService(services as unknown as ServiceClient, loadConfig(GatewayConfig, env));
+const tokens = (query: Partial<ListTokensQuery>) => query as ListTokensQuery;
+
+describe('CatalogService', () => {
+  it('answers the same query from its cache, whatever the order of the parameters, and asks again for another query', async () => {
+    const services = new FakeServices();
+    const catalog = serviceOf(services);
+    const first = await catalog.tokens(tokens({ chainRef: 'devnet-a', sort: 'asc' }));
+    expect(await catalog.tokens(tokens({ sort: 'asc', chainRef: 'devnet-a', q: undefined }))).toEqual(first);
+    await catalog.tokens(tokens({ chainRef: 'devnet-b', sort: 'asc' }));
+    await catalog.chains();
+    await catalog.chains();
+    expect(services.calls.map((c) => c.type)).toEqual(['catalog.tokens.list', 'catalog.tokens.list', 'catalog.chains.list']);
+  });
+
+  it('sends one call for concurrent identical reads', async () => {
+    const services = new FakeServices();
+    const catalog = serviceOf(services);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => catalog.chains()));
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    expect(services.calls).toHaveLength(1);
+  });
+
+  it('never caches an error: the next read asks again', async () => {
+    const services = new FakeServices();
+    const catalog = serviceOf(services);
+    services.failNext = true;
+    await expect(catalog.chains()).rejects.toMatchObject({ code: 'DISCOVERY_UPSTREAM_UNAVAILABLE' });
+    await expect(catalog.chains()).resolves.toEqual({ items: ['answer 2'] });
+  });
+
+  it('asks every time with CATALOG_CACHE_TTL_MS=0', async () => {
+    const services = new FakeServices();
+    const catalog = serviceOf(services, { CATALOG_CACHE_TTL_MS: '0' });
+    await catalog.chains();
+    await catalog.chains();
+    expect(services.calls).toHaveLength(2);
+  });
+});
