@@ -1,24 +1,11 @@
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsUrl, Max, Min } from 'class-validator';
+import { ServiceEnvironment } from '@swapgw/runtime';
 
-/** Environment of signer-surface, validated at boot (the app refuses to start on a bad value). */
-export class SignerSurfaceConfig {
-  @IsString()
-  KAFKA_BROKERS: string = '127.0.0.1:9092';
-
-  @IsString()
-  DATABASE_URL: string = 'postgres://postgres@127.0.0.1:5432/swapgw';
-
-  /** Devnet chains and their RPC URLs; a missing file means no devnet chains. */
-  @IsString()
-  DEVNET_MANIFEST: string = '.run/devnet/manifest.json';
-
-  @IsIn(['verbose', 'debug', 'log', 'warn', 'error', 'fatal'])
-  LOG_LEVEL: string = 'log';
-
-  @IsOptional()
-  @IsString()
-  INSTANCE_ID?: string;
-
+/**
+ * Environment of signer-surface, validated at boot (the app refuses to start on a bad value).
+ * DATABASE_URL, KAFKA_BROKERS, DEVNET_MANIFEST, LOG_LEVEL and INSTANCE_ID: ServiceEnvironment.
+ */
+export class SignerSurfaceConfig extends ServiceEnvironment {
   @IsInt()
   @Min(1)
   @Max(65535)
