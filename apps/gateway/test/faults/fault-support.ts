@@ -69,7 +69,9 @@ export async function untilAccepted(
   return waitFor(
     async () => {
       const res = await call();
-      return res.status === 200 || res.status === 202 ? res : undefined;
+      if (res.status === 200 || res.status === 202) return res;
+      // Thrown, so that a timeout names the last answer (status and ApiError).
+      throw new Error(`answered ${res.status} ${JSON.stringify(res.body?.error ?? res.body)}`);
     },
     { timeoutMs: 120_000, intervalMs: 1000, description },
   );
