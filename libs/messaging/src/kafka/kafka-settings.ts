@@ -107,10 +107,7 @@ export function kafkaMicroserviceOptions(
         // resets on restart, so the cap keeps a later failure from waiting minutes.
         retry: { initialRetryTime: 500, maxRetryTime: 10000, retries: 8, factor: 0.2, multiplier: 2 },
       },
-      // This producer sends replies (and dead letters): each reply is matched by its correlation id,
-      // so replies of concurrent requests need no order and are sent side by side. Ordered streams
-      // go through the outbox relay's own producer (one request in flight).
-      producer: { allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner },
+      producer: { allowAutoTopicCreation: false, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner },
       // A group's first start reads what was sent before it existed (a command emitted while the
       // service was still deploying); afterwards committed offsets decide. Consumers are idempotent.
       subscribe: { fromBeginning: options.fromBeginning ?? true },

@@ -9,8 +9,14 @@ import { contextHeaders } from '../envelope/message-headers';
 import { CONSUMER_TIMINGS, kafkaClientConfig, KafkaSettings } from '../kafka/kafka-settings';
 import { unwrapReply } from './reply-errors';
 
-/** Reply partitions taken at once by an instance's reply consumer (reply topics have 8). */
-const REPLY_CONSUMER_CONCURRENCY = 8;
+/**
+ * Timeouts in a row, with no reply in between, after which the client is recycled: a reply consumer
+ * or producer that kafkajs left hanging after a cut connection (seen under the Kafka fault proxy)
+ * still looks joined, and would time out every request until the process restarts.
+ */
+const TIMEOUTS_BEFORE_RECYCLE = 3;
+/** A hung client may never finish closing: the next one waits at most this long for it. */
+const RETIRE_CLOSE_BOUND_MS = 10_000;
 
 export interface RequestOptions {
   timeoutMs?: number;
@@ -81,6 +87,9 @@ export class RequestReplyClient {
   private connecting: Promise<void> | null = null;
   private readonly defaultTimeoutMs: number;
   private readonly connectTimeoutMs: number;
+  private timeoutsInARow = 0;
+  /** The close of a retired client: its group must be empty before the next client resets offsets. */
+  private retiring: Promise<void> = Promise.resolve();
   readonly groupId: string;
 
   constructor(
@@ -113,16 +122,13 @@ export class RequestReplyClient {
   }
 
   private async connectOnce(): Promise<void> {
+    await this.retiring;
     const replyTopics = this.requestTopics.map(replyTopicOf);
     await this.startAtEndOfReplyTopics(replyTopics);
     const client = new PerInstanceReplyClientKafka({
       postfixId: '',
       client: kafkaClientConfig({ ...this.settings, clientId: `${this.settings.clientId}-${this.settings.instanceId}-rr` }),
       consumer: { groupId: this.groupId, allowAutoTopicCreation: false, ...CONSUMER_TIMINGS },
-      // kafkajs ends every batch with an offset commit (a broker round trip); one partition at a
-      // time (Nest's default) puts every reply of the instance behind every other's commit. Replies
-      // are only matched to waiting callers, so all reply partitions are taken at once.
-      run: { partitionsConsumedConcurrently: REPLY_CONSUMER_CONCURRENCY },
       producer: { allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner },
       send: { acks: -1 },
     });
@@ -132,9 +138,7 @@ export class RequestReplyClient {
     client.onFatalCrash = () => {
       if (this.client !== client) return;
       this.logger.warn({ msg: 'reply consumer crashed for good; the next request reconnects', groupId: this.groupId });
-      this.client = null;
-      this.connecting = null;
-      void client.close().catch(() => undefined);
+      this.retire(client);
     };
     this.client = client;
     let timer: NodeJS.Timeout | undefined;
@@ -210,6 +214,7 @@ export class RequestReplyClient {
     } catch (error) {
       const timedOut = error instanceof TimeoutError;
       observe(timedOut ? 'timeout' : 'unavailable');
+      if (timedOut) this.noteTimeout(client);
       this.logger.warn({ msg: timedOut ? 'request timed out' : 'request failed', topic, type, aggregateId, timeoutMs, error: (error as Error)?.message });
       throw new CodedError(
         ErrorCodes.SERVICE_UNAVAILABLE,
@@ -217,6 +222,7 @@ export class RequestReplyClient {
         { topic, type },
       );
     }
+    this.timeoutsInARow = 0;
     messagingMetrics.consumed(replyTopicOf(topic), type);
     try {
       const data = unwrapReply<T>(reply, topic, type);
@@ -226,6 +232,26 @@ export class RequestReplyClient {
       observe('error');
       throw error;
     }
+  }
+
+  /** Recycles the client after TIMEOUTS_BEFORE_RECYCLE timeouts in a row: the next request reconnects. */
+  private noteTimeout(client: ClientKafka): void {
+    this.timeoutsInARow += 1;
+    if (this.timeoutsInARow < TIMEOUTS_BEFORE_RECYCLE || this.client !== client) return;
+    this.timeoutsInARow = 0;
+    this.logger.warn({ msg: `no reply to ${TIMEOUTS_BEFORE_RECYCLE} requests in a row; reconnecting the request-reply client`, groupId: this.groupId });
+    this.retire(client);
+  }
+
+  /** Drops `client`; the next request connects a new one once this one has left the group (bounded). */
+  private retire(client: ClientKafka): void {
+    this.client = null;
+    this.connecting = null;
+    let timer: NodeJS.Timeout | undefined;
+    this.retiring = Promise.race([
+      client.close().catch(() => undefined),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, RETIRE_CLOSE_BOUND_MS))),
+    ]).finally(() => clearTimeout(timer));
   }
 
   private async readyClient(timeoutMs: number, topic: string, type: string): Promise<ClientKafka> {

@@ -157,6 +157,22 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
     expect(Date.now() - startedAt).toBeLessThan(5000);
   });
 
+  it('reconnects after three timeouts in a row, and answers again once it has', async () => {
+    const client = new RequestReplyClient(testKafkaSettings('itest-gateway', `recycle-${suffix}`), [requestTopic, silentTopic], { defaultTimeoutMs: 20000 });
+    try {
+      await client.connect();
+      for (let n = 0; n < 2; n++) await client.request(silentTopic, 'echo.say', `agg-r${n}`, { text: 'anyone?' }, { timeoutMs: 800 }).catch(() => undefined);
+      expect(client.isReady()).toBe(true);
+      await client.request(silentTopic, 'echo.say', 'agg-r2', { text: 'anyone?' }, { timeoutMs: 800 }).catch(() => undefined);
+      // The third timeout in a row dropped the client: not ready until the next request reconnects.
+      expect(client.isReady()).toBe(false);
+      await expect(client.request(requestTopic, 'echo.say', 'agg-r3', { text: 'back' })).resolves.toEqual({ text: 'back' });
+      expect(client.isReady()).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('throws SERVICE_UNAVAILABLE when Kafka cannot be reached', async () => {
     const unreachable = new RequestReplyClient({ brokers: ['127.0.0.1:1'], clientId: 'itest-down', instanceId: suffix }, [requestTopic]);
     try {
