@@ -1,17 +1,15 @@
 import { Module, Type } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Topics } from '@swapgw/contracts';
 import { ChainRegistry } from '@swapgw/chains';
-import { MessagingModule, RequestReplyClient } from '@swapgw/messaging';
+import { MessagingModule } from '@swapgw/messaging';
 import { serviceDataSourceOptions } from '@swapgw/persistence';
 import { RegistrySwapChains, SWAP_CHAINS } from './chains/swap-chains';
 import { plannerDatabaseOptions } from './database/planner-database';
 import { ExecutionPlannerConfig } from './planner.config';
 import { PLANNER_OPTIONS, PlannerOptions } from './planner.options';
-import { QuoteServiceRoutePlanSource } from './routes/quote-service-route-plan.source';
-import { ROUTE_PLAN_SOURCE } from './routes/route-plan.source';
 import { SigningEventsConsumer } from './swaps/signing-events.consumer';
 import { SwapBuilder } from './swaps/swap-builder.service';
+import { SwapCommandsConsumer } from './swaps/swap-commands.consumer';
 import { SwapExpirySweeper } from './swaps/swap-expiry.sweeper';
 import { SwapProgress } from './swaps/swap-progress.service';
 import { SwapRequestsController } from './swaps/swap-requests.controller';
@@ -31,22 +29,16 @@ export function plannerModule(config: ExecutionPlannerConfig, groupId: string = 
       TypeOrmModule.forRoot(serviceDataSourceOptions(plannerDatabaseOptions(config.DATABASE_URL, config.DB_POOL_SIZE))),
       MessagingModule.forRoot({
         clientId: PLANNER_GROUP_ID,
-        requestTopics: [Topics.quoteRequests],
         groupId,
         outbox: true,
       }),
     ],
-    controllers: [SwapRequestsController, SigningEventsConsumer],
+    controllers: [SwapCommandsConsumer, SwapRequestsController, SigningEventsConsumer],
     providers: [
       { provide: PLANNER_OPTIONS, useValue: options },
       {
         provide: SWAP_CHAINS,
         useFactory: () => new RegistrySwapChains(ChainRegistry.fromEnvironment({ ...process.env, DEVNET_MANIFEST: config.DEVNET_MANIFEST })),
-      },
-      {
-        provide: ROUTE_PLAN_SOURCE,
-        inject: [RequestReplyClient],
-        useFactory: (requester: RequestReplyClient) => new QuoteServiceRoutePlanSource(requester, config.ROUTE_REQUEST_TIMEOUT_MS),
       },
       SwapBuilder,
       SwapProgress,

@@ -23,12 +23,6 @@ export class ExecutionPlannerConfig extends ServiceEnvironment {
   @Max(600_000)
   SWAP_EXPIRY_SWEEP_MS: number = 15_000;
 
-  /** Bound of the route-plan look-up at quote-service (its timeout answers the build 503). */
-  @IsInt()
-  @Min(100)
-  @Max(60_000)
-  ROUTE_REQUEST_TIMEOUT_MS: number = 8000;
-
   @IsInt()
   @Min(1)
   @Max(100)

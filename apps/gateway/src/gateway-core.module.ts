@@ -43,7 +43,7 @@ export class GatewayCoreModule {
           retryAttempts: 2,
           retryDelay: 1000,
         }),
-        GatewayMessagingModule.forRoot(gatewayKafkaSettings(config), config.KAFKA_GROUP_ID),
+        GatewayMessagingModule.forRoot(gatewayKafkaSettings(config), config.KAFKA_GROUP_ID, config.COMMAND_SEND_TIMEOUT_MS),
         AuthModule,
         HealthModule,
         MetricsModule,

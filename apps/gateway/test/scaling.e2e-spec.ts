@@ -15,7 +15,7 @@ const manifest = JSON.parse(fs.readFileSync(env.devnetManifest, 'utf8')) as { mn
 const accountWallet = (index: number): HDNodeWallet => HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, `m/44'/60'/0'/0/${index}`);
 const accountAddress = (index: number): string => accountWallet(index).address;
 const PLANNER_GROUP = 'execution-planner';
-const PLANNER_TOPICS = [Topics.swapRequests, Topics.signingEvents];
+const PLANNER_TOPICS = [Topics.swapCommands, Topics.signingEvents];
 // One swap per funded test account (1..9): payloads carry each account's next nonce.
 const SWAPS = 9;
 

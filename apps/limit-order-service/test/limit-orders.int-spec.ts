@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Consumer, Kafka, logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import { CodedError, CreateLimitOrderRequest, LimitOrderEventTypes, MessageEnvelope, Topics } from '@swapgw/contracts';
+import { CodedError, CreateLimitOrderRequest, LimitOrderEventTypes, MessageEnvelope, RoutePlan, Topics } from '@swapgw/contracts';
 import { ensureTopics, KafkaSettings, Outbox, OutboxRelay } from '@swapgw/messaging';
 import { prepareDatabase, serviceDataSourceOptions } from '@swapgw/persistence';
 import { testEnv, waitFor } from '@swapgw/testing';
@@ -41,7 +41,9 @@ class PoolQuoter extends MarketQuoter {
     this.calls += 1;
     const withFee = amountIn * 997n;
     const amountOut = (this.reserveOut * withFee) / (this.reserveIn * 1000n + withFee);
-    return { amountIn, amountOut, quoteId: `q-${this.calls}`, routeId: 'r-0' };
+    const quoteId = `q-${this.calls}`;
+    // The builder below only records it: the plan is opaque to the order logic.
+    return { amountIn, amountOut, quoteId, routeId: 'r-0', plan: { quoteId, routeId: 'r-0' } as RoutePlan };
   }
 }
 

@@ -1,4 +1,6 @@
 export * from './kafka/kafka-settings';
+export * from './kafka/consumer-concurrency';
+export * from './kafka/key-ordered-kafka-server';
 export * from './kafka/ensure-topics';
 export * from './kafka/kafka-health';
 export * from './envelope/create-envelope';
@@ -20,3 +22,4 @@ export * from './bootstrap/health-server';
 export * from './bootstrap/bootstrap-kafka-service';
 export * from './messaging.module';
 export * from './metrics/consumer-lag-sampler';
+export * from './commands/command-publisher';

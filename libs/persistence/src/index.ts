@@ -1,3 +1,4 @@
 export * from './database-errors';
 export * from './database-url';
 export * from './service-data-source';
+export * from './pg-channel-listener';

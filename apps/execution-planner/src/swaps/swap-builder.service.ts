@@ -10,11 +10,11 @@ import {
   SwapBuildResult,
   SwapCreatedEvent,
   SwapEventTypes,
+  SwapFailedEvent,
 } from '@swapgw/contracts';
 import { Outbox } from '@swapgw/messaging';
 import { SWAP_CHAINS, SwapChains } from '../chains/swap-chains';
 import { balanceKey, balancesToRead, firstLegPermitOf, planSteps, walletsOf } from '../planning/step-plan';
-import { ROUTE_PLAN_SOURCE, RoutePlanSource } from '../routes/route-plan.source';
 import { PLANNER_OPTIONS, PlannerOptions } from '../planner.options';
 import { SwapEntity } from './swap.entity';
 import { SwapStepEntity } from './swap-step.entity';
@@ -23,9 +23,21 @@ import { prepareCommandOf, stepIdOf, swapEvent } from './swap-messages';
 const UNIQUE_VIOLATION = '23505';
 
 /**
- * `swap.build`: turns a quoted route into a swap with its signing steps and asks signer-surface to
- * prepare step 1. The swap, its steps and the outgoing messages are written in one transaction, so
- * a crash leaves either nothing or a swap whose first command will be published.
+ * Codes that are the infrastructure failing rather than a verdict on the build: a command that
+ * meets one is tried again (redelivered), never recorded as a failed swap.
+ */
+const NOT_A_VERDICT: ReadonlySet<string> = new Set([
+  ErrorCodes.PERSISTENCE_UNAVAILABLE,
+  ErrorCodes.MESSAGING_UNAVAILABLE,
+  ErrorCodes.SERVICE_UNAVAILABLE,
+  ErrorCodes.INTERNAL_ERROR,
+]);
+
+/**
+ * `swap.build`: turns a quoted route (its plan travels in the request) into a swap with its signing
+ * steps and asks signer-surface to prepare step 1. The swap, its steps and the outgoing messages are
+ * written in one transaction, so a crash leaves either nothing or a swap whose first command will
+ * be published.
  */
 @Injectable()
 export class SwapBuilder {
@@ -34,19 +46,49 @@ export class SwapBuilder {
   constructor(
     private readonly dataSource: DataSource,
     private readonly outbox: Outbox,
-    @Inject(ROUTE_PLAN_SOURCE) private readonly routes: RoutePlanSource,
     @Inject(SWAP_CHAINS) private readonly chains: SwapChains,
     @Inject(PLANNER_OPTIONS) private readonly options: PlannerOptions,
   ) {}
 
-  async build(request: SwapBuildRequest): Promise<SwapBuildResult> {
+  /**
+   * A build command from swap.commands, inside the consumer's transaction: the swap, or, when the
+   * build is refused, a failed swap carrying the refusal's code, message and details, which the
+   * gateway answers as a synchronous build would have. A replay of a built swap changes nothing.
+   */
+  async buildCommand(request: SwapBuildRequest, manager: EntityManager): Promise<void> {
+    try {
+      await this.build(request, manager);
+    } catch (error) {
+      if (!(error instanceof CodedError) || NOT_A_VERDICT.has(error.code)) throw error;
+      if (error.code === ErrorCodes.IDEMPOTENCY_CONFLICT) {
+        // The swap stands as first built; the gateway's idempotency layer refuses such a request before it gets here.
+        this.logger.warn({ msg: 'build command conflicts with the existing swap; ignored', swapId: request.swapId });
+        return;
+      }
+      await this.recordRefused(manager, request, error);
+    }
+  }
+
+  /**
+   * Builds the swap. With `manager` (a command's transaction) the writes join it, and a racing
+   * duplicate fails that transaction (it is redelivered and then finds the swap); without, they get
+   * a transaction of their own and the race is answered here.
+   */
+  async build(request: SwapBuildRequest, manager?: EntityManager): Promise<SwapBuildResult> {
     const fingerprint = fingerprintOf(request);
-    const existing = await this.dataSource.getRepository(SwapEntity).findOneBy({ id: request.swapId });
+    const existing = await (manager ?? this.dataSource.manager).getRepository(SwapEntity).findOneBy({ id: request.swapId });
     if (existing) return replayed(existing, request, fingerprint);
 
     const nowMs = this.options.clock();
-    const plan = await this.routes.load(request.quoteId, request.routeId);
-    if (plan.expiresAtMs <= nowMs) {
+    const plan = request.plan;
+    if (plan.quoteId !== request.quoteId || plan.routeId !== request.routeId) {
+      throw new CodedError(ErrorCodes.UNKNOWN_ROUTE, `The plan sent is not route ${request.routeId} of quote ${request.quoteId}`, {
+        quoteId: request.quoteId,
+        routeId: request.routeId,
+      });
+    }
+    // Judged when the build was accepted: a command that waited in Kafka is not refused for the wait.
+    if (plan.expiresAtMs <= (request.acceptedAtMs ?? nowMs)) {
       throw new CodedError(ErrorCodes.QUOTE_EXPIRED, 'The quote expired; request a new quote and retry', {
         quoteId: plan.quoteId,
         expiresAtMs: plan.expiresAtMs,
@@ -69,25 +111,15 @@ export class SwapBuilder {
       permit2Allowance: permit?.kind === 'permit2' ? await this.readPermit2Allowance(plan.legs[0].chain, permit.token, request.userAddress, permit.permit2) : undefined,
     });
 
-    const swap = Object.assign(new SwapEntity(), {
-      id: request.swapId,
-      owner: request.owner,
-      quoteId: request.quoteId,
-      routeId: request.routeId,
-      userAddress: request.userAddress,
-      recipient: request.recipient ?? null,
-      fromChain: plan.fromChain,
-      toChain: plan.toChain,
+    const swap = swapOf(request, fingerprint, {
       status: 'planning',
-      currentStep: 1,
       stepCount: steps.length,
-      requestFingerprint: fingerprint,
       failureReason: null,
       failureDetails: null,
       createdAtMs: nowMs,
       updatedAtMs: nowMs,
       expiresAtMs: nowMs + this.options.swapDeadlineSeconds * 1000,
-    } satisfies Omit<SwapEntity, 'steps'>);
+    });
     const stepRows = steps.map((step) =>
       Object.assign(new SwapStepEntity(), {
         id: stepIdOf(swap.id, step.index),
@@ -110,8 +142,13 @@ export class SwapBuilder {
       } satisfies Omit<SwapStepEntity, 'swap'>),
     );
 
+    if (manager) {
+      await this.insert(manager, swap, stepRows);
+      this.logCreated(swap, steps);
+      return { swapId: swap.id, status: swap.status, stepCount: swap.stepCount, created: true };
+    }
     try {
-      await this.dataSource.transaction((manager) => this.insert(manager, swap, stepRows));
+      await this.dataSource.transaction((transaction) => this.insert(transaction, swap, stepRows));
     } catch (error) {
       // Two deliveries of the same build raced (a gateway retry): the first one's swap stands.
       if ((error as { code?: string }).code !== UNIQUE_VIOLATION && (error as { driverError?: { code?: string } }).driverError?.code !== UNIQUE_VIOLATION) {
@@ -120,8 +157,32 @@ export class SwapBuilder {
       const winner = await this.dataSource.getRepository(SwapEntity).findOneByOrFail({ id: request.swapId });
       return replayed(winner, request, fingerprint);
     }
-    this.logger.log({ msg: 'swap created', swapId: swap.id, quoteId: swap.quoteId, routeId: swap.routeId, steps: steps.map((s) => `${s.kind}@${s.chain}`) });
+    this.logCreated(swap, steps);
     return { swapId: swap.id, status: swap.status, stepCount: swap.stepCount, created: true };
+  }
+
+  private logCreated(swap: SwapEntity, steps: ReadonlyArray<{ kind: string; chain: string }>): void {
+    this.logger.log({ msg: 'swap created', swapId: swap.id, quoteId: swap.quoteId, routeId: swap.routeId, steps: steps.map((s) => `${s.kind}@${s.chain}`) });
+  }
+
+  /** A refused build as a failed swap with no steps: swap.created then swap.failed with the refusal. */
+  private async recordRefused(manager: EntityManager, request: SwapBuildRequest, refusal: CodedError): Promise<void> {
+    const nowMs = this.options.clock();
+    const details = { ...(refusal.details ?? {}), message: refusal.message };
+    const swap = swapOf(request, fingerprintOf(request), {
+      status: 'failed',
+      stepCount: 0,
+      failureReason: refusal.code,
+      failureDetails: details,
+      createdAtMs: nowMs,
+      updatedAtMs: nowMs,
+      expiresAtMs: nowMs,
+    });
+    await manager.insert(SwapEntity, swap as QueryDeepPartialEntity<SwapEntity>);
+    await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.created, createdEventOf(swap)));
+    const failed: SwapFailedEvent = { swapId: swap.id, status: 'failed', reason: refusal.code, details };
+    await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.failed, failed));
+    this.logger.log({ msg: 'swap build refused', swapId: swap.id, reason: refusal.code, message: refusal.message });
   }
 
   private async insert(manager: EntityManager, swap: SwapEntity, steps: SwapStepEntity[]): Promise<void> {
@@ -129,19 +190,7 @@ export class SwapBuilder {
     // (The casts only bridge TypeORM's deep-partial typing of jsonb columns.)
     await manager.insert(SwapEntity, swap as QueryDeepPartialEntity<SwapEntity>);
     await manager.insert(SwapStepEntity, steps as QueryDeepPartialEntity<SwapStepEntity>[]);
-    const created: SwapCreatedEvent = {
-      swapId: swap.id,
-      status: swap.status,
-      owner: swap.owner,
-      quoteId: swap.quoteId,
-      routeId: swap.routeId,
-      fromChain: swap.fromChain,
-      toChain: swap.toChain,
-      userAddress: swap.userAddress,
-      stepCount: swap.stepCount,
-      createdAtMs: swap.createdAtMs,
-    };
-    await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.created, created));
+    await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.created, createdEventOf(swap)));
     await this.outbox.enqueue(manager, prepareCommandOf(swap, steps[0]));
   }
 
@@ -176,6 +225,40 @@ export class SwapBuilder {
       });
     }
   }
+}
+
+type SwapOutcome = Pick<SwapEntity, 'status' | 'stepCount' | 'failureReason' | 'failureDetails' | 'createdAtMs' | 'updatedAtMs' | 'expiresAtMs'>;
+
+/** The swap row of a build request at step 1; the outcome (built or refused) fills in the rest. */
+function swapOf(request: SwapBuildRequest, requestFingerprint: string, outcome: SwapOutcome): SwapEntity {
+  return Object.assign(new SwapEntity(), {
+    id: request.swapId,
+    owner: request.owner,
+    quoteId: request.quoteId,
+    routeId: request.routeId,
+    userAddress: request.userAddress,
+    recipient: request.recipient ?? null,
+    fromChain: request.plan.fromChain,
+    toChain: request.plan.toChain,
+    currentStep: 1,
+    requestFingerprint,
+    ...outcome,
+  } satisfies Omit<SwapEntity, 'steps'>);
+}
+
+function createdEventOf(swap: SwapEntity): SwapCreatedEvent {
+  return {
+    swapId: swap.id,
+    status: swap.status,
+    owner: swap.owner,
+    quoteId: swap.quoteId,
+    routeId: swap.routeId,
+    fromChain: swap.fromChain,
+    toChain: swap.toChain,
+    userAddress: swap.userAddress,
+    stepCount: swap.stepCount,
+    createdAtMs: swap.createdAtMs,
+  };
 }
 
 /** A retried build (same swapId) answers the existing swap; a different request on it is a conflict. */

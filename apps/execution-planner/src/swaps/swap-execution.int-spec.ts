@@ -5,7 +5,7 @@ import { getAddress } from 'ethers';
 import { Kafka, logLevel, Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { ChainRegistry } from '@swapgw/chains';
-import { CodedError, RoutePlan, SigningEventTypes, SwapBuildRequest, Topics } from '@swapgw/contracts';
+import { RoutePlan, SigningEventTypes, SwapBuildRequest, SwapCommandTypes, Topics } from '@swapgw/contracts';
 import { createEnvelope, ensureTopics, kafkaMicroserviceOptions, kafkaSettingsFromEnv } from '@swapgw/messaging';
 import { prepareDatabase } from '@swapgw/persistence';
 import { loadConfig } from '@swapgw/runtime';
@@ -15,7 +15,6 @@ import { RegistrySwapChains, SWAP_CHAINS } from '../chains/swap-chains';
 import { plannerDatabaseOptions } from '../database/planner-database';
 import { uniswapV2RouterInterface } from '../planning/calldata';
 import { ExecutionPlannerConfig } from '../planner.config';
-import { ROUTE_PLAN_SOURCE, RoutePlanSource } from '../routes/route-plan.source';
 import { SwapBuilder } from './swap-builder.service';
 import { SwapExpirySweeper } from './swap-expiry.sweeper';
 import { SwapProgress } from './swap-progress.service';
@@ -85,13 +84,11 @@ function planFor(quoteId: string, chain = 'devnet-a', expiresAtMs = Date.now() +
 }
 
 const plans = new Map<string, RoutePlan>();
-const routes: RoutePlanSource = {
-  load: async (quoteId, routeId) => {
-    const plan = plans.get(quoteId);
-    if (!plan) throw new CodedError('QUOTE_NOT_FOUND', 'unknown quote');
-    if (plan.routeId !== routeId) throw new CodedError('UNKNOWN_ROUTE', 'unknown route');
-    return plan;
-  },
+/** The plan a quote answered for the test's quote id (what the gateway sends on in the build). */
+const planOf = (quoteId: string): RoutePlan => {
+  const plan = plans.get(quoteId);
+  if (!plan) throw new Error(`the test set no plan for ${quoteId}`);
+  return plan;
 };
 
 describe('execution-planner over real Kafka and PostgreSQL', () => {
@@ -102,7 +99,7 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
   let progress: SwapProgress;
   let sweeper: SwapExpirySweeper;
 
-  const buildRequest = (quoteId: string, swapId = randomUUID()): SwapBuildRequest => ({ swapId, owner: 'alice', quoteId, routeId: 'r1', userAddress: USER });
+  const buildRequest = (quoteId: string, swapId = randomUUID()): SwapBuildRequest => ({ swapId, owner: 'alice', quoteId, routeId: 'r1', userAddress: USER, plan: planOf(quoteId) });
   const swapRow = async (swapId: string) => (await db.query(`SELECT * FROM planner.swaps WHERE id = $1`, [swapId]))[0];
   const stepRows = (swapId: string) => db.query(`SELECT * FROM planner.swap_steps WHERE swap_id = $1 ORDER BY step_index`, [swapId]);
   const outboxOf = async (swapId: string): Promise<Array<{ type: string; topic: string; payload: Record<string, unknown>; published: boolean }>> =>
@@ -151,8 +148,6 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
     await ensureTopics(settings);
     const config = loadConfig(ExecutionPlannerConfig, { ...process.env, ...env.env, HEALTH_PORT: '0' });
     const moduleRef = await Test.createTestingModule({ imports: [plannerModule(config, groupId)] })
-      .overrideProvider(ROUTE_PLAN_SOURCE)
-      .useValue(routes)
       .overrideProvider(SWAP_CHAINS)
       .useValue(new RegistrySwapChains(registry))
       .compile();
@@ -224,10 +219,40 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
     const noSurface = buildRequest('q-nosurface');
     await expect(builder.build(expired)).rejects.toMatchObject({ code: 'QUOTE_EXPIRED' });
     await expect(builder.build({ ...buildRequest('q-build'), routeId: 'nope' })).rejects.toMatchObject({ code: 'UNKNOWN_ROUTE' });
-    await expect(builder.build(buildRequest('q-missing'))).rejects.toMatchObject({ code: 'QUOTE_NOT_FOUND' });
     await expect(builder.build(noSurface)).rejects.toMatchObject({ code: 'SIGNING_SURFACE_UNAVAILABLE', details: { chains: ['ethereum'] } });
     expect(await swapRow(expired.swapId)).toBeUndefined();
     expect(await swapRow(noSurface.swapId)).toBeUndefined();
+  });
+
+  it('takes build commands from swap.commands: a swap once however often the command comes, a refusal as a failed swap with its code', async () => {
+    plans.set('q-command', planFor('q-command'));
+    plans.set('q-command-nosurface', planFor('q-command-nosurface', 'ethereum'));
+    // Accepted before the quote expired, planned after: judged at acceptance.
+    plans.set('q-command-late', planFor('q-command-late', 'devnet-a', Date.now() + 50));
+    const built = buildRequest('q-command');
+    const refused = buildRequest('q-command-nosurface');
+    const late = { ...buildRequest('q-command-late'), acceptedAtMs: Date.now() };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const command = (request: SwapBuildRequest) => {
+      const envelope = createEnvelope(SwapCommandTypes.build, request.swapId, request);
+      return { key: request.swapId, value: JSON.stringify(envelope) };
+    };
+    // The same build twice (a gateway retry: another eventId), and the same message twice (a redelivery).
+    const once = command(built);
+    await producer.send({ topic: Topics.swapCommands, acks: -1, messages: [once, once, command(built), command(refused), command(late)] });
+
+    const swap = await waitFor(async () => (await swapRow(built.swapId)) ?? null, { timeoutMs: 30_000, description: 'the commanded swap' });
+    expect(swap).toMatchObject({ status: 'planning', step_count: 2 });
+    const failed = await waitFor(async () => (await swapRow(refused.swapId)) ?? null, { timeoutMs: 30_000, description: 'the refused swap' });
+    expect(failed).toMatchObject({ status: 'failed', step_count: 0, failure_reason: 'SIGNING_SURFACE_UNAVAILABLE', failure_details: { chains: ['ethereum'] } });
+    expect(await waitFor(async () => (await swapRow(late.swapId)) ?? null, { timeoutMs: 30_000, description: 'the late swap' })).toMatchObject({ status: 'planning' });
+
+    await waitFor(async () => groupCaughtUp(Topics.swapCommands), { timeoutMs: 30_000, description: 'the planner to commit swap.commands' });
+    expect(await stepRows(built.swapId)).toHaveLength(2);
+    expect((await outboxOf(built.swapId)).map((r) => r.type)).toEqual(['swap.created', 'signing.prepare']);
+    const refusal = await outboxOf(refused.swapId);
+    expect(refusal.map((r) => r.type)).toEqual(['swap.created', 'swap.failed']);
+    expect(refusal[1].payload).toMatchObject({ status: 'failed', reason: 'SIGNING_SURFACE_UNAVAILABLE', details: { chains: ['ethereum'], message: expect.stringContaining('ethereum') } });
   });
 
   it('advances on signer events through every step to completed, and a replay of the events changes nothing', async () => {

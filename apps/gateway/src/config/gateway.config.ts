@@ -15,6 +15,15 @@ export class GatewayConfig extends ServiceEnvironment {
   @IsNotEmpty()
   HOST: string = '127.0.0.1';
 
+  /**
+   * Bound of handing a command (swap.build) to Kafka, acknowledgement by every in-sync replica
+   * included: past it the build answers 503 and is safe to retry with its Idempotency-Key.
+   */
+  @IsInt()
+  @Min(100)
+  @Max(30_000)
+  COMMAND_SEND_TIMEOUT_MS: number = 5000;
+
   /** Consumer group of the gateway's Kafka consumers (the swap read-model projector). */
   @IsString()
   @Matches(/^[A-Za-z0-9._-]{1,100}$/, { message: 'KAFKA_GROUP_ID must be 1-100 characters of A-Za-z0-9._-' })
@@ -35,6 +44,16 @@ export class GatewayConfig extends ServiceEnvironment {
   @Min(1)
   @Max(3600)
   RATE_LIMIT_WINDOW_SECONDS: number = 60;
+
+  /**
+   * How often each instance adds the requests it counted to the shared PostgreSQL counters and
+   * learns the other instances' totals. Requests are decided from memory in between, so a longer
+   * interval means fewer statements and a larger possible overshoot (README, Limits).
+   */
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
+  RATE_LIMIT_SYNC_INTERVAL_MS: number = 1000;
 
   /** How long a resolved API key is trusted without asking the database: the revocation delay. */
   @IsInt()

@@ -4,6 +4,7 @@ import { CreateIdempotencyRecords1763720000001 } from './1763720000001-create-id
 import { CreateRateLimitWindows1763720000002 } from './1763720000002-create-rate-limit-windows';
 import { CreateSwapViews1763725000000 } from './1763725000000-create-swap-views';
 import { AddSwapViewConfirmations1763990000000 } from './1763990000000-add-swap-view-confirmations';
+import { CreateServedQuotes1764000000000 } from './1764000000000-create-served-quotes';
 
 /**
  * Every migration of the `gateway` schema, in order. A feature module that needs a table (e.g. the
@@ -17,4 +18,5 @@ export const GATEWAY_MIGRATIONS = [
   CreateRateLimitWindows1763720000002,
   CreateSwapViews1763725000000,
   AddSwapViewConfirmations1763990000000,
+  CreateServedQuotes1764000000000,
 ];

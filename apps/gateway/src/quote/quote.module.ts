@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { QuoteController } from './quote.controller';
 import { QuoteService } from './quote.service';
+import { ServedQuotes } from './served-quotes.store';
 
-/** POST /quote; routing and quote storage live in quote-service. */
+/** POST /quote (routing and quote storage live in quote-service) and the quotes this gateway served. */
 @Module({
   controllers: [QuoteController],
-  providers: [QuoteService],
+  providers: [QuoteService, ServedQuotes],
+  exports: [ServedQuotes],
 })
 export class QuoteModule {}

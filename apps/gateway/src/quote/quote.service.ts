@@ -2,6 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { CreateQuoteRequest, ErrorCodes, QuoteMessageTypes, QuoteResult, Topics } from '@swapgw/contracts';
 import { ServiceClient } from '../messaging/service-client';
 import { CreateQuoteDto } from './dto/create-quote.dto';
+import { ServedQuotes } from './served-quotes.store';
+
+/** What POST /quote answers: the quote without the executable plans, which stay with the services. */
+export type QuoteAnswer = Omit<QuoteResult, 'routePlans'>;
 
 /**
  * POST /quote as a request-reply call to quote-service. Its client errors (UNKNOWN_CHAIN,
@@ -10,18 +14,25 @@ import { CreateQuoteDto } from './dto/create-quote.dto';
  * service unavailable). The bound leaves room for the providers' own deadline (4 s by default).
  * Quotes of one owner need no order between them: unordered, so one integrator's concurrent quotes
  * are answered in parallel rather than queued on the partition of its owner id.
+ * The quote is recorded with its plans before it is answered, so that any gateway instance can
+ * judge and send a build of it without asking another service.
  */
 @Injectable()
 export class QuoteService {
   static readonly QUOTE_TIMEOUT_MS = 15_000;
 
-  constructor(private readonly services: ServiceClient) {}
+  constructor(
+    private readonly services: ServiceClient,
+    private readonly served: ServedQuotes,
+  ) {}
 
-  create(owner: string, body: CreateQuoteDto, debug: boolean): Promise<QuoteResult> {
+  async create(owner: string, body: CreateQuoteDto, debug: boolean): Promise<QuoteAnswer> {
     const request: CreateQuoteRequest = { ...body, owner, ...(debug ? { debug: true } : {}) };
-    return this.services.unordered(Topics.quoteRequests, QuoteMessageTypes.create, request, {
+    const { routePlans, ...answer } = await this.services.unordered<QuoteResult>(Topics.quoteRequests, QuoteMessageTypes.create, request, {
       timeoutMs: QuoteService.QUOTE_TIMEOUT_MS,
       unavailableAs: ErrorCodes.QUOTE_UPSTREAM_FAILED,
     });
+    await this.served.record(answer.quoteId, owner, answer.expiresAtMs, routePlans);
+    return answer;
   }
 }

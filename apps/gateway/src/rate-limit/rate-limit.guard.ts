@@ -12,12 +12,12 @@ import { RateLimiter } from './rate-limiter.service';
 export class RateLimitGuard implements CanActivate {
   constructor(private readonly limiter: RateLimiter) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean {
     if (context.getType() !== 'http') return true;
     const http = context.switchToHttp();
     const request = http.getRequest<GatewayRequest>();
     if (!request.apiKeyId) return true; // public route
-    const decision = await this.limiter.consume(request.apiKeyId);
+    const decision = this.limiter.consume(request.apiKeyId); // from memory: no database round trip
     const reply = http.getResponse<GatewayReply>();
     reply.header('RateLimit-Limit', String(decision.limit));
     reply.header('RateLimit-Remaining', String(decision.remaining));

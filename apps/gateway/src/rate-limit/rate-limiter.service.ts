@@ -1,85 +1,137 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { isDatabaseUnavailable } from '@swapgw/persistence';
 import { GatewayConfig } from '../config/gateway.config';
+import { ClusterWindowCounter, WindowCount } from './cluster-window-counter';
 import { decide, RateLimitDecision, windowPosition } from './fixed-window';
+import { RateLimitWindowStore } from './rate-limit-window.store';
 
 const PURGE_INTERVAL_MS = 5 * 60_000;
+const WARNING_INTERVAL_MS = 60_000;
+/** Shutdown must not hang on an unreachable database: the final flush gets this long. */
+const FLUSH_ON_SHUTDOWN_TIMEOUT_MS = 3000;
 
 /**
- * Fixed-window counter per API key in PostgreSQL: one UPSERT per request counts it and returns the
- * new total atomically, so every gateway instance shares the same budget.
+ * Fixed-window limit per API key, shared by every gateway instance without a database write per
+ * request: each request is counted and decided in memory (ClusterWindowCounter), and every
+ * RATE_LIMIT_SYNC_INTERVAL_MS one statement adds this instance's new counts to PostgreSQL and
+ * returns the cluster totals. A single-row UPSERT per request serialised all of an integrator's
+ * traffic on one row lock and cost a round trip per request; the price is a bounded overshoot
+ * across instances (README, Limits).
  */
 @Injectable()
 export class RateLimiter implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(RateLimiter.name);
+  private readonly counter = new ClusterWindowCounter();
+  private readonly store: RateLimitWindowStore;
+  private syncTimer?: NodeJS.Timeout;
   private purgeTimer?: NodeJS.Timeout;
-  private readonly localCounts = new Map<string, number>();
-  private localWindowStartMs = 0;
-  private lastFallbackWarningMs = 0;
+  private stopped = false;
+  private syncInFlight?: Promise<void>;
+  private lastWarningMs = -Infinity;
+  private failingSinceMs?: number;
 
   constructor(
-    private readonly dataSource: DataSource,
+    // The store is made here rather than injected so the limiter stays one provider of the core module.
+    dataSource: DataSource,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
-  ) {}
+  ) {
+    this.store = new RateLimitWindowStore(dataSource);
+  }
 
-  async consume(apiKeyId: string, nowMs = Date.now()): Promise<RateLimitDecision> {
+  /** Counts the request and decides it from memory: never waits on PostgreSQL. */
+  consume(apiKeyId: string, nowMs = Date.now()): RateLimitDecision {
     const { windowStartMs, resetSeconds } = windowPosition(nowMs, this.config.RATE_LIMIT_WINDOW_SECONDS);
-    let rows: Array<{ request_count: number }>;
+    return decide(this.counter.count(apiKeyId, windowStartMs), this.config.RATE_LIMIT_REQUESTS, resetSeconds);
+  }
+
+  /**
+   * One reconciliation round: adds what this instance counted since the last round and learns the
+   * cluster totals. Never rejects; a failed round keeps its counts for the next one. Rounds do not
+   * overlap: a call during a round waits for that round.
+   */
+  sync(nowMs = Date.now()): Promise<void> {
+    this.syncInFlight ??= this.syncOnce(nowMs).finally(() => {
+      this.syncInFlight = undefined;
+    });
+    return this.syncInFlight;
+  }
+
+  private async syncOnce(nowMs: number): Promise<void> {
+    const { windowStartMs } = windowPosition(nowMs, this.config.RATE_LIMIT_WINDOW_SECONDS);
+    const batch = this.counter.takeSyncBatch(windowStartMs);
+    if (batch.length === 0) return;
+    let totals: WindowCount[];
     try {
-      rows = await this.dataSource.query(
-        `INSERT INTO "gateway"."rate_limit_windows" ("api_key_id", "window_start", "request_count")
-         VALUES ($1, to_timestamp($2::double precision / 1000), 1)
-         ON CONFLICT ("api_key_id", "window_start")
-         DO UPDATE SET "request_count" = "rate_limit_windows"."request_count" + 1
-         RETURNING "request_count"`,
-        [apiKeyId, windowStartMs],
-      );
+      totals = await this.store.add(batch);
     } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
-      // The database is down: keep limiting with this instance's own counters rather than refuse
-      // every request (catalog and quotes do not need the database) or let them all through.
-      this.warnOnce(error as Error);
-      return decide(this.countLocally(apiKeyId, windowStartMs), this.config.RATE_LIMIT_REQUESTS, resetSeconds);
+      // PostgreSQL down or refusing: keep limiting on the last known totals plus this instance's
+      // own counts (which keep growing), rather than refuse every request or let them all through.
+      this.counter.restore(batch);
+      this.failingSinceMs ??= nowMs;
+      this.warnAtMostOncePerInterval(
+        nowMs,
+        `rate-limit sync failed, limiting on this instance's counters meanwhile: ${(error as Error).message}`,
+      );
+      return;
     }
-    return decide(Number(rows[0].request_count), this.config.RATE_LIMIT_REQUESTS, resetSeconds);
+    this.counter.settle(batch, totals);
+    if (this.failingSinceMs !== undefined) {
+      this.logger.log(`rate-limit sync resumed after ${Math.round((nowMs - this.failingSinceMs) / 1000)} s`);
+      this.failingSinceMs = undefined;
+    }
   }
 
-  private countLocally(apiKeyId: string, windowStartMs: number): number {
-    if (this.localWindowStartMs !== windowStartMs) {
-      this.localCounts.clear();
-      this.localWindowStartMs = windowStartMs;
-    }
-    const count = (this.localCounts.get(apiKeyId) ?? 0) + 1;
-    this.localCounts.set(apiKeyId, count);
-    return count;
-  }
-
-  private warnOnce(error: Error): void {
-    const now = Date.now();
-    if (now - this.lastFallbackWarningMs < 60_000) return;
-    this.lastFallbackWarningMs = now;
-    this.logger.warn(`rate limiting falls back to per-instance counters: ${error.message}`);
+  private warnAtMostOncePerInterval(nowMs: number, message: string): void {
+    if (nowMs - this.lastWarningMs < WARNING_INTERVAL_MS) return;
+    this.lastWarningMs = nowMs;
+    this.logger.warn(message);
   }
 
   /** Drops windows that ended; they are never read again. */
   async purgeEndedWindows(nowMs = Date.now()): Promise<number> {
-    const { windowStartMs } = windowPosition(nowMs, this.config.RATE_LIMIT_WINDOW_SECONDS);
-    const result: [unknown, number] = await this.dataSource.query(
-      `DELETE FROM "gateway"."rate_limit_windows" WHERE "window_start" < to_timestamp($1::double precision / 1000)`,
-      [windowStartMs],
-    );
-    return result[1];
+    return this.store.purgeBefore(windowPosition(nowMs, this.config.RATE_LIMIT_WINDOW_SECONDS).windowStartMs);
   }
 
   onModuleInit(): void {
+    this.scheduleSync();
     this.purgeTimer = setInterval(() => {
-      this.purgeEndedWindows().catch((error: Error) => this.logger.warn(`rate-limit purge failed: ${error.message}`));
+      this.purgeEndedWindows().catch((error: Error) =>
+        this.logger.warn(`rate-limit purge failed: ${error.message}`),
+      );
     }, PURGE_INTERVAL_MS);
     this.purgeTimer.unref();
   }
 
-  onModuleDestroy(): void {
+  /** A timeout re-armed after each round (not an interval), so a slow round never stacks up behind itself. */
+  private scheduleSync(): void {
+    if (this.stopped) return;
+    this.syncTimer = setTimeout(() => {
+      void this.sync()
+        .catch((error: Error) => this.logger.error(`rate-limit sync round failed: ${error.message}`))
+        .finally(() => this.scheduleSync());
+    }, this.config.RATE_LIMIT_SYNC_INTERVAL_MS);
+    this.syncTimer.unref();
+  }
+
+  /**
+   * Stops the timers and adds what is still unsynced (best effort, bounded): the other instances keep
+   * counting this window, and they should see this instance's last requests. Runs before TypeORM
+   * closes its connections (onApplicationShutdown).
+   */
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    if (this.syncTimer) clearTimeout(this.syncTimer);
     if (this.purgeTimer) clearInterval(this.purgeTimer);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, FLUSH_ON_SHUTDOWN_TIMEOUT_MS);
+      timer.unref();
+    });
+    const flush = async () => {
+      await this.syncInFlight; // a round already running, then one for what came after it
+      await this.sync();
+    };
+    await Promise.race([flush(), timeout]);
+    clearTimeout(timer);
   }
 }

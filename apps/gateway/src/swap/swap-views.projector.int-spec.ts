@@ -9,6 +9,7 @@ import { createEnvelope, ensureTopics, kafkaMicroserviceOptions, kafkaSettingsFr
 import { prepareDatabase } from '@swapgw/persistence';
 import { testEnv, waitFor } from '@swapgw/testing';
 import { gatewayDatabaseOptions, gatewayDataSourceOptions } from '../database/gateway-data-source';
+import { SwapViewChanges } from './swap-view-changes';
 import { SwapViewEntity } from './swap-view.entity';
 import { SwapViewStore } from './swap-view.store';
 import { SwapViewsProjector } from './swap-views.projector';
@@ -71,6 +72,36 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
   afterAll(async () => {
     await producer?.disconnect();
     await app?.close();
+  });
+
+  it('wakes a build waiting on another connection (another gateway instance) as soon as the swap is projected', async () => {
+    // Another instance: its own DataSource and LISTEN connection, not the projector's.
+    const other = await new DataSource(gatewayDataSourceOptions(env.databaseUrl, [SwapViewEntity], 1)).initialize();
+    const changes = new SwapViewChanges(other);
+    await changes.onModuleInit();
+    try {
+      const swapId = randomUUID();
+      const unrelated = changes.watch(randomUUID());
+      const watch = changes.watch(swapId);
+      const created = createEnvelope(SwapEventTypes.created, swapId, {
+        swapId, status: 'planning', owner: 'alice', quoteId: 'q', routeId: 'r', fromChain: 'devnet-a', toChain: 'devnet-a', userAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', stepCount: 1, createdAtMs: 1,
+      });
+      const deadline = Date.now() + 30_000;
+      await publish([created]);
+      await watch.changedOrDeadline(deadline);
+      expect(Date.now()).toBeLessThan(deadline); // told, not timed out
+      expect(await viewOf(swapId)).toMatchObject({ status: 'planning', stepTotal: 1 });
+      // Only the waiters of that swap were told.
+      const quiet = Date.now() + 300;
+      await unrelated.changedOrDeadline(quiet);
+      expect(Date.now()).toBeGreaterThanOrEqual(quiet);
+      watch.close();
+      unrelated.close();
+      expect(changes.waiting).toBe(0);
+    } finally {
+      await changes.onModuleDestroy();
+      await other.destroy();
+    }
   });
 
   it('follows a swap from created to completed, and a replay of its events changes nothing', async () => {

@@ -18,7 +18,13 @@ export class SwapController {
 
   @Post('build')
   @Idempotent({ required: false })
-  @ApiOperation({ summary: 'Build the swap; answers the first signable step (200 sync) or poll instructions (202 async) after waitForTxRequestMs' })
+  @ApiOperation({
+    summary: 'Build the swap; answers the first signable step (200 sync) or poll instructions (202 async) after waitForTxRequestMs',
+    description:
+      'The build is handed to the planner as a durable Kafka command and never refused because a service is busy or down: it then answers 202 and ' +
+      'the swap is planned when the planner gets to it. Verdicts the planner or signer reach after a 202 (400 VALIDATION_FAILED / INVALID_ADDRESS, ' +
+      '503 SIGNING_SURFACE_UNAVAILABLE, 409 TX_REQUEST_INVALID) are answered by GET /swap/{swapId}/signing with the same status and code.',
+  })
   @ApiEnvelopedResponse(200, SyncSigningResponseDto, 'mode sync: the first payload to sign')
   @ApiEnvelopedResponse(202, AsyncSigningResponseDto, 'mode async: poll GET /swap/{swapId}/signing after pollAfterMs')
   @ApiErrorResponses(
@@ -36,7 +42,12 @@ export class SwapController {
         'PermitRejected(token), InvalidSigner(), InvalidNonce()), or an idempotency conflict',
     },
     410,
-    { status: 503, description: 'No signing surface for a chain of the route (SIGNING_SURFACE_UNAVAILABLE), or a service did not answer' },
+    {
+      status: 503,
+      description:
+        'Within the wait: no signing surface for a chain of the route (SIGNING_SURFACE_UNAVAILABLE). Kafka did not take the command in time ' +
+        '(SERVICE_UNAVAILABLE) or PostgreSQL is down (PERSISTENCE_UNAVAILABLE): retry with the same Idempotency-Key',
+    },
   )
   async build(
     @Owner() owner: string,
@@ -54,9 +65,15 @@ export class SwapController {
   @ApiEnvelopedResponse(200, SyncSigningResponseDto, 'mode sync: a payload to sign')
   @ApiEnvelopedResponse(202, AsyncSigningResponseDto, 'mode async: nothing to sign yet; poll again after pollAfterMs')
   @ApiErrorResponses(
+    { status: 400, description: 'The build was refused after its 202: a permit or address the route cannot take (VALIDATION_FAILED, INVALID_ADDRESS)' },
     { status: 404, description: 'Unknown swap, or another owner’s (SWAP_NOT_FOUND)' },
-    { status: 409, description: 'The swap is completed, failed or expired (EXECUTION_TERMINAL, details {status, reason})' },
-    503,
+    {
+      status: 409,
+      description:
+        'The swap is completed, failed or expired (EXECUTION_TERMINAL, details {status, reason}); or the build was refused after its 202 because ' +
+        'the first transaction cannot be signed (TX_REQUEST_INVALID)',
+    },
+    { status: 503, description: 'The build was refused after its 202: no signing surface for a chain of the route (SIGNING_SURFACE_UNAVAILABLE); or a service did not answer' },
   )
   async signing(
     @Owner() owner: string,

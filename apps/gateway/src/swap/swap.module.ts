@@ -1,19 +1,22 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { QuoteModule } from '../quote/quote.module';
 import { SwapController } from './swap.controller';
 import { SwapService } from './swap.service';
+import { SwapViewChanges } from './swap-view-changes';
 import { SwapViewEntity } from './swap-view.entity';
 import { SwapViewStore } from './swap-view.store';
 import { SwapViewsProjector } from './swap-views.projector';
 
 /**
  * Swap execution over HTTP (build, signing poll, submit) and the swap.events projector that keeps
- * gateway.swap_views. Relies on the gateway core: ServiceClient, IdempotentConsumer (group
- * `gateway`) and the Kafka microservice createGatewayApp connects for @EventPattern handlers.
+ * gateway.swap_views. Relies on the gateway core: ServiceClient, CommandPublisher, IdempotentConsumer
+ * (group `gateway`) and the Kafka microservice createGatewayApp connects for @EventPattern
+ * handlers; and on the served quotes of QuoteModule, from which builds are judged.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([SwapViewEntity])],
+  imports: [TypeOrmModule.forFeature([SwapViewEntity]), QuoteModule],
   controllers: [SwapController, SwapViewsProjector],
-  providers: [SwapService, SwapViewStore],
+  providers: [SwapService, SwapViewStore, SwapViewChanges],
 })
 export class SwapModule {}

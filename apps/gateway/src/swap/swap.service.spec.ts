@@ -1,6 +1,10 @@
-import { CodedError } from '@swapgw/contracts';
+import { CodedError, RoutePlan } from '@swapgw/contracts';
+import type { CommandPublisher } from '@swapgw/messaging';
+import type { DataSource } from 'typeorm';
 import type { ServiceClient } from '../messaging/service-client';
+import type { ServedQuotes } from '../quote/served-quotes.store';
 import { SwapService } from './swap.service';
+import { SwapViewChanges } from './swap-view-changes';
 import type { SwapViewEntity } from './swap-view.entity';
 import type { SwapViewStore } from './swap-view.store';
 
@@ -31,16 +35,15 @@ function view(overrides: Partial<SwapViewEntity>): SwapViewEntity {
   };
 }
 
-/** A read model whose row changes after `readsBeforeChange` reads, as the projector would change it. */
+/** A read model row the test changes as the projector would (then it notifies, as the projector's NOTIFY does). */
 class FakeViews implements Pick<SwapViewStore, 'findOwned' | 'ensureCreated' | 'markSubmitted'> {
   reads = 0;
   created: string[] = [];
   submitted: Array<[string, number, string]> = [];
-  constructor(private readonly rows: (reads: number) => Partial<SwapViewEntity> | null) {}
+  constructor(public row: Partial<SwapViewEntity> | null) {}
   async findOwned(swapId: string, owner: string) {
     this.reads += 1;
-    const row = this.rows(this.reads);
-    return row && owner === OWNER ? view({ ...row, swapId }) : null;
+    return this.row && owner === OWNER ? view({ ...this.row, swapId }) : null;
   }
   async ensureCreated(swapId: string) {
     this.created.push(swapId);
@@ -61,42 +64,100 @@ class FakeServices implements Pick<ServiceClient, 'call'> {
   }
 }
 
-const serviceOf = (services: FakeServices, views: FakeViews) =>
-  new SwapService(services as unknown as ServiceClient, views as unknown as SwapViewStore);
-const built = () => ({ swapId: 'x', status: 'planning', stepCount: 2, created: true });
+class FakeCommands implements Pick<CommandPublisher, 'send'> {
+  sent: Array<{ topic: string; type: string; key: string; payload: unknown }> = [];
+  constructor(private readonly refusal?: CodedError) {}
+  async send<P>(topic: string, type: string, key: string, payload: P) {
+    if (this.refusal) throw this.refusal;
+    this.sent.push({ topic, type, key, payload });
+    return { eventId: 'e', type, version: 1, occurredAtMs: 0, aggregateId: key, payload };
+  }
+}
+
+const PLAN = { quoteId: 'q', routeId: 'r', expiresAtMs: Date.now() + 60_000 } as RoutePlan;
+/** Served quotes: quote q with route r only. */
+const served = {
+  planFor: async (quoteId: string, routeId: string) => {
+    if (quoteId !== 'q') throw new CodedError('QUOTE_NOT_FOUND', 'unknown quote');
+    if (routeId !== 'r') throw new CodedError('UNKNOWN_ROUTE', 'unknown route');
+    return PLAN;
+  },
+} as unknown as ServedQuotes;
+
+/** The notification hub without its LISTEN connection (never started here): tests call notify(). */
+const changesHub = () => new SwapViewChanges({} as DataSource);
+
+function serviceOf(services: FakeServices, views: FakeViews, commands = new FakeCommands(), changes = changesHub()) {
+  return new SwapService(services as unknown as ServiceClient, views as unknown as SwapViewStore, changes, served, commands as unknown as CommandPublisher);
+}
+const noServices = () => new FakeServices(() => new Error('must not be called'));
 const buildBody = { quoteId: 'q', routeId: 'r', userAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' };
+const later = (ms: number, fn: () => void) => setTimeout(fn, ms);
 
 describe('SwapService', () => {
-  it('answers 200 sync as soon as the first payload lands in the read model', async () => {
-    const views = new FakeViews((reads) => (reads < 3 ? { status: 'planning' } : { status: 'awaiting_signature', payload, expiresAtMs: Date.now() + 60_000, readyAtMs: 1 }));
-    const services = new FakeServices(built);
+  it('sends the build command with the route plan and answers 200 sync when the payload is projected, re-reading only when told', async () => {
+    const views = new FakeViews({ status: 'planning' });
+    const commands = new FakeCommands();
+    const changes = changesHub();
+    const answer = serviceOf(noServices(), views, commands, changes).build(OWNER, 'key-1', { ...buildBody, waitForTxRequestMs: 5000 });
+    later(50, () => {
+      views.row = { status: 'awaiting_signature', payload, expiresAtMs: Date.now() + 60_000, readyAtMs: 1 };
+      changes.notify(commands.sent[0].key);
+    });
 
-    const answer = await serviceOf(services, views).build(OWNER, 'key-1', { ...buildBody, waitForTxRequestMs: 5000 });
-
-    expect(answer.httpStatus).toBe(200);
-    expect(answer.body).toMatchObject({ mode: 'sync', nextAction: 'sign', signing: { step: { current: 1, total: 2 }, payload } });
-    expect(services.calls[0]).toMatchObject({ type: 'swap.build', payload: { owner: OWNER, quoteId: 'q', swapId: answer.body.swapId } });
-    expect(views.created).toEqual([answer.body.swapId]);
+    const { httpStatus, body } = await answer;
+    expect(httpStatus).toBe(200);
+    expect(body).toMatchObject({ mode: 'sync', nextAction: 'sign', signing: { step: { current: 1, total: 2 }, payload } });
+    expect(commands.sent).toEqual([
+      { topic: 'swap.commands', type: 'swap.build', key: body.swapId, payload: expect.objectContaining({ owner: OWNER, quoteId: 'q', swapId: body.swapId, plan: PLAN, acceptedAtMs: expect.any(Number) }) },
+    ]);
+    expect(views.created).toEqual([body.swapId]);
+    expect(views.reads).toBe(2); // once before waiting, once when notified: no polling in between
+    expect(changes.waiting).toBe(0);
   });
 
-  it('answers 202 async with a pending envelope when the wait runs out', async () => {
-    const views = new FakeViews(() => ({ status: 'planning' }));
+  it('answers 202 async with a pending envelope when the wait runs out, without polling the read model', async () => {
+    const views = new FakeViews({ status: 'planning' });
     const started = Date.now();
-    const answer = await serviceOf(new FakeServices(built), views).build(OWNER, 'key-2', { ...buildBody, waitForTxRequestMs: 200 });
+    const answer = await serviceOf(noServices(), views).build(OWNER, 'key-2', { ...buildBody, waitForTxRequestMs: 300 });
     expect(Date.now() - started).toBeLessThan(1000);
     expect(answer).toMatchObject({ httpStatus: 202, body: { mode: 'async', nextAction: 'poll', signing: { step: null, expiresAtMs: null, readyAtMs: null } } });
+    expect(views.reads).toBe(2); // at the start and at the deadline
   });
 
-  it('turns a swap that failed during the wait into its reason’s error', async () => {
-    const views = new FakeViews(() => ({ status: 'failed', failureReason: 'SIGNING_SURFACE_UNAVAILABLE', failureDetails: { chain: 'devnet-a' } }));
-    await expect(serviceOf(new FakeServices(built), views).build(OWNER, 'key-3', buildBody)).rejects.toMatchObject({
-      code: 'SIGNING_SURFACE_UNAVAILABLE',
-      details: { chain: 'devnet-a', status: 'failed' },
+  it('answers an unknown quote, an unknown route and a refused command without a view row', async () => {
+    const views = new FakeViews(null);
+    const commands = new FakeCommands();
+    await expect(serviceOf(noServices(), views, commands).build(OWNER, 'k', { ...buildBody, quoteId: 'other' })).rejects.toMatchObject({ code: 'QUOTE_NOT_FOUND' });
+    await expect(serviceOf(noServices(), views, commands).build(OWNER, 'k', { ...buildBody, routeId: 'other' })).rejects.toMatchObject({ code: 'UNKNOWN_ROUTE' });
+    const kafkaDown = new FakeCommands(new CodedError('SERVICE_UNAVAILABLE', 'Kafka did not take the swap.build command'));
+    await expect(serviceOf(noServices(), views, kafkaDown).build(OWNER, 'k', buildBody)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(commands.sent).toEqual([]);
+    expect(views.created).toEqual([]);
+  });
+
+  it('turns a build the planner refused during the wait into its reason’s error, once the reason is projected', async () => {
+    // swap.created of a refused build is projected a moment before swap.failed brings the reason.
+    const views = new FakeViews({ status: 'failed' });
+    const commands = new FakeCommands();
+    const changes = changesHub();
+    const answer = serviceOf(noServices(), views, commands, changes).build(OWNER, 'key-3', { ...buildBody, waitForTxRequestMs: 5000 });
+    later(50, () => {
+      views.row = { status: 'failed', failureReason: 'VALIDATION_FAILED', failureDetails: { field: 'permitDeadline', message: 'permitDeadline is in the past' } };
+      changes.notify(commands.sent[0].key);
     });
+    await expect(answer).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: 'permitDeadline is in the past', details: { field: 'permitDeadline', status: 'failed', message: 'permitDeadline is in the past' } });
+  });
+
+  it('answers a poll of a build refused after its 202 with the build’s error, and of a swap that failed later with EXECUTION_TERMINAL', async () => {
+    const refused = new FakeViews({ status: 'failed', failureReason: 'SIGNING_SURFACE_UNAVAILABLE', failureDetails: { chains: ['ethereum'] } });
+    await expect(serviceOf(noServices(), refused).signing(OWNER, 's')).rejects.toMatchObject({ code: 'SIGNING_SURFACE_UNAVAILABLE', details: { chains: ['ethereum'] } });
+    const failedLater = new FakeViews({ status: 'failed', failureReason: 'TX_REVERTED', stepCurrent: 2, lastTxHash: '0x' + '11'.repeat(32) });
+    await expect(serviceOf(noServices(), failedLater).signing(OWNER, 's')).rejects.toMatchObject({ code: 'EXECUTION_TERMINAL' });
   });
 
   it('asks for a fresh payload when the ready one expired, and answers 202', async () => {
-    const views = new FakeViews(() => ({ status: 'awaiting_signature', payload, expiresAtMs: Date.now() - 1 }));
+    const views = new FakeViews({ status: 'awaiting_signature', payload, expiresAtMs: Date.now() - 1 });
     const services = new FakeServices(() => ({ swapId: 's', refreshRequested: true, status: 'planning' }));
     const answer = await serviceOf(services, views).signing(OWNER, 's');
     expect(answer).toMatchObject({ httpStatus: 202, body: { status: 'planning', mode: 'async' } });
@@ -106,32 +167,32 @@ describe('SwapService', () => {
   it('shows the transaction in flight, with its confirmations, while the swap is submitted or confirming', async () => {
     const txHash = '0x' + 'cd'.repeat(32);
     const services = new FakeServices(() => new Error('must not be called'));
-    const confirming = new FakeViews(() => ({ status: 'confirming', lastTxHash: txHash, confirmations: 1, confirmationsRequired: 3 }));
+    const confirming = new FakeViews({ status: 'confirming', lastTxHash: txHash, confirmations: 1, confirmationsRequired: 3 });
     expect(await serviceOf(services, confirming).signing(OWNER, 's')).toMatchObject({
       httpStatus: 202,
       body: { status: 'confirming', signing: { step: null }, transaction: { txHash, confirmations: 1, confirmationsRequired: 3 } },
     });
-    const submitted = new FakeViews(() => ({ status: 'submitted', lastTxHash: txHash }));
+    const submitted = new FakeViews({ status: 'submitted', lastTxHash: txHash });
     expect((await serviceOf(services, submitted).signing(OWNER, 's')).body).toMatchObject({
       status: 'submitted',
       transaction: { txHash, confirmations: 0, confirmationsRequired: null },
     });
     // The next step is being built: the previous step's transaction is history, not shown.
-    const planning = new FakeViews(() => ({ status: 'planning', stepCurrent: 2, lastTxHash: txHash }));
+    const planning = new FakeViews({ status: 'planning', stepCurrent: 2, lastTxHash: txHash });
     expect((await serviceOf(services, planning).signing(OWNER, 's')).body).not.toHaveProperty('transaction');
   });
 
   it('answers 404 for another owner’s swap and 409 EXECUTION_TERMINAL for a completed one, without calling the services', async () => {
     const services = new FakeServices(() => new Error('must not be called'));
-    await expect(serviceOf(services, new FakeViews(() => null)).signing(OWNER, 's')).rejects.toMatchObject({ code: 'SWAP_NOT_FOUND' });
-    const completed = new FakeViews(() => ({ status: 'completed' }));
+    await expect(serviceOf(services, new FakeViews(null)).signing(OWNER, 's')).rejects.toMatchObject({ code: 'SWAP_NOT_FOUND' });
+    const completed = new FakeViews({ status: 'completed' });
     const error = await serviceOf(services, completed).submit(OWNER, 's', '0x01').catch((e: CodedError) => e);
     expect(error).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed', reason: null } });
     expect(services.calls).toEqual([]);
   });
 
   it('marks the submitted step spent in the read model and answers the step', async () => {
-    const views = new FakeViews(() => ({ status: 'awaiting_signature', payload, expiresAtMs: Date.now() + 60_000 }));
+    const views = new FakeViews({ status: 'awaiting_signature', payload, expiresAtMs: Date.now() + 60_000 });
     const txHash = '0x' + 'ab'.repeat(32);
     const services = new FakeServices(() => ({ swapId: 's', stepIndex: 1, txHash, status: 'submitted' }));
     const answer = await serviceOf(services, views).submit(OWNER, 's', '0x02');

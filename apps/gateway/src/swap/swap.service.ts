@@ -8,13 +8,15 @@ import {
   SigningSubmitRequest,
   SigningSubmitResult,
   SwapBuildRequest,
-  SwapBuildResult,
+  SwapCommandTypes,
   SwapRequestTypes,
   SwapSigningRefreshRequest,
   SwapSigningRefreshResult,
   Topics,
 } from '@swapgw/contracts';
+import { CommandPublisher } from '@swapgw/messaging';
 import { ServiceClient } from '../messaging/service-client';
+import { ServedQuotes } from '../quote/served-quotes.store';
 import { BuildSwapDto, WAIT_FOR_TX_REQUEST_MS } from './dto/build-swap.dto';
 import { swapIdOf } from './swap-id';
 import {
@@ -27,11 +29,9 @@ import {
   syncResponseOf,
   SyncSigningResponse,
 } from './swap-responses';
+import { SwapViewChanges } from './swap-view-changes';
 import { SwapViewEntity } from './swap-view.entity';
 import { SwapViewStore } from './swap-view.store';
-
-/** How often the build wait re-reads the read model (a short poll, not a sleep-and-hope). */
-export const BUILD_POLL_INTERVAL_MS = 50;
 
 export type SigningAnswer = { httpStatus: 200; body: SyncSigningResponse } | { httpStatus: 202; body: AsyncSigningResponse };
 
@@ -43,14 +43,25 @@ export class SwapService {
   constructor(
     private readonly services: ServiceClient,
     private readonly views: SwapViewStore,
+    private readonly changes: SwapViewChanges,
+    private readonly quotes: ServedQuotes,
+    private readonly commands: CommandPublisher,
   ) {}
 
   /**
-   * Asks the planner to build the swap, then waits (bounded by waitForTxRequestMs) for the first
-   * payload to land in the read model: 200 sync when it does, 202 async when the wait runs out.
+   * Judges the build from the quotes this gateway served (unknown quote 404, unknown route 400,
+   * expired 410), hands the planner a durable `swap.build` command with the route's plan, then
+   * waits (bounded by waitForTxRequestMs) for the first payload to be projected: 200 sync when it
+   * is, 202 async when the wait runs out. A busy planner makes the answer a 202, never a refusal:
+   * only Kafka or PostgreSQL failing to take the command is a 503. The planner's own verdicts
+   * (no signing surface, a permit that cannot be used, a transaction that cannot be signed) come
+   * back through the read model: within the wait as the error a build answers, after it on
+   * GET /swap/{swapId}/signing.
    */
   async build(owner: string, idempotencyKey: string, dto: BuildSwapDto): Promise<SigningAnswer> {
     const swapId = swapIdOf(owner, idempotencyKey);
+    const started = Date.now();
+    const plan = await this.quotes.planFor(dto.quoteId, dto.routeId, started);
     const request: SwapBuildRequest = {
       swapId,
       owner,
@@ -63,27 +74,36 @@ export class SwapService {
       permitSignature: dto.permitSignature,
       permitSignatureCompact: dto.permitSignatureCompact,
       permit2: dto.permit2,
+      plan,
+      acceptedAtMs: started,
     };
-    const started = Date.now();
-    const built = await this.services.call<SwapBuildResult>(Topics.swapRequests, SwapRequestTypes.build, swapId, request);
-    await this.views.ensureCreated(swapId, owner, built.status, built.stepCount, Date.now());
+    // Subscribed before the command goes out, so that a fast planner's payload is not missed.
+    const watch = this.changes.watch(swapId);
+    try {
+      await this.commands.send(Topics.swapCommands, SwapCommandTypes.build, swapId, request);
+      // The row a poll right after a 202 finds; never overwrites what the projector already wrote.
+      await this.views.ensureCreated(swapId, owner, 'planning', null, Date.now());
 
-    const waitMs = dto.waitForTxRequestMs ?? WAIT_FOR_TX_REQUEST_MS.default;
-    const deadline = started + waitMs;
-    for (;;) {
-      const view = await this.views.findOwned(swapId, owner);
-      if (view && isSignable(view, Date.now())) return { httpStatus: 200, body: syncResponseOf(view) };
-      if (view && isTerminalSwapStatus(view.status)) throw buildFailureOf(view);
-      if (Date.now() + BUILD_POLL_INTERVAL_MS > deadline) {
-        return { httpStatus: 202, body: view ? pendingResponseOf(view) : asyncResponseOf(swapId, built.status) };
+      const deadline = started + (dto.waitForTxRequestMs ?? WAIT_FOR_TX_REQUEST_MS.default);
+      for (;;) {
+        const view = await this.views.findOwned(swapId, owner);
+        if (view && isSignable(view, Date.now())) return { httpStatus: 200, body: syncResponseOf(view) };
+        if (view && isSettledTerminal(view)) throw buildFailureOf(view);
+        if (Date.now() >= deadline) return { httpStatus: 202, body: view ? pendingResponseOf(view) : asyncResponseOf(swapId, 'planning') };
+        await watch.changedOrDeadline(deadline);
       }
-      await pause(BUILD_POLL_INTERVAL_MS);
+    } finally {
+      watch.close();
     }
   }
 
   /** GET /swap/{swapId}/signing. */
   async signing(owner: string, swapId: string): Promise<SigningAnswer> {
-    const view = await this.requireOwned(owner, swapId);
+    const view = await this.views.findOwned(swapId, owner);
+    if (!view) throw new CodedError(ErrorCodes.SWAP_NOT_FOUND, 'No such swap', { swapId });
+    // A build refused after its 202 answers what the build would have answered.
+    if (wasRefusedAtBuild(view)) throw buildFailureOf(view);
+    if (isTerminalSwapStatus(view.status)) throw terminalOf(view);
     const now = Date.now();
     if (isSignable(view, now)) return { httpStatus: 200, body: syncResponseOf(view) };
     if (view.status === 'awaiting_signature' && view.payload !== null) {
@@ -129,19 +149,28 @@ function terminalOf(view: SwapViewEntity): CodedError {
 }
 
 /**
- * A swap that ended during the build wait: its reason when it is a catalog code the spec maps for
- * build (503 no signing surface, 409 the tx request cannot be signed), else EXECUTION_TERMINAL.
+ * Terminal, with the reason known: a refused build's view may show `failed` from swap.created a
+ * moment before swap.failed brings the reason.
+ */
+const isSettledTerminal = (view: SwapViewEntity): boolean =>
+  isTerminalSwapStatus(view.status) && (view.status !== 'failed' || view.failureReason !== null);
+
+/** Failed before any transaction of it was sent: a verdict on the build itself. */
+const wasRefusedAtBuild = (view: SwapViewEntity): boolean =>
+  view.status === 'failed' && view.lastTxHash === null && (view.stepCurrent ?? 1) === 1 && isBuildVerdict(view.failureReason);
+
+const isBuildVerdict = (reason: string | null): reason is keyof typeof ErrorCatalog =>
+  reason !== null && reason in ErrorCatalog && reason !== ErrorCodes.INTERNAL_ERROR;
+
+/**
+ * A swap that ended before it got going: its reason when it is a catalog code a build answers
+ * (400 a permit or address the route cannot take, 503 no signing surface, 409 the tx request
+ * cannot be signed), with the planner's message and details; else EXECUTION_TERMINAL.
  */
 function buildFailureOf(view: SwapViewEntity): CodedError {
   const reason = view.failureReason;
-  if (reason && reason in ErrorCatalog && reason !== ErrorCodes.INTERNAL_ERROR) {
-    return new CodedError(reason as keyof typeof ErrorCatalog, `The swap could not be built: ${reason}`, {
-      swapId: view.swapId,
-      status: view.status,
-      ...(view.failureDetails ?? {}),
-    });
-  }
-  return terminalOf(view);
+  if (!isBuildVerdict(reason)) return terminalOf(view);
+  const details = view.failureDetails ?? {};
+  const message = typeof details.message === 'string' ? details.message : `The swap could not be built: ${reason}`;
+  return new CodedError(reason, message, { swapId: view.swapId, status: view.status, ...details });
 }
-
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,4 +1,8 @@
+import type { RoutePlan } from '@swapgw/contracts';
 import { FillQuote, meetsLimit, searchFillOrKill, searchImmediateOrCancel } from './fill-search';
+
+/** The search never reads the plan: it only travels on to the build. */
+const PLAN = { quoteId: 'q', routeId: 'r-1' } as RoutePlan;
 
 /** A constant-product pool: out = reserveOut * in * 997 / (reserveIn * 1000 + in * 997). */
 function poolQuoter(reserveIn: bigint, reserveOut: bigint) {
@@ -7,7 +11,7 @@ function poolQuoter(reserveIn: bigint, reserveOut: bigint) {
     calls.push(amountIn);
     const withFee = amountIn * 997n;
     const amountOut = (reserveOut * withFee) / (reserveIn * 1000n + withFee);
-    return { amountIn, amountOut, quoteId: `q-${amountIn}`, routeId: 'r-1' };
+    return { amountIn, amountOut, quoteId: `q-${amountIn}`, routeId: 'r-1', plan: PLAN };
   };
   return { quote, calls };
 }
@@ -21,8 +25,8 @@ const RESERVE_USDC = 3_000_000n * E6;
 describe('meetsLimit', () => {
   it('compares price, not absolute output, so a part can meet a proportional limit', () => {
     const order = { amountIn: 10n, minAmountOut: 100n };
-    expect(meetsLimit({ amountIn: 5n, amountOut: 50n, quoteId: 'q', routeId: 'r' }, order)).toBe(true);
-    expect(meetsLimit({ amountIn: 5n, amountOut: 49n, quoteId: 'q', routeId: 'r' }, order)).toBe(false);
+    expect(meetsLimit({ amountIn: 5n, amountOut: 50n, quoteId: 'q', routeId: 'r', plan: PLAN }, order)).toBe(true);
+    expect(meetsLimit({ amountIn: 5n, amountOut: 49n, quoteId: 'q', routeId: 'r', plan: PLAN }, order)).toBe(false);
   });
 });
 

@@ -1,9 +1,13 @@
+import type { RoutePlan } from '@swapgw/contracts';
+
 /** A live quote for one amount of tokenIn, as far as filling a limit order is concerned. */
 export interface FillQuote {
   amountIn: bigint;
   amountOut: bigint;
   quoteId: string;
   routeId: string;
+  /** The route's executable plan, sent on with the build. */
+  plan: RoutePlan;
 }
 
 /** Quotes `amountIn` base units of tokenIn; null when no route exists for that amount. */

@@ -4,12 +4,10 @@ import {
   CodedError,
   CreateQuoteRequest,
   ErrorCodes,
-  GetRoutePlanRequest,
   ListTokensRequest,
   ListTokensResult,
   QuoteMessageTypes,
   QuoteResult,
-  RoutePlan,
   SwapBuildRequest,
   SwapBuildResult,
   SwapRequestTypes,
@@ -85,11 +83,9 @@ export class QuoteServiceMarketQuoter extends MarketQuoter {
     if (quote.routes.length === 0) return null;
     // The summaries rank the routes; the plan gives the authoritative base-unit amounts.
     const best = [...quote.routes].sort((a, b) => compareDecimal(b.expectedAmountOut, a.expectedAmountOut))[0];
-    const planRequest: GetRoutePlanRequest = { quoteId: quote.quoteId, routeId: best.routeId };
-    const plan = await this.rr.request<RoutePlan>(Topics.quoteRequests, QuoteMessageTypes.getRoute, quote.quoteId, planRequest, {
-      timeoutMs,
-    });
-    return { amountIn, amountOut: BigInt(plan.expectedAmountOut), quoteId: quote.quoteId, routeId: best.routeId };
+    const plan = quote.routePlans.find((candidate) => candidate.routeId === best.routeId);
+    if (!plan) throw new CodedError(ErrorCodes.QUOTE_UPSTREAM_FAILED, `quote ${quote.quoteId} came without the plan of route ${best.routeId}`);
+    return { amountIn, amountOut: BigInt(plan.expectedAmountOut), quoteId: quote.quoteId, routeId: best.routeId, plan };
   }
 }
 
@@ -108,6 +104,7 @@ export class PlannerSwapBuilder extends SwapBuilder {
       owner: order.owner,
       quoteId: order.quoteId,
       routeId: order.routeId,
+      plan: order.plan,
       userAddress: order.userAddress,
       ...(order.recipient ? { recipient: order.recipient } : {}),
     };

@@ -1,3 +1,4 @@
+import type { RoutePlan } from '@swapgw/contracts';
 import { FillQuote } from './fill-search';
 
 export interface TokenInfo {
@@ -34,6 +35,8 @@ export interface SwapBuildOrder {
   owner: string;
   quoteId: string;
   routeId: string;
+  /** The route's executable plan from the quote: the planner plans from it. */
+  plan: RoutePlan;
   /** The wallet that signs: the order's recipient (see README "Triggering"). */
   userAddress: string;
   recipient?: string;

@@ -279,6 +279,7 @@ export class LimitOrdersService {
       owner: order.owner,
       quoteId: fill.quoteId,
       routeId: fill.routeId,
+      plan: fill.plan,
       userAddress: recipient,
       recipient,
     });

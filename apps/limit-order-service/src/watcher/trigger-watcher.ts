@@ -86,6 +86,7 @@ export class TriggerWatcher {
         owner: order.owner,
         quoteId: quote.quoteId,
         routeId: quote.routeId,
+        plan: quote.plan,
         userAddress: order.recipient,
         recipient: order.recipient,
       }));

@@ -2,7 +2,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
-import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents } from '../testing/quote-service-test-support';
+import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, planOf } from '../testing/quote-service-test-support';
 import { JUPITER_PROGRAM_ID, WRAPPED_SOL_MINT } from './jupiter.provider';
 
 const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
@@ -157,7 +157,7 @@ describe('Jupiter provider against a local server speaking its Swap API (real Po
     expect([quoteCall.apiKey, swapCall.apiKey]).toEqual(['test-key', 'test-key']);
     expect(swapCall.body).toMatchObject({ userPublicKey: user.publicKey.toBase58(), wrapAndUnwrapSol: true, quoteResponse: { outAmount: '152340000', inAmount: '1000000000' } });
 
-    const plan = await service.quotes.routePlan({ quoteId: quote.quoteId, routeId: quote.routes[0].routeId });
+    const plan = planOf(quote, quote.routes[0].routeId);
     expect(plan.tokenIn).toEqual({ chain: 'solana', symbol: 'SOL', address: null, decimals: 9 });
     expect(plan.tokenOut).toEqual({ chain: 'solana', symbol: 'USDC', address: USDC_MINT, decimals: 6 });
     const [leg] = plan.legs;
@@ -181,7 +181,7 @@ describe('Jupiter provider against a local server speaking its Swap API (real Po
 
   it('prices without building a transaction when no recipient names the signing wallet', async () => {
     const quote = await service.quotes.create({ fromChain: 'solana', toChain: 'solana', tokenIn: 'USDC', tokenOut: 'USDT', amount: '250' });
-    const plan = await service.quotes.routePlan({ quoteId: quote.quoteId, routeId: quote.routes[0].routeId });
+    const plan = planOf(quote, quote.routes[0].routeId);
     expect(plan.legs[0].solanaTransaction).toBeUndefined();
     expect(plan.legs[0].tokenOut.address).toBe(USDT_MINT);
     expect(jupiter.requests.map((r) => r.url.pathname)).toEqual(['/swap/v1/quote']);

@@ -4,7 +4,6 @@ import {
   CodedError,
   CreateQuoteRequest,
   ErrorCodes,
-  GetRoutePlanRequest,
   QuoteResult,
   QuoteRouteSummary,
   RouteLeg,
@@ -28,9 +27,9 @@ export interface QuoteServiceOptions {
 }
 
 /**
- * POST /quote and quote.route.get: validates and resolves the request, asks the providers, ranks
- * their routes best output first, and stores the quote with every route's executable plan in one
- * transaction.
+ * POST /quote: validates and resolves the request, asks the providers, ranks their routes best
+ * output first, stores the quote with every route's executable plan in one transaction, and
+ * answers the plans with the quote (the gateway sends the chosen one in the build command).
  */
 export class QuoteService {
   private readonly logger = new Logger(QuoteService.name);
@@ -106,7 +105,7 @@ export class QuoteService {
       );
     });
 
-    const result: QuoteResult = { quoteId, expiresAtMs, routes: stored.map((r) => r.summary) };
+    const result: QuoteResult = { quoteId, expiresAtMs, routes: stored.map((r) => r.summary), routePlans: stored.map((r) => r.plan) };
     if (request.debug) {
       result.debug = {
         amountIn: amountIn.toString(),
@@ -118,26 +117,6 @@ export class QuoteService {
       };
     }
     return result;
-  }
-
-  async routePlan(request: GetRoutePlanRequest): Promise<RoutePlan> {
-    const rows: { expires_at_ms: string; plan: RoutePlan | null }[] = await this.dataSource.query(
-      `SELECT q."expires_at_ms", r."plan" FROM ${this.t.quotes} q LEFT JOIN ${this.t.quote_routes} r ON r."quote_id" = q."id" AND r."route_id" = $2 WHERE q."id" = $1`,
-      [request.quoteId, request.routeId],
-    );
-    if (rows.length === 0) throw new CodedError(ErrorCodes.QUOTE_NOT_FOUND, `Quote ${request.quoteId} does not exist`, { quoteId: request.quoteId });
-    const [row] = rows;
-    if (!row.plan) {
-      throw new CodedError(ErrorCodes.UNKNOWN_ROUTE, `Route ${request.routeId} is not a route of quote ${request.quoteId}`, {
-        quoteId: request.quoteId,
-        routeId: request.routeId,
-      });
-    }
-    const expiresAtMs = Number(row.expires_at_ms);
-    if (this.clock() >= expiresAtMs) {
-      throw new CodedError(ErrorCodes.QUOTE_EXPIRED, `Quote ${request.quoteId} expired; request a new quote`, { quoteId: request.quoteId, expiresAtMs });
-    }
-    return row.plan;
   }
 
   private chainOf(id: string, field: 'fromChain' | 'toChain', network: string | undefined): ChainDescriptor {

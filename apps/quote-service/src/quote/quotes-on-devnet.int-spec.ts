@@ -2,10 +2,9 @@ import { DEVNET_BRIDGE_ABI, loadDevnetManifest, DevnetManifest } from '@swapgw/d
 import { QuoteResult, RoutePlan } from '@swapgw/contracts';
 import { Contract, JsonRpcProvider, Network, parseUnits } from 'ethers';
 import { DataSource } from 'typeorm';
-import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, useDevnet } from '../testing/quote-service-test-support';
+import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, useDevnet, planOf } from '../testing/quote-service-test-support';
 import { QuoteRetention } from './quote-retention';
 import { QuoteService } from './quote.service';
-import { TokenResolver } from './token-resolver';
 
 const ROUTER_ABI = ['function getAmountsOut(uint amountIn, address[] path) view returns (uint[] amounts)'];
 
@@ -47,7 +46,7 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
     for (let attempt = 0; attempt < 5; attempt++) {
       const before = await providers[chain].getBlockNumber();
       const quote = await service.quotes.create(request);
-      const plans = await Promise.all(quote.routes.map((r) => service.quotes.routePlan({ quoteId: quote.quoteId, routeId: r.routeId })));
+      const plans = quote.routes.map((r) => planOf(quote, r.routeId));
       const onChain = await Promise.all(
         plans.map(async (plan) => (await router(chain).getAmountsOut(plan.amountIn, plan.legs[0].path!, { blockTag: before })) as bigint[]),
       );
@@ -79,7 +78,7 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
 
     it('stores an executable plan per route, served by quote.route.get', async () => {
       const quote = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'WETH', tokenOut: 'USDC', amount: '1.5', slippageBps: 100 });
-      const plan = await service.quotes.routePlan({ quoteId: quote.quoteId, routeId: quote.routes[0].routeId });
+      const plan = planOf(quote, quote.routes[0].routeId);
       const chain = chainOf('devnet-a');
       expect(plan).toMatchObject({
         quoteId: quote.quoteId,
@@ -125,7 +124,7 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
 
     it('quotes the native coin through WETH and leaves ETH ↔ WETH (a wrap) without routes', async () => {
       const eth = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'ETH', tokenOut: 'USDC', amount: '1' });
-      const plan = await service.quotes.routePlan({ quoteId: eth.quoteId, routeId: eth.routes[0].routeId });
+      const plan = planOf(eth, eth.routes[0].routeId);
       expect(plan.tokenIn.address).toBeNull();
       expect(plan.legs[0].path![0]).toBe(chainOf('devnet-a').tokens.WETH.address);
       const wrap = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'ETH', tokenOut: 'WETH', amount: '1' });
@@ -150,7 +149,7 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
         tokenRefFromOverride: `eip155:31337:erc20:${usdc.toLowerCase()}`,
         debug: true,
       });
-      const plan = await service.quotes.routePlan({ quoteId: quote.quoteId, routeId: quote.routes[0].routeId });
+      const plan = planOf(quote, quote.routes[0].routeId);
       expect(plan.tokenIn).toMatchObject({ symbol: 'USDC', address: usdc, decimals: 6 });
       expect(plan.amountIn).toBe('10000000');
       await expect(
@@ -173,7 +172,7 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
       expect(route.provider).toBeUndefined();
       expect(route.estimatedDurationSeconds).toBe(5 + manifest.bridge.estimatedDurationSeconds + 5);
 
-      const plan = await service.quotes.routePlan({ quoteId: quote.quoteId, routeId: route.routeId });
+      const plan = planOf(quote, route.routeId);
       const [swapA, bridge, swapB] = plan.legs;
       const a = chainOf('devnet-a');
       const b = chainOf('devnet-b');
@@ -222,19 +221,14 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
       await expect(errorCodeOf(service.quotes.create(request))).resolves.toBe(code);
     });
 
-    it('answers quote.route.get with QUOTE_NOT_FOUND, UNKNOWN_ROUTE and, after expiry, QUOTE_EXPIRED', async () => {
+    it('answers every route\'s executable plan with the quote, in route order, as stored', async () => {
       const quote = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'DAI', tokenOut: 'USDC', amount: '5' });
-      const routeId = quote.routes[0].routeId;
-      await expect(errorCodeOf(service.quotes.routePlan({ quoteId: 'qt_missing', routeId }))).resolves.toBe('QUOTE_NOT_FOUND');
-      await expect(errorCodeOf(service.quotes.routePlan({ quoteId: quote.quoteId, routeId: 'rt_other' }))).resolves.toBe('UNKNOWN_ROUTE');
-      const later = new QuoteService(dataSource, service.registry, new TokenResolver(dataSource, service.registry), [], {
-        ttlMs: service.config.QUOTE_TTL_MS,
-        providerTimeoutMs: 1000,
-        defaultSlippageBps: 50,
-      }, () => quote.expiresAtMs);
-      await expect(errorCodeOf(later.routePlan({ quoteId: quote.quoteId, routeId }))).resolves.toBe('QUOTE_EXPIRED');
-      const rows: { count: string }[] = await dataSource.query(`SELECT count(*) FROM "${database.schema}"."quote_routes" WHERE "quote_id" = $1`, [quote.quoteId]);
-      expect(Number(rows[0].count)).toBe(quote.routes.length);
+      expect(quote.routePlans.map((plan) => [plan.quoteId, plan.routeId])).toEqual(quote.routes.map((route) => [quote.quoteId, route.routeId]));
+      const rows: { route_id: string; plan: RoutePlan }[] = await dataSource.query(
+        `SELECT "route_id", "plan" FROM "${database.schema}"."quote_routes" WHERE "quote_id" = $1 ORDER BY "rank"`,
+        [quote.quoteId],
+      );
+      expect(rows.map((row) => row.plan)).toEqual(quote.routePlans);
     });
 
     it('prunes quotes and their plans only once the retention after expiry has passed', async () => {
@@ -243,12 +237,11 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
       const retentionMs = 60_000;
       const early = new QuoteRetention(dataSource, retentionMs, () => quote.expiresAtMs + retentionMs - 1);
       await early.prune();
-      await expect(service.quotes.routePlan({ quoteId: quote.quoteId, routeId })).resolves.toMatchObject({ quoteId: quote.quoteId });
+      const storedPlans = async () => (await dataSource.query(`SELECT 1 FROM "${database.schema}"."quote_routes" WHERE "route_id" = $1`, [routeId])).length;
+      expect(await storedPlans()).toBe(1);
       const late = new QuoteRetention(dataSource, retentionMs, () => quote.expiresAtMs + retentionMs + 1);
       expect(await late.prune()).toBeGreaterThanOrEqual(1);
-      await expect(errorCodeOf(service.quotes.routePlan({ quoteId: quote.quoteId, routeId }))).resolves.toBe('QUOTE_NOT_FOUND');
-      const plans: unknown[] = await dataSource.query(`SELECT 1 FROM "${database.schema}"."quote_routes" WHERE "route_id" = $1`, [routeId]);
-      expect(plans).toHaveLength(0);
+      expect(await storedPlans()).toBe(0);
     });
   });
 });

@@ -1,7 +1,7 @@
 import { Keypair } from '@solana/web3.js';
 import { DEVNET_BRIDGE_ABI, DevnetManifest, loadDevnetManifest } from '@swapgw/devnet';
 import { Contract, JsonRpcProvider, Network, parseUnits } from 'ethers';
-import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, useDevnet } from '../testing/quote-service-test-support';
+import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, useDevnet, planOf } from '../testing/quote-service-test-support';
 
 const ROUTER_ABI = ['function getAmountsOut(uint amountIn, address[] path) view returns (uint[] amounts)'];
 
@@ -83,7 +83,7 @@ describe('quote-service quotes between EVM and solana-devnet (real PostgreSQL, a
         stepCount: 2,
         estimatedDurationSeconds: 5 + manifest.solana.bridge.estimatedDurationSeconds,
       });
-      const plan = await service.quotes.routePlan({ quoteId: quote.quoteId, routeId: route.routeId });
+      const plan = planOf(quote, route.routeId);
       expect(plan).toMatchObject({ fromChain: 'devnet-a', toChain: 'solana-devnet', recipient: solanaUser, bridgeProvider: 'devnet-bridge' });
       expect(plan.tokenOut).toEqual({ chain: 'solana-devnet', symbol: 'USDC', address: manifest.solana.tokens.USDC.mint, decimals: 6 });
       const [swap, bridge] = plan.legs;
@@ -123,7 +123,7 @@ describe('quote-service quotes between EVM and solana-devnet (real PostgreSQL, a
       const quote = await service.quotes.create({ fromChain: 'solana-devnet', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'USDC', amount: '25', recipient });
       expect(quote.routes).toHaveLength(1);
       expect(quote.routes[0]).toMatchObject({ provider: 'devnet-bridge', stepCount: 1, estimatedDurationSeconds: manifest.solana.bridge.estimatedDurationSeconds });
-      const plan = await service.quotes.routePlan({ quoteId: quote.quoteId, routeId: quote.routes[0].routeId });
+      const plan = planOf(quote, quote.routes[0].routeId);
       expect(plan.tokenIn).toEqual({ chain: 'solana-devnet', symbol: 'USDC', address: manifest.solana.tokens.USDC.mint, decimals: 6 });
       const [bridge] = plan.legs;
       // The Solana side keeps the same fee as the EVM bridge (both relayer ends use the manifest's feeBps).
@@ -145,7 +145,7 @@ describe('quote-service quotes between EVM and solana-devnet (real PostgreSQL, a
     it('quotes USDC on solana-devnet → DAI on devnet-b as the bridge then a Uniswap swap', async () => {
       const quote = await service.quotes.create({ fromChain: 'solana-devnet', toChain: 'devnet-b', tokenIn: 'USDC', tokenOut: 'DAI', amount: '100' });
       expect(quote.routes[0]).toMatchObject({ providers: ['devnet-bridge', 'uniswap-v2'], stepCount: 2 });
-      const plan = await service.quotes.routePlan({ quoteId: quote.quoteId, routeId: quote.routes[0].routeId });
+      const plan = planOf(quote, quote.routes[0].routeId);
       expect(plan.legs.map((l) => `${l.kind}@${l.chain}`)).toEqual(['bridge@solana-devnet', 'swap@devnet-b']);
       expect(plan.legs[1].amountIn).toBe(plan.legs[0].expectedAmountOut);
       expect(plan.tokenOut.symbol).toBe('DAI');

@@ -1,6 +1,6 @@
 import { startDevnet } from '@swapgw/devnet';
 import { ChainRegistry, readDevnetManifest } from '@swapgw/chains';
-import { CodedError } from '@swapgw/contracts';
+import { CodedError, QuoteResult, RoutePlan } from '@swapgw/contracts';
 import { prepareDatabase, serviceDataSourceOptions } from '@swapgw/persistence';
 import { loadConfig } from '@swapgw/runtime';
 import { freePort, testEnv } from '@swapgw/testing';
@@ -78,4 +78,11 @@ export async function errorCodeOf(promise: Promise<unknown>): Promise<string> {
     throw error;
   }
   throw new Error('expected a CodedError, but the call succeeded');
+}
+
+/** The executable plan of one of the quote's routes, as the quote answered it (what a build sends on). */
+export function planOf(quote: QuoteResult, routeId: string): RoutePlan {
+  const plan = quote.routePlans.find((candidate) => candidate.routeId === routeId);
+  if (!plan) throw new Error(`quote ${quote.quoteId} has no plan for route ${routeId}`);
+  return plan;
 }

@@ -5,6 +5,7 @@ import type { Consumer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { TopicSpec } from '@swapgw/contracts';
 import { initProcessMetrics, JsonLogger } from '@swapgw/runtime';
+import { ConsumerConcurrency } from '../kafka/consumer-concurrency';
 import { ensureTopics } from '../kafka/ensure-topics';
 import { kafkaMicroserviceOptions, kafkaSettingsFromEnv, KafkaSettings } from '../kafka/kafka-settings';
 import { startHealthServer } from './health-server';
@@ -22,6 +23,13 @@ export interface KafkaServiceOptions {
   topics?: TopicSpec[];
   /** Runs before Nest starts, typically prepareDatabase() (migrations). Readiness waits for it. */
   prepare?: () => Promise<void>;
+  /**
+   * Caps on concurrent message handling (partitions at once, messages per partition, messages per
+   * process); unset ones come from the environment, then the defaults. Same-key messages are
+   * always handled in order. See ConsumerConcurrency.
+   */
+  concurrency?: Partial<ConsumerConcurrency>;
+  /** Shorthand for `concurrency.partitions`. */
   partitionsConsumedConcurrently?: number;
   /** Where a brand-new consumer group starts: earliest retained message (default) or latest. */
   fromBeginning?: boolean;
@@ -66,7 +74,7 @@ export async function bootstrapKafkaService(options: KafkaServiceOptions): Promi
 
     const app = await NestFactory.createMicroservice(options.module, {
       ...kafkaMicroserviceOptions(settings, options.groupId, {
-        partitionsConsumedConcurrently: options.partitionsConsumedConcurrently,
+        concurrency: { partitions: options.partitionsConsumedConcurrently, ...options.concurrency },
         fromBeginning: options.fromBeginning,
       }),
       logger,

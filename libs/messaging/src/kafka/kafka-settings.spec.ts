@@ -1,5 +1,6 @@
-import { Transport } from '@nestjs/microservices';
-import { kafkaMicroserviceOptions, kafkaSettingsFromEnv, parseBrokers, sanitizeInstanceId } from './kafka-settings';
+import { ServerKafka } from '@nestjs/microservices';
+import { KeyOrderedKafkaServer } from './key-ordered-kafka-server';
+import { kafkaMicroserviceOptions, kafkaServerOptions, kafkaSettingsFromEnv, parseBrokers, sanitizeInstanceId } from './kafka-settings';
 
 describe('kafka settings', () => {
   it('reads KAFKA_BROKERS as a comma-separated list, 127.0.0.1:9092 by default', () => {
@@ -22,13 +23,21 @@ describe('kafka settings', () => {
   });
 
   it('keeps the group id as given, never auto-creates topics, and heartbeats within the session', () => {
-    const options = kafkaMicroserviceOptions({ brokers: ['k:9092'], clientId: 'quote-service', instanceId: 'i1' }, 'quote-service');
-    expect(options.transport).toBe(Transport.KAFKA);
-    expect(options.options?.postfixId).toBe('');
-    expect(options.options?.consumer).toMatchObject({ groupId: 'quote-service', allowAutoTopicCreation: false });
-    const consumer = options.options!.consumer!;
+    const options = kafkaServerOptions({ brokers: ['k:9092'], clientId: 'quote-service', instanceId: 'i1' }, 'quote-service');
+    expect(options.postfixId).toBe('');
+    expect(options.consumer).toMatchObject({ groupId: 'quote-service', allowAutoTopicCreation: false });
+    const consumer = options.consumer!;
     expect(consumer.heartbeatInterval! * 3).toBeLessThanOrEqual(consumer.sessionTimeout!);
-    expect(options.options?.producer?.allowAutoTopicCreation).toBe(false);
-    expect(options.options?.client?.brokers).toEqual(['k:9092']);
+    expect(options.producer?.allowAutoTopicCreation).toBe(false);
+    expect(options.client?.brokers).toEqual(['k:9092']);
+    expect(options.run).toMatchObject({ autoCommit: true, partitionsConsumedConcurrently: 4 });
+  });
+
+  it('runs every app on the key-ordered Kafka server, a new one per call', () => {
+    const settings = { brokers: ['k:9092'], clientId: 'gateway', instanceId: 'i1' };
+    const { strategy } = kafkaMicroserviceOptions(settings, 'gateway', { concurrency: { partitions: 12 } });
+    expect(strategy).toBeInstanceOf(KeyOrderedKafkaServer);
+    expect(strategy).toBeInstanceOf(ServerKafka); // Nest's routing, replies and unwrap() unchanged
+    expect(kafkaMicroserviceOptions(settings, 'gateway').strategy).not.toBe(strategy);
   });
 });

@@ -1,9 +1,10 @@
 import { hostname } from 'node:os';
 import type { KafkaOptions } from '@nestjs/microservices';
-import { Transport } from '@nestjs/microservices';
 import type { KafkaConfig, logCreator as LogCreator } from 'kafkajs';
 import { logLevel, Partitioners } from 'kafkajs';
 import { JsonLogger } from '@swapgw/runtime';
+import { ConsumerConcurrency, DEFAULT_CONSUMER_CONCURRENCY, resolveConsumerConcurrency } from './consumer-concurrency';
+import { KeyOrderedKafkaServer } from './key-ordered-kafka-server';
 
 export const DEFAULT_KAFKA_BROKERS = '127.0.0.1:9092';
 
@@ -83,37 +84,64 @@ export const CONSUMER_TIMINGS = {
   heartbeatInterval: 3000,
 } as const;
 
+export interface KafkaConsumerOptions {
+  /** Where a brand-new consumer group starts: earliest retained message (default) or latest. */
+  fromBeginning?: boolean;
+  /** Caps on concurrent work; unset ones come from the environment, then the defaults. */
+  concurrency?: Partial<ConsumerConcurrency>;
+}
+
 /**
- * Options for a Nest `Transport.KAFKA` server (the app's responders and stream consumers).
+ * The Kafka options of the suite's consumers (responders and stream consumers).
  * `postfixId: ''` keeps the group id exactly `groupId` (Nest appends "-server" otherwise), and
  * topics are never auto-created: `ensureTopics` declares them with the right partition counts.
+ */
+export function kafkaServerOptions(
+  settings: KafkaSettings,
+  groupId: string,
+  options: { fromBeginning?: boolean; partitionsConsumedConcurrently?: number } = {},
+): Required<KafkaOptions>['options'] {
+  return {
+    postfixId: '',
+    client: kafkaClientConfig({ ...settings, clientId: `${settings.clientId}-${settings.instanceId}` }),
+    consumer: {
+      groupId,
+      allowAutoTopicCreation: false,
+      ...CONSUMER_TIMINGS,
+      // A handler error is retried by kafkajs with back-off (0.5 s doubling, at most 10 s apart),
+      // and the consumer restarts (rejoins) after 8 retries. The retry count of a consumer only
+      // resets on restart, so the cap keeps a later failure from waiting minutes.
+      retry: { initialRetryTime: 500, maxRetryTime: 10000, retries: 8, factor: 0.2, multiplier: 2 },
+    },
+    producer: { allowAutoTopicCreation: false, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner },
+    // A group's first start reads what was sent before it existed (a command emitted while the
+    // service was still deploying); afterwards committed offsets decide. Consumers are idempotent.
+    subscribe: { fromBeginning: options.fromBeginning ?? true },
+    run: {
+      partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? DEFAULT_CONSUMER_CONCURRENCY.partitions,
+      // Offsets done so far are committed at the end of every batch, on a handler error, and
+      // every 5 s during a long batch, so a crash mid-batch replays little.
+      autoCommit: true,
+      autoCommitInterval: 5000,
+    },
+    send: { acks: -1 },
+  };
+}
+
+/**
+ * Microservice options for a Kafka server of the suite (`NestFactory.createMicroservice(module,
+ * options)` or `app.connectMicroservice(options)`): Nest's Kafka server that handles the messages
+ * of a partition concurrently, one at a time per key (KeyOrderedKafkaServer). One server per call.
  */
 export function kafkaMicroserviceOptions(
   settings: KafkaSettings,
   groupId: string,
-  options: { partitionsConsumedConcurrently?: number; fromBeginning?: boolean } = {},
-): KafkaOptions {
-  return {
-    transport: Transport.KAFKA,
-    options: {
-      postfixId: '',
-      client: kafkaClientConfig({ ...settings, clientId: `${settings.clientId}-${settings.instanceId}` }),
-      consumer: {
-        groupId,
-        allowAutoTopicCreation: false,
-        ...CONSUMER_TIMINGS,
-        // A handler error is retried by kafkajs with back-off (0.5 s doubling, at most 10 s apart),
-        // and the consumer restarts (rejoins) after 8 retries. The retry count of a consumer only
-        // resets on restart, so the cap keeps a later failure from waiting minutes.
-        retry: { initialRetryTime: 500, maxRetryTime: 10000, retries: 8, factor: 0.2, multiplier: 2 },
-      },
-      producer: { allowAutoTopicCreation: false, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner },
-      // A group's first start reads what was sent before it existed (a command emitted while the
-      // service was still deploying); afterwards committed offsets decide. Consumers are idempotent.
-      subscribe: { fromBeginning: options.fromBeginning ?? true },
-      // Ordering holds per partition; several partitions are handled at once.
-      run: { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 3, autoCommit: true },
-      send: { acks: -1 },
-    },
-  };
+  options: KafkaConsumerOptions = {},
+): { strategy: KeyOrderedKafkaServer } {
+  const concurrency = resolveConsumerConcurrency(options.concurrency);
+  const serverOptions = kafkaServerOptions(settings, groupId, {
+    fromBeginning: options.fromBeginning,
+    partitionsConsumedConcurrently: concurrency.partitions,
+  });
+  return { strategy: new KeyOrderedKafkaServer(serverOptions, concurrency) };
 }

@@ -1,8 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Kafka, Message, Partitioners, Producer } from 'kafkajs';
-import { Client, ClientConfig } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import { PgChannelListener } from '@swapgw/persistence';
 import { messagingMetrics } from '@swapgw/runtime';
 import { EnvelopeHeaders } from '../envelope/message-headers';
 import { kafkaClientConfig, KafkaSettings } from '../kafka/kafka-settings';
@@ -44,7 +43,7 @@ export class OutboxRelay {
   private readonly batchSize: number;
   private readonly sweepIntervalMs: number;
   private producer: Producer | null = null;
-  private listener: Client | null = null;
+  private listener: PgChannelListener | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
   private backlogTimer: NodeJS.Timeout | null = null;
   private running = false;
@@ -82,7 +81,14 @@ export class OutboxRelay {
       createPartitioner: Partitioners.DefaultPartitioner,
     });
     await this.producer.connect();
-    await this.listen();
+    // NOTIFY wakes a round at once; the sweep below covers a lost LISTEN connection meanwhile.
+    this.listener = new PgChannelListener(this.dataSource, outboxChannelOf(this.schema), {
+      purpose: 'outbox-listen',
+      retryDelayMs: this.sweepIntervalMs * 5,
+      onNotification: () => void this.wake(),
+      onResumed: () => void this.wake(),
+    });
+    await this.listener.start();
     this.sweepTimer = setInterval(() => void this.wake(), this.sweepIntervalMs);
     void this.wake(); // wake() never rejects: a failed round is logged and retried on the next sweep
     this.backlogTimer = setInterval(() => void this.sampleBacklog(), this.options.backlogSampleIntervalMs ?? 15_000);
@@ -112,7 +118,7 @@ export class OutboxRelay {
     if (this.backlogTimer) clearInterval(this.backlogTimer);
     this.backlogTimer = null;
     await this.draining?.catch(() => undefined);
-    await this.listener?.end().catch(() => undefined);
+    await this.listener?.stop();
     this.listener = null;
     await this.producer?.disconnect().catch(() => undefined);
     this.producer = null;
@@ -195,43 +201,4 @@ export class OutboxRelay {
     });
     for (const row of rows) messagingMetrics.produced(row.topic, (row.envelope as { type?: string }).type);
   }
-
-  /** A dedicated connection for LISTEN (a pooled one would be handed to other queries). */
-  private async listen(): Promise<void> {
-    if (!this.running) return;
-    const client = new Client(pgClientConfigOf(this.dataSource.options as PostgresConnectionOptions));
-    client.on('notification', () => void this.wake());
-    client.on('error', (error) => {
-      this.logger.warn({ msg: 'outbox LISTEN connection lost; sweeping until it is back', error: error.message });
-      if (this.listener === client) this.listener = null;
-      client.end().catch(() => undefined);
-      setTimeout(() => void this.listen().catch(() => undefined), this.sweepIntervalMs * 5).unref();
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN "${outboxChannelOf(this.schema)}"`);
-      this.listener = client;
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      this.logger.warn({ msg: 'outbox LISTEN unavailable; sweeping until it is back', error: (error as Error).message });
-      setTimeout(() => void this.listen().catch(() => undefined), this.sweepIntervalMs * 5).unref();
-    }
-  }
-}
-
-export function pgClientConfigOf(options: PostgresConnectionOptions): ClientConfig {
-  const base: ClientConfig = {
-    connectionTimeoutMillis: 5000,
-    application_name: `${options.applicationName ?? 'swapgw'}-outbox-listen`,
-    keepAlive: true,
-  };
-  if (options.url) return { ...base, connectionString: options.url };
-  return {
-    ...base,
-    host: options.host,
-    port: options.port,
-    user: options.username,
-    password: typeof options.password === 'string' ? options.password : undefined,
-    database: options.database,
-  };
 }

@@ -39,7 +39,7 @@ export class QuoteRouteSummaryDto implements QuoteRouteSummary {
 }
 
 /** The spec's Quote (data of POST /quote). */
-export class QuoteResponse implements QuoteResult {
+export class QuoteResponse implements Omit<QuoteResult, 'routePlans'> {
   @ApiProperty({ description: 'Quote identifier, passed to swap build' }) quoteId!: string;
   @ApiProperty({ description: 'Expiry (ms since epoch): 60 s after the quote by default' }) expiresAtMs!: number;
   @ApiProperty({ type: [QuoteRouteSummaryDto], description: 'Best output first; empty when no route exists' }) routes!: QuoteRouteSummaryDto[];

@@ -17,7 +17,6 @@ import {
 /** Message types answered by quote-service on `quote.requests`. */
 export const QuoteMessageTypes = {
   create: 'quote.create',
-  getRoute: 'quote.route.get',
 } as const;
 
 export const QUOTE_NETWORKS = ['mainnet', 'testnet'] as const;
@@ -135,21 +134,14 @@ export interface QuoteResult {
   quoteId: string;
   expiresAtMs: number;
   routes: QuoteRouteSummary[];
+  /**
+   * Every route's executable plan, in the order of `routes`: for the services (the gateway keeps
+   * them with the quotes it served and sends the chosen one in the build command), never shown to
+   * API clients.
+   */
+  routePlans: RoutePlan[];
   /** Only with `debug`: per-provider outcome (ok, no route, failed, timed out) and timings. */
   debug?: Record<string, unknown>;
-}
-
-/** `quote.route.get`: the execution planner fetches one route's executable plan. */
-export class GetRoutePlanRequest {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(64)
-  quoteId!: string;
-
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(64)
-  routeId!: string;
 }
 
 /** A token as a plan needs it; `address` null is the chain's native coin. */
@@ -301,7 +293,7 @@ export class RouteLeg {
   estimatedDurationSeconds!: number;
 }
 
-/** The full executable plan of one route, stored with the quote and served by `quote.route.get`. */
+/** The full executable plan of one route, stored with the quote and answered with it (QuoteResult.routePlans). */
 export class RoutePlan {
   @IsString()
   @IsNotEmpty()

@@ -1,13 +1,23 @@
 /**
  * Message `type` values of the swap domain, per topic.
  *
- * - `swap.requests` (request-reply, gateway → execution-planner): SwapRequestTypes
+ * - `swap.commands` (stream, gateway → execution-planner): SwapCommandTypes
+ * - `swap.requests` (request-reply, gateway and limit-order-service → execution-planner): SwapRequestTypes
  * - `swap.events` (stream, execution-planner → gateway read model and anyone else): SwapEventTypes
  *
  * Every message is keyed by `swapId` (the envelope's aggregateId), so one swap's events stay in
  * order on one partition and a projector sees them in the order the planner committed them.
  */
+/**
+ * `swap.build` as a durable command: the gateway answers 200/202 once Kafka has it, and the
+ * planner's verdict reaches the client through swap.events (the read model), not a reply.
+ */
+export const SwapCommandTypes = {
+  build: 'swap.build',
+} as const;
+
 export const SwapRequestTypes = {
+  /** The same build answered over request-reply (limit-order-service, which needs the verdict at once). */
   build: 'swap.build',
   /** Ask for a fresh payload of the current step when the one issued has expired. */
   refreshSigning: 'swap.signing.refresh',
@@ -27,6 +37,7 @@ export const SwapEventTypes = {
   expired: 'swap.expired',
 } as const;
 
+export type SwapCommandType = (typeof SwapCommandTypes)[keyof typeof SwapCommandTypes];
 export type SwapRequestType = (typeof SwapRequestTypes)[keyof typeof SwapRequestTypes];
 export type SwapEventType = (typeof SwapEventTypes)[keyof typeof SwapEventTypes];
 

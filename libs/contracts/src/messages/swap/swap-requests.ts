@@ -12,6 +12,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { RoutePlan } from '../quote/quote-messages';
 import { PERMIT_TYPES, PermitType, SwapStatus } from './swap-message-types';
 
 /**
@@ -68,8 +69,9 @@ export class Permit2Payload {
 }
 
 /**
- * `swap.build` (swap.requests, gateway → execution-planner). Idempotent on `swapId`, which the
- * gateway derives from owner + Idempotency-Key, so a retry maps to the same swap.
+ * `swap.build`: a command on swap.commands (gateway → execution-planner) or a request on
+ * swap.requests (limit-order-service → planner). Idempotent on `swapId`, which the gateway derives
+ * from owner + Idempotency-Key, so a retry maps to the same swap.
  * Errors: QUOTE_NOT_FOUND (404), UNKNOWN_ROUTE (400), QUOTE_EXPIRED (410), VALIDATION_FAILED (400,
  * e.g. a permit without signature), SIGNING_SURFACE_UNAVAILABLE (503), IDEMPOTENCY_CONFLICT (409,
  * same swapId with another quote/route/address).
@@ -130,6 +132,24 @@ export class SwapBuildRequest {
   @ValidateNested()
   @Type(() => Permit2Payload)
   permit2?: Permit2Payload;
+
+  /**
+   * The route's executable plan, as quote-service gave it with the quote (QuoteResult.routePlans):
+   * the planner plans from it without asking quote-service again. Its quoteId and routeId must be
+   * the request's.
+   */
+  @ValidateNested()
+  @Type(() => RoutePlan)
+  plan!: RoutePlan;
+
+  /**
+   * When the build was accepted (ms): the quote's expiry is judged against it, so a command that
+   * waited in Kafka while the planner was busy or down is not refused for the wait.
+   */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  acceptedAtMs?: number;
 }
 
 export interface SwapBuildResult {

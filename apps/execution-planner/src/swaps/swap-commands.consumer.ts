@@ -1,0 +1,26 @@
+import { Controller } from '@nestjs/common';
+import { Ctx, EventPattern, KafkaContext, Payload } from '@nestjs/microservices';
+import { SwapBuildRequest, SwapCommandTypes, Topics } from '@swapgw/contracts';
+import { IdempotentConsumer } from '@swapgw/messaging';
+import { SwapBuilder } from './swap-builder.service';
+
+/**
+ * `swap.commands` (gateway → planner): builds accepted by the gateway before any planning. The
+ * verdict, a swap with its steps or a swap failed with the reason a synchronous build would have
+ * answered, is written with the processed_events row in one transaction and told through
+ * swap.events, which the gateway projects and its build waits on.
+ */
+@Controller()
+export class SwapCommandsConsumer {
+  constructor(
+    private readonly consumer: IdempotentConsumer,
+    private readonly builder: SwapBuilder,
+  ) {}
+
+  @EventPattern(Topics.swapCommands)
+  async onSwapCommand(@Payload() message: unknown, @Ctx() ctx: KafkaContext): Promise<void> {
+    await this.consumer.consume(message, ctx, {
+      [SwapCommandTypes.build]: { payload: SwapBuildRequest, handle: (request: SwapBuildRequest, _, manager) => this.builder.buildCommand(request, manager) },
+    });
+  }
+}

@@ -1,0 +1,104 @@
+import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { PgChannelListener } from '@swapgw/persistence';
+
+/** The channel the projector notifies with a swapId when it changed that swap's view row. */
+export const SWAP_VIEW_CHANNEL = 'gateway_swap_views';
+
+/**
+ * One waiter's subscription to a swap's view row. `changed` remembers a notification that came
+ * while the waiter was reading, so none is lost between a read and the next wait.
+ */
+export class SwapViewWatch {
+  private changed = false;
+  private wake: (() => void) | null = null;
+
+  constructor(private readonly release: (watch: SwapViewWatch) => void) {}
+
+  notify(): void {
+    this.changed = true;
+    this.wake?.();
+  }
+
+  /** Resolves when the row changed since the last call (at once if it already did), or at `deadlineMs`. */
+  changedOrDeadline(deadlineMs: number): Promise<void> {
+    if (this.changed) {
+      this.changed = false;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.wake = null;
+        this.changed = false;
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, deadlineMs - Date.now()));
+      this.wake = done;
+    });
+  }
+
+  close(): void {
+    this.wake?.();
+    this.release(this);
+  }
+}
+
+/**
+ * Tells waiting builds that their swap's view row changed, whichever gateway instance projected
+ * the change: the projector NOTIFYs `gateway_swap_views` with the swapId in its transaction
+ * (delivered at commit) and every instance LISTENs on one dedicated connection. A build wait reads
+ * the row once, then again only when told, instead of polling PostgreSQL on a timer. When LISTEN
+ * was lost and comes back, every waiter is woken to read once, since notifications are not kept.
+ */
+@Injectable()
+export class SwapViewChanges implements OnModuleInit, OnModuleDestroy {
+  private readonly watches = new Map<string, Set<SwapViewWatch>>();
+  private readonly listener: PgChannelListener;
+
+  constructor(dataSource: DataSource) {
+    this.listener = new PgChannelListener(dataSource, SWAP_VIEW_CHANNEL, {
+      purpose: 'swap-views-listen',
+      retryDelayMs: 1000,
+      onNotification: (swapId) => this.notify(swapId),
+      onResumed: () => this.notifyAll(),
+    });
+  }
+
+  /** Subscribes before the first read of the row; close() the watch when done. */
+  watch(swapId: string): SwapViewWatch {
+    const watch = new SwapViewWatch((released) => {
+      const set = this.watches.get(swapId);
+      set?.delete(released);
+      if (set?.size === 0) this.watches.delete(swapId);
+    });
+    const set = this.watches.get(swapId) ?? new Set<SwapViewWatch>();
+    set.add(watch);
+    this.watches.set(swapId, set);
+    return watch;
+  }
+
+  /** How many waits are open (metrics, tests). */
+  get waiting(): number {
+    let count = 0;
+    for (const set of this.watches.values()) count += set.size;
+    return count;
+  }
+
+  notify(swapId: string): void {
+    for (const watch of this.watches.get(swapId) ?? []) watch.notify();
+  }
+
+  private notifyAll(): void {
+    for (const set of this.watches.values()) for (const watch of set) watch.notify();
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.listener.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.listener.stop();
+    this.notifyAll();
+  }
+}

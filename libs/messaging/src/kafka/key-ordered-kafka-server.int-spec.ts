@@ -1,0 +1,168 @@
+import { Controller, INestMicroservice, Module, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Ctx, EventPattern, KafkaContext, Payload } from '@nestjs/microservices';
+import { Kafka, logLevel } from 'kafkajs';
+import { groupCaughtUp, produceRaw, testKafkaSettings, uniqueSuffix, waitFor } from '../testing/messaging-test-support';
+import { ConsumerConcurrency } from './consumer-concurrency';
+import { ensureTopics } from './ensure-topics';
+import { kafkaMicroserviceOptions, KafkaSettings } from './kafka-settings';
+
+const suffix = uniqueSuffix();
+const orderedTopic = `itest.keyed.${suffix}`;
+const orderedGroup = `itest-keyed-${suffix}`;
+const failingTopic = `itest.keyed-fail.${suffix}`;
+const failingGroup = `itest-keyed-fail-${suffix}`;
+
+const KEYS = 20;
+const PER_KEY = 10;
+const LIMITS: Partial<ConsumerConcurrency> = { partitions: 3, perPartition: 4, perProcess: 8 };
+
+interface Step {
+  key: string;
+  seq: number;
+}
+
+/** What the ordered consumer saw: start/end per message and how much ran at once. */
+const seen = {
+  log: [] as Array<Step & { at: 'start' | 'end'; partition: number }>,
+  runningByPartition: new Map<number, Set<string>>(),
+  inFlight: 0,
+  maxInFlight: 0,
+  maxInFlightOfOnePartition: 0,
+  sameKeyOverlapped: false,
+  otherKeysOfSamePartitionOverlapped: false,
+};
+
+@Controller()
+class OrderedController {
+  @EventPattern(orderedTopic)
+  async onStep(@Payload() step: Step, @Ctx() ctx: KafkaContext): Promise<void> {
+    const partition = ctx.getPartition();
+    const running = seen.runningByPartition.get(partition) ?? new Set<string>();
+    seen.runningByPartition.set(partition, running);
+    if (running.has(step.key)) seen.sameKeyOverlapped = true;
+    if (running.size > 0) seen.otherKeysOfSamePartitionOverlapped = true;
+    running.add(step.key);
+    seen.inFlight += 1;
+    seen.maxInFlight = Math.max(seen.maxInFlight, seen.inFlight);
+    seen.maxInFlightOfOnePartition = Math.max(seen.maxInFlightOfOnePartition, running.size);
+    seen.log.push({ ...step, at: 'start', partition });
+    // A short, uneven piece of async work (a DB write in real consumers).
+    await new Promise((resolve) => setTimeout(resolve, 3 + ((step.seq * 7 + step.key.length) % 9)));
+    seen.log.push({ ...step, at: 'end', partition });
+    seen.inFlight -= 1;
+    running.delete(step.key);
+  }
+}
+
+/** Per offset of the single-partition failing topic: how often it was handled, and whether it must fail. */
+const failing = { handled: new Map<number, number>(), failOffset: 2, stillFailing: true };
+
+@Controller()
+class FailingController {
+  @EventPattern(failingTopic)
+  async onStep(@Payload() _step: Step, @Ctx() ctx: KafkaContext): Promise<void> {
+    const offset = Number(ctx.getMessage().offset);
+    failing.handled.set(offset, (failing.handled.get(offset) ?? 0) + 1);
+    if (offset === failing.failOffset) {
+      // Fail after the later messages (other keys, running alongside) have finished.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      if (failing.stillFailing) throw new Error('downstream unavailable');
+    }
+  }
+}
+
+@Module({ controllers: [OrderedController] })
+class OrderedModule {}
+
+@Module({ controllers: [FailingController] })
+class FailingModule {}
+
+async function committedOffset(settings: KafkaSettings, groupId: string, topic: string): Promise<string> {
+  const admin = new Kafka({ clientId: `${settings.clientId}-offsets`, brokers: settings.brokers, logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    return committed?.partitions.find((p) => p.partition === 0)?.offset ?? '-1';
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+describe('KeyOrderedKafkaServer against the broker', () => {
+  const settings = testKafkaSettings('itest-keyed');
+  const apps: INestMicroservice[] = [];
+
+  async function startApp(module: Type<unknown>, groupId: string): Promise<void> {
+    const app = await NestFactory.createMicroservice(module, {
+      ...kafkaMicroserviceOptions(settings, groupId, { concurrency: LIMITS }),
+      logger: ['error'],
+    });
+    await app.listen();
+    apps.push(app);
+  }
+
+  beforeAll(async () => {
+    await ensureTopics(settings, [
+      { name: orderedTopic, partitions: 3 },
+      { name: failingTopic, partitions: 1 },
+    ]);
+  });
+
+  afterAll(async () => {
+    await Promise.allSettled(apps.map((app) => app.close()));
+  });
+
+  it('handles 200 messages over 20 keys in order per key, different keys of a partition at once, within the caps', async () => {
+    // Produced before the consumer starts, so its fetches bring many messages of each partition.
+    const messages = [];
+    for (let seq = 0; seq < PER_KEY; seq++) {
+      for (let k = 0; k < KEYS; k++) messages.push({ key: `order-${k}`, value: JSON.stringify({ key: `order-${k}`, seq }) });
+    }
+    await produceRaw(settings, orderedTopic, messages);
+    await startApp(OrderedModule, orderedGroup);
+
+    await waitFor('all 200 messages to be handled', () => seen.log.filter((e) => e.at === 'end').length >= KEYS * PER_KEY, 60_000);
+    await waitFor('the group to commit the end of every partition', () => groupCaughtUp(settings, orderedGroup, orderedTopic), 30_000);
+
+    for (let k = 0; k < KEYS; k++) {
+      const key = `order-${k}`;
+      const ofKey = seen.log.filter((e) => e.key === key);
+      // start 0, end 0, start 1, end 1, ...: each one begins after the previous one of its key ended.
+      expect(ofKey.map((e) => `${e.at}:${e.seq}`)).toEqual(
+        Array.from({ length: PER_KEY }, (_, seq) => [`start:${seq}`, `end:${seq}`]).flat(),
+      );
+      expect(new Set(ofKey.map((e) => e.partition)).size).toBe(1);
+    }
+    expect(seen.sameKeyOverlapped).toBe(false);
+    expect(seen.otherKeysOfSamePartitionOverlapped).toBe(true);
+    expect(seen.maxInFlight).toBeGreaterThan(1);
+    expect(seen.maxInFlightOfOnePartition).toBeLessThanOrEqual(LIMITS.perPartition!);
+    expect(seen.maxInFlight).toBeLessThanOrEqual(LIMITS.perProcess!);
+  });
+
+  it('redelivers a failed message and never commits past it, while the messages before it stay committed', async () => {
+    // Offsets 0..5, one key each: all run at once, offset 2 fails after 3, 4 and 5 are done.
+    await produceRaw(
+      settings,
+      failingTopic,
+      Array.from({ length: 6 }, (_, i) => ({ key: `item-${i}`, value: JSON.stringify({ key: `item-${i}`, seq: i }) })),
+    );
+    await startApp(FailingModule, failingGroup);
+
+    await waitFor('the failing message to be delivered a third time', () => (failing.handled.get(2) ?? 0) >= 3, 30_000);
+    const committedWhileFailing = await committedOffset(settings, failingGroup, failingTopic);
+    // The committed offset is the next one to read: 2, i.e. exactly the finished prefix 0 and 1.
+    expect(committedWhileFailing).toBe('2');
+    expect(failing.handled.get(0)).toBe(1);
+    expect(failing.handled.get(1)).toBe(1);
+    // 3..5 finished the first time but lie beyond the failure: they come again with it.
+    expect(failing.handled.get(3)).toBeGreaterThanOrEqual(2);
+
+    failing.stillFailing = false;
+    await waitFor('the group to commit past the recovered message', async () => (await committedOffset(settings, failingGroup, failingTopic)) === '6', 30_000);
+    expect(failing.handled.get(0)).toBe(1);
+    expect(failing.handled.get(1)).toBe(1);
+    for (const offset of [2, 3, 4, 5]) expect(failing.handled.get(offset)).toBeGreaterThanOrEqual(2);
+  });
+});
