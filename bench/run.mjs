@@ -8,11 +8,13 @@
 //      .md and print the markdown summary
 //   4. everything it started is stopped, on success, failure and Ctrl-C
 // Flags (defaults keep a run under ~5 minutes on a small machine; raise them to scale up):
-//   --scenarios gateway-overhead,kafka-request-reply,quote-latency,sync-build-latency,soak
+//   --scenarios gateway-overhead,kafka-request-reply,quote-latency,sync-build-latency,soak,soak-scaled
 //   --connections 10 --duration 5            autocannon, per target (gateway and bare Fastify)
 //   --rr-requests 200 --rr-concurrency 8     Kafka request-reply, per series
 //   --samples 20 --build-wait-ms 15000       quote and sync build latency
 //   --soak-swaps 20 --soak-concurrency 20 --soak-poll-ms 250 --soak-ready-timeout-ms 120000
+//   --soak-integrators 20 (API keys the soak's swaps are spread over)
+//   --probe-interval-ms 250 --probe-after-s 10   the prober during the soak and after it
 //   --log-level warn (apps' LOG_LEVEL)   --skip-build   --keep-logs   --echo (app logs to the console)
 import { execFile, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -38,7 +40,7 @@ import {
   startDevnet,
 } from '../tools/stack/lib.mjs';
 
-const SCENARIOS = ['gateway-overhead', 'kafka-request-reply', 'quote-latency', 'sync-build-latency', 'soak'];
+const SCENARIOS = ['gateway-overhead', 'kafka-request-reply', 'quote-latency', 'sync-build-latency', 'soak', 'soak-scaled'];
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(`--${name}`);
 const option = (name, fallback) => {
@@ -67,6 +69,9 @@ const settings = {
   soakConcurrency: positive('soak-concurrency', soakSwaps),
   soakPollMs: positive('soak-poll-ms', 250),
   soakReadyTimeoutMs: positive('soak-ready-timeout-ms', 120_000),
+  soakIntegrators: positive('soak-integrators', 20),
+  probeIntervalMs: positive('probe-interval-ms', 250),
+  probeAfterSeconds: positive('probe-after-s', 10),
   logLevel: option('log-level', 'warn'),
 };
 const echo = flag('echo');
@@ -75,6 +80,8 @@ const keepLogs = flag('keep-logs');
 const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapgw-bench-'));
 const logDir = path.join(runDir, 'logs');
 const started = [];
+/** What the CPU figures of the soak add up: { name, pid, outsideServices? } per process started here. */
+const measuredProcesses = [];
 let stopping = false;
 
 async function stopAll() {
@@ -143,9 +150,9 @@ function compileBench() {
   });
 }
 
-async function createKey(env) {
+async function createKey(env, owner = 'bench') {
   const cli = path.join(repoRoot, 'dist', 'apps', 'gateway', 'src', 'cli', 'keys.js');
-  const { stdout } = await promisify(execFile)(process.execPath, [cli, 'create', '--owner', 'bench'], {
+  const { stdout } = await promisify(execFile)(process.execPath, [cli, 'create', '--owner', owner], {
     cwd: repoRoot,
     env,
     timeout: 60_000,
@@ -155,11 +162,29 @@ async function createKey(env) {
   return key;
 }
 
+/**
+ * One key per integrator of the soak, made with the keys CLI like the bench's own key. A few at a
+ * time: each CLI run is a Node process with a database connection.
+ */
+async function createIntegratorKeys(env, count) {
+  const keys = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      keys[i] = await createKey(env, `bench-integrator-${String(i + 1).padStart(2, '0')}`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(4, count) }, worker));
+  return keys;
+}
+
 async function startInfrastructure() {
   const kafkaPromise = (async () => {
     const port = await freePortRun(39092, 2);
     const kafka = await startKafka({ port, dataDir: path.join(runDir, 'kafka'), useEnv: false, heapMb: 512 });
     started.push({ name: 'kafka', stop: kafka.stop });
+    if (kafka.pid) measuredProcesses.push({ name: 'kafka broker', pid: kafka.pid });
     await ensureKafkaTopics(kafka.brokers);
     say('kafka', `fresh broker at ${kafka.brokers}, topics created`);
     return kafka.brokers;
@@ -184,6 +209,8 @@ async function startInfrastructure() {
     });
     if (!devnet) throw new Error('the devnet is not built (dist/libs/devnet)');
     started.push({ name: 'devnet', stop: () => devnet.stop(), killNow: () => devnet.killNow() });
+    // The chains stand in for the RPC providers of production: measured, kept out of the service total.
+    measuredProcesses.push({ name: 'devnet (anvil)', pid: devnet.pid, outsideServices: true });
     say('devnet', `chains on ports ${portA}, ${portA + 1}`);
     return manifest;
   })();
@@ -218,6 +245,7 @@ async function startApps(infra) {
     if (r.status === 'fulfilled') {
       const proc = r.value;
       started.push({ name: services[i], stop: () => proc.stop(), killNow: () => proc.killNow() });
+      measuredProcesses.push({ name: services[i], pid: proc.pid });
     }
   }
   const failed = results.find((r) => r.status === 'rejected');
@@ -235,6 +263,7 @@ async function startApps(infra) {
       echo,
     });
     started.push({ name: g.name, stop: () => proc.stop(), killNow: () => proc.killNow() });
+    measuredProcesses.push({ name: g.name, pid: proc.pid });
   }
   say('apps', 'five apps ready (two gateways: catalog cache on and off)');
   const urlOf = (port) => `http://127.0.0.1:${port}/api/v1`;
@@ -270,6 +299,8 @@ async function main() {
   const infra = await startInfrastructure();
   const { base, gatewayUrl, uncachedGatewayUrl } = await startApps(infra);
   const apiKey = await createKey(base);
+  const soaks = scenarios.some((s) => s.startsWith('soak'));
+  const integratorKeys = soaks ? await createIntegratorKeys(base, settings.soakIntegrators) : [];
   say('bench', `stack up in ${((Date.now() - t0) / 1000).toFixed(0)} s; running ${scenarios.join(', ')}`);
   const code = await runScenarios({
     ...base,
@@ -277,6 +308,11 @@ async function main() {
     BENCH_GATEWAY_URL: gatewayUrl,
     BENCH_UNCACHED_GATEWAY_URL: uncachedGatewayUrl,
     BENCH_API_KEY: apiKey,
+    BENCH_INTEGRATOR_KEYS: integratorKeys.join(','),
+    BENCH_PROCESSES: JSON.stringify(measuredProcesses),
+    BENCH_LOG_DIR: logDir,
+    // libs/testing's startApp (soak-scaled's extra instances) writes its logs under <TEST_RUN_DIR>/logs.
+    TEST_RUN_DIR: runDir,
     BENCH_RESULTS_DIR: path.join(repoRoot, 'bench', 'results'),
   });
   say('bench', `done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);

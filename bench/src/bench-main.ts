@@ -5,8 +5,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gatewayOverhead } from './scenarios/gateway-overhead';
 import { kafkaRequestReply } from './scenarios/kafka-request-reply';
-import { quoteLatency, soak, syncBuildLatency } from './scenarios/swap-flow';
+import { soak, SoakOptions, SoakResult } from './scenarios/soak';
+import { killScaledInstances, soakScaled } from './scenarios/soak-scaled';
+import { quoteLatency, syncBuildLatency } from './scenarios/swap-flow';
 import { describeMachine } from './support/machine';
+import { postgresBackendPids } from './support/postgres-backends';
+import { ProcessGroup } from './support/process-cpu';
 import { BenchReport, ScenarioResult, toMarkdown } from './support/report';
 
 export const SCENARIOS = [
@@ -15,6 +19,7 @@ export const SCENARIOS = [
   'quote-latency',
   'sync-build-latency',
   'soak',
+  'soak-scaled',
 ] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -30,6 +35,33 @@ export interface BenchSettings {
   soakConcurrency: number;
   soakPollMs: number;
   soakReadyTimeoutMs: number;
+  soakIntegrators: number;
+  probeIntervalMs: number;
+  probeAfterSeconds: number;
+  logLevel: string;
+}
+
+/** A process bench/run.mjs started, as it passes them in BENCH_PROCESSES. */
+interface StartedProcess {
+  name: string;
+  pid: number;
+  /** Not part of the system under test (the devnet stands in for chain RPC). */
+  outsideServices?: boolean;
+}
+
+/**
+ * The run's processes for the CPU figures: what run.mjs started (with their children: the devnet
+ * runs anvil) and the PostgreSQL backends of the bench database at the time of asking.
+ */
+function processGroupsOf(started: StartedProcess[], databaseUrl: string): () => Promise<ProcessGroup[]> {
+  return async () => [
+    ...started.map((p) => ({ name: p.name, pids: [p.pid], withDescendants: true, excludeFromServiceTotal: p.outsideServices })),
+    {
+      name: 'postgres backends',
+      pids: await postgresBackendPids(databaseUrl).catch(() => []),
+      withDescendants: false,
+    },
+  ];
 }
 
 function required(name: string): string {
@@ -51,6 +83,24 @@ async function main(): Promise<number> {
   const userAddress = manifest.accounts.find((a) => a.index === 9)?.address ?? manifest.accounts[0].address;
   const resultsDir = required('BENCH_RESULTS_DIR');
   const swapContext = { gatewayUrl, apiKey, userAddress };
+  const integratorKeys = (process.env.BENCH_INTEGRATOR_KEYS ?? apiKey).split(',').filter(Boolean);
+  const started = JSON.parse(process.env.BENCH_PROCESSES ?? '[]') as StartedProcess[];
+  const logDir = process.env.BENCH_LOG_DIR;
+  const soakOptions: SoakOptions = {
+    gatewayUrl,
+    integratorKeys,
+    proberKey: apiKey,
+    userAddress,
+    databaseUrl,
+    swaps: settings.soakSwaps,
+    concurrency: settings.soakConcurrency,
+    pollIntervalMs: settings.soakPollMs,
+    readyTimeoutMs: settings.soakReadyTimeoutMs,
+    probeIntervalMs: settings.probeIntervalMs,
+    probeAfterMs: settings.probeAfterSeconds * 1000,
+    processGroups: processGroupsOf(started, databaseUrl),
+    gatewayLogFile: logDir ? path.join(logDir, 'gateway.log') : undefined,
+  };
 
   const startedAt = new Date();
   const machine = describeMachine();
@@ -70,13 +120,16 @@ async function main(): Promise<number> {
       kafkaRequestReply({ brokers, requests: settings.rrRequests, concurrency: settings.rrConcurrency }),
     'quote-latency': () => quoteLatency(swapContext, settings.latencySamples),
     'sync-build-latency': () => syncBuildLatency(swapContext, settings.latencySamples, settings.buildWaitMs),
-    soak: () =>
-      soak(
-        { ...swapContext, databaseUrl },
-        settings.soakSwaps,
-        settings.soakConcurrency,
-        settings.soakPollMs,
-        settings.soakReadyTimeoutMs,
+    soak: () => soak(soakOptions),
+    'soak-scaled': () =>
+      soakScaled(
+        {
+          ...soakOptions,
+          brokers,
+          instancePrefix: process.env.INSTANCE_ID_PREFIX ?? 'bench',
+          logLevel: settings.logLevel,
+        },
+        results.find((r): r is SoakResult => r.scenario === 'soak'),
       ),
   };
   for (const name of settings.scenarios) {
@@ -105,9 +158,20 @@ async function main(): Promise<number> {
   fs.writeFileSync(path.join(resultsDir, `${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
   fs.writeFileSync(path.join(resultsDir, `${stamp}.md`), `${markdown}\n`);
   process.stdout.write(`${markdown}\n\nResults: ${path.join(resultsDir, `${stamp}.json`)} and .md\n`);
-  const soakFailed = results.some((r) => r.scenario === 'soak' && r.verdict !== 'none lost, none duplicated');
+  const soakFailed = results.some(
+    (r) => (r.scenario === 'soak' || r.scenario === 'soak-scaled') && r.verdict !== 'none lost, none duplicated',
+  );
   return errors.length > 0 || soakFailed ? 1 : 0;
 }
+
+// run.mjs stops this process with SIGTERM (Ctrl-C, failure): instances started here go with it.
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    killScaledInstances();
+    process.exit(130);
+  });
+}
+process.on('exit', killScaledInstances);
 
 // Explicit exit: Kafka clients and sockets of finished scenarios must not keep the run alive.
 main().then(

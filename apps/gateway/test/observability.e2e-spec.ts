@@ -58,10 +58,12 @@ describe('observability through the running stack', () => {
   beforeAll(async () => {
     if (!gatewayUrl || !quoteServiceUrl) throw new Error('GATEWAY_URL / QUOTE_SERVICE_HEALTH_URL not set: run through the e2e project');
     client = api(gatewayUrl, await createApiKey(`observability-e2e-${randomUUID().slice(0, 8)}`));
-    // Read catalog.requests from the moment the reader joined (a new group starting at the end).
+    // Read catalog.requests from the beginning: a new group starting at the end resolves "the end"
+    // at its first fetch, which can come after the request under test (seen on a busy machine).
+    // The test finds its request by trace id among everything the topic holds.
     const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
     await consumer.connect();
-    await consumer.subscribe({ topic: Topics.catalogRequests, fromBeginning: false });
+    await consumer.subscribe({ topic: Topics.catalogRequests, fromBeginning: true });
     await consumer.run({
       eachMessage: async ({ message }) => {
         const headers: Record<string, string> = {};

@@ -1,4 +1,4 @@
-import { Inject, Module, OnApplicationBootstrap, OnApplicationShutdown, Type } from '@nestjs/common';
+import { Inject, Module, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy, Type } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MessagingModule } from '@swapgw/messaging';
 import { serviceDataSourceOptions } from '@swapgw/persistence';
@@ -14,17 +14,25 @@ import { createQuoteServiceComponents, QuoteServiceComponents } from './quote-se
 export const QUOTE_GROUP_ID = 'quote-service';
 const COMPONENTS = Symbol('QUOTE_SERVICE_COMPONENTS');
 const PRUNE_INTERVAL_MS = 10 * 60_000;
+/** How often the trending counts of quotes are added to the catalog (a ranking hint: seconds late is fine). */
+const TRENDING_FLUSH_INTERVAL_MS = 5000;
 
 /**
  * Seeds the catalog before the Kafka consumer starts serving, prunes old quotes while running, and
  * releases RPC providers at the end.
  */
-class CatalogLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+class CatalogLifecycle implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
   constructor(@Inject(COMPONENTS) private readonly components: QuoteServiceComponents) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.components.sync.seed();
     this.components.retention.start(PRUNE_INTERVAL_MS);
+    this.components.trending.start(TRENDING_FLUSH_INTERVAL_MS);
+  }
+
+  /** Before the database closes: the last trending counts. */
+  async onModuleDestroy(): Promise<void> {
+    await this.components.trending.stop();
   }
 
   onApplicationShutdown(): void {

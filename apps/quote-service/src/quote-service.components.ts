@@ -20,6 +20,7 @@ import { UniswapV2Provider } from './providers/uniswap-v2.provider';
 import { UniswapV2Quoter } from './providers/uniswap-v2-quoter';
 import { QuoteRetention } from './quote/quote-retention';
 import { QuoteService } from './quote/quote.service';
+import { TrendingCounter } from './quote/trending-counter';
 import { TokenResolver } from './quote/token-resolver';
 
 /** Everything quote-service does, wired from a config: used by the Nest module and by tests. */
@@ -29,6 +30,7 @@ export interface QuoteServiceComponents {
   catalog: CatalogService;
   quotes: QuoteService;
   retention: QuoteRetention;
+  trending: TrendingCounter;
 }
 
 /** Placeholder sender for LI.FI quotes from Solana without a recipient (the System Program id). */
@@ -71,13 +73,14 @@ export function createQuoteServiceComponents(
   if (config.JUPITER_API_URL) {
     providers.push(new JupiterProvider({ baseUrl: config.JUPITER_API_URL, apiKey: config.JUPITER_API_KEY, chain: config.JUPITER_CHAIN }, thresholds));
   }
-  const quotes = new QuoteService(dataSource, registry, new TokenResolver(dataSource, registry), providers, {
+  const trending = new TrendingCounter(dataSource);
+  const quotes = new QuoteService(dataSource, registry, new TokenResolver(dataSource, registry), providers, trending, {
     ttlMs: config.QUOTE_TTL_MS,
     providerTimeoutMs: config.QUOTE_PROVIDER_TIMEOUT_MS,
     defaultSlippageBps: config.DEFAULT_SLIPPAGE_BPS,
   });
   const retention = new QuoteRetention(dataSource, config.QUOTE_RETENTION_MS);
-  return { registry, sync, catalog: new CatalogService(dataSource, sync), quotes, retention };
+  return { registry, sync, catalog: new CatalogService(dataSource, sync), quotes, retention, trending };
 }
 
 export function registryFromConfig(config: QuoteServiceConfig): ChainRegistry {

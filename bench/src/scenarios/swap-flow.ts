@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { api, ApiClient, ledgerAnomalies, readSwapLedger, SwapLedgerRow } from '@swapgw/testing';
-import { elapsedMs, LatencySummary, mapLimit, round, summarize } from '../support/stats';
+import { api, ApiClient } from '@swapgw/testing';
+import { elapsedMs, LatencySummary, summarize } from '../support/stats';
 
 /** Same-chain devnet swap used by every swap scenario (a Uniswap V2 pool seeded by the devnet). */
 export const BENCH_QUOTE = {
@@ -32,25 +32,6 @@ export interface SyncBuildLatencyResult {
   latencyMs: LatencySummary;
   /** 200 = payload in the answer (sync), 202 = wait ran out (async). */
   statuses: Record<string, number>;
-}
-
-export interface SoakResult {
-  scenario: 'soak';
-  swaps: number;
-  concurrency: number;
-  pollIntervalMs: number;
-  wallSeconds: number;
-  /** Swaps that went quote → build → polled until ready, per second of wall time. */
-  swapsPerSecond: number;
-  /** From POST /swap/build to the first 200 of GET /swap/{id}/signing. */
-  buildToReadyMs: LatencySummary;
-  buildStatuses: Record<string, number>;
-  ready: number;
-  distinctSwapIds: number;
-  /** Swaps whose rows are not exactly one each (see SwapLedgerRow); empty when nothing was lost or duplicated. */
-  anomalies: SwapLedgerRow[];
-  failures: string[];
-  verdict: 'none lost, none duplicated' | 'FAILED: see failures and anomalies';
 }
 
 function countStatus(statuses: Record<string, number>, status: number): void {
@@ -100,79 +81,4 @@ export async function syncBuildLatency(
     countStatus(statuses, res.status);
   }
   return { scenario: 'sync-build-latency', waitForTxRequestMs, latencyMs: summarize(samples), statuses };
-}
-
-/**
- * `swaps` swaps at once, each quote → async build (waitForTxRequestMs 0) → poll until ready; then
- * the tables are counted: every swap exactly one view, one planner row, one step-1 prepare, one
- * step-1 ready event and one step-1 signing request.
- */
-export async function soak(
-  context: SwapFlowContext & { databaseUrl: string },
-  swaps: number,
-  concurrency: number,
-  pollIntervalMs: number,
-  readyTimeoutMs: number,
-): Promise<SoakResult> {
-  const client = api(context.gatewayUrl, context.apiKey);
-  const buildStatuses: Record<string, number> = {};
-  const failures: string[] = [];
-  const readyTimes: number[] = [];
-  const swapIds: string[] = [];
-  const start = process.hrtime.bigint();
-  await mapLimit(
-    Array.from({ length: swaps }, (_, n) => n),
-    concurrency,
-    async (n) => {
-      try {
-        const { quoteId, routeId } = await quote(client);
-        const buildStart = process.hrtime.bigint();
-        const build = await client.post(
-          '/swap/build',
-          { quoteId, routeId, userAddress: context.userAddress, waitForTxRequestMs: 0 },
-          { idempotencyKey: `bench-soak-${n}-${randomUUID()}` },
-        );
-        countStatus(buildStatuses, build.status);
-        if (build.status !== 200 && build.status !== 202)
-          throw new Error(`build answered ${build.status}: ${JSON.stringify(build.body)}`);
-        const swapId = build.body.data.swapId as string;
-        swapIds.push(swapId);
-        const deadline = Date.now() + readyTimeoutMs;
-        for (;;) {
-          const poll = await client.get(`/swap/${swapId}/signing`);
-          if (poll.status === 200) break;
-          if (poll.status !== 202)
-            throw new Error(
-              `swap ${swapId}: GET signing answered ${poll.status}: ${JSON.stringify(poll.body)}`,
-            );
-          if (Date.now() > deadline) throw new Error(`swap ${swapId} not ready within ${readyTimeoutMs} ms`);
-          await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
-        }
-        readyTimes.push(elapsedMs(buildStart));
-      } catch (error) {
-        failures.push((error as Error).message);
-      }
-    },
-  );
-  const wallSeconds = elapsedMs(start) / 1000;
-  const ledger = swapIds.length > 0 ? await readSwapLedger(context.databaseUrl, swapIds) : [];
-  const anomalies = ledgerAnomalies(ledger);
-  const distinct = new Set(swapIds).size;
-  const clean =
-    failures.length === 0 && anomalies.length === 0 && distinct === swaps && readyTimes.length === swaps;
-  return {
-    scenario: 'soak',
-    swaps,
-    concurrency,
-    pollIntervalMs,
-    wallSeconds: round(wallSeconds),
-    swapsPerSecond: round(readyTimes.length / wallSeconds),
-    buildToReadyMs: summarize(readyTimes),
-    buildStatuses,
-    ready: readyTimes.length,
-    distinctSwapIds: distinct,
-    anomalies,
-    failures: failures.slice(0, 20),
-    verdict: clean ? 'none lost, none duplicated' : 'FAILED: see failures and anomalies',
-  };
 }

@@ -1,11 +1,18 @@
 import type { GatewayOverheadResult } from '../scenarios/gateway-overhead';
 import type { KafkaRequestReplyResult } from '../scenarios/kafka-request-reply';
-import type { QuoteLatencyResult, SoakResult, SyncBuildLatencyResult } from '../scenarios/swap-flow';
+import type { SoakFigures, SoakResult } from '../scenarios/soak';
+import type { SoakScaledResult } from '../scenarios/soak-scaled';
+import type { QuoteLatencyResult, SyncBuildLatencyResult } from '../scenarios/swap-flow';
 import type { MachineDescription } from './machine';
 import type { LatencySummary } from './stats';
 
 export type ScenarioResult =
-  GatewayOverheadResult | KafkaRequestReplyResult | QuoteLatencyResult | SyncBuildLatencyResult | SoakResult;
+  | GatewayOverheadResult
+  | KafkaRequestReplyResult
+  | QuoteLatencyResult
+  | SyncBuildLatencyResult
+  | SoakResult
+  | SoakScaledResult;
 
 export interface BenchReport {
   startedAt: string;
@@ -86,17 +93,71 @@ function section(result: ScenarioResult): string[] {
       ];
     case 'soak':
       return [
-        `## Soak: ${result.swaps} swaps, ${result.concurrency} at a time (quote → async build → poll every ${result.pollIntervalMs} ms until ready)`,
+        `## Soak: ${result.swaps} swaps, ${result.concurrency} at a time, ${result.integrators} integrators' keys (quote → async build → poll every ${result.pollIntervalMs} ms until ready)`,
         '',
-        ...LATENCY_HEADER,
-        latencyRow('build → ready', result.buildToReadyMs),
-        '',
-        `Throughput: ${num(result.swapsPerSecond, 2)} swaps/s over ${num(result.wallSeconds, 1)} s. Builds: ${statuses(result.buildStatuses)}.`,
-        `Ready ${result.ready}/${result.swaps}, distinct swap ids ${result.distinctSwapIds}, rows not exactly once: ${result.anomalies.length}. **${result.verdict}**`,
-        ...result.failures.map((f) => `- failure: ${f}`),
-        ...result.anomalies.slice(0, 10).map((a) => `- anomaly: ${JSON.stringify(a)}`),
+        ...soakFigures(result),
       ];
+    case 'soak-scaled': {
+      const moving = result.partitionsMoving;
+      const errors = result.errorsWhilePartitionsMove;
+      return [
+        `## Soak scaled: same burst, a second execution-planner and signer-surface started when it began (${result.swaps} swaps, ${result.concurrency} at a time)`,
+        '',
+        `Against the single-instance soak of this run: throughput ${x(result.throughputRatio ?? Number.NaN)} (${num(result.swapsPerSecond, 2)} swaps/s here), service CPU per ready swap ${x(result.cpuPerSwapRatio ?? Number.NaN)}. The single soak runs first, on a cold stack: compare outcomes too.`,
+        `Extra instances: ${result.instances.map((i) => `${i.instanceId} ${i.error ? `FAILED (${i.error})` : `ready at ${num((i.readyAtMs ?? Number.NaN) / 1000, 1)} s`}`).join('; ')}.`,
+        `Partitions moving: launched at ${num(moving.launchedAtMs / 1000, 1)} s, rebalance from ${num(moving.fromMs / 1000, 1)} s to ${moving.toMs === undefined ? 'never stable with two members' : `${num(moving.toMs / 1000, 1)} s`} (groups last seen: ${Object.entries(moving.groups).map(([g, v]) => `${g} ${v.state} ${v.members} members`).join(', ') || 'unknown'}).`,
+        `Errors while partitions moved: ${errors.buildRefusals} builds refused, ${errors.swapFailures} swaps failed, ${errors.probeServerErrors} probe 5xx.`,
+        '',
+        ...soakFigures(result),
+      ];
+    }
   }
+}
+
+const cpuMs = (v: number) => `${num(v)} ms`;
+
+function soakFigures(result: SoakFigures): string[] {
+  const cpu = result.cpu;
+  const perSwap = (v: number) => (result.ready > 0 ? cpuMs(v / result.ready) : 'n/a');
+  const cpuLines = cpu
+    ? [
+        '',
+        `CPU during the burst (${num(cpu.wallMs / 1000, 1)} s, ${cpu.cores} cores), from /proc: ${cpuMs(result.cpuMsPerSwap?.services ?? Number.NaN)} per ready swap for apps + broker + PostgreSQL backends (${cpuMs(result.cpuMsPerSwap?.all ?? Number.NaN)} with the devnet). Machine busy ${num(cpu.machineBusyPercent, 1)} % (everything on the machine, other jobs included); the services' own share ${num(cpu.serviceSharePercent, 1)} %; the load generator used ${cpuMs(cpu.loadGeneratorCpuMs)} (not in the totals).`,
+        '',
+        '| process | processes | CPU | per ready swap |',
+        '|---|---:|---:|---:|',
+        ...cpu.groups.map((g) => `| ${g.name}${g.inServiceTotal ? '' : ' (not in the service total)'} | ${g.processes} | ${cpuMs(g.cpuMs)} | ${perSwap(g.cpuMs)} |`),
+        `| **services total** | | ${cpuMs(cpu.serviceCpuMs)} | ${perSwap(cpu.serviceCpuMs)} |`,
+        `| **all** | | ${cpuMs(cpu.allCpuMs)} | ${perSwap(cpu.allCpuMs)} |`,
+      ]
+    : ['', 'CPU: not measured (no /proc on this machine).'];
+  const probeRows = result.probes.targets.flatMap((t) =>
+    (['during', 'after'] as const).map((phase) => {
+      const p = t[phase];
+      return `| ${t.name} | ${phase} | ${p.sent} | ${p.serverErrors} | ${statuses(p.statuses)} | ${ms(p.latencyMs.p50)} | ${ms(p.latencyMs.p99)} |`;
+    }),
+  );
+  const recycles = result.recycles;
+  return [
+    ...LATENCY_HEADER,
+    latencyRow('build → ready', result.buildToReadyMs),
+    '',
+    `Throughput: ${num(result.swapsPerSecond, 2)} swaps/s reached a ready payload over ${num(result.wallSeconds, 1)} s.`,
+    `Ready ${result.ready}/${result.swaps}; builds accepted ${result.accepted}, refused ${result.buildsRefused} (${statuses(result.buildStatuses)}); quotes: ${statuses(result.quoteStatuses)}.`,
+    `Lost ${result.lost}, duplicated ${result.duplicated} (tables read after the probe tail; distinct swap ids ${result.distinctSwapIds}, rows not exactly once: ${result.anomalyCount}). **${result.verdict}**`,
+    `Outcomes: ${statuses(result.outcomes)}.`,
+    ...cpuLines,
+    '',
+    `Prober (every ${result.probes.intervalMs} ms each, timeout ${result.probes.timeoutMs} ms; "during" = the burst, "after" = the tail after it; the requirement is no 5xx):`,
+    '',
+    '| request | phase | sent | 5xx | answers | p50 | p99 |',
+    '|---|---|---:|---:|---|---:|---:|',
+    ...probeRows,
+    '',
+    `Request-reply client recycles in the gateway (burst and tail): ${Number.isFinite(recycles.count) ? recycles.count : 'n/a'} (${recycles.source}${recycles.from ? `: ${recycles.from}` : ''}).`,
+    ...result.failureSamples.map((f) => `- failure: ${f}`),
+    ...result.anomalies.slice(0, 10).map((a) => `- anomaly: ${JSON.stringify(a)}`),
+  ];
 }
 
 export function toMarkdown(report: BenchReport): string {

@@ -135,6 +135,7 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
     for (let i = 0; i < 3; i++) {
       await service.quotes.create({ fromChain: 'devnet-b', toChain: 'devnet-b', tokenIn: 'DAI', tokenOut: 'WETH', amount: '1' });
     }
+    await service.trending.flush(); // what the timer does every the trending flush interval
     const { tokens } = await service.catalog.listTokens({ sort: 'trending', limit: 2, debug: true });
     expect(tokens.map((t) => `${t.chain}:${t.symbol}`).sort()).toEqual(['devnet-b:DAI', 'devnet-b:WETH']);
     expect(tokens[0].debug!.quoteCount).toBeGreaterThanOrEqual(3);

@@ -1,10 +1,11 @@
 import { ChainRegistry } from '@swapgw/chains';
-import { Contract, getAddress, getCreate2Address, isError, keccak256, solidityPacked } from 'ethers';
+import { getAddress, getCreate2Address, Interface, isError, keccak256, solidityPacked } from 'ethers';
 import { getAmountsOut, HopReserves, priceImpactBps } from './uniswap-v2-math';
 import { uniswapV2Deployment, UniswapV2Deployment } from './uniswap-v2-deployments';
 import type { QuoteToken } from './quote-provider';
 
-const PAIR_ABI = ['function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)'];
+const PAIR_INTERFACE = new Interface(['function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)']);
+const GET_RESERVES_DATA = PAIR_INTERFACE.encodeFunctionData('getReserves');
 
 /** One priced path through Uniswap V2 pools. */
 export interface PathQuote {
@@ -26,6 +27,9 @@ export interface PathQuote {
  * no code reads as "no pool", while an RPC failure propagates (the provider failed).
  */
 export class UniswapV2Quoter {
+  private readonly reserveReads = new Map<string, Promise<readonly [bigint, bigint] | null>>();
+  private readonly pairAddresses = new Map<string, string>();
+
   constructor(private readonly registry: ChainRegistry) {}
 
   deployment(chainId: string): UniswapV2Deployment | undefined {
@@ -73,25 +77,52 @@ export class UniswapV2Quoter {
     return quotes.sort((x, y) => (x.amounts[x.amounts.length - 1] > y.amounts[y.amounts.length - 1] ? -1 : 1));
   }
 
+  /** The pair's CREATE2 address (computed once per pair: a keccak per hop per quote adds up in a burst). */
   pairAddress(deployment: UniswapV2Deployment, x: string, y: string): string {
     const [token0, token1] = x.toLowerCase() < y.toLowerCase() ? [x, y] : [y, x];
-    return getCreate2Address(deployment.factory, keccak256(solidityPacked(['address', 'address'], [token0, token1])), deployment.initCodeHash);
+    const key = `${deployment.factory}:${token0}:${token1}`;
+    let address = this.pairAddresses.get(key);
+    if (!address) {
+      address = getCreate2Address(deployment.factory, keccak256(solidityPacked(['address', 'address'], [token0, token1])), deployment.initCodeHash);
+      this.pairAddresses.set(key, address);
+    }
+    return address;
   }
 
   private async readHop(deployment: UniswapV2Deployment, x: string, y: string, signal: AbortSignal): Promise<{ pair: string; hop: HopReserves } | null> {
     const pair = this.pairAddress(deployment, x, y);
-    const contract = new Contract(pair, PAIR_ABI, this.registry.evmProvider(deployment.chain));
-    let reserve0: bigint;
-    let reserve1: bigint;
+    const reserves = await abortable(this.readReserves(deployment.chain, pair), signal);
+    if (!reserves) return null;
+    const [reserve0, reserve1] = reserves;
+    const xIsToken0 = x.toLowerCase() < y.toLowerCase();
+    return { pair, hop: xIsToken0 ? { reserveIn: reserve0, reserveOut: reserve1 } : { reserveIn: reserve1, reserveOut: reserve0 } };
+  }
+
+  /**
+   * A pair's reserves, null when no pool is deployed there. Concurrent quotes of one pool share one
+   * `getReserves` call (a burst of quotes of a popular pair is one RPC read, not hundreds); nothing
+   * is kept once it answered, so no quote sees reserves older than its own request.
+   */
+  private readReserves(chain: string, pair: string): Promise<readonly [bigint, bigint] | null> {
+    const key = `${chain}:${pair}`;
+    let read = this.reserveReads.get(key);
+    if (!read) {
+      read = this.callGetReserves(chain, pair).finally(() => this.reserveReads.delete(key));
+      this.reserveReads.set(key, read);
+    }
+    return read;
+  }
+
+  private async callGetReserves(chain: string, pair: string): Promise<readonly [bigint, bigint] | null> {
     try {
-      [reserve0, reserve1] = (await abortable(contract.getReserves() as Promise<[bigint, bigint, bigint]>, signal)) as [bigint, bigint, bigint];
+      const data = await this.registry.evmProvider(chain).call({ to: pair, data: GET_RESERVES_DATA });
+      const [reserve0, reserve1] = PAIR_INTERFACE.decodeFunctionResult('getReserves', data) as unknown as [bigint, bigint, bigint];
+      return [reserve0, reserve1];
     } catch (error) {
-      // No contract at the computed address: the pool does not exist.
+      // No contract at the computed address (empty return data): the pool does not exist.
       if (isError(error, 'BAD_DATA') || isError(error, 'CALL_EXCEPTION')) return null;
       throw error;
     }
-    const xIsToken0 = x.toLowerCase() < y.toLowerCase();
-    return { pair, hop: xIsToken0 ? { reserveIn: reserve0, reserveOut: reserve1 } : { reserveIn: reserve1, reserveOut: reserve0 } };
   }
 }
 

@@ -19,6 +19,7 @@ import { rankRoutes } from './route-ranking';
 import { TokenResolver } from './token-resolver';
 import { assetKeyOf } from '../catalog/token-sources';
 import { quoteTables } from '../database/quote-tables';
+import { TrendingCounter } from './trending-counter';
 
 export interface QuoteServiceOptions {
   ttlMs: number;
@@ -44,6 +45,7 @@ export class QuoteService {
     private readonly registry: ChainRegistry,
     private readonly tokens: TokenResolver,
     private readonly providers: QuoteProvider[],
+    private readonly trending: TrendingCounter,
     private readonly options: QuoteServiceOptions,
     private readonly clock: () => number = Date.now,
   ) {}
@@ -98,12 +100,10 @@ export class QuoteService {
           JSON.stringify(route.plan),
         ]);
       }
-      // The trending signal of GET /tokens?sort=trending.
-      await manager.query(
-        `UPDATE ${this.t.tokens} SET "quote_count" = "quote_count" + 1 WHERE ("chain" = $1 AND "asset_key" = $2) OR ("chain" = $3 AND "asset_key" = $4)`,
-        [fromChain.id, assetKeyOf(tokenIn), toChain.id, assetKeyOf(tokenOut)],
-      );
     });
+    // The trending signal of GET /tokens?sort=trending, added to the catalog in batches.
+    this.trending.count(fromChain.id, assetKeyOf(tokenIn));
+    this.trending.count(toChain.id, assetKeyOf(tokenOut));
 
     const result: QuoteResult = { quoteId, expiresAtMs, routes: stored.map((r) => r.summary), routePlans: stored.map((r) => r.plan) };
     if (request.debug) {

@@ -1,0 +1,62 @@
+import { Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { quoteTables } from '../database/quote-tables';
+
+/**
+ * The trending signal of GET /tokens?sort=trending (how many quotes named a token), counted in
+ * memory and added to catalog tokens in one statement every interval. Written inside each quote's
+ * transaction it made every concurrent quote of a popular pair update the same two rows: quotes
+ * queued on those row locks and, locking them in different orders, deadlocked (a 500). The signal
+ * is a ranking hint: counts not yet flushed when a process dies are lost, which is acceptable.
+ */
+export class TrendingCounter {
+  private readonly logger = new Logger(TrendingCounter.name);
+  private pending = new Map<string, { chain: string; assetKey: string; count: number }>();
+  private timer?: NodeJS.Timeout;
+  private flushing: Promise<void> | null = null;
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** One quote named this token. */
+  count(chain: string, assetKey: string): void {
+    const key = `${chain}\u0000${assetKey}`;
+    const entry = this.pending.get(key);
+    if (entry) entry.count += 1;
+    else this.pending.set(key, { chain, assetKey, count: 1 });
+  }
+
+  /** Adds what was counted since the last flush; on failure the counts wait for the next one. */
+  flush(): Promise<void> {
+    this.flushing ??= this.flushOnce().finally(() => (this.flushing = null));
+    return this.flushing;
+  }
+
+  private async flushOnce(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    // Sorted, so that two instances flushing the same tokens lock them in the same order.
+    const rows = [...batch.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+    try {
+      await this.dataSource.query(
+        `UPDATE ${quoteTables(this.dataSource).tokens} t SET "quote_count" = t."quote_count" + v.n
+         FROM unnest($1::text[], $2::text[], $3::bigint[]) AS v(chain, asset_key, n)
+         WHERE t."chain" = v.chain AND t."asset_key" = v.asset_key`,
+        [rows.map((r) => r.chain), rows.map((r) => r.assetKey), rows.map((r) => r.count)],
+      );
+    } catch (error) {
+      for (const row of rows) for (let i = 0; i < row.count; i++) this.count(row.chain, row.assetKey);
+      this.logger.warn({ msg: 'trending counts not flushed; kept for the next flush', error: (error as Error).message });
+    }
+  }
+
+  start(intervalMs: number): void {
+    this.timer = setInterval(() => void this.flush(), intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}

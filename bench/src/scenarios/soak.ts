@@ -1,0 +1,290 @@
+// The soak: a burst of swaps at once, spread over several integrators' keys, with a prober asking
+// the cheap questions other integrators keep asking meanwhile. Measured: what was refused, lost or
+// done twice, swaps/s to a ready payload, build → ready latency, CPU per swap over every process of
+// the run, the machine's busy share, probe 5xx during and after the burst, request-reply recycles.
+import { randomUUID } from 'node:crypto';
+import { api, ApiClient, ApiResponse, ledgerAnomalies, readSwapLedger, SwapLedgerRow } from '@swapgw/testing';
+import { CpuUsage, cpuAccountingAvailable, cpuUsageBetween, ProcessGroup, takeCpuSnapshot } from '../support/process-cpu';
+import { Prober, ProbeResult, ProbeTarget } from '../support/prober';
+import { readRecycles, RecycleReading, recyclesBetween } from '../support/request-reply-recycles';
+import { elapsedMs, LatencySummary, mapLimit, round, summarize } from '../support/stats';
+import { BENCH_QUOTE } from './swap-flow';
+
+export interface SoakOptions {
+  gatewayUrl: string;
+  /** One key per integrator; swap n uses key n mod the count for its quote, build and polling. */
+  integratorKeys: string[];
+  /** The prober's own key, so its requests are nobody's swaps. */
+  proberKey: string;
+  userAddress: string;
+  databaseUrl: string;
+  swaps: number;
+  concurrency: number;
+  pollIntervalMs: number;
+  readyTimeoutMs: number;
+  probeIntervalMs: number;
+  /** How long the prober keeps going after the last swap finished. */
+  probeAfterMs: number;
+  /** The run's processes, asked before and after the burst (PostgreSQL backends come and go). */
+  processGroups: () => Promise<ProcessGroup[]>;
+  gatewayLogFile?: string;
+}
+
+/** Something that runs alongside the burst (soak-scaled: starting more instances). */
+export interface BurstCompanion {
+  begin(clock: () => number): void;
+  /** Its processes, counted in the CPU figures; read when the burst ends. */
+  processGroups(): ProcessGroup[];
+}
+
+/** What happened to one swap, with times on the soak clock (ms since the burst started). */
+export interface SwapEvent {
+  outcome: string;
+  ok: boolean;
+  /** When the swap ended (ready or failed). */
+  atMs: number;
+  /** When the build was answered with a refusal; undefined when it was accepted or never sent. */
+  buildRefusedAtMs?: number;
+}
+
+/** The figures of one soak, single-instance or scaled. */
+export interface SoakFigures {
+  swaps: number;
+  concurrency: number;
+  integrators: number;
+  pollIntervalMs: number;
+  readyTimeoutMs: number;
+  wallSeconds: number;
+  /** Swaps that reached a ready payload, per second of the burst's wall time. */
+  swapsPerSecond: number;
+  /** From POST /swap/build to the first 200 of GET /swap/{id}/signing. */
+  buildToReadyMs: LatencySummary;
+  /** POST /quote answers: "200", "<status> <error code>", "timeout", "network …". */
+  quoteStatuses: Record<string, number>;
+  /** POST /swap/build answers in the same form; anything but 200 and 202 is a refusal. */
+  buildStatuses: Record<string, number>;
+  buildsRefused: number;
+  /** Builds answered 200 or 202. */
+  accepted: number;
+  ready: number;
+  /** Every swap's end: "ready", "quote refused: …", "build refused: …", "not ready within …", "signing answered …". */
+  outcomes: Record<string, number>;
+  distinctSwapIds: number;
+  /** Accepted swaps of which some row was missing when the tables were read (after the probe tail). */
+  lost: number;
+  /** Accepted swaps with some row more than once, plus swap ids answered to two builds. */
+  duplicated: number;
+  /** Swaps whose rows are not exactly one each (first 20; see SwapLedgerRow). */
+  anomalies: SwapLedgerRow[];
+  anomalyCount: number;
+  /** CPU over the burst; undefined without /proc. */
+  cpu?: CpuUsage;
+  /** cpu.serviceCpuMs and cpu.allCpuMs per ready swap. */
+  cpuMsPerSwap?: { services: number; all: number };
+  probes: ProbeResult;
+  /** Request-reply client recycles in the gateway during the burst and the probe tail. */
+  recycles: RecycleReading;
+  /** The first failure message of each outcome, for a look at what went wrong. */
+  failureSamples: string[];
+  verdict: 'none lost, none duplicated' | 'FAILED: see outcomes and anomalies';
+}
+
+export interface SoakResult extends SoakFigures {
+  scenario: 'soak';
+}
+
+export const PROBE_TARGETS: ProbeTarget[] = [
+  { name: 'GET /chains', send: (c, timeoutMs) => c.get('/chains', { timeoutMs }) },
+  { name: 'POST /quote', send: (c, timeoutMs) => c.post('/quote', BENCH_QUOTE, { timeoutMs }) },
+  { name: 'GET /limit-orders/limits', send: (c, timeoutMs) => c.get('/limit-orders/limits', { timeoutMs }) },
+];
+
+/** A probe without an answer within this long counts as "timeout", not as a 5xx. */
+const PROBE_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+
+function count(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}
+
+/** "503 SERVICE_UNAVAILABLE": the status and the envelope's error code, the way a client tells them apart. */
+function answerOf(res: ApiResponse): string {
+  const code = (res.body as { error?: { code?: string } } | undefined)?.error?.code;
+  return code ? `${res.status} ${code}` : String(res.status);
+}
+
+/** A request that got no answer: the abort of our bounded timeout, or the socket's error. */
+function noAnswerOf(error: unknown): string {
+  const e = error as Error & { cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return 'timeout';
+  return `network ${e.cause?.code ?? e.cause?.message ?? e.message}`;
+}
+
+async function send(request: () => Promise<ApiResponse>): Promise<{ res?: ApiResponse; answer: string }> {
+  try {
+    const res = await request();
+    return { res, answer: answerOf(res) };
+  } catch (error) {
+    return { answer: noAnswerOf(error) };
+  }
+}
+
+interface BurstRecord {
+  quoteStatuses: Record<string, number>;
+  buildStatuses: Record<string, number>;
+  readyTimes: number[];
+  swapIds: string[];
+  events: SwapEvent[];
+  failureSamples: string[];
+  failureKinds: Set<string>;
+}
+
+async function oneSwap(
+  client: ApiClient,
+  n: number,
+  options: SoakOptions,
+  clock: () => number,
+  record: BurstRecord,
+): Promise<SwapEvent> {
+  const fail = (outcome: string, detail: string, extra: Partial<SwapEvent> = {}): SwapEvent => {
+    // One sample per kind of failure: a thousand identical timeouts would hide the rarer ones.
+    if (record.failureSamples.length < 10 && !record.failureKinds.has(outcome)) {
+      record.failureKinds.add(outcome);
+      record.failureSamples.push(`swap ${n}: ${detail}`);
+    }
+    return { outcome, ok: false, atMs: clock(), ...extra };
+  };
+  const quote = await send(() => client.post('/quote', BENCH_QUOTE, { timeoutMs: REQUEST_TIMEOUT_MS }));
+  count(record.quoteStatuses, quote.answer);
+  const route = quote.res?.body?.data;
+  if (quote.res?.status !== 200 || !route?.routes?.length)
+    return fail(`quote refused: ${quote.answer}`, `POST /quote ${quote.answer} ${JSON.stringify(quote.res?.body ?? '')}`);
+
+  const buildStart = process.hrtime.bigint();
+  const build = await send(() =>
+    client.post(
+      '/swap/build',
+      { quoteId: route.quoteId, routeId: route.routes[0].routeId, userAddress: options.userAddress, waitForTxRequestMs: 0 },
+      { idempotencyKey: `bench-soak-${n}-${randomUUID()}`, timeoutMs: REQUEST_TIMEOUT_MS },
+    ),
+  );
+  count(record.buildStatuses, build.answer);
+  if (build.res?.status !== 200 && build.res?.status !== 202)
+    return fail(`build refused: ${build.answer}`, `POST /swap/build ${build.answer} ${JSON.stringify(build.res?.body ?? '')}`, {
+      buildRefusedAtMs: clock(),
+    });
+  const swapId = build.res.body.data.swapId as string;
+  record.swapIds.push(swapId);
+
+  const deadline = Date.now() + options.readyTimeoutMs;
+  for (;;) {
+    const poll = await send(() => client.get(`/swap/${swapId}/signing`, { timeoutMs: REQUEST_TIMEOUT_MS }));
+    if (poll.res?.status === 200) break;
+    // 202 = not yet; a poll without an answer is retried like a client would, within the deadline.
+    if (poll.res && poll.res.status !== 202)
+      return fail(`signing answered ${poll.answer}`, `GET /swap/${swapId}/signing ${poll.answer} ${JSON.stringify(poll.res.body)}`);
+    if (Date.now() > deadline)
+      return fail(`not ready within ${options.readyTimeoutMs} ms`, `swap ${swapId} not ready (last poll: ${poll.answer})`);
+    await new Promise((resolve) => setTimeout(resolve, options.pollIntervalMs));
+  }
+  record.readyTimes.push(elapsedMs(buildStart));
+  return { outcome: 'ready', ok: true, atMs: clock() };
+}
+
+/** Lost: some row missing; duplicated: some row more than once (per accepted swap id). */
+function ledgerVerdicts(ledger: readonly SwapLedgerRow[]): { lost: number; duplicated: number } {
+  const counts = (r: SwapLedgerRow) => [r.gatewayViews, r.plannerSwaps, r.step1Prepares, r.step1ReadyEvents, r.step1SigningRequests];
+  return {
+    lost: ledger.filter((r) => counts(r).some((c) => c === 0)).length,
+    duplicated: ledger.filter((r) => counts(r).some((c) => c > 1)).length,
+  };
+}
+
+/**
+ * The burst with its prober, CPU accounting and ledger check. `companion` runs alongside the burst
+ * (soak-scaled); the events let the caller count errors inside a window of the soak clock.
+ */
+export async function runSoak(
+  options: SoakOptions,
+  companion?: BurstCompanion,
+): Promise<{ figures: SoakFigures; events: SwapEvent[]; prober: Prober }> {
+  const clients = options.integratorKeys.map((key) => api(options.gatewayUrl, key));
+  const record: BurstRecord = { quoteStatuses: {}, buildStatuses: {}, readyTimes: [], swapIds: [], events: [], failureSamples: [], failureKinds: new Set() };
+  const recyclesBefore = await readRecycles(options.gatewayUrl, options.gatewayLogFile);
+  const measureCpu = cpuAccountingAvailable();
+  const cpuBefore = measureCpu ? takeCpuSnapshot(await options.processGroups()) : undefined;
+  const loadGeneratorBefore = process.cpuUsage();
+
+  const start = process.hrtime.bigint();
+  const clock = () => elapsedMs(start);
+  const prober = new Prober(options.gatewayUrl, options.proberKey, PROBE_TARGETS, options.probeIntervalMs, PROBE_TIMEOUT_MS, clock);
+  prober.start();
+  companion?.begin(clock);
+  await mapLimit(
+    Array.from({ length: options.swaps }, (_, n) => n),
+    options.concurrency,
+    async (n) => {
+      record.events.push(await oneSwap(clients[n % clients.length], n, options, clock, record));
+    },
+  );
+  const wallSeconds = elapsedMs(start) / 1000;
+  const loadGenerator = process.cpuUsage(loadGeneratorBefore);
+  const cpu =
+    cpuBefore &&
+    cpuUsageBetween(
+      cpuBefore,
+      takeCpuSnapshot([...(await options.processGroups()), ...(companion?.processGroups() ?? [])]),
+      (loadGenerator.user + loadGenerator.system) / 1000,
+    );
+
+  // The tail: do the cheap requests recover once the burst is over?
+  prober.burstEnded();
+  await new Promise((resolve) => setTimeout(resolve, options.probeAfterMs));
+  const probes = await prober.stop();
+  const recycles = recyclesBetween(recyclesBefore, await readRecycles(options.gatewayUrl, options.gatewayLogFile));
+
+  const distinct = [...new Set(record.swapIds)];
+  const ledger = distinct.length > 0 ? await readSwapLedger(options.databaseUrl, distinct) : [];
+  const anomalies = ledgerAnomalies(ledger);
+  const verdicts = ledgerVerdicts(ledger);
+  const duplicated = verdicts.duplicated + (record.swapIds.length - distinct.length);
+  const outcomes: Record<string, number> = {};
+  for (const e of record.events) count(outcomes, e.outcome);
+  const ready = record.readyTimes.length;
+  const buildsRefused = Object.entries(record.buildStatuses)
+    .filter(([answer]) => answer !== '200' && answer !== '202')
+    .reduce((sum, [, n]) => sum + n, 0);
+  const clean = ready === options.swaps && anomalies.length === 0 && duplicated === 0;
+  const figures: SoakFigures = {
+    swaps: options.swaps,
+    concurrency: options.concurrency,
+    integrators: options.integratorKeys.length,
+    pollIntervalMs: options.pollIntervalMs,
+    readyTimeoutMs: options.readyTimeoutMs,
+    wallSeconds: round(wallSeconds),
+    swapsPerSecond: round(ready / wallSeconds),
+    buildToReadyMs: summarize(record.readyTimes),
+    quoteStatuses: record.quoteStatuses,
+    buildStatuses: record.buildStatuses,
+    buildsRefused,
+    accepted: record.swapIds.length,
+    ready,
+    outcomes,
+    distinctSwapIds: distinct.length,
+    lost: verdicts.lost,
+    duplicated,
+    anomalies: anomalies.slice(0, 20),
+    anomalyCount: anomalies.length,
+    cpu,
+    cpuMsPerSwap: cpu && ready > 0 ? { services: round(cpu.serviceCpuMs / ready, 1), all: round(cpu.allCpuMs / ready, 1) } : undefined,
+    probes,
+    recycles,
+    failureSamples: record.failureSamples,
+    verdict: clean ? 'none lost, none duplicated' : 'FAILED: see outcomes and anomalies',
+  };
+  return { figures, events: record.events, prober };
+}
+
+export async function soak(options: SoakOptions): Promise<SoakResult> {
+  return { scenario: 'soak', ...(await runSoak(options)).figures };
+}
