@@ -12,10 +12,11 @@
 //   --connections 10 --duration 5            autocannon, per target (gateway and bare Fastify)
 //   --rr-requests 200 --rr-concurrency 8     Kafka request-reply, per series
 //   --samples 20 --build-wait-ms 15000       quote and sync build latency
-//   --soak-swaps 20 --soak-concurrency 20 --soak-poll-ms 250 --soak-ready-timeout-ms 120000
+//   --soak-swaps 20 --soak-concurrency 20 --soak-poll-ms 0 (= each 202's pollAfterMs) --soak-ready-timeout-ms 120000
 //   --soak-integrators 20 (API keys the soak's swaps are spread over)
 //   --probe-interval-ms 250 --probe-after-s 10   the prober during the soak and after it
 //   --log-level warn (apps' LOG_LEVEL)   --skip-build   --keep-logs   --echo (app logs to the console)
+//   --cpu-prof DIR (each app writes a V8 CPU profile into DIR when it stops)
 import { execFile, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -53,6 +54,12 @@ const positive = (name, fallback) => {
   return value;
 };
 
+const nonNegative = (name, fallback) => {
+  const value = Number(option(name, fallback));
+  if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a number >= 0`);
+  return value;
+};
+
 const scenarios = option('scenarios', SCENARIOS.join(',')).split(',');
 for (const s of scenarios)
   if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${s} (known: ${SCENARIOS.join(', ')})`);
@@ -67,7 +74,8 @@ const settings = {
   buildWaitMs: positive('build-wait-ms', 15_000),
   soakSwaps,
   soakConcurrency: positive('soak-concurrency', soakSwaps),
-  soakPollMs: positive('soak-poll-ms', 250),
+  // 0: wait what each 202 says (pollAfterMs), as a client following the contract does.
+  soakPollMs: nonNegative('soak-poll-ms', 0),
   soakReadyTimeoutMs: positive('soak-ready-timeout-ms', 120_000),
   soakIntegrators: positive('soak-integrators', 20),
   probeIntervalMs: positive('probe-interval-ms', 250),
@@ -76,6 +84,9 @@ const settings = {
 };
 const echo = flag('echo');
 const keepLogs = flag('keep-logs');
+// Every app writes a V8 CPU profile there when it stops (open in Chrome DevTools or speedscope).
+const cpuProfileDir = option('cpu-prof', undefined);
+const nodeArgs = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProfileDir)}`] : [];
 
 const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapgw-bench-'));
 const logDir = path.join(runDir, 'logs');
@@ -238,6 +249,7 @@ async function startApps(infra) {
       startAppProcess(app, appEnv(app, base, { healthPort: healthBase + i }), {
         logFile: path.join(logDir, `${app}.log`),
         echo,
+        nodeArgs,
       }),
     ),
   );
@@ -261,6 +273,7 @@ async function startApps(infra) {
     const proc = await startAppProcess('gateway', { ...appEnv('gateway', base, { gatewayPort: g.port }), ...g.env }, {
       logFile: path.join(logDir, `${g.name}.log`),
       echo,
+      nodeArgs,
     });
     started.push({ name: g.name, stop: () => proc.stop(), killNow: () => proc.killNow() });
     measuredProcesses.push({ name: g.name, pid: proc.pid });

@@ -327,9 +327,12 @@ export function healthUrlOf(app, env) {
     : `http://127.0.0.1:${env.HEALTH_PORT}/health/ready`;
 }
 
-/** Starts one app and waits until its health URL answers 200 (throws with its log tail otherwise). */
-export async function startAppProcess(app, env, { logFile, echo, timeoutMs = 120_000 }) {
-  const proc = new ManagedProcess(app, process.execPath, ['--enable-source-maps', appEntry(app)], { env, logFile, echo });
+/**
+ * Starts one app and waits until its health URL answers 200 (throws with its log tail otherwise).
+ * `nodeArgs` go before the entry point (e.g. `--cpu-prof`, which NODE_OPTIONS does not accept).
+ */
+export async function startAppProcess(app, env, { logFile, echo, timeoutMs = 120_000, nodeArgs = [] }) {
+  const proc = new ManagedProcess(app, process.execPath, ['--enable-source-maps', ...nodeArgs, appEntry(app)], { env, logFile, echo });
   const url = healthUrlOf(app, env);
   try {
     await pollUntil(() => httpOk(url), {

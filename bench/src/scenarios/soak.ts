@@ -185,7 +185,8 @@ async function oneSwap(
       return fail(`signing answered ${poll.answer}`, `GET /swap/${swapId}/signing ${poll.answer} ${JSON.stringify(poll.res.body)}`);
     if (Date.now() > deadline)
       return fail(`not ready within ${options.readyTimeoutMs} ms`, `swap ${swapId} not ready (last poll: ${poll.answer})`);
-    await new Promise((resolve) => setTimeout(resolve, options.pollIntervalMs));
+    const pollAfterMs = options.pollIntervalMs > 0 ? options.pollIntervalMs : Number(poll.res?.body?.data?.pollAfterMs ?? 1000);
+    await new Promise((resolve) => setTimeout(resolve, pollAfterMs));
   }
   record.readyTimes.push(elapsedMs(buildStart));
   return { outcome: 'ready', ok: true, atMs: clock() };

@@ -93,7 +93,7 @@ function section(result: ScenarioResult): string[] {
       ];
     case 'soak':
       return [
-        `## Soak: ${result.swaps} swaps, ${result.concurrency} at a time, ${result.integrators} integrators' keys (quote → async build → poll every ${result.pollIntervalMs} ms until ready)`,
+        `## Soak: ${result.swaps} swaps, ${result.concurrency} at a time, ${result.integrators} integrators' keys (quote → async build → poll ${result.pollIntervalMs > 0 ? `every ${result.pollIntervalMs} ms` : 'after each pollAfterMs'} until ready)`,
         '',
         ...soakFigures(result),
       ];

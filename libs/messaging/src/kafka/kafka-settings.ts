@@ -113,7 +113,9 @@ export function kafkaServerOptions(
       // resets on restart, so the cap keeps a later failure from waiting minutes.
       retry: { initialRetryTime: 500, maxRetryTime: 10000, retries: 8, factor: 0.2, multiplier: 2 },
     },
-    producer: { allowAutoTopicCreation: false, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner },
+    // This producer only sends replies (matched by correlation id) and dead letters: no order to keep
+    // (ordered streams go through the outbox relay's producer), so sends of concurrent handlers overlap.
+    producer: { allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner },
     // A group's first start reads what was sent before it existed (a command emitted while the
     // service was still deploying); afterwards committed offsets decide. Consumers are idempotent.
     subscribe: { fromBeginning: options.fromBeginning ?? true },

@@ -1,22 +1,46 @@
+import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { ClientKafka } from '@nestjs/microservices';
-import { Kafka, Partitioners } from 'kafkajs';
+import { Admin, Kafka, KafkaConfig, Partitioners } from 'kafkajs';
 import { firstValueFrom, timeout as rxTimeout, TimeoutError } from 'rxjs';
 import { CodedError, ErrorCodes, replyTopicOf } from '@swapgw/contracts';
 import { messagingMetrics, RequestReplyOutcome } from '@swapgw/runtime';
 import { createEnvelope } from '../envelope/create-envelope';
 import { contextHeaders } from '../envelope/message-headers';
 import { CONSUMER_TIMINGS, kafkaClientConfig, KafkaSettings } from '../kafka/kafka-settings';
+import { PerInstanceReplyClientKafka, replyConsumerRunOptions } from './per-instance-reply-client';
+import { ReplyClientLivenessBounds } from './reply-client-liveness';
 import { unwrapReply } from './reply-errors';
 
 /**
- * Timeouts in a row, with no reply in between, after which the client is recycled: a reply consumer
- * or producer that kafkajs left hanging after a cut connection (seen under the Kafka fault proxy)
- * still looks joined, and would time out every request until the process restarts.
+ * The reply consumer's long poll: the broker answers a fetch after this long even when no reply
+ * came, so a live consumer starts a fetch at least this often (what its liveness is judged by).
  */
-const TIMEOUTS_BEFORE_RECYCLE = 3;
-/** A hung client may never finish closing: the next one waits at most this long for it. */
+const REPLY_FETCH_MAX_WAIT_MS = 1_000;
+
+/**
+ * When a client counts as dead and is replaced. The consumer bound is many fetch periods, so a
+ * live consumer on a loaded broker never reaches it; the producer bound is kafkajs's request
+ * timeout plus a margin, after which a send that neither succeeded nor failed is stuck.
+ */
+const DEFAULT_LIVENESS_BOUNDS: ReplyClientLivenessBounds = { consumerStallMs: 10_000, producerStallMs: 35_000 };
+
+/** Logged (warn) each time a client is replaced; bench/src/support/request-reply-recycles.ts counts it. */
+const DEAD_CLIENT_LOG = 'request-reply client is dead; the next request connects a new one';
+
+/** A dead client may never finish closing: its group is deleted after at most this long. */
 const RETIRE_CLOSE_BOUND_MS = 10_000;
+
+/**
+ * A group whose dead member did not leave cannot be deleted until the broker expels the member
+ * (after the session timeout): one more attempt then.
+ */
+const LEFTOVER_GROUP_RETRY_MS = CONSUMER_TIMINGS.sessionTimeout + 5_000;
+
+/** kafkajs's KafkaJSDeleteGroupsError lists the error of each group it could not delete. */
+function isGroupNotFound(error: unknown): boolean {
+  const groups = (error as { groups?: Array<{ error?: { type?: string } }> }).groups;
+  return !!groups && groups.length > 0 && groups.every((g) => g.error?.type === 'GROUP_ID_NOT_FOUND');
+}
 
 export interface RequestOptions {
   timeoutMs?: number;
@@ -27,59 +51,27 @@ export interface RequestReplyClientOptions {
   defaultTimeoutMs?: number;
   /** Bound on waiting for the reply consumer to join its group at start. */
   connectTimeoutMs?: number;
-}
-
-/**
- * Nest's ClientKafka with a reply consumer group of its own per instance. Nest's default sends
- * every reply to the lowest reply partition assigned to the requester; we own every partition, so
- * replies are spread over all of them instead.
- */
-class PerInstanceReplyClientKafka extends ClientKafka {
-  private joinedResolve: (() => void) | null = null;
-  readonly joined = new Promise<void>((resolve) => (this.joinedResolve = resolve));
-  private assigned: Record<string, number[]> = {};
-  /** Called when kafkajs gave up on the reply consumer for good (it will not restart it). */
-  onFatalCrash: (() => void) | null = null;
-  private nextPartition = 0;
-  joinedGroup = false;
-
-  protected override registerConsumerEventListeners(): void {
-    super.registerConsumerEventListeners();
-    const consumer = this.consumer;
-    consumer.on(consumer.events.GROUP_JOIN, (event) => {
-      this.assigned = event.payload.memberAssignment;
-      this.joinedGroup = true;
-      this.joinedResolve?.();
-    });
-    const left = () => (this.joinedGroup = false);
-    consumer.on(consumer.events.REBALANCING, left);
-    consumer.on(consumer.events.CRASH, (event) => {
-      left();
-      if (!event.payload.restart) this.onFatalCrash?.();
-    });
-    consumer.on(consumer.events.STOP, left);
-    consumer.on(consumer.events.DISCONNECT, left);
-  }
-
-  protected override getReplyTopicPartition(topic: string): string {
-    const partitions = this.assigned[topic];
-    if (!partitions || partitions.length === 0) return super.getReplyTopicPartition(topic);
-    this.nextPartition = (this.nextPartition + 1) % partitions.length;
-    return String(partitions[this.nextPartition]);
-  }
+  /** When the client counts as dead (defaults: consumer 10 s without a fetch, a send stuck 35 s). */
+  liveness?: Partial<ReplyClientLivenessBounds>;
+  /** Merged into the kafkajs config of the reply consumer and producer (e.g. a socketFactory). */
+  kafkaConfig?: Partial<KafkaConfig>;
 }
 
 /**
  * Requester side of request-reply.
  *
  * Each instance consumes the reply topics in a consumer group of its own
- * (`<clientId>.replies.<instanceId>`) and picks replies by correlation id. With a shared group,
- * every rebalance (an instance starting, stopping or restarting) moves reply partitions to another
- * instance while requests are in flight, and their replies are lost; and instances could never
- * outnumber reply partitions. A group per instance avoids both at the cost of every instance
- * reading every reply, which is cheap at request-reply volumes (small replies, a few instances).
- * Before the group first joins, its offsets are set to the end of each reply partition, so a reply
- * produced after `connect()` resolves can never be skipped by an "earliest/latest" reset race.
+ * (`<clientId>.replies.<instanceId>.<generation>`) and picks replies by correlation id. With a
+ * shared group, every rebalance (an instance starting, stopping or restarting) moves reply
+ * partitions to another instance while requests are in flight, and their replies are lost; and
+ * instances could never outnumber reply partitions. A group per instance avoids both at the cost of
+ * every instance reading every reply, which is cheap at request-reply volumes (small replies, a few
+ * instances). Before the group first joins, its offsets are set to the end of each reply partition,
+ * so a reply produced after `connect()` resolves can never be skipped by an "earliest/latest" reset
+ * race.
+ *
+ * A client whose connections are dead is replaced by a new one in a new group (a new generation):
+ * see `recycleIfDead`. Timeouts alone never replace it: slow responders are not a dead connection.
  */
 export class RequestReplyClient {
   private readonly logger = new Logger(RequestReplyClient.name);
@@ -87,19 +79,31 @@ export class RequestReplyClient {
   private connecting: Promise<void> | null = null;
   private readonly defaultTimeoutMs: number;
   private readonly connectTimeoutMs: number;
-  private timeoutsInARow = 0;
-  /** The close of a retired client: its group must be empty before the next client resets offsets. */
-  private retiring: Promise<void> = Promise.resolve();
-  readonly groupId: string;
+  private readonly livenessBounds: ReplyClientLivenessBounds;
+  private readonly groupPrefix: string;
+  private generation = 0;
+  private currentGroupId: string;
+  /** Closing clients, awaited by close(). */
+  private readonly retirements = new Set<Promise<void>>();
+  /** Groups of retired clients that could not be deleted yet. */
+  private readonly leftoverGroups = new Set<string>();
+  private leftoverTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly settings: KafkaSettings,
     readonly requestTopics: readonly string[],
-    options: RequestReplyClientOptions = {},
+    private readonly options: RequestReplyClientOptions = {},
   ) {
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 10_000;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 30_000;
-    this.groupId = `${settings.clientId}.replies.${settings.instanceId}`;
+    this.livenessBounds = { ...DEFAULT_LIVENESS_BOUNDS, ...options.liveness };
+    this.groupPrefix = `${settings.clientId}.replies.${settings.instanceId}`;
+    this.currentGroupId = this.nextGroupId();
+  }
+
+  /** The reply consumer group of the current client generation. */
+  get groupId(): string {
+    return this.currentGroupId;
   }
 
   /** True once the reply consumer joined its group: only then can replies be received. */
@@ -121,23 +125,41 @@ export class RequestReplyClient {
     return this.connecting;
   }
 
+  /**
+   * A fresh group per generation, so a new client never waits for a dead one to leave its group
+   * (setting offsets needs an empty group, and a member that never left holds it for the session
+   * timeout); the random part keeps a restarted process with the same INSTANCE_ID off a group that
+   * a killed predecessor may still hold.
+   */
+  private nextGroupId(): string {
+    this.generation += 1;
+    return `${this.groupPrefix}.${this.generation}-${randomBytes(3).toString('hex')}`;
+  }
+
   private async connectOnce(): Promise<void> {
-    await this.retiring;
+    const groupId = this.currentGroupId;
     const replyTopics = this.requestTopics.map(replyTopicOf);
-    await this.startAtEndOfReplyTopics(replyTopics);
-    const client = new PerInstanceReplyClientKafka({
-      postfixId: '',
-      client: kafkaClientConfig({ ...this.settings, clientId: `${this.settings.clientId}-${this.settings.instanceId}-rr` }),
-      consumer: { groupId: this.groupId, allowAutoTopicCreation: false, ...CONSUMER_TIMINGS },
-      producer: { allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner },
-      send: { acks: -1 },
-    });
+    await this.startAtEndOfReplyTopics(groupId, replyTopics);
+    const client = new PerInstanceReplyClientKafka(
+      {
+        postfixId: '',
+        client: kafkaClientConfig(
+          { ...this.settings, clientId: `${this.settings.clientId}-${this.settings.instanceId}-rr` },
+          this.options.kafkaConfig,
+        ),
+        consumer: { groupId, allowAutoTopicCreation: false, maxWaitTimeInMs: REPLY_FETCH_MAX_WAIT_MS, ...CONSUMER_TIMINGS },
+        run: { ...replyConsumerRunOptions },
+        producer: { allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner },
+        send: { acks: -1 },
+      },
+      this.livenessBounds,
+    );
     for (const topic of this.requestTopics) client.subscribeToResponseOf(topic);
     // After a fatal consumer crash (e.g. no group coordinator after a broker restart) the next
     // request connects a new client instead of waiting on a consumer that will never rejoin.
     client.onFatalCrash = () => {
       if (this.client !== client) return;
-      this.logger.warn({ msg: 'reply consumer crashed for good; the next request reconnects', groupId: this.groupId });
+      this.logger.warn({ msg: DEAD_CLIENT_LOG, reason: 'the reply consumer crashed and kafkajs will not restart it', groupId });
       this.retire(client);
     };
     this.client = client;
@@ -147,7 +169,7 @@ export class RequestReplyClient {
         client.connect().then(() => client.joined),
         new Promise<never>((_, reject) => {
           timer = setTimeout(
-            () => reject(new Error(`reply consumer ${this.groupId} did not join within ${this.connectTimeoutMs} ms`)),
+            () => reject(new Error(`reply consumer ${groupId} did not join within ${this.connectTimeoutMs} ms`)),
             this.connectTimeoutMs,
           );
         }),
@@ -155,32 +177,35 @@ export class RequestReplyClient {
     } finally {
       clearTimeout(timer);
     }
-    this.logger.log({ msg: 'request-reply client ready', groupId: this.groupId, requestTopics: this.requestTopics });
+    this.logger.log({ msg: 'request-reply client ready', groupId, requestTopics: this.requestTopics });
   }
 
-  private async startAtEndOfReplyTopics(replyTopics: string[]): Promise<void> {
+  /** An admin client for one short task. */
+  private async withAdmin<T>(retries: number, task: (admin: Admin) => Promise<T>): Promise<T> {
     // Few retries: connect() is retried by every request while Kafka is away, and a long retry
     // loop here would keep a shutting-down process alive.
     const kafka = new Kafka(
       kafkaClientConfig(
         { ...this.settings, clientId: `${this.settings.clientId}-rr-admin` },
-        { retry: { initialRetryTime: 300, maxRetryTime: 2000, retries: 3 } },
+        { retry: { initialRetryTime: 300, maxRetryTime: 2000, retries } },
       ),
     );
     const admin = kafka.admin();
-    await admin.connect();
     try {
+      await admin.connect();
+      return await task(admin);
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
+  }
+
+  private startAtEndOfReplyTopics(groupId: string, replyTopics: string[]): Promise<void> {
+    return this.withAdmin(3, async (admin) => {
       for (const topic of replyTopics) {
         const offsets = await admin.fetchTopicOffsets(topic);
-        await admin.setOffsets({
-          groupId: this.groupId,
-          topic,
-          partitions: offsets.map((o) => ({ partition: o.partition, offset: o.high })),
-        });
+        await admin.setOffsets({ groupId, topic, partitions: offsets.map((o) => ({ partition: o.partition, offset: o.high })) });
       }
-    } finally {
-      await admin.disconnect();
-    }
+    });
   }
 
   /**
@@ -195,7 +220,7 @@ export class RequestReplyClient {
     }
     const startedAt = Date.now();
     const observe = (outcome: RequestReplyOutcome) => messagingMetrics.requestReply(topic, type, outcome, (Date.now() - startedAt) / 1000);
-    let client: ClientKafka;
+    let client: PerInstanceReplyClientKafka;
     try {
       client = await this.readyClient(timeoutMs, topic, type);
     } catch (error) {
@@ -214,7 +239,7 @@ export class RequestReplyClient {
     } catch (error) {
       const timedOut = error instanceof TimeoutError;
       observe(timedOut ? 'timeout' : 'unavailable');
-      if (timedOut) this.noteTimeout(client);
+      if (timedOut) this.recycleIfDead(client);
       this.logger.warn({ msg: timedOut ? 'request timed out' : 'request failed', topic, type, aggregateId, timeoutMs, error: (error as Error)?.message });
       throw new CodedError(
         ErrorCodes.SERVICE_UNAVAILABLE,
@@ -222,7 +247,6 @@ export class RequestReplyClient {
         { topic, type },
       );
     }
-    this.timeoutsInARow = 0;
     messagingMetrics.consumed(replyTopicOf(topic), type);
     try {
       const data = unwrapReply<T>(reply, topic, type);
@@ -234,27 +258,75 @@ export class RequestReplyClient {
     }
   }
 
-  /** Recycles the client after TIMEOUTS_BEFORE_RECYCLE timeouts in a row: the next request reconnects. */
-  private noteTimeout(client: ClientKafka): void {
-    this.timeoutsInARow += 1;
-    if (this.timeoutsInARow < TIMEOUTS_BEFORE_RECYCLE || this.client !== client) return;
-    this.timeoutsInARow = 0;
-    this.logger.warn({ msg: `no reply to ${TIMEOUTS_BEFORE_RECYCLE} requests in a row; reconnecting the request-reply client`, groupId: this.groupId });
+  /**
+   * Replaces `client` when it shows evidence of dead connections (ReplyClientLiveness): a reply
+   * consumer that stopped fetching, or a send the broker never settled. Checked when a request starts
+   * and when one times out, i.e. only while requests are waiting. kafkajs can leave such a client
+   * behind after a cut connection (seen under the Kafka fault proxy): it still looks joined and
+   * would time out every request until the process restarts.
+   */
+  private recycleIfDead(client: PerInstanceReplyClientKafka): void {
+    if (this.client !== client) return;
+    const reason = client.liveness.deadReason();
+    if (!reason) return;
+    this.logger.warn({ msg: DEAD_CLIENT_LOG, reason, groupId: this.currentGroupId });
     this.retire(client);
   }
 
-  /** Drops `client`; the next request connects a new one once this one has left the group (bounded). */
-  private retire(client: ClientKafka): void {
+  /** Drops `client`; the next request connects a new one in a new group, without waiting for this one. */
+  private retire(client: PerInstanceReplyClientKafka): void {
+    const retiredGroup = this.currentGroupId;
     this.client = null;
     this.connecting = null;
+    this.currentGroupId = this.nextGroupId();
     let timer: NodeJS.Timeout | undefined;
-    this.retiring = Promise.race([
+    const retirement = Promise.race([
       client.close().catch(() => undefined),
       new Promise<void>((resolve) => (timer = setTimeout(resolve, RETIRE_CLOSE_BOUND_MS))),
-    ]).finally(() => clearTimeout(timer));
+    ])
+      .finally(() => clearTimeout(timer))
+      .then(() => this.deleteGroups([retiredGroup]))
+      .then((undeleted) => this.retryLater(undeleted))
+      .finally(() => this.retirements.delete(retirement));
+    this.retirements.add(retirement);
   }
 
-  private async readyClient(timeoutMs: number, topic: string, type: string): Promise<ClientKafka> {
+  private retryLater(undeleted: string[]): void {
+    for (const group of undeleted) this.leftoverGroups.add(group);
+    if (this.leftoverGroups.size === 0 || this.leftoverTimer) return;
+    this.leftoverTimer = setTimeout(() => {
+      this.leftoverTimer = null;
+      const groups = [...this.leftoverGroups];
+      this.leftoverGroups.clear();
+      void this.deleteGroups(groups).then((left) => left.forEach((g) => this.leftoverGroups.add(g)));
+    }, LEFTOVER_GROUP_RETRY_MS).unref();
+  }
+
+  /** Deletes reply groups nobody will use again; returns those that could not be deleted. */
+  private async deleteGroups(groupIds: string[]): Promise<string[]> {
+    const undeleted: string[] = [];
+    try {
+      await this.withAdmin(1, async (admin) => {
+        for (const groupId of groupIds) {
+          try {
+            await admin.deleteGroups([groupId]);
+          } catch (error) {
+            // A group that never got offsets (its connect failed early) does not exist: nothing to do.
+            if (isGroupNotFound(error)) continue;
+            undeleted.push(groupId);
+            this.logger.warn({ msg: 'could not delete a reply consumer group', groupId, error: (error as Error).message });
+          }
+        }
+      });
+    } catch (error) {
+      this.logger.warn({ msg: 'could not delete reply consumer groups', groupIds, error: (error as Error).message });
+      return groupIds;
+    }
+    return undeleted;
+  }
+
+  private async readyClient(timeoutMs: number, topic: string, type: string): Promise<PerInstanceReplyClientKafka> {
+    if (this.client) this.recycleIfDead(this.client);
     if (this.client && this.isReady()) return this.client;
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -276,17 +348,12 @@ export class RequestReplyClient {
     const client = this.client;
     this.client = null;
     this.connecting = null;
-    if (!client) return;
-    await client.close();
-    const kafka = new Kafka(kafkaClientConfig({ ...this.settings, clientId: `${this.settings.clientId}-rr-admin` }, { retry: { retries: 1 } }));
-    const admin = kafka.admin();
-    try {
-      await admin.connect();
-      await admin.deleteGroups([this.groupId]);
-    } catch (error) {
-      this.logger.warn({ msg: 'could not delete the reply consumer group', groupId: this.groupId, error: (error as Error).message });
-    } finally {
-      await admin.disconnect().catch(() => undefined);
-    }
+    if (this.leftoverTimer) clearTimeout(this.leftoverTimer);
+    this.leftoverTimer = null;
+    await Promise.allSettled([...this.retirements]);
+    if (client) await client.close();
+    const groups = [...this.leftoverGroups, ...(client ? [this.currentGroupId] : [])];
+    this.leftoverGroups.clear();
+    if (groups.length > 0) await this.deleteGroups(groups);
   }
 }

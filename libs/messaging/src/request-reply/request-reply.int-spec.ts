@@ -1,7 +1,9 @@
+import net from 'node:net';
 import { Controller, INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import type { ISocketFactory } from 'kafkajs';
 import { CodedError, ErrorCodes, replyTopicOf, deadLetterTopicOf } from '@swapgw/contracts';
 import { ensureTopics } from '../kafka/ensure-topics';
 import { kafkaMicroserviceOptions } from '../kafka/kafka-settings';
@@ -25,6 +27,7 @@ class EchoRequest {
 const suffix = uniqueSuffix();
 const requestTopic = `itest.rr.${suffix}`;
 const silentTopic = `itest.rr-silent.${suffix}`;
+const slowTopic = `itest.rr-slow.${suffix}`;
 const responderGroup = `itest-responder-${suffix}`;
 
 @Controller()
@@ -63,9 +66,35 @@ class EchoController {
 })
 class ResponderModule {}
 
+/** A peer that answers, but later than its requesters wait: a service of its own, so echo stays fast. */
+@Controller()
+class SlowController {
+  constructor(private readonly responder: RequestResponder) {}
+
+  @MessagePattern(slowTopic)
+  handle(@Payload() message: unknown, @Ctx() ctx: KafkaContext) {
+    return this.responder.respond(message, ctx, {
+      'echo.slow': {
+        payload: EchoRequest,
+        handle: async (payload: EchoRequest) => {
+          await new Promise((r) => setTimeout(r, payload.delayMs ?? 0));
+          return { text: payload.text };
+        },
+      },
+    });
+  }
+}
+
+@Module({
+  imports: [MessagingModule.forRoot({ clientId: 'itest-slow-responder', settings: testKafkaSettings('itest-slow-responder') })],
+  controllers: [SlowController],
+})
+class SlowResponderModule {}
+
 describe('request-reply over Kafka (two requesters, one responder)', () => {
   const settings = testKafkaSettings('itest-rr');
   let responder: INestMicroservice;
+  let slowResponder: INestMicroservice;
   const requesters: RequestReplyClient[] = [];
   let dlq: TopicReader;
 
@@ -76,12 +105,20 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
       { name: deadLetterTopicOf(requestTopic), partitions: 1 },
       { name: silentTopic, partitions: 1 },
       { name: replyTopicOf(silentTopic), partitions: 8 },
+      { name: slowTopic, partitions: 1 },
+      { name: replyTopicOf(slowTopic), partitions: 8 },
+      { name: deadLetterTopicOf(slowTopic), partitions: 1 },
     ]);
     responder = await NestFactory.createMicroservice(ResponderModule, {
       ...kafkaMicroserviceOptions(settings, responderGroup),
       logger: ['error'],
     });
     await responder.listen();
+    slowResponder = await NestFactory.createMicroservice(SlowResponderModule, {
+      ...kafkaMicroserviceOptions(settings, `${responderGroup}-slow`),
+      logger: ['error'],
+    });
+    await slowResponder.listen();
     for (const instanceId of [`a-${suffix}`, `b-${suffix}`]) {
       const client = new RequestReplyClient(testKafkaSettings('itest-gateway', instanceId), [requestTopic, silentTopic], {
         defaultTimeoutMs: 20000,
@@ -93,7 +130,7 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
   });
 
   afterAll(async () => {
-    await Promise.allSettled([...requesters.map((r) => r.close()), responder?.close(), dlq?.stop()]);
+    await Promise.allSettled([...requesters.map((r) => r.close()), responder?.close(), slowResponder?.close(), dlq?.stop()]);
   });
 
   it('gives each requester instance exactly its own replies', async () => {
@@ -157,18 +194,73 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
     expect(Date.now() - startedAt).toBeLessThan(5000);
   });
 
-  it('reconnects after three timeouts in a row, and answers again once it has', async () => {
-    const client = new RequestReplyClient(testKafkaSettings('itest-gateway', `recycle-${suffix}`), [requestTopic, silentTopic], { defaultTimeoutMs: 20000 });
+  it('keeps the same client through many answers slower than the timeout, and answers a fast request at once after', async () => {
+    // A tight consumer bound: were the reply consumer's fetches not seen as life, the slow phase
+    // below (longer than the bound) would replace the client.
+    const client = new RequestReplyClient(testKafkaSettings('itest-gateway', `slow-${suffix}`), [requestTopic, slowTopic], {
+      liveness: { consumerStallMs: 3000 },
+    });
     try {
       await client.connect();
-      for (let n = 0; n < 2; n++) await client.request(silentTopic, 'echo.say', `agg-r${n}`, { text: 'anyone?' }, { timeoutMs: 800 }).catch(() => undefined);
-      expect(client.isReady()).toBe(true);
-      await client.request(silentTopic, 'echo.say', 'agg-r2', { text: 'anyone?' }, { timeoutMs: 800 }).catch(() => undefined);
-      // The third timeout in a row dropped the client: not ready until the next request reconnects.
-      expect(client.isReady()).toBe(false);
-      await expect(client.request(requestTopic, 'echo.say', 'agg-r3', { text: 'back' })).resolves.toEqual({ text: 'back' });
-      expect(client.isReady()).toBe(true);
+      const groupId = client.groupId;
+      const startedAt = Date.now();
+      for (let n = 0; n < 10; n++) {
+        const error = await client
+          .request(slowTopic, 'echo.slow', `agg-slow-${n}`, { text: 'late', delayMs: 700 }, { timeoutMs: 500 })
+          .catch((e: unknown) => e);
+        expect(error).toMatchObject({ name: 'CodedError', code: 'SERVICE_UNAVAILABLE' });
+        expect(client.isReady()).toBe(true);
+      }
+      expect(Date.now() - startedAt).toBeGreaterThan(3000);
+      const fastStartedAt = Date.now();
+      await expect(client.request(requestTopic, 'echo.say', 'agg-fast', { text: 'fast' }, { timeoutMs: 2000 })).resolves.toEqual({ text: 'fast' });
+      // No rejoin in between: the same group, and an answer in a round trip rather than a reconnect.
+      expect(Date.now() - fastStartedAt).toBeLessThan(1000);
+      expect(client.groupId).toBe(groupId);
     } finally {
+      await client.close();
+    }
+  });
+
+  it('replaces a client whose reply consumer stopped receiving, in a new group, and answers again', async () => {
+    // What a cut connection can leave behind: sockets that stay open but deliver nothing. The
+    // client looks joined; only its consumer's fetches stop.
+    const frozen: net.Socket[] = [];
+    let freezing = true;
+    const socketFactory: ISocketFactory = ({ host, port, onConnect }) => {
+      const socket = net.connect({ host, port }, onConnect);
+      if (freezing) frozen.push(socket);
+      return socket;
+    };
+    // Thawed once the test is done with them, so the replaced client can finish closing (a socket
+    // failed instead would make kafkajs retry its stuck send on a new connection after the close).
+    const thaw = () => frozen.forEach((socket) => socket.resume());
+    const client = new RequestReplyClient(testKafkaSettings('itest-gateway', `dead-${suffix}`), [requestTopic], {
+      liveness: { consumerStallMs: 3000 },
+      kafkaConfig: { socketFactory },
+    });
+    try {
+      await client.connect();
+      await expect(client.request(requestTopic, 'echo.say', 'agg-d0', { text: 'before' })).resolves.toEqual({ text: 'before' });
+      const deadGroup = client.groupId;
+      freezing = false; // sockets of the next client work
+      for (const socket of frozen) socket.pause();
+      expect(client.isReady()).toBe(true);
+      const frozenAt = Date.now();
+      for (let n = 0; n < 6 && client.groupId === deadGroup; n++) {
+        await client.request(requestTopic, 'echo.say', `agg-d${n + 1}`, { text: 'lost' }, { timeoutMs: 1500 }).catch(() => undefined);
+      }
+      // Replaced once its consumer had not fetched for the bound, not before.
+      expect(client.groupId).not.toBe(deadGroup);
+      expect(Date.now() - frozenAt).toBeGreaterThan(3000);
+      thaw();
+      const reconnectStartedAt = Date.now();
+      await expect(client.request(requestTopic, 'echo.say', 'agg-back', { text: 'back' })).resolves.toEqual({ text: 'back' });
+      expect(client.isReady()).toBe(true);
+      // A new group is joined at once: no wait for the dead consumer to leave the old one.
+      expect(Date.now() - reconnectStartedAt).toBeLessThan(10_000);
+    } finally {
+      thaw();
       await client.close();
     }
   });
