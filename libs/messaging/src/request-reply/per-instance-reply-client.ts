@@ -19,19 +19,17 @@ const REPLY_OFFSETS_COMMIT_INTERVAL_MS = 5_000;
 export const replyConsumerRunOptions = { autoCommit: false } as const;
 
 /**
- * Nest's ClientKafka with a reply consumer group of its own per instance. Nest's default sends
- * every reply to the lowest reply partition assigned to the requester; we own every partition, so
- * replies are spread over all of them instead. It also reports to `liveness` what shows that its
+ * Nest's ClientKafka with a reply consumer group of its own per instance, which reads one partition
+ * of each reply topic (ownReplyPartitionAssigner) and names it in each request, as Nest does with
+ * the lowest partition assigned. It also reports to `liveness` what shows that its
  * connections are alive: fetches of the reply consumer, and sends the broker settled.
  */
 export class PerInstanceReplyClientKafka extends ClientKafka {
   private joinedResolve: (() => void) | null = null;
   readonly joined = new Promise<void>((resolve) => (this.joinedResolve = resolve));
   readonly liveness: ReplyClientLiveness;
-  private assigned: Record<string, number[]> = {};
   /** Called when kafkajs gave up on the reply consumer for good (it will not restart it). */
   onFatalCrash: (() => void) | null = null;
-  private nextPartition = 0;
   joinedGroup = false;
   /** Next offset to read per `topic:partition`, read but not committed yet. */
   private readonly uncommitted = new Map<string, TopicPartitionOffsetAndMetadata>();
@@ -46,7 +44,6 @@ export class PerInstanceReplyClientKafka extends ClientKafka {
     super.registerConsumerEventListeners();
     const consumer = this.consumer;
     consumer.on(consumer.events.GROUP_JOIN, (event) => {
-      this.assigned = event.payload.memberAssignment;
       this.joinedGroup = true;
       this.liveness.consumerProgressed();
       this.joinedResolve?.();
@@ -101,12 +98,5 @@ export class PerInstanceReplyClientKafka extends ClientKafka {
     if (this.commitTimer) clearInterval(this.commitTimer);
     this.commitTimer = null;
     await super.close();
-  }
-
-  protected override getReplyTopicPartition(topic: string): string {
-    const partitions = this.assigned[topic];
-    if (!partitions || partitions.length === 0) return super.getReplyTopicPartition(topic);
-    this.nextPartition = (this.nextPartition + 1) % partitions.length;
-    return String(partitions[this.nextPartition]);
   }
 }

@@ -7,6 +7,7 @@ import { messagingMetrics, RequestReplyOutcome } from '@swapgw/runtime';
 import { createEnvelope } from '../envelope/create-envelope';
 import { contextHeaders } from '../envelope/message-headers';
 import { CONSUMER_TIMINGS, kafkaClientConfig, KafkaSettings } from '../kafka/kafka-settings';
+import { ownReplyPartitionAssigner } from './own-reply-partition';
 import { PerInstanceReplyClientKafka, replyConsumerRunOptions } from './per-instance-reply-client';
 import { ReplyClientLivenessBounds } from './reply-client-liveness';
 import { unwrapReply } from './reply-errors';
@@ -147,7 +148,13 @@ export class RequestReplyClient {
           { ...this.settings, clientId: `${this.settings.clientId}-${this.settings.instanceId}-rr` },
           this.options.kafkaConfig,
         ),
-        consumer: { groupId, allowAutoTopicCreation: false, maxWaitTimeInMs: REPLY_FETCH_MAX_WAIT_MS, ...CONSUMER_TIMINGS },
+        consumer: {
+          groupId,
+          allowAutoTopicCreation: false,
+          maxWaitTimeInMs: REPLY_FETCH_MAX_WAIT_MS,
+          ...CONSUMER_TIMINGS,
+          partitionAssigners: [ownReplyPartitionAssigner(this.settings.instanceId)],
+        },
         run: { ...replyConsumerRunOptions },
         producer: { allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner },
         send: { acks: -1 },

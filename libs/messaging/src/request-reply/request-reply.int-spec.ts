@@ -3,6 +3,7 @@ import { Controller, INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { AssignerProtocol, Kafka, logLevel } from 'kafkajs';
 import type { ISocketFactory } from 'kafkajs';
 import { CodedError, ErrorCodes, replyTopicOf, deadLetterTopicOf } from '@swapgw/contracts';
 import { ensureTopics } from '../kafka/ensure-topics';
@@ -10,6 +11,7 @@ import { kafkaMicroserviceOptions } from '../kafka/kafka-settings';
 import { MessagingModule } from '../messaging.module';
 import { DeadLetterHeaders } from '../dead-letter/dead-letter';
 import { testKafkaSettings, TopicReader, uniqueSuffix, waitFor } from '../testing/messaging-test-support';
+import { ownReplyPartitionIndex } from './own-reply-partition';
 import { RequestReplyClient } from './request-reply.client';
 import { RequestResponder } from './request-responder';
 
@@ -147,6 +149,20 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
     const results = await Promise.all(calls);
     expect(results).toHaveLength(50);
     for (const r of results) expect(r.got).toBe(r.sent);
+
+    // Each reads one partition of each reply topic, the one its instance id picks (both may pick the same).
+    const admin = new Kafka({ clientId: 'rr-it-admin', brokers: settings.brokers, logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    try {
+      const { groups } = await admin.describeGroups(requesters.map((r) => r.groupId));
+      for (const [i, group] of groups.entries()) {
+        const assignment = AssignerProtocol.MemberAssignment.decode(group.members[0].memberAssignment)?.assignment ?? {};
+        const instanceId = [`a-${suffix}`, `b-${suffix}`][requesters.findIndex((r) => r.groupId === group.groupId)];
+        expect([i, assignment[replyTopicOf(requestTopic)]]).toEqual([i, [ownReplyPartitionIndex(instanceId, 8)]]);
+      }
+    } finally {
+      await admin.disconnect();
+    }
   });
 
   it('answers an in-flight request while another requester instance joins and leaves', async () => {
