@@ -1,7 +1,9 @@
-// The soak with a second execution-planner and a second signer-surface, started the moment the
-// burst begins, as an operator scales out when a burst arrives. Kafka then moves partitions from the
-// running instances to the new ones while swaps are in flight: the errors clients see in that
-// window are counted apart. Throughput is compared with the single-instance soak of the same run.
+// The soak with a second execution-planner and a second signer-surface, started (and ready) before
+// the burst, as an operator scales out ahead of a launch. During the burst the second planner is
+// stopped (a scale-in or a rolling deploy): Kafka moves its partitions back to the first while
+// swaps are in flight, and the errors clients see in that window are counted apart. Throughput is
+// compared with the single-instance soak of the same run. (Starting instances inside the burst
+// mostly measured their start-up competing with the burst for the two cores.)
 import { AppHandle, startApp } from '@swapgw/testing';
 import { GroupMovement, GroupWatcher, windowOf } from '../support/consumer-groups';
 import { ProcessGroup } from '../support/process-cpu';
@@ -13,11 +15,15 @@ const SCALED_APPS = [
   { app: 'signer-surface', groupId: 'signer-surface' },
 ] as const;
 const INSTANCE_READY_TIMEOUT_MS = 180_000;
+/** When, into the burst, the second planner stops and its partitions move. */
+const SCALE_IN_AFTER_MS = 10_000;
 
 export interface ScaledInstance {
   instanceId: string;
-  /** Soak clock when it answered ready; undefined when it did not start. */
+  /** Soak clock when it answered ready (0: before the burst); undefined when it did not start. */
   readyAtMs?: number;
+  /** Soak clock when it was stopped during the burst. */
+  stoppedAtMs?: number;
   error?: string;
 }
 
@@ -40,7 +46,7 @@ export interface SoakScaledOptions extends SoakOptions {
   logLevel: string;
 }
 
-/** Starts the extra instances when the burst begins; they are stopped by `stop()`. */
+/** Starts the extra instances before the burst, stops the second planner during it; the rest by `stop()`. */
 class ScaleOut implements BurstCompanion {
   readonly handles: AppHandle[] = [];
   readonly instances: ScaledInstance[] = [];
@@ -50,10 +56,11 @@ class ScaleOut implements BurstCompanion {
 
   constructor(private readonly options: SoakScaledOptions) {}
 
-  begin(clock: () => number): void {
-    this.launchedAtMs = clock();
-    this.watcher = new GroupWatcher(this.options.brokers, SCALED_APPS.map((a) => a.groupId), 2, clock);
-    this.watcher.start();
+  private scaleInTimer?: NodeJS.Timeout;
+  private scaleIn: Promise<void> = Promise.resolve();
+
+  /** Before the burst: every extra instance started and ready (or failed). */
+  async prepare(): Promise<void> {
     this.starting = Promise.all(
       SCALED_APPS.map(async ({ app }) => {
         const instance: ScaledInstance = { instanceId: `${this.options.instancePrefix}-${app}-2` };
@@ -65,12 +72,29 @@ class ScaleOut implements BurstCompanion {
             readyTimeoutMs: INSTANCE_READY_TIMEOUT_MS,
           });
           this.handles.push(handle);
-          instance.readyAtMs = Math.round(clock());
+          instance.readyAtMs = 0; // before the burst
         } catch (error) {
           instance.error = (error as Error).message.split('\n')[0];
         }
       }),
     );
+    await this.starting;
+  }
+
+  begin(clock: () => number): void {
+    this.launchedAtMs = clock();
+    // Partitions move when the second planner leaves its group.
+    this.watcher = new GroupWatcher(this.options.brokers, ['execution-planner'], 1, clock);
+    this.watcher.start();
+    this.scaleInTimer = setTimeout(() => {
+      const planner = this.handles.find((h) => h.app === 'execution-planner');
+      if (!planner) return;
+      this.launchedAtMs = clock();
+      this.scaleIn = planner.stop().then(() => {
+        const instance = this.instances.find((i) => i.instanceId === planner.instanceId);
+        if (instance) instance.stoppedAtMs = Math.round(clock());
+      });
+    }, SCALE_IN_AFTER_MS);
   }
 
   processGroups(): ProcessGroup[] {
@@ -80,13 +104,16 @@ class ScaleOut implements BurstCompanion {
   /** Waits until the instances are up (or failed) and the groups settled (bounded by the watcher's stop). */
   async settle(): Promise<GroupMovement> {
     await this.starting;
+    await this.scaleIn;
     // Give the group a little time to settle after the last instance became ready.
     await new Promise((resolve) => setTimeout(resolve, 2000));
     return (await this.watcher?.stop()) ?? { groupIds: [], lastSeen: {} };
   }
 
   async stop(): Promise<void> {
+    clearTimeout(this.scaleInTimer);
     await this.starting;
+    await this.scaleIn;
     await Promise.all(this.handles.map((h) => h.stop()));
   }
 
@@ -123,6 +150,7 @@ export async function soakScaled(options: SoakScaledOptions, single?: SoakFigure
   const scaleOut = new ScaleOut(options);
   running.add(scaleOut);
   try {
+    await scaleOut.prepare();
     const { figures, events, prober } = await runSoak(options, scaleOut);
     const movement = await scaleOut.settle();
     const window = windowOf(movement, scaleOut.launchedAtMs);

@@ -56,7 +56,7 @@ export class GroupWatcher {
           const now = this.clock();
           for (const g of groups) this.movement.lastSeen[g.groupId] = { state: g.state, members: g.members.length };
           if (groups.some((g) => g.state !== 'Stable')) this.movement.firstRebalancingMs ??= now;
-          if (groups.every((g) => g.state === 'Stable' && g.members.length >= this.expectedMembers))
+          if (groups.every((g) => g.state === 'Stable' && g.members.length === this.expectedMembers))
             this.movement.stableMs = now;
         } catch {
           // a broker busy with the burst: try again at the next poll
