@@ -11,7 +11,6 @@ import { createGatewayValidationPipe } from './common/validation/validation-pipe
 import { GatewayConfig } from './config/gateway.config';
 import { gatewayDataSourceOptions } from './database/gateway-data-source';
 import { HealthModule } from './health/health.module';
-import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 import { GatewayMessagingModule } from './messaging/gateway-messaging.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -58,9 +57,9 @@ export class GatewayCoreModule {
         // Guards run in this order: who is calling, then whether they may call now.
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
-        // Interceptors nest in this order: the envelope wraps what idempotency returns or replays.
+        // The envelope wraps what handlers return, and what @Idempotent() handlers' own interceptor
+        // (bound by the decorator, inside the global ones) returns or replays.
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
       ],
       exports: [GatewayConfig, RouteTable, RateLimiter, IdempotencyStore],
     };

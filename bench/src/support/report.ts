@@ -101,7 +101,7 @@ function section(result: ScenarioResult): string[] {
       const moving = result.partitionsMoving;
       const errors = result.errorsWhilePartitionsMove;
       return [
-        `## Soak scaled: same burst, a second execution-planner and signer-surface started when it began (${result.swaps} swaps, ${result.concurrency} at a time)`,
+        `## Soak scaled: same burst, a second execution-planner and signer-surface started before it, the second planner stopped during it (${result.swaps} swaps, ${result.concurrency} at a time)`,
         '',
         `Against the single-instance soak of this run: throughput ${x(result.throughputRatio ?? Number.NaN)} (${num(result.swapsPerSecond, 2)} swaps/s here), service CPU per ready swap ${x(result.cpuPerSwapRatio ?? Number.NaN)}. The single soak runs first, on a cold stack: compare outcomes too.`,
         `Extra instances (started and ready before the burst): ${result.instances.map((i) => `${i.instanceId} ${i.error ? `FAILED (${i.error})` : i.stoppedAtMs !== undefined ? `stopped at ${num(i.stoppedAtMs / 1000, 1)} s` : 'ran throughout'}`).join('; ')}.`,

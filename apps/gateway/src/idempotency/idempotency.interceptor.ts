@@ -7,7 +7,7 @@ import { mapException } from '../common/errors/exception-mapping';
 import type { GatewayReply, GatewayRequest } from '../common/http/gateway-request';
 import { IDEMPOTENCY_KEY_HEADER, resolveIdempotencyKey } from './idempotency-key';
 import { IdempotencyClaim, IdempotencyStore } from './idempotency.store';
-import { IDEMPOTENT_ROUTE, IdempotentOptions } from './idempotent.decorator';
+import { IDEMPOTENT_ROUTE, IdempotentOptions } from './idempotent-route';
 import { requestFingerprint } from './request-fingerprint';
 
 /** Global interceptor that applies @Idempotent() handlers' semantics (see the decorator). */

@@ -1,12 +1,10 @@
-import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
+import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { IDEMPOTENT_ROUTE, IdempotentOptions } from './idempotent-route';
 
-export const IDEMPOTENT_ROUTE = 'gateway:idempotent-route';
+export { IDEMPOTENT_ROUTE, IdempotentOptions } from './idempotent-route';
 
-export interface IdempotentOptions {
-  /** true: a request without Idempotency-Key is a 400; false: one is generated and returned. */
-  required: boolean;
-}
 
 /**
  * Makes a handler idempotent per (API key owner, method + route template, Idempotency-Key):
@@ -16,10 +14,13 @@ export interface IdempotentOptions {
  * 4xx outcomes are stored, except VALIDATION_FAILED (the request never ran); 5xx outcomes release
  * the key so a retry runs again. The key in use
  * (given or generated) is on `request.idempotencyKey` and `@IdempotencyKey()`.
+ * The interceptor is bound here, on these handlers only: a global one cost every other request
+ * (catalog reads, polls) a layer of Nest's interceptor chain for nothing.
  */
 export const Idempotent = (options: IdempotentOptions): MethodDecorator =>
   applyDecorators(
     SetMetadata(IDEMPOTENT_ROUTE, options),
+    UseInterceptors(IdempotencyInterceptor),
     ApiHeader({
       name: 'Idempotency-Key',
       required: options.required,
