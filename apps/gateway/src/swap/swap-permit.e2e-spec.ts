@@ -242,4 +242,22 @@ describe('swap build with permits through HTTP on the devnet', () => {
     const nativeBuild = await build({ quoteId: native.body.data.quoteId, routeId: native.body.data.routes[0].routeId, permitType: 'eip2612', permitDeadline: inTenMinutes(), permitSignature: sig });
     expect([nativeBuild.status, nativeBuild.body.error.code, nativeBuild.body.error.details.field]).toEqual([400, 'VALIDATION_FAILED', 'permitType']);
   });
+
+  it('a permit the planner refuses after a 202: the signing poll answers the 400 the build would have', async () => {
+    const { quoteId, route } = await quote('USDC', 'WETH', '1');
+    const sig = { v: 27, r: `0x${'1'.repeat(64)}`, s: `0x${'2'.repeat(64)}` };
+    // No wait: the build is accepted as a command before the planner judges the permit.
+    const accepted = await build({ quoteId, routeId: route.routeId, permitType: 'eip2612', permitDeadline: Date.now() - 1000, permitSignature: sig, waitForTxRequestMs: 0 });
+    expect(accepted.status).toBe(202);
+    const swapId = accepted.body.data.swapId as string;
+    const verdict = await waitFor(
+      async () => {
+        const res = await client.get(`/swap/${swapId}/signing`);
+        return res.status === 202 ? undefined : documented('GET', `/swap/${swapId}/signing`, res);
+      },
+      { timeoutMs: 30_000, intervalMs: 250, description: 'the planner’s verdict on the signing poll' },
+    );
+    expect([verdict.status, verdict.body.error.code, verdict.body.error.details.field]).toEqual([400, 'VALIDATION_FAILED', 'permitDeadline']);
+    expect(verdict.body.error.details).toMatchObject({ swapId, status: 'failed' });
+  });
 });
