@@ -43,7 +43,7 @@ export class PerInstanceReplyClientKafka extends ClientKafka {
   protected override registerConsumerEventListeners(): void {
     super.registerConsumerEventListeners();
     const consumer = this.consumer;
-    consumer.on(consumer.events.GROUP_JOIN, (event) => {
+    consumer.on(consumer.events.GROUP_JOIN, () => {
       this.joinedGroup = true;
       this.liveness.consumerProgressed();
       this.joinedResolve?.();

@@ -65,9 +65,9 @@ export interface RequestReplyClientOptions {
  * (`<clientId>.replies.<instanceId>.<generation>`) and picks replies by correlation id. With a
  * shared group, every rebalance (an instance starting, stopping or restarting) moves reply
  * partitions to another instance while requests are in flight, and their replies are lost; and
- * instances could never outnumber reply partitions. A group per instance avoids both at the cost of
- * every instance reading every reply, which is cheap at request-reply volumes (small replies, a few
- * instances). Before the group first joins, its offsets are set to the end of each reply partition,
+ * instances could never outnumber reply partitions. A group per instance avoids both; it reads one
+ * partition of each reply topic, picked from the instance id (ownReplyPartitionAssigner), and names
+ * it in its requests. Before the group first joins, its offsets are set to the end of each reply partition,
  * so a reply produced after `connect()` resolves can never be skipped by an "earliest/latest" reset
  * race.
  *
@@ -89,6 +89,8 @@ export class RequestReplyClient {
   /** Groups of retired clients that could not be deleted yet. */
   private readonly leftoverGroups = new Set<string>();
   private leftoverTimer: NodeJS.Timeout | null = null;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private closed = false;
 
   constructor(
     private readonly settings: KafkaSettings,
@@ -296,6 +298,26 @@ export class RequestReplyClient {
       .then((undeleted) => this.retryLater(undeleted))
       .finally(() => this.retirements.delete(retirement));
     this.retirements.add(retirement);
+    this.reconnectInBackground();
+  }
+
+  /**
+   * The replacement connects at once, in the background, retrying with back-off until it joins:
+   * a request that comes later finds it ready (and readiness checks see when it is) instead of
+   * paying the whole connection and group join within its own timeout.
+   */
+  private reconnectInBackground(attempt = 1): void {
+    if (this.closed || this.reconnectTimer) return;
+    this.connect().catch((error: Error) => {
+      if (this.closed) return;
+      const delayMs = Math.min(10_000, 500 * 2 ** Math.min(attempt - 1, 5));
+      this.logger.warn({ msg: 'request-reply client not connected yet; retrying', attempt, delayMs, error: error.message });
+      this.reconnectTimer = setTimeout(() => {
+        this.reconnectTimer = null;
+        this.reconnectInBackground(attempt + 1);
+      }, delayMs);
+      this.reconnectTimer.unref();
+    });
   }
 
   private retryLater(undeleted: string[]): void {
@@ -352,6 +374,9 @@ export class RequestReplyClient {
 
   /** Leaves the group and removes it: a per-instance group has no use after the instance stops. */
   async close(): Promise<void> {
+    this.closed = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
     const client = this.client;
     this.client = null;
     this.connecting = null;
