@@ -20,21 +20,24 @@ export class SwapViewWatch {
     this.wake?.();
   }
 
-  /** Resolves when the row changed since the last call (at once if it already did), or at `deadlineMs`. */
-  changedOrDeadline(deadlineMs: number): Promise<void> {
+  /**
+   * Resolves when the row changed since the last call (at once if it already did): true; or at
+   * `deadlineMs` without a change: false.
+   */
+  changedOrDeadline(deadlineMs: number): Promise<boolean> {
     if (this.changed) {
       this.changed = false;
-      return Promise.resolve();
+      return Promise.resolve(true);
     }
-    return new Promise<void>((resolve) => {
-      const done = (): void => {
+    return new Promise<boolean>((resolve) => {
+      const done = (told: boolean): void => {
         clearTimeout(timer);
         this.wake = null;
         this.changed = false;
-        resolve();
+        resolve(told);
       };
-      const timer = setTimeout(done, Math.max(0, deadlineMs - Date.now()));
-      this.wake = done;
+      const timer = setTimeout(() => done(false), Math.max(0, deadlineMs - Date.now()));
+      this.wake = () => done(true);
     });
   }
 
