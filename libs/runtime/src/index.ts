@@ -4,3 +4,4 @@ export * from './request-context';
 export * from './metrics';
 export * from './service-environment';
 export * from './ttl-cache';
+export * from './with-timeout';

@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
 import { ensureTopics, kafkaMicroserviceOptions } from '@swapgw/messaging';
-import { JsonLogger } from '@swapgw/runtime';
+import { JsonLogger, withTimeout } from '@swapgw/runtime';
 import { AppModule } from '../app.module';
 import { installHttpShell } from '../common/http/http-shell';
 import { RouteTable } from '../common/http/route-table';
@@ -43,14 +43,6 @@ const logger = new Logger('Bootstrap');
 /** kafkajs retries for minutes when no broker answers; start (degraded) well before that. */
 const ENSURE_TOPICS_BOUND_MS = 30_000;
 
-function withinMs<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 /**
  * Everything between the config and a listening gateway, shared by main.ts and the e2e tests:
  * migrations, Kafka topics, the Nest app on Fastify with the HTTP shell, OpenAPI, and the Kafka
@@ -62,7 +54,7 @@ export async function createGatewayApp(config: GatewayConfig, options: CreateGat
     await prepareDatabaseExclusively(gatewayDatabaseOptions(config.DATABASE_URL));
     // Topics are shared by the suite; if Kafka is away now the gateway still starts (its requests
     // answer 503 and /health says degraded) rather than crash-loop.
-    await withinMs(ensureTopics(gatewayKafkaSettings(config)), ENSURE_TOPICS_BOUND_MS).catch((error: Error) =>
+    await withTimeout(ensureTopics(gatewayKafkaSettings(config)), ENSURE_TOPICS_BOUND_MS, `no answer within ${ENSURE_TOPICS_BOUND_MS} ms`).catch((error: Error) =>
       logger.error({ msg: 'could not ensure Kafka topics at start', error: error.message }),
     );
   }

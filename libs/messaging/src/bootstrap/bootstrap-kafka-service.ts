@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { Consumer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { TopicSpec } from '@swapgw/contracts';
-import { initProcessMetrics, JsonLogger } from '@swapgw/runtime';
+import { initProcessMetrics, JsonLogger, withTimeout } from '@swapgw/runtime';
 import { ConsumerConcurrency } from '../kafka/consumer-concurrency';
 import { ensureTopics } from '../kafka/ensure-topics';
 import { kafkaMicroserviceOptions, kafkaSettingsFromEnv, KafkaSettings } from '../kafka/kafka-settings';
@@ -158,12 +158,4 @@ function restartAfterFatalCrash(app: INestMicroservice, consumer: Consumer, logg
       }
     })().finally(() => (restarting = false));
   });
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms))),
-  ]).finally(() => clearTimeout(timer));
 }

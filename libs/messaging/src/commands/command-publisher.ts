@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Kafka, Partitioners, Producer } from 'kafkajs';
 import { CodedError, ErrorCode, ErrorCodes, MessageEnvelope } from '@swapgw/contracts';
-import { messagingMetrics } from '@swapgw/runtime';
+import { messagingMetrics, withTimeout } from '@swapgw/runtime';
 import { createEnvelope } from '../envelope/create-envelope';
 import { contextHeaders, EnvelopeHeaders } from '../envelope/message-headers';
 import { kafkaClientConfig, KafkaSettings } from '../kafka/kafka-settings';
@@ -77,6 +77,7 @@ export class CommandPublisher {
           });
         })(),
         this.sendTimeoutMs,
+        `no acknowledgement within ${this.sendTimeoutMs} ms`,
       );
     } catch (error) {
       this.logger.warn({ msg: 'command not accepted by Kafka', topic, type, aggregateId, error: (error as Error).message });
@@ -88,13 +89,4 @@ export class CommandPublisher {
     messagingMetrics.produced(topic, type);
     return envelope;
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  promise.catch(() => undefined); // a late failure after the timeout is not unhandled
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no acknowledgement within ${ms} ms`)), ms))),
-  ]).finally(() => clearTimeout(timer));
 }
