@@ -2,12 +2,16 @@
 #   docker build --build-arg APP=quote-service -t swapgw/quote-service .
 #   docker run -e APP=gateway swapgw/app
 # Stages: deps (all packages) → build (swc into dist/) → prod-deps (runtime packages) → runtime.
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node: the version of .nvmrc and tools/stack/node-runtime.mjs (tools/stack/node-runtime.spec.ts checks).
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# npm install from the lock rather than npm ci: a lock written with omit-lockfile-registry-resolved
+# (as on our machines) leaves other platforms' optional binaries out, which npm ci refuses as out
+# of sync; with a lock present, npm install installs exactly the locked versions.
+RUN npm install --no-audit --no-fund
 
 FROM deps AS build
 COPY tsconfig.base.json tsconfig.json .swcrc nx.json ./
@@ -19,7 +23,7 @@ RUN node tools/build/build.mjs
 FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE} AS runtime
 ARG APP=gateway
@@ -32,6 +36,13 @@ COPY --from=prod-deps --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --chown=node:node package.json ./
 USER node
-EXPOSE 3000 3101 3102 3103 3104
+# 3000 the gateway's API, 9464 its metrics (METRICS_PORT); 3101-3104 the Kafka services' health and metrics.
+EXPOSE 3000 9464 3101 3102 3103 3104
+# Health of the app APP names: the gateway's GET /api/v1/health?scope=instance on PORT (its own
+# dependencies, not the other services: a stopped planner must not get the gateway replaced), a Kafka service's GET /health/live on
+# HEALTH_PORT (defaults as in each app's config class). node -e with fetch: the slim image has no curl. Exec form,
+# so the variables are read by node at check time (docker compose overrides this with its own checks).
+HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "const e=process.env,d={'quote-service':3101,'execution-planner':3102,'signer-surface':3103,'limit-order-service':3104};const u=e.APP==='gateway'?'http://127.0.0.1:'+(e.PORT||3000)+'/api/v1/health?scope=instance':'http://127.0.0.1:'+(e.HEALTH_PORT||d[e.APP])+'/health/live';fetch(u,{signal:AbortSignal.timeout(4000)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # exec: node replaces the shell as PID 1, so SIGTERM reaches the app for a graceful stop.
 CMD ["sh", "-c", "exec node --enable-source-maps dist/apps/${APP}/src/main.js"]

@@ -40,6 +40,9 @@ import {
   startAppProcess,
   startDevnet,
 } from '../tools/stack/lib.mjs';
+import { useProjectNode } from '../tools/stack/node-runtime.mjs';
+
+await useProjectNode();
 
 const SCENARIOS = ['gateway-overhead', 'kafka-request-reply', 'quote-latency', 'sync-build-latency', 'soak', 'soak-scaled'];
 const argv = process.argv.slice(2);
@@ -74,6 +77,8 @@ const settings = {
   buildWaitMs: positive('build-wait-ms', 15_000),
   soakSwaps,
   soakConcurrency: positive('soak-concurrency', soakSwaps),
+  // Not measured: a warm stack whichever scenario ran before (default: a tenth of the burst, at least 20).
+  soakWarmupSwaps: nonNegative('soak-warmup', Math.max(20, Math.ceil(soakSwaps / 10))),
   // 0: wait what each 202 says (pollAfterMs), as a client following the contract does.
   soakPollMs: nonNegative('soak-poll-ms', 0),
   soakReadyTimeoutMs: positive('soak-ready-timeout-ms', 120_000),
@@ -265,12 +270,20 @@ async function startApps(infra) {
   // Two gateways: as configured (catalog answers cached for CATALOG_CACHE_TTL_MS) and with the
   // catalog cache off, so GET /chains is measured with and without the request-reply behind it.
   const gatewayPort = await freePortRun(39300, 2);
+  // Each gateway's GET /metrics is on a port of its own (METRICS_PORT), apart from the API.
+  const metricsPort = await freePortRun(39400, 2);
   const gateways = [
-    { name: 'gateway', port: gatewayPort, env: {} },
-    { name: 'gateway-uncached', port: gatewayPort + 1, env: { CATALOG_CACHE_TTL_MS: '0', INSTANCE_ID: `${base.INSTANCE_ID_PREFIX}-uncached` } },
+    { name: 'gateway', port: gatewayPort, metricsPort, env: {} },
+    {
+      name: 'gateway-uncached',
+      port: gatewayPort + 1,
+      metricsPort: metricsPort + 1,
+      env: { CATALOG_CACHE_TTL_MS: '0', INSTANCE_ID: `${base.INSTANCE_ID_PREFIX}-uncached` },
+    },
   ];
   for (const g of gateways) {
-    const proc = await startAppProcess('gateway', { ...appEnv('gateway', base, { gatewayPort: g.port }), ...g.env }, {
+    const env = { ...appEnv('gateway', base, { gatewayPort: g.port }), METRICS_PORT: String(g.metricsPort), ...g.env };
+    const proc = await startAppProcess('gateway', env, {
       logFile: path.join(logDir, `${g.name}.log`),
       echo,
       nodeArgs,
@@ -280,7 +293,12 @@ async function startApps(infra) {
   }
   say('apps', 'five apps ready (two gateways: catalog cache on and off)');
   const urlOf = (port) => `http://127.0.0.1:${port}/api/v1`;
-  return { base, gatewayUrl: urlOf(gateways[0].port), uncachedGatewayUrl: urlOf(gateways[1].port) };
+  return {
+    base,
+    gatewayUrl: urlOf(gateways[0].port),
+    gatewayMetricsUrl: `http://127.0.0.1:${gateways[0].metricsPort}/metrics`,
+    uncachedGatewayUrl: urlOf(gateways[1].port),
+  };
 }
 
 function runScenarios(env) {
@@ -310,7 +328,7 @@ async function main() {
   await compileBench();
   say('bench', `${build ? 'built, ' : ''}bench compiled; starting infrastructure in ${runDir}`);
   const infra = await startInfrastructure();
-  const { base, gatewayUrl, uncachedGatewayUrl } = await startApps(infra);
+  const { base, gatewayUrl, gatewayMetricsUrl, uncachedGatewayUrl } = await startApps(infra);
   const apiKey = await createKey(base);
   const soaks = scenarios.some((s) => s.startsWith('soak'));
   const integratorKeys = soaks ? await createIntegratorKeys(base, settings.soakIntegrators) : [];
@@ -319,6 +337,7 @@ async function main() {
     ...base,
     BENCH_SETTINGS: JSON.stringify(settings),
     BENCH_GATEWAY_URL: gatewayUrl,
+    BENCH_GATEWAY_METRICS_URL: gatewayMetricsUrl,
     BENCH_UNCACHED_GATEWAY_URL: uncachedGatewayUrl,
     BENCH_API_KEY: apiKey,
     BENCH_INTEGRATOR_KEYS: integratorKeys.join(','),

@@ -33,6 +33,7 @@ export interface BenchSettings {
   buildWaitMs: number;
   soakSwaps: number;
   soakConcurrency: number;
+  soakWarmupSwaps: number;
   soakPollMs: number;
   soakReadyTimeoutMs: number;
   soakIntegrators: number;
@@ -88,12 +89,14 @@ async function main(): Promise<number> {
   const logDir = process.env.BENCH_LOG_DIR;
   const soakOptions: SoakOptions = {
     gatewayUrl,
+    gatewayMetricsUrl: process.env.BENCH_GATEWAY_METRICS_URL,
     integratorKeys,
     proberKey: apiKey,
     userAddress,
     databaseUrl,
     swaps: settings.soakSwaps,
     concurrency: settings.soakConcurrency,
+    warmupSwaps: settings.soakWarmupSwaps,
     pollIntervalMs: settings.soakPollMs,
     readyTimeoutMs: settings.soakReadyTimeoutMs,
     probeIntervalMs: settings.probeIntervalMs,

@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 // Compiles apps/, libs/ and tools/ into dist/ with swc (decorator metadata on, path aliases
 // rewritten to relative requires). Type checking is a separate step: `npm run typecheck`.
+// `--out-dir <dir>`: another output directory (the production-install test builds into its copy).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { useProjectNode } from '../stack/node-runtime.mjs';
+
+await useProjectNode();
 
 const require = createRequire(import.meta.url);
 const { root, swcOptions } = require('./swc-config.js');
@@ -13,20 +17,31 @@ const cacheDir = path.join(root, '.cache');
 fs.mkdirSync(cacheDir, { recursive: true });
 const configFile = path.join(cacheDir, 'swcrc.json');
 const options = swcOptions();
-options.exclude = ['\\.spec\\.ts$', '\\.int-spec\\.ts$', '\\.e2e-spec\\.ts$', '\\.d\\.ts$'];
+// Specs and the apps' test/ folders (test support: harness, fixtures) never run in a service; the
+// production-install integration test (tools/build/production-install.int-spec.ts) starts dist/ as shipped.
+options.exclude = [
+  '\\.spec\\.ts$',
+  '\\.int-spec\\.ts$',
+  '\\.e2e-spec\\.ts$',
+  '\\.d\\.ts$',
+  '(^|[\\\\/])apps[\\\\/][^\\\\/]+[\\\\/]test[\\\\/]',
+];
 fs.writeFileSync(configFile, JSON.stringify(options, null, 2));
+
+const outIndex = process.argv.indexOf('--out-dir');
+const outDir = outIndex >= 0 ? path.resolve(process.argv[outIndex + 1]) : path.join(root, 'dist');
 
 const swc = path.join(root, 'node_modules', '.bin', 'swc');
 const targets = ['apps', 'libs', 'tools'].filter((d) => fs.existsSync(path.join(root, d)));
 const result = spawnSync(
   swc,
-  [...targets, '-d', 'dist', '--config-file', configFile, '--copy-files', '--only', '**/*.ts', '--quiet'],
+  [...targets, '-d', outDir, '--config-file', configFile, '--copy-files', '--only', '**/*.ts', '--quiet'],
   { cwd: root, stdio: 'inherit' },
 );
 if (result.status !== 0) process.exit(result.status ?? 1);
 // --only restricts compilation; copy JSON assets (artifacts, manifests) that code requires.
 copyAssets(targets);
-console.log(`build: compiled ${targets.join(', ')} into dist/`);
+console.log(`build: compiled ${targets.join(', ')} into ${path.relative(root, outDir) || '.'}/`);
 
 function copyAssets(dirs) {
   const walk = (dir) => {
@@ -36,7 +51,7 @@ function copyAssets(dirs) {
         if (entry.name === 'node_modules' || entry.name === 'test') continue;
         walk(full);
       } else if (entry.name.endsWith('.json') && !entry.name.startsWith('project.json') && !entry.name.startsWith('tsconfig')) {
-        const out = path.join(root, 'dist', path.relative(root, full));
+        const out = path.join(outDir, path.relative(root, full));
         fs.mkdirSync(path.dirname(out), { recursive: true });
         fs.copyFileSync(full, out);
       }

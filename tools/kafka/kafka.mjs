@@ -1,10 +1,15 @@
 #!/usr/bin/env node
-// Apache Kafka from Maven Central, one KRaft broker on 127.0.0.1, for development and tests.
+// Apache Kafka from Maven Central: one KRaft broker on 127.0.0.1 for development and tests, and
+// Kafka's own command-line tools (org.apache.kafka:kafka-tools, same version) against any cluster.
 //
-//   node tools/kafka/kafka.mjs fetch                 download the broker jars into .cache/kafka/libs
+//   node tools/kafka/kafka.mjs fetch                 download the broker and tools jars into .cache/kafka/libs
 //   node tools/kafka/kafka.mjs start [--port 9092] [--data-dir .run/kafka] [--advertised-port N]
 //   node tools/kafka/kafka.mjs stop  [--data-dir .run/kafka]
 //   node tools/kafka/kafka.mjs status [--port 9092] [--data-dir .run/kafka]
+//   node tools/kafka/kafka.mjs topics|consumer-groups|get-offsets|... <the tool's own options>
+//   node tools/kafka/kafka.mjs run <fully.qualified.ClassName> <args>
+// The tools get `--bootstrap-server <KAFKA_BROKERS, else 127.0.0.1:KAFKA_PORT (9092)>` unless the
+// arguments name a --bootstrap-server or --bootstrap-controller; `run` passes its arguments as they are.
 //
 // Plain Node (no npm dependencies): it runs before `npm ci` on a fresh clone. The functions are
 // exported for tools/stack/start.mjs, tools/stack/test.mjs and libs/testing.
@@ -13,6 +18,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { useProjectNode } from '../stack/node-runtime.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(here, '..', '..');
@@ -22,17 +28,24 @@ export const DEFAULT_LIBS_DIR = path.join(repoRoot, '.cache', 'kafka', 'libs');
 const POM = path.join(here, 'pom.xml');
 const TEMPLATE = path.join(here, 'server.properties.template');
 const LOG4J2 = path.join(here, 'log4j2.yaml');
+const TOOLS_LOG4J2 = path.join(here, 'tools-log4j2.yaml');
+/** The Kafka version of pom.xml: the broker and the tools jars the cache must hold. */
+export const KAFKA_VERSION = /<kafka\.version>([^<]+)<\/kafka\.version>/.exec(fs.readFileSync(POM, 'utf8'))[1];
+const BROKER_JAR = `kafka_2.13-${KAFKA_VERSION}.jar`;
+const TOOLS_JAR = `kafka-tools-${KAFKA_VERSION}.jar`;
 
 const log = (msg) => process.stderr.write(`kafka: ${msg}\n`);
 
-/** True when the cache holds the broker jar (a previous fetch completed). */
+/** True when the cache holds the broker and the tools jars of KAFKA_VERSION (a previous fetch completed). */
 function libsPresent(libsDir) {
-  return fs.existsSync(libsDir) && fs.readdirSync(libsDir).some((f) => /^kafka_2\.13-.*\.jar$/.test(f));
+  return fs.existsSync(path.join(libsDir, BROKER_JAR)) && fs.existsSync(path.join(libsDir, TOOLS_JAR));
 }
 
 /**
- * Downloads the broker and its runtime dependencies with Maven, once. Copies into a temporary
- * directory first and renames it, so a concurrent or interrupted fetch never leaves half a cache.
+ * Downloads the broker, the tools and their runtime dependencies with Maven, once. Copies into a
+ * temporary directory first and renames it, so a concurrent or interrupted fetch never leaves half
+ * a cache. A cache of the same Kafka version without the tools (fetched before they were added)
+ * only gains the missing jars, the tools jar last: brokers running from it keep their files.
  */
 export async function fetchKafka({ libsDir = DEFAULT_LIBS_DIR } = {}) {
   if (libsPresent(libsDir)) return libsDir;
@@ -41,7 +54,7 @@ export async function fetchKafka({ libsDir = DEFAULT_LIBS_DIR } = {}) {
   });
   const staging = `${libsDir}.tmp-${process.pid}`;
   fs.rmSync(staging, { recursive: true, force: true });
-  log(`fetching org.apache.kafka:kafka_2.13 from Maven Central into ${displayPath(libsDir)}`);
+  log(`fetching org.apache.kafka:kafka_2.13 and kafka-tools ${KAFKA_VERSION} from Maven Central into ${displayPath(libsDir)}`);
   try {
     await exec(
       'mvn',
@@ -54,13 +67,33 @@ export async function fetchKafka({ libsDir = DEFAULT_LIBS_DIR } = {}) {
   }
   fs.mkdirSync(path.dirname(libsDir), { recursive: true });
   try {
-    fs.renameSync(staging, libsDir);
+    if (fs.existsSync(path.join(libsDir, BROKER_JAR))) addMissingJars(staging, libsDir);
+    else {
+      // Nothing yet, or another Kafka version: the new cache replaces it whole.
+      if (fs.existsSync(libsDir)) fs.renameSync(libsDir, `${libsDir}.old-${process.pid}`);
+      fs.renameSync(staging, libsDir);
+    }
   } catch (error) {
     // Another process finished first: its cache is as good as ours.
-    fs.rmSync(staging, { recursive: true, force: true });
     if (!libsPresent(libsDir)) throw error;
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+    fs.rmSync(`${libsDir}.old-${process.pid}`, { recursive: true, force: true });
   }
   return libsDir;
+}
+
+/** Copies the jars of `from` that `to` lacks, each under a temporary name then renamed; the tools jar last. */
+function addMissingJars(from, to) {
+  const missing = fs
+    .readdirSync(from)
+    .filter((f) => !fs.existsSync(path.join(to, f)))
+    .sort((a, b) => Number(a === TOOLS_JAR) - Number(b === TOOLS_JAR));
+  for (const file of missing) {
+    const partial = path.join(to, `.${file}.${process.pid}.partial`);
+    fs.copyFileSync(path.join(from, file), partial);
+    fs.renameSync(partial, path.join(to, file));
+  }
 }
 
 export function isPortOpen(port, host = '127.0.0.1', timeoutMs = 1000) {
@@ -379,6 +412,85 @@ export async function kafkaStatus({ port = Number(process.env.KAFKA_PORT || DEFA
   return { port, listening: brokers.length > 0, brokers, pid: ours ? pid : undefined, libsCached: libsPresent(DEFAULT_LIBS_DIR), error };
 }
 
+/**
+ * Kafka's command-line tools, by the name of their script in Kafka's distribution without
+ * `kafka-` and `.sh` (kafka-topics.sh is `topics`). All take --bootstrap-server.
+ */
+export const KAFKA_TOOLS = {
+  topics: 'org.apache.kafka.tools.TopicCommand',
+  'consumer-groups': 'org.apache.kafka.tools.consumer.group.ConsumerGroupCommand',
+  'get-offsets': 'org.apache.kafka.tools.GetOffsetShell',
+  'console-consumer': 'org.apache.kafka.tools.consumer.ConsoleConsumer',
+  'console-producer': 'org.apache.kafka.tools.ConsoleProducer',
+  configs: 'kafka.admin.ConfigCommand',
+  'delete-records': 'org.apache.kafka.tools.DeleteRecordsCommand',
+  'log-dirs': 'org.apache.kafka.tools.LogDirsCommand',
+  'broker-api-versions': 'org.apache.kafka.tools.BrokerApiVersionsCommand',
+  transactions: 'org.apache.kafka.tools.TransactionsCommand',
+};
+
+/** The cluster a tool talks to when its arguments name none: KAFKA_BROKERS, else the broker `npm start` runs. */
+export function defaultBootstrapServer(env = process.env) {
+  return env.KAFKA_BROKERS || `127.0.0.1:${Number(env.KAFKA_PORT || DEFAULT_PORT)}`;
+}
+
+/** `args` with `--bootstrap-server <default>` in front, unless they already say where the cluster is. */
+export function withBootstrapServer(args, env = process.env) {
+  const named = args.some((a) => /^--bootstrap-(server|controller)(=|$)/.test(a));
+  return named ? args : ['--bootstrap-server', defaultBootstrapServer(env), ...args];
+}
+
+/**
+ * Runs one of Kafka's Java tools (a class with a main) on the fetched classpath, attached to this
+ * terminal (stdin included: console-producer reads it), and resolves with its exit code. Ctrl-C
+ * reaches the JVM from the terminal; a SIGINT or SIGTERM sent to this process only is passed on.
+ */
+export async function runKafkaTool(className, args, { libsDir = DEFAULT_LIBS_DIR } = {}) {
+  await fetchKafka({ libsDir });
+  const child = spawn(
+    'java',
+    [
+      // As Kafka's kafka-run-class.sh for tools: a small heap; short-lived, so no JIT warm-up to wait for.
+      '-Xmx256m',
+      '-XX:+UseSerialGC',
+      '-XX:TieredStopAtLevel=1',
+      '-Djava.awt.headless=true',
+      `-Dlog4j2.configurationFile=${TOOLS_LOG4J2}`,
+      '-cp',
+      `${libsDir}/*`,
+      className,
+      ...args,
+    ],
+    { stdio: 'inherit' },
+  );
+  const forward = (signal) => child.exitCode === null && child.kill(signal);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  try {
+    return await new Promise((resolve, reject) => {
+      child.once('error', (error) => reject(new Error(`java not runnable: ${error.message}\n(Kafka's tools need Java 17+ on the PATH)`)));
+      child.once('exit', (code, signal) => resolve(code ?? 128 + (signal === 'SIGINT' ? 2 : 15)));
+    });
+  } finally {
+    process.off('SIGINT', forward);
+    process.off('SIGTERM', forward);
+  }
+}
+
+const USAGE = `usage: kafka.mjs <command>
+  the development broker:
+    fetch                                             download the broker and tools jars (Maven Central)
+    start [--port N] [--data-dir D] [--advertised-port N]
+    stop [--data-dir D]
+    status [--port N] [--data-dir D]
+  Kafka's tools (${KAFKA_VERSION}), with the tool's own options (--help lists them):
+${Object.entries(KAFKA_TOOLS)
+  .map(([name, className]) => `    ${name.padEnd(50)}${className}`)
+  .join('\n')}
+    run <fully.qualified.ClassName> [args]            any other class of the classpath, arguments as given
+  The tools get --bootstrap-server KAFKA_BROKERS (else 127.0.0.1:KAFKA_PORT, 9092) unless given one.
+  e.g. kafka.mjs consumer-groups --describe --group gateway`;
+
 function parseArgs(argv) {
   const args = { _: [] };
   for (let i = 0; i < argv.length; i++) {
@@ -392,6 +504,32 @@ function parseArgs(argv) {
 }
 
 async function main() {
+  const [first, ...rest] = process.argv.slice(2);
+  // The tools parse their own options: pass them through untouched.
+  if (first && Object.hasOwn(KAFKA_TOOLS, first)) {
+    const args = withBootstrapServer(rest);
+    // The local default with nothing listening: say so now rather than let the tool retry for a minute.
+    if (args !== rest && !process.env.KAFKA_BROKERS && !rest.includes('--help')) {
+      const port = Number(process.env.KAFKA_PORT || DEFAULT_PORT);
+      if (!(await isPortOpen(port))) {
+        log(`no broker on 127.0.0.1:${port}: start one (npm start, npm run kafka -- start), or name the cluster with KAFKA_BROKERS or --bootstrap-server`);
+        process.exitCode = 1;
+        return;
+      }
+    }
+    process.exitCode = await runKafkaTool(KAFKA_TOOLS[first], args);
+    return;
+  }
+  if (first === 'run') {
+    const [className, ...toolArgs] = rest;
+    if (!className || className.startsWith('-')) {
+      log('usage: kafka.mjs run <fully.qualified.ClassName> [args]');
+      process.exitCode = 2;
+      return;
+    }
+    process.exitCode = await runKafkaTool(className, toolArgs);
+    return;
+  }
   const args = parseArgs(process.argv.slice(2));
   const command = args._[0];
   const port = args.port ? Number(args.port) : undefined;
@@ -416,14 +554,13 @@ async function main() {
       return;
     }
     default:
-      console.error(
-        'usage: kafka.mjs fetch | start [--port N] [--data-dir D] [--advertised-port N] | stop [--data-dir D] | status [--port N]',
-      );
+      console.error(USAGE);
       process.exitCode = 2;
   }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await useProjectNode();
   main().catch((error) => {
     log(error.message);
     process.exit(1);

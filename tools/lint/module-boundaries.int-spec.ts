@@ -61,6 +61,9 @@ function lint(probes: Probe[]): { results: ProbeResult[]; severities: Record<str
   return JSON.parse(stdout);
 }
 
+const DEV_IMPORTS =
+  "import { startDevnet } from '@swapgw/devnet';\nimport { testEnv } from '@swapgw/testing';\nexport const probe = [startDevnet, testEnv];\n";
+
 describe('eslint.config.mjs', () => {
   const probes: Probe[] = [
     {
@@ -72,12 +75,28 @@ describe('eslint.config.mjs', () => {
       code: "import { QuoteServiceConfig } from '../../quote-service/src/config/quote-service.config';\nexport const probe = QuoteServiceConfig;\n",
     },
     {
-      file: 'libs/testing/src/boundary-probe.ts',
-      code: "import { ensureTopics } from '@swapgw/messaging';\nexport const probe = ensureTopics;\n",
+      file: 'libs/runtime/src/boundary-probe.ts',
+      code: "import { ChainRegistry } from '@swapgw/chains';\nexport const probe = ChainRegistry;\n",
     },
     {
       file: 'apps/gateway/src/boundary-probe.ts',
       code: "import { prepareDatabase } from '@swapgw/persistence';\nimport { Topics } from '@swapgw/contracts';\nimport { loadConfig } from '@swapgw/runtime';\nexport const probe = [prepareDatabase, Topics, loadConfig];\n",
+    },
+    // libs/devnet and libs/testing load devDependencies: production code must not import them.
+    { file: 'apps/signer-surface/src/signing/boundary-probe.ts', code: DEV_IMPORTS },
+    { file: 'libs/persistence/src/boundary-probe.ts', code: DEV_IMPORTS },
+    // Test code may: specs next to the code, test/ folders of apps.
+    { file: 'apps/signer-surface/src/signing/boundary-probe.spec.ts', code: DEV_IMPORTS },
+    { file: 'apps/quote-service/src/quote/boundary-probe.int-spec.ts', code: DEV_IMPORTS },
+    { file: 'apps/gateway/test/support/boundary-probe.ts', code: DEV_IMPORTS },
+    // The devnet builds on production libraries, and the harness on the devnet.
+    {
+      file: 'libs/devnet/src/boundary-probe.ts',
+      code: "import { readDevnetManifest } from '@swapgw/chains';\nexport const probe = readDevnetManifest;\n",
+    },
+    {
+      file: 'libs/testing/src/boundary-probe.ts',
+      code: "import { startDevnet } from '@swapgw/devnet';\nexport const probe = startDevnet;\n",
     },
   ];
   let outcome: ReturnType<typeof lint>;
@@ -107,6 +126,24 @@ describe('eslint.config.mjs', () => {
 
   it('lets an app use data-access, contracts and util libraries', () => {
     expect(outcome.results[3].boundaryErrors).toEqual([]);
+  });
+
+  it('forbids production code (apps, libraries) to import libs/devnet or libs/testing', () => {
+    for (const result of outcome.results.slice(4, 6)) {
+      expect(result.boundaryErrors).toEqual([
+        expect.stringContaining('can only depend on libs tagged with'),
+        expect.stringContaining('can only depend on libs tagged with'),
+      ]);
+    }
+  });
+
+  it('lets specs and test/ folders import libs/devnet and libs/testing', () => {
+    for (const result of outcome.results.slice(6, 9)) expect(result.boundaryErrors).toEqual([]);
+  });
+
+  it('lets the devnet use production libraries and the harness use the devnet', () => {
+    expect(outcome.results[9].boundaryErrors).toEqual([]);
+    expect(outcome.results[10].boundaryErrors).toEqual([]);
   });
 
   it('makes floating promises, non-exhaustive switches and boundary violations errors', () => {

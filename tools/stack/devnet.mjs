@@ -5,6 +5,9 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { bootstrap, devnetCli, fail, repoRoot } from './lib.mjs';
+import { useProjectNode } from './node-runtime.mjs';
+
+await useProjectNode();
 
 try {
   await bootstrap();

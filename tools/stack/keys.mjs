@@ -5,6 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { bootstrap, fail, repoRoot } from './lib.mjs';
+import { useProjectNode } from './node-runtime.mjs';
+
+await useProjectNode();
 
 const cli = path.join(repoRoot, 'dist', 'apps', 'gateway', 'src', 'cli', 'keys.js');
 try {

@@ -5,6 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { APPS, bootstrap, fail, repoRoot, run, say, warn } from './lib.mjs';
+import { useProjectNode } from './node-runtime.mjs';
+
+await useProjectNode();
 
 const argv = process.argv.slice(2);
 const direction = argv.find((a) => a === 'up' || a === 'revert') ?? 'up';

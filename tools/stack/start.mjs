@@ -6,9 +6,12 @@
 //   3. PostgreSQL: the database of DATABASE_URL, created when missing
 //   4. devnet: two anvil chains with tokens, Uniswap V2 and a bridge (manifest .run/devnet/manifest.json)
 //   5. Kafka topics of libs/contracts, then the five apps, each waited for until healthy
-// Ctrl-C (or SIGTERM) stops what this run started, in reverse order, and nothing else.
+// An app that exits on its own afterwards is reported and started again with back-off (1 s doubling
+// to 30 s, back to 1 s once it stayed up a minute: restart-policy.js), each restart printed.
+// Ctrl-C (or SIGTERM) stops what this run started, in reverse order, and nothing else (no restarts).
 // Flags: --quiet (no app log echo), --no-devnet, --apps a,b (subset).
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { startKafka } from '../kafka/kafka.mjs';
 import {
@@ -20,12 +23,20 @@ import {
   ensureDatabase,
   ensureKafkaTopics,
   fail,
+  healthUrlOf,
+  httpOk,
+  ManagedProcess,
+  pollUntil,
   repoRoot,
   say,
-  startAppProcess,
   startDevnet,
   warn,
 } from './lib.mjs';
+import { useProjectNode } from './node-runtime.mjs';
+
+const { nextRestart } = createRequire(import.meta.url)('./restart-policy.js');
+
+await useProjectNode();
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(`--${name}`);
@@ -115,31 +126,18 @@ async function main() {
   // Services first, side by side; the gateway last so its first request finds the responders.
   const gatewayPort = Number(process.env.PORT || 3000);
   const services = present.filter((a) => a !== 'gateway');
-  const results = await Promise.allSettled(
-    services.map((app) =>
-      startAppProcess(app, appEnv(app, base, { healthPort: healthPortOf(app) }), {
-        logFile: path.join(logDir, `${app}.log`),
-        echo,
-      }),
-    ),
-  );
+  const supervised = services.map((app) => supervise(app, appEnv(app, base, { healthPort: healthPortOf(app) })));
+  const results = await Promise.allSettled(supervised.map((s) => s.start()));
   for (const [i, result] of results.entries()) {
-    if (result.status === 'fulfilled') {
-      const proc = result.value;
-      track(services[i], proc);
-      say(services[i], `ready (${proc.healthUrl})`);
-    }
+    if (result.status === 'fulfilled') say(services[i], `ready (${supervised[i].healthUrl})`);
   }
   const failed = results.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
 
   if (present.includes('gateway')) {
-    const proc = await startAppProcess('gateway', appEnv('gateway', base, { gatewayPort }), {
-      logFile: path.join(logDir, 'gateway.log'),
-      echo,
-    });
-    track('gateway', proc);
-    say('gateway', `ready (${proc.healthUrl})`);
+    const gateway = supervise('gateway', appEnv('gateway', base, { gatewayPort }));
+    await gateway.start();
+    say('gateway', `ready (${gateway.healthUrl})`);
   }
 
   const baseUrl = `http://127.0.0.1:${gatewayPort}/api/v1`;
@@ -148,11 +146,13 @@ async function main() {
     API          ${present.includes('gateway') ? baseUrl : '(gateway not built)'}
     API key      npm run keys -- create --owner <name>     (the key is the last line)
     Try          curl -H "Authorization: Bearer <key>" ${baseUrl}/chains
+    Health       curl ${baseUrl}/health     (checks.services: each Kafka service up or down)
+    Metrics      curl http://127.0.0.1:${process.env.METRICS_PORT || 9464}/metrics     (gateway's METRICS_PORT; services: /metrics on their health ports)
     Kafka        ${kafka.brokers}
     Database     ${redact(databaseUrl)}
     Devnet       ${fs.existsSync(manifest) ? path.relative(repoRoot, manifest) : '(not running)'}
     Logs         .run/logs/<app>.log
-  Ctrl-C stops everything this command started.
+  An app that exits is restarted (back-off 1 s doubling to 30 s). Ctrl-C stops everything this command started.
 `);
 }
 
@@ -162,6 +162,90 @@ function track(name, proc) {
   void proc.exited.then(({ code, signal }) => {
     if (!shuttingDown) fail(name, `exited (code ${code}, signal ${signal}); log: ${path.relative(repoRoot, proc.logFile)}`);
   });
+}
+
+/**
+ * One app under supervision, registered for shutdown at once (a Ctrl-C during its start stops it
+ * too). start() launches it and waits until it is healthy; a failure then is the caller's (the
+ * stack does not come up). Once it has been ready, an exit of its own is printed and the app is
+ * started again, with the same environment and ports, after the back-off of restart-policy.js;
+ * every attempt is printed, and a restart that fails counts as the next one in a row. Shutdown
+ * cancels a pending restart and stops whichever process is current.
+ */
+function supervise(app, env) {
+  const logFile = path.join(logDir, `${app}.log`);
+  const log = path.relative(repoRoot, logFile);
+  // The gateway counts as started when it can serve (PostgreSQL and Kafka), whatever the services'
+  // heartbeats say: a restart must not wait for a service that is itself still down.
+  const healthUrl = app === 'gateway' ? `${healthUrlOf(app, env)}?scope=instance` : healthUrlOf(app, env);
+  let proc;
+  let attempt = 0;
+  let readyAt = 0;
+  let stopping = false;
+  let cancelPause = () => undefined;
+
+  const launch = async () => {
+    const current = new ManagedProcess(app, process.execPath, ['--enable-source-maps', appEntry(app)], { env, logFile, echo });
+    proc = current;
+    try {
+      await pollUntil(() => httpOk(healthUrl), {
+        timeoutMs: 120_000,
+        message: () => `${app} not ready at ${healthUrl} within 120000 ms:\n${current.tail()}`,
+        abortIf: () => {
+          if (stopping) return `${app}: stopping`;
+          return current.running() ? undefined : `${app} exited during start-up (log ${log}):\n${current.tail()}`;
+        },
+      });
+    } catch (error) {
+      await current.stop(5000);
+      throw error;
+    }
+    readyAt = Date.now();
+    void current.exited.then((exit) => restartAfter(current, exit));
+  };
+
+  const pause = (ms) =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(true), ms);
+      cancelPause = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+    });
+
+  const restartAfter = async (exited, { code, signal }) => {
+    if (stopping || shuttingDown || exited !== proc) return;
+    fail(app, `exited (code ${code}, signal ${signal}); log: ${log}`);
+    let next = nextRestart(attempt, Date.now() - readyAt);
+    for (;;) {
+      attempt = next.attempt;
+      warn(app, `restarting in ${next.delayMs / 1000} s (restart ${attempt} in a row)`);
+      if (!(await pause(next.delayMs)) || stopping) return;
+      try {
+        await launch();
+        say(app, `restarted, ready (${healthUrl})`);
+        return;
+      } catch (error) {
+        if (stopping) return;
+        fail(app, `restart ${attempt} failed: ${error.message.split('\n')[0]}`);
+        next = nextRestart(attempt, 0);
+      }
+    }
+  };
+
+  const entry = {
+    name: app,
+    healthUrl,
+    start: launch,
+    stop: async () => {
+      stopping = true;
+      cancelPause();
+      await proc?.stop();
+    },
+    killNow: () => proc?.killNow(),
+  };
+  started.push(entry);
+  return entry;
 }
 
 function healthPortOf(app) {

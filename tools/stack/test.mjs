@@ -1,16 +1,20 @@
 #!/usr/bin/env node
 // `npm test` (and .ci/run): everything that must pass, against fresh real infrastructure.
 //   1. dependencies and build (as npm start)
-//   2. typecheck (tsc) and lint (eslint)
+//   2. typecheck (tsc), lint (eslint) and `npm audit` of the production dependencies (high and
+//      critical; accepted advisories in tools/deps/audit-allowlist.json)
 //   3. a fresh Kafka (temporary data dir, its own ports; KAFKA_BROKERS given → that cluster), a fresh
-//      PostgreSQL database swapgw_test_<random> (dropped at the end), the devnet on test ports
+//      PostgreSQL database swapgw_test_<random> (dropped at the end), the devnet on test ports; with a
+//      Docker engine and neither KAFKA_BROKERS nor DATABASE_URL given, Kafka and PostgreSQL run as
+//      containers instead (testcontainers, tools/stack/test-infrastructure.ts)
 //   4. jest projects in order: unit, integration, e2e, with KAFKA_BROKERS, DATABASE_URL,
 //      DEVNET_MANIFEST and TEST_RUN_DIR exported
 // Everything started here is stopped at the end, on failure and on Ctrl-C. Exit code 0 only when
-// every step passed. Flags: --only unit,integration,e2e  --skip-static (no typecheck/lint)
+// every step passed. Flags: --only unit,integration,e2e  --skip-static (no typecheck/lint/audit)
 //   --keep-logs (keep the run dir even when green)  extra args after `--` go to every jest run.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { startKafka } from '../kafka/kafka.mjs';
@@ -23,10 +27,14 @@ import {
   ensureKafkaTopics,
   fail,
   freePortRun,
+  repoRoot,
   run,
   say,
   startDevnet,
 } from './lib.mjs';
+import { useProjectNode } from './node-runtime.mjs';
+
+await useProjectNode();
 
 const PROJECTS = ['unit', 'integration', 'e2e'];
 const argv = process.argv.slice(2);
@@ -44,6 +52,8 @@ const keepLogs = ownArgs.includes('--keep-logs');
 const needsInfra = projects.some((p) => p !== 'unit');
 
 const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapgw-test-'));
+/** Compiled tools (TypeScript under tools/, built into dist/ by the bootstrap step). */
+const requireBuilt = (file) => createRequire(path.join(repoRoot, 'package.json'))(`./dist/${file}`);
 const results = [];
 const cleanups = [];
 const startedAt = Date.now();
@@ -89,7 +99,25 @@ async function step(name, fn) {
 async function startInfrastructure() {
   const env = { TEST_RUN_DIR: runDir };
 
+  // Docker is probed only when its answer matters (neither variable given).
+  const choice = requireBuilt('tools/stack/test-infrastructure.js');
+  const dockerReachable = choice.chooseTestInfrastructure(true, process.env) === 'containers' && (await choice.isDockerReachable());
+  let containersPromise;
+  if (choice.chooseTestInfrastructure(dockerReachable, process.env) === 'containers') {
+    say('test', 'Docker engine reachable, no KAFKA_BROKERS or DATABASE_URL: Kafka and PostgreSQL as containers');
+    containersPromise = choice.startTestContainers().then((containers) => {
+      cleanups.push({ name: 'containers', fn: containers.stop });
+      return containers;
+    });
+  }
+
   const kafkaPromise = (async () => {
+    if (containersPromise) {
+      const { kafkaBrokers } = await containersPromise;
+      await ensureKafkaTopics(kafkaBrokers);
+      say('kafka', `container broker at ${kafkaBrokers}, topics created`);
+      return kafkaBrokers;
+    }
     const port = process.env.KAFKA_BROKERS ? 0 : await freePortRun(29092, 2);
     const kafka = await startKafka({ port, dataDir: path.join(runDir, 'kafka'), heapMb: 512 });
     if (kafka.started) cleanups.push({ name: 'kafka', fn: kafka.stop });
@@ -99,7 +127,8 @@ async function startInfrastructure() {
   })();
 
   const databasePromise = (async () => {
-    const server = new URL(process.env.DATABASE_URL || DEFAULT_DATABASE_URL);
+    const serverUrl = containersPromise ? (await containersPromise).databaseServerUrl : process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+    const server = new URL(serverUrl);
     server.pathname = `/swapgw_test_${crypto.randomBytes(4).toString('hex')}`;
     const url = server.toString();
     await ensureDatabase(url);
@@ -194,6 +223,7 @@ async function main() {
       }
       return { ok: (await run(binOf('eslint'), ['.'])) === 0 };
     });
+    await step('audit', () => requireBuilt('tools/deps/production-audit.js').runProductionAudit({ log: say }));
   }
 
   let testEnv = { ...process.env, TEST_RUN_DIR: runDir, SWAPGW_SKIP_BUILD: '1' };

@@ -6,6 +6,7 @@ import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
 import { EnvelopeInterceptor } from './common/envelope/envelope.interceptor';
+import { EdgeReads } from './common/http/edge-reads';
 import { RouteTable } from './common/http/route-table';
 import { createGatewayValidationPipe } from './common/validation/validation-pipe';
 import { GatewayConfig } from './config/gateway.config';
@@ -52,6 +53,7 @@ export class GatewayCoreModule {
         { provide: RouteTable, useValue: new RouteTable() },
         RateLimiter,
         IdempotencyStore,
+        EdgeReads,
         { provide: APP_PIPE, useFactory: createGatewayValidationPipe },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         // Guards run in this order: who is calling, then whether they may call now.
@@ -61,7 +63,7 @@ export class GatewayCoreModule {
         // (bound by the decorator, inside the global ones) returns or replays.
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],
-      exports: [GatewayConfig, RouteTable, RateLimiter, IdempotencyStore],
+      exports: [GatewayConfig, RouteTable, RateLimiter, IdempotencyStore, EdgeReads],
     };
   }
 }

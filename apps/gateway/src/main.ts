@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { tracing } from './instrument';
 import { Logger } from '@nestjs/common';
 import { loadConfigOrExit } from '@swapgw/runtime';
 import { createGatewayApp } from './bootstrap/create-gateway-app';
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
     force.unref();
     app
       .close()
+      .then(() => tracing?.shutdown()) // the spans still buffered
       .then(() => process.exit(exitCode))
       .catch((error: Error) => {
         logger.error({ msg: 'error during shutdown', error: error.message });

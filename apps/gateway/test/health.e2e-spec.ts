@@ -4,9 +4,13 @@ import { prepareDatabaseExclusively } from '../src/database/migration-lock';
 import { ProbeModule } from './support/probe.module';
 import { dropTestDatabase, startTestGateway, TestGateway, testDatabaseUrl } from './support/test-gateway';
 
+/** The four Kafka services of the shared e2e stack, heard from their heartbeats (through the Kafka proxy). */
+const SERVICES_UP = { 'quote-service': 'up', 'execution-planner': 'up', 'signer-surface': 'up', 'limit-order-service': 'up' };
+
 /**
  * The gateway reaches PostgreSQL and Kafka through TCP proxies that the test can make refuse
- * connections: "the database URL points nowhere" without touching the shared servers.
+ * connections: "the database URL points nowhere" without touching the shared servers. Services
+ * going down and coming back: service-liveness.e2e-spec.ts (a stack of its own).
  */
 describe('GET /health and dependency outages', () => {
   const databaseUrl = testDatabaseUrl('health');
@@ -51,13 +55,19 @@ describe('GET /health and dependency outages', () => {
     }
   });
 
-  it('answers 200 with status, uptime and checks when PostgreSQL and Kafka answer', async () => {
-    const res = await anonymous.get('/health');
-    expect(res.status).toBe(200);
+  it('answers 200 with status, uptime and checks when PostgreSQL, Kafka and the services answer', async () => {
+    // Services are `unknown` until their first heartbeat reaches this fresh instance (every 5 s).
+    const res = await waitFor(
+      async () => {
+        const health = await anonymous.get('/health');
+        return health.status === 200 && !Object.values(health.body.data.checks.services).includes('unknown') ? health : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 250, description: 'health 200 with every service heard from' },
+    );
     expect(res.body.data).toEqual({
       status: 'ok',
       uptimeSeconds: expect.any(Number),
-      checks: { database: 'up', kafka: 'up' },
+      checks: { database: 'up', kafka: 'up', services: SERVICES_UP },
     });
     expect(res.body.meta.requestId).toBe(res.headers['x-request-id']);
     // Warm the key cache so the outage below is seen by the handler, not by authentication.
@@ -84,7 +94,7 @@ describe('GET /health and dependency outages', () => {
     expect(down.body.data).toEqual({
       status: 'degraded',
       uptimeSeconds: expect.any(Number),
-      checks: { database: 'down', kafka: 'up' },
+      checks: { database: 'down', kafka: 'up', services: SERVICES_UP },
     });
 
     const query = await client.get('/test-probe/database');
@@ -94,12 +104,22 @@ describe('GET /health and dependency outages', () => {
     expect(query.headers['ratelimit-limit']).toBe('600');
   }
 
+  it('with scope=instance reports the same checks; an unknown scope is 400', async () => {
+    const res = await anonymous.get('/health?scope=instance');
+    expect(res.status).toBe(200);
+    expect(res.body.data.checks).toEqual({ database: 'up', kafka: 'up', services: SERVICES_UP });
+    const bad = await anonymous.get('/health?scope=everything');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('VALIDATION_FAILED');
+  });
+
   it('answers 503 with kafka down when Kafka is unreachable', async () => {
     kafkaProxy.setRefusing(true);
     try {
       const res = await anonymous.get('/health');
       expect(res.status).toBe(503);
-      expect(res.body.data.checks).toEqual({ database: 'up', kafka: 'down' });
+      // The services' last heartbeats are still recent: they are not what makes it 503.
+      expect(res.body.data.checks).toEqual({ database: 'up', kafka: 'down', services: SERVICES_UP });
       expect(res.body.data.status).toBe('degraded');
     } finally {
       kafkaProxy.setRefusing(false);

@@ -7,7 +7,8 @@ import { api, ApiClient, createApiKey, testEnv, waitFor } from '@swapgw/testing'
 
 // Through the running stack: a request with a known W3C traceparent reaches quote-service over
 // Kafka with the same trace id (message headers), quote-service logs inside that trace, and both
-// processes count the traffic on their /metrics endpoints.
+// processes count the traffic on their /metrics endpoints (the gateway's on METRICS_PORT, not on
+// the API port).
 
 /** Value of one sample in Prometheus text, by metric name and exact label set (any order). */
 function sampleOf(text: string, name: string, labels: Record<string, string>): number | undefined {
@@ -48,6 +49,7 @@ function quoteServiceLogLines(): Array<Record<string, unknown>> {
 describe('observability through the running stack', () => {
   const env = testEnv();
   const gatewayUrl = process.env.GATEWAY_URL as string;
+  const gatewayMetricsUrl = process.env.GATEWAY_METRICS_URL as string;
   const quoteServiceUrl = process.env.QUOTE_SERVICE_HEALTH_URL as string;
   const kafka = new Kafka({ clientId: 'observability-e2e', brokers: env.brokers, logLevel: logLevel.NOTHING });
   const readerGroup = `observability-e2e-${randomUUID()}`;
@@ -56,7 +58,9 @@ describe('observability through the running stack', () => {
   let client: ApiClient;
 
   beforeAll(async () => {
-    if (!gatewayUrl || !quoteServiceUrl) throw new Error('GATEWAY_URL / QUOTE_SERVICE_HEALTH_URL not set: run through the e2e project');
+    if (!gatewayUrl || !gatewayMetricsUrl || !quoteServiceUrl) {
+      throw new Error('GATEWAY_URL / GATEWAY_METRICS_URL / QUOTE_SERVICE_HEALTH_URL not set: run through the e2e project');
+    }
     client = api(gatewayUrl, await createApiKey(`observability-e2e-${randomUUID().slice(0, 8)}`));
     // Read catalog.requests from the beginning: a new group starting at the end resolves "the end"
     // at its first fetch, which can come after the request under test (seen on a busy machine).
@@ -112,23 +116,33 @@ describe('observability through the running stack', () => {
     expect(line).toMatchObject({ service: 'quote-service', requestId: res.headers['x-request-id'], code: 'UNKNOWN_CHAIN' });
   });
 
-  it('counts the traffic on the gateway and quote-service /metrics endpoints', async () => {
+  it('counts the traffic on the gateway (METRICS_PORT) and quote-service /metrics endpoints', async () => {
     const res = await client.get('/chains');
     expect(res.status).toBe(200);
 
-    const service = await metricsOf(`${quoteServiceUrl}/metrics`);
+    // The lag gauge is sampled every 15 s from the service's start: a stack started moments ago may
+    // not have its first sample yet.
+    const lagLine = /^swapgw_kafka_consumer_lag_messages\{group="quote-service",topic="catalog\.requests",partition="\d+",service="quote-service"\} \d+/m;
+    const service = await waitFor(async () => {
+      const text = await metricsOf(`${quoteServiceUrl}/metrics`);
+      return lagLine.test(text) ? text : undefined;
+    }, { timeoutMs: 30_000, intervalMs: 1000, description: 'the consumer-lag gauge of quote-service' });
     const consumed = sampleOf(service, 'swapgw_kafka_messages_consumed_total', { topic: Topics.catalogRequests, type: 'catalog.chains.list', service: 'quote-service' });
     const replied = sampleOf(service, 'swapgw_kafka_messages_produced_total', { topic: `${Topics.catalogRequests}.reply`, type: 'catalog.chains.list', service: 'quote-service' });
     expect(consumed).toBeGreaterThanOrEqual(1);
     expect(replied).toBe(consumed);
-    expect(service).toMatch(/^swapgw_kafka_consumer_lag_messages\{group="quote-service",topic="catalog\.requests",partition="\d+",service="quote-service"\} \d+/m);
+    expect(service).toMatch(lagLine);
 
-    const gateway = await metricsOf(`${gatewayUrl}/metrics`);
+    const gateway = await metricsOf(gatewayMetricsUrl);
     expect(
       sampleOf(gateway, 'swapgw_http_request_duration_seconds_count', { method: 'GET', route: '/api/v1/chains', status_code: '200', service: 'gateway' }),
     ).toBeGreaterThanOrEqual(1);
     expect(
       sampleOf(gateway, 'swapgw_kafka_request_duration_seconds_count', { topic: Topics.catalogRequests, type: 'catalog.chains.list', outcome: 'ok', service: 'gateway' }),
     ).toBeGreaterThanOrEqual(1);
+    // Not on the public API port: an unknown route there.
+    const onApiPort = await api(gatewayUrl).get('/metrics');
+    expect(onApiPort.status).toBe(404);
+    expect(onApiPort.body.error.code).toBe('NOT_FOUND');
   });
 });

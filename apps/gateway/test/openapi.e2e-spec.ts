@@ -3,8 +3,6 @@ import { OpenApiValidator } from './support/openapi-validator';
 import { dropTestDatabase, startTestGateway, TestGateway, testDatabaseUrl } from './support/test-gateway';
 
 const DOCUMENT_ROUTES = new Set(['/api/v1/openapi.json', '/api/v1/docs']);
-/** Served for operators (Prometheus scraping), deliberately outside the public API document. */
-const OPERATOR_ROUTES = new Set(['/api/v1/metrics']);
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 describe('OpenAPI document', () => {
@@ -42,7 +40,6 @@ describe('OpenAPI document', () => {
         .all()
         .filter((r) => !['HEAD', 'OPTIONS'].includes(r.method))
         .filter((r) => r.url.startsWith('/api/v1/') && !DOCUMENT_ROUTES.has(r.url) && !r.url.startsWith('/api/v1/docs/'))
-        .filter((r) => !OPERATOR_ROUTES.has(r.url))
         .map((r) => `${r.method} ${r.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`),
     );
     const documented = new Set<string>();

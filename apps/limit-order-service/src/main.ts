@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import './instrument';
 import { bootstrapKafkaService } from '@swapgw/messaging';
 import { prepareDatabase } from '@swapgw/persistence';
 import { loadConfigOrExit } from '@swapgw/runtime';

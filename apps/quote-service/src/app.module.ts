@@ -32,11 +32,10 @@ class CatalogLifecycle implements OnApplicationBootstrap, OnModuleDestroy, OnApp
 
   /** Before the database closes: the last trending counts. */
   async onModuleDestroy(): Promise<void> {
-    await this.components.trending.stop();
+    await Promise.all([this.components.trending.stop(), this.components.retention.stop()]);
   }
 
   onApplicationShutdown(): void {
-    this.components.retention.stop();
     this.components.registry.destroy();
   }
 }

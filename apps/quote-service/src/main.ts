@@ -1,3 +1,4 @@
+import './instrument';
 import { bootstrapKafkaService } from '@swapgw/messaging';
 import { prepareDatabase } from '@swapgw/persistence';
 import { loadConfigOrExit } from '@swapgw/runtime';

@@ -12,6 +12,8 @@ import { BENCH_QUOTE } from './swap-flow';
 
 export interface SoakOptions {
   gatewayUrl: string;
+  /** GET /metrics of the same gateway, on its METRICS_PORT. */
+  gatewayMetricsUrl?: string;
   /** One key per integrator; swap n uses key n mod the count for its quote, build and polling. */
   integratorKeys: string[];
   /** The prober's own key, so its requests are nobody's swaps. */
@@ -20,6 +22,11 @@ export interface SoakOptions {
   databaseUrl: string;
   swaps: number;
   concurrency: number;
+  /**
+   * Swaps run through the whole path before the burst and not counted (JIT, pools, caches), so that
+   * a soak measures a warm stack whichever scenario ran before it; 0 for none.
+   */
+  warmupSwaps: number;
   pollIntervalMs: number;
   readyTimeoutMs: number;
   probeIntervalMs: number;
@@ -210,8 +217,18 @@ export async function runSoak(
   companion?: BurstCompanion,
 ): Promise<{ figures: SoakFigures; events: SwapEvent[]; prober: Prober }> {
   const clients = options.integratorKeys.map((key) => api(options.gatewayUrl, key));
-  const record: BurstRecord = { quoteStatuses: {}, buildStatuses: {}, readyTimes: [], swapIds: [], events: [], failureSamples: [], failureKinds: new Set() };
-  const recyclesBefore = await readRecycles(options.gatewayUrl, options.gatewayLogFile);
+  const newRecord = (): BurstRecord => ({ quoteStatuses: {}, buildStatuses: {}, readyTimes: [], swapIds: [], events: [], failureSamples: [], failureKinds: new Set() });
+  if (options.warmupSwaps > 0) {
+    const warmup = newRecord();
+    const warmupStart = process.hrtime.bigint();
+    await mapLimit(
+      Array.from({ length: options.warmupSwaps }, (_, n) => n),
+      Math.min(options.warmupSwaps, options.concurrency),
+      async (n) => void (await oneSwap(clients[n % clients.length], -1 - n, options, () => elapsedMs(warmupStart), warmup)),
+    );
+  }
+  const record = newRecord();
+  const recyclesBefore = await readRecycles(options.gatewayMetricsUrl, options.gatewayLogFile);
   const measureCpu = cpuAccountingAvailable();
   const cpuBefore = measureCpu ? takeCpuSnapshot(await options.processGroups()) : undefined;
   const loadGeneratorBefore = process.cpuUsage();
@@ -242,7 +259,7 @@ export async function runSoak(
   prober.burstEnded();
   await new Promise((resolve) => setTimeout(resolve, options.probeAfterMs));
   const probes = await prober.stop();
-  const recycles = recyclesBetween(recyclesBefore, await readRecycles(options.gatewayUrl, options.gatewayLogFile));
+  const recycles = recyclesBetween(recyclesBefore, await readRecycles(options.gatewayMetricsUrl, options.gatewayLogFile));
 
   const distinct = [...new Set(record.swapIds)];
   const ledger = distinct.length > 0 ? await readSwapLedger(options.databaseUrl, distinct) : [];

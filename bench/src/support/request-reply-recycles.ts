@@ -34,15 +34,17 @@ function fromLog(logFile: string): number {
     .filter((line) => RECYCLE_LOG_LINE.test(line)).length;
 }
 
-export async function readRecycles(gatewayUrl: string, gatewayLogFile: string | undefined): Promise<RecycleReading> {
+/** `metricsUrl`: the gateway's GET /metrics on its METRICS_PORT (undefined: the log only). */
+export async function readRecycles(metricsUrl: string | undefined, gatewayLogFile: string | undefined): Promise<RecycleReading> {
   try {
-    const response = await fetch(`${gatewayUrl}/metrics`, { signal: AbortSignal.timeout(10_000) });
+    if (!metricsUrl) throw new Error('no metrics URL');
+    const response = await fetch(metricsUrl, { signal: AbortSignal.timeout(10_000) });
     if (response.status === 200) {
       const found = fromMetrics(await response.text());
       if (found) return { source: 'metrics', from: found.names.join(', '), count: found.count };
     }
   } catch {
-    // a gateway too busy to answer: fall back to its log
+    // no metrics URL, or a gateway too busy to answer: fall back to its log
   }
   if (gatewayLogFile && fs.existsSync(gatewayLogFile))
     return { source: 'log', from: gatewayLogFile, count: fromLog(gatewayLogFile) };

@@ -13,16 +13,8 @@ import { DEVNET_BRIDGE_ABI, ERC20_PERMIT_ABI } from './contracts/abis';
 import { localProvider } from './evm-provider';
 import { devnetChain, loadDevnetManifest } from './manifest';
 import { RunningDevnet, startDevnet } from './start-devnet';
-import {
-  memoInstruction,
-  solanaBridgeAuthority,
-  solanaBridgeDepositInstructions,
-  solanaConnection,
-  solanaDepositNonce,
-  solanaRecipientBytes32,
-  solanaTestWallet,
-  usdcAccountOf,
-} from './solana';
+import { memoInstruction, solanaBridgeDepositInstructions, solanaDepositNonce, solanaRecipientBytes32 } from '@swapgw/chains/solana-bridge';
+import { solanaBridgeAuthority, solanaConnection, solanaTestWallet, usdcAccountOf } from './solana';
 
 class RecordingLogger implements RelayerLogger {
   readonly lines: { level: string; message: Record<string, unknown> }[] = [];

@@ -23,3 +23,7 @@ export * from './bootstrap/bootstrap-kafka-service';
 export * from './messaging.module';
 export * from './metrics/consumer-lag-sampler';
 export * from './commands/command-publisher';
+export * from './heartbeat/service-liveness';
+export * from './heartbeat/heartbeat-settings';
+export * from './heartbeat/heartbeat-publisher';
+export * from './heartbeat/heartbeat-monitor';

@@ -1,4 +1,5 @@
 export * from './database-errors';
+export * from './epoch-ms-column';
 export * from './database-url';
 export * from './service-data-source';
 export * from './pg-channel-listener';

@@ -14,6 +14,8 @@ export interface ServiceDataSourceOptions {
   applicationName?: string;
 }
 
+const STATEMENT_TIMEOUT_MS = 15_000;
+
 /**
  * TypeORM options for one service: its own schema (and its own migrations table inside it),
  * `synchronize` always off, migrations run explicitly by `prepareDatabase`.
@@ -34,9 +36,13 @@ export function serviceDataSourceOptions(options: ServiceDataSourceOptions): Dat
     applicationName: options.applicationName ?? options.schema,
     extra: {
       max: options.poolSize ?? 10,
-      connectionTimeoutMillis: 5000,
+      // pg-pool applies this one bound to two waits: connecting a new client, and waiting for a
+      // free one while all `max` are busy. The second is load, not an outage, and must not turn a
+      // burst into 503s: it is as long as a statement may run. An unreachable database still fails
+      // at once (refused, reset); only a silent one takes this long.
+      connectionTimeoutMillis: STATEMENT_TIMEOUT_MS,
       // Bound each statement so an unhealthy database yields a 503 rather than a hung request.
-      statement_timeout: 15000,
+      statement_timeout: STATEMENT_TIMEOUT_MS,
     },
   };
 }

@@ -1,16 +1,21 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { context as otelContext, Context } from '@opentelemetry/api';
 
 /** What follows one request through HTTP, Kafka headers and logs. */
 export interface RequestContext {
   requestId: string;
   /** W3C trace context header value: 00-<trace-id>-<span-id>-<flags>. */
   traceparent: string;
+  /** With tracing on (tracing.ts): the OTel context of the span `traceparent` names. */
+  otel?: Context;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
 
-export const runWithRequestContext = <T>(context: RequestContext, fn: () => T): T => storage.run(context, fn);
+/** Runs `fn` in `context`, and in its span's OTel context when it has one (its children's parent). */
+export const runWithRequestContext = <T>(context: RequestContext, fn: () => T): T =>
+  storage.run(context, context.otel ? () => otelContext.with(context.otel!, fn) : fn);
 export const currentRequestContext = (): RequestContext | undefined => storage.getStore();
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;

@@ -40,11 +40,19 @@ export class TtlCache<V> {
     return loaded;
   }
 
+  /** The value of `key` while it is fresh, without loading it. */
+  peek(key: string): V | undefined {
+    const hit = this.entries.get(key);
+    return hit && hit.expiresAtMs > this.now() ? hit.value : undefined;
+  }
+
   get size(): number {
     return this.entries.size;
   }
 
-  private set(key: string, value: V): void {
+  /** Keeps `value` for the TTL (nothing when the cache is off). */
+  set(key: string, value: V): void {
+    if (this.options.ttlMs <= 0) return;
     const now = this.now();
     this.entries.delete(key);
     if (this.entries.size >= this.options.maxEntries) {

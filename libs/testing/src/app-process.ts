@@ -34,6 +34,8 @@ export interface AppHandle {
   readonly env: Record<string, string>;
   /** Gateway: http://127.0.0.1:<PORT>/api/v1; other apps: http://127.0.0.1:<HEALTH_PORT>. */
   readonly baseUrl: string;
+  /** Prometheus metrics: gateway http://127.0.0.1:<METRICS_PORT>/metrics; other apps <baseUrl>/metrics. */
+  readonly metricsUrl: string;
   readonly healthUrl: string;
   readonly logFile: string;
   /** pid of the current process (changes on restart). */
@@ -75,10 +77,12 @@ export async function startApp(app: string, options: StartAppOptions = {}): Prom
   const isGateway = app === 'gateway';
   if (isGateway) {
     env.PORT ??= String(await freePort());
+    env.METRICS_PORT ??= String(await freePort());
     env.HOST ??= '127.0.0.1';
   }
   env.HEALTH_PORT ??= String(await freePort());
   const baseUrl = isGateway ? `http://127.0.0.1:${env.PORT}/api/v1` : `http://127.0.0.1:${env.HEALTH_PORT}`;
+  const metricsUrl = isGateway ? `http://127.0.0.1:${env.METRICS_PORT}/metrics` : `${baseUrl}/metrics`;
   const healthUrl = options.healthUrl ?? (isGateway ? `${baseUrl}/health` : `${baseUrl}/health/ready`);
   const readyTimeoutMs = options.readyTimeoutMs ?? 90_000;
 
@@ -138,6 +142,7 @@ export async function startApp(app: string, options: StartAppOptions = {}): Prom
     instanceId,
     env,
     baseUrl,
+    metricsUrl,
     healthUrl,
     logFile,
     pid: () => child?.pid,

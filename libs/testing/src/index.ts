@@ -7,3 +7,4 @@ export * from './api-client';
 export * from './kafka-broker';
 export * from './fault-proxy';
 export * from './swap-ledger';
+export * from './otlp-receiver';

@@ -18,6 +18,8 @@ export interface Stack {
   gatewayUrl: string | undefined;
   /** Base URLs of all gateway instances. */
   gatewayUrls: string[];
+  /** Metrics URLs (http://127.0.0.1:<METRICS_PORT>/metrics) of all gateway instances, in the same order. */
+  gatewayMetricsUrls: string[];
   /** Every started process, gateways last. */
   handles: AppHandle[];
   /** The handle(s) of one app. */
@@ -69,10 +71,12 @@ export async function startStack(options: StartStackOptions = {}): Promise<Stack
     await stop();
     throw error;
   }
-  const gatewayUrls = handles.filter((h) => h.app === 'gateway').map((h) => h.baseUrl);
+  const gateways = handles.filter((h) => h.app === 'gateway');
+  const gatewayUrls = gateways.map((h) => h.baseUrl);
   return {
     gatewayUrl: gatewayUrls[0],
     gatewayUrls,
+    gatewayMetricsUrls: gateways.map((h) => h.metricsUrl),
     handles,
     get: (app) => handles.filter((h) => h.app === app),
     skipped,

@@ -1,5 +1,6 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { PeriodicWork } from '@swapgw/runtime';
 import { PLANNER_OPTIONS, PlannerOptions } from '../planner.options';
 import { EXPIRABLE_STATUSES, SwapProgress } from './swap-progress.service';
 
@@ -12,10 +13,9 @@ const BATCH = 50;
  * row lock, and one already expired is skipped.
  */
 @Injectable()
-export class SwapExpirySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+export class SwapExpirySweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(SwapExpirySweeper.name);
-  private timer: NodeJS.Timeout | undefined;
-  private pass: Promise<unknown> = Promise.resolve();
+  private loop: PeriodicWork | undefined;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -24,15 +24,13 @@ export class SwapExpirySweeper implements OnApplicationBootstrap, OnApplicationS
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.pass = this.sweepOnce().catch((error: Error) => this.logger.error({ msg: 'expiry sweep failed', error: error.message }));
-    }, this.options.expirySweepIntervalMs);
-    this.timer.unref();
+    this.loop = new PeriodicWork({ name: 'swap-expiry-sweep', intervalMs: this.options.expirySweepIntervalMs, run: () => this.sweepOnce() });
+    this.loop.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.pass;
+  /** Before the database closes: a pass in flight finishes with it. */
+  async onModuleDestroy(): Promise<void> {
+    await this.loop?.stop();
   }
 
   /** One pass: expires the swaps that are due; returns how many it expired. */

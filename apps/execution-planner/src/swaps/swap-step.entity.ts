@@ -1,7 +1,7 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
 import type { SigningStepKind } from '@swapgw/contracts';
 import type { PlannedStep } from '../planning/step-plan';
-import { msColumn } from './ms-column';
+import { msColumn } from '@swapgw/persistence';
 import type { SwapEntity } from './swap.entity';
 
 /** building → ready → submitted → confirmed | failed | expired | skipped; `pending` before its turn. */

@@ -1,7 +1,7 @@
 import { Column, Entity, OneToMany, PrimaryColumn } from 'typeorm';
 import type { SwapStatus } from '@swapgw/contracts';
 import { SwapStepEntity } from './swap-step.entity';
-import { msColumn } from './ms-column';
+import { msColumn } from '@swapgw/persistence';
 
 /**
  * One swap: the user's execution of a quoted route, signed step by step. `currentStep` points at

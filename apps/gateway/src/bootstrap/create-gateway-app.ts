@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { ensureTopics, kafkaMicroserviceOptions } from '@swapgw/messaging';
 import { JsonLogger, withTimeout } from '@swapgw/runtime';
 import { AppModule } from '../app.module';
+import { EdgeReads } from '../common/http/edge-reads';
 import { installHttpShell } from '../common/http/http-shell';
 import { RouteTable } from '../common/http/route-table';
 import { GatewayConfig } from '../config/gateway.config';
@@ -83,7 +84,7 @@ export async function createGatewayApp(config: GatewayConfig, options: CreateGat
   const routes = app.get(RouteTable);
   // @nestjs/platform-fastify bundles its own copy of fastify: same API, distinct type declarations.
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
-  installHttpShell(fastify, routes);
+  installHttpShell(fastify, routes, app.get(EdgeReads));
   app.setGlobalPrefix(API_PREFIX);
   const openApi = setupOpenApi(app, config, fastify);
 

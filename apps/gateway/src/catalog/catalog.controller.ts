@@ -1,14 +1,16 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Query, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelopedResponse, ApiErrorResponses } from '../openapi/api-responses';
 import { ChainsResponse, PairsResponse, TokensResponse } from './dto/catalog-responses';
 import { ListPairsQuery } from './dto/list-pairs.query';
 import { ListTokensQuery } from './dto/list-tokens.query';
+import { CatalogEdgeInterceptor } from './catalog-edge.interceptor';
 import { CatalogService } from './catalog.service';
 
 @ApiTags('catalog')
 @ApiBearerAuth()
 @Controller()
+@UseInterceptors(CatalogEdgeInterceptor)
 export class CatalogController {
   constructor(private readonly catalog: CatalogService) {}
 

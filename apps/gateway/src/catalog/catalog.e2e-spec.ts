@@ -25,8 +25,44 @@ describe('catalog endpoints', () => {
     openApi.assertResponse('GET', '/chains', res.status, res.body);
     const ids = res.body.data.chains.map((c: { id: string }) => c.id);
     expect(ids).toEqual(expect.arrayContaining(['devnet-a', 'devnet-b', 'ethereum', 'base', 'arbitrum', 'solana']));
-    expect(res.body.data.chains[0]).toEqual({ id: 'devnet-a', name: expect.any(String) });
+    expect(res.body.data.chains[0]).toEqual({
+      id: 'devnet-a', name: expect.any(String), family: 'evm', network: 'testnet', chainId: expect.any(Number), caip2: expect.stringMatching(/^eip155:\d+$/), nativeSymbol: 'ETH',
+    });
     expect(res.body.meta).toEqual({ requestId: expect.any(String), timestamp: expect.any(String) });
+  });
+
+  it('answers a repeated GET /chains at the edge exactly as the full path does, counted once by the rate limit', async () => {
+    const gatewayUrl = process.env.GATEWAY_URL as string;
+    // The metrics of the same (first) gateway instance, on its METRICS_PORT.
+    const metricsUrl = process.env.GATEWAY_METRICS_URL;
+    if (!metricsUrl) throw new Error('GATEWAY_METRICS_URL is not set: run through the e2e project');
+    const edgeAnswers = async (): Promise<number> => {
+      const text = await (await fetch(metricsUrl)).text();
+      const line = text.split('\n').find((l) => l.startsWith('swapgw_http_edge_answers_total{route="/api/v1/chains"'));
+      return line ? Number(line.split(' ').pop()) : 0;
+    };
+    // A key of its own: its rate-limit count starts here and nobody else spends it.
+    const caller = api(gatewayUrl, await createApiKey(`catalog-edge-${randomUUID().slice(0, 8)}`));
+    const before = await edgeAnswers();
+    const first = await caller.get('/chains'); // the full path: authenticates the key, fills the catalog cache
+    const second = await caller.get('/chains', { headers: { 'X-Request-Id': 'edge-test-0001' } });
+    expect(await edgeAnswers()).toBeGreaterThanOrEqual(before + 1);
+
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.body.data).toEqual(first.body.data);
+    expect(second.body.meta).toEqual({ requestId: 'edge-test-0001', timestamp: expect.any(String) });
+    openApi.assertResponse('GET', '/chains', second.status, second.body);
+    const headerNames = (res: typeof first) => Object.keys(res.headers).filter((h) => !['date', 'keep-alive', 'connection'].includes(h)).sort();
+    expect(headerNames(second)).toEqual(headerNames(first));
+    expect(second.headers['content-type']).toBe(first.headers['content-type']);
+    expect(second.headers['x-request-id']).toBe('edge-test-0001');
+    expect(Number(second.headers['ratelimit-remaining'])).toBe(Number(first.headers['ratelimit-remaining']) - 1);
+    expect(second.headers['ratelimit-limit']).toBe(first.headers['ratelimit-limit']);
+
+    // A key it does not know goes the full path: 401 as always.
+    const stranger = await api(gatewayUrl, 'sgw_' + 'A'.repeat(43)).get('/chains');
+    expect(stranger.status).toBe(401);
+    expect(stranger.body.error.code).toBe('UNAUTHORIZED');
   });
 
   it('GET /chains without an API key is 401', async () => {

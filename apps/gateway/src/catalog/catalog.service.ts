@@ -30,12 +30,19 @@ const MAX_CACHED_QUERIES = 1_000;
 @Injectable()
 export class CatalogService {
   private readonly cache: TtlCache<unknown>;
+  /** When each loaded answer stops being fresh (answers are objects parsed from a reply, one per load). */
+  private readonly freshUntilOf = new WeakMap<object, number>();
 
   constructor(
     private readonly services: ServiceClient,
-    @Inject(GatewayConfig) config: GatewayConfig,
+    @Inject(GatewayConfig) private readonly config: GatewayConfig,
   ) {
     this.cache = new TtlCache({ ttlMs: config.CATALOG_CACHE_TTL_MS, maxEntries: MAX_CACHED_QUERIES });
+  }
+
+  /** Until when `answer` (as returned by this service) is served from the cache; undefined when it is not cached. */
+  freshUntil(answer: unknown): number | undefined {
+    return typeof answer === 'object' && answer !== null ? this.freshUntilOf.get(answer) : undefined;
   }
 
   chains(): Promise<ListChainsResult> {
@@ -54,9 +61,11 @@ export class CatalogService {
   }
 
   private read<T>(type: string, request: object): Promise<T> {
-    return this.cache.getOrLoad(cacheKeyOf(type, request), () =>
-      this.services.unordered(Topics.catalogRequests, type, request, { unavailableAs: ErrorCodes.DISCOVERY_UPSTREAM_UNAVAILABLE }),
-    ) as Promise<T>;
+    return this.cache.getOrLoad(cacheKeyOf(type, request), async () => {
+      const answer = await this.services.unordered<object>(Topics.catalogRequests, type, request, { unavailableAs: ErrorCodes.DISCOVERY_UPSTREAM_UNAVAILABLE });
+      if (this.config.CATALOG_CACHE_TTL_MS > 0) this.freshUntilOf.set(answer, Date.now() + this.config.CATALOG_CACHE_TTL_MS);
+      return answer;
+    }) as Promise<T>;
   }
 }
 

@@ -7,6 +7,7 @@ describe('GatewayConfig', () => {
     expect(config).toMatchObject({
       PORT: 3000,
       HOST: '127.0.0.1',
+      METRICS_PORT: 9464,
       KAFKA_BROKERS: '127.0.0.1:9092',
       BODY_LIMIT_BYTES: 65536,
       RATE_LIMIT_REQUESTS: 600,
@@ -27,10 +28,10 @@ describe('GatewayConfig', () => {
   it('refuses to start with bad values, naming each variable', () => {
     let problems = '';
     try {
-      loadConfig(GatewayConfig, { PORT: 'http', DATABASE_URL: 'mysql://x', IDEMPOTENCY_TTL_HOURS: '1', KAFKA_BROKERS: 'nohostport' });
+      loadConfig(GatewayConfig, { PORT: 'http', METRICS_PORT: '70000', DATABASE_URL: 'mysql://x', IDEMPOTENCY_TTL_HOURS: '1', KAFKA_BROKERS: 'nohostport' });
     } catch (error) {
       problems = (error as ConfigValidationError).problems.join('\n');
     }
-    for (const name of ['PORT', 'DATABASE_URL', 'IDEMPOTENCY_TTL_HOURS', 'KAFKA_BROKERS']) expect(problems).toContain(name);
+    for (const name of ['PORT', 'METRICS_PORT', 'DATABASE_URL', 'IDEMPOTENCY_TTL_HOURS', 'KAFKA_BROKERS']) expect(problems).toContain(name);
   });
 });

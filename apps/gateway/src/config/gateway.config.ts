@@ -16,6 +16,15 @@ export class GatewayConfig extends ServiceEnvironment {
   HOST: string = '127.0.0.1';
 
   /**
+   * Port of GET /metrics (Prometheus text format), on HOST: a server of its own, apart from the
+   * public API port, so that the scraper's port need not be exposed with the API. 0 = any free port (tests).
+   */
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  METRICS_PORT: number = 9464;
+
+  /**
    * Bound of handing a command (swap.build) to Kafka, acknowledgement by every in-sync replica
    * included: past it the build answers 503 and is safe to retry with its Idempotency-Key.
    */
@@ -98,10 +107,35 @@ export class GatewayConfig extends ServiceEnvironment {
   @Max(30_000)
   HEALTH_CHECK_TIMEOUT_MS: number = 3000;
 
+  /**
+   * GET /health reports a Kafka service down when none of its instances sent a heartbeat for this
+   * long (services beat every HEARTBEAT_INTERVAL_MS, 5 s: keep this at least 2-3 intervals). Also
+   * the grace after start: until the instance has listened this long, an unheard service is `unknown`.
+   */
+  @IsInt()
+  @Min(500)
+  @Max(600_000)
+  SERVICE_HEARTBEAT_TIMEOUT_MS: number = 15_000;
+
   @IsInt()
   @Min(1)
   @Max(100)
   DB_POOL_SIZE: number = 10;
+
+  /**
+   * Swap views kept in memory for signing polls, dropped when their row changes (LISTEN/NOTIFY).
+   * 0 turns the cache off: every poll reads PostgreSQL.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  SWAP_VIEW_CACHE_ENTRIES: number = 20_000;
+
+  /** Longest a cached swap view is used without reading it again (the bound on staleness if a NOTIFY were lost unnoticed). */
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  SWAP_VIEW_CACHE_TTL_MS: number = 10_000;
 
   get kafkaBrokers(): string[] {
     return this.KAFKA_BROKERS.split(',').map((b) => b.trim());

@@ -1,9 +1,9 @@
-import { Controller, Get, Res } from '@nestjs/common';
+import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { GatewayReply } from '../common/http/gateway-request';
 import { PublicRoute } from '../common/http/request-decorators';
-import { ApiEnvelopedResponse } from '../openapi/api-responses';
-import { HealthDto } from './health.dto';
+import { ApiEnvelopedResponse, ApiErrorResponses } from '../openapi/api-responses';
+import { HealthDto, HealthQuery } from './health.dto';
 import { GatewayHealth, HealthService } from './health.service';
 
 @ApiTags('health')
@@ -16,14 +16,22 @@ export class HealthController {
   @ApiOperation({
     summary: 'Service status and uptime (no authentication)',
     description:
-      'status is `ok` when PostgreSQL and Kafka both answer; otherwise `degraded` with the same body and HTTP 503.',
+      'status is `ok` when PostgreSQL and Kafka answer and no Kafka service is `down` (services are known from their ' +
+      'heartbeats over Kafka); otherwise `degraded` with the same body and HTTP 503. With `scope=instance` only ' +
+      'PostgreSQL and Kafka decide (readiness of this gateway instance).',
   })
-  @ApiEnvelopedResponse(200, HealthDto, 'Every dependency answers')
-  @ApiEnvelopedResponse(503, HealthDto, 'A dependency is down (same body, checks say which)')
-  async get(@Res({ passthrough: true }) reply: GatewayReply): Promise<GatewayHealth> {
-    const health = await this.health.check();
+  @ApiEnvelopedResponse(200, HealthDto, 'Every dependency answers and no service is down')
+  @ApiEnvelopedResponse(503, HealthDto, 'A dependency or a service is down (same body, checks say which)')
+  @ApiErrorResponses({
+    status: 400,
+    description: 'scope is not `suite` or `instance`, or an unknown parameter (VALIDATION_FAILED)',
+  })
+  async get(
+    @Query() query: HealthQuery,
+    @Res({ passthrough: true }) reply: GatewayReply,
+  ): Promise<GatewayHealth> {
+    const health = await this.health.check(query.scope ?? 'suite');
     reply.status(health.status === 'ok' ? 200 : 503);
     return health;
   }
 }
-

@@ -3,19 +3,30 @@ import { DataSource } from 'typeorm';
 import { KAFKA_SETTINGS, kafkaHealth, KafkaSettings } from '@swapgw/messaging';
 import { GatewayConfig } from '../config/gateway.config';
 import { ServiceClient } from '../messaging/service-client';
+import type { HealthScope } from './health.dto';
+import { ServiceChecks, ServiceHeartbeats } from './service-heartbeats';
 
 export type CheckStatus = 'up' | 'down';
 
 export interface GatewayHealth {
   status: 'ok' | 'degraded';
   uptimeSeconds: number;
-  checks: { database: CheckStatus; kafka: CheckStatus };
+  checks: { database: CheckStatus; kafka: CheckStatus; services: ServiceChecks };
+}
+
+/** `degraded` when PostgreSQL or Kafka is down, or (scope `suite`) a service is `down`; `unknown` is not down. */
+export function healthStatusOf(checks: GatewayHealth['checks'], scope: HealthScope = 'suite'): GatewayHealth['status'] {
+  if (checks.database !== 'up' || checks.kafka !== 'up') return 'degraded';
+  if (scope === 'instance') return 'ok';
+  return Object.values(checks.services).some((s) => s === 'down') ? 'degraded' : 'ok';
 }
 
 /**
  * Asks PostgreSQL and Kafka, each within HEALTH_CHECK_TIMEOUT_MS, whether they answer right now.
  * Kafka counts as up only while this instance can also receive replies (its request-reply client
  * joined its group): after a dead client was replaced, the instance is not ready until the new one is.
+ * The Kafka services' liveness comes from their heartbeats (ServiceHeartbeats); a service that is
+ * `down` makes the suite `degraded`, one that is `unknown` (just after start) does not.
  */
 @Injectable()
 export class HealthService {
@@ -24,15 +35,18 @@ export class HealthService {
     @Inject(KAFKA_SETTINGS) private readonly kafka: KafkaSettings,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
     private readonly services: ServiceClient,
+    private readonly heartbeats: ServiceHeartbeats,
   ) {}
 
-  async check(): Promise<GatewayHealth> {
+  /**
+   * `suite`: ok only when PostgreSQL, Kafka and every service are up. `instance`: ok when this
+   * instance can serve (PostgreSQL and Kafka), whatever the services: for a readiness probe, since
+   * a stopped service must delay work (builds wait in swap.commands), not take the API away.
+   */
+  async check(scope: HealthScope = 'suite'): Promise<GatewayHealth> {
     const [database, kafka] = await Promise.all([this.databaseStatus(), this.kafkaStatus()]);
-    return {
-      status: database === 'up' && kafka === 'up' ? 'ok' : 'degraded',
-      uptimeSeconds: Math.floor(process.uptime()),
-      checks: { database, kafka },
-    };
+    const checks = { database, kafka, services: this.heartbeats.statuses() };
+    return { status: healthStatusOf(checks, scope), uptimeSeconds: Math.floor(process.uptime()), checks };
   }
 
   private async databaseStatus(): Promise<CheckStatus> {

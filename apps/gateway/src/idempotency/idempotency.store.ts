@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { asPersistenceError } from '@swapgw/persistence';
+import { PeriodicWork } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
 
 export interface IdempotencyScope {
@@ -43,7 +44,14 @@ const PURGE_INTERVAL_MS = 10 * 60_000;
 @Injectable()
 export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(IdempotencyStore.name);
-  private purgeTimer?: NodeJS.Timeout;
+  private readonly purgeLoop = new PeriodicWork({
+    name: 'idempotency-purge',
+    intervalMs: PURGE_INTERVAL_MS,
+    run: async () => {
+      const count = await this.purgeExpired();
+      if (count > 0) this.logger.log(`purged ${count} expired idempotency records`);
+    },
+  });
 
   constructor(
     private readonly dataSource: DataSource,
@@ -128,15 +136,10 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
-    this.purgeTimer = setInterval(() => {
-      this.purgeExpired()
-        .then((count) => count > 0 && this.logger.log(`purged ${count} expired idempotency records`))
-        .catch((error: Error) => this.logger.warn(`idempotency purge failed: ${error.message}`));
-    }, PURGE_INTERVAL_MS);
-    this.purgeTimer.unref();
+    this.purgeLoop.start();
   }
 
-  onModuleDestroy(): void {
-    if (this.purgeTimer) clearInterval(this.purgeTimer);
+  onModuleDestroy(): Promise<void> {
+    return this.purgeLoop.stop();
   }
 }

@@ -1,16 +1,6 @@
-import { canonicalJson, requestFingerprint } from './request-fingerprint';
+import { requestFingerprint } from './request-fingerprint';
 import { resolveIdempotencyKey } from './idempotency-key';
 import { CodedError } from '@swapgw/contracts';
-
-describe('canonicalJson', () => {
-  it('sorts keys at every depth and drops undefined members', () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: undefined } })).toBe('{"a":{"d":[1,{"y":2,"z":1}]},"b":1}');
-  });
-
-  it('keeps array order and writes undefined array items as null', () => {
-    expect(canonicalJson([3, undefined, 1])).toBe('[3,null,1]');
-  });
-});
 
 describe('requestFingerprint', () => {
   it('is the same for the same body with keys in another order', () => {

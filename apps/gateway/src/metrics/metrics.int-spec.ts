@@ -2,7 +2,8 @@ import { api } from '@swapgw/testing';
 import { dropTestDatabase, startTestGateway, TestGateway, testDatabaseUrl } from '../../test/support/test-gateway';
 
 // The real gateway (createGatewayApp, as main.ts) on real PostgreSQL and Kafka: after requests,
-// GET /api/v1/metrics shows them in the HTTP histogram under their route templates.
+// GET /metrics on METRICS_PORT shows them in the HTTP histogram under their route templates; the
+// public API port serves no metrics.
 
 /** Value of one sample in Prometheus text, by metric name and exact label set (any order). */
 function sampleOf(text: string, name: string, labels: Record<string, string>): number | undefined {
@@ -17,7 +18,7 @@ function sampleOf(text: string, name: string, labels: Record<string, string>): n
   return undefined;
 }
 
-describe('gateway GET /api/v1/metrics', () => {
+describe('gateway GET /metrics on METRICS_PORT', () => {
   const databaseUrl = testDatabaseUrl('metrics');
   let gateway: TestGateway;
 
@@ -41,7 +42,7 @@ describe('gateway GET /api/v1/metrics', () => {
     expect(order.status).toBe(401);
     expect((await client.get('/no-such-route/42')).status).toBe(404);
 
-    const res = await fetch(`${gateway.baseUrl}/metrics`);
+    const res = await fetch(gateway.metricsUrl);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(res.headers.get('ratelimit-limit')).toBeNull();
@@ -62,11 +63,23 @@ describe('gateway GET /api/v1/metrics', () => {
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds\{service="gateway"\} /m);
   });
 
-  it('is an operator endpoint: plain text, not enveloped, not in the OpenAPI document', async () => {
-    const res = await fetch(`${gateway.baseUrl}/metrics`);
+  it('is an operator endpoint on its own port: plain text, not enveloped; the API port has no /metrics', async () => {
+    const res = await fetch(gateway.metricsUrl);
     expect(await res.text()).toMatch(/^# HELP /);
+    expect(new URL(gateway.metricsUrl).port).not.toBe(new URL(gateway.baseUrl).port);
+
+    const publicRoute = await fetch(`${gateway.baseUrl}/metrics`);
+    expect(publicRoute.status).toBe(404);
+    expect(((await publicRoute.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
     const doc = (await (await fetch(`${gateway.baseUrl}/openapi.json`)).json()) as { paths: Record<string, unknown> };
     expect(doc.paths['/api/v1/metrics']).toBeUndefined();
     expect(doc.paths['/api/v1/health']).toBeDefined();
+  });
+
+  it('stops serving when the gateway closes', async () => {
+    const other = await startTestGateway({ databaseUrl, prepare: false });
+    expect((await fetch(other.metricsUrl)).status).toBe(200);
+    await other.close();
+    await expect(fetch(other.metricsUrl)).rejects.toThrow();
   });
 });

@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
 import { HttpMetricsInstaller } from './http-metrics.hook';
-import { MetricsController } from './metrics.controller';
+import { MetricsServer } from './metrics-server';
 
-/** Prometheus metrics of the gateway: GET /api/v1/metrics and the HTTP request histogram. */
+/**
+ * Prometheus metrics of the gateway: the HTTP request histogram, and GET /metrics on a server of
+ * its own (METRICS_PORT), not on the public API port.
+ */
 @Module({
-  controllers: [MetricsController],
-  providers: [HttpMetricsInstaller],
+  providers: [HttpMetricsInstaller, MetricsServer],
+  exports: [MetricsServer],
 })
 export class MetricsModule {}

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CodedError, ErrorCodes, RoutePlan } from '@swapgw/contracts';
+import { PeriodicWork } from '@swapgw/runtime';
 
 /** Served quotes are kept this long past their expiry (a late build still gets QUOTE_EXPIRED, not 404). */
 export const SERVED_QUOTE_RETENTION_MS = 60 * 60_000;
@@ -14,7 +15,7 @@ const PURGE_INTERVAL_MS = 5 * 60_000;
 @Injectable()
 export class ServedQuotes implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(ServedQuotes.name);
-  private purgeTimer?: NodeJS.Timeout;
+  private readonly purgeLoop = new PeriodicWork({ name: 'served-quotes-purge', intervalMs: PURGE_INTERVAL_MS, run: async () => void (await this.purge()) });
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -27,14 +28,15 @@ export class ServedQuotes implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * The plan of a route of a served quote that has not expired at `nowMs`.
-   * Throws QUOTE_NOT_FOUND (404), UNKNOWN_ROUTE (400) or QUOTE_EXPIRED (410).
+   * The plan of a route of a quote served to `owner` that has not expired at `nowMs`.
+   * Throws QUOTE_NOT_FOUND (404: unknown, or served to another API key), UNKNOWN_ROUTE (400) or
+   * QUOTE_EXPIRED (410).
    */
-  async planFor(quoteId: string, routeId: string, nowMs = Date.now()): Promise<RoutePlan> {
+  async planFor(owner: string, quoteId: string, routeId: string, nowMs = Date.now()): Promise<RoutePlan> {
     const rows: Array<{ expires_at_ms: string; plan: RoutePlan | null }> = await this.dataSource.query(
       `SELECT "expires_at_ms", (SELECT p FROM jsonb_array_elements("route_plans") p WHERE p->>'routeId' = $2 LIMIT 1) AS "plan"
-       FROM "gateway"."served_quotes" WHERE "quote_id" = $1`,
-      [quoteId, routeId],
+       FROM "gateway"."served_quotes" WHERE "quote_id" = $1 AND "owner" = $3`,
+      [quoteId, routeId, owner],
     );
     if (rows.length === 0) throw new CodedError(ErrorCodes.QUOTE_NOT_FOUND, `Quote ${quoteId} does not exist`, { quoteId });
     const [row] = rows;
@@ -57,13 +59,10 @@ export class ServedQuotes implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
-    this.purgeTimer = setInterval(() => {
-      this.purge().catch((error: Error) => this.logger.warn({ msg: 'served quotes purge failed', error: error.message }));
-    }, PURGE_INTERVAL_MS);
-    this.purgeTimer.unref();
+    this.purgeLoop.start();
   }
 
-  onModuleDestroy(): void {
-    if (this.purgeTimer) clearInterval(this.purgeTimer);
+  onModuleDestroy(): Promise<void> {
+    return this.purgeLoop.stop();
   }
 }

@@ -1,12 +1,21 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import type { GatewayReply, GatewayRequest } from '../common/http/gateway-request';
+import type { RateLimitDecision } from './fixed-window';
 import { RateLimiter } from './rate-limiter.service';
+
+/** The RateLimit-* headers of a decision, on successes and errors alike. */
+export function applyRateLimitHeaders(reply: GatewayReply, decision: RateLimitDecision): void {
+  reply.header('RateLimit-Limit', String(decision.limit));
+  reply.header('RateLimit-Remaining', String(decision.remaining));
+  reply.header('RateLimit-Reset', String(decision.resetSeconds));
+}
 
 /**
  * Runs after ApiKeyGuard (registered after it): counts every authenticated request, polling
  * included, and sets the RateLimit-* headers on the reply before the handler runs, so that they are
- * present on successes and errors alike.
+ * present on successes and errors alike. A request the edge of cached reads already counted (and
+ * did not answer) is decided as the edge decided it: counted once.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
@@ -17,11 +26,9 @@ export class RateLimitGuard implements CanActivate {
     const http = context.switchToHttp();
     const request = http.getRequest<GatewayRequest>();
     if (!request.apiKeyId) return true; // public route
-    const decision = this.limiter.consume(request.apiKeyId); // from memory: no database round trip
+    const decision = request.rateLimitDecision ?? this.limiter.consume(request.apiKeyId); // from memory: no database round trip
     const reply = http.getResponse<GatewayReply>();
-    reply.header('RateLimit-Limit', String(decision.limit));
-    reply.header('RateLimit-Remaining', String(decision.remaining));
-    reply.header('RateLimit-Reset', String(decision.resetSeconds));
+    applyRateLimitHeaders(reply, decision);
     if (!decision.allowed) {
       reply.header('Retry-After', String(decision.resetSeconds));
       throw new CodedError(ErrorCodes.RATE_LIMITED, 'Too many requests for this API key', {

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { PeriodicWork } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
 import { ClusterWindowCounter, WindowCount } from './cluster-window-counter';
 import { decide, RateLimitDecision, windowPosition } from './fixed-window';
@@ -23,9 +24,8 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(RateLimiter.name);
   private readonly counter = new ClusterWindowCounter();
   private readonly store: RateLimitWindowStore;
-  private syncTimer?: NodeJS.Timeout;
-  private purgeTimer?: NodeJS.Timeout;
-  private stopped = false;
+  private readonly syncLoop: PeriodicWork;
+  private readonly purgeLoop: PeriodicWork;
   private syncInFlight?: Promise<void>;
   private lastWarningMs = -Infinity;
   private failingSinceMs?: number;
@@ -36,6 +36,9 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
   ) {
     this.store = new RateLimitWindowStore(dataSource);
+    // Rounds never overlap: a slow round does not stack up behind itself.
+    this.syncLoop = new PeriodicWork({ name: 'rate-limit-sync', intervalMs: config.RATE_LIMIT_SYNC_INTERVAL_MS, run: () => this.sync() });
+    this.purgeLoop = new PeriodicWork({ name: 'rate-limit-purge', intervalMs: PURGE_INTERVAL_MS, run: async () => void (await this.purgeEndedWindows()) });
   }
 
   /** Counts the request and decides it from memory: never waits on PostgreSQL. */
@@ -93,24 +96,8 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
-    this.scheduleSync();
-    this.purgeTimer = setInterval(() => {
-      this.purgeEndedWindows().catch((error: Error) =>
-        this.logger.warn(`rate-limit purge failed: ${error.message}`),
-      );
-    }, PURGE_INTERVAL_MS);
-    this.purgeTimer.unref();
-  }
-
-  /** A timeout re-armed after each round (not an interval), so a slow round never stacks up behind itself. */
-  private scheduleSync(): void {
-    if (this.stopped) return;
-    this.syncTimer = setTimeout(() => {
-      void this.sync()
-        .catch((error: Error) => this.logger.error(`rate-limit sync round failed: ${error.message}`))
-        .finally(() => this.scheduleSync());
-    }, this.config.RATE_LIMIT_SYNC_INTERVAL_MS);
-    this.syncTimer.unref();
+    this.syncLoop.start();
+    this.purgeLoop.start();
   }
 
   /**
@@ -119,9 +106,7 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
    * closes its connections (onApplicationShutdown).
    */
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    if (this.syncTimer) clearTimeout(this.syncTimer);
-    if (this.purgeTimer) clearInterval(this.purgeTimer);
+    await Promise.all([this.syncLoop.stop(), this.purgeLoop.stop()]);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, FLUSH_ON_SHUTDOWN_TIMEOUT_MS);

@@ -154,7 +154,7 @@ describe('swap execution through HTTP on the devnet', () => {
     expect((await client.get(`/swap/${randomUUID()}/signing`)).status).toBe(404);
   });
 
-  it('answers 400 without userAddress and 404 QUOTE_NOT_FOUND for an unknown quote', async () => {
+  it('answers 400 without userAddress and 404 QUOTE_NOT_FOUND for an unknown quote or another API key’s', async () => {
     const { quoteId, route } = await quote({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amount: '1' });
     const missing = documented('POST', '/swap/build', await client.post('/swap/build', { quoteId, routeId: route.routeId }));
     expect(missing.status).toBe(400);
@@ -162,5 +162,9 @@ describe('swap execution through HTTP on the devnet', () => {
     const unknown = documented('POST', '/swap/build', await client.post('/swap/build', { quoteId: 'q_unknown', routeId: route.routeId, userAddress: accountWallet(4).address }));
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe('QUOTE_NOT_FOUND');
+    const otherOwner = api(client.baseUrl, await createApiKey(`swap-e2e-thief-${randomUUID().slice(0, 8)}`));
+    const borrowed = await otherOwner.post('/swap/build', { quoteId, routeId: route.routeId, userAddress: accountWallet(4).address });
+    expect(borrowed.status).toBe(404);
+    expect(borrowed.body.error.code).toBe('QUOTE_NOT_FOUND');
   });
 });

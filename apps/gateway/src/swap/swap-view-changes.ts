@@ -1,6 +1,8 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { PgChannelListener } from '@swapgw/persistence';
+import { GatewayConfig } from '../config/gateway.config';
+import { SwapViewCache } from './swap-view-cache';
 
 /** The channel the projector notifies with a swapId when it changed that swap's view row. */
 export const SWAP_VIEW_CHANNEL = 'gateway_swap_views';
@@ -49,23 +51,34 @@ export class SwapViewWatch {
 
 /**
  * Tells waiting builds that their swap's view row changed, whichever gateway instance projected
- * the change: the projector NOTIFYs `gateway_swap_views` with the swapId in its transaction
- * (delivered at commit) and every instance LISTENs on one dedicated connection. A build wait reads
- * the row once, then again only when told, instead of polling PostgreSQL on a timer. When LISTEN
- * was lost and comes back, every waiter is woken to read once, since notifications are not kept.
+ * the change: every write of the row NOTIFYs `gateway_swap_views` with the swapId in its
+ * transaction (delivered at commit) and every instance LISTENs on one dedicated connection. A build
+ * wait reads the row once, then again only when told, instead of polling PostgreSQL on a timer.
+ * The same notifications keep `cache` exact, from which signing polls are answered. When LISTEN was
+ * lost and comes back, every waiter is woken to read once and the cache is emptied, since
+ * notifications are not kept; while it is lost, the cache is not used.
  */
 @Injectable()
 export class SwapViewChanges implements OnModuleInit, OnModuleDestroy {
   private readonly watches = new Map<string, Set<SwapViewWatch>>();
   private readonly listener: PgChannelListener;
+  readonly cache: SwapViewCache;
 
-  constructor(dataSource: DataSource) {
+  constructor(dataSource: DataSource, config: GatewayConfig) {
     this.listener = new PgChannelListener(dataSource, SWAP_VIEW_CHANNEL, {
       purpose: 'swap-views-listen',
       retryDelayMs: 1000,
       onNotification: (swapId) => this.notify(swapId),
-      onResumed: () => this.notifyAll(),
+      onResumed: () => {
+        this.cache.clear();
+        this.notifyAll();
+      },
     });
+    this.cache = new SwapViewCache(
+      config.SWAP_VIEW_CACHE_ENTRIES,
+      config.SWAP_VIEW_CACHE_TTL_MS,
+      () => config.SWAP_VIEW_CACHE_ENTRIES > 0 && this.listener.isListening(),
+    );
   }
 
   /** Subscribes before the first read of the row; close() the watch when done. */
@@ -89,6 +102,7 @@ export class SwapViewChanges implements OnModuleInit, OnModuleDestroy {
   }
 
   notify(swapId: string): void {
+    this.cache.invalidate(swapId);
     for (const watch of this.watches.get(swapId) ?? []) watch.notify();
   }
 

@@ -1,9 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-
-const ms = {
-  to: (value: number | null | undefined) => value,
-  from: (value: string | null) => (value === null ? null : Number(value)),
-};
+import { bigintAsNumber } from '@swapgw/persistence';
 
 /** The gateway's read model of one swap (table gateway.swap_views), written by SwapViewsProjector. */
 @Entity({ name: 'swap_views' })
@@ -28,10 +24,10 @@ export class SwapViewEntity {
   @Column({ type: 'jsonb', nullable: true })
   payload!: Record<string, unknown> | null;
 
-  @Column({ name: 'expires_at_ms', type: 'bigint', nullable: true, transformer: ms })
+  @Column({ name: 'expires_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
   expiresAtMs!: number | null;
 
-  @Column({ name: 'ready_at_ms', type: 'bigint', nullable: true, transformer: ms })
+  @Column({ name: 'ready_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
   readyAtMs!: number | null;
 
   @Column({ name: 'execution_hints', type: 'jsonb', nullable: true })
@@ -59,9 +55,9 @@ export class SwapViewEntity {
   @Column({ name: 'failure_details', type: 'jsonb', nullable: true })
   failureDetails!: Record<string, unknown> | null;
 
-  @Column({ name: 'created_at_ms', type: 'bigint', transformer: ms })
+  @Column({ name: 'created_at_ms', type: 'bigint', transformer: bigintAsNumber })
   createdAtMs!: number;
 
-  @Column({ name: 'updated_at_ms', type: 'bigint', transformer: ms })
+  @Column({ name: 'updated_at_ms', type: 'bigint', transformer: bigintAsNumber })
   updatedAtMs!: number;
 }

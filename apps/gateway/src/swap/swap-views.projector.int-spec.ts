@@ -8,6 +8,7 @@ import { MessageEnvelope, SwapEventTypes, Topics } from '@swapgw/contracts';
 import { createEnvelope, ensureTopics, kafkaMicroserviceOptions, kafkaSettingsFromEnv, MessagingModule } from '@swapgw/messaging';
 import { prepareDatabase } from '@swapgw/persistence';
 import { testEnv, waitFor } from '@swapgw/testing';
+import { GatewayConfig } from '../config/gateway.config';
 import { gatewayDatabaseOptions, gatewayDataSourceOptions } from '../database/gateway-data-source';
 import { SwapViewChanges } from './swap-view-changes';
 import { SwapViewEntity } from './swap-view.entity';
@@ -17,6 +18,7 @@ import { SwapViewsProjector } from './swap-views.projector';
 // The read model over real Kafka and PostgreSQL: swap.events in, gateway.swap_views out.
 const env = testEnv();
 const groupId = `gateway-projector-it-${Date.now().toString(36)}`;
+const cacheConfig = { SWAP_VIEW_CACHE_ENTRIES: 1000, SWAP_VIEW_CACHE_TTL_MS: 60_000 } as GatewayConfig;
 
 @Module({
   imports: [
@@ -24,7 +26,7 @@ const groupId = `gateway-projector-it-${Date.now().toString(36)}`;
     MessagingModule.forRoot({ clientId: 'gateway-projector-it', groupId, settings: kafkaSettingsFromEnv('gateway-projector-it', env.env) }),
   ],
   controllers: [SwapViewsProjector],
-  providers: [SwapViewStore],
+  providers: [SwapViewStore, SwapViewChanges, { provide: GatewayConfig, useValue: cacheConfig }],
 })
 class ProjectorTestModule {}
 
@@ -74,10 +76,11 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
     await app?.close();
   });
 
-  it('wakes a build waiting on another connection (another gateway instance) as soon as the swap is projected', async () => {
+  it('wakes a build waiting on another connection (another gateway instance) as soon as the swap is projected, and drops its cached view', async () => {
     // Another instance: its own DataSource and LISTEN connection, not the projector's.
     const other = await new DataSource(gatewayDataSourceOptions(env.databaseUrl, [SwapViewEntity], 1)).initialize();
-    const changes = new SwapViewChanges(other);
+    const changes = new SwapViewChanges(other, cacheConfig);
+    const otherViews = new SwapViewStore(other, changes);
     await changes.onModuleInit();
     try {
       const swapId = randomUUID();
@@ -95,6 +98,22 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
       watch.close();
       unrelated.close();
       expect(changes.waiting).toBe(0);
+
+      // That instance's signing polls: the second read is answered from its cache (the same
+      // object), until the projector changes the row; then the change is read, whoever polls.
+      const planning = await otherViews.findOwned(swapId, 'alice');
+      expect(planning).toMatchObject({ status: 'planning' });
+      expect(await otherViews.findOwned(swapId, 'alice')).toBe(planning);
+      expect(await otherViews.findOwned(swapId, 'mallory')).toBeNull();
+      const changed = changes.watch(swapId);
+      await publish([
+        createEnvelope(SwapEventTypes.signingReady, swapId, {
+          swapId, status: 'awaiting_signature', step: { current: 1, total: 1 }, payload: { type: 'evm-transaction' }, expiresAtMs: Date.now() + 60_000, readyAtMs: 2, executionHints: {}, clientHints: {},
+        }),
+      ]);
+      expect(await changed.changedOrDeadline(Date.now() + 30_000)).toBe(true);
+      changed.close();
+      expect(await otherViews.findOwned(swapId, 'alice')).toMatchObject({ status: 'awaiting_signature', payload: { type: 'evm-transaction' } });
     } finally {
       await changes.onModuleDestroy();
       await other.destroy();

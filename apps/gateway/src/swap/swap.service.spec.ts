@@ -1,6 +1,7 @@
 import { CodedError, RoutePlan } from '@swapgw/contracts';
 import type { CommandPublisher } from '@swapgw/messaging';
 import type { DataSource } from 'typeorm';
+import type { GatewayConfig } from '../config/gateway.config';
 import type { ServiceClient } from '../messaging/service-client';
 import type { ServedQuotes } from '../quote/served-quotes.store';
 import { SwapService } from './swap.service';
@@ -40,13 +41,18 @@ class FakeViews implements Pick<SwapViewStore, 'findOwned' | 'ensureCreated' | '
   reads = 0;
   created: string[] = [];
   submitted: Array<[string, number, string]> = [];
-  constructor(public row: Partial<SwapViewEntity> | null) {}
+  /** `createsRow`: ensureCreated wrote the row (else the projector had written it first). */
+  constructor(
+    public row: Partial<SwapViewEntity> | null,
+    private readonly createsRow = false,
+  ) {}
   async findOwned(swapId: string, owner: string) {
     this.reads += 1;
     return this.row && owner === OWNER ? view({ ...this.row, swapId }) : null;
   }
   async ensureCreated(swapId: string) {
     this.created.push(swapId);
+    return this.createsRow;
   }
   async markSubmitted(swapId: string, step: number, txHash: string) {
     this.submitted.push([swapId, step, txHash]);
@@ -77,7 +83,7 @@ class FakeCommands implements Pick<CommandPublisher, 'send'> {
 const PLAN = { quoteId: 'q', routeId: 'r', expiresAtMs: Date.now() + 60_000 } as RoutePlan;
 /** Served quotes: quote q with route r only. */
 const served = {
-  planFor: async (quoteId: string, routeId: string) => {
+  planFor: async (_owner: string, quoteId: string, routeId: string) => {
     if (quoteId !== 'q') throw new CodedError('QUOTE_NOT_FOUND', 'unknown quote');
     if (routeId !== 'r') throw new CodedError('UNKNOWN_ROUTE', 'unknown route');
     return PLAN;
@@ -85,7 +91,7 @@ const served = {
 } as unknown as ServedQuotes;
 
 /** The notification hub without its LISTEN connection (never started here): tests call notify(). */
-const changesHub = () => new SwapViewChanges({} as DataSource);
+const changesHub = () => new SwapViewChanges({} as DataSource, { SWAP_VIEW_CACHE_ENTRIES: 100, SWAP_VIEW_CACHE_TTL_MS: 10_000 } as GatewayConfig);
 
 function serviceOf(services: FakeServices, views: FakeViews, commands = new FakeCommands(), changes = changesHub()) {
   return new SwapService(services as unknown as ServiceClient, views as unknown as SwapViewStore, changes, served, commands as unknown as CommandPublisher);
@@ -122,7 +128,25 @@ describe('SwapService', () => {
     const answer = await serviceOf(noServices(), views).build(OWNER, 'key-2', { ...buildBody, waitForTxRequestMs: 300 });
     expect(Date.now() - started).toBeLessThan(1000);
     expect(answer).toMatchObject({ httpStatus: 202, body: { mode: 'async', nextAction: 'poll', signing: { step: null, expiresAtMs: null, readyAtMs: null } } });
-    expect(views.reads).toBe(2); // at the start and at the deadline
+    expect(views.reads).toBe(1); // at the start only: nothing changed until the deadline
+  });
+
+  it('reads nothing when it created the row itself, until the row changes', async () => {
+    const quiet = new FakeViews({ status: 'planning' }, true);
+    const answer = await serviceOf(noServices(), quiet).build(OWNER, 'key-4', { ...buildBody, waitForTxRequestMs: 200 });
+    expect(answer).toMatchObject({ httpStatus: 202, body: { status: 'planning', mode: 'async' } });
+    expect(quiet.reads).toBe(0);
+
+    const views = new FakeViews({ status: 'planning' }, true);
+    const commands = new FakeCommands();
+    const changes = changesHub();
+    const ready = serviceOf(noServices(), views, commands, changes).build(OWNER, 'key-5', { ...buildBody, waitForTxRequestMs: 5000 });
+    later(50, () => {
+      views.row = { status: 'awaiting_signature', payload, expiresAtMs: Date.now() + 60_000, readyAtMs: 1 };
+      changes.notify(commands.sent[0].key);
+    });
+    expect(await ready).toMatchObject({ httpStatus: 200 });
+    expect(views.reads).toBe(1);
   });
 
   it('answers an unknown quote, an unknown route and a refused command without a view row', async () => {

@@ -61,7 +61,7 @@ export class SwapService {
   async build(owner: string, idempotencyKey: string, dto: BuildSwapDto): Promise<SigningAnswer> {
     const swapId = swapIdOf(owner, idempotencyKey);
     const started = Date.now();
-    const plan = await this.quotes.planFor(dto.quoteId, dto.routeId, started);
+    const plan = await this.quotes.planFor(owner, dto.quoteId, dto.routeId, started);
     const request: SwapBuildRequest = {
       swapId,
       owner,
@@ -82,15 +82,18 @@ export class SwapService {
     try {
       await this.commands.send(Topics.swapCommands, SwapCommandTypes.build, swapId, request);
       // The row a poll right after a 202 finds; never overwrites what the projector already wrote.
-      await this.views.ensureCreated(swapId, owner, 'planning', null, Date.now());
+      // When this wrote it, it is `planning` and there is nothing to read until it changes.
+      const created = await this.views.ensureCreated(swapId, owner, 'planning', null, Date.now());
 
       const deadline = started + (dto.waitForTxRequestMs ?? WAIT_FOR_TX_REQUEST_MS.default);
+      let view = created ? null : await this.views.findOwned(swapId, owner);
       for (;;) {
-        const view = await this.views.findOwned(swapId, owner);
         if (view && isSignable(view, Date.now())) return { httpStatus: 200, body: syncResponseOf(view) };
         if (view && isSettledTerminal(view)) throw buildFailureOf(view);
-        if (Date.now() >= deadline) return { httpStatus: 202, body: view ? pendingResponseOf(view) : asyncResponseOf(swapId, 'planning') };
-        await watch.changedOrDeadline(deadline);
+        if (Date.now() >= deadline || !(await watch.changedOrDeadline(deadline))) {
+          return { httpStatus: 202, body: view ? pendingResponseOf(view) : asyncResponseOf(swapId, 'planning') };
+        }
+        view = await this.views.findOwned(swapId, owner);
       }
     } finally {
       watch.close();

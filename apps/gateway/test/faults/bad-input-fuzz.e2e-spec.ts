@@ -38,6 +38,16 @@ type Document = {
   components?: { schemas?: Record<string, Schema> };
 };
 
+/**
+ * The one 5xx the contract documents for bad-looking input: a status look-up of a well-formed hash on
+ * a listed real network (ethereum) that this devnet stack has no RPC for is the upstream error, 502.
+ */
+function isDocumentedUpstreamError(path: string, status: number, text: string): boolean {
+  if (path !== '/api/v1/status/transaction/{txHash}' || status !== 502) return false;
+  const error = JSON.parse(text)?.error;
+  return error?.code === 'STATUS_UPSTREAM_ERROR' && !String(error?.details?.chainRef ?? '').startsWith('devnet');
+}
+
 interface FuzzRequest {
   method: string;
   path: string;
@@ -404,7 +414,8 @@ describe('bad input against every documented operation', () => {
           const text = await response.text();
           statuses.add(response.status);
           const where = `${request.method} ${path} → ${response.status} ${text.slice(0, 300)}\nrequest: ${describeRequest(request)}`;
-          if (response.status >= 500) throw new Error(`5xx: ${where}`);
+          if (response.status >= 500 && !isDocumentedUpstreamError(path, response.status, text))
+            throw new Error(`5xx: ${where}`);
           if (response.status < 400) return;
           let body: any;
           try {

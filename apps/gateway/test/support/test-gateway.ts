@@ -6,10 +6,13 @@ import { testEnv } from '@swapgw/testing';
 import { ApiKeyStore } from '../../src/auth/api-key.store';
 import { createGatewayApp, GatewayApp } from '../../src/bootstrap/create-gateway-app';
 import { GatewayConfig } from '../../src/config/gateway.config';
+import { MetricsServer } from '../../src/metrics/metrics-server';
 
 export interface TestGateway extends GatewayApp {
   /** http://127.0.0.1:<port>/api/v1 */
   baseUrl: string;
+  /** http://127.0.0.1:<METRICS_PORT>/metrics: the metrics server, apart from the API port. */
+  metricsUrl: string;
   config: GatewayConfig;
   /** Creates an API key for `owner` in this gateway's database and returns it. */
   createKey(owner: string): Promise<string>;
@@ -44,6 +47,7 @@ export async function startTestGateway(options: {
     DATABASE_URL: options.databaseUrl,
     KAFKA_BROKERS: env.kafkaBrokers,
     PORT: '0',
+    METRICS_PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'error',
     INSTANCE_ID: `gw-e2e-${process.pid}-${++counter}`,
@@ -63,6 +67,7 @@ export async function startTestGateway(options: {
     config,
     dataSource,
     baseUrl: `http://127.0.0.1:${address.port}/api/v1`,
+    metricsUrl: `http://127.0.0.1:${gateway.app.get(MetricsServer).port()}/metrics`,
     createKey: async (owner) => (await store.create(owner)).key,
     revokeKey: async (key) => {
       await store.revoke(key.slice(4, 12));

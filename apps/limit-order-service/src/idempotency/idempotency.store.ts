@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
+import { canonicalJson } from '@swapgw/runtime';
 
 export interface IdempotencyScope {
   owner: string;
@@ -79,13 +80,4 @@ export class IdempotencyStore {
 /** SHA-256 of the request as canonical JSON (keys sorted, undefined dropped). */
 export function fingerprintOf(request: unknown): string {
   return createHash('sha256').update(canonicalJson(request)).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }

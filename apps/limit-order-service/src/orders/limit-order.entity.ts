@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { LimitOrderStatus, TimeInForce } from '@swapgw/contracts';
-import { epochMsColumn } from '../database/columns';
+import { bigintAsNumber } from '@swapgw/persistence';
 
 /**
  * One limit order. Amounts are kept twice: the human string the client sent (what the API shows)
@@ -54,17 +54,17 @@ export class LimitOrderEntity {
   @Column({ name: 'filled_amount_base', type: 'numeric', precision: 78, scale: 0, nullable: true })
   filledAmountBase!: string | null;
 
-  @Column({ name: 'expires_at_ms', type: 'bigint', transformer: epochMsColumn })
+  @Column({ name: 'expires_at_ms', type: 'bigint', transformer: bigintAsNumber })
   expiresAtMs!: number;
 
-  @Column({ name: 'created_at_ms', type: 'bigint', transformer: epochMsColumn })
+  @Column({ name: 'created_at_ms', type: 'bigint', transformer: bigintAsNumber })
   createdAtMs!: number;
 
-  @Column({ name: 'updated_at_ms', type: 'bigint', transformer: epochMsColumn })
+  @Column({ name: 'updated_at_ms', type: 'bigint', transformer: bigintAsNumber })
   updatedAtMs!: number;
 
   /** When the watcher should quote this open order next. */
-  @Column({ name: 'next_check_at_ms', type: 'bigint', transformer: epochMsColumn })
+  @Column({ name: 'next_check_at_ms', type: 'bigint', transformer: bigintAsNumber })
   nextCheckAtMs!: number;
 
   @Column({ type: 'text', nullable: true })

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { ulid } from 'ulid';
+import { nameBasedUuid } from '@swapgw/runtime';
 import {
   CancelLimitOrderRequest,
   CodedError,
@@ -46,15 +46,16 @@ export class SystemClock extends Clock {
 
 const newLimitOrderId = (): string => `lo_${ulid().toLowerCase()}`;
 
+/** UUID namespace of the swaps triggered orders build (random, fixed forever). */
+const TRIGGERED_SWAP_NAMESPACE = 'b3f1c2d4-7a8e-4f60-9c1d-5e2a7b9f0c13';
+
 /**
  * The swap a triggered order builds gets an id derived from what makes the trigger unique, so a
  * retry (same Idempotency-Key, or the watcher after a crash) asks execution-planner for the same
  * swap, which `swap.build` treats idempotently. Formatted as a UUID, as swap.build requires.
  */
 export function swapIdFor(seed: string): string {
-  const hex = createHash('sha256').update(seed).digest('hex');
-  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return nameBasedUuid(TRIGGERED_SWAP_NAMESPACE, seed);
 }
 
 @Injectable()

@@ -12,7 +12,8 @@ export interface ResolvedExpiry {
 }
 
 /**
- * Decides an order's time in force and expiry (the spec leaves both open; architecture.md decides):
+ * Decides an order's time in force and expiry (the spec leaves both open; decided here, described in
+ * docs/integrator-guide.md "Time in force"):
  * - no timeInForce: GTD when an expiry field is sent, else GTC;
  * - GTC lives until canceled, at most 90 days; an expiry field with GTC is contradictory → 400;
  * - GTD needs exactly one of expiresAtMs / expireAfterMs, in the future, within 90 days;

@@ -1,17 +1,16 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { PeriodicWork } from '@swapgw/runtime';
 import { LimitOrderServiceConfig } from '../config/limit-order-service.config';
 import { ExpirySweeper } from '../sweeper/expiry-sweeper';
 import { TriggerWatcher } from './trigger-watcher';
 
 /**
- * Runs the sweeper and the watcher on their intervals. Each loop awaits its round before
- * scheduling the next, so rounds never overlap within an instance; SKIP LOCKED keeps instances apart.
+ * Runs the sweeper and the watcher on their intervals (PeriodicWork: rounds never overlap within an
+ * instance; SKIP LOCKED keeps instances apart), and waits for a round in flight on shutdown.
  */
 @Injectable()
-export class BackgroundLoops implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(BackgroundLoops.name);
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private stopped = false;
+export class BackgroundLoops implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly loops: PeriodicWork[] = [];
 
   constructor(
     private readonly config: LimitOrderServiceConfig,
@@ -20,29 +19,18 @@ export class BackgroundLoops implements OnApplicationBootstrap, OnApplicationShu
   ) {}
 
   onApplicationBootstrap(): void {
-    this.loop('sweeper', this.config.SWEEP_INTERVAL_MS, () => this.sweeper.sweep());
+    this.loops.push(new PeriodicWork({ name: 'limit-order-sweeper', intervalMs: this.config.SWEEP_INTERVAL_MS, run: async () => void (await this.sweeper.sweep()) }));
     if (this.config.WATCH_INTERVAL_MS > 0) {
       // The watcher wakes often and only quotes the orders whose next check is due.
-      this.loop('watcher', Math.min(this.config.WATCH_INTERVAL_MS, 1000), () => this.watcher.watch());
+      this.loops.push(
+        new PeriodicWork({ name: 'limit-order-watcher', intervalMs: Math.min(this.config.WATCH_INTERVAL_MS, 1000), run: async () => void (await this.watcher.watch()) }),
+      );
     }
+    for (const loop of this.loops) loop.start();
   }
 
-  onApplicationShutdown(): void {
-    this.stopped = true;
-    for (const timer of this.timers) clearTimeout(timer);
-  }
-
-  private loop(name: string, intervalMs: number, round: () => Promise<unknown>): void {
-    const schedule = () => {
-      if (this.stopped) return;
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        round()
-          .catch((error: Error) => this.logger.warn({ msg: `${name} round failed`, error: error.message }))
-          .finally(schedule);
-      }, intervalMs);
-      this.timers.add(timer);
-    };
-    schedule();
+  /** Before the database and Kafka close: a round in flight finishes with them. */
+  async onModuleDestroy(): Promise<void> {
+    await Promise.all(this.loops.map((loop) => loop.stop()));
   }
 }

@@ -1,6 +1,6 @@
 import { loadDevnetManifest } from '@swapgw/devnet';
 import { ListPairsRequest, ListTokensRequest, PairView, TokenView } from '@swapgw/contracts';
-import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, useDevnet } from '../testing/quote-service-test-support';
+import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, useDevnet } from '../../test/support/quote-service-test-support';
 
 describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
   let devnet: { manifestPath: string; stop(): Promise<void> };
@@ -34,12 +34,18 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
     return { tokens, pages };
   }
 
-  it('lists devnet chains first, then the real networks (Ethereum, Base, Arbitrum, Solana...), as {id, name}', async () => {
+  it('lists devnet chains first, then the real networks (Ethereum, Base, Arbitrum, Solana...), each describing itself', async () => {
     const { chains } = await service.catalog.listChains();
     const ids = chains.map((c) => c.id);
     expect(ids.slice(0, 3)).toEqual(['devnet-a', 'devnet-b', 'solana-devnet']);
     expect(ids.slice(3, 7)).toEqual(['ethereum', 'base', 'arbitrum', 'solana']);
-    for (const chain of chains) expect(Object.keys(chain).sort()).toEqual(['id', 'name']);
+    for (const chain of chains) expect(Object.keys(chain).sort()).toEqual(['caip2', 'chainId', 'family', 'id', 'name', 'nativeSymbol', 'network']);
+    const byId = Object.fromEntries(chains.map((c) => [c.id, c]));
+    const devnetA = loadDevnetManifest(devnet.manifestPath).chains[0];
+    expect(byId['devnet-a']).toMatchObject({ family: 'evm', network: 'testnet', chainId: devnetA.chainId, caip2: `eip155:${devnetA.chainId}`, nativeSymbol: 'ETH' });
+    expect(byId.ethereum).toMatchObject({ family: 'evm', network: 'mainnet', chainId: 1, caip2: 'eip155:1' });
+    expect(byId['solana-devnet']).toMatchObject({ family: 'solana', network: 'testnet', chainId: null, nativeSymbol: 'SOL' });
+    expect(byId.solana).toMatchObject({ family: 'solana', network: 'mainnet', chainId: null, caip2: expect.stringMatching(/^solana:/) });
   });
 
   it('lists the devnet tokens of a chain with the manifest addresses and decimals, native coin first', async () => {

@@ -100,8 +100,17 @@ export class CatalogService {
   ) {}
 
   async listChains(): Promise<ListChainsResult> {
-    const rows: { id: string; name: string }[] = await this.dataSource.query(`SELECT "id", "name" FROM ${this.t.chains} ORDER BY "position", "id"`);
-    const chains: ChainView[] = rows.map((r) => ({ id: r.id, name: r.name }));
+    const rows: Array<{ id: string; name: string; family: ChainView['family']; network: ChainView['network']; evm_chain_id: number | null; caip2: string; native_symbol: string }> =
+      await this.dataSource.query(`SELECT "id", "name", "family", "network", "evm_chain_id", "caip2", "native_symbol" FROM ${this.t.chains} ORDER BY "position", "id"`);
+    const chains: ChainView[] = rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      family: r.family,
+      network: r.network,
+      chainId: r.evm_chain_id,
+      caip2: r.caip2,
+      nativeSymbol: r.native_symbol,
+    }));
     return { chains };
   }
 

@@ -2,7 +2,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
-import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, planOf } from '../testing/quote-service-test-support';
+import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, planOf } from '../../test/support/quote-service-test-support';
 import { JUPITER_PROGRAM_ID, WRAPPED_SOL_MINT } from './jupiter.provider';
 
 const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';

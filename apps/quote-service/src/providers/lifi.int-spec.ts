@@ -2,7 +2,7 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import { AddressInfo } from 'node:net';
 import { freePort } from '@swapgw/testing';
 import { getAddress } from 'ethers';
-import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, planOf } from '../testing/quote-service-test-support';
+import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, planOf } from '../../test/support/quote-service-test-support';
 
 const ETHEREUM_USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const ARBITRUM_USDC = '0xaf88d065e77c8cC2239327C5EDb3A432268e5831';

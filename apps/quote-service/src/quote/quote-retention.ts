@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { PeriodicWork } from '@swapgw/runtime';
 import { quoteTables } from '../database/quote-tables';
 
 /**
@@ -8,7 +9,7 @@ import { quoteTables } from '../database/quote-tables';
  */
 export class QuoteRetention {
   private readonly logger = new Logger(QuoteRetention.name);
-  private timer?: NodeJS.Timeout;
+  private loop?: PeriodicWork;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -27,15 +28,18 @@ export class QuoteRetention {
   }
 
   start(intervalMs: number): void {
-    this.timer = setInterval(() => {
-      this.prune()
-        .then((deleted) => deleted > 0 && this.logger.log({ msg: 'pruned expired quotes', deleted }))
-        .catch((error: Error) => this.logger.warn({ msg: 'pruning expired quotes failed', error: error.message }));
-    }, intervalMs);
-    this.timer.unref();
+    this.loop ??= new PeriodicWork({
+      name: 'quote-retention',
+      intervalMs,
+      run: async () => {
+        const deleted = await this.prune();
+        if (deleted > 0) this.logger.log({ msg: 'pruned expired quotes', deleted });
+      },
+    });
+    this.loop.start();
   }
 
-  stop(): void {
-    clearInterval(this.timer);
+  stop(): Promise<void> {
+    return this.loop?.stop() ?? Promise.resolve();
   }
 }

@@ -2,7 +2,7 @@ import { DEVNET_BRIDGE_ABI, loadDevnetManifest, DevnetManifest } from '@swapgw/d
 import { QuoteResult, RoutePlan } from '@swapgw/contracts';
 import { Contract, JsonRpcProvider, Network, parseUnits } from 'ethers';
 import { DataSource } from 'typeorm';
-import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, useDevnet, planOf } from '../testing/quote-service-test-support';
+import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, useDevnet, planOf } from '../../test/support/quote-service-test-support';
 import { QuoteRetention } from './quote-retention';
 import { QuoteService } from './quote.service';
 

@@ -1,7 +1,7 @@
 import { Keypair } from '@solana/web3.js';
 import { DEVNET_BRIDGE_ABI, DevnetManifest, loadDevnetManifest } from '@swapgw/devnet';
 import { Contract, JsonRpcProvider, Network, parseUnits } from 'ethers';
-import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, useDevnet, planOf } from '../testing/quote-service-test-support';
+import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, useDevnet, planOf } from '../../test/support/quote-service-test-support';
 
 const ROUTER_ABI = ['function getAmountsOut(uint amountIn, address[] path) view returns (uint[] amounts)'];
 

@@ -1,4 +1,5 @@
 import { IsInt, IsOptional, IsUrl, Max, Min } from 'class-validator';
+import { HEARTBEAT_INTERVAL_BOUNDS } from '@swapgw/contracts';
 import { ServiceEnvironment } from '@swapgw/runtime';
 
 /**
@@ -10,6 +11,15 @@ export class SignerSurfaceConfig extends ServiceEnvironment {
   @Min(1)
   @Max(65535)
   HEALTH_PORT: number = 3103;
+
+  /**
+   * How often each instance publishes its heartbeat on `service.heartbeats` while it is ready: the
+   * gateway's GET /health reads them (read by bootstrapKafkaService).
+   */
+  @IsInt()
+  @Min(HEARTBEAT_INTERVAL_BOUNDS.min)
+  @Max(HEARTBEAT_INTERVAL_BOUNDS.max)
+  HEARTBEAT_INTERVAL_MS: number = HEARTBEAT_INTERVAL_BOUNDS.default;
 
   /**
    * How long an issued payload may be signed and submitted. Two minutes: long enough for a person

@@ -9,6 +9,7 @@ import type {
   SolanaStepSpec,
 } from '@swapgw/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { bigintAsNumber } from '@swapgw/persistence';
 
 /**
  * Lifecycle of one issued signing request:
@@ -33,9 +34,6 @@ export type SigningRequestStatus = (typeof SIGNING_REQUEST_STATUSES)[number];
 
 /** Statuses after which nothing more happens to the step. */
 export const TERMINAL_SIGNING_STATUSES: readonly SigningRequestStatus[] = ['confirmed', 'failed', 'skipped', 'unavailable'];
-
-/** bigint columns come back from pg as strings; epoch milliseconds fit a JS number. */
-const epochMs = { to: (v: number | null) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
 
 @Entity({ name: 'signing_requests' })
 export class SigningRequestEntity {
@@ -89,18 +87,18 @@ export class SigningRequestEntity {
   @Column({ name: 'issued_at', type: 'timestamptz', nullable: true })
   issuedAt!: Date | null;
 
-  @Column({ name: 'expires_at_ms', type: 'bigint', nullable: true, transformer: epochMs })
+  @Column({ name: 'expires_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
   expiresAtMs!: number | null;
 
-  @Column({ name: 'ready_at_ms', type: 'bigint', nullable: true, transformer: epochMs })
+  @Column({ name: 'ready_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
   readyAtMs!: number | null;
 
   /** Waiting rows: when the poller looks again; submitted rows: when the tracker looks again. */
-  @Column({ name: 'next_check_at_ms', type: 'bigint', nullable: true, transformer: epochMs })
+  @Column({ name: 'next_check_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
   nextCheckAtMs!: number | null;
 
   /** Waiting rows give up after this. */
-  @Column({ name: 'wait_deadline_ms', type: 'bigint', nullable: true, transformer: epochMs })
+  @Column({ name: 'wait_deadline_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
   waitDeadlineMs!: number | null;
 
   @Column({ type: 'text' })
@@ -115,7 +113,7 @@ export class SigningRequestEntity {
   @Column({ type: 'int', default: 0 })
   confirmations!: number;
 
-  @Column({ name: 'block_number', type: 'bigint', nullable: true, transformer: epochMs })
+  @Column({ name: 'block_number', type: 'bigint', nullable: true, transformer: bigintAsNumber })
   blockNumber!: number | null;
 
   @Column({ name: 'failure_code', type: 'text', nullable: true })
@@ -127,7 +125,7 @@ export class SigningRequestEntity {
   @Column({ name: 'broadcast_at', type: 'timestamptz', nullable: true })
   broadcastAt!: Date | null;
 
-  @Column({ name: 'confirmed_at_ms', type: 'bigint', nullable: true, transformer: epochMs })
+  @Column({ name: 'confirmed_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
   confirmedAtMs!: number | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })

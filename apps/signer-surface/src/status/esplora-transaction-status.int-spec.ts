@@ -1,3 +1,4 @@
+import bs58 from 'bs58';
 import { CodedError, TransactionStatusResult } from '@swapgw/contracts';
 import { freePort } from '@swapgw/testing';
 import { createServer, Server } from 'node:http';
@@ -95,8 +96,17 @@ describe('TransactionStatusService for the bitcoin chain of the registry', () =>
 
   it('answers 502 without a configured API or RPC, 400 for an unknown chain', async () => {
     const service = serviceWith({});
+    const solanaSignature = bs58.encode(new Uint8Array(64).fill(7));
     expect(await codeOf(service.status({ chain: 'bitcoin', txHash: MEMPOOL }))).toBe('STATUS_UPSTREAM_ERROR');
-    expect(await codeOf(service.status({ chain: 'solana', txHash: MEMPOOL }))).toBe('STATUS_UPSTREAM_ERROR');
+    expect(await codeOf(service.status({ chain: 'solana', txHash: solanaSignature }))).toBe('STATUS_UPSTREAM_ERROR');
+    expect(await codeOf(service.status({ chain: 'ethereum', txHash: `0x${MEMPOOL}` }))).toBe('STATUS_UPSTREAM_ERROR');
     expect(await codeOf(service.status({ chain: 'dogecoin', txHash: MEMPOOL }))).toBe('UNKNOWN_CHAIN');
+  });
+
+  it('answers a malformed hash with 400 before looking for the chain\'s RPC', async () => {
+    const service = serviceWith({});
+    expect(await codeOf(service.status({ chain: 'ethereum', txHash: '[]' }))).toBe('INVALID_TX_HASH');
+    expect(await codeOf(service.status({ chain: 'bitcoin', txHash: `0x${MEMPOOL}` }))).toBe('INVALID_TX_HASH');
+    expect(await codeOf(service.status({ chain: 'solana', txHash: MEMPOOL }))).toBe('INVALID_TX_HASH');
   });
 });

@@ -2,6 +2,12 @@ import { CodedError, ErrorCodes, TransactionStatusResult } from '@swapgw/contrac
 
 export const BITCOIN_TXID = /^[0-9a-fA-F]{64}$/;
 
+export function assertBitcoinTxid(chain: string, txHash: string): void {
+  if (!BITCOIN_TXID.test(txHash)) {
+    throw new CodedError(ErrorCodes.INVALID_TX_HASH, 'A Bitcoin txid is 64 hex digits (no 0x prefix)', { chain, txHash });
+  }
+}
+
 /** `GET /tx/:txid/status` of the Esplora HTTP API (Blockstream esplora API.md). */
 interface EsploraTxStatus {
   confirmed: boolean;
@@ -22,9 +28,7 @@ export class EsploraTransactionStatus {
   ) {}
 
   async status(chain: string, txHash: string): Promise<TransactionStatusResult> {
-    if (!BITCOIN_TXID.test(txHash)) {
-      throw new CodedError(ErrorCodes.INVALID_TX_HASH, 'A Bitcoin txid is 64 hex digits (no 0x prefix)', { chain, txHash });
-    }
+    assertBitcoinTxid(chain, txHash);
     const txid = txHash.toLowerCase();
     const url = `${this.baseUrl.replace(/\/+$/, '')}/tx/${txid}/status`;
     let response: Response;

@@ -5,14 +5,18 @@ import { isRpcUnreachable, shortMessageOf } from '../signing/evm/evm-chain-error
 
 export const EVM_TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 
+export function assertEvmTxHash(chain: string, txHash: string): void {
+  if (!EVM_TX_HASH.test(txHash)) {
+    throw new CodedError(ErrorCodes.INVALID_TX_HASH, `An EVM transaction hash is 0x followed by 64 hex digits`, { chain, txHash });
+  }
+}
+
 /**
  * Status of an EVM transaction over JSON-RPC: known but not mined → pending; mined → confirmed
  * (confirmedAtMs from the block timestamp) or failed (with the revert reason when readable).
  */
 export async function evmTransactionStatus(provider: JsonRpcProvider, chain: string, txHash: string): Promise<TransactionStatusResult> {
-  if (!EVM_TX_HASH.test(txHash)) {
-    throw new CodedError(ErrorCodes.INVALID_TX_HASH, `An EVM transaction hash is 0x followed by 64 hex digits`, { chain, txHash });
-  }
+  assertEvmTxHash(chain, txHash);
   try {
     const tx = await provider.getTransaction(txHash);
     if (!tx) throw new CodedError(ErrorCodes.TRANSACTION_NOT_FOUND, `Chain ${chain} does not know transaction ${txHash}`, { chain, txHash });

@@ -1,14 +1,16 @@
 import { CodedError, ErrorCodes, TransactionStatusRequest, TransactionStatusResult } from '@swapgw/contracts';
 import { SignerChains } from '../chains/signer-chains';
-import { EsploraTransactionStatus } from './esplora-transaction-status';
-import { evmTransactionStatus } from './evm-transaction-status';
-import { createSolanaConnection, solanaTransactionStatus } from '../signing/solana/solana-transaction-status';
+import { assertBitcoinTxid, EsploraTransactionStatus } from './esplora-transaction-status';
+import { assertEvmTxHash, evmTransactionStatus } from './evm-transaction-status';
+import { assertSolanaSignature, createSolanaConnection, solanaTransactionStatus } from '../signing/solana/solana-transaction-status';
 import { Connection } from '@solana/web3.js';
 
 /**
  * status.transaction: routes a look-up to the chain family's adapter. EVM over the chain's RPC,
  * Bitcoin over its Esplora API (ESPLORA_URL_BITCOIN), Solana over its RPC (getSignatureStatuses,
- * getTransaction). A chain with no RPC or status API configured answers STATUS_UPSTREAM_ERROR.
+ * getTransaction). The hash's form is checked first (INVALID_TX_HASH, 400) so a malformed hash is
+ * the caller's error on every chain; a well-formed hash on a listed chain with no RPC or status API
+ * configured in this deployment answers STATUS_UPSTREAM_ERROR (502, the contract's upstream error).
  */
 export class TransactionStatusService {
   private readonly esplora = new Map<string, EsploraTransactionStatus>();
@@ -24,6 +26,17 @@ export class TransactionStatusService {
     const chain = this.chains.find(request.chain);
     if (!chain) {
       throw new CodedError(ErrorCodes.UNKNOWN_CHAIN, `chainRef ${request.chain} is not a chain of GET /chains`, { chainRef: request.chain });
+    }
+    switch (chain.family) {
+      case 'evm':
+        assertEvmTxHash(chain.id, txHash);
+        break;
+      case 'bitcoin':
+        assertBitcoinTxid(chain.id, txHash);
+        break;
+      case 'solana':
+        assertSolanaSignature(txHash);
+        break;
     }
     switch (chain.family) {
       case 'evm': {

@@ -4,3 +4,4 @@ export * from './limit-order';
 export * from './swap';
 export * from './catalog';
 export * from './quote';
+export * from './heartbeat';

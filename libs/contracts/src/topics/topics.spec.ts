@@ -1,4 +1,4 @@
-import { allTopicSpecs, deadLetterTopicOf, REQUEST_REPLY_TOPICS, replyTopicOf, STREAM_TOPICS } from './topics';
+import { allTopicSpecs, deadLetterTopicOf, REQUEST_REPLY_TOPICS, replyTopicOf, STREAM_TOPICS, Topics } from './topics';
 
 describe('topic declarations', () => {
   const specs = allTopicSpecs();
@@ -19,5 +19,14 @@ describe('topic declarations', () => {
     for (const topic of [...STREAM_TOPICS, ...REQUEST_REPLY_TOPICS]) {
       expect(names).toContain(deadLetterTopicOf(topic));
     }
+  });
+
+  it('declares the heartbeat topic: one partition, short retention, no dead-letter twin (nothing consumes it as a stream)', () => {
+    expect(specs.find((s) => s.name === Topics.serviceHeartbeats)).toEqual({
+      name: 'service.heartbeats',
+      partitions: 1,
+      config: { 'retention.ms': '3600000' },
+    });
+    expect(names).not.toContain(deadLetterTopicOf(Topics.serviceHeartbeats));
   });
 });

@@ -18,6 +18,7 @@ export const Topics = {
   limitOrderRequests: 'limit-order.requests',
   limitOrderCommands: 'limit-order.commands',
   limitOrderEvents: 'limit-order.events',
+  serviceHeartbeats: 'service.heartbeats',
 } as const;
 
 export type TopicName = (typeof Topics)[keyof typeof Topics];
@@ -53,6 +54,15 @@ export const STREAM_TOPICS: readonly string[] = [
   Topics.limitOrderEvents,
 ];
 
+/**
+ * Topics read by whoever watches, never consumed as a stream (no group of the suite commits on them,
+ * so no dead-letter twin): the services' heartbeats. One partition is plenty (one small message per
+ * instance per interval) and an hour of retention, since only the latest beats matter.
+ */
+export const MONITORING_TOPICS: readonly TopicSpec[] = [
+  { name: Topics.serviceHeartbeats, partitions: 1, config: { 'retention.ms': '3600000' } },
+];
+
 export const replyTopicOf = (topic: string): string => `${topic}.reply`;
 export const deadLetterTopicOf = (topic: string): string => `${topic}.dlq`;
 
@@ -67,5 +77,6 @@ export function allTopicSpecs(): TopicSpec[] {
     specs.push({ name: topic, partitions: STREAM_PARTITIONS });
     specs.push({ name: deadLetterTopicOf(topic), partitions: DLQ_PARTITIONS });
   }
+  specs.push(...MONITORING_TOPICS);
   return specs;
 }

@@ -1,6 +1,6 @@
 import { Contract, EventLog, JsonRpcProvider, Wallet, HDNodeWallet, getAddress, isAddress } from 'ethers';
+import { bytes32ToSolanaAddress } from '@swapgw/chains/solana-bridge';
 import { DEVNET_BRIDGE_ABI } from '../contracts/abis';
-import { bytes32ToSolanaAddress } from '../solana/solana-bridge';
 import { BridgeEndpoint, BridgeTransfer, ReleaseOutcome } from './bridge-endpoint';
 import { RelayerLogger } from './bridge-relayer';
 

@@ -22,7 +22,7 @@ import {
   parseSolanaBridgeReleaseMemo,
   solanaBridgeReleaseMemo,
   solanaDepositNonce,
-} from '../solana/solana-bridge';
+} from '@swapgw/chains/solana-bridge';
 import { SolanaDevnetManifest } from '../solana/solana-devnet';
 import { BridgeEndpoint, BridgeTransfer, ReleaseOutcome } from './bridge-endpoint';
 import { RelayerLogger } from './bridge-relayer';

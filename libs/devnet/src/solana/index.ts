@@ -2,5 +2,4 @@ export * from './solana-devnet';
 export * from './solana-keys';
 export * from './solana-ledger';
 export * from './solana-rpc-server';
-export * from './solana-bridge';
 export * from './solana-connection';

@@ -13,7 +13,7 @@ import {
   solanaBridgeReleaseMemo,
   solanaDepositNonce,
   solanaRecipientBytes32,
-} from './solana-bridge';
+} from '@swapgw/chains/solana-bridge';
 
 const key = (n: number) => new PublicKey(Buffer.alloc(32, n));
 const manifest = { tokens: { USDC: { mint: key(1).toBase58(), decimals: 6 } }, bridge: { vault: key(2).toBase58() } };

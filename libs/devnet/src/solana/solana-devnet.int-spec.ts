@@ -8,7 +8,8 @@ import {
   VersionedTransaction,
 } from '@solana/web3.js';
 import { createTransferInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
-import { memoInstruction, startSolanaDevnet, SolanaDevnetHandle, solanaTestWallet, usdcAccountOf } from './index';
+import { memoInstruction } from '@swapgw/chains/solana-bridge';
+import { startSolanaDevnet, SolanaDevnetHandle, solanaTestWallet, usdcAccountOf } from './index';
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

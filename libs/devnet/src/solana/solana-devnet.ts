@@ -14,11 +14,11 @@ import {
   MINT_SIZE,
   TOKEN_PROGRAM_ID,
 } from '@solana/spl-token';
+import { SOLANA_BRIDGE_CHAIN_ID } from '@swapgw/chains/solana-bridge';
 import { DevnetError } from '../devnet-error';
 import { SolanaLedger } from './solana-ledger';
 import { SolanaRpcServer } from './solana-rpc-server';
 import { devnetKeypair, solanaBridgeAuthority, solanaTestWallet } from './solana-keys';
-import { SOLANA_BRIDGE_CHAIN_ID } from './solana-bridge';
 
 export const SOLANA_DEVNET_CHAIN_ID = 'solana-devnet';
 export const SOLANA_DEVNET_DEFAULT_PORT = 8899;

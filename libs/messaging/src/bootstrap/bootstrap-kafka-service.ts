@@ -8,7 +8,9 @@ import { initProcessMetrics, JsonLogger, withTimeout } from '@swapgw/runtime';
 import { ConsumerConcurrency } from '../kafka/consumer-concurrency';
 import { ensureTopics } from '../kafka/ensure-topics';
 import { kafkaMicroserviceOptions, kafkaSettingsFromEnv, KafkaSettings } from '../kafka/kafka-settings';
-import { startHealthServer } from './health-server';
+import { HeartbeatPublisher } from '../heartbeat/heartbeat-publisher';
+import { heartbeatIntervalFromEnv } from '../heartbeat/heartbeat-settings';
+import { HealthChecks, healthBody, startHealthServer } from './health-server';
 
 export interface KafkaServiceOptions {
   module: Type<unknown>;
@@ -33,6 +35,12 @@ export interface KafkaServiceOptions {
   partitionsConsumedConcurrently?: number;
   /** Where a brand-new consumer group starts: earliest retained message (default) or latest. */
   fromBeginning?: boolean;
+  /**
+   * Heartbeats on `service.heartbeats` (what the gateway's GET /health reads), every `intervalMs`
+   * (default HEARTBEAT_INTERVAL_MS from the environment, else 5 s) while the service is ready;
+   * false sends none.
+   */
+  heartbeat?: { intervalMs?: number } | false;
 }
 
 export interface KafkaServiceHandle {
@@ -54,7 +62,7 @@ export async function bootstrapKafkaService(options: KafkaServiceOptions): Promi
   let consumerJoined = false;
   let dataSource: DataSource | null = null;
 
-  const health = await startHealthServer(options.healthPort, options.healthHost ?? process.env.HEALTH_HOST ?? '0.0.0.0', {
+  const checks: HealthChecks = {
     kafka: () => consumerJoined,
     database: async () => {
       if (!prepared) return false;
@@ -62,7 +70,16 @@ export async function bootstrapKafkaService(options: KafkaServiceOptions): Promi
       await withTimeout(dataSource.query('SELECT 1'), 2000);
       return true;
     },
-  });
+  };
+  const heartbeat =
+    options.heartbeat === false
+      ? null
+      : new HeartbeatPublisher(settings, options.service, {
+          intervalMs: options.heartbeat?.intervalMs ?? heartbeatIntervalFromEnv(),
+          // Beats say "ready", exactly what /health/ready answers 200 for.
+          isReady: async () => (await healthBody(checks)).status === 'ok',
+        });
+  const health = await startHealthServer(options.healthPort, options.healthHost ?? process.env.HEALTH_HOST ?? '0.0.0.0', checks);
   // Nest's shutdown hooks end the process on SIGTERM; the health server must not keep it alive.
   health.unref();
   logger.log({ msg: 'health endpoint listening', port: options.healthPort }, 'Bootstrap');
@@ -89,17 +106,26 @@ export async function bootstrapKafkaService(options: KafkaServiceOptions): Promi
     }
     await app.listen();
     const [, consumer] = app.unwrap<[unknown, Consumer, unknown]>();
-    trackGroupMembership(consumer, (joined) => (consumerJoined = joined));
+    trackGroupMembership(consumer, (joined) => {
+      consumerJoined = joined;
+      // Ready now: say so at once rather than at the next interval (a restarted service shows up sooner).
+      if (joined) void heartbeat?.beat();
+    });
     restartAfterFatalCrash(app, consumer, logger);
+    heartbeat?.start();
     const handle: KafkaServiceHandle = {
       app,
       health,
       close: async () => {
+        await heartbeat?.stop();
         await app.close();
         await new Promise<void>((resolve) => health.close(() => resolve()));
       },
     };
-    logger.log({ msg: 'service started', groupId: options.groupId, brokers: settings.brokers }, 'Bootstrap');
+    logger.log(
+      { msg: 'service started', groupId: options.groupId, brokers: settings.brokers, heartbeatIntervalMs: heartbeat?.intervalMs ?? null },
+      'Bootstrap',
+    );
     return handle;
   } catch (error) {
     logger.fatal({ msg: 'service failed to start', error: (error as Error).message, stack: (error as Error).stack }, 'Bootstrap');

@@ -3,9 +3,9 @@ import type { KafkaContext } from '@nestjs/microservices';
 import type { DataSource, EntityManager } from 'typeorm';
 import { MessageEnvelope } from '@swapgw/contracts';
 import { isDatabaseUnavailable } from '@swapgw/persistence';
-import { messagingMetrics, runWithRequestContext } from '@swapgw/runtime';
+import { messagingMetrics } from '@swapgw/runtime';
 import { publishDeadLetter } from '../dead-letter/dead-letter';
-import { requestContextFromHeaders } from '../envelope/message-headers';
+import { runInMessageContext } from '../envelope/message-headers';
 import { parseEnvelope, parsePayload } from '../envelope/message-validation';
 import { schemaOf } from '../outbox/schema-of';
 import { handledTypeOf, messageSource, StreamHandlers, withHeartbeat } from './message-handlers';
@@ -51,7 +51,7 @@ export class IdempotentConsumer {
   async consume(message: unknown, ctx: KafkaContext, handlers: StreamHandlers): Promise<ConsumeOutcome> {
     const source = messageSource(ctx);
     messagingMetrics.consumed(source.topic, handledTypeOf(message, handlers));
-    return runWithRequestContext(requestContextFromHeaders(source.headers), async () => {
+    return runInMessageContext(source, async () => {
       const where = { topic: source.topic, partition: source.partition, offset: source.offset };
       const parsed = parseEnvelope(message);
       if (!parsed.ok) return this.park(ctx, parsed.reason, where);

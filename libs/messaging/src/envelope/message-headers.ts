@@ -1,5 +1,5 @@
 import { MessageHeaders } from '@swapgw/contracts';
-import { currentRequestContext, newRequestContext, RequestContext } from '@swapgw/runtime';
+import { currentRequestContext, newRequestContext, RequestContext, runWithRequestContext, SpanKinds, startTrace } from '@swapgw/runtime';
 
 export type KafkaHeaderValues = Record<string, string>;
 
@@ -28,8 +28,31 @@ export function headerString(headers: Record<string, unknown> | undefined, name:
  * Messages without these headers (old producers, hand-written test messages) get a new context.
  */
 export function requestContextFromHeaders(headers: Record<string, unknown> | undefined): RequestContext {
-  return newRequestContext({
-    requestId: headerString(headers, MessageHeaders.requestId),
-    traceparent: headerString(headers, MessageHeaders.traceparent),
-  });
+  return newRequestContext(senderOf(headers));
+}
+
+/** The sender's request id and traceparent, as its headers carry them. */
+const senderOf = (headers: Record<string, unknown> | undefined) => ({
+  requestId: headerString(headers, MessageHeaders.requestId),
+  traceparent: headerString(headers, MessageHeaders.traceparent),
+});
+
+/**
+ * Runs the handling of one consumed message in its context (requestContextFromHeaders): with
+ * tracing on, inside a consumer span, child of the sender's, that ends with the handling.
+ */
+export async function runInMessageContext<T>(source: { topic: string; headers?: Record<string, unknown> }, handle: () => Promise<T>): Promise<T> {
+  const traced = startTrace(SpanKinds.consumer, senderOf(source.headers), () => ({
+    name: `${source.topic} process`,
+    attributes: { 'messaging.system': 'kafka', 'messaging.destination.name': source.topic, 'messaging.operation.type': 'process' },
+  }));
+  if (!traced.end) return runWithRequestContext(traced.context, handle);
+  try {
+    const result = await runWithRequestContext(traced.context, handle);
+    traced.end();
+    return result;
+  } catch (error) {
+    traced.end(error);
+    throw error;
+  }
 }

@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
 import type { KafkaContext } from '@nestjs/microservices';
 import { ErrorCodes, ReplyEnvelope, replyError, replyOk, replyTopicOf } from '@swapgw/contracts';
-import { messagingMetrics, runWithRequestContext } from '@swapgw/runtime';
+import { messagingMetrics } from '@swapgw/runtime';
 import { publishDeadLetter } from '../dead-letter/dead-letter';
-import { requestContextFromHeaders } from '../envelope/message-headers';
+import { runInMessageContext } from '../envelope/message-headers';
 import { parseEnvelope, parsePayload } from '../envelope/message-validation';
 import { handledTypeOf, messageSource, RequestHandlers, withHeartbeat } from '../consumer/message-handlers';
 import { isUnexpectedError, replyErrorOf } from './reply-errors';
@@ -48,7 +48,7 @@ export class RequestResponder {
     handlers: RequestHandlers,
     source: ReturnType<typeof messageSource>,
   ): Promise<ReplyEnvelope<unknown>> {
-    return runWithRequestContext(requestContextFromHeaders(source.headers), async () => {
+    return runInMessageContext(source, async () => {
       const where = { topic: source.topic, partition: source.partition, offset: source.offset };
       const parsed = parseEnvelope(message);
       if (!parsed.ok) return this.reject(ctx, parsed.reason, { problems: parsed.problems }, where);

@@ -1,11 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { OtlpReceiver, startOtlpReceiver } from '../otlp-receiver';
 import { startStack, Stack } from '../stack';
-import { repoRoot } from '../test-env';
+import { repoRoot, testEnv } from '../test-env';
 
 declare global {
   // Shared with e2e-global-teardown.ts, which jest runs in the same process.
   var __SWAPGW_E2E_STACK__: Stack | undefined;
+  var __SWAPGW_E2E_OTLP__: OtlpReceiver | undefined;
 }
 
 /**
@@ -14,7 +16,11 @@ declare global {
  * KAFKA_BROKERS / DATABASE_URL / DEVNET_MANIFEST, and exports their addresses to the test files:
  *   GATEWAY_URL            http://127.0.0.1:<port>/api/v1 of the first gateway instance
  *   GATEWAY_URLS           comma-separated, one per gateway instance (E2E_GATEWAY_INSTANCES, default 2)
+ *   GATEWAY_METRICS_URL    http://127.0.0.1:<METRICS_PORT>/metrics of the first gateway instance
+ *   GATEWAY_METRICS_URLS   comma-separated, one per gateway instance, in the order of GATEWAY_URLS
  *   <APP>_HEALTH_URL       e.g. QUOTE_SERVICE_HEALTH_URL
+ *   OTLP_SPANS_FILE        the spans every app exported to the local OTLP receiver (JSON lines):
+ *                          the apps run with OTEL_EXPORTER_OTLP_ENDPOINT pointing at it
  */
 export default async function e2eGlobalSetup(): Promise<void> {
   if (process.env.SWAPGW_SKIP_BUILD !== '1') {
@@ -24,6 +30,12 @@ export default async function e2eGlobalSetup(): Promise<void> {
     });
     if (build.status !== 0) throw new Error('build failed');
   }
+  // Every app traces to a local OTLP receiver, so that tests can follow a request across them.
+  const spansFile = path.join(testEnv().runDir, 'otlp-spans.jsonl');
+  globalThis.__SWAPGW_E2E_OTLP__ = await startOtlpReceiver(spansFile);
+  process.env.OTLP_SPANS_FILE = spansFile;
+  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = globalThis.__SWAPGW_E2E_OTLP__.endpoint;
+  process.env.OTEL_BSP_SCHEDULE_DELAY ??= '200';
   const stack = await startStack({
     gatewayInstances: Number(process.env.E2E_GATEWAY_INSTANCES || 2),
     skipMissing: true,
@@ -31,6 +43,8 @@ export default async function e2eGlobalSetup(): Promise<void> {
   globalThis.__SWAPGW_E2E_STACK__ = stack;
   if (stack.gatewayUrl) process.env.GATEWAY_URL = stack.gatewayUrl;
   process.env.GATEWAY_URLS = stack.gatewayUrls.join(',');
+  if (stack.gatewayMetricsUrls[0]) process.env.GATEWAY_METRICS_URL = stack.gatewayMetricsUrls[0];
+  process.env.GATEWAY_METRICS_URLS = stack.gatewayMetricsUrls.join(',');
   for (const handle of stack.handles) {
     if (handle.app === 'gateway') continue;
     process.env[`${handle.app.toUpperCase().replace(/-/g, '_')}_HEALTH_URL`] = handle.baseUrl;

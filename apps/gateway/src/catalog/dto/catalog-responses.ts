@@ -4,6 +4,18 @@ import type { ChainView, ListChainsResult, ListPairsResult, ListTokensResult, Pa
 export class ChainDto implements ChainView {
   @ApiProperty({ example: 'devnet-a', description: 'Chain identifier: the chain value of quotes and chainRef' }) id!: string;
   @ApiProperty({ example: 'Devnet A' }) name!: string;
+  @ApiProperty({ enum: ['evm', 'solana', 'bitcoin'], example: 'evm', description: 'Chain family: which payload kinds and address formats it uses' })
+  family!: 'evm' | 'solana' | 'bitcoin';
+  @ApiProperty({ enum: ['mainnet', 'testnet'], example: 'testnet', description: 'Devnet chains are testnet' }) network!: 'mainnet' | 'testnet';
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    example: 31337,
+    description: 'EVM chain id, as in `payload.transaction.chainId` of EVM payloads; null for Solana and Bitcoin',
+  })
+  chainId!: number | null;
+  @ApiProperty({ example: 'eip155:31337', description: 'CAIP-2 chain id' }) caip2!: string;
+  @ApiProperty({ example: 'ETH', description: 'Symbol of the native coin' }) nativeSymbol!: string;
 }
 
 export class ChainsResponse implements ListChainsResult {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
-import { newRequestContext, runWithRequestContext } from '@swapgw/runtime';
+import { isTracing, runWithRequestContext, SpanKinds, startTrace } from '@swapgw/runtime';
+import type { EdgeReads } from './edge-reads';
 import './gateway-request';
 import { RouteTable } from './route-table';
 
@@ -11,25 +12,38 @@ export const TRACEPARENT_HEADER = 'traceparent';
  * What the gateway installs on the raw Fastify instance before Nest registers its routes:
  * - a route table (for 405 + Allow and the OpenAPI coverage test);
  * - the request context: a well-formed incoming X-Request-Id is echoed, otherwise a new one is
- *   made; the traceparent is a child span of the incoming one or a new trace. It is returned in
- *   the response headers and entered into AsyncLocalStorage so that logs and Kafka headers carry it;
+ *   made; the traceparent is a child span of the incoming one or a new trace (with tracing on, an
+ *   OTel server span ended when the response is sent). It is returned in the response headers and
+ *   entered into AsyncLocalStorage so that logs and Kafka headers carry it;
+ * - the edge of cached reads (EdgeReads): a GET whose answer is held is answered right there;
  * - JSON as the only request body type (anything else is 415), parsed by us so that a malformed
  *   body is a MALFORMED_JSON CodedError and not a generic 400.
  */
-export function installHttpShell(fastify: FastifyInstance, routes: RouteTable): void {
+export function installHttpShell(fastify: FastifyInstance, routes: RouteTable, edge?: EdgeReads): void {
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
 
   fastify.decorateRequest('requestContext', undefined as never);
+  fastify.decorateRequest('endTrace', undefined as never);
   fastify.addHook('onRequest', (request, reply, done) => {
-    const context = newRequestContext({
-      requestId: request.headers[REQUEST_ID_HEADER],
-      traceparent: request.headers[TRACEPARENT_HEADER],
-    });
+    const traced = startTrace(SpanKinds.server, { requestId: request.headers[REQUEST_ID_HEADER], traceparent: request.headers[TRACEPARENT_HEADER] }, () => ({
+      name: `${request.method} ${request.routeOptions.url ?? 'unmatched'}`,
+      attributes: { 'http.request.method': request.method, 'http.route': request.routeOptions.url ?? 'unmatched' },
+    }));
+    const context = traced.context;
     request.requestContext = context;
+    request.endTrace = traced.end;
     reply.header('X-Request-Id', context.requestId);
     reply.header('traceparent', context.traceparent);
+    if (edge?.tryAnswer(request, reply)) return;
     runWithRequestContext(context, done);
   });
+  // Only with tracing on: no hook on every response otherwise.
+  if (isTracing()) {
+    fastify.addHook('onResponse', (request, reply, done) => {
+      request.endTrace?.(reply.statusCode >= 500 ? new Error(`HTTP ${reply.statusCode}`) : undefined, { 'http.response.status_code': reply.statusCode });
+      done();
+    });
+  }
   // Body parsing runs on stream events outside the context entered above: enter it again for
   // the guards, pipes and handler that follow.
   fastify.addHook('preValidation', (request, _reply, done) => {

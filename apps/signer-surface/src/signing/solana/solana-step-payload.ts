@@ -1,8 +1,8 @@
 import { Connection, PublicKey, VersionedTransaction } from '@solana/web3.js';
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { DevnetSolanaView } from '@swapgw/chains';
+import { solanaBridgeDepositInstructions } from '@swapgw/chains/solana-bridge';
 import { SolanaSigningPayload, SolanaStepSpec } from '@swapgw/contracts';
-import { solanaBridgeDepositInstructions } from '@swapgw/devnet';
 import { LAMPORTS_PER_SIGNATURE } from './solana-fees';
 import { buildSolanaPayload } from './solana-transaction';
 

@@ -21,10 +21,17 @@ export class ListChainsRequest {
   debug?: boolean;
 }
 
-/** Public Chain resource (spec: Chain). */
+/** Public Chain resource (spec: Chain, with what a wallet needs to map it to its own networks). */
 export interface ChainView {
   id: string;
   name: string;
+  family: 'evm' | 'solana' | 'bitcoin';
+  network: 'mainnet' | 'testnet';
+  /** EVM chain id (the `chainId` of EVM payloads); null for other families. */
+  chainId: number | null;
+  /** CAIP-2 id (`eip155:1`, `solana:5eykt4...`, `bip122:...`). */
+  caip2: string;
+  nativeSymbol: string;
 }
 
 export interface ListChainsResult {

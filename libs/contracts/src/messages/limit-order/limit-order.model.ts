@@ -1,4 +1,4 @@
-/** Lifecycle of an off-chain limit order (architecture.md "Limit orders"). */
+/** Lifecycle of an off-chain limit order (docs/architecture.md "Limit orders"). */
 export const LimitOrderStatuses = ['open', 'triggered', 'canceled', 'expired'] as const;
 export type LimitOrderStatus = (typeof LimitOrderStatuses)[number];
 

@@ -10,9 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { QuoteServiceConfig } from '../config/quote-service.config';
-import { quoteDatabaseOptions } from '../database/quote-database';
-import { createQuoteServiceComponents, QuoteServiceComponents } from '../quote-service.components';
+import { QuoteServiceConfig } from '../../src/config/quote-service.config';
+import { quoteDatabaseOptions } from '../../src/database/quote-database';
+import { createQuoteServiceComponents, QuoteServiceComponents } from '../../src/quote-service.components';
 
 /** A migrated schema of its own in the test database: tests never touch a running stack's `quote`. */
 export async function createQuoteTestDatabase(): Promise<{ dataSource: DataSource; schema: string; drop(): Promise<void> }> {

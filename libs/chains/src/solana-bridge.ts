@@ -3,6 +3,12 @@ import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from 
 import bs58 from 'bs58';
 import { getAddress, hexlify, isAddress } from 'ethers';
 
+// The on-chain format of the devnet USDC bridge's Solana end: what a deposit transaction carries
+// (a checked USDC transfer to the vault plus a memo) and how the relayer names releases. Pure
+// encoding, shared by signer-surface (builds deposits for users) and libs/devnet (its relayer reads
+// them); it lives here so that production code never loads the devnet tooling. Imported as
+// @swapgw/chains/solana-bridge, not through the index: only those two need @solana/spl-token.
+
 /**
  * The id the devnet bridge uses for the local Solana chain, as `destinationChainId` of an EVM
  * `depositTo` and as `sourceChainId` of the EVM `release` paying a Solana deposit. Solana has no EVM

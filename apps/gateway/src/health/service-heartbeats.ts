@@ -1,0 +1,37 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { HEARTBEAT_SERVICES, HeartbeatService } from '@swapgw/contracts';
+import { HeartbeatMonitor, KAFKA_SETTINGS, KafkaSettings, ServiceLiveness } from '@swapgw/messaging';
+import { GatewayConfig } from '../config/gateway.config';
+
+export type ServiceChecks = Record<HeartbeatService, ServiceLiveness>;
+
+/**
+ * The Kafka services' liveness as this instance hears it: their heartbeats on `service.heartbeats`
+ * (the only way the gateway learns about them: it talks to services over Kafka alone and, in
+ * Kubernetes, could not address their pods anyway). Listens in the background from application
+ * bootstrap; a service is `down` after SERVICE_HEARTBEAT_TIMEOUT_MS without a beat from any of its
+ * instances, and `unknown` until this instance has listened that long.
+ */
+@Injectable()
+export class ServiceHeartbeats implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly monitor: HeartbeatMonitor;
+
+  constructor(@Inject(KAFKA_SETTINGS) settings: KafkaSettings, @Inject(GatewayConfig) config: GatewayConfig) {
+    this.monitor = new HeartbeatMonitor(settings, {
+      services: HEARTBEAT_SERVICES,
+      timeoutMs: config.SERVICE_HEARTBEAT_TIMEOUT_MS,
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.monitor.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.monitor.stop();
+  }
+
+  statuses(): ServiceChecks {
+    return this.monitor.statuses() as ServiceChecks;
+  }
+}

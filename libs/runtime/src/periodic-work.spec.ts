@@ -1,0 +1,62 @@
+import { metricsRegistry } from './metrics/metrics-registry';
+import { PeriodicWork } from './periodic-work';
+
+const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function passesOf(task: string, outcome: string): Promise<number> {
+  const metric = (await metricsRegistry().getMetricsAsJSON()).find((m) => m.name === 'swapgw_periodic_passes_total');
+  const value = (metric?.values as Array<{ labels: Record<string, string>; value: number }> | undefined)?.find(
+    (v) => v.labels.task === task && v.labels.outcome === outcome,
+  );
+  return value?.value ?? 0;
+}
+
+describe('PeriodicWork', () => {
+  it('never overlaps passes, runs again at once while a pass finds work, and waits for the pass in flight on stop', async () => {
+    let running = 0;
+    let maxRunning = 0;
+    const found = [3, 2, 0, 0, 0, 0, 0, 0, 0, 0];
+    let passes = 0;
+    const work = new PeriodicWork({
+      name: 'overlap-test',
+      intervalMs: 20,
+      run: async () => {
+        running += 1;
+        maxRunning = Math.max(maxRunning, running);
+        await tick(30); // longer than the interval
+        running -= 1;
+        return found[passes++] ?? 0;
+      },
+    });
+    work.start(0);
+    await tick(200);
+    await work.stop();
+    const afterStop = passes;
+    expect(maxRunning).toBe(1);
+    expect(running).toBe(0); // stop() waited for the pass in flight
+    expect(passes).toBeGreaterThanOrEqual(3);
+    await tick(100);
+    expect(passes).toBe(afterStop);
+  });
+
+  it('keeps going after a failed pass, counting it; reports a pass over its bound as slow', async () => {
+    let calls = 0;
+    const work = new PeriodicWork({
+      name: 'failing-test',
+      intervalMs: 10,
+      slowAfterMs: 20,
+      run: async () => {
+        calls += 1;
+        if (calls === 1) throw new Error('boom');
+        if (calls === 2) await tick(40);
+      },
+    });
+    work.start(0);
+    await tick(150);
+    await work.stop();
+    expect(calls).toBeGreaterThanOrEqual(3);
+    expect(await passesOf('failing-test', 'failed')).toBe(1);
+    expect(await passesOf('failing-test', 'slow')).toBe(1);
+    expect(await passesOf('failing-test', 'ok')).toBeGreaterThanOrEqual(2);
+  });
+});
