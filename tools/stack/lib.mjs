@@ -308,8 +308,12 @@ export function appEntry(app) {
   return path.join(repoRoot, 'dist', 'apps', app, 'src', 'main.js');
 }
 
-/** Environment of one app process per the shared conventions. */
-export function appEnv(app, base, { gatewayPort = 3000, healthPort } = {}) {
+/**
+ * Environment of one app process per the shared conventions. `relayerKeys` (RELAYER_KEYS JSON, see
+ * relayerKeysOf) goes to signer-surface only, with the devnet's sponsorship budget unless one is set;
+ * no other app gets relayer keys, not even from the caller's environment.
+ */
+export function appEnv(app, base, { gatewayPort = 3000, healthPort, relayerKeys } = {}) {
   const env = { ...base };
   if (app === 'gateway') {
     env.PORT = String(gatewayPort);
@@ -318,7 +322,60 @@ export function appEnv(app, base, { gatewayPort = 3000, healthPort } = {}) {
     env.HEALTH_PORT = String(healthPort ?? DEFAULT_HEALTH_PORTS[app]);
   }
   env.INSTANCE_ID = env.INSTANCE_ID_PREFIX ? `${env.INSTANCE_ID_PREFIX}-${app}` : `${app}-local`;
+  if (app === 'signer-surface') {
+    if (relayerKeys) env.RELAYER_KEYS = relayerKeys;
+    if (env.RELAYER_KEYS) env.SPONSORSHIP_DAILY_BUDGET_WEI ??= DEVNET_SPONSORSHIP_DAILY_BUDGET_WEI;
+  } else {
+    delete env.RELAYER_KEYS;
+    delete env.RELAYER_KEYS_FILE;
+  }
   return env;
+}
+
+/** 1 ETH per API key, chain and day: generous on the devnet (signer-surface's own default is 0.1 ETH). */
+const DEVNET_SPONSORSHIP_DAILY_BUDGET_WEI = '1000000000000000000';
+
+/**
+ * RELAYER_KEYS for signer-surface (the gas-sponsorship relayers): the caller's RELAYER_KEYS when
+ * set; none when RELAYER_KEYS_FILE is set (signer-surface reads the file); else the devnet's
+ * (libs/devnet SPONSOR_RELAYER_INDICES of the manifest's mnemonic, on each of its chains), when its
+ * manifest exists. `addresses` per chain are for printing; the keys themselves are never printed.
+ */
+export function relayerKeysOf(manifestPath, env = process.env) {
+  if (env.RELAYER_KEYS_FILE) {
+    return { source: `RELAYER_KEYS_FILE ${env.RELAYER_KEYS_FILE}`, keys: undefined, addresses: {} };
+  }
+  if (env.RELAYER_KEYS) {
+    return { source: 'RELAYER_KEYS', keys: env.RELAYER_KEYS, addresses: addressesOf(env.RELAYER_KEYS) };
+  }
+  const parameters = path.join(repoRoot, 'dist', 'libs', 'devnet', 'src', 'devnet-parameters.js');
+  if (!fs.existsSync(manifestPath) || !fs.existsSync(parameters)) return undefined;
+  const { mnemonic, chains } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  const { devnetRelayerKeys } = requireFromRoot(parameters);
+  const chainIds = chains.map((c) => c.id);
+  const keys = JSON.stringify(devnetRelayerKeys(mnemonic, chainIds));
+  return { source: 'devnet accounts', keys, addresses: addressesOf(keys) };
+}
+
+/** Addresses per chain of RELAYER_KEYS JSON; a malformed entry is left for signer-surface to report. */
+function addressesOf(keysJson) {
+  const { computeAddress } = requireFromRoot('ethers');
+  try {
+    return Object.fromEntries(
+      Object.entries(JSON.parse(keysJson)).map(([chain, keys]) => [
+        chain,
+        (Array.isArray(keys) ? keys : []).map((key) => {
+          try {
+            return computeAddress(key);
+          } catch {
+            return '(malformed key)';
+          }
+        }),
+      ]),
+    );
+  } catch {
+    return {};
+  }
 }
 
 export function healthUrlOf(app, env) {

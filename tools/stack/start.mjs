@@ -5,7 +5,9 @@
 //      data kept in .run/kafka (a broker already listening there is reused)
 //   3. PostgreSQL: the database of DATABASE_URL, created when missing
 //   4. devnet: two anvil chains with tokens, Uniswap V2 and a bridge (manifest .run/devnet/manifest.json)
-//   5. Kafka topics of libs/contracts, then the five apps, each waited for until healthy
+//   5. Kafka topics of libs/contracts, then the five apps, each waited for until healthy;
+//      signer-surface gets RELAYER_KEYS (gas-sponsorship relayers: the caller's, else the devnet's
+//      accounts 12-15 on each chain), whose addresses are printed
 // An app that exits on its own afterwards is reported and started again with back-off (1 s doubling
 // to 30 s, back to 1 s once it stayed up a minute: restart-policy.js), each restart printed.
 // Ctrl-C (or SIGTERM) stops what this run started, in reverse order, and nothing else (no restarts).
@@ -27,6 +29,7 @@ import {
   httpOk,
   ManagedProcess,
   pollUntil,
+  relayerKeysOf,
   repoRoot,
   say,
   startDevnet,
@@ -106,6 +109,12 @@ async function main() {
     }
   }
 
+  // Gas sponsorship: the accounts signer-surface sends users' signed intents and permits from.
+  const relayers = relayerKeysOf(manifest);
+  for (const [chain, addresses] of Object.entries(relayers?.addresses ?? {})) {
+    say('relayers', `${chain}: ${addresses.join(', ')} (${relayers.source})`);
+  }
+
   const topics = await ensureKafkaTopics(kafka.brokers);
   say('kafka', `topics ready (${topics.total} declared, ${topics.created.length} created)`);
 
@@ -126,7 +135,9 @@ async function main() {
   // Services first, side by side; the gateway last so its first request finds the responders.
   const gatewayPort = Number(process.env.PORT || 3000);
   const services = present.filter((a) => a !== 'gateway');
-  const supervised = services.map((app) => supervise(app, appEnv(app, base, { healthPort: healthPortOf(app) })));
+  const supervised = services.map((app) =>
+    supervise(app, appEnv(app, base, { healthPort: healthPortOf(app), relayerKeys: relayers?.keys })),
+  );
   const results = await Promise.allSettled(supervised.map((s) => s.start()));
   for (const [i, result] of results.entries()) {
     if (result.status === 'fulfilled') say(services[i], `ready (${supervised[i].healthUrl})`);
@@ -151,6 +162,7 @@ async function main() {
     Kafka        ${kafka.brokers}
     Database     ${redact(databaseUrl)}
     Devnet       ${fs.existsSync(manifest) ? path.relative(repoRoot, manifest) : '(not running)'}
+    Relayers     ${relayerSummary(relayers)}
     Logs         .run/logs/<app>.log
   An app that exits is restarted (back-off 1 s doubling to 30 s). Ctrl-C stops everything this command started.
 `);
@@ -246,6 +258,13 @@ function supervise(app, env) {
   };
   started.push(entry);
   return entry;
+}
+
+/** Gas-sponsorship relayer addresses per chain, for the banner (never the keys). */
+function relayerSummary(relayers) {
+  const chains = Object.entries(relayers?.addresses ?? {});
+  if (chains.length === 0) return relayers ? `(${relayers.source})` : '(none: gas sponsorship unavailable)';
+  return chains.map(([chain, addresses]) => `${chain}: ${addresses.join(', ')}`).join('\n                 ');
 }
 
 function healthPortOf(app) {

@@ -8,7 +8,7 @@
 //      Docker engine and neither KAFKA_BROKERS nor DATABASE_URL given, Kafka and PostgreSQL run as
 //      containers instead (testcontainers, tools/stack/test-infrastructure.ts)
 //   4. jest projects in order: unit, integration, e2e, with KAFKA_BROKERS, DATABASE_URL,
-//      DEVNET_MANIFEST and TEST_RUN_DIR exported
+//      DEVNET_MANIFEST and TEST_RUN_DIR exported (and RELAYER_KEYS: the devnet's sponsor relayers)
 // Everything started here is stopped at the end, on failure and on Ctrl-C. Exit code 0 only when
 // every step passed. Flags: --only unit,integration,e2e  --skip-static (no typecheck/lint/audit)
 //   --keep-logs (keep the run dir even when green)  extra args after `--` go to every jest run.
@@ -27,6 +27,7 @@ import {
   ensureKafkaTopics,
   fail,
   freePortRun,
+  relayerKeysOf,
   repoRoot,
   run,
   say,
@@ -174,7 +175,23 @@ async function startInfrastructure() {
   const failed = settled.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
   const [brokers, databaseUrl, manifest] = settled.map((r) => r.value);
-  return { ...env, KAFKA_BROKERS: brokers, DATABASE_URL: databaseUrl, DEVNET_MANIFEST: manifest };
+  // signer-surface's gas-sponsorship relayers on the test devnet, as `npm start` gives them (the
+  // e2e apps inherit this environment); the caller's RELAYER_KEYS or RELAYER_KEYS_FILE win.
+  const relayers = relayerKeysOf(manifest, {});
+  const sponsorship =
+    relayers?.keys && !process.env.RELAYER_KEYS && !process.env.RELAYER_KEYS_FILE
+      ? {
+          RELAYER_KEYS: relayers.keys,
+          SPONSORSHIP_DAILY_BUDGET_WEI: process.env.SPONSORSHIP_DAILY_BUDGET_WEI || '1000000000000000000',
+        }
+      : {};
+  return {
+    ...env,
+    KAFKA_BROKERS: brokers,
+    DATABASE_URL: databaseUrl,
+    DEVNET_MANIFEST: manifest,
+    ...sponsorship,
+  };
 }
 
 async function runJest(project, env) {

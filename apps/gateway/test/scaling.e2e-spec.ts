@@ -88,6 +88,7 @@ describe('two execution-planners and two gateways on one broker', () => {
         quoteId: quote.body.data.quoteId,
         routeId: quote.body.data.routes[0].routeId,
         userAddress: accountAddress(1 + i),
+        gasPayment: 'user',
         waitForTxRequestMs: 0,
       });
       expect([200, 202]).toContain(build.status);

@@ -18,6 +18,7 @@ import { LifiProvider } from './providers/lifi.provider';
 import { QuoteProvider, RouteWarningThresholds } from './providers/quote-provider';
 import { UniswapV2Provider } from './providers/uniswap-v2.provider';
 import { UniswapV2Quoter } from './providers/uniswap-v2-quoter';
+import { ChainFeeOracle, registryFeeReaders } from './quote/gas-coverage';
 import { QuoteRetention } from './quote/quote-retention';
 import { QuoteService } from './quote/quote.service';
 import { TrendingCounter } from './quote/trending-counter';
@@ -74,7 +75,8 @@ export function createQuoteServiceComponents(
     providers.push(new JupiterProvider({ baseUrl: config.JUPITER_API_URL, apiKey: config.JUPITER_API_KEY, chain: config.JUPITER_CHAIN }, thresholds));
   }
   const trending = new TrendingCounter(dataSource);
-  const quotes = new QuoteService(dataSource, registry, new TokenResolver(dataSource, registry), providers, trending, {
+  const fees = new ChainFeeOracle(registryFeeReaders(registry));
+  const quotes = new QuoteService(dataSource, registry, new TokenResolver(dataSource, registry), providers, trending, fees, {
     ttlMs: config.QUOTE_TTL_MS,
     providerTimeoutMs: config.QUOTE_PROVIDER_TIMEOUT_MS,
     defaultSlippageBps: config.DEFAULT_SLIPPAGE_BPS,

@@ -98,6 +98,15 @@ export class ChainRegistry {
     return { ...devnet.permits, uniswapV2Router: devnet.uniswapV2.router, bridge: devnet.bridge.address };
   }
 
+  /**
+   * The EIP-712 domain of `token`'s EIP-2612 permit on a devnet chain ({name, version}), or
+   * undefined when the token has no EIP-2612 permit (WETH9) or is not in the manifest.
+   */
+  tokenPermitOf(id: string, token: string): { name: string; version: string } | undefined {
+    const entry = Object.values(this.devnetChain(id)?.tokens ?? {}).find((t) => t.address.toLowerCase() === token.toLowerCase());
+    return entry?.permit ? { name: entry.name, version: entry.permitVersion ?? '1' } : undefined;
+  }
+
   /** The manifest's Solana section when `id` is the devnet Solana chain (`solana-devnet`). */
   devnetSolana(id: string): DevnetSolanaView | undefined {
     const solana = this.options.manifest?.solana;

@@ -3,5 +3,7 @@ export * from './chain-registry';
 export * from './devnet-manifest';
 export * from './address-validation';
 export * from './permit-contracts';
+export * from './sponsored-gas';
+export * from './sponsored-intents';
 // The Solana bridge encoding is its own entry point, @swapgw/chains/solana-bridge: it loads
 // @solana/spl-token, which only signer-surface and the devnet need.

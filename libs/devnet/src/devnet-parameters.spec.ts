@@ -1,4 +1,14 @@
-import { estimateBridgeDurationSeconds, estimateSolanaBridgeDurationSeconds } from './devnet-parameters';
+import { Wallet } from 'ethers';
+import { DEVNET_MNEMONIC } from './anvil';
+import {
+  ANVIL_ACCOUNTS,
+  devnetRelayerKeys,
+  estimateBridgeDurationSeconds,
+  estimateSolanaBridgeDurationSeconds,
+  RELAYER_INDEX,
+  SPONSOR_RELAYER_INDICES,
+  USER_ACCOUNT_INDICES,
+} from './devnet-parameters';
 
 describe('estimateBridgeDurationSeconds', () => {
   it('covers one poll interval and the relay round trips under automine', () => {
@@ -19,5 +29,22 @@ describe('estimateSolanaBridgeDurationSeconds', () => {
 
   it('adds the EVM block time when the release lands on an interval-mined chain', () => {
     expect(estimateSolanaBridgeDurationSeconds(500, 400, 2)).toBe(5);
+  });
+});
+
+describe('devnetRelayerKeys', () => {
+  it('gives each EVM chain the four sponsor relayers, accounts anvil funds and no other role uses', () => {
+    const keys = devnetRelayerKeys(DEVNET_MNEMONIC);
+    expect(Object.keys(keys)).toEqual(['devnet-a', 'devnet-b']);
+    expect(keys['devnet-a']).toEqual(keys['devnet-b']);
+    expect(keys['devnet-a']).toHaveLength(4);
+    expect(keys['devnet-a'].map((k) => new Wallet(k).address)[0]).toBe(
+      '0xFABB0ac9d68B0B445fB7357272Ff202C5651694a',
+    ); // anvil account 12
+    const others: number[] = [0, RELAYER_INDEX, ...USER_ACCOUNT_INDICES];
+    for (const index of SPONSOR_RELAYER_INDICES) {
+      expect(index).toBeLessThan(ANVIL_ACCOUNTS);
+      expect(others).not.toContain(index);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { parseUnits } from 'ethers';
+import { devnetWallet } from './accounts';
 
 /** The two chains of the devnet, in the order and with the ids every other part relies on. */
 export const DEVNET_CHAINS = [
@@ -8,12 +9,31 @@ export const DEVNET_CHAINS = [
 
 export type DevnetChainSpec = (typeof DEVNET_CHAINS)[number];
 
-/** Mnemonic account roles. 1-9 are the users' accounts; the relayer gets its own key. */
+/** Mnemonic account roles. 1-9 are the users' accounts; the bridge relayer gets its own key. */
 export const DEPLOYER_INDEX = 0;
 export const USER_ACCOUNT_INDICES = [1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
 export const RELAYER_INDEX = 10;
-/** Anvil funds indices 0..ANVIL_ACCOUNTS-1 with 10,000 ETH each; must cover the relayer. */
-export const ANVIL_ACCOUNTS = 12;
+/**
+ * signer-surface's gas-sponsorship relayers (RELAYER_KEYS): they send, and pay for, the
+ * transactions carrying users' signatures. Four, the same on every EVM chain, so two signer-surface
+ * instances each have an account to themselves and spares; apart from the users' and the bridge
+ * relayer's accounts, whose nonces they must not share.
+ */
+export const SPONSOR_RELAYER_INDICES = [12, 13, 14, 15] as const;
+/** Anvil funds indices 0..ANVIL_ACCOUNTS-1 with 10,000 ETH each; must cover every role above. */
+export const ANVIL_ACCOUNTS = 16;
+
+/**
+ * RELAYER_KEYS of signer-surface on the devnet, `{"<chain id>": ["0x<private key>", ...]}`: the
+ * sponsor relayers' keys on each of `chainIds` (default: the devnet's EVM chains).
+ */
+export function devnetRelayerKeys(
+  mnemonic: string,
+  chainIds: readonly string[] = DEVNET_CHAINS.map((c) => c.id),
+): Record<string, string[]> {
+  const keys = SPONSOR_RELAYER_INDICES.map((index) => devnetWallet(mnemonic, index).privateKey);
+  return Object.fromEntries(chainIds.map((id) => [id, [...keys]]));
+}
 
 export const TOKENS = {
   USDC: { name: 'USD Coin', symbol: 'USDC', decimals: 6 },

@@ -17,6 +17,8 @@ export interface SwapChains {
   allowanceOf(chain: string, token: string, owner: string, spender: string): Promise<bigint>;
   /** Permit2 and the SwapGatewayRouter of a chain (devnet manifest `permits`), if it has them. */
   permitContractsOf(chain: string): PermitContracts | undefined;
+  /** The EIP-712 domain {name, version} of the token's EIP-2612 permit; undefined without one. */
+  tokenPermitOf(chain: string, token: string): { name: string; version: string } | undefined;
 }
 
 export const SWAP_CHAINS = Symbol('SwapChains');
@@ -61,6 +63,10 @@ export class RegistrySwapChains implements SwapChains {
 
   permitContractsOf(chain: string): PermitContracts | undefined {
     return this.registry.permitContracts(chain);
+  }
+
+  tokenPermitOf(chain: string, token: string): { name: string; version: string } | undefined {
+    return this.registry.tokenPermitOf(chain, token);
   }
 
   private async solanaBalanceOf(chain: string, mint: string | null, holder: string): Promise<bigint> {

@@ -2,6 +2,7 @@ import { CreateMessagingTables1763700000000 } from '@swapgw/messaging';
 import { CreateSwaps1763740000000 } from './1763740000000-create-swaps';
 import { AddSolanaSteps1763900000000 } from './1763900000000-add-solana-steps';
 import { AllowRefusedSwaps1764000000000 } from './1764000000000-allow-refused-swaps';
+import { AddSponsoredSteps1764100000000 } from './1764100000000-add-sponsored-steps';
 
 /** Every migration of the `planner` schema, in order. */
-export const PLANNER_MIGRATIONS = [CreateMessagingTables1763700000000, CreateSwaps1763740000000, AddSolanaSteps1763900000000, AllowRefusedSwaps1764000000000];
+export const PLANNER_MIGRATIONS = [CreateMessagingTables1763700000000, CreateSwaps1763740000000, AddSolanaSteps1763900000000, AllowRefusedSwaps1764000000000, AddSponsoredSteps1764100000000];

@@ -250,4 +250,91 @@ describe('planSteps', () => {
       ]);
     });
   });
+
+  describe('sponsored swaps (gasPayment sponsored, the default)', () => {
+    const PERMIT_ROUTER = getAddress('0x' + 'd1'.repeat(20));
+    const PERMIT2 = getAddress('0x' + 'd2'.repeat(20));
+    const sponsoredContext: StepPlanContext = {
+      ...context,
+      permitContractsOf: (chain) => (chain === 'devnet-a' ? { permitRouter: PERMIT_ROUTER, permit2: PERMIT2, uniswapV2Router: ROUTER_A, bridge: BRIDGE_A } : undefined),
+      tokenPermitOf: (_chain, address) => (address === USDC_A.address ? { name: 'USD Coin', version: '1' } : undefined),
+    };
+    const deadline = NOW_MS / 1000 + 3600;
+
+    it('a token with EIP-2612: a permit for Permit2 to sign, then the swap as a Permit2 witness binding path, minimum out, recipient and deadline', () => {
+      const steps = planSteps(planOf([leg({})]), { userAddress: USER }, sponsoredContext);
+      expect(steps).toEqual([
+        expect.objectContaining({
+          index: 1,
+          kind: 'approve',
+          call: null,
+          approve: { token: USDC_A.address, spender: PERMIT2, amount: '1500000' },
+          sponsored: { mode: 'eip2612-permit', permit: { token: USDC_A.address, tokenName: 'USD Coin', version: '1', spender: PERMIT2, value: MaxUint256.toString() } },
+        }),
+        expect.objectContaining({
+          index: 2,
+          kind: 'swap',
+          call: null,
+          sponsored: {
+            mode: 'permit2-intent',
+            intent: {
+              kind: 'swap',
+              permit2: PERMIT2,
+              router: PERMIT_ROUTER,
+              token: USDC_A.address,
+              amount: '1500000',
+              path: [USDC_A.address, WETH_A.address],
+              amountOutMin: '497500000000000',
+              unwrapNative: false,
+              recipient: USER,
+              deadline,
+            },
+          },
+        }),
+      ]);
+    });
+
+    it('a token without EIP-2612 (WETH9): the approve of Permit2 stays the user’s transaction, with its gas covered', () => {
+      const steps = planSteps(planOf([leg({ tokenIn: WETH_A, tokenOut: USDC_A, path: [WETH_A.address!, USDC_A.address!] })]), { userAddress: USER }, sponsoredContext);
+      expect(steps.map((s) => [s.kind, s.sponsored?.mode, s.call?.to ?? null])).toEqual([
+        ['approve', 'covered-transaction', WETH_A.address],
+        ['swap', 'permit2-intent', null],
+      ]);
+      const [spender, amount] = erc20Interface.decodeFunctionData('approve', steps[0].call!.data);
+      expect([spender, amount]).toEqual([PERMIT2, MaxUint256]);
+    });
+
+    it('a bridge leg binds the destination chain and recipient; the destination chain without a router keeps covered transactions', () => {
+      const bridge = leg({ kind: 'bridge', provider: 'devnet-bridge', tokenOut: USDC_B, spender: BRIDGE_A, path: undefined, destinationChain: 'devnet-b', minAmountOut: '1499250' });
+      const swapB = leg({ chain: 'devnet-b', tokenIn: USDC_B, tokenOut: DAI_B, spender: ROUTER_B, amountIn: '1499250', path: [USDC_B.address!, DAI_B.address!] });
+      const steps = planSteps(planOf([bridge, swapB]), { userAddress: USER }, sponsoredContext);
+      expect(steps.map((s) => `${s.kind}@${s.chain}:${s.sponsored?.mode}`)).toEqual([
+        'approve@devnet-a:eip2612-permit',
+        'bridge@devnet-a:permit2-intent',
+        'approve@devnet-b:covered-transaction',
+        'swap@devnet-b:covered-transaction',
+      ]);
+      expect(steps[1].sponsored!.intent).toMatchObject({ kind: 'bridge', destinationChainId: 31338, recipient: USER, amount: '1500000' });
+    });
+
+    it('a native input stays the user’s transaction with its gas covered', () => {
+      const steps = planSteps(
+        planOf([leg({ tokenIn: ETH_A, tokenOut: USDC_A, amountIn: '1000000000000000000', minAmountOut: '2980000000', path: [WETH_A.address!, USDC_A.address!] })]),
+        { userAddress: USER },
+        sponsoredContext,
+      );
+      expect(steps.map((s) => [s.kind, s.sponsored?.mode, s.call?.value])).toEqual([['swap', 'covered-transaction', '1000000000000000000']]);
+    });
+
+    it('gasPayment user plans the wallet’s own transactions; sponsored with a permit field is VALIDATION_FAILED', () => {
+      const steps = planSteps(planOf([leg({})]), { userAddress: USER, gasPayment: 'user' }, sponsoredContext);
+      expect(steps.map((s) => [s.kind, s.sponsored, s.call!.to])).toEqual([
+        ['approve', undefined, USDC_A.address],
+        ['swap', undefined, ROUTER_A],
+      ]);
+      expect(() => planSteps(planOf([leg({})]), { userAddress: USER, gasPayment: 'sponsored', permitType: 'approve' }, sponsoredContext)).toThrow(
+        expect.objectContaining({ code: 'VALIDATION_FAILED', details: { field: 'permitType' } }) as unknown as CodedError,
+      );
+    });
+  });
 });

@@ -1,5 +1,15 @@
 import { MaxUint256, Signature } from 'ethers';
-import { CodedError, ErrorCodes, Permit2Payload, PermitType, SigningStepKind, SolanaStepSpec } from '@swapgw/contracts';
+import {
+  CodedError,
+  ErrorCodes,
+  GasPayment,
+  Permit2Payload,
+  PermitType,
+  SigningStepKind,
+  SolanaStepSpec,
+  SponsoredIntentSpec,
+  SponsoredStepSpec,
+} from '@swapgw/contracts';
 import { ChainFamily, PermitContracts, permitLegProblem, validateAddressForFamily } from '@swapgw/chains';
 import {
   EncodedCall,
@@ -17,6 +27,7 @@ export interface StepPlanRequest {
   userAddress: string;
   recipient?: string;
   permitType?: PermitType;
+  gasPayment?: GasPayment;
   permitDeadline?: number;
   permitSignature?: { v: number; r: string; s: string };
   permitSignatureCompact?: { r: string; vs: string };
@@ -43,6 +54,8 @@ export interface StepPlanContext {
    * at build time. Short of the amount, the plan puts an approve of Permit2 first.
    */
   permit2Allowance?: bigint;
+  /** The EIP-712 domain of a token's EIP-2612 permit on a chain; undefined for tokens without one (WETH9). */
+  tokenPermitOf?: (chain: string, token: string) => { name: string; version: string } | undefined;
 }
 
 export interface PlannedStep {
@@ -59,6 +72,27 @@ export interface PlannedStep {
   solana?: SolanaStepSpec;
   approve?: { token: string; spender: string; amount: string };
   waitFor?: { token: string | null; holder: string; minBalance: string };
+  /** How the service pays the step's gas; absent on user-paid swaps (gasPayment user) and Solana steps. */
+  sponsored?: SponsoredStepSpec;
+}
+
+/**
+ * Who pays the swap's gas: the request's gasPayment, else `user` when the build carries its own
+ * permit (permitType or a permit signature: the wallet sends the router call), else `sponsored`.
+ * gasPayment sponsored together with permit fields is 400 VALIDATION_FAILED.
+ */
+export function gasPaymentOf(request: StepPlanRequest): GasPayment {
+  const permitField = ['permitType', 'permitSignature', 'permitSignatureCompact', 'permit2', 'permitDeadline'].find(
+    (field) => request[field as keyof StepPlanRequest] !== undefined,
+  );
+  if (request.gasPayment === 'sponsored' && permitField) {
+    throw new CodedError(
+      ErrorCodes.VALIDATION_FAILED,
+      `${permitField} belongs to a user-paid build (the wallet sends the router call); a sponsored swap asks for its permits as typed-data steps`,
+      { field: permitField },
+    );
+  }
+  return request.gasPayment ?? (permitField ? 'user' : 'sponsored');
 }
 
 /**
@@ -132,9 +166,16 @@ export function balancesToRead(plan: RoutePlan, holderOn: (chain: string) => str
  * leg that follows another spends what the previous leg guarantees (its minAmountOut), never more:
  * a short fill within slippage cannot make the next step revert, and any surplus stays with the
  * user. Its minAmountOut is scaled by the same ratio.
+ *
+ * Sponsored swaps (gasPaymentOf): an ERC-20 leg through the chain's SwapGatewayRouter becomes an
+ * `approve` step granting Permit2 the token (the user signs the token's EIP-2612 permit, or, for a
+ * token without one, sends the approve with gas the service sent first; skipped when the allowance
+ * is there) and the leg's step, a Permit2 witness signature the relayer executes. Every other EVM
+ * step stays the user's transaction with its gas covered first (covered-transaction).
  */
 export function planSteps(plan: RoutePlan, request: StepPlanRequest, context: StepPlanContext): PlannedStep[] {
   const wallets = walletsOf(plan, request, context.familyOf);
+  const sponsored = gasPaymentOf(request) === 'sponsored';
   const permit = firstLegPermitOf(plan, request, context);
   const deadline = BigInt(Math.floor(context.nowMs / 1000) + context.swapDeadlineSeconds);
   const steps: PlannedStep[] = [];
@@ -156,6 +197,27 @@ export function planSteps(plan: RoutePlan, request: StepPlanRequest, context: St
     if (context.familyOf(leg.chain) === 'solana') {
       // SPL transfers need no allowance: the user's own signature authorizes the transfer.
       add({ kind: leg.kind, call: null, solana: solanaStepOf(leg, spend, signer, legRecipient, context) });
+    } else if (sponsored) {
+      const contracts = context.permitContractsOf?.(leg.chain);
+      if (contracts && leg.tokenIn.address !== null && permitLegProblem(leg, contracts) === null) {
+        const token = leg.tokenIn.address;
+        const approve = { token, spender: contracts.permit2, amount: spend.toString() };
+        const tokenPermit = context.tokenPermitOf?.(leg.chain, token);
+        if (tokenPermit) {
+          const permit = { token, tokenName: tokenPermit.name, version: tokenPermit.version, spender: contracts.permit2, value: MaxUint256.toString() };
+          add({ kind: 'approve', call: null, approve, sponsored: { mode: 'eip2612-permit', permit } });
+        } else {
+          add({ kind: 'approve', call: encodeApprove(token, contracts.permit2, MaxUint256), approve, sponsored: COVERED });
+        }
+        const intent = intentOf(leg, spend, minOut, legRecipient, deadline, contracts, context);
+        add({ kind: leg.kind, call: null, sponsored: { mode: 'permit2-intent', intent } });
+      } else {
+        if (leg.tokenIn.address !== null) {
+          const approve = { token: leg.tokenIn.address, spender: leg.spender, amount: spend.toString() };
+          add({ kind: 'approve', call: encodeApprove(approve.token, approve.spender, spend), approve, sponsored: COVERED });
+        }
+        add({ kind: leg.kind, call: legCall(leg, spend, minOut, legRecipient, deadline, context), sponsored: COVERED });
+      }
     } else {
       const legPermit = legIndex === 0 && permit ? permit : undefined;
       if (legPermit?.kind === 'permit2' && (context.permit2Allowance ?? 0n) < spend) {
@@ -178,6 +240,35 @@ export function planSteps(plan: RoutePlan, request: StepPlanRequest, context: St
     }
   });
   return steps;
+}
+
+const COVERED: SponsoredStepSpec = { mode: 'covered-transaction' };
+
+/**
+ * What the user's Permit2 witness signature binds for a leg through the SwapGatewayRouter: the
+ * whole `spend`, and the path, minimum out, recipient and deadline (swap) or the destination chain
+ * and recipient (bridge; 32 bytes towards Solana).
+ */
+function intentOf(
+  leg: RouteLeg,
+  spend: bigint,
+  minOut: bigint,
+  recipient: string,
+  deadline: bigint,
+  contracts: PermitContracts,
+  context: StepPlanContext,
+): SponsoredIntentSpec {
+  const common = { permit2: contracts.permit2, router: contracts.permitRouter, token: leg.tokenIn.address as string, amount: spend.toString(), deadline: Number(deadline) };
+  if (leg.kind === 'bridge') {
+    if (!leg.destinationChain) throw new Error(`Bridge leg on ${leg.chain} has no destinationChain`);
+    if (context.familyOf(leg.destinationChain) === 'solana') {
+      if (leg.destinationBridgeChainId === undefined) throw new Error(`Bridge leg to ${leg.destinationChain} has no destinationBridgeChainId`);
+      return { ...common, kind: 'bridge-to', destinationChainId: leg.destinationBridgeChainId, recipient: solanaRecipientBytes32(recipient) };
+    }
+    return { ...common, kind: 'bridge', destinationChainId: leg.destinationBridgeChainId ?? context.evmChainIdOf(leg.destinationChain), recipient };
+  }
+  if (!leg.path || leg.path.length < 2) throw new Error(`Swap leg ${leg.provider} on ${leg.chain} has no Uniswap V2 path`);
+  return { ...common, kind: 'swap', path: leg.path, amountOutMin: minOut.toString(), unwrapNative: isNative(leg.tokenOut), recipient };
 }
 
 /** The Solana side of a leg: the devnet bridge deposit, or an aggregator's prebuilt transaction. */

@@ -108,6 +108,7 @@ export class SwapBuilder {
       familyOf,
       balancesBefore: await this.readBalancesBefore(plan, wallets.walletOn),
       permitContractsOf,
+      tokenPermitOf: (chain, token) => this.chains.tokenPermitOf(chain, token),
       permit2Allowance: permit?.kind === 'permit2' ? await this.readPermit2Allowance(plan.legs[0].chain, permit.token, request.userAddress, permit.permit2) : undefined,
     });
 
@@ -133,6 +134,7 @@ export class SwapBuilder {
         solana: step.solana ?? null,
         approve: step.approve ?? null,
         waitFor: step.waitFor ?? null,
+        sponsored: step.sponsored ?? null,
         status: step.index === 1 ? 'building' : 'pending',
         signingRequestId: null,
         payloadExpiresAtMs: null,
@@ -283,6 +285,7 @@ export function fingerprintOf(request: SwapBuildRequest): string {
     permitSignatureCompact: request.permitSignatureCompact ? [request.permitSignatureCompact.r, request.permitSignatureCompact.vs] : null,
     // Only when sent, so that the digest of a request without it is what it always was.
     ...(request.permit2 ? { permit2: [request.permit2.nonce, request.permit2.deadline ?? null, request.permit2.signature ?? null] } : {}),
+    ...(request.gasPayment ? { gasPayment: request.gasPayment } : {}),
   };
   return createHash('sha256').update(JSON.stringify(shaped)).digest('hex');
 }

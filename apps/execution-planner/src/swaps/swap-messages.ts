@@ -22,6 +22,7 @@ export function prepareCommandOf(swap: SwapEntity, step: SwapStepEntity): Outbox
     ...(step.solana ? { solana: step.solana } : {}),
     ...(step.approve ? { approve: step.approve } : {}),
     ...(step.waitFor ? { waitFor: step.waitFor } : {}),
+    ...(step.sponsored ? { sponsored: step.sponsored, owner: swap.owner } : {}),
   };
   return { topic: Topics.signingCommands, type: SigningCommandTypes.prepare, aggregateId: swap.id, payload };
 }

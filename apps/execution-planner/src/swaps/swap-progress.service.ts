@@ -1,6 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import {
+  ErrorCatalog,
+  ErrorCode,
   CodedError,
   ErrorCodes,
   isTerminalSwapStatus,
@@ -172,7 +174,9 @@ export class SwapProgress {
     const { swap, step } = locked;
     step.status = 'failed';
     step.failureReason = event.reason;
-    await this.terminate(manager, swap, step, 'failed', ErrorCodes.SIGNING_SURFACE_UNAVAILABLE, { step: positionOf(swap), chain: step.chain, message: event.reason }, this.options.clock());
+    // A sponsorship refusal names its own 503 (budget spent, no relayer); otherwise no RPC.
+    const code = event.code && event.code in ErrorCatalog && ErrorCatalog[event.code as ErrorCode].status === 503 ? event.code : ErrorCodes.SIGNING_SURFACE_UNAVAILABLE;
+    await this.terminate(manager, swap, step, 'failed', code, { step: positionOf(swap), chain: step.chain, message: event.reason }, this.options.clock());
   }
 
   /**

@@ -53,6 +53,10 @@ export class SwapStepEntity {
   @Column({ name: 'wait_for', type: 'jsonb', nullable: true })
   waitFor!: PlannedStep['waitFor'] | null;
 
+  /** How the service pays the step's gas; null on user-paid swaps and Solana steps. */
+  @Column({ type: 'jsonb', nullable: true })
+  sponsored!: PlannedStep['sponsored'] | null;
+
   @Column({ type: 'text' })
   status!: SwapStepStatus;
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import { Keypair } from '@solana/web3.js';
 import { Contract, JsonRpcProvider } from 'ethers';
 import { api, ApiClient, createApiKey, testEnv } from '@swapgw/testing';
 import { OpenApiValidator } from '../../test/support/openapi-validator';
@@ -10,6 +11,46 @@ const manifest = JSON.parse(fs.readFileSync(testEnv().devnetManifest, 'utf8')) a
   bridge: { feeBps: number };
 };
 const devnetA = manifest.chains.find((c) => c.id === 'devnet-a')!;
+
+interface GasCoverageChain {
+  chain: string;
+  nativeSymbol: string;
+  nativeDecimals: number;
+  estimatedGasUnits: string;
+  feePerGas: string;
+  feeSource: string;
+  estimatedCost: string;
+  estimatedCostFormatted: string;
+  breakdown: Array<{ kind: string; leg: number; estimatedGasUnits: string; estimatedCost: string }>;
+}
+
+/**
+ * Every route says the service pays its gas, with one entry per chain its legs touch (in that
+ * order), priced from the devnet node (feeSource node), positive, and adding up.
+ */
+function expectGasCoverage(
+  route: { gasCoverage: { paidBy: string; userPays: string; chains: GasCoverageChain[] } },
+  chains: string[],
+): GasCoverageChain[] {
+  const { gasCoverage } = route;
+  expect(gasCoverage).toMatchObject({ paidBy: 'service', userPays: '0' });
+  expect(gasCoverage.chains.map((c) => c.chain)).toEqual(chains);
+  for (const entry of gasCoverage.chains) {
+    expect(entry.feeSource).toBe('node');
+    expect(BigInt(entry.estimatedCost)).toBeGreaterThan(0n);
+    expect(BigInt(entry.feePerGas)).toBeGreaterThan(0n);
+    expect(entry.breakdown.reduce((sum, item) => sum + BigInt(item.estimatedCost), 0n)).toBe(
+      BigInt(entry.estimatedCost),
+    );
+    expect(entry.breakdown.reduce((sum, item) => sum + BigInt(item.estimatedGasUnits), 0n)).toBe(
+      BigInt(entry.estimatedGasUnits),
+    );
+    // Whole native units to 3 significant digits.
+    const exact = Number(entry.estimatedCost) / 10 ** entry.nativeDecimals;
+    expect(Math.abs(Number(entry.estimatedCostFormatted) - exact)).toBeLessThanOrEqual(exact * 0.005);
+  }
+  return gasCoverage.chains;
+}
 
 describe('POST /quote', () => {
   let client: ApiClient;
@@ -40,6 +81,19 @@ describe('POST /quote', () => {
       const diff = quoted > direct[1] ? quoted - direct[1] : direct[1] - quoted;
       expect(diff * 1000n).toBeLessThanOrEqual(direct[1]);
       for (let i = 1; i < routes.length; i++) expect(BigInt(routes[i - 1].expectedAmountOut) >= BigInt(routes[i].expectedAmountOut)).toBe(true);
+
+      // Gas: WETH has no EIP-2612 permit, so the upper bound counts the user's approve paid by a
+      // top-up (50k + 21k), then the relayer's swapWithIntent (200k), at the node's gas price.
+      const gasPrice = BigInt((await provider.send('eth_gasPrice', [])) as string);
+      for (const route of routes) {
+        const [entry] = expectGasCoverage(route, ['devnet-a']);
+        expect(entry).toMatchObject({ nativeSymbol: 'ETH', nativeDecimals: 18, estimatedGasUnits: '271000' });
+        expect(entry.breakdown.map((item) => item.kind)).toEqual(['approve-top-up', 'swap-intent']);
+        expect(BigInt(entry.estimatedCost)).toBe(271_000n * BigInt(entry.feePerGas));
+        // Read up to 10 s earlier (cached): the devnet's price moves little in between.
+        expect(BigInt(entry.feePerGas) * 2n).toBeGreaterThan(gasPrice);
+        expect(BigInt(entry.feePerGas)).toBeLessThan(gasPrice * 2n);
+      }
     } finally {
       provider.destroy();
     }
@@ -48,6 +102,7 @@ describe('POST /quote', () => {
   it('quotes a cross-chain route through the devnet bridge', async () => {
     const res = await client.post('/quote', { fromChain: 'devnet-a', toChain: 'devnet-b', tokenIn: 'USDC', tokenOut: 'WETH', amount: '3000', slippageBps: 100 });
     expect(res.status).toBe(200);
+    openApi.assertResponse('POST', '/quote', res.status, res.body);
     expect(res.body.data.routes[0]).toMatchObject({
       providers: ['devnet-bridge', 'uniswap-v2'],
       bridgeProvider: 'devnet-bridge',
@@ -55,6 +110,70 @@ describe('POST /quote', () => {
       family: 'cross-chain',
     });
     expect(res.body.data.routes[0].provider).toBeUndefined();
+    // The service pays on both chains: USDC's permit and the bridge intent on devnet-a; the
+    // relayer's release, then USDC's permit and the swap intent on devnet-b.
+    const [source, destination] = expectGasCoverage(res.body.data.routes[0], ['devnet-a', 'devnet-b']);
+    expect(source.breakdown.map((item) => `${item.leg}:${item.kind}`)).toEqual([
+      '0:permit',
+      '0:bridge-intent',
+    ]);
+    expect(destination.breakdown.map((item) => `${item.leg}:${item.kind}`)).toEqual([
+      '0:bridge-release',
+      '1:permit',
+      '1:swap-intent',
+    ]);
+  });
+
+  it('states the gas of a bridge to Solana in lamports: the release signature and the recipient token account rent', async () => {
+    const recipient = Keypair.generate().publicKey.toBase58();
+    const res = await client.post('/quote', {
+      fromChain: 'devnet-a',
+      toChain: 'solana-devnet',
+      tokenIn: 'USDC',
+      tokenOut: 'USDC',
+      amount: '5',
+      recipient,
+    });
+    expect(res.status).toBe(200);
+    openApi.assertResponse('POST', '/quote', res.status, res.body);
+    expect(res.body.data.routes).toHaveLength(1);
+    const [, solana] = expectGasCoverage(res.body.data.routes[0], ['devnet-a', 'solana-devnet']);
+    expect(solana).toMatchObject({
+      nativeSymbol: 'SOL',
+      nativeDecimals: 9,
+      estimatedGasUnits: '1',
+      feePerGas: '5000',
+      estimatedCost: '2044280',
+      estimatedCostFormatted: '0.00204',
+    });
+    expect(solana.breakdown.map((item) => item.kind)).toEqual(['bridge-release', 'solana-ata-rent']);
+  });
+
+  it('documents gasCoverage as a required part of every route', () => {
+    const schemas = openApi.document.components?.schemas as Record<
+      string,
+      { required?: string[]; description?: string }
+    >;
+    expect(schemas.QuoteRouteSummaryDto.required).toContain('gasCoverage');
+    expect(schemas.QuoteRouteSummaryDto.description).toContain(
+      'Gas is covered by the service on every route',
+    );
+    expect(schemas.RouteGasCoverageDto.required).toEqual(
+      expect.arrayContaining(['paidBy', 'userPays', 'chains']),
+    );
+    expect(schemas.RouteGasCoverageChainDto.required).toEqual(
+      expect.arrayContaining([
+        'chain',
+        'nativeSymbol',
+        'nativeDecimals',
+        'estimatedGasUnits',
+        'feePerGas',
+        'feeSource',
+        'estimatedCost',
+        'estimatedCostFormatted',
+        'breakdown',
+      ]),
+    );
   });
 
   it('answers 200 with routes: [] when no route exists', async () => {

@@ -40,7 +40,7 @@ describe('a step waits in `confirming` until the transaction has the confirmatio
     const quote = await client.post('/quote', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '3' });
     expect(quote.status).toBe(200);
     const route = quote.body.data.routes[0];
-    const build = await client.post('/swap/build', { quoteId: quote.body.data.quoteId, routeId: route.routeId, userAddress: wallet.address, waitForTxRequestMs: 20_000 });
+    const build = await client.post('/swap/build', { quoteId: quote.body.data.quoteId, routeId: route.routeId, userAddress: wallet.address, gasPayment: 'user', waitForTxRequestMs: 20_000 });
     expect([200, 202]).toContain(build.status);
     const swapId = build.body.data.swapId as string;
 

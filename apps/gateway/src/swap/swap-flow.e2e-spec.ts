@@ -97,7 +97,7 @@ describe('swap execution through HTTP on the devnet', () => {
     const usdcBefore = await balanceOf('devnet-a', 'USDC', wallet.address);
     const wethBefore = await balanceOf('devnet-a', 'WETH', wallet.address);
 
-    const build = documented('POST', '/swap/build', await client.post('/swap/build', { quoteId, routeId: route.routeId, userAddress: wallet.address, waitForTxRequestMs: 20_000 }));
+    const build = documented('POST', '/swap/build', await client.post('/swap/build', { quoteId, routeId: route.routeId, userAddress: wallet.address, gasPayment: 'user', waitForTxRequestMs: 20_000 }));
     expect([200, 202]).toContain(build.status);
     expect(build.body.data).toMatchObject({ mode: build.status === 200 ? 'sync' : 'async', nextAction: build.status === 200 ? 'sign' : 'poll' });
     const swapId = build.body.data.swapId as string;
@@ -119,7 +119,7 @@ describe('swap execution through HTTP on the devnet', () => {
     const usdcBeforeA = await balanceOf('devnet-a', 'USDC', wallet.address);
     const daiBeforeB = await balanceOf('devnet-b', 'DAI', wallet.address);
 
-    const build = await client.post('/swap/build', { quoteId, routeId: route.routeId, userAddress: wallet.address, waitForTxRequestMs: 20_000 });
+    const build = await client.post('/swap/build', { quoteId, routeId: route.routeId, userAddress: wallet.address, gasPayment: 'user', waitForTxRequestMs: 20_000 });
     expect([200, 202]).toContain(build.status);
     const { signed, terminal } = await signEveryStep(build.body.data.swapId, wallet);
 
@@ -134,7 +134,7 @@ describe('swap execution through HTTP on the devnet', () => {
     const wallet = accountWallet(3);
     const { quoteId, route } = await quote({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '5' });
     const key = `tamper-${randomUUID()}`;
-    const body = { quoteId, routeId: route.routeId, userAddress: wallet.address, waitForTxRequestMs: 20_000 };
+    const body = { quoteId, routeId: route.routeId, userAddress: wallet.address, gasPayment: 'user', waitForTxRequestMs: 20_000 };
     const build = await client.post('/swap/build', body, { idempotencyKey: key });
     const again = await client.post('/swap/build', body, { idempotencyKey: key });
     expect(again.body.data.swapId).toBe(build.body.data.swapId);

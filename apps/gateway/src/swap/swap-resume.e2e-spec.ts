@@ -95,7 +95,7 @@ describe('a planner killed mid-swap resumes it after restart', () => {
     const nonceBefore = await provider.getTransactionCount(wallet.address);
     const build = await client.post(
       '/swap/build',
-      { quoteId: quote.body.data.quoteId, routeId: quote.body.data.routes[0].routeId, userAddress: wallet.address, waitForTxRequestMs: 20_000 },
+      { quoteId: quote.body.data.quoteId, routeId: quote.body.data.routes[0].routeId, userAddress: wallet.address, gasPayment: 'user', waitForTxRequestMs: 20_000 },
       { idempotencyKey: key },
     );
     expect([200, 202]).toContain(build.status);

@@ -137,6 +137,7 @@ describe('EVM ⇄ Solana swaps through HTTP on the devnet', () => {
       routeId: route.routeId,
       userAddress: keypair.publicKey.toBase58(),
       recipient: evm.address,
+      gasPayment: 'user',
       waitForTxRequestMs: 20_000,
     }));
     expect([200, 202]).toContain(build.status);
@@ -160,6 +161,7 @@ describe('EVM ⇄ Solana swaps through HTTP on the devnet', () => {
       routeId: route.routeId,
       userAddress: evm.address,
       recipient: keypair.publicKey.toBase58(),
+      gasPayment: 'user',
       waitForTxRequestMs: 20_000,
     });
     expect([200, 202]).toContain(build.status);
@@ -191,7 +193,7 @@ describe('EVM ⇄ Solana swaps through HTTP on the devnet', () => {
     expect(solanaOnEvm.status).toBe(400);
     expect(solanaOnEvm.body.error.code).toBe('INVALID_ADDRESS');
 
-    const build = await client.post('/swap/build', { quoteId, routeId: route.routeId, userAddress: keypair.publicKey.toBase58(), recipient: evm.address, waitForTxRequestMs: 20_000 });
+    const build = await client.post('/swap/build', { quoteId, routeId: route.routeId, userAddress: keypair.publicKey.toBase58(), recipient: evm.address, gasPayment: 'user', waitForTxRequestMs: 20_000 });
     const swapId = build.body.data.swapId as string;
     const ready = await nextSigning(swapId);
     expect(ready.status).toBe(200);

@@ -149,6 +149,20 @@ describe('SwapService', () => {
     expect(views.reads).toBe(1);
   });
 
+  it('reads the row again after a second without a notification, so a lost one cannot hold the build for the whole wait', async () => {
+    const views = new FakeViews({ status: 'planning' });
+    const commands = new FakeCommands();
+    later(100, () => {
+      views.row = { status: 'awaiting_signature', payload, expiresAtMs: Date.now() + 60_000, readyAtMs: 1 };
+      // No notify: as if the LISTEN connection had died without anyone noticing.
+    });
+    const started = Date.now();
+    const answer = await serviceOf(noServices(), views, commands).build(OWNER, 'key-lost', { ...buildBody, waitForTxRequestMs: 10_000 });
+    expect(answer).toMatchObject({ httpStatus: 200 });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(views.reads).toBe(2);
+  });
+
   it('answers an unknown quote, an unknown route and a refused command without a view row', async () => {
     const views = new FakeViews(null);
     const commands = new FakeCommands();

@@ -70,6 +70,7 @@ export class SwapService {
       userAddress: dto.userAddress,
       recipient: dto.recipient,
       permitType: dto.permitType,
+      gasPayment: dto.gasPayment,
       permitDeadline: dto.permitDeadline,
       permitSignature: dto.permitSignature,
       permitSignatureCompact: dto.permitSignatureCompact,
@@ -90,9 +91,10 @@ export class SwapService {
       for (;;) {
         if (view && isSignable(view, Date.now())) return { httpStatus: 200, body: syncResponseOf(view) };
         if (view && isSettledTerminal(view)) throw buildFailureOf(view);
-        if (Date.now() >= deadline || !(await watch.changedOrDeadline(deadline))) {
-          return { httpStatus: 202, body: view ? pendingResponseOf(view) : asyncResponseOf(swapId, 'planning') };
-        }
+        // Woken by the row's notification; read again at least every BUILD_WAIT_REREAD_MS anyway,
+        // so a notification lost with a LISTEN connection that died silently costs a second, not the wait.
+        const told = Date.now() < deadline && (await watch.changedOrDeadline(Math.min(deadline, Date.now() + BUILD_WAIT_REREAD_MS)));
+        if (!told && Date.now() >= deadline) return { httpStatus: 202, body: view ? pendingResponseOf(view) : asyncResponseOf(swapId, 'planning') };
         view = await this.views.findOwned(swapId, owner);
       }
     } finally {
@@ -155,6 +157,9 @@ function terminalOf(view: SwapViewEntity): CodedError {
  * Terminal, with the reason known: a refused build's view may show `failed` from swap.created a
  * moment before swap.failed brings the reason.
  */
+/** A waiting build reads its row at least this often even without a notification. */
+const BUILD_WAIT_REREAD_MS = 1_000;
+
 const isSettledTerminal = (view: SwapViewEntity): boolean =>
   isTerminalSwapStatus(view.status) && (view.status !== 'failed' || view.failureReason !== null);
 

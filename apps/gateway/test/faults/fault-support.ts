@@ -104,7 +104,11 @@ export async function freshQuote(client: ApiClient): Promise<QuotedRoute> {
   return { quoteId: res.body.data.quoteId, routeId: res.body.data.routes[0].routeId };
 }
 
-/** POST /swap/build with an Idempotency-Key, waiting up to `waitForTxRequestMs` for the payload. */
+/**
+ * POST /swap/build with an Idempotency-Key, waiting up to `waitForTxRequestMs` for the payload. The
+ * wallet pays its own gas (gasPayment user): the fault suites count its nonces to prove each step
+ * was broadcast once.
+ */
 export function buildSwap(
   client: ApiClient,
   key: string,
@@ -114,7 +118,7 @@ export function buildSwap(
 ): Promise<ApiResponse> {
   return client.post(
     '/swap/build',
-    { ...route, userAddress, waitForTxRequestMs },
+    { ...route, userAddress, gasPayment: 'user', waitForTxRequestMs },
     { idempotencyKey: key, timeoutMs: 60_000 },
   );
 }

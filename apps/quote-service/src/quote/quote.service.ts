@@ -6,6 +6,7 @@ import {
   ErrorCodes,
   QuoteResult,
   QuoteRouteSummary,
+  RouteGasCoverage,
   RouteLeg,
   RoutePermitInfo,
   RoutePlan,
@@ -14,6 +15,7 @@ import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
 import type { CandidateRoute, QuoteContext, QuoteProvider, QuoteToken } from '../providers/quote-provider';
 import { toBaseUnits } from './amounts';
+import { ChainFeeOracle, ChainFeeQuote, chainsOfLegs, feeQuoteDebug, gasCoverageOf } from './gas-coverage';
 import { gatherRoutes } from './provider-orchestrator';
 import { rankRoutes } from './route-ranking';
 import { TokenResolver } from './token-resolver';
@@ -29,8 +31,10 @@ export interface QuoteServiceOptions {
 
 /**
  * POST /quote: validates and resolves the request, asks the providers, ranks their routes best
- * output first, stores the quote with every route's executable plan in one transaction, and
- * answers the plans with the quote (the gateway sends the chosen one in the build command).
+ * output first, prices the gas the service covers on every route (read from the chains' nodes
+ * while the providers are asked), stores the quote with every route's executable plan in one
+ * transaction, and answers the plans with the quote (the gateway sends the chosen one in the build
+ * command).
  */
 export class QuoteService {
   private readonly logger = new Logger(QuoteService.name);
@@ -46,6 +50,7 @@ export class QuoteService {
     private readonly tokens: TokenResolver,
     private readonly providers: QuoteProvider[],
     private readonly trending: TrendingCounter,
+    private readonly fees: ChainFeeOracle,
     private readonly options: QuoteServiceOptions,
     private readonly clock: () => number = Date.now,
   ) {}
@@ -63,6 +68,10 @@ export class QuoteService {
     const slippageBps = request.slippageBps ?? this.options.defaultSlippageBps;
 
     const context: QuoteContext = { fromChain, toChain, tokenIn, tokenOut, amountIn, slippageBps, recipient: request.recipient };
+    // The gas prices of both ends are read while the providers answer (cached 10 s; never rejects).
+    const feeReads = new Map<string, Promise<ChainFeeQuote>>(
+      [fromChain, toChain].map((chain) => [chain.id, this.fees.ratesOf(chain)]),
+    );
     const gathered = await gatherRoutes(this.providers, context, this.options.providerTimeoutMs);
     const failures = gathered.outcomes.filter((o) => o.status === 'failed' || o.status === 'timed-out');
     if (gathered.asked > 0 && failures.length === gathered.asked) {
@@ -74,11 +83,21 @@ export class QuoteService {
     const quoteId = `qt_${ulid(now)}`;
     const expiresAtMs = now + this.options.ttlMs;
     const ranked = rankRoutes(gathered.routes.map((route) => ({ ...route, stepCount: route.legs.length })));
+    const feeRates = await this.feeRatesOf(
+      ranked.flatMap((route) => chainsOfLegs(route.legs)),
+      feeReads,
+    );
     const stored = ranked.map((route, index) => {
       const routeId = `rt_${ulid(now)}`;
       return {
         rank: index + 1,
-        summary: summaryOf(routeId, route, fromChain.id !== toChain.id, permitInfoOf(this.registry, route.legs[0])),
+        summary: summaryOf(
+          routeId,
+          route,
+          fromChain.id !== toChain.id,
+          permitInfoOf(this.registry, route.legs[0]),
+          gasCoverageOf(this.registry, route.legs, feeRates),
+        ),
         plan: planOf(quoteId, routeId, expiresAtMs, context, route),
         debug: route.debug,
       };
@@ -114,9 +133,26 @@ export class QuoteService {
         slippageBps,
         providers: gathered.outcomes,
         routes: stored.map((r) => ({ routeId: r.summary.routeId, ...r.debug })),
+        gasFees: Object.fromEntries([...feeRates].map(([chain, rate]) => [chain, feeQuoteDebug(rate)])),
       };
     }
     return result;
+  }
+
+  /**
+   * The fee figures of every chain the routes touch: the reads started with the quote, or new ones
+   * for another chain. Reads of chains no route touches are not waited for (they never reject).
+   */
+  private async feeRatesOf(
+    chains: string[],
+    started: Map<string, Promise<ChainFeeQuote>>,
+  ): Promise<Map<string, ChainFeeQuote>> {
+    const reads = [...new Set(chains)].flatMap((id) => {
+      const chain = this.registry.find(id);
+      const read = started.get(id) ?? (chain ? this.fees.ratesOf(chain) : undefined);
+      return read ? [read.then((rate) => [id, rate] as const)] : [];
+    });
+    return new Map(await Promise.all(reads));
   }
 
   private chainOf(id: string, field: 'fromChain' | 'toChain', network: string | undefined): ChainDescriptor {
@@ -159,9 +195,15 @@ function permitInfoOf(registry: ChainRegistry, leg: RouteLeg | undefined): Route
   };
 }
 
-function summaryOf(routeId: string, route: CandidateRoute & { stepCount: number }, crossChain: boolean, permit: RoutePermitInfo | undefined): QuoteRouteSummary {
+function summaryOf(
+  routeId: string,
+  route: CandidateRoute & { stepCount: number },
+  crossChain: boolean,
+  permit: RoutePermitInfo | undefined,
+  gasCoverage: RouteGasCoverage,
+): QuoteRouteSummary {
   const distinct = [...new Set(route.providers)];
-  const summary: QuoteRouteSummary = {
+  const summary: Omit<QuoteRouteSummary, 'gasCoverage'> = {
     routeId,
     providers: route.providers,
     family: crossChain ? 'cross-chain' : 'same-chain',
@@ -174,7 +216,7 @@ function summaryOf(routeId: string, route: CandidateRoute & { stepCount: number 
   if (distinct.length === 1) summary.provider = distinct[0];
   if (route.bridgeProvider) summary.bridgeProvider = route.bridgeProvider;
   if (permit) summary.permit = permit;
-  return summary;
+  return { ...summary, gasCoverage };
 }
 
 function planOf(quoteId: string, routeId: string, expiresAtMs: number, context: QuoteContext, route: CandidateRoute): RoutePlan {

@@ -188,6 +188,29 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
       expect(plan.bridgeProvider).toBe('devnet-bridge');
     });
 
+    it('states the gas the service covers on each chain the legs touch, priced from the devnet nodes, and stores it with the route', async () => {
+      const quote = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-b', tokenIn: 'WETH', tokenOut: 'DAI', amount: '2' });
+      const [route] = quote.routes;
+      expect(route.gasCoverage).toMatchObject({ paidBy: 'service', userPays: '0' });
+      // WETH has no EIP-2612 (approve paid by a top-up), USDC has; the relayer releases on devnet-b.
+      expect(route.gasCoverage.chains.map((c) => [c.chain, c.feeSource, c.estimatedGasUnits, c.breakdown.map((b) => `${b.leg}:${b.kind}`)])).toEqual([
+        ['devnet-a', 'node', '481000', ['0:approve-top-up', '0:swap-intent', '1:permit', '1:bridge-intent']],
+        ['devnet-b', 'node', '340000', ['1:bridge-release', '2:permit', '2:swap-intent']],
+      ]);
+      for (const entry of route.gasCoverage.chains) {
+        const gasPrice = BigInt((await providers[entry.chain].send('eth_gasPrice', [])) as string);
+        expect(BigInt(entry.feePerGas) * 2n).toBeGreaterThan(gasPrice);
+        expect(BigInt(entry.feePerGas)).toBeLessThan(gasPrice * 2n);
+        expect(BigInt(entry.estimatedCost)).toBe(BigInt(entry.estimatedGasUnits) * BigInt(entry.feePerGas));
+        expect(entry).toMatchObject({ nativeSymbol: 'ETH', nativeDecimals: 18 });
+      }
+      const rows: { summary: { gasCoverage: unknown } }[] = await dataSource.query(
+        `SELECT "summary" FROM "${database.schema}"."quote_routes" WHERE "route_id" = $1`,
+        [route.routeId],
+      );
+      expect(rows[0].summary.gasCoverage).toEqual(route.gasCoverage);
+    });
+
     it('quotes USDC → USDC across chains as the bridge alone, minus its fee', async () => {
       const quote = await service.quotes.create({ fromChain: 'devnet-b', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'USDC', amount: '1000' });
       expect(quote.routes).toHaveLength(1);

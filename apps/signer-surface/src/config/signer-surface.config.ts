@@ -1,6 +1,20 @@
-import { IsInt, IsOptional, IsUrl, Max, Min } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Max, Min, Validate } from 'class-validator';
 import { HEARTBEAT_INTERVAL_BOUNDS } from '@swapgw/contracts';
 import { ServiceEnvironment } from '@swapgw/runtime';
+import {
+  IsBudgetOverrides,
+  IsWeiAmount,
+  IsWeiByChain,
+  RelayerKeysReadable,
+} from '../relaying/relaying-config-checks';
+import { readRelayerKeys, RelayerKeysReading } from '../relaying/relayer-keys';
+import { SecretText, toSecretText } from '../relaying/secret-text';
+
+/** 0.01 ETH: a relayer holding less is not used (enough for a few transactions at busy fees). */
+export const DEFAULT_RELAYER_MIN_BALANCE_WEI = '10000000000000000';
+/** 0.1 ETH per API key, chain and UTC day unless configured (the devnet stack gives 1 ETH). */
+export const DEFAULT_SPONSORSHIP_DAILY_BUDGET_WEI = '100000000000000000';
 
 /**
  * Environment of signer-surface, validated at boot (the app refuses to start on a bad value).
@@ -80,6 +94,66 @@ export class SignerSurfaceConfig extends ServiceEnvironment {
   @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
   ESPLORA_URL_BITCOIN?: string;
+
+  /**
+   * Gas-sponsorship relayers: JSON `{"<chain id>": ["0x<private key>", ...]}`. The service sends
+   * the transactions carrying users' signatures from these accounts and pays their gas. Held as a
+   * SecretText from the moment it is read, so a dump of this config prints `[redacted]`; it has no
+   * validator of its own because a failed check prints the variable's value (see `relayerKeys`).
+   * Unset (and RELAYER_KEYS_FILE unset): no relayers, sponsorship unavailable.
+   */
+  @IsOptional()
+  @Transform(toSecretText, { toClassOnly: true })
+  RELAYER_KEYS?: SecretText;
+
+  /** A file holding the RELAYER_KEYS JSON (a mounted Kubernetes Secret); exclusive with RELAYER_KEYS. */
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  RELAYER_KEYS_FILE?: string;
+
+  /** A pending sponsored transaction not mined after this long is replaced with higher fees. */
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  RELAYER_STUCK_AFTER_MS: number = 15_000;
+
+  /** Fee increase of a replacement, on both EIP-1559 fees: nodes refuse a replacement under +10%. */
+  @IsInt()
+  @Min(10)
+  @Max(500)
+  RELAYER_FEE_BUMP_PERCENT: number = 25;
+
+  /**
+   * A relayer whose balance is under this is not used: `"<wei>"` for every chain, or
+   * `{"<chain id>": "<wei>", "*": "<wei>"}`. All of a chain's relayers under it: sponsorship unavailable.
+   */
+  @Validate(IsWeiByChain)
+  RELAYER_MIN_BALANCE_WEI: string = DEFAULT_RELAYER_MIN_BALANCE_WEI;
+
+  /** Gas (and value) the service sponsors per API key, per chain, per UTC day, in wei. */
+  @Validate(IsWeiAmount)
+  SPONSORSHIP_DAILY_BUDGET_WEI: string = DEFAULT_SPONSORSHIP_DAILY_BUDGET_WEI;
+
+  /**
+   * Per-API-key budgets: `{"<API key id>": "<wei>"}` or `{"<API key id>": {"<chain id>": "<wei>", "*": "<wei>"}}`;
+   * keys not named get SPONSORSHIP_DAILY_BUDGET_WEI.
+   */
+  @IsOptional()
+  @Validate(IsBudgetOverrides)
+  SPONSORSHIP_BUDGET_OVERRIDES?: string;
+
+  #relayerKeys: RelayerKeysReading | undefined;
+
+  /**
+   * RELAYER_KEYS or RELAYER_KEYS_FILE read and checked (read once, at validation). The check sits
+   * here rather than on the variables because loadConfig prints a failing variable's value, and
+   * these hold private keys; the problem it reports names positions, never key text.
+   */
+  @Validate(RelayerKeysReadable)
+  get relayerKeys(): RelayerKeysReading {
+    return (this.#relayerKeys ??= readRelayerKeys({ json: this.RELAYER_KEYS, file: this.RELAYER_KEYS_FILE }));
+  }
 }
 
 export const SIGNER_SURFACE_CONFIG = Symbol('SIGNER_SURFACE_CONFIG');

@@ -9,6 +9,7 @@ import { PeriodicTask } from './periodic-task';
 import { isSolanaRpcUnreachable } from './solana/solana-step-payload';
 import { SolanaSurface } from './solana/solana-step-payload';
 import { VersionedTransaction } from '@solana/web3.js';
+import type { GasSponsor } from './sponsored/gas-sponsor';
 
 export interface ConfirmationPolicy {
   pollMs: number;
@@ -28,6 +29,8 @@ export class ConfirmationTracker extends PeriodicTask {
     private readonly chains: SignerChains,
     private readonly events: SigningEventsOutbox,
     private readonly policy: ConfirmationPolicy,
+    /** The relayers: a relayed step's transaction may be replaced (fee bump) under a new hash. */
+    private readonly sponsor: GasSponsor | null = null,
     private readonly now: () => number = Date.now,
   ) {
     super('ConfirmationTracker', policy.pollMs);
@@ -58,8 +61,24 @@ export class ConfirmationTracker extends PeriodicTask {
       return;
     }
     try {
+      if (row.sponsoredTxId && this.sponsor) {
+        const relayed = await this.sponsor.status(row.sponsoredTxId);
+        if (relayed.minedHash && relayed.minedHash !== row.txHash) row.txHash = relayed.minedHash;
+        if (relayed.state === 'dropped') {
+          row.status = 'failed';
+          row.failureCode = StepFailureCodes.rejected;
+          row.failureReason = `the relayer's transaction was dropped (${relayed.hashes.join(', ')})`;
+          row.nextCheckAtMs = null;
+          await manager.save(row);
+          await this.events.failed(manager, row);
+          return;
+        }
+      }
       const receipt = await surface.provider.getTransactionReceipt(row.txHash!);
-      if (!receipt) {
+      if (!receipt && row.sponsoredTxId) {
+        // The relayers resend (and fee-bump) their own transactions; only look again.
+        row.nextCheckAtMs = this.now() + this.policy.pollMs;
+      } else if (!receipt) {
         await this.whenNotMined(row, surface.provider);
       } else {
         await this.whenMined(row, receipt, surface.provider, manager);

@@ -12,6 +12,7 @@ import { SigningPayloadIssuer } from './signing-payload.issuer';
 import { SigningPreparationService } from './signing-preparation.service';
 import { SigningSubmissionService } from './signing-submission.service';
 import { WaitingRequestPoller } from './waiting-request-poller';
+import { RelayerGasSponsor, relayingProviders } from '../relaying';
 
 export interface SigningComponentsOptions {
   config: SignerSurfaceConfig;
@@ -21,23 +22,30 @@ export interface SigningComponentsOptions {
 }
 
 /**
- * Nest providers of signer-surface's signing and status services, built from the validated
+ * Nest providers of signer-surface's signing and status services (and the relayers they use), built from the validated
  * config. Needs a TypeORM DataSource and MessagingModule's Outbox in the app.
  */
 export function signingProviders(options: SigningComponentsOptions): Provider[] {
   const { config } = options;
   return [
+    // The relayers that pay sponsored gas: the issuer, the submission and the tracker use them.
+    ...relayingProviders(config),
     { provide: SignerChains, useFactory: () => new SignerChains(options.registry, config.RPC_TIMEOUT_MS) },
     { provide: SigningEventsOutbox, inject: [Outbox], useFactory: (outbox: Outbox) => new SigningEventsOutbox(outbox, options.eventsTopic) },
     {
       provide: SigningPayloadIssuer,
-      inject: [SignerChains, SigningEventsOutbox],
-      useFactory: (chains: SignerChains, events: SigningEventsOutbox) =>
-        new SigningPayloadIssuer(chains, events, {
-          ttlMs: config.SIGNING_REQUEST_TTL_MS,
-          gasLimitPercent: config.GAS_LIMIT_PERCENT,
-          feeSafetyPercent: config.FEE_SAFETY_PERCENT,
-        }),
+      inject: [SignerChains, SigningEventsOutbox, RelayerGasSponsor],
+      useFactory: (chains: SignerChains, events: SigningEventsOutbox, sponsor: RelayerGasSponsor) =>
+        new SigningPayloadIssuer(
+          chains,
+          events,
+          {
+            ttlMs: config.SIGNING_REQUEST_TTL_MS,
+            gasLimitPercent: config.GAS_LIMIT_PERCENT,
+            feeSafetyPercent: config.FEE_SAFETY_PERCENT,
+          },
+          sponsor,
+        ),
     },
     {
       provide: SigningPreparationService,
@@ -51,20 +59,26 @@ export function signingProviders(options: SigningComponentsOptions): Provider[] 
     },
     {
       provide: SigningSubmissionService,
-      inject: [DataSource, SignerChains, SigningEventsOutbox, SigningPayloadIssuer],
-      useFactory: (dataSource: DataSource, chains: SignerChains, events: SigningEventsOutbox, issuer: SigningPayloadIssuer) =>
-        new SigningSubmissionService(dataSource, chains, events, config.CONFIRMATION_POLL_MS, issuer),
+      inject: [DataSource, SignerChains, SigningEventsOutbox, SigningPayloadIssuer, RelayerGasSponsor],
+      useFactory: (dataSource: DataSource, chains: SignerChains, events: SigningEventsOutbox, issuer: SigningPayloadIssuer, sponsor: RelayerGasSponsor) =>
+        new SigningSubmissionService(dataSource, chains, events, config.CONFIRMATION_POLL_MS, issuer, sponsor),
     },
     {
       provide: ConfirmationTracker,
-      inject: [DataSource, SignerChains, SigningEventsOutbox],
-      useFactory: (dataSource: DataSource, chains: SignerChains, events: SigningEventsOutbox) =>
-        new ConfirmationTracker(dataSource, chains, events, {
-          pollMs: config.CONFIRMATION_POLL_MS,
-          confirmationsRequired: config.CONFIRMATIONS_REQUIRED,
-          rebroadcastAfterMs: Math.max(config.CONFIRMATION_POLL_MS * 5, 5_000),
-          batchSize: 20,
-        }),
+      inject: [DataSource, SignerChains, SigningEventsOutbox, RelayerGasSponsor],
+      useFactory: (dataSource: DataSource, chains: SignerChains, events: SigningEventsOutbox, sponsor: RelayerGasSponsor) =>
+        new ConfirmationTracker(
+          dataSource,
+          chains,
+          events,
+          {
+            pollMs: config.CONFIRMATION_POLL_MS,
+            confirmationsRequired: config.CONFIRMATIONS_REQUIRED,
+            rebroadcastAfterMs: Math.max(config.CONFIRMATION_POLL_MS * 5, 5_000),
+            batchSize: 20,
+          },
+          sponsor,
+        ),
     },
     {
       provide: WaitingRequestPoller,

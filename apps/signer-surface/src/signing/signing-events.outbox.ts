@@ -108,7 +108,11 @@ export class SigningEventsOutbox {
   }
 
   unavailable(manager: EntityManager, row: SigningRequestEntity): Promise<void> {
-    const event: SigningUnavailableEvent = { ...this.stepRef(row), reason: row.failureReason ?? 'no signing surface' };
+    const event: SigningUnavailableEvent = {
+      ...this.stepRef(row),
+      reason: row.failureReason ?? 'no signing surface',
+      ...(row.failureCode ? { code: row.failureCode } : {}),
+    };
     return this.emit(manager, SigningEventTypes.unavailable, row, event);
   }
 }

@@ -1,6 +1,8 @@
 import { Logger } from '@nestjs/common';
+import { CodedError, ErrorCatalog } from '@swapgw/contracts';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import type { JsonRpcProvider } from 'ethers';
 import { SignerChains } from '../chains/signer-chains';
 import { isRpcUnreachable, revertReasonOf, shortMessageOf } from './evm/evm-chain-errors';
 import { readPayloadChainState } from './evm/evm-chain-state';
@@ -8,6 +10,8 @@ import { buildEvmSigningPayload, EvmPayloadPolicy } from './evm/evm-payload';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningRequestEntity } from './signing-request.entity';
 import { isSolanaRpcUnreachable, issueSolanaPayload, SolanaStepInvalid } from './solana/solana-step-payload';
+import type { GasSponsor } from './sponsored/gas-sponsor';
+import { issueTypedData, SPONSORED_GAS_ESTIMATE, SponsoredStepNotSignable } from './sponsored/sponsored-payloads';
 
 export interface PayloadIssuePolicy extends EvmPayloadPolicy {
   ttlMs: number;
@@ -25,6 +29,8 @@ export class SigningPayloadIssuer {
     private readonly chains: SignerChains,
     private readonly events: SigningEventsOutbox,
     private readonly policy: PayloadIssuePolicy,
+    /** The relayers; without them a sponsored step cannot be issued (SPONSORSHIP_UNAVAILABLE). */
+    private readonly sponsor: GasSponsor | null = null,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -32,10 +38,30 @@ export class SigningPayloadIssuer {
     if (this.chains.familyOf(row.chain) === 'solana') return this.issueSolana(row, manager);
     const surface = this.chains.evmSurface(row.chain);
     if (!surface.ok) return this.markUnavailable(row, manager, surface.reason);
+    if (row.sponsored && row.sponsored.mode !== 'covered-transaction') return this.issueTypedData(row, manager, surface.provider, surface.evmChainId, surface.chain.name);
     if (!row.call) return this.markFailed(row, manager, 'an EVM step without a call');
     try {
       const state = await readPayloadChainState(surface.provider, surface.evmChainId, row.from, row.call);
       const built = buildEvmSigningPayload(row.from, row.call, state, this.policy);
+      if (row.sponsored?.mode === 'covered-transaction') {
+        // The user's own transaction: the service first sends the most it can cost, so the
+        // wallet's native balance after it is never lower than before.
+        const maxFeeWei = BigInt(built.executionHints.estimatedFeeWei);
+        const sponsor = this.sponsorOrThrow();
+        await sponsor.admit(row.owner ?? 'unknown', row.chain, maxFeeWei + GAS_DROP_GAS * state.maxFeePerGas);
+        const drop = await sponsor.send({
+          chain: row.chain,
+          to: row.from,
+          data: '0x',
+          value: maxFeeWei,
+          purpose: 'gas-drop',
+          swapId: row.swapId,
+          stepIndex: row.stepIndex,
+          owner: row.owner ?? 'unknown',
+        });
+        row.gasDropId = drop.id;
+        Object.assign(built.executionHints, { gasPaidBy: 'service', gasCoveredWei: maxFeeWei.toString(), gasDropTxHash: drop.txHash });
+      }
       const now = this.now();
       Object.assign(row, {
         status: 'ready',
@@ -54,6 +80,7 @@ export class SigningPayloadIssuer {
       if (isRpcUnreachable(error)) {
         return this.markUnavailable(row, manager, `RPC of chain ${row.chain} unreachable: ${shortMessageOf(error)}`);
       }
+      if (isServiceUnavailable(error)) return this.markUnavailable(row, manager, error.message, error.code);
       // The node answered, and the call would fail as built (allowance, balance, slippage,
       // deadline, insufficient funds for gas): there is nothing that could be signed.
       row.status = 'failed';
@@ -64,6 +91,53 @@ export class SigningPayloadIssuer {
       this.logger.warn({ msg: 'step cannot be signed: gas estimate failed', swapId: row.swapId, stepId: row.stepId, reason: row.failureReason });
       return row;
     }
+  }
+
+  /**
+   * A typed-data step (EIP-2612 permit, Permit2 witness): what the user signs, built from chain
+   * state read now; the relayer that will carry it is admitted under the key's budget first.
+   */
+  private async issueTypedData(
+    row: SigningRequestEntity,
+    manager: EntityManager,
+    provider: JsonRpcProvider,
+    chainId: bigint,
+    network: string,
+  ): Promise<SigningRequestEntity> {
+    const sponsored = row.sponsored!;
+    const mode = sponsored.mode as keyof typeof SPONSORED_GAS_ESTIMATE;
+    try {
+      const fees = await provider.getFeeData();
+      const gasEstimate = SPONSORED_GAS_ESTIMATE[mode];
+      const estimatedCostWei = gasEstimate * (fees.maxFeePerGas ?? fees.gasPrice ?? 0n);
+      await this.sponsorOrThrow().admit(row.owner ?? 'unknown', row.chain, estimatedCostWei);
+      const now = this.now();
+      const expiresAtMs = now + this.policy.ttlMs;
+      const typedData = await issueTypedData(provider, chainId, row.from, sponsored, expiresAtMs);
+      Object.assign(row, {
+        status: 'ready',
+        payload: { type: 'evm-typed-data', typedData },
+        executionHints: { gasPaidBy: 'service', gasEstimate: gasEstimate.toString(), estimatedFeeWei: estimatedCostWei.toString(), userPaysWei: '0' },
+        clientHints: { recommendedWallet: 'MetaMask', network, action: row.kind },
+        issuedAt: new Date(now),
+        readyAtMs: now,
+        expiresAtMs,
+        nextCheckAtMs: null,
+      });
+      await manager.save(row);
+      await this.events.payloadReady(manager, row);
+      return row;
+    } catch (error) {
+      if (isRpcUnreachable(error)) return this.markUnavailable(row, manager, `RPC of chain ${row.chain} unreachable: ${shortMessageOf(error)}`);
+      if (isServiceUnavailable(error)) return this.markUnavailable(row, manager, error.message, error.code);
+      if (error instanceof SponsoredStepNotSignable) return this.markFailed(row, manager, error.message);
+      throw error;
+    }
+  }
+
+  private sponsorOrThrow(): GasSponsor {
+    if (!this.sponsor) throw new CodedError('SPONSORSHIP_UNAVAILABLE', 'No relayer is configured for sponsored gas');
+    return this.sponsor;
   }
 
   /**
@@ -134,12 +208,22 @@ export class SigningPayloadIssuer {
     return row;
   }
 
-  async markUnavailable(row: SigningRequestEntity, manager: EntityManager, reason: string): Promise<SigningRequestEntity> {
+  /** `code`: the 503 the swap fails with (SPONSORSHIP_*); absent means no signing surface. */
+  async markUnavailable(row: SigningRequestEntity, manager: EntityManager, reason: string, code?: string): Promise<SigningRequestEntity> {
     row.status = 'unavailable';
     row.failureReason = reason;
+    row.failureCode = code ?? null;
     await manager.save(row);
     await this.events.unavailable(manager, row);
     this.logger.warn({ msg: 'no signing surface for step', swapId: row.swapId, stepId: row.stepId, chain: row.chain, reason });
     return row;
   }
+}
+
+/** Gas of the plain transfer that sends a user the fee of their own transaction. */
+const GAS_DROP_GAS = 21_000n;
+
+/** A dependency refusal that makes the step unavailable (503 of the catalog), not the user's error. */
+function isServiceUnavailable(error: unknown): error is CodedError {
+  return error instanceof CodedError && ErrorCatalog[error.code as keyof typeof ErrorCatalog]?.status === 503;
 }

@@ -7,6 +7,7 @@ import type {
   SigningStepKind,
   SigningWaitForSpec,
   SolanaStepSpec,
+  SponsoredStepSpec,
 } from '@swapgw/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { bigintAsNumber } from '@swapgw/persistence';
@@ -74,6 +75,25 @@ export class SigningRequestEntity {
 
   @Column({ name: 'wait_for', type: 'jsonb', nullable: true })
   waitFor!: SigningWaitForSpec | null;
+
+  /** How the service pays the step's gas (see SponsoredStepSpec); null on user-paid swaps. */
+  @Column({ type: 'jsonb', nullable: true })
+  sponsored!: SponsoredStepSpec | null;
+
+  /** The API key the swap belongs to: sponsored gas is accounted to it. */
+  @Column({ type: 'text', nullable: true })
+  owner!: string | null;
+
+  /** covered-transaction: the ledger row of the gas sent to `from` before its own transaction. */
+  @Column({ name: 'gas_drop_id', type: 'text', nullable: true })
+  gasDropId!: string | null;
+
+  /**
+   * Typed-data steps: the ledger row of the relayer's transaction carrying the signature. Its hash
+   * can change (a stuck transaction is replaced with a higher fee); `txHash` follows the mined one.
+   */
+  @Column({ name: 'sponsored_tx_id', type: 'text', nullable: true })
+  sponsoredTxId!: string | null;
 
   @Column({ type: 'jsonb', nullable: true })
   payload!: SigningPayload | null;

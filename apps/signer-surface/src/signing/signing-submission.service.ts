@@ -1,5 +1,14 @@
 import { Logger } from '@nestjs/common';
-import { CodedError, ErrorCodes, EvmSigningPayload, SigningSubmitRequest, SigningSubmitResult, SolanaSigningPayload } from '@swapgw/contracts';
+import {
+  CodedError,
+  ErrorCodes,
+  EvmSigningPayload,
+  EvmTypedDataSigningPayload,
+  SigningSubmitRequest,
+  SigningSubmitResult,
+  SolanaSigningPayload,
+} from '@swapgw/contracts';
+import { keccak256 } from 'ethers';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
 import { isRpcUnreachable, shortMessageOf } from './evm/evm-chain-errors';
@@ -9,13 +18,24 @@ import { SigningPayloadIssuer } from './signing-payload.issuer';
 import { SigningRequestEntity } from './signing-request.entity';
 import { isSolanaRpcUnreachable } from './solana/solana-step-payload';
 import { DecodedSolanaTransaction, decodeSignedSolanaTransaction, verifySignedSolanaTransaction } from './solana/solana-transaction';
+import type { GasSponsor } from './sponsored/gas-sponsor';
+import { isTypedDataSignature, relayableCallOf } from './sponsored/sponsored-signature';
 
-/** The client's signed artifact, decoded by its form: 0x-hex is EVM, anything else must be Solana base64. */
+/**
+ * The client's signed artifact, decoded by its form: a 0x 65- (or 64-) byte signature of typed data
+ * (a sponsored step; `hash` is its keccak256, an id only), other 0x-hex is an EVM transaction,
+ * anything else must be Solana base64.
+ */
 type SignedArtifact =
   | { family: 'evm'; hash: string; tx: DecodedEvmTransaction }
+  | { family: 'evm-signature'; hash: string; signature: string }
   | { family: 'solana'; hash: string; tx: DecodedSolanaTransaction };
 
 function decodeSigned(rawTx: string): SignedArtifact {
+  if (isTypedDataSignature(rawTx)) {
+    const signature = rawTx.trim().toLowerCase();
+    return { family: 'evm-signature', hash: keccak256(signature), signature };
+  }
   if (/^0x/i.test(rawTx.trim())) {
     const tx = decodeSignedEvmTransaction(rawTx);
     return { family: 'evm', hash: tx.hash, tx };
@@ -57,6 +77,8 @@ export class SigningSubmissionService {
     /** The tracker's first look; the broadcast right after commit normally lands before it. */
     private readonly firstCheckDelayMs: number,
     private readonly issuer: SigningPayloadIssuer,
+    /** The relayers that carry typed-data signatures (sponsored steps). */
+    private readonly sponsor: GasSponsor | null = null,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -87,7 +109,10 @@ export class SigningSubmissionService {
       .setLock('pessimistic_write')
       .getMany();
 
-    const known = await manager.findOne(SigningRequestEntity, { where: { txHash: tx.hash } });
+    const known =
+      tx.family === 'evm-signature'
+        ? await manager.findOne(SigningRequestEntity, { where: { swapId, rawTx: tx.signature } })
+        : await manager.findOne(SigningRequestEntity, { where: { txHash: tx.hash } });
     if (known) {
       if (known.swapId !== swapId) {
         return { kind: 'error', error: new CodedError(ErrorCodes.TX_REQUEST_MISMATCH, 'This transaction was submitted for another swap', { txHash: tx.hash }) };
@@ -127,16 +152,17 @@ export class SigningSubmissionService {
       return { kind: 'error', error: expiredError(current) };
     }
 
-    const family = this.chains.familyOf(current.chain) === 'solana' ? 'solana' : 'evm';
+    const family = this.chains.familyOf(current.chain) === 'solana' ? 'solana' : current.payload?.type === 'evm-typed-data' ? 'evm-signature' : 'evm';
     if (family !== tx.family) {
       return {
         kind: 'error',
-        error: new CodedError(ErrorCodes.TX_REQUEST_MISMATCH, `The current step is on ${current.chain}: it needs a signed ${family} transaction`, {
+        error: new CodedError(ErrorCodes.TX_REQUEST_MISMATCH, `The current step on ${current.chain} needs ${ARTIFACT_NEEDED[family]}`, {
           ...step,
           mismatches: [{ field: 'chainFamily', expected: family, actual: tx.family }],
         }),
       };
     }
+    if (tx.family === 'evm-signature') return this.relay(manager, current, tx.signature);
     if (tx.family === 'solana') {
       const refused = await this.checkSolana(current, tx.tx);
       if (refused) return refused;
@@ -162,6 +188,54 @@ export class SigningSubmissionService {
     await manager.save(current);
     await this.events.submitted(manager, current);
     return { kind: 'accepted', row: current, broadcast: true };
+  }
+
+  /**
+   * A typed-data step: the signature must be `from`'s over the issued typed data; a relayer then
+   * sends, and pays for, the transaction carrying it. A submit retried after a crash finds the
+   * transaction already sent for the step instead of sending another. The row is `submitted` with
+   * the relayer's transaction hash; nothing is broadcast after commit.
+   */
+  private async relay(manager: EntityManager, current: SigningRequestEntity, signature: string): Promise<Verdict> {
+    const step = { stepIndex: current.stepIndex, stepCount: current.stepCount };
+    let call;
+    try {
+      call = relayableCallOf(current.payload as EvmTypedDataSigningPayload, current.sponsored, current.from, signature, step);
+    } catch (error) {
+      if (error instanceof CodedError) return { kind: 'error', error };
+      throw error;
+    }
+    if (!this.sponsor) throw new CodedError(ErrorCodes.SPONSORSHIP_UNAVAILABLE, 'No relayer is configured for sponsored gas');
+    let sent = await this.sponsor.findSent(current.swapId, current.stepIndex, call.purpose);
+    if (!sent) {
+      try {
+        sent = await this.sponsor.send({
+          chain: current.chain,
+          to: call.to,
+          data: call.data,
+          value: 0n,
+          purpose: call.purpose,
+          swapId: current.swapId,
+          stepIndex: current.stepIndex,
+          owner: current.owner ?? 'unknown',
+        });
+      } catch (error) {
+        // The chain refuses it (a used nonce, a passed deadline, a balance gone): the user's error.
+        if (error instanceof CodedError && error.code === ErrorCodes.TX_REQUEST_INVALID) {
+          return { kind: 'error', error: new CodedError(error.code, error.message, { ...step, ...error.details }) };
+        }
+        throw error;
+      }
+    }
+    current.status = 'submitted';
+    current.rawTx = signature;
+    current.txHash = sent.txHash;
+    current.sponsoredTxId = sent.id;
+    current.broadcastAt = new Date(this.now());
+    current.nextCheckAtMs = this.now() + this.firstCheckDelayMs;
+    await manager.save(current);
+    await this.events.submitted(manager, current);
+    return { kind: 'accepted', row: current, broadcast: false };
   }
 
   /**
@@ -202,6 +276,12 @@ export class SigningSubmissionService {
       this.logger.error({ msg: 'submitted transaction has no RPC to broadcast to; the tracker retries', swapId: row.swapId, chain: row.chain });
       return;
     }
+    if (row.gasDropId && !(await this.gasDropLanded(row.gasDropId))) {
+      // The gas the service sent is not mined yet: the node would refuse the transaction for
+      // lack of funds. The confirmation tracker sends it once the drop has landed.
+      this.logger.warn({ msg: 'gas drop not mined yet; the tracker broadcasts later', swapId: row.swapId, txHash: row.txHash });
+      return;
+    }
     try {
       await surface.provider.broadcastTransaction(row.rawTx!);
       this.logger.log({ msg: 'transaction broadcast', swapId: row.swapId, stepIndex: row.stepIndex, txHash: row.txHash });
@@ -226,6 +306,18 @@ export class SigningSubmissionService {
       });
       throw new CodedError(ErrorCodes.TX_REQUEST_INVALID, `The node rejected the transaction: ${message}`, { txHash: row.txHash });
     }
+  }
+
+  /** Waits a little for the gas sent ahead of a covered transaction to be mined. */
+  private async gasDropLanded(dropId: string): Promise<boolean> {
+    if (!this.sponsor) return true;
+    for (let attempt = 0; attempt < GAS_DROP_WAIT_ATTEMPTS; attempt++) {
+      const status = await this.sponsor.status(dropId);
+      if (status.state === 'confirmed') return true;
+      if (status.state !== 'pending') return false;
+      await new Promise((resolve) => setTimeout(resolve, GAS_DROP_POLL_MS));
+    }
+    return false;
   }
 
   /** sendRawTransaction with preflight: a transaction the node simulates as failing is refused. */
@@ -257,6 +349,16 @@ export class SigningSubmissionService {
     }
   }
 }
+
+/** How long a broadcast waits for the gas drop of a covered transaction (40 × 250 ms = 10 s). */
+const GAS_DROP_WAIT_ATTEMPTS = 40;
+const GAS_DROP_POLL_MS = 250;
+
+const ARTIFACT_NEEDED = {
+  evm: 'a signed EVM transaction (0x-hex)',
+  'evm-signature': 'the 0x signature (65 bytes) of the issued typed data',
+  solana: 'a signed Solana transaction (base64)',
+} as const;
 
 /** Solana answers meaning "this very transaction already went through". */
 const SOLANA_ALREADY_PROCESSED = /already been processed|AlreadyProcessed/i;

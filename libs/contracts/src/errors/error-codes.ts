@@ -56,6 +56,14 @@ export const ErrorCatalog = {
   PERSISTENCE_UNAVAILABLE: { status: 503, description: 'PostgreSQL is unavailable.' },
   EXECUTION_PLAN_NOT_READY: { status: 503, description: 'The execution plan is not yet readable.' },
   SIGNING_SURFACE_UNAVAILABLE: { status: 503, description: 'No signing surface (RPC) is configured for the chain of the active step.' },
+  SPONSORSHIP_BUDGET_EXHAUSTED: {
+    status: 503,
+    description: "The API key's daily gas sponsorship budget on the step's chain is spent; sponsored steps resume the next UTC day (or with a higher budget).",
+  },
+  SPONSORSHIP_UNAVAILABLE: {
+    status: 503,
+    description: 'No relayer can pay for the step now (none configured for the chain, or every relayer account is under its minimum balance).',
+  },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ErrorCatalog;

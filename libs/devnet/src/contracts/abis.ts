@@ -77,6 +77,7 @@ export const PERMIT2_ABI = [
   'function DOMAIN_SEPARATOR() view returns (bytes32)',
   'function nonceBitmap(address owner, uint256 wordPos) view returns (uint256)',
   'function permitTransferFrom(((address token, uint256 amount) permitted, uint256 nonce, uint256 deadline) permit, (address to, uint256 requestedAmount) transferDetails, address owner, bytes signature)',
+  'function permitWitnessTransferFrom(((address token, uint256 amount) permitted, uint256 nonce, uint256 deadline) permit, (address to, uint256 requestedAmount) transferDetails, address owner, bytes32 witness, string witnessTypeString, bytes signature)',
   'function invalidateUnorderedNonces(uint256 wordPos, uint256 mask)',
   'event UnorderedNonceInvalidation(address indexed owner, uint256 word, uint256 mask)',
   'error SignatureExpired(uint256 signatureDeadline)',
@@ -88,9 +89,14 @@ export const PERMIT2_ABI = [
   'error InvalidContractSignature()',
 ] as const;
 
+const PERMIT2_PERMIT_TUPLE =
+  '((address token, uint256 amount) permitted, uint256 nonce, uint256 deadline) permit';
+
 /**
  * SwapGatewayRouter: one call pulls the input with the user's permit and performs the leg. `permit`
- * is `(kind, nonce, deadline, signature)`: kind 0 = EIP-2612 (nonce unused), 1 = Permit2.
+ * is `(kind, nonce, deadline, signature)`: kind 0 = EIP-2612 (nonce unused), 1 = Permit2. The
+ * `...WithIntent` entry points are the sponsored ones: anyone sends them with the owner's Permit2
+ * witness signature over the leg (see @swapgw/chains sponsored-intents).
  */
 export const SWAP_GATEWAY_ROUTER_ABI = [
   'function uniswapV2Router() view returns (address)',
@@ -103,6 +109,17 @@ export const SWAP_GATEWAY_ROUTER_ABI = [
   'function depositToWithPermit(uint256 amount, uint256 destinationChainId, bytes32 recipient, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256 bridgeNonce)',
   'event SwapWithPermit(address indexed user, address indexed tokenIn, address indexed to, uint256 amountIn, uint256 amountOut, uint8 kind)',
   'event DepositWithPermit(address indexed user, uint256 indexed bridgeNonce, uint256 destinationChainId, uint256 amount, uint8 kind)',
+  `function swapWithIntent(${PERMIT2_PERMIT_TUPLE}, address owner, (address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature) returns (uint256 amountOut)`,
+  `function bridgeWithIntent(${PERMIT2_PERMIT_TUPLE}, address owner, (uint256 destinationChainId, address recipient, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
+  `function bridgeToWithIntent(${PERMIT2_PERMIT_TUPLE}, address owner, (uint256 destinationChainId, bytes32 recipient, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
+  'function SWAP_INTENT_WITNESS_TYPE() view returns (string)',
+  'function BRIDGE_INTENT_WITNESS_TYPE() view returns (string)',
+  'function BRIDGE_TO_INTENT_WITNESS_TYPE() view returns (string)',
+  'event SwapWithIntent(address indexed owner, address indexed tokenIn, address indexed recipient, uint256 amountIn, uint256 amountOut, uint256 permitNonce, address relayer)',
+  'event DepositWithIntent(address indexed owner, uint256 indexed bridgeNonce, uint256 destinationChainId, uint256 amount, uint256 permitNonce, address relayer)',
+  'error IntentExpired(uint256 deadline)',
+  'error TokenMismatch(address permitted, address expected)',
+  'error InvalidPath()',
   'error PermitRejected(address token)',
   'error InvalidSignatureLength()',
   'error InvalidRecipient()',

@@ -164,6 +164,15 @@ interface ISignatureTransfer {
         bytes calldata signature
     ) external;
 
+    function permitWitnessTransferFrom(
+        PermitTransferFrom calldata permit,
+        SignatureTransferDetails calldata transferDetails,
+        address owner,
+        bytes32 witness,
+        string calldata witnessTypeString,
+        bytes calldata signature
+    ) external;
+
     function invalidateUnorderedNonces(uint256 wordPos, uint256 mask) external;
 }
 
@@ -173,6 +182,10 @@ contract Permit2 is ISignatureTransfer {
     bytes32 public constant TOKEN_PERMISSIONS_TYPEHASH = keccak256("TokenPermissions(address token,uint256 amount)");
     bytes32 public constant PERMIT_TRANSFER_FROM_TYPEHASH =
         keccak256("PermitTransferFrom(TokenPermissions permitted,address spender,uint256 nonce,uint256 deadline)TokenPermissions(address token,uint256 amount)");
+    /// The fixed head of every PermitWitnessTransferFrom type string; the caller's witnessTypeString
+    /// completes it ("<WitnessType> witness)<WitnessType>(...)...TokenPermissions(address token,uint256 amount)").
+    string public constant PERMIT_TRANSFER_FROM_WITNESS_TYPEHASH_STUB =
+        "PermitWitnessTransferFrom(TokenPermissions permitted,address spender,uint256 nonce,uint256 deadline,";
     bytes32 private constant EIP712_DOMAIN_TYPEHASH = keccak256("EIP712Domain(string name,uint256 chainId,address verifyingContract)");
     bytes32 private constant NAME_HASH = keccak256("Permit2");
     bytes32 private constant S_MASK = 0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
@@ -210,13 +223,47 @@ contract Permit2 is ISignatureTransfer {
         address owner,
         bytes calldata signature
     ) external {
+        bytes32 structHash = keccak256(
+            abi.encode(PERMIT_TRANSFER_FROM_TYPEHASH, hashTokenPermissions(permit.permitted), msg.sender, permit.nonce, permit.deadline)
+        );
+        transferWithSignature(permit, transferDetails, owner, structHash, signature);
+    }
+
+    /// As permitTransferFrom, with extra data the owner signed (the witness, an EIP-712 struct hash
+    /// of witnessTypeString's type, computed by the spender from what it is about to do), so that
+    /// the spender can prove the owner agreed to more than the transfer (where the tokens go next).
+    function permitWitnessTransferFrom(
+        PermitTransferFrom calldata permit,
+        SignatureTransferDetails calldata transferDetails,
+        address owner,
+        bytes32 witness,
+        string calldata witnessTypeString,
+        bytes calldata signature
+    ) external {
+        bytes32 typeHash = keccak256(abi.encodePacked(PERMIT_TRANSFER_FROM_WITNESS_TYPEHASH_STUB, witnessTypeString));
+        bytes32 structHash = keccak256(
+            abi.encode(typeHash, hashTokenPermissions(permit.permitted), msg.sender, permit.nonce, permit.deadline, witness)
+        );
+        transferWithSignature(permit, transferDetails, owner, structHash, signature);
+    }
+
+    /// The checks of both entry points, in canonical Permit2's order: deadline, amount, nonce, signature.
+    function transferWithSignature(
+        PermitTransferFrom calldata permit,
+        SignatureTransferDetails calldata transferDetails,
+        address owner,
+        bytes32 structHash,
+        bytes calldata signature
+    ) private {
         if (block.timestamp > permit.deadline) revert SignatureExpired(permit.deadline);
         if (transferDetails.requestedAmount > permit.permitted.amount) revert InvalidAmount(permit.permitted.amount);
         useUnorderedNonce(owner, permit.nonce);
-        bytes32 permissionsHash = keccak256(abi.encode(TOKEN_PERMISSIONS_TYPEHASH, permit.permitted.token, permit.permitted.amount));
-        bytes32 structHash = keccak256(abi.encode(PERMIT_TRANSFER_FROM_TYPEHASH, permissionsHash, msg.sender, permit.nonce, permit.deadline));
         verify(signature, keccak256(abi.encodePacked("\\x19\\x01", DOMAIN_SEPARATOR(), structHash)), owner);
         IERC20(permit.permitted.token).safeTransferFrom(owner, transferDetails.to, transferDetails.requestedAmount);
+    }
+
+    function hashTokenPermissions(TokenPermissions calldata permitted) private pure returns (bytes32) {
+        return keccak256(abi.encode(TOKEN_PERMISSIONS_TYPEHASH, permitted.token, permitted.amount));
     }
 
     /// Marks the nonces of mask in word wordPos as used, so signatures carrying them can never be spent.
@@ -272,6 +319,12 @@ contract Permit2 is ISignatureTransfer {
  * transaction, so there is no approval step. Router, bridge and Permit2 are fixed at deployment and
  * there is no arbitrary-call entry point: the tokens it pulls can only go into that leg, for the
  * recipient the caller names. It keeps no tokens between calls (checked after each leg).
+ *
+ * Sponsored ("gasless") legs: swapWithIntent, bridgeWithIntent and bridgeToWithIntent may be sent by
+ * anyone (the service's relayer, which pays the gas). The owner signs only a Permit2
+ * PermitWitnessTransferFrom whose witness is the whole leg (path, minimum out, recipient, deadline,
+ * or destination and recipient); the router hashes the witness itself from the arguments it acts on,
+ * so a sender who changes any of them, the amount, the nonce or the owner gets InvalidSigner.
  */
 export const SWAP_GATEWAY_ROUTER_SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
@@ -329,12 +382,75 @@ contract SwapGatewayRouter is ReentrancyGuard {
     event SwapWithPermit(address indexed user, address indexed tokenIn, address indexed to, uint256 amountIn, uint256 amountOut, PermitKind kind);
     event DepositWithPermit(address indexed user, uint256 indexed bridgeNonce, uint256 destinationChainId, uint256 amount, PermitKind kind);
 
+    /// The leg an owner signs as the Permit2 witness of a sponsored swap (EIP-712 struct SwapIntent).
+    struct SwapIntent {
+        address[] path;
+        uint256 amountOutMin;
+        address recipient;
+        /// The output is WETH and the recipient gets native ETH (Router02 swapExactTokensForETH).
+        bool unwrapNative;
+        uint256 deadline;
+    }
+
+    /// The bridge deposit an owner signs as the witness of a sponsored deposit to an EVM address.
+    struct BridgeIntent {
+        uint256 destinationChainId;
+        address recipient;
+        uint256 deadline;
+    }
+
+    /// As BridgeIntent, to a 32-byte recipient (a Solana public key), through the bridge's depositTo.
+    struct BridgeToIntent {
+        uint256 destinationChainId;
+        bytes32 recipient;
+        uint256 deadline;
+    }
+
+    bytes32 public constant SWAP_INTENT_TYPEHASH =
+        keccak256("SwapIntent(address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)");
+    bytes32 public constant BRIDGE_INTENT_TYPEHASH = keccak256("BridgeIntent(uint256 destinationChainId,address recipient,uint256 deadline)");
+    bytes32 public constant BRIDGE_TO_INTENT_TYPEHASH =
+        keccak256("BridgeToIntent(uint256 destinationChainId,bytes32 recipient,uint256 deadline)");
+    /// Permit2 witness type strings: the witness field is named "witness" (as Uniswap's permit2-sdk
+    /// and UniswapX name it) and the referenced types follow in alphabetical order, as EIP-712 wants.
+    string public constant SWAP_INTENT_WITNESS_TYPE =
+        "SwapIntent witness)SwapIntent(address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)TokenPermissions(address token,uint256 amount)";
+    string public constant BRIDGE_INTENT_WITNESS_TYPE =
+        "BridgeIntent witness)BridgeIntent(uint256 destinationChainId,address recipient,uint256 deadline)TokenPermissions(address token,uint256 amount)";
+    string public constant BRIDGE_TO_INTENT_WITNESS_TYPE =
+        "BridgeToIntent witness)BridgeToIntent(uint256 destinationChainId,bytes32 recipient,uint256 deadline)TokenPermissions(address token,uint256 amount)";
+
+    /// A sponsored swap: owner's tokens, sent by relayer (who paid the gas), as the owner signed.
+    event SwapWithIntent(
+        address indexed owner,
+        address indexed tokenIn,
+        address indexed recipient,
+        uint256 amountIn,
+        uint256 amountOut,
+        uint256 permitNonce,
+        address relayer
+    );
+    /// A sponsored bridge deposit (deposit or depositTo); the recipient is in the bridge's event.
+    event DepositWithIntent(
+        address indexed owner,
+        uint256 indexed bridgeNonce,
+        uint256 destinationChainId,
+        uint256 amount,
+        uint256 permitNonce,
+        address relayer
+    );
+
     /// The EIP-2612 permit was refused and no allowance covers the amount (a permit that someone
     /// else submitted first is fine: its allowance is used).
     error PermitRejected(address token);
     error InvalidSignatureLength();
     error InvalidRecipient();
     error TokensLeftBehind(address token, uint256 amount);
+    /// The signed intent's deadline has passed.
+    error IntentExpired(uint256 deadline);
+    /// The permit's token is not the one the leg starts with (path[0], or the bridge's token).
+    error TokenMismatch(address permitted, address expected);
+    error InvalidPath();
 
     constructor(IUniswapV2RouterExactIn uniswapV2Router_, IDevnetBridgeDeposits bridge_, ISignatureTransfer permit2_) {
         uniswapV2Router = uniswapV2Router_;
@@ -406,6 +522,111 @@ contract SwapGatewayRouter is ReentrancyGuard {
         bridgeNonce = bridge.depositTo(amount, destinationChainId, recipient);
         assertNothingLeft(bridgeToken, held);
         emit DepositWithPermit(msg.sender, bridgeNonce, destinationChainId, amount, permit.kind);
+    }
+
+    /// Sponsored swap: pulls exactly permit.permitted.amount of path[0] from owner with owner's
+    /// Permit2 witness signature over (permit, this contract, intent) and swaps all of it on
+    /// Router02 to intent.recipient. Anyone may send it; only what the owner signed can happen.
+    function swapWithIntent(
+        ISignatureTransfer.PermitTransferFrom calldata permit,
+        address owner,
+        SwapIntent calldata intent,
+        bytes calldata signature
+    ) external nonReentrant returns (uint256 amountOut) {
+        if (block.timestamp > intent.deadline) revert IntentExpired(intent.deadline);
+        if (intent.recipient == address(0) || intent.recipient == address(this)) revert InvalidRecipient();
+        if (intent.path.length < 2) revert InvalidPath();
+        if (intent.path[0] != permit.permitted.token) revert TokenMismatch(permit.permitted.token, intent.path[0]);
+        IERC20 tokenIn = IERC20(permit.permitted.token);
+        uint256 amountIn = permit.permitted.amount;
+        uint256 held = pullWithIntent(permit, owner, hashSwapIntent(intent), SWAP_INTENT_WITNESS_TYPE, signature, address(uniswapV2Router));
+        uint256[] memory amounts = intent.unwrapNative
+            ? uniswapV2Router.swapExactTokensForETH(amountIn, intent.amountOutMin, intent.path, intent.recipient, intent.deadline)
+            : uniswapV2Router.swapExactTokensForTokens(amountIn, intent.amountOutMin, intent.path, intent.recipient, intent.deadline);
+        assertNothingLeft(tokenIn, held);
+        amountOut = amounts[amounts.length - 1];
+        emit SwapWithIntent(owner, address(tokenIn), intent.recipient, amountIn, amountOut, permit.nonce, msg.sender);
+    }
+
+    /// Sponsored bridge deposit to an EVM address: the whole permitted amount of the bridge token,
+    /// to the signed destination chain and recipient.
+    function bridgeWithIntent(
+        ISignatureTransfer.PermitTransferFrom calldata permit,
+        address owner,
+        BridgeIntent calldata intent,
+        bytes calldata signature
+    ) external nonReentrant returns (uint256 bridgeNonce) {
+        if (block.timestamp > intent.deadline) revert IntentExpired(intent.deadline);
+        if (intent.recipient == address(this)) revert InvalidRecipient();
+        bytes32 witness = keccak256(abi.encode(BRIDGE_INTENT_TYPEHASH, intent.destinationChainId, intent.recipient, intent.deadline));
+        uint256 held = pullBridgeToken(permit, owner, witness, BRIDGE_INTENT_WITNESS_TYPE, signature);
+        bridgeNonce = bridge.deposit(permit.permitted.amount, intent.destinationChainId, intent.recipient);
+        assertNothingLeft(bridgeToken, held);
+        emit DepositWithIntent(owner, bridgeNonce, intent.destinationChainId, permit.permitted.amount, permit.nonce, msg.sender);
+    }
+
+    /// Sponsored bridge deposit to a 32-byte recipient (Solana), as DevnetBridge.depositTo.
+    function bridgeToWithIntent(
+        ISignatureTransfer.PermitTransferFrom calldata permit,
+        address owner,
+        BridgeToIntent calldata intent,
+        bytes calldata signature
+    ) external nonReentrant returns (uint256 bridgeNonce) {
+        if (block.timestamp > intent.deadline) revert IntentExpired(intent.deadline);
+        bytes32 witness = keccak256(abi.encode(BRIDGE_TO_INTENT_TYPEHASH, intent.destinationChainId, intent.recipient, intent.deadline));
+        uint256 held = pullBridgeToken(permit, owner, witness, BRIDGE_TO_INTENT_WITNESS_TYPE, signature);
+        bridgeNonce = bridge.depositTo(permit.permitted.amount, intent.destinationChainId, intent.recipient);
+        assertNothingLeft(bridgeToken, held);
+        emit DepositWithIntent(owner, bridgeNonce, intent.destinationChainId, permit.permitted.amount, permit.nonce, msg.sender);
+    }
+
+    /// EIP-712 hashStruct of a SwapIntent: the address[] is the keccak of its 32-byte-padded
+    /// elements (abi.encodePacked pads array elements), the bool a uint256 0 or 1.
+    function hashSwapIntent(SwapIntent calldata intent) private pure returns (bytes32) {
+        return keccak256(
+            abi.encode(
+                SWAP_INTENT_TYPEHASH,
+                keccak256(abi.encodePacked(intent.path)),
+                intent.amountOutMin,
+                intent.recipient,
+                intent.unwrapNative,
+                intent.deadline
+            )
+        );
+    }
+
+    function pullBridgeToken(
+        ISignatureTransfer.PermitTransferFrom calldata permit,
+        address owner,
+        bytes32 witness,
+        string memory witnessTypeString,
+        bytes calldata signature
+    ) private returns (uint256 held) {
+        if (permit.permitted.token != address(bridgeToken)) revert TokenMismatch(permit.permitted.token, address(bridgeToken));
+        return pullWithIntent(permit, owner, witness, witnessTypeString, signature, address(bridge));
+    }
+
+    /// Pulls exactly permit.permitted.amount from owner through Permit2 (spender: this contract,
+    /// witness: the leg) and lets target take exactly that. Returns the balance held before.
+    function pullWithIntent(
+        ISignatureTransfer.PermitTransferFrom calldata permit,
+        address owner,
+        bytes32 witness,
+        string memory witnessTypeString,
+        bytes calldata signature,
+        address target
+    ) private returns (uint256 held) {
+        IERC20 token = IERC20(permit.permitted.token);
+        held = token.balanceOf(address(this));
+        permit2.permitWitnessTransferFrom(
+            permit,
+            ISignatureTransfer.SignatureTransferDetails({to: address(this), requestedAmount: permit.permitted.amount}),
+            owner,
+            witness,
+            witnessTypeString,
+            signature
+        );
+        token.forceApprove(target, permit.permitted.amount);
     }
 
     /// Pulls amount of token from the caller with the permit and lets target take exactly that.

@@ -1,5 +1,18 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { QuoteResult, QuoteRouteSummary, ROUTE_FAMILIES, RouteFamily, RoutePermitInfo } from '@swapgw/contracts';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import {
+  GAS_FEE_SOURCES,
+  GasFeeSource,
+  QuoteResult,
+  QuoteRouteSummary,
+  ROUTE_FAMILIES,
+  RouteFamily,
+  RouteGasCoverage,
+  RouteGasCoverageChain,
+  RouteGasCoverageItem,
+  RoutePermitInfo,
+  SPONSORED_GAS_KINDS,
+  SponsoredGasKind,
+} from '@swapgw/contracts';
 
 export class Eip2612DomainDto {
   @ApiProperty({ example: 'USD Coin', description: 'EIP-712 domain name of the token' }) name!: string;
@@ -19,7 +32,112 @@ export class RoutePermitInfoDto implements RoutePermitInfo {
   eip2612?: Eip2612DomainDto;
 }
 
+/** Ours: one sponsored transaction (or rent) in a chain's gas coverage. */
+export class RouteGasCoverageItemDto implements RouteGasCoverageItem {
+  @ApiProperty({
+    enum: SPONSORED_GAS_KINDS,
+    example: 'permit',
+    description:
+      "permit: the relayer sends the token's EIP-2612 permit (~60k gas). approve-top-up: a gas top-up to the user (21k) paying for the user's own approve(Permit2) (~50k), for tokens without EIP-2612 (WETH9, or unknown). " +
+      "swap-intent / bridge-intent: the relayer's SwapGatewayRouter call swapWithIntent (~200k) / bridgeWithIntent (~150k) carrying the user's Permit2 witness signature. " +
+      "native-input-top-up: the user's own native-input transaction (~150k) and the top-up paying it (21k). bridge-release: the relayer's release on the bridge destination (EVM ~80k gas; Solana 1 signature). " +
+      "solana-transaction: the user's Solana transaction with the relayer as fee payer (2 signatures of 5,000 lamports). solana-ata-rent: the rent of an associated token account created for the recipient (2,039,280 lamports).",
+  })
+  kind!: SponsoredGasKind;
+  @ApiProperty({ example: 0, description: 'Index of the route leg (execution order) the item belongs to' })
+  leg!: number;
+  @ApiProperty({
+    example: '60000',
+    pattern: '^(0|[1-9][0-9]*)$',
+    description: 'Decimal string: EVM gas units; Solana: signatures paid; "0" for rent',
+  })
+  estimatedGasUnits!: string;
+  @ApiProperty({
+    example: '60282000000000',
+    pattern: '^(0|[1-9][0-9]*)$',
+    description: 'Decimal string in base units of the native coin (wei / lamports)',
+  })
+  estimatedCost!: string;
+}
+
+/** Ours: what the service expects to pay on one chain of a route. */
+export class RouteGasCoverageChainDto implements RouteGasCoverageChain {
+  @ApiProperty({
+    example: 'devnet-a',
+    description: "A chain the route touches (a leg's chain, or a bridge's destination)",
+  })
+  chain!: string;
+  @ApiProperty({ example: 'ETH', description: 'Native coin the gas is paid in' }) nativeSymbol!: string;
+  @ApiProperty({ example: 18, description: 'Decimals of the native coin (18 for ETH, 9 for SOL)' })
+  nativeDecimals!: number;
+  @ApiProperty({
+    example: '260000',
+    pattern: '^(0|[1-9][0-9]*)$',
+    description:
+      'Decimal string: EVM gas units of every sponsored transaction on this chain; Solana: signatures paid (5,000 lamports each)',
+  })
+  estimatedGasUnits!: string;
+  @ApiProperty({
+    example: '1004700000',
+    pattern: '^(0|[1-9][0-9]*)$',
+    description:
+      "Decimal string: price per unit used, wei per gas (EVM: the node's eth_gasPrice) or lamports per signature (Solana)",
+  })
+  feePerGas!: string;
+  @ApiProperty({
+    enum: GAS_FEE_SOURCES,
+    example: 'node',
+    description:
+      "node: the price was read from the chain's node within the last 10 s (Solana: the rent of a token account). fallback: the node is unreachable or no RPC is configured for the chain (aggregator routes on real networks): the per-family default (EVM 2 gwei per gas; Solana 5,000 lamports per signature and 2,039,280 lamports of rent)",
+  })
+  feeSource!: GasFeeSource;
+  @ApiProperty({
+    example: '261222000000000',
+    pattern: '^(0|[1-9][0-9]*)$',
+    description:
+      'Decimal string in base units of the native coin (wei / lamports): estimatedGasUnits × feePerGas, plus rent',
+  })
+  estimatedCost!: string;
+  @ApiProperty({
+    example: '0.000261',
+    description: 'estimatedCost in whole native units, rounded to 3 significant digits',
+  })
+  estimatedCostFormatted!: string;
+  @ApiProperty({
+    type: [RouteGasCoverageItemDto],
+    description:
+      'The sponsored transactions (and rent) that make up estimatedCost, in the order they are sent',
+  })
+  breakdown!: RouteGasCoverageItemDto[];
+}
+
+/** Ours: the gas of a route, paid by the service (sponsored execution). */
+export class RouteGasCoverageDto implements RouteGasCoverage {
+  @ApiProperty({
+    enum: ['service'],
+    example: 'service',
+    description: 'Who pays the gas: always the service (its relayers send or fund every transaction)',
+  })
+  paidBy!: 'service';
+  @ApiProperty({
+    enum: ['0'],
+    example: '0',
+    description: 'What the user pays for gas, in base units: always "0"',
+  })
+  userPays!: '0';
+  @ApiProperty({
+    type: [RouteGasCoverageChainDto],
+    description:
+      "One entry per chain the route touches, in the order it is first touched; a chain where the service sends nothing (the destination of an aggregator's bridge) reads 0",
+  })
+  chains!: RouteGasCoverageChainDto[];
+}
+
 /** The spec's QuoteRouteSummary. */
+@ApiSchema({
+  description:
+    'One route of a quote. Gas is covered by the service on every route: its relayers pay all gas and the user pays nothing extra; `gasCoverage` states the expected cost per chain (an upper bound).',
+})
 export class QuoteRouteSummaryDto implements QuoteRouteSummary {
   @ApiProperty({ description: 'Route identifier, passed to swap build' }) routeId!: string;
   @ApiPropertyOptional({ example: 'uniswap-v2', description: 'Present when one provider label covers the whole route' }) provider?: string;
@@ -36,13 +154,26 @@ export class QuoteRouteSummaryDto implements QuoteRouteSummary {
     description: 'Present when the first leg can take a permit instead of an approval (POST /swap/build permitType eip2612 or permit2): what to sign',
   })
   permit?: RoutePermitInfoDto;
+  @ApiProperty({
+    type: RouteGasCoverageDto,
+    description:
+      'Gas is sponsored on every route: the service\'s relayers pay all gas and the user pays nothing extra (userPays "0"). ' +
+      "The expected cost per chain, in the native coin, is an upper bound: every ERC-20 leg counts the permit or approve step (the quote does not know the user's Permit2 allowance), " +
+      "and every token account that may have to be created counts its rent. Prices are the chain node's (feeSource node) or a documented fallback (feeSource fallback).",
+  })
+  gasCoverage!: RouteGasCoverageDto;
 }
 
 /** The spec's Quote (data of POST /quote). */
 export class QuoteResponse implements Omit<QuoteResult, 'routePlans'> {
   @ApiProperty({ description: 'Quote identifier, passed to swap build' }) quoteId!: string;
   @ApiProperty({ description: 'Expiry (ms since epoch): 60 s after the quote by default' }) expiresAtMs!: number;
-  @ApiProperty({ type: [QuoteRouteSummaryDto], description: 'Best output first; empty when no route exists' }) routes!: QuoteRouteSummaryDto[];
+  @ApiProperty({
+    type: [QuoteRouteSummaryDto],
+    description:
+      'Best output first; empty when no route exists. Gas is covered by the service on every route (gasCoverage)',
+  })
+  routes!: QuoteRouteSummaryDto[];
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'With ?debug=1: provider outcomes and route details' })
   debug?: Record<string, unknown>;
 }

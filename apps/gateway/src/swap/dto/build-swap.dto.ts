@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-import { PERMIT_TYPES, PermitType } from '@swapgw/contracts';
+import { GAS_PAYMENTS, GasPayment, PERMIT_TYPES, PermitType } from '@swapgw/contracts';
 import { IsWalletAddress } from '../../common/validation';
 
 const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
@@ -104,9 +104,22 @@ export class BuildSwapDto {
   userAddress!: string;
 
   @ApiPropertyOptional({
+    enum: GAS_PAYMENTS,
+    description:
+      'Who pays the gas. sponsored (the default): the service, on every EVM step: the wallet signs EIP-712 typed data ' +
+      '(payload evm-typed-data) that the service\'s relayers submit, or, where only the wallet\'s own transaction can work, ' +
+      'the service first sends it that transaction\'s maximum fee, so its native balance never drops (docs/gas-sponsorship.md). ' +
+      'user: the wallet sends every transaction and pays its gas. A build with permitType (or a permit signature) is a user-paid ' +
+      'build; permitType together with gasPayment sponsored is 400 VALIDATION_FAILED.',
+  })
+  @IsOptional()
+  @IsIn(GAS_PAYMENTS)
+  gasPayment?: GasPayment;
+
+  @ApiPropertyOptional({
     enum: PERMIT_TYPES,
     description:
-      'How the first leg gets the input token. approve (default): an approve step when the allowance is short. ' +
+      'User-paid builds (see gasPayment): how the first leg gets the input token. approve (default): an approve step when the allowance is short. ' +
       'eip2612 / permit2: no approve step; the first leg is ONE call to the chain\'s SwapGatewayRouter carrying the permit, signed for ' +
       'spender = the quote route\'s permit.spender and value/amount = permit.amount (see README "Permits" for the typed data). ' +
       'permit2 adds one approve of the token to Permit2 (MaxUint256, once per token) when the allowance to Permit2 is short. ' +

@@ -3,7 +3,11 @@ import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 
 /** POST /swap/{swapId}/signing body. */
 export class SubmitSignedTxDto {
-  @ApiProperty({ description: 'Signed transaction: EVM 0x-hex of the serialized signed transaction; Solana base64 of the signed versioned transaction' })
+  @ApiProperty({
+    description:
+      'What the wallet signed, by payload type: evm-transaction: 0x-hex of the serialized signed transaction; evm-typed-data: the 0x ' +
+      'signature (65 bytes) of the typed data; solana-versioned-transaction: base64 of the signed versioned transaction',
+  })
   @IsString()
   @IsNotEmpty()
   @MaxLength(262_144)

@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { EvmTransactionPayloadDto, EvmTypedDataPayloadDto, SIGNING_PAYLOAD_MODELS, SolanaTransactionPayloadDto } from './signing-payload.dto';
 import type { AsyncSigningResponse, PendingTransaction, SigningEnvelope, SubmittedSigningResponse, SyncSigningResponse } from '../swap-responses';
 
 /** Swagger shapes of the swap responses (data of the envelope); the types live in swap-responses.ts. */
@@ -7,20 +8,39 @@ export class SigningStepDto {
   @ApiProperty({ minimum: 1 }) total!: number;
 }
 
+@ApiExtraModels(...SIGNING_PAYLOAD_MODELS)
 export class ReadySigningEnvelopeDto implements SigningEnvelope {
   @ApiProperty({ type: SigningStepDto }) step!: SigningStepDto;
   @ApiProperty({ description: 'Expiry of this payload (ms since epoch); after it, GET the signing endpoint for a fresh one' })
   expiresAtMs!: number;
   @ApiProperty() readyAtMs!: number;
   @ApiProperty({
+    oneOf: [
+      { $ref: getSchemaPath(EvmTransactionPayloadDto) },
+      { $ref: getSchemaPath(EvmTypedDataPayloadDto) },
+      { $ref: getSchemaPath(SolanaTransactionPayloadDto) },
+    ],
+    discriminator: {
+      propertyName: 'type',
+      mapping: {
+        'evm-transaction': getSchemaPath(EvmTransactionPayloadDto),
+        'evm-typed-data': getSchemaPath(EvmTypedDataPayloadDto),
+        'solana-versioned-transaction': getSchemaPath(SolanaTransactionPayloadDto),
+      },
+    },
+    description:
+      'What the wallet signs, by type: evm-transaction (sign the transaction; rawTx = signed serialized 0x-hex), evm-typed-data (sign with ' +
+      'eth_signTypedData_v4; rawTx = the 0x signature; the service relays it and pays the gas), solana-versioned-transaction (sign; rawTx = base64)',
+  })
+  payload!: Record<string, unknown>;
+  @ApiProperty({
     type: 'object',
     additionalProperties: true,
     description:
-      'EVM: { type: "evm-transaction", transaction: { chainId, from, to, data, value, nonce, gasLimit, maxFeePerGas, maxPriorityFeePerGas } }, signable as-is by ethers Wallet.signTransaction. ' +
-      'Solana: { type: "solana-versioned-transaction", transaction: base64 unsigned v0 transaction } (fee payer = the signing wallet), signed as-is by a wallet or VersionedTransaction.sign',
+      'EVM: gasEstimate, gasLimit, maxFeePerGas, maxPriorityFeePerGas, estimatedFeeWei; on sponsored steps also gasPaidBy "service" ' +
+      '(typed data: userPaysWei "0"; covered transaction: gasCoveredWei sent to the wallet first, gasDropTxHash); ' +
+      'Solana: feePayer, recentBlockhash, lastValidBlockHeight, estimatedFeeLamports',
   })
-  payload!: Record<string, unknown>;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'EVM: gasEstimate, gasLimit, maxFeePerGas, maxPriorityFeePerGas, estimatedFeeWei; Solana: feePayer, recentBlockhash, lastValidBlockHeight, estimatedFeeLamports' })
   executionHints!: Record<string, unknown>;
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'recommendedWallet, network, action (approve | swap | bridge)' })
   clientHints!: Record<string, unknown>;

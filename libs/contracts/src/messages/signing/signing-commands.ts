@@ -1,11 +1,14 @@
 import { Type } from 'class-transformer';
 import {
+  IsBoolean,
   IsIn,
   IsInt,
   IsNotEmpty,
   IsObject,
   IsOptional,
   IsString,
+  ArrayMinSize,
+  ArrayMaxSize,
   Matches,
   Max,
   Min,
@@ -118,6 +121,116 @@ export class SolanaStepSpec {
   lastValidBlockHeight?: number;
 }
 
+export const SPONSORSHIP_MODES = ['covered-transaction', 'eip2612-permit', 'permit2-intent'] as const;
+/**
+ * How the service pays the gas of a step (docs/gas-sponsorship.md):
+ *  - `covered-transaction`: the user's own transaction (`call`), where nothing else can work (an
+ *    approve of Permit2 for a token without EIP-2612, a native-coin input, an aggregator's prebuilt
+ *    call); a relayer first sends the user the transaction's maximum fee, so the user's native
+ *    balance never drops;
+ *  - `eip2612-permit`: the user signs the token's EIP-2612 Permit for Permit2 (`permit`), a relayer
+ *    submits `token.permit(...)`;
+ *  - `permit2-intent`: the user signs a Permit2 PermitWitnessTransferFrom whose witness binds the
+ *    leg (`intent`), a relayer calls the chain's SwapGatewayRouter with it.
+ */
+export type SponsorshipMode = (typeof SPONSORSHIP_MODES)[number];
+
+export const SPONSORED_INTENT_KINDS = ['swap', 'bridge', 'bridge-to'] as const;
+export type SponsoredIntentKind = (typeof SPONSORED_INTENT_KINDS)[number];
+
+/** The EIP-2612 Permit a `eip2612-permit` step asks for: owner = the step's `from`. */
+export class SponsoredPermitSpec {
+  @Matches(EVM_ADDRESS)
+  token!: string;
+
+  /** The token's EIP-712 domain name (OpenZeppelin ERC20Permit: the token name). */
+  @IsString()
+  @IsNotEmpty()
+  tokenName!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  version!: string;
+
+  /** Permit2: the allowance lets it move the token with the user's per-transfer signatures only. */
+  @Matches(EVM_ADDRESS)
+  spender!: string;
+
+  @Matches(BASE_UNITS)
+  value!: string;
+}
+
+/**
+ * The leg a `permit2-intent` step executes, as the SwapGatewayRouter's witness binds it: Permit2
+ * moves exactly `amount` of `token` from the signer to the router, which can only do this with it.
+ */
+export class SponsoredIntentSpec {
+  @IsIn(SPONSORED_INTENT_KINDS)
+  kind!: SponsoredIntentKind;
+
+  @Matches(EVM_ADDRESS)
+  permit2!: string;
+
+  /** The SwapGatewayRouter: the Permit2 spender and the contract the relayer calls. */
+  @Matches(EVM_ADDRESS)
+  router!: string;
+
+  @Matches(EVM_ADDRESS)
+  token!: string;
+
+  @Matches(BASE_UNITS)
+  amount!: string;
+
+  /** swap: the Uniswap V2 path (starts with `token`). */
+  @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'swap')
+  @ArrayMinSize(2)
+  @ArrayMaxSize(8)
+  @Matches(EVM_ADDRESS, { each: true })
+  path?: string[];
+
+  @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'swap')
+  @Matches(BASE_UNITS)
+  amountOutMin?: string;
+
+  /** swap: pay out native coin (the path ends with the wrapped native token). */
+  @IsOptional()
+  @IsBoolean()
+  unwrapNative?: boolean;
+
+  /** bridge / bridge-to: the bridge's id of the destination chain. */
+  @ValidateIf((o: SponsoredIntentSpec) => o.kind !== 'swap')
+  @IsInt()
+  @Min(1)
+  destinationChainId?: number;
+
+  /** swap / bridge: an EVM address; bridge-to: 0x + 32 bytes (a Solana public key). */
+  @Matches(/^0x([0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/)
+  recipient!: string;
+
+  /** Seconds since epoch: the leg's deadline and the Permit2 signature's. */
+  @IsInt()
+  @Min(0)
+  deadline!: number;
+}
+
+/** How the service pays for a step's gas; see SponsorshipMode. */
+export class SponsoredStepSpec {
+  @IsIn(SPONSORSHIP_MODES)
+  mode!: SponsorshipMode;
+
+  @ValidateIf((o: SponsoredStepSpec) => o.mode === 'eip2612-permit')
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SponsoredPermitSpec)
+  permit?: SponsoredPermitSpec;
+
+  @ValidateIf((o: SponsoredStepSpec) => o.mode === 'permit2-intent')
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SponsoredIntentSpec)
+  intent?: SponsoredIntentSpec;
+}
+
 /**
  * `signing.prepare` (signing.commands, planner → signer-surface): build the chain payload of one
  * step. Idempotent on (swapId, stepId): a replay answers nothing new.
@@ -158,8 +271,11 @@ export class SigningPrepareCommand {
   @IsNotEmpty()
   from!: string;
 
-  /** EVM steps: the contract call. Absent on Solana steps, which carry `solana` instead. */
-  @ValidateIf((o: SigningPrepareCommand) => o.solana === undefined)
+  /**
+   * EVM steps: the contract call. Absent on Solana steps, which carry `solana` instead, and on
+   * sponsored steps the user signs typed data for (`sponsored.mode` other than covered-transaction).
+   */
+  @ValidateIf((o: SigningPrepareCommand) => o.solana === undefined && (o.sponsored === undefined || o.sponsored.mode === 'covered-transaction'))
   @IsObject()
   @ValidateNested()
   @Type(() => SigningCall)
@@ -180,6 +296,18 @@ export class SigningPrepareCommand {
   @ValidateNested()
   @Type(() => SigningWaitForSpec)
   waitFor?: SigningWaitForSpec;
+
+  /** Set when the service pays the step's gas (every EVM step of a sponsored swap). */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => SponsoredStepSpec)
+  sponsored?: SponsoredStepSpec;
+
+  /** The API key the swap belongs to: sponsored gas is accounted and budgeted per key. */
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  owner?: string;
 }
 
 /**

@@ -51,7 +51,7 @@ export class SigningPayloadReadyEvent extends SigningStepRef {
   @IsIn(SIGNING_STEP_KINDS)
   kind!: SigningStepKind;
 
-  /** `{ type: 'evm-transaction', transaction: {...} }` (see EvmSigningPayload). */
+  /** `evm-transaction`, `evm-typed-data` or `solana-versioned-transaction` (see SigningPayload). */
   @IsObject()
   payload!: SigningPayload;
 
@@ -164,4 +164,12 @@ export class SigningUnavailableEvent extends SigningStepRef {
   @IsString()
   @IsNotEmpty()
   reason!: string;
+
+  /**
+   * The error code the swap fails with (a 503 of the catalog): SPONSORSHIP_BUDGET_EXHAUSTED or
+   * SPONSORSHIP_UNAVAILABLE; absent means SIGNING_SURFACE_UNAVAILABLE (no RPC).
+   */
+  @IsOptional()
+  @IsString()
+  code?: string;
 }

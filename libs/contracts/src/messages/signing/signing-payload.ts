@@ -20,13 +20,35 @@ export interface EvmSigningPayload {
   transaction: EvmTransactionPayload;
 }
 
+/**
+ * EIP-712 typed data exactly as `eth_signTypedData_v4` takes it: `types` includes `EIP712Domain`,
+ * every uint is a decimal string. (ethers: `wallet.signTypedData(domain, types without
+ * EIP712Domain, message)`.)
+ */
+export interface Eip712TypedData {
+  domain: Record<string, string | number>;
+  types: Record<string, { name: string; type: string }[]>;
+  primaryType: string;
+  message: Record<string, unknown>;
+}
+
+/**
+ * A gas-sponsored EVM step: the user signs typed data (an EIP-2612 `Permit` of the input token for
+ * Permit2, or a Permit2 `PermitWitnessTransferFrom` whose witness binds the leg) and submits the 65-byte
+ * 0x signature as `rawTx`; the service's relayer sends, and pays for, the transaction carrying it.
+ */
+export interface EvmTypedDataSigningPayload {
+  type: 'evm-typed-data';
+  typedData: Eip712TypedData;
+}
+
 /** Solana: base64 of the serialized unsigned v0 transaction, fee payer = the signing wallet. */
 export interface SolanaSigningPayload {
   type: 'solana-versioned-transaction';
   transaction: string;
 }
 
-export type SigningPayload = EvmSigningPayload | SolanaSigningPayload;
+export type SigningPayload = EvmSigningPayload | EvmTypedDataSigningPayload | SolanaSigningPayload;
 
 /** `executionHints` of an EVM payload (decimal strings, wei / gas units). */
 export interface EvmExecutionHints {

@@ -56,3 +56,12 @@ export const isTerminalSwapStatus = (status: string): boolean =>
 /** How the first leg's token allowance is granted. */
 export const PERMIT_TYPES = ['eip2612', 'permit2', 'approve'] as const;
 export type PermitType = (typeof PERMIT_TYPES)[number];
+
+/**
+ * Who pays a swap's gas. `sponsored` (the default): the service's relayers, on every EVM step, so a
+ * wallet holding only the input token can swap. `user`: the wallet sends its own transactions and
+ * pays their gas (an integrator's choice, e.g. a smart-contract wallet that bundles them); also what
+ * a build carrying its own permit signature (`permitSignature`, `permit2`) means.
+ */
+export const GAS_PAYMENTS = ['sponsored', 'user'] as const;
+export type GasPayment = (typeof GAS_PAYMENTS)[number];

@@ -13,7 +13,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { RoutePlan } from '../quote/quote-messages';
-import { PERMIT_TYPES, PermitType, SwapStatus } from './swap-message-types';
+import { GAS_PAYMENTS, GasPayment, PERMIT_TYPES, PermitType, SwapStatus } from './swap-message-types';
 
 /**
  * An EVM address or a Solana public key: which family fits is decided by the planner from the
@@ -110,6 +110,11 @@ export class SwapBuildRequest {
   @IsOptional()
   @IsIn(PERMIT_TYPES)
   permitType?: PermitType;
+
+  /** Who pays the gas (see GasPayment); absent: sponsored, unless the build carries a permit signature. */
+  @IsOptional()
+  @IsIn(GAS_PAYMENTS)
+  gasPayment?: GasPayment;
 
   /** Milliseconds since epoch, as the spec says; the on-chain permit deadline is floor(ms / 1000). */
   @IsOptional()

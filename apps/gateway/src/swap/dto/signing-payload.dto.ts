@@ -1,0 +1,78 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+// The `payload` union of a ready signing envelope, one schema per `type` (discriminator), so a
+// generated client gets real types. The shapes live in libs/contracts (signing-payload.ts).
+
+const DECIMAL = '^(0|[1-9][0-9]*)$';
+
+export class EvmTransactionFieldsDto {
+  @ApiProperty({ pattern: DECIMAL }) chainId!: string;
+  @ApiProperty({ description: 'The signing wallet' }) from!: string;
+  @ApiProperty() to!: string;
+  @ApiProperty({ description: '0x-hex calldata' }) data!: string;
+  @ApiProperty({ pattern: DECIMAL, description: 'Wei' }) value!: string;
+  @ApiProperty({ pattern: DECIMAL }) nonce!: string;
+  @ApiProperty({ pattern: DECIMAL }) gasLimit!: string;
+  @ApiProperty({ pattern: DECIMAL }) maxFeePerGas!: string;
+  @ApiProperty({ pattern: DECIMAL }) maxPriorityFeePerGas!: string;
+}
+
+/** The wallet's own transaction; on a sponsored swap its maximum fee was sent to the wallet first. */
+export class EvmTransactionPayloadDto {
+  @ApiProperty({ enum: ['evm-transaction'] }) type!: 'evm-transaction';
+  @ApiProperty({
+    type: EvmTransactionFieldsDto,
+    description: 'Signable as-is by ethers Wallet.signTransaction (EIP-1559 type 2). rawTx: the 0x-hex signed serialized transaction',
+  })
+  transaction!: EvmTransactionFieldsDto;
+}
+
+export class TypedDataFieldDto {
+  @ApiProperty() name!: string;
+  @ApiProperty() type!: string;
+}
+
+export class Eip712TypedDataDto {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+    description: 'EIP712Domain values: name, version (EIP-2612 only), chainId, verifyingContract',
+  })
+  domain!: Record<string, string | number>;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'array', items: { $ref: '#/components/schemas/TypedDataFieldDto' } },
+    description: 'Struct definitions, EIP712Domain included, as eth_signTypedData_v4 takes them',
+  })
+  types!: Record<string, TypedDataFieldDto[]>;
+  @ApiProperty({ enum: ['Permit', 'PermitWitnessTransferFrom'] }) primaryType!: string;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The values; every uint is a decimal string' })
+  message!: Record<string, unknown>;
+}
+
+/**
+ * A sponsored step: sign `typedData` with eth_signTypedData_v4 (ethers: signTypedData(domain,
+ * types without EIP712Domain, message)); rawTx is the 0x 65-byte signature. The service's relayer
+ * sends the transaction that carries it and pays its gas.
+ */
+export class EvmTypedDataPayloadDto {
+  @ApiProperty({ enum: ['evm-typed-data'] }) type!: 'evm-typed-data';
+  @ApiProperty({
+    type: Eip712TypedDataDto,
+    description:
+      'primaryType Permit: the input token\'s EIP-2612 permit for Permit2 (once per token). primaryType PermitWitnessTransferFrom: ' +
+      'Permit2 may move exactly permitted.amount once, to the SwapGatewayRouter (spender), which must perform the leg the witness binds ' +
+      '(SwapIntent: path, amountOutMin, recipient, unwrapNative, deadline; BridgeIntent / BridgeToIntent: destinationChainId, recipient, deadline). ' +
+      'rawTx: the 0x signature (65 bytes)',
+  })
+  typedData!: Eip712TypedDataDto;
+}
+
+export class SolanaTransactionPayloadDto {
+  @ApiProperty({ enum: ['solana-versioned-transaction'] }) type!: 'solana-versioned-transaction';
+  @ApiProperty({ description: 'Base64 of the unsigned v0 transaction; rawTx: base64 of it signed by the wallet' })
+  transaction!: string;
+}
+
+export const SIGNING_PAYLOAD_MODELS = [EvmTransactionPayloadDto, EvmTypedDataPayloadDto, SolanaTransactionPayloadDto, TypedDataFieldDto] as const;
+

@@ -1,0 +1,227 @@
+import { Logger } from '@nestjs/common';
+import {
+  ChainDescriptor,
+  ChainRegistry,
+  formatNativeAmount,
+  SOLANA_SPONSORED_FEES,
+  SPONSORED_FEE_FALLBACKS,
+  SponsoredFamily,
+  SponsoredFeeRates,
+  SponsoredLegView,
+  sponsoredTotalsOfRoute,
+} from '@swapgw/chains';
+import type { GasFeeSource, RouteGasCoverage, RouteLeg } from '@swapgw/contracts';
+import { withTimeout } from '@swapgw/runtime';
+
+/** The price of a unit on one chain and where it came from. */
+export interface ChainFeeQuote extends SponsoredFeeRates {
+  source: GasFeeSource;
+  /** Why the fallback is used (no RPC, the node's error); for `debug` and the log. */
+  reason?: string;
+}
+
+/** How the node is asked: EVM `eth_gasPrice` (wei), Solana rent-exempt minimum of a token account (lamports). */
+export interface ChainFeeReaders {
+  evmGasPrice(chain: string): Promise<bigint>;
+  solanaTokenAccountRent(chain: string): Promise<bigint>;
+}
+
+export interface ChainFeeOracleOptions {
+  /** How long a chain's answer (node figure or fallback) is reused. */
+  ttlMs: number;
+  /** A node slower than this counts as unreachable: the fallback is used (and kept for ttlMs). */
+  timeoutMs: number;
+}
+
+export const CHAIN_FEE_ORACLE_DEFAULTS: ChainFeeOracleOptions = { ttlMs: 10_000, timeoutMs: 1_500 };
+
+/** The readers over the registry's cached providers (the ones the Uniswap V2 quoter reads reserves with). */
+export function registryFeeReaders(registry: ChainRegistry): ChainFeeReaders {
+  return {
+    evmGasPrice: async (chain) =>
+      BigInt((await registry.evmProvider(chain).send('eth_gasPrice', [])) as string),
+    solanaTokenAccountRent: async (chain) =>
+      BigInt(
+        await registry
+          .solanaConnection(chain)
+          .getMinimumBalanceForRentExemption(SOLANA_SPONSORED_FEES.tokenAccountBytes),
+      ),
+  };
+}
+
+/**
+ * The price of gas on each chain for the quotes' gas coverage, read from the chain's node and kept
+ * `ttlMs` (10 s): a burst of quotes costs one read per chain. It never fails a quote: a chain with
+ * no RPC configured (real networks without RPC_URL_*), a node that errs or does not answer within
+ * `timeoutMs` gets the per-family fallback (SPONSORED_FEE_FALLBACKS), marked `fallback`, also kept
+ * `ttlMs` so that a dead node does not slow every quote. Solana's fee per signature is the
+ * protocol's base fee (no priority fee); its node gives the rent of a token account.
+ */
+export class ChainFeeOracle {
+  private readonly logger = new Logger(ChainFeeOracle.name);
+  private readonly cache = new Map<string, { atMs: number; quote: Promise<ChainFeeQuote> }>();
+
+  constructor(
+    private readonly readers: ChainFeeReaders,
+    private readonly options: ChainFeeOracleOptions = CHAIN_FEE_ORACLE_DEFAULTS,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** The chain's current figures; never rejects. Concurrent calls share one read. */
+  ratesOf(chain: ChainDescriptor): Promise<ChainFeeQuote> {
+    const now = this.clock();
+    const cached = this.cache.get(chain.id);
+    if (cached && now - cached.atMs < this.options.ttlMs) return cached.quote;
+    const quote = this.read(chain);
+    this.cache.set(chain.id, { atMs: now, quote });
+    return quote;
+  }
+
+  private async read(chain: ChainDescriptor): Promise<ChainFeeQuote> {
+    const family = swapFamilyOf(chain);
+    if (!family)
+      return {
+        feePerGas: 0n,
+        tokenAccountRent: 0n,
+        source: 'fallback',
+        reason: `${chain.family} chains carry no swaps`,
+      };
+    const fallback = SPONSORED_FEE_FALLBACKS[family];
+    if (!chain.rpcUrl)
+      return {
+        ...fallback,
+        source: 'fallback',
+        reason: `no RPC configured (${chain.rpcEnv ?? 'devnet manifest'})`,
+      };
+    try {
+      if (family === 'evm') {
+        const feePerGas = await withTimeout(
+          this.readers.evmGasPrice(chain.id),
+          this.options.timeoutMs,
+          `eth_gasPrice: no answer within ${this.options.timeoutMs} ms`,
+        );
+        return { feePerGas, tokenAccountRent: 0n, source: 'node' };
+      }
+      const rent = await withTimeout(
+        this.readers.solanaTokenAccountRent(chain.id),
+        this.options.timeoutMs,
+        `getMinimumBalanceForRentExemption: no answer within ${this.options.timeoutMs} ms`,
+      );
+      return { feePerGas: fallback.feePerGas, tokenAccountRent: rent, source: 'node' };
+    } catch (error) {
+      const reason = (error as Error)?.message ?? String(error);
+      this.logger.warn({
+        msg: 'gas price not read from the node; quoting gas coverage with the fallback',
+        chain: chain.id,
+        reason,
+      });
+      return { ...fallback, source: 'fallback', reason };
+    }
+  }
+}
+
+/** A chain's fee figures for `debug` (JSON: decimal strings). */
+export function feeQuoteDebug(rate: ChainFeeQuote): Record<string, string> {
+  const debug: Record<string, string> = {
+    source: rate.source,
+    feePerGas: rate.feePerGas.toString(),
+    tokenAccountRent: rate.tokenAccountRent.toString(),
+  };
+  if (rate.reason) debug.reason = rate.reason;
+  return debug;
+}
+
+/** evm and solana carry swaps; anything else (bitcoin) does not. */
+function swapFamilyOf(chain: ChainDescriptor | undefined): SponsoredFamily | undefined {
+  return chain?.family === 'evm' || chain?.family === 'solana' ? chain.family : undefined;
+}
+
+/** Every chain a leg touches: its own, and a bridge's destination. */
+export function chainsOfLegs(legs: readonly RouteLeg[]): string[] {
+  const chains = new Set<string>();
+  for (const leg of legs) {
+    chains.add(leg.chain);
+    if (leg.kind === 'bridge' && leg.destinationChain) chains.add(leg.destinationChain);
+  }
+  return [...chains];
+}
+
+/**
+ * What the relayer pays for a leg depends on: its chain's family, whether the input is native, and
+ * whether the ERC-20 input has EIP-2612 (devnet manifest `tokens[].permit`; unknown on real networks,
+ * counted as without: approve + top-up, the dearer); a bridge's release is ours only for the devnet
+ * bridge (an aggregator's bridge delivers by itself).
+ */
+export function sponsoredLegViewOf(registry: ChainRegistry, leg: RouteLeg): SponsoredLegView | undefined {
+  const family = swapFamilyOf(registry.find(leg.chain));
+  if (!family) return undefined;
+  const input = leg.tokenIn.address;
+  const listed =
+    input && family === 'evm'
+      ? Object.values(registry.devnetChain(leg.chain)?.tokens ?? {}).find(
+          (t) => t.address.toLowerCase() === input.toLowerCase(),
+        )
+      : undefined;
+  const view: SponsoredLegView = {
+    kind: leg.kind,
+    chain: leg.chain,
+    family,
+    tokenIn: { address: leg.tokenIn.address },
+    tokenOut: { address: leg.tokenOut.address },
+    inputHasEip2612: listed?.permit === true,
+  };
+  if (leg.kind === 'bridge' && leg.destinationChain) {
+    view.destinationChain = leg.destinationChain;
+    view.destinationFamily = swapFamilyOf(registry.find(leg.destinationChain));
+    view.releasedByRelayer =
+      registry.manifest !== undefined && leg.provider === registry.manifest.bridge.provider;
+  }
+  return view;
+}
+
+/**
+ * The route's `gasCoverage`: the sponsored steps of its legs (libs/chains sponsored-gas: upper
+ * bound, the permit / approve step always counted), priced per chain with `rates`. A chain missing
+ * from `rates` is priced with its family's fallback.
+ */
+export function gasCoverageOf(
+  registry: ChainRegistry,
+  legs: readonly RouteLeg[],
+  rates: ReadonlyMap<string, ChainFeeQuote>,
+): RouteGasCoverage {
+  const views = legs
+    .map((leg) => sponsoredLegViewOf(registry, leg))
+    .filter((view): view is SponsoredLegView => view !== undefined);
+  const quoteOf = (chain: string): ChainFeeQuote => {
+    const known = rates.get(chain);
+    if (known) return known;
+    const family = swapFamilyOf(registry.find(chain)) ?? 'evm';
+    return { ...SPONSORED_FEE_FALLBACKS[family], source: 'fallback', reason: 'not read' };
+  };
+  const totals = sponsoredTotalsOfRoute(views, quoteOf);
+  return {
+    paidBy: 'service',
+    userPays: '0',
+    chains: totals.map((total) => {
+      const descriptor = registry.find(total.chain);
+      const nativeDecimals = descriptor?.nativeDecimals ?? (total.family === 'solana' ? 9 : 18);
+      const rate = quoteOf(total.chain);
+      return {
+        chain: total.chain,
+        nativeSymbol: descriptor?.nativeSymbol ?? (total.family === 'solana' ? 'SOL' : 'ETH'),
+        nativeDecimals,
+        estimatedGasUnits: total.gasUnits.toString(),
+        feePerGas: rate.feePerGas.toString(),
+        feeSource: rate.source,
+        estimatedCost: total.cost.toString(),
+        estimatedCostFormatted: formatNativeAmount(total.cost, nativeDecimals),
+        breakdown: total.steps.map((step) => ({
+          kind: step.kind,
+          leg: step.leg,
+          estimatedGasUnits: step.gasUnits.toString(),
+          estimatedCost: step.cost.toString(),
+        })),
+      };
+    }),
+  };
+}

@@ -1,0 +1,15 @@
+// Gas sponsorship: the service's relayer accounts send (and pay for) the transactions carrying
+// users' signatures. What the rest of signer-surface uses:
+export { relayingProviders, RelayingBackgroundTasks } from './relaying-components';
+export { RelayerGasSponsor } from './relayer-gas-sponsor';
+export { Relayers } from './relayers';
+export type { RelayedCall, RelayedSend, RelayersPolicy } from './relayers';
+export { RelayerPool } from './relayer-pool';
+export { RelayedTransactionTracker } from './relayed-transaction-tracker';
+export type { RelayedTrackingPolicy } from './relayed-transaction-tracker';
+export { SponsorshipBudget } from './sponsorship-budget';
+export { SponsoredTransactions } from './sponsored-transactions';
+export type { SponsoredTransactionView } from './sponsored-transactions';
+export { SPONSORED_PURPOSES, SponsoredTransactionEntity } from './sponsored-transaction.entity';
+export type { SponsoredPurpose, SponsoredTransactionStatus } from './sponsored-transaction.entity';
+export { relayingSettingsOf } from './relaying-settings';

@@ -1,0 +1,291 @@
+import { Logger } from '@nestjs/common';
+import { schemaOf } from '@swapgw/messaging';
+import { PeriodicWork } from '@swapgw/runtime';
+import { JsonRpcProvider, TransactionReceipt } from 'ethers';
+import { DataSource, In } from 'typeorm';
+import { SignerChains } from '../chains/signer-chains';
+import { shortMessageOf } from '../signing/evm/evm-chain-errors';
+import { broadcastFailureOf } from './broadcast-errors';
+import { replacementFees } from './fee-bump';
+import { RelayerPool } from './relayer-pool';
+import { RelayingMetrics } from './relaying-metrics';
+import { signTransaction } from './signed-transaction';
+import {
+  RelayAttempt,
+  SponsoredTransactionEntity,
+  SponsoredTransactionStatus,
+} from './sponsored-transaction.entity';
+
+export interface RelayedTrackingPolicy {
+  /** Interval of the loop, and of the checks of one pending transaction. */
+  pollMs: number;
+  /** RELAYER_STUCK_AFTER_MS: not mined this long after its latest attempt → replaced. */
+  stuckAfterMs: number;
+  /** RELAYER_FEE_BUMP_PERCENT. */
+  feeBumpPercent: number;
+  batchSize: number;
+  /** How long a claimed row is left to the instance that claimed it (a dead one's rows come back after it). */
+  leaseMs: number;
+  /** How often relayer balances are read (the balance gauge, and which relayers senders skip). */
+  balanceRefreshMs: number;
+}
+
+/**
+ * Follows the relayers' pending transactions until they are mined or dropped. Each pass claims due
+ * rows with FOR UPDATE SKIP LOCKED and a lease (next_check_at_ms), so several instances share the
+ * work, then for each: a receipt of any attempt → confirmed or failed, with gas used, price, cost,
+ * block; the relayer's mined nonce past it without one → dropped (nothing paid); pending longer
+ * than the stuck delay → replaced: same nonce, both fees raised by the bump (at least the node's
+ * suggestion), the new hash appended. Also refreshes the relayer balances on its own clock.
+ */
+export class RelayedTransactionTracker {
+  private readonly logger = new Logger(RelayedTransactionTracker.name);
+  private readonly work: PeriodicWork;
+  private balancesReadAtMs = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly chains: SignerChains,
+    private readonly pool: RelayerPool,
+    private readonly policy: RelayedTrackingPolicy,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.work = new PeriodicWork({
+      name: RelayedTransactionTracker.name,
+      intervalMs: policy.pollMs,
+      run: () => this.runOnce(),
+    });
+  }
+
+  start(): void {
+    this.work.start(0);
+  }
+
+  stop(): Promise<void> {
+    return this.work.stop();
+  }
+
+  /** One pass; answers how many pending transactions it looked at. */
+  async runOnce(): Promise<number> {
+    if (this.now() - this.balancesReadAtMs >= this.policy.balanceRefreshMs) {
+      this.balancesReadAtMs = this.now();
+      await this.pool.refreshBalances();
+    }
+    const due = await this.claimDue();
+    for (const row of due) {
+      try {
+        await this.check(row);
+      } catch (error) {
+        this.logger.warn({
+          msg: 'relayed transaction check failed; will retry',
+          id: row.id,
+          chain: row.chain,
+          error: shortMessageOf(error),
+        });
+        await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs * 5 });
+      }
+    }
+    return due.length;
+  }
+
+  private async claimDue(): Promise<SponsoredTransactionEntity[]> {
+    const now = this.now();
+    const table = `"${schemaOf(this.dataSource)}"."sponsored_transactions"`;
+    const claimed = (await this.dataSource.query(
+      `UPDATE ${table} SET "next_check_at_ms" = $2, "updated_at" = now()
+        WHERE "id" IN (SELECT "id" FROM ${table} WHERE "status" = 'pending' AND "next_check_at_ms" <= $1
+                        ORDER BY "next_check_at_ms" LIMIT $3 FOR UPDATE SKIP LOCKED)
+        RETURNING "id"`,
+      [now, now + this.policy.leaseMs, this.policy.batchSize],
+    )) as [Array<{ id: string }>, number];
+    const ids = claimed[0].map((r) => r.id);
+    if (ids.length === 0) return [];
+    return this.dataSource.manager.find(SponsoredTransactionEntity, {
+      where: { id: In(ids) },
+      order: { nextCheckAtMs: 'ASC' },
+    });
+  }
+
+  private async check(row: SponsoredTransactionEntity): Promise<void> {
+    const surface = this.chains.evmSurface(row.chain);
+    if (!surface.ok) {
+      await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs * 10 });
+      return;
+    }
+    const { provider } = surface;
+    // The mined nonce is read before the receipts: had an attempt been mined after the receipts
+    // were read, the nonce read first could not be past it, so "past it, no receipt" means dropped.
+    const minedNonce = await provider.getTransactionCount(row.relayer, 'latest');
+    const receipt = await receiptOfAny(provider, row.attempts);
+    if (receipt) return this.recordMined(row, receipt, provider);
+    if (minedNonce > row.nonce) return this.settle(row, 'dropped', { costWei: 0n });
+    if (this.now() - row.lastSentAtMs >= this.policy.stuckAfterMs) {
+      return this.replace(row, provider, surface.evmChainId);
+    }
+    await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs });
+  }
+
+  private async recordMined(
+    row: SponsoredTransactionEntity,
+    receipt: TransactionReceipt,
+    provider: JsonRpcProvider,
+  ): Promise<void> {
+    const block = await provider.getBlock(receipt.blockNumber);
+    const succeeded = receipt.status === 1;
+    // The value moves only when the call succeeds; the gas is paid either way. (L1 data fees of
+    // rollups are not in the receipt's gas price and are not counted.)
+    const costWei = receipt.gasUsed * receipt.gasPrice + (succeeded ? row.value : 0n);
+    await this.settle(row, succeeded ? 'confirmed' : 'failed', {
+      txHash: receipt.hash,
+      gasUsed: receipt.gasUsed,
+      effectiveGasPrice: receipt.gasPrice,
+      costWei,
+      blockNumber: receipt.blockNumber,
+      minedAtMs: block ? block.timestamp * 1000 : this.now(),
+    });
+  }
+
+  /** Final state of a pending row; counted in the metrics by the instance whose update took. */
+  private async settle(
+    row: SponsoredTransactionEntity,
+    status: Exclude<SponsoredTransactionStatus, 'pending'>,
+    outcome: Partial<SponsoredTransactionEntity> & { costWei: bigint },
+  ): Promise<void> {
+    const result = await this.dataSource.manager.update(
+      SponsoredTransactionEntity,
+      { id: row.id, status: 'pending' },
+      { ...outcome, status, nextCheckAtMs: null },
+    );
+    if (!result.affected) return;
+    RelayingMetrics.settled(row.chain, row.purpose, status, row.owner, outcome.costWei);
+    const log = status === 'confirmed' ? 'log' : 'warn';
+    this.logger[log]({
+      msg: `sponsored transaction ${status}`,
+      id: row.id,
+      chain: row.chain,
+      purpose: row.purpose,
+      swapId: row.swapId,
+      txHash: outcome.txHash ?? row.txHash,
+      costWei: outcome.costWei.toString(),
+    });
+  }
+
+  /**
+   * Sends the transaction again under the same nonce with raised fees. The new attempt is written
+   * before it is broadcast: a hash that may be mined is always one the ledger knows.
+   */
+  private async replace(
+    row: SponsoredTransactionEntity,
+    provider: JsonRpcProvider,
+    evmChainId: bigint,
+  ): Promise<void> {
+    const wallet = this.pool.wallet(row.chain, row.relayer);
+    if (!wallet) {
+      this.logger.error({
+        msg: 'stuck sponsored transaction of a relayer whose key is no longer configured',
+        id: row.id,
+        chain: row.chain,
+        relayer: row.relayer,
+      });
+      await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.stuckAfterMs });
+      return;
+    }
+    const suggested = await provider.getFeeData();
+    const fees = replacementFees(
+      { maxFeePerGas: row.maxFeePerGas, maxPriorityFeePerGas: row.maxPriorityFeePerGas },
+      {
+        maxFeePerGas: suggested.maxFeePerGas ?? 0n,
+        maxPriorityFeePerGas: suggested.maxPriorityFeePerGas ?? 0n,
+      },
+      this.policy.feeBumpPercent,
+    );
+    const tx = await signTransaction(wallet, {
+      type: 2,
+      chainId: evmChainId,
+      nonce: row.nonce,
+      to: row.to,
+      data: row.data,
+      value: row.value,
+      gasLimit: row.gasLimit,
+      ...fees,
+    });
+    const sentAtMs = this.now();
+    const attempt: RelayAttempt = {
+      hash: tx.hash,
+      maxFeePerGas: fees.maxFeePerGas.toString(),
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
+      sentAtMs,
+    };
+    const recorded = await this.dataSource.query(
+      `UPDATE "${schemaOf(this.dataSource)}"."sponsored_transactions" SET "attempts" = "attempts" || $2::jsonb, "updated_at" = now()
+        WHERE "id" = $1 AND "status" = 'pending' RETURNING "id"`,
+      [row.id, JSON.stringify([attempt])],
+    );
+    if ((recorded as [unknown[], number])[0].length === 0) return;
+
+    let failure: ReturnType<typeof broadcastFailureOf> | undefined;
+    try {
+      await provider.broadcastTransaction(tx.raw);
+    } catch (error) {
+      failure = broadcastFailureOf(error);
+      if (failure !== 'already-known') {
+        this.logger.warn({
+          msg: 'replacement not taken',
+          id: row.id,
+          chain: row.chain,
+          nonce: row.nonce,
+          failure,
+          error: shortMessageOf(error),
+        });
+      }
+    }
+    if (failure === undefined || failure === 'already-known') {
+      await this.update(row.id, {
+        txHash: tx.hash,
+        ...fees,
+        lastSentAtMs: sentAtMs,
+        nextCheckAtMs: sentAtMs + this.policy.pollMs,
+      });
+      RelayingMetrics.replaced(row.chain);
+      this.logger.log({
+        msg: 'stuck sponsored transaction replaced',
+        id: row.id,
+        chain: row.chain,
+        nonce: row.nonce,
+        previous: row.txHash,
+        txHash: tx.hash,
+        ...stringified(fees),
+      });
+      return;
+    }
+    if (failure === 'insufficient-funds') this.pool.noteBalance(row.chain, row.relayer, 0n);
+    // Nonce used: an earlier attempt was mined meanwhile; the next check finds its receipt. Else
+    // the current attempt stays, and a replacement is tried again after another stuck delay.
+    const retryAtMs = failure === 'nonce-used' ? sentAtMs : sentAtMs + this.policy.pollMs;
+    await this.update(row.id, {
+      lastSentAtMs: failure === 'nonce-used' ? row.lastSentAtMs : sentAtMs,
+      nextCheckAtMs: retryAtMs,
+    });
+  }
+
+  private async update(id: string, changes: Partial<SponsoredTransactionEntity>): Promise<void> {
+    await this.dataSource.manager.update(SponsoredTransactionEntity, { id, status: 'pending' }, changes);
+  }
+}
+
+/** The receipt of whichever attempt was mined (newest first: a replacement is the likelier one). */
+async function receiptOfAny(
+  provider: JsonRpcProvider,
+  attempts: RelayAttempt[],
+): Promise<TransactionReceipt | null> {
+  for (const attempt of [...attempts].reverse()) {
+    const receipt = await provider.getTransactionReceipt(attempt.hash);
+    if (receipt) return receipt;
+  }
+  return null;
+}
+
+const stringified = (fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }) => ({
+  maxFeePerGas: fees.maxFeePerGas.toString(),
+  maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
+});

@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import { inspect } from 'node:util';
+import { SecretText } from './secret-text';
+
+/** How a chain identifier of the API looks (`devnet-a`, `ethereum`): keys of RELAYER_KEYS must. */
+export const CHAIN_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
+const PRIVATE_KEY_PATTERN = /^0x[0-9a-fA-F]{64}$/;
+/** Order of secp256k1: a private key is an integer in [1, n-1]. */
+const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+/**
+ * The relayer private keys per chain, as configured. Printing it (JSON, inspect) shows only how
+ * many keys each chain has: the keys are in a private field and leave it through `keysOf` only.
+ */
+export class RelayerKeySet {
+  readonly #byChain: ReadonlyMap<string, readonly string[]>;
+
+  constructor(byChain: ReadonlyMap<string, readonly string[]> = new Map()) {
+    this.#byChain = byChain;
+  }
+
+  chains(): string[] {
+    return [...this.#byChain.keys()];
+  }
+
+  keysOf(chain: string): readonly string[] {
+    return this.#byChain.get(chain) ?? [];
+  }
+
+  get isEmpty(): boolean {
+    return this.#byChain.size === 0;
+  }
+
+  toJSON(): Record<string, string> {
+    return Object.fromEntries([...this.#byChain].map(([chain, keys]) => [chain, `${keys.length} key(s)`]));
+  }
+
+  [inspect.custom](): string {
+    return `RelayerKeySet ${JSON.stringify(this.toJSON())}`;
+  }
+}
+
+/** Keys read and checked, or why not. A problem never quotes a key, nor JSON text around one. */
+export type RelayerKeysReading = { ok: true; keys: RelayerKeySet } | { ok: false; problem: string };
+
+const ordinal = (i: number): string => `#${i + 1}`;
+
+/**
+ * Parses `{"<chain id>": ["0x<32-byte hex private key>", ...]}`. The messages name the variable and
+ * the position (chain, index) of what is wrong, never its text: RELAYER_KEYS problems end up in
+ * boot logs, and the text is a private key or JSON around one (V8's JSON.parse messages quote the
+ * input, so they are not passed on either).
+ */
+export function parseRelayerKeys(json: string, source: string): RelayerKeysReading {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch (error) {
+    const position = /position (\d+)/.exec((error as Error).message)?.[1];
+    return {
+      ok: false,
+      problem: `${source} is not valid JSON${position ? ` (at position ${position})` : ''}`,
+    };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return { ok: false, problem: `${source} must be a JSON object {"<chain id>": ["0x<private key>", ...]}` };
+  }
+  const byChain = new Map<string, string[]>();
+  for (const [i, [chain, keys]] of Object.entries(parsed).entries()) {
+    // A key pasted where a chain id goes must not be echoed: the id is quoted only once it is valid.
+    if (!CHAIN_ID_PATTERN.test(chain)) {
+      return {
+        ok: false,
+        problem: `${source}: chain id ${ordinal(i)} is not a chain identifier (a-z, 0-9, -)`,
+      };
+    }
+    if (!Array.isArray(keys) || keys.length === 0) {
+      return { ok: false, problem: `${source}["${chain}"] must be a non-empty array of private keys` };
+    }
+    const seen = new Map<string, number>();
+    for (const [k, key] of keys.entries()) {
+      const where = `${source}["${chain}"] key ${ordinal(k)}`;
+      if (typeof key !== 'string' || !PRIVATE_KEY_PATTERN.test(key)) {
+        return { ok: false, problem: `${where} is not a 0x-prefixed 32-byte hex private key` };
+      }
+      const scalar = BigInt(key);
+      if (scalar === 0n || scalar >= SECP256K1_ORDER) {
+        return { ok: false, problem: `${where} is outside the secp256k1 key range` };
+      }
+      const normalised = key.toLowerCase();
+      const earlier = seen.get(normalised);
+      if (earlier !== undefined) return { ok: false, problem: `${where} repeats key ${ordinal(earlier)}` };
+      seen.set(normalised, k);
+    }
+    byChain.set(chain, keys as string[]);
+  }
+  return { ok: true, keys: new RelayerKeySet(byChain) };
+}
+
+/**
+ * The relayer keys from RELAYER_KEYS (inline JSON) or RELAYER_KEYS_FILE (a file holding that JSON,
+ * e.g. a mounted Kubernetes Secret). Neither: no relayers, so sponsorship is unavailable.
+ */
+export function readRelayerKeys(input: { json?: SecretText; file?: string }): RelayerKeysReading {
+  if (input.json !== undefined && input.file !== undefined) {
+    return { ok: false, problem: 'set RELAYER_KEYS or RELAYER_KEYS_FILE, not both' };
+  }
+  if (input.json !== undefined) return parseRelayerKeys(input.json.reveal(), 'RELAYER_KEYS');
+  if (input.file === undefined) return { ok: true, keys: new RelayerKeySet() };
+  let text: string;
+  try {
+    text = fs.readFileSync(input.file, 'utf8');
+  } catch (error) {
+    return {
+      ok: false,
+      problem: `RELAYER_KEYS_FILE ${input.file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    };
+  }
+  return parseRelayerKeys(text, `RELAYER_KEYS_FILE ${input.file}`);
+}

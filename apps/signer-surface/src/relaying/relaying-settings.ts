@@ -1,0 +1,59 @@
+import type { SignerSurfaceConfig } from '../config/signer-surface.config';
+import { RelayerKeySet } from './relayer-keys';
+import { RelayedTrackingPolicy } from './relayed-transaction-tracker';
+import { RelayersPolicy } from './relayers';
+import {
+  parseBudgetOverrides,
+  parseWei,
+  parseWeiByChain,
+  SponsorshipBudgetLimits,
+  WeiByChain,
+} from './wei-settings';
+import { DEFAULT_RELAYER_MIN_BALANCE_WEI } from '../config/signer-surface.config';
+
+/** The relaying part of the validated config, parsed. */
+export interface RelayingSettings {
+  keys: RelayerKeySet;
+  minBalance: WeiByChain;
+  budget: SponsorshipBudgetLimits;
+  relayers: RelayersPolicy;
+  tracking: RelayedTrackingPolicy;
+}
+
+/**
+ * Parses what SignerSurfaceConfig validated at boot (the same parsers): throws only on a config
+ * that did not go through loadConfig.
+ */
+export function relayingSettingsOf(config: SignerSurfaceConfig): RelayingSettings {
+  const keys = config.relayerKeys;
+  if (!keys.ok) throw new Error(keys.problem);
+  const minBalance = parseWeiByChain(
+    config.RELAYER_MIN_BALANCE_WEI,
+    'RELAYER_MIN_BALANCE_WEI',
+    BigInt(DEFAULT_RELAYER_MIN_BALANCE_WEI),
+  );
+  if (!minBalance.ok) throw new Error(minBalance.problem);
+  const dailyWei = parseWei(config.SPONSORSHIP_DAILY_BUDGET_WEI);
+  if (dailyWei === undefined) throw new Error('SPONSORSHIP_DAILY_BUDGET_WEI must be a decimal string of wei');
+  const budget = parseBudgetOverrides(
+    config.SPONSORSHIP_BUDGET_OVERRIDES,
+    'SPONSORSHIP_BUDGET_OVERRIDES',
+    dailyWei,
+  );
+  if (!budget.ok) throw new Error(budget.problem);
+  return {
+    keys: keys.keys,
+    minBalance: minBalance.value,
+    budget: budget.value,
+    relayers: { gasLimitPercent: config.GAS_LIMIT_PERCENT },
+    tracking: {
+      pollMs: config.CONFIRMATION_POLL_MS,
+      stuckAfterMs: config.RELAYER_STUCK_AFTER_MS,
+      feeBumpPercent: config.RELAYER_FEE_BUMP_PERCENT,
+      batchSize: 20,
+      // Long enough for a batch of RPC round trips at RPC_TIMEOUT_MS each to finish first.
+      leaseMs: Math.max(30_000, config.RPC_TIMEOUT_MS * 4),
+      balanceRefreshMs: Math.max(10_000, config.CONFIRMATION_POLL_MS),
+    },
+  };
+}

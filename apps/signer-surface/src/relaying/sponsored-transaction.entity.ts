@@ -1,0 +1,116 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { bigintAsNumber, msColumn } from '@swapgw/persistence';
+import { weiColumn } from './wei-column';
+
+/** What a sponsored transaction carries; bounded, as it labels metrics. */
+export const SPONSORED_PURPOSES = ['gas-drop', 'permit', 'intent'] as const;
+export type SponsoredPurpose = (typeof SPONSORED_PURPOSES)[number];
+
+/**
+ * pending → confirmed (receipt status 1) | failed (receipt status 0: mined, reverted, gas paid) |
+ * dropped (the nonce was used by a transaction that is none of this row's attempts: nothing paid).
+ */
+export const SPONSORED_TRANSACTION_STATUSES = ['pending', 'confirmed', 'failed', 'dropped'] as const;
+export type SponsoredTransactionStatus = (typeof SPONSORED_TRANSACTION_STATUSES)[number];
+
+/** One signed and (meant to be) broadcast version of the transaction. Amounts in wei, as strings. */
+export interface RelayAttempt {
+  hash: string;
+  maxFeePerGas: string;
+  maxPriorityFeePerGas: string;
+  sentAtMs: number;
+}
+
+/**
+ * The sponsorship ledger: one row per transaction the relayers send (one nonce of one relayer),
+ * with every attempt at it (replacements share the nonce) and, once mined, what it cost.
+ */
+@Entity({ name: 'sponsored_transactions' })
+export class SponsoredTransactionEntity {
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column({ type: 'text' })
+  chain!: string;
+
+  /** Address of the relayer account that sends it. */
+  @Column({ type: 'text' })
+  relayer!: string;
+
+  @Column({ type: 'bigint', transformer: bigintAsNumber })
+  nonce!: number;
+
+  @Column({ type: 'text' })
+  purpose!: SponsoredPurpose;
+
+  @Column({ name: 'swap_id', type: 'text' })
+  swapId!: string;
+
+  @Column({ name: 'step_index', type: 'int' })
+  stepIndex!: number;
+
+  /** The API key id whose budget pays. */
+  @Column({ type: 'text' })
+  owner!: string;
+
+  @Column({ name: 'to', type: 'text' })
+  to!: string;
+
+  @Column({ type: 'text' })
+  data!: string;
+
+  @Column(weiColumn('value'))
+  value!: bigint;
+
+  @Column(weiColumn('gas_limit'))
+  gasLimit!: bigint;
+
+  /** The hash of the latest attempt broadcast; once mined, the hash that was mined. */
+  @Column({ name: 'tx_hash', type: 'text' })
+  txHash!: string;
+
+  /** Every attempt, oldest first, including one whose broadcast may not have happened. */
+  @Column({ type: 'jsonb' })
+  attempts!: RelayAttempt[];
+
+  /** Fees of the attempt in `txHash`. */
+  @Column(weiColumn('max_fee_per_gas'))
+  maxFeePerGas!: bigint;
+
+  @Column(weiColumn('max_priority_fee_per_gas'))
+  maxPriorityFeePerGas!: bigint;
+
+  @Column({ type: 'text' })
+  status!: SponsoredTransactionStatus;
+
+  @Column(weiColumn('gas_used', true))
+  gasUsed!: bigint | null;
+
+  @Column(weiColumn('effective_gas_price', true))
+  effectiveGasPrice!: bigint | null;
+
+  /** gasUsed × effectiveGasPrice + value moved (value only when it succeeded); 0 when dropped. */
+  @Column(weiColumn('cost_wei', true))
+  costWei!: bigint | null;
+
+  @Column({ name: 'block_number', type: 'bigint', nullable: true, transformer: bigintAsNumber })
+  blockNumber!: number | null;
+
+  /** Timestamp of the block that mined it. */
+  @Column(msColumn('mined_at_ms', true))
+  minedAtMs!: number | null;
+
+  /** When the latest attempt was sent: the row is stuck RELAYER_STUCK_AFTER_MS after it. */
+  @Column(msColumn('last_sent_at_ms'))
+  lastSentAtMs!: number;
+
+  /** When the tracker looks at the row again (also its lease while one instance looks). */
+  @Column(msColumn('next_check_at_ms', true))
+  nextCheckAtMs!: number | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,93 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import {
+  SponsoredPurpose,
+  SponsoredTransactionEntity,
+  SponsoredTransactionStatus,
+} from './sponsored-transaction.entity';
+
+/** Where one sponsored transaction stands, for the step that caused it. */
+export interface SponsoredTransactionView {
+  id: string;
+  chain: string;
+  purpose: SponsoredPurpose;
+  swapId: string;
+  stepIndex: number;
+  relayer: string;
+  nonce: number;
+  status: SponsoredTransactionStatus;
+  /** The latest attempt's hash while pending; the mined one once mined. */
+  txHash: string;
+  /** Every hash it was sent under, oldest first (replacements share the nonce). */
+  hashes: string[];
+  /** Set once mined (confirmed or failed). */
+  mined: {
+    txHash: string;
+    blockNumber: number;
+    minedAtMs: number;
+    gasUsed: bigint;
+    effectiveGasPrice: bigint;
+    costWei: bigint;
+  } | null;
+}
+
+/**
+ * Reads of the sponsorship ledger for the signing code: which hash of a relayed transaction was
+ * mined, with what receipt, and what was already sent for a step.
+ */
+export class SponsoredTransactions {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async lookup(
+    id: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<SponsoredTransactionView | undefined> {
+    const row = await manager.findOne(SponsoredTransactionEntity, { where: { id } });
+    return row ? viewOf(row) : undefined;
+  }
+
+  /** The hash to follow: the latest attempt's while pending, the mined one once mined. */
+  async currentHash(id: string, manager?: EntityManager): Promise<string | undefined> {
+    return (await this.lookup(id, manager))?.txHash;
+  }
+
+  /** The latest transaction sent for a step and purpose (e.g. a submit retried after a crash). */
+  async latestFor(
+    swapId: string,
+    stepIndex: number,
+    purpose: SponsoredPurpose,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<SponsoredTransactionView | undefined> {
+    const row = await manager.findOne(SponsoredTransactionEntity, {
+      where: { swapId, stepIndex, purpose },
+      order: { createdAt: 'DESC' },
+    });
+    return row ? viewOf(row) : undefined;
+  }
+}
+
+export function viewOf(row: SponsoredTransactionEntity): SponsoredTransactionView {
+  const mined =
+    (row.status === 'confirmed' || row.status === 'failed') && row.blockNumber !== null
+      ? {
+          txHash: row.txHash,
+          blockNumber: row.blockNumber,
+          minedAtMs: row.minedAtMs ?? 0,
+          gasUsed: row.gasUsed ?? 0n,
+          effectiveGasPrice: row.effectiveGasPrice ?? 0n,
+          costWei: row.costWei ?? 0n,
+        }
+      : null;
+  return {
+    id: row.id,
+    chain: row.chain,
+    purpose: row.purpose,
+    swapId: row.swapId,
+    stepIndex: row.stepIndex,
+    relayer: row.relayer,
+    nonce: row.nonce,
+    status: row.status,
+    txHash: row.txHash,
+    hashes: row.attempts.map((a) => a.hash),
+    mined,
+  };
+}

@@ -1,0 +1,67 @@
+import { schemaOf } from '@swapgw/messaging';
+import type { DataSource, EntityManager } from 'typeorm';
+import { sponsorshipBudgetExhausted } from './relaying-errors';
+import { SponsorshipBudgetLimits } from './wei-settings';
+
+const DAY_MS = 86_400_000;
+
+/** Start and end (exclusive) of the UTC day of `ms`. */
+export function utcDayOf(ms: number): { startMs: number; endMs: number } {
+  const startMs = Math.floor(ms / DAY_MS) * DAY_MS;
+  return { startMs, endMs: startMs + DAY_MS };
+}
+
+/**
+ * What each API key may have the relayers spend per chain and UTC day. Spent = the ledger's rows
+ * of the key on the chain created that day: mined ones at their cost, pending ones at the most they
+ * can cost (gas limit × fee cap + value), dropped ones at nothing. Counting pending rows at their
+ * cap keeps a burst of sends from all passing the check before any is mined.
+ */
+export class SponsorshipBudget {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly limits: SponsorshipBudgetLimits,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  dailyLimitOf(owner: string, chain: string): bigint {
+    return this.limits.dailyLimitOf(owner, chain);
+  }
+
+  /** Wei spent (or held by pending transactions) today, UTC, by `owner` on `chain`. */
+  async spentToday(
+    owner: string,
+    chain: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<bigint> {
+    const { startMs, endMs } = utcDayOf(this.now());
+    const [row] = (await manager.query(
+      `SELECT COALESCE(SUM(CASE "status"
+                WHEN 'pending' THEN "gas_limit" * "max_fee_per_gas" + "value"
+                ELSE COALESCE("cost_wei", 0) END), 0)::text AS "spent"
+         FROM "${schemaOf(this.dataSource)}"."sponsored_transactions"
+        WHERE "owner" = $1 AND "chain" = $2 AND "created_at" >= $3 AND "created_at" < $4`,
+      [owner, chain, new Date(startMs), new Date(endMs)],
+    )) as Array<{ spent: string }>;
+    return BigInt(row.spent);
+  }
+
+  /** Throws SPONSORSHIP_BUDGET_EXHAUSTED (503) when today's spending plus `estimatedCostWei` is over the limit. */
+  async check(
+    owner: string,
+    chain: string,
+    estimatedCostWei: bigint,
+    manager?: EntityManager,
+  ): Promise<void> {
+    const limitWei = this.dailyLimitOf(owner, chain);
+    const spentWei = await this.spentToday(owner, chain, manager);
+    if (spentWei + estimatedCostWei > limitWei) {
+      throw sponsorshipBudgetExhausted(chain, {
+        limitWei,
+        spentWei,
+        estimatedCostWei,
+        resetsAtMs: utcDayOf(this.now()).endMs,
+      });
+    }
+  }
+}

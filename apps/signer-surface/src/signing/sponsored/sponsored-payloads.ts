@@ -1,0 +1,101 @@
+import { CodedError, ErrorCodes, EvmTypedDataSigningPayload, SponsoredIntentSpec, SponsoredStepSpec } from '@swapgw/contracts';
+import {
+  bridgeIntentTypedData,
+  bridgeToIntentTypedData,
+  eip2612PermitTypedData,
+  Permit2IntentPermit,
+  randomPermit2Nonce,
+  swapIntentTypedData,
+  TypedDataV4,
+} from '@swapgw/chains';
+import { Contract, JsonRpcProvider } from 'ethers';
+import { readAllowance, readBalance } from '../evm/evm-chain-state';
+
+const NONCES_ABI = ['function nonces(address owner) view returns (uint256)'];
+
+/**
+ * Typed data is signed by a person in a wallet, then relayed: an EIP-2612 permit stays valid this
+ * long past the payload's own expiry, so a signature submitted in the last second still lands.
+ */
+const PERMIT_DEADLINE_MARGIN_SECONDS = 600;
+
+/** A step the user cannot sign as built: the balance or the Permit2 allowance it needs is missing. */
+export class SponsoredStepNotSignable extends Error {}
+
+export interface TypedDataIssue {
+  payload: EvmTypedDataSigningPayload;
+  /** What the user sees about gas: nothing to pay; the relayer's estimate in wei. */
+  executionHints: Record<string, string>;
+}
+
+/**
+ * The typed data of a sponsored step, from chain state read now:
+ *  - eip2612-permit: the token's Permit for Permit2 with the owner's current `nonces(owner)`;
+ *  - permit2-intent: a Permit2 PermitWitnessTransferFrom with a fresh unordered nonce, once the
+ *    wallet holds `amount` and Permit2 may move it (else SponsoredStepNotSignable: nothing could
+ *    execute it).
+ */
+export async function issueTypedData(
+  provider: JsonRpcProvider,
+  chainId: bigint,
+  from: string,
+  sponsored: SponsoredStepSpec,
+  expiresAtMs: number,
+): Promise<TypedDataV4> {
+  if (sponsored.mode === 'eip2612-permit') {
+    const permit = sponsored.permit!;
+    const nonce = (await new Contract(permit.token, NONCES_ABI, provider).getFunction('nonces')(from)) as bigint;
+    return eip2612PermitTypedData({
+      chainId: Number(chainId),
+      token: permit.token,
+      tokenName: permit.tokenName,
+      version: permit.version,
+      owner: from,
+      spender: permit.spender,
+      value: permit.value,
+      nonce,
+      deadline: Math.floor(expiresAtMs / 1000) + PERMIT_DEADLINE_MARGIN_SECONDS,
+    });
+  }
+  if (sponsored.mode !== 'permit2-intent') throw new Error(`A ${sponsored.mode} step has no typed data`);
+  const intent = sponsored.intent!;
+  const amount = BigInt(intent.amount);
+  const [balance, allowance] = await Promise.all([readBalance(provider, intent.token, from), readAllowance(provider, intent.token, from, intent.permit2)]);
+  if (balance < amount) throw new SponsoredStepNotSignable(`the wallet holds ${balance} of the ${amount} the step moves`);
+  if (allowance < amount) throw new SponsoredStepNotSignable(`Permit2 may move ${allowance} of the ${amount} the step moves (allowance to ${intent.permit2})`);
+  return intentTypedData(Number(chainId), intent, randomPermit2Nonce());
+}
+
+/** The Permit2 witness typed data of an intent, with `nonce`. */
+export function intentTypedData(chainId: number, intent: SponsoredIntentSpec, nonce: bigint): TypedDataV4 {
+  const permit: Permit2IntentPermit = {
+    chainId,
+    permit2: intent.permit2,
+    router: intent.router,
+    token: intent.token,
+    amount: intent.amount,
+    nonce,
+    deadline: intent.deadline,
+  };
+  switch (intent.kind) {
+    case 'swap':
+      return swapIntentTypedData({
+        ...permit,
+        intent: { path: intent.path!, amountOutMin: intent.amountOutMin!, recipient: intent.recipient, unwrapNative: Boolean(intent.unwrapNative), deadline: intent.deadline },
+      });
+    case 'bridge':
+      return bridgeIntentTypedData({ ...permit, intent: { destinationChainId: intent.destinationChainId!, recipient: intent.recipient, deadline: intent.deadline } });
+    case 'bridge-to':
+      return bridgeToIntentTypedData({ ...permit, intent: { destinationChainId: intent.destinationChainId!, recipient: intent.recipient, deadline: intent.deadline } });
+  }
+}
+
+/** The gas a relayer is expected to spend on a sponsored step, for the budget check and the hints. */
+export const SPONSORED_GAS_ESTIMATE: Record<'eip2612-permit' | 'permit2-intent', bigint> = {
+  'eip2612-permit': 80_000n,
+  'permit2-intent': 300_000n,
+};
+
+export function refusedAsUnsignable(error: unknown): CodedError | null {
+  return error instanceof SponsoredStepNotSignable ? new CodedError(ErrorCodes.TX_REQUEST_INVALID, error.message) : null;
+}

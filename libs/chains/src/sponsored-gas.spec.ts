@@ -1,0 +1,307 @@
+import {
+  evmGasUnitsOf,
+  formatNativeAmount,
+  SOLANA_SPONSORED_FEES,
+  SPONSORED_EVM_GAS,
+  SPONSORED_FEE_FALLBACKS,
+  SPONSORED_STEP_KINDS,
+  SponsoredFeeRates,
+  SponsoredLegView,
+  sponsoredStepCost,
+  sponsoredStepsOfLeg,
+  sponsoredTotalsOfRoute,
+} from './sponsored-gas';
+
+const USDC = { address: '0x5FbDB2315678afecb367f032d93F642f64180aa3' };
+const WETH = { address: '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9' };
+const NATIVE = { address: null };
+const SOLANA_USDC = { address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' };
+
+const GWEI = 1_000_000_000n;
+const rates: Record<string, SponsoredFeeRates> = {
+  'devnet-a': { feePerGas: 1n * GWEI, tokenAccountRent: 0n },
+  'devnet-b': { feePerGas: 3n * GWEI, tokenAccountRent: 0n },
+  'solana-devnet': { feePerGas: 5_000n, tokenAccountRent: 2_039_280n },
+};
+const ratesOf = (chain: string) => rates[chain] ?? SPONSORED_FEE_FALLBACKS.evm;
+
+const evmSwap = (tokenIn: { address: string | null }, inputHasEip2612 = false): SponsoredLegView => ({
+  kind: 'swap',
+  chain: 'devnet-a',
+  family: 'evm',
+  tokenIn,
+  tokenOut: WETH,
+  inputHasEip2612,
+});
+
+describe('the sponsored gas table', () => {
+  it('holds the agreed figures', () => {
+    expect(SPONSORED_EVM_GAS).toEqual({
+      permit: 60_000n,
+      userApprove: 50_000n,
+      gasTopUp: 21_000n,
+      swapIntent: 200_000n,
+      bridgeIntent: 150_000n,
+      nativeInputUserTx: 150_000n,
+      bridgeRelease: 80_000n,
+    });
+    expect(SOLANA_SPONSORED_FEES.lamportsPerSignature).toBe(5_000n);
+    expect(SOLANA_SPONSORED_FEES.tokenAccountRent).toBe(2_039_280n);
+  });
+
+  it('prices every EVM kind, top-ups included', () => {
+    expect(Object.fromEntries(SPONSORED_STEP_KINDS.map((kind) => [kind, evmGasUnitsOf(kind)]))).toEqual({
+      permit: 60_000n,
+      'approve-top-up': 71_000n,
+      'swap-intent': 200_000n,
+      'bridge-intent': 150_000n,
+      'native-input-top-up': 171_000n,
+      'bridge-release': 80_000n,
+      'solana-transaction': 0n,
+      'solana-ata-rent': 0n,
+    });
+  });
+});
+
+describe('sponsoredStepsOfLeg (upper bound: the allowance step is always counted)', () => {
+  const kinds = (leg: SponsoredLegView) =>
+    sponsoredStepsOfLeg(leg, 0).map((s) => [s.kind, s.chain, s.gasUnits, s.tokenAccounts]);
+
+  it('an EIP-2612 input: permit, then the swap intent', () => {
+    expect(kinds(evmSwap(USDC, true))).toEqual([
+      ['permit', 'devnet-a', 60_000n, 0],
+      ['swap-intent', 'devnet-a', 200_000n, 0],
+    ]);
+  });
+
+  it('an input without EIP-2612 (WETH9, or unknown on a real network): approve paid by a top-up, then the swap intent', () => {
+    expect(kinds(evmSwap(WETH))).toEqual([
+      ['approve-top-up', 'devnet-a', 71_000n, 0],
+      ['swap-intent', 'devnet-a', 200_000n, 0],
+    ]);
+  });
+
+  it('a native input: the user transaction and its top-up, no allowance and no router call', () => {
+    expect(kinds(evmSwap(NATIVE))).toEqual([['native-input-top-up', 'devnet-a', 171_000n, 0]]);
+  });
+
+  it('an EVM bridge the relayer releases: the bridge intent, then the release on the destination', () => {
+    const leg: SponsoredLegView = {
+      kind: 'bridge',
+      chain: 'devnet-a',
+      family: 'evm',
+      tokenIn: USDC,
+      tokenOut: USDC,
+      inputHasEip2612: true,
+      destinationChain: 'devnet-b',
+      destinationFamily: 'evm',
+      releasedByRelayer: true,
+    };
+    expect(kinds(leg)).toEqual([
+      ['permit', 'devnet-a', 60_000n, 0],
+      ['bridge-intent', 'devnet-a', 150_000n, 0],
+      ['bridge-release', 'devnet-b', 80_000n, 0],
+    ]);
+  });
+
+  it('a bridge that delivers by itself (an aggregator): nothing on the destination', () => {
+    const leg: SponsoredLegView = {
+      kind: 'bridge',
+      chain: 'ethereum',
+      family: 'evm',
+      tokenIn: USDC,
+      tokenOut: USDC,
+      destinationChain: 'base',
+      destinationFamily: 'evm',
+      releasedByRelayer: false,
+    };
+    expect(kinds(leg).map(([kind]) => kind)).toEqual(['approve-top-up', 'bridge-intent']);
+  });
+
+  it('a release to Solana: one signature and the rent of the recipient token account', () => {
+    const leg: SponsoredLegView = {
+      kind: 'bridge',
+      chain: 'devnet-a',
+      family: 'evm',
+      tokenIn: USDC,
+      tokenOut: SOLANA_USDC,
+      inputHasEip2612: true,
+      destinationChain: 'solana-devnet',
+      destinationFamily: 'solana',
+      releasedByRelayer: true,
+    };
+    expect(kinds(leg).slice(2)).toEqual([
+      ['bridge-release', 'solana-devnet', 1n, 0],
+      ['solana-ata-rent', 'solana-devnet', 0n, 1],
+    ]);
+  });
+
+  it('a Solana deposit: the user transaction with the relayer as fee payer (two signatures), the release on EVM', () => {
+    const leg: SponsoredLegView = {
+      kind: 'bridge',
+      chain: 'solana-devnet',
+      family: 'solana',
+      tokenIn: SOLANA_USDC,
+      tokenOut: USDC,
+      destinationChain: 'devnet-a',
+      destinationFamily: 'evm',
+      releasedByRelayer: true,
+    };
+    expect(kinds(leg)).toEqual([
+      ['solana-transaction', 'solana-devnet', 2n, 0],
+      ['bridge-release', 'devnet-a', 80_000n, 0],
+    ]);
+  });
+
+  it('a Solana swap: two signatures, plus an output token account when the output is an SPL token', () => {
+    const swap = (tokenOut: { address: string | null }): SponsoredLegView => ({
+      kind: 'swap',
+      chain: 'solana',
+      family: 'solana',
+      tokenIn: NATIVE,
+      tokenOut,
+    });
+    expect(kinds(swap(SOLANA_USDC))).toEqual([
+      ['solana-transaction', 'solana', 2n, 0],
+      ['solana-ata-rent', 'solana', 0n, 1],
+    ]);
+    expect(kinds(swap(NATIVE))).toEqual([['solana-transaction', 'solana', 2n, 0]]);
+  });
+});
+
+describe('sponsoredStepCost', () => {
+  it('is units × fee per unit plus the rent of created token accounts', () => {
+    expect(
+      sponsoredStepCost(
+        { gasUnits: 260_000n, tokenAccounts: 0 },
+        { feePerGas: 1_500_000_000n, tokenAccountRent: 0n },
+      ),
+    ).toBe(390_000_000_000_000n);
+    expect(sponsoredStepCost({ gasUnits: 1n, tokenAccounts: 1 }, SPONSORED_FEE_FALLBACKS.solana)).toBe(
+      2_044_280n,
+    );
+  });
+});
+
+describe('sponsoredTotalsOfRoute', () => {
+  it('totals a same-chain EIP-2612 swap on its one chain', () => {
+    const [total, ...others] = sponsoredTotalsOfRoute([evmSwap(USDC, true)], ratesOf);
+    expect(others).toEqual([]);
+    expect(total).toMatchObject({
+      chain: 'devnet-a',
+      family: 'evm',
+      gasUnits: 260_000n,
+      cost: 260_000n * GWEI,
+    });
+    expect(total.steps.map((s) => [s.kind, s.leg, s.cost])).toEqual([
+      ['permit', 0, 60_000n * GWEI],
+      ['swap-intent', 0, 200_000n * GWEI],
+    ]);
+  });
+
+  it('totals a bridge then a swap per chain, each at its own chain price, in the order chains are touched', () => {
+    const legs: SponsoredLegView[] = [
+      {
+        kind: 'bridge',
+        chain: 'devnet-a',
+        family: 'evm',
+        tokenIn: USDC,
+        tokenOut: USDC,
+        inputHasEip2612: true,
+        destinationChain: 'devnet-b',
+        destinationFamily: 'evm',
+        releasedByRelayer: true,
+      },
+      {
+        kind: 'swap',
+        chain: 'devnet-b',
+        family: 'evm',
+        tokenIn: USDC,
+        tokenOut: WETH,
+        inputHasEip2612: true,
+      },
+    ];
+    const totals = sponsoredTotalsOfRoute(legs, ratesOf);
+    expect(totals.map((t) => [t.chain, t.gasUnits, t.cost])).toEqual([
+      ['devnet-a', 210_000n, 210_000n * GWEI],
+      ['devnet-b', 340_000n, 340_000n * 3n * GWEI],
+    ]);
+    expect(totals[1].steps.map((s) => [s.kind, s.leg])).toEqual([
+      ['bridge-release', 0],
+      ['permit', 1],
+      ['swap-intent', 1],
+    ]);
+  });
+
+  it('lists a destination where the relayer pays nothing, at 0', () => {
+    const totals = sponsoredTotalsOfRoute(
+      [
+        {
+          kind: 'bridge',
+          chain: 'ethereum',
+          family: 'evm',
+          tokenIn: USDC,
+          tokenOut: USDC,
+          destinationChain: 'solana',
+          destinationFamily: 'solana',
+        },
+      ],
+      ratesOf,
+    );
+    expect(totals.map((t) => [t.chain, t.gasUnits, t.cost, t.steps.length])).toEqual([
+      ['ethereum', 221_000n, 221_000n * 2n * GWEI, 2],
+      ['solana', 0n, 0n, 0],
+    ]);
+  });
+
+  it('totals an EVM → Solana release with signature and rent', () => {
+    const totals = sponsoredTotalsOfRoute(
+      [
+        {
+          kind: 'bridge',
+          chain: 'devnet-a',
+          family: 'evm',
+          tokenIn: USDC,
+          tokenOut: SOLANA_USDC,
+          inputHasEip2612: true,
+          destinationChain: 'solana-devnet',
+          destinationFamily: 'solana',
+          releasedByRelayer: true,
+        },
+      ],
+      ratesOf,
+    );
+    expect(totals[1]).toMatchObject({
+      chain: 'solana-devnet',
+      family: 'solana',
+      gasUnits: 1n,
+      cost: 5_000n + 2_039_280n,
+    });
+  });
+});
+
+describe('formatNativeAmount', () => {
+  it.each([
+    [0n, 18, '0'],
+    [412_345_678_901_234n, 18, '0.000412'],
+    [412_545_678_901_234n, 18, '0.000413'],
+    [260_000n * GWEI, 18, '0.00026'],
+    [2_044_280n, 9, '0.00204'],
+    [10_000n, 9, '0.00001'],
+    [999_600n, 6, '1'],
+    [9_996n, 18, '0.00000000000001'],
+    [1n, 18, '0.000000000000000001'],
+    [12_345_678_000_000_000_000_000n, 18, '12346'],
+    [1_234_500_000_000_000_000n, 18, '1.23'],
+    [123_456n, 0, '123456'],
+  ])('%s base units at %i decimals read %s', (amount, decimals, expected) => {
+    expect(formatNativeAmount(amount, decimals)).toBe(expected);
+  });
+
+  it('takes another precision, and refuses what is not an amount', () => {
+    expect(formatNativeAmount(412_345_678_901_234n, 18, 6)).toBe('0.000412346');
+    expect(() => formatNativeAmount(-1n, 18)).toThrow(RangeError);
+    expect(() => formatNativeAmount(1n, -1)).toThrow(RangeError);
+    expect(() => formatNativeAmount(1n, 18, 0)).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,274 @@
+import { SPONSORED_GAS_KINDS, SponsoredGasKind } from '@swapgw/contracts';
+import type { ChainFamily } from './chain-descriptor';
+
+/**
+ * Sponsored gas: the service's relayers pay every fee of a swap, the user none. This module is the
+ * one table of what each sponsored transaction costs and the pure arithmetic over it, shared by
+ * quote-service (the `gasCoverage` of every quoted route) and the signing side (what the relayer
+ * budgets for). No I/O here: the price of a unit comes from the caller (a chain's node, or the
+ * per-family fallback below).
+ *
+ * What the relayer sends, per leg of a route:
+ *  - EVM leg with an ERC-20 input: when the user's Permit2 allowance is short, either the token's
+ *    EIP-2612 `permit` (tokens that have one: USDC, DAI; devnet manifest `tokens[].permit`) or, for
+ *    tokens without EIP-2612 (WETH9), a gas top-up to the user (a plain transfer) that pays for the
+ *    user's own `approve(Permit2)`; then one router call, `swapWithIntent` / `bridgeWithIntent`,
+ *    carrying the user's Permit2 witness signature. A quote does not know the user's allowance, so
+ *    an estimate always counts the permit / approve step: an upper bound.
+ *  - EVM leg with a native input: the user's own transaction, preceded by a gas top-up covering it.
+ *  - Solana leg: the user's transaction with the relayer as fee payer (its signature and the
+ *    user's, 5,000 lamports each); plus the rent of an associated token account the transaction
+ *    may create for the output (SPL output).
+ *  - A bridge the relayer releases (the devnet bridge): the release on the destination chain. On
+ *    Solana the release pays one signature and, when the recipient has no associated token account
+ *    for the bridged mint, the rent of the one it creates (counted: an upper bound again).
+ */
+
+/** Gas units of every EVM transaction a sponsored swap costs the relayer (approximate upper figures). */
+export const SPONSORED_EVM_GAS = {
+  /** The token's EIP-2612 `permit(owner, Permit2, ...)`, sent by the relayer. */
+  permit: 60_000n,
+  /** The user's own `approve(Permit2, max)` (tokens without EIP-2612), paid for by a gas top-up. */
+  userApprove: 50_000n,
+  /** A plain native transfer from the relayer to the user: the gas top-up itself. */
+  gasTopUp: 21_000n,
+  /** The SwapGatewayRouter's `swapWithIntent` (Permit2 witness transfer + Uniswap V2 swap). */
+  swapIntent: 200_000n,
+  /** The SwapGatewayRouter's `bridgeWithIntent` (Permit2 witness transfer + bridge deposit). */
+  bridgeIntent: 150_000n,
+  /** The user's own transaction of a native-input leg (value carries the input), paid by a top-up. */
+  nativeInputUserTx: 150_000n,
+  /** The relayer's `release` on the destination of a bridge it relays (new record + token transfer). */
+  bridgeRelease: 80_000n,
+} as const;
+
+/** Solana fees the relayer pays as fee payer (lamports). */
+export const SOLANA_SPONSORED_FEES = {
+  /** Base fee per signature of a transaction (no priority fee is added by the relayer). */
+  lamportsPerSignature: 5_000n,
+  /** Rent-exempt minimum of an SPL token account (165 bytes): what creating an associated token account costs. */
+  tokenAccountRent: 2_039_280n,
+  /** Size of an SPL token account, for getMinimumBalanceForRentExemption. */
+  tokenAccountBytes: 165,
+  /** Signatures of a user's transaction paid by the relayer: the relayer's (fee payer) and the user's. */
+  userTransactionSignatures: 2n,
+  /** Signatures of a release the relayer sends alone. */
+  releaseSignatures: 1n,
+} as const;
+
+/**
+ * Price of one unit when the chain's node cannot tell it (node unreachable, or no RPC configured:
+ * aggregator routes on real networks). EVM: 2 gwei per gas, the order of Ethereum mainnet's recent
+ * fees (well above an L2's). Solana: the protocol's base fee and the rent of a token account, which
+ * do not depend on the moment.
+ */
+export const SPONSORED_FEE_FALLBACKS: Record<'evm' | 'solana', SponsoredFeeRates> = {
+  evm: { feePerGas: 2_000_000_000n, tokenAccountRent: 0n },
+  solana: {
+    feePerGas: SOLANA_SPONSORED_FEES.lamportsPerSignature,
+    tokenAccountRent: SOLANA_SPONSORED_FEES.tokenAccountRent,
+  },
+};
+
+/**
+ * The kinds of sponsored cost, one row of the table each (the list is the wire vocabulary of quotes'
+ * `gasCoverage`, declared in @swapgw/contracts):
+ *  - `permit`: EVM, the relayer sends the token's EIP-2612 permit (60k gas);
+ *  - `approve-top-up`: EVM, the relayer's top-up (21k) paying for the user's approve(Permit2) (50k);
+ *  - `swap-intent` / `bridge-intent`: EVM, the relayer's router call (200k / 150k);
+ *  - `native-input-top-up`: EVM, the user's native-input transaction (150k) and the top-up paying it (21k);
+ *  - `bridge-release`: the relayer's release on the destination (EVM 80k gas; Solana 1 signature);
+ *  - `solana-transaction`: the user's Solana transaction, relayer as fee payer (2 signatures);
+ *  - `solana-ata-rent`: the rent of an associated token account created for the recipient.
+ */
+export const SPONSORED_STEP_KINDS = SPONSORED_GAS_KINDS;
+export type SponsoredStepKind = SponsoredGasKind;
+
+/**
+ * One sponsored cost on one chain. `gasUnits` are EVM gas, or on Solana the signatures paid for
+ * (priced per signature); `tokenAccounts` counts token accounts whose rent is paid.
+ */
+export interface SponsoredStep {
+  kind: SponsoredStepKind;
+  chain: string;
+  family: SponsoredFamily;
+  /** Index of the route leg the step belongs to. */
+  leg: number;
+  gasUnits: bigint;
+  tokenAccounts: number;
+}
+
+/** The families a swap leg can be on (Bitcoin has no swaps). */
+export type SponsoredFamily = Extract<ChainFamily, 'evm' | 'solana'>;
+
+/** The parts of a route leg that decide what the relayer pays for it. */
+export interface SponsoredLegView {
+  kind: 'swap' | 'bridge';
+  chain: string;
+  family: SponsoredFamily;
+  /** null = the chain's native coin. */
+  tokenIn: { address: string | null };
+  tokenOut: { address: string | null };
+  /**
+   * EVM ERC-20 input: the token implements EIP-2612 `permit` (devnet manifest `tokens[].permit`).
+   * Unknown (real networks) counts as false: approve + top-up, the dearer of the two.
+   */
+  inputHasEip2612?: boolean;
+  /** Bridge legs: the chain the bridge delivers to, and its family. */
+  destinationChain?: string;
+  destinationFamily?: SponsoredFamily;
+  /**
+   * Bridge legs: the service's relayer sends the release on the destination (the devnet bridge).
+   * False for a bridge that delivers by itself (an aggregator's): nothing is paid there by us.
+   */
+  releasedByRelayer?: boolean;
+}
+
+/** Gas units of one EVM step kind (the table above); 0 for Solana-only kinds. */
+export function evmGasUnitsOf(kind: SponsoredStepKind): bigint {
+  switch (kind) {
+    case 'permit':
+      return SPONSORED_EVM_GAS.permit;
+    case 'approve-top-up':
+      return SPONSORED_EVM_GAS.userApprove + SPONSORED_EVM_GAS.gasTopUp;
+    case 'swap-intent':
+      return SPONSORED_EVM_GAS.swapIntent;
+    case 'bridge-intent':
+      return SPONSORED_EVM_GAS.bridgeIntent;
+    case 'native-input-top-up':
+      return SPONSORED_EVM_GAS.nativeInputUserTx + SPONSORED_EVM_GAS.gasTopUp;
+    case 'bridge-release':
+      return SPONSORED_EVM_GAS.bridgeRelease;
+    case 'solana-transaction':
+    case 'solana-ata-rent':
+      return 0n;
+  }
+}
+
+/**
+ * What the relayer pays for one leg, upper bound (the permit / approve step is always counted, and
+ * the rent of every token account that may have to be created), in the order it is sent. A bridge
+ * leg's release is a step on the destination chain.
+ */
+export function sponsoredStepsOfLeg(leg: SponsoredLegView, index: number): SponsoredStep[] {
+  const steps: SponsoredStep[] = [];
+  const on = (
+    kind: SponsoredStepKind,
+    chain: string,
+    family: SponsoredFamily,
+    gasUnits: bigint,
+    tokenAccounts = 0,
+  ) => steps.push({ kind, chain, family, leg: index, gasUnits, tokenAccounts });
+
+  if (leg.family === 'evm') {
+    if (leg.tokenIn.address === null) {
+      on('native-input-top-up', leg.chain, 'evm', evmGasUnitsOf('native-input-top-up'));
+    } else {
+      const allowance: SponsoredStepKind = leg.inputHasEip2612 ? 'permit' : 'approve-top-up';
+      on(allowance, leg.chain, 'evm', evmGasUnitsOf(allowance));
+      const intent: SponsoredStepKind = leg.kind === 'bridge' ? 'bridge-intent' : 'swap-intent';
+      on(intent, leg.chain, 'evm', evmGasUnitsOf(intent));
+    }
+  } else {
+    on('solana-transaction', leg.chain, 'solana', SOLANA_SPONSORED_FEES.userTransactionSignatures);
+    // A swap into an SPL token may create the recipient's associated token account for it.
+    if (leg.kind === 'swap' && leg.tokenOut.address !== null)
+      on('solana-ata-rent', leg.chain, 'solana', 0n, 1);
+  }
+
+  if (leg.kind === 'bridge' && leg.releasedByRelayer && leg.destinationChain && leg.destinationFamily) {
+    if (leg.destinationFamily === 'evm') {
+      on('bridge-release', leg.destinationChain, 'evm', evmGasUnitsOf('bridge-release'));
+    } else {
+      on('bridge-release', leg.destinationChain, 'solana', SOLANA_SPONSORED_FEES.releaseSignatures);
+      if (leg.tokenOut.address !== null) on('solana-ata-rent', leg.destinationChain, 'solana', 0n, 1);
+    }
+  }
+  return steps;
+}
+
+/** The price of a unit on one chain: wei per gas (EVM) or lamports per signature (Solana), and rent. */
+export interface SponsoredFeeRates {
+  /** EVM: wei per gas. Solana: lamports per signature. */
+  feePerGas: bigint;
+  /** Solana: lamports of rent of one token account; 0 on EVM. */
+  tokenAccountRent: bigint;
+}
+
+/** Cost of one step in the chain's base units (wei / lamports). */
+export function sponsoredStepCost(
+  step: Pick<SponsoredStep, 'gasUnits' | 'tokenAccounts'>,
+  rates: SponsoredFeeRates,
+): bigint {
+  return step.gasUnits * rates.feePerGas + BigInt(step.tokenAccounts) * rates.tokenAccountRent;
+}
+
+/** One chain's total of a route's sponsored steps. */
+export interface SponsoredChainTotal {
+  chain: string;
+  family: SponsoredFamily;
+  gasUnits: bigint;
+  cost: bigint;
+  steps: Array<SponsoredStep & { cost: bigint }>;
+}
+
+/**
+ * The steps of every leg of a route, totalled per chain in the order the chains are first touched
+ * (a leg's chain, then its bridge's destination). Every chain a leg touches is listed, with 0 when
+ * the relayer pays nothing there (an aggregator's bridge delivering by itself).
+ */
+export function sponsoredTotalsOfRoute(
+  legs: readonly SponsoredLegView[],
+  ratesOf: (chain: string) => SponsoredFeeRates,
+): SponsoredChainTotal[] {
+  const totals = new Map<string, SponsoredChainTotal>();
+  const touch = (chain: string, family: SponsoredFamily): SponsoredChainTotal => {
+    let total = totals.get(chain);
+    if (!total) {
+      total = { chain, family, gasUnits: 0n, cost: 0n, steps: [] };
+      totals.set(chain, total);
+    }
+    return total;
+  };
+  legs.forEach((leg, index) => {
+    touch(leg.chain, leg.family);
+    if (leg.kind === 'bridge' && leg.destinationChain && leg.destinationFamily)
+      touch(leg.destinationChain, leg.destinationFamily);
+    for (const step of sponsoredStepsOfLeg(leg, index)) {
+      const total = touch(step.chain, step.family);
+      const cost = sponsoredStepCost(step, ratesOf(step.chain));
+      total.gasUnits += step.gasUnits;
+      total.cost += cost;
+      total.steps.push({ ...step, cost });
+    }
+  });
+  return [...totals.values()];
+}
+
+/**
+ * A base-unit amount in whole native units, rounded half up to `significantDigits` significant
+ * digits (the integer part is always kept whole), trailing zeros dropped: 412345678901234 wei at
+ * 18 decimals → "0.000412". A positive amount never reads "0".
+ */
+export function formatNativeAmount(amount: bigint, decimals: number, significantDigits = 3): string {
+  if (amount < 0n) throw new RangeError('amount must not be negative');
+  if (!Number.isInteger(decimals) || decimals < 0)
+    throw new RangeError('decimals must be a non-negative integer');
+  if (!Number.isInteger(significantDigits) || significantDigits < 1)
+    throw new RangeError('significantDigits must be a positive integer');
+  if (amount === 0n) return '0';
+  // Keep the digits down to the `significantDigits`-th significant one (at least the units digit).
+  const digits = amount.toString().length;
+  const keepFrom = Math.max(digits - significantDigits, 0);
+  const dropped = Math.min(keepFrom, decimals);
+  let kept = amount;
+  if (dropped > 0) {
+    const unit = 10n ** BigInt(dropped);
+    kept = (amount + unit / 2n) / unit;
+  }
+  const fractionDigits = decimals - dropped;
+  const text = kept.toString().padStart(fractionDigits + 1, '0');
+  const whole = text.slice(0, text.length - fractionDigits);
+  const fraction = text.slice(text.length - fractionDigits).replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : whole;
+}

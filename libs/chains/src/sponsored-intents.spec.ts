@@ -1,0 +1,351 @@
+import {
+  AbiCoder,
+  concat,
+  getAddress,
+  hexlify,
+  id,
+  keccak256,
+  MaxUint256,
+  randomBytes,
+  Signature,
+  TypedDataEncoder,
+  Wallet,
+  zeroPadValue,
+} from 'ethers';
+import {
+  bridgeIntentTypedData,
+  bridgeToIntentTypedData,
+  eip2612PermitInterface,
+  eip2612PermitTypedData,
+  encodeSponsoredCall,
+  ethersTypedDataArgs,
+  PERMIT2_WITNESS_TYPE_STRINGS,
+  PERMIT2_WITNESS_TYPEHASH_STUB,
+  permit2NonceBit,
+  randomPermit2Nonce,
+  recoverTypedDataSigner,
+  SponsoredIntentError,
+  sponsoredRouterInterface,
+  sponsoredTypedDataKind,
+  swapIntentTypedData,
+  typedDataDigest,
+  TypedDataV4,
+} from './sponsored-intents';
+
+const randomAddress = () => getAddress(hexlify(randomBytes(20)));
+const CHAIN_ID = 31337;
+const PERMIT2 = randomAddress();
+const ROUTER = randomAddress();
+const USDC = randomAddress();
+const WETH = randomAddress();
+const RECIPIENT = randomAddress();
+const DEADLINE = 1_900_000_000n;
+
+const permitPart = (amount: bigint = 1_500_000_000n, nonce: bigint = 12345678901234567890n) => ({
+  chainId: CHAIN_ID,
+  permit2: PERMIT2.toLowerCase(),
+  router: ROUTER.toLowerCase(),
+  token: USDC.toLowerCase(),
+  amount,
+  nonce,
+  deadline: DEADLINE,
+});
+
+const swapTyped = () =>
+  swapIntentTypedData({
+    ...permitPart(),
+    intent: {
+      path: [USDC.toLowerCase(), WETH],
+      amountOutMin: 123n,
+      recipient: RECIPIENT.toLowerCase(),
+      unwrapNative: true,
+      deadline: DEADLINE - 1n,
+    },
+  });
+
+async function sign(td: TypedDataV4, wallet = new Wallet(hexlify(randomBytes(32)))) {
+  const { domain, types, value } = ethersTypedDataArgs(td);
+  return { wallet, signature: await wallet.signTypedData(domain, types, value) };
+}
+
+describe('sponsored intents: typed data', () => {
+  it('is JSON-safe as eth_signTypedData_v4 takes it: EIP712Domain in types, uints as decimal strings, checksummed addresses', () => {
+    const td = swapTyped();
+    expect(JSON.parse(JSON.stringify(td))).toEqual(td);
+    expect(td.primaryType).toBe('PermitWitnessTransferFrom');
+    expect(td.domain).toEqual({ name: 'Permit2', chainId: CHAIN_ID, verifyingContract: PERMIT2 });
+    expect(td.types.EIP712Domain).toEqual([
+      { name: 'name', type: 'string' },
+      { name: 'chainId', type: 'uint256' },
+      { name: 'verifyingContract', type: 'address' },
+    ]);
+    expect(td.message).toEqual({
+      permitted: { token: USDC, amount: '1500000000' },
+      spender: ROUTER,
+      nonce: '12345678901234567890',
+      deadline: String(DEADLINE),
+      witness: {
+        path: [USDC, WETH],
+        amountOutMin: '123',
+        recipient: RECIPIENT,
+        unwrapNative: true,
+        deadline: String(DEADLINE - 1n),
+      },
+    });
+  });
+
+  it.each(['SwapIntent', 'BridgeIntent', 'BridgeToIntent'] as const)(
+    '%s: the type string is Permit2’s witness stub followed by the router’s witnessTypeString',
+    (kind) => {
+      const td = {
+        SwapIntent: swapTyped,
+        BridgeIntent: () =>
+          bridgeIntentTypedData({
+            ...permitPart(),
+            intent: { destinationChainId: 31338, recipient: RECIPIENT, deadline: DEADLINE },
+          }),
+        BridgeToIntent: () =>
+          bridgeToIntentTypedData({
+            ...permitPart(),
+            intent: { destinationChainId: 900, recipient: hexlify(randomBytes(32)), deadline: DEADLINE },
+          }),
+      }[kind]();
+      const encoder = TypedDataEncoder.from(ethersTypedDataArgs(td).types);
+      expect(encoder.primaryType).toBe('PermitWitnessTransferFrom');
+      expect(encoder.encodeType('PermitWitnessTransferFrom')).toBe(
+        PERMIT2_WITNESS_TYPEHASH_STUB + PERMIT2_WITNESS_TYPE_STRINGS[kind],
+      );
+      expect(sponsoredTypedDataKind(td)).toBe(kind);
+    },
+  );
+
+  it('the digest is the one the router and Permit2 compute (path as keccak of padded addresses, bool as uint256)', () => {
+    const td = swapTyped();
+    const abi = AbiCoder.defaultAbiCoder();
+    const m = td.message as {
+      permitted: { token: string; amount: string };
+      spender: string;
+      nonce: string;
+      deadline: string;
+      witness: { path: string[]; amountOutMin: string; recipient: string; deadline: string };
+    };
+    const swapIntentTypehash = id(
+      'SwapIntent(address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)',
+    );
+    const witness = keccak256(
+      abi.encode(
+        ['bytes32', 'bytes32', 'uint256', 'address', 'uint256', 'uint256'],
+        [
+          swapIntentTypehash,
+          keccak256(concat(m.witness.path.map((a) => zeroPadValue(a, 32)))),
+          m.witness.amountOutMin,
+          m.witness.recipient,
+          1,
+          m.witness.deadline,
+        ],
+      ),
+    );
+    const permissions = keccak256(
+      abi.encode(
+        ['bytes32', 'address', 'uint256'],
+        [id('TokenPermissions(address token,uint256 amount)'), m.permitted.token, m.permitted.amount],
+      ),
+    );
+    const typehash = id(PERMIT2_WITNESS_TYPEHASH_STUB + PERMIT2_WITNESS_TYPE_STRINGS.SwapIntent);
+    const structHash = keccak256(
+      abi.encode(
+        ['bytes32', 'bytes32', 'address', 'uint256', 'uint256', 'bytes32'],
+        [typehash, permissions, m.spender, m.nonce, m.deadline, witness],
+      ),
+    );
+    const domainSeparator = keccak256(
+      abi.encode(
+        ['bytes32', 'bytes32', 'uint256', 'address'],
+        [
+          id('EIP712Domain(string name,uint256 chainId,address verifyingContract)'),
+          id('Permit2'),
+          CHAIN_ID,
+          PERMIT2,
+        ],
+      ),
+    );
+    expect(typedDataDigest(td)).toBe(keccak256(concat(['0x1901', domainSeparator, structHash])));
+  });
+
+  it('round-trips through a wallet signature, also after JSON', async () => {
+    for (const td of [
+      swapTyped(),
+      bridgeIntentTypedData({
+        ...permitPart(),
+        intent: { destinationChainId: '31338', recipient: RECIPIENT, deadline: DEADLINE },
+      }),
+      bridgeToIntentTypedData({
+        ...permitPart(),
+        intent: { destinationChainId: 900, recipient: hexlify(randomBytes(32)), deadline: DEADLINE },
+      }),
+      eip2612PermitTypedData({
+        chainId: CHAIN_ID,
+        token: USDC,
+        tokenName: 'USD Coin',
+        owner: RECIPIENT,
+        spender: PERMIT2,
+        value: MaxUint256,
+        nonce: 0,
+        deadline: DEADLINE,
+      }),
+    ]) {
+      const { wallet, signature } = await sign(td);
+      expect(recoverTypedDataSigner(td, signature)).toBe(wallet.address);
+      expect(recoverTypedDataSigner(JSON.parse(JSON.stringify(td)) as TypedDataV4, signature)).toBe(
+        wallet.address,
+      );
+      // Any change to what was signed recovers someone else.
+      const changed = { ...td, message: { ...td.message, deadline: String(DEADLINE + 1n) } };
+      expect(recoverTypedDataSigner(changed, signature)).not.toBe(wallet.address);
+    }
+  });
+
+  it('refuses a swap whose path does not start with the permitted token, and malformed values', () => {
+    const base = {
+      ...permitPart(),
+      intent: {
+        path: [WETH, USDC],
+        amountOutMin: 1n,
+        recipient: RECIPIENT,
+        unwrapNative: false,
+        deadline: DEADLINE,
+      },
+    };
+    expect(() => swapIntentTypedData(base)).toThrow(SponsoredIntentError);
+    expect(() => swapIntentTypedData({ ...base, intent: { ...base.intent, path: [USDC] } })).toThrow(
+      /at least two/,
+    );
+    expect(() =>
+      swapIntentTypedData({ ...base, intent: { ...base.intent, path: [USDC, WETH], amountOutMin: '' } }),
+    ).toThrow(/amountOutMin is empty/);
+    expect(() =>
+      swapIntentTypedData({ ...base, intent: { ...base.intent, path: [USDC, WETH], amountOutMin: -1n } }),
+    ).toThrow(/not a uint256/);
+    expect(() =>
+      swapIntentTypedData({ ...base, amount: '1.5', intent: { ...base.intent, path: [USDC, WETH] } }),
+    ).toThrow(/amount is not an integer/);
+    expect(() =>
+      swapIntentTypedData({ ...base, intent: { ...base.intent, path: [USDC, WETH], recipient: '0x1234' } }),
+    ).toThrow(/intent.recipient is not an address/);
+    expect(() =>
+      bridgeToIntentTypedData({
+        ...permitPart(),
+        intent: { destinationChainId: 900, recipient: RECIPIENT, deadline: DEADLINE },
+      }),
+    ).toThrow(/32 bytes/);
+  });
+});
+
+describe('sponsored intents: encodeSponsoredCall', () => {
+  it('swap: the router’s swapWithIntent with exactly the signed permit, owner, intent and signature', async () => {
+    const td = swapTyped();
+    const { wallet, signature } = await sign(td);
+    const call = encodeSponsoredCall(td, wallet.address.toLowerCase(), signature);
+    expect(call.to).toBe(ROUTER);
+    expect(call.value).toBe('0');
+    const decoded = sponsoredRouterInterface.parseTransaction({ data: call.data });
+    expect(decoded?.name).toBe('swapWithIntent');
+    const [permit, owner, intent, sig] = decoded!.args.toArray() as [unknown, string, unknown, string];
+    expect(toPlain(permit)).toEqual([[USDC, 1_500_000_000n], 12345678901234567890n, DEADLINE]);
+    expect(owner).toBe(wallet.address);
+    expect(toPlain(intent)).toEqual([[USDC, WETH], 123n, RECIPIENT, true, DEADLINE - 1n]);
+    expect(sig).toBe(signature);
+  });
+
+  it('bridge: bridgeWithIntent and bridgeToWithIntent carry the signed destination and recipient', async () => {
+    const evm = bridgeIntentTypedData({
+      ...permitPart(500n, 7n),
+      intent: { destinationChainId: 31338, recipient: RECIPIENT, deadline: DEADLINE },
+    });
+    const solanaRecipient = hexlify(randomBytes(32));
+    const solana = bridgeToIntentTypedData({
+      ...permitPart(500n, 8n),
+      intent: {
+        destinationChainId: 900,
+        recipient: solanaRecipient.toUpperCase().replace('0X', '0x'),
+        deadline: DEADLINE,
+      },
+    });
+    for (const [td, method, recipient] of [
+      [evm, 'bridgeWithIntent', RECIPIENT],
+      [solana, 'bridgeToWithIntent', solanaRecipient],
+    ] as const) {
+      const { wallet, signature } = await sign(td);
+      const decoded = sponsoredRouterInterface.parseTransaction({
+        data: encodeSponsoredCall(td, wallet.address, signature).data,
+      });
+      expect(decoded?.name).toBe(method);
+      const [permit, owner, intent] = decoded!.args.toArray() as [unknown, string, unknown];
+      expect(toPlain(permit)).toEqual([[USDC, 500n], method === 'bridgeWithIntent' ? 7n : 8n, DEADLINE]);
+      expect(owner).toBe(wallet.address);
+      expect(toPlain(intent)).toEqual([method === 'bridgeWithIntent' ? 31338n : 900n, recipient, DEADLINE]);
+    }
+  });
+
+  it('EIP-2612: token.permit(owner, spender, value, deadline, v, r, s) to the token', async () => {
+    const wallet = new Wallet(hexlify(randomBytes(32)));
+    const td = eip2612PermitTypedData({
+      chainId: CHAIN_ID,
+      token: USDC,
+      tokenName: 'USD Coin',
+      owner: wallet.address,
+      spender: PERMIT2,
+      value: MaxUint256,
+      nonce: 3n,
+      deadline: DEADLINE,
+    });
+    const { signature } = await sign(td, wallet);
+    const call = encodeSponsoredCall(td, wallet.address, signature);
+    expect(call.to).toBe(USDC);
+    const [owner, spender, value, deadline, v, r, s] = eip2612PermitInterface
+      .decodeFunctionData('permit', call.data)
+      .toArray() as [string, string, bigint, bigint, bigint, string, string];
+    expect([owner, spender, value, deadline]).toEqual([wallet.address, PERMIT2, MaxUint256, DEADLINE]);
+    expect(Signature.from({ v: Number(v), r, s }).serialized).toBe(signature);
+    // The relayer cannot present it as someone else's permit.
+    expect(() => encodeSponsoredCall(td, RECIPIENT, signature)).toThrow(/not/);
+  });
+
+  it('refuses typed data whose types or domain differ from what the contracts verify', async () => {
+    const td = swapTyped();
+    const { wallet, signature } = await sign(td);
+    const reordered = { ...td, types: { ...td.types, SwapIntent: [...td.types.SwapIntent].reverse() } };
+    expect(() => encodeSponsoredCall(reordered, wallet.address, signature)).toThrow(SponsoredIntentError);
+    const withVersion = {
+      ...td,
+      domain: { ...td.domain, version: '1' },
+      types: { ...td.types, EIP712Domain: [{ name: 'version', type: 'string' }, ...td.types.EIP712Domain] },
+    };
+    expect(() => encodeSponsoredCall(withVersion, wallet.address, signature)).toThrow(SponsoredIntentError);
+    expect(() => encodeSponsoredCall({ ...td, primaryType: 'Mail' }, wallet.address, signature)).toThrow(
+      /not a sponsored call/,
+    );
+    // Without EIP712Domain (as ethers callers hold it) is the same typed data.
+    const { EIP712Domain: _domain, ...withoutDomain } = td.types;
+    expect(encodeSponsoredCall({ ...td, types: withoutDomain }, wallet.address, signature)).toEqual(
+      encodeSponsoredCall(td, wallet.address, signature),
+    );
+  });
+});
+
+describe('sponsored intents: Permit2 nonces', () => {
+  it('random nonces fit 248 bits and do not repeat; permit2NonceBit names the bitmap word and bit', () => {
+    const nonces = Array.from({ length: 50 }, () => randomPermit2Nonce());
+    expect(new Set(nonces).size).toBe(50);
+    nonces.forEach((nonce) => expect(nonce < 1n << 248n && nonce >= 0n).toBe(true));
+    expect(permit2NonceBit((1n << 8n) + 3n)).toEqual({ wordPos: 1n, mask: 8n });
+    expect(permit2NonceBit('7')).toEqual({ wordPos: 0n, mask: 128n });
+  });
+});
+
+/** ethers Result (nested) as plain arrays, for toEqual. */
+function toPlain(value: unknown): unknown {
+  if (value && typeof value === 'object' && 'toArray' in value)
+    return (value as { toArray(): unknown[] }).toArray().map(toPlain);
+  return value;
+}

@@ -1,0 +1,483 @@
+import {
+  getAddress,
+  hexlify,
+  Interface,
+  isHexString,
+  randomBytes,
+  Signature,
+  TypedDataDomain,
+  TypedDataEncoder,
+  verifyTypedData,
+} from 'ethers';
+
+// Gas-sponsored ("gasless") EVM legs: the user only signs EIP-712 typed data, the service's relayer
+// sends the transaction and pays the gas. Two kinds of signature are relayed:
+//  - a Permit2 PermitWitnessTransferFrom naming the SwapGatewayRouter as spender, whose witness is
+//    the whole leg (SwapIntent, BridgeIntent or BridgeToIntent); the router hashes the witness from
+//    the arguments it acts on, so the relayer can send the leg as signed or not at all;
+//  - an EIP-2612 Permit of the token to Permit2, so a user without ETH can give Permit2 its
+//    allowance without an approve transaction.
+// Everything here is pure encoding (ethers only): callers show the typed data to the wallet, get the
+// signature back, and hand encodeSponsoredCall's result to the relayer.
+
+/**
+ * EIP-712 typed data exactly as `eth_signTypedData_v4` takes it (JSON.stringify it as the second
+ * parameter): `types` includes `EIP712Domain`, every uint in `message` is a decimal string and every
+ * address is checksummed, so it survives JSON and any wallet computes the digest the contract does.
+ */
+export interface TypedDataV4 {
+  domain: Record<string, string | number>;
+  types: Record<string, TypedDataFieldV4[]>;
+  primaryType: string;
+  message: Record<string, unknown>;
+}
+
+export interface TypedDataFieldV4 {
+  name: string;
+  type: string;
+}
+
+/** A uint as callers hold it: bigint, a safe integer, or a decimal or 0x-hex string. */
+export type UintLike = bigint | number | string;
+
+/** The leg a sponsored swap performs; the owner signs it as the Permit2 witness. */
+export interface SwapIntent {
+  /** Router02 path; path[0] is the permitted token. */
+  path: string[];
+  amountOutMin: UintLike;
+  recipient: string;
+  /** The path ends with WETH and the recipient gets native ETH. */
+  unwrapNative: boolean;
+  /** Seconds since epoch; the router refuses the leg after it. */
+  deadline: UintLike;
+}
+
+/** A sponsored bridge deposit to an EVM address; the permitted token must be the bridge's token. */
+export interface BridgeIntent {
+  destinationChainId: UintLike;
+  recipient: string;
+  /** Seconds since epoch. */
+  deadline: UintLike;
+}
+
+/** A sponsored bridge deposit to a 32-byte recipient (a Solana public key as 0x-hex). */
+export interface BridgeToIntent {
+  destinationChainId: UintLike;
+  /** 0x-hex, 32 bytes. */
+  recipient: string;
+  /** Seconds since epoch. */
+  deadline: UintLike;
+}
+
+/** The Permit2 half of a sponsored leg: what may be pulled, once, by the router. */
+export interface Permit2IntentPermit {
+  chainId: number;
+  permit2: string;
+  /** The SwapGatewayRouter: the Permit2 spender and the address the relayer calls. */
+  router: string;
+  token: string;
+  /** Exactly what the leg pulls and uses. */
+  amount: UintLike;
+  /** An unused Permit2 unordered nonce of the owner (see randomPermit2Nonce). */
+  nonce: UintLike;
+  /** Seconds since epoch; Permit2 refuses the signature after it. */
+  deadline: UintLike;
+}
+
+export interface Eip2612PermitInput {
+  chainId: number;
+  token: string;
+  /** The token's EIP-712 domain name (its ERC-20 name for OpenZeppelin ERC20Permit). */
+  tokenName: string;
+  /** The token's EIP-712 domain version; OpenZeppelin ERC20Permit uses "1". */
+  version?: string;
+  owner: string;
+  spender: string;
+  value: UintLike;
+  /** The token's `nonces(owner)`. */
+  nonce: UintLike;
+  /** Seconds since epoch. */
+  deadline: UintLike;
+}
+
+/** A transaction for the relayer to send (it pays the gas; `value` is always "0"). */
+export interface SponsoredCall {
+  to: string;
+  data: string;
+  /** Wei, decimal string. */
+  value: string;
+}
+
+/** Typed data or a signature that cannot become a sponsored call as it is. */
+export class SponsoredIntentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SponsoredIntentError';
+  }
+}
+
+/** The witness structs the SwapGatewayRouter accepts, in EIP-712 field order (= Solidity struct order). */
+export const SPONSORED_INTENT_TYPES = {
+  SwapIntent: [
+    { name: 'path', type: 'address[]' },
+    { name: 'amountOutMin', type: 'uint256' },
+    { name: 'recipient', type: 'address' },
+    { name: 'unwrapNative', type: 'bool' },
+    { name: 'deadline', type: 'uint256' },
+  ],
+  BridgeIntent: [
+    { name: 'destinationChainId', type: 'uint256' },
+    { name: 'recipient', type: 'address' },
+    { name: 'deadline', type: 'uint256' },
+  ],
+  BridgeToIntent: [
+    { name: 'destinationChainId', type: 'uint256' },
+    { name: 'recipient', type: 'bytes32' },
+    { name: 'deadline', type: 'uint256' },
+  ],
+} as const;
+
+export type SponsoredIntentKind = keyof typeof SPONSORED_INTENT_TYPES;
+
+/** Canonical Permit2's fixed head of every witness type string (its PERMIT_TRANSFER_FROM_WITNESS_TYPEHASH_STUB). */
+export const PERMIT2_WITNESS_TYPEHASH_STUB =
+  'PermitWitnessTransferFrom(TokenPermissions permitted,address spender,uint256 nonce,uint256 deadline,';
+
+/**
+ * The `witnessTypeString` the router passes to Permit2 for each intent (its *_WITNESS_TYPE
+ * constants): the witness field is named `witness`, as in Uniswap's permit2-sdk and UniswapX, and the
+ * referenced types follow in alphabetical order as EIP-712's encodeType requires.
+ */
+export const PERMIT2_WITNESS_TYPE_STRINGS: Record<SponsoredIntentKind, string> = {
+  SwapIntent:
+    'SwapIntent witness)SwapIntent(address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)TokenPermissions(address token,uint256 amount)',
+  BridgeIntent:
+    'BridgeIntent witness)BridgeIntent(uint256 destinationChainId,address recipient,uint256 deadline)TokenPermissions(address token,uint256 amount)',
+  BridgeToIntent:
+    'BridgeToIntent witness)BridgeToIntent(uint256 destinationChainId,bytes32 recipient,uint256 deadline)TokenPermissions(address token,uint256 amount)',
+};
+
+const PERMIT_TUPLE = '((address token, uint256 amount) permitted, uint256 nonce, uint256 deadline) permit';
+
+/** The SwapGatewayRouter's sponsored entry points (the `...WithIntent` functions). */
+export const sponsoredRouterInterface = new Interface([
+  `function swapWithIntent(${PERMIT_TUPLE}, address owner, (address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature) returns (uint256 amountOut)`,
+  `function bridgeWithIntent(${PERMIT_TUPLE}, address owner, (uint256 destinationChainId, address recipient, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
+  `function bridgeToWithIntent(${PERMIT_TUPLE}, address owner, (uint256 destinationChainId, bytes32 recipient, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
+]);
+
+/** EIP-2612 `permit`, sent by the relayer on the user's behalf. */
+export const eip2612PermitInterface = new Interface([
+  'function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)',
+]);
+
+const ROUTER_METHOD: Record<SponsoredIntentKind, string> = {
+  SwapIntent: 'swapWithIntent',
+  BridgeIntent: 'bridgeWithIntent',
+  BridgeToIntent: 'bridgeToWithIntent',
+};
+
+const PERMIT2_DOMAIN_FIELDS = [
+  { name: 'name', type: 'string' },
+  { name: 'chainId', type: 'uint256' },
+  { name: 'verifyingContract', type: 'address' },
+];
+
+const EIP2612_DOMAIN_FIELDS = [
+  { name: 'name', type: 'string' },
+  { name: 'version', type: 'string' },
+  { name: 'chainId', type: 'uint256' },
+  { name: 'verifyingContract', type: 'address' },
+];
+
+const TOKEN_PERMISSIONS_FIELDS = [
+  { name: 'token', type: 'address' },
+  { name: 'amount', type: 'uint256' },
+];
+
+const EIP2612_PERMIT_FIELDS = [
+  { name: 'owner', type: 'address' },
+  { name: 'spender', type: 'address' },
+  { name: 'value', type: 'uint256' },
+  { name: 'nonce', type: 'uint256' },
+  { name: 'deadline', type: 'uint256' },
+];
+
+const MAX_UINT256 = (1n << 256n) - 1n;
+
+/** The full `types` (with EIP712Domain) of a Permit2 witness transfer carrying `kind`. */
+function permit2WitnessTypes(kind: SponsoredIntentKind): Record<string, TypedDataFieldV4[]> {
+  return {
+    EIP712Domain: copyFields(PERMIT2_DOMAIN_FIELDS),
+    PermitWitnessTransferFrom: [
+      { name: 'permitted', type: 'TokenPermissions' },
+      { name: 'spender', type: 'address' },
+      { name: 'nonce', type: 'uint256' },
+      { name: 'deadline', type: 'uint256' },
+      { name: 'witness', type: kind },
+    ],
+    [kind]: copyFields(SPONSORED_INTENT_TYPES[kind]),
+    TokenPermissions: copyFields(TOKEN_PERMISSIONS_FIELDS),
+  };
+}
+
+function eip2612Types(): Record<string, TypedDataFieldV4[]> {
+  return { EIP712Domain: copyFields(EIP2612_DOMAIN_FIELDS), Permit: copyFields(EIP2612_PERMIT_FIELDS) };
+}
+
+function permit2IntentTypedData(
+  kind: SponsoredIntentKind,
+  permit: Permit2IntentPermit,
+  witness: Record<string, unknown>,
+): TypedDataV4 {
+  return {
+    domain: {
+      name: 'Permit2',
+      chainId: chainIdOf(permit.chainId),
+      verifyingContract: checksummed(permit.permit2, 'permit2'),
+    },
+    types: permit2WitnessTypes(kind),
+    primaryType: 'PermitWitnessTransferFrom',
+    message: {
+      permitted: { token: checksummed(permit.token, 'token'), amount: uintString(permit.amount, 'amount') },
+      spender: checksummed(permit.router, 'router'),
+      nonce: uintString(permit.nonce, 'nonce'),
+      deadline: uintString(permit.deadline, 'deadline'),
+      witness,
+    },
+  };
+}
+
+/**
+ * What the owner signs for a sponsored swap: Permit2 may move `amount` of `token` once, to the
+ * router, which must swap all of it along `intent.path` for at least `intent.amountOutMin` to
+ * `intent.recipient` before `intent.deadline`. Throws when the path does not start with the token
+ * (the router would refuse it) so the user is never asked to sign a leg that cannot happen.
+ */
+export function swapIntentTypedData(input: Permit2IntentPermit & { intent: SwapIntent }): TypedDataV4 {
+  const { intent } = input;
+  const path = intent.path.map((hop, i) => checksummed(hop, `intent.path[${i}]`));
+  if (path.length < 2) throw new SponsoredIntentError('intent.path needs at least two tokens');
+  if (path[0] !== checksummed(input.token, 'token'))
+    throw new SponsoredIntentError(
+      `intent.path starts with ${path[0]}, not the permitted token ${input.token}`,
+    );
+  if (typeof intent.unwrapNative !== 'boolean')
+    throw new SponsoredIntentError('intent.unwrapNative must be a boolean');
+  return permit2IntentTypedData('SwapIntent', input, {
+    path,
+    amountOutMin: uintString(intent.amountOutMin, 'intent.amountOutMin'),
+    recipient: checksummed(intent.recipient, 'intent.recipient'),
+    unwrapNative: intent.unwrapNative,
+    deadline: uintString(intent.deadline, 'intent.deadline'),
+  });
+}
+
+/** What the owner signs for a sponsored bridge deposit of `amount` (of the bridge's token) to an EVM recipient. */
+export function bridgeIntentTypedData(input: Permit2IntentPermit & { intent: BridgeIntent }): TypedDataV4 {
+  const { intent } = input;
+  return permit2IntentTypedData('BridgeIntent', input, {
+    destinationChainId: uintString(intent.destinationChainId, 'intent.destinationChainId'),
+    recipient: checksummed(intent.recipient, 'intent.recipient'),
+    deadline: uintString(intent.deadline, 'intent.deadline'),
+  });
+}
+
+/** What the owner signs for a sponsored bridge deposit to a 32-byte recipient (Solana). */
+export function bridgeToIntentTypedData(
+  input: Permit2IntentPermit & { intent: BridgeToIntent },
+): TypedDataV4 {
+  const { intent } = input;
+  if (!isHexString(intent.recipient, 32))
+    throw new SponsoredIntentError('intent.recipient must be 32 bytes of 0x-hex');
+  return permit2IntentTypedData('BridgeToIntent', input, {
+    destinationChainId: uintString(intent.destinationChainId, 'intent.destinationChainId'),
+    recipient: hexlify(intent.recipient),
+    deadline: uintString(intent.deadline, 'intent.deadline'),
+  });
+}
+
+/**
+ * An EIP-2612 Permit (OpenZeppelin ERC20Permit domain: name, version, chainId, token), typically
+ * spender Permit2 and value MaxUint256: the relayer submits it with `token.permit`, so a user with no
+ * ETH gives Permit2 its allowance by signing only.
+ */
+export function eip2612PermitTypedData(input: Eip2612PermitInput): TypedDataV4 {
+  return {
+    domain: {
+      name: input.tokenName,
+      version: input.version ?? '1',
+      chainId: chainIdOf(input.chainId),
+      verifyingContract: checksummed(input.token, 'token'),
+    },
+    types: eip2612Types(),
+    primaryType: 'Permit',
+    message: {
+      owner: checksummed(input.owner, 'owner'),
+      spender: checksummed(input.spender, 'spender'),
+      value: uintString(input.value, 'value'),
+      nonce: uintString(input.nonce, 'nonce'),
+      deadline: uintString(input.deadline, 'deadline'),
+    },
+  };
+}
+
+/** The arguments of ethers' `signer.signTypedData(domain, types, value)`: ethers derives EIP712Domain itself and refuses it in `types`. */
+export function ethersTypedDataArgs(td: TypedDataV4): {
+  domain: TypedDataDomain;
+  types: Record<string, TypedDataFieldV4[]>;
+  value: Record<string, unknown>;
+} {
+  const types = Object.fromEntries(Object.entries(td.types).filter(([name]) => name !== 'EIP712Domain'));
+  return { domain: td.domain as TypedDataDomain, types, value: td.message };
+}
+
+/** The address whose key made `signature` over `td` (checksummed): check it is the owner before spending gas. */
+export function recoverTypedDataSigner(td: TypedDataV4, signature: string): string {
+  const { domain, types, value } = ethersTypedDataArgs(td);
+  return verifyTypedData(domain, types, value, signature);
+}
+
+/** The EIP-712 digest of `td` (what the signature is over and the contract recomputes). */
+export function typedDataDigest(td: TypedDataV4): string {
+  const { domain, types, value } = ethersTypedDataArgs(td);
+  return TypedDataEncoder.hash(domain, types, value);
+}
+
+/** Which sponsored call `td` is for; throws unless its types are exactly one of those built here (another shape would be signed but refused on chain). */
+export function sponsoredTypedDataKind(td: TypedDataV4): SponsoredIntentKind | 'Eip2612Permit' {
+  if (td.primaryType === 'Permit') {
+    requireTypes(td, eip2612Types());
+    return 'Eip2612Permit';
+  }
+  if (td.primaryType !== 'PermitWitnessTransferFrom')
+    throw new SponsoredIntentError(`primaryType ${td.primaryType} is not a sponsored call`);
+  const witnessType = td.types.PermitWitnessTransferFrom?.find((field) => field.name === 'witness')?.type;
+  if (!witnessType || !(witnessType in SPONSORED_INTENT_TYPES))
+    throw new SponsoredIntentError(`witness type ${witnessType ?? '(none)'} is not a sponsored intent`);
+  const kind = witnessType as SponsoredIntentKind;
+  requireTypes(td, permit2WitnessTypes(kind));
+  if (td.domain.name !== 'Permit2')
+    throw new SponsoredIntentError(`domain name ${td.domain.name} is not Permit2`);
+  return kind;
+}
+
+/**
+ * The transaction the relayer sends for signed typed data: for a Permit2 intent the router's
+ * swapWithIntent / bridgeWithIntent / bridgeToWithIntent (to = the signed spender), for an EIP-2612
+ * Permit `token.permit(owner, spender, value, deadline, v, r, s)` (to = the token). Encodes only:
+ * check `recoverTypedDataSigner(td, signature)` is `owner` first (an EOA owner), or the call reverts
+ * with InvalidSigner at the relayer's expense.
+ */
+export function encodeSponsoredCall(td: TypedDataV4, owner: string, signature: string): SponsoredCall {
+  const kind = sponsoredTypedDataKind(td);
+  const ownerAddress = checksummed(owner, 'owner');
+  const message = td.message as Record<string, never>;
+  if (kind === 'Eip2612Permit') {
+    if (checksummed(message.owner, 'message.owner') !== ownerAddress)
+      throw new SponsoredIntentError(`the permit is for ${message.owner}, not ${ownerAddress}`);
+    const { v, r, s } = Signature.from(signature);
+    return {
+      to: checksummed(String(td.domain.verifyingContract), 'domain.verifyingContract'),
+      data: eip2612PermitInterface.encodeFunctionData('permit', [
+        ownerAddress,
+        message.spender,
+        message.value,
+        message.deadline,
+        v,
+        r,
+        s,
+      ]),
+      value: '0',
+    };
+  }
+  const permitted = message.permitted as Record<string, never>;
+  const witness = message.witness as Record<string, never>;
+  const permit = [[permitted.token, permitted.amount], message.nonce, message.deadline];
+  const intent = SPONSORED_INTENT_TYPES[kind].map((field) => witness[field.name]);
+  // Passed on as signed: Permit2 takes 65- and 64-byte signatures and EIP-1271 ones of any length.
+  if (!isHexString(signature) || signature.length < 4)
+    throw new SponsoredIntentError('signature must be 0x-hex bytes');
+  return {
+    to: checksummed(message.spender, 'message.spender'),
+    data: sponsoredRouterInterface.encodeFunctionData(ROUTER_METHOD[kind], [
+      permit,
+      ownerAddress,
+      intent,
+      signature,
+    ]),
+    value: '0',
+  };
+}
+
+/**
+ * A fresh Permit2 unordered nonce: 248 random bits, so nonces of independent signing sessions never
+ * collide (and almost never share a bitmap word) without reading the owner's nonceBitmap first.
+ */
+export function randomPermit2Nonce(): bigint {
+  return BigInt(hexlify(randomBytes(31)));
+}
+
+/** Where Permit2 records `nonce`: used once `nonceBitmap(owner, wordPos) & mask` is non-zero. */
+export function permit2NonceBit(nonce: UintLike): { wordPos: bigint; mask: bigint } {
+  const value = BigInt(uintString(nonce, 'nonce'));
+  return { wordPos: value >> 8n, mask: 1n << (value & 0xffn) };
+}
+
+function requireTypes(td: TypedDataV4, expected: Record<string, TypedDataFieldV4[]>): void {
+  const { EIP712Domain: expectedDomain, ...expectedStructs } = expected;
+  const { EIP712Domain: domainFields, ...structs } = td.types;
+  const sameFields = (a: TypedDataFieldV4[] | undefined, b: TypedDataFieldV4[]) =>
+    a !== undefined &&
+    a.length === b.length &&
+    a.every((field, i) => field.name === b[i].name && field.type === b[i].type);
+  const structsMatch =
+    Object.keys(structs).length === Object.keys(expectedStructs).length &&
+    Object.entries(expectedStructs).every(([name, fields]) => sameFields(structs[name], fields));
+  // A wallet hashes the domain with the EIP712Domain it is given (ethers with the keys present);
+  // the contract's domain has exactly these fields.
+  const domainKeys = Object.keys(td.domain).sort().join();
+  const domainMatches =
+    (domainFields === undefined || sameFields(domainFields, expectedDomain)) &&
+    domainKeys ===
+      expectedDomain
+        .map((f) => f.name)
+        .sort()
+        .join();
+  if (!structsMatch || !domainMatches)
+    throw new SponsoredIntentError(
+      `the typed data's types or domain are not those of a ${td.primaryType} the contracts verify`,
+    );
+}
+
+function copyFields(fields: readonly { name: string; type: string }[]): TypedDataFieldV4[] {
+  return fields.map((field) => ({ name: field.name, type: field.type }));
+}
+
+function checksummed(value: unknown, field: string): string {
+  try {
+    return getAddress(String(value));
+  } catch {
+    throw new SponsoredIntentError(`${field} is not an address: ${String(value)}`);
+  }
+}
+
+function uintString(value: UintLike, field: string): string {
+  let parsed: bigint;
+  // BigInt('') is 0n: an empty field must not silently become zero.
+  if (typeof value === 'string' && value.trim() === '') throw new SponsoredIntentError(`${field} is empty`);
+  try {
+    parsed = BigInt(value);
+  } catch {
+    throw new SponsoredIntentError(`${field} is not an integer: ${String(value)}`);
+  }
+  if (parsed < 0n || parsed > MAX_UINT256)
+    throw new SponsoredIntentError(`${field} is not a uint256: ${String(value)}`);
+  return parsed.toString();
+}
+
+function chainIdOf(chainId: number): number {
+  if (!Number.isSafeInteger(chainId) || chainId <= 0)
+    throw new SponsoredIntentError(`chainId is not a positive integer: ${chainId}`);
+  return chainId;
+}

@@ -1,0 +1,504 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  BridgeIntent,
+  bridgeIntentTypedData,
+  bridgeToIntentTypedData,
+  eip2612PermitTypedData,
+  encodeSponsoredCall,
+  ethersTypedDataArgs,
+  PERMIT2_WITNESS_TYPE_STRINGS,
+  permit2NonceBit,
+  randomPermit2Nonce,
+  recoverTypedDataSigner,
+  SponsoredCall,
+  SPONSORED_INTENT_TYPES,
+  SwapIntent,
+  swapIntentTypedData,
+  TypedDataV4,
+} from '@swapgw/chains';
+import { solanaRecipientBytes32 } from '@swapgw/chains/solana-bridge';
+import { freePort, waitFor } from '@swapgw/testing';
+import {
+  Contract,
+  HDNodeWallet,
+  hexlify,
+  Interface,
+  JsonRpcProvider,
+  Log,
+  MaxUint256,
+  parseEther,
+  parseUnits,
+  randomBytes,
+  TypedDataEncoder,
+  Wallet,
+} from 'ethers';
+import { devnetWallet } from './accounts';
+import {
+  DEVNET_BRIDGE_ABI,
+  ERC20_PERMIT_ABI,
+  PERMIT2_ABI,
+  SWAP_GATEWAY_ROUTER_ABI,
+  UNISWAP_V2_ROUTER_ABI,
+} from './contracts/abis';
+import { localProvider } from './evm-provider';
+import { DevnetChain, devnetChain } from './manifest';
+import { RunningDevnet, startDevnet } from './start-devnet';
+
+/** A funded anvil account no other devnet role uses (0 deploys, 1..9 are users, 10 is the bridge relayer). */
+const SPONSOR_INDEX = 11;
+/** The devnet user whose USDC and WETH the fresh owners receive. */
+const FUNDER_INDEX = 1;
+
+// Gas-sponsored legs on a real devnet chain: a fresh owner that never holds ETH signs typed data,
+// the sponsor (the service's relayer) sends every transaction and pays its gas, and whatever the
+// sponsor changes in what the owner signed is refused on chain.
+describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapgw-sponsored-'));
+  let devnet: RunningDevnet;
+  let chain: DevnetChain;
+  let provider: JsonRpcProvider;
+  let sponsor: HDNodeWallet;
+  let router: Contract;
+  let permit2: Contract;
+  const errors = new Interface(
+    [...SWAP_GATEWAY_ROUTER_ABI, ...PERMIT2_ABI].filter((fragment) => fragment.startsWith('error ')),
+  );
+  const revertName = (error: unknown) => {
+    const data = (error as { data?: string }).data;
+    return data ? (errors.parseError(data)?.name ?? data) : (error as Error).message;
+  };
+  const token = (address: string) => new Contract(address, ERC20_PERMIT_ABI, provider);
+  const now = async () => BigInt((await provider.getBlock('latest'))!.timestamp);
+  const inAnHour = async () => (await now()) + 3600n;
+  const sign = (owner: Wallet, td: TypedDataV4) => {
+    const { domain, types, value } = ethersTypedDataArgs(td);
+    return owner.signTypedData(domain, types, value);
+  };
+  const relay = async (call: SponsoredCall) => {
+    const receipt = await (
+      await sponsor.sendTransaction({ to: call.to, data: call.data, value: BigInt(call.value) })
+    ).wait();
+    expect(receipt?.status).toBe(1);
+    return receipt!;
+  };
+  const routerEvent = (logs: readonly Log[], name: string) =>
+    logs
+      .filter((log) => log.address === router.target)
+      .map((log) => router.interface.parseLog(log))
+      .find((parsed) => parsed?.name === name);
+
+  beforeAll(async () => {
+    devnet = await startDevnet({
+      manifestPath: path.join(workDir, 'manifest.json'),
+      portA: await freePort(),
+      portB: await freePort(),
+    });
+    chain = devnetChain(devnet.manifest, 'devnet-a');
+    provider = localProvider(chain.rpcUrl, chain.chainId);
+    sponsor = devnetWallet(devnet.manifest.mnemonic, SPONSOR_INDEX, provider);
+    router = new Contract(chain.permits.permitRouter, SWAP_GATEWAY_ROUTER_ABI, sponsor);
+    permit2 = new Contract(chain.permits.permit2, PERMIT2_ABI, sponsor);
+  }, 120_000);
+
+  afterAll(async () => {
+    provider?.destroy();
+    await devnet?.stop();
+    fs.rmSync(workDir, { recursive: true, force: true });
+  });
+
+  /** A new key with no ETH and no history, holding USDC and WETH sent by a devnet user. */
+  async function freshOwner(usdc = parseUnits('10000', 6), weth = parseEther('1')): Promise<Wallet> {
+    const owner = new Wallet(hexlify(randomBytes(32)), provider);
+    const funder = devnetWallet(devnet.manifest.mnemonic, FUNDER_INDEX, provider);
+    await (
+      await new Contract(chain.tokens.USDC.address, ERC20_PERMIT_ABI, funder).transfer(owner.address, usdc)
+    ).wait();
+    await (
+      await new Contract(chain.tokens.WETH.address, ERC20_PERMIT_ABI, funder).transfer(owner.address, weth)
+    ).wait();
+    expect(await provider.getBalance(owner.address)).toBe(0n);
+    return owner;
+  }
+
+  /** The owner signs an EIP-2612 permit of USDC to Permit2 (unlimited); the sponsor submits it. */
+  async function permitPermit2ForUsdc(owner: Wallet) {
+    const { USDC } = chain.tokens;
+    const td = eip2612PermitTypedData({
+      chainId: chain.chainId,
+      token: USDC.address,
+      tokenName: USDC.name,
+      version: USDC.permitVersion,
+      owner: owner.address,
+      spender: chain.permits.permit2,
+      value: MaxUint256,
+      nonce: (await token(USDC.address).nonces(owner.address)) as bigint,
+      deadline: await inAnHour(),
+    });
+    const signature = await sign(owner, td);
+    expect(recoverTypedDataSigner(td, signature)).toBe(owner.address);
+    await relay(encodeSponsoredCall(td, owner.address, signature));
+  }
+
+  async function signedSwap(
+    owner: Wallet,
+    amount: bigint,
+    intent: SwapIntent,
+    tokenIn = chain.tokens.USDC.address,
+  ) {
+    const nonce = randomPermit2Nonce();
+    const deadline = await inAnHour();
+    const td = swapIntentTypedData({
+      chainId: chain.chainId,
+      permit2: chain.permits.permit2,
+      router: chain.permits.permitRouter,
+      token: tokenIn,
+      amount,
+      nonce,
+      deadline,
+      intent,
+    });
+    const signature = await sign(owner, td);
+    const permit = { permitted: { token: tokenIn, amount }, nonce, deadline };
+    return { td, signature, permit, nonce, call: encodeSponsoredCall(td, owner.address, signature) };
+  }
+
+  it('deploys the router with the witness type strings @swapgw/chains signs with', async () => {
+    expect(await router.SWAP_INTENT_WITNESS_TYPE()).toBe(PERMIT2_WITNESS_TYPE_STRINGS.SwapIntent);
+    expect(await router.BRIDGE_INTENT_WITNESS_TYPE()).toBe(PERMIT2_WITNESS_TYPE_STRINGS.BridgeIntent);
+    expect(await router.BRIDGE_TO_INTENT_WITNESS_TYPE()).toBe(PERMIT2_WITNESS_TYPE_STRINGS.BridgeToIntent);
+  });
+
+  it('an owner without ETH: the relayer submits its USDC permit to Permit2, then its USDC→WETH swap; the owner pays exactly the amount and no gas', async () => {
+    const owner = await freshOwner();
+    const recipient = Wallet.createRandom().address;
+    const { USDC, WETH } = chain.tokens;
+    const usdc = token(USDC.address);
+    const weth = token(WETH.address);
+
+    await permitPermit2ForUsdc(owner);
+    expect(await usdc.allowance(owner.address, chain.permits.permit2)).toBe(MaxUint256);
+
+    const amount = parseUnits('1500', 6);
+    const [, quoted] = (await new Contract(
+      chain.uniswapV2.router,
+      UNISWAP_V2_ROUTER_ABI,
+      provider,
+    ).getAmountsOut(amount, [USDC.address, WETH.address])) as bigint[];
+    const amountOutMin = (quoted * 99n) / 100n;
+    const { call, signature, nonce, td } = await signedSwap(owner, amount, {
+      path: [USDC.address, WETH.address],
+      amountOutMin,
+      recipient,
+      unwrapNative: false,
+      deadline: await inAnHour(),
+    });
+    expect(recoverTypedDataSigner(td, signature)).toBe(owner.address);
+    expect(call.to).toBe(chain.permits.permitRouter);
+    const usdcBefore = (await usdc.balanceOf(owner.address)) as bigint;
+
+    const receipt = await relay(call);
+
+    expect(usdcBefore - ((await usdc.balanceOf(owner.address)) as bigint)).toBe(amount);
+    const received = (await weth.balanceOf(recipient)) as bigint;
+    expect(received).toBeGreaterThanOrEqual(amountOutMin);
+    expect(await provider.getBalance(owner.address)).toBe(0n);
+    expect(await usdc.balanceOf(chain.permits.permitRouter)).toBe(0n);
+    expect(await usdc.allowance(chain.permits.permitRouter, chain.uniswapV2.router)).toBe(0n);
+    const { wordPos, mask } = permit2NonceBit(nonce);
+    expect(((await permit2.nonceBitmap(owner.address, wordPos)) as bigint) & mask).toBe(mask);
+    expect(routerEvent(receipt.logs, 'SwapWithIntent')?.args.toArray()).toEqual([
+      owner.address,
+      USDC.address,
+      recipient,
+      amount,
+      received,
+      nonce,
+      sponsor.address,
+    ]);
+  });
+
+  it('whatever the relayer changes (amount, token, path, minimum out, recipient, unwrap, deadlines, nonce, owner) is refused; the signed call goes through once', async () => {
+    const owner = await freshOwner();
+    const bystander = await freshOwner();
+    await permitPermit2ForUsdc(owner);
+    await permitPermit2ForUsdc(bystander);
+    const { USDC, WETH, DAI } = chain.tokens;
+    const amount = parseUnits('100', 6);
+    const intent = {
+      path: [USDC.address, WETH.address],
+      amountOutMin: 1000n,
+      recipient: owner.address,
+      unwrapNative: false,
+      deadline: await inAnHour(),
+    };
+    const { signature, permit, call } = await signedSwap(owner, amount, intent);
+    type Permit = typeof permit;
+    const attempt = (p: Permit, i: typeof intent, from = owner.address) =>
+      router.swapWithIntent.staticCall(p, from, i, signature).then(
+        () => 'accepted',
+        (error: unknown) => revertName(error),
+      );
+    // The library encodes exactly the router's ABI.
+    expect(call.data).toBe(
+      router.interface.encodeFunctionData('swapWithIntent', [permit, owner.address, intent, signature]),
+    );
+
+    const tampered: [string, Permit, typeof intent, string?][] = [
+      ['more', { ...permit, permitted: { ...permit.permitted, amount: amount + 1n } }, intent],
+      ['less', { ...permit, permitted: { ...permit.permitted, amount: amount - 1n } }, intent],
+      ['other path', permit, { ...intent, path: [USDC.address, DAI.address] }],
+      ['lower minimum out', permit, { ...intent, amountOutMin: 0n }],
+      ['other recipient', permit, { ...intent, recipient: sponsor.address }],
+      ['unwrap', permit, { ...intent, unwrapNative: true }],
+      ['later intent deadline', permit, { ...intent, deadline: intent.deadline + 1n }],
+      ['later permit deadline', { ...permit, deadline: permit.deadline + 1n }, intent],
+      ['other nonce', { ...permit, nonce: permit.nonce + 1n }, intent],
+      ['other owner', permit, intent, bystander.address],
+    ];
+    for (const [what, p, i, from] of tampered) {
+      expect([what, await attempt(p, i, from)]).toEqual([what, 'InvalidSigner']);
+    }
+    // Another token in both the permit and the path: still not what was signed.
+    expect(
+      await attempt(
+        { ...permit, permitted: { token: DAI.address, amount } },
+        { ...intent, path: [DAI.address, WETH.address] },
+      ),
+    ).toBe('InvalidSigner');
+    // A path that does not start with the permitted token never reaches Permit2.
+    expect(await attempt(permit, { ...intent, path: [DAI.address, WETH.address] })).toBe('TokenMismatch');
+    // Using the signature on Permit2 directly, to pay itself: the signed spender is the router.
+    const witness = TypedDataEncoder.hashStruct(
+      'SwapIntent',
+      { SwapIntent: SPONSORED_INTENT_TYPES.SwapIntent.map((field) => ({ ...field })) },
+      intent,
+    );
+    const direct = await permit2.permitWitnessTransferFrom
+      .staticCall(
+        permit,
+        { to: sponsor.address, requestedAmount: amount },
+        owner.address,
+        witness,
+        PERMIT2_WITNESS_TYPE_STRINGS.SwapIntent,
+        signature,
+      )
+      .then(
+        () => 'accepted',
+        (error: unknown) => revertName(error),
+      );
+    expect(direct).toBe('InvalidSigner');
+
+    expect(await attempt(permit, intent)).toBe('accepted');
+    await relay(call);
+    expect(await attempt(permit, intent)).toBe('InvalidNonce');
+    await expect(sponsor.sendTransaction({ to: call.to, data: call.data })).rejects.toMatchObject({
+      data: errors.getError('InvalidNonce')!.selector,
+    });
+    expect(await provider.getBalance(owner.address)).toBe(0n);
+  });
+
+  it('a permit past its deadline is SignatureExpired, an intent past its deadline IntentExpired; neither uses the nonce', async () => {
+    const owner = await freshOwner();
+    await permitPermit2ForUsdc(owner);
+    const { USDC, WETH } = chain.tokens;
+    const amount = parseUnits('10', 6);
+    const past = (await now()) - 60n;
+    const intent = {
+      path: [USDC.address, WETH.address],
+      amountOutMin: 1n,
+      recipient: owner.address,
+      unwrapNative: false,
+      deadline: await inAnHour(),
+    };
+
+    const nonce = randomPermit2Nonce();
+    const td = swapIntentTypedData({
+      chainId: chain.chainId,
+      permit2: chain.permits.permit2,
+      router: chain.permits.permitRouter,
+      token: USDC.address,
+      amount,
+      nonce,
+      deadline: past,
+      intent,
+    });
+    const expiredPermit = encodeSponsoredCall(td, owner.address, await sign(owner, td));
+    expect(await provider.call({ ...expiredPermit, from: sponsor.address }).catch(revertName)).toBe(
+      'SignatureExpired',
+    );
+
+    const expiredIntent = await signedSwap(owner, amount, { ...intent, deadline: past });
+    expect(await provider.call({ ...expiredIntent.call, from: sponsor.address }).catch(revertName)).toBe(
+      'IntentExpired',
+    );
+
+    for (const used of [nonce, expiredIntent.nonce]) {
+      const { wordPos, mask } = permit2NonceBit(used);
+      expect(((await permit2.nonceBitmap(owner.address, wordPos)) as bigint) & mask).toBe(0n);
+    }
+  });
+
+  it('WETH (no permit): one approve of Permit2 while the owner had gas; afterwards WETH→USDC and USDC→native ETH legs are sponsored', async () => {
+    const owner = await freshOwner();
+    const { USDC, WETH } = chain.tokens;
+    // WETH9 has no EIP-2612 permit, so the owner gives Permit2 its allowance with one approve, the
+    // only transaction it ever sends. The test lends it ETH for that transaction (anvil_setBalance)
+    // and drains its balance back to exactly zero before any sponsored call, so every later fee is
+    // provably the relayer's.
+    await provider.send('anvil_setBalance', [owner.address, '0x' + parseEther('1').toString(16)]);
+    await (
+      await new Contract(WETH.address, ERC20_PERMIT_ABI, owner).approve(chain.permits.permit2, MaxUint256)
+    ).wait();
+    await provider.send('anvil_setBalance', [owner.address, '0x0']);
+    expect(await provider.getBalance(owner.address)).toBe(0n);
+    await permitPermit2ForUsdc(owner);
+
+    const wethIn = parseEther('0.25');
+    const usdcBefore = (await token(USDC.address).balanceOf(owner.address)) as bigint;
+    const wethToUsdc = await signedSwap(
+      owner,
+      wethIn,
+      {
+        path: [WETH.address, USDC.address],
+        amountOutMin: 1n,
+        recipient: owner.address,
+        unwrapNative: false,
+        deadline: await inAnHour(),
+      },
+      WETH.address,
+    );
+    await relay(wethToUsdc.call);
+    expect(parseEther('1') - ((await token(WETH.address).balanceOf(owner.address)) as bigint)).toBe(wethIn);
+    expect((await token(USDC.address).balanceOf(owner.address)) as bigint).toBeGreaterThan(usdcBefore);
+
+    const ethRecipient = Wallet.createRandom().address;
+    const usdcIn = parseUnits('300', 6);
+    const [, quoted] = (await new Contract(
+      chain.uniswapV2.router,
+      UNISWAP_V2_ROUTER_ABI,
+      provider,
+    ).getAmountsOut(usdcIn, [USDC.address, WETH.address])) as bigint[];
+    const toEth = await signedSwap(owner, usdcIn, {
+      path: [USDC.address, WETH.address],
+      amountOutMin: quoted,
+      recipient: ethRecipient,
+      unwrapNative: true,
+      deadline: await inAnHour(),
+    });
+    await relay(toEth.call);
+    expect(await provider.getBalance(ethRecipient)).toBe(quoted);
+    expect(await provider.getBalance(owner.address)).toBe(0n);
+    expect(await token(WETH.address).balanceOf(chain.permits.permitRouter)).toBe(0n);
+  });
+
+  it('bridgeWithIntent deposits for the signed recipient and destination (which the relayer cannot change); bridgeToWithIntent to a Solana key', async () => {
+    const owner = await freshOwner();
+    await permitPermit2ForUsdc(owner);
+    const to = devnetChain(devnet.manifest, 'devnet-b');
+    const recipient = Wallet.createRandom().address;
+    const amount = parseUnits('500', 6);
+    const bridge = new Contract(chain.bridge.address, DEVNET_BRIDGE_ABI, provider);
+    const signBridge = async (intent: BridgeIntent, tokenAddress = chain.tokens.USDC.address) => {
+      const nonce = randomPermit2Nonce();
+      const deadline = await inAnHour();
+      const td = bridgeIntentTypedData({
+        chainId: chain.chainId,
+        permit2: chain.permits.permit2,
+        router: chain.permits.permitRouter,
+        token: tokenAddress,
+        amount,
+        nonce,
+        deadline,
+        intent,
+      });
+      const signature = await sign(owner, td);
+      return {
+        permit: { permitted: { token: tokenAddress, amount }, nonce, deadline },
+        signature,
+        nonce,
+        call: encodeSponsoredCall(td, owner.address, signature),
+      };
+    };
+    const intent = { destinationChainId: BigInt(to.chainId), recipient, deadline: await inAnHour() };
+    const signed = await signBridge(intent);
+    const attempt = (i: typeof intent) =>
+      router.bridgeWithIntent.staticCall(signed.permit, owner.address, i, signed.signature).catch(revertName);
+    expect(await attempt({ ...intent, recipient: sponsor.address })).toBe('InvalidSigner');
+    expect(
+      await attempt({ ...intent, destinationChainId: BigInt(devnet.manifest.solana.bridge.chainId) }),
+    ).toBe('InvalidSigner');
+    const dai = await signBridge(intent, chain.tokens.DAI.address);
+    expect(await provider.call({ ...dai.call, from: sponsor.address }).catch(revertName)).toBe(
+      'TokenMismatch',
+    );
+
+    const providerB = localProvider(to.rpcUrl, to.chainId);
+    const usdcOnB = new Contract(to.tokens.USDC.address, ERC20_PERMIT_ABI, providerB);
+    const arrivedBefore = (await usdcOnB.balanceOf(recipient)) as bigint;
+    const receipt = await relay(signed.call);
+    const deposit = receipt.logs
+      .filter((log) => log.address === chain.bridge.address)
+      .map((log) => bridge.interface.parseLog(log))
+      .find((parsed) => parsed?.name === 'Deposit');
+    const amountAfterFee = amount - (amount * BigInt(devnet.manifest.bridge.feeBps)) / 10_000n;
+    const [bridgeNonce, sender, depositRecipient, destinationChainId, depositAmount, depositAfterFee] =
+      deposit!.args.toArray() as [bigint, string, string, bigint, bigint, bigint];
+    expect([sender, depositRecipient, destinationChainId, depositAmount, depositAfterFee]).toEqual([
+      chain.permits.permitRouter,
+      recipient,
+      BigInt(to.chainId),
+      amount,
+      amountAfterFee,
+    ]);
+    expect(routerEvent(receipt.logs, 'DepositWithIntent')?.args.toArray()).toEqual([
+      owner.address,
+      bridgeNonce,
+      BigInt(to.chainId),
+      amount,
+      signed.nonce,
+      sponsor.address,
+    ]);
+    expect(await provider.getBalance(owner.address)).toBe(0n);
+    try {
+      await waitFor(
+        async () => ((await usdcOnB.balanceOf(recipient)) as bigint) - arrivedBefore === amountAfterFee,
+        {
+          timeoutMs: devnet.manifest.bridge.estimatedDurationSeconds * 1000 + 5000,
+          intervalMs: 200,
+          description: 'the sponsored deposit to arrive on devnet-b',
+        },
+      );
+    } finally {
+      providerB.destroy();
+    }
+
+    const solanaRecipient = solanaRecipientBytes32(devnet.manifest.solana.accounts[0].address);
+    const toSolana = bridgeToIntentTypedData({
+      chainId: chain.chainId,
+      permit2: chain.permits.permit2,
+      router: chain.permits.permitRouter,
+      token: chain.tokens.USDC.address,
+      amount,
+      nonce: randomPermit2Nonce(),
+      deadline: await inAnHour(),
+      intent: {
+        destinationChainId: devnet.manifest.solana.bridge.chainId,
+        recipient: solanaRecipient,
+        deadline: await inAnHour(),
+      },
+    });
+    const solanaReceipt = await relay(
+      encodeSponsoredCall(toSolana, owner.address, await sign(owner, toSolana)),
+    );
+    const depositTo = solanaReceipt.logs
+      .map((log) => (log.address === chain.bridge.address ? bridge.interface.parseLog(log) : null))
+      .find((parsed) => parsed?.name === 'DepositTo');
+    expect([depositTo?.args.recipient, depositTo?.args.destinationChainId, depositTo?.args.amount]).toEqual([
+      solanaRecipient,
+      BigInt(devnet.manifest.solana.bridge.chainId),
+      amount,
+    ]);
+  });
+});
