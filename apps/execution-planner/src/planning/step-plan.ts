@@ -72,7 +72,7 @@ export interface PlannedStep {
   solana?: SolanaStepSpec;
   approve?: { token: string; spender: string; amount: string };
   waitFor?: { token: string | null; holder: string; minBalance: string };
-  /** How the service pays the step's gas; absent on user-paid swaps (gasPayment user) and Solana steps. */
+  /** How the service pays the step's gas; absent on user-paid swaps (gasPayment user). */
   sponsored?: SponsoredStepSpec;
 }
 
@@ -196,7 +196,7 @@ export function planSteps(plan: RoutePlan, request: StepPlanRequest, context: St
 
     if (context.familyOf(leg.chain) === 'solana') {
       // SPL transfers need no allowance: the user's own signature authorizes the transfer.
-      add({ kind: leg.kind, call: null, solana: solanaStepOf(leg, spend, signer, legRecipient, context) });
+      add({ kind: leg.kind, call: null, solana: solanaStepOf(leg, spend, signer, legRecipient, context), ...(sponsored ? { sponsored: SOLANA_FEE_PAYER } : {}) });
     } else if (sponsored) {
       const contracts = context.permitContractsOf?.(leg.chain);
       if (contracts && leg.tokenIn.address !== null && permitLegProblem(leg, contracts) === null) {
@@ -243,6 +243,7 @@ export function planSteps(plan: RoutePlan, request: StepPlanRequest, context: St
 }
 
 const COVERED: SponsoredStepSpec = { mode: 'covered-transaction' };
+const SOLANA_FEE_PAYER: SponsoredStepSpec = { mode: 'solana-fee-payer' };
 
 /**
  * What the user's Permit2 witness signature binds for a leg through the SwapGatewayRouter: the

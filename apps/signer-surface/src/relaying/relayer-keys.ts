@@ -52,6 +52,35 @@ const ordinal = (i: number): string => `#${i + 1}`;
  * input, so they are not passed on either).
  */
 export function parseRelayerKeys(json: string, source: string): RelayerKeysReading {
+  return parseKeysByChain(json, source, {
+    shape: '{"<chain id>": ["0x<private key>", ...]}',
+    check: (key) => {
+      if (typeof key !== 'string' || !PRIVATE_KEY_PATTERN.test(key)) {
+        return { problem: 'is not a 0x-prefixed 32-byte hex private key' };
+      }
+      const scalar = BigInt(key);
+      if (scalar === 0n || scalar >= SECP256K1_ORDER) return { problem: 'is outside the secp256k1 key range' };
+      return { identity: key.toLowerCase() };
+    },
+  });
+}
+
+/**
+ * What a key parser says of one key: why it is refused (a phrase after "<source>[chain] key #n",
+ * never quoting the key), or what identifies it (two keys with the same identity are one key).
+ */
+export type KeyCheck = { problem: string } | { identity: string };
+
+/**
+ * The JSON shape every key variable shares, `{"<chain id>": [<key>, ...]}`, each key checked by
+ * `check`; a chain with no key and a key given twice on a chain are refused. Problems name
+ * positions only (see parseRelayerKeys).
+ */
+export function parseKeysByChain(
+  json: string,
+  source: string,
+  keys: { shape: string; check: (key: unknown) => KeyCheck },
+): RelayerKeysReading {
   let parsed: unknown;
   try {
     parsed = JSON.parse(json);
@@ -63,10 +92,10 @@ export function parseRelayerKeys(json: string, source: string): RelayerKeysReadi
     };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return { ok: false, problem: `${source} must be a JSON object {"<chain id>": ["0x<private key>", ...]}` };
+    return { ok: false, problem: `${source} must be a JSON object ${keys.shape}` };
   }
   const byChain = new Map<string, string[]>();
-  for (const [i, [chain, keys]] of Object.entries(parsed).entries()) {
+  for (const [i, [chain, list]] of Object.entries(parsed).entries()) {
     // A key pasted where a chain id goes must not be echoed: the id is quoted only once it is valid.
     if (!CHAIN_ID_PATTERN.test(chain)) {
       return {
@@ -74,25 +103,19 @@ export function parseRelayerKeys(json: string, source: string): RelayerKeysReadi
         problem: `${source}: chain id ${ordinal(i)} is not a chain identifier (a-z, 0-9, -)`,
       };
     }
-    if (!Array.isArray(keys) || keys.length === 0) {
+    if (!Array.isArray(list) || list.length === 0) {
       return { ok: false, problem: `${source}["${chain}"] must be a non-empty array of private keys` };
     }
     const seen = new Map<string, number>();
-    for (const [k, key] of keys.entries()) {
+    for (const [k, key] of list.entries()) {
       const where = `${source}["${chain}"] key ${ordinal(k)}`;
-      if (typeof key !== 'string' || !PRIVATE_KEY_PATTERN.test(key)) {
-        return { ok: false, problem: `${where} is not a 0x-prefixed 32-byte hex private key` };
-      }
-      const scalar = BigInt(key);
-      if (scalar === 0n || scalar >= SECP256K1_ORDER) {
-        return { ok: false, problem: `${where} is outside the secp256k1 key range` };
-      }
-      const normalised = key.toLowerCase();
-      const earlier = seen.get(normalised);
+      const checked = keys.check(key);
+      if ('problem' in checked) return { ok: false, problem: `${where} ${checked.problem}` };
+      const earlier = seen.get(checked.identity);
       if (earlier !== undefined) return { ok: false, problem: `${where} repeats key ${ordinal(earlier)}` };
-      seen.set(normalised, k);
+      seen.set(checked.identity, k);
     }
-    byChain.set(chain, keys as string[]);
+    byChain.set(chain, list as string[]);
   }
   return { ok: true, keys: new RelayerKeySet(byChain) };
 }
@@ -102,10 +125,23 @@ export function parseRelayerKeys(json: string, source: string): RelayerKeysReadi
  * e.g. a mounted Kubernetes Secret). Neither: no relayers, so sponsorship is unavailable.
  */
 export function readRelayerKeys(input: { json?: SecretText; file?: string }): RelayerKeysReading {
+  return readKeysVariable(input, 'RELAYER_KEYS', parseRelayerKeys);
+}
+
+/**
+ * A key variable read from `<name>` (inline JSON, a SecretText) or `<name>_FILE` (a file holding
+ * that JSON), never both, and parsed by `parse`. Neither: an empty key set. A problem names the
+ * variable or the file, never its text.
+ */
+export function readKeysVariable(
+  input: { json?: SecretText; file?: string },
+  name: string,
+  parse: (json: string, source: string) => RelayerKeysReading,
+): RelayerKeysReading {
   if (input.json !== undefined && input.file !== undefined) {
-    return { ok: false, problem: 'set RELAYER_KEYS or RELAYER_KEYS_FILE, not both' };
+    return { ok: false, problem: `set ${name} or ${name}_FILE, not both` };
   }
-  if (input.json !== undefined) return parseRelayerKeys(input.json.reveal(), 'RELAYER_KEYS');
+  if (input.json !== undefined) return parse(input.json.reveal(), name);
   if (input.file === undefined) return { ok: true, keys: new RelayerKeySet() };
   let text: string;
   try {
@@ -113,8 +149,8 @@ export function readRelayerKeys(input: { json?: SecretText; file?: string }): Re
   } catch (error) {
     return {
       ok: false,
-      problem: `RELAYER_KEYS_FILE ${input.file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      problem: `${name}_FILE ${input.file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
     };
   }
-  return parseRelayerKeys(text, `RELAYER_KEYS_FILE ${input.file}`);
+  return parse(text, `${name}_FILE ${input.file}`);
 }

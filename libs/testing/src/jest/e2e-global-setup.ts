@@ -22,6 +22,9 @@ declare global {
  *   OTLP_SPANS_FILE        the spans every app exported to the local OTLP receiver (JSON lines):
  *                          the apps run with OTEL_EXPORTER_OTLP_ENDPOINT pointing at it
  */
+/** The API key owner the e2e stack gives no gas budget (see swap-gasless.e2e-spec.ts). */
+export const E2E_OWNER_WITHOUT_GAS_BUDGET = 'gasless-e2e-no-budget';
+
 export default async function e2eGlobalSetup(): Promise<void> {
   if (process.env.SWAPGW_SKIP_BUILD !== '1') {
     const build = spawnSync(process.execPath, [path.join(repoRoot, 'tools', 'build', 'build.mjs')], {
@@ -39,6 +42,8 @@ export default async function e2eGlobalSetup(): Promise<void> {
   const stack = await startStack({
     gatewayInstances: Number(process.env.E2E_GATEWAY_INSTANCES || 2),
     skipMissing: true,
+    // An owner whose daily gas budget is 1 wei: swap-gasless.e2e-spec.ts shows the 503 it gets.
+    appEnv: { 'signer-surface': { SPONSORSHIP_BUDGET_OVERRIDES: JSON.stringify({ [E2E_OWNER_WITHOUT_GAS_BUDGET]: '1' }) } },
   });
   globalThis.__SWAPGW_E2E_STACK__ = stack;
   if (stack.gatewayUrl) process.env.GATEWAY_URL = stack.gatewayUrl;

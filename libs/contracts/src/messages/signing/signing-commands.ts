@@ -121,7 +121,7 @@ export class SolanaStepSpec {
   lastValidBlockHeight?: number;
 }
 
-export const SPONSORSHIP_MODES = ['covered-transaction', 'eip2612-permit', 'permit2-intent'] as const;
+export const SPONSORSHIP_MODES = ['covered-transaction', 'eip2612-permit', 'permit2-intent', 'solana-fee-payer'] as const;
 /**
  * How the service pays the gas of a step (docs/gas-sponsorship.md):
  *  - `covered-transaction`: the user's own transaction (`call`), where nothing else can work (an
@@ -131,7 +131,9 @@ export const SPONSORSHIP_MODES = ['covered-transaction', 'eip2612-permit', 'perm
  *  - `eip2612-permit`: the user signs the token's EIP-2612 Permit for Permit2 (`permit`), a relayer
  *    submits `token.permit(...)`;
  *  - `permit2-intent`: the user signs a Permit2 PermitWitnessTransferFrom whose witness binds the
- *    leg (`intent`), a relayer calls the chain's SwapGatewayRouter with it.
+ *    leg (`intent`), a relayer calls the chain's SwapGatewayRouter with it;
+ *  - `solana-fee-payer`: a Solana step whose transaction names the service's fee payer (which also
+ *    pays any rent); the user signs it, the service adds the fee payer's signature.
  */
 export type SponsorshipMode = (typeof SPONSORSHIP_MODES)[number];
 
