@@ -310,10 +310,11 @@ export function appEntry(app) {
 
 /**
  * Environment of one app process per the shared conventions. `relayerKeys` (RELAYER_KEYS JSON, see
- * relayerKeysOf) goes to signer-surface only, with the devnet's sponsorship budget unless one is set;
- * no other app gets relayer keys, not even from the caller's environment.
+ * relayerKeysOf) and `solanaFeePayerKeys` (SOLANA_FEE_PAYER_KEYS JSON, see solanaFeePayerKeysOf) go
+ * to signer-surface only, with the devnet's sponsorship budgets unless set; no other app gets
+ * relayer or fee payer keys, not even from the caller's environment.
  */
-export function appEnv(app, base, { gatewayPort = 3000, healthPort, relayerKeys } = {}) {
+export function appEnv(app, base, { gatewayPort = 3000, healthPort, relayerKeys, solanaFeePayerKeys } = {}) {
   const env = { ...base };
   if (app === 'gateway') {
     env.PORT = String(gatewayPort);
@@ -325,15 +326,21 @@ export function appEnv(app, base, { gatewayPort = 3000, healthPort, relayerKeys 
   if (app === 'signer-surface') {
     if (relayerKeys) env.RELAYER_KEYS = relayerKeys;
     if (env.RELAYER_KEYS) env.SPONSORSHIP_DAILY_BUDGET_WEI ??= DEVNET_SPONSORSHIP_DAILY_BUDGET_WEI;
+    if (solanaFeePayerKeys) env.SOLANA_FEE_PAYER_KEYS = solanaFeePayerKeys;
+    if (env.SOLANA_FEE_PAYER_KEYS) env.SPONSORSHIP_DAILY_BUDGET_LAMPORTS ??= DEVNET_SPONSORSHIP_DAILY_BUDGET_LAMPORTS;
   } else {
     delete env.RELAYER_KEYS;
     delete env.RELAYER_KEYS_FILE;
+    delete env.SOLANA_FEE_PAYER_KEYS;
+    delete env.SOLANA_FEE_PAYER_KEYS_FILE;
   }
   return env;
 }
 
 /** 1 ETH per API key, chain and day: generous on the devnet (signer-surface's own default is 0.1 ETH). */
 const DEVNET_SPONSORSHIP_DAILY_BUDGET_WEI = '1000000000000000000';
+/** 1 SOL per API key, Solana chain and day on the devnet (signer-surface's own default is 0.1 SOL). */
+export const DEVNET_SPONSORSHIP_DAILY_BUDGET_LAMPORTS = '1000000000';
 
 /**
  * RELAYER_KEYS for signer-surface (the gas-sponsorship relayers): the caller's RELAYER_KEYS when
@@ -355,6 +362,50 @@ export function relayerKeysOf(manifestPath, env = process.env) {
   const chainIds = chains.map((c) => c.id);
   const keys = JSON.stringify(devnetRelayerKeys(mnemonic, chainIds));
   return { source: 'devnet accounts', keys, addresses: addressesOf(keys) };
+}
+
+/**
+ * SOLANA_FEE_PAYER_KEYS for signer-surface (the fee payers of sponsored Solana transactions), as
+ * relayerKeysOf: the caller's SOLANA_FEE_PAYER_KEYS when set; none when SOLANA_FEE_PAYER_KEYS_FILE is
+ * set; else the devnet's (libs/devnet devnetSolanaFeePayerKeys, on the manifest's Solana chain), when
+ * its manifest exists. `addresses` per chain are for printing; the keys themselves are never printed.
+ */
+export function solanaFeePayerKeysOf(manifestPath, env = process.env) {
+  if (env.SOLANA_FEE_PAYER_KEYS_FILE) {
+    return { source: `SOLANA_FEE_PAYER_KEYS_FILE ${env.SOLANA_FEE_PAYER_KEYS_FILE}`, keys: undefined, addresses: {} };
+  }
+  if (env.SOLANA_FEE_PAYER_KEYS) {
+    return { source: 'SOLANA_FEE_PAYER_KEYS', keys: env.SOLANA_FEE_PAYER_KEYS, addresses: solanaAddressesOf(env.SOLANA_FEE_PAYER_KEYS) };
+  }
+  const keysModule = path.join(repoRoot, 'dist', 'libs', 'devnet', 'src', 'solana', 'solana-keys.js');
+  if (!fs.existsSync(manifestPath) || !fs.existsSync(keysModule)) return undefined;
+  const { solana } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  if (!solana?.id) return undefined;
+  const { devnetSolanaFeePayerKeys } = requireFromRoot(keysModule);
+  const keys = JSON.stringify(devnetSolanaFeePayerKeys(solana.id));
+  return { source: 'devnet keys', keys, addresses: solanaAddressesOf(keys) };
+}
+
+/** Addresses per chain of SOLANA_FEE_PAYER_KEYS JSON: the public half of each 64-byte secret key. */
+function solanaAddressesOf(keysJson) {
+  const bs58 = requireFromRoot('bs58').default;
+  try {
+    return Object.fromEntries(
+      Object.entries(JSON.parse(keysJson)).map(([chain, keys]) => [
+        chain,
+        (Array.isArray(keys) ? keys : []).map((key) => {
+          try {
+            const bytes = bs58.decode(key);
+            return bytes.length === 64 ? bs58.encode(bytes.subarray(32)) : '(malformed key)';
+          } catch {
+            return '(malformed key)';
+          }
+        }),
+      ]),
+    );
+  } catch {
+    return {};
+  }
 }
 
 /** Addresses per chain of RELAYER_KEYS JSON; a malformed entry is left for signer-surface to report. */

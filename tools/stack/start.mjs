@@ -7,7 +7,8 @@
 //   4. devnet: two anvil chains with tokens, Uniswap V2 and a bridge (manifest .run/devnet/manifest.json)
 //   5. Kafka topics of libs/contracts, then the five apps, each waited for until healthy;
 //      signer-surface gets RELAYER_KEYS (gas-sponsorship relayers: the caller's, else the devnet's
-//      accounts 12-15 on each chain), whose addresses are printed
+//      accounts 12-15 on each chain) and SOLANA_FEE_PAYER_KEYS (the caller's, else the devnet's fee
+//      payers 1-2 on solana-devnet), whose addresses are printed
 // An app that exits on its own afterwards is reported and started again with back-off (1 s doubling
 // to 30 s, back to 1 s once it stayed up a minute: restart-policy.js), each restart printed.
 // Ctrl-C (or SIGTERM) stops what this run started, in reverse order, and nothing else (no restarts).
@@ -30,6 +31,7 @@ import {
   ManagedProcess,
   pollUntil,
   relayerKeysOf,
+  solanaFeePayerKeysOf,
   repoRoot,
   say,
   startDevnet,
@@ -114,6 +116,11 @@ async function main() {
   for (const [chain, addresses] of Object.entries(relayers?.addresses ?? {})) {
     say('relayers', `${chain}: ${addresses.join(', ')} (${relayers.source})`);
   }
+  // ... and the Solana fee payers it names in the Solana transactions of sponsored swaps.
+  const feePayers = solanaFeePayerKeysOf(manifest);
+  for (const [chain, addresses] of Object.entries(feePayers?.addresses ?? {})) {
+    say('fee payers', `${chain}: ${addresses.join(', ')} (${feePayers.source})`);
+  }
 
   const topics = await ensureKafkaTopics(kafka.brokers);
   say('kafka', `topics ready (${topics.total} declared, ${topics.created.length} created)`);
@@ -136,7 +143,7 @@ async function main() {
   const gatewayPort = Number(process.env.PORT || 3000);
   const services = present.filter((a) => a !== 'gateway');
   const supervised = services.map((app) =>
-    supervise(app, appEnv(app, base, { healthPort: healthPortOf(app), relayerKeys: relayers?.keys })),
+    supervise(app, appEnv(app, base, { healthPort: healthPortOf(app), relayerKeys: relayers?.keys, solanaFeePayerKeys: feePayers?.keys })),
   );
   const results = await Promise.allSettled(supervised.map((s) => s.start()));
   for (const [i, result] of results.entries()) {
@@ -163,6 +170,7 @@ async function main() {
     Database     ${redact(databaseUrl)}
     Devnet       ${fs.existsSync(manifest) ? path.relative(repoRoot, manifest) : '(not running)'}
     Relayers     ${relayerSummary(relayers)}
+    Fee payers   ${relayerSummary(feePayers, 'Solana sponsorship')}
     Logs         .run/logs/<app>.log
   An app that exits is restarted (back-off 1 s doubling to 30 s). Ctrl-C stops everything this command started.
 `);
@@ -260,10 +268,10 @@ function supervise(app, env) {
   return entry;
 }
 
-/** Gas-sponsorship relayer addresses per chain, for the banner (never the keys). */
-function relayerSummary(relayers) {
+/** Gas-sponsorship relayer (or Solana fee payer) addresses per chain, for the banner (never the keys). */
+function relayerSummary(relayers, what = 'gas sponsorship') {
   const chains = Object.entries(relayers?.addresses ?? {});
-  if (chains.length === 0) return relayers ? `(${relayers.source})` : '(none: gas sponsorship unavailable)';
+  if (chains.length === 0) return relayers ? `(${relayers.source})` : `(none: ${what} unavailable)`;
   return chains.map(([chain, addresses]) => `${chain}: ${addresses.join(', ')}`).join('\n                 ');
 }
 

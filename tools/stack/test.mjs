@@ -8,7 +8,8 @@
 //      Docker engine and neither KAFKA_BROKERS nor DATABASE_URL given, Kafka and PostgreSQL run as
 //      containers instead (testcontainers, tools/stack/test-infrastructure.ts)
 //   4. jest projects in order: unit, integration, e2e, with KAFKA_BROKERS, DATABASE_URL,
-//      DEVNET_MANIFEST and TEST_RUN_DIR exported (and RELAYER_KEYS: the devnet's sponsor relayers)
+//      DEVNET_MANIFEST and TEST_RUN_DIR exported (and RELAYER_KEYS and SOLANA_FEE_PAYER_KEYS: the
+//      devnet's sponsor relayers and Solana fee payers)
 // Everything started here is stopped at the end, on failure and on Ctrl-C. Exit code 0 only when
 // every step passed. Flags: --only unit,integration,e2e  --skip-static (no typecheck/lint/audit)
 //   --keep-logs (keep the run dir even when green)  extra args after `--` go to every jest run.
@@ -22,6 +23,7 @@ import {
   binOf,
   bootstrap,
   DEFAULT_DATABASE_URL,
+  DEVNET_SPONSORSHIP_DAILY_BUDGET_LAMPORTS,
   dropDatabase,
   ensureDatabase,
   ensureKafkaTopics,
@@ -31,6 +33,7 @@ import {
   repoRoot,
   run,
   say,
+  solanaFeePayerKeysOf,
   startDevnet,
 } from './lib.mjs';
 import { useProjectNode } from './node-runtime.mjs';
@@ -185,12 +188,22 @@ async function startInfrastructure() {
           SPONSORSHIP_DAILY_BUDGET_WEI: process.env.SPONSORSHIP_DAILY_BUDGET_WEI || '1000000000000000000',
         }
       : {};
+  // ... and its Solana fee payers, the same way.
+  const feePayers = solanaFeePayerKeysOf(manifest, {});
+  const solanaSponsorship =
+    feePayers?.keys && !process.env.SOLANA_FEE_PAYER_KEYS && !process.env.SOLANA_FEE_PAYER_KEYS_FILE
+      ? {
+          SOLANA_FEE_PAYER_KEYS: feePayers.keys,
+          SPONSORSHIP_DAILY_BUDGET_LAMPORTS: process.env.SPONSORSHIP_DAILY_BUDGET_LAMPORTS || DEVNET_SPONSORSHIP_DAILY_BUDGET_LAMPORTS,
+        }
+      : {};
   return {
     ...env,
     KAFKA_BROKERS: brokers,
     DATABASE_URL: databaseUrl,
     DEVNET_MANIFEST: manifest,
     ...sponsorship,
+    ...solanaSponsorship,
   };
 }
 

@@ -11,21 +11,36 @@ import { connectE2eApi, E2eApi } from '../../test/support/e2e-api';
 const env = testEnv();
 const manifest = JSON.parse(fs.readFileSync(env.devnetManifest, 'utf8')) as {
   mnemonic: string;
-  chains: Array<{ id: string; chainId: number; rpcUrl: string; tokens: Record<string, { address: string; decimals: number }> }>;
+  chains: Array<{
+    id: string;
+    chainId: number;
+    rpcUrl: string;
+    tokens: Record<string, { address: string; decimals: number }>;
+  }>;
 };
 const chainOf = (id: string) => manifest.chains.find((c) => c.id === id)!;
 const providers = new Map<string, JsonRpcProvider>();
 const providerOf = (chain: string) => {
-  if (!providers.has(chain)) providers.set(chain, new JsonRpcProvider(chainOf(chain).rpcUrl, chainOf(chain).chainId, { staticNetwork: true }));
+  if (!providers.has(chain))
+    providers.set(
+      chain,
+      new JsonRpcProvider(chainOf(chain).rpcUrl, chainOf(chain).chainId, { staticNetwork: true }),
+    );
   return providers.get(chain)!;
 };
-const ERC20 = ['function balanceOf(address) view returns (uint256)', 'function transfer(address to, uint256 amount) returns (bool)'];
-const tokenOn = (chain: string, symbol: string, runner?: Wallet | HDNodeWallet) => new Contract(chainOf(chain).tokens[symbol].address, ERC20, runner ?? providerOf(chain));
-const balanceOf = async (chain: string, symbol: string, holder: string): Promise<bigint> => (await tokenOn(chain, symbol).getFunction('balanceOf')(holder)) as bigint;
+const ERC20 = [
+  'function balanceOf(address) view returns (uint256)',
+  'function transfer(address to, uint256 amount) returns (bool)',
+];
+const tokenOn = (chain: string, symbol: string, runner?: Wallet | HDNodeWallet) =>
+  new Contract(chainOf(chain).tokens[symbol].address, ERC20, runner ?? providerOf(chain));
+const balanceOf = async (chain: string, symbol: string, holder: string): Promise<bigint> =>
+  (await tokenOn(chain, symbol).getFunction('balanceOf')(holder)) as bigint;
 const ethOf = (chain: string, holder: string) => providerOf(chain).getBalance(holder);
 
 /** Account 6 of the devnet mnemonic pays for funding the fresh wallets (e2e files run one at a time). */
-const funder = (chain: string) => HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, `m/44'/60'/0'/0/6`).connect(providerOf(chain));
+const funder = (chain: string) =>
+  HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, `m/44'/60'/0'/0/6`).connect(providerOf(chain));
 
 /** A new wallet holding `amount` of `symbol` on `chain` and no ETH anywhere. */
 async function freshWalletWith(chain: string, symbol: string, amount: bigint): Promise<Wallet> {
@@ -41,7 +56,11 @@ interface SigningPayload {
 }
 interface SigningBody {
   swapId: string;
-  signing: { step: { current: number; total: number } | null; payload?: SigningPayload; executionHints?: Record<string, string> };
+  signing: {
+    step: { current: number; total: number } | null;
+    payload?: SigningPayload;
+    executionHints?: Record<string, string>;
+  };
 }
 
 describe('gas covered by the service: zero-ETH wallets swap on one chain and across chains', () => {
@@ -60,19 +79,32 @@ describe('gas covered by the service: zero-ETH wallets swap on one chain and acr
   async function quote(body: Record<string, unknown>) {
     const res = await client.post('/quote', body);
     expect(res.status).toBe(200);
-    return { quoteId: res.body.data.quoteId as string, route: res.body.data.routes[0] as { routeId: string; expectedAmountOut: string } };
+    return {
+      quoteId: res.body.data.quoteId as string,
+      route: res.body.data.routes[0] as { routeId: string; expectedAmountOut: string },
+    };
   }
 
   async function nextSigning(swapId: string, afterStep: number) {
     return waitFor(
       async () => {
-        const res = documented('GET', `/swap/${swapId}/signing`, await poller.get<{ data: SigningBody; error?: { code: string; details: Record<string, unknown> } }>(`/swap/${swapId}/signing`));
+        const res = documented(
+          'GET',
+          `/swap/${swapId}/signing`,
+          await poller.get<{ data: SigningBody; error?: { code: string; details: Record<string, unknown> } }>(
+            `/swap/${swapId}/signing`,
+          ),
+        );
         if (res.status === 200 && res.body.data.signing.step!.current > afterStep) return res;
         if (res.status === 409) return res;
         expect([200, 202]).toContain(res.status);
         return null;
       },
-      { timeoutMs: 120_000, intervalMs: 300, description: `swap ${swapId} to offer step ${afterStep + 1} or end` },
+      {
+        timeoutMs: 120_000,
+        intervalMs: 300,
+        description: `swap ${swapId} to offer step ${afterStep + 1} or end`,
+      },
     );
   }
 
@@ -93,59 +125,114 @@ describe('gas covered by the service: zero-ETH wallets swap on one chain and acr
         expect(signing.executionHints).toMatchObject({ gasPaidBy: 'service', userPaysWei: '0' });
         const { domain, types, value } = ethersTypedDataArgs(typedData);
         rawTx = await walletOn(Number(typedData.domain.chainId)).signTypedData(domain, types, value);
-        asked.push(`${signing.step!.current}/${signing.step!.total} ${typedData.primaryType}${typedData.primaryType === 'Permit' ? '' : `:${String((typedData.types.PermitWitnessTransferFrom ?? []).find((f: { name: string; type: string }) => f.name === 'witness')?.type)}`}`);
+        asked.push(
+          `${signing.step!.current}/${signing.step!.total} ${typedData.primaryType}${typedData.primaryType === 'Permit' ? '' : `:${String((typedData.types.PermitWitnessTransferFrom ?? []).find((f: { name: string; type: string }) => f.name === 'witness')?.type)}`}`,
+        );
       } else {
         // Only where nothing else works, with the transaction's maximum fee sent to the wallet first.
-        expect(signing.executionHints).toMatchObject({ gasPaidBy: 'service', gasCoveredWei: expect.any(String) });
+        expect(signing.executionHints).toMatchObject({
+          gasPaidBy: 'service',
+          gasCoveredWei: expect.any(String),
+        });
         const wallet = walletOn(Number(payload.transaction!.chainId));
         rawTx = await wallet.signTransaction(payload.transaction!);
         asked.push(`${signing.step!.current}/${signing.step!.total} transaction`);
       }
-      const submitted = documented('POST', `/swap/${swapId}/signing`, await client.post(`/swap/${swapId}/signing`, { rawTx }));
+      const submitted = documented(
+        'POST',
+        `/swap/${swapId}/signing`,
+        await client.post(`/swap/${swapId}/signing`, { rawTx }),
+      );
       expect(submitted.status).toBe(200);
       expect(submitted.body.data).toMatchObject({ swapId, status: 'submitted', step: signing.step });
-      if (payload.type === 'evm-transaction') covered.push({ txHash: submitted.body.data.txHash, gasCoveredWei: BigInt(signing.executionHints!.gasCoveredWei) });
+      if (payload.type === 'evm-transaction')
+        covered.push({
+          txHash: submitted.body.data.txHash,
+          gasCoveredWei: BigInt(signing.executionHints!.gasCoveredWei),
+        });
       step = signing.step!.current;
     }
   }
 
   async function build(quoteId: string, routeId: string, wallet: Wallet) {
-    const res = documented('POST', '/swap/build', await client.post('/swap/build', { quoteId, routeId, userAddress: wallet.address, waitForTxRequestMs: 20_000 }));
+    const res = documented(
+      'POST',
+      '/swap/build',
+      await client.post('/swap/build', {
+        quoteId,
+        routeId,
+        userAddress: wallet.address,
+        waitForTxRequestMs: 20_000,
+      }),
+    );
     expect([200, 202]).toContain(res.status);
     return res.body.data.swapId as string;
   }
 
   it('USDC (EIP-2612) → WETH on devnet-a: a permit and a Permit2 witness, both signed only; no ETH before or after, exactly amount spent', async () => {
     const wallet = await freshWalletWith('devnet-a', 'USDC', 50_000_000n);
-    const { quoteId, route } = await quote({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amount: '20', slippageBps: 100 });
+    const { quoteId, route } = await quote({
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      tokenIn: 'USDC',
+      tokenOut: 'WETH',
+      amount: '20',
+      slippageBps: 100,
+    });
 
-    const { asked, terminal } = await signEveryStep(await build(quoteId, route.routeId, wallet), () => wallet);
+    const { asked, terminal } = await signEveryStep(
+      await build(quoteId, route.routeId, wallet),
+      () => wallet,
+    );
 
     expect(asked).toEqual(['1/2 Permit', '2/2 PermitWitnessTransferFrom:SwapIntent']);
     expect(terminal).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed' } });
     expect(await ethOf('devnet-a', wallet.address)).toBe(0n);
     expect(await balanceOf('devnet-a', 'USDC', wallet.address)).toBe(30_000_000n);
-    expect(await balanceOf('devnet-a', 'WETH', wallet.address)).toBeGreaterThanOrEqual((BigInt(route.expectedAmountOut) * 9_900n) / 10_000n);
+    expect(await balanceOf('devnet-a', 'WETH', wallet.address)).toBeGreaterThanOrEqual(
+      (BigInt(route.expectedAmountOut) * 9_900n) / 10_000n,
+    );
   });
 
   it('WETH9 (no permit) → USDC on devnet-a: the approve of Permit2 is the wallet’s own transaction with its gas sent first; its ETH never drops', async () => {
     const amount = 10n ** 16n; // 0.01 WETH
     const wallet = await freshWalletWith('devnet-a', 'WETH', 3n * amount);
-    const { quoteId, route } = await quote({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'WETH', tokenOut: 'USDC', amount: '0.01', slippageBps: 100 });
+    const { quoteId, route } = await quote({
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      tokenIn: 'WETH',
+      tokenOut: 'USDC',
+      amount: '0.01',
+      slippageBps: 100,
+    });
 
-    const { asked, covered, terminal } = await signEveryStep(await build(quoteId, route.routeId, wallet), () => wallet);
+    const { asked, covered, terminal } = await signEveryStep(
+      await build(quoteId, route.routeId, wallet),
+      () => wallet,
+    );
 
     expect(asked).toEqual(['1/2 transaction', '2/2 PermitWitnessTransferFrom:SwapIntent']);
     expect(terminal).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed' } });
     // The wallet started with 0 ETH: what it holds now is what the service sent minus what its
     // approve cost, never less than nothing it had.
     const approve = (await providerOf('devnet-a').getTransactionReceipt(covered[0].txHash))!;
-    expect(await ethOf('devnet-a', wallet.address)).toBe(covered[0].gasCoveredWei - approve.gasUsed * approve.gasPrice);
+    expect(await ethOf('devnet-a', wallet.address)).toBe(
+      covered[0].gasCoveredWei - approve.gasUsed * approve.gasPrice,
+    );
     expect(await balanceOf('devnet-a', 'WETH', wallet.address)).toBe(2n * amount);
-    expect(await balanceOf('devnet-a', 'USDC', wallet.address)).toBeGreaterThanOrEqual((BigInt(route.expectedAmountOut) * 9_900n) / 10_000n);
+    expect(await balanceOf('devnet-a', 'USDC', wallet.address)).toBeGreaterThanOrEqual(
+      (BigInt(route.expectedAmountOut) * 9_900n) / 10_000n,
+    );
 
     // A second swap of the same token needs no approve: Permit2 keeps its allowance, one signature.
-    const again = await quote({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'WETH', tokenOut: 'USDC', amount: '0.01', slippageBps: 100 });
+    const again = await quote({
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      tokenIn: 'WETH',
+      tokenOut: 'USDC',
+      amount: '0.01',
+      slippageBps: 100,
+    });
     const second = await signEveryStep(await build(again.quoteId, again.route.routeId, wallet), () => wallet);
     expect(second.asked).toEqual(['2/2 PermitWitnessTransferFrom:SwapIntent']);
     expect(await balanceOf('devnet-a', 'WETH', wallet.address)).toBe(amount);
@@ -153,29 +240,61 @@ describe('gas covered by the service: zero-ETH wallets swap on one chain and acr
 
   it('USDC devnet-a → DAI devnet-b: the bridge leg and the destination swap are signed only; no ETH on either chain', async () => {
     const wallet = await freshWalletWith('devnet-a', 'USDC', 40_000_000n);
-    const { quoteId, route } = await quote({ fromChain: 'devnet-a', toChain: 'devnet-b', tokenIn: 'USDC', tokenOut: 'DAI', amount: '40', slippageBps: 100 });
+    const { quoteId, route } = await quote({
+      fromChain: 'devnet-a',
+      toChain: 'devnet-b',
+      tokenIn: 'USDC',
+      tokenOut: 'DAI',
+      amount: '40',
+      slippageBps: 100,
+    });
 
-    const { asked, terminal } = await signEveryStep(await build(quoteId, route.routeId, wallet), () => wallet);
+    const { asked, terminal } = await signEveryStep(
+      await build(quoteId, route.routeId, wallet),
+      () => wallet,
+    );
 
-    expect(asked).toEqual(['1/4 Permit', '2/4 PermitWitnessTransferFrom:BridgeIntent', '3/4 Permit', '4/4 PermitWitnessTransferFrom:SwapIntent']);
+    expect(asked).toEqual([
+      '1/4 Permit',
+      '2/4 PermitWitnessTransferFrom:BridgeIntent',
+      '3/4 Permit',
+      '4/4 PermitWitnessTransferFrom:SwapIntent',
+    ]);
     expect(terminal).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed' } });
     expect(await ethOf('devnet-a', wallet.address)).toBe(0n);
     expect(await ethOf('devnet-b', wallet.address)).toBe(0n);
     expect(await balanceOf('devnet-a', 'USDC', wallet.address)).toBe(0n);
-    expect(await balanceOf('devnet-b', 'DAI', wallet.address)).toBeGreaterThanOrEqual((BigInt(route.expectedAmountOut) * 9_900n) / 10_000n);
+    expect(await balanceOf('devnet-b', 'DAI', wallet.address)).toBeGreaterThanOrEqual(
+      (BigInt(route.expectedAmountOut) * 9_900n) / 10_000n,
+    );
   });
 
   it('refuses a signature by another key with 409 before any gas is spent; the same signature twice answers the same transaction', async () => {
     const wallet = await freshWalletWith('devnet-a', 'USDC', 5_000_000n);
-    const { quoteId, route } = await quote({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '5' });
+    const { quoteId, route } = await quote({
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      tokenIn: 'USDC',
+      tokenOut: 'DAI',
+      amount: '5',
+    });
     const swapId = await build(quoteId, route.routeId, wallet);
     const ready = await nextSigning(swapId, 0);
     const typedData = ready.body.data.signing.payload!.typedData!;
     const { domain, types, value } = ethersTypedDataArgs(typedData);
 
-    const impostor = documented('POST', `/swap/${swapId}/signing`, await client.post(`/swap/${swapId}/signing`, { rawTx: await Wallet.createRandom().signTypedData(domain, types, value) }));
+    const impostor = documented(
+      'POST',
+      `/swap/${swapId}/signing`,
+      await client.post(`/swap/${swapId}/signing`, {
+        rawTx: await Wallet.createRandom().signTypedData(domain, types, value),
+      }),
+    );
     expect(impostor.status).toBe(409);
-    expect(impostor.body.error).toMatchObject({ code: 'TX_REQUEST_MISMATCH', details: { mismatches: [{ field: 'signer', expected: wallet.address }] } });
+    expect(impostor.body.error).toMatchObject({
+      code: 'TX_REQUEST_MISMATCH',
+      details: { mismatches: [{ field: 'signer', expected: wallet.address }] },
+    });
 
     const rawTx = await wallet.signTypedData(domain, types, value);
     const first = await client.post(`/swap/${swapId}/signing`, { rawTx });
@@ -189,11 +308,22 @@ describe('gas covered by the service: zero-ETH wallets swap on one chain and acr
     // The stack gives this owner a budget of 1 wei per chain per day (SPONSORSHIP_BUDGET_OVERRIDES).
     const broke = api(client.baseUrl, await createApiKey('gasless-e2e-no-budget'));
     const wallet = await freshWalletWith('devnet-a', 'USDC', 5_000_000n);
-    const res = await broke.post('/quote', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amount: '5' });
+    const res = await broke.post('/quote', {
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      tokenIn: 'USDC',
+      tokenOut: 'WETH',
+      amount: '5',
+    });
     const refused = documented(
       'POST',
       '/swap/build',
-      await broke.post('/swap/build', { quoteId: res.body.data.quoteId, routeId: res.body.data.routes[0].routeId, userAddress: wallet.address, waitForTxRequestMs: 20_000 }),
+      await broke.post('/swap/build', {
+        quoteId: res.body.data.quoteId,
+        routeId: res.body.data.routes[0].routeId,
+        userAddress: wallet.address,
+        waitForTxRequestMs: 20_000,
+      }),
     );
     expect(refused.status).toBe(503);
     expect(refused.body.error.code).toBe('SPONSORSHIP_BUDGET_EXHAUSTED');

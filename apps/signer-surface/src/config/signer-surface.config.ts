@@ -4,17 +4,23 @@ import { HEARTBEAT_INTERVAL_BOUNDS } from '@swapgw/contracts';
 import { ServiceEnvironment } from '@swapgw/runtime';
 import {
   IsBudgetOverrides,
+  IsLamportAmount,
   IsWeiAmount,
   IsWeiByChain,
   RelayerKeysReadable,
 } from '../relaying/relaying-config-checks';
 import { readRelayerKeys, RelayerKeysReading } from '../relaying/relayer-keys';
 import { SecretText, toSecretText } from '../relaying/secret-text';
+import { readSolanaFeePayerKeys } from '../relaying/solana-fee-payer-keys';
 
 /** 0.01 ETH: a relayer holding less is not used (enough for a few transactions at busy fees). */
 export const DEFAULT_RELAYER_MIN_BALANCE_WEI = '10000000000000000';
 /** 0.1 ETH per API key, chain and UTC day unless configured (the devnet stack gives 1 ETH). */
 export const DEFAULT_SPONSORSHIP_DAILY_BUDGET_WEI = '100000000000000000';
+/** 0.01 SOL: a Solana fee payer holding less is not used (2,000 transactions at the base fee). */
+export const DEFAULT_SOLANA_FEE_PAYER_MIN_BALANCE_LAMPORTS = '10000000';
+/** 0.1 SOL per API key, Solana chain and UTC day unless configured (the devnet stack gives 1 SOL). */
+export const DEFAULT_SPONSORSHIP_DAILY_BUDGET_LAMPORTS = '100000000';
 
 /**
  * Environment of signer-surface, validated at boot (the app refuses to start on a bad value).
@@ -137,13 +143,40 @@ export class SignerSurfaceConfig extends ServiceEnvironment {
 
   /**
    * Per-API-key budgets: `{"<API key id>": "<wei>"}` or `{"<API key id>": {"<chain id>": "<wei>", "*": "<wei>"}}`;
-   * keys not named get SPONSORSHIP_DAILY_BUDGET_WEI.
+   * keys not named get SPONSORSHIP_DAILY_BUDGET_WEI (SPONSORSHIP_DAILY_BUDGET_LAMPORTS on Solana).
+   * Amounts are in each chain's base unit: wei, or lamports on a Solana chain.
    */
   @IsOptional()
   @Validate(IsBudgetOverrides)
   SPONSORSHIP_BUDGET_OVERRIDES?: string;
 
+  /**
+   * Solana fee payers of sponsored swaps: JSON `{"<chain id>": ["<base58 64-byte secret key>", ...]}`.
+   * Every Solana transaction of a sponsored swap names one of them as its fee payer, which pays its
+   * fees and any rent; the user signs it, the service adds the fee payer's signature. Held as a
+   * SecretText like RELAYER_KEYS, and checked through `solanaFeePayerKeys` for the same reason.
+   * Unset (and SOLANA_FEE_PAYER_KEYS_FILE unset): sponsored Solana steps are unavailable.
+   */
+  @IsOptional()
+  @Transform(toSecretText, { toClassOnly: true })
+  SOLANA_FEE_PAYER_KEYS?: SecretText;
+
+  /** A file holding the SOLANA_FEE_PAYER_KEYS JSON; exclusive with SOLANA_FEE_PAYER_KEYS. */
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  SOLANA_FEE_PAYER_KEYS_FILE?: string;
+
+  /** A Solana fee payer whose balance is under this many lamports is not used. */
+  @Validate(IsLamportAmount)
+  SOLANA_FEE_PAYER_MIN_BALANCE_LAMPORTS: string = DEFAULT_SOLANA_FEE_PAYER_MIN_BALANCE_LAMPORTS;
+
+  /** Fees and rent the Solana fee payers sponsor per API key, per Solana chain, per UTC day, in lamports. */
+  @Validate(IsLamportAmount)
+  SPONSORSHIP_DAILY_BUDGET_LAMPORTS: string = DEFAULT_SPONSORSHIP_DAILY_BUDGET_LAMPORTS;
+
   #relayerKeys: RelayerKeysReading | undefined;
+  #solanaFeePayerKeys: RelayerKeysReading | undefined;
 
   /**
    * RELAYER_KEYS or RELAYER_KEYS_FILE read and checked (read once, at validation). The check sits
@@ -153,6 +186,15 @@ export class SignerSurfaceConfig extends ServiceEnvironment {
   @Validate(RelayerKeysReadable)
   get relayerKeys(): RelayerKeysReading {
     return (this.#relayerKeys ??= readRelayerKeys({ json: this.RELAYER_KEYS, file: this.RELAYER_KEYS_FILE }));
+  }
+
+  /** SOLANA_FEE_PAYER_KEYS or SOLANA_FEE_PAYER_KEYS_FILE read and checked, as `relayerKeys`. */
+  @Validate(RelayerKeysReadable)
+  get solanaFeePayerKeys(): RelayerKeysReading {
+    return (this.#solanaFeePayerKeys ??= readSolanaFeePayerKeys({
+      json: this.SOLANA_FEE_PAYER_KEYS,
+      file: this.SOLANA_FEE_PAYER_KEYS_FILE,
+    }));
   }
 }
 

@@ -5,6 +5,7 @@ export { RelayerGasSponsor } from './relayer-gas-sponsor';
 export { Relayers } from './relayers';
 export type { RelayedCall, RelayedSend, RelayersPolicy } from './relayers';
 export { RelayerPool } from './relayer-pool';
+export { SolanaFeePayers } from './solana-fee-payers';
 export { RelayedTransactionTracker } from './relayed-transaction-tracker';
 export type { RelayedTrackingPolicy } from './relayed-transaction-tracker';
 export { SponsorshipBudget } from './sponsorship-budget';

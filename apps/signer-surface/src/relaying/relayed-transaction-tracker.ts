@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { schemaOf } from '@swapgw/messaging';
 import { PeriodicWork } from '@swapgw/runtime';
+import { VersionedTransaction } from '@solana/web3.js';
 import { JsonRpcProvider, TransactionReceipt } from 'ethers';
 import { DataSource, In } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
@@ -10,6 +11,7 @@ import { replacementFees } from './fee-bump';
 import { RelayerPool } from './relayer-pool';
 import { RelayingMetrics } from './relaying-metrics';
 import { signTransaction } from './signed-transaction';
+import { SolanaFeePayers } from './solana-fee-payers';
 import {
   RelayAttempt,
   SponsoredTransactionEntity,
@@ -36,7 +38,9 @@ export interface RelayedTrackingPolicy {
  * work, then for each: a receipt of any attempt → confirmed or failed, with gas used, price, cost,
  * block; the relayer's mined nonce past it without one → dropped (nothing paid); pending longer
  * than the stuck delay → replaced: same nonce, both fees raised by the bump (at least the node's
- * suggestion), the new hash appended. Also refreshes the relayer balances on its own clock.
+ * suggestion), the new hash appended. Solana rows (a fee payer's co-signed transaction) are settled
+ * from the node's record of them and never replaced (see checkSolana). Also refreshes the relayer
+ * and fee payer balances on its own clock.
  */
 export class RelayedTransactionTracker {
   private readonly logger = new Logger(RelayedTransactionTracker.name);
@@ -49,6 +53,7 @@ export class RelayedTransactionTracker {
     private readonly pool: RelayerPool,
     private readonly policy: RelayedTrackingPolicy,
     private readonly now: () => number = Date.now,
+    private readonly feePayers?: SolanaFeePayers,
   ) {
     this.work = new PeriodicWork({
       name: RelayedTransactionTracker.name,
@@ -69,7 +74,7 @@ export class RelayedTransactionTracker {
   async runOnce(): Promise<number> {
     if (this.now() - this.balancesReadAtMs >= this.policy.balanceRefreshMs) {
       this.balancesReadAtMs = this.now();
-      await this.pool.refreshBalances();
+      await Promise.all([this.pool.refreshBalances(), this.feePayers?.refreshBalances()]);
     }
     const due = await this.claimDue();
     for (const row of due) {
@@ -107,6 +112,7 @@ export class RelayedTransactionTracker {
   }
 
   private async check(row: SponsoredTransactionEntity): Promise<void> {
+    if (row.purpose === 'solana-transaction') return this.checkSolana(row);
     const surface = this.chains.evmSurface(row.chain);
     if (!surface.ok) {
       await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs * 10 });
@@ -118,7 +124,7 @@ export class RelayedTransactionTracker {
     const minedNonce = await provider.getTransactionCount(row.relayer, 'latest');
     const receipt = await receiptOfAny(provider, row.attempts);
     if (receipt) return this.recordMined(row, receipt, provider);
-    if (minedNonce > row.nonce) return this.settle(row, 'dropped', { costWei: 0n });
+    if (row.nonce !== null && minedNonce > row.nonce) return this.settle(row, 'dropped', { costWei: 0n });
     if (this.now() - row.lastSentAtMs >= this.policy.stuckAfterMs) {
       return this.replace(row, provider, surface.evmChainId);
     }
@@ -143,6 +149,45 @@ export class RelayedTransactionTracker {
       blockNumber: receipt.blockNumber,
       minedAtMs: block ? block.timestamp * 1000 : this.now(),
     });
+  }
+
+  /**
+   * A user's Solana transaction the service's fee payer co-signed. Confirmed (or finalized): settled
+   * with the fee the node charged (meta.fee) and what the fee payer's balance lost (fee and rent;
+   * never below 0), `failed` when it executed with an error (its fee is paid all the same). Unknown
+   * to the node once its blockhash expired: it can never land, `dropped`, nothing paid. Nothing is
+   * sent from here: the signing request's tracker resends the transaction while it can land.
+   */
+  private async checkSolana(row: SponsoredTransactionEntity): Promise<void> {
+    const surface = this.chains.solanaSurface(row.chain);
+    if (!surface.ok) {
+      await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs * 10 });
+      return;
+    }
+    const { connection } = surface;
+    const statusOf = async () =>
+      (await connection.getSignatureStatuses([row.txHash], { searchTransactionHistory: true })).value[0];
+    const status = await statusOf();
+    if (status?.confirmationStatus === 'confirmed' || status?.confirmationStatus === 'finalized') {
+      const tx = await connection.getTransaction(row.txHash, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+      const payer = tx?.transaction.message.staticAccountKeys.findIndex((key) => key.toBase58() === row.relayer) ?? -1;
+      if (tx?.meta && payer >= 0) {
+        const lost = BigInt(tx.meta.preBalances[payer]) - BigInt(tx.meta.postBalances[payer]);
+        return this.settle(row, tx.meta.err ? 'failed' : 'confirmed', {
+          gasUsed: BigInt(tx.meta.fee),
+          effectiveGasPrice: 1n,
+          costWei: lost > 0n ? lost : 0n,
+          blockNumber: tx.slot,
+          minedAtMs: tx.blockTime ? tx.blockTime * 1000 : this.now(),
+        });
+      }
+    } else if (!status) {
+      const { recentBlockhash } = VersionedTransaction.deserialize(Buffer.from(row.data, 'base64')).message;
+      const { value: valid } = await connection.isBlockhashValid(recentBlockhash, { commitment: 'confirmed' });
+      // Looked at once more: it may have landed between the status read and the blockhash check.
+      if (!valid && !(await statusOf())) return this.settle(row, 'dropped', { costWei: 0n });
+    }
+    await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs });
   }
 
   /** Final state of a pending row; counted in the metrics by the instance whose update took. */

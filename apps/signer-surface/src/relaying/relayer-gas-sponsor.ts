@@ -1,20 +1,32 @@
+import type { EntityManager } from 'typeorm';
 import type {
   GasSponsor,
   SponsoredSend,
   SponsoredSent,
+  SponsoredSolanaTransaction,
   SponsoredTransactionStatus,
 } from '../signing/sponsored/gas-sponsor';
 import { Relayers } from './relayers';
+import { sponsorshipUnavailable } from './relaying-errors';
+import { SolanaFeePayers } from './solana-fee-payers';
 import { SponsoredPurpose } from './sponsored-transaction.entity';
 import { SponsoredTransactions } from './sponsored-transactions';
 import { SponsorshipBudget } from './sponsorship-budget';
 
-/** The signing flow's GasSponsor port, served by the relayers, the budget and the ledger. */
+/**
+ * The signing flow's GasSponsor port, served by the relayers, the Solana fee payers, the budgets
+ * (wei on EVM chains, lamports on Solana ones) and the ledger.
+ */
 export class RelayerGasSponsor implements GasSponsor {
   constructor(
     private readonly relayers: Relayers,
     private readonly budget: SponsorshipBudget,
     private readonly ledger: SponsoredTransactions,
+    /** Absent: sponsored Solana steps are unavailable. */
+    private readonly feePayers?: SolanaFeePayers,
+    /** The daily budget of Solana chains, in lamports. */
+    private readonly solanaBudget?: SponsorshipBudget,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Budget first (SPONSORSHIP_BUDGET_EXHAUSTED), then a relayer able to pay (SPONSORSHIP_UNAVAILABLE). */
@@ -41,5 +53,29 @@ export class RelayerGasSponsor implements GasSponsor {
   ): Promise<SponsoredSent | null> {
     const view = await this.ledger.latestFor(swapId, stepIndex, purpose);
     return view ? { id: view.id, txHash: view.txHash } : null;
+  }
+
+  solanaFeePayer(chain: string, estimatedCostLamports: bigint): Promise<string> {
+    return this.solana(chain).pick(chain, estimatedCostLamports);
+  }
+
+  async admitSolana(owner: string, chain: string, estimatedCostLamports: bigint): Promise<void> {
+    this.solana(chain);
+    await this.solanaBudget!.check(owner, chain, estimatedCostLamports);
+  }
+
+  signAsSolanaFeePayer(feePayer: string, message: Uint8Array): Uint8Array | null {
+    return this.feePayers?.sign(feePayer, message) ?? null;
+  }
+
+  recordSolana(manager: EntityManager, transaction: SponsoredSolanaTransaction): Promise<string> {
+    return this.solana(transaction.chain).record(manager, transaction, this.now());
+  }
+
+  private solana(chain: string): SolanaFeePayers {
+    if (!this.feePayers || !this.solanaBudget) {
+      throw sponsorshipUnavailable(chain, 'no Solana fee payer is configured');
+    }
+    return this.feePayers;
   }
 }

@@ -7,8 +7,12 @@ import { RelayerGasSponsor } from './relayer-gas-sponsor';
 import { RelayerPool } from './relayer-pool';
 import { Relayers } from './relayers';
 import { relayingSettingsOf } from './relaying-settings';
+import { SolanaFeePayers } from './solana-fee-payers';
 import { SponsoredTransactions } from './sponsored-transactions';
 import { SponsorshipBudget } from './sponsorship-budget';
+
+/** The daily sponsorship budget of Solana chains (lamports), beside the EVM one (wei). */
+export const SOLANA_SPONSORSHIP_BUDGET = Symbol('SOLANA_SPONSORSHIP_BUDGET');
 
 /** Runs the relayed-transaction tracker while the app runs. */
 export class RelayingBackgroundTasks implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -25,8 +29,9 @@ export class RelayingBackgroundTasks implements OnApplicationBootstrap, OnApplic
 
 /**
  * Nest providers of gas sponsorship, from the validated config. Needs a TypeORM DataSource and
- * SignerChains (signingProviders) in the module. RelayerPool's construction checks the keys'
- * chains against the registry: a key for an unknown or non-EVM chain stops the boot.
+ * SignerChains (signingProviders) in the module. RelayerPool's and SolanaFeePayers' construction
+ * check the keys' chains against the registry: a key for an unknown chain, or of the wrong family,
+ * stops the boot.
  */
 export function relayingProviders(config: SignerSurfaceConfig): Provider[] {
   const settings = relayingSettingsOf(config);
@@ -35,6 +40,17 @@ export function relayingProviders(config: SignerSurfaceConfig): Provider[] {
       provide: RelayerPool,
       inject: [SignerChains],
       useFactory: (chains: SignerChains) => new RelayerPool(settings.keys, chains, settings.minBalance),
+    },
+    {
+      provide: SolanaFeePayers,
+      inject: [SignerChains],
+      useFactory: (chains: SignerChains) =>
+        new SolanaFeePayers(settings.solana.keys, chains, settings.solana.minBalanceLamports),
+    },
+    {
+      provide: SOLANA_SPONSORSHIP_BUDGET,
+      inject: [DataSource],
+      useFactory: (dataSource: DataSource) => new SponsorshipBudget(dataSource, settings.solana.budget),
     },
     {
       provide: SponsorshipBudget,
@@ -54,15 +70,20 @@ export function relayingProviders(config: SignerSurfaceConfig): Provider[] {
     },
     {
       provide: RelayedTransactionTracker,
-      inject: [DataSource, SignerChains, RelayerPool],
-      useFactory: (dataSource: DataSource, chains: SignerChains, pool: RelayerPool) =>
-        new RelayedTransactionTracker(dataSource, chains, pool, settings.tracking),
+      inject: [DataSource, SignerChains, RelayerPool, SolanaFeePayers],
+      useFactory: (dataSource: DataSource, chains: SignerChains, pool: RelayerPool, feePayers: SolanaFeePayers) =>
+        new RelayedTransactionTracker(dataSource, chains, pool, settings.tracking, Date.now, feePayers),
     },
     {
       provide: RelayerGasSponsor,
-      inject: [Relayers, SponsorshipBudget, SponsoredTransactions],
-      useFactory: (relayers: Relayers, budget: SponsorshipBudget, ledger: SponsoredTransactions) =>
-        new RelayerGasSponsor(relayers, budget, ledger),
+      inject: [Relayers, SponsorshipBudget, SponsoredTransactions, SolanaFeePayers, SOLANA_SPONSORSHIP_BUDGET],
+      useFactory: (
+        relayers: Relayers,
+        budget: SponsorshipBudget,
+        ledger: SponsoredTransactions,
+        feePayers: SolanaFeePayers,
+        solanaBudget: SponsorshipBudget,
+      ) => new RelayerGasSponsor(relayers, budget, ledger, feePayers, solanaBudget),
     },
     {
       provide: RelayingBackgroundTasks,

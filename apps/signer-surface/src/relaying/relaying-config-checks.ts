@@ -29,6 +29,17 @@ export class IsWeiAmount implements ValidatorConstraintInterface {
   }
 }
 
+@ValidatorConstraint({ name: 'lamportAmount' })
+export class IsLamportAmount implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return parseWei(value) !== undefined;
+  }
+
+  defaultMessage(args: ValidationArguments): string {
+    return `${args.property} must be a decimal string of lamports (e.g. 1000000000 for 1 SOL)`;
+  }
+}
+
 @ValidatorConstraint({ name: 'weiByChain' })
 export class IsWeiByChain implements ValidatorConstraintInterface {
   validate(value: unknown, args: ValidationArguments): boolean {

@@ -18,6 +18,14 @@ export interface RelayingSettings {
   budget: SponsorshipBudgetLimits;
   relayers: RelayersPolicy;
   tracking: RelayedTrackingPolicy;
+  solana: SolanaFeePayerSettings;
+}
+
+/** The Solana fee payers: their keys per chain, the balance under which one is not used, budgets in lamports. */
+export interface SolanaFeePayerSettings {
+  keys: RelayerKeySet;
+  minBalanceLamports: bigint;
+  budget: SponsorshipBudgetLimits;
 }
 
 /**
@@ -41,6 +49,16 @@ export function relayingSettingsOf(config: SignerSurfaceConfig): RelayingSetting
     dailyWei,
   );
   if (!budget.ok) throw new Error(budget.problem);
+  const solanaKeys = config.solanaFeePayerKeys;
+  if (!solanaKeys.ok) throw new Error(solanaKeys.problem);
+  const minBalanceLamports = parseWei(config.SOLANA_FEE_PAYER_MIN_BALANCE_LAMPORTS);
+  const dailyLamports = parseWei(config.SPONSORSHIP_DAILY_BUDGET_LAMPORTS);
+  if (minBalanceLamports === undefined || dailyLamports === undefined) {
+    throw new Error('SOLANA_FEE_PAYER_MIN_BALANCE_LAMPORTS and SPONSORSHIP_DAILY_BUDGET_LAMPORTS must be decimal strings of lamports');
+  }
+  // The same per-key overrides, read in lamports on Solana chains; keys not named get the lamport default.
+  const solanaBudget = parseBudgetOverrides(config.SPONSORSHIP_BUDGET_OVERRIDES, 'SPONSORSHIP_BUDGET_OVERRIDES', dailyLamports);
+  if (!solanaBudget.ok) throw new Error(solanaBudget.problem);
   return {
     keys: keys.keys,
     minBalance: minBalance.value,
@@ -55,5 +73,6 @@ export function relayingSettingsOf(config: SignerSurfaceConfig): RelayingSetting
       leaseMs: Math.max(30_000, config.RPC_TIMEOUT_MS * 4),
       balanceRefreshMs: Math.max(10_000, config.CONFIRMATION_POLL_MS),
     },
+    solana: { keys: solanaKeys.keys, minBalanceLamports, budget: solanaBudget.value },
   };
 }

@@ -2,8 +2,11 @@ import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } fro
 import { bigintAsNumber, msColumn } from '@swapgw/persistence';
 import { weiColumn } from './wei-column';
 
-/** What a sponsored transaction carries; bounded, as it labels metrics. */
-export const SPONSORED_PURPOSES = ['gas-drop', 'permit', 'intent'] as const;
+/**
+ * What a sponsored transaction carries; bounded, as it labels metrics. `solana-transaction`: a
+ * user's Solana transaction whose fee payer is the service's (see the entity).
+ */
+export const SPONSORED_PURPOSES = ['gas-drop', 'permit', 'intent', 'solana-transaction'] as const;
 export type SponsoredPurpose = (typeof SPONSORED_PURPOSES)[number];
 
 /**
@@ -24,6 +27,16 @@ export interface RelayAttempt {
 /**
  * The sponsorship ledger: one row per transaction the relayers send (one nonce of one relayer),
  * with every attempt at it (replacements share the nonce) and, once mined, what it cost.
+ *
+ * A Solana row (`purpose` solana-transaction) is a user's transaction the service's fee payer
+ * co-signed; amounts are lamports and the EVM columns read as: `relayer` the fee payer, `nonce`
+ * null (Solana has none; the database requires it on every other purpose), `to` the user's wallet,
+ * `data` the fully signed transaction (base64), `txHash` the fee payer's signature (the id; one
+ * attempt, never replaced), `gasLimit` the most its fees can be (signatures × base fee + priority
+ * fee), `maxFeePerGas` 1 and `maxPriorityFeePerGas` 0 (so the budget's pending cap, gasLimit ×
+ * maxFeePerGas + value, is in lamports too), `value` the rent of accounts it may create. Once
+ * settled: `gasUsed` the fee charged (getTransaction meta.fee), `effectiveGasPrice` 1, `costWei`
+ * what the fee payer's balance lost (fee and rent), `blockNumber` the slot.
  */
 @Entity({ name: 'sponsored_transactions' })
 export class SponsoredTransactionEntity {
@@ -37,8 +50,9 @@ export class SponsoredTransactionEntity {
   @Column({ type: 'text' })
   relayer!: string;
 
-  @Column({ type: 'bigint', transformer: bigintAsNumber })
-  nonce!: number;
+  /** Null on Solana rows only. */
+  @Column({ type: 'bigint', nullable: true, transformer: bigintAsNumber })
+  nonce!: number | null;
 
   @Column({ type: 'text' })
   purpose!: SponsoredPurpose;

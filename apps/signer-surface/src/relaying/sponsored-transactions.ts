@@ -13,7 +13,8 @@ export interface SponsoredTransactionView {
   swapId: string;
   stepIndex: number;
   relayer: string;
-  nonce: number;
+  /** Null on Solana (a fee payer's transaction has no nonce). */
+  nonce: number | null;
   status: SponsoredTransactionStatus;
   /** The latest attempt's hash while pending; the mined one once mined. */
   txHash: string;

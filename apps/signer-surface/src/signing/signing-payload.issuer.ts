@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { CodedError, ErrorCatalog } from '@swapgw/contracts';
+import { SPONSORED_EVM_GAS } from '@swapgw/chains';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { JsonRpcProvider } from 'ethers';
@@ -9,9 +10,10 @@ import { readPayloadChainState } from './evm/evm-chain-state';
 import { buildEvmSigningPayload, EvmPayloadPolicy } from './evm/evm-payload';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningRequestEntity } from './signing-request.entity';
+import { LAMPORTS_PER_SIGNATURE } from './solana/solana-fees';
 import { isSolanaRpcUnreachable, issueSolanaPayload, SolanaStepInvalid } from './solana/solana-step-payload';
 import type { GasSponsor } from './sponsored/gas-sponsor';
-import { issueTypedData, SPONSORED_GAS_ESTIMATE, SponsoredStepNotSignable } from './sponsored/sponsored-payloads';
+import { issueTypedData, sponsoredGasOf, SponsoredStepNotSignable } from './sponsored/sponsored-payloads';
 
 export interface PayloadIssuePolicy extends EvmPayloadPolicy {
   ttlMs: number;
@@ -48,7 +50,7 @@ export class SigningPayloadIssuer {
         // wallet's native balance after it is never lower than before.
         const maxFeeWei = BigInt(built.executionHints.estimatedFeeWei);
         const sponsor = this.sponsorOrThrow();
-        await sponsor.admit(row.owner ?? 'unknown', row.chain, maxFeeWei + GAS_DROP_GAS * state.maxFeePerGas);
+        await sponsor.admit(row.owner ?? 'unknown', row.chain, maxFeeWei + SPONSORED_EVM_GAS.gasTopUp * state.maxFeePerGas);
         const drop = await sponsor.send({
           chain: row.chain,
           to: row.from,
@@ -105,10 +107,9 @@ export class SigningPayloadIssuer {
     network: string,
   ): Promise<SigningRequestEntity> {
     const sponsored = row.sponsored!;
-    const mode = sponsored.mode as keyof typeof SPONSORED_GAS_ESTIMATE;
     try {
       const fees = await provider.getFeeData();
-      const gasEstimate = SPONSORED_GAS_ESTIMATE[mode];
+      const gasEstimate = sponsoredGasOf(sponsored);
       const estimatedCostWei = gasEstimate * (fees.maxFeePerGas ?? fees.gasPrice ?? 0n);
       await this.sponsorOrThrow().admit(row.owner ?? 'unknown', row.chain, estimatedCostWei);
       const now = this.now();
@@ -136,21 +137,30 @@ export class SigningPayloadIssuer {
   }
 
   private sponsorOrThrow(): GasSponsor {
-    if (!this.sponsor) throw new CodedError('SPONSORSHIP_UNAVAILABLE', 'No relayer is configured for sponsored gas');
+    if (!this.sponsor) throw new CodedError('SPONSORSHIP_UNAVAILABLE', 'No relayer or fee payer is configured for sponsored gas');
     return this.sponsor;
   }
 
   /**
    * Solana: a fresh transaction (new blockhash) for a bridge deposit, the aggregator's bytes for a
    * prebuilt one. `ready` + payload-ready; `failed` when it would not execute or cannot be renewed.
+   * Sponsored (`solana-fee-payer`): one of the service's fee payers is named as the transaction's
+   * fee payer, and the step is admitted under the key's daily budget (lamports) with what the
+   * transaction can cost it; no fee payer able to pay, or no budget left: `unavailable` with the 503.
    */
   private async issueSolana(row: SigningRequestEntity, manager: EntityManager): Promise<SigningRequestEntity> {
     const surface = this.chains.solanaSurface(row.chain);
     if (!surface.ok) return this.markUnavailable(row, manager, surface.reason);
     if (!row.solana) return this.markFailed(row, manager, 'a Solana step without its solana spec');
+    if (row.sponsored && row.sponsored.mode !== 'solana-fee-payer') {
+      return this.markFailed(row, manager, `a Solana step cannot be sponsored as ${row.sponsored.mode}`);
+    }
     try {
       const now = this.now();
-      const built = await issueSolanaPayload(surface, { from: row.from, solana: row.solana }, { ttlMs: this.policy.ttlMs }, now);
+      let feePayer: string | undefined;
+      if (row.sponsored) feePayer = await this.sponsorOrThrow().solanaFeePayer(row.chain, SOLANA_MIN_SPONSORED_COST);
+      const built = await issueSolanaPayload(surface, { from: row.from, solana: row.solana, feePayer }, { ttlMs: this.policy.ttlMs }, now);
+      if (row.sponsored) await this.sponsorOrThrow().admitSolana(row.owner ?? 'unknown', row.chain, built.cost.maxFeeLamports + built.cost.rentLamports);
       Object.assign(row, {
         status: 'ready',
         payload: built.payload,
@@ -168,6 +178,7 @@ export class SigningPayloadIssuer {
       if (isSolanaRpcUnreachable(error)) {
         return this.markUnavailable(row, manager, `RPC of chain ${row.chain} unreachable: ${(error as Error).message}`);
       }
+      if (isServiceUnavailable(error)) return this.markUnavailable(row, manager, error.message, error.code);
       // Simulation failed, the prebuilt transaction is stale, or the node refused the request.
       return this.markFailed(row, manager, error instanceof SolanaStepInvalid ? error.message : `Solana RPC: ${(error as Error).message}`);
     }
@@ -220,8 +231,8 @@ export class SigningPayloadIssuer {
   }
 }
 
-/** Gas of the plain transfer that sends a user the fee of their own transaction. */
-const GAS_DROP_GAS = 21_000n;
+/** The least a sponsored Solana transaction costs its fee payer: two signatures (its own and the user's). */
+const SOLANA_MIN_SPONSORED_COST = 2n * BigInt(LAMPORTS_PER_SIGNATURE);
 
 /** A dependency refusal that makes the step unavailable (503 of the catalog), not the user's error. */
 function isServiceUnavailable(error: unknown): error is CodedError {

@@ -16,8 +16,14 @@ import { compareWithPayload, decodeSignedEvmTransaction, DecodedEvmTransaction }
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningPayloadIssuer } from './signing-payload.issuer';
 import { SigningRequestEntity } from './signing-request.entity';
+import { LAMPORTS_PER_SIGNATURE } from './solana/solana-fees';
 import { isSolanaRpcUnreachable } from './solana/solana-step-payload';
-import { DecodedSolanaTransaction, decodeSignedSolanaTransaction, verifySignedSolanaTransaction } from './solana/solana-transaction';
+import {
+  DecodedSolanaTransaction,
+  decodeSignedSolanaTransaction,
+  verifySignedSolanaTransaction,
+  withFeePayerSignature,
+} from './solana/solana-transaction';
 import type { GasSponsor } from './sponsored/gas-sponsor';
 import { isTypedDataSignature, relayableCallOf } from './sponsored/sponsored-signature';
 
@@ -29,9 +35,21 @@ import { isTypedDataSignature, relayableCallOf } from './sponsored/sponsored-sig
 type SignedArtifact =
   | { family: 'evm'; hash: string; tx: DecodedEvmTransaction }
   | { family: 'evm-signature'; hash: string; signature: string }
-  | { family: 'solana'; hash: string; tx: DecodedSolanaTransaction };
+  | SolanaArtifact;
 
-function decodeSigned(rawTx: string): SignedArtifact {
+/**
+ * A Solana transaction as the client signed it (`tx`), and, when its fee payer is one of the
+ * service's (a sponsored step), the same transaction with the fee payer's signature added
+ * (`coSigned`). Its id (`hash`) is the first signature: the fee payer's, so on a sponsored step it
+ * exists only once the service co-signs; Ed25519 signatures being deterministic, the same message
+ * always gets the same one, which makes a resubmission find the same id.
+ */
+type SolanaArtifact = { family: 'solana'; hash: string; tx: DecodedSolanaTransaction; coSigned: DecodedSolanaTransaction | null };
+
+/** Signs a Solana message as `feePayer` when that is one of the service's fee payers; else null. */
+type FeePayerSigner = (feePayer: string, message: Uint8Array) => Uint8Array | null;
+
+function decodeSigned(rawTx: string, signAsFeePayer?: FeePayerSigner): SignedArtifact {
   if (isTypedDataSignature(rawTx)) {
     const signature = rawTx.trim().toLowerCase();
     return { family: 'evm-signature', hash: keccak256(signature), signature };
@@ -41,7 +59,10 @@ function decodeSigned(rawTx: string): SignedArtifact {
     return { family: 'evm', hash: tx.hash, tx };
   }
   const tx = decodeSignedSolanaTransaction(rawTx);
-  return { family: 'solana', hash: tx.signature, tx };
+  // Co-signed here only to know the id; nothing signed leaves unless the message is the issued one.
+  const feePayerSignature = signAsFeePayer?.(tx.feePayer, tx.messageBytes);
+  const coSigned = feePayerSignature ? withFeePayerSignature(tx, feePayerSignature) : null;
+  return { family: 'solana', hash: coSigned?.signature ?? tx.signature, tx, coSigned };
 }
 
 /** What the accepting transaction decided; errors that record state are thrown after commit. */
@@ -83,7 +104,8 @@ export class SigningSubmissionService {
   ) {}
 
   async submit(request: SigningSubmitRequest): Promise<SigningSubmitResult> {
-    const tx = decodeSigned(request.rawTx);
+    const sponsor = this.sponsor;
+    const tx = decodeSigned(request.rawTx, sponsor ? (feePayer, message) => sponsor.signAsSolanaFeePayer(feePayer, message) : undefined);
     let verdict = await this.dataSource.transaction((manager) => this.decide(manager, request.swapId, tx));
     if (verdict.kind === 'reissue') {
       const { row, error } = verdict;
@@ -116,6 +138,11 @@ export class SigningSubmissionService {
     if (known) {
       if (known.swapId !== swapId) {
         return { kind: 'error', error: new CodedError(ErrorCodes.TX_REQUEST_MISMATCH, 'This transaction was submitted for another swap', { txHash: tx.hash }) };
+      }
+      if (tx.family === 'solana' && tx.coSigned) {
+        // Same message, same id: the user's signature of this submission must verify all the same.
+        const refused = refusalOf(known, () => verifySignedSolanaTransaction(tx.tx, known.payload as SolanaSigningPayload, { feePayerSignsLater: true }));
+        if (refused) return refused;
       }
       if (known.status === 'failed' && known.failureCode === StepFailureCodes.rejected) {
         return { kind: 'error', error: new CodedError(ErrorCodes.TX_REQUEST_INVALID, `The node rejected this transaction: ${known.failureReason}`, { txHash: tx.hash }) };
@@ -166,6 +193,7 @@ export class SigningSubmissionService {
     if (tx.family === 'solana') {
       const refused = await this.checkSolana(current, tx.tx);
       if (refused) return refused;
+      if (current.sponsored?.mode === 'solana-fee-payer') return this.coSignSolana(manager, current, tx);
     } else {
       const payload = current.payload as EvmSigningPayload;
       const mismatches = compareWithPayload(tx.tx, payload.transaction);
@@ -239,17 +267,15 @@ export class SigningSubmissionService {
   }
 
   /**
-   * Solana: the signed message must be the issued one, signed by its fee payer
-   * (TX_REQUEST_MISMATCH), and its blockhash must still be valid: once it aged out the transaction
-   * can never land, so the request is expired and a fresh payload is issued for the next GET.
+   * Solana: the signed message must be the issued one, signed by its fee payer (on a sponsored
+   * step, the service's: then by every other signer, the user) (TX_REQUEST_MISMATCH), and its
+   * blockhash must still be valid: once it aged out the transaction can never land, so the request
+   * is expired and a fresh payload is issued for the next GET.
    */
   private async checkSolana(current: SigningRequestEntity, tx: DecodedSolanaTransaction): Promise<Verdict | null> {
-    try {
-      verifySignedSolanaTransaction(tx, current.payload as SolanaSigningPayload);
-    } catch (error) {
-      if (!(error instanceof CodedError)) throw error;
-      return { kind: 'error', error: new CodedError(error.code, error.message, { stepIndex: current.stepIndex, stepCount: current.stepCount, ...error.details }) };
-    }
+    const feePayerSignsLater = current.sponsored?.mode === 'solana-fee-payer';
+    const refused = refusalOf(current, () => verifySignedSolanaTransaction(tx, current.payload as SolanaSigningPayload, { feePayerSignsLater }));
+    if (refused) return refused;
     const surface = this.chains.solanaSurface(current.chain);
     if (!surface.ok) return null;
     let valid: boolean;
@@ -263,6 +289,43 @@ export class SigningSubmissionService {
     if (valid) return null;
     const error = expiredError(current);
     return { kind: 'reissue', row: current, error: new CodedError(error.code, `The transaction's blockhash is no longer valid. ${error.message}`, error.details) };
+  }
+
+  /**
+   * A sponsored Solana step, checked: the fee payer's signature is added, the fully signed
+   * transaction recorded as the step's rawTx (the tracker resends it as it is) under its id (the
+   * fee payer's signature), and in the sponsorship ledger, in this transaction; it is broadcast after
+   * commit. A fee payer no longer configured cannot sign: 503 SPONSORSHIP_UNAVAILABLE.
+   */
+  private async coSignSolana(manager: EntityManager, current: SigningRequestEntity, tx: SolanaArtifact): Promise<Verdict> {
+    if (!tx.coSigned || !this.sponsor) {
+      return {
+        kind: 'error',
+        error: new CodedError(ErrorCodes.SPONSORSHIP_UNAVAILABLE, `The fee payer ${tx.tx.feePayer} of this transaction is not one of the service's anymore`, { chain: current.chain }),
+      };
+    }
+    const cost = current.executionHints as Record<string, string> | null;
+    const rawTx = tx.coSigned.serialized.toString('base64');
+    current.sponsoredTxId = await this.sponsor.recordSolana(manager, {
+      chain: current.chain,
+      feePayer: tx.tx.feePayer,
+      wallet: current.from,
+      swapId: current.swapId,
+      stepIndex: current.stepIndex,
+      owner: current.owner ?? 'unknown',
+      signature: tx.coSigned.signature,
+      transaction: rawTx,
+      maxFeeLamports: BigInt(cost?.estimatedFeeLamports ?? tx.tx.transaction.message.header.numRequiredSignatures * LAMPORTS_PER_SIGNATURE),
+      rentLamports: BigInt(cost?.rentPaidByServiceLamports ?? 0),
+    });
+    current.status = 'submitted';
+    current.rawTx = rawTx;
+    current.txHash = tx.coSigned.signature;
+    current.broadcastAt = new Date(this.now());
+    current.nextCheckAtMs = this.now() + this.firstCheckDelayMs;
+    await manager.save(current);
+    await this.events.submitted(manager, current);
+    return { kind: 'accepted', row: current, broadcast: true };
   }
 
   /**
@@ -362,6 +425,17 @@ const ARTIFACT_NEEDED = {
 
 /** Solana answers meaning "this very transaction already went through". */
 const SOLANA_ALREADY_PROCESSED = /already been processed|AlreadyProcessed/i;
+
+/** A TX_REQUEST_MISMATCH (or other CodedError) of `check`, with the step's position; null when it passes. */
+function refusalOf(row: SigningRequestEntity, check: () => void): Verdict | null {
+  try {
+    check();
+    return null;
+  } catch (error) {
+    if (!(error instanceof CodedError)) throw error;
+    return { kind: 'error', error: new CodedError(error.code, error.message, { stepIndex: row.stepIndex, stepCount: row.stepCount, ...error.details }) };
+  }
+}
 
 function expiredError(row: SigningRequestEntity): CodedError {
   return new CodedError(ErrorCodes.tx_request_expired, 'The signing request expired; GET /swap/{swapId}/signing for a fresh payload', {

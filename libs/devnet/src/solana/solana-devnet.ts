@@ -18,13 +18,15 @@ import { SOLANA_BRIDGE_CHAIN_ID } from '@swapgw/chains/solana-bridge';
 import { DevnetError } from '../devnet-error';
 import { SolanaLedger } from './solana-ledger';
 import { SolanaRpcServer } from './solana-rpc-server';
-import { devnetKeypair, solanaBridgeAuthority, solanaTestWallet } from './solana-keys';
+import { devnetKeypair, SOLANA_FEE_PAYER_COUNT, solanaBridgeAuthority, solanaFeePayer, solanaTestWallet } from './solana-keys';
 
 export const SOLANA_DEVNET_CHAIN_ID = 'solana-devnet';
 export const SOLANA_DEVNET_DEFAULT_PORT = 8899;
 const USDC_DECIMALS = 6;
 const WALLET_SOL = 100;
 const WALLET_USDC = 1_000_000n;
+/** SOL of each of signer-surface's fee payers: 200,000 sponsored transactions at 5,000 lamports. */
+const FEE_PAYER_SOL = 1000;
 /** USDC the bridge vault holds to pay EVM → Solana releases from, as each EVM bridge holds. */
 const BRIDGE_LIQUIDITY_USDC = 10_000_000n;
 const DEFAULT_SLOT_MS = 400;
@@ -65,7 +67,8 @@ export interface SolanaDevnetHandle {
 
 /**
  * Starts the local Solana chain: litesvm behind a JSON-RPC server on 127.0.0.1, an SPL USDC mint at a
- * deterministic address, and funded test wallets (SOL and USDC) whose keys any client can derive.
+ * deterministic address, funded test wallets (SOL and USDC) whose keys any client can derive, and
+ * signer-surface's fee payers (SOL only; devnetSolanaFeePayerKeys).
  */
 export async function startSolanaDevnet(options: { port?: number; host?: string; slotMs?: number } = {}): Promise<SolanaDevnetHandle> {
   const slotMs = options.slotMs ?? DEFAULT_SLOT_MS;
@@ -102,6 +105,9 @@ export async function startSolanaDevnet(options: { port?: number; host?: string;
       createMintToInstruction(mint.publicKey, ata, authority.publicKey, WALLET_USDC * 10n ** BigInt(USDC_DECIMALS)),
     ]);
     accounts.push({ index, address: wallet.toBase58() });
+  }
+  for (let index = 1; index <= SOLANA_FEE_PAYER_COUNT; index++) {
+    ledger.airdrop(solanaFeePayer(index).publicKey, FEE_PAYER_SOL * LAMPORTS_PER_SOL);
   }
 
   // Seeded before listening, so no client ever sees a half-funded chain.

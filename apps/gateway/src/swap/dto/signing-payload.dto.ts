@@ -22,7 +22,8 @@ export class EvmTransactionPayloadDto {
   @ApiProperty({ enum: ['evm-transaction'] }) type!: 'evm-transaction';
   @ApiProperty({
     type: EvmTransactionFieldsDto,
-    description: 'Signable as-is by ethers Wallet.signTransaction (EIP-1559 type 2). rawTx: the 0x-hex signed serialized transaction',
+    description:
+      'Signable as-is by ethers Wallet.signTransaction (EIP-1559 type 2). rawTx: the 0x-hex signed serialized transaction',
   })
   transaction!: EvmTransactionFieldsDto;
 }
@@ -46,7 +47,11 @@ export class Eip712TypedDataDto {
   })
   types!: Record<string, TypedDataFieldDto[]>;
   @ApiProperty({ enum: ['Permit', 'PermitWitnessTransferFrom'] }) primaryType!: string;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The values; every uint is a decimal string' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The values; every uint is a decimal string',
+  })
   message!: Record<string, unknown>;
 }
 
@@ -60,7 +65,7 @@ export class EvmTypedDataPayloadDto {
   @ApiProperty({
     type: Eip712TypedDataDto,
     description:
-      'primaryType Permit: the input token\'s EIP-2612 permit for Permit2 (once per token). primaryType PermitWitnessTransferFrom: ' +
+      "primaryType Permit: the input token's EIP-2612 permit for Permit2 (once per token). primaryType PermitWitnessTransferFrom: " +
       'Permit2 may move exactly permitted.amount once, to the SwapGatewayRouter (spender), which must perform the leg the witness binds ' +
       '(SwapIntent: path, amountOutMin, recipient, unwrapNative, deadline; BridgeIntent / BridgeToIntent: destinationChainId, recipient, deadline). ' +
       'rawTx: the 0x signature (65 bytes)',
@@ -70,9 +75,15 @@ export class EvmTypedDataPayloadDto {
 
 export class SolanaTransactionPayloadDto {
   @ApiProperty({ enum: ['solana-versioned-transaction'] }) type!: 'solana-versioned-transaction';
-  @ApiProperty({ description: 'Base64 of the unsigned v0 transaction; rawTx: base64 of it signed by the wallet' })
+  @ApiProperty({
+    description: 'Base64 of the unsigned v0 transaction; rawTx: base64 of it signed by the wallet',
+  })
   transaction!: string;
 }
 
-export const SIGNING_PAYLOAD_MODELS = [EvmTransactionPayloadDto, EvmTypedDataPayloadDto, SolanaTransactionPayloadDto, TypedDataFieldDto] as const;
-
+export const SIGNING_PAYLOAD_MODELS = [
+  EvmTransactionPayloadDto,
+  EvmTypedDataPayloadDto,
+  SolanaTransactionPayloadDto,
+  TypedDataFieldDto,
+] as const;

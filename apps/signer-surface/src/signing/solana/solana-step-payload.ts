@@ -4,6 +4,7 @@ import { DevnetSolanaView } from '@swapgw/chains';
 import { solanaBridgeDepositInstructions } from '@swapgw/chains/solana-bridge';
 import { SolanaSigningPayload, SolanaStepSpec } from '@swapgw/contracts';
 import { LAMPORTS_PER_SIGNATURE } from './solana-fees';
+import { maxFeeLamportsOf, NotSponsorable, readdressToFeePayer } from './solana-sponsored-transaction';
 import { buildSolanaPayload } from './solana-transaction';
 
 /** The step cannot be signed as built (simulation fails, a prebuilt transaction is stale...). */
@@ -37,6 +38,8 @@ export interface IssuedSolanaPayload {
   payload: SolanaSigningPayload;
   executionHints: Record<string, string>;
   expiresAtMs: number;
+  /** What the fee payer may spend on it, in lamports: fees (at most) and rent of accounts it creates. */
+  cost: { maxFeeLamports: bigint; rentLamports: bigint };
 }
 
 /**
@@ -45,27 +48,46 @@ export interface IssuedSolanaPayload {
  * nothing is refreshed). It expires with its blockhash: (lastValidBlockHeight − current height) ×
  * slot time, and never later than `ttlMs`. The transaction is simulated first (no signature
  * check), so a deposit the wallet cannot pay fails the step now instead of after signing.
+ *
+ * Sponsored (`feePayer`: one of the service's Solana fee payers): the transaction names it as fee
+ * payer, so it pays the fees and any rent, and the user signs as the owner of what moves. A bridge
+ * deposit is built that way (the user stays the transfer's authority and the memo's signer); a
+ * prebuilt transaction is re-addressed to it (readdressToFeePayer: the same instructions and
+ * blockhash, its account creations paid by the fee payer) or the step fails. The simulation then
+ * also shows the wallet keeps its SOL, where the node reports simulated balances.
  */
 export async function issueSolanaPayload(
   surface: SolanaSurface,
-  request: { from: string; solana: SolanaStepSpec },
+  request: { from: string; solana: SolanaStepSpec; feePayer?: string },
   policy: { ttlMs: number },
   nowMs: number,
 ): Promise<IssuedSolanaPayload> {
   const { connection } = surface;
-  const feePayer = parseKey(request.from, 'from');
-  let payload: SolanaSigningPayload;
+  const wallet = parseKey(request.from, 'from');
+  const sponsor = request.feePayer === undefined ? undefined : parseKey(request.feePayer, 'feePayer');
+  const feePayer = sponsor ?? wallet;
+  let transaction: VersionedTransaction;
   let lastValidBlockHeight: number;
+  let rentLamports = 0n;
   if (request.solana.kind === 'bridge-deposit') {
-    const instructions = bridgeDepositInstructions(surface.devnet, feePayer, request.solana);
+    const instructions = bridgeDepositInstructions(surface.devnet, wallet, request.solana);
     const latest = await connection.getLatestBlockhash('confirmed');
-    payload = buildSolanaPayload({ feePayer, instructions, recentBlockhash: latest.blockhash });
+    const payload = buildSolanaPayload({ feePayer, instructions, recentBlockhash: latest.blockhash });
+    transaction = VersionedTransaction.deserialize(Buffer.from(payload.transaction, 'base64'));
     lastValidBlockHeight = latest.lastValidBlockHeight;
   } else {
-    payload = prebuiltPayload(request.solana, feePayer);
+    transaction = prebuiltTransaction(request.solana, wallet);
+    if (sponsor) {
+      try {
+        ({ transaction, rentLamports } = await readdressToFeePayer(connection, transaction, wallet, sponsor));
+      } catch (error) {
+        if (error instanceof NotSponsorable) throw new SolanaStepInvalid(error.message);
+        throw error;
+      }
+    }
     lastValidBlockHeight = request.solana.lastValidBlockHeight!;
   }
-  const transaction = VersionedTransaction.deserialize(Buffer.from(payload.transaction, 'base64'));
+  const payload: SolanaSigningPayload = { type: 'solana-versioned-transaction', transaction: Buffer.from(transaction.serialize()).toString('base64') };
 
   const height = await connection.getBlockHeight('confirmed');
   const blocksLeft = lastValidBlockHeight - height;
@@ -75,22 +97,46 @@ export async function issueSolanaPayload(
         (request.solana.kind === 'prebuilt-transaction' ? ': the aggregator transaction cannot be renewed; quote again' : ''),
     );
   }
-  const simulation = await connection.simulateTransaction(transaction, { sigVerify: false, commitment: 'confirmed' });
+  const simulation = await connection.simulateTransaction(transaction, {
+    sigVerify: false,
+    commitment: 'confirmed',
+    ...(sponsor ? { accounts: { encoding: 'base64' as const, addresses: [wallet.toBase58()] } } : {}),
+  });
   if (simulation.value.err) {
     const logs = (simulation.value.logs ?? []).slice(-3).join(' | ');
     throw new SolanaStepInvalid(`simulation failed: ${JSON.stringify(simulation.value.err)}${logs ? ` (${logs})` : ''}`);
   }
-  const signatures = transaction.message.header.numRequiredSignatures;
+  if (sponsor) await assertWalletKeepsItsSol(connection, wallet, simulation.value.accounts);
+  const maxFeeLamports = sponsor ? maxFeeLamportsOf(transaction.message) : BigInt(transaction.message.header.numRequiredSignatures * LAMPORTS_PER_SIGNATURE);
   return {
     payload,
     executionHints: {
       feePayer: feePayer.toBase58(),
       recentBlockhash: transaction.message.recentBlockhash,
       lastValidBlockHeight: String(lastValidBlockHeight),
-      estimatedFeeLamports: String(signatures * LAMPORTS_PER_SIGNATURE),
+      estimatedFeeLamports: String(maxFeeLamports),
+      ...(sponsor ? { gasPaidBy: 'service', userPaysLamports: '0', ...(rentLamports > 0n ? { rentPaidByServiceLamports: String(rentLamports) } : {}) } : {}),
     },
     expiresAtMs: nowMs + Math.min(policy.ttlMs, blocksLeft * surface.slotMs),
+    cost: { maxFeeLamports, rentLamports },
   };
+}
+
+/**
+ * A sponsored transaction must leave the wallet's SOL whole: its simulated balance (when the node
+ * reports simulated accounts; the devnet does not) is compared with the balance now.
+ */
+async function assertWalletKeepsItsSol(
+  connection: Connection,
+  wallet: PublicKey,
+  accounts: ({ lamports: number } | null)[] | null | undefined,
+): Promise<void> {
+  if (!accounts || accounts.length === 0) return;
+  const after = BigInt(accounts[0]?.lamports ?? 0);
+  const before = BigInt(await connection.getBalance(wallet, 'confirmed'));
+  if (after < before) {
+    throw new SolanaStepInvalid(`the transaction would take ${before - after} lamports from the wallet, whose fees the service pays: it cannot be sponsored; quote with gasPayment user`);
+  }
 }
 
 function bridgeDepositInstructions(devnet: DevnetSolanaView | undefined, user: PublicKey, spec: SolanaStepSpec) {
@@ -107,7 +153,7 @@ function bridgeDepositInstructions(devnet: DevnetSolanaView | undefined, user: P
   });
 }
 
-function prebuiltPayload(spec: SolanaStepSpec, feePayer: PublicKey): SolanaSigningPayload {
+function prebuiltTransaction(spec: SolanaStepSpec, wallet: PublicKey): VersionedTransaction {
   let transaction: VersionedTransaction;
   try {
     transaction = VersionedTransaction.deserialize(Buffer.from(spec.serializedTransaction!, 'base64'));
@@ -115,12 +161,11 @@ function prebuiltPayload(spec: SolanaStepSpec, feePayer: PublicKey): SolanaSigni
     throw new SolanaStepInvalid(`the prebuilt transaction does not decode: ${(error as Error).message}`);
   }
   const payer = transaction.message.staticAccountKeys[0];
-  if (!payer?.equals(feePayer)) {
-    throw new SolanaStepInvalid(`the prebuilt transaction is paid by ${payer?.toBase58() ?? 'nobody'}, not by the signing wallet ${feePayer.toBase58()}`);
+  if (!payer?.equals(wallet)) {
+    throw new SolanaStepInvalid(`the prebuilt transaction is paid by ${payer?.toBase58() ?? 'nobody'}, not by the signing wallet ${wallet.toBase58()}`);
   }
   // Handed out unsigned, exactly as built: any signature slot the aggregator filled is cleared.
-  const unsigned = new VersionedTransaction(transaction.message);
-  return { type: 'solana-versioned-transaction', transaction: Buffer.from(unsigned.serialize()).toString('base64') };
+  return new VersionedTransaction(transaction.message);
 }
 
 function parseKey(address: string, field: string): PublicKey {

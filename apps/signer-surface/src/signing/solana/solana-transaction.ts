@@ -66,8 +66,16 @@ export function decodeSignedSolanaTransaction(rawTx: string): DecodedSolanaTrans
  * Checks a signed transaction against the payload that was issued: the message must be the same
  * bytes (so nothing was changed: accounts, instructions, blockhash, fee payer) and the fee payer's
  * signature must verify over it. Anything else is TX_REQUEST_MISMATCH, with the reason in details.
+ *
+ * `feePayerSignsLater`: the fee payer is the service's, which signs after this check (sponsored
+ * steps): its slot is not looked at, and every other signature the message requires (the user's)
+ * must be there and verify.
  */
-export function verifySignedSolanaTransaction(decoded: DecodedSolanaTransaction, payload: SolanaSigningPayload): void {
+export function verifySignedSolanaTransaction(
+  decoded: DecodedSolanaTransaction,
+  payload: SolanaSigningPayload,
+  options: { feePayerSignsLater?: boolean } = {},
+): void {
   const issued = VersionedTransaction.deserialize(Buffer.from(payload.transaction, 'base64'));
   const issuedMessage = Buffer.from(issued.message.serialize());
   if (!issuedMessage.equals(decoded.messageBytes)) {
@@ -75,18 +83,35 @@ export function verifySignedSolanaTransaction(decoded: DecodedSolanaTransaction,
       mismatches: describeMessageDifferences(issued, decoded.transaction),
     });
   }
-  const feePayer = issued.message.staticAccountKeys[0];
-  const signature = decoded.transaction.signatures[0];
-  if (!signature || signature.every((b) => b === 0)) {
-    throw new CodedError(ErrorCodes.TX_REQUEST_MISMATCH, 'The transaction is not signed by the fee payer', {
-      mismatches: [{ field: 'signature', expected: feePayer.toBase58(), actual: 'missing' }],
-    });
+  const { numRequiredSignatures } = issued.message.header;
+  const first = options.feePayerSignsLater ? 1 : 0;
+  const last = options.feePayerSignsLater ? numRequiredSignatures : 1;
+  for (let slot = first; slot < last; slot++) {
+    const signer = issued.message.staticAccountKeys[slot];
+    const who = slot === 0 ? 'the fee payer' : `signer ${signer.toBase58()}`;
+    const signature = decoded.transaction.signatures[slot];
+    if (!signature || signature.every((b) => b === 0)) {
+      throw new CodedError(ErrorCodes.TX_REQUEST_MISMATCH, `The transaction is not signed by ${who}`, {
+        mismatches: [{ field: 'signature', expected: signer.toBase58(), actual: 'missing' }],
+      });
+    }
+    if (!verifyEd25519(signer, decoded.messageBytes, signature)) {
+      const whose = slot === 0 ? "The fee payer's signature" : `The signature of ${who}`;
+      throw new CodedError(ErrorCodes.TX_REQUEST_MISMATCH, `${whose} does not verify`, {
+        mismatches: [{ field: 'signature', expected: signer.toBase58(), actual: 'invalid' }],
+      });
+    }
   }
-  if (!verifyEd25519(feePayer, decoded.messageBytes, signature)) {
-    throw new CodedError(ErrorCodes.TX_REQUEST_MISMATCH, "The fee payer's signature does not verify", {
-      mismatches: [{ field: 'signature', expected: feePayer.toBase58(), actual: 'invalid' }],
-    });
-  }
+}
+
+/**
+ * `decoded` with `signature` in the fee payer's slot (slot 0): the transaction as it is broadcast
+ * once the service co-signed it, and its id.
+ */
+export function withFeePayerSignature(decoded: DecodedSolanaTransaction, signature: Uint8Array): DecodedSolanaTransaction {
+  const transaction = VersionedTransaction.deserialize(decoded.serialized);
+  transaction.signatures[0] = signature;
+  return { ...decoded, signature: bs58.encode(signature), transaction, serialized: Buffer.from(transaction.serialize()) };
 }
 
 export function verifyEd25519(publicKey: PublicKey, message: Uint8Array, signature: Uint8Array): boolean {

@@ -1,3 +1,5 @@
+import type { EntityManager } from 'typeorm';
+
 /**
  * What the signing flow needs from the service's relayers (apps/signer-surface/src/relaying): admit
  * a step under the key's budget, send the transaction that carries a user's signature (or the gas
@@ -23,10 +25,53 @@ export interface GasSponsor {
 
   /** The transaction already sent for a step and purpose (a submit retried after a crash), if any. */
   findSent(swapId: string, stepIndex: number, purpose: SponsoredPurpose): Promise<SponsoredSent | null>;
+
+  /**
+   * Solana: the address of one of the chain's fee payers able to pay `estimatedCostLamports` (fees
+   * and rent), to name in a transaction. SPONSORSHIP_UNAVAILABLE when there is none.
+   */
+  solanaFeePayer(chain: string, estimatedCostLamports: bigint): Promise<string>;
+
+  /** Solana: SPONSORSHIP_BUDGET_EXHAUSTED when the key's daily budget on the chain (lamports) cannot take the cost. */
+  admitSolana(owner: string, chain: string, estimatedCostLamports: bigint): Promise<void>;
+
+  /**
+   * The signature of `message` by `feePayer` when it is one of the service's Solana fee payers,
+   * else null. Ed25519 is deterministic: the same message always gets the same signature.
+   */
+  signAsSolanaFeePayer(feePayer: string, message: Uint8Array): Uint8Array | null;
+
+  /**
+   * Records a co-signed Solana transaction in the sponsorship ledger (pending; the tracker settles
+   * it with its fee), inside the caller's database transaction. Answers the ledger row's id.
+   */
+  recordSolana(manager: EntityManager, transaction: SponsoredSolanaTransaction): Promise<string>;
 }
 
-/** Why the relayer sends a transaction: a user's gas for their own transaction, or a signature to carry. */
-export type SponsoredPurpose = 'gas-drop' | 'permit' | 'intent';
+/**
+ * Why the service pays: a user's gas for their own transaction, a signature to carry, or the fee of
+ * a Solana transaction it pays as fee payer.
+ */
+export type SponsoredPurpose = 'gas-drop' | 'permit' | 'intent' | 'solana-transaction';
+
+/** A user's Solana transaction the service's fee payer co-signed, as the ledger records it. */
+export interface SponsoredSolanaTransaction {
+  chain: string;
+  feePayer: string;
+  /** The wallet whose transaction it is. */
+  wallet: string;
+  swapId: string;
+  stepIndex: number;
+  owner: string;
+  /** The fee payer's signature: the transaction id. */
+  signature: string;
+  /** The fully signed transaction, base64. */
+  transaction: string;
+  /** Signature fees plus any priority fee, at most. */
+  maxFeeLamports: bigint;
+  /** Rent of the accounts it may create, paid by the fee payer (an upper bound). */
+  rentLamports: bigint;
+}
 
 export interface SponsoredSend {
   chain: string;

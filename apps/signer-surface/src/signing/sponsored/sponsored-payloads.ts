@@ -1,10 +1,11 @@
-import { CodedError, ErrorCodes, EvmTypedDataSigningPayload, SponsoredIntentSpec, SponsoredStepSpec } from '@swapgw/contracts';
+import { EvmTypedDataSigningPayload, SponsoredIntentSpec, SponsoredStepSpec } from '@swapgw/contracts';
 import {
   bridgeIntentTypedData,
   bridgeToIntentTypedData,
   eip2612PermitTypedData,
   Permit2IntentPermit,
   randomPermit2Nonce,
+  SPONSORED_EVM_GAS,
   swapIntentTypedData,
   TypedDataV4,
 } from '@swapgw/chains';
@@ -44,7 +45,9 @@ export async function issueTypedData(
 ): Promise<TypedDataV4> {
   if (sponsored.mode === 'eip2612-permit') {
     const permit = sponsored.permit!;
-    const nonce = (await new Contract(permit.token, NONCES_ABI, provider).getFunction('nonces')(from)) as bigint;
+    const nonce = (await new Contract(permit.token, NONCES_ABI, provider).getFunction('nonces')(
+      from,
+    )) as bigint;
     return eip2612PermitTypedData({
       chainId: Number(chainId),
       token: permit.token,
@@ -60,9 +63,16 @@ export async function issueTypedData(
   if (sponsored.mode !== 'permit2-intent') throw new Error(`A ${sponsored.mode} step has no typed data`);
   const intent = sponsored.intent!;
   const amount = BigInt(intent.amount);
-  const [balance, allowance] = await Promise.all([readBalance(provider, intent.token, from), readAllowance(provider, intent.token, from, intent.permit2)]);
-  if (balance < amount) throw new SponsoredStepNotSignable(`the wallet holds ${balance} of the ${amount} the step moves`);
-  if (allowance < amount) throw new SponsoredStepNotSignable(`Permit2 may move ${allowance} of the ${amount} the step moves (allowance to ${intent.permit2})`);
+  const [balance, allowance] = await Promise.all([
+    readBalance(provider, intent.token, from),
+    readAllowance(provider, intent.token, from, intent.permit2),
+  ]);
+  if (balance < amount)
+    throw new SponsoredStepNotSignable(`the wallet holds ${balance} of the ${amount} the step moves`);
+  if (allowance < amount)
+    throw new SponsoredStepNotSignable(
+      `Permit2 may move ${allowance} of the ${amount} the step moves (allowance to ${intent.permit2})`,
+    );
   return intentTypedData(Number(chainId), intent, randomPermit2Nonce());
 }
 
@@ -81,21 +91,37 @@ export function intentTypedData(chainId: number, intent: SponsoredIntentSpec, no
     case 'swap':
       return swapIntentTypedData({
         ...permit,
-        intent: { path: intent.path!, amountOutMin: intent.amountOutMin!, recipient: intent.recipient, unwrapNative: Boolean(intent.unwrapNative), deadline: intent.deadline },
+        intent: {
+          path: intent.path!,
+          amountOutMin: intent.amountOutMin!,
+          recipient: intent.recipient,
+          unwrapNative: Boolean(intent.unwrapNative),
+          deadline: intent.deadline,
+        },
       });
     case 'bridge':
-      return bridgeIntentTypedData({ ...permit, intent: { destinationChainId: intent.destinationChainId!, recipient: intent.recipient, deadline: intent.deadline } });
+      return bridgeIntentTypedData({
+        ...permit,
+        intent: {
+          destinationChainId: intent.destinationChainId!,
+          recipient: intent.recipient,
+          deadline: intent.deadline,
+        },
+      });
     case 'bridge-to':
-      return bridgeToIntentTypedData({ ...permit, intent: { destinationChainId: intent.destinationChainId!, recipient: intent.recipient, deadline: intent.deadline } });
+      return bridgeToIntentTypedData({
+        ...permit,
+        intent: {
+          destinationChainId: intent.destinationChainId!,
+          recipient: intent.recipient,
+          deadline: intent.deadline,
+        },
+      });
   }
 }
 
-/** The gas a relayer is expected to spend on a sponsored step, for the budget check and the hints. */
-export const SPONSORED_GAS_ESTIMATE: Record<'eip2612-permit' | 'permit2-intent', bigint> = {
-  'eip2612-permit': 80_000n,
-  'permit2-intent': 300_000n,
-};
-
-export function refusedAsUnsignable(error: unknown): CodedError | null {
-  return error instanceof SponsoredStepNotSignable ? new CodedError(ErrorCodes.TX_REQUEST_INVALID, error.message) : null;
+/** The gas a relayer is expected to spend on a typed-data step (the quotes' table), for the budget check and the hints. */
+export function sponsoredGasOf(sponsored: SponsoredStepSpec): bigint {
+  if (sponsored.mode === 'eip2612-permit') return SPONSORED_EVM_GAS.permit;
+  return sponsored.intent?.kind === 'swap' ? SPONSORED_EVM_GAS.swapIntent : SPONSORED_EVM_GAS.bridgeIntent;
 }
