@@ -42,6 +42,7 @@ describe('the sponsored gas table', () => {
       gasTopUp: 21_000n,
       swapIntent: 200_000n,
       bridgeIntent: 150_000n,
+      bridgeSwapIntent: 200_000n,
       nativeInputUserTx: 150_000n,
       bridgeRelease: 80_000n,
     });

@@ -36,6 +36,11 @@ export const SPONSORED_EVM_GAS = {
   swapIntent: 200_000n,
   /** The SwapGatewayRouter's `bridgeWithIntent` (Permit2 witness transfer + bridge deposit). */
   bridgeIntent: 150_000n,
+  /**
+   * The SwapGatewayRouter's `bridgeAndSwapWithIntent` on the source chain (Permit2 witness transfer +
+   * bridge deposit carrying the destination swap as its message).
+   */
+  bridgeSwapIntent: 200_000n,
   /** The user's own transaction of a native-input leg (value carries the input), paid by a top-up. */
   nativeInputUserTx: 150_000n,
   /** The relayer's `release` on the destination of a bridge it relays (new record + token transfer). */

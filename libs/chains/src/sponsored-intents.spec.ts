@@ -14,6 +14,7 @@ import {
 } from 'ethers';
 import {
   bridgeIntentTypedData,
+  bridgeSwapIntentTypedData,
   bridgeToIntentTypedData,
   eip2612PermitInterface,
   eip2612PermitTypedData,
@@ -39,6 +40,9 @@ const ROUTER = randomAddress();
 const USDC = randomAddress();
 const WETH = randomAddress();
 const RECIPIENT = randomAddress();
+const DESTINATION_ROUTER = randomAddress();
+const USDC_B = randomAddress();
+const DAI_B = randomAddress();
 const DEADLINE = 1_900_000_000n;
 
 const permitPart = (amount: bigint = 1_500_000_000n, nonce: bigint = 12345678901234567890n) => ({
@@ -59,6 +63,20 @@ const swapTyped = () =>
       amountOutMin: 123n,
       recipient: RECIPIENT.toLowerCase(),
       unwrapNative: true,
+      deadline: DEADLINE - 1n,
+    },
+  });
+
+const bridgeSwapTyped = (amount?: bigint, nonce?: bigint) =>
+  bridgeSwapIntentTypedData({
+    ...permitPart(amount, nonce),
+    intent: {
+      destinationChainId: 31338,
+      destinationRouter: DESTINATION_ROUTER.toLowerCase(),
+      path: [USDC_B.toLowerCase(), DAI_B],
+      amountOutMin: 1_480_000_000_000_000_000n,
+      recipient: RECIPIENT.toLowerCase(),
+      unwrapNative: false,
       deadline: DEADLINE - 1n,
     },
   });
@@ -94,7 +112,7 @@ describe('sponsored intents: typed data', () => {
     });
   });
 
-  it.each(['SwapIntent', 'BridgeIntent', 'BridgeToIntent'] as const)(
+  it.each(['SwapIntent', 'BridgeIntent', 'BridgeToIntent', 'BridgeSwapIntent'] as const)(
     '%s: the type string is Permit2’s witness stub followed by the router’s witnessTypeString',
     (kind) => {
       const td = {
@@ -109,6 +127,7 @@ describe('sponsored intents: typed data', () => {
             ...permitPart(),
             intent: { destinationChainId: 900, recipient: hexlify(randomBytes(32)), deadline: DEADLINE },
           }),
+        BridgeSwapIntent: () => bridgeSwapTyped(),
       }[kind]();
       const encoder = TypedDataEncoder.from(ethersTypedDataArgs(td).types);
       expect(encoder.primaryType).toBe('PermitWitnessTransferFrom');
@@ -172,6 +191,54 @@ describe('sponsored intents: typed data', () => {
     expect(typedDataDigest(td)).toBe(keccak256(concat(['0x1901', domainSeparator, structHash])));
   });
 
+  it('BridgeSwapIntent: JSON-safe typed data whose witness hash is the router’s hashBridgeSwapIntent', () => {
+    const td = bridgeSwapTyped();
+    expect(JSON.parse(JSON.stringify(td))).toEqual(td);
+    expect(td.types.BridgeSwapIntent).toEqual([
+      { name: 'destinationChainId', type: 'uint256' },
+      { name: 'destinationRouter', type: 'address' },
+      { name: 'path', type: 'address[]' },
+      { name: 'amountOutMin', type: 'uint256' },
+      { name: 'recipient', type: 'address' },
+      { name: 'unwrapNative', type: 'bool' },
+      { name: 'deadline', type: 'uint256' },
+    ]);
+    expect(td.message.witness).toEqual({
+      destinationChainId: '31338',
+      destinationRouter: DESTINATION_ROUTER,
+      path: [USDC_B, DAI_B],
+      amountOutMin: '1480000000000000000',
+      recipient: RECIPIENT,
+      unwrapNative: false,
+      deadline: String(DEADLINE - 1n),
+    });
+    const w = td.message.witness as Record<string, string & string[]>;
+    const expected = keccak256(
+      AbiCoder.defaultAbiCoder().encode(
+        ['bytes32', 'uint256', 'address', 'bytes32', 'uint256', 'address', 'uint256', 'uint256'],
+        [
+          id(
+            'BridgeSwapIntent(uint256 destinationChainId,address destinationRouter,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)',
+          ),
+          w.destinationChainId,
+          w.destinationRouter,
+          keccak256(concat(w.path.map((a) => zeroPadValue(a, 32)))),
+          w.amountOutMin,
+          w.recipient,
+          0,
+          w.deadline,
+        ],
+      ),
+    );
+    expect(
+      TypedDataEncoder.hashStruct(
+        'BridgeSwapIntent',
+        ethersTypedDataArgs(td).types,
+        td.message.witness as never,
+      ),
+    ).toBe(expected);
+  });
+
   it('round-trips through a wallet signature, also after JSON', async () => {
     for (const td of [
       swapTyped(),
@@ -183,6 +250,7 @@ describe('sponsored intents: typed data', () => {
         ...permitPart(),
         intent: { destinationChainId: 900, recipient: hexlify(randomBytes(32)), deadline: DEADLINE },
       }),
+      bridgeSwapTyped(),
       eip2612PermitTypedData({
         chainId: CHAIN_ID,
         token: USDC,
@@ -238,6 +306,24 @@ describe('sponsored intents: typed data', () => {
         intent: { destinationChainId: 900, recipient: RECIPIENT, deadline: DEADLINE },
       }),
     ).toThrow(/32 bytes/);
+    const bridgeSwap = bridgeSwapTyped().message.witness as Parameters<
+      typeof bridgeSwapIntentTypedData
+    >[0]['intent'];
+    expect(() =>
+      bridgeSwapIntentTypedData({ ...permitPart(), intent: { ...bridgeSwap, path: [USDC_B] } }),
+    ).toThrow(/at least two/);
+    expect(() =>
+      bridgeSwapIntentTypedData({
+        ...permitPart(),
+        intent: { ...bridgeSwap, recipient: DESTINATION_ROUTER.toLowerCase() },
+      }),
+    ).toThrow(/cannot be the destination router/);
+    expect(() =>
+      bridgeSwapIntentTypedData({ ...permitPart(), intent: { ...bridgeSwap, destinationRouter: '0x12' } }),
+    ).toThrow(/intent.destinationRouter is not an address/);
+    expect(() =>
+      bridgeSwapIntentTypedData({ ...permitPart(), intent: { ...bridgeSwap, amountOutMin: '' } }),
+    ).toThrow(/amountOutMin is empty/);
   });
 });
 
@@ -285,6 +371,50 @@ describe('sponsored intents: encodeSponsoredCall', () => {
       expect(owner).toBe(wallet.address);
       expect(toPlain(intent)).toEqual([method === 'bridgeWithIntent' ? 31338n : 900n, recipient, DEADLINE]);
     }
+  });
+
+  it('bridge-swap: bridgeAndSwapWithIntent with the signed destination chain, router, path, minimum out, recipient and deadline', async () => {
+    const td = bridgeSwapTyped(500n, 9n);
+    expect(sponsoredTypedDataKind(td)).toBe('BridgeSwapIntent');
+    const { wallet, signature } = await sign(td);
+    const call = encodeSponsoredCall(td, wallet.address, signature);
+    expect(call).toMatchObject({ to: ROUTER, value: '0' });
+    const decoded = sponsoredRouterInterface.parseTransaction({ data: call.data });
+    expect(decoded?.name).toBe('bridgeAndSwapWithIntent');
+    const [permit, owner, intent, sig] = decoded!.args.toArray() as [unknown, string, unknown, string];
+    expect(toPlain(permit)).toEqual([[USDC, 500n], 9n, DEADLINE]);
+    expect(owner).toBe(wallet.address);
+    expect(toPlain(intent)).toEqual([
+      31338n,
+      DESTINATION_ROUTER,
+      [USDC_B, DAI_B],
+      1_480_000_000_000_000_000n,
+      RECIPIENT,
+      false,
+      DEADLINE - 1n,
+    ]);
+    expect(sig).toBe(signature);
+    // The witness's field order is part of what was signed: reordered, it is not a BridgeSwapIntent.
+    const reordered = {
+      ...td,
+      types: { ...td.types, BridgeSwapIntent: [...td.types.BridgeSwapIntent].reverse() },
+    };
+    expect(() => encodeSponsoredCall(reordered, wallet.address, signature)).toThrow(SponsoredIntentError);
+  });
+
+  it('refuses a witness type that is not an intent, also one named like an Object property', () => {
+    const td = swapTyped();
+    const renamed = (witnessType: string): TypedDataV4 => ({
+      ...td,
+      types: {
+        ...td.types,
+        PermitWitnessTransferFrom: td.types.PermitWitnessTransferFrom.map((f) =>
+          f.name === 'witness' ? { ...f, type: witnessType } : f,
+        ),
+      },
+    });
+    for (const witnessType of ['Mail', 'constructor', 'toString'])
+      expect(() => sponsoredTypedDataKind(renamed(witnessType))).toThrow(/not a sponsored intent/);
   });
 
   it('EIP-2612: token.permit(owner, spender, value, deadline, v, r, s) to the token', async () => {

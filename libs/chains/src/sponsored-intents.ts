@@ -13,7 +13,9 @@ import {
 // Gas-sponsored ("gasless") EVM legs: the user only signs EIP-712 typed data, the service's relayer
 // sends the transaction and pays the gas. Two kinds of signature are relayed:
 //  - a Permit2 PermitWitnessTransferFrom naming the SwapGatewayRouter as spender, whose witness is
-//    the whole leg (SwapIntent, BridgeIntent or BridgeToIntent); the router hashes the witness from
+//    the whole leg (SwapIntent, BridgeIntent or BridgeToIntent), or a bridge deposit together with
+//    the swap on the destination chain (BridgeSwapIntent: the bridge hands the deposit to the
+//    destination's router, which swaps it for the recipient); the router hashes the witness from
 //    the arguments it acts on, so the relayer can send the leg as signed or not at all;
 //  - an EIP-2612 Permit of the token to Permit2, so a user without ETH can give Permit2 its
 //    allowance without an approve transaction.
@@ -66,6 +68,26 @@ export interface BridgeToIntent {
   /** 0x-hex, 32 bytes. */
   recipient: string;
   /** Seconds since epoch. */
+  deadline: UintLike;
+}
+
+/**
+ * A sponsored bridge deposit whose destination swap runs from this one signature: the bridge
+ * delivers the deposit (after its fee) to `destinationRouter` on `destinationChainId`, which swaps
+ * all of it along `path` for at least `amountOutMin` to `recipient` before `deadline`, or, when that
+ * swap cannot happen, pays `recipient` the bridged tokens. The permitted token must be the bridge's.
+ */
+export interface BridgeSwapIntent {
+  destinationChainId: UintLike;
+  /** The SwapGatewayRouter of the destination chain (the deposit's recipient there). */
+  destinationRouter: string;
+  /** Router02 path on the destination chain; path[0] is the bridged token there. */
+  path: string[];
+  amountOutMin: UintLike;
+  recipient: string;
+  /** The path ends with WETH and the recipient gets native ETH. */
+  unwrapNative: boolean;
+  /** Seconds since epoch: the source deposit and the destination swap (after it: bridged tokens paid). */
   deadline: UintLike;
 }
 
@@ -135,6 +157,15 @@ export const SPONSORED_INTENT_TYPES = {
     { name: 'recipient', type: 'bytes32' },
     { name: 'deadline', type: 'uint256' },
   ],
+  BridgeSwapIntent: [
+    { name: 'destinationChainId', type: 'uint256' },
+    { name: 'destinationRouter', type: 'address' },
+    { name: 'path', type: 'address[]' },
+    { name: 'amountOutMin', type: 'uint256' },
+    { name: 'recipient', type: 'address' },
+    { name: 'unwrapNative', type: 'bool' },
+    { name: 'deadline', type: 'uint256' },
+  ],
 } as const;
 
 export type SponsoredIntentKind = keyof typeof SPONSORED_INTENT_TYPES;
@@ -155,6 +186,8 @@ export const PERMIT2_WITNESS_TYPE_STRINGS: Record<SponsoredIntentKind, string> =
     'BridgeIntent witness)BridgeIntent(uint256 destinationChainId,address recipient,uint256 deadline)TokenPermissions(address token,uint256 amount)',
   BridgeToIntent:
     'BridgeToIntent witness)BridgeToIntent(uint256 destinationChainId,bytes32 recipient,uint256 deadline)TokenPermissions(address token,uint256 amount)',
+  BridgeSwapIntent:
+    'BridgeSwapIntent witness)BridgeSwapIntent(uint256 destinationChainId,address destinationRouter,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)TokenPermissions(address token,uint256 amount)',
 };
 
 const PERMIT_TUPLE = '((address token, uint256 amount) permitted, uint256 nonce, uint256 deadline) permit';
@@ -164,6 +197,7 @@ export const sponsoredRouterInterface = new Interface([
   `function swapWithIntent(${PERMIT_TUPLE}, address owner, (address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature) returns (uint256 amountOut)`,
   `function bridgeWithIntent(${PERMIT_TUPLE}, address owner, (uint256 destinationChainId, address recipient, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
   `function bridgeToWithIntent(${PERMIT_TUPLE}, address owner, (uint256 destinationChainId, bytes32 recipient, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
+  `function bridgeAndSwapWithIntent(${PERMIT_TUPLE}, address owner, (uint256 destinationChainId, address destinationRouter, address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
 ]);
 
 /** EIP-2612 `permit`, sent by the relayer on the user's behalf. */
@@ -175,6 +209,7 @@ const ROUTER_METHOD: Record<SponsoredIntentKind, string> = {
   SwapIntent: 'swapWithIntent',
   BridgeIntent: 'bridgeWithIntent',
   BridgeToIntent: 'bridgeToWithIntent',
+  BridgeSwapIntent: 'bridgeAndSwapWithIntent',
 };
 
 const PERMIT2_DOMAIN_FIELDS = [
@@ -298,6 +333,36 @@ export function bridgeToIntentTypedData(
 }
 
 /**
+ * What the owner signs for a sponsored bridge deposit whose destination swap runs without another
+ * signature: `amount` of the bridge's token leaves the owner once, for the destination router on
+ * `destinationChainId`, which can only swap it along `path` for at least `amountOutMin` to
+ * `recipient` before `deadline` (else pays `recipient` the bridged tokens). Throws on a path shorter
+ * than two tokens or a recipient that is the destination router (the router would refuse either).
+ */
+export function bridgeSwapIntentTypedData(
+  input: Permit2IntentPermit & { intent: BridgeSwapIntent },
+): TypedDataV4 {
+  const { intent } = input;
+  const path = intent.path.map((hop, i) => checksummed(hop, `intent.path[${i}]`));
+  if (path.length < 2) throw new SponsoredIntentError('intent.path needs at least two tokens');
+  if (typeof intent.unwrapNative !== 'boolean')
+    throw new SponsoredIntentError('intent.unwrapNative must be a boolean');
+  const destinationRouter = checksummed(intent.destinationRouter, 'intent.destinationRouter');
+  const recipient = checksummed(intent.recipient, 'intent.recipient');
+  if (recipient === destinationRouter)
+    throw new SponsoredIntentError('intent.recipient cannot be the destination router');
+  return permit2IntentTypedData('BridgeSwapIntent', input, {
+    destinationChainId: uintString(intent.destinationChainId, 'intent.destinationChainId'),
+    destinationRouter,
+    path,
+    amountOutMin: uintString(intent.amountOutMin, 'intent.amountOutMin'),
+    recipient,
+    unwrapNative: intent.unwrapNative,
+    deadline: uintString(intent.deadline, 'intent.deadline'),
+  });
+}
+
+/**
  * An EIP-2612 Permit (OpenZeppelin ERC20Permit domain: name, version, chainId, token), typically
  * spender Permit2 and value MaxUint256: the relayer submits it with `token.permit`, so a user with no
  * ETH gives Permit2 its allowance by signing only.
@@ -353,7 +418,7 @@ export function sponsoredTypedDataKind(td: TypedDataV4): SponsoredIntentKind | '
   if (td.primaryType !== 'PermitWitnessTransferFrom')
     throw new SponsoredIntentError(`primaryType ${td.primaryType} is not a sponsored call`);
   const witnessType = td.types.PermitWitnessTransferFrom?.find((field) => field.name === 'witness')?.type;
-  if (!witnessType || !(witnessType in SPONSORED_INTENT_TYPES))
+  if (!witnessType || !Object.hasOwn(SPONSORED_INTENT_TYPES, witnessType))
     throw new SponsoredIntentError(`witness type ${witnessType ?? '(none)'} is not a sponsored intent`);
   const kind = witnessType as SponsoredIntentKind;
   requireTypes(td, permit2WitnessTypes(kind));
@@ -364,7 +429,8 @@ export function sponsoredTypedDataKind(td: TypedDataV4): SponsoredIntentKind | '
 
 /**
  * The transaction the relayer sends for signed typed data: for a Permit2 intent the router's
- * swapWithIntent / bridgeWithIntent / bridgeToWithIntent (to = the signed spender), for an EIP-2612
+ * swapWithIntent / bridgeWithIntent / bridgeToWithIntent / bridgeAndSwapWithIntent (to = the signed
+ * spender), for an EIP-2612
  * Permit `token.permit(owner, spender, value, deadline, v, r, s)` (to = the token). Encodes only:
  * check `recoverTypedDataSigner(td, signature)` is `owner` first (an EOA owner), or the call reverts
  * with InvalidSigner at the relayer's expense.

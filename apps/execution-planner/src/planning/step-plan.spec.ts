@@ -2,7 +2,7 @@ import { CodedError } from '@swapgw/contracts';
 import { getAddress, MaxUint256, Signature, Wallet } from 'ethers';
 import { devnetBridgeInterface, erc20Interface, swapGatewayRouterInterface, uniswapV2RouterInterface } from './calldata';
 import { RouteLeg, RoutePlan, TokenRef } from '@swapgw/contracts';
-import { balanceKey, balancesToRead, planSteps, StepPlanContext } from './step-plan';
+import { balanceKey, balancesToRead, bridgeSwapLegOf, planSteps, StepPlanContext } from './step-plan';
 
 const USER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const OTHER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
@@ -315,6 +315,115 @@ describe('planSteps', () => {
         'swap@devnet-b:covered-transaction',
       ]);
       expect(steps[1].sponsored!.intent).toMatchObject({ kind: 'bridge', destinationChainId: 31338, recipient: USER, amount: '1500000' });
+    });
+
+    describe('bridge then swap on the destination: one signature on the source (bridge-swap)', () => {
+      const PERMIT_ROUTER_B = getAddress('0x' + 'e1'.repeat(20));
+      const PERMIT2_B = getAddress('0x' + 'e2'.repeat(20));
+      const BRIDGE_B = getAddress('0x' + 'b2'.repeat(20));
+      const ETH_B = token('devnet-b', 'ETH', null, 18);
+      const WETH_B = token('devnet-b', 'WETH', getAddress('0x' + '55'.repeat(20)), 18);
+      const bothChains: StepPlanContext = {
+        ...sponsoredContext,
+        permitContractsOf: (chain) =>
+          ({
+            'devnet-a': { permitRouter: PERMIT_ROUTER, permit2: PERMIT2, uniswapV2Router: ROUTER_A, bridge: BRIDGE_A },
+            'devnet-b': { permitRouter: PERMIT_ROUTER_B, permit2: PERMIT2_B, uniswapV2Router: ROUTER_B, bridge: BRIDGE_B },
+          })[chain],
+        // The destination's balance is never waited on: nothing is read for it.
+        balancesBefore: new Map(),
+      };
+      // The bridge guarantees 1,499,250 of the 1,500,000 the swap was quoted for.
+      const bridge = () =>
+        leg({ kind: 'bridge', provider: 'devnet-bridge', tokenOut: USDC_B, spender: BRIDGE_A, path: undefined, destinationChain: 'devnet-b', minAmountOut: '1499250' });
+      const swapB = (overrides: Partial<RouteLeg> = {}) =>
+        leg({
+          chain: 'devnet-b',
+          tokenIn: USDC_B,
+          tokenOut: DAI_B,
+          spender: ROUTER_B,
+          amountIn: '1500000',
+          minAmountOut: '1490000000000000000',
+          path: [USDC_B.address!, DAI_B.address!],
+          ...overrides,
+        });
+
+      it('the permit for Permit2 and ONE bridge-swap intent on devnet-a binding the destination router, path, scaled minimum out, recipient and deadline; no devnet-b steps', () => {
+        const steps = planSteps(planOf([bridge(), swapB()]), { userAddress: USER, recipient: OTHER }, bothChains);
+        expect(steps.map((s) => `${s.index} ${s.kind}@${s.chain}:${s.sponsored?.mode}`)).toEqual(['1 approve@devnet-a:eip2612-permit', '2 bridge@devnet-a:permit2-intent']);
+        expect(steps.every((s) => s.waitFor === undefined && s.legIndex === 0 && s.signer === USER)).toBe(true);
+        expect(steps[0].approve).toEqual({ token: USDC_A.address, spender: PERMIT2, amount: '1500000' });
+        expect(steps[1].sponsored!.intent).toEqual({
+          kind: 'bridge-swap',
+          permit2: PERMIT2,
+          router: PERMIT_ROUTER,
+          token: USDC_A.address,
+          amount: '1500000',
+          destinationChainId: 31338,
+          destinationRouter: PERMIT_ROUTER_B,
+          path: [USDC_B.address, DAI_B.address],
+          amountOutMin: '1489255000000000000', // 1.49e18 × 1,499,250 / 1,500,000
+          unwrapNative: false,
+          recipient: OTHER,
+          deadline,
+        });
+      });
+
+      it('the destination minimum is the swap leg’s own when the bridge guarantees all the swap was quoted for; native ETH out unwraps', () => {
+        const steps = planSteps(planOf([bridge(), swapB({ amountIn: '1499250', tokenOut: ETH_B, path: [USDC_B.address!, WETH_B.address!] })]), { userAddress: USER }, bothChains);
+        expect(steps[1].sponsored!.intent).toMatchObject({
+          kind: 'bridge-swap',
+          path: [USDC_B.address, WETH_B.address],
+          amountOutMin: '1490000000000000000',
+          unwrapNative: true,
+          recipient: USER,
+        });
+      });
+
+      it('after a swap on the source: that swap’s steps, then the bridge-swap spending what it guarantees', () => {
+        const swapA = leg({ tokenIn: WETH_A, tokenOut: USDC_A, amountIn: '1000', minAmountOut: '1500000', path: [WETH_A.address!, USDC_A.address!] });
+        const steps = planSteps(planOf([swapA, bridge(), swapB()]), { userAddress: USER }, {
+          ...bothChains,
+          tokenPermitOf: () => undefined,
+        });
+        expect(steps.map((s) => `${s.kind}:${s.sponsored?.mode}:${s.sponsored?.intent?.kind ?? ''}`)).toEqual([
+          'approve:covered-transaction:',
+          'swap:permit2-intent:swap',
+          'approve:covered-transaction:',
+          'bridge:permit2-intent:bridge-swap',
+        ]);
+        expect(steps[3]).toMatchObject({ legIndex: 1, sponsored: { intent: { amount: '1500000', amountOutMin: '1489255000000000000' } } });
+      });
+
+      it.each([
+        ['the destination has no permit router', { permitContractsOf: sponsoredContext.permitContractsOf }, {}],
+        ['the destination swap goes through another router', {}, { spender: ROUTER_A }],
+        ['the destination swap is an aggregator’s prebuilt call', {}, { provider: 'lifi', call: { to: ROUTER_B, data: '0x', value: '0' }, path: undefined }],
+        ['the destination swap does not start with the bridged token', {}, { tokenIn: DAI_B, tokenOut: USDC_B, path: [DAI_B.address!, USDC_B.address!] }],
+      ])('keeps the destination steps when %s', (_name, contextOverrides: Partial<StepPlanContext>, swapOverrides: Partial<RouteLeg>) => {
+        const steps = planSteps(planOf([bridge(), swapB(swapOverrides)]), { userAddress: USER }, { ...bothChains, balancesBefore: context.balancesBefore, ...contextOverrides });
+        expect(steps[1].sponsored!.intent).toMatchObject({ kind: 'bridge', recipient: USER });
+        expect(steps.slice(2).map((s) => s.chain)).toEqual(['devnet-b', 'devnet-b']);
+        expect(steps[2].waitFor).toEqual({ token: USDC_B.address, holder: USER, minBalance: String(5_000_000n + 1_499_250n) });
+      });
+
+      it('gasPayment user keeps the four transactions of the wallet', () => {
+        const steps = planSteps(planOf([bridge(), swapB()]), { userAddress: USER, gasPayment: 'user' }, { ...bothChains, balancesBefore: context.balancesBefore });
+        expect(steps.map((s) => `${s.kind}@${s.chain}:${s.sponsored?.mode}`)).toEqual([
+          'approve@devnet-a:undefined',
+          'bridge@devnet-a:undefined',
+          'approve@devnet-b:undefined',
+          'swap@devnet-b:undefined',
+        ]);
+      });
+
+      it('bridgeSwapLegOf: only a final EVM bridge → EVM swap pair', () => {
+        const plan = planOf([bridge(), swapB()]);
+        expect(bridgeSwapLegOf(plan, bothChains)).toBe(0);
+        expect(bridgeSwapLegOf(planOf([swapB()]), bothChains)).toBeNull();
+        expect(bridgeSwapLegOf(planOf([bridge(), swapB(), leg({ chain: 'devnet-b', tokenIn: DAI_B, tokenOut: USDC_B, spender: ROUTER_B, path: [DAI_B.address!, USDC_B.address!] })]), bothChains)).toBeNull();
+        expect(bridgeSwapLegOf(plan, { ...bothChains, familyOf: (chain) => (chain === 'devnet-b' ? 'solana' : 'evm') })).toBeNull();
+      });
     });
 
     it('a native input stays the user’s transaction with its gas covered', () => {

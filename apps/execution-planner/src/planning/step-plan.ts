@@ -172,6 +172,12 @@ export function balancesToRead(plan: RoutePlan, holderOn: (chain: string) => str
  * token without one, sends the approve with gas the service sent first; skipped when the allowance
  * is there) and the leg's step, a Permit2 witness signature the relayer executes. Every other EVM
  * step stays the user's transaction with its gas covered first (covered-transaction).
+ *
+ * A sponsored route that ends with a bridge between EVM chains and a swap on the destination, both
+ * through the chains' SwapGatewayRouters (bridgeSwapLegOf), signs once on the source: the bridge
+ * leg's step is a `bridge-swap` intent binding the destination swap too (the bridge hands the
+ * deposit to the destination router, which swaps it for the recipient), and the swap leg has no
+ * steps. Its minimum out is the swap leg's, scaled to what the bridge guarantees, as above.
  */
 export function planSteps(plan: RoutePlan, request: StepPlanRequest, context: StepPlanContext): PlannedStep[] {
   const wallets = walletsOf(plan, request, context.familyOf);
@@ -181,8 +187,11 @@ export function planSteps(plan: RoutePlan, request: StepPlanRequest, context: St
   const steps: PlannedStep[] = [];
   let guaranteedFromPrevious: bigint | null = null;
   let waitFor: PlannedStep['waitFor'];
+  const bridgeSwapAt = sponsored ? bridgeSwapLegOf(plan, context) : null;
 
   plan.legs.forEach((leg, legIndex) => {
+    // The destination swap of a bridge-swap runs from the bridge leg's signature: no steps of its own.
+    if (bridgeSwapAt !== null && legIndex === bridgeSwapAt + 1) return;
     const quotedIn = BigInt(leg.amountIn);
     // A prebuilt transaction (aggregator call or Solana transaction) spends what it was built for.
     const prebuilt = Boolean(leg.call || leg.solanaTransaction);
@@ -209,7 +218,10 @@ export function planSteps(plan: RoutePlan, request: StepPlanRequest, context: St
         } else {
           add({ kind: 'approve', call: encodeApprove(token, contracts.permit2, MaxUint256), approve, sponsored: COVERED });
         }
-        const intent = intentOf(leg, spend, minOut, legRecipient, deadline, contracts, context);
+        const intent =
+          legIndex === bridgeSwapAt
+            ? bridgeSwapIntentOf(leg, plan.legs[legIndex + 1], spend, minOut, wallets.finalRecipient, deadline, contracts, context)
+            : intentOf(leg, spend, minOut, legRecipient, deadline, contracts, context);
         add({ kind: leg.kind, call: null, sponsored: { mode: 'permit2-intent', intent } });
       } else {
         if (leg.tokenIn.address !== null) {
@@ -233,7 +245,7 @@ export function planSteps(plan: RoutePlan, request: StepPlanRequest, context: St
     }
 
     guaranteedFromPrevious = minOut;
-    if (leg.kind === 'bridge' && !isLast) {
+    if (leg.kind === 'bridge' && !isLast && legIndex !== bridgeSwapAt) {
       const before = context.balancesBefore.get(balanceKey(leg.tokenOut.chain, leg.tokenOut.address));
       if (before === undefined) throw new Error(`Balance of ${leg.tokenOut.symbol} on ${leg.tokenOut.chain} was not read`);
       waitFor = { token: leg.tokenOut.address, holder: wallets.walletOn(leg.tokenOut.chain), minBalance: (before + minOut).toString() };
@@ -270,6 +282,62 @@ function intentOf(
   }
   if (!leg.path || leg.path.length < 2) throw new Error(`Swap leg ${leg.provider} on ${leg.chain} has no Uniswap V2 path`);
   return { ...common, kind: 'swap', path: leg.path, amountOutMin: minOut.toString(), unwrapNative: isNative(leg.tokenOut), recipient };
+}
+
+/**
+ * The index of the bridge leg whose destination swap can run from the source chain's signature, or
+ * null: the route's last two legs are a bridge from an EVM chain and a swap on the EVM chain it
+ * delivers to, each through its chain's SwapGatewayRouter (permit contracts on both chains, the
+ * bridge and the Uniswap V2 router those routers call), and the swap starts with the bridged token.
+ */
+export function bridgeSwapLegOf(plan: RoutePlan, context: Pick<StepPlanContext, 'familyOf' | 'permitContractsOf'>): number | null {
+  const at = plan.legs.length - 2;
+  if (at < 0) return null;
+  const [bridge, swap] = [plan.legs[at], plan.legs[at + 1]];
+  if (bridge.kind !== 'bridge' || swap.kind !== 'swap' || bridge.destinationChain !== swap.chain) return null;
+  if (context.familyOf(bridge.chain) !== 'evm' || context.familyOf(swap.chain) !== 'evm') return null;
+  const source = context.permitContractsOf?.(bridge.chain);
+  const destination = context.permitContractsOf?.(swap.chain);
+  if (!source || !destination || permitLegProblem(bridge, source) !== null || permitLegProblem(swap, destination) !== null) return null;
+  const bridged = bridge.tokenOut.address?.toLowerCase();
+  if (bridged === undefined || swap.tokenIn.address?.toLowerCase() !== bridged || swap.path?.[0]?.toLowerCase() !== bridged) return null;
+  return at;
+}
+
+/**
+ * The witness of a bridge-swap: the source leg as a bridge deposit of `spend` to the destination's
+ * SwapGatewayRouter, and the destination swap along the swap leg's path for at least its
+ * minAmountOut scaled to what the bridge guarantees (`bridged`), to the final recipient.
+ */
+function bridgeSwapIntentOf(
+  bridge: RouteLeg,
+  swap: RouteLeg,
+  spend: bigint,
+  bridged: bigint,
+  recipient: string,
+  deadline: bigint,
+  contracts: PermitContracts,
+  context: StepPlanContext,
+): SponsoredIntentSpec {
+  if (!bridge.destinationChain) throw new Error(`Bridge leg on ${bridge.chain} has no destinationChain`);
+  const destination = context.permitContractsOf?.(swap.chain);
+  if (!destination || !swap.path) throw new Error(`Swap leg on ${swap.chain} cannot run through its SwapGatewayRouter`);
+  const quotedIn = BigInt(swap.amountIn);
+  const amountOutMin = (BigInt(swap.minAmountOut) * min(quotedIn, bridged)) / quotedIn;
+  return {
+    kind: 'bridge-swap',
+    permit2: contracts.permit2,
+    router: contracts.permitRouter,
+    token: bridge.tokenIn.address as string,
+    amount: spend.toString(),
+    destinationChainId: bridge.destinationBridgeChainId ?? context.evmChainIdOf(bridge.destinationChain),
+    destinationRouter: destination.permitRouter,
+    path: swap.path,
+    amountOutMin: amountOutMin.toString(),
+    unwrapNative: isNative(swap.tokenOut),
+    recipient,
+    deadline: Number(deadline),
+  };
 }
 
 /** The Solana side of a leg: the devnet bridge deposit, or an aggregator's prebuilt transaction. */

@@ -169,8 +169,12 @@ export class RelayedTransactionTracker {
       (await connection.getSignatureStatuses([row.txHash], { searchTransactionHistory: true })).value[0];
     const status = await statusOf();
     if (status?.confirmationStatus === 'confirmed' || status?.confirmationStatus === 'finalized') {
-      const tx = await connection.getTransaction(row.txHash, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
-      const payer = tx?.transaction.message.staticAccountKeys.findIndex((key) => key.toBase58() === row.relayer) ?? -1;
+      const tx = await connection.getTransaction(row.txHash, {
+        commitment: 'confirmed',
+        maxSupportedTransactionVersion: 0,
+      });
+      const payer =
+        tx?.transaction.message.staticAccountKeys.findIndex((key) => key.toBase58() === row.relayer) ?? -1;
       if (tx?.meta && payer >= 0) {
         const lost = BigInt(tx.meta.preBalances[payer]) - BigInt(tx.meta.postBalances[payer]);
         return this.settle(row, tx.meta.err ? 'failed' : 'confirmed', {
@@ -183,7 +187,9 @@ export class RelayedTransactionTracker {
       }
     } else if (!status) {
       const { recentBlockhash } = VersionedTransaction.deserialize(Buffer.from(row.data, 'base64')).message;
-      const { value: valid } = await connection.isBlockhashValid(recentBlockhash, { commitment: 'confirmed' });
+      const { value: valid } = await connection.isBlockhashValid(recentBlockhash, {
+        commitment: 'confirmed',
+      });
       // Looked at once more: it may have landed between the status read and the blockhash check.
       if (!valid && !(await statusOf())) return this.settle(row, 'dropped', { costWei: 0n });
     }

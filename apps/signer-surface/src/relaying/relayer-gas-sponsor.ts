@@ -56,12 +56,11 @@ export class RelayerGasSponsor implements GasSponsor {
   }
 
   solanaFeePayer(chain: string, estimatedCostLamports: bigint): Promise<string> {
-    return this.solana(chain).pick(chain, estimatedCostLamports);
+    return this.solana(chain).feePayers.pick(chain, estimatedCostLamports);
   }
 
-  async admitSolana(owner: string, chain: string, estimatedCostLamports: bigint): Promise<void> {
-    this.solana(chain);
-    await this.solanaBudget!.check(owner, chain, estimatedCostLamports);
+  admitSolana(owner: string, chain: string, estimatedCostLamports: bigint): Promise<void> {
+    return this.solana(chain).budget.check(owner, chain, estimatedCostLamports);
   }
 
   signAsSolanaFeePayer(feePayer: string, message: Uint8Array): Uint8Array | null {
@@ -69,13 +68,13 @@ export class RelayerGasSponsor implements GasSponsor {
   }
 
   recordSolana(manager: EntityManager, transaction: SponsoredSolanaTransaction): Promise<string> {
-    return this.solana(transaction.chain).record(manager, transaction, this.now());
+    return this.solana(transaction.chain).feePayers.record(manager, transaction, this.now());
   }
 
-  private solana(chain: string): SolanaFeePayers {
+  private solana(chain: string): { feePayers: SolanaFeePayers; budget: SponsorshipBudget } {
     if (!this.feePayers || !this.solanaBudget) {
       throw sponsorshipUnavailable(chain, 'no Solana fee payer is configured');
     }
-    return this.feePayers;
+    return { feePayers: this.feePayers, budget: this.solanaBudget };
   }
 }

@@ -59,7 +59,8 @@ export function parseRelayerKeys(json: string, source: string): RelayerKeysReadi
         return { problem: 'is not a 0x-prefixed 32-byte hex private key' };
       }
       const scalar = BigInt(key);
-      if (scalar === 0n || scalar >= SECP256K1_ORDER) return { problem: 'is outside the secp256k1 key range' };
+      if (scalar === 0n || scalar >= SECP256K1_ORDER)
+        return { problem: 'is outside the secp256k1 key range' };
       return { identity: key.toLowerCase() };
     },
   });

@@ -71,12 +71,22 @@ export function relayingProviders(config: SignerSurfaceConfig): Provider[] {
     {
       provide: RelayedTransactionTracker,
       inject: [DataSource, SignerChains, RelayerPool, SolanaFeePayers],
-      useFactory: (dataSource: DataSource, chains: SignerChains, pool: RelayerPool, feePayers: SolanaFeePayers) =>
-        new RelayedTransactionTracker(dataSource, chains, pool, settings.tracking, Date.now, feePayers),
+      useFactory: (
+        dataSource: DataSource,
+        chains: SignerChains,
+        pool: RelayerPool,
+        feePayers: SolanaFeePayers,
+      ) => new RelayedTransactionTracker(dataSource, chains, pool, settings.tracking, Date.now, feePayers),
     },
     {
       provide: RelayerGasSponsor,
-      inject: [Relayers, SponsorshipBudget, SponsoredTransactions, SolanaFeePayers, SOLANA_SPONSORSHIP_BUDGET],
+      inject: [
+        Relayers,
+        SponsorshipBudget,
+        SponsoredTransactions,
+        SolanaFeePayers,
+        SOLANA_SPONSORSHIP_BUDGET,
+      ],
       useFactory: (
         relayers: Relayers,
         budget: SponsorshipBudget,

@@ -54,10 +54,16 @@ export function relayingSettingsOf(config: SignerSurfaceConfig): RelayingSetting
   const minBalanceLamports = parseWei(config.SOLANA_FEE_PAYER_MIN_BALANCE_LAMPORTS);
   const dailyLamports = parseWei(config.SPONSORSHIP_DAILY_BUDGET_LAMPORTS);
   if (minBalanceLamports === undefined || dailyLamports === undefined) {
-    throw new Error('SOLANA_FEE_PAYER_MIN_BALANCE_LAMPORTS and SPONSORSHIP_DAILY_BUDGET_LAMPORTS must be decimal strings of lamports');
+    throw new Error(
+      'SOLANA_FEE_PAYER_MIN_BALANCE_LAMPORTS and SPONSORSHIP_DAILY_BUDGET_LAMPORTS must be decimal strings of lamports',
+    );
   }
   // The same per-key overrides, read in lamports on Solana chains; keys not named get the lamport default.
-  const solanaBudget = parseBudgetOverrides(config.SPONSORSHIP_BUDGET_OVERRIDES, 'SPONSORSHIP_BUDGET_OVERRIDES', dailyLamports);
+  const solanaBudget = parseBudgetOverrides(
+    config.SPONSORSHIP_BUDGET_OVERRIDES,
+    'SPONSORSHIP_BUDGET_OVERRIDES',
+    dailyLamports,
+  );
   if (!solanaBudget.ok) throw new Error(solanaBudget.problem);
   return {
     keys: keys.keys,

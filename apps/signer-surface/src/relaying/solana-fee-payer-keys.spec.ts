@@ -35,19 +35,38 @@ function problemsOf(env: Record<string, string>): string {
 
 describe('parseSolanaFeePayerKeys', () => {
   it('reads base58 64-byte secret keys per chain', () => {
-    const reading = parseSolanaFeePayerKeys(JSON.stringify({ 'solana-devnet': [KEY_A, KEY_B] }), 'SOLANA_FEE_PAYER_KEYS');
+    const reading = parseSolanaFeePayerKeys(
+      JSON.stringify({ 'solana-devnet': [KEY_A, KEY_B] }),
+      'SOLANA_FEE_PAYER_KEYS',
+    );
     if (!reading.ok) throw new Error(reading.problem);
     expect(reading.keys.keysOf('solana-devnet')).toEqual([KEY_A, KEY_B]);
   });
 
   it.each([
     ['not JSON', `{"solana-devnet": [${KEY_A}]}`, /SOLANA_FEE_PAYER_KEYS is not valid JSON/],
-    ['a key where a chain id goes', JSON.stringify({ [KEY_A]: [KEY_B] }), /chain id #1 is not a chain identifier/],
-    ['a 0x EVM key', JSON.stringify({ 'solana-devnet': [`0x${'11'.repeat(32)}`] }), /key #1 is not a base58 64-byte Solana secret key/],
-    ['a public key (32 bytes)', JSON.stringify({ 'solana-devnet': [payerA.publicKey.toBase58()] }), /key #1 is not a base58 64-byte Solana secret key/],
+    [
+      'a key where a chain id goes',
+      JSON.stringify({ [KEY_A]: [KEY_B] }),
+      /chain id #1 is not a chain identifier/,
+    ],
+    [
+      'a 0x EVM key',
+      JSON.stringify({ 'solana-devnet': [`0x${'11'.repeat(32)}`] }),
+      /key #1 is not a base58 64-byte Solana secret key/,
+    ],
+    [
+      'a public key (32 bytes)',
+      JSON.stringify({ 'solana-devnet': [payerA.publicKey.toBase58()] }),
+      /key #1 is not a base58 64-byte Solana secret key/,
+    ],
     [
       'a seed with another public key',
-      JSON.stringify({ 'solana-devnet': [bs58.encode(Buffer.concat([payerA.secretKey.subarray(0, 32), payerB.publicKey.toBytes()]))] }),
+      JSON.stringify({
+        'solana-devnet': [
+          bs58.encode(Buffer.concat([payerA.secretKey.subarray(0, 32), payerB.publicKey.toBytes()])),
+        ],
+      }),
       /key #1 is not a consistent Solana secret key/,
     ],
     ['the same key twice', JSON.stringify({ 'solana-devnet': [KEY_A, KEY_A] }), /key #2 repeats key #1/],
@@ -65,7 +84,11 @@ describe('SignerSurfaceConfig Solana fee payers', () => {
       SOLANA_FEE_PAYER_KEYS: JSON.stringify({ 'solana-devnet': [KEY_A] }),
       SPONSORSHIP_BUDGET_OVERRIDES: '{"broke": "1"}',
     });
-    for (const dump of [JSON.stringify(config), inspect(config, { depth: 10 }), String(config.SOLANA_FEE_PAYER_KEYS)]) {
+    for (const dump of [
+      JSON.stringify(config),
+      inspect(config, { depth: 10 }),
+      String(config.SOLANA_FEE_PAYER_KEYS),
+    ]) {
       expect(dump).not.toContain(KEY_A.slice(0, 12));
     }
     const settings = relayingSettingsOf(config);
@@ -76,13 +99,19 @@ describe('SignerSurfaceConfig Solana fee payers', () => {
   });
 
   it('refuses bad keys naming the position, and both forms at once', () => {
-    const message = problemsOf({ SOLANA_FEE_PAYER_KEYS: JSON.stringify({ 'solana-devnet': [KEY_A, KEY_A.slice(0, 40)] }) });
-    expect(message).toContain('SOLANA_FEE_PAYER_KEYS["solana-devnet"] key #2 is not a base58 64-byte Solana secret key');
+    const message = problemsOf({
+      SOLANA_FEE_PAYER_KEYS: JSON.stringify({ 'solana-devnet': [KEY_A, KEY_A.slice(0, 40)] }),
+    });
+    expect(message).toContain(
+      'SOLANA_FEE_PAYER_KEYS["solana-devnet"] key #2 is not a base58 64-byte Solana secret key',
+    );
     expect(message).not.toContain(KEY_A.slice(0, 12));
     expect(problemsOf({ SOLANA_FEE_PAYER_KEYS: '{}', SOLANA_FEE_PAYER_KEYS_FILE: '/nowhere' })).toContain(
       'set SOLANA_FEE_PAYER_KEYS or SOLANA_FEE_PAYER_KEYS_FILE, not both',
     );
-    expect(problemsOf({ SPONSORSHIP_DAILY_BUDGET_LAMPORTS: '0.1' })).toContain('SPONSORSHIP_DAILY_BUDGET_LAMPORTS must be a decimal string of lamports');
+    expect(problemsOf({ SPONSORSHIP_DAILY_BUDGET_LAMPORTS: '0.1' })).toContain(
+      'SPONSORSHIP_DAILY_BUDGET_LAMPORTS must be a decimal string of lamports',
+    );
   });
 });
 
@@ -102,7 +131,10 @@ describe('SolanaFeePayers', () => {
   const keys = (byChain: Record<string, string[]>) => new RelayerKeySet(new Map(Object.entries(byChain)));
 
   it('refuses keys of an unknown or non-Solana chain at construction, naming chains only', () => {
-    expect(() => new SolanaFeePayers(keys({ solana: [KEY_A], 'devnet-z': [KEY_B], ethereum: [KEY_B] }), chains(), 0n)).toThrow(
+    expect(
+      () =>
+        new SolanaFeePayers(keys({ solana: [KEY_A], 'devnet-z': [KEY_B], ethereum: [KEY_B] }), chains(), 0n),
+    ).toThrow(
       'Invalid Solana fee payer configuration: SOLANA_FEE_PAYER_KEYS names chain devnet-z, which is not known; SOLANA_FEE_PAYER_KEYS names chain ethereum, a evm chain: fee payers pay Solana transactions only',
     );
   });
@@ -127,6 +159,8 @@ describe('SolanaFeePayers', () => {
     expect(await payers.pick('solana', 10n)).toBe(b);
     payers.noteBalance('solana', b, 999n);
     await expect(payers.pick('solana', 10n)).rejects.toMatchObject({ code: 'SPONSORSHIP_UNAVAILABLE' });
-    await expect(payers.pick('solana-devnet', 10n)).rejects.toMatchObject({ code: 'SPONSORSHIP_UNAVAILABLE' });
+    await expect(payers.pick('solana-devnet', 10n)).rejects.toMatchObject({
+      code: 'SPONSORSHIP_UNAVAILABLE',
+    });
   });
 });

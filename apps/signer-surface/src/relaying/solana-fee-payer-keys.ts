@@ -40,7 +40,9 @@ export function checkSolanaSecretKey(key: unknown): KeyCheck {
   if (bytes.length !== 64) return malformed;
   const publicKey = bytes.subarray(32);
   if (!ed25519PublicKeyOf(ed25519PrivateKey(bytes)).equals(publicKey)) {
-    return { problem: 'is not a consistent Solana secret key (its last 32 bytes are not the public key of its seed)' };
+    return {
+      problem: 'is not a consistent Solana secret key (its last 32 bytes are not the public key of its seed)',
+    };
   }
   return { identity: bs58.encode(publicKey) };
 }

@@ -42,7 +42,9 @@ export class SolanaFeePayers {
     for (const chain of keys.chains()) {
       const family = chains.find(chain)?.family;
       if (family !== 'solana') {
-        const why = family ? `a ${family} chain: fee payers pay Solana transactions only` : 'which is not known';
+        const why = family
+          ? `a ${family} chain: fee payers pay Solana transactions only`
+          : 'which is not known';
         problems.push(`SOLANA_FEE_PAYER_KEYS names chain ${chain}, ${why}`);
         continue;
       }
@@ -53,10 +55,14 @@ export class SolanaFeePayers {
       for (const account of accounts) this.keyByAddress.set(account.address, account.key);
       this.byChain.set(chain, accounts);
       if (!chains.solanaSurface(chain).ok) {
-        this.logger.warn({ msg: 'Solana fee payers configured for a chain without RPC: sponsorship there is unavailable', chain });
+        this.logger.warn({
+          msg: 'Solana fee payers configured for a chain without RPC: sponsorship there is unavailable',
+          chain,
+        });
       }
     }
-    if (problems.length > 0) throw new Error(`Invalid Solana fee payer configuration: ${problems.join('; ')}`);
+    if (problems.length > 0)
+      throw new Error(`Invalid Solana fee payer configuration: ${problems.join('; ')}`);
   }
 
   chainIds(): string[] {
@@ -81,7 +87,8 @@ export class SolanaFeePayers {
    * again when none passes on the last ones read. SPONSORSHIP_UNAVAILABLE when none can.
    */
   async pick(chain: string, costLamports: bigint): Promise<string> {
-    if (this.addresses(chain).length === 0) throw sponsorshipUnavailable(chain, 'no Solana fee payer is configured for the chain');
+    if (this.addresses(chain).length === 0)
+      throw sponsorshipUnavailable(chain, 'no Solana fee payer is configured for the chain');
     let payers = this.payers(chain, costLamports);
     if (payers.length === 0) {
       await this.refreshBalances([chain]);
@@ -116,9 +123,18 @@ export class SolanaFeePayers {
       if (!surface.ok) return [];
       return this.addresses(chain).map(async (address) => {
         try {
-          this.noteBalance(chain, address, BigInt(await surface.connection.getBalance(new PublicKey(address), 'confirmed')));
+          this.noteBalance(
+            chain,
+            address,
+            BigInt(await surface.connection.getBalance(new PublicKey(address), 'confirmed')),
+          );
         } catch (error) {
-          this.logger.warn({ msg: 'Solana fee payer balance read failed', chain, address, error: (error as Error).message });
+          this.logger.warn({
+            msg: 'Solana fee payer balance read failed',
+            chain,
+            address,
+            error: (error as Error).message,
+          });
         }
       });
     });
@@ -160,7 +176,14 @@ export class SolanaFeePayers {
       nextCheckAtMs: nowMs,
     });
     RelayingMetrics.sent(tx.chain, 'solana-transaction');
-    this.logger.log({ msg: 'Solana transaction co-signed by the fee payer', id, chain: tx.chain, swapId: tx.swapId, feePayer: tx.feePayer, signature: tx.signature });
+    this.logger.log({
+      msg: 'Solana transaction co-signed by the fee payer',
+      id,
+      chain: tx.chain,
+      swapId: tx.swapId,
+      feePayer: tx.feePayer,
+      signature: tx.signature,
+    });
     return id;
   }
 }

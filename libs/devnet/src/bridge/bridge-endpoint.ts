@@ -10,6 +10,12 @@ export interface BridgeTransfer {
   /** Base units to pay out, fee already deducted on the source. */
   amount: bigint;
   depositTxHash: string;
+  /**
+   * A deposit with a message (DevnetBridge.depositWithMessage, 0x-hex): the destination releases it
+   * to `recipient` (a contract) and hands it the message in the same transaction
+   * (releaseWithMessage → recipient.onBridgeRelease). Only EVM destinations take one.
+   */
+  message?: string;
 }
 
 export type ReleaseOutcome = { status: 'released'; txHash: string } | { status: 'already-released' };

@@ -81,6 +81,7 @@ export class BridgeRelayer {
       recipient: transfer.recipient,
       amount: transfer.amount.toString(),
       depositTxHash: transfer.depositTxHash,
+      ...(transfer.message !== undefined ? { withMessage: true } : {}),
     };
     const destination = this.byBridgeChainId.get(transfer.destinationBridgeChainId);
     if (!destination) {

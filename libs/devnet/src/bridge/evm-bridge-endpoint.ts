@@ -20,6 +20,8 @@ export interface EvmBridgeEndpointOptions {
 }
 
 const CONTEXT = 'EvmBridgeEndpoint';
+/** Extra gas over the node's estimate for a release whose recipient's handler runs (a swap). */
+const RELEASE_WITH_MESSAGE_GAS_MARGIN_PERCENT = 25n;
 
 /** The DevnetBridge contract on an EVM chain. */
 export class EvmBridgeEndpoint implements BridgeEndpoint {
@@ -39,14 +41,15 @@ export class EvmBridgeEndpoint implements BridgeEndpoint {
   async pollDeposits(): Promise<BridgeTransfer[]> {
     const confirmedTip = (await this.options.provider.getBlockNumber()) - (this.confirmations - 1);
     if (confirmedTip < this.nextBlock) return [];
-    const [deposits, depositsTo] = await Promise.all([
+    const [deposits, depositsTo, depositsWithMessage] = await Promise.all([
       this.bridge.queryFilter(this.bridge.filters.Deposit(), this.nextBlock, confirmedTip),
       this.bridge.queryFilter(this.bridge.filters.DepositTo(), this.nextBlock, confirmedTip),
+      this.bridge.queryFilter(this.bridge.filters.DepositWithMessage(), this.nextBlock, confirmedTip),
     ]);
     this.nextBlock = confirmedTip + 1;
     const transfers: BridgeTransfer[] = [];
-    // Both events share the nonce sequence; ordered by position so releases follow deposit order.
-    const events = [...deposits, ...depositsTo]
+    // The events share the nonce sequence; ordered by position so releases follow deposit order.
+    const events = [...deposits, ...depositsTo, ...depositsWithMessage]
       .filter((e): e is EventLog => e instanceof EventLog)
       .sort((x, y) => x.blockNumber - y.blockNumber || x.index - y.index);
     for (const e of events) {
@@ -61,6 +64,7 @@ export class EvmBridgeEndpoint implements BridgeEndpoint {
         recipient,
         amount: e.args.amountAfterFee as bigint,
         depositTxHash: e.transactionHash,
+        ...(e.eventName === 'DepositWithMessage' ? { message: e.args.message as string } : {}),
       });
     }
     return transfers;
@@ -73,9 +77,10 @@ export class EvmBridgeEndpoint implements BridgeEndpoint {
   private recipientFor(e: EventLog, destination: bigint): string | undefined {
     const toSolana = this.options.solanaBridgeChainIds?.includes(destination) ?? false;
     const fields = { chain: this.chain, nonce: (e.args.nonce as bigint).toString(), depositTxHash: e.transactionHash, destinationChainId: destination.toString() };
-    if (e.eventName === 'Deposit') {
+    if (e.eventName === 'Deposit' || e.eventName === 'DepositWithMessage') {
       if (!toSolana) return e.args.recipient as string;
-      this.options.logger?.error({ msg: 'deposit to Solana names an EVM recipient; use depositTo. Not relayed', ...fields }, CONTEXT);
+      const why = e.eventName === 'Deposit' ? 'names an EVM recipient; use depositTo' : 'carries a message, which only EVM contracts take';
+      this.options.logger?.error({ msg: `deposit to Solana ${why}. Not relayed`, ...fields }, CONTEXT);
       return undefined;
     }
     const raw = e.args.recipient as string;
@@ -91,13 +96,28 @@ export class EvmBridgeEndpoint implements BridgeEndpoint {
     if ((await this.bridge.released(transfer.sourceBridgeChainId, transfer.nonce)) as boolean) {
       return { status: 'already-released' };
     }
-    const tx = (await this.bridge.release(transfer.sourceBridgeChainId, transfer.nonce, transfer.recipient, transfer.amount)) as {
+    const tx = (await (transfer.message === undefined
+      ? this.bridge.release(transfer.sourceBridgeChainId, transfer.nonce, transfer.recipient, transfer.amount)
+      : this.releaseWithMessage(transfer, transfer.message))) as {
       hash: string;
       wait(): Promise<{ status: number | null } | null>;
     };
     const receipt = await tx.wait();
     if (!receipt || receipt.status !== 1) throw new Error(`release transaction ${tx.hash} reverted`);
     return { status: 'released', txHash: tx.hash };
+  }
+
+  /**
+   * The release that also calls the recipient's handler. Its gas limit is the node's estimate plus
+   * a margin: the handler may try a swap that must not run short of gas (the SwapGatewayRouter
+   * reverts rather than settle a swap it lacked the gas for, so the estimate covers the swap). A
+   * handler that refuses the message reverts the estimate: the transfer stays pending and is
+   * retried, like a release the destination cannot pay yet; no gas is spent on it.
+   */
+  private async releaseWithMessage(transfer: BridgeTransfer, message: string): Promise<unknown> {
+    const args = [transfer.sourceBridgeChainId, transfer.nonce, transfer.recipient, transfer.amount, message] as const;
+    const estimate = (await this.bridge.releaseWithMessage.estimateGas(...args)) as bigint;
+    return this.bridge.releaseWithMessage(...args, { gasLimit: (estimate * (100n + RELEASE_WITH_MESSAGE_GAS_MARGIN_PERCENT)) / 100n });
   }
 
   async close(): Promise<void> {

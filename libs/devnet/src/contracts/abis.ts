@@ -11,12 +11,19 @@ export const DEVNET_BRIDGE_ABI = [
   'function deposit(uint256 amount, uint256 destinationChainId, address recipient) returns (uint256 nonce)',
   'function depositTo(uint256 amount, uint256 destinationChainId, bytes32 recipient) returns (uint256 nonce)',
   'function release(uint256 sourceChainId, uint256 nonce, address recipient, uint256 amount) returns (bool)',
+  'function depositWithMessage(uint256 amount, uint256 destinationChainId, address recipient, bytes message) returns (uint256 nonce)',
+  'function releaseWithMessage(uint256 sourceChainId, uint256 nonce, address recipient, uint256 amount, bytes message) returns (bool)',
   'event Deposit(uint256 indexed nonce, address indexed sender, address indexed recipient, uint256 destinationChainId, uint256 amount, uint256 amountAfterFee)',
   'event DepositTo(uint256 indexed nonce, address indexed sender, bytes32 indexed recipient, uint256 destinationChainId, uint256 amount, uint256 amountAfterFee)',
+  'event DepositWithMessage(uint256 indexed nonce, address indexed sender, address indexed recipient, uint256 destinationChainId, uint256 amount, uint256 amountAfterFee, bytes message)',
   'event Release(uint256 indexed sourceChainId, uint256 indexed nonce, address indexed recipient, uint256 amount)',
+  'event ReleaseWithMessage(uint256 indexed sourceChainId, uint256 indexed nonce, address indexed recipient, uint256 amount, bytes32 messageHash)',
   'error NotRelayer()',
   'error InvalidDeposit(string reason)',
 ] as const;
+
+/** BridgeSwapSettled's outcome (SwapGatewayRouter.BridgeSwapOutcome). */
+export const BRIDGE_SWAP_OUTCOMES = ['swapped', 'expired', 'swap-failed'] as const;
 
 /**
  * The bridge deposit to a 32-byte recipient (Solana): `depositTo(amount, SOLANA_BRIDGE_CHAIN_ID,
@@ -96,7 +103,10 @@ const PERMIT2_PERMIT_TUPLE =
  * SwapGatewayRouter: one call pulls the input with the user's permit and performs the leg. `permit`
  * is `(kind, nonce, deadline, signature)`: kind 0 = EIP-2612 (nonce unused), 1 = Permit2. The
  * `...WithIntent` entry points are the sponsored ones: anyone sends them with the owner's Permit2
- * witness signature over the leg (see @swapgw/chains sponsored-intents).
+ * witness signature over the leg (see @swapgw/chains sponsored-intents). `bridgeAndSwapWithIntent`
+ * deposits with a message whose release on the destination chain calls that chain's router's
+ * `onBridgeRelease` (BridgeSwapSettled: outcome 0 swapped, 1 expired, 2 swap failed; the latter two
+ * pay the bridged tokens).
  */
 export const SWAP_GATEWAY_ROUTER_ABI = [
   'function uniswapV2Router() view returns (address)',
@@ -115,11 +125,17 @@ export const SWAP_GATEWAY_ROUTER_ABI = [
   'function SWAP_INTENT_WITNESS_TYPE() view returns (string)',
   'function BRIDGE_INTENT_WITNESS_TYPE() view returns (string)',
   'function BRIDGE_TO_INTENT_WITNESS_TYPE() view returns (string)',
+  `function bridgeAndSwapWithIntent(${PERMIT2_PERMIT_TUPLE}, address owner, (uint256 destinationChainId, address destinationRouter, address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
+  'function onBridgeRelease(address token, uint256 amount, bytes message)',
+  'function BRIDGE_SWAP_INTENT_WITNESS_TYPE() view returns (string)',
+  'event BridgeSwapSettled(address indexed owner, address indexed recipient, address indexed tokenOut, uint256 amountIn, uint256 amountOut, uint8 outcome)',
   'event SwapWithIntent(address indexed owner, address indexed tokenIn, address indexed recipient, uint256 amountIn, uint256 amountOut, uint256 permitNonce, address relayer)',
   'event DepositWithIntent(address indexed owner, uint256 indexed bridgeNonce, uint256 destinationChainId, uint256 amount, uint256 permitNonce, address relayer)',
   'error IntentExpired(uint256 deadline)',
   'error TokenMismatch(address permitted, address expected)',
   'error InvalidPath()',
+  'error NotBridge()',
+  'error InsufficientGasForSwap(uint256 needed)',
   'error PermitRejected(address token)',
   'error InvalidSignatureLength()',
   'error InvalidRecipient()',

@@ -35,12 +35,23 @@ contract DevnetToken is ERC20, ERC20Permit, Ownable {
  * here and announces the amount after fee; the relayer releases that amount on the destination
  * from the destination bridge's liquidity. Releases are idempotent per (source chain, nonce) so a
  * relayer that retries or restarts never pays twice.
+ *
+ * A deposit may carry a message for a contract recipient (as Across messages do):
+ * depositWithMessage announces it, and the relayer's releaseWithMessage pays the recipient and
+ * calls its onBridgeRelease(token, amount, message) in the same transaction; a handler that
+ * reverts reverts the release (nothing is recorded as released, the relayer may try again).
  */
 export const DEVNET_BRIDGE_SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+
+/// A contract that receives releases carrying a message (the recipient of depositWithMessage).
+interface IBridgeMessageRecipient {
+    /// Called by the bridge right after it transferred amount of token to this contract.
+    function onBridgeRelease(address token, uint256 amount, bytes calldata message) external;
+}
 
 contract DevnetBridge {
     using SafeERC20 for IERC20;
@@ -68,7 +79,25 @@ contract DevnetBridge {
         uint256 amount,
         uint256 amountAfterFee
     );
+    /// A deposit for a contract recipient whose onBridgeRelease gets message on the destination.
+    event DepositWithMessage(
+        uint256 indexed nonce,
+        address indexed sender,
+        address indexed recipient,
+        uint256 destinationChainId,
+        uint256 amount,
+        uint256 amountAfterFee,
+        bytes message
+    );
     event Release(uint256 indexed sourceChainId, uint256 indexed nonce, address indexed recipient, uint256 amount);
+    /// A release of a DepositWithMessage: paid to recipient, whose handler got the message (hashed here).
+    event ReleaseWithMessage(
+        uint256 indexed sourceChainId,
+        uint256 indexed nonce,
+        address indexed recipient,
+        uint256 amount,
+        bytes32 messageHash
+    );
 
     error NotRelayer();
     error InvalidDeposit(string reason);
@@ -96,6 +125,19 @@ contract DevnetBridge {
         emit DepositTo(nonce, msg.sender, recipient, destinationChainId, amount, amountAfterFee);
     }
 
+    /// Same as deposit, for a contract recipient that gets message through onBridgeRelease when
+    /// the relayer releases it (releaseWithMessage). Shares the nonce sequence with deposit.
+    function depositWithMessage(uint256 amount, uint256 destinationChainId, address recipient, bytes calldata message)
+        external
+        returns (uint256 nonce)
+    {
+        if (recipient == address(0)) revert InvalidDeposit("recipient is zero");
+        if (message.length == 0) revert InvalidDeposit("message is empty");
+        uint256 amountAfterFee;
+        (nonce, amountAfterFee) = _lock(amount, destinationChainId);
+        emit DepositWithMessage(nonce, msg.sender, recipient, destinationChainId, amount, amountAfterFee, message);
+    }
+
     function _lock(uint256 amount, uint256 destinationChainId) private returns (uint256 nonce, uint256 amountAfterFee) {
         if (amount == 0) revert InvalidDeposit("amount is zero");
         if (destinationChainId == block.chainid) revert InvalidDeposit("destination is this chain");
@@ -112,6 +154,22 @@ contract DevnetBridge {
         released[sourceChainId][nonce] = true;
         token.safeTransfer(recipient, amount);
         emit Release(sourceChainId, nonce, recipient, amount);
+        return true;
+    }
+
+    /// Releases a DepositWithMessage: pays amount to recipient, then calls its
+    /// onBridgeRelease(token, amount, message). Returns false, paying and calling nothing, when this
+    /// deposit was already released (by either release function). A handler that reverts reverts it all.
+    function releaseWithMessage(uint256 sourceChainId, uint256 nonce, address recipient, uint256 amount, bytes calldata message)
+        external
+        returns (bool)
+    {
+        if (msg.sender != relayer) revert NotRelayer();
+        if (released[sourceChainId][nonce]) return false;
+        released[sourceChainId][nonce] = true;
+        token.safeTransfer(recipient, amount);
+        IBridgeMessageRecipient(recipient).onBridgeRelease(address(token), amount, message);
+        emit ReleaseWithMessage(sourceChainId, nonce, recipient, amount, keccak256(message));
         return true;
     }
 
@@ -325,6 +383,14 @@ contract Permit2 is ISignatureTransfer {
  * PermitWitnessTransferFrom whose witness is the whole leg (path, minimum out, recipient, deadline,
  * or destination and recipient); the router hashes the witness itself from the arguments it acts on,
  * so a sender who changes any of them, the amount, the nonce or the owner gets InvalidSigner.
+ *
+ * Across chains, bridgeAndSwapWithIntent runs both legs from the one source-chain signature (witness
+ * BridgeSwapIntent): it deposits the bridge token with a message for the destination chain's router
+ * (bridge.depositWithMessage); when the bridge relayer releases it there, that router's
+ * onBridgeRelease (callable by its bridge only) swaps what arrived along the signed path for at least
+ * amountOutMin to the recipient, or, when the swap cannot happen (deadline passed, output below the
+ * minimum, a path that does not start with the bridged token), pays the bridged tokens to the
+ * recipient instead. BridgeSwapSettled says which. Nothing stays in the router.
  */
 export const SWAP_GATEWAY_ROUTER_SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
@@ -351,6 +417,10 @@ interface IDevnetBridgeDeposits {
     function deposit(uint256 amount, uint256 destinationChainId, address recipient) external returns (uint256 nonce);
 
     function depositTo(uint256 amount, uint256 destinationChainId, bytes32 recipient) external returns (uint256 nonce);
+
+    function depositWithMessage(uint256 amount, uint256 destinationChainId, address recipient, bytes calldata message)
+        external
+        returns (uint256 nonce);
 }
 
 contract SwapGatewayRouter is ReentrancyGuard {
@@ -406,11 +476,48 @@ contract SwapGatewayRouter is ReentrancyGuard {
         uint256 deadline;
     }
 
+    /// A bridge deposit and the swap on the destination chain, signed together: the destination
+    /// router (destinationRouter, on destinationChainId) swaps what the bridge delivers along path for
+    /// at least amountOutMin to recipient before deadline, or pays recipient the bridged tokens.
+    struct BridgeSwapIntent {
+        uint256 destinationChainId;
+        address destinationRouter;
+        address[] path;
+        uint256 amountOutMin;
+        address recipient;
+        bool unwrapNative;
+        uint256 deadline;
+    }
+
+    /// The message a bridge-and-swap deposit carries to the destination router (abi.encode of it).
+    struct BridgeSwapMessage {
+        address owner;
+        address[] path;
+        uint256 amountOutMin;
+        address recipient;
+        bool unwrapNative;
+        uint256 deadline;
+    }
+
+    /// What the destination router did with a bridge-and-swap release.
+    enum BridgeSwapOutcome {
+        /// Swapped along the path: the recipient got at least amountOutMin of the path's last token.
+        Swapped,
+        /// The deadline had passed: the recipient got the bridged tokens.
+        Expired,
+        /// The swap reverted (output below amountOutMin, a path that does not start with the
+        /// bridged token, no such pool): the recipient got the bridged tokens.
+        SwapFailed
+    }
+
     bytes32 public constant SWAP_INTENT_TYPEHASH =
         keccak256("SwapIntent(address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)");
     bytes32 public constant BRIDGE_INTENT_TYPEHASH = keccak256("BridgeIntent(uint256 destinationChainId,address recipient,uint256 deadline)");
     bytes32 public constant BRIDGE_TO_INTENT_TYPEHASH =
         keccak256("BridgeToIntent(uint256 destinationChainId,bytes32 recipient,uint256 deadline)");
+    bytes32 public constant BRIDGE_SWAP_INTENT_TYPEHASH = keccak256(
+        "BridgeSwapIntent(uint256 destinationChainId,address destinationRouter,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)"
+    );
     /// Permit2 witness type strings: the witness field is named "witness" (as Uniswap's permit2-sdk
     /// and UniswapX name it) and the referenced types follow in alphabetical order, as EIP-712 wants.
     string public constant SWAP_INTENT_WITNESS_TYPE =
@@ -419,6 +526,15 @@ contract SwapGatewayRouter is ReentrancyGuard {
         "BridgeIntent witness)BridgeIntent(uint256 destinationChainId,address recipient,uint256 deadline)TokenPermissions(address token,uint256 amount)";
     string public constant BRIDGE_TO_INTENT_WITNESS_TYPE =
         "BridgeToIntent witness)BridgeToIntent(uint256 destinationChainId,bytes32 recipient,uint256 deadline)TokenPermissions(address token,uint256 amount)";
+    string public constant BRIDGE_SWAP_INTENT_WITNESS_TYPE =
+        "BridgeSwapIntent witness)BridgeSwapIntent(uint256 destinationChainId,address destinationRouter,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)TokenPermissions(address token,uint256 amount)";
+
+    /// Gas the destination router must have left before it tries a bridge-and-swap's swap: a first
+    /// hop, and each further one. A release sent with less reverts (InsufficientGasForSwap) rather
+    /// than settling as a failed swap, so an eth_estimateGas of the release always covers the swap.
+    uint256 public constant BRIDGE_SWAP_GAS_FIRST_HOP = 220_000;
+    uint256 public constant BRIDGE_SWAP_GAS_PER_HOP = 100_000;
+    uint256 private constant MAX_PATH_LENGTH = 8;
 
     /// A sponsored swap: owner's tokens, sent by relayer (who paid the gas), as the owner signed.
     event SwapWithIntent(
@@ -430,7 +546,8 @@ contract SwapGatewayRouter is ReentrancyGuard {
         uint256 permitNonce,
         address relayer
     );
-    /// A sponsored bridge deposit (deposit or depositTo); the recipient is in the bridge's event.
+    /// A sponsored bridge deposit (deposit, depositTo, or depositWithMessage for a bridge-and-swap);
+    /// the recipient (and the message) is in the bridge's event.
     event DepositWithIntent(
         address indexed owner,
         uint256 indexed bridgeNonce,
@@ -438,6 +555,18 @@ contract SwapGatewayRouter is ReentrancyGuard {
         uint256 amount,
         uint256 permitNonce,
         address relayer
+    );
+
+    /// A bridge-and-swap release on this (destination) chain: the owner's tokens, delivered by the
+    /// bridge (amountIn, after its fee), went to recipient as amountOut of tokenOut: the path's last
+    /// token (address(0) for native ETH) when swapped, else the bridged token itself.
+    event BridgeSwapSettled(
+        address indexed owner,
+        address indexed recipient,
+        address indexed tokenOut,
+        uint256 amountIn,
+        uint256 amountOut,
+        BridgeSwapOutcome outcome
     );
 
     /// The EIP-2612 permit was refused and no allowance covers the amount (a permit that someone
@@ -451,6 +580,10 @@ contract SwapGatewayRouter is ReentrancyGuard {
     /// The permit's token is not the one the leg starts with (path[0], or the bridge's token).
     error TokenMismatch(address permitted, address expected);
     error InvalidPath();
+    /// onBridgeRelease called by another than this chain's bridge.
+    error NotBridge();
+    /// A bridge-and-swap release sent with too little gas to try the swap (see BRIDGE_SWAP_GAS_FIRST_HOP).
+    error InsufficientGasForSwap(uint256 needed);
 
     constructor(IUniswapV2RouterExactIn uniswapV2Router_, IDevnetBridgeDeposits bridge_, ISignatureTransfer permit2_) {
         uniswapV2Router = uniswapV2Router_;
@@ -578,6 +711,113 @@ contract SwapGatewayRouter is ReentrancyGuard {
         bridgeNonce = bridge.depositTo(permit.permitted.amount, intent.destinationChainId, intent.recipient);
         assertNothingLeft(bridgeToken, held);
         emit DepositWithIntent(owner, bridgeNonce, intent.destinationChainId, permit.permitted.amount, permit.nonce, msg.sender);
+    }
+
+    /// Sponsored bridge deposit and destination swap, from the one signature on this chain: pulls
+    /// the whole permitted amount of the bridge token and deposits it with a message (owner, path,
+    /// amountOutMin, recipient, unwrapNative, deadline) to intent.destinationRouter on
+    /// intent.destinationChainId, whose onBridgeRelease performs the swap when the bridge releases it.
+    function bridgeAndSwapWithIntent(
+        ISignatureTransfer.PermitTransferFrom calldata permit,
+        address owner,
+        BridgeSwapIntent calldata intent,
+        bytes calldata signature
+    ) external nonReentrant returns (uint256 bridgeNonce) {
+        if (block.timestamp > intent.deadline) revert IntentExpired(intent.deadline);
+        if (intent.destinationRouter == address(0)) revert InvalidRecipient();
+        if (intent.recipient == address(0) || intent.recipient == intent.destinationRouter) revert InvalidRecipient();
+        if (intent.path.length < 2 || intent.path.length > MAX_PATH_LENGTH) revert InvalidPath();
+        uint256 held = pullBridgeToken(permit, owner, hashBridgeSwapIntent(intent), BRIDGE_SWAP_INTENT_WITNESS_TYPE, signature);
+        bridgeNonce = bridge.depositWithMessage(
+            permit.permitted.amount,
+            intent.destinationChainId,
+            intent.destinationRouter,
+            bridgeSwapMessage(owner, intent)
+        );
+        assertNothingLeft(bridgeToken, held);
+        emit DepositWithIntent(owner, bridgeNonce, intent.destinationChainId, permit.permitted.amount, permit.nonce, msg.sender);
+    }
+
+    /// The destination half of bridgeAndSwapWithIntent, called by this chain's bridge right after
+    /// it transferred amount of token here (DevnetBridge.releaseWithMessage). Swaps all of it along
+    /// the message's path for at least amountOutMin to the recipient; when that cannot happen, pays
+    /// the recipient the bridged tokens. Either way nothing stays here.
+    function onBridgeRelease(address token, uint256 amount, bytes calldata message) external nonReentrant {
+        if (msg.sender != address(bridge)) revert NotBridge();
+        if (token != address(bridgeToken)) revert TokenMismatch(token, address(bridgeToken));
+        BridgeSwapMessage memory m = abi.decode(message, (BridgeSwapMessage));
+        // Never from bridgeAndSwapWithIntent (it refuses them); a hand-made deposit's release reverts.
+        if (m.recipient == address(0) || m.recipient == address(this)) revert InvalidRecipient();
+        uint256 held = bridgeToken.balanceOf(address(this)) - amount;
+        (BridgeSwapOutcome outcome, address tokenOut, uint256 amountOut) = settleBridgeSwap(amount, m);
+        assertNothingLeft(bridgeToken, held);
+        emit BridgeSwapSettled(m.owner, m.recipient, tokenOut, amount, amountOut, outcome);
+    }
+
+    function settleBridgeSwap(uint256 amount, BridgeSwapMessage memory m)
+        private
+        returns (BridgeSwapOutcome outcome, address tokenOut, uint256 amountOut)
+    {
+        if (block.timestamp > m.deadline) return payBridged(amount, m.recipient, BridgeSwapOutcome.Expired);
+        uint256 length = m.path.length;
+        if (length < 2 || m.path[0] != address(bridgeToken)) return payBridged(amount, m.recipient, BridgeSwapOutcome.SwapFailed);
+        // The swap gets 63/64 of what is left: with less than it needs it would fail for want of gas
+        // and settle as SwapFailed, so too little gas reverts the release instead.
+        uint256 needed = BRIDGE_SWAP_GAS_FIRST_HOP + BRIDGE_SWAP_GAS_PER_HOP * (length - 2);
+        if (gasleft() < needed) revert InsufficientGasForSwap(needed);
+        bridgeToken.forceApprove(address(uniswapV2Router), amount);
+        if (m.unwrapNative) {
+            try uniswapV2Router.swapExactTokensForETH(amount, m.amountOutMin, m.path, m.recipient, m.deadline) returns (
+                uint256[] memory amounts
+            ) {
+                return (BridgeSwapOutcome.Swapped, address(0), amounts[amounts.length - 1]);
+            } catch {}
+        } else {
+            try uniswapV2Router.swapExactTokensForTokens(amount, m.amountOutMin, m.path, m.recipient, m.deadline) returns (
+                uint256[] memory amounts
+            ) {
+                return (BridgeSwapOutcome.Swapped, m.path[length - 1], amounts[amounts.length - 1]);
+            } catch {}
+        }
+        bridgeToken.forceApprove(address(uniswapV2Router), 0);
+        return payBridged(amount, m.recipient, BridgeSwapOutcome.SwapFailed);
+    }
+
+    function payBridged(uint256 amount, address recipient, BridgeSwapOutcome outcome)
+        private
+        returns (BridgeSwapOutcome, address, uint256)
+    {
+        bridgeToken.safeTransfer(recipient, amount);
+        return (outcome, address(bridgeToken), amount);
+    }
+
+    function bridgeSwapMessage(address owner, BridgeSwapIntent calldata intent) private pure returns (bytes memory) {
+        return abi.encode(
+            BridgeSwapMessage({
+                owner: owner,
+                path: intent.path,
+                amountOutMin: intent.amountOutMin,
+                recipient: intent.recipient,
+                unwrapNative: intent.unwrapNative,
+                deadline: intent.deadline
+            })
+        );
+    }
+
+    /// EIP-712 hashStruct of a BridgeSwapIntent (path and bool as in hashSwapIntent).
+    function hashBridgeSwapIntent(BridgeSwapIntent calldata intent) private pure returns (bytes32) {
+        return keccak256(
+            abi.encode(
+                BRIDGE_SWAP_INTENT_TYPEHASH,
+                intent.destinationChainId,
+                intent.destinationRouter,
+                keccak256(abi.encodePacked(intent.path)),
+                intent.amountOutMin,
+                intent.recipient,
+                intent.unwrapNative,
+                intent.deadline
+            )
+        );
     }
 
     /// EIP-712 hashStruct of a SwapIntent: the address[] is the keccak of its 32-byte-padded

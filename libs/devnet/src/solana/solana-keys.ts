@@ -30,6 +30,8 @@ export const solanaFeePayer = (index: number): Keypair => devnetKeypair(`fee-pay
  * the fee payers 1..SOLANA_FEE_PAYER_COUNT on `chainId` (default the devnet's Solana chain).
  */
 export function devnetSolanaFeePayerKeys(chainId = 'solana-devnet'): Record<string, string[]> {
-  const keys = Array.from({ length: SOLANA_FEE_PAYER_COUNT }, (_, i) => bs58.encode(solanaFeePayer(i + 1).secretKey));
+  const keys = Array.from({ length: SOLANA_FEE_PAYER_COUNT }, (_, i) =>
+    bs58.encode(solanaFeePayer(i + 1).secretKey),
+  );
   return { [chainId]: keys };
 }

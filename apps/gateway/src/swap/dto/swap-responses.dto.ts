@@ -39,7 +39,8 @@ export class ReadySigningEnvelopeDto implements SigningEnvelope {
     description:
       'EVM: gasEstimate, gasLimit, maxFeePerGas, maxPriorityFeePerGas, estimatedFeeWei; on sponsored steps also gasPaidBy "service" ' +
       '(typed data: userPaysWei "0"; covered transaction: gasCoveredWei sent to the wallet first, gasDropTxHash); ' +
-      'Solana: feePayer, recentBlockhash, lastValidBlockHeight, estimatedFeeLamports',
+      'Solana: feePayer, recentBlockhash, lastValidBlockHeight, estimatedFeeLamports; on sponsored steps also gasPaidBy "service", ' +
+      'userPaysLamports "0" and rentPaidByServiceLamports (feePayer is then the service\'s: the wallet signs its own slot only)',
   })
   executionHints!: Record<string, unknown>;
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'recommendedWallet, network, action (approve | swap | bridge)' })

@@ -81,22 +81,35 @@ export async function readdressToFeePayer(
 ): Promise<{ transaction: VersionedTransaction; rentLamports: bigint }> {
   const message = transaction.message;
   if (!message.staticAccountKeys[0]?.equals(wallet)) {
-    throw new NotSponsorable(`the prebuilt transaction is paid by ${message.staticAccountKeys[0]?.toBase58() ?? 'nobody'}, not by the signing wallet ${wallet.toBase58()}`);
+    throw new NotSponsorable(
+      `the prebuilt transaction is paid by ${message.staticAccountKeys[0]?.toBase58() ?? 'nobody'}, not by the signing wallet ${wallet.toBase58()}`,
+    );
   }
   if (message.header.numRequiredSignatures !== 1) {
-    throw new NotSponsorable(`the prebuilt transaction needs ${message.header.numRequiredSignatures} signatures, not only the wallet's: it cannot take the service's fee payer`);
+    throw new NotSponsorable(
+      `the prebuilt transaction needs ${message.header.numRequiredSignatures} signatures, not only the wallet's: it cannot take the service's fee payer`,
+    );
   }
   const lookupTables: AddressLookupTableAccount[] = [];
   for (const lookup of message.addressTableLookups) {
-    const table = (await connection.getAddressLookupTable(lookup.accountKey, { commitment: 'confirmed' })).value;
-    if (!table) throw new NotSponsorable(`the prebuilt transaction's lookup table ${lookup.accountKey.toBase58()} was not found`);
+    const table = (await connection.getAddressLookupTable(lookup.accountKey, { commitment: 'confirmed' }))
+      .value;
+    if (!table)
+      throw new NotSponsorable(
+        `the prebuilt transaction's lookup table ${lookup.accountKey.toBase58()} was not found`,
+      );
     lookupTables.push(table);
   }
   const decompiled = TransactionMessage.decompile(message, { addressLookupTableAccounts: lookupTables });
   let createdAccounts = 0;
   const instructions = decompiled.instructions.map((ix, index) => {
-    if (ix.programId.equals(SystemProgram.programId) && ix.keys.some((k) => k.isSigner && k.pubkey.equals(wallet))) {
-      throw new NotSponsorable(`the prebuilt transaction takes SOL from the wallet (System Program, instruction #${index + 1}): it cannot be sponsored; quote with gasPayment user`);
+    if (
+      ix.programId.equals(SystemProgram.programId) &&
+      ix.keys.some((k) => k.isSigner && k.pubkey.equals(wallet))
+    ) {
+      throw new NotSponsorable(
+        `the prebuilt transaction takes SOL from the wallet (System Program, instruction #${index + 1}): it cannot be sponsored; quote with gasPayment user`,
+      );
     }
     if (ix.programId.equals(ASSOCIATED_TOKEN_PROGRAM_ID) && ix.keys[0]?.pubkey.equals(wallet)) {
       createdAccounts++;
@@ -106,7 +119,11 @@ export async function readdressToFeePayer(
     return ix;
   });
   const rebuilt = new VersionedTransaction(
-    new TransactionMessage({ payerKey: feePayer, recentBlockhash: decompiled.recentBlockhash, instructions }).compileToV0Message(lookupTables),
+    new TransactionMessage({
+      payerKey: feePayer,
+      recentBlockhash: decompiled.recentBlockhash,
+      instructions,
+    }).compileToV0Message(lookupTables),
   );
   let size: number;
   try {
@@ -115,8 +132,14 @@ export async function readdressToFeePayer(
     size = Number.POSITIVE_INFINITY; // web3.js cannot even encode it in a packet-sized buffer
   }
   if (size > PACKET_DATA_SIZE) {
-    throw new NotSponsorable(`the prebuilt transaction is too large once the service's fee payer is added (over ${PACKET_DATA_SIZE} bytes)`);
+    throw new NotSponsorable(
+      `the prebuilt transaction is too large once the service's fee payer is added (over ${PACKET_DATA_SIZE} bytes)`,
+    );
   }
-  const rentLamports = createdAccounts > 0 ? BigInt(createdAccounts) * BigInt(await connection.getMinimumBalanceForRentExemption(TOKEN_ACCOUNT_BYTES, 'confirmed')) : 0n;
+  const rentLamports =
+    createdAccounts > 0
+      ? BigInt(createdAccounts) *
+        BigInt(await connection.getMinimumBalanceForRentExemption(TOKEN_ACCOUNT_BYTES, 'confirmed'))
+      : 0n;
   return { transaction: rebuilt, rentLamports };
 }

@@ -1,6 +1,7 @@
 import { EvmTypedDataSigningPayload, SponsoredIntentSpec, SponsoredStepSpec } from '@swapgw/contracts';
 import {
   bridgeIntentTypedData,
+  bridgeSwapIntentTypedData,
   bridgeToIntentTypedData,
   eip2612PermitTypedData,
   Permit2IntentPermit,
@@ -117,11 +118,35 @@ export function intentTypedData(chainId: number, intent: SponsoredIntentSpec, no
           deadline: intent.deadline,
         },
       });
+    case 'bridge-swap':
+      return bridgeSwapIntentTypedData({
+        ...permit,
+        intent: {
+          destinationChainId: intent.destinationChainId!,
+          destinationRouter: intent.destinationRouter!,
+          path: intent.path!,
+          amountOutMin: intent.amountOutMin!,
+          recipient: intent.recipient,
+          unwrapNative: Boolean(intent.unwrapNative),
+          deadline: intent.deadline,
+        },
+      });
   }
 }
 
-/** The gas a relayer is expected to spend on a typed-data step (the quotes' table), for the budget check and the hints. */
+/**
+ * The gas a relayer is expected to spend on a typed-data step (the quotes' table), for the budget
+ * check and the hints. A bridge-swap is the source chain's deposit with its message; the release and
+ * swap on the destination are the bridge relayer's.
+ */
 export function sponsoredGasOf(sponsored: SponsoredStepSpec): bigint {
   if (sponsored.mode === 'eip2612-permit') return SPONSORED_EVM_GAS.permit;
-  return sponsored.intent?.kind === 'swap' ? SPONSORED_EVM_GAS.swapIntent : SPONSORED_EVM_GAS.bridgeIntent;
+  switch (sponsored.intent?.kind) {
+    case 'swap':
+      return SPONSORED_EVM_GAS.swapIntent;
+    case 'bridge-swap':
+      return SPONSORED_EVM_GAS.bridgeSwapIntent;
+    default:
+      return SPONSORED_EVM_GAS.bridgeIntent;
+  }
 }

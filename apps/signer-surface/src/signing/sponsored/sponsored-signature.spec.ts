@@ -1,7 +1,7 @@
 import { CodedError, EvmTypedDataSigningPayload, SponsoredStepSpec } from '@swapgw/contracts';
-import { ethersTypedDataArgs, sponsoredRouterInterface } from '@swapgw/chains';
+import { ethersTypedDataArgs, SPONSORED_EVM_GAS, sponsoredRouterInterface } from '@swapgw/chains';
 import { getAddress, Wallet } from 'ethers';
-import { intentTypedData } from './sponsored-payloads';
+import { intentTypedData, sponsoredGasOf } from './sponsored-payloads';
 import { isTypedDataSignature, relayableCallOf } from './sponsored-signature';
 
 const address = (byte: string) => getAddress('0x' + byte.repeat(20));
@@ -55,6 +55,54 @@ describe('relayableCallOf', () => {
           mismatches: [{ field: 'signer', expected: user.address, actual: other.address }],
         }),
       }) as unknown as CodedError,
+    );
+  });
+
+  it('a bridge-swap intent: BridgeSwapIntent typed data, relayed as bridgeAndSwapWithIntent on the source router', async () => {
+    const bridgeSwap: SponsoredStepSpec = {
+      mode: 'permit2-intent',
+      intent: {
+        kind: 'bridge-swap',
+        permit2: address('a1'),
+        router: address('a2'),
+        token: address('a3'),
+        amount: '40000000',
+        destinationChainId: 31338,
+        destinationRouter: address('b2'),
+        path: [address('b3'), address('b4')],
+        amountOutMin: '39000000000000000000',
+        unwrapNative: false,
+        recipient: address('a5'),
+        deadline: 1_900_000_000,
+      },
+    };
+    const typedData = intentTypedData(31337, bridgeSwap.intent!, 7n);
+    expect(typedData.types.PermitWitnessTransferFrom.at(-1)).toEqual({
+      name: 'witness',
+      type: 'BridgeSwapIntent',
+    });
+    expect(typedData.message.witness).toEqual({
+      destinationChainId: '31338',
+      destinationRouter: address('b2'),
+      path: [address('b3'), address('b4')],
+      amountOutMin: '39000000000000000000',
+      recipient: address('a5'),
+      unwrapNative: false,
+      deadline: '1900000000',
+    });
+    expect(sponsoredGasOf(bridgeSwap)).toBe(SPONSORED_EVM_GAS.bridgeSwapIntent);
+    const { domain, types, value } = ethersTypedDataArgs(typedData);
+    const signature = await user.signTypedData(domain, types, value);
+    const call = relayableCallOf(
+      { type: 'evm-typed-data', typedData },
+      bridgeSwap,
+      user.address,
+      signature,
+      step,
+    );
+    expect(call).toMatchObject({ to: address('a2'), purpose: 'intent' });
+    expect(sponsoredRouterInterface.parseTransaction({ data: call.data })!.name).toBe(
+      'bridgeAndSwapWithIntent',
     );
   });
 

@@ -137,7 +137,13 @@ export const SPONSORSHIP_MODES = ['covered-transaction', 'eip2612-permit', 'perm
  */
 export type SponsorshipMode = (typeof SPONSORSHIP_MODES)[number];
 
-export const SPONSORED_INTENT_KINDS = ['swap', 'bridge', 'bridge-to'] as const;
+/**
+ * The legs a `permit2-intent` step can carry: `swap`, `bridge` (to an EVM address), `bridge-to` (to a
+ * 32-byte recipient: Solana), and `bridge-swap`: a bridge deposit whose swap on the destination chain
+ * runs from the same signature (the destination's SwapGatewayRouter swaps what the bridge delivers,
+ * or pays the bridged tokens when the swap cannot happen), so the wallet signs nothing there.
+ */
+export const SPONSORED_INTENT_KINDS = ['swap', 'bridge', 'bridge-to', 'bridge-swap'] as const;
 export type SponsoredIntentKind = (typeof SPONSORED_INTENT_KINDS)[number];
 
 /** The EIP-2612 Permit a `eip2612-permit` step asks for: owner = the step's `from`. */
@@ -183,29 +189,41 @@ export class SponsoredIntentSpec {
   @Matches(BASE_UNITS)
   amount!: string;
 
-  /** swap: the Uniswap V2 path (starts with `token`). */
-  @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'swap')
+  /**
+   * swap: the Uniswap V2 path (starts with `token`); bridge-swap: the path on the destination chain
+   * (starts with the bridged token there).
+   */
+  @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'swap' || o.kind === 'bridge-swap')
   @ArrayMinSize(2)
   @ArrayMaxSize(8)
   @Matches(EVM_ADDRESS, { each: true })
   path?: string[];
 
-  @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'swap')
+  /** swap: of this leg; bridge-swap: of the destination swap. */
+  @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'swap' || o.kind === 'bridge-swap')
   @Matches(BASE_UNITS)
   amountOutMin?: string;
 
-  /** swap: pay out native coin (the path ends with the wrapped native token). */
+  /** swap / bridge-swap: pay out native coin (the path ends with the wrapped native token). */
   @IsOptional()
   @IsBoolean()
   unwrapNative?: boolean;
 
-  /** bridge / bridge-to: the bridge's id of the destination chain. */
+  /** bridge / bridge-to / bridge-swap: the bridge's id of the destination chain. */
   @ValidateIf((o: SponsoredIntentSpec) => o.kind !== 'swap')
   @IsInt()
   @Min(1)
   destinationChainId?: number;
 
-  /** swap / bridge: an EVM address; bridge-to: 0x + 32 bytes (a Solana public key). */
+  /** bridge-swap: the destination chain's SwapGatewayRouter, which the bridge pays and which swaps. */
+  @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'bridge-swap')
+  @Matches(EVM_ADDRESS)
+  destinationRouter?: string;
+
+  /**
+   * swap / bridge / bridge-swap: an EVM address (bridge-swap: the final recipient on the destination
+   * chain); bridge-to: 0x + 32 bytes (a Solana public key).
+   */
   @Matches(/^0x([0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/)
   recipient!: string;
 

@@ -1,5 +1,5 @@
 import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
+import { ValidationError, validateSync } from 'class-validator';
 import { SigningPrepareCommand } from './signing-commands';
 import { SigningPayloadReadyEvent } from './signing-events';
 import { SigningSubmitRequest } from './signing-requests';
@@ -62,6 +62,40 @@ describe('signing message contracts', () => {
     expect(errorsOf(SigningPrepareCommand, { ...solanaStep, solana: { kind: 'prebuilt-transaction', serializedTransaction: 'AQID', lastValidBlockHeight: 9 } })).toEqual([]);
     const { solana: _solana, ...neither } = solanaStep;
     expect(errorsOf(SigningPrepareCommand, neither)).toContain('call');
+  });
+
+  it('validates a bridge-swap intent: destination chain, router, path and minimum out are required', () => {
+    const address = (byte: string) => '0x' + byte.repeat(20);
+    const intent = {
+      kind: 'bridge-swap',
+      permit2: address('a1'),
+      router: address('a2'),
+      token: address('a3'),
+      amount: '40000000',
+      destinationChainId: 31338,
+      destinationRouter: address('b2'),
+      path: [address('b3'), address('b4')],
+      amountOutMin: '39000000000000000000',
+      unwrapNative: false,
+      recipient: address('c1'),
+      deadline: 1_900_000_000,
+    };
+    const { call: _call, approve: _approve, ...rest } = prepare;
+    const step = (i: Record<string, unknown>) => ({ ...rest, kind: 'bridge', sponsored: { mode: 'permit2-intent', intent: i } });
+    const deepErrors = (plain: unknown): string[] => {
+      const walk = (errors: ValidationError[], prefix: string): string[] =>
+        errors.flatMap((e) => (e.children?.length ? walk(e.children, `${prefix}${e.property}.`) : [`${prefix}${e.property}`]));
+      return walk(validateSync(plainToInstance(SigningPrepareCommand, plain) as object), '');
+    };
+    expect(deepErrors(step(intent))).toEqual([]);
+    const { destinationRouter: _router, ...withoutRouter } = intent;
+    expect(deepErrors(step(withoutRouter))).toEqual(['sponsored.intent.destinationRouter']);
+    expect(deepErrors(step({ ...intent, destinationChainId: 0, path: [address('b3')], amountOutMin: '-1' }))).toEqual([
+      'sponsored.intent.path',
+      'sponsored.intent.amountOutMin',
+      'sponsored.intent.destinationChainId',
+    ]);
+    expect(deepErrors(step({ ...intent, kind: 'bridge-and-swap' }))).toEqual(['sponsored.intent.kind']);
   });
 
   it('requires swapId and rawTx on signing.submit', () => {

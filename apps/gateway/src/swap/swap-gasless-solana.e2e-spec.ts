@@ -1,0 +1,377 @@
+import fs from 'node:fs';
+import { sign } from 'node:crypto';
+import { Connection, Keypair, PublicKey, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
+import {
+  createAssociatedTokenAccountIdempotentInstruction,
+  createTransferCheckedInstruction,
+  getAssociatedTokenAddressSync,
+} from '@solana/spl-token';
+import bs58 from 'bs58';
+import { Contract, HDNodeWallet, JsonRpcProvider, Wallet } from 'ethers';
+import { ethersTypedDataArgs, TypedDataV4 } from '@swapgw/chains';
+import { SOLANA_FEE_PAYER_COUNT, solanaConnection, solanaFeePayer, solanaTestWallet } from '@swapgw/devnet';
+import { testEnv, waitFor } from '@swapgw/testing';
+import { connectE2eApi, E2eApi } from '../../test/support/e2e-api';
+
+// Gas covered by the service (the default, gasPayment sponsored) across EVM and Solana: fresh
+// wallets holding USDC and no native token at all (0 lamports, 0 wei) complete swaps through the
+// spec's flow. The Solana step is a transaction whose fee payer is the service's: the wallet signs
+// its own slot, the service adds the fee payer's signature and broadcasts it. The EVM steps are typed
+// data the relayers carry. No native balance ever drops; the input token leaves for exactly `amount`.
+const env = testEnv();
+const manifest = JSON.parse(fs.readFileSync(env.devnetManifest, 'utf8')) as {
+  mnemonic: string;
+  chains: Array<{
+    id: string;
+    chainId: number;
+    rpcUrl: string;
+    tokens: Record<string, { address: string; decimals: number }>;
+  }>;
+  solana: { rpcUrl: string; bridgeAuthority: string; tokens: { USDC: { mint: string; decimals: number } } };
+};
+const chainA = manifest.chains.find((c) => c.id === 'devnet-a')!;
+const providerA = new JsonRpcProvider(chainA.rpcUrl, chainA.chainId, { staticNetwork: true });
+const ERC20 = [
+  'function balanceOf(address) view returns (uint256)',
+  'function transfer(address to, uint256 amount) returns (bool)',
+];
+const tokenOnA = (symbol: string, runner?: HDNodeWallet) =>
+  new Contract(chainA.tokens[symbol].address, ERC20, runner ?? providerA);
+const balanceOnA = async (symbol: string, holder: string): Promise<bigint> =>
+  (await tokenOnA(symbol).getFunction('balanceOf')(holder)) as bigint;
+const mint = new PublicKey(manifest.solana.tokens.USDC.mint);
+const usdcAccount = (owner: PublicKey) => getAssociatedTokenAddressSync(mint, owner, true);
+/** The service's fee payers on the devnet (libs/devnet devnetSolanaFeePayerKeys, which the stack gives signer-surface). */
+const feePayers = Array.from({ length: SOLANA_FEE_PAYER_COUNT }, (_, i) => solanaFeePayer(i + 1));
+
+/** Funders (e2e files run one at a time): EVM account 6, Solana test wallet 4. */
+const evmFunder = () =>
+  HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, `m/44'/60'/0'/0/6`).connect(providerA);
+const solanaFunder = () => solanaTestWallet(4);
+
+interface SolanaPayload {
+  type: 'solana-versioned-transaction';
+  transaction: string;
+}
+interface SigningBody {
+  swapId: string;
+  signing: {
+    step: { current: number; total: number } | null;
+    payload?:
+      SolanaPayload | { type: 'evm-typed-data'; typedData: TypedDataV4 } | { type: 'evm-transaction' };
+    executionHints?: Record<string, string>;
+  };
+}
+
+describe('gas covered by the service between EVM and Solana: wallets without SOL or ETH swap', () => {
+  let api: E2eApi;
+  let solana: Connection;
+
+  beforeAll(async () => {
+    api = await connectE2eApi('gasless-solana-e2e');
+    solana = solanaConnection(manifest.solana.rpcUrl);
+  });
+
+  afterAll(() => providerA.destroy());
+
+  const lamportsOf = async (owner: PublicKey): Promise<bigint> =>
+    BigInt(await solana.getBalance(owner, 'confirmed'));
+  const solanaUsdc = async (owner: PublicKey): Promise<bigint> => {
+    const account = usdcAccount(owner);
+    if (!(await solana.getAccountInfo(account, 'confirmed'))) return 0n;
+    return BigInt((await solana.getTokenAccountBalance(account, 'confirmed')).value.amount);
+  };
+
+  /** A new Solana wallet holding `amount` USDC and not one lamport: the funder pays its token account's rent. */
+  async function freshSolanaWalletWith(amount: bigint): Promise<Keypair> {
+    const wallet = Keypair.generate();
+    const funder = solanaFunder();
+    const { blockhash } = await solana.getLatestBlockhash('confirmed');
+    const funding = new VersionedTransaction(
+      new TransactionMessage({
+        payerKey: funder.publicKey,
+        recentBlockhash: blockhash,
+        instructions: [
+          createAssociatedTokenAccountIdempotentInstruction(
+            funder.publicKey,
+            usdcAccount(wallet.publicKey),
+            wallet.publicKey,
+            mint,
+          ),
+          createTransferCheckedInstruction(
+            usdcAccount(funder.publicKey),
+            mint,
+            usdcAccount(wallet.publicKey),
+            funder.publicKey,
+            amount,
+            6,
+          ),
+        ],
+      }).compileToV0Message(),
+    );
+    funding.sign([funder]);
+    const signature = await solana.sendRawTransaction(funding.serialize());
+    await waitFor(
+      async () => {
+        const status = (await solana.getSignatureStatuses([signature])).value[0];
+        return status?.confirmationStatus === 'confirmed' || status?.confirmationStatus === 'finalized'
+          ? true
+          : undefined;
+      },
+      { timeoutMs: 10_000, intervalMs: 100, description: 'the USDC funding confirmed' },
+    );
+    return wallet;
+  }
+
+  /** A new EVM wallet holding `amount` USDC on devnet-a and no ETH. */
+  async function freshEvmWalletWith(amount: bigint): Promise<Wallet> {
+    const wallet = Wallet.createRandom();
+    await (await tokenOnA('USDC', evmFunder()).getFunction('transfer')(wallet.address, amount)).wait();
+    return wallet as unknown as Wallet;
+  }
+
+  async function quote(body: Record<string, unknown>) {
+    const res = api.documented('POST', '/quote', await api.client.post('/quote', body));
+    expect(res.status).toBe(200);
+    return {
+      quoteId: res.body.data.quoteId as string,
+      route: res.body.data.routes[0] as { routeId: string; expectedAmountOut: string },
+    };
+  }
+
+  async function build(
+    quoteId: string,
+    routeId: string,
+    userAddress: string,
+    recipient: string,
+  ): Promise<string> {
+    // No gasPayment: sponsored is the default.
+    const res = api.documented(
+      'POST',
+      '/swap/build',
+      await api.client.post('/swap/build', {
+        quoteId,
+        routeId,
+        userAddress,
+        recipient,
+        waitForTxRequestMs: 20_000,
+      }),
+    );
+    expect([200, 202]).toContain(res.status);
+    return res.body.data.swapId as string;
+  }
+
+  async function nextSigning(swapId: string, afterStep: number) {
+    return waitFor(
+      async () => {
+        const res = api.documented(
+          'GET',
+          `/swap/${swapId}/signing`,
+          await api.poller.get<{
+            data: SigningBody;
+            error?: { code: string; details: Record<string, unknown> };
+          }>(`/swap/${swapId}/signing`),
+        );
+        if (res.status === 200 && res.body.data.signing.step!.current > afterStep) return res;
+        if (res.status === 409) return res;
+        expect([200, 202]).toContain(res.status);
+        return null;
+      },
+      {
+        timeoutMs: 120_000,
+        intervalMs: 300,
+        description: `swap ${swapId} to offer step ${afterStep + 1} or end`,
+      },
+    );
+  }
+
+  const post = async (swapId: string, rawTx: string) =>
+    api.documented(
+      'POST',
+      `/swap/${swapId}/signing`,
+      await api.client.post(`/swap/${swapId}/signing`, { rawTx }),
+    );
+
+  /**
+   * The Solana step as a wallet (Phantom's signTransaction) does it: the service's fee payer pays,
+   * the wallet signs its own slot and leaves the fee payer's empty. Checked on the way: a signature
+   * by another key is refused with 409, and the same bytes twice answer the same transaction id,
+   * the fee payer's signature (which the test can derive: the devnet's fee payer keys are public).
+   */
+  async function signSolanaStep(
+    swapId: string,
+    signing: SigningBody['signing'],
+    wallet: Keypair,
+  ): Promise<string> {
+    const payload = signing.payload as SolanaPayload;
+    const tx = VersionedTransaction.deserialize(Buffer.from(payload.transaction, 'base64'));
+    const feePayer = feePayers.find((k) => k.publicKey.equals(tx.message.staticAccountKeys[0]));
+    expect(feePayer).toBeDefined();
+    expect(signing.executionHints).toMatchObject({
+      feePayer: feePayer!.publicKey.toBase58(),
+      gasPaidBy: 'service',
+      userPaysLamports: '0',
+    });
+    expect(tx.message.header.numRequiredSignatures).toBe(2);
+
+    const impostor = VersionedTransaction.deserialize(tx.serialize());
+    impostor.signatures[1] = new Uint8Array(
+      sign(null, impostor.message.serialize(), ed25519Key(Keypair.generate())),
+    );
+    const refused = await post(swapId, Buffer.from(impostor.serialize()).toString('base64'));
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({
+      code: 'TX_REQUEST_MISMATCH',
+      details: {
+        mismatches: [{ field: 'signature', expected: wallet.publicKey.toBase58(), actual: 'invalid' }],
+      },
+    });
+
+    tx.sign([wallet]);
+    const rawTx = Buffer.from(tx.serialize()).toString('base64');
+    const coSigned = VersionedTransaction.deserialize(tx.serialize());
+    coSigned.sign([feePayer!]);
+    const txHash = bs58.encode(coSigned.signatures[0]);
+    const first = await post(swapId, rawTx);
+    expect(first.status).toBe(200);
+    expect(first.body.data).toMatchObject({ swapId, status: 'submitted', step: signing.step, txHash });
+    const again = await post(swapId, rawTx);
+    expect(again.status).toBe(200);
+    expect(again.body.data.txHash).toBe(txHash);
+    return txHash;
+  }
+
+  /** Signs every step: Solana transactions with `wallets.solana`, typed data with `wallets.evm`. */
+  async function signEveryStep(swapId: string, wallets: { solana?: Keypair; evm: Wallet }) {
+    const asked: string[] = [];
+    const solanaTxs: string[] = [];
+    let step = 0;
+    for (;;) {
+      const res = await nextSigning(swapId, step);
+      if (res.status === 409) return { asked, solanaTxs, terminal: res.body.error! };
+      const { signing } = res.body.data;
+      const payload = signing.payload!;
+      const at = `${signing.step!.current}/${signing.step!.total}`;
+      if (payload.type === 'solana-versioned-transaction') {
+        solanaTxs.push(await signSolanaStep(swapId, signing, wallets.solana!));
+        asked.push(`${at} solana-versioned-transaction`);
+      } else if (payload.type === 'evm-typed-data') {
+        expect(signing.executionHints).toMatchObject({ gasPaidBy: 'service', userPaysWei: '0' });
+        const { typedData } = payload;
+        const { domain, types, value } = ethersTypedDataArgs(typedData);
+        const rawTx = await wallets.evm.signTypedData(domain, types, value);
+        const witness = (typedData.types.PermitWitnessTransferFrom ?? []).find(
+          (f: { name: string }) => f.name === 'witness',
+        )?.type;
+        asked.push(`${at} ${typedData.primaryType}${witness ? `:${witness}` : ''}`);
+        const submitted = await post(swapId, rawTx);
+        expect(submitted.status).toBe(200);
+      } else {
+        throw new Error(
+          `step ${at} asks the wallet for its own EVM transaction: the wallet has no ETH to pay it`,
+        );
+      }
+      step = signing.step!.current;
+    }
+  }
+
+  it('Solana → devnet-a: a wallet with USDC and 0 SOL bridges, its fee paid by the service; the EVM recipient with 0 ETH signs a Permit and a Permit2 witness', async () => {
+    const wallet = await freshSolanaWalletWith(20_000_000n);
+    const recipient = Wallet.createRandom() as unknown as Wallet;
+    expect(await lamportsOf(wallet.publicKey)).toBe(0n);
+    expect(await providerA.getBalance(recipient.address)).toBe(0n);
+    const { quoteId, route } = await quote({
+      fromChain: 'solana-devnet',
+      toChain: 'devnet-a',
+      tokenIn: 'USDC',
+      tokenOut: 'WETH',
+      amount: '20',
+      slippageBps: 100,
+      recipient: recipient.address,
+    });
+
+    const swapId = await build(quoteId, route.routeId, wallet.publicKey.toBase58(), recipient.address);
+    const { asked, solanaTxs, terminal } = await signEveryStep(swapId, { solana: wallet, evm: recipient });
+
+    expect(asked).toEqual([
+      '1/3 solana-versioned-transaction',
+      '2/3 Permit',
+      '3/3 PermitWitnessTransferFrom:SwapIntent',
+    ]);
+    expect(terminal).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed' } });
+    // Landed as the service paid it: its fee payer first, charged the fee; the wallet charged nothing.
+    const deposit = await solana.getTransaction(solanaTxs[0], {
+      commitment: 'confirmed',
+      maxSupportedTransactionVersion: 0,
+    });
+    expect(deposit?.meta?.err).toBeNull();
+    expect(feePayers.map((k) => k.publicKey.toBase58())).toContain(
+      deposit!.transaction.message.staticAccountKeys[0].toBase58(),
+    );
+    expect(await lamportsOf(wallet.publicKey)).toBe(0n);
+    expect(await solanaUsdc(wallet.publicKey)).toBe(0n); // exactly `amount` spent
+    expect(await providerA.getBalance(recipient.address)).toBe(0n);
+    expect(await balanceOnA('WETH', recipient.address)).toBeGreaterThanOrEqual(
+      (BigInt(route.expectedAmountOut) * 9_900n) / 10_000n,
+    );
+  });
+
+  it('devnet-a → Solana: a wallet with USDC and 0 ETH signs a Permit and a BridgeToIntent witness; the Solana recipient (0 SOL, no USDC account) receives USDC', async () => {
+    const wallet = await freshEvmWalletWith(15_000_000n);
+    const recipient = Keypair.generate();
+    expect(await providerA.getBalance(wallet.address)).toBe(0n);
+    const { quoteId, route } = await quote({
+      fromChain: 'devnet-a',
+      toChain: 'solana-devnet',
+      tokenIn: 'USDC',
+      tokenOut: 'USDC',
+      amount: '15',
+      recipient: recipient.publicKey.toBase58(),
+    });
+
+    const swapId = await build(quoteId, route.routeId, wallet.address, recipient.publicKey.toBase58());
+    const { asked, terminal } = await signEveryStep(swapId, { evm: wallet });
+
+    expect(asked).toEqual(['1/2 Permit', '2/2 PermitWitnessTransferFrom:BridgeToIntent']);
+    expect(terminal).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed' } });
+    expect(await providerA.getBalance(wallet.address)).toBe(0n);
+    expect(await balanceOnA('USDC', wallet.address)).toBe(0n);
+    const received = await waitFor(
+      async () => ((await solanaUsdc(recipient.publicKey)) > 0n ? solanaUsdc(recipient.publicKey) : null),
+      {
+        timeoutMs: 30_000,
+        intervalMs: 300,
+        description: 'bridged USDC on Solana',
+      },
+    );
+    expect(received).toBe(BigInt(route.expectedAmountOut));
+    // The recipient had no USDC account: the bridge's release created it, paid (fee and rent) by the
+    // bridge authority; the recipient still holds no lamports of its own.
+    expect(await lamportsOf(recipient.publicKey)).toBe(0n);
+    const [release] = await solana.getSignaturesForAddress(
+      usdcAccount(recipient.publicKey),
+      { limit: 1 },
+      'confirmed',
+    );
+    const releaseTx = await solana.getTransaction(release.signature, {
+      commitment: 'confirmed',
+      maxSupportedTransactionVersion: 0,
+    });
+    expect(releaseTx!.transaction.message.staticAccountKeys[0].toBase58()).toBe(
+      manifest.solana.bridgeAuthority,
+    );
+  });
+});
+
+/** An Ed25519 private key of a Solana keypair, for signing a message as another wallet would. */
+function ed25519Key(keypair: Keypair) {
+  // PKCS#8 prefix of an Ed25519 private key, then the 32-byte seed.
+  return {
+    key: Buffer.concat([
+      Buffer.from('302e020100300506032b657004220420', 'hex'),
+      keypair.secretKey.subarray(0, 32),
+    ]),
+    format: 'der' as const,
+    type: 'pkcs8' as const,
+  };
+}
