@@ -157,4 +157,34 @@ describe('a production install (Dockerfile: build, npm ci --omit=dev)', () => {
     expect(handles.map((h) => h.app).sort()).toEqual([...APP_NAMES].sort());
     for (const handle of handles) expect(handle.logs()).not.toMatch(/MODULE_NOT_FOUND|Cannot find module/);
   }, 300_000);
+
+  it("migrates a fresh database with each app's migration CLI from the copy (npm run migrate)", async () => {
+    const server = new URL(testEnv().databaseUrl);
+    server.pathname = `/swapgw_prod_migrate_${randomBytes(4).toString('hex')}`;
+    const migrateUrl = server.toString();
+    await ensureDatabase(migrateUrl);
+    try {
+      const results: Array<{ app: string; code: number | null; output: string }> = [];
+      for (const app of APP_NAMES) {
+        const cli = path.join(copy, 'dist', 'apps', app, 'src', 'cli', 'migrate.js');
+        const previous = process.env.DATABASE_URL;
+        process.env.DATABASE_URL = migrateUrl;
+        try {
+          results.push({ app, ...(await run(process.execPath, [cli, 'up'], copy, 60_000)) });
+        } finally {
+          process.env.DATABASE_URL = previous;
+        }
+      }
+      expect(
+        results.map(({ app, code, output }) => ({
+          app,
+          code,
+          done: output.includes(`${app} migrations: up done`),
+          output: code === 0 ? '' : tail(output, 5),
+        })),
+      ).toEqual(APP_NAMES.map((app) => ({ app, code: 0, done: true, output: '' })));
+    } finally {
+      await dropDatabase(migrateUrl);
+    }
+  }, 120_000);
 });

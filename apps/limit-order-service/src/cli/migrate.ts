@@ -11,7 +11,7 @@ async function main(direction: string | undefined): Promise<void> {
   if (direction === 'up') await prepareDatabase(options);
   else if (direction === 'revert') await revertLastMigration(options);
   else throw new Error('usage: migrate.js up|revert');
-  process.stdout.write(`limit-order-service: migrate ${direction} done\n`);
+  process.stdout.write(`limit-order-service migrations: ${direction} done\n`);
 }
 
 main(process.argv[2]).catch((error: Error) => {

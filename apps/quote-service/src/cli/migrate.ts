@@ -1,3 +1,5 @@
+// TypeORM's decorators read metadata through reflect-metadata, which Nest loads in the apps but nothing loads here.
+import 'reflect-metadata';
 import { prepareDatabase, revertLastMigration } from '@swapgw/persistence';
 import { loadConfigOrExit } from '@swapgw/runtime';
 import { QuoteServiceConfig } from '../config/quote-service.config';
