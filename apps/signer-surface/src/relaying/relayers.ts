@@ -11,25 +11,18 @@ import { RelayerPool, isEnough } from './relayer-pool';
 import { chainUnreachable, sponsoredCallRefused, sponsorshipUnavailable } from './relaying-errors';
 import { RelayingMetrics } from './relaying-metrics';
 import { signTransaction } from './signed-transaction';
+import type { SponsoredSend } from '../signing/sponsored/gas-sponsor';
 import {
   SPONSORED_PURPOSES,
-  SponsoredPurpose,
   SponsoredTransactionEntity,
 } from './sponsored-transaction.entity';
 
-/** A transaction for the relayers to send and pay for. */
-export interface RelayedCall {
-  chain: string;
-  to: string;
-  data: string;
-  /** Native value it moves (a gas drop); counted in its cost. */
-  value: bigint;
-  purpose: SponsoredPurpose;
-  swapId: string;
-  stepIndex: number;
-  /** The API key whose budget and ledger it belongs to. */
-  owner: string;
-  /** Default: the node's estimate × gasLimitPercent / 100. */
+/**
+ * A transaction for the relayers to send and pay for: the signing flow's SponsoredSend (`value` is
+ * counted in its cost: a gas drop), with an optional gas limit (default: the node's estimate ×
+ * gasLimitPercent / 100).
+ */
+export interface RelayedCall extends SponsoredSend {
   gasLimit?: bigint;
 }
 

@@ -1,13 +1,15 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { bigintAsNumber, msColumn } from '@swapgw/persistence';
 import { weiColumn } from './wei-column';
+import { SPONSORED_PURPOSES, SponsoredPurpose } from '../signing/sponsored/gas-sponsor';
 
 /**
- * What a sponsored transaction carries; bounded, as it labels metrics. `solana-transaction`: a
- * user's Solana transaction whose fee payer is the service's (see the entity).
+ * What a sponsored transaction carries (the signing flow's list: its GasSponsor port names what it
+ * asks the relayers for); bounded, as it labels metrics. `solana-transaction`: a user's Solana
+ * transaction whose fee payer is the service's (see the entity).
  */
-export const SPONSORED_PURPOSES = ['gas-drop', 'permit', 'intent', 'solana-transaction'] as const;
-export type SponsoredPurpose = (typeof SPONSORED_PURPOSES)[number];
+export { SPONSORED_PURPOSES };
+export type { SponsoredPurpose };
 
 /**
  * pending → confirmed (receipt status 1) | failed (receipt status 0: mined, reverted, gas paid) |

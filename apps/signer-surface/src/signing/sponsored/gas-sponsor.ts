@@ -52,7 +52,8 @@ export interface GasSponsor {
  * Why the service pays: a user's gas for their own transaction, a signature to carry, or the fee of
  * a Solana transaction it pays as fee payer.
  */
-export type SponsoredPurpose = 'gas-drop' | 'permit' | 'intent' | 'solana-transaction';
+export const SPONSORED_PURPOSES = ['gas-drop', 'permit', 'intent', 'solana-transaction'] as const;
+export type SponsoredPurpose = (typeof SPONSORED_PURPOSES)[number];
 
 /** A user's Solana transaction the service's fee payer co-signed, as the ledger records it. */
 export interface SponsoredSolanaTransaction {
