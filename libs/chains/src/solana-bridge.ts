@@ -1,7 +1,8 @@
 import { PublicKey, TransactionInstruction } from '@solana/web3.js';
 import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import bs58 from 'bs58';
-import { getAddress, hexlify, isAddress } from 'ethers';
+import { getAddress, hexlify, isAddress, ZeroAddress } from 'ethers';
+import { encodeBridgeSwapMessage } from './sponsored-intents';
 
 // The on-chain format of the devnet USDC bridge's Solana end: what a deposit transaction carries
 // (a checked USDC transfer to the vault plus a memo) and how the relayer names releases. Pure
@@ -28,27 +29,114 @@ export interface SolanaBridgeManifestView {
   bridge: { vault: string };
 }
 
-const DEPOSIT_MEMO = /^swapgw-bridge:v1:(\d{1,20}):(0x[0-9a-fA-F]{40})$/;
+const EVM_ADDRESS = '0x[0-9a-fA-F]{40}';
+const UINT = '0|[1-9][0-9]{0,77}';
+/** Hops of a message's path, as the SwapGatewayRouter bounds them (MAX_PATH_LENGTH). */
+const MAX_PATH_LENGTH = 8;
+const DEPOSIT_MEMO = new RegExp(
+  `^swapgw-bridge:v1:(\\d{1,20}):(${EVM_ADDRESS})` +
+    `(?::swap:((?:${EVM_ADDRESS},){1,${MAX_PATH_LENGTH - 1}}${EVM_ADDRESS}):(${UINT}):(${EVM_ADDRESS}):([01]):(${UINT}))?$`,
+);
 const RELEASE_MEMO = /^swapgw-bridge-release:(\d{1,78}):(\d{1,78})$/;
+const MAX_UINT256 = (1n << 256n) - 1n;
 
-/** The memo that turns a USDC transfer to the vault into a bridge deposit. */
-export function solanaBridgeDepositMemo(destinationChainId: number | bigint, recipient: string): string {
-  if (!isAddress(recipient)) throw new Error(`bridge recipient ${recipient} is not an EVM address`);
-  return `swapgw-bridge:v1:${destinationChainId.toString()}:${getAddress(recipient)}`;
+/**
+ * The swap a Solana deposit hands to its EVM recipient, the destination chain's SwapGatewayRouter:
+ * what the message of a BridgeSwapIntent deposit carries (path, minimum out, final recipient,
+ * unwrapNative, deadline). The relayer releases such a deposit with releaseWithMessage and
+ * solanaBridgeSwapMessageBytes(message), so the router's onBridgeRelease swaps it as it swaps an EVM
+ * bridge-and-swap deposit, or pays the recipient the bridged USDC when the swap cannot happen.
+ */
+export interface SolanaBridgeSwapMessage {
+  /** Uniswap V2 path on the destination chain; path[0] is the bridged token there. */
+  path: string[];
+  amountOutMin: bigint;
+  /** The final recipient: of the swap's output, or of the bridged tokens when it cannot happen. */
+  recipient: string;
+  /** The path ends with WETH and the recipient gets native ETH. */
+  unwrapNative: boolean;
+  /** Seconds since epoch; after it the router pays the bridged tokens. */
+  deadline: bigint;
 }
 
-/** Parses a deposit memo; undefined when the text is not one (wrong prefix, version, id or address). */
-export function parseSolanaBridgeDepositMemo(memo: string): { destinationChainId: bigint; recipient: string } | undefined {
+/** What a deposit memo says. */
+export interface SolanaBridgeDeposit {
+  destinationChainId: bigint;
+  /** The EVM address paid on the destination: with a message, the contract that receives it. */
+  recipient: string;
+  message?: SolanaBridgeSwapMessage;
+}
+
+/**
+ * The memo that turns a USDC transfer to the vault into a bridge deposit:
+ * `swapgw-bridge:v1:<destinationChainId>:<recipient>`, and for a deposit with a message (recipient:
+ * the destination's SwapGatewayRouter) `:swap:<path, comma-separated>:<amountOutMin>:<final
+ * recipient>:<unwrapNative 0|1>:<deadline>` after it. Addresses checksummed, integers in decimal.
+ * The depositor signs the memo instruction, so nobody can change what it says.
+ */
+export function solanaBridgeDepositMemo(destinationChainId: number | bigint, recipient: string, message?: SolanaBridgeSwapMessage): string {
+  if (!isAddress(recipient)) throw new Error(`bridge recipient ${recipient} is not an EVM address`);
+  const plain = `swapgw-bridge:v1:${destinationChainId.toString()}:${getAddress(recipient)}`;
+  if (message === undefined) return plain;
+  const problem = bridgeSwapMessageProblem(getAddress(recipient), message);
+  if (problem !== null) throw new Error(`bridge message: ${problem}`);
+  const path = message.path.map((hop) => getAddress(hop)).join(',');
+  return `${plain}:swap:${path}:${message.amountOutMin}:${getAddress(message.recipient)}:${message.unwrapNative ? 1 : 0}:${message.deadline}`;
+}
+
+/**
+ * Parses a deposit memo; undefined when the text is not one (wrong prefix, version, id or address,
+ * or a message the destination router would refuse: see bridgeSwapMessageProblem).
+ */
+export function parseSolanaBridgeDepositMemo(memo: string): SolanaBridgeDeposit | undefined {
   const match = DEPOSIT_MEMO.exec(memo);
   if (!match) return undefined;
-  let recipient: string;
   try {
     // A mixed-case address with a wrong checksum is a typo, not a recipient.
-    recipient = getAddress(match[2]);
+    const recipient = getAddress(match[2]);
+    const deposit: SolanaBridgeDeposit = { destinationChainId: BigInt(match[1]), recipient };
+    if (match[3] === undefined) return deposit;
+    const message: SolanaBridgeSwapMessage = {
+      path: match[3].split(',').map((hop) => getAddress(hop)),
+      amountOutMin: BigInt(match[4]),
+      recipient: getAddress(match[5]),
+      unwrapNative: match[6] === '1',
+      deadline: BigInt(match[7]),
+    };
+    return bridgeSwapMessageProblem(recipient, message) === null ? { ...deposit, message } : undefined;
   } catch {
     return undefined;
   }
-  return { destinationChainId: BigInt(match[1]), recipient };
+}
+
+/**
+ * Why the destination router would refuse `message` for a deposit paid to `router` (its release
+ * would revert and never settle), or null: a path of 2 to 8 addresses, uints that fit 256 bits, a
+ * final recipient that is neither zero nor the router. Anything else (a passed deadline, a minimum
+ * the swap cannot reach, a path that does not start with the bridged token) the router settles by
+ * paying the recipient the bridged tokens.
+ */
+export function bridgeSwapMessageProblem(router: string, message: SolanaBridgeSwapMessage): string | null {
+  if (!isAddress(router) || getAddress(router) === ZeroAddress) return `the recipient ${router} is not a contract address`;
+  if (message.path.length < 2 || message.path.length > MAX_PATH_LENGTH) return `the path has ${message.path.length} tokens, not 2 to ${MAX_PATH_LENGTH}`;
+  const notAddress = message.path.find((hop) => !isAddress(hop));
+  if (notAddress !== undefined) return `path token ${notAddress} is not an EVM address`;
+  for (const [field, value] of [['amountOutMin', message.amountOutMin], ['deadline', message.deadline]] as const) {
+    if (value < 0n || value > MAX_UINT256) return `${field} ${value} is not a uint256`;
+  }
+  if (!isAddress(message.recipient)) return `the final recipient ${message.recipient} is not an EVM address`;
+  const finalRecipient = getAddress(message.recipient);
+  if (finalRecipient === ZeroAddress || finalRecipient === getAddress(router)) return `the final recipient ${finalRecipient} cannot be zero or the deposit's recipient`;
+  return null;
+}
+
+/**
+ * The message bytes the relayer releases a Solana deposit's message with (releaseWithMessage): the
+ * SwapGatewayRouter's BridgeSwapMessage, its owner the zero address (the depositor is a Solana
+ * wallet; the release names the deposit by source chain id and nonce).
+ */
+export function solanaBridgeSwapMessageBytes(message: SolanaBridgeSwapMessage): string {
+  return encodeBridgeSwapMessage({ owner: ZeroAddress, ...message });
 }
 
 /** The memo the bridge authority writes on each release: the on-chain record that makes it idempotent. */
@@ -73,14 +161,17 @@ export function memoInstruction(text: string, signers: PublicKey[] = []): Transa
 /**
  * The two instructions of a Solana → EVM bridge deposit: a checked transfer of `amount` USDC base
  * units from the user's USDC associated token account to the bridge vault, and the memo naming the
- * destination chain id and EVM recipient, signed by the user. Put them in one (v0 or legacy)
- * transaction paid and signed by `user`; the relayer pays `amount` minus the fee on the destination.
+ * destination chain id and EVM recipient (and the `message` for it, if any), signed by the user. Put
+ * them in one (v0 or legacy) transaction signed by `user` (and paid by it or by a fee payer); the
+ * relayer pays `amount` minus the fee on the destination, with the message through
+ * releaseWithMessage.
  */
 export function solanaBridgeDepositInstructions(input: {
   user: PublicKey;
   amount: bigint;
   destinationChainId: number | bigint;
   recipient: string;
+  message?: SolanaBridgeSwapMessage;
   manifest: SolanaBridgeManifestView;
 }): TransactionInstruction[] {
   if (input.amount <= 0n) throw new Error('bridge deposit amount must be positive');
@@ -94,7 +185,7 @@ export function solanaBridgeDepositInstructions(input: {
       input.amount,
       input.manifest.tokens.USDC.decimals,
     ),
-    memoInstruction(solanaBridgeDepositMemo(input.destinationChainId, input.recipient), [input.user]),
+    memoInstruction(solanaBridgeDepositMemo(input.destinationChainId, input.recipient, input.message), [input.user]),
   ];
 }
 

@@ -1,4 +1,5 @@
 import {
+  AbiCoder,
   getAddress,
   hexlify,
   Interface,
@@ -90,6 +91,26 @@ export interface BridgeSwapIntent {
   /** Seconds since epoch: the source deposit and the destination swap (after it: bridged tokens paid). */
   deadline: UintLike;
 }
+
+/**
+ * The message a bridge-and-swap deposit carries to the destination chain's SwapGatewayRouter
+ * (SwapGatewayRouter.BridgeSwapMessage, abi-encoded): its onBridgeRelease swaps what the bridge
+ * delivered along `path` for at least `amountOutMin` to `recipient`, or pays `recipient` the bridged
+ * tokens when that cannot happen. `owner` is only reported (BridgeSwapSettled): the EVM signer of a
+ * bridgeAndSwapWithIntent, the zero address for a deposit made on Solana.
+ */
+export interface BridgeSwapMessage {
+  owner: string;
+  path: string[];
+  amountOutMin: UintLike;
+  recipient: string;
+  unwrapNative: boolean;
+  deadline: UintLike;
+}
+
+/** The ABI type of BridgeSwapMessage, as the router abi.decodes it. */
+export const BRIDGE_SWAP_MESSAGE_ABI_TYPE =
+  'tuple(address owner, address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline)';
 
 /** The Permit2 half of a sponsored leg: what may be pulled, once, by the router. */
 export interface Permit2IntentPermit {
@@ -474,6 +495,34 @@ export function encodeSponsoredCall(td: TypedDataV4, owner: string, signature: s
     ]),
     value: '0',
   };
+}
+
+/** The bytes (0x-hex) of a BridgeSwapMessage, exactly as bridgeAndSwapWithIntent deposits them. */
+export function encodeBridgeSwapMessage(message: BridgeSwapMessage): string {
+  return AbiCoder.defaultAbiCoder().encode(
+    [BRIDGE_SWAP_MESSAGE_ABI_TYPE],
+    [
+      [
+        checksummed(message.owner, 'owner'),
+        message.path.map((hop, i) => checksummed(hop, `path[${i}]`)),
+        uintString(message.amountOutMin, 'amountOutMin'),
+        checksummed(message.recipient, 'recipient'),
+        message.unwrapNative,
+        uintString(message.deadline, 'deadline'),
+      ],
+    ],
+  );
+}
+
+/** The inverse of encodeBridgeSwapMessage (uints as bigint). */
+export function decodeBridgeSwapMessage(
+  bytes: string,
+): BridgeSwapMessage & { amountOutMin: bigint; deadline: bigint } {
+  const [[owner, path, amountOutMin, recipient, unwrapNative, deadline]] = AbiCoder.defaultAbiCoder().decode(
+    [BRIDGE_SWAP_MESSAGE_ABI_TYPE],
+    bytes,
+  ) as unknown as [[string, string[], bigint, string, boolean, bigint]];
+  return { owner, path: [...path], amountOutMin, recipient, unwrapNative, deadline };
 }
 
 /**

@@ -2,7 +2,7 @@ import { Keypair, PublicKey } from '@solana/web3.js';
 import { CodedError, RouteLeg, RoutePlan, TokenRef } from '@swapgw/contracts';
 import { getAddress } from 'ethers';
 import { devnetBridgeInterface, erc20Interface, uniswapV2RouterInterface } from './calldata';
-import { balanceKey, balancesToRead, planSteps, StepPlanContext, walletsOf } from './step-plan';
+import { balanceKey, balancesToRead, bridgeSwapLegOf, planSteps, StepPlanContext, walletsOf } from './step-plan';
 
 // EVM ⇄ Solana routes as quote-service builds them over the devnet bridge, and Jupiter legs.
 const EVM_USER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -195,5 +195,87 @@ describe('planSteps on Solana routes', () => {
     expect(
       codeOf(() => planSteps(planOf([solanaToEvmBridge]), { userAddress: SOL_USER, recipient: EVM_OTHER, permitType: 'eip2612', permitDeadline: NOW_MS + 1 }, context)),
     ).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe('sponsored Solana → EVM swap through the destination’s SwapGatewayRouter: one Solana signature (bridge-swap)', () => {
+  const PERMIT_ROUTER_A = getAddress('0x' + 'd1'.repeat(20));
+  const PERMIT2_A = getAddress('0x' + 'd2'.repeat(20));
+  const ETH_A = token('devnet-a', 'ETH', null, 18);
+  const deadline = NOW_MS / 1000 + 3600;
+  const routerContext: StepPlanContext = {
+    ...context,
+    permitContractsOf: (chain) => (chain === 'devnet-a' ? { permitRouter: PERMIT_ROUTER_A, permit2: PERMIT2_A, uniswapV2Router: ROUTER_A, bridge: BRIDGE_A } : undefined),
+    // The destination's balance is never waited on: nothing is read for it.
+    balancesBefore: new Map(),
+  };
+
+  it('one bridge-deposit step, paid by the service’s fee payer, to the destination router with the swap as its message; no devnet-a steps', () => {
+    const plan = planOf([solanaToEvmBridge, swapOnA]);
+    const steps = planSteps(plan, { userAddress: SOL_USER, recipient: EVM_OTHER }, routerContext);
+
+    expect(steps).toEqual([
+      {
+        index: 1,
+        legIndex: 0,
+        kind: 'bridge',
+        chain: 'solana-devnet',
+        signer: SOL_USER,
+        call: null,
+        sponsored: { mode: 'solana-fee-payer' },
+        solana: {
+          kind: 'bridge-deposit',
+          mint: MINT,
+          vault: VAULT,
+          amount: '20000000',
+          destinationChainId: 31337,
+          recipient: PERMIT_ROUTER_A,
+          message: { path: [USDC_A.address, WETH_A.address], amountOutMin: '6500000000000000', recipient: EVM_OTHER, unwrapNative: false, deadline },
+        },
+      },
+    ]);
+    expect(bridgeSwapLegOf(plan, routerContext)).toBe(0);
+  });
+
+  it('scales the destination minimum to what the bridge guarantees; native ETH out unwraps; the recipient may come from the quote', () => {
+    const bridge = { ...solanaToEvmBridge, minAmountOut: '19980000' };
+    const swap = { ...swapOnA, tokenOut: ETH_A };
+    const steps = planSteps(planOf([bridge, swap], EVM_OTHER), { userAddress: SOL_USER }, routerContext);
+    expect(steps).toHaveLength(1);
+    expect(steps[0].solana!.message).toEqual({
+      path: [USDC_A.address, WETH_A.address],
+      amountOutMin: '6496748374187093', // 6.5e15 × 19,980,000 / 19,990,000, rounded down
+      recipient: EVM_OTHER,
+      unwrapNative: true,
+      deadline,
+    });
+  });
+
+  it.each([
+    ['devnet-a has no SwapGatewayRouter', { permitContractsOf: () => undefined }, {}],
+    ['the destination swap goes through another router', {}, { spender: getAddress('0x' + 'a9'.repeat(20)) }],
+    ['the destination swap is an aggregator’s prebuilt call', {}, { provider: 'lifi', call: { to: ROUTER_A, data: '0x', value: '0' }, path: undefined }],
+    ['the destination swap does not start with the bridged token', {}, { tokenIn: WETH_A, tokenOut: USDC_A, path: [WETH_A.address!, USDC_A.address!] }],
+  ])('keeps the bridge to the recipient and its devnet-a steps when %s', (_name, contextOverrides: Partial<StepPlanContext>, swapOverrides: Partial<RouteLeg>) => {
+    const steps = planSteps(planOf([solanaToEvmBridge, { ...swapOnA, ...swapOverrides }]), { userAddress: SOL_USER, recipient: EVM_OTHER }, {
+      ...routerContext,
+      balancesBefore: context.balancesBefore,
+      ...contextOverrides,
+    });
+    expect(steps[0].solana).toEqual({ kind: 'bridge-deposit', mint: MINT, vault: VAULT, amount: '20000000', destinationChainId: 31337, recipient: EVM_OTHER });
+    expect(steps.slice(1).map((s) => `${s.chain} by ${s.signer}`)).toEqual(['devnet-a by ' + EVM_OTHER, 'devnet-a by ' + EVM_OTHER]);
+  });
+
+  it('gasPayment user keeps the deposit to the recipient, then its own approve and swap on devnet-a', () => {
+    const steps = planSteps(planOf([solanaToEvmBridge, swapOnA]), { userAddress: SOL_USER, recipient: EVM_OTHER, gasPayment: 'user' }, { ...routerContext, balancesBefore: context.balancesBefore });
+    expect(steps.map((s) => `${s.kind}@${s.chain}:${s.sponsored?.mode}`)).toEqual(['bridge@solana-devnet:undefined', 'approve@devnet-a:undefined', 'swap@devnet-a:undefined']);
+    expect(steps[0].solana).not.toHaveProperty('message');
+    expect(steps[0].solana!.recipient).toBe(EVM_OTHER);
+  });
+
+  it('bridgeSwapLegOf: a Solana bridge with a final swap on EVM only, not a bridge to Solana nor a Solana swap', () => {
+    expect(bridgeSwapLegOf(planOf([solanaToEvmBridge]), routerContext)).toBeNull();
+    expect(bridgeSwapLegOf(planOf([evmToSolanaBridge, jupiterSwap(SOL_OTHER)]), routerContext)).toBeNull();
+    expect(bridgeSwapLegOf(planOf([{ ...solanaToEvmBridge, tokenIn: { ...USDC_S, address: null } }, swapOnA]), routerContext)).toBeNull();
   });
 });

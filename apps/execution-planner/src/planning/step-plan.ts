@@ -177,7 +177,10 @@ export function balancesToRead(plan: RoutePlan, holderOn: (chain: string) => str
  * through the chains' SwapGatewayRouters (bridgeSwapLegOf), signs once on the source: the bridge
  * leg's step is a `bridge-swap` intent binding the destination swap too (the bridge hands the
  * deposit to the destination router, which swaps it for the recipient), and the swap leg has no
- * steps. Its minimum out is the swap leg's, scaled to what the bridge guarantees, as above.
+ * steps. Its minimum out is the swap leg's, scaled to what the bridge guarantees, as above. The same
+ * from Solana: the bridge leg's step is the Solana bridge deposit to the destination's
+ * SwapGatewayRouter whose memo carries the swap (SolanaStepSpec `message`), and the swap leg has no
+ * steps.
  */
 export function planSteps(plan: RoutePlan, request: StepPlanRequest, context: StepPlanContext): PlannedStep[] {
   const wallets = walletsOf(plan, request, context.familyOf);
@@ -205,7 +208,11 @@ export function planSteps(plan: RoutePlan, request: StepPlanRequest, context: St
 
     if (context.familyOf(leg.chain) === 'solana') {
       // SPL transfers need no allowance: the user's own signature authorizes the transfer.
-      add({ kind: leg.kind, call: null, solana: solanaStepOf(leg, spend, signer, legRecipient, context), ...(sponsored ? { sponsored: SOLANA_FEE_PAYER } : {}) });
+      const solana =
+        legIndex === bridgeSwapAt
+          ? solanaBridgeSwapStepOf(leg, plan.legs[legIndex + 1], spend, minOut, wallets.finalRecipient, deadline, context)
+          : solanaStepOf(leg, spend, signer, legRecipient, context);
+      add({ kind: leg.kind, call: null, solana, ...(sponsored ? { sponsored: SOLANA_FEE_PAYER } : {}) });
     } else if (sponsored) {
       const contracts = context.permitContractsOf?.(leg.chain);
       if (contracts && leg.tokenIn.address !== null && permitLegProblem(leg, contracts) === null) {
@@ -286,19 +293,27 @@ function intentOf(
 
 /**
  * The index of the bridge leg whose destination swap can run from the source chain's signature, or
- * null: the route's last two legs are a bridge from an EVM chain and a swap on the EVM chain it
- * delivers to, each through its chain's SwapGatewayRouter (permit contracts on both chains, the
- * bridge and the Uniswap V2 router those routers call), and the swap starts with the bridged token.
+ * null: the route's last two legs are a bridge and a swap on the EVM chain it delivers to through
+ * that chain's SwapGatewayRouter (its permit contracts, and the Uniswap V2 router it calls), and the
+ * swap starts with the bridged token. The bridge leaves either an EVM chain through that chain's
+ * SwapGatewayRouter (permit contracts there, the bridge it calls), or Solana as the devnet bridge
+ * deposit (an SPL token into the vault, not a prebuilt transaction), whose memo carries the swap.
  */
 export function bridgeSwapLegOf(plan: RoutePlan, context: Pick<StepPlanContext, 'familyOf' | 'permitContractsOf'>): number | null {
   const at = plan.legs.length - 2;
   if (at < 0) return null;
   const [bridge, swap] = [plan.legs[at], plan.legs[at + 1]];
   if (bridge.kind !== 'bridge' || swap.kind !== 'swap' || bridge.destinationChain !== swap.chain) return null;
-  if (context.familyOf(bridge.chain) !== 'evm' || context.familyOf(swap.chain) !== 'evm') return null;
-  const source = context.permitContractsOf?.(bridge.chain);
+  if (context.familyOf(swap.chain) !== 'evm') return null;
   const destination = context.permitContractsOf?.(swap.chain);
-  if (!source || !destination || permitLegProblem(bridge, source) !== null || permitLegProblem(swap, destination) !== null) return null;
+  if (!destination || permitLegProblem(swap, destination) !== null) return null;
+  const sourceFamily = context.familyOf(bridge.chain);
+  if (sourceFamily === 'solana') {
+    if (bridge.tokenIn.address === null || bridge.solanaTransaction || bridge.call) return null;
+  } else {
+    const source = context.permitContractsOf?.(bridge.chain);
+    if (sourceFamily !== 'evm' || !source || permitLegProblem(bridge, source) !== null) return null;
+  }
   const bridged = bridge.tokenOut.address?.toLowerCase();
   if (bridged === undefined || swap.tokenIn.address?.toLowerCase() !== bridged || swap.path?.[0]?.toLowerCase() !== bridged) return null;
   return at;
@@ -319,17 +334,53 @@ function bridgeSwapIntentOf(
   contracts: PermitContracts,
   context: StepPlanContext,
 ): SponsoredIntentSpec {
-  if (!bridge.destinationChain) throw new Error(`Bridge leg on ${bridge.chain} has no destinationChain`);
-  const destination = context.permitContractsOf?.(swap.chain);
-  if (!destination || !swap.path) throw new Error(`Swap leg on ${swap.chain} cannot run through its SwapGatewayRouter`);
-  const quotedIn = BigInt(swap.amountIn);
-  const amountOutMin = (BigInt(swap.minAmountOut) * min(quotedIn, bridged)) / quotedIn;
   return {
     kind: 'bridge-swap',
     permit2: contracts.permit2,
     router: contracts.permitRouter,
     token: bridge.tokenIn.address as string,
     amount: spend.toString(),
+    ...destinationSwapOf(bridge, swap, bridged, recipient, deadline, context),
+  };
+}
+
+/**
+ * The Solana side of a bridge-swap: the bridge deposit of `spend` to the destination's
+ * SwapGatewayRouter, its memo carrying the destination swap (as bridgeSwapIntentOf binds it).
+ */
+function solanaBridgeSwapStepOf(
+  bridge: RouteLeg,
+  swap: RouteLeg,
+  spend: bigint,
+  bridged: bigint,
+  recipient: string,
+  deadline: bigint,
+  context: StepPlanContext,
+): SolanaStepSpec {
+  if (bridge.tokenIn.address === null) throw new Error(`Bridge leg on ${bridge.chain} has no SPL mint for ${bridge.tokenIn.symbol}`);
+  const { destinationChainId, destinationRouter, ...message } = destinationSwapOf(bridge, swap, bridged, recipient, deadline, context);
+  return { kind: 'bridge-deposit', mint: bridge.tokenIn.address, vault: bridge.spender, amount: spend.toString(), destinationChainId, recipient: destinationRouter, message };
+}
+
+/**
+ * The destination half of a bridge-swap: the destination chain's bridge id and SwapGatewayRouter,
+ * and the swap along the swap leg's path for at least its minAmountOut scaled to what the bridge
+ * guarantees (`bridged`), to the final recipient, before the deadline.
+ */
+function destinationSwapOf(
+  bridge: RouteLeg,
+  swap: RouteLeg,
+  bridged: bigint,
+  recipient: string,
+  deadline: bigint,
+  context: StepPlanContext,
+): { destinationChainId: number; destinationRouter: string; path: string[]; amountOutMin: string; unwrapNative: boolean; recipient: string; deadline: number } {
+  if (!bridge.destinationChain) throw new Error(`Bridge leg on ${bridge.chain} has no destinationChain`);
+  const destination = context.permitContractsOf?.(swap.chain);
+  if (!destination || !swap.path) throw new Error(`Swap leg on ${swap.chain} cannot run through its SwapGatewayRouter`);
+  const quotedIn = BigInt(swap.amountIn);
+  const amountOutMin = (BigInt(swap.minAmountOut) * min(quotedIn, bridged)) / quotedIn;
+  return {
     destinationChainId: bridge.destinationBridgeChainId ?? context.evmChainIdOf(bridge.destinationChain),
     destinationRouter: destination.permitRouter,
     path: swap.path,

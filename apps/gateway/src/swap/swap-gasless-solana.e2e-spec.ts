@@ -16,8 +16,9 @@ import { connectE2eApi, E2eApi } from '../../test/support/e2e-api';
 // Gas covered by the service (the default, gasPayment sponsored) across EVM and Solana: fresh
 // wallets holding USDC and no native token at all (0 lamports, 0 wei) complete swaps through the
 // spec's flow. The Solana step is a transaction whose fee payer is the service's: the wallet signs
-// its own slot, the service adds the fee payer's signature and broadcasts it. The EVM steps are typed
-// data the relayers carry. No native balance ever drops; the input token leaves for exactly `amount`.
+// its own slot, the service adds the fee payer's signature and broadcasts it; towards EVM its memo
+// carries the destination swap, so nobody signs on devnet-a. The EVM steps are typed data the
+// relayers carry. No native balance ever drops; the input token leaves for exactly `amount`.
 const env = testEnv();
 const manifest = JSON.parse(fs.readFileSync(env.devnetManifest, 'utf8')) as {
   mnemonic: string;
@@ -275,11 +276,13 @@ describe('gas covered by the service between EVM and Solana: wallets without SOL
     }
   }
 
-  it('Solana → devnet-a: a wallet with USDC and 0 SOL bridges, its fee paid by the service; the EVM recipient with 0 ETH signs a Permit and a Permit2 witness', async () => {
-    const wallet = await freshSolanaWalletWith(20_000_000n);
+  it('Solana → devnet-a: a wallet with USDC and 0 SOL signs one transaction, its fee paid by the service; the bridge hands it to devnet-a’s router, which swaps: the EVM recipient (0 ETH) signs nothing and gets WETH', async () => {
+    const amount = 20_000_000n;
+    const wallet = await freshSolanaWalletWith(amount);
     const recipient = Wallet.createRandom() as unknown as Wallet;
     expect(await lamportsOf(wallet.publicKey)).toBe(0n);
     expect(await providerA.getBalance(recipient.address)).toBe(0n);
+    expect(await solanaUsdc(wallet.publicKey)).toBe(amount);
     const { quoteId, route } = await quote({
       fromChain: 'solana-devnet',
       toChain: 'devnet-a',
@@ -289,15 +292,15 @@ describe('gas covered by the service between EVM and Solana: wallets without SOL
       slippageBps: 100,
       recipient: recipient.address,
     });
+    const minimum = (BigInt(route.expectedAmountOut) * 9_900n) / 10_000n;
 
     const swapId = await build(quoteId, route.routeId, wallet.publicKey.toBase58(), recipient.address);
     const { asked, solanaTxs, terminal } = await signEveryStep(swapId, { solana: wallet, evm: recipient });
 
-    expect(asked).toEqual([
-      '1/3 solana-versioned-transaction',
-      '2/3 Permit',
-      '3/3 PermitWitnessTransferFrom:SwapIntent',
-    ]);
+    // One signature, the Solana wallet's: its deposit's memo carries the destination swap.
+    expect(asked).toEqual(['1/1 solana-versioned-transaction']);
+    // Completed once the deposit confirmed on Solana (as a bridge-only route); the bridge relayer then
+    // releases it with the message to devnet-a's router, which swaps it for the recipient.
     expect(terminal).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed' } });
     // Landed as the service paid it: its fee payer first, charged the fee; the wallet charged nothing.
     const deposit = await solana.getTransaction(solanaTxs[0], {
@@ -308,12 +311,22 @@ describe('gas covered by the service between EVM and Solana: wallets without SOL
     expect(feePayers.map((k) => k.publicKey.toBase58())).toContain(
       deposit!.transaction.message.staticAccountKeys[0].toBase58(),
     );
+    const weth = await waitFor(
+      async () => {
+        const balance = await balanceOnA('WETH', recipient.address);
+        return balance > 0n ? balance : null;
+      },
+      {
+        timeoutMs: 60_000,
+        intervalMs: 300,
+        description: 'the WETH of the destination swap at the EVM recipient',
+      },
+    );
+    expect(weth).toBeGreaterThanOrEqual(minimum);
     expect(await lamportsOf(wallet.publicKey)).toBe(0n);
     expect(await solanaUsdc(wallet.publicKey)).toBe(0n); // exactly `amount` spent
     expect(await providerA.getBalance(recipient.address)).toBe(0n);
-    expect(await balanceOnA('WETH', recipient.address)).toBeGreaterThanOrEqual(
-      (BigInt(route.expectedAmountOut) * 9_900n) / 10_000n,
-    );
+    expect(await balanceOnA('USDC', recipient.address)).toBe(0n); // swapped, not paid out as USDC
   });
 
   it('devnet-a → Solana: a wallet with USDC and 0 ETH signs a Permit and a BridgeToIntent witness; the Solana recipient (0 SOL, no USDC account) receives USDC', async () => {

@@ -11,9 +11,10 @@ export interface BridgeTransfer {
   amount: bigint;
   depositTxHash: string;
   /**
-   * A deposit with a message (DevnetBridge.depositWithMessage, 0x-hex): the destination releases it
-   * to `recipient` (a contract) and hands it the message in the same transaction
-   * (releaseWithMessage → recipient.onBridgeRelease). Only EVM destinations take one.
+   * A deposit with a message (0x-hex; DevnetBridge.depositWithMessage, or a Solana deposit whose
+   * memo carries a swap message): the destination releases it to `recipient` (a contract) and hands
+   * it the message in the same transaction (releaseWithMessage → recipient.onBridgeRelease). Only
+   * EVM destinations take one.
    */
   message?: string;
 }

@@ -21,6 +21,7 @@ import {
   parseSolanaBridgeDepositMemo,
   parseSolanaBridgeReleaseMemo,
   solanaBridgeReleaseMemo,
+  solanaBridgeSwapMessageBytes,
   solanaDepositNonce,
 } from '@swapgw/chains/solana-bridge';
 import { SolanaDevnetManifest } from '../solana/solana-devnet';
@@ -88,9 +89,13 @@ export function readVaultTransaction(input: {
 /**
  * The Solana side of the devnet bridge. Deposits: USDC transferred to the vault with a memo
  * `swapgw-bridge:v1:<destinationChainId>:<0x recipient>`, found through getSignaturesForAddress(vault)
- * and getTransaction. Releases: the authority pays the recipient's USDC associated token account
- * (created idempotently) from the vault, with the memo `swapgw-bridge-release:<source>:<nonce>`;
- * those memos on the vault's history are the record that makes releases idempotent.
+ * and getTransaction. A memo that also carries a swap message (`...:swap:<path>:...`, see
+ * solanaBridgeDepositMemo) makes a transfer with a message: its recipient is the destination's
+ * SwapGatewayRouter and the destination releases it with releaseWithMessage, the message being the
+ * router's BridgeSwapMessage (solanaBridgeSwapMessageBytes), as for an EVM depositWithMessage.
+ * Releases: the authority pays the recipient's USDC associated token account (created
+ * idempotently) from the vault, with the memo `swapgw-bridge-release:<source>:<nonce>`; those memos
+ * on the vault's history are the record that makes releases idempotent.
  */
 export class SolanaBridgeEndpoint implements BridgeEndpoint {
   readonly chain: string;
@@ -224,7 +229,7 @@ export class SolanaBridgeEndpoint implements BridgeEndpoint {
       this.options.logger.warn({ msg: 'transfer to the bridge vault without one valid bridge memo; ignored', ...fields }, CONTEXT);
       return;
     }
-    const { destinationChainId, recipient } = parsed[0];
+    const { destinationChainId, recipient, message: swapMessage } = parsed[0];
     const amount = amountAfterBridgeFee(view.vaultInflow, this.options.feeBps);
     if (destinationChainId === this.bridgeChainId || amount === 0n) {
       this.options.logger.warn(
@@ -241,6 +246,7 @@ export class SolanaBridgeEndpoint implements BridgeEndpoint {
       recipient,
       amount,
       depositTxHash: signature,
+      ...(swapMessage !== undefined ? { message: solanaBridgeSwapMessageBytes(swapMessage) } : {}),
     });
   }
 

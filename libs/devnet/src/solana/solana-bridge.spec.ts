@@ -1,9 +1,12 @@
 import { Keypair, PublicKey, TransactionMessage } from '@solana/web3.js';
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import bs58 from 'bs58';
+import { decodeBridgeSwapMessage } from '@swapgw/chains';
+import { ZeroAddress } from 'ethers';
 import { readVaultTransaction } from '../bridge/solana-bridge-endpoint';
 import {
   amountAfterBridgeFee,
+  bridgeSwapMessageProblem,
   bytes32ToSolanaAddress,
   memoInstruction,
   parseSolanaBridgeDepositMemo,
@@ -11,6 +14,8 @@ import {
   solanaBridgeDepositInstructions,
   solanaBridgeDepositMemo,
   solanaBridgeReleaseMemo,
+  solanaBridgeSwapMessageBytes,
+  SolanaBridgeSwapMessage,
   solanaDepositNonce,
   solanaRecipientBytes32,
 } from '@swapgw/chains/solana-bridge';
@@ -45,6 +50,72 @@ describe('Solana bridge memos', () => {
     ['trailing text', `swapgw-bridge:v1:31337:${evmRecipient} please`],
   ])('rejects a deposit memo with %s', (_why, memo) => {
     expect(parseSolanaBridgeDepositMemo(memo)).toBeUndefined();
+  });
+
+  describe('with a swap message for the destination router', () => {
+    const router = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512';
+    const usdc = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+    const weth = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0';
+    const message: SolanaBridgeSwapMessage = {
+      path: [usdc, weth],
+      amountOutMin: 4_950_000_000_000_000n,
+      recipient: evmRecipient,
+      unwrapNative: false,
+      deadline: 1_900_000_000n,
+    };
+    const memo = `swapgw-bridge:v1:31337:${router}:swap:${usdc},${weth}:4950000000000000:${evmRecipient}:0:1900000000`;
+
+    it('writes every field of the message after the plain memo, checksummed, and reads it back', () => {
+      const written = solanaBridgeDepositMemo(31337, router.toLowerCase(), { ...message, path: message.path.map((a) => a.toLowerCase()), recipient: evmRecipient.toLowerCase() });
+      expect(written).toBe(memo);
+      expect(parseSolanaBridgeDepositMemo(written)).toEqual({ destinationChainId: 31337n, recipient: router, message });
+    });
+
+    it('round-trips native output, an eight-token path, the largest uint256 and deadline 0', () => {
+      const max = (1n << 256n) - 1n;
+      const longest = { path: Array.from({ length: 8 }, (_, i) => `0x${String(i + 1).repeat(40)}`), amountOutMin: max, recipient: evmRecipient, unwrapNative: true, deadline: 0n };
+      const parsed = parseSolanaBridgeDepositMemo(solanaBridgeDepositMemo(31338n, router, longest));
+      expect(parsed).toEqual({ destinationChainId: 31338n, recipient: router, message: longest });
+      // The whole deposit still fits one transaction (1,232 bytes) with the service's fee payer.
+      const user = Keypair.fromSeed(Buffer.alloc(32, 7)).publicKey;
+      const instructions = solanaBridgeDepositInstructions({ user, amount: 1n, destinationChainId: 31338, recipient: router, message: longest, manifest });
+      const message0 = new TransactionMessage({ payerKey: key(9), recentBlockhash: bs58.encode(Buffer.alloc(32, 9)), instructions }).compileToV0Message();
+      expect(1 + 64 * 2 + message0.serialize().length).toBeLessThanOrEqual(1232);
+    });
+
+    it('is the message the router decodes: its BridgeSwapMessage with the zero address as owner', () => {
+      expect(decodeBridgeSwapMessage(solanaBridgeSwapMessageBytes(message))).toEqual({ owner: ZeroAddress, ...message });
+    });
+
+    it.each([
+      ['a path of one token', memo.replace(`${usdc},${weth}`, usdc)],
+      ['a path of nine tokens', memo.replace(`${usdc},${weth}`, Array(9).fill(usdc).join(','))],
+      ['a path token with a wrong checksum', memo.replace(weth, weth.replace('fE4', 'fe4'))],
+      ['a final recipient that is the router', memo.replace(`:${evmRecipient}:`, `:${router}:`)],
+      ['a zero final recipient', memo.replace(`:${evmRecipient}:`, `:${ZeroAddress}:`)],
+      ['a zero router', memo.replace(`:${router}:`, `:${ZeroAddress}:`)],
+      ['unwrapNative other than 0 or 1', memo.replace(':0:1900000000', ':true:1900000000')],
+      ['a minimum with a leading zero', memo.replace(':4950000000000000:', ':04950000000000000:')],
+      ['a minimum above uint256', memo.replace(':4950000000000000:', `:${(1n << 256n).toString()}:`)],
+      ['a negative deadline', memo.replace(':1900000000', ':-1')],
+      ['a missing field', memo.replace(':0:1900000000', ':1900000000')],
+      ['another message kind', memo.replace(':swap:', ':call:')],
+      ['trailing text', `${memo}:more`],
+    ])('rejects a memo with %s', (_why, bad) => {
+      expect(parseSolanaBridgeDepositMemo(bad)).toBeUndefined();
+    });
+
+    it('refuses to write a message the router would refuse, and says why', () => {
+      expect(() => solanaBridgeDepositMemo(31337, router, { ...message, recipient: router })).toThrow(/final recipient .* cannot be zero or the deposit's recipient/);
+      expect(() => solanaBridgeDepositMemo(31337, router, { ...message, path: [usdc] })).toThrow(/path has 1 tokens/);
+      expect(() => solanaBridgeDepositMemo(31337, router, { ...message, amountOutMin: -1n })).toThrow(/amountOutMin -1 is not a uint256/);
+      expect(bridgeSwapMessageProblem(router, message)).toBeNull();
+    });
+
+    it('leaves plain memos as they were: no message', () => {
+      expect(parseSolanaBridgeDepositMemo(`swapgw-bridge:v1:31337:${evmRecipient}`)).toEqual({ destinationChainId: 31337n, recipient: evmRecipient });
+      expect(parseSolanaBridgeDepositMemo(`swapgw-bridge:v1:31337:${evmRecipient}`)).not.toHaveProperty('message');
+    });
   });
 
   it('refuses to write a memo for a recipient that is not an EVM address', () => {

@@ -22,6 +22,7 @@ import {
   startSolanaDevnet,
   usdcAccountOf,
 } from '@swapgw/devnet';
+import { MEMO_PROGRAM_ID, parseSolanaBridgeDepositMemo } from '@swapgw/chains/solana-bridge';
 import { waitFor } from '@swapgw/testing';
 import { randomUUID, sign } from 'node:crypto';
 import { ReceivedEvent, SignerTestService, startSignerTestService } from '../../../test/signer-test-service';
@@ -436,6 +437,59 @@ describe('sponsored Solana steps: the service is the fee payer', () => {
     expect(failed.payload).toMatchObject({
       code: 'TX_REQUEST_INVALID',
       reason: expect.stringContaining('takes SOL from the wallet'),
+    });
+  });
+
+  it('a deposit with a swap message: the memo the wallet signs carries it for the destination router; a message the router would refuse fails the step', async () => {
+    const wallet = await walletWithUsdcOnly(2_000_000n);
+    const router = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512';
+    const message = {
+      path: ['0x5FbDB2315678afecb367f032d93F642f64180aa3', '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0'],
+      amountOutMin: '650000000000000',
+      recipient: EVM_RECIPIENT,
+      unwrapNative: true,
+      deadline: 1_900_000_000,
+    };
+    const command = (swapId: string, m: typeof message) => {
+      const base = depositCommand(swapId, wallet, 2_000_000n);
+      return { ...base, solana: { ...base.solana, recipient: router, message: m } };
+    };
+    const swapId = `swp-${randomUUID()}`;
+    await service.sendCommand('signing.prepare', swapId, command(swapId, message));
+    const unsigned = decode(
+      ((await nextEvent(swapId, 'signing.payload-ready')).payload.payload as SolanaSigningPayload)
+        .transaction,
+    );
+    const keys = unsigned.message.staticAccountKeys;
+    const memos = unsigned.message.compiledInstructions
+      .filter((ix) => keys[ix.programIdIndex].equals(MEMO_PROGRAM_ID))
+      .map((ix) => Buffer.from(ix.data).toString('utf8'));
+    expect(memos.map(parseSolanaBridgeDepositMemo)).toEqual([
+      {
+        destinationChainId: 31337n,
+        recipient: router,
+        message: { ...message, amountOutMin: 650_000_000_000_000n, deadline: 1_900_000_000n },
+      },
+    ]);
+    // Signed by the wallet (the memo's signer) and paid by the fee payer, like a plain deposit.
+    const result = await submit(
+      swapId,
+      signedByWallet({ type: 'solana-versioned-transaction', transaction: encode(unsigned) }, wallet),
+    );
+    expect(result.status).toBe('submitted');
+    devnet.ledger.produceSlot();
+    await nextEvent(swapId, 'signing.step-confirmed');
+    expect(await lamportsOf(wallet.publicKey)).toBe(0n);
+
+    const refused = `swp-${randomUUID()}`;
+    await service.sendCommand(
+      'signing.prepare',
+      refused,
+      command(refused, { ...message, recipient: router }),
+    );
+    expect((await nextEvent(refused, 'signing.step-failed')).payload).toMatchObject({
+      code: 'TX_REQUEST_INVALID',
+      reason: expect.stringContaining("cannot be zero or the deposit's recipient"),
     });
   });
 

@@ -49,6 +49,10 @@ export interface IssuedSolanaPayload {
  * slot time, and never later than `ttlMs`. The transaction is simulated first (no signature
  * check), so a deposit the wallet cannot pay fails the step now instead of after signing.
  *
+ * A bridge deposit with a `message` (a Solana → EVM route whose destination swap runs from this one
+ * signature) carries it in its memo, which the wallet signs: the bridge relayer releases the deposit
+ * to the destination's SwapGatewayRouter with that message, and the router swaps for the recipient.
+ *
  * Sponsored (`feePayer`: one of the service's Solana fee payers): the transaction names it as fee
  * payer, so it pays the fees and any rent, and the user signs as the owner of what moves. A bridge
  * deposit is built that way (the user stays the transfer's authority and the memo's signer); a
@@ -144,16 +148,30 @@ function bridgeDepositInstructions(devnet: DevnetSolanaView | undefined, user: P
   if (spec.mint !== devnet.tokens.USDC.mint || spec.vault !== devnet.bridge.vault) {
     throw new SolanaStepInvalid(`the bridge takes USDC ${devnet.tokens.USDC.mint} into vault ${devnet.bridge.vault}, not ${spec.mint} into ${spec.vault}`);
   }
-  return solanaBridgeDepositInstructions({
-    user,
-    amount: BigInt(spec.amount!),
-    destinationChainId: spec.destinationChainId!,
-    recipient: spec.recipient!,
-    manifest: devnet,
-  });
+  const message = spec.message && {
+    path: spec.message.path,
+    amountOutMin: BigInt(spec.message.amountOutMin),
+    recipient: spec.message.recipient,
+    unwrapNative: spec.message.unwrapNative,
+    deadline: BigInt(spec.message.deadline),
+  };
+  try {
+    return solanaBridgeDepositInstructions({
+      user,
+      amount: BigInt(spec.amount!),
+      destinationChainId: spec.destinationChainId!,
+      recipient: spec.recipient!,
+      ...(message ? { message } : {}),
+      manifest: devnet,
+    });
+  } catch (error) {
+    // A message the destination router would refuse is never handed out to be signed.
+    throw new SolanaStepInvalid(`the bridge deposit cannot be built: ${(error as Error).message}`);
+  }
 }
 
 function prebuiltTransaction(spec: SolanaStepSpec, wallet: PublicKey): VersionedTransaction {
+  if (spec.message) throw new SolanaStepInvalid('a prebuilt transaction carries no bridge message');
   let transaction: VersionedTransaction;
   try {
     transaction = VersionedTransaction.deserialize(Buffer.from(spec.serializedTransaction!, 'base64'));

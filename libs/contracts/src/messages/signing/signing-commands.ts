@@ -76,10 +76,41 @@ export const SOLANA_STEP_KINDS = ['bridge-deposit', 'prebuilt-transaction'] as c
 export type SolanaStepKind = (typeof SOLANA_STEP_KINDS)[number];
 
 /**
+ * The swap a `bridge-deposit` hands to its EVM `recipient`, the destination chain's
+ * SwapGatewayRouter, in the deposit's memo (as a BridgeSwapIntent's message): the bridge relayer
+ * releases the deposit with it and the router swaps what arrived along `path` for at least
+ * `amountOutMin` to `recipient` before `deadline`, or pays `recipient` the bridged tokens.
+ */
+export class SolanaBridgeSwapMessageSpec {
+  /** Uniswap V2 path on the destination chain, starting with the bridged token there. */
+  @ArrayMinSize(2)
+  @ArrayMaxSize(8)
+  @Matches(EVM_ADDRESS, { each: true })
+  path!: string[];
+
+  @Matches(BASE_UNITS)
+  amountOutMin!: string;
+
+  /** The final recipient on the destination chain. */
+  @Matches(EVM_ADDRESS)
+  recipient!: string;
+
+  /** Pay out native coin (the path ends with the wrapped native token). */
+  @IsBoolean()
+  unwrapNative!: boolean;
+
+  /** Seconds since epoch: after it the router pays the bridged tokens instead of swapping. */
+  @IsInt()
+  @Min(0)
+  deadline!: number;
+}
+
+/**
  * What a step on a Solana chain does (instead of an EVM `call`):
  *  - `bridge-deposit`: signer-surface builds the devnet bridge deposit (transferChecked of `amount`
  *    of `mint` from `from`'s associated token account to `vault`, plus the memo naming
- *    `destinationChainId` and the EVM `recipient`);
+ *    `destinationChainId` and the EVM `recipient`, and `message` when there is one: then `recipient`
+ *    is the destination's SwapGatewayRouter, which swaps the deposit as the message says);
  *  - `prebuilt-transaction`: an aggregator's unsigned v0 transaction (`serializedTransaction`,
  *    base64) handed out as it is, valid until `lastValidBlockHeight`.
  */
@@ -105,10 +136,17 @@ export class SolanaStepSpec {
   @Min(1)
   destinationChainId?: number;
 
-  /** The EVM address paid on the destination chain. */
+  /** The EVM address paid on the destination chain (with a `message`: the SwapGatewayRouter there). */
   @ValidateIf((o: SolanaStepSpec) => o.kind === 'bridge-deposit')
   @Matches(EVM_ADDRESS)
   recipient?: string;
+
+  /** bridge-deposit: the destination swap the deposit's memo carries to `recipient` (see SolanaBridgeSwapMessageSpec). */
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SolanaBridgeSwapMessageSpec)
+  message?: SolanaBridgeSwapMessageSpec;
 
   @ValidateIf((o: SolanaStepSpec) => o.kind === 'prebuilt-transaction')
   @IsString()

@@ -64,6 +64,43 @@ describe('signing message contracts', () => {
     expect(errorsOf(SigningPrepareCommand, neither)).toContain('call');
   });
 
+  it('validates the swap message of a Solana bridge deposit: path, minimum out, recipient, unwrapNative and deadline', () => {
+    const { call: _call, approve: _approve, ...rest } = prepare;
+    const address = (byte: string) => '0x' + byte.repeat(20);
+    const message = { path: [address('b3'), address('b4')], amountOutMin: '6500000000000000', recipient: address('c1'), unwrapNative: false, deadline: 1_900_000_000 };
+    const step = (m: unknown) => ({
+      ...rest,
+      kind: 'bridge',
+      chain: 'solana-devnet',
+      from: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+      solana: {
+        kind: 'bridge-deposit',
+        mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+        vault: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+        amount: '20000000',
+        destinationChainId: 31337,
+        recipient: address('b2'),
+        message: m,
+      },
+      sponsored: { mode: 'solana-fee-payer' },
+    });
+    const deepErrors = (plain: unknown): string[] => {
+      const walk = (errors: ValidationError[], prefix: string): string[] =>
+        errors.flatMap((e) => (e.children?.length ? walk(e.children, `${prefix}${e.property}.`) : [`${prefix}${e.property}`]));
+      return walk(validateSync(plainToInstance(SigningPrepareCommand, plain) as object), '');
+    };
+    expect(deepErrors(step(message))).toEqual([]);
+    expect(deepErrors(step(undefined))).toEqual([]);
+    expect(deepErrors(step({ ...message, path: [address('b3')], amountOutMin: '1.5', recipient: 'nope', unwrapNative: 'no', deadline: -1 }))).toEqual([
+      'solana.message.path',
+      'solana.message.amountOutMin',
+      'solana.message.recipient',
+      'solana.message.unwrapNative',
+      'solana.message.deadline',
+    ]);
+    expect(deepErrors(step('swap please'))).toEqual(['solana.message']);
+  });
+
   it('validates a bridge-swap intent: destination chain, router, path and minimum out are required', () => {
     const address = (byte: string) => '0x' + byte.repeat(20);
     const intent = {
