@@ -28,6 +28,8 @@ import { startKafka } from '../tools/kafka/kafka.mjs';
 import {
   APPS,
   appEnv,
+  relayerKeysOf,
+  solanaFeePayerKeysOf,
   bootstrap,
   DEFAULT_DATABASE_URL,
   dropDatabase,
@@ -249,9 +251,17 @@ async function startApps(infra) {
   };
   const services = APPS.filter((a) => a !== 'gateway');
   const healthBase = await freePortRun(39101, services.length);
+  // Sponsored gas, as `npm start` runs it: the devnet's relayers and Solana fee payers.
+  const sponsorship = {
+    relayerKeys: relayerKeysOf(infra.DEVNET_MANIFEST)?.keys,
+    solanaFeePayerKeys: solanaFeePayerKeysOf(infra.DEVNET_MANIFEST)?.keys,
+  };
+  // The scaled soak's extra signer-surface (libs/testing startApp) inherits this process's environment.
+  if (sponsorship.relayerKeys) process.env.RELAYER_KEYS ??= sponsorship.relayerKeys;
+  if (sponsorship.solanaFeePayerKeys) process.env.SOLANA_FEE_PAYER_KEYS ??= sponsorship.solanaFeePayerKeys;
   const results = await Promise.allSettled(
     services.map((app, i) =>
-      startAppProcess(app, appEnv(app, base, { healthPort: healthBase + i }), {
+      startAppProcess(app, appEnv(app, base, { healthPort: healthBase + i, ...sponsorship }), {
         logFile: path.join(logDir, `${app}.log`),
         echo,
         nodeArgs,

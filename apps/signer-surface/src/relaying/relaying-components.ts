@@ -1,5 +1,6 @@
 import { OnApplicationBootstrap, OnApplicationShutdown, Provider } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import { SignerChains } from '../chains/signer-chains';
 import { SignerSurfaceConfig } from '../config/signer-surface.config';
 import { RelayedTransactionTracker } from './relayed-transaction-tracker';
@@ -10,6 +11,34 @@ import { relayingSettingsOf } from './relaying-settings';
 import { SolanaFeePayers } from './solana-fee-payers';
 import { SponsoredTransactions } from './sponsored-transactions';
 import { SponsorshipBudget } from './sponsorship-budget';
+
+/**
+ * The relayers' own small PostgreSQL pool. A relayer send commits its nonce and ledger row on its
+ * own, while the signing flow that asked for it still holds its transaction: on one shared pool,
+ * enough concurrent steps would each hold a connection and wait for a second one that never frees
+ * (a burst of sponsored builds did exactly that). Separate pools cannot wait on each other.
+ */
+export class RelayingDatabase implements OnApplicationShutdown {
+  private constructor(readonly dataSource: DataSource) {}
+
+  static async open(main: DataSource, poolSize: number): Promise<RelayingDatabase> {
+    const options = main.options as PostgresConnectionOptions;
+    const dataSource = new DataSource({
+      ...options,
+      applicationName: `${options.applicationName ?? 'signer-surface'}-relaying`,
+      extra: { ...options.extra, max: poolSize },
+    });
+    return new RelayingDatabase(await dataSource.initialize());
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+}
+
+/** Connections of the relayers' pool: one per relayer send in flight, plus the tracker's pass. */
+const RELAYING_POOL_SIZE = 5;
+const RELAYING_DATA_SOURCE = Symbol('RELAYING_DATA_SOURCE');
 
 /** The daily sponsorship budget of Solana chains (lamports), beside the EVM one (wei). */
 export const SOLANA_SPONSORSHIP_BUDGET = Symbol('SOLANA_SPONSORSHIP_BUDGET');
@@ -28,7 +57,8 @@ export class RelayingBackgroundTasks implements OnApplicationBootstrap, OnApplic
 }
 
 /**
- * Nest providers of gas sponsorship, from the validated config. Needs a TypeORM DataSource and
+ * Nest providers of gas sponsorship, from the validated config. Needs a TypeORM DataSource (whose
+ * options the relayers' own pool copies, RelayingDatabase) and
  * SignerChains (signingProviders) in the module. RelayerPool's and SolanaFeePayers' construction
  * check the keys' chains against the registry: a key for an unknown chain, or of the wrong family,
  * stops the boot.
@@ -36,6 +66,16 @@ export class RelayingBackgroundTasks implements OnApplicationBootstrap, OnApplic
 export function relayingProviders(config: SignerSurfaceConfig): Provider[] {
   const settings = relayingSettingsOf(config);
   return [
+    {
+      provide: RelayingDatabase,
+      inject: [DataSource],
+      useFactory: (main: DataSource) => RelayingDatabase.open(main, RELAYING_POOL_SIZE),
+    },
+    {
+      provide: RELAYING_DATA_SOURCE,
+      inject: [RelayingDatabase],
+      useFactory: (database: RelayingDatabase) => database.dataSource,
+    },
     {
       provide: RelayerPool,
       inject: [SignerChains],
@@ -49,28 +89,28 @@ export function relayingProviders(config: SignerSurfaceConfig): Provider[] {
     },
     {
       provide: SOLANA_SPONSORSHIP_BUDGET,
-      inject: [DataSource],
+      inject: [RELAYING_DATA_SOURCE],
       useFactory: (dataSource: DataSource) => new SponsorshipBudget(dataSource, settings.solana.budget),
     },
     {
       provide: SponsorshipBudget,
-      inject: [DataSource],
+      inject: [RELAYING_DATA_SOURCE],
       useFactory: (dataSource: DataSource) => new SponsorshipBudget(dataSource, settings.budget),
     },
     {
       provide: SponsoredTransactions,
-      inject: [DataSource],
+      inject: [RELAYING_DATA_SOURCE],
       useFactory: (dataSource: DataSource) => new SponsoredTransactions(dataSource),
     },
     {
       provide: Relayers,
-      inject: [DataSource, SignerChains, RelayerPool],
+      inject: [RELAYING_DATA_SOURCE, SignerChains, RelayerPool],
       useFactory: (dataSource: DataSource, chains: SignerChains, pool: RelayerPool) =>
         new Relayers(dataSource, chains, pool, settings.relayers),
     },
     {
       provide: RelayedTransactionTracker,
-      inject: [DataSource, SignerChains, RelayerPool, SolanaFeePayers],
+      inject: [RELAYING_DATA_SOURCE, SignerChains, RelayerPool, SolanaFeePayers],
       useFactory: (
         dataSource: DataSource,
         chains: SignerChains,
