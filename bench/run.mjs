@@ -13,6 +13,7 @@
 //   --rr-requests 200 --rr-concurrency 8     Kafka request-reply, per series
 //   --samples 20 --build-wait-ms 15000       quote and sync build latency
 //   --soak-swaps 20 --soak-concurrency 20 --soak-poll-ms 0 (= each 202's pollAfterMs) --soak-ready-timeout-ms 120000
+//   --soak-gas-payment sponsored|user
 //   --soak-integrators 20 (API keys the soak's swaps are spread over)
 //   --probe-interval-ms 250 --probe-after-s 10   the prober during the soak and after it
 //   --log-level warn (apps' LOG_LEVEL)   --skip-build   --keep-logs   --echo (app logs to the console)
@@ -85,10 +86,13 @@ const settings = {
   soakPollMs: nonNegative('soak-poll-ms', 0),
   soakReadyTimeoutMs: positive('soak-ready-timeout-ms', 120_000),
   soakIntegrators: positive('soak-integrators', 20),
+  // Who pays the soak swaps' gas: sponsored (the product's default) or user (the wallet's own transactions).
+  soakGasPayment: option('soak-gas-payment', 'sponsored'),
   probeIntervalMs: positive('probe-interval-ms', 250),
   probeAfterSeconds: positive('probe-after-s', 10),
   logLevel: option('log-level', 'warn'),
 };
+if (!['sponsored', 'user'].includes(settings.soakGasPayment)) throw new Error('--soak-gas-payment is sponsored or user');
 const echo = flag('echo');
 const keepLogs = flag('keep-logs');
 // Every app writes a V8 CPU profile there when it stops (open in Chrome DevTools or speedscope).

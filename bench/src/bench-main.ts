@@ -34,6 +34,7 @@ export interface BenchSettings {
   soakSwaps: number;
   soakConcurrency: number;
   soakWarmupSwaps: number;
+  soakGasPayment: 'sponsored' | 'user';
   soakPollMs: number;
   soakReadyTimeoutMs: number;
   soakIntegrators: number;
@@ -97,6 +98,7 @@ async function main(): Promise<number> {
     swaps: settings.soakSwaps,
     concurrency: settings.soakConcurrency,
     warmupSwaps: settings.soakWarmupSwaps,
+    gasPayment: settings.soakGasPayment,
     pollIntervalMs: settings.soakPollMs,
     readyTimeoutMs: settings.soakReadyTimeoutMs,
     probeIntervalMs: settings.probeIntervalMs,

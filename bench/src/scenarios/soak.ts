@@ -27,6 +27,8 @@ export interface SoakOptions {
    * a soak measures a warm stack whichever scenario ran before it; 0 for none.
    */
   warmupSwaps: number;
+  /** The builds' gasPayment: sponsored (the default) or user. */
+  gasPayment: 'sponsored' | 'user';
   pollIntervalMs: number;
   readyTimeoutMs: number;
   probeIntervalMs: number;
@@ -171,7 +173,7 @@ async function oneSwap(
   const build = await send(() =>
     client.post(
       '/swap/build',
-      { quoteId: route.quoteId, routeId: route.routes[0].routeId, userAddress: options.userAddress, waitForTxRequestMs: 0 },
+      { quoteId: route.quoteId, routeId: route.routes[0].routeId, userAddress: options.userAddress, gasPayment: options.gasPayment, waitForTxRequestMs: 0 },
       { idempotencyKey: `bench-soak-${n}-${randomUUID()}`, timeoutMs: REQUEST_TIMEOUT_MS },
     ),
   );
