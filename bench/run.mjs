@@ -260,9 +260,10 @@ async function startApps(infra) {
     relayerKeys: relayerKeysOf(infra.DEVNET_MANIFEST)?.keys,
     solanaFeePayerKeys: solanaFeePayerKeysOf(infra.DEVNET_MANIFEST)?.keys,
   };
-  // The scaled soak's extra signer-surface (libs/testing startApp) inherits this process's environment.
-  if (sponsorship.relayerKeys) process.env.RELAYER_KEYS ??= sponsorship.relayerKeys;
-  if (sponsorship.solanaFeePayerKeys) process.env.SOLANA_FEE_PAYER_KEYS ??= sponsorship.solanaFeePayerKeys;
+  // Also in `base`, which the scenarios' process gets: the scaled soak's extra signer-surface
+  // (libs/testing startApp) inherits it. appEnv keeps the keys from every other app.
+  if (sponsorship.relayerKeys) base.RELAYER_KEYS ??= sponsorship.relayerKeys;
+  if (sponsorship.solanaFeePayerKeys) base.SOLANA_FEE_PAYER_KEYS ??= sponsorship.solanaFeePayerKeys;
   const results = await Promise.allSettled(
     services.map((app, i) =>
       startAppProcess(app, appEnv(app, base, { healthPort: healthBase + i, ...sponsorship }), {
