@@ -211,7 +211,7 @@ export class RequestReplyClient {
   private startAtEndOfReplyTopics(groupId: string, replyTopics: string[]): Promise<void> {
     return this.withAdmin(3, async (admin) => {
       for (const topic of replyTopics) {
-        const offsets = await admin.fetchTopicOffsets(topic);
+        const offsets = await whileLeadershipSettles(() => admin.fetchTopicOffsets(topic));
         await admin.setOffsets({ groupId, topic, partitions: offsets.map((o) => ({ partition: o.partition, offset: o.high })) });
       }
     });
@@ -387,5 +387,22 @@ export class RequestReplyClient {
     const groups = [...this.leftoverGroups, ...(client ? [this.currentGroupId] : [])];
     this.leftoverGroups.clear();
     if (groups.length > 0) await this.deleteGroups(groups);
+  }
+}
+
+/**
+ * Retries what Kafka refuses only until a partition's leadership settles (a topic created moments
+ * ago, a broker that just restarted: NOT_LEADER_FOR_PARTITION, LEADER_NOT_AVAILABLE): errors kafkajs
+ * marks `retriable`, a few times with a growing pause; anything else at once. kafkajs's own retrier
+ * does not cover the admin's list-offsets answer.
+ */
+async function whileLeadershipSettles<T>(task: () => Promise<T>, attempts = 8): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await task();
+    } catch (error) {
+      if (attempt >= attempts || (error as { retriable?: boolean }).retriable !== true) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 150 * attempt));
+    }
   }
 }
