@@ -2,6 +2,7 @@ export * from './chain-descriptor';
 export * from './chain-registry';
 export * from './devnet-manifest';
 export * from './address-validation';
+export * from './erc20-reads';
 export * from './permit-contracts';
 export * from './sponsored-gas';
 export * from './sponsored-intents';

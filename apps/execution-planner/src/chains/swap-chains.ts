@@ -1,7 +1,6 @@
 import { Connection, PublicKey } from '@solana/web3.js';
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
-import { Contract } from 'ethers';
-import { ChainFamily, ChainRegistry, PermitContracts } from '@swapgw/chains';
+import { ChainFamily, ChainRegistry, PermitContracts, readErc20Allowance, readEvmBalance } from '@swapgw/chains';
 
 /** What the planner needs to know about chains: signing surfaces, families, EVM chain ids, balances. */
 export interface SwapChains {
@@ -22,8 +21,6 @@ export interface SwapChains {
 }
 
 export const SWAP_CHAINS = Symbol('SwapChains');
-
-const erc20ReadAbi = ['function balanceOf(address owner) view returns (uint256)', 'function allowance(address owner, address spender) view returns (uint256)'];
 
 /** SwapChains over the shared chain registry (devnet manifest + configured RPCs). */
 export class RegistrySwapChains implements SwapChains {
@@ -50,15 +47,11 @@ export class RegistrySwapChains implements SwapChains {
 
   async balanceOf(chain: string, token: string | null, holder: string): Promise<bigint> {
     if (this.familyOf(chain) === 'solana') return this.solanaBalanceOf(chain, token, holder);
-    const provider = this.registry.evmProvider(chain);
-    if (token === null) return provider.getBalance(holder);
-    const contract = new Contract(token, erc20ReadAbi, provider);
-    return (await contract.getFunction('balanceOf')(holder)) as bigint;
+    return readEvmBalance(this.registry.evmProvider(chain), token, holder);
   }
 
   async allowanceOf(chain: string, token: string, owner: string, spender: string): Promise<bigint> {
-    const contract = new Contract(token, erc20ReadAbi, this.registry.evmProvider(chain));
-    return (await contract.getFunction('allowance')(owner, spender)) as bigint;
+    return readErc20Allowance(this.registry.evmProvider(chain), token, owner, spender);
   }
 
   permitContractsOf(chain: string): PermitContracts | undefined {

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import {
   ErrorCatalog,
   ErrorCode,
@@ -247,7 +248,7 @@ export class SwapProgress {
     };
     await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.stepConfirmed, confirmed));
     if (next) {
-      await manager.save(next);
+      await this.saveStep(manager, next);
       await this.outbox.enqueue(manager, prepareCommandOf(swap, next));
       return;
     }
@@ -302,10 +303,30 @@ export class SwapProgress {
     return { swap, step };
   }
 
+  /**
+   * Writes what progress changes on the locked rows: one UPDATE each, no read first (TypeORM's
+   * `save` reads a row back to diff it, which was most of the planner's queries per event).
+   */
   private async save(manager: EntityManager, swap: SwapEntity, step: SwapStepEntity, now: number): Promise<void> {
     swap.updatedAtMs = now;
     step.updatedAtMs = now;
-    await manager.save(SwapEntity, swap);
-    await manager.save(SwapStepEntity, step);
+    await manager.update(SwapEntity, { id: swap.id }, swapProgressOf(swap));
+    await this.saveStep(manager, step);
   }
+
+  private async saveStep(manager: EntityManager, step: SwapStepEntity): Promise<void> {
+    await manager.update(SwapStepEntity, { id: step.id }, stepProgressOf(step));
+  }
+}
+
+/** The columns of a swap that progress changes (everything else is fixed when it is built). */
+function swapProgressOf(swap: SwapEntity): QueryDeepPartialEntity<SwapEntity> {
+  const { status, currentStep, failureReason, failureDetails, updatedAtMs } = swap;
+  return { status, currentStep, failureReason, failureDetails: failureDetails as QueryDeepPartialEntity<SwapEntity>['failureDetails'], updatedAtMs };
+}
+
+/** The columns of a step that progress changes. */
+function stepProgressOf(step: SwapStepEntity): QueryDeepPartialEntity<SwapStepEntity> {
+  const { status, signingRequestId, payloadExpiresAtMs, txHash, failureReason, updatedAtMs } = step;
+  return { status, signingRequestId, payloadExpiresAtMs, txHash, failureReason, updatedAtMs };
 }

@@ -1,3 +1,4 @@
+import { saveSigningRequest } from './save-signing-request';
 import { JsonRpcProvider, TransactionReceipt } from 'ethers';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
@@ -57,7 +58,7 @@ export class ConfirmationTracker extends PeriodicTask {
     const surface = this.chains.evmSurface(row.chain);
     if (!surface.ok) {
       row.nextCheckAtMs = this.now() + this.policy.pollMs * 10;
-      await manager.save(row);
+      await saveSigningRequest(manager, row);
       return;
     }
     try {
@@ -69,7 +70,7 @@ export class ConfirmationTracker extends PeriodicTask {
           row.failureCode = StepFailureCodes.rejected;
           row.failureReason = `the relayer's transaction was dropped (${relayed.hashes.join(', ')})`;
           row.nextCheckAtMs = null;
-          await manager.save(row);
+          await saveSigningRequest(manager, row);
           await this.events.failed(manager, row);
           return;
         }
@@ -87,7 +88,7 @@ export class ConfirmationTracker extends PeriodicTask {
       this.logger.warn({ msg: 'confirmation check failed; will retry', txHash: row.txHash, unreachable: isRpcUnreachable(error), error: shortMessageOf(error) });
       row.nextCheckAtMs = this.now() + this.policy.pollMs * 5;
     }
-    await manager.save(row);
+    await saveSigningRequest(manager, row);
   }
 
   private async whenNotMined(row: SigningRequestEntity, provider: JsonRpcProvider): Promise<void> {
@@ -120,7 +121,7 @@ export class ConfirmationTracker extends PeriodicTask {
       row.failureCode = StepFailureCodes.reverted;
       row.failureReason = await replayRevertReason(provider, receipt);
       row.nextCheckAtMs = null;
-      await manager.save(row);
+      await saveSigningRequest(manager, row);
       await this.events.failed(manager, row);
       this.logger.warn({ msg: 'transaction reverted', swapId: row.swapId, txHash: row.txHash, reason: row.failureReason });
       return;
@@ -136,7 +137,7 @@ export class ConfirmationTracker extends PeriodicTask {
     row.status = 'confirmed';
     row.confirmedAtMs = block ? block.timestamp * 1000 : this.now();
     row.nextCheckAtMs = null;
-    await manager.save(row);
+    await saveSigningRequest(manager, row);
     await this.events.confirmed(manager, row);
     this.logger.log({ msg: 'transaction confirmed', swapId: row.swapId, stepIndex: row.stepIndex, txHash: row.txHash, confirmations });
   }
@@ -151,7 +152,7 @@ export class ConfirmationTracker extends PeriodicTask {
     const surface = this.chains.solanaSurface(row.chain);
     if (!surface.ok) {
       row.nextCheckAtMs = this.now() + this.policy.pollMs * 10;
-      await manager.save(row);
+      await saveSigningRequest(manager, row);
       return;
     }
     try {
@@ -169,7 +170,7 @@ export class ConfirmationTracker extends PeriodicTask {
         row.failureCode = StepFailureCodes.reverted;
         row.failureReason = JSON.stringify(status.err);
         row.nextCheckAtMs = null;
-        await manager.save(row);
+        await saveSigningRequest(manager, row);
         await this.events.failed(manager, row);
         this.logger.warn({ msg: 'Solana transaction failed', swapId: row.swapId, txHash: row.txHash, reason: row.failureReason });
         return;
@@ -179,7 +180,7 @@ export class ConfirmationTracker extends PeriodicTask {
       if (newlyIncluded) await this.events.included(manager, row, { confirmations: confirmed ? 1 : 0, required: 1 });
       if (!confirmed) {
         row.nextCheckAtMs = this.now() + this.policy.pollMs;
-        await manager.save(row);
+        await saveSigningRequest(manager, row);
         return;
       }
       const blockTime = await surface.connection.getBlockTime(status.slot).catch(() => null);
@@ -188,13 +189,13 @@ export class ConfirmationTracker extends PeriodicTask {
       row.confirmations = Math.max(1, status.confirmations ?? 1);
       row.confirmedAtMs = blockTime ? blockTime * 1000 : this.now();
       row.nextCheckAtMs = null;
-      await manager.save(row);
+      await saveSigningRequest(manager, row);
       await this.events.confirmed(manager, row);
       this.logger.log({ msg: 'Solana transaction confirmed', swapId: row.swapId, stepIndex: row.stepIndex, txHash: row.txHash, slot: status.slot });
     } catch (error) {
       this.logger.warn({ msg: 'confirmation check failed; will retry', txHash: row.txHash, unreachable: isSolanaRpcUnreachable(error), error: (error as Error).message });
       row.nextCheckAtMs = this.now() + this.policy.pollMs * 5;
-      await manager.save(row);
+      await saveSigningRequest(manager, row);
     }
   }
 
@@ -212,12 +213,12 @@ export class ConfirmationTracker extends PeriodicTask {
         row.failureCode = StepFailureCodes.rejected;
         row.failureReason = `the transaction never landed and its blockhash ${blockhash} expired`;
         row.nextCheckAtMs = null;
-        await manager.save(row);
+        await saveSigningRequest(manager, row);
         await this.events.failed(manager, row);
         return;
       }
       if (landed) {
-        await manager.save(row);
+        await saveSigningRequest(manager, row);
         return;
       }
       try {
@@ -228,6 +229,6 @@ export class ConfirmationTracker extends PeriodicTask {
       }
       row.broadcastAt = new Date(this.now());
     }
-    await manager.save(row);
+    await saveSigningRequest(manager, row);
   }
 }

@@ -1,3 +1,5 @@
+import { saveSigningRequest } from './save-signing-request';
+import { recentFeeData } from './evm/recent-fee-data';
 import { Logger } from '@nestjs/common';
 import { CodedError, ErrorCatalog } from '@swapgw/contracts';
 import { SPONSORED_EVM_GAS } from '@swapgw/chains';
@@ -75,7 +77,7 @@ export class SigningPayloadIssuer {
         expiresAtMs: now + this.policy.ttlMs,
         nextCheckAtMs: null,
       });
-      await manager.save(row);
+      await saveSigningRequest(manager, row);
       await this.events.payloadReady(manager, row);
       return row;
     } catch (error) {
@@ -88,7 +90,7 @@ export class SigningPayloadIssuer {
       row.status = 'failed';
       row.failureCode = StepFailureCodes.txRequestInvalid;
       row.failureReason = revertReasonOf(error) ?? shortMessageOf(error);
-      await manager.save(row);
+      await saveSigningRequest(manager, row);
       await this.events.failed(manager, row);
       this.logger.warn({ msg: 'step cannot be signed: gas estimate failed', swapId: row.swapId, stepId: row.stepId, reason: row.failureReason });
       return row;
@@ -108,7 +110,7 @@ export class SigningPayloadIssuer {
   ): Promise<SigningRequestEntity> {
     const sponsored = row.sponsored!;
     try {
-      const fees = await provider.getFeeData();
+      const fees = await recentFeeData(provider);
       const gasEstimate = sponsoredGasOf(sponsored);
       const estimatedCostWei = gasEstimate * (fees.maxFeePerGas ?? fees.gasPrice ?? 0n);
       await this.sponsorOrThrow().admit(row.owner ?? 'unknown', row.chain, estimatedCostWei);
@@ -125,7 +127,7 @@ export class SigningPayloadIssuer {
         expiresAtMs,
         nextCheckAtMs: null,
       });
-      await manager.save(row);
+      await saveSigningRequest(manager, row);
       await this.events.payloadReady(manager, row);
       return row;
     } catch (error) {
@@ -171,7 +173,7 @@ export class SigningPayloadIssuer {
         expiresAtMs: built.expiresAtMs,
         nextCheckAtMs: null,
       });
-      await manager.save(row);
+      await saveSigningRequest(manager, row);
       await this.events.payloadReady(manager, row);
       return row;
     } catch (error) {
@@ -190,7 +192,7 @@ export class SigningPayloadIssuer {
    */
   async reissue(current: SigningRequestEntity, manager: EntityManager): Promise<SigningRequestEntity> {
     current.status = 'superseded';
-    await manager.save(current);
+    await saveSigningRequest(manager, current);
     const fresh = manager.create(SigningRequestEntity, {
       ...current,
       id: randomUUID(),
@@ -213,7 +215,7 @@ export class SigningPayloadIssuer {
     row.status = 'failed';
     row.failureCode = StepFailureCodes.txRequestInvalid;
     row.failureReason = reason;
-    await manager.save(row);
+    await saveSigningRequest(manager, row);
     await this.events.failed(manager, row);
     this.logger.warn({ msg: 'step cannot be signed', swapId: row.swapId, stepId: row.stepId, reason });
     return row;
@@ -224,7 +226,7 @@ export class SigningPayloadIssuer {
     row.status = 'unavailable';
     row.failureReason = reason;
     row.failureCode = code ?? null;
-    await manager.save(row);
+    await saveSigningRequest(manager, row);
     await this.events.unavailable(manager, row);
     this.logger.warn({ msg: 'no signing surface for step', swapId: row.swapId, stepId: row.stepId, chain: row.chain, reason });
     return row;

@@ -1,10 +1,11 @@
+import { saveSigningRequest } from './save-signing-request';
+import { readErc20Allowance } from '@swapgw/chains';
 import { Logger } from '@nestjs/common';
 import { SigningPrepareCommand, SigningRefreshCommand } from '@swapgw/contracts';
 import { randomUUID } from 'node:crypto';
 import { EntityManager, Not } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
 import { shortMessageOf } from './evm/evm-chain-errors';
-import { readAllowance } from './evm/evm-chain-state';
 import { isChainUnreachable, readWaitForBalance } from './wait-for-balance';
 import { SigningEventsOutbox } from './signing-events.outbox';
 import { SigningPayloadIssuer } from './signing-payload.issuer';
@@ -82,10 +83,10 @@ export class SigningPreparationService {
     try {
       // Allowances are EVM's: SPL transfers are authorized by the user's own signature.
       if (!solana && 'provider' in surface && row.kind === 'approve' && row.approve) {
-        const allowance = await readAllowance(surface.provider, row.approve.token, row.from, row.approve.spender);
+        const allowance = await readErc20Allowance(surface.provider, row.approve.token, row.from, row.approve.spender);
         if (allowance >= BigInt(row.approve.amount)) {
           row.status = 'skipped';
-          await manager.save(row);
+          await saveSigningRequest(manager, row);
           await this.events.skipped(manager, row, `allowance ${allowance} already covers ${row.approve.amount}`);
           return;
         }
@@ -98,7 +99,7 @@ export class SigningPreparationService {
           row.readyAtMs = now + this.waiting.readyEstimateMs;
           row.nextCheckAtMs = now + this.waiting.pollMs;
           row.waitDeadlineMs = now + this.waiting.timeoutMs;
-          await manager.save(row);
+          await saveSigningRequest(manager, row);
           await this.events.waiting(manager, row, `waiting for a balance of ${row.waitFor.minBalance} at ${row.waitFor.holder}`);
           return;
         }

@@ -1,3 +1,4 @@
+import { saveSigningRequest } from './save-signing-request';
 import { Logger } from '@nestjs/common';
 import {
   CodedError,
@@ -175,7 +176,7 @@ export class SigningSubmissionService {
     }
     if (current.expiresAtMs !== null && this.now() > current.expiresAtMs) {
       current.status = 'expired';
-      await manager.save(current);
+      await saveSigningRequest(manager, current);
       return { kind: 'error', error: expiredError(current) };
     }
 
@@ -213,7 +214,7 @@ export class SigningSubmissionService {
     current.txHash = tx.hash;
     current.broadcastAt = new Date(this.now());
     current.nextCheckAtMs = this.now() + this.firstCheckDelayMs;
-    await manager.save(current);
+    await saveSigningRequest(manager, current);
     await this.events.submitted(manager, current);
     return { kind: 'accepted', row: current, broadcast: true };
   }
@@ -261,7 +262,7 @@ export class SigningSubmissionService {
     current.sponsoredTxId = sent.id;
     current.broadcastAt = new Date(this.now());
     current.nextCheckAtMs = this.now() + this.firstCheckDelayMs;
-    await manager.save(current);
+    await saveSigningRequest(manager, current);
     await this.events.submitted(manager, current);
     return { kind: 'accepted', row: current, broadcast: false };
   }
@@ -323,7 +324,7 @@ export class SigningSubmissionService {
     current.txHash = tx.coSigned.signature;
     current.broadcastAt = new Date(this.now());
     current.nextCheckAtMs = this.now() + this.firstCheckDelayMs;
-    await manager.save(current);
+    await saveSigningRequest(manager, current);
     await this.events.submitted(manager, current);
     return { kind: 'accepted', row: current, broadcast: true };
   }
@@ -364,7 +365,7 @@ export class SigningSubmissionService {
         row.failureCode = StepFailureCodes.rejected;
         row.failureReason = message;
         row.nextCheckAtMs = null;
-        await manager.save(row);
+        await saveSigningRequest(manager, row);
         await this.events.failed(manager, row);
       });
       throw new CodedError(ErrorCodes.TX_REQUEST_INVALID, `The node rejected the transaction: ${message}`, { txHash: row.txHash });
@@ -405,7 +406,7 @@ export class SigningSubmissionService {
         row.failureCode = StepFailureCodes.rejected;
         row.failureReason = message;
         row.nextCheckAtMs = null;
-        await manager.save(row);
+        await saveSigningRequest(manager, row);
         await this.events.failed(manager, row);
       });
       throw new CodedError(ErrorCodes.TX_REQUEST_INVALID, `The node rejected the transaction: ${message}`, { txHash: row.txHash });

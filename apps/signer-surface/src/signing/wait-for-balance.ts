@@ -1,6 +1,6 @@
+import { readEvmBalance } from '@swapgw/chains';
 import { SignerChains } from '../chains/signer-chains';
 import { isRpcUnreachable } from './evm/evm-chain-errors';
-import { readBalance } from './evm/evm-chain-state';
 import { isSolanaRpcUnreachable, readSolanaBalance } from './solana/solana-step-payload';
 import type { SigningRequestEntity } from './signing-request.entity';
 
@@ -20,7 +20,7 @@ export async function readWaitForBalance(chains: SignerChains, row: SigningReque
   }
   const surface = chains.evmSurface(row.chain);
   if (!surface.ok) return surface;
-  return { ok: true, balance: await readBalance(surface.provider, row.waitFor.token, row.waitFor.holder), minBalance };
+  return { ok: true, balance: await readEvmBalance(surface.provider, row.waitFor.token, row.waitFor.holder), minBalance };
 }
 
 /** The chain's node could not be reached (either family). */

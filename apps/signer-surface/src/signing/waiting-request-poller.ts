@@ -1,3 +1,4 @@
+import { saveSigningRequest } from './save-signing-request';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
 import { shortMessageOf } from './evm/evm-chain-errors';
@@ -62,11 +63,11 @@ export class WaitingRequestPoller extends PeriodicTask {
       row.failureCode = StepFailureCodes.waitTimeout;
       row.failureReason = `balance of ${row.waitFor.minBalance} never arrived at ${row.waitFor.holder}`;
       row.nextCheckAtMs = null;
-      await manager.save(row);
+      await saveSigningRequest(manager, row);
       await this.events.failed(manager, row);
       return;
     }
     row.nextCheckAtMs = this.now() + this.pollMs;
-    await manager.save(row);
+    await saveSigningRequest(manager, row);
   }
 }

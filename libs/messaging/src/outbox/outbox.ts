@@ -25,12 +25,16 @@ export class Outbox {
     }
     const envelope = createEnvelope(message.type, message.aggregateId, message.payload, message.version ?? 1);
     const schema = schemaOf(manager.connection);
+    // One round trip: the row, and a NOTIFY delivered at commit only (NOTIFY is transactional and
+    // PostgreSQL folds a transaction's identical ones into one), waking the relays right away.
     await manager.query(
-      `INSERT INTO "${schema}"."outbox" ("event_id", "topic", "message_key", "envelope", "headers") VALUES ($1, $2, $3, $4, $5)`,
-      [envelope.eventId, message.topic, message.aggregateId, JSON.stringify(envelope), JSON.stringify(contextHeaders())],
+      `WITH "written" AS (
+         INSERT INTO "${schema}"."outbox" ("event_id", "topic", "message_key", "envelope", "headers") VALUES ($1, $2, $3, $4, $5)
+         RETURNING 1
+       )
+       SELECT pg_notify($6, '') FROM "written"`,
+      [envelope.eventId, message.topic, message.aggregateId, JSON.stringify(envelope), JSON.stringify(contextHeaders()), outboxChannelOf(schema)],
     );
-    // Delivered at commit only (NOTIFY is transactional), waking the relays right away.
-    await manager.query(`SELECT pg_notify($1, '')`, [outboxChannelOf(schema)]);
     return envelope;
   }
 }

@@ -6,14 +6,14 @@ import {
   eip2612PermitTypedData,
   Permit2IntentPermit,
   randomPermit2Nonce,
+  readErc20Allowance,
+  readEvmBalance,
+  readPermitNonce,
   SPONSORED_EVM_GAS,
   swapIntentTypedData,
   TypedDataV4,
 } from '@swapgw/chains';
-import { Contract, JsonRpcProvider } from 'ethers';
-import { readAllowance, readBalance } from '../evm/evm-chain-state';
-
-const NONCES_ABI = ['function nonces(address owner) view returns (uint256)'];
+import { JsonRpcProvider } from 'ethers';
 
 /**
  * Typed data is signed by a person in a wallet, then relayed: an EIP-2612 permit stays valid this
@@ -46,9 +46,7 @@ export async function issueTypedData(
 ): Promise<TypedDataV4> {
   if (sponsored.mode === 'eip2612-permit') {
     const permit = sponsored.permit!;
-    const nonce = (await new Contract(permit.token, NONCES_ABI, provider).getFunction('nonces')(
-      from,
-    )) as bigint;
+    const nonce = await readPermitNonce(provider, permit.token, from);
     return eip2612PermitTypedData({
       chainId: Number(chainId),
       token: permit.token,
@@ -65,8 +63,8 @@ export async function issueTypedData(
   const intent = sponsored.intent!;
   const amount = BigInt(intent.amount);
   const [balance, allowance] = await Promise.all([
-    readBalance(provider, intent.token, from),
-    readAllowance(provider, intent.token, from, intent.permit2),
+    readEvmBalance(provider, intent.token, from),
+    readErc20Allowance(provider, intent.token, from, intent.permit2),
   ]);
   if (balance < amount)
     throw new SponsoredStepNotSignable(`the wallet holds ${balance} of the ${amount} the step moves`);
