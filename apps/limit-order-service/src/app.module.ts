@@ -7,8 +7,8 @@ import { serviceDataSourceOptions } from '@swapgw/persistence';
 import { LimitOrderServiceConfig } from './config/limit-order-service.config';
 import { limitOrderDatabaseOptions } from './database/limit-order-database';
 import { IdempotencyStore } from './idempotency/idempotency.store';
-import { CatalogTokenDirectory, PlannerSwapBuilder, QuoteServiceMarketQuoter } from './market/kafka-market.adapters';
-import { MarketQuoter, SwapBuilder, TokenDirectory } from './market/market.ports';
+import { KafkaCatalogDirectory, PlannerSwapBuilder, QuoteServiceMarketQuoter } from './market/kafka-market.adapters';
+import { CatalogDirectory, MarketQuoter, SwapBuilder } from './market/market.ports';
 import { LimitOrderHistory } from './orders/limit-order-history';
 import { LimitOrderRequestsController } from './orders/limit-order-requests.controller';
 import { Clock, LimitOrderSettings, LimitOrdersService, SystemClock } from './orders/limit-orders.service';
@@ -37,10 +37,14 @@ const config = loadConfig(LimitOrderServiceConfig);
     { provide: LimitOrderSettings, useValue: { iocMaxQuotes: config.IOC_MAX_QUOTES } satisfies LimitOrderSettings },
     {
       provide: WatcherSettings,
-      useValue: { intervalMs: config.WATCH_INTERVAL_MS, batchSize: config.WATCH_BATCH_SIZE } satisfies WatcherSettings,
+      useValue: {
+        intervalMs: config.WATCH_INTERVAL_MS,
+        batchSize: config.WATCH_BATCH_SIZE,
+        maxFailedChecks: config.WATCH_MAX_FAILED_CHECKS,
+      } satisfies WatcherSettings,
     },
     { provide: IdempotencyStore, useValue: new IdempotencyStore() },
-    { provide: TokenDirectory, useClass: CatalogTokenDirectory },
+    { provide: CatalogDirectory, useClass: KafkaCatalogDirectory },
     { provide: MarketQuoter, useClass: QuoteServiceMarketQuoter },
     { provide: SwapBuilder, useClass: PlannerSwapBuilder },
     LimitOrderHistory,

@@ -11,10 +11,11 @@ import {
   Topics,
 } from '@swapgw/contracts';
 import { ensureTopics, kafkaMicroserviceOptions, KafkaSettings, RequestReplyClient } from '@swapgw/messaging';
+import type { TermsChain } from '@swapgw/chains';
 import { prepareDatabase } from '@swapgw/persistence';
 import { testEnv } from '@swapgw/testing';
 import { limitOrderDatabaseOptions } from '../src/database/limit-order-database';
-import { TokenDirectory, TokenInfo } from '../src/market/market.ports';
+import { CatalogDirectory, TokenInfo } from '../src/market/market.ports';
 
 /**
  * The real limit-order-service module answering limit-order.requests over the real broker, with
@@ -68,8 +69,12 @@ class DatabaseLink {
   }
 }
 
-class StaticTokens extends TokenDirectory {
-  async resolve(chain: string, symbol: string): Promise<TokenInfo> {
+class StaticCatalog extends CatalogDirectory {
+  async chain(id: string): Promise<TermsChain | undefined> {
+    return { id, family: 'evm', network: 'testnet' };
+  }
+
+  async token(chain: string, symbol: string): Promise<TokenInfo | undefined> {
     return { chain, symbol, decimals: symbol === 'USDC' ? 6 : 18 };
   }
 }
@@ -104,8 +109,8 @@ describe('limit-order-service when PostgreSQL goes away', () => {
     });
     const { AppModule, LIMIT_ORDER_SERVICE } = await import('../src/app.module');
     const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
-      .overrideProvider(TokenDirectory)
-      .useValue(new StaticTokens())
+      .overrideProvider(CatalogDirectory)
+      .useValue(new StaticCatalog())
       .compile();
     app = moduleRef.createNestMicroservice(
       kafkaMicroserviceOptions({ ...settings, clientId: LIMIT_ORDER_SERVICE }, LIMIT_ORDER_SERVICE),

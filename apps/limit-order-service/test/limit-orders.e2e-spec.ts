@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { api, ApiClient, createApiKey, waitFor } from '@swapgw/testing';
+import { Kafka, logLevel } from 'kafkajs';
+import { Client } from 'pg';
+import { LimitOrderEventTypes, Topics } from '@swapgw/contracts';
+import { api, ApiClient, createApiKey, testEnv, waitFor } from '@swapgw/testing';
 
 /**
  * The five limit-order endpoints through real HTTP: gateway → limit-order.requests →
@@ -301,5 +304,163 @@ describeWithStack('limit orders over HTTP', () => {
       { timeoutMs: 15_000, intervalMs: 200, description: 'the GTD order to expire' },
     );
     expect(expired.updatedAtMs).toBeGreaterThanOrEqual(expired.expiresAtMs);
+  });
+
+  describe('terms checked as POST /quote checks them', () => {
+    /** What the order shares with a quote: the fields POST /quote takes. */
+    const quoteTermsOf = (order: Record<string, unknown>) => {
+      const { fromChain, toChain, tokenIn, tokenOut, amount, network } = order;
+      return { fromChain, toChain, tokenIn, tokenOut, amount, ...(network ? { network } : {}) };
+    };
+    const refusalOf = (res: { status: number; body: any }) => ({
+      status: res.status,
+      code: res.body?.error?.code,
+      message: res.body?.error?.message,
+    });
+
+    it.each([
+      ['mainnet network on a devnet chain', 'UNKNOWN_CHAIN', { network: 'mainnet' }],
+      ['an unknown token', 'UNKNOWN_TOKEN', { tokenIn: 'NOPE' }],
+      [
+        'more decimals than the token has',
+        'INVALID_AMOUNT',
+        { tokenIn: 'USDC', tokenOut: 'WETH', amount: '1.1234567', minAmountOut: '0.001' },
+      ],
+    ])(
+      '%s: create and replace answer the 400 %s of POST /quote, same message',
+      async (_case, code, overrides) => {
+        const order = terms(overrides);
+        const quote = refusalOf(await alice.post('/quote', quoteTermsOf(order)));
+        expect(quote).toEqual({ status: 400, code, message: expect.any(String) });
+
+        expect(refusalOf(await alice.post('/limit-orders/limit', order, { idempotencyKey: key() }))).toEqual(
+          quote,
+        );
+
+        const open = await alice.post('/limit-orders/limit', terms(), { idempotencyKey: key() });
+        const id = open.body.data.limitOrderId;
+        expect(
+          refusalOf(await alice.post(`/limit-orders/limit/${id}/replace`, order, { idempotencyKey: key() })),
+        ).toEqual(quote);
+        // The refused replacement changed nothing.
+        expect((await alice.get(`/limit-orders/limit/${id}`)).body.data).toMatchObject({
+          status: 'open',
+          replacedByLimitOrderId: null,
+        });
+      },
+    );
+
+    it('the quote DTO limits apply to the same fields: a zero amount or a malformed recipient is VALIDATION_FAILED', async () => {
+      for (const overrides of [
+        { amount: '0' },
+        { recipient: 'not-an-address' },
+        { tokenIn: 'X'.repeat(65) },
+      ]) {
+        const order = terms(overrides);
+        expectError(
+          await alice.post('/quote', {
+            ...quoteTermsOf(order),
+            ...('recipient' in overrides ? overrides : {}),
+          }),
+          400,
+          'VALIDATION_FAILED',
+        );
+        expectError(
+          await alice.post('/limit-orders/limit', order, { idempotencyKey: key() }),
+          400,
+          'VALIDATION_FAILED',
+        );
+      }
+    });
+  });
+
+  it('an open order the watcher can no longer check (its token delisted) fails once, with its reason and event', async () => {
+    const env = testEnv();
+    const owner = `lo-delisted-${run}`;
+    const client = api(gatewayUrl as string, await createApiKey(owner));
+    const id = `lo_${randomUUID().replace(/-/g, '').slice(0, 26)}`;
+    const now = Date.now();
+    // The row as an operator's data holds it after a delisting: a token the catalog no longer lists.
+    const db = new Client({ connectionString: env.databaseUrl });
+    await db.connect();
+    try {
+      await db.query(
+        `INSERT INTO limit_order.limit_orders
+           (id, owner, status, time_in_force, from_chain, to_chain, token_in, token_out, token_in_decimals, token_out_decimals,
+            amount, amount_base, min_amount_out, min_amount_out_base, expires_at_ms, created_at_ms, updated_at_ms, next_check_at_ms, version)
+         VALUES ($1, $2, 'open', 'GTC', 'devnet-a', 'devnet-a', 'DELISTED', 'USDC', 18, 6, '1', 1000000000000000000, '3000', 3000000000, $3, $4, $4, 0, 1)`,
+        [id, owner, now + 3_600_000, now],
+      );
+      expect((await client.get(`/limit-orders/limit/${id}`)).body.data.status).toBe('open');
+
+      const failed = await waitFor(
+        async () => {
+          const res = await client.get(`/limit-orders/limit/${id}`);
+          return res.body.data.status === 'failed' ? res.body.data : undefined;
+        },
+        { timeoutMs: 120_000, intervalMs: 500, description: `limit order ${id} to fail` },
+      );
+      expect(failed).toMatchObject({
+        status: 'failed',
+        failureCode: 'UNKNOWN_TOKEN',
+        failureMessage: 'tokenIn DELISTED is not a known token on devnet-a',
+      });
+      const listed = await client.get('/limit-orders/limits', { query: { status: 'failed' } });
+      expect(listed.body.data.limitOrders.map((o: any) => [o.limitOrderId, o.failureCode])).toEqual([
+        [id, 'UNKNOWN_TOKEN'],
+      ]);
+      expectError(
+        await client.delete(`/limit-orders/limit/${id}`, { idempotencyKey: key() }),
+        409,
+        'LIMIT_ORDER_NOT_REPLACEABLE',
+      );
+
+      // After the bound (WATCH_MAX_FAILED_CHECKS, 5 by default), and only once.
+      const [row] = (
+        await db.query(`SELECT failed_checks, version FROM limit_order.limit_orders WHERE id = $1`, [id])
+      ).rows;
+      expect(row).toEqual({ failed_checks: 5, version: 2 });
+      const history = await db.query(
+        `SELECT type FROM limit_order.limit_order_events WHERE limit_order_id = $1`,
+        [id],
+      );
+      expect(history.rows).toEqual([{ type: LimitOrderEventTypes.failed }]);
+    } finally {
+      await db.end();
+    }
+
+    // The event on limit-order.events, like the other transitions.
+    const consumer = new Kafka({
+      brokers: env.brokers,
+      clientId: 'lo-failed-e2e',
+      logLevel: logLevel.NOTHING,
+    }).consumer({
+      groupId: `lo-failed-e2e-${run}`,
+    });
+    const events: any[] = [];
+    await consumer.connect();
+    try {
+      await consumer.subscribe({ topic: Topics.limitOrderEvents, fromBeginning: true });
+      await consumer.run({
+        eachMessage: async ({ message }) => {
+          const envelope = JSON.parse(message.value?.toString() ?? '{}');
+          if (envelope.aggregateId === id) events.push(envelope);
+        },
+      });
+      const event = await waitFor(() => events.find((e) => e.type === LimitOrderEventTypes.failed), {
+        timeoutMs: 60_000,
+        description: 'limit-order.failed on limit-order.events',
+      });
+      expect(event.payload).toMatchObject({
+        limitOrderId: id,
+        owner,
+        status: 'failed',
+        version: 2,
+        failureCode: 'UNKNOWN_TOKEN',
+      });
+      expect(events.filter((e) => e.type === LimitOrderEventTypes.failed)).toHaveLength(1);
+    } finally {
+      await consumer.disconnect();
+    }
   });
 });

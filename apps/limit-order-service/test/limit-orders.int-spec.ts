@@ -4,11 +4,12 @@ import { DataSource } from 'typeorm';
 import { CodedError, CreateLimitOrderRequest, LimitOrderEventTypes, MessageEnvelope, RoutePlan, Topics } from '@swapgw/contracts';
 import { ensureTopics, KafkaSettings, Outbox, OutboxRelay } from '@swapgw/messaging';
 import { prepareDatabase, serviceDataSourceOptions } from '@swapgw/persistence';
+import type { TermsChain } from '@swapgw/chains';
 import { testEnv, waitFor } from '@swapgw/testing';
 import { limitOrderDatabaseOptions } from '../src/database/limit-order-database';
 import { IdempotencyStore } from '../src/idempotency/idempotency.store';
 import { FillQuote } from '../src/market/fill-search';
-import { MarketQuoter, QuoteTerms, SwapBuilder, SwapBuildOrder, TokenDirectory, TokenInfo } from '../src/market/market.ports';
+import { CatalogDirectory, MarketQuoter, QuoteTerms, SwapBuilder, SwapBuildOrder, TokenInfo } from '../src/market/market.ports';
 import { LimitOrderHistory } from '../src/orders/limit-order-history';
 import { LimitOrderEntity } from '../src/orders/limit-order.entity';
 import { Clock, LimitOrdersService, SystemClock } from '../src/orders/limit-orders.service';
@@ -23,21 +24,36 @@ import { TriggerWatcher } from '../src/watcher/trigger-watcher';
  */
 const env = testEnv();
 const TOKENS: Record<string, number> = { USDC: 6, DAI: 18, WETH: 18, ETH: 18 };
+const MAX_FAILED_CHECKS = 3;
 
-class StaticTokens extends TokenDirectory {
-  async resolve(chain: string, symbol: string): Promise<TokenInfo> {
+/** The devnet's two EVM chains (testnets) and a few tokens, as quote-service's catalog lists them. */
+class StaticCatalog extends CatalogDirectory {
+  async chain(id: string): Promise<TermsChain | undefined> {
+    return ['devnet-a', 'devnet-b'].includes(id) ? { id, family: 'evm', network: 'testnet' } : undefined;
+  }
+
+  async token(chain: string, symbol: string): Promise<TokenInfo | undefined> {
     const decimals = TOKENS[symbol];
-    if (decimals === undefined) throw new CodedError('UNKNOWN_TOKEN', `unknown ${symbol}`);
-    return { chain, symbol, decimals };
+    return decimals === undefined ? undefined : { chain, symbol, decimals };
   }
 }
 
-/** A constant-product WETH/USDC pool whose price the test can move. */
+/**
+ * A constant-product WETH/USDC pool whose price the test can move. Orders whose tokenIn is in
+ * `refused` are answered as quote-service answers a delisted token (400 UNKNOWN_TOKEN); those in
+ * `unavailable` as a quote-service that does not answer in time (503 SERVICE_UNAVAILABLE).
+ */
 class PoolQuoter extends MarketQuoter {
   reserveIn = 1000n * 10n ** 18n;
   reserveOut = 3_000_000n * 10n ** 6n;
   calls = 0;
-  async quote(_terms: QuoteTerms, amountIn: bigint): Promise<FillQuote> {
+  readonly refused = new Set<string>();
+  readonly unavailable = new Set<string>();
+  async quote(terms: QuoteTerms, amountIn: bigint): Promise<FillQuote> {
+    if (this.refused.has(terms.tokenIn)) {
+      throw new CodedError('UNKNOWN_TOKEN', `tokenIn ${terms.tokenIn} is not a known token on ${terms.fromChain}`);
+    }
+    if (this.unavailable.has(terms.tokenIn)) throw new CodedError('SERVICE_UNAVAILABLE', 'quote.create timed out');
     this.calls += 1;
     const withFee = amountIn * 997n;
     const amountOut = (this.reserveOut * withFee) / (this.reserveIn * 1000n + withFee);
@@ -102,14 +118,14 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
       dataSource,
       history,
       new IdempotencyStore(),
-      new StaticTokens(),
+      new StaticCatalog(),
       quoter,
       swaps,
       { iocMaxQuotes: 10 },
       clock,
     );
     sweeper = new ExpirySweeper(dataSource, history, clock);
-    watcher = new TriggerWatcher(dataSource, history, quoter, swaps, { intervalMs: 0, batchSize: 500 }, clock);
+    watcher = new TriggerWatcher(dataSource, history, quoter, swaps, { intervalMs: 0, batchSize: 500, maxFailedChecks: MAX_FAILED_CHECKS }, clock);
   }, 120_000);
 
   afterAll(async () => {
@@ -323,5 +339,82 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
     expect(view.swapId).toMatch(/^[0-9a-f-]{36}$/);
     const row = await dataSource.manager.findOneByOrFail(LimitOrderEntity, { id: created.limitOrderId });
     expect(row.version).toBe(2);
+  });
+
+  /**
+   * An open order as an operator's data holds it after a delisting: inserted directly in the
+   * service's table, with a tokenIn the quoter refuses (or cannot reach quote-service for).
+   */
+  async function insertOpenOrder(owner: string, tokenIn: string): Promise<string> {
+    const id = `lo_${randomUUID().replace(/-/g, '').slice(0, 26)}`;
+    const now = Date.now();
+    await dataSource.query(
+      `INSERT INTO limit_order.limit_orders
+         (id, owner, status, time_in_force, from_chain, to_chain, token_in, token_out, token_in_decimals, token_out_decimals,
+          amount, amount_base, min_amount_out, min_amount_out_base, expires_at_ms, created_at_ms, updated_at_ms, next_check_at_ms, version)
+       VALUES ($1, $2, 'open', 'GTC', 'devnet-a', 'devnet-a', $3, 'USDC', 18, 6, '1', 1000000000000000000, '1000000', 1000000000000, $4, $5, $5, 0, 1)`,
+      [id, owner, tokenIn, now + 3_600_000, now],
+    );
+    return id;
+  }
+
+  const failureRowOf = async (id: string) =>
+    (
+      (await dataSource.query(
+        `SELECT status, version, failed_checks AS "failedChecks", failure_code AS "failureCode" FROM limit_order.limit_orders WHERE id = $1`,
+        [id],
+      )) as Array<{ status: string; version: number; failedChecks: number; failureCode: string | null }>
+    )[0];
+
+  it('the watcher fails an order it can no longer check after WATCH_MAX_FAILED_CHECKS refusals, once, with its event', async () => {
+    const owner = `delist-${run}`;
+    quoter.refused.add('DELISTED');
+    quoter.unavailable.add('FLAKY');
+    const delisted = await insertOpenOrder(owner, 'DELISTED');
+    const flaky = await insertOpenOrder(owner, 'FLAKY');
+
+    for (let round = 1; round < MAX_FAILED_CHECKS; round++) await watcher.watch();
+    expect(await failureRowOf(delisted)).toEqual({ status: 'open', version: 1, failedChecks: MAX_FAILED_CHECKS - 1, failureCode: null });
+
+    await watcher.watch();
+    const view = await service.get({ owner, limitOrderId: delisted });
+    expect(view).toMatchObject({
+      status: 'failed',
+      failureCode: 'UNKNOWN_TOKEN',
+      failureMessage: 'tokenIn DELISTED is not a known token on devnet-a',
+    });
+    const failedList = await service.list({ owner, status: 'failed' });
+    expect(failedList.limitOrders.map((o) => o.limitOrderId)).toEqual([delisted]);
+
+    // More rounds change nothing: the order left `open` once.
+    await watcher.watch();
+    await watcher.watch();
+    expect(await failureRowOf(delisted)).toEqual({ status: 'failed', version: 2, failedChecks: MAX_FAILED_CHECKS, failureCode: 'UNKNOWN_TOKEN' });
+    const history: Array<{ type: string }> = await dataSource.query(
+      `SELECT type FROM limit_order.limit_order_events WHERE limit_order_id = $1 ORDER BY id`,
+      [delisted],
+    );
+    expect(history.map((h) => h.type)).toEqual([LimitOrderEventTypes.failed]);
+    const event = await waitFor(
+      () => seen.find((e) => e.aggregateId === delisted && e.type === LimitOrderEventTypes.failed),
+      { timeoutMs: 20_000, description: 'limit-order.failed on limit-order.events' },
+    );
+    expect(event.payload).toMatchObject({ limitOrderId: delisted, status: 'failed', version: 2, failureCode: 'UNKNOWN_TOKEN' });
+
+    // Quote-service not answering says nothing about the order: it stays open, uncounted.
+    expect(await failureRowOf(flaky)).toEqual({ status: 'open', version: 1, failedChecks: 0, failureCode: null });
+    expect(await codeOf(service.cancel({ owner, idempotencyKey: `c-${run}`, limitOrderId: delisted }))).toBe('LIMIT_ORDER_NOT_REPLACEABLE');
+  });
+
+  it('a check that quotes again resets the count of refused checks', async () => {
+    const owner = `relist-${run}`;
+    quoter.refused.add('WBTC');
+    const relisted = await insertOpenOrder(owner, 'WBTC');
+    await watcher.watch();
+    expect((await failureRowOf(relisted)).failedChecks).toBe(1);
+
+    quoter.refused.delete('WBTC');
+    await watcher.watch();
+    expect(await failureRowOf(relisted)).toMatchObject({ failedChecks: 0, failureCode: null });
   });
 });

@@ -4,6 +4,7 @@ export * from './devnet-manifest';
 export * from './address-validation';
 export * from './erc20-reads';
 export * from './permit-contracts';
+export * from './quote-terms';
 export * from './sponsored-gas';
 export * from './sponsored-intents';
 // The Solana bridge encoding is its own entry point, @swapgw/chains/solana-bridge: it loads

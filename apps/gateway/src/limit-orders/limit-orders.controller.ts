@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdempotencyKey, Owner } from '../common/http/request-decorators';
 import { Idempotent } from '../idempotency';
+import { ApiEnvelopedResponse, ApiErrorResponses } from '../openapi/api-responses';
 import { CancelLimitOrderDto } from './dto/cancel-limit-order.dto';
 import {
   LimitOrderCanceledResponse,
@@ -14,6 +15,11 @@ import { CreateLimitOrderDto, ReplaceLimitOrderDto } from './dto/limit-order-ter
 import { ListLimitOrdersQuery } from './dto/list-limit-orders.query';
 import { LimitOrdersService } from './limit-orders.service';
 
+/** What any call to limit-order-service can answer: no answer in time, Kafka or its database away. */
+const LIMIT_ORDER_SERVICE_ERRORS = ['SERVICE_UNAVAILABLE', 'MESSAGING_UNAVAILABLE', 'PERSISTENCE_UNAVAILABLE'] as const;
+/** What limit-order-service refuses in an order's terms (create, replace): POST /quote's checks, and the expiry. */
+const ORDER_TERMS_ERRORS = ['VALIDATION_FAILED', 'UNKNOWN_CHAIN', 'UNKNOWN_TOKEN', 'SAME_TOKEN', 'INVALID_AMOUNT', 'INVALID_ADDRESS', 'INVALID_EXPIRY'] as const;
+
 @ApiTags('limit-orders')
 @ApiBearerAuth()
 @Controller('limit-orders')
@@ -24,18 +30,16 @@ export class LimitOrdersController {
   @HttpCode(200)
   @Idempotent({ required: true })
   @ApiOperation({ summary: 'Create a durable off-chain limit order' })
-  @ApiOkResponse({ type: LimitOrderCreatedResponse })
-  @ApiResponse({ status: 400, description: 'Invalid body, amount, token or expiry; missing Idempotency-Key' })
-  @ApiResponse({ status: 503, description: 'Persistence or messaging unavailable' })
+  @ApiEnvelopedResponse(200, LimitOrderCreatedResponse, 'The order (a replay of the same key answers the same order)')
+  @ApiErrorResponses(...ORDER_TERMS_ERRORS, ...LIMIT_ORDER_SERVICE_ERRORS)
   create(@Owner() owner: string, @IdempotencyKey() key: string, @Body() body: CreateLimitOrderDto): Promise<LimitOrderCreatedResponse> {
     return this.orders.create(owner, key, body);
   }
 
   @Get('limit/:limitOrderId')
   @ApiOperation({ summary: 'Read one of your limit orders' })
-  @ApiOkResponse({ type: LimitOrderResponse })
-  @ApiResponse({ status: 403, description: 'The order belongs to another API key owner' })
-  @ApiResponse({ status: 404, description: 'No such limit order' })
+  @ApiEnvelopedResponse(200, LimitOrderResponse, 'The order')
+  @ApiErrorResponses('FORBIDDEN', 'LIMIT_ORDER_NOT_FOUND', ...LIMIT_ORDER_SERVICE_ERRORS)
   get(@Owner() owner: string, @Param('limitOrderId') limitOrderId: string): Promise<LimitOrderResponse> {
     return this.orders.get(owner, limitOrderId);
   }
@@ -45,10 +49,8 @@ export class LimitOrdersController {
   @Idempotent({ required: true })
   @ApiOperation({ summary: 'Cancel one of your open limit orders' })
   @ApiBody({ type: CancelLimitOrderDto, required: false })
-  @ApiOkResponse({ type: LimitOrderCanceledResponse })
-  @ApiResponse({ status: 403, description: 'The order belongs to another API key owner' })
-  @ApiResponse({ status: 404, description: 'No such limit order' })
-  @ApiResponse({ status: 409, description: 'The order already triggered or expired' })
+  @ApiEnvelopedResponse(200, LimitOrderCanceledResponse, 'The canceled order')
+  @ApiErrorResponses('FORBIDDEN', 'LIMIT_ORDER_NOT_FOUND', 'LIMIT_ORDER_NOT_REPLACEABLE', ...LIMIT_ORDER_SERVICE_ERRORS)
   cancel(
     @Owner() owner: string,
     @IdempotencyKey() key: string,
@@ -62,10 +64,8 @@ export class LimitOrdersController {
   @HttpCode(200)
   @Idempotent({ required: true })
   @ApiOperation({ summary: 'Atomically create a replacement order and cancel this open one' })
-  @ApiOkResponse({ type: LimitOrderReplacedResponse })
-  @ApiResponse({ status: 403, description: 'The order belongs to another API key owner' })
-  @ApiResponse({ status: 404, description: 'No such limit order' })
-  @ApiResponse({ status: 409, description: 'Order not open (not replaceable), or idempotency conflict' })
+  @ApiEnvelopedResponse(200, LimitOrderReplacedResponse, 'The replacement order and the canceled one')
+  @ApiErrorResponses('FORBIDDEN', 'LIMIT_ORDER_NOT_FOUND', 'LIMIT_ORDER_NOT_REPLACEABLE', ...ORDER_TERMS_ERRORS, ...LIMIT_ORDER_SERVICE_ERRORS)
   replace(
     @Owner() owner: string,
     @IdempotencyKey() key: string,
@@ -77,7 +77,8 @@ export class LimitOrdersController {
 
   @Get('limits')
   @ApiOperation({ summary: 'List your limit orders, newest first' })
-  @ApiOkResponse({ type: LimitOrderListResponse })
+  @ApiEnvelopedResponse(200, LimitOrderListResponse, 'Your orders, newest first')
+  @ApiErrorResponses(...LIMIT_ORDER_SERVICE_ERRORS)
   list(@Owner() owner: string, @Query() query: ListLimitOrdersQuery): Promise<LimitOrderListResponse> {
     return this.orders.list(owner, query);
   }

@@ -41,6 +41,16 @@ export class LimitOrderServiceConfig extends ServiceEnvironment {
   @Max(1000)
   WATCH_BATCH_SIZE: number = 20;
 
+  /**
+   * Checks of one open order in a row that quote-service (or the planner) refuses with a 400 code
+   * (a token delisted, a chain removed) after which the order moves to `failed`. Transient
+   * failures (timeouts, outages) do not count. 5 × WATCH_INTERVAL_MS rides over a catalog refresh.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  WATCH_MAX_FAILED_CHECKS: number = 5;
+
   /** Bound of one request to quote-service or execution-planner. */
   @IsInt()
   @Min(100)

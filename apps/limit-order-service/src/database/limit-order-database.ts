@@ -2,6 +2,7 @@ import { CreateMessagingTables1763700000000, OutboxMessageEntity, ProcessedEvent
 import { ServiceDataSourceOptions } from '@swapgw/persistence';
 import { IdempotencyRecordEntity } from '../idempotency/idempotency-record.entity';
 import { CreateLimitOrderTables1763710000000 } from '../migrations/1763710000000-create-limit-order-tables';
+import { AddLimitOrderFailure1764310000000 } from '../migrations/1764310000000-add-limit-order-failure';
 import { LimitOrderEventEntity } from '../orders/limit-order-event.entity';
 import { LimitOrderEntity } from '../orders/limit-order.entity';
 
@@ -15,7 +16,11 @@ export const LIMIT_ORDER_ENTITIES = [
   ProcessedEventEntity,
 ];
 
-export const LIMIT_ORDER_MIGRATIONS = [CreateMessagingTables1763700000000, CreateLimitOrderTables1763710000000];
+export const LIMIT_ORDER_MIGRATIONS = [
+  CreateMessagingTables1763700000000,
+  CreateLimitOrderTables1763710000000,
+  AddLimitOrderFailure1764310000000,
+];
 
 /** The service's schema, entities and migrations: shared by the app, the migrate CLI and tests. */
 export function limitOrderDatabaseOptions(url: string, poolSize?: number): ServiceDataSourceOptions {

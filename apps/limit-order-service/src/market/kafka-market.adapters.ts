@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import type { TermsChain } from '@swapgw/chains';
 import {
   CatalogMessageTypes,
   CodedError,
   CreateQuoteRequest,
   ErrorCodes,
+  ListChainsRequest,
+  ListChainsResult,
   ListTokensRequest,
   ListTokensResult,
   QuoteMessageTypes,
@@ -17,13 +20,19 @@ import { RequestReplyClient } from '@swapgw/messaging';
 import { LimitOrderServiceConfig } from '../config/limit-order-service.config';
 import { fromBaseUnits } from '../orders/token-amount';
 import { FillQuote } from './fill-search';
-import { MarketQuoter, QuoteTerms, SwapBuilder, SwapBuildOrder, TokenDirectory, TokenInfo } from './market.ports';
+import { CatalogDirectory, MarketQuoter, QuoteTerms, SwapBuilder, SwapBuildOrder, TokenInfo } from './market.ports';
 
 const TOKEN_CACHE_MS = 5 * 60 * 1000;
+const CHAIN_CACHE_MS = 60 * 1000;
 
+/**
+ * The catalog of quote-service over `catalog.requests`: GET /chains (cached a minute) and a
+ * token's decimals (cached five minutes once found; a miss is asked again each time).
+ */
 @Injectable()
-export class CatalogTokenDirectory extends TokenDirectory {
-  private readonly cache = new Map<string, { token: TokenInfo; atMs: number }>();
+export class KafkaCatalogDirectory extends CatalogDirectory {
+  private readonly tokens = new Map<string, { token: TokenInfo; atMs: number }>();
+  private chains: { byId: Map<string, TermsChain>; atMs: number } | undefined;
 
   constructor(
     private readonly rr: RequestReplyClient,
@@ -32,9 +41,21 @@ export class CatalogTokenDirectory extends TokenDirectory {
     super();
   }
 
-  async resolve(chain: string, symbol: string): Promise<TokenInfo> {
+  async chain(id: string): Promise<TermsChain | undefined> {
+    if (!this.chains || Date.now() - this.chains.atMs >= CHAIN_CACHE_MS) {
+      const request: ListChainsRequest = {};
+      const result = await this.rr.request<ListChainsResult>(Topics.catalogRequests, CatalogMessageTypes.listChains, id, request, {
+        timeoutMs: this.config.SERVICE_REQUEST_TIMEOUT_MS,
+      });
+      const byId = new Map(result.chains.map((c) => [c.id, { id: c.id, family: c.family, network: c.network } satisfies TermsChain]));
+      this.chains = { byId, atMs: Date.now() };
+    }
+    return this.chains.byId.get(id);
+  }
+
+  async token(chain: string, symbol: string): Promise<TokenInfo | undefined> {
     const cacheKey = `${chain}\u0000${symbol.toUpperCase()}`;
-    const cached = this.cache.get(cacheKey);
+    const cached = this.tokens.get(cacheKey);
     if (cached && Date.now() - cached.atMs < TOKEN_CACHE_MS) return cached.token;
 
     const request: ListTokensRequest = { chainRef: chain, q: symbol, limit: 100 };
@@ -46,11 +67,9 @@ export class CatalogTokenDirectory extends TokenDirectory {
       { timeoutMs: this.config.SERVICE_REQUEST_TIMEOUT_MS },
     );
     const match = result.tokens.find((t) => t.chain === chain && t.symbol.toUpperCase() === symbol.toUpperCase());
-    if (!match) {
-      throw new CodedError(ErrorCodes.UNKNOWN_TOKEN, `Token ${symbol} is not known on ${chain}`, { chain, symbol });
-    }
+    if (!match) return undefined;
     const token = { chain, symbol: match.symbol, decimals: match.decimals };
-    this.cache.set(cacheKey, { token, atMs: Date.now() });
+    this.tokens.set(cacheKey, { token, atMs: Date.now() });
     return token;
   }
 }

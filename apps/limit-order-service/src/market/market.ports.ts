@@ -1,3 +1,4 @@
+import type { TermsChain } from '@swapgw/chains';
 import type { RoutePlan } from '@swapgw/contracts';
 import { FillQuote } from './fill-search';
 
@@ -7,9 +8,14 @@ export interface TokenInfo {
   decimals: number;
 }
 
-/** Token decimals from the catalog (quote-service). Throws UNKNOWN_TOKEN / UNKNOWN_CHAIN (400). */
-export abstract class TokenDirectory {
-  abstract resolve(chain: string, symbol: string): Promise<TokenInfo>;
+/**
+ * Chains and tokens as quote-service's catalog lists them (GET /chains, GET /tokens): what the
+ * terms check of a new order looks up. Undefined when the catalog does not list it; the verdict
+ * (UNKNOWN_CHAIN, UNKNOWN_TOKEN) is the shared terms check's, not the directory's.
+ */
+export abstract class CatalogDirectory {
+  abstract chain(id: string): Promise<TermsChain | undefined>;
+  abstract token(chain: string, symbol: string): Promise<TokenInfo | undefined>;
 }
 
 /** What a live quote needs to know about an order. */

@@ -88,6 +88,20 @@ export class LimitOrderEntity {
   @Column({ name: 'cancel_reason', type: 'text', nullable: true })
   cancelReason!: string | null;
 
+  /**
+   * Checks of this open order in a row that quote-service or the planner refused for its terms
+   * (a 400 code); reset by a check that quotes. At WATCH_MAX_FAILED_CHECKS the order fails.
+   */
+  @Column({ name: 'failed_checks', type: 'int', default: 0 })
+  failedChecks!: number;
+
+  /** Status `failed`: the error code and message of the last refused check. */
+  @Column({ name: 'failure_code', type: 'text', nullable: true })
+  failureCode!: string | null;
+
+  @Column({ name: 'failure_message', type: 'text', nullable: true })
+  failureMessage!: string | null;
+
   @Column({ name: 'replaces_id', type: 'text', nullable: true })
   replacesId!: string | null;
 

@@ -24,6 +24,8 @@ export function toLimitOrderView(order: LimitOrderEntity): LimitOrderView {
     route: order.route,
     swapId: order.swapId,
     cancelReason: order.cancelReason,
+    failureCode: order.failureCode,
+    failureMessage: order.failureMessage,
     replacesLimitOrderId: order.replacesId,
     replacedByLimitOrderId: order.replacedById,
   };
@@ -43,6 +45,8 @@ export function toEventPayload(order: LimitOrderEntity): LimitOrderEventPayload 
     filledAmount: view.filledAmount,
     swapId: order.swapId,
     reason: order.cancelReason,
+    failureCode: order.failureCode,
+    failureMessage: order.failureMessage,
     replacesLimitOrderId: order.replacesId,
     replacedByLimitOrderId: order.replacedById,
   };

@@ -21,12 +21,12 @@ import {
 } from '@swapgw/contracts';
 import { IdempotencyStore } from '../idempotency/idempotency.store';
 import { searchFillOrKill, searchImmediateOrCancel } from '../market/fill-search';
-import { MarketQuoter, SwapBuilder, TokenDirectory } from '../market/market.ports';
+import { CatalogDirectory, MarketQuoter, SwapBuilder } from '../market/market.ports';
 import { LimitOrderHistory } from './limit-order-history';
 import { LimitOrderEntity } from './limit-order.entity';
 import { toLimitOrderView } from './limit-order.view';
+import { checkOrderTerms } from './order-terms';
 import { resolveExpiry } from './time-in-force';
-import { toBaseUnits } from './token-amount';
 
 /** Tunables of the order service that are not infrastructure. */
 export abstract class LimitOrderSettings {
@@ -64,7 +64,7 @@ export class LimitOrdersService {
     private readonly dataSource: DataSource,
     private readonly history: LimitOrderHistory,
     private readonly idempotency: IdempotencyStore,
-    private readonly tokens: TokenDirectory,
+    private readonly catalog: CatalogDirectory,
     private readonly quoter: MarketQuoter,
     private readonly swaps: SwapBuilder,
     private readonly settings: LimitOrderSettings,
@@ -180,24 +180,19 @@ export class LimitOrdersService {
     return { limitOrders: orders.map(toLimitOrderView) };
   }
 
-  /** Validates terms into an unsaved order row: expiry, tokens and amounts (400s come from here). */
+  /**
+   * Validates terms into an unsaved order row (400s come from here): expiry and time in force,
+   * then the checks POST /quote applies to the same terms (checkOrderTerms).
+   */
   private async newOrder(terms: LimitOrderTerms, now: number): Promise<LimitOrderEntity> {
     const { timeInForce, expiresAtMs } = resolveExpiry(terms, now);
-    if (terms.fromChain === terms.toChain && terms.tokenIn.toUpperCase() === terms.tokenOut.toUpperCase()) {
-      throw new CodedError(ErrorCodes.SAME_TOKEN, 'tokenIn and tokenOut are the same token on the same chain');
-    }
     if ((timeInForce === 'IOC' || timeInForce === 'FOK') && !terms.recipient) {
       // IOC and FOK build the swap at creation, for a wallet to sign: recipient is that wallet.
       throw new CodedError(ErrorCodes.VALIDATION_FAILED, `${timeInForce} orders need recipient, the wallet that signs`, {
         fields: { recipient: ['required for IOC and FOK'] },
       });
     }
-    const [tokenIn, tokenOut] = await Promise.all([
-      this.tokens.resolve(terms.fromChain, terms.tokenIn),
-      this.tokens.resolve(terms.toChain, terms.tokenOut),
-    ]);
-    const amountBase = toBaseUnits(terms.amount, tokenIn.decimals, 'amount');
-    const minAmountOutBase = toBaseUnits(terms.minAmountOut, tokenOut.decimals, 'minAmountOut');
+    const { tokenIn, tokenOut, amountBase, minAmountOutBase } = await checkOrderTerms(terms, this.catalog);
 
     const order = new LimitOrderEntity();
     Object.assign(order, {
@@ -227,6 +222,9 @@ export class LimitOrdersService {
       routeKey: null,
       swapId: null,
       cancelReason: null,
+      failedChecks: 0,
+      failureCode: null,
+      failureMessage: null,
       replacesId: null,
       replacedById: null,
       version: 1,

@@ -6,10 +6,14 @@ import { MarketQuoter, SwapBuilder } from '../market/market.ports';
 import { LimitOrderHistory } from '../orders/limit-order-history';
 import { LimitOrderEntity } from '../orders/limit-order.entity';
 import { Clock, swapIdFor } from '../orders/limit-orders.service';
+import { afterRefusedCheck, CheckFailure, classifyCheckFailure } from './check-failures';
+import { WatcherMetrics } from './watcher-metrics';
 
 export abstract class WatcherSettings {
   abstract readonly intervalMs: number;
   abstract readonly batchSize: number;
+  /** Refused checks in a row after which an open order fails (WATCH_MAX_FAILED_CHECKS). */
+  abstract readonly maxFailedChecks: number;
 }
 
 /**
@@ -20,6 +24,12 @@ export abstract class WatcherSettings {
  * no lock. When the limit is met and the order has a recipient, a swap is built for that wallet
  * (swapId derived from the order id: a retry after a crash builds the same swap); then the order
  * moves to triggered only if it is still open, under its row lock.
+ *
+ * An order the watcher can no longer check does not stay open silently: a check refused with a 400
+ * code (its token delisted, its chain removed...) counts, a check that quotes resets the count,
+ * and at WATCH_MAX_FAILED_CHECKS refused checks in a row the order moves to `failed` with the code
+ * and message of the last one, announced as `limit-order.failed`. Transient failures (timeouts,
+ * outages) neither count nor reset (see check-failures.ts).
  */
 @Injectable()
 export class TriggerWatcher {
@@ -39,14 +49,95 @@ export class TriggerWatcher {
     const claimed = await this.claimDue();
     const triggered: string[] = [];
     for (const order of claimed) {
+      let checked = false;
       try {
         if (await this.check(order)) triggered.push(order.id);
+        checked = true;
       } catch (error) {
-        // A quote or build failure leaves the order open: the next round tries again.
-        this.logger.warn({ msg: 'limit order check failed', limitOrderId: order.id, error: (error as Error).message });
+        await this.checkFailed(order, classifyCheckFailure(error));
+      }
+      if (checked) {
+        WatcherMetrics.checked('ok');
+        if (order.failedChecks > 0) await this.resetFailedChecks(order.id);
       }
     }
     return triggered;
+  }
+
+  /** A refused check counts (and may fail the order); a transient one leaves the order as it is. */
+  private async checkFailed(order: LimitOrderEntity, failure: CheckFailure): Promise<void> {
+    WatcherMetrics.checked(failure.kind);
+    const log = { limitOrderId: order.id, kind: failure.kind, code: failure.code, error: failure.message };
+    if (failure.kind === 'transient') {
+      // The next round tries again; the order's count is untouched.
+      this.logger.warn({ msg: 'limit order check failed', ...log });
+      return;
+    }
+    try {
+      const outcome = await this.recordRefusedCheck(order.id, failure);
+      if (outcome?.failed) {
+        WatcherMetrics.orderFailed(failure.code);
+        this.logger.warn({ msg: 'limit order failed', ...log, failedChecks: outcome.failedChecks });
+      } else {
+        this.logger.warn({ msg: 'limit order check failed', ...log, failedChecks: outcome?.failedChecks });
+      }
+    } catch (error) {
+      this.logger.warn({ msg: 'limit order check failed', ...log, recordError: (error as Error).message });
+    }
+  }
+
+  /**
+   * Counts one refused check of a still-open order under its row lock, and fails the order when
+   * the count reaches the bound: status, reason and event in one transaction, from `open` only, so
+   * the order fails once whatever the instances and retries. Undefined when it is no longer open.
+   */
+  private recordRefusedCheck(id: string, failure: CheckFailure): Promise<{ failed: boolean; failedChecks: number } | undefined> {
+    return this.dataSource.transaction(async (manager) => {
+      const current = await manager.findOne(LimitOrderEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+      if (!current || current.status !== 'open') return undefined;
+      const next = afterRefusedCheck(current.failedChecks, this.settings.maxFailedChecks);
+      if (!next.fails) {
+        await manager.update(LimitOrderEntity, { id }, { failedChecks: next.failedChecks });
+        return { failed: false, failedChecks: next.failedChecks };
+      }
+      const now = this.clock.nowMs();
+      current.status = 'failed';
+      current.failedChecks = next.failedChecks;
+      current.failureCode = failure.code;
+      current.failureMessage = failure.message;
+      current.updatedAtMs = now;
+      current.version += 1;
+      await manager.update(
+        LimitOrderEntity,
+        { id },
+        {
+          status: 'failed',
+          failedChecks: current.failedChecks,
+          failureCode: current.failureCode,
+          failureMessage: current.failureMessage,
+          updatedAtMs: now,
+          version: current.version,
+        },
+      );
+      await this.history.record(manager, LimitOrderEventTypes.failed, current, { failedChecks: current.failedChecks });
+      return { failed: true, failedChecks: next.failedChecks };
+    });
+  }
+
+  /** A check that quoted ends a run of refused ones. */
+  private async resetFailedChecks(id: string): Promise<void> {
+    try {
+      await this.dataSource
+        .createQueryBuilder()
+        .update(LimitOrderEntity)
+        .set({ failedChecks: 0 })
+        .where('id = :id', { id })
+        .andWhere(`status = 'open'`)
+        .execute();
+    } catch (error) {
+      // The count stays as it was until a later check quotes again.
+      this.logger.warn({ msg: 'limit order check count not reset', limitOrderId: id, error: (error as Error).message });
+    }
   }
 
   private claimDue(): Promise<LimitOrderEntity[]> {

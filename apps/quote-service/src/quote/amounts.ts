@@ -1,23 +1,11 @@
-import { CodedError, ErrorCodes, HUMAN_AMOUNT } from '@swapgw/contracts';
+import { termsAmountToBaseUnits } from '@swapgw/chains';
 
 /**
- * Human decimal string → base units, exactly (bigint, no floats). Rejects signs, exponents,
- * zero, and more fractional digits than the token has (INVALID_AMOUNT).
+ * Human decimal string → base units, exactly (bigint, no floats): the terms check shared with
+ * limit-order-service (@swapgw/chains quote-terms), so both answer the same INVALID_AMOUNT.
  */
 export function toBaseUnits(amount: string, decimals: number): bigint {
-  const trimmed = amount.trim();
-  if (!HUMAN_AMOUNT.test(trimmed)) {
-    throw new CodedError(ErrorCodes.INVALID_AMOUNT, `amount "${amount}" is not a positive decimal string such as "1.5"`);
-  }
-  const [whole, fraction = ''] = trimmed.split('.');
-  if (fraction.length > decimals) {
-    throw new CodedError(ErrorCodes.INVALID_AMOUNT, `amount "${amount}" has ${fraction.length} decimals; the token has ${decimals}`, {
-      decimals,
-    });
-  }
-  const units = BigInt(whole) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
-  if (units <= 0n) throw new CodedError(ErrorCodes.INVALID_AMOUNT, 'amount must be greater than zero');
-  return units;
+  return termsAmountToBaseUnits(amount, decimals, 'amount');
 }
 
 /** Base units → human decimal string without trailing zeros ("1500000", 6 → "1.5"). */

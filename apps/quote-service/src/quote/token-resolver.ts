@@ -1,4 +1,4 @@
-import { ChainDescriptor, ChainRegistry } from '@swapgw/chains';
+import { ChainDescriptor, ChainRegistry, unknownTokenError } from '@swapgw/chains';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import { Contract, getAddress, isAddress } from 'ethers';
 import { DataSource } from 'typeorm';
@@ -55,7 +55,7 @@ export class TokenResolver {
       [chain.id, symbol],
     );
     if (rows.length === 0) {
-      throw new CodedError(ErrorCodes.UNKNOWN_TOKEN, `${which} ${symbol} is not a known token on ${chain.id}`, { chain: chain.id, symbol, field: which });
+      throw unknownTokenError(which, symbol, chain.id);
     }
     return toQuoteToken(chain.id, rows[0]);
   }

@@ -15,7 +15,7 @@ import {
 export class LimitOrderCreatedResponse implements LimitOrderCreated {
   @ApiProperty() limitOrderId!: string;
   @ApiProperty({ enum: LimitOrderStatuses, description: 'open; IOC/FOK: triggered or expired' }) status!: LimitOrderStatus;
-  @ApiProperty() expiresAtMs!: number;
+  @ApiProperty({ type: 'integer' }) expiresAtMs!: number;
   @ApiProperty() minAmountOut!: string;
 }
 
@@ -30,11 +30,16 @@ export class LimitOrderCanceledResponse implements LimitOrderCanceled {
 
 export class LimitOrderResponse implements LimitOrderView {
   @ApiProperty() limitOrderId!: string;
-  @ApiProperty({ enum: LimitOrderStatuses }) status!: LimitOrderStatus;
+  @ApiProperty({
+    enum: LimitOrderStatuses,
+    description:
+      'open; then triggered, canceled, expired, or failed (the watcher could no longer check the order: failureCode says why)',
+  })
+  status!: LimitOrderStatus;
   @ApiProperty({ enum: TimesInForce }) timeInForce!: TimeInForce;
-  @ApiProperty() createdAtMs!: number;
-  @ApiProperty() updatedAtMs!: number;
-  @ApiProperty() expiresAtMs!: number;
+  @ApiProperty({ type: 'integer' }) createdAtMs!: number;
+  @ApiProperty({ type: 'integer' }) updatedAtMs!: number;
+  @ApiProperty({ type: 'integer' }) expiresAtMs!: number;
   @ApiProperty() minAmountOut!: string;
   @ApiProperty() fromChain!: string;
   @ApiProperty() toChain!: string;
@@ -51,6 +56,17 @@ export class LimitOrderResponse implements LimitOrderView {
   @ApiPropertyOptional({ type: String, nullable: true, description: 'Swap built for the owner when triggered' })
   swapId!: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) cancelReason!: string | null;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'UNKNOWN_TOKEN',
+    description:
+      'Status failed: the error code the checks of the order ended with, as POST /quote answers it for the same terms ' +
+      '(UNKNOWN_TOKEN after a delisting, UNKNOWN_CHAIN after a chain left GET /chains...); null otherwise',
+  })
+  failureCode!: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Status failed: the message of that error' })
+  failureMessage!: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) replacesLimitOrderId!: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) replacedByLimitOrderId!: string | null;
 }

@@ -1,46 +1,27 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { DECIMAL_AMOUNT, TimeInForce, TimesInForce } from '@swapgw/contracts';
+import { IsIn, IsInt, IsObject, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { TimeInForce, TimesInForce } from '@swapgw/contracts';
+import { IsDecimalAmount } from '../../common/validation';
+import { CreateQuoteDto } from '../../quote/dto/create-quote.dto';
 
-const AMOUNT_MESSAGE = '$property must be a positive decimal string such as "1.5"';
-
-/** Body of POST /limit-orders/limit/{id}/replace: the terms of the new order (no route snapshot). */
-export class ReplaceLimitOrderDto {
-  @ApiProperty({ example: 'devnet-a', description: 'Source chain identifier (GET /chains)' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(64)
-  fromChain!: string;
-
-  @ApiProperty({ example: 'devnet-a', description: 'Destination chain identifier' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(64)
-  toChain!: string;
-
-  @ApiProperty({ example: 'WETH', description: 'Input token symbol' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(128)
-  tokenIn!: string;
-
-  @ApiProperty({ example: 'USDC', description: 'Output token symbol' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(128)
-  tokenOut!: string;
-
-  @ApiProperty({ example: '1.5', description: 'Human amount of tokenIn; at most the token decimals' })
-  @IsString()
-  @Matches(DECIMAL_AMOUNT, { message: AMOUNT_MESSAGE })
-  @MaxLength(100)
-  amount!: string;
-
+/**
+ * Body of POST /limit-orders/limit/{id}/replace: the terms of the new order (no route snapshot).
+ * The fields an order shares with a quote are POST /quote's own (same limits and messages, picked
+ * from CreateQuoteDto); limit-order-service then checks them as quote-service checks a quote.
+ */
+export class ReplaceLimitOrderDto extends PickType(CreateQuoteDto, [
+  'fromChain',
+  'toChain',
+  'tokenIn',
+  'tokenOut',
+  'amount',
+  'network',
+  'slippageBps',
+  'recipient',
+] as const) {
   @ApiProperty({ example: '4500', description: 'Minimum human amount of tokenOut for the whole amount (the limit)' })
-  @IsString()
-  @Matches(DECIMAL_AMOUNT, { message: AMOUNT_MESSAGE })
-  @MaxLength(100)
+  @IsDecimalAmount()
   minAmountOut!: string;
 
   @ApiPropertyOptional({
@@ -67,29 +48,6 @@ export class ReplaceLimitOrderDto {
   @IsInt()
   @Min(1)
   expireAfterMs?: number;
-
-  @ApiPropertyOptional({ enum: ['mainnet', 'testnet'] })
-  @IsOptional()
-  @IsIn(['mainnet', 'testnet'])
-  network?: 'mainnet' | 'testnet';
-
-  @ApiPropertyOptional({ minimum: 0, maximum: 5000, description: 'Slippage used for the swap built when the order triggers' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(5000)
-  slippageBps?: number;
-
-  @ApiPropertyOptional({
-    description: 'Wallet that receives tokenOut and signs the swap built when the order triggers',
-    example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-  })
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(128)
-  recipient?: string;
 }
 
 /** Body of POST /limit-orders/limit. */

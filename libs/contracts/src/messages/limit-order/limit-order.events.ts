@@ -8,6 +8,8 @@ export const LimitOrderEventTypes = {
   replaced: 'limit-order.replaced',
   triggered: 'limit-order.triggered',
   expired: 'limit-order.expired',
+  /** The watcher gave up on an open order it could no longer check (payload: failureCode, failureMessage). */
+  failed: 'limit-order.failed',
 } as const;
 export type LimitOrderEventType = (typeof LimitOrderEventTypes)[keyof typeof LimitOrderEventTypes];
 
@@ -53,6 +55,19 @@ export class LimitOrderEventPayload {
   @IsOptional()
   @IsString()
   reason?: string | null;
+
+  @IsOptional()
+  @IsString()
+  failureCode?: string | null;
+
+  @IsOptional()
+  @IsString()
+  failureMessage?: string | null;
+
+  /** `limit-order.failed`: the refused checks in a row that failed the order. */
+  @IsOptional()
+  @IsInt()
+  failedChecks?: number;
 
   @IsOptional()
   @IsString()

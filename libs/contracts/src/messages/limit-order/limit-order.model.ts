@@ -1,5 +1,9 @@
-/** Lifecycle of an off-chain limit order (docs/architecture.md "Limit orders"). */
-export const LimitOrderStatuses = ['open', 'triggered', 'canceled', 'expired'] as const;
+/**
+ * Lifecycle of an off-chain limit order (docs/architecture.md "Limit orders"). `failed`: the
+ * watcher could no longer check the open order (its terms refused by quote-service, e.g. a token
+ * delisted) for WATCH_MAX_FAILED_CHECKS checks in a row; `failureCode` says why.
+ */
+export const LimitOrderStatuses = ['open', 'triggered', 'canceled', 'expired', 'failed'] as const;
 export type LimitOrderStatus = (typeof LimitOrderStatuses)[number];
 
 /**
@@ -43,6 +47,12 @@ export interface LimitOrderView {
   /** Swap built for the owner to sign when the order triggered (null without a signer address). */
   swapId: string | null;
   cancelReason: string | null;
+  /**
+   * Status `failed` only: the error code the checks of the order's terms ended with (UNKNOWN_TOKEN,
+   * UNKNOWN_CHAIN, ... as POST /quote answers them for these terms), and its message.
+   */
+  failureCode: string | null;
+  failureMessage: string | null;
   /** The order this one replaced, and the one that replaced it. */
   replacesLimitOrderId: string | null;
   replacedByLimitOrderId: string | null;
