@@ -131,6 +131,8 @@ async function main() {
     DATABASE_URL: databaseUrl,
     DEVNET_MANIFEST: manifest,
     LOG_LEVEL: process.env.LOG_LEVEL || 'log',
+    // Development stack: the gateway accepts http webhook URLs on loopback (local receivers).
+    WEBHOOK_ALLOW_LOOPBACK_HTTP: process.env.WEBHOOK_ALLOW_LOOPBACK_HTTP || 'true',
   };
   const wanted = option('apps') ? option('apps').split(',') : APPS;
   const present = wanted.filter((app) => {

@@ -5,7 +5,9 @@ import { GatewayCoreModule } from './gateway-core.module';
 import { LimitOrdersModule } from './limit-orders/limit-orders.module';
 import { QuoteModule } from './quote/quote.module';
 import { StatusModule } from './status/status.module';
+import { SwapEventsModule } from './swap-events/swap-events.module';
 import { SwapModule } from './swap/swap.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 type ModuleImport = Type<unknown> | DynamicModule | Promise<DynamicModule> | ForwardReference;
 
@@ -14,7 +16,7 @@ type ModuleImport = Type<unknown> | DynamicModule | Promise<DynamicModule> | For
  * Each brings its own controllers, DTOs and, if it needs tables, entities via
  * TypeOrmModule.forFeature and a migration listed in migrations/index.ts.
  */
-const FEATURE_MODULES: ModuleImport[] = [CatalogModule, QuoteModule, LimitOrdersModule, SwapModule, StatusModule];
+const FEATURE_MODULES: ModuleImport[] = [CatalogModule, QuoteModule, LimitOrdersModule, SwapModule, SwapEventsModule, StatusModule, WebhooksModule];
 
 @Module({})
 export class AppModule {

@@ -33,6 +33,12 @@ describe('a burst of builds while the planner is stopped', () => {
     await stack?.stop();
   }, 120_000);
 
+  const signingPollEdgeAnswers = async (): Promise<number> => {
+    const text = await (await fetch(stack.stack.gatewayMetricsUrls[0])).text();
+    const line = text.split('\n').find((l) => l.startsWith('swapgw_http_edge_answers_total{route="/api/v1/swap/:swapId/signing"'));
+    return line ? Number(line.split(' ').pop()) : 0;
+  };
+
   it('answers every build 202 while the planner is down, and every swap becomes ready exactly once after it starts', async () => {
     const quotes: QuotedRoute[] = [];
     for (let i = 0; i < QUOTES; i++) quotes.push(await freshQuote(client));
@@ -55,6 +61,12 @@ describe('a burst of builds while the planner is stopped', () => {
     // Polled while the planner is down: accepted, not lost, not failed.
     const polled = await client.get(`/swap/${swapIds[0]}/signing`);
     expect(polled.status).toBe(202);
+    // Polled again: the view is in the instance's cache now, and the poll is answered at the edge, the same 202.
+    const edgeAnswersBefore = await signingPollEdgeAnswers();
+    const polledAgain = await client.get(`/swap/${swapIds[0]}/signing`);
+    expect(await signingPollEdgeAnswers()).toBe(edgeAnswersBefore + 1);
+    expect(polledAgain.status).toBe(202);
+    expect(polledAgain.body.data).toEqual(polled.body.data);
 
     await planner.restart();
     const ledger = await waitFor(

@@ -9,6 +9,7 @@ export * from './envelope/message-validation';
 export * from './dead-letter/dead-letter';
 export * from './consumer/message-handlers';
 export * from './consumer/idempotent-consumer';
+export * from './consumer/standalone-group-consumer';
 export * from './request-reply/reply-errors';
 export * from './request-reply/request-responder';
 export * from './request-reply/request-reply.client';

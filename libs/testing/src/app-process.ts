@@ -79,6 +79,8 @@ export async function startApp(app: string, options: StartAppOptions = {}): Prom
     env.PORT ??= String(await freePort());
     env.METRICS_PORT ??= String(await freePort());
     env.HOST ??= '127.0.0.1';
+    // The test stack's webhook receivers are local http servers (development flag of the gateway).
+    env.WEBHOOK_ALLOW_LOOPBACK_HTTP ??= 'true';
   }
   env.HEALTH_PORT ??= String(await freePort());
   const baseUrl = isGateway ? `http://127.0.0.1:${env.PORT}/api/v1` : `http://127.0.0.1:${env.HEALTH_PORT}`;

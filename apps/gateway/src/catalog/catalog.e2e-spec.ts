@@ -28,6 +28,16 @@ describe('catalog endpoints', () => {
     expect(res.body.data.chains[0]).toEqual({
       id: 'devnet-a', name: expect.any(String), family: 'evm', network: 'testnet', chainId: expect.any(Number), caip2: expect.stringMatching(/^eip155:\d+$/), nativeSymbol: 'ETH',
     });
+    // Every chain says what it is: EVM chains their numeric chain id, other families null.
+    const byId = new Map(res.body.data.chains.map((c: { id: string }) => [c.id, c]));
+    expect(byId.get('devnet-b')).toMatchObject({ family: 'evm', network: 'testnet', chainId: 31338 });
+    expect(byId.get('ethereum')).toMatchObject({ family: 'evm', network: 'mainnet', chainId: 1, caip2: 'eip155:1' });
+    expect(byId.get('solana')).toMatchObject({ family: 'solana', network: 'mainnet', chainId: null });
+    for (const chain of res.body.data.chains as Array<{ family: string; network: string; chainId: number | null }>) {
+      expect(['evm', 'solana', 'bitcoin']).toContain(chain.family);
+      expect(['mainnet', 'testnet']).toContain(chain.network);
+      expect(chain.family === 'evm' ? Number.isInteger(chain.chainId) : chain.chainId === null).toBe(true);
+    }
     expect(res.body.meta).toEqual({ requestId: expect.any(String), timestamp: expect.any(String) });
   });
 

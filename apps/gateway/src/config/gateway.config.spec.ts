@@ -34,4 +34,19 @@ describe('GatewayConfig', () => {
     }
     for (const name of ['PORT', 'METRICS_PORT', 'DATABASE_URL', 'IDEMPOTENCY_TTL_HOURS', 'KAFKA_BROKERS']) expect(problems).toContain(name);
   });
+
+  it('reads the webhook flags as booleans, off for loopback http and on for delivery by default', () => {
+    expect(loadConfig(GatewayConfig, {})).toMatchObject({ WEBHOOKS_ENABLED: true, WEBHOOK_ALLOW_LOOPBACK_HTTP: false, WEBHOOK_RETRY_WINDOW_MS: 86_400_000 });
+    expect(loadConfig(GatewayConfig, { WEBHOOKS_ENABLED: 'false', WEBHOOK_ALLOW_LOOPBACK_HTTP: 'true' })).toMatchObject({
+      WEBHOOKS_ENABLED: false,
+      WEBHOOK_ALLOW_LOOPBACK_HTTP: true,
+    });
+    let problems = '';
+    try {
+      loadConfig(GatewayConfig, { WEBHOOK_ALLOW_LOOPBACK_HTTP: 'yes' });
+    } catch (error) {
+      problems = (error as ConfigValidationError).problems.join('\n');
+    }
+    expect(problems).toContain('WEBHOOK_ALLOW_LOOPBACK_HTTP');
+  });
 });

@@ -1,4 +1,5 @@
-import { IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
 import { ServiceEnvironment } from '@swapgw/runtime';
 
 /**
@@ -137,7 +138,106 @@ export class GatewayConfig extends ServiceEnvironment {
   @Max(600_000)
   SWAP_VIEW_CACHE_TTL_MS: number = 10_000;
 
+  /**
+   * Open GET /swap/{swapId}/events streams per API key on one gateway instance; one more answers 429
+   * RATE_LIMITED. Counted per instance: it bounds the sockets and memory a key holds on each.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  SWAP_EVENT_STREAMS_PER_KEY: number = 10;
+
+  /** A `: keep-alive` comment is written on an idle event stream this often, so proxies keep it open. */
+  @IsInt()
+  @Min(1000)
+  @Max(300_000)
+  SWAP_EVENT_HEARTBEAT_MS: number = 15_000;
+
+  /** Swap events are kept this long for streams and their resumption (Last-Event-ID), then purged. */
+  @IsInt()
+  @Min(1)
+  @Max(24 * 365)
+  SWAP_EVENT_RETENTION_HOURS: number = 168;
+
+  /**
+   * Runs the webhook consumer group and the delivery dispatcher in this instance. The webhook routes
+   * are served either way; false lets an operator run delivery as a deployment of its own.
+   */
+  @Transform(toBooleanFlag, { toClassOnly: true })
+  @IsBoolean({ message: 'WEBHOOKS_ENABLED must be true or false' })
+  WEBHOOKS_ENABLED: boolean = true;
+
+  /** Consumer group of the webhook consumer (swap.events, limit-order.events): apart from the projector's. */
+  @IsString()
+  @Matches(/^[A-Za-z0-9._-]{1,100}$/, {
+    message: 'WEBHOOK_KAFKA_GROUP_ID must be 1-100 characters of A-Za-z0-9._-',
+  })
+  WEBHOOK_KAFKA_GROUP_ID: string = 'gateway-webhooks';
+
+  /**
+   * Development only: accept `http://` webhook URLs on loopback hosts (127.0.0.0/8, ::1, localhost).
+   * Off, webhooks are `https` only and never to private, loopback or link-local addresses.
+   */
+  @Transform(toBooleanFlag, { toClassOnly: true })
+  @IsBoolean({ message: 'WEBHOOK_ALLOW_LOOPBACK_HTTP must be true or false' })
+  WEBHOOK_ALLOW_LOOPBACK_HTTP: boolean = false;
+
+  /** How often the dispatcher looks for due deliveries when the last pass found none. */
+  @IsInt()
+  @Min(50)
+  @Max(60_000)
+  WEBHOOK_DISPATCH_INTERVAL_MS: number = 1000;
+
+  /** Bound of one delivery attempt (connect, send, answer); past it the attempt failed and is retried. */
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  WEBHOOK_DELIVERY_TIMEOUT_MS: number = 10_000;
+
+  /** Deliveries one pass claims at once (sent concurrently). */
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  WEBHOOK_DISPATCH_BATCH: number = 20;
+
+  /**
+   * How long a claimed delivery belongs to the instance that claimed it. An instance that died
+   * mid-attempt leaves its rows to the others after this; keep it above WEBHOOK_DELIVERY_TIMEOUT_MS.
+   */
+  @IsInt()
+  @Min(1000)
+  @Max(3_600_000)
+  WEBHOOK_LEASE_MS: number = 60_000;
+
+  /** Delay before the first retry; doubled per attempt (with jitter) up to WEBHOOK_RETRY_MAX_DELAY_MS. */
+  @IsInt()
+  @Min(10)
+  @Max(3_600_000)
+  WEBHOOK_RETRY_BASE_DELAY_MS: number = 10_000;
+
+  @IsInt()
+  @Min(10)
+  @Max(86_400_000)
+  WEBHOOK_RETRY_MAX_DELAY_MS: number = 3_600_000;
+
+  /** A delivery not answered with 2xx within this long after its first attempt is `dead` (issue: at least 24 h). */
+  @IsInt()
+  @Min(1000)
+  @Max(30 * 86_400_000)
+  WEBHOOK_RETRY_WINDOW_MS: number = 86_400_000;
+
   get kafkaBrokers(): string[] {
     return this.KAFKA_BROKERS.split(',').map((b) => b.trim());
   }
+}
+
+/**
+ * `true`/`1` and `false`/`0`; anything else becomes null, which @IsBoolean refuses with the
+ * variable's name. Reads the raw variable: implicit conversion has already made any string `true`.
+ */
+function toBooleanFlag({ obj, key }: { obj: Record<string, unknown>; key: string }): boolean | null {
+  const value = obj[key];
+  if (value === true || value === 'true' || value === '1') return true;
+  if (value === false || value === 'false' || value === '0') return false;
+  return null;
 }

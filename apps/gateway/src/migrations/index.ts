@@ -5,6 +5,9 @@ import { CreateRateLimitWindows1763720000002 } from './1763720000002-create-rate
 import { CreateSwapViews1763725000000 } from './1763725000000-create-swap-views';
 import { AddSwapViewConfirmations1763990000000 } from './1763990000000-add-swap-view-confirmations';
 import { CreateServedQuotes1764000000000 } from './1764000000000-create-served-quotes';
+import { CreateSwapEvents1764100000000 } from './1764100000000-create-swap-events';
+import { AddSwapViewSteps1764200000000 } from './1764200000000-add-swap-view-steps';
+import { CreateWebhooks1764400000000 } from './1764400000000-create-webhooks';
 
 /**
  * Every migration of the `gateway` schema, in order. A feature module that needs a table (e.g. the
@@ -19,4 +22,7 @@ export const GATEWAY_MIGRATIONS = [
   CreateSwapViews1763725000000,
   AddSwapViewConfirmations1763990000000,
   CreateServedQuotes1764000000000,
+  CreateSwapEvents1764100000000,
+  AddSwapViewSteps1764200000000,
+  CreateWebhooks1764400000000,
 ];

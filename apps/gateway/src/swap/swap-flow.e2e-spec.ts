@@ -74,7 +74,7 @@ describe('swap execution through HTTP on the devnet', () => {
 
   /** Signs and submits every step; returns the steps signed and the terminal status. */
   async function signEveryStep(swapId: string, wallet: Wallet | HDNodeWallet) {
-    const signed: Array<{ current: number; total: number; to: string }> = [];
+    const signed: Array<{ current: number; total: number; to: string; txHash: string }> = [];
     let step = 0;
     for (;;) {
       const res = await nextSigning(swapId, step);
@@ -86,7 +86,7 @@ describe('swap execution through HTTP on the devnet', () => {
       const submitted = documented('POST', `/swap/${swapId}/signing`, await client.post(`/swap/${swapId}/signing`, { rawTx }));
       expect(submitted.status).toBe(200);
       expect(submitted.body.data).toMatchObject({ swapId, status: 'submitted', nextAction: 'poll', step: signing.step, txHash: Transaction.from(rawTx).hash });
-      signed.push({ ...signing.step!, to: String(signing.payload!.transaction.to) });
+      signed.push({ ...signing.step!, to: String(signing.payload!.transaction.to), txHash: submitted.body.data.txHash as string });
       step = signing.step!.current;
     }
   }
@@ -111,6 +111,82 @@ describe('swap execution through HTTP on the devnet', () => {
     expect(usdcSpent).toBe(25_000_000n);
     const expected = BigInt(route.expectedAmountOut);
     expect(wethGained).toBeGreaterThanOrEqual((expected * 9_900n) / 10_000n);
+
+    // The finished swap stays readable as a resource (the signing endpoint answers 409 for it):
+    // every step with the transaction the wallet sent, confirmed, and what the quote promised.
+    const read = documented('GET', `/swap/${swapId}`, await poller.get(`/swap/${swapId}`));
+    expect(read.status).toBe(200);
+    expect(read.body.data).toMatchObject({
+      swapId,
+      status: 'completed',
+      failure: null,
+      quoted: { quoteId, routeId: route.routeId, fromChain: 'devnet-a', toChain: 'devnet-a', amountIn: '25000000', expectedAmountOut: route.expectedAmountOut },
+      steps: [
+        { index: 1, kind: 'approve', chain: 'devnet-a', status: 'confirmed', txHash: signed[0].txHash, submittedAtMs: expect.any(Number), confirmedAtMs: expect.any(Number) },
+        { index: 2, kind: 'swap', chain: 'devnet-a', status: 'confirmed', txHash: signed[1].txHash, submittedAtMs: expect.any(Number), confirmedAtMs: expect.any(Number) },
+      ],
+    });
+    expect(read.body.data.quoted.tokenIn).toMatchObject({ symbol: 'USDC', address: chainOf('devnet-a').tokens.USDC.address, decimals: 6 });
+
+    // Nobody else reads it: the same 404 SWAP_NOT_FOUND as an unknown swap.
+    const stranger = api(client.baseUrl, await createApiKey(`swap-e2e-stranger-${randomUUID().slice(0, 8)}`));
+    const foreign = documented('GET', `/swap/${swapId}`, await stranger.get(`/swap/${swapId}`));
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error.code).toBe('SWAP_NOT_FOUND');
+    expect((await client.get(`/swap/${randomUUID()}`)).body.error.code).toBe('SWAP_NOT_FOUND');
+
+    // Listed among the owner's completed swaps.
+    const completed = documented('GET', '/swaps?status=completed', await client.get('/swaps?status=completed&limit=100'));
+    expect(completed.status).toBe(200);
+    expect(completed.body.data.map((s: { swapId: string }) => s.swapId)).toContain(swapId);
+    expect(completed.body.data.every((s: { status: string }) => s.status === 'completed')).toBe(true);
+  });
+
+  it('lists the owner’s swaps newest first, a page at a time, filtered by status; refuses an unknown status and a foreign cursor', async () => {
+    // A fresh API key owns exactly the swaps built here.
+    const owner = api(client.baseUrl, await createApiKey(`swap-e2e-lister-${randomUUID().slice(0, 8)}`));
+    const wallet = accountWallet(5);
+    const built: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const quoted = await owner.post('/quote', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amount: '1' });
+      expect(quoted.status).toBe(200);
+      const build = await owner.post('/swap/build', { quoteId: quoted.body.data.quoteId, routeId: quoted.body.data.routes[0].routeId, userAddress: wallet.address, gasPayment: 'user', waitForTxRequestMs: 0 });
+      expect([200, 202]).toContain(build.status);
+      built.push(build.body.data.swapId as string);
+    }
+    const newestFirst = [...built].reverse();
+
+    const first = documented('GET', '/swaps', await owner.get('/swaps?limit=2'));
+    expect(first.status).toBe(200);
+    expect(first.body.data.map((s: { swapId: string }) => s.swapId)).toEqual(newestFirst.slice(0, 2));
+    expect(first.body.meta.nextCursor).toEqual(expect.any(String));
+    const second = documented('GET', '/swaps', await owner.get(`/swaps?limit=2&cursor=${encodeURIComponent(first.body.meta.nextCursor)}`));
+    expect(second.body.data.map((s: { swapId: string }) => s.swapId)).toEqual(newestFirst.slice(2));
+    expect(second.body.meta.nextCursor).toBeNull();
+
+    // None of them completed; each is planning or awaiting its first signature.
+    const none = documented('GET', '/swaps', await owner.get('/swaps?status=completed'));
+    expect(none.body).toMatchObject({ data: [], meta: { nextCursor: null } });
+    const open = await waitFor(
+      async () => {
+        const res = await owner.get('/swaps?status=awaiting_signature');
+        return res.body.data.length === 3 ? res : null;
+      },
+      { timeoutMs: 60_000, intervalMs: 300, description: 'the three swaps to await their first signature' },
+    );
+    expect(open.body.data.map((s: { swapId: string }) => s.swapId)).toEqual(newestFirst);
+
+    const unknown = documented('GET', '/swaps', await owner.get('/swaps?status=finished'));
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.code).toBe('VALIDATION_FAILED');
+    const tooMany = await owner.get('/swaps?limit=101');
+    expect(tooMany.status).toBe(400);
+    const foreignCursor = documented('GET', '/swaps', await owner.get(`/swaps?status=planning&cursor=${encodeURIComponent(first.body.meta.nextCursor)}`));
+    expect(foreignCursor.status).toBe(400);
+    expect(foreignCursor.body.error.code).toBe('INVALID_CURSOR');
+    // Another owner's list does not hold them.
+    const others = await client.get('/swaps?limit=100');
+    expect(others.body.data.map((s: { swapId: string }) => s.swapId)).not.toEqual(expect.arrayContaining([built[0]]));
   });
 
   it('cross chain: approve → bridge deposit on devnet-a, then approve → swap on devnet-b once the relayer delivered', async () => {

@@ -81,7 +81,11 @@ describe('gas covered by the service: zero-ETH wallets swap on one chain and acr
     expect(res.status).toBe(200);
     return {
       quoteId: res.body.data.quoteId as string,
-      route: res.body.data.routes[0] as { routeId: string; expectedAmountOut: string },
+      route: res.body.data.routes[0] as {
+        routeId: string;
+        expectedAmountOut: string;
+        signatures: Array<{ chain: string; kind: string; payloadType: string; mayBeSkipped: boolean }>;
+      },
     };
   }
 
@@ -186,6 +190,11 @@ describe('gas covered by the service: zero-ETH wallets swap on one chain and acr
     );
 
     expect(asked).toEqual(['1/2 Permit', '2/2 PermitWitnessTransferFrom:SwapIntent']);
+    // The quote told it before the first signature: two typed-data signatures on devnet-a, the permit skippable.
+    expect(route.signatures).toEqual([
+      { chain: 'devnet-a', kind: 'approve', payloadType: 'evm-typed-data', mayBeSkipped: true },
+      { chain: 'devnet-a', kind: 'swap', payloadType: 'evm-typed-data', mayBeSkipped: false },
+    ]);
     expect(terminal).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed' } });
     expect(await ethOf('devnet-a', wallet.address)).toBe(0n);
     expect(await balanceOf('devnet-a', 'USDC', wallet.address)).toBe(30_000_000n);
@@ -212,6 +221,10 @@ describe('gas covered by the service: zero-ETH wallets swap on one chain and acr
     );
 
     expect(asked).toEqual(['1/2 transaction', '2/2 PermitWitnessTransferFrom:SwapIntent']);
+    expect(route.signatures.map((s) => `${s.kind}:${s.payloadType}${s.mayBeSkipped ? '?' : ''}`)).toEqual([
+      'approve:evm-transaction?',
+      'swap:evm-typed-data',
+    ]);
     expect(terminal).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed' } });
     // The wallet started with 0 ETH: what it holds now is what the service sent minus what its
     // approve cost, never less than nothing it had.
@@ -233,8 +246,19 @@ describe('gas covered by the service: zero-ETH wallets swap on one chain and acr
       amount: '0.01',
       slippageBps: 100,
     });
-    const second = await signEveryStep(await build(again.quoteId, again.route.routeId, wallet), () => wallet);
+    const secondSwapId = await build(again.quoteId, again.route.routeId, wallet);
+    const second = await signEveryStep(secondSwapId, () => wallet);
     expect(second.asked).toEqual(['2/2 PermitWitnessTransferFrom:SwapIntent']);
+    // The quote's list is an upper bound: the build still counts the approve, which reads skipped.
+    expect(again.route.signatures).toHaveLength(2);
+    const read = documented('GET', `/swap/${secondSwapId}`, await client.get(`/swap/${secondSwapId}`));
+    expect(read.body.data).toMatchObject({
+      status: 'completed',
+      steps: [
+        { index: 1, kind: 'approve', status: 'skipped', txHash: null },
+        { index: 2, kind: 'swap', status: 'confirmed', txHash: expect.any(String) },
+      ],
+    });
     expect(await balanceOf('devnet-a', 'WETH', wallet.address)).toBe(amount);
   });
 

@@ -1,3 +1,4 @@
+import { isTerminalSwapStatus } from '@swapgw/contracts';
 import type { SwapViewEntity } from './swap-view.entity';
 
 /** Suggested interval between polls of GET /swap/{swapId}/signing. */
@@ -40,6 +41,22 @@ export interface AsyncSigningResponse {
   signing: SigningEnvelope;
   /** Present while status is `submitted` or `confirming`. */
   transaction?: PendingTransaction;
+}
+
+/** What GET /swap/{swapId}/signing (or a build within its wait) answers when it answers with a body. */
+export type SigningAnswer = { httpStatus: 200; body: SyncSigningResponse } | { httpStatus: 202; body: AsyncSigningResponse };
+
+/**
+ * The answer of GET /swap/{swapId}/signing that the view alone decides: 200 with the payload, or
+ * 202 while it is being built or the step's transaction is on its way. Null when the answer takes
+ * more than the view: a terminal swap (an error, built by SwapService), or a payload that expired
+ * unsigned (a refresh to ask for).
+ */
+export function plainSigningAnswerOf(view: SwapViewEntity, nowMs: number): SigningAnswer | null {
+  if (isTerminalSwapStatus(view.status)) return null;
+  if (isSignable(view, nowMs)) return { httpStatus: 200, body: syncResponseOf(view) };
+  if (view.status === 'awaiting_signature' && view.payload !== null) return null;
+  return { httpStatus: 202, body: pendingResponseOf(view) };
 }
 
 /** A view whose payload can be signed now (ready and not expired). */

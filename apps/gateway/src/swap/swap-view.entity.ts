@@ -1,5 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { bigintAsNumber } from '@swapgw/persistence';
+import type { QuotedSwap } from './swap-resource';
+import type { SwapStepRecord } from './swap-steps';
 
 /** The gateway's read model of one swap (table gateway.swap_views), written by SwapViewsProjector. */
 @Entity({ name: 'swap_views' })
@@ -54,6 +56,14 @@ export class SwapViewEntity {
 
   @Column({ name: 'failure_details', type: 'jsonb', nullable: true })
   failureDetails!: Record<string, unknown> | null;
+
+  /** Every step of the swap (index, chain, kind, status, transaction, times), from swap.events. */
+  @Column({ type: 'jsonb', default: () => "'[]'::jsonb" })
+  steps!: SwapStepRecord[];
+
+  /** What the quote promised for the route built (amounts in base units); null for swaps built before it was recorded. */
+  @Column({ type: 'jsonb', nullable: true })
+  quoted!: QuotedSwap | null;
 
   @Column({ name: 'created_at_ms', type: 'bigint', transformer: bigintAsNumber })
   createdAtMs!: number;

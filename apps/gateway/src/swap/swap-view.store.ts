@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { QuotedSwap, SwapListPosition } from './swap-resource';
+import type { SwapStepRecord } from './swap-steps';
 import { SWAP_VIEW_CHANNEL, SwapViewChanges } from './swap-view-changes';
 import { SwapViewEntity } from './swap-view.entity';
 
@@ -42,16 +44,33 @@ export class SwapViewStore {
    * Makes sure a freshly built swap has a row before the build answers, so that a poll right after
    * a 202 finds it even when swap.created is not projected yet. Never overwrites a projected row:
    * returns true when it created the row (then it holds exactly what was given), false when the
-   * row was there already.
+   * row was there already. `quoted` (the build's: what the quote promised) is also added to a row
+   * the projector wrote first, with a notification, and never replaces one already recorded.
    */
-  async ensureCreated(swapId: string, owner: string, status: string, stepTotal: number | null, nowMs: number, manager?: EntityManager): Promise<boolean> {
+  async ensureCreated(
+    swapId: string,
+    owner: string,
+    status: string,
+    stepTotal: number | null,
+    nowMs: number,
+    manager?: EntityManager,
+    quoted: QuotedSwap | null = null,
+  ): Promise<boolean> {
     const writer = manager ?? this.dataSource.manager;
-    const inserted: unknown[] = await writer.query(
-      `INSERT INTO "gateway"."swap_views" ("swap_id", "owner", "status", "step_current", "step_total", "created_at_ms", "updated_at_ms")
-       VALUES ($1, $2, $3, 1, $4, $5, $5) ON CONFLICT ("swap_id") DO NOTHING RETURNING "swap_id"`,
-      [swapId, owner, status, stepTotal, nowMs],
+    // One statement: the row, or the quoted figures added to the projector's row and its notification.
+    const rows: Array<{ inserted: boolean }> = await writer.query(
+      `WITH "written" AS (
+         INSERT INTO "gateway"."swap_views" ("swap_id", "owner", "status", "step_current", "step_total", "quoted", "created_at_ms", "updated_at_ms")
+         VALUES ($1, $2, $3, 1, $4, $6::jsonb, $5, $5)
+         ON CONFLICT ("swap_id") DO UPDATE SET "quoted" = EXCLUDED."quoted"
+           WHERE "swap_views"."quoted" IS NULL AND EXCLUDED."quoted" IS NOT NULL
+         RETURNING "swap_id", (xmax = 0) AS "inserted")
+       SELECT "inserted", CASE WHEN "inserted" THEN NULL ELSE pg_notify($7, "swap_id"::text) END AS "notified" FROM "written"`,
+      [swapId, owner, status, stepTotal, nowMs, quoted === null ? null : JSON.stringify(quoted), SWAP_VIEW_CHANNEL],
     );
-    return inserted.length > 0;
+    const inserted = rows[0]?.inserted === true;
+    if (rows.length > 0 && !inserted) this.changes.cache.invalidate(swapId);
+    return inserted;
   }
 
   /** Applies a projected change; returns false when the swap has no row (its creation was not seen). */
@@ -60,6 +79,46 @@ export class SwapViewStore {
     const applied = (result.affected ?? 0) > 0;
     if (applied) await notifyChanged(manager, swapId);
     return applied;
+  }
+
+  /**
+   * Applies a projected change together with a change of the swap's steps, computed from the steps
+   * read under a row lock in the same transaction (so two events of one swap never interleave).
+   */
+  async updateWithSteps(
+    manager: EntityManager,
+    swapId: string,
+    change: ViewChange,
+    stepsAfter: (steps: SwapStepRecord[]) => SwapStepRecord[],
+  ): Promise<boolean> {
+    const rows: Array<{ steps: SwapStepRecord[] }> = await manager.query(
+      `SELECT "steps" FROM "gateway"."swap_views" WHERE "swap_id" = $1 FOR UPDATE`,
+      [swapId],
+    );
+    if (rows.length === 0) return false;
+    return this.update(manager, swapId, { ...change, steps: stepsAfter(rows[0].steps ?? []) });
+  }
+
+  /**
+   * One page of an owner's swaps, newest first (created_at_ms, then swap_id, both descending),
+   * starting after `after`; `limit + 1` rows are read so the caller knows whether a page follows.
+   */
+  async listOwned(owner: string, status: string | null, after: SwapListPosition | null, limit: number): Promise<SwapViewEntity[]> {
+    const query = this.dataSource
+      .getRepository(SwapViewEntity)
+      .createQueryBuilder('view')
+      .where('view.owner = :owner', { owner })
+      .orderBy('view.createdAtMs', 'DESC')
+      .addOrderBy('view.swapId', 'DESC')
+      .limit(limit + 1);
+    if (status !== null) query.andWhere('view.status = :status', { status });
+    if (after) {
+      query.andWhere('(view.createdAtMs < :afterMs OR (view.createdAtMs = :afterMs AND view.swapId < :afterId))', {
+        afterMs: after.createdAtMs,
+        afterId: after.swapId,
+      });
+    }
+    return query.getMany();
   }
 
   /**

@@ -10,6 +10,7 @@ import { prepareDatabase } from '@swapgw/persistence';
 import { testEnv, waitFor } from '@swapgw/testing';
 import { GatewayConfig } from '../config/gateway.config';
 import { gatewayDatabaseOptions, gatewayDataSourceOptions } from '../database/gateway-data-source';
+import { SwapEventLog } from '../swap-events/swap-event-log';
 import { SwapViewChanges } from './swap-view-changes';
 import { SwapViewEntity } from './swap-view.entity';
 import { SwapViewStore } from './swap-view.store';
@@ -18,7 +19,7 @@ import { SwapViewsProjector } from './swap-views.projector';
 // The read model over real Kafka and PostgreSQL: swap.events in, gateway.swap_views out.
 const env = testEnv();
 const groupId = `gateway-projector-it-${Date.now().toString(36)}`;
-const cacheConfig = { SWAP_VIEW_CACHE_ENTRIES: 1000, SWAP_VIEW_CACHE_TTL_MS: 60_000 } as GatewayConfig;
+const cacheConfig = { SWAP_VIEW_CACHE_ENTRIES: 1000, SWAP_VIEW_CACHE_TTL_MS: 60_000, SWAP_EVENT_RETENTION_HOURS: 24 } as GatewayConfig;
 
 @Module({
   imports: [
@@ -26,7 +27,7 @@ const cacheConfig = { SWAP_VIEW_CACHE_ENTRIES: 1000, SWAP_VIEW_CACHE_TTL_MS: 60_
     MessagingModule.forRoot({ clientId: 'gateway-projector-it', groupId, settings: kafkaSettingsFromEnv('gateway-projector-it', env.env) }),
   ],
   controllers: [SwapViewsProjector],
-  providers: [SwapViewStore, SwapViewChanges, { provide: GatewayConfig, useValue: cacheConfig }],
+  providers: [SwapViewStore, SwapViewChanges, SwapEventLog, { provide: GatewayConfig, useValue: cacheConfig }],
 })
 class ProjectorTestModule {}
 
@@ -156,6 +157,12 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
     await waitFor(async () => (await viewOf(swapId))?.status === 'completed', { timeoutMs: 20_000, description: 'the completed view' });
     const completed = await viewOf(swapId);
     expect(completed).toMatchObject({ status: 'completed', stepCurrent: 2, payload: null, lastTxHash: txHash, confirmations: null, confirmationsRequired: null });
+    // Every step, as GET /swap/{swapId} shows them: kind from the payload's action, chain and
+    // transaction from its events, times from when the planner recorded them.
+    expect(completed?.steps).toEqual([
+      { index: 1, kind: 'approve', chain: 'devnet-a', status: 'confirmed', txHash, submittedAtMs: inFlight[0].occurredAtMs, confirmedAtMs: rest[2].occurredAtMs },
+      { index: 2, kind: 'swap', chain: 'devnet-a', status: 'confirmed', txHash, submittedAtMs: null, confirmedAtMs: rest[4].occurredAtMs },
+    ]);
 
     // An ops replay: every event again, in order. Were ready(step 2) applied again, the view would
     // show a payload to sign on a completed swap.

@@ -15,6 +15,8 @@ import {
   Topics,
 } from '@swapgw/contracts';
 import { IdempotentConsumer } from '@swapgw/messaging';
+import { SwapEventLog } from '../swap-events/swap-event-log';
+import { stepKindOf, SwapStepChange, withStepChange, withStepCount } from './swap-steps';
 import { SwapViewEntity } from './swap-view.entity';
 import { SwapViewStore } from './swap-view.store';
 
@@ -36,11 +38,13 @@ export class SwapViewsProjector {
   constructor(
     private readonly consumer: IdempotentConsumer,
     private readonly views: SwapViewStore,
+    private readonly eventLog: SwapEventLog,
   ) {}
 
   @EventPattern(Topics.swapEvents)
   async onSwapEvent(@Payload() message: unknown, @Ctx() ctx: KafkaContext): Promise<void> {
-    await this.consumer.consume(message, ctx, {
+    // Each applied event is also appended to the swap's event log (event streams), in its transaction.
+    await this.consumer.consume(message, ctx, this.eventLog.recording({
       [SwapEventTypes.created]: { payload: SwapCreatedEvent, handle: (e: SwapCreatedEvent, _, m) => this.created(e, m) },
       [SwapEventTypes.signingReady]: {
         payload: SwapSigningReadyEvent,
@@ -56,17 +60,20 @@ export class SwapViewsProjector {
             clientHints: { ...e.clientHints },
             pendingReason: null,
             ...NO_CONFIRMATIONS,
-          }),
+          }, { step: e.step, change: { status: 'awaiting_signature', kind: stepKindOf(e.clientHints?.action) } }),
       },
       [SwapEventTypes.signingPending]: {
         payload: SwapSigningPendingEvent,
         handle: (e: SwapSigningPendingEvent, _, m) =>
-          this.apply(m, e.swapId, { ...NO_PAYLOAD, status: e.status, stepCurrent: e.step.current, stepTotal: e.step.total, readyAtMs: e.readyAtMs ?? null, pendingReason: e.reason }),
+          this.apply(m, e.swapId, { ...NO_PAYLOAD, status: e.status, stepCurrent: e.step.current, stepTotal: e.step.total, readyAtMs: e.readyAtMs ?? null, pendingReason: e.reason }, { step: e.step, change: { status: 'pending' } }),
       },
       [SwapEventTypes.stepSubmitted]: {
         payload: SwapStepSubmittedEvent,
-        handle: (e: SwapStepSubmittedEvent, _, m) =>
-          this.apply(m, e.swapId, { ...NO_PAYLOAD, status: e.status, stepCurrent: e.step.current, stepTotal: e.step.total, lastTxHash: e.txHash }),
+        handle: (e: SwapStepSubmittedEvent, env, m) =>
+          this.apply(m, e.swapId, { ...NO_PAYLOAD, status: e.status, stepCurrent: e.step.current, stepTotal: e.step.total, lastTxHash: e.txHash }, {
+            step: e.step,
+            change: { status: 'submitted', chain: e.chain, txHash: e.txHash, submittedAtMs: env.occurredAtMs },
+          }),
       },
       [SwapEventTypes.stepConfirming]: {
         payload: SwapStepConfirmingEvent,
@@ -79,12 +86,12 @@ export class SwapViewsProjector {
             lastTxHash: e.txHash,
             confirmations: e.confirmations,
             confirmationsRequired: e.confirmationsRequired,
-          }),
+          }, { step: e.step, change: { status: 'confirming', chain: e.chain, txHash: e.txHash } }),
       },
       [SwapEventTypes.stepConfirmed]: {
         payload: SwapStepConfirmedEvent,
         // The confirmed step is behind us: the current step is the next one (or the swap is done).
-        handle: (e: SwapStepConfirmedEvent, _, m) =>
+        handle: (e: SwapStepConfirmedEvent, env, m) =>
           this.apply(m, e.swapId, {
             ...NO_PAYLOAD,
             status: e.status,
@@ -92,6 +99,12 @@ export class SwapViewsProjector {
             stepTotal: e.step.total,
             readyAtMs: null,
             ...(e.txHash ? { lastTxHash: e.txHash } : {}),
+          }, {
+            step: e.step,
+            // Only approvals are skipped (the allowance was already there).
+            change: e.skipped
+              ? { status: 'skipped', kind: 'approve', chain: e.chain, confirmedAtMs: env.occurredAtMs }
+              : { status: 'confirmed', chain: e.chain, txHash: e.txHash, confirmedAtMs: env.occurredAtMs },
           }),
       },
       [SwapEventTypes.completed]: {
@@ -101,23 +114,43 @@ export class SwapViewsProjector {
       [SwapEventTypes.failed]: {
         payload: SwapFailedEvent,
         handle: (e: SwapFailedEvent, _, m) =>
-          this.apply(m, e.swapId, { ...NO_PAYLOAD, status: e.status, failureReason: e.reason, failureDetails: e.details, readyAtMs: null }),
+          this.apply(m, e.swapId, { ...NO_PAYLOAD, status: e.status, failureReason: e.reason, failureDetails: e.details, readyAtMs: null }, failedStepOf(e)),
       },
       [SwapEventTypes.expired]: {
         payload: SwapExpiredEvent,
         handle: (e: SwapExpiredEvent, _, m) => this.apply(m, e.swapId, { ...NO_PAYLOAD, status: e.status, failureReason: e.reason, readyAtMs: null }),
       },
-    });
+    }));
   }
 
   private async created(event: SwapCreatedEvent, manager: EntityManager): Promise<void> {
     await this.views.ensureCreated(event.swapId, event.owner, event.status, event.stepCount, event.createdAtMs, manager);
     // The build may have written the row first (with the same facts); the step count is the planner's.
-    await this.views.update(manager, event.swapId, { stepTotal: event.stepCount, updatedAtMs: Date.now() });
+    await this.views.updateWithSteps(manager, event.swapId, { stepTotal: event.stepCount, updatedAtMs: Date.now() }, (steps) => withStepCount(steps, event.stepCount));
   }
 
-  private async apply(manager: EntityManager, swapId: string, change: Partial<SwapViewEntity>): Promise<void> {
-    const applied = await this.views.update(manager, swapId, { ...change, updatedAtMs: Date.now() });
+  /** Applies the view change, and the event's news about one step (steps) when it has some, in the event's transaction. */
+  private async apply(manager: EntityManager, swapId: string, change: Partial<SwapViewEntity>, stepEvent?: StepEvent): Promise<void> {
+    const changed = { ...change, updatedAtMs: Date.now() };
+    const applied = stepEvent
+      ? await this.views.updateWithSteps(manager, swapId, changed, (steps) => withStepChange(steps, stepEvent.step.current, stepEvent.step.total, stepEvent.change))
+      : await this.views.update(manager, swapId, changed);
     if (!applied) this.logger.warn({ msg: 'swap event for a swap without a view row (its creation predates this consumer group)', swapId });
   }
+}
+
+/** What an event tells about one step of the swap (gateway.swap_views.steps). */
+interface StepEvent {
+  step: { current: number; total: number };
+  change: SwapStepChange;
+}
+
+/** A failure of a step names it in its details ({ step, chain, kind, txHash? }); a refused build does not. */
+function failedStepOf(event: SwapFailedEvent): StepEvent | undefined {
+  const { step, chain, kind, txHash } = event.details as { step?: { current?: unknown; total?: unknown }; chain?: unknown; kind?: unknown; txHash?: unknown };
+  if (!step || typeof step.current !== 'number' || typeof step.total !== 'number') return undefined;
+  const change: SwapStepChange = { status: 'failed', kind: stepKindOf(kind) };
+  if (typeof chain === 'string') change.chain = chain;
+  if (typeof txHash === 'string') change.txHash = txHash;
+  return { step: { current: step.current, total: step.total }, change };
 }

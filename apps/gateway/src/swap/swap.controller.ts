@@ -6,9 +6,24 @@ import { Idempotent } from '../idempotency';
 import { ApiEnvelopedResponse, ApiErrorResponses } from '../openapi/api-responses';
 import { BuildSwapDto } from './dto/build-swap.dto';
 import { SubmitSignedTxDto } from './dto/submit-signed-tx.dto';
+import { SwapResourceDto } from './dto/swap-resource.dto';
 import { AsyncSigningResponseDto, SubmittedSigningResponseDto, SyncSigningResponseDto } from './dto/swap-responses.dto';
 import { SwapService } from './swap.service';
 import type { AsyncSigningResponse, SubmittedSigningResponse, SyncSigningResponse } from './swap-responses';
+import type { SwapResource } from './swap-resource';
+
+/**
+ * What the planner or signer can refuse a build with (stored as the swap's failure reason and
+ * answered by the build within its wait, or by GET /swap/{swapId}/signing after a 202).
+ */
+const BUILD_VERDICT_ERRORS = [
+  'VALIDATION_FAILED',
+  'INVALID_ADDRESS',
+  'TX_REQUEST_INVALID',
+  'SIGNING_SURFACE_UNAVAILABLE',
+  'SPONSORSHIP_BUDGET_EXHAUSTED',
+  'SPONSORSHIP_UNAVAILABLE',
+] as const;
 
 @ApiTags('swap')
 @ApiBearerAuth()
@@ -28,24 +43,28 @@ export class SwapController {
   @ApiEnvelopedResponse(200, SyncSigningResponseDto, 'mode sync: the first payload to sign')
   @ApiEnvelopedResponse(202, AsyncSigningResponseDto, 'mode async: poll GET /swap/{swapId}/signing after pollAfterMs')
   @ApiErrorResponses(
+    ...BUILD_VERDICT_ERRORS,
+    'UNKNOWN_ROUTE',
+    'QUOTE_NOT_FOUND',
+    'QUOTE_EXPIRED',
+    'EXECUTION_TERMINAL',
+    'SERVICE_UNAVAILABLE',
     {
       status: 400,
       description:
         'Invalid body (userAddress is required), unknown route, a permit that cannot be used on this route (native input, no permit router, missing or ' +
-        'doubled signature, deadline missing or past, permit2 without nonce): VALIDATION_FAILED with details.field, UNKNOWN_ROUTE',
+        'doubled signature, deadline missing or past, permit2 without nonce): VALIDATION_FAILED with details.fields[], UNKNOWN_ROUTE',
     },
-    { status: 404, description: 'Unknown quote (QUOTE_NOT_FOUND)' },
     {
       status: 409,
       description:
         'The first tx request cannot be signed (TX_REQUEST_INVALID; details.message names the revert, e.g. a permit that does not verify: ' +
         'PermitRejected(token), InvalidSigner(), InvalidNonce()), or an idempotency conflict',
     },
-    410,
     {
       status: 503,
       description:
-        'Within the wait: no signing surface for a chain of the route (SIGNING_SURFACE_UNAVAILABLE). Kafka did not take the command in time ' +
+        'Within the wait: no signing surface or gas sponsorship for a chain of the route. Kafka did not take the command in time ' +
         '(SERVICE_UNAVAILABLE) or PostgreSQL is down (PERSISTENCE_UNAVAILABLE): retry with the same Idempotency-Key',
     },
   )
@@ -60,20 +79,38 @@ export class SwapController {
     return answer.body;
   }
 
+  @Get(':swapId')
+  @ApiOperation({
+    summary: 'The swap in any status, finished ones included: its steps (kind, chain, status, transaction), failure and quoted amounts',
+    description:
+      'Unlike GET /swap/{swapId}/signing, which answers 409 EXECUTION_TERMINAL once the swap is completed, failed or expired, this answers 200 ' +
+      'in every status. Steps follow the swap events: a step reads submitted once the planner recorded its broadcast, a moment after POST /signing answered.',
+  })
+  @ApiEnvelopedResponse(200, SwapResourceDto, 'The swap')
+  @ApiErrorResponses('SWAP_NOT_FOUND', { status: 404, description: 'Unknown swap, or another owner’s (SWAP_NOT_FOUND)' })
+  swap(@Owner() owner: string, @Param('swapId') swapId: string): Promise<SwapResource> {
+    return this.swaps.get(owner, swapId);
+  }
+
   @Get(':swapId/signing')
   @ApiOperation({ summary: 'The current signable payload (200), or 202 while it is being built, funds are awaited or an expired one is refreshed' })
   @ApiEnvelopedResponse(200, SyncSigningResponseDto, 'mode sync: a payload to sign')
   @ApiEnvelopedResponse(202, AsyncSigningResponseDto, 'mode async: nothing to sign yet; poll again after pollAfterMs')
   @ApiErrorResponses(
-    { status: 400, description: 'The build was refused after its 202: a permit or address the route cannot take (VALIDATION_FAILED, INVALID_ADDRESS)' },
-    { status: 404, description: 'Unknown swap, or another owner’s (SWAP_NOT_FOUND)' },
+    ...BUILD_VERDICT_ERRORS,
+    'SWAP_NOT_FOUND',
+    'EXECUTION_TERMINAL',
+    'SERVICE_UNAVAILABLE',
+    'MESSAGING_UNAVAILABLE',
+    { status: 400, description: 'The build was refused after its 202: a permit or address the route cannot take' },
+    { status: 404, description: 'Unknown swap, or another owner’s' },
     {
       status: 409,
       description:
         'The swap is completed, failed or expired (EXECUTION_TERMINAL, details {status, reason}); or the build was refused after its 202 because ' +
         'the first transaction cannot be signed (TX_REQUEST_INVALID)',
     },
-    { status: 503, description: 'The build was refused after its 202: no signing surface for a chain of the route (SIGNING_SURFACE_UNAVAILABLE); or a service did not answer' },
+    { status: 503, description: 'The build was refused after its 202 (no signing surface or sponsorship for a chain of the route); or a service did not answer' },
   )
   async signing(
     @Owner() owner: string,
@@ -91,10 +128,18 @@ export class SwapController {
   @ApiOperation({ summary: 'Submit the signed transaction of the current step; then poll the same path for the next step' })
   @ApiEnvelopedResponse(200, SubmittedSigningResponseDto, 'Accepted and broadcast')
   @ApiErrorResponses(
-    { status: 400, description: 'rawTx is not a signed transaction (INVALID_SIGNED_TX)' },
-    { status: 404, description: 'Unknown swap, or another owner’s (SWAP_NOT_FOUND)' },
-    { status: 409, description: 'tx_request_expired, TX_REQUEST_NOT_YET_VALID, TX_REQUEST_MISMATCH or EXECUTION_TERMINAL' },
-    503,
+    'INVALID_SIGNED_TX',
+    'SWAP_NOT_FOUND',
+    'tx_request_expired',
+    'TX_REQUEST_NOT_YET_VALID',
+    'TX_REQUEST_MISMATCH',
+    'TX_REQUEST_INVALID',
+    'EXECUTION_TERMINAL',
+    'SIGNING_SURFACE_UNAVAILABLE',
+    'SPONSORSHIP_BUDGET_EXHAUSTED',
+    'SPONSORSHIP_UNAVAILABLE',
+    'SERVICE_UNAVAILABLE',
+    'MESSAGING_UNAVAILABLE',
   )
   submit(@Owner() owner: string, @Param('swapId') swapId: string, @Body() body: SubmitSignedTxDto): Promise<SubmittedSigningResponse> {
     return this.swaps.submit(owner, swapId, body.rawTx);

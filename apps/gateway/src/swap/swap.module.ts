@@ -1,12 +1,15 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { QuoteModule } from '../quote/quote.module';
+import { SwapEventLog } from '../swap-events/swap-event-log';
 import { SwapController } from './swap.controller';
+import { SwapsController } from './swaps.controller';
 import { SwapService } from './swap.service';
 import { SwapViewChanges } from './swap-view-changes';
 import { SwapViewEntity } from './swap-view.entity';
 import { SwapViewStore } from './swap-view.store';
 import { SwapViewsProjector } from './swap-views.projector';
+import { SigningPollEdge } from './signing-poll.edge';
 
 /**
  * Swap execution over HTTP (build, signing poll, submit) and the swap.events projector that keeps
@@ -16,7 +19,9 @@ import { SwapViewsProjector } from './swap-views.projector';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([SwapViewEntity]), QuoteModule],
-  controllers: [SwapController, SwapViewsProjector],
-  providers: [SwapService, SwapViewStore, SwapViewChanges],
+  controllers: [SwapController, SwapsController, SwapViewsProjector],
+  providers: [SwapService, SwapViewStore, SwapViewChanges, SwapEventLog, SigningPollEdge],
+  // For the event streams (SwapEventsModule): the views, their change notifications and the event log.
+  exports: [SwapViewStore, SwapViewChanges, SwapEventLog],
 })
 export class SwapModule {}

@@ -30,6 +30,8 @@ function view(overrides: Partial<SwapViewEntity>): SwapViewEntity {
     confirmationsRequired: null,
     failureReason: null,
     failureDetails: null,
+    steps: [],
+    quoted: null,
     createdAtMs: 0,
     updatedAtMs: 0,
     ...overrides,
@@ -50,8 +52,10 @@ class FakeViews implements Pick<SwapViewStore, 'findOwned' | 'ensureCreated' | '
     this.reads += 1;
     return this.row && owner === OWNER ? view({ ...this.row, swapId }) : null;
   }
-  async ensureCreated(swapId: string) {
+  quoted: unknown[] = [];
+  async ensureCreated(swapId: string, _owner: string, _status: string, _total: number | null, _now: number, _manager?: unknown, quoted?: unknown) {
     this.created.push(swapId);
+    this.quoted.push(quoted);
     return this.createsRow;
   }
   async markSubmitted(swapId: string, step: number, txHash: string) {
@@ -80,7 +84,20 @@ class FakeCommands implements Pick<CommandPublisher, 'send'> {
   }
 }
 
-const PLAN = { quoteId: 'q', routeId: 'r', expiresAtMs: Date.now() + 60_000 } as RoutePlan;
+const USDC = { chain: 'devnet-a', symbol: 'USDC', address: '0x5FbDB2315678afecb367f032d93F642f64180aa3', decimals: 6 };
+const WETH = { chain: 'devnet-a', symbol: 'WETH', address: null, decimals: 18 };
+const PLAN = {
+  quoteId: 'q',
+  routeId: 'r',
+  expiresAtMs: Date.now() + 60_000,
+  fromChain: 'devnet-a',
+  toChain: 'devnet-a',
+  tokenIn: USDC,
+  tokenOut: WETH,
+  amountIn: '25000000',
+  expectedAmountOut: '1000',
+  legs: [{ minAmountOut: '990' }],
+} as RoutePlan;
 /** Served quotes: quote q with route r only. */
 const served = {
   planFor: async (_owner: string, quoteId: string, routeId: string) => {
@@ -118,6 +135,10 @@ describe('SwapService', () => {
       { topic: 'swap.commands', type: 'swap.build', key: body.swapId, payload: expect.objectContaining({ owner: OWNER, quoteId: 'q', swapId: body.swapId, plan: PLAN, acceptedAtMs: expect.any(Number) }) },
     ]);
     expect(views.created).toEqual([body.swapId]);
+    // What the quote promised is recorded with the row, for GET /swap/{swapId}.
+    expect(views.quoted).toEqual([
+      { quoteId: 'q', routeId: 'r', fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: USDC, tokenOut: WETH, amountIn: '25000000', expectedAmountOut: '1000', minAmountOut: '990' },
+    ]);
     expect(views.reads).toBe(2); // once before waiting, once when notified: no polling in between
     expect(changes.waiting).toBe(0);
   });

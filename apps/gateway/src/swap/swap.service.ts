@@ -19,21 +19,27 @@ import { ServiceClient } from '../messaging/service-client';
 import { ServedQuotes } from '../quote/served-quotes.store';
 import { BuildSwapDto, WAIT_FOR_TX_REQUEST_MS } from './dto/build-swap.dto';
 import { swapIdOf } from './swap-id';
+import { decodeSwapCursor, encodeSwapCursor, quotedOf, resourceOf, SWAP_LIST_LIMIT, SwapResource } from './swap-resource';
 import {
   asyncResponseOf,
   pendingResponseOf,
-  AsyncSigningResponse,
   isSignable,
+  plainSigningAnswerOf,
   POLL_AFTER_MS,
+  SigningAnswer,
   SubmittedSigningResponse,
   syncResponseOf,
-  SyncSigningResponse,
 } from './swap-responses';
 import { SwapViewChanges } from './swap-view-changes';
 import { SwapViewEntity } from './swap-view.entity';
 import { SwapViewStore } from './swap-view.store';
 
-export type SigningAnswer = { httpStatus: 200; body: SyncSigningResponse } | { httpStatus: 202; body: AsyncSigningResponse };
+export interface SwapPage {
+  swaps: SwapResource[];
+  nextCursor: string | null;
+}
+
+export type { SigningAnswer } from './swap-responses';
 
 /** The gateway side of swap execution: build, signing polls and signed-artifact submission. */
 @Injectable()
@@ -84,7 +90,7 @@ export class SwapService {
       await this.commands.send(Topics.swapCommands, SwapCommandTypes.build, swapId, request);
       // The row a poll right after a 202 finds; never overwrites what the projector already wrote.
       // When this wrote it, it is `planning` and there is nothing to read until it changes.
-      const created = await this.views.ensureCreated(swapId, owner, 'planning', null, Date.now());
+      const created = await this.views.ensureCreated(swapId, owner, 'planning', null, Date.now(), undefined, quotedOf(plan));
 
       const deadline = started + (dto.waitForTxRequestMs ?? WAIT_FOR_TX_REQUEST_MS.default);
       let view = created ? null : await this.views.findOwned(swapId, owner);
@@ -109,16 +115,33 @@ export class SwapService {
     // A build refused after its 202 answers what the build would have answered.
     if (wasRefusedAtBuild(view)) throw buildFailureOf(view);
     if (isTerminalSwapStatus(view.status)) throw terminalOf(view);
-    const now = Date.now();
-    if (isSignable(view, now)) return { httpStatus: 200, body: syncResponseOf(view) };
-    if (view.status === 'awaiting_signature' && view.payload !== null) {
-      // The payload expired unsigned: ask for a fresh one; the next poll finds it.
-      const refresh: SwapSigningRefreshRequest = { swapId, owner };
-      const result = await this.services.call<SwapSigningRefreshResult>(Topics.swapRequests, SwapRequestTypes.refreshSigning, swapId, refresh);
-      this.logger.log({ msg: 'expired signing payload refresh asked', swapId, refreshRequested: result.refreshRequested });
-      return { httpStatus: 202, body: asyncResponseOf(swapId, result.status) };
-    }
-    return { httpStatus: 202, body: pendingResponseOf(view) };
+    // The same answer SigningPollEdge gives from the cached view, before Nest, for most polls.
+    const plain = plainSigningAnswerOf(view, Date.now());
+    if (plain) return plain;
+    // The payload expired unsigned: ask for a fresh one; the next poll finds it.
+    const refresh: SwapSigningRefreshRequest = { swapId, owner };
+    const result = await this.services.call<SwapSigningRefreshResult>(Topics.swapRequests, SwapRequestTypes.refreshSigning, swapId, refresh);
+    this.logger.log({ msg: 'expired signing payload refresh asked', swapId, refreshRequested: result.refreshRequested });
+    return { httpStatus: 202, body: asyncResponseOf(swapId, result.status) };
+  }
+
+  /** GET /swap/{swapId}: the swap as a resource, in any status (404 SWAP_NOT_FOUND for an unknown swap or another owner's). */
+  async get(owner: string, swapId: string): Promise<SwapResource> {
+    const view = await this.views.findOwned(swapId, owner);
+    if (!view) throw new CodedError(ErrorCodes.SWAP_NOT_FOUND, 'No such swap', { swapId });
+    return resourceOf(view);
+  }
+
+  /** GET /swaps: the owner's swaps, newest first, a page at a time (keyset on createdAtMs, swapId). */
+  async list(owner: string, query: { status?: string; cursor?: string; limit?: number }): Promise<SwapPage> {
+    const status = query.status ?? null;
+    const limit = query.limit ?? SWAP_LIST_LIMIT.default;
+    const after = query.cursor !== undefined ? decodeSwapCursor(query.cursor, status) : null;
+    const rows = await this.views.listOwned(owner, status, after, limit);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const nextCursor = rows.length > limit && last ? encodeSwapCursor({ createdAtMs: last.createdAtMs, swapId: last.swapId, status }) : null;
+    return { swaps: page.map(resourceOf), nextCursor };
   }
 
   /** POST /swap/{swapId}/signing: signer-surface verifies, broadcasts and answers. */

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { ChainDescriptor, ChainRegistry, permitLegProblem, validateAddressForChain } from '@swapgw/chains';
+import { ChainDescriptor, ChainRegistry, checkTermsChain, checkTermsRecipient, permitLegProblem, sameTokenError } from '@swapgw/chains';
 import {
   CodedError,
   CreateQuoteRequest,
@@ -10,12 +10,14 @@ import {
   RouteLeg,
   RoutePermitInfo,
   RoutePlan,
+  RouteSignature,
 } from '@swapgw/contracts';
 import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
 import type { CandidateRoute, QuoteContext, QuoteProvider, QuoteToken } from '../providers/quote-provider';
 import { toBaseUnits } from './amounts';
 import { ChainFeeOracle, ChainFeeQuote, chainsOfLegs, feeQuoteDebug, gasCoverageOf } from './gas-coverage';
+import { signaturesOf } from './signature-expectations';
 import { gatherRoutes } from './provider-orchestrator';
 import { rankRoutes } from './route-ranking';
 import { TokenResolver } from './token-resolver';
@@ -61,10 +63,10 @@ export class QuoteService {
     const tokenIn = await this.tokens.resolve(fromChain, request.tokenIn, request.tokenRefFromOverride, 'tokenIn');
     const tokenOut = await this.tokens.resolve(toChain, request.tokenOut, request.tokenRefToOverride, 'tokenOut');
     if (fromChain.id === toChain.id && assetKeyOf(tokenIn) === assetKeyOf(tokenOut)) {
-      throw new CodedError(ErrorCodes.SAME_TOKEN, `tokenIn and tokenOut are the same token (${tokenIn.symbol}) on ${fromChain.id}`);
+      throw sameTokenError(tokenIn.symbol, fromChain.id);
     }
     const amountIn = toBaseUnits(request.amount, tokenIn.decimals);
-    if (request.recipient !== undefined) assertRecipient(request.recipient, toChain);
+    if (request.recipient !== undefined) checkTermsRecipient(request.recipient, toChain);
     const slippageBps = request.slippageBps ?? this.options.defaultSlippageBps;
 
     const context: QuoteContext = { fromChain, toChain, tokenIn, tokenOut, amountIn, slippageBps, recipient: request.recipient };
@@ -97,6 +99,7 @@ export class QuoteService {
           fromChain.id !== toChain.id,
           permitInfoOf(this.registry, route.legs[0]),
           gasCoverageOf(this.registry, route.legs, feeRates),
+          signaturesOf(this.registry, route.legs),
         ),
         plan: planOf(quoteId, routeId, expiresAtMs, context, route),
         debug: route.debug,
@@ -156,20 +159,8 @@ export class QuoteService {
   }
 
   private chainOf(id: string, field: 'fromChain' | 'toChain', network: string | undefined): ChainDescriptor {
-    const chain = this.registry.find(id);
-    if (!chain) throw new CodedError(ErrorCodes.UNKNOWN_CHAIN, `${field} ${id} is not in GET /chains`, { field, chain: id });
-    // Devnet chains are testnets: asking for mainnet with one of them is a mismatch, not a route.
-    if (network && chain.network !== network) {
-      throw new CodedError(ErrorCodes.UNKNOWN_CHAIN, `${field} ${id} is a ${chain.network} chain, not ${network}`, { field, chain: id, network });
-    }
-    return chain;
+    return checkTermsChain(this.registry.find(id), id, field, network);
   }
-}
-
-/** A recipient must be a wallet of the destination chain's family (Solana for solana-devnet...). */
-function assertRecipient(recipient: string, chain: ChainDescriptor): void {
-  const check = validateAddressForChain(chain, recipient);
-  if (!check.ok) throw new CodedError(ErrorCodes.INVALID_ADDRESS, `recipient ${check.reason}`, { field: 'recipient', chain: chain.id });
 }
 
 /**
@@ -201,9 +192,10 @@ function summaryOf(
   crossChain: boolean,
   permit: RoutePermitInfo | undefined,
   gasCoverage: RouteGasCoverage,
+  signatures: RouteSignature[],
 ): QuoteRouteSummary {
   const distinct = [...new Set(route.providers)];
-  const summary: Omit<QuoteRouteSummary, 'gasCoverage'> = {
+  const summary: Omit<QuoteRouteSummary, 'gasCoverage' | 'signatures'> = {
     routeId,
     providers: route.providers,
     family: crossChain ? 'cross-chain' : 'same-chain',
@@ -216,7 +208,7 @@ function summaryOf(
   if (distinct.length === 1) summary.provider = distinct[0];
   if (route.bridgeProvider) summary.bridgeProvider = route.bridgeProvider;
   if (permit) summary.permit = permit;
-  return { ...summary, gasCoverage };
+  return { ...summary, gasCoverage, signatures };
 }
 
 function planOf(quoteId: string, routeId: string, expiresAtMs: number, context: QuoteContext, route: CandidateRoute): RoutePlan {

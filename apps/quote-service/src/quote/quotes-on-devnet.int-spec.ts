@@ -209,6 +209,13 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
         [route.routeId],
       );
       expect(rows[0].summary.gasCoverage).toEqual(route.gasCoverage);
+      // What the wallet signs on a sponsored build: only on devnet-a, the bridge leg binding the swap on devnet-b.
+      expect(route.signatures.map((sig) => `${sig.chain}:${sig.kind}:${sig.payloadType}${sig.mayBeSkipped ? '?' : ''}`)).toEqual([
+        'devnet-a:approve:evm-transaction?',
+        'devnet-a:swap:evm-typed-data',
+        'devnet-a:approve:evm-typed-data?',
+        'devnet-a:bridge:evm-typed-data',
+      ]);
     });
 
     it('quotes USDC → USDC across chains as the bridge alone, minus its fee', async () => {

@@ -20,6 +20,10 @@ export const ErrorCatalog = {
   INVALID_TX_HASH: { status: 400, description: 'The transaction hash has the wrong form for that chain.' },
   INVALID_EXPIRY: { status: 400, description: 'Expiry fields are inconsistent, missing for GTD, or in the past.' },
   UNKNOWN_ROUTE: { status: 400, description: 'routeId does not belong to the given quoteId.' },
+  WEBHOOK_URL_REJECTED: {
+    status: 400,
+    description: 'The webhook URL is not an absolute https URL (loopback http only in development), or names a private, loopback or link-local host.',
+  },
   // 401, 403
   UNAUTHORIZED: { status: 401, description: 'Missing, malformed, unknown or revoked API key.' },
   FORBIDDEN: { status: 403, description: 'The limit order belongs to another API key owner.' },
@@ -28,6 +32,8 @@ export const ErrorCatalog = {
   QUOTE_NOT_FOUND: { status: 404, description: 'quoteId is unknown.' },
   SWAP_NOT_FOUND: { status: 404, description: 'swapId is unknown.' },
   LIMIT_ORDER_NOT_FOUND: { status: 404, description: 'limitOrderId is unknown.' },
+  WEBHOOK_NOT_FOUND: { status: 404, description: 'No webhook with this id belongs to the API key owner.' },
+  WEBHOOK_DELIVERY_NOT_FOUND: { status: 404, description: 'No delivery with this id belongs to that webhook.' },
   TRANSACTION_NOT_FOUND: { status: 404, description: 'The chain does not know this transaction.' },
   METHOD_NOT_ALLOWED: { status: 405, description: 'The path exists but not with this HTTP method.' },
   // 409
@@ -39,6 +45,7 @@ export const ErrorCatalog = {
   TX_REQUEST_MISMATCH: { status: 409, description: 'The signed transaction does not match the payload issued (signer, chain, to, data, value, nonce or gas).' },
   EXECUTION_TERMINAL: { status: 409, description: 'The swap is completed, failed or expired; details carry the reason.' },
   LIMIT_ORDER_NOT_REPLACEABLE: { status: 409, description: 'Only open limit orders can be replaced or canceled.' },
+  WEBHOOK_LIMIT_REACHED: { status: 409, description: 'The API key owner already has the most webhooks allowed; delete one first.' },
   // 410, 413, 415, 429
   QUOTE_EXPIRED: { status: 410, description: 'The quote expired; request a new quote and retry.' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body is larger than the documented limit.' },

@@ -1,7 +1,7 @@
 import type { ApiKeyAuthenticator, CachedVerdict } from '../../auth/api-key.authenticator';
 import type { RateLimitDecision } from '../../rate-limit/fixed-window';
 import type { RateLimiter } from '../../rate-limit/rate-limiter.service';
-import { EdgeReads } from './edge-reads';
+import { EdgeAnswerer, EdgeReads } from './edge-reads';
 import type { GatewayReply, GatewayRequest } from './gateway-request';
 
 const KEY = 'sgw_' + 'k'.repeat(43);
@@ -18,17 +18,22 @@ function edgeOf(verdict: CachedVerdict, allowed = true) {
   return { edge: new EdgeReads(authenticator, limiter), consumed };
 }
 
-function exchange(url: string, authorization = `Bearer ${KEY}`, method = 'GET') {
+function exchange(url: string, authorization = `Bearer ${KEY}`, method = 'GET', route = '/api/v1/chains') {
   const headers: Record<string, string> = {};
   const sent: string[] = [];
+  const statusCodes: number[] = [];
   const request = {
     method,
     url,
     headers: authorization ? { authorization } : {},
     requestContext: { requestId: 'r-1', traceparent: 't' },
-    routeOptions: { url: '/api/v1/chains' },
+    routeOptions: { url: route },
   } as unknown as GatewayRequest;
   const reply = {
+    code: (statusCode: number) => {
+      statusCodes.push(statusCode);
+      return reply;
+    },
     header: (name: string, value: string) => {
       headers[name.toLowerCase()] = value;
       return reply;
@@ -38,7 +43,7 @@ function exchange(url: string, authorization = `Bearer ${KEY}`, method = 'GET') 
       return reply;
     },
   } as unknown as GatewayReply;
-  return { request, reply, headers, sent };
+  return { request, reply, headers, sent, statusCodes };
 }
 
 const chains = { chains: [{ id: 'devnet-a', name: 'Devnet A' }] };
@@ -94,5 +99,52 @@ describe('EdgeReads', () => {
     expect(edge.tryAnswer(oldest.request, oldest.reply)).toBe(false);
     const newest = exchange('/api/v1/tokens?page=1000');
     expect(edge.tryAnswer(newest.request, newest.reply)).toBe(true);
+  });
+
+  describe('answerers (answers for one owner held by a feature)', () => {
+    const route = '/api/v1/swap/:swapId/signing';
+    /** Answers 202 for alice's swap s-1 only, and records whom it was asked for. */
+    function pollAnswerer(): EdgeAnswerer & { askedFor: string[] } {
+      const askedFor: string[] = [];
+      return {
+        route,
+        askedFor,
+        answer: (request, owner) => {
+          askedFor.push(owner);
+          return request.url.endsWith('/s-1/signing') && owner === 'alice' ? { statusCode: 202, data: { swapId: 's-1', mode: 'async' } } : undefined;
+        },
+      };
+    }
+
+    it('answers with the answerer’s status and data in the envelope, counted once, for the key’s owner', () => {
+      const { edge, consumed } = edgeOf({ owner: 'alice', apiKeyId: 'k1' } as CachedVerdict);
+      const answerer = pollAnswerer();
+      edge.addAnswerer(answerer);
+      const poll = exchange('/api/v1/swap/s-1/signing', `Bearer ${KEY}`, 'GET', route);
+      expect(edge.tryAnswer(poll.request, poll.reply)).toBe(true);
+      expect(poll.statusCodes).toEqual([202]);
+      expect(JSON.parse(poll.sent[0])).toEqual({ data: { swapId: 's-1', mode: 'async' }, meta: { requestId: 'r-1', timestamp: expect.any(String) } });
+      expect(poll.headers).toMatchObject({ 'ratelimit-remaining': '599' });
+      expect(answerer.askedFor).toEqual(['alice']);
+      expect(consumed).toEqual(['k1']);
+    });
+
+    it('leaves to the full path, uncounted, what the answerer does not know, keys not known valid and other routes', () => {
+      const { edge, consumed } = edgeOf({ owner: 'bob', apiKeyId: 'k2' } as CachedVerdict);
+      const answerer = pollAnswerer();
+      edge.addAnswerer(answerer);
+      const tries = [
+        exchange('/api/v1/swap/s-1/signing', `Bearer ${KEY}`, 'GET', route), // bob's key: not his swap
+        exchange('/api/v1/swap/s-1/signing', 'Bearer sgw_unknown', 'GET', route),
+        exchange('/api/v1/swap/s-1/signing', `Bearer ${KEY}`, 'POST', route),
+        exchange('/api/v1/swap/s-1', `Bearer ${KEY}`, 'GET', '/api/v1/swap/:swapId'),
+      ];
+      for (const { request, reply, sent } of tries) {
+        expect(edge.tryAnswer(request, reply)).toBe(false);
+        expect(sent).toEqual([]);
+      }
+      expect(answerer.askedFor).toEqual(['bob']);
+      expect(consumed).toEqual([]);
+    });
   });
 });

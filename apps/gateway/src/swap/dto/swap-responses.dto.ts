@@ -4,16 +4,44 @@ import type { AsyncSigningResponse, PendingTransaction, SigningEnvelope, Submitt
 
 /** Swagger shapes of the swap responses (data of the envelope); the types live in swap-responses.ts. */
 export class SigningStepDto {
-  @ApiProperty({ minimum: 1 }) current!: number;
-  @ApiProperty({ minimum: 1 }) total!: number;
+  @ApiProperty({ type: 'integer', minimum: 1 }) current!: number;
+  @ApiProperty({ type: 'integer', minimum: 1 }) total!: number;
+}
+
+const DECIMAL_STRING = '^(0|[1-9][0-9]*)$';
+const decimal = (description: string) => ({ required: false, type: String, pattern: DECIMAL_STRING, description });
+
+/** What the wallet needs besides the payload; which fields are present depends on the chain family and on sponsorship. */
+export class ExecutionHintsDto {
+  @ApiProperty(decimal('EVM: estimated gas units')) gasEstimate?: string;
+  @ApiProperty(decimal('EVM: gas limit of the transaction')) gasLimit?: string;
+  @ApiProperty(decimal('EVM: wei per gas')) maxFeePerGas?: string;
+  @ApiProperty(decimal('EVM: wei per gas')) maxPriorityFeePerGas?: string;
+  @ApiProperty(decimal('EVM: gasLimit × maxFeePerGas, the most the transaction can cost (wei)')) estimatedFeeWei?: string;
+  @ApiProperty({ required: false, enum: ['service'], description: 'Present on sponsored steps: the service pays the gas' }) gasPaidBy?: 'service';
+  @ApiProperty(decimal('EVM typed data: what the wallet pays ("0")')) userPaysWei?: string;
+  @ApiProperty(decimal('EVM covered transaction: wei sent to the wallet before it signs')) gasCoveredWei?: string;
+  @ApiProperty({ required: false, description: 'EVM covered transaction: the transaction that sent gasCoveredWei' }) gasDropTxHash?: string;
+  @ApiProperty({ required: false, description: 'Solana: the fee payer (the service\'s on sponsored steps)' }) feePayer?: string;
+  @ApiProperty({ required: false, description: 'Solana: blockhash of the transaction' }) recentBlockhash?: string;
+  @ApiProperty(decimal('Solana: last block height at which the transaction lands')) lastValidBlockHeight?: string;
+  @ApiProperty(decimal('Solana: the most the transaction can cost (lamports)')) estimatedFeeLamports?: string;
+  @ApiProperty(decimal('Solana sponsored: what the wallet pays ("0")')) userPaysLamports?: string;
+  @ApiProperty(decimal('Solana sponsored: rent of accounts the service pays')) rentPaidByServiceLamports?: string;
+}
+
+export class ClientHintsDto {
+  @ApiProperty({ required: false, description: 'e.g. MetaMask, Phantom' }) recommendedWallet?: string;
+  @ApiProperty({ required: false, description: 'Human chain name (e.g. `Devnet A`)' }) network?: string;
+  @ApiProperty({ required: false, enum: ['approve', 'swap', 'bridge'], description: 'What the step does on chain' }) action?: 'approve' | 'swap' | 'bridge';
 }
 
 @ApiExtraModels(...SIGNING_PAYLOAD_MODELS)
 export class ReadySigningEnvelopeDto implements SigningEnvelope {
   @ApiProperty({ type: SigningStepDto }) step!: SigningStepDto;
-  @ApiProperty({ description: 'Expiry of this payload (ms since epoch); after it, GET the signing endpoint for a fresh one' })
-  expiresAtMs!: number;
-  @ApiProperty() readyAtMs!: number;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Expiry of this payload (ms since epoch); after it, GET the signing endpoint for a fresh one' })
+  expiresAtMs!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'When the payload became signable (ms since epoch), when known' }) readyAtMs!: number | null;
   @ApiProperty({
     oneOf: [
       { $ref: getSchemaPath(EvmTransactionPayloadDto) },
@@ -34,8 +62,7 @@ export class ReadySigningEnvelopeDto implements SigningEnvelope {
   })
   payload!: Record<string, unknown>;
   @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
+    type: ExecutionHintsDto,
     description:
       'EVM: gasEstimate, gasLimit, maxFeePerGas, maxPriorityFeePerGas, estimatedFeeWei; on sponsored steps also gasPaidBy "service" ' +
       '(typed data: userPaysWei "0"; covered transaction: gasCoveredWei sent to the wallet first, gasDropTxHash); ' +
@@ -43,13 +70,12 @@ export class ReadySigningEnvelopeDto implements SigningEnvelope {
       'userPaysLamports "0" and rentPaidByServiceLamports (feePayer is then the service\'s: the wallet signs its own slot only)',
   })
   executionHints!: Record<string, unknown>;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'recommendedWallet, network, action (approve | swap | bridge)' })
-  clientHints!: Record<string, unknown>;
+  @ApiProperty({ type: ClientHintsDto }) clientHints!: Record<string, unknown>;
 }
 
 export class PendingSigningEnvelopeDto implements SigningEnvelope {
-  @ApiProperty({ type: 'null', nullable: true }) step!: null;
-  @ApiProperty({ type: 'null', nullable: true }) expiresAtMs!: null;
+  @ApiProperty({ type: 'null', description: 'Always null in a 202: no step is signable yet' }) step!: null;
+  @ApiProperty({ type: 'null', description: 'Always null in a 202: no payload is issued yet' }) expiresAtMs!: null;
   @ApiProperty({ type: 'integer', nullable: true, description: 'Estimate of when the payload will be ready, when known (e.g. bridged funds awaited)' })
   readyAtMs!: number | null;
 }
@@ -64,7 +90,7 @@ export class SyncSigningResponseDto implements SyncSigningResponse {
 
 export class PendingTransactionDto implements PendingTransaction {
   @ApiProperty() txHash!: string;
-  @ApiProperty({ minimum: 0, description: 'Confirmations so far (0 until the transaction is in a block)' }) confirmations!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Confirmations so far (0 until the transaction is in a block)' }) confirmations!: number;
   @ApiProperty({
     type: 'integer',
     nullable: true,
@@ -77,7 +103,7 @@ export class AsyncSigningResponseDto implements AsyncSigningResponse {
   @ApiProperty() swapId!: string;
   @ApiProperty({ enum: ['async'] }) mode!: 'async';
   @ApiProperty({ enum: ['poll'] }) nextAction!: 'poll';
-  @ApiProperty({ description: 'Suggested wait before the next GET /swap/{swapId}/signing' }) pollAfterMs!: number;
+  @ApiProperty({ type: 'integer', description: 'Suggested wait before the next GET /swap/{swapId}/signing' }) pollAfterMs!: number;
   @ApiProperty({
     description:
       'Swap status: planning (payload being built, funds awaited, or a fresh payload after expiry), submitted (the signed transaction was broadcast) or confirming (it is in a block, waiting for confirmations)',
@@ -94,6 +120,6 @@ export class SubmittedSigningResponseDto implements SubmittedSigningResponse {
   @ApiProperty({ type: SigningStepDto }) step!: SigningStepDto;
   @ApiProperty({ enum: ['submitted'] }) status!: 'submitted';
   @ApiProperty({ enum: ['poll'] }) nextAction!: 'poll';
-  @ApiProperty() pollAfterMs!: number;
+  @ApiProperty({ type: 'integer' }) pollAfterMs!: number;
 }
 

@@ -185,6 +185,24 @@ export interface RouteGasCoverage {
   chains: RouteGasCoverageChain[];
 }
 
+/** What the wallet signs at one step: the payload `type` of GET /swap/{swapId}/signing. */
+export const SIGNATURE_PAYLOAD_TYPES = ['evm-transaction', 'evm-typed-data', 'solana-versioned-transaction'] as const;
+export type SignaturePayloadType = (typeof SIGNATURE_PAYLOAD_TYPES)[number];
+
+/**
+ * One signature the wallet gives for a route built with the default gas payment (sponsored), in
+ * signing order: the steps of the build (`signing.step.total` counts them all). An `approve` with
+ * `mayBeSkipped` is never offered when the wallet's allowance is already there (the list is an upper
+ * bound: the step is then `skipped`, and the build still counts it).
+ */
+export interface RouteSignature {
+  /** API chain id (GET /chains) the payload is signed for. */
+  chain: string;
+  kind: 'approve' | 'swap' | 'bridge';
+  payloadType: SignaturePayloadType;
+  mayBeSkipped: boolean;
+}
+
 /** One route of a quote as the public API shows it (spec: QuoteRouteSummary). */
 export interface QuoteRouteSummary {
   routeId: string;
@@ -200,6 +218,8 @@ export interface QuoteRouteSummary {
   permit?: RoutePermitInfo;
   /** Ours: the gas the service expects to pay for the route, per chain (the user pays none). */
   gasCoverage: RouteGasCoverage;
+  /** Ours: the signatures a default (sponsored) build of the route asks of the wallet, in order (see RouteSignature). */
+  signatures: RouteSignature[];
 }
 
 export interface QuoteResult {

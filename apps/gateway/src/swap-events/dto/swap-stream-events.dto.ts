@@ -1,0 +1,113 @@
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { SwapEventTypes } from '@swapgw/contracts';
+import {
+  PendingTransactionDto,
+  ReadySigningEnvelopeDto,
+  SigningStepDto,
+} from '../../swap/dto/swap-responses.dto';
+
+/** Fields every event's data carries. */
+export class SwapStreamEventBaseDto {
+  @ApiProperty({ format: 'uuid' }) swapId!: string;
+  @ApiProperty({
+    description:
+      'Swap status after the event (planning, awaiting_signature, submitted, confirming, completed, failed, expired)',
+  })
+  status!: string;
+  @ApiProperty({
+    type: SigningStepDto,
+    nullable: true,
+    description:
+      'The current step (after swap.step-confirmed: the next one); null before the planner counted the steps',
+  })
+  step!: SigningStepDto | null;
+  @ApiProperty({ description: 'When the gateway projected the event (ms since epoch)' }) atMs!: number;
+}
+
+/** swap.created, swap.signing-pending, swap.step-confirmed, swap.completed. */
+export class SwapStateEventDataDto extends SwapStreamEventBaseDto {
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    description: 'swap.signing-pending: estimate of when the payload will be ready',
+  })
+  readyAtMs?: number | null;
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    description: 'swap.signing-pending: why nothing can be signed yet',
+  })
+  pendingReason?: string | null;
+  @ApiPropertyOptional({
+    description: 'The last transaction of the swap (swap.step-confirmed, swap.completed)',
+  })
+  lastTxHash?: string;
+}
+
+/** swap.signing-ready: the body GET /swap/{swapId}/signing answers 200 with, plus the common fields. */
+export class SwapSigningReadyEventDataDto extends SwapStreamEventBaseDto {
+  @ApiProperty({ enum: ['sync'] }) mode!: 'sync';
+  @ApiProperty({ enum: ['sign'] }) nextAction!: 'sign';
+  @ApiProperty({ type: ReadySigningEnvelopeDto }) signing!: ReadySigningEnvelopeDto;
+}
+
+/** swap.step-submitted, swap.step-confirming. */
+export class SwapTransactionEventDataDto extends SwapStreamEventBaseDto {
+  @ApiPropertyOptional({
+    type: PendingTransactionDto,
+    description: "The step's transaction and its confirmations so far",
+  })
+  transaction?: PendingTransactionDto;
+}
+
+/** swap.failed, swap.expired. */
+export class SwapEndedEventDataDto extends SwapStreamEventBaseDto {
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Reason code (TX_REVERTED, WAIT_TIMEOUT, SWAP_DEADLINE_PASSED, a build verdict, ...)',
+  })
+  reason!: string | null;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) details?: Record<string, unknown>;
+}
+
+/**
+ * One Server-Sent Event of GET /swap/{swapId}/events, as the fields of its frame
+ * (`id: <id>` / `event: <event>` / `data: <JSON>`): OpenAPI 3.1 has no way to describe a stream's items.
+ */
+@ApiExtraModels(
+  SwapStateEventDataDto,
+  SwapSigningReadyEventDataDto,
+  SwapTransactionEventDataDto,
+  SwapEndedEventDataDto,
+)
+export class SwapStreamEventDto {
+  @ApiProperty({
+    description:
+      'Event id (decimal integer, increasing within a swap); send it back as Last-Event-ID to resume',
+  })
+  id!: string;
+
+  @ApiProperty({
+    enum: Object.values(SwapEventTypes),
+    description: 'The SSE event name: the swap event type',
+  })
+  event!: string;
+
+  @ApiProperty({
+    description:
+      'One line of JSON. swap.signing-ready: SwapSigningReadyEventDataDto; swap.step-submitted / swap.step-confirming: SwapTransactionEventDataDto; ' +
+      'swap.failed / swap.expired: SwapEndedEventDataDto; the others: SwapStateEventDataDto',
+    oneOf: [
+      { $ref: getSchemaPath(SwapStateEventDataDto) },
+      { $ref: getSchemaPath(SwapSigningReadyEventDataDto) },
+      { $ref: getSchemaPath(SwapTransactionEventDataDto) },
+      { $ref: getSchemaPath(SwapEndedEventDataDto) },
+    ],
+  })
+  data!:
+    | SwapStateEventDataDto
+    | SwapSigningReadyEventDataDto
+    | SwapTransactionEventDataDto
+    | SwapEndedEventDataDto;
+}

@@ -1,0 +1,106 @@
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { MessageEnvelope, SwapEventType, SwapEventTypes } from '@swapgw/contracts';
+import type { StreamHandlers } from '@swapgw/messaging';
+import { PeriodicWork } from '@swapgw/runtime';
+import { GatewayConfig } from '../config/gateway.config';
+import { SwapViewEntity } from '../swap/swap-view.entity';
+import { streamEventDataOf, SwapStreamEventData } from './swap-stream-events';
+
+/** One row of gateway.swap_events, as a stream sends it. */
+export interface LoggedSwapEvent {
+  /** bigserial, as a decimal string (beyond Number's exact range in principle). */
+  id: string;
+  type: string;
+  data: SwapStreamEventData;
+}
+
+const PURGE_INTERVAL_MS = 10 * 60_000;
+const KNOWN_TYPES: ReadonlySet<string> = new Set(Object.values(SwapEventTypes));
+
+/**
+ * gateway.swap_events: the durable per-swap log that event streams read. The projector appends to
+ * it in the transaction that applies a swap event to the view (so a stream never sees an event the
+ * view does not, nor misses one it does); the view write's NOTIFY on `gateway_swap_views` wakes the
+ * streams of that swap on every instance. Rows older than SWAP_EVENT_RETENTION_HOURS are purged.
+ */
+@Injectable()
+export class SwapEventLog implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(SwapEventLog.name);
+  private readonly purgeLoop = new PeriodicWork({
+    name: 'swap-events-purge',
+    intervalMs: PURGE_INTERVAL_MS,
+    run: async () => {
+      const count = await this.purge();
+      if (count > 0) this.logger.log({ msg: 'purged swap events past retention', count });
+    },
+  });
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  /** `handlers` with each applied swap event also appended to the log, in the handler's transaction. */
+  recording(handlers: StreamHandlers): StreamHandlers {
+    const recorded: StreamHandlers = {};
+    for (const [type, handler] of Object.entries(handlers)) {
+      if ('ignore' in handler) {
+        recorded[type] = handler;
+        continue;
+      }
+      recorded[type] = {
+        payload: handler.payload,
+        handle: async (payload: object, envelope: MessageEnvelope<object>, manager: EntityManager) => {
+          await handler.handle(payload, envelope, manager);
+          await this.append(manager, envelope.aggregateId, envelope.type);
+        },
+      };
+    }
+    return recorded;
+  }
+
+  /**
+   * Appends the stream event of `type` for the swap as its view now reads (inside `manager`'s
+   * transaction). Nothing when the swap has no view row: the projector did not apply the event.
+   */
+  async append(manager: EntityManager, swapId: string, type: string): Promise<void> {
+    if (!KNOWN_TYPES.has(type)) return;
+    const view = await manager.getRepository(SwapViewEntity).findOneBy({ swapId });
+    if (!view) return;
+    await manager.query(
+      `INSERT INTO "gateway"."swap_events" ("swap_id", "type", "data") VALUES ($1, $2, $3)`,
+      [swapId, type, JSON.stringify(streamEventDataOf(type as SwapEventType, view))],
+    );
+  }
+
+  /** At most `limit` events of the swap after event id `afterId`, oldest first. */
+  async readAfter(swapId: string, afterId: string, limit: number): Promise<LoggedSwapEvent[]> {
+    // Ordered by the bigint column: an output column named "id" (the text) would order "10" before "9".
+    const rows: Array<{ event_id: string; type: string; data: SwapStreamEventData }> =
+      await this.dataSource.query(
+        `SELECT "e"."id"::text AS "event_id", "e"."type", "e"."data" FROM "gateway"."swap_events" "e"
+       WHERE "e"."swap_id" = $1 AND "e"."id" > $2 ORDER BY "e"."id" LIMIT $3`,
+        [swapId, afterId, limit],
+      );
+    return rows.map((row) => ({ id: row.event_id, type: row.type, data: row.data }));
+  }
+
+  /** Drops events older than the retention; returns how many. */
+  async purge(nowMs = Date.now()): Promise<number> {
+    const cutoff = new Date(nowMs - this.config.SWAP_EVENT_RETENTION_HOURS * 3_600_000);
+    const result: [unknown, number] = await this.dataSource.query(
+      `DELETE FROM "gateway"."swap_events" WHERE "created_at" < $1`,
+      [cutoff],
+    );
+    return result[1];
+  }
+
+  onModuleInit(): void {
+    this.purgeLoop.start();
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.purgeLoop.stop();
+  }
+}

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { SwapEventTypes } from '@swapgw/contracts';
+import { waitFor } from '@swapgw/testing';
+import {
+  dropTestDatabase,
+  startTestGateway,
+  TestGateway,
+  testDatabaseUrl,
+} from '../../test/support/test-gateway';
+import { SWAP_VIEW_CHANNEL } from '../swap/swap-view-changes';
+import { SwapViewEntity } from '../swap/swap-view.entity';
+import { SwapEventLog } from './swap-event-log';
+import { STREAM_PAGE_SIZE } from './swap-event-streams.service';
+
+// The stream handler over a real gateway and PostgreSQL, fed by the real event log as the
+// projector writes it (view change, log append and NOTIFY in one transaction).
+
+interface SseEvent {
+  id: string;
+  event: string;
+  data: Record<string, unknown>;
+}
+
+async function readStream(
+  url: string,
+  key: string,
+  options: { lastEventId?: string; signal?: AbortSignal; onFrame?: () => void } = {},
+) {
+  const res = await fetch(url, {
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(options.lastEventId ? { 'last-event-id': options.lastEventId } : {}),
+    },
+    signal: options.signal,
+  });
+  const events: SseEvent[] = [];
+  const comments: string[] = [];
+  const done = (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const fields: Record<string, string> = {};
+          for (const line of frame.split('\n')) {
+            if (line.startsWith(':')) comments.push(line.slice(1).trim());
+            else fields[line.slice(0, line.indexOf(':'))] = line.slice(line.indexOf(':') + 1).trimStart();
+          }
+          if (fields.event)
+            events.push({
+              id: fields.id,
+              event: fields.event,
+              data: JSON.parse(fields.data) as Record<string, unknown>,
+            });
+          options.onFrame?.();
+        }
+      }
+    } catch (error) {
+      if (!options.signal?.aborted) throw error;
+    }
+  })();
+  return { res, events, comments, done };
+}
+
+describe('swap event streams over PostgreSQL', () => {
+  const databaseUrl = testDatabaseUrl('swap_events');
+  let gateway: TestGateway;
+  let key: string;
+  const owner = `sse-it-${randomUUID().slice(0, 8)}`;
+
+  beforeAll(async () => {
+    gateway = await startTestGateway({
+      databaseUrl,
+      env: { SWAP_EVENT_HEARTBEAT_MS: '1000', SWAP_EVENT_STREAMS_PER_KEY: '3' },
+    });
+    key = await gateway.createKey(owner);
+  });
+
+  afterAll(async () => {
+    try {
+      await gateway?.close();
+    } finally {
+      await dropTestDatabase(databaseUrl);
+    }
+  });
+
+  /** What the projector does for one swap event: change the view, log the event, NOTIFY, in one transaction. */
+  async function project(swapId: string, type: string, change: Partial<SwapViewEntity>): Promise<void> {
+    const log = gateway.app.get(SwapEventLog);
+    await gateway.dataSource.transaction(async (manager) => {
+      await manager
+        .getRepository(SwapViewEntity)
+        .update({ swapId }, { ...change, updatedAtMs: Date.now() } as never);
+      await manager.query('SELECT pg_notify($1, $2)', [SWAP_VIEW_CHANNEL, swapId]);
+      await log.append(manager, swapId, type);
+    });
+  }
+
+  async function newSwap(): Promise<string> {
+    const swapId = randomUUID();
+    await gateway.dataSource.query(
+      `INSERT INTO "gateway"."swap_views" ("swap_id", "owner", "status", "step_current", "step_total", "created_at_ms", "updated_at_ms") VALUES ($1, $2, 'planning', 1, 2, $3, $3)`,
+      [swapId, owner, Date.now()],
+    );
+    await project(swapId, SwapEventTypes.created, {});
+    return swapId;
+  }
+
+  const bigPayload = {
+    type: 'evm-transaction',
+    transaction: { to: '0x' + 'ab'.repeat(20), data: '0x' + 'cd'.repeat(20_000) },
+  };
+
+  it('replays a finished swap from its first event, in pages, and ends after the terminal one', async () => {
+    const swapId = await newSwap();
+    // More events than a page, with large payloads: the stream pages through the log and waits for the socket.
+    for (let i = 0; i < STREAM_PAGE_SIZE + 5; i++) {
+      await project(swapId, SwapEventTypes.signingReady, {
+        status: 'awaiting_signature',
+        payload: bigPayload,
+        expiresAtMs: Date.now() + 60_000,
+        readyAtMs: Date.now(),
+      });
+    }
+    await project(swapId, SwapEventTypes.completed, { status: 'completed', payload: null });
+    const url = `${gateway.baseUrl}/swap/${swapId}/events`;
+
+    const all = await readStream(url, key);
+    expect(all.res.status).toBe(200);
+    expect(all.res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    await all.done;
+    expect(all.events.map((e) => e.event)).toEqual([
+      SwapEventTypes.created,
+      ...Array(STREAM_PAGE_SIZE + 5).fill(SwapEventTypes.signingReady),
+      SwapEventTypes.completed,
+    ]);
+    expect(all.events[1].data).toMatchObject({
+      swapId,
+      mode: 'sync',
+      nextAction: 'sign',
+      signing: { payload: bigPayload },
+    });
+
+    const resumed = await readStream(url, key, { lastEventId: all.events[50].id });
+    await resumed.done;
+    expect(resumed.events.map((e) => e.id)).toEqual(all.events.slice(51).map((e) => e.id));
+
+    const afterEnd = await readStream(url, key, { lastEventId: all.events[all.events.length - 1].id });
+    await afterEnd.done;
+    expect(afterEnd.events).toEqual([]);
+  });
+
+  it('sends new events as they are projected, keep-alive comments while idle, and frees its slot when the client leaves', async () => {
+    const swapId = await newSwap();
+    const url = `${gateway.baseUrl}/swap/${swapId}/events`;
+    const controller = new AbortController();
+    const live = await readStream(url, key, { signal: controller.signal });
+    await waitFor(() => live.events.length === 1, { description: 'swap.created replayed' });
+    await waitFor(() => live.comments.includes('keep-alive'), {
+      timeoutMs: 5_000,
+      description: 'a keep-alive comment',
+    });
+
+    await project(swapId, SwapEventTypes.signingPending, { pendingReason: 'awaiting funds', readyAtMs: 123 });
+    const pending = await waitFor(() => live.events.find((e) => e.event === SwapEventTypes.signingPending), {
+      timeoutMs: 3_000,
+    });
+    expect(pending.data).toMatchObject({
+      swapId,
+      status: 'planning',
+      pendingReason: 'awaiting funds',
+      readyAtMs: 123,
+    });
+
+    // The per-key limit is 3 here: two more fit, a fourth is refused.
+    const extra = [new AbortController(), new AbortController()];
+    const opened = await Promise.all(extra.map((c) => readStream(url, key, { signal: c.signal })));
+    expect(opened.map((s) => s.res.status)).toEqual([200, 200]);
+    const refused = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(await refused.json()).toMatchObject({
+      error: { code: 'RATE_LIMITED', details: { limit: 3, openStreams: 3 } },
+    });
+
+    for (const c of [controller, ...extra]) c.abort();
+    await Promise.all([live.done, ...opened.map((s) => s.done)]);
+    const again = await waitFor(
+      async () => {
+        const res = await fetch(url, {
+          headers: { authorization: `Bearer ${key}` },
+          signal: AbortSignal.timeout(2_000),
+        }).catch(() => null);
+        return res?.status === 200 ? res : null;
+      },
+      { timeoutMs: 5_000, description: 'slots freed' },
+    );
+    await again.body?.cancel();
+  });
+});

@@ -1,0 +1,136 @@
+import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { SWAP_STATUSES, SwapStatus } from '@swapgw/contracts';
+import { ApiMetaDto } from '../../openapi/api-responses';
+import type { QuotedSwap, QuotedToken, SwapResource } from '../swap-resource';
+import {
+  SWAP_STEP_KINDS,
+  SWAP_STEP_STATUSES,
+  SwapStepKind,
+  SwapStepRecord,
+  SwapStepStatus,
+} from '../swap-steps';
+
+/** Swagger shapes of GET /swap/{swapId} and GET /swaps; the types live in swap-resource.ts and swap-steps.ts. */
+export class SwapStepResourceDto implements SwapStepRecord {
+  @ApiProperty({ type: 'integer', minimum: 1, description: '1-based: the signing.step.current of this step' })
+  index!: number;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Chain id (GET /chains); null until the step was submitted, skipped or failed',
+  })
+  chain!: string | null;
+  @ApiProperty({
+    type: 'string',
+    enum: [...SWAP_STEP_KINDS],
+    nullable: true,
+    description:
+      "approve, swap or bridge; null until the step's payload was issued (a skipped step is an approve)",
+  })
+  kind!: SwapStepKind | null;
+  @ApiProperty({
+    enum: [...SWAP_STEP_STATUSES],
+    description:
+      'pending (not offered yet, being prepared or funds awaited), awaiting_signature, submitted, confirming, confirmed, skipped (an approve whose ' +
+      'allowance was already there: never offered for signing), failed',
+  })
+  status!: SwapStepStatus;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: "The step's transaction (EVM hash or Solana signature) once broadcast",
+  })
+  txHash!: string | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'When the transaction was broadcast (ms since epoch)',
+  })
+  submittedAtMs!: number | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'When the step was confirmed or skipped (ms since epoch)',
+  })
+  confirmedAtMs!: number | null;
+}
+
+export class QuotedTokenDto implements QuotedToken {
+  @ApiProperty() chain!: string;
+  @ApiProperty() symbol!: string;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: "ERC-20 address or SPL mint; null for the chain's native coin",
+  })
+  address!: string | null;
+  @ApiProperty({ type: 'integer', minimum: 0 }) decimals!: number;
+}
+
+export class QuotedSwapDto implements QuotedSwap {
+  @ApiProperty() quoteId!: string;
+  @ApiProperty() routeId!: string;
+  @ApiProperty() fromChain!: string;
+  @ApiProperty() toChain!: string;
+  @ApiProperty({ type: QuotedTokenDto }) tokenIn!: QuotedTokenDto;
+  @ApiProperty({ type: QuotedTokenDto }) tokenOut!: QuotedTokenDto;
+  @ApiProperty({ description: 'Base units of tokenIn the route spends' }) amountIn!: string;
+  @ApiProperty({ description: 'Base units of tokenOut the quote expected' }) expectedAmountOut!: string;
+  @ApiProperty({ description: 'Base units of tokenOut the recipient gets at least (slippage applied)' })
+  minAmountOut!: string;
+}
+
+export class SwapFailureDto {
+  @ApiProperty({ description: 'Error catalog code (e.g. TX_REVERTED), or the reason an expired swap ended' })
+  reason!: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'What is known: step, chain, kind, message, txHash',
+  })
+  details!: Record<string, unknown> | null;
+}
+
+/** An object or null, spelled as JSON Schema 2020 reads it (a nullable $ref would also have to match the object). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+const orNull = (model: Function): { oneOf: Array<Record<string, string>> } => ({
+  oneOf: [{ $ref: getSchemaPath(model) }, { type: 'null' }],
+});
+
+@ApiExtraModels(SwapFailureDto, QuotedSwapDto)
+export class SwapResourceDto implements SwapResource {
+  @ApiProperty() swapId!: string;
+  @ApiProperty({
+    enum: [...SWAP_STATUSES],
+    description: 'planning, awaiting_signature, submitted, confirming, completed, failed or expired',
+  })
+  status!: SwapStatus;
+  @ApiProperty({
+    type: [SwapStepResourceDto],
+    description: 'Every step in signing order (empty for swaps built before steps were recorded)',
+  })
+  steps!: SwapStepResourceDto[];
+  @ApiProperty({ ...orNull(SwapFailureDto), description: 'Set when the swap failed or expired' })
+  failure!: SwapFailureDto | null;
+  @ApiProperty({
+    ...orNull(QuotedSwapDto),
+    description:
+      'What the quote promised for the route built (null for swaps built before it was recorded). The amounts a completed swap actually moved are not ' +
+      'reported: read the step transactions on chain',
+  })
+  quoted!: QuotedSwapDto | null;
+  @ApiProperty({ type: 'integer' }) createdAtMs!: number;
+  @ApiProperty({ type: 'integer' }) updatedAtMs!: number;
+}
+
+/** meta of GET /swaps: the envelope's meta plus the cursor of the next page. */
+export class SwapListMetaDto extends ApiMetaDto {
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      'Opaque cursor of the next page (pass as `cursor` with the same status); null on the last page',
+  })
+  nextCursor!: string | null;
+}

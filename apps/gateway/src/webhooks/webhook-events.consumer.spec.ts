@@ -1,0 +1,128 @@
+import type { EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { LimitOrderEventTypes, MessageEnvelope, SwapEventTypes } from '@swapgw/contracts';
+import type { StreamHandler, StreamHandlers } from '@swapgw/messaging';
+import { loadConfig } from '@swapgw/runtime';
+import { GatewayConfig } from '../config/gateway.config';
+import { WebhookDeliveriesStore, WebhookEvent } from './webhook-deliveries.store';
+import { WebhookEventsConsumer } from './webhook-events.consumer';
+
+/**
+ * The mapping from source events to webhook events (types, owner, public data), with a recording
+ * store and a manager that answers the owner look-up. The Kafka and transaction side is in the
+ * e2e suite (apps/gateway/test/webhooks.e2e-spec.ts).
+ */
+describe('WebhookEventsConsumer handlers', () => {
+  const enqueued: Array<{ owner: string; event: WebhookEvent }> = [];
+  const store = {
+    enqueue: async (_m: EntityManager, owner: string, event: WebhookEvent) => (
+      enqueued.push({ owner, event }),
+      1
+    ),
+  };
+  const consumer = new WebhookEventsConsumer(
+    loadConfig(GatewayConfig, {}),
+    {} as DataSource,
+    store as unknown as WebhookDeliveriesStore,
+  );
+  const handlers = (consumer as unknown as { handlers: Record<string, StreamHandlers> }).handlers;
+  const owners = new Map<string, string>();
+  const manager = {
+    query: async (sql: string, params: unknown[]) => {
+      if (sql.includes('INSERT INTO "gateway"."webhook_swap_owners"'))
+        owners.set(String(params[0]), String(params[1]));
+      if (sql.includes('FROM "gateway"."webhook_swap_owners"'))
+        return owners.has(String(params[0])) ? [{ owner: owners.get(String(params[0])) }] : [];
+      return [];
+    },
+  } as unknown as EntityManager;
+  const run = async (topic: string, type: string, payload: object) => {
+    const handler = handlers[topic][type] as StreamHandler<object>;
+    const envelope = {
+      eventId: `ev-${type}`,
+      type,
+      occurredAtMs: 1234,
+      payload,
+    } as unknown as MessageEnvelope<object>;
+    await handler.handle(payload, envelope, manager);
+  };
+
+  beforeEach(() => enqueued.splice(0));
+
+  it('pushes swap events under their public names to the owner named by swap.created', async () => {
+    await run('swap.events', SwapEventTypes.created, {
+      swapId: 's1',
+      status: 'planning',
+      owner: 'alice',
+      quoteId: 'q',
+      routeId: 'r',
+      fromChain: 'a',
+      toChain: 'b',
+      userAddress: '0x1',
+      stepCount: 2,
+      createdAtMs: 1,
+    });
+    await run('swap.events', SwapEventTypes.signingReady, {
+      swapId: 's1',
+      status: 'awaiting_signature',
+      step: { current: 1, total: 2 },
+      payload: { secret: 'x' },
+      expiresAtMs: 9,
+      readyAtMs: 5,
+      executionHints: {},
+      clientHints: {},
+    });
+    await run('swap.events', SwapEventTypes.completed, {
+      swapId: 's1',
+      status: 'completed',
+      completedAtMs: 7,
+    });
+    expect(enqueued.map((e) => [e.owner, e.event.type])).toEqual([
+      ['alice', 'swap.created'],
+      ['alice', 'swap.payload-ready'],
+      ['alice', 'swap.completed'],
+    ]);
+    expect(enqueued[1].event).toEqual({
+      eventId: `ev-${SwapEventTypes.signingReady}`,
+      type: 'swap.payload-ready',
+      occurredAtMs: 1234,
+      data: {
+        swapId: 's1',
+        status: 'awaiting_signature',
+        step: { current: 1, total: 2 },
+        readyAtMs: 5,
+        expiresAtMs: 9,
+      },
+    });
+    expect(enqueued[0].event.data).not.toHaveProperty('owner');
+  });
+
+  it('skips a swap whose owner it cannot know, and intermediate swap types', async () => {
+    await run('swap.events', SwapEventTypes.failed, {
+      swapId: 'unknown-swap',
+      status: 'failed',
+      reason: 'X',
+      details: {},
+    });
+    expect(enqueued).toEqual([]);
+    expect(handlers['swap.events'][SwapEventTypes.signingPending]).toEqual({ ignore: true });
+    expect(handlers['swap.events'][SwapEventTypes.stepConfirming]).toEqual({ ignore: true });
+  });
+
+  it('pushes every limit-order type under its own name, without the owner in the data', async () => {
+    for (const type of Object.values(LimitOrderEventTypes)) {
+      await run('limit-order.events', type, {
+        limitOrderId: 'lo_1',
+        owner: 'bob',
+        status: 'open',
+        timeInForce: 'GTC',
+        version: 1,
+        expiresAtMs: 1,
+        amount: '1',
+        minAmountOut: '2',
+      });
+    }
+    expect(enqueued.map((e) => e.event.type)).toEqual(Object.values(LimitOrderEventTypes));
+    expect(enqueued.every((e) => e.owner === 'bob' && !('owner' in e.event.data))).toBe(true);
+  });
+});

@@ -1,0 +1,204 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { isUUID } from 'class-validator';
+import type { EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import {
+  LimitOrderEventPayload,
+  LimitOrderEventTypes,
+  MessageEnvelope,
+  SwapCompletedEvent,
+  SwapCreatedEvent,
+  SwapEventTypes,
+  SwapExpiredEvent,
+  SwapFailedEvent,
+  SwapSigningReadyEvent,
+  SwapStepSubmittedEvent,
+  Topics,
+} from '@swapgw/contracts';
+import { IdempotentConsumer, StandaloneGroupConsumer, StreamHandler, StreamHandlers } from '@swapgw/messaging';
+import { GatewayConfig } from '../config/gateway.config';
+import { gatewayKafkaSettings } from '../gateway-core.module';
+import { WebhookDeliveriesStore } from './webhook-deliveries.store';
+import { SWAP_WEBHOOK_TYPES } from './webhook-event-types';
+import { webhookMetrics } from './webhook-metrics';
+
+/** Topics whose events are pushed to webhooks. */
+export const WEBHOOK_SOURCE_TOPICS = [Topics.swapEvents, Topics.limitOrderEvents] as const;
+
+type PublicData = Record<string, unknown>;
+
+/**
+ * Turns swap.events and limit-order.events into webhook deliveries, in a consumer group of its own
+ * (WEBHOOK_KAFKA_GROUP_ID, default `gateway-webhooks`) apart from the read-model projector's, so
+ * either can lag, replay or be switched off without the other. Each event goes through
+ * IdempotentConsumer: its processed_events row and the delivery rows are one transaction, and the
+ * offset is committed only after it, so an event recorded is never lost and never recorded twice.
+ *
+ * The group runs through libs/messaging's StandaloneGroupConsumer rather than a second Nest Kafka
+ * server: Nest routes every @EventPattern of the app to every server, so a second server would also
+ * run the projector.
+ */
+@Injectable()
+export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(WebhookEventsConsumer.name);
+  private readonly idempotent: IdempotentConsumer;
+  private readonly handlers: Record<string, StreamHandlers>;
+  private readonly group: StandaloneGroupConsumer;
+
+  constructor(
+    private readonly config: GatewayConfig,
+    dataSource: DataSource,
+    private readonly deliveries: WebhookDeliveriesStore,
+  ) {
+    this.idempotent = new IdempotentConsumer(dataSource, config.WEBHOOK_KAFKA_GROUP_ID);
+    this.handlers = {
+      [Topics.swapEvents]: this.swapHandlers(),
+      [Topics.limitOrderEvents]: this.limitOrderHandlers(),
+    };
+    this.group = new StandaloneGroupConsumer({
+      settings: gatewayKafkaSettings(config),
+      groupId: config.WEBHOOK_KAFKA_GROUP_ID,
+      clientIdSuffix: 'webhooks',
+      topics: WEBHOOK_SOURCE_TOPICS,
+      handle: (topic, value, ctx) => this.idempotent.consume(value, ctx, this.handlers[topic] ?? {}),
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.config.WEBHOOKS_ENABLED) return;
+    // In the background: app start (and the API) must not wait for Kafka, as for the projector.
+    this.group.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.group.stop();
+  }
+
+  private swapHandlers(): StreamHandlers {
+    const handlers: StreamHandlers = {};
+    // Swap types not pushed are acknowledged and skipped (signing-pending, step-confirming, ...).
+    for (const type of Object.values(SwapEventTypes)) handlers[type] = { ignore: true };
+    const on = <P extends { swapId: string }>(
+      type: keyof typeof SWAP_WEBHOOK_TYPES,
+      payload: StreamHandler<P>['payload'],
+      data: (e: P) => PublicData,
+    ) => {
+      handlers[type] = {
+        payload,
+        handle: async (e: P, envelope: MessageEnvelope<P>, manager: EntityManager) => {
+          const owner = await this.swapOwner(manager, e.swapId);
+          if (!owner) {
+            this.logger.warn({
+              msg: 'swap event for a swap whose owner is unknown (created before this consumer group); not pushed',
+              swapId: e.swapId,
+              type,
+            });
+            return;
+          }
+          await this.enqueue(manager, owner, SWAP_WEBHOOK_TYPES[type], envelope, data(e));
+        },
+      } satisfies StreamHandler<P>;
+    };
+    handlers[SwapEventTypes.created] = {
+      payload: SwapCreatedEvent,
+      handle: async (
+        e: SwapCreatedEvent,
+        envelope: MessageEnvelope<SwapCreatedEvent>,
+        manager: EntityManager,
+      ) => {
+        // Only swap.created names the owner: remember it for the swap's later events.
+        await manager.query(
+          `INSERT INTO "gateway"."webhook_swap_owners" ("swap_id", "owner", "created_at_ms") VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+          [e.swapId, e.owner, Date.now()],
+        );
+        const { swapId, status, quoteId, routeId, fromChain, toChain, userAddress, stepCount, createdAtMs } =
+          e;
+        await this.enqueue(manager, e.owner, SWAP_WEBHOOK_TYPES[SwapEventTypes.created], envelope, {
+          swapId,
+          status,
+          quoteId,
+          routeId,
+          fromChain,
+          toChain,
+          userAddress,
+          stepCount,
+          createdAtMs,
+        });
+      },
+    } satisfies StreamHandler<SwapCreatedEvent>;
+    on(SwapEventTypes.signingReady, SwapSigningReadyEvent, (e: SwapSigningReadyEvent) => ({
+      swapId: e.swapId,
+      status: e.status,
+      step: { current: e.step.current, total: e.step.total },
+      readyAtMs: e.readyAtMs,
+      expiresAtMs: e.expiresAtMs,
+    }));
+    on(SwapEventTypes.stepSubmitted, SwapStepSubmittedEvent, (e: SwapStepSubmittedEvent) => ({
+      swapId: e.swapId,
+      status: e.status,
+      step: { current: e.step.current, total: e.step.total },
+      chain: e.chain,
+      txHash: e.txHash,
+    }));
+    on(SwapEventTypes.completed, SwapCompletedEvent, (e: SwapCompletedEvent) => ({
+      swapId: e.swapId,
+      status: e.status,
+      completedAtMs: e.completedAtMs,
+    }));
+    on(SwapEventTypes.failed, SwapFailedEvent, (e: SwapFailedEvent) => ({
+      swapId: e.swapId,
+      status: e.status,
+      reason: e.reason,
+      details: e.details,
+    }));
+    on(SwapEventTypes.expired, SwapExpiredEvent, (e: SwapExpiredEvent) => ({
+      swapId: e.swapId,
+      status: e.status,
+      reason: e.reason,
+    }));
+    return handlers;
+  }
+
+  private limitOrderHandlers(): StreamHandlers {
+    const handler: StreamHandler<LimitOrderEventPayload> = {
+      payload: LimitOrderEventPayload,
+      handle: async (e, envelope, manager) => {
+        const { owner, ...data } = e;
+        await this.enqueue(manager, owner, envelope.type, envelope, { ...data });
+      },
+    };
+    // Every type of the topic is pushed under its own name (WEBHOOK_EVENT_TYPES lists them).
+    return Object.fromEntries(Object.values(LimitOrderEventTypes).map((type) => [type, handler]));
+  }
+
+  /** From swap.created (remembered above), else from the read model for swaps created before this group existed. */
+  private async swapOwner(manager: EntityManager, swapId: string): Promise<string | null> {
+    const remembered: Array<{ owner: string }> = await manager.query(
+      `SELECT "owner" FROM "gateway"."webhook_swap_owners" WHERE "swap_id" = $1`,
+      [swapId],
+    );
+    if (remembered.length > 0) return remembered[0].owner;
+    if (!isUUID(swapId)) return null;
+    const viewed: Array<{ owner: string }> = await manager.query(
+      `SELECT "owner" FROM "gateway"."swap_views" WHERE "swap_id" = $1::uuid`,
+      [swapId],
+    );
+    return viewed[0]?.owner ?? null;
+  }
+
+  private async enqueue(
+    manager: EntityManager,
+    owner: string,
+    type: string,
+    envelope: MessageEnvelope<unknown>,
+    data: PublicData,
+  ): Promise<void> {
+    const count = await this.deliveries.enqueue(manager, owner, {
+      eventId: envelope.eventId,
+      type,
+      occurredAtMs: envelope.occurredAtMs,
+      data,
+    });
+    if (count > 0) webhookMetrics.enqueued(count);
+  }
+}

@@ -1,0 +1,156 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { LimitOrderEventTypes } from '@swapgw/contracts';
+import { SWAP_WEBHOOK_TYPES } from './webhook-event-types';
+
+type Schema = Record<string, unknown>;
+
+const step: Schema = {
+  type: 'object',
+  required: ['current', 'total'],
+  properties: { current: { type: 'integer', minimum: 1 }, total: { type: 'integer', minimum: 1 } },
+};
+const swapStatus: Schema = { type: 'string', description: 'The swap status after the event' };
+
+/** `data` of each webhook event type (the public fields of the source event). */
+const SWAP_DATA: Record<string, { description: string; properties: Record<string, Schema> }> = {
+  'swap.created': {
+    description: 'The swap and its steps exist (a build the planner refused is created, then failed).',
+    properties: {
+      quoteId: { type: 'string' },
+      routeId: { type: 'string' },
+      fromChain: { type: 'string' },
+      toChain: { type: 'string' },
+      userAddress: { type: 'string' },
+      stepCount: { type: 'integer' },
+      createdAtMs: { type: 'integer' },
+    },
+  },
+  'swap.payload-ready': {
+    description: 'A step can be signed: GET /swap/{swapId}/signing for its payload.',
+    properties: { step, readyAtMs: { type: 'integer' }, expiresAtMs: { type: 'integer' } },
+  },
+  'swap.step-submitted': {
+    description: "A step's signed transaction was broadcast.",
+    properties: { step, chain: { type: 'string' }, txHash: { type: 'string' } },
+  },
+  'swap.completed': {
+    description: 'Every step confirmed.',
+    properties: { completedAtMs: { type: 'integer' } },
+  },
+  'swap.failed': {
+    description: 'Terminal failure; reason is an error code.',
+    properties: { reason: { type: 'string' }, details: { type: 'object', additionalProperties: true } },
+  },
+  'swap.expired': { description: 'The swap deadline passed.', properties: { reason: { type: 'string' } } },
+};
+
+const nullableString: Schema = { type: ['string', 'null'] };
+const LIMIT_ORDER_DATA: Schema = {
+  type: 'object',
+  required: ['limitOrderId', 'status', 'timeInForce', 'version', 'expiresAtMs', 'amount', 'minAmountOut'],
+  additionalProperties: true,
+  properties: {
+    limitOrderId: { type: 'string' },
+    status: { type: 'string' },
+    timeInForce: { type: 'string' },
+    version: { type: 'integer' },
+    expiresAtMs: { type: 'integer' },
+    amount: { type: 'string' },
+    minAmountOut: { type: 'string' },
+    filledAmount: nullableString,
+    swapId: nullableString,
+    reason: nullableString,
+    replacesLimitOrderId: nullableString,
+    replacedByLimitOrderId: nullableString,
+  },
+};
+
+const headers = {
+  'Webhook-Id': {
+    required: true,
+    schema: { type: 'string', format: 'uuid' },
+    description: 'Delivery id (= body `id`): the same on every attempt of this delivery',
+  },
+  'Webhook-Event-Id': {
+    required: true,
+    schema: { type: 'string' },
+    description: 'Source event id (= body `eventId`)',
+  },
+  'Webhook-Signature': {
+    required: true,
+    schema: { type: 'string', pattern: '^t=\\d+,v1=[0-9a-f]{64}$' },
+    description:
+      '`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; refuse a t more than 5 minutes away',
+  },
+};
+
+/** `swap.payload-ready` → `webhookSwapPayloadReady`. */
+const operationIdOf = (type: string): string =>
+  'webhook' +
+  type
+    .split(/[.-]/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
+
+function operation(type: string, description: string, data: Schema): Record<string, unknown> {
+  return {
+    post: {
+      operationId: operationIdOf(type),
+      summary: `${type} delivery`,
+      description: `${description} POSTed to each webhook subscribed to \`${type}\`. Answer 2xx within 10 s; anything else is retried with exponential back-off for 24 h, then the delivery is dead.`,
+      parameters: Object.entries(headers).map(([name, header]) => ({ name, in: 'header', ...header })),
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['id', 'eventId', 'type', 'occurredAtMs', 'data'],
+              properties: {
+                id: {
+                  type: 'string',
+                  format: 'uuid',
+                  description: 'Delivery id: dedupe on it (at least once)',
+                },
+                eventId: { type: 'string', description: 'Source event id' },
+                type: { const: type },
+                occurredAtMs: { type: 'integer', description: 'When the event happened (epoch ms)' },
+                data,
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        '2XX': {
+          description:
+            'Received. Any other answer, a redirect included, or none within 10 s, is a failed attempt.',
+        },
+      },
+    },
+  };
+}
+
+/**
+ * The top-level OpenAPI 3.1 `webhooks` section: one entry per event type a webhook can receive,
+ * with the delivery headers and body. Added to the document built from the controllers.
+ */
+export function addWebhookEvents(document: OpenAPIObject): OpenAPIObject {
+  const webhooks: Record<string, unknown> = {};
+  for (const type of Object.values(SWAP_WEBHOOK_TYPES)) {
+    const { description, properties } = SWAP_DATA[type];
+    webhooks[type] = operation(type, description, {
+      type: 'object',
+      required: ['swapId', 'status', ...Object.keys(properties).filter((p) => p !== 'details')],
+      properties: { swapId: { type: 'string' }, status: swapStatus, ...properties },
+    });
+  }
+  for (const type of Object.values(LimitOrderEventTypes)) {
+    webhooks[type] = operation(
+      type,
+      'A limit order changed; `data` is the order after the change.',
+      LIMIT_ORDER_DATA,
+    );
+  }
+  return { ...document, webhooks } as OpenAPIObject;
+}

@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { WebhookDeliveriesStore } from './webhook-deliveries.store';
+import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookEventsConsumer } from './webhook-events.consumer';
+import { WebhooksController } from './webhooks.controller';
+import { WebhooksService } from './webhooks.service';
+import { WebhooksStore } from './webhooks.store';
+
+/**
+ * Signed webhooks per API key owner: the routes (register, list, delete, delivery log, redeliver),
+ * the consumer that writes a delivery row per subscribed webhook in the transaction recording each
+ * swap / limit-order event (its own consumer group), and the dispatcher that sends due deliveries
+ * with retries. The consumer and dispatcher run only with WEBHOOKS_ENABLED (default true).
+ */
+@Module({
+  controllers: [WebhooksController],
+  providers: [
+    WebhooksStore,
+    WebhookDeliveriesStore,
+    WebhooksService,
+    WebhookDispatcher,
+    WebhookEventsConsumer,
+  ],
+})
+export class WebhooksModule {}

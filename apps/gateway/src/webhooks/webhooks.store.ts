@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+export interface WebhookRow {
+  id: string;
+  owner: string;
+  url: string;
+  /** null: every type, present and future. */
+  eventTypes: string[] | null;
+  createdAtMs: number;
+}
+
+type RawWebhook = {
+  id: string;
+  owner: string;
+  url: string;
+  event_types: string[] | null;
+  created_at_ms: string;
+};
+const toRow = (r: RawWebhook): WebhookRow => ({
+  id: r.id,
+  owner: r.owner,
+  url: r.url,
+  eventTypes: r.event_types,
+  createdAtMs: Number(r.created_at_ms),
+});
+
+/** gateway.webhooks: registrations, always read and changed through their owner. */
+@Injectable()
+export class WebhooksStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Inserts a webhook unless the owner already has `maxPerOwner`; the count and the insert are one
+   * statement under a per-owner advisory lock, so concurrent creations cannot pass the bound together.
+   */
+  async insert(webhook: WebhookRow & { secret: string }, maxPerOwner: number): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('gateway.webhooks:' || $1))`, [
+        webhook.owner,
+      ]);
+      const inserted: unknown[] = await manager.query(
+        `INSERT INTO "gateway"."webhooks" ("id", "owner", "url", "event_types", "secret", "created_at_ms")
+         SELECT $1::uuid, $2::varchar, $3::varchar, $4::text[], $5::varchar, $6::bigint
+         WHERE (SELECT count(*) FROM "gateway"."webhooks" WHERE "owner" = $2::varchar) < $7::int
+         RETURNING "id"`,
+        [
+          webhook.id,
+          webhook.owner,
+          webhook.url,
+          webhook.eventTypes,
+          webhook.secret,
+          webhook.createdAtMs,
+          maxPerOwner,
+        ],
+      );
+      return inserted.length > 0;
+    });
+  }
+
+  async list(owner: string): Promise<WebhookRow[]> {
+    const rows: RawWebhook[] = await this.dataSource.query(
+      `SELECT "id", "owner", "url", "event_types", "created_at_ms" FROM "gateway"."webhooks" WHERE "owner" = $1 ORDER BY "created_at_ms" DESC, "id" DESC`,
+      [owner],
+    );
+    return rows.map(toRow);
+  }
+
+  async get(owner: string, id: string): Promise<WebhookRow | null> {
+    const rows: RawWebhook[] = await this.dataSource.query(
+      `SELECT "id", "owner", "url", "event_types", "created_at_ms" FROM "gateway"."webhooks" WHERE "owner" = $1 AND "id" = $2`,
+      [owner, id],
+    );
+    return rows.length > 0 ? toRow(rows[0]) : null;
+  }
+
+  /** Deletes the webhook and (cascade) its deliveries, pending ones included. False when not the owner's. */
+  async delete(owner: string, id: string): Promise<boolean> {
+    const result: [unknown, number] = await this.dataSource.query(
+      `DELETE FROM "gateway"."webhooks" WHERE "owner" = $1 AND "id" = $2`,
+      [owner, id],
+    );
+    return result[1] > 0;
+  }
+}
