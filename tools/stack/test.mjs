@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm test` (and .ci/run): everything that must pass, against fresh real infrastructure.
 //   1. dependencies and build (as npm start)
-//   2. typecheck (tsc), lint (eslint) and `npm audit` of the production dependencies (high and
-//      critical; accepted advisories in tools/deps/audit-allowlist.json)
+//   2. typecheck (tsc), lint (eslint), `npm audit` of the production dependencies (high and
+//      critical; accepted advisories in tools/deps/audit-allowlist.json), and the committed OpenAPI
+//      document (apps/gateway/openapi.json equals what the code describes; Redocly lint, no error)
 //   3. a fresh Kafka (temporary data dir, its own ports; KAFKA_BROKERS given → that cluster), a fresh
 //      PostgreSQL database swapgw_test_<random> (dropped at the end), the devnet on test ports; with a
 //      Docker engine and neither KAFKA_BROKERS nor DATABASE_URL given, Kafka and PostgreSQL run as
@@ -36,6 +37,7 @@ import {
   solanaFeePayerKeysOf,
   startDevnet,
 } from './lib.mjs';
+import { checkOpenApi } from './openapi.mjs';
 import { useProjectNode } from './node-runtime.mjs';
 
 await useProjectNode();
@@ -254,6 +256,8 @@ async function main() {
       return { ok: (await run(binOf('eslint'), ['.'])) === 0 };
     });
     await step('audit', () => requireBuilt('tools/deps/production-audit.js').runProductionAudit({ log: say }));
+    // apps/gateway/openapi.json is what the code describes, and Redocly finds no error in it.
+    await step('openapi', async () => ({ ok: await checkOpenApi({ write: false }) }));
   }
 
   let testEnv = { ...process.env, TEST_RUN_DIR: runDir, SWAPGW_SKIP_BUILD: '1' };

@@ -86,7 +86,7 @@ export async function createGatewayApp(config: GatewayConfig, options: CreateGat
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   installHttpShell(fastify, routes, app.get(EdgeReads));
   app.setGlobalPrefix(API_PREFIX);
-  const openApi = setupOpenApi(app, config, fastify);
+  const openApi = setupOpenApi(app, fastify);
 
   const consumes = hasMessageHandlers(app);
   if (consumes) {

@@ -17,7 +17,7 @@ export class CatalogController {
   @Get('chains')
   @ApiOperation({ summary: 'Chains: devnet chains and the real networks (listed even without an RPC)' })
   @ApiEnvelopedResponse(200, ChainsResponse, 'data.chains')
-  @ApiErrorResponses(401, { status: 502, description: 'The catalog (quote-service) is unavailable (DISCOVERY_UPSTREAM_UNAVAILABLE)' })
+  @ApiErrorResponses('DISCOVERY_UPSTREAM_UNAVAILABLE')
   chains(): Promise<ChainsResponse> {
     return this.catalog.chains();
   }
@@ -25,11 +25,7 @@ export class CatalogController {
   @Get('tokens')
   @ApiOperation({ summary: 'Tokens, keyset-paginated with an opaque cursor' })
   @ApiEnvelopedResponse(200, TokensResponse, 'data.tokens and data.nextCursor')
-  @ApiErrorResponses(
-    { status: 400, description: 'Invalid parameters (VALIDATION_FAILED), cursor of another query (INVALID_CURSOR), unknown chainRef (UNKNOWN_CHAIN)' },
-    401,
-    { status: 502, description: 'Token discovery upstream unavailable (DISCOVERY_UPSTREAM_UNAVAILABLE)' },
-  )
+  @ApiErrorResponses('INVALID_CURSOR', 'UNKNOWN_CHAIN', 'DISCOVERY_UPSTREAM_UNAVAILABLE')
   tokens(@Query() query: ListTokensQuery): Promise<TokensResponse> {
     return this.catalog.tokens(query);
   }
@@ -37,11 +33,7 @@ export class CatalogController {
   @Get('pairs')
   @ApiOperation({ summary: 'Trading pairs (symbols), keyset-paginated; chainRef restricts to same-chain pairs' })
   @ApiEnvelopedResponse(200, PairsResponse, 'data.pairs and data.nextCursor')
-  @ApiErrorResponses(
-    { status: 400, description: 'Invalid parameters (VALIDATION_FAILED), cursor of another query (INVALID_CURSOR), unknown chainRef (UNKNOWN_CHAIN)' },
-    401,
-    { status: 502, description: 'Token discovery upstream unavailable (DISCOVERY_UPSTREAM_UNAVAILABLE)' },
-  )
+  @ApiErrorResponses('INVALID_CURSOR', 'UNKNOWN_CHAIN', 'DISCOVERY_UPSTREAM_UNAVAILABLE')
   pairs(@Query() query: ListPairsQuery): Promise<PairsResponse> {
     return this.catalog.pairs(query);
   }

@@ -1,5 +1,7 @@
 import { applyDecorators, Type } from '@nestjs/common';
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtension, ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import type { ErrorCode } from '@swapgw/contracts';
+import { ERROR_CODES_EXTENSION, GENERIC_ERROR_DESCRIPTIONS, isErrorCode } from './error-responses';
 
 export class ApiMetaDto {
   @ApiProperty({ description: 'Request correlation identifier (also in the X-Request-Id header)' })
@@ -16,7 +18,25 @@ export class ApiErrorBodyDto {
   @ApiProperty({ description: 'Human-readable explanation' })
   message!: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Structured context' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    properties: {
+      fields: {
+        type: 'array',
+        description: 'VALIDATION_FAILED from the request validation: each refused field and why',
+        items: {
+          type: 'object',
+          required: ['field', 'reasons'],
+          properties: {
+            field: { type: 'string', description: 'Dotted path of the field, e.g. `amount` or `permitSignature.v`' },
+            reasons: { type: 'array', items: { type: 'string' } },
+          },
+        },
+      },
+    },
+    description: 'Structured context; its keys depend on the code (e.g. `fields` for VALIDATION_FAILED, `status` and `reason` for EXECUTION_TERMINAL)',
+  })
   details?: Record<string, unknown>;
 }
 
@@ -27,23 +47,6 @@ export class ApiErrorDto {
   @ApiProperty({ type: ApiMetaDto })
   meta!: ApiMetaDto;
 }
-
-/** Default description of each error status, as the spec words the conditions. */
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid request or parameters (VALIDATION_FAILED, MALFORMED_JSON, IDEMPOTENCY_KEY_*, ...)',
-  401: 'Missing or invalid API key (UNAUTHORIZED)',
-  403: 'Caller is not the owner (FORBIDDEN)',
-  404: 'Not found',
-  405: 'Method not allowed on this path (METHOD_NOT_ALLOWED, Allow header lists the methods)',
-  409: 'Conflict (idempotency or signing state)',
-  410: 'Quote expired (QUOTE_EXPIRED); request a new quote',
-  413: 'Body larger than the limit (PAYLOAD_TOO_LARGE)',
-  415: 'Body is not application/json (UNSUPPORTED_MEDIA_TYPE)',
-  429: 'Rate limit exceeded (RATE_LIMITED); see Retry-After',
-  500: 'Internal error (INTERNAL_ERROR), logged with the request id',
-  502: 'Upstream unavailable or failed',
-  503: 'Persistence or messaging unavailable, or a dependency timed out',
-};
 
 /**
  * Documents a success response in the envelope `{ data: <dataType>, meta: ApiMeta }`. Use this
@@ -69,18 +72,33 @@ export function ApiEnvelopedResponse(
   );
 }
 
-/** Documents error statuses with the ApiError body; descriptions can be overridden per status. */
-export function ApiErrorResponses(
-  ...statuses: Array<number | { status: number; description: string }>
-): MethodDecorator & ClassDecorator {
+/** A status with the route's own words; the codes of that status still come from the catalog. */
+export interface ErrorStatusNote {
+  status: number;
+  description: string;
+}
+
+/**
+ * Documents what a route can answer besides its success: the error codes its handler and services
+ * can raise (`'QUOTE_NOT_FOUND'`), optionally a note per status. The document's error responses are
+ * derived from these codes through the catalog's code → status mapping (openapi/error-responses.ts),
+ * together with the codes the HTTP shell answers on every route (401, 429, validation, idempotency,
+ * 500); the OpenAPI e2e test checks each declared code is in the document. A bare status (`404`)
+ * is still accepted: it documents the status with the generic ApiError body.
+ */
+export function ApiErrorResponses(...entries: Array<ErrorCode | number | ErrorStatusNote>): MethodDecorator & ClassDecorator {
+  const codes = entries.filter((entry): entry is ErrorCode => typeof entry === 'string');
+  for (const code of codes) {
+    if (!isErrorCode(code)) throw new Error(`@ApiErrorResponses: ${String(code)} is not in the error catalog`);
+  }
+  const statuses = entries.filter((entry): entry is number | ErrorStatusNote => typeof entry !== 'string');
   return applyDecorators(
     ApiExtraModels(ApiErrorDto),
+    ...(codes.length > 0 ? [ApiExtension(ERROR_CODES_EXTENSION, codes)] : []),
     ...statuses.map((entry) => {
       const { status, description } =
-        typeof entry === 'number' ? { status: entry, description: ERROR_DESCRIPTIONS[entry] ?? 'Error' } : entry;
+        typeof entry === 'number' ? { status: entry, description: GENERIC_ERROR_DESCRIPTIONS[entry] ?? 'Error' } : entry;
       return ApiResponse({ status, description, schema: { $ref: getSchemaPath(ApiErrorDto) } });
     }),
   );
 }
-
-export { ERROR_DESCRIPTIONS };

@@ -1,21 +1,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, Type } from '@nestjs/common';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { ModulesContainer } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ErrorCatalog } from '@swapgw/contracts';
-import type { GatewayConfig } from '../config/gateway.config';
-import { ApiErrorDto, ApiMetaDto, ERROR_DESCRIPTIONS } from './api-responses';
+import { GatewayConfig } from '../config/gateway.config';
+import { ApiErrorDto, ApiMetaDto } from './api-responses';
+import { deriveOperationErrors, OperationLike, traitsOf } from './error-responses';
+import { describeRequestDefaults, toJsonSchema2020 } from './json-schema-2020';
+import { RESPONSE_HEADERS, responseHeadersFor } from './response-headers';
+import { applyRule, applyRulesToObjectSchema, SchemaLike, validationRulesOf } from './validation-constraints';
+import { addWebhookEvents } from '../webhooks/webhook-openapi';
 
+/** Where the API lives: the document's `servers` entry, relative to the host that serves it. */
+export const API_BASE_PATH = '/api/v1';
 export const OPENAPI_JSON_PATH = 'api/v1/openapi.json';
 export const DOCS_PATH = 'api/v1/docs';
-export const PUBLIC_OPERATION = 'x-public';
-
-type Operation = {
-  responses?: Record<string, unknown>;
-  security?: Array<Record<string, string[]>>;
-  [PUBLIC_OPERATION]?: boolean;
-};
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
@@ -26,21 +29,31 @@ function errorCatalogMarkdown(): string {
   return `| code | HTTP | meaning |\n|---|---|---|\n${rows}`;
 }
 
-function description(config: GatewayConfig): string {
+/**
+ * The description states the configuration's defaults, not the running values: the document is
+ * also a file in the repository that must equal what every deployment serves. The values in force
+ * are in the RateLimit-* headers.
+ */
+function description(): string {
+  const defaults = new GatewayConfig();
   return [
     'Non-custodial cross-chain swap gateway. Every success body is `{ data, meta: { requestId, timestamp } }`;',
     'every error body is the ApiError `{ error: { code, message, details? }, meta }`.',
     '',
-    '**Authentication**: `Authorization: Bearer <API key>` on every route except `GET /health`.',
-    `**Rate limit**: ${config.RATE_LIMIT_REQUESTS} requests per ${config.RATE_LIMIT_WINDOW_SECONDS} s per API key`,
-    '(all gateway instances together: each counts in memory and reconciles through PostgreSQL every',
-    `${config.RATE_LIMIT_SYNC_INTERVAL_MS} ms, so n instances may together accept up to (n − 1) × what one instance accepts in`,
-    'one sync interval above the limit; one instance is exact); `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` on every',
-    'authenticated response; 429 `RATE_LIMITED` with `Retry-After` when exceeded.',
-    `**Body**: \`application/json\` only (415 otherwise), at most ${config.BODY_LIMIT_BYTES} bytes (413).`,
+    `**Base URL**: the paths below are relative to the server URL \`${API_BASE_PATH}\` (e.g. \`http://127.0.0.1:3000${API_BASE_PATH}\`).`,
+    '**Authentication**: `Authorization: Bearer <API key>` (an opaque `sgw_...` key) on every route except `GET /health`.',
+    `**Rate limit**: per API key, RATE_LIMIT_REQUESTS requests (default ${defaults.RATE_LIMIT_REQUESTS}) per RATE_LIMIT_WINDOW_SECONDS`,
+    `(default ${defaults.RATE_LIMIT_WINDOW_SECONDS} s), all gateway instances together: each counts in memory and reconciles through PostgreSQL`,
+    `every RATE_LIMIT_SYNC_INTERVAL_MS (default ${defaults.RATE_LIMIT_SYNC_INTERVAL_MS} ms), so n instances may together accept up to (n − 1) × what one`,
+    'instance accepts in one sync interval above the limit; one instance is exact. `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`',
+    'on every authenticated response; 429 `RATE_LIMITED` with `Retry-After` when exceeded.',
+    `**Body**: \`application/json\` only (415 otherwise), at most BODY_LIMIT_BYTES (default ${defaults.BODY_LIMIT_BYTES}) bytes (413).`,
     '**Idempotency-Key**: at most 200 characters of `A-Za-z0-9._:-`; records are kept at least',
-    `${config.IDEMPOTENCY_TTL_HOURS} h; a replay carries \`Idempotent-Replayed: true\`.`,
+    `IDEMPOTENCY_TTL_HOURS (default ${defaults.IDEMPOTENCY_TTL_HOURS} h); a replay carries \`Idempotent-Replayed: true\`.`,
     '**X-Request-Id**: a well-formed incoming value (1-128 of `A-Za-z0-9._:-`) is echoed, else one is generated.',
+    '**Error responses**: each operation lists every status it can answer; each status lists its codes (`error.code` is one of them),',
+    'and `x-error-codes` on the operation lists them all. Outside any operation: 404 `NOT_FOUND` (unknown path), 405 `METHOD_NOT_ALLOWED`,',
+    '400 `MALFORMED_REQUEST` and 431 `HEADERS_TOO_LARGE` (unparseable HTTP).',
     '',
     '### Error codes',
     '',
@@ -48,38 +61,143 @@ function description(config: GatewayConfig): string {
   ].join('\n');
 }
 
+/** The DTO class of each `@Query()` / `@Param()` argument of each handler, by operation id. */
+function parameterClassesByOperation(app: INestApplication): Map<string, Array<{ in: 'query' | 'path'; target: Type<unknown> }>> {
+  const byOperation = new Map<string, Array<{ in: 'query' | 'path'; target: Type<unknown> }>>();
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const controller = wrapper.metatype as Type<unknown> | null;
+      if (!controller) continue;
+      for (const method of Object.getOwnPropertyNames(controller.prototype)) {
+        const args = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, method) as Record<string, { index: number; data?: unknown }> | undefined;
+        const types = Reflect.getMetadata('design:paramtypes', controller.prototype, method) as Array<Type<unknown>> | undefined;
+        if (!args || !types) continue;
+        const classes: Array<{ in: 'query' | 'path'; target: Type<unknown> }> = [];
+        for (const [key, arg] of Object.entries(args)) {
+          const kind = Number(key.split(':')[0]);
+          const location = kind === RouteParamtypes.QUERY ? 'query' : kind === RouteParamtypes.PARAM ? 'path' : undefined;
+          const target = types[arg.index];
+          // A whole-object argument of a DTO class (not `@Param('id') id: string`).
+          if (location && arg.data === undefined && typeof target === 'function' && target !== Object) classes.push({ in: location, target });
+        }
+        if (classes.length > 0) byOperation.set(`${controller.name}_${method}`, classes);
+      }
+    }
+  }
+  return byOperation;
+}
+
 /**
- * Builds the OpenAPI 3.1 document from the controllers' decorators, then adds what applies to
- * every operation: bearer security (except public routes) and the 401 / 429 / 500 ApiError
- * responses that the shell itself can answer.
+ * Writes the class-validator rules of the DTOs into the document (integer, pattern, lengths,
+ * bounds, enums, optionality): into component schemas by class name, and into the query and path
+ * parameters @nestjs/swagger flattens out of `@Query()` / `@Param()` DTOs.
  */
-export function buildOpenApiDocument(app: INestApplication, config: GatewayConfig): OpenAPIObject {
+function applyValidationRules(document: OpenAPIObject, app: INestApplication, models: Array<Type<unknown>>): void {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, SchemaLike>;
+  const seen = new Set<string>();
+  const byOperation = parameterClassesByOperation(app);
+  const classes = [...models, ...[...byOperation.values()].flat().map((entry) => entry.target)];
+  for (const target of classes) {
+    if (seen.has(target.name) || !schemas[target.name]) continue;
+    seen.add(target.name);
+    applyRulesToObjectSchema(schemas[target.name], validationRulesOf(target));
+  }
+  for (const item of Object.values(document.paths)) {
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      const entries = operation?.operationId ? byOperation.get(operation.operationId) : undefined;
+      if (!operation || !entries) continue;
+      for (const entry of entries) {
+        const rules = validationRulesOf(entry.target);
+        for (const parameter of operation.parameters ?? []) {
+          if (!('in' in parameter) || parameter.in !== entry.in || !parameter.schema || '$ref' in parameter.schema) continue;
+          for (const rule of rules.get(parameter.name) ?? []) applyRule(parameter.schema as SchemaLike, rule);
+        }
+      }
+    }
+  }
+}
+
+/**
+ * What the decorators leave to be said, for every operation, and OpenAPI 3.1 proper. Pure:
+ *  - security: bearer, except on @PublicRoute() operations (`security: []`);
+ *  - error responses derived from the codes each route declares plus the shell's (error-responses.ts);
+ *  - the response headers the gateway sets, as components;
+ *  - `nullable` → `type: [T, 'null']`; request defaults out of client generators' way;
+ *  - paths relative to the one server, `/api/v1`.
+ */
+export function finalizeDocument(document: OpenAPIObject, basePath = API_BASE_PATH): OpenAPIObject {
+  const paths: OpenAPIObject['paths'] = {};
+  for (const [template, item] of Object.entries(document.paths)) {
+    for (const method of HTTP_METHODS) {
+      const operation = item[method] as (OperationLike & { security?: unknown }) | undefined;
+      if (!operation) continue;
+      const traits = traitsOf(operation);
+      // Public routes say so explicitly (an empty list), rather than leave it to a reader's default.
+      operation.security = traits.authenticated ? [{ bearer: [] }] : [];
+      deriveOperationErrors(operation);
+      for (const [status, response] of Object.entries(operation.responses as Record<string, { headers?: Record<string, unknown> }>)) {
+        response.headers = { ...responseHeadersFor(Number(status), traits), ...response.headers };
+      }
+    }
+    const relative = template.startsWith(`${basePath}/`) ? template.slice(basePath.length) : template;
+    paths[relative] = item;
+  }
+  const converted = toJsonSchema2020({ ...document, paths }) as OpenAPIObject;
+  describeRequestDefaults(converted as Parameters<typeof describeRequestDefaults>[0]);
+  converted.security = [{ bearer: [] }];
+  converted.servers = [{ url: basePath, description: 'This gateway (relative to the host serving this document)' }];
+  converted.components = { ...converted.components, headers: { ...RESPONSE_HEADERS, ...converted.components?.headers } };
+  return converted;
+}
+
+/**
+ * Builds the OpenAPI 3.1 document from the controllers' decorators and DTOs. Needs the module
+ * graph only: `NestFactory.create(..., { preview: true })` is enough (the `npm run openapi` CLI).
+ */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle('Cross-Chain Swap Gateway API')
     .setVersion('1')
-    .setDescription(description(config))
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key `sgw_...`' }, 'bearer')
+    .setDescription(description())
+    // An opaque API key, not a JWT: no bearerFormat that would suggest otherwise.
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key: `Authorization: Bearer sgw_<key>` (opaque; `npm run keys` creates one)' }, 'bearer')
     .build();
-  const document = SwaggerModule.createDocument(app, builder, { extraModels: [ApiErrorDto, ApiMetaDto] });
-  for (const item of Object.values(document.paths)) {
-    for (const method of HTTP_METHODS) {
-      const operation = (item as Record<string, Operation | undefined>)[method];
-      if (!operation) continue;
-      operation.responses ??= {};
-      const isPublic = operation[PUBLIC_OPERATION] === true;
-      delete operation[PUBLIC_OPERATION];
-      const shellErrors = isPublic ? [500] : [401, 429, 500];
-      if (!isPublic) operation.security = [{ bearer: [] }];
-      for (const status of shellErrors) {
-        operation.responses[String(status)] ??= {
-          description: ERROR_DESCRIPTIONS[status],
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiErrorDto' } } },
-        };
+  // addBearerAuth fills in bearerFormat "JWT"; the key is not one.
+  delete (builder.components?.securitySchemes?.bearer as { bearerFormat?: string } | undefined)?.bearerFormat;
+  const extraModels = [ApiErrorDto, ApiMetaDto];
+  const document = SwaggerModule.createDocument(app, builder, { extraModels });
+  const models = modelClasses(app);
+  applyValidationRules(document, app, models);
+  return addWebhookEvents(finalizeDocument(document));
+}
+
+/** Every class the swagger explorer may have turned into a component schema: DTOs of handlers and nested DTOs. */
+function modelClasses(app: INestApplication): Array<Type<unknown>> {
+  const found = new Set<Type<unknown>>();
+  const visit = (target: unknown): void => {
+    if (typeof target !== 'function' || found.has(target as Type<unknown>)) return;
+    found.add(target as Type<unknown>);
+    const properties = (Reflect.getMetadata('swagger/apiModelPropertiesArray', (target as Type<unknown>).prototype) as string[] | undefined) ?? [];
+    for (const key of properties) {
+      const name = key.replace(/^:/, '');
+      const meta = Reflect.getMetadata('swagger/apiModelProperties', (target as Type<unknown>).prototype, name) as { type?: unknown } | undefined;
+      const type = typeof meta?.type === 'function' && !(meta.type as { prototype?: unknown }).prototype ? (meta.type as () => unknown)() : meta?.type;
+      visit(Array.isArray(type) ? type[0] : type);
+    }
+  };
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const controller = wrapper.metatype as Type<unknown> | null;
+      if (!controller) continue;
+      for (const method of Object.getOwnPropertyNames(controller.prototype)) {
+        const types = Reflect.getMetadata('design:paramtypes', controller.prototype, method) as unknown[] | undefined;
+        for (const type of types ?? []) visit(type);
       }
     }
   }
-  return document;
+  return [...found];
 }
 
 const SWAGGER_UI_ASSETS: Record<string, string> = {
@@ -104,8 +222,8 @@ function docsPage(): string {
  * assets are read from swagger-ui-dist and served by plain routes: SwaggerModule's own UI needs
  * @fastify/static, whose dependencies are ES modules that jest cannot load.
  */
-export function setupOpenApi(app: INestApplication, config: GatewayConfig, fastify: FastifyInstance): OpenAPIObject {
-  const document = buildOpenApiDocument(app, config);
+export function setupOpenApi(app: INestApplication, fastify: FastifyInstance): OpenAPIObject {
+  const document = buildOpenApiDocument(app);
   const json = JSON.stringify(document);
   fastify.get(`/${OPENAPI_JSON_PATH}`, (_request, reply) => {
     void reply.type('application/json; charset=utf-8').send(json);

@@ -16,11 +16,7 @@ export class QuoteController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Quote a swap within one chain or across chains; routes best output first (may be empty)' })
   @ApiEnvelopedResponse(200, QuoteResponse, 'quoteId, expiresAtMs and routes (possibly empty)')
-  @ApiErrorResponses(
-    { status: 400, description: 'VALIDATION_FAILED, UNKNOWN_CHAIN, UNKNOWN_TOKEN, SAME_TOKEN, INVALID_AMOUNT, INVALID_ADDRESS' },
-    401,
-    { status: 502, description: 'Quote service unavailable or every provider failed (QUOTE_UPSTREAM_FAILED)' },
-  )
+  @ApiErrorResponses('UNKNOWN_CHAIN', 'UNKNOWN_TOKEN', 'SAME_TOKEN', 'INVALID_AMOUNT', 'INVALID_ADDRESS', 'QUOTE_UPSTREAM_FAILED')
   create(@Owner() owner: string, @Body() body: CreateQuoteDto, @Query() query: CreateQuoteQuery): Promise<QuoteResponse> {
     return this.quotes.create(owner, body, query.debug === true);
   }

@@ -34,6 +34,7 @@ type Operation = {
   security?: unknown[];
 };
 type Document = {
+  servers?: Array<{ url: string }>;
   paths: Record<string, Record<string, Operation>>;
   components?: { schemas?: Record<string, Schema> };
 };
@@ -367,7 +368,10 @@ describe('bad input against every documented operation', () => {
     const response = await fetch(`${origin}/api/v1/openapi.json`);
     expect(response.status).toBe(200);
     document = (await response.json()) as Document;
-    for (const [path, item] of Object.entries(document.paths)) {
+    // Document paths are relative to its server (`/api/v1`); requests and the checks below use the full path.
+    const serverPath = (document.servers?.[0]?.url ?? '').replace(/\/+$/, '');
+    for (const [relative, item] of Object.entries(document.paths)) {
+      const path = `${serverPath}${relative}`;
       if (SKIPPED_PATHS.has(path)) continue;
       for (const method of HTTP_METHODS)
         if (item[method]) operations.push({ method, path, operation: item[method] });

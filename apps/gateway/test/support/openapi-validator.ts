@@ -3,6 +3,8 @@ import addFormats from 'ajv-formats';
 import type { OpenAPIObject } from '@nestjs/swagger';
 
 const DOCUMENT_ID = 'https://swapgw.local/openapi.json';
+/** Keywords of the OpenAPI 3.1 schema vocabulary that validate nothing. */
+const OPENAPI_ANNOTATIONS = ['example', 'discriminator', 'xml', 'externalDocs'];
 const escapePointer = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 export interface OpenApiCheck {
@@ -16,19 +18,25 @@ export interface OpenApiCheck {
  * "this response is what the document promises" for any route and status:
  *
  *   const openApi = await OpenApiValidator.fetch(baseUrl);
- *   openApi.assertResponse('GET', '/api/v1/swap/abc/signing', res.status, res.body);
+ *   openApi.assertResponse('GET', '/swap/abc/signing', res.status, res.body);
  *
- * Concrete paths are matched to the document's templates (`/swap/{swapId}/signing`); the
- * `/api/v1` prefix may be left out. An undocumented status or route is a failure.
+ * Concrete paths are matched to the document's templates (`/swap/{swapId}/signing`), which are
+ * relative to its server (`/api/v1`, which a path may include). Bodies are checked with strict JSON
+ * Schema 2020-12 (Ajv2020). An undocumented status or route is a failure.
  */
 export class OpenApiValidator {
   private readonly ajv: Ajv2020;
   private readonly cache = new Map<string, ValidateFunction>();
 
   constructor(readonly document: OpenAPIObject) {
-    this.ajv = new Ajv2020({ strict: false, allErrors: true });
+    // Strict JSON Schema 2020-12: an unknown keyword in the document is an error, not ignored. The
+    // OpenAPI 3.1 vocabulary's annotations (example, discriminator, ...) are declared as such.
+    this.ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
+    for (const keyword of OPENAPI_ANNOTATIONS) this.ajv.addKeyword({ keyword });
     addFormats(this.ajv);
-    this.ajv.addSchema({ ...document, $id: DOCUMENT_ID } as object);
+    // The component schemas as one 2020-12 schema of $defs: the document itself is not a schema
+    // (strict mode refuses `openapi`, `paths`, ...), and its refs point into components.
+    this.ajv.addSchema({ $id: DOCUMENT_ID, $defs: withDefsRefs(document.components?.schemas ?? {}) });
   }
 
   /** Reads the document the running gateway serves at /api/v1/openapi.json. */
@@ -38,10 +46,17 @@ export class OpenApiValidator {
     return new OpenApiValidator((await response.json()) as OpenAPIObject);
   }
 
-  /** The document's path template for a concrete path, or undefined. */
+  /** The path of the document's one server (`/api/v1`): templates are relative to it. */
+  get basePath(): string {
+    const url = (this.document.servers ?? [])[0]?.url ?? '';
+    return new URL(url, 'http://host').pathname.replace(/\/+$/, '');
+  }
+
+  /** The document's path template for a concrete path (with or without the server's base path), or undefined. */
   templateOf(path: string): string | undefined {
     const pathname = path.split('?')[0];
-    const candidates = [pathname, `/api/v1${pathname}`];
+    const base = this.basePath;
+    const candidates = base && pathname.startsWith(`${base}/`) ? [pathname.slice(base.length)] : [pathname];
     return Object.keys(this.document.paths).find((template) => {
       const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`);
       return candidates.some((candidate) => pattern.test(candidate));
@@ -60,15 +75,15 @@ export class OpenApiValidator {
     if (!response.content?.['application/json']?.schema) {
       return { valid: false, problems: [`status ${status} of ${method} ${template} declares no JSON schema`] };
     }
-    const pointer = ['paths', template, method.toLowerCase(), 'responses', String(status), 'content', 'application/json', 'schema']
-      .map(escapePointer)
-      .join('/');
-    const ref = `${DOCUMENT_ID}#/${pointer}`;
-    let validate = this.cache.get(ref);
+    const key = `${method.toLowerCase()} ${template} ${status}`;
+    let validate = this.cache.get(key);
     if (!validate) {
-      validate = this.ajv.getSchema(ref);
-      if (!validate) return { valid: false, problems: [`could not compile ${ref}`] };
-      this.cache.set(ref, validate);
+      try {
+        validate = this.ajv.compile(withDefsRefs(response.content['application/json'].schema) as object);
+      } catch (error) {
+        return { valid: false, problems: [`could not compile the schema of ${key}: ${(error as Error).message}`] };
+      }
+      this.cache.set(key, validate);
     }
     const valid = validate(body) as boolean;
     return { valid, problems: valid ? [] : (validate.errors ?? []).map(describeError) };
@@ -81,6 +96,21 @@ export class OpenApiValidator {
       throw new Error(`${method} ${path} ${status} does not match the OpenAPI document:\n  ${result.problems.join('\n  ')}`);
     }
   }
+}
+
+const COMPONENT_REF = '#/components/schemas/';
+
+/** A copy of `node` whose component refs point into the $defs of the document's schema. */
+function withDefsRefs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withDefsRefs);
+  if (node === null || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) =>
+      key === '$ref' && typeof value === 'string' && value.startsWith(COMPONENT_REF)
+        ? [key, `${DOCUMENT_ID}#/$defs/${escapePointer(value.slice(COMPONENT_REF.length))}`]
+        : [key, withDefsRefs(value)],
+    ),
+  );
 }
 
 function describeError(error: ErrorObject): string {

@@ -26,7 +26,7 @@ export class TokenDto implements TokenView {
   @ApiProperty({ example: 'devnet-a' }) chain!: string;
   @ApiProperty({ example: 'USDC' }) symbol!: string;
   @ApiProperty({ example: 'USD Coin' }) name!: string;
-  @ApiProperty({ example: 6 }) decimals!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, example: 6 }) decimals!: number;
   @ApiPropertyOptional({ description: 'EVM contract address (absent for native coins and Solana tokens)' }) address?: string;
   @ApiPropertyOptional({ description: 'Solana mint address' }) mint?: string;
   @ApiPropertyOptional({ description: 'Logo URL, when the token list has one' }) logoUrl?: string;

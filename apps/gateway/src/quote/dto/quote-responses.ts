@@ -10,6 +10,9 @@ import {
   RouteGasCoverageChain,
   RouteGasCoverageItem,
   RoutePermitInfo,
+  RouteSignature,
+  SIGNATURE_PAYLOAD_TYPES,
+  SignaturePayloadType,
   SPONSORED_GAS_KINDS,
   SponsoredGasKind,
 } from '@swapgw/contracts';
@@ -22,7 +25,7 @@ export class Eip2612DomainDto {
 /** Ours: what a wallet signs to build the route with a permit (README "Permits"). */
 export class RoutePermitInfoDto implements RoutePermitInfo {
   @ApiProperty({ example: 'devnet-a', description: 'Chain of the first leg, where the permit is used' }) chain!: string;
-  @ApiProperty({ example: 31337, description: 'EVM chain id: chainId of both EIP-712 domains' }) chainId!: number;
+  @ApiProperty({ type: 'integer', example: 31337, description: 'EVM chain id: chainId of both EIP-712 domains' }) chainId!: number;
   @ApiProperty({ description: 'Input token: EIP-2612 domain verifyingContract, Permit2 permitted.token' }) token!: string;
   @ApiProperty({ example: '25000000', description: 'Base units: EIP-2612 value, Permit2 permitted.amount' }) amount!: string;
   @ApiProperty({ description: 'SwapGatewayRouter: the spender of both kinds of permit (and the to of the permit step)' }) spender!: string;
@@ -44,7 +47,7 @@ export class RouteGasCoverageItemDto implements RouteGasCoverageItem {
       "solana-transaction: the user's Solana transaction with the relayer as fee payer (2 signatures of 5,000 lamports). solana-ata-rent: the rent of an associated token account created for the recipient (2,039,280 lamports).",
   })
   kind!: SponsoredGasKind;
-  @ApiProperty({ example: 0, description: 'Index of the route leg (execution order) the item belongs to' })
+  @ApiProperty({ type: 'integer', minimum: 0, example: 0, description: 'Index of the route leg (execution order) the item belongs to' })
   leg!: number;
   @ApiProperty({
     example: '60000',
@@ -68,7 +71,7 @@ export class RouteGasCoverageChainDto implements RouteGasCoverageChain {
   })
   chain!: string;
   @ApiProperty({ example: 'ETH', description: 'Native coin the gas is paid in' }) nativeSymbol!: string;
-  @ApiProperty({ example: 18, description: 'Decimals of the native coin (18 for ETH, 9 for SOL)' })
+  @ApiProperty({ type: 'integer', example: 18, description: 'Decimals of the native coin (18 for ETH, 9 for SOL)' })
   nativeDecimals!: number;
   @ApiProperty({
     example: '260000',
@@ -133,6 +136,17 @@ export class RouteGasCoverageDto implements RouteGasCoverage {
   chains!: RouteGasCoverageChainDto[];
 }
 
+export class RouteSignatureDto implements RouteSignature {
+  @ApiProperty({ example: 'devnet-a', description: 'Chain (GET /chains) the payload is signed for' }) chain!: string;
+  @ApiProperty({ enum: ['approve', 'swap', 'bridge'], description: 'The step: clientHints.action of its payload' }) kind!: 'approve' | 'swap' | 'bridge';
+  @ApiProperty({ enum: SIGNATURE_PAYLOAD_TYPES, description: 'payload.type the wallet will be given at that step' })
+  payloadType!: SignaturePayloadType;
+  @ApiProperty({
+    description: 'An approve that is never offered when the wallet already granted the allowance (the step then reads skipped); the build still counts it',
+  })
+  mayBeSkipped!: boolean;
+}
+
 /** The spec's QuoteRouteSummary. */
 @ApiSchema({
   description:
@@ -144,9 +158,14 @@ export class QuoteRouteSummaryDto implements QuoteRouteSummary {
   @ApiProperty({ type: [String], example: ['uniswap-v2', 'devnet-bridge', 'uniswap-v2'], description: 'Providers in step order' }) providers!: string[];
   @ApiPropertyOptional({ example: 'devnet-bridge', description: 'Bridge provider, when the route has a bridge step' }) bridgeProvider?: string;
   @ApiPropertyOptional({ enum: ROUTE_FAMILIES }) family?: RouteFamily;
-  @ApiProperty({ example: 1, description: 'Number of execution legs (swaps and bridge transfers; approvals not counted)' }) stepCount!: number;
+  @ApiProperty({
+    type: 'integer',
+    example: 1,
+    description: 'Number of execution legs (swaps and bridge transfers; approvals not counted). What the wallet signs is `signatures`',
+  })
+  stepCount!: number;
   @ApiProperty({ example: '2991672771', description: 'Expected output in base units of tokenOut' }) expectedAmountOut!: string;
-  @ApiProperty({ example: 5 }) estimatedDurationSeconds!: number;
+  @ApiProperty({ type: 'integer', example: 5 }) estimatedDurationSeconds!: number;
   @ApiPropertyOptional({ type: [String], example: ['HIGH_PRICE_IMPACT'], description: 'HIGH_PRICE_IMPACT (> 1% by default), THIN_LIQUIDITY (a hop takes > 10% of a pool side)' })
   warnings?: string[];
   @ApiPropertyOptional({
@@ -162,12 +181,20 @@ export class QuoteRouteSummaryDto implements QuoteRouteSummary {
       "and every token account that may have to be created counts its rent. Prices are the chain node's (feeSource node) or a documented fallback (feeSource fallback).",
   })
   gasCoverage!: RouteGasCoverageDto;
+  @ApiProperty({
+    type: [RouteSignatureDto],
+    description:
+      'What the wallet signs, in order, when the route is built with the default gas payment (sponsored): one entry per step, so its length is ' +
+      'the signing.step.total of that build. An upper bound: approvals marked mayBeSkipped are not offered when the allowance already exists. ' +
+      'A user-paid build (gasPayment user, or a build carrying its own permit) asks for transactions instead of typed data',
+  })
+  signatures!: RouteSignatureDto[];
 }
 
 /** The spec's Quote (data of POST /quote). */
 export class QuoteResponse implements Omit<QuoteResult, 'routePlans'> {
   @ApiProperty({ description: 'Quote identifier, passed to swap build' }) quoteId!: string;
-  @ApiProperty({ description: 'Expiry (ms since epoch): 60 s after the quote by default' }) expiresAtMs!: number;
+  @ApiProperty({ type: 'integer', description: 'Expiry (ms since epoch): 60 s after the quote by default' }) expiresAtMs!: number;
   @ApiProperty({
     type: [QuoteRouteSummaryDto],
     description:
