@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { api, ApiClient, ApiResponse, waitFor } from '@swapgw/testing';
+import fs from 'node:fs';
+import { HDNodeWallet } from 'ethers';
+import { api, ApiClient, ApiResponse, testEnv, waitFor } from '@swapgw/testing';
 import { verifySignature } from '../src/webhooks/webhook-signature';
+import { buildSwap, freshQuote } from './faults/fault-support';
 import { OpenApiValidator } from './support/openapi-validator';
 import { PrivateStack, startPrivateStack } from './support/private-stack';
 
@@ -270,6 +273,35 @@ describe('webhooks: signed deliveries of swap and limit-order events, retried un
     expect(times).toEqual([...times].sort((a, b) => b - a)); // newest first
     expect(log.every((d) => d.attempts === 1 && d.lastResponseStatus === 200)).toBe(true);
     expect(new Set(log.map((d) => d.id))).toEqual(new Set(receiver.on('/all').map((r) => r.deliveryId)));
+  });
+
+  it("delivers the owner's swap events as the swap is built: created, then payload ready, signed, without the owner", async () => {
+    const hook = await createWebhook('/swaps', ['swap.created', 'swap.payload-ready']);
+    const manifest = JSON.parse(fs.readFileSync(testEnv().devnetManifest, 'utf8')) as { mnemonic: string };
+    const userAddress = HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, `m/44'/60'/0'/0/9`).address;
+    const built = await buildSwap(alice, `webhooks-${randomUUID()}`, await freshQuote(alice), userAddress, 0);
+    expect([200, 202]).toContain(built.status);
+    const swapId = built.body.data.swapId as string;
+
+    const types = await waitFor(
+      async () => {
+        const got = receiver
+          .on('/swaps')
+          .filter((r) => r.body.data.swapId === swapId)
+          .map((r) => r.body.type);
+        return got.includes('swap.created') && got.includes('swap.payload-ready') ? got : undefined;
+      },
+      { timeoutMs: 60_000, description: 'swap.created and swap.payload-ready delivered to /swaps' },
+    );
+    expect(types.sort()).toEqual(['swap.created', 'swap.payload-ready']);
+    for (const received of receiver.on('/swaps')) expectSigned(hook.secret, received);
+    const created = receiver.on('/swaps').find((r) => r.body.type === 'swap.created')!;
+    expect(created.body.data).toMatchObject({ swapId, status: expect.any(String) });
+    expect(String(created.body.data.userAddress).toLowerCase()).toBe(userAddress.toLowerCase());
+    expect(created.body.data).not.toHaveProperty('owner');
+    const ready = receiver.on('/swaps').find((r) => r.body.type === 'swap.payload-ready')!;
+    expect(ready.body.data).toMatchObject({ swapId, status: 'awaiting_signature', step: { current: 1 } });
+    expect(ready.body.data).not.toHaveProperty('payload');
   });
 
   it('retries a receiver answering 500 until it answers 2xx, with the same delivery id; never two ids for one event', async () => {

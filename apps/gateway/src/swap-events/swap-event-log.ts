@@ -5,6 +5,7 @@ import type { StreamHandlers } from '@swapgw/messaging';
 import { PeriodicWork } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
 import { SwapViewEntity } from '../swap/swap-view.entity';
+import { SwapViewStore } from '../swap/swap-view.store';
 import { streamEventDataOf, SwapStreamEventData } from './swap-stream-events';
 
 /** One row of gateway.swap_events, as a stream sends it. */
@@ -39,6 +40,7 @@ export class SwapEventLog implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: GatewayConfig,
+    private readonly views: SwapViewStore,
   ) {}
 
   /** `handlers` with each applied swap event also appended to the log, in the handler's transaction. */
@@ -66,7 +68,8 @@ export class SwapEventLog implements OnModuleInit, OnModuleDestroy {
    */
   async append(manager: EntityManager, swapId: string, type: string): Promise<void> {
     if (!KNOWN_TYPES.has(type)) return;
-    const view = await manager.getRepository(SwapViewEntity).findOneBy({ swapId });
+    // The projector's write of this transaction, when there was one (no second read); else the row.
+    const view = this.views.writtenIn(manager, swapId) ?? (await manager.getRepository(SwapViewEntity).findOneBy({ swapId }));
     if (!view) return;
     await manager.query(
       `INSERT INTO "gateway"."swap_events" ("swap_id", "type", "data") VALUES ($1, $2, $3)`,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, EntityMetadata } from 'typeorm';
+import { ApplyValueTransformers } from 'typeorm/util/ApplyValueTransformers';
 import type { QuotedSwap, SwapListPosition } from './swap-resource';
 import type { SwapStepRecord } from './swap-steps';
 import { SWAP_VIEW_CHANNEL, SwapViewChanges } from './swap-view-changes';
@@ -73,30 +74,37 @@ export class SwapViewStore {
     return inserted;
   }
 
-  /** Applies a projected change; returns false when the swap has no row (its creation was not seen). */
+  /**
+   * Applies a projected change; returns false when the swap has no row (its creation was not seen).
+   * The row is read under a lock first, so two events of one swap never interleave and the row as
+   * written is known without reading it again (`writtenIn`, for the event log of the same transaction).
+   */
   async update(manager: EntityManager, swapId: string, change: ViewChange): Promise<boolean> {
-    const result = await manager.getRepository(SwapViewEntity).update({ swapId }, change as never);
-    const applied = (result.affected ?? 0) > 0;
-    if (applied) await notifyChanged(manager, swapId);
-    return applied;
+    return this.updateWithSteps(manager, swapId, change, null);
   }
 
   /**
-   * Applies a projected change together with a change of the swap's steps, computed from the steps
-   * read under a row lock in the same transaction (so two events of one swap never interleave).
+   * `update`, with a change of the swap's steps computed from the steps read under the row lock in
+   * the same transaction. Two statements: the locked read, then the UPDATE and its NOTIFY in one.
    */
   async updateWithSteps(
     manager: EntityManager,
     swapId: string,
     change: ViewChange,
-    stepsAfter: (steps: SwapStepRecord[]) => SwapStepRecord[],
+    stepsAfter: ((steps: SwapStepRecord[]) => SwapStepRecord[]) | null,
   ): Promise<boolean> {
-    const rows: Array<{ steps: SwapStepRecord[] }> = await manager.query(
-      `SELECT "steps" FROM "gateway"."swap_views" WHERE "swap_id" = $1 FOR UPDATE`,
-      [swapId],
-    );
-    if (rows.length === 0) return false;
-    return this.update(manager, swapId, { ...change, steps: stepsAfter(rows[0].steps ?? []) });
+    const row = await manager.getRepository(SwapViewEntity).findOne({ where: { swapId }, lock: { mode: 'pessimistic_write' } });
+    if (!row) return false;
+    const changed: ViewChange = stepsAfter ? { ...change, steps: stepsAfter(row.steps ?? []) } : change;
+    const statement = updateAndNotifyStatement(manager.connection.getMetadata(SwapViewEntity), swapId, changed);
+    await manager.query(statement.sql, statement.parameters);
+    rememberWritten(manager, Object.assign(row, changed));
+    return true;
+  }
+
+  /** The view row as this transaction last wrote it through `update`, if it did. */
+  writtenIn(manager: EntityManager, swapId: string): SwapViewEntity | undefined {
+    return written.get(manager)?.get(swapId);
   }
 
   /**
@@ -139,6 +147,37 @@ export class SwapViewStore {
   }
 }
 
-const notifyChanged = (writer: EntityManager, swapId: string): Promise<unknown> => writer.query(`SELECT pg_notify($1, $2)`, [SWAP_VIEW_CHANNEL, swapId]);
+/** Rows written by `update`, per transaction (its EntityManager), for the rest of that transaction. */
+const written = new WeakMap<EntityManager, Map<string, SwapViewEntity>>();
+
+function rememberWritten(manager: EntityManager, view: SwapViewEntity): void {
+  const rows = written.get(manager) ?? new Map<string, SwapViewEntity>();
+  rows.set(view.swapId, view);
+  written.set(manager, rows);
+}
+
+/**
+ * `UPDATE swap_views SET <change> WHERE swap_id = $1` and the NOTIFY of the change, as one statement:
+ * columns, transformers and jsonb as TypeORM maps the entity. Exported for its unit spec.
+ */
+export function updateAndNotifyStatement(metadata: EntityMetadata, swapId: string, change: ViewChange): { sql: string; parameters: unknown[] } {
+  const parameters: unknown[] = [swapId];
+  const assignments: string[] = [];
+  for (const [property, value] of Object.entries(change)) {
+    if (value === undefined) continue;
+    const column = metadata.findColumnWithPropertyName(property);
+    if (!column || column.isPrimary) throw new Error(`swap_views has no writable column for ${property}`);
+    let stored: unknown = column.transformer ? ApplyValueTransformers.transformTo(column.transformer, value) : value;
+    if ((column.type === 'jsonb' || column.type === 'json') && stored !== null) stored = JSON.stringify(stored);
+    parameters.push(stored);
+    assignments.push(`"${column.databaseName}" = $${parameters.length}`);
+  }
+  if (assignments.length === 0) throw new Error('an update of swap_views without a change');
+  parameters.push(SWAP_VIEW_CHANNEL);
+  const sql =
+    `WITH "changed" AS (UPDATE "gateway"."swap_views" SET ${assignments.join(', ')} WHERE "swap_id" = $1 RETURNING "swap_id") ` +
+    `SELECT pg_notify($${parameters.length}, "swap_id"::text) FROM "changed"`;
+  return { sql, parameters };
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -47,7 +47,7 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicat
 
   constructor(
     private readonly config: GatewayConfig,
-    dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly deliveries: WebhookDeliveriesStore,
   ) {
     this.idempotent = new IdempotentConsumer(dataSource, config.WEBHOOK_KAFKA_GROUP_ID);
@@ -85,6 +85,7 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicat
     ) => {
       handlers[type] = {
         payload,
+        wanted: (e: P) => this.swapWanted(e.swapId, SWAP_WEBHOOK_TYPES[type]),
         handle: async (e: P, envelope: MessageEnvelope<P>, manager: EntityManager) => {
           const owner = await this.swapOwner(manager, e.swapId);
           if (!owner) {
@@ -101,6 +102,9 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicat
     };
     handlers[SwapEventTypes.created] = {
       payload: SwapCreatedEvent,
+      // An owner without webhooks gets nothing, and its swaps need no row here: a webhook
+      // registered later finds their owner in the read model (swapOwner).
+      wanted: (e: SwapCreatedEvent) => this.ownerWants(e.owner, SWAP_WEBHOOK_TYPES[SwapEventTypes.created]),
       handle: async (
         e: SwapCreatedEvent,
         envelope: MessageEnvelope<SwapCreatedEvent>,
@@ -162,6 +166,7 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicat
   private limitOrderHandlers(): StreamHandlers {
     const handler: StreamHandler<LimitOrderEventPayload> = {
       payload: LimitOrderEventPayload,
+      wanted: (e, envelope) => this.ownerWants(e.owner, envelope.type),
       handle: async (e, envelope, manager) => {
         const { owner, ...data } = e;
         await this.enqueue(manager, owner, envelope.type, envelope, { ...data });
@@ -169,6 +174,38 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicat
     };
     // Every type of the topic is pushed under its own name (WEBHOOK_EVENT_TYPES lists them).
     return Object.fromEntries(Object.values(LimitOrderEventTypes).map((type) => [type, handler]));
+  }
+
+  /**
+   * Whether `owner` has a webhook taking `type`: one read before the event's transaction, so that
+   * the events of owners without webhooks (most of them) cost no transaction. A webhook registered
+   * while the answer is read could not take the event anyway: deliveries go to webhooks registered
+   * when the event occurred, as `enqueue` reads them.
+   */
+  private async ownerWants(owner: string, type: string): Promise<boolean> {
+    const rows: Array<{ wanted: boolean }> = await this.dataSource.query(
+      `SELECT EXISTS (
+         SELECT 1 FROM "gateway"."webhooks" w WHERE w."owner" = $1 AND (w."event_types" IS NULL OR $2::varchar = ANY (w."event_types"))
+       ) AS "wanted"`,
+      [owner, type],
+    );
+    return rows[0]?.wanted === true;
+  }
+
+  /** ownerWants for a swap's event, whose owner is remembered from swap.created or read from the read model. */
+  private async swapWanted(swapId: string, type: string): Promise<boolean> {
+    if (!isUUID(swapId)) return true; // the handler decides (and logs) what to do with it
+    const rows: Array<{ wanted: boolean }> = await this.dataSource.query(
+      `SELECT EXISTS (
+         SELECT 1 FROM "gateway"."webhooks" w
+         WHERE w."owner" = COALESCE(
+             (SELECT o."owner" FROM "gateway"."webhook_swap_owners" o WHERE o."swap_id" = $1),
+             (SELECT v."owner" FROM "gateway"."swap_views" v WHERE v."swap_id" = $1::uuid))
+           AND (w."event_types" IS NULL OR $2::varchar = ANY (w."event_types"))
+       ) AS "wanted"`,
+      [swapId, type],
+    );
+    return rows[0]?.wanted === true;
   }
 
   /** From swap.created (remembered above), else from the read model for swaps created before this group existed. */

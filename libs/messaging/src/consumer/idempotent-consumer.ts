@@ -65,6 +65,7 @@ export class IdempotentConsumer {
 
       for (let attempt = 1; ; attempt++) {
         try {
+          if (handler.wanted && !(await handler.wanted(envelope.payload, envelope))) return 'ignored';
           const applied = await withHeartbeat(ctx, () => this.applyOnce(envelope, handler.handle));
           if (!applied) this.logger.debug({ msg: 'duplicate event skipped', ...where, eventId: envelope.eventId, type: envelope.type });
           return applied ? 'applied' : 'duplicate';

@@ -17,6 +17,13 @@ export type RequestHandlers = Record<string, RequestHandler<any, unknown>>;
 export interface StreamHandler<P extends object> {
   payload: PayloadClass<P>;
   handle: (payload: P, envelope: MessageEnvelope<P>, manager: EntityManager) => Promise<void> | void;
+  /**
+   * Asked before the transaction (optional): false means there is nothing to do for this message,
+   * which is then acknowledged as ignored, without a transaction or a processed_events row. For a
+   * cheap read that spares most messages of a topic a transaction (e.g. events of owners without
+   * webhooks). Errors are treated as the handler's.
+   */
+  wanted?: (payload: P, envelope: MessageEnvelope<P>) => Promise<boolean> | boolean;
 }
 
 /** A type meant for another consumer of the same topic: acknowledged and skipped. */

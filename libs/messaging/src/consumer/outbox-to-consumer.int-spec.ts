@@ -67,6 +67,8 @@ class LedgerController {
     await this.consumer.consume(message, ctx, {
       'credit.applied': {
         payload: CreditApplied,
+        // Credits to `unwanted-*` accounts are none of this consumer's business (checked before any transaction).
+        wanted: (payload: CreditApplied) => !payload.account.startsWith('unwanted-'),
         handle: async (payload: CreditApplied, envelope, manager) => {
           injected.attempts.set(payload.account, (injected.attempts.get(payload.account) ?? 0) + 1);
           await manager.query(`INSERT INTO "${schema}"."credits" ("event_id", "account", "amount") VALUES ($1, $2, $3)`, [
@@ -193,6 +195,17 @@ describe('outbox relay to idempotent consumer over Kafka and PostgreSQL', () => 
     expect(onTopic[0].key).toBe('acct-before-relay');
     expect(onTopic[0].headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/);
     expect(onTopic[0].headers['x-request-id']).toBeTruthy();
+  });
+
+  it('acknowledges a message its handler does not want without a transaction: no change, no processed_events row', async () => {
+    const unwanted = await enqueueCredit('unwanted-acct', 3);
+    await enqueueCredit('acct-after-unwanted', 3);
+    await waitFor('the wanted credit to be applied', async () => (await credits('acct-after-unwanted')) === 1);
+    await waitFor('the consumer to catch up', () => groupCaughtUp(settings, groupId, topic));
+    expect(await credits('unwanted-acct')).toBe(0);
+    expect(injected.attempts.has('unwanted-acct')).toBe(false);
+    const processed = await dataSource.query(`SELECT 1 FROM "${schema}"."processed_events" WHERE "event_id" = $1`, [unwanted.eventId]);
+    expect(processed).toHaveLength(0);
   });
 
   it('republishes after a relay died between produce and commit, and the consumer applies the change once', async () => {
