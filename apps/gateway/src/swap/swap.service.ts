@@ -99,8 +99,11 @@ export class SwapService {
         if (view && isSettledTerminal(view)) throw buildFailureOf(view);
         // Woken by the row's notification; read again at least every BUILD_WAIT_REREAD_MS anyway,
         // so a notification lost with a LISTEN connection that died silently costs a second, not the wait.
-        const told = Date.now() < deadline && (await watch.changedOrDeadline(Math.min(deadline, Date.now() + BUILD_WAIT_REREAD_MS)));
-        if (!told && Date.now() >= deadline) return { httpStatus: 202, body: view ? pendingResponseOf(view) : asyncResponseOf(swapId, 'planning') };
+        // Whether this wait runs to the build's deadline is decided before it starts: a timer may fire
+        // a millisecond before Date.now() reaches the deadline, which must not cost one more read.
+        const waitUntil = Math.min(deadline, Date.now() + BUILD_WAIT_REREAD_MS);
+        const told = Date.now() < deadline && (await watch.changedOrDeadline(waitUntil));
+        if (!told && waitUntil >= deadline) return { httpStatus: 202, body: view ? pendingResponseOf(view) : asyncResponseOf(swapId, 'planning') };
         view = await this.views.findOwned(swapId, owner);
       }
     } finally {
