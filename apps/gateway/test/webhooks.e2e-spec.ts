@@ -89,7 +89,8 @@ describe('webhooks: signed deliveries of swap and limit-order events, retried un
       appEnv: {
         gateway: {
           WEBHOOK_ALLOW_LOOPBACK_HTTP: 'true',
-          WEBHOOK_DISPATCH_INTERVAL_MS: '100',
+          // New deliveries wake the dispatcher through NOTIFY; the interval paces the retries below.
+          WEBHOOK_DISPATCH_INTERVAL_MS: '1000',
           WEBHOOK_RETRY_BASE_DELAY_MS: '200',
           WEBHOOK_RETRY_MAX_DELAY_MS: '1000',
           WEBHOOK_RETRY_WINDOW_MS: String(RETRY_WINDOW_MS),

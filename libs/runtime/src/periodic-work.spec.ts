@@ -39,6 +39,42 @@ describe('PeriodicWork', () => {
     expect(passes).toBe(afterStop);
   });
 
+  it('runs a pass at once when woken, or right after the pass in flight, never two at a time', async () => {
+    let running = 0;
+    let maxRunning = 0;
+    const startedAt: number[] = [];
+    const work = new PeriodicWork({
+      name: 'wake-test',
+      intervalMs: 60_000,
+      run: async () => {
+        startedAt.push(Date.now());
+        running += 1;
+        maxRunning = Math.max(maxRunning, running);
+        await tick(40);
+        running -= 1;
+      },
+    });
+    work.start(); // first pass a minute away
+    await tick(20);
+    expect(startedAt).toHaveLength(0);
+    const wokenAt = Date.now();
+    work.wake();
+    await tick(20);
+    expect(startedAt).toHaveLength(1);
+    expect(startedAt[0] - wokenAt).toBeLessThan(20);
+    work.wake(); // during the pass: one more pass right after it, not beside it
+    work.wake();
+    await tick(120);
+    expect(startedAt).toHaveLength(2);
+    expect(maxRunning).toBe(1);
+    await tick(60);
+    expect(startedAt).toHaveLength(2); // back to the interval
+    await work.stop();
+    work.wake(); // stopped: nothing
+    await tick(20);
+    expect(startedAt).toHaveLength(2);
+  });
+
   it('keeps going after a failed pass, counting it; reports a pass over its bound as slow', async () => {
     let calls = 0;
     const work = new PeriodicWork({

@@ -36,6 +36,7 @@ export class PeriodicWork {
   private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> | undefined;
   private stopped = true;
+  private wokenDuringPass = false;
 
   constructor(private readonly options: PeriodicWorkOptions) {
     this.logger = new Logger(options.name);
@@ -56,6 +57,20 @@ export class PeriodicWork {
     await this.inFlight;
   }
 
+  /**
+   * Runs a pass now instead of at the end of the interval (a notification said work arrived): at
+   * once when idle, or right after the pass in flight, never two at a time. No-op when stopped.
+   */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.inFlight) {
+      this.wokenDuringPass = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.schedule(0);
+  }
+
   get running(): boolean {
     return !this.stopped;
   }
@@ -64,6 +79,7 @@ export class PeriodicWork {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      this.wokenDuringPass = false;
       this.inFlight = this.pass().finally(() => (this.inFlight = undefined));
     }, delayMs);
     this.timer.unref?.();
@@ -86,6 +102,6 @@ export class PeriodicWork {
     } finally {
       clearTimeout(slow);
     }
-    this.schedule(found > 0 ? 0 : this.options.intervalMs);
+    this.schedule(found > 0 || this.wokenDuringPass ? 0 : this.options.intervalMs);
   }
 }

@@ -182,11 +182,23 @@ export class GatewayConfig extends ServiceEnvironment {
   @IsBoolean({ message: 'WEBHOOK_ALLOW_LOOPBACK_HTTP must be true or false' })
   WEBHOOK_ALLOW_LOOPBACK_HTTP: boolean = false;
 
-  /** How often the dispatcher looks for due deliveries when the last pass found none. */
+  /**
+   * Delivered and dead webhook deliveries (the delivery log) are kept this long, then purged; so are
+   * the swap owners the webhook consumer remembers. Pending deliveries are never purged.
+   */
+  @IsInt()
+  @Min(25)
+  @Max(24 * 365)
+  WEBHOOK_DELIVERY_RETENTION_HOURS: number = 168;
+
+  /**
+   * How often the dispatcher looks for due retries when the last pass found none (new and redelivered
+   * deliveries wake it at once through NOTIFY).
+   */
   @IsInt()
   @Min(50)
   @Max(60_000)
-  WEBHOOK_DISPATCH_INTERVAL_MS: number = 1000;
+  WEBHOOK_DISPATCH_INTERVAL_MS: number = 5000;
 
   /** Bound of one delivery attempt (connect, send, answer); past it the attempt failed and is retried. */
   @IsInt()

@@ -68,30 +68,55 @@ const DELIVERY_COLUMNS = `"id", "webhook_id", "event_id", "event_type", "status"
  * gateway.webhook_deliveries: the durable queue between the webhook consumer and the dispatcher,
  * and the delivery log integrators read.
  */
+/**
+ * The owner of the swap whose id is the (text) parameter `param`: remembered from its swap.created by
+ * the webhook consumer, else read from the read model (swaps created before the consumer group).
+ */
+export function swapOwnerSql(param: string): string {
+  return `COALESCE(
+    (SELECT o."owner" FROM "gateway"."webhook_swap_owners" o WHERE o."swap_id" = ${param}),
+    (SELECT v."owner" FROM "gateway"."swap_views" v WHERE v."swap_id" = ${param}::uuid))`;
+}
+
+/** NOTIFY channel of deliveries that became due now (new ones, redelivered ones). */
+export const WEBHOOK_DELIVERIES_CHANNEL = 'gateway_webhook_deliveries';
+
 @Injectable()
 export class WebhookDeliveriesStore {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * One pending delivery per webhook of `owner` subscribed to the event's type and registered
-   * before it happened, in the consumer's transaction (`manager`). A redelivered event inserts
-   * nothing new (unique webhook + event). Returns how many were inserted.
+   * One pending delivery per webhook of the owner subscribed to the event's type and registered
+   * before it happened, in the consumer's transaction (`manager`). The owner is given, or read in
+   * the same statement for a swap's event (`{ swapId }`: see SWAP_OWNER_SQL). A redelivered event
+   * inserts nothing new (unique webhook + event). Returns how many were inserted.
    */
   async enqueue(
     manager: EntityManager,
-    owner: string,
+    owner: string | { swapId: string },
     event: WebhookEvent,
     nowMs = Date.now(),
   ): Promise<number> {
+    const ownerSql = typeof owner === 'string' ? '$1::varchar' : swapOwnerSql('$1');
+    // The NOTIFY (sent at commit, once per transaction however many rows) wakes the dispatchers.
     const inserted: unknown[] = await manager.query(
-      `INSERT INTO "gateway"."webhook_deliveries"
+      `WITH inserted AS (
+       INSERT INTO "gateway"."webhook_deliveries"
          ("id", "webhook_id", "event_id", "event_type", "occurred_at_ms", "data", "status", "attempts", "next_attempt_at_ms", "created_at_ms")
        SELECT gen_random_uuid(), w."id", $2::varchar, $3::varchar, $4::bigint, $5::jsonb, 'pending', 0, $6::bigint, $6::bigint
        FROM "gateway"."webhooks" w
-       WHERE w."owner" = $1 AND (w."event_types" IS NULL OR $3::varchar = ANY (w."event_types")) AND w."created_at_ms" <= $4::bigint
+       WHERE w."owner" = ${ownerSql} AND (w."event_types" IS NULL OR $3::varchar = ANY (w."event_types")) AND w."created_at_ms" <= $4::bigint
        ON CONFLICT ("webhook_id", "event_id") DO NOTHING
-       RETURNING "id"`,
-      [owner, event.eventId, event.type, event.occurredAtMs, JSON.stringify(event.data), nowMs],
+       RETURNING "id")
+       SELECT "id", pg_notify('${WEBHOOK_DELIVERIES_CHANNEL}', '') FROM inserted`,
+      [
+        typeof owner === 'string' ? owner : owner.swapId,
+        event.eventId,
+        event.type,
+        event.occurredAtMs,
+        JSON.stringify(event.data),
+        nowMs,
+      ],
     );
     return inserted.length;
   }
@@ -201,14 +226,34 @@ export class WebhookDeliveriesStore {
    * same event to the same webhook). Null when the webhook has no such delivery.
    */
   async redeliver(webhookId: string, deliveryId: string, nowMs = Date.now()): Promise<DeliveryRow | null> {
-    const [rows]: [RawDelivery[], number] = await this.dataSource.query(
-      `UPDATE "gateway"."webhook_deliveries"
-       SET "status" = 'pending', "next_attempt_at_ms" = $3, "window_start_ms" = $3
-       WHERE "id" = $2 AND "webhook_id" = $1
-       RETURNING ${DELIVERY_COLUMNS}`,
+    // A SELECT over the UPDATE (for its NOTIFY): rows come back as a plain list.
+    const rows: RawDelivery[] = await this.dataSource.query(
+      `WITH redelivered AS (
+         UPDATE "gateway"."webhook_deliveries"
+         SET "status" = 'pending', "next_attempt_at_ms" = $3, "window_start_ms" = $3
+         WHERE "id" = $2 AND "webhook_id" = $1
+         RETURNING ${DELIVERY_COLUMNS}
+       )
+       SELECT redelivered.*, pg_notify('${WEBHOOK_DELIVERIES_CHANNEL}', '') FROM redelivered`,
       [webhookId, deliveryId, nowMs],
     );
     return rows.length > 0 ? toRow(rows[0]) : null;
+  }
+
+  /**
+   * Drops finished deliveries (delivered, dead) and remembered swap owners created before `cutoffMs`;
+   * returns how many rows of each.
+   */
+  async purge(cutoffMs: number): Promise<{ deliveries: number; swapOwners: number }> {
+    const [, deliveries]: [unknown, number] = await this.dataSource.query(
+      `DELETE FROM "gateway"."webhook_deliveries" WHERE "status" IN ('delivered', 'dead') AND "created_at_ms" < $1`,
+      [cutoffMs],
+    );
+    const [, swapOwners]: [unknown, number] = await this.dataSource.query(
+      `DELETE FROM "gateway"."webhook_swap_owners" WHERE "created_at_ms" < $1`,
+      [cutoffMs],
+    );
+    return { deliveries, swapOwners };
   }
 
   /** Pending deliveries (the retry backlog), for the metrics gauge. */

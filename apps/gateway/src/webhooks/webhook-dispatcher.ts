@@ -1,14 +1,18 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { PgChannelListener } from '@swapgw/persistence';
 import { PeriodicWork } from '@swapgw/runtime';
+import { DataSource } from 'typeorm';
 import { GatewayConfig } from '../config/gateway.config';
 import { nextAttemptAtMs, RetrySchedule } from './retry-schedule';
-import { ClaimedDelivery, WebhookDeliveriesStore } from './webhook-deliveries.store';
+import { ClaimedDelivery, WEBHOOK_DELIVERIES_CHANNEL, WebhookDeliveriesStore } from './webhook-deliveries.store';
 import { webhookMetrics } from './webhook-metrics';
 import { sendDelivery, SendOutcome } from './webhook-sender';
 import { WebhookUrlPolicy } from './webhook-url-policy';
 
 /** How often the pending-deliveries gauge is sampled (a count over a partial index). */
 const BACKLOG_SAMPLE_MS = 15_000;
+/** How often finished deliveries past WEBHOOK_DELIVERY_RETENTION_HOURS are purged. */
+const PURGE_INTERVAL_MS = 3_600_000;
 
 /** The JSON body of a delivery: what is signed and sent, byte for byte. */
 export function deliveryBody(
@@ -29,19 +33,23 @@ export function deliveryBody(
  * once its lease ends), sends them concurrently outside any transaction, and records each outcome:
  * delivered on 2xx, else retried with exponential back-off and jitter until the retry window is
  * over, then dead. At least once: a receiver may see a delivery id twice (an attempt whose answer
- * was lost), never an event lost.
+ * was lost), never an event lost. New and redelivered deliveries NOTIFY at commit, which wakes a
+ * pass at once; the interval only paces retries that fall due and a LISTEN that was lost.
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(WebhookDispatcher.name);
   private readonly loop: PeriodicWork;
+  private readonly purgeLoop: PeriodicWork;
   private readonly schedule: RetrySchedule;
   private readonly policy: WebhookUrlPolicy;
+  private readonly listener: PgChannelListener;
   private lastBacklogSampleMs = 0;
 
   constructor(
     private readonly config: GatewayConfig,
     private readonly deliveries: WebhookDeliveriesStore,
+    dataSource: DataSource,
   ) {
     this.schedule = {
       baseDelayMs: config.WEBHOOK_RETRY_BASE_DELAY_MS,
@@ -56,14 +64,34 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       slowAfterMs: Math.max(30_000, config.WEBHOOK_DELIVERY_TIMEOUT_MS * 3),
       run: () => this.pass(),
     });
+    this.purgeLoop = new PeriodicWork({
+      name: 'webhook-deliveries-purge',
+      intervalMs: PURGE_INTERVAL_MS,
+      run: async () => {
+        const purged = await this.deliveries.purge(Date.now() - config.WEBHOOK_DELIVERY_RETENTION_HOURS * 3_600_000);
+        if (purged.deliveries + purged.swapOwners > 0) {
+          this.logger.log({ msg: 'purged webhook deliveries and swap owners past retention', ...purged });
+        }
+      },
+    });
+    this.listener = new PgChannelListener(dataSource, WEBHOOK_DELIVERIES_CHANNEL, {
+      purpose: 'webhook-dispatch',
+      onNotification: () => this.loop.wake(),
+      // Deliveries that came while LISTEN was away: look now rather than at the next interval.
+      onResumed: () => this.loop.wake(),
+    });
   }
 
-  onApplicationBootstrap(): void {
-    if (this.config.WEBHOOKS_ENABLED) this.loop.start();
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.WEBHOOKS_ENABLED) return;
+    this.loop.start(0);
+    this.purgeLoop.start();
+    await this.listener.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.loop.stop();
+    await this.listener.stop();
+    await Promise.all([this.loop.stop(), this.purgeLoop.stop()]);
   }
 
   /** One pass; returns how many deliveries it attempted (a full batch makes the next pass start at once). */

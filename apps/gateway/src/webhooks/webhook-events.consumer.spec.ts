@@ -14,11 +14,15 @@ import { WebhookEventsConsumer } from './webhook-events.consumer';
  */
 describe('WebhookEventsConsumer handlers', () => {
   const enqueued: Array<{ owner: string; event: WebhookEvent }> = [];
+  const owners = new Map<string, string>();
+  // Records deliveries; a swap's owner is resolved as the store's SQL does (remembered from swap.created).
   const store = {
-    enqueue: async (_m: EntityManager, owner: string, event: WebhookEvent) => (
-      enqueued.push({ owner, event }),
-      1
-    ),
+    enqueue: async (_m: EntityManager, owner: string | { swapId: string }, event: WebhookEvent) => {
+      const resolved = typeof owner === 'string' ? owner : owners.get(owner.swapId);
+      if (resolved === undefined) return 0;
+      enqueued.push({ owner: resolved, event });
+      return 1;
+    },
   };
   const consumer = new WebhookEventsConsumer(
     loadConfig(GatewayConfig, {}),
@@ -26,7 +30,6 @@ describe('WebhookEventsConsumer handlers', () => {
     store as unknown as WebhookDeliveriesStore,
   );
   const handlers = (consumer as unknown as { handlers: Record<string, StreamHandlers> }).handlers;
-  const owners = new Map<string, string>();
   const manager = {
     query: async (sql: string, params: unknown[]) => {
       if (sql.includes('INSERT INTO "gateway"."webhook_swap_owners"'))
@@ -98,6 +101,11 @@ describe('WebhookEventsConsumer handlers', () => {
   });
 
   it('skips a swap whose owner it cannot know, and intermediate swap types', async () => {
+    const failed = handlers['swap.events'][SwapEventTypes.failed] as StreamHandler<{ swapId: string }>;
+    // Not a swap id at all: not wanted, without a query (the DataSource here has none).
+    await expect(
+      failed.wanted!({ swapId: 'unknown-swap' }, {} as MessageEnvelope<{ swapId: string }>),
+    ).resolves.toBe(false);
     await run('swap.events', SwapEventTypes.failed, {
       swapId: 'unknown-swap',
       status: 'failed',

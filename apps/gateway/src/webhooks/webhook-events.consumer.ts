@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import type { EntityManager } from 'typeorm';
 import { DataSource } from 'typeorm';
@@ -18,7 +18,7 @@ import {
 import { IdempotentConsumer, StandaloneGroupConsumer, StreamHandler, StreamHandlers } from '@swapgw/messaging';
 import { GatewayConfig } from '../config/gateway.config';
 import { gatewayKafkaSettings } from '../gateway-core.module';
-import { WebhookDeliveriesStore } from './webhook-deliveries.store';
+import { swapOwnerSql, WebhookDeliveriesStore } from './webhook-deliveries.store';
 import { SWAP_WEBHOOK_TYPES } from './webhook-event-types';
 import { webhookMetrics } from './webhook-metrics';
 
@@ -40,7 +40,6 @@ type PublicData = Record<string, unknown>;
  */
 @Injectable()
 export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(WebhookEventsConsumer.name);
   private readonly idempotent: IdempotentConsumer;
   private readonly handlers: Record<string, StreamHandlers>;
   private readonly group: StandaloneGroupConsumer;
@@ -86,18 +85,9 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicat
       handlers[type] = {
         payload,
         wanted: (e: P) => this.swapWanted(e.swapId, SWAP_WEBHOOK_TYPES[type]),
-        handle: async (e: P, envelope: MessageEnvelope<P>, manager: EntityManager) => {
-          const owner = await this.swapOwner(manager, e.swapId);
-          if (!owner) {
-            this.logger.warn({
-              msg: 'swap event for a swap whose owner is unknown (created before this consumer group); not pushed',
-              swapId: e.swapId,
-              type,
-            });
-            return;
-          }
-          await this.enqueue(manager, owner, SWAP_WEBHOOK_TYPES[type], envelope, data(e));
-        },
+        // Only reached when swapWanted found the owner: the owner is read again inside the INSERT.
+        handle: async (e: P, envelope: MessageEnvelope<P>, manager: EntityManager) =>
+          this.enqueue(manager, { swapId: e.swapId }, SWAP_WEBHOOK_TYPES[type], envelope, data(e)),
       } satisfies StreamHandler<P>;
     };
     handlers[SwapEventTypes.created] = {
@@ -192,40 +182,22 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicat
     return rows[0]?.wanted === true;
   }
 
-  /** ownerWants for a swap's event, whose owner is remembered from swap.created or read from the read model. */
+  /** ownerWants for a swap's event, whose owner is remembered from swap.created or read from the read model (swapOwnerSql). */
   private async swapWanted(swapId: string, type: string): Promise<boolean> {
-    if (!isUUID(swapId)) return true; // the handler decides (and logs) what to do with it
+    if (!isUUID(swapId)) return false; // no swap has it: nobody to push to
     const rows: Array<{ wanted: boolean }> = await this.dataSource.query(
       `SELECT EXISTS (
          SELECT 1 FROM "gateway"."webhooks" w
-         WHERE w."owner" = COALESCE(
-             (SELECT o."owner" FROM "gateway"."webhook_swap_owners" o WHERE o."swap_id" = $1),
-             (SELECT v."owner" FROM "gateway"."swap_views" v WHERE v."swap_id" = $1::uuid))
-           AND (w."event_types" IS NULL OR $2::varchar = ANY (w."event_types"))
+         WHERE w."owner" = ${swapOwnerSql('$1')} AND (w."event_types" IS NULL OR $2::varchar = ANY (w."event_types"))
        ) AS "wanted"`,
       [swapId, type],
     );
     return rows[0]?.wanted === true;
   }
 
-  /** From swap.created (remembered above), else from the read model for swaps created before this group existed. */
-  private async swapOwner(manager: EntityManager, swapId: string): Promise<string | null> {
-    const remembered: Array<{ owner: string }> = await manager.query(
-      `SELECT "owner" FROM "gateway"."webhook_swap_owners" WHERE "swap_id" = $1`,
-      [swapId],
-    );
-    if (remembered.length > 0) return remembered[0].owner;
-    if (!isUUID(swapId)) return null;
-    const viewed: Array<{ owner: string }> = await manager.query(
-      `SELECT "owner" FROM "gateway"."swap_views" WHERE "swap_id" = $1::uuid`,
-      [swapId],
-    );
-    return viewed[0]?.owner ?? null;
-  }
-
   private async enqueue(
     manager: EntityManager,
-    owner: string,
+    owner: string | { swapId: string },
     type: string,
     envelope: MessageEnvelope<unknown>,
     data: PublicData,
