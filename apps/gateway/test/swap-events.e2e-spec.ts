@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { HDNodeWallet, TransactionRequest } from 'ethers';
 import { api, ApiClient, ApiResponse, createApiKey, testEnv, waitFor } from '@swapgw/testing';
 import { OpenApiValidator } from './support/openapi-validator';
+import { openSseStream, SseEvent, SseStream } from './support/sse-client';
 
 // GET /swap/{swapId}/events as a client sees it: a whole swap followed from build to completed on
 // every gateway instance of the stack (the swap's events are projected by whichever instance owns
@@ -14,97 +15,9 @@ const manifest = JSON.parse(fs.readFileSync(env.devnetManifest, 'utf8')) as { mn
 /** Anvil account 4: elsewhere only its address is used, never its nonce. */
 const wallet = HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, "m/44'/60'/0'/0/4");
 
-interface SseEvent {
-  id: string;
-  event: string;
-  data: any;
-}
-
-interface SseStream {
-  status: number;
-  contentType: string;
-  /** The ApiError body when the answer is not a stream. */
-  errorBody?: unknown;
-  events: SseEvent[];
-  comments: string[];
-  /** Resolves when the server ended the stream (or it was dropped with drop()). */
-  ended: Promise<void>;
-  isEnded(): boolean;
-  /** Drops the connection as a flaky network would. */
-  drop(): Promise<void>;
-}
-
-/** A minimal SSE client over fetch (what a browser or Node client does: EventSource cannot send Authorization). */
-async function openStream(
-  baseUrl: string,
-  key: string,
-  swapId: string,
-  lastEventId?: string,
-): Promise<SseStream> {
-  const controller = new AbortController();
-  const res = await fetch(`${baseUrl}/swap/${swapId}/events`, {
-    headers: {
-      authorization: `Bearer ${key}`,
-      accept: 'text/event-stream',
-      ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
-    },
-    signal: controller.signal,
-  });
-  const contentType = res.headers.get('content-type') ?? '';
-  const events: SseEvent[] = [];
-  const comments: string[] = [];
-  let ended = false;
-  if (!contentType.startsWith('text/event-stream')) {
-    const errorBody: unknown = await res.json();
-    return {
-      status: res.status,
-      contentType,
-      errorBody,
-      events,
-      comments,
-      ended: Promise.resolve(),
-      isEnded: () => true,
-      drop: async () => undefined,
-    };
-  }
-  const reading = (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const fields: Record<string, string> = {};
-          for (const line of frame.split('\n')) {
-            if (line.startsWith(':')) comments.push(line.slice(1).trim());
-            else if (line.includes(':'))
-              fields[line.slice(0, line.indexOf(':'))] = line.slice(line.indexOf(':') + 1).trimStart();
-          }
-          if (fields.event)
-            events.push({ id: fields.id, event: fields.event, data: JSON.parse(fields.data) });
-        }
-      }
-    } catch (error) {
-      if (!controller.signal.aborted) throw error;
-    } finally {
-      ended = true;
-    }
-  })();
-  return {
-    status: res.status,
-    contentType,
-    events,
-    comments,
-    ended: reading,
-    isEnded: () => ended,
-    drop: async () => {
-      controller.abort();
-      await reading;
-    },
-  };
-}
+/** The stream of a swap's events on one gateway instance. */
+const openStream = (baseUrl: string, key: string, swapId: string, lastEventId?: string): Promise<SseStream> =>
+  openSseStream(`${baseUrl}/swap/${swapId}/events`, key, { lastEventId });
 
 const idsAndNames = (events: SseEvent[]): string[] => events.map((e) => `${e.id} ${e.event}`);
 

@@ -7,6 +7,7 @@ import {
   TestGateway,
   testDatabaseUrl,
 } from '../../test/support/test-gateway';
+import { openSseStream } from '../../test/support/sse-client';
 import { SWAP_VIEW_CHANNEL } from '../swap/swap-view-changes';
 import { SwapViewEntity } from '../swap/swap-view.entity';
 import { SwapEventLog } from './swap-event-log';
@@ -14,56 +15,6 @@ import { STREAM_PAGE_SIZE } from './swap-event-streams.service';
 
 // The stream handler over a real gateway and PostgreSQL, fed by the real event log as the
 // projector writes it (view change, log append and NOTIFY in one transaction).
-
-interface SseEvent {
-  id: string;
-  event: string;
-  data: Record<string, unknown>;
-}
-
-async function readStream(
-  url: string,
-  key: string,
-  options: { lastEventId?: string; signal?: AbortSignal; onFrame?: () => void } = {},
-) {
-  const res = await fetch(url, {
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(options.lastEventId ? { 'last-event-id': options.lastEventId } : {}),
-    },
-    signal: options.signal,
-  });
-  const events: SseEvent[] = [];
-  const comments: string[] = [];
-  const done = (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const fields: Record<string, string> = {};
-          for (const line of frame.split('\n')) {
-            if (line.startsWith(':')) comments.push(line.slice(1).trim());
-            else fields[line.slice(0, line.indexOf(':'))] = line.slice(line.indexOf(':') + 1).trimStart();
-          }
-          if (fields.event)
-            events.push({
-              id: fields.id,
-              event: fields.event,
-              data: JSON.parse(fields.data) as Record<string, unknown>,
-            });
-          options.onFrame?.();
-        }
-      }
-    } catch (error) {
-      if (!options.signal?.aborted) throw error;
-    }
-  })();
-  return { res, events, comments, done };
-}
 
 describe('swap event streams over PostgreSQL', () => {
   const databaseUrl = testDatabaseUrl('swap_events');
@@ -128,10 +79,10 @@ describe('swap event streams over PostgreSQL', () => {
     await project(swapId, SwapEventTypes.completed, { status: 'completed', payload: null });
     const url = `${gateway.baseUrl}/swap/${swapId}/events`;
 
-    const all = await readStream(url, key);
-    expect(all.res.status).toBe(200);
-    expect(all.res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
-    await all.done;
+    const all = await openSseStream(url, key);
+    expect(all.status).toBe(200);
+    expect(all.contentType).toBe('text/event-stream; charset=utf-8');
+    await all.ended;
     expect(all.events.map((e) => e.event)).toEqual([
       SwapEventTypes.created,
       ...Array(STREAM_PAGE_SIZE + 5).fill(SwapEventTypes.signingReady),
@@ -144,20 +95,19 @@ describe('swap event streams over PostgreSQL', () => {
       signing: { payload: bigPayload },
     });
 
-    const resumed = await readStream(url, key, { lastEventId: all.events[50].id });
-    await resumed.done;
+    const resumed = await openSseStream(url, key, { lastEventId: all.events[50].id });
+    await resumed.ended;
     expect(resumed.events.map((e) => e.id)).toEqual(all.events.slice(51).map((e) => e.id));
 
-    const afterEnd = await readStream(url, key, { lastEventId: all.events[all.events.length - 1].id });
-    await afterEnd.done;
+    const afterEnd = await openSseStream(url, key, { lastEventId: all.events[all.events.length - 1].id });
+    await afterEnd.ended;
     expect(afterEnd.events).toEqual([]);
   });
 
   it('sends new events as they are projected, keep-alive comments while idle, and frees its slot when the client leaves', async () => {
     const swapId = await newSwap();
     const url = `${gateway.baseUrl}/swap/${swapId}/events`;
-    const controller = new AbortController();
-    const live = await readStream(url, key, { signal: controller.signal });
+    const live = await openSseStream(url, key);
     await waitFor(() => live.events.length === 1, { description: 'swap.created replayed' });
     await waitFor(() => live.comments.includes('keep-alive'), {
       timeoutMs: 5_000,
@@ -176,9 +126,8 @@ describe('swap event streams over PostgreSQL', () => {
     });
 
     // The per-key limit is 3 here: two more fit, a fourth is refused.
-    const extra = [new AbortController(), new AbortController()];
-    const opened = await Promise.all(extra.map((c) => readStream(url, key, { signal: c.signal })));
-    expect(opened.map((s) => s.res.status)).toEqual([200, 200]);
+    const opened = await Promise.all([openSseStream(url, key), openSseStream(url, key)]);
+    expect(opened.map((s) => s.status)).toEqual([200, 200]);
     const refused = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('5');
@@ -186,8 +135,7 @@ describe('swap event streams over PostgreSQL', () => {
       error: { code: 'RATE_LIMITED', details: { limit: 3, openStreams: 3 } },
     });
 
-    for (const c of [controller, ...extra]) c.abort();
-    await Promise.all([live.done, ...opened.map((s) => s.done)]);
+    await Promise.all([live, ...opened].map((s) => s.drop()));
     const again = await waitFor(
       async () => {
         const res = await fetch(url, {
