@@ -1,51 +1,33 @@
-import { Module, Type } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ChainRegistry } from '@swapgw/chains';
 import { MessagingModule } from '@swapgw/messaging';
 import { serviceDataSourceOptions } from '@swapgw/persistence';
-import { RegistrySwapChains, SWAP_CHAINS } from './chains/swap-chains';
+import { ExecutionPlannerConfig } from './config/execution-planner.config';
 import { plannerDatabaseOptions } from './database/planner-database';
-import { ExecutionPlannerConfig } from './planner.config';
-import { PLANNER_OPTIONS, PlannerOptions } from './planner.options';
-import { SigningEventsConsumer } from './swaps/signing-events.consumer';
-import { SwapBuilder } from './swaps/swap-builder.service';
-import { SwapCommandsConsumer } from './swaps/swap-commands.consumer';
-import { SwapExpirySweeper } from './swaps/swap-expiry.sweeper';
-import { SwapProgress } from './swaps/swap-progress.service';
-import { SwapRequestsController } from './swaps/swap-requests.controller';
+import { SwapsModule } from './swaps/swaps.module';
 
-export const PLANNER_GROUP_ID = 'execution-planner';
+export const SERVICE_NAME = 'execution-planner';
 
-/** The planner's Nest module for a validated config (tests give their own consumer group). */
-export function plannerModule(config: ExecutionPlannerConfig, groupId: string = PLANNER_GROUP_ID): Type<unknown> {
-  const options: PlannerOptions = {
-    swapDeadlineSeconds: config.SWAP_DEADLINE_SECONDS,
-    expirySweepIntervalMs: config.SWAP_EXPIRY_SWEEP_MS,
-    clock: () => Date.now(),
-  };
-
-  @Module({
-    imports: [
-      TypeOrmModule.forRoot(serviceDataSourceOptions(plannerDatabaseOptions(config.DATABASE_URL, config.DB_POOL_SIZE))),
-      MessagingModule.forRoot({
-        clientId: PLANNER_GROUP_ID,
-        groupId,
-        outbox: true,
-      }),
-    ],
-    controllers: [SwapCommandsConsumer, SwapRequestsController, SigningEventsConsumer],
-    providers: [
-      { provide: PLANNER_OPTIONS, useValue: options },
-      {
-        provide: SWAP_CHAINS,
-        useFactory: () => new RegistrySwapChains(ChainRegistry.fromEnvironment({ ...process.env, DEVNET_MANIFEST: config.DEVNET_MANIFEST })),
-      },
-      SwapBuilder,
-      SwapProgress,
-      SwapExpirySweeper,
-    ],
-  })
-  class ExecutionPlannerModule {}
-
-  return ExecutionPlannerModule;
+@Module({})
+export class AppModule {
+  /** The app for a validated config; tests may give their own consumer group. */
+  static forRoot(config: ExecutionPlannerConfig, options: { groupId?: string } = {}): DynamicModule {
+    return {
+      module: AppModule,
+      global: true,
+      providers: [{ provide: ExecutionPlannerConfig, useValue: config }],
+      exports: [ExecutionPlannerConfig],
+      imports: [
+        TypeOrmModule.forRoot(
+          serviceDataSourceOptions(plannerDatabaseOptions(config.DATABASE_URL, config.DB_POOL_SIZE)),
+        ),
+        MessagingModule.forRoot({
+          clientId: SERVICE_NAME,
+          groupId: options.groupId ?? SERVICE_NAME,
+          outbox: true,
+        }),
+        SwapsModule,
+      ],
+    };
+  }
 }

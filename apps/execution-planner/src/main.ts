@@ -2,16 +2,16 @@ import './instrument';
 import { bootstrapKafkaService } from '@swapgw/messaging';
 import { prepareDatabase } from '@swapgw/persistence';
 import { loadConfigOrExit } from '@swapgw/runtime';
-import { PLANNER_GROUP_ID, plannerModule } from './app.module';
+import { AppModule, SERVICE_NAME } from './app.module';
+import { ExecutionPlannerConfig } from './config/execution-planner.config';
 import { plannerDatabaseOptions } from './database/planner-database';
-import { ExecutionPlannerConfig } from './planner.config';
 
 async function main(): Promise<void> {
-  const config = loadConfigOrExit(ExecutionPlannerConfig, 'execution-planner');
+  const config = loadConfigOrExit(ExecutionPlannerConfig, SERVICE_NAME);
   await bootstrapKafkaService({
-    module: plannerModule(config),
-    service: 'execution-planner',
-    groupId: PLANNER_GROUP_ID,
+    module: AppModule.forRoot(config),
+    service: SERVICE_NAME,
+    groupId: SERVICE_NAME,
     healthPort: config.HEALTH_PORT,
     prepare: () => prepareDatabase(plannerDatabaseOptions(config.DATABASE_URL)),
   });

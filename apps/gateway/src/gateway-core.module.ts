@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { KafkaSettings } from '@swapgw/messaging';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -47,6 +47,8 @@ export class GatewayCoreModule {
         AuthModule,
         HealthModule,
         MetricsModule,
+        // The OpenAPI document finds the controllers through its DiscoveryService.
+        DiscoveryModule,
       ],
       providers: [
         { provide: GatewayConfig, useValue: config },

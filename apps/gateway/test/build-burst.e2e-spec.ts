@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { HDNodeWallet } from 'ethers';
 import { api, ApiClient, ApiResponse, ledgerAnomalies, readSwapLedger, testEnv, waitFor } from '@swapgw/testing';
 import { swapIdOf } from '../src/swap/swap-id';
-import { buildSwap, freshQuote, QuotedRoute } from './faults/fault-support';
+import { buildSwap, freshQuote, QuotedRoute } from './support/swap-steps';
 import { PrivateStack, startPrivateStack } from './support/private-stack';
 
 // A flood of builds while the planner is down: the gateway takes every well-formed build as a

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Type } from '@nestjs/common';
-import { ModulesContainer } from '@nestjs/core';
+import { DiscoveryService } from '@nestjs/core';
 import { ErrorCatalog, ErrorCode } from '@swapgw/contracts';
 import { api } from '@swapgw/testing';
 import { ERROR_CODES_EXTENSION } from '../src/openapi/error-responses';
@@ -24,17 +24,15 @@ function operationsOf(document: Json): Array<{ method: string; path: string; ope
 /** The codes each handler declares with @ApiErrorResponses(...codes), by operation id (Controller_method). */
 function declaredCodesByOperation(gateway: TestGateway): Map<string, ErrorCode[]> {
   const declared = new Map<string, ErrorCode[]>();
-  for (const module of gateway.app.get(ModulesContainer).values()) {
-    for (const wrapper of module.controllers.values()) {
-      const controller = wrapper.metatype as Type<unknown> | null;
-      if (!controller) continue;
-      for (const method of Object.getOwnPropertyNames(controller.prototype)) {
-        const handler = (controller.prototype as Record<string, unknown>)[method];
-        if (typeof handler !== 'function') continue;
-        const extensions = Reflect.getMetadata('swagger/apiExtension', handler) as Record<string, unknown> | undefined;
-        const codes = extensions?.[ERROR_CODES_EXTENSION] as ErrorCode[] | undefined;
-        if (codes) declared.set(`${controller.name}_${method}`, codes);
-      }
+  for (const wrapper of gateway.app.get(DiscoveryService).getControllers()) {
+    const controller = wrapper.metatype as Type<unknown> | null;
+    if (!controller) continue;
+    for (const method of Object.getOwnPropertyNames(controller.prototype)) {
+      const handler = (controller.prototype as Record<string, unknown>)[method];
+      if (typeof handler !== 'function') continue;
+      const extensions = Reflect.getMetadata('swagger/apiExtension', handler) as Record<string, unknown> | undefined;
+      const codes = extensions?.[ERROR_CODES_EXTENSION] as ErrorCode[] | undefined;
+      if (codes) declared.set(`${controller.name}_${method}`, codes);
     }
   }
   return declared;

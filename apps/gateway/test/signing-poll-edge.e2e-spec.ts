@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { HDNodeWallet } from 'ethers';
 import { api, ApiClient, ApiResponse, createApiKey, testEnv, waitFor } from '@swapgw/testing';
-import { buildSwap, freshQuote } from './faults/fault-support';
 import { OpenApiValidator } from './support/openapi-validator';
+import { buildSwap, freshQuote } from './support/swap-steps';
 
 // Signing polls are most of a gateway's requests under a flood of builds. A poll of a swap whose
 // view the instance holds (its swap view cache, exact by notification) is answered before Nest:

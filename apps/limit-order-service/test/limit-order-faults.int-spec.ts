@@ -13,7 +13,10 @@ import {
 import { ensureTopics, kafkaMicroserviceOptions, KafkaSettings, RequestReplyClient } from '@swapgw/messaging';
 import type { TermsChain } from '@swapgw/chains';
 import { prepareDatabase } from '@swapgw/persistence';
+import { loadConfig } from '@swapgw/runtime';
 import { testEnv } from '@swapgw/testing';
+import { AppModule, SERVICE_NAME } from '../src/app.module';
+import { LimitOrderServiceConfig } from '../src/config/limit-order-service.config';
 import { limitOrderDatabaseOptions } from '../src/database/limit-order-database';
 import { CatalogDirectory, TokenInfo } from '../src/market/market.ports';
 
@@ -100,20 +103,20 @@ describe('limit-order-service when PostgreSQL goes away', () => {
     const proxied = new URL(env.databaseUrl);
     proxied.host = proxy.address;
 
-    // The app module reads its config from the environment when imported.
+    // The config, and the Kafka settings of MessagingModule, come from the environment as in main.ts.
     Object.assign(process.env, {
       DATABASE_URL: proxied.toString(),
       KAFKA_BROKERS: env.kafkaBrokers,
       WATCH_INTERVAL_MS: '0',
       LOG_LEVEL: 'error',
     });
-    const { AppModule, LIMIT_ORDER_SERVICE } = await import('../src/app.module');
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+    const config = loadConfig(LimitOrderServiceConfig);
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] })
       .overrideProvider(CatalogDirectory)
       .useValue(new StaticCatalog())
       .compile();
     app = moduleRef.createNestMicroservice(
-      kafkaMicroserviceOptions({ ...settings, clientId: LIMIT_ORDER_SERVICE }, LIMIT_ORDER_SERVICE),
+      kafkaMicroserviceOptions({ ...settings, clientId: SERVICE_NAME }, SERVICE_NAME),
     );
     app.useLogger(['error']);
     await app.listen();

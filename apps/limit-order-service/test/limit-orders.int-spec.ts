@@ -13,7 +13,7 @@ import { CatalogDirectory, MarketQuoter, QuoteTerms, SwapBuilder, SwapBuildOrder
 import { LimitOrderHistory } from '../src/orders/limit-order-history';
 import { LimitOrderEntity } from '../src/orders/limit-order.entity';
 import { Clock, LimitOrdersService, SystemClock } from '../src/orders/limit-orders.service';
-import { ExpirySweeper } from '../src/sweeper/expiry-sweeper';
+import { ExpirySweeper } from '../src/watcher/expiry-sweeper';
 import { TriggerWatcher } from '../src/watcher/trigger-watcher';
 
 /**

@@ -2,16 +2,16 @@ import './instrument';
 import { bootstrapKafkaService } from '@swapgw/messaging';
 import { prepareDatabase } from '@swapgw/persistence';
 import { loadConfigOrExit } from '@swapgw/runtime';
-import { QUOTE_GROUP_ID, quoteServiceModule } from './app.module';
+import { AppModule, SERVICE_NAME } from './app.module';
 import { QuoteServiceConfig } from './config/quote-service.config';
 import { quoteDatabaseOptions } from './database/quote-database';
 
 async function main(): Promise<void> {
-  const config = loadConfigOrExit(QuoteServiceConfig, 'quote-service');
+  const config = loadConfigOrExit(QuoteServiceConfig, SERVICE_NAME);
   await bootstrapKafkaService({
-    module: quoteServiceModule(config),
-    service: 'quote-service',
-    groupId: QUOTE_GROUP_ID,
+    module: AppModule.forRoot(config),
+    service: SERVICE_NAME,
+    groupId: SERVICE_NAME,
     healthPort: config.HEALTH_PORT,
     // Every handler here is a read or an I/O-bound quote, and requests come keyed by fresh ids:
     // all partitions of catalog.requests and quote.requests are worked at once.

@@ -1,29 +1,43 @@
-import { Module, Type } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ChainRegistry } from '@swapgw/chains';
 import { MessagingModule } from '@swapgw/messaging';
 import { serviceDataSourceOptions } from '@swapgw/persistence';
+import { CLOCK } from './clock';
 import { SignerSurfaceConfig } from './config/signer-surface.config';
 import { signerDatabaseOptions } from './database/signer-database';
-import { signingProviders } from './signing/signing-components';
+import { SigningModule } from './signing/signing.module';
 import { SigningController } from './signing/signing.controller';
+import { StatusModule } from './status/status.module';
 
-export const SIGNER_GROUP_ID = 'signer-surface';
+export const SERVICE_NAME = 'signer-surface';
 
-/** signer-surface's Nest module for a validated config. */
-export function signerSurfaceModule(config: SignerSurfaceConfig): Type<unknown> {
-  // The registry reads RPC_URL_* and ESPLORA_URL_BITCOIN itself; the config validated them first.
-  const registry = ChainRegistry.fromEnvironment({ ...process.env, DEVNET_MANIFEST: config.DEVNET_MANIFEST });
-
-  @Module({
-    imports: [
-      TypeOrmModule.forRoot(serviceDataSourceOptions(signerDatabaseOptions(config.DATABASE_URL))),
-      MessagingModule.forRoot({ clientId: SIGNER_GROUP_ID, groupId: SIGNER_GROUP_ID, outbox: true }),
-    ],
-    controllers: [SigningController],
-    providers: signingProviders({ config, registry }),
-  })
-  class SignerSurfaceModule {}
-
-  return SignerSurfaceModule;
+@Module({})
+export class AppModule {
+  /**
+   * The app for a validated config; tests may give their own consumer group. The Kafka entry points
+   * (SigningController) sit here, over the feature modules, so that integration tests can serve the
+   * same modules on topics of their own.
+   */
+  static forRoot(config: SignerSurfaceConfig, options: { groupId?: string } = {}): DynamicModule {
+    return {
+      module: AppModule,
+      global: true,
+      providers: [
+        { provide: SignerSurfaceConfig, useValue: config },
+        { provide: CLOCK, useValue: Date.now },
+      ],
+      exports: [SignerSurfaceConfig, CLOCK],
+      imports: [
+        TypeOrmModule.forRoot(serviceDataSourceOptions(signerDatabaseOptions(config.DATABASE_URL))),
+        MessagingModule.forRoot({
+          clientId: SERVICE_NAME,
+          groupId: options.groupId ?? SERVICE_NAME,
+          outbox: true,
+        }),
+        SigningModule,
+        StatusModule,
+      ],
+      controllers: [SigningController],
+    };
+  }
 }

@@ -2,16 +2,16 @@ import './instrument';
 import { bootstrapKafkaService } from '@swapgw/messaging';
 import { prepareDatabase } from '@swapgw/persistence';
 import { loadConfigOrExit } from '@swapgw/runtime';
-import { SIGNER_GROUP_ID, signerSurfaceModule } from './app.module';
+import { AppModule, SERVICE_NAME } from './app.module';
 import { SignerSurfaceConfig } from './config/signer-surface.config';
 import { signerDatabaseOptions } from './database/signer-database';
 
 async function main(): Promise<void> {
-  const config = loadConfigOrExit(SignerSurfaceConfig, 'signer-surface');
+  const config = loadConfigOrExit(SignerSurfaceConfig, SERVICE_NAME); // validated before the module is built
   await bootstrapKafkaService({
-    module: signerSurfaceModule(config),
-    service: 'signer-surface',
-    groupId: SIGNER_GROUP_ID,
+    module: AppModule.forRoot(config),
+    service: SERVICE_NAME,
+    groupId: SERVICE_NAME,
     healthPort: config.HEALTH_PORT,
     prepare: () => prepareDatabase(signerDatabaseOptions(config.DATABASE_URL)),
   });

@@ -1,9 +1,9 @@
-// Runs signer-surface's real providers in a Nest Kafka microservice on test-only topics, a fresh
-// schema and the given chains, so that specs exercise Kafka, PostgreSQL and anvil for real without
-// touching the topics and schema of a signer-surface that may run on the same machine.
-import { Controller, INestMicroservice, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+// Runs signer-surface's real feature modules in a Nest Kafka microservice on test-only topics, a
+// fresh schema and the given chains, so that specs exercise Kafka, PostgreSQL and anvil for real
+// without touching the topics and schema of a signer-surface that may run on the same machine.
+import { Controller, DynamicModule, INestMicroservice, Module, Type } from '@nestjs/common';
 import { Ctx, EventPattern, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
+import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ChainRegistry } from '@swapgw/chains';
 import { deadLetterTopicOf, replyTopicOf } from '@swapgw/contracts';
@@ -15,17 +15,20 @@ import {
   MessagingModule,
   RequestReplyClient,
 } from '@swapgw/messaging';
-import { prepareDatabase, serviceDataSourceOptions } from '@swapgw/persistence';
+import { prepareDatabase, ServiceDataSourceOptions, serviceDataSourceOptions } from '@swapgw/persistence';
 import { loadConfig } from '@swapgw/runtime';
 import { testEnv } from '@swapgw/testing';
 import { Kafka, logLevel } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { CLOCK } from '../src/clock';
 import { SignerSurfaceConfig } from '../src/config/signer-surface.config';
 import { signerDatabaseOptions } from '../src/database/signer-database';
-import { signingProviders } from '../src/signing/signing-components';
+import { SIGNING_EVENTS_TOPIC } from '../src/signing/signing-events.outbox';
+import { SigningModule } from '../src/signing/signing.module';
 import { SigningController } from '../src/signing/signing.controller';
+import { StatusModule } from '../src/status/status.module';
 
 export interface ReceivedEvent {
   type: string;
@@ -41,6 +44,41 @@ export interface SignerTestService {
   sendCommand(type: string, swapId: string, payload: object): Promise<void>;
   request<T>(type: string, aggregateId: string, payload: object): Promise<T>;
   close(): Promise<void>;
+}
+
+/** AppModule's shape on this run's schema, Kafka settings and controller, over the same feature modules. */
+@Module({})
+class SignerTestModule {
+  static forRun(run: {
+    config: SignerSurfaceConfig;
+    database: ServiceDataSourceOptions;
+    settings: KafkaSettings;
+    groupId: string;
+    controller: Type<unknown>;
+  }): DynamicModule {
+    return {
+      module: SignerTestModule,
+      global: true,
+      providers: [
+        { provide: SignerSurfaceConfig, useValue: run.config },
+        { provide: CLOCK, useValue: Date.now },
+      ],
+      exports: [SignerSurfaceConfig, CLOCK],
+      imports: [
+        TypeOrmModule.forRoot(serviceDataSourceOptions(run.database)),
+        MessagingModule.forRoot({
+          clientId: run.settings.clientId,
+          groupId: run.groupId,
+          outbox: true,
+          settings: run.settings,
+          relay: { sweepIntervalMs: 200 },
+        }),
+        SigningModule,
+        StatusModule,
+      ],
+      controllers: [run.controller],
+    };
+  }
 }
 
 export async function startSignerTestService(registry: ChainRegistry, env: Record<string, string> = {}): Promise<SignerTestService> {
@@ -86,17 +124,24 @@ export async function startSignerTestService(registry: ChainRegistry, env: Recor
     }
   }
 
-  @Module({
+  const moduleRef = await Test.createTestingModule({
     imports: [
-      TypeOrmModule.forRoot(serviceDataSourceOptions(dbOptions)),
-      MessagingModule.forRoot({ clientId: settings.clientId, groupId: `signer-it-${suffix}`, outbox: true, settings, relay: { sweepIntervalMs: 200 } }),
+      SignerTestModule.forRun({
+        config,
+        database: dbOptions,
+        settings,
+        groupId: `signer-it-${suffix}`,
+        controller: TestSigningController,
+      }),
     ],
-    controllers: [TestSigningController],
-    providers: signingProviders({ config, registry, eventsTopic: topics.events }),
   })
-  class TestModule {}
-
-  const app: INestMicroservice = await NestFactory.createMicroservice(TestModule, {
+    // The given chains, and signing events on this run's topic.
+    .overrideProvider(ChainRegistry)
+    .useValue(registry)
+    .overrideProvider(SIGNING_EVENTS_TOPIC)
+    .useValue(topics.events)
+    .compile();
+  const app: INestMicroservice = moduleRef.createNestMicroservice({
     ...kafkaMicroserviceOptions(settings, `signer-it-${suffix}`),
     logger: ['error', 'warn'],
   });

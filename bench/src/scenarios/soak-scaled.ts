@@ -9,7 +9,7 @@ import { GroupMovement, GroupWatcher, windowOf } from '../support/consumer-group
 import { ProcessGroup } from '../support/process-cpu';
 import { BurstCompanion, runSoak, SoakFigures, SoakOptions, SwapEvent } from './soak';
 
-/** Group ids of the scaled apps (PLANNER_GROUP_ID, SIGNER_GROUP_ID in their app modules). */
+/** Group ids of the scaled apps (SERVICE_NAME of each app module: the group is the service name). */
 const SCALED_APPS = [
   { app: 'execution-planner', groupId: 'execution-planner' },
   { app: 'signer-surface', groupId: 'signer-surface' },

@@ -1,5 +1,7 @@
 import { CodedError } from '@swapgw/contracts';
 import {
+  amountLooksLikeBaseUnits,
+  baseUnitsToAmount,
   checkTermsChain,
   checkTermsRecipient,
   sameTokenError,
@@ -102,5 +104,35 @@ describe('termsAmountToBaseUnits', () => {
     expect(refusal(() => termsAmountToBaseUnits('1.0000001', 6)).message).toBe(
       'amount "1.0000001" has 7 decimals; the token has 6',
     );
+  });
+});
+
+describe('amounts in human units and base units', () => {
+  it('round-trips tokens of 6, 9 and 18 decimals exactly, shortest form out', () => {
+    const cases: Array<[string, number, bigint, string]> = [
+      ['1.5', 6, 1_500_000n, '1.5'],
+      ['2.000000', 6, 2_000_000n, '2'],
+      ['0.000001', 6, 1n, '0.000001'],
+      ['12.345678901', 9, 12_345_678_901n, '12.345678901'],
+      ['0.1', 9, 100_000_000n, '0.1'],
+      ['0.000000000000000001', 18, 1n, '0.000000000000000001'],
+      ['123456789.123456789123456789', 18, 123_456_789_123_456_789_123_456_789n, '123456789.123456789123456789'],
+    ];
+    for (const [human, decimals, units, shortest] of cases) {
+      expect(termsAmountToBaseUnits(human, decimals)).toBe(units);
+      expect(baseUnitsToAmount(units, decimals)).toBe(shortest);
+      expect(baseUnitsToAmount(units.toString(), decimals)).toBe(shortest);
+    }
+    expect(baseUnitsToAmount(0n, 18)).toBe('0');
+  });
+
+  it('tells an amount that looks like base units: a whole number worth at least one token in base units', () => {
+    expect(amountLooksLikeBaseUnits('25000000', 6)).toBe(true); // 25 USDC in base units
+    expect(amountLooksLikeBaseUnits('1000000000000000000', 18)).toBe(true);
+    expect(amountLooksLikeBaseUnits('5000000000', 9)).toBe(true);
+    expect(amountLooksLikeBaseUnits('999999', 6)).toBe(false);
+    expect(amountLooksLikeBaseUnits('25000000.5', 6)).toBe(false); // a fraction: human units
+    expect(amountLooksLikeBaseUnits('100', 18)).toBe(false);
+    expect(amountLooksLikeBaseUnits('100000', 2)).toBe(false); // too few decimals to tell
   });
 });

@@ -101,3 +101,26 @@ export function termsAmountToBaseUnits(amount: string, decimals: number, field =
     throw new CodedError(ErrorCodes.INVALID_AMOUNT, `${field} must be greater than zero`, { field });
   return units;
 }
+
+/** Base units → the shortest human decimal string, exactly ("1500000", 6 → "1.5"; 0 → "0"). */
+export function baseUnitsToAmount(units: bigint | string, decimals: number): string {
+  const value = BigInt(units);
+  const negative = value < 0n;
+  const abs = negative ? -value : value;
+  const scale = 10n ** BigInt(decimals);
+  const whole = abs / scale;
+  const fraction = (abs % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+/**
+ * Whether a human `amount` of a token with `decimals` looks like base units sent by mistake: a whole
+ * number of at least one whole token's worth of base units (10^decimals), for tokens of 6 decimals
+ * or more ("25000000" USDC is 25 USDC in base units; asking for 25 million USDC is rare enough to
+ * deserve the warning). It still quotes: the warning says what was probably meant.
+ */
+export function amountLooksLikeBaseUnits(amount: string, decimals: number): boolean {
+  const trimmed = amount.trim();
+  if (decimals < 6 || !/^[0-9]+$/.test(trimmed)) return false;
+  return BigInt(trimmed) >= 10n ** BigInt(decimals);
+}

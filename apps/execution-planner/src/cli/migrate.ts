@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import { prepareDatabase, revertLastMigration } from '@swapgw/persistence';
 import { loadConfigOrExit } from '@swapgw/runtime';
 import { plannerDatabaseOptions } from '../database/planner-database';
-import { ExecutionPlannerConfig } from '../planner.config';
+import { ExecutionPlannerConfig } from '../config/execution-planner.config';
 
 /** `node dist/apps/execution-planner/src/cli/migrate.js up|revert` (Nx targets migrate, migrate:revert). */
 async function main(): Promise<void> {

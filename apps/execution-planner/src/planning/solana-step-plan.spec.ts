@@ -1,8 +1,9 @@
 import { Keypair, PublicKey } from '@solana/web3.js';
+import { bridgeSwapLegOf } from '@swapgw/chains';
 import { CodedError, RouteLeg, RoutePlan, TokenRef } from '@swapgw/contracts';
 import { getAddress } from 'ethers';
 import { devnetBridgeInterface, erc20Interface, uniswapV2RouterInterface } from './calldata';
-import { balanceKey, balancesToRead, bridgeSwapLegOf, planSteps, StepPlanContext, walletsOf } from './step-plan';
+import { balanceKey, balancesToRead, planSteps, StepPlanContext, walletsOf } from './step-plan';
 
 // EVM ⇄ Solana routes as quote-service builds them over the devnet bridge, and Jupiter legs.
 const EVM_USER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -234,7 +235,7 @@ describe('sponsored Solana → EVM swap through the destination’s SwapGatewayR
         },
       },
     ]);
-    expect(bridgeSwapLegOf(plan, routerContext)).toBe(0);
+    expect(bridgeSwapLegOf(plan.legs, routerContext)).toBe(0);
   });
 
   it('scales the destination minimum to what the bridge guarantees; native ETH out unwraps; the recipient may come from the quote', () => {
@@ -274,8 +275,8 @@ describe('sponsored Solana → EVM swap through the destination’s SwapGatewayR
   });
 
   it('bridgeSwapLegOf: a Solana bridge with a final swap on EVM only, not a bridge to Solana nor a Solana swap', () => {
-    expect(bridgeSwapLegOf(planOf([solanaToEvmBridge]), routerContext)).toBeNull();
-    expect(bridgeSwapLegOf(planOf([evmToSolanaBridge, jupiterSwap(SOL_OTHER)]), routerContext)).toBeNull();
-    expect(bridgeSwapLegOf(planOf([{ ...solanaToEvmBridge, tokenIn: { ...USDC_S, address: null } }, swapOnA]), routerContext)).toBeNull();
+    expect(bridgeSwapLegOf([solanaToEvmBridge], routerContext)).toBeNull();
+    expect(bridgeSwapLegOf([evmToSolanaBridge, jupiterSwap(SOL_OTHER)], routerContext)).toBeNull();
+    expect(bridgeSwapLegOf([{ ...solanaToEvmBridge, tokenIn: { ...USDC_S, address: null } }, swapOnA], routerContext)).toBeNull();
   });
 });

@@ -1,8 +1,9 @@
+import { bridgeSwapLegOf } from '@swapgw/chains';
 import { CodedError } from '@swapgw/contracts';
 import { getAddress, MaxUint256, Signature, Wallet } from 'ethers';
 import { devnetBridgeInterface, erc20Interface, swapGatewayRouterInterface, uniswapV2RouterInterface } from './calldata';
 import { RouteLeg, RoutePlan, TokenRef } from '@swapgw/contracts';
-import { balanceKey, balancesToRead, bridgeSwapLegOf, planSteps, StepPlanContext } from './step-plan';
+import { balanceKey, balancesToRead, planSteps, StepPlanContext } from './step-plan';
 
 const USER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const OTHER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
@@ -419,10 +420,10 @@ describe('planSteps', () => {
 
       it('bridgeSwapLegOf: only a final EVM bridge → EVM swap pair', () => {
         const plan = planOf([bridge(), swapB()]);
-        expect(bridgeSwapLegOf(plan, bothChains)).toBe(0);
-        expect(bridgeSwapLegOf(planOf([swapB()]), bothChains)).toBeNull();
-        expect(bridgeSwapLegOf(planOf([bridge(), swapB(), leg({ chain: 'devnet-b', tokenIn: DAI_B, tokenOut: USDC_B, spender: ROUTER_B, path: [DAI_B.address!, USDC_B.address!] })]), bothChains)).toBeNull();
-        expect(bridgeSwapLegOf(plan, { ...bothChains, familyOf: (chain) => (chain === 'devnet-b' ? 'solana' : 'evm') })).toBeNull();
+        expect(bridgeSwapLegOf(plan.legs, bothChains)).toBe(0);
+        expect(bridgeSwapLegOf([swapB()], bothChains)).toBeNull();
+        expect(bridgeSwapLegOf([bridge(), swapB(), leg({ chain: 'devnet-b', tokenIn: DAI_B, tokenOut: USDC_B, spender: ROUTER_B, path: [DAI_B.address!, USDC_B.address!] })], bothChains)).toBeNull();
+        expect(bridgeSwapLegOf(plan.legs, { ...bothChains, familyOf: (chain) => (chain === 'devnet-b' ? 'solana' : 'evm') })).toBeNull();
       });
     });
 

@@ -10,7 +10,7 @@ import {
   SponsoredIntentSpec,
   SponsoredStepSpec,
 } from '@swapgw/contracts';
-import { ChainFamily, PermitContracts, permitLegProblem, validateAddressForFamily } from '@swapgw/chains';
+import { ChainFamily, PermitContracts, permitLegProblem, splitSteps, validateAddressForFamily } from '@swapgw/chains';
 import {
   EncodedCall,
   encodeApprove,
@@ -157,10 +157,12 @@ export function balancesToRead(plan: RoutePlan, holderOn: (chain: string) => str
 }
 
 /**
- * Expands a route plan into the signing steps the user goes through, in order: for each leg, an
- * `approve` step when the leg pulls an ERC-20, then the leg's own call. With a permit (see
- * firstLegPermitOf) the first leg is the SwapGatewayRouter's call carrying it, with no approve
- * (Permit2: one approve of Permit2 first when the user's allowance to it is short).
+ * Expands a route plan into the signing steps the user goes through, in order: the legs split as
+ * @swapgw/chains' `splitSteps` decides (quote-service announces the same split to wallets), each
+ * step encoded here. For each leg, an `approve` step when the leg pulls an ERC-20, then the leg's
+ * own call. With a permit (see firstLegPermitOf) the first leg is the SwapGatewayRouter's call
+ * carrying it, with no approve (Permit2: one approve of Permit2 first when the user's allowance to
+ * it is short).
  *
  * Between legs the user's wallet holds the funds (each step is the user's own transaction), so a
  * leg that follows another spends what the previous leg guarantees (its minAmountOut), never more:
@@ -174,7 +176,7 @@ export function balancesToRead(plan: RoutePlan, holderOn: (chain: string) => str
  * step stays the user's transaction with its gas covered first (covered-transaction).
  *
  * A sponsored route that ends with a bridge between EVM chains and a swap on the destination, both
- * through the chains' SwapGatewayRouters (bridgeSwapLegOf), signs once on the source: the bridge
+ * through the chains' SwapGatewayRouters (@swapgw/chains' bridgeSwapLegOf), signs once on the source: the bridge
  * leg's step is a `bridge-swap` intent binding the destination swap too (the bridge hands the
  * deposit to the destination router, which swaps it for the recipient), and the swap leg has no
  * steps. Its minimum out is the swap leg's, scaled to what the bridge guarantees, as above. The same
@@ -187,14 +189,27 @@ export function planSteps(plan: RoutePlan, request: StepPlanRequest, context: St
   const sponsored = gasPaymentOf(request) === 'sponsored';
   const permit = firstLegPermitOf(plan, request, context);
   const deadline = BigInt(Math.floor(context.nowMs / 1000) + context.swapDeadlineSeconds);
+  const split = splitSteps(plan.legs, context, {
+    gasPayment: sponsored ? 'sponsored' : 'user',
+    firstLegPermit: permit?.kind,
+    permit2Allowance: context.permit2Allowance,
+  });
+  const permitContractsOf = (chain: string): PermitContracts => {
+    const contracts = context.permitContractsOf?.(chain);
+    if (!contracts) throw new Error(`Chain ${chain} has no permit contracts`); // splitSteps checked them
+    return contracts;
+  };
   const steps: PlannedStep[] = [];
   let guaranteedFromPrevious: bigint | null = null;
   let waitFor: PlannedStep['waitFor'];
-  const bridgeSwapAt = sponsored ? bridgeSwapLegOf(plan, context) : null;
 
   plan.legs.forEach((leg, legIndex) => {
+    const legSteps = split.filter((step) => step.legIndex === legIndex);
     // The destination swap of a bridge-swap runs from the bridge leg's signature: no steps of its own.
-    if (bridgeSwapAt !== null && legIndex === bridgeSwapAt + 1) return;
+    if (legSteps.length === 0) {
+      if (split.some((step) => step.legIndex === legIndex - 1 && step.bridgeSwap)) return;
+      throw new Error(`Leg ${legIndex} of route ${plan.routeId} is on ${leg.chain}, a chain without swaps`);
+    }
     const quotedIn = BigInt(leg.amountIn);
     // A prebuilt transaction (aggregator call or Solana transaction) spends what it was built for.
     const prebuilt = Boolean(leg.call || leg.solanaTransaction);
@@ -203,56 +218,56 @@ export function planSteps(plan: RoutePlan, request: StepPlanRequest, context: St
     const isLast = legIndex === plan.legs.length - 1;
     const signer = wallets.walletOn(leg.chain);
     const legRecipient = isLast ? wallets.finalRecipient : wallets.walletOn(leg.tokenOut.chain);
+    const legPermit = legIndex === 0 && permit ? permit : undefined;
+    const gas = (spec: SponsoredStepSpec) => (sponsored ? { sponsored: spec } : {});
     const add = (step: Omit<PlannedStep, 'index' | 'legIndex' | 'chain' | 'signer' | 'waitFor'>) =>
       steps.push({ index: steps.length + 1, legIndex, chain: leg.chain, signer, ...step, ...(waitFor ? { waitFor } : {}) });
 
-    if (context.familyOf(leg.chain) === 'solana') {
-      // SPL transfers need no allowance: the user's own signature authorizes the transfer.
-      const solana =
-        legIndex === bridgeSwapAt
-          ? solanaBridgeSwapStepOf(leg, plan.legs[legIndex + 1], spend, minOut, wallets.finalRecipient, deadline, context)
+    for (const step of legSteps) {
+      if (step.signing === 'solana-transaction') {
+        const next = plan.legs[legIndex + 1];
+        const solana = step.bridgeSwap
+          ? solanaBridgeSwapStepOf(leg, next, spend, minOut, wallets.finalRecipient, deadline, context)
           : solanaStepOf(leg, spend, signer, legRecipient, context);
-      add({ kind: leg.kind, call: null, solana, ...(sponsored ? { sponsored: SOLANA_FEE_PAYER } : {}) });
-    } else if (sponsored) {
-      const contracts = context.permitContractsOf?.(leg.chain);
-      if (contracts && leg.tokenIn.address !== null && permitLegProblem(leg, contracts) === null) {
-        const token = leg.tokenIn.address;
-        const approve = { token, spender: contracts.permit2, amount: spend.toString() };
-        const tokenPermit = context.tokenPermitOf?.(leg.chain, token);
-        if (tokenPermit) {
-          const permit = { token, tokenName: tokenPermit.name, version: tokenPermit.version, spender: contracts.permit2, value: MaxUint256.toString() };
-          add({ kind: 'approve', call: null, approve, sponsored: { mode: 'eip2612-permit', permit } });
+        add({ kind: leg.kind, call: null, solana, ...gas(SOLANA_FEE_PAYER) });
+      } else if (step.kind === 'approve') {
+        const token = leg.tokenIn.address as string;
+        if (step.approves === 'permit2') {
+          const permit2 = legPermit?.permit2 ?? permitContractsOf(leg.chain).permit2;
+          // Permit2 moves tokens with the owner's ERC-20 allowance to it: granted once per token, as
+          // Uniswap's apps do (MaxUint256; Permit2 still needs a signature for every transfer).
+          const approve = { token, spender: permit2, amount: spend.toString() };
+          const tokenPermit =
+            step.signing === 'eip2612-permit' ? context.tokenPermitOf?.(leg.chain, token) : undefined;
+          if (tokenPermit) {
+            const { name: tokenName, version } = tokenPermit;
+            const signed = { token, tokenName, version, spender: permit2, value: MaxUint256.toString() };
+            const sponsoredPermit: SponsoredStepSpec = { mode: 'eip2612-permit', permit: signed };
+            add({ kind: 'approve', call: null, approve, sponsored: sponsoredPermit });
+          } else {
+            const call = encodeApprove(token, permit2, MaxUint256);
+            add({ kind: 'approve', call, approve, ...gas(COVERED) });
+          }
         } else {
-          add({ kind: 'approve', call: encodeApprove(token, contracts.permit2, MaxUint256), approve, sponsored: COVERED });
+          const approve = { token, spender: leg.spender, amount: spend.toString() };
+          add({ kind: 'approve', call: encodeApprove(token, leg.spender, spend), approve, ...gas(COVERED) });
         }
-        const intent =
-          legIndex === bridgeSwapAt
-            ? bridgeSwapIntentOf(leg, plan.legs[legIndex + 1], spend, minOut, wallets.finalRecipient, deadline, contracts, context)
-            : intentOf(leg, spend, minOut, legRecipient, deadline, contracts, context);
+      } else if (step.signing === 'permit2-intent') {
+        const contracts = permitContractsOf(leg.chain);
+        const next = plan.legs[legIndex + 1];
+        const intent = step.bridgeSwap
+          ? bridgeSwapIntentOf(leg, next, spend, minOut, wallets.finalRecipient, deadline, contracts, context)
+          : intentOf(leg, spend, minOut, legRecipient, deadline, contracts, context);
         add({ kind: leg.kind, call: null, sponsored: { mode: 'permit2-intent', intent } });
       } else {
-        if (leg.tokenIn.address !== null) {
-          const approve = { token: leg.tokenIn.address, spender: leg.spender, amount: spend.toString() };
-          add({ kind: 'approve', call: encodeApprove(approve.token, approve.spender, spend), approve, sponsored: COVERED });
-        }
-        add({ kind: leg.kind, call: legCall(leg, spend, minOut, legRecipient, deadline, context), sponsored: COVERED });
+        const call = legCall(leg, spend, minOut, legRecipient, deadline, context, legPermit);
+        add({ kind: leg.kind, call, ...gas(COVERED) });
       }
-    } else {
-      const legPermit = legIndex === 0 && permit ? permit : undefined;
-      if (legPermit?.kind === 'permit2' && (context.permit2Allowance ?? 0n) < spend) {
-        // Permit2 moves tokens with the owner's ERC-20 allowance to it: granted once per token, as
-        // Uniswap's apps do (MaxUint256; Permit2 still needs a signature for every transfer).
-        const approve = { token: legPermit.token, spender: legPermit.permit2, amount: spend.toString() };
-        add({ kind: 'approve', call: encodeApprove(approve.token, approve.spender, MaxUint256), approve });
-      } else if (leg.tokenIn.address !== null && !legPermit) {
-        const approve = { token: leg.tokenIn.address, spender: leg.spender, amount: spend.toString() };
-        add({ kind: 'approve', call: encodeApprove(approve.token, approve.spender, spend), approve });
-      }
-      add({ kind: leg.kind, call: legCall(leg, spend, minOut, legRecipient, deadline, context, legPermit) });
     }
 
     guaranteedFromPrevious = minOut;
-    if (leg.kind === 'bridge' && !isLast && legIndex !== bridgeSwapAt) {
+    const bridgeSwap = legSteps.some((step) => step.bridgeSwap);
+    if (leg.kind === 'bridge' && !isLast && !bridgeSwap) {
       const before = context.balancesBefore.get(balanceKey(leg.tokenOut.chain, leg.tokenOut.address));
       if (before === undefined) throw new Error(`Balance of ${leg.tokenOut.symbol} on ${leg.tokenOut.chain} was not read`);
       waitFor = { token: leg.tokenOut.address, holder: wallets.walletOn(leg.tokenOut.chain), minBalance: (before + minOut).toString() };
@@ -289,34 +304,6 @@ function intentOf(
   }
   if (!leg.path || leg.path.length < 2) throw new Error(`Swap leg ${leg.provider} on ${leg.chain} has no Uniswap V2 path`);
   return { ...common, kind: 'swap', path: leg.path, amountOutMin: minOut.toString(), unwrapNative: isNative(leg.tokenOut), recipient };
-}
-
-/**
- * The index of the bridge leg whose destination swap can run from the source chain's signature, or
- * null: the route's last two legs are a bridge and a swap on the EVM chain it delivers to through
- * that chain's SwapGatewayRouter (its permit contracts, and the Uniswap V2 router it calls), and the
- * swap starts with the bridged token. The bridge leaves either an EVM chain through that chain's
- * SwapGatewayRouter (permit contracts there, the bridge it calls), or Solana as the devnet bridge
- * deposit (an SPL token into the vault, not a prebuilt transaction), whose memo carries the swap.
- */
-export function bridgeSwapLegOf(plan: RoutePlan, context: Pick<StepPlanContext, 'familyOf' | 'permitContractsOf'>): number | null {
-  const at = plan.legs.length - 2;
-  if (at < 0) return null;
-  const [bridge, swap] = [plan.legs[at], plan.legs[at + 1]];
-  if (bridge.kind !== 'bridge' || swap.kind !== 'swap' || bridge.destinationChain !== swap.chain) return null;
-  if (context.familyOf(swap.chain) !== 'evm') return null;
-  const destination = context.permitContractsOf?.(swap.chain);
-  if (!destination || permitLegProblem(swap, destination) !== null) return null;
-  const sourceFamily = context.familyOf(bridge.chain);
-  if (sourceFamily === 'solana') {
-    if (bridge.tokenIn.address === null || bridge.solanaTransaction || bridge.call) return null;
-  } else {
-    const source = context.permitContractsOf?.(bridge.chain);
-    if (sourceFamily !== 'evm' || !source || permitLegProblem(bridge, source) !== null) return null;
-  }
-  const bridged = bridge.tokenOut.address?.toLowerCase();
-  if (bridged === undefined || swap.tokenIn.address?.toLowerCase() !== bridged || swap.path?.[0]?.toLowerCase() !== bridged) return null;
-  return at;
 }
 
 /**

@@ -13,7 +13,9 @@ import {
   Topics,
 } from '@swapgw/contracts';
 import { IdempotentConsumer } from '@swapgw/messaging';
+import type { EntityManager } from 'typeorm';
 import { SwapProgress } from './swap-progress.service';
+import { TypeOrmSwapStore } from './swap-store';
 
 /** signer-surface's events move swaps forward; each eventId is applied once (processed_events). */
 @Controller()
@@ -21,20 +23,23 @@ export class SigningEventsConsumer {
   constructor(
     private readonly consumer: IdempotentConsumer,
     private readonly progress: SwapProgress,
+    private readonly store: TypeOrmSwapStore,
   ) {}
 
   @EventPattern(Topics.signingEvents)
   async onSigningEvent(@Payload() message: unknown, @Ctx() ctx: KafkaContext): Promise<void> {
     const p = this.progress;
+    // Each handler joins the consumer's transaction, which holds the processed_events row.
+    const tx = (manager: EntityManager) => this.store.within(manager);
     await this.consumer.consume(message, ctx, {
-      [SigningEventTypes.payloadReady]: { payload: SigningPayloadReadyEvent, handle: (e: SigningPayloadReadyEvent, _, m) => p.payloadReady(e, m) },
-      [SigningEventTypes.waiting]: { payload: SigningWaitingEvent, handle: (e: SigningWaitingEvent, _, m) => p.waiting(e, m) },
-      [SigningEventTypes.stepSkipped]: { payload: SigningStepSkippedEvent, handle: (e: SigningStepSkippedEvent, _, m) => p.stepSkipped(e, m) },
-      [SigningEventTypes.submitted]: { payload: SigningSubmittedEvent, handle: (e: SigningSubmittedEvent, _, m) => p.submitted(e, m) },
-      [SigningEventTypes.stepIncluded]: { payload: SigningStepIncludedEvent, handle: (e: SigningStepIncludedEvent, _, m) => p.stepIncluded(e, m) },
-      [SigningEventTypes.stepConfirmed]: { payload: SigningStepConfirmedEvent, handle: (e: SigningStepConfirmedEvent, _, m) => p.stepConfirmed(e, m) },
-      [SigningEventTypes.stepFailed]: { payload: SigningStepFailedEvent, handle: (e: SigningStepFailedEvent, _, m) => p.stepFailed(e, m) },
-      [SigningEventTypes.unavailable]: { payload: SigningUnavailableEvent, handle: (e: SigningUnavailableEvent, _, m) => p.unavailable(e, m) },
+      [SigningEventTypes.payloadReady]: { payload: SigningPayloadReadyEvent, handle: (e: SigningPayloadReadyEvent, _, m) => p.payloadReady(e, tx(m)) },
+      [SigningEventTypes.waiting]: { payload: SigningWaitingEvent, handle: (e: SigningWaitingEvent, _, m) => p.waiting(e, tx(m)) },
+      [SigningEventTypes.stepSkipped]: { payload: SigningStepSkippedEvent, handle: (e: SigningStepSkippedEvent, _, m) => p.stepSkipped(e, tx(m)) },
+      [SigningEventTypes.submitted]: { payload: SigningSubmittedEvent, handle: (e: SigningSubmittedEvent, _, m) => p.submitted(e, tx(m)) },
+      [SigningEventTypes.stepIncluded]: { payload: SigningStepIncludedEvent, handle: (e: SigningStepIncludedEvent, _, m) => p.stepIncluded(e, tx(m)) },
+      [SigningEventTypes.stepConfirmed]: { payload: SigningStepConfirmedEvent, handle: (e: SigningStepConfirmedEvent, _, m) => p.stepConfirmed(e, tx(m)) },
+      [SigningEventTypes.stepFailed]: { payload: SigningStepFailedEvent, handle: (e: SigningStepFailedEvent, _, m) => p.stepFailed(e, tx(m)) },
+      [SigningEventTypes.unavailable]: { payload: SigningUnavailableEvent, handle: (e: SigningUnavailableEvent, _, m) => p.unavailable(e, tx(m)) },
     });
   }
 }

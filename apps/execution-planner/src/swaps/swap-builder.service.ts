@@ -1,7 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import {
   CodedError,
   ErrorCodes,
@@ -12,15 +10,13 @@ import {
   SwapEventTypes,
   SwapFailedEvent,
 } from '@swapgw/contracts';
-import { Outbox } from '@swapgw/messaging';
 import { SWAP_CHAINS, SwapChains } from '../chains/swap-chains';
+import { PLANNER_OPTIONS, PlannerOptions } from '../config/planner.options';
 import { balanceKey, balancesToRead, firstLegPermitOf, planSteps, walletsOf } from '../planning/step-plan';
-import { PLANNER_OPTIONS, PlannerOptions } from '../planner.options';
 import { SwapEntity } from './swap.entity';
 import { SwapStepEntity } from './swap-step.entity';
 import { prepareCommandOf, stepIdOf, swapEvent } from './swap-messages';
-
-const UNIQUE_VIOLATION = '23505';
+import { DuplicateSwapError, SwapStore, SwapTransaction } from './swap-store';
 
 /**
  * Codes that are the infrastructure failing rather than a verdict on the build: a command that
@@ -44,8 +40,7 @@ export class SwapBuilder {
   private readonly logger = new Logger(SwapBuilder.name);
 
   constructor(
-    private readonly dataSource: DataSource,
-    private readonly outbox: Outbox,
+    private readonly store: SwapStore,
     @Inject(SWAP_CHAINS) private readonly chains: SwapChains,
     @Inject(PLANNER_OPTIONS) private readonly options: PlannerOptions,
   ) {}
@@ -55,9 +50,9 @@ export class SwapBuilder {
    * build is refused, a failed swap carrying the refusal's code, message and details, which the
    * gateway answers as a synchronous build would have. A replay of a built swap changes nothing.
    */
-  async buildCommand(request: SwapBuildRequest, manager: EntityManager): Promise<void> {
+  async buildCommand(request: SwapBuildRequest, tx: SwapTransaction): Promise<void> {
     try {
-      await this.build(request, manager);
+      await this.build(request, tx);
     } catch (error) {
       if (!(error instanceof CodedError) || NOT_A_VERDICT.has(error.code)) throw error;
       if (error.code === ErrorCodes.IDEMPOTENCY_CONFLICT) {
@@ -65,18 +60,18 @@ export class SwapBuilder {
         this.logger.warn({ msg: 'build command conflicts with the existing swap; ignored', swapId: request.swapId });
         return;
       }
-      await this.recordRefused(manager, request, error);
+      await this.recordRefused(tx, request, error);
     }
   }
 
   /**
-   * Builds the swap. With `manager` (a command's transaction) the writes join it, and a racing
+   * Builds the swap. With `tx` (a command's transaction) the writes join it, and a racing
    * duplicate fails that transaction (it is redelivered and then finds the swap); without, they get
    * a transaction of their own and the race is answered here.
    */
-  async build(request: SwapBuildRequest, manager?: EntityManager): Promise<SwapBuildResult> {
+  async build(request: SwapBuildRequest, tx?: SwapTransaction): Promise<SwapBuildResult> {
     const fingerprint = fingerprintOf(request);
-    const existing = await (manager ?? this.dataSource.manager).getRepository(SwapEntity).findOneBy({ id: request.swapId });
+    const existing = await (tx ?? this.store).findSwap(request.swapId);
     if (existing) return replayed(existing, request, fingerprint);
 
     const nowMs = this.options.clock();
@@ -144,19 +139,18 @@ export class SwapBuilder {
       } satisfies Omit<SwapStepEntity, 'swap'>),
     );
 
-    if (manager) {
-      await this.insert(manager, swap, stepRows);
+    if (tx) {
+      await this.insert(tx, swap, stepRows);
       this.logCreated(swap, steps);
       return { swapId: swap.id, status: swap.status, stepCount: swap.stepCount, created: true };
     }
     try {
-      await this.dataSource.transaction((transaction) => this.insert(transaction, swap, stepRows));
+      await this.store.transaction((transaction) => this.insert(transaction, swap, stepRows));
     } catch (error) {
       // Two deliveries of the same build raced (a gateway retry): the first one's swap stands.
-      if ((error as { code?: string }).code !== UNIQUE_VIOLATION && (error as { driverError?: { code?: string } }).driverError?.code !== UNIQUE_VIOLATION) {
-        throw error;
-      }
-      const winner = await this.dataSource.getRepository(SwapEntity).findOneByOrFail({ id: request.swapId });
+      if (!(error instanceof DuplicateSwapError)) throw error;
+      const winner = await this.store.findSwap(request.swapId);
+      if (!winner) throw new Error(`Swap ${request.swapId} was inserted concurrently but cannot be read`);
       return replayed(winner, request, fingerprint);
     }
     this.logCreated(swap, steps);
@@ -168,7 +162,7 @@ export class SwapBuilder {
   }
 
   /** A refused build as a failed swap with no steps: swap.created then swap.failed with the refusal. */
-  private async recordRefused(manager: EntityManager, request: SwapBuildRequest, refusal: CodedError): Promise<void> {
+  private async recordRefused(tx: SwapTransaction, request: SwapBuildRequest, refusal: CodedError): Promise<void> {
     const nowMs = this.options.clock();
     const details = { ...(refusal.details ?? {}), message: refusal.message };
     const swap = swapOf(request, fingerprintOf(request), {
@@ -180,20 +174,17 @@ export class SwapBuilder {
       updatedAtMs: nowMs,
       expiresAtMs: nowMs,
     });
-    await manager.insert(SwapEntity, swap as QueryDeepPartialEntity<SwapEntity>);
-    await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.created, createdEventOf(swap)));
+    await tx.insertSwap(swap, []);
+    await tx.enqueue(swapEvent(swap.id, SwapEventTypes.created, createdEventOf(swap)));
     const failed: SwapFailedEvent = { swapId: swap.id, status: 'failed', reason: refusal.code, details };
-    await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.failed, failed));
+    await tx.enqueue(swapEvent(swap.id, SwapEventTypes.failed, failed));
     this.logger.log({ msg: 'swap build refused', swapId: swap.id, reason: refusal.code, message: refusal.message });
   }
 
-  private async insert(manager: EntityManager, swap: SwapEntity, steps: SwapStepEntity[]): Promise<void> {
-    // insert, not save: save would turn a racing duplicate into an UPDATE instead of failing.
-    // (The casts only bridge TypeORM's deep-partial typing of jsonb columns.)
-    await manager.insert(SwapEntity, swap as QueryDeepPartialEntity<SwapEntity>);
-    await manager.insert(SwapStepEntity, steps as QueryDeepPartialEntity<SwapStepEntity>[]);
-    await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.created, createdEventOf(swap)));
-    await this.outbox.enqueue(manager, prepareCommandOf(swap, steps[0]));
+  private async insert(tx: SwapTransaction, swap: SwapEntity, steps: SwapStepEntity[]): Promise<void> {
+    await tx.insertSwap(swap, steps);
+    await tx.enqueue(swapEvent(swap.id, SwapEventTypes.created, createdEventOf(swap)));
+    await tx.enqueue(prepareCommandOf(swap, steps[0]));
   }
 
   /** Every chain the route touches needs a signing surface: no placeholder payloads, ever. */

@@ -3,6 +3,7 @@ import { Ctx, EventPattern, KafkaContext, Payload } from '@nestjs/microservices'
 import { SwapBuildRequest, SwapCommandTypes, Topics } from '@swapgw/contracts';
 import { IdempotentConsumer } from '@swapgw/messaging';
 import { SwapBuilder } from './swap-builder.service';
+import { TypeOrmSwapStore } from './swap-store';
 
 /**
  * `swap.commands` (gateway → planner): builds accepted by the gateway before any planning. The
@@ -15,12 +16,16 @@ export class SwapCommandsConsumer {
   constructor(
     private readonly consumer: IdempotentConsumer,
     private readonly builder: SwapBuilder,
+    private readonly store: TypeOrmSwapStore,
   ) {}
 
   @EventPattern(Topics.swapCommands)
   async onSwapCommand(@Payload() message: unknown, @Ctx() ctx: KafkaContext): Promise<void> {
     await this.consumer.consume(message, ctx, {
-      [SwapCommandTypes.build]: { payload: SwapBuildRequest, handle: (request: SwapBuildRequest, _, manager) => this.builder.buildCommand(request, manager) },
+      [SwapCommandTypes.build]: {
+        payload: SwapBuildRequest,
+        handle: (request: SwapBuildRequest, _, manager) => this.builder.buildCommand(request, this.store.within(manager)),
+      },
     });
   }
 }

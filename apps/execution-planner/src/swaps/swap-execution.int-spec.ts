@@ -10,11 +10,12 @@ import { createEnvelope, ensureTopics, kafkaMicroserviceOptions, kafkaSettingsFr
 import { prepareDatabase } from '@swapgw/persistence';
 import { loadConfig } from '@swapgw/runtime';
 import { testEnv, waitFor } from '@swapgw/testing';
-import { plannerModule } from '../app.module';
-import { RegistrySwapChains, SWAP_CHAINS } from '../chains/swap-chains';
+import { AppModule } from '../app.module';
+import { RegistrySwapChains } from '../chains/registry-swap-chains';
+import { SWAP_CHAINS } from '../chains/swap-chains';
 import { plannerDatabaseOptions } from '../database/planner-database';
 import { uniswapV2RouterInterface } from '../planning/calldata';
-import { ExecutionPlannerConfig } from '../planner.config';
+import { ExecutionPlannerConfig } from '../config/execution-planner.config';
 import { SwapBuilder } from './swap-builder.service';
 import { SwapExpirySweeper } from './swap-expiry.sweeper';
 import { SwapProgress } from './swap-progress.service';
@@ -147,7 +148,7 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
     const settings = kafkaSettingsFromEnv('execution-planner-it');
     await ensureTopics(settings);
     const config = loadConfig(ExecutionPlannerConfig, { ...process.env, ...env.env, HEALTH_PORT: '0' });
-    const moduleRef = await Test.createTestingModule({ imports: [plannerModule(config, groupId)] })
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config, { groupId })] })
       .overrideProvider(SWAP_CHAINS)
       .useValue(new RegistrySwapChains(registry))
       .compile();

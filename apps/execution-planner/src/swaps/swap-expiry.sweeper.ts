@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { PeriodicWork } from '@swapgw/runtime';
-import { PLANNER_OPTIONS, PlannerOptions } from '../planner.options';
+import { PLANNER_OPTIONS, PlannerOptions } from '../config/planner.options';
 import { EXPIRABLE_STATUSES, SwapProgress } from './swap-progress.service';
+import { SwapStore } from './swap-store';
 
 const BATCH = 50;
 
@@ -18,7 +18,7 @@ export class SwapExpirySweeper implements OnApplicationBootstrap, OnModuleDestro
   private loop: PeriodicWork | undefined;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly store: SwapStore,
     private readonly progress: SwapProgress,
     @Inject(PLANNER_OPTIONS) private readonly options: PlannerOptions,
   ) {}
@@ -35,12 +35,9 @@ export class SwapExpirySweeper implements OnApplicationBootstrap, OnModuleDestro
 
   /** One pass: expires the swaps that are due; returns how many it expired. */
   async sweepOnce(): Promise<number> {
-    const due = (await this.dataSource.query(
-      `SELECT "id" FROM "planner"."swaps" WHERE "status" = ANY($1) AND "expires_at_ms" <= $2 ORDER BY "expires_at_ms" LIMIT ${BATCH}`,
-      [EXPIRABLE_STATUSES, this.options.clock()],
-    )) as Array<{ id: string }>;
+    const due = await this.store.dueForExpiry(EXPIRABLE_STATUSES, this.options.clock(), BATCH);
     let expired = 0;
-    for (const { id } of due) if (await this.progress.expireIfDue(id)) expired += 1;
+    for (const id of due) if (await this.progress.expireIfDue(id)) expired += 1;
     if (expired > 0) this.logger.log({ msg: 'swaps expired past their deadline', count: expired });
     return expired;
   }

@@ -1,6 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import {
   ErrorCatalog,
   ErrorCode,
@@ -30,11 +28,11 @@ import {
   SwapStepSubmittedEvent,
   Topics,
 } from '@swapgw/contracts';
-import { Outbox } from '@swapgw/messaging';
-import { PLANNER_OPTIONS, PlannerOptions } from '../planner.options';
+import { PLANNER_OPTIONS, PlannerOptions } from '../config/planner.options';
 import { SwapEntity } from './swap.entity';
 import { SwapStepEntity, SwapStepStatus } from './swap-step.entity';
 import { positionOf, prepareCommandOf, stepIdOf, swapEvent } from './swap-messages';
+import { SwapStore, SwapTransaction } from './swap-store';
 
 /** Reason of an expired swap: its encoded calls' deadline passed. */
 export const SWAP_DEADLINE_PASSED = 'SWAP_DEADLINE_PASSED';
@@ -67,13 +65,12 @@ export class SwapProgress {
   private readonly logger = new Logger(SwapProgress.name);
 
   constructor(
-    private readonly dataSource: DataSource,
-    private readonly outbox: Outbox,
+    private readonly store: SwapStore,
     @Inject(PLANNER_OPTIONS) private readonly options: PlannerOptions,
   ) {}
 
-  async payloadReady(event: SigningPayloadReadyEvent, manager: EntityManager): Promise<void> {
-    const locked = await this.lockCurrent(manager, event, ['building', 'ready'], 'signing.payload-ready');
+  async payloadReady(event: SigningPayloadReadyEvent, tx: SwapTransaction): Promise<void> {
+    const locked = await this.lockCurrent(tx, event, ['building', 'ready'], 'signing.payload-ready');
     if (!locked) return;
     const { swap, step } = locked;
     const now = this.options.clock();
@@ -81,7 +78,7 @@ export class SwapProgress {
     step.signingRequestId = event.signingRequestId;
     step.payloadExpiresAtMs = event.expiresAtMs;
     swap.status = 'awaiting_signature';
-    await this.save(manager, swap, step, now);
+    await this.save(tx, swap, step, now);
     const ready: SwapSigningReadyEvent = {
       swapId: swap.id,
       status: swap.status,
@@ -92,35 +89,35 @@ export class SwapProgress {
       executionHints: event.executionHints as Record<string, unknown>,
       clientHints: event.clientHints,
     };
-    await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.signingReady, ready));
+    await tx.enqueue(swapEvent(swap.id, SwapEventTypes.signingReady, ready));
   }
 
-  async waiting(event: SigningWaitingEvent, manager: EntityManager): Promise<void> {
-    const locked = await this.lockCurrent(manager, event, ['building'], 'signing.waiting');
+  async waiting(event: SigningWaitingEvent, tx: SwapTransaction): Promise<void> {
+    const locked = await this.lockCurrent(tx, event, ['building'], 'signing.waiting');
     if (!locked) return;
-    await this.emitPending(manager, locked.swap, event.reason, event.readyAtMs);
+    await this.emitPending(tx, locked.swap, event.reason, event.readyAtMs);
   }
 
-  async submitted(event: SigningSubmittedEvent, manager: EntityManager): Promise<void> {
-    const locked = await this.lockCurrent(manager, event, ['building', 'ready'], 'signing.submitted');
+  async submitted(event: SigningSubmittedEvent, tx: SwapTransaction): Promise<void> {
+    const locked = await this.lockCurrent(tx, event, ['building', 'ready'], 'signing.submitted');
     if (!locked) return;
     const { swap, step } = locked;
     step.status = 'submitted';
     step.txHash = event.txHash;
     swap.status = 'submitted';
-    await this.save(manager, swap, step, this.options.clock());
+    await this.save(tx, swap, step, this.options.clock());
     const submitted: SwapStepSubmittedEvent = { swapId: swap.id, status: swap.status, step: positionOf(swap), chain: step.chain, txHash: event.txHash };
-    await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.stepSubmitted, submitted));
+    await tx.enqueue(swapEvent(swap.id, SwapEventTypes.stepSubmitted, submitted));
   }
 
   /** In a block, not yet confirmed enough: the swap is `confirming`; the step stays `submitted`. */
-  async stepIncluded(event: SigningStepIncludedEvent, manager: EntityManager): Promise<void> {
-    const locked = await this.lockCurrent(manager, event, ['submitted'], 'signing.step-included');
+  async stepIncluded(event: SigningStepIncludedEvent, tx: SwapTransaction): Promise<void> {
+    const locked = await this.lockCurrent(tx, event, ['submitted'], 'signing.step-included');
     if (!locked) return;
     const { swap, step } = locked;
     swap.status = 'confirming';
     step.txHash = event.txHash;
-    await this.save(manager, swap, step, this.options.clock());
+    await this.save(tx, swap, step, this.options.clock());
     const confirming: SwapStepConfirmingEvent = {
       swapId: swap.id,
       status: swap.status,
@@ -131,28 +128,28 @@ export class SwapProgress {
       confirmations: event.confirmations,
       confirmationsRequired: event.confirmationsRequired,
     };
-    await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.stepConfirming, confirming));
+    await tx.enqueue(swapEvent(swap.id, SwapEventTypes.stepConfirming, confirming));
   }
 
-  async stepConfirmed(event: SigningStepConfirmedEvent, manager: EntityManager): Promise<void> {
+  async stepConfirmed(event: SigningStepConfirmedEvent, tx: SwapTransaction): Promise<void> {
     // `ready` too: the confirmation can overtake the submitted event only if they were reordered
     // across partitions, which keying by swapId prevents; accepting it keeps the swap moving anyway.
-    const locked = await this.lockCurrent(manager, event, ['building', 'ready', 'submitted'], 'signing.step-confirmed');
+    const locked = await this.lockCurrent(tx, event, ['building', 'ready', 'submitted'], 'signing.step-confirmed');
     if (!locked) return;
     locked.step.status = 'confirmed';
     locked.step.txHash = event.txHash;
-    await this.advance(manager, locked, event.txHash);
+    await this.advance(tx, locked, event.txHash);
   }
 
-  async stepSkipped(event: SigningStepSkippedEvent, manager: EntityManager): Promise<void> {
-    const locked = await this.lockCurrent(manager, event, ['building', 'ready'], 'signing.step-skipped');
+  async stepSkipped(event: SigningStepSkippedEvent, tx: SwapTransaction): Promise<void> {
+    const locked = await this.lockCurrent(tx, event, ['building', 'ready'], 'signing.step-skipped');
     if (!locked) return;
     locked.step.status = 'skipped';
-    await this.advance(manager, locked, undefined);
+    await this.advance(tx, locked, undefined);
   }
 
-  async stepFailed(event: SigningStepFailedEvent, manager: EntityManager): Promise<void> {
-    const locked = await this.lockCurrent(manager, event, ['building', 'ready', 'submitted'], 'signing.step-failed');
+  async stepFailed(event: SigningStepFailedEvent, tx: SwapTransaction): Promise<void> {
+    const locked = await this.lockCurrent(tx, event, ['building', 'ready', 'submitted'], 'signing.step-failed');
     if (!locked) return;
     const { swap, step } = locked;
     const now = this.options.clock();
@@ -161,23 +158,23 @@ export class SwapProgress {
       // The encoded calls' deadline passed: the step could not succeed any more.
       step.status = 'expired';
       step.failureReason = event.reason;
-      await this.terminate(manager, swap, step, 'expired', SWAP_DEADLINE_PASSED, details, now);
+      await this.terminate(tx, swap, step, 'expired', SWAP_DEADLINE_PASSED, details, now);
       return;
     }
     step.status = 'failed';
     step.failureReason = event.reason;
-    await this.terminate(manager, swap, step, 'failed', event.code, details, now);
+    await this.terminate(tx, swap, step, 'failed', event.code, details, now);
   }
 
-  async unavailable(event: SigningUnavailableEvent, manager: EntityManager): Promise<void> {
-    const locked = await this.lockCurrent(manager, event, ['building', 'ready'], 'signing.unavailable');
+  async unavailable(event: SigningUnavailableEvent, tx: SwapTransaction): Promise<void> {
+    const locked = await this.lockCurrent(tx, event, ['building', 'ready'], 'signing.unavailable');
     if (!locked) return;
     const { swap, step } = locked;
     step.status = 'failed';
     step.failureReason = event.reason;
     // A sponsorship refusal names its own 503 (budget spent, no relayer); otherwise no RPC.
     const code = event.code && event.code in ErrorCatalog && ErrorCatalog[event.code as ErrorCode].status === 503 ? event.code : ErrorCodes.SIGNING_SURFACE_UNAVAILABLE;
-    await this.terminate(manager, swap, step, 'failed', code, { step: positionOf(swap), chain: step.chain, message: event.reason }, this.options.clock());
+    await this.terminate(tx, swap, step, 'failed', code, { step: positionOf(swap), chain: step.chain, message: event.reason }, this.options.clock());
   }
 
   /**
@@ -185,22 +182,22 @@ export class SwapProgress {
    * once per expired payload: the step goes back to `building` until the new payload arrives.
    */
   async refreshSigning(swapId: string, owner: string): Promise<SwapSigningRefreshResult> {
-    return this.dataSource.transaction(async (manager) => {
-      const swap = await manager.getRepository(SwapEntity).findOne({ where: { id: swapId }, lock: { mode: 'pessimistic_write' } });
+    return this.store.transaction(async (tx) => {
+      const swap = await tx.lockSwap(swapId);
       if (!swap || swap.owner !== owner) throw new CodedError(ErrorCodes.SWAP_NOT_FOUND, 'No such swap', { swapId });
       if (isTerminalSwapStatus(swap.status)) {
         throw new CodedError(ErrorCodes.EXECUTION_TERMINAL, `The swap is ${swap.status}`, { status: swap.status, reason: swap.failureReason });
       }
-      const step = await manager.getRepository(SwapStepEntity).findOneByOrFail({ id: stepIdOf(swap.id, swap.currentStep) });
+      const step = await tx.getStep(stepIdOf(swap.id, swap.currentStep));
       const now = this.options.clock();
       const expired = step.status === 'ready' && step.payloadExpiresAtMs !== null && step.payloadExpiresAtMs <= now;
       if (!expired) return { swapId, refreshRequested: false, status: swap.status };
       step.status = 'building';
       swap.status = 'planning';
-      await this.save(manager, swap, step, now);
+      await this.save(tx, swap, step, now);
       const refresh: SigningRefreshCommand = { swapId, stepId: step.id };
-      await this.outbox.enqueue(manager, { topic: Topics.signingCommands, type: SigningCommandTypes.refresh, aggregateId: swapId, payload: refresh });
-      await this.emitPending(manager, swap, 'payload expired; a fresh one is being prepared');
+      await tx.enqueue({ topic: Topics.signingCommands, type: SigningCommandTypes.refresh, aggregateId: swapId, payload: refresh });
+      await this.emitPending(tx, swap, 'payload expired; a fresh one is being prepared');
       return { swapId, refreshRequested: true, status: swap.status };
     });
   }
@@ -211,19 +208,19 @@ export class SwapProgress {
    * another instance already expired, or that moved on, is left alone.
    */
   async expireIfDue(swapId: string): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
-      const swap = await manager.getRepository(SwapEntity).findOne({ where: { id: swapId }, lock: { mode: 'pessimistic_write' } });
+    return this.store.transaction(async (tx) => {
+      const swap = await tx.lockSwap(swapId);
       const now = this.options.clock();
       if (!swap || !EXPIRABLE_STATUSES.includes(swap.status) || swap.expiresAtMs > now) return false;
-      const step = await manager.getRepository(SwapStepEntity).findOneByOrFail({ id: stepIdOf(swap.id, swap.currentStep) });
+      const step = await tx.getStep(stepIdOf(swap.id, swap.currentStep));
       step.status = 'expired';
-      await this.terminate(manager, swap, step, 'expired', SWAP_DEADLINE_PASSED, { step: positionOf(swap), chain: step.chain }, now);
+      await this.terminate(tx, swap, step, 'expired', SWAP_DEADLINE_PASSED, { step: positionOf(swap), chain: step.chain }, now);
       return true;
     });
   }
 
   /** The current step is done (confirmed or skipped): prepare the next one, or complete the swap. */
-  private async advance(manager: EntityManager, { swap, step }: Locked, txHash: string | undefined): Promise<void> {
+  private async advance(tx: SwapTransaction, { swap, step }: Locked, txHash: string | undefined): Promise<void> {
     const now = this.options.clock();
     const done = step.stepIndex;
     const confirmedPosition = positionOf(swap, done);
@@ -232,13 +229,13 @@ export class SwapProgress {
     if (isLast) {
       swap.status = 'completed';
     } else {
-      next = await manager.getRepository(SwapStepEntity).findOneByOrFail({ id: stepIdOf(swap.id, done + 1) });
+      next = await tx.getStep(stepIdOf(swap.id, done + 1));
       next.status = 'building';
       next.updatedAtMs = now;
       swap.currentStep = done + 1;
       swap.status = 'planning';
     }
-    await this.save(manager, swap, step, now);
+    await this.save(tx, swap, step, now);
     const confirmed: SwapStepConfirmedEvent = {
       swapId: swap.id,
       status: swap.status,
@@ -246,19 +243,19 @@ export class SwapProgress {
       chain: step.chain,
       ...(txHash ? { txHash } : { skipped: true }),
     };
-    await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.stepConfirmed, confirmed));
+    await tx.enqueue(swapEvent(swap.id, SwapEventTypes.stepConfirmed, confirmed));
     if (next) {
-      await this.saveStep(manager, next);
-      await this.outbox.enqueue(manager, prepareCommandOf(swap, next));
+      await tx.updateStep(next);
+      await tx.enqueue(prepareCommandOf(swap, next));
       return;
     }
     const completed: SwapCompletedEvent = { swapId: swap.id, status: 'completed', completedAtMs: now };
-    await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.completed, completed));
+    await tx.enqueue(swapEvent(swap.id, SwapEventTypes.completed, completed));
     this.logger.log({ msg: 'swap completed', swapId: swap.id, steps: swap.stepCount });
   }
 
   private async terminate(
-    manager: EntityManager,
+    tx: SwapTransaction,
     swap: SwapEntity,
     step: SwapStepEntity,
     status: 'failed' | 'expired',
@@ -269,28 +266,28 @@ export class SwapProgress {
     swap.status = status;
     swap.failureReason = reason;
     swap.failureDetails = details;
-    await this.save(manager, swap, step, now);
+    await this.save(tx, swap, step, now);
     if (status === 'expired') {
       const expired: SwapExpiredEvent = { swapId: swap.id, status, reason };
-      await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.expired, expired));
+      await tx.enqueue(swapEvent(swap.id, SwapEventTypes.expired, expired));
     } else {
       const failed: SwapFailedEvent = { swapId: swap.id, status, reason, details };
-      await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.failed, failed));
+      await tx.enqueue(swapEvent(swap.id, SwapEventTypes.failed, failed));
     }
     this.logger.warn({ msg: `swap ${status}`, swapId: swap.id, reason, ...details });
   }
 
-  private async emitPending(manager: EntityManager, swap: SwapEntity, reason: string, readyAtMs?: number): Promise<void> {
+  private async emitPending(tx: SwapTransaction, swap: SwapEntity, reason: string, readyAtMs?: number): Promise<void> {
     const pending: SwapSigningPendingEvent = { swapId: swap.id, status: swap.status, step: positionOf(swap), reason, ...(readyAtMs !== undefined ? { readyAtMs } : {}) };
-    await this.outbox.enqueue(manager, swapEvent(swap.id, SwapEventTypes.signingPending, pending));
+    await tx.enqueue(swapEvent(swap.id, SwapEventTypes.signingPending, pending));
   }
 
   /**
    * Locks the swap and returns it with the event's step when that step is the current one and in
    * one of `from`; otherwise null (unknown swap, terminal swap, stale event).
    */
-  private async lockCurrent(manager: EntityManager, ref: StepRef, from: SwapStepStatus[], type: string): Promise<Locked | null> {
-    const swap = await manager.getRepository(SwapEntity).findOne({ where: { id: ref.swapId }, lock: { mode: 'pessimistic_write' } });
+  private async lockCurrent(tx: SwapTransaction, ref: StepRef, from: SwapStepStatus[], type: string): Promise<Locked | null> {
+    const swap = await tx.lockSwap(ref.swapId);
     const ignore = (why: string) => {
       this.logger.log({ msg: `${type} ignored: ${why}`, swapId: ref.swapId, stepId: ref.stepId });
       return null;
@@ -298,7 +295,7 @@ export class SwapProgress {
     if (!swap) return ignore('unknown swap');
     if (isTerminalSwapStatus(swap.status)) return ignore(`swap is ${swap.status}`);
     if (ref.stepId !== stepIdOf(swap.id, swap.currentStep)) return ignore(`step is not the current step ${swap.currentStep}`);
-    const step = await manager.getRepository(SwapStepEntity).findOneByOrFail({ id: ref.stepId });
+    const step = await tx.getStep(ref.stepId);
     if (!from.includes(step.status)) return ignore(`step is ${step.status}`);
     return { swap, step };
   }
@@ -307,26 +304,10 @@ export class SwapProgress {
    * Writes what progress changes on the locked rows: one UPDATE each, no read first (TypeORM's
    * `save` reads a row back to diff it, which was most of the planner's queries per event).
    */
-  private async save(manager: EntityManager, swap: SwapEntity, step: SwapStepEntity, now: number): Promise<void> {
+  private async save(tx: SwapTransaction, swap: SwapEntity, step: SwapStepEntity, now: number): Promise<void> {
     swap.updatedAtMs = now;
     step.updatedAtMs = now;
-    await manager.update(SwapEntity, { id: swap.id }, swapProgressOf(swap));
-    await this.saveStep(manager, step);
+    await tx.updateSwap(swap);
+    await tx.updateStep(step);
   }
-
-  private async saveStep(manager: EntityManager, step: SwapStepEntity): Promise<void> {
-    await manager.update(SwapStepEntity, { id: step.id }, stepProgressOf(step));
-  }
-}
-
-/** The columns of a swap that progress changes (everything else is fixed when it is built). */
-function swapProgressOf(swap: SwapEntity): QueryDeepPartialEntity<SwapEntity> {
-  const { status, currentStep, failureReason, failureDetails, updatedAtMs } = swap;
-  return { status, currentStep, failureReason, failureDetails: failureDetails as QueryDeepPartialEntity<SwapEntity>['failureDetails'], updatedAtMs };
-}
-
-/** The columns of a step that progress changes. */
-function stepProgressOf(step: SwapStepEntity): QueryDeepPartialEntity<SwapStepEntity> {
-  const { status, signingRequestId, payloadExpiresAtMs, txHash, failureReason, updatedAtMs } = step;
-  return { status, signingRequestId, payloadExpiresAtMs, txHash, failureReason, updatedAtMs };
 }

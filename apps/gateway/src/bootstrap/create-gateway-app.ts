@@ -1,6 +1,5 @@
 import { DynamicModule, ForwardReference, Logger, Type } from '@nestjs/common';
-import { ModulesContainer, NestFactory } from '@nestjs/core';
-import { PATTERN_METADATA } from '@nestjs/microservices/constants';
+import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { answerClientError, frameworkErrorAnswer } from '../common/http/client-error';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
@@ -47,8 +46,8 @@ const ENSURE_TOPICS_BOUND_MS = 30_000;
 /**
  * Everything between the config and a listening gateway, shared by main.ts and the e2e tests:
  * migrations, Kafka topics, the Nest app on Fastify with the HTTP shell, OpenAPI, and the Kafka
- * consumer for feature modules that declare @EventPattern handlers. Does not listen, and does not
- * start the consumer (see startConsumers).
+ * consumer of the swap read-model projector (SwapModule's @EventPattern handler, always part of
+ * AppModule). Does not listen, and does not start the consumer (see startConsumers).
  */
 export async function createGatewayApp(config: GatewayConfig, options: CreateGatewayAppOptions = {}): Promise<GatewayApp> {
   if (options.prepare !== false) {
@@ -88,32 +87,15 @@ export async function createGatewayApp(config: GatewayConfig, options: CreateGat
   app.setGlobalPrefix(API_PREFIX);
   const openApi = setupOpenApi(app, fastify);
 
-  const consumes = hasMessageHandlers(app);
-  if (consumes) {
-    app.connectMicroservice(kafkaMicroserviceOptions(gatewayKafkaSettings(config), config.KAFKA_GROUP_ID));
-  }
+  // The swap read-model projector (SwapModule) consumes swap.events through this microservice.
+  app.connectMicroservice(kafkaMicroserviceOptions(gatewayKafkaSettings(config), config.KAFKA_GROUP_ID));
   await app.init();
   return {
     app,
     routes,
     openApi,
     startConsumers: async () => {
-      if (consumes) await app.startAllMicroservices();
+      await app.startAllMicroservices();
     },
   };
-}
-
-/** True when a feature module has Kafka handlers (e.g. the swap read-model projector). */
-function hasMessageHandlers(app: NestFastifyApplication): boolean {
-  for (const module of app.get(ModulesContainer).values()) {
-    for (const wrapper of module.controllers.values()) {
-      const prototype = (wrapper.metatype as Type<unknown> | null)?.prototype as Record<string, unknown> | undefined;
-      if (!prototype) continue;
-      for (const name of Object.getOwnPropertyNames(prototype)) {
-        const member = prototype[name];
-        if (typeof member === 'function' && Reflect.getMetadata(PATTERN_METADATA, member)) return true;
-      }
-    }
-  }
-  return false;
 }

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Body, Controller, Get, HttpCode, Module, Param, Post, Query } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { DiscoveryModule, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
@@ -45,7 +45,12 @@ class ThingsController {
 }
 
 // Preview mode still resolves the graph: the idempotency interceptor's store is named, never used.
-@Module({ controllers: [ThingsController], providers: [{ provide: IdempotencyStore, useValue: {} }] })
+// DiscoveryModule: the document finds the controllers through it, as in the gateway.
+@Module({
+  imports: [DiscoveryModule],
+  controllers: [ThingsController],
+  providers: [{ provide: IdempotencyStore, useValue: {} }],
+})
 class ThingsModule {}
 
 type Json = Record<string, any>;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { INestApplication, Type } from '@nestjs/common';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
-import { ModulesContainer } from '@nestjs/core';
+import { DiscoveryModule, DiscoveryService, InitializeOnPreviewAllowlist } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ErrorCatalog } from '@swapgw/contracts';
@@ -21,6 +21,19 @@ export const OPENAPI_JSON_PATH = 'api/v1/openapi.json';
 export const DOCS_PATH = 'api/v1/docs';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+
+// The document lists the app's controllers through DiscoveryService: the app imports DiscoveryModule
+// (GatewayCoreModule does), which Nest then instantiates also in the preview mode of `npm run openapi`.
+InitializeOnPreviewAllowlist.add(DiscoveryModule);
+
+/** The controller classes of the app. */
+function controllerClasses(app: INestApplication): Array<Type<unknown>> {
+  return app
+    .get(DiscoveryService)
+    .getControllers()
+    .map((wrapper) => wrapper.metatype as Type<unknown> | null)
+    .filter((controller): controller is Type<unknown> => !!controller);
+}
 
 function errorCatalogMarkdown(): string {
   const rows = Object.entries(ErrorCatalog)
@@ -64,24 +77,20 @@ function description(): string {
 /** The DTO class of each `@Query()` / `@Param()` argument of each handler, by operation id. */
 function parameterClassesByOperation(app: INestApplication): Map<string, Array<{ in: 'query' | 'path'; target: Type<unknown> }>> {
   const byOperation = new Map<string, Array<{ in: 'query' | 'path'; target: Type<unknown> }>>();
-  for (const module of app.get(ModulesContainer).values()) {
-    for (const wrapper of module.controllers.values()) {
-      const controller = wrapper.metatype as Type<unknown> | null;
-      if (!controller) continue;
-      for (const method of Object.getOwnPropertyNames(controller.prototype)) {
-        const args = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, method) as Record<string, { index: number; data?: unknown }> | undefined;
-        const types = Reflect.getMetadata('design:paramtypes', controller.prototype, method) as Array<Type<unknown>> | undefined;
-        if (!args || !types) continue;
-        const classes: Array<{ in: 'query' | 'path'; target: Type<unknown> }> = [];
-        for (const [key, arg] of Object.entries(args)) {
-          const kind = Number(key.split(':')[0]);
-          const location = kind === RouteParamtypes.QUERY ? 'query' : kind === RouteParamtypes.PARAM ? 'path' : undefined;
-          const target = types[arg.index];
-          // A whole-object argument of a DTO class (not `@Param('id') id: string`).
-          if (location && arg.data === undefined && typeof target === 'function' && target !== Object) classes.push({ in: location, target });
-        }
-        if (classes.length > 0) byOperation.set(`${controller.name}_${method}`, classes);
+  for (const controller of controllerClasses(app)) {
+    for (const method of Object.getOwnPropertyNames(controller.prototype)) {
+      const args = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, method) as Record<string, { index: number; data?: unknown }> | undefined;
+      const types = Reflect.getMetadata('design:paramtypes', controller.prototype, method) as Array<Type<unknown>> | undefined;
+      if (!args || !types) continue;
+      const classes: Array<{ in: 'query' | 'path'; target: Type<unknown> }> = [];
+      for (const [key, arg] of Object.entries(args)) {
+        const kind = Number(key.split(':')[0]);
+        const location = kind === RouteParamtypes.QUERY ? 'query' : kind === RouteParamtypes.PARAM ? 'path' : undefined;
+        const target = types[arg.index];
+        // A whole-object argument of a DTO class (not `@Param('id') id: string`).
+        if (location && arg.data === undefined && typeof target === 'function' && target !== Object) classes.push({ in: location, target });
       }
+      if (classes.length > 0) byOperation.set(`${controller.name}_${method}`, classes);
     }
   }
   return byOperation;
@@ -187,14 +196,10 @@ function modelClasses(app: INestApplication): Array<Type<unknown>> {
       visit(Array.isArray(type) ? type[0] : type);
     }
   };
-  for (const module of app.get(ModulesContainer).values()) {
-    for (const wrapper of module.controllers.values()) {
-      const controller = wrapper.metatype as Type<unknown> | null;
-      if (!controller) continue;
-      for (const method of Object.getOwnPropertyNames(controller.prototype)) {
-        const types = Reflect.getMetadata('design:paramtypes', controller.prototype, method) as unknown[] | undefined;
-        for (const type of types ?? []) visit(type);
-      }
+  for (const controller of controllerClasses(app)) {
+    for (const method of Object.getOwnPropertyNames(controller.prototype)) {
+      const types = Reflect.getMetadata('design:paramtypes', controller.prototype, method) as unknown[] | undefined;
+      for (const type of types ?? []) visit(type);
     }
   }
   return [...found];

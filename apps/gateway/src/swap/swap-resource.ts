@@ -1,3 +1,4 @@
+import { baseUnitsToAmount } from '@swapgw/chains';
 import { CodedError, ErrorCodes, RoutePlan, SwapStatus } from '@swapgw/contracts';
 import type { SwapStepRecord } from './swap-steps';
 import type { SwapViewEntity } from './swap-view.entity';
@@ -22,6 +23,7 @@ export interface QuotedSwap {
   toChain: string;
   tokenIn: QuotedToken;
   tokenOut: QuotedToken;
+  /** Stored in base units (the plan's); shown in units of the token (resourceOf). */
   amountIn: string;
   expectedAmountOut: string;
   /** The last leg's minimum out (slippage applied): the least the recipient receives. */
@@ -63,6 +65,19 @@ export function quotedOf(plan: RoutePlan): QuotedSwap {
   };
 }
 
+/**
+ * The view stores the plan's figures as the planner has them, in base units; the API shows every
+ * amount in units of its token (the quote's own convention).
+ */
+function inTokenUnits(quoted: QuotedSwap): QuotedSwap {
+  return {
+    ...quoted,
+    amountIn: baseUnitsToAmount(quoted.amountIn, quoted.tokenIn.decimals),
+    expectedAmountOut: baseUnitsToAmount(quoted.expectedAmountOut, quoted.tokenOut.decimals),
+    minAmountOut: baseUnitsToAmount(quoted.minAmountOut, quoted.tokenOut.decimals),
+  };
+}
+
 export function resourceOf(view: SwapViewEntity): SwapResource {
   return {
     swapId: view.swapId,
@@ -70,7 +85,7 @@ export function resourceOf(view: SwapViewEntity): SwapResource {
     steps: view.steps ?? [],
     failure:
       view.failureReason !== null ? { reason: view.failureReason, details: view.failureDetails } : null,
-    quoted: view.quoted,
+    quoted: view.quoted && inTokenUnits(view.quoted),
     createdAtMs: view.createdAtMs,
     updatedAtMs: view.updatedAtMs,
   };

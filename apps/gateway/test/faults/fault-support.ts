@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { ErrorCatalog } from '@swapgw/contracts';
-import { ApiClient, ApiResponse, Stack, waitFor } from '@swapgw/testing';
+import { ApiResponse, Stack, waitFor } from '@swapgw/testing';
 
-// Assertions and waits shared by the fault suites (outages, kafka-proxy).
+// Assertions and waits shared by the fault suites (outages, kafka-proxy). The swap steps they take
+// (quote, build, signing poll) are support/swap-steps.ts's; re-exported for the suites that still
+// import them from here.
+export { buildSwap, freshQuote, QuotedRoute, untilSigningReady } from '../support/swap-steps';
 
 /** An ApiError body whose code is in the catalog with the status the response has. */
 export function expectApiError(res: ApiResponse, status: number): void {
@@ -50,17 +53,6 @@ export async function stackReady(stack: Stack, timeoutMs = 120_000): Promise<voi
   );
 }
 
-/** Polls a swap's signing payload until it is ready (200). */
-export async function untilSigningReady(client: ApiClient, swapId: string): Promise<ApiResponse> {
-  return waitFor(
-    async () => {
-      const res = await client.get(`/swap/${swapId}/signing`);
-      return res.status === 200 ? res : undefined;
-    },
-    { timeoutMs: 150_000, intervalMs: 500, description: `swap ${swapId} signing payload ready` },
-  );
-}
-
 /** Retries a call as a client retries a 503 (same Idempotency-Key) until it is accepted. */
 export async function untilAccepted(
   call: () => Promise<ApiResponse>,
@@ -82,43 +74,4 @@ export function privateDatabaseUrl(label: string, databaseUrl: string): string {
   const url = new URL(databaseUrl);
   url.pathname = `/swapgw_${label}_${randomBytes(4).toString('hex')}`;
   return url.toString();
-}
-
-export const FAULT_QUOTE = {
-  fromChain: 'devnet-a',
-  toChain: 'devnet-a',
-  tokenIn: 'USDC',
-  tokenOut: 'DAI',
-  amount: '1',
-};
-
-export interface QuotedRoute {
-  quoteId: string;
-  routeId: string;
-}
-
-/** A quote that must succeed, and its first route. */
-export async function freshQuote(client: ApiClient): Promise<QuotedRoute> {
-  const res = await client.post('/quote', FAULT_QUOTE, { timeoutMs: 60_000 });
-  expect(res.status).toBe(200);
-  return { quoteId: res.body.data.quoteId, routeId: res.body.data.routes[0].routeId };
-}
-
-/**
- * POST /swap/build with an Idempotency-Key, waiting up to `waitForTxRequestMs` for the payload. The
- * wallet pays its own gas (gasPayment user): the fault suites count its nonces to prove each step
- * was broadcast once.
- */
-export function buildSwap(
-  client: ApiClient,
-  key: string,
-  route: QuotedRoute,
-  userAddress: string,
-  waitForTxRequestMs: number,
-): Promise<ApiResponse> {
-  return client.post(
-    '/swap/build',
-    { ...route, userAddress, gasPayment: 'user', waitForTxRequestMs },
-    { idempotencyKey: key, timeoutMs: 60_000 },
-  );
 }

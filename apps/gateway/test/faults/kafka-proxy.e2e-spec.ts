@@ -17,18 +17,14 @@ import {
   waitFor,
 } from '@swapgw/testing';
 import { swapIdOf } from '../../src/swap/swap-id';
+import { buildSwap, freshQuote as freshQuoteOf, QuotedRoute, SMALL_QUOTE, untilSigningReady } from '../support/swap-steps';
 import {
-  buildSwap,
   expectAcceptedOrUnavailable,
   expectApiError,
   expectQuoteOrUpstreamFailed,
-  FAULT_QUOTE,
-  freshQuote as freshQuoteOf,
   privateDatabaseUrl,
-  QuotedRoute,
   stackReady,
   untilAccepted,
-  untilSigningReady,
 } from './fault-support';
 
 // Network faults between the apps and Kafka, on a stack of its own: a private broker that
@@ -107,7 +103,7 @@ describe('Kafka behind a fault proxy: latency, cut connections and a blackhole o
   const freshQuote = (): Promise<QuotedRoute> => freshQuoteOf(client);
   const build = (key: string, quote: QuotedRoute, waitForTxRequestMs: number): Promise<ApiResponse> =>
     buildSwap(client, key, quote, USER_ADDRESS, waitForTxRequestMs);
-  const quoteCall = (): Promise<ApiResponse> => client.post('/quote', FAULT_QUOTE, { timeoutMs: 60_000 });
+  const quoteCall = (): Promise<ApiResponse> => client.post('/quote', SMALL_QUOTE, { timeoutMs: 60_000 });
 
   /** Retries each refused build with its Idempotency-Key, waits for every swap's payload, checks the tables. */
   async function everyBuildReadyOnce(

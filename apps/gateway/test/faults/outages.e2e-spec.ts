@@ -19,17 +19,14 @@ import {
   waitFor,
 } from '@swapgw/testing';
 import { swapIdOf } from '../../src/swap/swap-id';
+import { buildSwap, freshQuote as freshQuoteOf, QuotedRoute, untilSigningReady } from '../support/swap-steps';
 import {
-  buildSwap,
   expectAcceptedOrUnavailable,
-  freshQuote as freshQuoteOf,
   privateDatabaseUrl,
-  QuotedRoute,
   expectApiError,
   isReady,
   stackReady,
   untilAccepted,
-  untilSigningReady,
 } from './fault-support';
 
 // Fault tests on a stack of their own, so the outages hurt nobody else's suite:

@@ -4,6 +4,8 @@ import { OpenApiValidator } from './openapi-validator';
 
 /** What an e2e suite talks to the stack the e2e global setup started with. */
 export interface E2eApi {
+  /** The owner of the suite's API key. */
+  owner: string;
   client: ApiClient;
   /** The second gateway instance when the stack runs two (polls go there), else the first. */
   poller: ApiClient;
@@ -16,10 +18,12 @@ export interface E2eApi {
 export async function connectE2eApi(ownerPrefix: string): Promise<E2eApi> {
   const gatewayUrl = process.env.GATEWAY_URL;
   if (!gatewayUrl) throw new Error('GATEWAY_URL is not set: run through the e2e project (global setup starts the stack)');
-  const key = await createApiKey(`${ownerPrefix}-${randomUUID().slice(0, 8)}`);
+  const owner = `${ownerPrefix}-${randomUUID().slice(0, 8)}`;
+  const key = await createApiKey(owner);
   const urls = (process.env.GATEWAY_URLS ?? '').split(',').filter(Boolean);
   const openApi = await OpenApiValidator.fetch(gatewayUrl);
   return {
+    owner,
     client: api(gatewayUrl, key),
     poller: api(urls[1] ?? gatewayUrl, key),
     openApi,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import { canonicalJson } from '@swapgw/runtime';
@@ -21,6 +22,7 @@ export type IdempotentOutcome<T> = { replayed: false; response: T } | { replayed
  * back, goes on as the first. The record and the order write commit together, so exactly one
  * order exists per key, and a record never exists without its response.
  */
+@Injectable()
 export class IdempotencyStore {
   async run<T>(
     manager: EntityManager,

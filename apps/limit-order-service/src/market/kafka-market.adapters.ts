@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { TermsChain } from '@swapgw/chains';
+import { baseUnitsToAmount, type TermsChain } from '@swapgw/chains';
 import {
   CatalogMessageTypes,
   CodedError,
@@ -18,7 +18,6 @@ import {
 } from '@swapgw/contracts';
 import { RequestReplyClient } from '@swapgw/messaging';
 import { LimitOrderServiceConfig } from '../config/limit-order-service.config';
-import { fromBaseUnits } from '../orders/token-amount';
 import { FillQuote } from './fill-search';
 import { CatalogDirectory, MarketQuoter, QuoteTerms, SwapBuilder, SwapBuildOrder, TokenInfo } from './market.ports';
 
@@ -90,7 +89,7 @@ export class QuoteServiceMarketQuoter extends MarketQuoter {
       toChain: terms.toChain,
       tokenIn: terms.tokenIn,
       tokenOut: terms.tokenOut,
-      amount: fromBaseUnits(amountIn, terms.tokenInDecimals),
+      amount: baseUnitsToAmount(amountIn, terms.tokenInDecimals),
       ...(terms.network ? { network: terms.network as CreateQuoteRequest['network'] } : {}),
       ...(terms.slippageBps !== null && terms.slippageBps !== undefined ? { slippageBps: terms.slippageBps } : {}),
       ...(terms.recipient ? { recipient: terms.recipient } : {}),

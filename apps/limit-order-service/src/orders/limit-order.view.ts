@@ -1,6 +1,6 @@
 import { LimitOrderEventPayload, LimitOrderView } from '@swapgw/contracts';
 import { LimitOrderEntity } from './limit-order.entity';
-import { fromBaseUnits } from './token-amount';
+import { baseUnitsToAmount } from '@swapgw/chains';
 
 export function toLimitOrderView(order: LimitOrderEntity): LimitOrderView {
   return {
@@ -16,7 +16,7 @@ export function toLimitOrderView(order: LimitOrderEntity): LimitOrderView {
     tokenIn: order.tokenIn,
     tokenOut: order.tokenOut,
     amount: order.amount,
-    filledAmount: order.filledAmountBase === null ? null : fromBaseUnits(BigInt(order.filledAmountBase), order.tokenInDecimals),
+    filledAmount: order.filledAmountBase === null ? null : baseUnitsToAmount(BigInt(order.filledAmountBase), order.tokenInDecimals),
     network: order.network,
     slippageBps: order.slippageBps,
     recipient: order.recipient,

@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { PeriodicWork } from '@swapgw/runtime';
 import { LimitOrderServiceConfig } from '../config/limit-order-service.config';
-import { ExpirySweeper } from '../sweeper/expiry-sweeper';
+import { ExpirySweeper } from './expiry-sweeper';
 import { TriggerWatcher } from './trigger-watcher';
 
 /**

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { baseUnitsToAmount } from '@swapgw/chains';
 import { LimitOrderEventTypes } from '@swapgw/contracts';
 import { meetsLimit } from '../market/fill-search';
 import { MarketQuoter, SwapBuilder } from '../market/market.ports';
@@ -200,7 +201,8 @@ export class TriggerWatcher {
       await this.history.record(manager, LimitOrderEventTypes.triggered, current, {
         quoteId: quote.quoteId,
         routeId: quote.routeId,
-        expectedAmountOut: quote.amountOut.toString(),
+        // In units of tokenOut, as every amount of the public API (the event reaches webhooks).
+        expectedAmountOut: baseUnitsToAmount(quote.amountOut, current.tokenOutDecimals),
       });
       return true;
     });

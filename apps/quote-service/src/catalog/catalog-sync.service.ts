@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ChainRegistry } from '@swapgw/chains';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import { DataSource, EntityManager } from 'typeorm';
@@ -26,7 +26,7 @@ interface SourceState {
  * (idempotent upsert keyed by chain + asset), supported flags from the SupportPolicy, and pairs.
  * Listings call `ensureAvailable` first: a source that has never loaded makes them 502.
  */
-export class CatalogSync {
+export class CatalogSync implements OnApplicationBootstrap {
   private readonly logger = new Logger(CatalogSync.name);
   private readonly state = new Map<string, SourceState>();
   private inFlight: Promise<void> | null = null;
@@ -43,6 +43,11 @@ export class CatalogSync {
     private readonly policy: SupportPolicy,
     private readonly options: CatalogSyncOptions,
   ) {}
+
+  /** The catalog is seeded before the app serves (the Kafka consumer starts after bootstrap). */
+  onApplicationBootstrap(): Promise<void> {
+    return this.seed();
+  }
 
   /** Full seed at start: never throws for a failing source (listings report it as 502). */
   async seed(): Promise<void> {

@@ -1,3 +1,4 @@
+import { bigintAsNumber } from '@swapgw/persistence';
 import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity({ name: 'chains' })
@@ -30,8 +31,8 @@ export class ChainEntity {
   @Column({ type: 'integer' })
   position!: number;
 
-  @Column({ name: 'updated_at_ms', type: 'bigint' })
-  updatedAtMs!: string;
+  @Column({ name: 'updated_at_ms', type: 'bigint', transformer: bigintAsNumber })
+  updatedAtMs!: number;
 }
 
 @Entity({ name: 'tokens' })
@@ -88,8 +89,8 @@ export class TokenEntity {
   @Column({ type: 'text' })
   source!: string;
 
-  @Column({ name: 'updated_at_ms', type: 'bigint' })
-  updatedAtMs!: string;
+  @Column({ name: 'updated_at_ms', type: 'bigint', transformer: bigintAsNumber })
+  updatedAtMs!: number;
 }
 
 @Entity({ name: 'pairs' })
@@ -116,8 +117,8 @@ export class PairEntity {
   @Column({ type: 'boolean' })
   supported!: boolean;
 
-  @Column({ name: 'updated_at_ms', type: 'bigint' })
-  updatedAtMs!: string;
+  @Column({ name: 'updated_at_ms', type: 'bigint', transformer: bigintAsNumber })
+  updatedAtMs!: number;
 }
 
 /** Sync state of each token discovery source: a source that never loaded makes listings 502. */
@@ -132,11 +133,11 @@ export class TokenSourceEntity {
   @Column({ name: 'token_count', type: 'integer' })
   tokenCount!: number;
 
-  @Column({ name: 'last_success_at_ms', type: 'bigint', nullable: true })
-  lastSuccessAtMs!: string | null;
+  @Column({ name: 'last_success_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
+  lastSuccessAtMs!: number | null;
 
-  @Column({ name: 'last_attempt_at_ms', type: 'bigint' })
-  lastAttemptAtMs!: string;
+  @Column({ name: 'last_attempt_at_ms', type: 'bigint', transformer: bigintAsNumber })
+  lastAttemptAtMs!: number;
 
   @Column({ name: 'last_error', type: 'text', nullable: true })
   lastError!: string | null;

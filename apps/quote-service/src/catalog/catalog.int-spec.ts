@@ -1,21 +1,21 @@
 import { loadDevnetManifest } from '@swapgw/devnet';
 import { ListPairsRequest, ListTokensRequest, PairView, TokenView } from '@swapgw/contracts';
-import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, useDevnet } from '../../test/support/quote-service-test-support';
+import { createQuoteTestDatabase, errorCodeOf, QuoteTestApp, buildQuoteTestApp, useDevnet } from '../../test/support/quote-service-test-support';
 
 describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
   let devnet: { manifestPath: string; stop(): Promise<void> };
   let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
-  let service: ReturnType<typeof quoteTestComponents>;
+  let service: QuoteTestApp;
 
   beforeAll(async () => {
     devnet = await useDevnet();
     database = await createQuoteTestDatabase();
-    service = quoteTestComponents(database.dataSource, { DEVNET_MANIFEST: devnet.manifestPath });
+    service = await buildQuoteTestApp(database.dataSource, { DEVNET_MANIFEST: devnet.manifestPath });
     await service.sync.seed();
   });
 
   afterAll(async () => {
-    service?.registry.destroy();
+    await service?.close();
     await database?.drop();
     await devnet?.stop();
   });

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import {
   ChainView,
   ListChainsResult,
@@ -88,6 +89,7 @@ interface PairRow {
 }
 
 /** Read side of the catalog: GET /chains, /tokens and /pairs, with keyset pagination. */
+@Injectable()
 export class CatalogService {
   /** Schema-qualified table names of this DataSource (see quoteTables). */
   private get t() {

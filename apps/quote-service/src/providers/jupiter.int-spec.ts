@@ -2,7 +2,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
-import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, planOf } from '../../test/support/quote-service-test-support';
+import { createQuoteTestDatabase, errorCodeOf, QuoteTestApp, buildQuoteTestApp, planOf } from '../../test/support/quote-service-test-support';
 import { JUPITER_PROGRAM_ID, WRAPPED_SOL_MINT } from './jupiter.provider';
 
 const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
@@ -113,15 +113,15 @@ describe('Jupiter provider against a local server speaking its Swap API (real Po
   const jupiter = new FakeJupiterServer();
   const user = Keypair.generate();
   let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
-  const components: ReturnType<typeof quoteTestComponents>[] = [];
+  const apps: QuoteTestApp[] = [];
 
   const withEnv = async (env: Record<string, string>) => {
-    const c = quoteTestComponents(database.dataSource, { DEVNET_MANIFEST: '/nonexistent/devnet/manifest.json', QUOTE_PROVIDER_TIMEOUT_MS: '500', ...env });
-    components.push(c);
-    await c.sync.seed();
-    return c;
+    const app = await buildQuoteTestApp(database.dataSource, { DEVNET_MANIFEST: '/nonexistent/devnet/manifest.json', QUOTE_PROVIDER_TIMEOUT_MS: '500', ...env });
+    apps.push(app);
+    await app.sync.seed();
+    return app;
   };
-  let service: ReturnType<typeof quoteTestComponents>;
+  let service: QuoteTestApp;
 
   beforeAll(async () => {
     await jupiter.start();
@@ -130,7 +130,7 @@ describe('Jupiter provider against a local server speaking its Swap API (real Po
   });
 
   afterAll(async () => {
-    components.forEach((c) => c.registry.destroy());
+    await Promise.all(apps.map((app) => app.close()));
     await jupiter.stop();
     await database?.drop();
   });
@@ -150,7 +150,19 @@ describe('Jupiter provider against a local server speaking its Swap API (real Po
   it('quotes SOL → USDC with the documented parameters and carries a signable transaction for the recipient', async () => {
     const quote = await service.quotes.create({ fromChain: 'solana', toChain: 'solana', tokenIn: 'SOL', tokenOut: 'USDC', amount: '1', slippageBps: 100, recipient: user.publicKey.toBase58() });
     expect(quote.routes).toHaveLength(1);
-    expect(quote.routes[0]).toMatchObject({ provider: 'jupiter', providers: ['jupiter'], family: 'same-chain', stepCount: 1, expectedAmountOut: '152340000', warnings: [] });
+    // In units of each token: SOL has 9 decimals, USDC 6 (Jupiter answers base units).
+    expect(quote.routes[0]).toMatchObject({
+      provider: 'jupiter',
+      providers: ['jupiter'],
+      family: 'same-chain',
+      stepCount: 1,
+      amountIn: '1',
+      expectedAmountOut: '152.34',
+      minAmountOut: '150.8166',
+      tokenInDecimals: 9,
+      tokenOutDecimals: 6,
+      warnings: [],
+    });
 
     const [quoteCall, swapCall] = jupiter.requests;
     expect(Object.fromEntries(quoteCall.url.searchParams)).toEqual({ inputMint: WRAPPED_SOL_MINT, outputMint: USDC_MINT, amount: '1000000000', slippageBps: '100', swapMode: 'ExactIn' });

@@ -2,7 +2,7 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import { AddressInfo } from 'node:net';
 import { freePort } from '@swapgw/testing';
 import { getAddress } from 'ethers';
-import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, planOf } from '../../test/support/quote-service-test-support';
+import { createQuoteTestDatabase, errorCodeOf, QuoteTestApp, buildQuoteTestApp, planOf } from '../../test/support/quote-service-test-support';
 
 const ETHEREUM_USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const ARBITRUM_USDC = '0xaf88d065e77c8cC2239327C5EDb3A432268e5831';
@@ -85,15 +85,15 @@ function lifiQuote(url: URL, toAmount: string, toAmountMin: string) {
 describe('LI.FI provider against a local server speaking its API (real PostgreSQL)', () => {
   const lifi = new FakeLifiServer();
   let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
-  let service: ReturnType<typeof quoteTestComponents>;
-  const components: ReturnType<typeof quoteTestComponents>[] = [];
+  let service: QuoteTestApp;
+  const apps: QuoteTestApp[] = [];
   const noDevnet = '/nonexistent/devnet/manifest.json';
 
   const withEnv = async (env: Record<string, string>) => {
-    const c = quoteTestComponents(database.dataSource, { DEVNET_MANIFEST: noDevnet, ...env });
-    components.push(c);
-    await c.sync.seed();
-    return c;
+    const app = await buildQuoteTestApp(database.dataSource, { DEVNET_MANIFEST: noDevnet, ...env });
+    apps.push(app);
+    await app.sync.seed();
+    return app;
   };
 
   beforeAll(async () => {
@@ -103,7 +103,7 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
   });
 
   afterAll(async () => {
-    components.forEach((c) => c.registry.destroy());
+    await Promise.all(apps.map((app) => app.close()));
     await lifi.stop();
     await database?.drop();
   });
@@ -146,7 +146,12 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
       bridgeProvider: 'stargate',
       family: 'cross-chain',
       stepCount: 1,
-      expectedAmountOut: '998700000',
+      // In units of USDC (6 decimals): LI.FI's toAmount and toAmountMin are base units.
+      amountIn: '1000',
+      expectedAmountOut: '998.7',
+      minAmountOut: '993.7065',
+      tokenInDecimals: 6,
+      tokenOutDecimals: 6,
       estimatedDurationSeconds: 64,
       warnings: [],
     });
@@ -238,16 +243,16 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
 describe('token discovery upstream (TOKEN_LIST_URL) against a local server', () => {
   const lists = new FakeLifiServer();
   let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
-  let service: ReturnType<typeof quoteTestComponents>;
+  let service: QuoteTestApp;
 
   beforeAll(async () => {
     await lists.start();
     database = await createQuoteTestDatabase();
-    service = quoteTestComponents(database.dataSource, { DEVNET_MANIFEST: '/nonexistent/manifest.json', TOKEN_LIST_URL: `${lists.url}/tokens.json` });
+    service = await buildQuoteTestApp(database.dataSource, { DEVNET_MANIFEST: '/nonexistent/manifest.json', TOKEN_LIST_URL: `${lists.url}/tokens.json` });
   });
 
   afterAll(async () => {
-    service?.registry.destroy();
+    await service?.close();
     await lists.stop();
     await database?.drop();
   });

@@ -48,4 +48,11 @@ export interface RouteWarningThresholds {
 export const RouteWarnings = {
   highPriceImpact: 'HIGH_PRICE_IMPACT',
   thinLiquidity: 'THIN_LIQUIDITY',
+  /** A hop takes half or more of a pool's output side: the input is as large as the pool (or larger). */
+  exceedsLiquidity: 'AMOUNT_EXCEEDS_LIQUIDITY',
+  /** The request's amount is a whole number worth a token or more in base units (amountLooksLikeBaseUnits). */
+  amountLooksLikeBaseUnits: 'AMOUNT_LOOKS_LIKE_BASE_UNITS',
 } as const;
+
+/** A hop's share of a pool's output side from which the route is flagged AMOUNT_EXCEEDS_LIQUIDITY. */
+export const EXCEEDS_LIQUIDITY_SHARE_BPS = 5000;

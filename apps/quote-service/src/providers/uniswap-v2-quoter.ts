@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { ChainRegistry } from '@swapgw/chains';
 import { getAddress, getCreate2Address, Interface, isError, keccak256, solidityPacked } from 'ethers';
 import { getAmountsOut, HopReserves, priceImpactBps } from './uniswap-v2-math';
@@ -26,6 +27,7 @@ export interface PathQuote {
  * path through WETH. Pair addresses are computed with CREATE2 (no factory round trip); a pair with
  * no code reads as "no pool", while an RPC failure propagates (the provider failed).
  */
+@Injectable()
 export class UniswapV2Quoter {
   private readonly reserveReads = new Map<string, Promise<readonly [bigint, bigint] | null>>();
   private readonly pairAddresses = new Map<string, string>();

@@ -1,7 +1,7 @@
 import type { RouteLeg } from '@swapgw/contracts';
 import { applySlippage } from '../quote/amounts';
 import { ProviderNames } from '../catalog/support-policy';
-import { CandidateRoute, QuoteContext, QuoteProvider, QuoteToken, RouteWarnings, RouteWarningThresholds } from './quote-provider';
+import { CandidateRoute, QuoteContext, QuoteProvider, QuoteToken, EXCEEDS_LIQUIDITY_SHARE_BPS, RouteWarnings, RouteWarningThresholds } from './quote-provider';
 import { PathQuote, UniswapV2Quoter } from './uniswap-v2-quoter';
 
 /** Seconds until a swap on the chain is final enough to act on: devnets mine at once. */
@@ -38,6 +38,7 @@ export function pathWarnings(quote: PathQuote, thresholds: RouteWarningThreshold
   const warnings: string[] = [];
   if (quote.priceImpactBps > thresholds.priceImpactBps) warnings.push(RouteWarnings.highPriceImpact);
   if (quote.maxReserveShareBps > thresholds.thinLiquidityBps) warnings.push(RouteWarnings.thinLiquidity);
+  if (quote.maxReserveShareBps >= EXCEEDS_LIQUIDITY_SHARE_BPS) warnings.push(RouteWarnings.exceedsLiquidity);
   return warnings;
 }
 

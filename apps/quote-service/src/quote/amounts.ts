@@ -8,16 +8,6 @@ export function toBaseUnits(amount: string, decimals: number): bigint {
   return termsAmountToBaseUnits(amount, decimals, 'amount');
 }
 
-/** Base units → human decimal string without trailing zeros ("1500000", 6 → "1.5"). */
-export function fromBaseUnits(units: bigint, decimals: number): string {
-  const negative = units < 0n;
-  const abs = negative ? -units : units;
-  const base = 10n ** BigInt(decimals);
-  const whole = abs / base;
-  const fraction = (abs % base).toString().padStart(decimals, '0').replace(/0+$/, '');
-  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
-}
-
 export const BPS_DENOMINATOR = 10_000n;
 
 /** The least amount accepted after slippage: floor(amount × (10000 − bps) / 10000). */

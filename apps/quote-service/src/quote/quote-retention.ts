@@ -1,13 +1,16 @@
-import { Logger } from '@nestjs/common';
+import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { PeriodicWork } from '@swapgw/runtime';
 import { quoteTables } from '../database/quote-tables';
+
+/** How often quotes past their retention are looked for (deleting them can wait minutes). */
+const PRUNE_INTERVAL_MS = 10 * 60_000;
 
 /**
  * Deletes quotes (and, by cascade, their route plans) some time after they expired: an expired
  * quote can no longer be built, and keeping the retention window lets support look one up by id.
  */
-export class QuoteRetention {
+export class QuoteRetention implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(QuoteRetention.name);
   private loop?: PeriodicWork;
 
@@ -25,6 +28,14 @@ export class QuoteRetention {
       number,
     ];
     return affected;
+  }
+
+  onApplicationBootstrap(): void {
+    this.start(PRUNE_INTERVAL_MS);
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.stop();
   }
 
   start(intervalMs: number): void {

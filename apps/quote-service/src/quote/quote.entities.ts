@@ -1,4 +1,5 @@
 import type { QuoteRouteSummary, RoutePlan } from '@swapgw/contracts';
+import { bigintAsNumber } from '@swapgw/persistence';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 @Entity({ name: 'quotes' })
@@ -39,11 +40,11 @@ export class QuoteEntity {
   @Column({ name: 'provider_outcomes', type: 'jsonb' })
   providerOutcomes!: Record<string, unknown>[];
 
-  @Column({ name: 'created_at_ms', type: 'bigint' })
-  createdAtMs!: string;
+  @Column({ name: 'created_at_ms', type: 'bigint', transformer: bigintAsNumber })
+  createdAtMs!: number;
 
-  @Column({ name: 'expires_at_ms', type: 'bigint' })
-  expiresAtMs!: string;
+  @Column({ name: 'expires_at_ms', type: 'bigint', transformer: bigintAsNumber })
+  expiresAtMs!: number;
 }
 
 @Entity({ name: 'quote_routes' })

@@ -1,5 +1,14 @@
 import { Logger } from '@nestjs/common';
-import { ChainDescriptor, ChainRegistry, checkTermsChain, checkTermsRecipient, permitLegProblem, sameTokenError } from '@swapgw/chains';
+import {
+  amountLooksLikeBaseUnits,
+  baseUnitsToAmount,
+  ChainDescriptor,
+  ChainRegistry,
+  checkTermsChain,
+  checkTermsRecipient,
+  permitLegProblem,
+  sameTokenError,
+} from '@swapgw/chains';
 import {
   CodedError,
   CreateQuoteRequest,
@@ -14,8 +23,8 @@ import {
 } from '@swapgw/contracts';
 import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
-import type { CandidateRoute, QuoteContext, QuoteProvider, QuoteToken } from '../providers/quote-provider';
-import { toBaseUnits } from './amounts';
+import { CandidateRoute, QuoteContext, QuoteProvider, QuoteToken, RouteWarnings } from '../providers/quote-provider';
+import { applySlippage, toBaseUnits } from './amounts';
 import { ChainFeeOracle, ChainFeeQuote, chainsOfLegs, feeQuoteDebug, gasCoverageOf } from './gas-coverage';
 import { signaturesOf } from './signature-expectations';
 import { gatherRoutes } from './provider-orchestrator';
@@ -89,6 +98,7 @@ export class QuoteService {
       ranked.flatMap((route) => chainsOfLegs(route.legs)),
       feeReads,
     );
+    const looksLikeBaseUnits = amountLooksLikeBaseUnits(request.amount, tokenIn.decimals);
     const stored = ranked.map((route, index) => {
       const routeId = `rt_${ulid(now)}`;
       return {
@@ -96,7 +106,8 @@ export class QuoteService {
         summary: summaryOf(
           routeId,
           route,
-          fromChain.id !== toChain.id,
+          context,
+          looksLikeBaseUnits,
           permitInfoOf(this.registry, route.legs[0]),
           gasCoverageOf(this.registry, route.legs, feeRates),
           signaturesOf(this.registry, route.legs),
@@ -179,7 +190,7 @@ function permitInfoOf(registry: ChainRegistry, leg: RouteLeg | undefined): Route
     chain: leg.chain,
     chainId: evmChainId,
     token,
-    amount: leg.amountIn,
+    amountBaseUnits: leg.amountIn,
     spender: contracts.permitRouter,
     permit2: contracts.permit2,
     ...(listed?.permit ? { eip2612: { name: listed.name, version: listed.permitVersion ?? '1' } } : {}),
@@ -189,20 +200,29 @@ function permitInfoOf(registry: ChainRegistry, leg: RouteLeg | undefined): Route
 function summaryOf(
   routeId: string,
   route: CandidateRoute & { stepCount: number },
-  crossChain: boolean,
+  context: QuoteContext,
+  amountLooksLikeBase: boolean,
   permit: RoutePermitInfo | undefined,
   gasCoverage: RouteGasCoverage,
   signatures: RouteSignature[],
 ): QuoteRouteSummary {
   const distinct = [...new Set(route.providers)];
+  const crossChain = context.fromChain.id !== context.toChain.id;
+  const lastLeg = route.legs[route.legs.length - 1];
+  const minAmountOut = lastLeg ? BigInt(lastLeg.minAmountOut) : applySlippage(route.expectedAmountOut, context.slippageBps);
+  const warnings = amountLooksLikeBase ? [...route.warnings, RouteWarnings.amountLooksLikeBaseUnits] : route.warnings;
   const summary: Omit<QuoteRouteSummary, 'gasCoverage' | 'signatures'> = {
     routeId,
     providers: route.providers,
     family: crossChain ? 'cross-chain' : 'same-chain',
     stepCount: route.stepCount,
-    expectedAmountOut: route.expectedAmountOut.toString(),
+    amountIn: baseUnitsToAmount(context.amountIn, context.tokenIn.decimals),
+    expectedAmountOut: baseUnitsToAmount(route.expectedAmountOut, context.tokenOut.decimals),
+    minAmountOut: baseUnitsToAmount(minAmountOut, context.tokenOut.decimals),
+    tokenInDecimals: context.tokenIn.decimals,
+    tokenOutDecimals: context.tokenOut.decimals,
     estimatedDurationSeconds: route.estimatedDurationSeconds,
-    warnings: route.warnings,
+    warnings,
   };
   // The convenience alias only when one provider label covers the whole route.
   if (distinct.length === 1) summary.provider = distinct[0];

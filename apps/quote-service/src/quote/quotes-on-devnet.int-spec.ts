@@ -2,7 +2,7 @@ import { DEVNET_BRIDGE_ABI, loadDevnetManifest, DevnetManifest } from '@swapgw/d
 import { QuoteResult, RoutePlan } from '@swapgw/contracts';
 import { Contract, JsonRpcProvider, Network, parseUnits } from 'ethers';
 import { DataSource } from 'typeorm';
-import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, useDevnet, planOf } from '../../test/support/quote-service-test-support';
+import { createQuoteTestDatabase, errorCodeOf, QuoteTestApp, buildQuoteTestApp, useDevnet, planOf } from '../../test/support/quote-service-test-support';
 import { QuoteRetention } from './quote-retention';
 import { QuoteService } from './quote.service';
 
@@ -12,7 +12,7 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
   let devnet: { manifestPath: string; stop(): Promise<void> };
   let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
   let dataSource: DataSource;
-  let service: ReturnType<typeof quoteTestComponents>;
+  let service: QuoteTestApp;
   let manifest: DevnetManifest;
   const providers: Record<string, JsonRpcProvider> = {};
 
@@ -21,7 +21,7 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
     manifest = loadDevnetManifest(devnet.manifestPath);
     database = await createQuoteTestDatabase();
     dataSource = database.dataSource;
-    service = quoteTestComponents(dataSource, { DEVNET_MANIFEST: devnet.manifestPath });
+    service = await buildQuoteTestApp(dataSource, { DEVNET_MANIFEST: devnet.manifestPath });
     await service.sync.seed();
     for (const chain of manifest.chains) {
       providers[chain.id] = new JsonRpcProvider(chain.rpcUrl, Network.from(chain.chainId), { staticNetwork: Network.from(chain.chainId) });
@@ -30,7 +30,7 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
 
   afterAll(async () => {
     Object.values(providers).forEach((p) => p.destroy());
-    service?.registry.destroy();
+    await service?.close();
     await database?.drop();
     await devnet?.stop();
   });
@@ -71,9 +71,12 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
         expect(route.bridgeProvider).toBeUndefined();
         expect(route.estimatedDurationSeconds).toBeGreaterThan(0);
         const amounts = onChain[i];
-        expect(route.expectedAmountOut).toBe(amounts[amounts.length - 1].toString());
+        // Every amount in units of its token, with both tokens' decimals to convert.
+        expect(route).toMatchObject({ amountIn: '1000', tokenInDecimals: 6, tokenOutDecimals: 18 });
+        expect(parseUnits(route.expectedAmountOut, 18)).toBe(amounts[amounts.length - 1]);
+        expect(parseUnits(route.minAmountOut, 18)).toBe((amounts[amounts.length - 1] * 9_950n) / 10_000n);
       });
-      expect(BigInt(quote.routes[0].expectedAmountOut)).toBeGreaterThan(BigInt(quote.routes[1].expectedAmountOut));
+      expect(parseUnits(quote.routes[0].expectedAmountOut, 18)).toBeGreaterThan(parseUnits(quote.routes[1].expectedAmountOut, 18));
     });
 
     it('stores an executable plan per route, served by quote.route.get', async () => {
@@ -87,7 +90,7 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
         fromChain: 'devnet-a',
         toChain: 'devnet-a',
         amountIn: parseUnits('1.5', 18).toString(),
-        expectedAmountOut: quote.routes[0].expectedAmountOut,
+        expectedAmountOut: parseUnits(quote.routes[0].expectedAmountOut, 6).toString(),
         slippageBps: 100,
         providers: ['uniswap-v2'],
       });
@@ -98,6 +101,8 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
       expect(leg.path).toEqual([chain.tokens.WETH.address, chain.tokens.USDC.address]);
       const expected = BigInt(leg.expectedAmountOut);
       expect(BigInt(leg.minAmountOut)).toBe((expected * 9_900n) / 10_000n);
+      // The route's minimum is the last leg's, in units of the token.
+      expect(parseUnits(quote.routes[0].minAmountOut, 6)).toBe(BigInt(leg.minAmountOut));
     });
 
     it('tells the wallet what to sign for a permit build: the permit router, Permit2, token, amount and EIP-712 domain', async () => {
@@ -107,7 +112,7 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
         chain: 'devnet-a',
         chainId: chain.chainId,
         token: chain.tokens.USDC.address,
-        amount: '25000000',
+        amountBaseUnits: '25000000',
         spender: chain.permits.permitRouter,
         permit2: chain.permits.permit2,
         eip2612: { name: 'USD Coin', version: '1' },
@@ -117,7 +122,7 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
       expect(weth.routes[0].permit).toMatchObject({ token: chain.tokens.WETH.address, spender: chain.permits.permitRouter });
       expect(weth.routes[0].permit?.eip2612).toBeUndefined();
       const bridged = await service.quotes.create({ fromChain: 'devnet-b', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'USDC', amount: '10' });
-      expect(bridged.routes[0].permit).toMatchObject({ chain: 'devnet-b', spender: chainOf('devnet-b').permits.permitRouter, amount: '10000000' });
+      expect(bridged.routes[0].permit).toMatchObject({ chain: 'devnet-b', spender: chainOf('devnet-b').permits.permitRouter, amountBaseUnits: '10000000' });
       const eth = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'ETH', tokenOut: 'USDC', amount: '1' });
       expect(eth.routes[0].permit).toBeUndefined();
     });
@@ -136,6 +141,18 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
       expect(small.routes[0].warnings).toEqual([]);
       const large = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'WETH', tokenOut: 'USDC', amount: '400' });
       expect(large.routes[0].warnings).toEqual(expect.arrayContaining(['HIGH_PRICE_IMPACT', 'THIN_LIQUIDITY']));
+      expect(large.routes[0].warnings).not.toContain('AMOUNT_EXCEEDS_LIQUIDITY');
+    });
+
+    it('still quotes base units sent as the amount (25 USDC as "25000000"), saying it looks like base units and exceeds the pools', async () => {
+      const mistaken = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amount: '25000000' });
+      expect(mistaken.routes.length).toBeGreaterThan(0);
+      expect(mistaken.routes[0].amountIn).toBe('25000000');
+      expect(mistaken.routes[0].warnings).toEqual(
+        expect.arrayContaining(['AMOUNT_LOOKS_LIKE_BASE_UNITS', 'AMOUNT_EXCEEDS_LIQUIDITY', 'HIGH_PRICE_IMPACT']),
+      );
+      const meant = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amount: '25' });
+      expect(meant.routes[0].warnings).toEqual([]);
     });
 
     it('honours a token reference override over the symbol', async () => {
@@ -184,7 +201,7 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
       const bridgeContract = new Contract(a.bridge.address, DEVNET_BRIDGE_ABI, providers['devnet-a']);
       expect(bridge.expectedAmountOut).toBe(((await bridgeContract.quote(bridge.amountIn)) as bigint).toString());
       expect(swapB.amountIn).toBe(bridge.expectedAmountOut);
-      expect(route.expectedAmountOut).toBe(swapB.expectedAmountOut);
+      expect(parseUnits(route.expectedAmountOut, route.tokenOutDecimals)).toBe(BigInt(swapB.expectedAmountOut));
       expect(plan.bridgeProvider).toBe('devnet-bridge');
     });
 
@@ -223,7 +240,7 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
       expect(quote.routes).toHaveLength(1);
       expect(quote.routes[0]).toMatchObject({ provider: 'devnet-bridge', providers: ['devnet-bridge'], bridgeProvider: 'devnet-bridge', stepCount: 1 });
       const expected = 1_000_000_000n - (1_000_000_000n * BigInt(manifest.bridge.feeBps)) / 10_000n;
-      expect(quote.routes[0].expectedAmountOut).toBe(expected.toString());
+      expect(parseUnits(quote.routes[0].expectedAmountOut, 6)).toBe(expected);
     });
   });
 

@@ -1,7 +1,7 @@
 import { Keypair } from '@solana/web3.js';
 import { DEVNET_BRIDGE_ABI, DevnetManifest, loadDevnetManifest } from '@swapgw/devnet';
 import { Contract, JsonRpcProvider, Network, parseUnits } from 'ethers';
-import { createQuoteTestDatabase, errorCodeOf, quoteTestComponents, useDevnet, planOf } from '../../test/support/quote-service-test-support';
+import { createQuoteTestDatabase, errorCodeOf, QuoteTestApp, buildQuoteTestApp, useDevnet, planOf } from '../../test/support/quote-service-test-support';
 
 const ROUTER_ABI = ['function getAmountsOut(uint amountIn, address[] path) view returns (uint[] amounts)'];
 
@@ -10,7 +10,7 @@ const ROUTER_ABI = ['function getAmountsOut(uint amountIn, address[] path) view 
 describe('quote-service quotes between EVM and solana-devnet (real PostgreSQL, anvil and the Solana devnet)', () => {
   let devnet: { manifestPath: string; stop(): Promise<void> };
   let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
-  let service: ReturnType<typeof quoteTestComponents>;
+  let service: QuoteTestApp;
   let manifest: DevnetManifest;
   let provider: JsonRpcProvider;
   const solanaUser = Keypair.generate().publicKey.toBase58();
@@ -19,7 +19,7 @@ describe('quote-service quotes between EVM and solana-devnet (real PostgreSQL, a
     devnet = await useDevnet();
     manifest = loadDevnetManifest(devnet.manifestPath);
     database = await createQuoteTestDatabase();
-    service = quoteTestComponents(database.dataSource, { DEVNET_MANIFEST: devnet.manifestPath });
+    service = await buildQuoteTestApp(database.dataSource, { DEVNET_MANIFEST: devnet.manifestPath });
     await service.sync.seed();
     const a = manifest.chains.find((c) => c.id === 'devnet-a')!;
     provider = new JsonRpcProvider(a.rpcUrl, Network.from(a.chainId), { staticNetwork: Network.from(a.chainId) });
@@ -27,7 +27,7 @@ describe('quote-service quotes between EVM and solana-devnet (real PostgreSQL, a
 
   afterAll(async () => {
     provider?.destroy();
-    service?.registry.destroy();
+    await service?.close();
     await database?.drop();
     await devnet?.stop();
   });
@@ -139,7 +139,7 @@ describe('quote-service quotes between EVM and solana-devnet (real PostgreSQL, a
         destinationChain: 'devnet-a',
         destinationBridgeChainId: chainA().chainId,
       });
-      expect(quote.routes[0].expectedAmountOut).toBe(released.toString());
+      expect(parseUnits(quote.routes[0].expectedAmountOut, 6)).toBe(released);
     });
 
     it('quotes USDC on solana-devnet → DAI on devnet-b as the bridge then a Uniswap swap', async () => {

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { ChainDescriptor, ChainRegistry, unknownTokenError } from '@swapgw/chains';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import { Contract, getAddress, isAddress } from 'ethers';
@@ -37,6 +38,7 @@ interface TokenRow {
  * reference override (catalog first; on EVM chains with an RPC, an uncatalogued ERC-20 is read on
  * chain). Anything else is UNKNOWN_TOKEN.
  */
+@Injectable()
 export class TokenResolver {
   /** Schema-qualified table names of this DataSource (see quoteTables). */
   private get t() {

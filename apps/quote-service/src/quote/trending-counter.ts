@@ -1,6 +1,10 @@
-import { Logger } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { PeriodicWork } from '@swapgw/runtime';
 import { DataSource } from 'typeorm';
 import { quoteTables } from '../database/quote-tables';
+
+/** How often the counts are added to the catalog (a ranking hint: seconds late is fine). */
+const TRENDING_FLUSH_INTERVAL_MS = 5000;
 
 /**
  * The trending signal of GET /tokens?sort=trending (how many quotes named a token), counted in
@@ -9,10 +13,11 @@ import { quoteTables } from '../database/quote-tables';
  * queued on those row locks and, locking them in different orders, deadlocked (a 500). The signal
  * is a ranking hint: counts not yet flushed when a process dies are lost, which is acceptable.
  */
-export class TrendingCounter {
+@Injectable()
+export class TrendingCounter implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(TrendingCounter.name);
   private pending = new Map<string, { chain: string; assetKey: string; count: number }>();
-  private timer?: NodeJS.Timeout;
+  private loop?: PeriodicWork;
   private flushing: Promise<void> | null = null;
 
   constructor(private readonly dataSource: DataSource) {}
@@ -50,13 +55,22 @@ export class TrendingCounter {
     }
   }
 
+  onApplicationBootstrap(): void {
+    this.start(TRENDING_FLUSH_INTERVAL_MS);
+  }
+
+  /** Before the database closes: the last counts. */
+  onModuleDestroy(): Promise<void> {
+    return this.stop();
+  }
+
   start(intervalMs: number): void {
-    this.timer = setInterval(() => void this.flush(), intervalMs);
-    this.timer.unref();
+    this.loop ??= new PeriodicWork({ name: 'trending-counter', intervalMs, run: () => this.flush() });
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
+    await this.loop?.stop();
     await this.flush();
   }
 }

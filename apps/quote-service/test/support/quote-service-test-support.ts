@@ -1,6 +1,9 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
 import { startDevnet } from '@swapgw/devnet';
 import { ChainRegistry, readDevnetManifest } from '@swapgw/chains';
 import { CodedError, QuoteResult, RoutePlan } from '@swapgw/contracts';
+import { MessagingModule } from '@swapgw/messaging';
 import { prepareDatabase, serviceDataSourceOptions } from '@swapgw/persistence';
 import { loadConfig } from '@swapgw/runtime';
 import { freePort, testEnv } from '@swapgw/testing';
@@ -10,9 +13,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { SERVICE_NAME } from '../../src/app.module';
+import { CatalogModule } from '../../src/catalog/catalog.module';
+import { CatalogSync } from '../../src/catalog/catalog-sync.service';
+import { CatalogService } from '../../src/catalog/catalog.service';
 import { QuoteServiceConfig } from '../../src/config/quote-service.config';
 import { quoteDatabaseOptions } from '../../src/database/quote-database';
-import { createQuoteServiceComponents, QuoteServiceComponents } from '../../src/quote-service.components';
+import { QuoteModule } from '../../src/quote/quote.module';
+import { QuoteService } from '../../src/quote/quote.service';
+import { TrendingCounter } from '../../src/quote/trending-counter';
 
 /** A migrated schema of its own in the test database: tests never touch a running stack's `quote`. */
 export async function createQuoteTestDatabase(): Promise<{ dataSource: DataSource; schema: string; drop(): Promise<void> }> {
@@ -57,16 +66,61 @@ export async function useDevnet(): Promise<{ manifestPath: string; stop(): Promi
   return { manifestPath, stop: () => devnet.stop() };
 }
 
-export function quoteTestComponents(dataSource: DataSource, env: Record<string, string>): QuoteServiceComponents & { config: QuoteServiceConfig } {
-  const config = loadConfig(QuoteServiceConfig, { DATABASE_URL: testEnv().databaseUrl, DISCOVERY_RETRY_INTERVAL_MS: '0', ...env });
-  const registry = ChainRegistry.fromEnvironment({
-    DEVNET_MANIFEST: config.DEVNET_MANIFEST,
-    RPC_URL_ETHEREUM: config.RPC_URL_ETHEREUM,
-    RPC_URL_BASE: config.RPC_URL_BASE,
-    RPC_URL_ARBITRUM: config.RPC_URL_ARBITRUM,
-    RPC_URL_SOLANA: config.RPC_URL_SOLANA,
+/**
+ * What AppModule.forRoot gives the feature modules, for a test: the config, and the DataSource on
+ * the test's own schema in place of TypeOrmModule's (which would open the running stack's `quote`).
+ * MessagingModule without a consumer group only gives the controllers their RequestResponder.
+ */
+@Module({})
+class QuoteTestRootModule {
+  static forTest(config: QuoteServiceConfig, dataSource: DataSource): DynamicModule {
+    return {
+      module: QuoteTestRootModule,
+      global: true,
+      providers: [
+        { provide: QuoteServiceConfig, useValue: config },
+        { provide: DataSource, useValue: dataSource },
+      ],
+      exports: [QuoteServiceConfig, DataSource],
+      imports: [MessagingModule.forRoot({ clientId: SERVICE_NAME }), CatalogModule, QuoteModule],
+    };
+  }
+}
+
+/** quote-service's modules on a test database, not started: tests seed the catalog themselves. */
+export interface QuoteTestApp {
+  config: QuoteServiceConfig;
+  registry: ChainRegistry;
+  sync: CatalogSync;
+  catalog: CatalogService;
+  quotes: QuoteService;
+  trending: TrendingCounter;
+  /** Ends the modules as a shutdown does: the last trending counts flushed, the registry released. */
+  close(): Promise<void>;
+}
+
+/** quote-service built by Nest from its feature modules, for a config of the test's env. */
+export async function buildQuoteTestApp(
+  dataSource: DataSource,
+  env: Record<string, string>,
+): Promise<QuoteTestApp> {
+  const config = loadConfig(QuoteServiceConfig, {
+    DATABASE_URL: testEnv().databaseUrl,
+    DISCOVERY_RETRY_INTERVAL_MS: '0',
+    ...env,
   });
-  return { ...createQuoteServiceComponents(config, dataSource, registry), config };
+  const moduleRef = await Test.createTestingModule({
+    imports: [QuoteTestRootModule.forTest(config, dataSource)],
+  }).compile();
+  return {
+    config,
+    registry: moduleRef.get(ChainRegistry),
+    sync: moduleRef.get(CatalogSync),
+    catalog: moduleRef.get(CatalogService),
+    quotes: moduleRef.get(QuoteService),
+    trending: moduleRef.get(TrendingCounter),
+    close: () => moduleRef.close(),
+  };
 }
 
 /** The code of the CodedError a call rejects with (fails the test if it resolves). */

@@ -1,3 +1,4 @@
+import { OnApplicationShutdown } from '@nestjs/common';
 import { Connection } from '@solana/web3.js';
 import { ChainDescriptor, ChainFamily, ChainRegistry, DevnetSolanaView } from '@swapgw/chains';
 import { FetchRequest, JsonRpcProvider, Network } from 'ethers';
@@ -17,9 +18,10 @@ export const DEFAULT_SOLANA_SLOT_MS = 400;
 /**
  * The chains signer-surface can sign and look up on: descriptors from the shared ChainRegistry,
  * with its own ethers providers so that every RPC call is bounded by RPC_TIMEOUT_MS (the shared
- * providers keep ethers' 5-minute default).
+ * providers keep ethers' 5-minute default). Its providers are released when the app shuts down, after
+ * the signing and relaying loops have stopped (they stop when the modules are destroyed).
  */
-export class SignerChains {
+export class SignerChains implements OnApplicationShutdown {
   private readonly providers = new Map<string, JsonRpcProvider>();
   private readonly solanaConnections = new Map<string, Connection>();
 
@@ -81,6 +83,10 @@ export class SignerChains {
     });
     this.providers.set(chain.id, provider);
     return provider;
+  }
+
+  onApplicationShutdown(): void {
+    this.destroy();
   }
 
   destroy(): void {

@@ -1,6 +1,6 @@
 // Gas sponsorship: the service's relayer accounts send (and pay for) the transactions carrying
 // users' signatures. What the rest of signer-surface uses:
-export { relayingProviders, RelayingBackgroundTasks } from './relaying-components';
+export { RelayingModule } from './relaying.module';
 export { RelayerGasSponsor } from './relayer-gas-sponsor';
 export { Relayers } from './relayers';
 export type { RelayedCall, RelayedSend, RelayersPolicy } from './relayers';

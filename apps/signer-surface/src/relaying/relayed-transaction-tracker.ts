@@ -1,14 +1,16 @@
-import { Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { schemaOf } from '@swapgw/messaging';
 import { PeriodicWork } from '@swapgw/runtime';
 import { VersionedTransaction } from '@solana/web3.js';
 import { JsonRpcProvider, TransactionReceipt } from 'ethers';
 import { DataSource, In } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
+import { CLOCK, type Clock } from '../clock';
 import { shortMessageOf } from '../signing/evm/evm-chain-errors';
 import { broadcastFailureOf } from './broadcast-errors';
 import { replacementFees } from './fee-bump';
 import { RelayerPool } from './relayer-pool';
+import { RELAYING_DATA_SOURCE } from './relaying-database';
 import { RelayingMetrics } from './relaying-metrics';
 import { signTransaction } from './signed-transaction';
 import { SolanaFeePayers } from './solana-fee-payers';
@@ -32,6 +34,8 @@ export interface RelayedTrackingPolicy {
   balanceRefreshMs: number;
 }
 
+export const RELAYED_TRACKING_POLICY = Symbol('RelayedTrackingPolicy');
+
 /**
  * Follows the relayers' pending transactions until they are mined or dropped. Each pass claims due
  * rows with FOR UPDATE SKIP LOCKED and a lease (next_check_at_ms), so several instances share the
@@ -42,17 +46,18 @@ export interface RelayedTrackingPolicy {
  * from the node's record of them and never replaced (see checkSolana). Also refreshes the relayer
  * and fee payer balances on its own clock.
  */
+@Injectable()
 export class RelayedTransactionTracker {
   private readonly logger = new Logger(RelayedTransactionTracker.name);
   private readonly work: PeriodicWork;
   private balancesReadAtMs = Number.NEGATIVE_INFINITY;
 
   constructor(
-    private readonly dataSource: DataSource,
+    @Inject(RELAYING_DATA_SOURCE) private readonly dataSource: DataSource,
     private readonly chains: SignerChains,
     private readonly pool: RelayerPool,
-    private readonly policy: RelayedTrackingPolicy,
-    private readonly now: () => number = Date.now,
+    @Inject(RELAYED_TRACKING_POLICY) private readonly policy: RelayedTrackingPolicy,
+    @Inject(CLOCK) private readonly now: Clock = Date.now,
     private readonly feePayers?: SolanaFeePayers,
   ) {
     this.work = new PeriodicWork({

@@ -1,4 +1,6 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { CLOCK, type Clock } from '../clock';
 import type {
   GasSponsor,
   SponsoredSend,
@@ -11,12 +13,13 @@ import { sponsorshipUnavailable } from './relaying-errors';
 import { SolanaFeePayers } from './solana-fee-payers';
 import { SponsoredPurpose } from './sponsored-transaction.entity';
 import { SponsoredTransactions } from './sponsored-transactions';
-import { SponsorshipBudget } from './sponsorship-budget';
+import { SOLANA_SPONSORSHIP_BUDGET, SponsorshipBudget } from './sponsorship-budget';
 
 /**
  * The signing flow's GasSponsor port, served by the relayers, the Solana fee payers, the budgets
  * (wei on EVM chains, lamports on Solana ones) and the ledger.
  */
+@Injectable()
 export class RelayerGasSponsor implements GasSponsor {
   constructor(
     private readonly relayers: Relayers,
@@ -25,8 +28,8 @@ export class RelayerGasSponsor implements GasSponsor {
     /** Absent: sponsored Solana steps are unavailable. */
     private readonly feePayers?: SolanaFeePayers,
     /** The daily budget of Solana chains, in lamports. */
-    private readonly solanaBudget?: SponsorshipBudget,
-    private readonly now: () => number = Date.now,
+    @Inject(SOLANA_SPONSORSHIP_BUDGET) private readonly solanaBudget?: SponsorshipBudget,
+    @Inject(CLOCK) private readonly now: Clock = Date.now,
   ) {}
 
   /** Budget first (SPONSORSHIP_BUDGET_EXHAUSTED), then a relayer able to pay (SPONSORSHIP_UNAVAILABLE). */

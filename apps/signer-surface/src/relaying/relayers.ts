@@ -1,13 +1,15 @@
-import { Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { schemaOf } from '@swapgw/messaging';
 import { JsonRpcProvider } from 'ethers';
 import { randomUUID } from 'node:crypto';
-import type { DataSource, EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { CLOCK, type Clock } from '../clock';
 import { SignerChains } from '../chains/signer-chains';
 import { isRpcUnreachable, revertReasonOf, shortMessageOf } from '../signing/evm/evm-chain-errors';
 import { broadcastFailureOf } from './broadcast-errors';
 import { Eip1559Fees, maxCostOf } from './fee-bump';
 import { RelayerPool, isEnough } from './relayer-pool';
+import { RELAYING_DATA_SOURCE } from './relaying-database';
 import { chainUnreachable, sponsoredCallRefused, sponsorshipUnavailable } from './relaying-errors';
 import { RelayingMetrics } from './relaying-metrics';
 import { signTransaction } from './signed-transaction';
@@ -41,6 +43,8 @@ export interface RelayersPolicy {
   maxAttempts?: number;
 }
 
+export const RELAYERS_POLICY = Symbol('RelayersPolicy');
+
 /** Raised inside the send transaction to roll it back and try again with a fresh account or nonce. */
 class TryAgain extends Error {}
 
@@ -58,17 +62,18 @@ interface LockedAccount {
  * broadcast and before the commit leaves the row behind the chain, and the pending-nonce rule skips
  * past the nonce that transaction took, so none is used twice.
  */
+@Injectable()
 export class Relayers {
   private readonly logger = new Logger(Relayers.name);
   /** Chains whose relayer rows this process has made sure exist. */
   private readonly accountsReady = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly dataSource: DataSource,
+    @Inject(RELAYING_DATA_SOURCE) private readonly dataSource: DataSource,
     private readonly chains: SignerChains,
     private readonly pool: RelayerPool,
-    private readonly policy: RelayersPolicy,
-    private readonly now: () => number = Date.now,
+    @Inject(RELAYERS_POLICY) private readonly policy: RelayersPolicy,
+    @Inject(CLOCK) private readonly now: Clock = Date.now,
   ) {}
 
   /**

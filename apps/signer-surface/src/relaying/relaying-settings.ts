@@ -21,6 +21,8 @@ export interface RelayingSettings {
   solana: SolanaFeePayerSettings;
 }
 
+export const RELAYING_SETTINGS = Symbol('RelayingSettings');
+
 /** The Solana fee payers: their keys per chain, the balance under which one is not used, budgets in lamports. */
 export interface SolanaFeePayerSettings {
   keys: RelayerKeySet;

@@ -1,4 +1,6 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { RELAYING_DATA_SOURCE } from './relaying-database';
 import {
   SponsoredPurpose,
   SponsoredTransactionEntity,
@@ -35,8 +37,9 @@ export interface SponsoredTransactionView {
  * Reads of the sponsorship ledger for the signing code: which hash of a relayed transaction was
  * mined, with what receipt, and what was already sent for a step.
  */
+@Injectable()
 export class SponsoredTransactions {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(@Inject(RELAYING_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   async lookup(
     id: string,

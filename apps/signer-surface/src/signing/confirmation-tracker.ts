@@ -1,7 +1,9 @@
 import { saveSigningRequest } from './save-signing-request';
 import { JsonRpcProvider, TransactionReceipt } from 'ethers';
-import type { DataSource, EntityManager } from 'typeorm';
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
+import { CLOCK, type Clock } from '../clock';
 import { replayRevertReason } from './evm/evm-revert-replay';
 import { isRpcUnreachable, shortMessageOf } from './evm/evm-chain-errors';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
@@ -10,7 +12,7 @@ import { PeriodicTask } from './periodic-task';
 import { isSolanaRpcUnreachable } from './solana/solana-step-payload';
 import { SolanaSurface } from './solana/solana-step-payload';
 import { VersionedTransaction } from '@solana/web3.js';
-import type { GasSponsor } from './sponsored/gas-sponsor';
+import { GAS_SPONSOR, type GasSponsor } from './sponsored/gas-sponsor';
 
 export interface ConfirmationPolicy {
   pollMs: number;
@@ -20,19 +22,22 @@ export interface ConfirmationPolicy {
   batchSize: number;
 }
 
+export const CONFIRMATION_POLICY = Symbol('ConfirmationPolicy');
+
 /**
  * Follows submitted transactions until they are confirmed or failed. Each pass claims due rows with
  * FOR UPDATE SKIP LOCKED, so several instances share the work and a restart simply resumes it.
  */
+@Injectable()
 export class ConfirmationTracker extends PeriodicTask {
   constructor(
     private readonly dataSource: DataSource,
     private readonly chains: SignerChains,
     private readonly events: SigningEventsOutbox,
-    private readonly policy: ConfirmationPolicy,
+    @Inject(CONFIRMATION_POLICY) private readonly policy: ConfirmationPolicy,
     /** The relayers: a relayed step's transaction may be replaced (fee bump) under a new hash. */
-    private readonly sponsor: GasSponsor | null = null,
-    private readonly now: () => number = Date.now,
+    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
+    @Inject(CLOCK) private readonly now: Clock = Date.now,
   ) {
     super('ConfirmationTracker', policy.pollMs);
   }

@@ -1,14 +1,16 @@
-import { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { SignerChains } from '../chains/signer-chains';
+import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { ConfirmationTracker } from './confirmation-tracker';
 import { WaitingRequestPoller } from './waiting-request-poller';
 
-/** Runs the confirmation tracker and the waiting poller while the app runs. */
-export class SigningBackgroundTasks implements OnApplicationBootstrap, OnApplicationShutdown {
+/**
+ * Runs the confirmation tracker and the waiting poller while the app runs. They stop before the
+ * database closes; SignerChains releases its RPC clients after them, at shutdown.
+ */
+@Injectable()
+export class SigningBackgroundTasks implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly tracker: ConfirmationTracker,
     private readonly poller: WaitingRequestPoller,
-    private readonly chains: SignerChains,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -16,8 +18,7 @@ export class SigningBackgroundTasks implements OnApplicationBootstrap, OnApplica
     this.poller.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async onModuleDestroy(): Promise<void> {
     await Promise.allSettled([this.tracker.stop(), this.poller.stop()]);
-    this.chains.destroy();
   }
 }

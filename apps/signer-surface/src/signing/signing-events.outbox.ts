@@ -10,6 +10,7 @@ import {
   SigningWaitingEvent,
   Topics,
 } from '@swapgw/contracts';
+import { Inject, Injectable } from '@nestjs/common';
 import { Outbox } from '@swapgw/messaging';
 import type { EntityManager } from 'typeorm';
 import { SigningRequestEntity } from './signing-request.entity';
@@ -26,11 +27,15 @@ export const StepFailureCodes = {
   waitTimeout: 'WAIT_TIMEOUT',
 } as const;
 
+/** The topic signing events go to: signing.events (integration tests use their own). */
+export const SIGNING_EVENTS_TOPIC = Symbol('SigningEventsTopic');
+
 /** Writes signing.events for a request row into the outbox, inside the caller's transaction. */
+@Injectable()
 export class SigningEventsOutbox {
   constructor(
     private readonly outbox: Outbox,
-    private readonly topic: string = Topics.signingEvents,
+    @Inject(SIGNING_EVENTS_TOPIC) private readonly topic: string = Topics.signingEvents,
   ) {}
 
   private stepRef(row: SigningRequestEntity) {

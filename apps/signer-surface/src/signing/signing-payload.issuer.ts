@@ -1,12 +1,13 @@
 import { saveSigningRequest } from './save-signing-request';
 import { recentFeeData } from './evm/recent-fee-data';
-import { Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CodedError, ErrorCatalog } from '@swapgw/contracts';
 import { SPONSORED_EVM_GAS } from '@swapgw/chains';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { JsonRpcProvider } from 'ethers';
 import { SignerChains } from '../chains/signer-chains';
+import { CLOCK, type Clock } from '../clock';
 import { isRpcUnreachable, revertReasonOf, shortMessageOf } from './evm/evm-chain-errors';
 import { readPayloadChainState } from './evm/evm-chain-state';
 import { buildEvmSigningPayload, EvmPayloadPolicy } from './evm/evm-payload';
@@ -14,28 +15,31 @@ import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningRequestEntity } from './signing-request.entity';
 import { LAMPORTS_PER_SIGNATURE } from './solana/solana-fees';
 import { isSolanaRpcUnreachable, issueSolanaPayload, SolanaStepInvalid } from './solana/solana-step-payload';
-import type { GasSponsor } from './sponsored/gas-sponsor';
+import { GAS_SPONSOR, type GasSponsor } from './sponsored/gas-sponsor';
 import { issueTypedData, sponsoredGasOf, SponsoredStepNotSignable } from './sponsored/sponsored-payloads';
 
 export interface PayloadIssuePolicy extends EvmPayloadPolicy {
   ttlMs: number;
 }
 
+export const PAYLOAD_ISSUE_POLICY = Symbol('PayloadIssuePolicy');
+
 /**
  * Turns a request row into a signable payload from fresh chain state and saves it with its event:
  * `ready` + signing.payload-ready, or `failed` + signing.step-failed when the call would revert,
  * or `unavailable` + signing.unavailable when the chain's RPC cannot be reached.
  */
+@Injectable()
 export class SigningPayloadIssuer {
   private readonly logger = new Logger(SigningPayloadIssuer.name);
 
   constructor(
     private readonly chains: SignerChains,
     private readonly events: SigningEventsOutbox,
-    private readonly policy: PayloadIssuePolicy,
+    @Inject(PAYLOAD_ISSUE_POLICY) private readonly policy: PayloadIssuePolicy,
     /** The relayers; without them a sponsored step cannot be issued (SPONSORSHIP_UNAVAILABLE). */
-    private readonly sponsor: GasSponsor | null = null,
-    private readonly now: () => number = Date.now,
+    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
+    @Inject(CLOCK) private readonly now: Clock = Date.now,
   ) {}
 
   async issue(row: SigningRequestEntity, manager: EntityManager): Promise<SigningRequestEntity> {

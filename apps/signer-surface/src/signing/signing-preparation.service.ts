@@ -1,10 +1,11 @@
 import { saveSigningRequest } from './save-signing-request';
 import { readErc20Allowance } from '@swapgw/chains';
-import { Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SigningPrepareCommand, SigningRefreshCommand } from '@swapgw/contracts';
 import { randomUUID } from 'node:crypto';
 import { EntityManager, Not } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
+import { CLOCK, type Clock } from '../clock';
 import { shortMessageOf } from './evm/evm-chain-errors';
 import { isChainUnreachable, readWaitForBalance } from './wait-for-balance';
 import { SigningEventsOutbox } from './signing-events.outbox';
@@ -17,7 +18,10 @@ export interface WaitingPolicy {
   timeoutMs: number;
 }
 
+export const WAITING_POLICY = Symbol('WaitingPolicy');
+
 /** Handles signing.prepare and signing.refresh, inside the consumer's transaction. */
+@Injectable()
 export class SigningPreparationService {
   private readonly logger = new Logger(SigningPreparationService.name);
 
@@ -25,8 +29,8 @@ export class SigningPreparationService {
     private readonly chains: SignerChains,
     private readonly issuer: SigningPayloadIssuer,
     private readonly events: SigningEventsOutbox,
-    private readonly waiting: WaitingPolicy,
-    private readonly now: () => number = Date.now,
+    @Inject(WAITING_POLICY) private readonly waiting: WaitingPolicy,
+    @Inject(CLOCK) private readonly now: Clock = Date.now,
   ) {}
 
   async prepare(command: SigningPrepareCommand, manager: EntityManager): Promise<void> {

@@ -1,5 +1,5 @@
 import { saveSigningRequest } from './save-signing-request';
-import { Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   CodedError,
   ErrorCodes,
@@ -10,8 +10,9 @@ import {
   SolanaSigningPayload,
 } from '@swapgw/contracts';
 import { keccak256 } from 'ethers';
-import type { DataSource, EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
+import { CLOCK, type Clock } from '../clock';
 import { isRpcUnreachable, shortMessageOf } from './evm/evm-chain-errors';
 import { compareWithPayload, decodeSignedEvmTransaction, DecodedEvmTransaction } from './evm/evm-signed-transaction';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
@@ -25,7 +26,7 @@ import {
   verifySignedSolanaTransaction,
   withFeePayerSignature,
 } from './solana/solana-transaction';
-import type { GasSponsor } from './sponsored/gas-sponsor';
+import { GAS_SPONSOR, type GasSponsor } from './sponsored/gas-sponsor';
 import { isTypedDataSignature, relayableCallOf } from './sponsored/sponsored-signature';
 
 /**
@@ -89,6 +90,14 @@ const ALREADY_KNOWN = /already known|already imported|known transaction|transact
  * broadcasts it. Idempotent on the transaction hash: the same rawTx again answers the same and is
  * not broadcast a second time.
  */
+export interface SubmissionPolicy {
+  /** The tracker's first look; the broadcast right after commit normally lands before it. */
+  firstCheckDelayMs: number;
+}
+
+export const SUBMISSION_POLICY = Symbol('SubmissionPolicy');
+
+@Injectable()
 export class SigningSubmissionService {
   private readonly logger = new Logger(SigningSubmissionService.name);
 
@@ -96,12 +105,11 @@ export class SigningSubmissionService {
     private readonly dataSource: DataSource,
     private readonly chains: SignerChains,
     private readonly events: SigningEventsOutbox,
-    /** The tracker's first look; the broadcast right after commit normally lands before it. */
-    private readonly firstCheckDelayMs: number,
+    @Inject(SUBMISSION_POLICY) private readonly policy: SubmissionPolicy,
     private readonly issuer: SigningPayloadIssuer,
     /** The relayers that carry typed-data signatures (sponsored steps). */
-    private readonly sponsor: GasSponsor | null = null,
-    private readonly now: () => number = Date.now,
+    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
+    @Inject(CLOCK) private readonly now: Clock = Date.now,
   ) {}
 
   async submit(request: SigningSubmitRequest): Promise<SigningSubmitResult> {
@@ -213,7 +221,7 @@ export class SigningSubmissionService {
     current.rawTx = tx.family === 'solana' ? tx.tx.serialized.toString('base64') : tx.tx.serialized;
     current.txHash = tx.hash;
     current.broadcastAt = new Date(this.now());
-    current.nextCheckAtMs = this.now() + this.firstCheckDelayMs;
+    current.nextCheckAtMs = this.now() + this.policy.firstCheckDelayMs;
     await saveSigningRequest(manager, current);
     await this.events.submitted(manager, current);
     return { kind: 'accepted', row: current, broadcast: true };
@@ -261,7 +269,7 @@ export class SigningSubmissionService {
     current.txHash = sent.txHash;
     current.sponsoredTxId = sent.id;
     current.broadcastAt = new Date(this.now());
-    current.nextCheckAtMs = this.now() + this.firstCheckDelayMs;
+    current.nextCheckAtMs = this.now() + this.policy.firstCheckDelayMs;
     await saveSigningRequest(manager, current);
     await this.events.submitted(manager, current);
     return { kind: 'accepted', row: current, broadcast: false };
@@ -323,7 +331,7 @@ export class SigningSubmissionService {
     current.rawTx = rawTx;
     current.txHash = tx.coSigned.signature;
     current.broadcastAt = new Date(this.now());
-    current.nextCheckAtMs = this.now() + this.firstCheckDelayMs;
+    current.nextCheckAtMs = this.now() + this.policy.firstCheckDelayMs;
     await saveSigningRequest(manager, current);
     await this.events.submitted(manager, current);
     return { kind: 'accepted', row: current, broadcast: true };

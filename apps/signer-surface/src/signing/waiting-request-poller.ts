@@ -1,6 +1,8 @@
 import { saveSigningRequest } from './save-signing-request';
-import type { DataSource, EntityManager } from 'typeorm';
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
+import { CLOCK, type Clock } from '../clock';
 import { shortMessageOf } from './evm/evm-chain-errors';
 import { PeriodicTask } from './periodic-task';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
@@ -8,21 +10,30 @@ import { SigningPayloadIssuer } from './signing-payload.issuer';
 import { SigningRequestEntity } from './signing-request.entity';
 import { isChainUnreachable, readWaitForBalance } from './wait-for-balance';
 
+export interface WaitingPollPolicy {
+  /** WAITING_POLL_MS: interval of the loop, and of the checks of one waiting request. */
+  pollMs: number;
+  /** Requests claimed per pass. */
+  batchSize: number;
+}
+
+export const WAITING_POLL_POLICY = Symbol('WaitingPollPolicy');
+
 /**
  * Re-checks requests waiting for a balance (waitFor) and issues their payload once it is there.
  * Rows are claimed with FOR UPDATE SKIP LOCKED: safe with several instances and across restarts.
  */
+@Injectable()
 export class WaitingRequestPoller extends PeriodicTask {
   constructor(
     private readonly dataSource: DataSource,
     private readonly chains: SignerChains,
     private readonly issuer: SigningPayloadIssuer,
     private readonly events: SigningEventsOutbox,
-    private readonly pollMs: number,
-    private readonly batchSize = 20,
-    private readonly now: () => number = Date.now,
+    @Inject(WAITING_POLL_POLICY) private readonly policy: WaitingPollPolicy,
+    @Inject(CLOCK) private readonly now: Clock = Date.now,
   ) {
-    super('WaitingRequestPoller', pollMs);
+    super('WaitingRequestPoller', policy.pollMs);
   }
 
   async runOnce(): Promise<number> {
@@ -31,7 +42,7 @@ export class WaitingRequestPoller extends PeriodicTask {
         .createQueryBuilder(SigningRequestEntity, 'r')
         .where(`r.status = 'waiting' AND r.next_check_at_ms <= :now`, { now: this.now() })
         .orderBy('r.next_check_at_ms', 'ASC')
-        .limit(this.batchSize)
+        .limit(this.policy.batchSize)
         .setLock('pessimistic_write')
         .setOnLocked('skip_locked')
         .getMany();
@@ -67,7 +78,7 @@ export class WaitingRequestPoller extends PeriodicTask {
       await this.events.failed(manager, row);
       return;
     }
-    row.nextCheckAtMs = this.now() + this.pollMs;
+    row.nextCheckAtMs = this.now() + this.policy.pollMs;
     await saveSigningRequest(manager, row);
   }
 }

@@ -1,9 +1,13 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { CodedError, ErrorCodes, TransactionStatusRequest, TransactionStatusResult } from '@swapgw/contracts';
 import { SignerChains } from '../chains/signer-chains';
 import { assertBitcoinTxid, EsploraTransactionStatus } from './esplora-transaction-status';
 import { assertEvmTxHash, evmTransactionStatus } from './evm-transaction-status';
 import { assertSolanaSignature, createSolanaConnection, solanaTransactionStatus } from '../signing/solana/solana-transaction-status';
 import { Connection } from '@solana/web3.js';
+
+/** How long a status look-up may wait on a chain's RPC or status API (RPC_TIMEOUT_MS). */
+export const TRANSACTION_STATUS_TIMEOUT_MS = Symbol('TransactionStatusTimeoutMs');
 
 /**
  * status.transaction: routes a look-up to the chain family's adapter. EVM over the chain's RPC,
@@ -12,13 +16,14 @@ import { Connection } from '@solana/web3.js';
  * the caller's error on every chain; a well-formed hash on a listed chain with no RPC or status API
  * configured in this deployment answers STATUS_UPSTREAM_ERROR (502, the contract's upstream error).
  */
+@Injectable()
 export class TransactionStatusService {
   private readonly esplora = new Map<string, EsploraTransactionStatus>();
   private readonly solana = new Map<string, Connection>();
 
   constructor(
     private readonly chains: SignerChains,
-    private readonly httpTimeoutMs: number,
+    @Inject(TRANSACTION_STATUS_TIMEOUT_MS) private readonly httpTimeoutMs: number,
   ) {}
 
   async status(request: TransactionStatusRequest): Promise<TransactionStatusResult> {

@@ -7,8 +7,10 @@ export const MessageHeaders = {
 } as const;
 
 /**
- * The one envelope of every message on every topic. `payload` is validated separately against the
- * class registered for `type` (see MessageRegistry).
+ * The one envelope of every message on every topic. `payload` is validated separately: each consumer
+ * maps the `type`s it handles to their payload classes (the `payload` of its RequestHandlers /
+ * StreamHandlers in @swapgw/messaging); a type it has no handler for, or an invalid payload, is
+ * dead-lettered.
  */
 export interface MessageEnvelope<P = unknown> {
   eventId: string;

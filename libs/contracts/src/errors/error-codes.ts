@@ -61,7 +61,6 @@ export const ErrorCatalog = {
   SERVICE_UNAVAILABLE: { status: 503, description: 'A dependency (messaging or persistence) is unavailable, or a request to a service timed out.' },
   MESSAGING_UNAVAILABLE: { status: 503, description: 'Kafka is unavailable.' },
   PERSISTENCE_UNAVAILABLE: { status: 503, description: 'PostgreSQL is unavailable.' },
-  EXECUTION_PLAN_NOT_READY: { status: 503, description: 'The execution plan is not yet readable.' },
   SIGNING_SURFACE_UNAVAILABLE: { status: 503, description: 'No signing surface (RPC) is configured for the chain of the active step.' },
   SPONSORSHIP_BUDGET_EXHAUSTED: {
     status: 503,

@@ -16,7 +16,6 @@ export const Topics = {
   signingCommands: 'signing.commands',
   signingEvents: 'signing.events',
   limitOrderRequests: 'limit-order.requests',
-  limitOrderCommands: 'limit-order.commands',
   limitOrderEvents: 'limit-order.events',
   serviceHeartbeats: 'service.heartbeats',
 } as const;
@@ -50,7 +49,6 @@ export const STREAM_TOPICS: readonly string[] = [
   Topics.swapEvents,
   Topics.signingCommands,
   Topics.signingEvents,
-  Topics.limitOrderCommands,
   Topics.limitOrderEvents,
 ];
 

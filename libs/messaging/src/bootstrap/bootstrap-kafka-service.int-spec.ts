@@ -4,12 +4,13 @@ import { Ctx, KafkaContext, MessagePattern, Payload } from '@nestjs/microservice
 import { IsString } from 'class-validator';
 import { Kafka, logLevel } from 'kafkajs';
 import { deadLetterTopicOf, replyTopicOf } from '@swapgw/contracts';
+import { waitFor } from '@swapgw/testing';
 import { ensureTopics } from '../kafka/ensure-topics';
 import { kafkaHealth } from '../kafka/kafka-health';
 import { MessagingModule } from '../messaging.module';
 import { RequestReplyClient } from '../request-reply/request-reply.client';
 import { RequestResponder } from '../request-reply/request-responder';
-import { testKafkaSettings, uniqueSuffix, waitFor } from '../testing/messaging-test-support';
+import { testKafkaSettings, uniqueSuffix } from '../testing/messaging-test-support';
 import { bootstrapKafkaService, KafkaServiceHandle } from './bootstrap-kafka-service';
 
 class PingRequest {
@@ -85,7 +86,7 @@ describe('bootstrapKafkaService', () => {
     });
     const base = `http://127.0.0.1:${port}`;
 
-    const live = await waitFor('the live endpoint', () => getJson(`${base}/health/live`).catch(() => null));
+    const live = await waitFor(() => getJson(`${base}/health/live`).catch(() => null), { description: 'the live endpoint', timeoutMs: 30_000 });
     expect(live.status).toBe(200);
     const notReady = await getJson(`${base}/health/ready`);
     expect(notReady.status).toBe(503);
@@ -94,10 +95,10 @@ describe('bootstrapKafkaService', () => {
 
     finishPreparation();
     handle = await started;
-    const ready = await waitFor('readiness', async () => {
+    const ready = await waitFor(async () => {
       const r = await getJson(`${base}/health/ready`);
       return r.status === 200 ? r : null;
-    });
+    }, { description: 'readiness', timeoutMs: 30_000 });
     expect(ready.body).toMatchObject({ status: 'ok', checks: { kafka: 'up', database: 'up' } });
 
     await requester.connect();

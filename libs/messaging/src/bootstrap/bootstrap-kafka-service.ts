@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { INestMicroservice, LoggerService, Type } from '@nestjs/common';
+import { DynamicModule, INestMicroservice, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Consumer } from 'kafkajs';
 import { DataSource } from 'typeorm';
@@ -13,7 +13,8 @@ import { heartbeatIntervalFromEnv } from '../heartbeat/heartbeat-settings';
 import { HealthChecks, healthBody, startHealthServer } from './health-server';
 
 export interface KafkaServiceOptions {
-  module: Type<unknown>;
+  /** The app's root module: a class, or `AppModule.forRoot(config)`. */
+  module: Type<unknown> | DynamicModule;
   /** App name: logger service name and Kafka client id. */
   service: string;
   /** Consumer group of the app's @MessagePattern / @EventPattern handlers (the app name). */
@@ -52,10 +53,21 @@ export interface KafkaServiceHandle {
 /**
  * Starts one of the Kafka services: health endpoint first (live at once, ready later), topics,
  * the caller's preparation (migrations), then the Nest microservice with the JSON logger and
- * shutdown hooks (consumers leave their group, producers flush on SIGTERM).
+ * shutdown hooks (consumers leave their group, producers flush on SIGTERM). Whatever stops the
+ * start (a bad KAFKA_BROKERS, a taken health port, Kafka or the database away) is logged as fatal
+ * here, so a main() only has to exit.
  */
 export async function bootstrapKafkaService(options: KafkaServiceOptions): Promise<KafkaServiceHandle> {
   const logger = new JsonLogger(options.service);
+  try {
+    return await startKafkaService(options, logger);
+  } catch (error) {
+    logger.fatal({ msg: 'service failed to start', error: (error as Error).message, stack: (error as Error).stack }, 'Bootstrap');
+    throw error;
+  }
+}
+
+async function startKafkaService(options: KafkaServiceOptions, logger: JsonLogger): Promise<KafkaServiceHandle> {
   initProcessMetrics(options.service);
   const settings = options.settings ?? kafkaSettingsFromEnv(options.service);
   let prepared = false;
@@ -93,6 +105,8 @@ export async function bootstrapKafkaService(options: KafkaServiceOptions): Promi
       ...kafkaMicroserviceOptions(settings, options.groupId, {
         concurrency: { partitions: options.partitionsConsumedConcurrently, ...options.concurrency },
         fromBeginning: options.fromBeginning,
+        // After a broker restart kafkajs may give up on the consumer: the server runs it again.
+        restartAfterFatalCrash: true,
       }),
       logger,
       // Errors reach our catch (and the fatal log) instead of Nest calling process.exit itself.
@@ -111,7 +125,6 @@ export async function bootstrapKafkaService(options: KafkaServiceOptions): Promi
       // Ready now: say so at once rather than at the next interval (a restarted service shows up sooner).
       if (joined) void heartbeat?.beat();
     });
-    restartAfterFatalCrash(app, consumer, logger);
     heartbeat?.start();
     const handle: KafkaServiceHandle = {
       app,
@@ -128,7 +141,6 @@ export async function bootstrapKafkaService(options: KafkaServiceOptions): Promi
     );
     return handle;
   } catch (error) {
-    logger.fatal({ msg: 'service failed to start', error: (error as Error).message, stack: (error as Error).stack }, 'Bootstrap');
     await closeServer(health);
     throw error;
   }
@@ -153,35 +165,4 @@ function trackGroupMembership(consumer: Consumer, onChange: (joined: boolean) =>
       if (group.state === 'Stable' && group.members.length > 0) onChange(true);
     })
     .catch(() => undefined);
-}
-
-/**
- * kafkajs restarts a crashed consumer only for errors it deems retriable; after a broker restart it
- * can give up for good (e.g. "Failed to find group coordinator") and the service would stay out of
- * its group. Then the consumer is connected and bound to the handlers again, with back-off, until
- * it runs; readiness follows the group join as usual.
- */
-function restartAfterFatalCrash(app: INestMicroservice, consumer: Consumer, logger: LoggerService): void {
-  const server = (app as unknown as { serverInstance?: { bindEvents?: (consumer: Consumer) => Promise<void> } }).serverInstance;
-  let restarting = false;
-  consumer.on(consumer.events.CRASH, (event) => {
-    if (event.payload.restart || restarting || typeof server?.bindEvents !== 'function') return;
-    restarting = true;
-    void (async () => {
-      for (let attempt = 1; ; attempt++) {
-        const delayMs = Math.min(30_000, 1000 * 2 ** Math.min(attempt - 1, 5));
-        logger.warn({ msg: 'Kafka consumer crashed for good; restarting it', attempt, delayMs, error: event.payload.error.message }, 'Bootstrap');
-        await new Promise((resolve) => setTimeout(resolve, delayMs));
-        try {
-          await consumer.connect();
-          await server.bindEvents!(consumer);
-          logger.log({ msg: 'Kafka consumer restarted', attempt }, 'Bootstrap');
-          return;
-        } catch (error) {
-          logger.warn({ msg: 'Kafka consumer restart failed', attempt, error: (error as Error).message }, 'Bootstrap');
-          await consumer.disconnect().catch(() => undefined);
-        }
-      }
-    })().finally(() => (restarting = false));
-  });
 }

@@ -5,6 +5,7 @@ import { IsInt, IsString, Min } from 'class-validator';
 import { Kafka, logLevel } from 'kafkajs';
 import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import { deadLetterTopicOf } from '@swapgw/contracts';
+import { waitFor } from '@swapgw/testing';
 import { DeadLetterHeaders } from '../dead-letter/dead-letter';
 import { ensureTopics } from '../kafka/ensure-topics';
 import { kafkaMicroserviceOptions } from '../kafka/kafka-settings';
@@ -15,19 +16,7 @@ import { OutboxMessageEntity } from '../outbox/outbox-message.entity';
 import { OutboxRelay } from '../outbox/outbox-relay';
 import { ProcessedEventEntity } from '../outbox/processed-event.entity';
 import { schemaOf } from '../outbox/schema-of';
-import {
-  createTestDataSource,
-  dropSchema,
-  groupCaughtUp,
-  produceRaw,
-  RefusingProxy,
-  testDatabaseUrl,
-  testKafkaSettings,
-  TopicReader,
-  uniqueSuffix,
-  waitFor,
-  withHostPort,
-} from '../testing/messaging-test-support';
+import { createTestDataSource, dropSchema, groupCaughtUp, produceRaw, RefusingProxy, testDatabaseUrl, testKafkaSettings, TopicReader, uniqueSuffix, withHostPort } from '../testing/messaging-test-support';
 import { IdempotentConsumer } from './idempotent-consumer';
 
 /** What the consumer applies: one credit row per applied event, so a duplicate would show. */
@@ -183,8 +172,8 @@ describe('outbox relay to idempotent consumer over Kafka and PostgreSQL', () => 
     expect(await unpublished()).toBe(1);
     await startApp();
     await startRelay();
-    await waitFor('the credit to be applied', async () => (await credits('acct-before-relay')) === 1);
-    await waitFor('the outbox row to be marked published', async () => (await unpublished()) === 0);
+    await waitFor(async () => (await credits('acct-before-relay')) === 1, { description: 'the credit to be applied', timeoutMs: 30_000 });
+    await waitFor(async () => (await unpublished()) === 0, { description: 'the outbox row to be marked published', timeoutMs: 30_000 });
     const processed = await dataSource.query(`SELECT 1 FROM "${schema}"."processed_events" WHERE "consumer_group" = $1 AND "event_id" = $2`, [
       groupId,
       envelope.eventId,
@@ -200,8 +189,8 @@ describe('outbox relay to idempotent consumer over Kafka and PostgreSQL', () => 
   it('acknowledges a message its handler does not want without a transaction: no change, no processed_events row', async () => {
     const unwanted = await enqueueCredit('unwanted-acct', 3);
     await enqueueCredit('acct-after-unwanted', 3);
-    await waitFor('the wanted credit to be applied', async () => (await credits('acct-after-unwanted')) === 1);
-    await waitFor('the consumer to catch up', () => groupCaughtUp(settings, groupId, topic));
+    await waitFor(async () => (await credits('acct-after-unwanted')) === 1, { description: 'the wanted credit to be applied', timeoutMs: 30_000 });
+    await waitFor(() => groupCaughtUp(settings, groupId, topic), { description: 'the consumer to catch up', timeoutMs: 30_000 });
     expect(await credits('unwanted-acct')).toBe(0);
     expect(injected.attempts.has('unwanted-acct')).toBe(false);
     const processed = await dataSource.query(`SELECT 1 FROM "${schema}"."processed_events" WHERE "event_id" = $1`, [unwanted.eventId]);
@@ -220,10 +209,10 @@ describe('outbox relay to idempotent consumer over Kafka and PostgreSQL', () => 
       },
     });
     const envelope = await enqueueCredit('acct-crash', 7);
-    await waitFor('the row to be published after the crash', async () => (await unpublished()) === 0);
-    await waitFor('both copies on the topic', () => topicReader.messages.filter((m) => m.headers['x-event-id'] === envelope.eventId).length === 2);
+    await waitFor(async () => (await unpublished()) === 0, { description: 'the row to be published after the crash', timeoutMs: 30_000 });
+    await waitFor(() => topicReader.messages.filter((m) => m.headers['x-event-id'] === envelope.eventId).length === 2, { description: 'both copies on the topic', timeoutMs: 30_000 });
     expect(crashes).toBe(1);
-    await waitFor('the consumer to catch up', () => groupCaughtUp(settings, groupId, topic));
+    await waitFor(() => groupCaughtUp(settings, groupId, topic), { description: 'the consumer to catch up', timeoutMs: 30_000 });
     expect(await credits('acct-crash')).toBe(1);
   });
 
@@ -231,7 +220,7 @@ describe('outbox relay to idempotent consumer over Kafka and PostgreSQL', () => 
     await startRelay();
     const sent: string[] = [];
     for (let i = 0; i < 20; i++) sent.push((await enqueueCredit('acct-ordered', i + 1)).eventId);
-    await waitFor('all ordered credits applied', async () => (await credits('acct-ordered')) === 20);
+    await waitFor(async () => (await credits('acct-ordered')) === 20, { description: 'all ordered credits applied', timeoutMs: 30_000 });
     const applied = await dataSource.query(`SELECT "event_id" FROM "${schema}"."credits" WHERE "account" = 'acct-ordered' ORDER BY "id"`);
     expect(applied.map((r: { event_id: string }) => r.event_id)).toEqual(sent);
   });
@@ -249,8 +238,8 @@ describe('outbox relay to idempotent consumer over Kafka and PostgreSQL', () => 
       outbox.enqueue(m, { topic, type: 'credit.audited', aggregateId: 'acct-bad', payload: { note: 'for another consumer' } }),
     );
     await enqueueCredit('acct-bad', 3);
-    await waitFor('the valid credit after the invalid ones', async () => (await credits('acct-bad')) === 1);
-    await waitFor('four messages on the DLQ', () => dlq.messages.filter((m) => m.key === 'acct-bad').length === 4);
+    await waitFor(async () => (await credits('acct-bad')) === 1, { description: 'the valid credit after the invalid ones', timeoutMs: 30_000 });
+    await waitFor(() => dlq.messages.filter((m) => m.key === 'acct-bad').length === 4, { description: 'four messages on the DLQ', timeoutMs: 30_000 });
     const parked = dlq.messages.filter((m) => m.key === 'acct-bad');
     const reasons = parked.map((m) => m.headers[DeadLetterHeaders.reason]);
     expect(reasons[0]).toMatch(/invalid envelope: eventId/);
@@ -270,22 +259,22 @@ describe('outbox relay to idempotent consumer over Kafka and PostgreSQL', () => 
   it('redelivers after a transient database failure and applies the change once', async () => {
     injected.transientLeft.set('acct-transient', 2);
     await enqueueCredit('acct-transient', 4);
-    await waitFor('the credit applied after redelivery', async () => (await credits('acct-transient')) === 1, 60000);
+    await waitFor(async () => (await credits('acct-transient')) === 1, { description: 'the credit applied after redelivery', timeoutMs: 60000 });
     expect(injected.attempts.get('acct-transient')).toBe(3);
   });
 
   it('does not commit a message while PostgreSQL is unreachable, and applies it once when it is back', async () => {
     databaseProxy.setRefusing(true);
     const envelope = await enqueueCredit('acct-db-down', 6);
-    await waitFor('the message on the topic', () => topicReader.messages.some((m) => m.headers['x-event-id'] === envelope.eventId));
+    await waitFor(() => topicReader.messages.some((m) => m.headers['x-event-id'] === envelope.eventId), { description: 'the message on the topic', timeoutMs: 30_000 });
     const refusedBefore = databaseProxy.refused;
     // Each redelivery is one more connection attempt refused by the proxy.
-    await waitFor('three delivery attempts while the database is down', () => databaseProxy.refused >= refusedBefore + 3, 60000);
+    await waitFor(() => databaseProxy.refused >= refusedBefore + 3, { description: 'three delivery attempts while the database is down', timeoutMs: 60000 });
     expect(await credits('acct-db-down')).toBe(0);
     expect(await groupCaughtUp(settings, groupId, topic)).toBe(false);
     databaseProxy.setRefusing(false);
-    await waitFor('the credit once the database is back', async () => (await credits('acct-db-down')) === 1, 90000);
-    await waitFor('the consumer to catch up', () => groupCaughtUp(settings, groupId, topic), 60000);
+    await waitFor(async () => (await credits('acct-db-down')) === 1, { description: 'the credit once the database is back', timeoutMs: 90000 });
+    await waitFor(() => groupCaughtUp(settings, groupId, topic), { description: 'the consumer to catch up', timeoutMs: 60000 });
     expect(await credits('acct-db-down')).toBe(1);
   });
 
@@ -294,16 +283,16 @@ describe('outbox relay to idempotent consumer over Kafka and PostgreSQL', () => 
     const poison = await enqueueCredit('acct-poison', 9);
     await enqueueCredit('acct-poison-next', 9);
     const acctNextKey = 'acct-poison-next';
-    await waitFor('the poison message on the DLQ', () => dlq.messages.some((m) => m.headers['x-event-id'] === poison.eventId), 60000);
+    await waitFor(() => dlq.messages.some((m) => m.headers['x-event-id'] === poison.eventId), { description: 'the poison message on the DLQ', timeoutMs: 60000 });
     expect(injected.attempts.get('acct-poison')).toBe(3);
     expect(await credits('acct-poison')).toBe(0);
     const parked = dlq.messages.find((m) => m.headers['x-event-id'] === poison.eventId)!;
     expect(parked.headers[DeadLetterHeaders.reason]).toMatch(/handler failed 3 times: cannot credit acct-poison/);
-    await waitFor('the message after the poison one', async () => (await credits(acctNextKey)) === 1);
+    await waitFor(async () => (await credits(acctNextKey)) === 1, { description: 'the message after the poison one', timeoutMs: 30_000 });
   });
 
   it('changes nothing when the topic is replayed from the beginning', async () => {
-    await waitFor('the consumer to catch up before the replay', () => groupCaughtUp(settings, groupId, topic));
+    await waitFor(() => groupCaughtUp(settings, groupId, topic), { description: 'the consumer to catch up before the replay', timeoutMs: 30_000 });
     const before = await dataSource.query(`SELECT "account", count(*)::int AS n FROM "${schema}"."credits" GROUP BY "account" ORDER BY "account"`);
     const processedBefore = (await dataSource.query(`SELECT count(*)::int AS n FROM "${schema}"."processed_events"`))[0].n;
     const dlqBefore = dlq.messages.length;
@@ -314,7 +303,7 @@ describe('outbox relay to idempotent consumer over Kafka and PostgreSQL', () => 
     await admin.disconnect();
     expect(await groupCaughtUp(settings, groupId, topic)).toBe(false);
     await startApp();
-    await waitFor('the replay to reach the end of the topic', () => groupCaughtUp(settings, groupId, topic), 60000);
+    await waitFor(() => groupCaughtUp(settings, groupId, topic), { description: 'the replay to reach the end of the topic', timeoutMs: 60000 });
     const after = await dataSource.query(`SELECT "account", count(*)::int AS n FROM "${schema}"."credits" GROUP BY "account" ORDER BY "account"`);
     expect(after).toEqual(before);
     expect((await dataSource.query(`SELECT count(*)::int AS n FROM "${schema}"."processed_events"`))[0].n).toBe(processedBefore);

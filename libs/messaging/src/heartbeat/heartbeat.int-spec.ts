@@ -1,6 +1,7 @@
 import { MONITORING_TOPICS } from '@swapgw/contracts';
+import { waitFor } from '@swapgw/testing';
 import { ensureTopics } from '../kafka/ensure-topics';
-import { testKafkaSettings, uniqueSuffix, waitFor } from '../testing/messaging-test-support';
+import { testKafkaSettings, uniqueSuffix } from '../testing/messaging-test-support';
 import { HeartbeatMonitor } from './heartbeat-monitor';
 import { HeartbeatPublisher } from './heartbeat-publisher';
 
@@ -26,7 +27,7 @@ describe('heartbeats over Kafka', () => {
   beforeAll(async () => {
     await ensureTopics(testKafkaSettings('itest-heartbeat-admin'), [...MONITORING_TOPICS]);
     monitor.start();
-    await waitFor('the monitor to join its group', () => monitor.listening());
+    await waitFor(() => monitor.listening(), { description: 'the monitor to join its group', timeoutMs: 30_000 });
     publisher.start();
   });
 
@@ -35,25 +36,20 @@ describe('heartbeats over Kafka', () => {
   });
 
   it('sees a beating service up, and a silent one down once it has listened for a full timeout', async () => {
-    await waitFor('the beating service up', () => monitor.statuses()[service] === 'up', 10_000);
-    await waitFor('the silent service down', () => monitor.statuses()[silent] === 'down', TIMEOUT_MS + 5_000);
+    await waitFor(() => monitor.statuses()[service] === 'up', { description: 'the beating service up', timeoutMs: 10_000 });
+    await waitFor(() => monitor.statuses()[silent] === 'down', { description: 'the silent service down', timeoutMs: TIMEOUT_MS + 5_000 });
     expect(monitor.statuses()).toEqual({ [service]: 'up', [silent]: 'down' });
   });
 
   it('sees the service down within the timeout once it stops beating (not ready), and up at its next beat', async () => {
     ready = false;
     const stoppedAt = Date.now();
-    await waitFor('the service down', () => monitor.statuses()[service] === 'down', TIMEOUT_MS + 5_000, 50);
+    await waitFor(() => monitor.statuses()[service] === 'down', { description: 'the service down', timeoutMs: TIMEOUT_MS + 5_000, intervalMs: 50 });
     expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(TIMEOUT_MS - INTERVAL_MS - 100);
 
     ready = true;
     const readyAt = Date.now();
-    await waitFor(
-      'the service up again',
-      () => monitor.statuses()[service] === 'up',
-      INTERVAL_MS + 5_000,
-      50,
-    );
+    await waitFor(() => monitor.statuses()[service] === 'up', { description: 'the service up again', timeoutMs: INTERVAL_MS + 5_000, intervalMs: 50 });
     expect(Date.now() - readyAt).toBeLessThan(INTERVAL_MS + 5_000);
   });
 });

@@ -97,6 +97,11 @@ export interface KafkaConsumerOptions {
   fromBeginning?: boolean;
   /** Caps on concurrent work; unset ones come from the environment, then the defaults. */
   concurrency?: Partial<ConsumerConcurrency>;
+  /**
+   * Connect and run the consumer again, with back-off, when kafkajs gives up on it for good (see
+   * KeyOrderedKafkaServer); off by default, bootstrapKafkaService turns it on.
+   */
+  restartAfterFatalCrash?: boolean;
 }
 
 /**
@@ -153,5 +158,9 @@ export function kafkaMicroserviceOptions(
     fromBeginning: options.fromBeginning,
     partitionsConsumedConcurrently: concurrency.partitions,
   });
-  return { strategy: new KeyOrderedKafkaServer(serverOptions, concurrency) };
+  return {
+    strategy: new KeyOrderedKafkaServer(serverOptions, concurrency, {
+      restartAfterFatalCrash: options.restartAfterFatalCrash,
+    }),
+  };
 }

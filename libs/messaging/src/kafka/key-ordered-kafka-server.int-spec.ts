@@ -2,7 +2,8 @@ import { Controller, INestMicroservice, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, KafkaContext, Payload } from '@nestjs/microservices';
 import { Kafka, logLevel } from 'kafkajs';
-import { groupCaughtUp, produceRaw, testKafkaSettings, uniqueSuffix, waitFor } from '../testing/messaging-test-support';
+import { waitFor } from '@swapgw/testing';
+import { groupCaughtUp, produceRaw, testKafkaSettings, uniqueSuffix } from '../testing/messaging-test-support';
 import { ConsumerConcurrency } from './consumer-concurrency';
 import { ensureTopics } from './ensure-topics';
 import { kafkaMicroserviceOptions, KafkaSettings } from './kafka-settings';
@@ -122,8 +123,8 @@ describe('KeyOrderedKafkaServer against the broker', () => {
     await produceRaw(settings, orderedTopic, messages);
     await startApp(OrderedModule, orderedGroup);
 
-    await waitFor('all 200 messages to be handled', () => seen.log.filter((e) => e.at === 'end').length >= KEYS * PER_KEY, 60_000);
-    await waitFor('the group to commit the end of every partition', () => groupCaughtUp(settings, orderedGroup, orderedTopic), 30_000);
+    await waitFor(() => seen.log.filter((e) => e.at === 'end').length >= KEYS * PER_KEY, { description: 'all 200 messages to be handled', timeoutMs: 60_000 });
+    await waitFor(() => groupCaughtUp(settings, orderedGroup, orderedTopic), { description: 'the group to commit the end of every partition', timeoutMs: 30_000 });
 
     for (let k = 0; k < KEYS; k++) {
       const key = `order-${k}`;
@@ -150,7 +151,7 @@ describe('KeyOrderedKafkaServer against the broker', () => {
     );
     await startApp(FailingModule, failingGroup);
 
-    await waitFor('the failing message to be delivered a third time', () => (failing.handled.get(2) ?? 0) >= 3, 30_000);
+    await waitFor(() => (failing.handled.get(2) ?? 0) >= 3, { description: 'the failing message to be delivered a third time', timeoutMs: 30_000 });
     const committedWhileFailing = await committedOffset(settings, failingGroup, failingTopic);
     // The committed offset is the next one to read: 2, i.e. exactly the finished prefix 0 and 1.
     expect(committedWhileFailing).toBe('2');
@@ -160,7 +161,7 @@ describe('KeyOrderedKafkaServer against the broker', () => {
     expect(failing.handled.get(3)).toBeGreaterThanOrEqual(2);
 
     failing.stillFailing = false;
-    await waitFor('the group to commit past the recovered message', async () => (await committedOffset(settings, failingGroup, failingTopic)) === '6', 30_000);
+    await waitFor(async () => (await committedOffset(settings, failingGroup, failingTopic)) === '6', { description: 'the group to commit past the recovered message', timeoutMs: 30_000 });
     expect(failing.handled.get(0)).toBe(1);
     expect(failing.handled.get(1)).toBe(1);
     for (const offset of [2, 3, 4, 5]) expect(failing.handled.get(offset)).toBeGreaterThanOrEqual(2);

@@ -28,6 +28,8 @@ const keyOf = (message: KafkaMessage): MessageKey => (message.key == null ? null
  */
 export class KeyOrderedKafkaServer extends ServerKafka {
   private readonly batchLogger = new Logger(KeyOrderedKafkaServer.name);
+  /** Same context as the bootstrap's logs: the restart is part of keeping the service up. */
+  private readonly restartLogger = new Logger('Bootstrap');
   private readonly processLimit: InFlightLimit;
   /** Replies being produced for the message whose handler runs in this async context. */
   private readonly pendingReplies = new AsyncLocalStorage<Array<Promise<void>>>();
@@ -35,14 +37,15 @@ export class KeyOrderedKafkaServer extends ServerKafka {
   constructor(
     options: Required<KafkaOptions>['options'],
     private readonly limits: Pick<ConsumerConcurrency, 'perPartition' | 'perProcess'>,
+    private readonly behaviour: { restartAfterFatalCrash?: boolean } = {},
   ) {
     super(options);
     this.processLimit = new InFlightLimit(limits.perProcess);
   }
 
   /**
-   * Subscribes to the handlers' topics and runs the consumer with `eachBatch`. Also called again by
-   * bootstrapKafkaService after a fatal consumer crash, on the same consumer.
+   * Subscribes to the handlers' topics and runs the consumer with `eachBatch`. Also called again
+   * after a fatal consumer crash, on the same consumer (see restartAfterFatalCrash).
    */
   override async bindEvents(consumer: Consumer): Promise<void> {
     const topics = [...this.messageHandlers.keys()];
@@ -53,6 +56,48 @@ export class KeyOrderedKafkaServer extends ServerKafka {
       // Offsets are resolved here, message by message, never by kafkajs at the end of a batch.
       eachBatchAutoResolve: false,
       eachBatch: (payload) => this.handleBatch(payload),
+    });
+  }
+
+  /** Nest's listeners (status events), plus, if asked for, the restart of a consumer kafkajs gave up on. */
+  protected override registerConsumerEventListeners(): void {
+    super.registerConsumerEventListeners();
+    if (this.consumer && this.behaviour.restartAfterFatalCrash) this.restartAfterFatalCrash(this.consumer);
+  }
+
+  /**
+   * kafkajs restarts a crashed consumer only for errors it deems retriable; after a broker restart it
+   * can give up for good (e.g. "Failed to find group coordinator") and the service would stay out of
+   * its group. Then the consumer is connected and bound to the handlers again, with back-off, until
+   * it runs (or the server is closed); readiness follows the group join as usual.
+   */
+  private restartAfterFatalCrash(consumer: Consumer): void {
+    let restarting = false;
+    consumer.on(consumer.events.CRASH, (event) => {
+      if (event.payload.restart || restarting) return;
+      restarting = true;
+      void (async () => {
+        for (let attempt = 1; this.consumer === consumer; attempt++) {
+          const delayMs = Math.min(30_000, 1000 * 2 ** Math.min(attempt - 1, 5));
+          this.restartLogger.warn({
+            msg: 'Kafka consumer crashed for good; restarting it',
+            attempt,
+            delayMs,
+            error: event.payload.error.message,
+          });
+          await new Promise((resolve) => setTimeout(resolve, delayMs));
+          if (this.consumer !== consumer) return; // closed meanwhile
+          try {
+            await consumer.connect();
+            await this.bindEvents(consumer);
+            this.restartLogger.log({ msg: 'Kafka consumer restarted', attempt });
+            return;
+          } catch (error) {
+            this.restartLogger.warn({ msg: 'Kafka consumer restart failed', attempt, error: (error as Error).message });
+            await consumer.disconnect().catch(() => undefined);
+          }
+        }
+      })().finally(() => (restarting = false));
     });
   }
 

@@ -5,6 +5,7 @@ import { IsString } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { deadLetterTopicOf, replyTopicOf } from '@swapgw/contracts';
 import { runWithRequestContext } from '@swapgw/runtime';
+import { waitFor } from '@swapgw/testing';
 import { bootstrapKafkaService, KafkaServiceHandle } from '../bootstrap/bootstrap-kafka-service';
 import { IdempotentConsumer } from '../consumer/idempotent-consumer';
 import { MessagingModule } from '../messaging.module';
@@ -14,15 +15,7 @@ import { OutboxMessageEntity } from '../outbox/outbox-message.entity';
 import { ProcessedEventEntity } from '../outbox/processed-event.entity';
 import { RequestReplyClient } from '../request-reply/request-reply.client';
 import { RequestResponder } from '../request-reply/request-responder';
-import {
-  createTestDataSource,
-  dropSchema,
-  produceRaw,
-  testKafkaSettings,
-  TopicReader,
-  uniqueSuffix,
-  waitFor,
-} from '../testing/messaging-test-support';
+import { createTestDataSource, dropSchema, produceRaw, testKafkaSettings, TopicReader, uniqueSuffix } from '../testing/messaging-test-support';
 
 // A Kafka service started the way main.ts starts one (bootstrapKafkaService), with a responder
 // that writes an outbox event and a stream consumer that applies it: after real traffic, its
@@ -177,7 +170,7 @@ describe('observability of a Kafka service (real Kafka and PostgreSQL)', () => {
         { name: deadLetterTopicOf(eventsTopic), partitions: 1 },
       ],
     });
-    await waitFor('readiness', async () => (await fetch(`http://127.0.0.1:${port}/health/ready`)).status === 200);
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/health/ready`)).status === 200, { description: 'readiness', timeoutMs: 30_000 });
     eventsReader = await new TopicReader(settings, eventsTopic).start();
     await requester.connect();
   });
@@ -195,12 +188,12 @@ describe('observability of a Kafka service (real Kafka and PostgreSQL)', () => {
     );
     expect(reply).toEqual({ accepted: 'order-1' });
 
-    const event = await waitFor('order.placed on the events topic', () => eventsReader.messages.find((m) => m.key === 'order-1'));
+    const event = await waitFor(() => eventsReader.messages.find((m) => m.key === 'order-1'), { description: 'order.placed on the events topic', timeoutMs: 30_000 });
     expect(event.headers.traceparent).toMatch(new RegExp(`^00-${TRACE_ID}-[0-9a-f]{16}-01$`));
     expect(event.headers.traceparent).not.toBe(TRACEPARENT); // a child span, same trace
     expect(event.headers['x-request-id']).toBe('obs-req-1');
 
-    const applied = await waitFor('the stream handler log line', () => logLines.find((l) => l.msg === 'order placed applied'));
+    const applied = await waitFor(() => logLines.find((l) => l.msg === 'order placed applied'), { description: 'the stream handler log line', timeoutMs: 30_000 });
     const placing = logLines.find((l) => l.msg === 'placing order');
     for (const line of [placing, applied]) {
       expect(line).toMatchObject({ service, traceId: TRACE_ID, requestId: 'obs-req-1', orderId: 'order-1' });
@@ -209,10 +202,10 @@ describe('observability of a Kafka service (real Kafka and PostgreSQL)', () => {
 
   it('serves the produced, consumed, request-reply, dead-letter, outbox and lag metrics on /metrics', async () => {
     await produceRaw(settings, eventsTopic, [{ key: 'bad-1', value: '{"not":"an envelope"}' }]);
-    const text = await waitFor('the dead-lettered message in /metrics', async () => {
+    const text = await waitFor(async () => {
       const body = await metrics();
       return sampleOf(body, 'swapgw_kafka_dead_lettered_total', { topic: eventsTopic }) === 1 ? body : null;
-    });
+    }, { description: 'the dead-lettered message in /metrics', timeoutMs: 30_000 });
 
     expect(sampleOf(text, 'swapgw_kafka_messages_consumed_total', { topic: requestTopic, type: 'order.place' })).toBe(1);
     expect(sampleOf(text, 'swapgw_kafka_messages_produced_total', { topic: replyTopicOf(requestTopic), type: 'order.place' })).toBe(1);
@@ -227,12 +220,12 @@ describe('observability of a Kafka service (real Kafka and PostgreSQL)', () => {
     expect(text).toMatch(/^process_resident_memory_bytes\{service="[^"]+"\} \d+/m);
 
     // Sampled gauges: the outbox drained, and the group caught up on both topics.
-    await waitFor('outbox backlog 0 and consumer lag 0 on every partition', async () => {
+    await waitFor(async () => {
       const body = await metrics();
       const lags = [0, 1].flatMap((partition) =>
         [requestTopic, eventsTopic].map((topic) => sampleOf(body, 'swapgw_kafka_consumer_lag_messages', { group: groupId, topic, partition: String(partition) })),
       );
       return sampleOf(body, 'swapgw_outbox_unpublished_messages', { schema }) === 0 && lags.every((lag) => lag === 0);
-    });
+    }, { description: 'outbox backlog 0 and consumer lag 0 on every partition', timeoutMs: 30_000 });
   });
 });

@@ -6,11 +6,12 @@ import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { AssignerProtocol, Kafka, logLevel } from 'kafkajs';
 import type { ISocketFactory } from 'kafkajs';
 import { CodedError, ErrorCodes, replyTopicOf, deadLetterTopicOf } from '@swapgw/contracts';
+import { waitFor } from '@swapgw/testing';
 import { ensureTopics } from '../kafka/ensure-topics';
 import { kafkaMicroserviceOptions } from '../kafka/kafka-settings';
 import { MessagingModule } from '../messaging.module';
 import { DeadLetterHeaders } from '../dead-letter/dead-letter';
-import { testKafkaSettings, TopicReader, uniqueSuffix, waitFor } from '../testing/messaging-test-support';
+import { testKafkaSettings, TopicReader, uniqueSuffix } from '../testing/messaging-test-support';
 import { ownReplyPartitionIndex } from './own-reply-partition';
 import { RequestReplyClient } from './request-reply.client';
 import { RequestResponder } from './request-responder';
@@ -194,7 +195,7 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
       .request(requestTopic, 'echo.say', 'agg-invalid', { text: 42 })
       .catch((e: CodedError) => e);
     expect(error).toMatchObject({ code: 'VALIDATION_FAILED' });
-    const parked = await waitFor('the invalid request on the DLQ', () => dlq.messages.find((m) => m.key === 'agg-invalid'));
+    const parked = await waitFor(() => dlq.messages.find((m) => m.key === 'agg-invalid'), { description: 'the invalid request on the DLQ', timeoutMs: 30_000 });
     expect(parked.headers[DeadLetterHeaders.reason]).toContain('payload.text');
     expect(parked.headers[DeadLetterHeaders.originalTopic]).toBe(requestTopic);
     expect(parked.headers[DeadLetterHeaders.originalOffset]).toMatch(/^\d+$/);

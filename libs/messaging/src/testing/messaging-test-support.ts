@@ -1,4 +1,5 @@
 // Helpers for the integration specs of this library (not exported from the package index).
+// Polling waits come from @swapgw/testing (`waitFor`), like everywhere else.
 import { randomBytes } from 'node:crypto';
 import { Kafka, KafkaMessage, logLevel } from 'kafkajs';
 import { Client } from 'pg';
@@ -16,29 +17,6 @@ export const uniqueSuffix = (): string => `${Date.now().toString(36)}${randomByt
 
 export function testKafkaSettings(clientId: string, instanceId = uniqueSuffix()): KafkaSettings {
   return { brokers: parseBrokers(process.env.KAFKA_BROKERS || DEV_KAFKA_BROKERS), clientId, instanceId };
-}
-
-/** Polls `condition` until it returns a truthy value; fails with `what` after `timeoutMs`. */
-export async function waitFor<T>(
-  what: string,
-  condition: () => Promise<T> | T,
-  timeoutMs = 30000,
-  intervalMs = 100,
-): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await condition();
-      if (value) return value as NonNullable<T>;
-    } catch (error) {
-      lastError = error;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ''}`);
-    }
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
 }
 
 /** A DataSource on a fresh schema of the test database, migrated with `migrations`. */

@@ -1,25 +1,16 @@
-import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsObject, IsOptional, IsString, MaxLength, Min } from 'class-validator';
 import { TimeInForce, TimesInForce } from '@swapgw/contracts';
 import { IsDecimalAmount } from '../../common/validation';
-import { CreateQuoteDto } from '../../quote/dto/create-quote.dto';
+import { SwapTermsDto } from '../../common/dto/swap-terms.dto';
 
 /**
  * Body of POST /limit-orders/limit/{id}/replace: the terms of the new order (no route snapshot).
- * The fields an order shares with a quote are POST /quote's own (same limits and messages, picked
- * from CreateQuoteDto); limit-order-service then checks them as quote-service checks a quote.
+ * The swap terms are POST /quote's own (SwapTermsDto: same limits and messages); limit-order-service
+ * then checks them as quote-service checks a quote.
  */
-export class ReplaceLimitOrderDto extends PickType(CreateQuoteDto, [
-  'fromChain',
-  'toChain',
-  'tokenIn',
-  'tokenOut',
-  'amount',
-  'network',
-  'slippageBps',
-  'recipient',
-] as const) {
+export class ReplaceLimitOrderDto extends SwapTermsDto {
   @ApiProperty({ example: '4500', description: 'Minimum human amount of tokenOut for the whole amount (the limit)' })
   @IsDecimalAmount()
   minAmountOut!: string;

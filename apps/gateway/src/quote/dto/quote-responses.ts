@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import {
   GAS_FEE_SOURCES,
+  HUMAN_AMOUNT,
   GasFeeSource,
   QuoteResult,
   QuoteRouteSummary,
@@ -27,7 +28,7 @@ export class RoutePermitInfoDto implements RoutePermitInfo {
   @ApiProperty({ example: 'devnet-a', description: 'Chain of the first leg, where the permit is used' }) chain!: string;
   @ApiProperty({ type: 'integer', example: 31337, description: 'EVM chain id: chainId of both EIP-712 domains' }) chainId!: number;
   @ApiProperty({ description: 'Input token: EIP-2612 domain verifyingContract, Permit2 permitted.token' }) token!: string;
-  @ApiProperty({ example: '25000000', description: 'Base units: EIP-2612 value, Permit2 permitted.amount' }) amount!: string;
+  @ApiProperty({ example: '25000000', description: 'EIP-2612 value and Permit2 permitted.amount, in base units as the typed data takes them' }) amountBaseUnits!: string;
   @ApiProperty({ description: 'SwapGatewayRouter: the spender of both kinds of permit (and the to of the permit step)' }) spender!: string;
   @ApiProperty({ description: 'Permit2 contract: verifyingContract of the domain {name: "Permit2", chainId}; with permitType permit2 the token must be approved to it (the build adds that approve when missing)' })
   permit2!: string;
@@ -164,9 +165,22 @@ export class QuoteRouteSummaryDto implements QuoteRouteSummary {
     description: 'Number of execution legs (swaps and bridge transfers; approvals not counted). What the wallet signs is `signatures`',
   })
   stepCount!: number;
-  @ApiProperty({ example: '2991672771', description: 'Expected output in base units of tokenOut' }) expectedAmountOut!: string;
+  @ApiProperty({ example: '25', description: 'What goes in, in units of tokenIn (the quote\'s amount)', pattern: HUMAN_AMOUNT.source })
+  amountIn!: string;
+  @ApiProperty({ example: '0.0333', description: 'Expected output, in units of tokenOut (a decimal string, like every amount of the API)', pattern: HUMAN_AMOUNT.source })
+  expectedAmountOut!: string;
+  @ApiProperty({
+    example: '0.032967',
+    description: "The least output the build accepts after the quote's slippage, in units of tokenOut: what the last leg enforces on chain",
+    pattern: HUMAN_AMOUNT.source,
+  })
+  minAmountOut!: string;
+  @ApiProperty({ type: 'integer', example: 6, description: 'Decimals of tokenIn: base units = amount × 10^decimals' }) tokenInDecimals!: number;
+  @ApiProperty({ type: 'integer', example: 18, description: 'Decimals of tokenOut' }) tokenOutDecimals!: number;
   @ApiProperty({ type: 'integer', example: 5 }) estimatedDurationSeconds!: number;
-  @ApiPropertyOptional({ type: [String], example: ['HIGH_PRICE_IMPACT'], description: 'HIGH_PRICE_IMPACT (> 1% by default), THIN_LIQUIDITY (a hop takes > 10% of a pool side)' })
+  @ApiPropertyOptional({ type: [String], example: ['HIGH_PRICE_IMPACT'], description:
+      'HIGH_PRICE_IMPACT (> 1% by default), THIN_LIQUIDITY (a hop takes > 10% of a pool side), AMOUNT_EXCEEDS_LIQUIDITY (a hop takes half of a pool side or more: ' +
+      'the amount is as large as the pool), AMOUNT_LOOKS_LIKE_BASE_UNITS (the amount is a whole number worth a token or more in base units: amounts are in units of the token, "25" for 25 USDC)' })
   warnings?: string[];
   @ApiPropertyOptional({
     type: RoutePermitInfoDto,

@@ -1,5 +1,5 @@
 import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
-import { SWAP_STATUSES, SwapStatus } from '@swapgw/contracts';
+import { HUMAN_AMOUNT, SWAP_STATUSES, SwapStatus } from '@swapgw/contracts';
 import { ApiMetaDto } from '../../openapi/api-responses';
 import type { QuotedSwap, QuotedToken, SwapResource } from '../swap-resource';
 import {
@@ -67,6 +67,9 @@ export class QuotedTokenDto implements QuotedToken {
   @ApiProperty({ type: 'integer', minimum: 0 }) decimals!: number;
 }
 
+/** A decimal string in units of a token ("0.0333"), as every amount of the API. */
+const AMOUNT_PATTERN = HUMAN_AMOUNT.source;
+
 export class QuotedSwapDto implements QuotedSwap {
   @ApiProperty() quoteId!: string;
   @ApiProperty() routeId!: string;
@@ -74,9 +77,15 @@ export class QuotedSwapDto implements QuotedSwap {
   @ApiProperty() toChain!: string;
   @ApiProperty({ type: QuotedTokenDto }) tokenIn!: QuotedTokenDto;
   @ApiProperty({ type: QuotedTokenDto }) tokenOut!: QuotedTokenDto;
-  @ApiProperty({ description: 'Base units of tokenIn the route spends' }) amountIn!: string;
-  @ApiProperty({ description: 'Base units of tokenOut the quote expected' }) expectedAmountOut!: string;
-  @ApiProperty({ description: 'Base units of tokenOut the recipient gets at least (slippage applied)' })
+  @ApiProperty({ example: '25', description: 'What the route spends, in units of tokenIn', pattern: AMOUNT_PATTERN })
+  amountIn!: string;
+  @ApiProperty({ example: '0.0333', description: 'What the quote expected out, in units of tokenOut', pattern: AMOUNT_PATTERN })
+  expectedAmountOut!: string;
+  @ApiProperty({
+    example: '0.032967',
+    description: 'The least the recipient gets (slippage applied), in units of tokenOut',
+    pattern: AMOUNT_PATTERN,
+  })
   minAmountOut!: string;
 }
 

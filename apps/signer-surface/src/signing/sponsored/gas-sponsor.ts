@@ -6,6 +6,8 @@ import type { EntityManager } from 'typeorm';
  * a user's own transaction needs), and tell where a sent transaction stands. A port, so the signing
  * code does not depend on how relayer accounts, nonces and the ledger work.
  */
+export const GAS_SPONSOR = Symbol('GasSponsor');
+
 export interface GasSponsor {
   /**
    * Throws a 503 CodedError (SPONSORSHIP_BUDGET_EXHAUSTED, SPONSORSHIP_UNAVAILABLE) when the key's

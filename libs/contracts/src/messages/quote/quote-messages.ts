@@ -105,8 +105,8 @@ export interface RoutePermitInfo {
   chainId: number;
   /** The input token (EIP-2612 domain verifyingContract; Permit2 `permitted.token`). */
   token: string;
-  /** Base units: EIP-2612 `value` and Permit2 `permitted.amount`. */
-  amount: string;
+  /** EIP-2612 `value` and Permit2 `permitted.amount`: base units, as the typed data takes them. */
+  amountBaseUnits: string;
   /** The SwapGatewayRouter: `spender` of both kinds of permit, and the `to` of the swap step. */
   spender: string;
   /** Permit2: `verifyingContract` of its domain {name: "Permit2", chainId}; approve it once per token. */
@@ -211,7 +211,17 @@ export interface QuoteRouteSummary {
   bridgeProvider?: string;
   family?: RouteFamily;
   stepCount: number;
+  /**
+   * Amounts in human units of their token (decimal strings, "0.0333"), as every amount of the public
+   * API: what goes in, what the route expects out, and the least the build accepts out after the
+   * quote's slippage (what the last leg's minimum enforces on chain).
+   */
+  amountIn: string;
   expectedAmountOut: string;
+  minAmountOut: string;
+  /** The tokens' decimals, to turn the amounts into base units where a wallet needs them. */
+  tokenInDecimals: number;
+  tokenOutDecimals: number;
   estimatedDurationSeconds: number;
   warnings?: string[];
   /** Ours: present when the route can be built with a permit instead of an approval. */

@@ -1,15 +1,12 @@
-import fs from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import { Keypair } from '@solana/web3.js';
 import { Contract, JsonRpcProvider } from 'ethers';
-import { api, ApiClient, createApiKey, testEnv } from '@swapgw/testing';
-import { OpenApiValidator } from '../../test/support/openapi-validator';
+import { ApiClient } from '@swapgw/testing';
+import { devnetManifest } from './support/devnet-evm';
+import { connectE2eApi } from './support/e2e-api';
+import { OpenApiValidator } from './support/openapi-validator';
 
 // POST /quote through the running stack (gateway → quote-service → devnet pools).
-const manifest = JSON.parse(fs.readFileSync(testEnv().devnetManifest, 'utf8')) as {
-  chains: Array<{ id: string; chainId: number; rpcUrl: string; uniswapV2: { router: string }; tokens: Record<string, { address: string }> }>;
-  bridge: { feeBps: number };
-};
+const manifest = devnetManifest();
 const devnetA = manifest.chains.find((c) => c.id === 'devnet-a')!;
 
 interface GasCoverageChain {
@@ -57,10 +54,7 @@ describe('POST /quote', () => {
   let openApi: OpenApiValidator;
 
   beforeAll(async () => {
-    const gatewayUrl = process.env.GATEWAY_URL;
-    if (!gatewayUrl) throw new Error('GATEWAY_URL is not set: run through the e2e project (global setup starts the stack)');
-    client = api(gatewayUrl, await createApiKey(`quote-e2e-${randomUUID().slice(0, 8)}`));
-    openApi = await OpenApiValidator.fetch(gatewayUrl);
+    ({ client, openApi } = await connectE2eApi('quote-e2e'));
   });
 
   it('quotes a same-chain swap with routes best first, the best equal to the router on chain', async () => {

@@ -1,46 +1,23 @@
-import fs from 'node:fs';
-import { Contract, HDNodeWallet, JsonRpcProvider, TransactionRequest, Wallet } from 'ethers';
+import { HDNodeWallet, TransactionRequest, Wallet } from 'ethers';
 import { ethersTypedDataArgs, TypedDataV4 } from '@swapgw/chains';
-import { api, ApiClient, createApiKey, testEnv, waitFor } from '@swapgw/testing';
-import { connectE2eApi, E2eApi } from '../../test/support/e2e-api';
+import { api, ApiClient, createApiKey, waitFor } from '@swapgw/testing';
+import { DevnetEvm } from '../support/devnet-evm';
+import { connectE2eApi, E2eApi } from '../support/e2e-api';
+import { buildSwapId, nextSigning as nextSigningOf, quoteFirstRoute, submitSigned } from '../support/swap-steps';
 
 // Gas covered by the service (the default, gasPayment sponsored): fresh wallets that hold the input
 // token and not one wei of ETH complete swaps through the spec's flow (build → poll signing → sign
 // outside → POST signing, per step). Their ETH balance never drops on any chain, and the input
 // token leaves them for exactly `amount`.
-const env = testEnv();
-const manifest = JSON.parse(fs.readFileSync(env.devnetManifest, 'utf8')) as {
-  mnemonic: string;
-  chains: Array<{
-    id: string;
-    chainId: number;
-    rpcUrl: string;
-    tokens: Record<string, { address: string; decimals: number }>;
-  }>;
-};
-const chainOf = (id: string) => manifest.chains.find((c) => c.id === id)!;
-const providers = new Map<string, JsonRpcProvider>();
-const providerOf = (chain: string) => {
-  if (!providers.has(chain))
-    providers.set(
-      chain,
-      new JsonRpcProvider(chainOf(chain).rpcUrl, chainOf(chain).chainId, { staticNetwork: true }),
-    );
-  return providers.get(chain)!;
-};
-const ERC20 = [
-  'function balanceOf(address) view returns (uint256)',
-  'function transfer(address to, uint256 amount) returns (bool)',
-];
-const tokenOn = (chain: string, symbol: string, runner?: Wallet | HDNodeWallet) =>
-  new Contract(chainOf(chain).tokens[symbol].address, ERC20, runner ?? providerOf(chain));
-const balanceOf = async (chain: string, symbol: string, holder: string): Promise<bigint> =>
-  (await tokenOn(chain, symbol).getFunction('balanceOf')(holder)) as bigint;
-const ethOf = (chain: string, holder: string) => providerOf(chain).getBalance(holder);
+const devnet = new DevnetEvm();
+const chainOf = (id: string) => devnet.chain(id);
+const providerOf = (chain: string) => devnet.provider(chain);
+const tokenOn = (chain: string, symbol: string, runner?: Wallet | HDNodeWallet) => devnet.token(chain, symbol, runner);
+const balanceOf = (chain: string, symbol: string, holder: string) => devnet.balanceOf(chain, symbol, holder);
+const ethOf = (chain: string, holder: string) => devnet.ethOf(chain, holder);
 
 /** Account 6 of the devnet mnemonic pays for funding the fresh wallets (e2e files run one at a time). */
-const funder = (chain: string) =>
-  HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, `m/44'/60'/0'/0/6`).connect(providerOf(chain));
+const funder = (chain: string) => devnet.account(6).connect(providerOf(chain));
 
 /** A new wallet holding `amount` of `symbol` on `chain` and no ETH anywhere. */
 async function freshWalletWith(chain: string, symbol: string, amount: bigint): Promise<Wallet> {
@@ -64,53 +41,25 @@ interface SigningBody {
 }
 
 describe('gas covered by the service: zero-ETH wallets swap on one chain and across chains', () => {
+  let swapApi: E2eApi;
   let client: ApiClient;
-  let poller: ApiClient;
   let documented: E2eApi['documented'];
 
   beforeAll(async () => {
-    ({ client, poller, documented } = await connectE2eApi('gasless-e2e'));
+    swapApi = await connectE2eApi('gasless-e2e');
+    ({ client, documented } = swapApi);
   });
 
-  afterAll(() => {
-    for (const provider of providers.values()) provider.destroy();
-  });
+  afterAll(() => devnet.destroy());
 
-  async function quote(body: Record<string, unknown>) {
-    const res = await client.post('/quote', body);
-    expect(res.status).toBe(200);
-    return {
-      quoteId: res.body.data.quoteId as string,
-      route: res.body.data.routes[0] as {
-        routeId: string;
-        expectedAmountOut: string;
-        signatures: Array<{ chain: string; kind: string; payloadType: string; mayBeSkipped: boolean }>;
-      },
-    };
-  }
+  const quote = (body: Record<string, unknown>) =>
+    quoteFirstRoute<{
+      routeId: string;
+      expectedAmountOut: string;
+      signatures: Array<{ chain: string; kind: string; payloadType: string; mayBeSkipped: boolean }>;
+    }>(swapApi, body);
 
-  async function nextSigning(swapId: string, afterStep: number) {
-    return waitFor(
-      async () => {
-        const res = documented(
-          'GET',
-          `/swap/${swapId}/signing`,
-          await poller.get<{ data: SigningBody; error?: { code: string; details: Record<string, unknown> } }>(
-            `/swap/${swapId}/signing`,
-          ),
-        );
-        if (res.status === 200 && res.body.data.signing.step!.current > afterStep) return res;
-        if (res.status === 409) return res;
-        expect([200, 202]).toContain(res.status);
-        return null;
-      },
-      {
-        timeoutMs: 120_000,
-        intervalMs: 300,
-        description: `swap ${swapId} to offer step ${afterStep + 1} or end`,
-      },
-    );
-  }
+  const nextSigning = (swapId: string, afterStep: number) => nextSigningOf(swapApi, swapId, afterStep);
 
   /** Signs every step as a wallet would (typed data or its own transaction); returns what each step asked for. */
   async function signEveryStep(swapId: string, walletOn: (chainId: number) => Wallet) {
@@ -120,8 +69,8 @@ describe('gas covered by the service: zero-ETH wallets swap on one chain and acr
     let step = 0;
     for (;;) {
       const res = await nextSigning(swapId, step);
-      if (res.status === 409) return { asked, covered, terminal: res.body.error! };
-      const { signing } = res.body.data;
+      if (res.status === 409) return { asked, covered, terminal: res.body.error };
+      const { signing } = res.body.data as SigningBody;
       const payload = signing.payload!;
       let rawTx: string;
       if (payload.type === 'evm-typed-data') {
@@ -142,11 +91,7 @@ describe('gas covered by the service: zero-ETH wallets swap on one chain and acr
         rawTx = await wallet.signTransaction(payload.transaction!);
         asked.push(`${signing.step!.current}/${signing.step!.total} transaction`);
       }
-      const submitted = documented(
-        'POST',
-        `/swap/${swapId}/signing`,
-        await client.post(`/swap/${swapId}/signing`, { rawTx }),
-      );
+      const submitted = await submitSigned(swapApi, swapId, rawTx);
       expect(submitted.status).toBe(200);
       expect(submitted.body.data).toMatchObject({ swapId, status: 'submitted', step: signing.step });
       if (payload.type === 'evm-transaction')
@@ -158,20 +103,8 @@ describe('gas covered by the service: zero-ETH wallets swap on one chain and acr
     }
   }
 
-  async function build(quoteId: string, routeId: string, wallet: Wallet) {
-    const res = documented(
-      'POST',
-      '/swap/build',
-      await client.post('/swap/build', {
-        quoteId,
-        routeId,
-        userAddress: wallet.address,
-        waitForTxRequestMs: 20_000,
-      }),
-    );
-    expect([200, 202]).toContain(res.status);
-    return res.body.data.swapId as string;
-  }
+  const build = (quoteId: string, routeId: string, wallet: Wallet) =>
+    buildSwapId(swapApi, { quoteId, routeId, userAddress: wallet.address, waitForTxRequestMs: 20_000 });
 
   it('USDC (EIP-2612) → WETH on devnet-a: a permit and a Permit2 witness, both signed only; no ETH before or after, exactly amount spent', async () => {
     const wallet = await freshWalletWith('devnet-a', 'USDC', 50_000_000n);

@@ -1,20 +1,17 @@
-import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { HDNodeWallet, JsonRpcProvider } from 'ethers';
 import { AssignerProtocol, Kafka, logLevel, Partitioners, PartitionMetadata } from 'kafkajs';
 import { Client } from 'pg';
 import { Topics } from '@swapgw/contracts';
-import { api, ApiClient, AppHandle, createApiKey, startApp, testEnv, waitFor } from '@swapgw/testing';
-import { swapIdOf } from './swap-id';
+import { ApiClient, AppHandle, startApp, testEnv, waitFor } from '@swapgw/testing';
+import { swapIdOf } from '../../src/swap/swap-id';
+import { DevnetEvm } from '../support/devnet-evm';
+import { connectE2eApi } from '../support/e2e-api';
+import { quoteFirstRoute } from '../support/swap-steps';
 
 // Kills the execution-planner instance that owns a swap's partition in the middle of the swap,
 // restarts it, and checks that the swap resumes from the database and that no transaction was
 // broadcast twice (the wallet's nonce moved by exactly the number of steps).
 const env = testEnv();
-const manifest = JSON.parse(fs.readFileSync(env.devnetManifest, 'utf8')) as {
-  mnemonic: string;
-  chains: Array<{ id: string; chainId: number; rpcUrl: string }>;
-};
 const PLANNER_GROUP = 'execution-planner';
 
 /** The partition the producers' default partitioner (murmur2, as Java's) gives a key. */
@@ -32,16 +29,14 @@ function partitionOf(key: string, partitions: number): number {
 describe('a planner killed mid-swap resumes it after restart', () => {
   const kafka = new Kafka({ clientId: 'swap-resume-e2e', brokers: env.brokers, logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
-  const chain = manifest.chains.find((c) => c.id === 'devnet-a')!;
-  const provider = new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true });
+  const devnet = new DevnetEvm();
+  const provider = devnet.provider('devnet-a');
   let plannerB: AppHandle | undefined;
   let client: ApiClient;
   let owner: string;
 
   beforeAll(async () => {
-    if (!process.env.GATEWAY_URL) throw new Error('GATEWAY_URL is not set: run through the e2e project');
-    owner = `swap-resume-${randomUUID().slice(0, 8)}`;
-    client = api(process.env.GATEWAY_URL, await createApiKey(owner));
+    ({ owner, client } = await connectE2eApi('swap-resume'));
     await admin.connect();
     // A second planner next to the stack's: the group splits the partitions between the two.
     plannerB = await startApp('execution-planner', { instance: `planner-b-${process.pid}` });
@@ -50,7 +45,7 @@ describe('a planner killed mid-swap resumes it after restart', () => {
   afterAll(async () => {
     await plannerB?.stop();
     await admin.disconnect();
-    provider.destroy();
+    devnet.destroy();
   });
 
   /** signing.events partitions of planner B once the group settled with both members. */
@@ -82,7 +77,7 @@ describe('a planner killed mid-swap resumes it after restart', () => {
   }
 
   it('completes the swap with each step broadcast once', async () => {
-    const wallet = HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, "m/44'/60'/0'/0/5");
+    const wallet = devnet.account(5);
     const owned = await partitionsOfPlannerB();
     const { partitions } = (await admin.fetchTopicMetadata({ topics: [Topics.signingEvents] })).topics[0];
     // An Idempotency-Key whose swap (the Kafka key of its events) lands on a partition of planner B.
@@ -90,12 +85,11 @@ describe('a planner killed mid-swap resumes it after restart', () => {
     do key = `resume-${randomUUID()}`;
     while (!owned.includes(partitionOf(swapIdOf(owner, key), partitions.length)));
 
-    const quote = await client.post('/quote', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '3' });
-    expect(quote.status).toBe(200);
+    const { quoteId, route } = await quoteFirstRoute({ client }, { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '3' });
     const nonceBefore = await provider.getTransactionCount(wallet.address);
     const build = await client.post(
       '/swap/build',
-      { quoteId: quote.body.data.quoteId, routeId: quote.body.data.routes[0].routeId, userAddress: wallet.address, gasPayment: 'user', waitForTxRequestMs: 20_000 },
+      { quoteId, routeId: route.routeId, userAddress: wallet.address, gasPayment: 'user', waitForTxRequestMs: 20_000 },
       { idempotencyKey: key },
     );
     expect([200, 202]).toContain(build.status);

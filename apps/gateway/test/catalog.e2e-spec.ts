@@ -1,22 +1,18 @@
-import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { api, ApiClient, createApiKey, testEnv } from '@swapgw/testing';
-import { OpenApiValidator } from '../../test/support/openapi-validator';
+import { api, ApiClient, createApiKey } from '@swapgw/testing';
+import { devnetManifest } from './support/devnet-evm';
+import { connectE2eApi } from './support/e2e-api';
+import { OpenApiValidator } from './support/openapi-validator';
 
 // GET /chains, /tokens and /pairs through the running stack (gateway → quote-service → PostgreSQL).
-const manifest = JSON.parse(fs.readFileSync(testEnv().devnetManifest, 'utf8')) as {
-  chains: Array<{ id: string; tokens: Record<string, { address: string; decimals: number }> }>;
-};
+const manifest = devnetManifest();
 
 describe('catalog endpoints', () => {
   let client: ApiClient;
   let openApi: OpenApiValidator;
 
   beforeAll(async () => {
-    const gatewayUrl = process.env.GATEWAY_URL;
-    if (!gatewayUrl) throw new Error('GATEWAY_URL is not set: run through the e2e project (global setup starts the stack)');
-    client = api(gatewayUrl, await createApiKey(`catalog-e2e-${randomUUID().slice(0, 8)}`));
-    openApi = await OpenApiValidator.fetch(gatewayUrl);
+    ({ client, openApi } = await connectE2eApi('catalog-e2e'));
   });
 
   it('GET /chains lists the devnet chains and the real networks', async () => {

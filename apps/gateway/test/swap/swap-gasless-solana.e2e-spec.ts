@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { sign } from 'node:crypto';
 import { Connection, Keypair, PublicKey, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
 import {
@@ -7,11 +6,13 @@ import {
   getAssociatedTokenAddressSync,
 } from '@solana/spl-token';
 import bs58 from 'bs58';
-import { Contract, HDNodeWallet, JsonRpcProvider, Wallet } from 'ethers';
+import { HDNodeWallet, Wallet } from 'ethers';
 import { ethersTypedDataArgs, TypedDataV4 } from '@swapgw/chains';
 import { SOLANA_FEE_PAYER_COUNT, solanaConnection, solanaFeePayer, solanaTestWallet } from '@swapgw/devnet';
-import { testEnv, waitFor } from '@swapgw/testing';
-import { connectE2eApi, E2eApi } from '../../test/support/e2e-api';
+import { waitFor } from '@swapgw/testing';
+import { DevnetEvm } from '../support/devnet-evm';
+import { connectE2eApi, E2eApi } from '../support/e2e-api';
+import { buildSwapId, nextSigning as nextSigningOf, quoteFirstRoute, submitSigned } from '../support/swap-steps';
 
 // Gas covered by the service (the default, gasPayment sponsored) across EVM and Solana: fresh
 // wallets holding USDC and no native token at all (0 lamports, 0 wei) complete swaps through the
@@ -19,35 +20,18 @@ import { connectE2eApi, E2eApi } from '../../test/support/e2e-api';
 // its own slot, the service adds the fee payer's signature and broadcasts it; towards EVM its memo
 // carries the destination swap, so nobody signs on devnet-a. The EVM steps are typed data the
 // relayers carry. No native balance ever drops; the input token leaves for exactly `amount`.
-const env = testEnv();
-const manifest = JSON.parse(fs.readFileSync(env.devnetManifest, 'utf8')) as {
-  mnemonic: string;
-  chains: Array<{
-    id: string;
-    chainId: number;
-    rpcUrl: string;
-    tokens: Record<string, { address: string; decimals: number }>;
-  }>;
-  solana: { rpcUrl: string; bridgeAuthority: string; tokens: { USDC: { mint: string; decimals: number } } };
-};
-const chainA = manifest.chains.find((c) => c.id === 'devnet-a')!;
-const providerA = new JsonRpcProvider(chainA.rpcUrl, chainA.chainId, { staticNetwork: true });
-const ERC20 = [
-  'function balanceOf(address) view returns (uint256)',
-  'function transfer(address to, uint256 amount) returns (bool)',
-];
-const tokenOnA = (symbol: string, runner?: HDNodeWallet) =>
-  new Contract(chainA.tokens[symbol].address, ERC20, runner ?? providerA);
-const balanceOnA = async (symbol: string, holder: string): Promise<bigint> =>
-  (await tokenOnA(symbol).getFunction('balanceOf')(holder)) as bigint;
+const devnet = new DevnetEvm();
+const manifest = devnet.manifest;
+const providerA = devnet.provider('devnet-a');
+const tokenOnA = (symbol: string, runner?: HDNodeWallet) => devnet.token('devnet-a', symbol, runner);
+const balanceOnA = (symbol: string, holder: string) => devnet.balanceOf('devnet-a', symbol, holder);
 const mint = new PublicKey(manifest.solana.tokens.USDC.mint);
 const usdcAccount = (owner: PublicKey) => getAssociatedTokenAddressSync(mint, owner, true);
 /** The service's fee payers on the devnet (libs/devnet devnetSolanaFeePayerKeys, which the stack gives signer-surface). */
 const feePayers = Array.from({ length: SOLANA_FEE_PAYER_COUNT }, (_, i) => solanaFeePayer(i + 1));
 
 /** Funders (e2e files run one at a time): EVM account 6, Solana test wallet 4. */
-const evmFunder = () =>
-  HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, `m/44'/60'/0'/0/6`).connect(providerA);
+const evmFunder = () => devnet.account(6).connect(providerA);
 const solanaFunder = () => solanaTestWallet(4);
 
 interface SolanaPayload {
@@ -73,7 +57,7 @@ describe('gas covered by the service between EVM and Solana: wallets without SOL
     solana = solanaConnection(manifest.solana.rpcUrl);
   });
 
-  afterAll(() => providerA.destroy());
+  afterAll(() => devnet.destroy());
 
   const lamportsOf = async (owner: PublicKey): Promise<bigint> =>
     BigInt(await solana.getBalance(owner, 'confirmed'));
@@ -131,67 +115,15 @@ describe('gas covered by the service between EVM and Solana: wallets without SOL
     return wallet as unknown as Wallet;
   }
 
-  async function quote(body: Record<string, unknown>) {
-    const res = api.documented('POST', '/quote', await api.client.post('/quote', body));
-    expect(res.status).toBe(200);
-    return {
-      quoteId: res.body.data.quoteId as string,
-      route: res.body.data.routes[0] as { routeId: string; expectedAmountOut: string },
-    };
-  }
+  const quote = (body: Record<string, unknown>) => quoteFirstRoute(api, body);
 
-  async function build(
-    quoteId: string,
-    routeId: string,
-    userAddress: string,
-    recipient: string,
-  ): Promise<string> {
-    // No gasPayment: sponsored is the default.
-    const res = api.documented(
-      'POST',
-      '/swap/build',
-      await api.client.post('/swap/build', {
-        quoteId,
-        routeId,
-        userAddress,
-        recipient,
-        waitForTxRequestMs: 20_000,
-      }),
-    );
-    expect([200, 202]).toContain(res.status);
-    return res.body.data.swapId as string;
-  }
+  // No gasPayment: sponsored is the default.
+  const build = (quoteId: string, routeId: string, userAddress: string, recipient: string) =>
+    buildSwapId(api, { quoteId, routeId, userAddress, recipient, waitForTxRequestMs: 20_000 });
 
-  async function nextSigning(swapId: string, afterStep: number) {
-    return waitFor(
-      async () => {
-        const res = api.documented(
-          'GET',
-          `/swap/${swapId}/signing`,
-          await api.poller.get<{
-            data: SigningBody;
-            error?: { code: string; details: Record<string, unknown> };
-          }>(`/swap/${swapId}/signing`),
-        );
-        if (res.status === 200 && res.body.data.signing.step!.current > afterStep) return res;
-        if (res.status === 409) return res;
-        expect([200, 202]).toContain(res.status);
-        return null;
-      },
-      {
-        timeoutMs: 120_000,
-        intervalMs: 300,
-        description: `swap ${swapId} to offer step ${afterStep + 1} or end`,
-      },
-    );
-  }
+  const nextSigning = (swapId: string, afterStep: number) => nextSigningOf(api, swapId, afterStep);
 
-  const post = async (swapId: string, rawTx: string) =>
-    api.documented(
-      'POST',
-      `/swap/${swapId}/signing`,
-      await api.client.post(`/swap/${swapId}/signing`, { rawTx }),
-    );
+  const post = (swapId: string, rawTx: string) => submitSigned(api, swapId, rawTx);
 
   /**
    * The Solana step as a wallet (Phantom's signTransaction) does it: the service's fee payer pays,
@@ -249,8 +181,8 @@ describe('gas covered by the service between EVM and Solana: wallets without SOL
     let step = 0;
     for (;;) {
       const res = await nextSigning(swapId, step);
-      if (res.status === 409) return { asked, solanaTxs, terminal: res.body.error! };
-      const { signing } = res.body.data;
+      if (res.status === 409) return { asked, solanaTxs, terminal: res.body.error };
+      const { signing } = res.body.data as SigningBody;
       const payload = signing.payload!;
       const at = `${signing.step!.current}/${signing.step!.total}`;
       if (payload.type === 'solana-versioned-transaction') {

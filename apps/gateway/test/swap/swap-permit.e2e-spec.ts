@@ -1,33 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import { Contract, HDNodeWallet, JsonRpcProvider, MaxUint256, Signature, Transaction, TransactionRequest } from 'ethers';
+import { Contract, HDNodeWallet, MaxUint256, Signature, Transaction, TransactionRequest } from 'ethers';
 import type { RoutePermitInfo as RoutePermit } from '@swapgw/contracts';
-import { ApiClient, ApiResponse, testEnv, waitFor } from '@swapgw/testing';
-import { EIP2612_PERMIT_TYPES, loadDevnetManifest, PERMIT2_TRANSFER_FROM_TYPES } from '@swapgw/devnet';
-import { connectE2eApi, E2eApi } from '../../test/support/e2e-api';
+import { ApiClient, ApiResponse, waitFor } from '@swapgw/testing';
+import { EIP2612_PERMIT_TYPES, PERMIT2_TRANSFER_FROM_TYPES } from '@swapgw/devnet';
+import { DevnetEvm } from '../support/devnet-evm';
+import { connectE2eApi, E2eApi } from '../support/e2e-api';
+import { nextSigning, quoteFirstRoute, SwapCaller, submitSigned } from '../support/swap-steps';
 
 // Permits through HTTP on the devnet: the wallet learns what to sign from the quote route's
 // `permit`, signs the EIP-2612 Permit or the Permit2 PermitTransferFrom with ethers, builds, and the
 // first leg is ONE transaction to the SwapGatewayRouter carrying the permit (no approve step;
 // permit2 adds one approve of Permit2 when the token is not approved to it yet).
-const env = testEnv();
-const manifest = loadDevnetManifest(env.devnetManifest);
-const chainA = manifest.chains.find((c) => c.id === 'devnet-a')!;
-const provider = new JsonRpcProvider(chainA.rpcUrl, chainA.chainId, { staticNetwork: true });
-const erc20 = (symbol: string) =>
-  new Contract(
-    chainA.tokens[symbol].address,
-    [
-      'function balanceOf(address) view returns (uint256)',
-      'function allowance(address owner, address spender) view returns (uint256)',
-      'function nonces(address owner) view returns (uint256)',
-      'function approve(address spender, uint256 amount) returns (bool)',
-    ],
-    provider,
-  );
+const devnet = new DevnetEvm();
+const chainA = devnet.chain('devnet-a');
+const provider = devnet.provider('devnet-a');
+const erc20 = (symbol: string) => devnet.token('devnet-a', symbol);
 const permit2 = new Contract(chainA.permits.permit2, ['function nonceBitmap(address owner, uint256 wordPos) view returns (uint256)'], provider);
 /** Anvil account 7: used by no other e2e suite, so its nonces and allowances are this file's. */
-const wallet = HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, "m/44'/60'/0'/0/7").connect(provider);
-const stranger = HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, "m/44'/60'/0'/0/8");
+const wallet = devnet.account(7).connect(provider);
+const stranger = devnet.account(8);
 
 interface QuotedRoute {
   routeId: string;
@@ -46,17 +37,18 @@ const randomNonce = () => BigInt(`0x${randomBytes(8).toString('hex')}`);
 describe('swap build with permits through HTTP on the devnet', () => {
   let client: ApiClient;
   let documented: E2eApi['documented'];
+  /** The signing polls go to the gateway the builds went to. */
+  let caller: SwapCaller;
 
   beforeAll(async () => {
     ({ client, documented } = await connectE2eApi('swap-permit-e2e'));
+    caller = { client, documented };
   });
 
-  afterAll(() => provider.destroy());
+  afterAll(() => devnet.destroy());
 
   async function quote(tokenIn: string, tokenOut: string, amount: string): Promise<{ quoteId: string; route: QuotedRoute & { permit: RoutePermit } }> {
-    const res = documented('POST', '/quote', await client.post('/quote', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn, tokenOut, amount, slippageBps: 100 }));
-    expect(res.status).toBe(200);
-    const route = res.body.data.routes[0] as QuotedRoute;
+    const { quoteId, route } = await quoteFirstRoute<QuotedRoute>(caller, { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn, tokenOut, amount, slippageBps: 100 });
     // What the wallet signs comes from the quote, not from our source.
     expect(route.permit).toMatchObject({
       chain: 'devnet-a',
@@ -65,19 +57,19 @@ describe('swap build with permits through HTTP on the devnet', () => {
       spender: chainA.permits.permitRouter,
       permit2: chainA.permits.permit2,
     });
-    return { quoteId: res.body.data.quoteId as string, route: route as QuotedRoute & { permit: RoutePermit } };
+    return { quoteId, route: route as QuotedRoute & { permit: RoutePermit } };
   }
 
   async function signEip2612(permit: RoutePermit, signer: HDNodeWallet, deadlineMs: number): Promise<Signature> {
     const nonce = (await erc20Symbol(permit.token).getFunction('nonces')(wallet.address)) as bigint;
     const domain = { name: permit.eip2612!.name, version: permit.eip2612!.version, chainId: permit.chainId, verifyingContract: permit.token };
-    const message = { owner: wallet.address, spender: permit.spender, value: BigInt(permit.amount), nonce, deadline: BigInt(Math.floor(deadlineMs / 1000)) };
+    const message = { owner: wallet.address, spender: permit.spender, value: BigInt(permit.amountBaseUnits), nonce, deadline: BigInt(Math.floor(deadlineMs / 1000)) };
     return Signature.from(await signer.signTypedData(domain, EIP2612_PERMIT_TYPES, message));
   }
 
   async function signPermit2(permit: RoutePermit, signer: HDNodeWallet, nonce: bigint, deadlineMs: number): Promise<Signature> {
     const domain = { name: 'Permit2', chainId: permit.chainId, verifyingContract: permit.permit2 };
-    const message = { permitted: { token: permit.token, amount: BigInt(permit.amount) }, spender: permit.spender, nonce, deadline: BigInt(Math.floor(deadlineMs / 1000)) };
+    const message = { permitted: { token: permit.token, amount: BigInt(permit.amountBaseUnits) }, spender: permit.spender, nonce, deadline: BigInt(Math.floor(deadlineMs / 1000)) };
     return Signature.from(await signer.signTypedData(domain, PERMIT2_TRANSFER_FROM_TYPES, message));
   }
 
@@ -92,19 +84,11 @@ describe('swap build with permits through HTTP on the devnet', () => {
     const signed: Array<{ step: string; to: string }> = [];
     let step = 0;
     for (;;) {
-      const res = await waitFor(
-        async () => {
-          const r = documented('GET', `/swap/${swapId}/signing`, await client.get<{ data: SigningBody }>(`/swap/${swapId}/signing`));
-          if ((r.status === 200 && r.body.data.signing.step!.current > step) || r.status === 409) return r;
-          expect([200, 202]).toContain(r.status);
-          return null;
-        },
-        { timeoutMs: 60_000, intervalMs: 300, description: `swap ${swapId} to offer step ${step + 1} or end` },
-      );
+      const res = await nextSigning(caller, swapId, step, 60_000);
       if (res.status === 409) return { signed, terminal: res.body.error as { code: string; details: Record<string, unknown> } };
       const { signing } = res.body.data as SigningBody;
       const rawTx = await wallet.signTransaction(signing.payload!.transaction);
-      const submitted = documented('POST', `/swap/${swapId}/signing`, await client.post(`/swap/${swapId}/signing`, { rawTx }));
+      const submitted = await submitSigned(caller, swapId, rawTx);
       expect(submitted.status).toBe(200);
       expect(submitted.body.data.txHash).toBe(Transaction.from(rawTx).hash);
       signed.push({ step: `${signing.step!.current}/${signing.step!.total}`, to: String(signing.payload!.transaction.to) });
@@ -114,7 +98,7 @@ describe('swap build with permits through HTTP on the devnet', () => {
 
   it('eip2612: one step to the permit router, the swap completes as quoted, and no allowance is left', async () => {
     const { quoteId, route } = await quote('USDC', 'WETH', '7');
-    expect(route.permit).toMatchObject({ amount: '7000000', eip2612: { name: chainA.tokens.USDC.name, version: chainA.tokens.USDC.permitVersion ?? '1' } });
+    expect(route.permit).toMatchObject({ amountBaseUnits: '7000000', eip2612: { name: chainA.tokens.USDC.name, version: chainA.tokens.USDC.permitVersion ?? '1' } });
     const usdc = erc20('USDC');
     const weth = erc20('WETH');
     const allowanceOf = async (spender: string) => (await usdc.getFunction('allowance')(wallet.address, spender)) as bigint;

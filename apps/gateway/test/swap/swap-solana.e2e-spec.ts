@@ -1,29 +1,21 @@
-import fs from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import { Connection, Keypair, PublicKey, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
 import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import bs58 from 'bs58';
-import { Contract, HDNodeWallet, JsonRpcProvider, Transaction, TransactionRequest } from 'ethers';
+import { HDNodeWallet, Transaction, TransactionRequest } from 'ethers';
 import { solanaConnection, solanaTestWallet } from '@swapgw/devnet';
-import { api, ApiClient, ApiResponse, createApiKey, testEnv, waitFor } from '@swapgw/testing';
-import { OpenApiValidator } from '../../test/support/openapi-validator';
+import { ApiClient, waitFor } from '@swapgw/testing';
+import { DevnetEvm } from '../support/devnet-evm';
+import { connectE2eApi, E2eApi } from '../support/e2e-api';
+import { nextSigning, quoteFirstRoute, submitSigned } from '../support/swap-steps';
 
 // EVM ⇄ Solana swaps through HTTP on the devnet. The client holds a Solana Keypair (signs the
 // Solana steps with web3.js) and an ethers wallet (signs the EVM steps). The build names the
 // source-chain wallet as userAddress and the destination wallet as recipient, which also signs
 // the destination-chain steps.
-const env = testEnv();
-const manifest = JSON.parse(fs.readFileSync(env.devnetManifest, 'utf8')) as {
-  mnemonic: string;
-  chains: Array<{ id: string; chainId: number; rpcUrl: string; tokens: Record<string, { address: string; decimals: number }> }>;
-  solana: { rpcUrl: string; tokens: { USDC: { mint: string; decimals: number } } };
-};
-const chainA = manifest.chains.find((c) => c.id === 'devnet-a')!;
-const providerA = new JsonRpcProvider(chainA.rpcUrl, chainA.chainId, { staticNetwork: true });
-const erc20 = ['function balanceOf(address) view returns (uint256)'];
-const balanceOnA = async (symbol: string, holder: string): Promise<bigint> =>
-  (await new Contract(chainA.tokens[symbol].address, erc20, providerA).getFunction('balanceOf')(holder)) as bigint;
-const accountWallet = (index: number): HDNodeWallet => HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, `m/44'/60'/0'/0/${index}`);
+const devnet = new DevnetEvm();
+const manifest = devnet.manifest;
+const balanceOnA = (symbol: string, holder: string) => devnet.balanceOf('devnet-a', symbol, holder);
+const accountWallet = (index: number) => devnet.account(index);
 const mint = new PublicKey(manifest.solana.tokens.USDC.mint);
 const usdcAccount = (owner: PublicKey) => getAssociatedTokenAddressSync(mint, owner, true);
 
@@ -43,27 +35,18 @@ interface SigningBody {
 }
 
 describe('EVM ⇄ Solana swaps through HTTP on the devnet', () => {
+  let swapApi: E2eApi;
   let client: ApiClient;
-  let poller: ApiClient;
-  let openApi: OpenApiValidator;
+  let documented: E2eApi['documented'];
   let solana: Connection;
-  const documented = (method: string, path: string, res: ApiResponse) => {
-    expect(openApi.check(method, path, res.status, res.body)).toEqual({ valid: true, problems: [] });
-    return res;
-  };
 
   beforeAll(async () => {
-    const gatewayUrl = process.env.GATEWAY_URL;
-    if (!gatewayUrl) throw new Error('GATEWAY_URL is not set: run through the e2e project (global setup starts the stack)');
-    const key = await createApiKey(`swap-solana-e2e-${randomUUID().slice(0, 8)}`);
-    client = api(gatewayUrl, key);
-    const urls = (process.env.GATEWAY_URLS ?? '').split(',').filter(Boolean);
-    poller = api(urls[1] ?? gatewayUrl, key);
-    openApi = await OpenApiValidator.fetch(gatewayUrl);
+    swapApi = await connectE2eApi('swap-solana-e2e');
+    ({ client, documented } = swapApi);
     solana = solanaConnection(manifest.solana.rpcUrl);
   });
 
-  afterAll(() => providerA.destroy());
+  afterAll(() => devnet.destroy());
 
   const solanaUsdc = async (owner: PublicKey): Promise<bigint> => {
     const account = usdcAccount(owner);
@@ -71,25 +54,7 @@ describe('EVM ⇄ Solana swaps through HTTP on the devnet', () => {
     return BigInt((await solana.getTokenAccountBalance(account)).value.amount);
   };
 
-  async function quote(body: Record<string, unknown>) {
-    const res = documented('POST', '/quote', await client.post('/quote', body));
-    expect(res.status).toBe(200);
-    expect(res.body.data.routes.length).toBeGreaterThan(0);
-    return { quoteId: res.body.data.quoteId as string, route: res.body.data.routes[0] as { routeId: string; expectedAmountOut: string } };
-  }
-
-  async function nextSigning(swapId: string, afterStep = 0) {
-    return waitFor(
-      async () => {
-        const res = documented('GET', `/swap/${swapId}/signing`, await poller.get<{ data: SigningBody; error?: { code: string; details: { status: string } } }>(`/swap/${swapId}/signing`));
-        if (res.status === 200 && res.body.data.signing.step!.current > afterStep) return res;
-        if (res.status === 409) return res;
-        expect([200, 202]).toContain(res.status);
-        return null;
-      },
-      { timeoutMs: 120_000, intervalMs: 300, description: `swap ${swapId} to offer step ${afterStep + 1} or end` },
-    );
-  }
+  const quote = (body: Record<string, unknown>) => quoteFirstRoute(swapApi, body);
 
   const signSolana = (payload: SolanaPayload, keypair: Keypair): string => {
     const tx = VersionedTransaction.deserialize(Buffer.from(payload.transaction, 'base64'));
@@ -102,9 +67,9 @@ describe('EVM ⇄ Solana swaps through HTTP on the devnet', () => {
     const signed: string[] = [];
     let step = 0;
     for (;;) {
-      const res = await nextSigning(swapId, step);
-      if (res.status === 409) return { signed, terminal: res.body.error! };
-      const { signing } = res.body.data;
+      const res = await nextSigning(swapApi, swapId, step);
+      if (res.status === 409) return { signed, terminal: res.body.error };
+      const { signing } = res.body.data as SigningBody;
       const payload = signing.payload!;
       let rawTx: string;
       let txHash: string;
@@ -117,7 +82,7 @@ describe('EVM ⇄ Solana swaps through HTTP on the devnet', () => {
         rawTx = await wallets.evm.signTransaction(payload.transaction);
         txHash = Transaction.from(rawTx).hash!;
       }
-      const submitted = documented('POST', `/swap/${swapId}/signing`, await client.post(`/swap/${swapId}/signing`, { rawTx }));
+      const submitted = await submitSigned(swapApi, swapId, rawTx);
       expect(submitted.status).toBe(200);
       expect(submitted.body.data).toMatchObject({ swapId, status: 'submitted', step: signing.step, txHash });
       signed.push(`${signing.step!.current}/${signing.step!.total} ${payload.type}`);
@@ -195,7 +160,7 @@ describe('EVM ⇄ Solana swaps through HTTP on the devnet', () => {
 
     const build = await client.post('/swap/build', { quoteId, routeId: route.routeId, userAddress: keypair.publicKey.toBase58(), recipient: evm.address, gasPayment: 'user', waitForTxRequestMs: 20_000 });
     const swapId = build.body.data.swapId as string;
-    const ready = await nextSigning(swapId);
+    const ready = await nextSigning(swapApi, swapId);
     expect(ready.status).toBe(200);
     const issued = VersionedTransaction.deserialize(Buffer.from((ready.body.data.signing.payload as SolanaPayload).transaction, 'base64'));
     // Same blockhash and fee payer, the USDC sent to another wallet's account instead of the vault.

@@ -1,33 +1,15 @@
-import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { Contract, HDNodeWallet, JsonRpcProvider, Transaction, TransactionRequest, Wallet } from 'ethers';
-import { api, ApiClient, createApiKey, testEnv, waitFor } from '@swapgw/testing';
-import { connectE2eApi, E2eApi } from '../../test/support/e2e-api';
+import { HDNodeWallet, Transaction, TransactionRequest, Wallet } from 'ethers';
+import { api, ApiClient, createApiKey, waitFor } from '@swapgw/testing';
+import { DevnetEvm } from '../support/devnet-evm';
+import { connectE2eApi, E2eApi } from '../support/e2e-api';
+import { nextSigning, quoteFirstRoute, submitSigned } from '../support/swap-steps';
 
 // A user's whole swap through HTTP on the devnet: quote, build, then for each step GET the payload,
 // sign it with an ethers wallet (anvil account 1) and POST it, until the swap is terminal.
-const env = testEnv();
-const manifest = JSON.parse(fs.readFileSync(env.devnetManifest, 'utf8')) as {
-  mnemonic: string;
-  chains: Array<{
-    id: string;
-    chainId: number;
-    rpcUrl: string;
-    tokens: Record<string, { address: string; decimals: number; name: string }>;
-  }>;
-};
-const chainOf = (id: string) => manifest.chains.find((c) => c.id === id)!;
-const providers = new Map<string, JsonRpcProvider>();
-const providerOf = (chain: string) => {
-  if (!providers.has(chain)) providers.set(chain, new JsonRpcProvider(chainOf(chain).rpcUrl, chainOf(chain).chainId, { staticNetwork: true }));
-  return providers.get(chain)!;
-};
-const erc20 = ['function balanceOf(address) view returns (uint256)'];
-const balanceOf = async (chain: string, symbol: string, holder: string): Promise<bigint> =>
-  (await new Contract(chainOf(chain).tokens[symbol].address, erc20, providerOf(chain)).getFunction('balanceOf')(holder)) as bigint;
-
-/** Anvil account `index` of the devnet mnemonic (accounts 1-9 are funded with every token). */
-const accountWallet = (index: number): HDNodeWallet => HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, `m/44'/60'/0'/0/${index}`);
+const devnet = new DevnetEvm();
+const balanceOf = (chain: string, symbol: string, holder: string) => devnet.balanceOf(chain, symbol, holder);
+const accountWallet = (index: number) => devnet.account(index);
 
 interface SigningBody {
   swapId: string;
@@ -37,53 +19,34 @@ interface SigningBody {
 }
 
 describe('swap execution through HTTP on the devnet', () => {
+  /** Polls go to the second gateway instance when the stack runs two; every answer is checked against the OpenAPI document. */
+  let swapApi: E2eApi;
   let client: ApiClient;
-  /** The second gateway instance when the stack runs two: polls go there, so either instance must answer. */
   let poller: ApiClient;
-  /** Every answer is also checked against the OpenAPI document the gateway serves. */
   let documented: E2eApi['documented'];
 
   beforeAll(async () => {
-    ({ client, poller, documented } = await connectE2eApi('swap-e2e'));
+    swapApi = await connectE2eApi('swap-e2e');
+    ({ client, poller, documented } = swapApi);
   });
 
-  afterAll(() => {
-    for (const provider of providers.values()) provider.destroy();
-  });
+  afterAll(() => devnet.destroy());
 
-  async function quote(body: Record<string, unknown>) {
-    const res = await client.post('/quote', body);
-    expect(res.status).toBe(200);
-    expect(res.body.data.routes.length).toBeGreaterThan(0);
-    return { quoteId: res.body.data.quoteId as string, route: res.body.data.routes[0] as { routeId: string; expectedAmountOut: string; stepCount: number } };
-  }
-
-  /** Polls GET /swap/{id}/signing until a payload is ready (200) or the swap is terminal (409). */
-  async function nextSigning(swapId: string, afterStep = 0) {
-    return waitFor(
-      async () => {
-        const res = documented('GET', `/swap/${swapId}/signing`, await poller.get<{ data: SigningBody; error?: { code: string; details: { status: string } } }>(`/swap/${swapId}/signing`));
-        if (res.status === 200 && res.body.data.signing.step!.current > afterStep) return res;
-        if (res.status === 409) return res;
-        expect([200, 202]).toContain(res.status);
-        return null;
-      },
-      { timeoutMs: 120_000, intervalMs: 300, description: `swap ${swapId} to offer step ${afterStep + 1} or end` },
-    );
-  }
+  const quote = (body: Record<string, unknown>) =>
+    quoteFirstRoute<{ routeId: string; expectedAmountOut: string; stepCount: number }>(swapApi, body);
 
   /** Signs and submits every step; returns the steps signed and the terminal status. */
   async function signEveryStep(swapId: string, wallet: Wallet | HDNodeWallet) {
     const signed: Array<{ current: number; total: number; to: string; txHash: string }> = [];
     let step = 0;
     for (;;) {
-      const res = await nextSigning(swapId, step);
-      if (res.status === 409) return { signed, terminal: res.body.error! };
-      const { signing } = res.body.data;
+      const res = await nextSigning(swapApi, swapId, step);
+      if (res.status === 409) return { signed, terminal: res.body.error };
+      const { signing } = res.body.data as SigningBody;
       expect(res.body.data.mode).toBe('sync');
       expect(signing.payload!.type).toBe('evm-transaction');
       const rawTx = await wallet.signTransaction(signing.payload!.transaction);
-      const submitted = documented('POST', `/swap/${swapId}/signing`, await client.post(`/swap/${swapId}/signing`, { rawTx }));
+      const submitted = await submitSigned(swapApi, swapId, rawTx);
       expect(submitted.status).toBe(200);
       expect(submitted.body.data).toMatchObject({ swapId, status: 'submitted', nextAction: 'poll', step: signing.step, txHash: Transaction.from(rawTx).hash });
       signed.push({ ...signing.step!, to: String(signing.payload!.transaction.to), txHash: submitted.body.data.txHash as string });
@@ -126,7 +89,7 @@ describe('swap execution through HTTP on the devnet', () => {
         { index: 2, kind: 'swap', chain: 'devnet-a', status: 'confirmed', txHash: signed[1].txHash, submittedAtMs: expect.any(Number), confirmedAtMs: expect.any(Number) },
       ],
     });
-    expect(read.body.data.quoted.tokenIn).toMatchObject({ symbol: 'USDC', address: chainOf('devnet-a').tokens.USDC.address, decimals: 6 });
+    expect(read.body.data.quoted.tokenIn).toMatchObject({ symbol: 'USDC', address: devnet.chain('devnet-a').tokens.USDC.address, decimals: 6 });
 
     // Nobody else reads it: the same 404 SWAP_NOT_FOUND as an unknown swap.
     const stranger = api(client.baseUrl, await createApiKey(`swap-e2e-stranger-${randomUUID().slice(0, 8)}`));
@@ -216,7 +179,7 @@ describe('swap execution through HTTP on the devnet', () => {
     expect(again.body.data.swapId).toBe(build.body.data.swapId);
     const swapId = build.body.data.swapId as string;
 
-    const ready = await nextSigning(swapId);
+    const ready = await nextSigning(swapApi, swapId);
     expect(ready.status).toBe(200);
     const transaction = { ...ready.body.data.signing.payload!.transaction, data: '0x095ea7b3' + '00'.repeat(64) };
     const tampered = documented('POST', `/swap/${swapId}/signing`, await client.post(`/swap/${swapId}/signing`, { rawTx: await wallet.signTransaction(transaction) }));

@@ -1,24 +1,21 @@
-import fs from 'node:fs';
-import { HDNodeWallet, JsonRpcProvider, Transaction } from 'ethers';
-import { api, ApiClient, testEnv, waitFor } from '@swapgw/testing';
-import { PrivateStack, startPrivateStack } from '../../test/support/private-stack';
+import { Transaction } from 'ethers';
+import { api, ApiClient, waitFor } from '@swapgw/testing';
+import { DevnetEvm } from '../support/devnet-evm';
+import { PrivateStack, startPrivateStack } from '../support/private-stack';
+import { buildSwapId, quoteFirstRoute } from '../support/swap-steps';
 
 // The `confirming` state through HTTP: a signer-surface that waits for 2 confirmations, on a stack of
 // its own (the shared stack waits for 1, where inclusion and confirmation come in the same pass).
 // Anvil mines a block per transaction, so each step's transaction sits at 1 confirmation of 2
 // until the test mines one more block: the client must see `confirming` with that progress, and
 // the next step only after the extra block.
-const env = testEnv();
-const manifest = JSON.parse(fs.readFileSync(env.devnetManifest, 'utf8')) as {
-  mnemonic: string;
-  chains: Array<{ id: string; chainId: number; rpcUrl: string }>;
-};
-const chain = manifest.chains.find((c) => c.id === 'devnet-a')!;
+// No response cache: each read sees the chain as it is now.
+const devnet = new DevnetEvm({ cacheTimeout: -1 });
 // Account 6: besides the scaling suite (whole swaps that leave no allowance), no suite signs with it.
-const wallet = HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, "m/44'/60'/0'/0/6");
+const wallet = devnet.account(6);
 
 describe('a step waits in `confirming` until the transaction has the confirmations required', () => {
-  const provider = new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true, cacheTimeout: -1 });
+  const provider = devnet.provider('devnet-a');
   let privateStack: PrivateStack;
   let client: ApiClient;
 
@@ -28,7 +25,7 @@ describe('a step waits in `confirming` until the transaction has the confirmatio
   }, 600_000);
 
   afterAll(async () => {
-    provider.destroy();
+    devnet.destroy();
     await privateStack?.stop();
   }, 180_000);
 
@@ -37,12 +34,8 @@ describe('a step waits in `confirming` until the transaction has the confirmatio
     waitFor(async () => accept(await client.get(`/swap/${swapId}/signing`)), { timeoutMs: 60_000, intervalMs: 250, description });
 
   it('approve then swap: each step shows confirming 1 of 2, and the next step comes only after one more block', async () => {
-    const quote = await client.post('/quote', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '3' });
-    expect(quote.status).toBe(200);
-    const route = quote.body.data.routes[0];
-    const build = await client.post('/swap/build', { quoteId: quote.body.data.quoteId, routeId: route.routeId, userAddress: wallet.address, gasPayment: 'user', waitForTxRequestMs: 20_000 });
-    expect([200, 202]).toContain(build.status);
-    const swapId = build.body.data.swapId as string;
+    const { quoteId, route } = await quoteFirstRoute({ client }, { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '3' });
+    const swapId = await buildSwapId({ client }, { quoteId, routeId: route.routeId, userAddress: wallet.address, gasPayment: 'user', waitForTxRequestMs: 20_000 });
 
     for (const current of [1, 2]) {
       const ready = await pollSigning(swapId, `step ${current} ready`, (res) => (res.status === 200 && res.body.data.signing.step.current === current ? res : null));

@@ -1,0 +1,195 @@
+import { Logger } from '@nestjs/common';
+import { SwapBuildRequest, Topics } from '@swapgw/contracts';
+import { FakeSwapChains, InMemorySwapStore, TestClock } from '../../test/support/swap-fakes';
+import {
+  buildRequestFor,
+  NOW_MS,
+  OTHER_USER,
+  planFor,
+  ROUTER,
+  USDC,
+  USER,
+} from '../../test/support/swap-fixtures';
+import { SwapBuilder } from './swap-builder.service';
+
+describe('SwapBuilder', () => {
+  let store: InMemorySwapStore;
+  let clock: TestClock;
+  let builder: SwapBuilder;
+  let swapIds = 0;
+  const request = (plan = planFor('q1')): SwapBuildRequest => buildRequestFor(plan, `swap-${++swapIds}`);
+  /** A build command, as the consumer applies it: inside a transaction of the store. */
+  const command = (build: SwapBuildRequest) => store.transaction((tx) => builder.buildCommand(build, tx));
+
+  beforeAll(() => Logger.overrideLogger(false)); // refusals and conflicts log; expected here
+  afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']));
+
+  beforeEach(() => {
+    store = new InMemorySwapStore();
+    clock = new TestClock(NOW_MS);
+    builder = new SwapBuilder(
+      store,
+      new FakeSwapChains({ 'devnet-a': { evmChainId: 31337 } }),
+      clock.options(),
+    );
+  });
+
+  describe('build (request-reply)', () => {
+    it('stores the swap at step 1 with its steps and queues swap.created and step 1’s signing.prepare', async () => {
+      const build = request();
+
+      expect(await builder.build(build)).toEqual({
+        swapId: build.swapId,
+        status: 'planning',
+        stepCount: 2,
+        created: true,
+      });
+
+      expect(store.swap(build.swapId)).toMatchObject({
+        owner: 'alice',
+        status: 'planning',
+        currentStep: 1,
+        stepCount: 2,
+        createdAtMs: NOW_MS,
+        expiresAtMs: NOW_MS + 3600 * 1000,
+      });
+      expect(store.stepsOf(build.swapId).map((s) => [s.id, s.kind, s.status])).toEqual([
+        [`${build.swapId}:1`, 'approve', 'building'],
+        [`${build.swapId}:2`, 'swap', 'pending'],
+      ]);
+      const [created, prepare] = store.messagesOf(build.swapId);
+      expect(store.messagesOf(build.swapId)).toHaveLength(2);
+      expect(created).toMatchObject({ topic: Topics.swapEvents, type: 'swap.created' });
+      expect(created.payload).toEqual({
+        swapId: build.swapId,
+        status: 'planning',
+        owner: 'alice',
+        quoteId: 'q1',
+        routeId: 'r1',
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        userAddress: USER,
+        stepCount: 2,
+        createdAtMs: NOW_MS,
+      });
+      expect(prepare).toMatchObject({
+        topic: Topics.signingCommands,
+        type: 'signing.prepare',
+        aggregateId: build.swapId,
+      });
+      expect(prepare.payload).toMatchObject({
+        stepId: `${build.swapId}:1`,
+        stepIndex: 1,
+        stepCount: 2,
+        kind: 'approve',
+        from: USER,
+        approve: { token: USDC, spender: ROUTER, amount: '1500000' },
+      });
+    });
+
+    it('writes a build in one transaction: the swap with its steps, then its two messages', async () => {
+      await builder.build(request());
+
+      expect(store.transactions).toEqual([['insertSwap', 'enqueue', 'enqueue']]);
+    });
+
+    it('answers a retried build with the same swap and writes nothing; another request on its id is a conflict', async () => {
+      const build = request();
+      await builder.build(build);
+
+      expect(await builder.build(build)).toEqual({
+        swapId: build.swapId,
+        status: 'planning',
+        stepCount: 2,
+        created: false,
+      });
+      await expect(builder.build({ ...build, userAddress: OTHER_USER })).rejects.toMatchObject({
+        code: 'IDEMPOTENCY_CONFLICT',
+      });
+      expect(store.transactions).toHaveLength(1);
+      expect(store.messagesOf(build.swapId)).toHaveLength(2);
+    });
+
+    it('lets the first of two racing builds stand and answers the other as its replay', async () => {
+      const build = request();
+
+      const results = await Promise.all([builder.build(build), builder.build(build)]);
+
+      expect(results.map((r) => r.created).sort()).toEqual([false, true]);
+      expect(store.stepsOf(build.swapId)).toHaveLength(2);
+      expect(store.messagesOf(build.swapId)).toHaveLength(2);
+    });
+
+    it('refuses an expired quote, another route and a chain without a signing surface, storing nothing', async () => {
+      const expired = request(planFor('q-old', 'devnet-a', NOW_MS));
+      const noSurface = request(planFor('q-eth', 'ethereum'));
+
+      await expect(builder.build(expired)).rejects.toMatchObject({ code: 'QUOTE_EXPIRED' });
+      await expect(builder.build({ ...request(), routeId: 'r9' })).rejects.toMatchObject({
+        code: 'UNKNOWN_ROUTE',
+      });
+      await expect(builder.build(noSurface)).rejects.toMatchObject({
+        code: 'SIGNING_SURFACE_UNAVAILABLE',
+        details: { chains: ['ethereum'] },
+      });
+      expect(store.swaps.size).toBe(0);
+      expect(store.transactions).toEqual([]);
+    });
+  });
+
+  describe('buildCommand (swap.commands)', () => {
+    it('builds the swap inside the command’s transaction', async () => {
+      const build = request();
+
+      await command(build);
+
+      expect(store.swap(build.swapId)).toMatchObject({ status: 'planning', stepCount: 2 });
+      expect(store.messagesOf(build.swapId).map((m) => m.type)).toEqual(['swap.created', 'signing.prepare']);
+      expect(store.transactions).toEqual([['findSwap', 'insertSwap', 'enqueue', 'enqueue']]);
+    });
+
+    it('records a refused build as a failed swap without steps: swap.created, then swap.failed with the refusal', async () => {
+      const build = request(planFor('q-eth', 'ethereum'));
+
+      await command(build);
+
+      expect(store.swap(build.swapId)).toMatchObject({
+        status: 'failed',
+        stepCount: 0,
+        failureReason: 'SIGNING_SURFACE_UNAVAILABLE',
+        failureDetails: { chains: ['ethereum'], message: expect.stringContaining('ethereum') },
+        expiresAtMs: NOW_MS,
+      });
+      expect(store.stepsOf(build.swapId)).toEqual([]);
+      const [created, failed] = store.messagesOf(build.swapId);
+      expect([created.type, failed.type]).toEqual(['swap.created', 'swap.failed']);
+      expect(created.payload).toMatchObject({ status: 'failed', stepCount: 0 });
+      expect(failed.payload).toEqual({
+        swapId: build.swapId,
+        status: 'failed',
+        reason: 'SIGNING_SURFACE_UNAVAILABLE',
+        details: { chains: ['ethereum'], message: expect.stringContaining('ethereum') },
+      });
+    });
+
+    it('judges the quote’s expiry when the build was accepted, not when the command is applied', async () => {
+      const late = { ...request(planFor('q-late', 'devnet-a', NOW_MS + 50)), acceptedAtMs: NOW_MS };
+      clock.nowMs = NOW_MS + 10_000;
+
+      await command(late);
+
+      expect(store.swap(late.swapId).status).toBe('planning');
+    });
+
+    it('ignores a replayed command, and one that conflicts with the swap built first', async () => {
+      const build = request();
+      await command(build);
+
+      await command(build);
+      await command({ ...build, userAddress: OTHER_USER });
+
+      expect(store.swap(build.swapId)).toMatchObject({ status: 'planning', userAddress: USER });
+      expect(store.messagesOf(build.swapId)).toHaveLength(2);
+    });
+  });
+});

@@ -1,0 +1,71 @@
+import { Logger } from '@nestjs/common';
+import { FakeSwapChains, InMemorySwapStore, TestClock } from '../../test/support/swap-fakes';
+import { buildRequestFor, NOW_MS, planFor, stepRef } from '../../test/support/swap-fixtures';
+import { SwapBuilder } from './swap-builder.service';
+import { SwapExpirySweeper } from './swap-expiry.sweeper';
+import { SwapProgress } from './swap-progress.service';
+
+describe('SwapExpirySweeper', () => {
+  let store: InMemorySwapStore;
+  let clock: TestClock;
+  let progress: SwapProgress;
+  let sweeper: SwapExpirySweeper;
+  let builder: SwapBuilder;
+  let swapIds = 0;
+  const builtSwap = async () =>
+    (await builder.build(buildRequestFor(planFor('q1'), `swap-${++swapIds}`))).swapId;
+
+  beforeAll(() => Logger.overrideLogger(false));
+  afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']));
+
+  beforeEach(() => {
+    store = new InMemorySwapStore();
+    clock = new TestClock(NOW_MS);
+    const options = clock.options();
+    progress = new SwapProgress(store, options);
+    sweeper = new SwapExpirySweeper(store, progress, options);
+    builder = new SwapBuilder(store, new FakeSwapChains({ 'devnet-a': { evmChainId: 31337 } }), options);
+  });
+
+  it('expires the swaps abandoned past their deadline, but not one whose transaction is in flight', async () => {
+    const abandoned = await builtSwap();
+    const inflight = await builtSwap();
+    const young = await builtSwap();
+    await store.transaction((tx) =>
+      progress.submitted({ ...stepRef(inflight, 1), txHash: '0x01', submittedAtMs: NOW_MS }, tx),
+    );
+    clock.nowMs = store.swap(abandoned).expiresAtMs;
+    store.patchSwap(young, { expiresAtMs: clock.nowMs + 1 });
+
+    expect(await sweeper.sweepOnce()).toBe(1);
+
+    expect(store.swap(abandoned)).toMatchObject({ status: 'expired', failureReason: 'SWAP_DEADLINE_PASSED' });
+    expect(store.stepsOf(abandoned).map((s) => s.status)).toEqual(['expired', 'pending']);
+    expect(
+      store
+        .messagesOf(abandoned)
+        .filter((m) => m.type === 'swap.expired')
+        .map((m) => m.payload),
+    ).toEqual([{ swapId: abandoned, status: 'expired', reason: 'SWAP_DEADLINE_PASSED' }]);
+    expect(store.swap(inflight).status).toBe('submitted');
+    expect(store.swap(young).status).toBe('planning');
+    expect(await sweeper.sweepOnce()).toBe(0);
+  });
+
+  it('expires each due swap in a transaction of its own', async () => {
+    const later = await builtSwap();
+    const sooner = await builtSwap();
+    store.patchSwap(later, { expiresAtMs: NOW_MS - 1 });
+    store.patchSwap(sooner, { expiresAtMs: NOW_MS - 2 });
+    store.transactions.length = 0;
+
+    expect(await sweeper.sweepOnce()).toBe(2);
+
+    expect(store.transactions).toEqual([
+      ['lockSwap', 'getStep', 'updateSwap', 'updateStep', 'enqueue'],
+      ['lockSwap', 'getStep', 'updateSwap', 'updateStep', 'enqueue'],
+    ]);
+    expect(store.messagesOf(sooner).at(-1)?.type).toBe('swap.expired');
+    expect(store.messagesOf(later).at(-1)?.type).toBe('swap.expired');
+  });
+});

@@ -1,0 +1,144 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { SwapStatus } from '@swapgw/contracts';
+import { Outbox, OutboxMessage } from '@swapgw/messaging';
+import { SwapEntity } from './swap.entity';
+import { SwapStepEntity } from './swap-step.entity';
+
+/**
+ * The planner's persistence as its swap services use it: the swaps, their steps and the outbox.
+ * Every write goes through a SwapTransaction, so a change and the messages announcing it commit
+ * together; SwapStore opens one, or the idempotent consumer's transaction is joined (within).
+ */
+export interface SwapTransaction {
+  /** The swap, no lock (the replay check of a build). */
+  findSwap(id: string): Promise<SwapEntity | null>;
+  /** The swap, locked until the transaction ends (SELECT … FOR UPDATE): its changes apply one at a time. */
+  lockSwap(id: string): Promise<SwapEntity | null>;
+  /** A step by id; it must exist. */
+  getStep(stepId: string): Promise<SwapStepEntity>;
+  /** A new swap and its steps; a swap already there fails the transaction (no upsert). */
+  insertSwap(swap: SwapEntity, steps: SwapStepEntity[]): Promise<void>;
+  /** The columns of the swap that progress changes, one UPDATE, no read first. */
+  updateSwap(swap: SwapEntity): Promise<void>;
+  /** The columns of the step that progress changes, one UPDATE, no read first. */
+  updateStep(step: SwapStepEntity): Promise<void>;
+  /** A message published once the transaction commits (the outbox). */
+  enqueue(message: OutboxMessage): Promise<void>;
+}
+
+/** Thrown by SwapStore.transaction when an insert met a swap already there (two builds raced). */
+export class DuplicateSwapError extends Error {
+  constructor(cause: unknown) {
+    super('The swap already exists', { cause });
+  }
+}
+
+/** The port: transactions of their own, and the reads outside any. */
+export abstract class SwapStore {
+  /** The swap, no lock, outside any transaction. */
+  abstract findSwap(id: string): Promise<SwapEntity | null>;
+  /** Runs `work` in a transaction of its own; a duplicate insert rejects with DuplicateSwapError. */
+  abstract transaction<T>(work: (tx: SwapTransaction) => Promise<T>): Promise<T>;
+  /** Up to `limit` ids of swaps in one of `statuses` with a deadline at or before `nowMs`, soonest first. */
+  abstract dueForExpiry(statuses: readonly SwapStatus[], nowMs: number, limit: number): Promise<string[]>;
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+/** SwapStore over the planner's PostgreSQL schema (TypeORM) and its outbox. */
+@Injectable()
+export class TypeOrmSwapStore extends SwapStore {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: Outbox,
+  ) {
+    super();
+  }
+
+  /** Joins a transaction opened elsewhere (the idempotent consumer's, with its processed_events row). */
+  within(manager: EntityManager): SwapTransaction {
+    return new TypeOrmSwapTransaction(manager, this.outbox);
+  }
+
+  findSwap(id: string): Promise<SwapEntity | null> {
+    return this.dataSource.getRepository(SwapEntity).findOneBy({ id });
+  }
+
+  async transaction<T>(work: (tx: SwapTransaction) => Promise<T>): Promise<T> {
+    try {
+      return await this.dataSource.transaction((manager) => work(this.within(manager)));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new DuplicateSwapError(error);
+      throw error;
+    }
+  }
+
+  async dueForExpiry(statuses: readonly SwapStatus[], nowMs: number, limit: number): Promise<string[]> {
+    const due = (await this.dataSource.query(
+      'SELECT "id" FROM "planner"."swaps" WHERE "status" = ANY($1) AND "expires_at_ms" <= $2 ' +
+        `ORDER BY "expires_at_ms" LIMIT ${limit}`,
+      [statuses, nowMs],
+    )) as Array<{ id: string }>;
+    return due.map((row) => row.id);
+  }
+}
+
+class TypeOrmSwapTransaction implements SwapTransaction {
+  constructor(
+    private readonly manager: EntityManager,
+    private readonly outbox: Outbox,
+  ) {}
+
+  findSwap(id: string): Promise<SwapEntity | null> {
+    return this.manager.getRepository(SwapEntity).findOneBy({ id });
+  }
+
+  lockSwap(id: string): Promise<SwapEntity | null> {
+    const lock = { mode: 'pessimistic_write' } as const;
+    return this.manager.getRepository(SwapEntity).findOne({ where: { id }, lock });
+  }
+
+  getStep(stepId: string): Promise<SwapStepEntity> {
+    return this.manager.getRepository(SwapStepEntity).findOneByOrFail({ id: stepId });
+  }
+
+  async insertSwap(swap: SwapEntity, steps: SwapStepEntity[]): Promise<void> {
+    // insert, not save: save would turn a racing duplicate into an UPDATE instead of failing.
+    // (The casts only bridge TypeORM's deep-partial typing of jsonb columns.)
+    await this.manager.insert(SwapEntity, swap as QueryDeepPartialEntity<SwapEntity>);
+    if (steps.length === 0) return; // a refused build: the swap alone
+    await this.manager.insert(SwapStepEntity, steps as QueryDeepPartialEntity<SwapStepEntity>[]);
+  }
+
+  async updateSwap(swap: SwapEntity): Promise<void> {
+    await this.manager.update(SwapEntity, { id: swap.id }, swapProgressOf(swap));
+  }
+
+  async updateStep(step: SwapStepEntity): Promise<void> {
+    await this.manager.update(SwapStepEntity, { id: step.id }, stepProgressOf(step));
+  }
+
+  async enqueue(message: OutboxMessage): Promise<void> {
+    await this.outbox.enqueue(this.manager, message);
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const { code, driverError } = error as { code?: string; driverError?: { code?: string } };
+  return code === UNIQUE_VIOLATION || driverError?.code === UNIQUE_VIOLATION;
+}
+
+/** The columns of a swap that progress changes (everything else is fixed when it is built). */
+function swapProgressOf(swap: SwapEntity): QueryDeepPartialEntity<SwapEntity> {
+  const { status, currentStep, failureReason, updatedAtMs } = swap;
+  const failureDetails = swap.failureDetails as QueryDeepPartialEntity<SwapEntity>['failureDetails'];
+  return { status, currentStep, failureReason, failureDetails, updatedAtMs };
+}
+
+/** The columns of a step that progress changes. */
+function stepProgressOf(step: SwapStepEntity): QueryDeepPartialEntity<SwapStepEntity> {
+  const { status, signingRequestId, payloadExpiresAtMs, txHash, failureReason, updatedAtMs } = step;
+  return { status, signingRequestId, payloadExpiresAtMs, txHash, failureReason, updatedAtMs };
+}

@@ -1,0 +1,195 @@
+import type { ChainFamily, PermitContracts } from '@swapgw/chains';
+import type { SwapStatus } from '@swapgw/contracts';
+import type { OutboxMessage } from '@swapgw/messaging';
+import type { SwapChains } from '../../src/chains/swap-chains';
+import type { PlannerOptions } from '../../src/config/planner.options';
+import { SwapEntity } from '../../src/swaps/swap.entity';
+import { SwapStepEntity } from '../../src/swaps/swap-step.entity';
+import { DuplicateSwapError, SwapStore, SwapTransaction } from '../../src/swaps/swap-store';
+
+/** The statements a SwapTransaction issues, by name: what one change of a swap costs the database. */
+export type Statement = keyof SwapTransaction;
+
+const copyOf = <T extends object>(row: T): T =>
+  Object.assign(Object.create(Object.getPrototypeOf(row) as object) as T, row);
+
+/**
+ * SwapStore over maps, with the transaction semantics the planner relies on: a transaction's writes
+ * and messages land together when its work resolves and not at all when it throws; a second insert
+ * of a swap id fails the transaction (DuplicateSwapError). Rows are handed out as copies, as a
+ * database would.
+ */
+export class InMemorySwapStore extends SwapStore {
+  readonly swaps = new Map<string, SwapEntity>();
+  readonly steps = new Map<string, SwapStepEntity>();
+  /** Committed outbox messages, in order. */
+  readonly outbox: OutboxMessage[] = [];
+  /** The statements of every transaction run, in order (one list per transaction). */
+  readonly transactions: Statement[][] = [];
+
+  async findSwap(id: string): Promise<SwapEntity | null> {
+    const swap = this.swaps.get(id);
+    return swap ? copyOf(swap) : null;
+  }
+
+  async transaction<T>(work: (tx: SwapTransaction) => Promise<T>): Promise<T> {
+    const tx = new InMemorySwapTransaction(this);
+    const result = await work(tx);
+    tx.commit();
+    return result;
+  }
+
+  async dueForExpiry(statuses: readonly SwapStatus[], nowMs: number, limit: number): Promise<string[]> {
+    return [...this.swaps.values()]
+      .filter((swap) => statuses.includes(swap.status) && swap.expiresAtMs <= nowMs)
+      .sort((a, b) => a.expiresAtMs - b.expiresAtMs)
+      .slice(0, limit)
+      .map((swap) => swap.id);
+  }
+
+  /** The swap as stored (a copy), which must exist. */
+  swap(id: string): SwapEntity {
+    const swap = this.swaps.get(id);
+    if (!swap) throw new Error(`no swap ${id}`);
+    return copyOf(swap);
+  }
+
+  /** The swap's steps as stored, in order. */
+  stepsOf(swapId: string): SwapStepEntity[] {
+    return [...this.steps.values()]
+      .filter((step) => step.swapId === swapId)
+      .sort((a, b) => a.stepIndex - b.stepIndex);
+  }
+
+  /** The swap's committed messages, in order. */
+  messagesOf(swapId: string): OutboxMessage[] {
+    return this.outbox.filter((message) => message.aggregateId === swapId);
+  }
+
+  /** Changes a stored swap behind the planner's back (a test's setup). */
+  patchSwap(id: string, patch: Partial<SwapEntity>): void {
+    this.swaps.set(id, Object.assign(this.swap(id), patch));
+  }
+}
+
+/** One transaction: writes are staged, then applied by commit(). */
+class InMemorySwapTransaction implements SwapTransaction {
+  private readonly swaps = new Map<string, SwapEntity>();
+  private readonly steps = new Map<string, SwapStepEntity>();
+  private readonly inserted = new Set<string>();
+  private readonly messages: OutboxMessage[] = [];
+  private readonly statements: Statement[] = [];
+
+  constructor(private readonly store: InMemorySwapStore) {
+    store.transactions.push(this.statements);
+  }
+
+  async findSwap(id: string): Promise<SwapEntity | null> {
+    this.statements.push('findSwap');
+    return this.readSwap(id);
+  }
+
+  async lockSwap(id: string): Promise<SwapEntity | null> {
+    this.statements.push('lockSwap');
+    return this.readSwap(id);
+  }
+
+  async getStep(stepId: string): Promise<SwapStepEntity> {
+    this.statements.push('getStep');
+    const step = this.steps.get(stepId) ?? this.store.steps.get(stepId);
+    if (!step) throw new Error(`no step ${stepId}`);
+    return copyOf(step);
+  }
+
+  async insertSwap(swap: SwapEntity, steps: SwapStepEntity[]): Promise<void> {
+    this.statements.push('insertSwap');
+    if (this.store.swaps.has(swap.id) || this.swaps.has(swap.id))
+      throw new DuplicateSwapError(new Error('23505'));
+    this.inserted.add(swap.id);
+    this.swaps.set(swap.id, copyOf(swap));
+    for (const step of steps) this.steps.set(step.id, copyOf(step));
+  }
+
+  async updateSwap(swap: SwapEntity): Promise<void> {
+    this.statements.push('updateSwap');
+    this.swaps.set(swap.id, copyOf(swap));
+  }
+
+  async updateStep(step: SwapStepEntity): Promise<void> {
+    this.statements.push('updateStep');
+    this.steps.set(step.id, copyOf(step));
+  }
+
+  async enqueue(message: OutboxMessage): Promise<void> {
+    this.statements.push('enqueue');
+    this.messages.push(message);
+  }
+
+  commit(): void {
+    // A racing transaction may have inserted the same swap meanwhile: the database's unique key.
+    if ([...this.inserted].some((id) => this.store.swaps.has(id)))
+      throw new DuplicateSwapError(new Error('23505'));
+    for (const [id, swap] of this.swaps) this.store.swaps.set(id, swap);
+    for (const [id, step] of this.steps) this.store.steps.set(id, step);
+    this.store.outbox.push(...this.messages);
+  }
+
+  private readSwap(id: string): SwapEntity | null {
+    const swap = this.swaps.get(id) ?? this.store.swaps.get(id);
+    return swap ? copyOf(swap) : null;
+  }
+}
+
+/** SwapChains over a table: every chain EVM unless named otherwise; balances and allowances 0. */
+export class FakeSwapChains implements SwapChains {
+  constructor(
+    private readonly chains: Record<
+      string,
+      { family?: ChainFamily; evmChainId?: number; signingSurface?: boolean }
+    > = {},
+  ) {}
+
+  hasSigningSurface(chain: string): boolean {
+    return this.chains[chain]?.signingSurface ?? chain in this.chains;
+  }
+
+  familyOf(chain: string): ChainFamily {
+    return this.chains[chain]?.family ?? 'evm';
+  }
+
+  evmChainIdOf(chain: string): number {
+    const id = this.chains[chain]?.evmChainId;
+    if (id === undefined) throw new Error(`Chain ${chain} has no EVM chain id`);
+    return id;
+  }
+
+  async balanceOf(): Promise<bigint> {
+    return 0n;
+  }
+
+  async allowanceOf(): Promise<bigint> {
+    return 0n;
+  }
+
+  permitContractsOf(): PermitContracts | undefined {
+    return undefined;
+  }
+
+  tokenPermitOf(): { name: string; version: string } | undefined {
+    return undefined;
+  }
+}
+
+/** Planner options on a clock the test moves. */
+export class TestClock {
+  constructor(public nowMs: number) {}
+
+  options(overrides: Partial<PlannerOptions> = {}): PlannerOptions {
+    return {
+      swapDeadlineSeconds: 3600,
+      expirySweepIntervalMs: 15_000,
+      clock: () => this.nowMs,
+      ...overrides,
+    };
+  }
+}

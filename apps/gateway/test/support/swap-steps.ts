@@ -1,0 +1,124 @@
+import { ApiClient, ApiResponse, waitFor } from '@swapgw/testing';
+import type { E2eApi } from './e2e-api';
+
+// The steps of a swap through HTTP that the e2e suites share: quote, build, poll the signing
+// endpoint, submit what the wallet signed. How a wallet signs stays with each suite.
+
+/**
+ * Who a suite's swap calls go through: `client`; `poller` for the signing polls (default client:
+ * the second gateway instance when the stack runs two); `documented` checks each answer against
+ * the OpenAPI document the gateway serves (default: no check).
+ */
+export interface SwapCaller {
+  client: ApiClient;
+  poller?: ApiClient;
+  documented?: E2eApi['documented'];
+}
+
+const unchecked = (_method: string, _path: string, res: ApiResponse): ApiResponse => res;
+const documentedBy = (caller: SwapCaller) => caller.documented ?? unchecked;
+
+/** What the suites read of a quote's route; each may read more (pass its own type). */
+export interface FirstRoute {
+  routeId: string;
+  expectedAmountOut: string;
+}
+
+/** A quote that must succeed (200, at least one route), and its first route. */
+export async function quoteFirstRoute<Route = FirstRoute>(
+  caller: SwapCaller,
+  body: Record<string, unknown>,
+  options: { timeoutMs?: number } = {},
+): Promise<{ quoteId: string; route: Route }> {
+  const res = documentedBy(caller)('POST', '/quote', await caller.client.post('/quote', body, options));
+  expect(res.status).toBe(200);
+  expect(res.body.data.routes.length).toBeGreaterThan(0);
+  return { quoteId: res.body.data.quoteId as string, route: res.body.data.routes[0] as Route };
+}
+
+/** POST /swap/build that must be accepted (200, or 202 while the payload is still planned); the swap id. */
+export async function buildSwapId(caller: SwapCaller, body: Record<string, unknown>): Promise<string> {
+  const res = documentedBy(caller)('POST', '/swap/build', await caller.client.post('/swap/build', body));
+  expect([200, 202]).toContain(res.status);
+  return res.body.data.swapId as string;
+}
+
+/**
+ * Polls GET /swap/{id}/signing (through the poller) until it offers a step after `afterStep` (200)
+ * or the swap is terminal (409); anything else than 200 or 202 meanwhile fails the test.
+ */
+export function nextSigning(
+  caller: SwapCaller,
+  swapId: string,
+  afterStep = 0,
+  timeoutMs = 120_000,
+): Promise<ApiResponse> {
+  const poller = caller.poller ?? caller.client;
+  return waitFor(
+    async () => {
+      const path = `/swap/${swapId}/signing`;
+      const res = documentedBy(caller)('GET', path, await poller.get(path));
+      if (res.status === 200 && res.body.data.signing.step.current > afterStep) return res;
+      if (res.status === 409) return res;
+      expect([200, 202]).toContain(res.status);
+      return null;
+    },
+    { timeoutMs, intervalMs: 300, description: `swap ${swapId} to offer step ${afterStep + 1} or end` },
+  );
+}
+
+/** POST /swap/{id}/signing with what the wallet signed (a raw transaction or a signature). */
+export async function submitSigned(caller: SwapCaller, swapId: string, rawTx: string): Promise<ApiResponse> {
+  const path = `/swap/${swapId}/signing`;
+  return documentedBy(caller)('POST', path, await caller.client.post(path, { rawTx }));
+}
+
+/** A small same-chain quote (1 USDC → DAI on devnet-a) that any stack answers. */
+export const SMALL_QUOTE = {
+  fromChain: 'devnet-a',
+  toChain: 'devnet-a',
+  tokenIn: 'USDC',
+  tokenOut: 'DAI',
+  amount: '1',
+};
+
+export interface QuotedRoute {
+  quoteId: string;
+  routeId: string;
+}
+
+/** SMALL_QUOTE, which must succeed, and its first route as a build names it. */
+export async function freshQuote(client: ApiClient): Promise<QuotedRoute> {
+  const { quoteId, route } = await quoteFirstRoute({ client }, SMALL_QUOTE, { timeoutMs: 60_000 });
+  return { quoteId, routeId: route.routeId };
+}
+
+/**
+ * POST /swap/build with an Idempotency-Key, waiting up to `waitForTxRequestMs` for the payload; the
+ * answer as it is. The wallet pays its own gas (gasPayment user): the fault suites count its nonces
+ * to prove each step was broadcast once.
+ */
+export function buildSwap(
+  client: ApiClient,
+  key: string,
+  route: QuotedRoute,
+  userAddress: string,
+  waitForTxRequestMs: number,
+): Promise<ApiResponse> {
+  return client.post(
+    '/swap/build',
+    { ...route, userAddress, gasPayment: 'user', waitForTxRequestMs },
+    { idempotencyKey: key, timeoutMs: 60_000 },
+  );
+}
+
+/** Polls a swap's signing payload until it is ready (200). */
+export async function untilSigningReady(client: ApiClient, swapId: string): Promise<ApiResponse> {
+  return waitFor(
+    async () => {
+      const res = await client.get(`/swap/${swapId}/signing`);
+      return res.status === 200 ? res : undefined;
+    },
+    { timeoutMs: 150_000, intervalMs: 500, description: `swap ${swapId} signing payload ready` },
+  );
+}

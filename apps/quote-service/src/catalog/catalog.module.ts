@@ -1,0 +1,71 @@
+import { Module } from '@nestjs/common';
+import { ChainRegistry } from '@swapgw/chains';
+import { DataSource } from 'typeorm';
+import { ChainsModule } from '../chains/chains.module';
+import { QuoteServiceConfig } from '../config/quote-service.config';
+import { CatalogRequestsController } from './catalog-requests.controller';
+import { CatalogSync } from './catalog-sync.service';
+import { CatalogService } from './catalog.service';
+import { SupportPolicy } from './support-policy';
+import {
+  DevnetTokenSource,
+  NativeCoinSource,
+  RemoteTokenListSource,
+  SolanaCoreListSource,
+  TokenListSource,
+  UniswapDefaultListSource,
+} from './token-sources';
+
+const TOKEN_LIST_SOURCES = Symbol('TOKEN_LIST_SOURCES');
+
+/** The built-in token lists, and the remote one of TOKEN_LIST_URL when configured. */
+function tokenListSources(config: QuoteServiceConfig): TokenListSource[] {
+  const sources: TokenListSource[] = [
+    new DevnetTokenSource(),
+    new NativeCoinSource(),
+    new SolanaCoreListSource(),
+    new UniswapDefaultListSource(),
+  ];
+  if (config.TOKEN_LIST_URL) {
+    sources.push(new RemoteTokenListSource(config.TOKEN_LIST_URL, config.TOKEN_LIST_TIMEOUT_MS));
+  }
+  return sources;
+}
+
+/**
+ * The catalog of chains, tokens and pairs (`catalog.requests`): seeded from the registry and the
+ * token lists before the app serves, with each token's providers as the configuration allows.
+ */
+@Module({
+  imports: [ChainsModule],
+  controllers: [CatalogRequestsController],
+  providers: [
+    { provide: TOKEN_LIST_SOURCES, inject: [QuoteServiceConfig], useFactory: tokenListSources },
+    {
+      provide: SupportPolicy,
+      inject: [ChainRegistry, QuoteServiceConfig],
+      useFactory: (registry: ChainRegistry, config: QuoteServiceConfig) =>
+        new SupportPolicy(registry, {
+          lifiEnabled: Boolean(config.LIFI_API_URL),
+          jupiterChain: config.JUPITER_API_URL ? config.JUPITER_CHAIN : undefined,
+        }),
+    },
+    {
+      provide: CatalogSync,
+      inject: [DataSource, ChainRegistry, TOKEN_LIST_SOURCES, SupportPolicy, QuoteServiceConfig],
+      useFactory: (
+        dataSource: DataSource,
+        registry: ChainRegistry,
+        sources: TokenListSource[],
+        policy: SupportPolicy,
+        config: QuoteServiceConfig,
+      ) =>
+        new CatalogSync(dataSource, registry, sources, policy, {
+          refreshMs: config.TOKEN_LIST_REFRESH_MS,
+          retryIntervalMs: config.DISCOVERY_RETRY_INTERVAL_MS,
+        }),
+    },
+    CatalogService,
+  ],
+})
+export class CatalogModule {}

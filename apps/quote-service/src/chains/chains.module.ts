@@ -1,0 +1,30 @@
+import { Module, OnApplicationShutdown } from '@nestjs/common';
+import { ChainRegistry } from '@swapgw/chains';
+import { QuoteServiceConfig } from '../config/quote-service.config';
+
+/** The chains quote-service knows: the devnet manifest's and the real networks, with their RPC URLs. */
+export function registryFromConfig(config: QuoteServiceConfig): ChainRegistry {
+  return ChainRegistry.fromEnvironment({
+    DEVNET_MANIFEST: config.DEVNET_MANIFEST,
+    RPC_URL_ETHEREUM: config.RPC_URL_ETHEREUM,
+    RPC_URL_BASE: config.RPC_URL_BASE,
+    RPC_URL_ARBITRUM: config.RPC_URL_ARBITRUM,
+    RPC_URL_SOLANA: config.RPC_URL_SOLANA,
+  });
+}
+
+/**
+ * One ChainRegistry for the whole app (its RPC providers are cached and shared by the catalog, the
+ * quote providers and the gas oracle), released at shutdown: ethers keeps timers for pending requests.
+ */
+@Module({
+  providers: [{ provide: ChainRegistry, inject: [QuoteServiceConfig], useFactory: registryFromConfig }],
+  exports: [ChainRegistry],
+})
+export class ChainsModule implements OnApplicationShutdown {
+  constructor(private readonly registry: ChainRegistry) {}
+
+  onApplicationShutdown(): void {
+    this.registry.destroy();
+  }
+}

@@ -1,0 +1,88 @@
+import { Module } from '@nestjs/common';
+import { ChainRegistry } from '@swapgw/chains';
+import { ChainsModule } from '../chains/chains.module';
+import { QuoteServiceConfig } from '../config/quote-service.config';
+import { DevnetBridgeProvider } from './devnet-bridge.provider';
+import { JupiterProvider } from './jupiter.provider';
+import { LifiProvider } from './lifi.provider';
+import { QuoteProvider, RouteWarningThresholds } from './quote-provider';
+import { UniswapV2Provider } from './uniswap-v2.provider';
+import { UniswapV2Quoter } from './uniswap-v2-quoter';
+
+/** Every quote provider the config turns on, in the order they are listed in a quote's outcomes. */
+export const QUOTE_PROVIDERS = Symbol('QUOTE_PROVIDERS');
+
+const ROUTE_WARNING_THRESHOLDS = Symbol('ROUTE_WARNING_THRESHOLDS');
+
+/** Placeholder sender for LI.FI quotes from Solana without a recipient (the System Program id). */
+const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
+
+/**
+ * The quote providers: Uniswap V2 and the devnet bridge (on chain reads through the registry)
+ * always; LI.FI and Jupiter when their API URL is configured (null otherwise).
+ */
+@Module({
+  imports: [ChainsModule],
+  providers: [
+    {
+      provide: ROUTE_WARNING_THRESHOLDS,
+      inject: [QuoteServiceConfig],
+      useFactory: (config: QuoteServiceConfig): RouteWarningThresholds => ({
+        priceImpactBps: config.PRICE_IMPACT_WARNING_BPS,
+        thinLiquidityBps: config.THIN_LIQUIDITY_WARNING_BPS,
+      }),
+    },
+    UniswapV2Quoter,
+    {
+      provide: UniswapV2Provider,
+      inject: [UniswapV2Quoter, ROUTE_WARNING_THRESHOLDS],
+      useFactory: (quoter: UniswapV2Quoter, thresholds: RouteWarningThresholds) =>
+        new UniswapV2Provider(quoter, thresholds),
+    },
+    {
+      provide: DevnetBridgeProvider,
+      inject: [ChainRegistry, UniswapV2Quoter, ROUTE_WARNING_THRESHOLDS],
+      useFactory: (registry: ChainRegistry, quoter: UniswapV2Quoter, thresholds: RouteWarningThresholds) =>
+        new DevnetBridgeProvider(registry, quoter, thresholds),
+    },
+    {
+      provide: LifiProvider,
+      inject: [QuoteServiceConfig, ROUTE_WARNING_THRESHOLDS],
+      useFactory: (config: QuoteServiceConfig, thresholds: RouteWarningThresholds) =>
+        config.LIFI_API_URL
+          ? new LifiProvider(
+              {
+                baseUrl: config.LIFI_API_URL,
+                apiKey: config.LIFI_API_KEY,
+                quoteFromAddressEvm: config.LIFI_QUOTE_FROM_ADDRESS,
+                quoteFromAddressSolana: SOLANA_QUOTE_FROM_ADDRESS,
+              },
+              thresholds,
+            )
+          : null,
+    },
+    {
+      provide: JupiterProvider,
+      inject: [QuoteServiceConfig, ROUTE_WARNING_THRESHOLDS],
+      useFactory: (config: QuoteServiceConfig, thresholds: RouteWarningThresholds) =>
+        config.JUPITER_API_URL
+          ? new JupiterProvider(
+              {
+                baseUrl: config.JUPITER_API_URL,
+                apiKey: config.JUPITER_API_KEY,
+                chain: config.JUPITER_CHAIN,
+              },
+              thresholds,
+            )
+          : null,
+    },
+    {
+      provide: QUOTE_PROVIDERS,
+      inject: [UniswapV2Provider, DevnetBridgeProvider, LifiProvider, JupiterProvider],
+      useFactory: (...providers: (QuoteProvider | null)[]): QuoteProvider[] =>
+        providers.filter((provider): provider is QuoteProvider => provider !== null),
+    },
+  ],
+  exports: [QUOTE_PROVIDERS],
+})
+export class ProvidersModule {}

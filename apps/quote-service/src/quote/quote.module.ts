@@ -1,0 +1,64 @@
+import { Module } from '@nestjs/common';
+import { ChainRegistry } from '@swapgw/chains';
+import { DataSource } from 'typeorm';
+import { ChainsModule } from '../chains/chains.module';
+import { QuoteServiceConfig } from '../config/quote-service.config';
+import { ProvidersModule, QUOTE_PROVIDERS } from '../providers/providers.module';
+import { QuoteProvider } from '../providers/quote-provider';
+import { ChainFeeOracle, registryFeeReaders } from './gas-coverage';
+import { QuoteRequestsController } from './quote-requests.controller';
+import { QuoteRetention } from './quote-retention';
+import { QuoteService } from './quote.service';
+import { TokenResolver } from './token-resolver';
+import { TrendingCounter } from './trending-counter';
+
+/**
+ * Quotes (`quote.requests`): asks the providers, prices the gas the service covers, stores each
+ * quote with its route plans; expired ones are pruned after QUOTE_RETENTION_MS.
+ */
+@Module({
+  imports: [ChainsModule, ProvidersModule],
+  controllers: [QuoteRequestsController],
+  providers: [
+    TokenResolver,
+    TrendingCounter,
+    {
+      provide: ChainFeeOracle,
+      inject: [ChainRegistry],
+      useFactory: (registry: ChainRegistry) => new ChainFeeOracle(registryFeeReaders(registry)),
+    },
+    {
+      provide: QuoteService,
+      inject: [
+        DataSource,
+        ChainRegistry,
+        TokenResolver,
+        QUOTE_PROVIDERS,
+        TrendingCounter,
+        ChainFeeOracle,
+        QuoteServiceConfig,
+      ],
+      useFactory: (
+        dataSource: DataSource,
+        registry: ChainRegistry,
+        tokens: TokenResolver,
+        providers: QuoteProvider[],
+        trending: TrendingCounter,
+        fees: ChainFeeOracle,
+        config: QuoteServiceConfig,
+      ) =>
+        new QuoteService(dataSource, registry, tokens, providers, trending, fees, {
+          ttlMs: config.QUOTE_TTL_MS,
+          providerTimeoutMs: config.QUOTE_PROVIDER_TIMEOUT_MS,
+          defaultSlippageBps: config.DEFAULT_SLIPPAGE_BPS,
+        }),
+    },
+    {
+      provide: QuoteRetention,
+      inject: [DataSource, QuoteServiceConfig],
+      useFactory: (dataSource: DataSource, config: QuoteServiceConfig) =>
+        new QuoteRetention(dataSource, config.QUOTE_RETENTION_MS),
+    },
+  ],
+})
+export class QuoteModule {}
