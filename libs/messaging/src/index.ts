@@ -21,6 +21,7 @@ export * from './outbox/outbox';
 export * from './outbox/outbox-relay';
 export * from './bootstrap/health-server';
 export * from './bootstrap/bootstrap-kafka-service';
+export * from './bootstrap/kafka-service-environment';
 export * from './messaging.module';
 export * from './metrics/consumer-lag-sampler';
 export * from './commands/command-publisher';

@@ -1,22 +1,10 @@
 import { IsInt, Max, Min } from 'class-validator';
-import { HEARTBEAT_INTERVAL_BOUNDS } from '@swapgw/contracts';
-import { ServiceEnvironment } from '@swapgw/runtime';
+import { KafkaServiceEnvironment } from '@swapgw/messaging';
 
 /** Everything limit-order-service reads from the environment, validated at boot. */
-export class LimitOrderServiceConfig extends ServiceEnvironment {
-  @IsInt()
-  @Min(0)
-  @Max(65535)
-  HEALTH_PORT: number = 3104;
+export class LimitOrderServiceConfig extends KafkaServiceEnvironment {
+  override HEALTH_PORT = 3104;
 
-  /**
-   * How often each instance publishes its heartbeat on `service.heartbeats` while it is ready: the
-   * gateway's GET /health reads them (read by bootstrapKafkaService).
-   */
-  @IsInt()
-  @Min(HEARTBEAT_INTERVAL_BOUNDS.min)
-  @Max(HEARTBEAT_INTERVAL_BOUNDS.max)
-  HEARTBEAT_INTERVAL_MS: number = HEARTBEAT_INTERVAL_BOUNDS.default;
 
   @IsInt()
   @Min(1)

@@ -1,24 +1,12 @@
 import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { HEARTBEAT_INTERVAL_BOUNDS } from '@swapgw/contracts';
-import { ServiceEnvironment } from '@swapgw/runtime';
+import { KafkaServiceEnvironment } from '@swapgw/messaging';
 
 const HTTP_URL = /^https?:\/\/[^\s]+$/;
 
 /** quote-service configuration, validated at boot. Property names are the environment variables. */
-export class QuoteServiceConfig extends ServiceEnvironment {
-  @IsInt()
-  @Min(0)
-  @Max(65535)
-  HEALTH_PORT: number = 3101;
+export class QuoteServiceConfig extends KafkaServiceEnvironment {
+  override HEALTH_PORT = 3101;
 
-  /**
-   * How often each instance publishes its heartbeat on `service.heartbeats` while it is ready: the
-   * gateway's GET /health reads them (read by bootstrapKafkaService).
-   */
-  @IsInt()
-  @Min(HEARTBEAT_INTERVAL_BOUNDS.min)
-  @Max(HEARTBEAT_INTERVAL_BOUNDS.max)
-  HEARTBEAT_INTERVAL_MS: number = HEARTBEAT_INTERVAL_BOUNDS.default;
 
   /** How long a quote (and the plans of its routes) can be built into a swap. */
   @IsInt()

@@ -1,7 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Max, Min, Validate } from 'class-validator';
-import { HEARTBEAT_INTERVAL_BOUNDS } from '@swapgw/contracts';
-import { ServiceEnvironment } from '@swapgw/runtime';
+import { KafkaServiceEnvironment } from '@swapgw/messaging';
 import {
   IsBudgetOverrides,
   IsLamportAmount,
@@ -24,22 +23,12 @@ export const DEFAULT_SPONSORSHIP_DAILY_BUDGET_LAMPORTS = '100000000';
 
 /**
  * Environment of signer-surface, validated at boot (the app refuses to start on a bad value).
- * DATABASE_URL, KAFKA_BROKERS, DEVNET_MANIFEST, LOG_LEVEL and INSTANCE_ID: ServiceEnvironment.
+ * DATABASE_URL, KAFKA_BROKERS, DEVNET_MANIFEST, LOG_LEVEL, INSTANCE_ID, HEALTH_PORT and
+ * HEARTBEAT_INTERVAL_MS: KafkaServiceEnvironment (libs/messaging).
  */
-export class SignerSurfaceConfig extends ServiceEnvironment {
-  @IsInt()
-  @Min(1)
-  @Max(65535)
-  HEALTH_PORT: number = 3103;
+export class SignerSurfaceConfig extends KafkaServiceEnvironment {
+  override HEALTH_PORT = 3103;
 
-  /**
-   * How often each instance publishes its heartbeat on `service.heartbeats` while it is ready: the
-   * gateway's GET /health reads them (read by bootstrapKafkaService).
-   */
-  @IsInt()
-  @Min(HEARTBEAT_INTERVAL_BOUNDS.min)
-  @Max(HEARTBEAT_INTERVAL_BOUNDS.max)
-  HEARTBEAT_INTERVAL_MS: number = HEARTBEAT_INTERVAL_BOUNDS.default;
 
   /**
    * How long an issued payload may be signed and submitted. Two minutes: long enough for a person

@@ -1,0 +1,24 @@
+import { IsInt, Max, Min } from 'class-validator';
+import { HEARTBEAT_INTERVAL_BOUNDS } from '@swapgw/contracts';
+import { ServiceEnvironment } from '@swapgw/runtime';
+
+/**
+ * The variables every Kafka service reads besides its own (what bootstrapKafkaService uses): its
+ * health port and how often it sends heartbeats. Each app's config class extends it and sets its
+ * own HEALTH_PORT default (`override HEALTH_PORT = 3101;`).
+ */
+export abstract class KafkaServiceEnvironment extends ServiceEnvironment {
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  HEALTH_PORT!: number;
+
+  /**
+   * How often each instance publishes its heartbeat on `service.heartbeats` while it is ready: the
+   * gateway's GET /health reads them.
+   */
+  @IsInt()
+  @Min(HEARTBEAT_INTERVAL_BOUNDS.min)
+  @Max(HEARTBEAT_INTERVAL_BOUNDS.max)
+  HEARTBEAT_INTERVAL_MS: number = HEARTBEAT_INTERVAL_BOUNDS.default;
+}
