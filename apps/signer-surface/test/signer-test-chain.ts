@@ -40,7 +40,10 @@ function compileFixture(): { abi: unknown[]; bytecode: string } {
         settings: { evmVersion: 'cancun', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
       }),
     ),
-  ) as { errors?: { severity: string; formattedMessage: string }[]; contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>> };
+  ) as {
+    errors?: { severity: string; formattedMessage: string }[];
+    contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>>;
+  };
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
   const contract = output.contracts['SignerFixture.sol'].SignerFixture;
@@ -64,7 +67,19 @@ export async function startTestChain(id: string, chainId = 31337): Promise<TestC
   const port = await freePort();
   const child: ChildProcess = spawn(
     resolveAnvilBinary(),
-    ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--mnemonic', TEST_MNEMONIC, '--accounts', '5', '--silent'],
+    [
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--chain-id',
+      String(chainId),
+      '--mnemonic',
+      TEST_MNEMONIC,
+      '--accounts',
+      '5',
+      '--silent',
+    ],
     { stdio: 'ignore' },
   );
   const rpcUrl = `http://127.0.0.1:${port}`;
@@ -79,13 +94,25 @@ export async function startTestChain(id: string, chainId = 31337): Promise<TestC
     }
   };
   try {
-    await waitFor(() => provider.getBlockNumber().then(() => true), { timeoutMs: 20_000, description: `anvil on ${rpcUrl}` });
+    await waitFor(() => provider.getBlockNumber().then(() => true), {
+      timeoutMs: 20_000,
+      description: `anvil on ${rpcUrl}`,
+    });
     const wallet = (index: number): HDNodeWallet =>
       HDNodeWallet.fromPhrase(TEST_MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`).connect(provider);
     const { abi, bytecode } = compileFixture();
     const fixture = await new ContractFactory(abi as never, bytecode, wallet(0)).deploy();
     await fixture.waitForDeployment();
-    return { id, chainId, rpcUrl, provider, wallet, fixtureAddress: await fixture.getAddress(), fixtureAbi: abi, stop };
+    return {
+      id,
+      chainId,
+      rpcUrl,
+      provider,
+      wallet,
+      fixtureAddress: await fixture.getAddress(),
+      fixtureAbi: abi,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -81,7 +81,10 @@ class SignerTestModule {
   }
 }
 
-export async function startSignerTestService(registry: ChainRegistry, env: Record<string, string> = {}): Promise<SignerTestService> {
+export async function startSignerTestService(
+  registry: ChainRegistry,
+  env: Record<string, string> = {},
+): Promise<SignerTestService> {
   const infra = testEnv();
   const suffix = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   const schema = `signer_it_${suffix}`;
@@ -90,7 +93,11 @@ export async function startSignerTestService(registry: ChainRegistry, env: Recor
     events: `itest.signing.events.${suffix}`,
     requests: `itest.signing.requests.${suffix}`,
   };
-  const settings: KafkaSettings = { brokers: infra.brokers, clientId: `signer-it-${suffix}`, instanceId: suffix };
+  const settings: KafkaSettings = {
+    brokers: infra.brokers,
+    clientId: `signer-it-${suffix}`,
+    instanceId: suffix,
+  };
   await ensureTopics(settings, [
     { name: topics.commands, partitions: 2 },
     { name: deadLetterTopicOf(topics.commands), partitions: 1 },
@@ -147,7 +154,11 @@ export async function startSignerTestService(registry: ChainRegistry, env: Recor
   });
   await app.listen();
 
-  const kafka = new Kafka({ clientId: `${settings.clientId}-probe`, brokers: settings.brokers, logLevel: logLevel.NOTHING });
+  const kafka = new Kafka({
+    clientId: `${settings.clientId}-probe`,
+    brokers: settings.brokers,
+    logLevel: logLevel.NOTHING,
+  });
   const producer = kafka.producer({ allowAutoTopicCreation: false });
   await producer.connect();
   const events: ReceivedEvent[] = [];
@@ -168,7 +179,11 @@ export async function startSignerTestService(registry: ChainRegistry, env: Recor
     events,
     async sendCommand(type, swapId, payload) {
       const envelope = createEnvelope(type, swapId, payload);
-      await producer.send({ topic: topics.commands, acks: -1, messages: [{ key: swapId, value: JSON.stringify(envelope) }] });
+      await producer.send({
+        topic: topics.commands,
+        acks: -1,
+        messages: [{ key: swapId, value: JSON.stringify(envelope) }],
+      });
     },
     request: (type, aggregateId, payload) => requester.request(topics.requests, type, aggregateId, payload),
     async close() {

@@ -11,7 +11,10 @@ describe('address validation per chain family', () => {
     expect(validateEvmAddress(CHECKSUMMED)).toEqual({ ok: true });
     expect(validateEvmAddress(CHECKSUMMED.toLowerCase())).toEqual({ ok: true });
     const wrongCase = CHECKSUMMED.replace('A0b8', 'a0B8');
-    expect(validateEvmAddress(wrongCase)).toMatchObject({ ok: false, reason: expect.stringMatching(/checksum/) });
+    expect(validateEvmAddress(wrongCase)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/checksum/),
+    });
     expect(validateEvmAddress(`0x${CHECKSUMMED.slice(2).toUpperCase()}`).ok).toBe(false);
     expect(validateEvmAddress(CHECKSUMMED.slice(0, 41)).ok).toBe(false);
     expect(validateEvmAddress(CHECKSUMMED.slice(2)).ok).toBe(false);
@@ -31,9 +34,20 @@ describe('address validation per chain family', () => {
     const key = Keypair.generate().publicKey.toBase58();
     expect(validateAddressForChain(evm, CHECKSUMMED)).toEqual({ ok: true });
     expect(validateAddressForChain(solana, key)).toEqual({ ok: true });
-    expect(validateAddressForChain(evm, key)).toMatchObject({ ok: false, reason: expect.stringContaining('devnet-a') });
-    expect(validateAddressForChain(solana, CHECKSUMMED)).toMatchObject({ ok: false, reason: expect.stringContaining('solana-devnet') });
+    expect(validateAddressForChain(evm, key)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('devnet-a'),
+    });
+    expect(validateAddressForChain(solana, CHECKSUMMED)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('solana-devnet'),
+    });
     expect(validateAddressForChain(solana, '')).toMatchObject({ ok: false });
-    expect(validateAddressForChain({ id: 'bitcoin', family: 'bitcoin' }, 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq')).toEqual({ ok: true });
+    expect(
+      validateAddressForChain(
+        { id: 'bitcoin', family: 'bitcoin' },
+        'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+      ),
+    ).toEqual({ ok: true });
   });
 });

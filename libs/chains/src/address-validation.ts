@@ -15,11 +15,16 @@ const BITCOIN = /^(bc1[02-9ac-hj-np-z]{11,71}|[13][1-9A-HJ-NP-Za-km-z]{25,34})$/
  * either a typo or not what a wallet shows.
  */
 export function validateEvmAddress(address: string): AddressValidation {
-  if (!EVM_HEX.test(address)) return { ok: false, reason: 'an EVM address is 0x followed by 40 hexadecimal digits' };
+  if (!EVM_HEX.test(address))
+    return { ok: false, reason: 'an EVM address is 0x followed by 40 hexadecimal digits' };
   if (address.slice(2) === address.slice(2).toLowerCase()) return { ok: true };
   return getAddress(address.toLowerCase()) === address
     ? { ok: true }
-    : { ok: false, reason: 'the EIP-55 checksum (letter case) of this EVM address is wrong; use the checksummed or the all-lower-case form' };
+    : {
+        ok: false,
+        reason:
+          'the EIP-55 checksum (letter case) of this EVM address is wrong; use the checksummed or the all-lower-case form',
+      };
 }
 
 /** Solana: base58 that decodes to exactly 32 bytes (a PublicKey), in its canonical spelling. */
@@ -35,7 +40,9 @@ export function validateSolanaAddress(address: string): AddressValidation {
 }
 
 export function validateBitcoinAddress(address: string): AddressValidation {
-  return BITCOIN.test(address) ? { ok: true } : { ok: false, reason: 'not a Bitcoin address (bech32 bc1… or base58 1…/3…)' };
+  return BITCOIN.test(address)
+    ? { ok: true }
+    : { ok: false, reason: 'not a Bitcoin address (bech32 bc1… or base58 1…/3…)' };
 }
 
 export function validateAddressForFamily(family: ChainFamily, address: string): AddressValidation {
@@ -53,8 +60,17 @@ export function validateAddressForFamily(family: ChainFamily, address: string): 
  * Whether `address` is a wallet address of the chain's family (used for recipients and user
  * addresses by quote-service, the gateway and the planner). The reason names the chain.
  */
-export function validateAddressForChain(chain: Pick<ChainDescriptor, 'id' | 'family'>, address: string): AddressValidation {
-  if (typeof address !== 'string' || address.length === 0) return { ok: false, reason: `an address on ${chain.id} is required` };
+export function validateAddressForChain(
+  chain: Pick<ChainDescriptor, 'id' | 'family'>,
+  address: string,
+): AddressValidation {
+  if (typeof address !== 'string' || address.length === 0)
+    return { ok: false, reason: `an address on ${chain.id} is required` };
   const result = validateAddressForFamily(chain.family, address);
-  return result.ok ? result : { ok: false, reason: `${address} is not a valid ${chain.family} address for ${chain.id}: ${result.reason}` };
+  return result.ok
+    ? result
+    : {
+        ok: false,
+        reason: `${address} is not a valid ${chain.family} address for ${chain.id}: ${result.reason}`,
+      };
 }

@@ -34,14 +34,25 @@ const withSolana: DevnetManifestView = {
     tokens: { USDC: { mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', decimals: 6, name: 'USD Coin' } },
     accounts: [],
     slotMs: 400,
-    bridge: { chainId: 1399811149, token: 'USDC', vault: '11111111111111111111111111111112', vaultOwner: '11111111111111111111111111111113', estimatedDurationSeconds: 3 },
+    bridge: {
+      chainId: 1399811149,
+      token: 'USDC',
+      vault: '11111111111111111111111111111112',
+      vaultOwner: '11111111111111111111111111111113',
+      estimatedDurationSeconds: 3,
+    },
   },
 };
 
 describe('ChainRegistry', () => {
   it('lists solana-devnet (solana family, testnet, with a signing surface) when the manifest has a Solana section', () => {
     const registry = new ChainRegistry({ manifest: withSolana });
-    expect(registry.list().map((c) => c.id).slice(0, 3)).toEqual(['devnet-a', 'solana-devnet', 'ethereum']);
+    expect(
+      registry
+        .list()
+        .map((c) => c.id)
+        .slice(0, 3),
+    ).toEqual(['devnet-a', 'solana-devnet', 'ethereum']);
     expect(registry.get('solana-devnet')).toMatchObject({
       family: 'solana',
       network: 'testnet',
@@ -59,15 +70,24 @@ describe('ChainRegistry', () => {
     expect(new ChainRegistry({ manifest }).find('solana-devnet')).toBeUndefined();
   });
 
-
   it('lists devnet chains (testnet, with their RPC) before the real networks', () => {
     const registry = new ChainRegistry({ manifest });
     const ids = registry.list().map((c) => c.id);
     expect(ids.slice(0, 5)).toEqual(['devnet-a', 'ethereum', 'base', 'arbitrum', 'solana']);
-    expect(registry.get('devnet-a')).toMatchObject({ family: 'evm', network: 'testnet', evmChainId: 31337, caip2: 'eip155:31337', devnet: true });
+    expect(registry.get('devnet-a')).toMatchObject({
+      family: 'evm',
+      network: 'testnet',
+      evmChainId: 31337,
+      caip2: 'eip155:31337',
+      devnet: true,
+    });
     expect(registry.get('base')).toMatchObject({ evmChainId: 8453, network: 'mainnet', devnet: false });
     expect(registry.get('arbitrum').evmChainId).toBe(42161);
-    expect(registry.get('solana')).toMatchObject({ family: 'solana', nativeSymbol: 'SOL', nativeDecimals: 9 });
+    expect(registry.get('solana')).toMatchObject({
+      family: 'solana',
+      nativeSymbol: 'SOL',
+      nativeDecimals: 9,
+    });
   });
 
   it('has a signing surface only where an RPC URL is configured or known', () => {
@@ -84,7 +104,10 @@ describe('ChainRegistry', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chains-'));
     const file = path.join(dir, 'manifest.json');
     fs.writeFileSync(file, JSON.stringify(manifest));
-    const withDevnet = ChainRegistry.fromEnvironment({ DEVNET_MANIFEST: file, RPC_URL_ARBITRUM: 'https://arb.example' });
+    const withDevnet = ChainRegistry.fromEnvironment({
+      DEVNET_MANIFEST: file,
+      RPC_URL_ARBITRUM: 'https://arb.example',
+    });
     expect(withDevnet.find('devnet-a')).toBeDefined();
     expect(withDevnet.get('arbitrum').rpcUrl).toBe('https://arb.example');
     expect(withDevnet.findByCaip2('eip155:31337')?.id).toBe('devnet-a');
@@ -106,7 +129,10 @@ describe('ChainRegistry', () => {
 
 describe('ChainRegistry.permitContracts', () => {
   it('joins the manifest’s permits with the router and bridge the permit router calls; none without permits', () => {
-    const withPermits: DevnetManifestView = { ...manifest, chains: [{ ...manifest.chains[0], permits: { permit2: address(6), permitRouter: address(7) } }] };
+    const withPermits: DevnetManifestView = {
+      ...manifest,
+      chains: [{ ...manifest.chains[0], permits: { permit2: address(6), permitRouter: address(7) } }],
+    };
     expect(new ChainRegistry({ manifest: withPermits }).permitContracts('devnet-a')).toEqual({
       permit2: address(6),
       permitRouter: address(7),

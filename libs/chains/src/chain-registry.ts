@@ -1,8 +1,15 @@
-import { Connection } from '@solana/web3.js';
+import type { Connection } from '@solana/web3.js';
 import { JsonRpcProvider, Network } from 'ethers';
 import fs from 'node:fs';
 import { ChainDescriptor, REAL_NETWORKS } from './chain-descriptor';
-import { DEFAULT_DEVNET_MANIFEST, DevnetChainView, DevnetManifestView, DevnetSolanaView, readDevnetManifest } from './devnet-manifest';
+import {
+  DEFAULT_DEVNET_MANIFEST,
+  DevnetChainView,
+  DevnetManifestView,
+  DevnetSolanaView,
+  readDevnetManifest,
+} from './devnet-manifest';
+import { boundedSolanaConnection } from './families/bounded-rpc';
 import { PermitContracts } from './permit-contracts';
 
 export interface ChainRegistryOptions {
@@ -103,7 +110,9 @@ export class ChainRegistry {
    * undefined when the token has no EIP-2612 permit (WETH9) or is not in the manifest.
    */
   tokenPermitOf(id: string, token: string): { name: string; version: string } | undefined {
-    const entry = Object.values(this.devnetChain(id)?.tokens ?? {}).find((t) => t.address.toLowerCase() === token.toLowerCase());
+    const entry = Object.values(this.devnetChain(id)?.tokens ?? {}).find(
+      (t) => t.address.toLowerCase() === token.toLowerCase(),
+    );
     return entry?.permit ? { name: entry.name, version: entry.permitVersion ?? '1' } : undefined;
   }
 
@@ -126,8 +135,10 @@ export class ChainRegistry {
     const cached = this.evmProviders.get(id);
     if (cached) return cached;
     const chain = this.get(id);
-    if (chain.family !== 'evm' || chain.evmChainId === undefined) throw new Error(`Chain ${id} is not an EVM chain`);
-    if (!chain.rpcUrl) throw new Error(`Chain ${id} has no RPC URL configured (${chain.rpcEnv ?? 'devnet manifest'})`);
+    if (chain.family !== 'evm' || chain.evmChainId === undefined)
+      throw new Error(`Chain ${id} is not an EVM chain`);
+    if (!chain.rpcUrl)
+      throw new Error(`Chain ${id} has no RPC URL configured (${chain.rpcEnv ?? 'devnet manifest'})`);
     const provider = new JsonRpcProvider(chain.rpcUrl, Network.from(chain.evmChainId), {
       staticNetwork: Network.from(chain.evmChainId),
       batchMaxCount: 1,
@@ -136,13 +147,14 @@ export class ChainRegistry {
     return provider;
   }
 
+  /** Cached Solana Connection, every call bounded in time (boundedSolanaConnection's default). */
   solanaConnection(id: string): Connection {
     const cached = this.solanaConnections.get(id);
     if (cached) return cached;
     const chain = this.get(id);
     if (chain.family !== 'solana') throw new Error(`Chain ${id} is not a Solana chain`);
     if (!chain.rpcUrl) throw new Error(`Chain ${id} has no RPC URL configured (${chain.rpcEnv})`);
-    const connection = new Connection(chain.rpcUrl, 'confirmed');
+    const connection = boundedSolanaConnection(chain.rpcUrl);
     this.solanaConnections.set(id, connection);
     return connection;
   }

@@ -46,7 +46,10 @@ export interface DevnetChainView {
   chainId: number;
   rpcUrl: string;
   nativeSymbol: string;
-  tokens: Record<string, { address: string; decimals: number; name: string; permit?: boolean; permitVersion?: string }>;
+  tokens: Record<
+    string,
+    { address: string; decimals: number; name: string; permit?: boolean; permitVersion?: string }
+  >;
   uniswapV2: { factory: string; router: string; initCodeHash: string; pairs: Record<string, string> };
   bridge: { address: string; token: string };
   /**
@@ -69,27 +72,46 @@ export function readDevnetManifest(manifestPath: string): DevnetManifestView {
   try {
     text = fs.readFileSync(manifestPath, 'utf8');
   } catch (error) {
-    throw new DevnetManifestError(`Cannot read the devnet manifest at ${manifestPath}: ${(error as Error).message}`);
+    throw new DevnetManifestError(
+      `Cannot read the devnet manifest at ${manifestPath}: ${(error as Error).message}`,
+    );
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new DevnetManifestError(`The devnet manifest at ${manifestPath} is not JSON: ${(error as Error).message}`);
+    throw new DevnetManifestError(
+      `The devnet manifest at ${manifestPath} is not JSON: ${(error as Error).message}`,
+    );
   }
   const manifest = parsed as Partial<DevnetManifestView>;
   if (!Array.isArray(manifest.chains) || !manifest.bridge || typeof manifest.bridge.feeBps !== 'number') {
     throw new DevnetManifestError(`The devnet manifest at ${manifestPath} lacks chains or bridge`);
   }
   for (const chain of manifest.chains) {
-    if (!chain || typeof chain.id !== 'string' || typeof chain.chainId !== 'number' || typeof chain.rpcUrl !== 'string') {
-      throw new DevnetManifestError(`The devnet manifest at ${manifestPath} has a chain without id, chainId or rpcUrl`);
+    if (
+      !chain ||
+      typeof chain.id !== 'string' ||
+      typeof chain.chainId !== 'number' ||
+      typeof chain.rpcUrl !== 'string'
+    ) {
+      throw new DevnetManifestError(
+        `The devnet manifest at ${manifestPath} has a chain without id, chainId or rpcUrl`,
+      );
     }
   }
   const solana = manifest.solana;
   if (solana !== undefined) {
-    if (!solana || typeof solana.id !== 'string' || typeof solana.rpcUrl !== 'string' || typeof solana.tokens?.USDC?.mint !== 'string' || typeof solana.bridge?.vault !== 'string') {
-      throw new DevnetManifestError(`The devnet manifest at ${manifestPath} has a solana section without id, rpcUrl, tokens.USDC.mint or bridge.vault`);
+    if (
+      !solana ||
+      typeof solana.id !== 'string' ||
+      typeof solana.rpcUrl !== 'string' ||
+      typeof solana.tokens?.USDC?.mint !== 'string' ||
+      typeof solana.bridge?.vault !== 'string'
+    ) {
+      throw new DevnetManifestError(
+        `The devnet manifest at ${manifestPath} has a solana section without id, rpcUrl, tokens.USDC.mint or bridge.vault`,
+      );
     }
   }
   return manifest as DevnetManifestView;

@@ -21,7 +21,12 @@ async function readUint(provider: Provider, token: string, view: Erc20View, args
 }
 
 /** `token.allowance(owner, spender)`. */
-export function readErc20Allowance(provider: Provider, token: string, owner: string, spender: string): Promise<bigint> {
+export function readErc20Allowance(
+  provider: Provider,
+  token: string,
+  owner: string,
+  spender: string,
+): Promise<bigint> {
   return readUint(provider, token, 'allowance', [owner, spender]);
 }
 

@@ -3,6 +3,11 @@ export * from './chain-registry';
 export * from './devnet-manifest';
 export * from './address-validation';
 export * from './erc20-reads';
+export * from './families/bounded-rpc';
+export * from './families/chain-errors';
+export * from './families/evm/evm-chain-errors';
+export * from './families/evm/evm-revert-replay';
+export * from './families/solana/solana-rpc-errors';
 export * from './permit-contracts';
 export * from './quote-terms';
 export * from './sponsored-gas';
@@ -10,3 +15,5 @@ export * from './sponsored-intents';
 export * from './step-split';
 // The Solana bridge encoding is its own entry point, @swapgw/chains/solana-bridge: it loads
 // @solana/spl-token, which only signer-surface and the devnet need.
+// Each chain family's client (balances, allowances, broadcast, status) is @swapgw/chains/families:
+// its Solana family loads @solana/spl-token too.

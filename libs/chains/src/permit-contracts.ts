@@ -28,8 +28,10 @@ export interface PermitLegView {
  * ERC-20 input into the Uniswap V2 router (with a path) or the bridge that the permit router calls.
  */
 export function permitLegProblem(leg: PermitLegView, contracts: PermitContracts | undefined): string | null {
-  if (leg.tokenIn.address === null) return `The input token ${leg.tokenIn.symbol} is native: it needs no permit`;
-  if (leg.call) return `The first leg (${leg.provider}) is a prebuilt call that cannot carry a permit; use permitType approve`;
+  if (leg.tokenIn.address === null)
+    return `The input token ${leg.tokenIn.symbol} is native: it needs no permit`;
+  if (leg.call)
+    return `The first leg (${leg.provider}) is a prebuilt call that cannot carry a permit; use permitType approve`;
   if (!contracts) return `${leg.chain} has no permit router; use permitType approve`;
   const target = leg.kind === 'bridge' ? contracts.bridge : contracts.uniswapV2Router;
   if (leg.spender.toLowerCase() !== target.toLowerCase() || (leg.kind === 'swap' && !leg.path)) {

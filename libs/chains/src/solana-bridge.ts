@@ -74,7 +74,11 @@ export interface SolanaBridgeDeposit {
  * recipient>:<unwrapNative 0|1>:<deadline>` after it. Addresses checksummed, integers in decimal.
  * The depositor signs the memo instruction, so nobody can change what it says.
  */
-export function solanaBridgeDepositMemo(destinationChainId: number | bigint, recipient: string, message?: SolanaBridgeSwapMessage): string {
+export function solanaBridgeDepositMemo(
+  destinationChainId: number | bigint,
+  recipient: string,
+  message?: SolanaBridgeSwapMessage,
+): string {
   if (!isAddress(recipient)) throw new Error(`bridge recipient ${recipient} is not an EVM address`);
   const plain = `swapgw-bridge:v1:${destinationChainId.toString()}:${getAddress(recipient)}`;
   if (message === undefined) return plain;
@@ -117,16 +121,22 @@ export function parseSolanaBridgeDepositMemo(memo: string): SolanaBridgeDeposit 
  * paying the recipient the bridged tokens.
  */
 export function bridgeSwapMessageProblem(router: string, message: SolanaBridgeSwapMessage): string | null {
-  if (!isAddress(router) || getAddress(router) === ZeroAddress) return `the recipient ${router} is not a contract address`;
-  if (message.path.length < 2 || message.path.length > MAX_PATH_LENGTH) return `the path has ${message.path.length} tokens, not 2 to ${MAX_PATH_LENGTH}`;
+  if (!isAddress(router) || getAddress(router) === ZeroAddress)
+    return `the recipient ${router} is not a contract address`;
+  if (message.path.length < 2 || message.path.length > MAX_PATH_LENGTH)
+    return `the path has ${message.path.length} tokens, not 2 to ${MAX_PATH_LENGTH}`;
   const notAddress = message.path.find((hop) => !isAddress(hop));
   if (notAddress !== undefined) return `path token ${notAddress} is not an EVM address`;
-  for (const [field, value] of [['amountOutMin', message.amountOutMin], ['deadline', message.deadline]] as const) {
+  for (const [field, value] of [
+    ['amountOutMin', message.amountOutMin],
+    ['deadline', message.deadline],
+  ] as const) {
     if (value < 0n || value > MAX_UINT256) return `${field} ${value} is not a uint256`;
   }
   if (!isAddress(message.recipient)) return `the final recipient ${message.recipient} is not an EVM address`;
   const finalRecipient = getAddress(message.recipient);
-  if (finalRecipient === ZeroAddress || finalRecipient === getAddress(router)) return `the final recipient ${finalRecipient} cannot be zero or the deposit's recipient`;
+  if (finalRecipient === ZeroAddress || finalRecipient === getAddress(router))
+    return `the final recipient ${finalRecipient} cannot be zero or the deposit's recipient`;
   return null;
 }
 
@@ -144,7 +154,9 @@ export function solanaBridgeReleaseMemo(sourceChainId: bigint, nonce: bigint): s
   return `swapgw-bridge-release:${sourceChainId}:${nonce}`;
 }
 
-export function parseSolanaBridgeReleaseMemo(memo: string): { sourceChainId: bigint; nonce: bigint } | undefined {
+export function parseSolanaBridgeReleaseMemo(
+  memo: string,
+): { sourceChainId: bigint; nonce: bigint } | undefined {
   const match = RELEASE_MEMO.exec(memo);
   return match ? { sourceChainId: BigInt(match[1]), nonce: BigInt(match[2]) } : undefined;
 }
@@ -185,7 +197,9 @@ export function solanaBridgeDepositInstructions(input: {
       input.amount,
       input.manifest.tokens.USDC.decimals,
     ),
-    memoInstruction(solanaBridgeDepositMemo(input.destinationChainId, input.recipient, input.message), [input.user]),
+    memoInstruction(solanaBridgeDepositMemo(input.destinationChainId, input.recipient, input.message), [
+      input.user,
+    ]),
   ];
 }
 

@@ -1,16 +1,22 @@
-import { Connection, PublicKey } from '@solana/web3.js';
-import { getAssociatedTokenAddressSync } from '@solana/spl-token';
-import { ChainFamily, ChainRegistry, PermitContracts, readErc20Allowance, readEvmBalance } from '@swapgw/chains';
+import { OnApplicationShutdown } from '@nestjs/common';
+import { ChainFamily, ChainRegistry, DEFAULT_RPC_TIMEOUT_MS, PermitContracts } from '@swapgw/chains';
+import { ChainFamilies, SigningChainClient } from '@swapgw/chains/families';
 import { SwapChains } from './swap-chains';
 
-/** SwapChains over the shared chain registry (devnet manifest + configured RPCs). */
-export class RegistrySwapChains implements SwapChains {
-  private readonly solanaConnections = new Map<string, Connection>();
+/**
+ * SwapChains over the shared chain registry (devnet manifest + configured RPCs). Balances and
+ * allowances are read through each chain's family client, every call bounded by `rpcTimeoutMs`
+ * (an unreachable node must make a build answer 503, not hang it).
+ */
+export class RegistrySwapChains implements SwapChains, OnApplicationShutdown {
+  private readonly families: ChainFamilies;
 
   constructor(
     private readonly registry: ChainRegistry,
-    private readonly rpcTimeoutMs = 5000,
-  ) {}
+    rpcTimeoutMs = DEFAULT_RPC_TIMEOUT_MS,
+  ) {
+    this.families = new ChainFamilies(registry, rpcTimeoutMs);
+  }
 
   hasSigningSurface(chain: string): boolean {
     return this.registry.hasSigningSurface(chain);
@@ -26,13 +32,14 @@ export class RegistrySwapChains implements SwapChains {
     return id;
   }
 
-  async balanceOf(chain: string, token: string | null, holder: string): Promise<bigint> {
-    if (this.familyOf(chain) === 'solana') return this.solanaBalanceOf(chain, token, holder);
-    return readEvmBalance(this.registry.evmProvider(chain), token, holder);
+  balanceOf(chain: string, token: string | null, holder: string): Promise<bigint> {
+    return this.client(chain).readBalance(holder, token);
   }
 
   async allowanceOf(chain: string, token: string, owner: string, spender: string): Promise<bigint> {
-    return readErc20Allowance(this.registry.evmProvider(chain), token, owner, spender);
+    const allowance = await this.client(chain).readAllowance(token, owner, spender);
+    if (allowance === null) throw new Error(`Chain ${chain} has no allowances`);
+    return allowance;
   }
 
   permitContractsOf(chain: string): PermitContracts | undefined {
@@ -43,37 +50,14 @@ export class RegistrySwapChains implements SwapChains {
     return this.registry.tokenPermitOf(chain, token);
   }
 
-  private async solanaBalanceOf(chain: string, mint: string | null, holder: string): Promise<bigint> {
-    const connection = this.solanaConnection(chain);
-    const owner = new PublicKey(holder);
-    if (mint === null) return BigInt(await connection.getBalance(owner));
-    const account = getAssociatedTokenAddressSync(new PublicKey(mint), owner, true);
-    // A wallet that never held the token has no account yet: its balance is 0, not an error.
-    if (!(await connection.getAccountInfo(account))) return 0n;
-    return BigInt((await connection.getTokenAccountBalance(account)).value.amount);
+  /** Releases the family clients' providers once the app's consumers have stopped. */
+  onApplicationShutdown(): void {
+    this.families.destroy();
   }
 
-  /**
-   * Every call bounded in time: web3.js's default fetch would wait on an unreachable node, and a
-   * build must answer 503 instead.
-   */
-  private solanaConnection(chain: string): Connection {
-    let connection = this.solanaConnections.get(chain);
-    if (!connection) {
-      const rpcUrl = this.registry.get(chain).rpcUrl;
-      if (!rpcUrl) throw new Error(`Chain ${chain} has no RPC URL`);
-      const timeoutMs = this.rpcTimeoutMs;
-      connection = new Connection(rpcUrl, {
-        commitment: 'confirmed',
-        disableRetryOnRateLimit: true,
-        fetch: (input, init) =>
-          fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }).catch((error: Error) => {
-            // Rethrown as this realm's Error: web3.js settles the call only for `instanceof Error`.
-            throw new Error(error.message);
-          }),
-      });
-      this.solanaConnections.set(chain, connection);
-    }
-    return connection;
+  private client(chain: string): SigningChainClient {
+    const lookup = this.families.signing(chain);
+    if (!lookup.ok) throw new Error(lookup.reason);
+    return lookup.client;
   }
 }

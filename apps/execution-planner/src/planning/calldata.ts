@@ -5,7 +5,9 @@ import { hexlify, Interface, Signature } from 'ethers';
  * ABI fragments of the contracts the planner calls. Only what is encoded here: the ERC-20 approve,
  * Uniswap V2 Router02 exact-input swaps, the devnet bridge deposit, the SwapGatewayRouter.
  */
-export const erc20Interface = new Interface(['function approve(address spender, uint256 amount) returns (bool)']);
+export const erc20Interface = new Interface([
+  'function approve(address spender, uint256 amount) returns (bool)',
+]);
 
 export const uniswapV2RouterInterface = new Interface([
   'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
@@ -48,7 +50,12 @@ export interface RouterPermit {
 }
 
 /** `plainMethod` of `iface`, or with a permit the router's `<plainMethod>WithPermit` with the permit appended. */
-function encodeLegCall(plainMethod: string, args: unknown[], iface: Interface, permit: RouterPermit | undefined): string {
+function encodeLegCall(
+  plainMethod: string,
+  args: unknown[],
+  iface: Interface,
+  permit: RouterPermit | undefined,
+): string {
   if (!permit) return iface.encodeFunctionData(plainMethod, args);
   return swapGatewayRouterInterface.encodeFunctionData(`${plainMethod}WithPermit`, [
     ...args,
@@ -68,7 +75,11 @@ export function encodeApprove(token: string, spender: string, amount: bigint): E
 }
 
 /** Expands an EIP-2098 compact signature {r, vs} into {v, r, s}. */
-export function expandCompactSignature(compact: { r: string; vs: string }): { v: number; r: string; s: string } {
+export function expandCompactSignature(compact: { r: string; vs: string }): {
+  v: number;
+  r: string;
+  s: string;
+} {
   const signature = Signature.from({ r: compact.r, yParityAndS: compact.vs });
   return { v: signature.v, r: signature.r, s: signature.s };
 }
@@ -91,25 +102,42 @@ export interface UniswapV2SwapArgs {
 
 export function encodeUniswapV2Swap(args: UniswapV2SwapArgs): EncodedCall {
   const { router, amountIn, amountOutMin, path, to, deadline, permit } = args;
-  if (args.nativeIn && args.nativeOut) throw new Error('A Uniswap V2 swap cannot have native ETH on both sides');
+  if (args.nativeIn && args.nativeOut)
+    throw new Error('A Uniswap V2 swap cannot have native ETH on both sides');
   if (args.nativeIn && permit) throw new Error('Native ETH in needs no permit');
   if (args.nativeIn) {
     return {
       to: router,
-      data: uniswapV2RouterInterface.encodeFunctionData('swapExactETHForTokens', [amountOutMin, path, to, deadline]),
+      data: uniswapV2RouterInterface.encodeFunctionData('swapExactETHForTokens', [
+        amountOutMin,
+        path,
+        to,
+        deadline,
+      ]),
       value: amountIn.toString(),
     };
   }
   const method = args.nativeOut ? 'swapExactTokensForETH' : 'swapExactTokensForTokens';
   return {
     to: permit?.router ?? router,
-    data: encodeLegCall(method, [amountIn, amountOutMin, path, to, deadline], uniswapV2RouterInterface, permit),
+    data: encodeLegCall(
+      method,
+      [amountIn, amountOutMin, path, to, deadline],
+      uniswapV2RouterInterface,
+      permit,
+    ),
     value: '0',
   };
 }
 
 /** `permit`: through the SwapGatewayRouter (`depositWithPermit`), which deposits into its bridge. */
-export function encodeBridgeDeposit(bridge: string, amount: bigint, destinationChainId: number, recipient: string, permit?: RouterPermit): EncodedCall {
+export function encodeBridgeDeposit(
+  bridge: string,
+  amount: bigint,
+  destinationChainId: number,
+  recipient: string,
+  permit?: RouterPermit,
+): EncodedCall {
   return {
     to: permit?.router ?? bridge,
     data: encodeLegCall('deposit', [amount, destinationChainId, recipient], devnetBridgeInterface, permit),
@@ -118,7 +146,13 @@ export function encodeBridgeDeposit(bridge: string, amount: bigint, destinationC
 }
 
 /** Bridge deposit to a non-EVM chain (Solana): the recipient is 32 bytes (a Solana public key). */
-export function encodeBridgeDepositTo(bridge: string, amount: bigint, destinationChainId: number, recipient: string, permit?: RouterPermit): EncodedCall {
+export function encodeBridgeDepositTo(
+  bridge: string,
+  amount: bigint,
+  destinationChainId: number,
+  recipient: string,
+  permit?: RouterPermit,
+): EncodedCall {
   return {
     to: permit?.router ?? bridge,
     data: encodeLegCall('depositTo', [amount, destinationChainId, recipient], devnetBridgeInterface, permit),

@@ -18,7 +18,12 @@ const SOLANA_BRIDGE_ID = 1399811149;
 const ROUTER_A = getAddress('0x' + 'a1'.repeat(20));
 const BRIDGE_A = getAddress('0x' + 'b1'.repeat(20));
 
-const token = (chain: string, symbol: string, address: string | null, decimals: number): TokenRef => ({ chain, symbol, address, decimals });
+const token = (chain: string, symbol: string, address: string | null, decimals: number): TokenRef => ({
+  chain,
+  symbol,
+  address,
+  decimals,
+});
 const USDC_A = token('devnet-a', 'USDC', getAddress('0x' + '11'.repeat(20)), 6);
 const WETH_A = token('devnet-a', 'WETH', getAddress('0x' + '22'.repeat(20)), 18);
 const USDC_S = token('solana-devnet', 'USDC', MINT, 6);
@@ -130,32 +135,68 @@ describe('planSteps on Solana routes', () => {
     expect(steps[0].call).toBeNull();
     expect(steps[0].approve).toBeUndefined(); // SPL transfers need no allowance
     // The bridge pays the EVM wallet that signs the next steps.
-    expect(steps[0].solana).toEqual({ kind: 'bridge-deposit', mint: MINT, vault: VAULT, amount: '20000000', destinationChainId: 31337, recipient: EVM_OTHER });
-    const waitFor = { token: USDC_A.address, holder: EVM_OTHER, minBalance: String(1_000_000_000_000n + 19_990_000n) };
+    expect(steps[0].solana).toEqual({
+      kind: 'bridge-deposit',
+      mint: MINT,
+      vault: VAULT,
+      amount: '20000000',
+      destinationChainId: 31337,
+      recipient: EVM_OTHER,
+    });
+    const waitFor = {
+      token: USDC_A.address,
+      holder: EVM_OTHER,
+      minBalance: String(1_000_000_000_000n + 19_990_000n),
+    };
     expect(steps[1].waitFor).toEqual(waitFor);
     expect(steps[1].approve).toEqual({ token: USDC_A.address, spender: ROUTER_A, amount: '19990000' });
     const swap = uniswapV2RouterInterface.decodeFunctionData('swapExactTokensForTokens', steps[2].call!.data);
     expect(swap[0]).toBe(19_990_000n);
     expect(swap[3]).toBe(EVM_OTHER);
-    expect(balancesToRead(plan, walletsOf(plan, { userAddress: SOL_USER, recipient: EVM_OTHER }, context.familyOf).walletOn)).toEqual([
-      { chain: 'devnet-a', token: USDC_A.address, holder: EVM_OTHER },
-    ]);
+    expect(
+      balancesToRead(
+        plan,
+        walletsOf(plan, { userAddress: SOL_USER, recipient: EVM_OTHER }, context.familyOf).walletOn,
+      ),
+    ).toEqual([{ chain: 'devnet-a', token: USDC_A.address, holder: EVM_OTHER }]);
   });
 
   it('EVM → Solana: approve the bridge, then depositTo(amount, Solana bridge id, the 32 bytes of the Solana recipient)', () => {
-    const steps = planSteps(planOf([evmToSolanaBridge]), { userAddress: EVM_USER, recipient: SOL_OTHER }, context);
+    const steps = planSteps(
+      planOf([evmToSolanaBridge]),
+      { userAddress: EVM_USER, recipient: SOL_OTHER },
+      context,
+    );
 
-    expect(steps.map((s) => `${s.kind}@${s.chain} by ${s.signer}`)).toEqual([`approve@devnet-a by ${EVM_USER}`, `bridge@devnet-a by ${EVM_USER}`]);
-    expect(erc20Interface.decodeFunctionData('approve', steps[0].call!.data).toArray()).toEqual([BRIDGE_A, 30_000_000n]);
+    expect(steps.map((s) => `${s.kind}@${s.chain} by ${s.signer}`)).toEqual([
+      `approve@devnet-a by ${EVM_USER}`,
+      `bridge@devnet-a by ${EVM_USER}`,
+    ]);
+    expect(erc20Interface.decodeFunctionData('approve', steps[0].call!.data).toArray()).toEqual([
+      BRIDGE_A,
+      30_000_000n,
+    ]);
     expect(steps[1].call!.to).toBe(BRIDGE_A);
     const depositTo = devnetBridgeInterface.decodeFunctionData('depositTo', steps[1].call!.data);
-    expect(depositTo.toArray()).toEqual([30_000_000n, BigInt(SOLANA_BRIDGE_ID), '0x' + new PublicKey(SOL_OTHER).toBuffer().toString('hex')]);
+    expect(depositTo.toArray()).toEqual([
+      30_000_000n,
+      BigInt(SOLANA_BRIDGE_ID),
+      '0x' + new PublicKey(SOL_OTHER).toBuffer().toString('hex'),
+    ]);
   });
 
   it('EVM → Solana then Jupiter: the Solana step hands out the prebuilt transaction, signed by the recipient, after the bridged USDC arrived', () => {
-    const steps = planSteps(planOf([evmToSolanaBridge, jupiterSwap(SOL_OTHER)]), { userAddress: EVM_USER, recipient: SOL_OTHER }, context);
+    const steps = planSteps(
+      planOf([evmToSolanaBridge, jupiterSwap(SOL_OTHER)]),
+      { userAddress: EVM_USER, recipient: SOL_OTHER },
+      context,
+    );
 
-    expect(steps.map((s) => `${s.kind}@${s.chain}`)).toEqual(['approve@devnet-a', 'bridge@devnet-a', 'swap@solana-devnet']);
+    expect(steps.map((s) => `${s.kind}@${s.chain}`)).toEqual([
+      'approve@devnet-a',
+      'bridge@devnet-a',
+      'swap@solana-devnet',
+    ]);
     const depositTo = devnetBridgeInterface.decodeFunctionData('depositTo', steps[1].call!.data);
     expect(depositTo[2]).toBe('0x' + new PublicKey(SOL_OTHER).toBuffer().toString('hex')); // bridged to the wallet that signs on Solana
     expect(steps[2]).toMatchObject({
@@ -167,23 +208,53 @@ describe('planSteps on Solana routes', () => {
   });
 
   it('a Solana-only Jupiter swap is one step signed by the user', () => {
-    const steps = planSteps(planOf([{ ...jupiterSwap(SOL_USER), amountIn: '5000000' }]), { userAddress: SOL_USER }, context);
+    const steps = planSteps(
+      planOf([{ ...jupiterSwap(SOL_USER), amountIn: '5000000' }]),
+      { userAddress: SOL_USER },
+      context,
+    );
     expect(steps).toEqual([
-      expect.objectContaining({ index: 1, kind: 'swap', chain: 'solana-devnet', signer: SOL_USER, solana: expect.objectContaining({ kind: 'prebuilt-transaction' }) }),
+      expect.objectContaining({
+        index: 1,
+        kind: 'swap',
+        chain: 'solana-devnet',
+        signer: SOL_USER,
+        solana: expect.objectContaining({ kind: 'prebuilt-transaction' }),
+      }),
     ]);
   });
 
   it('takes the recipient from the quote when the request names none', () => {
-    const steps = planSteps(planOf([solanaToEvmBridge, swapOnA], EVM_OTHER), { userAddress: SOL_USER }, context);
+    const steps = planSteps(
+      planOf([solanaToEvmBridge, swapOnA], EVM_OTHER),
+      { userAddress: SOL_USER },
+      context,
+    );
     expect(steps[0].solana!.recipient).toBe(EVM_OTHER);
     expect(steps[2].signer).toBe(EVM_OTHER);
   });
 
   it.each([
-    ['an EVM userAddress on a Solana first leg', [solanaToEvmBridge, swapOnA], { userAddress: EVM_USER, recipient: EVM_OTHER }],
-    ['a Solana userAddress on an EVM first leg', [evmToSolanaBridge], { userAddress: SOL_USER, recipient: SOL_OTHER }],
-    ['a Solana recipient of an EVM destination', [solanaToEvmBridge, swapOnA], { userAddress: SOL_USER, recipient: SOL_OTHER }],
-    ['an EVM recipient of a Solana destination', [evmToSolanaBridge], { userAddress: EVM_USER, recipient: EVM_OTHER }],
+    [
+      'an EVM userAddress on a Solana first leg',
+      [solanaToEvmBridge, swapOnA],
+      { userAddress: EVM_USER, recipient: EVM_OTHER },
+    ],
+    [
+      'a Solana userAddress on an EVM first leg',
+      [evmToSolanaBridge],
+      { userAddress: SOL_USER, recipient: SOL_OTHER },
+    ],
+    [
+      'a Solana recipient of an EVM destination',
+      [solanaToEvmBridge, swapOnA],
+      { userAddress: SOL_USER, recipient: SOL_OTHER },
+    ],
+    [
+      'an EVM recipient of a Solana destination',
+      [evmToSolanaBridge],
+      { userAddress: EVM_USER, recipient: EVM_OTHER },
+    ],
     ['no recipient on a cross-family route', [evmToSolanaBridge], { userAddress: EVM_USER }],
     ['a Jupiter transaction built for another wallet', [jupiterSwap(SOL_OTHER)], { userAddress: SOL_USER }],
   ])('rejects %s with INVALID_ADDRESS', (_name, legs, request) => {
@@ -192,9 +263,17 @@ describe('planSteps on Solana routes', () => {
 
   it('rejects a Jupiter leg priced without a transaction, and a permit on a Solana source, with VALIDATION_FAILED', () => {
     const { solanaTransaction: _none, ...priced } = jupiterSwap(SOL_USER);
-    expect(codeOf(() => planSteps(planOf([priced]), { userAddress: SOL_USER }, context))).toBe('VALIDATION_FAILED');
+    expect(codeOf(() => planSteps(planOf([priced]), { userAddress: SOL_USER }, context))).toBe(
+      'VALIDATION_FAILED',
+    );
     expect(
-      codeOf(() => planSteps(planOf([solanaToEvmBridge]), { userAddress: SOL_USER, recipient: EVM_OTHER, permitType: 'eip2612', permitDeadline: NOW_MS + 1 }, context)),
+      codeOf(() =>
+        planSteps(
+          planOf([solanaToEvmBridge]),
+          { userAddress: SOL_USER, recipient: EVM_OTHER, permitType: 'eip2612', permitDeadline: NOW_MS + 1 },
+          context,
+        ),
+      ),
     ).toBe('VALIDATION_FAILED');
   });
 });
@@ -206,7 +285,10 @@ describe('sponsored Solana → EVM swap through the destination’s SwapGatewayR
   const deadline = NOW_MS / 1000 + 3600;
   const routerContext: StepPlanContext = {
     ...context,
-    permitContractsOf: (chain) => (chain === 'devnet-a' ? { permitRouter: PERMIT_ROUTER_A, permit2: PERMIT2_A, uniswapV2Router: ROUTER_A, bridge: BRIDGE_A } : undefined),
+    permitContractsOf: (chain) =>
+      chain === 'devnet-a'
+        ? { permitRouter: PERMIT_ROUTER_A, permit2: PERMIT2_A, uniswapV2Router: ROUTER_A, bridge: BRIDGE_A }
+        : undefined,
     // The destination's balance is never waited on: nothing is read for it.
     balancesBefore: new Map(),
   };
@@ -231,7 +313,13 @@ describe('sponsored Solana → EVM swap through the destination’s SwapGatewayR
           amount: '20000000',
           destinationChainId: 31337,
           recipient: PERMIT_ROUTER_A,
-          message: { path: [USDC_A.address, WETH_A.address], amountOutMin: '6500000000000000', recipient: EVM_OTHER, unwrapNative: false, deadline },
+          message: {
+            path: [USDC_A.address, WETH_A.address],
+            amountOutMin: '6500000000000000',
+            recipient: EVM_OTHER,
+            unwrapNative: false,
+            deadline,
+          },
         },
       },
     ]);
@@ -255,21 +343,54 @@ describe('sponsored Solana → EVM swap through the destination’s SwapGatewayR
   it.each([
     ['devnet-a has no SwapGatewayRouter', { permitContractsOf: () => undefined }, {}],
     ['the destination swap goes through another router', {}, { spender: getAddress('0x' + 'a9'.repeat(20)) }],
-    ['the destination swap is an aggregator’s prebuilt call', {}, { provider: 'lifi', call: { to: ROUTER_A, data: '0x', value: '0' }, path: undefined }],
-    ['the destination swap does not start with the bridged token', {}, { tokenIn: WETH_A, tokenOut: USDC_A, path: [WETH_A.address!, USDC_A.address!] }],
-  ])('keeps the bridge to the recipient and its devnet-a steps when %s', (_name, contextOverrides: Partial<StepPlanContext>, swapOverrides: Partial<RouteLeg>) => {
-    const steps = planSteps(planOf([solanaToEvmBridge, { ...swapOnA, ...swapOverrides }]), { userAddress: SOL_USER, recipient: EVM_OTHER }, {
-      ...routerContext,
-      balancesBefore: context.balancesBefore,
-      ...contextOverrides,
-    });
-    expect(steps[0].solana).toEqual({ kind: 'bridge-deposit', mint: MINT, vault: VAULT, amount: '20000000', destinationChainId: 31337, recipient: EVM_OTHER });
-    expect(steps.slice(1).map((s) => `${s.chain} by ${s.signer}`)).toEqual(['devnet-a by ' + EVM_OTHER, 'devnet-a by ' + EVM_OTHER]);
-  });
+    [
+      'the destination swap is an aggregator’s prebuilt call',
+      {},
+      { provider: 'lifi', call: { to: ROUTER_A, data: '0x', value: '0' }, path: undefined },
+    ],
+    [
+      'the destination swap does not start with the bridged token',
+      {},
+      { tokenIn: WETH_A, tokenOut: USDC_A, path: [WETH_A.address!, USDC_A.address!] },
+    ],
+  ])(
+    'keeps the bridge to the recipient and its devnet-a steps when %s',
+    (_name, contextOverrides: Partial<StepPlanContext>, swapOverrides: Partial<RouteLeg>) => {
+      const steps = planSteps(
+        planOf([solanaToEvmBridge, { ...swapOnA, ...swapOverrides }]),
+        { userAddress: SOL_USER, recipient: EVM_OTHER },
+        {
+          ...routerContext,
+          balancesBefore: context.balancesBefore,
+          ...contextOverrides,
+        },
+      );
+      expect(steps[0].solana).toEqual({
+        kind: 'bridge-deposit',
+        mint: MINT,
+        vault: VAULT,
+        amount: '20000000',
+        destinationChainId: 31337,
+        recipient: EVM_OTHER,
+      });
+      expect(steps.slice(1).map((s) => `${s.chain} by ${s.signer}`)).toEqual([
+        'devnet-a by ' + EVM_OTHER,
+        'devnet-a by ' + EVM_OTHER,
+      ]);
+    },
+  );
 
   it('gasPayment user keeps the deposit to the recipient, then its own approve and swap on devnet-a', () => {
-    const steps = planSteps(planOf([solanaToEvmBridge, swapOnA]), { userAddress: SOL_USER, recipient: EVM_OTHER, gasPayment: 'user' }, { ...routerContext, balancesBefore: context.balancesBefore });
-    expect(steps.map((s) => `${s.kind}@${s.chain}:${s.sponsored?.mode}`)).toEqual(['bridge@solana-devnet:undefined', 'approve@devnet-a:undefined', 'swap@devnet-a:undefined']);
+    const steps = planSteps(
+      planOf([solanaToEvmBridge, swapOnA]),
+      { userAddress: SOL_USER, recipient: EVM_OTHER, gasPayment: 'user' },
+      { ...routerContext, balancesBefore: context.balancesBefore },
+    );
+    expect(steps.map((s) => `${s.kind}@${s.chain}:${s.sponsored?.mode}`)).toEqual([
+      'bridge@solana-devnet:undefined',
+      'approve@devnet-a:undefined',
+      'swap@devnet-a:undefined',
+    ]);
     expect(steps[0].solana).not.toHaveProperty('message');
     expect(steps[0].solana!.recipient).toBe(EVM_OTHER);
   });
@@ -277,6 +398,11 @@ describe('sponsored Solana → EVM swap through the destination’s SwapGatewayR
   it('bridgeSwapLegOf: a Solana bridge with a final swap on EVM only, not a bridge to Solana nor a Solana swap', () => {
     expect(bridgeSwapLegOf([solanaToEvmBridge], routerContext)).toBeNull();
     expect(bridgeSwapLegOf([evmToSolanaBridge, jupiterSwap(SOL_OTHER)], routerContext)).toBeNull();
-    expect(bridgeSwapLegOf([{ ...solanaToEvmBridge, tokenIn: { ...USDC_S, address: null } }, swapOnA], routerContext)).toBeNull();
+    expect(
+      bridgeSwapLegOf(
+        [{ ...solanaToEvmBridge, tokenIn: { ...USDC_S, address: null } }, swapOnA],
+        routerContext,
+      ),
+    ).toBeNull();
   });
 });

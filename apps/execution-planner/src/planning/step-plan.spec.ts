@@ -1,7 +1,12 @@
 import { bridgeSwapLegOf } from '@swapgw/chains';
 import { CodedError } from '@swapgw/contracts';
 import { getAddress, MaxUint256, Signature, Wallet } from 'ethers';
-import { devnetBridgeInterface, erc20Interface, swapGatewayRouterInterface, uniswapV2RouterInterface } from './calldata';
+import {
+  devnetBridgeInterface,
+  erc20Interface,
+  swapGatewayRouterInterface,
+  uniswapV2RouterInterface,
+} from './calldata';
 import { RouteLeg, RoutePlan, TokenRef } from '@swapgw/contracts';
 import { balanceKey, balancesToRead, planSteps, StepPlanContext } from './step-plan';
 
@@ -10,7 +15,12 @@ const OTHER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const ROUTER_A = getAddress('0x' + 'a1'.repeat(20));
 const BRIDGE_A = getAddress('0x' + 'b1'.repeat(20));
 const ROUTER_B = getAddress('0x' + 'a2'.repeat(20));
-const token = (chain: string, symbol: string, address: string | null, decimals: number): TokenRef => ({ chain, symbol, address, decimals });
+const token = (chain: string, symbol: string, address: string | null, decimals: number): TokenRef => ({
+  chain,
+  symbol,
+  address,
+  decimals,
+});
 const USDC_A = token('devnet-a', 'USDC', getAddress('0x' + '11'.repeat(20)), 6);
 const WETH_A = token('devnet-a', 'WETH', getAddress('0x' + '22'.repeat(20)), 18);
 const ETH_A = token('devnet-a', 'ETH', null, 18);
@@ -85,13 +95,24 @@ describe('planSteps', () => {
 
   it('sends native ETH as value with swapExactETHForTokens and needs no approve', () => {
     const steps = planSteps(
-      planOf([leg({ tokenIn: ETH_A, tokenOut: USDC_A, amountIn: '1000000000000000000', minAmountOut: '2980000000', path: [WETH_A.address!, USDC_A.address!] })]),
+      planOf([
+        leg({
+          tokenIn: ETH_A,
+          tokenOut: USDC_A,
+          amountIn: '1000000000000000000',
+          minAmountOut: '2980000000',
+          path: [WETH_A.address!, USDC_A.address!],
+        }),
+      ]),
       { userAddress: USER, recipient: OTHER },
       context,
     );
     expect(steps).toHaveLength(1);
     expect(steps[0].call!.value).toBe('1000000000000000000');
-    const parsed = uniswapV2RouterInterface.parseTransaction({ data: steps[0].call!.data, value: 10n ** 18n })!;
+    const parsed = uniswapV2RouterInterface.parseTransaction({
+      data: steps[0].call!.data,
+      value: 10n ** 18n,
+    })!;
     expect(parsed.name).toBe('swapExactETHForTokens');
     expect(parsed.args[0]).toBe(2_980_000_000n);
     expect(parsed.args[2]).toBe(OTHER); // the final leg pays the requested recipient
@@ -103,7 +124,9 @@ describe('planSteps', () => {
       { userAddress: USER },
       context,
     );
-    expect(uniswapV2RouterInterface.parseTransaction({ data: steps[1].call!.data })!.name).toBe('swapExactTokensForETH');
+    expect(uniswapV2RouterInterface.parseTransaction({ data: steps[1].call!.data })!.name).toBe(
+      'swapExactTokensForETH',
+    );
   });
 
   it('expands a cross-chain route into approve → deposit on the source and approve → swap gated on the bridged balance', () => {
@@ -130,11 +153,18 @@ describe('planSteps', () => {
       path: [USDC_B.address!, DAI_B.address!],
     });
     const plan = planOf([bridge, swapOnB]);
-    expect(balancesToRead(plan, () => USER)).toEqual([{ chain: 'devnet-b', token: USDC_B.address, holder: USER }]);
+    expect(balancesToRead(plan, () => USER)).toEqual([
+      { chain: 'devnet-b', token: USDC_B.address, holder: USER },
+    ]);
 
     const steps = planSteps(plan, { userAddress: USER, recipient: OTHER }, context);
 
-    expect(steps.map((s) => `${s.kind}@${s.chain}`)).toEqual(['approve@devnet-a', 'bridge@devnet-a', 'approve@devnet-b', 'swap@devnet-b']);
+    expect(steps.map((s) => `${s.kind}@${s.chain}`)).toEqual([
+      'approve@devnet-a',
+      'bridge@devnet-a',
+      'approve@devnet-b',
+      'swap@devnet-b',
+    ]);
     const deposit = devnetBridgeInterface.decodeFunctionData('deposit', steps[1].call!.data);
     expect([deposit[0], deposit[1], deposit[2]]).toEqual([10_000_000n, 31338n, USER]); // bridged to the user, who swaps on B
     expect(steps[1].call!.to).toBe(BRIDGE_A);
@@ -143,12 +173,27 @@ describe('planSteps', () => {
     const expectedWait = { token: USDC_B.address, holder: USER, minBalance: String(5_000_000n + 9_990_000n) };
     expect(steps[2].waitFor).toEqual(expectedWait);
     expect(steps[3].waitFor).toEqual(expectedWait);
-    expect(uniswapV2RouterInterface.decodeFunctionData('swapExactTokensForTokens', steps[3].call!.data)[3]).toBe(OTHER);
+    expect(
+      uniswapV2RouterInterface.decodeFunctionData('swapExactTokensForTokens', steps[3].call!.data)[3],
+    ).toBe(OTHER);
   });
 
   it('spends only what the previous leg guarantees and scales that leg’s minimum out', () => {
-    const first = leg({ tokenIn: WETH_A, tokenOut: USDC_A, amountIn: '1000', expectedAmountOut: '3000', minAmountOut: '2900', path: [WETH_A.address!, USDC_A.address!] });
-    const second = leg({ tokenIn: USDC_A, tokenOut: WETH_A, amountIn: '3000', expectedAmountOut: '990', minAmountOut: '960' });
+    const first = leg({
+      tokenIn: WETH_A,
+      tokenOut: USDC_A,
+      amountIn: '1000',
+      expectedAmountOut: '3000',
+      minAmountOut: '2900',
+      path: [WETH_A.address!, USDC_A.address!],
+    });
+    const second = leg({
+      tokenIn: USDC_A,
+      tokenOut: WETH_A,
+      amountIn: '3000',
+      expectedAmountOut: '990',
+      minAmountOut: '960',
+    });
     const steps = planSteps(planOf([first, second]), { userAddress: USER }, context);
     const args = uniswapV2RouterInterface.decodeFunctionData('swapExactTokensForTokens', steps[3].call!.data);
     expect([args[0], args[1]]).toEqual([2900n, 928n]); // 960 * 2900 / 3000
@@ -157,7 +202,11 @@ describe('planSteps', () => {
 
   it('uses an aggregator’s prebuilt call as it is', () => {
     const call = { to: ROUTER_A, data: '0xdeadbeef', value: '0' };
-    const steps = planSteps(planOf([leg({ provider: 'aggregator', call, path: undefined })]), { userAddress: USER }, context);
+    const steps = planSteps(
+      planOf([leg({ provider: 'aggregator', call, path: undefined })]),
+      { userAddress: USER },
+      context,
+    );
     expect(steps[1].call).toEqual(call);
   });
 
@@ -166,33 +215,88 @@ describe('planSteps', () => {
     const PERMIT2 = getAddress('0x' + 'c2'.repeat(20));
     const permitContext: StepPlanContext = {
       ...context,
-      permitContractsOf: (chain) => (chain === 'devnet-a' ? { permitRouter: PERMIT_ROUTER, permit2: PERMIT2, uniswapV2Router: ROUTER_A, bridge: BRIDGE_A } : undefined),
+      permitContractsOf: (chain) =>
+        chain === 'devnet-a'
+          ? { permitRouter: PERMIT_ROUTER, permit2: PERMIT2, uniswapV2Router: ROUTER_A, bridge: BRIDGE_A }
+          : undefined,
     };
     const permitDeadline = NOW_MS + 600_000;
     let signature: Signature;
     beforeAll(async () => {
       signature = Signature.from(await Wallet.createRandom().signMessage('any 65-byte signature'));
     });
-    const permitArg = (data: string, method: string) => swapGatewayRouterInterface.decodeFunctionData(method, data).at(-1) as { toArray(): unknown[] };
+    const permitArg = (data: string, method: string) =>
+      swapGatewayRouterInterface.decodeFunctionData(method, data).at(-1) as { toArray(): unknown[] };
     const bridgeLeg = () =>
-      leg({ kind: 'bridge', provider: 'devnet-bridge', tokenOut: USDC_B, amountIn: '10000000', minAmountOut: '9990000', spender: BRIDGE_A, destinationChain: 'devnet-b', path: undefined });
+      leg({
+        kind: 'bridge',
+        provider: 'devnet-bridge',
+        tokenOut: USDC_B,
+        amountIn: '10000000',
+        minAmountOut: '9990000',
+        spender: BRIDGE_A,
+        destinationChain: 'devnet-b',
+        path: undefined,
+      });
 
     it('eip2612: one step, the router’s swapExactTokensForTokensWithPermit with the signature and the deadline in seconds', () => {
       const steps = planSteps(
         planOf([leg({})]),
-        { userAddress: USER, permitType: 'eip2612', permitDeadline, permitSignatureCompact: { r: signature.r, vs: signature.yParityAndS } },
+        {
+          userAddress: USER,
+          permitType: 'eip2612',
+          permitDeadline,
+          permitSignatureCompact: { r: signature.r, vs: signature.yParityAndS },
+        },
         permitContext,
       );
-      expect(steps.map((s) => [s.index, s.kind, s.call!.to, s.approve])).toEqual([[1, 'swap', PERMIT_ROUTER, undefined]]);
-      const args = swapGatewayRouterInterface.decodeFunctionData('swapExactTokensForTokensWithPermit', steps[0].call!.data);
-      expect(args.toArray().slice(0, 5).map(String)).toEqual(['1500000', '497500000000000', [USDC_A.address, WETH_A.address].join(','), USER, String(NOW_MS / 1000 + 3600)]);
-      expect(permitArg(steps[0].call!.data, 'swapExactTokensForTokensWithPermit').toArray()).toEqual([0n, 0n, BigInt(permitDeadline / 1000), signature.serialized]);
+      expect(steps.map((s) => [s.index, s.kind, s.call!.to, s.approve])).toEqual([
+        [1, 'swap', PERMIT_ROUTER, undefined],
+      ]);
+      const args = swapGatewayRouterInterface.decodeFunctionData(
+        'swapExactTokensForTokensWithPermit',
+        steps[0].call!.data,
+      );
+      expect(args.toArray().slice(0, 5).map(String)).toEqual([
+        '1500000',
+        '497500000000000',
+        [USDC_A.address, WETH_A.address].join(','),
+        USER,
+        String(NOW_MS / 1000 + 3600),
+      ]);
+      expect(permitArg(steps[0].call!.data, 'swapExactTokensForTokensWithPermit').toArray()).toEqual([
+        0n,
+        0n,
+        BigInt(permitDeadline / 1000),
+        signature.serialized,
+      ]);
     });
 
     it('eip2612 on a bridge route: depositWithPermit through the router, and the destination swap keeps its approve', () => {
-      const swapOnB = leg({ chain: 'devnet-b', tokenIn: USDC_B, tokenOut: DAI_B, amountIn: '9990000', minAmountOut: '9930000000000000000', spender: ROUTER_B, path: [USDC_B.address!, DAI_B.address!] });
-      const steps = planSteps(planOf([bridgeLeg(), swapOnB]), { userAddress: USER, permitType: 'eip2612', permitDeadline, permitSignature: { v: signature.v, r: signature.r, s: signature.s } }, permitContext);
-      expect(steps.map((s) => `${s.kind}@${s.chain}→${s.call!.to}`)).toEqual([`bridge@devnet-a→${PERMIT_ROUTER}`, `approve@devnet-b→${USDC_B.address}`, `swap@devnet-b→${ROUTER_B}`]);
+      const swapOnB = leg({
+        chain: 'devnet-b',
+        tokenIn: USDC_B,
+        tokenOut: DAI_B,
+        amountIn: '9990000',
+        minAmountOut: '9930000000000000000',
+        spender: ROUTER_B,
+        path: [USDC_B.address!, DAI_B.address!],
+      });
+      const steps = planSteps(
+        planOf([bridgeLeg(), swapOnB]),
+        {
+          userAddress: USER,
+          permitType: 'eip2612',
+          permitDeadline,
+          permitSignature: { v: signature.v, r: signature.r, s: signature.s },
+        },
+        permitContext,
+      );
+      expect(steps.map((s) => `${s.kind}@${s.chain}→${s.call!.to}`)).toEqual([
+        `bridge@devnet-a→${PERMIT_ROUTER}`,
+        `approve@devnet-b→${USDC_B.address}`,
+        `swap@devnet-b→${ROUTER_B}`,
+      ]);
       const deposit = swapGatewayRouterInterface.decodeFunctionData('depositWithPermit', steps[0].call!.data);
       expect([deposit[0], deposit[1], deposit[2]]).toEqual([10_000_000n, 31338n, USER]);
     });
@@ -200,7 +304,13 @@ describe('planSteps', () => {
     it('permit2 with a short allowance to Permit2: approve Permit2 (MaxUint256) then the router call with the nonce', () => {
       const steps = planSteps(
         planOf([leg({ tokenOut: ETH_A })]),
-        { userAddress: USER, permitType: 'permit2', permitDeadline, permitSignature: { v: signature.v, r: signature.r, s: signature.s }, permit2: { nonce: '300' } },
+        {
+          userAddress: USER,
+          permitType: 'permit2',
+          permitDeadline,
+          permitSignature: { v: signature.v, r: signature.r, s: signature.s },
+          permit2: { nonce: '300' },
+        },
         { ...permitContext, permit2Allowance: 1_499_999n },
       );
       expect(steps.map((s) => [s.kind, s.call!.to])).toEqual([
@@ -208,38 +318,133 @@ describe('planSteps', () => {
         ['swap', PERMIT_ROUTER],
       ]);
       expect(steps[0].approve).toEqual({ token: USDC_A.address, spender: PERMIT2, amount: '1500000' });
-      expect(erc20Interface.decodeFunctionData('approve', steps[0].call!.data).toArray()).toEqual([PERMIT2, MaxUint256]);
-      expect(permitArg(steps[1].call!.data, 'swapExactTokensForETHWithPermit').toArray()).toEqual([1n, 300n, BigInt(permitDeadline / 1000), signature.serialized]);
+      expect(erc20Interface.decodeFunctionData('approve', steps[0].call!.data).toArray()).toEqual([
+        PERMIT2,
+        MaxUint256,
+      ]);
+      expect(permitArg(steps[1].call!.data, 'swapExactTokensForETHWithPermit').toArray()).toEqual([
+        1n,
+        300n,
+        BigInt(permitDeadline / 1000),
+        signature.serialized,
+      ]);
     });
 
     it('permit2 when Permit2 already holds the allowance: one step; permit2.signature (64 bytes) and permit2.deadline are taken', () => {
       const steps = planSteps(
         planOf([leg({})]),
-        { userAddress: USER, permit2: { nonce: '1', deadline: permitDeadline, signature: signature.compactSerialized } },
+        {
+          userAddress: USER,
+          permit2: { nonce: '1', deadline: permitDeadline, signature: signature.compactSerialized },
+        },
         { ...permitContext, permit2Allowance: MaxUint256 },
       );
       expect(steps.map((s) => [s.kind, s.call!.to])).toEqual([['swap', PERMIT_ROUTER]]);
-      expect(permitArg(steps[0].call!.data, 'swapExactTokensForTokensWithPermit').toArray()).toEqual([1n, 1n, BigInt(permitDeadline / 1000), signature.serialized]);
+      expect(permitArg(steps[0].call!.data, 'swapExactTokensForTokensWithPermit').toArray()).toEqual([
+        1n,
+        1n,
+        BigInt(permitDeadline / 1000),
+        signature.serialized,
+      ]);
     });
 
     const sig = { v: 27, r: '0x' + '1'.repeat(64), s: '0x' + '2'.repeat(64) };
     it.each([
-      ['eip2612 without a signature', {}, { permitType: 'eip2612' as const, permitDeadline }, 'permitSignature'],
-      ['eip2612 without a deadline', {}, { permitType: 'eip2612' as const, permitSignature: sig }, 'permitDeadline'],
-      ['a deadline in the past', {}, { permitType: 'eip2612' as const, permitDeadline: NOW_MS - 1, permitSignature: sig }, 'permitDeadline'],
-      ['two signature forms', {}, { permitType: 'eip2612' as const, permitDeadline, permitSignature: sig, permitSignatureCompact: { r: sig.r, vs: sig.s } }, 'permitSignatureCompact'],
-      ['a native input token', { tokenIn: ETH_A, path: [WETH_A.address!, USDC_A.address!] }, { permitType: 'eip2612' as const, permitDeadline, permitSignature: sig }, 'permitType'],
-      ['an aggregator’s prebuilt call', { provider: 'lifi', call: { to: ROUTER_A, data: '0x', value: '0' } }, { permitType: 'eip2612' as const, permitDeadline, permitSignature: sig }, 'permitType'],
-      ['a router the permit router does not call', { spender: ROUTER_B }, { permitType: 'eip2612' as const, permitDeadline, permitSignature: sig }, 'permitType'],
-      ['a chain without permit contracts', { chain: 'devnet-b', tokenIn: USDC_B, spender: ROUTER_B }, { permitType: 'eip2612' as const, permitDeadline, permitSignature: sig }, 'permitType'],
-      ['permit2 without its nonce', {}, { permitType: 'permit2' as const, permitDeadline, permitSignature: sig }, 'permit2.nonce'],
-      ['permit2 with a nonce above uint256', {}, { permit2: { nonce: (MaxUint256 + 1n).toString() }, permitDeadline, permitSignature: sig }, 'permit2.nonce'],
-      ['permit2 without any deadline', {}, { permit2: { nonce: '0' }, permitSignature: sig }, 'permitDeadline'],
-      ['two different permit2 deadlines', {}, { permit2: { nonce: '0', deadline: permitDeadline + 1 }, permitDeadline, permitSignature: sig }, 'permit2.deadline'],
-      ['a permit2 object with eip2612', {}, { permitType: 'eip2612' as const, permit2: { nonce: '0' }, permitDeadline, permitSignature: sig }, 'permit2'],
+      [
+        'eip2612 without a signature',
+        {},
+        { permitType: 'eip2612' as const, permitDeadline },
+        'permitSignature',
+      ],
+      [
+        'eip2612 without a deadline',
+        {},
+        { permitType: 'eip2612' as const, permitSignature: sig },
+        'permitDeadline',
+      ],
+      [
+        'a deadline in the past',
+        {},
+        { permitType: 'eip2612' as const, permitDeadline: NOW_MS - 1, permitSignature: sig },
+        'permitDeadline',
+      ],
+      [
+        'two signature forms',
+        {},
+        {
+          permitType: 'eip2612' as const,
+          permitDeadline,
+          permitSignature: sig,
+          permitSignatureCompact: { r: sig.r, vs: sig.s },
+        },
+        'permitSignatureCompact',
+      ],
+      [
+        'a native input token',
+        { tokenIn: ETH_A, path: [WETH_A.address!, USDC_A.address!] },
+        { permitType: 'eip2612' as const, permitDeadline, permitSignature: sig },
+        'permitType',
+      ],
+      [
+        'an aggregator’s prebuilt call',
+        { provider: 'lifi', call: { to: ROUTER_A, data: '0x', value: '0' } },
+        { permitType: 'eip2612' as const, permitDeadline, permitSignature: sig },
+        'permitType',
+      ],
+      [
+        'a router the permit router does not call',
+        { spender: ROUTER_B },
+        { permitType: 'eip2612' as const, permitDeadline, permitSignature: sig },
+        'permitType',
+      ],
+      [
+        'a chain without permit contracts',
+        { chain: 'devnet-b', tokenIn: USDC_B, spender: ROUTER_B },
+        { permitType: 'eip2612' as const, permitDeadline, permitSignature: sig },
+        'permitType',
+      ],
+      [
+        'permit2 without its nonce',
+        {},
+        { permitType: 'permit2' as const, permitDeadline, permitSignature: sig },
+        'permit2.nonce',
+      ],
+      [
+        'permit2 with a nonce above uint256',
+        {},
+        { permit2: { nonce: (MaxUint256 + 1n).toString() }, permitDeadline, permitSignature: sig },
+        'permit2.nonce',
+      ],
+      [
+        'permit2 without any deadline',
+        {},
+        { permit2: { nonce: '0' }, permitSignature: sig },
+        'permitDeadline',
+      ],
+      [
+        'two different permit2 deadlines',
+        {},
+        { permit2: { nonce: '0', deadline: permitDeadline + 1 }, permitDeadline, permitSignature: sig },
+        'permit2.deadline',
+      ],
+      [
+        'a permit2 object with eip2612',
+        {},
+        { permitType: 'eip2612' as const, permit2: { nonce: '0' }, permitDeadline, permitSignature: sig },
+        'permit2',
+      ],
     ])('rejects %s with VALIDATION_FAILED naming the field', (_name, legOverrides, permit, field) => {
-      expect(() => planSteps(planOf([leg(legOverrides)]), { userAddress: USER, ...permit }, { ...permitContext, permit2Allowance: 0n })).toThrow(
-        expect.objectContaining({ code: 'VALIDATION_FAILED', details: expect.objectContaining({ field }) }) as unknown as CodedError,
+      expect(() =>
+        planSteps(
+          planOf([leg(legOverrides)]),
+          { userAddress: USER, ...permit },
+          { ...permitContext, permit2Allowance: 0n },
+        ),
+      ).toThrow(
+        expect.objectContaining({
+          code: 'VALIDATION_FAILED',
+          details: expect.objectContaining({ field }),
+        }) as unknown as CodedError,
       );
     });
 
@@ -257,8 +462,12 @@ describe('planSteps', () => {
     const PERMIT2 = getAddress('0x' + 'd2'.repeat(20));
     const sponsoredContext: StepPlanContext = {
       ...context,
-      permitContractsOf: (chain) => (chain === 'devnet-a' ? { permitRouter: PERMIT_ROUTER, permit2: PERMIT2, uniswapV2Router: ROUTER_A, bridge: BRIDGE_A } : undefined),
-      tokenPermitOf: (_chain, address) => (address === USDC_A.address ? { name: 'USD Coin', version: '1' } : undefined),
+      permitContractsOf: (chain) =>
+        chain === 'devnet-a'
+          ? { permitRouter: PERMIT_ROUTER, permit2: PERMIT2, uniswapV2Router: ROUTER_A, bridge: BRIDGE_A }
+          : undefined,
+      tokenPermitOf: (_chain, address) =>
+        address === USDC_A.address ? { name: 'USD Coin', version: '1' } : undefined,
     };
     const deadline = NOW_MS / 1000 + 3600;
 
@@ -270,7 +479,16 @@ describe('planSteps', () => {
           kind: 'approve',
           call: null,
           approve: { token: USDC_A.address, spender: PERMIT2, amount: '1500000' },
-          sponsored: { mode: 'eip2612-permit', permit: { token: USDC_A.address, tokenName: 'USD Coin', version: '1', spender: PERMIT2, value: MaxUint256.toString() } },
+          sponsored: {
+            mode: 'eip2612-permit',
+            permit: {
+              token: USDC_A.address,
+              tokenName: 'USD Coin',
+              version: '1',
+              spender: PERMIT2,
+              value: MaxUint256.toString(),
+            },
+          },
         }),
         expect.objectContaining({
           index: 2,
@@ -296,7 +514,11 @@ describe('planSteps', () => {
     });
 
     it('a token without EIP-2612 (WETH9): the approve of Permit2 stays the user’s transaction, with its gas covered', () => {
-      const steps = planSteps(planOf([leg({ tokenIn: WETH_A, tokenOut: USDC_A, path: [WETH_A.address!, USDC_A.address!] })]), { userAddress: USER }, sponsoredContext);
+      const steps = planSteps(
+        planOf([leg({ tokenIn: WETH_A, tokenOut: USDC_A, path: [WETH_A.address!, USDC_A.address!] })]),
+        { userAddress: USER },
+        sponsoredContext,
+      );
       expect(steps.map((s) => [s.kind, s.sponsored?.mode, s.call?.to ?? null])).toEqual([
         ['approve', 'covered-transaction', WETH_A.address],
         ['swap', 'permit2-intent', null],
@@ -306,8 +528,23 @@ describe('planSteps', () => {
     });
 
     it('a bridge leg binds the destination chain and recipient; the destination chain without a router keeps covered transactions', () => {
-      const bridge = leg({ kind: 'bridge', provider: 'devnet-bridge', tokenOut: USDC_B, spender: BRIDGE_A, path: undefined, destinationChain: 'devnet-b', minAmountOut: '1499250' });
-      const swapB = leg({ chain: 'devnet-b', tokenIn: USDC_B, tokenOut: DAI_B, spender: ROUTER_B, amountIn: '1499250', path: [USDC_B.address!, DAI_B.address!] });
+      const bridge = leg({
+        kind: 'bridge',
+        provider: 'devnet-bridge',
+        tokenOut: USDC_B,
+        spender: BRIDGE_A,
+        path: undefined,
+        destinationChain: 'devnet-b',
+        minAmountOut: '1499250',
+      });
+      const swapB = leg({
+        chain: 'devnet-b',
+        tokenIn: USDC_B,
+        tokenOut: DAI_B,
+        spender: ROUTER_B,
+        amountIn: '1499250',
+        path: [USDC_B.address!, DAI_B.address!],
+      });
       const steps = planSteps(planOf([bridge, swapB]), { userAddress: USER }, sponsoredContext);
       expect(steps.map((s) => `${s.kind}@${s.chain}:${s.sponsored?.mode}`)).toEqual([
         'approve@devnet-a:eip2612-permit',
@@ -315,7 +552,12 @@ describe('planSteps', () => {
         'approve@devnet-b:covered-transaction',
         'swap@devnet-b:covered-transaction',
       ]);
-      expect(steps[1].sponsored!.intent).toMatchObject({ kind: 'bridge', destinationChainId: 31338, recipient: USER, amount: '1500000' });
+      expect(steps[1].sponsored!.intent).toMatchObject({
+        kind: 'bridge',
+        destinationChainId: 31338,
+        recipient: USER,
+        amount: '1500000',
+      });
     });
 
     describe('bridge then swap on the destination: one signature on the source (bridge-swap)', () => {
@@ -328,15 +570,33 @@ describe('planSteps', () => {
         ...sponsoredContext,
         permitContractsOf: (chain) =>
           ({
-            'devnet-a': { permitRouter: PERMIT_ROUTER, permit2: PERMIT2, uniswapV2Router: ROUTER_A, bridge: BRIDGE_A },
-            'devnet-b': { permitRouter: PERMIT_ROUTER_B, permit2: PERMIT2_B, uniswapV2Router: ROUTER_B, bridge: BRIDGE_B },
+            'devnet-a': {
+              permitRouter: PERMIT_ROUTER,
+              permit2: PERMIT2,
+              uniswapV2Router: ROUTER_A,
+              bridge: BRIDGE_A,
+            },
+            'devnet-b': {
+              permitRouter: PERMIT_ROUTER_B,
+              permit2: PERMIT2_B,
+              uniswapV2Router: ROUTER_B,
+              bridge: BRIDGE_B,
+            },
           })[chain],
         // The destination's balance is never waited on: nothing is read for it.
         balancesBefore: new Map(),
       };
       // The bridge guarantees 1,499,250 of the 1,500,000 the swap was quoted for.
       const bridge = () =>
-        leg({ kind: 'bridge', provider: 'devnet-bridge', tokenOut: USDC_B, spender: BRIDGE_A, path: undefined, destinationChain: 'devnet-b', minAmountOut: '1499250' });
+        leg({
+          kind: 'bridge',
+          provider: 'devnet-bridge',
+          tokenOut: USDC_B,
+          spender: BRIDGE_A,
+          path: undefined,
+          destinationChain: 'devnet-b',
+          minAmountOut: '1499250',
+        });
       const swapB = (overrides: Partial<RouteLeg> = {}) =>
         leg({
           chain: 'devnet-b',
@@ -350,9 +610,18 @@ describe('planSteps', () => {
         });
 
       it('the permit for Permit2 and ONE bridge-swap intent on devnet-a binding the destination router, path, scaled minimum out, recipient and deadline; no devnet-b steps', () => {
-        const steps = planSteps(planOf([bridge(), swapB()]), { userAddress: USER, recipient: OTHER }, bothChains);
-        expect(steps.map((s) => `${s.index} ${s.kind}@${s.chain}:${s.sponsored?.mode}`)).toEqual(['1 approve@devnet-a:eip2612-permit', '2 bridge@devnet-a:permit2-intent']);
-        expect(steps.every((s) => s.waitFor === undefined && s.legIndex === 0 && s.signer === USER)).toBe(true);
+        const steps = planSteps(
+          planOf([bridge(), swapB()]),
+          { userAddress: USER, recipient: OTHER },
+          bothChains,
+        );
+        expect(steps.map((s) => `${s.index} ${s.kind}@${s.chain}:${s.sponsored?.mode}`)).toEqual([
+          '1 approve@devnet-a:eip2612-permit',
+          '2 bridge@devnet-a:permit2-intent',
+        ]);
+        expect(steps.every((s) => s.waitFor === undefined && s.legIndex === 0 && s.signer === USER)).toBe(
+          true,
+        );
         expect(steps[0].approve).toEqual({ token: USDC_A.address, spender: PERMIT2, amount: '1500000' });
         expect(steps[1].sponsored!.intent).toEqual({
           kind: 'bridge-swap',
@@ -371,7 +640,14 @@ describe('planSteps', () => {
       });
 
       it('the destination minimum is the swap leg’s own when the bridge guarantees all the swap was quoted for; native ETH out unwraps', () => {
-        const steps = planSteps(planOf([bridge(), swapB({ amountIn: '1499250', tokenOut: ETH_B, path: [USDC_B.address!, WETH_B.address!] })]), { userAddress: USER }, bothChains);
+        const steps = planSteps(
+          planOf([
+            bridge(),
+            swapB({ amountIn: '1499250', tokenOut: ETH_B, path: [USDC_B.address!, WETH_B.address!] }),
+          ]),
+          { userAddress: USER },
+          bothChains,
+        );
         expect(steps[1].sponsored!.intent).toMatchObject({
           kind: 'bridge-swap',
           path: [USDC_B.address, WETH_B.address],
@@ -382,34 +658,76 @@ describe('planSteps', () => {
       });
 
       it('after a swap on the source: that swap’s steps, then the bridge-swap spending what it guarantees', () => {
-        const swapA = leg({ tokenIn: WETH_A, tokenOut: USDC_A, amountIn: '1000', minAmountOut: '1500000', path: [WETH_A.address!, USDC_A.address!] });
-        const steps = planSteps(planOf([swapA, bridge(), swapB()]), { userAddress: USER }, {
-          ...bothChains,
-          tokenPermitOf: () => undefined,
+        const swapA = leg({
+          tokenIn: WETH_A,
+          tokenOut: USDC_A,
+          amountIn: '1000',
+          minAmountOut: '1500000',
+          path: [WETH_A.address!, USDC_A.address!],
         });
-        expect(steps.map((s) => `${s.kind}:${s.sponsored?.mode}:${s.sponsored?.intent?.kind ?? ''}`)).toEqual([
-          'approve:covered-transaction:',
-          'swap:permit2-intent:swap',
-          'approve:covered-transaction:',
-          'bridge:permit2-intent:bridge-swap',
-        ]);
-        expect(steps[3]).toMatchObject({ legIndex: 1, sponsored: { intent: { amount: '1500000', amountOutMin: '1489255000000000000' } } });
+        const steps = planSteps(
+          planOf([swapA, bridge(), swapB()]),
+          { userAddress: USER },
+          {
+            ...bothChains,
+            tokenPermitOf: () => undefined,
+          },
+        );
+        expect(steps.map((s) => `${s.kind}:${s.sponsored?.mode}:${s.sponsored?.intent?.kind ?? ''}`)).toEqual(
+          [
+            'approve:covered-transaction:',
+            'swap:permit2-intent:swap',
+            'approve:covered-transaction:',
+            'bridge:permit2-intent:bridge-swap',
+          ],
+        );
+        expect(steps[3]).toMatchObject({
+          legIndex: 1,
+          sponsored: { intent: { amount: '1500000', amountOutMin: '1489255000000000000' } },
+        });
       });
 
       it.each([
-        ['the destination has no permit router', { permitContractsOf: sponsoredContext.permitContractsOf }, {}],
+        [
+          'the destination has no permit router',
+          { permitContractsOf: sponsoredContext.permitContractsOf },
+          {},
+        ],
         ['the destination swap goes through another router', {}, { spender: ROUTER_A }],
-        ['the destination swap is an aggregator’s prebuilt call', {}, { provider: 'lifi', call: { to: ROUTER_B, data: '0x', value: '0' }, path: undefined }],
-        ['the destination swap does not start with the bridged token', {}, { tokenIn: DAI_B, tokenOut: USDC_B, path: [DAI_B.address!, USDC_B.address!] }],
-      ])('keeps the destination steps when %s', (_name, contextOverrides: Partial<StepPlanContext>, swapOverrides: Partial<RouteLeg>) => {
-        const steps = planSteps(planOf([bridge(), swapB(swapOverrides)]), { userAddress: USER }, { ...bothChains, balancesBefore: context.balancesBefore, ...contextOverrides });
-        expect(steps[1].sponsored!.intent).toMatchObject({ kind: 'bridge', recipient: USER });
-        expect(steps.slice(2).map((s) => s.chain)).toEqual(['devnet-b', 'devnet-b']);
-        expect(steps[2].waitFor).toEqual({ token: USDC_B.address, holder: USER, minBalance: String(5_000_000n + 1_499_250n) });
-      });
+        [
+          'the destination swap is an aggregator’s prebuilt call',
+          {},
+          { provider: 'lifi', call: { to: ROUTER_B, data: '0x', value: '0' }, path: undefined },
+        ],
+        [
+          'the destination swap does not start with the bridged token',
+          {},
+          { tokenIn: DAI_B, tokenOut: USDC_B, path: [DAI_B.address!, USDC_B.address!] },
+        ],
+      ])(
+        'keeps the destination steps when %s',
+        (_name, contextOverrides: Partial<StepPlanContext>, swapOverrides: Partial<RouteLeg>) => {
+          const steps = planSteps(
+            planOf([bridge(), swapB(swapOverrides)]),
+            { userAddress: USER },
+            { ...bothChains, balancesBefore: context.balancesBefore, ...contextOverrides },
+          );
+          expect(steps[1].sponsored!.intent).toMatchObject({ kind: 'bridge', recipient: USER });
+          expect(steps.slice(2).map((s) => s.chain)).toEqual(['devnet-b', 'devnet-b']);
+          expect(steps[2].waitFor).toEqual({
+            token: USDC_B.address,
+            holder: USER,
+            minBalance: String(5_000_000n + 1_499_250n),
+          });
+        },
+      );
 
       it('gasPayment user keeps the four transactions of the wallet', () => {
-        const steps = planSteps(planOf([bridge(), swapB()]), { userAddress: USER, gasPayment: 'user' }, { ...bothChains, balancesBefore: context.balancesBefore });
+        const steps = planSteps(
+          planOf([bridge(), swapB()]),
+          { userAddress: USER, gasPayment: 'user' },
+          { ...bothChains, balancesBefore: context.balancesBefore },
+        );
         expect(steps.map((s) => `${s.kind}@${s.chain}:${s.sponsored?.mode}`)).toEqual([
           'approve@devnet-a:undefined',
           'bridge@devnet-a:undefined',
@@ -422,18 +740,48 @@ describe('planSteps', () => {
         const plan = planOf([bridge(), swapB()]);
         expect(bridgeSwapLegOf(plan.legs, bothChains)).toBe(0);
         expect(bridgeSwapLegOf([swapB()], bothChains)).toBeNull();
-        expect(bridgeSwapLegOf([bridge(), swapB(), leg({ chain: 'devnet-b', tokenIn: DAI_B, tokenOut: USDC_B, spender: ROUTER_B, path: [DAI_B.address!, USDC_B.address!] })], bothChains)).toBeNull();
-        expect(bridgeSwapLegOf(plan.legs, { ...bothChains, familyOf: (chain) => (chain === 'devnet-b' ? 'solana' : 'evm') })).toBeNull();
+        expect(
+          bridgeSwapLegOf(
+            [
+              bridge(),
+              swapB(),
+              leg({
+                chain: 'devnet-b',
+                tokenIn: DAI_B,
+                tokenOut: USDC_B,
+                spender: ROUTER_B,
+                path: [DAI_B.address!, USDC_B.address!],
+              }),
+            ],
+            bothChains,
+          ),
+        ).toBeNull();
+        expect(
+          bridgeSwapLegOf(plan.legs, {
+            ...bothChains,
+            familyOf: (chain) => (chain === 'devnet-b' ? 'solana' : 'evm'),
+          }),
+        ).toBeNull();
       });
     });
 
     it('a native input stays the user’s transaction with its gas covered', () => {
       const steps = planSteps(
-        planOf([leg({ tokenIn: ETH_A, tokenOut: USDC_A, amountIn: '1000000000000000000', minAmountOut: '2980000000', path: [WETH_A.address!, USDC_A.address!] })]),
+        planOf([
+          leg({
+            tokenIn: ETH_A,
+            tokenOut: USDC_A,
+            amountIn: '1000000000000000000',
+            minAmountOut: '2980000000',
+            path: [WETH_A.address!, USDC_A.address!],
+          }),
+        ]),
         { userAddress: USER },
         sponsoredContext,
       );
-      expect(steps.map((s) => [s.kind, s.sponsored?.mode, s.call?.value])).toEqual([['swap', 'covered-transaction', '1000000000000000000']]);
+      expect(steps.map((s) => [s.kind, s.sponsored?.mode, s.call?.value])).toEqual([
+        ['swap', 'covered-transaction', '1000000000000000000'],
+      ]);
     });
 
     it('gasPayment user plans the wallet’s own transactions; sponsored with a permit field is VALIDATION_FAILED', () => {
@@ -442,8 +790,17 @@ describe('planSteps', () => {
         ['approve', undefined, USDC_A.address],
         ['swap', undefined, ROUTER_A],
       ]);
-      expect(() => planSteps(planOf([leg({})]), { userAddress: USER, gasPayment: 'sponsored', permitType: 'approve' }, sponsoredContext)).toThrow(
-        expect.objectContaining({ code: 'VALIDATION_FAILED', details: { field: 'permitType' } }) as unknown as CodedError,
+      expect(() =>
+        planSteps(
+          planOf([leg({})]),
+          { userAddress: USER, gasPayment: 'sponsored', permitType: 'approve' },
+          sponsoredContext,
+        ),
+      ).toThrow(
+        expect.objectContaining({
+          code: 'VALIDATION_FAILED',
+          details: { field: 'permitType' },
+        }) as unknown as CodedError,
       );
     });
   });

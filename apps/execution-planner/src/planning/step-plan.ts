@@ -10,7 +10,13 @@ import {
   SponsoredIntentSpec,
   SponsoredStepSpec,
 } from '@swapgw/contracts';
-import { ChainFamily, PermitContracts, permitLegProblem, splitSteps, validateAddressForFamily } from '@swapgw/chains';
+import {
+  ChainFamily,
+  PermitContracts,
+  permitLegProblem,
+  splitSteps,
+  validateAddressForFamily,
+} from '@swapgw/chains';
 import {
   EncodedCall,
   encodeApprove,
@@ -82,9 +88,13 @@ export interface PlannedStep {
  * gasPayment sponsored together with permit fields is 400 VALIDATION_FAILED.
  */
 export function gasPaymentOf(request: StepPlanRequest): GasPayment {
-  const permitField = ['permitType', 'permitSignature', 'permitSignatureCompact', 'permit2', 'permitDeadline'].find(
-    (field) => request[field as keyof StepPlanRequest] !== undefined,
-  );
+  const permitField = [
+    'permitType',
+    'permitSignature',
+    'permitSignatureCompact',
+    'permit2',
+    'permitDeadline',
+  ].find((field) => request[field as keyof StepPlanRequest] !== undefined);
   if (request.gasPayment === 'sponsored' && permitField) {
     throw new CodedError(
       ErrorCodes.VALIDATION_FAILED,
@@ -111,13 +121,20 @@ export interface SwapWallets {
  * Validates the addresses against the route (userAddress: the family of the first leg's chain;
  * recipient: the destination's) and names the wallet of each chain. 400 INVALID_ADDRESS otherwise.
  */
-export function walletsOf(plan: RoutePlan, request: Pick<StepPlanRequest, 'userAddress' | 'recipient'>, familyOf: (chain: string) => ChainFamily): SwapWallets {
+export function walletsOf(
+  plan: RoutePlan,
+  request: Pick<StepPlanRequest, 'userAddress' | 'recipient'>,
+  familyOf: (chain: string) => ChainFamily,
+): SwapWallets {
   if (plan.legs.length === 0) throw new Error(`Route ${plan.routeId} of quote ${plan.quoteId} has no legs`);
   const sourceChain = plan.legs[0].chain;
   const sourceFamily = familyOf(sourceChain);
   const destinationFamily = familyOf(plan.toChain);
   assertAddress('userAddress', request.userAddress, sourceChain, sourceFamily);
-  const finalRecipient = request.recipient ?? plan.recipient ?? (sourceFamily === destinationFamily ? request.userAddress : undefined);
+  const finalRecipient =
+    request.recipient ??
+    plan.recipient ??
+    (sourceFamily === destinationFamily ? request.userAddress : undefined);
   if (finalRecipient === undefined) {
     throw new CodedError(
       ErrorCodes.INVALID_ADDRESS,
@@ -125,7 +142,12 @@ export function walletsOf(plan: RoutePlan, request: Pick<StepPlanRequest, 'userA
       { field: 'recipient', chain: plan.toChain, family: destinationFamily },
     );
   }
-  assertAddress(request.recipient !== undefined ? 'recipient' : 'quote.recipient', finalRecipient, plan.toChain, destinationFamily);
+  assertAddress(
+    request.recipient !== undefined ? 'recipient' : 'quote.recipient',
+    finalRecipient,
+    plan.toChain,
+    destinationFamily,
+  );
   return {
     userAddress: request.userAddress,
     finalRecipient,
@@ -136,24 +158,36 @@ export function walletsOf(plan: RoutePlan, request: Pick<StepPlanRequest, 'userA
 function assertAddress(field: string, address: string, chain: string, family: ChainFamily): void {
   const result = validateAddressForFamily(family, address);
   if (!result.ok) {
-    throw new CodedError(ErrorCodes.INVALID_ADDRESS, `${field} ${address} is not a ${family} address, as ${chain} needs: ${result.reason}`, {
-      field,
-      chain,
-      family,
-    });
+    throw new CodedError(
+      ErrorCodes.INVALID_ADDRESS,
+      `${field} ${address} is not a ${family} address, as ${chain} needs: ${result.reason}`,
+      {
+        field,
+        chain,
+        family,
+      },
+    );
   }
 }
 
-export const balanceKey = (chain: string, token: string | null): string => `${chain}:${(token ?? 'native').toLowerCase()}`;
+export const balanceKey = (chain: string, token: string | null): string =>
+  `${chain}:${(token ?? 'native').toLowerCase()}`;
 
 /**
  * Balances the plan needs before it can be expanded: the tokens that bridge legs deliver, held by
  * the wallet of the destination chain (`holderOn`, see SwapWallets.walletOn).
  */
-export function balancesToRead(plan: RoutePlan, holderOn: (chain: string) => string): { chain: string; token: string | null; holder: string }[] {
+export function balancesToRead(
+  plan: RoutePlan,
+  holderOn: (chain: string) => string,
+): { chain: string; token: string | null; holder: string }[] {
   return plan.legs
     .filter((leg, i) => leg.kind === 'bridge' && i < plan.legs.length - 1)
-    .map((leg) => ({ chain: leg.tokenOut.chain, token: leg.tokenOut.address, holder: holderOn(leg.tokenOut.chain) }));
+    .map((leg) => ({
+      chain: leg.tokenOut.chain,
+      token: leg.tokenOut.address,
+      holder: holderOn(leg.tokenOut.chain),
+    }));
 }
 
 /**
@@ -184,7 +218,11 @@ export function balancesToRead(plan: RoutePlan, holderOn: (chain: string) => str
  * SwapGatewayRouter whose memo carries the swap (SolanaStepSpec `message`), and the swap leg has no
  * steps.
  */
-export function planSteps(plan: RoutePlan, request: StepPlanRequest, context: StepPlanContext): PlannedStep[] {
+export function planSteps(
+  plan: RoutePlan,
+  request: StepPlanRequest,
+  context: StepPlanContext,
+): PlannedStep[] {
   const wallets = walletsOf(plan, request, context.familyOf);
   const sponsored = gasPaymentOf(request) === 'sponsored';
   const permit = firstLegPermitOf(plan, request, context);
@@ -213,7 +251,8 @@ export function planSteps(plan: RoutePlan, request: StepPlanRequest, context: St
     const quotedIn = BigInt(leg.amountIn);
     // A prebuilt transaction (aggregator call or Solana transaction) spends what it was built for.
     const prebuilt = Boolean(leg.call || leg.solanaTransaction);
-    const spend = guaranteedFromPrevious === null || prebuilt ? quotedIn : min(quotedIn, guaranteedFromPrevious);
+    const spend =
+      guaranteedFromPrevious === null || prebuilt ? quotedIn : min(quotedIn, guaranteedFromPrevious);
     const minOut = (BigInt(leg.minAmountOut) * spend) / quotedIn;
     const isLast = legIndex === plan.legs.length - 1;
     const signer = wallets.walletOn(leg.chain);
@@ -221,7 +260,14 @@ export function planSteps(plan: RoutePlan, request: StepPlanRequest, context: St
     const legPermit = legIndex === 0 && permit ? permit : undefined;
     const gas = (spec: SponsoredStepSpec) => (sponsored ? { sponsored: spec } : {});
     const add = (step: Omit<PlannedStep, 'index' | 'legIndex' | 'chain' | 'signer' | 'waitFor'>) =>
-      steps.push({ index: steps.length + 1, legIndex, chain: leg.chain, signer, ...step, ...(waitFor ? { waitFor } : {}) });
+      steps.push({
+        index: steps.length + 1,
+        legIndex,
+        chain: leg.chain,
+        signer,
+        ...step,
+        ...(waitFor ? { waitFor } : {}),
+      });
 
     for (const step of legSteps) {
       if (step.signing === 'solana-transaction') {
@@ -269,8 +315,13 @@ export function planSteps(plan: RoutePlan, request: StepPlanRequest, context: St
     const bridgeSwap = legSteps.some((step) => step.bridgeSwap);
     if (leg.kind === 'bridge' && !isLast && !bridgeSwap) {
       const before = context.balancesBefore.get(balanceKey(leg.tokenOut.chain, leg.tokenOut.address));
-      if (before === undefined) throw new Error(`Balance of ${leg.tokenOut.symbol} on ${leg.tokenOut.chain} was not read`);
-      waitFor = { token: leg.tokenOut.address, holder: wallets.walletOn(leg.tokenOut.chain), minBalance: (before + minOut).toString() };
+      if (before === undefined)
+        throw new Error(`Balance of ${leg.tokenOut.symbol} on ${leg.tokenOut.chain} was not read`);
+      waitFor = {
+        token: leg.tokenOut.address,
+        holder: wallets.walletOn(leg.tokenOut.chain),
+        minBalance: (before + minOut).toString(),
+      };
     }
   });
   return steps;
@@ -293,17 +344,32 @@ function intentOf(
   contracts: PermitContracts,
   context: StepPlanContext,
 ): SponsoredIntentSpec {
-  const common = { permit2: contracts.permit2, router: contracts.permitRouter, token: leg.tokenIn.address as string, amount: spend.toString(), deadline: Number(deadline) };
+  const common = {
+    permit2: contracts.permit2,
+    router: contracts.permitRouter,
+    token: leg.tokenIn.address as string,
+    amount: spend.toString(),
+    deadline: Number(deadline),
+  };
   if (leg.kind === 'bridge') {
-    if (!leg.destinationChain) throw new Error(`Bridge leg on ${leg.chain} has no destinationChain`);
-    if (context.familyOf(leg.destinationChain) === 'solana') {
-      if (leg.destinationBridgeChainId === undefined) throw new Error(`Bridge leg to ${leg.destinationChain} has no destinationBridgeChainId`);
-      return { ...common, kind: 'bridge-to', destinationChainId: leg.destinationBridgeChainId, recipient: solanaRecipientBytes32(recipient) };
-    }
-    return { ...common, kind: 'bridge', destinationChainId: leg.destinationBridgeChainId ?? context.evmChainIdOf(leg.destinationChain), recipient };
+    const destination = bridgeDestinationOf(leg, recipient, context);
+    return {
+      ...common,
+      kind: destination.toBytes32 ? 'bridge-to' : 'bridge',
+      destinationChainId: destination.chainId,
+      recipient: destination.recipient,
+    };
   }
-  if (!leg.path || leg.path.length < 2) throw new Error(`Swap leg ${leg.provider} on ${leg.chain} has no Uniswap V2 path`);
-  return { ...common, kind: 'swap', path: leg.path, amountOutMin: minOut.toString(), unwrapNative: isNative(leg.tokenOut), recipient };
+  if (!leg.path || leg.path.length < 2)
+    throw new Error(`Swap leg ${leg.provider} on ${leg.chain} has no Uniswap V2 path`);
+  return {
+    ...common,
+    kind: 'swap',
+    path: leg.path,
+    amountOutMin: minOut.toString(),
+    unwrapNative: isNative(leg.tokenOut),
+    recipient,
+  };
 }
 
 /**
@@ -344,9 +410,25 @@ function solanaBridgeSwapStepOf(
   deadline: bigint,
   context: StepPlanContext,
 ): SolanaStepSpec {
-  if (bridge.tokenIn.address === null) throw new Error(`Bridge leg on ${bridge.chain} has no SPL mint for ${bridge.tokenIn.symbol}`);
-  const { destinationChainId, destinationRouter, ...message } = destinationSwapOf(bridge, swap, bridged, recipient, deadline, context);
-  return { kind: 'bridge-deposit', mint: bridge.tokenIn.address, vault: bridge.spender, amount: spend.toString(), destinationChainId, recipient: destinationRouter, message };
+  if (bridge.tokenIn.address === null)
+    throw new Error(`Bridge leg on ${bridge.chain} has no SPL mint for ${bridge.tokenIn.symbol}`);
+  const { destinationChainId, destinationRouter, ...message } = destinationSwapOf(
+    bridge,
+    swap,
+    bridged,
+    recipient,
+    deadline,
+    context,
+  );
+  return {
+    kind: 'bridge-deposit',
+    mint: bridge.tokenIn.address,
+    vault: bridge.spender,
+    amount: spend.toString(),
+    destinationChainId,
+    recipient: destinationRouter,
+    message,
+  };
 }
 
 /**
@@ -361,10 +443,19 @@ function destinationSwapOf(
   recipient: string,
   deadline: bigint,
   context: StepPlanContext,
-): { destinationChainId: number; destinationRouter: string; path: string[]; amountOutMin: string; unwrapNative: boolean; recipient: string; deadline: number } {
+): {
+  destinationChainId: number;
+  destinationRouter: string;
+  path: string[];
+  amountOutMin: string;
+  unwrapNative: boolean;
+  recipient: string;
+  deadline: number;
+} {
   if (!bridge.destinationChain) throw new Error(`Bridge leg on ${bridge.chain} has no destinationChain`);
   const destination = context.permitContractsOf?.(swap.chain);
-  if (!destination || !swap.path) throw new Error(`Swap leg on ${swap.chain} cannot run through its SwapGatewayRouter`);
+  if (!destination || !swap.path)
+    throw new Error(`Swap leg on ${swap.chain} cannot run through its SwapGatewayRouter`);
   const quotedIn = BigInt(swap.amountIn);
   const amountOutMin = (BigInt(swap.minAmountOut) * min(quotedIn, bridged)) / quotedIn;
   return {
@@ -379,10 +470,17 @@ function destinationSwapOf(
 }
 
 /** The Solana side of a leg: the devnet bridge deposit, or an aggregator's prebuilt transaction. */
-function solanaStepOf(leg: RouteLeg, spend: bigint, signer: string, recipient: string, context: StepPlanContext): SolanaStepSpec {
+function solanaStepOf(
+  leg: RouteLeg,
+  spend: bigint,
+  signer: string,
+  recipient: string,
+  context: StepPlanContext,
+): SolanaStepSpec {
   if (leg.kind === 'bridge') {
     if (!leg.destinationChain) throw new Error(`Bridge leg on ${leg.chain} has no destinationChain`);
-    if (leg.tokenIn.address === null) throw new Error(`Bridge leg on ${leg.chain} has no SPL mint for ${leg.tokenIn.symbol}`);
+    if (leg.tokenIn.address === null)
+      throw new Error(`Bridge leg on ${leg.chain} has no SPL mint for ${leg.tokenIn.symbol}`);
     return {
       kind: 'bridge-deposit',
       mint: leg.tokenIn.address,
@@ -394,18 +492,30 @@ function solanaStepOf(leg: RouteLeg, spend: bigint, signer: string, recipient: s
   }
   const prebuilt = leg.solanaTransaction;
   if (!prebuilt) {
-    throw new CodedError(ErrorCodes.VALIDATION_FAILED, `The ${leg.provider} leg on ${leg.chain} carries no transaction: quote again with the signing wallet as recipient`, {
-      field: 'recipient',
-      chain: leg.chain,
-    });
+    throw new CodedError(
+      ErrorCodes.VALIDATION_FAILED,
+      `The ${leg.provider} leg on ${leg.chain} carries no transaction: quote again with the signing wallet as recipient`,
+      {
+        field: 'recipient',
+        chain: leg.chain,
+      },
+    );
   }
   if (prebuilt.signer !== signer) {
-    throw new CodedError(ErrorCodes.INVALID_ADDRESS, `The ${leg.provider} transaction on ${leg.chain} was built for ${prebuilt.signer}, not for the signing wallet ${signer}`, {
-      field: 'userAddress',
-      chain: leg.chain,
-    });
+    throw new CodedError(
+      ErrorCodes.INVALID_ADDRESS,
+      `The ${leg.provider} transaction on ${leg.chain} was built for ${prebuilt.signer}, not for the signing wallet ${signer}`,
+      {
+        field: 'userAddress',
+        chain: leg.chain,
+      },
+    );
   }
-  return { kind: 'prebuilt-transaction', serializedTransaction: prebuilt.serializedTransaction, lastValidBlockHeight: prebuilt.lastValidBlockHeight };
+  return {
+    kind: 'prebuilt-transaction',
+    serializedTransaction: prebuilt.serializedTransaction,
+    lastValidBlockHeight: prebuilt.lastValidBlockHeight,
+  };
 }
 
 function legCall(
@@ -419,15 +529,14 @@ function legCall(
 ): EncodedCall {
   if (leg.call) return leg.call;
   if (leg.kind === 'bridge') {
-    if (!leg.destinationChain) throw new Error(`Bridge leg on ${leg.chain} has no destinationChain`);
-    if (context.familyOf(leg.destinationChain) === 'solana') {
-      if (leg.destinationBridgeChainId === undefined) throw new Error(`Bridge leg to ${leg.destinationChain} has no destinationBridgeChainId`);
-      return encodeBridgeDepositTo(leg.spender, spend, leg.destinationBridgeChainId, solanaRecipientBytes32(recipient), permit);
-    }
-    return encodeBridgeDeposit(leg.spender, spend, leg.destinationBridgeChainId ?? context.evmChainIdOf(leg.destinationChain), recipient, permit);
+    const destination = bridgeDestinationOf(leg, recipient, context);
+    const encode = destination.toBytes32 ? encodeBridgeDepositTo : encodeBridgeDeposit;
+    return encode(leg.spender, spend, destination.chainId, destination.recipient, permit);
   }
   if (!leg.path || leg.path.length < 2) {
-    throw new Error(`Swap leg ${leg.provider} on ${leg.chain} has neither a prebuilt call nor a Uniswap V2 path`);
+    throw new Error(
+      `Swap leg ${leg.provider} on ${leg.chain} has neither a prebuilt call nor a Uniswap V2 path`,
+    );
   }
   return encodeUniswapV2Swap({
     router: leg.spender,
@@ -466,51 +575,108 @@ export function firstLegPermitOf(
   context: Pick<StepPlanContext, 'nowMs' | 'familyOf' | 'permitContractsOf'>,
 ): FirstLegPermit | null {
   const signatures = [
-    request.permitSignature && { field: 'permitSignature', value: request.permitSignature as Parameters<typeof Signature.from>[0] },
-    request.permitSignatureCompact && { field: 'permitSignatureCompact', value: { r: request.permitSignatureCompact.r, yParityAndS: request.permitSignatureCompact.vs } },
+    request.permitSignature && {
+      field: 'permitSignature',
+      value: request.permitSignature as Parameters<typeof Signature.from>[0],
+    },
+    request.permitSignatureCompact && {
+      field: 'permitSignatureCompact',
+      value: { r: request.permitSignatureCompact.r, yParityAndS: request.permitSignatureCompact.vs },
+    },
     request.permit2?.signature && { field: 'permit2.signature', value: request.permit2.signature },
   ].filter((s): s is { field: string; value: Parameters<typeof Signature.from>[0] } => Boolean(s));
-  const permitType = request.permitType ?? (request.permit2 ? 'permit2' : signatures.length > 0 ? 'eip2612' : 'approve');
+  const permitType =
+    request.permitType ?? (request.permit2 ? 'permit2' : signatures.length > 0 ? 'eip2612' : 'approve');
   if (permitType === 'approve') return null;
   const leg = plan.legs[0];
   const refuse = (field: string, message: string): never => {
     throw new CodedError(ErrorCodes.VALIDATION_FAILED, message, { field, chain: leg.chain });
   };
-  if (context.familyOf(leg.chain) !== 'evm') refuse('permitType', `Permits are EVM allowances; ${leg.chain} needs none`);
+  if (context.familyOf(leg.chain) !== 'evm')
+    refuse('permitType', `Permits are EVM allowances; ${leg.chain} needs none`);
   if (request.permit2 && permitType !== 'permit2') refuse('permit2', 'permit2 goes with permitType permit2');
   const contracts = context.permitContractsOf?.(leg.chain);
   const problem = permitLegProblem(leg, contracts);
-  if (problem !== null || !contracts || leg.tokenIn.address === null) return refuse('permitType', problem ?? 'The first leg cannot carry a permit');
+  if (problem !== null || !contracts || leg.tokenIn.address === null)
+    return refuse('permitType', problem ?? 'The first leg cannot carry a permit');
   const { permitRouter, permit2 } = contracts;
   const token = leg.tokenIn.address;
 
-  if (signatures.length === 0) refuse('permitSignature', `permitType ${permitType} needs permitSignature or permitSignatureCompact${permitType === 'permit2' ? ' (or permit2.signature)' : ''}`);
-  if (signatures.length > 1) refuse(signatures[1].field, `Send one permit signature, not ${signatures.map((s) => s.field).join(' and ')}`);
+  if (signatures.length === 0)
+    refuse(
+      'permitSignature',
+      `permitType ${permitType} needs permitSignature or permitSignatureCompact${permitType === 'permit2' ? ' (or permit2.signature)' : ''}`,
+    );
+  if (signatures.length > 1)
+    refuse(
+      signatures[1].field,
+      `Send one permit signature, not ${signatures.map((s) => s.field).join(' and ')}`,
+    );
   let signature: string;
   try {
     signature = Signature.from(signatures[0].value).serialized;
   } catch (error) {
-    return refuse(signatures[0].field, `${signatures[0].field} is not a valid signature: ${(error as Error).message}`);
+    return refuse(
+      signatures[0].field,
+      `${signatures[0].field} is not a valid signature: ${(error as Error).message}`,
+    );
   }
 
   let nonce = 0n;
   let deadlineMs = request.permitDeadline;
   let deadlineField = 'permitDeadline';
   if (permitType === 'permit2') {
-    if (!request.permit2) refuse('permit2.nonce', 'permitType permit2 needs permit2.nonce (the PermitTransferFrom nonce)');
+    if (!request.permit2)
+      refuse('permit2.nonce', 'permitType permit2 needs permit2.nonce (the PermitTransferFrom nonce)');
     const payload = request.permit2 as Permit2Payload;
     nonce = BigInt(payload.nonce);
     if (nonce > MaxUint256) refuse('permit2.nonce', 'permit2.nonce does not fit in a uint256');
     if (payload.deadline !== undefined) {
-      if (deadlineMs !== undefined && deadlineMs !== payload.deadline) refuse('permit2.deadline', 'permit2.deadline and permitDeadline differ; send one');
+      if (deadlineMs !== undefined && deadlineMs !== payload.deadline)
+        refuse('permit2.deadline', 'permit2.deadline and permitDeadline differ; send one');
       deadlineMs = payload.deadline;
       deadlineField = 'permit2.deadline';
     }
   }
-  if (deadlineMs === undefined) refuse('permitDeadline', `permitType ${permitType} needs permitDeadline (milliseconds since epoch)`);
+  if (deadlineMs === undefined)
+    refuse('permitDeadline', `permitType ${permitType} needs permitDeadline (milliseconds since epoch)`);
   if ((deadlineMs as number) <= context.nowMs) refuse(deadlineField, `${deadlineField} is in the past`);
-  return { kind: permitType, router: permitRouter, permit2, token, nonce, deadline: BigInt(Math.floor((deadlineMs as number) / 1000)), signature };
+  return {
+    kind: permitType,
+    router: permitRouter,
+    permit2,
+    token,
+    nonce,
+    deadline: BigInt(Math.floor((deadlineMs as number) / 1000)),
+    signature,
+  };
 }
 
 const isNative = (token: TokenRef): boolean => token.address === null;
 const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+
+/**
+ * Where a bridge leg pays out: an EVM recipient on the destination's chain id (`deposit`), or, on a
+ * Solana destination, the wallet as the 32-byte recipient of `depositTo` and the bridge's id for it.
+ */
+function bridgeDestinationOf(
+  leg: RouteLeg,
+  recipient: string,
+  context: Pick<StepPlanContext, 'familyOf' | 'evmChainIdOf'>,
+): { chainId: number; recipient: string; toBytes32: boolean } {
+  if (!leg.destinationChain) throw new Error(`Bridge leg on ${leg.chain} has no destinationChain`);
+  if (context.familyOf(leg.destinationChain) !== 'solana') {
+    return {
+      chainId: leg.destinationBridgeChainId ?? context.evmChainIdOf(leg.destinationChain),
+      recipient,
+      toBytes32: false,
+    };
+  }
+  if (leg.destinationBridgeChainId === undefined)
+    throw new Error(`Bridge leg to ${leg.destinationChain} has no destinationBridgeChainId`);
+  return {
+    chainId: leg.destinationBridgeChainId,
+    recipient: solanaRecipientBytes32(recipient),
+    toBytes32: true,
+  };
+}

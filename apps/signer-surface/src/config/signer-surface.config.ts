@@ -29,7 +29,6 @@ export const DEFAULT_SPONSORSHIP_DAILY_BUDGET_LAMPORTS = '100000000';
 export class SignerSurfaceConfig extends KafkaServiceEnvironment {
   override HEALTH_PORT = 3103;
 
-
   /**
    * How long an issued payload may be signed and submitted. Two minutes: long enough for a person
    * to read and sign in a wallet, short enough that nonce and fees are still right when it lands.

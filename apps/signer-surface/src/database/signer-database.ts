@@ -15,6 +15,17 @@ export const SIGNER_ENTITIES = [
 ];
 
 /** The signer's schema, entities and migrations: shared by the app, the migrate CLI and tests. */
-export function signerDatabaseOptions(url: string, poolSize?: number, schema = SIGNER_SCHEMA): ServiceDataSourceOptions {
-  return { url, schema, entities: SIGNER_ENTITIES, migrations: SIGNER_MIGRATIONS, poolSize, applicationName: 'signer-surface' };
+export function signerDatabaseOptions(
+  url: string,
+  poolSize?: number,
+  schema = SIGNER_SCHEMA,
+): ServiceDataSourceOptions {
+  return {
+    url,
+    schema,
+    entities: SIGNER_ENTITIES,
+    migrations: SIGNER_MIGRATIONS,
+    poolSize,
+    applicationName: 'signer-surface',
+  };
 }

@@ -47,7 +47,9 @@ export class CreateSigningRequests1763710000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE UNIQUE INDEX "uq_signing_requests_live_step" ON "${s}"."signing_requests" ("swap_id", "step_id") WHERE "status" <> 'superseded'`,
     );
-    await queryRunner.query(`CREATE INDEX "ix_signing_requests_swap" ON "${s}"."signing_requests" ("swap_id", "step_index", "created_at")`);
+    await queryRunner.query(
+      `CREATE INDEX "ix_signing_requests_swap" ON "${s}"."signing_requests" ("swap_id", "step_index", "created_at")`,
+    );
     // The confirmation tracker and the waiting poller scan these two statuses only.
     await queryRunner.query(
       `CREATE INDEX "ix_signing_requests_due" ON "${s}"."signing_requests" ("status", "next_check_at_ms") WHERE "status" IN ('waiting', 'submitted')`,

@@ -21,7 +21,9 @@ export class AddSolanaRequests1763900000000 implements MigrationInterface {
     const s = schemaOf(queryRunner.connection);
     // Solana requests cannot be expressed without the column: they go with it.
     await queryRunner.query(`DELETE FROM "${s}"."signing_requests" WHERE "call" IS NULL`);
-    await queryRunner.query(`ALTER TABLE "${s}"."signing_requests" DROP CONSTRAINT "signing_requests_call_or_solana"`);
+    await queryRunner.query(
+      `ALTER TABLE "${s}"."signing_requests" DROP CONSTRAINT "signing_requests_call_or_solana"`,
+    );
     await queryRunner.query(`ALTER TABLE "${s}"."signing_requests" ALTER COLUMN "call" SET NOT NULL`);
     await queryRunner.query(`ALTER TABLE "${s}"."signing_requests" DROP COLUMN "solana"`);
   }

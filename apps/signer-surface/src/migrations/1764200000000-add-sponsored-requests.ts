@@ -26,7 +26,11 @@ export class AddSponsoredRequests1764200000000 implements MigrationInterface {
     const requests = `"${schemaOf(q.connection)}"."signing_requests"`;
     await q.query(`DELETE FROM ${requests} WHERE "call" IS NULL AND "solana" IS NULL`);
     await q.query(`ALTER TABLE ${requests} DROP CONSTRAINT "signing_requests_call_solana_or_sponsored"`);
-    await q.query(`ALTER TABLE ${requests} ADD CONSTRAINT "signing_requests_call_or_solana" CHECK ("call" IS NOT NULL OR "solana" IS NOT NULL)`);
-    await q.query(`ALTER TABLE ${requests} DROP COLUMN "sponsored", DROP COLUMN "owner", DROP COLUMN "gas_drop_id", DROP COLUMN "sponsored_tx_id"`);
+    await q.query(
+      `ALTER TABLE ${requests} ADD CONSTRAINT "signing_requests_call_or_solana" CHECK ("call" IS NOT NULL OR "solana" IS NOT NULL)`,
+    );
+    await q.query(
+      `ALTER TABLE ${requests} DROP COLUMN "sponsored", DROP COLUMN "owner", DROP COLUMN "gas_drop_id", DROP COLUMN "sponsored_tx_id"`,
+    );
   }
 }

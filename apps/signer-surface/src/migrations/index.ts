@@ -6,4 +6,11 @@ import { AddSponsoredRequests1764200000000 } from './1764200000000-add-sponsored
 import { AddSolanaSponsoredTransactions1764300000000 } from './1764300000000-add-solana-sponsored-transactions';
 
 /** Every migration of the `signer` schema, in order. */
-export const SIGNER_MIGRATIONS = [CreateMessagingTables1763700000000, CreateSigningRequests1763710000000, AddSolanaRequests1763900000000, CreateRelayingTables1764010000000, AddSponsoredRequests1764200000000, AddSolanaSponsoredTransactions1764300000000];
+export const SIGNER_MIGRATIONS = [
+  CreateMessagingTables1763700000000,
+  CreateSigningRequests1763710000000,
+  AddSolanaRequests1763900000000,
+  CreateRelayingTables1764010000000,
+  AddSponsoredRequests1764200000000,
+  AddSolanaSponsoredTransactions1764300000000,
+];

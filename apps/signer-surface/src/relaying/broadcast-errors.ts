@@ -1,5 +1,5 @@
 import { isError } from 'ethers';
-import { isRpcUnreachable, shortMessageOf } from '../signing/evm/evm-chain-errors';
+import { isRpcUnreachable, shortMessageOf } from '@swapgw/chains';
 
 /**
  * What a failed eth_sendRawTransaction means for a relayer:

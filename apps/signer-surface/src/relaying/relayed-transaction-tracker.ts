@@ -6,7 +6,7 @@ import { JsonRpcProvider, TransactionReceipt } from 'ethers';
 import { DataSource, In } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
 import { CLOCK, type Clock } from '../clock';
-import { shortMessageOf } from '../signing/evm/evm-chain-errors';
+import { shortMessageOf } from '@swapgw/chains';
 import { broadcastFailureOf } from './broadcast-errors';
 import { replacementFees } from './fee-bump';
 import { RelayerPool } from './relayer-pool';

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Wallet } from 'ethers';
 import { SignerChains } from '../chains/signer-chains';
-import { shortMessageOf } from '../signing/evm/evm-chain-errors';
+import { shortMessageOf } from '@swapgw/chains';
 import { RelayerKeySet } from './relayer-keys';
 import { RelayingMetrics } from './relaying-metrics';
 import { WeiByChain } from './wei-settings';

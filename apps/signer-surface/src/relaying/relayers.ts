@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { CLOCK, type Clock } from '../clock';
 import { SignerChains } from '../chains/signer-chains';
-import { isRpcUnreachable, revertReasonOf, shortMessageOf } from '../signing/evm/evm-chain-errors';
+import { isRpcUnreachable, revertReasonOf, shortMessageOf } from '@swapgw/chains';
 import { broadcastFailureOf } from './broadcast-errors';
 import { Eip1559Fees, maxCostOf } from './fee-bump';
 import { RelayerPool, isEnough } from './relayer-pool';
@@ -14,10 +14,7 @@ import { chainUnreachable, sponsoredCallRefused, sponsorshipUnavailable } from '
 import { RelayingMetrics } from './relaying-metrics';
 import { signTransaction } from './signed-transaction';
 import type { SponsoredSend } from '../signing/sponsored/gas-sponsor';
-import {
-  SPONSORED_PURPOSES,
-  SponsoredTransactionEntity,
-} from './sponsored-transaction.entity';
+import { SPONSORED_PURPOSES, SponsoredTransactionEntity } from './sponsored-transaction.entity';
 
 /**
  * A transaction for the relayers to send and pay for: the signing flow's SponsoredSend (`value` is

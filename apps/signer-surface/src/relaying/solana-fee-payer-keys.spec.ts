@@ -5,7 +5,7 @@ import bs58 from 'bs58';
 import { inspect } from 'node:util';
 import { SignerChains } from '../chains/signer-chains';
 import { SignerSurfaceConfig } from '../config/signer-surface.config';
-import { verifyEd25519 } from '../signing/solana/solana-transaction';
+import { verifyEd25519 } from '@swapgw/chains/families';
 import { RelayerKeySet } from './relayer-keys';
 import { relayingSettingsOf } from './relaying-settings';
 import { parseSolanaFeePayerKeys } from './solana-fee-payer-keys';

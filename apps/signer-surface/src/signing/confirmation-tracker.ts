@@ -4,13 +4,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
 import { CLOCK, type Clock } from '../clock';
-import { replayRevertReason } from './evm/evm-revert-replay';
-import { isRpcUnreachable, shortMessageOf } from './evm/evm-chain-errors';
+import { isRpcUnreachable, isSolanaRpcUnreachable, replayRevertReason, shortMessageOf } from '@swapgw/chains';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningRequestEntity } from './signing-request.entity';
 import { PeriodicTask } from './periodic-task';
-import { isSolanaRpcUnreachable } from './solana/solana-step-payload';
-import { SolanaSurface } from './solana/solana-step-payload';
+import { EvmChainClient, SolanaChainClient } from '@swapgw/chains/families';
 import { VersionedTransaction } from '@solana/web3.js';
 import { GAS_SPONSOR, type GasSponsor } from './sponsored/gas-sponsor';
 
@@ -47,7 +45,9 @@ export class ConfirmationTracker extends PeriodicTask {
     return this.dataSource.transaction(async (manager) => {
       const due = await manager
         .createQueryBuilder(SigningRequestEntity, 'r')
-        .where(`r.status = 'submitted' AND (r.next_check_at_ms IS NULL OR r.next_check_at_ms <= :now)`, { now: this.now() })
+        .where(`r.status = 'submitted' AND (r.next_check_at_ms IS NULL OR r.next_check_at_ms <= :now)`, {
+          now: this.now(),
+        })
         .orderBy('r.next_check_at_ms', 'ASC', 'NULLS FIRST')
         .limit(this.policy.batchSize)
         .setLock('pessimistic_write')
@@ -59,13 +59,26 @@ export class ConfirmationTracker extends PeriodicTask {
   }
 
   private async check(row: SigningRequestEntity, manager: EntityManager): Promise<void> {
-    if (this.chains.familyOf(row.chain) === 'solana') return this.checkSolana(row, manager);
-    const surface = this.chains.evmSurface(row.chain);
-    if (!surface.ok) {
+    const lookup = this.chains.signing(row.chain);
+    if (!lookup.ok) {
       row.nextCheckAtMs = this.now() + this.policy.pollMs * 10;
       await saveSigningRequest(manager, row);
       return;
     }
+    switch (lookup.client.family) {
+      case 'evm':
+        return this.checkEvm(row, lookup.client, manager);
+      case 'solana':
+        return this.checkSolana(row, lookup.client, manager);
+    }
+  }
+
+  /** EVM: the receipt, with `confirmationsRequired` blocks on top; a relayed step's hash may change (fee bump). */
+  private async checkEvm(
+    row: SigningRequestEntity,
+    surface: EvmChainClient,
+    manager: EntityManager,
+  ): Promise<void> {
     try {
       if (row.sponsoredTxId && this.sponsor) {
         const relayed = await this.sponsor.status(row.sponsoredTxId);
@@ -90,7 +103,12 @@ export class ConfirmationTracker extends PeriodicTask {
         await this.whenMined(row, receipt, surface.provider, manager);
       }
     } catch (error) {
-      this.logger.warn({ msg: 'confirmation check failed; will retry', txHash: row.txHash, unreachable: isRpcUnreachable(error), error: shortMessageOf(error) });
+      this.logger.warn({
+        msg: 'confirmation check failed; will retry',
+        txHash: row.txHash,
+        unreachable: isRpcUnreachable(error),
+        error: shortMessageOf(error),
+      });
       row.nextCheckAtMs = this.now() + this.policy.pollMs * 5;
     }
     await saveSigningRequest(manager, row);
@@ -106,7 +124,11 @@ export class ConfirmationTracker extends PeriodicTask {
       await provider.broadcastTransaction(row.rawTx!);
       this.logger.log({ msg: 'transaction sent again', txHash: row.txHash });
     } catch (error) {
-      this.logger.warn({ msg: 'sending the transaction again failed', txHash: row.txHash, error: shortMessageOf(error) });
+      this.logger.warn({
+        msg: 'sending the transaction again failed',
+        txHash: row.txHash,
+        error: shortMessageOf(error),
+      });
     }
     row.broadcastAt = new Date(this.now());
   }
@@ -128,12 +150,21 @@ export class ConfirmationTracker extends PeriodicTask {
       row.nextCheckAtMs = null;
       await saveSigningRequest(manager, row);
       await this.events.failed(manager, row);
-      this.logger.warn({ msg: 'transaction reverted', swapId: row.swapId, txHash: row.txHash, reason: row.failureReason });
+      this.logger.warn({
+        msg: 'transaction reverted',
+        swapId: row.swapId,
+        txHash: row.txHash,
+        reason: row.failureReason,
+      });
       return;
     }
     // First sight of the transaction in this block (or in a new one after a reorg): the swap is
     // `confirming` from here, even when the same pass finds enough confirmations.
-    if (newlyIncluded) await this.events.included(manager, row, { confirmations, required: this.policy.confirmationsRequired });
+    if (newlyIncluded)
+      await this.events.included(manager, row, {
+        confirmations,
+        required: this.policy.confirmationsRequired,
+      });
     if (confirmations < this.policy.confirmationsRequired) {
       row.nextCheckAtMs = this.now() + this.policy.pollMs;
       return;
@@ -144,7 +175,13 @@ export class ConfirmationTracker extends PeriodicTask {
     row.nextCheckAtMs = null;
     await saveSigningRequest(manager, row);
     await this.events.confirmed(manager, row);
-    this.logger.log({ msg: 'transaction confirmed', swapId: row.swapId, stepIndex: row.stepIndex, txHash: row.txHash, confirmations });
+    this.logger.log({
+      msg: 'transaction confirmed',
+      swapId: row.swapId,
+      stepIndex: row.stepIndex,
+      txHash: row.txHash,
+      confirmations,
+    });
   }
 
   /**
@@ -153,13 +190,11 @@ export class ConfirmationTracker extends PeriodicTask {
    * error; unknown to the node past the rebroadcast delay → sent again while its blockhash is valid,
    * else it can never land: step-failed TX_REJECTED.
    */
-  private async checkSolana(row: SigningRequestEntity, manager: EntityManager): Promise<void> {
-    const surface = this.chains.solanaSurface(row.chain);
-    if (!surface.ok) {
-      row.nextCheckAtMs = this.now() + this.policy.pollMs * 10;
-      await saveSigningRequest(manager, row);
-      return;
-    }
+  private async checkSolana(
+    row: SigningRequestEntity,
+    surface: SolanaChainClient,
+    manager: EntityManager,
+  ): Promise<void> {
     try {
       const {
         value: [status],
@@ -177,12 +212,19 @@ export class ConfirmationTracker extends PeriodicTask {
         row.nextCheckAtMs = null;
         await saveSigningRequest(manager, row);
         await this.events.failed(manager, row);
-        this.logger.warn({ msg: 'Solana transaction failed', swapId: row.swapId, txHash: row.txHash, reason: row.failureReason });
+        this.logger.warn({
+          msg: 'Solana transaction failed',
+          swapId: row.swapId,
+          txHash: row.txHash,
+          reason: row.failureReason,
+        });
         return;
       }
       // Solana counts commitment, not blocks: `processed` is in a block, `confirmed` is enough.
-      const confirmed = status.confirmationStatus === 'confirmed' || status.confirmationStatus === 'finalized';
-      if (newlyIncluded) await this.events.included(manager, row, { confirmations: confirmed ? 1 : 0, required: 1 });
+      const confirmed =
+        status.confirmationStatus === 'confirmed' || status.confirmationStatus === 'finalized';
+      if (newlyIncluded)
+        await this.events.included(manager, row, { confirmations: confirmed ? 1 : 0, required: 1 });
       if (!confirmed) {
         row.nextCheckAtMs = this.now() + this.policy.pollMs;
         await saveSigningRequest(manager, row);
@@ -196,23 +238,43 @@ export class ConfirmationTracker extends PeriodicTask {
       row.nextCheckAtMs = null;
       await saveSigningRequest(manager, row);
       await this.events.confirmed(manager, row);
-      this.logger.log({ msg: 'Solana transaction confirmed', swapId: row.swapId, stepIndex: row.stepIndex, txHash: row.txHash, slot: status.slot });
+      this.logger.log({
+        msg: 'Solana transaction confirmed',
+        swapId: row.swapId,
+        stepIndex: row.stepIndex,
+        txHash: row.txHash,
+        slot: status.slot,
+      });
     } catch (error) {
-      this.logger.warn({ msg: 'confirmation check failed; will retry', txHash: row.txHash, unreachable: isSolanaRpcUnreachable(error), error: (error as Error).message });
+      this.logger.warn({
+        msg: 'confirmation check failed; will retry',
+        txHash: row.txHash,
+        unreachable: isSolanaRpcUnreachable(error),
+        error: (error as Error).message,
+      });
       row.nextCheckAtMs = this.now() + this.policy.pollMs * 5;
       await saveSigningRequest(manager, row);
     }
   }
 
-  private async whenSolanaUnknown(row: SigningRequestEntity, surface: SolanaSurface, manager: EntityManager): Promise<void> {
+  private async whenSolanaUnknown(
+    row: SigningRequestEntity,
+    surface: SolanaChainClient,
+    manager: EntityManager,
+  ): Promise<void> {
     row.nextCheckAtMs = this.now() + this.policy.pollMs;
     const sentAt = row.broadcastAt?.getTime() ?? 0;
     if (this.now() - sentAt >= this.policy.rebroadcastAfterMs) {
       const bytes = Buffer.from(row.rawTx!, 'base64');
       const blockhash = VersionedTransaction.deserialize(bytes).message.recentBlockhash;
-      const { value: valid } = await surface.connection.isBlockhashValid(blockhash, { commitment: 'confirmed' });
+      const { value: valid } = await surface.connection.isBlockhashValid(blockhash, {
+        commitment: 'confirmed',
+      });
       // Looked at once more: it may have landed between the status read and the blockhash check.
-      const landed = !valid && (await surface.connection.getSignatureStatuses([row.txHash!], { searchTransactionHistory: true })).value[0];
+      const landed =
+        !valid &&
+        (await surface.connection.getSignatureStatuses([row.txHash!], { searchTransactionHistory: true }))
+          .value[0];
       if (!valid && !landed) {
         row.status = 'failed';
         row.failureCode = StepFailureCodes.rejected;
@@ -230,7 +292,11 @@ export class ConfirmationTracker extends PeriodicTask {
         await surface.connection.sendRawTransaction(bytes, { skipPreflight: true, maxRetries: 0 });
         this.logger.log({ msg: 'transaction sent again', txHash: row.txHash });
       } catch (error) {
-        this.logger.warn({ msg: 'sending the transaction again failed', txHash: row.txHash, error: (error as Error).message });
+        this.logger.warn({
+          msg: 'sending the transaction again failed',
+          txHash: row.txHash,
+          error: (error as Error).message,
+        });
       }
       row.broadcastAt = new Date(this.now());
     }

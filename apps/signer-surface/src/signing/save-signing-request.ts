@@ -10,5 +10,8 @@ import { SigningRequestEntity } from './signing-request.entity';
 export async function saveSigningRequest(manager: EntityManager, row: SigningRequestEntity): Promise<void> {
   row.updatedAt = new Date();
   // (The cast only bridges TypeORM's deep-partial typing of jsonb columns.)
-  await manager.upsert(SigningRequestEntity, row as QueryDeepPartialEntity<SigningRequestEntity>, { conflictPaths: ['id'], skipUpdateIfNoValuesChanged: false });
+  await manager.upsert(SigningRequestEntity, row as QueryDeepPartialEntity<SigningRequestEntity>, {
+    conflictPaths: ['id'],
+    skipUpdateIfNoValuesChanged: false,
+  });
 }

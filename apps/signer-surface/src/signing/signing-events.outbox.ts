@@ -42,7 +42,12 @@ export class SigningEventsOutbox {
     return { swapId: row.swapId, stepId: row.stepId, stepIndex: row.stepIndex, chain: row.chain };
   }
 
-  private async emit<P>(manager: EntityManager, type: string, row: SigningRequestEntity, payload: P): Promise<void> {
+  private async emit<P>(
+    manager: EntityManager,
+    type: string,
+    row: SigningRequestEntity,
+    payload: P,
+  ): Promise<void> {
     await this.outbox.enqueue(manager, { topic: this.topic, type, aggregateId: row.swapId, payload });
   }
 
@@ -80,7 +85,11 @@ export class SigningEventsOutbox {
     return this.emit(manager, SigningEventTypes.submitted, row, event);
   }
 
-  included(manager: EntityManager, row: SigningRequestEntity, progress: { confirmations: number; required: number }): Promise<void> {
+  included(
+    manager: EntityManager,
+    row: SigningRequestEntity,
+    progress: { confirmations: number; required: number },
+  ): Promise<void> {
     const event: SigningStepIncludedEvent = {
       ...this.stepRef(row),
       txHash: row.txHash!,

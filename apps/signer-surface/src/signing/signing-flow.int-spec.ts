@@ -1,4 +1,9 @@
-import { CodedError, EvmSigningPayload, SigningSubmitResult, TransactionStatusResult } from '@swapgw/contracts';
+import {
+  CodedError,
+  EvmSigningPayload,
+  SigningSubmitResult,
+  TransactionStatusResult,
+} from '@swapgw/contracts';
 import { waitFor } from '@swapgw/testing';
 import { Contract, HDNodeWallet, Interface, Transaction, TransactionRequest, Wallet } from 'ethers';
 import { randomUUID } from 'node:crypto';
@@ -41,7 +46,10 @@ const eventsOf = (swapId: string, type?: string): ReceivedEvent[] =>
   service.events.filter((e) => e.aggregateId === swapId && (type === undefined || e.type === type));
 
 const nextEvent = (swapId: string, type: string, after = 0) =>
-  waitFor(() => eventsOf(swapId, type)[after], { timeoutMs: 30_000, description: `${type} #${after + 1} for ${swapId}` });
+  waitFor(() => eventsOf(swapId, type)[after], {
+    timeoutMs: 30_000,
+    description: `${type} #${after + 1} for ${swapId}`,
+  });
 
 function prepareCommand(swapId: string, overrides: Record<string, unknown> = {}) {
   return {
@@ -52,7 +60,11 @@ function prepareCommand(swapId: string, overrides: Record<string, unknown> = {})
     kind: 'swap',
     chain: CHAIN,
     from: user.address,
-    call: { to: chain.fixtureAddress, data: fixture.encodeFunctionData('approve', [spender, 1000n]), value: '0' },
+    call: {
+      to: chain.fixtureAddress,
+      data: fixture.encodeFunctionData('approve', [spender, 1000n]),
+      value: '0',
+    },
     ...overrides,
   };
 }
@@ -89,31 +101,61 @@ describe('signer-surface signing flow', () => {
   it('prepares an approve, accepts the wallet-signed payload, broadcasts it and reports it confirmed', async () => {
     const swapId = `swp-${randomUUID()}`;
     const data = fixture.encodeFunctionData('approve', [spender, 5000n]);
-    await service.sendCommand('signing.prepare', swapId, prepareCommand(swapId, {
-      kind: 'approve',
-      stepCount: 2,
-      call: { to: chain.fixtureAddress, data, value: '0' },
-      approve: { token: chain.fixtureAddress, spender, amount: '5000' },
-    }));
+    await service.sendCommand(
+      'signing.prepare',
+      swapId,
+      prepareCommand(swapId, {
+        kind: 'approve',
+        stepCount: 2,
+        call: { to: chain.fixtureAddress, data, value: '0' },
+        approve: { token: chain.fixtureAddress, spender, amount: '5000' },
+      }),
+    );
 
     const ready = await nextEvent(swapId, 'signing.payload-ready');
     const payload = ready.payload.payload as EvmSigningPayload;
     expect(payload.type).toBe('evm-transaction');
-    expect(payload.transaction).toMatchObject({ chainId: String(chain.chainId), from: user.address, to: chain.fixtureAddress, data, value: '0' });
-    expect(ready.payload).toMatchObject({ stepIndex: 1, stepCount: 2, kind: 'approve', clientHints: { recommendedWallet: 'MetaMask', network: `Test ${CHAIN}`, action: 'approve' } });
+    expect(payload.transaction).toMatchObject({
+      chainId: String(chain.chainId),
+      from: user.address,
+      to: chain.fixtureAddress,
+      data,
+      value: '0',
+    });
+    expect(ready.payload).toMatchObject({
+      stepIndex: 1,
+      stepCount: 2,
+      kind: 'approve',
+      clientHints: { recommendedWallet: 'MetaMask', network: `Test ${CHAIN}`, action: 'approve' },
+    });
     expect(ready.payload.expiresAtMs as number).toBeGreaterThan(Date.now() + 60_000);
 
     const rawTx = await user.signTransaction(signable(payload.transaction));
     const result = await submit(swapId, rawTx);
-    expect(result).toEqual({ swapId, stepIndex: 1, txHash: Transaction.from(rawTx).hash, status: 'submitted' });
+    expect(result).toEqual({
+      swapId,
+      stepIndex: 1,
+      txHash: Transaction.from(rawTx).hash,
+      status: 'submitted',
+    });
 
     const confirmed = await nextEvent(swapId, 'signing.step-confirmed');
-    expect(confirmed.payload).toMatchObject({ swapId, stepIndex: 1, txHash: result.txHash, confirmations: 1 });
+    expect(confirmed.payload).toMatchObject({
+      swapId,
+      stepIndex: 1,
+      txHash: result.txHash,
+      confirmations: 1,
+    });
     expect(eventsOf(swapId, 'signing.submitted')).toHaveLength(1);
     // In a block first (the swap is `confirming`), then confirmed: one confirmation is required here.
     const receiptBlock = (await chain.provider.getTransactionReceipt(result.txHash))!.blockNumber;
     expect(eventsOf(swapId, 'signing.step-included').map((e) => e.payload)).toEqual([
-      expect.objectContaining({ txHash: result.txHash, blockNumber: receiptBlock, confirmations: 1, confirmationsRequired: 1 }),
+      expect.objectContaining({
+        txHash: result.txHash,
+        blockNumber: receiptBlock,
+        confirmations: 1,
+        confirmationsRequired: 1,
+      }),
     ]);
     const order = eventsOf(swapId).map((e) => e.type);
     expect(order.indexOf('signing.step-included')).toBeLessThan(order.indexOf('signing.step-confirmed'));
@@ -123,19 +165,30 @@ describe('signer-surface signing flow', () => {
 
     const receipt = await chain.provider.getTransactionReceipt(result.txHash);
     const block = await chain.provider.getBlock(receipt!.blockNumber);
-    expect(await statusOf(CHAIN, result.txHash)).toEqual({ txHash: result.txHash, chain: CHAIN, status: 'confirmed', confirmedAtMs: block!.timestamp * 1000 });
+    expect(await statusOf(CHAIN, result.txHash)).toEqual({
+      txHash: result.txHash,
+      chain: CHAIN,
+      status: 'confirmed',
+      confirmedAtMs: block!.timestamp * 1000,
+    });
 
     // Step 1 of 2 is done and step 2 not prepared yet: another transaction is too early.
-    const early = await user.signTransaction(signable({ ...payload.transaction, nonce: String(Number(payload.transaction.nonce) + 1) }));
+    const early = await user.signTransaction(
+      signable({ ...payload.transaction, nonce: String(Number(payload.transaction.nonce) + 1) }),
+    );
     expect((await submitError(swapId, early)).code).toBe('TX_REQUEST_NOT_YET_VALID');
   });
 
   it('skips an approve whose allowance already covers the amount', async () => {
     const swapId = `swp-${randomUUID()}`;
-    await service.sendCommand('signing.prepare', swapId, prepareCommand(swapId, {
-      kind: 'approve',
-      approve: { token: chain.fixtureAddress, spender, amount: '4000' }, // 5000 approved above
-    }));
+    await service.sendCommand(
+      'signing.prepare',
+      swapId,
+      prepareCommand(swapId, {
+        kind: 'approve',
+        approve: { token: chain.fixtureAddress, spender, amount: '4000' }, // 5000 approved above
+      }),
+    );
     const skipped = await nextEvent(swapId, 'signing.step-skipped');
     expect(skipped.payload).toMatchObject({ swapId, stepIndex: 1, chain: CHAIN });
     expect(eventsOf(swapId, 'signing.payload-ready')).toHaveLength(0);
@@ -147,15 +200,22 @@ describe('signer-surface signing flow', () => {
     const payload = (await nextEvent(swapId, 'signing.payload-ready')).payload.payload as EvmSigningPayload;
     const tx = payload.transaction;
 
-    const tampered = await user.signTransaction(signable({ ...tx, gasLimit: String(BigInt(tx.gasLimit) + 1n), value: '1' }));
+    const tampered = await user.signTransaction(
+      signable({ ...tx, gasLimit: String(BigInt(tx.gasLimit) + 1n), value: '1' }),
+    );
     const mismatch = await submitError(swapId, tampered);
     expect(mismatch.code).toBe('TX_REQUEST_MISMATCH');
-    expect((mismatch.details?.mismatches as Array<{ field: string }>).map((m) => m.field)).toEqual(['value', 'gasLimit']);
+    expect((mismatch.details?.mismatches as Array<{ field: string }>).map((m) => m.field)).toEqual([
+      'value',
+      'gasLimit',
+    ]);
 
     const otherSigner = await stranger.signTransaction(signable({ ...tx, from: stranger.address }));
     const wrongSigner = await submitError(swapId, otherSigner);
     expect(wrongSigner.code).toBe('TX_REQUEST_MISMATCH');
-    expect((wrongSigner.details?.mismatches as Array<{ field: string }>).map((m) => m.field)).toEqual(['from']);
+    expect((wrongSigner.details?.mismatches as Array<{ field: string }>).map((m) => m.field)).toEqual([
+      'from',
+    ]);
 
     expect((await submitError(swapId, '0x1234')).code).toBe('INVALID_SIGNED_TX');
 
@@ -179,10 +239,15 @@ describe('signer-surface signing flow', () => {
     const command = prepareCommand(swapId);
     await service.sendCommand('signing.prepare', swapId, command);
     const first = await nextEvent(swapId, 'signing.payload-ready');
-    const oldRawTx = await user.signTransaction(signable((first.payload.payload as EvmSigningPayload).transaction));
+    const oldRawTx = await user.signTransaction(
+      signable((first.payload.payload as EvmSigningPayload).transaction),
+    );
 
     // The signing window passes.
-    await service.dataSource.query(`UPDATE "${service.schema}"."signing_requests" SET expires_at_ms = $1 WHERE swap_id = $2`, [Date.now() - 1, swapId]);
+    await service.dataSource.query(
+      `UPDATE "${service.schema}"."signing_requests" SET expires_at_ms = $1 WHERE swap_id = $2`,
+      [Date.now() - 1, swapId],
+    );
     const expired = await submitError(swapId, oldRawTx);
     expect(expired.code).toBe('tx_request_expired');
 
@@ -191,28 +256,46 @@ describe('signer-surface signing flow', () => {
     expect(fresh.payload.signingRequestId).not.toBe(first.payload.signingRequestId);
     expect(fresh.payload.expiresAtMs as number).toBeGreaterThan(Date.now());
 
-    const accepted = await submit(swapId, await user.signTransaction(signable((fresh.payload.payload as EvmSigningPayload).transaction)));
+    const accepted = await submit(
+      swapId,
+      await user.signTransaction(signable((fresh.payload.payload as EvmSigningPayload).transaction)),
+    );
     expect(accepted.status).toBe('submitted');
     await nextEvent(swapId, 'signing.step-confirmed');
 
-    const rows = await service.dataSource.query(`SELECT status FROM "${service.schema}"."signing_requests" WHERE swap_id = $1 ORDER BY created_at`, [swapId]);
+    const rows = await service.dataSource.query(
+      `SELECT status FROM "${service.schema}"."signing_requests" WHERE swap_id = $1 ORDER BY created_at`,
+      [swapId],
+    );
     expect(rows.map((r: { status: string }) => r.status)).toEqual(['superseded', 'confirmed']);
   });
 
   it('fails a step whose call would revert before anything is signed, with the revert reason', async () => {
     const swapId = `swp-${randomUUID()}`;
-    await service.sendCommand('signing.prepare', swapId, prepareCommand(swapId, {
-      call: { to: chain.fixtureAddress, data: fixture.encodeFunctionData('alwaysFails'), value: '0' },
-    }));
+    await service.sendCommand(
+      'signing.prepare',
+      swapId,
+      prepareCommand(swapId, {
+        call: { to: chain.fixtureAddress, data: fixture.encodeFunctionData('alwaysFails'), value: '0' },
+      }),
+    );
     const failed = await nextEvent(swapId, 'signing.step-failed');
-    expect(failed.payload).toMatchObject({ swapId, code: 'TX_REQUEST_INVALID', reason: 'fixture: always fails' });
+    expect(failed.payload).toMatchObject({
+      swapId,
+      code: 'TX_REQUEST_INVALID',
+      reason: 'fixture: always fails',
+    });
   });
 
   it('reports a transaction that reverts on chain as step-failed with the reason, and its status as failed', async () => {
     const swapId = `swp-${randomUUID()}`;
-    await service.sendCommand('signing.prepare', swapId, prepareCommand(swapId, {
-      call: { to: chain.fixtureAddress, data: fixture.encodeFunctionData('claim'), value: '0' },
-    }));
+    await service.sendCommand(
+      'signing.prepare',
+      swapId,
+      prepareCommand(swapId, {
+        call: { to: chain.fixtureAddress, data: fixture.encodeFunctionData('claim'), value: '0' },
+      }),
+    );
     const payload = (await nextEvent(swapId, 'signing.payload-ready')).payload.payload as EvmSigningPayload;
     // Someone else claims first: the user's signed call, valid when issued, now reverts on chain.
     const front = new Contract(chain.fixtureAddress, chain.fixtureAbi as never, stranger);
@@ -220,21 +303,49 @@ describe('signer-surface signing flow', () => {
 
     const { txHash } = await submit(swapId, await user.signTransaction(signable(payload.transaction)));
     const failed = await nextEvent(swapId, 'signing.step-failed');
-    expect(failed.payload).toMatchObject({ swapId, code: 'TX_REVERTED', reason: 'fixture: already claimed', txHash });
-    expect(await statusOf(CHAIN, txHash)).toEqual({ txHash, chain: CHAIN, status: 'failed', error: 'fixture: already claimed' });
-    const retry = await user.signTransaction(signable({ ...payload.transaction, nonce: String(Number(payload.transaction.nonce) + 1) }));
+    expect(failed.payload).toMatchObject({
+      swapId,
+      code: 'TX_REVERTED',
+      reason: 'fixture: already claimed',
+      txHash,
+    });
+    expect(await statusOf(CHAIN, txHash)).toEqual({
+      txHash,
+      chain: CHAIN,
+      status: 'failed',
+      error: 'fixture: already claimed',
+    });
+    const retry = await user.signTransaction(
+      signable({ ...payload.transaction, nonce: String(Number(payload.transaction.nonce) + 1) }),
+    );
     expect((await submitError(swapId, retry)).code).toBe('EXECUTION_TERMINAL');
   });
 
   it('keeps a step waiting for its balance and issues the payload once the balance arrives', async () => {
     const swapId = `swp-${randomUUID()}`;
     const holder = Wallet.createRandom().address;
-    await service.sendCommand('signing.prepare', swapId, prepareCommand(swapId, {
-      waitFor: { token: chain.fixtureAddress, holder, minBalance: '700' },
-    }));
+    await service.sendCommand(
+      'signing.prepare',
+      swapId,
+      prepareCommand(swapId, {
+        waitFor: { token: chain.fixtureAddress, holder, minBalance: '700' },
+      }),
+    );
     const waiting = await nextEvent(swapId, 'signing.waiting');
     expect(waiting.payload.readyAtMs as number).toBeGreaterThan(Date.now() - 1000);
-    const notYet = await submitError(swapId, await user.signTransaction(signable({ to: chain.fixtureAddress, chainId: chain.chainId, nonce: 0, gasLimit: 50_000, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n })));
+    const notYet = await submitError(
+      swapId,
+      await user.signTransaction(
+        signable({
+          to: chain.fixtureAddress,
+          chainId: chain.chainId,
+          nonce: 0,
+          gasLimit: 50_000,
+          maxFeePerGas: 1n,
+          maxPriorityFeePerGas: 1n,
+        }),
+      ),
+    );
     expect(notYet.code).toBe('TX_REQUEST_NOT_YET_VALID');
 
     const minter = new Contract(chain.fixtureAddress, chain.fixtureAbi as never, chain.wallet(0));
@@ -274,7 +385,16 @@ describe('signer-surface signing flow', () => {
   });
 
   it('answers SWAP_NOT_FOUND for a swap it never prepared', async () => {
-    const rawTx = await user.signTransaction(signable({ to: spender, chainId: chain.chainId, nonce: 0, gasLimit: 21_000, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n }));
+    const rawTx = await user.signTransaction(
+      signable({
+        to: spender,
+        chainId: chain.chainId,
+        nonce: 0,
+        gasLimit: 21_000,
+        maxFeePerGas: 1n,
+        maxPriorityFeePerGas: 1n,
+      }),
+    );
     expect((await submitError(`swp-${randomUUID()}`, rawTx)).code).toBe('SWAP_NOT_FOUND');
   });
 });
@@ -293,11 +413,22 @@ describe('status.transaction', () => {
     await chain.provider.send('evm_setAutomine', [false]);
     try {
       const sent = await chain.wallet(3).sendTransaction({ to: spender, value: 1n });
-      expect(await statusOf(CHAIN, sent.hash)).toEqual({ txHash: sent.hash, chain: CHAIN, status: 'pending' });
+      expect(await statusOf(CHAIN, sent.hash)).toEqual({
+        txHash: sent.hash,
+        chain: CHAIN,
+        status: 'pending',
+      });
       await chain.provider.send('evm_mine', []);
-      const receipt = await waitFor(() => chain.provider.getTransactionReceipt(sent.hash), { description: 'the mined receipt' });
+      const receipt = await waitFor(() => chain.provider.getTransactionReceipt(sent.hash), {
+        description: 'the mined receipt',
+      });
       const block = await chain.provider.getBlock(receipt.blockNumber);
-      expect(await statusOf(CHAIN, sent.hash)).toEqual({ txHash: sent.hash, chain: CHAIN, status: 'confirmed', confirmedAtMs: block!.timestamp * 1000 });
+      expect(await statusOf(CHAIN, sent.hash)).toEqual({
+        txHash: sent.hash,
+        chain: CHAIN,
+        status: 'confirmed',
+        confirmedAtMs: block!.timestamp * 1000,
+      });
     } finally {
       await chain.provider.send('evm_setAutomine', [true]);
     }

@@ -1,20 +1,30 @@
 import { saveSigningRequest } from './save-signing-request';
-import { recentFeeData } from './evm/recent-fee-data';
+import {
+  buildEvmSigningPayload,
+  EvmChainClient,
+  EvmPayloadPolicy,
+  issueSolanaPayload,
+  LAMPORTS_PER_SIGNATURE,
+  readPayloadChainState,
+  recentFeeData,
+  SolanaStepInvalid,
+} from '@swapgw/chains/families';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CodedError, ErrorCatalog } from '@swapgw/contracts';
-import { SPONSORED_EVM_GAS } from '@swapgw/chains';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { JsonRpcProvider } from 'ethers';
 import { SignerChains } from '../chains/signer-chains';
 import { CLOCK, type Clock } from '../clock';
-import { isRpcUnreachable, revertReasonOf, shortMessageOf } from './evm/evm-chain-errors';
-import { readPayloadChainState } from './evm/evm-chain-state';
-import { buildEvmSigningPayload, EvmPayloadPolicy } from './evm/evm-payload';
+import {
+  isRpcUnreachable,
+  isSolanaRpcUnreachable,
+  revertReasonOf,
+  shortMessageOf,
+  SPONSORED_EVM_GAS,
+} from '@swapgw/chains';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningRequestEntity } from './signing-request.entity';
-import { LAMPORTS_PER_SIGNATURE } from './solana/solana-fees';
-import { isSolanaRpcUnreachable, issueSolanaPayload, SolanaStepInvalid } from './solana/solana-step-payload';
 import { GAS_SPONSOR, type GasSponsor } from './sponsored/gas-sponsor';
 import { issueTypedData, sponsoredGasOf, SponsoredStepNotSignable } from './sponsored/sponsored-payloads';
 
@@ -43,10 +53,24 @@ export class SigningPayloadIssuer {
   ) {}
 
   async issue(row: SigningRequestEntity, manager: EntityManager): Promise<SigningRequestEntity> {
-    if (this.chains.familyOf(row.chain) === 'solana') return this.issueSolana(row, manager);
-    const surface = this.chains.evmSurface(row.chain);
-    if (!surface.ok) return this.markUnavailable(row, manager, surface.reason);
-    if (row.sponsored && row.sponsored.mode !== 'covered-transaction') return this.issueTypedData(row, manager, surface.provider, surface.evmChainId, surface.chain.name);
+    const lookup = this.chains.signing(row.chain);
+    if (!lookup.ok) return this.markUnavailable(row, manager, lookup.reason);
+    switch (lookup.client.family) {
+      case 'evm':
+        return this.issueEvm(row, manager, lookup.client);
+      case 'solana':
+        return this.issueSolana(row, manager);
+    }
+  }
+
+  /** EVM: a transaction from fresh chain state (nonce, fees, gas estimate), or typed data to sign. */
+  private async issueEvm(
+    row: SigningRequestEntity,
+    manager: EntityManager,
+    surface: EvmChainClient,
+  ): Promise<SigningRequestEntity> {
+    if (row.sponsored && row.sponsored.mode !== 'covered-transaction')
+      return this.issueTypedData(row, manager, surface.provider, surface.evmChainId, surface.chain.name);
     if (!row.call) return this.markFailed(row, manager, 'an EVM step without a call');
     try {
       const state = await readPayloadChainState(surface.provider, surface.evmChainId, row.from, row.call);
@@ -56,7 +80,11 @@ export class SigningPayloadIssuer {
         // wallet's native balance after it is never lower than before.
         const maxFeeWei = BigInt(built.executionHints.estimatedFeeWei);
         const sponsor = this.sponsorOrThrow();
-        await sponsor.admit(row.owner ?? 'unknown', row.chain, maxFeeWei + SPONSORED_EVM_GAS.gasTopUp * state.maxFeePerGas);
+        await sponsor.admit(
+          row.owner ?? 'unknown',
+          row.chain,
+          maxFeeWei + SPONSORED_EVM_GAS.gasTopUp * state.maxFeePerGas,
+        );
         const drop = await sponsor.send({
           chain: row.chain,
           to: row.from,
@@ -68,7 +96,11 @@ export class SigningPayloadIssuer {
           owner: row.owner ?? 'unknown',
         });
         row.gasDropId = drop.id;
-        Object.assign(built.executionHints, { gasPaidBy: 'service', gasCoveredWei: maxFeeWei.toString(), gasDropTxHash: drop.txHash });
+        Object.assign(built.executionHints, {
+          gasPaidBy: 'service',
+          gasCoveredWei: maxFeeWei.toString(),
+          gasDropTxHash: drop.txHash,
+        });
       }
       const now = this.now();
       Object.assign(row, {
@@ -86,7 +118,11 @@ export class SigningPayloadIssuer {
       return row;
     } catch (error) {
       if (isRpcUnreachable(error)) {
-        return this.markUnavailable(row, manager, `RPC of chain ${row.chain} unreachable: ${shortMessageOf(error)}`);
+        return this.markUnavailable(
+          row,
+          manager,
+          `RPC of chain ${row.chain} unreachable: ${shortMessageOf(error)}`,
+        );
       }
       if (isServiceUnavailable(error)) return this.markUnavailable(row, manager, error.message, error.code);
       // The node answered, and the call would fail as built (allowance, balance, slippage,
@@ -96,7 +132,12 @@ export class SigningPayloadIssuer {
       row.failureReason = revertReasonOf(error) ?? shortMessageOf(error);
       await saveSigningRequest(manager, row);
       await this.events.failed(manager, row);
-      this.logger.warn({ msg: 'step cannot be signed: gas estimate failed', swapId: row.swapId, stepId: row.stepId, reason: row.failureReason });
+      this.logger.warn({
+        msg: 'step cannot be signed: gas estimate failed',
+        swapId: row.swapId,
+        stepId: row.stepId,
+        reason: row.failureReason,
+      });
       return row;
     }
   }
@@ -124,7 +165,12 @@ export class SigningPayloadIssuer {
       Object.assign(row, {
         status: 'ready',
         payload: { type: 'evm-typed-data', typedData },
-        executionHints: { gasPaidBy: 'service', gasEstimate: gasEstimate.toString(), estimatedFeeWei: estimatedCostWei.toString(), userPaysWei: '0' },
+        executionHints: {
+          gasPaidBy: 'service',
+          gasEstimate: gasEstimate.toString(),
+          estimatedFeeWei: estimatedCostWei.toString(),
+          userPaysWei: '0',
+        },
         clientHints: { recommendedWallet: 'MetaMask', network, action: row.kind },
         issuedAt: new Date(now),
         readyAtMs: now,
@@ -135,7 +181,12 @@ export class SigningPayloadIssuer {
       await this.events.payloadReady(manager, row);
       return row;
     } catch (error) {
-      if (isRpcUnreachable(error)) return this.markUnavailable(row, manager, `RPC of chain ${row.chain} unreachable: ${shortMessageOf(error)}`);
+      if (isRpcUnreachable(error))
+        return this.markUnavailable(
+          row,
+          manager,
+          `RPC of chain ${row.chain} unreachable: ${shortMessageOf(error)}`,
+        );
       if (isServiceUnavailable(error)) return this.markUnavailable(row, manager, error.message, error.code);
       if (error instanceof SponsoredStepNotSignable) return this.markFailed(row, manager, error.message);
       throw error;
@@ -143,7 +194,11 @@ export class SigningPayloadIssuer {
   }
 
   private sponsorOrThrow(): GasSponsor {
-    if (!this.sponsor) throw new CodedError('SPONSORSHIP_UNAVAILABLE', 'No relayer or fee payer is configured for sponsored gas');
+    if (!this.sponsor)
+      throw new CodedError(
+        'SPONSORSHIP_UNAVAILABLE',
+        'No relayer or fee payer is configured for sponsored gas',
+      );
     return this.sponsor;
   }
 
@@ -154,7 +209,10 @@ export class SigningPayloadIssuer {
    * fee payer, and the step is admitted under the key's daily budget (lamports) with what the
    * transaction can cost it; no fee payer able to pay, or no budget left: `unavailable` with the 503.
    */
-  private async issueSolana(row: SigningRequestEntity, manager: EntityManager): Promise<SigningRequestEntity> {
+  private async issueSolana(
+    row: SigningRequestEntity,
+    manager: EntityManager,
+  ): Promise<SigningRequestEntity> {
     const surface = this.chains.solanaSurface(row.chain);
     if (!surface.ok) return this.markUnavailable(row, manager, surface.reason);
     if (!row.solana) return this.markFailed(row, manager, 'a Solana step without its solana spec');
@@ -164,9 +222,20 @@ export class SigningPayloadIssuer {
     try {
       const now = this.now();
       let feePayer: string | undefined;
-      if (row.sponsored) feePayer = await this.sponsorOrThrow().solanaFeePayer(row.chain, SOLANA_MIN_SPONSORED_COST);
-      const built = await issueSolanaPayload(surface, { from: row.from, solana: row.solana, feePayer }, { ttlMs: this.policy.ttlMs }, now);
-      if (row.sponsored) await this.sponsorOrThrow().admitSolana(row.owner ?? 'unknown', row.chain, built.cost.maxFeeLamports + built.cost.rentLamports);
+      if (row.sponsored)
+        feePayer = await this.sponsorOrThrow().solanaFeePayer(row.chain, SOLANA_MIN_SPONSORED_COST);
+      const built = await issueSolanaPayload(
+        surface,
+        { from: row.from, solana: row.solana, feePayer },
+        { ttlMs: this.policy.ttlMs },
+        now,
+      );
+      if (row.sponsored)
+        await this.sponsorOrThrow().admitSolana(
+          row.owner ?? 'unknown',
+          row.chain,
+          built.cost.maxFeeLamports + built.cost.rentLamports,
+        );
       Object.assign(row, {
         status: 'ready',
         payload: built.payload,
@@ -182,11 +251,19 @@ export class SigningPayloadIssuer {
       return row;
     } catch (error) {
       if (isSolanaRpcUnreachable(error)) {
-        return this.markUnavailable(row, manager, `RPC of chain ${row.chain} unreachable: ${(error as Error).message}`);
+        return this.markUnavailable(
+          row,
+          manager,
+          `RPC of chain ${row.chain} unreachable: ${(error as Error).message}`,
+        );
       }
       if (isServiceUnavailable(error)) return this.markUnavailable(row, manager, error.message, error.code);
       // Simulation failed, the prebuilt transaction is stale, or the node refused the request.
-      return this.markFailed(row, manager, error instanceof SolanaStepInvalid ? error.message : `Solana RPC: ${(error as Error).message}`);
+      return this.markFailed(
+        row,
+        manager,
+        error instanceof SolanaStepInvalid ? error.message : `Solana RPC: ${(error as Error).message}`,
+      );
     }
   }
 
@@ -215,7 +292,11 @@ export class SigningPayloadIssuer {
     return this.issue(fresh, manager);
   }
 
-  private async markFailed(row: SigningRequestEntity, manager: EntityManager, reason: string): Promise<SigningRequestEntity> {
+  private async markFailed(
+    row: SigningRequestEntity,
+    manager: EntityManager,
+    reason: string,
+  ): Promise<SigningRequestEntity> {
     row.status = 'failed';
     row.failureCode = StepFailureCodes.txRequestInvalid;
     row.failureReason = reason;
@@ -226,13 +307,24 @@ export class SigningPayloadIssuer {
   }
 
   /** `code`: the 503 the swap fails with (SPONSORSHIP_*); absent means no signing surface. */
-  async markUnavailable(row: SigningRequestEntity, manager: EntityManager, reason: string, code?: string): Promise<SigningRequestEntity> {
+  async markUnavailable(
+    row: SigningRequestEntity,
+    manager: EntityManager,
+    reason: string,
+    code?: string,
+  ): Promise<SigningRequestEntity> {
     row.status = 'unavailable';
     row.failureReason = reason;
     row.failureCode = code ?? null;
     await saveSigningRequest(manager, row);
     await this.events.unavailable(manager, row);
-    this.logger.warn({ msg: 'no signing surface for step', swapId: row.swapId, stepId: row.stepId, chain: row.chain, reason });
+    this.logger.warn({
+      msg: 'no signing surface for step',
+      swapId: row.swapId,
+      stepId: row.stepId,
+      chain: row.chain,
+      reason,
+    });
     return row;
   }
 }

@@ -1,13 +1,12 @@
 import { saveSigningRequest } from './save-signing-request';
-import { readErc20Allowance } from '@swapgw/chains';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SigningPrepareCommand, SigningRefreshCommand } from '@swapgw/contracts';
 import { randomUUID } from 'node:crypto';
 import { EntityManager, Not } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
 import { CLOCK, type Clock } from '../clock';
-import { shortMessageOf } from './evm/evm-chain-errors';
-import { isChainUnreachable, readWaitForBalance } from './wait-for-balance';
+import { isChainUnreachable, shortMessageOf } from '@swapgw/chains';
+import { readWaitForBalance } from './wait-for-balance';
 import { SigningEventsOutbox } from './signing-events.outbox';
 import { SigningPayloadIssuer } from './signing-payload.issuer';
 import { SigningRequestEntity } from './signing-request.entity';
@@ -39,7 +38,12 @@ export class SigningPreparationService {
       where: { swapId: command.swapId, stepId: command.stepId, status: Not('superseded') },
     });
     if (existing) {
-      this.logger.log({ msg: 'signing.prepare for a step already prepared; ignored', swapId: command.swapId, stepId: command.stepId, status: existing.status });
+      this.logger.log({
+        msg: 'signing.prepare for a step already prepared; ignored',
+        swapId: command.swapId,
+        stepId: command.stepId,
+        status: existing.status,
+      });
       return;
     }
     const row = manager.create(SigningRequestEntity, {
@@ -78,20 +82,23 @@ export class SigningPreparationService {
       confirmedAtMs: null,
     });
 
-    const solana = this.chains.familyOf(row.chain) === 'solana';
-    const surface = solana ? this.chains.solanaSurface(row.chain) : this.chains.evmSurface(row.chain);
-    if (!surface.ok) {
-      await this.issuer.markUnavailable(row, manager, surface.reason);
+    const lookup = this.chains.signing(row.chain);
+    if (!lookup.ok) {
+      await this.issuer.markUnavailable(row, manager, lookup.reason);
       return;
     }
     try {
-      // Allowances are EVM's: SPL transfers are authorized by the user's own signature.
-      if (!solana && 'provider' in surface && row.kind === 'approve' && row.approve) {
-        const allowance = await readErc20Allowance(surface.provider, row.approve.token, row.from, row.approve.spender);
-        if (allowance >= BigInt(row.approve.amount)) {
+      if (row.kind === 'approve' && row.approve) {
+        // null on a family without allowances (Solana: SPL transfers are authorized by the user's signature).
+        const allowance = await lookup.client.readAllowance(row.approve.token, row.from, row.approve.spender);
+        if (allowance !== null && allowance >= BigInt(row.approve.amount)) {
           row.status = 'skipped';
           await saveSigningRequest(manager, row);
-          await this.events.skipped(manager, row, `allowance ${allowance} already covers ${row.approve.amount}`);
+          await this.events.skipped(
+            manager,
+            row,
+            `allowance ${allowance} already covers ${row.approve.amount}`,
+          );
           return;
         }
       }
@@ -104,13 +111,21 @@ export class SigningPreparationService {
           row.nextCheckAtMs = now + this.waiting.pollMs;
           row.waitDeadlineMs = now + this.waiting.timeoutMs;
           await saveSigningRequest(manager, row);
-          await this.events.waiting(manager, row, `waiting for a balance of ${row.waitFor.minBalance} at ${row.waitFor.holder}`);
+          await this.events.waiting(
+            manager,
+            row,
+            `waiting for a balance of ${row.waitFor.minBalance} at ${row.waitFor.holder}`,
+          );
           return;
         }
       }
     } catch (error) {
       if (!isChainUnreachable(error)) throw error;
-      await this.issuer.markUnavailable(row, manager, `RPC of chain ${row.chain} unreachable: ${shortMessageOf(error)}`);
+      await this.issuer.markUnavailable(
+        row,
+        manager,
+        `RPC of chain ${row.chain} unreachable: ${shortMessageOf(error)}`,
+      );
       return;
     }
     await this.issuer.issue(row, manager);
@@ -123,7 +138,11 @@ export class SigningPreparationService {
       lock: { mode: 'pessimistic_write' },
     });
     if (!current || (current.status !== 'ready' && current.status !== 'expired')) {
-      this.logger.log({ msg: 'signing.refresh for a step without a ready or expired payload; ignored', ...command, status: current?.status ?? null });
+      this.logger.log({
+        msg: 'signing.refresh for a step without a ready or expired payload; ignored',
+        ...command,
+        status: current?.status ?? null,
+      });
       return;
     }
     await this.issuer.reissue(current, manager);

@@ -34,7 +34,12 @@ export const SIGNING_REQUEST_STATUSES = [
 export type SigningRequestStatus = (typeof SIGNING_REQUEST_STATUSES)[number];
 
 /** Statuses after which nothing more happens to the step. */
-export const TERMINAL_SIGNING_STATUSES: readonly SigningRequestStatus[] = ['confirmed', 'failed', 'skipped', 'unavailable'];
+export const TERMINAL_SIGNING_STATUSES: readonly SigningRequestStatus[] = [
+  'confirmed',
+  'failed',
+  'skipped',
+  'unavailable',
+];
 
 @Entity({ name: 'signing_requests' })
 export class SigningRequestEntity {

@@ -34,11 +34,13 @@ export class SigningController {
     await this.consumer.consume(message, ctx, {
       [SigningCommandTypes.prepare]: {
         payload: SigningPrepareCommand,
-        handle: (command: SigningPrepareCommand, _envelope, manager) => this.preparation.prepare(command, manager),
+        handle: (command: SigningPrepareCommand, _envelope, manager) =>
+          this.preparation.prepare(command, manager),
       },
       [SigningCommandTypes.refresh]: {
         payload: SigningRefreshCommand,
-        handle: (command: SigningRefreshCommand, _envelope, manager) => this.preparation.refresh(command, manager),
+        handle: (command: SigningRefreshCommand, _envelope, manager) =>
+          this.preparation.refresh(command, manager),
       },
     });
   }

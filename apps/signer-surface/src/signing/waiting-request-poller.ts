@@ -3,12 +3,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
 import { CLOCK, type Clock } from '../clock';
-import { shortMessageOf } from './evm/evm-chain-errors';
+import { isChainUnreachable, shortMessageOf } from '@swapgw/chains';
 import { PeriodicTask } from './periodic-task';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningPayloadIssuer } from './signing-payload.issuer';
 import { SigningRequestEntity } from './signing-request.entity';
-import { isChainUnreachable, readWaitForBalance } from './wait-for-balance';
+import { readWaitForBalance } from './wait-for-balance';
 
 export interface WaitingPollPolicy {
   /** WAITING_POLL_MS: interval of the loop, and of the checks of one waiting request. */
@@ -67,7 +67,12 @@ export class WaitingRequestPoller extends PeriodicTask {
         return;
       }
     } catch (error) {
-      this.logger.warn({ msg: 'balance check failed; will retry', swapId: row.swapId, unreachable: isChainUnreachable(error), error: shortMessageOf(error) });
+      this.logger.warn({
+        msg: 'balance check failed; will retry',
+        swapId: row.swapId,
+        unreachable: isChainUnreachable(error),
+        error: shortMessageOf(error),
+      });
     }
     if (row.waitDeadlineMs !== null && this.now() >= row.waitDeadlineMs) {
       row.status = 'failed';

@@ -4,7 +4,7 @@ import { freePort } from '@swapgw/testing';
 import { createServer, Server } from 'node:http';
 import { ChainRegistry } from '@swapgw/chains';
 import { SignerChains } from '../chains/signer-chains';
-import { EsploraTransactionStatus } from './esplora-transaction-status';
+import { EsploraTransactionStatus } from '@swapgw/chains/families';
 import { TransactionStatusService } from './transaction-status.service';
 
 // A local HTTP server speaking Esplora's documented format (GET /tx/:txid, GET /tx/:txid/status;
@@ -16,7 +16,12 @@ const BROKEN = 'd'.repeat(64);
 const BLOCK_TIME = 1_731_000_000;
 
 const statuses: Record<string, object> = {
-  [CONFIRMED]: { confirmed: true, block_height: 870_000, block_hash: '00000000000000000001'.padEnd(64, '0'), block_time: BLOCK_TIME },
+  [CONFIRMED]: {
+    confirmed: true,
+    block_height: 870_000,
+    block_hash: '00000000000000000001'.padEnd(64, '0'),
+    block_time: BLOCK_TIME,
+  },
   [MEMPOOL]: { confirmed: false },
 };
 
@@ -37,7 +42,19 @@ beforeAll(async () => {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Transaction not found');
       return;
     }
-    const body = match[2] ? status : { txid: match[1], version: 2, locktime: 0, vin: [], vout: [], size: 200, weight: 800, fee: 1000, status };
+    const body = match[2]
+      ? status
+      : {
+          txid: match[1],
+          version: 2,
+          locktime: 0,
+          vin: [],
+          vout: [],
+          size: 200,
+          weight: 800,
+          fee: 1000,
+          status,
+        };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   });
   const port = await freePort();
@@ -62,13 +79,22 @@ const codeOf = async (promise: Promise<TransactionStatusResult>): Promise<string
 describe('EsploraTransactionStatus', () => {
   it('reports a mined transaction as confirmed at its block time', async () => {
     const adapter = new EsploraTransactionStatus(baseUrl, 2000);
-    expect(await adapter.status('bitcoin', CONFIRMED)).toEqual({ txHash: CONFIRMED, chain: 'bitcoin', status: 'confirmed', confirmedAtMs: BLOCK_TIME * 1000 });
+    expect(await adapter.status('bitcoin', CONFIRMED)).toEqual({
+      txHash: CONFIRMED,
+      chain: 'bitcoin',
+      status: 'confirmed',
+      confirmedAtMs: BLOCK_TIME * 1000,
+    });
     expect(requests).toContain(`/api/tx/${CONFIRMED}/status`);
   });
 
   it('reports a mempool transaction as pending, accepting an upper-case txid', async () => {
     const adapter = new EsploraTransactionStatus(`${baseUrl}/`, 2000);
-    expect(await adapter.status('bitcoin', MEMPOOL.toUpperCase())).toEqual({ txHash: MEMPOOL, chain: 'bitcoin', status: 'pending' });
+    expect(await adapter.status('bitcoin', MEMPOOL.toUpperCase())).toEqual({
+      txHash: MEMPOOL,
+      chain: 'bitcoin',
+      status: 'pending',
+    });
   });
 
   it('answers TRANSACTION_NOT_FOUND for an unknown txid and INVALID_TX_HASH for an EVM-style hash', async () => {
@@ -78,19 +104,29 @@ describe('EsploraTransactionStatus', () => {
   });
 
   it('answers STATUS_UPSTREAM_ERROR when the API fails or nothing listens', async () => {
-    expect(await codeOf(new EsploraTransactionStatus(baseUrl, 2000).status('bitcoin', BROKEN))).toBe('STATUS_UPSTREAM_ERROR');
+    expect(await codeOf(new EsploraTransactionStatus(baseUrl, 2000).status('bitcoin', BROKEN))).toBe(
+      'STATUS_UPSTREAM_ERROR',
+    );
     const closedPort = await freePort();
-    expect(await codeOf(new EsploraTransactionStatus(`http://127.0.0.1:${closedPort}`, 2000).status('bitcoin', CONFIRMED))).toBe('STATUS_UPSTREAM_ERROR');
+    expect(
+      await codeOf(
+        new EsploraTransactionStatus(`http://127.0.0.1:${closedPort}`, 2000).status('bitcoin', CONFIRMED),
+      ),
+    ).toBe('STATUS_UPSTREAM_ERROR');
   });
 });
 
 describe('TransactionStatusService for the bitcoin chain of the registry', () => {
   const serviceWith = (statusApiUrls: Record<string, string>) =>
-    new TransactionStatusService(new SignerChains(new ChainRegistry({ statusApiUrls }), 2000), 2000);
+    new TransactionStatusService(new SignerChains(new ChainRegistry({ statusApiUrls }), 2000));
 
   it('looks bitcoin up through the Esplora API configured for it (ESPLORA_URL_BITCOIN)', async () => {
     const service = serviceWith({ bitcoin: baseUrl });
-    expect(await service.status({ chain: 'bitcoin', txHash: MEMPOOL })).toEqual({ txHash: MEMPOOL, chain: 'bitcoin', status: 'pending' });
+    expect(await service.status({ chain: 'bitcoin', txHash: MEMPOOL })).toEqual({
+      txHash: MEMPOOL,
+      chain: 'bitcoin',
+      status: 'pending',
+    });
     expect(await codeOf(service.status({ chain: 'bitcoin', txHash: UNKNOWN }))).toBe('TRANSACTION_NOT_FOUND');
   });
 
@@ -98,15 +134,21 @@ describe('TransactionStatusService for the bitcoin chain of the registry', () =>
     const service = serviceWith({});
     const solanaSignature = bs58.encode(new Uint8Array(64).fill(7));
     expect(await codeOf(service.status({ chain: 'bitcoin', txHash: MEMPOOL }))).toBe('STATUS_UPSTREAM_ERROR');
-    expect(await codeOf(service.status({ chain: 'solana', txHash: solanaSignature }))).toBe('STATUS_UPSTREAM_ERROR');
-    expect(await codeOf(service.status({ chain: 'ethereum', txHash: `0x${MEMPOOL}` }))).toBe('STATUS_UPSTREAM_ERROR');
+    expect(await codeOf(service.status({ chain: 'solana', txHash: solanaSignature }))).toBe(
+      'STATUS_UPSTREAM_ERROR',
+    );
+    expect(await codeOf(service.status({ chain: 'ethereum', txHash: `0x${MEMPOOL}` }))).toBe(
+      'STATUS_UPSTREAM_ERROR',
+    );
     expect(await codeOf(service.status({ chain: 'dogecoin', txHash: MEMPOOL }))).toBe('UNKNOWN_CHAIN');
   });
 
-  it('answers a malformed hash with 400 before looking for the chain\'s RPC', async () => {
+  it("answers a malformed hash with 400 before looking for the chain's RPC", async () => {
     const service = serviceWith({});
     expect(await codeOf(service.status({ chain: 'ethereum', txHash: '[]' }))).toBe('INVALID_TX_HASH');
-    expect(await codeOf(service.status({ chain: 'bitcoin', txHash: `0x${MEMPOOL}` }))).toBe('INVALID_TX_HASH');
+    expect(await codeOf(service.status({ chain: 'bitcoin', txHash: `0x${MEMPOOL}` }))).toBe(
+      'INVALID_TX_HASH',
+    );
     expect(await codeOf(service.status({ chain: 'solana', txHash: MEMPOOL }))).toBe('INVALID_TX_HASH');
   });
 });

@@ -1,4 +1,11 @@
-import { Connection, Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
+import {
+  Connection,
+  Keypair,
+  PublicKey,
+  SystemProgram,
+  TransactionMessage,
+  VersionedTransaction,
+} from '@solana/web3.js';
 import { createTransferCheckedInstruction } from '@solana/spl-token';
 import bs58 from 'bs58';
 import { ChainRegistry } from '@swapgw/chains';
@@ -7,7 +14,7 @@ import { SolanaDevnetHandle, solanaTestWallet, startSolanaDevnet, usdcAccountOf 
 import { waitFor } from '@swapgw/testing';
 import { randomUUID } from 'node:crypto';
 import { ReceivedEvent, SignerTestService, startSignerTestService } from '../../../test/signer-test-service';
-import { createSolanaConnection } from './solana-transaction-status';
+import { boundedSolanaConnection } from '@swapgw/chains';
 
 // The signer's Solana path against a real local Solana chain (litesvm + JSON-RPC) whose slots
 // advance only when the test says so, with real PostgreSQL and Kafka: signing.prepare → payload,
@@ -21,7 +28,7 @@ let connection: Connection;
 
 beforeAll(async () => {
   devnet = await startSolanaDevnet({ port: 0, slotMs: 60_000 });
-  connection = createSolanaConnection(devnet.manifest.rpcUrl);
+  connection = boundedSolanaConnection(devnet.manifest.rpcUrl);
   const registry = new ChainRegistry({
     manifest: {
       generatedAtMs: Date.now(),
@@ -39,13 +46,23 @@ afterAll(async () => {
   await devnet?.stop();
 });
 
-const eventsOf = (swapId: string, type: string): ReceivedEvent[] => service.events.filter((e) => e.aggregateId === swapId && e.type === type);
+const eventsOf = (swapId: string, type: string): ReceivedEvent[] =>
+  service.events.filter((e) => e.aggregateId === swapId && e.type === type);
 const nextEvent = (swapId: string, type: string, after = 0) =>
-  waitFor(() => eventsOf(swapId, type)[after], { timeoutMs: 30_000, description: `${type} #${after + 1} for ${swapId}` });
+  waitFor(() => eventsOf(swapId, type)[after], {
+    timeoutMs: 30_000,
+    description: `${type} #${after + 1} for ${swapId}`,
+  });
 
-const usdcOf = async (owner: PublicKey): Promise<bigint> => BigInt((await connection.getTokenAccountBalance(usdcAccountOf(devnet.manifest, owner))).value.amount);
+const usdcOf = async (owner: PublicKey): Promise<bigint> =>
+  BigInt((await connection.getTokenAccountBalance(usdcAccountOf(devnet.manifest, owner))).value.amount);
 
-function depositCommand(swapId: string, wallet: Keypair, amount: bigint, extra: Record<string, unknown> = {}) {
+function depositCommand(
+  swapId: string,
+  wallet: Keypair,
+  amount: bigint,
+  extra: Record<string, unknown> = {},
+) {
   return {
     swapId,
     stepId: `${swapId}:1`,
@@ -72,7 +89,8 @@ const signed = (payload: SolanaSigningPayload, wallet: Keypair): string => {
   return Buffer.from(tx.serialize()).toString('base64');
 };
 
-const submit = (swapId: string, rawTx: string) => service.request<SigningSubmitResult>('signing.submit', swapId, { swapId, rawTx });
+const submit = (swapId: string, rawTx: string) =>
+  service.request<SigningSubmitResult>('signing.submit', swapId, { swapId, rawTx });
 
 async function submitError(swapId: string, rawTx: string): Promise<CodedError> {
   try {
@@ -89,7 +107,10 @@ describe('signer-surface on Solana', () => {
     const wallet = solanaTestWallet(3);
     const swapId = `swp-${randomUUID()}`;
     const vault = new PublicKey(devnet.manifest.bridge.vault);
-    const [userBefore, vaultBefore] = [await usdcOf(wallet.publicKey), BigInt((await connection.getTokenAccountBalance(vault)).value.amount)];
+    const [userBefore, vaultBefore] = [
+      await usdcOf(wallet.publicKey),
+      BigInt((await connection.getTokenAccountBalance(vault)).value.amount),
+    ];
     await service.sendCommand('signing.prepare', swapId, depositCommand(swapId, wallet, 12_500_000n));
 
     const ready = await nextEvent(swapId, 'signing.payload-ready');
@@ -101,7 +122,11 @@ describe('signer-surface on Solana', () => {
     expect(ready.payload).toMatchObject({
       kind: 'bridge',
       clientHints: { recommendedWallet: 'Phantom', network: 'Solana Devnet (local)', action: 'bridge' },
-      executionHints: { feePayer: wallet.publicKey.toBase58(), recentBlockhash: unsigned.message.recentBlockhash, estimatedFeeLamports: '5000' }, // one signature: the user's
+      executionHints: {
+        feePayer: wallet.publicKey.toBase58(),
+        recentBlockhash: unsigned.message.recentBlockhash,
+        estimatedFeeLamports: '5000',
+      }, // one signature: the user's
     });
     // 150 slots of 60 s are far beyond the TTL: the TTL (120 s) bounds the expiry.
     expect(ready.payload.expiresAtMs as number).toBeGreaterThan(Date.now() + 100_000);
@@ -109,7 +134,9 @@ describe('signer-surface on Solana', () => {
 
     const rawTx = signed(payload, wallet);
     const result = await submit(swapId, rawTx);
-    const signature = bs58.encode(VersionedTransaction.deserialize(Buffer.from(rawTx, 'base64')).signatures[0]);
+    const signature = bs58.encode(
+      VersionedTransaction.deserialize(Buffer.from(rawTx, 'base64')).signatures[0],
+    );
     expect(result).toEqual({ swapId, stepIndex: 1, txHash: signature, status: 'submitted' });
     expect(await submit(swapId, rawTx)).toEqual(result); // same rawTx: same answer, no second broadcast
     expect((await nextEvent(swapId, 'signing.submitted')).payload).toMatchObject({ txHash: signature });
@@ -119,15 +146,20 @@ describe('signer-surface on Solana', () => {
     expect(confirmed.payload).toMatchObject({ swapId, stepIndex: 1, txHash: signature, confirmations: 1 });
     expect(eventsOf(swapId, 'signing.submitted')).toHaveLength(1);
     expect(userBefore - (await usdcOf(wallet.publicKey))).toBe(12_500_000n);
-    expect(BigInt((await connection.getTokenAccountBalance(vault)).value.amount) - vaultBefore).toBe(12_500_000n);
-    expect(await service.request('status.transaction', signature, { chain: CHAIN, txHash: signature })).toMatchObject({ status: 'confirmed' });
+    expect(BigInt((await connection.getTokenAccountBalance(vault)).value.amount) - vaultBefore).toBe(
+      12_500_000n,
+    );
+    expect(
+      await service.request('status.transaction', signature, { chain: CHAIN, txHash: signature }),
+    ).toMatchObject({ status: 'confirmed' });
   });
 
   it('refuses a tampered transaction with 409 TX_REQUEST_MISMATCH, an unsigned one, and bytes that are no transaction', async () => {
     const wallet = solanaTestWallet(4);
     const swapId = `swp-${randomUUID()}`;
     await service.sendCommand('signing.prepare', swapId, depositCommand(swapId, wallet, 1_000_000n));
-    const payload = (await nextEvent(swapId, 'signing.payload-ready')).payload.payload as SolanaSigningPayload;
+    const payload = (await nextEvent(swapId, 'signing.payload-ready')).payload
+      .payload as SolanaSigningPayload;
     const issued = VersionedTransaction.deserialize(Buffer.from(payload.transaction, 'base64'));
 
     // Same accounts and blockhash, but the transfer redirected to the attacker's own USDC account.
@@ -136,23 +168,36 @@ describe('signer-surface on Solana', () => {
     const redirected = new TransactionMessage({
       payerKey: wallet.publicKey,
       recentBlockhash: issued.message.recentBlockhash,
-      instructions: [createTransferCheckedInstruction(usdcAccountOf(devnet.manifest, wallet.publicKey), mint, usdcAccountOf(devnet.manifest, attacker.publicKey), wallet.publicKey, 1_000_000n, 6)],
+      instructions: [
+        createTransferCheckedInstruction(
+          usdcAccountOf(devnet.manifest, wallet.publicKey),
+          mint,
+          usdcAccountOf(devnet.manifest, attacker.publicKey),
+          wallet.publicKey,
+          1_000_000n,
+          6,
+        ),
+      ],
     }).compileToV0Message();
     const tampered = new VersionedTransaction(redirected);
     tampered.sign([wallet]);
     const mismatch = await submitError(swapId, Buffer.from(tampered.serialize()).toString('base64'));
     expect(mismatch.code).toBe('TX_REQUEST_MISMATCH');
-    expect(mismatch.details?.mismatches).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'accountKeys' })]));
+    expect(mismatch.details?.mismatches).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: 'accountKeys' })]),
+    );
 
     const unsignedError = await submitError(swapId, payload.transaction);
     expect(unsignedError.code).toBe('TX_REQUEST_MISMATCH');
-    expect(unsignedError.details?.mismatches).toEqual([expect.objectContaining({ field: 'signature', actual: 'missing' })]);
+    expect(unsignedError.details?.mismatches).toEqual([
+      expect.objectContaining({ field: 'signature', actual: 'missing' }),
+    ]);
     // Signed by another key over the same message: the fee payer's signature does not verify.
     const forged = VersionedTransaction.deserialize(Buffer.from(payload.transaction, 'base64'));
     forged.signatures[0] = Keypair.generate().secretKey.slice(0, 64);
-    expect((await submitError(swapId, Buffer.from(forged.serialize()).toString('base64'))).details?.mismatches).toEqual([
-      expect.objectContaining({ field: 'signature', actual: 'invalid' }),
-    ]);
+    expect(
+      (await submitError(swapId, Buffer.from(forged.serialize()).toString('base64'))).details?.mismatches,
+    ).toEqual([expect.objectContaining({ field: 'signature', actual: 'invalid' })]);
     expect((await submitError(swapId, 'bm90IGEgdHJhbnNhY3Rpb24=')).code).toBe('INVALID_SIGNED_TX');
     expect((await submitError(swapId, 'not base64!')).code).toBe('INVALID_SIGNED_TX');
     expect(eventsOf(swapId, 'signing.submitted')).toHaveLength(0);
@@ -172,12 +217,15 @@ describe('signer-surface on Solana', () => {
     const fresh = await nextEvent(swapId, 'signing.payload-ready', 1);
     expect(fresh.payload.signingRequestId).not.toBe(first.payload.signingRequestId);
     const freshPayload = fresh.payload.payload as SolanaSigningPayload;
-    const blockhashOf = (p: SolanaSigningPayload) => VersionedTransaction.deserialize(Buffer.from(p.transaction, 'base64')).message.recentBlockhash;
+    const blockhashOf = (p: SolanaSigningPayload) =>
+      VersionedTransaction.deserialize(Buffer.from(p.transaction, 'base64')).message.recentBlockhash;
     expect(blockhashOf(freshPayload)).not.toBe(blockhashOf(stale));
 
     const result = await submit(swapId, signed(freshPayload, wallet));
     devnet.ledger.produceSlot();
-    expect((await nextEvent(swapId, 'signing.step-confirmed')).payload).toMatchObject({ txHash: result.txHash });
+    expect((await nextEvent(swapId, 'signing.step-confirmed')).payload).toMatchObject({
+      txHash: result.txHash,
+    });
   });
 
   it('a refresh of a Solana step issues a new blockhash', async () => {
@@ -199,7 +247,10 @@ describe('signer-surface on Solana', () => {
     const swapId = `swp-${randomUUID()}`;
     await service.sendCommand('signing.prepare', swapId, depositCommand(swapId, wallet, 5_000_000_000_000n)); // 5M USDC > 1M held
     const failed = await nextEvent(swapId, 'signing.step-failed');
-    expect(failed.payload).toMatchObject({ code: 'TX_REQUEST_INVALID', reason: expect.stringContaining('simulation failed') });
+    expect(failed.payload).toMatchObject({
+      code: 'TX_REQUEST_INVALID',
+      reason: expect.stringContaining('simulation failed'),
+    });
   });
 
   it('holds a step until the USDC arrived in the holder’s token account (waitFor), then issues it', async () => {
@@ -207,10 +258,18 @@ describe('signer-surface on Solana', () => {
     const payer = solanaTestWallet(9);
     const swapId = `swp-${randomUUID()}`;
     const before = await usdcOf(holder.publicKey);
-    await service.sendCommand('signing.prepare', swapId, depositCommand(swapId, holder, 1_000_000n, {
-      stepIndex: 2,
-      waitFor: { token: devnet.manifest.tokens.USDC.mint, holder: holder.publicKey.toBase58(), minBalance: String(before + 3_000_000n) },
-    }));
+    await service.sendCommand(
+      'signing.prepare',
+      swapId,
+      depositCommand(swapId, holder, 1_000_000n, {
+        stepIndex: 2,
+        waitFor: {
+          token: devnet.manifest.tokens.USDC.mint,
+          holder: holder.publicKey.toBase58(),
+          minBalance: String(before + 3_000_000n),
+        },
+      }),
+    );
     expect((await nextEvent(swapId, 'signing.waiting')).payload).toMatchObject({ stepIndex: 2 });
 
     const mint = new PublicKey(devnet.manifest.tokens.USDC.mint);
@@ -219,7 +278,16 @@ describe('signer-surface on Solana', () => {
       new TransactionMessage({
         payerKey: payer.publicKey,
         recentBlockhash: blockhash,
-        instructions: [createTransferCheckedInstruction(usdcAccountOf(devnet.manifest, payer.publicKey), mint, usdcAccountOf(devnet.manifest, holder.publicKey), payer.publicKey, 3_000_000n, 6)],
+        instructions: [
+          createTransferCheckedInstruction(
+            usdcAccountOf(devnet.manifest, payer.publicKey),
+            mint,
+            usdcAccountOf(devnet.manifest, holder.publicKey),
+            payer.publicKey,
+            3_000_000n,
+            6,
+          ),
+        ],
       }).compileToV0Message(),
     );
     transfer.sign([payer]);
@@ -238,7 +306,13 @@ describe('signer-surface on Solana', () => {
       new TransactionMessage({
         payerKey: wallet.publicKey,
         recentBlockhash: latest.blockhash,
-        instructions: [SystemProgram.transfer({ fromPubkey: wallet.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 2_000_000 })],
+        instructions: [
+          SystemProgram.transfer({
+            fromPubkey: wallet.publicKey,
+            toPubkey: Keypair.generate().publicKey,
+            lamports: 2_000_000,
+          }),
+        ],
       }).compileToV0Message(),
     );
     const serializedTransaction = Buffer.from(prebuilt.serialize()).toString('base64');
@@ -250,14 +324,23 @@ describe('signer-surface on Solana', () => {
       kind: 'swap',
       chain: CHAIN,
       from: wallet.publicKey.toBase58(),
-      solana: { kind: 'prebuilt-transaction', serializedTransaction, lastValidBlockHeight: latest.lastValidBlockHeight },
+      solana: {
+        kind: 'prebuilt-transaction',
+        serializedTransaction,
+        lastValidBlockHeight: latest.lastValidBlockHeight,
+      },
     });
     const ready = await nextEvent(swapId, 'signing.payload-ready');
-    expect(ready.payload.payload).toEqual({ type: 'solana-versioned-transaction', transaction: serializedTransaction });
+    expect(ready.payload.payload).toEqual({
+      type: 'solana-versioned-transaction',
+      transaction: serializedTransaction,
+    });
     expect(ready.payload.clientHints).toMatchObject({ action: 'swap', recommendedWallet: 'Phantom' });
 
     const result = await submit(swapId, signed(ready.payload.payload as SolanaSigningPayload, wallet));
     devnet.ledger.produceSlot();
-    expect((await nextEvent(swapId, 'signing.step-confirmed')).payload).toMatchObject({ txHash: result.txHash });
+    expect((await nextEvent(swapId, 'signing.step-confirmed')).payload).toMatchObject({
+      txHash: result.txHash,
+    });
   });
 });

@@ -29,8 +29,8 @@ import { ReceivedEvent, SignerTestService, startSignerTestService } from '../../
 import { SponsoredTransactionEntity } from '../../relaying/sponsored-transaction.entity';
 import { ed25519PrivateKey } from '../../relaying/solana-fee-payer-keys';
 import { SigningRequestEntity } from '../signing-request.entity';
-import { createSolanaConnection } from './solana-transaction-status';
-import { verifyEd25519 } from './solana-transaction';
+import { boundedSolanaConnection } from '@swapgw/chains';
+import { verifyEd25519 } from '@swapgw/chains/families';
 
 // Sponsored Solana steps against a real local Solana chain (litesvm + JSON-RPC, slots advanced by
 // the test) with real PostgreSQL and Kafka: the transaction names the service's fee payer, a wallet
@@ -48,7 +48,7 @@ const feePayers = Array.from({ length: SOLANA_FEE_PAYER_COUNT }, (_, i) => solan
 
 beforeAll(async () => {
   devnet = await startSolanaDevnet({ port: 0, slotMs: 60_000 });
-  connection = createSolanaConnection(devnet.manifest.rpcUrl);
+  connection = boundedSolanaConnection(devnet.manifest.rpcUrl);
   mint = new PublicKey(devnet.manifest.tokens.USDC.mint);
   const registry = new ChainRegistry({
     manifest: {

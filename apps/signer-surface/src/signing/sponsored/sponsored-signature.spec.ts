@@ -2,7 +2,8 @@ import { CodedError, EvmTypedDataSigningPayload, SponsoredStepSpec } from '@swap
 import { ethersTypedDataArgs, SPONSORED_EVM_GAS, sponsoredRouterInterface } from '@swapgw/chains';
 import { getAddress, Wallet } from 'ethers';
 import { intentTypedData, sponsoredGasOf } from './sponsored-payloads';
-import { isTypedDataSignature, relayableCallOf } from './sponsored-signature';
+import { isTypedDataSignature } from '@swapgw/chains/families';
+import { relayableCallOf } from './sponsored-signature';
 
 const address = (byte: string) => getAddress('0x' + byte.repeat(20));
 const intent: SponsoredStepSpec = {

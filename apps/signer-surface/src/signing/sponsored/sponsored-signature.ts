@@ -2,11 +2,6 @@ import { CodedError, ErrorCodes, EvmTypedDataSigningPayload, SponsoredStepSpec }
 import { encodeSponsoredCall, recoverTypedDataSigner, SponsoredIntentError } from '@swapgw/chains';
 import type { SponsoredPurpose } from './gas-sponsor';
 
-/** A typed-data signature as `rawTx`: 0x + 65 bytes (r, s, v) or 64 bytes (EIP-2098). */
-export const TYPED_DATA_SIGNATURE = /^0x([0-9a-fA-F]{130}|[0-9a-fA-F]{128})$/;
-
-export const isTypedDataSignature = (rawTx: string): boolean => TYPED_DATA_SIGNATURE.test(rawTx.trim());
-
 /** What the relayer sends for a verified signature. */
 export interface RelayableCall {
   to: string;

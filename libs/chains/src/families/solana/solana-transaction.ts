@@ -41,7 +41,10 @@ export interface DecodedSolanaTransaction {
 export function decodeSignedSolanaTransaction(rawTx: string): DecodedSolanaTransaction {
   const raw = rawTx.trim();
   if (!BASE64.test(raw)) {
-    throw new CodedError(ErrorCodes.INVALID_SIGNED_TX, 'rawTx must be the base64 serialized signed Solana transaction');
+    throw new CodedError(
+      ErrorCodes.INVALID_SIGNED_TX,
+      'rawTx must be the base64 serialized signed Solana transaction',
+    );
   }
   let transaction: VersionedTransaction;
   const serialized = Buffer.from(raw, 'base64');
@@ -79,9 +82,13 @@ export function verifySignedSolanaTransaction(
   const issued = VersionedTransaction.deserialize(Buffer.from(payload.transaction, 'base64'));
   const issuedMessage = Buffer.from(issued.message.serialize());
   if (!issuedMessage.equals(decoded.messageBytes)) {
-    throw new CodedError(ErrorCodes.TX_REQUEST_MISMATCH, 'The signed transaction does not match the payload issued', {
-      mismatches: describeMessageDifferences(issued, decoded.transaction),
-    });
+    throw new CodedError(
+      ErrorCodes.TX_REQUEST_MISMATCH,
+      'The signed transaction does not match the payload issued',
+      {
+        mismatches: describeMessageDifferences(issued, decoded.transaction),
+      },
+    );
   }
   const { numRequiredSignatures } = issued.message.header;
   const first = options.feePayerSignsLater ? 1 : 0;
@@ -108,14 +115,26 @@ export function verifySignedSolanaTransaction(
  * `decoded` with `signature` in the fee payer's slot (slot 0): the transaction as it is broadcast
  * once the service co-signed it, and its id.
  */
-export function withFeePayerSignature(decoded: DecodedSolanaTransaction, signature: Uint8Array): DecodedSolanaTransaction {
+export function withFeePayerSignature(
+  decoded: DecodedSolanaTransaction,
+  signature: Uint8Array,
+): DecodedSolanaTransaction {
   const transaction = VersionedTransaction.deserialize(decoded.serialized);
   transaction.signatures[0] = signature;
-  return { ...decoded, signature: bs58.encode(signature), transaction, serialized: Buffer.from(transaction.serialize()) };
+  return {
+    ...decoded,
+    signature: bs58.encode(signature),
+    transaction,
+    serialized: Buffer.from(transaction.serialize()),
+  };
 }
 
 export function verifyEd25519(publicKey: PublicKey, message: Uint8Array, signature: Uint8Array): boolean {
-  const key = createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, publicKey.toBuffer()]), format: 'der', type: 'spki' });
+  const key = createPublicKey({
+    key: Buffer.concat([ED25519_SPKI_PREFIX, publicKey.toBuffer()]),
+    format: 'der',
+    type: 'spki',
+  });
   return verify(null, message, key, signature);
 }
 
@@ -129,11 +148,21 @@ function describeMessageDifferences(issued: VersionedTransaction, signed: Versio
   compare('version', String(issued.version), String(signed.version));
   compare('feePayer', a.staticAccountKeys[0]?.toBase58() ?? '', b.staticAccountKeys[0]?.toBase58() ?? '');
   compare('recentBlockhash', a.recentBlockhash, b.recentBlockhash);
-  compare('accountKeys', a.staticAccountKeys.map((k) => k.toBase58()).join(','), b.staticAccountKeys.map((k) => k.toBase58()).join(','));
+  compare(
+    'accountKeys',
+    a.staticAccountKeys.map((k) => k.toBase58()).join(','),
+    b.staticAccountKeys.map((k) => k.toBase58()).join(','),
+  );
   compare(
     'instructions',
-    JSON.stringify(a.compiledInstructions.map((i) => [i.programIdIndex, i.accountKeyIndexes, bs58.encode(i.data)])),
-    JSON.stringify(b.compiledInstructions.map((i) => [i.programIdIndex, i.accountKeyIndexes, bs58.encode(i.data)])),
+    JSON.stringify(
+      a.compiledInstructions.map((i) => [i.programIdIndex, i.accountKeyIndexes, bs58.encode(i.data)]),
+    ),
+    JSON.stringify(
+      b.compiledInstructions.map((i) => [i.programIdIndex, i.accountKeyIndexes, bs58.encode(i.data)]),
+    ),
   );
-  return differences.length > 0 ? differences : [{ field: 'message', expected: 'issued bytes', actual: 'different bytes' }];
+  return differences.length > 0
+    ? differences
+    : [{ field: 'message', expected: 'issued bytes', actual: 'different bytes' }];
 }

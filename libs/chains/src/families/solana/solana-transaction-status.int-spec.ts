@@ -1,7 +1,15 @@
-import { Connection, Keypair, LAMPORTS_PER_SOL, SystemProgram, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
+import {
+  Connection,
+  Keypair,
+  LAMPORTS_PER_SOL,
+  SystemProgram,
+  TransactionMessage,
+  VersionedTransaction,
+} from '@solana/web3.js';
 import { CodedError } from '@swapgw/contracts';
 import { SolanaDevnetHandle, solanaTestWallet, startSolanaDevnet } from '@swapgw/devnet';
-import { createSolanaConnection, solanaTransactionStatus } from './solana-transaction-status';
+import { boundedSolanaConnection } from '../bounded-rpc';
+import { solanaTransactionStatus } from './solana-transaction-status';
 
 describe('Solana transaction status on the local Solana devnet', () => {
   let devnet: SolanaDevnetHandle;
@@ -9,7 +17,7 @@ describe('Solana transaction status on the local Solana devnet', () => {
 
   beforeAll(async () => {
     devnet = await startSolanaDevnet({ port: 0, slotMs: 60_000 }); // slots advance only when the test says so
-    connection = createSolanaConnection(devnet.manifest.rpcUrl);
+    connection = boundedSolanaConnection(devnet.manifest.rpcUrl);
   });
   afterAll(async () => devnet?.stop());
 
@@ -19,7 +27,13 @@ describe('Solana transaction status on the local Solana devnet', () => {
     const message = new TransactionMessage({
       payerKey: payer.publicKey,
       recentBlockhash: blockhash,
-      instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports })],
+      instructions: [
+        SystemProgram.transfer({
+          fromPubkey: payer.publicKey,
+          toPubkey: Keypair.generate().publicKey,
+          lamports,
+        }),
+      ],
     }).compileToV0Message();
     const tx = new VersionedTransaction(message);
     tx.sign([payer]);
@@ -51,12 +65,18 @@ describe('Solana transaction status on the local Solana devnet', () => {
   });
 
   it('answers TRANSACTION_NOT_FOUND for an unknown signature and INVALID_TX_HASH for a non-signature', async () => {
-    expect(await codeOf(solanaTransactionStatus(connection, 'solana-devnet', '5'.repeat(88)))).toBe('TRANSACTION_NOT_FOUND');
-    expect(await codeOf(solanaTransactionStatus(connection, 'solana-devnet', '0xdeadbeef'))).toBe('INVALID_TX_HASH');
+    expect(await codeOf(solanaTransactionStatus(connection, 'solana-devnet', '5'.repeat(88)))).toBe(
+      'TRANSACTION_NOT_FOUND',
+    );
+    expect(await codeOf(solanaTransactionStatus(connection, 'solana-devnet', '0xdeadbeef'))).toBe(
+      'INVALID_TX_HASH',
+    );
   });
 
   it('answers STATUS_UPSTREAM_ERROR when the RPC is unreachable', async () => {
-    const unreachable = createSolanaConnection('http://127.0.0.1:1', 2000);
-    expect(await codeOf(solanaTransactionStatus(unreachable, 'solana-devnet', '5'.repeat(88)))).toBe('STATUS_UPSTREAM_ERROR');
+    const unreachable = boundedSolanaConnection('http://127.0.0.1:1', 2000);
+    expect(await codeOf(solanaTransactionStatus(unreachable, 'solana-devnet', '5'.repeat(88)))).toBe(
+      'STATUS_UPSTREAM_ERROR',
+    );
   });
 });

@@ -24,7 +24,10 @@ const HEX = /^0x[0-9a-fA-F]+$/;
 export function decodeSignedEvmTransaction(rawTx: string): DecodedEvmTransaction {
   const raw = rawTx.trim();
   if (!HEX.test(raw) || raw.length % 2 !== 0) {
-    throw new CodedError(ErrorCodes.INVALID_SIGNED_TX, 'rawTx must be the 0x-hex serialized signed transaction');
+    throw new CodedError(
+      ErrorCodes.INVALID_SIGNED_TX,
+      'rawTx must be the 0x-hex serialized signed transaction',
+    );
   }
   let tx: Transaction;
   try {
@@ -37,7 +40,10 @@ export function decodeSignedEvmTransaction(rawTx: string): DecodedEvmTransaction
   const from = tx.isSigned() ? tx.from : null;
   const hash = tx.isSigned() ? tx.hash : null;
   if (!from || !hash) {
-    throw new CodedError(ErrorCodes.INVALID_SIGNED_TX, 'rawTx is not signed: sign the payload with your wallet first');
+    throw new CodedError(
+      ErrorCodes.INVALID_SIGNED_TX,
+      'rawTx is not signed: sign the payload with your wallet first',
+    );
   }
   return {
     hash,
@@ -61,14 +67,18 @@ export interface FieldMismatch {
   actual: string | null;
 }
 
-const sameAddress = (a: string | null, b: string): boolean => a !== null && a.toLowerCase() === b.toLowerCase();
+const sameAddress = (a: string | null, b: string): boolean =>
+  a !== null && a.toLowerCase() === b.toLowerCase();
 const sameNumber = (a: string | null, b: string): boolean => a !== null && BigInt(a) === BigInt(b);
 
 /**
  * Every field in which the signed transaction differs from the payload issued. Addresses compare
  * case-insensitively (checksum casing is presentation), data as lower-case hex, numbers as values.
  */
-export function compareWithPayload(tx: DecodedEvmTransaction, payload: EvmTransactionPayload): FieldMismatch[] {
+export function compareWithPayload(
+  tx: DecodedEvmTransaction,
+  payload: EvmTransactionPayload,
+): FieldMismatch[] {
   const checks: Array<[keyof EvmTransactionPayload, string | null, boolean]> = [
     ['from', tx.from, sameAddress(tx.from, payload.from)],
     ['chainId', tx.chainId, sameNumber(tx.chainId, payload.chainId)],

@@ -55,7 +55,9 @@ describe('Solana signing payloads', () => {
 
   it('rejects what is not a transaction with INVALID_SIGNED_TX', () => {
     expect(codeOf(() => decodeSignedSolanaTransaction('not base64 at all!'))).toBe('INVALID_SIGNED_TX');
-    expect(codeOf(() => decodeSignedSolanaTransaction(Buffer.from('short').toString('base64')))).toBe('INVALID_SIGNED_TX');
+    expect(codeOf(() => decodeSignedSolanaTransaction(Buffer.from('short').toString('base64')))).toBe(
+      'INVALID_SIGNED_TX',
+    );
   });
 
   it('rejects a changed message with TX_REQUEST_MISMATCH naming the difference', () => {

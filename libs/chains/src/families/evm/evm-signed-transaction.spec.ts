@@ -46,11 +46,17 @@ describe('decodeSignedEvmTransaction', () => {
     const rawTx = await wallet.signTransaction(signable(payload));
     expect(codeOf(() => decodeSignedEvmTransaction('hello'))).toBe('INVALID_SIGNED_TX');
     expect(codeOf(() => decodeSignedEvmTransaction('0xdeadbeef'))).toBe('INVALID_SIGNED_TX');
-    expect(codeOf(() => decodeSignedEvmTransaction(rawTx.slice(0, rawTx.length - 20)))).toBe('INVALID_SIGNED_TX');
+    expect(codeOf(() => decodeSignedEvmTransaction(rawTx.slice(0, rawTx.length - 20)))).toBe(
+      'INVALID_SIGNED_TX',
+    );
   });
 
   it('rejects an unsigned serialized transaction as INVALID_SIGNED_TX', () => {
-    const unsigned = Transaction.from({ ...payload, from: undefined, type: 2 } as unknown as TransactionLike<string>).unsignedSerialized;
+    const unsigned = Transaction.from({
+      ...payload,
+      from: undefined,
+      type: 2,
+    } as unknown as TransactionLike<string>).unsignedSerialized;
     expect(codeOf(() => decodeSignedEvmTransaction(unsigned))).toBe('INVALID_SIGNED_TX');
   });
 });
@@ -63,7 +69,13 @@ describe('compareWithPayload', () => {
 
   it('accepts addresses in another letter case', async () => {
     const decoded = decodeSignedEvmTransaction(await wallet.signTransaction(signable(payload)));
-    expect(compareWithPayload(decoded, { ...payload, to: payload.to.toLowerCase(), from: payload.from.toLowerCase() })).toEqual([]);
+    expect(
+      compareWithPayload(decoded, {
+        ...payload,
+        to: payload.to.toLowerCase(),
+        from: payload.from.toLowerCase(),
+      }),
+    ).toEqual([]);
   });
 
   const tampered: Array<[keyof EvmTransactionPayload, string]> = [
@@ -77,20 +89,38 @@ describe('compareWithPayload', () => {
     ['maxPriorityFeePerGas', '999999999'],
   ];
   it.each(tampered)('names %s when only that field was changed before signing', async (field, value) => {
-    const decoded = decodeSignedEvmTransaction(await wallet.signTransaction(signable({ ...payload, [field]: value })));
-    expect(compareWithPayload(decoded, payload)).toEqual([{ field, expected: payload[field], actual: value }]);
+    const decoded = decodeSignedEvmTransaction(
+      await wallet.signTransaction(signable({ ...payload, [field]: value })),
+    );
+    expect(compareWithPayload(decoded, payload)).toEqual([
+      { field, expected: payload[field], actual: value },
+    ]);
   });
 
   it('names from when another wallet signed the same transaction', async () => {
-    const decoded = decodeSignedEvmTransaction(await otherWallet.signTransaction(signable({ ...payload, from: otherWallet.address })));
+    const decoded = decodeSignedEvmTransaction(
+      await otherWallet.signTransaction(signable({ ...payload, from: otherWallet.address })),
+    );
     expect(compareWithPayload(decoded, payload)).toEqual([
       { field: 'from', expected: wallet.address, actual: otherWallet.address },
     ]);
   });
 
   it('names the fee fields when a legacy (gasPrice) transaction was signed instead', async () => {
-    const legacy = { chainId: payload.chainId, to: payload.to, data: payload.data, value: payload.value, nonce: payload.nonce, gasLimit: payload.gasLimit, gasPrice: '2500000000', type: 0 };
+    const legacy = {
+      chainId: payload.chainId,
+      to: payload.to,
+      data: payload.data,
+      value: payload.value,
+      nonce: payload.nonce,
+      gasLimit: payload.gasLimit,
+      gasPrice: '2500000000',
+      type: 0,
+    };
     const decoded = decodeSignedEvmTransaction(await wallet.signTransaction(signable(legacy)));
-    expect(compareWithPayload(decoded, payload).map((m) => m.field)).toEqual(['maxFeePerGas', 'maxPriorityFeePerGas']);
+    expect(compareWithPayload(decoded, payload).map((m) => m.field)).toEqual([
+      'maxFeePerGas',
+      'maxPriorityFeePerGas',
+    ]);
   });
 });

@@ -49,9 +49,12 @@ export function revertReasonOf(error: unknown): string | undefined {
 export function isRpcUnreachable(error: unknown): boolean {
   if (isError(error, 'TIMEOUT') || isError(error, 'NETWORK_ERROR')) return true;
   const code = (error as { code?: string })?.code;
-  if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ENOTFOUND' || code === 'ETIMEDOUT') return true;
+  if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ENOTFOUND' || code === 'ETIMEDOUT')
+    return true;
   const text = `${(error as Error)?.message ?? ''} ${String((error as { cause?: unknown })?.cause ?? '')}`;
-  return /ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|socket hang up|fetch failed|request timeout|missing response/i.test(text);
+  return /ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|socket hang up|fetch failed|request timeout|missing response/i.test(
+    text,
+  );
 }
 
 /** The short message of an ethers or node error, for logs and failure reasons. */

@@ -1,7 +1,6 @@
 import { Connection, PublicKey, VersionedTransaction } from '@solana/web3.js';
-import { getAssociatedTokenAddressSync } from '@solana/spl-token';
-import { DevnetSolanaView } from '@swapgw/chains';
-import { solanaBridgeDepositInstructions } from '@swapgw/chains/solana-bridge';
+import type { DevnetSolanaView } from '../../devnet-manifest';
+import { solanaBridgeDepositInstructions } from '../../solana-bridge';
 import { SolanaSigningPayload, SolanaStepSpec } from '@swapgw/contracts';
 import { LAMPORTS_PER_SIGNATURE } from './solana-fees';
 import { maxFeeLamportsOf, NotSponsorable, readdressToFeePayer } from './solana-sponsored-transaction';
@@ -9,24 +8,6 @@ import { buildSolanaPayload } from './solana-transaction';
 
 /** The step cannot be signed as built (simulation fails, a prebuilt transaction is stale...). */
 export class SolanaStepInvalid extends Error {}
-
-/** Errors that mean the Solana node could not be reached (createSolanaConnection's fetch errors). */
-export function isSolanaRpcUnreachable(error: unknown): boolean {
-  const message = error instanceof Error ? error.message : String(error);
-  return /fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|socket hang up|aborted|timed? ?out/i.test(message);
-}
-
-/**
- * Balance on Solana: lamports when `mint` is null, else the base units in `holder`'s associated
- * token account of `mint` (0 while that account does not exist).
- */
-export async function readSolanaBalance(connection: Connection, mint: string | null, holder: string): Promise<bigint> {
-  const owner = new PublicKey(holder);
-  if (mint === null) return BigInt(await connection.getBalance(owner, 'confirmed'));
-  const account = getAssociatedTokenAddressSync(new PublicKey(mint), owner, true);
-  if (!(await connection.getAccountInfo(account, 'confirmed'))) return 0n;
-  return BigInt((await connection.getTokenAccountBalance(account, 'confirmed')).value.amount);
-}
 
 export interface SolanaSurface {
   connection: Connection;
@@ -91,14 +72,19 @@ export async function issueSolanaPayload(
     }
     lastValidBlockHeight = request.solana.lastValidBlockHeight!;
   }
-  const payload: SolanaSigningPayload = { type: 'solana-versioned-transaction', transaction: Buffer.from(transaction.serialize()).toString('base64') };
+  const payload: SolanaSigningPayload = {
+    type: 'solana-versioned-transaction',
+    transaction: Buffer.from(transaction.serialize()).toString('base64'),
+  };
 
   const height = await connection.getBlockHeight('confirmed');
   const blocksLeft = lastValidBlockHeight - height;
   if (blocksLeft <= 0) {
     throw new SolanaStepInvalid(
       `the transaction's blockhash expired at block height ${lastValidBlockHeight} (now ${height})` +
-        (request.solana.kind === 'prebuilt-transaction' ? ': the aggregator transaction cannot be renewed; quote again' : ''),
+        (request.solana.kind === 'prebuilt-transaction'
+          ? ': the aggregator transaction cannot be renewed; quote again'
+          : ''),
     );
   }
   const simulation = await connection.simulateTransaction(transaction, {
@@ -108,10 +94,14 @@ export async function issueSolanaPayload(
   });
   if (simulation.value.err) {
     const logs = (simulation.value.logs ?? []).slice(-3).join(' | ');
-    throw new SolanaStepInvalid(`simulation failed: ${JSON.stringify(simulation.value.err)}${logs ? ` (${logs})` : ''}`);
+    throw new SolanaStepInvalid(
+      `simulation failed: ${JSON.stringify(simulation.value.err)}${logs ? ` (${logs})` : ''}`,
+    );
   }
   if (sponsor) await assertWalletKeepsItsSol(connection, wallet, simulation.value.accounts);
-  const maxFeeLamports = sponsor ? maxFeeLamportsOf(transaction.message) : BigInt(transaction.message.header.numRequiredSignatures * LAMPORTS_PER_SIGNATURE);
+  const maxFeeLamports = sponsor
+    ? maxFeeLamportsOf(transaction.message)
+    : BigInt(transaction.message.header.numRequiredSignatures * LAMPORTS_PER_SIGNATURE);
   return {
     payload,
     executionHints: {
@@ -119,7 +109,13 @@ export async function issueSolanaPayload(
       recentBlockhash: transaction.message.recentBlockhash,
       lastValidBlockHeight: String(lastValidBlockHeight),
       estimatedFeeLamports: String(maxFeeLamports),
-      ...(sponsor ? { gasPaidBy: 'service', userPaysLamports: '0', ...(rentLamports > 0n ? { rentPaidByServiceLamports: String(rentLamports) } : {}) } : {}),
+      ...(sponsor
+        ? {
+            gasPaidBy: 'service',
+            userPaysLamports: '0',
+            ...(rentLamports > 0n ? { rentPaidByServiceLamports: String(rentLamports) } : {}),
+          }
+        : {}),
     },
     expiresAtMs: nowMs + Math.min(policy.ttlMs, blocksLeft * surface.slotMs),
     cost: { maxFeeLamports, rentLamports },
@@ -139,14 +135,22 @@ async function assertWalletKeepsItsSol(
   const after = BigInt(accounts[0]?.lamports ?? 0);
   const before = BigInt(await connection.getBalance(wallet, 'confirmed'));
   if (after < before) {
-    throw new SolanaStepInvalid(`the transaction would take ${before - after} lamports from the wallet, whose fees the service pays: it cannot be sponsored; quote with gasPayment user`);
+    throw new SolanaStepInvalid(
+      `the transaction would take ${before - after} lamports from the wallet, whose fees the service pays: it cannot be sponsored; quote with gasPayment user`,
+    );
   }
 }
 
-function bridgeDepositInstructions(devnet: DevnetSolanaView | undefined, user: PublicKey, spec: SolanaStepSpec) {
+function bridgeDepositInstructions(
+  devnet: DevnetSolanaView | undefined,
+  user: PublicKey,
+  spec: SolanaStepSpec,
+) {
   if (!devnet) throw new SolanaStepInvalid('this Solana chain has no devnet bridge');
   if (spec.mint !== devnet.tokens.USDC.mint || spec.vault !== devnet.bridge.vault) {
-    throw new SolanaStepInvalid(`the bridge takes USDC ${devnet.tokens.USDC.mint} into vault ${devnet.bridge.vault}, not ${spec.mint} into ${spec.vault}`);
+    throw new SolanaStepInvalid(
+      `the bridge takes USDC ${devnet.tokens.USDC.mint} into vault ${devnet.bridge.vault}, not ${spec.mint} into ${spec.vault}`,
+    );
   }
   const message = spec.message && {
     path: spec.message.path,
@@ -180,7 +184,9 @@ function prebuiltTransaction(spec: SolanaStepSpec, wallet: PublicKey): Versioned
   }
   const payer = transaction.message.staticAccountKeys[0];
   if (!payer?.equals(wallet)) {
-    throw new SolanaStepInvalid(`the prebuilt transaction is paid by ${payer?.toBase58() ?? 'nobody'}, not by the signing wallet ${wallet.toBase58()}`);
+    throw new SolanaStepInvalid(
+      `the prebuilt transaction is paid by ${payer?.toBase58() ?? 'nobody'}, not by the signing wallet ${wallet.toBase58()}`,
+    );
   }
   // Handed out unsigned, exactly as built: any signature slot the aggregator filled is cleared.
   return new VersionedTransaction(transaction.message);

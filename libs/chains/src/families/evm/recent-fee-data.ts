@@ -17,7 +17,11 @@ const recent = new WeakMap<Provider, Entry>();
  * payload's fees are a suggestion the wallet signs within minutes anyway. A failed read is not kept.
  * Sends by the service's own relayers read fees fresh, not through this.
  */
-export function recentFeeData(provider: Provider, nowMs = Date.now(), maxAgeMs = FEE_DATA_MAX_AGE_MS): Promise<FeeData> {
+export function recentFeeData(
+  provider: Provider,
+  nowMs = Date.now(),
+  maxAgeMs = FEE_DATA_MAX_AGE_MS,
+): Promise<FeeData> {
   const entry = recent.get(provider);
   if (entry && nowMs - entry.atMs < maxAgeMs) return entry.feeData;
   const feeData = provider.getFeeData();

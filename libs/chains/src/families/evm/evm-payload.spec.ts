@@ -7,7 +7,11 @@ const signable = (tx: object): TransactionRequest => tx as TransactionRequest;
 import { buildEvmSigningPayload, EvmPayloadChainState } from './evm-payload';
 
 const wallet = Wallet.fromPhrase('test test test test test test test test test test test junk');
-const call = { to: '0x5FbDB2315678afecb367f032d93F642f64180aa3', data: '0xa9059cbb0001', value: '1000000000000000' };
+const call = {
+  to: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+  data: '0xa9059cbb0001',
+  value: '1000000000000000',
+};
 const state: EvmPayloadChainState = {
   chainId: 31337n,
   nonce: 7,

@@ -17,7 +17,11 @@ function countingProvider(fail = false): { provider: Provider; reads: () => numb
 describe('recentFeeData', () => {
   it('answers every payload of the same second from one read, concurrent ones included', async () => {
     const { provider, reads } = countingProvider();
-    const answers = await Promise.all([recentFeeData(provider, 1_000), recentFeeData(provider, 1_200), recentFeeData(provider, 1_999)]);
+    const answers = await Promise.all([
+      recentFeeData(provider, 1_000),
+      recentFeeData(provider, 1_200),
+      recentFeeData(provider, 1_999),
+    ]);
     expect(reads()).toBe(1);
     expect(answers.map((f) => f.maxFeePerGas)).toEqual([100n, 100n, 100n]);
   });

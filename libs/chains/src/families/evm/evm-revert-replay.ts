@@ -6,7 +6,10 @@ import { revertReasonOf, shortMessageOf } from './evm-chain-errors';
  * state it ran against, exact when it was the block's first transaction, as on an automining
  * devnet). Falls back to "out of gas" when it used its whole gas limit, else a generic reason.
  */
-export async function replayRevertReason(provider: JsonRpcProvider, receipt: TransactionReceipt): Promise<string> {
+export async function replayRevertReason(
+  provider: JsonRpcProvider,
+  receipt: TransactionReceipt,
+): Promise<string> {
   const tx = await provider.getTransaction(receipt.hash);
   if (tx) {
     try {

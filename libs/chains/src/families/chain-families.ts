@@ -1,0 +1,152 @@
+import { CodedError, ErrorCodes, type TransactionStatusResult } from '@swapgw/contracts';
+import type { ChainDescriptor, ChainFamily } from '../chain-descriptor';
+import type { ChainRegistry } from '../chain-registry';
+import { BitcoinStatusClient } from './bitcoin/bitcoin-status-client';
+import { assertBitcoinTxid } from './bitcoin/esplora-transaction-status';
+import { boundedEvmProvider, boundedSolanaConnection, DEFAULT_RPC_TIMEOUT_MS } from './bounded-rpc';
+import type {
+  ChainClientLookup,
+  ChainStatusClient,
+  EvmChainClient,
+  SigningChainClient,
+  SolanaChainClient,
+} from './chain-family';
+import { EvmChainClientImpl } from './evm/evm-chain-client';
+import { assertEvmTxHash } from './evm/evm-transaction-status';
+import { SolanaChainClientImpl } from './solana/solana-chain-client';
+import { assertSolanaSignature } from './solana/solana-transaction-status';
+
+/**
+ * The registry's chains behind their family's client: one bounded client per chain (every RPC and
+ * status API call bounded by `timeoutMs`), built on first use and kept. The one place that knows
+ * which family does what; services ask a chain's client and never branch on the family themselves.
+ * `destroy()` releases the EVM providers (ethers keeps timers for pending requests).
+ */
+export class ChainFamilies {
+  private readonly signingClients = new Map<string, SigningChainClient>();
+  private readonly statusClients = new Map<string, ChainStatusClient>();
+
+  constructor(
+    readonly registry: ChainRegistry,
+    private readonly timeoutMs = DEFAULT_RPC_TIMEOUT_MS,
+  ) {}
+
+  find(id: string): ChainDescriptor | undefined {
+    return this.registry.find(id);
+  }
+
+  familyOf(id: string): ChainFamily | undefined {
+    return this.registry.find(id)?.family;
+  }
+
+  /** The chain's signing and reading client (EVM, Solana), or why there is none. */
+  signing(id: string): ChainClientLookup<SigningChainClient> {
+    const chain = this.registry.find(id);
+    if (!chain) return { ok: false, reason: `chain ${id} is not known` };
+    if (chain.family === 'solana') return this.solana(id);
+    return this.evm(id);
+  }
+
+  /** The chain's EVM client, or why there is none (unknown, not EVM, no RPC URL). */
+  evm(id: string): ChainClientLookup<EvmChainClient> {
+    const chain = this.registry.find(id);
+    if (!chain) return { ok: false, reason: `chain ${id} is not known` };
+    if (chain.family !== 'evm' || chain.evmChainId === undefined) {
+      return {
+        ok: false,
+        reason: `chain ${id} is a ${chain.family} chain; its signing surface is not available yet`,
+      };
+    }
+    if (!chain.rpcUrl) return { ok: false, reason: noRpcReason(chain) };
+    return { ok: true, client: this.cachedSigning(chain) as EvmChainClient };
+  }
+
+  /** The chain's Solana client, or why there is none (unknown, not Solana, no RPC URL). */
+  solana(id: string): ChainClientLookup<SolanaChainClient> {
+    const chain = this.registry.find(id);
+    if (!chain) return { ok: false, reason: `chain ${id} is not known` };
+    if (chain.family !== 'solana')
+      return { ok: false, reason: `chain ${id} is a ${chain.family} chain, not a Solana chain` };
+    if (!chain.rpcUrl) return { ok: false, reason: noRpcReason(chain) };
+    return { ok: true, client: this.cachedSigning(chain) as SolanaChainClient };
+  }
+
+  /**
+   * The status client of a listed chain (undefined for an unknown one). A chain without an RPC or
+   * status API configured here still checks the hash's form, then answers STATUS_UPSTREAM_ERROR.
+   */
+  status(id: string): ChainStatusClient | undefined {
+    const chain = this.registry.find(id);
+    if (!chain) return undefined;
+    if (chain.family !== 'bitcoin') {
+      const lookup = this.signing(id);
+      if (lookup.ok) return lookup.client;
+      const message =
+        chain.family === 'evm'
+          ? `No RPC is configured for chain ${chain.id}`
+          : `No RPC is configured for chain ${chain.id} (${chain.rpcEnv})`;
+      return unconfigured(chain, message, chain.family === 'evm' ? { reason: lookup.reason } : {});
+    }
+    if (!chain.statusApiUrl) {
+      return unconfigured(
+        chain,
+        `No status API is configured for chain ${chain.id} (${chain.statusApiEnv})`,
+        {},
+      );
+    }
+    let client = this.statusClients.get(id);
+    if (!client) {
+      client = new BitcoinStatusClient(chain, chain.statusApiUrl, this.timeoutMs);
+      this.statusClients.set(id, client);
+    }
+    return client;
+  }
+
+  destroy(): void {
+    for (const client of this.signingClients.values()) if (client.family === 'evm') client.provider.destroy();
+    this.signingClients.clear();
+    this.statusClients.clear();
+  }
+
+  private cachedSigning(chain: ChainDescriptor): SigningChainClient {
+    let client = this.signingClients.get(chain.id);
+    if (!client) {
+      const rpcUrl = chain.rpcUrl as string;
+      client =
+        chain.family === 'solana'
+          ? new SolanaChainClientImpl(chain, boundedSolanaConnection(rpcUrl, this.timeoutMs))
+          : new EvmChainClientImpl(
+              chain,
+              boundedEvmProvider(rpcUrl, chain.evmChainId as number, this.timeoutMs),
+            );
+      this.signingClients.set(chain.id, client);
+    }
+    return client;
+  }
+}
+
+const TX_HASH_CHECKS: Record<ChainFamily, (chain: string, txHash: string) => void> = {
+  evm: assertEvmTxHash,
+  solana: (_chain, txHash) => assertSolanaSignature(txHash),
+  bitcoin: assertBitcoinTxid,
+};
+
+function noRpcReason(chain: ChainDescriptor): string {
+  return `chain ${chain.id} has no RPC URL configured${chain.rpcEnv ? ` (${chain.rpcEnv})` : ''}`;
+}
+
+/** A listed chain this deployment cannot reach: the hash's form is still the caller's error. */
+function unconfigured(
+  chain: ChainDescriptor,
+  message: string,
+  details: Record<string, unknown>,
+): ChainStatusClient {
+  return {
+    family: chain.family,
+    chain,
+    assertTxHash: (txHash) => TX_HASH_CHECKS[chain.family](chain.id, txHash),
+    transactionStatus: async (): Promise<TransactionStatusResult> => {
+      throw new CodedError(ErrorCodes.STATUS_UPSTREAM_ERROR, message, { chainRef: chain.id, ...details });
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import {
+  CodedError,
+  ErrorCodes,
+  type EvmSigningPayload,
+  type SigningPayload,
+  type SolanaSigningPayload,
+} from '@swapgw/contracts';
+import { keccak256 } from 'ethers';
+import type { ChainFamily } from '../chain-descriptor';
+import {
+  compareWithPayload,
+  decodeSignedEvmTransaction,
+  type DecodedEvmTransaction,
+} from './evm/evm-signed-transaction';
+import {
+  decodeSignedSolanaTransaction,
+  type DecodedSolanaTransaction,
+  verifySignedSolanaTransaction,
+  withFeePayerSignature,
+} from './solana/solana-transaction';
+
+/** A typed-data signature as `rawTx`: 0x + 65 bytes (r, s, v) or 64 bytes (EIP-2098). */
+export const TYPED_DATA_SIGNATURE = /^0x([0-9a-fA-F]{130}|[0-9a-fA-F]{128})$/;
+
+export const isTypedDataSignature = (rawTx: string): boolean => TYPED_DATA_SIGNATURE.test(rawTx.trim());
+
+/**
+ * A client's signed artifact, decoded by its form: a 0x 65- (or 64-) byte signature of typed data
+ * (a sponsored step; `hash` is its keccak256, an id only), other 0x-hex is an EVM transaction,
+ * anything else must be Solana base64. `rawTx` is what is recorded and sent as it is.
+ */
+export type SignedArtifact =
+  SignedTransactionArtifact | { family: 'evm-signature'; hash: string; signature: string; rawTx: string };
+
+/** A signed transaction (not a signature the service relays). */
+export type SignedTransactionArtifact =
+  { family: 'evm'; hash: string; tx: DecodedEvmTransaction; rawTx: string } | SolanaArtifact;
+
+/**
+ * A Solana transaction as the client signed it (`tx`), and, when its fee payer is one of the
+ * service's (a sponsored step), the same transaction with the fee payer's signature added
+ * (`coSigned`). Its id (`hash`) is the first signature: the fee payer's, so on a sponsored step it
+ * exists only once the service co-signs; Ed25519 signatures being deterministic, the same message
+ * always gets the same one, which makes a resubmission find the same id.
+ */
+export type SolanaArtifact = {
+  family: 'solana';
+  hash: string;
+  tx: DecodedSolanaTransaction;
+  coSigned: DecodedSolanaTransaction | null;
+  rawTx: string;
+};
+
+export type SignedArtifactForm = SignedArtifact['family'];
+
+/** Signs a Solana message as `feePayer` when that is one of the service's fee payers; else null. */
+export type FeePayerSigner = (feePayer: string, message: Uint8Array) => Uint8Array | null;
+
+/** Decodes `rawTx` by its form; INVALID_SIGNED_TX when it is none of them. */
+export function decodeSignedArtifact(rawTx: string, signAsFeePayer?: FeePayerSigner): SignedArtifact {
+  if (isTypedDataSignature(rawTx)) {
+    const signature = rawTx.trim().toLowerCase();
+    return { family: 'evm-signature', hash: keccak256(signature), signature, rawTx: signature };
+  }
+  if (/^0x/i.test(rawTx.trim())) {
+    const tx = decodeSignedEvmTransaction(rawTx);
+    return { family: 'evm', hash: tx.hash, tx, rawTx: tx.serialized };
+  }
+  const tx = decodeSignedSolanaTransaction(rawTx);
+  // Co-signed here only to know the id; nothing signed leaves unless the message is the issued one.
+  const feePayerSignature = signAsFeePayer?.(tx.feePayer, tx.messageBytes);
+  const coSigned = feePayerSignature ? withFeePayerSignature(tx, feePayerSignature) : null;
+  return {
+    family: 'solana',
+    hash: coSigned?.signature ?? tx.signature,
+    tx,
+    coSigned,
+    rawTx: tx.serialized.toString('base64'),
+  };
+}
+
+/** The form a step's signed artifact must have: its chain's family, and on EVM the payload's type. */
+export function artifactFormFor(
+  family: ChainFamily | undefined,
+  payload: SigningPayload | null,
+): SignedArtifactForm {
+  if (family === 'solana') return 'solana';
+  return payload?.type === 'evm-typed-data' ? 'evm-signature' : 'evm';
+}
+
+/** How an error message names each form. */
+export const ARTIFACT_NEEDED: Record<SignedArtifactForm, string> = {
+  evm: 'a signed EVM transaction (0x-hex)',
+  'evm-signature': 'the 0x signature (65 bytes) of the issued typed data',
+  solana: 'a signed Solana transaction (base64)',
+};
+
+/**
+ * Throws TX_REQUEST_MISMATCH (with `mismatches`) when the signed transaction is not the payload
+ * issued: on EVM its fields, on Solana its message and signatures. `feePayerSignsLater`: a Solana
+ * fee payer that is the service's, which signs after this check (sponsored steps).
+ */
+export function verifySignedArtifact(
+  artifact: SignedTransactionArtifact,
+  payload: SigningPayload | null,
+  options: { feePayerSignsLater?: boolean } = {},
+): void {
+  if (artifact.family === 'solana') {
+    verifySignedSolanaTransaction(artifact.tx, payload as SolanaSigningPayload, options);
+    return;
+  }
+  const mismatches = compareWithPayload(artifact.tx, (payload as EvmSigningPayload).transaction);
+  if (mismatches.length > 0) {
+    throw new CodedError(
+      ErrorCodes.TX_REQUEST_MISMATCH,
+      `The signed transaction differs from the payload in ${mismatches.map((m) => m.field).join(', ')}`,
+      { mismatches },
+    );
+  }
+}
