@@ -56,7 +56,9 @@ describe('API keys and rate limits', () => {
       ];
       const bodies: unknown[] = [];
       for (const headers of attempts) {
-        const res = await api(first.baseUrl).get('/test-probe/query', { headers: { ...headers, 'x-request-id': 'fixed-id' } });
+        const res = await api(first.baseUrl).get('/test-probe/query', {
+          headers: { ...headers, 'x-request-id': 'fixed-id' },
+        });
         expect(res.status).toBe(401);
         expect(res.headers['ratelimit-limit']).toBeUndefined();
         bodies.push({ ...res.body, meta: { ...res.body.meta, timestamp: 'ignored' } });
@@ -69,7 +71,9 @@ describe('API keys and rate limits', () => {
     });
 
     it('accepts a valid key, case-insensitive scheme', async () => {
-      const res = await api(first.baseUrl).get('/test-probe/query', { headers: { authorization: `bearer ${valid}` } });
+      const res = await api(first.baseUrl).get('/test-probe/query', {
+        headers: { authorization: `bearer ${valid}` },
+      });
       expect(res.status).toBe(200);
     });
 
@@ -120,7 +124,10 @@ describe('API keys and rate limits', () => {
     });
 
     it('refuses an unknown command with usage and exit code 2', async () => {
-      await expect(keys('rotate')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('Usage') });
+      await expect(keys('rotate')).rejects.toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining('Usage'),
+      });
     });
   });
 
@@ -131,7 +138,8 @@ describe('API keys and rate limits', () => {
      * round the timer may have started before the last request was counted.
      */
     const syncInstances = async () => {
-      for (let round = 0; round < 4; round++) await Promise.all([first, second].map((g) => g.app.get(RateLimiter).sync()));
+      for (let round = 0; round < 4; round++)
+        await Promise.all([first, second].map((g) => g.app.get(RateLimiter).sync()));
     };
 
     it('counts every authenticated request across instances and answers 429 RATE_LIMITED with Retry-After', async () => {
@@ -139,7 +147,10 @@ describe('API keys and rate limits', () => {
       const remaining: number[] = [];
       for (let i = 0; i < 6; i++) {
         // Polling counts too: alternate instances and include an error response.
-        const res = i === 3 ? await clients[i % 2].get('/no/such/route') : await clients[i % 2].get('/test-probe/query');
+        const res =
+          i === 3
+            ? await clients[i % 2].get('/no/such/route')
+            : await clients[i % 2].get('/test-probe/query');
         await syncInstances();
         if (i !== 3) {
           expect(res.status).toBe(200);

@@ -1,7 +1,15 @@
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { HDNodeWallet } from 'ethers';
-import { api, ApiClient, ApiResponse, ledgerAnomalies, readSwapLedger, testEnv, waitFor } from '@swapgw/testing';
+import {
+  api,
+  ApiClient,
+  ApiResponse,
+  ledgerAnomalies,
+  readSwapLedger,
+  testEnv,
+  waitFor,
+} from '@swapgw/testing';
 import { swapIdOf } from '../src/swap/swap-id';
 import { buildSwap, freshQuote, QuotedRoute } from './support/swap-steps';
 import { PrivateStack, startPrivateStack } from './support/private-stack';
@@ -35,7 +43,9 @@ describe('a burst of builds while the planner is stopped', () => {
 
   const signingPollEdgeAnswers = async (): Promise<number> => {
     const text = await (await fetch(stack.stack.gatewayMetricsUrls[0])).text();
-    const line = text.split('\n').find((l) => l.startsWith('swapgw_http_edge_answers_total{route="/api/v1/swap/:swapId/signing"'));
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith('swapgw_http_edge_answers_total{route="/api/v1/swap/:swapId/signing"'));
     return line ? Number(line.split(' ').pop()) : 0;
   };
 
@@ -46,18 +56,21 @@ describe('a burst of builds while the planner is stopped', () => {
     await planner.stop();
 
     const keys = Array.from({ length: BURST }, (_, i) => `burst-${i}-${randomBytes(4).toString('hex')}`);
-    const fire = (key: string, i: number): Promise<ApiResponse> => buildSwap(client, key, quotes[i % QUOTES], userAddress, 1000);
+    const fire = (key: string, i: number): Promise<ApiResponse> =>
+      buildSwap(client, key, quotes[i % QUOTES], userAddress, 1000);
     const answers = await Promise.all(keys.map(fire));
     // A client that did not trust its first answer: the same Idempotency-Keys again, still while the planner is down.
     const retries = await Promise.all(keys.slice(0, RETRIED).map(fire));
 
-    const statuses = (list: ApiResponse[]) => list.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+    const statuses = (list: ApiResponse[]) =>
+      list.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
     expect(statuses(answers)).toEqual({ 202: BURST });
     expect(statuses(retries)).toEqual({ 202: RETRIED });
     const swapIds = keys.map((key) => swapIdOf(owner, key));
     expect(answers.map((r) => r.body.data.swapId)).toEqual(swapIds);
     expect(retries.map((r) => r.body.data.swapId)).toEqual(swapIds.slice(0, RETRIED));
-    for (const answer of answers) expect(answer.body.data).toMatchObject({ mode: 'async', nextAction: 'poll', status: 'planning' });
+    for (const answer of answers)
+      expect(answer.body.data).toMatchObject({ mode: 'async', nextAction: 'poll', status: 'planning' });
     // Polled while the planner is down: accepted, not lost, not failed.
     const polled = await client.get(`/swap/${swapIds[0]}/signing`);
     expect(polled.status).toBe(202);
@@ -74,7 +87,11 @@ describe('a burst of builds while the planner is stopped', () => {
         const rows = await readSwapLedger(stack.databaseUrl, swapIds);
         return rows.every((row) => row.step1ReadyEvents >= 1 && row.gatewayViews === 1) ? rows : null;
       },
-      { timeoutMs: 300_000, intervalMs: 2000, description: `all ${BURST} swaps ready after the planner started` },
+      {
+        timeoutMs: 300_000,
+        intervalMs: 2000,
+        description: `all ${BURST} swaps ready after the planner started`,
+      },
     );
     expect(ledgerAnomalies(ledger)).toEqual([]);
     // What a client sees: every swap signable, with its first step.

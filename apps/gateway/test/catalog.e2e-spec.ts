@@ -20,16 +20,33 @@ describe('catalog endpoints', () => {
     expect(res.status).toBe(200);
     openApi.assertResponse('GET', '/chains', res.status, res.body);
     const ids = res.body.data.chains.map((c: { id: string }) => c.id);
-    expect(ids).toEqual(expect.arrayContaining(['devnet-a', 'devnet-b', 'ethereum', 'base', 'arbitrum', 'solana']));
+    expect(ids).toEqual(
+      expect.arrayContaining(['devnet-a', 'devnet-b', 'ethereum', 'base', 'arbitrum', 'solana']),
+    );
     expect(res.body.data.chains[0]).toEqual({
-      id: 'devnet-a', name: expect.any(String), family: 'evm', network: 'testnet', chainId: expect.any(Number), caip2: expect.stringMatching(/^eip155:\d+$/), nativeSymbol: 'ETH',
+      id: 'devnet-a',
+      name: expect.any(String),
+      family: 'evm',
+      network: 'testnet',
+      chainId: expect.any(Number),
+      caip2: expect.stringMatching(/^eip155:\d+$/),
+      nativeSymbol: 'ETH',
     });
     // Every chain says what it is: EVM chains their numeric chain id, other families null.
     const byId = new Map(res.body.data.chains.map((c: { id: string }) => [c.id, c]));
     expect(byId.get('devnet-b')).toMatchObject({ family: 'evm', network: 'testnet', chainId: 31338 });
-    expect(byId.get('ethereum')).toMatchObject({ family: 'evm', network: 'mainnet', chainId: 1, caip2: 'eip155:1' });
+    expect(byId.get('ethereum')).toMatchObject({
+      family: 'evm',
+      network: 'mainnet',
+      chainId: 1,
+      caip2: 'eip155:1',
+    });
     expect(byId.get('solana')).toMatchObject({ family: 'solana', network: 'mainnet', chainId: null });
-    for (const chain of res.body.data.chains as Array<{ family: string; network: string; chainId: number | null }>) {
+    for (const chain of res.body.data.chains as Array<{
+      family: string;
+      network: string;
+      chainId: number | null;
+    }>) {
       expect(['evm', 'solana', 'bitcoin']).toContain(chain.family);
       expect(['mainnet', 'testnet']).toContain(chain.network);
       expect(chain.family === 'evm' ? Number.isInteger(chain.chainId) : chain.chainId === null).toBe(true);
@@ -44,7 +61,9 @@ describe('catalog endpoints', () => {
     if (!metricsUrl) throw new Error('GATEWAY_METRICS_URL is not set: run through the e2e project');
     const edgeAnswers = async (): Promise<number> => {
       const text = await (await fetch(metricsUrl)).text();
-      const line = text.split('\n').find((l) => l.startsWith('swapgw_http_edge_answers_total{route="/api/v1/chains"'));
+      const line = text
+        .split('\n')
+        .find((l) => l.startsWith('swapgw_http_edge_answers_total{route="/api/v1/chains"'));
       return line ? Number(line.split(' ').pop()) : 0;
     };
     // A key of its own: its rate-limit count starts here and nobody else spends it.
@@ -58,11 +77,16 @@ describe('catalog endpoints', () => {
     expect(second.body.data).toEqual(first.body.data);
     expect(second.body.meta).toEqual({ requestId: 'edge-test-0001', timestamp: expect.any(String) });
     openApi.assertResponse('GET', '/chains', second.status, second.body);
-    const headerNames = (res: typeof first) => Object.keys(res.headers).filter((h) => !['date', 'keep-alive', 'connection'].includes(h)).sort();
+    const headerNames = (res: typeof first) =>
+      Object.keys(res.headers)
+        .filter((h) => !['date', 'keep-alive', 'connection'].includes(h))
+        .sort();
     expect(headerNames(second)).toEqual(headerNames(first));
     expect(second.headers['content-type']).toBe(first.headers['content-type']);
     expect(second.headers['x-request-id']).toBe('edge-test-0001');
-    expect(Number(second.headers['ratelimit-remaining'])).toBe(Number(first.headers['ratelimit-remaining']) - 1);
+    expect(Number(second.headers['ratelimit-remaining'])).toBe(
+      Number(first.headers['ratelimit-remaining']) - 1,
+    );
     expect(second.headers['ratelimit-limit']).toBe(first.headers['ratelimit-limit']);
 
     // A key it does not know goes the full path: 401 as always.
@@ -81,8 +105,17 @@ describe('catalog endpoints', () => {
     expect(res.status).toBe(200);
     openApi.assertResponse('GET', '/tokens', res.status, res.body);
     const usdc = res.body.data.tokens.find((t: { symbol: string }) => t.symbol === 'USDC');
-    expect(usdc).toMatchObject({ chain: 'devnet-a', address: manifest.chains[0].tokens.USDC.address, decimals: 6 });
-    expect(res.body.data.tokens.map((t: { symbol: string }) => t.symbol).sort()).toEqual(['DAI', 'ETH', 'USDC', 'WETH']);
+    expect(usdc).toMatchObject({
+      chain: 'devnet-a',
+      address: manifest.chains[0].tokens.USDC.address,
+      decimals: 6,
+    });
+    expect(res.body.data.tokens.map((t: { symbol: string }) => t.symbol).sort()).toEqual([
+      'DAI',
+      'ETH',
+      'USDC',
+      'WETH',
+    ]);
     expect(res.body.data.nextCursor).toBeNull();
   });
 
@@ -91,7 +124,9 @@ describe('catalog endpoints', () => {
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const res = await client.get('/tokens', { query: { chainRef: 'ethereum', sort: 'asc', limit: 150, cursor } });
+      const res = await client.get('/tokens', {
+        query: { chainRef: 'ethereum', sort: 'asc', limit: 150, cursor },
+      });
       expect(res.status).toBe(200);
       for (const t of res.body.data.tokens) {
         const key = `${t.chain}:${t.address ?? 'native'}`;
@@ -121,7 +156,9 @@ describe('catalog endpoints', () => {
   it('GET /tokens rejects a cursor reused with other filters', async () => {
     const first = await client.get('/tokens', { query: { q: 'usd', limit: 1 } });
     expect(first.body.data.nextCursor).toEqual(expect.any(String));
-    const other = await client.get('/tokens', { query: { q: 'eth', limit: 1, cursor: first.body.data.nextCursor } });
+    const other = await client.get('/tokens', {
+      query: { q: 'eth', limit: 1, cursor: first.body.data.nextCursor },
+    });
     expect(other.status).toBe(400);
     expect(other.body.error.code).toBe('INVALID_CURSOR');
   });
@@ -131,9 +168,12 @@ describe('catalog endpoints', () => {
     expect(res.status).toBe(200);
     openApi.assertResponse('GET', '/pairs', res.status, res.body);
     expect(res.body.data.pairs).toEqual(
-      expect.arrayContaining([{ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI' }]),
+      expect.arrayContaining([
+        { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI' },
+      ]),
     );
-    for (const pair of res.body.data.pairs) expect(pair).toMatchObject({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC' });
+    for (const pair of res.body.data.pairs)
+      expect(pair).toMatchObject({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC' });
   });
 
   it('GET /pairs pages with a cursor and rejects limit 10001', async () => {

@@ -5,7 +5,12 @@ import { ProbeModule } from './support/probe.module';
 import { dropTestDatabase, startTestGateway, TestGateway, testDatabaseUrl } from './support/test-gateway';
 
 /** The four Kafka services of the shared e2e stack, heard from their heartbeats (through the Kafka proxy). */
-const SERVICES_UP = { 'quote-service': 'up', 'execution-planner': 'up', 'signer-surface': 'up', 'limit-order-service': 'up' };
+const SERVICES_UP = {
+  'quote-service': 'up',
+  'execution-planner': 'up',
+  'signer-surface': 'up',
+  'limit-order-service': 'up',
+};
 
 /**
  * The gateway reaches PostgreSQL and Kafka through TCP proxies that the test can make refuse
@@ -60,7 +65,9 @@ describe('GET /health and dependency outages', () => {
     const res = await waitFor(
       async () => {
         const health = await anonymous.get('/health');
-        return health.status === 200 && !Object.values(health.body.data.checks.services).includes('unknown') ? health : undefined;
+        return health.status === 200 && !Object.values(health.body.data.checks.services).includes('unknown')
+          ? health
+          : undefined;
       },
       { timeoutMs: 30_000, intervalMs: 250, description: 'health 200 with every service heard from' },
     );

@@ -11,7 +11,11 @@ describe('gateway HTTP contract (envelope, request id, errors)', () => {
   let anonymous: ApiClient;
 
   beforeAll(async () => {
-    gateway = await startTestGateway({ databaseUrl, extraModules: [ProbeModule], env: { BODY_LIMIT_BYTES: '2048' } });
+    gateway = await startTestGateway({
+      databaseUrl,
+      extraModules: [ProbeModule],
+      env: { BODY_LIMIT_BYTES: '2048' },
+    });
     client = api(gateway.baseUrl, await gateway.createKey('contract-owner'));
     anonymous = api(gateway.baseUrl);
   });
@@ -33,9 +37,16 @@ describe('gateway HTTP contract (envelope, request id, errors)', () => {
   };
 
   it('wraps a success in { data, meta } and echoes a well-formed X-Request-Id', async () => {
-    const res = await client.post('/test-probe/echo', { amount: '1.5' }, { headers: { 'x-request-id': 'client-req.42' } });
+    const res = await client.post(
+      '/test-probe/echo',
+      { amount: '1.5' },
+      { headers: { 'x-request-id': 'client-req.42' } },
+    );
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: { amount: '1.5' }, meta: { requestId: 'client-req.42', timestamp: expect.stringMatching(ISO_TIMESTAMP) } });
+    expect(res.body).toEqual({
+      data: { amount: '1.5' },
+      meta: { requestId: 'client-req.42', timestamp: expect.stringMatching(ISO_TIMESTAMP) },
+    });
     expect(res.headers['x-request-id']).toBe('client-req.42');
     expect(res.headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/);
   });
@@ -57,7 +68,11 @@ describe('gateway HTTP contract (envelope, request id, errors)', () => {
 
   it('keeps the request context (request id, trace) inside the handler after body parsing and I/O', async () => {
     const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
-    const res = await client.post('/test-probe/context', { amount: '1' }, { headers: { 'x-request-id': 'ctx-1', traceparent } });
+    const res = await client.post(
+      '/test-probe/context',
+      { amount: '1' },
+      { headers: { 'x-request-id': 'ctx-1', traceparent } },
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.context.requestId).toBe('ctx-1');
     expect(res.body.data.context.traceparent).toBe(res.headers.traceparent);
@@ -96,7 +111,9 @@ describe('gateway HTTP contract (envelope, request id, errors)', () => {
   });
 
   it('answers 400 MALFORMED_JSON for a body that is not JSON', async () => {
-    const res = await client.post('/test-probe/echo', '{"amount": "1.5",', { headers: { 'content-type': 'application/json' } });
+    const res = await client.post('/test-probe/echo', '{"amount": "1.5",', {
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expectApiError(res.body, 'MALFORMED_JSON');
   });
@@ -125,14 +142,19 @@ describe('gateway HTTP contract (envelope, request id, errors)', () => {
     // Node's HTTP parser refuses this before any route runs; the gateway still answers an ApiError.
     const res = await fetch(`${gateway.baseUrl}/chains?q=${'x'.repeat(20_000)}`);
     expect(res.status).toBe(431);
-    const body = (await res.json()) as { error: { code: string; message: string }; meta: { requestId: string; timestamp: string } };
+    const body = (await res.json()) as {
+      error: { code: string; message: string };
+      meta: { requestId: string; timestamp: string };
+    };
     expect(body.error.code).toBe('HEADERS_TOO_LARGE');
     expect(body.meta.requestId).toBe(res.headers.get('x-request-id'));
     expect(Number.isNaN(Date.parse(body.meta.timestamp))).toBe(false);
   });
 
   it('answers 400 MALFORMED_REQUEST in the ApiError shape for a path with a broken percent-escape', async () => {
-    const res = await fetch(`${gateway.baseUrl}/swap/%/signing`, { headers: { 'x-request-id': 'bad-url-1' } });
+    const res = await fetch(`${gateway.baseUrl}/swap/%/signing`, {
+      headers: { 'x-request-id': 'bad-url-1' },
+    });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: { code: string }; meta: { requestId: string } };
     expect(body.error.code).toBe('MALFORMED_REQUEST');
@@ -150,9 +172,18 @@ describe('gateway HTTP contract (envelope, request id, errors)', () => {
     expect(res.status).toBe(400);
     expectApiError(res.body, 'VALIDATION_FAILED');
     const fields = Object.fromEntries(
-      (res.body.error.details.fields as Array<{ field: string; reasons: string[] }>).map((f) => [f.field, f.reasons.join(' ')]),
+      (res.body.error.details.fields as Array<{ field: string; reasons: string[] }>).map((f) => [
+        f.field,
+        f.reasons.join(' '),
+      ]),
     );
-    expect(Object.keys(fields).sort()).toEqual(['amount', 'slippageBps', 'tokenRef', 'unknownField', 'userAddress']);
+    expect(Object.keys(fields).sort()).toEqual([
+      'amount',
+      'slippageBps',
+      'tokenRef',
+      'unknownField',
+      'userAddress',
+    ]);
     expect(fields.amount).toMatch(/positive decimal string/);
     expect(fields.userAddress).toMatch(/checksum/);
     expect(fields.tokenRef).toMatch(/<namespace>:<chain id>:<kind>:<address>/);
@@ -160,7 +191,12 @@ describe('gateway HTTP contract (envelope, request id, errors)', () => {
   });
 
   it('accepts 1 / true for boolean-like query flags and refuses other values', async () => {
-    for (const [value, parsed] of [['1', true], ['true', true], ['0', false], ['false', false]] as const) {
+    for (const [value, parsed] of [
+      ['1', true],
+      ['true', true],
+      ['0', false],
+      ['false', false],
+    ] as const) {
       const res = await client.get('/test-probe/query', { query: { supportedOnly: value } });
       expect(res.status).toBe(200);
       expect(res.body.data.supportedOnly).toBe(parsed);

@@ -39,24 +39,45 @@ describe('Idempotency-Key semantics (through a test-only @Idempotent controller)
     expect(missing.body.error.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
 
     for (const bad of ['x'.repeat(201), 'has space', 'slash/inside', 'semi;colon', 'a,b']) {
-      const res = await alice.post('/test-probe/orders', { amount: '1' }, { headers: { 'idempotency-key': bad } });
+      const res = await alice.post(
+        '/test-probe/orders',
+        { amount: '1' },
+        { headers: { 'idempotency-key': bad } },
+      );
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('IDEMPOTENCY_KEY_INVALID');
     }
-    const longest = await alice.post('/test-probe/orders', { amount: '1' }, { idempotencyKey: 'k'.repeat(200) });
+    const longest = await alice.post(
+      '/test-probe/orders',
+      { amount: '1' },
+      { idempotencyKey: 'k'.repeat(200) },
+    );
     expect(longest.status).toBe(200);
   });
 
   it('replays the stored response for the same key and request, with Idempotent-Replayed', async () => {
     const key = randomUUID();
-    const first = await alice.post('/test-probe/orders', { amount: '1.25' }, { idempotencyKey: key, headers: { 'x-request-id': 'first-call' } });
+    const first = await alice.post(
+      '/test-probe/orders',
+      { amount: '1.25' },
+      { idempotencyKey: key, headers: { 'x-request-id': 'first-call' } },
+    );
     expect(first.status).toBe(200);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
-    expect(first.body.data).toEqual({ execution: expect.any(Number), owner: 'alice', idempotencyKey: key, amount: '1.25' });
+    expect(first.body.data).toEqual({
+      execution: expect.any(Number),
+      owner: 'alice',
+      idempotencyKey: key,
+      amount: '1.25',
+    });
 
     const executionsBefore = probeState.executions;
     // Same request with the keys in another order: same canonical fingerprint.
-    const again = await alice.post('/test-probe/orders', { amount: '1.25' }, { idempotencyKey: key, headers: { 'x-request-id': 'second-call' } });
+    const again = await alice.post(
+      '/test-probe/orders',
+      { amount: '1.25' },
+      { idempotencyKey: key, headers: { 'x-request-id': 'second-call' } },
+    );
     expect(again.status).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body.data).toEqual(first.body.data);
@@ -66,7 +87,9 @@ describe('Idempotency-Key semantics (through a test-only @Idempotent controller)
 
   it('answers 409 IDEMPOTENCY_CONFLICT when the key is reused with a different request', async () => {
     const key = randomUUID();
-    expect((await alice.post('/test-probe/orders', { amount: '1' }, { idempotencyKey: key })).status).toBe(200);
+    expect((await alice.post('/test-probe/orders', { amount: '1' }, { idempotencyKey: key })).status).toBe(
+      200,
+    );
     const other = await alice.post('/test-probe/orders', { amount: '2' }, { idempotencyKey: key });
     expect(other.status).toBe(409);
     expect(other.body.error.code).toBe('IDEMPOTENCY_CONFLICT');
@@ -87,10 +110,18 @@ describe('Idempotency-Key semantics (through a test-only @Idempotent controller)
     const key = randomUUID();
     const one = await alice.post('/test-probe/orders/o-1/replace', { amount: '1' }, { idempotencyKey: key });
     expect(one.status).toBe(202);
-    const sameReplay = await alice.post('/test-probe/orders/o-1/replace', { amount: '1' }, { idempotencyKey: key });
+    const sameReplay = await alice.post(
+      '/test-probe/orders/o-1/replace',
+      { amount: '1' },
+      { idempotencyKey: key },
+    );
     expect(sameReplay.status).toBe(202);
     expect(sameReplay.headers['idempotent-replayed']).toBe('true');
-    const otherOrder = await alice.post('/test-probe/orders/o-2/replace', { amount: '1' }, { idempotencyKey: key });
+    const otherOrder = await alice.post(
+      '/test-probe/orders/o-2/replace',
+      { amount: '1' },
+      { idempotencyKey: key },
+    );
     expect(otherOrder.status).toBe(409);
     expect(otherOrder.body.error.code).toBe('IDEMPOTENCY_CONFLICT');
     const otherRoute = await alice.post('/test-probe/orders', { amount: '1' }, { idempotencyKey: key });
@@ -104,28 +135,48 @@ describe('Idempotency-Key semantics (through a test-only @Idempotent controller)
     const generated = res.headers['idempotency-key'];
     expect(generated).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.body.data.idempotencyKey).toBe(generated);
-    const retry = await alice.post('/test-probe/orders/o-3/replace', { amount: '1' }, { idempotencyKey: generated });
+    const retry = await alice.post(
+      '/test-probe/orders/o-3/replace',
+      { amount: '1' },
+      { idempotencyKey: generated },
+    );
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.body.data).toEqual(res.body.data);
   });
 
   it('stores 4xx outcomes (replayed) and releases 5xx outcomes (a retry runs again)', async () => {
     const clientKey = randomUUID();
-    const refused = await alice.post('/test-probe/orders', { amount: '1', behaviour: 'client' }, { idempotencyKey: clientKey });
+    const refused = await alice.post(
+      '/test-probe/orders',
+      { amount: '1', behaviour: 'client' },
+      { idempotencyKey: clientKey },
+    );
     expect(refused.status).toBe(400);
     expect(refused.body.error.code).toBe('INVALID_AMOUNT');
     const executions = probeState.executions;
-    const refusedAgain = await alice.post('/test-probe/orders', { amount: '1', behaviour: 'client' }, { idempotencyKey: clientKey });
+    const refusedAgain = await alice.post(
+      '/test-probe/orders',
+      { amount: '1', behaviour: 'client' },
+      { idempotencyKey: clientKey },
+    );
     expect(refusedAgain.status).toBe(400);
     expect(refusedAgain.body.error).toEqual(refused.body.error);
     expect(refusedAgain.headers['idempotent-replayed']).toBe('true');
     expect(probeState.executions).toBe(executions);
 
     const serverKey = randomUUID();
-    const failed = await alice.post('/test-probe/orders', { amount: '1', behaviour: 'server' }, { idempotencyKey: serverKey });
+    const failed = await alice.post(
+      '/test-probe/orders',
+      { amount: '1', behaviour: 'server' },
+      { idempotencyKey: serverKey },
+    );
     expect(failed.status).toBe(503);
     expect(await recordCount(serverKey)).toBe(0);
-    const retried = await alice.post('/test-probe/orders', { amount: '1', behaviour: 'server' }, { idempotencyKey: serverKey });
+    const retried = await alice.post(
+      '/test-probe/orders',
+      { amount: '1', behaviour: 'server' },
+      { idempotencyKey: serverKey },
+    );
     expect(retried.status).toBe(503);
     expect(retried.headers['idempotent-replayed']).toBeUndefined();
     expect(probeState.executions).toBe(executions + 2);
@@ -147,12 +198,17 @@ describe('Idempotency-Key semantics (through a test-only @Idempotent controller)
     probeState.held = 0;
     const executionsBefore = probeState.executions;
     const body = { amount: '7.5', behaviour: 'hold' };
-    const inFlight = Array.from({ length: 10 }, () => alice.post('/test-probe/orders', body, { idempotencyKey: key }));
+    const inFlight = Array.from({ length: 10 }, () =>
+      alice.post('/test-probe/orders', body, { idempotencyKey: key }),
+    );
     const statuses: number[] = new Array(10).fill(0);
     inFlight.forEach((request, i) => void request.then((res) => (statuses[i] = res.status)));
 
     // The one execution holds at the gate, so every other request must be answered while it waits.
-    await waitFor(() => probeState.held === 1, { timeoutMs: 15_000, description: 'one probe execution to start' });
+    await waitFor(() => probeState.held === 1, {
+      timeoutMs: 15_000,
+      description: 'one probe execution to start',
+    });
     await waitFor(() => statuses.filter((s) => s === 409).length === 9, {
       timeoutMs: 15_000,
       description: 'nine 409 answers while the first request is held',

@@ -16,7 +16,10 @@ function sampleOf(text: string, name: string, labels: Record<string, string>): n
     const match = /^([a-z_:]+)\{([^}]*)\} (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
     const found = Object.fromEntries([...match[2].matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.keys(found).length === Object.keys(labels).length && Object.entries(labels).every(([k, v]) => found[k] === v)) {
+    if (
+      Object.keys(found).length === Object.keys(labels).length &&
+      Object.entries(labels).every(([k, v]) => found[k] === v)
+    ) {
       return Number(match[3]);
     }
   }
@@ -51,7 +54,11 @@ describe('observability through the running stack', () => {
   const gatewayUrl = process.env.GATEWAY_URL as string;
   const gatewayMetricsUrl = process.env.GATEWAY_METRICS_URL as string;
   const quoteServiceUrl = process.env.QUOTE_SERVICE_HEALTH_URL as string;
-  const kafka = new Kafka({ clientId: 'observability-e2e', brokers: env.brokers, logLevel: logLevel.NOTHING });
+  const kafka = new Kafka({
+    clientId: 'observability-e2e',
+    brokers: env.brokers,
+    logLevel: logLevel.NOTHING,
+  });
   const readerGroup = `observability-e2e-${randomUUID()}`;
   const consumer = kafka.consumer({ groupId: readerGroup, allowAutoTopicCreation: false });
   const requests: Array<{ type?: string; headers: Record<string, string> }> = [];
@@ -59,7 +66,9 @@ describe('observability through the running stack', () => {
 
   beforeAll(async () => {
     if (!gatewayUrl || !gatewayMetricsUrl || !quoteServiceUrl) {
-      throw new Error('GATEWAY_URL / GATEWAY_METRICS_URL / QUOTE_SERVICE_HEALTH_URL not set: run through the e2e project');
+      throw new Error(
+        'GATEWAY_URL / GATEWAY_METRICS_URL / QUOTE_SERVICE_HEALTH_URL not set: run through the e2e project',
+      );
     }
     client = api(gatewayUrl, await createApiKey(`observability-e2e-${randomUUID().slice(0, 8)}`));
     // Read catalog.requests from the beginning: a new group starting at the end resolves "the end"
@@ -113,7 +122,11 @@ describe('observability through the running stack', () => {
       timeoutMs: 15_000,
       description: 'a quote-service log line with the trace id',
     });
-    expect(line).toMatchObject({ service: 'quote-service', requestId: res.headers['x-request-id'], code: 'UNKNOWN_CHAIN' });
+    expect(line).toMatchObject({
+      service: 'quote-service',
+      requestId: res.headers['x-request-id'],
+      code: 'UNKNOWN_CHAIN',
+    });
   });
 
   it('counts the traffic on the gateway (METRICS_PORT) and quote-service /metrics endpoints', async () => {
@@ -122,23 +135,45 @@ describe('observability through the running stack', () => {
 
     // The lag gauge is sampled every 15 s from the service's start: a stack started moments ago may
     // not have its first sample yet.
-    const lagLine = /^swapgw_kafka_consumer_lag_messages\{group="quote-service",topic="catalog\.requests",partition="\d+",service="quote-service"\} \d+/m;
-    const service = await waitFor(async () => {
-      const text = await metricsOf(`${quoteServiceUrl}/metrics`);
-      return lagLine.test(text) ? text : undefined;
-    }, { timeoutMs: 30_000, intervalMs: 1000, description: 'the consumer-lag gauge of quote-service' });
-    const consumed = sampleOf(service, 'swapgw_kafka_messages_consumed_total', { topic: Topics.catalogRequests, type: 'catalog.chains.list', service: 'quote-service' });
-    const replied = sampleOf(service, 'swapgw_kafka_messages_produced_total', { topic: `${Topics.catalogRequests}.reply`, type: 'catalog.chains.list', service: 'quote-service' });
+    const lagLine =
+      /^swapgw_kafka_consumer_lag_messages\{group="quote-service",topic="catalog\.requests",partition="\d+",service="quote-service"\} \d+/m;
+    const service = await waitFor(
+      async () => {
+        const text = await metricsOf(`${quoteServiceUrl}/metrics`);
+        return lagLine.test(text) ? text : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 1000, description: 'the consumer-lag gauge of quote-service' },
+    );
+    const consumed = sampleOf(service, 'swapgw_kafka_messages_consumed_total', {
+      topic: Topics.catalogRequests,
+      type: 'catalog.chains.list',
+      service: 'quote-service',
+    });
+    const replied = sampleOf(service, 'swapgw_kafka_messages_produced_total', {
+      topic: `${Topics.catalogRequests}.reply`,
+      type: 'catalog.chains.list',
+      service: 'quote-service',
+    });
     expect(consumed).toBeGreaterThanOrEqual(1);
     expect(replied).toBe(consumed);
     expect(service).toMatch(lagLine);
 
     const gateway = await metricsOf(gatewayMetricsUrl);
     expect(
-      sampleOf(gateway, 'swapgw_http_request_duration_seconds_count', { method: 'GET', route: '/api/v1/chains', status_code: '200', service: 'gateway' }),
+      sampleOf(gateway, 'swapgw_http_request_duration_seconds_count', {
+        method: 'GET',
+        route: '/api/v1/chains',
+        status_code: '200',
+        service: 'gateway',
+      }),
     ).toBeGreaterThanOrEqual(1);
     expect(
-      sampleOf(gateway, 'swapgw_kafka_request_duration_seconds_count', { topic: Topics.catalogRequests, type: 'catalog.chains.list', outcome: 'ok', service: 'gateway' }),
+      sampleOf(gateway, 'swapgw_kafka_request_duration_seconds_count', {
+        topic: Topics.catalogRequests,
+        type: 'catalog.chains.list',
+        outcome: 'ok',
+        service: 'gateway',
+      }),
     ).toBeGreaterThanOrEqual(1);
     // Not on the public API port: an unknown route there.
     const onApiPort = await api(gatewayUrl).get('/metrics');

@@ -17,7 +17,11 @@ type Json = Record<string, any>;
 /** Every operation of the document with its method and path template. */
 function operationsOf(document: Json): Array<{ method: string; path: string; operation: Json }> {
   return Object.entries(document.paths as Json).flatMap(([path, item]) =>
-    HTTP_METHODS.filter((method) => item[method]).map((method) => ({ method, path, operation: item[method] as Json })),
+    HTTP_METHODS.filter((method) => item[method]).map((method) => ({
+      method,
+      path,
+      operation: item[method] as Json,
+    })),
   );
 }
 
@@ -30,7 +34,8 @@ function declaredCodesByOperation(gateway: TestGateway): Map<string, ErrorCode[]
     for (const method of Object.getOwnPropertyNames(controller.prototype)) {
       const handler = (controller.prototype as Record<string, unknown>)[method];
       if (typeof handler !== 'function') continue;
-      const extensions = Reflect.getMetadata('swagger/apiExtension', handler) as Record<string, unknown> | undefined;
+      const extensions = Reflect.getMetadata('swagger/apiExtension', handler) as
+        Record<string, unknown> | undefined;
       const codes = extensions?.[ERROR_CODES_EXTENSION] as ErrorCode[] | undefined;
       if (codes) declared.set(`${controller.name}_${method}`, codes);
     }
@@ -94,10 +99,17 @@ describe('OpenAPI document', () => {
       gateway.routes
         .all()
         .filter((r) => !['HEAD', 'OPTIONS'].includes(r.method))
-        .filter((r) => r.url.startsWith('/api/v1/') && !DOCUMENT_ROUTES.has(r.url) && !r.url.startsWith('/api/v1/docs/'))
+        .filter(
+          (r) =>
+            r.url.startsWith('/api/v1/') && !DOCUMENT_ROUTES.has(r.url) && !r.url.startsWith('/api/v1/docs/'),
+        )
         .map((r) => `${r.method} ${r.url.slice('/api/v1'.length).replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`),
     );
-    const documented = new Set(operationsOf(openApi.document as unknown as Json).map(({ method, path }) => `${method.toUpperCase()} ${path}`));
+    const documented = new Set(
+      operationsOf(openApi.document as unknown as Json).map(
+        ({ method, path }) => `${method.toUpperCase()} ${path}`,
+      ),
+    );
     expect([...served].sort()).toEqual([...documented].sort());
     expect(served.has('GET /health')).toBe(true);
   });
@@ -110,7 +122,11 @@ describe('OpenAPI document', () => {
       for (const status of statuses.filter((s) => s.startsWith('2'))) {
         const schema = operation.responses[status].content?.['application/json']?.schema;
         if (!schema) continue; // a stream (text/event-stream) or an empty answer
-        expect({ op, status, required: schema.required }).toEqual({ op, status, required: expect.arrayContaining(['data', 'meta']) });
+        expect({ op, status, required: schema.required }).toEqual({
+          op,
+          status,
+          required: expect.arrayContaining(['data', 'meta']),
+        });
       }
       if (path !== '/health') {
         expect(operation.security).toEqual([{ bearer: [] }]);
@@ -122,7 +138,12 @@ describe('OpenAPI document', () => {
   it('lists every error code each route declares under the status the catalog gives it, with the ApiError body and response headers', () => {
     const declared = declaredCodesByOperation(gateway);
     expect(declared.size).toBeGreaterThan(5);
-    const operations = new Map(operationsOf(openApi.document as unknown as Json).map((entry) => [entry.operation.operationId as string, entry]));
+    const operations = new Map(
+      operationsOf(openApi.document as unknown as Json).map((entry) => [
+        entry.operation.operationId as string,
+        entry,
+      ]),
+    );
     for (const [operationId, codes] of declared) {
       const entry = operations.get(operationId);
       expect({ operationId, documented: entry !== undefined }).toEqual({ operationId, documented: true });
@@ -131,8 +152,15 @@ describe('OpenAPI document', () => {
         const status = String(ErrorCatalog[code].status);
         const response = entry!.operation.responses[status];
         const schema = response?.content?.['application/json']?.schema;
-        const codeEnum = schema?.allOf?.[1]?.properties?.error?.properties?.code?.enum as string[] | undefined;
-        expect({ operationId, code, status, listed: listed.includes(code), inResponse: codeEnum?.includes(code) }).toEqual({
+        const codeEnum = schema?.allOf?.[1]?.properties?.error?.properties?.code?.enum as
+          string[] | undefined;
+        expect({
+          operationId,
+          code,
+          status,
+          listed: listed.includes(code),
+          inResponse: codeEnum?.includes(code),
+        }).toEqual({
           operationId,
           code,
           status,
@@ -149,11 +177,19 @@ describe('OpenAPI document', () => {
     const health = await api(gateway.baseUrl).get('/health');
     openApi.assertResponse('GET', '/health', health.status, health.body);
 
-    const firstAuthenticated = Object.keys(openApi.document.paths).find((p) => p !== '/health' && !p.includes('{'));
+    const firstAuthenticated = Object.keys(openApi.document.paths).find(
+      (p) => p !== '/health' && !p.includes('{'),
+    );
     if (firstAuthenticated) {
-      const method = Object.keys(openApi.document.paths[firstAuthenticated]).find((m) => HTTP_METHODS.includes(m))!;
+      const method = Object.keys(openApi.document.paths[firstAuthenticated]).find((m) =>
+        HTTP_METHODS.includes(m),
+      )!;
       const path = firstAuthenticated;
-      const unauthorized = await api(gateway.baseUrl).request(method.toUpperCase(), path, method === 'get' ? {} : { body: {} });
+      const unauthorized = await api(gateway.baseUrl).request(
+        method.toUpperCase(),
+        path,
+        method === 'get' ? {} : { body: {} },
+      );
       expect(unauthorized.status).toBe(401);
       openApi.assertResponse(method.toUpperCase(), path, 401, unauthorized.body);
     }

@@ -1,5 +1,5 @@
 import { Keypair } from '@solana/web3.js';
-import { Contract, JsonRpcProvider } from 'ethers';
+import { Contract, JsonRpcProvider, parseUnits } from 'ethers';
 import { ApiClient } from '@swapgw/testing';
 import { devnetManifest } from './support/devnet-evm';
 import { connectE2eApi } from './support/e2e-api';
@@ -60,21 +60,46 @@ describe('POST /quote', () => {
   it('quotes a same-chain swap with routes best first, the best equal to the router on chain', async () => {
     const provider = new JsonRpcProvider(devnetA.rpcUrl, devnetA.chainId, { staticNetwork: true });
     try {
-      const router = new Contract(devnetA.uniswapV2.router, ['function getAmountsOut(uint, address[]) view returns (uint[])'], provider);
-      const res = await client.post('/quote', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'WETH', tokenOut: 'USDC', amount: '1' });
-      const direct = (await router.getAmountsOut(10n ** 18n, [devnetA.tokens.WETH.address, devnetA.tokens.USDC.address])) as bigint[];
+      const router = new Contract(
+        devnetA.uniswapV2.router,
+        ['function getAmountsOut(uint, address[]) view returns (uint[])'],
+        provider,
+      );
+      const res = await client.post('/quote', {
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        tokenIn: 'WETH',
+        tokenOut: 'USDC',
+        amount: '1',
+      });
+      const direct = (await router.getAmountsOut(10n ** 18n, [
+        devnetA.tokens.WETH.address,
+        devnetA.tokens.USDC.address,
+      ])) as bigint[];
       expect(res.status).toBe(200);
       openApi.assertResponse('POST', '/quote', res.status, res.body);
       const { quoteId, expiresAtMs, routes } = res.body.data;
       expect(quoteId).toEqual(expect.any(String));
       expect(expiresAtMs).toBeGreaterThan(Date.now());
       expect(routes.length).toBeGreaterThanOrEqual(1);
-      expect(routes[0]).toMatchObject({ provider: 'uniswap-v2', providers: ['uniswap-v2'], stepCount: 1, family: 'same-chain' });
+      expect(routes[0]).toMatchObject({
+        provider: 'uniswap-v2',
+        providers: ['uniswap-v2'],
+        stepCount: 1,
+        family: 'same-chain',
+      });
       // Other suites may trade on the shared devnet between the two reads: allow only a tiny drift.
-      const quoted = BigInt(routes[0].expectedAmountOut);
+      // Amounts in units of each token (WETH 18 decimals in, USDC 6 out), the decimals beside them.
+      expect(routes[0]).toMatchObject({ amountIn: '1', tokenInDecimals: 18, tokenOutDecimals: 6 });
+      expect(routes[0].expectedAmountOut).toMatch(/^[0-9]+(\.[0-9]{1,6})?$/);
+      const quoted = parseUnits(routes[0].expectedAmountOut, 6);
+      expect(parseUnits(routes[0].minAmountOut, 6)).toBe((quoted * 9_950n) / 10_000n);
       const diff = quoted > direct[1] ? quoted - direct[1] : direct[1] - quoted;
       expect(diff * 1000n).toBeLessThanOrEqual(direct[1]);
-      for (let i = 1; i < routes.length; i++) expect(BigInt(routes[i - 1].expectedAmountOut) >= BigInt(routes[i].expectedAmountOut)).toBe(true);
+      for (let i = 1; i < routes.length; i++)
+        expect(
+          parseUnits(routes[i - 1].expectedAmountOut, 6) >= parseUnits(routes[i].expectedAmountOut, 6),
+        ).toBe(true);
 
       // Gas: WETH has no EIP-2612 permit, so the upper bound counts the user's approve paid by a
       // top-up (50k + 21k), then the relayer's swapWithIntent (200k), at the node's gas price.
@@ -94,7 +119,14 @@ describe('POST /quote', () => {
   });
 
   it('quotes a cross-chain route through the devnet bridge', async () => {
-    const res = await client.post('/quote', { fromChain: 'devnet-a', toChain: 'devnet-b', tokenIn: 'USDC', tokenOut: 'WETH', amount: '3000', slippageBps: 100 });
+    const res = await client.post('/quote', {
+      fromChain: 'devnet-a',
+      toChain: 'devnet-b',
+      tokenIn: 'USDC',
+      tokenOut: 'WETH',
+      amount: '3000',
+      slippageBps: 100,
+    });
     expect(res.status).toBe(200);
     openApi.assertResponse('POST', '/quote', res.status, res.body);
     expect(res.body.data.routes[0]).toMatchObject({
@@ -170,29 +202,117 @@ describe('POST /quote', () => {
     );
   });
 
+  it('still quotes base units sent as the amount, with AMOUNT_LOOKS_LIKE_BASE_UNITS and AMOUNT_EXCEEDS_LIQUIDITY', async () => {
+    // "25000000" meant as 25 USDC in base units asks for 25 million USDC: more than the pools hold.
+    const res = await client.post('/quote', {
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      tokenIn: 'USDC',
+      tokenOut: 'WETH',
+      amount: '25000000',
+    });
+    expect(res.status).toBe(200);
+    openApi.assertResponse('POST', '/quote', res.status, res.body);
+    const [route] = res.body.data.routes;
+    expect(route.amountIn).toBe('25000000');
+    expect(route.warnings).toEqual(
+      expect.arrayContaining(['AMOUNT_LOOKS_LIKE_BASE_UNITS', 'AMOUNT_EXCEEDS_LIQUIDITY']),
+    );
+  });
+
   it('answers 200 with routes: [] when no route exists', async () => {
-    const res = await client.post('/quote', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'ETH', tokenOut: 'WETH', amount: '1' });
+    const res = await client.post('/quote', {
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      tokenIn: 'ETH',
+      tokenOut: 'WETH',
+      amount: '1',
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.routes).toEqual([]);
   });
 
   it('includes provider outcomes with ?debug=1', async () => {
-    const res = await client.post('/quote', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'DAI', tokenOut: 'USDC', amount: '10' }, { query: { debug: '1' } });
+    const res = await client.post(
+      '/quote',
+      { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'DAI', tokenOut: 'USDC', amount: '10' },
+      { query: { debug: '1' } },
+    );
     expect(res.status).toBe(200);
-    expect(res.body.data.debug.providers).toEqual([expect.objectContaining({ provider: 'uniswap-v2', status: 'ok' })]);
+    expect(res.body.data.debug.providers).toEqual([
+      expect.objectContaining({ provider: 'uniswap-v2', status: 'ok' }),
+    ]);
   });
 
   it.each([
-    [{ fromChain: 'atlantis', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1' }, 'UNKNOWN_CHAIN'],
-    [{ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'NOPE', tokenOut: 'DAI', amount: '1' }, 'UNKNOWN_TOKEN'],
-    [{ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'USDC', amount: '1' }, 'SAME_TOKEN'],
-    [{ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1.1234567' }, 'INVALID_AMOUNT'],
-    [{ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1e6' }, 'VALIDATION_FAILED'],
-    [{ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: 1 }, 'VALIDATION_FAILED'],
-    [{ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1', network: 'regtest' }, 'VALIDATION_FAILED'],
-    [{ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1', network: 'mainnet' }, 'UNKNOWN_CHAIN'],
-    [{ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1', tokenRefFromOverride: 'usdc' }, 'VALIDATION_FAILED'],
-    [{ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1', recipient: 'not-an-address' }, 'VALIDATION_FAILED'],
+    [
+      { fromChain: 'atlantis', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1' },
+      'UNKNOWN_CHAIN',
+    ],
+    [
+      { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'NOPE', tokenOut: 'DAI', amount: '1' },
+      'UNKNOWN_TOKEN',
+    ],
+    [
+      { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'USDC', amount: '1' },
+      'SAME_TOKEN',
+    ],
+    [
+      { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1.1234567' },
+      'INVALID_AMOUNT',
+    ],
+    [
+      { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1e6' },
+      'VALIDATION_FAILED',
+    ],
+    [
+      { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: 1 },
+      'VALIDATION_FAILED',
+    ],
+    [
+      {
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        tokenIn: 'USDC',
+        tokenOut: 'DAI',
+        amount: '1',
+        network: 'regtest',
+      },
+      'VALIDATION_FAILED',
+    ],
+    [
+      {
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        tokenIn: 'USDC',
+        tokenOut: 'DAI',
+        amount: '1',
+        network: 'mainnet',
+      },
+      'UNKNOWN_CHAIN',
+    ],
+    [
+      {
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        tokenIn: 'USDC',
+        tokenOut: 'DAI',
+        amount: '1',
+        tokenRefFromOverride: 'usdc',
+      },
+      'VALIDATION_FAILED',
+    ],
+    [
+      {
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        tokenIn: 'USDC',
+        tokenOut: 'DAI',
+        amount: '1',
+        recipient: 'not-an-address',
+      },
+      'VALIDATION_FAILED',
+    ],
   ])('answers 400 for %j with %s', async (body, code) => {
     const res = await client.post('/quote', body);
     expect(res.status).toBe(400);

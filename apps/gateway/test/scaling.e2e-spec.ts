@@ -12,7 +12,8 @@ import { api, ApiClient, AppHandle, createApiKey, startApp, testEnv, waitFor } f
 
 const env = testEnv();
 const manifest = JSON.parse(fs.readFileSync(env.devnetManifest, 'utf8')) as { mnemonic: string };
-const accountWallet = (index: number): HDNodeWallet => HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, `m/44'/60'/0'/0/${index}`);
+const accountWallet = (index: number): HDNodeWallet =>
+  HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, `m/44'/60'/0'/0/${index}`);
 const accountAddress = (index: number): string => accountWallet(index).address;
 const PLANNER_GROUP = 'execution-planner';
 const PLANNER_TOPICS = [Topics.swapCommands, Topics.signingEvents];
@@ -33,7 +34,10 @@ function sampleOf(text: string, name: string, labels: Record<string, string>): n
 /** Messages a planner instance consumed on its two topics, read from its /metrics. */
 async function consumedBy(healthUrl: string): Promise<number> {
   const text = await (await fetch(`${healthUrl}/metrics`)).text();
-  return PLANNER_TOPICS.reduce((sum, topic) => sum + sampleOf(text, 'swapgw_kafka_messages_consumed_total', { topic }), 0);
+  return PLANNER_TOPICS.reduce(
+    (sum, topic) => sum + sampleOf(text, 'swapgw_kafka_messages_consumed_total', { topic }),
+    0,
+  );
 }
 
 describe('two execution-planners and two gateways on one broker', () => {
@@ -49,12 +53,17 @@ describe('two execution-planners and two gateways on one broker', () => {
     const { groups } = await admin.describeGroups([PLANNER_GROUP]);
     const group = groups[0];
     if (group.state !== 'Stable' || group.members.length < 2) return null;
-    return group.members.map((m) => AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.assignment ?? {});
+    return group.members.map(
+      (m) => AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.assignment ?? {},
+    );
   }
 
   beforeAll(async () => {
     const urls = (process.env.GATEWAY_URLS ?? '').split(',').filter(Boolean);
-    if (urls.length < 2 || !firstPlannerUrl) throw new Error('needs the e2e stack with two gateway instances (GATEWAY_URLS) and EXECUTION_PLANNER_HEALTH_URL');
+    if (urls.length < 2 || !firstPlannerUrl)
+      throw new Error(
+        'needs the e2e stack with two gateway instances (GATEWAY_URLS) and EXECUTION_PLANNER_HEALTH_URL',
+      );
     const key = await createApiKey(`scaling-e2e-${randomUUID().slice(0, 8)}`);
     builder = api(urls[0], key);
     poller = api(urls[1], key);
@@ -68,12 +77,18 @@ describe('two execution-planners and two gateways on one broker', () => {
   });
 
   it('splits the planner topics between the instances, both plan swaps, and either gateway answers', async () => {
-    const assignments = await waitFor(plannerAssignments, { timeoutMs: 60_000, intervalMs: 500, description: 'a stable planner group with two members' });
+    const assignments = await waitFor(plannerAssignments, {
+      timeoutMs: 60_000,
+      intervalMs: 500,
+      description: 'a stable planner group with two members',
+    });
     const metadata = await admin.fetchTopicMetadata({ topics: PLANNER_TOPICS });
     for (const topic of metadata.topics) {
       const owned = assignments.map((a) => a[topic.name] ?? []);
       // Every partition has exactly one owner, and each instance owns some.
-      expect(owned.flat().sort((a, b) => a - b)).toEqual(topic.partitions.map((p) => p.partitionId).sort((a, b) => a - b));
+      expect(owned.flat().sort((a, b) => a - b)).toEqual(
+        topic.partitions.map((p) => p.partitionId).sort((a, b) => a - b),
+      );
       for (const partitions of owned) expect(partitions.length).toBeGreaterThan(0);
     }
 
@@ -82,7 +97,14 @@ describe('two execution-planners and two gateways on one broker', () => {
 
     const swapIds: string[] = [];
     for (let i = 0; i < SWAPS; i++) {
-      const quote = await builder.post('/quote', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amount: '1', slippageBps: 100 });
+      const quote = await builder.post('/quote', {
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        tokenIn: 'USDC',
+        tokenOut: 'WETH',
+        amount: '1',
+        slippageBps: 100,
+      });
       expect(quote.status).toBe(200);
       const build = await builder.post('/swap/build', {
         quoteId: quote.body.data.quoteId,
@@ -103,7 +125,11 @@ describe('two execution-planners and two gateways on one broker', () => {
           expect([200, 202]).toContain(res.status);
           return res.status === 200 ? res : null;
         },
-        { timeoutMs: 60_000, intervalMs: 250, description: `the signing payload of ${swapId} on the second gateway` },
+        {
+          timeoutMs: 60_000,
+          intervalMs: 250,
+          description: `the signing payload of ${swapId} on the second gateway`,
+        },
       );
       // The first step is the approval, or the swap itself when an earlier suite left the account's
       // allowance high enough (the signer then skips the approval).
@@ -118,12 +144,19 @@ describe('two execution-planners and two gateways on one broker', () => {
     // Every swap signed step by step (submitted to the first gateway, polled on the second) ends
     // completed, and each account sent exactly one transaction per step.
     const signers = swapIds.map((_, i) => accountWallet(1 + i));
-    const rpcUrl = (JSON.parse(fs.readFileSync(env.devnetManifest, 'utf8')) as { chains: { id: string; rpcUrl: string }[] }).chains.find((c) => c.id === 'devnet-a')!.rpcUrl;
+    const rpcUrl = (
+      JSON.parse(fs.readFileSync(env.devnetManifest, 'utf8')) as { chains: { id: string; rpcUrl: string }[] }
+    ).chains.find((c) => c.id === 'devnet-a')!.rpcUrl;
     const nonceOf = async (address: string): Promise<number> => {
       const res = await fetch(rpcUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionCount', params: [address, 'latest'] }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'eth_getTransactionCount',
+          params: [address, 'latest'],
+        }),
       });
       return Number(((await res.json()) as { result: string }).result);
     };
@@ -141,10 +174,17 @@ describe('two execution-planners and two gateways on one broker', () => {
             expect([200, 202]).toContain(res.status);
             return null;
           },
-          { timeoutMs: 120_000, intervalMs: 300, description: `swap ${swapId} to offer step ${afterStep + 1} or end` },
+          {
+            timeoutMs: 120_000,
+            intervalMs: 300,
+            description: `swap ${swapId} to offer step ${afterStep + 1} or end`,
+          },
         );
         if (next.status === 409) {
-          expect(next.body.error).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed' } });
+          expect(next.body.error).toMatchObject({
+            code: 'EXECUTION_TERMINAL',
+            details: { status: 'completed' },
+          });
           break;
         }
         const { signing } = next.body.data;

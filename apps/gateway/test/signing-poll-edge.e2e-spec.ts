@@ -30,12 +30,20 @@ describe('signing polls answered at the edge', () => {
     const metricsUrl = process.env.GATEWAY_METRICS_URL;
     if (!metricsUrl) throw new Error('GATEWAY_METRICS_URL is not set: run through the e2e project');
     const text = await (await fetch(metricsUrl)).text();
-    const line = text.split('\n').find((l) => l.startsWith(`swapgw_http_edge_answers_total{route="${ROUTE}"`));
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith(`swapgw_http_edge_answers_total{route="${ROUTE}"`));
     return line ? Number(line.split(' ').pop()) : 0;
   };
 
   it('answers a repeated poll of a ready swap exactly as the full path does, to its owner only', async () => {
-    const built = await buildSwap(owner, `poll-edge-${randomUUID()}`, await freshQuote(owner), userAddress, 0);
+    const built = await buildSwap(
+      owner,
+      `poll-edge-${randomUUID()}`,
+      await freshQuote(owner),
+      userAddress,
+      0,
+    );
     expect([200, 202]).toContain(built.status);
     const swapId = built.body.data.swapId as string;
     // The full path answers (and its read fills the cache) until the payload is there.
@@ -48,18 +56,25 @@ describe('signing polls answered at the edge', () => {
     );
 
     const before = await edgeAnswers();
-    const again: ApiResponse = await owner.get(`/swap/${swapId}/signing`, { headers: { 'X-Request-Id': 'poll-edge-0001' } });
+    const again: ApiResponse = await owner.get(`/swap/${swapId}/signing`, {
+      headers: { 'X-Request-Id': 'poll-edge-0001' },
+    });
     expect(await edgeAnswers()).toBe(before + 1);
 
     expect(again.status).toBe(200);
     expect(again.body.data).toEqual(first.body.data);
     expect(again.body.meta).toEqual({ requestId: 'poll-edge-0001', timestamp: expect.any(String) });
     openApi.assertResponse('GET', `/swap/${swapId}/signing`, again.status, again.body);
-    const headerNames = (res: ApiResponse) => Object.keys(res.headers).filter((h) => !['date', 'keep-alive', 'connection'].includes(h)).sort();
+    const headerNames = (res: ApiResponse) =>
+      Object.keys(res.headers)
+        .filter((h) => !['date', 'keep-alive', 'connection'].includes(h))
+        .sort();
     expect(headerNames(again)).toEqual(headerNames(first));
     expect(again.headers['content-type']).toBe(first.headers['content-type']);
     expect(again.headers['x-request-id']).toBe('poll-edge-0001');
-    expect(Number(again.headers['ratelimit-remaining'])).toBe(Number(first.headers['ratelimit-remaining']) - 1);
+    expect(Number(again.headers['ratelimit-remaining'])).toBe(
+      Number(first.headers['ratelimit-remaining']) - 1,
+    );
 
     // Another integrator's key asking for the same (cached) swap goes the full path: 404, as always.
     const stranger = api(gatewayUrl, await createApiKey(`poll-edge-other-${randomUUID().slice(0, 8)}`));

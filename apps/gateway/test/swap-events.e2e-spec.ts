@@ -4,6 +4,7 @@ import { HDNodeWallet, TransactionRequest } from 'ethers';
 import { api, ApiClient, ApiResponse, createApiKey, testEnv, waitFor } from '@swapgw/testing';
 import { OpenApiValidator } from './support/openapi-validator';
 import { openSseStream, SseEvent, SseStream } from './support/sse-client';
+import { buildSwapId, quoteFirstRoute } from './support/swap-steps';
 
 // GET /swap/{swapId}/events as a client sees it: a whole swap followed from build to completed on
 // every gateway instance of the stack (the swap's events are projected by whichever instance owns
@@ -40,25 +41,25 @@ describe('swap event streams (SSE)', () => {
     openApi = await OpenApiValidator.fetch(urls[0]);
   });
 
+  /** A same-chain swap built (user-paid gas, no wait): its id. */
   async function buildSwap(apiClient: ApiClient, amount: string): Promise<string> {
-    const quote = await apiClient.post('/quote', {
+    const caller = { client: apiClient };
+    const body = {
       fromChain: 'devnet-a',
       toChain: 'devnet-a',
       tokenIn: 'USDC',
       tokenOut: 'WETH',
       amount,
       slippageBps: 100,
-    });
-    expect(quote.status).toBe(200);
-    const build = await apiClient.post('/swap/build', {
-      quoteId: quote.body.data.quoteId,
-      routeId: quote.body.data.routes[0].routeId,
+    };
+    const { quoteId, route } = await quoteFirstRoute(caller, body);
+    return buildSwapId(caller, {
+      quoteId,
+      routeId: route.routeId,
       userAddress: wallet.address,
       gasPayment: 'user',
       waitForTxRequestMs: 0,
     });
-    expect([200, 202]).toContain(build.status);
-    return build.body.data.swapId as string;
   }
 
   it('streams a whole swap to completed on every instance; a dropped stream resumes with Last-Event-ID and loses nothing', async () => {

@@ -17,10 +17,14 @@ describe('GET /status/transaction/{txHash}', () => {
 
   beforeAll(async () => {
     const gatewayUrl = process.env.GATEWAY_URL;
-    if (!gatewayUrl) throw new Error('GATEWAY_URL is not set: run through the e2e project (global setup starts the stack)');
+    if (!gatewayUrl)
+      throw new Error('GATEWAY_URL is not set: run through the e2e project (global setup starts the stack)');
     client = api(gatewayUrl, await createApiKey(`status-e2e-${randomUUID().slice(0, 8)}`));
     // No response cache: back-to-back sends must each read the account's current nonce.
-    provider = new JsonRpcProvider(devnetA.rpcUrl, devnetA.chainId, { staticNetwork: true, cacheTimeout: -1 });
+    provider = new JsonRpcProvider(devnetA.rpcUrl, devnetA.chainId, {
+      staticNetwork: true,
+      cacheTimeout: -1,
+    });
     // A wallet of its own (funded by the devnet's anvil_setBalance): no nonce shared with other suites.
     wallet = Wallet.createRandom().connect(provider);
     await provider.send('anvil_setBalance', [wallet.address, '0x8AC7230489E80000']);
@@ -34,17 +38,34 @@ describe('GET /status/transaction/{txHash}', () => {
     const block = (await provider.getBlock(receipt.blockNumber))!;
     const res = await client.get(`/status/transaction/${sent.hash}?chainRef=devnet-a`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ txHash: sent.hash, chain: 'devnet-a', status: 'confirmed', confirmedAtMs: block.timestamp * 1000 });
+    expect(res.body.data).toEqual({
+      txHash: sent.hash,
+      chain: 'devnet-a',
+      status: 'confirmed',
+      confirmedAtMs: block.timestamp * 1000,
+    });
   });
 
   it('reports a reverted transaction as failed with a reason', async () => {
     // Transfer of USDC the fresh wallet does not have, with a fixed gas limit so it is mined anyway.
-    const transfer = '0xa9059cbb' + wallet.address.slice(2).toLowerCase().padStart(64, '0') + (10n ** 12n).toString(16).padStart(64, '0');
-    const sent = await wallet.sendTransaction({ to: devnetA.tokens.USDC.address, data: transfer, gasLimit: 100_000 });
+    const transfer =
+      '0xa9059cbb' +
+      wallet.address.slice(2).toLowerCase().padStart(64, '0') +
+      (10n ** 12n).toString(16).padStart(64, '0');
+    const sent = await wallet.sendTransaction({
+      to: devnetA.tokens.USDC.address,
+      data: transfer,
+      gasLimit: 100_000,
+    });
     await provider.waitForTransaction(sent.hash);
     const res = await client.get(`/status/transaction/${sent.hash}?chainRef=devnet-a`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ txHash: sent.hash, chain: 'devnet-a', status: 'failed', error: expect.any(String) });
+    expect(res.body.data).toMatchObject({
+      txHash: sent.hash,
+      chain: 'devnet-a',
+      status: 'failed',
+      error: expect.any(String),
+    });
   });
 
   it('answers 404 for a hash the chain does not know, 400 for a bad hash, chainRef or none', async () => {
@@ -73,7 +94,9 @@ describe('GET /status/transaction/{txHash}', () => {
   });
 
   it('answers 401 without an API key', async () => {
-    const res = await api(process.env.GATEWAY_URL as string).get(`/status/transaction/0x${'ab'.repeat(32)}?chainRef=devnet-a`);
+    const res = await api(process.env.GATEWAY_URL as string).get(
+      `/status/transaction/0x${'ab'.repeat(32)}?chainRef=devnet-a`,
+    );
     expect(res.status).toBe(401);
   });
 });

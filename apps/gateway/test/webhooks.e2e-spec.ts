@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { HDNodeWallet } from 'ethers';
 import { api, ApiClient, ApiResponse, testEnv, waitFor } from '@swapgw/testing';
 import { verifySignature } from '../src/webhooks/webhook-signature';
-import { buildSwap, freshQuote } from './faults/fault-support';
+import { buildSwap, freshQuote } from './support/swap-steps';
 import { OpenApiValidator } from './support/openapi-validator';
 import { PrivateStack, startPrivateStack } from './support/private-stack';
 

@@ -653,7 +653,7 @@ export interface components {
             /** @description The permit signature in EIP-2098 form {r, vs}; one signature form only */
             permitSignatureCompact?: components["schemas"]["PermitSignatureCompactDto"];
             /**
-             * @description User-paid builds (see gasPayment): how the first leg gets the input token. approve (default): an approve step when the allowance is short. eip2612 / permit2: no approve step; the first leg is ONE call to the chain's SwapGatewayRouter carrying the permit, signed for spender = the quote route's permit.spender and value/amount = permit.amount (see README "Permits" for the typed data). permit2 adds one approve of the token to Permit2 (MaxUint256, once per token) when the allowance to Permit2 is short. Only where the route's permit object is present (EVM ERC-20 first leg); otherwise 400 VALIDATION_FAILED.
+             * @description User-paid builds (see gasPayment): how the first leg gets the input token. approve (default): an approve step when the allowance is short. eip2612 / permit2: no approve step; the first leg is ONE call to the chain's SwapGatewayRouter carrying the permit, signed for spender = the quote route's permit.spender and value/amount = permit.amountBaseUnits (see README "Permits" for the typed data). permit2 adds one approve of the token to Permit2 (MaxUint256, once per token) when the allowance to Permit2 is short. Only where the route's permit object is present (EVM ERC-20 first leg); otherwise 400 VALIDATION_FAILED.
              * @enum {string}
              */
             permitType?: "eip2612" | "permit2" | "approve";
@@ -1070,12 +1070,21 @@ export interface components {
             v: number;
         };
         QuotedSwapDto: {
-            /** @description Base units of tokenIn the route spends */
+            /**
+             * @description What the route spends, in units of tokenIn
+             * @example 25
+             */
             amountIn: string;
-            /** @description Base units of tokenOut the quote expected */
+            /**
+             * @description What the quote expected out, in units of tokenOut
+             * @example 0.0333
+             */
             expectedAmountOut: string;
             fromChain: string;
-            /** @description Base units of tokenOut the recipient gets at least (slippage applied) */
+            /**
+             * @description The least the recipient gets (slippage applied), in units of tokenOut
+             * @example 0.032967
+             */
             minAmountOut: string;
             quoteId: string;
             routeId: string;
@@ -1105,6 +1114,11 @@ export interface components {
         /** @description One route of a quote. Gas is covered by the service on every route: its relayers pay all gas and the user pays nothing extra; `gasCoverage` states the expected cost per chain (an upper bound). */
         QuoteRouteSummaryDto: {
             /**
+             * @description What goes in, in units of tokenIn (the quote's amount)
+             * @example 25
+             */
+            amountIn: string;
+            /**
              * @description Bridge provider, when the route has a bridge step
              * @example devnet-bridge
              */
@@ -1112,14 +1126,19 @@ export interface components {
             /** @example 5 */
             estimatedDurationSeconds: number;
             /**
-             * @description Expected output in base units of tokenOut
-             * @example 2991672771
+             * @description Expected output, in units of tokenOut (a decimal string, like every amount of the API)
+             * @example 0.0333
              */
             expectedAmountOut: string;
             /** @enum {string} */
             family?: "same-chain" | "cross-chain";
             /** @description Gas is sponsored on every route: the service's relayers pay all gas and the user pays nothing extra (userPays "0"). The expected cost per chain, in the native coin, is an upper bound: every ERC-20 leg counts the permit or approve step (the quote does not know the user's Permit2 allowance), and every token account that may have to be created counts its rent. Prices are the chain node's (feeSource node) or a documented fallback (feeSource fallback). */
             gasCoverage: components["schemas"]["RouteGasCoverageDto"];
+            /**
+             * @description The least output the build accepts after the quote's slippage, in units of tokenOut: what the last leg enforces on chain
+             * @example 0.032967
+             */
+            minAmountOut: string;
             /** @description Present when the first leg can take a permit instead of an approval (POST /swap/build permitType eip2612 or permit2): what to sign */
             permit?: components["schemas"]["RoutePermitInfoDto"];
             /**
@@ -1146,7 +1165,17 @@ export interface components {
              */
             stepCount: number;
             /**
-             * @description HIGH_PRICE_IMPACT (> 1% by default), THIN_LIQUIDITY (a hop takes > 10% of a pool side)
+             * @description Decimals of tokenIn: base units = amount × 10^decimals
+             * @example 6
+             */
+            tokenInDecimals: number;
+            /**
+             * @description Decimals of tokenOut
+             * @example 18
+             */
+            tokenOutDecimals: number;
+            /**
+             * @description HIGH_PRICE_IMPACT (> 1% by default), THIN_LIQUIDITY (a hop takes > 10% of a pool side), AMOUNT_EXCEEDS_LIQUIDITY (a hop takes half of a pool side or more: the amount is as large as the pool), AMOUNT_LOOKS_LIKE_BASE_UNITS (the amount is a whole number worth a token or more in base units: amounts are in units of the token, "25" for 25 USDC)
              * @example [
              *       "HIGH_PRICE_IMPACT"
              *     ]
@@ -1301,10 +1330,10 @@ export interface components {
         };
         RoutePermitInfoDto: {
             /**
-             * @description Base units: EIP-2612 value, Permit2 permitted.amount
+             * @description EIP-2612 value and Permit2 permitted.amount, in base units as the typed data takes them
              * @example 25000000
              */
-            amount: string;
+            amountBaseUnits: string;
             /**
              * @description Chain of the first leg, where the permit is used
              * @example devnet-a

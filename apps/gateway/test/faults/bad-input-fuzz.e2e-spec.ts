@@ -46,7 +46,9 @@ type Document = {
 function isDocumentedUpstreamError(path: string, status: number, text: string): boolean {
   if (path !== '/api/v1/status/transaction/{txHash}' || status !== 502) return false;
   const error = JSON.parse(text)?.error;
-  return error?.code === 'STATUS_UPSTREAM_ERROR' && !String(error?.details?.chainRef ?? '').startsWith('devnet');
+  return (
+    error?.code === 'STATUS_UPSTREAM_ERROR' && !String(error?.details?.chainRef ?? '').startsWith('devnet')
+  );
 }
 
 interface FuzzRequest {

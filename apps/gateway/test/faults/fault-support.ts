@@ -3,9 +3,7 @@ import { ErrorCatalog } from '@swapgw/contracts';
 import { ApiResponse, Stack, waitFor } from '@swapgw/testing';
 
 // Assertions and waits shared by the fault suites (outages, kafka-proxy). The swap steps they take
-// (quote, build, signing poll) are support/swap-steps.ts's; re-exported for the suites that still
-// import them from here.
-export { buildSwap, freshQuote, QuotedRoute, untilSigningReady } from '../support/swap-steps';
+// (quote, build, signing poll) are support/swap-steps.ts's.
 
 /** An ApiError body whose code is in the catalog with the status the response has. */
 export function expectApiError(res: ApiResponse, status: number): void {

@@ -17,7 +17,13 @@ import {
   waitFor,
 } from '@swapgw/testing';
 import { swapIdOf } from '../../src/swap/swap-id';
-import { buildSwap, freshQuote as freshQuoteOf, QuotedRoute, SMALL_QUOTE, untilSigningReady } from '../support/swap-steps';
+import {
+  buildSwap,
+  freshQuote as freshQuoteOf,
+  QuotedRoute,
+  SMALL_QUOTE,
+  untilSigningReady,
+} from '../support/swap-steps';
 import {
   expectAcceptedOrUnavailable,
   expectApiError,

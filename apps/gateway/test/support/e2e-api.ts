@@ -17,7 +17,8 @@ export interface E2eApi {
 /** A fresh API key (owner `<ownerPrefix>-<random>`) on the started gateways. Call in beforeAll. */
 export async function connectE2eApi(ownerPrefix: string): Promise<E2eApi> {
   const gatewayUrl = process.env.GATEWAY_URL;
-  if (!gatewayUrl) throw new Error('GATEWAY_URL is not set: run through the e2e project (global setup starts the stack)');
+  if (!gatewayUrl)
+    throw new Error('GATEWAY_URL is not set: run through the e2e project (global setup starts the stack)');
   const owner = `${ownerPrefix}-${randomUUID().slice(0, 8)}`;
   const key = await createApiKey(owner);
   const urls = (process.env.GATEWAY_URLS ?? '').split(',').filter(Boolean);

@@ -58,7 +58,9 @@ export class OpenApiValidator {
     const base = this.basePath;
     const candidates = base && pathname.startsWith(`${base}/`) ? [pathname.slice(base.length)] : [pathname];
     return Object.keys(this.document.paths).find((template) => {
-      const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`);
+      const pattern = new RegExp(
+        `^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`,
+      );
       return candidates.some((candidate) => pattern.test(candidate));
     });
   }
@@ -66,14 +68,19 @@ export class OpenApiValidator {
   check(method: string, path: string, status: number, body: unknown): OpenApiCheck {
     const template = this.templateOf(path);
     if (!template) return { valid: false, problems: [`no path in the document matches ${path}`] };
-    const operation = (this.document.paths[template] as Record<string, { responses?: Record<string, unknown> }>)[
-      method.toLowerCase()
-    ];
+    const operation = (
+      this.document.paths[template] as Record<string, { responses?: Record<string, unknown> }>
+    )[method.toLowerCase()];
     if (!operation) return { valid: false, problems: [`${method} ${template} is not in the document`] };
-    const response = operation.responses?.[String(status)] as { content?: Record<string, { schema?: unknown }> } | undefined;
-    if (!response) return { valid: false, problems: [`status ${status} of ${method} ${template} is not documented`] };
+    const response = operation.responses?.[String(status)] as
+      { content?: Record<string, { schema?: unknown }> } | undefined;
+    if (!response)
+      return { valid: false, problems: [`status ${status} of ${method} ${template} is not documented`] };
     if (!response.content?.['application/json']?.schema) {
-      return { valid: false, problems: [`status ${status} of ${method} ${template} declares no JSON schema`] };
+      return {
+        valid: false,
+        problems: [`status ${status} of ${method} ${template} declares no JSON schema`],
+      };
     }
     const key = `${method.toLowerCase()} ${template} ${status}`;
     let validate = this.cache.get(key);
@@ -81,7 +88,10 @@ export class OpenApiValidator {
       try {
         validate = this.ajv.compile(withDefsRefs(response.content['application/json'].schema) as object);
       } catch (error) {
-        return { valid: false, problems: [`could not compile the schema of ${key}: ${(error as Error).message}`] };
+        return {
+          valid: false,
+          problems: [`could not compile the schema of ${key}: ${(error as Error).message}`],
+        };
       }
       this.cache.set(key, validate);
     }
@@ -93,7 +103,9 @@ export class OpenApiValidator {
   assertResponse(method: string, path: string, status: number, body: unknown): void {
     const result = this.check(method, path, status, body);
     if (!result.valid) {
-      throw new Error(`${method} ${path} ${status} does not match the OpenAPI document:\n  ${result.problems.join('\n  ')}`);
+      throw new Error(
+        `${method} ${path} ${status} does not match the OpenAPI document:\n  ${result.problems.join('\n  ')}`,
+      );
     }
   }
 }

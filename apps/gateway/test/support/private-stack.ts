@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { dropDatabase, ensureDatabase } from '@swapgw/persistence';
-import { createApiKey, KafkaBroker, Stack, startKafkaBroker, startStack, StartStackOptions, testEnv } from '@swapgw/testing';
+import {
+  createApiKey,
+  KafkaBroker,
+  Stack,
+  startKafkaBroker,
+  startStack,
+  StartStackOptions,
+  testEnv,
+} from '@swapgw/testing';
 
 export interface PrivateStack {
   stack: Stack;
@@ -19,7 +27,10 @@ export interface PrivateStack {
  * without disturbing the other suites. The database is `swapgw_<label>_<random>`; the apps migrate
  * it when they start.
  */
-export async function startPrivateStack(label: string, options: Omit<StartStackOptions, 'apps'> = {}): Promise<PrivateStack> {
+export async function startPrivateStack(
+  label: string,
+  options: Omit<StartStackOptions, 'apps'> = {},
+): Promise<PrivateStack> {
   const url = new URL(testEnv().databaseUrl);
   url.pathname = `/swapgw_${label}_${randomBytes(4).toString('hex')}`;
   const databaseUrl = url.toString();
@@ -27,7 +38,10 @@ export async function startPrivateStack(label: string, options: Omit<StartStackO
   const broker = await startKafkaBroker();
   let stack: Stack;
   try {
-    stack = await startStack({ ...options, env: { KAFKA_BROKERS: broker.brokers, DATABASE_URL: databaseUrl, ...options.env } });
+    stack = await startStack({
+      ...options,
+      env: { KAFKA_BROKERS: broker.brokers, DATABASE_URL: databaseUrl, ...options.env },
+    });
   } catch (error) {
     await broker.stop();
     await dropDatabase(databaseUrl);

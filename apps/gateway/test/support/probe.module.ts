@@ -97,30 +97,46 @@ class ProbeController {
   /** A service call that cannot be answered in time (1 ms bound). */
   @Get('service-timeout')
   serviceTimeout(@Query('as') as?: string): Promise<unknown> {
-    return this.services.call(Topics.catalogRequests, 'probe.unanswered', 'probe', {}, {
-      timeoutMs: 1,
-      unavailableAs: as === 'upstream' ? ErrorCodes.QUOTE_UPSTREAM_FAILED : undefined,
-    });
+    return this.services.call(
+      Topics.catalogRequests,
+      'probe.unanswered',
+      'probe',
+      {},
+      {
+        timeoutMs: 1,
+        unavailableAs: as === 'upstream' ? ErrorCodes.QUOTE_UPSTREAM_FAILED : undefined,
+      },
+    );
   }
 
   @Post('orders')
   @Idempotent({ required: true })
-  async create(@Owner() owner: string, @IdempotencyKey() key: string, @Body() body: ProbeOrderDto): Promise<unknown> {
+  async create(
+    @Owner() owner: string,
+    @IdempotencyKey() key: string,
+    @Body() body: ProbeOrderDto,
+  ): Promise<unknown> {
     probeState.executions += 1;
     const execution = probeState.executions;
     if (body.behaviour === 'hold') {
       probeState.held += 1;
       await probeState.gate.wait();
     }
-    if (body.behaviour === 'client') throw new CodedError(ErrorCodes.INVALID_AMOUNT, 'probe refuses this amount');
-    if (body.behaviour === 'server') throw new CodedError(ErrorCodes.SERVICE_UNAVAILABLE, 'probe upstream down');
+    if (body.behaviour === 'client')
+      throw new CodedError(ErrorCodes.INVALID_AMOUNT, 'probe refuses this amount');
+    if (body.behaviour === 'server')
+      throw new CodedError(ErrorCodes.SERVICE_UNAVAILABLE, 'probe upstream down');
     return { execution, owner, idempotencyKey: key, amount: body.amount };
   }
 
   @Post('orders/:orderId/replace')
   @HttpCode(202)
   @Idempotent({ required: false })
-  replace(@Param('orderId') orderId: string, @IdempotencyKey() key: string, @Body() body: ProbeOrderDto): unknown {
+  replace(
+    @Param('orderId') orderId: string,
+    @IdempotencyKey() key: string,
+    @Body() body: ProbeOrderDto,
+  ): unknown {
     probeState.executions += 1;
     return { orderId, idempotencyKey: key, amount: body.amount, execution: probeState.executions };
   }

@@ -71,7 +71,8 @@ export async function openSseStream(
             else if (line.includes(':'))
               fields[line.slice(0, line.indexOf(':'))] = line.slice(line.indexOf(':') + 1).trimStart();
           }
-          if (fields.event) events.push({ id: fields.id, event: fields.event, data: JSON.parse(fields.data) });
+          if (fields.event)
+            events.push({ id: fields.id, event: fields.event, data: JSON.parse(fields.data) });
           options.onFrame?.();
         }
       }

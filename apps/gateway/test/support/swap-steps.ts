@@ -1,3 +1,4 @@
+import { parseUnits } from 'ethers';
 import { ApiClient, ApiResponse, waitFor } from '@swapgw/testing';
 import type { E2eApi } from './e2e-api';
 
@@ -21,7 +22,16 @@ const documentedBy = (caller: SwapCaller) => caller.documented ?? unchecked;
 /** What the suites read of a quote's route; each may read more (pass its own type). */
 export interface FirstRoute {
   routeId: string;
+  /** In units of tokenOut, as every amount of the API. */
   expectedAmountOut: string;
+  tokenOutDecimals: number;
+}
+
+/** A route's expected output in base units of tokenOut, to compare with balances read on chain. */
+export function expectedOutBaseUnits(
+  route: Pick<FirstRoute, 'expectedAmountOut' | 'tokenOutDecimals'>,
+): bigint {
+  return parseUnits(route.expectedAmountOut, route.tokenOutDecimals);
 }
 
 /** A quote that must succeed (200, at least one route), and its first route. */

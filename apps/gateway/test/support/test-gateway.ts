@@ -54,9 +54,14 @@ export async function startTestGateway(options: {
     // Never join the real `gateway` group: these throwaway instances would take swap.events
     // partitions from the gateways other tests talk to.
     KAFKA_GROUP_ID: `gateway-e2e-${process.pid}`,
+    // Nor the real `gateway-webhooks` group: its events would be recorded in this instance's database.
+    WEBHOOK_KAFKA_GROUP_ID: `gateway-webhooks-e2e-${process.pid}`,
     ...options.env,
   });
-  const gateway = await createGatewayApp(config, { extraModules: options.extraModules, prepare: options.prepare });
+  const gateway = await createGatewayApp(config, {
+    extraModules: options.extraModules,
+    prepare: options.prepare,
+  });
   await gateway.app.listen(0, '127.0.0.1');
   await gateway.startConsumers();
   const address = gateway.app.getHttpServer().address() as { port: number };

@@ -20,7 +20,9 @@ describe('a step waits in `confirming` until the transaction has the confirmatio
   let client: ApiClient;
 
   beforeAll(async () => {
-    privateStack = await startPrivateStack('confirming', { appEnv: { 'signer-surface': { CONFIRMATIONS_REQUIRED: '2' } } });
+    privateStack = await startPrivateStack('confirming', {
+      appEnv: { 'signer-surface': { CONFIRMATIONS_REQUIRED: '2' } },
+    });
     client = api(privateStack.stack.gatewayUrl!, await privateStack.createApiKey('confirming-e2e'));
   }, 600_000);
 
@@ -30,22 +32,46 @@ describe('a step waits in `confirming` until the transaction has the confirmatio
   }, 180_000);
 
   /** Polls the signing endpoint until `accept` takes the answer. */
-  const pollSigning = <T>(swapId: string, description: string, accept: (res: { status: number; body: any }) => T | null) =>
-    waitFor(async () => accept(await client.get(`/swap/${swapId}/signing`)), { timeoutMs: 60_000, intervalMs: 250, description });
+  const pollSigning = <T>(
+    swapId: string,
+    description: string,
+    accept: (res: { status: number; body: any }) => T | null,
+  ) =>
+    waitFor(async () => accept(await client.get(`/swap/${swapId}/signing`)), {
+      timeoutMs: 60_000,
+      intervalMs: 250,
+      description,
+    });
 
   it('approve then swap: each step shows confirming 1 of 2, and the next step comes only after one more block', async () => {
-    const { quoteId, route } = await quoteFirstRoute({ client }, { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '3' });
-    const swapId = await buildSwapId({ client }, { quoteId, routeId: route.routeId, userAddress: wallet.address, gasPayment: 'user', waitForTxRequestMs: 20_000 });
+    const { quoteId, route } = await quoteFirstRoute(
+      { client },
+      { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '3' },
+    );
+    const swapId = await buildSwapId(
+      { client },
+      {
+        quoteId,
+        routeId: route.routeId,
+        userAddress: wallet.address,
+        gasPayment: 'user',
+        waitForTxRequestMs: 20_000,
+      },
+    );
 
     for (const current of [1, 2]) {
-      const ready = await pollSigning(swapId, `step ${current} ready`, (res) => (res.status === 200 && res.body.data.signing.step.current === current ? res : null));
+      const ready = await pollSigning(swapId, `step ${current} ready`, (res) =>
+        res.status === 200 && res.body.data.signing.step.current === current ? res : null,
+      );
       expect(ready.body.data.signing.step).toEqual({ current, total: 2 });
       const rawTx = await wallet.signTransaction(ready.body.data.signing.payload.transaction);
       const txHash = Transaction.from(rawTx).hash!;
       const submitted = await client.post(`/swap/${swapId}/signing`, { rawTx });
       expect(submitted.status).toBe(200);
 
-      const confirming = await pollSigning(swapId, `step ${current} confirming`, (res) => (res.body.data?.status === 'confirming' ? res : null));
+      const confirming = await pollSigning(swapId, `step ${current} confirming`, (res) =>
+        res.body.data?.status === 'confirming' ? res : null,
+      );
       expect(confirming.status).toBe(202);
       expect(confirming.body.data).toMatchObject({
         swapId,
@@ -68,6 +94,9 @@ describe('a step waits in `confirming` until the transaction has the confirmatio
     }
 
     const terminal = await pollSigning(swapId, 'swap completed', (res) => (res.status === 409 ? res : null));
-    expect(terminal.body.error).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed' } });
+    expect(terminal.body.error).toMatchObject({
+      code: 'EXECUTION_TERMINAL',
+      details: { status: 'completed' },
+    });
   });
 });

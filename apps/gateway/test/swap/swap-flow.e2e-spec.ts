@@ -3,7 +3,7 @@ import { HDNodeWallet, Transaction, TransactionRequest, Wallet } from 'ethers';
 import { api, ApiClient, createApiKey, waitFor } from '@swapgw/testing';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
-import { nextSigning, quoteFirstRoute, submitSigned } from '../support/swap-steps';
+import { nextSigning, quoteFirstRoute, submitSigned, expectedOutBaseUnits } from '../support/swap-steps';
 
 // A user's whole swap through HTTP on the devnet: quote, build, then for each step GET the payload,
 // sign it with an ethers wallet (anvil account 1) and POST it, until the swap is terminal.
@@ -15,7 +15,11 @@ interface SigningBody {
   swapId: string;
   mode: 'sync' | 'async';
   status: string;
-  signing: { step: { current: number; total: number } | null; payload?: { type: string; transaction: TransactionRequest }; expiresAtMs: number | null };
+  signing: {
+    step: { current: number; total: number } | null;
+    payload?: { type: string; transaction: TransactionRequest };
+    expiresAtMs: number | null;
+  };
 }
 
 describe('swap execution through HTTP on the devnet', () => {
@@ -33,7 +37,12 @@ describe('swap execution through HTTP on the devnet', () => {
   afterAll(() => devnet.destroy());
 
   const quote = (body: Record<string, unknown>) =>
-    quoteFirstRoute<{ routeId: string; expectedAmountOut: string; stepCount: number }>(swapApi, body);
+    quoteFirstRoute<{
+      routeId: string;
+      expectedAmountOut: string;
+      tokenOutDecimals: number;
+      stepCount: number;
+    }>(swapApi, body);
 
   /** Signs and submits every step; returns the steps signed and the terminal status. */
   async function signEveryStep(swapId: string, wallet: Wallet | HDNodeWallet) {
@@ -48,21 +57,51 @@ describe('swap execution through HTTP on the devnet', () => {
       const rawTx = await wallet.signTransaction(signing.payload!.transaction);
       const submitted = await submitSigned(swapApi, swapId, rawTx);
       expect(submitted.status).toBe(200);
-      expect(submitted.body.data).toMatchObject({ swapId, status: 'submitted', nextAction: 'poll', step: signing.step, txHash: Transaction.from(rawTx).hash });
-      signed.push({ ...signing.step!, to: String(signing.payload!.transaction.to), txHash: submitted.body.data.txHash as string });
+      expect(submitted.body.data).toMatchObject({
+        swapId,
+        status: 'submitted',
+        nextAction: 'poll',
+        step: signing.step,
+        txHash: Transaction.from(rawTx).hash,
+      });
+      signed.push({
+        ...signing.step!,
+        to: String(signing.payload!.transaction.to),
+        txHash: submitted.body.data.txHash as string,
+      });
       step = signing.step!.current;
     }
   }
 
   it('same chain: approve then swap USDC → WETH, balances move as quoted within slippage', async () => {
     const wallet = accountWallet(1);
-    const { quoteId, route } = await quote({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amount: '25', slippageBps: 100 });
+    const { quoteId, route } = await quote({
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      tokenIn: 'USDC',
+      tokenOut: 'WETH',
+      amount: '25',
+      slippageBps: 100,
+    });
     const usdcBefore = await balanceOf('devnet-a', 'USDC', wallet.address);
     const wethBefore = await balanceOf('devnet-a', 'WETH', wallet.address);
 
-    const build = documented('POST', '/swap/build', await client.post('/swap/build', { quoteId, routeId: route.routeId, userAddress: wallet.address, gasPayment: 'user', waitForTxRequestMs: 20_000 }));
+    const build = documented(
+      'POST',
+      '/swap/build',
+      await client.post('/swap/build', {
+        quoteId,
+        routeId: route.routeId,
+        userAddress: wallet.address,
+        gasPayment: 'user',
+        waitForTxRequestMs: 20_000,
+      }),
+    );
     expect([200, 202]).toContain(build.status);
-    expect(build.body.data).toMatchObject({ mode: build.status === 200 ? 'sync' : 'async', nextAction: build.status === 200 ? 'sign' : 'poll' });
+    expect(build.body.data).toMatchObject({
+      mode: build.status === 200 ? 'sync' : 'async',
+      nextAction: build.status === 200 ? 'sign' : 'poll',
+    });
     const swapId = build.body.data.swapId as string;
 
     const { signed, terminal } = await signEveryStep(swapId, wallet);
@@ -72,7 +111,7 @@ describe('swap execution through HTTP on the devnet', () => {
     const usdcSpent = usdcBefore - (await balanceOf('devnet-a', 'USDC', wallet.address));
     const wethGained = (await balanceOf('devnet-a', 'WETH', wallet.address)) - wethBefore;
     expect(usdcSpent).toBe(25_000_000n);
-    const expected = BigInt(route.expectedAmountOut);
+    const expected = expectedOutBaseUnits(route);
     expect(wethGained).toBeGreaterThanOrEqual((expected * 9_900n) / 10_000n);
 
     // The finished swap stays readable as a resource (the signing endpoint answers 409 for it):
@@ -83,13 +122,40 @@ describe('swap execution through HTTP on the devnet', () => {
       swapId,
       status: 'completed',
       failure: null,
-      quoted: { quoteId, routeId: route.routeId, fromChain: 'devnet-a', toChain: 'devnet-a', amountIn: '25000000', expectedAmountOut: route.expectedAmountOut },
+      quoted: {
+        quoteId,
+        routeId: route.routeId,
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        amountIn: '25',
+        expectedAmountOut: route.expectedAmountOut,
+      },
       steps: [
-        { index: 1, kind: 'approve', chain: 'devnet-a', status: 'confirmed', txHash: signed[0].txHash, submittedAtMs: expect.any(Number), confirmedAtMs: expect.any(Number) },
-        { index: 2, kind: 'swap', chain: 'devnet-a', status: 'confirmed', txHash: signed[1].txHash, submittedAtMs: expect.any(Number), confirmedAtMs: expect.any(Number) },
+        {
+          index: 1,
+          kind: 'approve',
+          chain: 'devnet-a',
+          status: 'confirmed',
+          txHash: signed[0].txHash,
+          submittedAtMs: expect.any(Number),
+          confirmedAtMs: expect.any(Number),
+        },
+        {
+          index: 2,
+          kind: 'swap',
+          chain: 'devnet-a',
+          status: 'confirmed',
+          txHash: signed[1].txHash,
+          submittedAtMs: expect.any(Number),
+          confirmedAtMs: expect.any(Number),
+        },
       ],
     });
-    expect(read.body.data.quoted.tokenIn).toMatchObject({ symbol: 'USDC', address: devnet.chain('devnet-a').tokens.USDC.address, decimals: 6 });
+    expect(read.body.data.quoted.tokenIn).toMatchObject({
+      symbol: 'USDC',
+      address: devnet.chain('devnet-a').tokens.USDC.address,
+      decimals: 6,
+    });
 
     // Nobody else reads it: the same 404 SWAP_NOT_FOUND as an unknown swap.
     const stranger = api(client.baseUrl, await createApiKey(`swap-e2e-stranger-${randomUUID().slice(0, 8)}`));
@@ -99,7 +165,11 @@ describe('swap execution through HTTP on the devnet', () => {
     expect((await client.get(`/swap/${randomUUID()}`)).body.error.code).toBe('SWAP_NOT_FOUND');
 
     // Listed among the owner's completed swaps.
-    const completed = documented('GET', '/swaps?status=completed', await client.get('/swaps?status=completed&limit=100'));
+    const completed = documented(
+      'GET',
+      '/swaps?status=completed',
+      await client.get('/swaps?status=completed&limit=100'),
+    );
     expect(completed.status).toBe(200);
     expect(completed.body.data.map((s: { swapId: string }) => s.swapId)).toContain(swapId);
     expect(completed.body.data.every((s: { status: string }) => s.status === 'completed')).toBe(true);
@@ -111,9 +181,21 @@ describe('swap execution through HTTP on the devnet', () => {
     const wallet = accountWallet(5);
     const built: string[] = [];
     for (let i = 0; i < 3; i += 1) {
-      const quoted = await owner.post('/quote', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amount: '1' });
+      const quoted = await owner.post('/quote', {
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        tokenIn: 'USDC',
+        tokenOut: 'WETH',
+        amount: '1',
+      });
       expect(quoted.status).toBe(200);
-      const build = await owner.post('/swap/build', { quoteId: quoted.body.data.quoteId, routeId: quoted.body.data.routes[0].routeId, userAddress: wallet.address, gasPayment: 'user', waitForTxRequestMs: 0 });
+      const build = await owner.post('/swap/build', {
+        quoteId: quoted.body.data.quoteId,
+        routeId: quoted.body.data.routes[0].routeId,
+        userAddress: wallet.address,
+        gasPayment: 'user',
+        waitForTxRequestMs: 0,
+      });
       expect([200, 202]).toContain(build.status);
       built.push(build.body.data.swapId as string);
     }
@@ -123,7 +205,11 @@ describe('swap execution through HTTP on the devnet', () => {
     expect(first.status).toBe(200);
     expect(first.body.data.map((s: { swapId: string }) => s.swapId)).toEqual(newestFirst.slice(0, 2));
     expect(first.body.meta.nextCursor).toEqual(expect.any(String));
-    const second = documented('GET', '/swaps', await owner.get(`/swaps?limit=2&cursor=${encodeURIComponent(first.body.meta.nextCursor)}`));
+    const second = documented(
+      'GET',
+      '/swaps',
+      await owner.get(`/swaps?limit=2&cursor=${encodeURIComponent(first.body.meta.nextCursor)}`),
+    );
     expect(second.body.data.map((s: { swapId: string }) => s.swapId)).toEqual(newestFirst.slice(2));
     expect(second.body.meta.nextCursor).toBeNull();
 
@@ -144,21 +230,40 @@ describe('swap execution through HTTP on the devnet', () => {
     expect(unknown.body.error.code).toBe('VALIDATION_FAILED');
     const tooMany = await owner.get('/swaps?limit=101');
     expect(tooMany.status).toBe(400);
-    const foreignCursor = documented('GET', '/swaps', await owner.get(`/swaps?status=planning&cursor=${encodeURIComponent(first.body.meta.nextCursor)}`));
+    const foreignCursor = documented(
+      'GET',
+      '/swaps',
+      await owner.get(`/swaps?status=planning&cursor=${encodeURIComponent(first.body.meta.nextCursor)}`),
+    );
     expect(foreignCursor.status).toBe(400);
     expect(foreignCursor.body.error.code).toBe('INVALID_CURSOR');
     // Another owner's list does not hold them.
     const others = await client.get('/swaps?limit=100');
-    expect(others.body.data.map((s: { swapId: string }) => s.swapId)).not.toEqual(expect.arrayContaining([built[0]]));
+    expect(others.body.data.map((s: { swapId: string }) => s.swapId)).not.toEqual(
+      expect.arrayContaining([built[0]]),
+    );
   });
 
   it('cross chain: approve → bridge deposit on devnet-a, then approve → swap on devnet-b once the relayer delivered', async () => {
     const wallet = accountWallet(2);
-    const { quoteId, route } = await quote({ fromChain: 'devnet-a', toChain: 'devnet-b', tokenIn: 'USDC', tokenOut: 'DAI', amount: '40', slippageBps: 100 });
+    const { quoteId, route } = await quote({
+      fromChain: 'devnet-a',
+      toChain: 'devnet-b',
+      tokenIn: 'USDC',
+      tokenOut: 'DAI',
+      amount: '40',
+      slippageBps: 100,
+    });
     const usdcBeforeA = await balanceOf('devnet-a', 'USDC', wallet.address);
     const daiBeforeB = await balanceOf('devnet-b', 'DAI', wallet.address);
 
-    const build = await client.post('/swap/build', { quoteId, routeId: route.routeId, userAddress: wallet.address, gasPayment: 'user', waitForTxRequestMs: 20_000 });
+    const build = await client.post('/swap/build', {
+      quoteId,
+      routeId: route.routeId,
+      userAddress: wallet.address,
+      gasPayment: 'user',
+      waitForTxRequestMs: 20_000,
+    });
     expect([200, 202]).toContain(build.status);
     const { signed, terminal } = await signEveryStep(build.body.data.swapId, wallet);
 
@@ -166,14 +271,26 @@ describe('swap execution through HTTP on the devnet', () => {
     expect(terminal).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed' } });
     expect(usdcBeforeA - (await balanceOf('devnet-a', 'USDC', wallet.address))).toBe(40_000_000n);
     const daiGained = (await balanceOf('devnet-b', 'DAI', wallet.address)) - daiBeforeB;
-    expect(daiGained).toBeGreaterThanOrEqual((BigInt(route.expectedAmountOut) * 9_900n) / 10_000n);
+    expect(daiGained).toBeGreaterThanOrEqual((expectedOutBaseUnits(route) * 9_900n) / 10_000n);
   });
 
   it('refuses a signed transaction that differs from the payload with 409, and a retried build answers the same swap', async () => {
     const wallet = accountWallet(3);
-    const { quoteId, route } = await quote({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '5' });
+    const { quoteId, route } = await quote({
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      tokenIn: 'USDC',
+      tokenOut: 'DAI',
+      amount: '5',
+    });
     const key = `tamper-${randomUUID()}`;
-    const body = { quoteId, routeId: route.routeId, userAddress: wallet.address, gasPayment: 'user', waitForTxRequestMs: 20_000 };
+    const body = {
+      quoteId,
+      routeId: route.routeId,
+      userAddress: wallet.address,
+      gasPayment: 'user',
+      waitForTxRequestMs: 20_000,
+    };
     const build = await client.post('/swap/build', body, { idempotencyKey: key });
     const again = await client.post('/swap/build', body, { idempotencyKey: key });
     expect(again.body.data.swapId).toBe(build.body.data.swapId);
@@ -181,8 +298,15 @@ describe('swap execution through HTTP on the devnet', () => {
 
     const ready = await nextSigning(swapApi, swapId);
     expect(ready.status).toBe(200);
-    const transaction = { ...ready.body.data.signing.payload!.transaction, data: '0x095ea7b3' + '00'.repeat(64) };
-    const tampered = documented('POST', `/swap/${swapId}/signing`, await client.post(`/swap/${swapId}/signing`, { rawTx: await wallet.signTransaction(transaction) }));
+    const transaction = {
+      ...ready.body.data.signing.payload!.transaction,
+      data: '0x095ea7b3' + '00'.repeat(64),
+    };
+    const tampered = documented(
+      'POST',
+      `/swap/${swapId}/signing`,
+      await client.post(`/swap/${swapId}/signing`, { rawTx: await wallet.signTransaction(transaction) }),
+    );
     expect(tampered.status).toBe(409);
     expect(tampered.body.error.code).toBe('TX_REQUEST_MISMATCH');
 
@@ -194,15 +318,37 @@ describe('swap execution through HTTP on the devnet', () => {
   });
 
   it('answers 400 without userAddress and 404 QUOTE_NOT_FOUND for an unknown quote or another API key’s', async () => {
-    const { quoteId, route } = await quote({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amount: '1' });
-    const missing = documented('POST', '/swap/build', await client.post('/swap/build', { quoteId, routeId: route.routeId }));
+    const { quoteId, route } = await quote({
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      tokenIn: 'USDC',
+      tokenOut: 'WETH',
+      amount: '1',
+    });
+    const missing = documented(
+      'POST',
+      '/swap/build',
+      await client.post('/swap/build', { quoteId, routeId: route.routeId }),
+    );
     expect(missing.status).toBe(400);
     expect(missing.body.error.code).toBe('VALIDATION_FAILED');
-    const unknown = documented('POST', '/swap/build', await client.post('/swap/build', { quoteId: 'q_unknown', routeId: route.routeId, userAddress: accountWallet(4).address }));
+    const unknown = documented(
+      'POST',
+      '/swap/build',
+      await client.post('/swap/build', {
+        quoteId: 'q_unknown',
+        routeId: route.routeId,
+        userAddress: accountWallet(4).address,
+      }),
+    );
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe('QUOTE_NOT_FOUND');
     const otherOwner = api(client.baseUrl, await createApiKey(`swap-e2e-thief-${randomUUID().slice(0, 8)}`));
-    const borrowed = await otherOwner.post('/swap/build', { quoteId, routeId: route.routeId, userAddress: accountWallet(4).address });
+    const borrowed = await otherOwner.post('/swap/build', {
+      quoteId,
+      routeId: route.routeId,
+      userAddress: accountWallet(4).address,
+    });
     expect(borrowed.status).toBe(404);
     expect(borrowed.body.error.code).toBe('QUOTE_NOT_FOUND');
   });

@@ -12,7 +12,13 @@ import { SOLANA_FEE_PAYER_COUNT, solanaConnection, solanaFeePayer, solanaTestWal
 import { waitFor } from '@swapgw/testing';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
-import { buildSwapId, nextSigning as nextSigningOf, quoteFirstRoute, submitSigned } from '../support/swap-steps';
+import {
+  buildSwapId,
+  nextSigning as nextSigningOf,
+  quoteFirstRoute,
+  submitSigned,
+  expectedOutBaseUnits,
+} from '../support/swap-steps';
 
 // Gas covered by the service (the default, gasPayment sponsored) across EVM and Solana: fresh
 // wallets holding USDC and no native token at all (0 lamports, 0 wei) complete swaps through the
@@ -224,7 +230,7 @@ describe('gas covered by the service between EVM and Solana: wallets without SOL
       slippageBps: 100,
       recipient: recipient.address,
     });
-    const minimum = (BigInt(route.expectedAmountOut) * 9_900n) / 10_000n;
+    const minimum = (expectedOutBaseUnits(route) * 9_900n) / 10_000n;
 
     const swapId = await build(quoteId, route.routeId, wallet.publicKey.toBase58(), recipient.address);
     const { asked, solanaTxs, terminal } = await signEveryStep(swapId, { solana: wallet, evm: recipient });
@@ -289,7 +295,7 @@ describe('gas covered by the service between EVM and Solana: wallets without SOL
         description: 'bridged USDC on Solana',
       },
     );
-    expect(received).toBe(BigInt(route.expectedAmountOut));
+    expect(received).toBe(expectedOutBaseUnits(route));
     // The recipient had no USDC account: the bridge's release created it, paid (fee and rent) by the
     // bridge authority; the recipient still holds no lamports of its own.
     expect(await lamportsOf(recipient.publicKey)).toBe(0n);

@@ -3,7 +3,13 @@ import { ethersTypedDataArgs, TypedDataV4 } from '@swapgw/chains';
 import { api, ApiClient, createApiKey, waitFor } from '@swapgw/testing';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
-import { buildSwapId, nextSigning as nextSigningOf, quoteFirstRoute, submitSigned } from '../support/swap-steps';
+import {
+  buildSwapId,
+  nextSigning as nextSigningOf,
+  quoteFirstRoute,
+  submitSigned,
+  expectedOutBaseUnits,
+} from '../support/swap-steps';
 
 // Gas covered by the service (the default, gasPayment sponsored): fresh wallets that hold the input
 // token and not one wei of ETH complete swaps through the spec's flow (build → poll signing → sign
@@ -12,7 +18,8 @@ import { buildSwapId, nextSigning as nextSigningOf, quoteFirstRoute, submitSigne
 const devnet = new DevnetEvm();
 const chainOf = (id: string) => devnet.chain(id);
 const providerOf = (chain: string) => devnet.provider(chain);
-const tokenOn = (chain: string, symbol: string, runner?: Wallet | HDNodeWallet) => devnet.token(chain, symbol, runner);
+const tokenOn = (chain: string, symbol: string, runner?: Wallet | HDNodeWallet) =>
+  devnet.token(chain, symbol, runner);
 const balanceOf = (chain: string, symbol: string, holder: string) => devnet.balanceOf(chain, symbol, holder);
 const ethOf = (chain: string, holder: string) => devnet.ethOf(chain, holder);
 
@@ -56,6 +63,7 @@ describe('gas covered by the service: zero-ETH wallets swap on one chain and acr
     quoteFirstRoute<{
       routeId: string;
       expectedAmountOut: string;
+      tokenOutDecimals: number;
       signatures: Array<{ chain: string; kind: string; payloadType: string; mayBeSkipped: boolean }>;
     }>(swapApi, body);
 
@@ -132,7 +140,7 @@ describe('gas covered by the service: zero-ETH wallets swap on one chain and acr
     expect(await ethOf('devnet-a', wallet.address)).toBe(0n);
     expect(await balanceOf('devnet-a', 'USDC', wallet.address)).toBe(30_000_000n);
     expect(await balanceOf('devnet-a', 'WETH', wallet.address)).toBeGreaterThanOrEqual(
-      (BigInt(route.expectedAmountOut) * 9_900n) / 10_000n,
+      (expectedOutBaseUnits(route) * 9_900n) / 10_000n,
     );
   });
 
@@ -167,7 +175,7 @@ describe('gas covered by the service: zero-ETH wallets swap on one chain and acr
     );
     expect(await balanceOf('devnet-a', 'WETH', wallet.address)).toBe(2n * amount);
     expect(await balanceOf('devnet-a', 'USDC', wallet.address)).toBeGreaterThanOrEqual(
-      (BigInt(route.expectedAmountOut) * 9_900n) / 10_000n,
+      (expectedOutBaseUnits(route) * 9_900n) / 10_000n,
     );
 
     // A second swap of the same token needs no approve: Permit2 keeps its allowance, one signature.
@@ -205,7 +213,7 @@ describe('gas covered by the service: zero-ETH wallets swap on one chain and acr
       amount: '40',
       slippageBps: 100,
     });
-    const minimum = (BigInt(route.expectedAmountOut) * 9_900n) / 10_000n;
+    const minimum = (expectedOutBaseUnits(route) * 9_900n) / 10_000n;
     const daiBefore = await balanceOf('devnet-b', 'DAI', wallet.address);
     const signedOn: number[] = [];
 

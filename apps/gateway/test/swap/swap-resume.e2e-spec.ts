@@ -23,7 +23,11 @@ function partitionOf(key: string, partitions: number): number {
     replicas: [0],
     isr: [0],
   }));
-  return Partitioners.DefaultPartitioner()({ topic: Topics.signingEvents, partitionMetadata, message: { key, value: null } });
+  return Partitioners.DefaultPartitioner()({
+    topic: Topics.signingEvents,
+    partitionMetadata,
+    message: { key, value: null },
+  });
 }
 
 describe('a planner killed mid-swap resumes it after restart', () => {
@@ -56,7 +60,8 @@ describe('a planner killed mid-swap resumes it after restart', () => {
         if (group.state !== 'Stable' || group.members.length < 2) return null;
         const member = group.members.find((m) => m.clientId.includes(plannerB!.instanceId));
         if (!member) return null;
-        const assignment = AssignerProtocol.MemberAssignment.decode(member.memberAssignment)?.assignment ?? {};
+        const assignment =
+          AssignerProtocol.MemberAssignment.decode(member.memberAssignment)?.assignment ?? {};
         const partitions = assignment[Topics.signingEvents] ?? [];
         return partitions.length > 0 ? partitions : null;
       },
@@ -85,11 +90,20 @@ describe('a planner killed mid-swap resumes it after restart', () => {
     do key = `resume-${randomUUID()}`;
     while (!owned.includes(partitionOf(swapIdOf(owner, key), partitions.length)));
 
-    const { quoteId, route } = await quoteFirstRoute({ client }, { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '3' });
+    const { quoteId, route } = await quoteFirstRoute(
+      { client },
+      { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '3' },
+    );
     const nonceBefore = await provider.getTransactionCount(wallet.address);
     const build = await client.post(
       '/swap/build',
-      { quoteId, routeId: route.routeId, userAddress: wallet.address, gasPayment: 'user', waitForTxRequestMs: 20_000 },
+      {
+        quoteId,
+        routeId: route.routeId,
+        userAddress: wallet.address,
+        gasPayment: 'user',
+        waitForTxRequestMs: 20_000,
+      },
       { idempotencyKey: key },
     );
     expect([200, 202]).toContain(build.status);
@@ -99,13 +113,21 @@ describe('a planner killed mid-swap resumes it after restart', () => {
     const first = await readyStep(swapId, 0);
     expect(first.signing.step).toEqual({ current: 1, total: 2 });
     await plannerB!.kill('SIGKILL'); // mid-swap: the confirmation of step 1 is for it to handle
-    const submitted = await client.post(`/swap/${swapId}/signing`, { rawTx: await wallet.signTransaction(first.signing.payload.transaction) });
+    const submitted = await client.post(`/swap/${swapId}/signing`, {
+      rawTx: await wallet.signTransaction(first.signing.payload.transaction),
+    });
     expect(submitted.status).toBe(200);
     await plannerB!.restart();
 
     const second = await readyStep(swapId, 1);
     expect(second.signing.step).toEqual({ current: 2, total: 2 });
-    expect((await client.post(`/swap/${swapId}/signing`, { rawTx: await wallet.signTransaction(second.signing.payload.transaction) })).status).toBe(200);
+    expect(
+      (
+        await client.post(`/swap/${swapId}/signing`, {
+          rawTx: await wallet.signTransaction(second.signing.payload.transaction),
+        })
+      ).status,
+    ).toBe(200);
     const terminal = await readyStep(swapId, 2);
     expect(terminal).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed' } });
 

@@ -6,7 +6,7 @@ import { solanaConnection, solanaTestWallet } from '@swapgw/devnet';
 import { ApiClient, waitFor } from '@swapgw/testing';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
-import { nextSigning, quoteFirstRoute, submitSigned } from '../support/swap-steps';
+import { nextSigning, quoteFirstRoute, submitSigned, expectedOutBaseUnits } from '../support/swap-steps';
 
 // EVM ⇄ Solana swaps through HTTP on the devnet. The client holds a Solana Keypair (signs the
 // Solana steps with web3.js) and an ethers wallet (signs the EVM steps). The build names the
@@ -74,7 +74,10 @@ describe('EVM ⇄ Solana swaps through HTTP on the devnet', () => {
       let rawTx: string;
       let txHash: string;
       if (payload.type === 'solana-versioned-transaction') {
-        expect(signing.clientHints).toMatchObject({ recommendedWallet: 'Phantom', network: 'Solana Devnet (local)' });
+        expect(signing.clientHints).toMatchObject({
+          recommendedWallet: 'Phantom',
+          network: 'Solana Devnet (local)',
+        });
         rawTx = signSolana(payload, wallets.solana);
         txHash = bs58.encode(VersionedTransaction.deserialize(Buffer.from(rawTx, 'base64')).signatures[0]);
       } else {
@@ -93,31 +96,56 @@ describe('EVM ⇄ Solana swaps through HTTP on the devnet', () => {
   it('Solana → devnet-a: the Solana wallet bridges USDC, the EVM recipient approves and swaps it to WETH', async () => {
     const keypair = solanaTestWallet(6);
     const evm = accountWallet(8);
-    const { quoteId, route } = await quote({ fromChain: 'solana-devnet', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amount: '20', slippageBps: 100, recipient: evm.address });
+    const { quoteId, route } = await quote({
+      fromChain: 'solana-devnet',
+      toChain: 'devnet-a',
+      tokenIn: 'USDC',
+      tokenOut: 'WETH',
+      amount: '20',
+      slippageBps: 100,
+      recipient: evm.address,
+    });
     const usdcBefore = await solanaUsdc(keypair.publicKey);
     const wethBefore = await balanceOnA('WETH', evm.address);
 
-    const build = documented('POST', '/swap/build', await client.post('/swap/build', {
-      quoteId,
-      routeId: route.routeId,
-      userAddress: keypair.publicKey.toBase58(),
-      recipient: evm.address,
-      gasPayment: 'user',
-      waitForTxRequestMs: 20_000,
-    }));
+    const build = documented(
+      'POST',
+      '/swap/build',
+      await client.post('/swap/build', {
+        quoteId,
+        routeId: route.routeId,
+        userAddress: keypair.publicKey.toBase58(),
+        recipient: evm.address,
+        gasPayment: 'user',
+        waitForTxRequestMs: 20_000,
+      }),
+    );
     expect([200, 202]).toContain(build.status);
     const { signed, terminal } = await signEveryStep(build.body.data.swapId, { evm, solana: keypair });
 
-    expect(signed).toEqual(['1/3 solana-versioned-transaction', '2/3 evm-transaction', '3/3 evm-transaction']);
+    expect(signed).toEqual([
+      '1/3 solana-versioned-transaction',
+      '2/3 evm-transaction',
+      '3/3 evm-transaction',
+    ]);
     expect(terminal).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed' } });
     expect(usdcBefore - (await solanaUsdc(keypair.publicKey))).toBe(20_000_000n);
-    expect((await balanceOnA('WETH', evm.address)) - wethBefore).toBeGreaterThanOrEqual((BigInt(route.expectedAmountOut) * 9_900n) / 10_000n);
+    expect((await balanceOnA('WETH', evm.address)) - wethBefore).toBeGreaterThanOrEqual(
+      (expectedOutBaseUnits(route) * 9_900n) / 10_000n,
+    );
   });
 
   it('devnet-a → Solana: the EVM wallet approves and deposits to the Solana wallet, whose USDC account receives it', async () => {
     const keypair = solanaTestWallet(7);
     const evm = accountWallet(9);
-    const { quoteId, route } = await quote({ fromChain: 'devnet-a', toChain: 'solana-devnet', tokenIn: 'USDC', tokenOut: 'USDC', amount: '15', recipient: keypair.publicKey.toBase58() });
+    const { quoteId, route } = await quote({
+      fromChain: 'devnet-a',
+      toChain: 'solana-devnet',
+      tokenIn: 'USDC',
+      tokenOut: 'USDC',
+      amount: '15',
+      recipient: keypair.publicKey.toBase58(),
+    });
     const usdcBeforeA = await balanceOnA('USDC', evm.address);
     const usdcBeforeSolana = await solanaUsdc(keypair.publicKey);
 
@@ -143,36 +171,81 @@ describe('EVM ⇄ Solana swaps through HTTP on the devnet', () => {
       },
       { timeoutMs: 30_000, intervalMs: 300, description: 'bridged USDC on Solana' },
     );
-    expect(received).toBe(BigInt(route.expectedAmountOut));
+    expect(received).toBe(expectedOutBaseUnits(route));
   });
 
   it('refuses a tampered Solana transaction with 409 and addresses of the wrong family with 400 INVALID_ADDRESS', async () => {
     const keypair = solanaTestWallet(5);
     const evm = accountWallet(8);
-    const { quoteId, route } = await quote({ fromChain: 'solana-devnet', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'USDC', amount: '3', recipient: evm.address });
+    const { quoteId, route } = await quote({
+      fromChain: 'solana-devnet',
+      toChain: 'devnet-a',
+      tokenIn: 'USDC',
+      tokenOut: 'USDC',
+      amount: '3',
+      recipient: evm.address,
+    });
 
-    const evmOnSolana = documented('POST', '/swap/build', await client.post('/swap/build', { quoteId, routeId: route.routeId, userAddress: evm.address, recipient: evm.address }));
+    const evmOnSolana = documented(
+      'POST',
+      '/swap/build',
+      await client.post('/swap/build', {
+        quoteId,
+        routeId: route.routeId,
+        userAddress: evm.address,
+        recipient: evm.address,
+      }),
+    );
     expect(evmOnSolana.status).toBe(400);
     expect(evmOnSolana.body.error.code).toBe('INVALID_ADDRESS');
-    const solanaOnEvm = await client.post('/swap/build', { quoteId, routeId: route.routeId, userAddress: keypair.publicKey.toBase58(), recipient: keypair.publicKey.toBase58() });
+    const solanaOnEvm = await client.post('/swap/build', {
+      quoteId,
+      routeId: route.routeId,
+      userAddress: keypair.publicKey.toBase58(),
+      recipient: keypair.publicKey.toBase58(),
+    });
     expect(solanaOnEvm.status).toBe(400);
     expect(solanaOnEvm.body.error.code).toBe('INVALID_ADDRESS');
 
-    const build = await client.post('/swap/build', { quoteId, routeId: route.routeId, userAddress: keypair.publicKey.toBase58(), recipient: evm.address, gasPayment: 'user', waitForTxRequestMs: 20_000 });
+    const build = await client.post('/swap/build', {
+      quoteId,
+      routeId: route.routeId,
+      userAddress: keypair.publicKey.toBase58(),
+      recipient: evm.address,
+      gasPayment: 'user',
+      waitForTxRequestMs: 20_000,
+    });
     const swapId = build.body.data.swapId as string;
     const ready = await nextSigning(swapApi, swapId);
     expect(ready.status).toBe(200);
-    const issued = VersionedTransaction.deserialize(Buffer.from((ready.body.data.signing.payload as SolanaPayload).transaction, 'base64'));
+    const issued = VersionedTransaction.deserialize(
+      Buffer.from((ready.body.data.signing.payload as SolanaPayload).transaction, 'base64'),
+    );
     // Same blockhash and fee payer, the USDC sent to another wallet's account instead of the vault.
     const tampered = new VersionedTransaction(
       new TransactionMessage({
         payerKey: keypair.publicKey,
         recentBlockhash: issued.message.recentBlockhash,
-        instructions: [createTransferCheckedInstruction(usdcAccount(keypair.publicKey), mint, usdcAccount(Keypair.generate().publicKey), keypair.publicKey, 3_000_000n, 6)],
+        instructions: [
+          createTransferCheckedInstruction(
+            usdcAccount(keypair.publicKey),
+            mint,
+            usdcAccount(Keypair.generate().publicKey),
+            keypair.publicKey,
+            3_000_000n,
+            6,
+          ),
+        ],
       }).compileToV0Message(),
     );
     tampered.sign([keypair]);
-    const refused = documented('POST', `/swap/${swapId}/signing`, await client.post(`/swap/${swapId}/signing`, { rawTx: Buffer.from(tampered.serialize()).toString('base64') }));
+    const refused = documented(
+      'POST',
+      `/swap/${swapId}/signing`,
+      await client.post(`/swap/${swapId}/signing`, {
+        rawTx: Buffer.from(tampered.serialize()).toString('base64'),
+      }),
+    );
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('TX_REQUEST_MISMATCH');
     const garbage = await client.post(`/swap/${swapId}/signing`, { rawTx: 'AAAA' });

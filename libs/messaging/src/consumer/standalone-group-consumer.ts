@@ -1,6 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { KafkaContext } from '@nestjs/microservices';
-import type { Consumer as NestKafkaConsumer, KafkaMessage, Producer as NestKafkaProducer } from '@nestjs/microservices/external/kafka.interface';
+import type {
+  Consumer as NestKafkaConsumer,
+  KafkaMessage,
+  Producer as NestKafkaProducer,
+} from '@nestjs/microservices/external/kafka.interface';
 import { Consumer, Kafka, Producer } from 'kafkajs';
 import { kafkaServerOptions, KafkaSettings } from '../kafka/kafka-settings';
 import { ConsumerLagSampler } from '../metrics/consumer-lag-sampler';
@@ -50,21 +54,39 @@ export class StandaloneGroupConsumer {
   async stop(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.retryTimer);
-    await Promise.allSettled([this.consumer?.disconnect(), this.producer?.disconnect(), this.lagSampler?.stop()]);
+    await Promise.allSettled([
+      this.consumer?.disconnect(),
+      this.producer?.disconnect(),
+      this.lagSampler?.stop(),
+    ]);
   }
 
   private async run(): Promise<void> {
     const { settings, groupId, topics } = this.options;
-    const options = kafkaServerOptions({ ...settings, clientId: `${settings.clientId}-${this.options.clientIdSuffix}` }, groupId);
+    const options = kafkaServerOptions(
+      { ...settings, clientId: `${settings.clientId}-${this.options.clientIdSuffix}` },
+      groupId,
+    );
     const kafka = new Kafka(options.client as ConstructorParameters<typeof Kafka>[0]);
     const consumer = kafka.consumer(options.consumer as Parameters<Kafka['consumer']>[0]);
     const producer = kafka.producer(options.producer as Parameters<Kafka['producer']>[0]);
     this.consumer = consumer;
     this.producer = producer;
+    // stop() may come while this is still connecting: each step checks, and leaves nothing running.
+    const stopped = async (): Promise<boolean> => {
+      if (!this.stopping) return false;
+      await Promise.allSettled([consumer.disconnect(), producer.disconnect()]);
+      return true;
+    };
     try {
       await producer.connect();
       await consumer.connect();
-      await consumer.subscribe({ topics: [...topics], fromBeginning: options.subscribe?.fromBeginning ?? true });
+      if (await stopped()) return;
+      await consumer.subscribe({
+        topics: [...topics],
+        fromBeginning: options.subscribe?.fromBeginning ?? true,
+      });
+      if (await stopped()) return;
       await consumer.run({
         partitionsConsumedConcurrently: options.run?.partitionsConsumedConcurrently,
         // kafkajs commits a message's offset only after this resolves (and not when it throws).
@@ -81,13 +103,19 @@ export class StandaloneGroupConsumer {
           await this.options.handle(topic, parseValue(message.value), ctx);
         },
       });
+      if (await stopped()) return;
       this.lagSampler = new ConsumerLagSampler(settings, groupId);
       this.lagSampler.start();
       this.logger.log({ msg: 'consumer group running', group: groupId, topics });
     } catch (error) {
       await Promise.allSettled([consumer.disconnect(), producer.disconnect()]);
       if (this.stopping) return;
-      this.logger.error({ msg: 'consumer group could not start; retrying', group: groupId, error: (error as Error).message, retryInMs: START_RETRY_MS });
+      this.logger.error({
+        msg: 'consumer group could not start; retrying',
+        group: groupId,
+        error: (error as Error).message,
+        retryInMs: START_RETRY_MS,
+      });
       this.retryTimer = setTimeout(() => void this.run(), START_RETRY_MS);
       this.retryTimer.unref();
     }
