@@ -28,7 +28,10 @@ function packageOf(url) {
   return path.basename(url);
 }
 
-for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort()) {
+for (const file of fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.cpuprofile'))
+  .sort()) {
   const profile = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map();
@@ -59,7 +62,9 @@ for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).
   const pct = (us) => `${((100 * us) / Math.max(1, busy)).toFixed(1)}%`;
   console.log(`\n== ${file}: ${ms(busy)} busy of ${ms(total)} sampled`);
   console.log('-- packages');
-  for (const [name, us] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`${pct(us).padStart(6)}  ${name}`);
+  for (const [name, us] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 12))
+    console.log(`${pct(us).padStart(6)}  ${name}`);
   console.log('-- functions (self time)');
-  for (const [name, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(us).padStart(6)}  ${name}`);
+  for (const [name, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`${pct(us).padStart(6)}  ${name}`);
 }

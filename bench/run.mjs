@@ -47,7 +47,14 @@ import { useProjectNode } from '../tools/stack/node-runtime.mjs';
 
 await useProjectNode();
 
-const SCENARIOS = ['gateway-overhead', 'kafka-request-reply', 'quote-latency', 'sync-build-latency', 'soak', 'soak-scaled'];
+const SCENARIOS = [
+  'gateway-overhead',
+  'kafka-request-reply',
+  'quote-latency',
+  'sync-build-latency',
+  'soak',
+  'soak-scaled',
+];
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(`--${name}`);
 const option = (name, fallback) => {
@@ -92,7 +99,8 @@ const settings = {
   probeAfterSeconds: positive('probe-after-s', 10),
   logLevel: option('log-level', 'warn'),
 };
-if (!['sponsored', 'user'].includes(settings.soakGasPayment)) throw new Error('--soak-gas-payment is sponsored or user');
+if (!['sponsored', 'user'].includes(settings.soakGasPayment))
+  throw new Error('--soak-gas-payment is sponsored or user');
 const echo = flag('echo');
 const keepLogs = flag('keep-logs');
 // Every app writes a V8 CPU profile there when it stops (open in Chrome DevTools or speedscope).
@@ -297,7 +305,11 @@ async function startApps(infra) {
     },
   ];
   for (const g of gateways) {
-    const env = { ...appEnv('gateway', base, { gatewayPort: g.port }), METRICS_PORT: String(g.metricsPort), ...g.env };
+    const env = {
+      ...appEnv('gateway', base, { gatewayPort: g.port }),
+      METRICS_PORT: String(g.metricsPort),
+      ...g.env,
+    };
     const proc = await startAppProcess('gateway', env, {
       logFile: path.join(logDir, `${g.name}.log`),
       echo,

@@ -57,7 +57,12 @@ interface StartedProcess {
  */
 function processGroupsOf(started: StartedProcess[], databaseUrl: string): () => Promise<ProcessGroup[]> {
   return async () => [
-    ...started.map((p) => ({ name: p.name, pids: [p.pid], withDescendants: true, excludeFromServiceTotal: p.outsideServices })),
+    ...started.map((p) => ({
+      name: p.name,
+      pids: [p.pid],
+      withDescendants: true,
+      excludeFromServiceTotal: p.outsideServices,
+    })),
     {
       name: 'postgres backends',
       pids: await postgresBackendPids(databaseUrl).catch(() => []),
@@ -164,7 +169,8 @@ async function main(): Promise<number> {
   fs.writeFileSync(path.join(resultsDir, `${stamp}.md`), `${markdown}\n`);
   process.stdout.write(`${markdown}\n\nResults: ${path.join(resultsDir, `${stamp}.json`)} and .md\n`);
   const soakFailed = results.some(
-    (r) => (r.scenario === 'soak' || r.scenario === 'soak-scaled') && r.verdict !== 'none lost, none duplicated',
+    (r) =>
+      (r.scenario === 'soak' || r.scenario === 'soak-scaled') && r.verdict !== 'none lost, none duplicated',
   );
   return errors.length > 0 || soakFailed ? 1 : 0;
 }

@@ -50,7 +50,11 @@ function copyAssets(dirs) {
       if (entry.isDirectory()) {
         if (entry.name === 'node_modules' || entry.name === 'test') continue;
         walk(full);
-      } else if (entry.name.endsWith('.json') && !entry.name.startsWith('project.json') && !entry.name.startsWith('tsconfig')) {
+      } else if (
+        entry.name.endsWith('.json') &&
+        !entry.name.startsWith('project.json') &&
+        !entry.name.startsWith('tsconfig')
+      ) {
         const out = path.join(outDir, path.relative(root, full));
         fs.mkdirSync(path.dirname(out), { recursive: true });
         fs.copyFileSync(full, out);

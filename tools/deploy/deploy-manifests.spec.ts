@@ -25,11 +25,46 @@ function parseAll(file: string): any[] {
 // maxReplicas: the partitions an instance can get (8 per reply topic for the gateway, 6 per topic
 // for the services).
 const APPS = [
-  { app: 'gateway', port: 3000, ready: '/api/v1/health?scope=instance', live: '/metrics', metricsPort: 9464, maxReplicas: 8 },
-  { app: 'quote-service', port: 3101, ready: '/health/ready', live: '/health/live', metricsPort: 3101, maxReplicas: 6 },
-  { app: 'execution-planner', port: 3102, ready: '/health/ready', live: '/health/live', metricsPort: 3102, maxReplicas: 6 },
-  { app: 'signer-surface', port: 3103, ready: '/health/ready', live: '/health/live', metricsPort: 3103, maxReplicas: 6 },
-  { app: 'limit-order-service', port: 3104, ready: '/health/ready', live: '/health/live', metricsPort: 3104, maxReplicas: 6 },
+  {
+    app: 'gateway',
+    port: 3000,
+    ready: '/api/v1/health?scope=instance',
+    live: '/metrics',
+    metricsPort: 9464,
+    maxReplicas: 8,
+  },
+  {
+    app: 'quote-service',
+    port: 3101,
+    ready: '/health/ready',
+    live: '/health/live',
+    metricsPort: 3101,
+    maxReplicas: 6,
+  },
+  {
+    app: 'execution-planner',
+    port: 3102,
+    ready: '/health/ready',
+    live: '/health/live',
+    metricsPort: 3102,
+    maxReplicas: 6,
+  },
+  {
+    app: 'signer-surface',
+    port: 3103,
+    ready: '/health/ready',
+    live: '/health/live',
+    metricsPort: 3103,
+    maxReplicas: 6,
+  },
+  {
+    app: 'limit-order-service',
+    port: 3104,
+    ready: '/health/ready',
+    live: '/health/live',
+    metricsPort: 3104,
+    maxReplicas: 6,
+  },
 ];
 
 /** The containerPort a probe's `port` (a number or a port name) points at. */
@@ -71,7 +106,8 @@ describe('deploy/k8s', () => {
       expect(container.ports.map((p: any) => p.containerPort)).toContain(metricsPort);
       const portVariable = app === 'gateway' ? 'PORT' : 'HEALTH_PORT';
       expect(container.env).toContainEqual({ name: portVariable, value: String(port) });
-      if (app === 'gateway') expect(container.env).toContainEqual({ name: 'METRICS_PORT', value: String(metricsPort) });
+      if (app === 'gateway')
+        expect(container.env).toContainEqual({ name: 'METRICS_PORT', value: String(metricsPort) });
       expect(container.envFrom).toEqual([
         { configMapRef: { name: 'swapgw-config' } },
         { secretRef: { name: 'swapgw-secrets' } },
@@ -109,7 +145,10 @@ describe('deploy/k8s', () => {
       expect(hpa.spec.minReplicas).toBe(2);
       expect(hpa.spec.maxReplicas).toBe(maxReplicas);
       expect(hpa.spec.metrics).toEqual([
-        { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: expect.any(Number) } } },
+        {
+          type: 'Resource',
+          resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: expect.any(Number) } },
+        },
       ]);
       const target = hpa.spec.metrics[0].resource.target.averageUtilization;
       expect(target).toBeGreaterThanOrEqual(50);
@@ -117,7 +156,8 @@ describe('deploy/k8s', () => {
       // The HPA owns the replica count: a replicas field would reset it on every apply.
       expect(deployment.spec.replicas).toBeUndefined();
       // CPU utilisation is relative to the request: every container must have one.
-      for (const container of deployment.spec.template.spec.containers) expect(container.resources.requests.cpu).toBeDefined();
+      for (const container of deployment.spec.template.spec.containers)
+        expect(container.resources.requests.cpu).toBeDefined();
 
       expect(pdb.apiVersion).toBe('policy/v1');
       expect(pdb.metadata.namespace).toBe(deployment.metadata.namespace);
@@ -180,12 +220,16 @@ describe('Dockerfile', () => {
     expect(text).toContain('dist/apps/${APP}/src/main.js');
     expect(text).toContain('USER node');
     const exposed = (/^EXPOSE (.*)$/m.exec(text)?.[1] ?? '').split(/\s+/).map(Number);
-    for (const { port, metricsPort } of APPS) expect(exposed).toEqual(expect.arrayContaining([port, metricsPort]));
+    for (const { port, metricsPort } of APPS)
+      expect(exposed).toEqual(expect.arrayContaining([port, metricsPort]));
   });
 
   describe('HEALTHCHECK', () => {
     const healthcheck = () => {
-      const line = read('Dockerfile').replace(/\\\n\s*/g, ' ').split('\n').filter((l) => l.startsWith('HEALTHCHECK '));
+      const line = read('Dockerfile')
+        .replace(/\\\n\s*/g, ' ')
+        .split('\n')
+        .filter((l) => l.startsWith('HEALTHCHECK '));
       expect(line).toHaveLength(1);
       const match = /^HEALTHCHECK (.*?)CMD (\[.*\])$/.exec(line[0]);
       if (!match) throw new Error(`HEALTHCHECK not in exec form: ${line[0]}`);
@@ -202,35 +246,43 @@ describe('Dockerfile', () => {
 
     // Runs the check's script for each APP against a local server standing in for the app: it must
     // ask the app's own endpoint, on the port the container's environment (or the default) gives.
-    it.each(APPS)('checks $app on its health endpoint: healthy on 200, unhealthy on 503 or no answer', async ({ app, port, ready }) => {
-      const script = healthcheck().command[2];
-      const path = app === 'gateway' ? ready : '/health/live';
-      const requested: string[] = [];
-      let status = 200;
-      const server = createServer((req, res) => {
-        requested.push(req.url ?? '');
-        res.writeHead(req.url === path ? status : 404).end();
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-      const free = (server.address() as AddressInfo).port;
-      const portVariable = app === 'gateway' ? 'PORT' : 'HEALTH_PORT';
-      const check = (env: Record<string, string>) =>
-        new Promise<number | null>((resolve) => {
-          const child = spawn(process.execPath, ['-e', script], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'ignore' });
-          child.once('exit', (code) => resolve(code));
+    it.each(APPS)(
+      'checks $app on its health endpoint: healthy on 200, unhealthy on 503 or no answer',
+      async ({ app, port, ready }) => {
+        const script = healthcheck().command[2];
+        const path = app === 'gateway' ? ready : '/health/live';
+        const requested: string[] = [];
+        let status = 200;
+        const server = createServer((req, res) => {
+          requested.push(req.url ?? '');
+          res.writeHead(req.url === path ? status : 404).end();
         });
-      try {
-        expect(await check({ APP: app, [portVariable]: String(free) })).toBe(0);
-        status = 503;
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+        const free = (server.address() as AddressInfo).port;
+        const portVariable = app === 'gateway' ? 'PORT' : 'HEALTH_PORT';
+        const check = (env: Record<string, string>) =>
+          new Promise<number | null>((resolve) => {
+            const child = spawn(process.execPath, ['-e', script], {
+              env: { PATH: process.env.PATH ?? '', ...env },
+              stdio: 'ignore',
+            });
+            child.once('exit', (code) => resolve(code));
+          });
+        try {
+          expect(await check({ APP: app, [portVariable]: String(free) })).toBe(0);
+          status = 503;
+          expect(await check({ APP: app, [portVariable]: String(free) })).toBe(1);
+          expect(requested).toEqual([path, path]);
+        } finally {
+          await new Promise<void>((resolve) => server.close(() => resolve()));
+        }
+        // Nothing listens there any more: unhealthy, not hung.
         expect(await check({ APP: app, [portVariable]: String(free) })).toBe(1);
-        expect(requested).toEqual([path, path]);
-      } finally {
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-      }
-      // Nothing listens there any more: unhealthy, not hung.
-      expect(await check({ APP: app, [portVariable]: String(free) })).toBe(1);
-      // Without the variable the script falls back to the app's default port.
-      expect(script).toMatch(app === 'gateway' ? new RegExp(`e\\.PORT\\|\\|${port}\\b`) : new RegExp(`'${app}':${port}\\b`));
-    });
+        // Without the variable the script falls back to the app's default port.
+        expect(script).toMatch(
+          app === 'gateway' ? new RegExp(`e\\.PORT\\|\\|${port}\\b`) : new RegExp(`'${app}':${port}\\b`),
+        );
+      },
+    );
   });
 });

@@ -8,7 +8,9 @@ async function main(): Promise<void> {
   const settings = kafkaSettingsFromEnv('topic-init');
   const specs = allTopicSpecs();
   await ensureTopics(settings, specs);
-  process.stdout.write(`topics ready on ${settings.brokers.join(',')}: ${specs.map((s) => s.name).join(', ')}\n`);
+  process.stdout.write(
+    `topics ready on ${settings.brokers.join(',')}: ${specs.map((s) => s.name).join(', ')}\n`,
+  );
 }
 
 main().catch((error: Error) => {

@@ -49,7 +49,12 @@ export function resourceNameOf(topic: string): string {
 }
 
 function main(): void {
-  const root = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []));
+  const root = path.resolve(
+    __dirname,
+    '..',
+    '..',
+    ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []),
+  );
   const target = path.join(root, TOPICS_MANIFEST_PATH);
   const text = renderTopicsManifest();
   if (process.argv.includes('--check')) {

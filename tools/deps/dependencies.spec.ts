@@ -14,7 +14,8 @@ const builtins = new Set(builtinModules);
 /** Declared packages no source file imports by name: who uses them instead. */
 const USED_WITHOUT_IMPORT: Record<string, string> = {
   '@foundry-rs/anvil': 'libs/devnet/src/anvil.ts resolves its per-platform binary package',
-  '@redocly/cli': 'tools/stack/openapi.mjs runs its bin to lint apps/gateway/openapi.json (npm run openapi, npm test)',
+  '@redocly/cli':
+    'tools/stack/openapi.mjs runs its bin to lint apps/gateway/openapi.json (npm run openapi, npm test)',
   '@swc/cli': 'tools/build/build.mjs runs node_modules/.bin/swc',
   '@swc/core': 'the compiler behind @swc/cli and @swc/jest',
   '@swc/jest': 'jest.config.js transform',

@@ -30,7 +30,9 @@ const TEMPLATE = path.join(here, 'server.properties.template');
 const LOG4J2 = path.join(here, 'log4j2.yaml');
 const TOOLS_LOG4J2 = path.join(here, 'tools-log4j2.yaml');
 /** The Kafka version of pom.xml: the broker and the tools jars the cache must hold. */
-export const KAFKA_VERSION = /<kafka\.version>([^<]+)<\/kafka\.version>/.exec(fs.readFileSync(POM, 'utf8'))[1];
+export const KAFKA_VERSION = /<kafka\.version>([^<]+)<\/kafka\.version>/.exec(
+  fs.readFileSync(POM, 'utf8'),
+)[1];
 const BROKER_JAR = `kafka_2.13-${KAFKA_VERSION}.jar`;
 const TOOLS_JAR = `kafka-tools-${KAFKA_VERSION}.jar`;
 
@@ -54,11 +56,21 @@ export async function fetchKafka({ libsDir = DEFAULT_LIBS_DIR } = {}) {
   });
   const staging = `${libsDir}.tmp-${process.pid}`;
   fs.rmSync(staging, { recursive: true, force: true });
-  log(`fetching org.apache.kafka:kafka_2.13 and kafka-tools ${KAFKA_VERSION} from Maven Central into ${displayPath(libsDir)}`);
+  log(
+    `fetching org.apache.kafka:kafka_2.13 and kafka-tools ${KAFKA_VERSION} from Maven Central into ${displayPath(libsDir)}`,
+  );
   try {
     await exec(
       'mvn',
-      ['-q', '-B', '-f', POM, 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${staging}`],
+      [
+        '-q',
+        '-B',
+        '-f',
+        POM,
+        'dependency:copy-dependencies',
+        '-DincludeScope=runtime',
+        `-DoutputDirectory=${staging}`,
+      ],
       { inherit: true },
     );
   } catch (error) {
@@ -178,7 +190,9 @@ export async function waitForBroker(port, { timeoutMs = 90_000, isAlive = () => 
   let lastError;
   while (Date.now() < deadline) {
     if (!isAlive()) {
-      throw new Error(`Kafka exited during start-up${logFile ? `; last log lines:\n${tail(logFile, 30)}` : ''}`);
+      throw new Error(
+        `Kafka exited during start-up${logFile ? `; last log lines:\n${tail(logFile, 30)}` : ''}`,
+      );
     }
     try {
       const brokers = await fetchMetadata(port);
@@ -211,7 +225,9 @@ function tail(file, lines) {
  */
 function exec(command, args, { inherit = false } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', inherit ? 'inherit' : 'pipe', inherit ? 'inherit' : 'pipe'] });
+    const child = spawn(command, args, {
+      stdio: ['ignore', inherit ? 'inherit' : 'pipe', inherit ? 'inherit' : 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (d) => (stdout += d));
@@ -219,7 +235,10 @@ function exec(command, args, { inherit = false } = {}) {
     child.once('error', (error) => reject(new Error(`${command} not runnable: ${error.message}`)));
     child.once('exit', (code) => {
       if (code === 0) resolve(stdout.trim());
-      else reject(new Error(`${command} ${args.slice(0, 6).join(' ')} failed (exit ${code}): ${stderr || stdout}`));
+      else
+        reject(
+          new Error(`${command} ${args.slice(0, 6).join(' ')} failed (exit ${code}): ${stderr || stdout}`),
+        );
     });
   });
 }
@@ -315,10 +334,15 @@ export async function startKafka({
       `a broker of ${files.dataDir} still runs (pid ${stalePid}) but not on port ${port}; stop it first`,
     );
   }
-  fs.writeFileSync(files.config, renderConfig({ port, controllerPort, advertisedPort, logDirs: files.logDirs }));
+  fs.writeFileSync(
+    files.config,
+    renderConfig({ port, controllerPort, advertisedPort, logDirs: files.logDirs }),
+  );
   const classpath = `${libsDir}/*`;
   if (!fs.existsSync(path.join(files.logDirs, 'meta.properties'))) {
-    const clusterId = (await java(['-cp', classpath, 'kafka.tools.StorageTool', 'random-uuid'])).split('\n').pop();
+    const clusterId = (await java(['-cp', classpath, 'kafka.tools.StorageTool', 'random-uuid']))
+      .split('\n')
+      .pop();
     await java([
       '-cp',
       classpath,
@@ -396,7 +420,10 @@ export async function stopKafka({ dataDir = DEFAULT_DATA_DIR, graceMs = 30_000 }
   return true;
 }
 
-export async function kafkaStatus({ port = Number(process.env.KAFKA_PORT || DEFAULT_PORT), dataDir = DEFAULT_DATA_DIR } = {}) {
+export async function kafkaStatus({
+  port = Number(process.env.KAFKA_PORT || DEFAULT_PORT),
+  dataDir = DEFAULT_DATA_DIR,
+} = {}) {
   const files = layout(path.resolve(dataDir));
   const pid = readPid(files.pidFile);
   const ours = pid !== undefined && isOurBroker(pid, files.config);
@@ -409,7 +436,14 @@ export async function kafkaStatus({ port = Number(process.env.KAFKA_PORT || DEFA
       error = e.message;
     }
   }
-  return { port, listening: brokers.length > 0, brokers, pid: ours ? pid : undefined, libsCached: libsPresent(DEFAULT_LIBS_DIR), error };
+  return {
+    port,
+    listening: brokers.length > 0,
+    brokers,
+    pid: ours ? pid : undefined,
+    libsCached: libsPresent(DEFAULT_LIBS_DIR),
+    error,
+  };
 }
 
 /**
@@ -468,7 +502,9 @@ export async function runKafkaTool(className, args, { libsDir = DEFAULT_LIBS_DIR
   process.on('SIGTERM', forward);
   try {
     return await new Promise((resolve, reject) => {
-      child.once('error', (error) => reject(new Error(`java not runnable: ${error.message}\n(Kafka's tools need Java 17+ on the PATH)`)));
+      child.once('error', (error) =>
+        reject(new Error(`java not runnable: ${error.message}\n(Kafka's tools need Java 17+ on the PATH)`)),
+      );
       child.once('exit', (code, signal) => resolve(code ?? 128 + (signal === 'SIGINT' ? 2 : 15)));
     });
   } finally {
@@ -512,7 +548,9 @@ async function main() {
     if (args !== rest && !process.env.KAFKA_BROKERS && !rest.includes('--help')) {
       const port = Number(process.env.KAFKA_PORT || DEFAULT_PORT);
       if (!(await isPortOpen(port))) {
-        log(`no broker on 127.0.0.1:${port}: start one (npm start, npm run kafka -- start), or name the cluster with KAFKA_BROKERS or --bootstrap-server`);
+        log(
+          `no broker on 127.0.0.1:${port}: start one (npm start, npm run kafka -- start), or name the cluster with KAFKA_BROKERS or --bootstrap-server`,
+        );
         process.exitCode = 1;
         return;
       }

@@ -54,7 +54,10 @@ process.stdout.write(JSON.stringify({
 function lint(probes: Probe[]): { results: ProbeResult[]; severities: Record<string, number> } {
   const stdout = execFileSync(process.execPath, ['--input-type=module', '-e', LINT_SCRIPT], {
     cwd: root,
-    env: { ...process.env, LINT_PROBES: JSON.stringify(probes.map((p) => ({ ...p, file: path.join(root, p.file) }))) },
+    env: {
+      ...process.env,
+      LINT_PROBES: JSON.stringify(probes.map((p) => ({ ...p, file: path.join(root, p.file) }))),
+    },
     encoding: 'utf8',
     maxBuffer: 10 * 1024 * 1024,
   });
@@ -102,7 +105,10 @@ describe('eslint.config.mjs', () => {
   let outcome: ReturnType<typeof lint>;
 
   beforeAll(() => {
-    execFileSync(path.join(root, 'node_modules', '.bin', 'nx'), ['show', 'projects'], { cwd: root, stdio: 'ignore' });
+    execFileSync(path.join(root, 'node_modules', '.bin', 'nx'), ['show', 'projects'], {
+      cwd: root,
+      stdio: 'ignore',
+    });
     outcome = lint(probes);
   }, 120_000);
 

@@ -82,6 +82,8 @@ describe('replay against a real broker', () => {
   });
 
   it('refuses an unknown topic', async () => {
-    await expect(replay({ brokers, topic: `missing-${randomUUID()}`, group })).rejects.toThrow(/does not exist/);
+    await expect(replay({ brokers, topic: `missing-${randomUUID()}`, group })).rejects.toThrow(
+      /does not exist/,
+    );
   });
 });

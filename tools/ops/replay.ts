@@ -27,7 +27,11 @@ export interface ReplayResult {
 export class ReplayError extends Error {}
 
 export async function replay(options: ReplayOptions): Promise<ReplayResult> {
-  const kafka = new Kafka({ clientId: 'swapgw-replay', brokers: options.brokers, logLevel: logLevel.NOTHING });
+  const kafka = new Kafka({
+    clientId: 'swapgw-replay',
+    brokers: options.brokers,
+    logLevel: logLevel.NOTHING,
+  });
   const admin = kafka.admin();
   await admin.connect();
   try {
@@ -35,10 +39,17 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
     await assertGroupIdle(admin, options.group);
     const partitions =
       options.fromTimestampMs === undefined
-        ? (await admin.fetchTopicOffsets(options.topic)).map((p) => ({ partition: p.partition, offset: p.low }))
+        ? (await admin.fetchTopicOffsets(options.topic)).map((p) => ({
+            partition: p.partition,
+            offset: p.low,
+          }))
         : await admin.fetchTopicOffsetsByTimestamp(options.topic, options.fromTimestampMs);
     await admin.setOffsets({ groupId: options.group, topic: options.topic, partitions });
-    return { topic: options.topic, group: options.group, partitions: partitions.sort((a, b) => a.partition - b.partition) };
+    return {
+      topic: options.topic,
+      group: options.group,
+      partitions: partitions.sort((a, b) => a.partition - b.partition),
+    };
   } finally {
     await admin.disconnect();
   }
@@ -76,9 +87,12 @@ export function parseReplayArgs(argv: string[], env: NodeJS.ProcessEnv = process
   let fromTimestampMs: number | undefined;
   if (fromTimestamp !== undefined) {
     fromTimestampMs = /^\d+$/.test(fromTimestamp) ? Number(fromTimestamp) : Date.parse(fromTimestamp);
-    if (!Number.isFinite(fromTimestampMs)) throw new ReplayError(`--from-timestamp "${fromTimestamp}" is not a date`);
+    if (!Number.isFinite(fromTimestampMs))
+      throw new ReplayError(`--from-timestamp "${fromTimestamp}" is not a date`);
   }
-  const brokers = (value('--brokers') ?? env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',').map((b) => b.trim());
+  const brokers = (value('--brokers') ?? env.KAFKA_BROKERS ?? '127.0.0.1:9092')
+    .split(',')
+    .map((b) => b.trim());
   return { brokers, topic, group, fromTimestampMs };
 }
 

@@ -22,5 +22,8 @@ if (!fs.existsSync(cli)) {
   process.exit(1);
 }
 const { spawnSync } = await import('node:child_process');
-const result = spawnSync(process.execPath, [cli, ...process.argv.slice(2)], { cwd: repoRoot, stdio: 'inherit' });
+const result = spawnSync(process.execPath, [cli, ...process.argv.slice(2)], {
+  cwd: repoRoot,
+  stdio: 'inherit',
+});
 process.exit(result.status ?? 1);

@@ -11,7 +11,13 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const requireFromRoot = createRequire(path.join(repoRoot, 'package.json'));
 
-export const APPS = ['quote-service', 'execution-planner', 'signer-surface', 'limit-order-service', 'gateway'];
+export const APPS = [
+  'quote-service',
+  'execution-planner',
+  'signer-surface',
+  'limit-order-service',
+  'gateway',
+];
 export const DEFAULT_HEALTH_PORTS = {
   'quote-service': 3101,
   'execution-planner': 3102,
@@ -29,7 +35,11 @@ export const fail = (scope, msg) => console.error(`${paint('1;31', `[${scope}]`)
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs a command to completion with inherited output; resolves with its exit code. */
-export function run(command, args, { env = process.env, cwd = repoRoot, stdoutToStderr = false, silent = false } = {}) {
+export function run(
+  command,
+  args,
+  { env = process.env, cwd = repoRoot, stdoutToStderr = false, silent = false } = {},
+) {
   return new Promise((resolve) => {
     // stdoutToStderr: for CLIs whose stdout is parsed (the keys CLI prints the key last).
     const stdout = silent ? 'ignore' : stdoutToStderr ? 2 : 'inherit';
@@ -51,7 +61,8 @@ export function dependenciesUpToDate() {
   const hiddenLock = path.join(repoRoot, 'node_modules', '.package-lock.json');
   if (!fs.existsSync(hiddenLock)) return false;
   try {
-    const wanted = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8')).packages ?? {};
+    const wanted =
+      JSON.parse(fs.readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8')).packages ?? {};
     const installed = JSON.parse(fs.readFileSync(hiddenLock, 'utf8')).packages ?? {};
     return Object.entries(wanted).every(
       ([key, spec]) => key === '' || spec.optional || spec.peer || installed[key]?.version === spec.version,
@@ -73,7 +84,8 @@ export async function bootstrap({ build = true, quiet = false } = {}) {
   if (!dependenciesUpToDate()) {
     note('setup', 'installing dependencies (npm install from package-lock.json)');
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    if ((await run(npm, ['install', '--no-audit', '--no-fund'], { stdoutToStderr: quiet })) !== 0) throw new Error('npm install failed');
+    if ((await run(npm, ['install', '--no-audit', '--no-fund'], { stdoutToStderr: quiet })) !== 0)
+      throw new Error('npm install failed');
   }
   if (build) {
     note('setup', 'building (tools/build/build.mjs)');
@@ -135,7 +147,11 @@ export async function ensureKafkaTopics(brokers, specs = topicSpecs()) {
     if (present.length > 0) {
       const metadata = await admin.fetchTopicMetadata({ topics: present.map((s) => s.name) });
       const grow = metadata.topics
-        .map((t) => ({ topic: t.name, count: specs.find((s) => s.name === t.name).partitions, have: t.partitions.length }))
+        .map((t) => ({
+          topic: t.name,
+          count: specs.find((s) => s.name === t.name).partitions,
+          have: t.partitions.length,
+        }))
         .filter((t) => t.have < t.count)
         .map(({ topic, count }) => ({ topic, count }));
       if (grow.length > 0) await admin.createPartitions({ topicPartitions: grow });
@@ -199,7 +215,8 @@ export class ManagedProcess {
       for (const line of lines) {
         this.tailLines.push(line);
         if (this.tailLines.length > 200) this.tailLines.shift();
-        if (echo) console.log(`${paint('2', `[${name}]`)} ${line.length > 400 ? `${line.slice(0, 400)}…` : line}`);
+        if (echo)
+          console.log(`${paint('2', `[${name}]`)} ${line.length > 400 ? `${line.slice(0, 400)}…` : line}`);
       }
     };
     this.child.stdout.on('data', onData);
@@ -278,7 +295,16 @@ export function devnetCli() {
  * Starts the devnet CLI (libs/devnet) and waits until it has written the manifest, which it does
  * last, once chains, contracts and relayer are up. Returns undefined when the devnet is not built.
  */
-export async function startDevnet({ manifest, portA, portB, portSolana, logFile, env = process.env, echo = false, timeoutMs = 240_000 }) {
+export async function startDevnet({
+  manifest,
+  portA,
+  portB,
+  portSolana,
+  logFile,
+  env = process.env,
+  echo = false,
+  timeoutMs = 240_000,
+}) {
   const cli = devnetCli();
   if (!cli) {
     warn('devnet', 'dist/libs/devnet/src/cli.js is missing (libs/devnet not built yet): no local chains');
@@ -327,7 +353,8 @@ export function appEnv(app, base, { gatewayPort = 3000, healthPort, relayerKeys,
     if (relayerKeys) env.RELAYER_KEYS = relayerKeys;
     if (env.RELAYER_KEYS) env.SPONSORSHIP_DAILY_BUDGET_WEI ??= DEVNET_SPONSORSHIP_DAILY_BUDGET_WEI;
     if (solanaFeePayerKeys) env.SOLANA_FEE_PAYER_KEYS = solanaFeePayerKeys;
-    if (env.SOLANA_FEE_PAYER_KEYS) env.SPONSORSHIP_DAILY_BUDGET_LAMPORTS ??= DEVNET_SPONSORSHIP_DAILY_BUDGET_LAMPORTS;
+    if (env.SOLANA_FEE_PAYER_KEYS)
+      env.SPONSORSHIP_DAILY_BUDGET_LAMPORTS ??= DEVNET_SPONSORSHIP_DAILY_BUDGET_LAMPORTS;
   } else {
     delete env.RELAYER_KEYS;
     delete env.RELAYER_KEYS_FILE;
@@ -372,10 +399,18 @@ export function relayerKeysOf(manifestPath, env = process.env) {
  */
 export function solanaFeePayerKeysOf(manifestPath, env = process.env) {
   if (env.SOLANA_FEE_PAYER_KEYS_FILE) {
-    return { source: `SOLANA_FEE_PAYER_KEYS_FILE ${env.SOLANA_FEE_PAYER_KEYS_FILE}`, keys: undefined, addresses: {} };
+    return {
+      source: `SOLANA_FEE_PAYER_KEYS_FILE ${env.SOLANA_FEE_PAYER_KEYS_FILE}`,
+      keys: undefined,
+      addresses: {},
+    };
   }
   if (env.SOLANA_FEE_PAYER_KEYS) {
-    return { source: 'SOLANA_FEE_PAYER_KEYS', keys: env.SOLANA_FEE_PAYER_KEYS, addresses: solanaAddressesOf(env.SOLANA_FEE_PAYER_KEYS) };
+    return {
+      source: 'SOLANA_FEE_PAYER_KEYS',
+      keys: env.SOLANA_FEE_PAYER_KEYS,
+      addresses: solanaAddressesOf(env.SOLANA_FEE_PAYER_KEYS),
+    };
   }
   const keysModule = path.join(repoRoot, 'dist', 'libs', 'devnet', 'src', 'solana', 'solana-keys.js');
   if (!fs.existsSync(manifestPath) || !fs.existsSync(keysModule)) return undefined;
@@ -440,13 +475,19 @@ export function healthUrlOf(app, env) {
  * `nodeArgs` go before the entry point (e.g. `--cpu-prof`, which NODE_OPTIONS does not accept).
  */
 export async function startAppProcess(app, env, { logFile, echo, timeoutMs = 120_000, nodeArgs = [] }) {
-  const proc = new ManagedProcess(app, process.execPath, ['--enable-source-maps', ...nodeArgs, appEntry(app)], { env, logFile, echo });
+  const proc = new ManagedProcess(
+    app,
+    process.execPath,
+    ['--enable-source-maps', ...nodeArgs, appEntry(app)],
+    { env, logFile, echo },
+  );
   const url = healthUrlOf(app, env);
   try {
     await pollUntil(() => httpOk(url), {
       timeoutMs,
       message: () => `${app} not ready at ${url} within ${timeoutMs} ms:\n${proc.tail()}`,
-      abortIf: () => (proc.running() ? undefined : `${app} exited during start-up (log ${logFile}):\n${proc.tail()}`),
+      abortIf: () =>
+        proc.running() ? undefined : `${app} exited during start-up (log ${logFile}):\n${proc.tail()}`,
     });
   } catch (error) {
     await proc.stop(5000);

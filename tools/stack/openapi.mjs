@@ -22,7 +22,8 @@ export const SDK_TYPES_FILE = path.join('libs', 'sdk', 'src', 'gateway-api.d.ts'
 /** The generation (or --check), the lint and the sdk types; resolves true when all passed. Build first. */
 export async function checkOpenApi({ write }) {
   const generated = (await run(process.execPath, [OPENAPI_CLI, ...(write ? [] : ['--check'])])) === 0;
-  const linted = (await run(process.execPath, [REDOCLY_CLI, 'lint', OPENAPI_FILE, '--format', 'stylish'])) === 0;
+  const linted =
+    (await run(process.execPath, [REDOCLY_CLI, 'lint', OPENAPI_FILE, '--format', 'stylish'])) === 0;
   // From the committed document: in --check mode it was just compared with the code.
   const typed = generated && (await checkSdkTypes({ write }));
   return generated && linted && typed;
@@ -43,7 +44,10 @@ export async function checkSdkTypes({ write }) {
   }
   const committed = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
   if (committed !== expected) {
-    fail('openapi', `${SDK_TYPES_FILE} is not what ${OPENAPI_FILE} generates; run \`npm run openapi\` and commit it`);
+    fail(
+      'openapi',
+      `${SDK_TYPES_FILE} is not what ${OPENAPI_FILE} generates; run \`npm run openapi\` and commit it`,
+    );
     return false;
   }
   say('openapi', `${SDK_TYPES_FILE} is up to date`);
@@ -61,7 +65,10 @@ async function sdkTypes() {
   return header + astToString(ast);
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.join(repoRoot, 'tools', 'stack', 'openapi.mjs')) {
+if (
+  process.argv[1] &&
+  path.resolve(process.argv[1]) === path.join(repoRoot, 'tools', 'stack', 'openapi.mjs')
+) {
   try {
     await bootstrap({ quiet: true });
   } catch (error) {
@@ -70,6 +77,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.join(repoRoot, 'to
   }
   const write = !process.argv.includes('--check');
   const ok = await checkOpenApi({ write });
-  if (ok) say('openapi', write ? `${OPENAPI_FILE} written and linted` : `${OPENAPI_FILE} is up to date and lints`);
+  if (ok)
+    say('openapi', write ? `${OPENAPI_FILE} written and linted` : `${OPENAPI_FILE} is up to date and lints`);
   process.exit(ok ? 0 : 1);
 }

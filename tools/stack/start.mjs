@@ -145,7 +145,14 @@ async function main() {
   const gatewayPort = Number(process.env.PORT || 3000);
   const services = present.filter((a) => a !== 'gateway');
   const supervised = services.map((app) =>
-    supervise(app, appEnv(app, base, { healthPort: healthPortOf(app), relayerKeys: relayers?.keys, solanaFeePayerKeys: feePayers?.keys })),
+    supervise(
+      app,
+      appEnv(app, base, {
+        healthPort: healthPortOf(app),
+        relayerKeys: relayers?.keys,
+        solanaFeePayerKeys: feePayers?.keys,
+      }),
+    ),
   );
   const results = await Promise.allSettled(supervised.map((s) => s.start()));
   for (const [i, result] of results.entries()) {
@@ -182,7 +189,8 @@ async function main() {
 function track(name, proc) {
   started.push({ name, stop: () => proc.stop(), killNow: () => proc.killNow() });
   void proc.exited.then(({ code, signal }) => {
-    if (!shuttingDown) fail(name, `exited (code ${code}, signal ${signal}); log: ${path.relative(repoRoot, proc.logFile)}`);
+    if (!shuttingDown)
+      fail(name, `exited (code ${code}, signal ${signal}); log: ${path.relative(repoRoot, proc.logFile)}`);
   });
 }
 
@@ -207,7 +215,11 @@ function supervise(app, env) {
   let cancelPause = () => undefined;
 
   const launch = async () => {
-    const current = new ManagedProcess(app, process.execPath, ['--enable-source-maps', appEntry(app)], { env, logFile, echo });
+    const current = new ManagedProcess(app, process.execPath, ['--enable-source-maps', appEntry(app)], {
+      env,
+      logFile,
+      echo,
+    });
     proc = current;
     try {
       await pollUntil(() => httpOk(healthUrl), {
@@ -215,7 +227,9 @@ function supervise(app, env) {
         message: () => `${app} not ready at ${healthUrl} within 120000 ms:\n${current.tail()}`,
         abortIf: () => {
           if (stopping) return `${app}: stopping`;
-          return current.running() ? undefined : `${app} exited during start-up (log ${log}):\n${current.tail()}`;
+          return current.running()
+            ? undefined
+            : `${app} exited during start-up (log ${log}):\n${current.tail()}`;
         },
       });
     } catch (error) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test` (and .ci/run): everything that must pass, against fresh real infrastructure.
 //   1. dependencies and build (as npm start)
-//   2. typecheck (tsc), lint (eslint), `npm audit` of the production dependencies (high and
+//   2. typecheck (tsc), lint (eslint), formatting (prettier --check), `npm audit` of the production dependencies (high and
 //      critical; accepted advisories in tools/deps/audit-allowlist.json), and the committed OpenAPI
 //      document (apps/gateway/openapi.json equals what the code describes; Redocly lint, no error)
 //   3. a fresh Kafka (temporary data dir, its own ports; KAFKA_BROKERS given → that cluster), a fresh
@@ -12,7 +12,7 @@
 //      DEVNET_MANIFEST and TEST_RUN_DIR exported (and RELAYER_KEYS and SOLANA_FEE_PAYER_KEYS: the
 //      devnet's sponsor relayers and Solana fee payers)
 // Everything started here is stopped at the end, on failure and on Ctrl-C. Exit code 0 only when
-// every step passed. Flags: --only unit,integration,e2e  --skip-static (no typecheck/lint/audit)
+// every step passed. Flags: --only unit,integration,e2e  --skip-static (no typecheck/lint/format/audit)
 //   --keep-logs (keep the run dir even when green)  extra args after `--` go to every jest run.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -107,10 +107,14 @@ async function startInfrastructure() {
 
   // Docker is probed only when its answer matters (neither variable given).
   const choice = requireBuilt('tools/stack/test-infrastructure.js');
-  const dockerReachable = choice.chooseTestInfrastructure(true, process.env) === 'containers' && (await choice.isDockerReachable());
+  const dockerReachable =
+    choice.chooseTestInfrastructure(true, process.env) === 'containers' && (await choice.isDockerReachable());
   let containersPromise;
   if (choice.chooseTestInfrastructure(dockerReachable, process.env) === 'containers') {
-    say('test', 'Docker engine reachable, no KAFKA_BROKERS or DATABASE_URL: Kafka and PostgreSQL as containers');
+    say(
+      'test',
+      'Docker engine reachable, no KAFKA_BROKERS or DATABASE_URL: Kafka and PostgreSQL as containers',
+    );
     containersPromise = choice.startTestContainers().then((containers) => {
       cleanups.push({ name: 'containers', fn: containers.stop });
       return containers;
@@ -133,7 +137,9 @@ async function startInfrastructure() {
   })();
 
   const databasePromise = (async () => {
-    const serverUrl = containersPromise ? (await containersPromise).databaseServerUrl : process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+    const serverUrl = containersPromise
+      ? (await containersPromise).databaseServerUrl
+      : process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
     const server = new URL(serverUrl);
     server.pathname = `/swapgw_test_${crypto.randomBytes(4).toString('hex')}`;
     const url = server.toString();
@@ -164,7 +170,12 @@ async function startInfrastructure() {
         if (/already in use/i.test(error.message) && attempt < 3) continue;
         // Chain-free suites can still run; the failure is in the summary and the exit code.
         fail('devnet', error.message);
-        results.push({ name: 'devnet', ok: false, detail: error.message.split('\n')[0], seconds: (Date.now() - t0) / 1000 });
+        results.push({
+          name: 'devnet',
+          ok: false,
+          detail: error.message.split('\n')[0],
+          seconds: (Date.now() - t0) / 1000,
+        });
         break;
       }
     }
@@ -196,7 +207,8 @@ async function startInfrastructure() {
     feePayers?.keys && !process.env.SOLANA_FEE_PAYER_KEYS && !process.env.SOLANA_FEE_PAYER_KEYS_FILE
       ? {
           SOLANA_FEE_PAYER_KEYS: feePayers.keys,
-          SPONSORSHIP_DAILY_BUDGET_LAMPORTS: process.env.SPONSORSHIP_DAILY_BUDGET_LAMPORTS || DEVNET_SPONSORSHIP_DAILY_BUDGET_LAMPORTS,
+          SPONSORSHIP_DAILY_BUDGET_LAMPORTS:
+            process.env.SPONSORSHIP_DAILY_BUDGET_LAMPORTS || DEVNET_SPONSORSHIP_DAILY_BUDGET_LAMPORTS,
         }
       : {};
   return {
@@ -255,7 +267,13 @@ async function main() {
       }
       return { ok: (await run(binOf('eslint'), ['.'])) === 0 };
     });
-    await step('audit', () => requireBuilt('tools/deps/production-audit.js').runProductionAudit({ log: say }));
+    // The tree as Prettier writes it (.prettierrc): `npm run format` fixes what this finds.
+    await step('format', async () => ({
+      ok: (await run(binOf('prettier'), ['--check', '--log-level', 'warn', '.'])) === 0,
+    }));
+    await step('audit', () =>
+      requireBuilt('tools/deps/production-audit.js').runProductionAudit({ log: say }),
+    );
     // apps/gateway/openapi.json is what the code describes, and Redocly finds no error in it.
     await step('openapi', async () => ({ ok: await checkOpenApi({ write: false }) }));
   }
@@ -266,7 +284,8 @@ async function main() {
       testEnv = { ...testEnv, ...(await infra) };
     });
     if (!ready) {
-      for (const p of projects) results.push({ name: p, ok: false, detail: 'not run: infrastructure failed', seconds: 0 });
+      for (const p of projects)
+        results.push({ name: p, ok: false, detail: 'not run: infrastructure failed', seconds: 0 });
       return;
     }
   }
@@ -287,7 +306,9 @@ try {
   const minutes = ((Date.now() - startedAt) / 60000).toFixed(1);
   console.log(`\n── npm test summary (${minutes} min) ──`);
   for (const r of results) {
-    console.log(`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(14)} ${r.seconds.toFixed(0).padStart(4)}s  ${r.detail}`);
+    console.log(
+      `  ${r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(14)} ${r.seconds.toFixed(0).padStart(4)}s  ${r.detail}`,
+    );
   }
   if (exitCode === 0 && !keepLogs) {
     fs.rmSync(runDir, { recursive: true, force: true });

@@ -16,7 +16,15 @@ type ModuleImport = Type<unknown> | DynamicModule | Promise<DynamicModule> | For
  * Each brings its own controllers, DTOs and, if it needs tables, entities via
  * TypeOrmModule.forFeature and a migration listed in migrations/index.ts.
  */
-const FEATURE_MODULES: ModuleImport[] = [CatalogModule, QuoteModule, LimitOrdersModule, SwapModule, SwapEventsModule, StatusModule, WebhooksModule];
+const FEATURE_MODULES: ModuleImport[] = [
+  CatalogModule,
+  QuoteModule,
+  LimitOrdersModule,
+  SwapModule,
+  SwapEventsModule,
+  StatusModule,
+  WebhooksModule,
+];
 
 @Module({})
 export class AppModule {

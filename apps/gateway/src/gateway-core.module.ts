@@ -43,7 +43,11 @@ export class GatewayCoreModule {
           retryAttempts: 2,
           retryDelay: 1000,
         }),
-        GatewayMessagingModule.forRoot(gatewayKafkaSettings(config), config.KAFKA_GROUP_ID, config.COMMAND_SEND_TIMEOUT_MS),
+        GatewayMessagingModule.forRoot(
+          gatewayKafkaSettings(config),
+          config.KAFKA_GROUP_ID,
+          config.COMMAND_SEND_TIMEOUT_MS,
+        ),
         AuthModule,
         HealthModule,
         MetricsModule,

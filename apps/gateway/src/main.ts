@@ -35,7 +35,11 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => shutdown('SIGINT'));
 
   await app.listen(config.PORT, config.HOST);
-  logger.log({ msg: 'gateway listening', url: `http://${config.HOST}:${config.PORT}/api/v1`, instanceId: config.INSTANCE_ID });
+  logger.log({
+    msg: 'gateway listening',
+    url: `http://${config.HOST}:${config.PORT}/api/v1`,
+    instanceId: config.INSTANCE_ID,
+  });
   // Without its consumers the swap read model would silently stop: if they cannot start (Kafka
   // away beyond kafkajs's retries), exit so that the supervisor restarts the instance.
   startConsumers().catch((error: Error) => {
@@ -46,7 +50,14 @@ async function main(): Promise<void> {
 
 main().catch((error: Error) => {
   process.stderr.write(
-    JSON.stringify({ level: 'fatal', service: 'gateway', msg: 'gateway failed to start', error: error.message, stack: error.stack, time: new Date().toISOString() }) + '\n',
+    JSON.stringify({
+      level: 'fatal',
+      service: 'gateway',
+      msg: 'gateway failed to start',
+      error: error.message,
+      stack: error.stack,
+      time: new Date().toISOString(),
+    }) + '\n',
   );
   process.exit(1);
 });

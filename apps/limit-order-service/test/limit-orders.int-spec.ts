@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Consumer, Kafka, logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import { CodedError, CreateLimitOrderRequest, LimitOrderEventTypes, MessageEnvelope, RoutePlan, Topics } from '@swapgw/contracts';
+import {
+  CodedError,
+  CreateLimitOrderRequest,
+  LimitOrderEventTypes,
+  MessageEnvelope,
+  RoutePlan,
+  Topics,
+} from '@swapgw/contracts';
 import { ensureTopics, KafkaSettings, Outbox, OutboxRelay } from '@swapgw/messaging';
 import { prepareDatabase, serviceDataSourceOptions } from '@swapgw/persistence';
 import type { TermsChain } from '@swapgw/chains';
@@ -9,7 +16,14 @@ import { testEnv, waitFor } from '@swapgw/testing';
 import { limitOrderDatabaseOptions } from '../src/database/limit-order-database';
 import { IdempotencyStore } from '../src/idempotency/idempotency.store';
 import { FillQuote } from '../src/market/fill-search';
-import { CatalogDirectory, MarketQuoter, QuoteTerms, SwapBuilder, SwapBuildOrder, TokenInfo } from '../src/market/market.ports';
+import {
+  CatalogDirectory,
+  MarketQuoter,
+  QuoteTerms,
+  SwapBuilder,
+  SwapBuildOrder,
+  TokenInfo,
+} from '../src/market/market.ports';
 import { LimitOrderHistory } from '../src/orders/limit-order-history';
 import { LimitOrderEntity } from '../src/orders/limit-order.entity';
 import { Clock, LimitOrdersService, SystemClock } from '../src/orders/limit-orders.service';
@@ -51,9 +65,13 @@ class PoolQuoter extends MarketQuoter {
   readonly unavailable = new Set<string>();
   async quote(terms: QuoteTerms, amountIn: bigint): Promise<FillQuote> {
     if (this.refused.has(terms.tokenIn)) {
-      throw new CodedError('UNKNOWN_TOKEN', `tokenIn ${terms.tokenIn} is not a known token on ${terms.fromChain}`);
+      throw new CodedError(
+        'UNKNOWN_TOKEN',
+        `tokenIn ${terms.tokenIn} is not a known token on ${terms.fromChain}`,
+      );
     }
-    if (this.unavailable.has(terms.tokenIn)) throw new CodedError('SERVICE_UNAVAILABLE', 'quote.create timed out');
+    if (this.unavailable.has(terms.tokenIn))
+      throw new CodedError('SERVICE_UNAVAILABLE', 'quote.create timed out');
     this.calls += 1;
     const withFee = amountIn * 997n;
     const amountOut = (this.reserveOut * withFee) / (this.reserveIn * 1000n + withFee);
@@ -73,7 +91,11 @@ class RecordingSwapBuilder extends SwapBuilder {
 
 describe('limit-order-service against PostgreSQL and Kafka', () => {
   const dbOptions = limitOrderDatabaseOptions(env.databaseUrl, 20);
-  const settings: KafkaSettings = { brokers: env.brokers, clientId: 'limit-order-int', instanceId: `int-${process.pid}` };
+  const settings: KafkaSettings = {
+    brokers: env.brokers,
+    clientId: 'limit-order-int',
+    instanceId: `int-${process.pid}`,
+  };
   let dataSource: DataSource;
   let relay: OutboxRelay;
   let consumer: Consumer;
@@ -95,7 +117,11 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
     relay = new OutboxRelay(dataSource, settings);
     await relay.start();
 
-    consumer = new Kafka({ brokers: env.brokers, clientId: 'limit-order-int', logLevel: logLevel.NOTHING }).consumer({
+    consumer = new Kafka({
+      brokers: env.brokers,
+      clientId: 'limit-order-int',
+      logLevel: logLevel.NOTHING,
+    }).consumer({
       groupId: `limit-order-int-${run}`,
     });
     await consumer.connect();
@@ -125,7 +151,14 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
       clock,
     );
     sweeper = new ExpirySweeper(dataSource, history, clock);
-    watcher = new TriggerWatcher(dataSource, history, quoter, swaps, { intervalMs: 0, batchSize: 500, maxFailedChecks: MAX_FAILED_CHECKS }, clock);
+    watcher = new TriggerWatcher(
+      dataSource,
+      history,
+      quoter,
+      swaps,
+      { intervalMs: 0, batchSize: 500, maxFailedChecks: MAX_FAILED_CHECKS },
+      clock,
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -168,14 +201,20 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
     expect(created.expiresAtMs).toBeGreaterThanOrEqual(before + 90 * 24 * 3600 * 1000);
 
     const view = await service.get({ owner: alice, limitOrderId: created.limitOrderId });
-    expect(view).toMatchObject({ limitOrderId: created.limitOrderId, status: 'open', timeInForce: 'GTC', amount: '1.5' });
+    expect(view).toMatchObject({
+      limitOrderId: created.limitOrderId,
+      status: 'open',
+      timeInForce: 'GTC',
+      amount: '1.5',
+    });
     expect(view.createdAtMs).toBe(view.updatedAtMs);
 
     const list = await service.list({ owner: alice });
     expect(list.limitOrders.map((o) => o.limitOrderId)).toContain(created.limitOrderId);
 
     const event = await waitFor(
-      () => seen.find((e) => e.aggregateId === created.limitOrderId && e.type === LimitOrderEventTypes.created),
+      () =>
+        seen.find((e) => e.aggregateId === created.limitOrderId && e.type === LimitOrderEventTypes.created),
       { timeoutMs: 20_000, description: 'limit-order.created on limit-order.events' },
     );
     expect(event.payload).toMatchObject({ limitOrderId: created.limitOrderId, status: 'open', version: 1 });
@@ -190,23 +229,27 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
     expect(await codeOf(service.create(order({ amount: '1.0000000000000000001' })))).toBe('INVALID_AMOUNT');
     expect(await codeOf(service.create(order({ minAmountOut: '1.0000001' })))).toBe('INVALID_AMOUNT');
     expect(await codeOf(service.create(order({ timeInForce: 'GTD' })))).toBe('INVALID_EXPIRY');
-    expect(await codeOf(service.create(order({ expiresAtMs: Date.now() + 60_000, expireAfterMs: 1000 })))).toBe(
+    expect(
+      await codeOf(service.create(order({ expiresAtMs: Date.now() + 60_000, expireAfterMs: 1000 }))),
+    ).toBe('INVALID_EXPIRY');
+    expect(await codeOf(service.create(order({ timeInForce: 'GTD', expiresAtMs: Date.now() - 1 })))).toBe(
       'INVALID_EXPIRY',
     );
-    expect(await codeOf(service.create(order({ timeInForce: 'GTD', expiresAtMs: Date.now() - 1 })))).toBe('INVALID_EXPIRY');
     expect(await codeOf(service.create(order({ tokenOut: 'NOPE' })))).toBe('UNKNOWN_TOKEN');
   });
 
   it('keeps owners apart: another owner gets FORBIDDEN, unknown ids NOT_FOUND, lists never mix', async () => {
     const mine = await service.create(order());
     expect(await codeOf(service.get({ owner: bob, limitOrderId: mine.limitOrderId }))).toBe('FORBIDDEN');
-    expect(await codeOf(service.cancel({ owner: bob, idempotencyKey: 'x1', limitOrderId: mine.limitOrderId }))).toBe(
+    expect(
+      await codeOf(service.cancel({ owner: bob, idempotencyKey: 'x1', limitOrderId: mine.limitOrderId })),
+    ).toBe('FORBIDDEN');
+    expect(await codeOf(service.replace({ ...order({ owner: bob }), limitOrderId: mine.limitOrderId }))).toBe(
       'FORBIDDEN',
     );
-    expect(
-      await codeOf(service.replace({ ...order({ owner: bob }), limitOrderId: mine.limitOrderId })),
-    ).toBe('FORBIDDEN');
-    expect(await codeOf(service.get({ owner: alice, limitOrderId: 'lo_missing' }))).toBe('LIMIT_ORDER_NOT_FOUND');
+    expect(await codeOf(service.get({ owner: alice, limitOrderId: 'lo_missing' }))).toBe(
+      'LIMIT_ORDER_NOT_FOUND',
+    );
     expect((await service.list({ owner: bob })).limitOrders).toEqual([]);
     expect((await rowsOf(mine.limitOrderId))[0].status).toBe('open');
   });
@@ -215,9 +258,10 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
     const request = order({ owner: `dup-${run}` });
     const results = await Promise.all(Array.from({ length: 10 }, () => service.create({ ...request })));
     expect(new Set(results.map((r) => r.limitOrderId)).size).toBe(1);
-    const [{ n }] = await dataSource.query(`SELECT count(*)::int AS n FROM limit_order.limit_orders WHERE owner = $1`, [
-      request.owner,
-    ]);
+    const [{ n }] = await dataSource.query(
+      `SELECT count(*)::int AS n FROM limit_order.limit_orders WHERE owner = $1`,
+      [request.owner],
+    );
     expect(n).toBe(1);
     expect(await service.create({ ...request })).toEqual(results[0]);
     expect(await codeOf(service.create({ ...request, amount: '2' }))).toBe('IDEMPOTENCY_CONFLICT');
@@ -228,7 +272,12 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
 
   it('cancels once; retries replay; a canceled order cannot be replaced', async () => {
     const created = await service.create(order());
-    const cancel = { owner: alice, idempotencyKey: `c-${run}`, limitOrderId: created.limitOrderId, reason: 'changed my mind' };
+    const cancel = {
+      owner: alice,
+      idempotencyKey: `c-${run}`,
+      limitOrderId: created.limitOrderId,
+      reason: 'changed my mind',
+    };
     const [a, b] = await Promise.all([service.cancel(cancel), service.cancel(cancel)]);
     expect(a).toEqual({ limitOrderId: created.limitOrderId, status: 'canceled' });
     expect(b).toEqual(a);
@@ -253,7 +302,8 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
     for (const lost of attempts.filter((a) => a.status === 'rejected')) {
       expect(((lost as PromiseRejectedResult).reason as CodedError).code).toBe('LIMIT_ORDER_NOT_REPLACEABLE');
     }
-    const replacement = (won[0] as PromiseFulfilledResult<Awaited<ReturnType<LimitOrdersService['replace']>>>).value;
+    const replacement = (won[0] as PromiseFulfilledResult<Awaited<ReturnType<LimitOrdersService['replace']>>>)
+      .value;
     expect(replacement.replacesLimitOrderId).toBe(original.limitOrderId);
     expect(replacement.status).toBe('open');
 
@@ -262,23 +312,28 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
     const fresh = await service.get({ owner: alice, limitOrderId: replacement.limitOrderId });
     expect(fresh).toMatchObject({ status: 'open', replacesLimitOrderId: original.limitOrderId });
     // Only one replacement row exists for the original.
-    const [{ n }] = await dataSource.query(`SELECT count(*)::int AS n FROM limit_order.limit_orders WHERE replaces_id = $1`, [
-      original.limitOrderId,
-    ]);
+    const [{ n }] = await dataSource.query(
+      `SELECT count(*)::int AS n FROM limit_order.limit_orders WHERE replaces_id = $1`,
+      [original.limitOrderId],
+    );
     expect(n).toBe(1);
     await waitFor(
       () =>
-        seen.some((e) => e.aggregateId === original.limitOrderId && e.type === LimitOrderEventTypes.replaced) &&
-        seen.some((e) => e.aggregateId === replacement.limitOrderId && e.type === LimitOrderEventTypes.created),
+        seen.some(
+          (e) => e.aggregateId === original.limitOrderId && e.type === LimitOrderEventTypes.replaced,
+        ) &&
+        seen.some(
+          (e) => e.aggregateId === replacement.limitOrderId && e.type === LimitOrderEventTypes.created,
+        ),
       { timeoutMs: 20_000, description: 'replaced + created events' },
     );
   });
 
   it('a failing replace leaves both orders as they were (rollback)', async () => {
     const original = await service.create(order());
-    expect(await codeOf(service.replace({ ...order({ tokenOut: 'NOPE' }), limitOrderId: original.limitOrderId }))).toBe(
-      'UNKNOWN_TOKEN',
-    );
+    expect(
+      await codeOf(service.replace({ ...order({ tokenOut: 'NOPE' }), limitOrderId: original.limitOrderId })),
+    ).toBe('UNKNOWN_TOKEN');
     expect((await rowsOf(original.limitOrderId))[0]).toEqual({ status: 'open', version: 1 });
   });
 
@@ -292,28 +347,38 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
       },
       { timeoutMs: 10_000, description: 'GTD order to expire' },
     );
-    expect((await service.list({ owner: alice, status: 'expired' })).limitOrders.map((o) => o.limitOrderId)).toContain(
-      created.limitOrderId,
+    expect(
+      (await service.list({ owner: alice, status: 'expired' })).limitOrders.map((o) => o.limitOrderId),
+    ).toContain(created.limitOrderId);
+    await waitFor(
+      () =>
+        seen.find((e) => e.aggregateId === created.limitOrderId && e.type === LimitOrderEventTypes.expired),
+      {
+        timeoutMs: 20_000,
+        description: 'limit-order.expired event',
+      },
     );
-    await waitFor(() => seen.find((e) => e.aggregateId === created.limitOrderId && e.type === LimitOrderEventTypes.expired), {
-      timeoutMs: 20_000,
-      description: 'limit-order.expired event',
-    });
-    expect(await codeOf(service.cancel({ owner: alice, idempotencyKey: `x-${run}`, limitOrderId: created.limitOrderId }))).toBe(
-      'LIMIT_ORDER_NOT_REPLACEABLE',
-    );
+    expect(
+      await codeOf(
+        service.cancel({ owner: alice, idempotencyKey: `x-${run}`, limitOrderId: created.limitOrderId }),
+      ),
+    ).toBe('LIMIT_ORDER_NOT_REPLACEABLE');
   });
 
   it('FOK expires when the whole amount misses the limit; IOC triggers the part that meets it', async () => {
     const recipient = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
     // 100 WETH at ≥ 2900 USDC each: the pool (3000 spot, 1000 WETH deep) cannot do it all.
-    const fok = await service.create(order({ timeInForce: 'FOK', amount: '100', minAmountOut: '290000', recipient }));
-    expect(fok.status).toBe('expired');
-    expect(await codeOf(service.create(order({ timeInForce: 'IOC', amount: '100', minAmountOut: '290000' })))).toBe(
-      'VALIDATION_FAILED',
+    const fok = await service.create(
+      order({ timeInForce: 'FOK', amount: '100', minAmountOut: '290000', recipient }),
     );
+    expect(fok.status).toBe('expired');
+    expect(
+      await codeOf(service.create(order({ timeInForce: 'IOC', amount: '100', minAmountOut: '290000' }))),
+    ).toBe('VALIDATION_FAILED');
 
-    const ioc = await service.create(order({ timeInForce: 'IOC', amount: '100', minAmountOut: '290000', recipient }));
+    const ioc = await service.create(
+      order({ timeInForce: 'IOC', amount: '100', minAmountOut: '290000', recipient }),
+    );
     expect(ioc.status).toBe('triggered');
     const view = await service.get({ owner: alice, limitOrderId: ioc.limitOrderId });
     const filled = Number(view.filledAmount);
@@ -325,7 +390,9 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
 
   it('the watcher triggers an open order once the price moves past its limit', async () => {
     const recipient = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
-    const created = await service.create(order({ owner: `watch-${run}`, amount: '1', minAmountOut: '3100', recipient }));
+    const created = await service.create(
+      order({ owner: `watch-${run}`, amount: '1', minAmountOut: '3100', recipient }),
+    );
     await watcher.watch();
     expect((await rowsOf(created.limitOrderId))[0].status).toBe('open');
 
@@ -374,7 +441,12 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
     const flaky = await insertOpenOrder(owner, 'FLAKY');
 
     for (let round = 1; round < MAX_FAILED_CHECKS; round++) await watcher.watch();
-    expect(await failureRowOf(delisted)).toEqual({ status: 'open', version: 1, failedChecks: MAX_FAILED_CHECKS - 1, failureCode: null });
+    expect(await failureRowOf(delisted)).toEqual({
+      status: 'open',
+      version: 1,
+      failedChecks: MAX_FAILED_CHECKS - 1,
+      failureCode: null,
+    });
 
     await watcher.watch();
     const view = await service.get({ owner, limitOrderId: delisted });
@@ -389,7 +461,12 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
     // More rounds change nothing: the order left `open` once.
     await watcher.watch();
     await watcher.watch();
-    expect(await failureRowOf(delisted)).toEqual({ status: 'failed', version: 2, failedChecks: MAX_FAILED_CHECKS, failureCode: 'UNKNOWN_TOKEN' });
+    expect(await failureRowOf(delisted)).toEqual({
+      status: 'failed',
+      version: 2,
+      failedChecks: MAX_FAILED_CHECKS,
+      failureCode: 'UNKNOWN_TOKEN',
+    });
     const history: Array<{ type: string }> = await dataSource.query(
       `SELECT type FROM limit_order.limit_order_events WHERE limit_order_id = $1 ORDER BY id`,
       [delisted],
@@ -399,11 +476,23 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
       () => seen.find((e) => e.aggregateId === delisted && e.type === LimitOrderEventTypes.failed),
       { timeoutMs: 20_000, description: 'limit-order.failed on limit-order.events' },
     );
-    expect(event.payload).toMatchObject({ limitOrderId: delisted, status: 'failed', version: 2, failureCode: 'UNKNOWN_TOKEN' });
+    expect(event.payload).toMatchObject({
+      limitOrderId: delisted,
+      status: 'failed',
+      version: 2,
+      failureCode: 'UNKNOWN_TOKEN',
+    });
 
     // Quote-service not answering says nothing about the order: it stays open, uncounted.
-    expect(await failureRowOf(flaky)).toEqual({ status: 'open', version: 1, failedChecks: 0, failureCode: null });
-    expect(await codeOf(service.cancel({ owner, idempotencyKey: `c-${run}`, limitOrderId: delisted }))).toBe('LIMIT_ORDER_NOT_REPLACEABLE');
+    expect(await failureRowOf(flaky)).toEqual({
+      status: 'open',
+      version: 1,
+      failedChecks: 0,
+      failureCode: null,
+    });
+    expect(await codeOf(service.cancel({ owner, idempotencyKey: `c-${run}`, limitOrderId: delisted }))).toBe(
+      'LIMIT_ORDER_NOT_REPLACEABLE',
+    );
   });
 
   it('a check that quotes again resets the count of refused checks', async () => {

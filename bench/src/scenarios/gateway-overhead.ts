@@ -98,7 +98,12 @@ export async function gatewayOverhead(options: GatewayOverheadOptions): Promise<
     await waitForHttp(bareChains);
     const bareResult = await load(bareChains, headers, options.connections, options.durationSeconds);
     const gatewayResult = await load(gatewayChains, headers, options.connections, options.durationSeconds);
-    const uncachedResult = await load(`${options.uncachedGatewayUrl}/chains`, headers, options.connections, options.durationSeconds);
+    const uncachedResult = await load(
+      `${options.uncachedGatewayUrl}/chains`,
+      headers,
+      options.connections,
+      options.durationSeconds,
+    );
     const unknownSwap = `${options.gatewayUrl}/swap/00000000-0000-5000-8000-000000000000/signing`;
     const withoutKafka = await load(unknownSwap, headers, options.connections, options.durationSeconds);
     return {

@@ -31,7 +31,12 @@ export interface SoakScaledResult extends SoakFigures {
   scenario: 'soak-scaled';
   instances: ScaledInstance[];
   /** Soak clock (ms since the burst started) of the launch and of the partition move. */
-  partitionsMoving: { launchedAtMs: number; fromMs: number; toMs?: number; groups: GroupMovement['lastSeen'] };
+  partitionsMoving: {
+    launchedAtMs: number;
+    fromMs: number;
+    toMs?: number;
+    groups: GroupMovement['lastSeen'];
+  };
   /** Errors clients saw while partitions moved (swaps ended or refused inside the window, probe 5xx sent in it). */
   errorsWhilePartitionsMove: { buildRefusals: number; swapFailures: number; probeServerErrors: number };
   /** swaps/s of this soak ÷ swaps/s of the single-instance soak of the same run (when it ran). */
@@ -98,7 +103,11 @@ class ScaleOut implements BurstCompanion {
   }
 
   processGroups(): ProcessGroup[] {
-    return this.handles.map((h) => ({ name: h.instanceId, pids: [h.pid()].filter((p): p is number => p !== undefined), withDescendants: false }));
+    return this.handles.map((h) => ({
+      name: h.instanceId,
+      pids: [h.pid()].filter((p): p is number => p !== undefined),
+      withDescendants: false,
+    }));
   }
 
   /** Waits until the instances are up (or failed) and the groups settled (bounded by the watcher's stop). */
@@ -143,10 +152,15 @@ export function killScaledInstances(): void {
 }
 
 const ratioOf = (value: number | undefined, baseline: number | undefined) =>
-  value !== undefined && baseline !== undefined && baseline > 0 ? Math.round((value / baseline) * 1000) / 1000 : undefined;
+  value !== undefined && baseline !== undefined && baseline > 0
+    ? Math.round((value / baseline) * 1000) / 1000
+    : undefined;
 
 /** `single`: the single-instance soak of the same run, the baseline of the ratios (when it ran). */
-export async function soakScaled(options: SoakScaledOptions, single?: SoakFigures): Promise<SoakScaledResult> {
+export async function soakScaled(
+  options: SoakScaledOptions,
+  single?: SoakFigures,
+): Promise<SoakScaledResult> {
   const scaleOut = new ScaleOut(options);
   running.add(scaleOut);
   try {
@@ -158,7 +172,12 @@ export async function soakScaled(options: SoakScaledOptions, single?: SoakFigure
       scenario: 'soak-scaled',
       ...figures,
       instances: scaleOut.instances,
-      partitionsMoving: { launchedAtMs: Math.round(scaleOut.launchedAtMs), fromMs: Math.round(window.fromMs), toMs: window.toMs && Math.round(window.toMs), groups: movement.lastSeen },
+      partitionsMoving: {
+        launchedAtMs: Math.round(scaleOut.launchedAtMs),
+        fromMs: Math.round(window.fromMs),
+        toMs: window.toMs && Math.round(window.toMs),
+        groups: movement.lastSeen,
+      },
       errorsWhilePartitionsMove: {
         ...errorsIn(events, window),
         probeServerErrors: prober.serverErrorsBetween(window.fromMs, window.toMs ?? Number.POSITIVE_INFINITY),

@@ -4,7 +4,13 @@
 // the run, the machine's busy share, probe 5xx during and after the burst, request-reply recycles.
 import { randomUUID } from 'node:crypto';
 import { api, ApiClient, ApiResponse, ledgerAnomalies, readSwapLedger, SwapLedgerRow } from '@swapgw/testing';
-import { CpuUsage, cpuAccountingAvailable, cpuUsageBetween, ProcessGroup, takeCpuSnapshot } from '../support/process-cpu';
+import {
+  CpuUsage,
+  cpuAccountingAvailable,
+  cpuUsageBetween,
+  ProcessGroup,
+  takeCpuSnapshot,
+} from '../support/process-cpu';
 import { Prober, ProbeResult, ProbeTarget } from '../support/prober';
 import { readRecycles, RecycleReading, recyclesBetween } from '../support/request-reply-recycles';
 import { elapsedMs, LatencySummary, mapLimit, round, summarize } from '../support/stats';
@@ -167,21 +173,34 @@ async function oneSwap(
   count(record.quoteStatuses, quote.answer);
   const route = quote.res?.body?.data;
   if (quote.res?.status !== 200 || !route?.routes?.length)
-    return fail(`quote refused: ${quote.answer}`, `POST /quote ${quote.answer} ${JSON.stringify(quote.res?.body ?? '')}`);
+    return fail(
+      `quote refused: ${quote.answer}`,
+      `POST /quote ${quote.answer} ${JSON.stringify(quote.res?.body ?? '')}`,
+    );
 
   const buildStart = process.hrtime.bigint();
   const build = await send(() =>
     client.post(
       '/swap/build',
-      { quoteId: route.quoteId, routeId: route.routes[0].routeId, userAddress: options.userAddress, gasPayment: options.gasPayment, waitForTxRequestMs: 0 },
+      {
+        quoteId: route.quoteId,
+        routeId: route.routes[0].routeId,
+        userAddress: options.userAddress,
+        gasPayment: options.gasPayment,
+        waitForTxRequestMs: 0,
+      },
       { idempotencyKey: `bench-soak-${n}-${randomUUID()}`, timeoutMs: REQUEST_TIMEOUT_MS },
     ),
   );
   count(record.buildStatuses, build.answer);
   if (build.res?.status !== 200 && build.res?.status !== 202)
-    return fail(`build refused: ${build.answer}`, `POST /swap/build ${build.answer} ${JSON.stringify(build.res?.body ?? '')}`, {
-      buildRefusedAtMs: clock(),
-    });
+    return fail(
+      `build refused: ${build.answer}`,
+      `POST /swap/build ${build.answer} ${JSON.stringify(build.res?.body ?? '')}`,
+      {
+        buildRefusedAtMs: clock(),
+      },
+    );
   const swapId = build.res.body.data.swapId as string;
   record.swapIds.push(swapId);
 
@@ -191,10 +210,17 @@ async function oneSwap(
     if (poll.res?.status === 200) break;
     // 202 = not yet; a poll without an answer is retried like a client would, within the deadline.
     if (poll.res && poll.res.status !== 202)
-      return fail(`signing answered ${poll.answer}`, `GET /swap/${swapId}/signing ${poll.answer} ${JSON.stringify(poll.res.body)}`);
+      return fail(
+        `signing answered ${poll.answer}`,
+        `GET /swap/${swapId}/signing ${poll.answer} ${JSON.stringify(poll.res.body)}`,
+      );
     if (Date.now() > deadline)
-      return fail(`not ready within ${options.readyTimeoutMs} ms`, `swap ${swapId} not ready (last poll: ${poll.answer})`);
-    const pollAfterMs = options.pollIntervalMs > 0 ? options.pollIntervalMs : Number(poll.res?.body?.data?.pollAfterMs ?? 1000);
+      return fail(
+        `not ready within ${options.readyTimeoutMs} ms`,
+        `swap ${swapId} not ready (last poll: ${poll.answer})`,
+      );
+    const pollAfterMs =
+      options.pollIntervalMs > 0 ? options.pollIntervalMs : Number(poll.res?.body?.data?.pollAfterMs ?? 1000);
     await new Promise((resolve) => setTimeout(resolve, pollAfterMs));
   }
   record.readyTimes.push(elapsedMs(buildStart));
@@ -203,7 +229,13 @@ async function oneSwap(
 
 /** Lost: some row missing; duplicated: some row more than once (per accepted swap id). */
 function ledgerVerdicts(ledger: readonly SwapLedgerRow[]): { lost: number; duplicated: number } {
-  const counts = (r: SwapLedgerRow) => [r.gatewayViews, r.plannerSwaps, r.step1Prepares, r.step1ReadyEvents, r.step1SigningRequests];
+  const counts = (r: SwapLedgerRow) => [
+    r.gatewayViews,
+    r.plannerSwaps,
+    r.step1Prepares,
+    r.step1ReadyEvents,
+    r.step1SigningRequests,
+  ];
   return {
     lost: ledger.filter((r) => counts(r).some((c) => c === 0)).length,
     duplicated: ledger.filter((r) => counts(r).some((c) => c > 1)).length,
@@ -219,14 +251,29 @@ export async function runSoak(
   companion?: BurstCompanion,
 ): Promise<{ figures: SoakFigures; events: SwapEvent[]; prober: Prober }> {
   const clients = options.integratorKeys.map((key) => api(options.gatewayUrl, key));
-  const newRecord = (): BurstRecord => ({ quoteStatuses: {}, buildStatuses: {}, readyTimes: [], swapIds: [], events: [], failureSamples: [], failureKinds: new Set() });
+  const newRecord = (): BurstRecord => ({
+    quoteStatuses: {},
+    buildStatuses: {},
+    readyTimes: [],
+    swapIds: [],
+    events: [],
+    failureSamples: [],
+    failureKinds: new Set(),
+  });
   if (options.warmupSwaps > 0) {
     const warmup = newRecord();
     const warmupStart = process.hrtime.bigint();
     await mapLimit(
       Array.from({ length: options.warmupSwaps }, (_, n) => n),
       Math.min(options.warmupSwaps, options.concurrency),
-      async (n) => void (await oneSwap(clients[n % clients.length], -1 - n, options, () => elapsedMs(warmupStart), warmup)),
+      async (n) =>
+        void (await oneSwap(
+          clients[n % clients.length],
+          -1 - n,
+          options,
+          () => elapsedMs(warmupStart),
+          warmup,
+        )),
     );
   }
   const record = newRecord();
@@ -237,7 +284,14 @@ export async function runSoak(
 
   const start = process.hrtime.bigint();
   const clock = () => elapsedMs(start);
-  const prober = new Prober(options.gatewayUrl, options.proberKey, PROBE_TARGETS, options.probeIntervalMs, PROBE_TIMEOUT_MS, clock);
+  const prober = new Prober(
+    options.gatewayUrl,
+    options.proberKey,
+    PROBE_TARGETS,
+    options.probeIntervalMs,
+    PROBE_TIMEOUT_MS,
+    clock,
+  );
   prober.start();
   companion?.begin(clock);
   await mapLimit(
@@ -261,7 +315,10 @@ export async function runSoak(
   prober.burstEnded();
   await new Promise((resolve) => setTimeout(resolve, options.probeAfterMs));
   const probes = await prober.stop();
-  const recycles = recyclesBetween(recyclesBefore, await readRecycles(options.gatewayMetricsUrl, options.gatewayLogFile));
+  const recycles = recyclesBetween(
+    recyclesBefore,
+    await readRecycles(options.gatewayMetricsUrl, options.gatewayLogFile),
+  );
 
   const distinct = [...new Set(record.swapIds)];
   const ledger = distinct.length > 0 ? await readSwapLedger(options.databaseUrl, distinct) : [];
@@ -296,7 +353,10 @@ export async function runSoak(
     anomalies: anomalies.slice(0, 20),
     anomalyCount: anomalies.length,
     cpu,
-    cpuMsPerSwap: cpu && ready > 0 ? { services: round(cpu.serviceCpuMs / ready, 1), all: round(cpu.allCpuMs / ready, 1) } : undefined,
+    cpuMsPerSwap:
+      cpu && ready > 0
+        ? { services: round(cpu.serviceCpuMs / ready, 1), all: round(cpu.allCpuMs / ready, 1) }
+        : undefined,
     probes,
     recycles,
     failureSamples: record.failureSamples,

@@ -54,7 +54,8 @@ export class GroupWatcher {
         try {
           const { groups } = await admin.describeGroups(this.movement.groupIds);
           const now = this.clock();
-          for (const g of groups) this.movement.lastSeen[g.groupId] = { state: g.state, members: g.members.length };
+          for (const g of groups)
+            this.movement.lastSeen[g.groupId] = { state: g.state, members: g.members.length };
           if (groups.some((g) => g.state !== 'Stable')) this.movement.firstRebalancingMs ??= now;
           if (groups.every((g) => g.state === 'Stable' && g.members.length === this.expectedMembers))
             this.movement.stableMs = now;

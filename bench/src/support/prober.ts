@@ -76,7 +76,9 @@ export class Prober {
 
   /** 5xx answers to probes sent between two times of the soak's clock. */
   serverErrorsBetween(fromMs: number, toMs: number): number {
-    return this.samples.filter((s) => s.sentAtMs >= fromMs && s.sentAtMs <= toMs && SERVER_ERRORS.has(s.status)).length;
+    return this.samples.filter(
+      (s) => s.sentAtMs >= fromMs && s.sentAtMs <= toMs && SERVER_ERRORS.has(s.status),
+    ).length;
   }
 
   /** Stops probing and waits for the answers still out (each bounded by the probe timeout). */
@@ -113,7 +115,8 @@ export class Prober {
       .send(this.client, this.timeoutMs)
       .then(
         (res) => String(res.status),
-        (error: Error) => (error.name === 'TimeoutError' || error.name === 'AbortError' ? 'timeout' : 'network'),
+        (error: Error) =>
+          error.name === 'TimeoutError' || error.name === 'AbortError' ? 'timeout' : 'network',
       )
       .then((status) => {
         this.samples.push({ target: target.name, phase, status, ms: elapsedMs(start), sentAtMs });

@@ -109,7 +109,11 @@ function withDescendants(roots: readonly number[], processes: Map<number, ProcSt
 function machineTicks(): { busyTicks: number; totalTicks: number } {
   const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0];
   // cpu user nice system idle iowait irq softirq steal (guest times are already in user and nice)
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = line
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   const busyTicks = user + nice + system + irq + softirq + (steal || 0);
   return { busyTicks, totalTicks: busyTicks + idle + (iowait || 0) };
 }
@@ -147,7 +151,8 @@ export function cpuUsageBetween(
 ): CpuUsage {
   const msPerTick = 1000 / ticksPerSecond();
   const groups: GroupCpu[] = after.groups.map(({ group, ticksByProcess }) => {
-    const earlier = before.groups.find((g) => g.group.name === group.name)?.ticksByProcess ?? new Map<string, number>();
+    const earlier =
+      before.groups.find((g) => g.group.name === group.name)?.ticksByProcess ?? new Map<string, number>();
     let ticks = 0;
     for (const [key, value] of ticksByProcess) ticks += value - (earlier.get(key) ?? 0);
     return {

@@ -46,7 +46,10 @@ function section(result: ScenarioResult): string[] {
         '',
         '| target | req/s | mean | p50 | p99 | requests | non-2xx | errors+timeouts |',
         '|---|---:|---:|---:|---:|---:|---:|---:|',
-        row('gateway GET /chains (auth, rate limit, envelope, catalog answer cached in the gateway)', result.gateway),
+        row(
+          'gateway GET /chains (auth, rate limit, envelope, catalog answer cached in the gateway)',
+          result.gateway,
+        ),
         row(
           'gateway GET /chains, catalog cache off (every request a request-reply to quote-service)',
           result.gatewayUncached,
@@ -105,7 +108,11 @@ function section(result: ScenarioResult): string[] {
         '',
         `Against the single-instance soak of this run: throughput ${x(result.throughputRatio ?? Number.NaN)} (${num(result.swapsPerSecond, 2)} swaps/s here), service CPU per ready swap ${x(result.cpuPerSwapRatio ?? Number.NaN)}. Both soaks start after the same warm-up (--soak-warmup swaps, not counted); throughput varies by about ±10 % between runs on this machine: compare outcomes too.`,
         `Extra instances (started and ready before the burst): ${result.instances.map((i) => `${i.instanceId} ${i.error ? `FAILED (${i.error})` : i.stoppedAtMs !== undefined ? `stopped at ${num(i.stoppedAtMs / 1000, 1)} s` : 'ran throughout'}`).join('; ')}.`,
-        `Partitions moving: the second planner told to stop at ${num(moving.launchedAtMs / 1000, 1)} s, rebalance from ${num(moving.fromMs / 1000, 1)} s to ${moving.toMs === undefined ? 'never stable with one member' : `${num(moving.toMs / 1000, 1)} s`} (groups last seen: ${Object.entries(moving.groups).map(([g, v]) => `${g} ${v.state} ${v.members} members`).join(', ') || 'unknown'}).`,
+        `Partitions moving: the second planner told to stop at ${num(moving.launchedAtMs / 1000, 1)} s, rebalance from ${num(moving.fromMs / 1000, 1)} s to ${moving.toMs === undefined ? 'never stable with one member' : `${num(moving.toMs / 1000, 1)} s`} (groups last seen: ${
+          Object.entries(moving.groups)
+            .map(([g, v]) => `${g} ${v.state} ${v.members} members`)
+            .join(', ') || 'unknown'
+        }).`,
         `Errors while partitions moved: ${errors.buildRefusals} builds refused, ${errors.swapFailures} swaps failed, ${errors.probeServerErrors} probe 5xx.`,
         '',
         ...soakFigures(result),
@@ -126,7 +133,10 @@ function soakFigures(result: SoakFigures): string[] {
         '',
         '| process | processes | CPU | per ready swap |',
         '|---|---:|---:|---:|',
-        ...cpu.groups.map((g) => `| ${g.name}${g.inServiceTotal ? '' : ' (not in the service total)'} | ${g.processes} | ${cpuMs(g.cpuMs)} | ${perSwap(g.cpuMs)} |`),
+        ...cpu.groups.map(
+          (g) =>
+            `| ${g.name}${g.inServiceTotal ? '' : ' (not in the service total)'} | ${g.processes} | ${cpuMs(g.cpuMs)} | ${perSwap(g.cpuMs)} |`,
+        ),
         `| **services total** | | ${cpuMs(cpu.serviceCpuMs)} | ${perSwap(cpu.serviceCpuMs)} |`,
         `| **all** | | ${cpuMs(cpu.allCpuMs)} | ${perSwap(cpu.allCpuMs)} |`,
       ]

@@ -35,7 +35,10 @@ function fromLog(logFile: string): number {
 }
 
 /** `metricsUrl`: the gateway's GET /metrics on its METRICS_PORT (undefined: the log only). */
-export async function readRecycles(metricsUrl: string | undefined, gatewayLogFile: string | undefined): Promise<RecycleReading> {
+export async function readRecycles(
+  metricsUrl: string | undefined,
+  gatewayLogFile: string | undefined,
+): Promise<RecycleReading> {
   try {
     if (!metricsUrl) throw new Error('no metrics URL');
     const response = await fetch(metricsUrl, { signal: AbortSignal.timeout(10_000) });

@@ -36,11 +36,21 @@ export function resolveAnvilBinary(env: NodeJS.ProcessEnv = process.env): string
   try {
     pkgJson = require.resolve(`${pkg}/package.json`);
   } catch {
-    throw new DevnetError('ANVIL_NOT_FOUND', `Package ${pkg} is not installed; run npm install (it is an optional dependency of @foundry-rs/anvil) or set ANVIL_BIN.`);
+    throw new DevnetError(
+      'ANVIL_NOT_FOUND',
+      `Package ${pkg} is not installed; run npm install (it is an optional dependency of @foundry-rs/anvil) or set ANVIL_BIN.`,
+    );
   }
-  const binary = path.join(path.dirname(pkgJson), 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
+  const binary = path.join(
+    path.dirname(pkgJson),
+    'bin',
+    process.platform === 'win32' ? 'anvil.exe' : 'anvil',
+  );
   if (!fs.existsSync(binary)) {
-    throw new DevnetError('ANVIL_NOT_FOUND', `The anvil binary is missing at ${binary}; reinstall @foundry-rs/anvil or set ANVIL_BIN.`);
+    throw new DevnetError(
+      'ANVIL_NOT_FOUND',
+      `The anvil binary is missing at ${binary}; reinstall @foundry-rs/anvil or set ANVIL_BIN.`,
+    );
   }
   return binary;
 }
@@ -69,16 +79,25 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilNode> {
   const rpcUrl = `http://${host}:${options.port}`;
   // A chain left over on the port would answer our readiness probe; refuse instead of reusing it.
   if (!(await portIsFree(host, options.port))) {
-    throw new DevnetError('ANVIL_START_FAILED', `Port ${host}:${options.port} is already in use (a devnet left running?); stop it or choose other ports.`, {
-      port: options.port,
-    });
+    throw new DevnetError(
+      'ANVIL_START_FAILED',
+      `Port ${host}:${options.port} is already in use (a devnet left running?); stop it or choose other ports.`,
+      {
+        port: options.port,
+      },
+    );
   }
   const args = [
-    '--host', host,
-    '--port', String(options.port),
-    '--chain-id', String(options.chainId),
-    '--mnemonic', options.mnemonic ?? DEVNET_MNEMONIC,
-    '--accounts', String(options.accounts ?? 12),
+    '--host',
+    host,
+    '--port',
+    String(options.port),
+    '--chain-id',
+    String(options.chainId),
+    '--mnemonic',
+    options.mnemonic ?? DEVNET_MNEMONIC,
+    '--accounts',
+    String(options.accounts ?? 12),
   ];
   const child = spawn(resolveAnvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   trackChild(child);
@@ -118,15 +137,23 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilNode> {
     if (chainId === options.chainId) break;
     if (chainId !== undefined) {
       await stop();
-      throw new DevnetError('ANVIL_START_FAILED', `Port ${options.port} answers chain id ${chainId}, not ${options.chainId}: another node holds it.`, {
-        port: options.port,
-      });
+      throw new DevnetError(
+        'ANVIL_START_FAILED',
+        `Port ${options.port} answers chain id ${chainId}, not ${options.chainId}: another node holds it.`,
+        {
+          port: options.port,
+        },
+      );
     }
     if (Date.now() > deadline) {
       await stop();
-      throw new DevnetError('ANVIL_START_FAILED', `anvil on port ${options.port} did not answer within the start timeout: ${output.trim().slice(-800)}`, {
-        port: options.port,
-      });
+      throw new DevnetError(
+        'ANVIL_START_FAILED',
+        `anvil on port ${options.port} did not answer within the start timeout: ${output.trim().slice(-800)}`,
+        {
+          port: options.port,
+        },
+      );
     }
     await delay(50);
   }

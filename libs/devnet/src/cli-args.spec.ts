@@ -11,7 +11,19 @@ describe('parseDevnetArgs', () => {
       blockTimeSeconds: undefined,
     });
     expect(
-      parseDevnetArgs(['up', '--port-b', '38546', '--manifest', 'm.json', '--port-a', '38545', '--block-time', '2', '--port-solana', '38899']),
+      parseDevnetArgs([
+        'up',
+        '--port-b',
+        '38546',
+        '--manifest',
+        'm.json',
+        '--port-a',
+        '38545',
+        '--block-time',
+        '2',
+        '--port-solana',
+        '38899',
+      ]),
     ).toEqual({
       command: 'up',
       manifestPath: 'm.json',
@@ -30,7 +42,10 @@ describe('parseDevnetArgs', () => {
     [['up', '--manifest', 'm.json', '--port', '1'], /unknown option --port/],
     [['up', '--manifest', 'm.json', '--port-a', '70000'], /--port-a must be an integer in \[1, 65535\]/],
     [['up', '--manifest', 'm.json', '--port-a', '85.5'], /--port-a must be an integer/],
-    [['up', '--manifest', 'm.json', '--port-solana', '0'], /--port-solana must be an integer in \[1, 65535\]/],
+    [
+      ['up', '--manifest', 'm.json', '--port-solana', '0'],
+      /--port-solana must be an integer in \[1, 65535\]/,
+    ],
     [['up', '--manifest', 'm.json', '--block-time', '0'], /--block-time must be an integer in \[1, 3600\]/],
   ])('rejects %j', (argv, message) => {
     expect(() => parseDevnetArgs(argv)).toThrow(message);

@@ -7,7 +7,8 @@ export interface DevnetUpArgs {
   blockTimeSeconds?: number;
 }
 
-export const DEVNET_USAGE = 'usage: devnet up --manifest <path> [--port-a <port>] [--port-b <port>] [--port-solana <port>] [--block-time <seconds>]';
+export const DEVNET_USAGE =
+  'usage: devnet up --manifest <path> [--port-a <port>] [--port-b <port>] [--port-solana <port>] [--block-time <seconds>]';
 
 /** Parses `up --manifest <path> [--port-a N] [--port-b N] [--port-solana N] [--block-time N]`; throws with the usage. */
 export function parseDevnetArgs(argv: string[]): DevnetUpArgs {
@@ -17,8 +18,10 @@ export function parseDevnetArgs(argv: string[]): DevnetUpArgs {
   for (let i = 0; i < rest.length; i += 2) {
     const flag = rest[i];
     const value = rest[i + 1];
-    if (!['--manifest', '--port-a', '--port-b', '--port-solana', '--block-time'].includes(flag)) throw new Error(`unknown option ${flag}\n${DEVNET_USAGE}`);
-    if (value === undefined || value.startsWith('--')) throw new Error(`${flag} needs a value\n${DEVNET_USAGE}`);
+    if (!['--manifest', '--port-a', '--port-b', '--port-solana', '--block-time'].includes(flag))
+      throw new Error(`unknown option ${flag}\n${DEVNET_USAGE}`);
+    if (value === undefined || value.startsWith('--'))
+      throw new Error(`${flag} needs a value\n${DEVNET_USAGE}`);
     values.set(flag, value);
   }
   const manifestPath = values.get('--manifest');
@@ -33,10 +36,16 @@ export function parseDevnetArgs(argv: string[]): DevnetUpArgs {
   };
 }
 
-function integerOption(values: Map<string, string>, flag: string, min: number, max: number): number | undefined {
+function integerOption(
+  values: Map<string, string>,
+  flag: string,
+  min: number,
+  max: number,
+): number | undefined {
   const raw = values.get(flag);
   if (raw === undefined) return undefined;
   const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < min || value > max) throw new Error(`${flag} must be an integer in [${min}, ${max}], got ${raw}`);
+  if (!/^\d+$/.test(raw) || value < min || value > max)
+    throw new Error(`${flag} must be an integer in [${min}, ${max}], got ${raw}`);
   return value;
 }

@@ -22,8 +22,15 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', exitDuringStartup);
   process.on('SIGINT', exitDuringStartup);
-  const devnet = await startDevnet({ manifestPath, portA: args.portA, portB: args.portB, portSolana: args.portSolana, blockTimeSeconds: args.blockTimeSeconds });
-  for (const chain of devnet.manifest.chains) process.stdout.write(`${chain.id}: chain id ${chain.chainId} at ${chain.rpcUrl}\n`);
+  const devnet = await startDevnet({
+    manifestPath,
+    portA: args.portA,
+    portB: args.portB,
+    portSolana: args.portSolana,
+    blockTimeSeconds: args.blockTimeSeconds,
+  });
+  for (const chain of devnet.manifest.chains)
+    process.stdout.write(`${chain.id}: chain id ${chain.chainId} at ${chain.rpcUrl}\n`);
   const solana = devnet.manifest.solana;
   process.stdout.write(`${solana.id}: bridge chain id ${solana.bridge.chainId} at ${solana.rpcUrl}\n`);
   process.stdout.write(`manifest: ${manifestPath}\ndevnet ready\n`);

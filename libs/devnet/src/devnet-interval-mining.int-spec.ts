@@ -16,7 +16,12 @@ describe('devnet with a block time', () => {
   let devnet: RunningDevnet;
 
   beforeAll(async () => {
-    devnet = await startDevnet({ manifestPath: path.join(workDir, 'manifest.json'), portA: await freePort(), portB: await freePort(), blockTimeSeconds: 1 });
+    devnet = await startDevnet({
+      manifestPath: path.join(workDir, 'manifest.json'),
+      portA: await freePort(),
+      portB: await freePort(),
+      blockTimeSeconds: 1,
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -29,7 +34,10 @@ describe('devnet with a block time', () => {
     const provider = localProvider(chain.rpcUrl, chain.chainId);
     try {
       const start = await provider.getBlockNumber();
-      await waitFor(async () => (await provider.getBlockNumber()) >= start + 2, { timeoutMs: 5000, description: 'two empty blocks' });
+      await waitFor(async () => (await provider.getBlockNumber()) >= start + 2, {
+        timeoutMs: 5000,
+        description: 'two empty blocks',
+      });
     } finally {
       provider.destroy();
     }
@@ -48,8 +56,19 @@ describe('devnet with a block time', () => {
       const amount = parseUnits('20000', 6);
       const before = (await usdcTo.balanceOf(recipient)) as bigint;
 
-      await (await new Contract(from.tokens.USDC.address, ERC20_PERMIT_ABI, sender).approve(from.bridge.address, amount)).wait();
-      await (await new Contract(from.bridge.address, DEVNET_BRIDGE_ABI, sender).deposit(amount, to.chainId, recipient)).wait();
+      await (
+        await new Contract(from.tokens.USDC.address, ERC20_PERMIT_ABI, sender).approve(
+          from.bridge.address,
+          amount,
+        )
+      ).wait();
+      await (
+        await new Contract(from.bridge.address, DEVNET_BRIDGE_ABI, sender).deposit(
+          amount,
+          to.chainId,
+          recipient,
+        )
+      ).wait();
       const depositedAt = Date.now();
 
       const budgetMs = devnet.manifest.bridge.estimatedDurationSeconds * 1000;

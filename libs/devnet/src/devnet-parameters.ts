@@ -78,7 +78,10 @@ export const RELAY_ROUND_TRIP_BUDGET_MS = 1000;
  * is seen at the latest one poll interval later (one confirmation: its own block), then the
  * release waits for its block (automine: at once; interval mining: up to one block time).
  */
-export function estimateBridgeDurationSeconds(pollIntervalMs: number, blockTimeSeconds: number | undefined): number {
+export function estimateBridgeDurationSeconds(
+  pollIntervalMs: number,
+  blockTimeSeconds: number | undefined,
+): number {
   const blockWaitMs = (blockTimeSeconds ?? 0) * 1000;
   return Math.ceil((pollIntervalMs + blockWaitMs + RELAY_ROUND_TRIP_BUDGET_MS) / 1000);
 }
@@ -93,7 +96,11 @@ export const SOLANA_SLOT_MS = 400;
  * looks, up to one more slot while a Solana release in the same round waits for its confirmation,
  * the EVM block wait under interval mining, and the RPC budget.
  */
-export function estimateSolanaBridgeDurationSeconds(pollIntervalMs: number, slotMs: number, blockTimeSeconds: number | undefined): number {
+export function estimateSolanaBridgeDurationSeconds(
+  pollIntervalMs: number,
+  slotMs: number,
+  blockTimeSeconds: number | undefined,
+): number {
   const blockWaitMs = (blockTimeSeconds ?? 0) * 1000;
   return Math.ceil((pollIntervalMs + 2 * slotMs + blockWaitMs + RELAY_ROUND_TRIP_BUDGET_MS) / 1000);
 }

@@ -5,7 +5,13 @@ import path from 'node:path';
 import { Contract, formatUnits, JsonRpcProvider, MaxUint256, parseUnits, Signature } from 'ethers';
 import { freePort, waitFor } from '@swapgw/testing';
 import { devnetWallet } from './accounts';
-import { DEVNET_BRIDGE_ABI, ERC20_PERMIT_ABI, UNISWAP_V2_PAIR_ABI, UNISWAP_V2_ROUTER_ABI, WETH9_ABI } from './contracts/abis';
+import {
+  DEVNET_BRIDGE_ABI,
+  ERC20_PERMIT_ABI,
+  UNISWAP_V2_PAIR_ABI,
+  UNISWAP_V2_ROUTER_ABI,
+  WETH9_ABI,
+} from './contracts/abis';
 import { EIP2612_PERMIT_TYPES } from './contracts/permit-typed-data';
 import { localProvider } from './evm-provider';
 import { DevnetChain, DevnetManifest, devnetChain, loadDevnetManifest } from './manifest';
@@ -33,7 +39,11 @@ describe('devnet', () => {
   beforeAll(async () => {
     // Two consecutive starts: the first is stopped before the second so the comparison of
     // addresses is between genuinely fresh chains.
-    const first = await startDevnet({ manifestPath: firstManifestPath, portA: await freePort(), portB: await freePort() });
+    const first = await startDevnet({
+      manifestPath: firstManifestPath,
+      portA: await freePort(),
+      portB: await freePort(),
+    });
     firstManifest = first.manifest;
     firstRpcUrl = first.manifest.chains[0].rpcUrl;
     await first.stop();
@@ -48,7 +58,14 @@ describe('devnet', () => {
 
   it('deploys every contract at the same address on every start', () => {
     const addressesOf = (manifest: DevnetManifest) =>
-      manifest.chains.map(({ id, chainId, tokens, uniswapV2, bridge, permits }) => ({ id, chainId, tokens, uniswapV2, bridge, permits }));
+      manifest.chains.map(({ id, chainId, tokens, uniswapV2, bridge, permits }) => ({
+        id,
+        chainId,
+        tokens,
+        uniswapV2,
+        bridge,
+        permits,
+      }));
     expect(addressesOf(devnet.manifest)).toEqual(addressesOf(firstManifest));
     expect(devnet.manifest.bridge.relayer).toBe(firstManifest.bridge.relayer);
     expect(devnet.manifest.chains.map((c) => c.chainId)).toEqual([31337, 31338]);
@@ -73,31 +90,37 @@ describe('devnet', () => {
     expect(devnet.manifest.bridge.feeBps).toBe(5);
   });
 
-  it.each(['devnet-a', 'devnet-b'])('prices 1 WETH at about 3000 USDC and 3000 DAI on %s', async (chainId) => {
-    const chain = devnetChain(devnet.manifest, chainId);
-    const p = provider(chain);
-    const { WETH, USDC, DAI } = chain.tokens;
+  it.each(['devnet-a', 'devnet-b'])(
+    'prices 1 WETH at about 3000 USDC and 3000 DAI on %s',
+    async (chainId) => {
+      const chain = devnetChain(devnet.manifest, chainId);
+      const p = provider(chain);
+      const { WETH, USDC, DAI } = chain.tokens;
 
-    const pair = new Contract(chain.uniswapV2.pairs['WETH/USDC'], UNISWAP_V2_PAIR_ABI, p);
-    const [reserve0, reserve1] = (await pair.getReserves()) as [bigint, bigint];
-    const wethIsToken0 = ((await pair.token0()) as string).toLowerCase() === WETH.address.toLowerCase();
-    const [wethReserve, usdcReserve] = wethIsToken0 ? [reserve0, reserve1] : [reserve1, reserve0];
-    expect(formatUnits(wethReserve, 18)).toBe('1000.0');
-    expect(formatUnits(usdcReserve, 6)).toBe('3000000.0');
+      const pair = new Contract(chain.uniswapV2.pairs['WETH/USDC'], UNISWAP_V2_PAIR_ABI, p);
+      const [reserve0, reserve1] = (await pair.getReserves()) as [bigint, bigint];
+      const wethIsToken0 = ((await pair.token0()) as string).toLowerCase() === WETH.address.toLowerCase();
+      const [wethReserve, usdcReserve] = wethIsToken0 ? [reserve0, reserve1] : [reserve1, reserve0];
+      expect(formatUnits(wethReserve, 18)).toBe('1000.0');
+      expect(formatUnits(usdcReserve, 6)).toBe('3000000.0');
 
-    const router = new Contract(chain.uniswapV2.router, UNISWAP_V2_ROUTER_ABI, p);
-    const oneWeth = parseUnits('1', 18);
-    const [, usdcOut] = (await router.getAmountsOut(oneWeth, [WETH.address, USDC.address])) as bigint[];
-    const [, daiOut] = (await router.getAmountsOut(oneWeth, [WETH.address, DAI.address])) as bigint[];
-    const [, daiForUsdc] = (await router.getAmountsOut(parseUnits('1000', 6), [USDC.address, DAI.address])) as bigint[];
-    // 0.3% pool fee plus ~0.1% price impact on a 1,000 WETH pool.
-    expect(Number(formatUnits(usdcOut, 6))).toBeGreaterThan(2980);
-    expect(Number(formatUnits(usdcOut, 6))).toBeLessThan(3000);
-    expect(Number(formatUnits(daiOut, 18))).toBeGreaterThan(2980);
-    expect(Number(formatUnits(daiOut, 18))).toBeLessThan(3000);
-    expect(Number(formatUnits(daiForUsdc, 18))).toBeGreaterThan(996);
-    expect(Number(formatUnits(daiForUsdc, 18))).toBeLessThan(1000);
-  });
+      const router = new Contract(chain.uniswapV2.router, UNISWAP_V2_ROUTER_ABI, p);
+      const oneWeth = parseUnits('1', 18);
+      const [, usdcOut] = (await router.getAmountsOut(oneWeth, [WETH.address, USDC.address])) as bigint[];
+      const [, daiOut] = (await router.getAmountsOut(oneWeth, [WETH.address, DAI.address])) as bigint[];
+      const [, daiForUsdc] = (await router.getAmountsOut(parseUnits('1000', 6), [
+        USDC.address,
+        DAI.address,
+      ])) as bigint[];
+      // 0.3% pool fee plus ~0.1% price impact on a 1,000 WETH pool.
+      expect(Number(formatUnits(usdcOut, 6))).toBeGreaterThan(2980);
+      expect(Number(formatUnits(usdcOut, 6))).toBeLessThan(3000);
+      expect(Number(formatUnits(daiOut, 18))).toBeGreaterThan(2980);
+      expect(Number(formatUnits(daiOut, 18))).toBeLessThan(3000);
+      expect(Number(formatUnits(daiForUsdc, 18))).toBeGreaterThan(996);
+      expect(Number(formatUnits(daiForUsdc, 18))).toBeLessThan(1000);
+    },
+  );
 
   it('swaps through the router: account 1 sells 3000 USDC for WETH', async () => {
     const chain = chainA();
@@ -111,7 +134,15 @@ describe('devnet', () => {
     const wethBefore = (await weth.balanceOf(user.address)) as bigint;
 
     await (await usdc.approve(chain.uniswapV2.router, amountIn)).wait();
-    await (await router.swapExactTokensForTokens(amountIn, quoted, [USDC.address, WETH.address], user.address, MaxUint256)).wait();
+    await (
+      await router.swapExactTokensForTokens(
+        amountIn,
+        quoted,
+        [USDC.address, WETH.address],
+        user.address,
+        MaxUint256,
+      )
+    ).wait();
 
     expect((await weth.balanceOf(user.address)) - wethBefore).toBe(quoted);
     expect(Number(formatUnits(quoted, 18))).toBeGreaterThan(0.99);
@@ -129,13 +160,28 @@ describe('devnet', () => {
 
     const signature = Signature.from(
       await owner.signTypedData(
-        { name: chain.tokens.USDC.name, version: chain.tokens.USDC.permitVersion, chainId: chain.chainId, verifyingContract: chain.tokens.USDC.address },
+        {
+          name: chain.tokens.USDC.name,
+          version: chain.tokens.USDC.permitVersion,
+          chainId: chain.chainId,
+          verifyingContract: chain.tokens.USDC.address,
+        },
         EIP2612_PERMIT_TYPES,
         { owner: owner.address, spender: spender.address, value, nonce, deadline },
       ),
     );
     // The spender submits the permit: the owner pays no gas and sends no approve.
-    await (await usdc.permit(owner.address, spender.address, value, deadline, signature.v, signature.r, signature.s)).wait();
+    await (
+      await usdc.permit(
+        owner.address,
+        spender.address,
+        value,
+        deadline,
+        signature.v,
+        signature.r,
+        signature.s,
+      )
+    ).wait();
     expect(await usdc.allowance(owner.address, spender.address)).toBe(value);
 
     const before = (await usdc.balanceOf(spender.address)) as bigint;
@@ -143,16 +189,22 @@ describe('devnet', () => {
     expect((await usdc.balanceOf(spender.address)) - before).toBe(value);
   });
 
-  it.each(['devnet-a', 'devnet-b'])('funds account 9 with ETH, 100 WETH, 1,000,000 USDC and DAI on %s', async (chainId) => {
-    const chain = devnetChain(devnet.manifest, chainId);
-    const p = provider(chain);
-    const account = devnet.manifest.accounts.find((a) => a.index === 9)!;
-    const balance = (symbol: string) => new Contract(chain.tokens[symbol].address, ERC20_PERMIT_ABI, p).balanceOf(account.address) as Promise<bigint>;
-    expect(formatUnits(await balance('WETH'), 18)).toBe('100.0');
-    expect(formatUnits(await balance('USDC'), 6)).toBe('1000000.0');
-    expect(formatUnits(await balance('DAI'), 18)).toBe('1000000.0');
-    expect(await p.getBalance(account.address)).toBeGreaterThan(parseUnits('9000', 18));
-  });
+  it.each(['devnet-a', 'devnet-b'])(
+    'funds account 9 with ETH, 100 WETH, 1,000,000 USDC and DAI on %s',
+    async (chainId) => {
+      const chain = devnetChain(devnet.manifest, chainId);
+      const p = provider(chain);
+      const account = devnet.manifest.accounts.find((a) => a.index === 9)!;
+      const balance = (symbol: string) =>
+        new Contract(chain.tokens[symbol].address, ERC20_PERMIT_ABI, p).balanceOf(
+          account.address,
+        ) as Promise<bigint>;
+      expect(formatUnits(await balance('WETH'), 18)).toBe('100.0');
+      expect(formatUnits(await balance('USDC'), 6)).toBe('1000000.0');
+      expect(formatUnits(await balance('DAI'), 18)).toBe('1000000.0');
+      expect(await p.getBalance(account.address)).toBeGreaterThan(parseUnits('9000', 18));
+    },
+  );
 
   it.each([
     ['devnet-a', 'devnet-b'],
@@ -174,11 +226,14 @@ describe('devnet', () => {
     const depositedAt = Date.now();
 
     const budgetMs = devnet.manifest.bridge.estimatedDurationSeconds * 1000;
-    await waitFor(async () => ((await usdcTo.balanceOf(recipient)) as bigint) - recipientBefore === expectedOut, {
-      timeoutMs: budgetMs,
-      intervalMs: 50,
-      description: `${formatUnits(expectedOut, 6)} USDC to arrive on ${toId}`,
-    });
+    await waitFor(
+      async () => ((await usdcTo.balanceOf(recipient)) as bigint) - recipientBefore === expectedOut,
+      {
+        timeoutMs: budgetMs,
+        intervalMs: 50,
+        description: `${formatUnits(expectedOut, 6)} USDC to arrive on ${toId}`,
+      },
+    );
     expect(Date.now() - depositedAt).toBeLessThanOrEqual(budgetMs);
     expect(formatUnits(expectedOut, 6)).toBe('999.5');
   });
@@ -209,7 +264,9 @@ describe('devnet', () => {
     await new Promise<void>((resolve) => blocker.listen(takenPort, '127.0.0.1', resolve));
     const otherPort = await freePort();
     try {
-      await expect(startDevnet({ manifestPath: path.join(workDir, 'refused.json'), portA: otherPort, portB: takenPort })).rejects.toMatchObject({
+      await expect(
+        startDevnet({ manifestPath: path.join(workDir, 'refused.json'), portA: otherPort, portB: takenPort }),
+      ).rejects.toMatchObject({
         code: 'ANVIL_START_FAILED',
         message: expect.stringContaining(`${takenPort} is already in use`),
       });

@@ -8,5 +8,10 @@ import { JsonRpcProvider, Network } from 'ethers';
  */
 export function localProvider(rpcUrl: string, chainId: number): JsonRpcProvider {
   const network = Network.from(chainId);
-  return new JsonRpcProvider(rpcUrl, network, { staticNetwork: network, pollingInterval: 100, batchMaxCount: 1, cacheTimeout: -1 });
+  return new JsonRpcProvider(rpcUrl, network, {
+    staticNetwork: network,
+    pollingInterval: 100,
+    batchMaxCount: 1,
+    cacheTimeout: -1,
+  });
 }

@@ -3,7 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { PublicKey } from '@solana/web3.js';
 import { DevnetError } from './devnet-error';
-import { DevnetManifest, devnetChain, loadDevnetManifest, manifestProblems, writeDevnetManifest } from './manifest';
+import {
+  DevnetManifest,
+  devnetChain,
+  loadDevnetManifest,
+  manifestProblems,
+  writeDevnetManifest,
+} from './manifest';
 
 const solanaKey = (n: number) => new PublicKey(Buffer.alloc(32, n)).toBase58();
 const address = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
@@ -19,7 +25,12 @@ function validManifest(): DevnetManifest {
       USDC: { address: address(1), decimals: 6, name: 'USD Coin', permit: true, permitVersion: '1' },
       WETH: { address: address(3), decimals: 18, name: 'Wrapped Ether', permit: false },
     },
-    uniswapV2: { factory: address(4), router: address(5), initCodeHash: `0x${'ab'.repeat(32)}`, pairs: { 'WETH/USDC': address(6) } },
+    uniswapV2: {
+      factory: address(4),
+      router: address(5),
+      initCodeHash: `0x${'ab'.repeat(32)}`,
+      pairs: { 'WETH/USDC': address(6) },
+    },
     bridge: { address: address(7), token: 'USDC' },
     permits: { permit2: address(10), permitRouter: address(11) },
   });
@@ -39,7 +50,13 @@ function validManifest(): DevnetManifest {
       bridgeAuthority: solanaKey(2),
       accounts: [{ index: 1, address: solanaKey(3) }],
       slotMs: 400,
-      bridge: { chainId: 1399811149, token: 'USDC', vault: solanaKey(4), vaultOwner: solanaKey(2), estimatedDurationSeconds: 3 },
+      bridge: {
+        chainId: 1399811149,
+        token: 'USDC',
+        vault: solanaKey(4),
+        vaultOwner: solanaKey(2),
+        estimatedDurationSeconds: 3,
+      },
     },
   };
 }
@@ -72,7 +89,10 @@ describe('devnet manifest', () => {
   });
 
   it('reports each malformed field by its path', () => {
-    const manifest = validManifest() as unknown as { chains: Record<string, unknown>[]; bridge: Record<string, unknown> };
+    const manifest = validManifest() as unknown as {
+      chains: Record<string, unknown>[];
+      bridge: Record<string, unknown>;
+    };
     manifest.chains[1].rpcUrl = 'localhost:8546';
     (manifest.chains[0].tokens as Record<string, Record<string, unknown>>).USDC.decimals = '6';
     manifest.bridge.feeBps = 10_000;
@@ -88,7 +108,9 @@ describe('devnet manifest', () => {
   });
 
   it('checks the Solana section, and requires it', () => {
-    const manifest = validManifest() as unknown as { solana: Record<string, unknown> & { bridge: Record<string, unknown> } };
+    const manifest = validManifest() as unknown as {
+      solana: Record<string, unknown> & { bridge: Record<string, unknown> };
+    };
     manifest.solana.rpcUrl = '127.0.0.1:8899';
     manifest.solana.bridge.vault = '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707';
     delete manifest.solana.bridge.estimatedDurationSeconds;

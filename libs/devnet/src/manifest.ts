@@ -118,16 +118,24 @@ export function loadDevnetManifest(manifestPath: string): DevnetManifest {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new DevnetError('MANIFEST_INVALID', `The devnet manifest at ${manifestPath} is not JSON: ${(error as Error).message}`, {
-      manifestPath,
-    });
+    throw new DevnetError(
+      'MANIFEST_INVALID',
+      `The devnet manifest at ${manifestPath} is not JSON: ${(error as Error).message}`,
+      {
+        manifestPath,
+      },
+    );
   }
   const problems = manifestProblems(parsed);
   if (problems.length > 0) {
-    throw new DevnetError('MANIFEST_INVALID', `The devnet manifest at ${manifestPath} is invalid: ${problems.join('; ')}`, {
-      manifestPath,
-      problems,
-    });
+    throw new DevnetError(
+      'MANIFEST_INVALID',
+      `The devnet manifest at ${manifestPath} is invalid: ${problems.join('; ')}`,
+      {
+        manifestPath,
+        problems,
+      },
+    );
   }
   return parsed as DevnetManifest;
 }
@@ -144,7 +152,10 @@ export function writeDevnetManifest(manifestPath: string, manifest: DevnetManife
 export function devnetChain(manifest: DevnetManifest, id: string): DevnetChain {
   const chain = manifest.chains.find((c) => c.id === id);
   if (!chain) {
-    throw new DevnetError('MANIFEST_INVALID', `Chain ${id} is not in the devnet manifest (has ${manifest.chains.map((c) => c.id).join(', ')})`);
+    throw new DevnetError(
+      'MANIFEST_INVALID',
+      `Chain ${id} is not in the devnet manifest (has ${manifest.chains.map((c) => c.id).join(', ')})`,
+    );
   }
   return chain;
 }
@@ -157,7 +168,10 @@ export function manifestProblems(value: unknown): string[] {
   };
   if (!isObject(value)) return ['the manifest is not an object'];
   expect(typeof value.generatedAtMs === 'number', 'generatedAtMs must be a number');
-  expect(typeof value.mnemonic === 'string' && value.mnemonic.split(' ').length >= 12, 'mnemonic must be a 12+ word phrase');
+  expect(
+    typeof value.mnemonic === 'string' && value.mnemonic.split(' ').length >= 12,
+    'mnemonic must be a 12+ word phrase',
+  );
   if (!Array.isArray(value.chains) || value.chains.length === 0) {
     problems.push('chains must be a non-empty array');
   } else {
@@ -168,8 +182,14 @@ export function manifestProblems(value: unknown): string[] {
   } else {
     const bridge = value.bridge;
     expect(typeof bridge.provider === 'string', 'bridge.provider must be a string');
-    expect(isNonNegativeInteger(bridge.feeBps) && (bridge.feeBps as number) < 10_000, 'bridge.feeBps must be an integer in [0, 10000)');
-    expect(isNonNegativeInteger(bridge.estimatedDurationSeconds), 'bridge.estimatedDurationSeconds must be a non-negative integer');
+    expect(
+      isNonNegativeInteger(bridge.feeBps) && (bridge.feeBps as number) < 10_000,
+      'bridge.feeBps must be an integer in [0, 10000)',
+    );
+    expect(
+      isNonNegativeInteger(bridge.estimatedDurationSeconds),
+      'bridge.estimatedDurationSeconds must be a non-negative integer',
+    );
     expect(isAddress(bridge.relayer), 'bridge.relayer must be an address');
   }
   problems.push(...solanaProblems(value.solana));
@@ -177,7 +197,10 @@ export function manifestProblems(value: unknown): string[] {
     problems.push('accounts must be an array');
   } else {
     value.accounts.forEach((account, i) => {
-      expect(isObject(account) && isNonNegativeInteger(account.index), `accounts[${i}].index must be a non-negative integer`);
+      expect(
+        isObject(account) && isNonNegativeInteger(account.index),
+        `accounts[${i}].index must be a non-negative integer`,
+      );
       expect(isObject(account) && isAddress(account.address), `accounts[${i}].address must be an address`);
     });
   }
@@ -193,15 +216,24 @@ function chainProblems(chain: unknown, at: string): string[] {
   expect(typeof chain.id === 'string' && chain.id.length > 0, 'id must be a non-empty string');
   expect(typeof chain.name === 'string', 'name must be a string');
   expect(isNonNegativeInteger(chain.chainId), 'chainId must be an integer');
-  expect(typeof chain.rpcUrl === 'string' && /^https?:\/\//.test(chain.rpcUrl), 'rpcUrl must be an http(s) URL');
+  expect(
+    typeof chain.rpcUrl === 'string' && /^https?:\/\//.test(chain.rpcUrl),
+    'rpcUrl must be an http(s) URL',
+  );
   expect(typeof chain.nativeSymbol === 'string', 'nativeSymbol must be a string');
   if (!isObject(chain.tokens)) {
     problems.push(`${at}.tokens must be an object`);
   } else {
     for (const [symbol, token] of Object.entries(chain.tokens)) {
       expect(isObject(token) && isAddress(token.address), `tokens.${symbol}.address must be an address`);
-      expect(isObject(token) && isNonNegativeInteger(token.decimals), `tokens.${symbol}.decimals must be an integer`);
-      expect(isObject(token) && typeof token.permit === 'boolean', `tokens.${symbol}.permit must be a boolean`);
+      expect(
+        isObject(token) && isNonNegativeInteger(token.decimals),
+        `tokens.${symbol}.decimals must be an integer`,
+      );
+      expect(
+        isObject(token) && typeof token.permit === 'boolean',
+        `tokens.${symbol}.permit must be a boolean`,
+      );
     }
   }
   const uni = chain.uniswapV2;
@@ -210,8 +242,14 @@ function chainProblems(chain: unknown, at: string): string[] {
   } else {
     expect(isAddress(uni.factory), 'uniswapV2.factory must be an address');
     expect(isAddress(uni.router), 'uniswapV2.router must be an address');
-    expect(typeof uni.initCodeHash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(uni.initCodeHash), 'uniswapV2.initCodeHash must be a 32-byte hex');
-    expect(isObject(uni.pairs) && Object.values(uni.pairs).every(isAddress), 'uniswapV2.pairs must map names to addresses');
+    expect(
+      typeof uni.initCodeHash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(uni.initCodeHash),
+      'uniswapV2.initCodeHash must be a 32-byte hex',
+    );
+    expect(
+      isObject(uni.pairs) && Object.values(uni.pairs).every(isAddress),
+      'uniswapV2.pairs must map names to addresses',
+    );
   }
   const bridge = chain.bridge;
   expect(isObject(bridge) && isAddress(bridge.address), 'bridge.address must be an address');
@@ -230,8 +268,14 @@ function solanaProblems(solana: unknown): string[] {
   };
   expect(solana.id === 'solana-devnet', 'id must be solana-devnet');
   expect(solana.family === 'solana', 'family must be solana');
-  expect(typeof solana.rpcUrl === 'string' && /^https?:\/\//.test(solana.rpcUrl), 'rpcUrl must be an http(s) URL');
-  expect(isNonNegativeInteger(solana.slotMs) && (solana.slotMs as number) > 0, 'slotMs must be a positive integer');
+  expect(
+    typeof solana.rpcUrl === 'string' && /^https?:\/\//.test(solana.rpcUrl),
+    'rpcUrl must be an http(s) URL',
+  );
+  expect(
+    isNonNegativeInteger(solana.slotMs) && (solana.slotMs as number) > 0,
+    'slotMs must be a positive integer',
+  );
   const usdc = isObject(solana.tokens) ? solana.tokens.USDC : undefined;
   expect(isObject(usdc) && isPublicKey(usdc.mint), 'tokens.USDC.mint must be a base58 public key');
   expect(isObject(usdc) && isNonNegativeInteger(usdc.decimals), 'tokens.USDC.decimals must be an integer');
@@ -244,14 +288,23 @@ function solanaProblems(solana: unknown): string[] {
     expect(typeof bridge.token === 'string', 'bridge.token must be a token symbol');
     expect(isPublicKey(bridge.vault), 'bridge.vault must be a base58 public key');
     expect(isPublicKey(bridge.vaultOwner), 'bridge.vaultOwner must be a base58 public key');
-    expect(isNonNegativeInteger(bridge.estimatedDurationSeconds), 'bridge.estimatedDurationSeconds must be a non-negative integer');
+    expect(
+      isNonNegativeInteger(bridge.estimatedDurationSeconds),
+      'bridge.estimatedDurationSeconds must be a non-negative integer',
+    );
   }
   if (!Array.isArray(solana.accounts)) {
     problems.push('solana.accounts must be an array');
   } else {
     solana.accounts.forEach((account, i) => {
-      expect(isObject(account) && isNonNegativeInteger(account.index), `accounts[${i}].index must be a non-negative integer`);
-      expect(isObject(account) && isPublicKey(account.address), `accounts[${i}].address must be a base58 public key`);
+      expect(
+        isObject(account) && isNonNegativeInteger(account.index),
+        `accounts[${i}].index must be a non-negative integer`,
+      );
+      expect(
+        isObject(account) && isPublicKey(account.address),
+        `accounts[${i}].address must be a base58 public key`,
+      );
     });
   }
   return problems;

@@ -1,11 +1,31 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Contract, ContractTransactionResponse, HDNodeWallet, id, JsonRpcProvider, Log, MaxUint256, parseUnits, Signature, TypedDataEncoder } from 'ethers';
+import {
+  Contract,
+  ContractTransactionResponse,
+  HDNodeWallet,
+  id,
+  JsonRpcProvider,
+  Log,
+  MaxUint256,
+  parseUnits,
+  Signature,
+  TypedDataEncoder,
+} from 'ethers';
 import { freePort, waitFor } from '@swapgw/testing';
 import { devnetWallet } from './accounts';
-import { ERC20_PERMIT_ABI, PERMIT2_ABI, SWAP_GATEWAY_ROUTER_ABI, UNISWAP_V2_ROUTER_ABI } from './contracts/abis';
-import { eip2612PermitTypedData, PERMIT2_TRANSFER_FROM_TYPES, permit2TransferTypedData } from './contracts/permit-typed-data';
+import {
+  ERC20_PERMIT_ABI,
+  PERMIT2_ABI,
+  SWAP_GATEWAY_ROUTER_ABI,
+  UNISWAP_V2_ROUTER_ABI,
+} from './contracts/abis';
+import {
+  eip2612PermitTypedData,
+  PERMIT2_TRANSFER_FROM_TYPES,
+  permit2TransferTypedData,
+} from './contracts/permit-typed-data';
 import { localProvider } from './evm-provider';
 import { DevnetChain, devnetChain } from './manifest';
 import { RunningDevnet, startDevnet } from './start-devnet';
@@ -25,7 +45,8 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
     return p;
   };
   const chainA = () => devnetChain(devnet.manifest, 'devnet-a');
-  const wallet = (index: number, chain = chainA()) => devnetWallet(devnet.manifest.mnemonic, index, provider(chain));
+  const wallet = (index: number, chain = chainA()) =>
+    devnetWallet(devnet.manifest.mnemonic, index, provider(chain));
   const inAnHour = () => BigInt(Math.floor(Date.now() / 1000) + 3600);
   const errorName = (contract: Contract, error: unknown) => {
     const data = (error as { data?: string }).data;
@@ -33,7 +54,11 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
   };
 
   beforeAll(async () => {
-    devnet = await startDevnet({ manifestPath: path.join(workDir, 'manifest.json'), portA: await freePort(), portB: await freePort() });
+    devnet = await startDevnet({
+      manifestPath: path.join(workDir, 'manifest.json'),
+      portA: await freePort(),
+      portB: await freePort(),
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -42,29 +67,63 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
     fs.rmSync(workDir, { recursive: true, force: true });
   });
 
-  async function signPermit2(owner: HDNodeWallet, chain: DevnetChain, token: string, amount: bigint, nonce: bigint, deadline = inAnHour()) {
-    const typed = permit2TransferTypedData({ chainId: chain.chainId, permit2: chain.permits.permit2, token, amount, spender: chain.permits.permitRouter, nonce, deadline });
+  async function signPermit2(
+    owner: HDNodeWallet,
+    chain: DevnetChain,
+    token: string,
+    amount: bigint,
+    nonce: bigint,
+    deadline = inAnHour(),
+  ) {
+    const typed = permit2TransferTypedData({
+      chainId: chain.chainId,
+      permit2: chain.permits.permit2,
+      token,
+      amount,
+      spender: chain.permits.permitRouter,
+      nonce,
+      deadline,
+    });
     return { signature: await owner.signTypedData(typed.domain, typed.types, typed.message), deadline };
   }
 
-  it.each(['devnet-a', 'devnet-b'])('deploys Permit2 and the router on %s, wired to that chain’s router, bridge and USDC', async (chainId) => {
-    const chain = devnetChain(devnet.manifest, chainId);
-    const p = provider(chain);
-    const router = new Contract(chain.permits.permitRouter, SWAP_GATEWAY_ROUTER_ABI, p);
-    expect(await router.uniswapV2Router()).toBe(chain.uniswapV2.router);
-    expect(await router.bridge()).toBe(chain.bridge.address);
-    expect(await router.bridgeToken()).toBe(chain.tokens.USDC.address);
-    expect(await router.permit2()).toBe(chain.permits.permit2);
-    // The EIP-712 domain is Permit2's: name "Permit2", this chain id, this contract, no version.
-    const permit2 = new Contract(chain.permits.permit2, [...PERMIT2_ABI, 'function PERMIT_TRANSFER_FROM_TYPEHASH() view returns (bytes32)', 'function TOKEN_PERMISSIONS_TYPEHASH() view returns (bytes32)'], p);
-    expect(await permit2.DOMAIN_SEPARATOR()).toBe(TypedDataEncoder.hashDomain({ name: 'Permit2', chainId: chain.chainId, verifyingContract: chain.permits.permit2 }));
-    const encoder = TypedDataEncoder.from(PERMIT2_TRANSFER_FROM_TYPES);
-    expect(encoder.encodeType('PermitTransferFrom')).toBe(
-      'PermitTransferFrom(TokenPermissions permitted,address spender,uint256 nonce,uint256 deadline)TokenPermissions(address token,uint256 amount)',
-    );
-    expect(await permit2.PERMIT_TRANSFER_FROM_TYPEHASH()).toBe(id(encoder.encodeType('PermitTransferFrom')));
-    expect(await permit2.TOKEN_PERMISSIONS_TYPEHASH()).toBe(id(encoder.encodeType('TokenPermissions')));
-  });
+  it.each(['devnet-a', 'devnet-b'])(
+    'deploys Permit2 and the router on %s, wired to that chain’s router, bridge and USDC',
+    async (chainId) => {
+      const chain = devnetChain(devnet.manifest, chainId);
+      const p = provider(chain);
+      const router = new Contract(chain.permits.permitRouter, SWAP_GATEWAY_ROUTER_ABI, p);
+      expect(await router.uniswapV2Router()).toBe(chain.uniswapV2.router);
+      expect(await router.bridge()).toBe(chain.bridge.address);
+      expect(await router.bridgeToken()).toBe(chain.tokens.USDC.address);
+      expect(await router.permit2()).toBe(chain.permits.permit2);
+      // The EIP-712 domain is Permit2's: name "Permit2", this chain id, this contract, no version.
+      const permit2 = new Contract(
+        chain.permits.permit2,
+        [
+          ...PERMIT2_ABI,
+          'function PERMIT_TRANSFER_FROM_TYPEHASH() view returns (bytes32)',
+          'function TOKEN_PERMISSIONS_TYPEHASH() view returns (bytes32)',
+        ],
+        p,
+      );
+      expect(await permit2.DOMAIN_SEPARATOR()).toBe(
+        TypedDataEncoder.hashDomain({
+          name: 'Permit2',
+          chainId: chain.chainId,
+          verifyingContract: chain.permits.permit2,
+        }),
+      );
+      const encoder = TypedDataEncoder.from(PERMIT2_TRANSFER_FROM_TYPES);
+      expect(encoder.encodeType('PermitTransferFrom')).toBe(
+        'PermitTransferFrom(TokenPermissions permitted,address spender,uint256 nonce,uint256 deadline)TokenPermissions(address token,uint256 amount)',
+      );
+      expect(await permit2.PERMIT_TRANSFER_FROM_TYPEHASH()).toBe(
+        id(encoder.encodeType('PermitTransferFrom')),
+      );
+      expect(await permit2.TOKEN_PERMISSIONS_TYPEHASH()).toBe(id(encoder.encodeType('TokenPermissions')));
+    },
+  );
 
   it('EIP-2612: one transaction pulls USDC with the permit and swaps it to the recipient; no allowance or token stays', async () => {
     const chain = chainA();
@@ -75,7 +134,10 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
     const weth = new Contract(WETH.address, ERC20_PERMIT_ABI, user);
     const router = new Contract(chain.permits.permitRouter, SWAP_GATEWAY_ROUTER_ABI, user);
     const amountIn = parseUnits('1500', 6);
-    const [, quoted] = (await new Contract(chain.uniswapV2.router, UNISWAP_V2_ROUTER_ABI, user).getAmountsOut(amountIn, [USDC.address, WETH.address])) as bigint[];
+    const [, quoted] = (await new Contract(chain.uniswapV2.router, UNISWAP_V2_ROUTER_ABI, user).getAmountsOut(
+      amountIn,
+      [USDC.address, WETH.address],
+    )) as bigint[];
     const typed = eip2612PermitTypedData({
       chainId: chain.chainId,
       token: USDC,
@@ -86,14 +148,19 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
       deadline: inAnHour(),
     });
     const signature = await user.signTypedData(typed.domain, typed.types, typed.message);
-    const [usdcBefore, wethBefore] = [(await usdc.balanceOf(user.address)) as bigint, (await weth.balanceOf(recipient)) as bigint];
+    const [usdcBefore, wethBefore] = [
+      (await usdc.balanceOf(user.address)) as bigint,
+      (await weth.balanceOf(recipient)) as bigint,
+    ];
 
-    const sent = (await router.swapExactTokensForTokensWithPermit(amountIn, quoted, [USDC.address, WETH.address], recipient, inAnHour(), [
-      EIP2612,
-      0n,
-      typed.message.deadline,
-      signature,
-    ])) as ContractTransactionResponse;
+    const sent = (await router.swapExactTokensForTokensWithPermit(
+      amountIn,
+      quoted,
+      [USDC.address, WETH.address],
+      recipient,
+      inAnHour(),
+      [EIP2612, 0n, typed.message.deadline, signature],
+    )) as ContractTransactionResponse;
     const receipt = await sent.wait();
 
     expect(receipt!.status).toBe(1);
@@ -102,8 +169,17 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
     expect(await usdc.allowance(user.address, chain.permits.permitRouter)).toBe(0n);
     expect(await usdc.balanceOf(chain.permits.permitRouter)).toBe(0n);
     expect(await usdc.allowance(chain.permits.permitRouter, chain.uniswapV2.router)).toBe(0n);
-    const event = receipt!.logs.map((log: Log) => router.interface.parseLog(log)).find((parsed) => parsed?.name === 'SwapWithPermit');
-    expect(event?.args.toArray()).toEqual([user.address, USDC.address, recipient, amountIn, quoted, BigInt(EIP2612)]);
+    const event = receipt!.logs
+      .map((log: Log) => router.interface.parseLog(log))
+      .find((parsed) => parsed?.name === 'SwapWithPermit');
+    expect(event?.args.toArray()).toEqual([
+      user.address,
+      USDC.address,
+      recipient,
+      amountIn,
+      quoted,
+      BigInt(EIP2612),
+    ]);
   });
 
   it('EIP-2612: a permit someone else submitted first does not brick the swap; a permit signed by another key is PermitRejected', async () => {
@@ -115,17 +191,52 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
     const router = new Contract(chain.permits.permitRouter, SWAP_GATEWAY_ROUTER_ABI, user);
     const amountIn = parseUnits('100', 18);
     const deadline = inAnHour();
-    const typed = eip2612PermitTypedData({ chainId: chain.chainId, token: DAI, owner: user.address, spender: chain.permits.permitRouter, value: amountIn, nonce: (await dai.nonces(user.address)) as bigint, deadline });
+    const typed = eip2612PermitTypedData({
+      chainId: chain.chainId,
+      token: DAI,
+      owner: user.address,
+      spender: chain.permits.permitRouter,
+      value: amountIn,
+      nonce: (await dai.nonces(user.address)) as bigint,
+      deadline,
+    });
     const sig = Signature.from(await user.signTypedData(typed.domain, typed.types, typed.message));
-    await (await new Contract(DAI.address, ERC20_PERMIT_ABI, frontRunner).permit(user.address, chain.permits.permitRouter, amountIn, deadline, sig.v, sig.r, sig.s)).wait();
+    await (
+      await new Contract(DAI.address, ERC20_PERMIT_ABI, frontRunner).permit(
+        user.address,
+        chain.permits.permitRouter,
+        amountIn,
+        deadline,
+        sig.v,
+        sig.r,
+        sig.s,
+      )
+    ).wait();
 
     const compact = sig.r + sig.yParityAndS.slice(2); // EIP-2098, 64 bytes
-    await (await router.swapExactTokensForETHWithPermit(amountIn, 1n, [DAI.address, WETH.address], user.address, inAnHour(), [EIP2612, 0n, deadline, compact])).wait();
+    await (
+      await router.swapExactTokensForETHWithPermit(
+        amountIn,
+        1n,
+        [DAI.address, WETH.address],
+        user.address,
+        inAnHour(),
+        [EIP2612, 0n, deadline, compact],
+      )
+    ).wait();
     expect(await dai.allowance(user.address, chain.permits.permitRouter)).toBe(0n);
 
-    const forged = await frontRunner.signTypedData(typed.domain, typed.types, { ...typed.message, nonce: (await dai.nonces(user.address)) as bigint });
+    const forged = await frontRunner.signTypedData(typed.domain, typed.types, {
+      ...typed.message,
+      nonce: (await dai.nonces(user.address)) as bigint,
+    });
     const refused = await router.swapExactTokensForETHWithPermit
-      .staticCall(amountIn, 1n, [DAI.address, WETH.address], user.address, inAnHour(), [EIP2612, 0n, deadline, forged])
+      .staticCall(amountIn, 1n, [DAI.address, WETH.address], user.address, inAnHour(), [
+        EIP2612,
+        0n,
+        deadline,
+        forged,
+      ])
       .catch((error: unknown) => error);
     expect(errorName(router, refused)).toBe('PermitRejected');
   });
@@ -140,11 +251,20 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
     const permit2 = new Contract(chain.permits.permit2, PERMIT2_ABI, user);
     const amountIn = parseUnits('2000', 6);
     const swap = (nonce: bigint, deadline: bigint, signature: string) =>
-      router.swapExactTokensForTokensWithPermit(amountIn, 1n, [USDC.address, DAI.address], user.address, inAnHour(), [PERMIT2, nonce, deadline, signature]);
+      router.swapExactTokensForTokensWithPermit(
+        amountIn,
+        1n,
+        [USDC.address, DAI.address],
+        user.address,
+        inAnHour(),
+        [PERMIT2, nonce, deadline, signature],
+      );
 
     const first = await signPermit2(user, chain, USDC.address, amountIn, 7n);
     // Without the owner's allowance to Permit2 the transfer cannot happen.
-    expect(await swap(7n, first.deadline, first.signature).catch((error: unknown) => (error as Error).message)).toMatch(/revert/);
+    expect(
+      await swap(7n, first.deadline, first.signature).catch((error: unknown) => (error as Error).message),
+    ).toMatch(/revert/);
     await (await usdc.approve(chain.permits.permit2, MaxUint256)).wait();
 
     const daiBefore = (await dai.balanceOf(user.address)) as bigint;
@@ -152,7 +272,9 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
     expect((await dai.balanceOf(user.address)) as bigint).toBeGreaterThan(daiBefore);
     expect(await permit2.nonceBitmap(user.address, 0n)).toBe(1n << 7n);
     expect(await usdc.balanceOf(chain.permits.permitRouter)).toBe(0n);
-    expect(errorName(permit2, await swap(7n, first.deadline, first.signature).catch((e: unknown) => e))).toBe('InvalidNonce');
+    expect(errorName(permit2, await swap(7n, first.deadline, first.signature).catch((e: unknown) => e))).toBe(
+      'InvalidNonce',
+    );
 
     const nonce = (1n << 8n) + 3n; // word 1, bit 3
     const second = await signPermit2(user, chain, USDC.address, amountIn, nonce);
@@ -166,13 +288,20 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
     const user = wallet(6);
     const other = wallet(7);
     const { USDC, WETH } = chain.tokens;
-    await (await new Contract(USDC.address, ERC20_PERMIT_ABI, user).approve(chain.permits.permit2, MaxUint256)).wait();
+    await (
+      await new Contract(USDC.address, ERC20_PERMIT_ABI, user).approve(chain.permits.permit2, MaxUint256)
+    ).wait();
     const router = new Contract(chain.permits.permitRouter, SWAP_GATEWAY_ROUTER_ABI, user);
     const permit2 = new Contract(chain.permits.permit2, PERMIT2_ABI, user);
     const amountIn = parseUnits('10', 6);
     const attempt = (amount: bigint, nonce: bigint, deadline: bigint, signature: string) =>
       router.swapExactTokensForTokensWithPermit
-        .staticCall(amount, 1n, [USDC.address, WETH.address], user.address, inAnHour(), [PERMIT2, nonce, deadline, signature])
+        .staticCall(amount, 1n, [USDC.address, WETH.address], user.address, inAnHour(), [
+          PERMIT2,
+          nonce,
+          deadline,
+          signature,
+        ])
         .catch((error: unknown) => errorName(permit2, error));
 
     const byOther = await signPermit2(other, chain, USDC.address, amountIn, 1n);
@@ -202,7 +331,9 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
     const { signature, deadline } = await signPermit2(user, chain, chain.tokens.USDC.address, amount, 42n);
     const before = (await usdcOnB.balanceOf(recipient)) as bigint;
 
-    await (await router.depositWithPermit(amount, to.chainId, recipient, [PERMIT2, 42n, deadline, signature])).wait();
+    await (
+      await router.depositWithPermit(amount, to.chainId, recipient, [PERMIT2, 42n, deadline, signature])
+    ).wait();
 
     expect(await usdc.balanceOf(chain.permits.permitRouter)).toBe(0n);
     await waitFor(async () => ((await usdcOnB.balanceOf(recipient)) as bigint) - before === expectedOut, {

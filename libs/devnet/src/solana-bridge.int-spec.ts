@@ -2,7 +2,14 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Connection, Keypair, PublicKey, TransactionInstruction, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
+import {
+  Connection,
+  Keypair,
+  PublicKey,
+  TransactionInstruction,
+  TransactionMessage,
+  VersionedTransaction,
+} from '@solana/web3.js';
 import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { Contract, formatUnits, JsonRpcProvider, parseUnits } from 'ethers';
 import { freePort, waitFor } from '@swapgw/testing';
@@ -13,7 +20,12 @@ import { DEVNET_BRIDGE_ABI, ERC20_PERMIT_ABI } from './contracts/abis';
 import { localProvider } from './evm-provider';
 import { devnetChain, loadDevnetManifest } from './manifest';
 import { RunningDevnet, startDevnet } from './start-devnet';
-import { memoInstruction, solanaBridgeDepositInstructions, solanaDepositNonce, solanaRecipientBytes32 } from '@swapgw/chains/solana-bridge';
+import {
+  memoInstruction,
+  solanaBridgeDepositInstructions,
+  solanaDepositNonce,
+  solanaRecipientBytes32,
+} from '@swapgw/chains/solana-bridge';
 import { solanaBridgeAuthority, solanaConnection, solanaTestWallet, usdcAccountOf } from './solana';
 
 class RecordingLogger implements RelayerLogger {
@@ -42,19 +54,32 @@ describe('devnet bridge between EVM and Solana', () => {
   const solana = () => devnet.manifest.solana;
   const chainA = () => devnetChain(devnet.manifest, 'devnet-a');
   const usdcA = () => new Contract(chainA().tokens.USDC.address, ERC20_PERMIT_ABI, evm);
-  const tokenBalance = async (account: PublicKey) => BigInt((await connection.getTokenAccountBalance(account)).value.amount);
+  const tokenBalance = async (account: PublicKey) =>
+    BigInt((await connection.getTokenAccountBalance(account)).value.amount);
   const vault = () => new PublicKey(solana().bridge.vault);
   const budgetMs = () => solana().bridge.estimatedDurationSeconds * 1000;
 
   async function sendV0(payer: Keypair, instructions: TransactionInstruction[]): Promise<string> {
     const { blockhash } = await connection.getLatestBlockhash();
-    const tx = new VersionedTransaction(new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: blockhash, instructions }).compileToV0Message());
+    const tx = new VersionedTransaction(
+      new TransactionMessage({
+        payerKey: payer.publicKey,
+        recentBlockhash: blockhash,
+        instructions,
+      }).compileToV0Message(),
+    );
     tx.sign([payer]);
     return connection.sendRawTransaction(tx.serialize());
   }
 
   beforeAll(async () => {
-    devnet = await startDevnet({ manifestPath, portA: await freePort(), portB: await freePort(), portSolana: await freePort(), logger });
+    devnet = await startDevnet({
+      manifestPath,
+      portA: await freePort(),
+      portB: await freePort(),
+      portSolana: await freePort(),
+      logger,
+    });
     connection = solanaConnection(devnet.manifest.solana.rpcUrl);
     evm = localProvider(chainA().rpcUrl, chainA().chainId);
   }, 60_000);
@@ -89,15 +114,25 @@ describe('devnet bridge between EVM and Solana', () => {
 
     const signature = await sendV0(
       user,
-      solanaBridgeDepositInstructions({ user: user.publicKey, amount, destinationChainId: chainA().chainId, recipient, manifest: solana() }),
+      solanaBridgeDepositInstructions({
+        user: user.publicKey,
+        amount,
+        destinationChainId: chainA().chainId,
+        recipient,
+        manifest: solana(),
+      }),
     );
     const sentAt = Date.now();
 
-    await waitFor(async () => ((await usdcA().balanceOf(recipient)) as bigint) - recipientBefore === parseUnits('999.5', 6), {
-      timeoutMs: budgetMs(),
-      intervalMs: 50,
-      description: '999.5 USDC on devnet-a for the Solana deposit',
-    });
+    await waitFor(
+      async () =>
+        ((await usdcA().balanceOf(recipient)) as bigint) - recipientBefore === parseUnits('999.5', 6),
+      {
+        timeoutMs: budgetMs(),
+        intervalMs: 50,
+        description: '999.5 USDC on devnet-a for the Solana deposit',
+      },
+    );
     expect(Date.now() - sentAt).toBeLessThanOrEqual(budgetMs());
     expect((await tokenBalance(vault())) - vaultBefore).toBe(amount);
 
@@ -120,16 +155,25 @@ describe('devnet bridge between EVM and Solana', () => {
     expect(await connection.getAccountInfo(recipientAccount)).toBeNull();
 
     await (await usdc.approve(chainA().bridge.address, amount)).wait();
-    const receipt = await (await bridge.depositTo(amount, solana().bridge.chainId, solanaRecipientBytes32(recipient.toBase58()))).wait();
+    const receipt = await (
+      await bridge.depositTo(amount, solana().bridge.chainId, solanaRecipientBytes32(recipient.toBase58()))
+    ).wait();
     const depositedAt = Date.now();
-    const event = receipt.logs.map((log: { topics: string[]; data: string }) => bridge.interface.parseLog(log)).find((e: { name: string } | null) => e?.name === 'DepositTo');
+    const event = receipt.logs
+      .map((log: { topics: string[]; data: string }) => bridge.interface.parseLog(log))
+      .find((e: { name: string } | null) => e?.name === 'DepositTo');
     expect(event.args.amountAfterFee).toBe(parseUnits('199.9', 6));
 
-    await waitFor(async () => (await connection.getAccountInfo(recipientAccount)) && (await tokenBalance(recipientAccount)) === parseUnits('199.9', 6), {
-      timeoutMs: budgetMs(),
-      intervalMs: 50,
-      description: '199.9 USDC in the Solana wallet',
-    });
+    await waitFor(
+      async () =>
+        (await connection.getAccountInfo(recipientAccount)) &&
+        (await tokenBalance(recipientAccount)) === parseUnits('199.9', 6),
+      {
+        timeoutMs: budgetMs(),
+        intervalMs: 50,
+        description: '199.9 USDC in the Solana wallet',
+      },
+    );
     expect(Date.now() - depositedAt).toBeLessThanOrEqual(budgetMs());
 
     // The release is on the vault's history with its memo, and an endpoint that knows nothing in
@@ -138,7 +182,10 @@ describe('devnet bridge between EVM and Solana', () => {
     const nonce = event.args.nonce as bigint;
     const releaseMemo = `swapgw-bridge-release:31337:${nonce}`;
     await waitFor(
-      async () => (await connection.getSignaturesForAddress(vault(), { limit: 20 }, 'confirmed')).some((h) => h.memo === `[${releaseMemo.length}] ${releaseMemo}`),
+      async () =>
+        (await connection.getSignaturesForAddress(vault(), { limit: 20 }, 'confirmed')).some(
+          (h) => h.memo === `[${releaseMemo.length}] ${releaseMemo}`,
+        ),
       { timeoutMs: 5000, intervalMs: 50, description: `the memo ${releaseMemo} on the vault history` },
     );
     const restarted = new SolanaBridgeEndpoint({
@@ -168,23 +215,43 @@ describe('devnet bridge between EVM and Solana', () => {
     const recipientBefore = (await usdcA().balanceOf(recipient)) as bigint;
     const mint = new PublicKey(solana().tokens.USDC.mint);
     const stray = await sendV0(user, [
-      createTransferCheckedInstruction(getAssociatedTokenAddressSync(mint, user.publicKey), mint, vault(), user.publicKey, 5_000_000n, 6),
+      createTransferCheckedInstruction(
+        getAssociatedTokenAddressSync(mint, user.publicKey),
+        mint,
+        vault(),
+        user.publicKey,
+        5_000_000n,
+        6,
+      ),
       memoInstruction(`swapgw-bridge:v9:31337:${recipient}`, [user.publicKey]),
     ]);
     // A valid deposit sent after it: once it is paid, the relayer has read past the stray one.
     await sendV0(
       user,
-      solanaBridgeDepositInstructions({ user: user.publicKey, amount: 10_000_000n, destinationChainId: 31337, recipient, manifest: solana() }),
+      solanaBridgeDepositInstructions({
+        user: user.publicKey,
+        amount: 10_000_000n,
+        destinationChainId: 31337,
+        recipient,
+        manifest: solana(),
+      }),
     );
-    await waitFor(async () => ((await usdcA().balanceOf(recipient)) as bigint) - recipientBefore === 9_995_000n, {
-      timeoutMs: budgetMs() * 2,
-      intervalMs: 50,
-      description: 'the valid deposit after the stray transfer to be paid',
-    });
+    await waitFor(
+      async () => ((await usdcA().balanceOf(recipient)) as bigint) - recipientBefore === 9_995_000n,
+      {
+        timeoutMs: budgetMs() * 2,
+        intervalMs: 50,
+        description: 'the valid deposit after the stray transfer to be paid',
+      },
+    );
 
     expect(logger.lines).toContainEqual({
       level: 'warn',
-      message: expect.objectContaining({ msg: expect.stringContaining('without one valid bridge memo'), signature: stray, amount: '5000000' }),
+      message: expect.objectContaining({
+        msg: expect.stringContaining('without one valid bridge memo'),
+        signature: stray,
+        amount: '5000000',
+      }),
     });
     expect(logger.lines.filter((l) => l.message.depositTxHash === stray)).toEqual([]);
   });
@@ -202,16 +269,28 @@ describe('devnet bridge between EVM and Solana', () => {
       const before = (await usdcB.balanceOf(recipient)) as bigint;
       await (await usdc.approve(chainA().bridge.address, amount * 2n)).wait();
       const legacy = await (await bridge.deposit(amount, solana().bridge.chainId, recipient)).wait();
-      await (await bridge.depositTo(amount, chainB.chainId, `0x${recipient.slice(2).toLowerCase().padStart(64, '0')}`)).wait();
+      await (
+        await bridge.depositTo(
+          amount,
+          chainB.chainId,
+          `0x${recipient.slice(2).toLowerCase().padStart(64, '0')}`,
+        )
+      ).wait();
 
-      await waitFor(async () => ((await usdcB.balanceOf(recipient)) as bigint) - before === parseUnits('99.95', 6), {
-        timeoutMs: devnet.manifest.bridge.estimatedDurationSeconds * 1000,
-        intervalMs: 50,
-        description: '99.95 USDC on devnet-b for the zero-padded depositTo',
-      });
+      await waitFor(
+        async () => ((await usdcB.balanceOf(recipient)) as bigint) - before === parseUnits('99.95', 6),
+        {
+          timeoutMs: devnet.manifest.bridge.estimatedDurationSeconds * 1000,
+          intervalMs: 50,
+          description: '99.95 USDC on devnet-b for the zero-padded depositTo',
+        },
+      );
       expect(logger.lines).toContainEqual({
         level: 'error',
-        message: expect.objectContaining({ msg: expect.stringContaining('use depositTo'), depositTxHash: legacy.hash }),
+        message: expect.objectContaining({
+          msg: expect.stringContaining('use depositTo'),
+          depositTxHash: legacy.hash,
+        }),
       });
     } finally {
       providerB.destroy();
@@ -225,8 +304,17 @@ describe('devnet bridge between EVM and Solana', () => {
     const portA = await freePort();
     try {
       await expect(
-        startDevnet({ manifestPath: path.join(workDir, 'refused.json'), portA, portB: await freePort(), portSolana: takenPort, logger }),
-      ).rejects.toMatchObject({ code: 'SOLANA_START_FAILED', message: expect.stringContaining(`port ${takenPort} is already in use`) });
+        startDevnet({
+          manifestPath: path.join(workDir, 'refused.json'),
+          portA,
+          portB: await freePort(),
+          portSolana: takenPort,
+          logger,
+        }),
+      ).rejects.toMatchObject({
+        code: 'SOLANA_START_FAILED',
+        message: expect.stringContaining(`port ${takenPort} is already in use`),
+      });
     } finally {
       blocker.close();
     }

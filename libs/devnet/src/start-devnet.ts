@@ -65,7 +65,10 @@ export interface RunningDevnet {
  */
 export async function startDevnet(options: StartDevnetOptions): Promise<RunningDevnet> {
   const mnemonic = DEVNET_MNEMONIC;
-  const ports = [options.portA ?? DEVNET_CHAINS[0].defaultPort, options.portB ?? DEVNET_CHAINS[1].defaultPort];
+  const ports = [
+    options.portA ?? DEVNET_CHAINS[0].defaultPort,
+    options.portB ?? DEVNET_CHAINS[1].defaultPort,
+  ];
   const pollIntervalMs = options.relayerPollIntervalMs ?? RELAYER_POLL_INTERVAL_MS;
   const logger = options.logger ?? consoleLogger();
   // A manifest left by an earlier run must not be mistaken for this run's readiness.
@@ -75,7 +78,9 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
   const uniswap = loadUniswapArtifacts();
   const relayer = devnetWallet(mnemonic, RELAYER_INDEX);
 
-  const solanaPort = options.portSolana ?? (options.portA === undefined && options.portB === undefined ? SOLANA_DEVNET_DEFAULT_PORT : 0);
+  const solanaPort =
+    options.portSolana ??
+    (options.portA === undefined && options.portB === undefined ? SOLANA_DEVNET_DEFAULT_PORT : 0);
   const solanaSlotMs = options.solanaSlotMs ?? SOLANA_SLOT_MS;
 
   const nodes: AnvilNode[] = [];
@@ -87,7 +92,13 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
     const [solanaStarted, ...started] = await Promise.allSettled([
       startSolanaDevnet({ port: solanaPort, host: options.host, slotMs: solanaSlotMs }),
       ...DEVNET_CHAINS.map((spec, i) =>
-        startAnvil({ port: ports[i], chainId: spec.chainId, host: options.host, mnemonic, accounts: ANVIL_ACCOUNTS }),
+        startAnvil({
+          port: ports[i],
+          chainId: spec.chainId,
+          host: options.host,
+          mnemonic,
+          accounts: ANVIL_ACCOUNTS,
+        }),
       ),
     ]);
     for (const result of started) if (result.status === 'fulfilled') nodes.push(result.value as AnvilNode);
@@ -100,14 +111,24 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
     const providers = nodes.map((node, i) => localProvider(node.rpcUrl, DEVNET_CHAINS[i].chainId));
     const chains = await Promise.all(
       DEVNET_CHAINS.map((spec, i) =>
-        deployDevnetChain({ spec, rpcUrl: nodes[i].rpcUrl, provider: providers[i], mnemonic, relayerAddress: relayer.address, artifacts, uniswap }),
+        deployDevnetChain({
+          spec,
+          rpcUrl: nodes[i].rpcUrl,
+          provider: providers[i],
+          mnemonic,
+          relayerAddress: relayer.address,
+          artifacts,
+          uniswap,
+        }),
       ),
     );
     providers.forEach((p) => p.destroy());
 
     if (options.blockTimeSeconds !== undefined) {
       // Deployment ran under automine for speed; switch to interval mining for the session.
-      await Promise.all(nodes.map((node) => rpc(node.rpcUrl, 'evm_setIntervalMining', [options.blockTimeSeconds])));
+      await Promise.all(
+        nodes.map((node) => rpc(node.rpcUrl, 'evm_setIntervalMining', [options.blockTimeSeconds])),
+      );
     }
 
     const bridgeRelayer = new BridgeRelayer(
@@ -146,12 +167,19 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
         estimatedDurationSeconds: estimateBridgeDurationSeconds(pollIntervalMs, options.blockTimeSeconds),
         relayer: relayer.address,
       },
-      accounts: USER_ACCOUNT_INDICES.map((index) => ({ index, address: devnetWallet(mnemonic, index).address })),
+      accounts: USER_ACCOUNT_INDICES.map((index) => ({
+        index,
+        address: devnetWallet(mnemonic, index).address,
+      })),
       solana: {
         ...solanaChain,
         bridge: {
           ...solanaChain.bridge,
-          estimatedDurationSeconds: estimateSolanaBridgeDurationSeconds(pollIntervalMs, solanaSlotMs, options.blockTimeSeconds),
+          estimatedDurationSeconds: estimateSolanaBridgeDurationSeconds(
+            pollIntervalMs,
+            solanaSlotMs,
+            options.blockTimeSeconds,
+          ),
         },
       },
     };
@@ -195,7 +223,13 @@ async function rpc(rpcUrl: string, method: string, params: unknown[]): Promise<u
 function consoleLogger(): RelayerLogger {
   const write = (level: string) => (message: unknown, context?: string) =>
     process.stderr.write(
-      JSON.stringify({ level, time: new Date().toISOString(), service: 'devnet', context, ...(typeof message === 'object' ? message : { msg: message }) }) + '\n',
+      JSON.stringify({
+        level,
+        time: new Date().toISOString(),
+        service: 'devnet',
+        context,
+        ...(typeof message === 'object' ? message : { msg: message }),
+      }) + '\n',
     );
   return { log: write('info'), warn: write('warn'), error: write('error') };
 }

@@ -1,4 +1,14 @@
-import { DynamicModule, Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown, Optional, Provider } from '@nestjs/common';
+import {
+  DynamicModule,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  Optional,
+  Provider,
+} from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { IdempotentConsumer, IdempotentConsumerOptions } from './consumer/idempotent-consumer';
 import { kafkaSettingsFromEnv, KafkaSettings } from './kafka/kafka-settings';
@@ -38,7 +48,9 @@ export interface MessagingModuleOptions {
 
 function requireDataSource(dataSource: DataSource | null | undefined, what: string): DataSource {
   if (!dataSource) {
-    throw new Error(`MessagingModule: ${what} needs a TypeORM DataSource (import TypeOrmModule.forRoot in the app module)`);
+    throw new Error(
+      `MessagingModule: ${what} needs a TypeORM DataSource (import TypeOrmModule.forRoot in the app module)`,
+    );
   }
   return dataSource;
 }
@@ -77,7 +89,12 @@ class MessagingLifecycle implements OnApplicationBootstrap, OnApplicationShutdow
     } catch (error) {
       if (this.shuttingDown) return;
       const delayMs = Math.min(30_000, 1000 * 2 ** Math.min(attempt - 1, 5));
-      this.logger.error({ msg: 'request-reply client not connected; retrying', attempt, delayMs, error: (error as Error).message });
+      this.logger.error({
+        msg: 'request-reply client not connected; retrying',
+        attempt,
+        delayMs,
+        error: (error as Error).message,
+      });
       this.reconnectTimer = setTimeout(() => void this.connectRequester(requester, attempt + 1), delayMs);
       this.reconnectTimer.unref();
     }
@@ -101,11 +118,18 @@ export class MessagingModule {
       { provide: RequestResponder, useFactory: () => new RequestResponder(group, options.responder) },
       MessagingLifecycle,
     ];
-    const exported: Array<string | symbol | (abstract new (...args: never[]) => unknown)> = [MESSAGING_OPTIONS, KAFKA_SETTINGS, RequestResponder];
+    const exported: Array<string | symbol | (abstract new (...args: never[]) => unknown)> = [
+      MESSAGING_OPTIONS,
+      KAFKA_SETTINGS,
+      RequestResponder,
+    ];
 
     if (options.requestTopics && options.requestTopics.length > 0) {
       const topics = options.requestTopics;
-      providers.push({ provide: RequestReplyClient, useFactory: () => new RequestReplyClient(settings, topics, options.requestReply) });
+      providers.push({
+        provide: RequestReplyClient,
+        useFactory: () => new RequestReplyClient(settings, topics, options.requestReply),
+      });
       exported.push(RequestReplyClient);
     }
     if (options.groupId) {
@@ -113,12 +137,19 @@ export class MessagingModule {
         provide: IdempotentConsumer,
         inject: [{ token: DataSource, optional: true }],
         useFactory: (dataSource?: DataSource) =>
-          new IdempotentConsumer(requireDataSource(dataSource, 'IdempotentConsumer'), group, options.consumer),
+          new IdempotentConsumer(
+            requireDataSource(dataSource, 'IdempotentConsumer'),
+            group,
+            options.consumer,
+          ),
       });
       exported.push(IdempotentConsumer);
       if (options.consumerLag !== false) {
         const intervalMs = options.consumerLag?.intervalMs;
-        providers.push({ provide: ConsumerLagSampler, useFactory: () => new ConsumerLagSampler(settings, group, intervalMs) });
+        providers.push({
+          provide: ConsumerLagSampler,
+          useFactory: () => new ConsumerLagSampler(settings, group, intervalMs),
+        });
         exported.push(ConsumerLagSampler);
       }
     }
@@ -128,7 +159,8 @@ export class MessagingModule {
         {
           provide: OutboxRelay,
           inject: [{ token: DataSource, optional: true }],
-          useFactory: (dataSource?: DataSource) => new OutboxRelay(requireDataSource(dataSource, 'the outbox'), settings, options.relay),
+          useFactory: (dataSource?: DataSource) =>
+            new OutboxRelay(requireDataSource(dataSource, 'the outbox'), settings, options.relay),
         },
       );
       exported.push(Outbox, OutboxRelay);

@@ -10,4 +10,9 @@ export const bigintAsNumber: ValueTransformer = {
 };
 
 /** Column options of an epoch-milliseconds timestamp stored as bigint. */
-export const msColumn = (name: string, nullable = false): ColumnOptions => ({ name, type: 'bigint', nullable, transformer: bigintAsNumber });
+export const msColumn = (name: string, nullable = false): ColumnOptions => ({
+  name,
+  type: 'bigint',
+  nullable,
+  transformer: bigintAsNumber,
+});

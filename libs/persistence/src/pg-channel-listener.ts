@@ -59,12 +59,18 @@ export class PgChannelListener {
 
   private async listen(): Promise<void> {
     if (!this.running) return;
-    const client = new Client(pgClientConfigOf(this.dataSource.options as PostgresConnectionOptions, this.options.purpose));
+    const client = new Client(
+      pgClientConfigOf(this.dataSource.options as PostgresConnectionOptions, this.options.purpose),
+    );
     client.on('notification', (message) => {
       if (message.channel === this.channel) this.options.onNotification(message.payload ?? '');
     });
     client.on('error', (error) => {
-      this.logger.warn({ msg: 'LISTEN connection lost; reconnecting', channel: this.channel, error: error.message });
+      this.logger.warn({
+        msg: 'LISTEN connection lost; reconnecting',
+        channel: this.channel,
+        error: error.message,
+      });
       if (this.client === client) this.client = null;
       client.end().catch(() => undefined);
       this.retryLater();
@@ -76,7 +82,11 @@ export class PgChannelListener {
       if (this.lostOnce) this.options.onResumed?.();
     } catch (error) {
       await client.end().catch(() => undefined);
-      this.logger.warn({ msg: 'LISTEN unavailable; retrying', channel: this.channel, error: (error as Error).message });
+      this.logger.warn({
+        msg: 'LISTEN unavailable; retrying',
+        channel: this.channel,
+        error: (error as Error).message,
+      });
       this.retryLater();
     }
   }

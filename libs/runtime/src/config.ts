@@ -39,7 +39,12 @@ export function loadConfigOrExit<T extends object>(configClass: new () => T, ser
     return loadConfig(configClass);
   } catch (error) {
     process.stderr.write(
-      JSON.stringify({ level: 'fatal', service, msg: (error as Error).message, time: new Date().toISOString() }) + '\n',
+      JSON.stringify({
+        level: 'fatal',
+        service,
+        msg: (error as Error).message,
+        time: new Date().toISOString(),
+      }) + '\n',
     );
     process.exit(78); // EX_CONFIG
   }

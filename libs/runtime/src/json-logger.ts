@@ -1,7 +1,14 @@
 import { LoggerService, LogLevel } from '@nestjs/common';
 import { currentRequestContext, traceIdOf } from './request-context';
 
-const LEVEL_ORDER: Record<LogLevel, number> = { verbose: 10, debug: 20, log: 30, warn: 40, error: 50, fatal: 60 };
+const LEVEL_ORDER: Record<LogLevel, number> = {
+  verbose: 10,
+  debug: 20,
+  log: 30,
+  warn: 40,
+  error: 50,
+  fatal: 60,
+};
 
 /**
  * Nest logger that writes one JSON object per line to stdout, with the service name and, inside a

@@ -4,10 +4,12 @@ import { PeriodicWork } from './periodic-work';
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function passesOf(task: string, outcome: string): Promise<number> {
-  const metric = (await metricsRegistry().getMetricsAsJSON()).find((m) => m.name === 'swapgw_periodic_passes_total');
-  const value = (metric?.values as Array<{ labels: Record<string, string>; value: number }> | undefined)?.find(
-    (v) => v.labels.task === task && v.labels.outcome === outcome,
+  const metric = (await metricsRegistry().getMetricsAsJSON()).find(
+    (m) => m.name === 'swapgw_periodic_passes_total',
   );
+  const value = (
+    metric?.values as Array<{ labels: Record<string, string>; value: number }> | undefined
+  )?.find((v) => v.labels.task === task && v.labels.outcome === outcome);
   return value?.value ?? 0;
 }
 

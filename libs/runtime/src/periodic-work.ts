@@ -98,7 +98,11 @@ export class PeriodicWork {
       passes.inc({ task: this.options.name, outcome: 'ok' });
     } catch (error) {
       passes.inc({ task: this.options.name, outcome: 'failed' });
-      this.logger.error({ msg: 'periodic pass failed', task: this.options.name, error: (error as Error)?.message ?? String(error) });
+      this.logger.error({
+        msg: 'periodic pass failed',
+        task: this.options.name,
+        error: (error as Error)?.message ?? String(error),
+      });
     } finally {
       clearTimeout(slow);
     }

@@ -59,6 +59,8 @@ export const traceIdOf = (traceparent: string | undefined): string | undefined =
 export function newRequestContext(incoming?: { requestId?: unknown; traceparent?: unknown }): RequestContext {
   return {
     requestId: isWellFormedRequestId(incoming?.requestId) ? incoming.requestId : randomUUID(),
-    traceparent: childTraceparent(typeof incoming?.traceparent === 'string' ? incoming.traceparent : undefined),
+    traceparent: childTraceparent(
+      typeof incoming?.traceparent === 'string' ? incoming.traceparent : undefined,
+    ),
   };
 }

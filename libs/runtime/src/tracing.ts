@@ -1,4 +1,13 @@
-import { context as otelContext, propagation, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, trace, Tracer } from '@opentelemetry/api';
+import {
+  context as otelContext,
+  propagation,
+  ROOT_CONTEXT,
+  Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  Tracer,
+} from '@opentelemetry/api';
 import { newRequestContext, RequestContext } from './request-context';
 
 /**
@@ -22,21 +31,33 @@ export interface TracingHandle {
 let tracer: Tracer | undefined;
 
 const isTracingEnabled = (env: NodeJS.ProcessEnv = process.env): boolean =>
-  Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) && env.OTEL_SDK_DISABLED !== 'true';
+  Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) &&
+  env.OTEL_SDK_DISABLED !== 'true';
 
 /** Sets up the SDK when tracing is configured; returns undefined (and does nothing) otherwise. */
-export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): TracingHandle | undefined {
+export function startTracing(
+  serviceName: string,
+  env: NodeJS.ProcessEnv = process.env,
+): TracingHandle | undefined {
   if (!isTracingEnabled(env) || tracer) return undefined;
   // Loaded only when tracing is on: production without a collector never loads the SDK.
   /* eslint-disable @typescript-eslint/no-require-imports */
-  const { TracerProvider, BatchSpanProcessor } = require('@opentelemetry/sdk-trace') as typeof import('@opentelemetry/sdk-trace');
-  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
-  const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
-  const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks') as typeof import('@opentelemetry/context-async-hooks');
-  const { W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
-  const { registerInstrumentations } = require('@opentelemetry/instrumentation') as typeof import('@opentelemetry/instrumentation');
-  const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
-  const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
+  const { TracerProvider, BatchSpanProcessor } =
+    require('@opentelemetry/sdk-trace') as typeof import('@opentelemetry/sdk-trace');
+  const { OTLPTraceExporter } =
+    require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  const { resourceFromAttributes } =
+    require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+  const { AsyncLocalStorageContextManager } =
+    require('@opentelemetry/context-async-hooks') as typeof import('@opentelemetry/context-async-hooks');
+  const { W3CTraceContextPropagator } =
+    require('@opentelemetry/core') as typeof import('@opentelemetry/core');
+  const { registerInstrumentations } =
+    require('@opentelemetry/instrumentation') as typeof import('@opentelemetry/instrumentation');
+  const { HttpInstrumentation } =
+    require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
+  const { PgInstrumentation } =
+    require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
   /* eslint-enable @typescript-eslint/no-require-imports */
 
   const provider = new TracerProvider({
@@ -47,7 +68,9 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
     spanProcessors: [
       new BatchSpanProcessor({
         exporter: new OTLPTraceExporter(),
-        ...(Number(env.OTEL_BSP_SCHEDULE_DELAY) > 0 ? { scheduledDelayMillis: Number(env.OTEL_BSP_SCHEDULE_DELAY) } : {}),
+        ...(Number(env.OTEL_BSP_SCHEDULE_DELAY) > 0
+          ? { scheduledDelayMillis: Number(env.OTEL_BSP_SCHEDULE_DELAY) }
+          : {}),
       }),
     ],
   });

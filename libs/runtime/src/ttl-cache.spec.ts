@@ -24,7 +24,11 @@ describe('TtlCache', () => {
   it('shares one load between concurrent misses of a key, not between keys', async () => {
     const cache = new TtlCache<string>({ ttlMs: 100, maxEntries: 10, now: clock });
     const source = counter();
-    const answers = await Promise.all([cache.getOrLoad('a', source.load), cache.getOrLoad('a', source.load), cache.getOrLoad('b', source.load)]);
+    const answers = await Promise.all([
+      cache.getOrLoad('a', source.load),
+      cache.getOrLoad('a', source.load),
+      cache.getOrLoad('b', source.load),
+    ]);
     expect(answers).toEqual(['v1', 'v1', 'v2']);
     expect(source.loads()).toBe(2);
   });
@@ -32,7 +36,9 @@ describe('TtlCache', () => {
   it('does not remember a failed load: every waiter gets the failure, the next call loads again', async () => {
     const cache = new TtlCache<string>({ ttlMs: 100, maxEntries: 10, now: clock });
     const failing = () => Promise.reject(new Error('down'));
-    await expect(Promise.all([cache.getOrLoad('a', failing), cache.getOrLoad('a', failing)])).rejects.toThrow('down');
+    await expect(Promise.all([cache.getOrLoad('a', failing), cache.getOrLoad('a', failing)])).rejects.toThrow(
+      'down',
+    );
     expect(await cache.getOrLoad('a', async () => 'up')).toBe('up');
   });
 

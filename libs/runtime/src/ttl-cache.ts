@@ -58,7 +58,8 @@ export class TtlCache<V> {
     if (this.entries.size >= this.options.maxEntries) {
       for (const [k, entry] of this.entries) if (entry.expiresAtMs <= now) this.entries.delete(k);
       // Maps iterate in insertion order: drop the oldest when everything is still fresh.
-      if (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+      if (this.entries.size >= this.options.maxEntries)
+        this.entries.delete(this.entries.keys().next().value as string);
     }
     this.entries.set(key, { value, expiresAtMs: now + this.options.ttlMs });
   }

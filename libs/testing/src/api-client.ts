@@ -80,7 +80,10 @@ const execFileAsync = promisify(execFile);
  * Creates an API key for `owner` with the gateway's keys CLI (the same command a user runs,
  * `npm run keys -- create --owner <owner>`) and returns the key, printed alone on its last line.
  */
-export async function createApiKey(owner: string, env: Record<string, string> = testEnv().env): Promise<string> {
+export async function createApiKey(
+  owner: string,
+  env: Record<string, string> = testEnv().env,
+): Promise<string> {
   const cli = path.join(repoRoot, 'dist', 'apps', 'gateway', 'src', 'cli', 'keys.js');
   if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` (gateway keys CLI)`);
   const { stdout } = await execFileAsync(process.execPath, [cli, 'create', '--owner', owner], {
@@ -88,7 +91,10 @@ export async function createApiKey(owner: string, env: Record<string, string> = 
     env: { ...process.env, ...env },
     timeout: 60_000,
   });
-  const lines = stdout.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const key = lines[lines.length - 1];
   if (!key) throw new Error(`keys CLI printed no key for owner ${owner}`);
   return key;

@@ -67,7 +67,8 @@ export async function startApp(app: string, options: StartAppOptions = {}): Prom
   const entry = options.entry ?? appEntry(app);
   if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
   const infra = testEnv();
-  const instanceId = options.instance ?? options.env?.INSTANCE_ID ?? `${app}-${process.pid}-${Date.now().toString(36)}`;
+  const instanceId =
+    options.instance ?? options.env?.INSTANCE_ID ?? `${app}-${process.pid}-${Date.now().toString(36)}`;
   const env: Record<string, string> = {
     ...infra.env,
     LOG_LEVEL: 'log',
@@ -135,7 +136,9 @@ export async function startApp(app: string, options: StartAppOptions = {}): Prom
     } catch (error) {
       await handle.kill('SIGKILL');
       await exit;
-      throw new Error(`${(error as Error).message}\n--- ${app} log (${logFile}) ---\n${tailOf(chunks.join(''), 60)}`);
+      throw new Error(
+        `${(error as Error).message}\n--- ${app} log (${logFile}) ---\n${tailOf(chunks.join(''), 60)}`,
+      );
     }
   };
 

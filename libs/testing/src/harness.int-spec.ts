@@ -18,7 +18,11 @@ const portAnswers = (port: number) =>
 describe('harness: Kafka through tools/kafka', () => {
   it('starts a fresh KRaft broker that serves topics and messages, and stops it', async () => {
     const broker = await startKafkaBroker();
-    const kafka = new Kafka({ clientId: 'harness-test', brokers: [broker.brokers], logLevel: logLevel.NOTHING });
+    const kafka = new Kafka({
+      clientId: 'harness-test',
+      brokers: [broker.brokers],
+      logLevel: logLevel.NOTHING,
+    });
     const admin = kafka.admin();
     const producer = kafka.producer();
     const consumer = kafka.consumer({ groupId: 'harness-test' });
@@ -26,7 +30,10 @@ describe('harness: Kafka through tools/kafka', () => {
       await admin.connect();
       // A fresh data dir: no topics of earlier runs; auto-creation is off, so creation is explicit.
       expect((await admin.listTopics()).filter((t) => !t.startsWith('__'))).toEqual([]);
-      await admin.createTopics({ topics: [{ topic: 'harness.check', numPartitions: 2 }], waitForLeaders: true });
+      await admin.createTopics({
+        topics: [{ topic: 'harness.check', numPartitions: 2 }],
+        waitForLeaders: true,
+      });
       await producer.connect();
       await producer.send({ topic: 'harness.check', messages: [{ key: 'k', value: 'hello' }] });
       const received: string[] = [];

@@ -25,7 +25,16 @@ interface OtlpAttribute {
 interface OtlpExport {
   resourceSpans?: Array<{
     resource?: { attributes?: OtlpAttribute[] };
-    scopeSpans?: Array<{ spans?: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: OtlpAttribute[] }> }>;
+    scopeSpans?: Array<{
+      spans?: Array<{
+        traceId: string;
+        spanId: string;
+        parentSpanId?: string;
+        name: string;
+        kind: number;
+        attributes?: OtlpAttribute[];
+      }>;
+    }>;
   }>;
 }
 
@@ -33,7 +42,8 @@ const valueOf = (attribute: OtlpAttribute): unknown => {
   const { stringValue, intValue, boolValue, doubleValue } = attribute.value;
   return stringValue ?? (intValue !== undefined ? Number(intValue) : (boolValue ?? doubleValue));
 };
-const attributesOf = (list: OtlpAttribute[] | undefined): Record<string, unknown> => Object.fromEntries((list ?? []).map((a) => [a.key, valueOf(a)]));
+const attributesOf = (list: OtlpAttribute[] | undefined): Record<string, unknown> =>
+  Object.fromEntries((list ?? []).map((a) => [a.key, valueOf(a)]));
 
 /** Flattens one OTLP/HTTP JSON trace export. */
 export function spansOfExport(body: OtlpExport): ReceivedSpan[] {
@@ -83,10 +93,13 @@ export async function startOtlpReceiver(spansFile: string): Promise<OtlpReceiver
         let raw = Buffer.concat(chunks);
         if (request.headers['content-encoding'] === 'gzip') raw = zlib.gunzipSync(raw);
         const spans = spansOfExport(JSON.parse(raw.toString('utf8')) as OtlpExport);
-        if (spans.length > 0) fs.appendFileSync(spansFile, spans.map((s) => JSON.stringify(s)).join('\n') + '\n');
+        if (spans.length > 0)
+          fs.appendFileSync(spansFile, spans.map((s) => JSON.stringify(s)).join('\n') + '\n');
         response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       } catch (error) {
-        response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: (error as Error).message }));
+        response
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: (error as Error).message }));
       }
     });
   });

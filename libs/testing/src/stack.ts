@@ -63,7 +63,10 @@ export async function startStack(options: StartStackOptions = {}): Promise<Stack
       const stamp = Date.now().toString(36);
       for (let i = 0; i < count; i++) {
         handles.push(
-          await startApp('gateway', { env: envFor('gateway'), instance: `gateway-${i + 1}-${process.pid}-${stamp}` }),
+          await startApp('gateway', {
+            env: envFor('gateway'),
+            instance: `gateway-${i + 1}-${process.pid}-${stamp}`,
+          }),
         );
       }
     }

@@ -48,7 +48,10 @@ export function testEnv(source: Record<string, string | undefined> = process.env
   const runDir = path.resolve(repoRoot, source.TEST_RUN_DIR || path.join('.run', 'test'));
   return {
     kafkaBrokers,
-    brokers: kafkaBrokers.split(',').map((b) => b.trim()).filter(Boolean),
+    brokers: kafkaBrokers
+      .split(',')
+      .map((b) => b.trim())
+      .filter(Boolean),
     databaseUrl,
     devnetManifest,
     runDir,

@@ -5,7 +5,6 @@ import { KafkaServiceEnvironment } from '@swapgw/messaging';
 export class ExecutionPlannerConfig extends KafkaServiceEnvironment {
   override HEALTH_PORT = 3102;
 
-
   /**
    * How long the swap calls a build encodes stay executable (Uniswap `deadline`), from build time.
    * Covers signing every step, including a bridge transfer, with room for a slow user.

@@ -9,5 +9,12 @@ export const PLANNER_ENTITIES = [SwapEntity, SwapStepEntity, OutboxMessageEntity
 
 /** The planner's schema, entities and migrations: shared by the app, the migrate CLI and tests. */
 export function plannerDatabaseOptions(url: string, poolSize?: number): ServiceDataSourceOptions {
-  return { url, schema: PLANNER_SCHEMA, entities: PLANNER_ENTITIES, migrations: PLANNER_MIGRATIONS, poolSize, applicationName: 'execution-planner' };
+  return {
+    url,
+    schema: PLANNER_SCHEMA,
+    entities: PLANNER_ENTITIES,
+    migrations: PLANNER_MIGRATIONS,
+    poolSize,
+    applicationName: 'execution-planner',
+  };
 }

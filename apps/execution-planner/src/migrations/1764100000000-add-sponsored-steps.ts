@@ -22,7 +22,9 @@ export class AddSponsoredSteps1764100000000 implements MigrationInterface {
     const steps = `"${schemaOf(q.connection)}"."swap_steps"`;
     await q.query(`DELETE FROM ${steps} WHERE "call" IS NULL AND "solana" IS NULL`);
     await q.query(`ALTER TABLE ${steps} DROP CONSTRAINT "swap_steps_call_solana_or_sponsored"`);
-    await q.query(`ALTER TABLE ${steps} ADD CONSTRAINT "swap_steps_call_or_solana" CHECK ("call" IS NOT NULL OR "solana" IS NOT NULL)`);
+    await q.query(
+      `ALTER TABLE ${steps} ADD CONSTRAINT "swap_steps_call_or_solana" CHECK ("call" IS NOT NULL OR "solana" IS NOT NULL)`,
+    );
     await q.query(`ALTER TABLE ${steps} DROP COLUMN "sponsored"`);
   }
 }

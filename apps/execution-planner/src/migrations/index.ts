@@ -5,4 +5,10 @@ import { AllowRefusedSwaps1764000000000 } from './1764000000000-allow-refused-sw
 import { AddSponsoredSteps1764100000000 } from './1764100000000-add-sponsored-steps';
 
 /** Every migration of the `planner` schema, in order. */
-export const PLANNER_MIGRATIONS = [CreateMessagingTables1763700000000, CreateSwaps1763740000000, AddSolanaSteps1763900000000, AllowRefusedSwaps1764000000000, AddSponsoredSteps1764100000000];
+export const PLANNER_MIGRATIONS = [
+  CreateMessagingTables1763700000000,
+  CreateSwaps1763740000000,
+  AddSolanaSteps1763900000000,
+  AllowRefusedSwaps1764000000000,
+  AddSponsoredSteps1764100000000,
+];

@@ -32,14 +32,38 @@ export class SigningEventsConsumer {
     // Each handler joins the consumer's transaction, which holds the processed_events row.
     const tx = (manager: EntityManager) => this.store.within(manager);
     await this.consumer.consume(message, ctx, {
-      [SigningEventTypes.payloadReady]: { payload: SigningPayloadReadyEvent, handle: (e: SigningPayloadReadyEvent, _, m) => p.payloadReady(e, tx(m)) },
-      [SigningEventTypes.waiting]: { payload: SigningWaitingEvent, handle: (e: SigningWaitingEvent, _, m) => p.waiting(e, tx(m)) },
-      [SigningEventTypes.stepSkipped]: { payload: SigningStepSkippedEvent, handle: (e: SigningStepSkippedEvent, _, m) => p.stepSkipped(e, tx(m)) },
-      [SigningEventTypes.submitted]: { payload: SigningSubmittedEvent, handle: (e: SigningSubmittedEvent, _, m) => p.submitted(e, tx(m)) },
-      [SigningEventTypes.stepIncluded]: { payload: SigningStepIncludedEvent, handle: (e: SigningStepIncludedEvent, _, m) => p.stepIncluded(e, tx(m)) },
-      [SigningEventTypes.stepConfirmed]: { payload: SigningStepConfirmedEvent, handle: (e: SigningStepConfirmedEvent, _, m) => p.stepConfirmed(e, tx(m)) },
-      [SigningEventTypes.stepFailed]: { payload: SigningStepFailedEvent, handle: (e: SigningStepFailedEvent, _, m) => p.stepFailed(e, tx(m)) },
-      [SigningEventTypes.unavailable]: { payload: SigningUnavailableEvent, handle: (e: SigningUnavailableEvent, _, m) => p.unavailable(e, tx(m)) },
+      [SigningEventTypes.payloadReady]: {
+        payload: SigningPayloadReadyEvent,
+        handle: (e: SigningPayloadReadyEvent, _, m) => p.payloadReady(e, tx(m)),
+      },
+      [SigningEventTypes.waiting]: {
+        payload: SigningWaitingEvent,
+        handle: (e: SigningWaitingEvent, _, m) => p.waiting(e, tx(m)),
+      },
+      [SigningEventTypes.stepSkipped]: {
+        payload: SigningStepSkippedEvent,
+        handle: (e: SigningStepSkippedEvent, _, m) => p.stepSkipped(e, tx(m)),
+      },
+      [SigningEventTypes.submitted]: {
+        payload: SigningSubmittedEvent,
+        handle: (e: SigningSubmittedEvent, _, m) => p.submitted(e, tx(m)),
+      },
+      [SigningEventTypes.stepIncluded]: {
+        payload: SigningStepIncludedEvent,
+        handle: (e: SigningStepIncludedEvent, _, m) => p.stepIncluded(e, tx(m)),
+      },
+      [SigningEventTypes.stepConfirmed]: {
+        payload: SigningStepConfirmedEvent,
+        handle: (e: SigningStepConfirmedEvent, _, m) => p.stepConfirmed(e, tx(m)),
+      },
+      [SigningEventTypes.stepFailed]: {
+        payload: SigningStepFailedEvent,
+        handle: (e: SigningStepFailedEvent, _, m) => p.stepFailed(e, tx(m)),
+      },
+      [SigningEventTypes.unavailable]: {
+        payload: SigningUnavailableEvent,
+        handle: (e: SigningUnavailableEvent, _, m) => p.unavailable(e, tx(m)),
+      },
     });
   }
 }

@@ -57,7 +57,10 @@ export class SwapBuilder {
       if (!(error instanceof CodedError) || NOT_A_VERDICT.has(error.code)) throw error;
       if (error.code === ErrorCodes.IDEMPOTENCY_CONFLICT) {
         // The swap stands as first built; the gateway's idempotency layer refuses such a request before it gets here.
-        this.logger.warn({ msg: 'build command conflicts with the existing swap; ignored', swapId: request.swapId });
+        this.logger.warn({
+          msg: 'build command conflicts with the existing swap; ignored',
+          swapId: request.swapId,
+        });
         return;
       }
       await this.recordRefused(tx, request, error);
@@ -77,10 +80,14 @@ export class SwapBuilder {
     const nowMs = this.options.clock();
     const plan = request.plan;
     if (plan.quoteId !== request.quoteId || plan.routeId !== request.routeId) {
-      throw new CodedError(ErrorCodes.UNKNOWN_ROUTE, `The plan sent is not route ${request.routeId} of quote ${request.quoteId}`, {
-        quoteId: request.quoteId,
-        routeId: request.routeId,
-      });
+      throw new CodedError(
+        ErrorCodes.UNKNOWN_ROUTE,
+        `The plan sent is not route ${request.routeId} of quote ${request.quoteId}`,
+        {
+          quoteId: request.quoteId,
+          routeId: request.routeId,
+        },
+      );
     }
     // Judged when the build was accepted: a command that waited in Kafka is not refused for the wait.
     if (plan.expiresAtMs <= (request.acceptedAtMs ?? nowMs)) {
@@ -104,7 +111,15 @@ export class SwapBuilder {
       balancesBefore: await this.readBalancesBefore(plan, wallets.walletOn),
       permitContractsOf,
       tokenPermitOf: (chain, token) => this.chains.tokenPermitOf(chain, token),
-      permit2Allowance: permit?.kind === 'permit2' ? await this.readPermit2Allowance(plan.legs[0].chain, permit.token, request.userAddress, permit.permit2) : undefined,
+      permit2Allowance:
+        permit?.kind === 'permit2'
+          ? await this.readPermit2Allowance(
+              plan.legs[0].chain,
+              permit.token,
+              request.userAddress,
+              permit.permit2,
+            )
+          : undefined,
     });
 
     const swap = swapOf(request, fingerprint, {
@@ -158,11 +173,21 @@ export class SwapBuilder {
   }
 
   private logCreated(swap: SwapEntity, steps: ReadonlyArray<{ kind: string; chain: string }>): void {
-    this.logger.log({ msg: 'swap created', swapId: swap.id, quoteId: swap.quoteId, routeId: swap.routeId, steps: steps.map((s) => `${s.kind}@${s.chain}`) });
+    this.logger.log({
+      msg: 'swap created',
+      swapId: swap.id,
+      quoteId: swap.quoteId,
+      routeId: swap.routeId,
+      steps: steps.map((s) => `${s.kind}@${s.chain}`),
+    });
   }
 
   /** A refused build as a failed swap with no steps: swap.created then swap.failed with the refusal. */
-  private async recordRefused(tx: SwapTransaction, request: SwapBuildRequest, refusal: CodedError): Promise<void> {
+  private async recordRefused(
+    tx: SwapTransaction,
+    request: SwapBuildRequest,
+    refusal: CodedError,
+  ): Promise<void> {
     const nowMs = this.options.clock();
     const details = { ...(refusal.details ?? {}), message: refusal.message };
     const swap = swapOf(request, fingerprintOf(request), {
@@ -178,7 +203,12 @@ export class SwapBuilder {
     await tx.enqueue(swapEvent(swap.id, SwapEventTypes.created, createdEventOf(swap)));
     const failed: SwapFailedEvent = { swapId: swap.id, status: 'failed', reason: refusal.code, details };
     await tx.enqueue(swapEvent(swap.id, SwapEventTypes.failed, failed));
-    this.logger.log({ msg: 'swap build refused', swapId: swap.id, reason: refusal.code, message: refusal.message });
+    this.logger.log({
+      msg: 'swap build refused',
+      swapId: swap.id,
+      reason: refusal.code,
+      message: refusal.message,
+    });
   }
 
   private async insert(tx: SwapTransaction, swap: SwapEntity, steps: SwapStepEntity[]): Promise<void> {
@@ -189,38 +219,61 @@ export class SwapBuilder {
 
   /** Every chain the route touches needs a signing surface: no placeholder payloads, ever. */
   private assertSigningSurfaces(plan: RoutePlan): void {
-    const missing = [...new Set(plan.legs.map((leg) => leg.chain))].filter((chain) => !this.chains.hasSigningSurface(chain));
+    const missing = [...new Set(plan.legs.map((leg) => leg.chain))].filter(
+      (chain) => !this.chains.hasSigningSurface(chain),
+    );
     if (missing.length > 0) {
-      throw new CodedError(ErrorCodes.SIGNING_SURFACE_UNAVAILABLE, `No signing surface is configured for ${missing.join(', ')}`, {
-        chains: missing,
-      });
+      throw new CodedError(
+        ErrorCodes.SIGNING_SURFACE_UNAVAILABLE,
+        `No signing surface is configured for ${missing.join(', ')}`,
+        {
+          chains: missing,
+        },
+      );
     }
   }
 
-  private async readPermit2Allowance(chain: string, token: string, owner: string, permit2: string): Promise<bigint> {
+  private async readPermit2Allowance(
+    chain: string,
+    token: string,
+    owner: string,
+    permit2: string,
+  ): Promise<bigint> {
     try {
       return await this.chains.allowanceOf(chain, token, owner, permit2);
     } catch (error) {
       this.logger.warn({ msg: 'Permit2 allowance read failed', chain, error: (error as Error).message });
-      throw new CodedError(ErrorCodes.SIGNING_SURFACE_UNAVAILABLE, `The ${chain} RPC did not answer`, { chains: [chain] });
+      throw new CodedError(ErrorCodes.SIGNING_SURFACE_UNAVAILABLE, `The ${chain} RPC did not answer`, {
+        chains: [chain],
+      });
     }
   }
 
-  private async readBalancesBefore(plan: RoutePlan, holderOn: (chain: string) => string): Promise<Map<string, bigint>> {
+  private async readBalancesBefore(
+    plan: RoutePlan,
+    holderOn: (chain: string) => string,
+  ): Promise<Map<string, bigint>> {
     const reads = balancesToRead(plan, holderOn);
     try {
       const balances = await Promise.all(reads.map((r) => this.chains.balanceOf(r.chain, r.token, r.holder)));
       return new Map(reads.map((r, i) => [balanceKey(r.chain, r.token), balances[i]]));
     } catch (error) {
       this.logger.warn({ msg: 'destination balance read failed', error: (error as Error).message });
-      throw new CodedError(ErrorCodes.SIGNING_SURFACE_UNAVAILABLE, 'The destination chain RPC did not answer', {
-        chains: reads.map((r) => r.chain),
-      });
+      throw new CodedError(
+        ErrorCodes.SIGNING_SURFACE_UNAVAILABLE,
+        'The destination chain RPC did not answer',
+        {
+          chains: reads.map((r) => r.chain),
+        },
+      );
     }
   }
 }
 
-type SwapOutcome = Pick<SwapEntity, 'status' | 'stepCount' | 'failureReason' | 'failureDetails' | 'createdAtMs' | 'updatedAtMs' | 'expiresAtMs'>;
+type SwapOutcome = Pick<
+  SwapEntity,
+  'status' | 'stepCount' | 'failureReason' | 'failureDetails' | 'createdAtMs' | 'updatedAtMs' | 'expiresAtMs'
+>;
 
 /** The swap row of a build request at step 1; the outcome (built or refused) fills in the rest. */
 function swapOf(request: SwapBuildRequest, requestFingerprint: string, outcome: SwapOutcome): SwapEntity {
@@ -257,7 +310,9 @@ function createdEventOf(swap: SwapEntity): SwapCreatedEvent {
 /** A retried build (same swapId) answers the existing swap; a different request on it is a conflict. */
 function replayed(existing: SwapEntity, request: SwapBuildRequest, fingerprint: string): SwapBuildResult {
   if (existing.owner !== request.owner || existing.requestFingerprint !== fingerprint) {
-    throw new CodedError(ErrorCodes.IDEMPOTENCY_CONFLICT, 'This swap was built from a different request', { swapId: existing.id });
+    throw new CodedError(ErrorCodes.IDEMPOTENCY_CONFLICT, 'This swap was built from a different request', {
+      swapId: existing.id,
+    });
   }
   return { swapId: existing.id, status: existing.status, stepCount: existing.stepCount, created: false };
 }
@@ -272,14 +327,27 @@ export function fingerprintOf(request: SwapBuildRequest): string {
     recipient: request.recipient === undefined ? null : canonicalAddress(request.recipient),
     permitType: request.permitType ?? null,
     permitDeadline: request.permitDeadline ?? null,
-    permitSignature: request.permitSignature ? [request.permitSignature.v, request.permitSignature.r, request.permitSignature.s] : null,
-    permitSignatureCompact: request.permitSignatureCompact ? [request.permitSignatureCompact.r, request.permitSignatureCompact.vs] : null,
+    permitSignature: request.permitSignature
+      ? [request.permitSignature.v, request.permitSignature.r, request.permitSignature.s]
+      : null,
+    permitSignatureCompact: request.permitSignatureCompact
+      ? [request.permitSignatureCompact.r, request.permitSignatureCompact.vs]
+      : null,
     // Only when sent, so that the digest of a request without it is what it always was.
-    ...(request.permit2 ? { permit2: [request.permit2.nonce, request.permit2.deadline ?? null, request.permit2.signature ?? null] } : {}),
+    ...(request.permit2
+      ? {
+          permit2: [
+            request.permit2.nonce,
+            request.permit2.deadline ?? null,
+            request.permit2.signature ?? null,
+          ],
+        }
+      : {}),
     ...(request.gasPayment ? { gasPayment: request.gasPayment } : {}),
   };
   return createHash('sha256').update(JSON.stringify(shaped)).digest('hex');
 }
 
 /** EVM addresses compare case-insensitively; base58 (Solana) is case-sensitive. */
-const canonicalAddress = (address: string): string => (address.startsWith('0x') ? address.toLowerCase() : address);
+const canonicalAddress = (address: string): string =>
+  address.startsWith('0x') ? address.toLowerCase() : address;

@@ -24,7 +24,8 @@ export class SwapCommandsConsumer {
     await this.consumer.consume(message, ctx, {
       [SwapCommandTypes.build]: {
         payload: SwapBuildRequest,
-        handle: (request: SwapBuildRequest, _, manager) => this.builder.buildCommand(request, this.store.within(manager)),
+        handle: (request: SwapBuildRequest, _, manager) =>
+          this.builder.buildCommand(request, this.store.within(manager)),
       },
     });
   }

@@ -6,7 +6,12 @@ import { Kafka, logLevel, Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { ChainRegistry } from '@swapgw/chains';
 import { RoutePlan, SigningEventTypes, SwapBuildRequest, SwapCommandTypes, Topics } from '@swapgw/contracts';
-import { createEnvelope, ensureTopics, kafkaMicroserviceOptions, kafkaSettingsFromEnv } from '@swapgw/messaging';
+import {
+  createEnvelope,
+  ensureTopics,
+  kafkaMicroserviceOptions,
+  kafkaSettingsFromEnv,
+} from '@swapgw/messaging';
 import { prepareDatabase } from '@swapgw/persistence';
 import { loadConfig } from '@swapgw/runtime';
 import { testEnv, waitFor } from '@swapgw/testing';
@@ -100,31 +105,77 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
   let progress: SwapProgress;
   let sweeper: SwapExpirySweeper;
 
-  const buildRequest = (quoteId: string, swapId = randomUUID()): SwapBuildRequest => ({ swapId, owner: 'alice', quoteId, routeId: 'r1', userAddress: USER, plan: planOf(quoteId) });
-  const swapRow = async (swapId: string) => (await db.query(`SELECT * FROM planner.swaps WHERE id = $1`, [swapId]))[0];
-  const stepRows = (swapId: string) => db.query(`SELECT * FROM planner.swap_steps WHERE swap_id = $1 ORDER BY step_index`, [swapId]);
-  const outboxOf = async (swapId: string): Promise<Array<{ type: string; topic: string; payload: Record<string, unknown>; published: boolean }>> =>
+  const buildRequest = (quoteId: string, swapId = randomUUID()): SwapBuildRequest => ({
+    swapId,
+    owner: 'alice',
+    quoteId,
+    routeId: 'r1',
+    userAddress: USER,
+    plan: planOf(quoteId),
+  });
+  const swapRow = async (swapId: string) =>
+    (await db.query(`SELECT * FROM planner.swaps WHERE id = $1`, [swapId]))[0];
+  const stepRows = (swapId: string) =>
+    db.query(`SELECT * FROM planner.swap_steps WHERE swap_id = $1 ORDER BY step_index`, [swapId]);
+  const outboxOf = async (
+    swapId: string,
+  ): Promise<Array<{ type: string; topic: string; payload: Record<string, unknown>; published: boolean }>> =>
     (
-      await db.query(`SELECT topic, envelope, published_at FROM planner.outbox WHERE message_key = $1 ORDER BY id`, [swapId])
-    ).map((r: { topic: string; envelope: { type: string; payload: Record<string, unknown> }; published_at: Date | null }) => ({
-      type: r.envelope.type,
-      topic: r.topic,
-      payload: r.envelope.payload,
-      published: r.published_at !== null,
-    }));
+      await db.query(
+        `SELECT topic, envelope, published_at FROM planner.outbox WHERE message_key = $1 ORDER BY id`,
+        [swapId],
+      )
+    ).map(
+      (r: {
+        topic: string;
+        envelope: { type: string; payload: Record<string, unknown> };
+        published_at: Date | null;
+      }) => ({
+        type: r.envelope.type,
+        topic: r.topic,
+        payload: r.envelope.payload,
+        published: r.published_at !== null,
+      }),
+    );
 
   /** signer-surface's side: one event on signing.events, exactly as it would publish it. */
-  async function signerSays(type: string, payload: Record<string, unknown>, envelope = createEnvelope(type, String(payload.swapId), payload)) {
-    await producer.send({ topic: Topics.signingEvents, acks: -1, messages: [{ key: envelope.aggregateId, value: JSON.stringify(envelope) }] });
+  async function signerSays(
+    type: string,
+    payload: Record<string, unknown>,
+    envelope = createEnvelope(type, String(payload.swapId), payload),
+  ) {
+    await producer.send({
+      topic: Topics.signingEvents,
+      acks: -1,
+      messages: [{ key: envelope.aggregateId, value: JSON.stringify(envelope) }],
+    });
     return envelope;
   }
-  const stepRef = (swapId: string, stepIndex: number) => ({ swapId, stepId: `${swapId}:${stepIndex}`, stepIndex, chain: 'devnet-a' });
+  const stepRef = (swapId: string, stepIndex: number) => ({
+    swapId,
+    stepId: `${swapId}:${stepIndex}`,
+    stepIndex,
+    chain: 'devnet-a',
+  });
   const payloadReady = (swapId: string, stepIndex: number, expiresAtMs = Date.now() + 120_000) => ({
     ...stepRef(swapId, stepIndex),
     signingRequestId: randomUUID(),
     stepCount: 2,
     kind: stepIndex === 1 ? 'approve' : 'swap',
-    payload: { type: 'evm-transaction', transaction: { chainId: '31337', from: USER, to: ROUTER, data: '0x', value: '0', nonce: '0', gasLimit: '1', maxFeePerGas: '1', maxPriorityFeePerGas: '1' } },
+    payload: {
+      type: 'evm-transaction',
+      transaction: {
+        chainId: '31337',
+        from: USER,
+        to: ROUTER,
+        data: '0x',
+        value: '0',
+        nonce: '0',
+        gasLimit: '1',
+        maxFeePerGas: '1',
+        maxPriorityFeePerGas: '1',
+      },
+    },
     expiresAtMs,
     readyAtMs: Date.now(),
     executionHints: { gasLimit: '1' },
@@ -132,10 +183,17 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
   });
   /** True once the planner's group has committed offsets at the end of every partition of `topic`. */
   async function groupCaughtUp(topic: string): Promise<boolean> {
-    const admin = new Kafka({ clientId: 'planner-it-lag', brokers: env.brokers, logLevel: logLevel.NOTHING }).admin();
+    const admin = new Kafka({
+      clientId: 'planner-it-lag',
+      brokers: env.brokers,
+      logLevel: logLevel.NOTHING,
+    }).admin();
     await admin.connect();
     try {
-      const [ends, committed] = await Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId, topics: [topic] })]);
+      const [ends, committed] = await Promise.all([
+        admin.fetchTopicOffsets(topic),
+        admin.fetchOffsets({ groupId, topics: [topic] }),
+      ]);
       const byPartition = new Map(committed[0]?.partitions.map((p) => [p.partition, p.offset]) ?? []);
       return ends.every((e) => e.high === '0' || byPartition.get(e.partition) === e.high);
     } finally {
@@ -154,18 +212,32 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
       .compile();
     // The app's own migrations, as main.ts runs them at boot.
     await prepareDatabase(plannerDatabaseOptions(env.databaseUrl));
-    app = moduleRef.createNestMicroservice({ ...kafkaMicroserviceOptions(settings, groupId), logger: ['error', 'warn'] });
+    app = moduleRef.createNestMicroservice({
+      ...kafkaMicroserviceOptions(settings, groupId),
+      logger: ['error', 'warn'],
+    });
     await app.listen();
     db = app.get(DataSource);
     builder = app.get(SwapBuilder);
     progress = app.get(SwapProgress);
     sweeper = app.get(SwapExpirySweeper);
-    producer = new Kafka({ clientId: 'planner-it-signer', brokers: env.brokers, logLevel: logLevel.NOTHING }).producer();
+    producer = new Kafka({
+      clientId: 'planner-it-signer',
+      brokers: env.brokers,
+      logLevel: logLevel.NOTHING,
+    }).producer();
     await producer.connect();
-    const admin = new Kafka({ clientId: 'planner-it-admin', brokers: env.brokers, logLevel: logLevel.NOTHING }).admin();
+    const admin = new Kafka({
+      clientId: 'planner-it-admin',
+      brokers: env.brokers,
+      logLevel: logLevel.NOTHING,
+    }).admin();
     await admin.connect();
     // A new group starts at the end of the topic: events sent before it joined would be missed.
-    await waitFor(async () => (await admin.describeGroups([groupId])).groups[0]?.state === 'Stable', { timeoutMs: 60_000, description: 'the planner to join its group' });
+    await waitFor(async () => (await admin.describeGroups([groupId])).groups[0]?.state === 'Stable', {
+      timeoutMs: 60_000,
+      description: 'the planner to join its group',
+    });
     await admin.disconnect();
   }, 120_000);
 
@@ -181,23 +253,43 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
     const result = await builder.build(request);
 
     expect(result).toEqual({ swapId: request.swapId, status: 'planning', stepCount: 2, created: true });
-    expect(await swapRow(request.swapId)).toMatchObject({ owner: 'alice', status: 'planning', current_step: 1, step_count: 2, from_chain: 'devnet-a' });
+    expect(await swapRow(request.swapId)).toMatchObject({
+      owner: 'alice',
+      status: 'planning',
+      current_step: 1,
+      step_count: 2,
+      from_chain: 'devnet-a',
+    });
     const steps = await stepRows(request.swapId);
     expect(steps.map((s: { kind: string; status: string }) => [s.kind, s.status])).toEqual([
       ['approve', 'building'],
       ['swap', 'pending'],
     ]);
-    const swapCall = uniswapV2RouterInterface.decodeFunctionData('swapExactTokensForTokens', steps[1].call.data);
+    const swapCall = uniswapV2RouterInterface.decodeFunctionData(
+      'swapExactTokensForTokens',
+      steps[1].call.data,
+    );
     expect([swapCall[0], swapCall[1], swapCall[3]]).toEqual([1_500_000n, 497_500_000_000_000n, USER]);
-    const outbox = await waitFor(async () => {
-      const rows = await outboxOf(request.swapId);
-      return rows.length === 2 && rows.every((r) => r.published) ? rows : null;
-    }, { timeoutMs: 15_000, description: 'the outbox rows to be published' });
+    const outbox = await waitFor(
+      async () => {
+        const rows = await outboxOf(request.swapId);
+        return rows.length === 2 && rows.every((r) => r.published) ? rows : null;
+      },
+      { timeoutMs: 15_000, description: 'the outbox rows to be published' },
+    );
     expect(outbox.map((r) => [r.topic, r.type])).toEqual([
       [Topics.swapEvents, 'swap.created'],
       [Topics.signingCommands, 'signing.prepare'],
     ]);
-    expect(outbox[1].payload).toMatchObject({ swapId: request.swapId, stepId: `${request.swapId}:1`, stepIndex: 1, stepCount: 2, kind: 'approve', from: USER, approve: { token: USDC, spender: ROUTER, amount: '1500000' } });
+    expect(outbox[1].payload).toMatchObject({
+      swapId: request.swapId,
+      stepId: `${request.swapId}:1`,
+      stepIndex: 1,
+      stepCount: 2,
+      kind: 'approve',
+      from: USER,
+      approve: { token: USDC, spender: ROUTER, amount: '1500000' },
+    });
   });
 
   it('answers a retried build with the same swap and writes nothing new; another request on the swapId is a conflict', async () => {
@@ -210,7 +302,9 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
     expect(concurrent.created).toBe(false);
     expect(await stepRows(request.swapId)).toHaveLength(2);
     expect(await outboxOf(request.swapId)).toHaveLength(2);
-    await expect(builder.build({ ...request, userAddress: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' })).rejects.toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' });
+    await expect(
+      builder.build({ ...request, userAddress: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' }),
+    ).rejects.toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' });
   });
 
   it('refuses expired quotes, unknown routes and chains without a signing surface, creating nothing', async () => {
@@ -219,8 +313,13 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
     const expired = buildRequest('q-expired');
     const noSurface = buildRequest('q-nosurface');
     await expect(builder.build(expired)).rejects.toMatchObject({ code: 'QUOTE_EXPIRED' });
-    await expect(builder.build({ ...buildRequest('q-build'), routeId: 'nope' })).rejects.toMatchObject({ code: 'UNKNOWN_ROUTE' });
-    await expect(builder.build(noSurface)).rejects.toMatchObject({ code: 'SIGNING_SURFACE_UNAVAILABLE', details: { chains: ['ethereum'] } });
+    await expect(builder.build({ ...buildRequest('q-build'), routeId: 'nope' })).rejects.toMatchObject({
+      code: 'UNKNOWN_ROUTE',
+    });
+    await expect(builder.build(noSurface)).rejects.toMatchObject({
+      code: 'SIGNING_SURFACE_UNAVAILABLE',
+      details: { chains: ['ethereum'] },
+    });
     expect(await swapRow(expired.swapId)).toBeUndefined();
     expect(await swapRow(noSurface.swapId)).toBeUndefined();
   });
@@ -240,20 +339,47 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
     };
     // The same build twice (a gateway retry: another eventId), and the same message twice (a redelivery).
     const once = command(built);
-    await producer.send({ topic: Topics.swapCommands, acks: -1, messages: [once, once, command(built), command(refused), command(late)] });
+    await producer.send({
+      topic: Topics.swapCommands,
+      acks: -1,
+      messages: [once, once, command(built), command(refused), command(late)],
+    });
 
-    const swap = await waitFor(async () => (await swapRow(built.swapId)) ?? null, { timeoutMs: 30_000, description: 'the commanded swap' });
+    const swap = await waitFor(async () => (await swapRow(built.swapId)) ?? null, {
+      timeoutMs: 30_000,
+      description: 'the commanded swap',
+    });
     expect(swap).toMatchObject({ status: 'planning', step_count: 2 });
-    const failed = await waitFor(async () => (await swapRow(refused.swapId)) ?? null, { timeoutMs: 30_000, description: 'the refused swap' });
-    expect(failed).toMatchObject({ status: 'failed', step_count: 0, failure_reason: 'SIGNING_SURFACE_UNAVAILABLE', failure_details: { chains: ['ethereum'] } });
-    expect(await waitFor(async () => (await swapRow(late.swapId)) ?? null, { timeoutMs: 30_000, description: 'the late swap' })).toMatchObject({ status: 'planning' });
+    const failed = await waitFor(async () => (await swapRow(refused.swapId)) ?? null, {
+      timeoutMs: 30_000,
+      description: 'the refused swap',
+    });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      step_count: 0,
+      failure_reason: 'SIGNING_SURFACE_UNAVAILABLE',
+      failure_details: { chains: ['ethereum'] },
+    });
+    expect(
+      await waitFor(async () => (await swapRow(late.swapId)) ?? null, {
+        timeoutMs: 30_000,
+        description: 'the late swap',
+      }),
+    ).toMatchObject({ status: 'planning' });
 
-    await waitFor(async () => groupCaughtUp(Topics.swapCommands), { timeoutMs: 30_000, description: 'the planner to commit swap.commands' });
+    await waitFor(async () => groupCaughtUp(Topics.swapCommands), {
+      timeoutMs: 30_000,
+      description: 'the planner to commit swap.commands',
+    });
     expect(await stepRows(built.swapId)).toHaveLength(2);
     expect((await outboxOf(built.swapId)).map((r) => r.type)).toEqual(['swap.created', 'signing.prepare']);
     const refusal = await outboxOf(refused.swapId);
     expect(refusal.map((r) => r.type)).toEqual(['swap.created', 'swap.failed']);
-    expect(refusal[1].payload).toMatchObject({ status: 'failed', reason: 'SIGNING_SURFACE_UNAVAILABLE', details: { chains: ['ethereum'], message: expect.stringContaining('ethereum') } });
+    expect(refusal[1].payload).toMatchObject({
+      status: 'failed',
+      reason: 'SIGNING_SURFACE_UNAVAILABLE',
+      details: { chains: ['ethereum'], message: expect.stringContaining('ethereum') },
+    });
   });
 
   it('advances on signer events through every step to completed, and a replay of the events changes nothing', async () => {
@@ -262,29 +388,93 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
     const sent = [];
 
     sent.push(await signerSays(SigningEventTypes.payloadReady, payloadReady(swapId, 1)));
-    await waitFor(async () => (await swapRow(swapId)).status === 'awaiting_signature', { timeoutMs: 15_000, description: 'payload ready' });
+    await waitFor(async () => (await swapRow(swapId)).status === 'awaiting_signature', {
+      timeoutMs: 15_000,
+      description: 'payload ready',
+    });
     const ready = (await outboxOf(swapId)).find((r) => r.type === 'swap.signing-ready');
-    expect(ready?.payload).toMatchObject({ swapId, status: 'awaiting_signature', step: { current: 1, total: 2 }, clientHints: { action: 'approve' } });
+    expect(ready?.payload).toMatchObject({
+      swapId,
+      status: 'awaiting_signature',
+      step: { current: 1, total: 2 },
+      clientHints: { action: 'approve' },
+    });
 
-    sent.push(await signerSays(SigningEventTypes.submitted, { ...stepRef(swapId, 1), txHash: txHash(1), submittedAtMs: Date.now() }));
-    sent.push(await signerSays(SigningEventTypes.stepIncluded, { ...stepRef(swapId, 1), txHash: txHash(1), blockNumber: 5, confirmations: 1, confirmationsRequired: 2 }));
-    await waitFor(async () => (await swapRow(swapId)).status === 'confirming', { timeoutMs: 15_000, description: 'the swap to be confirming' });
+    sent.push(
+      await signerSays(SigningEventTypes.submitted, {
+        ...stepRef(swapId, 1),
+        txHash: txHash(1),
+        submittedAtMs: Date.now(),
+      }),
+    );
+    sent.push(
+      await signerSays(SigningEventTypes.stepIncluded, {
+        ...stepRef(swapId, 1),
+        txHash: txHash(1),
+        blockNumber: 5,
+        confirmations: 1,
+        confirmationsRequired: 2,
+      }),
+    );
+    await waitFor(async () => (await swapRow(swapId)).status === 'confirming', {
+      timeoutMs: 15_000,
+      description: 'the swap to be confirming',
+    });
     const confirming = (await outboxOf(swapId)).find((r) => r.type === 'swap.step-confirming');
-    expect(confirming?.payload).toMatchObject({ swapId, status: 'confirming', step: { current: 1, total: 2 }, txHash: txHash(1), confirmations: 1, confirmationsRequired: 2 });
+    expect(confirming?.payload).toMatchObject({
+      swapId,
+      status: 'confirming',
+      step: { current: 1, total: 2 },
+      txHash: txHash(1),
+      confirmations: 1,
+      confirmationsRequired: 2,
+    });
     expect((await stepRows(swapId))[0]).toMatchObject({ status: 'submitted', tx_hash: txHash(1) });
-    sent.push(await signerSays(SigningEventTypes.stepConfirmed, { ...stepRef(swapId, 1), txHash: txHash(1), blockNumber: 5, confirmations: 2, confirmedAtMs: Date.now() }));
-    await waitFor(async () => (await swapRow(swapId)).current_step === 2, { timeoutMs: 15_000, description: 'step 2 to start' });
+    sent.push(
+      await signerSays(SigningEventTypes.stepConfirmed, {
+        ...stepRef(swapId, 1),
+        txHash: txHash(1),
+        blockNumber: 5,
+        confirmations: 2,
+        confirmedAtMs: Date.now(),
+      }),
+    );
+    await waitFor(async () => (await swapRow(swapId)).current_step === 2, {
+      timeoutMs: 15_000,
+      description: 'step 2 to start',
+    });
     const afterStep1 = await outboxOf(swapId);
-    expect(afterStep1.filter((r) => r.type === 'signing.prepare').map((r) => r.payload.stepIndex)).toEqual([1, 2]);
-    expect((await stepRows(swapId)).map((s: { status: string; tx_hash: string | null }) => [s.status, s.tx_hash])).toEqual([
+    expect(afterStep1.filter((r) => r.type === 'signing.prepare').map((r) => r.payload.stepIndex)).toEqual([
+      1, 2,
+    ]);
+    expect(
+      (await stepRows(swapId)).map((s: { status: string; tx_hash: string | null }) => [s.status, s.tx_hash]),
+    ).toEqual([
       ['confirmed', txHash(1)],
       ['building', null],
     ]);
 
     sent.push(await signerSays(SigningEventTypes.payloadReady, payloadReady(swapId, 2)));
-    sent.push(await signerSays(SigningEventTypes.submitted, { ...stepRef(swapId, 2), txHash: txHash(2), submittedAtMs: Date.now() }));
-    sent.push(await signerSays(SigningEventTypes.stepConfirmed, { ...stepRef(swapId, 2), txHash: txHash(2), blockNumber: 6, confirmations: 1, confirmedAtMs: Date.now() }));
-    await waitFor(async () => (await swapRow(swapId)).status === 'completed', { timeoutMs: 15_000, description: 'the swap to complete' });
+    sent.push(
+      await signerSays(SigningEventTypes.submitted, {
+        ...stepRef(swapId, 2),
+        txHash: txHash(2),
+        submittedAtMs: Date.now(),
+      }),
+    );
+    sent.push(
+      await signerSays(SigningEventTypes.stepConfirmed, {
+        ...stepRef(swapId, 2),
+        txHash: txHash(2),
+        blockNumber: 6,
+        confirmations: 1,
+        confirmedAtMs: Date.now(),
+      }),
+    );
+    await waitFor(async () => (await swapRow(swapId)).status === 'completed', {
+      timeoutMs: 15_000,
+      description: 'the swap to complete',
+    });
     const final = await outboxOf(swapId);
     expect(final.map((r) => r.type)).toEqual([
       'swap.created',
@@ -302,8 +492,12 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
 
     // Replay: the very same envelopes again (an ops replay from offset 0); wait until the planner's
     // group has consumed the whole topic, then nothing may have changed.
-    for (const envelope of sent) await signerSays(envelope.type, envelope.payload as Record<string, unknown>, envelope);
-    await waitFor(() => groupCaughtUp(Topics.signingEvents), { timeoutMs: 30_000, description: 'the planner to consume the replay' });
+    for (const envelope of sent)
+      await signerSays(envelope.type, envelope.payload as Record<string, unknown>, envelope);
+    await waitFor(() => groupCaughtUp(Topics.signingEvents), {
+      timeoutMs: 30_000,
+      description: 'the planner to consume the replay',
+    });
     expect(await outboxOf(swapId)).toHaveLength(final.length);
     expect((await swapRow(swapId)).status).toBe('completed');
   });
@@ -311,14 +505,34 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
   it('skips a step the signer found unnecessary and fails the swap with the signer’s reason', async () => {
     plans.set('q-fail', planFor('q-fail'));
     const { swapId } = await builder.build(buildRequest('q-fail'));
-    await signerSays(SigningEventTypes.stepSkipped, { ...stepRef(swapId, 1), reason: 'allowance already sufficient' });
-    await waitFor(async () => (await swapRow(swapId)).current_step === 2, { timeoutMs: 15_000, description: 'the approve to be skipped' });
-    await signerSays(SigningEventTypes.stepFailed, { ...stepRef(swapId, 2), code: 'TX_REQUEST_INVALID', reason: 'execution reverted: UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT' });
-    await waitFor(async () => (await swapRow(swapId)).status === 'failed', { timeoutMs: 15_000, description: 'the swap to fail' });
+    await signerSays(SigningEventTypes.stepSkipped, {
+      ...stepRef(swapId, 1),
+      reason: 'allowance already sufficient',
+    });
+    await waitFor(async () => (await swapRow(swapId)).current_step === 2, {
+      timeoutMs: 15_000,
+      description: 'the approve to be skipped',
+    });
+    await signerSays(SigningEventTypes.stepFailed, {
+      ...stepRef(swapId, 2),
+      code: 'TX_REQUEST_INVALID',
+      reason: 'execution reverted: UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT',
+    });
+    await waitFor(async () => (await swapRow(swapId)).status === 'failed', {
+      timeoutMs: 15_000,
+      description: 'the swap to fail',
+    });
 
     expect((await stepRows(swapId)).map((s: { status: string }) => s.status)).toEqual(['skipped', 'failed']);
     const failed = (await outboxOf(swapId)).find((r) => r.type === 'swap.failed');
-    expect(failed?.payload).toMatchObject({ status: 'failed', reason: 'TX_REQUEST_INVALID', details: { step: { current: 2, total: 2 }, message: expect.stringContaining('INSUFFICIENT_OUTPUT_AMOUNT') } });
+    expect(failed?.payload).toMatchObject({
+      status: 'failed',
+      reason: 'TX_REQUEST_INVALID',
+      details: {
+        step: { current: 2, total: 2 },
+        message: expect.stringContaining('INSUFFICIENT_OUTPUT_AMOUNT'),
+      },
+    });
     const confirmed = (await outboxOf(swapId)).find((r) => r.type === 'swap.step-confirmed');
     expect(confirmed?.payload).toMatchObject({ step: { current: 1, total: 2 }, skipped: true });
   });
@@ -327,7 +541,10 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
     plans.set('q-unavailable', planFor('q-unavailable'));
     const { swapId } = await builder.build(buildRequest('q-unavailable'));
     await signerSays(SigningEventTypes.unavailable, { ...stepRef(swapId, 1), reason: 'no RPC for devnet-a' });
-    await waitFor(async () => (await swapRow(swapId)).status === 'failed', { timeoutMs: 15_000, description: 'the swap to fail' });
+    await waitFor(async () => (await swapRow(swapId)).status === 'failed', {
+      timeoutMs: 15_000,
+      description: 'the swap to fail',
+    });
     expect((await swapRow(swapId)).failure_reason).toBe('SIGNING_SURFACE_UNAVAILABLE');
   });
 
@@ -335,11 +552,24 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
     plans.set('q-refresh', planFor('q-refresh'));
     const { swapId } = await builder.build(buildRequest('q-refresh'));
     await signerSays(SigningEventTypes.payloadReady, payloadReady(swapId, 1, Date.now() - 1));
-    await waitFor(async () => (await swapRow(swapId)).status === 'awaiting_signature', { timeoutMs: 15_000, description: 'payload ready' });
+    await waitFor(async () => (await swapRow(swapId)).status === 'awaiting_signature', {
+      timeoutMs: 15_000,
+      description: 'payload ready',
+    });
 
-    await expect(progress.refreshSigning(swapId, 'mallory')).rejects.toMatchObject({ code: 'SWAP_NOT_FOUND' });
-    expect(await progress.refreshSigning(swapId, 'alice')).toEqual({ swapId, refreshRequested: true, status: 'planning' });
-    expect(await progress.refreshSigning(swapId, 'alice')).toEqual({ swapId, refreshRequested: false, status: 'planning' });
+    await expect(progress.refreshSigning(swapId, 'mallory')).rejects.toMatchObject({
+      code: 'SWAP_NOT_FOUND',
+    });
+    expect(await progress.refreshSigning(swapId, 'alice')).toEqual({
+      swapId,
+      refreshRequested: true,
+      status: 'planning',
+    });
+    expect(await progress.refreshSigning(swapId, 'alice')).toEqual({
+      swapId,
+      refreshRequested: false,
+      status: 'planning',
+    });
     const refreshes = (await outboxOf(swapId)).filter((r) => r.type === 'signing.refresh');
     expect(refreshes.map((r) => r.payload)).toEqual([{ swapId, stepId: `${swapId}:1` }]);
   });
@@ -349,17 +579,32 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
     plans.set('q-inflight', planFor('q-inflight'));
     const abandoned = await builder.build(buildRequest('q-abandoned'));
     const inflight = await builder.build(buildRequest('q-inflight'));
-    await signerSays(SigningEventTypes.submitted, { ...stepRef(inflight.swapId, 1), txHash: txHash(9), submittedAtMs: Date.now() });
-    await waitFor(async () => (await swapRow(inflight.swapId)).status === 'submitted', { timeoutMs: 15_000, description: 'step 1 submitted' });
-    await db.query(`UPDATE planner.swaps SET expires_at_ms = 1 WHERE id = ANY($1)`, [[abandoned.swapId, inflight.swapId]]);
+    await signerSays(SigningEventTypes.submitted, {
+      ...stepRef(inflight.swapId, 1),
+      txHash: txHash(9),
+      submittedAtMs: Date.now(),
+    });
+    await waitFor(async () => (await swapRow(inflight.swapId)).status === 'submitted', {
+      timeoutMs: 15_000,
+      description: 'step 1 submitted',
+    });
+    await db.query(`UPDATE planner.swaps SET expires_at_ms = 1 WHERE id = ANY($1)`, [
+      [abandoned.swapId, inflight.swapId],
+    ]);
 
     await sweeper.sweepOnce(); // the app's own timer may have got there first: the outcome is the same
 
-    expect(await swapRow(abandoned.swapId)).toMatchObject({ status: 'expired', failure_reason: 'SWAP_DEADLINE_PASSED' });
-    expect((await stepRows(abandoned.swapId)).map((s: { status: string }) => s.status)).toEqual(['expired', 'pending']);
-    expect((await outboxOf(abandoned.swapId)).filter((r) => r.type === 'swap.expired').map((r) => r.payload)).toEqual([
-      { swapId: abandoned.swapId, status: 'expired', reason: 'SWAP_DEADLINE_PASSED' },
+    expect(await swapRow(abandoned.swapId)).toMatchObject({
+      status: 'expired',
+      failure_reason: 'SWAP_DEADLINE_PASSED',
+    });
+    expect((await stepRows(abandoned.swapId)).map((s: { status: string }) => s.status)).toEqual([
+      'expired',
+      'pending',
     ]);
+    expect(
+      (await outboxOf(abandoned.swapId)).filter((r) => r.type === 'swap.expired').map((r) => r.payload),
+    ).toEqual([{ swapId: abandoned.swapId, status: 'expired', reason: 'SWAP_DEADLINE_PASSED' }]);
     expect((await swapRow(inflight.swapId)).status).toBe('submitted');
   });
 });

@@ -24,7 +24,11 @@ export class SwapExpirySweeper implements OnApplicationBootstrap, OnModuleDestro
   ) {}
 
   onApplicationBootstrap(): void {
-    this.loop = new PeriodicWork({ name: 'swap-expiry-sweep', intervalMs: this.options.expirySweepIntervalMs, run: () => this.sweepOnce() });
+    this.loop = new PeriodicWork({
+      name: 'swap-expiry-sweep',
+      intervalMs: this.options.expirySweepIntervalMs,
+      run: () => this.sweepOnce(),
+    });
     this.loop.start();
   }
 

@@ -1,15 +1,13 @@
-import {
-  SigningPrepareCommand,
-  SwapStepPosition,
-  Topics,
-  SigningCommandTypes,
-} from '@swapgw/contracts';
+import { SigningPrepareCommand, SwapStepPosition, Topics, SigningCommandTypes } from '@swapgw/contracts';
 import type { OutboxMessage } from '@swapgw/messaging';
 import type { SwapEntity } from './swap.entity';
 import type { SwapStepEntity } from './swap-step.entity';
 
 /** The `signing.prepare` command of a step, as signer-surface expects it. */
-export function prepareCommandOf(swap: SwapEntity, step: SwapStepEntity): OutboxMessage<SigningPrepareCommand> {
+export function prepareCommandOf(
+  swap: SwapEntity,
+  step: SwapStepEntity,
+): OutboxMessage<SigningPrepareCommand> {
   const payload: SigningPrepareCommand = {
     swapId: swap.id,
     stepId: step.id,

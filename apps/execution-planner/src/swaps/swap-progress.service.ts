@@ -106,7 +106,13 @@ export class SwapProgress {
     step.txHash = event.txHash;
     swap.status = 'submitted';
     await this.save(tx, swap, step, this.options.clock());
-    const submitted: SwapStepSubmittedEvent = { swapId: swap.id, status: swap.status, step: positionOf(swap), chain: step.chain, txHash: event.txHash };
+    const submitted: SwapStepSubmittedEvent = {
+      swapId: swap.id,
+      status: swap.status,
+      step: positionOf(swap),
+      chain: step.chain,
+      txHash: event.txHash,
+    };
     await tx.enqueue(swapEvent(swap.id, SwapEventTypes.stepSubmitted, submitted));
   }
 
@@ -134,7 +140,12 @@ export class SwapProgress {
   async stepConfirmed(event: SigningStepConfirmedEvent, tx: SwapTransaction): Promise<void> {
     // `ready` too: the confirmation can overtake the submitted event only if they were reordered
     // across partitions, which keying by swapId prevents; accepting it keeps the swap moving anyway.
-    const locked = await this.lockCurrent(tx, event, ['building', 'ready', 'submitted'], 'signing.step-confirmed');
+    const locked = await this.lockCurrent(
+      tx,
+      event,
+      ['building', 'ready', 'submitted'],
+      'signing.step-confirmed',
+    );
     if (!locked) return;
     locked.step.status = 'confirmed';
     locked.step.txHash = event.txHash;
@@ -149,11 +160,22 @@ export class SwapProgress {
   }
 
   async stepFailed(event: SigningStepFailedEvent, tx: SwapTransaction): Promise<void> {
-    const locked = await this.lockCurrent(tx, event, ['building', 'ready', 'submitted'], 'signing.step-failed');
+    const locked = await this.lockCurrent(
+      tx,
+      event,
+      ['building', 'ready', 'submitted'],
+      'signing.step-failed',
+    );
     if (!locked) return;
     const { swap, step } = locked;
     const now = this.options.clock();
-    const details = { step: positionOf(swap), chain: step.chain, kind: step.kind, message: event.reason, ...(event.txHash ? { txHash: event.txHash } : {}) };
+    const details = {
+      step: positionOf(swap),
+      chain: step.chain,
+      kind: step.kind,
+      message: event.reason,
+      ...(event.txHash ? { txHash: event.txHash } : {}),
+    };
     if (now >= swap.expiresAtMs) {
       // The encoded calls' deadline passed: the step could not succeed any more.
       step.status = 'expired';
@@ -173,8 +195,19 @@ export class SwapProgress {
     step.status = 'failed';
     step.failureReason = event.reason;
     // A sponsorship refusal names its own 503 (budget spent, no relayer); otherwise no RPC.
-    const code = event.code && event.code in ErrorCatalog && ErrorCatalog[event.code as ErrorCode].status === 503 ? event.code : ErrorCodes.SIGNING_SURFACE_UNAVAILABLE;
-    await this.terminate(tx, swap, step, 'failed', code, { step: positionOf(swap), chain: step.chain, message: event.reason }, this.options.clock());
+    const code =
+      event.code && event.code in ErrorCatalog && ErrorCatalog[event.code as ErrorCode].status === 503
+        ? event.code
+        : ErrorCodes.SIGNING_SURFACE_UNAVAILABLE;
+    await this.terminate(
+      tx,
+      swap,
+      step,
+      'failed',
+      code,
+      { step: positionOf(swap), chain: step.chain, message: event.reason },
+      this.options.clock(),
+    );
   }
 
   /**
@@ -184,19 +217,29 @@ export class SwapProgress {
   async refreshSigning(swapId: string, owner: string): Promise<SwapSigningRefreshResult> {
     return this.store.transaction(async (tx) => {
       const swap = await tx.lockSwap(swapId);
-      if (!swap || swap.owner !== owner) throw new CodedError(ErrorCodes.SWAP_NOT_FOUND, 'No such swap', { swapId });
+      if (!swap || swap.owner !== owner)
+        throw new CodedError(ErrorCodes.SWAP_NOT_FOUND, 'No such swap', { swapId });
       if (isTerminalSwapStatus(swap.status)) {
-        throw new CodedError(ErrorCodes.EXECUTION_TERMINAL, `The swap is ${swap.status}`, { status: swap.status, reason: swap.failureReason });
+        throw new CodedError(ErrorCodes.EXECUTION_TERMINAL, `The swap is ${swap.status}`, {
+          status: swap.status,
+          reason: swap.failureReason,
+        });
       }
       const step = await tx.getStep(stepIdOf(swap.id, swap.currentStep));
       const now = this.options.clock();
-      const expired = step.status === 'ready' && step.payloadExpiresAtMs !== null && step.payloadExpiresAtMs <= now;
+      const expired =
+        step.status === 'ready' && step.payloadExpiresAtMs !== null && step.payloadExpiresAtMs <= now;
       if (!expired) return { swapId, refreshRequested: false, status: swap.status };
       step.status = 'building';
       swap.status = 'planning';
       await this.save(tx, swap, step, now);
       const refresh: SigningRefreshCommand = { swapId, stepId: step.id };
-      await tx.enqueue({ topic: Topics.signingCommands, type: SigningCommandTypes.refresh, aggregateId: swapId, payload: refresh });
+      await tx.enqueue({
+        topic: Topics.signingCommands,
+        type: SigningCommandTypes.refresh,
+        aggregateId: swapId,
+        payload: refresh,
+      });
       await this.emitPending(tx, swap, 'payload expired; a fresh one is being prepared');
       return { swapId, refreshRequested: true, status: swap.status };
     });
@@ -214,13 +257,25 @@ export class SwapProgress {
       if (!swap || !EXPIRABLE_STATUSES.includes(swap.status) || swap.expiresAtMs > now) return false;
       const step = await tx.getStep(stepIdOf(swap.id, swap.currentStep));
       step.status = 'expired';
-      await this.terminate(tx, swap, step, 'expired', SWAP_DEADLINE_PASSED, { step: positionOf(swap), chain: step.chain }, now);
+      await this.terminate(
+        tx,
+        swap,
+        step,
+        'expired',
+        SWAP_DEADLINE_PASSED,
+        { step: positionOf(swap), chain: step.chain },
+        now,
+      );
       return true;
     });
   }
 
   /** The current step is done (confirmed or skipped): prepare the next one, or complete the swap. */
-  private async advance(tx: SwapTransaction, { swap, step }: Locked, txHash: string | undefined): Promise<void> {
+  private async advance(
+    tx: SwapTransaction,
+    { swap, step }: Locked,
+    txHash: string | undefined,
+  ): Promise<void> {
     const now = this.options.clock();
     const done = step.stepIndex;
     const confirmedPosition = positionOf(swap, done);
@@ -277,8 +332,19 @@ export class SwapProgress {
     this.logger.warn({ msg: `swap ${status}`, swapId: swap.id, reason, ...details });
   }
 
-  private async emitPending(tx: SwapTransaction, swap: SwapEntity, reason: string, readyAtMs?: number): Promise<void> {
-    const pending: SwapSigningPendingEvent = { swapId: swap.id, status: swap.status, step: positionOf(swap), reason, ...(readyAtMs !== undefined ? { readyAtMs } : {}) };
+  private async emitPending(
+    tx: SwapTransaction,
+    swap: SwapEntity,
+    reason: string,
+    readyAtMs?: number,
+  ): Promise<void> {
+    const pending: SwapSigningPendingEvent = {
+      swapId: swap.id,
+      status: swap.status,
+      step: positionOf(swap),
+      reason,
+      ...(readyAtMs !== undefined ? { readyAtMs } : {}),
+    };
     await tx.enqueue(swapEvent(swap.id, SwapEventTypes.signingPending, pending));
   }
 
@@ -286,7 +352,12 @@ export class SwapProgress {
    * Locks the swap and returns it with the event's step when that step is the current one and in
    * one of `from`; otherwise null (unknown swap, terminal swap, stale event).
    */
-  private async lockCurrent(tx: SwapTransaction, ref: StepRef, from: SwapStepStatus[], type: string): Promise<Locked | null> {
+  private async lockCurrent(
+    tx: SwapTransaction,
+    ref: StepRef,
+    from: SwapStepStatus[],
+    type: string,
+  ): Promise<Locked | null> {
     const swap = await tx.lockSwap(ref.swapId);
     const ignore = (why: string) => {
       this.logger.log({ msg: `${type} ignored: ${why}`, swapId: ref.swapId, stepId: ref.stepId });
@@ -294,7 +365,8 @@ export class SwapProgress {
     };
     if (!swap) return ignore('unknown swap');
     if (isTerminalSwapStatus(swap.status)) return ignore(`swap is ${swap.status}`);
-    if (ref.stepId !== stepIdOf(swap.id, swap.currentStep)) return ignore(`step is not the current step ${swap.currentStep}`);
+    if (ref.stepId !== stepIdOf(swap.id, swap.currentStep))
+      return ignore(`step is not the current step ${swap.currentStep}`);
     const step = await tx.getStep(ref.stepId);
     if (!from.includes(step.status)) return ignore(`step is ${step.status}`);
     return { swap, step };
@@ -304,7 +376,12 @@ export class SwapProgress {
    * Writes what progress changes on the locked rows: one UPDATE each, no read first (TypeORM's
    * `save` reads a row back to diff it, which was most of the planner's queries per event).
    */
-  private async save(tx: SwapTransaction, swap: SwapEntity, step: SwapStepEntity, now: number): Promise<void> {
+  private async save(
+    tx: SwapTransaction,
+    swap: SwapEntity,
+    step: SwapStepEntity,
+    now: number,
+  ): Promise<void> {
     swap.updatedAtMs = now;
     step.updatedAtMs = now;
     await tx.updateSwap(swap);

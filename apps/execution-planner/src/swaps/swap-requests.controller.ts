@@ -17,10 +17,14 @@ export class SwapRequestsController {
   @MessagePattern(Topics.swapRequests)
   handle(@Payload() message: unknown, @Ctx() ctx: KafkaContext) {
     return this.responder.respond(message, ctx, {
-      [SwapRequestTypes.build]: { payload: SwapBuildRequest, handle: (request: SwapBuildRequest) => this.builder.build(request) },
+      [SwapRequestTypes.build]: {
+        payload: SwapBuildRequest,
+        handle: (request: SwapBuildRequest) => this.builder.build(request),
+      },
       [SwapRequestTypes.refreshSigning]: {
         payload: SwapSigningRefreshRequest,
-        handle: (request: SwapSigningRefreshRequest) => this.progress.refreshSigning(request.swapId, request.owner),
+        handle: (request: SwapSigningRefreshRequest) =>
+          this.progress.refreshSigning(request.swapId, request.owner),
       },
     });
   }

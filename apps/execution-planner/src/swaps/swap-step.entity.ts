@@ -5,7 +5,16 @@ import { msColumn } from '@swapgw/persistence';
 import type { SwapEntity } from './swap.entity';
 
 /** building → ready → submitted → confirmed | failed | expired | skipped; `pending` before its turn. */
-export const SWAP_STEP_STATUSES = ['pending', 'building', 'ready', 'submitted', 'confirmed', 'failed', 'expired', 'skipped'] as const;
+export const SWAP_STEP_STATUSES = [
+  'pending',
+  'building',
+  'ready',
+  'submitted',
+  'confirmed',
+  'failed',
+  'expired',
+  'skipped',
+] as const;
 export type SwapStepStatus = (typeof SWAP_STEP_STATUSES)[number];
 
 /** One signing step of a swap: the exact call the user's transaction makes. */

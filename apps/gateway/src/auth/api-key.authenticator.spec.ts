@@ -19,7 +19,9 @@ const authenticatorOf = (store: CountingStore, ttlMs = 60_000) =>
 describe('ApiKeyAuthenticator', () => {
   it('never reads a valid key again within its TTL, however many unknown keys flood in', async () => {
     const valid = generateApiKey().key;
-    const store = new CountingStore(new Map([[valid, { owner: 'alice', apiKeyId: 'k1' } as ApiKeyPrincipal]]));
+    const store = new CountingStore(
+      new Map([[valid, { owner: 'alice', apiKeyId: 'k1' } as ApiKeyPrincipal]]),
+    );
     const auth = authenticatorOf(store);
     expect(await auth.authenticate(valid)).toMatchObject({ owner: 'alice' });
     for (let i = 0; i < 20_000; i += 1) {
@@ -43,7 +45,9 @@ describe('ApiKeyAuthenticator', () => {
 
   it('asks the database every time with a TTL of 0 (cache off)', async () => {
     const valid = generateApiKey().key;
-    const store = new CountingStore(new Map([[valid, { owner: 'alice', apiKeyId: 'k1' } as ApiKeyPrincipal]]));
+    const store = new CountingStore(
+      new Map([[valid, { owner: 'alice', apiKeyId: 'k1' } as ApiKeyPrincipal]]),
+    );
     const auth = authenticatorOf(store, 0);
     await auth.authenticate(valid);
     await auth.authenticate(valid);

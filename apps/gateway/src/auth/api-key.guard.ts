@@ -7,7 +7,8 @@ import { ApiKeyAuthenticator } from './api-key.authenticator';
 import { bearerKeyOf } from './api-key';
 
 /** Every failure answers the same body, so a caller cannot tell missing from revoked from unknown. */
-export const unauthorized = (): CodedError => new CodedError(ErrorCodes.UNAUTHORIZED, 'Missing or invalid API key');
+export const unauthorized = (): CodedError =>
+  new CodedError(ErrorCodes.UNAUTHORIZED, 'Missing or invalid API key');
 
 /** Global guard: `Authorization: Bearer <key>` on every route not marked @PublicRoute(). */
 @Injectable()
@@ -19,7 +20,9 @@ export class ApiKeyGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) {
+    if (
+      this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_ROUTE, [context.getHandler(), context.getClass()])
+    ) {
       return true;
     }
     const request = context.switchToHttp().getRequest<GatewayRequest>();

@@ -1,4 +1,11 @@
-import { bearerKeyOf, generateApiKey, hashApiKey, hashesEqual, isWellFormedApiKey, publicPrefixOf } from './api-key';
+import {
+  bearerKeyOf,
+  generateApiKey,
+  hashApiKey,
+  hashesEqual,
+  isWellFormedApiKey,
+  publicPrefixOf,
+} from './api-key';
 
 describe('API keys', () => {
   it('generates sgw_ + 43 base64url characters, a public prefix and its SHA-256', () => {

@@ -45,7 +45,9 @@ export class ApiKeyStore {
 
   /** The owner of an active key, comparing hashes in constant time; null for unknown or revoked keys. */
   async resolve(key: string): Promise<ApiKeyPrincipal | null> {
-    const row = await this.repository.findOne({ where: { prefix: publicPrefixOf(key), revokedAt: IsNull() } });
+    const row = await this.repository.findOne({
+      where: { prefix: publicPrefixOf(key), revokedAt: IsNull() },
+    });
     const presented = hashApiKey(key);
     // Compare even when no row matched so that timing does not tell a known prefix apart.
     const stored = row?.keyHash ?? '0'.repeat(64);
@@ -60,7 +62,10 @@ export class ApiKeyStore {
 
   /** Marks the key revoked; false when no active key has that prefix. */
   async revoke(prefix: string): Promise<boolean> {
-    const result = await this.repository.update({ prefix, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
+    const result = await this.repository.update(
+      { prefix, revokedAt: IsNull() },
+      { revokedAt: () => 'now()' },
+    );
     return (result.affected ?? 0) > 0;
   }
 }

@@ -8,7 +8,10 @@ import { ApiKeyStore } from './api-key.store';
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKeyEntity])],
-  providers: [{ provide: ApiKeyStore, inject: [DataSource], useFactory: (ds: DataSource) => new ApiKeyStore(ds) }, ApiKeyAuthenticator],
+  providers: [
+    { provide: ApiKeyStore, inject: [DataSource], useFactory: (ds: DataSource) => new ApiKeyStore(ds) },
+    ApiKeyAuthenticator,
+  ],
   exports: [ApiKeyAuthenticator, ApiKeyStore],
 })
 export class AuthModule {}

@@ -49,12 +49,19 @@ const ENSURE_TOPICS_BOUND_MS = 30_000;
  * consumer of the swap read-model projector (SwapModule's @EventPattern handler, always part of
  * AppModule). Does not listen, and does not start the consumer (see startConsumers).
  */
-export async function createGatewayApp(config: GatewayConfig, options: CreateGatewayAppOptions = {}): Promise<GatewayApp> {
+export async function createGatewayApp(
+  config: GatewayConfig,
+  options: CreateGatewayAppOptions = {},
+): Promise<GatewayApp> {
   if (options.prepare !== false) {
     await prepareDatabaseExclusively(gatewayDatabaseOptions(config.DATABASE_URL));
     // Topics are shared by the suite; if Kafka is away now the gateway still starts (its requests
     // answer 503 and /health says degraded) rather than crash-loop.
-    await withTimeout(ensureTopics(gatewayKafkaSettings(config)), ENSURE_TOPICS_BOUND_MS, `no answer within ${ENSURE_TOPICS_BOUND_MS} ms`).catch((error: Error) =>
+    await withTimeout(
+      ensureTopics(gatewayKafkaSettings(config)),
+      ENSURE_TOPICS_BOUND_MS,
+      `no answer within ${ENSURE_TOPICS_BOUND_MS} ms`,
+    ).catch((error: Error) =>
       logger.error({ msg: 'could not ensure Kafka topics at start', error: error.message }),
     );
   }
@@ -65,7 +72,11 @@ export async function createGatewayApp(config: GatewayConfig, options: CreateGat
     return503OnClosing: true,
     clientErrorHandler: answerClientError,
     // Typed structurally: @nestjs/platform-fastify bundles its own fastify type declarations.
-    frameworkErrors: (_error: unknown, request: { headers: IncomingHttpHeaders }, reply: { raw: ServerResponse; hijack(): unknown }) => {
+    frameworkErrors: (
+      _error: unknown,
+      request: { headers: IncomingHttpHeaders },
+      reply: { raw: ServerResponse; hijack(): unknown },
+    ) => {
       const answer = frameworkErrorAnswer(request.headers);
       reply.hijack();
       reply.raw.writeHead(answer.status, {
@@ -76,10 +87,14 @@ export async function createGatewayApp(config: GatewayConfig, options: CreateGat
       reply.raw.end(answer.body);
     },
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, options.extraModules), adapter, {
-    bodyParser: false,
-    logger: new JsonLogger('gateway', config.LOG_LEVEL),
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.register(config, options.extraModules),
+    adapter,
+    {
+      bodyParser: false,
+      logger: new JsonLogger('gateway', config.LOG_LEVEL),
+    },
+  );
   const routes = app.get(RouteTable);
   // @nestjs/platform-fastify bundles its own copy of fastify: same API, distinct type declarations.
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;

@@ -31,7 +31,9 @@ export class CatalogController {
   }
 
   @Get('pairs')
-  @ApiOperation({ summary: 'Trading pairs (symbols), keyset-paginated; chainRef restricts to same-chain pairs' })
+  @ApiOperation({
+    summary: 'Trading pairs (symbols), keyset-paginated; chainRef restricts to same-chain pairs',
+  })
   @ApiEnvelopedResponse(200, PairsResponse, 'data.pairs and data.nextCursor')
   @ApiErrorResponses('INVALID_CURSOR', 'UNKNOWN_CHAIN', 'DISCOVERY_UPSTREAM_UNAVAILABLE')
   pairs(@Query() query: ListPairsQuery): Promise<PairsResponse> {

@@ -31,7 +31,11 @@ describe('CatalogService', () => {
     await catalog.tokens(tokens({ chainRef: 'devnet-b', sort: 'asc' }));
     await catalog.chains();
     await catalog.chains();
-    expect(services.calls.map((c) => c.type)).toEqual(['catalog.tokens.list', 'catalog.tokens.list', 'catalog.chains.list']);
+    expect(services.calls.map((c) => c.type)).toEqual([
+      'catalog.tokens.list',
+      'catalog.tokens.list',
+      'catalog.chains.list',
+    ]);
   });
 
   it('sends one call for concurrent identical reads', async () => {

@@ -62,8 +62,11 @@ export class CatalogService {
 
   private read<T>(type: string, request: object): Promise<T> {
     return this.cache.getOrLoad(cacheKeyOf(type, request), async () => {
-      const answer = await this.services.unordered<object>(Topics.catalogRequests, type, request, { unavailableAs: ErrorCodes.DISCOVERY_UPSTREAM_UNAVAILABLE });
-      if (this.config.CATALOG_CACHE_TTL_MS > 0) this.freshUntilOf.set(answer, Date.now() + this.config.CATALOG_CACHE_TTL_MS);
+      const answer = await this.services.unordered<object>(Topics.catalogRequests, type, request, {
+        unavailableAs: ErrorCodes.DISCOVERY_UPSTREAM_UNAVAILABLE,
+      });
+      if (this.config.CATALOG_CACHE_TTL_MS > 0)
+        this.freshUntilOf.set(answer, Date.now() + this.config.CATALOG_CACHE_TTL_MS);
       return answer;
     }) as Promise<T>;
   }

@@ -21,10 +21,14 @@ async function main(): Promise<void> {
   const check = process.argv.includes('--check');
   const root = process.env.SWAPGW_ROOT ?? process.cwd();
   const file = path.join(root, OPENAPI_FILE);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(new GatewayConfig()), new FastifyAdapter(), {
-    preview: true,
-    logger: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.register(new GatewayConfig()),
+    new FastifyAdapter(),
+    {
+      preview: true,
+      logger: false,
+    },
+  );
   app.setGlobalPrefix(API_PREFIX);
   const document = buildOpenApiDocument(app);
   await app.close();
@@ -37,7 +41,9 @@ async function main(): Promise<void> {
   const committed: unknown = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined;
   // Compared as JSON (not text): a formatter may lay the file out differently.
   if (!isDeepStrictEqual(committed, JSON.parse(text))) {
-    process.stderr.write(`openapi: ${OPENAPI_FILE} is not what the code describes; run \`npm run openapi\` and commit it\n`);
+    process.stderr.write(
+      `openapi: ${OPENAPI_FILE} is not what the code describes; run \`npm run openapi\` and commit it\n`,
+    );
     process.exit(1);
   }
   process.stdout.write(`openapi: ${OPENAPI_FILE} is up to date\n`);

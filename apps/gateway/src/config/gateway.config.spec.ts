@@ -19,7 +19,11 @@ describe('GatewayConfig', () => {
   });
 
   it('converts numbers and splits the broker list', () => {
-    const config = loadConfig(GatewayConfig, { PORT: '8080', KAFKA_BROKERS: 'a:1,b:2', RATE_LIMIT_REQUESTS: '10' });
+    const config = loadConfig(GatewayConfig, {
+      PORT: '8080',
+      KAFKA_BROKERS: 'a:1,b:2',
+      RATE_LIMIT_REQUESTS: '10',
+    });
     expect(config.PORT).toBe(8080);
     expect(config.RATE_LIMIT_REQUESTS).toBe(10);
     expect(config.kafkaBrokers).toEqual(['a:1', 'b:2']);
@@ -28,16 +32,29 @@ describe('GatewayConfig', () => {
   it('refuses to start with bad values, naming each variable', () => {
     let problems = '';
     try {
-      loadConfig(GatewayConfig, { PORT: 'http', METRICS_PORT: '70000', DATABASE_URL: 'mysql://x', IDEMPOTENCY_TTL_HOURS: '1', KAFKA_BROKERS: 'nohostport' });
+      loadConfig(GatewayConfig, {
+        PORT: 'http',
+        METRICS_PORT: '70000',
+        DATABASE_URL: 'mysql://x',
+        IDEMPOTENCY_TTL_HOURS: '1',
+        KAFKA_BROKERS: 'nohostport',
+      });
     } catch (error) {
       problems = (error as ConfigValidationError).problems.join('\n');
     }
-    for (const name of ['PORT', 'METRICS_PORT', 'DATABASE_URL', 'IDEMPOTENCY_TTL_HOURS', 'KAFKA_BROKERS']) expect(problems).toContain(name);
+    for (const name of ['PORT', 'METRICS_PORT', 'DATABASE_URL', 'IDEMPOTENCY_TTL_HOURS', 'KAFKA_BROKERS'])
+      expect(problems).toContain(name);
   });
 
   it('reads the webhook flags as booleans, off for loopback http and on for delivery by default', () => {
-    expect(loadConfig(GatewayConfig, {})).toMatchObject({ WEBHOOKS_ENABLED: true, WEBHOOK_ALLOW_LOOPBACK_HTTP: false, WEBHOOK_RETRY_WINDOW_MS: 86_400_000 });
-    expect(loadConfig(GatewayConfig, { WEBHOOKS_ENABLED: 'false', WEBHOOK_ALLOW_LOOPBACK_HTTP: 'true' })).toMatchObject({
+    expect(loadConfig(GatewayConfig, {})).toMatchObject({
+      WEBHOOKS_ENABLED: true,
+      WEBHOOK_ALLOW_LOOPBACK_HTTP: false,
+      WEBHOOK_RETRY_WINDOW_MS: 86_400_000,
+    });
+    expect(
+      loadConfig(GatewayConfig, { WEBHOOKS_ENABLED: 'false', WEBHOOK_ALLOW_LOOPBACK_HTTP: 'true' }),
+    ).toMatchObject({
       WEBHOOKS_ENABLED: false,
       WEBHOOK_ALLOW_LOOPBACK_HTTP: true,
     });

@@ -11,7 +11,14 @@ export function gatewayDatabaseOptions(
   entities: Function[] = [],
   poolSize?: number,
 ): ServiceDataSourceOptions {
-  return { url, schema: GATEWAY_SCHEMA, entities, migrations: GATEWAY_MIGRATIONS, poolSize, applicationName: 'gateway' };
+  return {
+    url,
+    schema: GATEWAY_SCHEMA,
+    entities,
+    migrations: GATEWAY_MIGRATIONS,
+    poolSize,
+    applicationName: 'gateway',
+  };
 }
 
 export function gatewayDataSourceOptions(

@@ -21,7 +21,9 @@ describe('prepareDatabaseExclusively', () => {
       expect(tables.rows.map((r: { table_name: string }) => r.table_name)).toEqual(
         expect.arrayContaining(['api_keys', 'idempotency_records', 'migrations', 'rate_limit_windows']),
       );
-      const ran = await client.query(`SELECT name, count(*)::int AS n FROM "gateway"."migrations" GROUP BY name`);
+      const ran = await client.query(
+        `SELECT name, count(*)::int AS n FROM "gateway"."migrations" GROUP BY name`,
+      );
       expect(ran.rows.length).toBe(gatewayDatabaseOptions(url).migrations.length);
       expect(ran.rows.every((r: { n: number }) => r.n === 1)).toBe(true);
     } finally {

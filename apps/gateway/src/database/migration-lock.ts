@@ -10,7 +10,10 @@ const GATEWAY_MIGRATION_LOCK = 0x67776d67;
  * CREATE TABLE. The lock lives in the server's maintenance database, which exists before ours does.
  */
 export async function prepareDatabaseExclusively(options: ServiceDataSourceOptions): Promise<void> {
-  const lockClient = new Client({ connectionString: withDatabase(options.url), connectionTimeoutMillis: 5000 });
+  const lockClient = new Client({
+    connectionString: withDatabase(options.url),
+    connectionTimeoutMillis: 5000,
+  });
   await lockClient.connect();
   try {
     await lockClient.query('SELECT pg_advisory_lock($1)', [GATEWAY_MIGRATION_LOCK]);

@@ -15,7 +15,10 @@ export interface GatewayHealth {
 }
 
 /** `degraded` when PostgreSQL or Kafka is down, or (scope `suite`) a service is `down`; `unknown` is not down. */
-export function healthStatusOf(checks: GatewayHealth['checks'], scope: HealthScope = 'suite'): GatewayHealth['status'] {
+export function healthStatusOf(
+  checks: GatewayHealth['checks'],
+  scope: HealthScope = 'suite',
+): GatewayHealth['status'] {
   if (checks.database !== 'up' || checks.kafka !== 'up') return 'degraded';
   if (scope === 'instance') return 'ok';
   return Object.values(checks.services).some((s) => s === 'down') ? 'degraded' : 'ok';
@@ -54,7 +57,10 @@ export class HealthService {
     try {
       await Promise.race([
         this.dataSource.query('SELECT 1'),
-        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), this.config.HEALTH_CHECK_TIMEOUT_MS))),
+        new Promise(
+          (_, reject) =>
+            (timer = setTimeout(() => reject(new Error('timeout')), this.config.HEALTH_CHECK_TIMEOUT_MS)),
+        ),
       ]);
       return 'up';
     } catch {

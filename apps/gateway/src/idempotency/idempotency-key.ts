@@ -12,10 +12,16 @@ export const isValidIdempotencyKey = (value: unknown): value is string =>
  * The key to use for this request: the header when valid; a new UUID when the header is absent and
  * the route makes it optional; otherwise a 400 with the code the spec's Limits table implies.
  */
-export function resolveIdempotencyKey(header: string | string[] | undefined, required: boolean): { key: string; generated: boolean } {
+export function resolveIdempotencyKey(
+  header: string | string[] | undefined,
+  required: boolean,
+): { key: string; generated: boolean } {
   if (header === undefined) {
     if (required) {
-      throw new CodedError(ErrorCodes.IDEMPOTENCY_KEY_REQUIRED, 'This endpoint requires an Idempotency-Key header');
+      throw new CodedError(
+        ErrorCodes.IDEMPOTENCY_KEY_REQUIRED,
+        'This endpoint requires an Idempotency-Key header',
+      );
     }
     return { key: randomUUID(), generated: true };
   }

@@ -32,7 +32,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
     reply.header('Idempotency-Key', key);
     if (!request.owner) throw new Error('@Idempotent() needs an authenticated route (it is scoped by owner)');
 
-    const scope = { owner: request.owner, routeKey: `${request.method} ${request.routeOptions.url}`, idempotencyKey: key };
+    const scope = {
+      owner: request.owner,
+      routeKey: `${request.method} ${request.routeOptions.url}`,
+      idempotencyKey: key,
+    };
     const fingerprint = requestFingerprint(request.body, request.params as Record<string, string>);
     const claimed = await this.store.claim(scope, fingerprint);
     switch (claimed.outcome) {
@@ -48,7 +52,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
         );
       case 'replay':
         reply.header('Idempotent-Replayed', 'true');
-        if (claimed.response.kind === 'error') throw new ReplayedApiError(claimed.status, claimed.response.error);
+        if (claimed.response.kind === 'error')
+          throw new ReplayedApiError(claimed.status, claimed.response.error);
         reply.status(claimed.status);
         return of(claimed.response.data);
       case 'claimed':
@@ -64,7 +69,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
             .complete(claim, reply.statusCode, { kind: 'data', data: data ?? null })
             // The work is done: answer it even if it cannot be stored (a retry then sees the claim
             // in progress until its lease ends, which is the safe side).
-            .catch((error: Error) => this.logger.error(`could not store idempotent response: ${error.message}`))
+            .catch((error: Error) =>
+              this.logger.error(`could not store idempotent response: ${error.message}`),
+            )
             .then(() => data),
         ),
       ),
@@ -79,7 +86,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
           : this.store.complete(claim, mapped.status, { kind: 'error', error: mapped.error });
         return from(
           settle
-            .catch((storeError: Error) => this.logger.error(`could not settle idempotency claim: ${storeError.message}`))
+            .catch((storeError: Error) =>
+              this.logger.error(`could not settle idempotency claim: ${storeError.message}`),
+            )
             .then(() => {
               throw error;
             }),

@@ -86,7 +86,8 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
             this.config.IDEMPOTENCY_TTL_HOURS,
           ],
         );
-        if (claimed.length > 0) return { outcome: 'claimed', claim: { id: claimed[0].id, claimedAt: claimed[0].claimed_at } };
+        if (claimed.length > 0)
+          return { outcome: 'claimed', claim: { id: claimed[0].id, claimedAt: claimed[0].claimed_at } };
 
         const existing: ExistingRow[] = await this.dataSource.query(
           `SELECT "request_fingerprint", "status", "response_status", "response_body"

@@ -5,7 +5,6 @@ import { IDEMPOTENT_ROUTE, IdempotentOptions } from './idempotent-route';
 
 export { IDEMPOTENT_ROUTE, IdempotentOptions } from './idempotent-route';
 
-
 /**
  * Makes a handler idempotent per (API key owner, method + route template, Idempotency-Key):
  * the first request runs, a repeat with the same body and path parameters replays the stored

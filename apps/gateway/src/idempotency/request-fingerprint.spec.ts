@@ -4,7 +4,9 @@ import { CodedError } from '@swapgw/contracts';
 
 describe('requestFingerprint', () => {
   it('is the same for the same body with keys in another order', () => {
-    expect(requestFingerprint({ amount: '1', to: 'x' }, { id: '1' })).toBe(requestFingerprint({ to: 'x', amount: '1' }, { id: '1' }));
+    expect(requestFingerprint({ amount: '1', to: 'x' }, { id: '1' })).toBe(
+      requestFingerprint({ to: 'x', amount: '1' }, { id: '1' }),
+    );
   });
 
   it('differs when the body or a path parameter differs', () => {

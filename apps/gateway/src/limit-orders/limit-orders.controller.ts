@@ -16,9 +16,21 @@ import { ListLimitOrdersQuery } from './dto/list-limit-orders.query';
 import { LimitOrdersService } from './limit-orders.service';
 
 /** What any call to limit-order-service can answer: no answer in time, Kafka or its database away. */
-const LIMIT_ORDER_SERVICE_ERRORS = ['SERVICE_UNAVAILABLE', 'MESSAGING_UNAVAILABLE', 'PERSISTENCE_UNAVAILABLE'] as const;
+const LIMIT_ORDER_SERVICE_ERRORS = [
+  'SERVICE_UNAVAILABLE',
+  'MESSAGING_UNAVAILABLE',
+  'PERSISTENCE_UNAVAILABLE',
+] as const;
 /** What limit-order-service refuses in an order's terms (create, replace): POST /quote's checks, and the expiry. */
-const ORDER_TERMS_ERRORS = ['VALIDATION_FAILED', 'UNKNOWN_CHAIN', 'UNKNOWN_TOKEN', 'SAME_TOKEN', 'INVALID_AMOUNT', 'INVALID_ADDRESS', 'INVALID_EXPIRY'] as const;
+const ORDER_TERMS_ERRORS = [
+  'VALIDATION_FAILED',
+  'UNKNOWN_CHAIN',
+  'UNKNOWN_TOKEN',
+  'SAME_TOKEN',
+  'INVALID_AMOUNT',
+  'INVALID_ADDRESS',
+  'INVALID_EXPIRY',
+] as const;
 
 @ApiTags('limit-orders')
 @ApiBearerAuth()
@@ -30,9 +42,17 @@ export class LimitOrdersController {
   @HttpCode(200)
   @Idempotent({ required: true })
   @ApiOperation({ summary: 'Create a durable off-chain limit order' })
-  @ApiEnvelopedResponse(200, LimitOrderCreatedResponse, 'The order (a replay of the same key answers the same order)')
+  @ApiEnvelopedResponse(
+    200,
+    LimitOrderCreatedResponse,
+    'The order (a replay of the same key answers the same order)',
+  )
   @ApiErrorResponses(...ORDER_TERMS_ERRORS, ...LIMIT_ORDER_SERVICE_ERRORS)
-  create(@Owner() owner: string, @IdempotencyKey() key: string, @Body() body: CreateLimitOrderDto): Promise<LimitOrderCreatedResponse> {
+  create(
+    @Owner() owner: string,
+    @IdempotencyKey() key: string,
+    @Body() body: CreateLimitOrderDto,
+  ): Promise<LimitOrderCreatedResponse> {
     return this.orders.create(owner, key, body);
   }
 
@@ -50,7 +70,12 @@ export class LimitOrdersController {
   @ApiOperation({ summary: 'Cancel one of your open limit orders' })
   @ApiBody({ type: CancelLimitOrderDto, required: false })
   @ApiEnvelopedResponse(200, LimitOrderCanceledResponse, 'The canceled order')
-  @ApiErrorResponses('FORBIDDEN', 'LIMIT_ORDER_NOT_FOUND', 'LIMIT_ORDER_NOT_REPLACEABLE', ...LIMIT_ORDER_SERVICE_ERRORS)
+  @ApiErrorResponses(
+    'FORBIDDEN',
+    'LIMIT_ORDER_NOT_FOUND',
+    'LIMIT_ORDER_NOT_REPLACEABLE',
+    ...LIMIT_ORDER_SERVICE_ERRORS,
+  )
   cancel(
     @Owner() owner: string,
     @IdempotencyKey() key: string,
@@ -65,7 +90,13 @@ export class LimitOrdersController {
   @Idempotent({ required: true })
   @ApiOperation({ summary: 'Atomically create a replacement order and cancel this open one' })
   @ApiEnvelopedResponse(200, LimitOrderReplacedResponse, 'The replacement order and the canceled one')
-  @ApiErrorResponses('FORBIDDEN', 'LIMIT_ORDER_NOT_FOUND', 'LIMIT_ORDER_NOT_REPLACEABLE', ...ORDER_TERMS_ERRORS, ...LIMIT_ORDER_SERVICE_ERRORS)
+  @ApiErrorResponses(
+    'FORBIDDEN',
+    'LIMIT_ORDER_NOT_FOUND',
+    'LIMIT_ORDER_NOT_REPLACEABLE',
+    ...ORDER_TERMS_ERRORS,
+    ...LIMIT_ORDER_SERVICE_ERRORS,
+  )
   replace(
     @Owner() owner: string,
     @IdempotencyKey() key: string,

@@ -4,7 +4,9 @@ import { LimitOrdersService } from './limit-orders.service';
 
 describe('LimitOrdersService', () => {
   const calls: unknown[][] = [];
-  const services = { call: async (...args: unknown[]) => (calls.push(args), { limitOrderId: args[2] }) } as unknown as ServiceClient;
+  const services = {
+    call: async (...args: unknown[]) => (calls.push(args), { limitOrderId: args[2] }),
+  } as unknown as ServiceClient;
   const orders = new LimitOrdersService(services);
 
   beforeEach(() => (calls.length = 0));
@@ -25,7 +27,9 @@ describe('LimitOrdersService', () => {
   );
 
   it('forwards a well-formed id', async () => {
-    await expect(orders.get('alice', 'lo_01jdz3f6x2k9q8w7e6r5t4y3u2')).resolves.toEqual({ limitOrderId: 'lo_01jdz3f6x2k9q8w7e6r5t4y3u2' });
+    await expect(orders.get('alice', 'lo_01jdz3f6x2k9q8w7e6r5t4y3u2')).resolves.toEqual({
+      limitOrderId: 'lo_01jdz3f6x2k9q8w7e6r5t4y3u2',
+    });
     expect(calls).toHaveLength(1);
   });
 });

@@ -51,16 +51,41 @@ export class LimitOrdersService {
     return this.services.call(Topics.limitOrderRequests, LimitOrderRequestTypes.get, limitOrderId, request);
   }
 
-  cancel(owner: string, idempotencyKey: string, limitOrderId: string, body: CancelLimitOrderDto | undefined): Promise<LimitOrderCanceled> {
+  cancel(
+    owner: string,
+    idempotencyKey: string,
+    limitOrderId: string,
+    body: CancelLimitOrderDto | undefined,
+  ): Promise<LimitOrderCanceled> {
     assertPossibleLimitOrderId(limitOrderId);
-    const request: CancelLimitOrderRequest = { owner, idempotencyKey, limitOrderId, ...(body?.reason ? { reason: body.reason } : {}) };
-    return this.services.call(Topics.limitOrderRequests, LimitOrderRequestTypes.cancel, limitOrderId, request);
+    const request: CancelLimitOrderRequest = {
+      owner,
+      idempotencyKey,
+      limitOrderId,
+      ...(body?.reason ? { reason: body.reason } : {}),
+    };
+    return this.services.call(
+      Topics.limitOrderRequests,
+      LimitOrderRequestTypes.cancel,
+      limitOrderId,
+      request,
+    );
   }
 
-  replace(owner: string, idempotencyKey: string, limitOrderId: string, body: ReplaceLimitOrderDto): Promise<LimitOrderReplaced> {
+  replace(
+    owner: string,
+    idempotencyKey: string,
+    limitOrderId: string,
+    body: ReplaceLimitOrderDto,
+  ): Promise<LimitOrderReplaced> {
     assertPossibleLimitOrderId(limitOrderId);
     const request: ReplaceLimitOrderRequest = { ...body, owner, idempotencyKey, limitOrderId };
-    return this.services.call(Topics.limitOrderRequests, LimitOrderRequestTypes.replace, limitOrderId, request);
+    return this.services.call(
+      Topics.limitOrderRequests,
+      LimitOrderRequestTypes.replace,
+      limitOrderId,
+      request,
+    );
   }
 
   list(owner: string, query: ListLimitOrdersQuery): Promise<LimitOrderList> {

@@ -1,4 +1,13 @@
-import { DynamicModule, Global, Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
 import { ErrorCodes, REQUEST_REPLY_TOPICS } from '@swapgw/contracts';
 import { CommandPublisher, KafkaSettings, MessagingModule } from '@swapgw/messaging';
 import { ServiceClient } from './service-client';
@@ -11,7 +20,11 @@ class CommandPublisherLifecycle implements OnApplicationBootstrap, OnApplication
   constructor(@Inject(CommandPublisher) private readonly commands: CommandPublisher) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.commands.connect().catch((error: Error) => this.logger.warn({ msg: 'command producer not connected yet', error: error.message }));
+    await this.commands
+      .connect()
+      .catch((error: Error) =>
+        this.logger.warn({ msg: 'command producer not connected yet', error: error.message }),
+      );
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -43,7 +56,11 @@ export class GatewayMessagingModule {
         {
           provide: CommandPublisher,
           // 503 SERVICE_UNAVAILABLE as the spec says when the command cannot be taken.
-          useFactory: () => new CommandPublisher(settings, { sendTimeoutMs: commandTimeoutMs, unavailableAs: ErrorCodes.SERVICE_UNAVAILABLE }),
+          useFactory: () =>
+            new CommandPublisher(settings, {
+              sendTimeoutMs: commandTimeoutMs,
+              unavailableAs: ErrorCodes.SERVICE_UNAVAILABLE,
+            }),
         },
         CommandPublisherLifecycle,
       ],

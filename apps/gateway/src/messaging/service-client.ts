@@ -37,7 +37,8 @@ export class ServiceClient {
     payload: unknown,
     timeoutMsOrOptions: number | ServiceCallOptions = {},
   ): Promise<T> {
-    const options = typeof timeoutMsOrOptions === 'number' ? { timeoutMs: timeoutMsOrOptions } : timeoutMsOrOptions;
+    const options =
+      typeof timeoutMsOrOptions === 'number' ? { timeoutMs: timeoutMsOrOptions } : timeoutMsOrOptions;
     try {
       return await this.requester.request<T>(topic, type, aggregateId, payload, {
         timeoutMs: options.timeoutMs ?? this.config.SERVICE_REQUEST_TIMEOUT_MS,
@@ -51,11 +52,15 @@ export class ServiceClient {
         throw error;
       }
       // Anything else is a failure of the messaging layer itself, not an answer of the service.
-      throw new CodedError(options.unavailableAs ?? ErrorCodes.MESSAGING_UNAVAILABLE, `Could not call ${type}`, {
-        topic,
-        type,
-        cause: (error as Error)?.message,
-      });
+      throw new CodedError(
+        options.unavailableAs ?? ErrorCodes.MESSAGING_UNAVAILABLE,
+        `Could not call ${type}`,
+        {
+          topic,
+          type,
+          cause: (error as Error)?.message,
+        },
+      );
     }
   }
 
@@ -65,7 +70,12 @@ export class ServiceClient {
    * parallel. `call` with an aggregate id keeps one aggregate's requests in order on one partition,
    * which a constant key would impose on every request of the topic.
    */
-  unordered<T>(topic: string, type: string, payload: unknown, options: number | ServiceCallOptions = {}): Promise<T> {
+  unordered<T>(
+    topic: string,
+    type: string,
+    payload: unknown,
+    options: number | ServiceCallOptions = {},
+  ): Promise<T> {
     return this.call<T>(topic, type, randomUUID(), payload, options);
   }
 

@@ -1,5 +1,10 @@
 import { api } from '@swapgw/testing';
-import { dropTestDatabase, startTestGateway, TestGateway, testDatabaseUrl } from '../../test/support/test-gateway';
+import {
+  dropTestDatabase,
+  startTestGateway,
+  TestGateway,
+  testDatabaseUrl,
+} from '../../test/support/test-gateway';
 
 // The real gateway (createGatewayApp, as main.ts) on real PostgreSQL and Kafka: after requests,
 // GET /metrics on METRICS_PORT shows them in the HTTP histogram under their route templates; the
@@ -11,7 +16,10 @@ function sampleOf(text: string, name: string, labels: Record<string, string>): n
     const match = /^([a-z_:]+)\{([^}]*)\} (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
     const found = Object.fromEntries([...match[2].matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.keys(found).length === Object.keys(labels).length && Object.entries(labels).every(([k, v]) => found[k] === v)) {
+    if (
+      Object.keys(found).length === Object.keys(labels).length &&
+      Object.entries(labels).every(([k, v]) => found[k] === v)
+    ) {
       return Number(match[3]);
     }
   }
@@ -49,7 +57,12 @@ describe('gateway GET /metrics on METRICS_PORT', () => {
     const text = await res.text();
 
     const count = (route: string, status: number) =>
-      sampleOf(text, 'swapgw_http_request_duration_seconds_count', { method: 'GET', route, status_code: String(status), service: 'gateway' });
+      sampleOf(text, 'swapgw_http_request_duration_seconds_count', {
+        method: 'GET',
+        route,
+        status_code: String(status),
+        service: 'gateway',
+      });
     expect(count('/api/v1/health', health.status)).toBe(1);
     expect(count('/api/v1/limit-orders/limit/:limitOrderId', 401)).toBe(1);
     expect(count('unmatched', 404)).toBe(1);
@@ -58,7 +71,13 @@ describe('gateway GET /metrics on METRICS_PORT', () => {
     expect(text).not.toContain('no-such-route');
     // The bucket series of the same request, and the default process metrics.
     expect(
-      sampleOf(text, 'swapgw_http_request_duration_seconds_bucket', { le: '+Inf', method: 'GET', route: '/api/v1/health', status_code: String(health.status), service: 'gateway' }),
+      sampleOf(text, 'swapgw_http_request_duration_seconds_bucket', {
+        le: '+Inf',
+        method: 'GET',
+        route: '/api/v1/health',
+        status_code: String(health.status),
+        service: 'gateway',
+      }),
     ).toBe(1);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds\{service="gateway"\} /m);
   });
@@ -71,7 +90,9 @@ describe('gateway GET /metrics on METRICS_PORT', () => {
     const publicRoute = await fetch(`${gateway.baseUrl}/metrics`);
     expect(publicRoute.status).toBe(404);
     expect(((await publicRoute.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
-    const doc = (await (await fetch(`${gateway.baseUrl}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    const doc = (await (await fetch(`${gateway.baseUrl}/openapi.json`)).json()) as {
+      paths: Record<string, unknown>;
+    };
     expect(doc.paths['/metrics']).toBeUndefined(); // paths are relative to the server, /api/v1
     expect(doc.paths['/health']).toBeDefined();
   });

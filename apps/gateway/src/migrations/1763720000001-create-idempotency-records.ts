@@ -22,7 +22,9 @@ export class CreateIdempotencyRecords1763720000001 implements MigrationInterface
     await q.query(
       `CREATE UNIQUE INDEX "idempotency_records_scope_uq" ON "gateway"."idempotency_records" ("owner", "route_key", "idempotency_key")`,
     );
-    await q.query(`CREATE INDEX "idempotency_records_expires_idx" ON "gateway"."idempotency_records" ("expires_at")`);
+    await q.query(
+      `CREATE INDEX "idempotency_records_expires_idx" ON "gateway"."idempotency_records" ("expires_at")`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

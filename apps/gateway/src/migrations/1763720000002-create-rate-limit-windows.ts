@@ -12,7 +12,9 @@ export class CreateRateLimitWindows1763720000002 implements MigrationInterface {
         "request_count" integer NOT NULL,
         PRIMARY KEY ("api_key_id", "window_start")
       )`);
-    await q.query(`CREATE INDEX "rate_limit_windows_start_idx" ON "gateway"."rate_limit_windows" ("window_start")`);
+    await q.query(
+      `CREATE INDEX "rate_limit_windows_start_idx" ON "gateway"."rate_limit_windows" ("window_start")`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

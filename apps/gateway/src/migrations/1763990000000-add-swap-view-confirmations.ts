@@ -8,10 +8,14 @@ export class AddSwapViewConfirmations1763990000000 implements MigrationInterface
   name = 'AddSwapViewConfirmations1763990000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE "gateway"."swap_views" ADD COLUMN "confirmations" integer NULL, ADD COLUMN "confirmations_required" integer NULL`);
+    await q.query(
+      `ALTER TABLE "gateway"."swap_views" ADD COLUMN "confirmations" integer NULL, ADD COLUMN "confirmations_required" integer NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE "gateway"."swap_views" DROP COLUMN "confirmations", DROP COLUMN "confirmations_required"`);
+    await q.query(
+      `ALTER TABLE "gateway"."swap_views" DROP COLUMN "confirmations", DROP COLUMN "confirmations_required"`,
+    );
   }
 }

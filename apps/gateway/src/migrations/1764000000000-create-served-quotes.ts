@@ -16,7 +16,9 @@ export class CreateServedQuotes1764000000000 implements MigrationInterface {
       "route_plans" jsonb NOT NULL,
       "created_at_ms" bigint NOT NULL
     )`);
-    await q.query(`CREATE INDEX "served_quotes_expires_at_ms" ON "gateway"."served_quotes" ("expires_at_ms")`);
+    await q.query(
+      `CREATE INDEX "served_quotes_expires_at_ms" ON "gateway"."served_quotes" ("expires_at_ms")`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

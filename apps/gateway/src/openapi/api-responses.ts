@@ -1,5 +1,12 @@
 import { applyDecorators, Type } from '@nestjs/common';
-import { ApiExtension, ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiExtension,
+  ApiExtraModels,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiResponse,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { ErrorCode } from '@swapgw/contracts';
 import { ERROR_CODES_EXTENSION, GENERIC_ERROR_DESCRIPTIONS, isErrorCode } from './error-responses';
 
@@ -29,13 +36,17 @@ export class ApiErrorBodyDto {
           type: 'object',
           required: ['field', 'reasons'],
           properties: {
-            field: { type: 'string', description: 'Dotted path of the field, e.g. `amount` or `permitSignature.v`' },
+            field: {
+              type: 'string',
+              description: 'Dotted path of the field, e.g. `amount` or `permitSignature.v`',
+            },
             reasons: { type: 'array', items: { type: 'string' } },
           },
         },
       },
     },
-    description: 'Structured context; its keys depend on the code (e.g. `fields` for VALIDATION_FAILED, `status` and `reason` for EXECUTION_TERMINAL)',
+    description:
+      'Structured context; its keys depend on the code (e.g. `fields` for VALIDATION_FAILED, `status` and `reason` for EXECUTION_TERMINAL)',
   })
   details?: Record<string, unknown>;
 }
@@ -86,10 +97,13 @@ export interface ErrorStatusNote {
  * 500); the OpenAPI e2e test checks each declared code is in the document. A bare status (`404`)
  * is still accepted: it documents the status with the generic ApiError body.
  */
-export function ApiErrorResponses(...entries: Array<ErrorCode | number | ErrorStatusNote>): MethodDecorator & ClassDecorator {
+export function ApiErrorResponses(
+  ...entries: Array<ErrorCode | number | ErrorStatusNote>
+): MethodDecorator & ClassDecorator {
   const codes = entries.filter((entry): entry is ErrorCode => typeof entry === 'string');
   for (const code of codes) {
-    if (!isErrorCode(code)) throw new Error(`@ApiErrorResponses: ${String(code)} is not in the error catalog`);
+    if (!isErrorCode(code))
+      throw new Error(`@ApiErrorResponses: ${String(code)} is not in the error catalog`);
   }
   const statuses = entries.filter((entry): entry is number | ErrorStatusNote => typeof entry !== 'string');
   return applyDecorators(
@@ -97,7 +111,9 @@ export function ApiErrorResponses(...entries: Array<ErrorCode | number | ErrorSt
     ...(codes.length > 0 ? [ApiExtension(ERROR_CODES_EXTENSION, codes)] : []),
     ...statuses.map((entry) => {
       const { status, description } =
-        typeof entry === 'number' ? { status: entry, description: GENERIC_ERROR_DESCRIPTIONS[entry] ?? 'Error' } : entry;
+        typeof entry === 'number'
+          ? { status: entry, description: GENERIC_ERROR_DESCRIPTIONS[entry] ?? 'Error' }
+          : entry;
       return ApiResponse({ status, description, schema: { $ref: getSchemaPath(ApiErrorDto) } });
     }),
   );

@@ -46,7 +46,9 @@ export interface OperationLike {
 
 export function traitsOf(operation: OperationLike): OperationTraits {
   const parameters = operation.parameters ?? [];
-  const idempotencyHeader = parameters.find((p) => p.in === 'header' && p.name?.toLowerCase() === 'idempotency-key');
+  const idempotencyHeader = parameters.find(
+    (p) => p.in === 'header' && p.name?.toLowerCase() === 'idempotency-key',
+  );
   return {
     authenticated: operation[PUBLIC_OPERATION_EXTENSION] !== true,
     // Query parameters come from a validated @Query() DTO; a path parameter bound as a plain string
@@ -65,9 +67,11 @@ export function traitsOf(operation: OperationLike): OperationTraits {
  */
 export function crossCuttingErrorCodes(traits: OperationTraits): ErrorCode[] {
   const codes: ErrorCode[] = [ErrorCodes.INTERNAL_ERROR];
-  if (traits.authenticated) codes.push(ErrorCodes.UNAUTHORIZED, ErrorCodes.RATE_LIMITED, ErrorCodes.PERSISTENCE_UNAVAILABLE);
+  if (traits.authenticated)
+    codes.push(ErrorCodes.UNAUTHORIZED, ErrorCodes.RATE_LIMITED, ErrorCodes.PERSISTENCE_UNAVAILABLE);
   if (traits.validatesInput) codes.push(ErrorCodes.VALIDATION_FAILED);
-  if (traits.hasBody) codes.push(ErrorCodes.MALFORMED_JSON, ErrorCodes.UNSUPPORTED_MEDIA_TYPE, ErrorCodes.PAYLOAD_TOO_LARGE);
+  if (traits.hasBody)
+    codes.push(ErrorCodes.MALFORMED_JSON, ErrorCodes.UNSUPPORTED_MEDIA_TYPE, ErrorCodes.PAYLOAD_TOO_LARGE);
   if (traits.idempotency !== 'none') {
     codes.push(
       ErrorCodes.IDEMPOTENCY_KEY_INVALID,
@@ -90,7 +94,9 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 export function operationErrorCodes(operation: OperationLike): ErrorCode[] {
   const declared = operation[ERROR_CODES_EXTENSION];
   if (declared !== undefined && !(Array.isArray(declared) && declared.every(isErrorCode))) {
-    throw new Error(`${ERROR_CODES_EXTENSION} must list error catalog codes, got ${JSON.stringify(declared)}`);
+    throw new Error(
+      `${ERROR_CODES_EXTENSION} must list error catalog codes, got ${JSON.stringify(declared)}`,
+    );
   }
   const all = new Set<ErrorCode>([...(declared ?? []), ...crossCuttingErrorCodes(traitsOf(operation))]);
   return CATALOG_ORDER.filter((code) => all.has(code));
@@ -106,7 +112,10 @@ export interface ErrorResponseObject {
  * codes of that status (the catalog's code → status mapping), described by the catalog.
  * `notes` (by status) are the route's own words, kept before the list of codes.
  */
-export function errorResponsesFor(codes: readonly ErrorCode[], notes: Record<string, string> = {}): Record<string, ErrorResponseObject> {
+export function errorResponsesFor(
+  codes: readonly ErrorCode[],
+  notes: Record<string, string> = {},
+): Record<string, ErrorResponseObject> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = ErrorCatalog[code].status;
@@ -125,7 +134,9 @@ export function errorResponsesFor(codes: readonly ErrorCode[], notes: Record<str
               { $ref: API_ERROR_SCHEMA_REF },
               {
                 type: 'object',
-                properties: { error: { type: 'object', properties: { code: { type: 'string', enum: statusCodes } } } },
+                properties: {
+                  error: { type: 'object', properties: { code: { type: 'string', enum: statusCodes } } },
+                },
               },
             ],
           },
@@ -144,10 +155,16 @@ export function errorResponsesFor(codes: readonly ErrorCode[], notes: Record<str
  */
 export function deriveOperationErrors(operation: OperationLike): void {
   const codes = operationErrorCodes(operation);
-  const responses = (operation.responses ??= {}) as Record<string, { description?: string; content?: unknown }>;
+  const responses = (operation.responses ??= {}) as Record<
+    string,
+    { description?: string; content?: unknown }
+  >;
   const notes: Record<string, string> = {};
   for (const [status, response] of Object.entries(responses)) {
-    const own = response.description && !GENERIC.has(response.description) && !response.description.includes('Error codes:');
+    const own =
+      response.description &&
+      !GENERIC.has(response.description) &&
+      !response.description.includes('Error codes:');
     if (Number(status) >= 400 && own && response.description) notes[status] = response.description;
   }
   const derived = errorResponsesFor(codes, notes);

@@ -40,7 +40,11 @@ type Schema = Record<string, unknown>;
 const REF_PREFIX = '#/components/schemas/';
 
 /** Names of the component schemas `node` refers to, directly or through other components. */
-export function referencedSchemas(node: unknown, schemas: Record<string, Schema>, into = new Set<string>()): Set<string> {
+export function referencedSchemas(
+  node: unknown,
+  schemas: Record<string, Schema>,
+  into = new Set<string>(),
+): Set<string> {
   if (Array.isArray(node)) {
     for (const item of node) referencedSchemas(item, schemas, into);
   } else if (node !== null && typeof node === 'object') {
@@ -65,7 +69,10 @@ export function referencedSchemas(node: unknown, schemas: Record<string, Schema>
  * a client would have to send it. In schemas only requests use, the default moves into the
  * description ("Default when omitted: 50"); responses and parameters keep `default`.
  */
-export function describeRequestDefaults(document: { paths: Record<string, unknown>; components?: { schemas?: Record<string, Schema> } }): void {
+export function describeRequestDefaults(document: {
+  paths: Record<string, unknown>;
+  components?: { schemas?: Record<string, Schema> };
+}): void {
   const schemas = document.components?.schemas ?? {};
   const inRequests = new Set<string>();
   const inResponses = new Set<string>();

@@ -17,7 +17,13 @@ class ThingBodyDto {
 }
 
 class ThingQuery {
-  @ApiPropertyOptional({ default: 20 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(200) limit?: number;
+  @ApiPropertyOptional({ default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  limit?: number;
 }
 
 class ThingDto {
@@ -60,7 +66,10 @@ describe('buildOpenApiDocument', () => {
 
   beforeAll(async () => {
     // Preview mode, as `npm run openapi` builds it: no provider runs.
-    const app = await NestFactory.create<NestFastifyApplication>(ThingsModule, new FastifyAdapter(), { preview: true, logger: false });
+    const app = await NestFactory.create<NestFastifyApplication>(ThingsModule, new FastifyAdapter(), {
+      preview: true,
+      logger: false,
+    });
     app.setGlobalPrefix('api/v1');
     document = buildOpenApiDocument(app) as unknown as Json;
     await app.close();
@@ -74,7 +83,9 @@ describe('buildOpenApiDocument', () => {
   });
 
   it('declares bearer security honestly (an opaque key, no JWT) except on public routes', () => {
-    expect(document.components.securitySchemes.bearer).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+    expect(document.components.securitySchemes.bearer).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    );
     expect(document.components.securitySchemes.bearer.bearerFormat).toBeUndefined();
     expect(document.paths['/things/{thingId}'].post.security).toEqual([{ bearer: [] }]);
     expect(document.paths['/things'].get.security).toEqual([]);
@@ -82,10 +93,30 @@ describe('buildOpenApiDocument', () => {
 
   it('derives the error statuses from the declared codes and the shell, each with the ApiError body', () => {
     const post = document.paths['/things/{thingId}'].post;
-    expect(Object.keys(post.responses).sort()).toEqual(['200', '400', '401', '404', '409', '413', '415', '429', '500', '503']);
-    expect(post['x-error-codes']).toEqual(expect.arrayContaining(['QUOTE_NOT_FOUND', 'SERVICE_UNAVAILABLE', 'IDEMPOTENCY_KEY_REQUIRED', 'UNAUTHORIZED']));
+    expect(Object.keys(post.responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '404',
+      '409',
+      '413',
+      '415',
+      '429',
+      '500',
+      '503',
+    ]);
+    expect(post['x-error-codes']).toEqual(
+      expect.arrayContaining([
+        'QUOTE_NOT_FOUND',
+        'SERVICE_UNAVAILABLE',
+        'IDEMPOTENCY_KEY_REQUIRED',
+        'UNAUTHORIZED',
+      ]),
+    );
     expect(post.responses['404'].description).toMatch(/^No such thing\n\nError codes:\n- `QUOTE_NOT_FOUND`/);
-    expect(post.responses['404'].content['application/json'].schema.allOf[1].properties.error.properties.code.enum).toEqual(['QUOTE_NOT_FOUND']);
+    expect(
+      post.responses['404'].content['application/json'].schema.allOf[1].properties.error.properties.code.enum,
+    ).toEqual(['QUOTE_NOT_FOUND']);
     const get = document.paths['/things'].get;
     expect(Object.keys(get.responses).sort()).toEqual(['200', '400', '500']);
   });
@@ -93,21 +124,50 @@ describe('buildOpenApiDocument', () => {
   it('documents the envelope and the response headers as components', () => {
     const ok = document.paths['/things/{thingId}'].post.responses['200'];
     expect(ok.content['application/json'].schema).toEqual(
-      expect.objectContaining({ required: ['data', 'meta'], properties: { data: { $ref: '#/components/schemas/ThingDto' }, meta: { $ref: '#/components/schemas/ApiMetaDto' } } }),
+      expect.objectContaining({
+        required: ['data', 'meta'],
+        properties: {
+          data: { $ref: '#/components/schemas/ThingDto' },
+          meta: { $ref: '#/components/schemas/ApiMetaDto' },
+        },
+      }),
     );
-    expect(Object.keys(ok.headers).sort()).toEqual(['Idempotency-Key', 'Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Request-Id']);
-    expect(document.paths['/things/{thingId}'].post.responses['429'].headers['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
-    expect(document.paths['/things'].get.responses['200'].headers).toEqual({ 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } });
-    expect(Object.keys(document.components.headers)).toEqual(expect.arrayContaining(['X-Request-Id', 'RateLimit-Limit', 'Retry-After', 'Idempotency-Key']));
+    expect(Object.keys(ok.headers).sort()).toEqual([
+      'Idempotency-Key',
+      'Idempotent-Replayed',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'X-Request-Id',
+    ]);
+    expect(document.paths['/things/{thingId}'].post.responses['429'].headers['Retry-After']).toEqual({
+      $ref: '#/components/headers/Retry-After',
+    });
+    expect(document.paths['/things'].get.responses['200'].headers).toEqual({
+      'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+    });
+    expect(Object.keys(document.components.headers)).toEqual(
+      expect.arrayContaining(['X-Request-Id', 'RateLimit-Limit', 'Retry-After', 'Idempotency-Key']),
+    );
   });
 
   it('carries the validation rules: integers, patterns, bounds; nullable as a null type; request defaults not required', () => {
     const body = document.components.schemas.ThingBodyDto;
     expect(body.properties.name).toEqual({ type: 'string', pattern: '^t_[a-z]+$' });
-    expect(body.properties.weight).toEqual({ type: 'integer', minimum: 0, maximum: 100, description: 'Default when omitted: 50.' });
+    expect(body.properties.weight).toEqual({
+      type: 'integer',
+      minimum: 0,
+      maximum: 100,
+      description: 'Default when omitted: 50.',
+    });
     expect(body.required).toEqual(['name']);
     const limit = document.paths['/things'].get.parameters.find((p: Json) => p.name === 'limit');
-    expect(limit).toEqual(expect.objectContaining({ required: false, schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 200, default: 20 }) }));
+    expect(limit).toEqual(
+      expect.objectContaining({
+        required: false,
+        schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 200, default: 20 }),
+      }),
+    );
     expect(document.components.schemas.ThingDto.properties.note).toEqual({ type: ['string', 'null'] });
   });
 });

@@ -75,20 +75,26 @@ function description(): string {
 }
 
 /** The DTO class of each `@Query()` / `@Param()` argument of each handler, by operation id. */
-function parameterClassesByOperation(app: INestApplication): Map<string, Array<{ in: 'query' | 'path'; target: Type<unknown> }>> {
+function parameterClassesByOperation(
+  app: INestApplication,
+): Map<string, Array<{ in: 'query' | 'path'; target: Type<unknown> }>> {
   const byOperation = new Map<string, Array<{ in: 'query' | 'path'; target: Type<unknown> }>>();
   for (const controller of controllerClasses(app)) {
     for (const method of Object.getOwnPropertyNames(controller.prototype)) {
-      const args = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, method) as Record<string, { index: number; data?: unknown }> | undefined;
-      const types = Reflect.getMetadata('design:paramtypes', controller.prototype, method) as Array<Type<unknown>> | undefined;
+      const args = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, method) as
+        Record<string, { index: number; data?: unknown }> | undefined;
+      const types = Reflect.getMetadata('design:paramtypes', controller.prototype, method) as
+        Array<Type<unknown>> | undefined;
       if (!args || !types) continue;
       const classes: Array<{ in: 'query' | 'path'; target: Type<unknown> }> = [];
       for (const [key, arg] of Object.entries(args)) {
         const kind = Number(key.split(':')[0]);
-        const location = kind === RouteParamtypes.QUERY ? 'query' : kind === RouteParamtypes.PARAM ? 'path' : undefined;
+        const location =
+          kind === RouteParamtypes.QUERY ? 'query' : kind === RouteParamtypes.PARAM ? 'path' : undefined;
         const target = types[arg.index];
         // A whole-object argument of a DTO class (not `@Param('id') id: string`).
-        if (location && arg.data === undefined && typeof target === 'function' && target !== Object) classes.push({ in: location, target });
+        if (location && arg.data === undefined && typeof target === 'function' && target !== Object)
+          classes.push({ in: location, target });
       }
       if (classes.length > 0) byOperation.set(`${controller.name}_${method}`, classes);
     }
@@ -101,7 +107,11 @@ function parameterClassesByOperation(app: INestApplication): Map<string, Array<{
  * bounds, enums, optionality): into component schemas by class name, and into the query and path
  * parameters @nestjs/swagger flattens out of `@Query()` / `@Param()` DTOs.
  */
-function applyValidationRules(document: OpenAPIObject, app: INestApplication, models: Array<Type<unknown>>): void {
+function applyValidationRules(
+  document: OpenAPIObject,
+  app: INestApplication,
+  models: Array<Type<unknown>>,
+): void {
   const schemas = (document.components?.schemas ?? {}) as Record<string, SchemaLike>;
   const seen = new Set<string>();
   const byOperation = parameterClassesByOperation(app);
@@ -119,7 +129,13 @@ function applyValidationRules(document: OpenAPIObject, app: INestApplication, mo
       for (const entry of entries) {
         const rules = validationRulesOf(entry.target);
         for (const parameter of operation.parameters ?? []) {
-          if (!('in' in parameter) || parameter.in !== entry.in || !parameter.schema || '$ref' in parameter.schema) continue;
+          if (
+            !('in' in parameter) ||
+            parameter.in !== entry.in ||
+            !parameter.schema ||
+            '$ref' in parameter.schema
+          )
+            continue;
           for (const rule of rules.get(parameter.name) ?? []) applyRule(parameter.schema as SchemaLike, rule);
         }
       }
@@ -145,7 +161,9 @@ export function finalizeDocument(document: OpenAPIObject, basePath = API_BASE_PA
       // Public routes say so explicitly (an empty list), rather than leave it to a reader's default.
       operation.security = traits.authenticated ? [{ bearer: [] }] : [];
       deriveOperationErrors(operation);
-      for (const [status, response] of Object.entries(operation.responses as Record<string, { headers?: Record<string, unknown> }>)) {
+      for (const [status, response] of Object.entries(
+        operation.responses as Record<string, { headers?: Record<string, unknown> }>,
+      )) {
         response.headers = { ...responseHeadersFor(Number(status), traits), ...response.headers };
       }
     }
@@ -155,8 +173,13 @@ export function finalizeDocument(document: OpenAPIObject, basePath = API_BASE_PA
   const converted = toJsonSchema2020({ ...document, paths }) as OpenAPIObject;
   describeRequestDefaults(converted as Parameters<typeof describeRequestDefaults>[0]);
   converted.security = [{ bearer: [] }];
-  converted.servers = [{ url: basePath, description: 'This gateway (relative to the host serving this document)' }];
-  converted.components = { ...converted.components, headers: { ...RESPONSE_HEADERS, ...converted.components?.headers } };
+  converted.servers = [
+    { url: basePath, description: 'This gateway (relative to the host serving this document)' },
+  ];
+  converted.components = {
+    ...converted.components,
+    headers: { ...RESPONSE_HEADERS, ...converted.components?.headers },
+  };
   return converted;
 }
 
@@ -171,7 +194,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion('1')
     .setDescription(description())
     // An opaque API key, not a JWT: no bearerFormat that would suggest otherwise.
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key: `Authorization: Bearer sgw_<key>` (opaque; `npm run keys` creates one)' }, 'bearer')
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'API key: `Authorization: Bearer sgw_<key>` (opaque; `npm run keys` creates one)',
+      },
+      'bearer',
+    )
     .build();
   // addBearerAuth fills in bearerFormat "JWT"; the key is not one.
   delete (builder.components?.securitySchemes?.bearer as { bearerFormat?: string } | undefined)?.bearerFormat;
@@ -188,17 +218,27 @@ function modelClasses(app: INestApplication): Array<Type<unknown>> {
   const visit = (target: unknown): void => {
     if (typeof target !== 'function' || found.has(target as Type<unknown>)) return;
     found.add(target as Type<unknown>);
-    const properties = (Reflect.getMetadata('swagger/apiModelPropertiesArray', (target as Type<unknown>).prototype) as string[] | undefined) ?? [];
+    const properties =
+      (Reflect.getMetadata('swagger/apiModelPropertiesArray', (target as Type<unknown>).prototype) as
+        string[] | undefined) ?? [];
     for (const key of properties) {
       const name = key.replace(/^:/, '');
-      const meta = Reflect.getMetadata('swagger/apiModelProperties', (target as Type<unknown>).prototype, name) as { type?: unknown } | undefined;
-      const type = typeof meta?.type === 'function' && !(meta.type as { prototype?: unknown }).prototype ? (meta.type as () => unknown)() : meta?.type;
+      const meta = Reflect.getMetadata(
+        'swagger/apiModelProperties',
+        (target as Type<unknown>).prototype,
+        name,
+      ) as { type?: unknown } | undefined;
+      const type =
+        typeof meta?.type === 'function' && !(meta.type as { prototype?: unknown }).prototype
+          ? (meta.type as () => unknown)()
+          : meta?.type;
       visit(Array.isArray(type) ? type[0] : type);
     }
   };
   for (const controller of controllerClasses(app)) {
     for (const method of Object.getOwnPropertyNames(controller.prototype)) {
-      const types = Reflect.getMetadata('design:paramtypes', controller.prototype, method) as unknown[] | undefined;
+      const types = Reflect.getMetadata('design:paramtypes', controller.prototype, method) as
+        unknown[] | undefined;
       for (const type of types ?? []) visit(type);
     }
   }

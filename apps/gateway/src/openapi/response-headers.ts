@@ -3,7 +3,8 @@ import type { OperationTraits } from './error-responses';
 /** The response headers the gateway sets, as reusable components (`#/components/headers/<name>`). */
 export const RESPONSE_HEADERS: Record<string, { description: string; schema: Record<string, unknown> }> = {
   'X-Request-Id': {
-    description: 'Request correlation id (also meta.requestId): a well-formed incoming X-Request-Id is echoed, else one is generated.',
+    description:
+      'Request correlation id (also meta.requestId): a well-formed incoming X-Request-Id is echoed, else one is generated.',
     schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
   },
   'RateLimit-Limit': {
@@ -23,7 +24,8 @@ export const RESPONSE_HEADERS: Record<string, { description: string; schema: Rec
     schema: { type: 'integer', minimum: 0 },
   },
   'Idempotency-Key': {
-    description: 'The key the request ran under: the one given, or the one generated when the route makes it optional.',
+    description:
+      'The key the request ran under: the one given, or the one generated when the route makes it optional.',
     schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,200}$' },
   },
   'Idempotent-Replayed': {
@@ -32,10 +34,15 @@ export const RESPONSE_HEADERS: Record<string, { description: string; schema: Rec
   },
 };
 
-const ref = (name: keyof typeof RESPONSE_HEADERS): { $ref: string } => ({ $ref: `#/components/headers/${name}` });
+const ref = (name: keyof typeof RESPONSE_HEADERS): { $ref: string } => ({
+  $ref: `#/components/headers/${name}`,
+});
 
 /** The headers a response of an operation with these traits can carry, by name. */
-export function responseHeadersFor(status: number, traits: OperationTraits): Record<string, { $ref: string }> {
+export function responseHeadersFor(
+  status: number,
+  traits: OperationTraits,
+): Record<string, { $ref: string }> {
   const headers: Record<string, { $ref: string }> = { 'X-Request-Id': ref('X-Request-Id') };
   // The rate limit guard runs after the API key guard: a 401 has not been counted.
   if (traits.authenticated && status !== 401) {

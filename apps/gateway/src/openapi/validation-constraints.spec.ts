@@ -1,4 +1,15 @@
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { applyRulesToObjectSchema, SchemaLike, validationRulesOf } from './validation-constraints';
 
 class ExampleDto {

@@ -36,7 +36,8 @@ export function validationRulesOf(target: Type<unknown>): Map<string, PropertyRu
   return rules;
 }
 
-const typesOf = (schema: SchemaLike): string[] => (Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : []);
+const typesOf = (schema: SchemaLike): string[] =>
+  Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
 
 /**
  * Writes into `schema` what a class-validator rule enforces, so that the document promises what the
@@ -46,7 +47,8 @@ const typesOf = (schema: SchemaLike): string[] => (Array.isArray(schema.type) ? 
  */
 export function applyRule(schema: SchemaLike, rule: PropertyRule): void {
   if (rule.each) {
-    if (schema.items && typeof schema.items === 'object' && !('$ref' in schema.items)) applyRule(schema.items, { ...rule, each: false });
+    if (schema.items && typeof schema.items === 'object' && !('$ref' in schema.items))
+      applyRule(schema.items, { ...rule, each: false });
     return;
   }
   const [first, second] = rule.constraints;

@@ -14,10 +14,23 @@ export class QuoteController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Quote a swap within one chain or across chains; routes best output first (may be empty)' })
+  @ApiOperation({
+    summary: 'Quote a swap within one chain or across chains; routes best output first (may be empty)',
+  })
   @ApiEnvelopedResponse(200, QuoteResponse, 'quoteId, expiresAtMs and routes (possibly empty)')
-  @ApiErrorResponses('UNKNOWN_CHAIN', 'UNKNOWN_TOKEN', 'SAME_TOKEN', 'INVALID_AMOUNT', 'INVALID_ADDRESS', 'QUOTE_UPSTREAM_FAILED')
-  create(@Owner() owner: string, @Body() body: CreateQuoteDto, @Query() query: CreateQuoteQuery): Promise<QuoteResponse> {
+  @ApiErrorResponses(
+    'UNKNOWN_CHAIN',
+    'UNKNOWN_TOKEN',
+    'SAME_TOKEN',
+    'INVALID_AMOUNT',
+    'INVALID_ADDRESS',
+    'QUOTE_UPSTREAM_FAILED',
+  )
+  create(
+    @Owner() owner: string,
+    @Body() body: CreateQuoteDto,
+    @Query() query: CreateQuoteQuery,
+  ): Promise<QuoteResponse> {
     return this.quotes.create(owner, body, query.debug === true);
   }
 }

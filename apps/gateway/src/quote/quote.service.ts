@@ -28,10 +28,15 @@ export class QuoteService {
 
   async create(owner: string, body: CreateQuoteDto, debug: boolean): Promise<QuoteAnswer> {
     const request: CreateQuoteRequest = { ...body, owner, ...(debug ? { debug: true } : {}) };
-    const { routePlans, ...answer } = await this.services.unordered<QuoteResult>(Topics.quoteRequests, QuoteMessageTypes.create, request, {
-      timeoutMs: QuoteService.QUOTE_TIMEOUT_MS,
-      unavailableAs: ErrorCodes.QUOTE_UPSTREAM_FAILED,
-    });
+    const { routePlans, ...answer } = await this.services.unordered<QuoteResult>(
+      Topics.quoteRequests,
+      QuoteMessageTypes.create,
+      request,
+      {
+        timeoutMs: QuoteService.QUOTE_TIMEOUT_MS,
+        unavailableAs: ErrorCodes.QUOTE_UPSTREAM_FAILED,
+      },
+    );
     await this.served.record(answer.quoteId, owner, answer.expiresAtMs, routePlans);
     return answer;
   }

@@ -15,11 +15,21 @@ const PURGE_INTERVAL_MS = 5 * 60_000;
 @Injectable()
 export class ServedQuotes implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(ServedQuotes.name);
-  private readonly purgeLoop = new PeriodicWork({ name: 'served-quotes-purge', intervalMs: PURGE_INTERVAL_MS, run: async () => void (await this.purge()) });
+  private readonly purgeLoop = new PeriodicWork({
+    name: 'served-quotes-purge',
+    intervalMs: PURGE_INTERVAL_MS,
+    run: async () => void (await this.purge()),
+  });
 
   constructor(private readonly dataSource: DataSource) {}
 
-  async record(quoteId: string, owner: string, expiresAtMs: number, plans: RoutePlan[], nowMs = Date.now()): Promise<void> {
+  async record(
+    quoteId: string,
+    owner: string,
+    expiresAtMs: number,
+    plans: RoutePlan[],
+    nowMs = Date.now(),
+  ): Promise<void> {
     await this.dataSource.query(
       `INSERT INTO "gateway"."served_quotes" ("quote_id", "owner", "expires_at_ms", "route_plans", "created_at_ms")
        VALUES ($1, $2, $3, $4, $5) ON CONFLICT ("quote_id") DO NOTHING`,
@@ -38,23 +48,32 @@ export class ServedQuotes implements OnModuleInit, OnModuleDestroy {
        FROM "gateway"."served_quotes" WHERE "quote_id" = $1 AND "owner" = $3`,
       [quoteId, routeId, owner],
     );
-    if (rows.length === 0) throw new CodedError(ErrorCodes.QUOTE_NOT_FOUND, `Quote ${quoteId} does not exist`, { quoteId });
+    if (rows.length === 0)
+      throw new CodedError(ErrorCodes.QUOTE_NOT_FOUND, `Quote ${quoteId} does not exist`, { quoteId });
     const [row] = rows;
     if (!row.plan) {
-      throw new CodedError(ErrorCodes.UNKNOWN_ROUTE, `Route ${routeId} is not a route of quote ${quoteId}`, { quoteId, routeId, field: 'routeId' });
+      throw new CodedError(ErrorCodes.UNKNOWN_ROUTE, `Route ${routeId} is not a route of quote ${quoteId}`, {
+        quoteId,
+        routeId,
+        field: 'routeId',
+      });
     }
     const expiresAtMs = Number(row.expires_at_ms);
     if (nowMs >= expiresAtMs) {
-      throw new CodedError(ErrorCodes.QUOTE_EXPIRED, 'The quote expired; request a new quote and retry', { quoteId, expiresAtMs });
+      throw new CodedError(ErrorCodes.QUOTE_EXPIRED, 'The quote expired; request a new quote and retry', {
+        quoteId,
+        expiresAtMs,
+      });
     }
     return row.plan;
   }
 
   /** Drops quotes expired for longer than the retention; returns how many. */
   async purge(nowMs = Date.now()): Promise<number> {
-    const result: [unknown, number] = await this.dataSource.query(`DELETE FROM "gateway"."served_quotes" WHERE "expires_at_ms" < $1`, [
-      nowMs - SERVED_QUOTE_RETENTION_MS,
-    ]);
+    const result: [unknown, number] = await this.dataSource.query(
+      `DELETE FROM "gateway"."served_quotes" WHERE "expires_at_ms" < $1`,
+      [nowMs - SERVED_QUOTE_RETENTION_MS],
+    );
     return result[1];
   }
 

@@ -37,8 +37,16 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
   ) {
     this.store = new RateLimitWindowStore(dataSource);
     // Rounds never overlap: a slow round does not stack up behind itself.
-    this.syncLoop = new PeriodicWork({ name: 'rate-limit-sync', intervalMs: config.RATE_LIMIT_SYNC_INTERVAL_MS, run: () => this.sync() });
-    this.purgeLoop = new PeriodicWork({ name: 'rate-limit-purge', intervalMs: PURGE_INTERVAL_MS, run: async () => void (await this.purgeEndedWindows()) });
+    this.syncLoop = new PeriodicWork({
+      name: 'rate-limit-sync',
+      intervalMs: config.RATE_LIMIT_SYNC_INTERVAL_MS,
+      run: () => this.sync(),
+    });
+    this.purgeLoop = new PeriodicWork({
+      name: 'rate-limit-purge',
+      intervalMs: PURGE_INTERVAL_MS,
+      run: async () => void (await this.purgeEndedWindows()),
+    });
   }
 
   /** Counts the request and decides it from memory: never waits on PostgreSQL. */

@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { ErrorCodes, SigningRequestTypes, Topics, TransactionStatusRequest, TransactionStatusResult } from '@swapgw/contracts';
+import {
+  ErrorCodes,
+  SigningRequestTypes,
+  Topics,
+  TransactionStatusRequest,
+  TransactionStatusResult,
+} from '@swapgw/contracts';
 import { ServiceClient } from '../messaging/service-client';
 
 /**
@@ -17,9 +23,15 @@ export class StatusService {
 
   transaction(chainRef: string, txHash: string): Promise<TransactionStatusResult> {
     const request: TransactionStatusRequest = { chain: chainRef, txHash };
-    return this.services.call(Topics.signingRequests, SigningRequestTypes.transactionStatus, txHash, request, {
-      timeoutMs: StatusService.LOOKUP_TIMEOUT_MS,
-      unavailableAs: ErrorCodes.STATUS_UPSTREAM_ERROR,
-    });
+    return this.services.call(
+      Topics.signingRequests,
+      SigningRequestTypes.transactionStatus,
+      txHash,
+      request,
+      {
+        timeoutMs: StatusService.LOOKUP_TIMEOUT_MS,
+        unavailableAs: ErrorCodes.STATUS_UPSTREAM_ERROR,
+      },
+    );
   }
 }

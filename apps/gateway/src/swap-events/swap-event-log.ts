@@ -69,7 +69,9 @@ export class SwapEventLog implements OnModuleInit, OnModuleDestroy {
   async append(manager: EntityManager, swapId: string, type: string): Promise<void> {
     if (!KNOWN_TYPES.has(type)) return;
     // The projector's write of this transaction, when there was one (no second read); else the row.
-    const view = this.views.writtenIn(manager, swapId) ?? (await manager.getRepository(SwapViewEntity).findOneBy({ swapId }));
+    const view =
+      this.views.writtenIn(manager, swapId) ??
+      (await manager.getRepository(SwapViewEntity).findOneBy({ swapId }));
     if (!view) return;
     await manager.query(
       `INSERT INTO "gateway"."swap_events" ("swap_id", "type", "data") VALUES ($1, $2, $3)`,

@@ -8,7 +8,13 @@ describe('swapIdOf', () => {
   });
 
   it('differs per owner and per key, and the separator keeps "ab"+"c" apart from "a"+"bc"', () => {
-    const ids = new Set([swapIdOf('alice', 'key-1'), swapIdOf('bob', 'key-1'), swapIdOf('alice', 'key-2'), swapIdOf('ab', 'c'), swapIdOf('a', 'bc')]);
+    const ids = new Set([
+      swapIdOf('alice', 'key-1'),
+      swapIdOf('bob', 'key-1'),
+      swapIdOf('alice', 'key-2'),
+      swapIdOf('ab', 'c'),
+      swapIdOf('a', 'bc'),
+    ]);
     expect(ids.size).toBe(5);
   });
 });

@@ -44,7 +44,8 @@ export interface AsyncSigningResponse {
 }
 
 /** What GET /swap/{swapId}/signing (or a build within its wait) answers when it answers with a body. */
-export type SigningAnswer = { httpStatus: 200; body: SyncSigningResponse } | { httpStatus: 202; body: AsyncSigningResponse };
+export type SigningAnswer =
+  { httpStatus: 200; body: SyncSigningResponse } | { httpStatus: 202; body: AsyncSigningResponse };
 
 /**
  * The answer of GET /swap/{swapId}/signing that the view alone decides: 200 with the payload, or
@@ -61,7 +62,11 @@ export function plainSigningAnswerOf(view: SwapViewEntity, nowMs: number): Signi
 
 /** A view whose payload can be signed now (ready and not expired). */
 export function isSignable(view: SwapViewEntity, nowMs: number): boolean {
-  return view.status === 'awaiting_signature' && view.payload !== null && (view.expiresAtMs === null || view.expiresAtMs > nowMs);
+  return (
+    view.status === 'awaiting_signature' &&
+    view.payload !== null &&
+    (view.expiresAtMs === null || view.expiresAtMs > nowMs)
+  );
 }
 
 export function syncResponseOf(view: SwapViewEntity): SyncSigningResponse {
@@ -85,7 +90,11 @@ export function syncResponseOf(view: SwapViewEntity): SyncSigningResponse {
  * The pending envelope: step, expiresAtMs and readyAtMs are null as the spec shows for an async
  * build; `readyAtMs` carries the planner's estimate when one is known (e.g. bridged funds awaited).
  */
-export function asyncResponseOf(swapId: string, status: string, readyAtMs: number | null = null): AsyncSigningResponse {
+export function asyncResponseOf(
+  swapId: string,
+  status: string,
+  readyAtMs: number | null = null,
+): AsyncSigningResponse {
   return {
     swapId,
     mode: 'async',
@@ -103,7 +112,11 @@ export function pendingResponseOf(view: SwapViewEntity): AsyncSigningResponse {
   if (!inFlight) return response;
   return {
     ...response,
-    transaction: { txHash: view.lastTxHash!, confirmations: view.confirmations ?? 0, confirmationsRequired: view.confirmationsRequired },
+    transaction: {
+      txHash: view.lastTxHash!,
+      confirmations: view.confirmations ?? 0,
+      confirmationsRequired: view.confirmationsRequired,
+    },
   };
 }
 

@@ -67,7 +67,15 @@ export class SwapViewStore {
            WHERE "swap_views"."quoted" IS NULL AND EXCLUDED."quoted" IS NOT NULL
          RETURNING "swap_id", (xmax = 0) AS "inserted")
        SELECT "inserted", CASE WHEN "inserted" THEN NULL ELSE pg_notify($7, "swap_id"::text) END AS "notified" FROM "written"`,
-      [swapId, owner, status, stepTotal, nowMs, quoted === null ? null : JSON.stringify(quoted), SWAP_VIEW_CHANNEL],
+      [
+        swapId,
+        owner,
+        status,
+        stepTotal,
+        nowMs,
+        quoted === null ? null : JSON.stringify(quoted),
+        SWAP_VIEW_CHANNEL,
+      ],
     );
     const inserted = rows[0]?.inserted === true;
     if (rows.length > 0 && !inserted) this.changes.cache.invalidate(swapId);
@@ -93,10 +101,16 @@ export class SwapViewStore {
     change: ViewChange,
     stepsAfter: ((steps: SwapStepRecord[]) => SwapStepRecord[]) | null,
   ): Promise<boolean> {
-    const row = await manager.getRepository(SwapViewEntity).findOne({ where: { swapId }, lock: { mode: 'pessimistic_write' } });
+    const row = await manager
+      .getRepository(SwapViewEntity)
+      .findOne({ where: { swapId }, lock: { mode: 'pessimistic_write' } });
     if (!row) return false;
     const changed: ViewChange = stepsAfter ? { ...change, steps: stepsAfter(row.steps ?? []) } : change;
-    const statement = updateAndNotifyStatement(manager.connection.getMetadata(SwapViewEntity), swapId, changed);
+    const statement = updateAndNotifyStatement(
+      manager.connection.getMetadata(SwapViewEntity),
+      swapId,
+      changed,
+    );
     await manager.query(statement.sql, statement.parameters);
     rememberWritten(manager, Object.assign(row, changed));
     return true;
@@ -111,7 +125,12 @@ export class SwapViewStore {
    * One page of an owner's swaps, newest first (created_at_ms, then swap_id, both descending),
    * starting after `after`; `limit + 1` rows are read so the caller knows whether a page follows.
    */
-  async listOwned(owner: string, status: string | null, after: SwapListPosition | null, limit: number): Promise<SwapViewEntity[]> {
+  async listOwned(
+    owner: string,
+    status: string | null,
+    after: SwapListPosition | null,
+    limit: number,
+  ): Promise<SwapViewEntity[]> {
     const query = this.dataSource
       .getRepository(SwapViewEntity)
       .createQueryBuilder('view')
@@ -121,10 +140,13 @@ export class SwapViewStore {
       .limit(limit + 1);
     if (status !== null) query.andWhere('view.status = :status', { status });
     if (after) {
-      query.andWhere('(view.createdAtMs < :afterMs OR (view.createdAtMs = :afterMs AND view.swapId < :afterId))', {
-        afterMs: after.createdAtMs,
-        afterId: after.swapId,
-      });
+      query.andWhere(
+        '(view.createdAtMs < :afterMs OR (view.createdAtMs = :afterMs AND view.swapId < :afterId))',
+        {
+          afterMs: after.createdAtMs,
+          afterId: after.swapId,
+        },
+      );
     }
     return query.getMany();
   }
@@ -160,15 +182,22 @@ function rememberWritten(manager: EntityManager, view: SwapViewEntity): void {
  * `UPDATE swap_views SET <change> WHERE swap_id = $1` and the NOTIFY of the change, as one statement:
  * columns, transformers and jsonb as TypeORM maps the entity. Exported for its unit spec.
  */
-export function updateAndNotifyStatement(metadata: EntityMetadata, swapId: string, change: ViewChange): { sql: string; parameters: unknown[] } {
+export function updateAndNotifyStatement(
+  metadata: EntityMetadata,
+  swapId: string,
+  change: ViewChange,
+): { sql: string; parameters: unknown[] } {
   const parameters: unknown[] = [swapId];
   const assignments: string[] = [];
   for (const [property, value] of Object.entries(change)) {
     if (value === undefined) continue;
     const column = metadata.findColumnWithPropertyName(property);
     if (!column || column.isPrimary) throw new Error(`swap_views has no writable column for ${property}`);
-    let stored: unknown = column.transformer ? ApplyValueTransformers.transformTo(column.transformer, value) : value;
-    if ((column.type === 'jsonb' || column.type === 'json') && stored !== null) stored = JSON.stringify(stored);
+    let stored: unknown = column.transformer
+      ? ApplyValueTransformers.transformTo(column.transformer, value)
+      : value;
+    if ((column.type === 'jsonb' || column.type === 'json') && stored !== null)
+      stored = JSON.stringify(stored);
     parameters.push(stored);
     assignments.push(`"${column.databaseName}" = $${parameters.length}`);
   }

@@ -5,7 +5,13 @@ import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel, Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { MessageEnvelope, SwapEventTypes, Topics } from '@swapgw/contracts';
-import { createEnvelope, ensureTopics, kafkaMicroserviceOptions, kafkaSettingsFromEnv, MessagingModule } from '@swapgw/messaging';
+import {
+  createEnvelope,
+  ensureTopics,
+  kafkaMicroserviceOptions,
+  kafkaSettingsFromEnv,
+  MessagingModule,
+} from '@swapgw/messaging';
 import { prepareDatabase } from '@swapgw/persistence';
 import { testEnv, waitFor } from '@swapgw/testing';
 import { GatewayConfig } from '../config/gateway.config';
@@ -19,31 +25,55 @@ import { SwapViewsProjector } from './swap-views.projector';
 // The read model over real Kafka and PostgreSQL: swap.events in, gateway.swap_views out.
 const env = testEnv();
 const groupId = `gateway-projector-it-${Date.now().toString(36)}`;
-const cacheConfig = { SWAP_VIEW_CACHE_ENTRIES: 1000, SWAP_VIEW_CACHE_TTL_MS: 60_000, SWAP_EVENT_RETENTION_HOURS: 24 } as GatewayConfig;
+const cacheConfig = {
+  SWAP_VIEW_CACHE_ENTRIES: 1000,
+  SWAP_VIEW_CACHE_TTL_MS: 60_000,
+  SWAP_EVENT_RETENTION_HOURS: 24,
+} as GatewayConfig;
 
 @Module({
   imports: [
     TypeOrmModule.forRoot(gatewayDataSourceOptions(env.databaseUrl, [SwapViewEntity], 3)),
-    MessagingModule.forRoot({ clientId: 'gateway-projector-it', groupId, settings: kafkaSettingsFromEnv('gateway-projector-it', env.env) }),
+    MessagingModule.forRoot({
+      clientId: 'gateway-projector-it',
+      groupId,
+      settings: kafkaSettingsFromEnv('gateway-projector-it', env.env),
+    }),
   ],
   controllers: [SwapViewsProjector],
-  providers: [SwapViewStore, SwapViewChanges, SwapEventLog, { provide: GatewayConfig, useValue: cacheConfig }],
+  providers: [
+    SwapViewStore,
+    SwapViewChanges,
+    SwapEventLog,
+    { provide: GatewayConfig, useValue: cacheConfig },
+  ],
 })
 class ProjectorTestModule {}
 
 describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
   const settings = kafkaSettingsFromEnv('gateway-projector-it', env.env);
-  const kafka = new Kafka({ clientId: 'gateway-projector-it-planner', brokers: env.brokers, logLevel: logLevel.NOTHING });
+  const kafka = new Kafka({
+    clientId: 'gateway-projector-it-planner',
+    brokers: env.brokers,
+    logLevel: logLevel.NOTHING,
+  });
   let app: INestMicroservice;
   let db: DataSource;
   let producer: Producer;
 
   const viewOf = (swapId: string) => db.getRepository(SwapViewEntity).findOneBy({ swapId });
   const publish = async (envelopes: MessageEnvelope[]) =>
-    producer.send({ topic: Topics.swapEvents, acks: -1, messages: envelopes.map((e) => ({ key: e.aggregateId, value: JSON.stringify(e) })) });
+    producer.send({
+      topic: Topics.swapEvents,
+      acks: -1,
+      messages: envelopes.map((e) => ({ key: e.aggregateId, value: JSON.stringify(e) })),
+    });
 
   async function startProjector(): Promise<void> {
-    app = await NestFactory.createMicroservice(ProjectorTestModule, { ...kafkaMicroserviceOptions(settings, groupId), logger: ['error'] });
+    app = await NestFactory.createMicroservice(ProjectorTestModule, {
+      ...kafkaMicroserviceOptions(settings, groupId),
+      logger: ['error'],
+    });
     await app.listen();
     db = app.get(DataSource);
   }
@@ -52,7 +82,10 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
     const admin = kafka.admin();
     await admin.connect();
     try {
-      const [ends, committed] = await Promise.all([admin.fetchTopicOffsets(Topics.swapEvents), admin.fetchOffsets({ groupId, topics: [Topics.swapEvents] })]);
+      const [ends, committed] = await Promise.all([
+        admin.fetchTopicOffsets(Topics.swapEvents),
+        admin.fetchOffsets({ groupId, topics: [Topics.swapEvents] }),
+      ]);
       const byPartition = new Map(committed[0]?.partitions.map((p) => [p.partition, p.offset]) ?? []);
       return ends.every((e) => e.high === '0' || byPartition.get(e.partition) === e.high);
     } finally {
@@ -68,7 +101,10 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
     await producer.connect();
     const admin = kafka.admin();
     await admin.connect();
-    await waitFor(async () => (await admin.describeGroups([groupId])).groups[0]?.state === 'Stable', { timeoutMs: 60_000, description: 'the projector to join' });
+    await waitFor(async () => (await admin.describeGroups([groupId])).groups[0]?.state === 'Stable', {
+      timeoutMs: 60_000,
+      description: 'the projector to join',
+    });
     await admin.disconnect();
   }, 120_000);
 
@@ -79,7 +115,9 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
 
   it('wakes a build waiting on another connection (another gateway instance) as soon as the swap is projected, and drops its cached view', async () => {
     // Another instance: its own DataSource and LISTEN connection, not the projector's.
-    const other = await new DataSource(gatewayDataSourceOptions(env.databaseUrl, [SwapViewEntity], 1)).initialize();
+    const other = await new DataSource(
+      gatewayDataSourceOptions(env.databaseUrl, [SwapViewEntity], 1),
+    ).initialize();
     const changes = new SwapViewChanges(other, cacheConfig);
     const otherViews = new SwapViewStore(other, changes);
     await changes.onModuleInit();
@@ -88,7 +126,16 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
       const unrelated = changes.watch(randomUUID());
       const watch = changes.watch(swapId);
       const created = createEnvelope(SwapEventTypes.created, swapId, {
-        swapId, status: 'planning', owner: 'alice', quoteId: 'q', routeId: 'r', fromChain: 'devnet-a', toChain: 'devnet-a', userAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', stepCount: 1, createdAtMs: 1,
+        swapId,
+        status: 'planning',
+        owner: 'alice',
+        quoteId: 'q',
+        routeId: 'r',
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        userAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+        stepCount: 1,
+        createdAtMs: 1,
       });
       const deadline = Date.now() + 30_000;
       await publish([created]);
@@ -109,12 +156,22 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
       const changed = changes.watch(swapId);
       await publish([
         createEnvelope(SwapEventTypes.signingReady, swapId, {
-          swapId, status: 'awaiting_signature', step: { current: 1, total: 1 }, payload: { type: 'evm-transaction' }, expiresAtMs: Date.now() + 60_000, readyAtMs: 2, executionHints: {}, clientHints: {},
+          swapId,
+          status: 'awaiting_signature',
+          step: { current: 1, total: 1 },
+          payload: { type: 'evm-transaction' },
+          expiresAtMs: Date.now() + 60_000,
+          readyAtMs: 2,
+          executionHints: {},
+          clientHints: {},
         }),
       ]);
       expect(await changed.changedOrDeadline(Date.now() + 30_000)).toBe(true);
       changed.close();
-      expect(await otherViews.findOwned(swapId, 'alice')).toMatchObject({ status: 'awaiting_signature', payload: { type: 'evm-transaction' } });
+      expect(await otherViews.findOwned(swapId, 'alice')).toMatchObject({
+        status: 'awaiting_signature',
+        payload: { type: 'evm-transaction' },
+      });
     } finally {
       await changes.onModuleDestroy();
       await other.destroy();
@@ -126,42 +183,136 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
     const step = (current: number) => ({ current, total: 2 });
     const payload = { type: 'evm-transaction', transaction: { chainId: '31337', nonce: '3' } };
     const created = createEnvelope(SwapEventTypes.created, swapId, {
-      swapId, status: 'planning', owner: 'alice', quoteId: 'q', routeId: 'r', fromChain: 'devnet-a', toChain: 'devnet-a', userAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', stepCount: 2, createdAtMs: 1,
+      swapId,
+      status: 'planning',
+      owner: 'alice',
+      quoteId: 'q',
+      routeId: 'r',
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      userAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      stepCount: 2,
+      createdAtMs: 1,
     });
     const ready = createEnvelope(SwapEventTypes.signingReady, swapId, {
-      swapId, status: 'awaiting_signature', step: step(1), payload, expiresAtMs: Date.now() + 60_000, readyAtMs: 5, executionHints: { gasLimit: '1' }, clientHints: { action: 'approve' },
+      swapId,
+      status: 'awaiting_signature',
+      step: step(1),
+      payload,
+      expiresAtMs: Date.now() + 60_000,
+      readyAtMs: 5,
+      executionHints: { gasLimit: '1' },
+      clientHints: { action: 'approve' },
     });
     await publish([created, ready]);
-    const first = await waitFor(async () => ((await viewOf(swapId))?.status === 'awaiting_signature' ? viewOf(swapId) : null), { timeoutMs: 20_000, description: 'the ready view' });
-    expect(first).toMatchObject({ owner: 'alice', stepCurrent: 1, stepTotal: 2, payload, clientHints: { action: 'approve' } });
+    const first = await waitFor(
+      async () => ((await viewOf(swapId))?.status === 'awaiting_signature' ? viewOf(swapId) : null),
+      { timeoutMs: 20_000, description: 'the ready view' },
+    );
+    expect(first).toMatchObject({
+      owner: 'alice',
+      stepCurrent: 1,
+      stepTotal: 2,
+      payload,
+      clientHints: { action: 'approve' },
+    });
 
     const txHash = '0x' + 'cd'.repeat(32);
     const inFlight = [
-      createEnvelope(SwapEventTypes.stepSubmitted, swapId, { swapId, status: 'submitted', step: step(1), chain: 'devnet-a', txHash }),
+      createEnvelope(SwapEventTypes.stepSubmitted, swapId, {
+        swapId,
+        status: 'submitted',
+        step: step(1),
+        chain: 'devnet-a',
+        txHash,
+      }),
       createEnvelope(SwapEventTypes.stepConfirming, swapId, {
-        swapId, status: 'confirming', step: step(1), chain: 'devnet-a', txHash, blockNumber: 9, confirmations: 1, confirmationsRequired: 3,
+        swapId,
+        status: 'confirming',
+        step: step(1),
+        chain: 'devnet-a',
+        txHash,
+        blockNumber: 9,
+        confirmations: 1,
+        confirmationsRequired: 3,
       }),
     ];
     await publish(inFlight);
-    await waitFor(async () => (await viewOf(swapId))?.status === 'confirming', { timeoutMs: 20_000, description: 'the confirming view' });
-    expect(await viewOf(swapId)).toMatchObject({ stepCurrent: 1, payload: null, lastTxHash: txHash, confirmations: 1, confirmationsRequired: 3 });
+    await waitFor(async () => (await viewOf(swapId))?.status === 'confirming', {
+      timeoutMs: 20_000,
+      description: 'the confirming view',
+    });
+    expect(await viewOf(swapId)).toMatchObject({
+      stepCurrent: 1,
+      payload: null,
+      lastTxHash: txHash,
+      confirmations: 1,
+      confirmationsRequired: 3,
+    });
 
     const rest = [
       ...inFlight,
-      createEnvelope(SwapEventTypes.stepConfirmed, swapId, { swapId, status: 'planning', step: step(1), chain: 'devnet-a', txHash }),
-      createEnvelope(SwapEventTypes.signingReady, swapId, { swapId, status: 'awaiting_signature', step: step(2), payload, expiresAtMs: Date.now() + 60_000, readyAtMs: 6, executionHints: {}, clientHints: { action: 'swap' } }),
-      createEnvelope(SwapEventTypes.stepConfirmed, swapId, { swapId, status: 'completed', step: step(2), chain: 'devnet-a', txHash }),
+      createEnvelope(SwapEventTypes.stepConfirmed, swapId, {
+        swapId,
+        status: 'planning',
+        step: step(1),
+        chain: 'devnet-a',
+        txHash,
+      }),
+      createEnvelope(SwapEventTypes.signingReady, swapId, {
+        swapId,
+        status: 'awaiting_signature',
+        step: step(2),
+        payload,
+        expiresAtMs: Date.now() + 60_000,
+        readyAtMs: 6,
+        executionHints: {},
+        clientHints: { action: 'swap' },
+      }),
+      createEnvelope(SwapEventTypes.stepConfirmed, swapId, {
+        swapId,
+        status: 'completed',
+        step: step(2),
+        chain: 'devnet-a',
+        txHash,
+      }),
       createEnvelope(SwapEventTypes.completed, swapId, { swapId, status: 'completed', completedAtMs: 7 }),
     ];
     await publish(rest.slice(inFlight.length));
-    await waitFor(async () => (await viewOf(swapId))?.status === 'completed', { timeoutMs: 20_000, description: 'the completed view' });
+    await waitFor(async () => (await viewOf(swapId))?.status === 'completed', {
+      timeoutMs: 20_000,
+      description: 'the completed view',
+    });
     const completed = await viewOf(swapId);
-    expect(completed).toMatchObject({ status: 'completed', stepCurrent: 2, payload: null, lastTxHash: txHash, confirmations: null, confirmationsRequired: null });
+    expect(completed).toMatchObject({
+      status: 'completed',
+      stepCurrent: 2,
+      payload: null,
+      lastTxHash: txHash,
+      confirmations: null,
+      confirmationsRequired: null,
+    });
     // Every step, as GET /swap/{swapId} shows them: kind from the payload's action, chain and
     // transaction from its events, times from when the planner recorded them.
     expect(completed?.steps).toEqual([
-      { index: 1, kind: 'approve', chain: 'devnet-a', status: 'confirmed', txHash, submittedAtMs: inFlight[0].occurredAtMs, confirmedAtMs: rest[2].occurredAtMs },
-      { index: 2, kind: 'swap', chain: 'devnet-a', status: 'confirmed', txHash, submittedAtMs: null, confirmedAtMs: rest[4].occurredAtMs },
+      {
+        index: 1,
+        kind: 'approve',
+        chain: 'devnet-a',
+        status: 'confirmed',
+        txHash,
+        submittedAtMs: inFlight[0].occurredAtMs,
+        confirmedAtMs: rest[2].occurredAtMs,
+      },
+      {
+        index: 2,
+        kind: 'swap',
+        chain: 'devnet-a',
+        status: 'confirmed',
+        txHash,
+        submittedAtMs: null,
+        confirmedAtMs: rest[4].occurredAtMs,
+      },
     ]);
 
     // An ops replay: every event again, in order. Were ready(step 2) applied again, the view would
@@ -175,7 +326,9 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
     await waitFor(caughtUp, { timeoutMs: 30_000, description: 'the projector to be caught up' });
     // updatedAtMs is the projection time, so it is the one column a rebuild may change.
     const rows = async () =>
-      (await db.getRepository(SwapViewEntity).find({ order: { swapId: 'ASC' } })).map(({ updatedAtMs: _updated, ...row }) => row);
+      (await db.getRepository(SwapViewEntity).find({ order: { swapId: 'ASC' } })).map(
+        ({ updatedAtMs: _updated, ...row }) => row,
+      );
     const before = await rows();
     expect(before.length).toBeGreaterThan(0);
 
@@ -198,16 +351,23 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
         description: 'the projector group to be empty',
       });
       const earliest = await admin.fetchTopicOffsets(Topics.swapEvents);
-      await admin.setOffsets({ groupId, topic: Topics.swapEvents, partitions: earliest.map((p) => ({ partition: p.partition, offset: p.low })) });
+      await admin.setOffsets({
+        groupId,
+        topic: Topics.swapEvents,
+        partitions: earliest.map((p) => ({ partition: p.partition, offset: p.low })),
+      });
     } finally {
       await admin.disconnect();
     }
     await startProjector();
 
-    await waitFor(async () => (await caughtUp()) && (await db.getRepository(SwapViewEntity).count()) === before.length, {
-      timeoutMs: 60_000,
-      description: 'the read model to be rebuilt',
-    });
+    await waitFor(
+      async () => (await caughtUp()) && (await db.getRepository(SwapViewEntity).count()) === before.length,
+      {
+        timeoutMs: 60_000,
+        description: 'the read model to be rebuilt',
+      },
+    );
     expect(await rows()).toEqual(before);
   });
 });

@@ -23,7 +23,13 @@ import { SwapViewStore } from './swap-view.store';
 /** Confirmation progress of the current step's transaction: only meaningful while `confirming`. */
 const NO_CONFIRMATIONS = { confirmations: null, confirmationsRequired: null } as const;
 /** Fields that describe a signable payload (and its transaction's progress): cleared whenever the current step has none. */
-const NO_PAYLOAD = { payload: null, expiresAtMs: null, executionHints: null, clientHints: null, ...NO_CONFIRMATIONS } as const;
+const NO_PAYLOAD = {
+  payload: null,
+  expiresAtMs: null,
+  executionHints: null,
+  clientHints: null,
+  ...NO_CONFIRMATIONS,
+} as const;
 
 /**
  * Projects swap.events into gateway.swap_views. An idempotent consumer in group `gateway`: the
@@ -44,98 +50,202 @@ export class SwapViewsProjector {
   @EventPattern(Topics.swapEvents)
   async onSwapEvent(@Payload() message: unknown, @Ctx() ctx: KafkaContext): Promise<void> {
     // Each applied event is also appended to the swap's event log (event streams), in its transaction.
-    await this.consumer.consume(message, ctx, this.eventLog.recording({
-      [SwapEventTypes.created]: { payload: SwapCreatedEvent, handle: (e: SwapCreatedEvent, _, m) => this.created(e, m) },
-      [SwapEventTypes.signingReady]: {
-        payload: SwapSigningReadyEvent,
-        handle: (e: SwapSigningReadyEvent, _, m) =>
-          this.apply(m, e.swapId, {
-            status: e.status,
-            stepCurrent: e.step.current,
-            stepTotal: e.step.total,
-            payload: e.payload as unknown as Record<string, unknown>,
-            expiresAtMs: e.expiresAtMs,
-            readyAtMs: e.readyAtMs,
-            executionHints: e.executionHints,
-            clientHints: { ...e.clientHints },
-            pendingReason: null,
-            ...NO_CONFIRMATIONS,
-          }, { step: e.step, change: { status: 'awaiting_signature', kind: stepKindOf(e.clientHints?.action) } }),
-      },
-      [SwapEventTypes.signingPending]: {
-        payload: SwapSigningPendingEvent,
-        handle: (e: SwapSigningPendingEvent, _, m) =>
-          this.apply(m, e.swapId, { ...NO_PAYLOAD, status: e.status, stepCurrent: e.step.current, stepTotal: e.step.total, readyAtMs: e.readyAtMs ?? null, pendingReason: e.reason }, { step: e.step, change: { status: 'pending' } }),
-      },
-      [SwapEventTypes.stepSubmitted]: {
-        payload: SwapStepSubmittedEvent,
-        handle: (e: SwapStepSubmittedEvent, env, m) =>
-          this.apply(m, e.swapId, { ...NO_PAYLOAD, status: e.status, stepCurrent: e.step.current, stepTotal: e.step.total, lastTxHash: e.txHash }, {
-            step: e.step,
-            change: { status: 'submitted', chain: e.chain, txHash: e.txHash, submittedAtMs: env.occurredAtMs },
-          }),
-      },
-      [SwapEventTypes.stepConfirming]: {
-        payload: SwapStepConfirmingEvent,
-        handle: (e: SwapStepConfirmingEvent, _, m) =>
-          this.apply(m, e.swapId, {
-            ...NO_PAYLOAD,
-            status: e.status,
-            stepCurrent: e.step.current,
-            stepTotal: e.step.total,
-            lastTxHash: e.txHash,
-            confirmations: e.confirmations,
-            confirmationsRequired: e.confirmationsRequired,
-          }, { step: e.step, change: { status: 'confirming', chain: e.chain, txHash: e.txHash } }),
-      },
-      [SwapEventTypes.stepConfirmed]: {
-        payload: SwapStepConfirmedEvent,
-        // The confirmed step is behind us: the current step is the next one (or the swap is done).
-        handle: (e: SwapStepConfirmedEvent, env, m) =>
-          this.apply(m, e.swapId, {
-            ...NO_PAYLOAD,
-            status: e.status,
-            stepCurrent: Math.min(e.step.current + 1, e.step.total),
-            stepTotal: e.step.total,
-            readyAtMs: null,
-            ...(e.txHash ? { lastTxHash: e.txHash } : {}),
-          }, {
-            step: e.step,
-            // Only approvals are skipped (the allowance was already there).
-            change: e.skipped
-              ? { status: 'skipped', kind: 'approve', chain: e.chain, confirmedAtMs: env.occurredAtMs }
-              : { status: 'confirmed', chain: e.chain, txHash: e.txHash, confirmedAtMs: env.occurredAtMs },
-          }),
-      },
-      [SwapEventTypes.completed]: {
-        payload: SwapCompletedEvent,
-        handle: (e: SwapCompletedEvent, _, m) => this.apply(m, e.swapId, { ...NO_PAYLOAD, status: e.status, readyAtMs: null, pendingReason: null }),
-      },
-      [SwapEventTypes.failed]: {
-        payload: SwapFailedEvent,
-        handle: (e: SwapFailedEvent, _, m) =>
-          this.apply(m, e.swapId, { ...NO_PAYLOAD, status: e.status, failureReason: e.reason, failureDetails: e.details, readyAtMs: null }, failedStepOf(e)),
-      },
-      [SwapEventTypes.expired]: {
-        payload: SwapExpiredEvent,
-        handle: (e: SwapExpiredEvent, _, m) => this.apply(m, e.swapId, { ...NO_PAYLOAD, status: e.status, failureReason: e.reason, readyAtMs: null }),
-      },
-    }));
+    await this.consumer.consume(
+      message,
+      ctx,
+      this.eventLog.recording({
+        [SwapEventTypes.created]: {
+          payload: SwapCreatedEvent,
+          handle: (e: SwapCreatedEvent, _, m) => this.created(e, m),
+        },
+        [SwapEventTypes.signingReady]: {
+          payload: SwapSigningReadyEvent,
+          handle: (e: SwapSigningReadyEvent, _, m) =>
+            this.apply(
+              m,
+              e.swapId,
+              {
+                status: e.status,
+                stepCurrent: e.step.current,
+                stepTotal: e.step.total,
+                payload: e.payload as unknown as Record<string, unknown>,
+                expiresAtMs: e.expiresAtMs,
+                readyAtMs: e.readyAtMs,
+                executionHints: e.executionHints,
+                clientHints: { ...e.clientHints },
+                pendingReason: null,
+                ...NO_CONFIRMATIONS,
+              },
+              {
+                step: e.step,
+                change: { status: 'awaiting_signature', kind: stepKindOf(e.clientHints?.action) },
+              },
+            ),
+        },
+        [SwapEventTypes.signingPending]: {
+          payload: SwapSigningPendingEvent,
+          handle: (e: SwapSigningPendingEvent, _, m) =>
+            this.apply(
+              m,
+              e.swapId,
+              {
+                ...NO_PAYLOAD,
+                status: e.status,
+                stepCurrent: e.step.current,
+                stepTotal: e.step.total,
+                readyAtMs: e.readyAtMs ?? null,
+                pendingReason: e.reason,
+              },
+              { step: e.step, change: { status: 'pending' } },
+            ),
+        },
+        [SwapEventTypes.stepSubmitted]: {
+          payload: SwapStepSubmittedEvent,
+          handle: (e: SwapStepSubmittedEvent, env, m) =>
+            this.apply(
+              m,
+              e.swapId,
+              {
+                ...NO_PAYLOAD,
+                status: e.status,
+                stepCurrent: e.step.current,
+                stepTotal: e.step.total,
+                lastTxHash: e.txHash,
+              },
+              {
+                step: e.step,
+                change: {
+                  status: 'submitted',
+                  chain: e.chain,
+                  txHash: e.txHash,
+                  submittedAtMs: env.occurredAtMs,
+                },
+              },
+            ),
+        },
+        [SwapEventTypes.stepConfirming]: {
+          payload: SwapStepConfirmingEvent,
+          handle: (e: SwapStepConfirmingEvent, _, m) =>
+            this.apply(
+              m,
+              e.swapId,
+              {
+                ...NO_PAYLOAD,
+                status: e.status,
+                stepCurrent: e.step.current,
+                stepTotal: e.step.total,
+                lastTxHash: e.txHash,
+                confirmations: e.confirmations,
+                confirmationsRequired: e.confirmationsRequired,
+              },
+              { step: e.step, change: { status: 'confirming', chain: e.chain, txHash: e.txHash } },
+            ),
+        },
+        [SwapEventTypes.stepConfirmed]: {
+          payload: SwapStepConfirmedEvent,
+          // The confirmed step is behind us: the current step is the next one (or the swap is done).
+          handle: (e: SwapStepConfirmedEvent, env, m) =>
+            this.apply(
+              m,
+              e.swapId,
+              {
+                ...NO_PAYLOAD,
+                status: e.status,
+                stepCurrent: Math.min(e.step.current + 1, e.step.total),
+                stepTotal: e.step.total,
+                readyAtMs: null,
+                ...(e.txHash ? { lastTxHash: e.txHash } : {}),
+              },
+              {
+                step: e.step,
+                // Only approvals are skipped (the allowance was already there).
+                change: e.skipped
+                  ? { status: 'skipped', kind: 'approve', chain: e.chain, confirmedAtMs: env.occurredAtMs }
+                  : {
+                      status: 'confirmed',
+                      chain: e.chain,
+                      txHash: e.txHash,
+                      confirmedAtMs: env.occurredAtMs,
+                    },
+              },
+            ),
+        },
+        [SwapEventTypes.completed]: {
+          payload: SwapCompletedEvent,
+          handle: (e: SwapCompletedEvent, _, m) =>
+            this.apply(m, e.swapId, {
+              ...NO_PAYLOAD,
+              status: e.status,
+              readyAtMs: null,
+              pendingReason: null,
+            }),
+        },
+        [SwapEventTypes.failed]: {
+          payload: SwapFailedEvent,
+          handle: (e: SwapFailedEvent, _, m) =>
+            this.apply(
+              m,
+              e.swapId,
+              {
+                ...NO_PAYLOAD,
+                status: e.status,
+                failureReason: e.reason,
+                failureDetails: e.details,
+                readyAtMs: null,
+              },
+              failedStepOf(e),
+            ),
+        },
+        [SwapEventTypes.expired]: {
+          payload: SwapExpiredEvent,
+          handle: (e: SwapExpiredEvent, _, m) =>
+            this.apply(m, e.swapId, {
+              ...NO_PAYLOAD,
+              status: e.status,
+              failureReason: e.reason,
+              readyAtMs: null,
+            }),
+        },
+      }),
+    );
   }
 
   private async created(event: SwapCreatedEvent, manager: EntityManager): Promise<void> {
-    await this.views.ensureCreated(event.swapId, event.owner, event.status, event.stepCount, event.createdAtMs, manager);
+    await this.views.ensureCreated(
+      event.swapId,
+      event.owner,
+      event.status,
+      event.stepCount,
+      event.createdAtMs,
+      manager,
+    );
     // The build may have written the row first (with the same facts); the step count is the planner's.
-    await this.views.updateWithSteps(manager, event.swapId, { stepTotal: event.stepCount, updatedAtMs: Date.now() }, (steps) => withStepCount(steps, event.stepCount));
+    await this.views.updateWithSteps(
+      manager,
+      event.swapId,
+      { stepTotal: event.stepCount, updatedAtMs: Date.now() },
+      (steps) => withStepCount(steps, event.stepCount),
+    );
   }
 
   /** Applies the view change, and the event's news about one step (steps) when it has some, in the event's transaction. */
-  private async apply(manager: EntityManager, swapId: string, change: Partial<SwapViewEntity>, stepEvent?: StepEvent): Promise<void> {
+  private async apply(
+    manager: EntityManager,
+    swapId: string,
+    change: Partial<SwapViewEntity>,
+    stepEvent?: StepEvent,
+  ): Promise<void> {
     const changed = { ...change, updatedAtMs: Date.now() };
     const applied = stepEvent
-      ? await this.views.updateWithSteps(manager, swapId, changed, (steps) => withStepChange(steps, stepEvent.step.current, stepEvent.step.total, stepEvent.change))
+      ? await this.views.updateWithSteps(manager, swapId, changed, (steps) =>
+          withStepChange(steps, stepEvent.step.current, stepEvent.step.total, stepEvent.change),
+        )
       : await this.views.update(manager, swapId, changed);
-    if (!applied) this.logger.warn({ msg: 'swap event for a swap without a view row (its creation predates this consumer group)', swapId });
+    if (!applied)
+      this.logger.warn({
+        msg: 'swap event for a swap without a view row (its creation predates this consumer group)',
+        swapId,
+      });
   }
 }
 
@@ -147,7 +257,12 @@ interface StepEvent {
 
 /** A failure of a step names it in its details ({ step, chain, kind, txHash? }); a refused build does not. */
 function failedStepOf(event: SwapFailedEvent): StepEvent | undefined {
-  const { step, chain, kind, txHash } = event.details as { step?: { current?: unknown; total?: unknown }; chain?: unknown; kind?: unknown; txHash?: unknown };
+  const { step, chain, kind, txHash } = event.details as {
+    step?: { current?: unknown; total?: unknown };
+    chain?: unknown;
+    kind?: unknown;
+    txHash?: unknown;
+  };
   if (!step || typeof step.current !== 'number' || typeof step.total !== 'number') return undefined;
   const change: SwapStepChange = { status: 'failed', kind: stepKindOf(kind) };
   if (typeof chain === 'string') change.chain = chain;

@@ -7,7 +7,11 @@ import { ApiEnvelopedResponse, ApiErrorResponses } from '../openapi/api-response
 import { BuildSwapDto } from './dto/build-swap.dto';
 import { SubmitSignedTxDto } from './dto/submit-signed-tx.dto';
 import { SwapResourceDto } from './dto/swap-resource.dto';
-import { AsyncSigningResponseDto, SubmittedSigningResponseDto, SyncSigningResponseDto } from './dto/swap-responses.dto';
+import {
+  AsyncSigningResponseDto,
+  SubmittedSigningResponseDto,
+  SyncSigningResponseDto,
+} from './dto/swap-responses.dto';
 import { SwapService } from './swap.service';
 import type { AsyncSigningResponse, SubmittedSigningResponse, SyncSigningResponse } from './swap-responses';
 import type { SwapResource } from './swap-resource';
@@ -34,14 +38,19 @@ export class SwapController {
   @Post('build')
   @Idempotent({ required: false })
   @ApiOperation({
-    summary: 'Build the swap; answers the first signable step (200 sync) or poll instructions (202 async) after waitForTxRequestMs',
+    summary:
+      'Build the swap; answers the first signable step (200 sync) or poll instructions (202 async) after waitForTxRequestMs',
     description:
       'The build is handed to the planner as a durable Kafka command and never refused because a service is busy or down: it then answers 202 and ' +
       'the swap is planned when the planner gets to it. Verdicts the planner or signer reach after a 202 (400 VALIDATION_FAILED / INVALID_ADDRESS, ' +
       '503 SIGNING_SURFACE_UNAVAILABLE, 409 TX_REQUEST_INVALID) are answered by GET /swap/{swapId}/signing with the same status and code.',
   })
   @ApiEnvelopedResponse(200, SyncSigningResponseDto, 'mode sync: the first payload to sign')
-  @ApiEnvelopedResponse(202, AsyncSigningResponseDto, 'mode async: poll GET /swap/{swapId}/signing after pollAfterMs')
+  @ApiEnvelopedResponse(
+    202,
+    AsyncSigningResponseDto,
+    'mode async: poll GET /swap/{swapId}/signing after pollAfterMs',
+  )
   @ApiErrorResponses(
     ...BUILD_VERDICT_ERRORS,
     'UNKNOWN_ROUTE',
@@ -81,28 +90,42 @@ export class SwapController {
 
   @Get(':swapId')
   @ApiOperation({
-    summary: 'The swap in any status, finished ones included: its steps (kind, chain, status, transaction), failure and quoted amounts',
+    summary:
+      'The swap in any status, finished ones included: its steps (kind, chain, status, transaction), failure and quoted amounts',
     description:
       'Unlike GET /swap/{swapId}/signing, which answers 409 EXECUTION_TERMINAL once the swap is completed, failed or expired, this answers 200 ' +
       'in every status. Steps follow the swap events: a step reads submitted once the planner recorded its broadcast, a moment after POST /signing answered.',
   })
   @ApiEnvelopedResponse(200, SwapResourceDto, 'The swap')
-  @ApiErrorResponses('SWAP_NOT_FOUND', { status: 404, description: 'Unknown swap, or another owner’s (SWAP_NOT_FOUND)' })
+  @ApiErrorResponses('SWAP_NOT_FOUND', {
+    status: 404,
+    description: 'Unknown swap, or another owner’s (SWAP_NOT_FOUND)',
+  })
   swap(@Owner() owner: string, @Param('swapId') swapId: string): Promise<SwapResource> {
     return this.swaps.get(owner, swapId);
   }
 
   @Get(':swapId/signing')
-  @ApiOperation({ summary: 'The current signable payload (200), or 202 while it is being built, funds are awaited or an expired one is refreshed' })
+  @ApiOperation({
+    summary:
+      'The current signable payload (200), or 202 while it is being built, funds are awaited or an expired one is refreshed',
+  })
   @ApiEnvelopedResponse(200, SyncSigningResponseDto, 'mode sync: a payload to sign')
-  @ApiEnvelopedResponse(202, AsyncSigningResponseDto, 'mode async: nothing to sign yet; poll again after pollAfterMs')
+  @ApiEnvelopedResponse(
+    202,
+    AsyncSigningResponseDto,
+    'mode async: nothing to sign yet; poll again after pollAfterMs',
+  )
   @ApiErrorResponses(
     ...BUILD_VERDICT_ERRORS,
     'SWAP_NOT_FOUND',
     'EXECUTION_TERMINAL',
     'SERVICE_UNAVAILABLE',
     'MESSAGING_UNAVAILABLE',
-    { status: 400, description: 'The build was refused after its 202: a permit or address the route cannot take' },
+    {
+      status: 400,
+      description: 'The build was refused after its 202: a permit or address the route cannot take',
+    },
     { status: 404, description: 'Unknown swap, or another owner’s' },
     {
       status: 409,
@@ -110,7 +133,11 @@ export class SwapController {
         'The swap is completed, failed or expired (EXECUTION_TERMINAL, details {status, reason}); or the build was refused after its 202 because ' +
         'the first transaction cannot be signed (TX_REQUEST_INVALID)',
     },
-    { status: 503, description: 'The build was refused after its 202 (no signing surface or sponsorship for a chain of the route); or a service did not answer' },
+    {
+      status: 503,
+      description:
+        'The build was refused after its 202 (no signing surface or sponsorship for a chain of the route); or a service did not answer',
+    },
   )
   async signing(
     @Owner() owner: string,
@@ -125,7 +152,9 @@ export class SwapController {
   @Post(':swapId/signing')
   @HttpCode(200)
   @Idempotent({ required: false })
-  @ApiOperation({ summary: 'Submit the signed transaction of the current step; then poll the same path for the next step' })
+  @ApiOperation({
+    summary: 'Submit the signed transaction of the current step; then poll the same path for the next step',
+  })
   @ApiEnvelopedResponse(200, SubmittedSigningResponseDto, 'Accepted and broadcast')
   @ApiErrorResponses(
     'INVALID_SIGNED_TX',
@@ -141,7 +170,11 @@ export class SwapController {
     'SERVICE_UNAVAILABLE',
     'MESSAGING_UNAVAILABLE',
   )
-  submit(@Owner() owner: string, @Param('swapId') swapId: string, @Body() body: SubmitSignedTxDto): Promise<SubmittedSigningResponse> {
+  submit(
+    @Owner() owner: string,
+    @Param('swapId') swapId: string,
+    @Body() body: SubmitSignedTxDto,
+  ): Promise<SubmittedSigningResponse> {
     return this.swaps.submit(owner, swapId, body.rawTx);
   }
 }

@@ -53,7 +53,15 @@ class FakeViews implements Pick<SwapViewStore, 'findOwned' | 'ensureCreated' | '
     return this.row && owner === OWNER ? view({ ...this.row, swapId }) : null;
   }
   quoted: unknown[] = [];
-  async ensureCreated(swapId: string, _owner: string, _status: string, _total: number | null, _now: number, _manager?: unknown, quoted?: unknown) {
+  async ensureCreated(
+    swapId: string,
+    _owner: string,
+    _status: string,
+    _total: number | null,
+    _now: number,
+    _manager?: unknown,
+    quoted?: unknown,
+  ) {
     this.created.push(swapId);
     this.quoted.push(quoted);
     return this.createsRow;
@@ -84,7 +92,12 @@ class FakeCommands implements Pick<CommandPublisher, 'send'> {
   }
 }
 
-const USDC = { chain: 'devnet-a', symbol: 'USDC', address: '0x5FbDB2315678afecb367f032d93F642f64180aa3', decimals: 6 };
+const USDC = {
+  chain: 'devnet-a',
+  symbol: 'USDC',
+  address: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+  decimals: 6,
+};
 const WETH = { chain: 'devnet-a', symbol: 'WETH', address: null, decimals: 18 };
 const PLAN = {
   quoteId: 'q',
@@ -108,10 +121,25 @@ const served = {
 } as unknown as ServedQuotes;
 
 /** The notification hub without its LISTEN connection (never started here): tests call notify(). */
-const changesHub = () => new SwapViewChanges({} as DataSource, { SWAP_VIEW_CACHE_ENTRIES: 100, SWAP_VIEW_CACHE_TTL_MS: 10_000 } as GatewayConfig);
+const changesHub = () =>
+  new SwapViewChanges(
+    {} as DataSource,
+    { SWAP_VIEW_CACHE_ENTRIES: 100, SWAP_VIEW_CACHE_TTL_MS: 10_000 } as GatewayConfig,
+  );
 
-function serviceOf(services: FakeServices, views: FakeViews, commands = new FakeCommands(), changes = changesHub()) {
-  return new SwapService(services as unknown as ServiceClient, views as unknown as SwapViewStore, changes, served, commands as unknown as CommandPublisher);
+function serviceOf(
+  services: FakeServices,
+  views: FakeViews,
+  commands = new FakeCommands(),
+  changes = changesHub(),
+) {
+  return new SwapService(
+    services as unknown as ServiceClient,
+    views as unknown as SwapViewStore,
+    changes,
+    served,
+    commands as unknown as CommandPublisher,
+  );
 }
 const noServices = () => new FakeServices(() => new Error('must not be called'));
 const buildBody = { quoteId: 'q', routeId: 'r', userAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' };
@@ -122,7 +150,10 @@ describe('SwapService', () => {
     const views = new FakeViews({ status: 'planning' });
     const commands = new FakeCommands();
     const changes = changesHub();
-    const answer = serviceOf(noServices(), views, commands, changes).build(OWNER, 'key-1', { ...buildBody, waitForTxRequestMs: 5000 });
+    const answer = serviceOf(noServices(), views, commands, changes).build(OWNER, 'key-1', {
+      ...buildBody,
+      waitForTxRequestMs: 5000,
+    });
     later(50, () => {
       views.row = { status: 'awaiting_signature', payload, expiresAtMs: Date.now() + 60_000, readyAtMs: 1 };
       changes.notify(commands.sent[0].key);
@@ -130,14 +161,39 @@ describe('SwapService', () => {
 
     const { httpStatus, body } = await answer;
     expect(httpStatus).toBe(200);
-    expect(body).toMatchObject({ mode: 'sync', nextAction: 'sign', signing: { step: { current: 1, total: 2 }, payload } });
+    expect(body).toMatchObject({
+      mode: 'sync',
+      nextAction: 'sign',
+      signing: { step: { current: 1, total: 2 }, payload },
+    });
     expect(commands.sent).toEqual([
-      { topic: 'swap.commands', type: 'swap.build', key: body.swapId, payload: expect.objectContaining({ owner: OWNER, quoteId: 'q', swapId: body.swapId, plan: PLAN, acceptedAtMs: expect.any(Number) }) },
+      {
+        topic: 'swap.commands',
+        type: 'swap.build',
+        key: body.swapId,
+        payload: expect.objectContaining({
+          owner: OWNER,
+          quoteId: 'q',
+          swapId: body.swapId,
+          plan: PLAN,
+          acceptedAtMs: expect.any(Number),
+        }),
+      },
     ]);
     expect(views.created).toEqual([body.swapId]);
     // What the quote promised is recorded with the row, for GET /swap/{swapId}.
     expect(views.quoted).toEqual([
-      { quoteId: 'q', routeId: 'r', fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: USDC, tokenOut: WETH, amountIn: '25000000', expectedAmountOut: '1000', minAmountOut: '990' },
+      {
+        quoteId: 'q',
+        routeId: 'r',
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        tokenIn: USDC,
+        tokenOut: WETH,
+        amountIn: '25000000',
+        expectedAmountOut: '1000',
+        minAmountOut: '990',
+      },
     ]);
     expect(views.reads).toBe(2); // once before waiting, once when notified: no polling in between
     expect(changes.waiting).toBe(0);
@@ -146,22 +202,38 @@ describe('SwapService', () => {
   it('answers 202 async with a pending envelope when the wait runs out, without polling the read model', async () => {
     const views = new FakeViews({ status: 'planning' });
     const started = Date.now();
-    const answer = await serviceOf(noServices(), views).build(OWNER, 'key-2', { ...buildBody, waitForTxRequestMs: 300 });
+    const answer = await serviceOf(noServices(), views).build(OWNER, 'key-2', {
+      ...buildBody,
+      waitForTxRequestMs: 300,
+    });
     expect(Date.now() - started).toBeLessThan(1000);
-    expect(answer).toMatchObject({ httpStatus: 202, body: { mode: 'async', nextAction: 'poll', signing: { step: null, expiresAtMs: null, readyAtMs: null } } });
+    expect(answer).toMatchObject({
+      httpStatus: 202,
+      body: {
+        mode: 'async',
+        nextAction: 'poll',
+        signing: { step: null, expiresAtMs: null, readyAtMs: null },
+      },
+    });
     expect(views.reads).toBe(1); // at the start only: nothing changed until the deadline
   });
 
   it('reads nothing when it created the row itself, until the row changes', async () => {
     const quiet = new FakeViews({ status: 'planning' }, true);
-    const answer = await serviceOf(noServices(), quiet).build(OWNER, 'key-4', { ...buildBody, waitForTxRequestMs: 200 });
+    const answer = await serviceOf(noServices(), quiet).build(OWNER, 'key-4', {
+      ...buildBody,
+      waitForTxRequestMs: 200,
+    });
     expect(answer).toMatchObject({ httpStatus: 202, body: { status: 'planning', mode: 'async' } });
     expect(quiet.reads).toBe(0);
 
     const views = new FakeViews({ status: 'planning' }, true);
     const commands = new FakeCommands();
     const changes = changesHub();
-    const ready = serviceOf(noServices(), views, commands, changes).build(OWNER, 'key-5', { ...buildBody, waitForTxRequestMs: 5000 });
+    const ready = serviceOf(noServices(), views, commands, changes).build(OWNER, 'key-5', {
+      ...buildBody,
+      waitForTxRequestMs: 5000,
+    });
     later(50, () => {
       views.row = { status: 'awaiting_signature', payload, expiresAtMs: Date.now() + 60_000, readyAtMs: 1 };
       changes.notify(commands.sent[0].key);
@@ -178,7 +250,10 @@ describe('SwapService', () => {
       // No notify: as if the LISTEN connection had died without anyone noticing.
     });
     const started = Date.now();
-    const answer = await serviceOf(noServices(), views, commands).build(OWNER, 'key-lost', { ...buildBody, waitForTxRequestMs: 10_000 });
+    const answer = await serviceOf(noServices(), views, commands).build(OWNER, 'key-lost', {
+      ...buildBody,
+      waitForTxRequestMs: 10_000,
+    });
     expect(answer).toMatchObject({ httpStatus: 200 });
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(views.reads).toBe(2);
@@ -187,10 +262,18 @@ describe('SwapService', () => {
   it('answers an unknown quote, an unknown route and a refused command without a view row', async () => {
     const views = new FakeViews(null);
     const commands = new FakeCommands();
-    await expect(serviceOf(noServices(), views, commands).build(OWNER, 'k', { ...buildBody, quoteId: 'other' })).rejects.toMatchObject({ code: 'QUOTE_NOT_FOUND' });
-    await expect(serviceOf(noServices(), views, commands).build(OWNER, 'k', { ...buildBody, routeId: 'other' })).rejects.toMatchObject({ code: 'UNKNOWN_ROUTE' });
-    const kafkaDown = new FakeCommands(new CodedError('SERVICE_UNAVAILABLE', 'Kafka did not take the swap.build command'));
-    await expect(serviceOf(noServices(), views, kafkaDown).build(OWNER, 'k', buildBody)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    await expect(
+      serviceOf(noServices(), views, commands).build(OWNER, 'k', { ...buildBody, quoteId: 'other' }),
+    ).rejects.toMatchObject({ code: 'QUOTE_NOT_FOUND' });
+    await expect(
+      serviceOf(noServices(), views, commands).build(OWNER, 'k', { ...buildBody, routeId: 'other' }),
+    ).rejects.toMatchObject({ code: 'UNKNOWN_ROUTE' });
+    const kafkaDown = new FakeCommands(
+      new CodedError('SERVICE_UNAVAILABLE', 'Kafka did not take the swap.build command'),
+    );
+    await expect(
+      serviceOf(noServices(), views, kafkaDown).build(OWNER, 'k', buildBody),
+    ).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     expect(commands.sent).toEqual([]);
     expect(views.created).toEqual([]);
   });
@@ -200,19 +283,44 @@ describe('SwapService', () => {
     const views = new FakeViews({ status: 'failed' });
     const commands = new FakeCommands();
     const changes = changesHub();
-    const answer = serviceOf(noServices(), views, commands, changes).build(OWNER, 'key-3', { ...buildBody, waitForTxRequestMs: 5000 });
+    const answer = serviceOf(noServices(), views, commands, changes).build(OWNER, 'key-3', {
+      ...buildBody,
+      waitForTxRequestMs: 5000,
+    });
     later(50, () => {
-      views.row = { status: 'failed', failureReason: 'VALIDATION_FAILED', failureDetails: { field: 'permitDeadline', message: 'permitDeadline is in the past' } };
+      views.row = {
+        status: 'failed',
+        failureReason: 'VALIDATION_FAILED',
+        failureDetails: { field: 'permitDeadline', message: 'permitDeadline is in the past' },
+      };
       changes.notify(commands.sent[0].key);
     });
-    await expect(answer).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: 'permitDeadline is in the past', details: { field: 'permitDeadline', status: 'failed', message: 'permitDeadline is in the past' } });
+    await expect(answer).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'permitDeadline is in the past',
+      details: { field: 'permitDeadline', status: 'failed', message: 'permitDeadline is in the past' },
+    });
   });
 
   it('answers a poll of a build refused after its 202 with the build’s error, and of a swap that failed later with EXECUTION_TERMINAL', async () => {
-    const refused = new FakeViews({ status: 'failed', failureReason: 'SIGNING_SURFACE_UNAVAILABLE', failureDetails: { chains: ['ethereum'] } });
-    await expect(serviceOf(noServices(), refused).signing(OWNER, 's')).rejects.toMatchObject({ code: 'SIGNING_SURFACE_UNAVAILABLE', details: { chains: ['ethereum'] } });
-    const failedLater = new FakeViews({ status: 'failed', failureReason: 'TX_REVERTED', stepCurrent: 2, lastTxHash: '0x' + '11'.repeat(32) });
-    await expect(serviceOf(noServices(), failedLater).signing(OWNER, 's')).rejects.toMatchObject({ code: 'EXECUTION_TERMINAL' });
+    const refused = new FakeViews({
+      status: 'failed',
+      failureReason: 'SIGNING_SURFACE_UNAVAILABLE',
+      failureDetails: { chains: ['ethereum'] },
+    });
+    await expect(serviceOf(noServices(), refused).signing(OWNER, 's')).rejects.toMatchObject({
+      code: 'SIGNING_SURFACE_UNAVAILABLE',
+      details: { chains: ['ethereum'] },
+    });
+    const failedLater = new FakeViews({
+      status: 'failed',
+      failureReason: 'TX_REVERTED',
+      stepCurrent: 2,
+      lastTxHash: '0x' + '11'.repeat(32),
+    });
+    await expect(serviceOf(noServices(), failedLater).signing(OWNER, 's')).rejects.toMatchObject({
+      code: 'EXECUTION_TERMINAL',
+    });
   });
 
   it('asks for a fresh payload when the ready one expired, and answers 202', async () => {
@@ -220,16 +328,27 @@ describe('SwapService', () => {
     const services = new FakeServices(() => ({ swapId: 's', refreshRequested: true, status: 'planning' }));
     const answer = await serviceOf(services, views).signing(OWNER, 's');
     expect(answer).toMatchObject({ httpStatus: 202, body: { status: 'planning', mode: 'async' } });
-    expect(services.calls).toEqual([{ type: 'swap.signing.refresh', payload: { swapId: 's', owner: OWNER } }]);
+    expect(services.calls).toEqual([
+      { type: 'swap.signing.refresh', payload: { swapId: 's', owner: OWNER } },
+    ]);
   });
 
   it('shows the transaction in flight, with its confirmations, while the swap is submitted or confirming', async () => {
     const txHash = '0x' + 'cd'.repeat(32);
     const services = new FakeServices(() => new Error('must not be called'));
-    const confirming = new FakeViews({ status: 'confirming', lastTxHash: txHash, confirmations: 1, confirmationsRequired: 3 });
+    const confirming = new FakeViews({
+      status: 'confirming',
+      lastTxHash: txHash,
+      confirmations: 1,
+      confirmationsRequired: 3,
+    });
     expect(await serviceOf(services, confirming).signing(OWNER, 's')).toMatchObject({
       httpStatus: 202,
-      body: { status: 'confirming', signing: { step: null }, transaction: { txHash, confirmations: 1, confirmationsRequired: 3 } },
+      body: {
+        status: 'confirming',
+        signing: { step: null },
+        transaction: { txHash, confirmations: 1, confirmationsRequired: 3 },
+      },
     });
     const submitted = new FakeViews({ status: 'submitted', lastTxHash: txHash });
     expect((await serviceOf(services, submitted).signing(OWNER, 's')).body).toMatchObject({
@@ -243,10 +362,17 @@ describe('SwapService', () => {
 
   it('answers 404 for another owner’s swap and 409 EXECUTION_TERMINAL for a completed one, without calling the services', async () => {
     const services = new FakeServices(() => new Error('must not be called'));
-    await expect(serviceOf(services, new FakeViews(null)).signing(OWNER, 's')).rejects.toMatchObject({ code: 'SWAP_NOT_FOUND' });
+    await expect(serviceOf(services, new FakeViews(null)).signing(OWNER, 's')).rejects.toMatchObject({
+      code: 'SWAP_NOT_FOUND',
+    });
     const completed = new FakeViews({ status: 'completed' });
-    const error = await serviceOf(services, completed).submit(OWNER, 's', '0x01').catch((e: CodedError) => e);
-    expect(error).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed', reason: null } });
+    const error = await serviceOf(services, completed)
+      .submit(OWNER, 's', '0x01')
+      .catch((e: CodedError) => e);
+    expect(error).toMatchObject({
+      code: 'EXECUTION_TERMINAL',
+      details: { status: 'completed', reason: null },
+    });
     expect(services.calls).toEqual([]);
   });
 
@@ -255,7 +381,13 @@ describe('SwapService', () => {
     const txHash = '0x' + 'ab'.repeat(32);
     const services = new FakeServices(() => ({ swapId: 's', stepIndex: 1, txHash, status: 'submitted' }));
     const answer = await serviceOf(services, views).submit(OWNER, 's', '0x02');
-    expect(answer).toMatchObject({ swapId: 's', txHash, step: { current: 1, total: 2 }, status: 'submitted', nextAction: 'poll' });
+    expect(answer).toMatchObject({
+      swapId: 's',
+      txHash,
+      step: { current: 1, total: 2 },
+      status: 'submitted',
+      nextAction: 'poll',
+    });
     expect(views.submitted).toEqual([['s', 1, txHash]]);
   });
 });

@@ -19,7 +19,14 @@ import { ServiceClient } from '../messaging/service-client';
 import { ServedQuotes } from '../quote/served-quotes.store';
 import { BuildSwapDto, WAIT_FOR_TX_REQUEST_MS } from './dto/build-swap.dto';
 import { swapIdOf } from './swap-id';
-import { decodeSwapCursor, encodeSwapCursor, quotedOf, resourceOf, SWAP_LIST_LIMIT, SwapResource } from './swap-resource';
+import {
+  decodeSwapCursor,
+  encodeSwapCursor,
+  quotedOf,
+  resourceOf,
+  SWAP_LIST_LIMIT,
+  SwapResource,
+} from './swap-resource';
 import {
   asyncResponseOf,
   pendingResponseOf,
@@ -90,7 +97,15 @@ export class SwapService {
       await this.commands.send(Topics.swapCommands, SwapCommandTypes.build, swapId, request);
       // The row a poll right after a 202 finds; never overwrites what the projector already wrote.
       // When this wrote it, it is `planning` and there is nothing to read until it changes.
-      const created = await this.views.ensureCreated(swapId, owner, 'planning', null, Date.now(), undefined, quotedOf(plan));
+      const created = await this.views.ensureCreated(
+        swapId,
+        owner,
+        'planning',
+        null,
+        Date.now(),
+        undefined,
+        quotedOf(plan),
+      );
 
       const deadline = started + (dto.waitForTxRequestMs ?? WAIT_FOR_TX_REQUEST_MS.default);
       let view = created ? null : await this.views.findOwned(swapId, owner);
@@ -103,7 +118,11 @@ export class SwapService {
         // a millisecond before Date.now() reaches the deadline, which must not cost one more read.
         const waitUntil = Math.min(deadline, Date.now() + BUILD_WAIT_REREAD_MS);
         const told = Date.now() < deadline && (await watch.changedOrDeadline(waitUntil));
-        if (!told && waitUntil >= deadline) return { httpStatus: 202, body: view ? pendingResponseOf(view) : asyncResponseOf(swapId, 'planning') };
+        if (!told && waitUntil >= deadline)
+          return {
+            httpStatus: 202,
+            body: view ? pendingResponseOf(view) : asyncResponseOf(swapId, 'planning'),
+          };
         view = await this.views.findOwned(swapId, owner);
       }
     } finally {
@@ -123,8 +142,17 @@ export class SwapService {
     if (plain) return plain;
     // The payload expired unsigned: ask for a fresh one; the next poll finds it.
     const refresh: SwapSigningRefreshRequest = { swapId, owner };
-    const result = await this.services.call<SwapSigningRefreshResult>(Topics.swapRequests, SwapRequestTypes.refreshSigning, swapId, refresh);
-    this.logger.log({ msg: 'expired signing payload refresh asked', swapId, refreshRequested: result.refreshRequested });
+    const result = await this.services.call<SwapSigningRefreshResult>(
+      Topics.swapRequests,
+      SwapRequestTypes.refreshSigning,
+      swapId,
+      refresh,
+    );
+    this.logger.log({
+      msg: 'expired signing payload refresh asked',
+      swapId,
+      refreshRequested: result.refreshRequested,
+    });
     return { httpStatus: 202, body: asyncResponseOf(swapId, result.status) };
   }
 
@@ -143,7 +171,10 @@ export class SwapService {
     const rows = await this.views.listOwned(owner, status, after, limit);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    const nextCursor = rows.length > limit && last ? encodeSwapCursor({ createdAtMs: last.createdAtMs, swapId: last.swapId, status }) : null;
+    const nextCursor =
+      rows.length > limit && last
+        ? encodeSwapCursor({ createdAtMs: last.createdAtMs, swapId: last.swapId, status })
+        : null;
     return { swaps: page.map(resourceOf), nextCursor };
   }
 
@@ -151,7 +182,12 @@ export class SwapService {
   async submit(owner: string, swapId: string, rawTx: string): Promise<SubmittedSigningResponse> {
     const view = await this.requireOwned(owner, swapId);
     const request: SigningSubmitRequest = { swapId, rawTx };
-    const result = await this.services.call<SigningSubmitResult>(Topics.signingRequests, SigningRequestTypes.submit, swapId, request);
+    const result = await this.services.call<SigningSubmitResult>(
+      Topics.signingRequests,
+      SigningRequestTypes.submit,
+      swapId,
+      request,
+    );
     await this.views.markSubmitted(swapId, result.stepIndex, result.txHash, Date.now());
     return {
       swapId,
@@ -191,7 +227,10 @@ const isSettledTerminal = (view: SwapViewEntity): boolean =>
 
 /** Failed before any transaction of it was sent: a verdict on the build itself. */
 const wasRefusedAtBuild = (view: SwapViewEntity): boolean =>
-  view.status === 'failed' && view.lastTxHash === null && (view.stepCurrent ?? 1) === 1 && isBuildVerdict(view.failureReason);
+  view.status === 'failed' &&
+  view.lastTxHash === null &&
+  (view.stepCurrent ?? 1) === 1 &&
+  isBuildVerdict(view.failureReason);
 
 const isBuildVerdict = (reason: string | null): reason is keyof typeof ErrorCatalog =>
   reason !== null && reason in ErrorCatalog && reason !== ErrorCodes.INTERNAL_ERROR;
@@ -205,6 +244,7 @@ function buildFailureOf(view: SwapViewEntity): CodedError {
   const reason = view.failureReason;
   if (!isBuildVerdict(reason)) return terminalOf(view);
   const details = view.failureDetails ?? {};
-  const message = typeof details.message === 'string' ? details.message : `The swap could not be built: ${reason}`;
+  const message =
+    typeof details.message === 'string' ? details.message : `The swap could not be built: ${reason}`;
   return new CodedError(reason, message, { swapId: view.swapId, status: view.status, ...details });
 }

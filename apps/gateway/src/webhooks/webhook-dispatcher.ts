@@ -4,7 +4,11 @@ import { PeriodicWork } from '@swapgw/runtime';
 import { DataSource } from 'typeorm';
 import { GatewayConfig } from '../config/gateway.config';
 import { nextAttemptAtMs, RetrySchedule } from './retry-schedule';
-import { ClaimedDelivery, WEBHOOK_DELIVERIES_CHANNEL, WebhookDeliveriesStore } from './webhook-deliveries.store';
+import {
+  ClaimedDelivery,
+  WEBHOOK_DELIVERIES_CHANNEL,
+  WebhookDeliveriesStore,
+} from './webhook-deliveries.store';
 import { webhookMetrics } from './webhook-metrics';
 import { sendDelivery, SendOutcome } from './webhook-sender';
 import { WebhookUrlPolicy } from './webhook-url-policy';
@@ -68,7 +72,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       name: 'webhook-deliveries-purge',
       intervalMs: PURGE_INTERVAL_MS,
       run: async () => {
-        const purged = await this.deliveries.purge(Date.now() - config.WEBHOOK_DELIVERY_RETENTION_HOURS * 3_600_000);
+        const purged = await this.deliveries.purge(
+          Date.now() - config.WEBHOOK_DELIVERY_RETENTION_HOURS * 3_600_000,
+        );
         if (purged.deliveries + purged.swapOwners > 0) {
           this.logger.log({ msg: 'purged webhook deliveries and swap owners past retention', ...purged });
         }

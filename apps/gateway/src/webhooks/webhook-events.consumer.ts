@@ -15,7 +15,12 @@ import {
   SwapStepSubmittedEvent,
   Topics,
 } from '@swapgw/contracts';
-import { IdempotentConsumer, StandaloneGroupConsumer, StreamHandler, StreamHandlers } from '@swapgw/messaging';
+import {
+  IdempotentConsumer,
+  StandaloneGroupConsumer,
+  StreamHandler,
+  StreamHandlers,
+} from '@swapgw/messaging';
 import { GatewayConfig } from '../config/gateway.config';
 import { gatewayKafkaSettings } from '../gateway-core.module';
 import { swapOwnerSql, WebhookDeliveriesStore } from './webhook-deliveries.store';

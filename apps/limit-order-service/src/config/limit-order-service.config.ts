@@ -5,7 +5,6 @@ import { KafkaServiceEnvironment } from '@swapgw/messaging';
 export class LimitOrderServiceConfig extends KafkaServiceEnvironment {
   override HEALTH_PORT = 3104;
 
-
   @IsInt()
   @Min(1)
   @Max(100)

@@ -1,4 +1,8 @@
-import { CreateMessagingTables1763700000000, OutboxMessageEntity, ProcessedEventEntity } from '@swapgw/messaging';
+import {
+  CreateMessagingTables1763700000000,
+  OutboxMessageEntity,
+  ProcessedEventEntity,
+} from '@swapgw/messaging';
 import { ServiceDataSourceOptions } from '@swapgw/persistence';
 import { IdempotencyRecordEntity } from '../idempotency/idempotency-record.entity';
 import { CreateLimitOrderTables1763710000000 } from '../migrations/1763710000000-create-limit-order-tables';

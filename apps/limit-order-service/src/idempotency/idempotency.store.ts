@@ -71,9 +71,13 @@ export class IdempotencyStore {
     )) as Array<{ fingerprint: string; response: T }>;
     if (rows.length === 0) return null;
     if (rows[0].fingerprint !== fingerprintOf(scope.request)) {
-      throw new CodedError(ErrorCodes.IDEMPOTENCY_CONFLICT, 'This Idempotency-Key was already used with a different request', {
-        operation: scope.operation,
-      });
+      throw new CodedError(
+        ErrorCodes.IDEMPOTENCY_CONFLICT,
+        'This Idempotency-Key was already used with a different request',
+        {
+          operation: scope.operation,
+        },
+      );
     }
     return { replayed: true, response: rows[0].response };
   }

@@ -25,15 +25,24 @@ const RESERVE_USDC = 3_000_000n * E6;
 describe('meetsLimit', () => {
   it('compares price, not absolute output, so a part can meet a proportional limit', () => {
     const order = { amountIn: 10n, minAmountOut: 100n };
-    expect(meetsLimit({ amountIn: 5n, amountOut: 50n, quoteId: 'q', routeId: 'r', plan: PLAN }, order)).toBe(true);
-    expect(meetsLimit({ amountIn: 5n, amountOut: 49n, quoteId: 'q', routeId: 'r', plan: PLAN }, order)).toBe(false);
+    expect(meetsLimit({ amountIn: 5n, amountOut: 50n, quoteId: 'q', routeId: 'r', plan: PLAN }, order)).toBe(
+      true,
+    );
+    expect(meetsLimit({ amountIn: 5n, amountOut: 49n, quoteId: 'q', routeId: 'r', plan: PLAN }, order)).toBe(
+      false,
+    );
   });
 });
 
 describe('searchFillOrKill', () => {
   it('fills when the whole amount meets the limit, with one quote', async () => {
     const pool = poolQuoter(RESERVE_WETH, RESERVE_USDC);
-    const fill = await searchFillOrKill({ amountIn: E18, minAmountOut: 2900n * E6, quote: pool.quote, maxQuotes: 12 });
+    const fill = await searchFillOrKill({
+      amountIn: E18,
+      minAmountOut: 2900n * E6,
+      quote: pool.quote,
+      maxQuotes: 12,
+    });
     expect(fill?.amountIn).toBe(E18);
     expect(pool.calls).toEqual([E18]);
   });
@@ -51,7 +60,12 @@ describe('searchFillOrKill', () => {
   });
 
   it('kills when no route exists', async () => {
-    const fill = await searchFillOrKill({ amountIn: E18, minAmountOut: 1n, quote: async () => null, maxQuotes: 12 });
+    const fill = await searchFillOrKill({
+      amountIn: E18,
+      minAmountOut: 1n,
+      quote: async () => null,
+      maxQuotes: 12,
+    });
     expect(fill).toBeNull();
   });
 });
@@ -59,7 +73,12 @@ describe('searchFillOrKill', () => {
 describe('searchImmediateOrCancel', () => {
   it('takes the whole amount when it meets the limit', async () => {
     const pool = poolQuoter(RESERVE_WETH, RESERVE_USDC);
-    const fill = await searchImmediateOrCancel({ amountIn: E18, minAmountOut: 2900n * E6, quote: pool.quote, maxQuotes: 12 });
+    const fill = await searchImmediateOrCancel({
+      amountIn: E18,
+      minAmountOut: 2900n * E6,
+      quote: pool.quote,
+      maxQuotes: 12,
+    });
     expect(fill?.amountIn).toBe(E18);
     expect(pool.calls).toHaveLength(1);
   });
@@ -82,14 +101,24 @@ describe('searchImmediateOrCancel', () => {
 
   it('returns null when no part meets the limit', async () => {
     const pool = poolQuoter(RESERVE_WETH, RESERVE_USDC);
-    const fill = await searchImmediateOrCancel({ amountIn: E18, minAmountOut: 3100n * E6, quote: pool.quote, maxQuotes: 8 });
+    const fill = await searchImmediateOrCancel({
+      amountIn: E18,
+      minAmountOut: 3100n * E6,
+      quote: pool.quote,
+      maxQuotes: 8,
+    });
     expect(fill).toBeNull();
     expect(pool.calls).toHaveLength(8);
   });
 
   it('never spends more than maxQuotes', async () => {
     const pool = poolQuoter(RESERVE_WETH, RESERVE_USDC);
-    await searchImmediateOrCancel({ amountIn: 500n * E18, minAmountOut: 1_000_000n * E6, quote: pool.quote, maxQuotes: 5 });
+    await searchImmediateOrCancel({
+      amountIn: 500n * E18,
+      minAmountOut: 1_000_000n * E6,
+      quote: pool.quote,
+      maxQuotes: 5,
+    });
     expect(pool.calls).toHaveLength(5);
   });
 });

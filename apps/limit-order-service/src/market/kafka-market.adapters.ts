@@ -19,7 +19,14 @@ import {
 import { RequestReplyClient } from '@swapgw/messaging';
 import { LimitOrderServiceConfig } from '../config/limit-order-service.config';
 import { FillQuote } from './fill-search';
-import { CatalogDirectory, MarketQuoter, QuoteTerms, SwapBuilder, SwapBuildOrder, TokenInfo } from './market.ports';
+import {
+  CatalogDirectory,
+  MarketQuoter,
+  QuoteTerms,
+  SwapBuilder,
+  SwapBuildOrder,
+  TokenInfo,
+} from './market.ports';
 
 const TOKEN_CACHE_MS = 5 * 60 * 1000;
 const CHAIN_CACHE_MS = 60 * 1000;
@@ -43,10 +50,21 @@ export class KafkaCatalogDirectory extends CatalogDirectory {
   async chain(id: string): Promise<TermsChain | undefined> {
     if (!this.chains || Date.now() - this.chains.atMs >= CHAIN_CACHE_MS) {
       const request: ListChainsRequest = {};
-      const result = await this.rr.request<ListChainsResult>(Topics.catalogRequests, CatalogMessageTypes.listChains, id, request, {
-        timeoutMs: this.config.SERVICE_REQUEST_TIMEOUT_MS,
-      });
-      const byId = new Map(result.chains.map((c) => [c.id, { id: c.id, family: c.family, network: c.network } satisfies TermsChain]));
+      const result = await this.rr.request<ListChainsResult>(
+        Topics.catalogRequests,
+        CatalogMessageTypes.listChains,
+        id,
+        request,
+        {
+          timeoutMs: this.config.SERVICE_REQUEST_TIMEOUT_MS,
+        },
+      );
+      const byId = new Map(
+        result.chains.map((c) => [
+          c.id,
+          { id: c.id, family: c.family, network: c.network } satisfies TermsChain,
+        ]),
+      );
       this.chains = { byId, atMs: Date.now() };
     }
     return this.chains.byId.get(id);
@@ -65,7 +83,9 @@ export class KafkaCatalogDirectory extends CatalogDirectory {
       request,
       { timeoutMs: this.config.SERVICE_REQUEST_TIMEOUT_MS },
     );
-    const match = result.tokens.find((t) => t.chain === chain && t.symbol.toUpperCase() === symbol.toUpperCase());
+    const match = result.tokens.find(
+      (t) => t.chain === chain && t.symbol.toUpperCase() === symbol.toUpperCase(),
+    );
     if (!match) return undefined;
     const token = { chain, symbol: match.symbol, decimals: match.decimals };
     this.tokens.set(cacheKey, { token, atMs: Date.now() });
@@ -91,19 +111,39 @@ export class QuoteServiceMarketQuoter extends MarketQuoter {
       tokenOut: terms.tokenOut,
       amount: baseUnitsToAmount(amountIn, terms.tokenInDecimals),
       ...(terms.network ? { network: terms.network as CreateQuoteRequest['network'] } : {}),
-      ...(terms.slippageBps !== null && terms.slippageBps !== undefined ? { slippageBps: terms.slippageBps } : {}),
+      ...(terms.slippageBps !== null && terms.slippageBps !== undefined
+        ? { slippageBps: terms.slippageBps }
+        : {}),
       ...(terms.recipient ? { recipient: terms.recipient } : {}),
     };
     const timeoutMs = this.config.SERVICE_REQUEST_TIMEOUT_MS;
-    const quote = await this.rr.request<QuoteResult>(Topics.quoteRequests, QuoteMessageTypes.create, terms.owner, request, {
-      timeoutMs,
-    });
+    const quote = await this.rr.request<QuoteResult>(
+      Topics.quoteRequests,
+      QuoteMessageTypes.create,
+      terms.owner,
+      request,
+      {
+        timeoutMs,
+      },
+    );
     if (quote.routes.length === 0) return null;
     // The summaries rank the routes; the plan gives the authoritative base-unit amounts.
-    const best = [...quote.routes].sort((a, b) => compareDecimal(b.expectedAmountOut, a.expectedAmountOut))[0];
+    const best = [...quote.routes].sort((a, b) =>
+      compareDecimal(b.expectedAmountOut, a.expectedAmountOut),
+    )[0];
     const plan = quote.routePlans.find((candidate) => candidate.routeId === best.routeId);
-    if (!plan) throw new CodedError(ErrorCodes.QUOTE_UPSTREAM_FAILED, `quote ${quote.quoteId} came without the plan of route ${best.routeId}`);
-    return { amountIn, amountOut: BigInt(plan.expectedAmountOut), quoteId: quote.quoteId, routeId: best.routeId, plan };
+    if (!plan)
+      throw new CodedError(
+        ErrorCodes.QUOTE_UPSTREAM_FAILED,
+        `quote ${quote.quoteId} came without the plan of route ${best.routeId}`,
+      );
+    return {
+      amountIn,
+      amountOut: BigInt(plan.expectedAmountOut),
+      quoteId: quote.quoteId,
+      routeId: best.routeId,
+      plan,
+    };
   }
 }
 
@@ -126,9 +166,15 @@ export class PlannerSwapBuilder extends SwapBuilder {
       userAddress: order.userAddress,
       ...(order.recipient ? { recipient: order.recipient } : {}),
     };
-    const result = await this.rr.request<SwapBuildResult>(Topics.swapRequests, SwapRequestTypes.build, order.swapId, request, {
-      timeoutMs: this.config.SERVICE_REQUEST_TIMEOUT_MS,
-    });
+    const result = await this.rr.request<SwapBuildResult>(
+      Topics.swapRequests,
+      SwapRequestTypes.build,
+      order.swapId,
+      request,
+      {
+        timeoutMs: this.config.SERVICE_REQUEST_TIMEOUT_MS,
+      },
+    );
     return { swapId: result.swapId };
   }
 }

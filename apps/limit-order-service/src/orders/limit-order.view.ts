@@ -16,7 +16,10 @@ export function toLimitOrderView(order: LimitOrderEntity): LimitOrderView {
     tokenIn: order.tokenIn,
     tokenOut: order.tokenOut,
     amount: order.amount,
-    filledAmount: order.filledAmountBase === null ? null : baseUnitsToAmount(BigInt(order.filledAmountBase), order.tokenInDecimals),
+    filledAmount:
+      order.filledAmountBase === null
+        ? null
+        : baseUnitsToAmount(BigInt(order.filledAmountBase), order.tokenInDecimals),
     network: order.network,
     slippageBps: order.slippageBps,
     recipient: order.recipient,

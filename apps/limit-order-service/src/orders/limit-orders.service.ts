@@ -105,10 +105,14 @@ export class LimitOrdersService {
         // (or we for it) and then sees the committed status.
         const old = await this.lockOwned(manager, request.limitOrderId, owner);
         if (old.status !== 'open') {
-          throw new CodedError(ErrorCodes.LIMIT_ORDER_NOT_REPLACEABLE, `Limit order is ${old.status}, not open`, {
-            limitOrderId: old.id,
-            status: old.status,
-          });
+          throw new CodedError(
+            ErrorCodes.LIMIT_ORDER_NOT_REPLACEABLE,
+            `Limit order is ${old.status}, not open`,
+            {
+              limitOrderId: old.id,
+              status: old.status,
+            },
+          );
         }
         await this.placeOrder(manager, replacement, `replace|${owner}|${idempotencyKey}`);
         old.status = 'canceled';
@@ -145,10 +149,14 @@ export class LimitOrdersService {
         // Canceling a canceled order (another key, a second client) answers what is true: canceled.
         if (order.status === 'canceled') return { limitOrderId: order.id, status: order.status };
         if (order.status !== 'open') {
-          throw new CodedError(ErrorCodes.LIMIT_ORDER_NOT_REPLACEABLE, `Limit order is ${order.status}, not open`, {
-            limitOrderId: order.id,
-            status: order.status,
-          });
+          throw new CodedError(
+            ErrorCodes.LIMIT_ORDER_NOT_REPLACEABLE,
+            `Limit order is ${order.status}, not open`,
+            {
+              limitOrderId: order.id,
+              status: order.status,
+            },
+          );
         }
         order.status = 'canceled';
         order.cancelReason = request.reason ?? null;
@@ -157,7 +165,12 @@ export class LimitOrdersService {
         await manager.update(
           LimitOrderEntity,
           { id: order.id },
-          { status: order.status, cancelReason: order.cancelReason, updatedAtMs: now, version: order.version },
+          {
+            status: order.status,
+            cancelReason: order.cancelReason,
+            updatedAtMs: now,
+            version: order.version,
+          },
         );
         await this.history.record(manager, LimitOrderEventTypes.canceled, order);
         return { limitOrderId: order.id, status: order.status };
@@ -167,7 +180,9 @@ export class LimitOrdersService {
   }
 
   async get(request: GetLimitOrderRequest): Promise<LimitOrderView> {
-    const order = await this.dataSource.manager.findOne(LimitOrderEntity, { where: { id: request.limitOrderId } });
+    const order = await this.dataSource.manager.findOne(LimitOrderEntity, {
+      where: { id: request.limitOrderId },
+    });
     return toLimitOrderView(assertOwned(order, request.limitOrderId, request.owner));
   }
 
@@ -188,9 +203,13 @@ export class LimitOrdersService {
     const { timeInForce, expiresAtMs } = resolveExpiry(terms, now);
     if ((timeInForce === 'IOC' || timeInForce === 'FOK') && !terms.recipient) {
       // IOC and FOK build the swap at creation, for a wallet to sign: recipient is that wallet.
-      throw new CodedError(ErrorCodes.VALIDATION_FAILED, `${timeInForce} orders need recipient, the wallet that signs`, {
-        fields: { recipient: ['required for IOC and FOK'] },
-      });
+      throw new CodedError(
+        ErrorCodes.VALIDATION_FAILED,
+        `${timeInForce} orders need recipient, the wallet that signs`,
+        {
+          fields: { recipient: ['required for IOC and FOK'] },
+        },
+      );
     }
     const { tokenIn, tokenOut, amountBase, minAmountOutBase } = await checkOrderTerms(terms, this.catalog);
 
@@ -237,7 +256,11 @@ export class LimitOrdersService {
    * transaction: the idempotency record already holds the key, so a concurrent duplicate waits
    * instead of quoting and building a second swap.
    */
-  private async placeOrder(manager: EntityManager, order: LimitOrderEntity, triggerSeed: string): Promise<void> {
+  private async placeOrder(
+    manager: EntityManager,
+    order: LimitOrderEntity,
+    triggerSeed: string,
+  ): Promise<void> {
     const created = { ...order, status: 'open', version: 1 } as LimitOrderEntity;
     if (order.timeInForce === 'IOC' || order.timeInForce === 'FOK') {
       await this.fillAtCreation(order, triggerSeed);
@@ -288,15 +311,21 @@ export class LimitOrdersService {
   }
 
   private async lockOwned(manager: EntityManager, id: string, owner: string): Promise<LimitOrderEntity> {
-    const order = await manager.findOne(LimitOrderEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+    const order = await manager.findOne(LimitOrderEntity, {
+      where: { id },
+      lock: { mode: 'pessimistic_write' },
+    });
     return assertOwned(order, id, owner);
   }
 }
 
 function assertOwned(order: LimitOrderEntity | null, id: string, owner: string): LimitOrderEntity {
-  if (!order) throw new CodedError(ErrorCodes.LIMIT_ORDER_NOT_FOUND, 'Limit order not found', { limitOrderId: id });
+  if (!order)
+    throw new CodedError(ErrorCodes.LIMIT_ORDER_NOT_FOUND, 'Limit order not found', { limitOrderId: id });
   if (order.owner !== owner) {
-    throw new CodedError(ErrorCodes.FORBIDDEN, 'The limit order belongs to another API key owner', { limitOrderId: id });
+    throw new CodedError(ErrorCodes.FORBIDDEN, 'The limit order belongs to another API key owner', {
+      limitOrderId: id,
+    });
   }
   return order;
 }

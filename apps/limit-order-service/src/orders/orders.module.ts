@@ -18,7 +18,9 @@ import { Clock, LimitOrderSettings, LimitOrdersService, SystemClock } from './li
     {
       provide: LimitOrderSettings,
       inject: [LimitOrderServiceConfig],
-      useFactory: (config: LimitOrderServiceConfig): LimitOrderSettings => ({ iocMaxQuotes: config.IOC_MAX_QUOTES }),
+      useFactory: (config: LimitOrderServiceConfig): LimitOrderSettings => ({
+        iocMaxQuotes: config.IOC_MAX_QUOTES,
+      }),
     },
   ],
   exports: [LimitOrderHistory, Clock],

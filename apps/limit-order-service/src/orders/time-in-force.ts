@@ -34,8 +34,11 @@ export function resolveExpiry(terms: ExpiryTerms, nowMs: number): ResolvedExpiry
       if (hasAbsolute || hasRelative) throw invalid('GTC orders take no expiry; use GTD', timeInForce);
       return { timeInForce, expiresAtMs: latest };
     case 'GTD': {
-      if (!hasAbsolute && !hasRelative) throw invalid('GTD orders need expiresAtMs or expireAfterMs', timeInForce);
-      const expiresAtMs = hasAbsolute ? (terms.expiresAtMs as number) : nowMs + (terms.expireAfterMs as number);
+      if (!hasAbsolute && !hasRelative)
+        throw invalid('GTD orders need expiresAtMs or expireAfterMs', timeInForce);
+      const expiresAtMs = hasAbsolute
+        ? (terms.expiresAtMs as number)
+        : nowMs + (terms.expireAfterMs as number);
       if (expiresAtMs <= nowMs) throw invalid('the expiry is in the past', timeInForce);
       if (expiresAtMs > latest) throw invalid('the expiry is more than 90 days away', timeInForce);
       return { timeInForce, expiresAtMs };

@@ -19,11 +19,21 @@ export class BackgroundLoops implements OnApplicationBootstrap, OnModuleDestroy 
   ) {}
 
   onApplicationBootstrap(): void {
-    this.loops.push(new PeriodicWork({ name: 'limit-order-sweeper', intervalMs: this.config.SWEEP_INTERVAL_MS, run: async () => void (await this.sweeper.sweep()) }));
+    this.loops.push(
+      new PeriodicWork({
+        name: 'limit-order-sweeper',
+        intervalMs: this.config.SWEEP_INTERVAL_MS,
+        run: async () => void (await this.sweeper.sweep()),
+      }),
+    );
     if (this.config.WATCH_INTERVAL_MS > 0) {
       // The watcher wakes often and only quotes the orders whose next check is due.
       this.loops.push(
-        new PeriodicWork({ name: 'limit-order-watcher', intervalMs: Math.min(this.config.WATCH_INTERVAL_MS, 1000), run: async () => void (await this.watcher.watch()) }),
+        new PeriodicWork({
+          name: 'limit-order-watcher',
+          intervalMs: Math.min(this.config.WATCH_INTERVAL_MS, 1000),
+          run: async () => void (await this.watcher.watch()),
+        }),
       );
     }
     for (const loop of this.loops) loop.start();

@@ -48,7 +48,11 @@ export class ExpirySweeper {
         order.status = 'expired';
         order.updatedAtMs = now;
         order.version += 1;
-        await manager.update(LimitOrderEntity, { id: order.id }, { status: 'expired', updatedAtMs: now, version: order.version });
+        await manager.update(
+          LimitOrderEntity,
+          { id: order.id },
+          { status: 'expired', updatedAtMs: now, version: order.version },
+        );
         await this.history.record(manager, LimitOrderEventTypes.expired, order);
       }
       if (due.length > 0) this.logger.log({ msg: 'expired limit orders', count: due.length });

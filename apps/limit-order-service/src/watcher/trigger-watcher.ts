@@ -92,9 +92,15 @@ export class TriggerWatcher {
    * the count reaches the bound: status, reason and event in one transaction, from `open` only, so
    * the order fails once whatever the instances and retries. Undefined when it is no longer open.
    */
-  private recordRefusedCheck(id: string, failure: CheckFailure): Promise<{ failed: boolean; failedChecks: number } | undefined> {
+  private recordRefusedCheck(
+    id: string,
+    failure: CheckFailure,
+  ): Promise<{ failed: boolean; failedChecks: number } | undefined> {
     return this.dataSource.transaction(async (manager) => {
-      const current = await manager.findOne(LimitOrderEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+      const current = await manager.findOne(LimitOrderEntity, {
+        where: { id },
+        lock: { mode: 'pessimistic_write' },
+      });
       if (!current || current.status !== 'open') return undefined;
       const next = afterRefusedCheck(current.failedChecks, this.settings.maxFailedChecks);
       if (!next.fails) {
@@ -120,7 +126,9 @@ export class TriggerWatcher {
           version: current.version,
         },
       );
-      await this.history.record(manager, LimitOrderEventTypes.failed, current, { failedChecks: current.failedChecks });
+      await this.history.record(manager, LimitOrderEventTypes.failed, current, {
+        failedChecks: current.failedChecks,
+      });
       return { failed: true, failedChecks: next.failedChecks };
     });
   }
@@ -137,7 +145,11 @@ export class TriggerWatcher {
         .execute();
     } catch (error) {
       // The count stays as it was until a later check quotes again.
-      this.logger.warn({ msg: 'limit order check count not reset', limitOrderId: id, error: (error as Error).message });
+      this.logger.warn({
+        msg: 'limit order check count not reset',
+        limitOrderId: id,
+        error: (error as Error).message,
+      });
     }
   }
 
@@ -169,7 +181,8 @@ export class TriggerWatcher {
   private async check(order: LimitOrderEntity): Promise<boolean> {
     const amountIn = BigInt(order.amountBase);
     const quote = await this.quoter.quote(order, amountIn);
-    if (!quote || !meetsLimit(quote, { amountIn, minAmountOut: BigInt(order.minAmountOutBase) })) return false;
+    if (!quote || !meetsLimit(quote, { amountIn, minAmountOut: BigInt(order.minAmountOutBase) }))
+      return false;
 
     let swapId: string | null = null;
     if (order.recipient) {
@@ -184,7 +197,10 @@ export class TriggerWatcher {
       }));
     }
     return this.dataSource.transaction(async (manager) => {
-      const current = await manager.findOne(LimitOrderEntity, { where: { id: order.id }, lock: { mode: 'pessimistic_write' } });
+      const current = await manager.findOne(LimitOrderEntity, {
+        where: { id: order.id },
+        lock: { mode: 'pessimistic_write' },
+      });
       // Canceled, replaced or expired while we quoted: the unsigned swap simply expires.
       if (!current || current.status !== 'open') return false;
       const now = this.clock.nowMs();
@@ -196,7 +212,13 @@ export class TriggerWatcher {
       await manager.update(
         LimitOrderEntity,
         { id: current.id },
-        { status: 'triggered', swapId, filledAmountBase: current.amountBase, updatedAtMs: now, version: current.version },
+        {
+          status: 'triggered',
+          swapId,
+          filledAmountBase: current.amountBase,
+          updatedAtMs: now,
+          version: current.version,
+        },
       );
       await this.history.record(manager, LimitOrderEventTypes.triggered, current, {
         quoteId: quote.quoteId,

@@ -1,6 +1,12 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
-import { CatalogMessageTypes, ListChainsRequest, ListPairsRequest, ListTokensRequest, Topics } from '@swapgw/contracts';
+import {
+  CatalogMessageTypes,
+  ListChainsRequest,
+  ListPairsRequest,
+  ListTokensRequest,
+  Topics,
+} from '@swapgw/contracts';
 import { RequestResponder } from '@swapgw/messaging';
 import { CatalogService } from './catalog.service';
 
@@ -15,9 +21,18 @@ export class CatalogRequestsController {
   @MessagePattern(Topics.catalogRequests)
   handle(@Payload() message: unknown, @Ctx() ctx: KafkaContext) {
     return this.responder.respond(message, ctx, {
-      [CatalogMessageTypes.listChains]: { payload: ListChainsRequest, handle: () => this.catalog.listChains() },
-      [CatalogMessageTypes.listTokens]: { payload: ListTokensRequest, handle: (request: ListTokensRequest) => this.catalog.listTokens(request) },
-      [CatalogMessageTypes.listPairs]: { payload: ListPairsRequest, handle: (request: ListPairsRequest) => this.catalog.listPairs(request) },
+      [CatalogMessageTypes.listChains]: {
+        payload: ListChainsRequest,
+        handle: () => this.catalog.listChains(),
+      },
+      [CatalogMessageTypes.listTokens]: {
+        payload: ListTokensRequest,
+        handle: (request: ListTokensRequest) => this.catalog.listTokens(request),
+      },
+      [CatalogMessageTypes.listPairs]: {
+        payload: ListPairsRequest,
+        handle: (request: ListPairsRequest) => this.catalog.listPairs(request),
+      },
     });
   }
 }

@@ -72,9 +72,16 @@ export class CatalogSync implements OnApplicationBootstrap {
     if (due.length > 0) await this.syncSources(due);
     const missing = this.sources.filter((s) => (this.state.get(s.name)?.lastSuccessAtMs ?? null) === null);
     if (missing.length > 0) {
-      throw new CodedError(ErrorCodes.DISCOVERY_UPSTREAM_UNAVAILABLE, 'The token discovery upstream is unavailable', {
-        sources: missing.map((s) => ({ name: s.name, error: this.state.get(s.name)?.error ?? 'not loaded yet' })),
-      });
+      throw new CodedError(
+        ErrorCodes.DISCOVERY_UPSTREAM_UNAVAILABLE,
+        'The token discovery upstream is unavailable',
+        {
+          sources: missing.map((s) => ({
+            name: s.name,
+            error: this.state.get(s.name)?.error ?? 'not loaded yet',
+          })),
+        },
+      );
     }
   }
 
@@ -101,7 +108,11 @@ export class CatalogSync implements OnApplicationBootstrap {
           await this.upsertTokens(manager, source.name, tokens);
           await this.recordSource(manager, source.name, 'ok', tokens.length, attemptAtMs, attemptAtMs, null);
         });
-        this.state.set(source.name, { lastAttemptAtMs: attemptAtMs, lastSuccessAtMs: attemptAtMs, error: null });
+        this.state.set(source.name, {
+          lastAttemptAtMs: attemptAtMs,
+          lastSuccessAtMs: attemptAtMs,
+          error: null,
+        });
         this.logger.log({ msg: 'token source synced', source: source.name, tokens: tokens.length });
         changed = true;
       } catch (error) {
@@ -109,7 +120,15 @@ export class CatalogSync implements OnApplicationBootstrap {
         const message = (error as Error).message ?? String(error);
         const lastSuccessAtMs = previous?.lastSuccessAtMs ?? null;
         this.state.set(source.name, { lastAttemptAtMs: attemptAtMs, lastSuccessAtMs, error: message });
-        await this.recordSource(this.dataSource.manager, source.name, 'failed', 0, attemptAtMs, lastSuccessAtMs, message).catch(() => undefined);
+        await this.recordSource(
+          this.dataSource.manager,
+          source.name,
+          'failed',
+          0,
+          attemptAtMs,
+          lastSuccessAtMs,
+          message,
+        ).catch(() => undefined);
         this.logger.warn({ msg: 'token source failed', source: source.name, error: message });
       }
     }
@@ -126,8 +145,18 @@ export class CatalogSync implements OnApplicationBootstrap {
            ON CONFLICT ("id") DO UPDATE SET "name" = EXCLUDED."name", "family" = EXCLUDED."family", "network" = EXCLUDED."network",
              "evm_chain_id" = EXCLUDED."evm_chain_id", "caip2" = EXCLUDED."caip2", "native_symbol" = EXCLUDED."native_symbol",
              "signing_surface" = EXCLUDED."signing_surface", "position" = EXCLUDED."position", "updated_at_ms" = EXCLUDED."updated_at_ms"`,
-          [chain.id, chain.name, chain.family, chain.network, chain.evmChainId ?? null, chain.caip2, chain.nativeSymbol,
-            this.registry.hasSigningSurface(chain.id), position, now],
+          [
+            chain.id,
+            chain.name,
+            chain.family,
+            chain.network,
+            chain.evmChainId ?? null,
+            chain.caip2,
+            chain.nativeSymbol,
+            this.registry.hasSigningSurface(chain.id),
+            position,
+            now,
+          ],
         );
       }
     });
@@ -137,7 +166,11 @@ export class CatalogSync implements OnApplicationBootstrap {
    * One statement per chunk. A later source refines an earlier one: a logo or a better rank is
    * kept, never lost to a source that lacks it.
    */
-  private async upsertTokens(manager: EntityManager, source: string, tokens: DiscoveredToken[]): Promise<void> {
+  private async upsertTokens(
+    manager: EntityManager,
+    source: string,
+    tokens: DiscoveredToken[],
+  ): Promise<void> {
     const known = new Set(this.registry.list().map((c) => c.id));
     const unique = new Map<string, DiscoveredToken>();
     for (const token of tokens) {
@@ -152,7 +185,20 @@ export class CatalogSync implements OnApplicationBootstrap {
       const params: unknown[] = [];
       const values = chunk.map((t) => {
         const base = params.length;
-        params.push(t.chain, t.symbol, t.name, t.decimals, t.address, t.mint, assetKeyOf(t), t.logoUrl, t.rank, t.bridgedChains, source, now);
+        params.push(
+          t.chain,
+          t.symbol,
+          t.name,
+          t.decimals,
+          t.address,
+          t.mint,
+          assetKeyOf(t),
+          t.logoUrl,
+          t.rank,
+          t.bridgedChains,
+          source,
+          now,
+        );
         return `(${Array.from({ length: 12 }, (_, j) => `$${base + j + 1}`).join(', ')}, false, '[]'::jsonb)`;
       });
       await manager.query(
@@ -198,22 +244,22 @@ export class CatalogSync implements OnApplicationBootstrap {
     await this.dataSource.transaction(async (manager) => {
       for (const chain of this.registry.list()) {
         const providers = this.policy.tokenProviders(chain.id);
-        await manager.query(`UPDATE ${this.t.tokens} SET "providers" = $2::jsonb, "supported" = $3 WHERE "chain" = $1`, [
-          chain.id,
-          JSON.stringify(providers),
-          providers.length > 0,
-        ]);
+        await manager.query(
+          `UPDATE ${this.t.tokens} SET "providers" = $2::jsonb, "supported" = $3 WHERE "chain" = $1`,
+          [chain.id, JSON.stringify(providers), providers.length > 0],
+        );
         if (!this.policy.supportVariesByToken(chain.id)) continue;
         // A few tokens (solana-devnet): per symbol, since only the bridged one rides the bridge.
-        const symbols: { symbol: string }[] = await manager.query(`SELECT DISTINCT "symbol" FROM ${this.t.tokens} WHERE "chain" = $1`, [chain.id]);
+        const symbols: { symbol: string }[] = await manager.query(
+          `SELECT DISTINCT "symbol" FROM ${this.t.tokens} WHERE "chain" = $1`,
+          [chain.id],
+        );
         for (const { symbol } of symbols) {
           const ofToken = this.policy.tokenProviders(chain.id, symbol);
-          await manager.query(`UPDATE ${this.t.tokens} SET "providers" = $3::jsonb, "supported" = $4 WHERE "chain" = $1 AND "symbol" = $2`, [
-            chain.id,
-            symbol,
-            JSON.stringify(ofToken),
-            ofToken.length > 0,
-          ]);
+          await manager.query(
+            `UPDATE ${this.t.tokens} SET "providers" = $3::jsonb, "supported" = $4 WHERE "chain" = $1 AND "symbol" = $2`,
+            [chain.id, symbol, JSON.stringify(ofToken), ofToken.length > 0],
+          );
         }
       }
       const pairs = await this.candidatePairs(manager);
@@ -222,7 +268,15 @@ export class CatalogSync implements OnApplicationBootstrap {
         const params: unknown[] = [];
         const values = chunk.map((p) => {
           const base = params.length;
-          params.push(p.fromChain, p.toChain, p.tokenIn, p.tokenOut, JSON.stringify(p.providers), p.providers.length > 0, now);
+          params.push(
+            p.fromChain,
+            p.toChain,
+            p.tokenIn,
+            p.tokenOut,
+            JSON.stringify(p.providers),
+            p.providers.length > 0,
+            now,
+          );
           return `($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}, $${base + 5}::jsonb, $${base + 6}, $${base + 7})`;
         });
         await manager.query(
@@ -241,15 +295,31 @@ export class CatalogSync implements OnApplicationBootstrap {
    * networks the core assets (rank < 1000), since any-to-any over a 400-token list is noise.
    * Native ↔ wrapped on one chain is a wrap, not a swap, and is left out.
    */
-  private async candidatePairs(manager: EntityManager): Promise<{ fromChain: string; toChain: string; tokenIn: string; tokenOut: string; providers: string[] }[]> {
-    const rows: { chain: string; symbol: string; address: string | null; mint: string | null }[] = await manager.query(
-      `SELECT DISTINCT ON ("chain", "symbol") "chain", "symbol", "address", "mint" FROM ${this.t.tokens}
+  private async candidatePairs(
+    manager: EntityManager,
+  ): Promise<
+    { fromChain: string; toChain: string; tokenIn: string; tokenOut: string; providers: string[] }[]
+  > {
+    const rows: { chain: string; symbol: string; address: string | null; mint: string | null }[] =
+      await manager.query(
+        `SELECT DISTINCT ON ("chain", "symbol") "chain", "symbol", "address", "mint" FROM ${this.t.tokens}
        WHERE "rank" < 1000 OR "chain" = ANY($1) ORDER BY "chain", "symbol", "rank", "id"`,
-      [this.registry.list().filter((c) => c.devnet).map((c) => c.id)],
-    );
+        [
+          this.registry
+            .list()
+            .filter((c) => c.devnet)
+            .map((c) => c.id),
+        ],
+      );
     const byChain = new Map<string, typeof rows>();
     for (const row of rows) byChain.set(row.chain, [...(byChain.get(row.chain) ?? []), row]);
-    const pairs: { fromChain: string; toChain: string; tokenIn: string; tokenOut: string; providers: string[] }[] = [];
+    const pairs: {
+      fromChain: string;
+      toChain: string;
+      tokenIn: string;
+      tokenOut: string;
+      providers: string[];
+    }[] = [];
     for (const [fromChain, fromTokens] of byChain) {
       for (const [toChain, toTokens] of byChain) {
         const sameFamily = this.registry.find(fromChain)?.family === this.registry.find(toChain)?.family;

@@ -1,6 +1,12 @@
 import { loadDevnetManifest } from '@swapgw/devnet';
 import { ListPairsRequest, ListTokensRequest, PairView, TokenView } from '@swapgw/contracts';
-import { createQuoteTestDatabase, errorCodeOf, QuoteTestApp, buildQuoteTestApp, useDevnet } from '../../test/support/quote-service-test-support';
+import {
+  createQuoteTestDatabase,
+  errorCodeOf,
+  QuoteTestApp,
+  buildQuoteTestApp,
+  useDevnet,
+} from '../../test/support/quote-service-test-support';
 
 describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
   let devnet: { manifestPath: string; stop(): Promise<void> };
@@ -20,7 +26,10 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
     await devnet?.stop();
   });
 
-  async function allTokenPages(request: ListTokensRequest, between?: (page: number) => Promise<void>): Promise<{ tokens: TokenView[]; pages: number }> {
+  async function allTokenPages(
+    request: ListTokensRequest,
+    between?: (page: number) => Promise<void>,
+  ): Promise<{ tokens: TokenView[]; pages: number }> {
     const tokens: TokenView[] = [];
     let cursor: string | undefined;
     let pages = 0;
@@ -39,13 +48,38 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
     const ids = chains.map((c) => c.id);
     expect(ids.slice(0, 3)).toEqual(['devnet-a', 'devnet-b', 'solana-devnet']);
     expect(ids.slice(3, 7)).toEqual(['ethereum', 'base', 'arbitrum', 'solana']);
-    for (const chain of chains) expect(Object.keys(chain).sort()).toEqual(['caip2', 'chainId', 'family', 'id', 'name', 'nativeSymbol', 'network']);
+    for (const chain of chains)
+      expect(Object.keys(chain).sort()).toEqual([
+        'caip2',
+        'chainId',
+        'family',
+        'id',
+        'name',
+        'nativeSymbol',
+        'network',
+      ]);
     const byId = Object.fromEntries(chains.map((c) => [c.id, c]));
     const devnetA = loadDevnetManifest(devnet.manifestPath).chains[0];
-    expect(byId['devnet-a']).toMatchObject({ family: 'evm', network: 'testnet', chainId: devnetA.chainId, caip2: `eip155:${devnetA.chainId}`, nativeSymbol: 'ETH' });
+    expect(byId['devnet-a']).toMatchObject({
+      family: 'evm',
+      network: 'testnet',
+      chainId: devnetA.chainId,
+      caip2: `eip155:${devnetA.chainId}`,
+      nativeSymbol: 'ETH',
+    });
     expect(byId.ethereum).toMatchObject({ family: 'evm', network: 'mainnet', chainId: 1, caip2: 'eip155:1' });
-    expect(byId['solana-devnet']).toMatchObject({ family: 'solana', network: 'testnet', chainId: null, nativeSymbol: 'SOL' });
-    expect(byId.solana).toMatchObject({ family: 'solana', network: 'mainnet', chainId: null, caip2: expect.stringMatching(/^solana:/) });
+    expect(byId['solana-devnet']).toMatchObject({
+      family: 'solana',
+      network: 'testnet',
+      chainId: null,
+      nativeSymbol: 'SOL',
+    });
+    expect(byId.solana).toMatchObject({
+      family: 'solana',
+      network: 'mainnet',
+      chainId: null,
+      caip2: expect.stringMatching(/^solana:/),
+    });
   });
 
   it('lists the devnet tokens of a chain with the manifest addresses and decimals, native coin first', async () => {
@@ -55,7 +89,12 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
     expect(tokens[0]).toEqual({ chain: 'devnet-a', symbol: 'ETH', name: 'Ether', decimals: 18 });
     const bySymbol = Object.fromEntries(tokens.map((t) => [t.symbol, t]));
     for (const [symbol, token] of Object.entries(manifest.chains[0].tokens)) {
-      expect(bySymbol[symbol]).toMatchObject({ chain: 'devnet-a', address: token.address, decimals: token.decimals, name: token.name });
+      expect(bySymbol[symbol]).toMatchObject({
+        chain: 'devnet-a',
+        address: token.address,
+        decimals: token.decimals,
+        name: token.name,
+      });
     }
   });
 
@@ -65,14 +104,26 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
     // ETH, USDC, DAI, WETH on each anvil chain, and USDC (the bridged token) on solana-devnet.
     expect(tokens).toHaveLength(9);
     const eth = await service.catalog.listTokens({ chainRef: 'ethereum', q: 'USDC', debug: true });
-    expect(eth.tokens[0]).toMatchObject({ symbol: 'USDC', address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', decimals: 6 });
-    expect(eth.tokens[0].debug).toMatchObject({ supported: false, providers: [], source: 'uniswap-default-token-list' });
+    expect(eth.tokens[0]).toMatchObject({
+      symbol: 'USDC',
+      address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+      decimals: 6,
+    });
+    expect(eth.tokens[0].debug).toMatchObject({
+      supported: false,
+      providers: [],
+      source: 'uniswap-default-token-list',
+    });
   });
 
   it('lists Solana tokens with mints and no EVM address', async () => {
     const { tokens } = await service.catalog.listTokens({ chainRef: 'solana', q: 'usdc' });
     const usdc = tokens.find((t) => t.symbol === 'USDC')!;
-    expect(usdc).toMatchObject({ chain: 'solana', mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', decimals: 6 });
+    expect(usdc).toMatchObject({
+      chain: 'solana',
+      mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+      decimals: 6,
+    });
     expect(usdc.address).toBeUndefined();
     const sol = await service.catalog.listTokens({ chainRef: 'solana', sort: 'top', limit: 1 });
     expect(sol.tokens[0]).toMatchObject({ symbol: 'SOL', decimals: 9 });
@@ -87,17 +138,22 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
     for (const t of withLogo.tokens) expect(t.logoUrl).toMatch(/^https?:\/\//);
   });
 
-  it.each(['top', 'marketcap', 'trending', 'asc'] as const)('pages through every token with sort=%s, each exactly once', async (sort) => {
-    const [{ count }] = (await database.dataSource.query(`SELECT count(*)::int AS count FROM "${database.schema}"."tokens"`)) as { count: number }[];
-    const { tokens, pages } = await allTokenPages({ sort, limit: 97 });
-    expect(pages).toBe(Math.ceil(count / 97));
-    const keys = tokens.map((t) => `${t.chain}|${t.address ?? t.mint ?? t.symbol}`);
-    expect(new Set(keys).size).toBe(count);
-    if (sort === 'asc') {
-      const symbols = tokens.map((t) => t.symbol.toUpperCase());
-      expect(symbols).toEqual([...symbols].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
-    }
-  });
+  it.each(['top', 'marketcap', 'trending', 'asc'] as const)(
+    'pages through every token with sort=%s, each exactly once',
+    async (sort) => {
+      const [{ count }] = (await database.dataSource.query(
+        `SELECT count(*)::int AS count FROM "${database.schema}"."tokens"`,
+      )) as { count: number }[];
+      const { tokens, pages } = await allTokenPages({ sort, limit: 97 });
+      expect(pages).toBe(Math.ceil(count / 97));
+      const keys = tokens.map((t) => `${t.chain}|${t.address ?? t.mint ?? t.symbol}`);
+      expect(new Set(keys).size).toBe(count);
+      if (sort === 'asc') {
+        const symbols = tokens.map((t) => t.symbol.toUpperCase());
+        expect(symbols).toEqual([...symbols].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+      }
+    },
+  );
 
   it('keeps a cursor stable while tokens are added between pages', async () => {
     const before = await allTokenPages({ sort: 'asc', chainRef: 'arbitrum', limit: 20 });
@@ -124,22 +180,38 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
   it('rejects a malformed cursor and a cursor of another query with INVALID_CURSOR', async () => {
     const first = await service.catalog.listTokens({ q: 'usd', limit: 2 });
     expect(first.nextCursor).not.toBeNull();
-    await expect(errorCodeOf(service.catalog.listTokens({ q: 'usd', limit: 2, cursor: 'not-a-cursor' }))).resolves.toBe('INVALID_CURSOR');
-    await expect(errorCodeOf(service.catalog.listTokens({ q: 'dai', limit: 2, cursor: first.nextCursor! }))).resolves.toBe('INVALID_CURSOR');
-    await expect(errorCodeOf(service.catalog.listTokens({ q: 'usd', sort: 'asc', cursor: first.nextCursor! }))).resolves.toBe('INVALID_CURSOR');
+    await expect(
+      errorCodeOf(service.catalog.listTokens({ q: 'usd', limit: 2, cursor: 'not-a-cursor' })),
+    ).resolves.toBe('INVALID_CURSOR');
+    await expect(
+      errorCodeOf(service.catalog.listTokens({ q: 'dai', limit: 2, cursor: first.nextCursor! })),
+    ).resolves.toBe('INVALID_CURSOR');
+    await expect(
+      errorCodeOf(service.catalog.listTokens({ q: 'usd', sort: 'asc', cursor: first.nextCursor! })),
+    ).resolves.toBe('INVALID_CURSOR');
     // The page size may change between pages.
     const second = await service.catalog.listTokens({ q: 'usd', limit: 5, cursor: first.nextCursor! });
     expect(second.tokens[0]).not.toEqual(first.tokens[0]);
   });
 
   it('rejects an unknown chainRef with UNKNOWN_CHAIN', async () => {
-    await expect(errorCodeOf(service.catalog.listTokens({ chainRef: 'atlantis' }))).resolves.toBe('UNKNOWN_CHAIN');
-    await expect(errorCodeOf(service.catalog.listPairs({ chainRef: 'atlantis' }))).resolves.toBe('UNKNOWN_CHAIN');
+    await expect(errorCodeOf(service.catalog.listTokens({ chainRef: 'atlantis' }))).resolves.toBe(
+      'UNKNOWN_CHAIN',
+    );
+    await expect(errorCodeOf(service.catalog.listPairs({ chainRef: 'atlantis' }))).resolves.toBe(
+      'UNKNOWN_CHAIN',
+    );
   });
 
   it('ranks tokens that are quoted most first with sort=trending', async () => {
     for (let i = 0; i < 3; i++) {
-      await service.quotes.create({ fromChain: 'devnet-b', toChain: 'devnet-b', tokenIn: 'DAI', tokenOut: 'WETH', amount: '1' });
+      await service.quotes.create({
+        fromChain: 'devnet-b',
+        toChain: 'devnet-b',
+        tokenIn: 'DAI',
+        tokenOut: 'WETH',
+        amount: '1',
+      });
     }
     await service.trending.flush(); // what the timer does every the trending flush interval
     const { tokens } = await service.catalog.listTokens({ sort: 'trending', limit: 2, debug: true });
@@ -171,21 +243,29 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
     it('lists cross-chain devnet pairs through the bridge and filters by tokens', async () => {
       const pairs = await allPairs({ tokenIn: 'usdc', tokenOut: 'DAI', debug: true });
       const devnetCross = pairs.find((p) => p.fromChain === 'devnet-a' && p.toChain === 'devnet-b');
-      expect(devnetCross).toMatchObject({ tokenIn: 'USDC', tokenOut: 'DAI', debug: { providers: ['devnet-bridge'], supported: true } });
+      expect(devnetCross).toMatchObject({
+        tokenIn: 'USDC',
+        tokenOut: 'DAI',
+        debug: { providers: ['devnet-bridge'], supported: true },
+      });
       expect(pairs.every((p) => p.tokenIn === 'USDC' && p.tokenOut === 'DAI')).toBe(true);
     });
 
     it('lists real-network pairs as unsupported until a provider is configured', async () => {
       const supported = await allPairs({ supportedOnly: true });
       const devnetChains = ['devnet-a', 'devnet-b', 'solana-devnet'];
-      expect(supported.every((p) => devnetChains.includes(p.fromChain) && devnetChains.includes(p.toChain))).toBe(true);
+      expect(
+        supported.every((p) => devnetChains.includes(p.fromChain) && devnetChains.includes(p.toChain)),
+      ).toBe(true);
       const ethereum = await allPairs({ chainRef: 'ethereum', tokenIn: 'USDC' });
       expect(ethereum.map((p) => p.tokenOut)).toEqual(expect.arrayContaining(['DAI', 'WETH', 'ETH']));
     });
 
     it('rejects a cursor of another pair query with INVALID_CURSOR', async () => {
       const page = await service.catalog.listPairs({ limit: 1 });
-      await expect(errorCodeOf(service.catalog.listPairs({ limit: 1, chainRef: 'devnet-a', cursor: page.nextCursor! }))).resolves.toBe('INVALID_CURSOR');
+      await expect(
+        errorCodeOf(service.catalog.listPairs({ limit: 1, chainRef: 'devnet-a', cursor: page.nextCursor! })),
+      ).resolves.toBe('INVALID_CURSOR');
     });
   });
 });

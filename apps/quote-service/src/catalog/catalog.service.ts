@@ -102,8 +102,17 @@ export class CatalogService {
   ) {}
 
   async listChains(): Promise<ListChainsResult> {
-    const rows: Array<{ id: string; name: string; family: ChainView['family']; network: ChainView['network']; evm_chain_id: number | null; caip2: string; native_symbol: string }> =
-      await this.dataSource.query(`SELECT "id", "name", "family", "network", "evm_chain_id", "caip2", "native_symbol" FROM ${this.t.chains} ORDER BY "position", "id"`);
+    const rows: Array<{
+      id: string;
+      name: string;
+      family: ChainView['family'];
+      network: ChainView['network'];
+      evm_chain_id: number | null;
+      caip2: string;
+      native_symbol: string;
+    }> = await this.dataSource.query(
+      `SELECT "id", "name", "family", "network", "evm_chain_id", "caip2", "native_symbol" FROM ${this.t.chains} ORDER BY "position", "id"`,
+    );
     const chains: ChainView[] = rows.map((r) => ({
       id: r.id,
       name: r.name,
@@ -157,10 +166,15 @@ export class CatalogService {
     );
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    const nextCursor = rows.length > limit && last ? encodeCursor(hash, sortKeyOf(last, columns), String(last.id)) : null;
+    const nextCursor =
+      rows.length > limit && last ? encodeCursor(hash, sortKeyOf(last, columns), String(last.id)) : null;
     const tokens = page.map((row) => tokenView(row, Boolean(request.debug)));
     return request.debug
-      ? { tokens, nextCursor, debug: { sort, ranksBy: sortDescription(sort), sources: this.sync.sourceStatus() } }
+      ? {
+          tokens,
+          nextCursor,
+          debug: { sort, ranksBy: sortDescription(sort), sources: this.sync.sourceStatus() },
+        }
       : { tokens, nextCursor };
   }
 
@@ -168,7 +182,12 @@ export class CatalogService {
     const limit = request.limit ?? PAIR_LIMIT.default;
     const tokenIn = request.tokenIn?.toUpperCase();
     const tokenOut = request.tokenOut?.toUpperCase();
-    const hash = queryHash('pairs', { chainRef: request.chainRef, tokenIn, tokenOut, supportedOnly: request.supportedOnly });
+    const hash = queryHash('pairs', {
+      chainRef: request.chainRef,
+      tokenIn,
+      tokenOut,
+      supportedOnly: request.supportedOnly,
+    });
     const cursor = request.cursor ? decodeCursor(request.cursor, hash, PAIR_SORT_COLUMNS.length) : undefined;
     await this.sync.ensureAvailable();
     await this.assertChain(request.chainRef);
@@ -186,7 +205,8 @@ export class CatalogService {
     if (tokenIn) where.push(`upper(p."token_in") = ${param(tokenIn)}`);
     if (tokenOut) where.push(`upper(p."token_out") = ${param(tokenOut)}`);
     if (request.supportedOnly) where.push(`p."supported"`);
-    if (cursor) where.push(keysetCondition(PAIR_SORT_COLUMNS, 'p."id"', cursor.sortKey, cursor.lastId, param));
+    if (cursor)
+      where.push(keysetCondition(PAIR_SORT_COLUMNS, 'p."id"', cursor.sortKey, cursor.lastId, param));
 
     const rows: PairRow[] = await this.dataSource.query(
       `SELECT p.*, ${PAIR_SORT_COLUMNS.map((c, i) => `${c.expr} AS "sk${i}"`).join(', ')}
@@ -197,20 +217,35 @@ export class CatalogService {
     );
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    const nextCursor = rows.length > limit && last ? encodeCursor(hash, sortKeyOf(last, PAIR_SORT_COLUMNS), String(last.id)) : null;
+    const nextCursor =
+      rows.length > limit && last
+        ? encodeCursor(hash, sortKeyOf(last, PAIR_SORT_COLUMNS), String(last.id))
+        : null;
     const pairs: PairView[] = page.map((row) => {
-      const view: PairView = { fromChain: row.from_chain, toChain: row.to_chain, tokenIn: row.token_in, tokenOut: row.token_out };
+      const view: PairView = {
+        fromChain: row.from_chain,
+        toChain: row.to_chain,
+        tokenIn: row.token_in,
+        tokenOut: row.token_out,
+      };
       if (request.debug) view.debug = { providers: row.providers, supported: row.supported };
       return view;
     });
-    return request.debug ? { pairs, nextCursor, debug: { sources: this.sync.sourceStatus() } } : { pairs, nextCursor };
+    return request.debug
+      ? { pairs, nextCursor, debug: { sources: this.sync.sourceStatus() } }
+      : { pairs, nextCursor };
   }
 
   /** A chainRef that names no chain is a client error, not an empty page. */
   private async assertChain(chainRef: string | undefined): Promise<void> {
     if (!chainRef) return;
-    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM ${this.t.chains} WHERE "id" = $1`, [chainRef]);
-    if (rows.length === 0) throw new CodedError(ErrorCodes.UNKNOWN_CHAIN, `chainRef ${chainRef} is not in GET /chains`, { chainRef });
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM ${this.t.chains} WHERE "id" = $1`, [
+      chainRef,
+    ]);
+    if (rows.length === 0)
+      throw new CodedError(ErrorCodes.UNKNOWN_CHAIN, `chainRef ${chainRef} is not in GET /chains`, {
+        chainRef,
+      });
   }
 }
 
@@ -223,7 +258,10 @@ function keysetCondition(
   param: (value: unknown) => string,
 ): string {
   const left = [...columns.map((c) => c.expr), idExpr].join(', ');
-  const right = [...columns.map((c, i) => `${param(String(sortKey[i]))}::${c.type}`), `${param(lastId)}::bigint`].join(', ');
+  const right = [
+    ...columns.map((c, i) => `${param(String(sortKey[i]))}::${c.type}`),
+    `${param(lastId)}::bigint`,
+  ].join(', ');
   return `(${left}) > (${right})`;
 }
 

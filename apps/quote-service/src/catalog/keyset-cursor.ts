@@ -25,9 +25,15 @@ export interface DecodedCursor {
 export function queryHash(kind: string, filters: Record<string, unknown>): string {
   const normalized = Object.keys(filters)
     .sort()
-    .filter((key) => filters[key] !== undefined && filters[key] !== null && filters[key] !== false && filters[key] !== '')
+    .filter(
+      (key) =>
+        filters[key] !== undefined && filters[key] !== null && filters[key] !== false && filters[key] !== '',
+    )
     .map((key) => [key, filters[key]]);
-  return createHash('sha256').update(JSON.stringify([kind, normalized])).digest('base64url').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify([kind, normalized]))
+    .digest('base64url')
+    .slice(0, 16);
 }
 
 /** Opaque cursor: base64url of {query hash, last sort key, last id}. */

@@ -39,7 +39,8 @@ export class SupportPolicy {
     const providers: string[] = [];
     if (uniswapV2Deployment(this.registry, chainId)) providers.push(ProviderNames.uniswapV2);
     if (this.options.lifiEnabled && !chain.devnet) providers.push(ProviderNames.lifi);
-    if (this.options.jupiterChain === chainId && chain.family === 'solana') providers.push(ProviderNames.jupiter);
+    if (this.options.jupiterChain === chainId && chain.family === 'solana')
+      providers.push(ProviderNames.jupiter);
     return providers;
   }
 
@@ -48,7 +49,8 @@ export class SupportPolicy {
     const to = this.registry.find(toChain);
     if (!from || !to || fromChain === toChain) return [];
     const providers: string[] = [];
-    if (from.devnet && to.devnet && devnetBridgeBetween(this.registry, fromChain, toChain)) providers.push(ProviderNames.devnetBridge);
+    if (from.devnet && to.devnet && devnetBridgeBetween(this.registry, fromChain, toChain))
+      providers.push(ProviderNames.devnetBridge);
     if (this.options.lifiEnabled && !from.devnet && !to.devnet) providers.push(ProviderNames.lifi);
     return providers;
   }
@@ -58,9 +60,14 @@ export class SupportPolicy {
    * is not the bridged token (the devnet has no Solana swap venue: SOL cannot ride the USDC bridge).
    */
   pairProviders(fromChain: string, toChain: string, tokenIn: string, tokenOut: string): string[] {
-    const providers = fromChain === toChain ? this.sameChainProviders(fromChain) : this.crossChainProviders(fromChain, toChain);
+    const providers =
+      fromChain === toChain
+        ? this.sameChainProviders(fromChain)
+        : this.crossChainProviders(fromChain, toChain);
     return providers.filter(
-      (p) => p !== ProviderNames.devnetBridge || (this.bridgeCarries(fromChain, tokenIn) && this.bridgeCarries(toChain, tokenOut)),
+      (p) =>
+        p !== ProviderNames.devnetBridge ||
+        (this.bridgeCarries(fromChain, tokenIn) && this.bridgeCarries(toChain, tokenOut)),
     );
   }
 
@@ -69,7 +76,8 @@ export class SupportPolicy {
     const providers = new Set(this.sameChainProviders(chainId));
     for (const other of this.registry.list()) {
       for (const p of this.crossChainProviders(chainId, other.id)) {
-        if (p === ProviderNames.devnetBridge && symbol !== undefined && !this.bridgeCarries(chainId, symbol)) continue;
+        if (p === ProviderNames.devnetBridge && symbol !== undefined && !this.bridgeCarries(chainId, symbol))
+          continue;
         providers.add(p);
       }
     }

@@ -8,18 +8,61 @@ describe('token list mapping', () => {
     const tokens = tokensFromTokenList(
       {
         tokens: [
-          { chainId: 1, address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', name: 'USD Coin', symbol: 'USDC', decimals: 6, logoURI: 'https://x/usdc.png' },
-          { chainId: 8453, address: '0x4200000000000000000000000000000000000006', name: 'Wrapped Ether', symbol: 'WETH', decimals: 18, extensions: { bridgeInfo: { '1': {}, '10': {} } } },
-          { chainId: 501000101, address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', name: 'USD Coin', symbol: 'USDC', decimals: 6 },
-          { chainId: 137, address: '0x2791bca1f2de4661ed88a30c99a7a9449aa84174', name: 'USD Coin', symbol: 'USDC', decimals: 6 },
+          {
+            chainId: 1,
+            address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+            name: 'USD Coin',
+            symbol: 'USDC',
+            decimals: 6,
+            logoURI: 'https://x/usdc.png',
+          },
+          {
+            chainId: 8453,
+            address: '0x4200000000000000000000000000000000000006',
+            name: 'Wrapped Ether',
+            symbol: 'WETH',
+            decimals: 18,
+            extensions: { bridgeInfo: { '1': {}, '10': {} } },
+          },
+          {
+            chainId: 501000101,
+            address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+            name: 'USD Coin',
+            symbol: 'USDC',
+            decimals: 6,
+          },
+          {
+            chainId: 137,
+            address: '0x2791bca1f2de4661ed88a30c99a7a9449aa84174',
+            name: 'USD Coin',
+            symbol: 'USDC',
+            decimals: 6,
+          },
           { chainId: 42161, address: 'not-an-address', name: 'Broken', symbol: 'BRK', decimals: 18 },
-          { chainId: 42161, address: '0x912CE59144191C1204E64559FE8253a0e49E6548', name: 'Arbitrum', symbol: 'ARB', decimals: 18, logoURI: 'ipfs://x' },
+          {
+            chainId: 42161,
+            address: '0x912CE59144191C1204E64559FE8253a0e49E6548',
+            name: 'Arbitrum',
+            symbol: 'ARB',
+            decimals: 18,
+            logoURI: 'ipfs://x',
+          },
         ],
       },
       registry,
     );
-    expect(tokens.map((t) => `${t.chain}:${t.symbol}`)).toEqual(['ethereum:USDC', 'base:WETH', 'solana:USDC', 'arbitrum:ARB']);
-    expect(tokens[0]).toMatchObject({ address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', mint: null, logoUrl: 'https://x/usdc.png', rank: coreRank('USDC') });
+    expect(tokens.map((t) => `${t.chain}:${t.symbol}`)).toEqual([
+      'ethereum:USDC',
+      'base:WETH',
+      'solana:USDC',
+      'arbitrum:ARB',
+    ]);
+    expect(tokens[0]).toMatchObject({
+      address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+      mint: null,
+      logoUrl: 'https://x/usdc.png',
+      rank: coreRank('USDC'),
+    });
     expect(tokens[1].bridgedChains).toBe(2);
     expect(tokens[2]).toMatchObject({ address: null, mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' });
     expect(tokens[3]).toMatchObject({ logoUrl: null, rank: 1005 }); // not http(s); list position 5 after the core ranks

@@ -134,14 +134,20 @@ export function tokensFromTokenList(document: TokenListDocument, registry: Chain
   const chainByListId = new Map<number, string>();
   for (const chain of registry.list()) {
     if (chain.devnet) continue;
-    if (chain.family === 'evm' && chain.evmChainId !== undefined) chainByListId.set(chain.evmChainId, chain.id);
+    if (chain.family === 'evm' && chain.evmChainId !== undefined)
+      chainByListId.set(chain.evmChainId, chain.id);
     if (chain.family === 'solana') chainByListId.set(UNISWAP_LIST_SOLANA_CHAIN_ID, chain.id);
   }
   const tokens: DiscoveredToken[] = [];
   document.tokens.forEach((entry, index) => {
     const chainId = chainByListId.get(entry.chainId);
     if (!chainId) return;
-    if (typeof entry.symbol !== 'string' || !Number.isInteger(entry.decimals) || typeof entry.address !== 'string') return;
+    if (
+      typeof entry.symbol !== 'string' ||
+      !Number.isInteger(entry.decimals) ||
+      typeof entry.address !== 'string'
+    )
+      return;
     const chain = registry.get(chainId);
     let address: string | null = null;
     let mint: string | null = null;
@@ -182,7 +188,12 @@ export class NativeCoinSource implements TokenListSource {
       .map((chain) => ({
         chain: chain.id,
         symbol: chain.nativeSymbol,
-        name: chain.nativeSymbol === 'ETH' ? 'Ether' : chain.nativeSymbol === 'SOL' ? 'Solana' : chain.nativeSymbol,
+        name:
+          chain.nativeSymbol === 'ETH'
+            ? 'Ether'
+            : chain.nativeSymbol === 'SOL'
+              ? 'Solana'
+              : chain.nativeSymbol,
         decimals: chain.nativeDecimals,
         address: null,
         mint: null,

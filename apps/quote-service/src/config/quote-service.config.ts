@@ -7,7 +7,6 @@ const HTTP_URL = /^https?:\/\/[^\s]+$/;
 export class QuoteServiceConfig extends KafkaServiceEnvironment {
   override HEALTH_PORT = 3101;
 
-
   /** How long a quote (and the plans of its routes) can be built into a swap. */
   @IsInt()
   @Min(5_000)

@@ -42,7 +42,9 @@ export class CreateCatalogTables1763710000000 implements MigrationInterface {
         "source" text NOT NULL,
         "updated_at_ms" bigint NOT NULL
       )`);
-    await queryRunner.query(`CREATE UNIQUE INDEX "tokens_chain_asset_key" ON ${s}."tokens" ("chain", "asset_key")`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX "tokens_chain_asset_key" ON ${s}."tokens" ("chain", "asset_key")`,
+    );
     // Symbol look-ups of quotes and the q filter of listings.
     await queryRunner.query(`CREATE INDEX "tokens_chain_symbol" ON ${s}."tokens" ("chain", upper("symbol"))`);
     await queryRunner.query(`CREATE INDEX "tokens_top" ON ${s}."tokens" ("rank", "id")`);
@@ -57,7 +59,9 @@ export class CreateCatalogTables1763710000000 implements MigrationInterface {
         "supported" boolean NOT NULL,
         "updated_at_ms" bigint NOT NULL
       )`);
-    await queryRunner.query(`CREATE UNIQUE INDEX "pairs_identity" ON ${s}."pairs" ("from_chain", "to_chain", "token_in", "token_out")`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX "pairs_identity" ON ${s}."pairs" ("from_chain", "to_chain", "token_in", "token_out")`,
+    );
     await queryRunner.query(`
       CREATE TABLE ${s}."token_sources" (
         "name" text PRIMARY KEY,

@@ -36,7 +36,9 @@ export class CreateQuoteTables1763710100000 implements MigrationInterface {
         "summary" jsonb NOT NULL,
         "plan" jsonb NOT NULL
       )`);
-    await queryRunner.query(`CREATE UNIQUE INDEX "quote_routes_quote_rank" ON ${s}."quote_routes" ("quote_id", "rank")`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX "quote_routes_quote_rank" ON ${s}."quote_routes" ("quote_id", "rank")`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

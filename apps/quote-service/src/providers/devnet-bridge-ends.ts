@@ -30,7 +30,12 @@ export function devnetBridgeEnd(registry: ChainRegistry, chainId: string): Devne
     return {
       chain: evm.id,
       family: 'evm',
-      token: { chain: evm.id, symbol: evm.bridge.token, address: getAddress(token.address), decimals: token.decimals },
+      token: {
+        chain: evm.id,
+        symbol: evm.bridge.token,
+        address: getAddress(token.address),
+        decimals: token.decimals,
+      },
       spender: getAddress(evm.bridge.address),
       bridgeChainId: evm.chainId,
       estimatedDurationSeconds: manifest.bridge.estimatedDurationSeconds,
@@ -53,7 +58,11 @@ export function devnetBridgeEnd(registry: ChainRegistry, chainId: string): Devne
 }
 
 /** Both ends when the devnet bridge links the two chains (same bridged token), else undefined. */
-export function devnetBridgeBetween(registry: ChainRegistry, fromChain: string, toChain: string): { from: DevnetBridgeEnd; to: DevnetBridgeEnd } | undefined {
+export function devnetBridgeBetween(
+  registry: ChainRegistry,
+  fromChain: string,
+  toChain: string,
+): { from: DevnetBridgeEnd; to: DevnetBridgeEnd } | undefined {
   if (fromChain === toChain) return undefined;
   const from = devnetBridgeEnd(registry, fromChain);
   const to = devnetBridgeEnd(registry, toChain);

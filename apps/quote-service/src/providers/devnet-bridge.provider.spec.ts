@@ -18,7 +18,10 @@ const manifest: DevnetManifestView = {
       chainId: 31337,
       rpcUrl: 'http://127.0.0.1:1',
       nativeSymbol: 'ETH',
-      tokens: { USDC: { address: hex(1), decimals: 6, name: 'USD Coin' }, WETH: { address: hex(2), decimals: 18, name: 'Wrapped Ether' } },
+      tokens: {
+        USDC: { address: hex(1), decimals: 6, name: 'USD Coin' },
+        WETH: { address: hex(2), decimals: 18, name: 'Wrapped Ether' },
+      },
       uniswapV2: { factory: hex(3), router: hex(4), initCodeHash: `0x${'ab'.repeat(32)}`, pairs: {} },
       bridge: { address: hex(5), token: 'USDC' },
     },
@@ -34,21 +37,41 @@ const manifest: DevnetManifestView = {
     tokens: { USDC: { mint: MINT, decimals: 6, name: 'USD Coin' } },
     accounts: [],
     slotMs: 400,
-    bridge: { chainId: SOLANA_BRIDGE_ID, token: 'USDC', vault: VAULT, vaultOwner: hex(7), estimatedDurationSeconds: 7 },
+    bridge: {
+      chainId: SOLANA_BRIDGE_ID,
+      token: 'USDC',
+      vault: VAULT,
+      vaultOwner: hex(7),
+      estimatedDurationSeconds: 7,
+    },
   },
 };
 
 const registry = new ChainRegistry({ manifest });
 const evmUsdc: QuoteToken = { chain: 'devnet-a', symbol: 'USDC', address: hex(1), decimals: 6 };
 const evmWeth: QuoteToken = { chain: 'devnet-a', symbol: 'WETH', address: hex(2), decimals: 18 };
-const solUsdc: QuoteToken = { chain: 'solana-devnet', symbol: 'USDC', address: null, mint: MINT, decimals: 6 };
+const solUsdc: QuoteToken = {
+  chain: 'solana-devnet',
+  symbol: 'USDC',
+  address: null,
+  mint: MINT,
+  decimals: 6,
+};
 const sol: QuoteToken = { chain: 'solana-devnet', symbol: 'SOL', address: null, mint: null, decimals: 9 };
 
 /** A quoter that prices every path at a fixed rate (out = in × num / den), recording the calls. */
 class FixedRateQuoter implements Pick<UniswapV2Quoter, 'quotePaths'> {
   readonly calls: { chain: string; tokenIn: string; tokenOut: string; amountIn: bigint }[] = [];
-  constructor(private readonly num: bigint, private readonly den: bigint) {}
-  async quotePaths(chain: string, tokenIn: QuoteToken, tokenOut: QuoteToken, amountIn: bigint): Promise<PathQuote[]> {
+  constructor(
+    private readonly num: bigint,
+    private readonly den: bigint,
+  ) {}
+  async quotePaths(
+    chain: string,
+    tokenIn: QuoteToken,
+    tokenOut: QuoteToken,
+    amountIn: bigint,
+  ): Promise<PathQuote[]> {
     this.calls.push({ chain, tokenIn: tokenIn.symbol, tokenOut: tokenOut.symbol, amountIn });
     const path = [tokenIn.address ?? hex(2), tokenOut.address!];
     return [
@@ -109,7 +132,12 @@ describe('DevnetBridgeProvider between EVM and Solana', () => {
     const [route] = await provider.quote(context(evmWeth, solUsdc, 10n ** 18n), new AbortController().signal);
     expect(route.providers).toEqual(['uniswap-v2', 'devnet-bridge']);
     expect(route.legs.map((l) => l.kind)).toEqual(['swap', 'bridge']);
-    expect(route.legs[0]).toMatchObject({ chain: 'devnet-a', spender: hex(4), expectedAmountOut: '3000000000', minAmountOut: '2985000000' });
+    expect(route.legs[0]).toMatchObject({
+      chain: 'devnet-a',
+      spender: hex(4),
+      expectedAmountOut: '3000000000',
+      minAmountOut: '2985000000',
+    });
     expect(route.legs[1]).toMatchObject({ amountIn: '3000000000', expectedAmountOut: '2997000000' });
     expect(route.expectedAmountOut).toBe(2_997_000_000n);
     expect(route.estimatedDurationSeconds).toBe(5 + 7);
@@ -118,7 +146,10 @@ describe('DevnetBridgeProvider between EVM and Solana', () => {
   it('bridges solana-devnet USDC to the EVM chain from the vault, then swaps out on the EVM chain', async () => {
     const quoter = new FixedRateQuoter(10n ** 12n, 3000n);
     const provider = new DevnetBridgeProvider(registry, quoter, thresholds);
-    const [route] = await provider.quote(context(solUsdc, evmWeth, 3_000_000_000n), new AbortController().signal);
+    const [route] = await provider.quote(
+      context(solUsdc, evmWeth, 3_000_000_000n),
+      new AbortController().signal,
+    );
     expect(route.providers).toEqual(['devnet-bridge', 'uniswap-v2']);
     const [bridge, swap] = route.legs;
     expect(bridge).toEqual({
@@ -135,8 +166,15 @@ describe('DevnetBridgeProvider between EVM and Solana', () => {
       destinationBridgeChainId: 31337,
       estimatedDurationSeconds: 7,
     });
-    expect(swap).toMatchObject({ kind: 'swap', chain: 'devnet-a', amountIn: '2997000000', tokenOut: { symbol: 'WETH' } });
-    expect(quoter.calls).toEqual([{ chain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amountIn: 2_997_000_000n }]);
+    expect(swap).toMatchObject({
+      kind: 'swap',
+      chain: 'devnet-a',
+      amountIn: '2997000000',
+      tokenOut: { symbol: 'WETH' },
+    });
+    expect(quoter.calls).toEqual([
+      { chain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amountIn: 2_997_000_000n },
+    ]);
   });
 
   it('has no route for SOL on either side (no swap venue on the Solana devnet) and asks no pool', async () => {

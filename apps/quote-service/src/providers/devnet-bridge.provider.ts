@@ -3,7 +3,13 @@ import type { RouteLeg } from '@swapgw/contracts';
 import { afterFeeBps, applySlippage } from '../quote/amounts';
 import { ProviderNames } from '../catalog/support-policy';
 import { bridgeDurationSeconds, devnetBridgeBetween, DevnetBridgeEnd } from './devnet-bridge-ends';
-import { CandidateRoute, QuoteContext, QuoteProvider, QuoteToken, RouteWarningThresholds } from './quote-provider';
+import {
+  CandidateRoute,
+  QuoteContext,
+  QuoteProvider,
+  QuoteToken,
+  RouteWarningThresholds,
+} from './quote-provider';
 import { pathDebug, pathWarnings, uniswapLeg } from './uniswap-v2.provider';
 import type { UniswapV2Quoter } from './uniswap-v2-quoter';
 
@@ -54,7 +60,12 @@ export class DevnetBridgeProvider implements QuoteProvider {
     const bridged = afterFeeBps(amount, manifest.bridge.feeBps);
     if (bridged <= 0n) return []; // the bridge refuses deposits that the fee would eat
     legs.push(bridgeLeg(manifest.bridge.provider, from, to, amount, bridged));
-    debug.push({ leg: 'bridge', feeBps: manifest.bridge.feeBps, amountIn: amount.toString(), amountOut: bridged.toString() });
+    debug.push({
+      leg: 'bridge',
+      feeBps: manifest.bridge.feeBps,
+      amountIn: amount.toString(),
+      amountOut: bridged.toString(),
+    });
     amount = bridged;
 
     if (!sameAsset(context.tokenOut, to.token)) {
@@ -85,7 +96,13 @@ export class DevnetBridgeProvider implements QuoteProvider {
  * (approve, then deposit/depositTo), on a Solana source it is the vault token account (transfer +
  * memo naming `destinationBridgeChainId` and the recipient). See RouteLeg in @swapgw/contracts.
  */
-export function bridgeLeg(provider: string, from: DevnetBridgeEnd, to: DevnetBridgeEnd, amountIn: bigint, amountOut: bigint): RouteLeg {
+export function bridgeLeg(
+  provider: string,
+  from: DevnetBridgeEnd,
+  to: DevnetBridgeEnd,
+  amountIn: bigint,
+  amountOut: bigint,
+): RouteLeg {
   return {
     kind: 'bridge',
     chain: from.chain,

@@ -2,7 +2,13 @@ import { createPublicKey, verify } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
-import { createQuoteTestDatabase, errorCodeOf, QuoteTestApp, buildQuoteTestApp, planOf } from '../../test/support/quote-service-test-support';
+import {
+  createQuoteTestDatabase,
+  errorCodeOf,
+  QuoteTestApp,
+  buildQuoteTestApp,
+  planOf,
+} from '../../test/support/quote-service-test-support';
 import { JUPITER_PROGRAM_ID, WRAPPED_SOL_MINT } from './jupiter.provider';
 
 const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
@@ -37,11 +43,17 @@ class FakeJupiterServer {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     let text = '';
     for await (const chunk of req) text += chunk;
-    const request: SeenRequest = { method: req.method ?? 'GET', url, apiKey: req.headers['x-api-key'] as string | undefined, body: text ? JSON.parse(text) : undefined };
+    const request: SeenRequest = {
+      method: req.method ?? 'GET',
+      url,
+      apiKey: req.headers['x-api-key'] as string | undefined,
+      body: text ? JSON.parse(text) : undefined,
+    };
     this.requests.push(request);
     if (url.pathname === '/swap/v1/quote' && req.method === 'GET') return this.quote(request, res);
     if (url.pathname === '/swap/v1/swap' && req.method === 'POST') return this.swap(request, res);
-    if (url.pathname === '/v1/quote') return json(res, 404, { message: 'No available quotes for the requested transfer', code: 1002 });
+    if (url.pathname === '/v1/quote')
+      return json(res, 404, { message: 'No available quotes for the requested transfer', code: 1002 });
     json(res, 404, { error: 'not found' });
   }
 
@@ -99,14 +111,21 @@ function swapTransactionFor(user: PublicKey): string {
   const message = new TransactionMessage({
     payerKey: user,
     recentBlockhash: Keypair.generate().publicKey.toBase58(),
-    instructions: [SystemProgram.transfer({ fromPubkey: user, toPubkey: Keypair.generate().publicKey, lamports: 5000 })],
+    instructions: [
+      SystemProgram.transfer({ fromPubkey: user, toPubkey: Keypair.generate().publicKey, lamports: 5000 }),
+    ],
   }).compileToV0Message();
   return Buffer.from(new VersionedTransaction(message).serialize()).toString('base64');
 }
 
 function verifiesFor(user: Keypair, transaction: VersionedTransaction): boolean {
   const spki = Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), user.publicKey.toBuffer()]);
-  return verify(null, transaction.message.serialize(), createPublicKey({ key: spki, format: 'der', type: 'spki' }), transaction.signatures[0]);
+  return verify(
+    null,
+    transaction.message.serialize(),
+    createPublicKey({ key: spki, format: 'der', type: 'spki' }),
+    transaction.signatures[0],
+  );
 }
 
 describe('Jupiter provider against a local server speaking its Swap API (real PostgreSQL)', () => {
@@ -116,7 +135,11 @@ describe('Jupiter provider against a local server speaking its Swap API (real Po
   const apps: QuoteTestApp[] = [];
 
   const withEnv = async (env: Record<string, string>) => {
-    const app = await buildQuoteTestApp(database.dataSource, { DEVNET_MANIFEST: '/nonexistent/devnet/manifest.json', QUOTE_PROVIDER_TIMEOUT_MS: '500', ...env });
+    const app = await buildQuoteTestApp(database.dataSource, {
+      DEVNET_MANIFEST: '/nonexistent/devnet/manifest.json',
+      QUOTE_PROVIDER_TIMEOUT_MS: '500',
+      ...env,
+    });
     apps.push(app);
     await app.sync.seed();
     return app;
@@ -139,7 +162,11 @@ describe('Jupiter provider against a local server speaking its Swap API (real Po
     jupiter.requests.length = 0;
     jupiter.quote = (r, res) => json(res, 200, quoteResponse(r.url, 152_340_000n));
     jupiter.swap = (r, res) =>
-      json(res, 200, { swapTransaction: swapTransactionFor(new PublicKey(r.body!.userPublicKey as string)), lastValidBlockHeight: 279_632_475, prioritizationFeeLamports: 0 });
+      json(res, 200, {
+        swapTransaction: swapTransactionFor(new PublicKey(r.body!.userPublicKey as string)),
+        lastValidBlockHeight: 279_632_475,
+        prioritizationFeeLamports: 0,
+      });
   });
 
   it('marks Solana tokens supported by jupiter once JUPITER_API_URL is set', async () => {
@@ -148,7 +175,15 @@ describe('Jupiter provider against a local server speaking its Swap API (real Po
   });
 
   it('quotes SOL → USDC with the documented parameters and carries a signable transaction for the recipient', async () => {
-    const quote = await service.quotes.create({ fromChain: 'solana', toChain: 'solana', tokenIn: 'SOL', tokenOut: 'USDC', amount: '1', slippageBps: 100, recipient: user.publicKey.toBase58() });
+    const quote = await service.quotes.create({
+      fromChain: 'solana',
+      toChain: 'solana',
+      tokenIn: 'SOL',
+      tokenOut: 'USDC',
+      amount: '1',
+      slippageBps: 100,
+      recipient: user.publicKey.toBase58(),
+    });
     expect(quote.routes).toHaveLength(1);
     // In units of each token: SOL has 9 decimals, USDC 6 (Jupiter answers base units).
     expect(quote.routes[0]).toMatchObject({
@@ -165,9 +200,19 @@ describe('Jupiter provider against a local server speaking its Swap API (real Po
     });
 
     const [quoteCall, swapCall] = jupiter.requests;
-    expect(Object.fromEntries(quoteCall.url.searchParams)).toEqual({ inputMint: WRAPPED_SOL_MINT, outputMint: USDC_MINT, amount: '1000000000', slippageBps: '100', swapMode: 'ExactIn' });
+    expect(Object.fromEntries(quoteCall.url.searchParams)).toEqual({
+      inputMint: WRAPPED_SOL_MINT,
+      outputMint: USDC_MINT,
+      amount: '1000000000',
+      slippageBps: '100',
+      swapMode: 'ExactIn',
+    });
     expect([quoteCall.apiKey, swapCall.apiKey]).toEqual(['test-key', 'test-key']);
-    expect(swapCall.body).toMatchObject({ userPublicKey: user.publicKey.toBase58(), wrapAndUnwrapSol: true, quoteResponse: { outAmount: '152340000', inAmount: '1000000000' } });
+    expect(swapCall.body).toMatchObject({
+      userPublicKey: user.publicKey.toBase58(),
+      wrapAndUnwrapSol: true,
+      quoteResponse: { outAmount: '152340000', inAmount: '1000000000' },
+    });
 
     const plan = planOf(quote, quote.routes[0].routeId);
     expect(plan.tokenIn).toEqual({ chain: 'solana', symbol: 'SOL', address: null, decimals: 9 });
@@ -182,17 +227,28 @@ describe('Jupiter provider against a local server speaking its Swap API (real Po
       minAmountOut: ((152_340_000n * 9_900n) / 10_000n).toString(),
       spender: JUPITER_PROGRAM_ID,
     });
-    expect(leg.solanaTransaction).toMatchObject({ signer: user.publicKey.toBase58(), lastValidBlockHeight: 279_632_475 });
+    expect(leg.solanaTransaction).toMatchObject({
+      signer: user.publicKey.toBase58(),
+      lastValidBlockHeight: 279_632_475,
+    });
 
     // What the signer will do: hand out exactly these bytes, and check the user's signature over them.
-    const transaction = VersionedTransaction.deserialize(Buffer.from(leg.solanaTransaction!.serializedTransaction, 'base64'));
+    const transaction = VersionedTransaction.deserialize(
+      Buffer.from(leg.solanaTransaction!.serializedTransaction, 'base64'),
+    );
     expect(transaction.message.staticAccountKeys[0].toBase58()).toBe(user.publicKey.toBase58());
     transaction.sign([user]);
     expect(verifiesFor(user, transaction)).toBe(true);
   });
 
   it('prices without building a transaction when no recipient names the signing wallet', async () => {
-    const quote = await service.quotes.create({ fromChain: 'solana', toChain: 'solana', tokenIn: 'USDC', tokenOut: 'USDT', amount: '250' });
+    const quote = await service.quotes.create({
+      fromChain: 'solana',
+      toChain: 'solana',
+      tokenIn: 'USDC',
+      tokenOut: 'USDT',
+      amount: '250',
+    });
     const plan = planOf(quote, quote.routes[0].routeId);
     expect(plan.legs[0].solanaTransaction).toBeUndefined();
     expect(plan.legs[0].tokenOut.address).toBe(USDT_MINT);
@@ -201,41 +257,108 @@ describe('Jupiter provider against a local server speaking its Swap API (real Po
 
   it('warns about high price impact from priceImpactPct (a fraction)', async () => {
     jupiter.quote = (r, res) => json(res, 200, quoteResponse(r.url, 100_000n, '0.0251'));
-    const quote = await service.quotes.create({ fromChain: 'solana', toChain: 'solana', tokenIn: 'SOL', tokenOut: 'USDC', amount: '0.001' });
+    const quote = await service.quotes.create({
+      fromChain: 'solana',
+      toChain: 'solana',
+      tokenIn: 'SOL',
+      tokenOut: 'USDC',
+      amount: '0.001',
+    });
     expect(quote.routes[0].warnings).toEqual(['HIGH_PRICE_IMPACT']);
   });
 
   it('answers routes [] when Jupiter says 400 COULD_NOT_FIND_ANY_ROUTE', async () => {
-    jupiter.quote = (_r, res) => json(res, 400, { error: 'Could not find any route', errorCode: 'COULD_NOT_FIND_ANY_ROUTE' });
-    const quote = await service.quotes.create({ fromChain: 'solana', toChain: 'solana', tokenIn: 'SOL', tokenOut: 'USDC', amount: '1', debug: true });
+    jupiter.quote = (_r, res) =>
+      json(res, 400, { error: 'Could not find any route', errorCode: 'COULD_NOT_FIND_ANY_ROUTE' });
+    const quote = await service.quotes.create({
+      fromChain: 'solana',
+      toChain: 'solana',
+      tokenIn: 'SOL',
+      tokenOut: 'USDC',
+      amount: '1',
+      debug: true,
+    });
     expect(quote.routes).toEqual([]);
-    expect(quote.debug!.providers).toEqual([expect.objectContaining({ provider: 'jupiter', status: 'no-route', reason: expect.stringContaining('COULD_NOT_FIND_ANY_ROUTE') })]);
+    expect(quote.debug!.providers).toEqual([
+      expect.objectContaining({
+        provider: 'jupiter',
+        status: 'no-route',
+        reason: expect.stringContaining('COULD_NOT_FIND_ANY_ROUTE'),
+      }),
+    ]);
   });
 
   it('answers 502 QUOTE_UPSTREAM_FAILED when Jupiter, the only provider, fails (5xx) or times out', async () => {
     jupiter.quote = (_r, res) => json(res, 503, { error: 'Service Unavailable' });
-    expect(await errorCodeOf(service.quotes.create({ fromChain: 'solana', toChain: 'solana', tokenIn: 'SOL', tokenOut: 'USDC', amount: '1' }))).toBe('QUOTE_UPSTREAM_FAILED');
+    expect(
+      await errorCodeOf(
+        service.quotes.create({
+          fromChain: 'solana',
+          toChain: 'solana',
+          tokenIn: 'SOL',
+          tokenOut: 'USDC',
+          amount: '1',
+        }),
+      ),
+    ).toBe('QUOTE_UPSTREAM_FAILED');
     jupiter.quote = () => undefined; // never answers: the provider deadline (500 ms) aborts it
-    expect(await errorCodeOf(service.quotes.create({ fromChain: 'solana', toChain: 'solana', tokenIn: 'SOL', tokenOut: 'USDC', amount: '1' }))).toBe('QUOTE_UPSTREAM_FAILED');
+    expect(
+      await errorCodeOf(
+        service.quotes.create({
+          fromChain: 'solana',
+          toChain: 'solana',
+          tokenIn: 'SOL',
+          tokenOut: 'USDC',
+          amount: '1',
+        }),
+      ),
+    ).toBe('QUOTE_UPSTREAM_FAILED');
   });
 
   it('fails the provider when /swap builds a transaction for someone else', async () => {
-    jupiter.swap = (_r, res) => json(res, 200, { swapTransaction: swapTransactionFor(Keypair.generate().publicKey), lastValidBlockHeight: 1 });
-    const request = { fromChain: 'solana', toChain: 'solana', tokenIn: 'SOL', tokenOut: 'USDC', amount: '1', recipient: user.publicKey.toBase58() };
+    jupiter.swap = (_r, res) =>
+      json(res, 200, {
+        swapTransaction: swapTransactionFor(Keypair.generate().publicKey),
+        lastValidBlockHeight: 1,
+      });
+    const request = {
+      fromChain: 'solana',
+      toChain: 'solana',
+      tokenIn: 'SOL',
+      tokenOut: 'USDC',
+      amount: '1',
+      recipient: user.publicKey.toBase58(),
+    };
     expect(await errorCodeOf(service.quotes.create(request))).toBe('QUOTE_UPSTREAM_FAILED');
   });
 
   it('skips a failing Jupiter when another provider is asked too (LI.FI answering no route): 200, routes []', async () => {
     const both = await withEnv({ JUPITER_API_URL: `${jupiter.url}/swap/v1`, LIFI_API_URL: jupiter.url });
     jupiter.quote = (_r, res) => json(res, 500, { error: 'Internal Server Error' });
-    const quote = await both.quotes.create({ fromChain: 'solana', toChain: 'solana', tokenIn: 'SOL', tokenOut: 'USDC', amount: '1', debug: true });
+    const quote = await both.quotes.create({
+      fromChain: 'solana',
+      toChain: 'solana',
+      tokenIn: 'SOL',
+      tokenOut: 'USDC',
+      amount: '1',
+      debug: true,
+    });
     expect(quote.routes).toEqual([]);
     const outcomes = quote.debug!.providers as { provider: string; status: string }[];
-    expect(outcomes.map((o) => [o.provider, o.status]).sort()).toEqual([['jupiter', 'failed'], ['lifi', 'no-route']]);
+    expect(outcomes.map((o) => [o.provider, o.status]).sort()).toEqual([
+      ['jupiter', 'failed'],
+      ['lifi', 'no-route'],
+    ]);
   });
 
   it('does not ask Jupiter for another Solana chain or across chains', async () => {
-    await service.quotes.create({ fromChain: 'solana', toChain: 'ethereum', tokenIn: 'SOL', tokenOut: 'ETH', amount: '1' });
+    await service.quotes.create({
+      fromChain: 'solana',
+      toChain: 'ethereum',
+      tokenIn: 'SOL',
+      tokenOut: 'ETH',
+      amount: '1',
+    });
     expect(jupiter.requests).toEqual([]);
   });
 });

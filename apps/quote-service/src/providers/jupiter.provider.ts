@@ -2,7 +2,14 @@ import { PublicKey, VersionedTransaction } from '@solana/web3.js';
 import type { RouteLeg, RouteSolanaTransaction, TokenRef } from '@swapgw/contracts';
 import { ProviderNames } from '../catalog/support-policy';
 import { NoRouteError } from './no-route.error';
-import { CandidateRoute, QuoteContext, QuoteProvider, QuoteToken, RouteWarnings, RouteWarningThresholds } from './quote-provider';
+import {
+  CandidateRoute,
+  QuoteContext,
+  QuoteProvider,
+  QuoteToken,
+  RouteWarnings,
+  RouteWarningThresholds,
+} from './quote-provider';
 
 export interface JupiterOptions {
   /** Base URL of the Swap API, e.g. https://lite-api.jup.ag/swap/v1 (/quote and /swap are appended). */
@@ -33,7 +40,17 @@ interface JupiterQuoteResponse {
   slippageBps: number;
   /** Price impact as a fraction ("0.0123" = 1.23 %). */
   priceImpactPct: string;
-  routePlan: { swapInfo: { ammKey: string; label?: string; inputMint: string; outputMint: string; inAmount: string; outAmount: string }; percent: number }[];
+  routePlan: {
+    swapInfo: {
+      ammKey: string;
+      label?: string;
+      inputMint: string;
+      outputMint: string;
+      inAmount: string;
+      outAmount: string;
+    };
+    percent: number;
+  }[];
   contextSlot?: number;
 }
 
@@ -57,7 +74,11 @@ export class JupiterProvider implements QuoteProvider {
   ) {}
 
   applies(context: QuoteContext): boolean {
-    return context.fromChain.id === this.options.chain && context.toChain.id === this.options.chain && context.fromChain.family === 'solana';
+    return (
+      context.fromChain.id === this.options.chain &&
+      context.toChain.id === this.options.chain &&
+      context.fromChain.family === 'solana'
+    );
   }
 
   async quote(context: QuoteContext, signal: AbortSignal): Promise<CandidateRoute[]> {
@@ -72,7 +93,12 @@ export class JupiterProvider implements QuoteProvider {
       slippageBps: String(context.slippageBps),
       swapMode: 'ExactIn',
     }).toString();
-    const quote = checkQuote(await this.call<JupiterQuoteResponse>(url, { method: 'GET' }, signal), inputMint, outputMint, context.amountIn);
+    const quote = checkQuote(
+      await this.call<JupiterQuoteResponse>(url, { method: 'GET' }, signal),
+      inputMint,
+      outputMint,
+      context.amountIn,
+    );
 
     const chain = context.fromChain.id;
     const leg: RouteLeg = {
@@ -87,7 +113,8 @@ export class JupiterProvider implements QuoteProvider {
       spender: JUPITER_PROGRAM_ID,
       estimatedDurationSeconds: SOLANA_SWAP_SECONDS,
     };
-    if (context.recipient) leg.solanaTransaction = await this.swapTransaction(quote, context.recipient, signal);
+    if (context.recipient)
+      leg.solanaTransaction = await this.swapTransaction(quote, context.recipient, signal);
 
     const priceImpactBps = fractionToBps(quote.priceImpactPct);
     return [
@@ -100,7 +127,10 @@ export class JupiterProvider implements QuoteProvider {
         debug: {
           priceImpactPct: quote.priceImpactPct,
           contextSlot: quote.contextSlot,
-          hops: quote.routePlan.map((hop) => ({ amm: hop.swapInfo.label ?? hop.swapInfo.ammKey, percent: hop.percent })),
+          hops: quote.routePlan.map((hop) => ({
+            amm: hop.swapInfo.label ?? hop.swapInfo.ammKey,
+            percent: hop.percent,
+          })),
           transactionBuilt: Boolean(leg.solanaTransaction),
         },
       },
@@ -108,8 +138,17 @@ export class JupiterProvider implements QuoteProvider {
   }
 
   /** POST /swap for `user`; the answer must be a versioned transaction paid by that user. */
-  private async swapTransaction(quote: JupiterQuoteResponse, user: string, signal: AbortSignal): Promise<RouteSolanaTransaction> {
-    const body = { quoteResponse: quote, userPublicKey: user, wrapAndUnwrapSol: true, dynamicComputeUnitLimit: true };
+  private async swapTransaction(
+    quote: JupiterQuoteResponse,
+    user: string,
+    signal: AbortSignal,
+  ): Promise<RouteSolanaTransaction> {
+    const body = {
+      quoteResponse: quote,
+      userPublicKey: user,
+      wrapAndUnwrapSol: true,
+      dynamicComputeUnitLimit: true,
+    };
     const answer = await this.call<JupiterSwapResponse>(
       this.endpoint('swap'),
       { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } },
@@ -122,22 +161,36 @@ export class JupiterProvider implements QuoteProvider {
     try {
       transaction = VersionedTransaction.deserialize(Buffer.from(answer.swapTransaction, 'base64'));
     } catch (error) {
-      throw new Error(`Jupiter /swap answered a swapTransaction that is not a serialized transaction: ${(error as Error).message}`);
+      throw new Error(
+        `Jupiter /swap answered a swapTransaction that is not a serialized transaction: ${(error as Error).message}`,
+      );
     }
     // The signer hands this message out as is: it must be the user's to pay and sign, nobody else's.
     const feePayer = transaction.message.staticAccountKeys[0];
     if (!feePayer?.equals(new PublicKey(user)) || transaction.message.header.numRequiredSignatures !== 1) {
-      throw new Error(`Jupiter /swap built a transaction for ${feePayer?.toBase58()} with ${transaction.message.header.numRequiredSignatures} signers, not for ${user} alone`);
+      throw new Error(
+        `Jupiter /swap built a transaction for ${feePayer?.toBase58()} with ${transaction.message.header.numRequiredSignatures} signers, not for ${user} alone`,
+      );
     }
-    return { serializedTransaction: answer.swapTransaction, signer: user, lastValidBlockHeight: answer.lastValidBlockHeight };
+    return {
+      serializedTransaction: answer.swapTransaction,
+      signer: user,
+      lastValidBlockHeight: answer.lastValidBlockHeight,
+    };
   }
 
   private endpoint(path: 'quote' | 'swap'): URL {
-    return new URL(path, this.options.baseUrl.endsWith('/') ? this.options.baseUrl : `${this.options.baseUrl}/`);
+    return new URL(
+      path,
+      this.options.baseUrl.endsWith('/') ? this.options.baseUrl : `${this.options.baseUrl}/`,
+    );
   }
 
   private async call<T>(url: URL, init: RequestInit, signal: AbortSignal): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json', ...(init.headers as Record<string, string> | undefined) };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...(init.headers as Record<string, string> | undefined),
+    };
     if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
     const response = await fetch(url, { ...init, headers, signal });
     const text = await response.text();
@@ -149,7 +202,9 @@ export class JupiterProvider implements QuoteProvider {
     }
     if (response.status === 400) {
       const error = body as { error?: string; errorCode?: string } | undefined;
-      throw new NoRouteError(`Jupiter: ${error?.errorCode ?? 'HTTP 400'}${error?.error ? ` (${error.error})` : ''}`);
+      throw new NoRouteError(
+        `Jupiter: ${error?.errorCode ?? 'HTTP 400'}${error?.error ? ` (${error.error})` : ''}`,
+      );
     }
     if (!response.ok) throw new Error(`Jupiter ${url.pathname} answered HTTP ${response.status}`);
     if (body === undefined) throw new Error(`Jupiter ${url.pathname} answered a body that is not JSON`);
@@ -157,15 +212,25 @@ export class JupiterProvider implements QuoteProvider {
   }
 }
 
-function checkQuote(quote: JupiterQuoteResponse, inputMint: string, outputMint: string, amountIn: bigint): JupiterQuoteResponse {
+function checkQuote(
+  quote: JupiterQuoteResponse,
+  inputMint: string,
+  outputMint: string,
+  amountIn: bigint,
+): JupiterQuoteResponse {
   const problems: string[] = [];
-  if (quote?.inputMint !== inputMint || quote?.outputMint !== outputMint) problems.push('mints differ from the request');
-  if (!INTEGER.test(String(quote?.inAmount)) || BigInt(quote.inAmount) !== amountIn) problems.push('inAmount differs from the request');
-  if (!INTEGER.test(String(quote?.outAmount)) || !INTEGER.test(String(quote?.otherAmountThreshold))) problems.push('amounts are not integers');
-  else if (BigInt(quote.otherAmountThreshold) > BigInt(quote.outAmount)) problems.push('otherAmountThreshold exceeds outAmount');
+  if (quote?.inputMint !== inputMint || quote?.outputMint !== outputMint)
+    problems.push('mints differ from the request');
+  if (!INTEGER.test(String(quote?.inAmount)) || BigInt(quote.inAmount) !== amountIn)
+    problems.push('inAmount differs from the request');
+  if (!INTEGER.test(String(quote?.outAmount)) || !INTEGER.test(String(quote?.otherAmountThreshold)))
+    problems.push('amounts are not integers');
+  else if (BigInt(quote.otherAmountThreshold) > BigInt(quote.outAmount))
+    problems.push('otherAmountThreshold exceeds outAmount');
   if (!Array.isArray(quote?.routePlan)) problems.push('no routePlan');
   if (problems.length > 0) throw new Error(`Jupiter /quote answer rejected: ${problems.join('; ')}`);
-  if (BigInt(quote.outAmount) === 0n) throw new NoRouteError('Jupiter: the amount is too small to get any output');
+  if (BigInt(quote.outAmount) === 0n)
+    throw new NoRouteError('Jupiter: the amount is too small to get any output');
   return quote;
 }
 
@@ -175,7 +240,12 @@ function mintOf(token: QuoteToken): string {
 
 /** Plans carry the mint in `address` (null for native SOL). */
 function tokenRef(chain: string, token: QuoteToken): TokenRef {
-  return { chain, symbol: token.symbol, address: token.mint ?? token.address ?? null, decimals: token.decimals };
+  return {
+    chain,
+    symbol: token.symbol,
+    address: token.mint ?? token.address ?? null,
+    decimals: token.decimals,
+  };
 }
 
 /** "0.0123" → 123 basis points (truncated); anything unreadable counts as 0. */

@@ -2,7 +2,13 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import { AddressInfo } from 'node:net';
 import { freePort } from '@swapgw/testing';
 import { getAddress } from 'ethers';
-import { createQuoteTestDatabase, errorCodeOf, QuoteTestApp, buildQuoteTestApp, planOf } from '../../test/support/quote-service-test-support';
+import {
+  createQuoteTestDatabase,
+  errorCodeOf,
+  QuoteTestApp,
+  buildQuoteTestApp,
+  planOf,
+} from '../../test/support/quote-service-test-support';
 
 const ETHEREUM_USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const ARBITRUM_USDC = '0xaf88d065e77c8cC2239327C5EDb3A432268e5831';
@@ -47,12 +53,23 @@ function lifiQuote(url: URL, toAmount: string, toAmountMin: string) {
   const fromChainId = Number(url.searchParams.get('fromChain'));
   const toChainId = Number(url.searchParams.get('toChain'));
   const cross = fromChainId !== toChainId;
-  const token = (chainId: number, address: string) => ({ address, chainId, symbol: 'USDC', decimals: 6, name: 'USD Coin', priceUSD: '1.00' });
+  const token = (chainId: number, address: string) => ({
+    address,
+    chainId,
+    symbol: 'USDC',
+    decimals: 6,
+    name: 'USD Coin',
+    priceUSD: '1.00',
+  });
   return {
     id: 'a0b1c2d3-quote',
     type: 'lifi',
     tool: cross ? 'stargate' : 'uniswap',
-    toolDetails: { key: cross ? 'stargate' : 'uniswap', name: cross ? 'Stargate' : 'Uniswap', logoURI: 'https://example.invalid/logo.svg' },
+    toolDetails: {
+      key: cross ? 'stargate' : 'uniswap',
+      name: cross ? 'Stargate' : 'Uniswap',
+      logoURI: 'https://example.invalid/logo.svg',
+    },
     action: {
       fromChainId,
       toChainId,
@@ -78,7 +95,14 @@ function lifiQuote(url: URL, toAmount: string, toAmountMin: string) {
     includedSteps: cross
       ? [{ id: 'step-1', type: 'cross', tool: 'stargate', action: {}, estimate: { executionDuration: 64 } }]
       : [{ id: 'step-1', type: 'swap', tool: 'uniswap', action: {}, estimate: { executionDuration: 30 } }],
-    transactionRequest: { to: LIFI_DIAMOND, data: '0x4630a0d8', value: '0x0', chainId: fromChainId, gasLimit: '0x55730', gasPrice: '0x5d21dba00' },
+    transactionRequest: {
+      to: LIFI_DIAMOND,
+      data: '0x4630a0d8',
+      value: '0x0',
+      chainId: fromChainId,
+      gasLimit: '0x55730',
+      gasPrice: '0x5d21dba00',
+    },
   };
 }
 
@@ -99,7 +123,11 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
   beforeAll(async () => {
     await lifi.start();
     database = await createQuoteTestDatabase();
-    service = await withEnv({ LIFI_API_URL: lifi.url, LIFI_API_KEY: 'test-key', QUOTE_PROVIDER_TIMEOUT_MS: '500' });
+    service = await withEnv({
+      LIFI_API_URL: lifi.url,
+      LIFI_API_KEY: 'test-key',
+      QUOTE_PROVIDER_TIMEOUT_MS: '500',
+    });
   });
 
   afterAll(async () => {
@@ -113,7 +141,12 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
   });
 
   it('marks real-network tokens supported once the aggregator is configured', async () => {
-    const { tokens } = await service.catalog.listTokens({ chainRef: 'base', supportedOnly: true, limit: 5, debug: true });
+    const { tokens } = await service.catalog.listTokens({
+      chainRef: 'base',
+      supportedOnly: true,
+      limit: 5,
+      debug: true,
+    });
     expect(tokens.length).toBe(5);
     for (const token of tokens) expect(token.debug!.providers).toContain('lifi');
   });
@@ -124,7 +157,14 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
       json(res, 200, lifiQuote(url, '998700000', '993706500'));
     };
     const recipient = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-    const quote = await service.quotes.create({ fromChain: 'ethereum', toChain: 'arbitrum', tokenIn: 'USDC', tokenOut: 'USDC', amount: '1000', recipient });
+    const quote = await service.quotes.create({
+      fromChain: 'ethereum',
+      toChain: 'arbitrum',
+      tokenIn: 'USDC',
+      tokenOut: 'USDC',
+      amount: '1000',
+      recipient,
+    });
 
     expect(lifi.requests).toHaveLength(1);
     const sent = Object.fromEntries(lifi.requests[0].searchParams);
@@ -173,10 +213,22 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
       body.estimate.toAmountUSD = '950.00'; // 5% below fromAmountUSD
       json(res, 200, body);
     };
-    const quote = await service.quotes.create({ fromChain: 'base', toChain: 'base', tokenIn: 'ETH', tokenOut: 'USDC', amount: '1' });
+    const quote = await service.quotes.create({
+      fromChain: 'base',
+      toChain: 'base',
+      tokenIn: 'ETH',
+      tokenOut: 'USDC',
+      amount: '1',
+    });
     expect(lifi.requests[0].searchParams.get('fromToken')).toBe('0x0000000000000000000000000000000000000000');
-    expect(lifi.requests[0].searchParams.get('fromAddress')).toBe('0x0000000000000000000000000000000000000001');
-    expect(quote.routes[0]).toMatchObject({ provider: 'lifi', family: 'same-chain', warnings: ['HIGH_PRICE_IMPACT'] });
+    expect(lifi.requests[0].searchParams.get('fromAddress')).toBe(
+      '0x0000000000000000000000000000000000000001',
+    );
+    expect(quote.routes[0]).toMatchObject({
+      provider: 'lifi',
+      family: 'same-chain',
+      warnings: ['HIGH_PRICE_IMPACT'],
+    });
     expect(quote.routes[0].bridgeProvider).toBeUndefined();
   });
 
@@ -185,24 +237,54 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
       json(res, 404, {
         message: 'No available quotes for the requested transfer',
         code: 1002,
-        errors: [{ errorType: 'NO_QUOTE', code: 'NO_POSSIBLE_ROUTE', tool: 'stargate', message: 'No route was found for this action.' }],
+        errors: [
+          {
+            errorType: 'NO_QUOTE',
+            code: 'NO_POSSIBLE_ROUTE',
+            tool: 'stargate',
+            message: 'No route was found for this action.',
+          },
+        ],
       });
-    const quote = await service.quotes.create({ fromChain: 'ethereum', toChain: 'solana', tokenIn: 'USDC', tokenOut: 'USDC', amount: '5', debug: true });
+    const quote = await service.quotes.create({
+      fromChain: 'ethereum',
+      toChain: 'solana',
+      tokenIn: 'USDC',
+      tokenOut: 'USDC',
+      amount: '5',
+      debug: true,
+    });
     expect(quote.routes).toEqual([]);
     expect(lifi.requests[0].searchParams.get('toChain')).toBe('1151111081099710');
     expect(lifi.requests[0].searchParams.get('toToken')).toBe('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v');
-    expect(quote.debug!.providers).toEqual([expect.objectContaining({ provider: 'lifi', status: 'no-route' })]);
+    expect(quote.debug!.providers).toEqual([
+      expect.objectContaining({ provider: 'lifi', status: 'no-route' }),
+    ]);
   });
 
   it.each([
-    ['a server error', (res: ServerResponse) => json(res, 500, { message: 'Internal server error', code: 1006 })],
+    [
+      'a server error',
+      (res: ServerResponse) => json(res, 500, { message: 'Internal server error', code: 1006 }),
+    ],
     ['rate limiting', (res: ServerResponse) => json(res, 429, { message: 'Too many requests', code: 1005 })],
-    ['an answer without an estimate', (res: ServerResponse) => json(res, 200, { id: 'x', type: 'lifi', tool: 'stargate' })],
+    [
+      'an answer without an estimate',
+      (res: ServerResponse) => json(res, 200, { id: 'x', type: 'lifi', tool: 'stargate' }),
+    ],
   ])('answers QUOTE_UPSTREAM_FAILED when its only provider fails with %s', async (_what, answer) => {
     lifi.handler = (_url, _req, res) => answer(res);
-    await expect(errorCodeOf(service.quotes.create({ fromChain: 'ethereum', toChain: 'arbitrum', tokenIn: 'USDC', tokenOut: 'USDC', amount: '1' }))).resolves.toBe(
-      'QUOTE_UPSTREAM_FAILED',
-    );
+    await expect(
+      errorCodeOf(
+        service.quotes.create({
+          fromChain: 'ethereum',
+          toChain: 'arbitrum',
+          tokenIn: 'USDC',
+          tokenOut: 'USDC',
+          amount: '1',
+        }),
+      ),
+    ).resolves.toBe('QUOTE_UPSTREAM_FAILED');
   });
 
   it('answers QUOTE_UPSTREAM_FAILED when LI.FI is slower than the provider deadline', async () => {
@@ -211,29 +293,59 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
       res.on('close', () => clearTimeout(timer));
     };
     const started = Date.now();
-    await expect(errorCodeOf(service.quotes.create({ fromChain: 'ethereum', toChain: 'arbitrum', tokenIn: 'USDC', tokenOut: 'USDC', amount: '1' }))).resolves.toBe(
-      'QUOTE_UPSTREAM_FAILED',
-    );
+    await expect(
+      errorCodeOf(
+        service.quotes.create({
+          fromChain: 'ethereum',
+          toChain: 'arbitrum',
+          tokenIn: 'USDC',
+          tokenOut: 'USDC',
+          amount: '1',
+        }),
+      ),
+    ).resolves.toBe('QUOTE_UPSTREAM_FAILED');
     expect(Date.now() - started).toBeLessThan(1_500);
   });
 
   it('answers QUOTE_UPSTREAM_FAILED when the LI.FI server is down and no other provider covers the route', async () => {
     const down = await withEnv({ LIFI_API_URL: `http://127.0.0.1:${await freePort()}` });
-    await expect(errorCodeOf(down.quotes.create({ fromChain: 'ethereum', toChain: 'arbitrum', tokenIn: 'USDC', tokenOut: 'USDC', amount: '1' }))).resolves.toBe(
-      'QUOTE_UPSTREAM_FAILED',
-    );
+    await expect(
+      errorCodeOf(
+        down.quotes.create({
+          fromChain: 'ethereum',
+          toChain: 'arbitrum',
+          tokenIn: 'USDC',
+          tokenOut: 'USDC',
+          amount: '1',
+        }),
+      ),
+    ).resolves.toBe('QUOTE_UPSTREAM_FAILED');
   });
 
   it('skips a failing provider when another answers (Uniswap V2 on an unreachable Ethereum RPC, LI.FI up)', async () => {
     lifi.handler = (url, _req, res) => json(res, 200, lifiQuote(url, '330000000000000', '328350000000000'));
-    const both = await withEnv({ LIFI_API_URL: lifi.url, RPC_URL_ETHEREUM: `http://127.0.0.1:${await freePort()}`, QUOTE_PROVIDER_TIMEOUT_MS: '1500' });
-    const quote = await both.quotes.create({ fromChain: 'ethereum', toChain: 'ethereum', tokenIn: 'USDC', tokenOut: 'WETH', amount: '1', debug: true });
+    const both = await withEnv({
+      LIFI_API_URL: lifi.url,
+      RPC_URL_ETHEREUM: `http://127.0.0.1:${await freePort()}`,
+      QUOTE_PROVIDER_TIMEOUT_MS: '1500',
+    });
+    const quote = await both.quotes.create({
+      fromChain: 'ethereum',
+      toChain: 'ethereum',
+      tokenIn: 'USDC',
+      tokenOut: 'WETH',
+      amount: '1',
+      debug: true,
+    });
     expect(quote.routes).toHaveLength(1);
     expect(quote.routes[0].provider).toBe('lifi');
     const outcomes = quote.debug!.providers as { provider: string; status: string }[];
     expect(outcomes).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ provider: 'uniswap-v2', status: expect.stringMatching(/failed|timed-out/) }),
+        expect.objectContaining({
+          provider: 'uniswap-v2',
+          status: expect.stringMatching(/failed|timed-out/),
+        }),
         expect.objectContaining({ provider: 'lifi', status: 'ok' }),
       ]),
     );
@@ -248,7 +360,10 @@ describe('token discovery upstream (TOKEN_LIST_URL) against a local server', () 
   beforeAll(async () => {
     await lists.start();
     database = await createQuoteTestDatabase();
-    service = await buildQuoteTestApp(database.dataSource, { DEVNET_MANIFEST: '/nonexistent/manifest.json', TOKEN_LIST_URL: `${lists.url}/tokens.json` });
+    service = await buildQuoteTestApp(database.dataSource, {
+      DEVNET_MANIFEST: '/nonexistent/manifest.json',
+      TOKEN_LIST_URL: `${lists.url}/tokens.json`,
+    });
   });
 
   afterAll(async () => {
@@ -268,11 +383,27 @@ describe('token discovery upstream (TOKEN_LIST_URL) against a local server', () 
         name: 'Local list',
         timestamp: '2026-01-01T00:00:00Z',
         version: { major: 1, minor: 0, patch: 0 },
-        tokens: [{ chainId: 8453, address: '0x00000000000000000000000000000000000000aa', name: 'Local Token', symbol: 'LOCAL', decimals: 12, logoURI: 'https://example.invalid/local.png' }],
+        tokens: [
+          {
+            chainId: 8453,
+            address: '0x00000000000000000000000000000000000000aa',
+            name: 'Local Token',
+            symbol: 'LOCAL',
+            decimals: 12,
+            logoURI: 'https://example.invalid/local.png',
+          },
+        ],
       });
     const { tokens } = await service.catalog.listTokens({ chainRef: 'base', q: 'LOCAL' });
     expect(tokens).toEqual([
-      { chain: 'base', symbol: 'LOCAL', name: 'Local Token', decimals: 12, address: getAddress('0x00000000000000000000000000000000000000aa'), logoUrl: 'https://example.invalid/local.png' },
+      {
+        chain: 'base',
+        symbol: 'LOCAL',
+        name: 'Local Token',
+        decimals: 12,
+        address: getAddress('0x00000000000000000000000000000000000000aa'),
+        logoUrl: 'https://example.invalid/local.png',
+      },
     ]);
   });
 });

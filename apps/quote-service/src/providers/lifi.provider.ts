@@ -2,7 +2,14 @@ import type { ChainDescriptor } from '@swapgw/chains';
 import type { RouteCall, RouteLeg } from '@swapgw/contracts';
 import { ProviderNames } from '../catalog/support-policy';
 import { NoRouteError } from './no-route.error';
-import { CandidateRoute, QuoteContext, QuoteProvider, QuoteToken, RouteWarnings, RouteWarningThresholds } from './quote-provider';
+import {
+  CandidateRoute,
+  QuoteContext,
+  QuoteProvider,
+  QuoteToken,
+  RouteWarnings,
+  RouteWarningThresholds,
+} from './quote-provider';
 
 export interface LifiOptions {
   /** Base URL, e.g. https://li.quest (the path /v1/quote is appended). */
@@ -39,7 +46,13 @@ interface LifiQuote {
   id: string;
   type: string;
   tool: string;
-  action: { fromChainId: number; toChainId: number; fromToken: LifiToken; toToken: LifiToken; fromAmount: string };
+  action: {
+    fromChainId: number;
+    toChainId: number;
+    fromToken: LifiToken;
+    toToken: LifiToken;
+    fromAmount: string;
+  };
   estimate: {
     tool: string;
     fromAmount: string;
@@ -64,11 +77,19 @@ export class LifiProvider implements QuoteProvider {
   ) {}
 
   applies(context: QuoteContext): boolean {
-    return !context.fromChain.devnet && !context.toChain.devnet && lifiChainId(context.fromChain) !== undefined && lifiChainId(context.toChain) !== undefined;
+    return (
+      !context.fromChain.devnet &&
+      !context.toChain.devnet &&
+      lifiChainId(context.fromChain) !== undefined &&
+      lifiChainId(context.toChain) !== undefined
+    );
   }
 
   async quote(context: QuoteContext, signal: AbortSignal): Promise<CandidateRoute[]> {
-    const url = new URL('/v1/quote', this.options.baseUrl.endsWith('/') ? this.options.baseUrl : `${this.options.baseUrl}/`);
+    const url = new URL(
+      '/v1/quote',
+      this.options.baseUrl.endsWith('/') ? this.options.baseUrl : `${this.options.baseUrl}/`,
+    );
     const fromChain = lifiChainId(context.fromChain);
     const toChain = lifiChainId(context.toChain);
     if (!fromChain || !toChain) return [];
@@ -94,7 +115,10 @@ export class LifiProvider implements QuoteProvider {
     if (!response.ok) {
       const code = typeof body?.code === 'number' ? body.code : undefined;
       const message = typeof body?.message === 'string' ? body.message : text.slice(0, 200);
-      if (response.status === 404 || (response.status < 500 && response.status !== 429 && code !== undefined && NO_ROUTE_CODES.has(code))) {
+      if (
+        response.status === 404 ||
+        (response.status < 500 && response.status !== 429 && code !== undefined && NO_ROUTE_CODES.has(code))
+      ) {
         throw new NoRouteError(`LI.FI: ${message}${code ? ` (code ${code})` : ''}`);
       }
       throw new Error(`LI.FI answered HTTP ${response.status}${code ? ` code ${code}` : ''}: ${message}`);
@@ -106,9 +130,15 @@ export class LifiProvider implements QuoteProvider {
   private senderFor(context: QuoteContext): string {
     const recipient = context.recipient;
     const recipientFitsSource =
-      recipient !== undefined && (context.fromChain.family === 'evm' ? /^0x[0-9a-fA-F]{40}$/.test(recipient) : !recipient.startsWith('0x'));
-    if (recipient !== undefined && recipientFitsSource && context.fromChain.family === context.toChain.family) return recipient;
-    return context.fromChain.family === 'solana' ? this.options.quoteFromAddressSolana : this.options.quoteFromAddressEvm;
+      recipient !== undefined &&
+      (context.fromChain.family === 'evm'
+        ? /^0x[0-9a-fA-F]{40}$/.test(recipient)
+        : !recipient.startsWith('0x'));
+    if (recipient !== undefined && recipientFitsSource && context.fromChain.family === context.toChain.family)
+      return recipient;
+    return context.fromChain.family === 'solana'
+      ? this.options.quoteFromAddressSolana
+      : this.options.quoteFromAddressEvm;
   }
 
   private toRoute(context: QuoteContext, quote: LifiQuote): CandidateRoute {
@@ -134,7 +164,8 @@ export class LifiProvider implements QuoteProvider {
 
     const warnings: string[] = [];
     const impactBps = usdImpactBps(quote.estimate.fromAmountUSD, quote.estimate.toAmountUSD);
-    if (impactBps !== undefined && impactBps > this.thresholds.priceImpactBps) warnings.push(RouteWarnings.highPriceImpact);
+    if (impactBps !== undefined && impactBps > this.thresholds.priceImpactBps)
+      warnings.push(RouteWarnings.highPriceImpact);
     return {
       providers: [this.name],
       bridgeProvider: bridgeTool,
@@ -142,7 +173,12 @@ export class LifiProvider implements QuoteProvider {
       expectedAmountOut: expected,
       estimatedDurationSeconds: leg.estimatedDurationSeconds,
       warnings,
-      debug: { lifiQuoteId: quote.id, tool: quote.tool, includedSteps: steps.map((s) => `${s.type}:${s.tool}`), usdImpactBps: impactBps },
+      debug: {
+        lifiQuoteId: quote.id,
+        tool: quote.tool,
+        includedSteps: steps.map((s) => `${s.type}:${s.tool}`),
+        usdImpactBps: impactBps,
+      },
     };
   }
 }
@@ -159,7 +195,12 @@ function lifiToken(chain: ChainDescriptor, token: QuoteToken): string {
 }
 
 function stripMint(token: QuoteToken) {
-  return { chain: token.chain, symbol: token.symbol, address: token.address ?? token.mint ?? null, decimals: token.decimals };
+  return {
+    chain: token.chain,
+    symbol: token.symbol,
+    address: token.address ?? token.mint ?? null,
+    decimals: token.decimals,
+  };
 }
 
 function parseJson(text: string): Record<string, unknown> | undefined {
@@ -185,7 +226,9 @@ function asLifiQuote(body: Record<string, unknown> | undefined): LifiQuote {
     typeof estimate.approvalAddress !== 'string' ||
     typeof estimate.executionDuration !== 'number'
   ) {
-    throw new Error('LI.FI answered a quote without estimate.toAmount, toAmountMin, approvalAddress or executionDuration');
+    throw new Error(
+      'LI.FI answered a quote without estimate.toAmount, toAmountMin, approvalAddress or executionDuration',
+    );
   }
   return quote as LifiQuote;
 }

@@ -23,7 +23,10 @@ const ETHEREUM_MAINNET: Omit<UniswapV2Deployment, 'chain'> = {
  * Where Uniswap V2 can be read on a chain: devnet chains from the manifest, Ethereum mainnet from
  * the canonical addresses. Only chains with an RPC URL qualify, since quotes read reserves on chain.
  */
-export function uniswapV2Deployment(registry: ChainRegistry, chainId: string): UniswapV2Deployment | undefined {
+export function uniswapV2Deployment(
+  registry: ChainRegistry,
+  chainId: string,
+): UniswapV2Deployment | undefined {
   const chain = registry.find(chainId);
   if (!chain?.rpcUrl || chain.family !== 'evm') return undefined;
   const devnet = registry.devnetChain(chainId);

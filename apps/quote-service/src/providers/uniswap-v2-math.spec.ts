@@ -5,7 +5,9 @@ describe('Uniswap V2 math', () => {
     // 1 WETH into a 100 WETH / 300,000 USDC pool
     const out = getAmountOut(10n ** 18n, 100n * 10n ** 18n, 300_000n * 10n ** 6n);
     // 2.991e32 / 1.00997e23 = 2961474103.19, floored
-    expect(out).toBe((10n ** 18n * 997n * 300_000_000_000n) / (100n * 10n ** 18n * 1000n + 10n ** 18n * 997n));
+    expect(out).toBe(
+      (10n ** 18n * 997n * 300_000_000_000n) / (100n * 10n ** 18n * 1000n + 10n ** 18n * 997n),
+    );
     expect(out).toBe(2_961_474_103n);
   });
 

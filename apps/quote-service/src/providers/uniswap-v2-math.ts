@@ -17,7 +17,8 @@ export interface HopReserves {
 /** Amounts along a path, like router.getAmountsOut: [amountIn, out of hop 1, ..., final out]. */
 export function getAmountsOut(amountIn: bigint, hops: HopReserves[]): bigint[] {
   const amounts = [amountIn];
-  for (const hop of hops) amounts.push(getAmountOut(amounts[amounts.length - 1], hop.reserveIn, hop.reserveOut));
+  for (const hop of hops)
+    amounts.push(getAmountOut(amounts[amounts.length - 1], hop.reserveIn, hop.reserveOut));
   return amounts;
 }
 

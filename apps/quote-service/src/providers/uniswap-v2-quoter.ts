@@ -5,7 +5,9 @@ import { getAmountsOut, HopReserves, priceImpactBps } from './uniswap-v2-math';
 import { uniswapV2Deployment, UniswapV2Deployment } from './uniswap-v2-deployments';
 import type { QuoteToken } from './quote-provider';
 
-const PAIR_INTERFACE = new Interface(['function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)']);
+const PAIR_INTERFACE = new Interface([
+  'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
+]);
 const GET_RESERVES_DATA = PAIR_INTERFACE.encodeFunctionData('getReserves');
 
 /** One priced path through Uniswap V2 pools. */
@@ -39,7 +41,13 @@ export class UniswapV2Quoter {
   }
 
   /** Every viable path, best output first; [] when no pools connect the tokens. */
-  async quotePaths(chainId: string, tokenIn: QuoteToken, tokenOut: QuoteToken, amountIn: bigint, signal: AbortSignal): Promise<PathQuote[]> {
+  async quotePaths(
+    chainId: string,
+    tokenIn: QuoteToken,
+    tokenOut: QuoteToken,
+    amountIn: bigint,
+    signal: AbortSignal,
+  ): Promise<PathQuote[]> {
     const deployment = this.deployment(chainId);
     if (!deployment) return [];
     const a = tokenIn.address ? getAddress(tokenIn.address) : deployment.weth;
@@ -63,7 +71,10 @@ export class UniswapV2Quoter {
       const hops = await Promise.all(path.slice(1).map((to, i) => hopOf(path[i], to)));
       if (hops.some((h) => h === null || h.hop.reserveIn === 0n || h.hop.reserveOut === 0n)) continue;
       const present = hops as { pair: string; hop: HopReserves }[];
-      const amounts = getAmountsOut(amountIn, present.map((h) => h.hop));
+      const amounts = getAmountsOut(
+        amountIn,
+        present.map((h) => h.hop),
+      );
       const out = amounts[amounts.length - 1];
       if (out === 0n) continue;
       quotes.push({
@@ -72,11 +83,19 @@ export class UniswapV2Quoter {
         pairs: present.map((h) => h.pair),
         hops: present.map((h) => h.hop),
         amounts,
-        priceImpactBps: priceImpactBps(amountIn, present.map((h) => h.hop), out),
-        maxReserveShareBps: Math.max(...present.map((h, i) => Number((amounts[i + 1] * 10_000n) / h.hop.reserveOut))),
+        priceImpactBps: priceImpactBps(
+          amountIn,
+          present.map((h) => h.hop),
+          out,
+        ),
+        maxReserveShareBps: Math.max(
+          ...present.map((h, i) => Number((amounts[i + 1] * 10_000n) / h.hop.reserveOut)),
+        ),
       });
     }
-    return quotes.sort((x, y) => (x.amounts[x.amounts.length - 1] > y.amounts[y.amounts.length - 1] ? -1 : 1));
+    return quotes.sort((x, y) =>
+      x.amounts[x.amounts.length - 1] > y.amounts[y.amounts.length - 1] ? -1 : 1,
+    );
   }
 
   /** The pair's CREATE2 address (computed once per pair: a keccak per hop per quote adds up in a burst). */
@@ -85,19 +104,33 @@ export class UniswapV2Quoter {
     const key = `${deployment.factory}:${token0}:${token1}`;
     let address = this.pairAddresses.get(key);
     if (!address) {
-      address = getCreate2Address(deployment.factory, keccak256(solidityPacked(['address', 'address'], [token0, token1])), deployment.initCodeHash);
+      address = getCreate2Address(
+        deployment.factory,
+        keccak256(solidityPacked(['address', 'address'], [token0, token1])),
+        deployment.initCodeHash,
+      );
       this.pairAddresses.set(key, address);
     }
     return address;
   }
 
-  private async readHop(deployment: UniswapV2Deployment, x: string, y: string, signal: AbortSignal): Promise<{ pair: string; hop: HopReserves } | null> {
+  private async readHop(
+    deployment: UniswapV2Deployment,
+    x: string,
+    y: string,
+    signal: AbortSignal,
+  ): Promise<{ pair: string; hop: HopReserves } | null> {
     const pair = this.pairAddress(deployment, x, y);
     const reserves = await abortable(this.readReserves(deployment.chain, pair), signal);
     if (!reserves) return null;
     const [reserve0, reserve1] = reserves;
     const xIsToken0 = x.toLowerCase() < y.toLowerCase();
-    return { pair, hop: xIsToken0 ? { reserveIn: reserve0, reserveOut: reserve1 } : { reserveIn: reserve1, reserveOut: reserve0 } };
+    return {
+      pair,
+      hop: xIsToken0
+        ? { reserveIn: reserve0, reserveOut: reserve1 }
+        : { reserveIn: reserve1, reserveOut: reserve0 },
+    };
   }
 
   /**
@@ -118,7 +151,11 @@ export class UniswapV2Quoter {
   private async callGetReserves(chain: string, pair: string): Promise<readonly [bigint, bigint] | null> {
     try {
       const data = await this.registry.evmProvider(chain).call({ to: pair, data: GET_RESERVES_DATA });
-      const [reserve0, reserve1] = PAIR_INTERFACE.decodeFunctionResult('getReserves', data) as unknown as [bigint, bigint, bigint];
+      const [reserve0, reserve1] = PAIR_INTERFACE.decodeFunctionResult('getReserves', data) as unknown as [
+        bigint,
+        bigint,
+        bigint,
+      ];
       return [reserve0, reserve1];
     } catch (error) {
       // No contract at the computed address (empty return data): the pool does not exist.

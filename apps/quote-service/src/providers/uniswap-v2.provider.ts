@@ -1,7 +1,15 @@
 import type { RouteLeg } from '@swapgw/contracts';
 import { applySlippage } from '../quote/amounts';
 import { ProviderNames } from '../catalog/support-policy';
-import { CandidateRoute, QuoteContext, QuoteProvider, QuoteToken, EXCEEDS_LIQUIDITY_SHARE_BPS, RouteWarnings, RouteWarningThresholds } from './quote-provider';
+import {
+  CandidateRoute,
+  QuoteContext,
+  QuoteProvider,
+  QuoteToken,
+  EXCEEDS_LIQUIDITY_SHARE_BPS,
+  RouteWarnings,
+  RouteWarningThresholds,
+} from './quote-provider';
 import { PathQuote, UniswapV2Quoter } from './uniswap-v2-quoter';
 
 /** Seconds until a swap on the chain is final enough to act on: devnets mine at once. */
@@ -62,14 +70,30 @@ export class UniswapV2Provider implements QuoteProvider {
   ) {}
 
   applies(context: QuoteContext): boolean {
-    return context.fromChain.id === context.toChain.id && this.quoter.deployment(context.fromChain.id) !== undefined;
+    return (
+      context.fromChain.id === context.toChain.id &&
+      this.quoter.deployment(context.fromChain.id) !== undefined
+    );
   }
 
   async quote(context: QuoteContext, signal: AbortSignal): Promise<CandidateRoute[]> {
     const chain = context.fromChain;
-    const paths = await this.quoter.quotePaths(chain.id, context.tokenIn, context.tokenOut, context.amountIn, signal);
+    const paths = await this.quoter.quotePaths(
+      chain.id,
+      context.tokenIn,
+      context.tokenOut,
+      context.amountIn,
+      signal,
+    );
     return paths.map((quote) => {
-      const leg = uniswapLeg(chain.id, chain.devnet, context.tokenIn, context.tokenOut, quote, context.slippageBps);
+      const leg = uniswapLeg(
+        chain.id,
+        chain.devnet,
+        context.tokenIn,
+        context.tokenOut,
+        quote,
+        context.slippageBps,
+      );
       return {
         providers: [this.name],
         legs: [leg],

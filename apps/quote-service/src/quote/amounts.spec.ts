@@ -9,14 +9,17 @@ describe('amounts', () => {
     expect(toBaseUnits('10', 0)).toBe(10n);
   });
 
-  it.each([['0'], ['0.000'], ['-1'], ['1e6'], ['.5'], ['1.'], ['abc'], ['01.5'], ['']])('rejects %p with INVALID_AMOUNT', (amount) => {
-    expect(() => toBaseUnits(amount, 18)).toThrow(CodedError);
-    try {
-      toBaseUnits(amount, 18);
-    } catch (error) {
-      expect((error as CodedError).code).toBe('INVALID_AMOUNT');
-    }
-  });
+  it.each([['0'], ['0.000'], ['-1'], ['1e6'], ['.5'], ['1.'], ['abc'], ['01.5'], ['']])(
+    'rejects %p with INVALID_AMOUNT',
+    (amount) => {
+      expect(() => toBaseUnits(amount, 18)).toThrow(CodedError);
+      try {
+        toBaseUnits(amount, 18);
+      } catch (error) {
+        expect((error as CodedError).code).toBe('INVALID_AMOUNT');
+      }
+    },
+  );
 
   it('rejects more decimals than the token has', () => {
     expect(() => toBaseUnits('1.0000001', 6)).toThrow(/7 decimals; the token has 6/);

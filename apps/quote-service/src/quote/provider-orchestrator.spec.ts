@@ -3,7 +3,16 @@ import { NoRouteError } from '../providers/no-route.error';
 import type { CandidateRoute, QuoteContext, QuoteProvider } from '../providers/quote-provider';
 import { gatherRoutes } from './provider-orchestrator';
 
-const chain: ChainDescriptor = { id: 'devnet-a', name: 'A', family: 'evm', network: 'testnet', caip2: 'eip155:31337', nativeSymbol: 'ETH', nativeDecimals: 18, devnet: true };
+const chain: ChainDescriptor = {
+  id: 'devnet-a',
+  name: 'A',
+  family: 'evm',
+  network: 'testnet',
+  caip2: 'eip155:31337',
+  nativeSymbol: 'ETH',
+  nativeDecimals: 18,
+  devnet: true,
+};
 const context: QuoteContext = {
   fromChain: chain,
   toChain: chain,
@@ -12,7 +21,13 @@ const context: QuoteContext = {
   amountIn: 1n,
   slippageBps: 50,
 };
-const route = (out: bigint): CandidateRoute => ({ providers: ['p'], legs: [], expectedAmountOut: out, estimatedDurationSeconds: 1, warnings: [] });
+const route = (out: bigint): CandidateRoute => ({
+  providers: ['p'],
+  legs: [],
+  expectedAmountOut: out,
+  estimatedDurationSeconds: 1,
+  warnings: [],
+});
 
 class FakeProvider implements QuoteProvider {
   constructor(
@@ -28,7 +43,8 @@ class FakeProvider implements QuoteProvider {
   }
 }
 
-const never = (signal: AbortSignal) => new Promise<CandidateRoute[]>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+const never = (signal: AbortSignal) =>
+  new Promise<CandidateRoute[]>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
 
 describe('gatherRoutes', () => {
   it('collects routes of every provider that answers and reports each outcome', async () => {
@@ -56,7 +72,12 @@ describe('gatherRoutes', () => {
   it('aborts the signal of a provider that misses the deadline', async () => {
     let aborted = false;
     await gatherRoutes(
-      [new FakeProvider('slow', (signal) => { signal.addEventListener('abort', () => (aborted = true)); return never(signal); })],
+      [
+        new FakeProvider('slow', (signal) => {
+          signal.addEventListener('abort', () => (aborted = true));
+          return never(signal);
+        }),
+      ],
       context,
       20,
     );

@@ -22,7 +22,11 @@ export interface GatheredRoutes {
  * Asks every provider that covers the request, in parallel, each under the same deadline. A slow
  * provider is aborted and skipped; a failing one is skipped; both are reported in the outcomes.
  */
-export async function gatherRoutes(providers: QuoteProvider[], context: QuoteContext, timeoutMs: number): Promise<GatheredRoutes> {
+export async function gatherRoutes(
+  providers: QuoteProvider[],
+  context: QuoteContext,
+  timeoutMs: number,
+): Promise<GatheredRoutes> {
   const applicable = providers.filter((p) => p.applies(context));
   const results = await Promise.all(applicable.map((provider) => askOne(provider, context, timeoutMs)));
   return {
@@ -61,7 +65,10 @@ async function askOne(
   } catch (error) {
     if (error instanceof NoRouteError) return { routes: [], outcome: outcome('no-route', 0, error.message) };
     const timedOut = controller.signal.aborted;
-    return { routes: [], outcome: outcome(timedOut ? 'timed-out' : 'failed', 0, (error as Error)?.message ?? String(error)) };
+    return {
+      routes: [],
+      outcome: outcome(timedOut ? 'timed-out' : 'failed', 0, (error as Error)?.message ?? String(error)),
+    };
   } finally {
     clearTimeout(timer);
   }

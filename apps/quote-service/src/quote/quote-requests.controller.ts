@@ -15,7 +15,10 @@ export class QuoteRequestsController {
   @MessagePattern(Topics.quoteRequests)
   handle(@Payload() message: unknown, @Ctx() ctx: KafkaContext) {
     return this.responder.respond(message, ctx, {
-      [QuoteMessageTypes.create]: { payload: CreateQuoteRequest, handle: (request: CreateQuoteRequest) => this.quotes.create(request) },
+      [QuoteMessageTypes.create]: {
+        payload: CreateQuoteRequest,
+        handle: (request: CreateQuoteRequest) => this.quotes.create(request),
+      },
     });
   }
 }

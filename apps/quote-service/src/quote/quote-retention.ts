@@ -23,10 +23,10 @@ export class QuoteRetention implements OnApplicationBootstrap, OnModuleDestroy {
   /** Deletes quotes expired before now − retention; answers how many. */
   async prune(): Promise<number> {
     const cutoff = this.clock() - this.retentionMs;
-    const [, affected] = (await this.dataSource.query(`DELETE FROM ${quoteTables(this.dataSource).quotes} WHERE "expires_at_ms" < $1`, [cutoff])) as [
-      unknown,
-      number,
-    ];
+    const [, affected] = (await this.dataSource.query(
+      `DELETE FROM ${quoteTables(this.dataSource).quotes} WHERE "expires_at_ms" < $1`,
+      [cutoff],
+    )) as [unknown, number];
     return affected;
   }
 

@@ -23,7 +23,13 @@ import {
 } from '@swapgw/contracts';
 import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
-import { CandidateRoute, QuoteContext, QuoteProvider, QuoteToken, RouteWarnings } from '../providers/quote-provider';
+import {
+  CandidateRoute,
+  QuoteContext,
+  QuoteProvider,
+  QuoteToken,
+  RouteWarnings,
+} from '../providers/quote-provider';
 import { applySlippage, toBaseUnits } from './amounts';
 import { ChainFeeOracle, ChainFeeQuote, chainsOfLegs, feeQuoteDebug, gasCoverageOf } from './gas-coverage';
 import { signaturesOf } from './signature-expectations';
@@ -69,8 +75,18 @@ export class QuoteService {
   async create(request: CreateQuoteRequest): Promise<QuoteResult> {
     const fromChain = this.chainOf(request.fromChain, 'fromChain', request.network);
     const toChain = this.chainOf(request.toChain, 'toChain', request.network);
-    const tokenIn = await this.tokens.resolve(fromChain, request.tokenIn, request.tokenRefFromOverride, 'tokenIn');
-    const tokenOut = await this.tokens.resolve(toChain, request.tokenOut, request.tokenRefToOverride, 'tokenOut');
+    const tokenIn = await this.tokens.resolve(
+      fromChain,
+      request.tokenIn,
+      request.tokenRefFromOverride,
+      'tokenIn',
+    );
+    const tokenOut = await this.tokens.resolve(
+      toChain,
+      request.tokenOut,
+      request.tokenRefToOverride,
+      'tokenOut',
+    );
     if (fromChain.id === toChain.id && assetKeyOf(tokenIn) === assetKeyOf(tokenOut)) {
       throw sameTokenError(tokenIn.symbol, fromChain.id);
     }
@@ -78,7 +94,15 @@ export class QuoteService {
     if (request.recipient !== undefined) checkTermsRecipient(request.recipient, toChain);
     const slippageBps = request.slippageBps ?? this.options.defaultSlippageBps;
 
-    const context: QuoteContext = { fromChain, toChain, tokenIn, tokenOut, amountIn, slippageBps, recipient: request.recipient };
+    const context: QuoteContext = {
+      fromChain,
+      toChain,
+      tokenIn,
+      tokenOut,
+      amountIn,
+      slippageBps,
+      recipient: request.recipient,
+    };
     // The gas prices of both ends are read while the providers answer (cached 10 s; never rejects).
     const feeReads = new Map<string, Promise<ChainFeeQuote>>(
       [fromChain, toChain].map((chain) => [chain.id, this.fees.ratesOf(chain)]),
@@ -87,7 +111,9 @@ export class QuoteService {
     const failures = gathered.outcomes.filter((o) => o.status === 'failed' || o.status === 'timed-out');
     if (gathered.asked > 0 && failures.length === gathered.asked) {
       this.logger.warn({ msg: 'every quote provider failed', outcomes: gathered.outcomes });
-      throw new CodedError(ErrorCodes.QUOTE_UPSTREAM_FAILED, 'Every quote provider failed or timed out', { providers: gathered.outcomes });
+      throw new CodedError(ErrorCodes.QUOTE_UPSTREAM_FAILED, 'Every quote provider failed or timed out', {
+        providers: gathered.outcomes,
+      });
     }
 
     const now = this.clock();
@@ -121,24 +147,45 @@ export class QuoteService {
       await manager.query(
         `INSERT INTO ${this.t.quotes} ("id", "owner", "from_chain", "to_chain", "token_in", "token_out", "amount_in", "slippage_bps", "recipient", "request", "provider_outcomes", "created_at_ms", "expires_at_ms")
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-        [quoteId, request.owner ?? null, fromChain.id, toChain.id, tokenIn.symbol, tokenOut.symbol, amountIn.toString(), slippageBps,
-          request.recipient ?? null, JSON.stringify(request), JSON.stringify(gathered.outcomes), now, expiresAtMs],
+        [
+          quoteId,
+          request.owner ?? null,
+          fromChain.id,
+          toChain.id,
+          tokenIn.symbol,
+          tokenOut.symbol,
+          amountIn.toString(),
+          slippageBps,
+          request.recipient ?? null,
+          JSON.stringify(request),
+          JSON.stringify(gathered.outcomes),
+          now,
+          expiresAtMs,
+        ],
       );
       for (const route of stored) {
-        await manager.query(`INSERT INTO ${this.t.quote_routes} ("route_id", "quote_id", "rank", "summary", "plan") VALUES ($1, $2, $3, $4, $5)`, [
-          route.summary.routeId,
-          quoteId,
-          route.rank,
-          JSON.stringify(route.summary),
-          JSON.stringify(route.plan),
-        ]);
+        await manager.query(
+          `INSERT INTO ${this.t.quote_routes} ("route_id", "quote_id", "rank", "summary", "plan") VALUES ($1, $2, $3, $4, $5)`,
+          [
+            route.summary.routeId,
+            quoteId,
+            route.rank,
+            JSON.stringify(route.summary),
+            JSON.stringify(route.plan),
+          ],
+        );
       }
     });
     // The trending signal of GET /tokens?sort=trending, added to the catalog in batches.
     this.trending.count(fromChain.id, assetKeyOf(tokenIn));
     this.trending.count(toChain.id, assetKeyOf(tokenOut));
 
-    const result: QuoteResult = { quoteId, expiresAtMs, routes: stored.map((r) => r.summary), routePlans: stored.map((r) => r.plan) };
+    const result: QuoteResult = {
+      quoteId,
+      expiresAtMs,
+      routes: stored.map((r) => r.summary),
+      routePlans: stored.map((r) => r.plan),
+    };
     if (request.debug) {
       result.debug = {
         amountIn: amountIn.toString(),
@@ -185,7 +232,9 @@ function permitInfoOf(registry: ChainRegistry, leg: RouteLeg | undefined): Route
   const evmChainId = registry.find(leg.chain)?.evmChainId;
   if (!contracts || evmChainId === undefined || permitLegProblem(leg, contracts) !== null) return undefined;
   const token = leg.tokenIn.address;
-  const listed = Object.values(registry.devnetChain(leg.chain)?.tokens ?? {}).find((t) => t.address.toLowerCase() === token.toLowerCase());
+  const listed = Object.values(registry.devnetChain(leg.chain)?.tokens ?? {}).find(
+    (t) => t.address.toLowerCase() === token.toLowerCase(),
+  );
   return {
     chain: leg.chain,
     chainId: evmChainId,
@@ -209,8 +258,12 @@ function summaryOf(
   const distinct = [...new Set(route.providers)];
   const crossChain = context.fromChain.id !== context.toChain.id;
   const lastLeg = route.legs[route.legs.length - 1];
-  const minAmountOut = lastLeg ? BigInt(lastLeg.minAmountOut) : applySlippage(route.expectedAmountOut, context.slippageBps);
-  const warnings = amountLooksLikeBase ? [...route.warnings, RouteWarnings.amountLooksLikeBaseUnits] : route.warnings;
+  const minAmountOut = lastLeg
+    ? BigInt(lastLeg.minAmountOut)
+    : applySlippage(route.expectedAmountOut, context.slippageBps);
+  const warnings = amountLooksLikeBase
+    ? [...route.warnings, RouteWarnings.amountLooksLikeBaseUnits]
+    : route.warnings;
   const summary: Omit<QuoteRouteSummary, 'gasCoverage' | 'signatures'> = {
     routeId,
     providers: route.providers,
@@ -231,7 +284,13 @@ function summaryOf(
   return { ...summary, gasCoverage, signatures };
 }
 
-function planOf(quoteId: string, routeId: string, expiresAtMs: number, context: QuoteContext, route: CandidateRoute): RoutePlan {
+function planOf(
+  quoteId: string,
+  routeId: string,
+  expiresAtMs: number,
+  context: QuoteContext,
+  route: CandidateRoute,
+): RoutePlan {
   const plan: RoutePlan = {
     quoteId,
     routeId,
@@ -253,5 +312,10 @@ function planOf(quoteId: string, routeId: string, expiresAtMs: number, context: 
 
 /** Plans carry one address field: the EVM address, the Solana mint, or null for the native coin. */
 function tokenRefOf(token: QuoteToken) {
-  return { chain: token.chain, symbol: token.symbol, address: token.address ?? token.mint ?? null, decimals: token.decimals };
+  return {
+    chain: token.chain,
+    symbol: token.symbol,
+    address: token.address ?? token.mint ?? null,
+    decimals: token.decimals,
+  };
 }

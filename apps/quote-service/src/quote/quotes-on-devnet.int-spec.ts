@@ -2,7 +2,14 @@ import { DEVNET_BRIDGE_ABI, loadDevnetManifest, DevnetManifest } from '@swapgw/d
 import { QuoteResult, RoutePlan } from '@swapgw/contracts';
 import { Contract, JsonRpcProvider, Network, parseUnits } from 'ethers';
 import { DataSource } from 'typeorm';
-import { createQuoteTestDatabase, errorCodeOf, QuoteTestApp, buildQuoteTestApp, useDevnet, planOf } from '../../test/support/quote-service-test-support';
+import {
+  createQuoteTestDatabase,
+  errorCodeOf,
+  QuoteTestApp,
+  buildQuoteTestApp,
+  useDevnet,
+  planOf,
+} from '../../test/support/quote-service-test-support';
 import { QuoteRetention } from './quote-retention';
 import { QuoteService } from './quote.service';
 
@@ -24,7 +31,9 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
     service = await buildQuoteTestApp(dataSource, { DEVNET_MANIFEST: devnet.manifestPath });
     await service.sync.seed();
     for (const chain of manifest.chains) {
-      providers[chain.id] = new JsonRpcProvider(chain.rpcUrl, Network.from(chain.chainId), { staticNetwork: Network.from(chain.chainId) });
+      providers[chain.id] = new JsonRpcProvider(chain.rpcUrl, Network.from(chain.chainId), {
+        staticNetwork: Network.from(chain.chainId),
+      });
     }
   });
 
@@ -36,19 +45,28 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
   });
 
   const chainOf = (id: string) => manifest.chains.find((c) => c.id === id)!;
-  const router = (chain: string) => new Contract(chainOf(chain).uniswapV2.router, ROUTER_ABI, providers[chain]);
+  const router = (chain: string) =>
+    new Contract(chainOf(chain).uniswapV2.router, ROUTER_ABI, providers[chain]);
 
   /**
    * router.getAmountsOut for the plan's path, read in the same block as a fresh quote: other tests
    * may swap on a shared devnet, so a quote is retried (bounded) until no block lands in between.
    */
-  async function quoteMatchingChain(request: Parameters<QuoteService['create']>[0], chain: string): Promise<{ quote: QuoteResult; plans: RoutePlan[]; onChain: bigint[][] }> {
+  async function quoteMatchingChain(
+    request: Parameters<QuoteService['create']>[0],
+    chain: string,
+  ): Promise<{ quote: QuoteResult; plans: RoutePlan[]; onChain: bigint[][] }> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const before = await providers[chain].getBlockNumber();
       const quote = await service.quotes.create(request);
       const plans = quote.routes.map((r) => planOf(quote, r.routeId));
       const onChain = await Promise.all(
-        plans.map(async (plan) => (await router(chain).getAmountsOut(plan.amountIn, plan.legs[0].path!, { blockTag: before })) as bigint[]),
+        plans.map(
+          async (plan) =>
+            (await router(chain).getAmountsOut(plan.amountIn, plan.legs[0].path!, {
+              blockTag: before,
+            })) as bigint[],
+        ),
       );
       if ((await providers[chain].getBlockNumber()) === before) return { quote, plans, onChain };
     }
@@ -67,7 +85,12 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
       const paths = plans.map((p) => p.legs[0].path!.length).sort();
       expect(paths).toEqual([2, 3]); // direct pool and the hop through WETH
       quote.routes.forEach((route, i) => {
-        expect(route).toMatchObject({ provider: 'uniswap-v2', providers: ['uniswap-v2'], stepCount: 1, family: 'same-chain' });
+        expect(route).toMatchObject({
+          provider: 'uniswap-v2',
+          providers: ['uniswap-v2'],
+          stepCount: 1,
+          family: 'same-chain',
+        });
         expect(route.bridgeProvider).toBeUndefined();
         expect(route.estimatedDurationSeconds).toBeGreaterThan(0);
         const amounts = onChain[i];
@@ -76,11 +99,20 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
         expect(parseUnits(route.expectedAmountOut, 18)).toBe(amounts[amounts.length - 1]);
         expect(parseUnits(route.minAmountOut, 18)).toBe((amounts[amounts.length - 1] * 9_950n) / 10_000n);
       });
-      expect(parseUnits(quote.routes[0].expectedAmountOut, 18)).toBeGreaterThan(parseUnits(quote.routes[1].expectedAmountOut, 18));
+      expect(parseUnits(quote.routes[0].expectedAmountOut, 18)).toBeGreaterThan(
+        parseUnits(quote.routes[1].expectedAmountOut, 18),
+      );
     });
 
     it('stores an executable plan per route, served by quote.route.get', async () => {
-      const quote = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'WETH', tokenOut: 'USDC', amount: '1.5', slippageBps: 100 });
+      const quote = await service.quotes.create({
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        tokenIn: 'WETH',
+        tokenOut: 'USDC',
+        amount: '1.5',
+        slippageBps: 100,
+      });
       const plan = planOf(quote, quote.routes[0].routeId);
       const chain = chainOf('devnet-a');
       expect(plan).toMatchObject({
@@ -94,10 +126,25 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
         slippageBps: 100,
         providers: ['uniswap-v2'],
       });
-      expect(plan.tokenIn).toEqual({ chain: 'devnet-a', symbol: 'WETH', address: chain.tokens.WETH.address, decimals: 18 });
-      expect(plan.tokenOut).toEqual({ chain: 'devnet-a', symbol: 'USDC', address: chain.tokens.USDC.address, decimals: 6 });
+      expect(plan.tokenIn).toEqual({
+        chain: 'devnet-a',
+        symbol: 'WETH',
+        address: chain.tokens.WETH.address,
+        decimals: 18,
+      });
+      expect(plan.tokenOut).toEqual({
+        chain: 'devnet-a',
+        symbol: 'USDC',
+        address: chain.tokens.USDC.address,
+        decimals: 6,
+      });
       const [leg] = plan.legs;
-      expect(leg).toMatchObject({ kind: 'swap', chain: 'devnet-a', provider: 'uniswap-v2', spender: chain.uniswapV2.router });
+      expect(leg).toMatchObject({
+        kind: 'swap',
+        chain: 'devnet-a',
+        provider: 'uniswap-v2',
+        spender: chain.uniswapV2.router,
+      });
       expect(leg.path).toEqual([chain.tokens.WETH.address, chain.tokens.USDC.address]);
       const expected = BigInt(leg.expectedAmountOut);
       expect(BigInt(leg.minAmountOut)).toBe((expected * 9_900n) / 10_000n);
@@ -107,7 +154,13 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
 
     it('tells the wallet what to sign for a permit build: the permit router, Permit2, token, amount and EIP-712 domain', async () => {
       const chain = chainOf('devnet-a');
-      const usdc = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amount: '25' });
+      const usdc = await service.quotes.create({
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        tokenIn: 'USDC',
+        tokenOut: 'WETH',
+        amount: '25',
+      });
       expect(usdc.routes[0].permit).toEqual({
         chain: 'devnet-a',
         chainId: chain.chainId,
@@ -118,40 +171,107 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
         eip2612: { name: 'USD Coin', version: '1' },
       });
       // WETH9 has no EIP-2612 permit: Permit2 only. A bridge leg takes permits too; native ETH none.
-      const weth = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'WETH', tokenOut: 'USDC', amount: '1' });
-      expect(weth.routes[0].permit).toMatchObject({ token: chain.tokens.WETH.address, spender: chain.permits.permitRouter });
+      const weth = await service.quotes.create({
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        tokenIn: 'WETH',
+        tokenOut: 'USDC',
+        amount: '1',
+      });
+      expect(weth.routes[0].permit).toMatchObject({
+        token: chain.tokens.WETH.address,
+        spender: chain.permits.permitRouter,
+      });
       expect(weth.routes[0].permit?.eip2612).toBeUndefined();
-      const bridged = await service.quotes.create({ fromChain: 'devnet-b', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'USDC', amount: '10' });
-      expect(bridged.routes[0].permit).toMatchObject({ chain: 'devnet-b', spender: chainOf('devnet-b').permits.permitRouter, amountBaseUnits: '10000000' });
-      const eth = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'ETH', tokenOut: 'USDC', amount: '1' });
+      const bridged = await service.quotes.create({
+        fromChain: 'devnet-b',
+        toChain: 'devnet-a',
+        tokenIn: 'USDC',
+        tokenOut: 'USDC',
+        amount: '10',
+      });
+      expect(bridged.routes[0].permit).toMatchObject({
+        chain: 'devnet-b',
+        spender: chainOf('devnet-b').permits.permitRouter,
+        amountBaseUnits: '10000000',
+      });
+      const eth = await service.quotes.create({
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        tokenIn: 'ETH',
+        tokenOut: 'USDC',
+        amount: '1',
+      });
       expect(eth.routes[0].permit).toBeUndefined();
     });
 
     it('quotes the native coin through WETH and leaves ETH ↔ WETH (a wrap) without routes', async () => {
-      const eth = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'ETH', tokenOut: 'USDC', amount: '1' });
+      const eth = await service.quotes.create({
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        tokenIn: 'ETH',
+        tokenOut: 'USDC',
+        amount: '1',
+      });
       const plan = planOf(eth, eth.routes[0].routeId);
       expect(plan.tokenIn.address).toBeNull();
       expect(plan.legs[0].path![0]).toBe(chainOf('devnet-a').tokens.WETH.address);
-      const wrap = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'ETH', tokenOut: 'WETH', amount: '1' });
+      const wrap = await service.quotes.create({
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        tokenIn: 'ETH',
+        tokenOut: 'WETH',
+        amount: '1',
+      });
       expect(wrap.routes).toEqual([]);
     });
 
     it('warns about price impact and thin liquidity only on a trade that drains the pool', async () => {
-      const small = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'WETH', tokenOut: 'USDC', amount: '0.1' });
+      const small = await service.quotes.create({
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        tokenIn: 'WETH',
+        tokenOut: 'USDC',
+        amount: '0.1',
+      });
       expect(small.routes[0].warnings).toEqual([]);
-      const large = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'WETH', tokenOut: 'USDC', amount: '400' });
-      expect(large.routes[0].warnings).toEqual(expect.arrayContaining(['HIGH_PRICE_IMPACT', 'THIN_LIQUIDITY']));
+      const large = await service.quotes.create({
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        tokenIn: 'WETH',
+        tokenOut: 'USDC',
+        amount: '400',
+      });
+      expect(large.routes[0].warnings).toEqual(
+        expect.arrayContaining(['HIGH_PRICE_IMPACT', 'THIN_LIQUIDITY']),
+      );
       expect(large.routes[0].warnings).not.toContain('AMOUNT_EXCEEDS_LIQUIDITY');
     });
 
     it('still quotes base units sent as the amount (25 USDC as "25000000"), saying it looks like base units and exceeds the pools', async () => {
-      const mistaken = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amount: '25000000' });
+      const mistaken = await service.quotes.create({
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        tokenIn: 'USDC',
+        tokenOut: 'WETH',
+        amount: '25000000',
+      });
       expect(mistaken.routes.length).toBeGreaterThan(0);
       expect(mistaken.routes[0].amountIn).toBe('25000000');
       expect(mistaken.routes[0].warnings).toEqual(
-        expect.arrayContaining(['AMOUNT_LOOKS_LIKE_BASE_UNITS', 'AMOUNT_EXCEEDS_LIQUIDITY', 'HIGH_PRICE_IMPACT']),
+        expect.arrayContaining([
+          'AMOUNT_LOOKS_LIKE_BASE_UNITS',
+          'AMOUNT_EXCEEDS_LIQUIDITY',
+          'HIGH_PRICE_IMPACT',
+        ]),
       );
-      const meant = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amount: '25' });
+      const meant = await service.quotes.create({
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        tokenIn: 'USDC',
+        tokenOut: 'WETH',
+        amount: '25',
+      });
       expect(meant.routes[0].warnings).toEqual([]);
     });
 
@@ -170,14 +290,29 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
       expect(plan.tokenIn).toMatchObject({ symbol: 'USDC', address: usdc, decimals: 6 });
       expect(plan.amountIn).toBe('10000000');
       await expect(
-        errorCodeOf(service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1', tokenRefToOverride: `eip155:31338:erc20:${usdc}` })),
+        errorCodeOf(
+          service.quotes.create({
+            fromChain: 'devnet-a',
+            toChain: 'devnet-a',
+            tokenIn: 'USDC',
+            tokenOut: 'DAI',
+            amount: '1',
+            tokenRefToOverride: `eip155:31338:erc20:${usdc}`,
+          }),
+        ),
       ).resolves.toBe('UNKNOWN_TOKEN');
     });
   });
 
   describe('cross chain through the devnet bridge', () => {
     it('quotes WETH on devnet-a → DAI on devnet-b as swap, bridge, swap with amounts the contracts agree with', async () => {
-      const quote = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-b', tokenIn: 'WETH', tokenOut: 'DAI', amount: '2' });
+      const quote = await service.quotes.create({
+        fromChain: 'devnet-a',
+        toChain: 'devnet-b',
+        tokenIn: 'WETH',
+        tokenOut: 'DAI',
+        amount: '2',
+      });
       expect(quote.routes).toHaveLength(1);
       const [route] = quote.routes;
       expect(route).toMatchObject({
@@ -194,23 +329,46 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
       const a = chainOf('devnet-a');
       const b = chainOf('devnet-b');
       expect(swapA).toMatchObject({ kind: 'swap', chain: 'devnet-a', spender: a.uniswapV2.router });
-      expect(bridge).toMatchObject({ kind: 'bridge', chain: 'devnet-a', provider: 'devnet-bridge', spender: a.bridge.address, destinationChain: 'devnet-b' });
+      expect(bridge).toMatchObject({
+        kind: 'bridge',
+        chain: 'devnet-a',
+        provider: 'devnet-bridge',
+        spender: a.bridge.address,
+        destinationChain: 'devnet-b',
+      });
       expect(swapB).toMatchObject({ kind: 'swap', chain: 'devnet-b', spender: b.uniswapV2.router });
       // Each leg feeds the next, and the bridge leg is what the bridge contract itself quotes.
       expect(bridge.amountIn).toBe(swapA.expectedAmountOut);
       const bridgeContract = new Contract(a.bridge.address, DEVNET_BRIDGE_ABI, providers['devnet-a']);
-      expect(bridge.expectedAmountOut).toBe(((await bridgeContract.quote(bridge.amountIn)) as bigint).toString());
+      expect(bridge.expectedAmountOut).toBe(
+        ((await bridgeContract.quote(bridge.amountIn)) as bigint).toString(),
+      );
       expect(swapB.amountIn).toBe(bridge.expectedAmountOut);
-      expect(parseUnits(route.expectedAmountOut, route.tokenOutDecimals)).toBe(BigInt(swapB.expectedAmountOut));
+      expect(parseUnits(route.expectedAmountOut, route.tokenOutDecimals)).toBe(
+        BigInt(swapB.expectedAmountOut),
+      );
       expect(plan.bridgeProvider).toBe('devnet-bridge');
     });
 
     it('states the gas the service covers on each chain the legs touch, priced from the devnet nodes, and stores it with the route', async () => {
-      const quote = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-b', tokenIn: 'WETH', tokenOut: 'DAI', amount: '2' });
+      const quote = await service.quotes.create({
+        fromChain: 'devnet-a',
+        toChain: 'devnet-b',
+        tokenIn: 'WETH',
+        tokenOut: 'DAI',
+        amount: '2',
+      });
       const [route] = quote.routes;
       expect(route.gasCoverage).toMatchObject({ paidBy: 'service', userPays: '0' });
       // WETH has no EIP-2612 (approve paid by a top-up), USDC has; the relayer releases on devnet-b.
-      expect(route.gasCoverage.chains.map((c) => [c.chain, c.feeSource, c.estimatedGasUnits, c.breakdown.map((b) => `${b.leg}:${b.kind}`)])).toEqual([
+      expect(
+        route.gasCoverage.chains.map((c) => [
+          c.chain,
+          c.feeSource,
+          c.estimatedGasUnits,
+          c.breakdown.map((b) => `${b.leg}:${b.kind}`),
+        ]),
+      ).toEqual([
         ['devnet-a', 'node', '481000', ['0:approve-top-up', '0:swap-intent', '1:permit', '1:bridge-intent']],
         ['devnet-b', 'node', '340000', ['1:bridge-release', '2:permit', '2:swap-intent']],
       ]);
@@ -227,7 +385,11 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
       );
       expect(rows[0].summary.gasCoverage).toEqual(route.gasCoverage);
       // What the wallet signs on a sponsored build: only on devnet-a, the bridge leg binding the swap on devnet-b.
-      expect(route.signatures.map((sig) => `${sig.chain}:${sig.kind}:${sig.payloadType}${sig.mayBeSkipped ? '?' : ''}`)).toEqual([
+      expect(
+        route.signatures.map(
+          (sig) => `${sig.chain}:${sig.kind}:${sig.payloadType}${sig.mayBeSkipped ? '?' : ''}`,
+        ),
+      ).toEqual([
         'devnet-a:approve:evm-transaction?',
         'devnet-a:swap:evm-typed-data',
         'devnet-a:approve:evm-typed-data?',
@@ -236,9 +398,20 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
     });
 
     it('quotes USDC → USDC across chains as the bridge alone, minus its fee', async () => {
-      const quote = await service.quotes.create({ fromChain: 'devnet-b', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'USDC', amount: '1000' });
+      const quote = await service.quotes.create({
+        fromChain: 'devnet-b',
+        toChain: 'devnet-a',
+        tokenIn: 'USDC',
+        tokenOut: 'USDC',
+        amount: '1000',
+      });
       expect(quote.routes).toHaveLength(1);
-      expect(quote.routes[0]).toMatchObject({ provider: 'devnet-bridge', providers: ['devnet-bridge'], bridgeProvider: 'devnet-bridge', stepCount: 1 });
+      expect(quote.routes[0]).toMatchObject({
+        provider: 'devnet-bridge',
+        providers: ['devnet-bridge'],
+        bridgeProvider: 'devnet-bridge',
+        stepCount: 1,
+      });
       const expected = 1_000_000_000n - (1_000_000_000n * BigInt(manifest.bridge.feeBps)) / 10_000n;
       expect(parseUnits(quote.routes[0].expectedAmountOut, 6)).toBe(expected);
     });
@@ -246,31 +419,86 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
 
   describe('no route and client errors', () => {
     it('answers an empty route list when no pool gives any output', async () => {
-      const dust = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'WETH', tokenOut: 'USDC', amount: '0.000000000000000001' });
+      const dust = await service.quotes.create({
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        tokenIn: 'WETH',
+        tokenOut: 'USDC',
+        amount: '0.000000000000000001',
+      });
       expect(dust.routes).toEqual([]);
       expect(dust.quoteId).toMatch(/^qt_/);
     });
 
     it('answers an empty route list on a real network without RPC or aggregator', async () => {
-      const quote = await service.quotes.create({ fromChain: 'ethereum', toChain: 'ethereum', tokenIn: 'USDC', tokenOut: 'WETH', amount: '1' });
+      const quote = await service.quotes.create({
+        fromChain: 'ethereum',
+        toChain: 'ethereum',
+        tokenIn: 'USDC',
+        tokenOut: 'WETH',
+        amount: '1',
+      });
       expect(quote.routes).toEqual([]);
     });
 
     it.each([
-      ['UNKNOWN_CHAIN', { fromChain: 'nowhere', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1' }],
-      ['UNKNOWN_CHAIN', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1', network: 'mainnet' as const }],
-      ['UNKNOWN_TOKEN', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'NOPE', tokenOut: 'DAI', amount: '1' }],
-      ['SAME_TOKEN', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'usdc', amount: '1' }],
-      ['INVALID_AMOUNT', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1.0000001' }],
-      ['INVALID_AMOUNT', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '0' }],
-      ['INVALID_ADDRESS', { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1', recipient: '0x1234' }],
+      [
+        'UNKNOWN_CHAIN',
+        { fromChain: 'nowhere', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1' },
+      ],
+      [
+        'UNKNOWN_CHAIN',
+        {
+          fromChain: 'devnet-a',
+          toChain: 'devnet-a',
+          tokenIn: 'USDC',
+          tokenOut: 'DAI',
+          amount: '1',
+          network: 'mainnet' as const,
+        },
+      ],
+      [
+        'UNKNOWN_TOKEN',
+        { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'NOPE', tokenOut: 'DAI', amount: '1' },
+      ],
+      [
+        'SAME_TOKEN',
+        { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'usdc', amount: '1' },
+      ],
+      [
+        'INVALID_AMOUNT',
+        { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '1.0000001' },
+      ],
+      [
+        'INVALID_AMOUNT',
+        { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'DAI', amount: '0' },
+      ],
+      [
+        'INVALID_ADDRESS',
+        {
+          fromChain: 'devnet-a',
+          toChain: 'devnet-a',
+          tokenIn: 'USDC',
+          tokenOut: 'DAI',
+          amount: '1',
+          recipient: '0x1234',
+        },
+      ],
     ])('rejects with %s: %j', async (code, request) => {
       await expect(errorCodeOf(service.quotes.create(request))).resolves.toBe(code);
     });
 
-    it('answers every route\'s executable plan with the quote, in route order, as stored', async () => {
-      const quote = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'DAI', tokenOut: 'USDC', amount: '5' });
-      expect(quote.routePlans.map((plan) => [plan.quoteId, plan.routeId])).toEqual(quote.routes.map((route) => [quote.quoteId, route.routeId]));
+    it("answers every route's executable plan with the quote, in route order, as stored", async () => {
+      const quote = await service.quotes.create({
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        tokenIn: 'DAI',
+        tokenOut: 'USDC',
+        amount: '5',
+      });
+      expect(quote.routePlans.map((plan) => [plan.quoteId, plan.routeId])).toEqual(
+        quote.routes.map((route) => [quote.quoteId, route.routeId]),
+      );
       const rows: { route_id: string; plan: RoutePlan }[] = await dataSource.query(
         `SELECT "route_id", "plan" FROM "${database.schema}"."quote_routes" WHERE "quote_id" = $1 ORDER BY "rank"`,
         [quote.quoteId],
@@ -279,12 +507,23 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
     });
 
     it('prunes quotes and their plans only once the retention after expiry has passed', async () => {
-      const quote = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amount: '5' });
+      const quote = await service.quotes.create({
+        fromChain: 'devnet-a',
+        toChain: 'devnet-a',
+        tokenIn: 'USDC',
+        tokenOut: 'WETH',
+        amount: '5',
+      });
       const routeId = quote.routes[0].routeId;
       const retentionMs = 60_000;
       const early = new QuoteRetention(dataSource, retentionMs, () => quote.expiresAtMs + retentionMs - 1);
       await early.prune();
-      const storedPlans = async () => (await dataSource.query(`SELECT 1 FROM "${database.schema}"."quote_routes" WHERE "route_id" = $1`, [routeId])).length;
+      const storedPlans = async () =>
+        (
+          await dataSource.query(`SELECT 1 FROM "${database.schema}"."quote_routes" WHERE "route_id" = $1`, [
+            routeId,
+          ])
+        ).length;
       expect(await storedPlans()).toBe(1);
       const late = new QuoteRetention(dataSource, retentionMs, () => quote.expiresAtMs + retentionMs + 1);
       expect(await late.prune()).toBeGreaterThanOrEqual(1);

@@ -13,7 +13,8 @@ export interface RankableRoute {
 export function compareRoutes(a: RankableRoute, b: RankableRoute): number {
   if (a.expectedAmountOut !== b.expectedAmountOut) return a.expectedAmountOut > b.expectedAmountOut ? -1 : 1;
   if (a.stepCount !== b.stepCount) return a.stepCount - b.stepCount;
-  if (a.estimatedDurationSeconds !== b.estimatedDurationSeconds) return a.estimatedDurationSeconds - b.estimatedDurationSeconds;
+  if (a.estimatedDurationSeconds !== b.estimatedDurationSeconds)
+    return a.estimatedDurationSeconds - b.estimatedDurationSeconds;
   return a.providers.join(',').localeCompare(b.providers.join(','));
 }
 

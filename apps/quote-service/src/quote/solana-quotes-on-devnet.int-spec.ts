@@ -1,7 +1,14 @@
 import { Keypair } from '@solana/web3.js';
 import { DEVNET_BRIDGE_ABI, DevnetManifest, loadDevnetManifest } from '@swapgw/devnet';
 import { Contract, JsonRpcProvider, Network, parseUnits } from 'ethers';
-import { createQuoteTestDatabase, errorCodeOf, QuoteTestApp, buildQuoteTestApp, useDevnet, planOf } from '../../test/support/quote-service-test-support';
+import {
+  createQuoteTestDatabase,
+  errorCodeOf,
+  QuoteTestApp,
+  buildQuoteTestApp,
+  useDevnet,
+  planOf,
+} from '../../test/support/quote-service-test-support';
 
 const ROUTER_ABI = ['function getAmountsOut(uint amountIn, address[] path) view returns (uint[] amounts)'];
 
@@ -22,7 +29,9 @@ describe('quote-service quotes between EVM and solana-devnet (real PostgreSQL, a
     service = await buildQuoteTestApp(database.dataSource, { DEVNET_MANIFEST: devnet.manifestPath });
     await service.sync.seed();
     const a = manifest.chains.find((c) => c.id === 'devnet-a')!;
-    provider = new JsonRpcProvider(a.rpcUrl, Network.from(a.chainId), { staticNetwork: Network.from(a.chainId) });
+    provider = new JsonRpcProvider(a.rpcUrl, Network.from(a.chainId), {
+      staticNetwork: Network.from(a.chainId),
+    });
   });
 
   afterAll(async () => {
@@ -34,32 +43,62 @@ describe('quote-service quotes between EVM and solana-devnet (real PostgreSQL, a
 
   const chainA = () => manifest.chains.find((c) => c.id === 'devnet-a')!;
   /** What the EVM bridge contract itself says a deposit of `amount` releases. */
-  const bridgeQuote = async (amount: bigint) => (await new Contract(chainA().bridge.address, DEVNET_BRIDGE_ABI, provider).quote(amount)) as bigint;
+  const bridgeQuote = async (amount: bigint) =>
+    (await new Contract(chainA().bridge.address, DEVNET_BRIDGE_ABI, provider).quote(amount)) as bigint;
 
   describe('catalog', () => {
     it('lists solana-devnet with SOL and its USDC mint, and USDC pairs with the EVM chains', async () => {
       const { chains } = await service.catalog.listChains();
-      expect(chains.map((c) => c.id)).toEqual(expect.arrayContaining(['devnet-a', 'devnet-b', 'solana-devnet']));
+      expect(chains.map((c) => c.id)).toEqual(
+        expect.arrayContaining(['devnet-a', 'devnet-b', 'solana-devnet']),
+      );
       const { tokens } = await service.catalog.listTokens({ chainRef: 'solana-devnet', debug: true });
       const bySymbol = Object.fromEntries(tokens.map((t) => [t.symbol, t]));
-      expect(bySymbol.USDC).toMatchObject({ chain: 'solana-devnet', mint: manifest.solana.tokens.USDC.mint, decimals: 6 });
+      expect(bySymbol.USDC).toMatchObject({
+        chain: 'solana-devnet',
+        mint: manifest.solana.tokens.USDC.mint,
+        decimals: 6,
+      });
       expect(bySymbol.USDC.address).toBeUndefined();
       expect(bySymbol.USDC.debug).toMatchObject({ supported: true, providers: ['devnet-bridge'] });
       expect(bySymbol.SOL).toMatchObject({ chain: 'solana-devnet', decimals: 9 });
       expect(bySymbol.SOL.debug).toMatchObject({ supported: false });
 
       const pairsOf = async (request: { tokenIn?: string; tokenOut?: string; supportedOnly?: boolean }) =>
-        (await service.catalog.listPairs({ ...request, limit: 500, debug: true })).pairs.filter((p) => [p.fromChain, p.toChain].includes('solana-devnet'));
+        (await service.catalog.listPairs({ ...request, limit: 500, debug: true })).pairs.filter((p) =>
+          [p.fromChain, p.toChain].includes('solana-devnet'),
+        );
       const toSolanaUsdc = await pairsOf({ tokenOut: 'USDC', supportedOnly: true });
-      expect(toSolanaUsdc).toEqual(expect.arrayContaining([
-        expect.objectContaining({ fromChain: 'devnet-a', toChain: 'solana-devnet', tokenIn: 'WETH', tokenOut: 'USDC' }),
-        expect.objectContaining({ fromChain: 'devnet-b', toChain: 'solana-devnet', tokenIn: 'USDC', tokenOut: 'USDC' }),
-        expect.objectContaining({ fromChain: 'solana-devnet', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'USDC' }),
-      ]));
+      expect(toSolanaUsdc).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            fromChain: 'devnet-a',
+            toChain: 'solana-devnet',
+            tokenIn: 'WETH',
+            tokenOut: 'USDC',
+          }),
+          expect.objectContaining({
+            fromChain: 'devnet-b',
+            toChain: 'solana-devnet',
+            tokenIn: 'USDC',
+            tokenOut: 'USDC',
+          }),
+          expect.objectContaining({
+            fromChain: 'solana-devnet',
+            toChain: 'devnet-a',
+            tokenIn: 'USDC',
+            tokenOut: 'USDC',
+          }),
+        ]),
+      );
       expect(await pairsOf({ tokenIn: 'SOL', supportedOnly: true })).toEqual([]);
       // Listed (same family) but unsupported: nothing swaps on the Solana devnet without a Jupiter stand-in.
       expect(await pairsOf({ tokenIn: 'SOL', tokenOut: 'USDC' })).toEqual([
-        expect.objectContaining({ fromChain: 'solana-devnet', toChain: 'solana-devnet', debug: expect.objectContaining({ supported: false }) }),
+        expect.objectContaining({
+          fromChain: 'solana-devnet',
+          toChain: 'solana-devnet',
+          debug: expect.objectContaining({ supported: false }),
+        }),
       ]);
     });
   });
@@ -84,17 +123,35 @@ describe('quote-service quotes between EVM and solana-devnet (real PostgreSQL, a
         estimatedDurationSeconds: 5 + manifest.solana.bridge.estimatedDurationSeconds,
       });
       const plan = planOf(quote, route.routeId);
-      expect(plan).toMatchObject({ fromChain: 'devnet-a', toChain: 'solana-devnet', recipient: solanaUser, bridgeProvider: 'devnet-bridge' });
-      expect(plan.tokenOut).toEqual({ chain: 'solana-devnet', symbol: 'USDC', address: manifest.solana.tokens.USDC.mint, decimals: 6 });
+      expect(plan).toMatchObject({
+        fromChain: 'devnet-a',
+        toChain: 'solana-devnet',
+        recipient: solanaUser,
+        bridgeProvider: 'devnet-bridge',
+      });
+      expect(plan.tokenOut).toEqual({
+        chain: 'solana-devnet',
+        symbol: 'USDC',
+        address: manifest.solana.tokens.USDC.mint,
+        decimals: 6,
+      });
       const [swap, bridge] = plan.legs;
-      const swapped = (await new Contract(chainA().uniswapV2.router, ROUTER_ABI, provider).getAmountsOut(parseUnits('0.5', 18), swap.path!)) as bigint[];
+      const swapped = (await new Contract(chainA().uniswapV2.router, ROUTER_ABI, provider).getAmountsOut(
+        parseUnits('0.5', 18),
+        swap.path!,
+      )) as bigint[];
       expect(swap.expectedAmountOut).toBe(swapped[swapped.length - 1].toString());
       expect(bridge).toEqual({
         kind: 'bridge',
         chain: 'devnet-a',
         provider: 'devnet-bridge',
         tokenIn: { chain: 'devnet-a', symbol: 'USDC', address: chainA().tokens.USDC.address, decimals: 6 },
-        tokenOut: { chain: 'solana-devnet', symbol: 'USDC', address: manifest.solana.tokens.USDC.mint, decimals: 6 },
+        tokenOut: {
+          chain: 'solana-devnet',
+          symbol: 'USDC',
+          address: manifest.solana.tokens.USDC.mint,
+          decimals: 6,
+        },
         amountIn: swap.expectedAmountOut,
         expectedAmountOut: (await bridgeQuote(BigInt(swap.expectedAmountOut))).toString(),
         minAmountOut: (await bridgeQuote(BigInt(swap.expectedAmountOut))).toString(),
@@ -107,12 +164,25 @@ describe('quote-service quotes between EVM and solana-devnet (real PostgreSQL, a
     });
 
     it('refuses an EVM recipient for a Solana destination with INVALID_ADDRESS', async () => {
-      const request = { fromChain: 'devnet-a', toChain: 'solana-devnet', tokenIn: 'USDC', tokenOut: 'USDC', amount: '10', recipient: manifest.accounts[0].address };
+      const request = {
+        fromChain: 'devnet-a',
+        toChain: 'solana-devnet',
+        tokenIn: 'USDC',
+        tokenOut: 'USDC',
+        amount: '10',
+        recipient: manifest.accounts[0].address,
+      };
       expect(await errorCodeOf(service.quotes.create(request))).toBe('INVALID_ADDRESS');
     });
 
     it('has no route to SOL on solana-devnet (the bridge carries USDC only)', async () => {
-      const quote = await service.quotes.create({ fromChain: 'devnet-a', toChain: 'solana-devnet', tokenIn: 'USDC', tokenOut: 'SOL', amount: '10' });
+      const quote = await service.quotes.create({
+        fromChain: 'devnet-a',
+        toChain: 'solana-devnet',
+        tokenIn: 'USDC',
+        tokenOut: 'SOL',
+        amount: '10',
+      });
       expect(quote.routes).toEqual([]);
     });
   });
@@ -120,11 +190,27 @@ describe('quote-service quotes between EVM and solana-devnet (real PostgreSQL, a
   describe('Solana → EVM', () => {
     it('quotes USDC on solana-devnet → USDC on devnet-a as one bridge leg paid into the Solana vault', async () => {
       const recipient = manifest.accounts[0].address;
-      const quote = await service.quotes.create({ fromChain: 'solana-devnet', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'USDC', amount: '25', recipient });
+      const quote = await service.quotes.create({
+        fromChain: 'solana-devnet',
+        toChain: 'devnet-a',
+        tokenIn: 'USDC',
+        tokenOut: 'USDC',
+        amount: '25',
+        recipient,
+      });
       expect(quote.routes).toHaveLength(1);
-      expect(quote.routes[0]).toMatchObject({ provider: 'devnet-bridge', stepCount: 1, estimatedDurationSeconds: manifest.solana.bridge.estimatedDurationSeconds });
+      expect(quote.routes[0]).toMatchObject({
+        provider: 'devnet-bridge',
+        stepCount: 1,
+        estimatedDurationSeconds: manifest.solana.bridge.estimatedDurationSeconds,
+      });
       const plan = planOf(quote, quote.routes[0].routeId);
-      expect(plan.tokenIn).toEqual({ chain: 'solana-devnet', symbol: 'USDC', address: manifest.solana.tokens.USDC.mint, decimals: 6 });
+      expect(plan.tokenIn).toEqual({
+        chain: 'solana-devnet',
+        symbol: 'USDC',
+        address: manifest.solana.tokens.USDC.mint,
+        decimals: 6,
+      });
       const [bridge] = plan.legs;
       // The Solana side keeps the same fee as the EVM bridge (both relayer ends use the manifest's feeBps).
       const released = 25_000_000n - (25_000_000n * BigInt(manifest.bridge.feeBps)) / 10_000n;
@@ -143,7 +229,13 @@ describe('quote-service quotes between EVM and solana-devnet (real PostgreSQL, a
     });
 
     it('quotes USDC on solana-devnet → DAI on devnet-b as the bridge then a Uniswap swap', async () => {
-      const quote = await service.quotes.create({ fromChain: 'solana-devnet', toChain: 'devnet-b', tokenIn: 'USDC', tokenOut: 'DAI', amount: '100' });
+      const quote = await service.quotes.create({
+        fromChain: 'solana-devnet',
+        toChain: 'devnet-b',
+        tokenIn: 'USDC',
+        tokenOut: 'DAI',
+        amount: '100',
+      });
       expect(quote.routes[0]).toMatchObject({ providers: ['devnet-bridge', 'uniswap-v2'], stepCount: 2 });
       const plan = planOf(quote, quote.routes[0].routeId);
       expect(plan.legs.map((l) => `${l.kind}@${l.chain}`)).toEqual(['bridge@solana-devnet', 'swap@devnet-b']);
@@ -152,12 +244,25 @@ describe('quote-service quotes between EVM and solana-devnet (real PostgreSQL, a
     });
 
     it('refuses a Solana recipient for an EVM destination, and a Solana key on an EVM chain, with INVALID_ADDRESS', async () => {
-      const request = { fromChain: 'solana-devnet', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'USDC', amount: '10', recipient: solanaUser };
+      const request = {
+        fromChain: 'solana-devnet',
+        toChain: 'devnet-a',
+        tokenIn: 'USDC',
+        tokenOut: 'USDC',
+        amount: '10',
+        recipient: solanaUser,
+      };
       expect(await errorCodeOf(service.quotes.create(request))).toBe('INVALID_ADDRESS');
     });
 
     it('has no route from SOL (no swap venue on the Solana devnet)', async () => {
-      const quote = await service.quotes.create({ fromChain: 'solana-devnet', toChain: 'devnet-a', tokenIn: 'SOL', tokenOut: 'USDC', amount: '1' });
+      const quote = await service.quotes.create({
+        fromChain: 'solana-devnet',
+        toChain: 'devnet-a',
+        tokenIn: 'SOL',
+        tokenOut: 'USDC',
+        amount: '1',
+      });
       expect(quote.routes).toEqual([]);
     });
   });

@@ -7,7 +7,10 @@ import type { QuoteToken } from '../providers/quote-provider';
 import { abortable } from '../providers/uniswap-v2-quoter';
 import { quoteTables } from '../database/quote-tables';
 
-const ERC20_METADATA_ABI = ['function symbol() view returns (string)', 'function decimals() view returns (uint8)'];
+const ERC20_METADATA_ABI = [
+  'function symbol() view returns (string)',
+  'function decimals() view returns (uint8)',
+];
 
 /** A parsed `<namespace>:<chain id>:<kind>:<address>` token reference. */
 export interface ParsedTokenRef {
@@ -20,7 +23,10 @@ export interface ParsedTokenRef {
 export function parseTokenRef(value: string): ParsedTokenRef {
   const parts = value.split(':');
   if (parts.length !== 4 || parts.some((p) => p.length === 0)) {
-    throw new CodedError(ErrorCodes.UNKNOWN_TOKEN, `token reference "${value}" is not <namespace>:<chain id>:<kind>:<address>`);
+    throw new CodedError(
+      ErrorCodes.UNKNOWN_TOKEN,
+      `token reference "${value}" is not <namespace>:<chain id>:<kind>:<address>`,
+    );
   }
   const [namespace, reference, kind, address] = parts;
   return { namespace, reference, kind, address };
@@ -50,7 +56,12 @@ export class TokenResolver {
     private readonly registry: ChainRegistry,
   ) {}
 
-  async resolve(chain: ChainDescriptor, symbol: string, override: string | undefined, which: 'tokenIn' | 'tokenOut'): Promise<QuoteToken> {
+  async resolve(
+    chain: ChainDescriptor,
+    symbol: string,
+    override: string | undefined,
+    which: 'tokenIn' | 'tokenOut',
+  ): Promise<QuoteToken> {
     if (override) return this.resolveOverride(chain, override, which);
     const rows: TokenRow[] = await this.dataSource.query(
       `SELECT "symbol", "decimals", "address", "mint" FROM ${this.t.tokens} WHERE "chain" = $1 AND upper("symbol") = upper($2) ORDER BY "rank", "id" LIMIT 1`,
@@ -62,36 +73,62 @@ export class TokenResolver {
     return toQuoteToken(chain.id, rows[0]);
   }
 
-  private async resolveOverride(chain: ChainDescriptor, override: string, which: 'tokenIn' | 'tokenOut'): Promise<QuoteToken> {
+  private async resolveOverride(
+    chain: ChainDescriptor,
+    override: string,
+    which: 'tokenIn' | 'tokenOut',
+  ): Promise<QuoteToken> {
     const field = which === 'tokenIn' ? 'tokenRefFromOverride' : 'tokenRefToOverride';
     const ref = parseTokenRef(override);
     const refChain =
       this.registry.findByCaip2(`${ref.namespace}:${ref.reference}`) ??
       (ref.namespace === 'solana' && ref.reference === 'mainnet' ? this.registry.find('solana') : undefined);
     if (!refChain || refChain.id !== chain.id) {
-      throw new CodedError(ErrorCodes.UNKNOWN_TOKEN, `${field} ${override} does not name a token on ${chain.id}`, { field, chain: chain.id });
+      throw new CodedError(
+        ErrorCodes.UNKNOWN_TOKEN,
+        `${field} ${override} does not name a token on ${chain.id}`,
+        { field, chain: chain.id },
+      );
     }
     let assetKey: string;
     if (ref.kind === 'native' || ref.kind === 'slip44') {
       assetKey = 'native';
     } else if (chain.family === 'evm' && ref.kind === 'erc20' && isAddress(ref.address)) {
       assetKey = ref.address.toLowerCase();
-    } else if (chain.family === 'solana' && (ref.kind === 'spl' || ref.kind === 'token') && /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(ref.address)) {
+    } else if (
+      chain.family === 'solana' &&
+      (ref.kind === 'spl' || ref.kind === 'token') &&
+      /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(ref.address)
+    ) {
       assetKey = ref.address;
     } else {
-      throw new CodedError(ErrorCodes.UNKNOWN_TOKEN, `${field} ${override}: kind ${ref.kind} or address is not valid on ${chain.id}`, { field });
+      throw new CodedError(
+        ErrorCodes.UNKNOWN_TOKEN,
+        `${field} ${override}: kind ${ref.kind} or address is not valid on ${chain.id}`,
+        { field },
+      );
     }
     const rows: TokenRow[] = await this.dataSource.query(
       `SELECT "symbol", "decimals", "address", "mint" FROM ${this.t.tokens} WHERE "chain" = $1 AND "asset_key" = $2`,
       [chain.id, assetKey],
     );
     if (rows.length > 0) return toQuoteToken(chain.id, rows[0]);
-    if (chain.family === 'evm' && assetKey !== 'native' && chain.rpcUrl) return this.readErc20(chain, getAddress(ref.address), field, override);
-    throw new CodedError(ErrorCodes.UNKNOWN_TOKEN, `${field} ${override} is not a known token on ${chain.id}`, { field });
+    if (chain.family === 'evm' && assetKey !== 'native' && chain.rpcUrl)
+      return this.readErc20(chain, getAddress(ref.address), field, override);
+    throw new CodedError(
+      ErrorCodes.UNKNOWN_TOKEN,
+      `${field} ${override} is not a known token on ${chain.id}`,
+      { field },
+    );
   }
 
   /** An ERC-20 outside the lists: its symbol and decimals as the contract reports them. */
-  private async readErc20(chain: ChainDescriptor, address: string, field: string, override: string): Promise<QuoteToken> {
+  private async readErc20(
+    chain: ChainDescriptor,
+    address: string,
+    field: string,
+    override: string,
+  ): Promise<QuoteToken> {
     const contract = new Contract(address, ERC20_METADATA_ABI, this.registry.evmProvider(chain.id));
     const signal = AbortSignal.timeout(3000);
     try {
@@ -101,7 +138,11 @@ export class TokenResolver {
       ]);
       return { chain: chain.id, symbol, address, decimals: Number(decimals) };
     } catch {
-      throw new CodedError(ErrorCodes.UNKNOWN_TOKEN, `${field} ${override} is not an ERC-20 token on ${chain.id}`, { field });
+      throw new CodedError(
+        ErrorCodes.UNKNOWN_TOKEN,
+        `${field} ${override} is not an ERC-20 token on ${chain.id}`,
+        { field },
+      );
     }
   }
 }

@@ -51,7 +51,10 @@ export class TrendingCounter implements OnApplicationBootstrap, OnModuleDestroy 
       );
     } catch (error) {
       for (const row of rows) for (let i = 0; i < row.count; i++) this.count(row.chain, row.assetKey);
-      this.logger.warn({ msg: 'trending counts not flushed; kept for the next flush', error: (error as Error).message });
+      this.logger.warn({
+        msg: 'trending counts not flushed; kept for the next flush',
+        error: (error as Error).message,
+      });
     }
   }
 

@@ -24,7 +24,11 @@ import { QuoteService } from '../../src/quote/quote.service';
 import { TrendingCounter } from '../../src/quote/trending-counter';
 
 /** A migrated schema of its own in the test database: tests never touch a running stack's `quote`. */
-export async function createQuoteTestDatabase(): Promise<{ dataSource: DataSource; schema: string; drop(): Promise<void> }> {
+export async function createQuoteTestDatabase(): Promise<{
+  dataSource: DataSource;
+  schema: string;
+  drop(): Promise<void>;
+}> {
   const { databaseUrl } = testEnv();
   const schema = `quote_it_${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   const options = quoteDatabaseOptions(databaseUrl, 5, schema);

@@ -1,4 +1,11 @@
-import { allTopicSpecs, deadLetterTopicOf, REQUEST_REPLY_TOPICS, replyTopicOf, STREAM_TOPICS, Topics } from './topics';
+import {
+  allTopicSpecs,
+  deadLetterTopicOf,
+  REQUEST_REPLY_TOPICS,
+  replyTopicOf,
+  STREAM_TOPICS,
+  Topics,
+} from './topics';
 
 describe('topic declarations', () => {
   const specs = allTopicSpecs();

@@ -68,7 +68,11 @@ export function allTopicSpecs(): TopicSpec[] {
   const specs: TopicSpec[] = [];
   for (const topic of REQUEST_REPLY_TOPICS) {
     specs.push({ name: topic, partitions: REQUEST_PARTITIONS });
-    specs.push({ name: replyTopicOf(topic), partitions: REPLY_PARTITIONS, config: { 'retention.ms': '3600000' } });
+    specs.push({
+      name: replyTopicOf(topic),
+      partitions: REPLY_PARTITIONS,
+      config: { 'retention.ms': '3600000' },
+    });
     specs.push({ name: deadLetterTopicOf(topic), partitions: DLQ_PARTITIONS });
   }
   for (const topic of STREAM_TOPICS) {

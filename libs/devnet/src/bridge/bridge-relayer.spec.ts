@@ -104,7 +104,12 @@ describe('BridgeRelayer', () => {
     expect(a.released).toHaveLength(0);
     expect(b.released).toHaveLength(0);
     expect(relayer.pendingTransfers()).toHaveLength(0);
-    expect(logger.lines).toEqual([expect.objectContaining({ level: 'error', message: expect.objectContaining({ destinationChainId: '999' }) })]);
+    expect(logger.lines).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        message: expect.objectContaining({ destinationChainId: '999' }),
+      }),
+    ]);
   });
 
   it('closes every endpoint on stop', async () => {

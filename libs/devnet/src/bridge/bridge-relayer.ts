@@ -65,7 +65,10 @@ export class BridgeRelayer {
       try {
         this.pending.push(...(await endpoint.pollDeposits()));
       } catch (error) {
-        this.options.logger.warn({ msg: 'polling deposits failed', chain: endpoint.chain, error: (error as Error).message }, CONTEXT);
+        this.options.logger.warn(
+          { msg: 'polling deposits failed', chain: endpoint.chain, error: (error as Error).message },
+          CONTEXT,
+        );
       }
     }
     for (const transfer of [...this.pending]) {
@@ -88,7 +91,11 @@ export class BridgeRelayer {
       // Nothing can ever pay it: drop it loudly rather than retry forever. Funds stay locked in
       // the source bridge (devnet only).
       this.options.logger.error(
-        { msg: 'deposit targets an unknown chain; not relayed', ...fields, destinationChainId: transfer.destinationBridgeChainId.toString() },
+        {
+          msg: 'deposit targets an unknown chain; not relayed',
+          ...fields,
+          destinationChainId: transfer.destinationBridgeChainId.toString(),
+        },
         CONTEXT,
       );
       this.removePending(transfer);
@@ -97,9 +104,25 @@ export class BridgeRelayer {
     try {
       const outcome = await destination.release(transfer);
       this.removePending(transfer);
-      this.options.logger.log({ msg: `bridge transfer ${outcome.status}`, ...fields, destinationChain: destination.chain, ...outcome }, CONTEXT);
+      this.options.logger.log(
+        {
+          msg: `bridge transfer ${outcome.status}`,
+          ...fields,
+          destinationChain: destination.chain,
+          ...outcome,
+        },
+        CONTEXT,
+      );
     } catch (error) {
-      this.options.logger.warn({ msg: 'release failed; will retry', ...fields, destinationChain: destination.chain, error: (error as Error).message }, CONTEXT);
+      this.options.logger.warn(
+        {
+          msg: 'release failed; will retry',
+          ...fields,
+          destinationChain: destination.chain,
+          error: (error as Error).message,
+        },
+        CONTEXT,
+      );
     }
   }
 

@@ -35,7 +35,11 @@ export class EvmBridgeEndpoint implements BridgeEndpoint {
     this.chain = options.chain;
     this.bridgeChainId = BigInt(options.chainId);
     this.confirmations = options.confirmations ?? 1;
-    this.bridge = new Contract(options.bridgeAddress, DEVNET_BRIDGE_ABI, options.relayer.connect(options.provider));
+    this.bridge = new Contract(
+      options.bridgeAddress,
+      DEVNET_BRIDGE_ABI,
+      options.relayer.connect(options.provider),
+    );
   }
 
   async pollDeposits(): Promise<BridgeTransfer[]> {
@@ -76,10 +80,18 @@ export class EvmBridgeEndpoint implements BridgeEndpoint {
    */
   private recipientFor(e: EventLog, destination: bigint): string | undefined {
     const toSolana = this.options.solanaBridgeChainIds?.includes(destination) ?? false;
-    const fields = { chain: this.chain, nonce: (e.args.nonce as bigint).toString(), depositTxHash: e.transactionHash, destinationChainId: destination.toString() };
+    const fields = {
+      chain: this.chain,
+      nonce: (e.args.nonce as bigint).toString(),
+      depositTxHash: e.transactionHash,
+      destinationChainId: destination.toString(),
+    };
     if (e.eventName === 'Deposit' || e.eventName === 'DepositWithMessage') {
       if (!toSolana) return e.args.recipient as string;
-      const why = e.eventName === 'Deposit' ? 'names an EVM recipient; use depositTo' : 'carries a message, which only EVM contracts take';
+      const why =
+        e.eventName === 'Deposit'
+          ? 'names an EVM recipient; use depositTo'
+          : 'carries a message, which only EVM contracts take';
       this.options.logger?.error({ msg: `deposit to Solana ${why}. Not relayed`, ...fields }, CONTEXT);
       return undefined;
     }
@@ -87,7 +99,14 @@ export class EvmBridgeEndpoint implements BridgeEndpoint {
     if (toSolana) return bytes32ToSolanaAddress(raw);
     const asAddress = `0x${raw.slice(-40)}`;
     if (/^0x0{24}/.test(raw) && isAddress(asAddress)) return getAddress(asAddress);
-    this.options.logger?.error({ msg: 'depositTo an EVM chain with a recipient that is not an address; not relayed', ...fields, recipient: raw }, CONTEXT);
+    this.options.logger?.error(
+      {
+        msg: 'depositTo an EVM chain with a recipient that is not an address; not relayed',
+        ...fields,
+        recipient: raw,
+      },
+      CONTEXT,
+    );
     return undefined;
   }
 
@@ -115,9 +134,17 @@ export class EvmBridgeEndpoint implements BridgeEndpoint {
    * retried, like a release the destination cannot pay yet; no gas is spent on it.
    */
   private async releaseWithMessage(transfer: BridgeTransfer, message: string): Promise<unknown> {
-    const args = [transfer.sourceBridgeChainId, transfer.nonce, transfer.recipient, transfer.amount, message] as const;
+    const args = [
+      transfer.sourceBridgeChainId,
+      transfer.nonce,
+      transfer.recipient,
+      transfer.amount,
+      message,
+    ] as const;
     const estimate = (await this.bridge.releaseWithMessage.estimateGas(...args)) as bigint;
-    return this.bridge.releaseWithMessage(...args, { gasLimit: (estimate * (100n + RELEASE_WITH_MESSAGE_GAS_MARGIN_PERCENT)) / 100n });
+    return this.bridge.releaseWithMessage(...args, {
+      gasLimit: (estimate * (100n + RELEASE_WITH_MESSAGE_GAS_MARGIN_PERCENT)) / 100n,
+    });
   }
 
   async close(): Promise<void> {

@@ -75,7 +75,11 @@ export function readVaultTransaction(input: {
     const account = (i: number) => input.accountKeys[ix.accountKeyIndexes[i]];
     if (memoPrograms.has(program)) {
       view.memos.push(data.toString('utf8'));
-    } else if (program === tokenProgram && data.length >= 9 && (data[0] === SPL_TRANSFER || data[0] === SPL_TRANSFER_CHECKED)) {
+    } else if (
+      program === tokenProgram &&
+      data.length >= 9 &&
+      (data[0] === SPL_TRANSFER || data[0] === SPL_TRANSFER_CHECKED)
+    ) {
       const checked = data[0] === SPL_TRANSFER_CHECKED;
       const destination = account(checked ? 2 : 1);
       if (destination !== input.vault || (checked && account(1) !== input.mint)) continue;
@@ -145,7 +149,12 @@ export class SolanaBridgeEndpoint implements BridgeEndpoint {
       payerKey: authority.publicKey,
       recentBlockhash: blockhash,
       instructions: [
-        createAssociatedTokenAccountIdempotentInstruction(authority.publicKey, recipientAccount, recipient, this.mint),
+        createAssociatedTokenAccountIdempotentInstruction(
+          authority.publicKey,
+          recipientAccount,
+          recipient,
+          this.mint,
+        ),
         createTransferCheckedInstruction(
           this.vault,
           this.mint,
@@ -154,7 +163,9 @@ export class SolanaBridgeEndpoint implements BridgeEndpoint {
           transfer.amount,
           this.options.manifest.tokens.USDC.decimals,
         ),
-        memoInstruction(solanaBridgeReleaseMemo(transfer.sourceBridgeChainId, transfer.nonce), [authority.publicKey]),
+        memoInstruction(solanaBridgeReleaseMemo(transfer.sourceBridgeChainId, transfer.nonce), [
+          authority.publicKey,
+        ]),
       ],
     }).compileToV0Message();
     const tx = new VersionedTransaction(message);
@@ -185,7 +196,11 @@ export class SolanaBridgeEndpoint implements BridgeEndpoint {
     const found: ConfirmedSignatureInfo[] = [];
     let before: string | undefined;
     for (;;) {
-      const page = await this.connection.getSignaturesForAddress(this.vault, { until: this.cursor, before, limit: SIGNATURES_PAGE }, 'confirmed');
+      const page = await this.connection.getSignaturesForAddress(
+        this.vault,
+        { until: this.cursor, before, limit: SIGNATURES_PAGE },
+        'confirmed',
+      );
       found.push(...page);
       if (page.length < SIGNATURES_PAGE) break;
       before = page[page.length - 1].signature;
@@ -198,15 +213,21 @@ export class SolanaBridgeEndpoint implements BridgeEndpoint {
   }
 
   private async inspect(signature: string): Promise<void> {
-    const response = await this.connection.getTransaction(signature, { maxSupportedTransactionVersion: 0, commitment: 'confirmed' });
-    if (!response) throw new Error(`vault transaction ${signature} is listed but not returned by getTransaction`);
+    const response = await this.connection.getTransaction(signature, {
+      maxSupportedTransactionVersion: 0,
+      commitment: 'confirmed',
+    });
+    if (!response)
+      throw new Error(`vault transaction ${signature} is listed but not returned by getTransaction`);
     if (response.meta?.err) return;
     const message = response.transaction.message;
     const keys = message.getAccountKeys({ accountKeysFromLookups: response.meta?.loadedAddresses });
     const view = readVaultTransaction({
-      accountKeys: [...keys.staticAccountKeys, ...(keys.accountKeysFromLookups?.writable ?? []), ...(keys.accountKeysFromLookups?.readonly ?? [])].map(
-        (k) => k.toBase58(),
-      ),
+      accountKeys: [
+        ...keys.staticAccountKeys,
+        ...(keys.accountKeysFromLookups?.writable ?? []),
+        ...(keys.accountKeysFromLookups?.readonly ?? []),
+      ].map((k) => k.toBase58()),
       instructions: message.compiledInstructions,
       vault: this.vault.toBase58(),
       mint: this.mint.toBase58(),
@@ -222,18 +243,30 @@ export class SolanaBridgeEndpoint implements BridgeEndpoint {
     }
     if (view.vaultInflow === 0n) return;
 
-    const fields = { signature, amount: view.vaultInflow.toString(), depositor: view.depositor, memos: view.memos };
+    const fields = {
+      signature,
+      amount: view.vaultInflow.toString(),
+      depositor: view.depositor,
+      memos: view.memos,
+    };
     const parsed = view.memos.map(parseSolanaBridgeDepositMemo).filter((m) => m !== undefined);
     if (view.memos.length !== 1 || parsed.length !== 1) {
       // Funds stay in the vault (devnet): without exactly one valid memo there is no destination.
-      this.options.logger.warn({ msg: 'transfer to the bridge vault without one valid bridge memo; ignored', ...fields }, CONTEXT);
+      this.options.logger.warn(
+        { msg: 'transfer to the bridge vault without one valid bridge memo; ignored', ...fields },
+        CONTEXT,
+      );
       return;
     }
     const { destinationChainId, recipient, message: swapMessage } = parsed[0];
     const amount = amountAfterBridgeFee(view.vaultInflow, this.options.feeBps);
     if (destinationChainId === this.bridgeChainId || amount === 0n) {
       this.options.logger.warn(
-        { msg: 'bridge deposit to its own chain or below the fee; ignored', ...fields, destinationChainId: destinationChainId.toString() },
+        {
+          msg: 'bridge deposit to its own chain or below the fee; ignored',
+          ...fields,
+          destinationChainId: destinationChainId.toString(),
+        },
         CONTEXT,
       );
       return;

@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DevnetError } from '../devnet-error';
-import { DEVNET_BRIDGE_SOURCE, DEVNET_PERMIT2_SOURCE, DEVNET_TOKEN_SOURCE, SWAP_GATEWAY_ROUTER_SOURCE } from './solidity-sources';
+import {
+  DEVNET_BRIDGE_SOURCE,
+  DEVNET_PERMIT2_SOURCE,
+  DEVNET_TOKEN_SOURCE,
+  SWAP_GATEWAY_ROUTER_SOURCE,
+} from './solidity-sources';
 
 export interface CompiledContract {
   abi: unknown[];
@@ -43,10 +48,19 @@ export function repositoryRoot(): string {
  * seconds, so artifacts are cached under `.cache/devnet/` keyed by a hash of the sources, the
  * OpenZeppelin and solc versions and the settings: a changed source recompiles, nothing else does.
  */
-export function loadDevnetArtifacts(cacheDir = path.join(repositoryRoot(), '.cache', 'devnet')): DevnetArtifacts {
+export function loadDevnetArtifacts(
+  cacheDir = path.join(repositoryRoot(), '.cache', 'devnet'),
+): DevnetArtifacts {
   const solcVersion = readPackageVersion('solc');
   const key = createHash('sha256')
-    .update(JSON.stringify({ SOURCES, SETTINGS, solcVersion, openzeppelin: readPackageVersion('@openzeppelin/contracts') }))
+    .update(
+      JSON.stringify({
+        SOURCES,
+        SETTINGS,
+        solcVersion,
+        openzeppelin: readPackageVersion('@openzeppelin/contracts'),
+      }),
+    )
     .digest('hex')
     .slice(0, 16);
   const cacheFile = path.join(cacheDir, `artifacts-${key}.json`);
@@ -64,7 +78,9 @@ export function loadDevnetArtifacts(cacheDir = path.join(repositoryRoot(), '.cac
 
 function compile(solcVersion: string): DevnetArtifacts {
   // Loaded lazily: solc-js is a large emscripten module only needed on a cache miss.
-  const solc = require('solc') as { compile(input: string, callbacks: { import(p: string): { contents?: string; error?: string } }): string };
+  const solc = require('solc') as {
+    compile(input: string, callbacks: { import(p: string): { contents?: string; error?: string } }): string;
+  };
   const input = {
     language: 'Solidity',
     sources: Object.fromEntries(Object.entries(SOURCES).map(([name, content]) => [name, { content }])),
@@ -76,7 +92,10 @@ function compile(solcVersion: string): DevnetArtifacts {
   };
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length > 0 || !output.contracts) {
-    throw new DevnetError('CONTRACT_COMPILE_FAILED', `solc ${solcVersion} failed: ${errors.map((e) => e.formattedMessage).join('\n')}`);
+    throw new DevnetError(
+      'CONTRACT_COMPILE_FAILED',
+      `solc ${solcVersion} failed: ${errors.map((e) => e.formattedMessage).join('\n')}`,
+    );
   }
   const pick = (file: string, name: string): CompiledContract => {
     const contract = output.contracts?.[file]?.[name];
@@ -101,5 +120,6 @@ function readImport(importPath: string): { contents?: string; error?: string } {
 }
 
 function readPackageVersion(name: string): string {
-  return (JSON.parse(fs.readFileSync(require.resolve(`${name}/package.json`), 'utf8')) as { version: string }).version;
+  return (JSON.parse(fs.readFileSync(require.resolve(`${name}/package.json`), 'utf8')) as { version: string })
+    .version;
 }

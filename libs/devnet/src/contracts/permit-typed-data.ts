@@ -44,9 +44,20 @@ export interface Eip2612PermitInput {
 
 export function eip2612PermitTypedData(input: Eip2612PermitInput) {
   return {
-    domain: { name: input.token.name, version: input.token.permitVersion ?? '1', chainId: input.chainId, verifyingContract: input.token.address },
+    domain: {
+      name: input.token.name,
+      version: input.token.permitVersion ?? '1',
+      chainId: input.chainId,
+      verifyingContract: input.token.address,
+    },
     types: EIP2612_PERMIT_TYPES,
-    message: { owner: input.owner, spender: input.spender, value: input.value, nonce: input.nonce, deadline: input.deadline },
+    message: {
+      owner: input.owner,
+      spender: input.spender,
+      value: input.value,
+      nonce: input.nonce,
+      deadline: input.deadline,
+    },
   };
 }
 
@@ -66,6 +77,11 @@ export function permit2TransferTypedData(input: Permit2TransferInput) {
   return {
     domain: { name: 'Permit2', chainId: input.chainId, verifyingContract: input.permit2 },
     types: PERMIT2_TRANSFER_FROM_TYPES,
-    message: { permitted: { token: input.token, amount: input.amount }, spender: input.spender, nonce: input.nonce, deadline: input.deadline },
+    message: {
+      permitted: { token: input.token, amount: input.amount },
+      spender: input.spender,
+      nonce: input.nonce,
+      deadline: input.deadline,
+    },
   };
 }

@@ -13,16 +13,25 @@ describe('Uniswap V2 artifacts', () => {
   it('refuses a router built against another pair bytecode', () => {
     const { UniswapV2Factory, UniswapV2Pair } = loadUniswapArtifacts();
     const otherRouter = '0x6080' + '00'.repeat(64);
-    expect(() => assertRouterMatchesPair(otherRouter, UniswapV2Factory.bytecode, UniswapV2Pair.bytecode, MAINNET_INIT_CODE_HASH)).toThrow(
-      expect.objectContaining({ code: 'INIT_CODE_HASH_MISMATCH' }),
-    );
+    expect(() =>
+      assertRouterMatchesPair(
+        otherRouter,
+        UniswapV2Factory.bytecode,
+        UniswapV2Pair.bytecode,
+        MAINNET_INIT_CODE_HASH,
+      ),
+    ).toThrow(expect.objectContaining({ code: 'INIT_CODE_HASH_MISMATCH' }));
   });
 
   it('computes pair addresses as the router does (mainnet WETH/USDC)', () => {
     const factory = '0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f';
     const usdc = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
     const weth = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2';
-    expect(pairAddress(factory, weth, usdc, MAINNET_INIT_CODE_HASH)).toBe('0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc');
-    expect(pairAddress(factory, usdc, weth, MAINNET_INIT_CODE_HASH)).toBe('0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc');
+    expect(pairAddress(factory, weth, usdc, MAINNET_INIT_CODE_HASH)).toBe(
+      '0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc',
+    );
+    expect(pairAddress(factory, usdc, weth, MAINNET_INIT_CODE_HASH)).toBe(
+      '0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc',
+    );
   });
 });

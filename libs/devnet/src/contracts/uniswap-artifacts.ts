@@ -21,7 +21,12 @@ export function loadUniswapArtifacts(): UniswapArtifacts {
     UniswapV2Router02: readArtifact('@uniswap/v2-periphery/build/UniswapV2Router02.json'),
   };
   const pairInitCodeHash = keccak256(artifacts.UniswapV2Pair.bytecode);
-  assertRouterMatchesPair(artifacts.UniswapV2Router02.bytecode, artifacts.UniswapV2Factory.bytecode, artifacts.UniswapV2Pair.bytecode, pairInitCodeHash);
+  assertRouterMatchesPair(
+    artifacts.UniswapV2Router02.bytecode,
+    artifacts.UniswapV2Factory.bytecode,
+    artifacts.UniswapV2Pair.bytecode,
+    pairInitCodeHash,
+  );
   return { ...artifacts, pairInitCodeHash };
 }
 
@@ -31,9 +36,17 @@ export function loadUniswapArtifacts(): UniswapArtifacts {
  * was built against a different pair bytecode than the factory embeds, every router call would
  * target an empty address; refuse to start rather than deploy a router that cannot swap.
  */
-export function assertRouterMatchesPair(routerBytecode: string, factoryBytecode: string, pairBytecode: string, pairInitCodeHash: string): void {
+export function assertRouterMatchesPair(
+  routerBytecode: string,
+  factoryBytecode: string,
+  pairBytecode: string,
+  pairInitCodeHash: string,
+): void {
   if (!factoryBytecode.includes(pairBytecode.replace(/^0x/, ''))) {
-    throw new DevnetError('INIT_CODE_HASH_MISMATCH', 'UniswapV2Factory does not embed the UniswapV2Pair creation code of @uniswap/v2-core');
+    throw new DevnetError(
+      'INIT_CODE_HASH_MISMATCH',
+      'UniswapV2Factory does not embed the UniswapV2Pair creation code of @uniswap/v2-core',
+    );
   }
   if (!routerBytecode.toLowerCase().includes(pairInitCodeHash.replace(/^0x/, '').toLowerCase())) {
     throw new DevnetError(

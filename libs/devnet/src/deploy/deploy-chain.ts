@@ -46,7 +46,10 @@ export async function deployDevnetChain(input: DeployChainInput): Promise<Devnet
   const deployer = devnetWallet(mnemonic, DEPLOYER_INDEX, provider);
   const startNonce = await provider.getTransactionCount(deployer.address);
   if (startNonce !== 0) {
-    throw new DevnetError('DEPLOYMENT_FAILED', `${spec.id}: deployer nonce is ${startNonce}, not 0; the chain is not fresh so addresses would differ`);
+    throw new DevnetError(
+      'DEPLOYMENT_FAILED',
+      `${spec.id}: deployer nonce is ${startNonce}, not 0; the chain is not fresh so addresses would differ`,
+    );
   }
   const step = async (what: string, send: () => Promise<ContractTransactionResponse>) => {
     try {
@@ -57,15 +60,36 @@ export async function deployDevnetChain(input: DeployChainInput): Promise<Devnet
     }
   };
 
-  const usdc = await deploy(spec.id, 'USDC', artifacts.DevnetToken, deployer, [TOKENS.USDC.name, TOKENS.USDC.symbol, TOKENS.USDC.decimals]);
-  const dai = await deploy(spec.id, 'DAI', artifacts.DevnetToken, deployer, [TOKENS.DAI.name, TOKENS.DAI.symbol, TOKENS.DAI.decimals]);
+  const usdc = await deploy(spec.id, 'USDC', artifacts.DevnetToken, deployer, [
+    TOKENS.USDC.name,
+    TOKENS.USDC.symbol,
+    TOKENS.USDC.decimals,
+  ]);
+  const dai = await deploy(spec.id, 'DAI', artifacts.DevnetToken, deployer, [
+    TOKENS.DAI.name,
+    TOKENS.DAI.symbol,
+    TOKENS.DAI.decimals,
+  ]);
   const weth = await deploy(spec.id, 'WETH9', uniswap.WETH9, deployer, []);
-  const factory = await deploy(spec.id, 'UniswapV2Factory', uniswap.UniswapV2Factory, deployer, [deployer.address]);
-  const router = await deploy(spec.id, 'UniswapV2Router02', uniswap.UniswapV2Router02, deployer, [factory.address, weth.address]);
-  const bridge = await deploy(spec.id, 'DevnetBridge', artifacts.DevnetBridge, deployer, [usdc.address, input.relayerAddress, BRIDGE.feeBps]);
+  const factory = await deploy(spec.id, 'UniswapV2Factory', uniswap.UniswapV2Factory, deployer, [
+    deployer.address,
+  ]);
+  const router = await deploy(spec.id, 'UniswapV2Router02', uniswap.UniswapV2Router02, deployer, [
+    factory.address,
+    weth.address,
+  ]);
+  const bridge = await deploy(spec.id, 'DevnetBridge', artifacts.DevnetBridge, deployer, [
+    usdc.address,
+    input.relayerAddress,
+    BRIDGE.feeBps,
+  ]);
   // Deployed after everything above so that the earlier contracts keep their addresses.
   const permit2 = await deploy(spec.id, 'Permit2', artifacts.Permit2, deployer, []);
-  const permitRouter = await deploy(spec.id, 'SwapGatewayRouter', artifacts.SwapGatewayRouter, deployer, [router.address, bridge.address, permit2.address]);
+  const permitRouter = await deploy(spec.id, 'SwapGatewayRouter', artifacts.SwapGatewayRouter, deployer, [
+    router.address,
+    bridge.address,
+    permit2.address,
+  ]);
 
   // Deployer's working balances: what the pools take, minted once.
   const poolUsdc = POOLS['WETH/USDC'].amountB + POOLS['USDC/DAI'].amountA;
@@ -84,19 +108,44 @@ export async function deployDevnetChain(input: DeployChainInput): Promise<Devnet
   // WETH pools are seeded with native ETH through addLiquidityETH: the router wraps it.
   const wethUsdc = POOLS['WETH/USDC'];
   await step('seed WETH/USDC', () =>
-    router.contract.addLiquidityETH(usdc.address, wethUsdc.amountB, wethUsdc.amountB, wethUsdc.amountA, deployer.address, MaxUint256, {
-      value: wethUsdc.amountA,
-    }),
+    router.contract.addLiquidityETH(
+      usdc.address,
+      wethUsdc.amountB,
+      wethUsdc.amountB,
+      wethUsdc.amountA,
+      deployer.address,
+      MaxUint256,
+      {
+        value: wethUsdc.amountA,
+      },
+    ),
   );
   const wethDai = POOLS['WETH/DAI'];
   await step('seed WETH/DAI', () =>
-    router.contract.addLiquidityETH(dai.address, wethDai.amountB, wethDai.amountB, wethDai.amountA, deployer.address, MaxUint256, {
-      value: wethDai.amountA,
-    }),
+    router.contract.addLiquidityETH(
+      dai.address,
+      wethDai.amountB,
+      wethDai.amountB,
+      wethDai.amountA,
+      deployer.address,
+      MaxUint256,
+      {
+        value: wethDai.amountA,
+      },
+    ),
   );
   const usdcDai = POOLS['USDC/DAI'];
   await step('seed USDC/DAI', () =>
-    router.contract.addLiquidity(usdc.address, dai.address, usdcDai.amountA, usdcDai.amountB, usdcDai.amountA, usdcDai.amountB, deployer.address, MaxUint256),
+    router.contract.addLiquidity(
+      usdc.address,
+      dai.address,
+      usdcDai.amountA,
+      usdcDai.amountB,
+      usdcDai.amountA,
+      usdcDai.amountB,
+      deployer.address,
+      MaxUint256,
+    ),
   );
 
   // Users wrap their own ETH (WETH9 has no mint); different senders, so in parallel.
@@ -112,10 +161,18 @@ export async function deployDevnetChain(input: DeployChainInput): Promise<Devnet
   const pairs: Record<string, string> = {};
   for (const [name, pool] of Object.entries(POOLS)) {
     const pair = (await factory.contract.getPair(tokenAddress[pool.a], tokenAddress[pool.b])) as string;
-    const expected = pairAddress(factory.address, tokenAddress[pool.a], tokenAddress[pool.b], uniswap.pairInitCodeHash);
+    const expected = pairAddress(
+      factory.address,
+      tokenAddress[pool.a],
+      tokenAddress[pool.b],
+      uniswap.pairInitCodeHash,
+    );
     // The router derives pair addresses from the init code hash; a pair elsewhere is unreachable.
     if (pair.toLowerCase() !== expected.toLowerCase()) {
-      throw new DevnetError('INIT_CODE_HASH_MISMATCH', `${spec.id}: pair ${name} is at ${pair}, but the router would look for it at ${expected}`);
+      throw new DevnetError(
+        'INIT_CODE_HASH_MISMATCH',
+        `${spec.id}: pair ${name} is at ${pair}, but the router would look for it at ${expected}`,
+      );
     }
     pairs[name] = pair;
   }
@@ -127,11 +184,28 @@ export async function deployDevnetChain(input: DeployChainInput): Promise<Devnet
     rpcUrl: input.rpcUrl,
     nativeSymbol: 'ETH',
     tokens: {
-      USDC: { address: usdc.address, decimals: TOKENS.USDC.decimals, name: TOKENS.USDC.name, permit: true, permitVersion: PERMIT_VERSION },
-      DAI: { address: dai.address, decimals: TOKENS.DAI.decimals, name: TOKENS.DAI.name, permit: true, permitVersion: PERMIT_VERSION },
+      USDC: {
+        address: usdc.address,
+        decimals: TOKENS.USDC.decimals,
+        name: TOKENS.USDC.name,
+        permit: true,
+        permitVersion: PERMIT_VERSION,
+      },
+      DAI: {
+        address: dai.address,
+        decimals: TOKENS.DAI.decimals,
+        name: TOKENS.DAI.name,
+        permit: true,
+        permitVersion: PERMIT_VERSION,
+      },
       WETH: { address: weth.address, decimals: TOKENS.WETH.decimals, name: TOKENS.WETH.name, permit: false },
     },
-    uniswapV2: { factory: factory.address, router: router.address, initCodeHash: uniswap.pairInitCodeHash, pairs },
+    uniswapV2: {
+      factory: factory.address,
+      router: router.address,
+      initCodeHash: uniswap.pairInitCodeHash,
+      pairs,
+    },
     bridge: { address: bridge.address, token: BRIDGE.token },
     permits: { permit2: permit2.address, permitRouter: permitRouter.address },
   };
@@ -140,7 +214,11 @@ export async function deployDevnetChain(input: DeployChainInput): Promise<Devnet
 /** Uniswap V2 pair address: CREATE2 by the factory, salt keccak(token0, token1) sorted. */
 export function pairAddress(factory: string, tokenA: string, tokenB: string, initCodeHash: string): string {
   const [token0, token1] = BigInt(tokenA) < BigInt(tokenB) ? [tokenA, tokenB] : [tokenB, tokenA];
-  return getCreate2Address(factory, solidityPackedKeccak256(['address', 'address'], [token0, token1]), initCodeHash);
+  return getCreate2Address(
+    factory,
+    solidityPackedKeccak256(['address', 'address'], [token0, token1]),
+    initCodeHash,
+  );
 }
 
 interface Deployed {
@@ -150,16 +228,27 @@ interface Deployed {
   contract: BaseContract & Record<string, any>;
 }
 
-async function deploy(chain: string, label: string, artifact: CompiledContract, deployer: HDNodeWallet, args: unknown[]): Promise<Deployed> {
+async function deploy(
+  chain: string,
+  label: string,
+  artifact: CompiledContract,
+  deployer: HDNodeWallet,
+  args: unknown[],
+): Promise<Deployed> {
   const nonce = await deployer.getNonce();
   const expected = getCreateAddress({ from: deployer.address, nonce });
   try {
-    const contract = await new ContractFactory(artifact.abi as never, artifact.bytecode, deployer).deploy(...args);
+    const contract = await new ContractFactory(artifact.abi as never, artifact.bytecode, deployer).deploy(
+      ...args,
+    );
     await contract.waitForDeployment();
     const address = await contract.getAddress();
     if (address !== expected) throw new Error(`deployed at ${address}, expected ${expected}`);
     return { address, contract: contract as Deployed['contract'] };
   } catch (error) {
-    throw new DevnetError('DEPLOYMENT_FAILED', `${chain}: deploying ${label} failed: ${(error as Error).message}`);
+    throw new DevnetError(
+      'DEPLOYMENT_FAILED',
+      `${chain}: deploying ${label} failed: ${(error as Error).message}`,
+    );
   }
 }

@@ -21,12 +21,19 @@ import {
 } from '@swapgw/chains/solana-bridge';
 
 const key = (n: number) => new PublicKey(Buffer.alloc(32, n));
-const manifest = { tokens: { USDC: { mint: key(1).toBase58(), decimals: 6 } }, bridge: { vault: key(2).toBase58() } };
+const manifest = {
+  tokens: { USDC: { mint: key(1).toBase58(), decimals: 6 } },
+  bridge: { vault: key(2).toBase58() },
+};
 const evmRecipient = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
 /** Compiles instructions the way a wallet would and reads them back as the endpoint does. */
 function compiledView(payer: PublicKey, instructions: ReturnType<typeof solanaBridgeDepositInstructions>) {
-  const message = new TransactionMessage({ payerKey: payer, recentBlockhash: bs58.encode(Buffer.alloc(32, 9)), instructions }).compileToV0Message();
+  const message = new TransactionMessage({
+    payerKey: payer,
+    recentBlockhash: bs58.encode(Buffer.alloc(32, 9)),
+    instructions,
+  }).compileToV0Message();
   return readVaultTransaction({
     accountKeys: message.staticAccountKeys.map((k) => k.toBase58()),
     instructions: message.compiledInstructions,
@@ -39,7 +46,10 @@ describe('Solana bridge memos', () => {
   it('writes and reads the deposit memo with a checksummed recipient', () => {
     const memo = solanaBridgeDepositMemo(31337, evmRecipient.toLowerCase());
     expect(memo).toBe(`swapgw-bridge:v1:31337:${evmRecipient}`);
-    expect(parseSolanaBridgeDepositMemo(memo)).toEqual({ destinationChainId: 31337n, recipient: evmRecipient });
+    expect(parseSolanaBridgeDepositMemo(memo)).toEqual({
+      destinationChainId: 31337n,
+      recipient: evmRecipient,
+    });
   });
 
   it.each([
@@ -66,25 +76,53 @@ describe('Solana bridge memos', () => {
     const memo = `swapgw-bridge:v1:31337:${router}:swap:${usdc},${weth}:4950000000000000:${evmRecipient}:0:1900000000`;
 
     it('writes every field of the message after the plain memo, checksummed, and reads it back', () => {
-      const written = solanaBridgeDepositMemo(31337, router.toLowerCase(), { ...message, path: message.path.map((a) => a.toLowerCase()), recipient: evmRecipient.toLowerCase() });
+      const written = solanaBridgeDepositMemo(31337, router.toLowerCase(), {
+        ...message,
+        path: message.path.map((a) => a.toLowerCase()),
+        recipient: evmRecipient.toLowerCase(),
+      });
       expect(written).toBe(memo);
-      expect(parseSolanaBridgeDepositMemo(written)).toEqual({ destinationChainId: 31337n, recipient: router, message });
+      expect(parseSolanaBridgeDepositMemo(written)).toEqual({
+        destinationChainId: 31337n,
+        recipient: router,
+        message,
+      });
     });
 
     it('round-trips native output, an eight-token path, the largest uint256 and deadline 0', () => {
       const max = (1n << 256n) - 1n;
-      const longest = { path: Array.from({ length: 8 }, (_, i) => `0x${String(i + 1).repeat(40)}`), amountOutMin: max, recipient: evmRecipient, unwrapNative: true, deadline: 0n };
+      const longest = {
+        path: Array.from({ length: 8 }, (_, i) => `0x${String(i + 1).repeat(40)}`),
+        amountOutMin: max,
+        recipient: evmRecipient,
+        unwrapNative: true,
+        deadline: 0n,
+      };
       const parsed = parseSolanaBridgeDepositMemo(solanaBridgeDepositMemo(31338n, router, longest));
       expect(parsed).toEqual({ destinationChainId: 31338n, recipient: router, message: longest });
       // The whole deposit still fits one transaction (1,232 bytes) with the service's fee payer.
       const user = Keypair.fromSeed(Buffer.alloc(32, 7)).publicKey;
-      const instructions = solanaBridgeDepositInstructions({ user, amount: 1n, destinationChainId: 31338, recipient: router, message: longest, manifest });
-      const message0 = new TransactionMessage({ payerKey: key(9), recentBlockhash: bs58.encode(Buffer.alloc(32, 9)), instructions }).compileToV0Message();
+      const instructions = solanaBridgeDepositInstructions({
+        user,
+        amount: 1n,
+        destinationChainId: 31338,
+        recipient: router,
+        message: longest,
+        manifest,
+      });
+      const message0 = new TransactionMessage({
+        payerKey: key(9),
+        recentBlockhash: bs58.encode(Buffer.alloc(32, 9)),
+        instructions,
+      }).compileToV0Message();
       expect(1 + 64 * 2 + message0.serialize().length).toBeLessThanOrEqual(1232);
     });
 
     it('is the message the router decodes: its BridgeSwapMessage with the zero address as owner', () => {
-      expect(decodeBridgeSwapMessage(solanaBridgeSwapMessageBytes(message))).toEqual({ owner: ZeroAddress, ...message });
+      expect(decodeBridgeSwapMessage(solanaBridgeSwapMessageBytes(message))).toEqual({
+        owner: ZeroAddress,
+        ...message,
+      });
     });
 
     it.each([
@@ -106,15 +144,26 @@ describe('Solana bridge memos', () => {
     });
 
     it('refuses to write a message the router would refuse, and says why', () => {
-      expect(() => solanaBridgeDepositMemo(31337, router, { ...message, recipient: router })).toThrow(/final recipient .* cannot be zero or the deposit's recipient/);
-      expect(() => solanaBridgeDepositMemo(31337, router, { ...message, path: [usdc] })).toThrow(/path has 1 tokens/);
-      expect(() => solanaBridgeDepositMemo(31337, router, { ...message, amountOutMin: -1n })).toThrow(/amountOutMin -1 is not a uint256/);
+      expect(() => solanaBridgeDepositMemo(31337, router, { ...message, recipient: router })).toThrow(
+        /final recipient .* cannot be zero or the deposit's recipient/,
+      );
+      expect(() => solanaBridgeDepositMemo(31337, router, { ...message, path: [usdc] })).toThrow(
+        /path has 1 tokens/,
+      );
+      expect(() => solanaBridgeDepositMemo(31337, router, { ...message, amountOutMin: -1n })).toThrow(
+        /amountOutMin -1 is not a uint256/,
+      );
       expect(bridgeSwapMessageProblem(router, message)).toBeNull();
     });
 
     it('leaves plain memos as they were: no message', () => {
-      expect(parseSolanaBridgeDepositMemo(`swapgw-bridge:v1:31337:${evmRecipient}`)).toEqual({ destinationChainId: 31337n, recipient: evmRecipient });
-      expect(parseSolanaBridgeDepositMemo(`swapgw-bridge:v1:31337:${evmRecipient}`)).not.toHaveProperty('message');
+      expect(parseSolanaBridgeDepositMemo(`swapgw-bridge:v1:31337:${evmRecipient}`)).toEqual({
+        destinationChainId: 31337n,
+        recipient: evmRecipient,
+      });
+      expect(parseSolanaBridgeDepositMemo(`swapgw-bridge:v1:31337:${evmRecipient}`)).not.toHaveProperty(
+        'message',
+      );
     });
   });
 
@@ -142,7 +191,9 @@ describe('Solana bridge encodings', () => {
     const signature = bs58.encode(Buffer.concat([Buffer.alloc(32, 0xab), Buffer.alloc(32, 0x01)]));
     expect(solanaDepositNonce(signature)).toBe(BigInt(`0x${'ab'.repeat(32)}`));
     expect(solanaDepositNonce(signature)).toBe(solanaDepositNonce(signature));
-    expect(() => solanaDepositNonce(bs58.encode(Buffer.alloc(32, 1)))).toThrow(/not a Solana transaction signature/);
+    expect(() => solanaDepositNonce(bs58.encode(Buffer.alloc(32, 1)))).toThrow(
+      /not a Solana transaction signature/,
+    );
   });
 
   it('applies the fee like the EVM bridge (rounding the fee down)', () => {
@@ -157,7 +208,13 @@ describe('readVaultTransaction', () => {
   it('reads the amount and memo of the deposit instructions', () => {
     const view = compiledView(
       user,
-      solanaBridgeDepositInstructions({ user, amount: 250_000_000n, destinationChainId: 31337, recipient: evmRecipient, manifest }),
+      solanaBridgeDepositInstructions({
+        user,
+        amount: 250_000_000n,
+        destinationChainId: 31337,
+        recipient: evmRecipient,
+        manifest,
+      }),
     );
     expect(view).toEqual({
       feePayer: user.toBase58(),
@@ -168,14 +225,31 @@ describe('readVaultTransaction', () => {
   });
 
   it('builds a checked transfer from the user USDC account to the vault, and a memo the user signs', () => {
-    const [transfer, memo] = solanaBridgeDepositInstructions({ user, amount: 1n, destinationChainId: 31338, recipient: evmRecipient, manifest });
+    const [transfer, memo] = solanaBridgeDepositInstructions({
+      user,
+      amount: 1n,
+      destinationChainId: 31338,
+      recipient: evmRecipient,
+      manifest,
+    });
     const userAccount = getAssociatedTokenAddressSync(new PublicKey(manifest.tokens.USDC.mint), user);
-    expect(transfer.keys.map((k) => k.pubkey.toBase58())).toEqual([userAccount.toBase58(), manifest.tokens.USDC.mint, manifest.bridge.vault, user.toBase58()]);
+    expect(transfer.keys.map((k) => k.pubkey.toBase58())).toEqual([
+      userAccount.toBase58(),
+      manifest.tokens.USDC.mint,
+      manifest.bridge.vault,
+      user.toBase58(),
+    ]);
     expect(memo.keys).toEqual([{ pubkey: user, isSigner: true, isWritable: false }]);
   });
 
   it('counts no inflow for a transfer to another account or of another mint', () => {
-    const [transfer] = solanaBridgeDepositInstructions({ user, amount: 5n, destinationChainId: 31337, recipient: evmRecipient, manifest });
+    const [transfer] = solanaBridgeDepositInstructions({
+      user,
+      amount: 5n,
+      destinationChainId: 31337,
+      recipient: evmRecipient,
+      manifest,
+    });
     const elsewhere = solanaBridgeDepositInstructions({
       user,
       amount: 5n,

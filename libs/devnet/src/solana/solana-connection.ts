@@ -5,7 +5,10 @@ import { Commitment, Connection } from '@solana/web3.js';
  * web3.js's RPC client only settles a call for errors that are `instanceof Error` in its realm, and
  * undici's network errors come from Node's own realm under jest, which would hang the call.
  */
-export function solanaConnection(rpcUrl: string, options: { commitment?: Commitment; timeoutMs?: number } = {}): Connection {
+export function solanaConnection(
+  rpcUrl: string,
+  options: { commitment?: Commitment; timeoutMs?: number } = {},
+): Connection {
   const timeoutMs = options.timeoutMs ?? 5000;
   return new Connection(rpcUrl, {
     commitment: options.commitment ?? 'confirmed',

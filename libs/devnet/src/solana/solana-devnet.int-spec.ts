@@ -100,11 +100,15 @@ describe('local Solana devnet (litesvm behind JSON-RPC)', () => {
     const message = new TransactionMessage({
       payerKey: payer.publicKey,
       recentBlockhash: blockhash,
-      instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: impostor.publicKey, lamports: 1000 })],
+      instructions: [
+        SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: impostor.publicKey, lamports: 1000 }),
+      ],
     }).compileToV0Message();
     const tx = new VersionedTransaction(message);
     tx.signatures[0] = impostor.secretKey.slice(0, 64); // 64 bytes that are not payer's signature
-    await expect(connection.sendRawTransaction(tx.serialize())).rejects.toThrow(/simulation failed|SignatureFailure/i);
+    await expect(connection.sendRawTransaction(tx.serialize())).rejects.toThrow(
+      /simulation failed|SignatureFailure/i,
+    );
   });
 
   it('expires blockhashes after their validity window', async () => {
@@ -117,7 +121,13 @@ describe('local Solana devnet (litesvm behind JSON-RPC)', () => {
     const message = new TransactionMessage({
       payerKey: payer.publicKey,
       recentBlockhash: blockhash,
-      instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1_000_000 })],
+      instructions: [
+        SystemProgram.transfer({
+          fromPubkey: payer.publicKey,
+          toPubkey: Keypair.generate().publicKey,
+          lamports: 1_000_000,
+        }),
+      ],
     }).compileToV0Message();
     const tx = new VersionedTransaction(message);
     tx.sign([payer]);
@@ -131,7 +141,11 @@ describe('local Solana devnet (litesvm behind JSON-RPC)', () => {
         payerKey: payer.publicKey,
         recentBlockhash: blockhash,
         instructions: [
-          SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 10_000 * LAMPORTS_PER_SOL }),
+          SystemProgram.transfer({
+            fromPubkey: payer.publicKey,
+            toPubkey: Keypair.generate().publicKey,
+            lamports: 10_000 * LAMPORTS_PER_SOL,
+          }),
         ],
       }).compileToV0Message();
       const tx = new VersionedTransaction(message);
@@ -146,7 +160,11 @@ describe('local Solana devnet (litesvm behind JSON-RPC)', () => {
       payerKey: payer.publicKey,
       recentBlockhash: blockhash,
       instructions: [
-        SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 10_000 * LAMPORTS_PER_SOL }),
+        SystemProgram.transfer({
+          fromPubkey: payer.publicKey,
+          toPubkey: Keypair.generate().publicKey,
+          lamports: 10_000 * LAMPORTS_PER_SOL,
+        }),
       ],
     }).compileToV0Message();
     const tx = new VersionedTransaction(message);
@@ -179,7 +197,11 @@ describe('local Solana devnet (litesvm behind JSON-RPC)', () => {
             payerKey: payer.publicKey,
             recentBlockhash: blockhash,
             instructions: [
-              SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: watched, lamports: LAMPORTS_PER_SOL }),
+              SystemProgram.transfer({
+                fromPubkey: payer.publicKey,
+                toPubkey: watched,
+                lamports: LAMPORTS_PER_SOL,
+              }),
               memoInstruction(text, [payer.publicKey]),
             ],
           }).compileToV0Message();
@@ -205,6 +227,8 @@ describe('local Solana devnet (litesvm behind JSON-RPC)', () => {
     expect(older.map((s) => s.signature)).toEqual([sent[1], sent[0]]);
     const newer = await connection.getSignaturesForAddress(watched, { until: sent[0] }, 'confirmed');
     expect(newer.map((s) => s.signature)).toEqual([sent[2], sent[1]]);
-    expect(await connection.getSignaturesForAddress(Keypair.generate().publicKey, {}, 'confirmed')).toEqual([]);
+    expect(await connection.getSignaturesForAddress(Keypair.generate().publicKey, {}, 'confirmed')).toEqual(
+      [],
+    );
   });
 });

@@ -18,7 +18,13 @@ import { SOLANA_BRIDGE_CHAIN_ID } from '@swapgw/chains/solana-bridge';
 import { DevnetError } from '../devnet-error';
 import { SolanaLedger } from './solana-ledger';
 import { SolanaRpcServer } from './solana-rpc-server';
-import { devnetKeypair, SOLANA_FEE_PAYER_COUNT, solanaBridgeAuthority, solanaFeePayer, solanaTestWallet } from './solana-keys';
+import {
+  devnetKeypair,
+  SOLANA_FEE_PAYER_COUNT,
+  solanaBridgeAuthority,
+  solanaFeePayer,
+  solanaTestWallet,
+} from './solana-keys';
 
 export const SOLANA_DEVNET_CHAIN_ID = 'solana-devnet';
 export const SOLANA_DEVNET_DEFAULT_PORT = 8899;
@@ -70,7 +76,9 @@ export interface SolanaDevnetHandle {
  * deterministic address, funded test wallets (SOL and USDC) whose keys any client can derive, and
  * signer-surface's fee payers (SOL only; devnetSolanaFeePayerKeys).
  */
-export async function startSolanaDevnet(options: { port?: number; host?: string; slotMs?: number } = {}): Promise<SolanaDevnetHandle> {
+export async function startSolanaDevnet(
+  options: { port?: number; host?: string; slotMs?: number } = {},
+): Promise<SolanaDevnetHandle> {
   const slotMs = options.slotMs ?? DEFAULT_SLOT_MS;
   const ledger = new SolanaLedger({ slotMs });
   const server = new SolanaRpcServer(ledger);
@@ -78,32 +86,62 @@ export async function startSolanaDevnet(options: { port?: number; host?: string;
   const authority = solanaBridgeAuthority();
   const mint = devnetKeypair('mint/USDC');
   ledger.airdrop(authority.publicKey, 1000 * LAMPORTS_PER_SOL);
-  send(ledger, authority, [mint], [
-    SystemProgram.createAccount({
-      fromPubkey: authority.publicKey,
-      newAccountPubkey: mint.publicKey,
-      lamports: ledger.minimumBalanceForRentExemption(MINT_SIZE),
-      space: MINT_SIZE,
-      programId: TOKEN_PROGRAM_ID,
-    }),
-    createInitializeMint2Instruction(mint.publicKey, USDC_DECIMALS, authority.publicKey, null),
-  ]);
+  send(
+    ledger,
+    authority,
+    [mint],
+    [
+      SystemProgram.createAccount({
+        fromPubkey: authority.publicKey,
+        newAccountPubkey: mint.publicKey,
+        lamports: ledger.minimumBalanceForRentExemption(MINT_SIZE),
+        space: MINT_SIZE,
+        programId: TOKEN_PROGRAM_ID,
+      }),
+      createInitializeMint2Instruction(mint.publicKey, USDC_DECIMALS, authority.publicKey, null),
+    ],
+  );
 
   const vault = getAssociatedTokenAddressSync(mint.publicKey, authority.publicKey);
-  send(ledger, authority, [], [
-    createAssociatedTokenAccountIdempotentInstruction(authority.publicKey, vault, authority.publicKey, mint.publicKey),
-    createMintToInstruction(mint.publicKey, vault, authority.publicKey, BRIDGE_LIQUIDITY_USDC * 10n ** BigInt(USDC_DECIMALS)),
-  ]);
+  send(
+    ledger,
+    authority,
+    [],
+    [
+      createAssociatedTokenAccountIdempotentInstruction(
+        authority.publicKey,
+        vault,
+        authority.publicKey,
+        mint.publicKey,
+      ),
+      createMintToInstruction(
+        mint.publicKey,
+        vault,
+        authority.publicKey,
+        BRIDGE_LIQUIDITY_USDC * 10n ** BigInt(USDC_DECIMALS),
+      ),
+    ],
+  );
 
   const accounts: { index: number; address: string }[] = [];
   for (let index = 1; index <= 9; index++) {
     const wallet = solanaTestWallet(index).publicKey;
     ledger.airdrop(wallet, WALLET_SOL * LAMPORTS_PER_SOL);
     const ata = getAssociatedTokenAddressSync(mint.publicKey, wallet);
-    send(ledger, authority, [], [
-      createAssociatedTokenAccountIdempotentInstruction(authority.publicKey, ata, wallet, mint.publicKey),
-      createMintToInstruction(mint.publicKey, ata, authority.publicKey, WALLET_USDC * 10n ** BigInt(USDC_DECIMALS)),
-    ]);
+    send(
+      ledger,
+      authority,
+      [],
+      [
+        createAssociatedTokenAccountIdempotentInstruction(authority.publicKey, ata, wallet, mint.publicKey),
+        createMintToInstruction(
+          mint.publicKey,
+          ata,
+          authority.publicKey,
+          WALLET_USDC * 10n ** BigInt(USDC_DECIMALS),
+        ),
+      ],
+    );
     accounts.push({ index, address: wallet.toBase58() });
   }
   for (let index = 1; index <= SOLANA_FEE_PAYER_COUNT; index++) {
@@ -117,8 +155,15 @@ export async function startSolanaDevnet(options: { port?: number; host?: string;
   try {
     port = await server.listen(requestedPort, host);
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `port ${requestedPort} is already in use` : (error as Error).message;
-    throw new DevnetError('SOLANA_START_FAILED', `solana-devnet could not listen on ${host}:${requestedPort}: ${reason}`, { port: requestedPort });
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+        ? `port ${requestedPort} is already in use`
+        : (error as Error).message;
+    throw new DevnetError(
+      'SOLANA_START_FAILED',
+      `solana-devnet could not listen on ${host}:${requestedPort}: ${reason}`,
+      { port: requestedPort },
+    );
   }
   ledger.start();
 
@@ -132,7 +177,12 @@ export async function startSolanaDevnet(options: { port?: number; host?: string;
     bridgeAuthority: authority.publicKey.toBase58(),
     accounts,
     slotMs,
-    bridge: { chainId: SOLANA_BRIDGE_CHAIN_ID, token: 'USDC', vault: vault.toBase58(), vaultOwner: authority.publicKey.toBase58() },
+    bridge: {
+      chainId: SOLANA_BRIDGE_CHAIN_ID,
+      token: 'USDC',
+      vault: vault.toBase58(),
+      vaultOwner: authority.publicKey.toBase58(),
+    },
   };
   return {
     manifest,
@@ -144,8 +194,16 @@ export async function startSolanaDevnet(options: { port?: number; host?: string;
   };
 }
 
-function send(ledger: SolanaLedger, payer: Keypair, extraSigners: Keypair[], instructions: TransactionInstruction[]): string {
-  const tx = new Transaction({ feePayer: payer.publicKey, recentBlockhash: ledger.latestBlockhash().blockhash });
+function send(
+  ledger: SolanaLedger,
+  payer: Keypair,
+  extraSigners: Keypair[],
+  instructions: TransactionInstruction[],
+): string {
+  const tx = new Transaction({
+    feePayer: payer.publicKey,
+    recentBlockhash: ledger.latestBlockhash().blockhash,
+  });
   tx.add(...instructions);
   tx.sign(payer, ...extraSigners);
   const signature = ledger.sendTransaction(tx.serialize());

@@ -7,7 +7,9 @@ import { transactionErrorJson, RpcTransactionError } from './solana-errors';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { LiteSvm, Clock } = require('litesvm/dist/internal') as typeof import('litesvm/dist/internal');
 type LiteSvmInstance = import('litesvm/dist/internal').LiteSvm;
-type ExecutionResult = import('litesvm/dist/internal').TransactionMetadata | import('litesvm/dist/internal').FailedTransactionMetadata;
+type ExecutionResult =
+  | import('litesvm/dist/internal').TransactionMetadata
+  | import('litesvm/dist/internal').FailedTransactionMetadata;
 
 /** Lamports charged per signature, as on Solana mainnet and in litesvm's default fee structure. */
 export const LAMPORTS_PER_SIGNATURE = 5000;
@@ -89,16 +91,26 @@ export class SolanaLedger {
     this.svm.warpToSlot(BigInt(this.slot));
     const clock = this.svm.getClock();
     this.svm.setClock(
-      new Clock(BigInt(this.slot), clock.epochStartTimestamp, clock.epoch, clock.leaderScheduleEpoch, BigInt(Math.floor(Date.now() / 1000))),
+      new Clock(
+        BigInt(this.slot),
+        clock.epochStartTimestamp,
+        clock.epoch,
+        clock.leaderScheduleEpoch,
+        BigInt(Math.floor(Date.now() / 1000)),
+      ),
     );
     this.svm.expireBlockhash();
     this.blockhashes.set(this.svm.latestBlockhash(), this.slot + BLOCKHASH_VALIDITY_SLOTS);
-    for (const [hash, lastValid] of this.blockhashes) if (lastValid < this.slot) this.blockhashes.delete(hash);
+    for (const [hash, lastValid] of this.blockhashes)
+      if (lastValid < this.slot) this.blockhashes.delete(hash);
   }
 
   latestBlockhash(): { blockhash: string; lastValidBlockHeight: number } {
     const blockhash = this.svm.latestBlockhash();
-    return { blockhash, lastValidBlockHeight: this.blockhashes.get(blockhash) ?? this.slot + BLOCKHASH_VALIDITY_SLOTS };
+    return {
+      blockhash,
+      lastValidBlockHeight: this.blockhashes.get(blockhash) ?? this.slot + BLOCKHASH_VALIDITY_SLOTS,
+    };
   }
 
   isBlockhashValid(blockhash: string): boolean {
@@ -129,8 +141,12 @@ export class SolanaLedger {
     const preBalances = keys.map((k) => this.balanceOf(k));
     const result = this.execute(tx, bytes);
     const failed = this.isFailure(result);
-    const meta = failed ? (result as import('litesvm/dist/internal').FailedTransactionMetadata).meta() : (result as import('litesvm/dist/internal').TransactionMetadata);
-    const err = failed ? transactionErrorJson((result as import('litesvm/dist/internal').FailedTransactionMetadata).err()) : null;
+    const meta = failed
+      ? (result as import('litesvm/dist/internal').FailedTransactionMetadata).meta()
+      : (result as import('litesvm/dist/internal').TransactionMetadata);
+    const err = failed
+      ? transactionErrorJson((result as import('litesvm/dist/internal').FailedTransactionMetadata).err())
+      : null;
     this.history.set(signature, {
       signature,
       slot: this.slot,
@@ -158,10 +174,17 @@ export class SolanaLedger {
     const previous = this.svm.getSigverify();
     this.svm.setSigverify(options.sigVerify ?? false);
     try {
-      const result = tx.version === 'legacy' ? this.svm.simulateLegacyTransaction(bytes) : this.svm.simulateVersionedTransaction(bytes);
+      const result =
+        tx.version === 'legacy'
+          ? this.svm.simulateLegacyTransaction(bytes)
+          : this.svm.simulateVersionedTransaction(bytes);
       if ('err' in result && typeof (result as { err?: unknown }).err === 'function') {
         const failed = result as import('litesvm/dist/internal').FailedTransactionMetadata;
-        return { err: transactionErrorJson(failed.err()), logs: failed.meta().logs(), unitsConsumed: Number(failed.meta().computeUnitsConsumed()) };
+        return {
+          err: transactionErrorJson(failed.err()),
+          logs: failed.meta().logs(),
+          unitsConsumed: Number(failed.meta().computeUnitsConsumed()),
+        };
       }
       const meta = (result as import('litesvm/dist/internal').SimulatedTransactionInfo).meta();
       return { err: null, logs: meta.logs(), unitsConsumed: Number(meta.computeUnitsConsumed()) };
@@ -212,14 +235,21 @@ export class SolanaLedger {
     if (!tx) return null;
     const depth = this.slot - tx.slot;
     const confirmationStatus = depth >= FINALITY_SLOTS ? 'finalized' : depth >= 1 ? 'confirmed' : 'processed';
-    return { slot: tx.slot, confirmations: confirmationStatus === 'finalized' ? null : depth, err: tx.err, confirmationStatus };
+    return {
+      slot: tx.slot,
+      confirmations: confirmationStatus === 'finalized' ? null : depth,
+      err: tx.err,
+      confirmationStatus,
+    };
   }
 
   balanceOf(address: PublicKey): number {
     return Number(this.svm.getBalance(address.toBytes()) ?? 0n);
   }
 
-  getAccount(address: PublicKey): { lamports: number; data: Uint8Array; owner: PublicKey; executable: boolean; rentEpoch: number } | null {
+  getAccount(
+    address: PublicKey,
+  ): { lamports: number; data: Uint8Array; owner: PublicKey; executable: boolean; rentEpoch: number } | null {
     const account = this.svm.getAccount(address.toBytes());
     if (!account || (account.lamports() === 0n && account.data().length === 0)) return null;
     return {
@@ -239,7 +269,8 @@ export class SolanaLedger {
   airdrop(address: PublicKey, lamports: number): string {
     const pre = this.balanceOf(address);
     const result = this.svm.airdrop(address.toBytes(), BigInt(lamports));
-    if (!result || this.isFailure(result)) throw new LedgerRpcError(-32603, `airdrop to ${address.toBase58()} failed`);
+    if (!result || this.isFailure(result))
+      throw new LedgerRpcError(-32603, `airdrop to ${address.toBase58()} failed`);
     const meta = result as import('litesvm/dist/internal').TransactionMetadata;
     const signature = bs58.encode(meta.signature());
     this.history.set(signature, {
@@ -286,7 +317,9 @@ export class SolanaLedger {
   }
 
   private execute(tx: VersionedTransaction, bytes: Uint8Array): ExecutionResult {
-    return tx.version === 'legacy' ? this.svm.sendLegacyTransaction(bytes) : this.svm.sendVersionedTransaction(bytes);
+    return tx.version === 'legacy'
+      ? this.svm.sendLegacyTransaction(bytes)
+      : this.svm.sendVersionedTransaction(bytes);
   }
 
   private isFailure(result: ExecutionResult): boolean {

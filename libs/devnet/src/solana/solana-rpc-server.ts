@@ -17,7 +17,10 @@ const TOKEN_ACCOUNT_LENGTH = 165;
 const MINT_DECIMALS_OFFSET = 44;
 const SOLANA_CORE_VERSION = '2.2.0';
 /** SPL Memo v3 and v1: their instruction data is the memo text (both ship in litesvm). */
-const MEMO_PROGRAM_IDS = new Set(['MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr', 'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo']);
+const MEMO_PROGRAM_IDS = new Set([
+  'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
+  'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo',
+]);
 const MAX_SIGNATURES_LIMIT = 1000;
 
 /**
@@ -37,16 +40,25 @@ export class SolanaRpcServer {
       getLatestBlockhash: () => this.withContext(this.ledger.latestBlockhash()),
       isBlockhashValid: ([blockhash]) => this.withContext(this.ledger.isBlockhashValid(String(blockhash))),
       getBalance: ([address]) => this.withContext(this.ledger.balanceOf(this.publicKey(address))),
-      getMinimumBalanceForRentExemption: ([length]) => this.ledger.minimumBalanceForRentExemption(Number(length)),
-      getAccountInfo: ([address, config]) => this.withContext(this.accountInfo(this.publicKey(address), config)),
-      getTokenAccountBalance: ([address]) => this.withContext(this.tokenAccountBalance(this.publicKey(address))),
+      getMinimumBalanceForRentExemption: ([length]) =>
+        this.ledger.minimumBalanceForRentExemption(Number(length)),
+      getAccountInfo: ([address, config]) =>
+        this.withContext(this.accountInfo(this.publicKey(address), config)),
+      getTokenAccountBalance: ([address]) =>
+        this.withContext(this.tokenAccountBalance(this.publicKey(address))),
       requestAirdrop: ([address, lamports]) => this.ledger.airdrop(this.publicKey(address), Number(lamports)),
       sendTransaction: ([encoded, config]) => {
         const options = (config ?? {}) as { encoding?: string; skipPreflight?: boolean };
-        return this.ledger.sendTransaction(this.decodeWire(encoded, options.encoding), { skipPreflight: options.skipPreflight });
+        return this.ledger.sendTransaction(this.decodeWire(encoded, options.encoding), {
+          skipPreflight: options.skipPreflight,
+        });
       },
       simulateTransaction: ([encoded, config]) => {
-        const options = (config ?? {}) as { encoding?: string; sigVerify?: boolean; replaceRecentBlockhash?: boolean };
+        const options = (config ?? {}) as {
+          encoding?: string;
+          sigVerify?: boolean;
+          replaceRecentBlockhash?: boolean;
+        };
         const result = this.ledger.simulateTransaction(this.decodeWire(encoded, options.encoding), options);
         return this.withContext({ ...result, accounts: null, returnData: null });
       },
@@ -58,7 +70,8 @@ export class SolanaRpcServer {
           }),
         ),
       getTransaction: ([signature, config]) => this.transaction(String(signature), config),
-      getSignaturesForAddress: ([address, config]) => this.signaturesForAddress(this.publicKey(address), config),
+      getSignaturesForAddress: ([address, config]) =>
+        this.signaturesForAddress(this.publicKey(address), config),
     };
   }
 
@@ -80,7 +93,9 @@ export class SolanaRpcServer {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'POST') {
-      res.writeHead(req.method === 'GET' && req.url === '/health' ? 200 : 405, { 'content-type': 'text/plain' });
+      res.writeHead(req.method === 'GET' && req.url === '/health' ? 200 : 405, {
+        'content-type': 'text/plain',
+      });
       res.end(req.url === '/health' ? 'ok' : 'Method Not Allowed');
       return;
     }
@@ -92,7 +107,9 @@ export class SolanaRpcServer {
     } catch {
       return this.reply(res, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
     }
-    const answer = Array.isArray(body) ? body.map((r) => this.dispatch(r as JsonRpcRequest)) : this.dispatch(body as JsonRpcRequest);
+    const answer = Array.isArray(body)
+      ? body.map((r) => this.dispatch(r as JsonRpcRequest))
+      : this.dispatch(body as JsonRpcRequest);
     this.reply(res, answer);
   }
 
@@ -106,7 +123,11 @@ export class SolanaRpcServer {
       if (error instanceof LedgerRpcError) {
         return { jsonrpc: '2.0', id, error: { code: error.code, message: error.message, data: error.data } };
       }
-      return { jsonrpc: '2.0', id, error: { code: -32602, message: `Invalid params: ${(error as Error).message}` } };
+      return {
+        jsonrpc: '2.0',
+        id,
+        error: { code: -32602, message: `Invalid params: ${(error as Error).message}` },
+      };
     }
   }
 
@@ -169,7 +190,12 @@ export class SolanaRpcServer {
    * a validator shows: "[<bytes>] <text>" per memo instruction, joined by "; ".
    */
   private signaturesForAddress(address: PublicKey, config: unknown) {
-    const options = (config ?? {}) as { limit?: number; before?: string; until?: string; commitment?: string };
+    const options = (config ?? {}) as {
+      limit?: number;
+      before?: string;
+      until?: string;
+      commitment?: string;
+    };
     const limit = options.limit ?? MAX_SIGNATURES_LIMIT;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SIGNATURES_LIMIT) {
       throw new LedgerRpcError(-32602, `Invalid limit; max ${MAX_SIGNATURES_LIMIT}`);
@@ -200,7 +226,8 @@ export class SolanaRpcServer {
       return null; // airdrops are not transactions a client can fetch
     }
     const tx = VersionedTransaction.deserialize(stored.raw);
-    const maxVersion = (config as { maxSupportedTransactionVersion?: number } | undefined)?.maxSupportedTransactionVersion;
+    const maxVersion = (config as { maxSupportedTransactionVersion?: number } | undefined)
+      ?.maxSupportedTransactionVersion;
     if (tx.version !== 'legacy' && maxVersion === undefined) {
       throw new LedgerRpcError(
         -32015,

@@ -35,7 +35,12 @@ class PingController {
 }
 
 @Module({
-  imports: [MessagingModule.forRoot({ clientId: 'itest-ping-service', settings: testKafkaSettings('itest-ping-service') })],
+  imports: [
+    MessagingModule.forRoot({
+      clientId: 'itest-ping-service',
+      settings: testKafkaSettings('itest-ping-service'),
+    }),
+  ],
   controllers: [PingController],
 })
 class PingServiceModule {}
@@ -86,27 +91,42 @@ describe('bootstrapKafkaService', () => {
     });
     const base = `http://127.0.0.1:${port}`;
 
-    const live = await waitFor(() => getJson(`${base}/health/live`).catch(() => null), { description: 'the live endpoint', timeoutMs: 30_000 });
+    const live = await waitFor(() => getJson(`${base}/health/live`).catch(() => null), {
+      description: 'the live endpoint',
+      timeoutMs: 30_000,
+    });
     expect(live.status).toBe(200);
     const notReady = await getJson(`${base}/health/ready`);
     expect(notReady.status).toBe(503);
-    expect(notReady.body).toMatchObject({ status: 'unavailable', checks: { kafka: 'down', database: 'down' } });
+    expect(notReady.body).toMatchObject({
+      status: 'unavailable',
+      checks: { kafka: 'down', database: 'down' },
+    });
     expect(typeof notReady.body.uptimeSeconds).toBe('number');
 
     finishPreparation();
     handle = await started;
-    const ready = await waitFor(async () => {
-      const r = await getJson(`${base}/health/ready`);
-      return r.status === 200 ? r : null;
-    }, { description: 'readiness', timeoutMs: 30_000 });
+    const ready = await waitFor(
+      async () => {
+        const r = await getJson(`${base}/health/ready`);
+        return r.status === 200 ? r : null;
+      },
+      { description: 'readiness', timeoutMs: 30_000 },
+    );
     expect(ready.body).toMatchObject({ status: 'ok', checks: { kafka: 'up', database: 'up' } });
 
     await requester.connect();
-    await expect(requester.request(topic, 'ping.request', 'p-1', { from: 'test' })).resolves.toEqual({ pong: 'test' });
+    await expect(requester.request(topic, 'ping.request', 'p-1', { from: 'test' })).resolves.toEqual({
+      pong: 'test',
+    });
 
     await handle.close();
     handle = null;
-    const admin = new Kafka({ clientId: 'itest-inspect', brokers: settings.brokers, logLevel: logLevel.NOTHING }).admin();
+    const admin = new Kafka({
+      clientId: 'itest-inspect',
+      brokers: settings.brokers,
+      logLevel: logLevel.NOTHING,
+    }).admin();
     await admin.connect();
     try {
       const { groups } = await admin.describeGroups([groupId]);
@@ -120,12 +140,18 @@ describe('bootstrapKafkaService', () => {
 
 describe('kafkaHealth', () => {
   it('reports the cluster when Kafka answers', async () => {
-    await expect(kafkaHealth(testKafkaSettings('itest-health'))).resolves.toMatchObject({ ok: true, brokers: expect.any(Number) });
+    await expect(kafkaHealth(testKafkaSettings('itest-health'))).resolves.toMatchObject({
+      ok: true,
+      brokers: expect.any(Number),
+    });
   });
 
   it('reports down within its timeout when Kafka cannot be reached', async () => {
     const startedAt = Date.now();
-    const health = await kafkaHealth({ brokers: ['127.0.0.1:1'], clientId: 'itest-health', instanceId: 'x' }, 1000);
+    const health = await kafkaHealth(
+      { brokers: ['127.0.0.1:1'], clientId: 'itest-health', instanceId: 'x' },
+      1000,
+    );
     expect(health.ok).toBe(false);
     expect(health.error).toBeTruthy();
     expect(Date.now() - startedAt).toBeLessThan(3000);
@@ -136,9 +162,16 @@ describe('ensureTopics', () => {
   it('creates missing topics, is idempotent under concurrent calls, and raises partition counts', async () => {
     const settings = testKafkaSettings('itest-topics');
     const name = `itest.topics.${uniqueSuffix()}`;
-    await Promise.all([ensureTopics(settings, [{ name, partitions: 2 }]), ensureTopics(settings, [{ name, partitions: 2 }])]);
+    await Promise.all([
+      ensureTopics(settings, [{ name, partitions: 2 }]),
+      ensureTopics(settings, [{ name, partitions: 2 }]),
+    ]);
     await ensureTopics(settings, [{ name, partitions: 4, config: { 'retention.ms': '3600000' } }]);
-    const admin = new Kafka({ clientId: 'itest-inspect', brokers: settings.brokers, logLevel: logLevel.NOTHING }).admin();
+    const admin = new Kafka({
+      clientId: 'itest-inspect',
+      brokers: settings.brokers,
+      logLevel: logLevel.NOTHING,
+    }).admin();
     await admin.connect();
     try {
       const metadata = await admin.fetchTopicMetadata({ topics: [name] });

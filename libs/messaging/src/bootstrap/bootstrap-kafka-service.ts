@@ -62,12 +62,18 @@ export async function bootstrapKafkaService(options: KafkaServiceOptions): Promi
   try {
     return await startKafkaService(options, logger);
   } catch (error) {
-    logger.fatal({ msg: 'service failed to start', error: (error as Error).message, stack: (error as Error).stack }, 'Bootstrap');
+    logger.fatal(
+      { msg: 'service failed to start', error: (error as Error).message, stack: (error as Error).stack },
+      'Bootstrap',
+    );
     throw error;
   }
 }
 
-async function startKafkaService(options: KafkaServiceOptions, logger: JsonLogger): Promise<KafkaServiceHandle> {
+async function startKafkaService(
+  options: KafkaServiceOptions,
+  logger: JsonLogger,
+): Promise<KafkaServiceHandle> {
   initProcessMetrics(options.service);
   const settings = options.settings ?? kafkaSettingsFromEnv(options.service);
   let prepared = false;
@@ -91,7 +97,11 @@ async function startKafkaService(options: KafkaServiceOptions, logger: JsonLogge
           // Beats say "ready", exactly what /health/ready answers 200 for.
           isReady: async () => (await healthBody(checks)).status === 'ok',
         });
-  const health = await startHealthServer(options.healthPort, options.healthHost ?? process.env.HEALTH_HOST ?? '0.0.0.0', checks);
+  const health = await startHealthServer(
+    options.healthPort,
+    options.healthHost ?? process.env.HEALTH_HOST ?? '0.0.0.0',
+    checks,
+  );
   // Nest's shutdown hooks end the process on SIGTERM; the health server must not keep it alive.
   health.unref();
   logger.log({ msg: 'health endpoint listening', port: options.healthPort }, 'Bootstrap');
@@ -136,7 +146,12 @@ async function startKafkaService(options: KafkaServiceOptions, logger: JsonLogge
       },
     };
     logger.log(
-      { msg: 'service started', groupId: options.groupId, brokers: settings.brokers, heartbeatIntervalMs: heartbeat?.intervalMs ?? null },
+      {
+        msg: 'service started',
+        groupId: options.groupId,
+        brokers: settings.brokers,
+        heartbeatIntervalMs: heartbeat?.intervalMs ?? null,
+      },
       'Bootstrap',
     );
     return handle;
@@ -156,7 +171,12 @@ function closeServer(server: Server): Promise<void> {
  */
 function trackGroupMembership(consumer: Consumer, onChange: (joined: boolean) => void): void {
   consumer.on(consumer.events.GROUP_JOIN, () => onChange(true));
-  for (const event of [consumer.events.REBALANCING, consumer.events.CRASH, consumer.events.STOP, consumer.events.DISCONNECT]) {
+  for (const event of [
+    consumer.events.REBALANCING,
+    consumer.events.CRASH,
+    consumer.events.STOP,
+    consumer.events.DISCONNECT,
+  ]) {
     consumer.on(event, () => onChange(false));
   }
   void consumer

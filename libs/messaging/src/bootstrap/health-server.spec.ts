@@ -3,7 +3,11 @@ import { healthBody } from './health-server';
 describe('healthBody', () => {
   it('is ok when Kafka and the database are up', async () => {
     const body = await healthBody({ kafka: () => true, database: async () => true });
-    expect(body).toEqual({ status: 'ok', uptimeSeconds: expect.any(Number), checks: { kafka: 'up', database: 'up' } });
+    expect(body).toEqual({
+      status: 'ok',
+      uptimeSeconds: expect.any(Number),
+      checks: { kafka: 'up', database: 'up' },
+    });
   });
 
   it('is unavailable and names the failing check, a throwing check counting as down', async () => {

@@ -46,7 +46,10 @@ export function startHealthServer(
 ): Promise<Server> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const send = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+      res.writeHead(status, {
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'no-store',
+      });
       res.end(JSON.stringify(body));
     };
     const path = (req.url ?? '').split('?')[0];

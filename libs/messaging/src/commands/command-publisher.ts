@@ -39,7 +39,10 @@ export class CommandPublisher {
         { retry: { initialRetryTime: 100, maxRetryTime: 2000, retries: 4, factor: 0.2, multiplier: 2 } },
       ),
     );
-    this.producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+    this.producer = kafka.producer({
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
     this.sendTimeoutMs = options.sendTimeoutMs ?? 5000;
   }
 
@@ -71,7 +74,11 @@ export class CommandPublisher {
               {
                 key: aggregateId,
                 value: JSON.stringify(envelope),
-                headers: { ...contextHeaders(), [EnvelopeHeaders.eventId]: envelope.eventId, [EnvelopeHeaders.messageType]: type },
+                headers: {
+                  ...contextHeaders(),
+                  [EnvelopeHeaders.eventId]: envelope.eventId,
+                  [EnvelopeHeaders.messageType]: type,
+                },
               },
             ],
           });
@@ -80,11 +87,21 @@ export class CommandPublisher {
         `no acknowledgement within ${this.sendTimeoutMs} ms`,
       );
     } catch (error) {
-      this.logger.warn({ msg: 'command not accepted by Kafka', topic, type, aggregateId, error: (error as Error).message });
-      throw new CodedError(this.options.unavailableAs ?? ErrorCodes.MESSAGING_UNAVAILABLE, `Kafka did not take the ${type} command`, {
+      this.logger.warn({
+        msg: 'command not accepted by Kafka',
         topic,
         type,
+        aggregateId,
+        error: (error as Error).message,
       });
+      throw new CodedError(
+        this.options.unavailableAs ?? ErrorCodes.MESSAGING_UNAVAILABLE,
+        `Kafka did not take the ${type} command`,
+        {
+          topic,
+          type,
+        },
+      );
     }
     messagingMetrics.produced(topic, type);
     return envelope;

@@ -61,26 +61,55 @@ export class IdempotentConsumer {
       const payload = parsePayload(parsed.envelope, handler.payload);
       if (!payload.ok) return this.park(ctx, payload.reason, where);
       const envelope = payload.envelope as MessageEnvelope<object>;
-      this.logger.debug({ msg: 'message received', ...where, type: envelope.type, eventId: envelope.eventId });
+      this.logger.debug({
+        msg: 'message received',
+        ...where,
+        type: envelope.type,
+        eventId: envelope.eventId,
+      });
 
       for (let attempt = 1; ; attempt++) {
         try {
           if (handler.wanted && !(await handler.wanted(envelope.payload, envelope))) return 'ignored';
           const applied = await withHeartbeat(ctx, () => this.applyOnce(envelope, handler.handle));
-          if (!applied) this.logger.debug({ msg: 'duplicate event skipped', ...where, eventId: envelope.eventId, type: envelope.type });
+          if (!applied)
+            this.logger.debug({
+              msg: 'duplicate event skipped',
+              ...where,
+              eventId: envelope.eventId,
+              type: envelope.type,
+            });
           return applied ? 'applied' : 'duplicate';
         } catch (error) {
-          const entry = { ...where, eventId: envelope.eventId, type: envelope.type, error: (error as Error)?.message ?? String(error) };
+          const entry = {
+            ...where,
+            eventId: envelope.eventId,
+            type: envelope.type,
+            error: (error as Error)?.message ?? String(error),
+          };
           if (isDatabaseUnavailable(error)) {
             this.logger.warn({ msg: 'database unavailable; message will be redelivered', ...entry });
             throw error;
           }
           if (attempt >= this.maxAttempts) {
-            this.logger.error({ msg: 'handler keeps failing; message parked on the dead-letter topic', attempt, ...entry, stack: (error as Error)?.stack });
+            this.logger.error({
+              msg: 'handler keeps failing; message parked on the dead-letter topic',
+              attempt,
+              ...entry,
+              stack: (error as Error)?.stack,
+            });
             return this.park(ctx, `handler failed ${attempt} times: ${entry.error}`, where);
           }
-          this.logger.warn({ msg: 'handler failed; retrying', attempt, maxAttempts: this.maxAttempts, ...entry });
-          await withHeartbeat(ctx, () => new Promise((r) => setTimeout(r, this.retryDelayMs * 2 ** (attempt - 1))));
+          this.logger.warn({
+            msg: 'handler failed; retrying',
+            attempt,
+            maxAttempts: this.maxAttempts,
+            ...entry,
+          });
+          await withHeartbeat(
+            ctx,
+            () => new Promise((r) => setTimeout(r, this.retryDelayMs * 2 ** (attempt - 1))),
+          );
         }
       }
     });
@@ -103,7 +132,11 @@ export class IdempotentConsumer {
     });
   }
 
-  private async park(ctx: KafkaContext, reason: string, where: Record<string, unknown>): Promise<ConsumeOutcome> {
+  private async park(
+    ctx: KafkaContext,
+    reason: string,
+    where: Record<string, unknown>,
+  ): Promise<ConsumeOutcome> {
     this.logger.warn({ msg: 'message parked on the dead-letter topic', reason, ...where });
     // If the DLQ write fails the error propagates: the message is redelivered rather than lost.
     await publishDeadLetter(ctx.getProducer(), messageSource(ctx), reason, this.consumerGroup);

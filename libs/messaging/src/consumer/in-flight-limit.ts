@@ -8,7 +8,8 @@ export class InFlightLimit {
   private readonly waiters: Array<() => void> = [];
 
   constructor(readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`in-flight capacity must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new Error(`in-flight capacity must be a positive integer, got ${capacity}`);
   }
 
   /** Messages currently holding a slot. */

@@ -9,19 +9,30 @@ interface Call {
 }
 
 /** A batch whose handler records what started and waits for the test to settle each message. */
-function harness(keys: MessageKey[], limits: { perPartition?: number; process?: InFlightLimit } = {}, hooks: Partial<BatchHooks> = {}) {
+function harness(
+  keys: MessageKey[],
+  limits: { perPartition?: number; process?: InFlightLimit } = {},
+  hooks: Partial<BatchHooks> = {},
+) {
   const messages: KeyedMessage[] = keys.map((key, i) => ({ key, offset: String(100 + i) }));
   const calls = new Map<string, Call>();
   const started: string[] = [];
   const committable: string[] = [];
-  const batch = new KeyOrderedBatch(messages, { perPartition: limits.perPartition ?? 16, process: limits.process ?? new InFlightLimit(64) });
+  const batch = new KeyOrderedBatch(messages, {
+    perPartition: limits.perPartition ?? 16,
+    process: limits.process ?? new InFlightLimit(64),
+  });
   let outcome: BatchOutcome | undefined;
   const done = batch
     .run(
       (message) =>
         new Promise<void>((resolve, reject) => {
           started.push(message.offset);
-          calls.set(message.offset, { offset: message.offset, succeed: () => resolve(), fail: (error) => reject(error) });
+          calls.set(message.offset, {
+            offset: message.offset,
+            succeed: () => resolve(),
+            fail: (error) => reject(error),
+          });
         }),
       {
         shouldContinue: hooks.shouldContinue ?? (() => true),
@@ -158,13 +169,21 @@ describe('KeyOrderedBatch', () => {
     h.call('100').fail(new Error('boom'));
     await h.done;
     expect(h.committable).toEqual([]);
-    expect(h.outcome()).toMatchObject({ status: 'failed', committableOffset: undefined, failedOffset: '100' });
+    expect(h.outcome()).toMatchObject({
+      status: 'failed',
+      committableOffset: undefined,
+      failedOffset: '100',
+    });
   });
 
   it('stops taking new messages when told to (rebalance), after the running ones', async () => {
     let running = true;
     const settled: number[] = [];
-    const h = harness(['a', 'b', 'c'], { perPartition: 2 }, { shouldContinue: () => running, onSettled: () => settled.push(1) });
+    const h = harness(
+      ['a', 'b', 'c'],
+      { perPartition: 2 },
+      { shouldContinue: () => running, onSettled: () => settled.push(1) },
+    );
     await settle();
     running = false;
     h.call('100').succeed();

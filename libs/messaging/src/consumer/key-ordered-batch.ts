@@ -100,11 +100,17 @@ export class KeyOrderedBatch<M extends KeyedMessage> {
     return undefined;
   }
 
-  private start(index: number, release: () => void, handle: (message: M) => Promise<unknown>, hooks: BatchHooks): void {
+  private start(
+    index: number,
+    release: () => void,
+    handle: (message: M) => Promise<unknown>,
+    hooks: BatchHooks,
+  ): void {
     const message = this.messages[index];
     this.started[index] = true;
     this.busyKeys.add(message.key);
-    while (this.firstUnstarted < this.messages.length && this.started[this.firstUnstarted]) this.firstUnstarted++;
+    while (this.firstUnstarted < this.messages.length && this.started[this.firstUnstarted])
+      this.firstUnstarted++;
 
     const work: Promise<void> = Promise.resolve()
       .then(() => handle(message))
@@ -126,7 +132,8 @@ export class KeyOrderedBatch<M extends KeyedMessage> {
   private markFinished(index: number, hooks: BatchHooks): void {
     this.finished[index] = true;
     const before = this.finishedPrefix;
-    while (this.finishedPrefix < this.messages.length && this.finished[this.finishedPrefix]) this.finishedPrefix++;
+    while (this.finishedPrefix < this.messages.length && this.finished[this.finishedPrefix])
+      this.finishedPrefix++;
     if (this.finishedPrefix === before) return;
     try {
       hooks.onCommittable(this.messages[this.finishedPrefix - 1].offset);
@@ -145,10 +152,19 @@ export class KeyOrderedBatch<M extends KeyedMessage> {
   }
 
   private outcome(): BatchOutcome {
-    const committableOffset = this.finishedPrefix > 0 ? this.messages[this.finishedPrefix - 1].offset : undefined;
+    const committableOffset =
+      this.finishedPrefix > 0 ? this.messages[this.finishedPrefix - 1].offset : undefined;
     if (this.failure) {
-      return { status: 'failed', committableOffset, failedOffset: this.messages[this.failure.index].offset, error: this.failure.error };
+      return {
+        status: 'failed',
+        committableOffset,
+        failedOffset: this.messages[this.failure.index].offset,
+        error: this.failure.error,
+      };
     }
-    return { status: this.finishedPrefix === this.messages.length ? 'completed' : 'stopped', committableOffset };
+    return {
+      status: this.finishedPrefix === this.messages.length ? 'completed' : 'stopped',
+      committableOffset,
+    };
   }
 }

@@ -51,7 +51,11 @@ export function messageSource(ctx: KafkaContext): DeadLetterSource {
  * Calls the consumer's heartbeat while a long handler runs, so the group coordinator does not
  * think the member died and hand its partitions to someone else mid-message.
  */
-export async function withHeartbeat<T>(ctx: KafkaContext, work: () => Promise<T>, everyMs = 2000): Promise<T> {
+export async function withHeartbeat<T>(
+  ctx: KafkaContext,
+  work: () => Promise<T>,
+  everyMs = 2000,
+): Promise<T> {
   const heartbeat = ctx.getHeartbeat?.();
   if (!heartbeat) return work();
   const timer = setInterval(() => {
@@ -69,6 +73,7 @@ export async function withHeartbeat<T>(ctx: KafkaContext, work: () => Promise<T>
  * `unknown`): a type read from an unvalidated message would make the label unbounded.
  */
 export function handledTypeOf(message: unknown, handlers: Record<string, unknown>): string | undefined {
-  const type = typeof message === 'object' && message !== null ? (message as { type?: unknown }).type : undefined;
+  const type =
+    typeof message === 'object' && message !== null ? (message as { type?: unknown }).type : undefined;
   return typeof type === 'string' && Object.prototype.hasOwnProperty.call(handlers, type) ? type : undefined;
 }

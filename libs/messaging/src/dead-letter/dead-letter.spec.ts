@@ -7,11 +7,19 @@ describe('deadLetterMessage', () => {
     offset: '1234',
     key: 'swap-1',
     value: { type: 'swap.created', payload: {} },
-    headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', 'x-request-id': ['req-1'] },
+    headers: {
+      traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+      'x-request-id': ['req-1'],
+    },
   };
 
   it('goes to <topic>.dlq with the same key, the value as JSON and the reason headers', () => {
-    const { topic, message } = deadLetterMessage(source, 'invalid envelope: eventId', 'execution-planner', Date.UTC(2026, 0, 1));
+    const { topic, message } = deadLetterMessage(
+      source,
+      'invalid envelope: eventId',
+      'execution-planner',
+      Date.UTC(2026, 0, 1),
+    );
     expect(topic).toBe('swap.events.dlq');
     expect(message.key).toBe('swap-1');
     expect(JSON.parse(message.value as string)).toEqual(source.value);

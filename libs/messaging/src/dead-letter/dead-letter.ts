@@ -31,7 +31,12 @@ function headerValue(value: unknown): string | Buffer | undefined {
 }
 
 /** The copy of `source` for the dead-letter topic: same key and value, original headers kept. */
-export function deadLetterMessage(source: DeadLetterSource, reason: string, consumerGroup: string, now = Date.now()): { topic: string; message: Message } {
+export function deadLetterMessage(
+  source: DeadLetterSource,
+  reason: string,
+  consumerGroup: string,
+  now = Date.now(),
+): { topic: string; message: Message } {
   const headers: Record<string, string | Buffer> = {};
   for (const [name, value] of Object.entries(source.headers ?? {})) {
     const v = headerValue(Array.isArray(value) ? value[0] : value);
@@ -55,7 +60,12 @@ export function deadLetterMessage(source: DeadLetterSource, reason: string, cons
   };
 }
 
-export async function publishDeadLetter(producer: Producer, source: DeadLetterSource, reason: string, consumerGroup: string): Promise<void> {
+export async function publishDeadLetter(
+  producer: Producer,
+  source: DeadLetterSource,
+  reason: string,
+  consumerGroup: string,
+): Promise<void> {
   const { topic, message } = deadLetterMessage(source, reason, consumerGroup);
   await producer.send({ topic, messages: [message], acks: -1 });
   messagingMetrics.deadLettered(source.topic);

@@ -2,7 +2,13 @@ import { createEnvelope } from './create-envelope';
 
 describe('createEnvelope', () => {
   it('builds an envelope with a v4 eventId, the clock time and version 1 by default', () => {
-    const envelope = createEnvelope('swap.created', 'swap-1', { amount: '1.5' }, undefined, () => 1_763_700_000_000);
+    const envelope = createEnvelope(
+      'swap.created',
+      'swap-1',
+      { amount: '1.5' },
+      undefined,
+      () => 1_763_700_000_000,
+    );
     expect(envelope).toEqual({
       eventId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
       type: 'swap.created',

@@ -11,6 +11,7 @@ export function createEnvelope<P>(
 ): MessageEnvelope<P> {
   if (!type) throw new Error('An envelope needs a type');
   if (!aggregateId) throw new Error(`An envelope of type ${type} needs an aggregateId (the Kafka key)`);
-  if (!Number.isInteger(version) || version < 1) throw new Error(`Envelope version must be an integer >= 1, got ${version}`);
+  if (!Number.isInteger(version) || version < 1)
+    throw new Error(`Envelope version must be an integer >= 1, got ${version}`);
   return { eventId: randomUUID(), type, version, occurredAtMs: now(), aggregateId, payload };
 }

@@ -5,7 +5,9 @@ const TRACEPARENT = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 
 describe('message headers', () => {
   it('carries the current request context as traceparent and x-request-id', () => {
-    const headers = runWithRequestContext({ requestId: 'req-42', traceparent: TRACEPARENT }, () => contextHeaders());
+    const headers = runWithRequestContext({ requestId: 'req-42', traceparent: TRACEPARENT }, () =>
+      contextHeaders(),
+    );
     expect(headers).toEqual({ traceparent: TRACEPARENT, 'x-request-id': 'req-42' });
   });
 
@@ -24,7 +26,10 @@ describe('message headers', () => {
   });
 
   it('continues the sender trace with a child span and keeps its request id', () => {
-    const ctx = requestContextFromHeaders({ traceparent: Buffer.from(TRACEPARENT), 'x-request-id': 'req-42' });
+    const ctx = requestContextFromHeaders({
+      traceparent: Buffer.from(TRACEPARENT),
+      'x-request-id': 'req-42',
+    });
     expect(ctx.requestId).toBe('req-42');
     expect(ctx.traceparent).toMatch(/^00-0af7651916cd43dd8448eb211c80319c-[0-9a-f]{16}-01$/);
     expect(ctx.traceparent).not.toBe(TRACEPARENT);

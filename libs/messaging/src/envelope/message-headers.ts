@@ -1,5 +1,12 @@
 import { MessageHeaders } from '@swapgw/contracts';
-import { currentRequestContext, newRequestContext, RequestContext, runWithRequestContext, SpanKinds, startTrace } from '@swapgw/runtime';
+import {
+  currentRequestContext,
+  newRequestContext,
+  RequestContext,
+  runWithRequestContext,
+  SpanKinds,
+  startTrace,
+} from '@swapgw/runtime';
 
 export type KafkaHeaderValues = Record<string, string>;
 
@@ -10,7 +17,9 @@ export const EnvelopeHeaders = {
 } as const;
 
 /** Headers propagating the current request context (or a fresh one) to the next service. */
-export function contextHeaders(context: RequestContext | undefined = currentRequestContext()): KafkaHeaderValues {
+export function contextHeaders(
+  context: RequestContext | undefined = currentRequestContext(),
+): KafkaHeaderValues {
   const ctx = context ?? newRequestContext();
   return { [MessageHeaders.traceparent]: ctx.traceparent, [MessageHeaders.requestId]: ctx.requestId };
 }
@@ -41,10 +50,17 @@ const senderOf = (headers: Record<string, unknown> | undefined) => ({
  * Runs the handling of one consumed message in its context (requestContextFromHeaders): with
  * tracing on, inside a consumer span, child of the sender's, that ends with the handling.
  */
-export async function runInMessageContext<T>(source: { topic: string; headers?: Record<string, unknown> }, handle: () => Promise<T>): Promise<T> {
+export async function runInMessageContext<T>(
+  source: { topic: string; headers?: Record<string, unknown> },
+  handle: () => Promise<T>,
+): Promise<T> {
   const traced = startTrace(SpanKinds.consumer, senderOf(source.headers), () => ({
     name: `${source.topic} process`,
-    attributes: { 'messaging.system': 'kafka', 'messaging.destination.name': source.topic, 'messaging.operation.type': 'process' },
+    attributes: {
+      'messaging.system': 'kafka',
+      'messaging.destination.name': source.topic,
+      'messaging.operation.type': 'process',
+    },
   }));
   if (!traced.end) return runWithRequestContext(traced.context, handle);
   try {

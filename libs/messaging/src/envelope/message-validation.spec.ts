@@ -52,7 +52,10 @@ describe('parsePayload', () => {
 
   it('names the invalid payload fields, prefixed with payload.', () => {
     const result = parsePayload(envelope({ account: 7, amount: 0 }), Credit);
-    expect(result).toMatchObject({ ok: false, reason: 'invalid payload for credit.applied: payload.account, payload.amount' });
+    expect(result).toMatchObject({
+      ok: false,
+      reason: 'invalid payload for credit.applied: payload.account, payload.amount',
+    });
   });
 
   it('strips properties the class does not know (tolerant reader)', () => {

@@ -11,8 +11,7 @@ export interface FieldProblem {
 }
 
 export type ParsedMessage<P> =
-  | { ok: true; envelope: MessageEnvelope<P> }
-  | { ok: false; reason: string; problems: FieldProblem[] };
+  { ok: true; envelope: MessageEnvelope<P> } | { ok: false; reason: string; problems: FieldProblem[] };
 
 function flatten(errors: ValidationError[], prefix = ''): FieldProblem[] {
   return errors.flatMap((e) => {
@@ -44,10 +43,7 @@ export function parsePayload<P extends object>(
   payloadClass: PayloadClass<P>,
 ): ParsedMessage<P> {
   const payload = plainToInstance(payloadClass, envelope.payload);
-  const problems = flatten(
-    validateSync(payload, { whitelist: true, forbidUnknownValues: false }),
-    'payload',
-  );
+  const problems = flatten(validateSync(payload, { whitelist: true, forbidUnknownValues: false }), 'payload');
   if (problems.length > 0) {
     return {
       ok: false,

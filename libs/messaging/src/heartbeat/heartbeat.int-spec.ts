@@ -27,7 +27,10 @@ describe('heartbeats over Kafka', () => {
   beforeAll(async () => {
     await ensureTopics(testKafkaSettings('itest-heartbeat-admin'), [...MONITORING_TOPICS]);
     monitor.start();
-    await waitFor(() => monitor.listening(), { description: 'the monitor to join its group', timeoutMs: 30_000 });
+    await waitFor(() => monitor.listening(), {
+      description: 'the monitor to join its group',
+      timeoutMs: 30_000,
+    });
     publisher.start();
   });
 
@@ -36,20 +39,34 @@ describe('heartbeats over Kafka', () => {
   });
 
   it('sees a beating service up, and a silent one down once it has listened for a full timeout', async () => {
-    await waitFor(() => monitor.statuses()[service] === 'up', { description: 'the beating service up', timeoutMs: 10_000 });
-    await waitFor(() => monitor.statuses()[silent] === 'down', { description: 'the silent service down', timeoutMs: TIMEOUT_MS + 5_000 });
+    await waitFor(() => monitor.statuses()[service] === 'up', {
+      description: 'the beating service up',
+      timeoutMs: 10_000,
+    });
+    await waitFor(() => monitor.statuses()[silent] === 'down', {
+      description: 'the silent service down',
+      timeoutMs: TIMEOUT_MS + 5_000,
+    });
     expect(monitor.statuses()).toEqual({ [service]: 'up', [silent]: 'down' });
   });
 
   it('sees the service down within the timeout once it stops beating (not ready), and up at its next beat', async () => {
     ready = false;
     const stoppedAt = Date.now();
-    await waitFor(() => monitor.statuses()[service] === 'down', { description: 'the service down', timeoutMs: TIMEOUT_MS + 5_000, intervalMs: 50 });
+    await waitFor(() => monitor.statuses()[service] === 'down', {
+      description: 'the service down',
+      timeoutMs: TIMEOUT_MS + 5_000,
+      intervalMs: 50,
+    });
     expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(TIMEOUT_MS - INTERVAL_MS - 100);
 
     ready = true;
     const readyAt = Date.now();
-    await waitFor(() => monitor.statuses()[service] === 'up', { description: 'the service up again', timeoutMs: INTERVAL_MS + 5_000, intervalMs: 50 });
+    await waitFor(() => monitor.statuses()[service] === 'up', {
+      description: 'the service up again',
+      timeoutMs: INTERVAL_MS + 5_000,
+      intervalMs: 50,
+    });
     expect(Date.now() - readyAt).toBeLessThan(INTERVAL_MS + 5_000);
   });
 });

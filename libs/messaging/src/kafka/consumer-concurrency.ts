@@ -16,7 +16,11 @@ export interface ConsumerConcurrency {
  * connections and the responders' producer busy, small enough that a redelivery after a crash or a
  * rebalance stays short. Apps whose handlers are cheap reads raise `partitions` (quote-service).
  */
-export const DEFAULT_CONSUMER_CONCURRENCY: ConsumerConcurrency = { partitions: 4, perPartition: 16, perProcess: 64 };
+export const DEFAULT_CONSUMER_CONCURRENCY: ConsumerConcurrency = {
+  partitions: 4,
+  perPartition: 16,
+  perProcess: 64,
+};
 
 const ENV_NAMES: Record<keyof ConsumerConcurrency, string> = {
   partitions: 'KAFKA_CONSUMER_PARTITIONS_CONCURRENTLY',

@@ -6,7 +6,10 @@ import { kafkaClientConfig, KafkaSettings } from './kafka-settings';
  * Creates the topics that are missing and raises the partition count of those that have fewer
  * partitions than declared (partitions can only grow). Safe to call from several apps at once.
  */
-export async function ensureTopics(settings: KafkaSettings, specs: TopicSpec[] = allTopicSpecs()): Promise<void> {
+export async function ensureTopics(
+  settings: KafkaSettings,
+  specs: TopicSpec[] = allTopicSpecs(),
+): Promise<void> {
   const kafka = new Kafka(kafkaClientConfig({ ...settings, clientId: `${settings.clientId}-admin` }));
   const admin = kafka.admin();
   await admin.connect();
@@ -45,7 +48,10 @@ export async function ensureTopics(settings: KafkaSettings, specs: TopicSpec[] =
         });
       }
     }
-    await waitForLeaders(admin, specs.map((s) => s.name));
+    await waitForLeaders(
+      admin,
+      specs.map((s) => s.name),
+    );
   } finally {
     await admin.disconnect();
   }
@@ -58,7 +64,11 @@ function isTopicAlreadyExists(error: unknown): boolean {
 }
 
 /** Topics created by another process may not have leaders yet; producing before that fails. */
-async function waitForLeaders(admin: ReturnType<Kafka['admin']>, topics: string[], timeoutMs = 30000): Promise<void> {
+async function waitForLeaders(
+  admin: ReturnType<Kafka['admin']>,
+  topics: string[],
+  timeoutMs = 30000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -68,7 +78,8 @@ async function waitForLeaders(admin: ReturnType<Kafka['admin']>, topics: string[
     } catch (error) {
       if (Date.now() > deadline) throw error;
     }
-    if (Date.now() > deadline) throw new Error(`Kafka topics have no leader after ${timeoutMs} ms: ${topics.join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(`Kafka topics have no leader after ${timeoutMs} ms: ${topics.join(', ')}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }

@@ -21,10 +21,7 @@ export async function kafkaHealth(settings: KafkaSettings, timeoutMs = 2000): Pr
     timer = setTimeout(() => reject(new Error(`Kafka did not answer within ${timeoutMs} ms`)), timeoutMs);
   });
   try {
-    const cluster = await Promise.race([
-      admin.connect().then(() => admin.describeCluster()),
-      timeout,
-    ]);
+    const cluster = await Promise.race([admin.connect().then(() => admin.describeCluster()), timeout]);
     return { ok: true, brokers: cluster.brokers.length };
   } catch (error) {
     return { ok: false, error: (error as Error).message };

@@ -1,10 +1,18 @@
 import { ServerKafka } from '@nestjs/microservices';
 import { KeyOrderedKafkaServer } from './key-ordered-kafka-server';
-import { kafkaMicroserviceOptions, kafkaServerOptions, kafkaSettingsFromEnv, parseBrokers, sanitizeInstanceId } from './kafka-settings';
+import {
+  kafkaMicroserviceOptions,
+  kafkaServerOptions,
+  kafkaSettingsFromEnv,
+  parseBrokers,
+  sanitizeInstanceId,
+} from './kafka-settings';
 
 describe('kafka settings', () => {
   it('reads KAFKA_BROKERS as a comma-separated list, 127.0.0.1:9092 by default', () => {
-    expect(kafkaSettingsFromEnv('gateway', { KAFKA_BROKERS: 'k1:9092, k2:9093', INSTANCE_ID: 'gw-1' })).toEqual({
+    expect(
+      kafkaSettingsFromEnv('gateway', { KAFKA_BROKERS: 'k1:9092, k2:9093', INSTANCE_ID: 'gw-1' }),
+    ).toEqual({
       brokers: ['k1:9092', 'k2:9093'],
       clientId: 'gateway',
       instanceId: 'gw-1',
@@ -23,7 +31,10 @@ describe('kafka settings', () => {
   });
 
   it('keeps the group id as given, never auto-creates topics, and heartbeats within the session', () => {
-    const options = kafkaServerOptions({ brokers: ['k:9092'], clientId: 'quote-service', instanceId: 'i1' }, 'quote-service');
+    const options = kafkaServerOptions(
+      { brokers: ['k:9092'], clientId: 'quote-service', instanceId: 'i1' },
+      'quote-service',
+    );
     expect(options.postfixId).toBe('');
     expect(options.consumer).toMatchObject({ groupId: 'quote-service', allowAutoTopicCreation: false });
     const consumer = options.consumer!;

@@ -3,7 +3,11 @@ import type { KafkaOptions } from '@nestjs/microservices';
 import type { KafkaConfig, logCreator as LogCreator } from 'kafkajs';
 import { logLevel, Partitioners } from 'kafkajs';
 import { JsonLogger } from '@swapgw/runtime';
-import { ConsumerConcurrency, DEFAULT_CONSUMER_CONCURRENCY, resolveConsumerConcurrency } from './consumer-concurrency';
+import {
+  ConsumerConcurrency,
+  DEFAULT_CONSUMER_CONCURRENCY,
+  resolveConsumerConcurrency,
+} from './consumer-concurrency';
 import { KeyOrderedKafkaServer } from './key-ordered-kafka-server';
 import { dropKafkajsNegativeTimeoutWarnings } from './kafkajs-negative-timeout';
 
@@ -24,13 +28,15 @@ export function parseBrokers(value: string | undefined): string[] {
     .filter((b) => b.length > 0);
   if (brokers.length === 0) throw new Error('KAFKA_BROKERS lists no broker');
   for (const broker of brokers) {
-    if (!/^[^\s:]+:\d{1,5}$/.test(broker)) throw new Error(`KAFKA_BROKERS entry "${broker}" is not host:port`);
+    if (!/^[^\s:]+:\d{1,5}$/.test(broker))
+      throw new Error(`KAFKA_BROKERS entry "${broker}" is not host:port`);
   }
   return brokers;
 }
 
 /** Kafka group ids and client ids accept a limited alphabet; instance ids come from hostnames. */
-export const sanitizeInstanceId = (value: string): string => value.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 100);
+export const sanitizeInstanceId = (value: string): string =>
+  value.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 100);
 
 export function kafkaSettingsFromEnv(
   clientId: string,
@@ -65,7 +71,10 @@ export function kafkaLogCreator(service: string): LogCreator {
  * kafkajs client config. Retries back off up to 30 s so that a broker restart is ridden out
  * rather than crashing consumers; request-reply callers bound their own wait with a timeout.
  */
-export function kafkaClientConfig(settings: KafkaSettings, overrides: Partial<KafkaConfig> = {}): KafkaConfig {
+export function kafkaClientConfig(
+  settings: KafkaSettings,
+  overrides: Partial<KafkaConfig> = {},
+): KafkaConfig {
   dropKafkajsNegativeTimeoutWarnings();
   return {
     clientId: settings.clientId,
@@ -133,7 +142,8 @@ export function kafkaServerOptions(
     // service was still deploying); afterwards committed offsets decide. Consumers are idempotent.
     subscribe: { fromBeginning: options.fromBeginning ?? true },
     run: {
-      partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? DEFAULT_CONSUMER_CONCURRENCY.partitions,
+      partitionsConsumedConcurrently:
+        options.partitionsConsumedConcurrently ?? DEFAULT_CONSUMER_CONCURRENCY.partitions,
       // Offsets done so far are committed at the end of every batch, on a handler error, and
       // every 5 s during a long batch, so a crash mid-batch replays little.
       autoCommit: true,

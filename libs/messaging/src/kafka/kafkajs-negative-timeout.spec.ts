@@ -37,6 +37,9 @@ function warningsOf(armTimer: string): string[] {
   });
 
   it('still warns about a negative timer of ours', () => {
-    expect(warningsOf('clearTimeout(setTimeout(() => undefined, -7));').sort()).toEqual(['DeprecationWarning', 'TimeoutNegativeWarning']);
+    expect(warningsOf('clearTimeout(setTimeout(() => undefined, -7));').sort()).toEqual([
+      'DeprecationWarning',
+      'TimeoutNegativeWarning',
+    ]);
   });
 });

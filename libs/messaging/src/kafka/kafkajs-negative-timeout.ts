@@ -12,7 +12,11 @@ export function dropKafkajsNegativeTimeoutWarnings(): void {
   const emitWarning = process.emitWarning.bind(process) as (...args: unknown[]) => void;
   process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
     const name = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: string } | undefined)?.type;
-    if ((name === 'TimeoutNegativeWarning' || (warning as Error)?.name === 'TimeoutNegativeWarning') && raisedByKafkajs()) return;
+    if (
+      (name === 'TimeoutNegativeWarning' || (warning as Error)?.name === 'TimeoutNegativeWarning') &&
+      raisedByKafkajs()
+    )
+      return;
     emitWarning(warning, ...rest);
   }) as typeof process.emitWarning;
 }

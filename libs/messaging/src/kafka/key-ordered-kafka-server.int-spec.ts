@@ -3,7 +3,12 @@ import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, KafkaContext, Payload } from '@nestjs/microservices';
 import { Kafka, logLevel } from 'kafkajs';
 import { waitFor } from '@swapgw/testing';
-import { groupCaughtUp, produceRaw, testKafkaSettings, uniqueSuffix } from '../testing/messaging-test-support';
+import {
+  groupCaughtUp,
+  produceRaw,
+  testKafkaSettings,
+  uniqueSuffix,
+} from '../testing/messaging-test-support';
 import { ConsumerConcurrency } from './consumer-concurrency';
 import { ensureTopics } from './ensure-topics';
 import { kafkaMicroserviceOptions, KafkaSettings } from './kafka-settings';
@@ -80,7 +85,11 @@ class OrderedModule {}
 class FailingModule {}
 
 async function committedOffset(settings: KafkaSettings, groupId: string, topic: string): Promise<string> {
-  const admin = new Kafka({ clientId: `${settings.clientId}-offsets`, brokers: settings.brokers, logLevel: logLevel.NOTHING }).admin();
+  const admin = new Kafka({
+    clientId: `${settings.clientId}-offsets`,
+    brokers: settings.brokers,
+    logLevel: logLevel.NOTHING,
+  }).admin();
   await admin.connect();
   try {
     const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
@@ -118,13 +127,20 @@ describe('KeyOrderedKafkaServer against the broker', () => {
     // Produced before the consumer starts, so its fetches bring many messages of each partition.
     const messages = [];
     for (let seq = 0; seq < PER_KEY; seq++) {
-      for (let k = 0; k < KEYS; k++) messages.push({ key: `order-${k}`, value: JSON.stringify({ key: `order-${k}`, seq }) });
+      for (let k = 0; k < KEYS; k++)
+        messages.push({ key: `order-${k}`, value: JSON.stringify({ key: `order-${k}`, seq }) });
     }
     await produceRaw(settings, orderedTopic, messages);
     await startApp(OrderedModule, orderedGroup);
 
-    await waitFor(() => seen.log.filter((e) => e.at === 'end').length >= KEYS * PER_KEY, { description: 'all 200 messages to be handled', timeoutMs: 60_000 });
-    await waitFor(() => groupCaughtUp(settings, orderedGroup, orderedTopic), { description: 'the group to commit the end of every partition', timeoutMs: 30_000 });
+    await waitFor(() => seen.log.filter((e) => e.at === 'end').length >= KEYS * PER_KEY, {
+      description: 'all 200 messages to be handled',
+      timeoutMs: 60_000,
+    });
+    await waitFor(() => groupCaughtUp(settings, orderedGroup, orderedTopic), {
+      description: 'the group to commit the end of every partition',
+      timeoutMs: 30_000,
+    });
 
     for (let k = 0; k < KEYS; k++) {
       const key = `order-${k}`;
@@ -147,11 +163,17 @@ describe('KeyOrderedKafkaServer against the broker', () => {
     await produceRaw(
       settings,
       failingTopic,
-      Array.from({ length: 6 }, (_, i) => ({ key: `item-${i}`, value: JSON.stringify({ key: `item-${i}`, seq: i }) })),
+      Array.from({ length: 6 }, (_, i) => ({
+        key: `item-${i}`,
+        value: JSON.stringify({ key: `item-${i}`, seq: i }),
+      })),
     );
     await startApp(FailingModule, failingGroup);
 
-    await waitFor(() => (failing.handled.get(2) ?? 0) >= 3, { description: 'the failing message to be delivered a third time', timeoutMs: 30_000 });
+    await waitFor(() => (failing.handled.get(2) ?? 0) >= 3, {
+      description: 'the failing message to be delivered a third time',
+      timeoutMs: 30_000,
+    });
     const committedWhileFailing = await committedOffset(settings, failingGroup, failingTopic);
     // The committed offset is the next one to read: 2, i.e. exactly the finished prefix 0 and 1.
     expect(committedWhileFailing).toBe('2');
@@ -161,7 +183,10 @@ describe('KeyOrderedKafkaServer against the broker', () => {
     expect(failing.handled.get(3)).toBeGreaterThanOrEqual(2);
 
     failing.stillFailing = false;
-    await waitFor(async () => (await committedOffset(settings, failingGroup, failingTopic)) === '6', { description: 'the group to commit past the recovered message', timeoutMs: 30_000 });
+    await waitFor(async () => (await committedOffset(settings, failingGroup, failingTopic)) === '6', {
+      description: 'the group to commit past the recovered message',
+      timeoutMs: 30_000,
+    });
     expect(failing.handled.get(0)).toBe(1);
     expect(failing.handled.get(1)).toBe(1);
     for (const offset of [2, 3, 4, 5]) expect(failing.handled.get(offset)).toBeGreaterThanOrEqual(2);

@@ -1,7 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Logger } from '@nestjs/common';
 import { KafkaOptions, ServerKafka, WritePacket } from '@nestjs/microservices';
-import type { Consumer, EachBatchPayload, EachMessagePayload, KafkaMessage } from '@nestjs/microservices/external/kafka.interface';
+import type {
+  Consumer,
+  EachBatchPayload,
+  EachMessagePayload,
+  KafkaMessage,
+} from '@nestjs/microservices/external/kafka.interface';
 import type { Observable, Subscription } from 'rxjs';
 import { InFlightLimit } from '../consumer/in-flight-limit';
 import { BatchOutcome, KeyOrderedBatch, MessageKey } from '../consumer/key-ordered-batch';
@@ -11,7 +16,8 @@ import { ConsumerConcurrency } from './consumer-concurrency';
 const KEEP_ALIVE_EVERY_MS = 1000;
 
 /** Keys are compared byte for byte: latin1 maps each byte to one character. */
-const keyOf = (message: KafkaMessage): MessageKey => (message.key == null ? null : message.key.toString('latin1'));
+const keyOf = (message: KafkaMessage): MessageKey =>
+  message.key == null ? null : message.key.toString('latin1');
 
 /**
  * Nest's Kafka server, but each fetched batch is worked on concurrently with per-key order (see
@@ -93,7 +99,11 @@ export class KeyOrderedKafkaServer extends ServerKafka {
             this.restartLogger.log({ msg: 'Kafka consumer restarted', attempt });
             return;
           } catch (error) {
-            this.restartLogger.warn({ msg: 'Kafka consumer restart failed', attempt, error: (error as Error).message });
+            this.restartLogger.warn({
+              msg: 'Kafka consumer restart failed',
+              attempt,
+              error: (error as Error).message,
+            });
             await consumer.disconnect().catch(() => undefined);
           }
         }
@@ -113,7 +123,10 @@ export class KeyOrderedKafkaServer extends ServerKafka {
    * that the request's offset is only committed once its answer is on the reply topic; a failed
    * send fails the message (redelivered, answered again) instead of an unhandled rejection.
    */
-  override send(stream$: Observable<unknown>, respond: (data: WritePacket) => Promise<unknown> | void): Subscription {
+  override send(
+    stream$: Observable<unknown>,
+    respond: (data: WritePacket) => Promise<unknown> | void,
+  ): Subscription {
     const replies = this.pendingReplies.getStore();
     if (!replies) return super.send(stream$, respond);
     let settle!: { resolve: () => void; reject: (error: unknown) => void };
@@ -150,17 +163,21 @@ export class KeyOrderedKafkaServer extends ServerKafka {
     };
     const timer = setInterval(keepAlive, KEEP_ALIVE_EVERY_MS);
 
-    const messages = batch.messages.map((message) => ({ key: keyOf(message), offset: message.offset, message }));
+    const messages = batch.messages.map((message) => ({
+      key: keyOf(message),
+      offset: message.offset,
+      message,
+    }));
     let outcome: BatchOutcome;
     try {
-      outcome = await new KeyOrderedBatch(messages, { perPartition: this.limits.perPartition, process: this.processLimit }).run(
-        ({ message }) => this.handleMessage({ topic, partition, message, heartbeat, pause }),
-        {
-          shouldContinue: () => !liveness.failure && isRunning() && !isStale(),
-          onCommittable: (offset) => resolveOffset(offset),
-          onSettled: keepAlive,
-        },
-      );
+      outcome = await new KeyOrderedBatch(messages, {
+        perPartition: this.limits.perPartition,
+        process: this.processLimit,
+      }).run(({ message }) => this.handleMessage({ topic, partition, message, heartbeat, pause }), {
+        shouldContinue: () => !liveness.failure && isRunning() && !isStale(),
+        onCommittable: (offset) => resolveOffset(offset),
+        onSettled: keepAlive,
+      });
     } finally {
       clearInterval(timer);
     }

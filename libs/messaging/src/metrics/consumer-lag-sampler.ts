@@ -44,7 +44,13 @@ export class ConsumerLagSampler {
   sample(): Promise<void> {
     if (!this.sampling) {
       this.sampling = this.sampleOnce()
-        .catch((error: Error) => this.logger.debug({ msg: 'consumer lag sample failed', groupId: this.groupId, error: error.message }))
+        .catch((error: Error) =>
+          this.logger.debug({
+            msg: 'consumer lag sample failed',
+            groupId: this.groupId,
+            error: error.message,
+          }),
+        )
         .finally(() => (this.sampling = null));
     }
     return this.sampling;
@@ -56,9 +62,14 @@ export class ConsumerLagSampler {
     const topicOffsets = new Map<string, PartitionOffsets[]>();
     for (const { topic } of committed) {
       const offsets = await admin.fetchTopicOffsets(topic);
-      topicOffsets.set(topic, offsets.map((o) => ({ partition: o.partition, low: o.low, high: o.high })));
+      topicOffsets.set(
+        topic,
+        offsets.map((o) => ({ partition: o.partition, low: o.low, high: o.high })),
+      );
     }
-    const flat = committed.flatMap(({ topic, partitions }) => partitions.map((p) => ({ topic, partition: p.partition, offset: p.offset })));
+    const flat = committed.flatMap(({ topic, partitions }) =>
+      partitions.map((p) => ({ topic, partition: p.partition, offset: p.offset })),
+    );
     messagingMetrics.consumerLag(this.groupId, consumerLagOf(flat, topicOffsets));
   }
 
@@ -66,7 +77,10 @@ export class ConsumerLagSampler {
     if (this.admin) return this.admin;
     // Few retries: the next interval is the retry.
     const kafka = new Kafka(
-      kafkaClientConfig({ ...this.settings, clientId: `${this.settings.clientId}-lag-sampler` }, { retry: { retries: 1 } }),
+      kafkaClientConfig(
+        { ...this.settings, clientId: `${this.settings.clientId}-lag-sampler` },
+        { retry: { retries: 1 } },
+      ),
     );
     const admin = kafka.admin();
     await admin.connect();

@@ -15,7 +15,14 @@ import { OutboxMessageEntity } from '../outbox/outbox-message.entity';
 import { ProcessedEventEntity } from '../outbox/processed-event.entity';
 import { RequestReplyClient } from '../request-reply/request-reply.client';
 import { RequestResponder } from '../request-reply/request-responder';
-import { createTestDataSource, dropSchema, produceRaw, testKafkaSettings, TopicReader, uniqueSuffix } from '../testing/messaging-test-support';
+import {
+  createTestDataSource,
+  dropSchema,
+  produceRaw,
+  testKafkaSettings,
+  TopicReader,
+  uniqueSuffix,
+} from '../testing/messaging-test-support';
 
 // A Kafka service started the way main.ts starts one (bootstrapKafkaService), with a responder
 // that writes an outbox event and a stream consumer that applies it: after real traffic, its
@@ -54,7 +61,12 @@ class OrdersController {
         handle: async (p: PlaceOrder) => {
           this.logger.log({ msg: 'placing order', orderId: p.orderId });
           await this.dataSource.transaction((manager) =>
-            this.outbox.enqueue(manager, { topic: eventsTopic, type: 'order.placed', aggregateId: p.orderId, payload: { orderId: p.orderId } }),
+            this.outbox.enqueue(manager, {
+              topic: eventsTopic,
+              type: 'order.placed',
+              aggregateId: p.orderId,
+              payload: { orderId: p.orderId },
+            }),
           );
           return { accepted: p.orderId };
         },
@@ -114,7 +126,10 @@ function sampleOf(text: string, name: string, labels: Record<string, string>): n
     if (!match || match[1] !== name) continue;
     const found = Object.fromEntries([...match[2].matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
     const wanted = { ...labels, service };
-    if (Object.keys(found).length === Object.keys(wanted).length && Object.entries(wanted).every(([k, v]) => found[k] === v)) {
+    if (
+      Object.keys(found).length === Object.keys(wanted).length &&
+      Object.entries(wanted).every(([k, v]) => found[k] === v)
+    ) {
       return Number(match[3]);
     }
   }
@@ -152,7 +167,11 @@ describe('observability of a Kafka service (real Kafka and PostgreSQL)', () => {
       return (originalWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
     }) as typeof process.stdout.write;
 
-    dataSource = await createTestDataSource(schema, [OutboxMessageEntity, ProcessedEventEntity], [CreateMessagingTables1763700000000]);
+    dataSource = await createTestDataSource(
+      schema,
+      [OutboxMessageEntity, ProcessedEventEntity],
+      [CreateMessagingTables1763700000000],
+    );
     const port = await freePort();
     metricsUrl = `http://127.0.0.1:${port}/metrics`;
     handle = await bootstrapKafkaService({
@@ -170,7 +189,10 @@ describe('observability of a Kafka service (real Kafka and PostgreSQL)', () => {
         { name: deadLetterTopicOf(eventsTopic), partitions: 1 },
       ],
     });
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/health/ready`)).status === 200, { description: 'readiness', timeoutMs: 30_000 });
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/health/ready`)).status === 200, {
+      description: 'readiness',
+      timeoutMs: 30_000,
+    });
     eventsReader = await new TopicReader(settings, eventsTopic).start();
     await requester.connect();
   });
@@ -188,12 +210,18 @@ describe('observability of a Kafka service (real Kafka and PostgreSQL)', () => {
     );
     expect(reply).toEqual({ accepted: 'order-1' });
 
-    const event = await waitFor(() => eventsReader.messages.find((m) => m.key === 'order-1'), { description: 'order.placed on the events topic', timeoutMs: 30_000 });
+    const event = await waitFor(() => eventsReader.messages.find((m) => m.key === 'order-1'), {
+      description: 'order.placed on the events topic',
+      timeoutMs: 30_000,
+    });
     expect(event.headers.traceparent).toMatch(new RegExp(`^00-${TRACE_ID}-[0-9a-f]{16}-01$`));
     expect(event.headers.traceparent).not.toBe(TRACEPARENT); // a child span, same trace
     expect(event.headers['x-request-id']).toBe('obs-req-1');
 
-    const applied = await waitFor(() => logLines.find((l) => l.msg === 'order placed applied'), { description: 'the stream handler log line', timeoutMs: 30_000 });
+    const applied = await waitFor(() => logLines.find((l) => l.msg === 'order placed applied'), {
+      description: 'the stream handler log line',
+      timeoutMs: 30_000,
+    });
     const placing = logLines.find((l) => l.msg === 'placing order');
     for (const line of [placing, applied]) {
       expect(line).toMatchObject({ service, traceId: TRACE_ID, requestId: 'obs-req-1', orderId: 'order-1' });
@@ -202,30 +230,71 @@ describe('observability of a Kafka service (real Kafka and PostgreSQL)', () => {
 
   it('serves the produced, consumed, request-reply, dead-letter, outbox and lag metrics on /metrics', async () => {
     await produceRaw(settings, eventsTopic, [{ key: 'bad-1', value: '{"not":"an envelope"}' }]);
-    const text = await waitFor(async () => {
-      const body = await metrics();
-      return sampleOf(body, 'swapgw_kafka_dead_lettered_total', { topic: eventsTopic }) === 1 ? body : null;
-    }, { description: 'the dead-lettered message in /metrics', timeoutMs: 30_000 });
+    const text = await waitFor(
+      async () => {
+        const body = await metrics();
+        return sampleOf(body, 'swapgw_kafka_dead_lettered_total', { topic: eventsTopic }) === 1 ? body : null;
+      },
+      { description: 'the dead-lettered message in /metrics', timeoutMs: 30_000 },
+    );
 
-    expect(sampleOf(text, 'swapgw_kafka_messages_consumed_total', { topic: requestTopic, type: 'order.place' })).toBe(1);
-    expect(sampleOf(text, 'swapgw_kafka_messages_produced_total', { topic: replyTopicOf(requestTopic), type: 'order.place' })).toBe(1);
-    expect(sampleOf(text, 'swapgw_kafka_messages_produced_total', { topic: eventsTopic, type: 'order.placed' })).toBe(1);
-    expect(sampleOf(text, 'swapgw_kafka_messages_consumed_total', { topic: eventsTopic, type: 'order.placed' })).toBe(1);
+    expect(
+      sampleOf(text, 'swapgw_kafka_messages_consumed_total', { topic: requestTopic, type: 'order.place' }),
+    ).toBe(1);
+    expect(
+      sampleOf(text, 'swapgw_kafka_messages_produced_total', {
+        topic: replyTopicOf(requestTopic),
+        type: 'order.place',
+      }),
+    ).toBe(1);
+    expect(
+      sampleOf(text, 'swapgw_kafka_messages_produced_total', { topic: eventsTopic, type: 'order.placed' }),
+    ).toBe(1);
+    expect(
+      sampleOf(text, 'swapgw_kafka_messages_consumed_total', { topic: eventsTopic, type: 'order.placed' }),
+    ).toBe(1);
     // The invalid message: consumed under `unknown`, parked, its copy produced on the DLQ.
-    expect(sampleOf(text, 'swapgw_kafka_messages_consumed_total', { topic: eventsTopic, type: 'unknown' })).toBe(1);
-    expect(sampleOf(text, 'swapgw_kafka_messages_produced_total', { topic: deadLetterTopicOf(eventsTopic), type: 'unknown' })).toBe(1);
+    expect(
+      sampleOf(text, 'swapgw_kafka_messages_consumed_total', { topic: eventsTopic, type: 'unknown' }),
+    ).toBe(1);
+    expect(
+      sampleOf(text, 'swapgw_kafka_messages_produced_total', {
+        topic: deadLetterTopicOf(eventsTopic),
+        type: 'unknown',
+      }),
+    ).toBe(1);
     // The requester runs in this process too, so its side is on the same registry.
-    expect(sampleOf(text, 'swapgw_kafka_messages_produced_total', { topic: requestTopic, type: 'order.place' })).toBe(1);
-    expect(sampleOf(text, 'swapgw_kafka_request_duration_seconds_count', { topic: requestTopic, type: 'order.place', outcome: 'ok' })).toBe(1);
+    expect(
+      sampleOf(text, 'swapgw_kafka_messages_produced_total', { topic: requestTopic, type: 'order.place' }),
+    ).toBe(1);
+    expect(
+      sampleOf(text, 'swapgw_kafka_request_duration_seconds_count', {
+        topic: requestTopic,
+        type: 'order.place',
+        outcome: 'ok',
+      }),
+    ).toBe(1);
     expect(text).toMatch(/^process_resident_memory_bytes\{service="[^"]+"\} \d+/m);
 
     // Sampled gauges: the outbox drained, and the group caught up on both topics.
-    await waitFor(async () => {
-      const body = await metrics();
-      const lags = [0, 1].flatMap((partition) =>
-        [requestTopic, eventsTopic].map((topic) => sampleOf(body, 'swapgw_kafka_consumer_lag_messages', { group: groupId, topic, partition: String(partition) })),
-      );
-      return sampleOf(body, 'swapgw_outbox_unpublished_messages', { schema }) === 0 && lags.every((lag) => lag === 0);
-    }, { description: 'outbox backlog 0 and consumer lag 0 on every partition', timeoutMs: 30_000 });
+    await waitFor(
+      async () => {
+        const body = await metrics();
+        const lags = [0, 1].flatMap((partition) =>
+          [requestTopic, eventsTopic].map((topic) =>
+            sampleOf(body, 'swapgw_kafka_consumer_lag_messages', {
+              group: groupId,
+              topic,
+              partition: String(partition),
+            }),
+          ),
+        );
+        return (
+          sampleOf(body, 'swapgw_outbox_unpublished_messages', { schema }) === 0 &&
+          lags.every((lag) => lag === 0)
+        );
+      },
+      { description: 'outbox backlog 0 and consumer lag 0 on every partition', timeoutMs: 30_000 },
+    );
   });
 });

@@ -23,7 +23,9 @@ export class CreateMessagingTables1763700000000 implements MigrationInterface {
         CONSTRAINT "outbox_event_id_key" UNIQUE ("event_id")
       )`);
     // The relay only ever reads unpublished rows in id order: a partial index keeps that cheap.
-    await queryRunner.query(`CREATE INDEX "outbox_unpublished_idx" ON "${s}"."outbox" ("id") WHERE "published_at" IS NULL`);
+    await queryRunner.query(
+      `CREATE INDEX "outbox_unpublished_idx" ON "${s}"."outbox" ("id") WHERE "published_at" IS NULL`,
+    );
     await queryRunner.query(`
       CREATE TABLE "${s}"."processed_events" (
         "consumer_group" text NOT NULL,

@@ -9,7 +9,11 @@ describe('CreateMessagingTables1763700000000', () => {
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    dataSource = await createTestDataSource(schema, [OutboxMessageEntity, ProcessedEventEntity], [CreateMessagingTables1763700000000]);
+    dataSource = await createTestDataSource(
+      schema,
+      [OutboxMessageEntity, ProcessedEventEntity],
+      [CreateMessagingTables1763700000000],
+    );
   });
 
   afterAll(async () => {
@@ -18,15 +22,25 @@ describe('CreateMessagingTables1763700000000', () => {
   });
 
   it('creates the tables in the DataSource schema exactly as the entities describe them (no drift)', async () => {
-    const tables = await dataSource.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [schema]);
-    expect(tables.map((t: { table_name: string }) => t.table_name)).toEqual(['migrations', 'outbox', 'processed_events']);
+    const tables = await dataSource.query(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`,
+      [schema],
+    );
+    expect(tables.map((t: { table_name: string }) => t.table_name)).toEqual([
+      'migrations',
+      'outbox',
+      'processed_events',
+    ]);
     const pending = await dataSource.driver.createSchemaBuilder().log();
     expect(pending.upQueries.map((q) => q.query)).toEqual([]);
   });
 
   it('reverts cleanly', async () => {
     await dataSource.undoLastMigration();
-    const tables = await dataSource.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_name <> 'migrations'`, [schema]);
+    const tables = await dataSource.query(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_name <> 'migrations'`,
+      [schema],
+    );
     expect(tables).toEqual([]);
     await dataSource.runMigrations();
   });

@@ -91,7 +91,10 @@ export class OutboxRelay {
     await this.listener.start();
     this.sweepTimer = setInterval(() => void this.wake(), this.sweepIntervalMs);
     void this.wake(); // wake() never rejects: a failed round is logged and retried on the next sweep
-    this.backlogTimer = setInterval(() => void this.sampleBacklog(), this.options.backlogSampleIntervalMs ?? 15_000);
+    this.backlogTimer = setInterval(
+      () => void this.sampleBacklog(),
+      this.options.backlogSampleIntervalMs ?? 15_000,
+    );
     this.backlogTimer.unref();
     void this.sampleBacklog();
   }
@@ -107,7 +110,11 @@ export class OutboxRelay {
       )) as Array<{ count: number }>;
       messagingMetrics.outboxBacklog(this.schema, count);
     } catch (error) {
-      this.logger.debug({ msg: 'outbox backlog sample failed', schema: this.schema, error: (error as Error).message });
+      this.logger.debug({
+        msg: 'outbox backlog sample failed',
+        schema: this.schema,
+        error: (error as Error).message,
+      });
     }
   }
 
@@ -147,7 +154,11 @@ export class OutboxRelay {
         this.lastError = null;
       } catch (error) {
         this.lastError = (error as Error).message;
-        this.logger.warn({ msg: 'outbox relay round failed; retried on the next sweep', schema: this.schema, error: this.lastError });
+        this.logger.warn({
+          msg: 'outbox relay round failed; retried on the next sweep',
+          schema: this.schema,
+          error: this.lastError,
+        });
       } finally {
         this.draining = null;
       }
@@ -174,9 +185,10 @@ export class OutboxRelay {
       if (rows.length === 0) return 0;
       await this.produce(rows);
       await this.options.afterProduceHook?.(rows.map((r) => r.event_id));
-      await manager.query(`UPDATE "${this.schema}"."outbox" SET "published_at" = now() WHERE "id" = ANY($1::bigint[])`, [
-        rows.map((r) => r.id),
-      ]);
+      await manager.query(
+        `UPDATE "${this.schema}"."outbox" SET "published_at" = now() WHERE "id" = ANY($1::bigint[])`,
+        [rows.map((r) => r.id)],
+      );
       return rows.length;
     });
   }
@@ -190,7 +202,11 @@ export class OutboxRelay {
       messages.push({
         key: row.message_key,
         value: JSON.stringify(row.envelope),
-        headers: { ...row.headers, [EnvelopeHeaders.eventId]: row.event_id, [EnvelopeHeaders.messageType]: envelope.type ?? '' },
+        headers: {
+          ...row.headers,
+          [EnvelopeHeaders.eventId]: row.event_id,
+          [EnvelopeHeaders.messageType]: envelope.type ?? '',
+        },
       });
       byTopic.set(row.topic, messages);
     }

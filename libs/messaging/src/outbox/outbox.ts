@@ -33,7 +33,14 @@ export class Outbox {
          RETURNING 1
        )
        SELECT pg_notify($6, '') FROM "written"`,
-      [envelope.eventId, message.topic, message.aggregateId, JSON.stringify(envelope), JSON.stringify(contextHeaders()), outboxChannelOf(schema)],
+      [
+        envelope.eventId,
+        message.topic,
+        message.aggregateId,
+        JSON.stringify(envelope),
+        JSON.stringify(contextHeaders()),
+        outboxChannelOf(schema),
+      ],
     );
     return envelope;
   }

@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { outboxChannelOf, schemaOf } from './schema-of';
 
-const withSchema = (schema?: string) => ({ options: { type: 'postgres', schema } }) as unknown as Pick<DataSource, 'options'>;
+const withSchema = (schema?: string) =>
+  ({ options: { type: 'postgres', schema } }) as unknown as Pick<DataSource, 'options'>;
 
 describe('schemaOf', () => {
   it('is the DataSource schema, public when none is set', () => {

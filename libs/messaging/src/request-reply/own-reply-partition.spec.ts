@@ -11,7 +11,9 @@ describe('ownReplyPartitionIndex', () => {
   });
 
   it('spreads instances over the partitions', () => {
-    const used = new Set(Array.from({ length: 64 }, (_, i) => ownReplyPartitionIndex(`host-${i}-${i * 7919}`, 8)));
+    const used = new Set(
+      Array.from({ length: 64 }, (_, i) => ownReplyPartitionIndex(`host-${i}-${i * 7919}`, 8)),
+    );
     expect(used.size).toBeGreaterThanOrEqual(6);
   });
 });

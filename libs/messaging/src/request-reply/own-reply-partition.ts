@@ -32,12 +32,17 @@ export function ownReplyPartitionAssigner(instanceId: string): PartitionAssigner
           .findTopicPartitionMetadata(topic)
           .map((p) => p.partitionId)
           .sort((a, b) => a - b);
-        if (partitions.length > 0) assignment[topic] = [partitions[ownReplyPartitionIndex(instanceId, partitions.length)]];
+        if (partitions.length > 0)
+          assignment[topic] = [partitions[ownReplyPartitionIndex(instanceId, partitions.length)]];
       }
       // A group of one member (one group per client generation); should another join, it reads the same.
       return members.map(({ memberId }) => ({
         memberId,
-        memberAssignment: AssignerProtocol.MemberAssignment.encode({ version: 1, assignment, userData: Buffer.alloc(0) }),
+        memberAssignment: AssignerProtocol.MemberAssignment.encode({
+          version: 1,
+          assignment,
+          userData: Buffer.alloc(0),
+        }),
       }));
     },
   });

@@ -54,7 +54,11 @@ export class PerInstanceReplyClientKafka extends ClientKafka {
     consumer.on(consumer.events.FETCH, progressed);
     consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
       const next = (BigInt(payload.lastOffset) + 1n).toString();
-      this.uncommitted.set(`${payload.topic}:${payload.partition}`, { topic: payload.topic, partition: payload.partition, offset: next });
+      this.uncommitted.set(`${payload.topic}:${payload.partition}`, {
+        topic: payload.topic,
+        partition: payload.partition,
+        offset: next,
+      });
     });
     const left = () => (this.joinedGroup = false);
     consumer.on(consumer.events.REBALANCING, left);
@@ -64,7 +68,10 @@ export class PerInstanceReplyClientKafka extends ClientKafka {
     });
     consumer.on(consumer.events.STOP, left);
     consumer.on(consumer.events.DISCONNECT, left);
-    this.commitTimer = setInterval(() => void this.commitReadOffsets(), REPLY_OFFSETS_COMMIT_INTERVAL_MS).unref();
+    this.commitTimer = setInterval(
+      () => void this.commitReadOffsets(),
+      REPLY_OFFSETS_COMMIT_INTERVAL_MS,
+    ).unref();
   }
 
   protected override registerProducerEventListeners(): void {

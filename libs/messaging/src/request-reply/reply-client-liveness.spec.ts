@@ -2,7 +2,8 @@ import { ReplyClientLiveness } from './reply-client-liveness';
 
 describe('ReplyClientLiveness', () => {
   let now = 0;
-  const liveness = () => new ReplyClientLiveness({ consumerStallMs: 10_000, producerStallMs: 35_000 }, () => now);
+  const liveness = () =>
+    new ReplyClientLiveness({ consumerStallMs: 10_000, producerStallMs: 35_000 }, () => now);
 
   beforeEach(() => (now = 1_000_000));
 

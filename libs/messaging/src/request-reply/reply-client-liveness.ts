@@ -47,7 +47,8 @@ export class ReplyClientLiveness {
   deadReason(): string | null {
     const now = this.now();
     const stalledForMs = this.lastConsumerProgressAt === null ? 0 : now - this.lastConsumerProgressAt;
-    if (stalledForMs > this.bounds.consumerStallMs) return `the reply consumer has not fetched for ${stalledForMs} ms`;
+    if (stalledForMs > this.bounds.consumerStallMs)
+      return `the reply consumer has not fetched for ${stalledForMs} ms`;
     const oldestSendAt = this.pendingSends.values().next().value;
     if (oldestSendAt !== undefined && now - oldestSendAt > this.bounds.producerStallMs) {
       return `a send has been waiting for the broker for ${now - oldestSendAt} ms`;

@@ -8,7 +8,8 @@ import { isDatabaseUnavailable } from '@swapgw/persistence';
  */
 export function replyErrorOf(error: unknown): ReplyEnvelope<never> {
   if (error instanceof CodedError) return replyError(error.code, error.message, error.details);
-  if (isDatabaseUnavailable(error)) return replyError(ErrorCodes.PERSISTENCE_UNAVAILABLE, 'PostgreSQL is unavailable');
+  if (isDatabaseUnavailable(error))
+    return replyError(ErrorCodes.PERSISTENCE_UNAVAILABLE, 'PostgreSQL is unavailable');
   return replyError(ErrorCodes.INTERNAL_ERROR, 'The service failed to handle the request');
 }
 
@@ -21,7 +22,9 @@ export function unwrapReply<T>(reply: unknown, topic: string, type: string): T {
   const r = reply as ReplyEnvelope<T> | undefined;
   if (r && typeof r === 'object' && r.ok === true && 'data' in r) return r.data;
   if (r && typeof r === 'object' && r.ok === false && r.error && typeof r.error.code === 'string') {
-    const code = (r.error.code in ErrorCodes ? r.error.code : ErrorCodes.INTERNAL_ERROR) as keyof typeof ErrorCodes;
+    const code = (
+      r.error.code in ErrorCodes ? r.error.code : ErrorCodes.INTERNAL_ERROR
+    ) as keyof typeof ErrorCodes;
     throw new CodedError(code, r.error.message ?? r.error.code, r.error.details);
   }
   throw new CodedError(ErrorCodes.INTERNAL_ERROR, `Malformed reply to ${type} on ${topic}`);

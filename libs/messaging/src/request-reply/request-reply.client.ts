@@ -23,7 +23,10 @@ const REPLY_FETCH_MAX_WAIT_MS = 1_000;
  * live consumer on a loaded broker never reaches it; the producer bound is kafkajs's request
  * timeout plus a margin, after which a send that neither succeeded nor failed is stuck.
  */
-const DEFAULT_LIVENESS_BOUNDS: ReplyClientLivenessBounds = { consumerStallMs: 10_000, producerStallMs: 35_000 };
+const DEFAULT_LIVENESS_BOUNDS: ReplyClientLivenessBounds = {
+  consumerStallMs: 10_000,
+  producerStallMs: 35_000,
+};
 
 /** Logged (warn) each time a client is replaced; bench/src/support/request-reply-recycles.ts counts it. */
 const DEAD_CLIENT_LOG = 'request-reply client is dead; the next request connects a new one';
@@ -168,7 +171,11 @@ export class RequestReplyClient {
     // request connects a new client instead of waiting on a consumer that will never rejoin.
     client.onFatalCrash = () => {
       if (this.client !== client) return;
-      this.logger.warn({ msg: DEAD_CLIENT_LOG, reason: 'the reply consumer crashed and kafkajs will not restart it', groupId });
+      this.logger.warn({
+        msg: DEAD_CLIENT_LOG,
+        reason: 'the reply consumer crashed and kafkajs will not restart it',
+        groupId,
+      });
       this.retire(client);
     };
     this.client = client;
@@ -178,7 +185,8 @@ export class RequestReplyClient {
         client.connect().then(() => client.joined),
         new Promise<never>((_, reject) => {
           timer = setTimeout(
-            () => reject(new Error(`reply consumer ${groupId} did not join within ${this.connectTimeoutMs} ms`)),
+            () =>
+              reject(new Error(`reply consumer ${groupId} did not join within ${this.connectTimeoutMs} ms`)),
             this.connectTimeoutMs,
           );
         }),
@@ -212,7 +220,11 @@ export class RequestReplyClient {
     return this.withAdmin(3, async (admin) => {
       for (const topic of replyTopics) {
         const offsets = await whileLeadershipSettles(() => admin.fetchTopicOffsets(topic));
-        await admin.setOffsets({ groupId, topic, partitions: offsets.map((o) => ({ partition: o.partition, offset: o.high })) });
+        await admin.setOffsets({
+          groupId,
+          topic,
+          partitions: offsets.map((o) => ({ partition: o.partition, offset: o.high })),
+        });
       }
     });
   }
@@ -222,13 +234,20 @@ export class RequestReplyClient {
    * responder's CodedError for an error reply, and SERVICE_UNAVAILABLE when no reply comes in time
    * or Kafka cannot be reached.
    */
-  async request<T>(topic: string, type: string, aggregateId: string, payload: unknown, options: RequestOptions = {}): Promise<T> {
+  async request<T>(
+    topic: string,
+    type: string,
+    aggregateId: string,
+    payload: unknown,
+    options: RequestOptions = {},
+  ): Promise<T> {
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     if (!this.requestTopics.includes(topic)) {
       throw new Error(`RequestReplyClient was not configured to send to ${topic} (requestTopics)`);
     }
     const startedAt = Date.now();
-    const observe = (outcome: RequestReplyOutcome) => messagingMetrics.requestReply(topic, type, outcome, (Date.now() - startedAt) / 1000);
+    const observe = (outcome: RequestReplyOutcome) =>
+      messagingMetrics.requestReply(topic, type, outcome, (Date.now() - startedAt) / 1000);
     let client: PerInstanceReplyClientKafka;
     try {
       client = await this.readyClient(timeoutMs, topic, type);
@@ -243,16 +262,27 @@ export class RequestReplyClient {
       // Counted when handed to the producer: Nest's ClientKafka does not surface the broker's ack.
       messagingMetrics.produced(topic, type);
       reply = await firstValueFrom(
-        client.send(topic, { key: aggregateId, value: envelope, headers: contextHeaders() }).pipe(rxTimeout(remainingMs)),
+        client
+          .send(topic, { key: aggregateId, value: envelope, headers: contextHeaders() })
+          .pipe(rxTimeout(remainingMs)),
       );
     } catch (error) {
       const timedOut = error instanceof TimeoutError;
       observe(timedOut ? 'timeout' : 'unavailable');
       if (timedOut) this.recycleIfDead(client);
-      this.logger.warn({ msg: timedOut ? 'request timed out' : 'request failed', topic, type, aggregateId, timeoutMs, error: (error as Error)?.message });
+      this.logger.warn({
+        msg: timedOut ? 'request timed out' : 'request failed',
+        topic,
+        type,
+        aggregateId,
+        timeoutMs,
+        error: (error as Error)?.message,
+      });
       throw new CodedError(
         ErrorCodes.SERVICE_UNAVAILABLE,
-        timedOut ? `No answer to ${type} within ${timeoutMs} ms` : `Could not send ${type}: messaging unavailable`,
+        timedOut
+          ? `No answer to ${type} within ${timeoutMs} ms`
+          : `Could not send ${type}: messaging unavailable`,
         { topic, type },
       );
     }
@@ -311,7 +341,12 @@ export class RequestReplyClient {
     this.connect().catch((error: Error) => {
       if (this.closed) return;
       const delayMs = Math.min(10_000, 500 * 2 ** Math.min(attempt - 1, 5));
-      this.logger.warn({ msg: 'request-reply client not connected yet; retrying', attempt, delayMs, error: error.message });
+      this.logger.warn({
+        msg: 'request-reply client not connected yet; retrying',
+        attempt,
+        delayMs,
+        error: error.message,
+      });
       this.reconnectTimer = setTimeout(() => {
         this.reconnectTimer = null;
         this.reconnectInBackground(attempt + 1);
@@ -343,32 +378,54 @@ export class RequestReplyClient {
             // A group that never got offsets (its connect failed early) does not exist: nothing to do.
             if (isGroupNotFound(error)) continue;
             undeleted.push(groupId);
-            this.logger.warn({ msg: 'could not delete a reply consumer group', groupId, error: (error as Error).message });
+            this.logger.warn({
+              msg: 'could not delete a reply consumer group',
+              groupId,
+              error: (error as Error).message,
+            });
           }
         }
       });
     } catch (error) {
-      this.logger.warn({ msg: 'could not delete reply consumer groups', groupIds, error: (error as Error).message });
+      this.logger.warn({
+        msg: 'could not delete reply consumer groups',
+        groupIds,
+        error: (error as Error).message,
+      });
       return groupIds;
     }
     return undeleted;
   }
 
-  private async readyClient(timeoutMs: number, topic: string, type: string): Promise<PerInstanceReplyClientKafka> {
+  private async readyClient(
+    timeoutMs: number,
+    topic: string,
+    type: string,
+  ): Promise<PerInstanceReplyClientKafka> {
     if (this.client) this.recycleIfDead(this.client);
     if (this.client && this.isReady()) return this.client;
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
         this.connect(),
-        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('not connected in time')), timeoutMs))),
+        new Promise<never>(
+          (_, reject) => (timer = setTimeout(() => reject(new Error('not connected in time')), timeoutMs)),
+        ),
       ]);
     } catch (error) {
-      throw new CodedError(ErrorCodes.SERVICE_UNAVAILABLE, `Messaging unavailable for ${type}`, { topic, type, cause: (error as Error).message });
+      throw new CodedError(ErrorCodes.SERVICE_UNAVAILABLE, `Messaging unavailable for ${type}`, {
+        topic,
+        type,
+        cause: (error as Error).message,
+      });
     } finally {
       clearTimeout(timer);
     }
-    if (!this.client) throw new CodedError(ErrorCodes.SERVICE_UNAVAILABLE, `Messaging unavailable for ${type}`, { topic, type });
+    if (!this.client)
+      throw new CodedError(ErrorCodes.SERVICE_UNAVAILABLE, `Messaging unavailable for ${type}`, {
+        topic,
+        type,
+      });
     return this.client;
   }
 

@@ -64,7 +64,9 @@ class EchoController {
 }
 
 @Module({
-  imports: [MessagingModule.forRoot({ clientId: 'itest-responder', settings: testKafkaSettings('itest-responder') })],
+  imports: [
+    MessagingModule.forRoot({ clientId: 'itest-responder', settings: testKafkaSettings('itest-responder') }),
+  ],
   controllers: [EchoController],
 })
 class ResponderModule {}
@@ -89,7 +91,12 @@ class SlowController {
 }
 
 @Module({
-  imports: [MessagingModule.forRoot({ clientId: 'itest-slow-responder', settings: testKafkaSettings('itest-slow-responder') })],
+  imports: [
+    MessagingModule.forRoot({
+      clientId: 'itest-slow-responder',
+      settings: testKafkaSettings('itest-slow-responder'),
+    }),
+  ],
   controllers: [SlowController],
 })
 class SlowResponderModule {}
@@ -123,9 +130,13 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
     });
     await slowResponder.listen();
     for (const instanceId of [`a-${suffix}`, `b-${suffix}`]) {
-      const client = new RequestReplyClient(testKafkaSettings('itest-gateway', instanceId), [requestTopic, silentTopic], {
-        defaultTimeoutMs: 20000,
-      });
+      const client = new RequestReplyClient(
+        testKafkaSettings('itest-gateway', instanceId),
+        [requestTopic, silentTopic],
+        {
+          defaultTimeoutMs: 20000,
+        },
+      );
       await client.connect();
       requesters.push(client);
     }
@@ -133,7 +144,12 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
   });
 
   afterAll(async () => {
-    await Promise.allSettled([...requesters.map((r) => r.close()), responder?.close(), slowResponder?.close(), dlq?.stop()]);
+    await Promise.allSettled([
+      ...requesters.map((r) => r.close()),
+      responder?.close(),
+      slowResponder?.close(),
+      dlq?.stop(),
+    ]);
   });
 
   it('gives each requester instance exactly its own replies', async () => {
@@ -143,7 +159,10 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
       Array.from({ length: 25 }, (_, n) => {
         const text = `requester-${i}-message-${n}`;
         return requester
-          .request<{ text: string }>(requestTopic, 'echo.say', `agg-${i}-${n}`, { text, delayMs: n % 5 === 0 ? 50 : 0 })
+          .request<{ text: string }>(requestTopic, 'echo.say', `agg-${i}-${n}`, {
+            text,
+            delayMs: n % 5 === 0 ? 50 : 0,
+          })
           .then((reply) => ({ sent: text, got: reply.text }));
       }),
     );
@@ -152,14 +171,24 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
     for (const r of results) expect(r.got).toBe(r.sent);
 
     // Each reads one partition of each reply topic, the one its instance id picks (both may pick the same).
-    const admin = new Kafka({ clientId: 'rr-it-admin', brokers: settings.brokers, logLevel: logLevel.NOTHING }).admin();
+    const admin = new Kafka({
+      clientId: 'rr-it-admin',
+      brokers: settings.brokers,
+      logLevel: logLevel.NOTHING,
+    }).admin();
     await admin.connect();
     try {
       const { groups } = await admin.describeGroups(requesters.map((r) => r.groupId));
       for (const [i, group] of groups.entries()) {
-        const assignment = AssignerProtocol.MemberAssignment.decode(group.members[0].memberAssignment)?.assignment ?? {};
-        const instanceId = [`a-${suffix}`, `b-${suffix}`][requesters.findIndex((r) => r.groupId === group.groupId)];
-        expect([i, assignment[replyTopicOf(requestTopic)]]).toEqual([i, [ownReplyPartitionIndex(instanceId, 8)]]);
+        const assignment =
+          AssignerProtocol.MemberAssignment.decode(group.members[0].memberAssignment)?.assignment ?? {};
+        const instanceId = [`a-${suffix}`, `b-${suffix}`][
+          requesters.findIndex((r) => r.groupId === group.groupId)
+        ];
+        expect([i, assignment[replyTopicOf(requestTopic)]]).toEqual([
+          i,
+          [ownReplyPartitionIndex(instanceId, 8)],
+        ]);
       }
     } finally {
       await admin.disconnect();
@@ -168,10 +197,15 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
 
   it('answers an in-flight request while another requester instance joins and leaves', async () => {
     const third = new RequestReplyClient(testKafkaSettings('itest-gateway', `c-${suffix}`), [requestTopic]);
-    const inFlight = requesters[0].request<{ text: string }>(requestTopic, 'echo.say', 'agg-slow', { text: 'slow', delayMs: 1500 });
+    const inFlight = requesters[0].request<{ text: string }>(requestTopic, 'echo.say', 'agg-slow', {
+      text: 'slow',
+      delayMs: 1500,
+    });
     await third.connect();
     try {
-      await expect(third.request<{ text: string }>(requestTopic, 'echo.say', 'agg-3', { text: 'third' })).resolves.toEqual({ text: 'third' });
+      await expect(
+        third.request<{ text: string }>(requestTopic, 'echo.say', 'agg-3', { text: 'third' }),
+      ).resolves.toEqual({ text: 'third' });
     } finally {
       await third.close();
     }
@@ -179,12 +213,16 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
   });
 
   it('turns an error reply into the responder CodedError, and a bug into INTERNAL_ERROR without its message', async () => {
-    await expect(requesters[1].request(requestTopic, 'echo.unknown-quote', 'agg-e', { text: 'x' })).rejects.toMatchObject({
+    await expect(
+      requesters[1].request(requestTopic, 'echo.unknown-quote', 'agg-e', { text: 'x' }),
+    ).rejects.toMatchObject({
       name: 'CodedError',
       code: 'QUOTE_NOT_FOUND',
       details: { quoteId: 'q-1' },
     });
-    const bug = await requesters[1].request(requestTopic, 'echo.bug', 'agg-b', { text: 'x' }).catch((e: CodedError) => e);
+    const bug = await requesters[1]
+      .request(requestTopic, 'echo.bug', 'agg-b', { text: 'x' })
+      .catch((e: CodedError) => e);
     expect(bug).toBeInstanceOf(CodedError);
     expect((bug as CodedError).code).toBe('INTERNAL_ERROR');
     expect((bug as CodedError).message).not.toContain('secret');
@@ -195,18 +233,25 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
       .request(requestTopic, 'echo.say', 'agg-invalid', { text: 42 })
       .catch((e: CodedError) => e);
     expect(error).toMatchObject({ code: 'VALIDATION_FAILED' });
-    const parked = await waitFor(() => dlq.messages.find((m) => m.key === 'agg-invalid'), { description: 'the invalid request on the DLQ', timeoutMs: 30_000 });
+    const parked = await waitFor(() => dlq.messages.find((m) => m.key === 'agg-invalid'), {
+      description: 'the invalid request on the DLQ',
+      timeoutMs: 30_000,
+    });
     expect(parked.headers[DeadLetterHeaders.reason]).toContain('payload.text');
     expect(parked.headers[DeadLetterHeaders.originalTopic]).toBe(requestTopic);
     expect(parked.headers[DeadLetterHeaders.originalOffset]).toMatch(/^\d+$/);
     expect(JSON.parse(parked.value!).payload).toEqual({ text: 42 });
     // The responder goes on answering after the invalid message.
-    await expect(requesters[0].request(requestTopic, 'echo.say', 'agg-after', { text: 'after' })).resolves.toEqual({ text: 'after' });
+    await expect(
+      requesters[0].request(requestTopic, 'echo.say', 'agg-after', { text: 'after' }),
+    ).resolves.toEqual({ text: 'after' });
   });
 
   it('throws SERVICE_UNAVAILABLE when nobody answers in time', async () => {
     const startedAt = Date.now();
-    const error = await requesters[0].request(silentTopic, 'echo.say', 'agg-t', { text: 'anyone?' }, { timeoutMs: 1500 }).catch((e) => e);
+    const error = await requesters[0]
+      .request(silentTopic, 'echo.say', 'agg-t', { text: 'anyone?' }, { timeoutMs: 1500 })
+      .catch((e) => e);
     expect(error).toMatchObject({ name: 'CodedError', code: 'SERVICE_UNAVAILABLE' });
     expect(Date.now() - startedAt).toBeLessThan(5000);
   });
@@ -214,23 +259,35 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
   it('keeps the same client through many answers slower than the timeout, and answers a fast request at once after', async () => {
     // A tight consumer bound: were the reply consumer's fetches not seen as life, the slow phase
     // below (longer than the bound) would replace the client.
-    const client = new RequestReplyClient(testKafkaSettings('itest-gateway', `slow-${suffix}`), [requestTopic, slowTopic], {
-      liveness: { consumerStallMs: 3000 },
-    });
+    const client = new RequestReplyClient(
+      testKafkaSettings('itest-gateway', `slow-${suffix}`),
+      [requestTopic, slowTopic],
+      {
+        liveness: { consumerStallMs: 3000 },
+      },
+    );
     try {
       await client.connect();
       const groupId = client.groupId;
       const startedAt = Date.now();
       for (let n = 0; n < 10; n++) {
         const error = await client
-          .request(slowTopic, 'echo.slow', `agg-slow-${n}`, { text: 'late', delayMs: 700 }, { timeoutMs: 500 })
+          .request(
+            slowTopic,
+            'echo.slow',
+            `agg-slow-${n}`,
+            { text: 'late', delayMs: 700 },
+            { timeoutMs: 500 },
+          )
           .catch((e: unknown) => e);
         expect(error).toMatchObject({ name: 'CodedError', code: 'SERVICE_UNAVAILABLE' });
         expect(client.isReady()).toBe(true);
       }
       expect(Date.now() - startedAt).toBeGreaterThan(3000);
       const fastStartedAt = Date.now();
-      await expect(client.request(requestTopic, 'echo.say', 'agg-fast', { text: 'fast' }, { timeoutMs: 2000 })).resolves.toEqual({ text: 'fast' });
+      await expect(
+        client.request(requestTopic, 'echo.say', 'agg-fast', { text: 'fast' }, { timeoutMs: 2000 }),
+      ).resolves.toEqual({ text: 'fast' });
       // No rejoin in between: the same group, and an answer in a round trip rather than a reconnect.
       expect(Date.now() - fastStartedAt).toBeLessThan(1000);
       expect(client.groupId).toBe(groupId);
@@ -252,27 +309,37 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
     // Thawed once the test is done with them, so the replaced client can finish closing (a socket
     // failed instead would make kafkajs retry its stuck send on a new connection after the close).
     const thaw = () => frozen.forEach((socket) => socket.resume());
-    const client = new RequestReplyClient(testKafkaSettings('itest-gateway', `dead-${suffix}`), [requestTopic], {
-      liveness: { consumerStallMs: 3000 },
-      kafkaConfig: { socketFactory },
-    });
+    const client = new RequestReplyClient(
+      testKafkaSettings('itest-gateway', `dead-${suffix}`),
+      [requestTopic],
+      {
+        liveness: { consumerStallMs: 3000 },
+        kafkaConfig: { socketFactory },
+      },
+    );
     try {
       await client.connect();
-      await expect(client.request(requestTopic, 'echo.say', 'agg-d0', { text: 'before' })).resolves.toEqual({ text: 'before' });
+      await expect(client.request(requestTopic, 'echo.say', 'agg-d0', { text: 'before' })).resolves.toEqual({
+        text: 'before',
+      });
       const deadGroup = client.groupId;
       freezing = false; // sockets of the next client work
       for (const socket of frozen) socket.pause();
       expect(client.isReady()).toBe(true);
       const frozenAt = Date.now();
       for (let n = 0; n < 6 && client.groupId === deadGroup; n++) {
-        await client.request(requestTopic, 'echo.say', `agg-d${n + 1}`, { text: 'lost' }, { timeoutMs: 1500 }).catch(() => undefined);
+        await client
+          .request(requestTopic, 'echo.say', `agg-d${n + 1}`, { text: 'lost' }, { timeoutMs: 1500 })
+          .catch(() => undefined);
       }
       // Replaced once its consumer had not fetched for the bound, not before.
       expect(client.groupId).not.toBe(deadGroup);
       expect(Date.now() - frozenAt).toBeGreaterThan(3000);
       thaw();
       const reconnectStartedAt = Date.now();
-      await expect(client.request(requestTopic, 'echo.say', 'agg-back', { text: 'back' })).resolves.toEqual({ text: 'back' });
+      await expect(client.request(requestTopic, 'echo.say', 'agg-back', { text: 'back' })).resolves.toEqual({
+        text: 'back',
+      });
       expect(client.isReady()).toBe(true);
       // A new group is joined at once: no wait for the dead consumer to leave the old one.
       expect(Date.now() - reconnectStartedAt).toBeLessThan(10_000);
@@ -283,9 +350,14 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
   });
 
   it('throws SERVICE_UNAVAILABLE when Kafka cannot be reached', async () => {
-    const unreachable = new RequestReplyClient({ brokers: ['127.0.0.1:1'], clientId: 'itest-down', instanceId: suffix }, [requestTopic]);
+    const unreachable = new RequestReplyClient(
+      { brokers: ['127.0.0.1:1'], clientId: 'itest-down', instanceId: suffix },
+      [requestTopic],
+    );
     try {
-      const error = await unreachable.request(requestTopic, 'echo.say', 'agg-d', { text: 'x' }, { timeoutMs: 2000 }).catch((e) => e);
+      const error = await unreachable
+        .request(requestTopic, 'echo.say', 'agg-d', { text: 'x' }, { timeoutMs: 2000 })
+        .catch((e) => e);
       expect(error).toMatchObject({ name: 'CodedError', code: 'SERVICE_UNAVAILABLE' });
       expect(unreachable.isReady()).toBe(false);
     } finally {

@@ -15,7 +15,14 @@ const TRACEPARENT = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 
 /** A KafkaContext as ServerKafka builds it, with a producer that records what it is asked to send. */
 function fakeContext(value: unknown, sent: ProducerRecord[]): KafkaContext {
-  const message = { offset: '41', key: 'agg-1', value, headers: { traceparent: TRACEPARENT, 'x-request-id': 'req-7' }, timestamp: '0', attributes: 0 };
+  const message = {
+    offset: '41',
+    key: 'agg-1',
+    value,
+    headers: { traceparent: TRACEPARENT, 'x-request-id': 'req-7' },
+    timestamp: '0',
+    attributes: 0,
+  };
   return {
     getMessage: () => message,
     getTopic: () => 'greeting.requests',
@@ -44,7 +51,8 @@ describe('RequestResponder', () => {
       handle: (payload: Greeting) => {
         calls.push(payload);
         seenRequestId = currentRequestContext()?.requestId;
-        if (payload.name === 'nobody') throw new CodedError('QUOTE_NOT_FOUND', 'nobody here', { name: payload.name });
+        if (payload.name === 'nobody')
+          throw new CodedError('QUOTE_NOT_FOUND', 'nobody here', { name: payload.name });
         return { greeting: `hello ${payload.name}` };
       },
     },
@@ -57,7 +65,9 @@ describe('RequestResponder', () => {
 
   it('answers the handler result, run inside the sender request context', async () => {
     const sent: ProducerRecord[] = [];
-    await expect(responder.respond(envelope({ name: 'ada' }), fakeContext(envelope({ name: 'ada' }), sent), handlers)).resolves.toEqual({
+    await expect(
+      responder.respond(envelope({ name: 'ada' }), fakeContext(envelope({ name: 'ada' }), sent), handlers),
+    ).resolves.toEqual({
       ok: true,
       data: { greeting: 'hello ada' },
     });
@@ -67,14 +77,20 @@ describe('RequestResponder', () => {
 
   it('answers a CodedError with its code', async () => {
     const reply = await responder.respond(envelope({ name: 'nobody' }), fakeContext({}, []), handlers);
-    expect(reply).toEqual({ ok: false, error: { code: 'QUOTE_NOT_FOUND', message: 'nobody here', details: { name: 'nobody' } } });
+    expect(reply).toEqual({
+      ok: false,
+      error: { code: 'QUOTE_NOT_FOUND', message: 'nobody here', details: { name: 'nobody' } },
+    });
   });
 
   it('answers VALIDATION_FAILED for an invalid payload, without calling the handler, and parks a copy on the DLQ', async () => {
     const sent: ProducerRecord[] = [];
     const invalid = envelope({ name: 42 });
     const reply = await responder.respond(invalid, fakeContext(invalid, sent), handlers);
-    expect(reply).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED', message: 'invalid payload for greeting.say: payload.name' } });
+    expect(reply).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_FAILED', message: 'invalid payload for greeting.say: payload.name' },
+    });
     expect(calls).toHaveLength(0);
     expect(sent).toHaveLength(1);
     expect(sent[0].topic).toBe('greeting.requests.dlq');
@@ -89,8 +105,15 @@ describe('RequestResponder', () => {
 
   it('answers VALIDATION_FAILED for an unknown type', async () => {
     const sent: ProducerRecord[] = [];
-    const reply = await responder.respond(envelope({ name: 'x' }, 'greeting.shout'), fakeContext({}, sent), handlers);
-    expect(reply).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED', message: 'no handler for type greeting.shout' } });
+    const reply = await responder.respond(
+      envelope({ name: 'x' }, 'greeting.shout'),
+      fakeContext({}, sent),
+      handlers,
+    );
+    expect(reply).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_FAILED', message: 'no handler for type greeting.shout' },
+    });
     expect(sent).toHaveLength(1);
   });
 

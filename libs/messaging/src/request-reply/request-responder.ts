@@ -32,7 +32,11 @@ export class RequestResponder {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async respond(message: unknown, ctx: KafkaContext, handlers: RequestHandlers): Promise<ReplyEnvelope<unknown>> {
+  async respond(
+    message: unknown,
+    ctx: KafkaContext,
+    handlers: RequestHandlers,
+  ): Promise<ReplyEnvelope<unknown>> {
     const source = messageSource(ctx);
     const type = handledTypeOf(message, handlers);
     messagingMetrics.consumed(source.topic, type);
@@ -54,7 +58,8 @@ export class RequestResponder {
       if (!parsed.ok) return this.reject(ctx, parsed.reason, { problems: parsed.problems }, where);
       const envelope = parsed.envelope;
       const handler = handlers[envelope.type];
-      if (!handler) return this.reject(ctx, `no handler for type ${envelope.type}`, { type: envelope.type }, where);
+      if (!handler)
+        return this.reject(ctx, `no handler for type ${envelope.type}`, { type: envelope.type }, where);
       const payload = parsePayload(envelope, handler.payload);
       if (!payload.ok) return this.reject(ctx, payload.reason, { problems: payload.problems }, where);
       const ageMs = this.now() - envelope.occurredAtMs;
@@ -62,19 +67,51 @@ export class RequestResponder {
       if (ageMs > staleAfterMs) {
         // Its requester gave up long ago (a backlog after an outage, or a new group reading old
         // requests): doing the work now would only cause side effects nobody waits for.
-        this.logger.warn({ msg: 'stale request skipped', ...where, type: envelope.type, eventId: envelope.eventId, ageMs });
-        return replyError(ErrorCodes.SERVICE_UNAVAILABLE, `Request ${envelope.type} expired before it was handled`, { ageMs });
+        this.logger.warn({
+          msg: 'stale request skipped',
+          ...where,
+          type: envelope.type,
+          eventId: envelope.eventId,
+          ageMs,
+        });
+        return replyError(
+          ErrorCodes.SERVICE_UNAVAILABLE,
+          `Request ${envelope.type} expired before it was handled`,
+          { ageMs },
+        );
       }
-      this.logger.debug({ msg: 'request received', ...where, type: envelope.type, eventId: envelope.eventId });
+      this.logger.debug({
+        msg: 'request received',
+        ...where,
+        type: envelope.type,
+        eventId: envelope.eventId,
+      });
 
       try {
-        const data = await withHeartbeat(ctx, async () => handler.handle(payload.envelope.payload, payload.envelope));
+        const data = await withHeartbeat(ctx, async () =>
+          handler.handle(payload.envelope.payload, payload.envelope),
+        );
         return replyOk(data);
       } catch (error) {
         const reply = replyErrorOf(error);
-        const entry = { ...where, type: envelope.type, eventId: envelope.eventId, code: (reply as { error: { code: string } }).error.code };
-        if (isUnexpectedError(error)) this.logger.error({ msg: 'request handler failed', ...entry, error: (error as Error)?.stack ?? String(error) });
-        else this.logger.warn({ msg: 'request answered with an error', ...entry, reason: (error as Error)?.message });
+        const entry = {
+          ...where,
+          type: envelope.type,
+          eventId: envelope.eventId,
+          code: (reply as { error: { code: string } }).error.code,
+        };
+        if (isUnexpectedError(error))
+          this.logger.error({
+            msg: 'request handler failed',
+            ...entry,
+            error: (error as Error)?.stack ?? String(error),
+          });
+        else
+          this.logger.warn({
+            msg: 'request answered with an error',
+            ...entry,
+            reason: (error as Error)?.message,
+          });
         return reply;
       }
     });
@@ -91,7 +128,12 @@ export class RequestResponder {
     try {
       await publishDeadLetter(ctx.getProducer(), messageSource(ctx), reason, this.consumerGroup);
     } catch (error) {
-      this.logger.error({ msg: 'could not publish to the dead-letter topic', reason, ...where, error: (error as Error).message });
+      this.logger.error({
+        msg: 'could not publish to the dead-letter topic',
+        reason,
+        ...where,
+        error: (error as Error).message,
+      });
     }
     return replyError(ErrorCodes.VALIDATION_FAILED, reason, details);
   }

@@ -29,9 +29,17 @@ export async function createTestDataSource(
   /** Connect through this URL (a proxy) instead; migrations still run on the direct one. */
   connectUrl?: string,
 ): Promise<DataSource> {
-  const options = { url: testDatabaseUrl(), schema, entities, migrations, applicationName: `messaging-it-${schema}` };
+  const options = {
+    url: testDatabaseUrl(),
+    schema,
+    entities,
+    migrations,
+    applicationName: `messaging-it-${schema}`,
+  };
   await prepareDatabase(options);
-  const dataSource = new DataSource(serviceDataSourceOptions({ ...options, url: connectUrl ?? options.url, poolSize: 5 }));
+  const dataSource = new DataSource(
+    serviceDataSourceOptions({ ...options, url: connectUrl ?? options.url, poolSize: 5 }),
+  );
   return dataSource.initialize();
 }
 
@@ -59,12 +67,22 @@ export class TopicReader {
   private readonly kafka: Kafka;
   private consumer: ReturnType<Kafka['consumer']> | null = null;
 
-  constructor(private readonly settings: KafkaSettings, private readonly topic: string) {
-    this.kafka = new Kafka({ clientId: `${settings.clientId}-reader`, brokers: settings.brokers, logLevel: logLevel.NOTHING });
+  constructor(
+    private readonly settings: KafkaSettings,
+    private readonly topic: string,
+  ) {
+    this.kafka = new Kafka({
+      clientId: `${settings.clientId}-reader`,
+      brokers: settings.brokers,
+      logLevel: logLevel.NOTHING,
+    });
   }
 
   async start(): Promise<this> {
-    this.consumer = this.kafka.consumer({ groupId: `it-reader-${uniqueSuffix()}`, allowAutoTopicCreation: false });
+    this.consumer = this.kafka.consumer({
+      groupId: `it-reader-${uniqueSuffix()}`,
+      allowAutoTopicCreation: false,
+    });
     await this.consumer.connect();
     await this.consumer.subscribe({ topic: this.topic, fromBeginning: true });
     await this.consumer.run({
@@ -97,8 +115,16 @@ function toReadMessage(partition: number, message: KafkaMessage): ReadMessage {
 }
 
 /** Produces raw messages (hand-written, possibly invalid) the way a foreign producer would. */
-export async function produceRaw(settings: KafkaSettings, topic: string, messages: Array<{ key?: string; value: string; headers?: Record<string, string> }>): Promise<void> {
-  const kafka = new Kafka({ clientId: `${settings.clientId}-raw`, brokers: settings.brokers, logLevel: logLevel.NOTHING });
+export async function produceRaw(
+  settings: KafkaSettings,
+  topic: string,
+  messages: Array<{ key?: string; value: string; headers?: Record<string, string> }>,
+): Promise<void> {
+  const kafka = new Kafka({
+    clientId: `${settings.clientId}-raw`,
+    brokers: settings.brokers,
+    logLevel: logLevel.NOTHING,
+  });
   const producer = kafka.producer({ allowAutoTopicCreation: false });
   await producer.connect();
   try {
@@ -109,8 +135,16 @@ export async function produceRaw(settings: KafkaSettings, topic: string, message
 }
 
 /** True once `groupId` has committed offsets at the end of every partition of `topic`. */
-export async function groupCaughtUp(settings: KafkaSettings, groupId: string, topic: string): Promise<boolean> {
-  const kafka = new Kafka({ clientId: `${settings.clientId}-lag`, brokers: settings.brokers, logLevel: logLevel.NOTHING });
+export async function groupCaughtUp(
+  settings: KafkaSettings,
+  groupId: string,
+  topic: string,
+): Promise<boolean> {
+  const kafka = new Kafka({
+    clientId: `${settings.clientId}-lag`,
+    brokers: settings.brokers,
+    logLevel: logLevel.NOTHING,
+  });
   const admin = kafka.admin();
   await admin.connect();
   try {

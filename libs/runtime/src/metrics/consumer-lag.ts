@@ -23,7 +23,10 @@ export interface PartitionLag {
  * A partition without a committed offset counts from its earliest retained message, where a new
  * group of ours starts (fromBeginning). Never negative (offsets fetched a moment apart).
  */
-export function consumerLagOf(committed: CommittedOffset[], topicOffsets: Map<string, PartitionOffsets[]>): PartitionLag[] {
+export function consumerLagOf(
+  committed: CommittedOffset[],
+  topicOffsets: Map<string, PartitionOffsets[]>,
+): PartitionLag[] {
   const lags: PartitionLag[] = [];
   for (const [topic, partitions] of topicOffsets) {
     for (const p of partitions) {

@@ -25,7 +25,11 @@ export interface HttpObservation {
 }
 
 /** Label values of one request, bounded: known methods, route templates, status codes. */
-export function httpLabelsOf(observation: Omit<HttpObservation, 'durationSeconds'>): { method: string; route: string; status_code: string } {
+export function httpLabelsOf(observation: Omit<HttpObservation, 'durationSeconds'>): {
+  method: string;
+  route: string;
+  status_code: string;
+} {
   const method = observation.method.toUpperCase();
   return {
     method: KNOWN_METHODS.has(method) ? method : 'OTHER',

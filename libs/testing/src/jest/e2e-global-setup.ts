@@ -43,7 +43,11 @@ export default async function e2eGlobalSetup(): Promise<void> {
     gatewayInstances: Number(process.env.E2E_GATEWAY_INSTANCES || 2),
     skipMissing: true,
     // An owner whose daily gas budget is 1 wei: swap-gasless.e2e-spec.ts shows the 503 it gets.
-    appEnv: { 'signer-surface': { SPONSORSHIP_BUDGET_OVERRIDES: JSON.stringify({ [E2E_OWNER_WITHOUT_GAS_BUDGET]: '1' }) } },
+    appEnv: {
+      'signer-surface': {
+        SPONSORSHIP_BUDGET_OVERRIDES: JSON.stringify({ [E2E_OWNER_WITHOUT_GAS_BUDGET]: '1' }),
+      },
+    },
   });
   globalThis.__SWAPGW_E2E_STACK__ = stack;
   if (stack.gatewayUrl) process.env.GATEWAY_URL = stack.gatewayUrl;

@@ -1,17 +1,34 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { ChainView, ListChainsResult, ListPairsResult, ListTokensResult, PairView, TokenView } from '@swapgw/contracts';
+import type {
+  ChainView,
+  ListChainsResult,
+  ListPairsResult,
+  ListTokensResult,
+  PairView,
+  TokenView,
+} from '@swapgw/contracts';
 
 export class ChainDto implements ChainView {
-  @ApiProperty({ example: 'devnet-a', description: 'Chain identifier: the chain value of quotes and chainRef' }) id!: string;
+  @ApiProperty({
+    example: 'devnet-a',
+    description: 'Chain identifier: the chain value of quotes and chainRef',
+  })
+  id!: string;
   @ApiProperty({ example: 'Devnet A' }) name!: string;
-  @ApiProperty({ enum: ['evm', 'solana', 'bitcoin'], example: 'evm', description: 'Chain family: which payload kinds and address formats it uses' })
+  @ApiProperty({
+    enum: ['evm', 'solana', 'bitcoin'],
+    example: 'evm',
+    description: 'Chain family: which payload kinds and address formats it uses',
+  })
   family!: 'evm' | 'solana' | 'bitcoin';
-  @ApiProperty({ enum: ['mainnet', 'testnet'], example: 'testnet', description: 'Devnet chains are testnet' }) network!: 'mainnet' | 'testnet';
+  @ApiProperty({ enum: ['mainnet', 'testnet'], example: 'testnet', description: 'Devnet chains are testnet' })
+  network!: 'mainnet' | 'testnet';
   @ApiProperty({
     type: 'integer',
     nullable: true,
     example: 31337,
-    description: 'EVM chain id, as in `payload.transaction.chainId` of EVM payloads; null for Solana and Bitcoin',
+    description:
+      'EVM chain id, as in `payload.transaction.chainId` of EVM payloads; null for Solana and Bitcoin',
   })
   chainId!: number | null;
   @ApiProperty({ example: 'eip155:31337', description: 'CAIP-2 chain id' }) caip2!: string;
@@ -27,16 +44,26 @@ export class TokenDto implements TokenView {
   @ApiProperty({ example: 'USDC' }) symbol!: string;
   @ApiProperty({ example: 'USD Coin' }) name!: string;
   @ApiProperty({ type: 'integer', minimum: 0, example: 6 }) decimals!: number;
-  @ApiPropertyOptional({ description: 'EVM contract address (absent for native coins and Solana tokens)' }) address?: string;
+  @ApiPropertyOptional({ description: 'EVM contract address (absent for native coins and Solana tokens)' })
+  address?: string;
   @ApiPropertyOptional({ description: 'Solana mint address' }) mint?: string;
   @ApiPropertyOptional({ description: 'Logo URL, when the token list has one' }) logoUrl?: string;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'With debug: source, supported, providers, rank' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'With debug: source, supported, providers, rank',
+  })
   debug?: TokenView['debug'];
 }
 
 export class TokensResponse implements ListTokensResult {
   @ApiProperty({ type: [TokenDto] }) tokens!: TokenDto[];
-  @ApiProperty({ type: String, nullable: true, description: 'Cursor of the next page; null on the last page' }) nextCursor!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Cursor of the next page; null on the last page',
+  })
+  nextCursor!: string | null;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) debug?: Record<string, unknown>;
 }
 
@@ -45,7 +72,11 @@ export class PairDto implements PairView {
   @ApiProperty({ example: 'devnet-b' }) toChain!: string;
   @ApiProperty({ example: 'USDC' }) tokenIn!: string;
   @ApiProperty({ example: 'DAI' }) tokenOut!: string;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'With debug: providers and supported' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'With debug: providers and supported',
+  })
   debug?: PairView['debug'];
 }
 

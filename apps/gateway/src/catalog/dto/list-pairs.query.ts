@@ -35,14 +35,19 @@ export class ListPairsQuery {
   @Max(PAIR_LIMIT.max)
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'Opaque cursor from data.nextCursor of the previous page (same filters)' })
+  @ApiPropertyOptional({
+    description: 'Opaque cursor from data.nextCursor of the previous page (same filters)',
+  })
   @IsOptional()
   @IsString()
   @IsNotEmpty()
   @MaxLength(2048)
   cursor?: string;
 
-  @ApiPropertyOptional({ enum: BOOLEAN_LIKE_VALUES, description: 'Only pairs a configured provider can trade' })
+  @ApiPropertyOptional({
+    enum: BOOLEAN_LIKE_VALUES,
+    description: 'Only pairs a configured provider can trade',
+  })
   @IsOptional()
   @IsBooleanLikeQuery()
   supportedOnly?: boolean;

@@ -6,14 +6,20 @@ import { BOOLEAN_LIKE_VALUES, IsBooleanLikeQuery } from '../../common/validation
 
 /** Query of GET /tokens. */
 export class ListTokensQuery {
-  @ApiPropertyOptional({ description: 'Only tokens of this chain (id from GET /chains)', example: 'devnet-a' })
+  @ApiPropertyOptional({
+    description: 'Only tokens of this chain (id from GET /chains)',
+    example: 'devnet-a',
+  })
   @IsOptional()
   @IsString()
   @IsNotEmpty()
   @MaxLength(64)
   chainRef?: string;
 
-  @ApiPropertyOptional({ description: 'Search in symbol or name, case-insensitive (substring)', example: 'usd' })
+  @ApiPropertyOptional({
+    description: 'Search in symbol or name, case-insensitive (substring)',
+    example: 'usd',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(100)
@@ -27,14 +33,19 @@ export class ListTokensQuery {
   @Max(TOKEN_LIMIT.max)
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'Opaque cursor from data.nextCursor of the previous page (same filters and sort)' })
+  @ApiPropertyOptional({
+    description: 'Opaque cursor from data.nextCursor of the previous page (same filters and sort)',
+  })
   @IsOptional()
   @IsString()
   @IsNotEmpty()
   @MaxLength(2048)
   cursor?: string;
 
-  @ApiPropertyOptional({ enum: BOOLEAN_LIKE_VALUES, description: 'Only tokens tradable through a configured provider' })
+  @ApiPropertyOptional({
+    enum: BOOLEAN_LIKE_VALUES,
+    description: 'Only tokens tradable through a configured provider',
+  })
   @IsOptional()
   @IsBooleanLikeQuery()
   supportedOnly?: boolean;
@@ -56,7 +67,10 @@ export class ListTokensQuery {
   @IsIn(TOKEN_SORTS)
   sort?: TokenSort;
 
-  @ApiPropertyOptional({ enum: BOOLEAN_LIKE_VALUES, description: 'Add source, support and ranking data per token' })
+  @ApiPropertyOptional({
+    enum: BOOLEAN_LIKE_VALUES,
+    description: 'Add source, support and ranking data per token',
+  })
   @IsOptional()
   @IsBooleanLikeQuery()
   debug?: boolean;

@@ -31,6 +31,8 @@ export class EnvelopeInterceptor implements NestInterceptor {
     // neither declares @HttpCode nor sets the status itself.
     const explicitCode = Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) as number | undefined;
     if (explicitCode === undefined && reply.statusCode === 201) reply.status(200);
-    return next.handle().pipe(map((data): ApiEnvelope<unknown> => ({ data: data ?? null, meta: apiMetaOf(request) })));
+    return next
+      .handle()
+      .pipe(map((data): ApiEnvelope<unknown> => ({ data: data ?? null, meta: apiMetaOf(request) })));
   }
 }

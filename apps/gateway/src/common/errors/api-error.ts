@@ -17,4 +17,5 @@ export class ReplayedApiError extends Error {
   }
 }
 
-export const isCatalogCode = (code: string): code is ErrorCode => Object.prototype.hasOwnProperty.call(ErrorCatalog, code);
+export const isCatalogCode = (code: string): code is ErrorCode =>
+  Object.prototype.hasOwnProperty.call(ErrorCatalog, code);

@@ -1,4 +1,10 @@
-import { ArgumentsHost, BadRequestException, HttpException, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
+import {
+  ArgumentsHost,
+  BadRequestException,
+  HttpException,
+  NotFoundException,
+  PayloadTooLargeException,
+} from '@nestjs/common';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import { RouteTable } from '../http/route-table';
 import { ReplayedApiError } from './api-error';
@@ -29,20 +35,34 @@ describe('mapException', () => {
 
   it('maps Nest and Fastify HTTP errors by status', () => {
     expect(mapException(new PayloadTooLargeException()).error.code).toBe('PAYLOAD_TOO_LARGE');
-    expect(mapException(new HttpException('Unsupported Media Type', 415)).error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
-    expect(mapException(new BadRequestException(['a must be a string', 'b must be an integer']))).toMatchObject({
+    expect(mapException(new HttpException('Unsupported Media Type', 415)).error.code).toBe(
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+    expect(
+      mapException(new BadRequestException(['a must be a string', 'b must be an integer'])),
+    ).toMatchObject({
       status: 400,
       error: { code: 'VALIDATION_FAILED', message: 'a must be a string; b must be an integer' },
     });
-    expect(mapException(new HttpException('teapot', 418))).toMatchObject({ status: 400, error: { code: 'VALIDATION_FAILED' } });
-    expect(mapException(new HttpException('bad gateway', 502))).toMatchObject({ status: 500, unexpected: true });
+    expect(mapException(new HttpException('teapot', 418))).toMatchObject({
+      status: 400,
+      error: { code: 'VALIDATION_FAILED' },
+    });
+    expect(mapException(new HttpException('bad gateway', 502))).toMatchObject({
+      status: 500,
+      unexpected: true,
+    });
     const fastifyError = Object.assign(new Error('Request body is too large'), { statusCode: 413 });
     expect(mapException(fastifyError).error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('answers a replayed error exactly as stored', () => {
     const body = { code: 'INVALID_AMOUNT', message: 'no', details: { field: 'amount' } };
-    expect(mapException(new ReplayedApiError(400, body))).toEqual({ status: 400, error: body, unexpected: false });
+    expect(mapException(new ReplayedApiError(400, body))).toEqual({
+      status: 400,
+      error: body,
+      unexpected: false,
+    });
   });
 
   it('never exposes the message of an unexpected error', () => {
@@ -59,7 +79,10 @@ describe('ApiExceptionFilter', () => {
     body?: unknown;
   }
 
-  function hostFor(request: { method: string; url: string; routeOptions?: { url?: string } }): { host: ArgumentsHost; sent: Sent } {
+  function hostFor(request: { method: string; url: string; routeOptions?: { url?: string } }): {
+    host: ArgumentsHost;
+    sent: Sent;
+  } {
     const sent: Sent = { headers: {} };
     const reply = {
       sent: false,
@@ -76,7 +99,13 @@ describe('ApiExceptionFilter', () => {
         return reply;
       },
     };
-    const fullRequest = { ...request, requestContext: { requestId: 'req-1', traceparent: '00-' + '1'.repeat(32) + '-' + '2'.repeat(16) + '-01' } };
+    const fullRequest = {
+      ...request,
+      requestContext: {
+        requestId: 'req-1',
+        traceparent: '00-' + '1'.repeat(32) + '-' + '2'.repeat(16) + '-01',
+      },
+    };
     const host = {
       getType: () => 'http',
       switchToHttp: () => ({ getRequest: () => fullRequest, getResponse: () => reply }),
@@ -108,13 +137,21 @@ describe('ApiExceptionFilter', () => {
   });
 
   it('maps a NotFoundException thrown inside a matched route as a plain 404', () => {
-    const { host, sent } = hostFor({ method: 'GET', url: '/api/v1/swap/abc/signing', routeOptions: { url: '/api/v1/swap/:swapId/signing' } });
+    const { host, sent } = hostFor({
+      method: 'GET',
+      url: '/api/v1/swap/abc/signing',
+      routeOptions: { url: '/api/v1/swap/:swapId/signing' },
+    });
     filter.catch(new NotFoundException('gone'), host);
     expect(sent.status).toBe(404);
   });
 
   it('answers CodedErrors with their status and JSON content type', () => {
-    const { host, sent } = hostFor({ method: 'POST', url: '/api/v1/swap/build', routeOptions: { url: '/api/v1/swap/build' } });
+    const { host, sent } = hostFor({
+      method: 'POST',
+      url: '/api/v1/swap/build',
+      routeOptions: { url: '/api/v1/swap/build' },
+    });
     filter.catch(new CodedError(ErrorCodes.SIGNING_SURFACE_UNAVAILABLE, 'no rpc'), host);
     expect(sent.status).toBe(503);
     expect(sent.headers['content-type']).toContain('application/json');

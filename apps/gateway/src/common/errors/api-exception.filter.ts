@@ -31,7 +31,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
           exception instanceof Error ? exception.stack : undefined,
         );
       } else if (mapped.status >= 500) {
-        this.logger.warn({ msg: mapped.error.message, code: mapped.error.code, method: request.method, url: request.url });
+        this.logger.warn({
+          msg: mapped.error.message,
+          code: mapped.error.code,
+          method: request.method,
+          url: request.url,
+        });
       }
     };
     if (request.requestContext) runWithRequestContext(request.requestContext, log);
@@ -62,7 +67,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
       }
       return {
         status: 404,
-        error: { code: ErrorCodes.NOT_FOUND, message: `No route ${request.method} ${request.url.split('?')[0]}` },
+        error: {
+          code: ErrorCodes.NOT_FOUND,
+          message: `No route ${request.method} ${request.url.split('?')[0]}`,
+        },
         unexpected: false,
       };
     }

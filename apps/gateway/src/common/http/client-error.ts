@@ -46,7 +46,10 @@ export function frameworkErrorAnswer(headers: Record<string, string | string[] |
     status: ErrorCatalog.MALFORMED_REQUEST.status,
     requestId,
     body: JSON.stringify({
-      error: { code: 'MALFORMED_REQUEST', message: 'The request URL could not be decoded (broken percent-escape).' },
+      error: {
+        code: 'MALFORMED_REQUEST',
+        message: 'The request URL could not be decoded (broken percent-escape).',
+      },
       meta: { requestId, timestamp: new Date().toISOString() },
     }),
   };

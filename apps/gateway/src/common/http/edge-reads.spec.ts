@@ -8,7 +8,9 @@ const KEY = 'sgw_' + 'k'.repeat(43);
 
 function edgeOf(verdict: CachedVerdict, allowed = true) {
   const consumed: string[] = [];
-  const authenticator = { cached: (key: string) => (key === KEY ? verdict : undefined) } as unknown as ApiKeyAuthenticator;
+  const authenticator = {
+    cached: (key: string) => (key === KEY ? verdict : undefined),
+  } as unknown as ApiKeyAuthenticator;
   const limiter = {
     consume: (apiKeyId: string): RateLimitDecision => {
       consumed.push(apiKeyId);
@@ -54,8 +56,16 @@ describe('EdgeReads', () => {
     edge.remember('/api/v1/chains', chains, Date.now() + 5000);
     const { request, reply, headers, sent } = exchange('/api/v1/chains');
     expect(edge.tryAnswer(request, reply)).toBe(true);
-    expect(JSON.parse(sent[0])).toEqual({ data: chains, meta: { requestId: 'r-1', timestamp: expect.any(String) } });
-    expect(headers).toMatchObject({ 'ratelimit-limit': '600', 'ratelimit-remaining': '599', 'ratelimit-reset': '42', 'content-type': 'application/json; charset=utf-8' });
+    expect(JSON.parse(sent[0])).toEqual({
+      data: chains,
+      meta: { requestId: 'r-1', timestamp: expect.any(String) },
+    });
+    expect(headers).toMatchObject({
+      'ratelimit-limit': '600',
+      'ratelimit-remaining': '599',
+      'ratelimit-reset': '42',
+      'content-type': 'application/json; charset=utf-8',
+    });
     expect(consumed).toEqual(['k1']);
     expect(request).toMatchObject({ owner: 'alice', apiKeyId: 'k1' });
   });
@@ -80,7 +90,9 @@ describe('EdgeReads', () => {
 
     const invalid = edgeOf(null);
     invalid.edge.remember('/api/v1/chains', chains, Date.now() + 5000);
-    expect(invalid.edge.tryAnswer(exchange('/api/v1/chains').request, exchange('/api/v1/chains').reply)).toBe(false);
+    expect(invalid.edge.tryAnswer(exchange('/api/v1/chains').request, exchange('/api/v1/chains').reply)).toBe(
+      false,
+    );
 
     // Over the limit: counted here, and the decision is handed to the full path (which answers 429) so it is not counted twice.
     const limited = edgeOf(valid, false);
@@ -111,7 +123,9 @@ describe('EdgeReads', () => {
         askedFor,
         answer: (request, owner) => {
           askedFor.push(owner);
-          return request.url.endsWith('/s-1/signing') && owner === 'alice' ? { statusCode: 202, data: { swapId: 's-1', mode: 'async' } } : undefined;
+          return request.url.endsWith('/s-1/signing') && owner === 'alice'
+            ? { statusCode: 202, data: { swapId: 's-1', mode: 'async' } }
+            : undefined;
         },
       };
     }
@@ -123,7 +137,10 @@ describe('EdgeReads', () => {
       const poll = exchange('/api/v1/swap/s-1/signing', `Bearer ${KEY}`, 'GET', route);
       expect(edge.tryAnswer(poll.request, poll.reply)).toBe(true);
       expect(poll.statusCodes).toEqual([202]);
-      expect(JSON.parse(poll.sent[0])).toEqual({ data: { swapId: 's-1', mode: 'async' }, meta: { requestId: 'r-1', timestamp: expect.any(String) } });
+      expect(JSON.parse(poll.sent[0])).toEqual({
+        data: { swapId: 's-1', mode: 'async' },
+        meta: { requestId: 'r-1', timestamp: expect.any(String) },
+      });
       expect(poll.headers).toMatchObject({ 'ratelimit-remaining': '599' });
       expect(answerer.askedFor).toEqual(['alice']);
       expect(consumed).toEqual(['k1']);

@@ -25,10 +25,17 @@ export function installHttpShell(fastify: FastifyInstance, routes: RouteTable, e
   fastify.decorateRequest('requestContext', undefined as never);
   fastify.decorateRequest('endTrace', undefined as never);
   fastify.addHook('onRequest', (request, reply, done) => {
-    const traced = startTrace(SpanKinds.server, { requestId: request.headers[REQUEST_ID_HEADER], traceparent: request.headers[TRACEPARENT_HEADER] }, () => ({
-      name: `${request.method} ${request.routeOptions.url ?? 'unmatched'}`,
-      attributes: { 'http.request.method': request.method, 'http.route': request.routeOptions.url ?? 'unmatched' },
-    }));
+    const traced = startTrace(
+      SpanKinds.server,
+      { requestId: request.headers[REQUEST_ID_HEADER], traceparent: request.headers[TRACEPARENT_HEADER] },
+      () => ({
+        name: `${request.method} ${request.routeOptions.url ?? 'unmatched'}`,
+        attributes: {
+          'http.request.method': request.method,
+          'http.route': request.routeOptions.url ?? 'unmatched',
+        },
+      }),
+    );
     const context = traced.context;
     request.requestContext = context;
     request.endTrace = traced.end;
@@ -40,7 +47,9 @@ export function installHttpShell(fastify: FastifyInstance, routes: RouteTable, e
   // Only with tracing on: no hook on every response otherwise.
   if (isTracing()) {
     fastify.addHook('onResponse', (request, reply, done) => {
-      request.endTrace?.(reply.statusCode >= 500 ? new Error(`HTTP ${reply.statusCode}`) : undefined, { 'http.response.status_code': reply.statusCode });
+      request.endTrace?.(reply.statusCode >= 500 ? new Error(`HTTP ${reply.statusCode}`) : undefined, {
+        'http.response.status_code': reply.statusCode,
+      });
       done();
     });
   }
@@ -59,7 +68,9 @@ export function installHttpShell(fastify: FastifyInstance, routes: RouteTable, e
     void parseJson(request, String(body), (error, value) => {
       if (!error) return done(null, value);
       done(
-        new CodedError(ErrorCodes.MALFORMED_JSON, 'The request body is not valid JSON', { reason: error.message }),
+        new CodedError(ErrorCodes.MALFORMED_JSON, 'The request body is not valid JSON', {
+          reason: error.message,
+        }),
         undefined,
       );
     });

@@ -27,5 +27,6 @@ export const IdempotencyKey = createParamDecorator((_data: unknown, ctx: Executi
 
 /** The request id of the current request (also in meta.requestId and X-Request-Id). */
 export const RequestId = createParamDecorator(
-  (_data: unknown, ctx: ExecutionContext): string => ctx.switchToHttp().getRequest<GatewayRequest>().requestContext.requestId,
+  (_data: unknown, ctx: ExecutionContext): string =>
+    ctx.switchToHttp().getRequest<GatewayRequest>().requestContext.requestId,
 );

@@ -59,7 +59,8 @@ export function isTokenRefOverride(value: unknown): value is string {
   const parts = value.split(':');
   if (parts.length !== 4) return false;
   const [namespace, reference, kind, address] = parts;
-  if (!CAIP_NAMESPACE.test(namespace) || !CAIP_REFERENCE.test(reference) || !ASSET_KIND.test(kind)) return false;
+  if (!CAIP_NAMESPACE.test(namespace) || !CAIP_REFERENCE.test(reference) || !ASSET_KIND.test(kind))
+    return false;
   if (namespace === 'eip155') return /^\d+$/.test(reference) && isEvmAddress(address);
   if (namespace === 'solana') return isSolanaAddress(address);
   return GENERIC_ASSET_ADDRESS.test(address);

@@ -13,7 +13,10 @@ export const IsBooleanLikeQuery = (options?: ValidationOptions): PropertyDecorat
     IsBoolean({ message: '$property must be 1 or true (or 0 or false)', ...options }),
   );
 
-export const IsDecimalAmount = (amount: DecimalAmountOptions = {}, options?: ValidationOptions): PropertyDecorator =>
+export const IsDecimalAmount = (
+  amount: DecimalAmountOptions = {},
+  options?: ValidationOptions,
+): PropertyDecorator =>
   ValidateBy(
     {
       name: 'isDecimalAmount',
@@ -31,7 +34,10 @@ export const IsDecimalAmount = (amount: DecimalAmountOptions = {}, options?: Val
 
 /** Integer string in base units ("1500000"), zero allowed: amounts travelling between services. */
 export const IsBaseUnitAmount = (options?: ValidationOptions): PropertyDecorator =>
-  Matches(/^(0|[1-9]\d{0,77})$/, { message: '$property must be an integer string in base units', ...options });
+  Matches(/^(0|[1-9]\d{0,77})$/, {
+    message: '$property must be an integer string in base units',
+    ...options,
+  });
 
 export const IsEvmAddress = (options?: ValidationOptions): PropertyDecorator =>
   ValidateBy(
@@ -39,7 +45,8 @@ export const IsEvmAddress = (options?: ValidationOptions): PropertyDecorator =>
       name: 'isEvmAddress',
       validator: {
         validate: (value) => isEvmAddress(value),
-        defaultMessage: () => '$property must be a 0x EVM address, all-lowercase or with a valid EIP-55 checksum',
+        defaultMessage: () =>
+          '$property must be a 0x EVM address, all-lowercase or with a valid EIP-55 checksum',
       },
     },
     options,
@@ -64,7 +71,8 @@ export const IsWalletAddress = (options?: ValidationOptions): PropertyDecorator 
       name: 'isWalletAddress',
       validator: {
         validate: (value) => isEvmAddress(value) || isSolanaAddress(value),
-        defaultMessage: () => '$property must be an EVM address (checksummed or lowercase) or a base58 Solana address',
+        defaultMessage: () =>
+          '$property must be an EVM address (checksummed or lowercase) or a base58 Solana address',
       },
     },
     options,

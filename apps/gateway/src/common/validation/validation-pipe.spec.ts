@@ -47,10 +47,17 @@ describe('gateway ValidationPipe', () => {
   });
 
   it('answers VALIDATION_FAILED with one entry per bad field, nested fields dotted', async () => {
-    const error = await failure({ amount: '1.234', userAddress: '0x12', permitSignature: { v: 'x' }, extra: 1 });
+    const error = await failure({
+      amount: '1.234',
+      userAddress: '0x12',
+      permitSignature: { v: 'x' },
+      extra: 1,
+    });
     expect(error).toBeInstanceOf(CodedError);
     expect(error.code).toBe('VALIDATION_FAILED');
-    const fields = (error.details?.fields as Array<{ field: string; reasons: string[] }>).map((f) => f.field).sort();
+    const fields = (error.details?.fields as Array<{ field: string; reasons: string[] }>)
+      .map((f) => f.field)
+      .sort();
     expect(fields).toEqual(['amount', 'extra', 'permitSignature.v', 'userAddress']);
     expect(error.message).toContain('amount');
   });

@@ -12,7 +12,9 @@ export interface FieldProblem {
 export function fieldProblemsOf(errors: ValidationError[], parent = ''): FieldProblem[] {
   return errors.flatMap((error) => {
     const field = parent ? `${parent}.${error.property}` : error.property;
-    const own: FieldProblem[] = error.constraints ? [{ field, reasons: Object.values(error.constraints) }] : [];
+    const own: FieldProblem[] = error.constraints
+      ? [{ field, reasons: Object.values(error.constraints) }]
+      : [];
     return [...own, ...fieldProblemsOf(error.children ?? [], field)];
   });
 }

@@ -8,10 +8,25 @@ describe('isPositiveDecimalString', () => {
     expect(isPositiveDecimalString(v)).toBe(true);
   });
 
-  it.each(['0', '0.0', '-1', '+1', '1e5', '1E5', '.5', '5.', '01', ' 1', '1 ', '1,5', 'abc', '', 'NaN', 'Infinity', '0x10'])(
-    'refuses %p',
-    (v) => expect(isPositiveDecimalString(v)).toBe(false),
-  );
+  it.each([
+    '0',
+    '0.0',
+    '-1',
+    '+1',
+    '1e5',
+    '1E5',
+    '.5',
+    '5.',
+    '01',
+    ' 1',
+    '1 ',
+    '1,5',
+    'abc',
+    '',
+    'NaN',
+    'Infinity',
+    '0x10',
+  ])('refuses %p', (v) => expect(isPositiveDecimalString(v)).toBe(false));
 
   it('refuses non-strings, even numbers (no floats anywhere)', () => {
     expect(isPositiveDecimalString(1.5)).toBe(false);

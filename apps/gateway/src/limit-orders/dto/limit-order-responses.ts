@@ -14,7 +14,8 @@ import {
 /** Swagger shapes of the limit-order responses (data of the envelope). */
 export class LimitOrderCreatedResponse implements LimitOrderCreated {
   @ApiProperty() limitOrderId!: string;
-  @ApiProperty({ enum: LimitOrderStatuses, description: 'open; IOC/FOK: triggered or expired' }) status!: LimitOrderStatus;
+  @ApiProperty({ enum: LimitOrderStatuses, description: 'open; IOC/FOK: triggered or expired' })
+  status!: LimitOrderStatus;
   @ApiProperty({ type: 'integer' }) expiresAtMs!: number;
   @ApiProperty() minAmountOut!: string;
 }
@@ -46,14 +47,25 @@ export class LimitOrderResponse implements LimitOrderView {
   @ApiProperty() tokenIn!: string;
   @ApiProperty() tokenOut!: string;
   @ApiProperty() amount!: string;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Part of amount that triggered (IOC may fill part)' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'Part of amount that triggered (IOC may fill part)',
+  })
   filledAmount!: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) network!: string | null;
   @ApiPropertyOptional({ type: Number, nullable: true }) slippageBps!: number | null;
   @ApiPropertyOptional({ type: String, nullable: true }) recipient!: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) routeKey!: string | null;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true }) route!: Record<string, unknown> | null;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Swap built for the owner when triggered' })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true }) route!: Record<
+    string,
+    unknown
+  > | null;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'Swap built for the owner when triggered',
+  })
   swapId!: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) cancelReason!: string | null;
   @ApiPropertyOptional({
@@ -65,7 +77,11 @@ export class LimitOrderResponse implements LimitOrderView {
       '(UNKNOWN_TOKEN after a delisting, UNKNOWN_CHAIN after a chain left GET /chains...); null otherwise',
   })
   failureCode!: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Status failed: the message of that error' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'Status failed: the message of that error',
+  })
   failureMessage!: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) replacesLimitOrderId!: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) replacedByLimitOrderId!: string | null;

@@ -11,7 +11,10 @@ import { SwapTermsDto } from '../../common/dto/swap-terms.dto';
  * then checks them as quote-service checks a quote.
  */
 export class ReplaceLimitOrderDto extends SwapTermsDto {
-  @ApiProperty({ example: '4500', description: 'Minimum human amount of tokenOut for the whole amount (the limit)' })
+  @ApiProperty({
+    example: '4500',
+    description: 'Minimum human amount of tokenOut for the whole amount (the limit)',
+  })
   @IsDecimalAmount()
   minAmountOut!: string;
 
@@ -26,7 +29,9 @@ export class ReplaceLimitOrderDto extends SwapTermsDto {
   @IsIn(TimesInForce)
   timeInForce?: TimeInForce;
 
-  @ApiPropertyOptional({ description: 'Absolute expiry (ms since epoch), GTD only; not together with expireAfterMs' })
+  @ApiPropertyOptional({
+    description: 'Absolute expiry (ms since epoch), GTD only; not together with expireAfterMs',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -43,7 +48,11 @@ export class ReplaceLimitOrderDto extends SwapTermsDto {
 
 /** Body of POST /limit-orders/limit. */
 export class CreateLimitOrderDto extends ReplaceLimitOrderDto {
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Route snapshot, stored as given' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Route snapshot, stored as given',
+  })
   @IsOptional()
   @IsObject()
   route?: Record<string, unknown>;

@@ -1,7 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { LIMIT_ORDER_LIST_DEFAULT, LIMIT_ORDER_LIST_MAX, LimitOrderStatus, LimitOrderStatuses } from '@swapgw/contracts';
+import {
+  LIMIT_ORDER_LIST_DEFAULT,
+  LIMIT_ORDER_LIST_MAX,
+  LimitOrderStatus,
+  LimitOrderStatuses,
+} from '@swapgw/contracts';
 
 /** Query of GET /limit-orders/limits. */
 export class ListLimitOrdersQuery {

@@ -25,14 +25,34 @@ export class Eip2612DomainDto {
 
 /** Ours: what a wallet signs to build the route with a permit (README "Permits"). */
 export class RoutePermitInfoDto implements RoutePermitInfo {
-  @ApiProperty({ example: 'devnet-a', description: 'Chain of the first leg, where the permit is used' }) chain!: string;
-  @ApiProperty({ type: 'integer', example: 31337, description: 'EVM chain id: chainId of both EIP-712 domains' }) chainId!: number;
-  @ApiProperty({ description: 'Input token: EIP-2612 domain verifyingContract, Permit2 permitted.token' }) token!: string;
-  @ApiProperty({ example: '25000000', description: 'EIP-2612 value and Permit2 permitted.amount, in base units as the typed data takes them' }) amountBaseUnits!: string;
-  @ApiProperty({ description: 'SwapGatewayRouter: the spender of both kinds of permit (and the to of the permit step)' }) spender!: string;
-  @ApiProperty({ description: 'Permit2 contract: verifyingContract of the domain {name: "Permit2", chainId}; with permitType permit2 the token must be approved to it (the build adds that approve when missing)' })
+  @ApiProperty({ example: 'devnet-a', description: 'Chain of the first leg, where the permit is used' })
+  chain!: string;
+  @ApiProperty({
+    type: 'integer',
+    example: 31337,
+    description: 'EVM chain id: chainId of both EIP-712 domains',
+  })
+  chainId!: number;
+  @ApiProperty({ description: 'Input token: EIP-2612 domain verifyingContract, Permit2 permitted.token' })
+  token!: string;
+  @ApiProperty({
+    example: '25000000',
+    description: 'EIP-2612 value and Permit2 permitted.amount, in base units as the typed data takes them',
+  })
+  amountBaseUnits!: string;
+  @ApiProperty({
+    description: 'SwapGatewayRouter: the spender of both kinds of permit (and the to of the permit step)',
+  })
+  spender!: string;
+  @ApiProperty({
+    description:
+      'Permit2 contract: verifyingContract of the domain {name: "Permit2", chainId}; with permitType permit2 the token must be approved to it (the build adds that approve when missing)',
+  })
   permit2!: string;
-  @ApiPropertyOptional({ type: Eip2612DomainDto, description: 'Present when the token implements EIP-2612 permit (permitType eip2612 possible)' })
+  @ApiPropertyOptional({
+    type: Eip2612DomainDto,
+    description: 'Present when the token implements EIP-2612 permit (permitType eip2612 possible)',
+  })
   eip2612?: Eip2612DomainDto;
 }
 
@@ -48,7 +68,12 @@ export class RouteGasCoverageItemDto implements RouteGasCoverageItem {
       "solana-transaction: the user's Solana transaction with the relayer as fee payer (2 signatures of 5,000 lamports). solana-ata-rent: the rent of an associated token account created for the recipient (2,039,280 lamports).",
   })
   kind!: SponsoredGasKind;
-  @ApiProperty({ type: 'integer', minimum: 0, example: 0, description: 'Index of the route leg (execution order) the item belongs to' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    example: 0,
+    description: 'Index of the route leg (execution order) the item belongs to',
+  })
   leg!: number;
   @ApiProperty({
     example: '60000',
@@ -72,7 +97,11 @@ export class RouteGasCoverageChainDto implements RouteGasCoverageChain {
   })
   chain!: string;
   @ApiProperty({ example: 'ETH', description: 'Native coin the gas is paid in' }) nativeSymbol!: string;
-  @ApiProperty({ type: 'integer', example: 18, description: 'Decimals of the native coin (18 for ETH, 9 for SOL)' })
+  @ApiProperty({
+    type: 'integer',
+    example: 18,
+    description: 'Decimals of the native coin (18 for ETH, 9 for SOL)',
+  })
   nativeDecimals!: number;
   @ApiProperty({
     example: '260000',
@@ -138,12 +167,21 @@ export class RouteGasCoverageDto implements RouteGasCoverage {
 }
 
 export class RouteSignatureDto implements RouteSignature {
-  @ApiProperty({ example: 'devnet-a', description: 'Chain (GET /chains) the payload is signed for' }) chain!: string;
-  @ApiProperty({ enum: ['approve', 'swap', 'bridge'], description: 'The step: clientHints.action of its payload' }) kind!: 'approve' | 'swap' | 'bridge';
-  @ApiProperty({ enum: SIGNATURE_PAYLOAD_TYPES, description: 'payload.type the wallet will be given at that step' })
+  @ApiProperty({ example: 'devnet-a', description: 'Chain (GET /chains) the payload is signed for' })
+  chain!: string;
+  @ApiProperty({
+    enum: ['approve', 'swap', 'bridge'],
+    description: 'The step: clientHints.action of its payload',
+  })
+  kind!: 'approve' | 'swap' | 'bridge';
+  @ApiProperty({
+    enum: SIGNATURE_PAYLOAD_TYPES,
+    description: 'payload.type the wallet will be given at that step',
+  })
   payloadType!: SignaturePayloadType;
   @ApiProperty({
-    description: 'An approve that is never offered when the wallet already granted the allowance (the step then reads skipped); the build still counts it',
+    description:
+      'An approve that is never offered when the wallet already granted the allowance (the step then reads skipped); the build still counts it',
   })
   mayBeSkipped!: boolean;
 }
@@ -155,36 +193,70 @@ export class RouteSignatureDto implements RouteSignature {
 })
 export class QuoteRouteSummaryDto implements QuoteRouteSummary {
   @ApiProperty({ description: 'Route identifier, passed to swap build' }) routeId!: string;
-  @ApiPropertyOptional({ example: 'uniswap-v2', description: 'Present when one provider label covers the whole route' }) provider?: string;
-  @ApiProperty({ type: [String], example: ['uniswap-v2', 'devnet-bridge', 'uniswap-v2'], description: 'Providers in step order' }) providers!: string[];
-  @ApiPropertyOptional({ example: 'devnet-bridge', description: 'Bridge provider, when the route has a bridge step' }) bridgeProvider?: string;
+  @ApiPropertyOptional({
+    example: 'uniswap-v2',
+    description: 'Present when one provider label covers the whole route',
+  })
+  provider?: string;
+  @ApiProperty({
+    type: [String],
+    example: ['uniswap-v2', 'devnet-bridge', 'uniswap-v2'],
+    description: 'Providers in step order',
+  })
+  providers!: string[];
+  @ApiPropertyOptional({
+    example: 'devnet-bridge',
+    description: 'Bridge provider, when the route has a bridge step',
+  })
+  bridgeProvider?: string;
   @ApiPropertyOptional({ enum: ROUTE_FAMILIES }) family?: RouteFamily;
   @ApiProperty({
     type: 'integer',
     example: 1,
-    description: 'Number of execution legs (swaps and bridge transfers; approvals not counted). What the wallet signs is `signatures`',
+    description:
+      'Number of execution legs (swaps and bridge transfers; approvals not counted). What the wallet signs is `signatures`',
   })
   stepCount!: number;
-  @ApiProperty({ example: '25', description: 'What goes in, in units of tokenIn (the quote\'s amount)', pattern: HUMAN_AMOUNT.source })
+  @ApiProperty({
+    example: '25',
+    description: "What goes in, in units of tokenIn (the quote's amount)",
+    pattern: HUMAN_AMOUNT.source,
+  })
   amountIn!: string;
-  @ApiProperty({ example: '0.0333', description: 'Expected output, in units of tokenOut (a decimal string, like every amount of the API)', pattern: HUMAN_AMOUNT.source })
+  @ApiProperty({
+    example: '0.0333',
+    description: 'Expected output, in units of tokenOut (a decimal string, like every amount of the API)',
+    pattern: HUMAN_AMOUNT.source,
+  })
   expectedAmountOut!: string;
   @ApiProperty({
     example: '0.032967',
-    description: "The least output the build accepts after the quote's slippage, in units of tokenOut: what the last leg enforces on chain",
+    description:
+      "The least output the build accepts after the quote's slippage, in units of tokenOut: what the last leg enforces on chain",
     pattern: HUMAN_AMOUNT.source,
   })
   minAmountOut!: string;
-  @ApiProperty({ type: 'integer', example: 6, description: 'Decimals of tokenIn: base units = amount × 10^decimals' }) tokenInDecimals!: number;
-  @ApiProperty({ type: 'integer', example: 18, description: 'Decimals of tokenOut' }) tokenOutDecimals!: number;
+  @ApiProperty({
+    type: 'integer',
+    example: 6,
+    description: 'Decimals of tokenIn: base units = amount × 10^decimals',
+  })
+  tokenInDecimals!: number;
+  @ApiProperty({ type: 'integer', example: 18, description: 'Decimals of tokenOut' })
+  tokenOutDecimals!: number;
   @ApiProperty({ type: 'integer', example: 5 }) estimatedDurationSeconds!: number;
-  @ApiPropertyOptional({ type: [String], example: ['HIGH_PRICE_IMPACT'], description:
+  @ApiPropertyOptional({
+    type: [String],
+    example: ['HIGH_PRICE_IMPACT'],
+    description:
       'HIGH_PRICE_IMPACT (> 1% by default), THIN_LIQUIDITY (a hop takes > 10% of a pool side), AMOUNT_EXCEEDS_LIQUIDITY (a hop takes half of a pool side or more: ' +
-      'the amount is as large as the pool), AMOUNT_LOOKS_LIKE_BASE_UNITS (the amount is a whole number worth a token or more in base units: amounts are in units of the token, "25" for 25 USDC)' })
+      'the amount is as large as the pool), AMOUNT_LOOKS_LIKE_BASE_UNITS (the amount is a whole number worth a token or more in base units: amounts are in units of the token, "25" for 25 USDC)',
+  })
   warnings?: string[];
   @ApiPropertyOptional({
     type: RoutePermitInfoDto,
-    description: 'Present when the first leg can take a permit instead of an approval (POST /swap/build permitType eip2612 or permit2): what to sign',
+    description:
+      'Present when the first leg can take a permit instead of an approval (POST /swap/build permitType eip2612 or permit2): what to sign',
   })
   permit?: RoutePermitInfoDto;
   @ApiProperty({
@@ -208,13 +280,18 @@ export class QuoteRouteSummaryDto implements QuoteRouteSummary {
 /** The spec's Quote (data of POST /quote). */
 export class QuoteResponse implements Omit<QuoteResult, 'routePlans'> {
   @ApiProperty({ description: 'Quote identifier, passed to swap build' }) quoteId!: string;
-  @ApiProperty({ type: 'integer', description: 'Expiry (ms since epoch): 60 s after the quote by default' }) expiresAtMs!: number;
+  @ApiProperty({ type: 'integer', description: 'Expiry (ms since epoch): 60 s after the quote by default' })
+  expiresAtMs!: number;
   @ApiProperty({
     type: [QuoteRouteSummaryDto],
     description:
       'Best output first; empty when no route exists. Gas is covered by the service on every route (gasCoverage)',
   })
   routes!: QuoteRouteSummaryDto[];
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'With ?debug=1: provider outcomes and route details' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'With ?debug=1: provider outcomes and route details',
+  })
   debug?: Record<string, unknown>;
 }

@@ -6,6 +6,10 @@ export class TransactionStatusResponse implements TransactionStatusResult {
   @ApiProperty() txHash!: string;
   @ApiProperty() chain!: string;
   @ApiProperty({ enum: ['pending', 'confirmed', 'failed'] }) status!: 'pending' | 'confirmed' | 'failed';
-  @ApiPropertyOptional({ type: 'integer', description: 'Time of the block that included it (ms since epoch)' }) confirmedAtMs?: number;
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: 'Time of the block that included it (ms since epoch)',
+  })
+  confirmedAtMs?: number;
   @ApiPropertyOptional({ description: 'Failure reason (the revert reason when readable)' }) error?: string;
 }

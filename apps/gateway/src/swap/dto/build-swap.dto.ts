@@ -1,6 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { GAS_PAYMENTS, GasPayment, PERMIT_TYPES, PermitType } from '@swapgw/contracts';
 import { IsWalletAddress } from '../../common/validation';
 
@@ -43,12 +55,16 @@ export class Permit2Dto {
   @ApiProperty({
     example: '0',
     pattern: '^(0|[1-9][0-9]{0,77})$',
-    description: 'PermitTransferFrom nonce, uint256 as a decimal string: any nonce the owner has not used (Permit2 nonces are unordered; see nonceBitmap)',
+    description:
+      'PermitTransferFrom nonce, uint256 as a decimal string: any nonce the owner has not used (Permit2 nonces are unordered; see nonceBitmap)',
   })
   @Matches(/^(0|[1-9][0-9]{0,77})$/, { message: '$property must be a uint256 decimal string' })
   nonce!: string;
 
-  @ApiPropertyOptional({ description: 'PermitTransferFrom deadline in milliseconds since epoch (signed as floor(ms / 1000) seconds); defaults to permitDeadline' })
+  @ApiPropertyOptional({
+    description:
+      'PermitTransferFrom deadline in milliseconds since epoch (signed as floor(ms / 1000) seconds); defaults to permitDeadline',
+  })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -57,10 +73,13 @@ export class Permit2Dto {
 
   @ApiPropertyOptional({
     pattern: '^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$',
-    description: 'The Permit2 signature as hex (65 bytes r,s,v or 64 bytes EIP-2098), instead of permitSignature / permitSignatureCompact',
+    description:
+      'The Permit2 signature as hex (65 bytes r,s,v or 64 bytes EIP-2098), instead of permitSignature / permitSignatureCompact',
   })
   @IsOptional()
-  @Matches(/^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/, { message: '$property must be 0x-prefixed 65 or 64 bytes' })
+  @Matches(/^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/, {
+    message: '$property must be 0x-prefixed 65 or 64 bytes',
+  })
   signature?: string;
 }
 
@@ -107,8 +126,8 @@ export class BuildSwapDto {
     enum: GAS_PAYMENTS,
     description:
       'Who pays the gas. sponsored (the default): the service, on every EVM step: the wallet signs EIP-712 typed data ' +
-      '(payload evm-typed-data) that the service\'s relayers submit, or, where only the wallet\'s own transaction can work, ' +
-      'the service first sends it that transaction\'s maximum fee, so its native balance never drops (docs/gas-sponsorship.md). ' +
+      "(payload evm-typed-data) that the service's relayers submit, or, where only the wallet's own transaction can work, " +
+      "the service first sends it that transaction's maximum fee, so its native balance never drops (docs/gas-sponsorship.md). " +
       'user: the wallet sends every transaction and pays its gas. A build with permitType (or a permit signature) is a user-paid ' +
       'build; permitType together with gasPayment sponsored is 400 VALIDATION_FAILED.',
   })
@@ -120,42 +139,60 @@ export class BuildSwapDto {
     enum: PERMIT_TYPES,
     description:
       'User-paid builds (see gasPayment): how the first leg gets the input token. approve (default): an approve step when the allowance is short. ' +
-      'eip2612 / permit2: no approve step; the first leg is ONE call to the chain\'s SwapGatewayRouter carrying the permit, signed for ' +
+      "eip2612 / permit2: no approve step; the first leg is ONE call to the chain's SwapGatewayRouter carrying the permit, signed for " +
       'spender = the quote route\'s permit.spender and value/amount = permit.amountBaseUnits (see README "Permits" for the typed data). ' +
       'permit2 adds one approve of the token to Permit2 (MaxUint256, once per token) when the allowance to Permit2 is short. ' +
-      'Only where the route\'s permit object is present (EVM ERC-20 first leg); otherwise 400 VALIDATION_FAILED.',
+      "Only where the route's permit object is present (EVM ERC-20 first leg); otherwise 400 VALIDATION_FAILED.",
   })
   @IsOptional()
   @IsIn(PERMIT_TYPES)
   permitType?: PermitType;
 
-  @ApiPropertyOptional({ description: 'Permit deadline in milliseconds since epoch; signed on chain as floor(ms / 1000) seconds. Required with eip2612; with permit2 unless permit2.deadline is given. In the past → 400' })
+  @ApiPropertyOptional({
+    description:
+      'Permit deadline in milliseconds since epoch; signed on chain as floor(ms / 1000) seconds. Required with eip2612; with permit2 unless permit2.deadline is given. In the past → 400',
+  })
   @IsOptional()
   @IsInt()
   @Min(0)
   @Max(Number.MAX_SAFE_INTEGER)
   permitDeadline?: number;
 
-  @ApiPropertyOptional({ type: PermitSignatureDto, description: 'The permit signature {v, r, s} (EIP-2612 Permit or Permit2 PermitTransferFrom); one signature form only' })
+  @ApiPropertyOptional({
+    type: PermitSignatureDto,
+    description:
+      'The permit signature {v, r, s} (EIP-2612 Permit or Permit2 PermitTransferFrom); one signature form only',
+  })
   @IsOptional()
   @ValidateNested()
   @Type(() => PermitSignatureDto)
   permitSignature?: PermitSignatureDto;
 
-  @ApiPropertyOptional({ type: PermitSignatureCompactDto, description: 'The permit signature in EIP-2098 form {r, vs}; one signature form only' })
+  @ApiPropertyOptional({
+    type: PermitSignatureCompactDto,
+    description: 'The permit signature in EIP-2098 form {r, vs}; one signature form only',
+  })
   @IsOptional()
   @ValidateNested()
   @Type(() => PermitSignatureCompactDto)
   permitSignatureCompact?: PermitSignatureCompactDto;
 
-  @ApiPropertyOptional({ type: Permit2Dto, description: 'With permitType permit2 (implied when present): the PermitTransferFrom nonce, and optionally its deadline and signature' })
+  @ApiPropertyOptional({
+    type: Permit2Dto,
+    description:
+      'With permitType permit2 (implied when present): the PermitTransferFrom nonce, and optionally its deadline and signature',
+  })
   @IsOptional()
   @IsObject()
   @ValidateNested()
   @Type(() => Permit2Dto)
   permit2?: Permit2Dto;
 
-  @ApiPropertyOptional({ minimum: WAIT_FOR_TX_REQUEST_MS.min, maximum: WAIT_FOR_TX_REQUEST_MS.max, default: WAIT_FOR_TX_REQUEST_MS.default })
+  @ApiPropertyOptional({
+    minimum: WAIT_FOR_TX_REQUEST_MS.min,
+    maximum: WAIT_FOR_TX_REQUEST_MS.max,
+    default: WAIT_FOR_TX_REQUEST_MS.default,
+  })
   @IsOptional()
   @IsInt()
   @Min(WAIT_FOR_TX_REQUEST_MS.min)

@@ -77,9 +77,17 @@ export class QuotedSwapDto implements QuotedSwap {
   @ApiProperty() toChain!: string;
   @ApiProperty({ type: QuotedTokenDto }) tokenIn!: QuotedTokenDto;
   @ApiProperty({ type: QuotedTokenDto }) tokenOut!: QuotedTokenDto;
-  @ApiProperty({ example: '25', description: 'What the route spends, in units of tokenIn', pattern: AMOUNT_PATTERN })
+  @ApiProperty({
+    example: '25',
+    description: 'What the route spends, in units of tokenIn',
+    pattern: AMOUNT_PATTERN,
+  })
   amountIn!: string;
-  @ApiProperty({ example: '0.0333', description: 'What the quote expected out, in units of tokenOut', pattern: AMOUNT_PATTERN })
+  @ApiProperty({
+    example: '0.0333',
+    description: 'What the quote expected out, in units of tokenOut',
+    pattern: AMOUNT_PATTERN,
+  })
   expectedAmountOut!: string;
   @ApiProperty({
     example: '0.032967',

@@ -1,6 +1,17 @@
 import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
-import { EvmTransactionPayloadDto, EvmTypedDataPayloadDto, SIGNING_PAYLOAD_MODELS, SolanaTransactionPayloadDto } from './signing-payload.dto';
-import type { AsyncSigningResponse, PendingTransaction, SigningEnvelope, SubmittedSigningResponse, SyncSigningResponse } from '../swap-responses';
+import {
+  EvmTransactionPayloadDto,
+  EvmTypedDataPayloadDto,
+  SIGNING_PAYLOAD_MODELS,
+  SolanaTransactionPayloadDto,
+} from './signing-payload.dto';
+import type {
+  AsyncSigningResponse,
+  PendingTransaction,
+  SigningEnvelope,
+  SubmittedSigningResponse,
+  SyncSigningResponse,
+} from '../swap-responses';
 
 /** Swagger shapes of the swap responses (data of the envelope); the types live in swap-responses.ts. */
 export class SigningStepDto {
@@ -9,7 +20,12 @@ export class SigningStepDto {
 }
 
 const DECIMAL_STRING = '^(0|[1-9][0-9]*)$';
-const decimal = (description: string) => ({ required: false, type: String, pattern: DECIMAL_STRING, description });
+const decimal = (description: string) => ({
+  required: false,
+  type: String,
+  pattern: DECIMAL_STRING,
+  description,
+});
 
 /** What the wallet needs besides the payload; which fields are present depends on the chain family and on sponsorship. */
 export class ExecutionHintsDto {
@@ -17,31 +33,61 @@ export class ExecutionHintsDto {
   @ApiProperty(decimal('EVM: gas limit of the transaction')) gasLimit?: string;
   @ApiProperty(decimal('EVM: wei per gas')) maxFeePerGas?: string;
   @ApiProperty(decimal('EVM: wei per gas')) maxPriorityFeePerGas?: string;
-  @ApiProperty(decimal('EVM: gasLimit × maxFeePerGas, the most the transaction can cost (wei)')) estimatedFeeWei?: string;
-  @ApiProperty({ required: false, enum: ['service'], description: 'Present on sponsored steps: the service pays the gas' }) gasPaidBy?: 'service';
+  @ApiProperty(decimal('EVM: gasLimit × maxFeePerGas, the most the transaction can cost (wei)'))
+  estimatedFeeWei?: string;
+  @ApiProperty({
+    required: false,
+    enum: ['service'],
+    description: 'Present on sponsored steps: the service pays the gas',
+  })
+  gasPaidBy?: 'service';
   @ApiProperty(decimal('EVM typed data: what the wallet pays ("0")')) userPaysWei?: string;
-  @ApiProperty(decimal('EVM covered transaction: wei sent to the wallet before it signs')) gasCoveredWei?: string;
-  @ApiProperty({ required: false, description: 'EVM covered transaction: the transaction that sent gasCoveredWei' }) gasDropTxHash?: string;
-  @ApiProperty({ required: false, description: 'Solana: the fee payer (the service\'s on sponsored steps)' }) feePayer?: string;
-  @ApiProperty({ required: false, description: 'Solana: blockhash of the transaction' }) recentBlockhash?: string;
-  @ApiProperty(decimal('Solana: last block height at which the transaction lands')) lastValidBlockHeight?: string;
+  @ApiProperty(decimal('EVM covered transaction: wei sent to the wallet before it signs'))
+  gasCoveredWei?: string;
+  @ApiProperty({
+    required: false,
+    description: 'EVM covered transaction: the transaction that sent gasCoveredWei',
+  })
+  gasDropTxHash?: string;
+  @ApiProperty({ required: false, description: "Solana: the fee payer (the service's on sponsored steps)" })
+  feePayer?: string;
+  @ApiProperty({ required: false, description: 'Solana: blockhash of the transaction' })
+  recentBlockhash?: string;
+  @ApiProperty(decimal('Solana: last block height at which the transaction lands'))
+  lastValidBlockHeight?: string;
   @ApiProperty(decimal('Solana: the most the transaction can cost (lamports)')) estimatedFeeLamports?: string;
   @ApiProperty(decimal('Solana sponsored: what the wallet pays ("0")')) userPaysLamports?: string;
-  @ApiProperty(decimal('Solana sponsored: rent of accounts the service pays')) rentPaidByServiceLamports?: string;
+  @ApiProperty(decimal('Solana sponsored: rent of accounts the service pays'))
+  rentPaidByServiceLamports?: string;
 }
 
 export class ClientHintsDto {
   @ApiProperty({ required: false, description: 'e.g. MetaMask, Phantom' }) recommendedWallet?: string;
   @ApiProperty({ required: false, description: 'Human chain name (e.g. `Devnet A`)' }) network?: string;
-  @ApiProperty({ required: false, enum: ['approve', 'swap', 'bridge'], description: 'What the step does on chain' }) action?: 'approve' | 'swap' | 'bridge';
+  @ApiProperty({
+    required: false,
+    enum: ['approve', 'swap', 'bridge'],
+    description: 'What the step does on chain',
+  })
+  action?: 'approve' | 'swap' | 'bridge';
 }
 
 @ApiExtraModels(...SIGNING_PAYLOAD_MODELS)
 export class ReadySigningEnvelopeDto implements SigningEnvelope {
   @ApiProperty({ type: SigningStepDto }) step!: SigningStepDto;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Expiry of this payload (ms since epoch); after it, GET the signing endpoint for a fresh one' })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description:
+      'Expiry of this payload (ms since epoch); after it, GET the signing endpoint for a fresh one',
+  })
   expiresAtMs!: number | null;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'When the payload became signable (ms since epoch), when known' }) readyAtMs!: number | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'When the payload became signable (ms since epoch), when known',
+  })
+  readyAtMs!: number | null;
   @ApiProperty({
     oneOf: [
       { $ref: getSchemaPath(EvmTransactionPayloadDto) },
@@ -75,8 +121,13 @@ export class ReadySigningEnvelopeDto implements SigningEnvelope {
 
 export class PendingSigningEnvelopeDto implements SigningEnvelope {
   @ApiProperty({ type: 'null', description: 'Always null in a 202: no step is signable yet' }) step!: null;
-  @ApiProperty({ type: 'null', description: 'Always null in a 202: no payload is issued yet' }) expiresAtMs!: null;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Estimate of when the payload will be ready, when known (e.g. bridged funds awaited)' })
+  @ApiProperty({ type: 'null', description: 'Always null in a 202: no payload is issued yet' })
+  expiresAtMs!: null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Estimate of when the payload will be ready, when known (e.g. bridged funds awaited)',
+  })
   readyAtMs!: number | null;
 }
 
@@ -90,11 +141,17 @@ export class SyncSigningResponseDto implements SyncSigningResponse {
 
 export class PendingTransactionDto implements PendingTransaction {
   @ApiProperty() txHash!: string;
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Confirmations so far (0 until the transaction is in a block)' }) confirmations!: number;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Confirmations so far (0 until the transaction is in a block)',
+  })
+  confirmations!: number;
   @ApiProperty({
     type: 'integer',
     nullable: true,
-    description: 'Confirmations awaited before the next step (signer-surface CONFIRMATIONS_REQUIRED; 1 on Solana: `confirmed` commitment); null until the transaction is in a block',
+    description:
+      'Confirmations awaited before the next step (signer-surface CONFIRMATIONS_REQUIRED; 1 on Solana: `confirmed` commitment); null until the transaction is in a block',
   })
   confirmationsRequired!: number | null;
 }
@@ -103,14 +160,19 @@ export class AsyncSigningResponseDto implements AsyncSigningResponse {
   @ApiProperty() swapId!: string;
   @ApiProperty({ enum: ['async'] }) mode!: 'async';
   @ApiProperty({ enum: ['poll'] }) nextAction!: 'poll';
-  @ApiProperty({ type: 'integer', description: 'Suggested wait before the next GET /swap/{swapId}/signing' }) pollAfterMs!: number;
+  @ApiProperty({ type: 'integer', description: 'Suggested wait before the next GET /swap/{swapId}/signing' })
+  pollAfterMs!: number;
   @ApiProperty({
     description:
       'Swap status: planning (payload being built, funds awaited, or a fresh payload after expiry), submitted (the signed transaction was broadcast) or confirming (it is in a block, waiting for confirmations)',
   })
   status!: string;
   @ApiProperty({ type: PendingSigningEnvelopeDto }) signing!: PendingSigningEnvelopeDto;
-  @ApiProperty({ type: PendingTransactionDto, required: false, description: 'The current step\'s transaction while the status is submitted or confirming' })
+  @ApiProperty({
+    type: PendingTransactionDto,
+    required: false,
+    description: "The current step's transaction while the status is submitted or confirming",
+  })
   transaction?: PendingTransactionDto;
 }
 
@@ -122,4 +184,3 @@ export class SubmittedSigningResponseDto implements SubmittedSigningResponse {
   @ApiProperty({ enum: ['poll'] }) nextAction!: 'poll';
   @ApiProperty({ type: 'integer' }) pollAfterMs!: number;
 }
-

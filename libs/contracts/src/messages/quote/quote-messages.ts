@@ -186,7 +186,11 @@ export interface RouteGasCoverage {
 }
 
 /** What the wallet signs at one step: the payload `type` of GET /swap/{swapId}/signing. */
-export const SIGNATURE_PAYLOAD_TYPES = ['evm-transaction', 'evm-typed-data', 'solana-versioned-transaction'] as const;
+export const SIGNATURE_PAYLOAD_TYPES = [
+  'evm-transaction',
+  'evm-typed-data',
+  'solana-versioned-transaction',
+] as const;
 export type SignaturePayloadType = (typeof SIGNATURE_PAYLOAD_TYPES)[number];
 
 /**

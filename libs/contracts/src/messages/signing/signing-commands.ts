@@ -159,7 +159,12 @@ export class SolanaStepSpec {
   lastValidBlockHeight?: number;
 }
 
-export const SPONSORSHIP_MODES = ['covered-transaction', 'eip2612-permit', 'permit2-intent', 'solana-fee-payer'] as const;
+export const SPONSORSHIP_MODES = [
+  'covered-transaction',
+  'eip2612-permit',
+  'permit2-intent',
+  'solana-fee-payer',
+] as const;
 /**
  * How the service pays the gas of a step (docs/gas-sponsorship.md):
  *  - `covered-transaction`: the user's own transaction (`call`), where nothing else can work (an
@@ -333,7 +338,10 @@ export class SigningPrepareCommand {
    * EVM steps: the contract call. Absent on Solana steps, which carry `solana` instead, and on
    * sponsored steps the user signs typed data for (`sponsored.mode` other than covered-transaction).
    */
-  @ValidateIf((o: SigningPrepareCommand) => o.solana === undefined && (o.sponsored === undefined || o.sponsored.mode === 'covered-transaction'))
+  @ValidateIf(
+    (o: SigningPrepareCommand) =>
+      o.solana === undefined && (o.sponsored === undefined || o.sponsored.mode === 'covered-transaction'),
+  )
   @IsObject()
   @ValidateNested()
   @Type(() => SigningCall)

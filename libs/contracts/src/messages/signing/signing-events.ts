@@ -1,13 +1,4 @@
-import {
-  IsIn,
-  IsInt,
-  IsNotEmpty,
-  IsObject,
-  IsOptional,
-  IsString,
-  Matches,
-  Min,
-} from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Min } from 'class-validator';
 import { SIGNING_STEP_KINDS, SigningStepKind } from './signing-message-types';
 import type { EvmExecutionHints, SigningClientHints, SigningPayload } from './signing-payload';
 

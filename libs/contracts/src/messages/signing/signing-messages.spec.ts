@@ -32,7 +32,11 @@ describe('signing message contracts', () => {
   });
 
   it('rejects a call value that is not an integer decimal string and an unknown kind', () => {
-    const errors = errorsOf(SigningPrepareCommand, { ...prepare, kind: 'mint', call: { ...prepare.call, value: '1.5' } });
+    const errors = errorsOf(SigningPrepareCommand, {
+      ...prepare,
+      kind: 'mint',
+      call: { ...prepare.call, value: '1.5' },
+    });
     expect(errors).toEqual(expect.arrayContaining(['kind', 'call.value']));
   });
 
@@ -55,11 +59,25 @@ describe('signing message contracts', () => {
         destinationChainId: 31337,
         recipient: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
       },
-      waitFor: { token: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', holder: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', minBalance: '1' },
+      waitFor: {
+        token: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+        holder: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+        minBalance: '1',
+      },
     };
     expect(errorsOf(SigningPrepareCommand, solanaStep)).toEqual([]);
-    expect(errorsOf(SigningPrepareCommand, { ...solanaStep, solana: { ...solanaStep.solana, recipient: 'not-evm' } })).toEqual(['solana', 'solana.recipient']);
-    expect(errorsOf(SigningPrepareCommand, { ...solanaStep, solana: { kind: 'prebuilt-transaction', serializedTransaction: 'AQID', lastValidBlockHeight: 9 } })).toEqual([]);
+    expect(
+      errorsOf(SigningPrepareCommand, {
+        ...solanaStep,
+        solana: { ...solanaStep.solana, recipient: 'not-evm' },
+      }),
+    ).toEqual(['solana', 'solana.recipient']);
+    expect(
+      errorsOf(SigningPrepareCommand, {
+        ...solanaStep,
+        solana: { kind: 'prebuilt-transaction', serializedTransaction: 'AQID', lastValidBlockHeight: 9 },
+      }),
+    ).toEqual([]);
     const { solana: _solana, ...neither } = solanaStep;
     expect(errorsOf(SigningPrepareCommand, neither)).toContain('call');
   });
@@ -67,7 +85,13 @@ describe('signing message contracts', () => {
   it('validates the swap message of a Solana bridge deposit: path, minimum out, recipient, unwrapNative and deadline', () => {
     const { call: _call, approve: _approve, ...rest } = prepare;
     const address = (byte: string) => '0x' + byte.repeat(20);
-    const message = { path: [address('b3'), address('b4')], amountOutMin: '6500000000000000', recipient: address('c1'), unwrapNative: false, deadline: 1_900_000_000 };
+    const message = {
+      path: [address('b3'), address('b4')],
+      amountOutMin: '6500000000000000',
+      recipient: address('c1'),
+      unwrapNative: false,
+      deadline: 1_900_000_000,
+    };
     const step = (m: unknown) => ({
       ...rest,
       kind: 'bridge',
@@ -86,12 +110,25 @@ describe('signing message contracts', () => {
     });
     const deepErrors = (plain: unknown): string[] => {
       const walk = (errors: ValidationError[], prefix: string): string[] =>
-        errors.flatMap((e) => (e.children?.length ? walk(e.children, `${prefix}${e.property}.`) : [`${prefix}${e.property}`]));
+        errors.flatMap((e) =>
+          e.children?.length ? walk(e.children, `${prefix}${e.property}.`) : [`${prefix}${e.property}`],
+        );
       return walk(validateSync(plainToInstance(SigningPrepareCommand, plain) as object), '');
     };
     expect(deepErrors(step(message))).toEqual([]);
     expect(deepErrors(step(undefined))).toEqual([]);
-    expect(deepErrors(step({ ...message, path: [address('b3')], amountOutMin: '1.5', recipient: 'nope', unwrapNative: 'no', deadline: -1 }))).toEqual([
+    expect(
+      deepErrors(
+        step({
+          ...message,
+          path: [address('b3')],
+          amountOutMin: '1.5',
+          recipient: 'nope',
+          unwrapNative: 'no',
+          deadline: -1,
+        }),
+      ),
+    ).toEqual([
       'solana.message.path',
       'solana.message.amountOutMin',
       'solana.message.recipient',
@@ -118,16 +155,24 @@ describe('signing message contracts', () => {
       deadline: 1_900_000_000,
     };
     const { call: _call, approve: _approve, ...rest } = prepare;
-    const step = (i: Record<string, unknown>) => ({ ...rest, kind: 'bridge', sponsored: { mode: 'permit2-intent', intent: i } });
+    const step = (i: Record<string, unknown>) => ({
+      ...rest,
+      kind: 'bridge',
+      sponsored: { mode: 'permit2-intent', intent: i },
+    });
     const deepErrors = (plain: unknown): string[] => {
       const walk = (errors: ValidationError[], prefix: string): string[] =>
-        errors.flatMap((e) => (e.children?.length ? walk(e.children, `${prefix}${e.property}.`) : [`${prefix}${e.property}`]));
+        errors.flatMap((e) =>
+          e.children?.length ? walk(e.children, `${prefix}${e.property}.`) : [`${prefix}${e.property}`],
+        );
       return walk(validateSync(plainToInstance(SigningPrepareCommand, plain) as object), '');
     };
     expect(deepErrors(step(intent))).toEqual([]);
     const { destinationRouter: _router, ...withoutRouter } = intent;
     expect(deepErrors(step(withoutRouter))).toEqual(['sponsored.intent.destinationRouter']);
-    expect(deepErrors(step({ ...intent, destinationChainId: 0, path: [address('b3')], amountOutMin: '-1' }))).toEqual([
+    expect(
+      deepErrors(step({ ...intent, destinationChainId: 0, path: [address('b3')], amountOutMin: '-1' })),
+    ).toEqual([
       'sponsored.intent.path',
       'sponsored.intent.amountOutMin',
       'sponsored.intent.destinationChainId',
@@ -136,13 +181,24 @@ describe('signing message contracts', () => {
   });
 
   it('requires swapId and rawTx on signing.submit', () => {
-    expect(errorsOf(SigningSubmitRequest, { swapId: '' })).toEqual(expect.arrayContaining(['swapId', 'rawTx']));
+    expect(errorsOf(SigningSubmitRequest, { swapId: '' })).toEqual(
+      expect.arrayContaining(['swapId', 'rawTx']),
+    );
   });
 
   it('requires the payload object on signing.payload-ready', () => {
     const errors = errorsOf(SigningPayloadReadyEvent, {
-      swapId: 's', stepId: 't', stepIndex: 1, chain: 'devnet-a', signingRequestId: 'r', stepCount: 1, kind: 'swap',
-      expiresAtMs: 1, readyAtMs: 1, executionHints: {}, clientHints: {},
+      swapId: 's',
+      stepId: 't',
+      stepIndex: 1,
+      chain: 'devnet-a',
+      signingRequestId: 'r',
+      stepCount: 1,
+      kind: 'swap',
+      expiresAtMs: 1,
+      readyAtMs: 1,
+      executionHints: {},
+      clientHints: {},
     });
     expect(errors).toEqual(['payload']);
   });

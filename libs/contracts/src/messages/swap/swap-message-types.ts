@@ -47,7 +47,15 @@ export type SwapEventType = (typeof SwapEventTypes)[keyof typeof SwapEventTypes]
  * (signed tx broadcast) → confirming (mined, waiting for confirmations; entered only when the
  * signer reports it) → next step: planning again → ... → completed; or failed / expired.
  */
-export const SWAP_STATUSES = ['planning', 'awaiting_signature', 'submitted', 'confirming', 'completed', 'failed', 'expired'] as const;
+export const SWAP_STATUSES = [
+  'planning',
+  'awaiting_signature',
+  'submitted',
+  'confirming',
+  'completed',
+  'failed',
+  'expired',
+] as const;
 export type SwapStatus = (typeof SWAP_STATUSES)[number];
 export const TERMINAL_SWAP_STATUSES: readonly SwapStatus[] = ['completed', 'failed', 'expired'];
 export const isTerminalSwapStatus = (status: string): boolean =>

@@ -64,7 +64,9 @@ export class Permit2Payload {
 
   /** The signature as 0x-hex, 65 bytes (r, s, v) or 64 (EIP-2098), instead of permitSignature(Compact). */
   @IsOptional()
-  @Matches(/^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/, { message: 'signature must be 0x-prefixed 65 or 64 bytes' })
+  @Matches(/^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/, {
+    message: 'signature must be 0x-prefixed 65 or 64 bytes',
+  })
   signature?: string;
 }
 
