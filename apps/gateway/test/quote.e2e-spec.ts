@@ -14,11 +14,11 @@ interface GasCoverageChain {
   nativeSymbol: string;
   nativeDecimals: number;
   estimatedGasUnits: string;
-  feePerGas: string;
+  feePerGasBaseUnits: string;
   feeSource: string;
-  estimatedCost: string;
+  estimatedCostBaseUnits: string;
   estimatedCostFormatted: string;
-  breakdown: Array<{ kind: string; leg: number; estimatedGasUnits: string; estimatedCost: string }>;
+  breakdown: Array<{ kind: string; leg: number; estimatedGasUnits: string; estimatedCostBaseUnits: string }>;
 }
 
 /**
@@ -34,16 +34,16 @@ function expectGasCoverage(
   expect(gasCoverage.chains.map((c) => c.chain)).toEqual(chains);
   for (const entry of gasCoverage.chains) {
     expect(entry.feeSource).toBe('node');
-    expect(BigInt(entry.estimatedCost)).toBeGreaterThan(0n);
-    expect(BigInt(entry.feePerGas)).toBeGreaterThan(0n);
-    expect(entry.breakdown.reduce((sum, item) => sum + BigInt(item.estimatedCost), 0n)).toBe(
-      BigInt(entry.estimatedCost),
+    expect(BigInt(entry.estimatedCostBaseUnits)).toBeGreaterThan(0n);
+    expect(BigInt(entry.feePerGasBaseUnits)).toBeGreaterThan(0n);
+    expect(entry.breakdown.reduce((sum, item) => sum + BigInt(item.estimatedCostBaseUnits), 0n)).toBe(
+      BigInt(entry.estimatedCostBaseUnits),
     );
     expect(entry.breakdown.reduce((sum, item) => sum + BigInt(item.estimatedGasUnits), 0n)).toBe(
       BigInt(entry.estimatedGasUnits),
     );
     // Whole native units to 3 significant digits.
-    const exact = Number(entry.estimatedCost) / 10 ** entry.nativeDecimals;
+    const exact = Number(entry.estimatedCostBaseUnits) / 10 ** entry.nativeDecimals;
     expect(Math.abs(Number(entry.estimatedCostFormatted) - exact)).toBeLessThanOrEqual(exact * 0.005);
   }
   return gasCoverage.chains;
@@ -108,10 +108,10 @@ describe('POST /quote', () => {
         const [entry] = expectGasCoverage(route, ['devnet-a']);
         expect(entry).toMatchObject({ nativeSymbol: 'ETH', nativeDecimals: 18, estimatedGasUnits: '271000' });
         expect(entry.breakdown.map((item) => item.kind)).toEqual(['approve-top-up', 'swap-intent']);
-        expect(BigInt(entry.estimatedCost)).toBe(271_000n * BigInt(entry.feePerGas));
+        expect(BigInt(entry.estimatedCostBaseUnits)).toBe(271_000n * BigInt(entry.feePerGasBaseUnits));
         // Read up to 10 s earlier (cached): the devnet's price moves little in between.
-        expect(BigInt(entry.feePerGas) * 2n).toBeGreaterThan(gasPrice);
-        expect(BigInt(entry.feePerGas)).toBeLessThan(gasPrice * 2n);
+        expect(BigInt(entry.feePerGasBaseUnits) * 2n).toBeGreaterThan(gasPrice);
+        expect(BigInt(entry.feePerGasBaseUnits)).toBeLessThan(gasPrice * 2n);
       }
     } finally {
       provider.destroy();
@@ -168,8 +168,8 @@ describe('POST /quote', () => {
       nativeSymbol: 'SOL',
       nativeDecimals: 9,
       estimatedGasUnits: '1',
-      feePerGas: '5000',
-      estimatedCost: '2044280',
+      feePerGasBaseUnits: '5000',
+      estimatedCostBaseUnits: '2044280',
       estimatedCostFormatted: '0.00204',
     });
     expect(solana.breakdown.map((item) => item.kind)).toEqual(['bridge-release', 'solana-ata-rent']);
@@ -193,9 +193,9 @@ describe('POST /quote', () => {
         'nativeSymbol',
         'nativeDecimals',
         'estimatedGasUnits',
-        'feePerGas',
+        'feePerGasBaseUnits',
         'feeSource',
-        'estimatedCost',
+        'estimatedCostBaseUnits',
         'estimatedCostFormatted',
         'breakdown',
       ]),

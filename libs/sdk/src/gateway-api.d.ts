@@ -1245,7 +1245,7 @@ export interface components {
             tokenOut: string;
         };
         RouteGasCoverageChainDto: {
-            /** @description The sponsored transactions (and rent) that make up estimatedCost, in the order they are sent */
+            /** @description The sponsored transactions (and rent) that make up estimatedCostBaseUnits, in the order they are sent */
             breakdown: components["schemas"]["RouteGasCoverageItemDto"][];
             /**
              * @description A chain the route touches (a leg's chain, or a bridge's destination)
@@ -1253,12 +1253,12 @@ export interface components {
              */
             chain: string;
             /**
-             * @description Decimal string in base units of the native coin (wei / lamports): estimatedGasUnits × feePerGas, plus rent
+             * @description Decimal string in base units of the native coin (wei / lamports): estimatedGasUnits × feePerGasBaseUnits, plus rent
              * @example 261222000000000
              */
-            estimatedCost: string;
+            estimatedCostBaseUnits: string;
             /**
-             * @description estimatedCost in whole native units, rounded to 3 significant digits
+             * @description estimatedCostBaseUnits in whole native units, rounded to 3 significant digits
              * @example 0.000261
              */
             estimatedCostFormatted: string;
@@ -1271,7 +1271,7 @@ export interface components {
              * @description Decimal string: price per unit used, wei per gas (EVM: the node's eth_gasPrice) or lamports per signature (Solana)
              * @example 1004700000
              */
-            feePerGas: string;
+            feePerGasBaseUnits: string;
             /**
              * @description node: the price was read from the chain's node within the last 10 s (Solana: the rent of a token account). fallback: the node is unreachable or no RPC is configured for the chain (aggregator routes on real networks): the per-family default (EVM 2 gwei per gas; Solana 5,000 lamports per signature and 2,039,280 lamports of rent)
              * @example node
@@ -1310,7 +1310,7 @@ export interface components {
              * @description Decimal string in base units of the native coin (wei / lamports)
              * @example 60282000000000
              */
-            estimatedCost: string;
+            estimatedCostBaseUnits: string;
             /**
              * @description Decimal string: EVM gas units; Solana: signatures paid; "0" for rent
              * @example 60000

@@ -159,13 +159,18 @@ describe('gasCoverageOf', () => {
           nativeSymbol: 'ETH',
           nativeDecimals: 18,
           estimatedGasUnits: '260000',
-          feePerGas: '1500000000',
+          feePerGasBaseUnits: '1500000000',
           feeSource: 'node',
-          estimatedCost: '390000000000000',
+          estimatedCostBaseUnits: '390000000000000',
           estimatedCostFormatted: '0.00039',
           breakdown: [
-            { kind: 'permit', leg: 0, estimatedGasUnits: '60000', estimatedCost: '90000000000000' },
-            { kind: 'swap-intent', leg: 0, estimatedGasUnits: '200000', estimatedCost: '300000000000000' },
+            { kind: 'permit', leg: 0, estimatedGasUnits: '60000', estimatedCostBaseUnits: '90000000000000' },
+            {
+              kind: 'swap-intent',
+              leg: 0,
+              estimatedGasUnits: '200000',
+              estimatedCostBaseUnits: '300000000000000',
+            },
           ],
         },
       ],
@@ -187,7 +192,7 @@ describe('gasCoverageOf', () => {
     );
     expect(coverage.chains[0]).toMatchObject({
       estimatedGasUnits: '171000',
-      estimatedCost: (171_000n * GWEI).toString(),
+      estimatedCostBaseUnits: (171_000n * GWEI).toString(),
       breakdown: [{ kind: 'native-input-top-up' }],
     });
   });
@@ -208,7 +213,7 @@ describe('gasCoverageOf', () => {
       coverage.chains.map((c) => [
         c.chain,
         c.estimatedGasUnits,
-        c.estimatedCost,
+        c.estimatedCostBaseUnits,
         c.breakdown.map((b) => `${b.leg}:${b.kind}`),
       ]),
     ).toEqual([
@@ -236,13 +241,13 @@ describe('gasCoverageOf', () => {
       nativeSymbol: 'SOL',
       nativeDecimals: 9,
       estimatedGasUnits: '1',
-      feePerGas: '5000',
+      feePerGasBaseUnits: '5000',
       feeSource: 'node',
-      estimatedCost: '2044280',
+      estimatedCostBaseUnits: '2044280',
       estimatedCostFormatted: '0.00204',
       breakdown: [
-        { kind: 'bridge-release', leg: 0, estimatedGasUnits: '1', estimatedCost: '5000' },
-        { kind: 'solana-ata-rent', leg: 0, estimatedGasUnits: '0', estimatedCost: '2039280' },
+        { kind: 'bridge-release', leg: 0, estimatedGasUnits: '1', estimatedCostBaseUnits: '5000' },
+        { kind: 'solana-ata-rent', leg: 0, estimatedGasUnits: '0', estimatedCostBaseUnits: '2039280' },
       ],
     });
   });
@@ -261,16 +266,16 @@ describe('gasCoverageOf', () => {
       expect.objectContaining({
         chain: 'ethereum',
         feeSource: 'fallback',
-        feePerGas: '2000000000',
+        feePerGasBaseUnits: '2000000000',
         estimatedGasUnits: '221000',
-        estimatedCost: (221_000n * 2n * GWEI).toString(),
+        estimatedCostBaseUnits: (221_000n * 2n * GWEI).toString(),
       }),
       expect.objectContaining({
         chain: 'solana',
         nativeSymbol: 'SOL',
         feeSource: 'fallback',
         estimatedGasUnits: '0',
-        estimatedCost: '0',
+        estimatedCostBaseUnits: '0',
         estimatedCostFormatted: '0',
         breakdown: [],
       }),

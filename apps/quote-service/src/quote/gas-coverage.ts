@@ -211,15 +211,15 @@ export function gasCoverageOf(
         nativeSymbol: descriptor?.nativeSymbol ?? (total.family === 'solana' ? 'SOL' : 'ETH'),
         nativeDecimals,
         estimatedGasUnits: total.gasUnits.toString(),
-        feePerGas: rate.feePerGas.toString(),
+        feePerGasBaseUnits: rate.feePerGas.toString(),
         feeSource: rate.source,
-        estimatedCost: total.cost.toString(),
+        estimatedCostBaseUnits: total.cost.toString(),
         estimatedCostFormatted: formatNativeAmount(total.cost, nativeDecimals),
         breakdown: total.steps.map((step) => ({
           kind: step.kind,
           leg: step.leg,
           estimatedGasUnits: step.gasUnits.toString(),
-          estimatedCost: step.cost.toString(),
+          estimatedCostBaseUnits: step.cost.toString(),
         })),
       };
     }),

@@ -374,9 +374,11 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
       ]);
       for (const entry of route.gasCoverage.chains) {
         const gasPrice = BigInt((await providers[entry.chain].send('eth_gasPrice', [])) as string);
-        expect(BigInt(entry.feePerGas) * 2n).toBeGreaterThan(gasPrice);
-        expect(BigInt(entry.feePerGas)).toBeLessThan(gasPrice * 2n);
-        expect(BigInt(entry.estimatedCost)).toBe(BigInt(entry.estimatedGasUnits) * BigInt(entry.feePerGas));
+        expect(BigInt(entry.feePerGasBaseUnits) * 2n).toBeGreaterThan(gasPrice);
+        expect(BigInt(entry.feePerGasBaseUnits)).toBeLessThan(gasPrice * 2n);
+        expect(BigInt(entry.estimatedCostBaseUnits)).toBe(
+          BigInt(entry.estimatedGasUnits) * BigInt(entry.feePerGasBaseUnits),
+        );
         expect(entry).toMatchObject({ nativeSymbol: 'ETH', nativeDecimals: 18 });
       }
       const rows: { summary: { gasCoverage: unknown } }[] = await dataSource.query(

@@ -86,7 +86,7 @@ export class RouteGasCoverageItemDto implements RouteGasCoverageItem {
     pattern: '^(0|[1-9][0-9]*)$',
     description: 'Decimal string in base units of the native coin (wei / lamports)',
   })
-  estimatedCost!: string;
+  estimatedCostBaseUnits!: string;
 }
 
 /** Ours: what the service expects to pay on one chain of a route. */
@@ -116,7 +116,7 @@ export class RouteGasCoverageChainDto implements RouteGasCoverageChain {
     description:
       "Decimal string: price per unit used, wei per gas (EVM: the node's eth_gasPrice) or lamports per signature (Solana)",
   })
-  feePerGas!: string;
+  feePerGasBaseUnits!: string;
   @ApiProperty({
     enum: GAS_FEE_SOURCES,
     example: 'node',
@@ -128,18 +128,18 @@ export class RouteGasCoverageChainDto implements RouteGasCoverageChain {
     example: '261222000000000',
     pattern: '^(0|[1-9][0-9]*)$',
     description:
-      'Decimal string in base units of the native coin (wei / lamports): estimatedGasUnits × feePerGas, plus rent',
+      'Decimal string in base units of the native coin (wei / lamports): estimatedGasUnits × feePerGasBaseUnits, plus rent',
   })
-  estimatedCost!: string;
+  estimatedCostBaseUnits!: string;
   @ApiProperty({
     example: '0.000261',
-    description: 'estimatedCost in whole native units, rounded to 3 significant digits',
+    description: 'estimatedCostBaseUnits in whole native units, rounded to 3 significant digits',
   })
   estimatedCostFormatted!: string;
   @ApiProperty({
     type: [RouteGasCoverageItemDto],
     description:
-      'The sponsored transactions (and rent) that make up estimatedCost, in the order they are sent',
+      'The sponsored transactions (and rent) that make up estimatedCostBaseUnits, in the order they are sent',
   })
   breakdown!: RouteGasCoverageItemDto[];
 }

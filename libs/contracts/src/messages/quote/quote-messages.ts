@@ -151,7 +151,7 @@ export interface RouteGasCoverageItem {
   /** Decimal string: EVM gas units; Solana signatures paid; "0" for rent. */
   estimatedGasUnits: string;
   /** Decimal string, base units of the chain's native coin (wei / lamports). */
-  estimatedCost: string;
+  estimatedCostBaseUnits: string;
 }
 
 /** What the service expects to pay on one chain of a route. */
@@ -162,13 +162,13 @@ export interface RouteGasCoverageChain {
   /** Decimal string: EVM gas units of every sponsored transaction on the chain; Solana: signatures paid. */
   estimatedGasUnits: string;
   /** Decimal string: the price used per unit, wei per gas (EVM) or lamports per signature (Solana). */
-  feePerGas: string;
+  feePerGasBaseUnits: string;
   feeSource: GasFeeSource;
-  /** Decimal string in base units of the native coin (wei / lamports): units × feePerGas, plus rent. */
-  estimatedCost: string;
-  /** estimatedCost in whole native units, 3 significant digits (e.g. "0.000412"). */
+  /** Decimal string in base units of the native coin (wei / lamports): units × feePerGasBaseUnits, plus rent. */
+  estimatedCostBaseUnits: string;
+  /** estimatedCostBaseUnits in whole native units, 3 significant digits (e.g. "0.000412"). */
   estimatedCostFormatted: string;
-  /** The items that make up estimatedCost, in the order they are sent. */
+  /** The items that make up estimatedCostBaseUnits, in the order they are sent. */
   breakdown: RouteGasCoverageItem[];
 }
 
