@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { bigintAsNumber } from '@swapgw/persistence';
+import { msColumn } from '@swapgw/persistence';
 import type { QuotedSwap } from './swap-resource';
 import type { SwapStepRecord } from './swap-steps';
 
@@ -26,10 +26,10 @@ export class SwapViewEntity {
   @Column({ type: 'jsonb', nullable: true })
   payload!: Record<string, unknown> | null;
 
-  @Column({ name: 'expires_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
+  @Column(msColumn('expires_at_ms', true))
   expiresAtMs!: number | null;
 
-  @Column({ name: 'ready_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
+  @Column(msColumn('ready_at_ms', true))
   readyAtMs!: number | null;
 
   @Column({ name: 'execution_hints', type: 'jsonb', nullable: true })
@@ -65,9 +65,9 @@ export class SwapViewEntity {
   @Column({ type: 'jsonb', nullable: true })
   quoted!: QuotedSwap | null;
 
-  @Column({ name: 'created_at_ms', type: 'bigint', transformer: bigintAsNumber })
+  @Column(msColumn('created_at_ms'))
   createdAtMs!: number;
 
-  @Column({ name: 'updated_at_ms', type: 'bigint', transformer: bigintAsNumber })
+  @Column(msColumn('updated_at_ms'))
   updatedAtMs!: number;
 }

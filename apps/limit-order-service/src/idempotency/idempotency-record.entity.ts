@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { bigintAsNumber } from '@swapgw/persistence';
+import { msColumn } from '@swapgw/persistence';
 
 /** owner + operation + Idempotency-Key → fingerprint of the request and the response it got. */
 @Entity({ name: 'idempotency_records' })
@@ -19,6 +19,6 @@ export class IdempotencyRecordEntity {
   @Column({ type: 'jsonb' })
   response!: unknown;
 
-  @Column({ name: 'created_at_ms', type: 'bigint', transformer: bigintAsNumber })
+  @Column(msColumn('created_at_ms'))
   createdAtMs!: number;
 }

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { bigintAsNumber } from '@swapgw/persistence';
+import { msColumn } from '@swapgw/persistence';
 
 /** Append-only history of every change of every order (the same facts as limit-order.events). */
 @Entity({ name: 'limit_order_events' })
@@ -25,6 +25,6 @@ export class LimitOrderEventEntity {
   @Column({ type: 'jsonb' })
   payload!: Record<string, unknown>;
 
-  @Column({ name: 'occurred_at_ms', type: 'bigint', transformer: bigintAsNumber })
+  @Column(msColumn('occurred_at_ms'))
   occurredAtMs!: number;
 }

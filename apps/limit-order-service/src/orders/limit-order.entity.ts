@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { LimitOrderStatus, TimeInForce } from '@swapgw/contracts';
-import { bigintAsNumber } from '@swapgw/persistence';
+import { msColumn } from '@swapgw/persistence';
 
 /**
  * One limit order. Amounts are kept twice: the human string the client sent (what the API shows)
@@ -54,17 +54,17 @@ export class LimitOrderEntity {
   @Column({ name: 'filled_amount_base', type: 'numeric', precision: 78, scale: 0, nullable: true })
   filledAmountBase!: string | null;
 
-  @Column({ name: 'expires_at_ms', type: 'bigint', transformer: bigintAsNumber })
+  @Column(msColumn('expires_at_ms'))
   expiresAtMs!: number;
 
-  @Column({ name: 'created_at_ms', type: 'bigint', transformer: bigintAsNumber })
+  @Column(msColumn('created_at_ms'))
   createdAtMs!: number;
 
-  @Column({ name: 'updated_at_ms', type: 'bigint', transformer: bigintAsNumber })
+  @Column(msColumn('updated_at_ms'))
   updatedAtMs!: number;
 
   /** When the watcher should quote this open order next. */
-  @Column({ name: 'next_check_at_ms', type: 'bigint', transformer: bigintAsNumber })
+  @Column(msColumn('next_check_at_ms'))
   nextCheckAtMs!: number;
 
   @Column({ type: 'text', nullable: true })

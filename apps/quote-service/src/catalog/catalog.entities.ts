@@ -1,4 +1,4 @@
-import { bigintAsNumber } from '@swapgw/persistence';
+import { msColumn } from '@swapgw/persistence';
 import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity({ name: 'chains' })
@@ -31,7 +31,7 @@ export class ChainEntity {
   @Column({ type: 'integer' })
   position!: number;
 
-  @Column({ name: 'updated_at_ms', type: 'bigint', transformer: bigintAsNumber })
+  @Column(msColumn('updated_at_ms'))
   updatedAtMs!: number;
 }
 
@@ -89,7 +89,7 @@ export class TokenEntity {
   @Column({ type: 'text' })
   source!: string;
 
-  @Column({ name: 'updated_at_ms', type: 'bigint', transformer: bigintAsNumber })
+  @Column(msColumn('updated_at_ms'))
   updatedAtMs!: number;
 }
 
@@ -117,7 +117,7 @@ export class PairEntity {
   @Column({ type: 'boolean' })
   supported!: boolean;
 
-  @Column({ name: 'updated_at_ms', type: 'bigint', transformer: bigintAsNumber })
+  @Column(msColumn('updated_at_ms'))
   updatedAtMs!: number;
 }
 
@@ -133,10 +133,10 @@ export class TokenSourceEntity {
   @Column({ name: 'token_count', type: 'integer' })
   tokenCount!: number;
 
-  @Column({ name: 'last_success_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
+  @Column(msColumn('last_success_at_ms', true))
   lastSuccessAtMs!: number | null;
 
-  @Column({ name: 'last_attempt_at_ms', type: 'bigint', transformer: bigintAsNumber })
+  @Column(msColumn('last_attempt_at_ms'))
   lastAttemptAtMs!: number;
 
   @Column({ name: 'last_error', type: 'text', nullable: true })

@@ -1,5 +1,5 @@
 import type { QuoteRouteSummary, RoutePlan } from '@swapgw/contracts';
-import { bigintAsNumber } from '@swapgw/persistence';
+import { msColumn } from '@swapgw/persistence';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 @Entity({ name: 'quotes' })
@@ -40,10 +40,10 @@ export class QuoteEntity {
   @Column({ name: 'provider_outcomes', type: 'jsonb' })
   providerOutcomes!: Record<string, unknown>[];
 
-  @Column({ name: 'created_at_ms', type: 'bigint', transformer: bigintAsNumber })
+  @Column(msColumn('created_at_ms'))
   createdAtMs!: number;
 
-  @Column({ name: 'expires_at_ms', type: 'bigint', transformer: bigintAsNumber })
+  @Column(msColumn('expires_at_ms'))
   expiresAtMs!: number;
 }
 

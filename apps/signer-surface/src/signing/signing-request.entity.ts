@@ -10,7 +10,7 @@ import type {
   SponsoredStepSpec,
 } from '@swapgw/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import { bigintAsNumber } from '@swapgw/persistence';
+import { bigintAsNumber, msColumn } from '@swapgw/persistence';
 
 /**
  * Lifecycle of one issued signing request:
@@ -112,18 +112,18 @@ export class SigningRequestEntity {
   @Column({ name: 'issued_at', type: 'timestamptz', nullable: true })
   issuedAt!: Date | null;
 
-  @Column({ name: 'expires_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
+  @Column(msColumn('expires_at_ms', true))
   expiresAtMs!: number | null;
 
-  @Column({ name: 'ready_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
+  @Column(msColumn('ready_at_ms', true))
   readyAtMs!: number | null;
 
   /** Waiting rows: when the poller looks again; submitted rows: when the tracker looks again. */
-  @Column({ name: 'next_check_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
+  @Column(msColumn('next_check_at_ms', true))
   nextCheckAtMs!: number | null;
 
   /** Waiting rows give up after this. */
-  @Column({ name: 'wait_deadline_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
+  @Column(msColumn('wait_deadline_ms', true))
   waitDeadlineMs!: number | null;
 
   @Column({ type: 'text' })
@@ -150,7 +150,7 @@ export class SigningRequestEntity {
   @Column({ name: 'broadcast_at', type: 'timestamptz', nullable: true })
   broadcastAt!: Date | null;
 
-  @Column({ name: 'confirmed_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
+  @Column(msColumn('confirmed_at_ms', true))
   confirmedAtMs!: number | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
