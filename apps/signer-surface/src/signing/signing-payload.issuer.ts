@@ -24,7 +24,7 @@ import {
   SPONSORED_EVM_GAS,
 } from '@swapgw/chains';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
-import { SigningRequestEntity } from './signing-request.entity';
+import { SigningRequestEntity, sponsoredOwnerOf } from './signing-request.entity';
 import { GAS_SPONSOR, type GasSponsor } from './sponsored/gas-sponsor';
 import { issueTypedData, sponsoredGasOf, SponsoredStepNotSignable } from './sponsored/sponsored-payloads';
 
@@ -81,7 +81,7 @@ export class SigningPayloadIssuer {
         const maxFeeWei = BigInt(built.executionHints.estimatedFeeWei);
         const sponsor = this.sponsorOrThrow();
         await sponsor.admit(
-          row.owner ?? 'unknown',
+          sponsoredOwnerOf(row),
           row.chain,
           maxFeeWei + SPONSORED_EVM_GAS.gasTopUp * state.maxFeePerGas,
         );
@@ -93,7 +93,7 @@ export class SigningPayloadIssuer {
           purpose: 'gas-drop',
           swapId: row.swapId,
           stepIndex: row.stepIndex,
-          owner: row.owner ?? 'unknown',
+          owner: sponsoredOwnerOf(row),
         });
         row.gasDropId = drop.id;
         Object.assign(built.executionHints, {
@@ -158,7 +158,7 @@ export class SigningPayloadIssuer {
       const fees = await recentFeeData(provider);
       const gasEstimate = sponsoredGasOf(sponsored);
       const estimatedCostWei = gasEstimate * (fees.maxFeePerGas ?? fees.gasPrice ?? 0n);
-      await this.sponsorOrThrow().admit(row.owner ?? 'unknown', row.chain, estimatedCostWei);
+      await this.sponsorOrThrow().admit(sponsoredOwnerOf(row), row.chain, estimatedCostWei);
       const now = this.now();
       const expiresAtMs = now + this.policy.ttlMs;
       const typedData = await issueTypedData(provider, chainId, row.from, sponsored, expiresAtMs);
@@ -232,7 +232,7 @@ export class SigningPayloadIssuer {
       );
       if (row.sponsored)
         await this.sponsorOrThrow().admitSolana(
-          row.owner ?? 'unknown',
+          sponsoredOwnerOf(row),
           row.chain,
           built.cost.maxFeeLamports + built.cost.rentLamports,
         );

@@ -159,3 +159,11 @@ export class SigningRequestEntity {
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;
 }
+
+/**
+ * Who the sponsorship ledger and the events charge a request to: its API key owner, or `unknown` for
+ * requests issued before owners were recorded.
+ */
+export function sponsoredOwnerOf(request: Pick<SigningRequestEntity, 'owner'>): string {
+  return request.owner ?? 'unknown';
+}

@@ -22,7 +22,7 @@ import {
 } from '@swapgw/chains/families';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningPayloadIssuer } from './signing-payload.issuer';
-import { SigningRequestEntity } from './signing-request.entity';
+import { SigningRequestEntity, sponsoredOwnerOf } from './signing-request.entity';
 import { GAS_SPONSOR, type GasSponsor } from './sponsored/gas-sponsor';
 import { relayableCallOf } from './sponsored/sponsored-signature';
 
@@ -276,7 +276,7 @@ export class SigningSubmissionService {
           purpose: call.purpose,
           swapId: current.swapId,
           stepIndex: current.stepIndex,
-          owner: current.owner ?? 'unknown',
+          owner: sponsoredOwnerOf(current),
         });
       } catch (error) {
         // The chain refuses it (a used nonce, a passed deadline, a balance gone): the user's error.
@@ -364,7 +364,7 @@ export class SigningSubmissionService {
       wallet: current.from,
       swapId: current.swapId,
       stepIndex: current.stepIndex,
-      owner: current.owner ?? 'unknown',
+      owner: sponsoredOwnerOf(current),
       signature: tx.coSigned.signature,
       transaction: rawTx,
       maxFeeLamports: BigInt(
