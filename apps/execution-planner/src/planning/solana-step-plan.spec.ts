@@ -2,8 +2,10 @@ import { Keypair, PublicKey } from '@solana/web3.js';
 import { bridgeSwapLegOf } from '@swapgw/chains';
 import { CodedError, RouteLeg, RoutePlan, TokenRef } from '@swapgw/contracts';
 import { getAddress } from 'ethers';
-import { devnetBridgeInterface, erc20Interface, uniswapV2RouterInterface } from './calldata';
-import { balanceKey, balancesToRead, planSteps, StepPlanContext, walletsOf } from './step-plan';
+import { devnetBridgeInterface, erc20Interface, uniswapV2RouterInterface } from '@swapgw/chains/families';
+import { balanceKey, balancesToRead } from './bridged-balances';
+import { planSteps, StepPlanContext } from './step-plan';
+import { walletsOf } from './swap-wallets';
 
 // EVM ⇄ Solana routes as quote-service builds them over the devnet bridge, and Jupiter legs.
 const EVM_USER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';

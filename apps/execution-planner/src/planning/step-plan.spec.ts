@@ -6,9 +6,10 @@ import {
   erc20Interface,
   swapGatewayRouterInterface,
   uniswapV2RouterInterface,
-} from './calldata';
+} from '@swapgw/chains/families';
 import { RouteLeg, RoutePlan, TokenRef } from '@swapgw/contracts';
-import { balanceKey, balancesToRead, planSteps, StepPlanContext } from './step-plan';
+import { balanceKey, balancesToRead } from './bridged-balances';
+import { planSteps, StepPlanContext } from './step-plan';
 
 const USER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const OTHER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';

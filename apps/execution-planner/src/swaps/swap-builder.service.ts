@@ -12,7 +12,10 @@ import {
 } from '@swapgw/contracts';
 import { SWAP_CHAINS, SwapChains } from '../chains/swap-chains';
 import { PLANNER_OPTIONS, PlannerOptions } from '../config/planner.options';
-import { balanceKey, balancesToRead, firstLegPermitOf, planSteps, walletsOf } from '../planning/step-plan';
+import { balanceKey, balancesToRead } from '../planning/bridged-balances';
+import { firstLegPermitOf } from '../planning/first-leg-permit';
+import { planSteps } from '../planning/step-plan';
+import { walletsOf } from '../planning/swap-wallets';
 import { SwapEntity } from './swap.entity';
 import { SwapStepEntity } from './swap-step.entity';
 import { prepareCommandOf, stepIdOf, swapEvent } from './swap-messages';

@@ -19,7 +19,7 @@ import { AppModule } from '../app.module';
 import { RegistrySwapChains } from '../chains/registry-swap-chains';
 import { SWAP_CHAINS } from '../chains/swap-chains';
 import { plannerDatabaseOptions } from '../database/planner-database';
-import { uniswapV2RouterInterface } from '../planning/calldata';
+import { uniswapV2RouterInterface } from '@swapgw/chains/families';
 import { ExecutionPlannerConfig } from '../config/execution-planner.config';
 import { SwapBuilder } from './swap-builder.service';
 import { SwapExpirySweeper } from './swap-expiry.sweeper';

@@ -1,5 +1,6 @@
 import { Module, OnApplicationShutdown } from '@nestjs/common';
 import { ChainRegistry } from '@swapgw/chains';
+import { ChainFamilies } from '@swapgw/chains/families';
 import { QuoteServiceConfig } from '../config/quote-service.config';
 
 /** The chains quote-service knows: the devnet manifest's and the real networks, with their RPC URLs. */
@@ -18,13 +19,25 @@ export function registryFromConfig(config: QuoteServiceConfig): ChainRegistry {
  * quote providers and the gas oracle), released at shutdown: ethers keeps timers for pending requests.
  */
 @Module({
-  providers: [{ provide: ChainRegistry, inject: [QuoteServiceConfig], useFactory: registryFromConfig }],
-  exports: [ChainRegistry],
+  providers: [
+    { provide: ChainRegistry, inject: [QuoteServiceConfig], useFactory: registryFromConfig },
+    {
+      provide: ChainFamilies,
+      inject: [ChainRegistry, QuoteServiceConfig],
+      useFactory: (registry: ChainRegistry, config: QuoteServiceConfig) =>
+        new ChainFamilies(registry, config.RPC_TIMEOUT_MS),
+    },
+  ],
+  exports: [ChainRegistry, ChainFamilies],
 })
 export class ChainsModule implements OnApplicationShutdown {
-  constructor(private readonly registry: ChainRegistry) {}
+  constructor(
+    private readonly registry: ChainRegistry,
+    private readonly families: ChainFamilies,
+  ) {}
 
   onApplicationShutdown(): void {
+    this.families.destroy();
     this.registry.destroy();
   }
 }

@@ -24,6 +24,12 @@ export class QuoteServiceConfig extends KafkaServiceEnvironment {
   @Max(30_000)
   QUOTE_PROVIDER_TIMEOUT_MS: number = 4_000;
 
+  /** Bound on every chain RPC call (gas prices, token metadata, pool reserves), so a dead node errs instead of hanging. */
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  RPC_TIMEOUT_MS: number = 10_000;
+
   @IsInt()
   @Min(0)
   @Max(5_000)

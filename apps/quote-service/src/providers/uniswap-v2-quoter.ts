@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ChainRegistry } from '@swapgw/chains';
+import { ChainFamilies } from '@swapgw/chains/families';
 import { getAddress, getCreate2Address, Interface, isError, keccak256, solidityPacked } from 'ethers';
 import { getAmountsOut, HopReserves, priceImpactBps } from './uniswap-v2-math';
 import { uniswapV2Deployment, UniswapV2Deployment } from './uniswap-v2-deployments';
@@ -34,7 +35,11 @@ export class UniswapV2Quoter {
   private readonly reserveReads = new Map<string, Promise<readonly [bigint, bigint] | null>>();
   private readonly pairAddresses = new Map<string, string>();
 
-  constructor(private readonly registry: ChainRegistry) {}
+  constructor(
+    private readonly registry: ChainRegistry,
+    /** Pool reserves are read over the chain's bounded provider (RPC_TIMEOUT_MS). */
+    private readonly families: ChainFamilies,
+  ) {}
 
   deployment(chainId: string): UniswapV2Deployment | undefined {
     return uniswapV2Deployment(this.registry, chainId);
@@ -150,7 +155,7 @@ export class UniswapV2Quoter {
 
   private async callGetReserves(chain: string, pair: string): Promise<readonly [bigint, bigint] | null> {
     try {
-      const data = await this.registry.evmProvider(chain).call({ to: pair, data: GET_RESERVES_DATA });
+      const data = await this.families.evmProvider(chain).call({ to: pair, data: GET_RESERVES_DATA });
       const [reserve0, reserve1] = PAIR_INTERFACE.decodeFunctionResult('getReserves', data) as unknown as [
         bigint,
         bigint,

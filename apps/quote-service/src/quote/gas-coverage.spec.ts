@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { ChainRegistry, DevnetManifestView } from '@swapgw/chains';
+import { ChainDescriptor, ChainRegistry, DevnetManifestView, SponsoredFeeRates } from '@swapgw/chains';
 import type { RouteLeg, TokenRef } from '@swapgw/contracts';
 import {
   ChainFeeOracle,
@@ -287,13 +287,11 @@ class FakeReaders implements ChainFeeReaders {
   calls: string[] = [];
   evm: (chain: string) => Promise<bigint> = async () => 7n * GWEI;
   rent: (chain: string) => Promise<bigint> = async () => 2_039_280n;
-  evmGasPrice(chain: string): Promise<bigint> {
-    this.calls.push(`evm:${chain}`);
-    return this.evm(chain);
-  }
-  solanaTokenAccountRent(chain: string): Promise<bigint> {
-    this.calls.push(`solana:${chain}`);
-    return this.rent(chain);
+  /** Stands for the family clients' fees(): EVM gas price; Solana fee per signature and rent. */
+  async feesOf(chain: ChainDescriptor): Promise<SponsoredFeeRates> {
+    this.calls.push(`${chain.family}:${chain.id}`);
+    if (chain.family === 'solana') return { feePerGas: 5_000n, tokenAccountRent: await this.rent(chain.id) };
+    return { feePerGas: await this.evm(chain.id), tokenAccountRent: 0n };
   }
 }
 

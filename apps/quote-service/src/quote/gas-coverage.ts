@@ -3,13 +3,13 @@ import {
   ChainDescriptor,
   ChainRegistry,
   formatNativeAmount,
-  SOLANA_SPONSORED_FEES,
   SPONSORED_FEE_FALLBACKS,
   SponsoredFamily,
   SponsoredFeeRates,
   SponsoredLegView,
   sponsoredTotalsOfRoute,
 } from '@swapgw/chains';
+import type { ChainFamilies } from '@swapgw/chains/families';
 import type { GasFeeSource, RouteGasCoverage, RouteLeg } from '@swapgw/contracts';
 import { withTimeout } from '@swapgw/runtime';
 
@@ -20,10 +20,9 @@ export interface ChainFeeQuote extends SponsoredFeeRates {
   reason?: string;
 }
 
-/** How the node is asked: EVM `eth_gasPrice` (wei), Solana rent-exempt minimum of a token account (lamports). */
+/** How a chain's node is asked for its fee figures (the family client's `fees()`). */
 export interface ChainFeeReaders {
-  evmGasPrice(chain: string): Promise<bigint>;
-  solanaTokenAccountRent(chain: string): Promise<bigint>;
+  feesOf(chain: ChainDescriptor): Promise<SponsoredFeeRates>;
 }
 
 export interface ChainFeeOracleOptions {
@@ -35,17 +34,14 @@ export interface ChainFeeOracleOptions {
 
 export const CHAIN_FEE_ORACLE_DEFAULTS: ChainFeeOracleOptions = { ttlMs: 10_000, timeoutMs: 1_500 };
 
-/** The readers over the registry's cached providers (the ones the Uniswap V2 quoter reads reserves with). */
-export function registryFeeReaders(registry: ChainRegistry): ChainFeeReaders {
+/** The readers over the chains' family clients (ChainFamilies: every RPC call bounded by RPC_TIMEOUT_MS). */
+export function familyFeeReaders(families: ChainFamilies): ChainFeeReaders {
   return {
-    evmGasPrice: async (chain) =>
-      BigInt((await registry.evmProvider(chain).send('eth_gasPrice', [])) as string),
-    solanaTokenAccountRent: async (chain) =>
-      BigInt(
-        await registry
-          .solanaConnection(chain)
-          .getMinimumBalanceForRentExemption(SOLANA_SPONSORED_FEES.tokenAccountBytes),
-      ),
+    feesOf: async (chain) => {
+      const lookup = families.signing(chain.id);
+      if (!lookup.ok) throw new Error(lookup.reason);
+      return lookup.client.fees();
+    },
   };
 }
 
@@ -94,20 +90,12 @@ export class ChainFeeOracle {
         reason: `no RPC configured (${chain.rpcEnv ?? 'devnet manifest'})`,
       };
     try {
-      if (family === 'evm') {
-        const feePerGas = await withTimeout(
-          this.readers.evmGasPrice(chain.id),
-          this.options.timeoutMs,
-          `eth_gasPrice: no answer within ${this.options.timeoutMs} ms`,
-        );
-        return { feePerGas, tokenAccountRent: 0n, source: 'node' };
-      }
-      const rent = await withTimeout(
-        this.readers.solanaTokenAccountRent(chain.id),
+      const rates = await withTimeout(
+        this.readers.feesOf(chain),
         this.options.timeoutMs,
-        `getMinimumBalanceForRentExemption: no answer within ${this.options.timeoutMs} ms`,
+        `${chain.family} fees: no answer within ${this.options.timeoutMs} ms`,
       );
-      return { feePerGas: fallback.feePerGas, tokenAccountRent: rent, source: 'node' };
+      return { ...rates, source: 'node' };
     } catch (error) {
       const reason = (error as Error)?.message ?? String(error);
       this.logger.warn({
@@ -131,9 +119,10 @@ export function feeQuoteDebug(rate: ChainFeeQuote): Record<string, string> {
   return debug;
 }
 
-/** evm and solana carry swaps; anything else (bitcoin) does not. */
+/** The families that carry swaps (those with sponsored fee figures: evm, solana); bitcoin does not. */
 function swapFamilyOf(chain: ChainDescriptor | undefined): SponsoredFamily | undefined {
-  return chain?.family === 'evm' || chain?.family === 'solana' ? chain.family : undefined;
+  const family = chain?.family;
+  return family !== undefined && family in SPONSORED_FEE_FALLBACKS ? (family as SponsoredFamily) : undefined;
 }
 
 /** Every chain a leg touches: its own, and a bridge's destination. */
@@ -156,12 +145,12 @@ export function sponsoredLegViewOf(registry: ChainRegistry, leg: RouteLeg): Spon
   const family = swapFamilyOf(registry.find(leg.chain));
   if (!family) return undefined;
   const input = leg.tokenIn.address;
-  const listed =
-    input && family === 'evm'
-      ? Object.values(registry.devnetChain(leg.chain)?.tokens ?? {}).find(
-          (t) => t.address.toLowerCase() === input.toLowerCase(),
-        )
-      : undefined;
+  // Only the devnet's EVM chains list their tokens (with `permit`); elsewhere nothing is listed.
+  const listed = input
+    ? Object.values(registry.devnetChain(leg.chain)?.tokens ?? {}).find(
+        (t) => t.address.toLowerCase() === input.toLowerCase(),
+      )
+    : undefined;
   const view: SponsoredLegView = {
     kind: leg.kind,
     chain: leg.chain,
@@ -178,6 +167,12 @@ export function sponsoredLegViewOf(registry: ChainRegistry, leg: RouteLeg): Spon
   }
   return view;
 }
+
+/** A chain's native coin when the registry does not list it (never, for a leg's own chain): its family's. */
+const NATIVE_COIN_FALLBACKS: Record<SponsoredFamily, { nativeSymbol: string; nativeDecimals: number }> = {
+  evm: { nativeSymbol: 'ETH', nativeDecimals: 18 },
+  solana: { nativeSymbol: 'SOL', nativeDecimals: 9 },
+};
 
 /**
  * The route's `gasCoverage`: the sponsored steps of its legs (libs/chains sponsored-gas: upper
@@ -204,11 +199,12 @@ export function gasCoverageOf(
     userPays: '0',
     chains: totals.map((total) => {
       const descriptor = registry.find(total.chain);
-      const nativeDecimals = descriptor?.nativeDecimals ?? (total.family === 'solana' ? 9 : 18);
+      const native = descriptor ?? NATIVE_COIN_FALLBACKS[total.family];
+      const nativeDecimals = native.nativeDecimals;
       const rate = quoteOf(total.chain);
       return {
         chain: total.chain,
-        nativeSymbol: descriptor?.nativeSymbol ?? (total.family === 'solana' ? 'SOL' : 'ETH'),
+        nativeSymbol: native.nativeSymbol,
         nativeDecimals,
         estimatedGasUnits: total.gasUnits.toString(),
         feePerGasBaseUnits: rate.feePerGas.toString(),

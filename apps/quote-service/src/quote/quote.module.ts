@@ -1,3 +1,4 @@
+import { ChainFamilies } from '@swapgw/chains/families';
 import { Module } from '@nestjs/common';
 import { ChainRegistry } from '@swapgw/chains';
 import { DataSource } from 'typeorm';
@@ -5,7 +6,7 @@ import { ChainsModule } from '../chains/chains.module';
 import { QuoteServiceConfig } from '../config/quote-service.config';
 import { ProvidersModule, QUOTE_PROVIDERS } from '../providers/providers.module';
 import { QuoteProvider } from '../providers/quote-provider';
-import { ChainFeeOracle, registryFeeReaders } from './gas-coverage';
+import { ChainFeeOracle, familyFeeReaders } from './gas-coverage';
 import { QuoteRequestsController } from './quote-requests.controller';
 import { QuoteRetention } from './quote-retention';
 import { QuoteService } from './quote.service';
@@ -24,8 +25,8 @@ import { TrendingCounter } from './trending-counter';
     TrendingCounter,
     {
       provide: ChainFeeOracle,
-      inject: [ChainRegistry],
-      useFactory: (registry: ChainRegistry) => new ChainFeeOracle(registryFeeReaders(registry)),
+      inject: [ChainFamilies],
+      useFactory: (families: ChainFamilies) => new ChainFeeOracle(familyFeeReaders(families)),
     },
     {
       provide: QuoteService,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ChainDescriptor, ChainRegistry, unknownTokenError } from '@swapgw/chains';
+import { ChainFamilies } from '@swapgw/chains/families';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import { Contract, getAddress, isAddress } from 'ethers';
 import { DataSource } from 'typeorm';
@@ -54,6 +55,8 @@ export class TokenResolver {
   constructor(
     private readonly dataSource: DataSource,
     private readonly registry: ChainRegistry,
+    /** Token metadata is read over the chain's bounded provider (RPC_TIMEOUT_MS). */
+    private readonly families: ChainFamilies,
   ) {}
 
   async resolve(
@@ -129,7 +132,7 @@ export class TokenResolver {
     field: string,
     override: string,
   ): Promise<QuoteToken> {
-    const contract = new Contract(address, ERC20_METADATA_ABI, this.registry.evmProvider(chain.id));
+    const contract = new Contract(address, ERC20_METADATA_ABI, this.families.evmProvider(chain.id));
     const signal = AbortSignal.timeout(3000);
     try {
       const [symbol, decimals] = await Promise.all([

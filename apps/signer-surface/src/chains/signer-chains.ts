@@ -1,30 +1,11 @@
 import { OnApplicationShutdown } from '@nestjs/common';
-import { Connection } from '@solana/web3.js';
-import { ChainDescriptor, ChainFamily, ChainRegistry, DevnetSolanaView } from '@swapgw/chains';
+import { ChainDescriptor, ChainFamily, ChainRegistry } from '@swapgw/chains';
 import {
   ChainClientLookup,
   ChainFamilies,
   ChainStatusClient,
   SigningChainClient,
 } from '@swapgw/chains/families';
-import { JsonRpcProvider } from 'ethers';
-
-export type EvmSurfaceLookup =
-  | { ok: true; chain: ChainDescriptor; evmChainId: bigint; provider: JsonRpcProvider }
-  | { ok: false; reason: string };
-
-export type SolanaSurfaceLookup =
-  | {
-      ok: true;
-      chain: ChainDescriptor;
-      connection: Connection;
-      devnet: DevnetSolanaView | undefined;
-      slotMs: number;
-    }
-  | { ok: false; reason: string };
-
-/** Solana's target slot time, for chains whose manifest does not say (blockhash validity → ms). */
-export const DEFAULT_SOLANA_SLOT_MS = 400;
 
 /**
  * The chains signer-surface can sign and look up on: descriptors from the shared ChainRegistry,
@@ -59,23 +40,6 @@ export class SignerChains implements OnApplicationShutdown {
   /** The chain's status client; undefined when the chain is not listed. */
   status(id: string): ChainStatusClient | undefined {
     return this.families.status(id);
-  }
-
-  /** The Solana signing surface of a chain (a bounded Connection), or why there is none. */
-  solanaSurface(id: string): SolanaSurfaceLookup {
-    const lookup = this.families.solana(id);
-    if (!lookup.ok) return lookup;
-    const devnet = this.registry.devnetSolana(id);
-    const { chain, connection } = lookup.client;
-    return { ok: true, chain, connection, devnet, slotMs: devnet?.slotMs ?? DEFAULT_SOLANA_SLOT_MS };
-  }
-
-  /** The EVM signing surface of a chain, or why there is none (unknown, not EVM, no RPC URL). */
-  evmSurface(id: string): EvmSurfaceLookup {
-    const lookup = this.families.evm(id);
-    if (!lookup.ok) return lookup;
-    const { chain, evmChainId, provider } = lookup.client;
-    return { ok: true, chain, evmChainId, provider };
   }
 
   onApplicationShutdown(): void {

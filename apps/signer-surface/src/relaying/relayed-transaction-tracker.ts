@@ -118,12 +118,12 @@ export class RelayedTransactionTracker {
 
   private async check(row: SponsoredTransactionEntity): Promise<void> {
     if (row.purpose === 'solana-transaction') return this.checkSolana(row);
-    const surface = this.chains.evmSurface(row.chain);
-    if (!surface.ok) {
+    const lookup = this.chains.families.evm(row.chain);
+    if (!lookup.ok) {
       await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs * 10 });
       return;
     }
-    const { provider } = surface;
+    const { provider, evmChainId } = lookup.client;
     // The mined nonce is read before the receipts: had an attempt been mined after the receipts
     // were read, the nonce read first could not be past it, so "past it, no receipt" means dropped.
     const minedNonce = await provider.getTransactionCount(row.relayer, 'latest');
@@ -131,7 +131,7 @@ export class RelayedTransactionTracker {
     if (receipt) return this.recordMined(row, receipt, provider);
     if (row.nonce !== null && minedNonce > row.nonce) return this.settle(row, 'dropped', { costWei: 0n });
     if (this.now() - row.lastSentAtMs >= this.policy.stuckAfterMs) {
-      return this.replace(row, provider, surface.evmChainId);
+      return this.replace(row, provider, evmChainId);
     }
     await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs });
   }
@@ -164,12 +164,12 @@ export class RelayedTransactionTracker {
    * sent from here: the signing request's tracker resends the transaction while it can land.
    */
   private async checkSolana(row: SponsoredTransactionEntity): Promise<void> {
-    const surface = this.chains.solanaSurface(row.chain);
-    if (!surface.ok) {
+    const lookup = this.chains.families.solana(row.chain);
+    if (!lookup.ok) {
       await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs * 10 });
       return;
     }
-    const { connection } = surface;
+    const { connection } = lookup.client;
     const statusOf = async () =>
       (await connection.getSignatureStatuses([row.txHash], { searchTransactionHistory: true })).value[0];
     const status = await statusOf();

@@ -37,7 +37,7 @@ export class RelayerPool {
     }
     if (problems.length > 0) throw new Error(`Invalid relayer configuration: ${problems.join('; ')}`);
     for (const chain of this.walletsByChain.keys()) {
-      if (chains.evmSurface(chain).ok) continue;
+      if (chains.families.evm(chain).ok) continue;
       this.logger.warn({
         msg: 'relayers configured for a chain without RPC: sponsorship there is unavailable',
         chain,
@@ -86,11 +86,12 @@ export class RelayerPool {
   /** Reads the balance of every relayer of `chains` (default all); one that fails keeps its last value. */
   async refreshBalances(chains: string[] = this.chainIds()): Promise<void> {
     const reads = chains.flatMap((chain) => {
-      const surface = this.chains.evmSurface(chain);
-      if (!surface.ok) return [];
+      const lookup = this.chains.families.evm(chain);
+      if (!lookup.ok) return [];
+      const { provider } = lookup.client;
       return this.wallets(chain).map(async (wallet) => {
         try {
-          this.noteBalance(chain, wallet.address, await surface.provider.getBalance(wallet.address));
+          this.noteBalance(chain, wallet.address, await provider.getBalance(wallet.address));
         } catch (error) {
           this.logger.warn({
             msg: 'relayer balance read failed',

@@ -293,9 +293,9 @@ export class Relayers {
     if (this.pool.wallets(chain).length === 0) {
       throw sponsorshipUnavailable(chain, 'no relayer is configured for the chain');
     }
-    const surface = this.chains.evmSurface(chain);
-    if (!surface.ok) throw sponsorshipUnavailable(chain, surface.reason);
-    return surface;
+    const lookup = this.chains.families.evm(chain);
+    if (!lookup.ok) throw sponsorshipUnavailable(chain, lookup.reason);
+    return lookup.client;
   }
 
   private noPayer(chain: string, costWei: bigint) {

@@ -54,7 +54,7 @@ export class SolanaFeePayers {
       });
       for (const account of accounts) this.keyByAddress.set(account.address, account.key);
       this.byChain.set(chain, accounts);
-      if (!chains.solanaSurface(chain).ok) {
+      if (!chains.families.solana(chain).ok) {
         this.logger.warn({
           msg: 'Solana fee payers configured for a chain without RPC: sponsorship there is unavailable',
           chain,
@@ -119,14 +119,15 @@ export class SolanaFeePayers {
   /** Reads the balance of every fee payer of `chains` (default all); one that fails keeps its last value. */
   async refreshBalances(chains: string[] = this.chainIds()): Promise<void> {
     const reads = chains.flatMap((chain) => {
-      const surface = this.chains.solanaSurface(chain);
-      if (!surface.ok) return [];
+      const lookup = this.chains.families.solana(chain);
+      if (!lookup.ok) return [];
+      const { connection } = lookup.client;
       return this.addresses(chain).map(async (address) => {
         try {
           this.noteBalance(
             chain,
             address,
-            BigInt(await surface.connection.getBalance(new PublicKey(address), 'confirmed')),
+            BigInt(await connection.getBalance(new PublicKey(address), 'confirmed')),
           );
         } catch (error) {
           this.logger.warn({

@@ -1,16 +1,15 @@
 import { saveSigningRequest } from './save-signing-request';
-import { JsonRpcProvider, TransactionReceipt } from 'ethers';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
 import { CLOCK, type Clock } from '../clock';
-import { isRpcUnreachable, isSolanaRpcUnreachable, replayRevertReason, shortMessageOf } from '@swapgw/chains';
+import { shortMessageOf } from '@swapgw/chains';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningRequestEntity } from './signing-request.entity';
 import { PeriodicTask } from './periodic-task';
-import { EvmChainClient, SolanaChainClient } from '@swapgw/chains/families';
-import { VersionedTransaction } from '@solana/web3.js';
+import { SigningChainClient, TransactionProgress } from '@swapgw/chains/families';
 import { GAS_SPONSOR, type GasSponsor } from './sponsored/gas-sponsor';
+import { carriedByRelayer } from './sponsored/sponsored-payload-issues';
 
 export interface ConfirmationPolicy {
   pollMs: number;
@@ -58,6 +57,13 @@ export class ConfirmationTracker extends PeriodicTask {
     });
   }
 
+  /**
+   * Where the row's transaction stands, through its chain's family client: included (the swap is
+   * `confirming`), confirmed with enough confirmations, failed when it executed with an error. One
+   * the node does not know is sent again past the rebroadcast delay, or failed TX_REJECTED when it can
+   * never land. A relayed step's transaction is the relayers' (they resend and fee-bump it; its hash
+   * may change).
+   */
   private async check(row: SigningRequestEntity, manager: EntityManager): Promise<void> {
     const lookup = this.chains.signing(row.chain);
     if (!lookup.ok) {
@@ -65,48 +71,33 @@ export class ConfirmationTracker extends PeriodicTask {
       await saveSigningRequest(manager, row);
       return;
     }
-    switch (lookup.client.family) {
-      case 'evm':
-        return this.checkEvm(row, lookup.client, manager);
-      case 'solana':
-        return this.checkSolana(row, lookup.client, manager);
-    }
-  }
-
-  /** EVM: the receipt, with `confirmationsRequired` blocks on top; a relayed step's hash may change (fee bump). */
-  private async checkEvm(
-    row: SigningRequestEntity,
-    surface: EvmChainClient,
-    manager: EntityManager,
-  ): Promise<void> {
+    const client = lookup.client;
     try {
-      if (row.sponsoredTxId && this.sponsor) {
-        const relayed = await this.sponsor.status(row.sponsoredTxId);
-        if (relayed.minedHash && relayed.minedHash !== row.txHash) row.txHash = relayed.minedHash;
-        if (relayed.state === 'dropped') {
-          row.status = 'failed';
-          row.failureCode = StepFailureCodes.rejected;
-          row.failureReason = `the relayer's transaction was dropped (${relayed.hashes.join(', ')})`;
-          row.nextCheckAtMs = null;
-          await saveSigningRequest(manager, row);
-          await this.events.failed(manager, row);
-          return;
-        }
-      }
-      const receipt = await surface.provider.getTransactionReceipt(row.txHash!);
-      if (!receipt && row.sponsoredTxId) {
-        // The relayers resend (and fee-bump) their own transactions; only look again.
-        row.nextCheckAtMs = this.now() + this.policy.pollMs;
-      } else if (!receipt) {
-        await this.whenNotMined(row, surface.provider);
-      } else {
-        await this.whenMined(row, receipt, surface.provider, manager);
+      const relayed = carriedByRelayer(row);
+      if (relayed && (await this.followRelayer(row, manager))) return;
+      const progress = await client.progress(row.txHash!, this.policy.confirmationsRequired);
+      switch (progress.kind) {
+        case 'in-pool':
+          row.nextCheckAtMs = this.now() + this.policy.pollMs;
+          break;
+        case 'unknown':
+          row.nextCheckAtMs = this.now() + this.policy.pollMs;
+          // The relayers resend (and fee-bump) their own transactions; only look again.
+          if (!relayed && (await this.whenUnknown(row, client, manager))) return;
+          break;
+        case 'failed':
+          row.blockNumber = progress.blockNumber;
+          row.confirmations = progress.confirmations;
+          return this.fail(row, manager, StepFailureCodes.reverted, progress.reason);
+        case 'included':
+        case 'confirmed':
+          return this.whenIncluded(row, progress, manager);
       }
     } catch (error) {
       this.logger.warn({
         msg: 'confirmation check failed; will retry',
         txHash: row.txHash,
-        unreachable: isRpcUnreachable(error),
+        unreachable: client.isUnreachable(error),
         error: shortMessageOf(error),
       });
       row.nextCheckAtMs = this.now() + this.policy.pollMs * 5;
@@ -114,64 +105,76 @@ export class ConfirmationTracker extends PeriodicTask {
     await saveSigningRequest(manager, row);
   }
 
-  private async whenNotMined(row: SigningRequestEntity, provider: JsonRpcProvider): Promise<void> {
-    row.nextCheckAtMs = this.now() + this.policy.pollMs;
-    const pending = await provider.getTransaction(row.txHash!);
-    const sentAt = row.broadcastAt?.getTime() ?? 0;
-    if (pending || this.now() - sentAt < this.policy.rebroadcastAfterMs) return;
-    // Accepted but unknown to the node (crash before broadcast, node restarted, pool evicted it).
-    try {
-      await provider.broadcastTransaction(row.rawTx!);
-      this.logger.log({ msg: 'transaction sent again', txHash: row.txHash });
-    } catch (error) {
-      this.logger.warn({
-        msg: 'sending the transaction again failed',
-        txHash: row.txHash,
-        error: shortMessageOf(error),
-      });
-    }
-    row.broadcastAt = new Date(this.now());
+  /** The relayer's transaction: its mined hash (a fee bump replaces it); true once it was dropped (the row is failed). */
+  private async followRelayer(row: SigningRequestEntity, manager: EntityManager): Promise<boolean> {
+    if (!row.sponsoredTxId || !this.sponsor) return false;
+    const relayed = await this.sponsor.status(row.sponsoredTxId);
+    if (relayed.minedHash && relayed.minedHash !== row.txHash) row.txHash = relayed.minedHash;
+    if (relayed.state !== 'dropped') return false;
+    await this.fail(
+      row,
+      manager,
+      StepFailureCodes.rejected,
+      `the relayer's transaction was dropped (${relayed.hashes.join(', ')})`,
+    );
+    return true;
   }
 
-  private async whenMined(
+  /**
+   * Unknown to the node past the rebroadcast delay (crash before broadcast, node restarted, pool
+   * evicted it): sent again; true when it can never land (the row is failed TX_REJECTED).
+   */
+  private async whenUnknown(
     row: SigningRequestEntity,
-    receipt: TransactionReceipt,
-    provider: JsonRpcProvider,
+    client: SigningChainClient,
+    manager: EntityManager,
+  ): Promise<boolean> {
+    const sentAt = row.broadcastAt?.getTime() ?? 0;
+    if (this.now() - sentAt < this.policy.rebroadcastAfterMs) return false;
+    const outcome = await client.resend(row.rawTx!, row.txHash!);
+    switch (outcome.kind) {
+      case 'expired':
+        await this.fail(row, manager, StepFailureCodes.rejected, outcome.reason);
+        return true;
+      case 'landed':
+        return false;
+      case 'sent':
+        this.logger.log({ msg: 'transaction sent again', txHash: row.txHash });
+        break;
+      case 'send-failed':
+        this.logger.warn({
+          msg: 'sending the transaction again failed',
+          txHash: row.txHash,
+          error: outcome.message,
+        });
+        break;
+    }
+    row.broadcastAt = new Date(this.now());
+    return false;
+  }
+
+  private async whenIncluded(
+    row: SigningRequestEntity,
+    progress: Extract<TransactionProgress, { kind: 'included' | 'confirmed' }>,
     manager: EntityManager,
   ): Promise<void> {
-    const confirmations = await receipt.confirmations();
-    const newlyIncluded = row.blockNumber !== receipt.blockNumber;
-    row.blockNumber = receipt.blockNumber;
-    row.confirmations = confirmations;
-    if (receipt.status === 0) {
-      row.status = 'failed';
-      row.failureCode = StepFailureCodes.reverted;
-      row.failureReason = await replayRevertReason(provider, receipt);
-      row.nextCheckAtMs = null;
-      await saveSigningRequest(manager, row);
-      await this.events.failed(manager, row);
-      this.logger.warn({
-        msg: 'transaction reverted',
-        swapId: row.swapId,
-        txHash: row.txHash,
-        reason: row.failureReason,
-      });
-      return;
-    }
+    const newlyIncluded = row.blockNumber !== progress.blockNumber;
+    row.blockNumber = progress.blockNumber;
+    row.confirmations = progress.confirmations;
     // First sight of the transaction in this block (or in a new one after a reorg): the swap is
     // `confirming` from here, even when the same pass finds enough confirmations.
     if (newlyIncluded)
       await this.events.included(manager, row, {
-        confirmations,
-        required: this.policy.confirmationsRequired,
+        confirmations: progress.confirmations,
+        required: progress.required,
       });
-    if (confirmations < this.policy.confirmationsRequired) {
+    if (progress.kind === 'included') {
       row.nextCheckAtMs = this.now() + this.policy.pollMs;
+      await saveSigningRequest(manager, row);
       return;
     }
-    const block = await provider.getBlock(receipt.blockNumber);
     row.status = 'confirmed';
-    row.confirmedAtMs = block ? block.timestamp * 1000 : this.now();
+    row.confirmedAtMs = progress.blockTimeMs ?? this.now();
     row.nextCheckAtMs = null;
     await saveSigningRequest(manager, row);
     await this.events.confirmed(manager, row);
@@ -180,126 +183,23 @@ export class ConfirmationTracker extends PeriodicTask {
       swapId: row.swapId,
       stepIndex: row.stepIndex,
       txHash: row.txHash,
-      confirmations,
+      blockNumber: row.blockNumber,
+      confirmations: row.confirmations,
     });
   }
 
-  /**
-   * Solana: getSignatureStatuses. `confirmed` or `finalized` → step-confirmed (slot as block
-   * number, block time as confirmedAtMs); an execution error → step-failed TX_REVERTED with the
-   * error; unknown to the node past the rebroadcast delay → sent again while its blockhash is valid,
-   * else it can never land: step-failed TX_REJECTED.
-   */
-  private async checkSolana(
+  private async fail(
     row: SigningRequestEntity,
-    surface: SolanaChainClient,
     manager: EntityManager,
+    code: string,
+    reason: string,
   ): Promise<void> {
-    try {
-      const {
-        value: [status],
-      } = await surface.connection.getSignatureStatuses([row.txHash!], { searchTransactionHistory: true });
-      if (!status) {
-        await this.whenSolanaUnknown(row, surface, manager);
-        return;
-      }
-      const newlyIncluded = row.blockNumber !== status.slot;
-      row.blockNumber = status.slot;
-      if (status.err) {
-        row.status = 'failed';
-        row.failureCode = StepFailureCodes.reverted;
-        row.failureReason = JSON.stringify(status.err);
-        row.nextCheckAtMs = null;
-        await saveSigningRequest(manager, row);
-        await this.events.failed(manager, row);
-        this.logger.warn({
-          msg: 'Solana transaction failed',
-          swapId: row.swapId,
-          txHash: row.txHash,
-          reason: row.failureReason,
-        });
-        return;
-      }
-      // Solana counts commitment, not blocks: `processed` is in a block, `confirmed` is enough.
-      const confirmed =
-        status.confirmationStatus === 'confirmed' || status.confirmationStatus === 'finalized';
-      if (newlyIncluded)
-        await this.events.included(manager, row, { confirmations: confirmed ? 1 : 0, required: 1 });
-      if (!confirmed) {
-        row.nextCheckAtMs = this.now() + this.policy.pollMs;
-        await saveSigningRequest(manager, row);
-        return;
-      }
-      const blockTime = await surface.connection.getBlockTime(status.slot).catch(() => null);
-      row.status = 'confirmed';
-      // `confirmations` is null once finalized (rooted): at least one, as the event requires.
-      row.confirmations = Math.max(1, status.confirmations ?? 1);
-      row.confirmedAtMs = blockTime ? blockTime * 1000 : this.now();
-      row.nextCheckAtMs = null;
-      await saveSigningRequest(manager, row);
-      await this.events.confirmed(manager, row);
-      this.logger.log({
-        msg: 'Solana transaction confirmed',
-        swapId: row.swapId,
-        stepIndex: row.stepIndex,
-        txHash: row.txHash,
-        slot: status.slot,
-      });
-    } catch (error) {
-      this.logger.warn({
-        msg: 'confirmation check failed; will retry',
-        txHash: row.txHash,
-        unreachable: isSolanaRpcUnreachable(error),
-        error: (error as Error).message,
-      });
-      row.nextCheckAtMs = this.now() + this.policy.pollMs * 5;
-      await saveSigningRequest(manager, row);
-    }
-  }
-
-  private async whenSolanaUnknown(
-    row: SigningRequestEntity,
-    surface: SolanaChainClient,
-    manager: EntityManager,
-  ): Promise<void> {
-    row.nextCheckAtMs = this.now() + this.policy.pollMs;
-    const sentAt = row.broadcastAt?.getTime() ?? 0;
-    if (this.now() - sentAt >= this.policy.rebroadcastAfterMs) {
-      const bytes = Buffer.from(row.rawTx!, 'base64');
-      const blockhash = VersionedTransaction.deserialize(bytes).message.recentBlockhash;
-      const { value: valid } = await surface.connection.isBlockhashValid(blockhash, {
-        commitment: 'confirmed',
-      });
-      // Looked at once more: it may have landed between the status read and the blockhash check.
-      const landed =
-        !valid &&
-        (await surface.connection.getSignatureStatuses([row.txHash!], { searchTransactionHistory: true }))
-          .value[0];
-      if (!valid && !landed) {
-        row.status = 'failed';
-        row.failureCode = StepFailureCodes.rejected;
-        row.failureReason = `the transaction never landed and its blockhash ${blockhash} expired`;
-        row.nextCheckAtMs = null;
-        await saveSigningRequest(manager, row);
-        await this.events.failed(manager, row);
-        return;
-      }
-      if (landed) {
-        await saveSigningRequest(manager, row);
-        return;
-      }
-      try {
-        await surface.connection.sendRawTransaction(bytes, { skipPreflight: true, maxRetries: 0 });
-        this.logger.log({ msg: 'transaction sent again', txHash: row.txHash });
-      } catch (error) {
-        this.logger.warn({
-          msg: 'sending the transaction again failed',
-          txHash: row.txHash,
-          error: (error as Error).message,
-        });
-      }
-      row.broadcastAt = new Date(this.now());
-    }
+    row.status = 'failed';
+    row.failureCode = code;
+    row.failureReason = reason;
+    row.nextCheckAtMs = null;
     await saveSigningRequest(manager, row);
+    await this.events.failed(manager, row);
+    this.logger.warn({ msg: 'transaction failed', swapId: row.swapId, txHash: row.txHash, code, reason });
   }
 }

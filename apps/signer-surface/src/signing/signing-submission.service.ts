@@ -16,14 +16,18 @@ import {
   decodeSignedArtifact,
   LAMPORTS_PER_SIGNATURE,
   SignedArtifact,
+  feePayerOf,
+  isCoSigned,
+  isSignedTransaction,
+  recordedSubmissionOf,
   SignedTransactionArtifact,
-  SolanaArtifact,
   verifySignedArtifact,
 } from '@swapgw/chains/families';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningPayloadIssuer } from './signing-payload.issuer';
 import { SigningRequestEntity, sponsoredOwnerOf } from './signing-request.entity';
 import { GAS_SPONSOR, type GasSponsor } from './sponsored/gas-sponsor';
+import { feePayerSignsLater } from './sponsored/sponsored-payload-issues';
 import { relayableCallOf } from './sponsored/sponsored-signature';
 
 /** What the accepting transaction decided; errors that record state are thrown after commit. */
@@ -105,10 +109,7 @@ export class SigningSubmissionService {
       .setLock('pessimistic_write')
       .getMany();
 
-    const known =
-      tx.family === 'evm-signature'
-        ? await manager.findOne(SigningRequestEntity, { where: { swapId, rawTx: tx.signature } })
-        : await manager.findOne(SigningRequestEntity, { where: { txHash: tx.hash } });
+    const known = await manager.findOne(SigningRequestEntity, { where: recordedSubmissionOf(tx, swapId) });
     if (known) {
       if (known.swapId !== swapId) {
         return {
@@ -120,7 +121,7 @@ export class SigningSubmissionService {
           ),
         };
       }
-      if (tx.family === 'solana' && tx.coSigned) {
+      if (isCoSigned(tx)) {
         // Same message, same id: the user's signature of this submission must verify all the same.
         const refused = refusalOf(known, () =>
           verifySignedArtifact(tx, known.payload, { feePayerSignsLater: true }),
@@ -219,15 +220,15 @@ export class SigningSubmissionService {
         ),
       };
     }
-    if (tx.family === 'evm-signature') return this.relay(manager, current, tx.signature);
-    const feePayerSignsLater = current.sponsored?.mode === 'solana-fee-payer';
+    if (!isSignedTransaction(tx)) return this.relay(manager, current, tx.signature);
+    const coSigns = feePayerSignsLater(current);
     const refused = refusalOf(current, () =>
-      verifySignedArtifact(tx, current.payload, { feePayerSignsLater }),
+      verifySignedArtifact(tx, current.payload, { feePayerSignsLater: coSigns }),
     );
     if (refused) return refused;
     const stale = await this.checkStillLandable(current, tx);
     if (stale) return stale;
-    if (feePayerSignsLater && tx.family === 'solana') return this.coSignSolana(manager, current, tx);
+    if (coSigns) return this.coSign(manager, current, tx);
     current.status = 'submitted';
     current.rawTx = tx.rawTx;
     current.txHash = tx.hash;
@@ -341,17 +342,17 @@ export class SigningSubmissionService {
    * fee payer's signature), and in the sponsorship ledger, in this transaction; it is broadcast after
    * commit. A fee payer no longer configured cannot sign: 503 SPONSORSHIP_UNAVAILABLE.
    */
-  private async coSignSolana(
+  private async coSign(
     manager: EntityManager,
     current: SigningRequestEntity,
-    tx: SolanaArtifact,
+    tx: SignedTransactionArtifact,
   ): Promise<Verdict> {
-    if (!tx.coSigned || !this.sponsor) {
+    if (!isCoSigned(tx) || !this.sponsor) {
       return {
         kind: 'error',
         error: new CodedError(
           ErrorCodes.SPONSORSHIP_UNAVAILABLE,
-          `The fee payer ${tx.tx.feePayer} of this transaction is not one of the service's anymore`,
+          `The fee payer ${feePayerOf(tx)} of this transaction is not one of the service's anymore`,
           { chain: current.chain },
         ),
       };

@@ -6,7 +6,8 @@ import { RelayerGasSponsor, RelayingModule } from '../relaying';
 import { CONFIRMATION_POLICY, ConfirmationPolicy, ConfirmationTracker } from './confirmation-tracker';
 import { SigningBackgroundTasks } from './signing-background-tasks';
 import { SIGNING_EVENTS_TOPIC, SigningEventsOutbox } from './signing-events.outbox';
-import { PAYLOAD_ISSUE_POLICY, PayloadIssuePolicy, SigningPayloadIssuer } from './signing-payload.issuer';
+import { PayloadPolicy } from '@swapgw/chains/families';
+import { PAYLOAD_ISSUE_POLICY, SigningPayloadIssuer } from './signing-payload.issuer';
 import { SigningPreparationService, WAITING_POLICY, WaitingPolicy } from './signing-preparation.service';
 import { SigningSubmissionService, SUBMISSION_POLICY, SubmissionPolicy } from './signing-submission.service';
 import { GAS_SPONSOR } from './sponsored/gas-sponsor';
@@ -25,7 +26,7 @@ import { WAITING_POLL_POLICY, WaitingPollPolicy, WaitingRequestPoller } from './
     {
       provide: PAYLOAD_ISSUE_POLICY,
       inject: [SignerSurfaceConfig],
-      useFactory: (config: SignerSurfaceConfig): PayloadIssuePolicy => ({
+      useFactory: (config: SignerSurfaceConfig): PayloadPolicy => ({
         ttlMs: config.SIGNING_REQUEST_TTL_MS,
         gasLimitPercent: config.GAS_LIMIT_PERCENT,
         feeSafetyPercent: config.FEE_SAFETY_PERCENT,

@@ -1,3 +1,4 @@
+import type { JsonRpcProvider } from 'ethers';
 import { CodedError, ErrorCodes, type TransactionStatusResult } from '@swapgw/contracts';
 import type { ChainDescriptor, ChainFamily } from '../chain-descriptor';
 import type { ChainRegistry } from '../chain-registry';
@@ -61,6 +62,16 @@ export class ChainFamilies {
     return { ok: true, client: this.cachedSigning(chain) as EvmChainClient };
   }
 
+  /**
+   * The chain's bounded EVM provider, for reads outside the family interface (token metadata, pool
+   * reserves). Throws when there is none (unknown, not EVM, no RPC URL).
+   */
+  evmProvider(id: string): JsonRpcProvider {
+    const lookup = this.evm(id);
+    if (!lookup.ok) throw new Error(lookup.reason);
+    return lookup.client.provider;
+  }
+
   /** The chain's Solana client, or why there is none (unknown, not Solana, no RPC URL). */
   solana(id: string): ChainClientLookup<SolanaChainClient> {
     const chain = this.registry.find(id);
@@ -114,7 +125,12 @@ export class ChainFamilies {
       const rpcUrl = chain.rpcUrl as string;
       client =
         chain.family === 'solana'
-          ? new SolanaChainClientImpl(chain, boundedSolanaConnection(rpcUrl, this.timeoutMs))
+          ? new SolanaChainClientImpl(
+              chain,
+              boundedSolanaConnection(rpcUrl, this.timeoutMs),
+              this.registry.devnetSolana(chain.id),
+              this.registry.devnetSolana(chain.id)?.slotMs,
+            )
           : new EvmChainClientImpl(
               chain,
               boundedEvmProvider(rpcUrl, chain.evmChainId as number, this.timeoutMs),

@@ -1,7 +1,9 @@
-import type { TransactionStatusResult } from '@swapgw/contracts';
+import type { SigningCall, SigningPayload, SolanaStepSpec, TransactionStatusResult } from '@swapgw/contracts';
 import type { Connection } from '@solana/web3.js';
 import type { JsonRpcProvider } from 'ethers';
 import type { ChainDescriptor, ChainFamily } from '../chain-descriptor';
+import type { SponsoredFeeRates } from '../sponsored-gas';
+import type { EvmPayloadPolicy } from './evm/evm-payload';
 import type { SignedTransactionArtifact } from './signed-artifact';
 
 /**
@@ -28,6 +30,81 @@ export type BroadcastOutcome =
   /** The node refused it: it will never land as it is. */
   | { kind: 'rejected'; message: string };
 
+/** What a step asks to be signed: the part of its own family (an EVM call, a Solana spec) is used. */
+export interface StepPayloadRequest {
+  from: string;
+  call: SigningCall | null;
+  solana: SolanaStepSpec | null;
+  /** Another account that pays the fees (a Solana fee payer of the service); a family without one refuses it. */
+  feePayer?: string;
+}
+
+/** How payloads are built: EVM gas and fee head room, and the longest a payload stays valid. */
+export interface PayloadPolicy extends EvmPayloadPolicy {
+  ttlMs: number;
+}
+
+/** What a payload may cost its fee payer, in the chain's base units (wei, lamports). */
+export interface PayloadCost {
+  /** The most the transaction's fees can be. */
+  maxFee: bigint;
+  /** Rent of accounts it creates, paid by the fee payer (0 on EVM). */
+  rent: bigint;
+  /** The network's fee per unit now (EVM: max fee per gas before head room; Solana: per signature). */
+  feePerUnit: bigint;
+}
+
+/**
+ * A step's payload built from chain state read now, or why nothing could be signed (the call would
+ * revert, the simulation fails, a prebuilt transaction is stale). A node that cannot be reached is
+ * thrown (isUnreachable tells it).
+ */
+export type PayloadBuild =
+  | {
+      kind: 'ready';
+      payload: SigningPayload;
+      executionHints: Record<string, string>;
+      /** When the payload stops being signable (Solana: its blockhash ages out first). */
+      expiresAtMs: number;
+      cost: PayloadCost;
+      /** The wallet the client hints recommend. */
+      recommendedWallet: string;
+    }
+  /** The node says it would fail as built (EVM gas estimate reverts, Solana simulation fails, stale blockhash). */
+  | { kind: 'would-revert'; reason: string }
+  /** The step itself cannot be built on this family (no call, no spec, another fee payer on EVM...). */
+  | { kind: 'invalid'; reason: string };
+
+/**
+ * Where a sent transaction stands, read now. `required`: confirmations the family wants (EVM: the
+ * caller's number of blocks; Solana: its `confirmed` commitment, counted as one).
+ */
+export type TransactionProgress =
+  /** The node does not know it (never arrived, evicted, or its blockhash may have aged out). */
+  | { kind: 'unknown' }
+  /** Known to the node, in no block yet. */
+  | { kind: 'in-pool' }
+  | { kind: 'included'; blockNumber: number; confirmations: number; required: number }
+  | {
+      kind: 'confirmed';
+      blockNumber: number;
+      confirmations: number;
+      required: number;
+      /** The block's time (ms), null when the node does not tell it. */
+      blockTimeMs: number | null;
+    }
+  /** It executed and failed (EVM revert, Solana instruction error): its fee is paid all the same. */
+  | { kind: 'failed'; blockNumber: number; confirmations: number; reason: string };
+
+/** What sending a recorded transaction again did. */
+export type ResendOutcome =
+  | { kind: 'sent' }
+  | { kind: 'send-failed'; message: string }
+  /** It landed meanwhile: nothing was sent. */
+  | { kind: 'landed' }
+  /** It can never land as it is (Solana: its blockhash aged out, and it is not on chain). */
+  | { kind: 'expired'; reason: string };
+
 /**
  * A chain the services sign for and read from (EVM, Solana), over one bounded client per chain:
  * balances, allowances, broadcast, status. Each call is bounded by the RPC timeout it was built with.
@@ -49,6 +126,14 @@ interface SigningChainClientBase extends ChainStatusClient {
    * EVM transaction does not age. RPC errors are thrown: the caller cannot tell then.
    */
   isStillLandable(artifact: SignedTransactionArtifact): Promise<boolean>;
+  /** The payload of a step from fresh chain state (EVM nonce, fees, gas estimate; Solana blockhash, simulation). */
+  buildPayload(request: StepPayloadRequest, policy: PayloadPolicy, nowMs: number): Promise<PayloadBuild>;
+  /** Where the transaction `txHash` stands; RPC errors are thrown. */
+  progress(txHash: string, confirmationsRequired: number): Promise<TransactionProgress>;
+  /** Sends a recorded transaction again (the node lost it), unless it can no longer land or landed. */
+  resend(rawTx: string, txHash: string): Promise<ResendOutcome>;
+  /** The network's fee figures now: EVM gas price; Solana fee per signature and a token account's rent. */
+  fees(): Promise<SponsoredFeeRates>;
 }
 
 export interface EvmChainClient extends SigningChainClientBase {

@@ -19,3 +19,7 @@ export * from './solana/solana-sponsored-transaction';
 export * from './solana/solana-step-payload';
 export * from './solana/solana-transaction';
 export * from './signed-artifact';
+export * from './step-spec-families';
+export * from './evm/evm-calldata';
+export * from './evm/evm-step-spec';
+export * from './solana/solana-step-spec';

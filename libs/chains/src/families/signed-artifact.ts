@@ -79,6 +79,34 @@ export function decodeSignedArtifact(rawTx: string, signAsFeePayer?: FeePayerSig
   };
 }
 
+/** A signed transaction to record and broadcast, as opposed to a signature a relayer carries. */
+export function isSignedTransaction(artifact: SignedArtifact): artifact is SignedTransactionArtifact {
+  return artifact.family !== 'evm-signature';
+}
+
+/** A transaction whose fee payer is one of the service's, which added its signature (a sponsored Solana step). */
+export function isCoSigned(
+  artifact: SignedArtifact,
+): artifact is SolanaArtifact & { coSigned: DecodedSolanaTransaction } {
+  return artifact.family === 'solana' && artifact.coSigned !== null;
+}
+
+/** Who pays a signed transaction's fees: its Solana fee payer, an EVM transaction's sender. */
+export function feePayerOf(artifact: SignedTransactionArtifact): string {
+  return artifact.family === 'solana' ? artifact.tx.feePayer : artifact.tx.from;
+}
+
+/**
+ * How an earlier submission of this artifact is found: a transaction by its id; a relayed signature
+ * by itself within its swap (the row's hash is then the relayer's transaction, not the signature's).
+ */
+export function recordedSubmissionOf(
+  artifact: SignedArtifact,
+  swapId: string,
+): { txHash: string } | { swapId: string; rawTx: string } {
+  return isSignedTransaction(artifact) ? { txHash: artifact.hash } : { swapId, rawTx: artifact.signature };
+}
+
 /** The form a step's signed artifact must have: its chain's family, and on EVM the payload's type. */
 export function artifactFormFor(
   family: ChainFamily | undefined,

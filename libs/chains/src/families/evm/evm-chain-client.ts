@@ -2,8 +2,20 @@ import type { TransactionStatusResult } from '@swapgw/contracts';
 import type { JsonRpcProvider } from 'ethers';
 import type { ChainDescriptor } from '../../chain-descriptor';
 import { readErc20Allowance, readEvmBalance } from '../../erc20-reads';
-import type { BroadcastOutcome, EvmChainClient } from '../chain-family';
-import { isRpcUnreachable, shortMessageOf } from './evm-chain-errors';
+import type { SponsoredFeeRates } from '../../sponsored-gas';
+import type {
+  BroadcastOutcome,
+  EvmChainClient,
+  PayloadBuild,
+  PayloadPolicy,
+  ResendOutcome,
+  StepPayloadRequest,
+  TransactionProgress,
+} from '../chain-family';
+import { readPayloadChainState } from './evm-chain-state';
+import { isRpcUnreachable, revertReasonOf, shortMessageOf } from './evm-chain-errors';
+import { buildEvmSigningPayload } from './evm-payload';
+import { replayRevertReason } from './evm-revert-replay';
 import { assertEvmTxHash, evmTransactionStatus } from './evm-transaction-status';
 
 /** Node answers meaning "this exact transaction is already in the pool or mined". */
@@ -60,5 +72,89 @@ export class EvmChainClientImpl implements EvmChainClient {
   /** A signed EVM transaction has no expiry of its own (the node judges its nonce and fees). */
   async isStillLandable(): Promise<boolean> {
     return true;
+  }
+
+  /**
+   * A type-2 transaction from fresh chain state (pending nonce, fees, gas estimate). A call the node
+   * estimates as failing (allowance, balance, slippage, deadline, gas funds) is `invalid` with the
+   * revert reason; an unreachable node is thrown.
+   */
+  async buildPayload(
+    request: StepPayloadRequest,
+    policy: PayloadPolicy,
+    nowMs: number,
+  ): Promise<PayloadBuild> {
+    if (!request.call) return { kind: 'invalid', reason: 'an EVM step without a call' };
+    if (request.feePayer !== undefined && request.feePayer.toLowerCase() !== request.from.toLowerCase()) {
+      return {
+        kind: 'invalid',
+        reason: 'an EVM transaction is paid by its sender: it cannot name another fee payer',
+      };
+    }
+    try {
+      const state = await readPayloadChainState(this.provider, this.evmChainId, request.from, request.call);
+      const built = buildEvmSigningPayload(request.from, request.call, state, policy);
+      return {
+        kind: 'ready',
+        payload: built.payload,
+        executionHints: { ...built.executionHints },
+        expiresAtMs: nowMs + policy.ttlMs,
+        cost: {
+          maxFee: BigInt(built.executionHints.estimatedFeeWei),
+          rent: 0n,
+          feePerUnit: state.maxFeePerGas,
+        },
+        recommendedWallet: 'MetaMask',
+      };
+    } catch (error) {
+      if (isRpcUnreachable(error)) throw error;
+      return { kind: 'would-revert', reason: revertReasonOf(error) ?? shortMessageOf(error) };
+    }
+  }
+
+  /** The receipt, with its confirmations; without one, whether the node still holds it in its pool. */
+  async progress(txHash: string, confirmationsRequired: number): Promise<TransactionProgress> {
+    const receipt = await this.provider.getTransactionReceipt(txHash);
+    if (!receipt)
+      return (await this.provider.getTransaction(txHash)) ? { kind: 'in-pool' } : { kind: 'unknown' };
+    const confirmations = await receipt.confirmations();
+    const { blockNumber } = receipt;
+    if (receipt.status === 0) {
+      return {
+        kind: 'failed',
+        blockNumber,
+        confirmations,
+        reason: await replayRevertReason(this.provider, receipt),
+      };
+    }
+    if (confirmations < confirmationsRequired) {
+      return { kind: 'included', blockNumber, confirmations, required: confirmationsRequired };
+    }
+    const block = await this.provider.getBlock(blockNumber);
+    return {
+      kind: 'confirmed',
+      blockNumber,
+      confirmations,
+      required: confirmationsRequired,
+      blockTimeMs: block ? block.timestamp * 1000 : null,
+    };
+  }
+
+  /** eth_sendRawTransaction again: an EVM transaction does not age, the node judges its nonce. */
+  async resend(rawTx: string): Promise<ResendOutcome> {
+    try {
+      await this.provider.broadcastTransaction(rawTx);
+      return { kind: 'sent' };
+    } catch (error) {
+      return { kind: 'send-failed', message: shortMessageOf(error) };
+    }
+  }
+
+  /** eth_gasPrice, in wei per gas; EVM has no rent. */
+  async fees(): Promise<SponsoredFeeRates> {
+    return {
+      feePerGas: BigInt((await this.provider.send('eth_gasPrice', [])) as string),
+      tokenAccountRent: 0n,
+    };
   }
 }

@@ -1,9 +1,9 @@
-import { PublicKey } from '@solana/web3.js';
-import { hexlify, Interface, Signature } from 'ethers';
+import { Interface } from 'ethers';
 
 /**
- * ABI fragments of the contracts the planner calls. Only what is encoded here: the ERC-20 approve,
- * Uniswap V2 Router02 exact-input swaps, the devnet bridge deposit, the SwapGatewayRouter.
+ * ABI fragments of the contracts a swap's EVM steps call, and their encoding: the ERC-20 approve,
+ * Uniswap V2 Router02 exact-input swaps, the devnet bridge deposit, the SwapGatewayRouter. Pure
+ * (ethers only): the execution planner encodes its steps' calls with it, specs decode them.
  */
 export const erc20Interface = new Interface([
   'function approve(address spender, uint256 amount) returns (bool)',
@@ -72,16 +72,6 @@ export interface EncodedCall {
 
 export function encodeApprove(token: string, spender: string, amount: bigint): EncodedCall {
   return { to: token, data: erc20Interface.encodeFunctionData('approve', [spender, amount]), value: '0' };
-}
-
-/** Expands an EIP-2098 compact signature {r, vs} into {v, r, s}. */
-export function expandCompactSignature(compact: { r: string; vs: string }): {
-  v: number;
-  r: string;
-  s: string;
-} {
-  const signature = Signature.from({ r: compact.r, yParityAndS: compact.vs });
-  return { v: signature.v, r: signature.r, s: signature.s };
 }
 
 export interface UniswapV2SwapArgs {
@@ -158,9 +148,4 @@ export function encodeBridgeDepositTo(
     data: encodeLegCall('depositTo', [amount, destinationChainId, recipient], devnetBridgeInterface, permit),
     value: '0',
   };
-}
-
-/** A Solana address as the `bytes32 recipient` of `depositTo`. */
-export function solanaRecipientBytes32(address: string): string {
-  return hexlify(new PublicKey(address).toBytes());
 }

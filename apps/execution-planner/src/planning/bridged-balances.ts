@@ -1,0 +1,21 @@
+import { RoutePlan } from '@swapgw/contracts';
+
+export const balanceKey = (chain: string, token: string | null): string =>
+  `${chain}:${(token ?? 'native').toLowerCase()}`;
+
+/**
+ * Balances the plan needs before it can be expanded: the tokens that bridge legs deliver, held by
+ * the wallet of the destination chain (`holderOn`, see SwapWallets.walletOn).
+ */
+export function balancesToRead(
+  plan: RoutePlan,
+  holderOn: (chain: string) => string,
+): { chain: string; token: string | null; holder: string }[] {
+  return plan.legs
+    .filter((leg, i) => leg.kind === 'bridge' && i < plan.legs.length - 1)
+    .map((leg) => ({
+      chain: leg.tokenOut.chain,
+      token: leg.tokenOut.address,
+      holder: holderOn(leg.tokenOut.chain),
+    }));
+}

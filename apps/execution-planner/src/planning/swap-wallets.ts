@@ -1,0 +1,68 @@
+import { ChainFamily, validateAddressForFamily } from '@swapgw/chains';
+import { CodedError, ErrorCodes, RoutePlan } from '@swapgw/contracts';
+import type { StepPlanRequest } from './step-plan-request';
+
+/**
+ * Who signs what. The user's wallet (`userAddress`) signs on the source chain's family; on a
+ * cross-family route (EVM ⇄ Solana) the other family's steps are signed by the recipient, the only
+ * wallet of that family the request names, which therefore is required there.
+ */
+export interface SwapWallets {
+  userAddress: string;
+  finalRecipient: string;
+  /** The wallet that holds funds and signs on `chain`. */
+  walletOn(chain: string): string;
+}
+
+/**
+ * Validates the addresses against the route (userAddress: the family of the first leg's chain;
+ * recipient: the destination's) and names the wallet of each chain. 400 INVALID_ADDRESS otherwise.
+ */
+export function walletsOf(
+  plan: RoutePlan,
+  request: Pick<StepPlanRequest, 'userAddress' | 'recipient'>,
+  familyOf: (chain: string) => ChainFamily,
+): SwapWallets {
+  if (plan.legs.length === 0) throw new Error(`Route ${plan.routeId} of quote ${plan.quoteId} has no legs`);
+  const sourceChain = plan.legs[0].chain;
+  const sourceFamily = familyOf(sourceChain);
+  const destinationFamily = familyOf(plan.toChain);
+  assertAddress('userAddress', request.userAddress, sourceChain, sourceFamily);
+  const finalRecipient =
+    request.recipient ??
+    plan.recipient ??
+    (sourceFamily === destinationFamily ? request.userAddress : undefined);
+  if (finalRecipient === undefined) {
+    throw new CodedError(
+      ErrorCodes.INVALID_ADDRESS,
+      `This route goes from ${sourceChain} (${sourceFamily}) to ${plan.toChain} (${destinationFamily}): a recipient on ${plan.toChain} is required`,
+      { field: 'recipient', chain: plan.toChain, family: destinationFamily },
+    );
+  }
+  assertAddress(
+    request.recipient !== undefined ? 'recipient' : 'quote.recipient',
+    finalRecipient,
+    plan.toChain,
+    destinationFamily,
+  );
+  return {
+    userAddress: request.userAddress,
+    finalRecipient,
+    walletOn: (chain) => (familyOf(chain) === sourceFamily ? request.userAddress : finalRecipient),
+  };
+}
+
+function assertAddress(field: string, address: string, chain: string, family: ChainFamily): void {
+  const result = validateAddressForFamily(family, address);
+  if (!result.ok) {
+    throw new CodedError(
+      ErrorCodes.INVALID_ADDRESS,
+      `${field} ${address} is not a ${family} address, as ${chain} needs: ${result.reason}`,
+      {
+        field,
+        chain,
+        family,
+      },
+    );
+  }
+}

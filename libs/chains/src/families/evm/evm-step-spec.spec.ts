@@ -1,0 +1,279 @@
+import { getAddress, MaxUint256 } from 'ethers';
+import type { RouteLeg, TokenRef } from '@swapgw/contracts';
+import type { SplitStep } from '../../step-split';
+import type { LegStepChains, LegStepInput, StepSpecChains } from '../step-spec-families';
+import {
+  devnetBridgeInterface,
+  erc20Interface,
+  swapGatewayRouterInterface,
+  uniswapV2RouterInterface,
+} from './evm-calldata';
+import { evmBridgePayoutOf, evmDestinationSwapOf, evmStepOf } from './evm-step-spec';
+
+const USER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const ROUTER = getAddress('0x' + 'a1'.repeat(20));
+const BRIDGE = getAddress('0x' + 'b1'.repeat(20));
+const PERMIT2 = getAddress('0x' + 'c1'.repeat(20));
+const PERMIT_ROUTER = getAddress('0x' + 'd1'.repeat(20));
+const DEST_PERMIT_ROUTER = getAddress('0x' + 'd2'.repeat(20));
+const token = (chain: string, symbol: string, address: string | null): TokenRef => ({
+  chain,
+  symbol,
+  address,
+  decimals: 6,
+});
+const USDC_A = token('devnet-a', 'USDC', getAddress('0x' + '11'.repeat(20)));
+const WETH_A = token('devnet-a', 'WETH', getAddress('0x' + '22'.repeat(20)));
+const USDC_B = token('devnet-b', 'USDC', getAddress('0x' + '33'.repeat(20)));
+const ETH_B = token('devnet-b', 'ETH', null);
+const DEADLINE = 1_800_003_600n;
+
+const swapLeg: RouteLeg = {
+  kind: 'swap',
+  chain: 'devnet-a',
+  provider: 'uniswap-v2',
+  tokenIn: USDC_A,
+  tokenOut: WETH_A,
+  amountIn: '1500000',
+  expectedAmountOut: '500',
+  minAmountOut: '400',
+  spender: ROUTER,
+  path: [USDC_A.address!, WETH_A.address!],
+  estimatedDurationSeconds: 15,
+};
+const bridgeLeg: RouteLeg = {
+  ...swapLeg,
+  kind: 'bridge',
+  provider: 'devnet-bridge',
+  tokenOut: USDC_B,
+  spender: BRIDGE,
+  path: undefined,
+  destinationChain: 'devnet-b',
+};
+const swapOnB: RouteLeg = {
+  ...swapLeg,
+  chain: 'devnet-b',
+  tokenIn: USDC_B,
+  tokenOut: ETH_B,
+  amountIn: '1000',
+  minAmountOut: '300',
+  path: [USDC_B.address!, getAddress('0x' + '44'.repeat(20))],
+};
+
+/** Typed fakes of the chains the planner resolves: devnet-a and devnet-b, with permit contracts. */
+const evmChains: StepSpecChains = {
+  familyOf: () => 'evm',
+  evmChainIdOf: (chain) => ({ 'devnet-a': 31337, 'devnet-b': 31338 })[chain] ?? Number.NaN,
+  permitContractsOf: (chain) => ({
+    permit2: PERMIT2,
+    permitRouter: chain === 'devnet-a' ? PERMIT_ROUTER : DEST_PERMIT_ROUTER,
+    uniswapV2Router: ROUTER,
+    bridge: BRIDGE,
+  }),
+  tokenPermitOf: (_chain, address) =>
+    address === USDC_A.address ? { name: 'USD Coin', version: '2' } : undefined,
+};
+/** The chains a step builder sees; bridges pay out as `payout` says (EVM destinations by default). */
+const chainsPayingOut = (
+  payout: LegStepChains['bridgePayoutOf'] = (leg, recipient) => evmBridgePayoutOf(leg, recipient, evmChains),
+): LegStepChains => ({
+  ...evmChains,
+  bridgePayoutOf: payout,
+  destinationSwapOf: (input) =>
+    evmDestinationSwapOf(
+      input.leg,
+      input.next!,
+      input.minOut,
+      input.finalRecipient,
+      input.deadline,
+      evmChains,
+    ),
+});
+const chains = chainsPayingOut();
+
+const inputOf = (step: Partial<SplitStep>, overrides: Partial<LegStepInput> = {}): LegStepInput => ({
+  step: { legIndex: 0, kind: 'swap', signing: 'evm-transaction', ...step },
+  leg: swapLeg,
+  spend: 1_500_000n,
+  minOut: 400n,
+  signer: USER,
+  recipient: USER,
+  finalRecipient: USER,
+  deadline: DEADLINE,
+  sponsored: false,
+  ...overrides,
+});
+
+describe('evmBridgePayoutOf', () => {
+  it('pays the EVM recipient with deposit on the bridge id of the destination, else its EVM chain id', () => {
+    expect(evmBridgePayoutOf(bridgeLeg, USER, chains)).toEqual({
+      chainId: 31338,
+      recipient: USER,
+      encoding: 'address',
+    });
+    expect(evmBridgePayoutOf({ ...bridgeLeg, destinationBridgeChainId: 7 }, USER, chains).chainId).toBe(7);
+    expect(() => evmBridgePayoutOf(swapLeg, USER, chains)).toThrow('has no destinationChain');
+  });
+});
+
+describe('evmDestinationSwapOf', () => {
+  it('the destination router swaps along the path for the minimum scaled to what the bridge guarantees', () => {
+    expect(evmDestinationSwapOf(bridgeLeg, swapOnB, 500n, USER, DEADLINE, chains)).toEqual({
+      destinationChainId: 31338,
+      destinationRouter: DEST_PERMIT_ROUTER,
+      path: swapOnB.path,
+      amountOutMin: '150',
+      unwrapNative: true,
+      recipient: USER,
+      deadline: Number(DEADLINE),
+    });
+    // Never above the swap leg's own minimum when the bridge guarantees more than it was quoted for.
+    expect(evmDestinationSwapOf(bridgeLeg, swapOnB, 5000n, USER, DEADLINE, chains).amountOutMin).toBe('300');
+  });
+
+  it('refuses a destination swap without a SwapGatewayRouter or a path', () => {
+    const bare = { ...chains, permitContractsOf: () => undefined };
+    expect(() => evmDestinationSwapOf(bridgeLeg, swapOnB, 500n, USER, DEADLINE, bare)).toThrow(
+      'cannot run through its SwapGatewayRouter',
+    );
+  });
+});
+
+describe('evmStepOf', () => {
+  it('approve of the spender: what the leg spends, its gas covered on a sponsored swap', () => {
+    const step = evmStepOf(inputOf({ kind: 'approve', approves: 'spender' }, { sponsored: true }), chains);
+    expect(step).toMatchObject({
+      kind: 'approve',
+      approve: { token: USDC_A.address, spender: ROUTER, amount: '1500000' },
+      sponsored: { mode: 'covered-transaction' },
+    });
+    expect(step.call!.to).toBe(USDC_A.address);
+    expect(erc20Interface.decodeFunctionData('approve', step.call!.data)).toEqual([ROUTER, 1_500_000n]);
+  });
+
+  it('approve of Permit2: the token’s EIP-2612 permit to sign when it has one, else an approve of MaxUint256', () => {
+    const permit = evmStepOf(
+      inputOf({ kind: 'approve', approves: 'permit2', signing: 'eip2612-permit' }),
+      chains,
+    );
+    expect(permit).toEqual({
+      kind: 'approve',
+      call: null,
+      approve: { token: USDC_A.address, spender: PERMIT2, amount: '1500000' },
+      sponsored: {
+        mode: 'eip2612-permit',
+        permit: {
+          token: USDC_A.address,
+          tokenName: 'USD Coin',
+          version: '2',
+          spender: PERMIT2,
+          value: MaxUint256.toString(),
+        },
+      },
+    });
+    const approve = evmStepOf(inputOf({ kind: 'approve', approves: 'permit2' }), chains);
+    expect(approve.sponsored).toBeUndefined();
+    expect(erc20Interface.decodeFunctionData('approve', approve.call!.data)).toEqual([PERMIT2, MaxUint256]);
+  });
+
+  it('permit2-intent: the swap leg as the witness binding path, minimum out, recipient and deadline', () => {
+    const step = evmStepOf(inputOf({ signing: 'permit2-intent' }, { sponsored: true }), chains);
+    expect(step).toEqual({
+      kind: 'swap',
+      call: null,
+      sponsored: {
+        mode: 'permit2-intent',
+        intent: {
+          kind: 'swap',
+          permit2: PERMIT2,
+          router: PERMIT_ROUTER,
+          token: USDC_A.address,
+          amount: '1500000',
+          path: swapLeg.path,
+          amountOutMin: '400',
+          unwrapNative: false,
+          recipient: USER,
+          deadline: Number(DEADLINE),
+        },
+      },
+    });
+  });
+
+  it('permit2-intent of a bridge-swap: the deposit to the destination router and the swap it runs', () => {
+    const input = inputOf(
+      { kind: 'bridge', signing: 'permit2-intent', bridgeSwap: true },
+      { leg: bridgeLeg, next: swapOnB, minOut: 500n, sponsored: true },
+    );
+    expect(evmStepOf(input, chains).sponsored).toEqual({
+      mode: 'permit2-intent',
+      intent: {
+        kind: 'bridge-swap',
+        permit2: PERMIT2,
+        router: PERMIT_ROUTER,
+        token: USDC_A.address,
+        amount: '1500000',
+        destinationChainId: 31338,
+        destinationRouter: DEST_PERMIT_ROUTER,
+        path: swapOnB.path,
+        amountOutMin: '150',
+        unwrapNative: true,
+        recipient: USER,
+        deadline: Number(DEADLINE),
+      },
+    });
+  });
+
+  it('a bridge paying 32 bytes (a Solana wallet) is a bridge-to witness, or depositTo as a transaction', () => {
+    const bytes32 = '0x' + 'ee'.repeat(32);
+    const toSolana = chainsPayingOut(() => ({
+      chainId: 1399811149,
+      recipient: bytes32,
+      encoding: 'bytes32',
+    }));
+    const intent = evmStepOf(
+      inputOf({ kind: 'bridge', signing: 'permit2-intent' }, { leg: bridgeLeg }),
+      toSolana,
+    );
+    expect(intent.sponsored?.intent).toMatchObject({
+      kind: 'bridge-to',
+      destinationChainId: 1399811149,
+      recipient: bytes32,
+    });
+    const deposit = evmStepOf(inputOf({ kind: 'bridge' }, { leg: bridgeLeg }), toSolana);
+    expect(deposit.call!.to).toBe(BRIDGE);
+    expect(devnetBridgeInterface.decodeFunctionData('depositTo', deposit.call!.data)).toEqual([
+      1_500_000n,
+      1399811149n,
+      bytes32,
+    ]);
+  });
+
+  it('the leg’s own transaction: the Uniswap V2 swap, through the SwapGatewayRouter with the first leg’s permit', () => {
+    const plain = evmStepOf(inputOf({}), chains);
+    expect(plain.call!.to).toBe(ROUTER);
+    expect(uniswapV2RouterInterface.decodeFunctionData('swapExactTokensForTokens', plain.call!.data)).toEqual(
+      [1_500_000n, 400n, swapLeg.path, USER, DEADLINE],
+    );
+    const signature = '0x' + '11'.repeat(65);
+    const permit = {
+      router: PERMIT_ROUTER,
+      permit2: PERMIT2,
+      kind: 'permit2' as const,
+      nonce: 9n,
+      deadline: 5n,
+      signature,
+    };
+    const withPermit = evmStepOf(inputOf({}, { permit }), chains);
+    expect(withPermit.call!.to).toBe(PERMIT_ROUTER);
+    const args = swapGatewayRouterInterface.decodeFunctionData(
+      'swapExactTokensForTokensWithPermit',
+      withPermit.call!.data,
+    );
+    expect((args.at(-1) as { toArray(): unknown[] }).toArray()).toEqual([1n, 9n, 5n, signature]);
+  });
+
+  it('an aggregator’s prebuilt call is the step as it is', () => {
+    const call = { to: ROUTER, data: '0x1234', value: '0' };
+    expect(evmStepOf(inputOf({}, { leg: { ...swapLeg, call } }), chains)).toEqual({ kind: 'swap', call });
+  });
+});

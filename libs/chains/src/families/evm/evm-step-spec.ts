@@ -1,0 +1,220 @@
+import { MaxUint256 } from 'ethers';
+import type { RouteLeg, SponsoredIntentSpec, SponsoredStepSpec, TokenRef } from '@swapgw/contracts';
+import type { PermitContracts } from '../../permit-contracts';
+import type {
+  BridgePayout,
+  DestinationSwap,
+  LegStepChains,
+  LegStepInput,
+  LegStepSpec,
+  StepSpecChains,
+  StepSpecFamily,
+} from '../step-spec-families';
+import {
+  EncodedCall,
+  encodeApprove,
+  encodeBridgeDeposit,
+  encodeBridgeDepositTo,
+  encodeUniswapV2Swap,
+  RouterPermit,
+} from './evm-calldata';
+
+/**
+ * The EVM family's steps: ERC-20 approves (of the leg's spender, or of Permit2), the leg's own
+ * transaction (Uniswap V2 swap, bridge deposit, or an aggregator's prebuilt call), and, on sponsored
+ * swaps, the typed data the relayer executes (a token's EIP-2612 permit of Permit2, a Permit2
+ * witness of the leg). A bridge pays an EVM recipient with `deposit` on the destination's chain id;
+ * a bridge-swap's destination swap runs through the destination chain's SwapGatewayRouter.
+ */
+export const evmStepSpecFamily: StepSpecFamily = {
+  permits: true,
+  stepOf: evmStepOf,
+  bridgePayoutOf: evmBridgePayoutOf,
+  destinationSwapOf: evmDestinationSwapOf,
+};
+
+/** The service pays the gas of the wallet's own transaction first (sponsored swaps). */
+const COVERED: SponsoredStepSpec = { mode: 'covered-transaction' };
+
+/**
+ * One EVM step of a leg, as `input.step` (splitSteps) says it is signed:
+ *  - approve of Permit2: on a sponsored swap the token's EIP-2612 permit when it has one, else the
+ *    wallet's approve transaction (MaxUint256, as Uniswap's apps grant Permit2 once per token);
+ *  - approve of the leg's spender: the wallet's approve of what the leg spends;
+ *  - permit2-intent: the leg (or a bridge-swap: the bridge and the destination swap) as the Permit2
+ *    witness the relayer executes;
+ *  - otherwise the leg's own transaction, carrying the first leg's permit if there is one.
+ */
+export function evmStepOf(input: LegStepInput, chains: LegStepChains): LegStepSpec {
+  const { step, leg, spend, sponsored } = input;
+  const gas = sponsored ? { sponsored: COVERED } : {};
+  if (step.kind === 'approve') {
+    const token = leg.tokenIn.address as string;
+    if (step.approves !== 'permit2') {
+      const approve = { token, spender: leg.spender, amount: spend.toString() };
+      return { kind: 'approve', call: encodeApprove(token, leg.spender, spend), approve, ...gas };
+    }
+    const permit2 = input.permit?.permit2 ?? permitContractsOf(leg.chain, chains).permit2;
+    const approve = { token, spender: permit2, amount: spend.toString() };
+    const tokenPermit =
+      step.signing === 'eip2612-permit' ? chains.tokenPermitOf?.(leg.chain, token) : undefined;
+    if (tokenPermit) {
+      const { name: tokenName, version } = tokenPermit;
+      const permit = { token, tokenName, version, spender: permit2, value: MaxUint256.toString() };
+      return { kind: 'approve', call: null, approve, sponsored: { mode: 'eip2612-permit', permit } };
+    }
+    return { kind: 'approve', call: encodeApprove(token, permit2, MaxUint256), approve, ...gas };
+  }
+  if (step.signing === 'permit2-intent') {
+    const contracts = permitContractsOf(leg.chain, chains);
+    const intent = step.bridgeSwap
+      ? bridgeSwapIntentOf(input, contracts, chains)
+      : intentOf(input, contracts, chains);
+    return { kind: leg.kind, call: null, sponsored: { mode: 'permit2-intent', intent } };
+  }
+  const call = legCallOf(leg, spend, input.minOut, input.recipient, input.deadline, chains, input.permit);
+  return { kind: leg.kind, call, ...gas };
+}
+
+/** An EVM recipient of the bridge's `deposit`, on the bridge's id of the destination chain. */
+export function evmBridgePayoutOf(leg: RouteLeg, recipient: string, chains: StepSpecChains): BridgePayout {
+  if (!leg.destinationChain) throw new Error(`Bridge leg on ${leg.chain} has no destinationChain`);
+  return {
+    chainId: leg.destinationBridgeChainId ?? chains.evmChainIdOf(leg.destinationChain),
+    recipient,
+    encoding: 'address',
+  };
+}
+
+/**
+ * The destination half of a bridge-swap: the destination chain's bridge id and SwapGatewayRouter,
+ * and the swap along the swap leg's path for at least its minAmountOut scaled to what the bridge
+ * guarantees (`bridged`), to the final recipient, before the deadline.
+ */
+export function evmDestinationSwapOf(
+  bridge: RouteLeg,
+  swap: RouteLeg,
+  bridged: bigint,
+  recipient: string,
+  deadline: bigint,
+  chains: StepSpecChains,
+): DestinationSwap {
+  if (!bridge.destinationChain) throw new Error(`Bridge leg on ${bridge.chain} has no destinationChain`);
+  const destination = chains.permitContractsOf?.(swap.chain);
+  if (!destination || !swap.path)
+    throw new Error(`Swap leg on ${swap.chain} cannot run through its SwapGatewayRouter`);
+  const quotedIn = BigInt(swap.amountIn);
+  const amountOutMin = (BigInt(swap.minAmountOut) * min(quotedIn, bridged)) / quotedIn;
+  return {
+    destinationChainId: bridge.destinationBridgeChainId ?? chains.evmChainIdOf(bridge.destinationChain),
+    destinationRouter: destination.permitRouter,
+    path: swap.path,
+    amountOutMin: amountOutMin.toString(),
+    unwrapNative: isNative(swap.tokenOut),
+    recipient,
+    deadline: Number(deadline),
+  };
+}
+
+/** The chain's permit contracts; splitSteps only asks for Permit2 steps where there are some. */
+function permitContractsOf(chain: string, chains: StepSpecChains): PermitContracts {
+  const contracts = chains.permitContractsOf?.(chain);
+  if (!contracts) throw new Error(`Chain ${chain} has no permit contracts`);
+  return contracts;
+}
+
+/**
+ * What the user's Permit2 witness signature binds for a leg through the SwapGatewayRouter: the
+ * whole `spend`, and the path, minimum out, recipient and deadline (swap) or the destination chain
+ * and recipient (bridge; 32 bytes towards a family without EVM addresses).
+ */
+function intentOf(
+  input: LegStepInput,
+  contracts: PermitContracts,
+  chains: LegStepChains,
+): SponsoredIntentSpec {
+  const { leg, spend, recipient } = input;
+  const common = {
+    permit2: contracts.permit2,
+    router: contracts.permitRouter,
+    token: leg.tokenIn.address as string,
+    amount: spend.toString(),
+    deadline: Number(input.deadline),
+  };
+  if (leg.kind === 'bridge') {
+    const payout = chains.bridgePayoutOf(leg, recipient);
+    return {
+      ...common,
+      kind: payout.encoding === 'bytes32' ? 'bridge-to' : 'bridge',
+      destinationChainId: payout.chainId,
+      recipient: payout.recipient,
+    };
+  }
+  if (!leg.path || leg.path.length < 2)
+    throw new Error(`Swap leg ${leg.provider} on ${leg.chain} has no Uniswap V2 path`);
+  return {
+    ...common,
+    kind: 'swap',
+    path: leg.path,
+    amountOutMin: input.minOut.toString(),
+    unwrapNative: isNative(leg.tokenOut),
+    recipient,
+  };
+}
+
+/**
+ * The witness of a bridge-swap: the source leg as a bridge deposit of `spend` to the destination's
+ * SwapGatewayRouter, and the destination swap along the swap leg's path for at least its
+ * minAmountOut scaled to what the bridge guarantees (the bridge leg's minOut), to the final recipient.
+ */
+function bridgeSwapIntentOf(
+  input: LegStepInput,
+  contracts: PermitContracts,
+  chains: LegStepChains,
+): SponsoredIntentSpec {
+  return {
+    kind: 'bridge-swap',
+    permit2: contracts.permit2,
+    router: contracts.permitRouter,
+    token: input.leg.tokenIn.address as string,
+    amount: input.spend.toString(),
+    ...chains.destinationSwapOf(input),
+  };
+}
+
+/** The leg's own transaction: its prebuilt call, the bridge deposit, or the Uniswap V2 swap. */
+function legCallOf(
+  leg: RouteLeg,
+  spend: bigint,
+  minOut: bigint,
+  recipient: string,
+  deadline: bigint,
+  chains: LegStepChains,
+  permit?: RouterPermit,
+): EncodedCall {
+  if (leg.call) return leg.call;
+  if (leg.kind === 'bridge') {
+    const payout = chains.bridgePayoutOf(leg, recipient);
+    const encode = payout.encoding === 'bytes32' ? encodeBridgeDepositTo : encodeBridgeDeposit;
+    return encode(leg.spender, spend, payout.chainId, payout.recipient, permit);
+  }
+  if (!leg.path || leg.path.length < 2) {
+    throw new Error(
+      `Swap leg ${leg.provider} on ${leg.chain} has neither a prebuilt call nor a Uniswap V2 path`,
+    );
+  }
+  return encodeUniswapV2Swap({
+    router: leg.spender,
+    nativeIn: isNative(leg.tokenIn),
+    nativeOut: isNative(leg.tokenOut),
+    amountIn: spend,
+    amountOutMin: minOut,
+    path: leg.path,
+    to: recipient,
+    deadline,
+    permit,
+  });
+}
+
+const isNative = (token: TokenRef): boolean => token.address === null;
+const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);

@@ -1,0 +1,170 @@
+import { Keypair } from '@solana/web3.js';
+import { CodedError, ErrorCodes, RouteLeg, TokenRef } from '@swapgw/contracts';
+import { getAddress, hexlify } from 'ethers';
+import type { SplitStep } from '../../step-split';
+import type { DestinationSwap, LegStepChains, LegStepInput } from '../step-spec-families';
+import { solanaBridgePayoutOf, solanaStepOf } from './solana-step-spec';
+
+const SOL_USER = Keypair.fromSeed(Buffer.alloc(32, 1)).publicKey.toBase58();
+const SOL_OTHER = Keypair.fromSeed(Buffer.alloc(32, 2)).publicKey.toBase58();
+const MINT = Keypair.fromSeed(Buffer.alloc(32, 3)).publicKey.toBase58();
+const VAULT = Keypair.fromSeed(Buffer.alloc(32, 4)).publicKey.toBase58();
+const EVM_USER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const DEST_ROUTER = getAddress('0x' + 'd2'.repeat(20));
+const token = (chain: string, symbol: string, address: string | null): TokenRef => ({
+  chain,
+  symbol,
+  address,
+  decimals: 6,
+});
+const USDC_S = token('solana-devnet', 'USDC', MINT);
+const USDC_A = token('devnet-a', 'USDC', getAddress('0x' + '11'.repeat(20)));
+
+const bridgeLeg: RouteLeg = {
+  kind: 'bridge',
+  chain: 'solana-devnet',
+  provider: 'devnet-bridge',
+  tokenIn: USDC_S,
+  tokenOut: USDC_A,
+  amountIn: '20000000',
+  expectedAmountOut: '19990000',
+  minAmountOut: '19990000',
+  spender: VAULT,
+  destinationChain: 'devnet-a',
+  destinationBridgeChainId: 31337,
+  estimatedDurationSeconds: 3,
+};
+const jupiterLeg: RouteLeg = {
+  ...bridgeLeg,
+  kind: 'swap',
+  provider: 'jupiter',
+  destinationChain: undefined,
+  destinationBridgeChainId: undefined,
+  solanaTransaction: { serializedTransaction: 'AQID', lastValidBlockHeight: 99, signer: SOL_USER },
+};
+const destinationSwap: DestinationSwap = {
+  destinationChainId: 31337,
+  destinationRouter: DEST_ROUTER,
+  path: [USDC_A.address!, getAddress('0x' + '22'.repeat(20))],
+  amountOutMin: '150',
+  unwrapNative: false,
+  recipient: EVM_USER,
+  deadline: 1_800_003_600,
+};
+
+/** A typed fake: bridges pay an EVM address on devnet-a; the destination router runs `destinationSwap`. */
+const chains: LegStepChains = {
+  familyOf: (chain) => (chain.startsWith('solana') ? 'solana' : 'evm'),
+  evmChainIdOf: () => 31337,
+  bridgePayoutOf: (leg, recipient) => ({
+    chainId: leg.destinationBridgeChainId!,
+    recipient,
+    encoding: 'address',
+  }),
+  destinationSwapOf: () => destinationSwap,
+};
+
+const inputOf = (step: Partial<SplitStep>, overrides: Partial<LegStepInput> = {}): LegStepInput => ({
+  step: { legIndex: 0, kind: 'bridge', signing: 'solana-transaction', ...step },
+  leg: bridgeLeg,
+  spend: 20_000_000n,
+  minOut: 19_990_000n,
+  signer: SOL_USER,
+  recipient: EVM_USER,
+  finalRecipient: EVM_USER,
+  deadline: 1_800_003_600n,
+  sponsored: false,
+  ...overrides,
+});
+
+const codeOf = (run: () => unknown): string | undefined => {
+  try {
+    run();
+  } catch (error) {
+    return error instanceof CodedError ? error.code : `not coded: ${(error as Error).message}`;
+  }
+  return undefined;
+};
+
+describe('solanaBridgePayoutOf', () => {
+  it('pays a Solana wallet as the 32 bytes of its public key, on the bridge id of the Solana chain', () => {
+    const toSolana = {
+      ...bridgeLeg,
+      chain: 'devnet-a',
+      destinationChain: 'solana-devnet',
+      destinationBridgeChainId: 1399811149,
+    };
+    expect(solanaBridgePayoutOf(toSolana, SOL_OTHER)).toEqual({
+      chainId: 1399811149,
+      recipient: hexlify(Keypair.fromSeed(Buffer.alloc(32, 2)).publicKey.toBytes()),
+      encoding: 'bytes32',
+    });
+    expect(() =>
+      solanaBridgePayoutOf({ ...toSolana, destinationBridgeChainId: undefined }, SOL_OTHER),
+    ).toThrow('has no destinationBridgeChainId');
+  });
+});
+
+describe('solanaStepOf', () => {
+  it('a bridge leg: the devnet bridge deposit of what the leg spends to the EVM recipient', () => {
+    expect(solanaStepOf(inputOf({}), chains)).toEqual({
+      kind: 'bridge',
+      call: null,
+      solana: {
+        kind: 'bridge-deposit',
+        mint: MINT,
+        vault: VAULT,
+        amount: '20000000',
+        destinationChainId: 31337,
+        recipient: EVM_USER,
+      },
+    });
+  });
+
+  it('sponsored: the service’s Solana fee payer pays', () => {
+    expect(solanaStepOf(inputOf({}, { sponsored: true }), chains).sponsored).toEqual({
+      mode: 'solana-fee-payer',
+    });
+  });
+
+  it('a bridge-swap: the deposit goes to the destination router, its memo carrying the swap', () => {
+    const step = solanaStepOf(inputOf({ bridgeSwap: true }, { sponsored: true }), chains);
+    const { destinationChainId, destinationRouter, ...message } = destinationSwap;
+    expect(step.solana).toEqual({
+      kind: 'bridge-deposit',
+      mint: MINT,
+      vault: VAULT,
+      amount: '20000000',
+      destinationChainId,
+      recipient: destinationRouter,
+      message,
+    });
+  });
+
+  it('refuses a deposit paying 32 bytes: the Solana bridge’s memo names an EVM address', () => {
+    const bytes32: LegStepChains = {
+      ...chains,
+      bridgePayoutOf: () => ({ chainId: 1, recipient: '0x' + '00'.repeat(32), encoding: 'bytes32' }),
+    };
+    expect(() => solanaStepOf(inputOf({}), bytes32)).toThrow('The Solana bridge pays EVM addresses');
+  });
+
+  it('a swap leg: the aggregator’s prebuilt transaction as it is', () => {
+    expect(solanaStepOf(inputOf({ kind: 'swap' }, { leg: jupiterLeg }), chains).solana).toEqual({
+      kind: 'prebuilt-transaction',
+      serializedTransaction: 'AQID',
+      lastValidBlockHeight: 99,
+    });
+  });
+
+  it('refuses a prebuilt transaction built for another wallet (INVALID_ADDRESS) or missing (VALIDATION_FAILED)', () => {
+    const other = inputOf({ kind: 'swap' }, { leg: jupiterLeg, signer: SOL_OTHER });
+    expect(codeOf(() => solanaStepOf(other, chains))).toBe(ErrorCodes.INVALID_ADDRESS);
+    const missing = inputOf({ kind: 'swap' }, { leg: { ...jupiterLeg, solanaTransaction: undefined } });
+    expect(codeOf(() => solanaStepOf(missing, chains))).toBe(ErrorCodes.VALIDATION_FAILED);
+  });
+
+  it('refuses a step signed any other way than as a Solana transaction', () => {
+    expect(() => solanaStepOf(inputOf({ signing: 'evm-transaction' }), chains)).toThrow('is a Solana leg');
+  });
+});

@@ -1,0 +1,122 @@
+import { CodedError, ErrorCodes } from '@swapgw/contracts';
+import type { RouteLeg, SolanaStepSpec, SponsoredStepSpec } from '@swapgw/contracts';
+import { solanaRecipientBytes32 } from '../../solana-bridge';
+import type {
+  BridgePayout,
+  LegStepChains,
+  LegStepInput,
+  LegStepSpec,
+  StepSpecFamily,
+} from '../step-spec-families';
+
+/**
+ * The Solana family's steps: one transaction per leg (SPL transfers need no allowance, so no
+ * approves and no permits), the devnet bridge deposit the signer builds or an aggregator's prebuilt
+ * transaction. A bridge pays a Solana wallet as the 32-byte recipient of `depositTo`.
+ */
+export const solanaStepSpecFamily: StepSpecFamily = {
+  permits: false,
+  stepOf: solanaStepOf,
+  bridgePayoutOf: solanaBridgePayoutOf,
+};
+
+/** The service's Solana fee payer pays the transaction's fees and rent (sponsored swaps). */
+const SOLANA_FEE_PAYER: SponsoredStepSpec = { mode: 'solana-fee-payer' };
+
+/**
+ * The leg's transaction: a bridge-swap's deposit to the destination's SwapGatewayRouter, its memo
+ * carrying the destination swap (SolanaStepSpec `message`); a bridge deposit to the leg's
+ * recipient; or the aggregator's prebuilt transaction, which must have been built for the signer.
+ */
+export function solanaStepOf(input: LegStepInput, chains: LegStepChains): LegStepSpec {
+  const { step, leg } = input;
+  if (step.signing !== 'solana-transaction')
+    throw new Error(`Leg ${step.legIndex} on ${leg.chain} is a Solana leg, not signed as ${step.signing}`);
+  const solana = step.bridgeSwap
+    ? bridgeSwapDepositOf(input, chains)
+    : leg.kind === 'bridge'
+      ? bridgeDepositOf(input, chains)
+      : prebuiltTransactionOf(leg, input.signer);
+  return { kind: leg.kind, call: null, solana, ...(input.sponsored ? { sponsored: SOLANA_FEE_PAYER } : {}) };
+}
+
+/**
+ * A bridge pays a Solana wallet with `depositTo`: the wallet's public key as the 32-byte recipient,
+ * on the bridge's own id of the Solana chain (the leg's destinationBridgeChainId).
+ */
+export function solanaBridgePayoutOf(leg: RouteLeg, recipient: string): BridgePayout {
+  if (leg.destinationBridgeChainId === undefined)
+    throw new Error(`Bridge leg to ${leg.destinationChain} has no destinationBridgeChainId`);
+  return {
+    chainId: leg.destinationBridgeChainId,
+    recipient: solanaRecipientBytes32(recipient),
+    encoding: 'bytes32',
+  };
+}
+
+/** The devnet bridge deposit of `spend` from the leg's SPL mint into the vault, to the leg's recipient. */
+function bridgeDepositOf(input: LegStepInput, chains: LegStepChains): SolanaStepSpec {
+  const { leg } = input;
+  if (!leg.destinationChain) throw new Error(`Bridge leg on ${leg.chain} has no destinationChain`);
+  const mint = mintOf(leg);
+  const payout = chains.bridgePayoutOf(leg, input.recipient);
+  // The deposit's memo names an EVM address (solanaBridgeDepositMemo).
+  if (payout.encoding !== 'address')
+    throw new Error(`The Solana bridge pays EVM addresses; ${leg.destinationChain} has none`);
+  return {
+    kind: 'bridge-deposit',
+    mint,
+    vault: leg.spender,
+    amount: input.spend.toString(),
+    destinationChainId: payout.chainId,
+    recipient: payout.recipient,
+  };
+}
+
+/**
+ * The Solana side of a bridge-swap: the bridge deposit of `spend` to the destination's
+ * SwapGatewayRouter, its memo carrying the destination swap (as the EVM bridge-swap witness binds it).
+ */
+function bridgeSwapDepositOf(input: LegStepInput, chains: LegStepChains): SolanaStepSpec {
+  const mint = mintOf(input.leg);
+  const { destinationChainId, destinationRouter, ...message } = chains.destinationSwapOf(input);
+  return {
+    kind: 'bridge-deposit',
+    mint,
+    vault: input.leg.spender,
+    amount: input.spend.toString(),
+    destinationChainId,
+    recipient: destinationRouter,
+    message,
+  };
+}
+
+function mintOf(leg: RouteLeg): string {
+  if (leg.tokenIn.address === null)
+    throw new Error(`Bridge leg on ${leg.chain} has no SPL mint for ${leg.tokenIn.symbol}`);
+  return leg.tokenIn.address;
+}
+
+/** An aggregator's transaction as quoted: 400 when it is missing or was built for another wallet. */
+function prebuiltTransactionOf(leg: RouteLeg, signer: string): SolanaStepSpec {
+  const prebuilt = leg.solanaTransaction;
+  if (!prebuilt) {
+    throw new CodedError(
+      ErrorCodes.VALIDATION_FAILED,
+      `The ${leg.provider} leg on ${leg.chain} carries no transaction: quote again with the signing wallet as recipient`,
+      { field: 'recipient', chain: leg.chain },
+    );
+  }
+  if (prebuilt.signer !== signer) {
+    throw new CodedError(
+      ErrorCodes.INVALID_ADDRESS,
+      `The ${leg.provider} transaction on ${leg.chain} was built for ${prebuilt.signer}, not for the signing wallet ${signer}`,
+      { field: 'userAddress', chain: leg.chain },
+    );
+  }
+  return {
+    kind: 'prebuilt-transaction',
+    serializedTransaction: prebuilt.serializedTransaction,
+    lastValidBlockHeight: prebuilt.lastValidBlockHeight,
+  };
+}
