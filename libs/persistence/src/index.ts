@@ -3,3 +3,4 @@ export * from './epoch-ms-column';
 export * from './database-url';
 export * from './service-data-source';
 export * from './pg-channel-listener';
+export * from './update-statement';

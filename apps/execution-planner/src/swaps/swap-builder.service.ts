@@ -203,9 +203,11 @@ export class SwapBuilder {
       expiresAtMs: nowMs,
     });
     await tx.insertSwap(swap, []);
-    await tx.enqueue(swapEvent(swap.id, SwapEventTypes.created, createdEventOf(swap)));
     const failed: SwapFailedEvent = { swapId: swap.id, status: 'failed', reason: refusal.code, details };
-    await tx.enqueue(swapEvent(swap.id, SwapEventTypes.failed, failed));
+    await tx.enqueue(
+      swapEvent(swap.id, SwapEventTypes.created, createdEventOf(swap)),
+      swapEvent(swap.id, SwapEventTypes.failed, failed),
+    );
     this.logger.log({
       msg: 'swap build refused',
       swapId: swap.id,
@@ -216,8 +218,10 @@ export class SwapBuilder {
 
   private async insert(tx: SwapTransaction, swap: SwapEntity, steps: SwapStepEntity[]): Promise<void> {
     await tx.insertSwap(swap, steps);
-    await tx.enqueue(swapEvent(swap.id, SwapEventTypes.created, createdEventOf(swap)));
-    await tx.enqueue(prepareCommandOf(swap, steps[0]));
+    await tx.enqueue(
+      swapEvent(swap.id, SwapEventTypes.created, createdEventOf(swap)),
+      prepareCommandOf(swap, steps[0]),
+    );
   }
 
   /** Every chain the route touches needs a signing surface: no placeholder payloads, ever. */

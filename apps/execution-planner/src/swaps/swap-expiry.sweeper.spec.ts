@@ -62,8 +62,8 @@ describe('SwapExpirySweeper', () => {
     expect(await sweeper.sweepOnce()).toBe(2);
 
     expect(store.transactions).toEqual([
-      ['lockSwap', 'getStep', 'updateSwap', 'updateStep', 'enqueue'],
-      ['lockSwap', 'getStep', 'updateSwap', 'updateStep', 'enqueue'],
+      ['lockSwap', 'getStep', 'updateProgress', 'enqueue'],
+      ['lockSwap', 'getStep', 'updateProgress', 'enqueue'],
     ]);
     expect(store.messagesOf(sooner).at(-1)?.type).toBe('swap.expired');
     expect(store.messagesOf(later).at(-1)?.type).toBe('swap.expired');

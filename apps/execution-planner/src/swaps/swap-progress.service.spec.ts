@@ -125,7 +125,7 @@ describe('SwapProgress', () => {
 
       await ready(swapId, 1);
 
-      expect(store.transactions).toEqual([['lockSwap', 'getStep', 'updateSwap', 'updateStep', 'enqueue']]);
+      expect(store.transactions).toEqual([['lockSwap', 'getStep', 'updateProgress', 'enqueue']]);
     });
   });
 
@@ -223,15 +223,12 @@ describe('SwapProgress', () => {
       });
       expect(prepare).toMatchObject({ topic: Topics.signingCommands, type: 'signing.prepare' });
       expect(prepare.payload).toMatchObject({ swapId, stepId: `${swapId}:2`, stepIndex: 2, kind: 'swap' });
-      // lock, step, the step after, two UPDATEs, the message, the next step's UPDATE, its command
+      // lock, step, the step after, the UPDATEs of the swap and both steps, the event and the next step's command
       expect(store.transactions.at(-1)).toEqual([
         'lockSwap',
         'getStep',
         'getStep',
-        'updateSwap',
-        'updateStep',
-        'enqueue',
-        'updateStep',
+        'updateProgress',
         'enqueue',
       ]);
     });

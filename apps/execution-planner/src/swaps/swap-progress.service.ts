@@ -78,7 +78,7 @@ export class SwapProgress {
     step.signingRequestId = event.signingRequestId;
     step.payloadExpiresAtMs = event.expiresAtMs;
     swap.status = 'awaiting_signature';
-    await this.save(tx, swap, step, now);
+    await this.save(tx, swap, now, step);
     const ready: SwapSigningReadyEvent = {
       swapId: swap.id,
       status: swap.status,
@@ -105,7 +105,7 @@ export class SwapProgress {
     step.status = 'submitted';
     step.txHash = event.txHash;
     swap.status = 'submitted';
-    await this.save(tx, swap, step, this.options.clock());
+    await this.save(tx, swap, this.options.clock(), step);
     const submitted: SwapStepSubmittedEvent = {
       swapId: swap.id,
       status: swap.status,
@@ -123,7 +123,7 @@ export class SwapProgress {
     const { swap, step } = locked;
     swap.status = 'confirming';
     step.txHash = event.txHash;
-    await this.save(tx, swap, step, this.options.clock());
+    await this.save(tx, swap, this.options.clock(), step);
     const confirming: SwapStepConfirmingEvent = {
       swapId: swap.id,
       status: swap.status,
@@ -232,7 +232,7 @@ export class SwapProgress {
       if (!expired) return { swapId, refreshRequested: false, status: swap.status };
       step.status = 'building';
       swap.status = 'planning';
-      await this.save(tx, swap, step, now);
+      await this.save(tx, swap, now, step);
       const refresh: SigningRefreshCommand = { swapId, stepId: step.id };
       await tx.enqueue({
         topic: Topics.signingCommands,
@@ -290,7 +290,7 @@ export class SwapProgress {
       swap.currentStep = done + 1;
       swap.status = 'planning';
     }
-    await this.save(tx, swap, step, now);
+    await this.save(tx, swap, now, step, ...(next ? [next] : []));
     const confirmed: SwapStepConfirmedEvent = {
       swapId: swap.id,
       status: swap.status,
@@ -298,14 +298,13 @@ export class SwapProgress {
       chain: step.chain,
       ...(txHash ? { txHash } : { skipped: true }),
     };
-    await tx.enqueue(swapEvent(swap.id, SwapEventTypes.stepConfirmed, confirmed));
+    const confirmedEvent = swapEvent(swap.id, SwapEventTypes.stepConfirmed, confirmed);
     if (next) {
-      await tx.updateStep(next);
-      await tx.enqueue(prepareCommandOf(swap, next));
+      await tx.enqueue(confirmedEvent, prepareCommandOf(swap, next));
       return;
     }
     const completed: SwapCompletedEvent = { swapId: swap.id, status: 'completed', completedAtMs: now };
-    await tx.enqueue(swapEvent(swap.id, SwapEventTypes.completed, completed));
+    await tx.enqueue(confirmedEvent, swapEvent(swap.id, SwapEventTypes.completed, completed));
     this.logger.log({ msg: 'swap completed', swapId: swap.id, steps: swap.stepCount });
   }
 
@@ -321,7 +320,7 @@ export class SwapProgress {
     swap.status = status;
     swap.failureReason = reason;
     swap.failureDetails = details;
-    await this.save(tx, swap, step, now);
+    await this.save(tx, swap, now, step);
     if (status === 'expired') {
       const expired: SwapExpiredEvent = { swapId: swap.id, status, reason };
       await tx.enqueue(swapEvent(swap.id, SwapEventTypes.expired, expired));
@@ -376,15 +375,15 @@ export class SwapProgress {
    * Writes what progress changes on the locked rows: one UPDATE each, no read first (TypeORM's
    * `save` reads a row back to diff it, which was most of the planner's queries per event).
    */
+  /** The progress of the swap and of its changed steps, stamped `now`, in one statement. */
   private async save(
     tx: SwapTransaction,
     swap: SwapEntity,
-    step: SwapStepEntity,
     now: number,
+    ...steps: SwapStepEntity[]
   ): Promise<void> {
     swap.updatedAtMs = now;
-    step.updatedAtMs = now;
-    await tx.updateSwap(swap);
-    await tx.updateStep(step);
+    for (const step of steps) step.updatedAtMs = now;
+    await tx.updateProgress(swap, ...steps);
   }
 }

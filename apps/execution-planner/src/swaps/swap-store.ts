@@ -3,6 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { SwapStatus } from '@swapgw/contracts';
 import { Outbox, OutboxMessage } from '@swapgw/messaging';
+import { updateStatementOf } from '@swapgw/persistence';
 import { SwapEntity } from './swap.entity';
 import { SwapStepEntity } from './swap-step.entity';
 
@@ -20,12 +21,13 @@ export interface SwapTransaction {
   getStep(stepId: string): Promise<SwapStepEntity>;
   /** A new swap and its steps; a swap already there fails the transaction (no upsert). */
   insertSwap(swap: SwapEntity, steps: SwapStepEntity[]): Promise<void>;
-  /** The columns of the swap that progress changes, one UPDATE, no read first. */
-  updateSwap(swap: SwapEntity): Promise<void>;
-  /** The columns of the step that progress changes, one UPDATE, no read first. */
-  updateStep(step: SwapStepEntity): Promise<void>;
-  /** A message published once the transaction commits (the outbox). */
-  enqueue(message: OutboxMessage): Promise<void>;
+  /**
+   * The columns that progress changes of the swap and of `steps`: one statement (an UPDATE of each
+   * row, in one WITH), no read first.
+   */
+  updateProgress(swap: SwapEntity, ...steps: SwapStepEntity[]): Promise<void>;
+  /** Messages published once the transaction commits (the outbox), in this order; one statement. */
+  enqueue(...messages: OutboxMessage[]): Promise<void>;
 }
 
 /** Thrown by SwapStore.transaction when an insert met a swap already there (two builds raced). */
@@ -112,16 +114,30 @@ class TypeOrmSwapTransaction implements SwapTransaction {
     await this.manager.insert(SwapStepEntity, steps as QueryDeepPartialEntity<SwapStepEntity>[]);
   }
 
-  async updateSwap(swap: SwapEntity): Promise<void> {
-    await this.manager.update(SwapEntity, { id: swap.id }, swapProgressOf(swap));
+  async updateProgress(swap: SwapEntity, ...steps: SwapStepEntity[]): Promise<void> {
+    const parameters: unknown[] = [];
+    const updates = [
+      updateStatementOf(
+        this.manager.connection.getMetadata(SwapEntity),
+        swap.id,
+        swapProgressOf(swap),
+        parameters,
+      ),
+      ...steps.map((step) =>
+        updateStatementOf(
+          this.manager.connection.getMetadata(SwapStepEntity),
+          step.id,
+          stepProgressOf(step),
+          parameters,
+        ),
+      ),
+    ];
+    const ctes = updates.map((update, i) => `"u${i}" AS (${update})`);
+    await this.manager.query(`WITH ${ctes.join(', ')} SELECT 1`, parameters);
   }
 
-  async updateStep(step: SwapStepEntity): Promise<void> {
-    await this.manager.update(SwapStepEntity, { id: step.id }, stepProgressOf(step));
-  }
-
-  async enqueue(message: OutboxMessage): Promise<void> {
-    await this.outbox.enqueue(this.manager, message);
+  async enqueue(...messages: OutboxMessage[]): Promise<void> {
+    await this.outbox.enqueueAll(this.manager, messages);
   }
 }
 

@@ -110,19 +110,15 @@ class InMemorySwapTransaction implements SwapTransaction {
     for (const step of steps) this.steps.set(step.id, copyOf(step));
   }
 
-  async updateSwap(swap: SwapEntity): Promise<void> {
-    this.statements.push('updateSwap');
+  async updateProgress(swap: SwapEntity, ...steps: SwapStepEntity[]): Promise<void> {
+    this.statements.push('updateProgress');
     this.swaps.set(swap.id, copyOf(swap));
+    for (const step of steps) this.steps.set(step.id, copyOf(step));
   }
 
-  async updateStep(step: SwapStepEntity): Promise<void> {
-    this.statements.push('updateStep');
-    this.steps.set(step.id, copyOf(step));
-  }
-
-  async enqueue(message: OutboxMessage): Promise<void> {
+  async enqueue(...messages: OutboxMessage[]): Promise<void> {
     this.statements.push('enqueue');
-    this.messages.push(message);
+    this.messages.push(...messages);
   }
 
   commit(): void {

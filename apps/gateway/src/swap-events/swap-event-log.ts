@@ -1,12 +1,8 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import { MessageEnvelope, SwapEventType, SwapEventTypes } from '@swapgw/contracts';
-import type { StreamHandlers } from '@swapgw/messaging';
+import { DataSource } from 'typeorm';
 import { PeriodicWork } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
-import { SwapViewEntity } from '../swap/swap-view.entity';
-import { SwapViewStore } from '../swap/swap-view.store';
-import { streamEventDataOf, SwapStreamEventData } from './swap-stream-events';
+import { SwapStreamEventData } from './swap-stream-events';
 
 /** One row of gateway.swap_events, as a stream sends it. */
 export interface LoggedSwapEvent {
@@ -17,13 +13,13 @@ export interface LoggedSwapEvent {
 }
 
 const PURGE_INTERVAL_MS = 10 * 60_000;
-const KNOWN_TYPES: ReadonlySet<string> = new Set(Object.values(SwapEventTypes));
 
 /**
- * gateway.swap_events: the durable per-swap log that event streams read. The projector appends to
- * it in the transaction that applies a swap event to the view (so a stream never sees an event the
- * view does not, nor misses one it does); the view write's NOTIFY on `gateway_swap_views` wakes the
- * streams of that swap on every instance. Rows older than SWAP_EVENT_RETENTION_HOURS are purged.
+ * gateway.swap_views' companion log, gateway.swap_events: the durable per-swap log that event
+ * streams read. The projector appends to it in the very statement that applies a swap event to the
+ * view (SwapViewStore.update `loggedAs`), so a stream never sees an event the view does not, nor
+ * misses one it does; the view write's NOTIFY on `gateway_swap_views` wakes the streams of that
+ * swap on every instance. Rows older than SWAP_EVENT_RETENTION_HOURS are purged.
  */
 @Injectable()
 export class SwapEventLog implements OnModuleInit, OnModuleDestroy {
@@ -40,44 +36,7 @@ export class SwapEventLog implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: GatewayConfig,
-    private readonly views: SwapViewStore,
   ) {}
-
-  /** `handlers` with each applied swap event also appended to the log, in the handler's transaction. */
-  recording(handlers: StreamHandlers): StreamHandlers {
-    const recorded: StreamHandlers = {};
-    for (const [type, handler] of Object.entries(handlers)) {
-      if ('ignore' in handler) {
-        recorded[type] = handler;
-        continue;
-      }
-      recorded[type] = {
-        payload: handler.payload,
-        handle: async (payload: object, envelope: MessageEnvelope<object>, manager: EntityManager) => {
-          await handler.handle(payload, envelope, manager);
-          await this.append(manager, envelope.aggregateId, envelope.type);
-        },
-      };
-    }
-    return recorded;
-  }
-
-  /**
-   * Appends the stream event of `type` for the swap as its view now reads (inside `manager`'s
-   * transaction). Nothing when the swap has no view row: the projector did not apply the event.
-   */
-  async append(manager: EntityManager, swapId: string, type: string): Promise<void> {
-    if (!KNOWN_TYPES.has(type)) return;
-    // The projector's write of this transaction, when there was one (no second read); else the row.
-    const view =
-      this.views.writtenIn(manager, swapId) ??
-      (await manager.getRepository(SwapViewEntity).findOneBy({ swapId }));
-    if (!view) return;
-    await manager.query(
-      `INSERT INTO "gateway"."swap_events" ("swap_id", "type", "data") VALUES ($1, $2, $3)`,
-      [swapId, type, JSON.stringify(streamEventDataOf(type as SwapEventType, view))],
-    );
-  }
 
   /** At most `limit` events of the swap after event id `afterId`, oldest first. */
   async readAfter(swapId: string, afterId: string, limit: number): Promise<LoggedSwapEvent[]> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SwapEventTypes } from '@swapgw/contracts';
+import { SwapEventType, SwapEventTypes } from '@swapgw/contracts';
 import { waitFor } from '@swapgw/testing';
 import {
   dropTestDatabase,
@@ -8,9 +8,8 @@ import {
   testDatabaseUrl,
 } from '../../test/support/test-gateway';
 import { openSseStream } from '../../test/support/sse-client';
-import { SWAP_VIEW_CHANNEL } from '../swap/swap-view-changes';
 import { SwapViewEntity } from '../swap/swap-view.entity';
-import { SwapEventLog } from './swap-event-log';
+import { SwapViewStore } from '../swap/swap-view.store';
 import { STREAM_PAGE_SIZE } from './swap-event-streams.service';
 
 // The stream handler over a real gateway and PostgreSQL, fed by the real event log as the
@@ -39,15 +38,15 @@ describe('swap event streams over PostgreSQL', () => {
   });
 
   /** What the projector does for one swap event: change the view, log the event, NOTIFY, in one transaction. */
-  async function project(swapId: string, type: string, change: Partial<SwapViewEntity>): Promise<void> {
-    const log = gateway.app.get(SwapEventLog);
-    await gateway.dataSource.transaction(async (manager) => {
-      await manager
-        .getRepository(SwapViewEntity)
-        .update({ swapId }, { ...change, updatedAtMs: Date.now() } as never);
-      await manager.query('SELECT pg_notify($1, $2)', [SWAP_VIEW_CHANNEL, swapId]);
-      await log.append(manager, swapId, type);
-    });
+  async function project(
+    swapId: string,
+    type: SwapEventType,
+    change: Partial<SwapViewEntity>,
+  ): Promise<void> {
+    const views = gateway.app.get(SwapViewStore);
+    await gateway.dataSource.transaction((manager) =>
+      views.update(manager, swapId, { ...change, updatedAtMs: Date.now() }, { loggedAs: type }),
+    );
   }
 
   async function newSwap(): Promise<string> {

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { SwapEventType } from '@swapgw/contracts';
 import { DataSource, EntityManager, EntityMetadata } from 'typeorm';
-import { ApplyValueTransformers } from 'typeorm/util/ApplyValueTransformers';
+import { updateStatementOf } from '@swapgw/persistence';
+import { streamEventDataOf } from '../swap-events/swap-stream-events';
 import type { QuotedSwap, SwapListPosition } from './swap-resource';
 import type { SwapStepRecord } from './swap-steps';
 import { SWAP_VIEW_CHANNEL, SwapViewChanges } from './swap-view-changes';
@@ -83,42 +85,40 @@ export class SwapViewStore {
   }
 
   /**
-   * Applies a projected change; returns false when the swap has no row (its creation was not seen).
-   * The row is read under a lock first, so two events of one swap never interleave and the row as
-   * written is known without reading it again (`writtenIn`, for the event log of the same transaction).
+   * Applies a projected change, and with `loggedAs` appends that event to the swap's event log
+   * (gateway.swap_events, which event streams read) as the row now reads, in the same statement;
+   * returns false when the swap has no row (its creation was not seen: nothing is logged either).
+   * `stepsAfter` computes the swap's steps from the steps read under the row lock. Two statements:
+   * the locked read (two events of one swap never interleave), then the UPDATE with its log row
+   * and NOTIFY.
    */
-  async update(manager: EntityManager, swapId: string, change: ViewChange): Promise<boolean> {
-    return this.updateWithSteps(manager, swapId, change, null);
-  }
-
-  /**
-   * `update`, with a change of the swap's steps computed from the steps read under the row lock in
-   * the same transaction. Two statements: the locked read, then the UPDATE and its NOTIFY in one.
-   */
-  async updateWithSteps(
+  async update(
     manager: EntityManager,
     swapId: string,
     change: ViewChange,
-    stepsAfter: ((steps: SwapStepRecord[]) => SwapStepRecord[]) | null,
+    options: {
+      stepsAfter?: (steps: SwapStepRecord[]) => SwapStepRecord[];
+      loggedAs?: SwapEventType;
+    } = {},
   ): Promise<boolean> {
     const row = await manager
       .getRepository(SwapViewEntity)
       .findOne({ where: { swapId }, lock: { mode: 'pessimistic_write' } });
     if (!row) return false;
-    const changed: ViewChange = stepsAfter ? { ...change, steps: stepsAfter(row.steps ?? []) } : change;
+    const changed: ViewChange = options.stepsAfter
+      ? { ...change, steps: options.stepsAfter(row.steps ?? []) }
+      : change;
+    const view = Object.assign(row, changed);
     const statement = updateAndNotifyStatement(
       manager.connection.getMetadata(SwapViewEntity),
       swapId,
       changed,
+      options.loggedAs
+        ? { type: options.loggedAs, data: streamEventDataOf(options.loggedAs, view) }
+        : undefined,
     );
     await manager.query(statement.sql, statement.parameters);
-    rememberWritten(manager, Object.assign(row, changed));
     return true;
-  }
-
-  /** The view row as this transaction last wrote it through `update`, if it did. */
-  writtenIn(manager: EntityManager, swapId: string): SwapViewEntity | undefined {
-    return written.get(manager)?.get(swapId);
   }
 
   /**
@@ -170,14 +170,6 @@ export class SwapViewStore {
 }
 
 /** Rows written by `update`, per transaction (its EntityManager), for the rest of that transaction. */
-const written = new WeakMap<EntityManager, Map<string, SwapViewEntity>>();
-
-function rememberWritten(manager: EntityManager, view: SwapViewEntity): void {
-  const rows = written.get(manager) ?? new Map<string, SwapViewEntity>();
-  rows.set(view.swapId, view);
-  written.set(manager, rows);
-}
-
 /**
  * `UPDATE swap_views SET <change> WHERE swap_id = $1` and the NOTIFY of the change, as one statement:
  * columns, transformers and jsonb as TypeORM maps the entity. Exported for its unit spec.
@@ -186,25 +178,20 @@ export function updateAndNotifyStatement(
   metadata: EntityMetadata,
   swapId: string,
   change: ViewChange,
+  logged?: { type: string; data: unknown },
 ): { sql: string; parameters: unknown[] } {
-  const parameters: unknown[] = [swapId];
-  const assignments: string[] = [];
-  for (const [property, value] of Object.entries(change)) {
-    if (value === undefined) continue;
-    const column = metadata.findColumnWithPropertyName(property);
-    if (!column || column.isPrimary) throw new Error(`swap_views has no writable column for ${property}`);
-    let stored: unknown = column.transformer
-      ? ApplyValueTransformers.transformTo(column.transformer, value)
-      : value;
-    if ((column.type === 'jsonb' || column.type === 'json') && stored !== null)
-      stored = JSON.stringify(stored);
-    parameters.push(stored);
-    assignments.push(`"${column.databaseName}" = $${parameters.length}`);
+  const parameters: unknown[] = [];
+  const update = updateStatementOf(metadata, swapId, change, parameters);
+  let log = '';
+  if (logged) {
+    parameters.push(logged.type, JSON.stringify(logged.data));
+    log =
+      `, "logged" AS (INSERT INTO "gateway"."swap_events" ("swap_id", "type", "data") ` +
+      `SELECT "swap_id", $${parameters.length - 1}, $${parameters.length}::jsonb FROM "changed")`;
   }
-  if (assignments.length === 0) throw new Error('an update of swap_views without a change');
   parameters.push(SWAP_VIEW_CHANNEL);
   const sql =
-    `WITH "changed" AS (UPDATE "gateway"."swap_views" SET ${assignments.join(', ')} WHERE "swap_id" = $1 RETURNING "swap_id") ` +
+    `WITH "changed" AS (${update} RETURNING "swap_id")${log} ` +
     `SELECT pg_notify($${parameters.length}, "swap_id"::text) FROM "changed"`;
   return { sql, parameters };
 }

@@ -4,6 +4,7 @@ import { EntityManager } from 'typeorm';
 import {
   SwapCompletedEvent,
   SwapCreatedEvent,
+  SwapEventType,
   SwapEventTypes,
   SwapExpiredEvent,
   SwapFailedEvent,
@@ -15,7 +16,6 @@ import {
   Topics,
 } from '@swapgw/contracts';
 import { IdempotentConsumer } from '@swapgw/messaging';
-import { SwapEventLog } from '../swap-events/swap-event-log';
 import { stepKindOf, SwapStepChange, withStepChange, withStepCount } from './swap-steps';
 import { SwapViewEntity } from './swap-view.entity';
 import { SwapViewStore } from './swap-view.store';
@@ -44,173 +44,175 @@ export class SwapViewsProjector {
   constructor(
     private readonly consumer: IdempotentConsumer,
     private readonly views: SwapViewStore,
-    private readonly eventLog: SwapEventLog,
   ) {}
 
   @EventPattern(Topics.swapEvents)
   async onSwapEvent(@Payload() message: unknown, @Ctx() ctx: KafkaContext): Promise<void> {
-    // Each applied event is also appended to the swap's event log (event streams), in its transaction.
-    await this.consumer.consume(
-      message,
-      ctx,
-      this.eventLog.recording({
-        [SwapEventTypes.created]: {
-          payload: SwapCreatedEvent,
-          handle: (e: SwapCreatedEvent, _, m) => this.created(e, m),
-        },
-        [SwapEventTypes.signingReady]: {
-          payload: SwapSigningReadyEvent,
-          handle: (e: SwapSigningReadyEvent, _, m) =>
-            this.apply(
-              m,
-              e.swapId,
-              {
-                status: e.status,
-                stepCurrent: e.step.current,
-                stepTotal: e.step.total,
-                payload: e.payload as unknown as Record<string, unknown>,
-                expiresAtMs: e.expiresAtMs,
-                readyAtMs: e.readyAtMs,
-                executionHints: e.executionHints,
-                clientHints: { ...e.clientHints },
-                pendingReason: null,
-                ...NO_CONFIRMATIONS,
-              },
-              {
-                step: e.step,
-                change: { status: 'awaiting_signature', kind: stepKindOf(e.clientHints?.action) },
-              },
-            ),
-        },
-        [SwapEventTypes.signingPending]: {
-          payload: SwapSigningPendingEvent,
-          handle: (e: SwapSigningPendingEvent, _, m) =>
-            this.apply(
-              m,
-              e.swapId,
-              {
-                ...NO_PAYLOAD,
-                status: e.status,
-                stepCurrent: e.step.current,
-                stepTotal: e.step.total,
-                readyAtMs: e.readyAtMs ?? null,
-                pendingReason: e.reason,
-              },
-              { step: e.step, change: { status: 'pending' } },
-            ),
-        },
-        [SwapEventTypes.stepSubmitted]: {
-          payload: SwapStepSubmittedEvent,
-          handle: (e: SwapStepSubmittedEvent, env, m) =>
-            this.apply(
-              m,
-              e.swapId,
-              {
-                ...NO_PAYLOAD,
-                status: e.status,
-                stepCurrent: e.step.current,
-                stepTotal: e.step.total,
-                lastTxHash: e.txHash,
-              },
-              {
-                step: e.step,
-                change: {
-                  status: 'submitted',
-                  chain: e.chain,
-                  txHash: e.txHash,
-                  submittedAtMs: env.occurredAtMs,
-                },
-              },
-            ),
-        },
-        [SwapEventTypes.stepConfirming]: {
-          payload: SwapStepConfirmingEvent,
-          handle: (e: SwapStepConfirmingEvent, _, m) =>
-            this.apply(
-              m,
-              e.swapId,
-              {
-                ...NO_PAYLOAD,
-                status: e.status,
-                stepCurrent: e.step.current,
-                stepTotal: e.step.total,
-                lastTxHash: e.txHash,
-                confirmations: e.confirmations,
-                confirmationsRequired: e.confirmationsRequired,
-              },
-              { step: e.step, change: { status: 'confirming', chain: e.chain, txHash: e.txHash } },
-            ),
-        },
-        [SwapEventTypes.stepConfirmed]: {
-          payload: SwapStepConfirmedEvent,
-          // The confirmed step is behind us: the current step is the next one (or the swap is done).
-          handle: (e: SwapStepConfirmedEvent, env, m) =>
-            this.apply(
-              m,
-              e.swapId,
-              {
-                ...NO_PAYLOAD,
-                status: e.status,
-                stepCurrent: Math.min(e.step.current + 1, e.step.total),
-                stepTotal: e.step.total,
-                readyAtMs: null,
-                ...(e.txHash ? { lastTxHash: e.txHash } : {}),
-              },
-              {
-                step: e.step,
-                // Only approvals are skipped (the allowance was already there).
-                change: e.skipped
-                  ? { status: 'skipped', kind: 'approve', chain: e.chain, confirmedAtMs: env.occurredAtMs }
-                  : {
-                      status: 'confirmed',
-                      chain: e.chain,
-                      txHash: e.txHash,
-                      confirmedAtMs: env.occurredAtMs,
-                    },
-              },
-            ),
-        },
-        [SwapEventTypes.completed]: {
-          payload: SwapCompletedEvent,
-          handle: (e: SwapCompletedEvent, _, m) =>
-            this.apply(m, e.swapId, {
+    // Each applied event is also appended to the swap's event log (event streams), in the statement
+    // that writes the view.
+    await this.consumer.consume(message, ctx, {
+      [SwapEventTypes.created]: {
+        payload: SwapCreatedEvent,
+        handle: (e: SwapCreatedEvent, env, m) => this.created(e, env.type, m),
+      },
+      [SwapEventTypes.signingReady]: {
+        payload: SwapSigningReadyEvent,
+        handle: (e: SwapSigningReadyEvent, env, m) =>
+          this.apply(
+            m,
+            env.type,
+            e.swapId,
+            {
+              status: e.status,
+              stepCurrent: e.step.current,
+              stepTotal: e.step.total,
+              payload: e.payload as unknown as Record<string, unknown>,
+              expiresAtMs: e.expiresAtMs,
+              readyAtMs: e.readyAtMs,
+              executionHints: e.executionHints,
+              clientHints: { ...e.clientHints },
+              pendingReason: null,
+              ...NO_CONFIRMATIONS,
+            },
+            {
+              step: e.step,
+              change: { status: 'awaiting_signature', kind: stepKindOf(e.clientHints?.action) },
+            },
+          ),
+      },
+      [SwapEventTypes.signingPending]: {
+        payload: SwapSigningPendingEvent,
+        handle: (e: SwapSigningPendingEvent, env, m) =>
+          this.apply(
+            m,
+            env.type,
+            e.swapId,
+            {
               ...NO_PAYLOAD,
               status: e.status,
-              readyAtMs: null,
-              pendingReason: null,
-            }),
-        },
-        [SwapEventTypes.failed]: {
-          payload: SwapFailedEvent,
-          handle: (e: SwapFailedEvent, _, m) =>
-            this.apply(
-              m,
-              e.swapId,
-              {
-                ...NO_PAYLOAD,
-                status: e.status,
-                failureReason: e.reason,
-                failureDetails: e.details,
-                readyAtMs: null,
+              stepCurrent: e.step.current,
+              stepTotal: e.step.total,
+              readyAtMs: e.readyAtMs ?? null,
+              pendingReason: e.reason,
+            },
+            { step: e.step, change: { status: 'pending' } },
+          ),
+      },
+      [SwapEventTypes.stepSubmitted]: {
+        payload: SwapStepSubmittedEvent,
+        handle: (e: SwapStepSubmittedEvent, env, m) =>
+          this.apply(
+            m,
+            env.type,
+            e.swapId,
+            {
+              ...NO_PAYLOAD,
+              status: e.status,
+              stepCurrent: e.step.current,
+              stepTotal: e.step.total,
+              lastTxHash: e.txHash,
+            },
+            {
+              step: e.step,
+              change: {
+                status: 'submitted',
+                chain: e.chain,
+                txHash: e.txHash,
+                submittedAtMs: env.occurredAtMs,
               },
-              failedStepOf(e),
-            ),
-        },
-        [SwapEventTypes.expired]: {
-          payload: SwapExpiredEvent,
-          handle: (e: SwapExpiredEvent, _, m) =>
-            this.apply(m, e.swapId, {
+            },
+          ),
+      },
+      [SwapEventTypes.stepConfirming]: {
+        payload: SwapStepConfirmingEvent,
+        handle: (e: SwapStepConfirmingEvent, env, m) =>
+          this.apply(
+            m,
+            env.type,
+            e.swapId,
+            {
+              ...NO_PAYLOAD,
+              status: e.status,
+              stepCurrent: e.step.current,
+              stepTotal: e.step.total,
+              lastTxHash: e.txHash,
+              confirmations: e.confirmations,
+              confirmationsRequired: e.confirmationsRequired,
+            },
+            { step: e.step, change: { status: 'confirming', chain: e.chain, txHash: e.txHash } },
+          ),
+      },
+      [SwapEventTypes.stepConfirmed]: {
+        payload: SwapStepConfirmedEvent,
+        // The confirmed step is behind us: the current step is the next one (or the swap is done).
+        handle: (e: SwapStepConfirmedEvent, env, m) =>
+          this.apply(
+            m,
+            env.type,
+            e.swapId,
+            {
+              ...NO_PAYLOAD,
+              status: e.status,
+              stepCurrent: Math.min(e.step.current + 1, e.step.total),
+              stepTotal: e.step.total,
+              readyAtMs: null,
+              ...(e.txHash ? { lastTxHash: e.txHash } : {}),
+            },
+            {
+              step: e.step,
+              // Only approvals are skipped (the allowance was already there).
+              change: e.skipped
+                ? { status: 'skipped', kind: 'approve', chain: e.chain, confirmedAtMs: env.occurredAtMs }
+                : {
+                    status: 'confirmed',
+                    chain: e.chain,
+                    txHash: e.txHash,
+                    confirmedAtMs: env.occurredAtMs,
+                  },
+            },
+          ),
+      },
+      [SwapEventTypes.completed]: {
+        payload: SwapCompletedEvent,
+        handle: (e: SwapCompletedEvent, env, m) =>
+          this.apply(m, env.type, e.swapId, {
+            ...NO_PAYLOAD,
+            status: e.status,
+            readyAtMs: null,
+            pendingReason: null,
+          }),
+      },
+      [SwapEventTypes.failed]: {
+        payload: SwapFailedEvent,
+        handle: (e: SwapFailedEvent, env, m) =>
+          this.apply(
+            m,
+            env.type,
+            e.swapId,
+            {
               ...NO_PAYLOAD,
               status: e.status,
               failureReason: e.reason,
+              failureDetails: e.details,
               readyAtMs: null,
-            }),
-        },
-      }),
-    );
+            },
+            failedStepOf(e),
+          ),
+      },
+      [SwapEventTypes.expired]: {
+        payload: SwapExpiredEvent,
+        handle: (e: SwapExpiredEvent, env, m) =>
+          this.apply(m, env.type, e.swapId, {
+            ...NO_PAYLOAD,
+            status: e.status,
+            failureReason: e.reason,
+            readyAtMs: null,
+          }),
+      },
+    });
   }
 
-  private async created(event: SwapCreatedEvent, manager: EntityManager): Promise<void> {
+  private async created(event: SwapCreatedEvent, type: string, manager: EntityManager): Promise<void> {
     await this.views.ensureCreated(
       event.swapId,
       event.owner,
@@ -220,27 +222,33 @@ export class SwapViewsProjector {
       manager,
     );
     // The build may have written the row first (with the same facts); the step count is the planner's.
-    await this.views.updateWithSteps(
+    await this.views.update(
       manager,
       event.swapId,
       { stepTotal: event.stepCount, updatedAtMs: Date.now() },
-      (steps) => withStepCount(steps, event.stepCount),
+      { stepsAfter: (steps) => withStepCount(steps, event.stepCount), loggedAs: type as SwapEventType },
     );
   }
 
-  /** Applies the view change, and the event's news about one step (steps) when it has some, in the event's transaction. */
+  /**
+   * Applies the view change, and the event's news about one step (steps) when it has some, and
+   * logs the event for event streams, in the event's transaction.
+   */
   private async apply(
     manager: EntityManager,
+    type: string,
     swapId: string,
     change: Partial<SwapViewEntity>,
     stepEvent?: StepEvent,
   ): Promise<void> {
     const changed = { ...change, updatedAtMs: Date.now() };
-    const applied = stepEvent
-      ? await this.views.updateWithSteps(manager, swapId, changed, (steps) =>
-          withStepChange(steps, stepEvent.step.current, stepEvent.step.total, stepEvent.change),
-        )
-      : await this.views.update(manager, swapId, changed);
+    const applied = await this.views.update(manager, swapId, changed, {
+      stepsAfter: stepEvent
+        ? (steps) => withStepChange(steps, stepEvent.step.current, stepEvent.step.total, stepEvent.change)
+        : undefined,
+      // The envelope's type: the key of the handler that was chosen, one of SwapEventTypes.
+      loggedAs: type as SwapEventType,
+    });
     if (!applied)
       this.logger.warn({
         msg: 'swap event for a swap without a view row (its creation predates this consumer group)',

@@ -143,39 +143,40 @@ export class QuoteService {
       };
     });
 
-    await this.dataSource.transaction(async (manager) => {
-      await manager.query(
-        `INSERT INTO ${this.t.quotes} ("id", "owner", "from_chain", "to_chain", "token_in", "token_out", "amount_in", "slippage_bps", "recipient", "request", "provider_outcomes", "created_at_ms", "expires_at_ms")
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-        [
-          quoteId,
-          request.owner ?? null,
-          fromChain.id,
-          toChain.id,
-          tokenIn.symbol,
-          tokenOut.symbol,
-          amountIn.toString(),
-          slippageBps,
-          request.recipient ?? null,
-          JSON.stringify(request),
-          JSON.stringify(gathered.outcomes),
-          now,
-          expiresAtMs,
-        ],
-      );
-      for (const route of stored) {
-        await manager.query(
-          `INSERT INTO ${this.t.quote_routes} ("route_id", "quote_id", "rank", "summary", "plan") VALUES ($1, $2, $3, $4, $5)`,
-          [
-            route.summary.routeId,
-            quoteId,
-            route.rank,
-            JSON.stringify(route.summary),
-            JSON.stringify(route.plan),
-          ],
-        );
-      }
-    });
+    // One statement: the quote and its routes are written together without a transaction's two
+    // extra round trips (BEGIN, COMMIT); a statement is atomic on its own.
+    await this.dataSource.query(
+      `WITH "quote" AS (
+         INSERT INTO ${this.t.quotes} ("id", "owner", "from_chain", "to_chain", "token_in", "token_out", "amount_in", "slippage_bps", "recipient", "request", "provider_outcomes", "created_at_ms", "expires_at_ms")
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+         RETURNING "id")
+       INSERT INTO ${this.t.quote_routes} ("route_id", "quote_id", "rank", "summary", "plan")
+       SELECT r."routeId", q."id", r."rank", r."summary", r."plan"
+       FROM "quote" q, jsonb_to_recordset($14::jsonb) AS r("routeId" text, "rank" int, "summary" jsonb, "plan" jsonb)`,
+      [
+        quoteId,
+        request.owner ?? null,
+        fromChain.id,
+        toChain.id,
+        tokenIn.symbol,
+        tokenOut.symbol,
+        amountIn.toString(),
+        slippageBps,
+        request.recipient ?? null,
+        JSON.stringify(request),
+        JSON.stringify(gathered.outcomes),
+        now,
+        expiresAtMs,
+        JSON.stringify(
+          stored.map((route) => ({
+            routeId: route.summary.routeId,
+            rank: route.rank,
+            summary: route.summary,
+            plan: route.plan,
+          })),
+        ),
+      ],
+    );
     // The trending signal of GET /tokens?sort=trending, added to the catalog in batches.
     this.trending.count(fromChain.id, assetKeyOf(tokenIn));
     this.trending.count(toChain.id, assetKeyOf(tokenOut));

@@ -3,6 +3,7 @@ import { ChainDescriptor, ChainRegistry, unknownTokenError } from '@swapgw/chain
 import { ChainFamilies } from '@swapgw/chains/families';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import { Contract, getAddress, isAddress } from 'ethers';
+import { TtlCache } from '@swapgw/runtime';
 import { DataSource } from 'typeorm';
 import type { QuoteToken } from '../providers/quote-provider';
 import { abortable } from '../providers/uniswap-v2-quoter';
@@ -33,6 +34,15 @@ export function parseTokenRef(value: string): ParsedTokenRef {
   return { namespace, reference, kind, address };
 }
 
+/**
+ * How long a symbol's catalog row is reused. The catalog changes when a token list syncs (hourly
+ * by default): a burst of quotes for one pair costs one read per symbol instead of two per quote,
+ * and a token added or re-ranked by a sync is quoted by its new row within this time.
+ */
+export const TOKEN_LOOKUP_TTL_MS = 10_000;
+const MAX_CACHED_SYMBOLS = 10_000;
+const NOT_IN_CATALOG = Symbol('not in the catalog');
+
 interface TokenRow {
   symbol: string;
   decimals: number;
@@ -52,6 +62,12 @@ export class TokenResolver {
     return quoteTables(this.dataSource);
   }
 
+  /** Catalog rows by `<chain>:<SYMBOL>`; a symbol the catalog does not have is not remembered. */
+  private readonly bySymbol = new TtlCache<TokenRow>({
+    ttlMs: TOKEN_LOOKUP_TTL_MS,
+    maxEntries: MAX_CACHED_SYMBOLS,
+  });
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly registry: ChainRegistry,
@@ -66,14 +82,20 @@ export class TokenResolver {
     which: 'tokenIn' | 'tokenOut',
   ): Promise<QuoteToken> {
     if (override) return this.resolveOverride(chain, override, which);
-    const rows: TokenRow[] = await this.dataSource.query(
-      `SELECT "symbol", "decimals", "address", "mint" FROM ${this.t.tokens} WHERE "chain" = $1 AND upper("symbol") = upper($2) ORDER BY "rank", "id" LIMIT 1`,
-      [chain.id, symbol],
-    );
-    if (rows.length === 0) {
-      throw unknownTokenError(which, symbol, chain.id);
-    }
-    return toQuoteToken(chain.id, rows[0]);
+    const row = await this.bySymbol
+      .getOrLoad(`${chain.id}:${symbol.toUpperCase()}`, async () => {
+        const rows: TokenRow[] = await this.dataSource.query(
+          `SELECT "symbol", "decimals", "address", "mint" FROM ${this.t.tokens} WHERE "chain" = $1 AND upper("symbol") = upper($2) ORDER BY "rank", "id" LIMIT 1`,
+          [chain.id, symbol],
+        );
+        // Thrown so that the miss is not cached; each caller names its own field below.
+        if (rows.length === 0) throw NOT_IN_CATALOG;
+        return rows[0];
+      })
+      .catch((error: unknown) => {
+        throw error === NOT_IN_CATALOG ? unknownTokenError(which, symbol, chain.id) : error;
+      });
+    return toQuoteToken(chain.id, row);
   }
 
   private async resolveOverride(
