@@ -6,6 +6,7 @@ import { loadConfig } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
 import { WebhookDeliveriesStore, WebhookEvent } from './webhook-deliveries.store';
 import { WebhookEventsConsumer } from './webhook-events.consumer';
+import type { WebhookOwners } from './webhook-owners';
 
 /**
  * The mapping from source events to webhook events (types, owner, public data), with a recording
@@ -28,6 +29,7 @@ describe('WebhookEventsConsumer handlers', () => {
     loadConfig(GatewayConfig, {}),
     {} as DataSource,
     store as unknown as WebhookDeliveriesStore,
+    {} as WebhookOwners,
   );
   const handlers = (consumer as unknown as { handlers: Record<string, StreamHandlers> }).handlers;
   const manager = {

@@ -2,6 +2,7 @@ import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nest
 import { isUUID } from 'class-validator';
 import type { EntityManager } from 'typeorm';
 import { DataSource } from 'typeorm';
+import { TtlCache } from '@swapgw/runtime';
 import {
   LimitOrderEventPayload,
   LimitOrderEventTypes,
@@ -24,8 +25,13 @@ import {
 import { GatewayConfig } from '../config/gateway.config';
 import { gatewayKafkaSettings } from '../gateway-core.module';
 import { swapOwnerSql, WebhookDeliveriesStore } from './webhook-deliveries.store';
+import { WebhookOwners } from './webhook-owners';
 import { SWAP_WEBHOOK_TYPES } from './webhook-event-types';
 import { webhookMetrics } from './webhook-metrics';
+
+/** How long (and how many) swaps' owners are remembered from their swap.created. */
+const SWAP_OWNER_TTL_MS = 3_600_000;
+const MAX_SWAP_OWNERS = 100_000;
 
 /** Topics whose events are pushed to webhooks. */
 export const WEBHOOK_SOURCE_TOPICS = [Topics.swapEvents, Topics.limitOrderEvents] as const;
@@ -49,10 +55,20 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicat
   private readonly handlers: Record<string, StreamHandlers>;
   private readonly group: StandaloneGroupConsumer;
 
+  /**
+   * Owners of the swaps whose swap.created this instance consumed: a swap's events share its key,
+   * so its later events come here too (until partitions move; then the read model tells).
+   */
+  private readonly swapOwners = new TtlCache<string>({
+    ttlMs: SWAP_OWNER_TTL_MS,
+    maxEntries: MAX_SWAP_OWNERS,
+  });
+
   constructor(
     private readonly config: GatewayConfig,
     private readonly dataSource: DataSource,
     private readonly deliveries: WebhookDeliveriesStore,
+    private readonly owners: WebhookOwners,
   ) {
     this.idempotent = new IdempotentConsumer(dataSource, config.WEBHOOK_KAFKA_GROUP_ID);
     this.handlers = {
@@ -99,7 +115,10 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicat
       payload: SwapCreatedEvent,
       // An owner without webhooks gets nothing, and its swaps need no row here: a webhook
       // registered later finds their owner in the read model (swapOwner).
-      wanted: (e: SwapCreatedEvent) => this.ownerWants(e.owner, SWAP_WEBHOOK_TYPES[SwapEventTypes.created]),
+      wanted: (e: SwapCreatedEvent) => {
+        this.swapOwners.set(e.swapId, e.owner);
+        return this.ownerWants(e.owner, SWAP_WEBHOOK_TYPES[SwapEventTypes.created]);
+      },
       handle: async (
         e: SwapCreatedEvent,
         envelope: MessageEnvelope<SwapCreatedEvent>,
@@ -172,12 +191,14 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicat
   }
 
   /**
-   * Whether `owner` has a webhook taking `type`: one read before the event's transaction, so that
-   * the events of owners without webhooks (most of them) cost no transaction. A webhook registered
-   * while the answer is read could not take the event anyway: deliveries go to webhooks registered
-   * when the event occurred, as `enqueue` reads them.
+   * Whether `owner` has a webhook taking `type`, decided before the event's transaction so that the
+   * events of owners without webhooks (most of them) cost no transaction: without a read when
+   * WebhookOwners knows the owner has none, else one read. A webhook registered while the answer is
+   * read could not take the event anyway: deliveries go to webhooks registered when the event
+   * occurred, as `enqueue` reads them.
    */
   private async ownerWants(owner: string, type: string): Promise<boolean> {
+    if (!this.owners.mayHaveWebhooks(owner)) return false;
     const rows: Array<{ wanted: boolean }> = await this.dataSource.query(
       `SELECT EXISTS (
          SELECT 1 FROM "gateway"."webhooks" w WHERE w."owner" = $1 AND (w."event_types" IS NULL OR $2::varchar = ANY (w."event_types"))
@@ -187,9 +208,15 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicat
     return rows[0]?.wanted === true;
   }
 
-  /** ownerWants for a swap's event, whose owner is remembered from swap.created or read from the read model (swapOwnerSql). */
+  /**
+   * ownerWants for a swap's event: its owner as swap.created told this instance, else remembered
+   * from swap.created in webhook_swap_owners or read from the read model (swapOwnerSql).
+   */
   private async swapWanted(swapId: string, type: string): Promise<boolean> {
     if (!isUUID(swapId)) return false; // no swap has it: nobody to push to
+    if (!this.owners.anyMayExist()) return false;
+    const owner = this.swapOwners.peek(swapId);
+    if (owner !== undefined) return this.ownerWants(owner, type);
     const rows: Array<{ wanted: boolean }> = await this.dataSource.query(
       `SELECT EXISTS (
          SELECT 1 FROM "gateway"."webhooks" w

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { WebhookDeliveriesStore } from './webhook-deliveries.store';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookEventsConsumer } from './webhook-events.consumer';
+import { WebhookOwners } from './webhook-owners';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 import { WebhooksStore } from './webhooks.store';
@@ -20,6 +21,7 @@ import { WebhooksStore } from './webhooks.store';
     WebhooksService,
     WebhookDispatcher,
     WebhookEventsConsumer,
+    WebhookOwners,
   ],
 })
 export class WebhooksModule {}

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { WEBHOOKS_CHANNEL } from './webhook-owners';
 
 export interface WebhookRow {
   id: string;
@@ -25,7 +26,10 @@ const toRow = (r: RawWebhook): WebhookRow => ({
   createdAtMs: Number(r.created_at_ms),
 });
 
-/** gateway.webhooks: registrations, always read and changed through their owner. */
+/**
+ * gateway.webhooks: registrations, always read and changed through their owner. Every change
+ * NOTIFYs WEBHOOKS_CHANNEL in its transaction (WebhookOwners keeps who has webhooks from it).
+ */
 @Injectable()
 export class WebhooksStore {
   constructor(private readonly dataSource: DataSource) {}
@@ -54,7 +58,9 @@ export class WebhooksStore {
           maxPerOwner,
         ],
       );
-      return inserted.length > 0;
+      if (inserted.length === 0) return false;
+      await manager.query(`SELECT pg_notify($1, '')`, [WEBHOOKS_CHANNEL]);
+      return true;
     });
   }
 
@@ -76,10 +82,11 @@ export class WebhooksStore {
 
   /** Deletes the webhook and (cascade) its deliveries, pending ones included. False when not the owner's. */
   async delete(owner: string, id: string): Promise<boolean> {
-    const result: [unknown, number] = await this.dataSource.query(
-      `DELETE FROM "gateway"."webhooks" WHERE "owner" = $1 AND "id" = $2`,
-      [owner, id],
+    const rows: unknown[] = await this.dataSource.query(
+      `WITH "deleted" AS (DELETE FROM "gateway"."webhooks" WHERE "owner" = $1 AND "id" = $2 RETURNING "id")
+       SELECT pg_notify($3, '') FROM "deleted"`,
+      [owner, id, WEBHOOKS_CHANNEL],
     );
-    return result[1] > 0;
+    return rows.length > 0;
   }
 }
