@@ -2,6 +2,7 @@ export * from './chain-descriptor';
 export * from './chain-registry';
 export * from './devnet-manifest';
 export * from './address-validation';
+export * from './address-keys';
 export * from './erc20-reads';
 export * from './families/bounded-rpc';
 export * from './families/chain-errors';
@@ -13,6 +14,7 @@ export * from './quote-terms';
 export * from './sponsored-gas';
 export * from './sponsored-intents';
 export * from './step-split';
+export * from './token-refs';
 // The Solana bridge encoding is its own entry point, @swapgw/chains/solana-bridge: it loads
 // @solana/spl-token, which only signer-surface and the devnet need.
 // Each chain family's client (balances, allowances, broadcast, status) is @swapgw/chains/families:

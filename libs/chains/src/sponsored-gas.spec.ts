@@ -1,15 +1,18 @@
 import {
   evmGasUnitsOf,
   formatNativeAmount,
+  NATIVE_COIN_FALLBACKS,
   SOLANA_SPONSORED_FEES,
   SPONSORED_EVM_GAS,
   SPONSORED_FEE_FALLBACKS,
   SPONSORED_STEP_KINDS,
   SponsoredFeeRates,
   SponsoredLegView,
+  sponsoredFeeFallbackOf,
   sponsoredStepCost,
   sponsoredStepsOfLeg,
   sponsoredTotalsOfRoute,
+  swapFamilyOf,
 } from './sponsored-gas';
 
 const USDC = { address: '0x5FbDB2315678afecb367f032d93F642f64180aa3' };
@@ -304,5 +307,28 @@ describe('formatNativeAmount', () => {
     expect(() => formatNativeAmount(-1n, 18)).toThrow(RangeError);
     expect(() => formatNativeAmount(1n, -1)).toThrow(RangeError);
     expect(() => formatNativeAmount(1n, 18, 0)).toThrow(RangeError);
+  });
+});
+
+describe('swap families and their fallbacks', () => {
+  it('counts EVM and Solana as swap families, not Bitcoin', () => {
+    expect(swapFamilyOf('evm')).toBe('evm');
+    expect(swapFamilyOf('solana')).toBe('solana');
+    expect(swapFamilyOf('bitcoin')).toBeUndefined();
+    expect(swapFamilyOf(undefined)).toBeUndefined();
+  });
+
+  it("prices a chain with its family's fallback, a chain of no swap family as EVM", () => {
+    expect(sponsoredFeeFallbackOf('solana')).toEqual(SPONSORED_FEE_FALLBACKS.solana);
+    expect(sponsoredFeeFallbackOf('evm')).toEqual(SPONSORED_FEE_FALLBACKS.evm);
+    expect(sponsoredFeeFallbackOf('bitcoin')).toEqual(SPONSORED_FEE_FALLBACKS.evm);
+    expect(sponsoredFeeFallbackOf(undefined)).toEqual(SPONSORED_FEE_FALLBACKS.evm);
+  });
+
+  it('names each swap family its native coin', () => {
+    expect(NATIVE_COIN_FALLBACKS).toEqual({
+      evm: { nativeSymbol: 'ETH', nativeDecimals: 18 },
+      solana: { nativeSymbol: 'SOL', nativeDecimals: 9 },
+    });
   });
 });

@@ -75,6 +75,28 @@ export const SPONSORED_FEE_FALLBACKS: Record<'evm' | 'solana', SponsoredFeeRates
   },
 };
 
+/** The families that carry swaps (those with sponsored fee figures: evm, solana); undefined for bitcoin. */
+export function swapFamilyOf(family: ChainFamily | undefined): SponsoredFamily | undefined {
+  return family !== undefined && family in SPONSORED_FEE_FALLBACKS ? (family as SponsoredFamily) : undefined;
+}
+
+/**
+ * The fallback price of a unit on a chain of `family` (a chain of no swap family, which no leg is
+ * on, is priced as EVM).
+ */
+export function sponsoredFeeFallbackOf(family: ChainFamily | undefined): SponsoredFeeRates {
+  return SPONSORED_FEE_FALLBACKS[swapFamilyOf(family) ?? 'evm'];
+}
+
+/** A swap family's native coin, for a chain the registry does not list (never a leg's own chain). */
+export const NATIVE_COIN_FALLBACKS: Record<
+  SponsoredFamily,
+  { nativeSymbol: string; nativeDecimals: number }
+> = {
+  evm: { nativeSymbol: 'ETH', nativeDecimals: 18 },
+  solana: { nativeSymbol: 'SOL', nativeDecimals: 9 },
+};
+
 /**
  * The kinds of sponsored cost, one row of the table each (the list is the wire vocabulary of quotes'
  * `gasCoverage`, declared in @swapgw/contracts):

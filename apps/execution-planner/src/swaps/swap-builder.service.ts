@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
+import { addressKeyByForm } from '@swapgw/chains';
 import {
   CodedError,
   ErrorCodes,
@@ -330,8 +331,9 @@ export function fingerprintOf(request: SwapBuildRequest): string {
     owner: request.owner,
     quoteId: request.quoteId,
     routeId: request.routeId,
-    userAddress: canonicalAddress(request.userAddress),
-    recipient: request.recipient === undefined ? null : canonicalAddress(request.recipient),
+    // One spelling per address (EVM hex in any letter case is one address; base58 is as written).
+    userAddress: addressKeyByForm(request.userAddress),
+    recipient: request.recipient === undefined ? null : addressKeyByForm(request.recipient),
     permitType: request.permitType ?? null,
     permitDeadline: request.permitDeadline ?? null,
     permitSignature: request.permitSignature
@@ -354,7 +356,3 @@ export function fingerprintOf(request: SwapBuildRequest): string {
   };
   return createHash('sha256').update(JSON.stringify(shaped)).digest('hex');
 }
-
-/** EVM addresses compare case-insensitively; base58 (Solana) is case-sensitive. */
-const canonicalAddress = (address: string): string =>
-  address.startsWith('0x') ? address.toLowerCase() : address;

@@ -86,13 +86,13 @@ export class SupportPolicy {
 
   /** Whether support on this chain differs between its tokens (so it is computed per symbol). */
   supportVariesByToken(chainId: string): boolean {
-    return devnetBridgeEnd(this.registry, chainId)?.family === 'solana';
+    return devnetBridgeEnd(this.registry, chainId)?.hasSwapVenue === false;
   }
 
-  /** On an EVM chain a swap can bring any token to the bridge; on a Solana end only the bridged token itself. */
+  /** Where a swap venue is (EVM devnet chains) any token reaches the bridge; elsewhere (Solana) only the bridged token. */
   private bridgeCarries(chainId: string, symbol: string): boolean {
     const end = devnetBridgeEnd(this.registry, chainId);
     if (!end) return false;
-    return end.family === 'evm' || end.token.symbol.toUpperCase() === symbol.toUpperCase();
+    return end.hasSwapVenue || end.token.symbol.toUpperCase() === symbol.toUpperCase();
   }
 }

@@ -1,4 +1,4 @@
-import { ChainRegistry } from '@swapgw/chains';
+import { catalogTokenAddress, ChainRegistry } from '@swapgw/chains';
 import { getAddress } from 'ethers';
 
 /** A token as a discovery source reports it, before support and trending data are added. */
@@ -53,7 +53,7 @@ export class DevnetTokenSource implements TokenListSource {
         chain: chain.id,
         symbol: chain.nativeSymbol,
         name: chain.nativeSymbol === 'ETH' ? 'Ether' : chain.nativeSymbol,
-        decimals: 18,
+        decimals: registry.get(chain.id).nativeDecimals,
         address: null,
         mint: null,
         logoUrl: null,
@@ -81,7 +81,7 @@ export class DevnetTokenSource implements TokenListSource {
         chain: solana.id,
         symbol: solana.nativeSymbol,
         name: 'Solana',
-        decimals: 9,
+        decimals: registry.get(solana.id).nativeDecimals,
         address: null,
         mint: null,
         logoUrl: null,
@@ -148,26 +148,16 @@ export function tokensFromTokenList(document: TokenListDocument, registry: Chain
       typeof entry.address !== 'string'
     )
       return;
-    const chain = registry.get(chainId);
-    let address: string | null = null;
-    let mint: string | null = null;
-    if (chain.family === 'evm') {
-      try {
-        address = getAddress(entry.address.toLowerCase());
-      } catch {
-        return; // not an EVM address: skip the entry rather than store garbage
-      }
-    } else {
-      if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(entry.address)) return;
-      mint = entry.address;
-    }
+    // An address not of the chain's family's form: skip the entry rather than store garbage.
+    const stored = catalogTokenAddress(registry.get(chainId).family, entry.address);
+    if (!stored) return;
     tokens.push({
       chain: chainId,
       symbol: entry.symbol,
       name: entry.name ?? entry.symbol,
       decimals: entry.decimals,
-      address,
-      mint,
+      address: stored.address,
+      mint: stored.mint,
       logoUrl: typeof entry.logoURI === 'string' && /^https?:\/\//.test(entry.logoURI) ? entry.logoURI : null,
       rank: coreRank(entry.symbol) ?? LIST_RANK_BASE + index,
       bridgedChains: entry.extensions?.bridgeInfo ? Object.keys(entry.extensions.bridgeInfo).length : 0,

@@ -1,4 +1,4 @@
-import { ChainRegistry } from '@swapgw/chains';
+import { ChainFamily, ChainRegistry } from '@swapgw/chains';
 import type { TokenRef } from '@swapgw/contracts';
 import { getAddress } from 'ethers';
 
@@ -9,7 +9,7 @@ import { getAddress } from 'ethers';
  */
 export interface DevnetBridgeEnd {
   chain: string;
-  family: 'evm' | 'solana';
+  family: Extract<ChainFamily, 'evm' | 'solana'>;
   /** The bridged token on this chain; on Solana `address` is the SPL mint. */
   token: TokenRef;
   spender: string;
@@ -17,6 +17,16 @@ export interface DevnetBridgeEnd {
   bridgeChainId: number;
   /** Seconds from a deposit on this chain (or towards it) to the release, from the manifest. */
   estimatedDurationSeconds: number;
+  /**
+   * `estimatedDurationSeconds` holds for transfers in either direction and so decides any transfer
+   * touching this end (the Solana relayer's measured figure); otherwise it is the source's figure.
+   */
+  durationHoldsBothWays: boolean;
+  /**
+   * A Uniswap V2 swap on this chain can bring any token to the bridged one or take it from there
+   * (the devnet's EVM chains); without a swap venue (the devnet's Solana) only the bridged token rides.
+   */
+  hasSwapVenue: boolean;
 }
 
 /** The bridge end of a devnet chain, or undefined when the chain has none in the manifest. */
@@ -39,6 +49,8 @@ export function devnetBridgeEnd(registry: ChainRegistry, chainId: string): Devne
       spender: getAddress(evm.bridge.address),
       bridgeChainId: evm.chainId,
       estimatedDurationSeconds: manifest.bridge.estimatedDurationSeconds,
+      durationHoldsBothWays: false,
+      hasSwapVenue: true,
     };
   }
   const solana = registry.devnetSolana(chainId);
@@ -52,6 +64,8 @@ export function devnetBridgeEnd(registry: ChainRegistry, chainId: string): Devne
       spender: solana.bridge.vault,
       bridgeChainId: solana.bridge.chainId,
       estimatedDurationSeconds: solana.bridge.estimatedDurationSeconds,
+      durationHoldsBothWays: true,
+      hasSwapVenue: false,
     };
   }
   return undefined;
@@ -71,10 +85,10 @@ export function devnetBridgeBetween(
 }
 
 /**
- * Duration of one transfer: with a Solana end, the manifest's Solana figure (measured for either
- * direction); between EVM chains, the EVM bridge's.
+ * Duration of one transfer: with an end whose figure holds both ways (Solana, measured for either
+ * direction), that figure; between EVM chains, the EVM bridge's.
  */
 export function bridgeDurationSeconds(from: DevnetBridgeEnd, to: DevnetBridgeEnd): number {
-  const solanaEnd = [from, to].find((end) => end.family === 'solana');
-  return (solanaEnd ?? from).estimatedDurationSeconds;
+  const governing = [from, to].find((end) => end.durationHoldsBothWays);
+  return (governing ?? from).estimatedDurationSeconds;
 }

@@ -1,4 +1,4 @@
-import { ChainRegistry } from '@swapgw/chains';
+import { ChainRegistry, sameTokenAddress } from '@swapgw/chains';
 import type { RouteLeg } from '@swapgw/contracts';
 import { afterFeeBps, applySlippage } from '../quote/amounts';
 import { ProviderNames } from '../catalog/support-policy';
@@ -44,11 +44,11 @@ export class DevnetBridgeProvider implements QuoteProvider {
     const debug: Record<string, unknown>[] = [];
     let amount = context.amountIn;
 
-    // A Solana end has no swap venue: there the token must be the bridged one (checked before any I/O).
-    if (!sameAsset(context.tokenIn, from.token) && from.family !== 'evm') return [];
-    if (!sameAsset(context.tokenOut, to.token) && to.family !== 'evm') return [];
+    // An end without a swap venue (the devnet's Solana) takes only the bridged token (checked before any I/O).
+    if (!sameAsset(context.tokenIn, from) && !from.hasSwapVenue) return [];
+    if (!sameAsset(context.tokenOut, to) && !to.hasSwapVenue) return [];
 
-    if (!sameAsset(context.tokenIn, from.token)) {
+    if (!sameAsset(context.tokenIn, from)) {
       const [best] = await this.quoter.quotePaths(from.chain, context.tokenIn, from.token, amount, signal);
       if (!best) return [];
       legs.push(uniswapLeg(from.chain, true, context.tokenIn, from.token, best, context.slippageBps));
@@ -68,7 +68,7 @@ export class DevnetBridgeProvider implements QuoteProvider {
     });
     amount = bridged;
 
-    if (!sameAsset(context.tokenOut, to.token)) {
+    if (!sameAsset(context.tokenOut, to)) {
       const [best] = await this.quoter.quotePaths(to.chain, to.token, context.tokenOut, amount, signal);
       if (!best) return [];
       legs.push(uniswapLeg(to.chain, true, to.token, context.tokenOut, best, context.slippageBps));
@@ -120,10 +120,10 @@ export function bridgeLeg(
   };
 }
 
-/** Same token on the same chain: EVM addresses compare case-insensitively, Solana mints exactly. */
-function sameAsset(a: QuoteToken, b: { chain: string; address: string | null }): boolean {
-  if (a.chain !== b.chain) return false;
-  const key = a.mint ?? a.address;
-  if (!key || !b.address) return key === b.address;
-  return key.startsWith('0x') ? key.toLowerCase() === b.address.toLowerCase() : key === b.address;
+/** The bridged token of `end` (on Solana its `address` is the mint), compared as its family does. */
+function sameAsset(token: QuoteToken, end: DevnetBridgeEnd): boolean {
+  return (
+    token.chain === end.token.chain &&
+    sameTokenAddress(end.family, token.mint ?? token.address, end.token.address)
+  );
 }

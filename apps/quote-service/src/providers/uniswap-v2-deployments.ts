@@ -28,7 +28,8 @@ export function uniswapV2Deployment(
   chainId: string,
 ): UniswapV2Deployment | undefined {
   const chain = registry.find(chainId);
-  if (!chain?.rpcUrl || chain.family !== 'evm') return undefined;
+  // Only the devnet's EVM chains (manifest `chains`) and EVM chain id 1 have one: no family check needed.
+  if (!chain?.rpcUrl) return undefined;
   const devnet = registry.devnetChain(chainId);
   if (devnet) {
     const weth = devnet.tokens.WETH;

@@ -3,11 +3,13 @@ import {
   ChainDescriptor,
   ChainRegistry,
   formatNativeAmount,
+  NATIVE_COIN_FALLBACKS,
   SPONSORED_FEE_FALLBACKS,
-  SponsoredFamily,
+  sponsoredFeeFallbackOf,
   SponsoredFeeRates,
   SponsoredLegView,
   sponsoredTotalsOfRoute,
+  swapFamilyOf,
 } from '@swapgw/chains';
 import type { ChainFamilies } from '@swapgw/chains/families';
 import type { GasFeeSource, RouteGasCoverage, RouteLeg } from '@swapgw/contracts';
@@ -74,7 +76,7 @@ export class ChainFeeOracle {
   }
 
   private async read(chain: ChainDescriptor): Promise<ChainFeeQuote> {
-    const family = swapFamilyOf(chain);
+    const family = swapFamilyOf(chain.family);
     if (!family)
       return {
         feePerGas: 0n,
@@ -119,12 +121,6 @@ export function feeQuoteDebug(rate: ChainFeeQuote): Record<string, string> {
   return debug;
 }
 
-/** The families that carry swaps (those with sponsored fee figures: evm, solana); bitcoin does not. */
-function swapFamilyOf(chain: ChainDescriptor | undefined): SponsoredFamily | undefined {
-  const family = chain?.family;
-  return family !== undefined && family in SPONSORED_FEE_FALLBACKS ? (family as SponsoredFamily) : undefined;
-}
-
 /** Every chain a leg touches: its own, and a bridge's destination. */
 export function chainsOfLegs(legs: readonly RouteLeg[]): string[] {
   const chains = new Set<string>();
@@ -142,7 +138,7 @@ export function chainsOfLegs(legs: readonly RouteLeg[]): string[] {
  * bridge (an aggregator's bridge delivers by itself).
  */
 export function sponsoredLegViewOf(registry: ChainRegistry, leg: RouteLeg): SponsoredLegView | undefined {
-  const family = swapFamilyOf(registry.find(leg.chain));
+  const family = swapFamilyOf(registry.find(leg.chain)?.family);
   if (!family) return undefined;
   const input = leg.tokenIn.address;
   // Only the devnet's EVM chains list their tokens (with `permit`); elsewhere nothing is listed.
@@ -161,18 +157,12 @@ export function sponsoredLegViewOf(registry: ChainRegistry, leg: RouteLeg): Spon
   };
   if (leg.kind === 'bridge' && leg.destinationChain) {
     view.destinationChain = leg.destinationChain;
-    view.destinationFamily = swapFamilyOf(registry.find(leg.destinationChain));
+    view.destinationFamily = swapFamilyOf(registry.find(leg.destinationChain)?.family);
     view.releasedByRelayer =
       registry.manifest !== undefined && leg.provider === registry.manifest.bridge.provider;
   }
   return view;
 }
-
-/** A chain's native coin when the registry does not list it (never, for a leg's own chain): its family's. */
-const NATIVE_COIN_FALLBACKS: Record<SponsoredFamily, { nativeSymbol: string; nativeDecimals: number }> = {
-  evm: { nativeSymbol: 'ETH', nativeDecimals: 18 },
-  solana: { nativeSymbol: 'SOL', nativeDecimals: 9 },
-};
 
 /**
  * The route's `gasCoverage`: the sponsored steps of its legs (libs/chains sponsored-gas: upper
@@ -190,8 +180,11 @@ export function gasCoverageOf(
   const quoteOf = (chain: string): ChainFeeQuote => {
     const known = rates.get(chain);
     if (known) return known;
-    const family = swapFamilyOf(registry.find(chain)) ?? 'evm';
-    return { ...SPONSORED_FEE_FALLBACKS[family], source: 'fallback', reason: 'not read' };
+    return {
+      ...sponsoredFeeFallbackOf(registry.find(chain)?.family),
+      source: 'fallback',
+      reason: 'not read',
+    };
   };
   const totals = sponsoredTotalsOfRoute(views, quoteOf);
   return {

@@ -1,8 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { ChainDescriptor, ChainRegistry, unknownTokenError } from '@swapgw/chains';
+import {
+  assetKeyOfTokenRef,
+  ChainDescriptor,
+  chainOfTokenRef,
+  ChainRegistry,
+  readsTokenMetadataOnChain,
+  unknownTokenError,
+} from '@swapgw/chains';
 import { ChainFamilies } from '@swapgw/chains/families';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
-import { Contract, getAddress, isAddress } from 'ethers';
+import { Contract, getAddress } from 'ethers';
 import { TtlCache } from '@swapgw/runtime';
 import { DataSource } from 'typeorm';
 import type { QuoteToken } from '../providers/quote-provider';
@@ -105,9 +112,7 @@ export class TokenResolver {
   ): Promise<QuoteToken> {
     const field = which === 'tokenIn' ? 'tokenRefFromOverride' : 'tokenRefToOverride';
     const ref = parseTokenRef(override);
-    const refChain =
-      this.registry.findByCaip2(`${ref.namespace}:${ref.reference}`) ??
-      (ref.namespace === 'solana' && ref.reference === 'mainnet' ? this.registry.find('solana') : undefined);
+    const refChain = chainOfTokenRef(this.registry, ref.namespace, ref.reference);
     if (!refChain || refChain.id !== chain.id) {
       throw new CodedError(
         ErrorCodes.UNKNOWN_TOKEN,
@@ -115,18 +120,8 @@ export class TokenResolver {
         { field, chain: chain.id },
       );
     }
-    let assetKey: string;
-    if (ref.kind === 'native' || ref.kind === 'slip44') {
-      assetKey = 'native';
-    } else if (chain.family === 'evm' && ref.kind === 'erc20' && isAddress(ref.address)) {
-      assetKey = ref.address.toLowerCase();
-    } else if (
-      chain.family === 'solana' &&
-      (ref.kind === 'spl' || ref.kind === 'token') &&
-      /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(ref.address)
-    ) {
-      assetKey = ref.address;
-    } else {
+    const assetKey = assetKeyOfTokenRef(chain.family, ref.kind, ref.address);
+    if (assetKey === undefined) {
       throw new CodedError(
         ErrorCodes.UNKNOWN_TOKEN,
         `${field} ${override}: kind ${ref.kind} or address is not valid on ${chain.id}`,
@@ -138,7 +133,7 @@ export class TokenResolver {
       [chain.id, assetKey],
     );
     if (rows.length > 0) return toQuoteToken(chain.id, rows[0]);
-    if (chain.family === 'evm' && assetKey !== 'native' && chain.rpcUrl)
+    if (assetKey !== 'native' && readsTokenMetadataOnChain(chain))
       return this.readErc20(chain, getAddress(ref.address), field, override);
     throw new CodedError(
       ErrorCodes.UNKNOWN_TOKEN,

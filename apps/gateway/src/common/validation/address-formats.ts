@@ -1,46 +1,18 @@
-import { getAddress } from 'ethers';
+import { tokenRefFitsNamespace, validateEvmAddress, validateSolanaAddress } from '@swapgw/chains';
 
-const EVM_HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-const BASE58_FORMAT = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+/**
+ * Request-shape checks of addresses for the DTO decorators. The rules of each family are
+ * libs/chains' (address-validation, token-refs); here only the typing of an unknown value.
+ */
 
 /** An EVM address written all-lowercase, or mixed-case with a valid EIP-55 checksum. */
 export function isEvmAddress(value: unknown): value is string {
-  if (typeof value !== 'string' || !EVM_HEX_ADDRESS.test(value)) return false;
-  const hex = value.slice(2);
-  if (hex === hex.toLowerCase()) return true;
-  try {
-    return getAddress(value) === value;
-  } catch {
-    return false;
-  }
-}
-
-/** Bytes of a base58 string (Bitcoin alphabet), or null when a character is outside it. */
-export function decodeBase58(value: string): Uint8Array | null {
-  let number = 0n;
-  for (const char of value) {
-    const digit = BASE58_ALPHABET.indexOf(char);
-    if (digit < 0) return null;
-    number = number * 58n + BigInt(digit);
-  }
-  const bytes: number[] = [];
-  while (number > 0n) {
-    bytes.unshift(Number(number & 0xffn));
-    number >>= 8n;
-  }
-  // Each leading '1' encodes one leading zero byte.
-  for (const char of value) {
-    if (char !== '1') break;
-    bytes.unshift(0);
-  }
-  return Uint8Array.from(bytes);
+  return typeof value === 'string' && validateEvmAddress(value).ok;
 }
 
 /** A Solana address (public key or mint): base58 of exactly 32 bytes. */
 export function isSolanaAddress(value: unknown): value is string {
-  if (typeof value !== 'string' || !BASE58_FORMAT.test(value)) return false;
-  return decodeBase58(value)?.length === 32;
+  return typeof value === 'string' && validateSolanaAddress(value).ok;
 }
 
 const CAIP_NAMESPACE = /^[-a-z0-9]{3,8}$/;
@@ -51,8 +23,8 @@ const GENERIC_ASSET_ADDRESS = /^[-.%a-zA-Z0-9]{1,128}$/;
 /**
  * Token reference override `<namespace>:<chain id>:<kind>:<address>` (CAIP-19 flavoured), e.g.
  * `eip155:31337:erc20:0x5FbDB2315678afecb367f032d93F642f64180aa3` or
- * `solana:mainnet:spl:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v`. The address is checked against
- * the namespace's format when we know it (eip155, solana).
+ * `solana:mainnet:spl:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v`. The chain id and address are
+ * checked against the namespace's family when it has tokens (eip155, solana), generically otherwise.
  */
 export function isTokenRefOverride(value: unknown): value is string {
   if (typeof value !== 'string' || value.length > 256) return false;
@@ -61,7 +33,5 @@ export function isTokenRefOverride(value: unknown): value is string {
   const [namespace, reference, kind, address] = parts;
   if (!CAIP_NAMESPACE.test(namespace) || !CAIP_REFERENCE.test(reference) || !ASSET_KIND.test(kind))
     return false;
-  if (namespace === 'eip155') return /^\d+$/.test(reference) && isEvmAddress(address);
-  if (namespace === 'solana') return isSolanaAddress(address);
-  return GENERIC_ASSET_ADDRESS.test(address);
+  return tokenRefFitsNamespace(namespace, reference, address) ?? GENERIC_ASSET_ADDRESS.test(address);
 }

@@ -1,4 +1,4 @@
-import { isEvmAddress, isSolanaAddress, isTokenRefOverride, decodeBase58 } from './address-formats';
+import { isEvmAddress, isSolanaAddress, isTokenRefOverride } from './address-formats';
 import { parseBooleanLike } from './boolean-query';
 import { isPositiveDecimalString } from './decimal-amount';
 import { isValidIdempotencyKey } from '../../idempotency/idempotency-key';
@@ -86,9 +86,15 @@ describe('isSolanaAddress', () => {
     expect(isSolanaAddress('0x5FbDB2315678afecb367f032d93F642f64180aa3')).toBe(false);
   });
 
-  it('decodes base58 with leading zero bytes', () => {
-    expect(Array.from(decodeBase58('1112') ?? [])).toEqual([0, 0, 0, 1]);
-    expect(decodeBase58('0OIl')).toBeNull();
+  it('counts each leading 1 as a zero byte and refuses characters outside base58', () => {
+    expect(isSolanaAddress(`${'1'.repeat(31)}2`)).toBe(true); // 31 zero bytes, then 1
+    expect(isSolanaAddress(`${'1'.repeat(32)}2`)).toBe(false); // 33 bytes
+    expect(isSolanaAddress(`0OIl${'1'.repeat(28)}`)).toBe(false);
+  });
+
+  it('refuses values that are not strings', () => {
+    expect(isSolanaAddress(['EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'])).toBe(false);
+    expect(isEvmAddress(['0x5FbDB2315678afecb367f032d93F642f64180aa3'])).toBe(false);
   });
 });
 
@@ -97,6 +103,8 @@ describe('isTokenRefOverride', () => {
     expect(isTokenRefOverride('eip155:31337:erc20:0x5FbDB2315678afecb367f032d93F642f64180aa3')).toBe(true);
     expect(isTokenRefOverride('solana:mainnet:spl:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v')).toBe(true);
     expect(isTokenRefOverride('cosmos:osmosis-1:ibc:uosmo')).toBe(true);
+    // Bitcoin has no token forms: its references are checked like any other namespace's.
+    expect(isTokenRefOverride('bip122:000000000019d6689c085ae165831e93:slip44:0')).toBe(true);
   });
 
   it('refuses missing parts, bad addresses for known namespaces and non-numeric EVM chain ids', () => {
