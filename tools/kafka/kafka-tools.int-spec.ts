@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
@@ -149,5 +150,29 @@ describe('npm run kafka -- <Kafka tool>', () => {
       kafkaBrokers,
     ]);
     expect(out).toMatch(/^Cluster ID: \S+/m);
+  });
+});
+
+describe('startKafka', () => {
+  /** Runs startKafka(options) in a child process; resolves with what it printed (`started` or the error). */
+  async function startKafkaWith(options: Record<string, unknown>): Promise<string> {
+    const script =
+      `import { startKafka } from ${JSON.stringify(KAFKA_CLI)};` +
+      `try { const k = await startKafka(${JSON.stringify(options)}); console.log(k.started ? 'started' : 'reused ' + k.brokers); }` +
+      ` catch (error) { console.log('failed: ' + error.message); }`;
+    const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: repoRoot,
+      timeout: 60_000,
+    });
+    return stdout;
+  }
+
+  it('uses a broker already on the port, unless asked for a broker of its own (test and bench runs)', async () => {
+    const port = Number(brokers[0].split(':').pop());
+    const dataDir = path.join(os.tmpdir(), `kafka-reuse-${randomUUID()}`);
+    expect(await startKafkaWith({ port, useEnv: false, dataDir })).toContain(`reused 127.0.0.1:${port}`);
+    expect(await startKafkaWith({ port, useEnv: false, dataDir, reuseRunning: false })).toContain(
+      `failed: port ${port} is already in use`,
+    );
   });
 });

@@ -311,6 +311,9 @@ export async function startKafka({
   useEnv = true,
   heapMb = 512,
   timeoutMs = 120_000,
+  // A broker already listening on `port` is used as it is; false: that is an error (a run that
+  // wants a broker of its own must not share another run's, which that run will stop).
+  reuseRunning = true,
 } = {}) {
   // Nothing to stop when this call did not start the broker.
   const noop = () => Promise.resolve();
@@ -320,6 +323,7 @@ export async function startKafka({
   }
   const brokers = `127.0.0.1:${port}`;
   if (await isPortOpen(port)) {
+    if (!reuseRunning) throw new Error(`port ${port} is already in use`);
     await waitForBroker(port, { timeoutMs: 30_000 });
     log(`reusing the broker already listening on ${brokers}`);
     return { brokers, started: false, stop: noop };

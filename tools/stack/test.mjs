@@ -121,6 +121,26 @@ async function startInfrastructure() {
     });
   }
 
+  // A broker of this run's own, on free ports from a random base: two runs started at the same
+  // moment would otherwise probe the same ports free and one would end up on the other's broker.
+  // Ports taken between the probe and the bind are tried again elsewhere, as for the devnet.
+  const startOwnKafka = async () => {
+    if (process.env.KAFKA_BROKERS) return startKafka({ port: 0 });
+    for (let attempt = 0; ; attempt++) {
+      const port = await freePortRun(29092 + 2 * crypto.randomInt(0, 450), 2);
+      try {
+        return await startKafka({
+          port,
+          dataDir: path.join(runDir, `kafka-${attempt}`),
+          heapMb: 512,
+          reuseRunning: false,
+        });
+      } catch (error) {
+        if (!/already in use|exited/i.test(error.message) || attempt >= 3) throw error;
+      }
+    }
+  };
+
   const kafkaPromise = (async () => {
     if (containersPromise) {
       const { kafkaBrokers } = await containersPromise;
@@ -128,8 +148,7 @@ async function startInfrastructure() {
       say('kafka', `container broker at ${kafkaBrokers}, topics created`);
       return kafkaBrokers;
     }
-    const port = process.env.KAFKA_BROKERS ? 0 : await freePortRun(29092, 2);
-    const kafka = await startKafka({ port, dataDir: path.join(runDir, 'kafka'), heapMb: 512 });
+    const kafka = await startOwnKafka();
     if (kafka.started) cleanups.push({ name: 'kafka', fn: kafka.stop });
     await ensureKafkaTopics(kafka.brokers);
     say('kafka', `${kafka.started ? 'fresh broker' : 'given cluster'} at ${kafka.brokers}, topics created`);
@@ -154,10 +173,10 @@ async function startInfrastructure() {
     const t0 = Date.now();
     let devnet;
     let portA;
-    // Ports are probed free, but another run on this machine may take them before anvil binds:
-    // on "already in use" try the next pair instead of failing the whole run.
+    // Ports are probed free from a random base, but another run on this machine may take them
+    // before anvil binds: then try another pair instead of failing the whole run.
     for (let attempt = 0; attempt < 4 && !devnet; attempt++) {
-      portA = await freePortRun(48545 + attempt * 10, 2);
+      portA = await freePortRun(48545 + 2 * crypto.randomInt(0, 450), 2);
       try {
         devnet = await startDevnet({
           manifest,
@@ -167,7 +186,8 @@ async function startInfrastructure() {
         });
         if (!devnet) break; // not built
       } catch (error) {
-        if (/already in use/i.test(error.message) && attempt < 3) continue;
+        // Taken meanwhile, or taken by another run's chain (found already used: not fresh).
+        if (/already in use|not fresh/i.test(error.message) && attempt < 3) continue;
         // Chain-free suites can still run; the failure is in the summary and the exit code.
         fail('devnet', error.message);
         results.push({
