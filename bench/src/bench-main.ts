@@ -125,6 +125,8 @@ async function main(): Promise<number> {
         connections: settings.connections,
         durationSeconds: settings.durationSeconds,
         bareServerScript: path.join(__dirname, 'support', 'bare-server.js'),
+        gatewayPid: started.find((p) => p.name === 'gateway')?.pid,
+        uncachedGatewayPid: started.find((p) => p.name === 'gateway-uncached')?.pid,
       }),
     'kafka-request-reply': () =>
       kafkaRequestReply({ brokers, requests: settings.rrRequests, concurrency: settings.rrConcurrency }),

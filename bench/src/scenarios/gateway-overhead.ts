@@ -4,6 +4,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from '@swapgw/testing';
 import { spawnNode, waitForHttp } from '../support/child-process';
+import { processCpuMs } from '../support/process-cpu';
 import { ratio } from '../support/stats';
 
 export interface HttpLoadResult {
@@ -17,6 +18,12 @@ export interface HttpLoadResult {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /**
+   * CPU-microseconds per request of the server process (from /proc) and of the load generator
+   * (this process), over the timed run: what a request costs, whatever the scheduling of the two
+   * cores between them. Undefined where /proc is not readable.
+   */
+  cpuMicrosPerRequest?: { server: number; loadGenerator: number };
 }
 
 export interface GatewayOverheadResult {
@@ -48,6 +55,9 @@ export interface GatewayOverheadOptions {
   connections: number;
   durationSeconds: number;
   bareServerScript: string;
+  /** The gateways' process ids (BENCH_PROCESSES), for their CPU per request. */
+  gatewayPid?: number;
+  uncachedGatewayPid?: number;
 }
 
 async function load(
@@ -55,10 +65,17 @@ async function load(
   headers: Record<string, string>,
   connections: number,
   durationSeconds: number,
+  serverPid: number | undefined,
 ): Promise<HttpLoadResult> {
   // A short warm-up first (JIT, connection pools, caches), not counted.
   await autocannon({ url, headers, connections, duration: 1 });
+  const serverCpuBefore = serverPid === undefined ? undefined : processCpuMs(serverPid);
+  const ownCpuBefore = process.cpuUsage();
   const result = await autocannon({ url, headers, connections, duration: durationSeconds });
+  const ownCpu = process.cpuUsage(ownCpuBefore);
+  const serverCpuAfter = serverPid === undefined ? undefined : processCpuMs(serverPid);
+  const perRequest = (cpuMicros: number): number =>
+    Math.round((cpuMicros / Math.max(1, result.requests.total)) * 10) / 10;
   return {
     url,
     connections,
@@ -75,6 +92,13 @@ async function load(
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
+    cpuMicrosPerRequest:
+      serverCpuBefore === undefined || serverCpuAfter === undefined
+        ? undefined
+        : {
+            server: perRequest((serverCpuAfter - serverCpuBefore) * 1000),
+            loadGenerator: perRequest(ownCpu.user + ownCpu.system),
+          },
   };
 }
 
@@ -96,16 +120,35 @@ export async function gatewayOverhead(options: GatewayOverheadOptions): Promise<
   const bareChains = `http://127.0.0.1:${port}/api/v1/chains`;
   try {
     await waitForHttp(bareChains);
-    const bareResult = await load(bareChains, headers, options.connections, options.durationSeconds);
-    const gatewayResult = await load(gatewayChains, headers, options.connections, options.durationSeconds);
+    const bareResult = await load(
+      bareChains,
+      headers,
+      options.connections,
+      options.durationSeconds,
+      bare.process.pid,
+    );
+    const gatewayResult = await load(
+      gatewayChains,
+      headers,
+      options.connections,
+      options.durationSeconds,
+      options.gatewayPid,
+    );
     const uncachedResult = await load(
       `${options.uncachedGatewayUrl}/chains`,
       headers,
       options.connections,
       options.durationSeconds,
+      options.uncachedGatewayPid,
     );
     const unknownSwap = `${options.gatewayUrl}/swap/00000000-0000-5000-8000-000000000000/signing`;
-    const withoutKafka = await load(unknownSwap, headers, options.connections, options.durationSeconds);
+    const withoutKafka = await load(
+      unknownSwap,
+      headers,
+      options.connections,
+      options.durationSeconds,
+      options.gatewayPid,
+    );
     return {
       scenario: 'gateway-overhead',
       gateway: gatewayResult,

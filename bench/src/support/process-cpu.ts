@@ -118,6 +118,12 @@ function machineTicks(): { busyTicks: number; totalTicks: number } {
   return { busyTicks, totalTicks: busyTicks + idle + (iowait || 0) };
 }
 
+/** CPU-milliseconds one process (without its children) has used so far, or undefined once it is gone. */
+export function processCpuMs(pid: number): number | undefined {
+  const stat = readProcStat(pid);
+  return stat ? (stat.ticks * 1000) / ticksPerSecond() : undefined;
+}
+
 export function cpuAccountingAvailable(): boolean {
   return fs.existsSync('/proc/stat');
 }

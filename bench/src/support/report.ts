@@ -40,12 +40,16 @@ function section(result: ScenarioResult): string[] {
     case 'gateway-overhead': {
       const whole = (v: number) => (v === 0 ? '<1 ms' : ms(v));
       const row = (name: string, r: GatewayOverheadResult['gateway']) =>
-        `| ${name} | ${num(r.requestsPerSecond, 1)} | ${ms(r.latencyMs.mean)} | ${whole(r.latencyMs.p50)} | ${whole(r.latencyMs.p99)} | ${r.totalRequests} | ${r.non2xx} | ${r.errors + r.timeouts} |`;
+        `| ${name} | ${num(r.requestsPerSecond, 1)} | ${ms(r.latencyMs.mean)} | ${whole(r.latencyMs.p50)} | ${whole(r.latencyMs.p99)} | ${r.totalRequests} | ${r.non2xx} | ${r.errors + r.timeouts} | ${cpu(r)} |`;
+      const cpu = (r: GatewayOverheadResult['gateway']) =>
+        r.cpuMicrosPerRequest
+          ? `${num(r.cpuMicrosPerRequest.server, 1)} / ${num(r.cpuMicrosPerRequest.loadGenerator, 1)} µs`
+          : '—';
       return [
         `## Gateway overhead: GET /api/v1/chains (${result.gateway.connections} connections, ${result.gateway.durationSeconds} s each, ${result.responseBytes} B body)`,
         '',
-        '| target | req/s | mean | p50 | p99 | requests | non-2xx | errors+timeouts |',
-        '|---|---:|---:|---:|---:|---:|---:|---:|',
+        '| target | req/s | mean | p50 | p99 | requests | non-2xx | errors+timeouts | CPU per request: server / load generator |',
+        '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
         row(
           'gateway GET /chains (auth, rate limit, envelope, catalog answer cached in the gateway)',
           result.gateway,
@@ -62,6 +66,11 @@ function section(result: ScenarioResult): string[] {
         '',
         `Throughput ratio gateway/bare: ${x(result.throughputRatio)} (catalog cache off: ${x(result.uncachedThroughputRatio)}); latency ratio mean ${x(result.latencyRatio.mean)}, p99 ${x(result.latencyRatio.p99)}.`,
         'autocannon records whole milliseconds: "<1 ms" is a percentile under its resolution.',
+        ...(result.gateway.cpuMicrosPerRequest && result.bareFastify.cpuMicrosPerRequest
+          ? [
+              `CPU per request, gateway/bare: ${x(result.gateway.cpuMicrosPerRequest.server / result.bareFastify.cpuMicrosPerRequest.server)} (the server processes' own time from /proc; the two cores are shared with the load generator).`,
+            ]
+          : []),
       ];
     }
     case 'kafka-request-reply':

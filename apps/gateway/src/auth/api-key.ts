@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * API key format: `sgw_` + 32 random bytes in base64url (43 characters). The first 8 characters
@@ -25,7 +25,8 @@ export const isWellFormedApiKey = (value: string): boolean => API_KEY_FORMAT.tes
 export const publicPrefixOf = (key: string): string =>
   key.slice(API_KEY_PREFIX.length, API_KEY_PREFIX.length + PUBLIC_PREFIX_LENGTH);
 
-export const hashApiKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
+/** One-shot `crypto.hash`: a third of the cost of a Hash object per request. */
+export const hashApiKey = (key: string): string => hash('sha256', key, 'hex');
 
 /** Constant-time comparison of two SHA-256 hex digests (the stored one and the presented one). */
 export function hashesEqual(a: string, b: string): boolean {

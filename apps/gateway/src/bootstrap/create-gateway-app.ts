@@ -9,7 +9,7 @@ import { ensureTopics, kafkaMicroserviceOptions } from '@swapgw/messaging';
 import { JsonLogger, withTimeout } from '@swapgw/runtime';
 import { AppModule } from '../app.module';
 import { EdgeReads } from '../common/http/edge-reads';
-import { installHttpShell } from '../common/http/http-shell';
+import { edgeServerFactory, installHttpShell } from '../common/http/http-shell';
 import { RouteTable } from '../common/http/route-table';
 import { GatewayConfig } from '../config/gateway.config';
 import { gatewayDatabaseOptions } from '../database/gateway-data-source';
@@ -66,7 +66,10 @@ export async function createGatewayApp(
     );
   }
 
+  // The edge of cached reads is a Nest provider: made with the app, after the adapter that needs it.
+  const made: { edge?: EdgeReads } = {};
   const adapter = new FastifyAdapter({
+    serverFactory: edgeServerFactory(() => made.edge),
     bodyLimit: config.BODY_LIMIT_BYTES,
     logger: false,
     return503OnClosing: true,
@@ -98,7 +101,8 @@ export async function createGatewayApp(
   const routes = app.get(RouteTable);
   // @nestjs/platform-fastify bundles its own copy of fastify: same API, distinct type declarations.
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
-  installHttpShell(fastify, routes, app.get(EdgeReads));
+  made.edge = app.get(EdgeReads);
+  installHttpShell(fastify, routes, made.edge);
   app.setGlobalPrefix(API_PREFIX);
   const openApi = setupOpenApi(app, fastify);
 

@@ -21,7 +21,9 @@ export class CatalogEdgeInterceptor implements NestInterceptor {
     return next.handle().pipe(
       tap((answer) => {
         const freshUntil = this.catalog.freshUntil(answer);
-        if (freshUntil !== undefined) this.edge.remember(request.url, answer, freshUntil);
+        if (freshUntil !== undefined) {
+          this.edge.remember(request.url, request.routeOptions.url ?? 'unmatched', answer, freshUntil);
+        }
       }),
     );
   }

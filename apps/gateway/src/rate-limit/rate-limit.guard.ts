@@ -1,15 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import type { GatewayReply, GatewayRequest } from '../common/http/gateway-request';
-import type { RateLimitDecision } from './fixed-window';
+import { applyRateLimitHeaders } from './rate-limit-headers';
 import { RateLimiter } from './rate-limiter.service';
-
-/** The RateLimit-* headers of a decision, on successes and errors alike. */
-export function applyRateLimitHeaders(reply: GatewayReply, decision: RateLimitDecision): void {
-  reply.header('RateLimit-Limit', String(decision.limit));
-  reply.header('RateLimit-Remaining', String(decision.remaining));
-  reply.header('RateLimit-Reset', String(decision.resetSeconds));
-}
 
 /**
  * Runs after ApiKeyGuard (registered after it): counts every authenticated request, polling

@@ -1,12 +1,11 @@
+import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
-import { isTracing, runWithRequestContext, SpanKinds, startTrace } from '@swapgw/runtime';
+import { isTracing, runWithRequestContext } from '@swapgw/runtime';
 import type { EdgeReads } from './edge-reads';
 import './gateway-request';
+import { startRequestTrace } from './request-trace';
 import { RouteTable } from './route-table';
-
-export const REQUEST_ID_HEADER = 'x-request-id';
-export const TRACEPARENT_HEADER = 'traceparent';
 
 /**
  * What the gateway installs on the raw Fastify instance before Nest registers its routes:
@@ -15,7 +14,8 @@ export const TRACEPARENT_HEADER = 'traceparent';
  *   made; the traceparent is a child span of the incoming one or a new trace (with tracing on, an
  *   OTel server span ended when the response is sent). It is returned in the response headers and
  *   entered into AsyncLocalStorage so that logs and Kafka headers carry it;
- * - the edge of cached reads (EdgeReads): a GET whose answer is held is answered right there;
+ * - what the edge of cached reads (EdgeReads, in front of Fastify: see edgeServerFactory) decided
+ *   for a request it counted and left to the full path;
  * - JSON as the only request body type (anything else is 415), parsed by us so that a malformed
  *   body is a MALFORMED_JSON CodedError and not a generic 400.
  */
@@ -25,23 +25,18 @@ export function installHttpShell(fastify: FastifyInstance, routes: RouteTable, e
   fastify.decorateRequest('requestContext', undefined as never);
   fastify.decorateRequest('endTrace', undefined as never);
   fastify.addHook('onRequest', (request, reply, done) => {
-    const traced = startTrace(
-      SpanKinds.server,
-      { requestId: request.headers[REQUEST_ID_HEADER], traceparent: request.headers[TRACEPARENT_HEADER] },
-      () => ({
-        name: `${request.method} ${request.routeOptions.url ?? 'unmatched'}`,
-        attributes: {
-          'http.request.method': request.method,
-          'http.route': request.routeOptions.url ?? 'unmatched',
-        },
-      }),
-    );
+    const traced = startRequestTrace(request.method, request.routeOptions.url, request.headers);
     const context = traced.context;
     request.requestContext = context;
     request.endTrace = traced.end;
     reply.header('X-Request-Id', context.requestId);
     reply.header('traceparent', context.traceparent);
-    if (edge?.tryAnswer(request, reply)) return;
+    const handover = edge?.takeHandover(request.raw);
+    if (handover) {
+      request.owner = handover.owner;
+      request.apiKeyId = handover.apiKeyId;
+      request.rateLimitDecision = handover.rateLimitDecision;
+    }
     runWithRequestContext(context, done);
   });
   // Only with tracing on: no hook on every response otherwise.
@@ -75,4 +70,34 @@ export function installHttpShell(fastify: FastifyInstance, routes: RouteTable, e
       );
     });
   });
+}
+
+/** The options of Fastify's own HTTP/1 server that a server factory must apply (Fastify's defaults included). */
+interface HttpServerOptions {
+  http?: http.ServerOptions | null;
+  keepAliveTimeout?: number;
+  requestTimeout?: number;
+  connectionTimeout?: number;
+  maxRequestsPerSocket?: number;
+}
+
+/**
+ * Fastify's `serverFactory`: the HTTP/1 server Fastify would make, with the edge of cached reads
+ * in front of Fastify's handler. A request the edge answers never reaches Fastify; every other one
+ * goes on unchanged. `edge()` is asked per request: the edge is a Nest provider, made after the
+ * adapter that needs this factory.
+ */
+export function edgeServerFactory(edge: () => EdgeReads | undefined) {
+  return (handler: http.RequestListener, options: HttpServerOptions): http.Server => {
+    const server = http.createServer(options.http ?? {}, (request, response) => {
+      if (edge()?.serve(request, response)) return;
+      handler(request, response);
+    });
+    // As Fastify sets up the server it makes itself (lib/server.js, getServerInstance).
+    if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
+    if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
+    server.setTimeout(options.connectionTimeout ?? 0);
+    if ((options.maxRequestsPerSocket ?? 0) > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket!;
+    return server;
+  };
 }
