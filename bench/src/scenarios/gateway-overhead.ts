@@ -24,6 +24,44 @@ export interface HttpLoadResult {
    * cores between them. Undefined where /proc is not readable.
    */
   cpuMicrosPerRequest?: { server: number; loadGenerator: number };
+  /** req/s of each run when the figure combines several (bare Fastify and the cached gateway: two each, alternating). */
+  requestsPerSecondByRun?: number[];
+}
+
+/**
+ * Several runs of one target as one figure: req/s the mean, latency mean and CPU per request
+ * weighted by requests, percentiles and max the worst of the runs.
+ */
+function combined(runs: HttpLoadResult[]): HttpLoadResult {
+  const total = runs.reduce((sum, r) => sum + r.totalRequests, 0);
+  const weighted = (value: (r: HttpLoadResult) => number) =>
+    runs.reduce((sum, r) => sum + value(r) * r.totalRequests, 0) / Math.max(1, total);
+  const worst = (value: (r: HttpLoadResult) => number) => Math.max(...runs.map(value));
+  const withCpu = runs.every((r) => r.cpuMicrosPerRequest);
+  return {
+    url: runs[0].url,
+    connections: runs[0].connections,
+    durationSeconds: runs.reduce((sum, r) => sum + r.durationSeconds, 0),
+    requestsPerSecond: runs.reduce((sum, r) => sum + r.requestsPerSecond, 0) / runs.length,
+    totalRequests: total,
+    latencyMs: {
+      mean: weighted((r) => r.latencyMs.mean),
+      p50: worst((r) => r.latencyMs.p50),
+      p90: worst((r) => r.latencyMs.p90),
+      p99: worst((r) => r.latencyMs.p99),
+      max: worst((r) => r.latencyMs.max),
+    },
+    non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    timeouts: runs.reduce((sum, r) => sum + r.timeouts, 0),
+    cpuMicrosPerRequest: withCpu
+      ? {
+          server: Math.round(weighted((r) => r.cpuMicrosPerRequest!.server) * 10) / 10,
+          loadGenerator: Math.round(weighted((r) => r.cpuMicrosPerRequest!.loadGenerator) * 10) / 10,
+        }
+      : undefined,
+    requestsPerSecondByRun: runs.map((r) => Math.round(r.requestsPerSecond)),
+  };
 }
 
 export interface GatewayOverheadResult {
@@ -120,20 +158,20 @@ export async function gatewayOverhead(options: GatewayOverheadOptions): Promise<
   const bareChains = `http://127.0.0.1:${port}/api/v1/chains`;
   try {
     await waitForHttp(bareChains);
-    const bareResult = await load(
-      bareChains,
-      headers,
-      options.connections,
-      options.durationSeconds,
-      bare.process.pid,
-    );
-    const gatewayResult = await load(
-      gatewayChains,
-      headers,
-      options.connections,
-      options.durationSeconds,
-      options.gatewayPid,
-    );
+    // Alternating, twice each: the machine's speed drifts between runs of a few seconds, and the
+    // ratio should compare the two servers, not two moments.
+    const bareRuns: HttpLoadResult[] = [];
+    const gatewayRuns: HttpLoadResult[] = [];
+    for (let round = 0; round < 2; round += 1) {
+      bareRuns.push(
+        await load(bareChains, headers, options.connections, options.durationSeconds, bare.process.pid),
+      );
+      gatewayRuns.push(
+        await load(gatewayChains, headers, options.connections, options.durationSeconds, options.gatewayPid),
+      );
+    }
+    const bareResult = combined(bareRuns);
+    const gatewayResult = combined(gatewayRuns);
     const uncachedResult = await load(
       `${options.uncachedGatewayUrl}/chains`,
       headers,

@@ -9,7 +9,7 @@ import {
   resolveConsumerConcurrency,
 } from './consumer-concurrency';
 import { KeyOrderedKafkaServer } from './key-ordered-kafka-server';
-import { dropKafkajsNegativeTimeoutWarnings } from './kafkajs-negative-timeout';
+import { fixKafkajsRequestQueueTimer } from './kafkajs-request-queue-timer';
 
 export const DEFAULT_KAFKA_BROKERS = '127.0.0.1:9092';
 
@@ -75,7 +75,7 @@ export function kafkaClientConfig(
   settings: KafkaSettings,
   overrides: Partial<KafkaConfig> = {},
 ): KafkaConfig {
-  dropKafkajsNegativeTimeoutWarnings();
+  fixKafkajsRequestQueueTimer();
   return {
     clientId: settings.clientId,
     brokers: settings.brokers,
