@@ -2,6 +2,7 @@ import { Controller, Logger } from '@nestjs/common';
 import { Ctx, EventPattern, KafkaContext, Payload } from '@nestjs/microservices';
 import { EntityManager } from 'typeorm';
 import {
+  MessageEnvelope,
   SwapCompletedEvent,
   SwapCreatedEvent,
   SwapEventType,
@@ -15,7 +16,7 @@ import {
   SwapStepSubmittedEvent,
   Topics,
 } from '@swapgw/contracts';
-import { IdempotentConsumer } from '@swapgw/messaging';
+import { IdempotentConsumer, PayloadClass, StreamHandler } from '@swapgw/messaging';
 import { stepKindOf, SwapStepChange, withStepChange, withStepCount } from './swap-steps';
 import { SwapViewEntity } from './swap-view.entity';
 import { SwapViewStore } from './swap-view.store';
@@ -55,160 +56,114 @@ export class SwapViewsProjector {
         payload: SwapCreatedEvent,
         handle: (e: SwapCreatedEvent, env, m) => this.created(e, env.type, m),
       },
-      [SwapEventTypes.signingReady]: {
-        payload: SwapSigningReadyEvent,
-        handle: (e: SwapSigningReadyEvent, env, m) =>
-          this.apply(
-            m,
-            env.type,
-            e.swapId,
-            {
-              status: e.status,
-              stepCurrent: e.step.current,
-              stepTotal: e.step.total,
-              payload: e.payload as unknown as Record<string, unknown>,
-              expiresAtMs: e.expiresAtMs,
-              readyAtMs: e.readyAtMs,
-              executionHints: e.executionHints,
-              clientHints: { ...e.clientHints },
-              pendingReason: null,
-              ...NO_CONFIRMATIONS,
-            },
-            {
-              step: e.step,
-              change: { status: 'awaiting_signature', kind: stepKindOf(e.clientHints?.action) },
-            },
-          ),
-      },
-      [SwapEventTypes.signingPending]: {
-        payload: SwapSigningPendingEvent,
-        handle: (e: SwapSigningPendingEvent, env, m) =>
-          this.apply(
-            m,
-            env.type,
-            e.swapId,
-            {
-              ...NO_PAYLOAD,
-              status: e.status,
-              stepCurrent: e.step.current,
-              stepTotal: e.step.total,
-              readyAtMs: e.readyAtMs ?? null,
-              pendingReason: e.reason,
-            },
-            { step: e.step, change: { status: 'pending' } },
-          ),
-      },
-      [SwapEventTypes.stepSubmitted]: {
-        payload: SwapStepSubmittedEvent,
-        handle: (e: SwapStepSubmittedEvent, env, m) =>
-          this.apply(
-            m,
-            env.type,
-            e.swapId,
-            {
-              ...NO_PAYLOAD,
-              status: e.status,
-              stepCurrent: e.step.current,
-              stepTotal: e.step.total,
-              lastTxHash: e.txHash,
-            },
-            {
-              step: e.step,
-              change: {
-                status: 'submitted',
+      [SwapEventTypes.signingReady]: this.projecting(SwapSigningReadyEvent, (e) => ({
+        view: {
+          status: e.status,
+          stepCurrent: e.step.current,
+          stepTotal: e.step.total,
+          payload: e.payload as unknown as Record<string, unknown>,
+          expiresAtMs: e.expiresAtMs,
+          readyAtMs: e.readyAtMs,
+          executionHints: e.executionHints,
+          clientHints: { ...e.clientHints },
+          pendingReason: null,
+          ...NO_CONFIRMATIONS,
+        },
+        step: {
+          step: e.step,
+          change: { status: 'awaiting_signature', kind: stepKindOf(e.clientHints?.action) },
+        },
+      })),
+      [SwapEventTypes.signingPending]: this.projecting(SwapSigningPendingEvent, (e) => ({
+        view: {
+          ...NO_PAYLOAD,
+          status: e.status,
+          stepCurrent: e.step.current,
+          stepTotal: e.step.total,
+          readyAtMs: e.readyAtMs ?? null,
+          pendingReason: e.reason,
+        },
+        step: { step: e.step, change: { status: 'pending' } },
+      })),
+      [SwapEventTypes.stepSubmitted]: this.projecting(SwapStepSubmittedEvent, (e, env) => ({
+        view: {
+          ...NO_PAYLOAD,
+          status: e.status,
+          stepCurrent: e.step.current,
+          stepTotal: e.step.total,
+          lastTxHash: e.txHash,
+        },
+        step: {
+          step: e.step,
+          change: {
+            status: 'submitted',
+            chain: e.chain,
+            txHash: e.txHash,
+            submittedAtMs: env.occurredAtMs,
+          },
+        },
+      })),
+      [SwapEventTypes.stepConfirming]: this.projecting(SwapStepConfirmingEvent, (e) => ({
+        view: {
+          ...NO_PAYLOAD,
+          status: e.status,
+          stepCurrent: e.step.current,
+          stepTotal: e.step.total,
+          lastTxHash: e.txHash,
+          confirmations: e.confirmations,
+          confirmationsRequired: e.confirmationsRequired,
+        },
+        step: { step: e.step, change: { status: 'confirming', chain: e.chain, txHash: e.txHash } },
+      })),
+      // The confirmed step is behind us: the current step is the next one (or the swap is done).
+      [SwapEventTypes.stepConfirmed]: this.projecting(SwapStepConfirmedEvent, (e, env) => ({
+        view: {
+          ...NO_PAYLOAD,
+          status: e.status,
+          stepCurrent: Math.min(e.step.current + 1, e.step.total),
+          stepTotal: e.step.total,
+          readyAtMs: null,
+          ...(e.txHash ? { lastTxHash: e.txHash } : {}),
+        },
+        step: {
+          step: e.step,
+          // Only approvals are skipped (the allowance was already there).
+          change: e.skipped
+            ? { status: 'skipped', kind: 'approve', chain: e.chain, confirmedAtMs: env.occurredAtMs }
+            : {
+                status: 'confirmed',
                 chain: e.chain,
                 txHash: e.txHash,
-                submittedAtMs: env.occurredAtMs,
+                confirmedAtMs: env.occurredAtMs,
               },
-            },
-          ),
-      },
-      [SwapEventTypes.stepConfirming]: {
-        payload: SwapStepConfirmingEvent,
-        handle: (e: SwapStepConfirmingEvent, env, m) =>
-          this.apply(
-            m,
-            env.type,
-            e.swapId,
-            {
-              ...NO_PAYLOAD,
-              status: e.status,
-              stepCurrent: e.step.current,
-              stepTotal: e.step.total,
-              lastTxHash: e.txHash,
-              confirmations: e.confirmations,
-              confirmationsRequired: e.confirmationsRequired,
-            },
-            { step: e.step, change: { status: 'confirming', chain: e.chain, txHash: e.txHash } },
-          ),
-      },
-      [SwapEventTypes.stepConfirmed]: {
-        payload: SwapStepConfirmedEvent,
-        // The confirmed step is behind us: the current step is the next one (or the swap is done).
-        handle: (e: SwapStepConfirmedEvent, env, m) =>
-          this.apply(
-            m,
-            env.type,
-            e.swapId,
-            {
-              ...NO_PAYLOAD,
-              status: e.status,
-              stepCurrent: Math.min(e.step.current + 1, e.step.total),
-              stepTotal: e.step.total,
-              readyAtMs: null,
-              ...(e.txHash ? { lastTxHash: e.txHash } : {}),
-            },
-            {
-              step: e.step,
-              // Only approvals are skipped (the allowance was already there).
-              change: e.skipped
-                ? { status: 'skipped', kind: 'approve', chain: e.chain, confirmedAtMs: env.occurredAtMs }
-                : {
-                    status: 'confirmed',
-                    chain: e.chain,
-                    txHash: e.txHash,
-                    confirmedAtMs: env.occurredAtMs,
-                  },
-            },
-          ),
-      },
-      [SwapEventTypes.completed]: {
-        payload: SwapCompletedEvent,
-        handle: (e: SwapCompletedEvent, env, m) =>
-          this.apply(m, env.type, e.swapId, {
-            ...NO_PAYLOAD,
-            status: e.status,
-            readyAtMs: null,
-            pendingReason: null,
-          }),
-      },
-      [SwapEventTypes.failed]: {
-        payload: SwapFailedEvent,
-        handle: (e: SwapFailedEvent, env, m) =>
-          this.apply(
-            m,
-            env.type,
-            e.swapId,
-            {
-              ...NO_PAYLOAD,
-              status: e.status,
-              failureReason: e.reason,
-              failureDetails: e.details,
-              readyAtMs: null,
-            },
-            failedStepOf(e),
-          ),
-      },
-      [SwapEventTypes.expired]: {
-        payload: SwapExpiredEvent,
-        handle: (e: SwapExpiredEvent, env, m) =>
-          this.apply(m, env.type, e.swapId, {
-            ...NO_PAYLOAD,
-            status: e.status,
-            failureReason: e.reason,
-            readyAtMs: null,
-          }),
-      },
+        },
+      })),
+      [SwapEventTypes.completed]: this.projecting(SwapCompletedEvent, (e) => ({
+        view: {
+          ...NO_PAYLOAD,
+          status: e.status,
+          readyAtMs: null,
+          pendingReason: null,
+        },
+      })),
+      [SwapEventTypes.failed]: this.projecting(SwapFailedEvent, (e) => ({
+        view: {
+          ...NO_PAYLOAD,
+          status: e.status,
+          failureReason: e.reason,
+          failureDetails: e.details,
+          readyAtMs: null,
+        },
+        step: failedStepOf(e),
+      })),
+      [SwapEventTypes.expired]: this.projecting(SwapExpiredEvent, (e) => ({
+        view: {
+          ...NO_PAYLOAD,
+          status: e.status,
+          failureReason: e.reason,
+          readyAtMs: null,
+        },
+      })),
     });
   }
 
@@ -230,6 +185,18 @@ export class SwapViewsProjector {
     );
   }
 
+  /** The handler of an event whose whole effect is `project`'s view change and step news. */
+  private projecting<E extends { swapId: string }>(
+    payload: PayloadClass<E>,
+    project: (event: E, envelope: MessageEnvelope<E>) => Projection,
+  ): StreamHandler<E> {
+    return {
+      payload,
+      handle: (event, envelope, manager) =>
+        this.apply(manager, envelope.type, event.swapId, project(event, envelope)),
+    };
+  }
+
   /**
    * Applies the view change, and the event's news about one step (steps) when it has some, and
    * logs the event for event streams, in the event's transaction.
@@ -238,8 +205,7 @@ export class SwapViewsProjector {
     manager: EntityManager,
     type: string,
     swapId: string,
-    change: Partial<SwapViewEntity>,
-    stepEvent?: StepEvent,
+    { view: change, step: stepEvent }: Projection,
   ): Promise<void> {
     const changed = { ...change, updatedAtMs: Date.now() };
     const applied = await this.views.update(manager, swapId, changed, {
@@ -261,6 +227,12 @@ export class SwapViewsProjector {
 interface StepEvent {
   step: { current: number; total: number };
   change: SwapStepChange;
+}
+
+/** What an event changes: the view's columns, and one step when it tells about one. */
+interface Projection {
+  view: Partial<SwapViewEntity>;
+  step?: StepEvent;
 }
 
 /** A failure of a step names it in its details ({ step, chain, kind, txHash? }); a refused build does not. */
