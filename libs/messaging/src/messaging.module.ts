@@ -13,6 +13,8 @@ import { DataSource } from 'typeorm';
 import { IdempotentConsumer, IdempotentConsumerOptions } from './consumer/idempotent-consumer';
 import { kafkaSettingsFromEnv, KafkaSettings } from './kafka/kafka-settings';
 import { ConsumerLagSampler } from './metrics/consumer-lag-sampler';
+import { MessagingRetentionOptions, MessagingRetentionPurge } from './outbox/messaging-retention-purge';
+import { messagingRetentionFromEnv } from './outbox/messaging-retention-settings';
 import { Outbox } from './outbox/outbox';
 import { OutboxRelay, OutboxRelayOptions } from './outbox/outbox-relay';
 import { RequestReplyClient, RequestReplyClientOptions } from './request-reply/request-reply.client';
@@ -40,6 +42,13 @@ export interface MessagingModuleOptions {
   consumer?: IdempotentConsumerOptions;
   responder?: RequestResponderOptions;
   /**
+   * Purge of the messaging tables past retention (published outbox rows, processed_events), on by
+   * default with an outbox or a groupId: retention hours default to OUTBOX_RETENTION_HOURS and
+   * PROCESSED_EVENTS_RETENTION_HOURS from the environment. A schema without the tables has nothing
+   * to purge. false turns it off.
+   */
+  retention?: MessagingRetentionOptions | false;
+  /**
    * Lag of `groupId` sampled into swapgw_kafka_consumer_lag_messages every intervalMs (default
    * 15 s); false turns it off. Only with a groupId.
    */
@@ -66,10 +75,14 @@ class MessagingLifecycle implements OnApplicationBootstrap, OnApplicationShutdow
     @Optional() @Inject(RequestReplyClient) private readonly requester: RequestReplyClient | null,
     @Optional() @Inject(OutboxRelay) private readonly relay: OutboxRelay | null,
     @Optional() @Inject(ConsumerLagSampler) private readonly lagSampler: ConsumerLagSampler | null,
+    @Optional()
+    @Inject(MessagingRetentionPurge)
+    private readonly retentionPurge: MessagingRetentionPurge | null,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     this.lagSampler?.start();
+    this.retentionPurge?.start();
     await this.relay?.start();
     // Serving starts only after the reply consumer joined; if Kafka is down now, the app still
     // starts, its requests answer SERVICE_UNAVAILABLE until the client connects (retried in the
@@ -103,7 +116,12 @@ class MessagingLifecycle implements OnApplicationBootstrap, OnApplicationShutdow
   async onApplicationShutdown(): Promise<void> {
     this.shuttingDown = true;
     clearTimeout(this.reconnectTimer);
-    await Promise.allSettled([this.requester?.close(), this.relay?.stop(), this.lagSampler?.stop()]);
+    await Promise.allSettled([
+      this.requester?.close(),
+      this.relay?.stop(),
+      this.lagSampler?.stop(),
+      this.retentionPurge?.stop(),
+    ]);
   }
 }
 
@@ -164,6 +182,20 @@ export class MessagingModule {
         },
       );
       exported.push(Outbox, OutboxRelay);
+    }
+    // Where the messaging tables may be: the outbox's, or processed_events of the group's consumers.
+    if ((options.outbox || options.groupId) && options.retention !== false) {
+      const retention = options.retention;
+      providers.push({
+        provide: MessagingRetentionPurge,
+        inject: [{ token: DataSource, optional: true }],
+        useFactory: (dataSource?: DataSource) =>
+          new MessagingRetentionPurge(requireDataSource(dataSource, 'the messaging tables purge'), {
+            ...messagingRetentionFromEnv(),
+            ...retention,
+          }),
+      });
+      exported.push(MessagingRetentionPurge);
     }
     return { module: MessagingModule, global: true, providers, exports: exported };
   }

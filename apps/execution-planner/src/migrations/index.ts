@@ -1,4 +1,7 @@
-import { CreateMessagingTables1763700000000 } from '@swapgw/messaging';
+import {
+  AddMessagingRetentionIndexes1764500000000,
+  CreateMessagingTables1763700000000,
+} from '@swapgw/messaging';
 import { CreateSwaps1763740000000 } from './1763740000000-create-swaps';
 import { AddSolanaSteps1763900000000 } from './1763900000000-add-solana-steps';
 import { AllowRefusedSwaps1764000000000 } from './1764000000000-allow-refused-swaps';
@@ -11,4 +14,5 @@ export const PLANNER_MIGRATIONS = [
   AddSolanaSteps1763900000000,
   AllowRefusedSwaps1764000000000,
   AddSponsoredSteps1764100000000,
+  AddMessagingRetentionIndexes1764500000000,
 ];

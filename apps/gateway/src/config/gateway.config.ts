@@ -1,12 +1,12 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
-import { ServiceEnvironment } from '@swapgw/runtime';
+import { MessagingEnvironment } from '@swapgw/messaging';
 
 /**
  * Everything the gateway reads from the environment, validated at boot (loadConfig): a bad value
  * stops the process with a message naming the variable. Property names are the variable names.
  */
-export class GatewayConfig extends ServiceEnvironment {
+export class GatewayConfig extends MessagingEnvironment {
   @IsInt()
   @Min(0) // 0 = any free port (tests)
   @Max(65535)

@@ -1,4 +1,7 @@
-import { CreateMessagingTables1763700000000 } from '@swapgw/messaging';
+import {
+  AddMessagingRetentionIndexes1764500000000,
+  CreateMessagingTables1763700000000,
+} from '@swapgw/messaging';
 import { CreateApiKeys1763720000000 } from './1763720000000-create-api-keys';
 import { CreateIdempotencyRecords1763720000001 } from './1763720000001-create-idempotency-records';
 import { CreateRateLimitWindows1763720000002 } from './1763720000002-create-rate-limit-windows';
@@ -25,4 +28,5 @@ export const GATEWAY_MIGRATIONS = [
   CreateSwapEvents1764100000000,
   AddSwapViewSteps1764200000000,
   CreateWebhooks1764400000000,
+  AddMessagingRetentionIndexes1764500000000,
 ];

@@ -1,4 +1,5 @@
 import {
+  AddMessagingRetentionIndexes1764500000000,
   CreateMessagingTables1763700000000,
   OutboxMessageEntity,
   ProcessedEventEntity,
@@ -24,6 +25,7 @@ export const LIMIT_ORDER_MIGRATIONS = [
   CreateMessagingTables1763700000000,
   CreateLimitOrderTables1763710000000,
   AddLimitOrderFailure1764310000000,
+  AddMessagingRetentionIndexes1764500000000,
 ];
 
 /** The service's schema, entities and migrations: shared by the app, the migrate CLI and tests. */

@@ -1,4 +1,7 @@
-import { CreateMessagingTables1763700000000 } from '@swapgw/messaging';
+import {
+  AddMessagingRetentionIndexes1764500000000,
+  CreateMessagingTables1763700000000,
+} from '@swapgw/messaging';
 import { CreateSigningRequests1763710000000 } from './1763710000000-create-signing-requests';
 import { AddSolanaRequests1763900000000 } from './1763900000000-add-solana-requests';
 import { CreateRelayingTables1764010000000 } from './1764010000000-create-relaying-tables';
@@ -13,4 +16,5 @@ export const SIGNER_MIGRATIONS = [
   CreateRelayingTables1764010000000,
   AddSponsoredRequests1764200000000,
   AddSolanaSponsoredTransactions1764300000000,
+  AddMessagingRetentionIndexes1764500000000,
 ];

@@ -1,13 +1,13 @@
 import { IsInt, Max, Min } from 'class-validator';
 import { HEARTBEAT_INTERVAL_BOUNDS } from '@swapgw/contracts';
-import { ServiceEnvironment } from '@swapgw/runtime';
+import { MessagingEnvironment } from './messaging-environment';
 
 /**
  * The variables every Kafka service reads besides its own (what bootstrapKafkaService uses): its
- * health port and how often it sends heartbeats. Each app's config class extends it and sets its
+ * health port and how often it sends heartbeats, and the messaging tables' retention. Each app's config class extends it and sets its
  * own HEALTH_PORT default (`override HEALTH_PORT = 3101;`).
  */
-export abstract class KafkaServiceEnvironment extends ServiceEnvironment {
+export abstract class KafkaServiceEnvironment extends MessagingEnvironment {
   @IsInt()
   @Min(0)
   @Max(65535)

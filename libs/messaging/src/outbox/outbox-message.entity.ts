@@ -7,6 +7,8 @@ import type { MessageEnvelope } from '@swapgw/contracts';
  */
 @Entity({ name: 'outbox' })
 @Index('outbox_unpublished_idx', ['id'], { where: 'published_at IS NULL' })
+// The retention purge's (published rows past OUTBOX_RETENTION_HOURS).
+@Index('outbox_published_at_idx', ['publishedAt'], { where: 'published_at IS NOT NULL' })
 export class OutboxMessageEntity {
   // bigint comes back from pg as a string: kept as a string so that no precision is lost.
   @PrimaryGeneratedColumn({ type: 'bigint' })
