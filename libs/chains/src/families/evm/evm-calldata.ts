@@ -120,32 +120,23 @@ export function encodeUniswapV2Swap(args: UniswapV2SwapArgs): EncodedCall {
   };
 }
 
-/** `permit`: through the SwapGatewayRouter (`depositWithPermit`), which deposits into its bridge. */
+/**
+ * A deposit into the devnet bridge: `deposit` to an EVM address, or `depositTo` a 32-byte recipient
+ * (a Solana public key) when `recipientEncoding` is `bytes32`. With `permit`, through the
+ * SwapGatewayRouter (`depositWithPermit` / `depositToWithPermit`), which deposits into its bridge.
+ */
 export function encodeBridgeDeposit(
   bridge: string,
   amount: bigint,
   destinationChainId: number,
   recipient: string,
+  recipientEncoding: 'address' | 'bytes32',
   permit?: RouterPermit,
 ): EncodedCall {
+  const method = recipientEncoding === 'bytes32' ? 'depositTo' : 'deposit';
   return {
     to: permit?.router ?? bridge,
-    data: encodeLegCall('deposit', [amount, destinationChainId, recipient], devnetBridgeInterface, permit),
-    value: '0',
-  };
-}
-
-/** Bridge deposit to a non-EVM chain (Solana): the recipient is 32 bytes (a Solana public key). */
-export function encodeBridgeDepositTo(
-  bridge: string,
-  amount: bigint,
-  destinationChainId: number,
-  recipient: string,
-  permit?: RouterPermit,
-): EncodedCall {
-  return {
-    to: permit?.router ?? bridge,
-    data: encodeLegCall('depositTo', [amount, destinationChainId, recipient], devnetBridgeInterface, permit),
+    data: encodeLegCall(method, [amount, destinationChainId, recipient], devnetBridgeInterface, permit),
     value: '0',
   };
 }

@@ -14,7 +14,6 @@ import {
   EncodedCall,
   encodeApprove,
   encodeBridgeDeposit,
-  encodeBridgeDepositTo,
   encodeUniswapV2Swap,
   RouterPermit,
 } from './evm-calldata';
@@ -195,8 +194,7 @@ function legCallOf(
   if (leg.call) return leg.call;
   if (leg.kind === 'bridge') {
     const payout = chains.bridgePayoutOf(leg, recipient);
-    const encode = payout.encoding === 'bytes32' ? encodeBridgeDepositTo : encodeBridgeDeposit;
-    return encode(leg.spender, spend, payout.chainId, payout.recipient, permit);
+    return encodeBridgeDeposit(leg.spender, spend, payout.chainId, payout.recipient, payout.encoding, permit);
   }
   if (!leg.path || leg.path.length < 2) {
     throw new Error(
