@@ -121,6 +121,10 @@ export function topicSpecs() {
  */
 export async function ensureKafkaTopics(brokers, specs = topicSpecs()) {
   const { Kafka, logLevel } = requireFromRoot('kafkajs');
+  // kafkajs's 1 ms timer loop and its TimeoutNegativeWarning (libs/messaging fixes it for every app).
+  requireFromRoot(
+    './dist/libs/messaging/src/kafka/kafkajs-request-queue-timer.js',
+  ).fixKafkajsRequestQueueTimer();
   const kafka = new Kafka({
     clientId: 'swapgw-stack',
     brokers: brokers.split(',').map((b) => b.trim()),
