@@ -17,7 +17,7 @@ import {
   Topics,
 } from '@swapgw/contracts';
 import { IdempotentConsumer, PayloadClass, StreamHandler } from '@swapgw/messaging';
-import { stepKindOf, SwapStepChange, withStepChange, withStepCount } from './swap-steps';
+import { stepKindOf, SwapStepChange, SwapStepRecord, withStepChange, withStepCount } from './swap-steps';
 import { SwapViewEntity } from './swap-view.entity';
 import { SwapViewStore } from './swap-view.store';
 
@@ -168,6 +168,13 @@ export class SwapViewsProjector {
   }
 
   private async created(event: SwapCreatedEvent, type: string, manager: EntityManager): Promise<void> {
+    const change = { stepTotal: event.stepCount, updatedAtMs: Date.now() };
+    const options = {
+      stepsAfter: (steps: SwapStepRecord[]) => withStepCount(steps, event.stepCount),
+      loggedAs: type as SwapEventType,
+    };
+    // Usually the build wrote the row first, with the same facts: the step count is the planner's news.
+    if (await this.views.update(manager, event.swapId, change, options)) return;
     await this.views.ensureCreated(
       event.swapId,
       event.owner,
@@ -176,13 +183,7 @@ export class SwapViewsProjector {
       event.createdAtMs,
       manager,
     );
-    // The build may have written the row first (with the same facts); the step count is the planner's.
-    await this.views.update(
-      manager,
-      event.swapId,
-      { stepTotal: event.stepCount, updatedAtMs: Date.now() },
-      { stepsAfter: (steps) => withStepCount(steps, event.stepCount), loggedAs: type as SwapEventType },
-    );
+    await this.views.update(manager, event.swapId, change, options);
   }
 
   /** The handler of an event whose whole effect is `project`'s view change and step news. */
