@@ -74,4 +74,19 @@ describe('gateway ValidationPipe', () => {
     const error = await failure(undefined);
     expect((error.details?.fields as Array<{ field: string }>).map((f) => f.field)).toEqual(['amount']);
   });
+
+  it('refuses a NUL character in any string or key, naming the field (PostgreSQL cannot store it: it was a 500)', async () => {
+    const error = await failure({ amount: '1', userAddress: 'a\u0000b', permitSignature: { 'v\u0000': 1 } });
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect(error.details?.fields).toEqual([
+      { field: 'userAddress', reasons: ['must not contain the NUL character (U+0000)'] },
+      { field: 'permitSignature.v\u0000', reasons: ['must not contain the NUL character (U+0000)'] },
+    ]);
+    const query = await createGatewayValidationPipe()
+      .transform({ chainRef: 'a\u0000b' }, { type: 'query', metatype: Object })
+      .catch((e: CodedError) => e);
+    expect((query as CodedError).details?.fields).toEqual([
+      { field: 'chainRef', reasons: ['must not contain the NUL character (U+0000)'] },
+    ]);
+  });
 });
