@@ -4,3 +4,4 @@ export * from './database-url';
 export * from './service-data-source';
 export * from './pg-channel-listener';
 export * from './update-statement';
+export * from './transaction-starting-with';

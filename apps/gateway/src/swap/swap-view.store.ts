@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { SwapEventType } from '@swapgw/contracts';
 import { DataSource, EntityManager, EntityMetadata } from 'typeorm';
+import type { EventClaim } from '@swapgw/messaging';
 import { updateStatementOf } from '@swapgw/persistence';
 import { streamEventDataOf } from '../swap-events/swap-stream-events';
 import type { QuotedSwap, SwapListPosition } from './swap-resource';
@@ -96,29 +97,48 @@ export class SwapViewStore {
     manager: EntityManager,
     swapId: string,
     change: ViewChange,
-    options: {
-      stepsAfter?: (steps: SwapStepRecord[]) => SwapStepRecord[];
-      loggedAs?: SwapEventType;
-    } = {},
+    options: UpdateOptions = {},
   ): Promise<boolean> {
     const row = await manager
       .getRepository(SwapViewEntity)
       .findOne({ where: { swapId }, lock: { mode: 'pessimistic_write' } });
     if (!row) return false;
-    const changed: ViewChange = options.stepsAfter
-      ? { ...change, steps: options.stepsAfter(row.steps ?? []) }
-      : change;
-    const view = Object.assign(row, changed);
     const statement = updateAndNotifyStatement(
       manager.connection.getMetadata(SwapViewEntity),
       swapId,
-      changed,
-      options.loggedAs
-        ? { type: options.loggedAs, data: streamEventDataOf(options.loggedAs, view) }
-        : undefined,
+      projected(row, change, options),
     );
     await manager.query(statement.sql, statement.parameters);
     return true;
+  }
+
+  /**
+   * `update` without a transaction, for the projector's fast path: reads the row without a lock,
+   * then writes the change, its log row, the event's `claim` and the NOTIFY in one autocommitted
+   * statement that applies only if the row is still the version read (its xmin) and the event is
+   * not claimed yet. False when it wrote nothing (no row, a write since the read, or the event
+   * already applied): the caller then takes the transactional path, which tells these apart.
+   */
+  async updateAtOnce(
+    swapId: string,
+    change: ViewChange,
+    options: UpdateOptions,
+    claim: EventClaim,
+  ): Promise<boolean> {
+    const { entities, raw } = await this.dataSource
+      .getRepository(SwapViewEntity)
+      .createQueryBuilder('view')
+      .addSelect('"view"."xmin"::text', 'view_version')
+      .where('view.swapId = :swapId', { swapId })
+      .getRawAndEntities<{ view_version: string }>();
+    const [row] = entities;
+    if (!row) return false;
+    const statement = updateAndNotifyStatement(this.dataSource.getMetadata(SwapViewEntity), swapId, {
+      ...projected(row, change, options),
+      guard: { version: raw[0].view_version, claim },
+    });
+    const written = (await this.dataSource.query(statement.sql, statement.parameters)) as unknown[];
+    return written.length > 0;
   }
 
   /**
@@ -169,19 +189,59 @@ export class SwapViewStore {
   }
 }
 
-/** Rows written by `update`, per transaction (its EntityManager), for the rest of that transaction. */
+/** How `update` and `updateAtOnce` change the row besides its columns. */
+export interface UpdateOptions {
+  /** The swap's steps after the event, from the steps as read. */
+  stepsAfter?: (steps: SwapStepRecord[]) => SwapStepRecord[];
+  /** Append the event, as the row reads after it, to the swap's event log. */
+  loggedAs?: SwapEventType;
+}
+
+/** The columns an event changes on `row` (steps included), and its log entry: `row` is updated in place. */
+function projected(
+  row: SwapViewEntity,
+  change: ViewChange,
+  options: UpdateOptions,
+): { change: ViewChange; logged?: { type: string; data: unknown } } {
+  const changed: ViewChange = options.stepsAfter
+    ? { ...change, steps: options.stepsAfter(row.steps ?? []) }
+    : change;
+  const view = Object.assign(row, changed);
+  return {
+    change: changed,
+    logged: options.loggedAs
+      ? { type: options.loggedAs, data: streamEventDataOf(options.loggedAs, view) }
+      : undefined,
+  };
+}
+
 /**
- * `UPDATE swap_views SET <change> WHERE swap_id = $1` and the NOTIFY of the change, as one statement:
- * columns, transformers and jsonb as TypeORM maps the entity. Exported for its unit spec.
+ * `UPDATE swap_views SET <change> WHERE swap_id = $1` and the NOTIFY of the change, as one
+ * statement: columns, transformers and jsonb as TypeORM maps the entity. With `logged`, the event
+ * log row in the same statement; with `guard`, only while the row is at `version` (xmin) and the
+ * event unclaimed, and the claim with it. Returns a row per row changed.
  */
-export function updateAndNotifyStatement(
+function updateAndNotifyStatement(
   metadata: EntityMetadata,
   swapId: string,
-  change: ViewChange,
-  logged?: { type: string; data: unknown },
+  {
+    change,
+    logged,
+    guard,
+  }: {
+    change: ViewChange;
+    logged?: { type: string; data: unknown };
+    guard?: { version: string; claim: EventClaim };
+  },
 ): { sql: string; parameters: unknown[] } {
   const parameters: unknown[] = [];
-  const update = updateStatementOf(metadata, swapId, change, parameters);
+  let update = updateStatementOf(metadata, swapId, change, parameters);
+  let claimed = '';
+  if (guard) {
+    parameters.push(guard.version);
+    update += ` AND "xmin" = $${parameters.length}::xid AND ${guard.claim.notClaimed(parameters)}`;
+    claimed = `, "claimed" AS (${guard.claim.claimFor('changed', parameters)})`;
+  }
   let log = '';
   if (logged) {
     parameters.push(logged.type, JSON.stringify(logged.data));
@@ -191,7 +251,7 @@ export function updateAndNotifyStatement(
   }
   parameters.push(SWAP_VIEW_CHANNEL);
   const sql =
-    `WITH "changed" AS (${update} RETURNING "swap_id")${log} ` +
+    `WITH "changed" AS (${update} RETURNING "swap_id")${log}${claimed} ` +
     `SELECT pg_notify($${parameters.length}, "swap_id"::text) FROM "changed"`;
   return { sql, parameters };
 }

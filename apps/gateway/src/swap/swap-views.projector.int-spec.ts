@@ -11,6 +11,7 @@ import {
   kafkaMicroserviceOptions,
   kafkaSettingsFromEnv,
   MessagingModule,
+  processedEventClaim,
 } from '@swapgw/messaging';
 import { prepareDatabase } from '@swapgw/persistence';
 import { testEnv, waitFor } from '@swapgw/testing';
@@ -320,6 +321,82 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
     await publish([created, ready, ...rest.slice(0, 4)]);
     await waitFor(caughtUp, { timeoutMs: 30_000, description: 'the projector to consume the replay' });
     expect(await viewOf(swapId)).toEqual(completed);
+  });
+
+  it('applies an event in one statement with its claim, and writes nothing when the row changed since it was read or the event was claimed', async () => {
+    const store = app.get(SwapViewStore);
+    const swapId = randomUUID();
+    await store.ensureCreated(swapId, 'carol', 'planning', 2, 1);
+    const claimed = async (eventId: string) =>
+      Number(
+        (
+          (await db.query(
+            'SELECT count(*)::int AS "n" FROM "gateway"."processed_events" WHERE "consumer_group" = $1 AND "event_id" = $2',
+            [groupId, eventId],
+          )) as Array<{ n: number }>
+        )[0].n,
+      );
+    const logged = async () =>
+      (
+        (await db.query('SELECT "type" FROM "gateway"."swap_events" WHERE "swap_id" = $1 ORDER BY "id"', [
+          swapId,
+        ])) as Array<{ type: string }>
+      ).map((row) => row.type);
+
+    // Another instance writes the row between the fast path's read and its write.
+    const stale = randomUUID();
+    const query = db.query.bind(db);
+    jest.spyOn(db, 'query').mockImplementationOnce(async (sql: string, parameters?: unknown[]) => {
+      await query('UPDATE "gateway"."swap_views" SET "pending_reason" = $2 WHERE "swap_id" = $1', [
+        swapId,
+        'written meanwhile',
+      ]);
+      return query(sql, parameters);
+    });
+    const change = { status: 'awaiting_signature', updatedAtMs: 2 };
+    const options = { loggedAs: SwapEventTypes.signingReady };
+    await expect(
+      store.updateAtOnce(swapId, change, options, processedEventClaim('gateway', groupId, stale)),
+    ).resolves.toBe(false);
+    expect(await viewOf(swapId)).toMatchObject({ status: 'planning', pendingReason: 'written meanwhile' });
+    expect(await claimed(stale)).toBe(0);
+    expect(await logged()).toEqual([]);
+
+    const fresh = randomUUID();
+    await expect(
+      store.updateAtOnce(swapId, change, options, processedEventClaim('gateway', groupId, fresh)),
+    ).resolves.toBe(true);
+    expect(await viewOf(swapId)).toMatchObject({
+      status: 'awaiting_signature',
+      pendingReason: 'written meanwhile',
+    });
+    expect(await claimed(fresh)).toBe(1);
+    expect(await logged()).toEqual([SwapEventTypes.signingReady]);
+
+    // The same event again: already claimed, so nothing changes.
+    await expect(
+      store.updateAtOnce(
+        swapId,
+        { status: 'planning', updatedAtMs: 3 },
+        options,
+        processedEventClaim('gateway', groupId, fresh),
+      ),
+    ).resolves.toBe(false);
+    expect(await viewOf(swapId)).toMatchObject({ status: 'awaiting_signature' });
+    expect(await logged()).toEqual([SwapEventTypes.signingReady]);
+
+    // No row: nothing to apply at once (the projector's transactional path decides).
+    await expect(
+      store.updateAtOnce(
+        randomUUID(),
+        change,
+        options,
+        processedEventClaim('gateway', groupId, randomUUID()),
+      ),
+    ).resolves.toBe(false);
+
+    // The row never came from swap.events: the rebuild below must not expect it.
+    await db.query('DELETE FROM "gateway"."swap_views" WHERE "swap_id" = $1', [swapId]);
   });
 
   it('rebuilds the same rows when the read model is wiped and swap.events is replayed from the beginning', async () => {

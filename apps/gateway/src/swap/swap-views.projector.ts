@@ -19,7 +19,7 @@ import {
 import { IdempotentConsumer, PayloadClass, StreamHandler } from '@swapgw/messaging';
 import { stepKindOf, SwapStepChange, SwapStepRecord, withStepChange, withStepCount } from './swap-steps';
 import { SwapViewEntity } from './swap-view.entity';
-import { SwapViewStore } from './swap-view.store';
+import { SwapViewStore, UpdateOptions } from './swap-view.store';
 
 /** Confirmation progress of the current step's transaction: only meaningful while `confirming`. */
 const NO_CONFIRMATIONS = { confirmations: null, confirmationsRequired: null } as const;
@@ -54,6 +54,9 @@ export class SwapViewsProjector {
     await this.consumer.consume(message, ctx, {
       [SwapEventTypes.created]: {
         payload: SwapCreatedEvent,
+        // Usually the build wrote the row first, with the same facts: the step count is the planner's news.
+        applyAtOnce: (e: SwapCreatedEvent, env, claim) =>
+          this.views.updateAtOnce(e.swapId, ...this.createdChange(e, env.type), claim),
         handle: (e: SwapCreatedEvent, env, m) => this.created(e, env.type, m),
       },
       [SwapEventTypes.signingReady]: this.projecting(SwapSigningReadyEvent, (e) => ({
@@ -168,12 +171,7 @@ export class SwapViewsProjector {
   }
 
   private async created(event: SwapCreatedEvent, type: string, manager: EntityManager): Promise<void> {
-    const change = { stepTotal: event.stepCount, updatedAtMs: Date.now() };
-    const options = {
-      stepsAfter: (steps: SwapStepRecord[]) => withStepCount(steps, event.stepCount),
-      loggedAs: type as SwapEventType,
-    };
-    // Usually the build wrote the row first, with the same facts: the step count is the planner's news.
+    const [change, options] = this.createdChange(event, type);
     if (await this.views.update(manager, event.swapId, change, options)) return;
     await this.views.ensureCreated(
       event.swapId,
@@ -186,6 +184,16 @@ export class SwapViewsProjector {
     await this.views.update(manager, event.swapId, change, options);
   }
 
+  private createdChange(event: SwapCreatedEvent, type: string): [Partial<SwapViewEntity>, UpdateOptions] {
+    return [
+      { stepTotal: event.stepCount, updatedAtMs: Date.now() },
+      {
+        stepsAfter: (steps: SwapStepRecord[]) => withStepCount(steps, event.stepCount),
+        loggedAs: type as SwapEventType,
+      },
+    ];
+  }
+
   /** The handler of an event whose whole effect is `project`'s view change and step news. */
   private projecting<E extends { swapId: string }>(
     payload: PayloadClass<E>,
@@ -193,35 +201,39 @@ export class SwapViewsProjector {
   ): StreamHandler<E> {
     return {
       payload,
-      handle: (event, envelope, manager) =>
-        this.apply(manager, envelope.type, event.swapId, project(event, envelope)),
+      applyAtOnce: (event, envelope, claim) =>
+        this.views.updateAtOnce(event.swapId, ...updateOf(envelope.type, project(event, envelope)), claim),
+      handle: async (event, envelope, manager) => {
+        const applied = await this.views.update(
+          manager,
+          event.swapId,
+          ...updateOf(envelope.type, project(event, envelope)),
+        );
+        if (!applied)
+          this.logger.warn({
+            msg: 'swap event for a swap without a view row (its creation predates this consumer group)',
+            swapId: event.swapId,
+          });
+      },
     };
   }
+}
 
-  /**
-   * Applies the view change, and the event's news about one step (steps) when it has some, and
-   * logs the event for event streams, in the event's transaction.
-   */
-  private async apply(
-    manager: EntityManager,
-    type: string,
-    swapId: string,
-    { view: change, step: stepEvent }: Projection,
-  ): Promise<void> {
-    const changed = { ...change, updatedAtMs: Date.now() };
-    const applied = await this.views.update(manager, swapId, changed, {
-      stepsAfter: stepEvent
-        ? (steps) => withStepChange(steps, stepEvent.step.current, stepEvent.step.total, stepEvent.change)
+/**
+ * The view change, and the event's news about one step (steps) when it has some, and the event
+ * logged for event streams.
+ */
+function updateOf(type: string, { view, step }: Projection): [Partial<SwapViewEntity>, UpdateOptions] {
+  return [
+    { ...view, updatedAtMs: Date.now() },
+    {
+      stepsAfter: step
+        ? (steps) => withStepChange(steps, step.step.current, step.step.total, step.change)
         : undefined,
       // The envelope's type: the key of the handler that was chosen, one of SwapEventTypes.
       loggedAs: type as SwapEventType,
-    });
-    if (!applied)
-      this.logger.warn({
-        msg: 'swap event for a swap without a view row (its creation predates this consumer group)',
-        swapId,
-      });
-  }
+    },
+  ];
 }
 
 /** What an event tells about one step of the swap (gateway.swap_views.steps). */

@@ -2,13 +2,13 @@ import { Logger } from '@nestjs/common';
 import type { KafkaContext } from '@nestjs/microservices';
 import type { DataSource, EntityManager } from 'typeorm';
 import { MessageEnvelope } from '@swapgw/contracts';
-import { isDatabaseUnavailable } from '@swapgw/persistence';
+import { isDatabaseUnavailable, sqlLiteral, transactionStartingWith } from '@swapgw/persistence';
 import { messagingMetrics } from '@swapgw/runtime';
 import { publishDeadLetter } from '../dead-letter/dead-letter';
 import { runInMessageContext } from '../envelope/message-headers';
 import { parseEnvelope, parsePayload } from '../envelope/message-validation';
 import { schemaOf } from '../outbox/schema-of';
-import { handledTypeOf, messageSource, StreamHandlers, withHeartbeat } from './message-handlers';
+import { EventClaim, handledTypeOf, messageSource, StreamHandlers, withHeartbeat } from './message-handlers';
 
 export type ConsumeOutcome = 'applied' | 'duplicate' | 'ignored' | 'dead-lettered';
 
@@ -71,7 +71,17 @@ export class IdempotentConsumer {
       for (let attempt = 1; ; attempt++) {
         try {
           if (handler.wanted && !(await handler.wanted(envelope.payload, envelope))) return 'ignored';
-          const applied = await withHeartbeat(ctx, () => this.applyOnce(envelope, handler.handle));
+          const applied = await withHeartbeat(
+            ctx,
+            async () =>
+              (handler.applyAtOnce !== undefined &&
+                (await handler.applyAtOnce(
+                  envelope.payload,
+                  envelope,
+                  processedEventClaim(schemaOf(this.dataSource), this.consumerGroup, envelope.eventId),
+                ))) ||
+              this.applyOnce(envelope, handler.handle),
+          );
           if (!applied)
             this.logger.debug({
               msg: 'duplicate event skipped',
@@ -115,18 +125,19 @@ export class IdempotentConsumer {
     });
   }
 
-  /** One transaction: claim the eventId for this group, then apply; false when already applied. */
+  /**
+   * One transaction: claim the eventId for this group, then apply; false when already applied.
+   * The claim goes to PostgreSQL in the same message as START TRANSACTION (one round trip).
+   */
   private applyOnce<P extends object>(
     envelope: MessageEnvelope<P>,
     handle: (payload: P, envelope: MessageEnvelope<P>, manager: EntityManager) => Promise<void> | void,
   ): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
-      const inserted = (await manager.query(
-        `INSERT INTO "${schemaOf(this.dataSource)}"."processed_events" ("consumer_group", "event_id")
-         VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING "event_id"`,
-        [this.consumerGroup, envelope.eventId],
-      )) as unknown[];
-      if (inserted.length === 0) return false;
+    const claim =
+      `INSERT INTO "${schemaOf(this.dataSource)}"."processed_events" ("consumer_group", "event_id") ` +
+      `VALUES (${sqlLiteral(this.consumerGroup)}, ${sqlLiteral(envelope.eventId)}) ON CONFLICT DO NOTHING RETURNING "event_id"`;
+    return transactionStartingWith(this.dataSource, claim, async (claimed, manager) => {
+      if (claimed.length === 0) return false;
       await handle(envelope.payload, envelope, manager);
       return true;
     });
@@ -142,4 +153,26 @@ export class IdempotentConsumer {
     await publishDeadLetter(ctx.getProducer(), messageSource(ctx), reason, this.consumerGroup);
     return 'dead-lettered';
   }
+}
+
+/**
+ * `consumerGroup`'s processed_events row for `eventId` in `schema`, as the parts of a handler's
+ * fast-path statement (`StreamHandler.applyAtOnce`).
+ */
+export function processedEventClaim(schema: string, consumerGroup: string, eventId: string): EventClaim {
+  const table = `"${schema}"."processed_events"`;
+  const push = (parameters: unknown[]): [number, number] => {
+    parameters.push(consumerGroup, eventId);
+    return [parameters.length - 1, parameters.length];
+  };
+  return {
+    notClaimed: (parameters) => {
+      const [group, event] = push(parameters);
+      return `NOT EXISTS (SELECT 1 FROM ${table} WHERE "consumer_group" = $${group} AND "event_id" = $${event}::uuid)`;
+    },
+    claimFor: (source, parameters) => {
+      const [group, event] = push(parameters);
+      return `INSERT INTO ${table} ("consumer_group", "event_id") SELECT $${group}::text, $${event}::uuid FROM "${source}"`;
+    },
+  };
 }

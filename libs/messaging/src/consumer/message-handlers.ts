@@ -24,6 +24,27 @@ export interface StreamHandler<P extends object> {
    * webhooks). Errors are treated as the handler's.
    */
   wanted?: (payload: P, envelope: MessageEnvelope<P>) => Promise<boolean> | boolean;
+  /**
+   * A fast path tried before the transaction (optional): apply the whole event in one
+   * autocommitted statement that carries `claim` (the processed_events row), guarded so that it
+   * writes nothing unless it applies all of it. True: applied. False: nothing was written (the
+   * event was applied already, a concurrent write got there first, or a case the statement does
+   * not cover); `handle` then runs in the consumer's transaction and decides. For handlers whose
+   * transaction would be read, lock, write: two round trips instead of four.
+   */
+  applyAtOnce?: (payload: P, envelope: MessageEnvelope<P>, claim: EventClaim) => Promise<boolean>;
+}
+
+/**
+ * The claim of one event by the consumer group, as parts of the fast path's statement. Each
+ * appends its values to `parameters` (shared with the rest of the statement) and refers to them
+ * by position.
+ */
+export interface EventClaim {
+  /** A condition, true while this group has not applied the event. */
+  notClaimed(parameters: unknown[]): string;
+  /** An INSERT that claims the event once per row of the CTE `source` (the rows written). */
+  claimFor(source: string, parameters: unknown[]): string;
 }
 
 /** A type meant for another consumer of the same topic: acknowledged and skipped. */
