@@ -105,7 +105,12 @@ const echo = flag('echo');
 const keepLogs = flag('keep-logs');
 // Every app writes a V8 CPU profile there when it stops (open in Chrome DevTools or speedscope).
 const cpuProfileDir = option('cpu-prof', undefined);
-const nodeArgs = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProfileDir)}`] : [];
+// Extra Node/V8 flags for every app (space-separated), to measure a runtime setting against the default.
+const appNodeArgs = option('app-node-args', '').split(' ').filter(Boolean);
+const nodeArgs = [
+  ...(cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProfileDir)}`] : []),
+  ...appNodeArgs,
+];
 
 const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapgw-bench-'));
 const logDir = path.join(runDir, 'logs');

@@ -5,3 +5,4 @@ export * from './service-data-source';
 export * from './pg-channel-listener';
 export * from './update-statement';
 export * from './transaction-starting-with';
+export * from './prepared-statements';

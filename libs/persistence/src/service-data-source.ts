@@ -1,5 +1,6 @@
 import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
 import { assertIdentifier, ensureDatabase, ensureSchema } from './database-url';
+import { PreparingClient } from './prepared-statements';
 
 export interface ServiceDataSourceOptions {
   url: string;
@@ -35,6 +36,8 @@ export function serviceDataSourceOptions(options: ServiceDataSourceOptions): Dat
     logging: ['error'],
     applicationName: options.applicationName ?? options.schema,
     extra: {
+      // Statements sent over and over are prepared once per connection (see PreparingClient).
+      Client: PreparingClient,
       max: options.poolSize ?? 10,
       // pg-pool applies this one bound to two waits: connecting a new client, and waiting for a
       // free one while all `max` are busy. The second is load, not an outage, and must not turn a
