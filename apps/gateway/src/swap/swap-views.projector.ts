@@ -61,9 +61,7 @@ export class SwapViewsProjector {
       },
       [SwapEventTypes.signingReady]: this.projecting(SwapSigningReadyEvent, (e) => ({
         view: {
-          status: e.status,
-          stepCurrent: e.step.current,
-          stepTotal: e.step.total,
+          ...atStep(e),
           payload: e.payload as unknown as Record<string, unknown>,
           expiresAtMs: e.expiresAtMs,
           readyAtMs: e.readyAtMs,
@@ -80,9 +78,7 @@ export class SwapViewsProjector {
       [SwapEventTypes.signingPending]: this.projecting(SwapSigningPendingEvent, (e) => ({
         view: {
           ...NO_PAYLOAD,
-          status: e.status,
-          stepCurrent: e.step.current,
-          stepTotal: e.step.total,
+          ...atStep(e),
           readyAtMs: e.readyAtMs ?? null,
           pendingReason: e.reason,
         },
@@ -91,9 +87,7 @@ export class SwapViewsProjector {
       [SwapEventTypes.stepSubmitted]: this.projecting(SwapStepSubmittedEvent, (e, env) => ({
         view: {
           ...NO_PAYLOAD,
-          status: e.status,
-          stepCurrent: e.step.current,
-          stepTotal: e.step.total,
+          ...atStep(e),
           lastTxHash: e.txHash,
         },
         step: {
@@ -109,9 +103,7 @@ export class SwapViewsProjector {
       [SwapEventTypes.stepConfirming]: this.projecting(SwapStepConfirmingEvent, (e) => ({
         view: {
           ...NO_PAYLOAD,
-          status: e.status,
-          stepCurrent: e.step.current,
-          stepTotal: e.step.total,
+          ...atStep(e),
           lastTxHash: e.txHash,
           confirmations: e.confirmations,
           confirmationsRequired: e.confirmationsRequired,
@@ -234,6 +226,14 @@ function updateOf(type: string, { view, step }: Projection): [Partial<SwapViewEn
       loggedAs: type as SwapEventType,
     },
   ];
+}
+
+/** The swap's status and current step, as an event about that step reports them. */
+function atStep(event: {
+  status: string;
+  step: { current: number; total: number };
+}): Partial<SwapViewEntity> {
+  return { status: event.status, stepCurrent: event.step.current, stepTotal: event.step.total };
 }
 
 /** What an event tells about one step of the swap (gateway.swap_views.steps). */

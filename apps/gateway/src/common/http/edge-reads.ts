@@ -8,6 +8,7 @@ import { rateLimitHeaderPairs } from '../../rate-limit/rate-limit-headers';
 import { RateLimiter } from '../../rate-limit/rate-limiter.service';
 import { apiMetaJson } from '../envelope/api-meta';
 import { startRequestTrace } from './request-trace';
+import { RouteTemplate } from './route-template';
 
 /** Distinct URLs remembered (catalog pages: a few hundred tokens at most each). */
 const MAX_REMEMBERED = 1_000;
@@ -50,8 +51,7 @@ interface RememberedAnswer {
 
 interface CompiledAnswerer {
   answerer: EdgeAnswerer;
-  /** The route's segments; a parameter's is its name after ':'. */
-  segments: Array<{ literal: string } | { param: string }>;
+  template: RouteTemplate;
 }
 
 /**
@@ -95,10 +95,7 @@ export class EdgeReads implements OnModuleDestroy {
 
   /** Lets `answerer` answer GETs of its route from memory. */
   addAnswerer(answerer: EdgeAnswerer): void {
-    const segments = answerer.route
-      .split('/')
-      .map((segment) => (segment.startsWith(':') ? { param: segment.slice(1) } : { literal: segment }));
-    this.answerers.push({ answerer, segments });
+    this.answerers.push({ answerer, template: new RouteTemplate(answerer.route) });
   }
 
   /** From now on every request goes the full path, which answers 503 while the server closes. */
@@ -210,18 +207,9 @@ export class EdgeReads implements OnModuleDestroy {
    */
   private answererFor(url: string): { answerer: EdgeAnswerer; params: Record<string, string> } | undefined {
     if (this.answerers.length === 0 || url.includes('?') || url.includes('%')) return undefined;
-    const parts = url.split('/');
-    for (const { answerer, segments } of this.answerers) {
-      if (segments.length !== parts.length) continue;
-      const params: Record<string, string> = {};
-      let matches = true;
-      for (let i = 0; i < segments.length && matches; i += 1) {
-        const segment = segments[i];
-        if ('literal' in segment) matches = segment.literal === parts[i];
-        else if (parts[i] === '') matches = false;
-        else params[segment.param] = parts[i];
-      }
-      if (matches) return { answerer, params };
+    for (const { answerer, template } of this.answerers) {
+      const params = template.match(url);
+      if (params) return { answerer, params };
     }
     return undefined;
   }

@@ -1,3 +1,5 @@
+import { RouteTemplate } from './route-template';
+
 /**
  * Every route the Fastify instance serves, collected from its onRoute hook. Lets the error filter
  * tell an unknown path (404) from a known path with the wrong method (405 + Allow), and lets tests
@@ -10,11 +12,11 @@ export interface ServedRoute {
 }
 
 export class RouteTable {
-  private readonly routes: Array<ServedRoute & { pattern: RegExp }> = [];
+  private readonly routes: Array<ServedRoute & { template: RouteTemplate }> = [];
 
   add(method: string | string[], url: string): void {
     for (const m of Array.isArray(method) ? method : [method]) {
-      this.routes.push({ method: m.toUpperCase(), url, pattern: patternOf(url) });
+      this.routes.push({ method: m.toUpperCase(), url, template: new RouteTemplate(url) });
     }
   }
 
@@ -25,20 +27,9 @@ export class RouteTable {
   /** Methods served for a concrete path (query string ignored), sorted; empty when the path is unknown. */
   methodsFor(path: string): string[] {
     const pathname = path.split('?')[0];
-    const methods = new Set(this.routes.filter((r) => r.pattern.test(pathname)).map((r) => r.method));
+    const methods = new Set(
+      this.routes.filter((r) => r.template.match(pathname) !== undefined).map((r) => r.method),
+    );
     return [...methods].sort();
   }
-}
-
-function patternOf(url: string): RegExp {
-  const source = url
-    .split('/')
-    .map((segment) => {
-      if (segment === '*' || segment.startsWith('*')) return '.*';
-      if (segment.startsWith(':')) return '[^/]+';
-      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    })
-    .join('/');
-  // Fastify ignores one trailing slash by default only when configured; match the path exactly.
-  return new RegExp(`^${source}$`);
 }
