@@ -1,4 +1,6 @@
 import {
+  DEFAULT_RELAYER_GAS_EXTRA,
+  relayedGasLimit,
   evmGasUnitsOf,
   formatNativeAmount,
   NATIVE_COIN_FALLBACKS,
@@ -330,5 +332,22 @@ describe('swap families and their fallbacks', () => {
       evm: { nativeSymbol: 'ETH', nativeDecimals: 18 },
       solana: { nativeSymbol: 'SOL', nativeDecimals: 9 },
     });
+  });
+});
+
+describe('relayedGasLimit', () => {
+  it('adds the percentage, then the extra gas, to the estimate', () => {
+    expect(relayedGasLimit(150_000n, { percent: 120, extra: 50_000 })).toBe(230_000n);
+    expect(relayedGasLimit(150_000n, { percent: 100, extra: 0 })).toBe(150_000n);
+  });
+
+  it('covers, by default, a fresh Uniswap V2 pair writing both price accumulators after a small estimate', () => {
+    const estimate = 120_000n;
+    const accumulatorWrites = 2n * 22_100n;
+    expect(relayedGasLimit(estimate, { percent: 120, extra: DEFAULT_RELAYER_GAS_EXTRA })).toBeGreaterThan(
+      estimate + accumulatorWrites,
+    );
+    // The percentage alone does not.
+    expect(relayedGasLimit(estimate, { percent: 120, extra: 0 })).toBeLessThan(estimate + accumulatorWrites);
   });
 });

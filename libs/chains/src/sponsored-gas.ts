@@ -299,3 +299,18 @@ export function formatNativeAmount(amount: bigint, decimals: number, significant
   const fraction = text.slice(text.length - fractionDigits).replace(/0+$/, '');
   return fraction ? `${whole}.${fraction}` : whole;
 }
+
+/**
+ * The gas limit of a transaction a relayer sends: the node's estimate with `percent` head room
+ * (GAS_LIMIT_PERCENT), plus `extra` gas (RELAYER_GAS_EXTRA). An estimate is exact for the pending
+ * block only, and state written in between can cost more than any percentage of a small call: a
+ * Uniswap V2 pair's price accumulators, already written in the block the estimate saw, are written
+ * again in the next one (on a fresh pair two zero-to-nonzero SSTOREs, about 44,000 gas). The
+ * relayer pays for the gas used, not the limit, so the extra costs nothing when unused.
+ */
+export function relayedGasLimit(estimate: bigint, headroom: { percent: number; extra: number }): bigint {
+  return (estimate * BigInt(Math.round(headroom.percent))) / 100n + BigInt(headroom.extra);
+}
+
+/** RELAYER_GAS_EXTRA's default: above the two accumulator writes of a fresh Uniswap V2 pair. */
+export const DEFAULT_RELAYER_GAS_EXTRA = 50_000;

@@ -17,6 +17,8 @@ import {
   SwapIntent,
   swapIntentTypedData,
   TypedDataV4,
+  relayedGasLimit,
+  DEFAULT_RELAYER_GAS_EXTRA,
 } from '@swapgw/chains';
 import { solanaRecipientBytes32 } from '@swapgw/chains/solana-bridge';
 import { freePort, waitFor } from '@swapgw/testing';
@@ -76,11 +78,13 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
     const { domain, types, value } = ethersTypedDataArgs(td);
     return owner.signTypedData(domain, types, value);
   };
-  // The node's estimate is exact for the pending block: a Uniswap pair whose price accumulators
-  // were already written at that timestamp costs less there than in the next block. The relayers
-  // add GAS_LIMIT_PERCENT on top; so does the test.
+  // The node's estimate is exact for the pending block only: the relayers' head room on it
+  // (GAS_LIMIT_PERCENT and RELAYER_GAS_EXTRA at their defaults).
   const withHeadroom = async (call: SponsoredCall) =>
-    ((await sponsor.estimateGas({ to: call.to, data: call.data, value: BigInt(call.value) })) * 12n) / 10n;
+    relayedGasLimit(await sponsor.estimateGas({ to: call.to, data: call.data, value: BigInt(call.value) }), {
+      percent: 120,
+      extra: DEFAULT_RELAYER_GAS_EXTRA,
+    });
   const relay = async (call: SponsoredCall) => {
     const receipt = await (
       await sponsor.sendTransaction({

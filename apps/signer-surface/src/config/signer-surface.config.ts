@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Max, Min, Validate } from 'class-validator';
+import { DEFAULT_RELAYER_GAS_EXTRA } from '@swapgw/chains';
 import { KafkaServiceEnvironment } from '@swapgw/messaging';
 import {
   IsBudgetOverrides,
@@ -43,6 +44,12 @@ export class SignerSurfaceConfig extends KafkaServiceEnvironment {
   @Min(100)
   @Max(300)
   GAS_LIMIT_PERCENT: number = 120;
+
+  /** Gas added to a relayed transaction's limit after GAS_LIMIT_PERCENT (state written since the estimate). */
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  RELAYER_GAS_EXTRA: number = DEFAULT_RELAYER_GAS_EXTRA;
 
   /** maxFeePerGas = the node's suggestion * this / 100, so the payload survives base fee rises. */
   @IsInt()

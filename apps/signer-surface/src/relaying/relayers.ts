@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { CLOCK, type Clock } from '../clock';
 import { SignerChains } from '../chains/signer-chains';
-import { isRpcUnreachable, revertReasonOf, shortMessageOf } from '@swapgw/chains';
+import { isRpcUnreachable, relayedGasLimit, revertReasonOf, shortMessageOf } from '@swapgw/chains';
 import { broadcastFailureOf } from './broadcast-errors';
 import { Eip1559Fees, maxCostOf } from './fee-bump';
 import { RelayerPool, isEnough } from './relayer-pool';
@@ -18,8 +18,8 @@ import { SPONSORED_PURPOSES, SponsoredTransactionEntity } from './sponsored-tran
 
 /**
  * A transaction for the relayers to send and pay for: the signing flow's SponsoredSend (`value` is
- * counted in its cost: a gas drop), with an optional gas limit (default: the node's estimate ×
- * gasLimitPercent / 100).
+ * counted in its cost: a gas drop), with an optional gas limit (default: relayedGasLimit of the
+ * node's estimate).
  */
 export interface RelayedCall extends SponsoredSend {
   gasLimit?: bigint;
@@ -34,8 +34,10 @@ export interface RelayedSend {
 }
 
 export interface RelayersPolicy {
-  /** gasLimit = eth_estimateGas × this / 100 (GAS_LIMIT_PERCENT). */
+  /** gasLimit = eth_estimateGas × this / 100 + gasLimitExtra (GAS_LIMIT_PERCENT). */
   gasLimitPercent: number;
+  /** Gas added after the percentage (RELAYER_GAS_EXTRA): see relayedGasLimit. */
+  gasLimitExtra: number;
   /** Sends retried when the nonce or the account turns out to be taken or short of funds. */
   maxAttempts?: number;
 }
@@ -264,7 +266,10 @@ export class Relayers {
     const from = this.pool.wallets(call.chain)[0].address;
     try {
       const estimate = await provider.estimateGas({ from, to: call.to, data: call.data, value: call.value });
-      return (estimate * BigInt(this.policy.gasLimitPercent)) / 100n;
+      return relayedGasLimit(estimate, {
+        percent: this.policy.gasLimitPercent,
+        extra: this.policy.gasLimitExtra,
+      });
     } catch (error) {
       if (isRpcUnreachable(error)) throw chainUnreachable(call.chain, shortMessageOf(error));
       throw sponsoredCallRefused(call.chain, revertReasonOf(error) ?? shortMessageOf(error));

@@ -71,7 +71,7 @@ export function relayingSettingsOf(config: SignerSurfaceConfig): RelayingSetting
     keys: keys.keys,
     minBalance: minBalance.value,
     budget: budget.value,
-    relayers: { gasLimitPercent: config.GAS_LIMIT_PERCENT },
+    relayers: { gasLimitPercent: config.GAS_LIMIT_PERCENT, gasLimitExtra: config.RELAYER_GAS_EXTRA },
     tracking: {
       pollMs: config.CONFIRMATION_POLL_MS,
       stuckAfterMs: config.RELAYER_STUCK_AFTER_MS,

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { DEFAULT_RELAYER_GAS_EXTRA } from '@swapgw/chains';
 import { CodedError, httpStatusOf } from '@swapgw/contracts';
 import { prepareDatabase, serviceDataSourceOptions } from '@swapgw/persistence';
 import { metricsRegistry } from '@swapgw/runtime';
@@ -78,7 +79,10 @@ async function instance(
     dataSource: ds,
     chains,
     pool,
-    relayers: new Relayers(ds, chains, pool, { gasLimitPercent: 120 }),
+    relayers: new Relayers(ds, chains, pool, {
+      gasLimitPercent: 120,
+      gasLimitExtra: DEFAULT_RELAYER_GAS_EXTRA,
+    }),
     tracker: new RelayedTransactionTracker(ds, chains, pool, { ...TRACKING, ...tracking }, now),
   };
 }
@@ -339,7 +343,10 @@ describe('relayers', () => {
       node.chains,
       new WeiByChain(10n ** 24n),
     );
-    const relayers = new Relayers(node.dataSource, node.chains, poor, { gasLimitPercent: 120 });
+    const relayers = new Relayers(node.dataSource, node.chains, poor, {
+      gasLimitPercent: 120,
+      gasLimitExtra: DEFAULT_RELAYER_GAS_EXTRA,
+    });
     const unavailable = await codedErrorOf(relayers.send(gasDrop('key-poor')));
     expect(unavailable.code).toBe('SPONSORSHIP_UNAVAILABLE');
     expect(httpStatusOf(unavailable.code)).toBe(503);
