@@ -1,7 +1,7 @@
 import { Controller, INestMicroservice, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, KafkaContext, Payload } from '@nestjs/microservices';
-import { Kafka, logLevel } from 'kafkajs';
+import { Consumer, Kafka, logLevel } from 'kafkajs';
 import { waitFor } from '@swapgw/testing';
 import {
   groupCaughtUp,
@@ -18,6 +18,8 @@ const orderedTopic = `itest.keyed.${suffix}`;
 const orderedGroup = `itest-keyed-${suffix}`;
 const failingTopic = `itest.keyed-fail.${suffix}`;
 const failingGroup = `itest-keyed-fail-${suffix}`;
+const rebalanceTopic = `itest.keyed-rebalance.${suffix}`;
+const rebalanceGroup = `itest-keyed-rebalance-${suffix}`;
 
 const KEYS = 20;
 const PER_KEY = 10;
@@ -78,6 +80,30 @@ class FailingController {
   }
 }
 
+/** Every message start of the rebalance test: which member, when. */
+const slowStarts: Array<{ member: string; at: number }> = [];
+const slowHandled = new Set<string>();
+const SLOW_HANDLER_MS = 2000;
+/** 2 partitions at a time, one message each: most of a fetch's batches wait in kafkajs's queue. */
+const SLOW_LIMITS: Partial<ConsumerConcurrency> = { partitions: 2, perPartition: 1, perProcess: 2 };
+const SLOW_PARTITIONS = 12;
+
+/** A module whose handler takes 2 s and records which member started it. */
+function slowConsumerModule(member: string): Type<unknown> {
+  @Controller()
+  class SlowController {
+    @EventPattern(rebalanceTopic)
+    async onItem(@Payload() item: { id: string }): Promise<void> {
+      slowStarts.push({ member, at: Date.now() });
+      await new Promise((resolve) => setTimeout(resolve, SLOW_HANDLER_MS));
+      slowHandled.add(item.id);
+    }
+  }
+  @Module({ controllers: [SlowController] })
+  class SlowModule {}
+  return SlowModule;
+}
+
 @Module({ controllers: [OrderedController] })
 class OrderedModule {}
 
@@ -103,19 +129,25 @@ describe('KeyOrderedKafkaServer against the broker', () => {
   const settings = testKafkaSettings('itest-keyed');
   const apps: INestMicroservice[] = [];
 
-  async function startApp(module: Type<unknown>, groupId: string): Promise<void> {
+  async function startApp(
+    module: Type<unknown>,
+    groupId: string,
+    concurrency = LIMITS,
+  ): Promise<INestMicroservice> {
     const app = await NestFactory.createMicroservice(module, {
-      ...kafkaMicroserviceOptions(settings, groupId, { concurrency: LIMITS }),
+      ...kafkaMicroserviceOptions(settings, groupId, { concurrency }),
       logger: ['error'],
     });
-    await app.listen();
     apps.push(app);
+    await app.listen();
+    return app;
   }
 
   beforeAll(async () => {
     await ensureTopics(settings, [
       { name: orderedTopic, partitions: 3 },
       { name: failingTopic, partitions: 1 },
+      { name: rebalanceTopic, partitions: SLOW_PARTITIONS },
     ]);
   });
 
@@ -190,5 +222,54 @@ describe('KeyOrderedKafkaServer against the broker', () => {
     expect(failing.handled.get(0)).toBe(1);
     expect(failing.handled.get(1)).toBe(1);
     for (const offset of [2, 3, 4, 5]) expect(failing.handled.get(offset)).toBeGreaterThanOrEqual(2);
+  });
+
+  it('rejoins a rebalancing group once its running messages are done, without starting the batches still queued', async () => {
+    // 3 messages in each of 12 partitions, produced before the first member starts: one fetch brings
+    // 12 batches, of which kafkajs hands 2 at a time to the consumer (6 s each).
+    await produceRaw(
+      settings,
+      rebalanceTopic,
+      Array.from({ length: SLOW_PARTITIONS * 3 }, (_, i) => ({
+        partition: i % SLOW_PARTITIONS,
+        key: `item-${i}`,
+        value: JSON.stringify({ id: `item-${i}` }),
+      })),
+    );
+    const first = await startApp(slowConsumerModule('first'), rebalanceGroup, SLOW_LIMITS);
+    const firstJoins: number[] = [];
+    const [, firstConsumer] = first.unwrap<[Kafka, Consumer]>();
+    firstConsumer.on(firstConsumer.events.GROUP_JOIN, () => firstJoins.push(Date.now()));
+    await waitFor(() => slowStarts.length >= 2, {
+      description: 'the first member to be working on two batches',
+      timeoutMs: 30_000,
+    });
+
+    // A second member joins: the group rebalances, and completes only once the first has rejoined.
+    const secondJoinedFrom = Date.now();
+    await startApp(slowConsumerModule('second'), rebalanceGroup, SLOW_LIMITS);
+    const rejoinedAt = await waitFor(() => firstJoins.find((at) => at >= secondJoinedFrom), {
+      description: 'the first member to rejoin the group',
+      timeoutMs: 60_000,
+    });
+
+    // Until it learns of the rebalance (its next heartbeat, at most about 2 s) the first member may
+    // start the next message of its 2 running batches; the 10 queued batches start none (they used
+    // to start one each, 2 at a time: 10 more messages and 10 s more before the group could rejoin).
+    const startedWhileRebalancing = slowStarts.filter(
+      (s) => s.member === 'first' && s.at >= secondJoinedFrom && s.at <= rejoinedAt,
+    );
+    expect(startedWhileRebalancing.length).toBeLessThanOrEqual(4);
+
+    // Nothing is lost: every message is handled, by one member or the other, and committed.
+    await waitFor(() => slowHandled.size === SLOW_PARTITIONS * 3, {
+      description: 'all 36 messages to be handled',
+      timeoutMs: 90_000,
+    });
+    await waitFor(() => groupCaughtUp(settings, rebalanceGroup, rebalanceTopic), {
+      description: 'the group to commit the end of every partition',
+      timeoutMs: 30_000,
+    });
+    expect(new Set(slowStarts.map((s) => s.member))).toEqual(new Set(['first', 'second']));
   });
 });

@@ -19,6 +19,15 @@ const KEEP_ALIVE_EVERY_MS = 1000;
 const keyOf = (message: KafkaMessage): MessageKey =>
   message.key == null ? null : message.key.toString('latin1');
 
+/** The errors by which kafkajs tells a member to rejoin its group (its own `isRebalancing`, not exported). */
+const REJOIN_ERROR_TYPES = new Set([
+  'REBALANCE_IN_PROGRESS',
+  'NOT_COORDINATOR_FOR_GROUP',
+  'ILLEGAL_GENERATION',
+]);
+const asksToRejoin = (error: unknown): boolean =>
+  REJOIN_ERROR_TYPES.has((error as { type?: unknown } | null)?.type as string);
+
 /**
  * Nest's Kafka server, but each fetched batch is worked on concurrently with per-key order (see
  * KeyOrderedBatch) instead of one message at a time per partition. Nest's own message handling
@@ -27,6 +36,13 @@ const keyOf = (message: KafkaMessage): MessageKey =>
  * Offsets: a message counts as done when its handler resolved and, for a @MessagePattern, its reply
  * was produced (Nest does not await that send). Only the contiguous prefix of done messages is
  * resolved, and kafkajs commits resolved offsets (autoCommit) during and after the batch.
+ *
+ * Rebalance: kafkajs rejoins the group only once every batch of the last fetch has been handed to
+ * eachBatch and has returned, and a fetch holds a batch for each of the member's partitions with
+ * messages. So the first batch whose heartbeat learns of a rebalance tells the whole consumer: every
+ * running batch stops starting messages and every batch still queued returns at once, and the member
+ * rejoins as soon as the messages already running are done (not after the queue has been worked
+ * through, which kept the group waiting for seconds during a burst).
  *
  * A handler error keeps Nest 11's semantics (it reaches kafkajs, which does not commit past it and
  * fetches again with back-off): no new message is started, the running ones are awaited, the done
@@ -39,6 +55,8 @@ export class KeyOrderedKafkaServer extends ServerKafka {
   private readonly processLimit: InFlightLimit;
   /** Replies being produced for the message whose handler runs in this async context. */
   private readonly pendingReplies = new AsyncLocalStorage<Array<Promise<void>>>();
+  /** The rebalance a batch's heartbeat learned of, until the consumer has joined the group again. */
+  private rejoinPending: { error: unknown } | null = null;
 
   constructor(
     options: Required<KafkaOptions>['options'],
@@ -68,6 +86,7 @@ export class KeyOrderedKafkaServer extends ServerKafka {
   /** Nest's listeners (status events), plus, if asked for, the restart of a consumer kafkajs gave up on. */
   protected override registerConsumerEventListeners(): void {
     super.registerConsumerEventListeners();
+    this.consumer?.on(this.consumer.events.GROUP_JOIN, () => (this.rejoinPending = null));
     if (this.consumer && this.behaviour.restartAfterFatalCrash) this.restartAfterFatalCrash(this.consumer);
   }
 
@@ -146,18 +165,25 @@ export class KeyOrderedKafkaServer extends ServerKafka {
   private async handleBatch(payload: EachBatchPayload): Promise<void> {
     const { batch, resolveOffset, heartbeat, pause, isRunning, isStale, commitOffsetsIfNecessary } = payload;
     const { topic, partition } = batch;
+    // Fetched before the rebalance: the partition may be someone else's once the group is joined.
+    if (this.rejoinPending) throw this.rejoinPending.error;
     // An object, not two lets: they are set from callbacks, which TypeScript's narrowing ignores.
     const liveness = { beating: false, failure: null as { error: unknown } | null };
     // Long batches must not look like a dead member: heartbeat (and commit the done prefix when
     // autoCommitInterval says so) while messages are handled. A failed heartbeat usually means a
-    // rebalance: stop taking new messages, the partition may already belong to someone else.
+    // rebalance: stop taking new messages, the partition may already belong to someone else, and
+    // tell the other batches so (see the class comment).
+    let running = true;
     const keepAlive = () => {
       if (liveness.beating || liveness.failure) return;
       liveness.beating = true;
       heartbeat()
         .then(
           () => commitOffsetsIfNecessary().catch(() => undefined), // retried by the commit at the end of the batch
-          (error: unknown) => (liveness.failure = { error }),
+          (error: unknown) => {
+            liveness.failure = { error };
+            if (running && asksToRejoin(error)) this.rejoinPending ??= { error };
+          },
         )
         .finally(() => (liveness.beating = false));
     };
@@ -174,11 +200,12 @@ export class KeyOrderedKafkaServer extends ServerKafka {
         perPartition: this.limits.perPartition,
         process: this.processLimit,
       }).run(({ message }) => this.handleMessage({ topic, partition, message, heartbeat, pause }), {
-        shouldContinue: () => !liveness.failure && isRunning() && !isStale(),
+        shouldContinue: () => !liveness.failure && !this.rejoinPending && isRunning() && !isStale(),
         onCommittable: (offset) => resolveOffset(offset),
         onSettled: keepAlive,
       });
     } finally {
+      running = false;
       clearInterval(timer);
     }
 
@@ -193,6 +220,8 @@ export class KeyOrderedKafkaServer extends ServerKafka {
       });
       throw outcome.error;
     }
-    if (liveness.failure) throw liveness.failure.error; // kafkajs rejoins the group on a rebalance error
+    // kafkajs rejoins the group on a rebalance error.
+    const stoppedBy = liveness.failure ?? this.rejoinPending;
+    if (stoppedBy) throw stoppedBy.error;
   }
 }

@@ -118,7 +118,7 @@ function toReadMessage(partition: number, message: KafkaMessage): ReadMessage {
 export async function produceRaw(
   settings: KafkaSettings,
   topic: string,
-  messages: Array<{ key?: string; value: string; headers?: Record<string, string> }>,
+  messages: Array<{ key?: string; value: string; headers?: Record<string, string>; partition?: number }>,
 ): Promise<void> {
   const kafka = new Kafka({
     clientId: `${settings.clientId}-raw`,
