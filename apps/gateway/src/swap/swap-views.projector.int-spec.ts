@@ -11,7 +11,7 @@ import {
   kafkaMicroserviceOptions,
   kafkaSettingsFromEnv,
   MessagingModule,
-  processedEventClaim,
+  ProcessedEventClaim,
 } from '@swapgw/messaging';
 import { prepareDatabase } from '@swapgw/persistence';
 import { testEnv, waitFor } from '@swapgw/testing';
@@ -356,7 +356,7 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
     const change = { status: 'awaiting_signature', updatedAtMs: 2 };
     const options = { loggedAs: SwapEventTypes.signingReady };
     await expect(
-      store.updateAtOnce(swapId, change, options, processedEventClaim('gateway', groupId, stale)),
+      store.updateAtOnce(swapId, change, options, new ProcessedEventClaim('gateway', groupId, stale)),
     ).resolves.toBe(false);
     expect(await viewOf(swapId)).toMatchObject({ status: 'planning', pendingReason: 'written meanwhile' });
     expect(await claimed(stale)).toBe(0);
@@ -364,7 +364,7 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
 
     const fresh = randomUUID();
     await expect(
-      store.updateAtOnce(swapId, change, options, processedEventClaim('gateway', groupId, fresh)),
+      store.updateAtOnce(swapId, change, options, new ProcessedEventClaim('gateway', groupId, fresh)),
     ).resolves.toBe(true);
     expect(await viewOf(swapId)).toMatchObject({
       status: 'awaiting_signature',
@@ -379,7 +379,7 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
         swapId,
         { status: 'planning', updatedAtMs: 3 },
         options,
-        processedEventClaim('gateway', groupId, fresh),
+        new ProcessedEventClaim('gateway', groupId, fresh),
       ),
     ).resolves.toBe(false);
     expect(await viewOf(swapId)).toMatchObject({ status: 'awaiting_signature' });
@@ -391,7 +391,7 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
         randomUUID(),
         change,
         options,
-        processedEventClaim('gateway', groupId, randomUUID()),
+        new ProcessedEventClaim('gateway', groupId, randomUUID()),
       ),
     ).resolves.toBe(false);
 

@@ -75,11 +75,7 @@ export class IdempotentConsumer {
             ctx,
             async () =>
               (handler.applyAtOnce !== undefined &&
-                (await handler.applyAtOnce(
-                  envelope.payload,
-                  envelope,
-                  processedEventClaim(schemaOf(this.dataSource), this.consumerGroup, envelope.eventId),
-                ))) ||
+                (await handler.applyAtOnce(envelope.payload, envelope, this.claimOf(envelope)))) ||
               this.applyOnce(envelope, handler.handle),
           );
           if (!applied)
@@ -133,14 +129,19 @@ export class IdempotentConsumer {
     envelope: MessageEnvelope<P>,
     handle: (payload: P, envelope: MessageEnvelope<P>, manager: EntityManager) => Promise<void> | void,
   ): Promise<boolean> {
-    const claim =
-      `INSERT INTO "${schemaOf(this.dataSource)}"."processed_events" ("consumer_group", "event_id") ` +
-      `VALUES (${sqlLiteral(this.consumerGroup)}, ${sqlLiteral(envelope.eventId)}) ON CONFLICT DO NOTHING RETURNING "event_id"`;
-    return transactionStartingWith(this.dataSource, claim, async (claimed, manager) => {
-      if (claimed.length === 0) return false;
-      await handle(envelope.payload, envelope, manager);
-      return true;
-    });
+    return transactionStartingWith(
+      this.dataSource,
+      this.claimOf(envelope).statement,
+      async (claimed, manager) => {
+        if (claimed.length === 0) return false;
+        await handle(envelope.payload, envelope, manager);
+        return true;
+      },
+    );
+  }
+
+  private claimOf(envelope: MessageEnvelope<object>): ProcessedEventClaim {
+    return new ProcessedEventClaim(schemaOf(this.dataSource), this.consumerGroup, envelope.eventId);
   }
 
   private async park(
@@ -156,23 +157,44 @@ export class IdempotentConsumer {
 }
 
 /**
- * `consumerGroup`'s processed_events row for `eventId` in `schema`, as the parts of a handler's
+ * `consumerGroup`'s processed_events row for `eventId` in `schema`: the one place that writes its
+ * SQL, both as a statement of its own (the transactional path) and as the parts of a handler's
  * fast-path statement (`StreamHandler.applyAtOnce`).
  */
-export function processedEventClaim(schema: string, consumerGroup: string, eventId: string): EventClaim {
-  const table = `"${schema}"."processed_events"`;
-  const push = (parameters: unknown[]): [number, number] => {
-    parameters.push(consumerGroup, eventId);
+export class ProcessedEventClaim implements EventClaim {
+  private readonly table: string;
+
+  constructor(
+    schema: string,
+    private readonly consumerGroup: string,
+    private readonly eventId: string,
+  ) {
+    this.table = `"${schema}"."processed_events"`;
+  }
+
+  /**
+   * The claim alone, returning the row when this group had not applied the event. Its values are
+   * inlined: it is sent in one message with START TRANSACTION, which takes no parameters.
+   */
+  get statement(): string {
+    return (
+      `INSERT INTO ${this.table} ("consumer_group", "event_id") ` +
+      `VALUES (${sqlLiteral(this.consumerGroup)}, ${sqlLiteral(this.eventId)}) ON CONFLICT DO NOTHING RETURNING "event_id"`
+    );
+  }
+
+  notClaimed(parameters: unknown[]): string {
+    const [group, event] = this.push(parameters);
+    return `NOT EXISTS (SELECT 1 FROM ${this.table} WHERE "consumer_group" = $${group} AND "event_id" = $${event}::uuid)`;
+  }
+
+  claimFor(source: string, parameters: unknown[]): string {
+    const [group, event] = this.push(parameters);
+    return `INSERT INTO ${this.table} ("consumer_group", "event_id") SELECT $${group}::text, $${event}::uuid FROM "${source}"`;
+  }
+
+  private push(parameters: unknown[]): [number, number] {
+    parameters.push(this.consumerGroup, this.eventId);
     return [parameters.length - 1, parameters.length];
-  };
-  return {
-    notClaimed: (parameters) => {
-      const [group, event] = push(parameters);
-      return `NOT EXISTS (SELECT 1 FROM ${table} WHERE "consumer_group" = $${group} AND "event_id" = $${event}::uuid)`;
-    },
-    claimFor: (source, parameters) => {
-      const [group, event] = push(parameters);
-      return `INSERT INTO ${table} ("consumer_group", "event_id") SELECT $${group}::text, $${event}::uuid FROM "${source}"`;
-    },
-  };
+  }
 }
