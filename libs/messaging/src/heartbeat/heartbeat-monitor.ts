@@ -14,7 +14,7 @@ export interface HeartbeatMonitorOptions {
   clock?: () => number;
 }
 
-/** kafkajs fetches at least every maxWaitTimeInMs (5 s) while its connections live. */
+/** kafkajs fetches at least every maxWaitTimeInMs (CONSUMER_TIMINGS: 1 s) while its connections live. */
 const STALL_AFTER_MS = 20_000;
 const WATCHDOG_EVERY_MS = 5_000;
 

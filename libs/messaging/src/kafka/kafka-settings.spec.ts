@@ -39,6 +39,8 @@ describe('kafka settings', () => {
     expect(options.consumer).toMatchObject({ groupId: 'quote-service', allowAutoTopicCreation: false });
     const consumer = options.consumer!;
     expect(consumer.heartbeatInterval! * 3).toBeLessThanOrEqual(consumer.sessionTimeout!);
+    // kafkajs heartbeats between fetches: an idle member must hear of a rebalance within a beat.
+    expect(consumer.maxWaitTimeInMs).toBeLessThanOrEqual(consumer.heartbeatInterval!);
     expect(options.producer?.allowAutoTopicCreation).toBe(false);
     expect(options.client?.brokers).toEqual(['k:9092']);
     expect(options.run).toMatchObject({ autoCommit: true, partitionsConsumedConcurrently: 4 });

@@ -89,16 +89,23 @@ export function kafkaClientConfig(
 }
 
 /**
- * Session and heartbeat settings shared by every consumer: long handlers also heartbeat explicitly.
- * A member learns of a rebalance (another instance joined or left) from a heartbeat's answer, and
- * the partitions being moved do no work until every member has rejoined: a 1 s heartbeat keeps that
- * pause to about a second (3 s before: a stopped planner cost a burst three seconds on half its
- * partitions).
+ * Session, heartbeat and fetch settings shared by every consumer: long handlers also heartbeat
+ * explicitly. A member learns of a rebalance (another instance joined or left) from a heartbeat's
+ * answer, and the partitions being moved do no work until every member has rejoined: a 1 s
+ * heartbeat keeps that pause to about a second (3 s before: a stopped planner cost a burst three
+ * seconds on half its partitions).
+ *
+ * kafkajs heartbeats from its fetch loop (after each fetch and each batch), so a member whose
+ * partitions have nothing new waits out the broker's long poll before it can hear of a rebalance:
+ * `maxWaitTimeInMs` must not be longer than the heartbeat interval. At kafkajs's default of 5 s the
+ * planner that survived a scale-in sat idle in a fetch for up to 4 s while the whole group waited
+ * for it. An idle consumer now sends one fetch a second instead of one every 5 s.
  */
 export const CONSUMER_TIMINGS = {
   sessionTimeout: 30000,
   rebalanceTimeout: 60000,
   heartbeatInterval: 1000,
+  maxWaitTimeInMs: 1000,
 } as const;
 
 export interface KafkaConsumerOptions {

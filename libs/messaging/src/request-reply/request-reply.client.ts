@@ -156,8 +156,8 @@ export class RequestReplyClient {
         consumer: {
           groupId,
           allowAutoTopicCreation: false,
-          maxWaitTimeInMs: REPLY_FETCH_MAX_WAIT_MS,
           ...CONSUMER_TIMINGS,
+          maxWaitTimeInMs: REPLY_FETCH_MAX_WAIT_MS,
           partitionAssigners: [ownReplyPartitionAssigner(this.settings.instanceId)],
         },
         run: { ...replyConsumerRunOptions },
