@@ -1,11 +1,11 @@
 import {
+  BeforeApplicationShutdown,
   DynamicModule,
   Inject,
   Injectable,
   Logger,
   Module,
   OnApplicationBootstrap,
-  OnApplicationShutdown,
   Optional,
   Provider,
 } from '@nestjs/common';
@@ -64,9 +64,16 @@ function requireDataSource(dataSource: DataSource | null | undefined, what: stri
   return dataSource;
 }
 
-/** Starts and stops what MessagingModule created, in step with the Nest application. */
+/**
+ * Starts and stops what MessagingModule created, in step with the Nest application. It stops in
+ * `beforeApplicationShutdown`, not `onApplicationShutdown`: TypeORM closes its pool in the latter,
+ * and Nest runs that hook of two global modules in no order of ours (TypeOrmCoreModule came first:
+ * a relay round in flight had its COMMIT cut off, "Connection terminated"). The app's servers are
+ * closed before these hooks (`app.close()`; Kafka services close theirs first on SIGTERM too, see
+ * bootstrapKafkaService), so the last messages handled still have their outbox rows published.
+ */
 @Injectable()
-class MessagingLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+class MessagingLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('MessagingModule');
   private reconnectTimer: NodeJS.Timeout | undefined;
   private shuttingDown = false;
@@ -113,7 +120,7 @@ class MessagingLifecycle implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     this.shuttingDown = true;
     clearTimeout(this.reconnectTimer);
     await Promise.allSettled([

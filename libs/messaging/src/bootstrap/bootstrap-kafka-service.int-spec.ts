@@ -75,7 +75,7 @@ describe('bootstrapKafkaService', () => {
     await Promise.allSettled([handle?.close(), requester.close()]);
   });
 
-  it('is live at once, ready only after preparation and the group join, answers, and leaves the group on close', async () => {
+  it('is live at once, ready only after preparation and the group join, answers, and on SIGTERM leaves the group and exits 0', async () => {
     const port = await freePort();
     let finishPreparation!: () => void;
     const preparation = new Promise<void>((resolve) => (finishPreparation = resolve));
@@ -120,7 +120,18 @@ describe('bootstrapKafkaService', () => {
       pong: 'test',
     });
 
-    await handle.close();
+    // What a supervisor's SIGTERM does (process.exit is held back: this is the test's process).
+    const exit = jest.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
+    try {
+      process.emit('SIGTERM', 'SIGTERM');
+      await waitFor(() => exit.mock.calls.length > 0, {
+        description: 'the exit after SIGTERM',
+        timeoutMs: 30_000,
+      });
+      expect(exit.mock.calls).toEqual([[0]]);
+    } finally {
+      exit.mockRestore();
+    }
     handle = null;
     const admin = new Kafka({
       clientId: 'itest-inspect',

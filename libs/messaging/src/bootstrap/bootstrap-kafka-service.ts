@@ -52,8 +52,8 @@ export interface KafkaServiceHandle {
 
 /**
  * Starts one of the Kafka services: health endpoint first (live at once, ready later), topics,
- * the caller's preparation (migrations), then the Nest microservice with the JSON logger and
- * shutdown hooks (consumers leave their group, producers flush on SIGTERM). Whatever stops the
+ * the caller's preparation (migrations), then the Nest microservice with the JSON logger. SIGTERM
+ * closes it in order: consumers finish and leave their group, then the app's shutdown hooks run. Whatever stops the
  * start (a bad KAFKA_BROKERS, a taken health port, Kafka or the database away) is logged as fatal
  * here, so a main() only has to exit.
  */
@@ -102,7 +102,7 @@ async function startKafkaService(
     options.healthHost ?? process.env.HEALTH_HOST ?? '0.0.0.0',
     checks,
   );
-  // Nest's shutdown hooks end the process on SIGTERM; the health server must not keep it alive.
+  // The process ends on SIGTERM (closeOnSignals); the health server must never keep it alive.
   health.unref();
   logger.log({ msg: 'health endpoint listening', port: options.healthPort }, 'Bootstrap');
 
@@ -122,7 +122,6 @@ async function startKafkaService(
       // Errors reach our catch (and the fatal log) instead of Nest calling process.exit itself.
       abortOnError: false,
     });
-    app.enableShutdownHooks();
     try {
       dataSource = app.get(DataSource, { strict: false });
     } catch {
@@ -136,13 +135,17 @@ async function startKafkaService(
       if (joined) void heartbeat?.beat();
     });
     heartbeat?.start();
+    const stopOnSignals = closeOnSignals(() => handle.close(), logger);
     const handle: KafkaServiceHandle = {
       app,
       health,
       close: async () => {
+        stopOnSignals();
         await heartbeat?.stop();
+        // The server first (the consumers finish their messages and leave the group), then the
+        // app's shutdown hooks (MessagingModule's relay publishes what they wrote; TypeORM last).
         await app.close();
-        await new Promise<void>((resolve) => health.close(() => resolve()));
+        await closeServer(health);
       },
     };
     logger.log(
@@ -159,6 +162,32 @@ async function startKafkaService(
     await closeServer(health);
     throw error;
   }
+}
+
+/**
+ * SIGTERM / SIGINT close the service (`close`) and exit. Not Nest's enableShutdownHooks: it runs
+ * the app's shutdown hooks before it closes the Kafka server, so consumers would still be handling
+ * messages while the outbox relay stopped and the database pool closed. Returns the unsubscribe.
+ */
+function closeOnSignals(close: () => Promise<void>, logger: JsonLogger): () => void {
+  let closing = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (closing) return;
+    closing = true;
+    logger.log({ msg: 'shutting down', signal }, 'Bootstrap');
+    close().then(
+      () => process.exit(0),
+      (error: Error) => {
+        logger.error({ msg: 'error during shutdown', error: error.message }, 'Bootstrap');
+        process.exit(1);
+      },
+    );
+  };
+  const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
+  for (const signal of signals) process.once(signal, onSignal);
+  return () => {
+    for (const signal of signals) process.removeListener(signal, onSignal);
+  };
 }
 
 function closeServer(server: Server): Promise<void> {
