@@ -53,9 +53,9 @@ export interface KafkaServiceHandle {
 /**
  * Starts one of the Kafka services: health endpoint first (live at once, ready later), topics,
  * the caller's preparation (migrations), then the Nest microservice with the JSON logger. SIGTERM
- * closes it in order: consumers finish and leave their group, then the app's shutdown hooks run. Whatever stops the
- * start (a bad KAFKA_BROKERS, a taken health port, Kafka or the database away) is logged as fatal
- * here, so a main() only has to exit.
+ * closes it in order: consumers finish and leave their group, then the app's shutdown hooks run.
+ * Whatever stops the start (a bad KAFKA_BROKERS, a taken health port, Kafka or the database away)
+ * is logged as fatal here, so a main() only has to exit.
  */
 export async function bootstrapKafkaService(options: KafkaServiceOptions): Promise<KafkaServiceHandle> {
   const logger = new JsonLogger(options.service);
