@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
 
-  await app.listen(config.PORT, config.HOST);
+  await app.listen({ port: config.PORT, host: config.HOST, backlog: config.HTTP_BACKLOG });
   logger.log({
     msg: 'gateway listening',
     url: `http://${config.HOST}:${config.PORT}/api/v1`,

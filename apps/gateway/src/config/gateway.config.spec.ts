@@ -7,6 +7,7 @@ describe('GatewayConfig', () => {
     expect(config).toMatchObject({
       PORT: 3000,
       HOST: '127.0.0.1',
+      HTTP_BACKLOG: 4096,
       METRICS_PORT: 9464,
       KAFKA_BROKERS: '127.0.0.1:9092',
       BODY_LIMIT_BYTES: 65536,
@@ -38,11 +39,19 @@ describe('GatewayConfig', () => {
         DATABASE_URL: 'mysql://x',
         IDEMPOTENCY_TTL_HOURS: '1',
         KAFKA_BROKERS: 'nohostport',
+        HTTP_BACKLOG: '0',
       });
     } catch (error) {
       problems = (error as ConfigValidationError).problems.join('\n');
     }
-    for (const name of ['PORT', 'METRICS_PORT', 'DATABASE_URL', 'IDEMPOTENCY_TTL_HOURS', 'KAFKA_BROKERS'])
+    for (const name of [
+      'PORT',
+      'METRICS_PORT',
+      'DATABASE_URL',
+      'IDEMPOTENCY_TTL_HOURS',
+      'KAFKA_BROKERS',
+      'HTTP_BACKLOG',
+    ])
       expect(problems).toContain(name);
   });
 
