@@ -25,7 +25,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (e.code && CONNECTION_ERROR_CODES.has(e.code)) return true;
   if (e.driverError && isDatabaseUnavailable(e.driverError)) return true;
   const message = e.message ?? '';
-  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(
+  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|timeout expired|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(
     message,
   );
 }

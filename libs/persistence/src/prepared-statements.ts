@@ -1,4 +1,4 @@
-import { Client, type QueryConfig } from 'pg';
+import { Client, type ClientConfig, type QueryConfig } from 'pg';
 
 /**
  * Named prepared statements for the statements a service sends over and over.
@@ -20,6 +20,18 @@ import { Client, type QueryConfig } from 'pg';
  * on its own; inside a transaction it fails (the transaction is aborted) and its caller retries.
  */
 export class PreparingClient extends Client {
+  /**
+   * `connectTimeoutMillis` (serviceDataSourceOptions) bounds this client's connect, apart from the
+   * pool's `connectionTimeoutMillis`, which pg-pool also applies to the wait for a free client.
+   */
+  constructor(config?: ClientConfig & { connectTimeoutMillis?: number }) {
+    super(
+      config?.connectTimeoutMillis === undefined
+        ? config
+        : { ...config, connectionTimeoutMillis: config.connectTimeoutMillis },
+    );
+  }
+
   // node-postgres's overloads (callback, submittable, promise) make `query` awkward to type:
   // every form goes through unchanged except (text, values), which may get a name.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

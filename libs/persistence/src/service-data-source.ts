@@ -16,6 +16,14 @@ export interface ServiceDataSourceOptions {
 }
 
 const STATEMENT_TIMEOUT_MS = 15_000;
+/** Connecting a new pooled client: longer than this, PostgreSQL is taken to be unreachable (503). */
+const CONNECT_TIMEOUT_MS = 15_000;
+/**
+ * Waiting for a free pooled client while all are busy. That is load, not an outage: longer than a
+ * client waits for an HTTP answer, so a flood makes answers slower, never 503. Still bounded, so
+ * that requests do not queue forever behind connections stuck on a silent database.
+ */
+const POOL_WAIT_TIMEOUT_MS = 60_000;
 
 /**
  * TypeORM options for one service: its own schema (and its own migrations table inside it),
@@ -39,11 +47,12 @@ export function serviceDataSourceOptions(options: ServiceDataSourceOptions): Dat
       // Statements sent over and over are prepared once per connection (see PreparingClient).
       Client: PreparingClient,
       max: options.poolSize ?? 10,
-      // pg-pool applies this one bound to two waits: connecting a new client, and waiting for a
-      // free one while all `max` are busy. The second is load, not an outage, and must not turn a
-      // burst into 503s: it is as long as a statement may run. An unreachable database still fails
-      // at once (refused, reset); only a silent one takes this long.
-      connectionTimeoutMillis: STATEMENT_TIMEOUT_MS,
+      // pg-pool applies its one bound to two waits: connecting a new client, and waiting for a free
+      // one while all `max` are busy. It is the second's here; PreparingClient bounds its own
+      // connect with the first (shorter, so it fires first). An unreachable database still fails at
+      // once (refused, reset); only a silent one takes CONNECT_TIMEOUT_MS.
+      connectionTimeoutMillis: POOL_WAIT_TIMEOUT_MS,
+      connectTimeoutMillis: CONNECT_TIMEOUT_MS,
       // Bound each statement so an unhealthy database yields a 503 rather than a hung request.
       statement_timeout: STATEMENT_TIMEOUT_MS,
     },
