@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { tracing } from './instrument';
 import { Logger } from '@nestjs/common';
-import { loadConfigOrExit } from '@swapgw/runtime';
+import { closeOnSignals, loadConfigOrExit } from '@swapgw/runtime';
 import { createGatewayApp } from './bootstrap/create-gateway-app';
 import { GatewayConfig } from './config/gateway.config';
 
@@ -11,28 +11,15 @@ async function main(): Promise<void> {
   const { app, startConsumers } = await createGatewayApp(config);
 
   // Graceful shutdown: stop accepting, let in-flight requests finish (bounded), close Kafka and
-  // the database pool, then exit.
-  let closing = false;
-  const shutdown = (signal: string, exitCode = 0): void => {
-    if (closing) return;
-    closing = true;
-    logger.log({ msg: 'shutting down', signal });
-    const force = setTimeout(() => {
-      logger.error({ msg: 'forced exit: shutdown took too long', timeoutMs: config.SHUTDOWN_TIMEOUT_MS });
-      process.exit(1);
-    }, config.SHUTDOWN_TIMEOUT_MS);
-    force.unref();
-    app
-      .close()
-      .then(() => tracing?.shutdown()) // the spans still buffered
-      .then(() => process.exit(exitCode))
-      .catch((error: Error) => {
-        logger.error({ msg: 'error during shutdown', error: error.message });
-        process.exit(1);
-      });
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  // the database pool, flush the spans still buffered, then exit.
+  const { shutDown } = closeOnSignals(
+    async () => {
+      await app.close();
+      await tracing?.shutdown();
+    },
+    logger,
+    { timeoutMs: config.SHUTDOWN_TIMEOUT_MS },
+  );
 
   await app.listen({ port: config.PORT, host: config.HOST, backlog: config.HTTP_BACKLOG });
   logger.log({
@@ -44,7 +31,7 @@ async function main(): Promise<void> {
   // away beyond kafkajs's retries), exit so that the supervisor restarts the instance.
   startConsumers().catch((error: Error) => {
     logger.fatal({ msg: 'Kafka consumers could not start; exiting', error: error.message });
-    shutdown('consumer-failure', 1);
+    shutDown('consumer-failure', 1);
   });
 }
 

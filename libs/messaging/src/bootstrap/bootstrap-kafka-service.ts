@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { Consumer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { TopicSpec } from '@swapgw/contracts';
-import { initProcessMetrics, JsonLogger, withTimeout } from '@swapgw/runtime';
+import { closeOnSignals, initProcessMetrics, JsonLogger, withTimeout } from '@swapgw/runtime';
 import { ConsumerConcurrency } from '../kafka/consumer-concurrency';
 import { ensureTopics } from '../kafka/ensure-topics';
 import { kafkaMicroserviceOptions, kafkaSettingsFromEnv, KafkaSettings } from '../kafka/kafka-settings';
@@ -135,12 +135,14 @@ async function startKafkaService(
       if (joined) void heartbeat?.beat();
     });
     heartbeat?.start();
-    const stopOnSignals = closeOnSignals(() => handle.close(), logger);
+    // Not Nest's enableShutdownHooks: it runs the app's shutdown hooks before it closes the Kafka
+    // server, so consumers would still be handling messages while the relay and the pool closed.
+    const signals = closeOnSignals(() => handle.close(), logger, { context: 'Bootstrap' });
     const handle: KafkaServiceHandle = {
       app,
       health,
       close: async () => {
-        stopOnSignals();
+        signals.unsubscribe();
         await heartbeat?.stop();
         // The server first (the consumers finish their messages and leave the group), then the
         // app's shutdown hooks (MessagingModule's relay publishes what they wrote; TypeORM last).
@@ -162,32 +164,6 @@ async function startKafkaService(
     await closeServer(health);
     throw error;
   }
-}
-
-/**
- * SIGTERM / SIGINT close the service (`close`) and exit. Not Nest's enableShutdownHooks: it runs
- * the app's shutdown hooks before it closes the Kafka server, so consumers would still be handling
- * messages while the outbox relay stopped and the database pool closed. Returns the unsubscribe.
- */
-function closeOnSignals(close: () => Promise<void>, logger: JsonLogger): () => void {
-  let closing = false;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (closing) return;
-    closing = true;
-    logger.log({ msg: 'shutting down', signal }, 'Bootstrap');
-    close().then(
-      () => process.exit(0),
-      (error: Error) => {
-        logger.error({ msg: 'error during shutdown', error: error.message }, 'Bootstrap');
-        process.exit(1);
-      },
-    );
-  };
-  const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
-  for (const signal of signals) process.once(signal, onSignal);
-  return () => {
-    for (const signal of signals) process.removeListener(signal, onSignal);
-  };
 }
 
 function closeServer(server: Server): Promise<void> {
