@@ -46,7 +46,12 @@ export class RelayerGasSponsor implements GasSponsor {
   async status(id: string): Promise<SponsoredTransactionStatus> {
     const view = await this.ledger.lookup(id);
     if (!view) throw new Error(`no sponsored transaction ${id}`);
-    return { state: view.status, hashes: view.hashes, minedHash: view.mined?.txHash ?? null };
+    return {
+      state: view.status,
+      hashes: view.hashes,
+      minedHash: view.mined?.txHash ?? null,
+      failure: view.failure,
+    };
   }
 
   async findSent(

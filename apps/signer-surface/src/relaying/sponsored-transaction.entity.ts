@@ -13,17 +13,35 @@ export type { SponsoredPurpose };
 
 /**
  * pending → confirmed (receipt status 1) | failed (receipt status 0: mined, reverted, gas paid) |
- * dropped (the nonce was used by a transaction that is none of this row's attempts: nothing paid).
+ * dropped (the nonce was used by a transaction that is none of this row's attempts, and it could
+ * not be sent again: nothing paid) | cancelled (not mined under its fee ceiling: a zero-value
+ * self-transfer took the nonce, its gas paid). confirmed | failed → lost (the receipt is gone: a
+ * reorg or a chain reset took the block; nothing is counted as paid, since the chain no longer has
+ * the payment either). dropped, cancelled and lost carry `failureCode` and `failureReason`.
  */
-export const SPONSORED_TRANSACTION_STATUSES = ['pending', 'confirmed', 'failed', 'dropped'] as const;
+export const SPONSORED_TRANSACTION_STATUSES = [
+  'pending',
+  'confirmed',
+  'failed',
+  'dropped',
+  'cancelled',
+  'lost',
+] as const;
 export type SponsoredTransactionStatus = (typeof SPONSORED_TRANSACTION_STATUSES)[number];
 
-/** One signed and (meant to be) broadcast version of the transaction. Amounts in wei, as strings. */
+/**
+ * One signed and (meant to be) broadcast version of the transaction. Amounts in wei, as strings.
+ * `cancel`: a zero-value self-transfer at the row's nonce with 21,000 gas, sent to take the nonce
+ * from a transaction that cannot be mined under its fee ceiling. `nonce`: the nonce it was signed
+ * with, when it differs from the row's (a row re-issued at a new nonce keeps its older attempts).
+ */
 export interface RelayAttempt {
   hash: string;
   maxFeePerGas: string;
   maxPriorityFeePerGas: string;
   sentAtMs: number;
+  cancel?: boolean;
+  nonce?: number;
 }
 
 /**
@@ -115,6 +133,20 @@ export class SponsoredTransactionEntity {
   /** Timestamp of the block that mined it. */
   @Column(msColumn('mined_at_ms', true))
   minedAtMs!: number | null;
+
+  /**
+   * The most `maxFeePerGas` any attempt may carry (RELAYER_FEE_CEILING_*): fee bumps stop below
+   * it, a cancel goes at it. Null on Solana rows (never replaced).
+   */
+  @Column(weiColumn('max_fee_ceiling', true))
+  maxFeeCeiling!: bigint | null;
+
+  /** A stable code (RELAY_DROPPED, RELAY_FEE_CEILING, RELAY_LOST) when dropped, cancelled or lost. */
+  @Column({ name: 'failure_code', type: 'text', nullable: true })
+  failureCode!: string | null;
+
+  @Column({ name: 'failure_reason', type: 'text', nullable: true })
+  failureReason!: string | null;
 
   /** When the latest attempt was sent: the row is stuck RELAYER_STUCK_AFTER_MS after it. */
   @Column(msColumn('last_sent_at_ms'))

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { SponsoredFailure } from '../signing/sponsored/gas-sponsor';
 import { RELAYING_DATA_SOURCE } from './relaying-database';
 import {
   SponsoredPurpose,
@@ -22,6 +23,8 @@ export interface SponsoredTransactionView {
   txHash: string;
   /** Every hash it was sent under, oldest first (replacements share the nonce). */
   hashes: string[];
+  /** Why it will never carry its step (dropped, cancelled, lost). */
+  failure: SponsoredFailure | null;
   /** Set once mined (confirmed or failed). */
   mined: {
     txHash: string;
@@ -92,6 +95,10 @@ export function viewOf(row: SponsoredTransactionEntity): SponsoredTransactionVie
     status: row.status,
     txHash: row.txHash,
     hashes: row.attempts.map((a) => a.hash),
+    failure:
+      row.failureCode !== null
+        ? { code: row.failureCode as SponsoredFailure['code'], reason: row.failureReason ?? row.failureCode }
+        : null,
     mined,
   };
 }

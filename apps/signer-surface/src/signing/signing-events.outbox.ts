@@ -25,6 +25,14 @@ export const StepFailureCodes = {
   rejected: 'TX_REJECTED',
   /** The waitFor balance never arrived. */
   waitTimeout: 'WAIT_TIMEOUT',
+  /** The relayers' transaction for the step (or its gas drop) lost its nonce to another and could not be sent again. */
+  relayDropped: 'RELAY_DROPPED',
+  /** The relayers' transaction could not be mined under its fee ceiling and was cancelled. */
+  relayFeeCeiling: 'RELAY_FEE_CEILING',
+  /** The relayers' transaction was mined, then its block was gone (a reorg or a chain reset). */
+  relayLost: 'RELAY_LOST',
+  /** The fee payer of a sponsored Solana step could not pay when the transaction was sent. */
+  feePayerUnavailable: 'FEE_PAYER_UNAVAILABLE',
 } as const;
 
 /** The topic signing events go to: signing.events (integration tests use their own). */

@@ -95,9 +95,27 @@ export interface SponsoredSent {
 }
 
 export interface SponsoredTransactionStatus {
-  state: 'pending' | 'confirmed' | 'failed' | 'dropped';
+  /**
+   * pending (the relayers still follow it: resend, fee-bump, re-issue), confirmed, failed (mined,
+   * reverted), or one of the ends where it will never carry the step: dropped (its nonce was taken
+   * and it could not be sent again), cancelled (not mined under its fee ceiling: a zero-value
+   * replacement took its nonce), lost (recorded as mined, then its receipt was gone: a reorg or a
+   * chain reset). Those three come with `failure`.
+   */
+  state: 'pending' | 'confirmed' | 'failed' | 'dropped' | 'cancelled' | 'lost';
   /** Every hash the transaction was sent under, the newest last. */
   hashes: string[];
   /** The mined one, once mined. */
   minedHash: string | null;
+  /** Why it will never carry the step (dropped, cancelled, lost); null otherwise. */
+  failure: SponsoredFailure | null;
+}
+
+/**
+ * A stable code (a `signing.step-failed` code, see StepFailureCodes) and a sentence for the step
+ * that a sponsored transaction was meant to carry.
+ */
+export interface SponsoredFailure {
+  code: 'RELAY_DROPPED' | 'RELAY_FEE_CEILING' | 'RELAY_LOST';
+  reason: string;
 }

@@ -134,6 +134,10 @@ export class SigningStepConfirmedEvent extends SigningStepInBlock {
  *   TX_REVERTED         mined with status 0 (`txHash` set)
  *   TX_REJECTED         the node refused the signed transaction (`txHash` set)
  *   WAIT_TIMEOUT        the waitFor balance never arrived
+ *   RELAY_DROPPED       the relayers' transaction (or the step's gas drop) lost its nonce to another sender
+ *   RELAY_FEE_CEILING   the relayers' transaction could not be mined under its fee ceiling; cancelled
+ *   RELAY_LOST          the relayers' transaction was mined, then its block was gone (reorg, chain reset)
+ *   FEE_PAYER_UNAVAILABLE  the service's Solana fee payer could not pay when the transaction was sent
  * `reason` is the revert reason when readable, else the node's message.
  */
 export class SigningStepFailedEvent extends SigningStepRef {
