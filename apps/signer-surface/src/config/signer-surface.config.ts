@@ -126,6 +126,29 @@ export class SignerSurfaceConfig extends KafkaServiceEnvironment {
   RELAYER_FEE_BUMP_PERCENT: number = 25;
 
   /**
+   * The fee ceiling of a relayer transaction, in % of the fee cap it was first sent with (what the
+   * step's payload priced): fee bumps stop under it, a cancel bids it; no transaction ever bids more.
+   */
+  @IsInt()
+  @Min(150)
+  @Max(10_000)
+  RELAYER_FEE_CEILING_PERCENT: number = 300;
+
+  /**
+   * An absolute fee cap per gas (wei) per chain above which no relayer transaction bids, whatever it
+   * first bid: `"<wei>"` or `{"<chain id>": "<wei>", "*": "<wei>"}`. Unset: only the percentage.
+   */
+  @IsOptional()
+  @Validate(IsWeiByChain)
+  RELAYER_MAX_FEE_PER_GAS_WEI?: string;
+
+  /** How often each relayer's nonce ledger is reconciled with its chain (also once at start). */
+  @IsInt()
+  @Min(1_000)
+  @Max(3_600_000)
+  RELAYER_RECONCILE_MS: number = 15_000;
+
+  /**
    * A relayer whose balance is under this is not used: `"<wei>"` for every chain, or
    * `{"<chain id>": "<wei>", "*": "<wei>"}`. All of a chain's relayers under it: sponsorship unavailable.
    */

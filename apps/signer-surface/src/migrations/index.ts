@@ -7,6 +7,7 @@ import { AddSolanaRequests1763900000000 } from './1763900000000-add-solana-reque
 import { CreateRelayingTables1764010000000 } from './1764010000000-create-relaying-tables';
 import { AddSponsoredRequests1764200000000 } from './1764200000000-add-sponsored-requests';
 import { AddSolanaSponsoredTransactions1764300000000 } from './1764300000000-add-solana-sponsored-transactions';
+import { RelayerLedgerHeals1764700000000 } from './1764700000000-relayer-ledger-heals';
 
 /** Every migration of the `signer` schema, in order. */
 export const SIGNER_MIGRATIONS = [
@@ -17,4 +18,5 @@ export const SIGNER_MIGRATIONS = [
   AddSponsoredRequests1764200000000,
   AddSolanaSponsoredTransactions1764300000000,
   AddMessagingRetentionIndexes1764500000000,
+  RelayerLedgerHeals1764700000000,
 ];

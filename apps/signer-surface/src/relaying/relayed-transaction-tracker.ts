@@ -2,14 +2,16 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { schemaOf } from '@swapgw/messaging';
 import { PeriodicWork } from '@swapgw/runtime';
 import { VersionedTransaction } from '@solana/web3.js';
-import { JsonRpcProvider, TransactionReceipt } from 'ethers';
+import { JsonRpcProvider, TransactionReceipt, Wallet } from 'ethers';
 import { DataSource, In } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
 import { CLOCK, type Clock } from '../clock';
 import { shortMessageOf } from '@swapgw/chains';
 import { broadcastFailureOf } from './broadcast-errors';
-import { replacementFees } from './fee-bump';
+import { Eip1559Fees, nextAttemptUnderCeiling } from './fee-bump';
+import { attemptTransaction, currentAttempt, receiptOfAny } from './relayed-attempts';
 import { RelayerPool } from './relayer-pool';
+import { Relayers } from './relayers';
 import { RELAYING_DATA_SOURCE } from './relaying-database';
 import { RelayingMetrics } from './relaying-metrics';
 import { signTransaction } from './signed-transaction';
@@ -19,6 +21,7 @@ import {
   SponsoredTransactionEntity,
   SponsoredTransactionStatus,
 } from './sponsored-transaction.entity';
+import type { SponsoredFailure } from '../signing/sponsored/gas-sponsor';
 
 export interface RelayedTrackingPolicy {
   /** Interval of the loop, and of the checks of one pending transaction. */
@@ -32,30 +35,43 @@ export interface RelayedTrackingPolicy {
   leaseMs: number;
   /** How often relayer balances are read (the balance gauge, and which relayers senders skip). */
   balanceRefreshMs: number;
+  /** RELAYER_RECONCILE_MS: how often each relayer's nonce ledger is reconciled with its chain (and at start). */
+  reconcileMs: number;
+  /** A transaction whose nonce another sender took is sent again at a fresh nonce at most this many times. */
+  maxReissues?: number;
 }
 
 export const RELAYED_TRACKING_POLICY = Symbol('RelayedTrackingPolicy');
 
 /**
- * Follows the relayers' pending transactions until they are mined or dropped. Each pass claims due
+ * Follows the relayers' pending transactions until they are mined or end. Each pass claims due
  * rows with FOR UPDATE SKIP LOCKED and a lease (next_check_at_ms), so several instances share the
- * work, then for each: a receipt of any attempt → confirmed or failed, with gas used, price, cost,
- * block; the relayer's mined nonce past it without one → dropped (nothing paid); pending longer
- * than the stuck delay → replaced: same nonce, both fees raised by the bump (at least the node's
- * suggestion), the new hash appended. Solana rows (a fee payer's co-signed transaction) are settled
- * from the node's record of them and never replaced (see checkSolana). Also refreshes the relayer
- * and fee payer balances on its own clock.
+ * work, then for each:
+ * - a receipt of any attempt → confirmed or failed (a cancel's: cancelled, RELAY_FEE_CEILING), with
+ *   gas used, price, cost, block;
+ * - the relayer's mined nonce past it without one: another sender took the nonce → the call is
+ *   re-issued at a fresh nonce (Relayers.reissue, up to maxReissues), else dropped (RELAY_DROPPED,
+ *   nothing paid); a nonce fill or a row being cancelled is dropped at once;
+ * - pending past the stuck delay: unknown to the node → sent again as the same transaction; queued
+ *   behind an earlier nonce → left (that one is bumped, or the gap filled); next in line → replaced
+ *   under its fee ceiling (nextAttemptUnderCeiling): raised, or cancelled at the ceiling, or held.
+ * Solana rows (a fee payer's co-signed transaction) are settled from the node's record of them and
+ * never replaced (see checkSolana). On its own clocks it also refreshes the relayer and fee payer
+ * balances, reconciles every relayer's nonce ledger with its chain (first on start), and sets the
+ * oldest-pending gauge.
  */
 @Injectable()
 export class RelayedTransactionTracker {
   private readonly logger = new Logger(RelayedTransactionTracker.name);
   private readonly work: PeriodicWork;
   private balancesReadAtMs = Number.NEGATIVE_INFINITY;
+  private reconciledAtMs = Number.NEGATIVE_INFINITY;
 
   constructor(
     @Inject(RELAYING_DATA_SOURCE) private readonly dataSource: DataSource,
     private readonly chains: SignerChains,
     private readonly pool: RelayerPool,
+    private readonly relayers: Relayers,
     @Inject(RELAYED_TRACKING_POLICY) private readonly policy: RelayedTrackingPolicy,
     @Inject(CLOCK) private readonly now: Clock = Date.now,
     private readonly feePayers?: SolanaFeePayers,
@@ -80,6 +96,11 @@ export class RelayedTransactionTracker {
     if (this.now() - this.balancesReadAtMs >= this.policy.balanceRefreshMs) {
       this.balancesReadAtMs = this.now();
       await Promise.all([this.pool.refreshBalances(), this.feePayers?.refreshBalances()]);
+    }
+    if (this.now() - this.reconciledAtMs >= this.policy.reconcileMs) {
+      this.reconciledAtMs = this.now();
+      await this.relayers.reconcileAll();
+      await this.reportOldestPending();
     }
     const due = await this.claimDue();
     for (const row of due) {
@@ -125,28 +146,106 @@ export class RelayedTransactionTracker {
     }
     const { provider, evmChainId } = lookup.client;
     // The mined nonce is read before the receipts: had an attempt been mined after the receipts
-    // were read, the nonce read first could not be past it, so "past it, no receipt" means dropped.
+    // were read, the nonce read first could not be past it, so "past it, no receipt" means taken.
     const minedNonce = await provider.getTransactionCount(row.relayer, 'latest');
-    const receipt = await receiptOfAny(provider, row.attempts);
-    if (receipt) return this.recordMined(row, receipt, provider);
-    if (row.nonce !== null && minedNonce > row.nonce) return this.settle(row, 'dropped', { costWei: 0n });
-    if (this.now() - row.lastSentAtMs >= this.policy.stuckAfterMs) {
-      return this.replace(row, provider, evmChainId);
+    const mined = await receiptOfAny(provider, row.attempts);
+    if (mined) return this.recordMined(row, mined.receipt, mined.attempt, provider);
+    if (row.nonce !== null && minedNonce > row.nonce) return this.nonceTaken(row);
+    if (this.now() - row.lastSentAtMs < this.policy.stuckAfterMs) {
+      await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs });
+      return;
     }
-    await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs });
+    const wallet = this.pool.wallet(row.chain, row.relayer);
+    if (!wallet) {
+      this.logger.error({
+        msg: 'stuck sponsored transaction of a relayer whose key is no longer configured',
+        id: row.id,
+        chain: row.chain,
+        relayer: row.relayer,
+      });
+      await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.stuckAfterMs });
+      return;
+    }
+    if (!(await provider.getTransaction(row.txHash))) {
+      // The node lost it (evicted, restarted, an RPC provider that dropped it): the same
+      // transaction again, no fee raised: nothing says its fees were the problem.
+      await this.relayers.resend({ chain: row.chain, provider, evmChainId, wallet }, row);
+      await this.update(row.id, {
+        lastSentAtMs: this.now(),
+        nextCheckAtMs: this.now() + this.policy.pollMs,
+      });
+      return;
+    }
+    if (row.nonce !== null && row.nonce > minedNonce) {
+      // Queued behind an earlier nonce of the relayer: raising its fees would not help.
+      await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs });
+      return;
+    }
+    return this.replace(row, provider, evmChainId, wallet);
+  }
+
+  /**
+   * None of the row's attempts mined and its nonce is used: another sender took it. A nonce fill has
+   * nothing left to do; a row being cancelled ends as it wanted (its call never ran); any other is
+   * re-issued at a fresh nonce, up to maxReissues times, then dropped.
+   */
+  private async nonceTaken(row: SponsoredTransactionEntity): Promise<void> {
+    const nonces = new Set(row.attempts.map((a) => a.nonce ?? row.nonce));
+    const cancelling = row.attempts.some((a) => a.cancel === true);
+    if (row.purpose === 'nonce-fill' || cancelling) {
+      return this.settle(row, 'dropped', {
+        costWei: 0n,
+        ...(cancelling ? failureOf('RELAY_FEE_CEILING', this.ceilingReason(row)) : {}),
+      });
+    }
+    if (nonces.size > (this.policy.maxReissues ?? DEFAULT_MAX_REISSUES)) {
+      return this.settle(row, 'dropped', {
+        costWei: 0n,
+        ...failureOf(
+          'RELAY_DROPPED',
+          `nonces ${[...nonces].join(', ')} of relayer ${row.relayer} were each taken by another transaction`,
+        ),
+      });
+    }
+    const outcome = await this.relayers.reissue(row, this.policy.feeBumpPercent);
+    switch (outcome.kind) {
+      case 'reissued':
+        RelayingMetrics.healed(row.chain, 'reissued');
+        this.logger.warn({
+          msg: 'sponsored transaction re-issued: another sender took its nonce',
+          id: row.id,
+          chain: row.chain,
+          previousNonce: row.nonce,
+          nonce: outcome.nonce,
+          txHash: outcome.txHash,
+        });
+        return;
+      case 'later':
+        await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs });
+        return;
+      case 'refused':
+        return this.settle(row, 'dropped', {
+          costWei: 0n,
+          ...failureOf('RELAY_DROPPED', `its nonce ${row.nonce} was taken and it cannot be sent again: ${outcome.why}`),
+        });
+    }
   }
 
   private async recordMined(
     row: SponsoredTransactionEntity,
     receipt: TransactionReceipt,
+    attempt: RelayAttempt,
     provider: JsonRpcProvider,
   ): Promise<void> {
     const block = await provider.getBlock(receipt.blockNumber);
     const succeeded = receipt.status === 1;
+    const cancelled = attempt.cancel === true;
     // The value moves only when the call succeeds; the gas is paid either way. (L1 data fees of
-    // rollups are not in the receipt's gas price and are not counted.)
-    const costWei = receipt.gasUsed * receipt.gasPrice + (succeeded ? row.value : 0n);
-    await this.settle(row, succeeded ? 'confirmed' : 'failed', {
+    // rollups are not in the receipt's gas price and are not counted.) A cancel moves nothing.
+    const costWei = receipt.gasUsed * receipt.gasPrice + (succeeded && !cancelled ? row.value : 0n);
+    const status = cancelled ? 'cancelled' : succeeded ? 'confirmed' : 'failed';
+    await this.settle(row, status, {
+      ...(cancelled ? failureOf('RELAY_FEE_CEILING', this.ceilingReason(row)) : {}),
       txHash: receipt.hash,
       gasUsed: receipt.gasUsed,
       effectiveGasPrice: receipt.gasPrice,
@@ -227,51 +326,48 @@ export class RelayedTransactionTracker {
   }
 
   /**
-   * Sends the transaction again under the same nonce with raised fees. The new attempt is written
-   * before it is broadcast: a hash that may be mined is always one the ledger knows.
+   * The next attempt under the same nonce (nextAttemptUnderCeiling): the call with raised fees, or a
+   * cancel at the ceiling, or nothing (held: reported, and looked at again after another stuck
+   * delay). The new attempt is written before it is broadcast: a hash that may be mined is always
+   * one the ledger knows.
    */
   private async replace(
     row: SponsoredTransactionEntity,
     provider: JsonRpcProvider,
     evmChainId: bigint,
+    wallet: Wallet,
   ): Promise<void> {
-    const wallet = this.pool.wallet(row.chain, row.relayer);
-    if (!wallet) {
-      this.logger.error({
-        msg: 'stuck sponsored transaction of a relayer whose key is no longer configured',
-        id: row.id,
-        chain: row.chain,
-        relayer: row.relayer,
-      });
-      await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.stuckAfterMs });
-      return;
-    }
     const suggested = await provider.getFeeData();
-    const fees = replacementFees(
-      { maxFeePerGas: row.maxFeePerGas, maxPriorityFeePerGas: row.maxPriorityFeePerGas },
+    const current = currentAttempt(row);
+    const next = nextAttemptUnderCeiling(
+      { maxFeePerGas: row.maxFeePerGas, maxPriorityFeePerGas: row.maxPriorityFeePerGas, cancel: current.cancel === true },
       {
         maxFeePerGas: suggested.maxFeePerGas ?? 0n,
         maxPriorityFeePerGas: suggested.maxPriorityFeePerGas ?? 0n,
       },
       this.policy.feeBumpPercent,
+      row.maxFeeCeiling ?? row.maxFeePerGas,
     );
-    const tx = await signTransaction(wallet, {
-      type: 2,
-      chainId: evmChainId,
-      nonce: row.nonce,
-      to: row.to,
-      data: row.data,
-      value: row.value,
-      gasLimit: row.gasLimit,
-      ...fees,
-    });
+    if (next.kind === 'hold') {
+      RelayingMetrics.healed(row.chain, 'held');
+      this.logger.warn({
+        msg: 'sponsored transaction held at its fee ceiling',
+        id: row.id,
+        chain: row.chain,
+        nonce: row.nonce,
+        txHash: row.txHash,
+        maxFeeCeiling: String(row.maxFeeCeiling),
+        suggestedMaxFeePerGas: String(suggested.maxFeePerGas),
+      });
+      await this.update(row.id, { lastSentAtMs: this.now(), nextCheckAtMs: this.now() + this.policy.pollMs });
+      return;
+    }
+    const cancel = next.kind === 'cancel';
+    const fees: Eip1559Fees = next.fees;
     const sentAtMs = this.now();
-    const attempt: RelayAttempt = {
-      hash: tx.hash,
-      maxFeePerGas: fees.maxFeePerGas.toString(),
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
-      sentAtMs,
-    };
+    const unsigned: RelayAttempt = { hash: '', ...stringified(fees), sentAtMs, ...(cancel ? { cancel: true } : {}) };
+    const tx = await signTransaction(wallet, attemptTransaction(row, unsigned, evmChainId));
+    const attempt: RelayAttempt = { ...unsigned, hash: tx.hash };
     const recorded = await this.dataSource.query(
       `UPDATE "${schemaOf(this.dataSource)}"."sponsored_transactions" SET "attempts" = "attempts" || $2::jsonb, "updated_at" = now()
         WHERE "id" = $1 AND "status" = 'pending' RETURNING "id"`,
@@ -286,7 +382,7 @@ export class RelayedTransactionTracker {
       failure = broadcastFailureOf(error);
       if (failure !== 'already-known') {
         this.logger.warn({
-          msg: 'replacement not taken',
+          msg: cancel ? 'cancel not taken' : 'replacement not taken',
           id: row.id,
           chain: row.chain,
           nonce: row.nonce,
@@ -302,16 +398,30 @@ export class RelayedTransactionTracker {
         lastSentAtMs: sentAtMs,
         nextCheckAtMs: sentAtMs + this.policy.pollMs,
       });
-      RelayingMetrics.replaced(row.chain);
-      this.logger.log({
-        msg: 'stuck sponsored transaction replaced',
-        id: row.id,
-        chain: row.chain,
-        nonce: row.nonce,
-        previous: row.txHash,
-        txHash: tx.hash,
-        ...stringified(fees),
-      });
+      if (cancel) {
+        RelayingMetrics.healed(row.chain, 'cancelled');
+        this.logger.warn({
+          msg: 'sponsored transaction cancelled: it cannot be mined under its fee ceiling',
+          id: row.id,
+          chain: row.chain,
+          swapId: row.swapId,
+          nonce: row.nonce,
+          previous: row.txHash,
+          txHash: tx.hash,
+          ...stringified(fees),
+        });
+      } else {
+        RelayingMetrics.replaced(row.chain);
+        this.logger.log({
+          msg: 'stuck sponsored transaction replaced',
+          id: row.id,
+          chain: row.chain,
+          nonce: row.nonce,
+          previous: row.txHash,
+          txHash: tx.hash,
+          ...stringified(fees),
+        });
+      }
       return;
     }
     if (failure === 'insufficient-funds') this.pool.noteBalance(row.chain, row.relayer, 0n);
@@ -324,24 +434,36 @@ export class RelayedTransactionTracker {
     });
   }
 
+  private ceilingReason(row: SponsoredTransactionEntity): string {
+    return `the relayer's transaction could not be mined under its fee ceiling of ${row.maxFeeCeiling ?? row.maxFeePerGas} wei per gas; a cancel took its nonce ${row.nonce}`;
+  }
+
+  /** The age of the oldest pending transaction per chain with relayers or fee payers (0 when none). */
+  private async reportOldestPending(): Promise<void> {
+    const rows = (await this.dataSource.query(
+      `SELECT "chain", EXTRACT(EPOCH FROM now() - min("created_at"))::float8 AS "seconds"
+         FROM "${schemaOf(this.dataSource)}"."sponsored_transactions" WHERE "status" = 'pending' GROUP BY "chain"`,
+    )) as Array<{ chain: string; seconds: number }>;
+    const ages = new Map(rows.map((r) => [r.chain, r.seconds]));
+    for (const chain of new Set([...this.pool.chainIds(), ...ages.keys()])) {
+      RelayingMetrics.oldestPending(chain, ages.get(chain) ?? 0);
+    }
+  }
+
   private async update(id: string, changes: Partial<SponsoredTransactionEntity>): Promise<void> {
     await this.dataSource.manager.update(SponsoredTransactionEntity, { id, status: 'pending' }, changes);
   }
 }
 
-/** The receipt of whichever attempt was mined (newest first: a replacement is the likelier one). */
-async function receiptOfAny(
-  provider: JsonRpcProvider,
-  attempts: RelayAttempt[],
-): Promise<TransactionReceipt | null> {
-  for (const attempt of [...attempts].reverse()) {
-    const receipt = await provider.getTransactionReceipt(attempt.hash);
-    if (receipt) return receipt;
-  }
-  return null;
-}
-
 const stringified = (fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }) => ({
   maxFeePerGas: fees.maxFeePerGas.toString(),
   maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
+});
+
+/** A transaction re-issued at a fresh nonce this many times and taken again is dropped. */
+const DEFAULT_MAX_REISSUES = 3;
+
+const failureOf = (code: SponsoredFailure['code'], reason: string) => ({
+  failureCode: code,
+  failureReason: reason,
 });

@@ -1,19 +1,23 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { schemaOf } from '@swapgw/messaging';
-import { JsonRpcProvider } from 'ethers';
+import { JsonRpcProvider, Wallet } from 'ethers';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { CLOCK, type Clock } from '../clock';
 import { SignerChains } from '../chains/signer-chains';
 import { isRpcUnreachable, relayedGasLimit, revertReasonOf, shortMessageOf } from '@swapgw/chains';
+import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import { broadcastFailureOf } from './broadcast-errors';
-import { Eip1559Fees, maxCostOf } from './fee-bump';
+import { Eip1559Fees, feeCeilingOf, maxCostOf } from './fee-bump';
+import { DEFAULT_RECONCILE_POLICY, NonceReconciler, ReconcilePolicy, RelayerUnderLock } from './nonce-reconciler';
+import { CANCEL_GAS_LIMIT } from './relayed-attempts';
+import { LockedAccount, RelayerLedger } from './relayer-ledger';
 import { RelayerPool, isEnough } from './relayer-pool';
 import { RELAYING_DATA_SOURCE } from './relaying-database';
 import { chainUnreachable, sponsoredCallRefused, sponsorshipUnavailable } from './relaying-errors';
 import { RelayingMetrics } from './relaying-metrics';
 import { signTransaction } from './signed-transaction';
 import type { SponsoredSend } from '../signing/sponsored/gas-sponsor';
+import { WeiByChain } from './wei-settings';
 import { SPONSORED_PURPOSES, SponsoredTransactionEntity } from './sponsored-transaction.entity';
 
 /**
@@ -23,6 +27,8 @@ import { SPONSORED_PURPOSES, SponsoredTransactionEntity } from './sponsored-tran
  */
 export interface RelayedCall extends SponsoredSend {
   gasLimit?: bigint;
+  /** The most one transaction may cost under the owner's budget: bounds its fee ceiling. */
+  maxCostWei?: bigint;
 }
 
 export interface RelayedSend {
@@ -40,32 +46,50 @@ export interface RelayersPolicy {
   gasLimitExtra: number;
   /** Sends retried when the nonce or the account turns out to be taken or short of funds. */
   maxAttempts?: number;
+  /** RELAYER_FEE_CEILING_PERCENT: a transaction's fee cap never rises above this % of its first. */
+  feeCeilingPercent: number;
+  /** RELAYER_MAX_FEE_PER_GAS_WEI: a fee cap per chain no transaction's attempts rise above. */
+  maxFeePerGas: WeiByChain;
+  reconcile?: ReconcilePolicy;
 }
+
+/** What re-issuing a transaction whose nonce was taken came to. */
+export type ReissueOutcome =
+  | { kind: 'reissued'; nonce: number; txHash: string }
+  /** Not now (the account is busy, the node unreachable, the nonce raced): the tracker tries again. */
+  | { kind: 'later'; why: string }
+  /** The node refuses the call itself: it cannot be sent again. */
+  | { kind: 'refused'; why: string };
 
 export const RELAYERS_POLICY = Symbol('RelayersPolicy');
 
 /** Raised inside the send transaction to roll it back and try again with a fresh account or nonce. */
 class TryAgain extends Error {}
 
-interface LockedAccount {
-  address: string;
-  next_nonce: string;
+/** Raised inside the send transaction: the account's ledger and its chain disagree; reconcile, then try again. */
+class Diverged extends TryAgain {
+  constructor(readonly address: string) {
+    super(`the nonce ledger of ${address} differs from the chain`);
+  }
 }
 
 /**
  * The service's relayer accounts sending transactions on users' behalf. One send is one database
  * transaction: lock one of the chain's relayer rows (FOR UPDATE SKIP LOCKED, so instances use
- * different accounts side by side; when all are taken, wait for one), nonce = max(the row's next
- * nonce, the node's pending nonce), sign, write the ledger row, advance the row, broadcast, commit.
- * A broadcast the node refuses rolls it all back, so no nonce is skipped; a crash after the
- * broadcast and before the commit leaves the row behind the chain, and the pending-nonce rule skips
- * past the nonce that transaction took, so none is used twice.
+ * different accounts side by side; when all are taken, wait for one), check its next nonce against
+ * the node's pending count, sign, write the ledger row (with its fee ceiling), advance the row,
+ * broadcast, commit. A broadcast the node refuses rolls it all back, so no nonce is skipped. When
+ * the ledger and the chain disagree (a crash after a broadcast and before its commit, a chain reset,
+ * a transaction the node dropped, another sender on the key), the account is reconciled first
+ * (NonceReconciler) in a transaction of its own, and the send tried again.
  */
 @Injectable()
 export class Relayers {
   private readonly logger = new Logger(Relayers.name);
   /** Chains whose relayer rows this process has made sure exist. */
   private readonly accountsReady = new Map<string, Promise<void>>();
+  private readonly ledger: RelayerLedger;
+  private readonly reconciler: NonceReconciler;
 
   constructor(
     @Inject(RELAYING_DATA_SOURCE) private readonly dataSource: DataSource,
@@ -73,7 +97,15 @@ export class Relayers {
     private readonly pool: RelayerPool,
     @Inject(RELAYERS_POLICY) private readonly policy: RelayersPolicy,
     @Inject(CLOCK) private readonly now: Clock = Date.now,
-  ) {}
+  ) {
+    this.ledger = new RelayerLedger(dataSource);
+    this.reconciler = new NonceReconciler(
+      this.ledger,
+      (manager, relayer, nonce) => this.sendNonceFill(manager, relayer, nonce),
+      policy.reconcile ?? DEFAULT_RECONCILE_POLICY,
+      now,
+    );
+  }
 
   /**
    * Throws SPONSORSHIP_UNAVAILABLE when no relayer of the chain can pay `costWei` now (none
@@ -107,6 +139,7 @@ export class Relayers {
         );
       } catch (error) {
         if (!(error instanceof TryAgain)) throw error;
+        if (error instanceof Diverged) await this.reconcileAccount(call.chain, error.address, false);
         if (attempt >= attempts) throw sponsorshipUnavailable(call.chain, error.message);
         this.logger.warn({ msg: 'sponsored send retried', chain: call.chain, attempt, why: error.message });
       }
@@ -122,7 +155,7 @@ export class Relayers {
     fees: Eip1559Fees,
     costWei: bigint,
   ): Promise<RelayedSend> {
-    const account = await this.lockAccount(manager, call.chain, this.pool.payers(call.chain, costWei));
+    const account = await this.ledger.lockLeastUsed(manager, call.chain, this.pool.payers(call.chain, costWei));
     if (!account) throw new TryAgain(`no relayer of ${call.chain} can pay ${costWei} wei`);
     const { address } = account;
     const wallet = this.pool.wallet(call.chain, address);
@@ -135,7 +168,13 @@ export class Relayers {
     }
 
     const pendingNonce = await this.rpc(call.chain, () => provider.getTransactionCount(address, 'pending'));
-    const nonce = Math.max(Number(account.next_nonce), pendingNonce);
+    const nonce = Number(account.next_nonce);
+    if (nonce !== pendingNonce) throw new Diverged(address);
+    const maxFeeCeiling = feeCeilingOf(fees.maxFeePerGas, this.ceilingPolicyOf(call.chain), {
+      gasLimit,
+      value: call.value,
+      maxCostWei: call.maxCostWei,
+    });
     const tx = await signTransaction(wallet, {
       type: 2,
       chainId: evmChainId,
@@ -173,15 +212,12 @@ export class Relayers {
       ],
       maxFeePerGas: fees.maxFeePerGas,
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      maxFeeCeiling,
       status: 'pending',
       lastSentAtMs: sentAtMs,
       nextCheckAtMs: sentAtMs,
     });
-    await manager.query(
-      `UPDATE "${schemaOf(this.dataSource)}"."relayer_accounts" SET "next_nonce" = $3, "last_used_at" = now(), "updated_at" = now()
-        WHERE "chain" = $1 AND "address" = $2`,
-      [call.chain, address, nonce + 1],
-    );
+    await this.ledger.setNextNonce(manager, call.chain, address, nonce + 1, true);
     await this.broadcast(provider, call.chain, address, nonce, tx.raw);
     RelayingMetrics.sent(call.chain, call.purpose);
     this.logger.log({
@@ -198,27 +234,159 @@ export class Relayers {
   }
 
   /**
-   * The least recently used free account among `addresses`; when every one is locked by another
-   * sender, waits for one of them (chosen at random, so waiters spread over the accounts).
+   * Reconciles every relayer of every chain with its chain (NonceReconciler), each in a transaction
+   * of its own; an account a sender holds is skipped (its sender reconciles it if it must). One
+   * relayer's failure (an RPC down) does not stop the others. Answers how many were reconciled.
    */
-  private async lockAccount(
-    manager: EntityManager,
-    chain: string,
-    addresses: string[],
-  ): Promise<LockedAccount | undefined> {
-    if (addresses.length === 0) return undefined;
-    const table = `"${schemaOf(this.dataSource)}"."relayer_accounts"`;
-    const free = (await manager.query(
-      `SELECT "address", "next_nonce" FROM ${table} WHERE "chain" = $1 AND "address" = ANY($2::text[])
-        ORDER BY "last_used_at" ASC NULLS FIRST LIMIT 1 FOR UPDATE SKIP LOCKED`,
-      [chain, addresses],
-    )) as LockedAccount[];
-    if (free.length > 0) return free[0];
-    const waited = (await manager.query(
-      `SELECT "address", "next_nonce" FROM ${table} WHERE "chain" = $1 AND "address" = ANY($2::text[]) ORDER BY random() LIMIT 1 FOR UPDATE`,
-      [chain, addresses],
-    )) as LockedAccount[];
-    return waited[0];
+  async reconcileAll(): Promise<number> {
+    let reconciled = 0;
+    for (const chain of this.pool.chainIds()) {
+      if (!this.chains.families.evm(chain).ok) continue;
+      await this.ensureAccounts(chain);
+      for (const wallet of this.pool.wallets(chain)) {
+        try {
+          if (await this.reconcileAccount(chain, wallet.address, true)) reconciled++;
+        } catch (error) {
+          this.logger.warn({
+            msg: 'relayer reconciliation failed; will retry',
+            chain,
+            relayer: wallet.address,
+            error: shortMessageOf(error),
+          });
+        }
+      }
+    }
+    return reconciled;
+  }
+
+  /** One account, under its lock; `skipLocked`: false at once when a sender holds it. */
+  async reconcileAccount(chain: string, address: string, skipLocked: boolean): Promise<boolean> {
+    const { provider, evmChainId } = this.surfaceOf(chain);
+    const wallet = this.pool.wallet(chain, address);
+    if (!wallet) return false;
+    return this.dataSource.transaction(async (manager) => {
+      const account = await this.ledger.lock(manager, chain, address, skipLocked);
+      if (!account) return false;
+      await this.reconciler.reconcile(manager, { chain, provider, evmChainId, wallet, account });
+      return true;
+    });
+  }
+
+  /** Sends a pending row's current attempt again, as it was signed (the node lost it). */
+  resend(
+    relayer: Pick<RelayerUnderLock, 'chain' | 'provider' | 'evmChainId' | 'wallet'>,
+    row: SponsoredTransactionEntity,
+  ): Promise<'sent' | 'known' | 'refused'> {
+    return this.reconciler.resend(relayer, row);
+  }
+
+  /**
+   * A pending row whose nonce another sender took (none of its attempts mined): the same call sent
+   * again at the account's next nonce, as the same ledger row (its earlier attempts keep their
+   * nonce). Fees: the node's suggestion, under the row's ceiling share (fee-bump.ts).
+   */
+  async reissue(row: SponsoredTransactionEntity, feeBumpPercent: number): Promise<ReissueOutcome> {
+    const { provider, evmChainId } = this.surfaceOf(row.chain);
+    const wallet = this.pool.wallet(row.chain, row.relayer);
+    if (!wallet) return { kind: 'refused', why: `the key of relayer ${row.relayer} is no longer configured` };
+    await this.reconcileAccount(row.chain, row.relayer, false);
+    const suggested = await this.suggestedFees(provider, row.chain);
+    const ceiling = row.maxFeeCeiling ?? row.maxFeePerGas;
+    // Room under the ceiling for a cancel to outbid it, as replacements keep (nextAttemptUnderCeiling).
+    const callShare = (ceiling * 100n) / BigInt(100 + feeBumpPercent);
+    const maxFeePerGas = suggested.maxFeePerGas < callShare ? suggested.maxFeePerGas : callShare;
+    const fees = {
+      maxFeePerGas,
+      maxPriorityFeePerGas:
+        suggested.maxPriorityFeePerGas < maxFeePerGas ? suggested.maxPriorityFeePerGas : maxFeePerGas,
+    };
+    try {
+      return await this.dataSource.transaction(async (manager): Promise<ReissueOutcome> => {
+        const account = await this.ledger.lock(manager, row.chain, row.relayer, false);
+        if (!account) return { kind: 'later', why: 'the relayer row is gone' };
+        const pendingNonce = await this.rpc(row.chain, () => provider.getTransactionCount(row.relayer, 'pending'));
+        const nonce = Number(account.next_nonce);
+        if (nonce !== pendingNonce) return { kind: 'later', why: `the nonce ledger of ${row.relayer} moved` };
+        const tx = await signTransaction(wallet, {
+          type: 2,
+          chainId: evmChainId,
+          nonce,
+          to: row.to,
+          data: row.data,
+          value: row.value,
+          gasLimit: row.gasLimit,
+          ...fees,
+        });
+        const sentAtMs = this.now();
+        const attempt = { hash: tx.hash, ...stringifiedFees(fees), sentAtMs, nonce };
+        if (!(await this.ledger.reissued(manager, row, nonce, attempt, fees))) {
+          return { kind: 'later', why: 'the row changed meanwhile' };
+        }
+        await this.ledger.setNextNonce(manager, row.chain, row.relayer, nonce + 1, true);
+        await this.broadcast(provider, row.chain, row.relayer, nonce, tx.raw);
+        return { kind: 'reissued', nonce, txHash: tx.hash };
+      });
+    } catch (error) {
+      if (error instanceof TryAgain) return { kind: 'later', why: error.message };
+      if (error instanceof CodedError && error.code === ErrorCodes.TX_REQUEST_INVALID) {
+        return { kind: 'refused', why: error.message };
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * A zero-value self-transfer at `nonce`, recorded as a nonce-fill row of the ledger in the
+   * reconciliation's transaction, then broadcast; what the node answers is the tracker's to follow.
+   */
+  private async sendNonceFill(manager: EntityManager, relayer: RelayerUnderLock, nonce: number): Promise<void> {
+    const { chain, provider, evmChainId, wallet } = relayer;
+    const fees = await this.suggestedFees(provider, chain);
+    const tx = await signTransaction(wallet, {
+      type: 2,
+      chainId: evmChainId,
+      nonce,
+      to: wallet.address,
+      data: '0x',
+      value: 0n,
+      gasLimit: CANCEL_GAS_LIMIT,
+      ...fees,
+    });
+    const sentAtMs = this.now();
+    await manager.insert(SponsoredTransactionEntity, {
+      id: randomUUID(),
+      chain,
+      relayer: wallet.address,
+      nonce,
+      purpose: 'nonce-fill',
+      swapId: null,
+      stepIndex: null,
+      owner: null,
+      to: wallet.address,
+      data: '0x',
+      value: 0n,
+      gasLimit: CANCEL_GAS_LIMIT,
+      txHash: tx.hash,
+      attempts: [{ hash: tx.hash, ...stringifiedFees(fees), sentAtMs }],
+      ...fees,
+      maxFeeCeiling: feeCeilingOf(fees.maxFeePerGas, this.ceilingPolicyOf(chain), {
+        gasLimit: CANCEL_GAS_LIMIT,
+        value: 0n,
+      }),
+      status: 'pending',
+      lastSentAtMs: sentAtMs,
+      nextCheckAtMs: sentAtMs,
+    });
+    try {
+      await provider.broadcastTransaction(tx.raw);
+    } catch (error) {
+      this.logger.warn({ msg: 'nonce fill not taken', chain, relayer: wallet.address, nonce, error: shortMessageOf(error) });
+    }
+    RelayingMetrics.sent(chain, 'nonce-fill');
+  }
+
+  private ceilingPolicyOf(chain: string) {
+    return { percentOfFirst: this.policy.feeCeilingPercent, chainMaxFeePerGas: this.policy.maxFeePerGas.of(chain) };
   }
 
   /**
@@ -315,16 +483,15 @@ export class Relayers {
     let ready = this.accountsReady.get(chain);
     if (!ready) {
       const addresses = this.pool.wallets(chain).map((w) => w.address);
-      ready = this.dataSource
-        .query(
-          `INSERT INTO "${schemaOf(this.dataSource)}"."relayer_accounts" ("chain", "address", "next_nonce")
-           SELECT $1, unnest($2::text[]), 0 ON CONFLICT DO NOTHING`,
-          [chain, addresses],
-        )
-        .then(() => undefined);
+      ready = this.ledger.ensureAccounts(chain, addresses);
       void ready.catch(() => this.accountsReady.delete(chain));
       this.accountsReady.set(chain, ready);
     }
     return ready;
   }
 }
+
+const stringifiedFees = (fees: Eip1559Fees) => ({
+  maxFeePerGas: fees.maxFeePerGas.toString(),
+  maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
+});

@@ -1,6 +1,6 @@
 import { metricsRegistry } from '@swapgw/runtime';
 import { Counter, Gauge } from 'prom-client';
-import type { SponsoredPurpose, SponsoredTransactionStatus } from './sponsored-transaction.entity';
+import type { LedgerPurpose, SponsoredTransactionStatus } from './sponsored-transaction.entity';
 
 // Gas sponsorship metrics, on the process registry that signer-surface serves on /metrics (health
 // port). Amounts are wei as floats: Prometheus has no integers, and alerting needs no exact wei.
@@ -33,6 +33,27 @@ const sponsoredTransactions = new Counter({
   registers: [metricsRegistry()],
 });
 
+const healing = new Counter({
+  name: 'swapgw_relayer_healing_total',
+  help: 'What the relayers did to heal their nonces and fees, by chain and action: resent (the node had lost it: the same transaction again), reissued (its nonce was taken by another sender: the call at a fresh nonce), filled (a zero-value self-transfer at a nonce missing under a pending one), repended (recorded as mined, the chain no longer had it: followed again), lost (the same, its nonce since used by another), cancelled (not mined under its fee ceiling: a cancel sent), held (at its ceiling with a cancel out: nothing more sent)',
+  labelNames: ['chain', 'action'] as const,
+  registers: [metricsRegistry()],
+});
+
+const nonceDrift = new Gauge({
+  name: 'swapgw_relayer_nonce_drift',
+  help: "A relayer's ledger next nonce minus the chain's pending nonce count at its last reconciliation, before healing (0 when they agree; > 0: the chain lost transactions or was reset; < 0: another sender used the key)",
+  labelNames: ['chain', 'address'] as const,
+  registers: [metricsRegistry()],
+});
+
+const oldestPending = new Gauge({
+  name: 'swapgw_relayer_oldest_pending_seconds',
+  help: 'Age of the oldest pending sponsored transaction per chain (0 when none): a stuck relayer shows here',
+  labelNames: ['chain'] as const,
+  registers: [metricsRegistry()],
+});
+
 const replacements = new Counter({
   name: 'swapgw_relayer_replacements_total',
   help: 'Stuck sponsored transactions sent again with the same nonce and higher fees, by chain',
@@ -44,21 +65,34 @@ export const RelayingMetrics = {
   balance(chain: string, address: string, wei: bigint): void {
     relayerBalance.set({ chain, address }, Number(wei));
   },
-  sent(chain: string, purpose: SponsoredPurpose): void {
+  sent(chain: string, purpose: LedgerPurpose): void {
     sponsoredTransactions.inc({ chain, purpose, status: 'sent' });
   },
   settled(
     chain: string,
-    purpose: SponsoredPurpose,
+    purpose: LedgerPurpose,
     status: Exclude<SponsoredTransactionStatus, 'pending'>,
-    owner: string,
+    owner: string | null,
     costWei: bigint,
   ): void {
     sponsoredTransactions.inc({ chain, purpose, status });
     if (costWei > 0n) {
       gasSpent.inc({ chain }, Number(costWei));
-      gasSpentByOwner.inc({ chain, owner }, Number(costWei));
+      if (owner !== null) gasSpentByOwner.inc({ chain, owner }, Number(costWei));
     }
+  },
+  healed(
+    chain: string,
+    action: 'resent' | 'reissued' | 'filled' | 'repended' | 'lost' | 'cancelled' | 'held',
+    count = 1,
+  ): void {
+    healing.inc({ chain, action }, count);
+  },
+  nonceDrift(chain: string, address: string, drift: number): void {
+    nonceDrift.set({ chain, address }, drift);
+  },
+  oldestPending(chain: string, seconds: number): void {
+    oldestPending.set({ chain }, seconds);
   },
   replaced(chain: string): void {
     replacements.inc({ chain });

@@ -11,6 +11,9 @@ import {
 } from './wei-settings';
 import { DEFAULT_RELAYER_MIN_BALANCE_WEI } from '../config/signer-surface.config';
 
+/** RELAYER_MAX_FEE_PER_GAS_WEI unset: no absolute cap (the largest uint256). */
+const NO_FEE_CAP = 2n ** 256n - 1n;
+
 /** The relaying part of the validated config, parsed. */
 export interface RelayingSettings {
   keys: RelayerKeySet;
@@ -43,6 +46,11 @@ export function relayingSettingsOf(config: SignerSurfaceConfig): RelayingSetting
     BigInt(DEFAULT_RELAYER_MIN_BALANCE_WEI),
   );
   if (!minBalance.ok) throw new Error(minBalance.problem);
+  const maxFeePerGas =
+    config.RELAYER_MAX_FEE_PER_GAS_WEI === undefined
+      ? { ok: true as const, value: new WeiByChain(NO_FEE_CAP) }
+      : parseWeiByChain(config.RELAYER_MAX_FEE_PER_GAS_WEI, 'RELAYER_MAX_FEE_PER_GAS_WEI', NO_FEE_CAP);
+  if (!maxFeePerGas.ok) throw new Error(maxFeePerGas.problem);
   const dailyWei = parseWei(config.SPONSORSHIP_DAILY_BUDGET_WEI);
   if (dailyWei === undefined) throw new Error('SPONSORSHIP_DAILY_BUDGET_WEI must be a decimal string of wei');
   const budget = parseBudgetOverrides(
@@ -71,7 +79,12 @@ export function relayingSettingsOf(config: SignerSurfaceConfig): RelayingSetting
     keys: keys.keys,
     minBalance: minBalance.value,
     budget: budget.value,
-    relayers: { gasLimitPercent: config.GAS_LIMIT_PERCENT, gasLimitExtra: config.RELAYER_GAS_EXTRA },
+    relayers: {
+      gasLimitPercent: config.GAS_LIMIT_PERCENT,
+      gasLimitExtra: config.RELAYER_GAS_EXTRA,
+      feeCeilingPercent: config.RELAYER_FEE_CEILING_PERCENT,
+      maxFeePerGas: maxFeePerGas.value,
+    },
     tracking: {
       pollMs: config.CONFIRMATION_POLL_MS,
       stuckAfterMs: config.RELAYER_STUCK_AFTER_MS,
@@ -80,6 +93,7 @@ export function relayingSettingsOf(config: SignerSurfaceConfig): RelayingSetting
       // Long enough for a batch of RPC round trips at RPC_TIMEOUT_MS each to finish first.
       leaseMs: Math.max(30_000, config.RPC_TIMEOUT_MS * 4),
       balanceRefreshMs: Math.max(10_000, config.CONFIRMATION_POLL_MS),
+      reconcileMs: config.RELAYER_RECONCILE_MS,
     },
     solana: { keys: solanaKeys.keys, minBalanceLamports, budget: solanaBudget.value },
   };

@@ -15,7 +15,7 @@ import { RelayedTransactionTracker, RelayedTrackingPolicy } from './relayed-tran
 import { RelayerGasSponsor } from './relayer-gas-sponsor';
 import { RelayerKeySet } from './relayer-keys';
 import { RelayerPool } from './relayer-pool';
-import { RelayedCall, Relayers } from './relayers';
+import { RelayedCall, Relayers, RelayersPolicy } from './relayers';
 import { SponsoredTransactionEntity } from './sponsored-transaction.entity';
 import { SponsoredTransactions } from './sponsored-transactions';
 import { SponsorshipBudget } from './sponsorship-budget';
@@ -34,6 +34,14 @@ const TRACKING: RelayedTrackingPolicy = {
   batchSize: 50,
   leaseMs: 30_000,
   balanceRefreshMs: 0,
+  reconcileMs: 0,
+};
+
+const POLICY: RelayersPolicy = {
+  gasLimitPercent: 120,
+  gasLimitExtra: DEFAULT_RELAYER_GAS_EXTRA,
+  feeCeilingPercent: 300,
+  maxFeePerGas: new WeiByChain(2n ** 256n - 1n),
 };
 
 let chain: TestChain;
@@ -63,6 +71,7 @@ async function instance(
   wallets: HDNodeWallet[],
   tracking: Partial<RelayedTrackingPolicy> = {},
   now: () => number = Date.now,
+  policy: Partial<RelayersPolicy> = {},
 ): Promise<Instance> {
   const ds = await dataSource();
   const chains = new SignerChains(
@@ -75,15 +84,13 @@ async function instance(
     chains,
     new WeiByChain(ETH),
   );
+  const relayers = new Relayers(ds, chains, pool, { ...POLICY, ...policy }, now);
   return {
     dataSource: ds,
     chains,
     pool,
-    relayers: new Relayers(ds, chains, pool, {
-      gasLimitPercent: 120,
-      gasLimitExtra: DEFAULT_RELAYER_GAS_EXTRA,
-    }),
-    tracker: new RelayedTransactionTracker(ds, chains, pool, { ...TRACKING, ...tracking }, now),
+    relayers,
+    tracker: new RelayedTransactionTracker(ds, chains, pool, relayers, { ...TRACKING, ...tracking }, now),
   };
 }
 
@@ -324,6 +331,7 @@ describe('relayers', () => {
       state: 'confirmed',
       hashes: [sent.txHash],
       minedHash: sent.txHash,
+      failure: null,
     });
     const [row] = await ledger(node.dataSource, { owner: 'key-small' });
     expect(await budget.spentToday('key-small', CHAIN)).toBe(row.costWei);
@@ -343,10 +351,7 @@ describe('relayers', () => {
       node.chains,
       new WeiByChain(10n ** 24n),
     );
-    const relayers = new Relayers(node.dataSource, node.chains, poor, {
-      gasLimitPercent: 120,
-      gasLimitExtra: DEFAULT_RELAYER_GAS_EXTRA,
-    });
+    const relayers = new Relayers(node.dataSource, node.chains, poor, POLICY);
     const unavailable = await codedErrorOf(relayers.send(gasDrop('key-poor')));
     expect(unavailable.code).toBe('SPONSORSHIP_UNAVAILABLE');
     expect(httpStatusOf(unavailable.code)).toBe(503);

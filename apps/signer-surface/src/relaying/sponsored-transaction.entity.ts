@@ -12,6 +12,14 @@ export { SPONSORED_PURPOSES };
 export type { SponsoredPurpose };
 
 /**
+ * What the ledger records: the signing flow's purposes, and `nonce-fill`, a zero-value
+ * self-transfer the relayers send at a nonce the chain is missing under one of their pending
+ * transactions (the operator's cost: no swap, step or owner).
+ */
+export const LEDGER_PURPOSES = [...SPONSORED_PURPOSES, 'nonce-fill'] as const;
+export type LedgerPurpose = (typeof LEDGER_PURPOSES)[number];
+
+/**
  * pending → confirmed (receipt status 1) | failed (receipt status 0: mined, reverted, gas paid) |
  * dropped (the nonce was used by a transaction that is none of this row's attempts, and it could
  * not be sent again: nothing paid) | cancelled (not mined under its fee ceiling: a zero-value
@@ -75,17 +83,18 @@ export class SponsoredTransactionEntity {
   nonce!: number | null;
 
   @Column({ type: 'text' })
-  purpose!: SponsoredPurpose;
+  purpose!: LedgerPurpose;
 
-  @Column({ name: 'swap_id', type: 'text' })
-  swapId!: string;
+  /** Null on nonce-fill rows only (as are stepIndex and owner). */
+  @Column({ name: 'swap_id', type: 'text', nullable: true })
+  swapId!: string | null;
 
-  @Column({ name: 'step_index', type: 'int' })
-  stepIndex!: number;
+  @Column({ name: 'step_index', type: 'int', nullable: true })
+  stepIndex!: number | null;
 
   /** The API key id whose budget pays. */
-  @Column({ type: 'text' })
-  owner!: string;
+  @Column({ type: 'text', nullable: true })
+  owner!: string | null;
 
   @Column({ name: 'to', type: 'text' })
   to!: string;

@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { SponsoredFailure } from '../signing/sponsored/gas-sponsor';
 import { RELAYING_DATA_SOURCE } from './relaying-database';
 import {
+  LedgerPurpose,
   SponsoredPurpose,
   SponsoredTransactionEntity,
   SponsoredTransactionStatus,
@@ -12,9 +13,10 @@ import {
 export interface SponsoredTransactionView {
   id: string;
   chain: string;
-  purpose: SponsoredPurpose;
-  swapId: string;
-  stepIndex: number;
+  purpose: LedgerPurpose;
+  /** Null on nonce-fill rows (the operator's, no step). */
+  swapId: string | null;
+  stepIndex: number | null;
   relayer: string;
   /** Null on Solana (a fee payer's transaction has no nonce). */
   nonce: number | null;

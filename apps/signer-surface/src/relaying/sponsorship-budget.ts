@@ -16,9 +16,11 @@ export function utcDayOf(ms: number): { startMs: number; endMs: number } {
 
 /**
  * What each API key may have the relayers spend per chain and UTC day. Spent = the ledger's rows
- * of the key on the chain created that day: mined ones at their cost, pending ones at the most they
- * can cost (gas limit × fee cap + value), dropped ones at nothing. Counting pending rows at their
- * cap keeps a burst of sends from all passing the check before any is mined.
+ * of the key on the chain created that day: mined ones (confirmed, failed, cancelled) at what they
+ * cost, pending ones at the most they can still cost (gas limit × their fee ceiling + value: no
+ * attempt ever bids above the ceiling), dropped and lost ones at nothing. Counting pending rows at
+ * their ceiling keeps a burst of sends from all passing the check before any is mined, and a fee
+ * bump from spending past the budget; it cannot run away, since the ceiling is fixed at the send.
  */
 export class SponsorshipBudget {
   constructor(
@@ -40,7 +42,7 @@ export class SponsorshipBudget {
     const { startMs, endMs } = utcDayOf(this.now());
     const [row] = (await manager.query(
       `SELECT COALESCE(SUM(CASE "status"
-                WHEN 'pending' THEN "gas_limit" * "max_fee_per_gas" + "value"
+                WHEN 'pending' THEN "gas_limit" * COALESCE("max_fee_ceiling", "max_fee_per_gas") + "value"
                 ELSE COALESCE("cost_wei", 0) END), 0)::text AS "spent"
          FROM "${schemaOf(this.dataSource)}"."sponsored_transactions"
         WHERE "owner" = $1 AND "chain" = $2 AND "created_at" >= $3 AND "created_at" < $4`,
