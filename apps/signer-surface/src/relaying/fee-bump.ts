@@ -79,9 +79,7 @@ export const NODE_PRICE_BUMP_PERCENT = 10;
  *   transaction is left and reported until the fees come down or the nonce is taken.
  */
 export type NextAttempt =
-  | { kind: 'replace'; fees: Eip1559Fees }
-  | { kind: 'cancel'; fees: Eip1559Fees }
-  | { kind: 'hold' };
+  { kind: 'replace'; fees: Eip1559Fees } | { kind: 'cancel'; fees: Eip1559Fees } | { kind: 'hold' };
 
 export function nextAttemptUnderCeiling(
   current: Eip1559Fees & { cancel: boolean },

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { shortMessageOf } from '@swapgw/chains';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import type { EntityManager } from 'typeorm';
-import { attemptTransaction, currentAttempt, receiptOfAny } from './relayed-attempts';
+import { attemptTransaction, currentAttempt, evmNonceOf, receiptOfAny } from './relayed-attempts';
 import { LockedAccount, RelayerLedger } from './relayer-ledger';
 import { RelayingMetrics } from './relaying-metrics';
 import { signTransaction } from './signed-transaction';
@@ -18,7 +18,11 @@ export interface RelayerUnderLock {
 }
 
 /** Sends a zero-value self-transfer at `nonce` and records it (purpose nonce-fill), in `manager`'s transaction. */
-export type SendNonceFill = (manager: EntityManager, relayer: RelayerUnderLock, nonce: number) => Promise<void>;
+export type SendNonceFill = (
+  manager: EntityManager,
+  relayer: RelayerUnderLock,
+  nonce: number,
+) => Promise<void>;
 
 export interface ReconcilePolicy {
   /** Mined rows in the last this many blocks have their receipts read again (a reorg takes blocks back). */
@@ -76,7 +80,7 @@ export class NonceReconciler {
 
     const pending = await this.ledger.pendingFrom(manager, chain, address, minedCount);
     const held = new Set(pending.map((row) => row.nonce));
-    const top = pending.length > 0 ? pending[pending.length - 1].nonce! : minedCount - 1;
+    const top = pending.length > 0 ? evmNonceOf(pending[pending.length - 1]) : minedCount - 1;
     let fills = 0;
     for (let nonce = minedCount; nonce < top && fills < this.policy.maxFillsPerPass; nonce++) {
       if (held.has(nonce)) continue;
@@ -85,10 +89,17 @@ export class NonceReconciler {
     }
     if (fills > 0) {
       RelayingMetrics.healed(chain, 'filled', fills);
-      this.logger.warn({ msg: 'nonce gap filled', chain, relayer: address, from: minedCount, to: top, fills });
+      this.logger.warn({
+        msg: 'nonce gap filled',
+        chain,
+        relayer: address,
+        from: minedCount,
+        to: top,
+        fills,
+      });
     }
     for (const row of pending) {
-      if (row.nonce! >= pendingCount) await this.resend(relayer, row);
+      if (evmNonceOf(row) >= pendingCount) await this.resend(relayer, row);
     }
 
     const next = Math.max(pendingCount, top + 1);
@@ -153,7 +164,7 @@ export class NonceReconciler {
     for (const row of rows) {
       const found = await receiptOfAny(provider, row.attempts);
       if (found && found.receipt.blockNumber <= head) continue;
-      const nonceFree = row.nonce! >= minedCount;
+      const nonceFree = evmNonceOf(row) >= minedCount;
       const recent = this.now() - row.createdAt.getTime() <= this.policy.resendLostWithinMs;
       if (nonceFree && recent) {
         if (await this.ledger.repend(manager, row.id, this.now())) {
@@ -175,7 +186,13 @@ export class NonceReconciler {
       if (await this.ledger.markLost(manager, row.id, reason)) {
         RelayingMetrics.healed(chain, 'lost');
         RelayingMetrics.settled(chain, row.purpose, 'lost', row.owner, 0n);
-        this.logger.error({ msg: 'sponsored transaction lost', id: row.id, chain, swapId: row.swapId, reason });
+        this.logger.error({
+          msg: 'sponsored transaction lost',
+          id: row.id,
+          chain,
+          swapId: row.swapId,
+          reason,
+        });
       }
     }
   }

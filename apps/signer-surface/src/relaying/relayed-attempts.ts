@@ -44,3 +44,9 @@ export async function receiptOfAny(
   }
   return null;
 }
+
+/** The nonce of an EVM row (only Solana rows have none). */
+export function evmNonceOf(row: Pick<SponsoredTransactionEntity, 'id' | 'nonce'>): number {
+  if (row.nonce === null) throw new Error(`sponsored transaction ${row.id} has no nonce: not an EVM row`);
+  return row.nonce;
+}

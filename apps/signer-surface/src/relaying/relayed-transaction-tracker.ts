@@ -168,13 +168,16 @@ export class RelayedTransactionTracker {
     }
     if (!(await provider.getTransaction(row.txHash))) {
       // The node lost it (evicted, restarted, an RPC provider that dropped it): the same
-      // transaction again, no fee raised: nothing says its fees were the problem.
-      await this.relayers.resend({ chain: row.chain, provider, evmChainId, wallet }, row);
-      await this.update(row.id, {
-        lastSentAtMs: this.now(),
-        nextCheckAtMs: this.now() + this.policy.pollMs,
-      });
-      return;
+      // transaction again, no fee raised, unless the node refuses it as it is (its fee cap under
+      // the base fee: a node evicts those), when it is replaced like a stuck one.
+      const resent = await this.relayers.resend({ chain: row.chain, provider, evmChainId, wallet }, row);
+      if (resent !== 'refused') {
+        await this.update(row.id, {
+          lastSentAtMs: this.now(),
+          nextCheckAtMs: this.now() + this.policy.pollMs,
+        });
+        return;
+      }
     }
     if (row.nonce !== null && row.nonce > minedNonce) {
       // Queued behind an earlier nonce of the relayer: raising its fees would not help.
@@ -226,7 +229,10 @@ export class RelayedTransactionTracker {
       case 'refused':
         return this.settle(row, 'dropped', {
           costWei: 0n,
-          ...failureOf('RELAY_DROPPED', `its nonce ${row.nonce} was taken and it cannot be sent again: ${outcome.why}`),
+          ...failureOf(
+            'RELAY_DROPPED',
+            `its nonce ${row.nonce} was taken and it cannot be sent again: ${outcome.why}`,
+          ),
         });
     }
   }
@@ -340,7 +346,11 @@ export class RelayedTransactionTracker {
     const suggested = await provider.getFeeData();
     const current = currentAttempt(row);
     const next = nextAttemptUnderCeiling(
-      { maxFeePerGas: row.maxFeePerGas, maxPriorityFeePerGas: row.maxPriorityFeePerGas, cancel: current.cancel === true },
+      {
+        maxFeePerGas: row.maxFeePerGas,
+        maxPriorityFeePerGas: row.maxPriorityFeePerGas,
+        cancel: current.cancel === true,
+      },
       {
         maxFeePerGas: suggested.maxFeePerGas ?? 0n,
         maxPriorityFeePerGas: suggested.maxPriorityFeePerGas ?? 0n,
@@ -365,7 +375,12 @@ export class RelayedTransactionTracker {
     const cancel = next.kind === 'cancel';
     const fees: Eip1559Fees = next.fees;
     const sentAtMs = this.now();
-    const unsigned: RelayAttempt = { hash: '', ...stringified(fees), sentAtMs, ...(cancel ? { cancel: true } : {}) };
+    const unsigned: RelayAttempt = {
+      hash: '',
+      ...stringified(fees),
+      sentAtMs,
+      ...(cancel ? { cancel: true } : {}),
+    };
     const tx = await signTransaction(wallet, attemptTransaction(row, unsigned, evmChainId));
     const attempt: RelayAttempt = { ...unsigned, hash: tx.hash };
     const recorded = await this.dataSource.query(
@@ -422,6 +437,17 @@ export class RelayedTransactionTracker {
           ...stringified(fees),
         });
       }
+      return;
+    }
+    if (failure === 'refused') {
+      // The node will not take it now (a fee cap under the base fee): it is still the attempt to
+      // build on and to send again, so the next one outbids it and the ceiling is reached.
+      await this.update(row.id, {
+        txHash: tx.hash,
+        ...fees,
+        lastSentAtMs: sentAtMs,
+        nextCheckAtMs: sentAtMs + this.policy.pollMs,
+      });
       return;
     }
     if (failure === 'insufficient-funds') this.pool.noteBalance(row.chain, row.relayer, 0n);

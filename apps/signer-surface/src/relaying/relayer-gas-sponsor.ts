@@ -40,7 +40,10 @@ export class RelayerGasSponsor implements GasSponsor {
 
   async send(call: SponsoredSend): Promise<SponsoredSent> {
     // One transaction may never bid more than the owner's whole day on the chain.
-    const sent = await this.relayers.send({ ...call, maxCostWei: this.budget.dailyLimitOf(call.owner, call.chain) });
+    const sent = await this.relayers.send({
+      ...call,
+      maxCostWei: this.budget.dailyLimitOf(call.owner, call.chain),
+    });
     return { id: sent.id, txHash: sent.txHash };
   }
 

@@ -1,5 +1,6 @@
 import { schemaOf } from '@swapgw/messaging';
 import type { DataSource, EntityManager } from 'typeorm';
+import { evmNonceOf } from './relayed-attempts';
 import { RelayAttempt, SponsoredTransactionEntity } from './sponsored-transaction.entity';
 
 /** A relayer account's row, locked FOR UPDATE by the caller's transaction. */
@@ -149,7 +150,14 @@ export class RelayerLedger {
     const result = await manager
       .createQueryBuilder()
       .update(SponsoredTransactionEntity)
-      .set({ status: 'lost', ...UNMINED, costWei: 0n, failureCode: 'RELAY_LOST', failureReason: reason, nextCheckAtMs: null })
+      .set({
+        status: 'lost',
+        ...UNMINED,
+        costWei: 0n,
+        failureCode: 'RELAY_LOST',
+        failureReason: reason,
+        nextCheckAtMs: null,
+      })
       .where(`id = :id AND status IN ('confirmed', 'failed', 'cancelled')`, { id })
       .execute();
     return Boolean(result.affected);
@@ -163,10 +171,10 @@ export class RelayerLedger {
     attempt: RelayAttempt,
     fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
   ): Promise<boolean> {
-    const attempts = [...row.attempts.map((a) => ({ ...a, nonce: a.nonce ?? row.nonce! })), attempt];
+    const attempts = [...row.attempts.map((a) => ({ ...a, nonce: a.nonce ?? evmNonceOf(row) })), attempt];
     const result = await manager.update(
       SponsoredTransactionEntity,
-      { id: row.id, status: 'pending', nonce: row.nonce! },
+      { id: row.id, status: 'pending', nonce: evmNonceOf(row) },
       {
         nonce,
         attempts,

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { JsonRpcProvider, Wallet } from 'ethers';
+import { JsonRpcProvider } from 'ethers';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { CLOCK, type Clock } from '../clock';
@@ -8,9 +8,14 @@ import { isRpcUnreachable, relayedGasLimit, revertReasonOf, shortMessageOf } fro
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import { broadcastFailureOf } from './broadcast-errors';
 import { Eip1559Fees, feeCeilingOf, maxCostOf } from './fee-bump';
-import { DEFAULT_RECONCILE_POLICY, NonceReconciler, ReconcilePolicy, RelayerUnderLock } from './nonce-reconciler';
+import {
+  DEFAULT_RECONCILE_POLICY,
+  NonceReconciler,
+  ReconcilePolicy,
+  RelayerUnderLock,
+} from './nonce-reconciler';
 import { CANCEL_GAS_LIMIT } from './relayed-attempts';
-import { LockedAccount, RelayerLedger } from './relayer-ledger';
+import { RelayerLedger } from './relayer-ledger';
 import { RelayerPool, isEnough } from './relayer-pool';
 import { RELAYING_DATA_SOURCE } from './relaying-database';
 import { chainUnreachable, sponsoredCallRefused, sponsorshipUnavailable } from './relaying-errors';
@@ -155,7 +160,11 @@ export class Relayers {
     fees: Eip1559Fees,
     costWei: bigint,
   ): Promise<RelayedSend> {
-    const account = await this.ledger.lockLeastUsed(manager, call.chain, this.pool.payers(call.chain, costWei));
+    const account = await this.ledger.lockLeastUsed(
+      manager,
+      call.chain,
+      this.pool.payers(call.chain, costWei),
+    );
     if (!account) throw new TryAgain(`no relayer of ${call.chain} can pay ${costWei} wei`);
     const { address } = account;
     const wallet = this.pool.wallet(call.chain, address);
@@ -304,7 +313,9 @@ export class Relayers {
       return await this.dataSource.transaction(async (manager): Promise<ReissueOutcome> => {
         const account = await this.ledger.lock(manager, row.chain, row.relayer, false);
         if (!account) return { kind: 'later', why: 'the relayer row is gone' };
-        const pendingNonce = await this.rpc(row.chain, () => provider.getTransactionCount(row.relayer, 'pending'));
+        const pendingNonce = await this.rpc(row.chain, () =>
+          provider.getTransactionCount(row.relayer, 'pending'),
+        );
         const nonce = Number(account.next_nonce);
         if (nonce !== pendingNonce) return { kind: 'later', why: `the nonce ledger of ${row.relayer} moved` };
         const tx = await signTransaction(wallet, {
@@ -339,7 +350,11 @@ export class Relayers {
    * A zero-value self-transfer at `nonce`, recorded as a nonce-fill row of the ledger in the
    * reconciliation's transaction, then broadcast; what the node answers is the tracker's to follow.
    */
-  private async sendNonceFill(manager: EntityManager, relayer: RelayerUnderLock, nonce: number): Promise<void> {
+  private async sendNonceFill(
+    manager: EntityManager,
+    relayer: RelayerUnderLock,
+    nonce: number,
+  ): Promise<void> {
     const { chain, provider, evmChainId, wallet } = relayer;
     const fees = await this.suggestedFees(provider, chain);
     const tx = await signTransaction(wallet, {
@@ -380,13 +395,22 @@ export class Relayers {
     try {
       await provider.broadcastTransaction(tx.raw);
     } catch (error) {
-      this.logger.warn({ msg: 'nonce fill not taken', chain, relayer: wallet.address, nonce, error: shortMessageOf(error) });
+      this.logger.warn({
+        msg: 'nonce fill not taken',
+        chain,
+        relayer: wallet.address,
+        nonce,
+        error: shortMessageOf(error),
+      });
     }
     RelayingMetrics.sent(chain, 'nonce-fill');
   }
 
   private ceilingPolicyOf(chain: string) {
-    return { percentOfFirst: this.policy.feeCeilingPercent, chainMaxFeePerGas: this.policy.maxFeePerGas.of(chain) };
+    return {
+      percentOfFirst: this.policy.feeCeilingPercent,
+      chainMaxFeePerGas: this.policy.maxFeePerGas.of(chain),
+    };
   }
 
   /**
