@@ -136,15 +136,22 @@ export class Relayers {
     const costWei = maxCostOf(gasLimit, fees.maxFeePerGas, call.value);
 
     const attempts = this.policy.maxAttempts ?? 4;
+    // Accounts this send reconciled: their ledger is the truth now, even if the node's pending
+    // count lags behind it (an RPC behind a load balancer answers from a node that has not seen
+    // the latest broadcast).
+    const reconciled = new Set<string>();
     for (let attempt = 1; ; attempt++) {
       await this.assertCanPay(call.chain, costWei);
       try {
         return await this.dataSource.transaction((manager) =>
-          this.sendUnderLock(manager, provider, evmChainId, call, gasLimit, fees, costWei),
+          this.sendUnderLock(manager, provider, evmChainId, call, gasLimit, fees, costWei, reconciled),
         );
       } catch (error) {
         if (!(error instanceof TryAgain)) throw error;
-        if (error instanceof Diverged) await this.reconcileAccount(call.chain, error.address, false);
+        if (error instanceof Diverged) {
+          await this.reconcileAccount(call.chain, error.address, false);
+          reconciled.add(error.address);
+        }
         if (attempt >= attempts) throw sponsorshipUnavailable(call.chain, error.message);
         this.logger.warn({ msg: 'sponsored send retried', chain: call.chain, attempt, why: error.message });
       }
@@ -159,6 +166,7 @@ export class Relayers {
     gasLimit: bigint,
     fees: Eip1559Fees,
     costWei: bigint,
+    reconciled: ReadonlySet<string>,
   ): Promise<RelayedSend> {
     const account = await this.ledger.lockLeastUsed(
       manager,
@@ -177,8 +185,9 @@ export class Relayers {
     }
 
     const pendingNonce = await this.rpc(call.chain, () => provider.getTransactionCount(address, 'pending'));
-    const nonce = Number(account.next_nonce);
-    if (nonce !== pendingNonce) throw new Diverged(address);
+    const ledgerNonce = Number(account.next_nonce);
+    if (ledgerNonce !== pendingNonce && !reconciled.has(address)) throw new Diverged(address);
+    const nonce = Math.max(ledgerNonce, pendingNonce);
     const maxFeeCeiling = feeCeilingOf(fees.maxFeePerGas, this.ceilingPolicyOf(call.chain), {
       gasLimit,
       value: call.value,
