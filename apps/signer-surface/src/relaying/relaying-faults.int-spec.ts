@@ -149,9 +149,14 @@ async function nextNonceOf(ds: DataSource, address: string): Promise<number> {
 
 /** The ledger and the chain agree: the ledger's next nonce is the chain's count, nothing pending. */
 async function expectInStep(ds: DataSource, address: string): Promise<void> {
-  const onChain = await chain.provider.getTransactionCount(address, 'latest');
-  expect(await chain.provider.getTransactionCount(address, 'pending')).toBe(onChain);
+  const onChain = await nonceCount(address, 'latest');
+  expect(await nonceCount(address, 'pending')).toBe(onChain);
   expect(await nextNonceOf(ds, address)).toBe(onChain);
+}
+
+/** Read fresh, as balanceOf. */
+async function nonceCount(address: string, blockTag: 'latest' | 'pending'): Promise<number> {
+  return Number((await rpc('eth_getTransactionCount', [address, blockTag])) as string);
 }
 
 beforeAll(async () => {
@@ -249,7 +254,7 @@ describe('relayers under faults', () => {
 
     // A new send after the other tool's: at the chain's nonce, no gap, mined.
     const next = await node.relayers.send(gasDrop('key-taken'));
-    expect(next.nonce).toBe((await chain.provider.getTransactionCount(relayer.address, 'latest')) - 1);
+    expect(next.nonce).toBe((await nonceCount(relayer.address, 'latest')) - 1);
     const all = await settle(node, relayer.address);
     expect(all.map((r) => r.status)).toEqual(['confirmed', 'confirmed']);
     const foreignCost =
@@ -348,7 +353,7 @@ describe('relayers under faults', () => {
     await rpc('evm_setAutomine', [true]);
     await fund(relayers);
     const genesis = await Promise.all(relayers.map((w) => balanceOf(w.address)));
-    expect(await chain.provider.getTransactionCount(relayers[0].address, 'latest')).toBe(0);
+    expect(await nonceCount(relayers[0].address, 'latest')).toBe(0);
 
     // A send right after the reset: the ledger is ahead of the chain; it is reconciled first.
     const after = await recent.relayers.send(gasDrop('key-reset'));
