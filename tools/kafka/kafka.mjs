@@ -298,6 +298,8 @@ function isOurBroker(pid, config) {
  * - A broker already answers on `port`: it is reused, nothing starts, `stop` does nothing.
  * - Otherwise the jars are fetched if needed, the data dir formatted when new, and a broker
  *   started detached (it outlives this process until `stop`), logs in <dataDir>/logs.
+ *   `freshData`: its topics, messages and consumer offsets are deleted first (the logs stay), so
+ *   the broker starts empty (`npm start` with a fresh devnet); a reused broker is never emptied.
  * `advertisedPort` (default `port`) is the port the broker's metadata sends clients to: fault tests
  * put a TCP proxy there, in front of `port`, so that every connection after the bootstrap goes
  * through the proxy too. The broker still listens on `port` only; readiness is probed there.
@@ -314,6 +316,7 @@ export async function startKafka({
   // A broker already listening on `port` is used as it is; false: that is an error (a run that
   // wants a broker of its own must not share another run's, which that run will stop).
   reuseRunning = true,
+  freshData = false,
 } = {}) {
   // Nothing to stop when this call did not start the broker.
   const noop = () => Promise.resolve();
@@ -337,6 +340,10 @@ export async function startKafka({
     throw new Error(
       `a broker of ${files.dataDir} still runs (pid ${stalePid}) but not on port ${port}; stop it first`,
     );
+  }
+  if (freshData && fs.existsSync(files.logDirs)) {
+    fs.rmSync(files.logDirs, { recursive: true, force: true });
+    log(`deleted the data of ${displayPath(files.logDirs)} (topics, messages, consumer offsets)`);
   }
   fs.writeFileSync(
     files.config,

@@ -106,6 +106,18 @@ export async function ensureDatabase(url) {
   await ensure(url);
 }
 
+/**
+ * Empties the database's tables for a fresh devnet but the gateway's API keys and webhooks
+ * (tools/stack/fresh-database.ts, compiled), and says what it did.
+ */
+export async function emptyChainBoundTables(url) {
+  const { emptyChainBoundTables: empty } = requireFromRoot('./dist/tools/stack/fresh-database.js');
+  const { emptied, kept } = await empty(url);
+  if (emptied.length === 0) return;
+  const rows = kept.map((k) => `${k.table} (${k.rows} ${k.rows === 1 ? 'row' : 'rows'})`).join(', ');
+  say('postgres', `fresh for the fresh devnet: ${emptied.length} tables emptied, kept ${rows || 'nothing'}`);
+}
+
 export async function dropDatabase(url) {
   const { dropDatabase: drop } = requireFromRoot('./dist/libs/persistence/src/database-url.js');
   await drop(url);

@@ -2,9 +2,14 @@
 // `npm start`: the whole gateway on this machine, with nothing else to set up.
 //   1. dependencies (npm install from the lock when node_modules is missing or stale) and the swc build
 //   2. Kafka: KAFKA_BROKERS if set, else a KRaft broker from Maven Central on KAFKA_PORT (9092),
-//      data kept in .run/kafka (a broker already listening there is reused)
+//      data in .run/kafka (a broker already listening there is reused)
 //   3. PostgreSQL: the database of DATABASE_URL, created when missing
 //   4. devnet: two anvil chains with tokens, Uniswap V2 and a bridge (manifest .run/devnet/manifest.json)
+//      The devnet is new on every start, so the state that describes chains starts new with it:
+//      the broker this run starts begins with empty data, and the database's tables are emptied
+//      once the devnet is up, but for the gateway's API keys and webhooks (fresh-database.ts).
+//      --keep-data keeps both as they were; with --no-devnet (chains elsewhere, which persist)
+//      nothing is emptied.
 //   5. Kafka topics of libs/contracts, then the five apps, each waited for until healthy;
 //      signer-surface gets RELAYER_KEYS (gas-sponsorship relayers: the caller's, else the devnet's
 //      accounts 12-15 on each chain) and SOLANA_FEE_PAYER_KEYS (the caller's, else the devnet's fee
@@ -12,7 +17,7 @@
 // An app that exits on its own afterwards is reported and started again with back-off (1 s doubling
 // to 30 s, back to 1 s once it stayed up a minute: restart-policy.js), each restart printed.
 // Ctrl-C (or SIGTERM) stops what this run started, in reverse order, and nothing else (no restarts).
-// Flags: --quiet (no app log echo), --no-devnet, --apps a,b (subset).
+// Flags: --quiet (no app log echo), --no-devnet, --keep-data, --apps a,b (subset).
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -23,6 +28,7 @@ import {
   appEnv,
   bootstrap,
   DEFAULT_DATABASE_URL,
+  emptyChainBoundTables,
   ensureDatabase,
   ensureKafkaTopics,
   fail,
@@ -53,6 +59,9 @@ const option = (name) => {
 const runDir = path.join(repoRoot, '.run');
 const logDir = path.join(runDir, 'logs');
 const echo = !flag('quiet');
+/** A fresh devnet starts the suite on fresh data (issue 34): see the header. */
+const withDevnet = !flag('no-devnet');
+const freshData = withDevnet && !flag('keep-data');
 
 /** Everything this run started, stopped last-in first-out. */
 const started = [];
@@ -87,16 +96,23 @@ async function main() {
   const kafka = await startKafka({
     port: Number(process.env.KAFKA_PORT || 9092),
     dataDir: path.join(runDir, 'kafka'),
+    freshData,
   });
   if (kafka.started) started.push({ name: 'kafka', stop: kafka.stop });
   say('kafka', kafka.brokers);
+  if (freshData && !kafka.started) {
+    warn(
+      'kafka',
+      'a broker this run did not start keeps its topics and consumer offsets: messages of an earlier run not yet consumed reach the fresh database',
+    );
+  }
 
   const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
   await ensureDatabase(databaseUrl);
   say('postgres', `database ready (${redact(databaseUrl)})`);
 
   const manifest = path.resolve(repoRoot, process.env.DEVNET_MANIFEST || '.run/devnet/manifest.json');
-  if (!flag('no-devnet')) {
+  if (withDevnet) {
     const devnet = await startDevnet({
       manifest,
       portA: process.env.DEVNET_PORT_A ? Number(process.env.DEVNET_PORT_A) : undefined,
@@ -108,6 +124,11 @@ async function main() {
     if (devnet) {
       track('devnet', devnet);
       say('devnet', `chains up, manifest ${path.relative(repoRoot, manifest)}`);
+      // After the devnet is up, not before: a second `npm start` fails on the devnet's ports before
+      // it empties the database of the stack already running.
+      if (freshData) await emptyChainBoundTables(databaseUrl);
+      else
+        warn('postgres', 'kept as it was (--keep-data): its rows describe the chains of an earlier devnet');
     }
   }
 
