@@ -1,6 +1,6 @@
 // Test support for signer-surface integration specs: a fresh anvil chain on a free port with a
-// small fixture contract (token-like allowance/balance, a claim that can only succeed once, a call
-// that always reverts), and a ChainRegistry that knows it.
+// small fixture contract (token-like allowance/balance and an EIP-2612-shaped permit, a claim that
+// can only succeed once, a call that always reverts), and a ChainRegistry that knows it.
 import { ChainRegistry, DevnetManifestView } from '@swapgw/chains';
 import { resolveAnvilBinary } from '@swapgw/devnet';
 import { freePort, waitFor } from '@swapgw/testing';
@@ -25,6 +25,14 @@ contract SignerFixture {
         claimed = true;
     }
     function alwaysFails() external pure { revert("fixture: always fails"); }
+    // EIP-2612's shape for sponsored permit steps: signer-surface checks the signature before a
+    // relayer sends it, so the fixture only records the allowance.
+    mapping(address => uint256) public nonces;
+    function permit(address owner, address spender, uint256 value, uint256 deadline, uint8, bytes32, bytes32) external {
+        require(block.timestamp <= deadline, "fixture: permit expired");
+        allowance[owner][spender] = value;
+        nonces[owner] += 1;
+    }
 }`;
 
 let compiled: { abi: unknown[]; bytecode: string } | undefined;

@@ -28,6 +28,8 @@ import { signerDatabaseOptions } from '../src/database/signer-database';
 import { SIGNING_EVENTS_TOPIC } from '../src/signing/signing-events.outbox';
 import { SigningModule } from '../src/signing/signing.module';
 import { SigningController } from '../src/signing/signing.controller';
+import { GAS_SPONSOR, type GasSponsor } from '../src/signing/sponsored/gas-sponsor';
+import { RelayerGasSponsor } from '../src/relaying';
 import { StatusModule } from '../src/status/status.module';
 
 export interface ReceivedEvent {
@@ -81,9 +83,19 @@ class SignerTestModule {
   }
 }
 
+export interface SignerTestOptions {
+  /**
+   * Stands in for the relayers' GasSponsor (`relayers()`: the real RelayerGasSponsor, once the
+   * module is built): a spec drives what the signing flow hears about sponsored transactions
+   * without reaching into the relaying code.
+   */
+  gasSponsor?: (relayers: () => GasSponsor) => GasSponsor;
+}
+
 export async function startSignerTestService(
   registry: ChainRegistry,
   env: Record<string, string> = {},
+  options: SignerTestOptions = {},
 ): Promise<SignerTestService> {
   const infra = testEnv();
   const suffix = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
@@ -131,7 +143,7 @@ export async function startSignerTestService(
     }
   }
 
-  const moduleRef = await Test.createTestingModule({
+  const builder = Test.createTestingModule({
     imports: [
       SignerTestModule.forRun({
         config,
@@ -146,8 +158,19 @@ export async function startSignerTestService(
     .overrideProvider(ChainRegistry)
     .useValue(registry)
     .overrideProvider(SIGNING_EVENTS_TOPIC)
-    .useValue(topics.events)
-    .compile();
+    .useValue(topics.events);
+  const built: { relayers?: GasSponsor } = {};
+  if (options.gasSponsor) {
+    // A value, not a factory injecting RelayerGasSponsor: GAS_SPONSOR is a `useExisting` alias, and
+    // Nest resolves an alias overridden by a factory to the factory's first dependency instead.
+    const standIn = options.gasSponsor(() => {
+      if (!built.relayers) throw new Error('RelayerGasSponsor is not built yet');
+      return built.relayers;
+    });
+    builder.overrideProvider(GAS_SPONSOR).useValue(standIn);
+  }
+  const moduleRef = await builder.compile();
+  built.relayers = moduleRef.get(RelayerGasSponsor, { strict: false });
   const app: INestMicroservice = moduleRef.createNestMicroservice({
     ...kafkaMicroserviceOptions(settings, `signer-it-${suffix}`),
     logger: ['error', 'warn'],

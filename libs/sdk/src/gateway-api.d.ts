@@ -1427,7 +1427,7 @@ export interface components {
             details?: {
                 [key: string]: unknown;
             };
-            /** @description Reason code (TX_REVERTED, WAIT_TIMEOUT, SWAP_DEADLINE_PASSED, a build verdict, ...) */
+            /** @description Reason code (TX_REVERTED, TX_REJECTED, WAIT_TIMEOUT, RELAY_DROPPED, RELAY_FEE_CEILING, RELAY_LOST, FEE_PAYER_UNAVAILABLE, SWAP_DEADLINE_PASSED, a build verdict, ...) */
             reason: string | null;
             /** @description Swap status after the event (planning, awaiting_signature, submitted, confirming, completed, failed, expired) */
             status: string;
@@ -1441,7 +1441,7 @@ export interface components {
             details: {
                 [key: string]: unknown;
             } | null;
-            /** @description Error catalog code (e.g. TX_REVERTED), or the reason an expired swap ended */
+            /** @description Why it ended: a step's failure code (TX_REQUEST_INVALID, TX_REVERTED, TX_REJECTED, WAIT_TIMEOUT; sponsored steps RELAY_DROPPED, RELAY_FEE_CEILING, RELAY_LOST, FEE_PAYER_UNAVAILABLE), an error catalog code (e.g. SPONSORSHIP_UNAVAILABLE), a build verdict, or the reason an expired swap ended */
             reason: string;
         };
         SwapListMetaDto: {
@@ -3991,7 +3991,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Accepted and broadcast */
+            /** @description Verified and accepted. The answer never waits on the chain: the transaction is broadcast (sponsored: the relayer sent it, or the wallet's own transaction goes out once the gas sent ahead of it is mined); its outcome shows on GET /swap/{swapId}, this path, the events and webhooks */
             200: {
                 headers: {
                     "Idempotency-Key": components["headers"]["Idempotency-Key"];

@@ -155,7 +155,11 @@ export class SwapController {
   @ApiOperation({
     summary: 'Submit the signed transaction of the current step; then poll the same path for the next step',
   })
-  @ApiEnvelopedResponse(200, SubmittedSigningResponseDto, 'Accepted and broadcast')
+  @ApiEnvelopedResponse(
+    200,
+    SubmittedSigningResponseDto,
+    "Verified and accepted. The answer never waits on the chain: the transaction is broadcast (sponsored: the relayer sent it, or the wallet's own transaction goes out once the gas sent ahead of it is mined); its outcome shows on GET /swap/{swapId}, this path, the events and webhooks",
+  )
   @ApiErrorResponses(
     'INVALID_SIGNED_TX',
     'SWAP_NOT_FOUND',

@@ -8,8 +8,10 @@ import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningRequestEntity } from './signing-request.entity';
 import { PeriodicTask } from './periodic-task';
 import { SigningChainClient, TransactionProgress } from '@swapgw/chains/families';
-import { GAS_SPONSOR, type GasSponsor } from './sponsored/gas-sponsor';
-import { carriedByRelayer } from './sponsored/sponsored-payload-issues';
+import { feePayerShortfallOf } from './sponsored/fee-payer-funds';
+import { GAS_SPONSOR, type GasSponsor, type SponsoredTransactionStatus } from './sponsored/gas-sponsor';
+import { gasDropEndOf, relayEndOf } from './sponsored/sponsored-ends';
+import { carriedByRelayer, feePayerSignsLater } from './sponsored/sponsored-payload-issues';
 
 export interface ConfirmationPolicy {
   pollMs: number;
@@ -62,7 +64,8 @@ export class ConfirmationTracker extends PeriodicTask {
    * `confirming`), confirmed with enough confirmations, failed when it executed with an error. One
    * the node does not know is sent again past the rebroadcast delay, or failed TX_REJECTED when it can
    * never land. A relayed step's transaction is the relayers' (they resend and fee-bump it; its hash
-   * may change).
+   * may change), and fails the step once they say it never will carry it. A covered transaction not
+   * broadcast yet waits for its gas drop (see broadcastAfterGasDrop).
    */
   private async check(row: SigningRequestEntity, manager: EntityManager): Promise<void> {
     const lookup = this.chains.signing(row.chain);
@@ -73,15 +76,25 @@ export class ConfirmationTracker extends PeriodicTask {
     }
     const client = lookup.client;
     try {
+      // Awaited here: an unreachable node or ledger is retried like any other check.
+      if (row.gasDropId && row.broadcastAt === null)
+        return await this.broadcastAfterGasDrop(row, client, manager);
       const relayed = carriedByRelayer(row);
-      if (relayed && (await this.followRelayer(row, manager))) return;
+      const sponsored = relayed ? await this.followRelayer(row) : null;
+      const end = sponsored ? relayEndOf(sponsored) : null;
+      // Dropped or cancelled: another transaction took its nonce, it can never be mined. Lost: the
+      // chain says last (below), since a reorg can mine it again.
+      if (end && sponsored?.state !== 'lost') return this.fail(row, manager, end.code, end.reason);
       const progress = await client.progress(row.txHash!, this.policy.confirmationsRequired);
       switch (progress.kind) {
         case 'in-pool':
+          // Lost included: back in the pool after a reorg, it may be mined again.
           row.nextCheckAtMs = this.now() + this.policy.pollMs;
           break;
         case 'unknown':
           row.nextCheckAtMs = this.now() + this.policy.pollMs;
+          if (end) return this.fail(row, manager, end.code, end.reason);
+          if (row.gasDropId && (await this.failWhenGasDropEnded(row, manager))) return;
           // The relayers resend (and fee-bump) their own transactions; only look again.
           if (!relayed && (await this.whenUnknown(row, client, manager))) return;
           break;
@@ -91,6 +104,16 @@ export class ConfirmationTracker extends PeriodicTask {
           return this.fail(row, manager, StepFailureCodes.reverted, progress.reason);
         case 'included':
         case 'confirmed':
+          if (end) {
+            // The chain has it in a block: it carried the step whatever the ledger recorded.
+            this.logger.warn({
+              msg: 'relayer transaction recorded as lost is in a block; the step follows the chain',
+              swapId: row.swapId,
+              stepIndex: row.stepIndex,
+              txHash: row.txHash,
+              blockNumber: progress.blockNumber,
+            });
+          }
           return this.whenIncluded(row, progress, manager);
       }
     } catch (error) {
@@ -105,24 +128,81 @@ export class ConfirmationTracker extends PeriodicTask {
     await saveSigningRequest(manager, row);
   }
 
-  /** The relayer's transaction: its mined hash (a fee bump replaces it); true once it was dropped (the row is failed). */
-  private async followRelayer(row: SigningRequestEntity, manager: EntityManager): Promise<boolean> {
-    if (!row.sponsoredTxId || !this.sponsor) return false;
+  /**
+   * The relayers' transaction of a typed-data step: the step follows its mined hash (a fee bump
+   * replaces it). Its state tells whether it can still carry the step (relayEndOf). A step already
+   * confirmed is never looked at again: a relayer transaction lost after that leaves it confirmed
+   * (the swap moved on); the relayers log the loss.
+   */
+  private async followRelayer(row: SigningRequestEntity): Promise<SponsoredTransactionStatus | null> {
+    if (!row.sponsoredTxId || !this.sponsor) return null;
     const relayed = await this.sponsor.status(row.sponsoredTxId);
     if (relayed.minedHash && relayed.minedHash !== row.txHash) row.txHash = relayed.minedHash;
-    if (relayed.state !== 'dropped') return false;
-    await this.fail(
-      row,
-      manager,
-      StepFailureCodes.rejected,
-      `the relayer's transaction was dropped (${relayed.hashes.join(', ')})`,
-    );
+    return relayed;
+  }
+
+  /**
+   * A covered transaction accepted before its gas drop was mined: sent as soon as the drop is
+   * (looked at every pass), failed with the drop's code when the drop ends without delivering its
+   * gas (dropped, cancelled, lost, reverted). A node that cannot be reached: sent on a later pass;
+   * one that refuses it: TX_REJECTED.
+   */
+  private async broadcastAfterGasDrop(
+    row: SigningRequestEntity,
+    client: SigningChainClient,
+    manager: EntityManager,
+  ): Promise<void> {
+    const drop = this.sponsor ? await this.sponsor.status(row.gasDropId!) : null;
+    if (drop?.state === 'pending') {
+      row.nextCheckAtMs = this.now() + this.policy.pollMs;
+      return saveSigningRequest(manager, row);
+    }
+    const end = drop ? gasDropEndOf(drop, row.from) : null;
+    if (end) return this.fail(row, manager, end.code, end.reason);
+    const outcome = await client.broadcast(row.rawTx!, row.txHash!);
+    switch (outcome.kind) {
+      case 'sent':
+      case 'already-known':
+        this.logger.log({
+          msg: 'transaction broadcast after its gas drop was mined',
+          swapId: row.swapId,
+          stepIndex: row.stepIndex,
+          txHash: row.txHash,
+        });
+        row.broadcastAt = new Date(this.now());
+        row.nextCheckAtMs = this.now() + this.policy.pollMs;
+        break;
+      case 'unreachable':
+        this.logger.warn({
+          msg: 'broadcast after the gas drop failed, RPC unreachable; will retry',
+          txHash: row.txHash,
+          error: outcome.message,
+        });
+        row.nextCheckAtMs = this.now() + this.policy.pollMs * 5;
+        break;
+      case 'rejected':
+        return this.fail(row, manager, StepFailureCodes.rejected, outcome.message);
+    }
+    await saveSigningRequest(manager, row);
+  }
+
+  /**
+   * A covered transaction the node does not know: when its gas drop ended without delivering (lost
+   * to a reorg or a chain reset after the broadcast), it can never be paid for; true when the step
+   * was failed with the drop's code.
+   */
+  private async failWhenGasDropEnded(row: SigningRequestEntity, manager: EntityManager): Promise<boolean> {
+    if (!this.sponsor) return false;
+    const end = gasDropEndOf(await this.sponsor.status(row.gasDropId!), row.from);
+    if (!end) return false;
+    await this.fail(row, manager, end.code, end.reason);
     return true;
   }
 
   /**
    * Unknown to the node past the rebroadcast delay (crash before broadcast, node restarted, pool
-   * evicted it): sent again; true when it can never land (the row is failed TX_REJECTED).
+   * evicted it): sent again; true when it can never land (the row is failed TX_REJECTED, or
+   * FEE_PAYER_UNAVAILABLE when the service's fee payer could not pay it).
    */
   private async whenUnknown(
     row: SigningRequestEntity,
@@ -133,9 +213,22 @@ export class ConfirmationTracker extends PeriodicTask {
     if (this.now() - sentAt < this.policy.rebroadcastAfterMs) return false;
     const outcome = await client.resend(row.rawTx!, row.txHash!);
     switch (outcome.kind) {
-      case 'expired':
-        await this.fail(row, manager, StepFailureCodes.rejected, outcome.reason);
+      case 'expired': {
+        // A sponsored Solana transaction whose fee payer ran dry never lands either: the service's
+        // problem, said as such.
+        const shortfall = feePayerSignsLater(row) ? await feePayerShortfallOf(client, row) : null;
+        if (shortfall) {
+          await this.fail(
+            row,
+            manager,
+            StepFailureCodes.feePayerUnavailable,
+            `${shortfall.reason}; ${outcome.reason}`,
+          );
+        } else {
+          await this.fail(row, manager, StepFailureCodes.rejected, outcome.reason);
+        }
         return true;
+      }
       case 'landed':
         return false;
       case 'sent':

@@ -25,7 +25,10 @@ export const StepFailureCodes = {
   rejected: 'TX_REJECTED',
   /** The waitFor balance never arrived. */
   waitTimeout: 'WAIT_TIMEOUT',
-  /** The relayers' transaction for the step (or its gas drop) lost its nonce to another and could not be sent again. */
+  /**
+   * The relayers' transaction for the step (or its gas drop) lost its nonce to another and could not
+   * be sent again.
+   */
   relayDropped: 'RELAY_DROPPED',
   /** The relayers' transaction could not be mined under its fee ceiling and was cancelled. */
   relayFeeCeiling: 'RELAY_FEE_CEILING',
@@ -84,11 +87,15 @@ export class SigningEventsOutbox {
     return this.emit(manager, SigningEventTypes.stepSkipped, row, event);
   }
 
-  submitted(manager: EntityManager, row: SigningRequestEntity): Promise<void> {
+  /**
+   * `submittedAtMs`: when it was accepted (a covered transaction is accepted before its gas drop is
+   * mined, and broadcast after it: `broadcastAt` is null until then).
+   */
+  submitted(manager: EntityManager, row: SigningRequestEntity, submittedAtMs: number): Promise<void> {
     const event: SigningSubmittedEvent = {
       ...this.stepRef(row),
       txHash: row.txHash!,
-      submittedAtMs: (row.broadcastAt ?? new Date()).getTime(),
+      submittedAtMs,
     };
     return this.emit(manager, SigningEventTypes.submitted, row, event);
   }

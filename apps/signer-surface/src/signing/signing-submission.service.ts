@@ -27,12 +27,16 @@ import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningPayloadIssuer } from './signing-payload.issuer';
 import { SigningRequestEntity, sponsoredOwnerOf } from './signing-request.entity';
 import { GAS_SPONSOR, type GasSponsor } from './sponsored/gas-sponsor';
+import { feePayerCostOf, feePayerShortfallOf } from './sponsored/fee-payer-funds';
 import { feePayerSignsLater } from './sponsored/sponsored-payload-issues';
 import { relayableCallOf } from './sponsored/sponsored-signature';
 
-/** What the accepting transaction decided; errors that record state are thrown after commit. */
+/**
+ * What the accepting transaction decided; errors that record state are thrown after commit.
+ * `broadcast`: the signed transaction to send after commit (none: nothing to send now).
+ */
 type Verdict =
-  | { kind: 'accepted'; row: SigningRequestEntity; broadcast: boolean }
+  | { kind: 'accepted'; row: SigningRequestEntity; broadcast: SignedTransactionArtifact | null }
   | { kind: 'error'; error: CodedError }
   /** A Solana payload whose blockhash aged out: the expiry error, after the fresh payload is issued. */
   | { kind: 'reissue'; row: SigningRequestEntity; error: CodedError };
@@ -48,7 +52,9 @@ const resultOf = (row: SigningRequestEntity): SigningSubmitResult => ({
  * signing.submit: verifies the client's signed transaction against the payload issued for the
  * swap's current step, records it with a signing.submitted event in one transaction, then
  * broadcasts it. Idempotent on the transaction hash: the same rawTx again answers the same and is
- * not broadcast a second time.
+ * not broadcast a second time. It never waits on the chain: a relayer's transaction is sent (not
+ * mined) before the answer, and a covered transaction whose gas drop is not mined yet is left to the
+ * confirmation tracker, which broadcasts it once the drop is mined.
  */
 export interface SubmissionPolicy {
   /** The tracker's first look; the broadcast right after commit normally lands before it. */
@@ -94,7 +100,7 @@ export class SigningSubmissionService {
       verdict = { kind: 'error', error };
     }
     if (verdict.kind === 'error') throw verdict.error;
-    if (verdict.broadcast) await this.broadcast(verdict.row);
+    if (verdict.broadcast) await this.broadcast(verdict.row, verdict.broadcast);
     return resultOf(verdict.row);
   }
 
@@ -138,7 +144,10 @@ export class SigningSubmissionService {
           ),
         };
       }
-      return { kind: 'accepted', row: known, broadcast: false };
+      if (known.status === 'failed' && known.failureCode === StepFailureCodes.feePayerUnavailable) {
+        return { kind: 'error', error: feePayerUnavailable(known, known.failureReason ?? 'unknown') };
+      }
+      return { kind: 'accepted', row: known, broadcast: null };
     }
     if (!current)
       return {
@@ -232,18 +241,40 @@ export class SigningSubmissionService {
     current.status = 'submitted';
     current.rawTx = tx.rawTx;
     current.txHash = tx.hash;
-    current.broadcastAt = new Date(this.now());
-    current.nextCheckAtMs = this.now() + this.policy.firstCheckDelayMs;
-    await saveSigningRequest(manager, current);
-    await this.events.submitted(manager, current);
-    return { kind: 'accepted', row: current, broadcast: true };
+    // A covered transaction whose gas drop is not mined yet would be refused for lack of funds: it
+    // is accepted, not broadcast (broadcastAt null), and the tracker sends it on its next pass once
+    // the drop is mined, or fails the step if the drop never delivers.
+    const send = await this.gasDropLanded(current);
+    return this.accept(manager, current, send ? 'after-commit' : 'by-tracker', tx);
+  }
+
+  /**
+   * Records the accepted step (`submitted`, its signing.submitted event) in the deciding
+   * transaction. `sent`: the relayers already sent it; `after-commit`: the caller broadcasts `tx`
+   * once committed; `by-tracker`: nothing is sent now, the confirmation tracker looks at once.
+   */
+  private async accept(
+    manager: EntityManager,
+    row: SigningRequestEntity,
+    broadcast: 'sent' | 'after-commit' | 'by-tracker',
+    tx: SignedTransactionArtifact | null = null,
+  ): Promise<Verdict> {
+    const now = this.now();
+    row.broadcastAt = broadcast === 'by-tracker' ? null : new Date(now);
+    row.nextCheckAtMs = broadcast === 'by-tracker' ? now : now + this.policy.firstCheckDelayMs;
+    await saveSigningRequest(manager, row);
+    await this.events.submitted(manager, row, now);
+    return { kind: 'accepted', row, broadcast: broadcast === 'after-commit' ? tx : null };
   }
 
   /**
    * A typed-data step: the signature must be `from`'s over the issued typed data; a relayer then
    * sends, and pays for, the transaction carrying it. A submit retried after a crash finds the
    * transaction already sent for the step instead of sending another. The row is `submitted` with
-   * the relayer's transaction hash; nothing is broadcast after commit.
+   * the relayer's transaction hash; nothing is broadcast after commit. Sending is estimating the gas
+   * and broadcasting, never waiting for a block: a call that would revert answers TX_REQUEST_INVALID
+   * at once, and whatever happens to the transaction later (mined, fee-bumped, dropped, cancelled,
+   * lost) is the confirmation tracker's.
    */
   private async relay(
     manager: EntityManager,
@@ -294,11 +325,7 @@ export class SigningSubmissionService {
     current.rawTx = signature;
     current.txHash = sent.txHash;
     current.sponsoredTxId = sent.id;
-    current.broadcastAt = new Date(this.now());
-    current.nextCheckAtMs = this.now() + this.policy.firstCheckDelayMs;
-    await saveSigningRequest(manager, current);
-    await this.events.submitted(manager, current);
-    return { kind: 'accepted', row: current, broadcast: false };
+    return this.accept(manager, current, 'sent');
   }
 
   /**
@@ -377,19 +404,20 @@ export class SigningSubmissionService {
     current.status = 'submitted';
     current.rawTx = rawTx;
     current.txHash = tx.coSigned.signature;
-    current.broadcastAt = new Date(this.now());
-    current.nextCheckAtMs = this.now() + this.policy.firstCheckDelayMs;
-    await saveSigningRequest(manager, current);
-    await this.events.submitted(manager, current);
-    return { kind: 'accepted', row: current, broadcast: true };
+    return this.accept(manager, current, 'after-commit', tx);
   }
 
   /**
    * Sends the recorded transaction through its chain's family client. A node that cannot be reached
    * leaves the row `submitted`: the confirmation tracker sends it again. A node that refuses it fails
-   * the step.
+   * the step (TX_REJECTED, 409 TX_REQUEST_INVALID), unless the refusal is not the user's:
+   *  - the service's fee payer of a sponsored Solana step cannot pay (drained since the payload was
+   *    issued): FEE_PAYER_UNAVAILABLE, 503 SPONSORSHIP_UNAVAILABLE;
+   *  - its Solana blockhash expired between the check before commit and the broadcast (or the check
+   *    could not be made): left `submitted`, the tracker finds it can never land and fails the step
+   *    with the expiry as its reason, like any accepted transaction that never landed.
    */
-  private async broadcast(row: SigningRequestEntity): Promise<void> {
+  private async broadcast(row: SigningRequestEntity, tx: SignedTransactionArtifact): Promise<void> {
     const lookup = this.chains.signing(row.chain);
     if (!lookup.ok) {
       this.logger.error({
@@ -399,17 +427,8 @@ export class SigningSubmissionService {
       });
       return;
     }
-    if (row.gasDropId && !(await this.gasDropLanded(row.gasDropId))) {
-      // The gas the service sent is not mined yet: the node would refuse the transaction for
-      // lack of funds. The confirmation tracker sends it once the drop has landed.
-      this.logger.warn({
-        msg: 'gas drop not mined yet; the tracker broadcasts later',
-        swapId: row.swapId,
-        txHash: row.txHash,
-      });
-      return;
-    }
-    const outcome = await lookup.client.broadcast(row.rawTx!, row.txHash!);
+    const client = lookup.client;
+    const outcome = await client.broadcast(row.rawTx!, row.txHash!);
     switch (outcome.kind) {
       case 'sent':
         this.logger.log({
@@ -434,38 +453,70 @@ export class SigningSubmissionService {
         });
         return;
       case 'rejected':
-        await this.dataSource.transaction(async (manager) => {
-          row.status = 'failed';
-          row.failureCode = StepFailureCodes.rejected;
-          row.failureReason = outcome.message;
-          row.nextCheckAtMs = null;
-          await saveSigningRequest(manager, row);
-          await this.events.failed(manager, row);
-        });
-        throw new CodedError(
-          ErrorCodes.TX_REQUEST_INVALID,
-          `The node rejected the transaction: ${outcome.message}`,
-          { txHash: row.txHash },
-        );
+        break;
     }
+    const shortfall = feePayerSignsLater(row)
+      ? await feePayerShortfallOf(client, row, outcome.message)
+      : null;
+    if (shortfall) {
+      await this.failAfterCommit(row, StepFailureCodes.feePayerUnavailable, shortfall.reason);
+      throw feePayerUnavailable(row, shortfall.reason);
+    }
+    if (!(await client.isStillLandable(tx).catch(() => true))) {
+      this.logger.warn({
+        msg: 'node refused the transaction, its blockhash expired since the check; the tracker ends the step',
+        swapId: row.swapId,
+        txHash: row.txHash,
+        answer: outcome.message,
+      });
+      return;
+    }
+    await this.failAfterCommit(row, StepFailureCodes.rejected, outcome.message);
+    throw new CodedError(
+      ErrorCodes.TX_REQUEST_INVALID,
+      `The node rejected the transaction: ${outcome.message}`,
+      { txHash: row.txHash },
+    );
   }
 
-  /** Waits a little for the gas sent ahead of a covered transaction to be mined. */
-  private async gasDropLanded(dropId: string): Promise<boolean> {
-    if (!this.sponsor) return true;
-    for (let attempt = 0; attempt < GAS_DROP_WAIT_ATTEMPTS; attempt++) {
-      const status = await this.sponsor.status(dropId);
-      if (status.state === 'confirmed') return true;
-      if (status.state !== 'pending') return false;
-      await new Promise((resolve) => setTimeout(resolve, GAS_DROP_POLL_MS));
+  /** The step fails after its acceptance committed (a broadcast refused), with its event. */
+  private async failAfterCommit(row: SigningRequestEntity, code: string, reason: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      row.status = 'failed';
+      row.failureCode = code;
+      row.failureReason = reason;
+      row.nextCheckAtMs = null;
+      await saveSigningRequest(manager, row);
+      await this.events.failed(manager, row);
+    });
+    this.logger.warn({
+      msg: 'broadcast refused; step failed',
+      swapId: row.swapId,
+      txHash: row.txHash,
+      code,
+      reason,
+    });
+  }
+
+  /**
+   * One look at the gas drop of a covered transaction, never a wait: true once it is mined (or the
+   * step has none). A ledger that cannot be read leaves the broadcast to the tracker.
+   */
+  private async gasDropLanded(row: SigningRequestEntity): Promise<boolean> {
+    if (!row.gasDropId || !this.sponsor) return true;
+    try {
+      return (await this.sponsor.status(row.gasDropId)).state === 'confirmed';
+    } catch (error) {
+      this.logger.warn({
+        msg: 'gas drop status unknown; the tracker broadcasts later',
+        swapId: row.swapId,
+        gasDropId: row.gasDropId,
+        error: (error as Error).message,
+      });
+      return false;
     }
-    return false;
   }
 }
-
-/** How long a broadcast waits for the gas drop of a covered transaction (40 × 250 ms = 10 s). */
-const GAS_DROP_WAIT_ATTEMPTS = 40;
-const GAS_DROP_POLL_MS = 250;
 
 /** A TX_REQUEST_MISMATCH (or other CodedError) of `check`, with the step's position; null when it passes. */
 function refusalOf(row: SigningRequestEntity, check: () => void): Verdict | null {
@@ -483,6 +534,21 @@ function refusalOf(row: SigningRequestEntity, check: () => void): Verdict | null
       }),
     };
   }
+}
+
+/** The service's fee payer cannot pay a sponsored Solana step: the service's problem, not the user's. */
+function feePayerUnavailable(row: SigningRequestEntity, reason: string): CodedError {
+  return new CodedError(
+    ErrorCodes.SPONSORSHIP_UNAVAILABLE,
+    `Gas sponsorship on ${row.chain} is unavailable: ${reason}`,
+    {
+      chain: row.chain,
+      stepIndex: row.stepIndex,
+      stepCount: row.stepCount,
+      txHash: row.txHash,
+      feePayer: feePayerCostOf(row)?.feePayer ?? null,
+    },
+  );
 }
 
 function expiredError(row: SigningRequestEntity): CodedError {

@@ -65,7 +65,8 @@ export class SwapEndedEventDataDto extends SwapStreamEventBaseDto {
   @ApiProperty({
     type: 'string',
     nullable: true,
-    description: 'Reason code (TX_REVERTED, WAIT_TIMEOUT, SWAP_DEADLINE_PASSED, a build verdict, ...)',
+    description:
+      'Reason code (TX_REVERTED, TX_REJECTED, WAIT_TIMEOUT, RELAY_DROPPED, RELAY_FEE_CEILING, RELAY_LOST, FEE_PAYER_UNAVAILABLE, SWAP_DEADLINE_PASSED, a build verdict, ...)',
   })
   reason!: string | null;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) details?: Record<string, unknown>;

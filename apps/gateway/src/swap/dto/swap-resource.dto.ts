@@ -98,7 +98,10 @@ export class QuotedSwapDto implements QuotedSwap {
 }
 
 export class SwapFailureDto {
-  @ApiProperty({ description: 'Error catalog code (e.g. TX_REVERTED), or the reason an expired swap ended' })
+  @ApiProperty({
+    description:
+      "Why it ended: a step's failure code (TX_REQUEST_INVALID, TX_REVERTED, TX_REJECTED, WAIT_TIMEOUT; sponsored steps RELAY_DROPPED, RELAY_FEE_CEILING, RELAY_LOST, FEE_PAYER_UNAVAILABLE), an error catalog code (e.g. SPONSORSHIP_UNAVAILABLE), a build verdict, or the reason an expired swap ended",
+  })
   reason!: string;
   @ApiProperty({
     type: 'object',

@@ -493,6 +493,64 @@ describe('sponsored Solana steps: the service is the fee payer', () => {
     });
   });
 
+  it("a fee payer drained between issue and submit: 503 SPONSORSHIP_UNAVAILABLE and the step failed FEE_PAYER_UNAVAILABLE naming it, never the user's TX_REQUEST_INVALID", async () => {
+    const wallet = await walletWithUsdcOnly(1_500_000n);
+    const swapId = `swp-${randomUUID()}`;
+    await service.sendCommand('signing.prepare', swapId, depositCommand(swapId, wallet, 1_500_000n));
+    const payload = (await nextEvent(swapId, 'signing.payload-ready')).payload
+      .payload as SolanaSigningPayload;
+    const named = decode(payload.transaction).message.staticAccountKeys[0];
+    const feePayer = feePayers.find((k) => k.publicKey.equals(named))!;
+    const rawTx = signedByWallet(payload, wallet);
+
+    // Everything it holds leaves it (it pays the transfer's fee itself): the account is gone.
+    const held = await lamportsOf(feePayer.publicKey);
+    const sink = Keypair.generate().publicKey;
+    const { blockhash } = await connection.getLatestBlockhash();
+    const drain = new VersionedTransaction(
+      new TransactionMessage({
+        payerKey: feePayer.publicKey,
+        recentBlockhash: blockhash,
+        instructions: [
+          SystemProgram.transfer({
+            fromPubkey: feePayer.publicKey,
+            toPubkey: sink,
+            lamports: held - 5_000n,
+          }),
+        ],
+      }).compileToV0Message(),
+    );
+    drain.sign([feePayer]);
+    await connection.sendRawTransaction(drain.serialize());
+    devnet.ledger.produceSlot();
+    expect(await lamportsOf(feePayer.publicKey)).toBe(0n);
+    try {
+      const refused = await submitError(swapId, rawTx);
+      expect(refused.code).toBe('SPONSORSHIP_UNAVAILABLE');
+      expect(refused.message).toContain(feePayer.publicKey.toBase58());
+      expect(refused.details).toMatchObject({ chain: CHAIN, feePayer: feePayer.publicKey.toBase58() });
+
+      const failed = await nextEvent(swapId, 'signing.step-failed');
+      expect(failed.payload).toMatchObject({
+        swapId,
+        code: 'FEE_PAYER_UNAVAILABLE',
+        reason: expect.stringContaining(
+          `the service's fee payer ${feePayer.publicKey.toBase58()} cannot pay the transaction's 10000 lamports of fees and rent (0 lamports left)`,
+        ),
+      });
+      const row = await service.dataSource.manager.findOneByOrFail(SigningRequestEntity, { swapId });
+      expect(row).toMatchObject({ status: 'failed', failureCode: 'FEE_PAYER_UNAVAILABLE' });
+      // The same bytes again: the same answer, nothing sent.
+      expect((await submitError(swapId, rawTx)).code).toBe('SPONSORSHIP_UNAVAILABLE');
+      expect(await connection.getSignatureStatus(row.txHash!)).toMatchObject({ value: null });
+      expect(await lamportsOf(wallet.publicKey)).toBe(0n);
+    } finally {
+      // Back to what it held, for the steps that follow.
+      devnet.ledger.airdrop(feePayer.publicKey, Number(held));
+      devnet.ledger.produceSlot();
+    }
+  });
+
   it('a user-paid step on the same chain is unchanged: the wallet is the fee payer', async () => {
     const wallet = solanaTestWallet(2);
     const swapId = `swp-${randomUUID()}`;

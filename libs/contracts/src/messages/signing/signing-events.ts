@@ -132,7 +132,8 @@ export class SigningStepConfirmedEvent extends SigningStepInBlock {
  * `signing.step-failed`: the step cannot complete. `code`:
  *   TX_REQUEST_INVALID  the call would revert (or cannot pay gas) before anything was signed
  *   TX_REVERTED         mined with status 0 (`txHash` set)
- *   TX_REJECTED         the node refused the signed transaction (`txHash` set)
+ *   TX_REJECTED         the node refused the signed transaction, a Solana one never landed before its
+ *                       blockhash expired, or the gas drop sent ahead of it reverted (`txHash` set)
  *   WAIT_TIMEOUT        the waitFor balance never arrived
  *   RELAY_DROPPED       the relayers' transaction (or the step's gas drop) lost its nonce to another sender
  *   RELAY_FEE_CEILING   the relayers' transaction could not be mined under its fee ceiling; cancelled
