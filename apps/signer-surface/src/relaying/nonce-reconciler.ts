@@ -173,6 +173,9 @@ export class NonceReconciler {
             msg: 'a mined sponsored transaction is gone from the chain; following it again',
             id: row.id,
             chain,
+            purpose: row.purpose,
+            swapId: row.swapId,
+            stepIndex: row.stepIndex,
             nonce: row.nonce,
             txHash: row.txHash,
             blockNumber: row.blockNumber,
@@ -190,7 +193,9 @@ export class NonceReconciler {
           msg: 'sponsored transaction lost',
           id: row.id,
           chain,
+          purpose: row.purpose,
           swapId: row.swapId,
+          stepIndex: row.stepIndex,
           reason,
         });
       }
