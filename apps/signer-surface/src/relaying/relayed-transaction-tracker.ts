@@ -53,8 +53,10 @@ export const RELAYED_TRACKING_POLICY = Symbol('RelayedTrackingPolicy');
  *   re-issued at a fresh nonce (Relayers.reissue, up to maxReissues), else dropped (RELAY_DROPPED,
  *   nothing paid); a nonce fill or a row being cancelled is dropped at once;
  * - pending past the stuck delay: unknown to the node → sent again as the same transaction; queued
- *   behind an earlier nonce → left (that one is bumped, or the gap filled); next in line → replaced
- *   under its fee ceiling (nextAttemptUnderCeiling): raised, or cancelled at the ceiling, or held.
+ *   behind an earlier nonce → left (that one is bumped, or the gap filled); no block mined since it
+ *   was sent (or first found stuck) → left (a halted chain is no fee problem); next in line while
+ *   blocks pass it by → replaced under its fee ceiling (nextAttemptUnderCeiling): raised, or
+ *   cancelled at the ceiling, or held.
  * Solana rows (a fee payer's co-signed transaction) are settled from the node's record of them and
  * never replaced (see checkSolana). On its own clocks it also refreshes the relayer and fee payer
  * balances, reconciles every relayer's nonce ledger with its chain (first on start), and sets the
@@ -184,7 +186,27 @@ export class RelayedTransactionTracker {
       await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs });
       return;
     }
-    return this.replace(row, provider, evmChainId, wallet);
+    const head = await provider.getBlockNumber();
+    const current = currentAttempt(row);
+    if (current.sentAtBlock === undefined || head <= current.sentAtBlock) {
+      // No block was mined since it was sent (or first found stuck): the chain is not producing
+      // blocks (a halt, mining paused), which higher fees do not cure. Looked at again.
+      if (current.sentAtBlock === undefined) await this.noteStuckAtBlock(row, head);
+      await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs });
+      return;
+    }
+    return this.replace(row, provider, evmChainId, wallet, head);
+  }
+
+  /** Records the head at which the current attempt was first found stuck (its sentAtBlock). */
+  private async noteStuckAtBlock(row: SponsoredTransactionEntity, head: number): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE "${schemaOf(this.dataSource)}"."sponsored_transactions"
+          SET "attempts" = jsonb_set("attempts", ARRAY[(jsonb_array_length("attempts") - 1)::text, 'sentAtBlock'], to_jsonb($2::bigint)),
+              "updated_at" = now()
+        WHERE "id" = $1 AND "status" = 'pending' AND jsonb_array_length("attempts") = $3`,
+      [row.id, head, row.attempts.length],
+    );
   }
 
   /**
@@ -342,6 +364,7 @@ export class RelayedTransactionTracker {
     provider: JsonRpcProvider,
     evmChainId: bigint,
     wallet: Wallet,
+    head: number,
   ): Promise<void> {
     const suggested = await provider.getFeeData();
     const current = currentAttempt(row);
@@ -379,6 +402,7 @@ export class RelayedTransactionTracker {
       hash: '',
       ...stringified(fees),
       sentAtMs,
+      sentAtBlock: head,
       ...(cancel ? { cancel: true } : {}),
     };
     const tx = await signTransaction(wallet, attemptTransaction(row, unsigned, evmChainId));

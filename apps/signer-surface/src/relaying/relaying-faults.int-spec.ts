@@ -213,7 +213,11 @@ describe('relayers under faults', () => {
     // The very transactions first sent (anvil may not show a re-sent one by hash until it is mined,
     // and the tracker then raises its fees: the mined one is an attempt at the same nonce).
     expect(rows.map((r) => r.attempts[0].hash)).toEqual([first.txHash, second.txHash]);
-    for (const row of rows) expect((await chain.provider.getTransaction(row.txHash))!.nonce).toBe(row.nonce);
+    for (const row of rows) {
+      const receipt = (await chain.provider.getTransactionReceipt(row.txHash))!;
+      expect(receipt.from).toBe(relayer.address);
+      expect(row.attempts.map((a) => a.hash)).toContain(receipt.hash);
+    }
     expect(before - (await balanceOf(relayer.address))).toBe(costOf(rows));
     await expectInStep(node.dataSource, relayer.address);
     expect(await metricsRegistry().metrics()).toMatch(
@@ -322,10 +326,16 @@ describe('relayers under faults', () => {
     await mining(false);
     const sent = await node.relayers.send(gasDrop('key-spike-short'));
     const [first] = await ledger(node.dataSource, { id: sent.id });
-    await rpc('anvil_setNextBlockBaseFeePerGas', [`0x${(first.maxFeePerGas * 100n).toString(16)}`]);
-    await rpc('evm_mine');
+    const spikeBlock = async () => {
+      await rpc('anvil_setNextBlockBaseFeePerGas', [`0x${(first.maxFeePerGas * 100n).toString(16)}`]);
+      await rpc('evm_mine');
+    };
+    await spikeBlock();
     skewMs += TRACKING.stuckAfterMs;
-    await node.tracker.runOnce(); // one replacement, capped under the ceiling
+    await node.tracker.runOnce(); // found stuck: the head noted
+    await spikeBlock();
+    skewMs += TRACKING.stuckAfterMs;
+    await node.tracker.runOnce(); // a block passed it by: one replacement, capped under the ceiling
     const [replaced] = await ledger(node.dataSource, { id: sent.id });
     expect(replaced.attempts).toHaveLength(2);
     expect(replaced.attempts[1].cancel).toBeUndefined();
@@ -337,6 +347,23 @@ describe('relayers under faults', () => {
     const [row] = await settle(node, relayer.address);
     expect(row).toMatchObject({ status: 'confirmed', txHash: replaced.txHash, failureCode: null });
     expect(before - (await balanceOf(relayer.address))).toBe(row.costWei);
+  });
+
+  it('a chain producing no blocks (mining paused) is no fee problem: nothing is replaced, and the transaction first sent is mined', async () => {
+    const relayer = chain.wallet(4);
+    const node = await instance([relayer]);
+    await mining(false);
+    const sent = await node.relayers.send(gasDrop('key-halt'));
+    for (let pass = 0; pass < 5; pass++) {
+      skewMs += TRACKING.stuckAfterMs;
+      await node.tracker.runOnce();
+    }
+    const [waiting] = await ledger(node.dataSource, { id: sent.id });
+    expect(waiting.attempts.map((a) => a.hash)).toEqual([sent.txHash]);
+    await mining(true);
+    const row = (await settle(node, relayer.address)).find((r) => r.id === sent.id);
+    expect(row).toMatchObject({ status: 'confirmed', txHash: sent.txHash });
+    await expectInStep(node.dataSource, relayer.address);
   });
 
   it('a chain reset under a running signer: recent mined transactions are sent again on the new chain, pending ones follow, and new sends are not wedged', async () => {

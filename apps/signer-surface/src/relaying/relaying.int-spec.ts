@@ -270,6 +270,17 @@ describe('relayers', () => {
 
       skewMs = 1_500; // past RELAYER_STUCK_AFTER_MS since the send
       await node.tracker.runOnce();
+      // No block was mined since: the chain is not producing blocks, fees are not the problem.
+      expect((await ledger(node.dataSource, { owner }))[0].attempts).toHaveLength(1);
+
+      // A block that leaves it out (too small to hold it) passes it by: now it is stuck on its fees.
+      const gasLimit = (await chain.provider.send('eth_getBlockByNumber', ['latest', false]))
+        .gasLimit as string;
+      await rpc('evm_setBlockGasLimit', ['0x7530']); // 30,000 gas
+      await rpc('evm_mine');
+      await rpc('evm_setBlockGasLimit', [gasLimit]);
+      skewMs = 3_000;
+      await node.tracker.runOnce();
       const [replaced] = await ledger(node.dataSource, { owner });
       expect(replaced.status).toBe('pending');
       expect(replaced.attempts.map((x) => x.hash)).toEqual([sent.txHash, replaced.txHash]);

@@ -42,6 +42,7 @@ export type SponsoredTransactionStatus = (typeof SPONSORED_TRANSACTION_STATUSES)
  * `cancel`: a zero-value self-transfer at the row's nonce with 21,000 gas, sent to take the nonce
  * from a transaction that cannot be mined under its fee ceiling. `nonce`: the nonce it was signed
  * with, when it differs from the row's (a row re-issued at a new nonce keeps its older attempts).
+ * Re-signing an attempt needs only these fields (attemptTransaction).
  */
 export interface RelayAttempt {
   hash: string;
@@ -50,6 +51,12 @@ export interface RelayAttempt {
   sentAtMs: number;
   cancel?: boolean;
   nonce?: number;
+  /**
+   * The chain's head when it was sent (a replacement), or when the tracker first found it stuck:
+   * it is replaced only once a block past this one was mined without it (a chain producing no
+   * blocks is not a fee problem).
+   */
+  sentAtBlock?: number;
 }
 
 /**
