@@ -1,22 +1,15 @@
 import { Logger } from '@nestjs/common';
-import { DEFAULT_RELAYER_GAS_EXTRA } from '@swapgw/chains';
-import { prepareDatabase, serviceDataSourceOptions } from '@swapgw/persistence';
 import { metricsRegistry } from '@swapgw/runtime';
-import { testEnv, waitFor } from '@swapgw/testing';
+import { waitFor } from '@swapgw/testing';
 import { HDNodeWallet, Wallet } from 'ethers';
-import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import { DataSource, FindOptionsWhere } from 'typeorm';
-import { registryOf, startTestChain, TestChain } from '../../test/signer-test-chain';
-import { SignerChains } from '../chains/signer-chains';
-import { signerDatabaseOptions } from '../database/signer-database';
-import { RelayedTransactionTracker, RelayedTrackingPolicy } from './relayed-transaction-tracker';
-import { RelayerKeySet } from './relayer-keys';
-import { RelayerPool } from './relayer-pool';
-import { RelayedCall, Relayers, RelayersPolicy } from './relayers';
+import { ETH, RelayingNode, RelayingTestBench } from '../../test/relaying-test-bench';
+import { TestChain } from '../../test/signer-test-chain';
+import { RelayedTrackingPolicy } from './relayed-transaction-tracker';
+import { RelayedCall, RelayersPolicy } from './relayers';
 import { SponsoredTransactionEntity } from './sponsored-transaction.entity';
 import { SponsorshipBudget } from './sponsorship-budget';
-import { SponsorshipBudgetLimits, WeiByChain } from './wei-settings';
+import { SponsorshipBudgetLimits } from './wei-settings';
 
 // Fault tests of the relayers against a real anvil and PostgreSQL (issue: relayers that cannot be
 // wedged or bled). Each test has sponsored transactions in flight when the fault strikes, and ends
@@ -26,7 +19,6 @@ import { SponsorshipBudgetLimits, WeiByChain } from './wei-settings';
 // One chain for the file; each test uses relayer accounts of its own, and the chain reset runs last.
 
 const CHAIN = 'relay-fault-a';
-const ETH = 10n ** 18n;
 const TRACKING: RelayedTrackingPolicy = {
   pollMs: 50,
   stuckAfterMs: 1_000,
@@ -36,59 +28,26 @@ const TRACKING: RelayedTrackingPolicy = {
   balanceRefreshMs: 0,
   reconcileMs: 0,
 };
-const POLICY: RelayersPolicy = {
-  gasLimitPercent: 120,
-  gasLimitExtra: DEFAULT_RELAYER_GAS_EXTRA,
-  feeCeilingPercent: 300,
-  maxFeePerGas: new WeiByChain(2n ** 256n - 1n),
-};
-
+let bench: RelayingTestBench;
 let chain: TestChain;
 let schema: string;
-let databaseUrl: string;
-const dataSources: DataSource[] = [];
-const signerChains: SignerChains[] = [];
 
 /** A clock the tests move forward past the stuck delay. */
 let skewMs = 0;
 const clock = () => Date.now() + skewMs;
 
-interface Instance {
-  dataSource: DataSource;
-  pool: RelayerPool;
-  relayers: Relayers;
-  tracker: RelayedTransactionTracker;
-}
+type Instance = RelayingNode;
 
-async function instance(
+function instance(
   wallets: HDNodeWallet[],
   reconcile: Partial<NonNullable<RelayersPolicy['reconcile']>> = {},
 ): Promise<Instance> {
-  const ds = new DataSource(serviceDataSourceOptions(signerDatabaseOptions(databaseUrl, 5, schema)));
-  await ds.initialize();
-  dataSources.push(ds);
-  const chains = new SignerChains(
-    registryOf([{ id: CHAIN, chainId: chain.chainId, rpcUrl: chain.rpcUrl }]),
-    5_000,
-  );
-  signerChains.push(chains);
-  const pool = new RelayerPool(
-    new RelayerKeySet(new Map([[CHAIN, wallets.map((w) => w.privateKey)]])),
-    chains,
-    new WeiByChain(ETH),
-  );
-  const relayers = new Relayers(
-    ds,
-    chains,
-    pool,
-    {
-      ...POLICY,
+  return bench.node(wallets, {
+    now: clock,
+    policy: {
       reconcile: { reorgDepthBlocks: 64, resendLostWithinMs: 3_600_000, maxFillsPerPass: 64, ...reconcile },
     },
-    clock,
-  );
-  const tracker = new RelayedTransactionTracker(ds, chains, pool, relayers, TRACKING, clock);
-  return { dataSource: ds, pool, relayers, tracker };
+  });
 }
 
 function gasDrop(owner: string, overrides: Partial<RelayedCall> = {}): RelayedCall {
@@ -105,18 +64,14 @@ function gasDrop(owner: string, overrides: Partial<RelayedCall> = {}): RelayedCa
   };
 }
 
-const rpc = (method: string, params: unknown[] = []) => chain.provider.send(method, params);
+const rpc = (method: string, params: unknown[] = []) => bench.rpc(method, params);
 const mining = async (on: boolean) => {
   await rpc('evm_setAutomine', [on]);
   if (on) await rpc('evm_mine');
 };
 
-async function ledger(
-  ds: DataSource,
-  where: FindOptionsWhere<SponsoredTransactionEntity> = {},
-): Promise<SponsoredTransactionEntity[]> {
-  return ds.manager.find(SponsoredTransactionEntity, { where, order: { nonce: 'ASC', createdAt: 'ASC' } });
-}
+const ledger = (ds: DataSource, where: FindOptionsWhere<SponsoredTransactionEntity> = {}) =>
+  bench.ledger(ds, where);
 
 /** Runs the tracker (moving the clock past the stuck delay each pass) until no row of `relayer` is pending. */
 async function settle(node: Instance, relayer: string): Promise<SponsoredTransactionEntity[]> {
@@ -161,10 +116,8 @@ async function nonceCount(address: string, blockTag: 'latest' | 'pending'): Prom
 
 beforeAll(async () => {
   Logger.overrideLogger(['error']);
-  chain = await startTestChain(CHAIN);
-  databaseUrl = testEnv().databaseUrl;
-  schema = `signer_relay_fault_${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
-  await prepareDatabase(signerDatabaseOptions(databaseUrl, 1, schema));
+  bench = await RelayingTestBench.start(CHAIN, TRACKING);
+  ({ chain, schema } = bench);
 }, 90_000);
 
 afterEach(async () => {
@@ -173,18 +126,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']);
-  await Promise.allSettled(dataSources.map((ds) => ds.destroy()));
-  for (const chains of signerChains) chains.destroy();
-  await chain?.stop();
-  if (schema) {
-    const client = new Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    } finally {
-      await client.end();
-    }
-  }
+  await bench?.stop();
 });
 
 describe('relayers under faults', () => {

@@ -1,16 +1,11 @@
 import { Logger } from '@nestjs/common';
-import { DEFAULT_RELAYER_GAS_EXTRA } from '@swapgw/chains';
 import { CodedError, httpStatusOf } from '@swapgw/contracts';
-import { prepareDatabase, serviceDataSourceOptions } from '@swapgw/persistence';
 import { metricsRegistry } from '@swapgw/runtime';
-import { testEnv, waitFor } from '@swapgw/testing';
+import { waitFor } from '@swapgw/testing';
 import { HDNodeWallet, Interface, Wallet } from 'ethers';
-import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import { DataSource, FindOptionsWhere } from 'typeorm';
-import { registryOf, startTestChain, TestChain } from '../../test/signer-test-chain';
-import { SignerChains } from '../chains/signer-chains';
-import { signerDatabaseOptions } from '../database/signer-database';
+import { ETH, RelayingNode, RelayingTestBench, TEST_RELAYERS_POLICY } from '../../test/relaying-test-bench';
+import { TestChain } from '../../test/signer-test-chain';
 import { RelayedTransactionTracker, RelayedTrackingPolicy } from './relayed-transaction-tracker';
 import { RelayerGasSponsor } from './relayer-gas-sponsor';
 import { RelayerKeySet } from './relayer-keys';
@@ -26,7 +21,6 @@ import { SponsorshipBudgetLimits, WeiByChain } from './wei-settings';
 // the budget, and a crash between broadcast and commit.
 
 const CHAIN = 'relay-it-a';
-const ETH = 10n ** 18n;
 const TRACKING: RelayedTrackingPolicy = {
   pollMs: 100,
   stuckAfterMs: 60_000,
@@ -36,62 +30,21 @@ const TRACKING: RelayedTrackingPolicy = {
   balanceRefreshMs: 0,
   reconcileMs: 0,
 };
+const POLICY = TEST_RELAYERS_POLICY;
 
-const POLICY: RelayersPolicy = {
-  gasLimitPercent: 120,
-  gasLimitExtra: DEFAULT_RELAYER_GAS_EXTRA,
-  feeCeilingPercent: 300,
-  maxFeePerGas: new WeiByChain(2n ** 256n - 1n),
-};
-
+let bench: RelayingTestBench;
 let chain: TestChain;
 let relayerWallets: HDNodeWallet[];
 let schema: string;
-let databaseUrl: string;
-const dataSources: DataSource[] = [];
-const signerChains: SignerChains[] = [];
-
-interface Instance {
-  dataSource: DataSource;
-  chains: SignerChains;
-  pool: RelayerPool;
-  relayers: Relayers;
-  tracker: RelayedTransactionTracker;
-}
-
-async function dataSource(): Promise<DataSource> {
-  const ds = new DataSource(serviceDataSourceOptions(signerDatabaseOptions(databaseUrl, 5, schema)));
-  await ds.initialize();
-  dataSources.push(ds);
-  return ds;
-}
 
 /** One signer-surface's relaying: its own DataSource, providers and pool over `wallets`. */
-async function instance(
+function instance(
   wallets: HDNodeWallet[],
   tracking: Partial<RelayedTrackingPolicy> = {},
   now: () => number = Date.now,
   policy: Partial<RelayersPolicy> = {},
-): Promise<Instance> {
-  const ds = await dataSource();
-  const chains = new SignerChains(
-    registryOf([{ id: CHAIN, chainId: chain.chainId, rpcUrl: chain.rpcUrl }]),
-    5_000,
-  );
-  signerChains.push(chains);
-  const pool = new RelayerPool(
-    new RelayerKeySet(new Map([[CHAIN, wallets.map((w) => w.privateKey)]])),
-    chains,
-    new WeiByChain(ETH),
-  );
-  const relayers = new Relayers(ds, chains, pool, { ...POLICY, ...policy }, now);
-  return {
-    dataSource: ds,
-    chains,
-    pool,
-    relayers,
-    tracker: new RelayedTransactionTracker(ds, chains, pool, relayers, { ...TRACKING, ...tracking }, now),
-  };
+): Promise<RelayingNode> {
+  return bench.node(wallets, { tracking, now, policy });
 }
 
 const recipient = () => Wallet.createRandom().address;
@@ -110,16 +63,10 @@ function gasDrop(owner: string, overrides: Partial<RelayedCall> = {}): RelayedCa
   };
 }
 
-async function rpc(method: string, params: unknown[] = []): Promise<unknown> {
-  return chain.provider.send(method, params);
-}
+const rpc = (method: string, params: unknown[] = []) => bench.rpc(method, params);
 
-async function ledger(
-  ds: DataSource,
-  where: FindOptionsWhere<SponsoredTransactionEntity> = {},
-): Promise<SponsoredTransactionEntity[]> {
-  return ds.manager.find(SponsoredTransactionEntity, { where, order: { relayer: 'ASC', nonce: 'ASC' } });
-}
+const ledger = (ds: DataSource, where: FindOptionsWhere<SponsoredTransactionEntity> = {}) =>
+  bench.ledger(ds, where);
 
 /** Runs the trackers until no row of `owner` is pending. */
 async function settle(
@@ -153,27 +100,14 @@ const sum = (values: bigint[]) => values.reduce((a, b) => a + b, 0n);
 
 beforeAll(async () => {
   Logger.overrideLogger(['error', 'warn']);
-  chain = await startTestChain(CHAIN);
+  bench = await RelayingTestBench.start(CHAIN, TRACKING);
+  ({ chain, schema } = bench);
   relayerWallets = [1, 2, 3, 4].map((i) => chain.wallet(i));
-  databaseUrl = testEnv().databaseUrl;
-  schema = `signer_relay_it_${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
-  await prepareDatabase(signerDatabaseOptions(databaseUrl, 1, schema));
 }, 90_000);
 
 afterAll(async () => {
   Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']);
-  await Promise.allSettled(dataSources.map((ds) => ds.destroy()));
-  for (const chains of signerChains) chains.destroy();
-  await chain?.stop();
-  if (schema) {
-    const client = new Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    } finally {
-      await client.end();
-    }
-  }
+  await bench?.stop();
 });
 
 describe('relayers', () => {

@@ -1,4 +1,5 @@
 import { saveSigningRequest } from './save-signing-request';
+import { failStep } from './step-failure';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
@@ -287,12 +288,7 @@ export class ConfirmationTracker extends PeriodicTask {
     code: string,
     reason: string,
   ): Promise<void> {
-    row.status = 'failed';
-    row.failureCode = code;
-    row.failureReason = reason;
-    row.nextCheckAtMs = null;
-    await saveSigningRequest(manager, row);
-    await this.events.failed(manager, row);
+    await failStep(manager, this.events, row, code, reason);
     this.logger.warn({ msg: 'transaction failed', swapId: row.swapId, txHash: row.txHash, code, reason });
   }
 }

@@ -1,4 +1,5 @@
 import { saveSigningRequest } from './save-signing-request';
+import { failStep } from './step-failure';
 import { PayloadBuild, PayloadPolicy } from '@swapgw/chains/families';
 import { shortMessageOf } from '@swapgw/chains';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -139,11 +140,7 @@ export class SigningPayloadIssuer {
     reason: string,
     why?: string,
   ): Promise<SigningRequestEntity> {
-    row.status = 'failed';
-    row.failureCode = StepFailureCodes.txRequestInvalid;
-    row.failureReason = reason;
-    await saveSigningRequest(manager, row);
-    await this.events.failed(manager, row);
+    await failStep(manager, this.events, row, StepFailureCodes.txRequestInvalid, reason);
     this.logger.warn({ msg: 'step cannot be signed', swapId: row.swapId, stepId: row.stepId, reason, why });
     return row;
   }

@@ -1,4 +1,5 @@
 import { saveSigningRequest } from './save-signing-request';
+import { failStep } from './step-failure';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   CodedError,
@@ -481,14 +482,7 @@ export class SigningSubmissionService {
 
   /** The step fails after its acceptance committed (a broadcast refused), with its event. */
   private async failAfterCommit(row: SigningRequestEntity, code: string, reason: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      row.status = 'failed';
-      row.failureCode = code;
-      row.failureReason = reason;
-      row.nextCheckAtMs = null;
-      await saveSigningRequest(manager, row);
-      await this.events.failed(manager, row);
-    });
+    await this.dataSource.transaction((manager) => failStep(manager, this.events, row, code, reason));
     this.logger.warn({
       msg: 'broadcast refused; step failed',
       swapId: row.swapId,

@@ -1,4 +1,5 @@
 import { saveSigningRequest } from './save-signing-request';
+import { failStep } from './step-failure';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
@@ -75,12 +76,8 @@ export class WaitingRequestPoller extends PeriodicTask {
       });
     }
     if (row.waitDeadlineMs !== null && this.now() >= row.waitDeadlineMs) {
-      row.status = 'failed';
-      row.failureCode = StepFailureCodes.waitTimeout;
-      row.failureReason = `balance of ${row.waitFor.minBalance} never arrived at ${row.waitFor.holder}`;
-      row.nextCheckAtMs = null;
-      await saveSigningRequest(manager, row);
-      await this.events.failed(manager, row);
+      const reason = `balance of ${row.waitFor.minBalance} never arrived at ${row.waitFor.holder}`;
+      await failStep(manager, this.events, row, StepFailureCodes.waitTimeout, reason);
       return;
     }
     row.nextCheckAtMs = this.now() + this.policy.pollMs;
