@@ -229,7 +229,39 @@ describe('relayers under faults, with sponsored swaps in flight', () => {
     }
   }
 
-  /** Nothing pending, no attempt above its ceiling. */
+  /**
+   * Wei the relayers spent on devnet-a outside the ledger (another sender on a relayer's key), on
+   * the chain as it is now (a restarted devnet forgets it).
+   */
+  let spentOutsideLedger = 0n;
+
+  /** What the relayers spent on devnet-a since its genesis (anvil funds them there). */
+  async function relayersSpent(): Promise<bigint> {
+    let spent = 0n;
+    for (const relayer of relayerWallets()) {
+      const genesis = BigInt((await rpc('eth_getBalance', [relayer.address, '0x0'])) as string);
+      spent += genesis - BigInt((await rpc('eth_getBalance', [relayer.address, 'latest'])) as string);
+    }
+    return spent;
+  }
+
+  async function ledgerCostOnChainA(): Promise<bigint> {
+    const db = new Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ cost: string }>(
+        `SELECT COALESCE(SUM("cost_wei"), 0)::text AS "cost" FROM "signer"."sponsored_transactions" WHERE "chain" = 'devnet-a'`,
+      );
+      return BigInt(rows[0].cost);
+    } finally {
+      await db.end();
+    }
+  }
+
+  /**
+   * Nothing pending, no attempt above its ceiling, and the ledger's cost is what the relayers'
+   * balances dropped by (none paid twice, none paid unrecorded).
+   */
   async function expectLedgerSettled(): Promise<void> {
     const rows = await waitFor(
       async () => {
@@ -243,6 +275,7 @@ describe('relayers under faults, with sponsored swaps in flight', () => {
       for (const attempt of row.attempts)
         expect(BigInt(attempt.maxFeePerGas)).toBeLessThanOrEqual(BigInt(row.max_fee_ceiling));
     }
+    expect((await ledgerCostOnChainA()) + spentOutsideLedger).toBe(await relayersSpent());
   }
 
   it('a relayed transaction dropped from the mempool is sent again, and the swap completes', async () => {
@@ -291,7 +324,8 @@ describe('relayers under faults, with sponsored swaps in flight', () => {
     await rpc('eth_sendRawTransaction', [foreign.serialized]);
     await rpc('evm_setAutomine', [true]);
     await rpc('evm_mine');
-    expect(await provider.getTransactionReceipt(foreign.hash!)).not.toBeNull();
+    const foreignReceipt = (await provider.getTransactionReceipt(foreign.hash!))!;
+    spentOutsideLedger += foreignReceipt.gasUsed * foreignReceipt.gasPrice;
 
     const swap = await finish(swapId, wallet, first.step);
     expect(swap).toMatchObject({ status: 'completed', failure: null });
@@ -381,6 +415,8 @@ describe('relayers under faults, with sponsored swaps in flight', () => {
     // relayers' transactions; the apps and the database keep running.
     await devnet.stop();
     devnet = await startPrivateDevnet();
+    // The other sender's transaction went with the old chain (its nonce is a gap the relayers fill).
+    spentOutsideLedger = 0n;
 
     // The wallet in flight holds its tokens on the new chain too (funded again): its swap goes on.
     await fund(wallet.address, 'USDC', 20_000_000n);
