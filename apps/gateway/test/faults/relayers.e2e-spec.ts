@@ -20,6 +20,7 @@ import {
   testEnv,
   waitFor,
 } from '@swapgw/testing';
+import { openSseStream } from '../support/sse-client';
 import { privateDatabaseUrl } from './fault-support';
 
 // Relayers under faults, with sponsored swaps in flight, on a stack and a devnet of their own (the
@@ -57,6 +58,7 @@ describe('relayers under faults, with sponsored swaps in flight', () => {
   let broker: KafkaBroker;
   let stack: Stack;
   let client: ApiClient;
+  let apiKey: string;
   let provider: JsonRpcProvider;
   let mnemonic: string;
 
@@ -90,13 +92,11 @@ describe('relayers under faults, with sponsored swaps in flight', () => {
         'quote-service': { QUOTE_TTL_MS: '600000' },
       },
     });
-    client = api(
-      stack.gatewayUrl!,
-      await createApiKey(`relayer-faults-${randomBytes(3).toString('hex')}`, {
-        ...env.env,
-        DATABASE_URL: databaseUrl,
-      }),
-    );
+    apiKey = await createApiKey(`relayer-faults-${randomBytes(3).toString('hex')}`, {
+      ...env.env,
+      DATABASE_URL: databaseUrl,
+    });
+    client = api(stack.gatewayUrl!, apiKey);
   }, 600_000);
 
   afterEach(async () => {
@@ -369,6 +369,12 @@ describe('relayers under faults, with sponsored swaps in flight', () => {
       { timeoutMs: 60_000, intervalMs: 500, description: `swap ${swapId} failed` },
     );
     expect(swap).toMatchObject({ status: 'failed', failure: { reason: 'RELAY_FEE_CEILING' } });
+    // The integrator's stream says so too, with the reason (webhooks carry the same swap.failed).
+    const stream = await openSseStream(`${stack.gatewayUrl!}/swap/${swapId}/events`, apiKey);
+    await stream.ended;
+    expect(stream.events.filter((e) => e.event === 'swap.failed').map((e) => e.data.reason)).toEqual([
+      'RELAY_FEE_CEILING',
+    ]);
     const [cancelled] = await ledgerOf(swapId);
     expect(cancelled).toMatchObject({ status: 'cancelled', failure_code: 'RELAY_FEE_CEILING' });
     // The permit never ran: the wallet's tokens and permit nonce are as they were.
