@@ -46,7 +46,10 @@ describe('WebhookOwners over PostgreSQL', () => {
       createdAtMs: Date.now(),
     };
     expect(await store.insert({ ...webhook, secret: 'whsec_test' }, 10)).toBe(true);
-    await waitFor(() => owners.mayHaveWebhooks(owner), { description: 'the new owner known' });
+    // Known, not merely unknown again: while the set is read again every owner "may have" one.
+    await waitFor(() => owners.mayHaveWebhooks(owner) && !owners.mayHaveWebhooks('nobody-has-one'), {
+      description: 'the new owner known',
+    });
     expect(owners.anyMayExist()).toBe(true);
     expect(owners.mayHaveWebhooks('nobody-has-one')).toBe(false);
 
