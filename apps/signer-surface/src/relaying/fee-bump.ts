@@ -92,7 +92,7 @@ export function nextAttemptUnderCeiling(
     maxPriorityFeePerGas: raisedBy(current.maxPriorityFeePerGas, NODE_PRICE_BUMP_PERCENT),
   };
   if (!current.cancel) {
-    const callShare = (ceiling * 100n) / BigInt(100 + bumpPercent);
+    const callShare = callShareOf(ceiling, bumpPercent);
     const wanted = replacementFees(current, suggested, bumpPercent);
     const maxFeePerGas = min(wanted.maxFeePerGas, callShare);
     const maxPriorityFeePerGas = min(wanted.maxPriorityFeePerGas, maxFeePerGas);
@@ -111,4 +111,17 @@ export function nextAttemptUnderCeiling(
     }
   }
   return { kind: 'hold' };
+}
+
+/** The most a relayed call may bid under `ceiling`: the rest is room for a cancel to outbid it by the bump. */
+export function callShareOf(ceiling: bigint, bumpPercent: number): bigint {
+  return (ceiling * 100n) / BigInt(100 + bumpPercent);
+}
+
+/** Fees as the ledger's attempts keep them (decimal strings of wei). */
+export function feesAsStrings(fees: Eip1559Fees): { maxFeePerGas: string; maxPriorityFeePerGas: string } {
+  return {
+    maxFeePerGas: fees.maxFeePerGas.toString(),
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
+  };
 }

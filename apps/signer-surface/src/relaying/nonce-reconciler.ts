@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { shortMessageOf } from '@swapgw/chains';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import type { EntityManager } from 'typeorm';
+import { broadcastFailureOf } from './broadcast-errors';
 import { attemptTransaction, currentAttempt, evmNonceOf, receiptOfAny } from './relayed-attempts';
 import { LockedAccount, RelayerLedger } from './relayer-ledger';
 import { RelayingMetrics } from './relaying-metrics';
@@ -140,9 +141,13 @@ export class NonceReconciler {
       });
       return 'sent';
     } catch (error) {
-      const message = shortMessageOf(error);
-      if (/already known|known transaction|already imported/i.test(message)) return 'known';
-      this.logger.warn({ msg: 'sending again refused', id: row.id, chain: relayer.chain, error: message });
+      if (broadcastFailureOf(error) === 'already-known') return 'known';
+      this.logger.warn({
+        msg: 'sending again refused',
+        id: row.id,
+        chain: relayer.chain,
+        error: shortMessageOf(error),
+      });
       return 'refused';
     }
   }

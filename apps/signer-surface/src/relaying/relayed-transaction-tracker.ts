@@ -8,7 +8,7 @@ import { SignerChains } from '../chains/signer-chains';
 import { CLOCK, type Clock } from '../clock';
 import { shortMessageOf } from '@swapgw/chains';
 import { broadcastFailureOf } from './broadcast-errors';
-import { Eip1559Fees, nextAttemptUnderCeiling } from './fee-bump';
+import { Eip1559Fees, feesAsStrings, nextAttemptUnderCeiling } from './fee-bump';
 import { attemptTransaction, currentAttempt, receiptOfAny } from './relayed-attempts';
 import { RelayerPool } from './relayer-pool';
 import { Relayers } from './relayers';
@@ -400,7 +400,7 @@ export class RelayedTransactionTracker {
     const sentAtMs = this.now();
     const unsigned: RelayAttempt = {
       hash: '',
-      ...stringified(fees),
+      ...feesAsStrings(fees),
       sentAtMs,
       sentAtBlock: head,
       ...(cancel ? { cancel: true } : {}),
@@ -447,7 +447,7 @@ export class RelayedTransactionTracker {
           nonce: row.nonce,
           previous: row.txHash,
           txHash: tx.hash,
-          ...stringified(fees),
+          ...feesAsStrings(fees),
         });
       } else {
         RelayingMetrics.replaced(row.chain);
@@ -458,7 +458,7 @@ export class RelayedTransactionTracker {
           nonce: row.nonce,
           previous: row.txHash,
           txHash: tx.hash,
-          ...stringified(fees),
+          ...feesAsStrings(fees),
         });
       }
       return;
@@ -504,11 +504,6 @@ export class RelayedTransactionTracker {
     await this.dataSource.manager.update(SponsoredTransactionEntity, { id, status: 'pending' }, changes);
   }
 }
-
-const stringified = (fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }) => ({
-  maxFeePerGas: fees.maxFeePerGas.toString(),
-  maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
-});
 
 /** A transaction re-issued at a fresh nonce this many times and taken again is dropped. */
 const DEFAULT_MAX_REISSUES = 3;

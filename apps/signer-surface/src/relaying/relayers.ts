@@ -7,7 +7,7 @@ import { SignerChains } from '../chains/signer-chains';
 import { isRpcUnreachable, relayedGasLimit, revertReasonOf, shortMessageOf } from '@swapgw/chains';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import { broadcastFailureOf } from './broadcast-errors';
-import { Eip1559Fees, feeCeilingOf, maxCostOf } from './fee-bump';
+import { callShareOf, Eip1559Fees, feeCeilingOf, feesAsStrings, maxCostOf } from './fee-bump';
 import {
   DEFAULT_RECONCILE_POLICY,
   NonceReconciler,
@@ -311,7 +311,7 @@ export class Relayers {
     const suggested = await this.suggestedFees(provider, row.chain);
     const ceiling = row.maxFeeCeiling ?? row.maxFeePerGas;
     // Room under the ceiling for a cancel to outbid it, as replacements keep (nextAttemptUnderCeiling).
-    const callShare = (ceiling * 100n) / BigInt(100 + feeBumpPercent);
+    const callShare = callShareOf(ceiling, feeBumpPercent);
     const maxFeePerGas = suggested.maxFeePerGas < callShare ? suggested.maxFeePerGas : callShare;
     const fees = {
       maxFeePerGas,
@@ -338,7 +338,7 @@ export class Relayers {
           ...fees,
         });
         const sentAtMs = this.now();
-        const attempt = { hash: tx.hash, ...stringifiedFees(fees), sentAtMs, nonce };
+        const attempt = { hash: tx.hash, ...feesAsStrings(fees), sentAtMs, nonce };
         if (!(await this.ledger.reissued(manager, row, nonce, attempt, fees))) {
           return { kind: 'later', why: 'the row changed meanwhile' };
         }
@@ -391,7 +391,7 @@ export class Relayers {
       value: 0n,
       gasLimit: CANCEL_GAS_LIMIT,
       txHash: tx.hash,
-      attempts: [{ hash: tx.hash, ...stringifiedFees(fees), sentAtMs }],
+      attempts: [{ hash: tx.hash, ...feesAsStrings(fees), sentAtMs }],
       ...fees,
       maxFeeCeiling: feeCeilingOf(fees.maxFeePerGas, this.ceilingPolicyOf(chain), {
         gasLimit: CANCEL_GAS_LIMIT,
@@ -523,8 +523,3 @@ export class Relayers {
     return ready;
   }
 }
-
-const stringifiedFees = (fees: Eip1559Fees) => ({
-  maxFeePerGas: fees.maxFeePerGas.toString(),
-  maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
-});
