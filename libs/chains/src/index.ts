@@ -1,3 +1,4 @@
+export * from './catalog';
 export * from './chain-descriptor';
 export * from './chain-registry';
 export * from './devnet-manifest';

@@ -1,0 +1,2 @@
+export * from './chain-catalog';
+export * from './real-networks';
