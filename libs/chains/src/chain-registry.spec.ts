@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { REAL_NETWORK_CATALOG } from './catalog';
 import { ChainRegistry } from './chain-registry';
 import { DevnetManifestView } from './devnet-manifest';
 
@@ -141,5 +142,76 @@ describe('ChainRegistry.permitContracts', () => {
     });
     expect(new ChainRegistry({ manifest }).permitContracts('devnet-a')).toBeUndefined();
     expect(new ChainRegistry({ manifest: withPermits }).permitContracts('ethereum')).toBeUndefined();
+  });
+});
+
+describe('ChainRegistry.deployments', () => {
+  it('gives a real network the shipped catalog entry, whose USDC permit domain is Circle’s', () => {
+    const registry = new ChainRegistry({ rpcUrls: { base: 'http://127.0.0.1:8546' } });
+    const base = registry.deployments('base')!;
+    expect(base.permit2).toBe('0x000000000022D473030F116dDEE9F6B43aC78BA3');
+    expect(base.wrappedNative).toBe('0x4200000000000000000000000000000000000006');
+    expect(base.uniswapV3?.swapRouter02).toBe('0x2626664c2603336E57B271c5C0b26F421741e481');
+    expect(registry.tokenPermitOf('base', '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913')).toEqual({
+      name: 'USD Coin',
+      version: '2',
+    });
+    expect(registry.tokenPermitOf('base', base.wrappedNative!)).toBeUndefined();
+    expect(registry.deployments('bitcoin')).toBeUndefined();
+  });
+
+  it('gives a devnet chain its manifest entry in the same shape', () => {
+    const permitted: DevnetManifestView = JSON.parse(JSON.stringify(withSolana));
+    permitted.chains[0].tokens.USDC.permit = true;
+    permitted.chains[0].tokens.WETH = { address: address(9), decimals: 18, name: 'Wrapped Ether' };
+    permitted.chains[0].permits = { permit2: address(6), permitRouter: address(7) };
+    const registry = new ChainRegistry({ manifest: permitted });
+    expect(registry.deployments('devnet-a')).toEqual({
+      chain: 'devnet-a',
+      tokens: [
+        {
+          symbol: 'USDC',
+          name: 'USD Coin',
+          address: address(1),
+          decimals: 6,
+          permit: { name: 'USD Coin', version: '1' },
+        },
+        { symbol: 'WETH', name: 'Wrapped Ether', address: address(9), decimals: 18 },
+      ],
+      wrappedNative: address(9),
+      permit2: address(6),
+      gatewayRouter: address(7),
+      uniswapV2: { factory: address(2), router: address(3), initCodeHash: `0x${'ab'.repeat(32)}` },
+    });
+    expect(registry.deployments('solana-devnet')?.tokens).toEqual([
+      {
+        symbol: 'USDC',
+        name: 'USD Coin',
+        address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+        decimals: 6,
+      },
+    ]);
+  });
+
+  it('refuses to start on a catalog entry that fails its boot check, or names a chain it does not sign on', () => {
+    const [ethereum] = REAL_NETWORK_CATALOG;
+    const typo = { ...ethereum, permit2: ethereum.permit2!.toLowerCase().replace('0x0', '0x1') };
+    expect(() => new ChainRegistry({ catalog: [typo] })).toThrow(/catalog ethereum: permit2/);
+    expect(() => new ChainRegistry({ catalog: [{ ...ethereum, chain: 'bitcoin' }] })).toThrow(
+      /catalog bitcoin: not a real network/,
+    );
+  });
+
+  it('reads a manifest that brings no devnet chains (no chains, no bridge) as no devnet chains', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'registry-'));
+    const file = path.join(dir, 'manifest.json');
+    fs.writeFileSync(file, JSON.stringify({ generatedAtMs: 1, chains: [], accounts: [] }));
+    const registry = ChainRegistry.fromEnvironment({ DEVNET_MANIFEST: file });
+    expect(registry.list().filter((c) => c.devnet)).toEqual([]);
+    fs.writeFileSync(file, JSON.stringify({ ...manifest, bridge: undefined }));
+    expect(() => ChainRegistry.fromEnvironment({ DEVNET_MANIFEST: file })).toThrow(
+      /has chains but no bridge/,
+    );
+    fs.rmSync(dir, { recursive: true });
   });
 });

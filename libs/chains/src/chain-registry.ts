@@ -1,6 +1,14 @@
 import type { Connection } from '@solana/web3.js';
 import { JsonRpcProvider, Network } from 'ethers';
 import fs from 'node:fs';
+import {
+  catalogTokenAt,
+  ChainCatalogError,
+  ChainDeployments,
+  REAL_NETWORK_CATALOG,
+  TokenPermitDomain,
+  validateChainDeployments,
+} from './catalog';
 import { ChainDescriptor, REAL_NETWORKS } from './chain-descriptor';
 import {
   DEFAULT_DEVNET_MANIFEST,
@@ -21,6 +29,8 @@ export interface ChainRegistryOptions {
   statusApiUrls?: Record<string, string | undefined>;
   /** Why the manifest is missing, kept for health and debug output. */
   manifestProblem?: string;
+  /** What the gateway uses on each real network; the shipped REAL_NETWORK_CATALOG unless a test says otherwise. */
+  catalog?: readonly ChainDeployments[];
 }
 
 /**
@@ -32,7 +42,9 @@ export class ChainRegistry {
   private readonly byId = new Map<string, ChainDescriptor>();
   private readonly evmProviders = new Map<string, JsonRpcProvider>();
   private readonly solanaConnections = new Map<string, Connection>();
+  private readonly deploymentsById = new Map<string, ChainDeployments>();
 
+  /** Throws ChainCatalogError when a catalog entry fails its boot check (validateChainDeployments). */
   constructor(private readonly options: ChainRegistryOptions = {}) {
     const devnetChains = (options.manifest?.chains ?? []).map(devnetDescriptor);
     if (options.manifest?.solana) devnetChains.push(devnetSolanaDescriptor(options.manifest.solana));
@@ -43,6 +55,17 @@ export class ChainRegistry {
     }));
     this.chains = [...devnetChains, ...realChains];
     for (const chain of this.chains) this.byId.set(chain.id, chain);
+    for (const devnet of options.manifest?.chains ?? [])
+      this.deploymentsById.set(devnet.id, devnetDeployments(devnet));
+    if (options.manifest?.solana)
+      this.deploymentsById.set(options.manifest.solana.id, devnetSolanaDeployments(options.manifest.solana));
+    for (const entry of options.catalog ?? REAL_NETWORK_CATALOG) {
+      const family = this.byId.get(entry.chain)?.family;
+      if (family !== 'evm' && family !== 'solana')
+        throw new ChainCatalogError(`catalog ${entry.chain}: not a real network the gateway signs on`);
+      validateChainDeployments(entry, family);
+      this.deploymentsById.set(entry.chain, entry);
+    }
   }
 
   /**
@@ -98,6 +121,15 @@ export class ChainRegistry {
     return this.options.manifest?.chains.find((c) => c.id === id);
   }
 
+  /**
+   * What the gateway uses on a chain (tokens, wrapped native coin, Permit2, DEXes, bridge protocol,
+   * SwapGatewayRouter): the shipped catalog for real networks, the manifest for devnet chains. The
+   * same shape for both, so callers never ask where a chain's contracts came from.
+   */
+  deployments(id: string): ChainDeployments | undefined {
+    return this.deploymentsById.get(id);
+  }
+
   /** Permit2 and the SwapGatewayRouter of a devnet chain, when its manifest entry has them. */
   permitContracts(id: string): PermitContracts | undefined {
     const devnet = this.devnetChain(id);
@@ -106,14 +138,11 @@ export class ChainRegistry {
   }
 
   /**
-   * The EIP-712 domain of `token`'s EIP-2612 permit on a devnet chain ({name, version}), or
-   * undefined when the token has no EIP-2612 permit (WETH9) or is not in the manifest.
+   * The EIP-712 domain of `token`'s EIP-2612 permit on a chain ({name, version}), or undefined when
+   * the token has no EIP-2612 permit (WETH9) or is not among the chain's deployments.
    */
-  tokenPermitOf(id: string, token: string): { name: string; version: string } | undefined {
-    const entry = Object.values(this.devnetChain(id)?.tokens ?? {}).find(
-      (t) => t.address.toLowerCase() === token.toLowerCase(),
-    );
-    return entry?.permit ? { name: entry.name, version: entry.permitVersion ?? '1' } : undefined;
+  tokenPermitOf(id: string, token: string): TokenPermitDomain | undefined {
+    return catalogTokenAt(this.deployments(id), token)?.permit;
   }
 
   /** The manifest's Solana section when `id` is the devnet Solana chain (`solana-devnet`). */
@@ -165,6 +194,42 @@ export class ChainRegistry {
     this.evmProviders.clear();
     this.solanaConnections.clear();
   }
+}
+
+/** A devnet chain's manifest entry in the catalog's shape. */
+function devnetDeployments(chain: DevnetChainView): ChainDeployments {
+  return {
+    chain: chain.id,
+    tokens: Object.entries(chain.tokens).map(([symbol, token]) => ({
+      symbol,
+      name: token.name,
+      address: token.address,
+      decimals: token.decimals,
+      ...(token.permit ? { permit: { name: token.name, version: token.permitVersion ?? '1' } } : {}),
+    })),
+    wrappedNative: chain.tokens.WETH?.address,
+    permit2: chain.permits?.permit2,
+    gatewayRouter: chain.permits?.permitRouter,
+    uniswapV2: chain.uniswapV2
+      ? {
+          factory: chain.uniswapV2.factory,
+          router: chain.uniswapV2.router,
+          initCodeHash: chain.uniswapV2.initCodeHash,
+        }
+      : undefined,
+  };
+}
+
+function devnetSolanaDeployments(solana: DevnetSolanaView): ChainDeployments {
+  return {
+    chain: solana.id,
+    tokens: Object.entries(solana.tokens).map(([symbol, token]) => ({
+      symbol,
+      name: token.name,
+      address: token.mint,
+      decimals: token.decimals,
+    })),
+  };
 }
 
 function devnetDescriptor(chain: DevnetChainView): ChainDescriptor {

@@ -9,8 +9,10 @@ export const DEFAULT_DEVNET_MANIFEST = '.run/devnet/manifest.json';
  */
 export interface DevnetManifestView {
   generatedAtMs: number;
+  /** Devnet EVM chains; empty in a manifest that brings no devnet chains (the mainnet replica's). */
   chains: DevnetChainView[];
-  bridge: { provider: string; feeBps: number; estimatedDurationSeconds: number; relayer: string };
+  /** The devnet bridge between the chains; absent exactly when there are no devnet chains. */
+  bridge?: { provider: string; feeBps: number; estimatedDurationSeconds: number; relayer: string };
   accounts: { index: number; address: string }[];
   /** The local Solana chain (`solana-devnet`); absent in manifests written before it existed. */
   solana?: DevnetSolanaView;
@@ -85,8 +87,12 @@ export function readDevnetManifest(manifestPath: string): DevnetManifestView {
     );
   }
   const manifest = parsed as Partial<DevnetManifestView>;
-  if (!Array.isArray(manifest.chains) || !manifest.bridge || typeof manifest.bridge.feeBps !== 'number') {
-    throw new DevnetManifestError(`The devnet manifest at ${manifestPath} lacks chains or bridge`);
+  if (!Array.isArray(manifest.chains)) {
+    throw new DevnetManifestError(`The devnet manifest at ${manifestPath} lacks chains`);
+  }
+  const hasDevnetChains = manifest.chains.length > 0 || manifest.solana !== undefined;
+  if (hasDevnetChains && (!manifest.bridge || typeof manifest.bridge.feeBps !== 'number')) {
+    throw new DevnetManifestError(`The devnet manifest at ${manifestPath} has chains but no bridge`);
   }
   for (const chain of manifest.chains) {
     if (

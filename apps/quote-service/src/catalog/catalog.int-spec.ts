@@ -109,11 +109,9 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
       address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
       decimals: 6,
     });
-    expect(eth.tokens[0].debug).toMatchObject({
-      supported: false,
-      providers: [],
-      source: 'uniswap-default-token-list',
-    });
+    // Listed by the shipped catalog (the token list names it too), with its logo; not tradable without an RPC.
+    expect(eth.tokens[0].debug).toMatchObject({ supported: false, providers: [], source: 'chain-catalog' });
+    expect(eth.tokens[0].logoUrl).toMatch(/^https:\/\//);
   });
 
   it('lists Solana tokens with mints and no EVM address', async () => {

@@ -11,7 +11,7 @@ import {
   DevnetTokenSource,
   NativeCoinSource,
   RemoteTokenListSource,
-  SolanaCoreListSource,
+  ChainCatalogSource,
   TokenListSource,
   UniswapDefaultListSource,
 } from './token-sources';
@@ -23,7 +23,7 @@ function tokenListSources(config: QuoteServiceConfig): TokenListSource[] {
   const sources: TokenListSource[] = [
     new DevnetTokenSource(),
     new NativeCoinSource(),
-    new SolanaCoreListSource(),
+    new ChainCatalogSource(),
     new UniswapDefaultListSource(),
   ];
   if (config.TOKEN_LIST_URL) {

@@ -1,5 +1,6 @@
 import { ChainRegistry } from '@swapgw/chains';
-import { assetKeyOf, coreRank, tokensFromTokenList } from './token-sources';
+import { uniswapV2Deployment } from '../providers/uniswap-v2-deployments';
+import { assetKeyOf, ChainCatalogSource, coreRank, tokensFromTokenList } from './token-sources';
 
 describe('token list mapping', () => {
   const registry = new ChainRegistry({});
@@ -76,5 +77,40 @@ describe('token list mapping', () => {
     expect(assetKeyOf({ address: '0xAbC', mint: null })).toBe('0xabc');
     expect(assetKeyOf({ address: null, mint: 'Mint1' })).toBe('Mint1');
     expect(assetKeyOf({ address: null, mint: null })).toBe('native');
+  });
+});
+
+describe('the shipped catalog as a token source', () => {
+  it('lists each real network’s catalog tokens with logos, bridged where Across carries the symbol', async () => {
+    const tokens = await new ChainCatalogSource().load(new ChainRegistry({}));
+    const baseUsdc = tokens.find((t) => t.chain === 'base' && t.symbol === 'USDC');
+    expect(baseUsdc).toMatchObject({
+      address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+      mint: null,
+      decimals: 6,
+      logoUrl: expect.stringMatching(/^https:\/\//),
+      rank: coreRank('USDC'),
+      // Ethereum and Arbitrum have a SpokePool and USDC; Solana has no SpokePool in the catalog.
+      bridgedChains: 2,
+    });
+    expect(tokens.find((t) => t.chain === 'solana' && t.symbol === 'USDC')).toMatchObject({
+      address: null,
+      mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+      bridgedChains: 0,
+    });
+  });
+
+  it('gives Uniswap V2 on every catalog chain with an RPC, at the canonical Router02', () => {
+    const registry = new ChainRegistry({
+      rpcUrls: { ethereum: 'http://127.0.0.1:1', base: 'http://127.0.0.1:2' },
+    });
+    expect(uniswapV2Deployment(registry, 'ethereum')?.router).toBe(
+      '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D',
+    );
+    expect(uniswapV2Deployment(registry, 'base')).toMatchObject({
+      factory: '0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6',
+      weth: '0x4200000000000000000000000000000000000006',
+    });
+    expect(uniswapV2Deployment(registry, 'arbitrum')).toBeUndefined(); // no RPC configured
   });
 });

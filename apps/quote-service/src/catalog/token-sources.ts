@@ -206,31 +206,45 @@ export class UniswapDefaultListSource implements TokenListSource {
 }
 
 /**
- * The Solana core assets, mints checked against the issuers' published addresses. Listed even if
- * the Uniswap list changes, so SOL/USDC/USDT quotes always resolve.
+ * The tokens of the shipped catalog on each real network (libs/chains REAL_NETWORK_CATALOG): the
+ * tokens the gateway routes through, listed even if a token list changes, with their logos. A
+ * token counts as bridged to every other catalog chain that has the same symbol and the bridge
+ * protocol (Across).
  */
-export class SolanaCoreListSource implements TokenListSource {
-  readonly name = 'solana-core';
+export class ChainCatalogSource implements TokenListSource {
+  readonly name = 'chain-catalog';
   readonly remote = false;
 
   async load(registry: ChainRegistry): Promise<DiscoveredToken[]> {
-    if (!registry.find('solana')) return [];
-    const entries: [symbol: string, name: string, mint: string, decimals: number][] = [
-      ['USDC', 'USD Coin', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', 6],
-      ['USDT', 'Tether USD', 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB', 6],
-      ['WSOL', 'Wrapped SOL', 'So11111111111111111111111111111111111111112', 9],
-    ];
-    return entries.map(([symbol, name, mint, decimals]) => ({
-      chain: 'solana',
-      symbol,
-      name,
-      decimals,
-      address: null,
-      mint,
-      logoUrl: null,
-      rank: coreRank(symbol) ?? LIST_RANK_BASE,
-      bridgedChains: 0,
-    }));
+    const realChains = registry.list().filter((chain) => !chain.devnet);
+    const tokens: DiscoveredToken[] = [];
+    for (const chain of realChains) {
+      const deployments = registry.deployments(chain.id);
+      deployments?.tokens.forEach((token, index) => {
+        const stored = catalogTokenAddress(chain.family, token.address);
+        if (!stored) return;
+        const bridgedChains = deployments.across
+          ? realChains.filter(
+              (other) =>
+                other.id !== chain.id &&
+                registry.deployments(other.id)?.across !== undefined &&
+                registry.deployments(other.id)?.tokens.some((t) => t.symbol === token.symbol),
+            ).length
+          : 0;
+        tokens.push({
+          chain: chain.id,
+          symbol: token.symbol,
+          name: token.name,
+          decimals: token.decimals,
+          address: stored.address,
+          mint: stored.mint,
+          logoUrl: token.logoURI ?? null,
+          rank: coreRank(token.symbol) ?? LIST_RANK_BASE + index,
+          bridgedChains,
+        });
+      });
+    }
+    return tokens;
   }
 }
 

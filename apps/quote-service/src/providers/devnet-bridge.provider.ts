@@ -34,9 +34,9 @@ export class DevnetBridgeProvider implements QuoteProvider {
   }
 
   async quote(context: QuoteContext, signal: AbortSignal): Promise<CandidateRoute[]> {
-    const manifest = this.registry.manifest;
+    const bridge = this.registry.manifest?.bridge;
     const ends = devnetBridgeBetween(this.registry, context.fromChain.id, context.toChain.id);
-    if (!manifest || !ends) return [];
+    if (!bridge || !ends) return [];
     const { from, to } = ends;
 
     const legs: RouteLeg[] = [];
@@ -57,12 +57,12 @@ export class DevnetBridgeProvider implements QuoteProvider {
       amount = best.amounts[best.amounts.length - 1];
     }
 
-    const bridged = afterFeeBps(amount, manifest.bridge.feeBps);
+    const bridged = afterFeeBps(amount, bridge.feeBps);
     if (bridged <= 0n) return []; // the bridge refuses deposits that the fee would eat
-    legs.push(bridgeLeg(manifest.bridge.provider, from, to, amount, bridged));
+    legs.push(bridgeLeg(bridge.provider, from, to, amount, bridged));
     debug.push({
       leg: 'bridge',
-      feeBps: manifest.bridge.feeBps,
+      feeBps: bridge.feeBps,
       amountIn: amount.toString(),
       amountOut: bridged.toString(),
     });
@@ -80,7 +80,7 @@ export class DevnetBridgeProvider implements QuoteProvider {
     return [
       {
         providers: legs.map((leg) => leg.provider),
-        bridgeProvider: manifest.bridge.provider,
+        bridgeProvider: bridge.provider,
         legs,
         expectedAmountOut: amount,
         estimatedDurationSeconds: legs.reduce((sum, leg) => sum + leg.estimatedDurationSeconds, 0),

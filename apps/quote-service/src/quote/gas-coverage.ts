@@ -133,33 +133,26 @@ export function chainsOfLegs(legs: readonly RouteLeg[]): string[] {
 
 /**
  * What the relayer pays for a leg depends on: its chain's family, whether the input is native, and
- * whether the ERC-20 input has EIP-2612 (devnet manifest `tokens[].permit`; unknown on real networks,
- * counted as without: approve + top-up, the dearer); a bridge's release is ours only for the devnet
+ * whether the ERC-20 input has EIP-2612 (the chain's deployments: catalog or devnet manifest; a
+ * token not listed there counts as without: approve + top-up, the dearer); a bridge's release is ours only for the devnet
  * bridge (an aggregator's bridge delivers by itself).
  */
 export function sponsoredLegViewOf(registry: ChainRegistry, leg: RouteLeg): SponsoredLegView | undefined {
   const family = swapFamilyOf(registry.find(leg.chain)?.family);
   if (!family) return undefined;
   const input = leg.tokenIn.address;
-  // Only the devnet's EVM chains list their tokens (with `permit`); elsewhere nothing is listed.
-  const listed = input
-    ? Object.values(registry.devnetChain(leg.chain)?.tokens ?? {}).find(
-        (t) => t.address.toLowerCase() === input.toLowerCase(),
-      )
-    : undefined;
   const view: SponsoredLegView = {
     kind: leg.kind,
     chain: leg.chain,
     family,
     tokenIn: { address: leg.tokenIn.address },
     tokenOut: { address: leg.tokenOut.address },
-    inputHasEip2612: listed?.permit === true,
+    inputHasEip2612: input !== null && registry.tokenPermitOf(leg.chain, input) !== undefined,
   };
   if (leg.kind === 'bridge' && leg.destinationChain) {
     view.destinationChain = leg.destinationChain;
     view.destinationFamily = swapFamilyOf(registry.find(leg.destinationChain)?.family);
-    view.releasedByRelayer =
-      registry.manifest !== undefined && leg.provider === registry.manifest.bridge.provider;
+    view.releasedByRelayer = leg.provider === registry.manifest?.bridge?.provider;
   }
   return view;
 }

@@ -233,9 +233,7 @@ function permitInfoOf(registry: ChainRegistry, leg: RouteLeg | undefined): Route
   const evmChainId = registry.find(leg.chain)?.evmChainId;
   if (!contracts || evmChainId === undefined || permitLegProblem(leg, contracts) !== null) return undefined;
   const token = leg.tokenIn.address;
-  const listed = Object.values(registry.devnetChain(leg.chain)?.tokens ?? {}).find(
-    (t) => t.address.toLowerCase() === token.toLowerCase(),
-  );
+  const eip2612 = registry.tokenPermitOf(leg.chain, token);
   return {
     chain: leg.chain,
     chainId: evmChainId,
@@ -243,7 +241,7 @@ function permitInfoOf(registry: ChainRegistry, leg: RouteLeg | undefined): Route
     amountBaseUnits: leg.amountIn,
     spender: contracts.permitRouter,
     permit2: contracts.permit2,
-    ...(listed?.permit ? { eip2612: { name: listed.name, version: listed.permitVersion ?? '1' } } : {}),
+    ...(eip2612 ? { eip2612 } : {}),
   };
 }
 

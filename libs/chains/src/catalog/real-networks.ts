@@ -144,6 +144,12 @@ export const REAL_NETWORK_CATALOG: readonly ChainDeployments[] = [
         logoURI: USDC_LOGO,
       },
       {
+        symbol: 'USDT',
+        name: 'Tether USD',
+        address: 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB',
+        decimals: 6,
+      },
+      {
         symbol: 'WSOL',
         name: 'Wrapped SOL',
         address: 'So11111111111111111111111111111111111111112',
