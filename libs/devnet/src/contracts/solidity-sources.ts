@@ -248,9 +248,6 @@ contract Permit2 is ISignatureTransfer {
     bytes32 private constant NAME_HASH = keccak256("Permit2");
     bytes32 private constant S_MASK = 0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
 
-    uint256 private immutable deployChainId;
-    bytes32 private immutable deployDomainSeparator;
-
     /// owner => word position (nonce >> 8) => bitmap of used nonces (bit = nonce & 0xff).
     mapping(address => mapping(uint256 => uint256)) public nonceBitmap;
 
@@ -264,13 +261,11 @@ contract Permit2 is ISignatureTransfer {
     error InvalidSigner();
     error InvalidContractSignature();
 
-    constructor() {
-        deployChainId = block.chainid;
-        deployDomainSeparator = buildDomainSeparator();
-    }
-
+    /// Computed on every call from address(this), never cached at construction: the mainnet replica
+    /// places this code at the canonical Permit2 address, where a separator cached with the
+    /// deployment address would reject every signature.
     function DOMAIN_SEPARATOR() public view returns (bytes32) {
-        return block.chainid == deployChainId ? deployDomainSeparator : buildDomainSeparator();
+        return buildDomainSeparator();
     }
 
     /// Moves requestedAmount (at most permitted.amount) of the owner's tokens to transferDetails.to.
