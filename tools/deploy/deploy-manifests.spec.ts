@@ -174,13 +174,31 @@ describe('deploy/k8s', () => {
     const resources: string[] = docs[0].resources;
     for (const { app } of APPS) expect(resources).toContain(`k8s/apps/${app}.yaml`);
     for (const resource of resources) expect(fs.existsSync(path.join(root, 'deploy', resource))).toBe(true);
+    // An example among the resources would overwrite the operator's real object on every apply.
+    expect(resources.filter((resource) => /example/.test(resource))).toEqual([]);
+  });
+
+  it('configures chains as production does: the catalog in the image, RPC URLs as secrets, no chains manifest', () => {
+    const [configMap] = parseAll('deploy/k8s/configmap.yaml');
+    expect(Object.keys(configMap.data)).not.toContain('DEVNET_MANIFEST');
+    for (const { app } of APPS) {
+      const [deployment] = parseAll(`deploy/k8s/apps/${app}.yaml`);
+      const volumes = (deployment.spec.template.spec.volumes ?? []).map((v: { name: string }) => v.name);
+      expect(volumes).not.toContain('chains');
+    }
   });
 
   it('keeps secrets out of the ConfigMap', () => {
     const [configMap] = parseAll('deploy/k8s/configmap.yaml');
     expect(Object.keys(configMap.data)).not.toContain('DATABASE_URL');
     const [secret] = parseAll('deploy/k8s/secret.example.yaml');
-    expect(Object.keys(secret.stringData)).toEqual(['DATABASE_URL']);
+    expect(Object.keys(secret.stringData)).toEqual([
+      'DATABASE_URL',
+      'RPC_URL_ETHEREUM',
+      'RPC_URL_BASE',
+      'RPC_URL_ARBITRUM',
+      'RPC_URL_SOLANA',
+    ]);
   });
 });
 
