@@ -1,8 +1,8 @@
-import { Interface } from 'ethers';
+import { Interface, solidityPacked } from 'ethers';
 
 /**
  * ABI fragments of the contracts a swap's EVM steps call, and their encoding: the ERC-20 approve,
- * Uniswap V2 Router02 exact-input swaps, the devnet bridge deposit, the SwapGatewayRouter. Pure
+ * Uniswap V2 Router02 and V3 SwapRouter02 exact-input swaps, the devnet bridge deposit, the SwapGatewayRouter. Pure
  * (ethers only): the execution planner encodes its steps' calls with it, specs decode them.
  */
 export const erc20Interface = new Interface([
@@ -117,6 +117,71 @@ export function encodeUniswapV2Swap(args: UniswapV2SwapArgs): EncodedCall {
       permit,
     ),
     value: '0',
+  };
+}
+
+export const uniswapV3SwapRouter02Interface = new Interface([
+  'function exactInput((bytes path, address recipient, uint256 amountIn, uint256 amountOutMinimum) params) payable returns (uint256 amountOut)',
+  'function unwrapWETH9(uint256 amountMinimum, address recipient) payable',
+  'function multicall(uint256 deadline, bytes[] data) payable returns (bytes[] results)',
+]);
+
+/** A Uniswap V3 path as the router reads it: token, fee (uint24), token, fee, ..., token. */
+export function encodeUniswapV3Path(tokens: readonly string[], fees: readonly number[]): string {
+  if (tokens.length < 2 || fees.length !== tokens.length - 1)
+    throw new Error(
+      `A Uniswap V3 path of ${tokens.length} tokens needs ${tokens.length - 1} fee tiers, got ${fees.length}`,
+    );
+  const types: string[] = [];
+  const values: (string | number)[] = [];
+  tokens.forEach((token, i) => {
+    types.push('address');
+    values.push(token);
+    if (i < fees.length) {
+      types.push('uint24');
+      values.push(fees[i]);
+    }
+  });
+  return solidityPacked(types, values);
+}
+
+export interface UniswapV3SwapArgs {
+  /** SwapRouter02. */
+  router: string;
+  /** Native ETH in (the path starts with WETH): the router wraps `value` = amountIn. */
+  nativeIn: boolean;
+  /** Native ETH out (the path ends with WETH): the router receives WETH and unwraps it to `to`. */
+  nativeOut: boolean;
+  amountIn: bigint;
+  amountOutMin: bigint;
+  path: string[];
+  fees: number[];
+  to: string;
+  /** Seconds since epoch: SwapRouter02's `multicall(deadline, …)` refuses the call after it. */
+  deadline: bigint;
+}
+
+/**
+ * A SwapRouter02 exact-input swap inside `multicall(deadline, …)` (its exactInput has no deadline of
+ * its own): `exactInput` to `to`, or to the router then `unwrapWETH9(amountOutMin, to)` for native out.
+ */
+export function encodeUniswapV3Swap(args: UniswapV3SwapArgs): EncodedCall {
+  const { router, amountIn, amountOutMin, to, deadline } = args;
+  if (args.nativeIn && args.nativeOut)
+    throw new Error('A Uniswap V3 swap cannot have native ETH on both sides');
+  const path = encodeUniswapV3Path(args.path, args.fees);
+  const calls = args.nativeOut
+    ? [
+        uniswapV3SwapRouter02Interface.encodeFunctionData('exactInput', [
+          [path, router, amountIn, amountOutMin],
+        ]),
+        uniswapV3SwapRouter02Interface.encodeFunctionData('unwrapWETH9', [amountOutMin, to]),
+      ]
+    : [uniswapV3SwapRouter02Interface.encodeFunctionData('exactInput', [[path, to, amountIn, amountOutMin]])];
+  return {
+    to: router,
+    data: uniswapV3SwapRouter02Interface.encodeFunctionData('multicall', [deadline, calls]),
+    value: args.nativeIn ? amountIn.toString() : '0',
   };
 }
 

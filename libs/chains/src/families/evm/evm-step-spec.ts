@@ -15,6 +15,7 @@ import {
   encodeApprove,
   encodeBridgeDeposit,
   encodeUniswapV2Swap,
+  encodeUniswapV3Swap,
   RouterPermit,
 } from './evm-calldata';
 
@@ -198,8 +199,22 @@ function legCallOf(
   }
   if (!leg.path || leg.path.length < 2) {
     throw new Error(
-      `Swap leg ${leg.provider} on ${leg.chain} has neither a prebuilt call nor a Uniswap V2 path`,
+      `Swap leg ${leg.provider} on ${leg.chain} has neither a prebuilt call nor a Uniswap path`,
     );
+  }
+  if (leg.poolFees) {
+    if (permit) throw new Error(`Swap leg ${leg.provider} on ${leg.chain} cannot take a permit`);
+    return encodeUniswapV3Swap({
+      router: leg.spender,
+      nativeIn: isNative(leg.tokenIn),
+      nativeOut: isNative(leg.tokenOut),
+      amountIn: spend,
+      amountOutMin: minOut,
+      path: leg.path,
+      fees: leg.poolFees,
+      to: recipient,
+      deadline,
+    });
   }
   return encodeUniswapV2Swap({
     router: leg.spender,

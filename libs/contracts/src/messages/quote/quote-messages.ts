@@ -311,7 +311,8 @@ export type RouteLegKind = (typeof ROUTE_LEG_KINDS)[number];
  * One execution leg of a route: a swap on one chain, or a bridge transfer to another.
  *
  * EVM legs: `tokenIn.address` / `tokenOut.address` are ERC-20 addresses (null = native ETH),
- * `spender` is the contract to approve (router or bridge), `path` (uniswap-v2) or `call` (LI.FI).
+ * `spender` is the contract to approve (router or bridge), `path` (uniswap-v2; with `poolFees`,
+ * uniswap-v3) or `call` (LI.FI, 0x).
  * An EVM bridge leg of `devnet-bridge` calls `spender`: `deposit(amount, destinationBridgeChainId,
  * address recipient)` towards an EVM chain, `depositTo(amount, destinationBridgeChainId, bytes32
  * recipient)` towards Solana, the recipient being the 32 bytes of the Solana public key.
@@ -377,11 +378,21 @@ export class RouteLeg {
   @Min(0)
   destinationBridgeChainId?: number;
 
-  /** Uniswap V2 path of token addresses (WETH stands in for native ETH). */
+  /** Uniswap V2 / V3 path of token addresses (WETH stands in for native ETH). */
   @IsOptional()
   @IsArray()
   @IsString({ each: true })
   path?: string[];
+
+  /**
+   * Uniswap V3 legs: the fee tier (hundredths of a bip: 100, 500, 3000, 10000) of the pool of each
+   * hop of `path`, so `path.length - 1` entries; the leg is a SwapRouter02 `exactInput` (`spender`).
+   */
+  @IsOptional()
+  @IsArray()
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  poolFees?: number[];
 
   @IsOptional()
   @ValidateNested()

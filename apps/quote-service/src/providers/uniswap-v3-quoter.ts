@@ -1,0 +1,236 @@
+import { Injectable } from '@nestjs/common';
+import { ChainRegistry } from '@swapgw/chains';
+import { ChainFamilies } from '@swapgw/chains/families';
+import { AbiCoder, getAddress, getCreate2Address, Interface, isError, keccak256 } from 'ethers';
+import type { QuoteToken } from './quote-provider';
+import { abortable } from './uniswap-v2-quoter';
+
+export interface UniswapV3Deployment {
+  chain: string;
+  factory: string;
+  quoterV2: string;
+  swapRouter02: string;
+  poolInitCodeHash: string;
+  feeTiers: number[];
+  /** Wrapped native coin: stands in for the native coin in paths. */
+  weth: string;
+}
+
+/** Where Uniswap V3 can be quoted on a chain: its deployments, when the chain has an RPC URL. */
+export function uniswapV3Deployment(
+  registry: ChainRegistry,
+  chainId: string,
+): UniswapV3Deployment | undefined {
+  if (!registry.find(chainId)?.rpcUrl) return undefined;
+  const deployments = registry.deployments(chainId);
+  const v3 = deployments?.uniswapV3;
+  if (!v3 || !deployments.wrappedNative) return undefined;
+  return {
+    chain: chainId,
+    factory: getAddress(v3.factory),
+    quoterV2: getAddress(v3.quoterV2),
+    swapRouter02: getAddress(v3.swapRouter02),
+    poolInitCodeHash: v3.poolInitCodeHash,
+    feeTiers: [...v3.feeTiers],
+    weth: getAddress(deployments.wrappedNative),
+  };
+}
+
+const POOL_INTERFACE = new Interface([
+  'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)',
+  'function liquidity() view returns (uint128)',
+]);
+const QUOTER_V2_INTERFACE = new Interface([
+  'function quoteExactInputSingle((address tokenIn, address tokenOut, uint256 amountIn, uint24 fee, uint160 sqrtPriceLimitX96) params) returns (uint256 amountOut, uint160 sqrtPriceX96After, uint32 initializedTicksCrossed, uint256 gasEstimate)',
+]);
+const SLOT0_DATA = POOL_INTERFACE.encodeFunctionData('slot0');
+const LIQUIDITY_DATA = POOL_INTERFACE.encodeFunctionData('liquidity');
+const Q96 = 2n ** 96n;
+const FEE_UNITS = 1_000_000n;
+
+/** One hop through one pool: what QuoterV2 answered for it. */
+export interface V3HopQuote {
+  pool: string;
+  fee: number;
+  amountIn: bigint;
+  amountOut: bigint;
+  /** The pool's price before the swap, as tokenOut per tokenIn scaled by 1e18 (fee left out). */
+  midPriceE18: bigint;
+  initializedTicksCrossed: number;
+  gasEstimate: bigint;
+}
+
+/** One priced path through Uniswap V3 pools. */
+export interface V3PathQuote {
+  deployment: UniswapV3Deployment;
+  /** Token addresses, WETH standing in for the native coin. */
+  path: string[];
+  /** Fee tier of each hop (`path.length - 1` entries). */
+  fees: number[];
+  hops: V3HopQuote[];
+  amountOut: bigint;
+  /** How much worse the output is than at the pools' prices before the swap, the LP fees left out. */
+  priceImpactBps: number;
+}
+
+/**
+ * Prices paths on Uniswap V3 with the chain's QuoterV2: the direct pool of every fee tier, and the
+ * two hops through WETH with the best tier of each hop. Pool addresses are computed with CREATE2;
+ * a pool without code or without liquidity in range is skipped before asking the quoter, and a
+ * quoter revert on a pool reads as "no route there", while an RPC failure propagates.
+ */
+@Injectable()
+export class UniswapV3Quoter {
+  private readonly poolAddresses = new Map<string, string>();
+
+  constructor(
+    private readonly registry: ChainRegistry,
+    private readonly families: ChainFamilies,
+  ) {}
+
+  deployment(chainId: string): UniswapV3Deployment | undefined {
+    return uniswapV3Deployment(this.registry, chainId);
+  }
+
+  /** Every viable path, best output first; [] when no pools connect the tokens. */
+  async quotePaths(
+    chainId: string,
+    tokenIn: QuoteToken,
+    tokenOut: QuoteToken,
+    amountIn: bigint,
+    signal: AbortSignal,
+  ): Promise<V3PathQuote[]> {
+    const deployment = this.deployment(chainId);
+    if (!deployment) return [];
+    const a = tokenIn.address ? getAddress(tokenIn.address) : deployment.weth;
+    const b = tokenOut.address ? getAddress(tokenOut.address) : deployment.weth;
+    if (a === b) return []; // native ↔ WETH is a wrap, not a swap
+
+    const quotes: V3PathQuote[] = [];
+    const direct = await this.quoteHops(deployment, a, b, amountIn, signal);
+    for (const hop of direct) quotes.push(pathQuote(deployment, [a, b], [hop]));
+
+    if (a !== deployment.weth && b !== deployment.weth) {
+      const [first] = await this.quoteHops(deployment, a, deployment.weth, amountIn, signal);
+      if (first) {
+        const [second] = await this.quoteHops(deployment, deployment.weth, b, first.amountOut, signal);
+        if (second) quotes.push(pathQuote(deployment, [a, deployment.weth, b], [first, second]));
+      }
+    }
+    return quotes.sort((x, y) => (x.amountOut > y.amountOut ? -1 : x.amountOut < y.amountOut ? 1 : 0));
+  }
+
+  /** The pool's CREATE2 address (computed once per pool and tier). */
+  poolAddress(deployment: UniswapV3Deployment, x: string, y: string, fee: number): string {
+    const [token0, token1] = x.toLowerCase() < y.toLowerCase() ? [x, y] : [y, x];
+    const key = `${deployment.factory}:${token0}:${token1}:${fee}`;
+    let address = this.poolAddresses.get(key);
+    if (!address) {
+      const salt = keccak256(
+        AbiCoder.defaultAbiCoder().encode(['address', 'address', 'uint24'], [token0, token1, fee]),
+      );
+      address = getCreate2Address(deployment.factory, salt, deployment.poolInitCodeHash);
+      this.poolAddresses.set(key, address);
+    }
+    return address;
+  }
+
+  /** x → y through each fee tier that has a live pool, best output first. */
+  private async quoteHops(
+    deployment: UniswapV3Deployment,
+    x: string,
+    y: string,
+    amountIn: bigint,
+    signal: AbortSignal,
+  ): Promise<V3HopQuote[]> {
+    const hops = await Promise.all(
+      deployment.feeTiers.map((fee) => abortable(this.quoteHop(deployment, x, y, fee, amountIn), signal)),
+    );
+    return hops
+      .filter((hop): hop is V3HopQuote => hop !== null && hop.amountOut > 0n)
+      .sort((p, q) => (p.amountOut > q.amountOut ? -1 : p.amountOut < q.amountOut ? 1 : 0));
+  }
+
+  private async quoteHop(
+    deployment: UniswapV3Deployment,
+    x: string,
+    y: string,
+    fee: number,
+    amountIn: bigint,
+  ): Promise<V3HopQuote | null> {
+    const provider = this.families.evmProvider(deployment.chain);
+    const pool = this.poolAddress(deployment, x, y, fee);
+    const [slot0, liquidity] = await Promise.all([
+      readOrNull(() => provider.call({ to: pool, data: SLOT0_DATA })),
+      readOrNull(() => provider.call({ to: pool, data: LIQUIDITY_DATA })),
+    ]);
+    if (slot0 === null || liquidity === null) return null;
+    const [sqrtPriceX96] = POOL_INTERFACE.decodeFunctionResult('slot0', slot0) as unknown as [bigint];
+    const [inRange] = POOL_INTERFACE.decodeFunctionResult('liquidity', liquidity) as unknown as [bigint];
+    if (sqrtPriceX96 === 0n || inRange === 0n) return null;
+    const answer = await readOrNull(() =>
+      provider.call({
+        to: deployment.quoterV2,
+        data: QUOTER_V2_INTERFACE.encodeFunctionData('quoteExactInputSingle', [[x, y, amountIn, fee, 0n]]),
+      }),
+    );
+    if (answer === null) return null;
+    const [amountOut, , initializedTicksCrossed, gasEstimate] = QUOTER_V2_INTERFACE.decodeFunctionResult(
+      'quoteExactInputSingle',
+      answer,
+    ) as unknown as [bigint, bigint, bigint, bigint];
+    const price0In1E18 = (sqrtPriceX96 * sqrtPriceX96 * 10n ** 18n) / (Q96 * Q96);
+    const xIsToken0 = x.toLowerCase() < y.toLowerCase();
+    const midPriceE18 = xIsToken0 ? price0In1E18 : price0In1E18 === 0n ? 0n : 10n ** 36n / price0In1E18;
+    return {
+      pool,
+      fee,
+      amountIn,
+      amountOut,
+      midPriceE18,
+      initializedTicksCrossed: Number(initializedTicksCrossed),
+      gasEstimate,
+    };
+  }
+}
+
+function pathQuote(deployment: UniswapV3Deployment, path: string[], hops: V3HopQuote[]): V3PathQuote {
+  const amountOut = hops[hops.length - 1].amountOut;
+  return {
+    deployment,
+    path,
+    fees: hops.map((hop) => hop.fee),
+    hops,
+    amountOut,
+    priceImpactBps: v3PriceImpactBps(hops[0].amountIn, hops, amountOut),
+  };
+}
+
+/**
+ * Price impact in basis points against the pools' prices before the swap, each hop's LP fee left
+ * out (a fee is a known cost, not an impact).
+ */
+export function v3PriceImpactBps(
+  amountIn: bigint,
+  hops: readonly Pick<V3HopQuote, 'fee' | 'midPriceE18'>[],
+  amountOut: bigint,
+): number {
+  let midOut = amountIn * 10n ** 18n;
+  for (const hop of hops)
+    midOut = (midOut * hop.midPriceE18 * (FEE_UNITS - BigInt(hop.fee))) / (10n ** 18n * FEE_UNITS);
+  if (midOut === 0n) return 10_000;
+  const actual = amountOut * 10n ** 18n;
+  if (actual >= midOut) return 0;
+  return Number(((midOut - actual) * 10_000n) / midOut);
+}
+
+/** The call's answer, or null when the chain says no (no code there, or the call reverted). */
+async function readOrNull(read: () => Promise<string>): Promise<string | null> {
+  try {
+    const data = await read();
+    return data === '0x' ? null : data;
+  } catch (error) {
+    if (isError(error, 'BAD_DATA') || isError(error, 'CALL_EXCEPTION')) return null;
+    throw error;
+  }
+}
