@@ -7,6 +7,7 @@ export const ProviderNames = {
   devnetBridge: 'devnet-bridge',
   lifi: 'lifi',
   jupiter: 'jupiter',
+  zeroX: '0x',
 } as const;
 
 export interface SupportPolicyOptions {

@@ -1,7 +1,11 @@
+import { inspect } from 'node:util';
 import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { KafkaServiceEnvironment } from '@swapgw/messaging';
 
 const HTTP_URL = /^https?:\/\/[^\s]+$/;
+
+/** The aggregators' API keys: a dump of the config (JSON, util.inspect, a log line) shows them as [redacted]. */
+const SECRET_VARIABLES = ['LIFI_API_KEY', 'JUPITER_API_KEY', 'ZEROX_API_KEY'] as const;
 
 /** quote-service configuration, validated at boot. Property names are the environment variables. */
 export class QuoteServiceConfig extends KafkaServiceEnvironment {
@@ -81,6 +85,23 @@ export class QuoteServiceConfig extends KafkaServiceEnvironment {
   @Matches(/^[a-z0-9-]{1,64}$/)
   JUPITER_CHAIN: string = 'solana';
 
+  /** 0x API base URL (GET /swap/allowance-holder/quote is appended); used once ZEROX_API_KEY is set. */
+  @Matches(HTTP_URL, { message: 'ZEROX_API_URL must be an http(s) URL' })
+  ZEROX_API_URL: string = 'https://api.0x.org';
+
+  /** Sent as 0x-api-key; 0x answers no request without one, so unset = the 0x provider is off. */
+  @IsOptional()
+  @IsString()
+  ZEROX_API_KEY?: string;
+
+  /**
+   * The `taker` of 0x quotes whose request names no recipient. 0x builds its transaction for the
+   * taker (who is also paid the output), so such a route is priced but carries no call: quoting
+   * with the wallet as recipient gives the executable route.
+   */
+  @Matches(/^0x[0-9a-fA-F]{40}$/, { message: 'ZEROX_QUOTE_TAKER_ADDRESS must be an EVM address' })
+  ZEROX_QUOTE_TAKER_ADDRESS: string = '0x0000000000000000000000000000000000000001';
+
   /** Optional extra Token Lists document served over HTTP, re-read every TOKEN_LIST_REFRESH_MS. */
   @IsOptional()
   @Matches(HTTP_URL, { message: 'TOKEN_LIST_URL must be an http(s) URL' })
@@ -115,4 +136,15 @@ export class QuoteServiceConfig extends KafkaServiceEnvironment {
   @IsOptional()
   @Matches(HTTP_URL)
   RPC_URL_SOLANA?: string;
+
+  /** The config as JSON.stringify (and loggers) print it: every variable, the API keys redacted. */
+  toJSON(): Record<string, unknown> {
+    const shown: Record<string, unknown> = Object.fromEntries(Object.entries(this));
+    for (const name of SECRET_VARIABLES) if (shown[name] !== undefined) shown[name] = '[redacted]';
+    return shown;
+  }
+
+  [inspect.custom](_depth: number, options: object): string {
+    return `QuoteServiceConfig ${inspect(this.toJSON(), options)}`;
+  }
 }

@@ -8,6 +8,7 @@ import { LifiProvider } from './lifi.provider';
 import { QuoteProvider, RouteWarningThresholds } from './quote-provider';
 import { UniswapV2Provider } from './uniswap-v2.provider';
 import { UniswapV2Quoter } from './uniswap-v2-quoter';
+import { ZeroXProvider } from './zero-x.provider';
 
 /** Every quote provider the config turns on, in the order they are listed in a quote's outcomes. */
 export const QUOTE_PROVIDERS = Symbol('QUOTE_PROVIDERS');
@@ -19,7 +20,7 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
 
 /**
  * The quote providers: Uniswap V2 and the devnet bridge (on chain reads through the registry)
- * always; LI.FI and Jupiter when their API URL is configured (null otherwise).
+ * always; LI.FI and Jupiter when their API URL is configured, 0x when its API key is (null otherwise).
  */
 @Module({
   imports: [ChainsModule],
@@ -77,8 +78,20 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
           : null,
     },
     {
+      provide: ZeroXProvider,
+      inject: [QuoteServiceConfig],
+      useFactory: (config: QuoteServiceConfig) =>
+        config.ZEROX_API_KEY
+          ? new ZeroXProvider({
+              baseUrl: config.ZEROX_API_URL,
+              apiKey: config.ZEROX_API_KEY,
+              quoteTakerAddress: config.ZEROX_QUOTE_TAKER_ADDRESS,
+            })
+          : null,
+    },
+    {
       provide: QUOTE_PROVIDERS,
-      inject: [UniswapV2Provider, DevnetBridgeProvider, LifiProvider, JupiterProvider],
+      inject: [UniswapV2Provider, DevnetBridgeProvider, LifiProvider, JupiterProvider, ZeroXProvider],
       useFactory: (...providers: (QuoteProvider | null)[]): QuoteProvider[] =>
         providers.filter((provider): provider is QuoteProvider => provider !== null),
     },
