@@ -62,7 +62,7 @@ const aggregatorSwap = leg({
   provider: 'lifi',
   spender: hex(20),
   path: undefined,
-  call: { to: hex(20), data: '0x', value: '0' },
+  call: { to: hex(20), data: '0x', value: '0', from: hex(21) },
 });
 const solanaSwap = leg({
   chain: 'solana-devnet',

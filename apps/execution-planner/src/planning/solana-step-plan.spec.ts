@@ -348,7 +348,7 @@ describe('sponsored Solana → EVM swap through the destination’s SwapGatewayR
     [
       'the destination swap is an aggregator’s prebuilt call',
       {},
-      { provider: 'lifi', call: { to: ROUTER_A, data: '0x', value: '0' }, path: undefined },
+      { provider: 'lifi', call: { to: ROUTER_A, data: '0x', value: '0', from: EVM_OTHER }, path: undefined },
     ],
     [
       'the destination swap does not start with the bridged token',

@@ -201,14 +201,22 @@ describe('planSteps', () => {
     expect(steps[2].approve!.amount).toBe('2900');
   });
 
-  it('uses an aggregator’s prebuilt call as it is', () => {
-    const call = { to: ROUTER_A, data: '0xdeadbeef', value: '0' };
-    const steps = planSteps(
-      planOf([leg({ provider: 'aggregator', call, path: undefined })]),
-      { userAddress: USER },
-      context,
+  it('uses an aggregator’s prebuilt call as it is, for the wallet it was built for only', () => {
+    const call = { to: ROUTER_A, data: '0xdeadbeef', value: '0', from: USER.toLowerCase() };
+    const plan = planOf([leg({ provider: 'aggregator', call, path: undefined })]);
+    const steps = planSteps(plan, { userAddress: USER }, context);
+    expect(steps[1].call).toEqual({ to: ROUTER_A, data: '0xdeadbeef', value: '0' });
+    // Another wallet would sign a call that spends and pays as the quoted one: 400, no payload.
+    expect(() => planSteps(plan, { userAddress: OTHER }, context)).toThrow(
+      expect.objectContaining({ code: 'INVALID_ADDRESS', message: expect.stringMatching(/was built for/) }),
     );
-    expect(steps[1].call).toEqual(call);
+  });
+
+  it('refuses an aggregator leg priced without a wallet (no call): quote again with the wallet as recipient', () => {
+    const plan = planOf([leg({ provider: 'aggregator', call: undefined, path: undefined })]);
+    expect(() => planSteps(plan, { userAddress: USER }, context)).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/quote again/) }),
+    );
   });
 
   describe('permits: the first leg is one SwapGatewayRouter call carrying the permit', () => {
@@ -388,7 +396,7 @@ describe('planSteps', () => {
       ],
       [
         'an aggregator’s prebuilt call',
-        { provider: 'lifi', call: { to: ROUTER_A, data: '0x', value: '0' } },
+        { provider: 'lifi', call: { to: ROUTER_A, data: '0x', value: '0', from: USER } },
         { permitType: 'eip2612' as const, permitDeadline, permitSignature: sig },
         'permitType',
       ],
@@ -698,7 +706,7 @@ describe('planSteps', () => {
         [
           'the destination swap is an aggregator’s prebuilt call',
           {},
-          { provider: 'lifi', call: { to: ROUTER_B, data: '0x', value: '0' }, path: undefined },
+          { provider: 'lifi', call: { to: ROUTER_B, data: '0x', value: '0', from: USER }, path: undefined },
         ],
         [
           'the destination swap does not start with the bridged token',

@@ -203,8 +203,25 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
       provider: 'lifi',
       spender: LIFI_DIAMOND,
       minAmountOut: '993706500',
-      call: { to: LIFI_DIAMOND, data: '0x4630a0d8', value: '0' },
+      call: { to: LIFI_DIAMOND, data: '0x4630a0d8', value: '0', from: recipient },
     });
+  });
+
+  it('prices without a wallet but carries no call: LI.FI built it for the placeholder sender, who would be paid', async () => {
+    lifi.handler = (url, _req, res) => json(res, 200, lifiQuote(url, '998700000', '993706500'));
+    const quote = await service.quotes.create({
+      fromChain: 'ethereum',
+      toChain: 'arbitrum',
+      tokenIn: 'USDC',
+      tokenOut: 'USDC',
+      amount: '1000',
+    });
+    expect(lifi.requests[0].searchParams.get('fromAddress')).toBe(
+      '0x0000000000000000000000000000000000000001',
+    );
+    const leg = planOf(quote, quote.routes[0].routeId).legs[0];
+    expect(leg).toMatchObject({ provider: 'lifi', expectedAmountOut: '998700000' });
+    expect(leg.call).toBeUndefined();
   });
 
   it('sends native coins as LI.FI native addresses and warns on a large USD loss', async () => {

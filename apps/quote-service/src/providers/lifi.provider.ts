@@ -124,7 +124,9 @@ export class LifiProvider implements QuoteProvider {
       throw new Error(`LI.FI answered HTTP ${response.status}${code ? ` code ${code}` : ''}: ${message}`);
     }
     const quote = asLifiQuote(body);
-    return [this.toRoute(context, quote)];
+    // A call built for the placeholder sender would spend and pay as that address: price only.
+    const wallet = fromAddress === context.recipient ? fromAddress : undefined;
+    return [this.toRoute(context, quote, wallet)];
   }
 
   private senderFor(context: QuoteContext): string {
@@ -141,12 +143,13 @@ export class LifiProvider implements QuoteProvider {
       : this.options.quoteFromAddressEvm;
   }
 
-  private toRoute(context: QuoteContext, quote: LifiQuote): CandidateRoute {
+  /** `wallet`: the request's own wallet the transaction was built for; without one the route is a price only. */
+  private toRoute(context: QuoteContext, quote: LifiQuote, wallet: string | undefined): CandidateRoute {
     const crossChain = context.fromChain.id !== context.toChain.id;
     const steps = quote.includedSteps ?? [];
     const bridgeTool = steps.find((s) => s.type === 'cross')?.tool ?? (crossChain ? quote.tool : undefined);
     const expected = BigInt(quote.estimate.toAmount);
-    const call = toCall(quote.transactionRequest);
+    const call = wallet === undefined ? undefined : toCall(quote.transactionRequest, wallet);
     const leg: RouteLeg = {
       kind: crossChain ? 'bridge' : 'swap',
       chain: context.fromChain.id,
@@ -234,7 +237,7 @@ function asLifiQuote(body: Record<string, unknown> | undefined): LifiQuote {
 }
 
 /** transactionRequest values come as hex ("0x0") or decimal; the plan carries decimal wei. */
-function toCall(request: LifiQuote['transactionRequest']): RouteCall | undefined {
+function toCall(request: LifiQuote['transactionRequest'], from: string): RouteCall | undefined {
   if (!request?.to || typeof request.data !== 'string') return undefined;
   const raw = request.value ?? '0';
   let value: bigint;
@@ -243,7 +246,7 @@ function toCall(request: LifiQuote['transactionRequest']): RouteCall | undefined
   } catch {
     return undefined;
   }
-  return { to: request.to, data: request.data, value: value.toString() };
+  return { to: request.to, data: request.data, value: value.toString(), from };
 }
 
 function usdImpactBps(fromUsd: string | undefined, toUsd: string | undefined): number | undefined {

@@ -213,7 +213,7 @@ describe('0x provider against a local server speaking the Swap API v2 (real Post
         expectedAmountOut: '285714285714285714',
         minAmountOut: '284857142857142856',
         spender: ALLOWANCE_HOLDER.toLowerCase(),
-        call: { to: ALLOWANCE_HOLDER.toLowerCase(), data: CALLDATA, value: '0' },
+        call: { to: ALLOWANCE_HOLDER.toLowerCase(), data: CALLDATA, value: '0', from: RECIPIENT },
         estimatedDurationSeconds: 30,
       },
     ]);
@@ -296,6 +296,7 @@ describe('0x provider against a local server speaking the Swap API v2 (real Post
       to: ALLOWANCE_HOLDER.toLowerCase(),
       data: CALLDATA,
       value: '1000000000000000000',
+      from: RECIPIENT,
     });
   });
 

@@ -63,6 +63,7 @@ describe('zeroXRoute: a 0x quote answer as a route', () => {
       to: ALLOWANCE_HOLDER,
       data: '0x2213bc0b',
       value: '0',
+      from: WALLET,
     });
     expect(zeroXRoute(usdcToWeth, answer(usdcToWeth)).legs[0].call).toBeUndefined();
   });

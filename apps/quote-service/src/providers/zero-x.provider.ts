@@ -141,7 +141,7 @@ export function zeroXRoute(context: QuoteContext, body: unknown, wallet?: string
     spender: quote.issues.allowance?.spender ?? quote.allowanceTarget ?? quote.transaction.to,
     estimatedDurationSeconds: swapDurationSeconds(false),
   };
-  if (wallet !== undefined) leg.call = callOf(quote.transaction);
+  if (wallet !== undefined) leg.call = callOf(quote.transaction, wallet);
   return {
     providers: [ProviderNames.zeroX],
     legs: [leg],
@@ -227,8 +227,13 @@ function checkQuote(answer: Partial<ZeroXQuote> | undefined, context: QuoteConte
 }
 
 /** transaction.value is decimal wei; the plan carries it as is (gas and gasPrice stay 0x's estimate, in debug). */
-function callOf(transaction: ZeroXQuote['transaction']): RouteCall {
-  return { to: transaction.to, data: transaction.data, value: BigInt(transaction.value).toString() };
+function callOf(transaction: ZeroXQuote['transaction'], taker: string): RouteCall {
+  return {
+    to: transaction.to,
+    data: transaction.data,
+    value: BigInt(transaction.value).toString(),
+    from: taker,
+  };
 }
 
 function zeroXToken(token: QuoteToken): string {

@@ -95,7 +95,7 @@ describe('signaturesOf (what a sponsored build asks the wallet to sign)', () => 
           provider: 'lifi',
           spender: hex(20),
           path: undefined,
-          call: { to: hex(20), data: '0x', value: '0' },
+          call: { to: hex(20), data: '0x', value: '0', from: hex(21) },
         }),
       ]),
     ).toEqual(['approve@devnet-a:evm-transaction?', 'swap@devnet-a:evm-transaction']);

@@ -272,8 +272,15 @@ describe('evmStepOf', () => {
     expect((args.at(-1) as { toArray(): unknown[] }).toArray()).toEqual([1n, 9n, 5n, signature]);
   });
 
-  it('an aggregator’s prebuilt call is the step as it is', () => {
-    const call = { to: ROUTER, data: '0x1234', value: '0' };
-    expect(evmStepOf(inputOf({}, { leg: { ...swapLeg, call } }), chains)).toEqual({ kind: 'swap', call });
+  it('an aggregator’s prebuilt call is the step as it is, for the wallet it was built for', () => {
+    const call = { to: ROUTER, data: '0x1234', value: '0', from: USER };
+    expect(evmStepOf(inputOf({}, { leg: { ...swapLeg, call } }), chains)).toEqual({
+      kind: 'swap',
+      call: { to: ROUTER, data: '0x1234', value: '0' },
+    });
+    const forAnother = { ...call, from: ROUTER };
+    expect(() => evmStepOf(inputOf({}, { leg: { ...swapLeg, call: forAnother } }), chains)).toThrow(
+      /was built for/,
+    );
   });
 });

@@ -1,5 +1,12 @@
 import { MaxUint256 } from 'ethers';
-import type { RouteLeg, SponsoredIntentSpec, SponsoredStepSpec, TokenRef } from '@swapgw/contracts';
+import { CodedError, ErrorCodes } from '@swapgw/contracts';
+import type {
+  RouteCall,
+  RouteLeg,
+  SponsoredIntentSpec,
+  SponsoredStepSpec,
+  TokenRef,
+} from '@swapgw/contracts';
 import type { PermitContracts } from '../../permit-contracts';
 import type {
   BridgePayout,
@@ -72,7 +79,16 @@ export function evmStepOf(input: LegStepInput, chains: LegStepChains): LegStepSp
       : intentOf(input, contracts, chains);
     return { kind: leg.kind, call: null, sponsored: { mode: 'permit2-intent', intent } };
   }
-  const call = legCallOf(leg, spend, input.minOut, input.recipient, input.deadline, chains, input.permit);
+  const call = legCallOf(
+    leg,
+    spend,
+    input.minOut,
+    input.recipient,
+    input.signer,
+    input.deadline,
+    chains,
+    input.permit,
+  );
   return { kind: leg.kind, call, ...gas };
 }
 
@@ -182,24 +198,28 @@ function bridgeSwapIntentOf(
   };
 }
 
-/** The leg's own transaction: its prebuilt call, the bridge deposit, or the Uniswap V2 swap. */
+/** The leg's own transaction: its prebuilt call, the bridge deposit, or the Uniswap V2 / V3 swap. */
 function legCallOf(
   leg: RouteLeg,
   spend: bigint,
   minOut: bigint,
   recipient: string,
+  signer: string,
   deadline: bigint,
   chains: LegStepChains,
   permit?: RouterPermit,
 ): EncodedCall {
-  if (leg.call) return leg.call;
+  if (leg.call) return prebuiltCallOf(leg, leg.call, signer);
   if (leg.kind === 'bridge') {
     const payout = chains.bridgePayoutOf(leg, recipient);
     return encodeBridgeDeposit(leg.spender, spend, payout.chainId, payout.recipient, payout.encoding, permit);
   }
   if (!leg.path || leg.path.length < 2) {
-    throw new Error(
-      `Swap leg ${leg.provider} on ${leg.chain} has neither a prebuilt call nor a Uniswap path`,
+    // An aggregator leg priced before the wallet was known: its call would pay the placeholder taker.
+    throw new CodedError(
+      ErrorCodes.VALIDATION_FAILED,
+      `The ${leg.provider} leg on ${leg.chain} carries no transaction: quote again with the signing wallet as recipient`,
+      { field: 'recipient', chain: leg.chain },
     );
   }
   if (leg.poolFees) {
@@ -227,6 +247,22 @@ function legCallOf(
     deadline,
     permit,
   });
+}
+
+/**
+ * An aggregator's call as quoted, for the wallet it was built for only: the call spends that
+ * wallet's tokens and pays out as it was quoted, so another signer gets 400, never a payload that
+ * moves someone else's funds or pays someone else.
+ */
+function prebuiltCallOf(leg: RouteLeg, call: RouteCall, signer: string): EncodedCall {
+  if (call.from.toLowerCase() !== signer.toLowerCase()) {
+    throw new CodedError(
+      ErrorCodes.INVALID_ADDRESS,
+      `The ${leg.provider} call on ${leg.chain} was built for ${call.from}, not for the signing wallet ${signer}`,
+      { field: 'userAddress', chain: leg.chain },
+    );
+  }
+  return { to: call.to, data: call.data, value: call.value };
 }
 
 const isNative = (token: TokenRef): boolean => token.address === null;

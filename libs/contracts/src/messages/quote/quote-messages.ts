@@ -281,6 +281,14 @@ export class RouteCall {
 
   @Matches(BASE_UNITS_AMOUNT)
   value!: string;
+
+  /**
+   * The wallet the aggregator built the call for (LI.FI `fromAddress`, 0x `taker`): the call spends
+   * that wallet's tokens and pays out as it was quoted, so only that wallet may sign it.
+   */
+  @IsString()
+  @IsNotEmpty()
+  from!: string;
 }
 
 /**
