@@ -47,6 +47,7 @@ function tokenListSources(config: QuoteServiceConfig): TokenListSource[] {
       useFactory: (registry: ChainRegistry, config: QuoteServiceConfig) =>
         new SupportPolicy(registry, {
           lifiEnabled: Boolean(config.LIFI_API_URL),
+          zeroXEnabled: Boolean(config.ZEROX_API_KEY),
           jupiterChain: config.JUPITER_API_URL ? config.JUPITER_CHAIN : undefined,
         }),
     },

@@ -1,9 +1,11 @@
 import { ChainRegistry } from '@swapgw/chains';
 import { devnetBridgeBetween, devnetBridgeEnd } from '../providers/devnet-bridge-ends';
 import { uniswapV2Deployment } from '../providers/uniswap-v2-deployments';
+import { uniswapV3Deployment } from '../providers/uniswap-v3-quoter';
 
 export const ProviderNames = {
   uniswapV2: 'uniswap-v2',
+  uniswapV3: 'uniswap-v3',
   devnetBridge: 'devnet-bridge',
   lifi: 'lifi',
   jupiter: 'jupiter',
@@ -12,15 +14,19 @@ export const ProviderNames = {
 
 export interface SupportPolicyOptions {
   lifiEnabled: boolean;
+  /** 0x prices same-chain swaps on the real EVM networks when ZEROX_API_KEY is set. */
+  zeroXEnabled?: boolean;
   /** The Solana chain the Jupiter API prices (JUPITER_CHAIN), when JUPITER_API_URL is set. */
   jupiterChain?: string;
 }
 
 /**
  * Which providers can trade on a chain, hence which tokens are `supported`:
- *  - uniswap-v2 where a deployment is readable (EVM devnet chains; Ethereum once RPC_URL_ETHEREUM is set);
+ *  - uniswap-v2 / uniswap-v3 where the chain's deployments have one and its RPC is set (the devnet's
+ *    EVM chains: V2; Ethereum, Base, Arbitrum: both, from the shipped catalog);
  *  - devnet-bridge between devnet chains that have a bridge end in the manifest (EVM and solana-devnet);
  *  - lifi on the real networks when LIFI_API_URL is configured;
+ *  - 0x on the real EVM networks when ZEROX_API_KEY is configured;
  *  - jupiter on one Solana chain (JUPITER_CHAIN) when JUPITER_API_URL is configured.
  * A real-network token is therefore listed but unsupported until an RPC or an aggregator is configured.
  */
@@ -39,7 +45,10 @@ export class SupportPolicy {
     if (!chain) return [];
     const providers: string[] = [];
     if (uniswapV2Deployment(this.registry, chainId)) providers.push(ProviderNames.uniswapV2);
+    if (uniswapV3Deployment(this.registry, chainId)) providers.push(ProviderNames.uniswapV3);
     if (this.options.lifiEnabled && !chain.devnet) providers.push(ProviderNames.lifi);
+    if (this.options.zeroXEnabled && !chain.devnet && chain.family === 'evm')
+      providers.push(ProviderNames.zeroX);
     if (this.options.jupiterChain === chainId && chain.family === 'solana')
       providers.push(ProviderNames.jupiter);
     return providers;

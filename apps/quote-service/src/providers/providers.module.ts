@@ -8,6 +8,8 @@ import { LifiProvider } from './lifi.provider';
 import { QuoteProvider, RouteWarningThresholds } from './quote-provider';
 import { UniswapV2Provider } from './uniswap-v2.provider';
 import { UniswapV2Quoter } from './uniswap-v2-quoter';
+import { UniswapV3Provider } from './uniswap-v3.provider';
+import { UniswapV3Quoter } from './uniswap-v3-quoter';
 import { ZeroXProvider } from './zero-x.provider';
 
 /** Every quote provider the config turns on, in the order they are listed in a quote's outcomes. */
@@ -19,7 +21,7 @@ const ROUTE_WARNING_THRESHOLDS = Symbol('ROUTE_WARNING_THRESHOLDS');
 const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
 
 /**
- * The quote providers: Uniswap V2 and the devnet bridge (on chain reads through the registry)
+ * The quote providers: Uniswap V2 and V3 and the devnet bridge (on chain reads through the registry)
  * always; LI.FI and Jupiter when their API URL is configured, 0x when its API key is (null otherwise).
  */
 @Module({
@@ -34,6 +36,13 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
       }),
     },
     UniswapV2Quoter,
+    UniswapV3Quoter,
+    {
+      provide: UniswapV3Provider,
+      inject: [UniswapV3Quoter, ROUTE_WARNING_THRESHOLDS],
+      useFactory: (quoter: UniswapV3Quoter, thresholds: RouteWarningThresholds) =>
+        new UniswapV3Provider(quoter, thresholds),
+    },
     {
       provide: UniswapV2Provider,
       inject: [UniswapV2Quoter, ROUTE_WARNING_THRESHOLDS],
@@ -91,7 +100,14 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
     },
     {
       provide: QUOTE_PROVIDERS,
-      inject: [UniswapV2Provider, DevnetBridgeProvider, LifiProvider, JupiterProvider, ZeroXProvider],
+      inject: [
+        UniswapV2Provider,
+        UniswapV3Provider,
+        DevnetBridgeProvider,
+        LifiProvider,
+        JupiterProvider,
+        ZeroXProvider,
+      ],
       useFactory: (...providers: (QuoteProvider | null)[]): QuoteProvider[] =>
         providers.filter((provider): provider is QuoteProvider => provider !== null),
     },
