@@ -25,6 +25,7 @@ const USED_WITHOUT_IMPORT: Record<string, string> = {
   '@types/pg': 'types of pg',
   '@uniswap/v2-core': 'libs/devnet/src/contracts/uniswap-artifacts.ts reads its build artifacts',
   '@uniswap/v2-periphery': 'libs/devnet/src/contracts/uniswap-artifacts.ts reads its build artifacts',
+  '@uniswap/v3-core': 'libs/devnet/src/contracts/uniswap-v3-artifacts.ts reads its build artifacts',
   jest: 'the test runner (tools/stack/test.mjs)',
   nx: 'project graph for the module-boundaries lint rule',
   prettier: 'npm run format',
