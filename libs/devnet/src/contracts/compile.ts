@@ -8,6 +8,7 @@ import {
   DEVNET_TOKEN_SOURCE,
   SWAP_GATEWAY_ROUTER_SOURCE,
 } from './solidity-sources';
+import { REPLICA_USDC_SOURCE, UNISWAP_V3_LIQUIDITY_PROVIDER_SOURCE } from './replica-solidity-sources';
 
 export interface CompiledContract {
   abi: unknown[];
@@ -21,6 +22,10 @@ export interface DevnetArtifacts {
   DevnetBridge: CompiledContract;
   Permit2: CompiledContract;
   SwapGatewayRouter: CompiledContract;
+  /** Mainnet replica: USDC with FiatToken's name, decimals and permit domain (version "2"). */
+  ReplicaUsdc: CompiledContract;
+  /** Mainnet replica: mints Uniswap V3 positions through the pool's mint callback. */
+  UniswapV3LiquidityProvider: CompiledContract;
 }
 
 const SOURCES: Record<string, string> = {
@@ -28,6 +33,8 @@ const SOURCES: Record<string, string> = {
   'DevnetBridge.sol': DEVNET_BRIDGE_SOURCE,
   'Permit2.sol': DEVNET_PERMIT2_SOURCE,
   'SwapGatewayRouter.sol': SWAP_GATEWAY_ROUTER_SOURCE,
+  'ReplicaUsdc.sol': REPLICA_USDC_SOURCE,
+  'UniswapV3LiquidityProvider.sol': UNISWAP_V3_LIQUIDITY_PROVIDER_SOURCE,
 };
 
 // cancun runs on every anvil hardfork we may meet (anvil defaults to a later one) and has the
@@ -108,6 +115,8 @@ function compile(solcVersion: string): DevnetArtifacts {
     DevnetBridge: pick('DevnetBridge.sol', 'DevnetBridge'),
     Permit2: pick('Permit2.sol', 'Permit2'),
     SwapGatewayRouter: pick('SwapGatewayRouter.sol', 'SwapGatewayRouter'),
+    ReplicaUsdc: pick('ReplicaUsdc.sol', 'ReplicaUsdc'),
+    UniswapV3LiquidityProvider: pick('UniswapV3LiquidityProvider.sol', 'UniswapV3LiquidityProvider'),
   };
 }
 
