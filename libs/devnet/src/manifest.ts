@@ -23,6 +23,39 @@ export interface DevnetManifest {
   solana: DevnetSolanaChain;
 }
 
+/**
+ * The manifest `startMainnetReplica` writes: no devnet chains (`chains` is empty, no `bridge`, no
+ * top-level `solana`), so services reading it as a devnet manifest see none; they reach the
+ * replica's chains as they reach mainnet, through RPC_URL_ETHEREUM / _BASE / _ARBITRUM / _SOLANA.
+ */
+export interface MainnetReplicaManifest {
+  generatedAtMs: number;
+  chains: [];
+  /** Accounts 1-9 of the anvil test mnemonic: ETH, USDC and WETH on every EVM replica. */
+  accounts: DevnetAccount[];
+  mainnetReplica: MainnetReplicaChains;
+}
+
+export interface MainnetReplicaChains {
+  evm: MainnetReplicaEvmChain[];
+  solana: MainnetReplicaSolanaChain;
+}
+
+/** An anvil chain with a real network's chain id and its contracts at their canonical addresses. */
+export interface MainnetReplicaEvmChain {
+  /** API id of the real network it replicates (`ethereum`, `base`, `arbitrum`). */
+  id: string;
+  chainId: number;
+  rpcUrl: string;
+}
+
+export interface MainnetReplicaSolanaChain {
+  id: 'solana';
+  rpcUrl: string;
+  /** Test wallets 1-9, Keypair.fromSeed(sha256("swapgw-devnet/solana/wallet/<index>")), as on the devnet. */
+  accounts: DevnetAccount[];
+}
+
 export interface DevnetSolanaChain extends SolanaDevnetManifest {
   bridge: SolanaDevnetBridge & {
     /** Upper bound, either direction, from the deposit's receipt to the release (see README). */
@@ -141,11 +174,24 @@ export function loadDevnetManifest(manifestPath: string): DevnetManifest {
 }
 
 /** Writes the manifest atomically (temp file + rename) so a reader never sees half a file. */
-export function writeDevnetManifest(manifestPath: string, manifest: DevnetManifest): void {
+export function writeDevnetManifest(
+  manifestPath: string,
+  manifest: DevnetManifest | MainnetReplicaManifest,
+): void {
   fs.mkdirSync(path.dirname(path.resolve(manifestPath)), { recursive: true });
   const temp = `${manifestPath}.${process.pid}.tmp`;
   fs.writeFileSync(temp, JSON.stringify(manifest, null, 2) + '\n');
   fs.renameSync(temp, manifestPath);
+}
+
+/** Removes the manifest at `manifestPath` if it is still the one written at `generatedAtMs`. */
+export function removeManifestIfWrittenAt(manifestPath: string, generatedAtMs: number): void {
+  try {
+    const current = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as { generatedAtMs?: number };
+    if (current.generatedAtMs === generatedAtMs) fs.rmSync(manifestPath, { force: true });
+  } catch {
+    // Already gone or replaced by another run: nothing of ours to remove.
+  }
 }
 
 /** Finds a chain by its API identifier (`devnet-a`), or throws naming the known ones. */

@@ -19,7 +19,7 @@ import {
   USER_ACCOUNT_INDICES,
 } from './devnet-parameters';
 import { localProvider } from './evm-provider';
-import { DevnetManifest, writeDevnetManifest } from './manifest';
+import { DevnetManifest, removeManifestIfWrittenAt, writeDevnetManifest } from './manifest';
 import { solanaConnection } from './solana/solana-connection';
 import { SOLANA_DEVNET_DEFAULT_PORT, SolanaDevnetHandle, startSolanaDevnet } from './solana/solana-devnet';
 import { solanaBridgeAuthority } from './solana/solana-keys';
@@ -190,21 +190,12 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
       (stopping ??= (async () => {
         await bridgeRelayer.stop();
         await stopNodes();
-        removeManifestIfOurs(options.manifestPath, manifest.generatedAtMs);
+        removeManifestIfWrittenAt(options.manifestPath, manifest.generatedAtMs);
       })());
     return { manifest, manifestPath: options.manifestPath, stop };
   } catch (error) {
     await stopNodes();
     throw error;
-  }
-}
-
-function removeManifestIfOurs(manifestPath: string, generatedAtMs: number): void {
-  try {
-    const current = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as { generatedAtMs?: number };
-    if (current.generatedAtMs === generatedAtMs) fs.rmSync(manifestPath, { force: true });
-  } catch {
-    // Already gone or replaced by another run: nothing of ours to remove.
   }
 }
 

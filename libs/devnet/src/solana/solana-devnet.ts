@@ -86,7 +86,7 @@ export async function startSolanaDevnet(
   const authority = solanaBridgeAuthority();
   const mint = devnetKeypair('mint/USDC');
   ledger.airdrop(authority.publicKey, 1000 * LAMPORTS_PER_SOL);
-  send(
+  sendSolanaSeedingTransaction(
     ledger,
     authority,
     [mint],
@@ -103,7 +103,7 @@ export async function startSolanaDevnet(
   );
 
   const vault = getAssociatedTokenAddressSync(mint.publicKey, authority.publicKey);
-  send(
+  sendSolanaSeedingTransaction(
     ledger,
     authority,
     [],
@@ -123,48 +123,17 @@ export async function startSolanaDevnet(
     ],
   );
 
-  const accounts: { index: number; address: string }[] = [];
-  for (let index = 1; index <= 9; index++) {
-    const wallet = solanaTestWallet(index).publicKey;
-    ledger.airdrop(wallet, WALLET_SOL * LAMPORTS_PER_SOL);
-    const ata = getAssociatedTokenAddressSync(mint.publicKey, wallet);
-    send(
-      ledger,
-      authority,
-      [],
-      [
-        createAssociatedTokenAccountIdempotentInstruction(authority.publicKey, ata, wallet, mint.publicKey),
-        createMintToInstruction(
-          mint.publicKey,
-          ata,
-          authority.publicKey,
-          WALLET_USDC * 10n ** BigInt(USDC_DECIMALS),
-        ),
-      ],
-    );
-    accounts.push({ index, address: wallet.toBase58() });
-  }
-  for (let index = 1; index <= SOLANA_FEE_PAYER_COUNT; index++) {
-    ledger.airdrop(solanaFeePayer(index).publicKey, FEE_PAYER_SOL * LAMPORTS_PER_SOL);
-  }
+  const accounts = fundSolanaTestWallets(ledger, authority, mint.publicKey);
+  fundSolanaFeePayers(ledger);
 
   // Seeded before listening, so no client ever sees a half-funded chain.
   const host = options.host ?? '127.0.0.1';
-  const requestedPort = options.port ?? SOLANA_DEVNET_DEFAULT_PORT;
-  let port: number;
-  try {
-    port = await server.listen(requestedPort, host);
-  } catch (error) {
-    const reason =
-      (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
-        ? `port ${requestedPort} is already in use`
-        : (error as Error).message;
-    throw new DevnetError(
-      'SOLANA_START_FAILED',
-      `solana-devnet could not listen on ${host}:${requestedPort}: ${reason}`,
-      { port: requestedPort },
-    );
-  }
+  const port = await listenSolanaRpc(
+    server,
+    SOLANA_DEVNET_CHAIN_ID,
+    options.port ?? SOLANA_DEVNET_DEFAULT_PORT,
+    host,
+  );
   ledger.start();
 
   const manifest: SolanaDevnetManifest = {
@@ -194,7 +163,72 @@ export async function startSolanaDevnet(
   };
 }
 
-function send(
+/**
+ * Test wallets 1-9 (solanaTestWallet): SOL, and USDC in their USDC associated token account, minted
+ * by `mintAuthority` (which pays the accounts' rent). Returns them as the manifest lists them.
+ */
+export function fundSolanaTestWallets(
+  ledger: SolanaLedger,
+  mintAuthority: Keypair,
+  mint: PublicKey,
+): { index: number; address: string }[] {
+  const accounts: { index: number; address: string }[] = [];
+  for (let index = 1; index <= 9; index++) {
+    const wallet = solanaTestWallet(index).publicKey;
+    ledger.airdrop(wallet, WALLET_SOL * LAMPORTS_PER_SOL);
+    const ata = getAssociatedTokenAddressSync(mint, wallet);
+    sendSolanaSeedingTransaction(
+      ledger,
+      mintAuthority,
+      [],
+      [
+        createAssociatedTokenAccountIdempotentInstruction(mintAuthority.publicKey, ata, wallet, mint),
+        createMintToInstruction(
+          mint,
+          ata,
+          mintAuthority.publicKey,
+          WALLET_USDC * 10n ** BigInt(USDC_DECIMALS),
+        ),
+      ],
+    );
+    accounts.push({ index, address: wallet.toBase58() });
+  }
+  return accounts;
+}
+
+/** signer-surface's Solana fee payers 1..SOLANA_FEE_PAYER_COUNT (SOL only). */
+export function fundSolanaFeePayers(ledger: SolanaLedger): void {
+  for (let index = 1; index <= SOLANA_FEE_PAYER_COUNT; index++) {
+    ledger.airdrop(solanaFeePayer(index).publicKey, FEE_PAYER_SOL * LAMPORTS_PER_SOL);
+  }
+}
+
+/** Opens the JSON-RPC server of a local Solana chain; resolves with the port (0 = any free one). */
+export async function listenSolanaRpc(
+  server: SolanaRpcServer,
+  chain: string,
+  requestedPort: number,
+  host: string,
+): Promise<number> {
+  try {
+    return await server.listen(requestedPort, host);
+  } catch (error) {
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+        ? `port ${requestedPort} is already in use`
+        : (error as Error).message;
+    throw new DevnetError(
+      'SOLANA_START_FAILED',
+      `${chain} could not listen on ${host}:${requestedPort}: ${reason}`,
+      {
+        port: requestedPort,
+      },
+    );
+  }
+}
+
+/** Sends a seeding transaction paid by `payer`; throws when it fails. */
+export function sendSolanaSeedingTransaction(
   ledger: SolanaLedger,
   payer: Keypair,
   extraSigners: Keypair[],

@@ -5,7 +5,8 @@ import { transactionErrorJson, RpcTransactionError } from './solana-errors';
 // litesvm's N-API binding takes serialized transactions as bytes; its public wrapper wants @solana/kit
 // objects, so the ledger talks to the binding directly.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { LiteSvm, Clock } = require('litesvm/dist/internal') as typeof import('litesvm/dist/internal');
+const { LiteSvm, Clock, Account } =
+  require('litesvm/dist/internal') as typeof import('litesvm/dist/internal');
 type LiteSvmInstance = import('litesvm/dist/internal').LiteSvm;
 type ExecutionResult =
   | import('litesvm/dist/internal').TransactionMetadata
@@ -259,6 +260,17 @@ export class SolanaLedger {
       executable: account.executable(),
       rentEpoch: Number(account.rentEpoch() > BigInt(Number.MAX_SAFE_INTEGER) ? 0n : account.rentEpoch()),
     };
+  }
+
+  /**
+   * Writes an account as it is, without a transaction (what a validator's genesis or
+   * `--account` does): how the mainnet replica puts the USDC mint at its canonical address.
+   */
+  setAccount(address: PublicKey, account: { lamports: number; data: Uint8Array; owner: PublicKey }): void {
+    this.svm.setAccount(
+      address.toBytes(),
+      new Account(BigInt(account.lamports), account.data, account.owner.toBytes(), false, 0n),
+    );
   }
 
   minimumBalanceForRentExemption(dataLength: number): number {
