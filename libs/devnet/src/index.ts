@@ -13,3 +13,4 @@ export { EvmBridgeEndpoint } from './bridge/evm-bridge-endpoint';
 export { SolanaBridgeEndpoint, readVaultTransaction } from './bridge/solana-bridge-endpoint';
 export type { VaultTransactionView } from './bridge/solana-bridge-endpoint';
 export * from './solana';
+export * from './replica';
