@@ -5,6 +5,7 @@ describe('parseDevnetArgs', () => {
     expect(parseDevnetArgs(['up', '--manifest', '.run/devnet/manifest.json'])).toEqual({
       command: 'up',
       manifestPath: '.run/devnet/manifest.json',
+      mainnetReplica: false,
       portA: undefined,
       portB: undefined,
       portSolana: undefined,
@@ -27,11 +28,37 @@ describe('parseDevnetArgs', () => {
     ).toEqual({
       command: 'up',
       manifestPath: 'm.json',
+      mainnetReplica: false,
       portA: 38545,
       portB: 38546,
       portSolana: 38899,
       blockTimeSeconds: 2,
     });
+  });
+
+  it("reads --mainnet-replica and the replica chains' ports", () => {
+    expect(
+      parseDevnetArgs([
+        'up',
+        '--mainnet-replica',
+        '--manifest',
+        'm.json',
+        '--port-ethereum',
+        '38545',
+        '--port-base',
+        '38546',
+        '--port-arbitrum',
+        '38547',
+      ]),
+    ).toEqual({
+      command: 'up',
+      manifestPath: 'm.json',
+      mainnetReplica: true,
+      portEthereum: 38545,
+      portBase: 38546,
+      portArbitrum: 38547,
+    });
+    expect(parseDevnetArgs(['up', '--manifest', 'm.json', '--mainnet-replica']).mainnetReplica).toBe(true);
   });
 
   it.each([
@@ -47,6 +74,11 @@ describe('parseDevnetArgs', () => {
       /--port-solana must be an integer in \[1, 65535\]/,
     ],
     [['up', '--manifest', 'm.json', '--block-time', '0'], /--block-time must be an integer in \[1, 3600\]/],
+    [
+      ['up', '--manifest', 'm.json', '--port-base', '1'],
+      /--port-base is a mainnet replica port: add --mainnet-replica/,
+    ],
+    [['up', '--mainnet-replica', '--manifest', 'm.json', '--port-a', '1'], /--port-a is a devnet port/],
   ])('rejects %j', (argv, message) => {
     expect(() => parseDevnetArgs(argv)).toThrow(message);
   });

@@ -1,9 +1,18 @@
 #!/usr/bin/env node
-// `node dist/libs/devnet/src/cli.js up --manifest <path>`: runs the devnet in the foreground
-// until SIGTERM/SIGINT, then stops the relayer and the chains (two anvil, one Solana).
+// `node dist/libs/devnet/src/cli.js up [--mainnet-replica] --manifest <path>`: runs the devnet (or,
+// with --mainnet-replica, the mainnet replica instead) in the foreground until SIGTERM/SIGINT, then
+// stops the relayer and the chains (devnet: two anvil, one Solana; replica: three anvil, one Solana).
+// The replica reads the shipped catalog from @swapgw/chains, which loads decorated message classes:
+// reflect-metadata first, as in every CLI of the suite.
+import 'reflect-metadata';
 import path from 'node:path';
-import { parseDevnetArgs } from './cli-args';
+import { parseDevnetArgs, DevnetUpArgs } from './cli-args';
+import { startMainnetReplica } from './replica/start-mainnet-replica';
 import { startDevnet } from './start-devnet';
+
+interface RunningChains {
+  stop(): Promise<void>;
+}
 
 async function main(): Promise<void> {
   let args;
@@ -22,17 +31,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', exitDuringStartup);
   process.on('SIGINT', exitDuringStartup);
-  const devnet = await startDevnet({
-    manifestPath,
-    portA: args.portA,
-    portB: args.portB,
-    portSolana: args.portSolana,
-    blockTimeSeconds: args.blockTimeSeconds,
-  });
-  for (const chain of devnet.manifest.chains)
-    process.stdout.write(`${chain.id}: chain id ${chain.chainId} at ${chain.rpcUrl}\n`);
-  const solana = devnet.manifest.solana;
-  process.stdout.write(`${solana.id}: bridge chain id ${solana.bridge.chainId} at ${solana.rpcUrl}\n`);
+  const devnet = args.mainnetReplica
+    ? await startReplica(args, manifestPath)
+    : await startDefault(args, manifestPath);
   process.stdout.write(`manifest: ${manifestPath}\ndevnet ready\n`);
 
   let stopping = false;
@@ -52,6 +53,45 @@ async function main(): Promise<void> {
   process.off('SIGINT', exitDuringStartup);
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
+}
+
+async function startDefault(args: DevnetUpArgs, manifestPath: string): Promise<RunningChains> {
+  const devnet = await startDevnet({
+    manifestPath,
+    portA: args.portA,
+    portB: args.portB,
+    portSolana: args.portSolana,
+    blockTimeSeconds: args.blockTimeSeconds,
+  });
+  for (const chain of devnet.manifest.chains)
+    process.stdout.write(`${chain.id}: chain id ${chain.chainId} at ${chain.rpcUrl}\n`);
+  const solana = devnet.manifest.solana;
+  process.stdout.write(`${solana.id}: bridge chain id ${solana.bridge.chainId} at ${solana.rpcUrl}\n`);
+  return devnet;
+}
+
+async function startReplica(args: DevnetUpArgs, manifestPath: string): Promise<RunningChains> {
+  const startedAt = Date.now();
+  const replica = await startMainnetReplica({
+    manifestPath,
+    portEthereum: args.portEthereum,
+    portBase: args.portBase,
+    portArbitrum: args.portArbitrum,
+    portSolana: args.portSolana,
+    blockTimeSeconds: args.blockTimeSeconds,
+  });
+  const { evm, solana } = replica.manifest.mainnetReplica;
+  process.stdout.write(`mainnet replica (catalog addresses) up in ${Date.now() - startedAt} ms\n`);
+  for (const chain of evm)
+    process.stdout.write(`${chain.id}: chain id ${chain.chainId} at ${chain.rpcUrl}\n`);
+  process.stdout.write(`${solana.id}: at ${solana.rpcUrl}\n`);
+  process.stdout.write(
+    `test accounts (ETH, USDC, WETH): ${replica.manifest.accounts.map((a) => `${a.index} ${a.address}`).join(', ')}\n`,
+  );
+  process.stdout.write(
+    `solana test wallets (SOL, USDC): ${solana.accounts.map((a) => `${a.index} ${a.address}`).join(', ')}\n`,
+  );
+  return replica;
 }
 
 main().catch((error: Error) => {
