@@ -2,6 +2,8 @@
 // `npm run devnet [-- --port-a 8545 --port-b 8546 --block-time 2]`: the local chains alone
 // (libs/devnet), in the foreground until Ctrl-C, manifest at DEVNET_MANIFEST
 // (default .run/devnet/manifest.json). `npm start` runs the same thing with the rest of the stack.
+// `npm run devnet -- [up] --mainnet-replica [--port-ethereum N --port-base N --port-arbitrum N]`:
+// the mainnet replica instead (libs/devnet/src/replica). A leading `up` is optional.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { bootstrap, devnetCli, fail, repoRoot } from './lib.mjs';
@@ -21,7 +23,9 @@ if (!cli) {
   process.exit(1);
 }
 const manifest = path.resolve(repoRoot, process.env.DEVNET_MANIFEST || '.run/devnet/manifest.json');
-const child = spawn(process.execPath, [cli, 'up', '--manifest', manifest, ...process.argv.slice(2)], {
+const args = process.argv.slice(2);
+if (args[0] === 'up') args.shift();
+const child = spawn(process.execPath, [cli, 'up', '--manifest', manifest, ...args], {
   cwd: repoRoot,
   stdio: 'inherit',
 });

@@ -310,12 +310,16 @@ export function devnetCli() {
 /**
  * Starts the devnet CLI (libs/devnet) and waits until it has written the manifest, which it does
  * last, once chains, contracts and relayer are up. Returns undefined when the devnet is not built.
+ * `mainnetReplica`: the mainnet replica instead of the devnet (`ports` then names its chains:
+ * `{ ethereum, base, arbitrum }`); `portA`/`portB` are the devnet's.
  */
 export async function startDevnet({
   manifest,
   portA,
   portB,
   portSolana,
+  mainnetReplica = false,
+  replicaPorts = {},
   logFile,
   env = process.env,
   echo = false,
@@ -327,6 +331,11 @@ export async function startDevnet({
     return undefined;
   }
   const args = [cli, 'up', '--manifest', manifest];
+  if (mainnetReplica) {
+    args.push('--mainnet-replica');
+    for (const [chain, port] of Object.entries(replicaPorts))
+      if (port) args.push(`--port-${chain}`, String(port));
+  }
   if (portA) args.push('--port-a', String(portA));
   if (portB) args.push('--port-b', String(portB));
   if (portSolana) args.push('--port-solana', String(portSolana));
@@ -400,11 +409,17 @@ export function relayerKeysOf(manifestPath, env = process.env) {
   }
   const parameters = path.join(repoRoot, 'dist', 'libs', 'devnet', 'src', 'devnet-parameters.js');
   if (!fs.existsSync(manifestPath) || !fs.existsSync(parameters)) return undefined;
-  const { mnemonic, chains } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  const { mnemonic, chains, mainnetReplica } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
   const { devnetRelayerKeys } = requireFromRoot(parameters);
-  const chainIds = chains.map((c) => c.id);
-  const keys = JSON.stringify(devnetRelayerKeys(mnemonic, chainIds));
-  return { source: 'devnet accounts', keys, addresses: addressesOf(keys) };
+  // The replica's manifest names no mnemonic: its accounts are the standard test mnemonic's.
+  const { DEVNET_MNEMONIC } = requireFromRoot('./dist/libs/devnet/src/anvil.js');
+  const chainIds = (mainnetReplica ? mainnetReplica.evm : chains).map((c) => c.id);
+  const keys = JSON.stringify(devnetRelayerKeys(mnemonic ?? DEVNET_MNEMONIC, chainIds));
+  return {
+    source: mainnetReplica ? 'test mnemonic accounts on the mainnet replica' : 'devnet accounts',
+    keys,
+    addresses: addressesOf(keys),
+  };
 }
 
 /**
@@ -430,11 +445,36 @@ export function solanaFeePayerKeysOf(manifestPath, env = process.env) {
   }
   const keysModule = path.join(repoRoot, 'dist', 'libs', 'devnet', 'src', 'solana', 'solana-keys.js');
   if (!fs.existsSync(manifestPath) || !fs.existsSync(keysModule)) return undefined;
-  const { solana } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
-  if (!solana?.id) return undefined;
+  const { solana, mainnetReplica } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  const chainId = solana?.id ?? mainnetReplica?.solana?.id;
+  if (!chainId) return undefined;
   const { devnetSolanaFeePayerKeys } = requireFromRoot(keysModule);
-  const keys = JSON.stringify(devnetSolanaFeePayerKeys(solana.id));
-  return { source: 'devnet keys', keys, addresses: solanaAddressesOf(keys) };
+  const keys = JSON.stringify(devnetSolanaFeePayerKeys(chainId));
+  return {
+    source: mainnetReplica ? 'devnet keys on the mainnet replica' : 'devnet keys',
+    keys,
+    addresses: solanaAddressesOf(keys),
+  };
+}
+
+/**
+ * The mainnet replica's chains as an operator configures real networks: `RPC_URL_<CHAIN>` (each
+ * real network's `rpcEnv` in libs/chains REAL_NETWORKS) → the replica's RPC URL. Undefined when
+ * the manifest is not a replica's.
+ */
+export function mainnetReplicaRpcEnv(manifestPath) {
+  if (!fs.existsSync(manifestPath)) return undefined;
+  const { mainnetReplica } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  if (!mainnetReplica) return undefined;
+  const { REAL_NETWORKS } = requireFromRoot('./dist/libs/chains/src/chain-descriptor.js');
+  const env = {};
+  for (const chain of [...mainnetReplica.evm, mainnetReplica.solana]) {
+    const rpcEnv = REAL_NETWORKS.find((n) => n.id === chain.id)?.rpcEnv;
+    if (!rpcEnv)
+      throw new Error(`mainnet replica chain ${chain.id} is not a real network with an RPC variable`);
+    env[rpcEnv] = chain.rpcUrl;
+  }
+  return env;
 }
 
 /** Addresses per chain of SOLANA_FEE_PAYER_KEYS JSON: the public half of each 64-byte secret key. */

@@ -10,14 +10,21 @@
 //      once the devnet is up, but for the gateway's API keys and webhooks (fresh-database.ts).
 //      --keep-data keeps both as they were; with --no-devnet (chains elsewhere, which persist)
 //      nothing is emptied.
+//      --mainnet-replica starts, instead of the devnet, the mainnet replica (libs/devnet/src/replica):
+//      anvil chains ethereum (1), base (8453), arbitrum (42161) on 8545-8547 and a Solana chain on
+//      8899 (MAINNET_REPLICA_PORT_ETHEREUM / _BASE / _ARBITRUM / _SOLANA override them), with WETH,
+//      USDC, Permit2 and Uniswap V2/V3 at the catalog's canonical addresses. The apps get it as an
+//      operator configures production: RPC_URL_ETHEREUM / _BASE / _ARBITRUM / _SOLANA point at it
+//      (overriding the caller's), and the manifest lists no devnet chains. Nothing in apps/ knows.
 //   5. Kafka topics of libs/contracts, then the five apps, each waited for until healthy;
-//      signer-surface gets RELAYER_KEYS (gas-sponsorship relayers: the caller's, else the devnet's
-//      accounts 12-15 on each chain) and SOLANA_FEE_PAYER_KEYS (the caller's, else the devnet's fee
-//      payers 1-2 on solana-devnet), whose addresses are printed
+//      signer-surface gets RELAYER_KEYS (gas-sponsorship relayers: the caller's, else the test
+//      mnemonic's accounts 12-15 on each devnet or replica EVM chain) and SOLANA_FEE_PAYER_KEYS (the
+//      caller's, else the devnet's fee payers 1-2 on solana-devnet, or on solana with the replica),
+//      whose addresses are printed
 // An app that exits on its own afterwards is reported and started again with back-off (1 s doubling
 // to 30 s, back to 1 s once it stayed up a minute: restart-policy.js), each restart printed.
 // Ctrl-C (or SIGTERM) stops what this run started, in reverse order, and nothing else (no restarts).
-// Flags: --quiet (no app log echo), --no-devnet, --keep-data, --apps a,b (subset).
+// Flags: --quiet (no app log echo), --no-devnet, --mainnet-replica, --keep-data, --apps a,b (subset).
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -34,6 +41,7 @@ import {
   fail,
   healthUrlOf,
   httpOk,
+  mainnetReplicaRpcEnv,
   ManagedProcess,
   pollUntil,
   relayerKeysOf,
@@ -61,6 +69,8 @@ const logDir = path.join(runDir, 'logs');
 const echo = !flag('quiet');
 /** A fresh devnet starts the suite on fresh data (issue 34): see the header. */
 const withDevnet = !flag('no-devnet');
+/** The mainnet replica instead of the devnet (see the header). */
+const mainnetReplica = flag('mainnet-replica');
 const freshData = withDevnet && !flag('keep-data');
 
 /** Everything this run started, stopped last-in first-out. */
@@ -112,18 +122,32 @@ async function main() {
   say('postgres', `database ready (${redact(databaseUrl)})`);
 
   const manifest = path.resolve(repoRoot, process.env.DEVNET_MANIFEST || '.run/devnet/manifest.json');
+  if (mainnetReplica && !withDevnet)
+    throw new Error(
+      '--mainnet-replica starts the replica instead of the devnet: it cannot go with --no-devnet',
+    );
   if (withDevnet) {
+    const portOf = (name) => (process.env[name] ? Number(process.env[name]) : undefined);
     const devnet = await startDevnet({
       manifest,
-      portA: process.env.DEVNET_PORT_A ? Number(process.env.DEVNET_PORT_A) : undefined,
-      portB: process.env.DEVNET_PORT_B ? Number(process.env.DEVNET_PORT_B) : undefined,
-      portSolana: process.env.DEVNET_PORT_SOLANA ? Number(process.env.DEVNET_PORT_SOLANA) : undefined,
+      mainnetReplica,
+      replicaPorts: {
+        ethereum: portOf('MAINNET_REPLICA_PORT_ETHEREUM'),
+        base: portOf('MAINNET_REPLICA_PORT_BASE'),
+        arbitrum: portOf('MAINNET_REPLICA_PORT_ARBITRUM'),
+      },
+      portA: mainnetReplica ? undefined : portOf('DEVNET_PORT_A'),
+      portB: mainnetReplica ? undefined : portOf('DEVNET_PORT_B'),
+      portSolana: portOf(mainnetReplica ? 'MAINNET_REPLICA_PORT_SOLANA' : 'DEVNET_PORT_SOLANA'),
       logFile: path.join(logDir, 'devnet.log'),
       echo,
     });
     if (devnet) {
       track('devnet', devnet);
-      say('devnet', `chains up, manifest ${path.relative(repoRoot, manifest)}`);
+      say(
+        'devnet',
+        `${mainnetReplica ? 'mainnet replica' : 'chains'} up, manifest ${path.relative(repoRoot, manifest)}`,
+      );
       // After the devnet is up, not before: a second `npm start` fails on the devnet's ports before
       // it empties the database of the stack already running.
       if (freshData) await emptyChainBoundTables(databaseUrl);
@@ -131,6 +155,10 @@ async function main() {
         warn('postgres', 'kept as it was (--keep-data): its rows describe the chains of an earlier devnet');
     }
   }
+
+  // The replica's chains reach the apps as real networks do: through RPC_URL_*.
+  const replicaRpc = mainnetReplica ? mainnetReplicaRpcEnv(manifest) : undefined;
+  if (replicaRpc) printReplica(manifest, replicaRpc);
 
   // Gas sponsorship: the accounts signer-surface sends users' signed intents and permits from.
   const relayers = relayerKeysOf(manifest);
@@ -151,6 +179,7 @@ async function main() {
     KAFKA_BROKERS: kafka.brokers,
     DATABASE_URL: databaseUrl,
     DEVNET_MANIFEST: manifest,
+    ...replicaRpc,
     LOG_LEVEL: process.env.LOG_LEVEL || 'log',
     // Development stack: the gateway accepts http webhook URLs on loopback (local receivers).
     WEBHOOK_ALLOW_LOOPBACK_HTTP: process.env.WEBHOOK_ALLOW_LOOPBACK_HTTP || 'true',
@@ -198,12 +227,38 @@ async function main() {
     Metrics      curl http://127.0.0.1:${process.env.METRICS_PORT || 9464}/metrics     (gateway's METRICS_PORT; services: /metrics on their health ports)
     Kafka        ${kafka.brokers}
     Database     ${redact(databaseUrl)}
-    Devnet       ${fs.existsSync(manifest) ? path.relative(repoRoot, manifest) : '(not running)'}
+    ${localChainsSummary(manifest, replicaRpc)}
     Relayers     ${relayerSummary(relayers)}
     Fee payers   ${relayerSummary(feePayers, 'Solana sponsorship')}
     Logs         .run/logs/<app>.log
   An app that exits is restarted (back-off 1 s doubling to 30 s). Ctrl-C stops everything this command started.
 `);
+}
+
+/** The banner's line (or lines) for the local chains: the devnet's manifest, or the replica's RPCs. */
+function localChainsSummary(manifest, replicaRpc) {
+  const where = fs.existsSync(manifest) ? path.relative(repoRoot, manifest) : '(not running)';
+  if (!replicaRpc) return `Devnet       ${where}`;
+  const rpcs = Object.entries(replicaRpc).map(([name, url]) => `${name}=${url}`);
+  return [`Replica      ${where}`, ...rpcs].join('\n                 ');
+}
+
+/** The replica's chains (with the variable that points at each) and its funded test accounts. */
+function printReplica(manifestPath, rpcEnv) {
+  const { accounts, mainnetReplica } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  const variableOf = (url) => Object.keys(rpcEnv).find((name) => rpcEnv[name] === url);
+  for (const chain of mainnetReplica.evm)
+    say('replica', `${chain.id}: chain id ${chain.chainId} at ${chain.rpcUrl} (${variableOf(chain.rpcUrl)})`);
+  const solana = mainnetReplica.solana;
+  say('replica', `${solana.id}: at ${solana.rpcUrl} (${variableOf(solana.rpcUrl)})`);
+  say(
+    'replica',
+    `test accounts (ETH, USDC, WETH; test mnemonic): ${accounts.map((a) => `${a.index} ${a.address}`).join(', ')}`,
+  );
+  say(
+    'replica',
+    `Solana test wallets (SOL, USDC): ${solana.accounts.map((a) => `${a.index} ${a.address}`).join(', ')}`,
+  );
 }
 
 /** Registers a child for shutdown and reports it when it dies on its own. */
