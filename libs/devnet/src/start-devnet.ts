@@ -4,7 +4,7 @@ import { devnetWallet } from './accounts';
 import { BridgeRelayer, RelayerLogger } from './bridge/bridge-relayer';
 import { EvmBridgeEndpoint } from './bridge/evm-bridge-endpoint';
 import { SolanaBridgeEndpoint } from './bridge/solana-bridge-endpoint';
-import { loadDevnetArtifacts } from './contracts/compile';
+import { loadEvmArtifacts } from '@swapgw/evm-contracts';
 import { loadUniswapArtifacts } from './contracts/uniswap-artifacts';
 import { deployDevnetChain } from './deploy/deploy-chain';
 import {
@@ -47,7 +47,7 @@ export interface StartDevnetOptions {
   blockTimeSeconds?: number;
   relayerPollIntervalMs?: number;
   logger?: RelayerLogger;
-  /** Where compiled contract artifacts are cached (default <repo>/.cache/devnet). */
+  /** Where compiled contract artifacts are cached (default <repo>/.cache/evm-contracts). */
   artifactsCacheDir?: string;
 }
 
@@ -74,7 +74,7 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
   // A manifest left by an earlier run must not be mistaken for this run's readiness.
   fs.rmSync(options.manifestPath, { force: true });
 
-  const artifacts = loadDevnetArtifacts(options.artifactsCacheDir);
+  const artifacts = loadEvmArtifacts(options.artifactsCacheDir);
   const uniswap = loadUniswapArtifacts();
   const relayer = devnetWallet(mnemonic, RELAYER_INDEX);
 

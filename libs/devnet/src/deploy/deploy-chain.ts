@@ -11,7 +11,7 @@ import {
   solidityPackedKeccak256,
 } from 'ethers';
 import { devnetWallet } from '../accounts';
-import { CompiledContract, DevnetArtifacts } from '../contracts/compile';
+import { CompiledContract, EvmArtifacts } from '@swapgw/evm-contracts';
 import { UniswapArtifacts } from '../contracts/uniswap-artifacts';
 import { DevnetError } from '../devnet-error';
 import {
@@ -32,7 +32,7 @@ export interface DeployChainInput {
   provider: JsonRpcProvider;
   mnemonic: string;
   relayerAddress: string;
-  artifacts: DevnetArtifacts;
+  artifacts: EvmArtifacts;
   uniswap: UniswapArtifacts;
 }
 

@@ -1,5 +1,5 @@
 import { ContractFactory, getAddress, HDNodeWallet, JsonRpcProvider } from 'ethers';
-import { CompiledContract } from '../contracts/compile';
+import { CompiledContract } from '@swapgw/evm-contracts';
 import { DevnetError } from '../devnet-error';
 
 export interface CanonicalPlacement {

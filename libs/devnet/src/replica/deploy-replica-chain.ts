@@ -12,7 +12,7 @@ import {
 } from 'ethers';
 import type { ChainDeployments } from '@swapgw/chains';
 import { devnetWallet } from '../accounts';
-import { CompiledContract, DevnetArtifacts } from '../contracts/compile';
+import { CompiledContract, EvmArtifacts } from '@swapgw/evm-contracts';
 import { UniswapArtifacts } from '../contracts/uniswap-artifacts';
 import { UniswapV3Artifacts } from '../contracts/uniswap-v3-artifacts';
 import { pairAddress } from '../deploy/deploy-chain';
@@ -35,7 +35,7 @@ export interface DeployReplicaChainInput {
   chainId: number;
   provider: JsonRpcProvider;
   mnemonic: string;
-  artifacts: DevnetArtifacts;
+  artifacts: EvmArtifacts;
   uniswapV2: UniswapArtifacts;
   uniswapV3: UniswapV3Artifacts;
 }

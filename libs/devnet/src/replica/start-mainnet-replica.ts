@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { ChainDeployments, REAL_NETWORK_CATALOG, REAL_NETWORKS } from '@swapgw/chains';
 import { devnetWallet } from '../accounts';
 import { AnvilNode, DEVNET_MNEMONIC, startAnvil } from '../anvil';
-import { loadDevnetArtifacts } from '../contracts/compile';
+import { loadEvmArtifacts } from '@swapgw/evm-contracts';
 import { loadUniswapArtifacts } from '../contracts/uniswap-artifacts';
 import { loadUniswapV3Artifacts } from '../contracts/uniswap-v3-artifacts';
 import { DevnetError } from '../devnet-error';
@@ -45,7 +45,7 @@ export interface StartMainnetReplicaOptions {
   host?: string;
   /** Unset: automine. Set: blocks every N seconds once everything is in place. */
   blockTimeSeconds?: number;
-  /** Where our compiled contracts are cached (default <repo>/.cache/devnet). */
+  /** Where our compiled contracts are cached (default <repo>/.cache/evm-contracts). */
   artifactsCacheDir?: string;
 }
 
@@ -81,7 +81,7 @@ export async function startMainnetReplica(
     catalog: catalogOf(id),
     port: requestedPorts[id] ?? REPLICA_EVM_PORTS[id],
   }));
-  const artifacts = loadDevnetArtifacts(options.artifactsCacheDir);
+  const artifacts = loadEvmArtifacts(options.artifactsCacheDir);
   const uniswapV2 = loadUniswapArtifacts();
   const uniswapV3 = loadUniswapV3Artifacts();
   for (const { catalog } of chains)
