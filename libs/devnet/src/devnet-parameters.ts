@@ -20,6 +20,11 @@ export const RELAYER_INDEX = 10;
  * relayer's accounts, whose nonces they must not share.
  */
 export const SPONSOR_RELAYER_INDICES = [12, 13, 14, 15] as const;
+/**
+ * The mainnet replica's Across relayer (libs/devnet/src/replica/across-filler.ts): it fills deposits
+ * with its own USDC and WETH, so its nonces and balances are shared with no other role.
+ */
+export const ACROSS_RELAYER_INDEX = 11;
 /** Anvil funds indices 0..ANVIL_ACCOUNTS-1 with 10,000 ETH each; must cover every role above. */
 export const ANVIL_ACCOUNTS = 16;
 

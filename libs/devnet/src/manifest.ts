@@ -39,6 +39,11 @@ export interface MainnetReplicaManifest {
 export interface MainnetReplicaChains {
   evm: MainnetReplicaEvmChain[];
   solana: MainnetReplicaSolanaChain;
+  /**
+   * Across's API on the replica (`GET <acrossApiUrl>/suggested-fees`, as https://app.across.to/api),
+   * quoting what the replica's filler fills: quote-service's ACROSS_API_URL.
+   */
+  acrossApiUrl: string;
 }
 
 /** An anvil chain with a real network's chain id and its contracts at their canonical addresses. */

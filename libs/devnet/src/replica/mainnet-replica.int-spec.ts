@@ -47,6 +47,17 @@ const SWAP_ROUTER_02_ABI = [
 const PERMIT2_ABI = [
   'function permitTransferFrom(((address token, uint256 amount) permitted, uint256 nonce, uint256 deadline) permit, (address to, uint256 requestedAmount) transferDetails, address owner, bytes signature)',
 ];
+const SPOKE_POOL_ABI = [
+  'function wrappedNativeToken() view returns (address)',
+  'function chainId() view returns (uint256)',
+  'function depositQuoteTimeBuffer() view returns (uint32)',
+  'function fillDeadlineBuffer() view returns (uint32)',
+  'function pausedDeposits() view returns (bool)',
+  'function pausedFills() view returns (bool)',
+  'function withdrawalRecipient() view returns (address)',
+  'function proxiableUUID() view returns (bytes32)',
+];
+const ERC1967_IMPLEMENTATION_SLOT = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc';
 const V2_FACTORY_ABI = ['function getPair(address, address) view returns (address)'];
 const V3_FACTORY_ABI = ['function getPool(address, address, uint24) view returns (address)'];
 
@@ -115,7 +126,7 @@ describe('mainnet replica', () => {
     expect(Number(((await response.json()) as { result: string }).result)).toBe(chainId);
   });
 
-  it.each(Object.keys(REPLICATED))('%s has code at every catalog address but Across', async (id) => {
+  it.each(Object.keys(REPLICATED))('%s has code at every catalog address', async (id) => {
     const provider = providerOf(id as keyof typeof REPLICATED);
     const catalog = catalogOf(id);
     const addresses = {
@@ -126,15 +137,36 @@ describe('mainnet replica', () => {
       'uniswapV3.factory': catalog.uniswapV3?.factory,
       'uniswapV3.quoterV2': catalog.uniswapV3?.quoterV2,
       'uniswapV3.swapRouter02': catalog.uniswapV3?.swapRouter02,
+      'across.spokePool': catalog.across?.spokePool,
     };
     const withoutCode: string[] = [];
     for (const [name, address] of Object.entries(addresses)) {
       if (!address || (await provider.getCode(address)) === '0x') withoutCode.push(`${name} ${address}`);
     }
     expect(withoutCode).toEqual([]);
-    // The SpokePool is a later task: nothing may pretend to be Across yet.
-    expect(await provider.getCode(catalog.across!.spokePool)).toBe('0x');
   });
+
+  it.each(Object.keys(REPLICATED))(
+    "%s's SpokePool is an ERC1967 proxy of Across's implementation, initialized, deposits open",
+    async (id) => {
+      const provider = providerOf(id as keyof typeof REPLICATED);
+      const catalog = catalogOf(id);
+      const spokePool = new Contract(catalog.across!.spokePool, SPOKE_POOL_ABI, provider);
+      const slot = await provider.getStorage(catalog.across!.spokePool, ERC1967_IMPLEMENTATION_SLOT);
+      const implementation = `0x${slot.slice(-40)}`;
+      expect(await provider.getCode(implementation)).not.toBe('0x');
+      // UUPS: the implementation answers proxiableUUID with the slot it lives in, the proxy refuses.
+      const asImplementation = new Contract(implementation, SPOKE_POOL_ABI, provider);
+      expect(await asImplementation.proxiableUUID()).toBe(ERC1967_IMPLEMENTATION_SLOT);
+      expect(await spokePool.wrappedNativeToken()).toBe(catalog.wrappedNative);
+      expect(await spokePool.chainId()).toBe(BigInt(REPLICATED[id as keyof typeof REPLICATED]));
+      expect(await spokePool.depositQuoteTimeBuffer()).toBe(3600n);
+      expect(await spokePool.fillDeadlineBuffer()).toBe(21600n);
+      expect(await spokePool.pausedDeposits()).toBe(false);
+      expect(await spokePool.pausedFills()).toBe(false);
+      expect(await spokePool.withdrawalRecipient()).toBe('0xc186fA914353c44b2E33eBE05f21846F1048bEda');
+    },
+  );
 
   it.each(Object.keys(REPLICATED))(
     '%s has the V2 pair and the V3 pools where CREATE2 with the catalog hashes puts them',

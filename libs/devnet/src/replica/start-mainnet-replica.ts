@@ -16,6 +16,7 @@ import {
   removeManifestIfWrittenAt,
   writeDevnetManifest,
 } from '../manifest';
+import { RunningReplicaAcross, setUpReplicaAcross, startReplicaAcross } from './across-replica';
 import { deployReplicaChain } from './deploy-replica-chain';
 import {
   REPLICA_EVM_CHAIN_IDS,
@@ -89,7 +90,9 @@ export async function startMainnetReplica(
 
   const nodes: AnvilNode[] = [];
   let solana: SolanaReplicaHandle | undefined;
+  let across: RunningReplicaAcross | undefined;
   const stopChains = async () => {
+    await across?.stop();
     await Promise.all([...nodes.map((node) => node.stop()), solana?.stop()]);
   };
   try {
@@ -135,6 +138,7 @@ export async function startMainnetReplica(
             uniswapV2,
             uniswapV3,
           });
+          await setUpReplicaAcross({ catalog: chain.catalog, chainId: chain.chainId, provider, mnemonic });
           if (options.blockTimeSeconds !== undefined)
             await provider.send('evm_setIntervalMining', [options.blockTimeSeconds]);
         } finally {
@@ -142,6 +146,13 @@ export async function startMainnetReplica(
         }
       }),
     );
+
+    across = await startReplicaAcross({
+      chains: chains.map((chain, i) => ({ ...chain, rpcUrl: nodes[i].rpcUrl })),
+      mnemonic,
+      host: options.host,
+      blockTimeSeconds: options.blockTimeSeconds,
+    });
 
     const solanaChain = solana as SolanaReplicaHandle;
     const manifest: MainnetReplicaManifest = {
@@ -154,6 +165,7 @@ export async function startMainnetReplica(
       mainnetReplica: {
         evm,
         solana: { id: REPLICA_SOLANA_CHAIN_ID, rpcUrl: solanaChain.rpcUrl, accounts: solanaChain.accounts },
+        acrossApiUrl: across.apiUrl,
       },
     };
     writeDevnetManifest(options.manifestPath, manifest);
