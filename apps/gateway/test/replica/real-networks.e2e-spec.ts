@@ -1,0 +1,204 @@
+import { Contract, parseUnits, Transaction, Wallet } from 'ethers';
+import { REAL_NETWORK_CATALOG } from '@swapgw/chains';
+import { waitFor } from '@swapgw/testing';
+import { startReplicaStack, ReplicaStack } from '../support/replica-stack';
+import { nextSigning, submitSigned } from '../support/swap-steps';
+
+// The gateway on real networks: the mainnet replica (Ethereum 1, Base 8453, Arbitrum 42161, Solana
+// with the canonical contracts at their mainnet addresses) and the apps configured exactly as an
+// operator configures production (the shipped catalog, RPC URLs, relayer keys). Balances are read
+// on chain.
+
+const QUOTER_V2 = [
+  'function quoteExactInputSingle((address tokenIn, address tokenOut, uint256 amountIn, uint24 fee, uint160 sqrtPriceLimitX96) params) returns (uint256 amountOut, uint160 sqrtPriceX96After, uint32 initializedTicksCrossed, uint256 gasEstimate)',
+];
+
+interface Route {
+  routeId: string;
+  provider: string;
+  providers: string[];
+  expectedAmountOut: string;
+  minAmountOut: string;
+  tokenOutDecimals: number;
+}
+
+describe('real networks: the mainnet replica with the apps configured as in production', () => {
+  let replica: ReplicaStack;
+
+  beforeAll(async () => {
+    replica = await startReplicaStack('replica');
+  }, 600_000);
+
+  afterAll(async () => {
+    await replica?.stop();
+  }, 180_000);
+
+  const catalog = (chain: string) => REAL_NETWORK_CATALOG.find((e) => e.chain === chain)!;
+
+  it('lists the real networks, each tradable, and no devnet chain; their tokens come from the shipped catalog', async () => {
+    const chains = await replica.client.get('/chains');
+    expect(chains.status).toBe(200);
+    const ids = chains.body.data.chains.map((c: { id: string }) => c.id);
+    expect(ids).toEqual(expect.arrayContaining(['ethereum', 'base', 'arbitrum', 'solana']));
+    expect(ids.filter((id: string) => id.includes('devnet'))).toEqual([]);
+
+    const tokens = await replica.client.get('/tokens', { query: { chainRef: 'base', supportedOnly: '1' } });
+    expect(tokens.status).toBe(200);
+    const usdc = tokens.body.data.tokens.find((t: { symbol: string }) => t.symbol === 'USDC');
+    expect(usdc).toMatchObject({
+      chain: 'base',
+      address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+      decimals: 6,
+      logoUrl: expect.stringMatching(/^https:/),
+    });
+  });
+
+  it('quotes Base USDC → WETH through Uniswap V3 first, at what QuoterV2 answers on chain, V2 beside it', async () => {
+    const res = await replica.client.post(
+      '/quote',
+      {
+        fromChain: 'base',
+        toChain: 'base',
+        tokenIn: 'USDC',
+        tokenOut: 'WETH',
+        amount: '3000',
+        slippageBps: 50,
+      },
+      { timeoutMs: 60_000 },
+    );
+    expect(res.status).toBe(200);
+    const routes = res.body.data.routes as Route[];
+    expect(routes[0]).toMatchObject({ provider: 'uniswap-v3', providers: ['uniswap-v3'] });
+    expect(routes.map((r) => r.provider)).toContain('uniswap-v2');
+    // The 0.05% pool is the deepest: the best route equals QuoterV2's answer for it, read directly.
+    const quoter = new Contract(catalog('base').uniswapV3!.quoterV2, QUOTER_V2, replica.provider('base'));
+    const [amountOut] = (await quoter
+      .getFunction('quoteExactInputSingle')
+      .staticCall([
+        replica.tokenAddress('base', 'USDC'),
+        replica.tokenAddress('base', 'WETH'),
+        3_000_000_000n,
+        500,
+        0n,
+      ])) as [bigint];
+    expect(parseUnits(routes[0].expectedAmountOut, routes[0].tokenOutDecimals)).toBe(amountOut);
+    expect(amountOut).toBeGreaterThan(parseUnits('0.99', 18));
+  });
+
+  it('a user-paid swap on ethereum through Uniswap V3: approve then SwapRouter02, the wallet gets at least the minimum', async () => {
+    const wallet = replica.account(1, 'ethereum');
+    const quote = await replica.client.post(
+      '/quote',
+      {
+        fromChain: 'ethereum',
+        toChain: 'ethereum',
+        tokenIn: 'USDC',
+        tokenOut: 'WETH',
+        amount: '1500',
+        slippageBps: 50,
+      },
+      { timeoutMs: 60_000 },
+    );
+    expect(quote.status).toBe(200);
+    const route = (quote.body.data.routes as Route[])[0];
+    expect(route.provider).toBe('uniswap-v3');
+    const usdcBefore = await replica.balanceOf('ethereum', 'USDC', wallet.address);
+    const wethBefore = await replica.balanceOf('ethereum', 'WETH', wallet.address);
+
+    const build = await replica.client.post('/swap/build', {
+      quoteId: quote.body.data.quoteId,
+      routeId: route.routeId,
+      userAddress: wallet.address,
+      gasPayment: 'user',
+      waitForTxRequestMs: 20_000,
+    });
+    expect([200, 202]).toContain(build.status);
+    const swapId = build.body.data.swapId as string;
+
+    const targets: string[] = [];
+    let step = 0;
+    for (;;) {
+      const res = await nextSigning({ client: replica.client }, swapId, step);
+      if (res.status === 409) {
+        expect(res.body.error).toMatchObject({
+          code: 'EXECUTION_TERMINAL',
+          details: { status: 'completed' },
+        });
+        break;
+      }
+      const { signing } = res.body.data;
+      expect(signing.payload.type).toBe('evm-transaction');
+      expect(Number(signing.payload.transaction.chainId)).toBe(1);
+      const rawTx = await (wallet as Wallet).signTransaction(signing.payload.transaction);
+      targets.push(String(Transaction.from(rawTx).to));
+      expect((await submitSigned({ client: replica.client }, swapId, rawTx)).status).toBe(200);
+      step = signing.step.current;
+    }
+    // The approve goes to USDC, the swap to the canonical SwapRouter02.
+    expect(targets).toEqual([
+      replica.tokenAddress('ethereum', 'USDC'),
+      catalog('ethereum').uniswapV3!.swapRouter02,
+    ]);
+    expect(usdcBefore - (await replica.balanceOf('ethereum', 'USDC', wallet.address))).toBe(1_500_000_000n);
+    const gained = (await replica.balanceOf('ethereum', 'WETH', wallet.address)) - wethBefore;
+    expect(gained).toBeGreaterThanOrEqual(parseUnits(route.minAmountOut, 18));
+  });
+
+  it('a user-paid swap on ethereum through Uniswap V2 when that is the route asked for', async () => {
+    const wallet = replica.account(2, 'ethereum');
+    const quote = await replica.client.post(
+      '/quote',
+      {
+        fromChain: 'ethereum',
+        toChain: 'ethereum',
+        tokenIn: 'WETH',
+        tokenOut: 'USDC',
+        amount: '0.5',
+        slippageBps: 100,
+      },
+      { timeoutMs: 60_000 },
+    );
+    expect(quote.status).toBe(200);
+    const v2 = (quote.body.data.routes as Route[]).find((r) => r.provider === 'uniswap-v2')!;
+    expect(v2).toBeDefined();
+    const usdcBefore = await replica.balanceOf('ethereum', 'USDC', wallet.address);
+    const build = await replica.client.post('/swap/build', {
+      quoteId: quote.body.data.quoteId,
+      routeId: v2.routeId,
+      userAddress: wallet.address,
+      gasPayment: 'user',
+      waitForTxRequestMs: 20_000,
+    });
+    expect([200, 202]).toContain(build.status);
+    const swapId = build.body.data.swapId as string;
+    let step = 0;
+    for (;;) {
+      const res = await nextSigning({ client: replica.client }, swapId, step);
+      if (res.status === 409) {
+        expect(res.body.error).toMatchObject({ details: { status: 'completed' } });
+        break;
+      }
+      const rawTx = await (wallet as Wallet).signTransaction(res.body.data.signing.payload.transaction);
+      if (res.body.data.signing.step.current === res.body.data.signing.step.total)
+        expect(Transaction.from(rawTx).to).toBe(catalog('ethereum').uniswapV2!.router);
+      expect((await submitSigned({ client: replica.client }, swapId, rawTx)).status).toBe(200);
+      step = res.body.data.signing.step.current;
+    }
+    const gained = (await replica.balanceOf('ethereum', 'USDC', wallet.address)) - usdcBefore;
+    expect(gained).toBeGreaterThanOrEqual(parseUnits(v2.minAmountOut, 6));
+  });
+
+  it('status of a replica transaction is read from the chain it names', async () => {
+    const wallet = replica.account(3, 'arbitrum');
+    const tx = await wallet.sendTransaction({ to: wallet.address, value: 1n });
+    await tx.wait();
+    const status = await waitFor(
+      async () => {
+        const res = await replica.client.get(`/status/transaction/${tx.hash}?chainRef=arbitrum`);
+        return res.status === 200 && res.body.data.status === 'confirmed' ? res : null;
+      },
+      { timeoutMs: 30_000, intervalMs: 500, description: 'arbitrum transaction confirmed' },
+    );
+    expect(status.body.data).toMatchObject({ chain: 'arbitrum', txHash: tx.hash });
+  });
+});

@@ -1,0 +1,156 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Contract, JsonRpcProvider, Wallet } from 'ethers';
+import { REAL_NETWORK_CATALOG } from '@swapgw/chains';
+import {
+  DEVNET_MNEMONIC,
+  devnetRelayerKeys,
+  devnetSolanaFeePayerKeys,
+  devnetWallet,
+  RunningMainnetReplica,
+  startMainnetReplica,
+} from '@swapgw/devnet';
+import { dropDatabase, ensureDatabase } from '@swapgw/persistence';
+import {
+  api,
+  ApiClient,
+  createApiKey,
+  freePort,
+  Stack,
+  startKafkaBroker,
+  startStack,
+  StartStackOptions,
+  testEnv,
+} from '@swapgw/testing';
+
+const ERC20 = [
+  'function balanceOf(address) view returns (uint256)',
+  'function transfer(address to, uint256 amount) returns (bool)',
+];
+
+/** What an e2e suite on the mainnet replica reaches: the chains, the apps, an API client. */
+export interface ReplicaStack {
+  replica: RunningMainnetReplica;
+  stack: Stack;
+  client: ApiClient;
+  /** A provider of a replica EVM chain (`ethereum`, `base`, `arbitrum`) that never caches reads. */
+  provider(chain: string): JsonRpcProvider;
+  /** The catalog address of `symbol` on `chain`. */
+  tokenAddress(chain: string, symbol: string): string;
+  balanceOf(chain: string, symbol: string, holder: string): Promise<bigint>;
+  ethOf(chain: string, holder: string): Promise<bigint>;
+  /** A new wallet holding `amount` of `symbol` on `chain` (from test account 9) and no ETH anywhere. */
+  freshWalletWith(chain: string, symbol: string, amount: bigint): Promise<Wallet>;
+  /** Account `index` of the standard test mnemonic, connected to `chain`. */
+  account(index: number, chain: string): Wallet;
+  stop(): Promise<void>;
+}
+
+/**
+ * The mainnet replica (libs/devnet startMainnetReplica) on free ports and the five apps configured
+ * exactly as production is: the shipped catalog, RPC_URL_* of the real networks pointing at the
+ * replica, relayer and fee-payer keys; no devnet chains (the replica's manifest has none). Its own
+ * Kafka broker and database, so the shared stack of the e2e run is untouched.
+ */
+export async function startReplicaStack(
+  label: string,
+  options: Pick<StartStackOptions, 'appEnv'> = {},
+): Promise<ReplicaStack> {
+  const manifestPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), `swapgw-${label}-`)), 'manifest.json');
+  const databaseUrl = new URL(testEnv().databaseUrl);
+  databaseUrl.pathname = `/swapgw_${label}_${randomBytes(4).toString('hex')}`;
+  await ensureDatabase(databaseUrl.toString());
+  const [replica, broker] = await Promise.all([
+    startMainnetReplica({
+      manifestPath,
+      portEthereum: await freePort(),
+      portBase: await freePort(),
+      portArbitrum: await freePort(),
+      portSolana: 0,
+    }),
+    startKafkaBroker(),
+  ]);
+  const rpcOf = (id: string) => {
+    const chain = replica.manifest.mainnetReplica.evm.find((c) => c.id === id);
+    if (!chain) throw new Error(`the replica has no EVM chain ${id}`);
+    return chain;
+  };
+  const evmIds = replica.manifest.mainnetReplica.evm.map((c) => c.id);
+  let stack: Stack;
+  try {
+    stack = await startStack({
+      env: {
+        KAFKA_BROKERS: broker.brokers,
+        DATABASE_URL: databaseUrl.toString(),
+        DEVNET_MANIFEST: manifestPath,
+        RPC_URL_ETHEREUM: rpcOf('ethereum').rpcUrl,
+        RPC_URL_BASE: rpcOf('base').rpcUrl,
+        RPC_URL_ARBITRUM: rpcOf('arbitrum').rpcUrl,
+        RPC_URL_SOLANA: replica.manifest.mainnetReplica.solana.rpcUrl,
+      },
+      appEnv: {
+        ...options.appEnv,
+        'signer-surface': {
+          RELAYER_KEYS: JSON.stringify(devnetRelayerKeys(DEVNET_MNEMONIC, evmIds)),
+          SOLANA_FEE_PAYER_KEYS: JSON.stringify(devnetSolanaFeePayerKeys('solana')),
+          ...options.appEnv?.['signer-surface'],
+        },
+      },
+    });
+  } catch (error) {
+    await Promise.allSettled([broker.stop(), replica.stop()]);
+    await dropDatabase(databaseUrl.toString());
+    throw error;
+  }
+  const apiKey = await createApiKey(`${label}-${randomBytes(3).toString('hex')}`, {
+    ...testEnv().env,
+    DATABASE_URL: databaseUrl.toString(),
+  });
+  const providers = new Map<string, JsonRpcProvider>();
+  const provider = (chain: string) => {
+    let cached = providers.get(chain);
+    if (!cached) {
+      const { rpcUrl, chainId } = rpcOf(chain);
+      cached = new JsonRpcProvider(rpcUrl, chainId, { staticNetwork: true, cacheTimeout: -1 });
+      providers.set(chain, cached);
+    }
+    return cached;
+  };
+  const tokenAddress = (chain: string, symbol: string) => {
+    const token = REAL_NETWORK_CATALOG.find((e) => e.chain === chain)?.tokens.find(
+      (t) => t.symbol === symbol,
+    );
+    if (!token) throw new Error(`the catalog lists no ${symbol} on ${chain}`);
+    return token.address;
+  };
+  const account = (index: number, chain: string) =>
+    devnetWallet(DEVNET_MNEMONIC, index).connect(provider(chain)) as unknown as Wallet;
+  const balanceOf = async (chain: string, symbol: string, holder: string) =>
+    (await new Contract(tokenAddress(chain, symbol), ERC20, provider(chain)).getFunction('balanceOf')(
+      holder,
+    )) as bigint;
+  return {
+    replica,
+    stack,
+    client: api(stack.gatewayUrl!, apiKey),
+    provider,
+    tokenAddress,
+    balanceOf,
+    ethOf: (chain, holder) => provider(chain).getBalance(holder),
+    account,
+    async freshWalletWith(chain, symbol, amount) {
+      const wallet = Wallet.createRandom() as unknown as Wallet;
+      const token = new Contract(tokenAddress(chain, symbol), ERC20, account(9, chain));
+      await (await token.getFunction('transfer')(wallet.address, amount)).wait();
+      return wallet;
+    },
+    async stop() {
+      await stack.stop();
+      for (const cached of providers.values()) cached.destroy();
+      await Promise.allSettled([broker.stop(), replica.stop()]);
+      await dropDatabase(databaseUrl.toString());
+    },
+  };
+}
