@@ -25,6 +25,7 @@ import {
   encodeUniswapV3Swap,
   RouterPermit,
 } from './evm-calldata';
+import { ACROSS_PROVIDER, acrossLegDeposit } from './across-calldata';
 
 /**
  * The EVM family's steps: ERC-20 approves (of the leg's spender, or of Permit2), the leg's own
@@ -210,6 +211,11 @@ function legCallOf(
   permit?: RouterPermit,
 ): EncodedCall {
   if (leg.call) return prebuiltCallOf(leg, leg.call, signer);
+  if (leg.kind === 'bridge' && leg.provider === ACROSS_PROVIDER) {
+    if (permit) throw new Error(`The across leg on ${leg.chain} cannot take a permit`);
+    const { chainId } = chains.bridgePayoutOf(leg, recipient);
+    return acrossLegDeposit(leg, spend, minOut, recipient, signer, chainId);
+  }
   if (leg.kind === 'bridge') {
     const payout = chains.bridgePayoutOf(leg, recipient);
     return encodeBridgeDeposit(leg.spender, spend, payout.chainId, payout.recipient, payout.encoding, permit);

@@ -30,6 +30,8 @@ export type RouteFamily = (typeof ROUTE_FAMILIES)[number];
 export const HUMAN_AMOUNT = /^(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 /** Non-negative integer amount in base units. */
 export const BASE_UNITS_AMOUNT = /^(0|[1-9][0-9]*)$/;
+/** A 20-byte EVM address, 0x-prefixed, any case. */
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /**
  * Canonical token reference `<namespace>:<chain id>:<kind>:<address>`, e.g.
  * `eip155:31337:erc20:0xA0b8...` or `solana:mainnet:spl:EPjFWdd5...`.
@@ -312,6 +314,48 @@ export class RouteSolanaTransaction {
   lastValidBlockHeight!: number;
 }
 
+/**
+ * What an Across deposit needs beyond the leg's own fields, as Across's suggested-fees API answered
+ * it: the source chain's SpokePool (`spender`), the token and amount the relayer pays on the
+ * destination, and the quote's timing. The deposit is `deposit(depositor, recipient, inputToken,
+ * outputToken, inputAmount, outputAmount, destinationChainId, exclusiveRelayer, quoteTimestamp,
+ * fillDeadline, exclusivityParameter = exclusivityDeadline, message)`, addresses as bytes32.
+ */
+export class RouteAcrossDeposit {
+  @Matches(EVM_ADDRESS)
+  spokePool!: string;
+
+  /** The token the relayer pays on the destination chain (Across's outputToken). */
+  @Matches(EVM_ADDRESS)
+  outputToken!: string;
+
+  /** What the recipient receives for the quoted inputAmount (= the leg's minAmountOut). */
+  @Matches(BASE_UNITS_AMOUNT)
+  outputAmount!: string;
+
+  /** Unix seconds: the deposit's quoteTimestamp (the SpokePool takes it up to an hour old). */
+  @IsInt()
+  @Min(0)
+  quoteTimestamp!: number;
+
+  /** Unix seconds on the destination chain after which the deposit can no longer be filled. */
+  @IsInt()
+  @Min(0)
+  fillDeadline!: number;
+
+  /** The relayer with exclusivity, or the zero address when none has it. */
+  @Matches(EVM_ADDRESS)
+  exclusiveRelayer!: string;
+
+  /**
+   * Across's `exclusivityDeadline`, the deposit's `exclusivityParameter`: 0 = no exclusivity, a
+   * period in seconds from the deposit (up to a year), else a timestamp.
+   */
+  @IsInt()
+  @Min(0)
+  exclusivityDeadline!: number;
+}
+
 export const ROUTE_LEG_KINDS = ['swap', 'bridge'] as const;
 export type RouteLegKind = (typeof ROUTE_LEG_KINDS)[number];
 
@@ -324,6 +368,9 @@ export type RouteLegKind = (typeof ROUTE_LEG_KINDS)[number];
  * An EVM bridge leg of `devnet-bridge` calls `spender`: `deposit(amount, destinationBridgeChainId,
  * address recipient)` towards an EVM chain, `depositTo(amount, destinationBridgeChainId, bytes32
  * recipient)` towards Solana, the recipient being the 32 bytes of the Solana public key.
+ * An EVM bridge leg of `across` carries `across` (RouteAcrossDeposit): the wallet approves `spender`
+ * (the source chain's SpokePool) and calls its `deposit`; the relayer pays `across.outputAmount` of
+ * `across.outputToken` on `destinationChain` (chain id `destinationBridgeChainId`).
  *
  * Solana legs (`chain` of the solana family, e.g. `solana-devnet`): token addresses are SPL mints
  * (null = native SOL).
@@ -406,6 +453,12 @@ export class RouteLeg {
   @ValidateNested()
   @Type(() => RouteCall)
   call?: RouteCall;
+
+  /** Bridge legs of provider `across`: what the SpokePool deposit carries (see RouteAcrossDeposit). */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RouteAcrossDeposit)
+  across?: RouteAcrossDeposit;
 
   /** Solana swap legs of an aggregator: the prebuilt transaction (see RouteSolanaTransaction). */
   @IsOptional()

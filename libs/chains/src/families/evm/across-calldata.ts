@@ -1,0 +1,88 @@
+import { getAddress, Interface, zeroPadValue } from 'ethers';
+import type { RouteLeg } from '@swapgw/contracts';
+import type { EncodedCall } from './evm-calldata';
+
+/** The provider name of Across bridge legs (quote-service's ProviderNames.across). */
+export const ACROSS_PROVIDER = 'across';
+
+/** Across's SpokePool deposit (@across-protocol/contracts 5.0.27 SpokePool ABI), addresses as bytes32. */
+export const ACROSS_SPOKE_POOL_INTERFACE = new Interface([
+  'function deposit(bytes32 depositor, bytes32 recipient, bytes32 inputToken, bytes32 outputToken, uint256 inputAmount, uint256 outputAmount, uint256 destinationChainId, bytes32 exclusiveRelayer, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityParameter, bytes message) payable',
+  'event FundsDeposited(bytes32 inputToken, bytes32 outputToken, uint256 inputAmount, uint256 outputAmount, uint256 indexed destinationChainId, uint256 indexed depositId, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityDeadline, bytes32 indexed depositor, bytes32 recipient, bytes32 exclusiveRelayer, bytes message)',
+]);
+
+export interface AcrossDepositArgs {
+  spokePool: string;
+  /** The wallet that signs: its tokens are pulled, and it may speed the deposit up. */
+  depositor: string;
+  /** Who the relayer pays on the destination chain. */
+  recipient: string;
+  inputToken: string;
+  outputToken: string;
+  inputAmount: bigint;
+  outputAmount: bigint;
+  destinationChainId: number | bigint;
+  exclusiveRelayer: string;
+  quoteTimestamp: number;
+  fillDeadline: number;
+  exclusivityParameter: number;
+  /** Calldata for a contract recipient's handleV3AcrossMessage; empty for a wallet. */
+  message?: string;
+}
+
+/** An EVM address as the SpokePool's bytes32: left-padded with zeros. */
+export function addressToBytes32(address: string): string {
+  return zeroPadValue(getAddress(address), 32).toLowerCase();
+}
+
+/** The SpokePool's `deposit`, paid in ERC-20 (no value: the wallet approved the SpokePool). */
+export function encodeAcrossDeposit(args: AcrossDepositArgs): EncodedCall {
+  const data = ACROSS_SPOKE_POOL_INTERFACE.encodeFunctionData('deposit', [
+    addressToBytes32(args.depositor),
+    addressToBytes32(args.recipient),
+    addressToBytes32(args.inputToken),
+    addressToBytes32(args.outputToken),
+    args.inputAmount,
+    args.outputAmount,
+    args.destinationChainId,
+    addressToBytes32(args.exclusiveRelayer),
+    args.quoteTimestamp,
+    args.fillDeadline,
+    args.exclusivityParameter,
+    args.message ?? '0x',
+  ]);
+  return { to: getAddress(args.spokePool), data, value: '0' };
+}
+
+/**
+ * The deposit of an `across` bridge leg: `spend` of the leg's token from `signer` to `recipient` on
+ * the destination chain `destinationChainId`. The output is the quoted outputAmount scaled like
+ * `minOut` (the leg's minAmountOut, which is outputAmount, times spend / amountIn), never above it.
+ */
+export function acrossLegDeposit(
+  leg: RouteLeg,
+  spend: bigint,
+  minOut: bigint,
+  recipient: string,
+  signer: string,
+  destinationChainId: number,
+): EncodedCall {
+  const across = leg.across;
+  if (!across) throw new Error(`The across leg on ${leg.chain} carries no deposit terms`);
+  if (leg.tokenIn.address === null) throw new Error(`The across leg on ${leg.chain} spends a native coin`);
+  const quoted = BigInt(across.outputAmount);
+  return encodeAcrossDeposit({
+    spokePool: across.spokePool,
+    depositor: signer,
+    recipient,
+    inputToken: leg.tokenIn.address,
+    outputToken: across.outputToken,
+    inputAmount: spend,
+    outputAmount: minOut < quoted ? minOut : quoted,
+    destinationChainId,
+    exclusiveRelayer: across.exclusiveRelayer,
+    quoteTimestamp: across.quoteTimestamp,
+    fillDeadline: across.fillDeadline,
+    exclusivityParameter: across.exclusivityDeadline,
+  });
+}
