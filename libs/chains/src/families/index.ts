@@ -23,3 +23,4 @@ export * from './step-spec-families';
 export * from './evm/evm-calldata';
 export * from './evm/evm-step-spec';
 export * from './solana/solana-step-spec';
+export * from './evm/across-calldata';

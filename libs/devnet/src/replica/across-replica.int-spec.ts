@@ -1,0 +1,218 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Contract, JsonRpcProvider, Wallet, ZeroAddress } from 'ethers';
+import { REAL_NETWORK_CATALOG } from '@swapgw/chains';
+import {
+  ACROSS_SPOKE_POOL_INTERFACE,
+  evmBridgePayoutOf,
+  evmStepOf,
+  LegStepChains,
+  StepSpecChains,
+} from '@swapgw/chains/families';
+import type { RouteLeg } from '@swapgw/contracts';
+import { freePort } from '@swapgw/testing';
+import { devnetWallet } from '../accounts';
+import { DEVNET_MNEMONIC } from '../anvil';
+import { ACROSS_RELAYER_INDEX } from '../devnet-parameters';
+import { localProvider } from '../evm-provider';
+import { SPOKE_POOL_RELAYER_INTERFACE } from './across-filler';
+import { RunningMainnetReplica, startMainnetReplica } from './start-mainnet-replica';
+
+// A USDC transfer base → arbitrum through Across on the replica, as a wallet makes it: the quote
+// from the replica's suggested-fees API, the approve and deposit libs/chains builds for an `across`
+// leg, sent on base; the replica's filler pays the recipient on arbitrum with fillRelay.
+const CHAIN_IDS = { base: 8453, arbitrum: 42161 } as const;
+const ERC20_ABI = ['function balanceOf(address) view returns (uint256)'];
+
+interface SuggestedFees {
+  outputAmount: string;
+  timestamp: string;
+  fillDeadline: string;
+  exclusiveRelayer: string;
+  exclusivityDeadline: number;
+  spokePoolAddress: string;
+  expectedFillTimeSec: number;
+}
+
+describe('Across on the mainnet replica', () => {
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapgw-across-'));
+  let replica: RunningMainnetReplica;
+  let base: JsonRpcProvider;
+  let arbitrum: JsonRpcProvider;
+  const catalog = (chain: keyof typeof CHAIN_IDS) => REAL_NETWORK_CATALOG.find((c) => c.chain === chain)!;
+  const usdc = (chain: keyof typeof CHAIN_IDS) =>
+    catalog(chain).tokens.find((t) => t.symbol === 'USDC')!.address!;
+  const spokePool = (chain: keyof typeof CHAIN_IDS) => catalog(chain).across!.spokePool;
+  const evmChains: StepSpecChains = {
+    familyOf: () => 'evm',
+    evmChainIdOf: (chain) => CHAIN_IDS[chain as 'base'],
+  };
+  const chains: LegStepChains = {
+    ...evmChains,
+    bridgePayoutOf: (leg, recipient) => evmBridgePayoutOf(leg, recipient, evmChains),
+    destinationSwapOf: () => {
+      throw new Error('not a bridge-swap');
+    },
+  };
+
+  beforeAll(async () => {
+    replica = await startMainnetReplica({
+      manifestPath: path.join(workDir, 'manifest.json'),
+      portEthereum: await freePort(),
+      portBase: await freePort(),
+      portArbitrum: await freePort(),
+    });
+    const rpc = (id: string) => replica.manifest.mainnetReplica.evm.find((c) => c.id === id)!;
+    base = localProvider(rpc('base').rpcUrl, CHAIN_IDS.base);
+    arbitrum = localProvider(rpc('arbitrum').rpcUrl, CHAIN_IDS.arbitrum);
+  }, 90_000);
+
+  afterAll(async () => {
+    base?.destroy();
+    arbitrum?.destroy();
+    await replica?.stop();
+    fs.rmSync(workDir, { recursive: true, force: true });
+  });
+
+  const quote = async (amount: bigint, recipient: string): Promise<SuggestedFees> => {
+    const query = new URLSearchParams({
+      inputToken: usdc('base'),
+      outputToken: usdc('arbitrum'),
+      originChainId: String(CHAIN_IDS.base),
+      destinationChainId: String(CHAIN_IDS.arbitrum),
+      amount: amount.toString(),
+      recipient,
+    });
+    const response = await fetch(`${replica.manifest.mainnetReplica.acrossApiUrl}/suggested-fees?${query}`);
+    expect(response.status).toBe(200);
+    return (await response.json()) as SuggestedFees;
+  };
+
+  /** The across leg quote-service would write for this answer. */
+  const acrossLeg = (
+    amount: bigint,
+    fees: SuggestedFees,
+    fillDeadline = Number(fees.fillDeadline),
+  ): RouteLeg => ({
+    kind: 'bridge',
+    chain: 'base',
+    provider: 'across',
+    tokenIn: { chain: 'base', symbol: 'USDC', address: usdc('base'), decimals: 6 },
+    tokenOut: { chain: 'arbitrum', symbol: 'USDC', address: usdc('arbitrum'), decimals: 6 },
+    amountIn: amount.toString(),
+    expectedAmountOut: fees.outputAmount,
+    minAmountOut: fees.outputAmount,
+    spender: fees.spokePoolAddress,
+    destinationChain: 'arbitrum',
+    destinationBridgeChainId: CHAIN_IDS.arbitrum,
+    across: {
+      spokePool: fees.spokePoolAddress,
+      outputToken: usdc('arbitrum'),
+      outputAmount: fees.outputAmount,
+      quoteTimestamp: Number(fees.timestamp),
+      fillDeadline,
+      exclusiveRelayer: fees.exclusiveRelayer,
+      exclusivityDeadline: fees.exclusivityDeadline,
+    },
+    estimatedDurationSeconds: fees.expectedFillTimeSec,
+  });
+
+  /** Sends the leg's approve and deposit from `walletIndex` on base; the deposit id from FundsDeposited. */
+  const deposit = async (walletIndex: number, leg: RouteLeg, recipient: string): Promise<bigint> => {
+    const wallet = devnetWallet(DEVNET_MNEMONIC, walletIndex, base);
+    const input = {
+      leg,
+      spend: BigInt(leg.amountIn),
+      minOut: BigInt(leg.minAmountOut),
+      signer: wallet.address,
+      recipient,
+      finalRecipient: recipient,
+      deadline: BigInt(Math.floor(Date.now() / 1000) + 3600),
+      sponsored: false,
+    };
+    const approve = evmStepOf(
+      { ...input, step: { legIndex: 0, kind: 'approve', signing: 'evm-transaction', approves: 'spender' } },
+      chains,
+    );
+    const own = evmStepOf(
+      { ...input, step: { legIndex: 0, kind: 'bridge', signing: 'evm-transaction' } },
+      chains,
+    );
+    await (await wallet.sendTransaction({ to: approve.call!.to, data: approve.call!.data })).wait();
+    const receipt = await (await wallet.sendTransaction({ to: own.call!.to, data: own.call!.data })).wait();
+    expect(receipt?.status).toBe(1);
+    const event = receipt!.logs
+      .filter((log) => log.address.toLowerCase() === spokePool('base').toLowerCase())
+      .map((log) => ACROSS_SPOKE_POOL_INTERFACE.parseLog(log))
+      .find((parsed) => parsed?.name === 'FundsDeposited');
+    expect(event).toBeDefined();
+    expect(event!.args.destinationChainId).toBe(42161n);
+    expect(event!.args.outputAmount).toBe(BigInt(leg.minAmountOut));
+    return event!.args.depositId as bigint;
+  };
+
+  const usdcBalance = async (address: string) =>
+    (await new Contract(usdc('arbitrum'), ERC20_ABI, arbitrum).balanceOf(address)) as bigint;
+  const waitForBalance = async (address: string, atLeast: bigint, timeoutMs = 20_000) => {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const balance = await usdcBalance(address);
+      if (balance >= atLeast || Date.now() > until) return balance;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+  const fillsOf = async (depositId: bigint) =>
+    (
+      await arbitrum.getLogs({
+        address: spokePool('arbitrum'),
+        topics: [
+          SPOKE_POOL_RELAYER_INTERFACE.getEvent('FilledRelay')!.topicHash,
+          `0x${CHAIN_IDS.base.toString(16).padStart(64, '0')}`,
+          `0x${depositId.toString(16).padStart(64, '0')}`,
+        ],
+        fromBlock: 0,
+      })
+    ).map((log) => SPOKE_POOL_RELAYER_INTERFACE.parseLog(log)!);
+
+  it('fills a USDC deposit on base by paying the recipient outputAmount on arbitrum, the same deposit id in FilledRelay', async () => {
+    const amount = 1_000_000_000n; // 1,000 USDC
+    const recipient = Wallet.createRandom().address;
+    const fees = await quote(amount, recipient);
+    expect(BigInt(fees.outputAmount)).toBeLessThan(amount);
+    expect(fees.exclusiveRelayer).toBe(ZeroAddress);
+
+    const depositId = await deposit(3, acrossLeg(amount, fees), recipient);
+    expect(await waitForBalance(recipient, BigInt(fees.outputAmount))).toBe(BigInt(fees.outputAmount));
+
+    const fills = await fillsOf(depositId);
+    expect(fills).toHaveLength(1);
+    const relayer = devnetWallet(DEVNET_MNEMONIC, ACROSS_RELAYER_INDEX).address;
+    expect(fills[0].args.depositId).toBe(depositId);
+    expect(fills[0].args.originChainId).toBe(8453n);
+    expect(fills[0].args.outputAmount).toBe(BigInt(fees.outputAmount));
+    expect(fills[0].args.relayer).toBe(`0x${relayer.slice(2).toLowerCase().padStart(64, '0')}`);
+    expect(fills[0].args.recipient).toBe(`0x${recipient.slice(2).toLowerCase().padStart(64, '0')}`);
+  }, 60_000);
+
+  it('leaves a deposit past its fillDeadline unfilled', async () => {
+    const amount = 100_000_000n;
+    const late = Wallet.createRandom().address;
+    const fees = await quote(amount, late);
+    const now = (await arbitrum.getBlock('latest'))!.timestamp;
+    const expiredId = await deposit(4, acrossLeg(amount, fees, now - 60), late);
+
+    // A deposit made after it goes to the same destination: once it is paid, the filler has settled
+    // the earlier one too (one wallet per destination, deposits in the order they were seen).
+    const onTime = Wallet.createRandom().address;
+    const onTimeFees = await quote(amount, onTime);
+    const onTimeId = await deposit(4, acrossLeg(amount, onTimeFees), onTime);
+    expect(await waitForBalance(onTime, BigInt(onTimeFees.outputAmount))).toBe(
+      BigInt(onTimeFees.outputAmount),
+    );
+    expect(await fillsOf(onTimeId)).toHaveLength(1);
+
+    expect(await usdcBalance(late)).toBe(0n);
+    expect(await fillsOf(expiredId)).toHaveLength(0);
+  }, 60_000);
+});
