@@ -1,5 +1,6 @@
 export * from './catalog';
 export * from './chain-descriptor';
+export * from './chain-endpoint-check';
 export * from './chain-registry';
 export * from './devnet-manifest';
 export * from './address-validation';

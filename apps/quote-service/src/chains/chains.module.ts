@@ -1,5 +1,5 @@
-import { Module, OnApplicationShutdown } from '@nestjs/common';
-import { ChainRegistry } from '@swapgw/chains';
+import { Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { ChainRegistry, verifyChainEndpointsAtBoot } from '@swapgw/chains';
 import { ChainFamilies } from '@swapgw/chains/families';
 import { QuoteServiceConfig } from '../config/quote-service.config';
 
@@ -30,11 +30,21 @@ export function registryFromConfig(config: QuoteServiceConfig): ChainRegistry {
   ],
   exports: [ChainRegistry, ChainFamilies],
 })
-export class ChainsModule implements OnApplicationShutdown {
+export class ChainsModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Chains');
+
   constructor(
     private readonly registry: ChainRegistry,
     private readonly families: ChainFamilies,
+    private readonly config: QuoteServiceConfig,
   ) {}
+
+  /** Every configured EVM RPC must answer its chain's id; a catalog contract without code is logged. */
+  onApplicationBootstrap(): Promise<void> {
+    return verifyChainEndpointsAtBoot(this.registry, Math.min(this.config.RPC_TIMEOUT_MS, 5000), (message) =>
+      this.logger.warn(message),
+    );
+  }
 
   onApplicationShutdown(): void {
     this.families.destroy();

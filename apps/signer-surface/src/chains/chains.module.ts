@@ -1,12 +1,14 @@
-import { Module } from '@nestjs/common';
-import { ChainRegistry } from '@swapgw/chains';
+import { Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { ChainRegistry, verifyChainEndpointsAtBoot } from '@swapgw/chains';
 import { SignerSurfaceConfig } from '../config/signer-surface.config';
 import { SignerChains } from './signer-chains';
 
 /**
  * The chains signer-surface signs and looks up on: the shared registry, which reads RPC_URL_* and
  * ESPLORA_URL_BITCOIN itself (the config validated them first), and SignerChains' bounded clients on it.
- * Integration tests put their own ChainRegistry in its place.
+ * Integration tests put their own ChainRegistry in its place. At boot every configured EVM RPC must
+ * answer its chain's id (else the service refuses to start: it would sign for one network on
+ * another's node); a contract of the catalog without code there is logged.
  */
 @Module({
   providers: [
@@ -25,4 +27,22 @@ import { SignerChains } from './signer-chains';
   ],
   exports: [SignerChains],
 })
-export class ChainsModule {}
+export class ChainsModule implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Chains');
+
+  constructor(
+    private readonly registry: ChainRegistry,
+    private readonly config: SignerSurfaceConfig,
+  ) {}
+
+  onApplicationBootstrap(): Promise<void> {
+    return verifyChainEndpointsAtBoot(
+      this.registry,
+      Math.min(this.config.RPC_TIMEOUT_MS, BOOT_CHECK_TIMEOUT_MS),
+      (message) => this.logger.warn(message),
+    );
+  }
+}
+
+/** The boot check waits at most this long for a chain (an RPC that is down must not hold the boot). */
+const BOOT_CHECK_TIMEOUT_MS = 5000;
