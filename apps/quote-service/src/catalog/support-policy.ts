@@ -1,4 +1,5 @@
 import { ChainRegistry } from '@swapgw/chains';
+import { acrossBetween } from '../providers/across.provider';
 import { devnetBridgeBetween, devnetBridgeEnd } from '../providers/devnet-bridge-ends';
 import { uniswapV2Deployment } from '../providers/uniswap-v2-deployments';
 import { uniswapV3Deployment } from '../providers/uniswap-v3-quoter';
@@ -10,6 +11,7 @@ export const ProviderNames = {
   lifi: 'lifi',
   jupiter: 'jupiter',
   zeroX: '0x',
+  across: 'across',
 } as const;
 
 export interface SupportPolicyOptions {
@@ -18,6 +20,8 @@ export interface SupportPolicyOptions {
   zeroXEnabled?: boolean;
   /** The Solana chain the Jupiter API prices (JUPITER_CHAIN), when JUPITER_API_URL is set. */
   jupiterChain?: string;
+  /** Across bridges between chains whose deployments have a SpokePool when ACROSS_API_URL is set. */
+  acrossEnabled?: boolean;
 }
 
 /**
@@ -26,6 +30,7 @@ export interface SupportPolicyOptions {
  *    EVM chains: V2; Ethereum, Base, Arbitrum: both, from the shipped catalog);
  *  - devnet-bridge between devnet chains that have a bridge end in the manifest (EVM and solana-devnet);
  *  - lifi on the real networks when LIFI_API_URL is configured;
+ *  - across between EVM chains whose deployments have an Across SpokePool, when ACROSS_API_URL is set;
  *  - 0x on the real EVM networks when ZEROX_API_KEY is configured;
  *  - jupiter on one Solana chain (JUPITER_CHAIN) when JUPITER_API_URL is configured.
  * A real-network token is therefore listed but unsupported until an RPC or an aggregator is configured.
@@ -62,6 +67,8 @@ export class SupportPolicy {
     if (from.devnet && to.devnet && devnetBridgeBetween(this.registry, fromChain, toChain))
       providers.push(ProviderNames.devnetBridge);
     if (this.options.lifiEnabled && !from.devnet && !to.devnet) providers.push(ProviderNames.lifi);
+    if (this.options.acrossEnabled && acrossBetween(this.registry, fromChain, toChain))
+      providers.push(ProviderNames.across);
     return providers;
   }
 

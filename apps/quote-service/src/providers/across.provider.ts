@@ -1,0 +1,283 @@
+import { ChainRegistry } from '@swapgw/chains';
+import type { RouteLeg, TokenRef } from '@swapgw/contracts';
+import { getAddress } from 'ethers';
+import { ProviderNames } from '../catalog/support-policy';
+import { applySlippage } from '../quote/amounts';
+import { NoRouteError } from './no-route.error';
+import {
+  CandidateRoute,
+  QuoteContext,
+  QuoteProvider,
+  QuoteToken,
+  RouteWarningThresholds,
+} from './quote-provider';
+import { uniswapV3Leg } from './uniswap-v3.provider';
+import type { UniswapV3Quoter, V3PathQuote } from './uniswap-v3-quoter';
+
+export interface AcrossOptions {
+  /** Across API base URL (https://app.across.to/api; /suggested-fees is appended). */
+  baseUrl: string;
+}
+
+/** Across's error codes that mean "no route for this request", not a failure of the API. */
+const NO_ROUTE_CODES = new Set(['AMOUNT_TOO_LOW', 'AMOUNT_TOO_HIGH', 'ROUTE_NOT_ENABLED']);
+
+/** GET /suggested-fees as Across answers it (the fields the deposit and the route need). */
+export interface AcrossSuggestedFees {
+  totalRelayFee: { pct: string; total: string };
+  relayerCapitalFee: { pct: string; total: string };
+  relayerGasFee: { pct: string; total: string };
+  lpFee: { pct: string; total: string };
+  timestamp: string;
+  isAmountTooLow: boolean;
+  quoteBlock: string;
+  spokePoolAddress: string;
+  exclusiveRelayer: string;
+  exclusivityDeadline: number | string;
+  expectedFillTimeSec?: number | string;
+  estimatedFillTimeSec?: number | string;
+  fillDeadline: string;
+  outputAmount: string;
+  limits: { minDeposit: string; maxDeposit: string };
+}
+
+/** One chain's end of Across: its SpokePool and EVM chain id. */
+interface AcrossEnd {
+  chain: string;
+  chainId: number;
+  spokePool: string;
+  devnet: boolean;
+}
+
+/**
+ * Cross-chain through Across between two EVM chains whose deployments name a SpokePool: a token both
+ * ends list is bridged at the price of Across's suggested-fees API (outputAmount is what the relayer
+ * pays, so the bridge leg's minAmountOut), with a Uniswap V3 swap into it on the source and out of it
+ * on the destination when the requested tokens are not the bridged one. The destination's wrapped
+ * native coin is not bridged: the SpokePool pays it to a wallet as the native coin.
+ */
+export class AcrossProvider implements QuoteProvider {
+  readonly name = ProviderNames.across;
+
+  constructor(
+    private readonly registry: ChainRegistry,
+    private readonly quoter: Pick<UniswapV3Quoter, 'quotePaths'>,
+    private readonly thresholds: RouteWarningThresholds,
+    private readonly options: AcrossOptions,
+  ) {}
+
+  applies(context: QuoteContext): boolean {
+    return acrossBetween(this.registry, context.fromChain.id, context.toChain.id) !== undefined;
+  }
+
+  async quote(context: QuoteContext, signal: AbortSignal): Promise<CandidateRoute[]> {
+    const ends = acrossBetween(this.registry, context.fromChain.id, context.toChain.id);
+    if (!ends) return [];
+    const routes: CandidateRoute[] = [];
+    const noRoute: string[] = [];
+    for (const [bridgedIn, bridgedOut] of bridgedTokens(this.registry, ends.from, ends.to)) {
+      try {
+        const route = await this.routeThrough(context, ends.from, ends.to, bridgedIn, bridgedOut, signal);
+        if (route) routes.push(route);
+      } catch (error) {
+        if (!(error instanceof NoRouteError)) throw error;
+        noRoute.push(`${bridgedIn.symbol}: ${error.message}`);
+      }
+    }
+    if (routes.length === 0 && noRoute.length > 0) throw new NoRouteError(noRoute.join('; '));
+    return routes;
+  }
+
+  private async routeThrough(
+    context: QuoteContext,
+    from: AcrossEnd,
+    to: AcrossEnd,
+    bridgedIn: TokenRef,
+    bridgedOut: TokenRef,
+    signal: AbortSignal,
+  ): Promise<CandidateRoute | undefined> {
+    const legs: RouteLeg[] = [];
+    const warnings = new Set<string>();
+    let amount = context.amountIn;
+    const swap = async (chain: AcrossEnd, tokenIn: QuoteToken, tokenOut: QuoteToken) => {
+      const [best] = await this.quoter.quotePaths(chain.chain, tokenIn, tokenOut, amount, signal);
+      if (!best) return false;
+      legs.push(uniswapV3Leg(chain.chain, chain.devnet, tokenIn, tokenOut, best, context.slippageBps));
+      if (best.priceImpactBps > this.thresholds.priceImpactBps) warnings.add('HIGH_PRICE_IMPACT');
+      amount = lastAmount(best);
+      return true;
+    };
+    if (!sameToken(context.tokenIn, bridgedIn) && !(await swap(from, context.tokenIn, bridgedIn)))
+      return undefined;
+
+    const fees = await this.suggestedFees(from, to, bridgedIn, bridgedOut, amount, context.recipient, signal);
+    const outputAmount = BigInt(fees.outputAmount);
+    if (outputAmount <= 0n) throw new NoRouteError('Across answered no output for the amount');
+    legs.push(acrossLeg(from, to, bridgedIn, bridgedOut, amount, fees));
+    amount = outputAmount;
+
+    if (!sameToken(context.tokenOut, bridgedOut) && !(await swap(to, bridgedOut, context.tokenOut)))
+      return undefined;
+    return {
+      providers: legs.map((leg) => leg.provider),
+      bridgeProvider: this.name,
+      legs,
+      expectedAmountOut: amount,
+      estimatedDurationSeconds: legs.reduce((sum, leg) => sum + leg.estimatedDurationSeconds, 0),
+      warnings: [...warnings],
+      debug: {
+        across: {
+          totalRelayFee: fees.totalRelayFee,
+          relayerCapitalFee: fees.relayerCapitalFee,
+          relayerGasFee: fees.relayerGasFee,
+          lpFee: fees.lpFee,
+          quoteBlock: fees.quoteBlock,
+          limits: fees.limits,
+        },
+        minAmountOutOfRoute: applySlippage(amount, context.slippageBps).toString(),
+      },
+    };
+  }
+
+  /** GET <baseUrl>/suggested-fees; Across's "no route" answers as NoRouteError, anything else throws. */
+  async suggestedFees(
+    from: AcrossEnd,
+    to: AcrossEnd,
+    inputToken: TokenRef,
+    outputToken: TokenRef,
+    amount: bigint,
+    recipient: string | undefined,
+    signal: AbortSignal,
+  ): Promise<AcrossSuggestedFees> {
+    const url = new URL(`${this.options.baseUrl.replace(/\/$/, '')}/suggested-fees`);
+    url.searchParams.set('inputToken', inputToken.address as string);
+    url.searchParams.set('outputToken', outputToken.address as string);
+    url.searchParams.set('originChainId', String(from.chainId));
+    url.searchParams.set('destinationChainId', String(to.chainId));
+    url.searchParams.set('amount', amount.toString());
+    if (recipient && /^0x[0-9a-fA-F]{40}$/.test(recipient)) url.searchParams.set('recipient', recipient);
+    const response = await fetch(url, { headers: { accept: 'application/json' }, signal });
+    const text = await response.text();
+    const body = parseJson(text);
+    if (!response.ok) {
+      const code = typeof body?.code === 'string' ? body.code : undefined;
+      const message = typeof body?.message === 'string' ? body.message : text.slice(0, 200);
+      if (response.status === 400 && code && NO_ROUTE_CODES.has(code))
+        throw new NoRouteError(`Across: ${message} (${code})`);
+      throw new Error(`Across answered HTTP ${response.status}${code ? ` ${code}` : ''}: ${message}`);
+    }
+    const fees = asSuggestedFees(body);
+    if (fees.isAmountTooLow) throw new NoRouteError('Across: the amount is too low relative to fees');
+    if (getAddress(fees.spokePoolAddress) !== from.spokePool)
+      throw new Error(
+        `Across named SpokePool ${fees.spokePoolAddress}, not ${from.chain}'s ${from.spokePool}`,
+      );
+    return fees;
+  }
+}
+
+/** The bridge leg: the SpokePool deposit the wallet makes, with what Across quoted for it. */
+export function acrossLeg(
+  from: AcrossEnd,
+  to: AcrossEnd,
+  tokenIn: TokenRef,
+  tokenOut: TokenRef,
+  amountIn: bigint,
+  fees: AcrossSuggestedFees,
+): RouteLeg {
+  return {
+    kind: 'bridge',
+    chain: from.chain,
+    provider: ProviderNames.across,
+    tokenIn: { ...tokenIn },
+    tokenOut: { ...tokenOut },
+    amountIn: amountIn.toString(),
+    expectedAmountOut: fees.outputAmount,
+    // The relayer pays exactly outputAmount or nothing: no price risk on this leg.
+    minAmountOut: fees.outputAmount,
+    spender: from.spokePool,
+    destinationChain: to.chain,
+    destinationBridgeChainId: to.chainId,
+    across: {
+      spokePool: from.spokePool,
+      outputToken: tokenOut.address as string,
+      outputAmount: fees.outputAmount,
+      quoteTimestamp: Number(fees.timestamp),
+      fillDeadline: Number(fees.fillDeadline),
+      exclusiveRelayer: getAddress(fees.exclusiveRelayer),
+      exclusivityDeadline: Number(fees.exclusivityDeadline),
+    },
+    estimatedDurationSeconds: Number(fees.expectedFillTimeSec ?? fees.estimatedFillTimeSec ?? 0),
+  };
+}
+
+/** Both ends when the two chains are EVM chains whose deployments have a SpokePool. */
+export function acrossBetween(
+  registry: ChainRegistry,
+  fromChain: string,
+  toChain: string,
+): { from: AcrossEnd; to: AcrossEnd } | undefined {
+  if (fromChain === toChain) return undefined;
+  const end = (id: string): AcrossEnd | undefined => {
+    const chain = registry.find(id);
+    const spokePool = registry.deployments(id)?.across?.spokePool;
+    if (!chain || chain.family !== 'evm' || chain.evmChainId === undefined || !spokePool) return undefined;
+    return { chain: id, chainId: chain.evmChainId, spokePool: getAddress(spokePool), devnet: chain.devnet };
+  };
+  const from = end(fromChain);
+  const to = end(toChain);
+  return from && to ? { from, to } : undefined;
+}
+
+/** Catalog tokens both ends list by symbol, but the destination's wrapped native coin. */
+function bridgedTokens(registry: ChainRegistry, from: AcrossEnd, to: AcrossEnd): [TokenRef, TokenRef][] {
+  const source = registry.deployments(from.chain);
+  const destination = registry.deployments(to.chain);
+  const wrapped = destination?.wrappedNative?.toLowerCase();
+  const pairs: [TokenRef, TokenRef][] = [];
+  for (const a of source?.tokens ?? []) {
+    const b = destination?.tokens.find((t) => t.symbol === a.symbol);
+    if (!a.address || !b?.address || b.address.toLowerCase() === wrapped) continue;
+    pairs.push([
+      { chain: from.chain, symbol: a.symbol, address: getAddress(a.address), decimals: a.decimals },
+      { chain: to.chain, symbol: b.symbol, address: getAddress(b.address), decimals: b.decimals },
+    ]);
+  }
+  return pairs;
+}
+
+function sameToken(token: QuoteToken, bridged: TokenRef): boolean {
+  return token.address !== null && token.address.toLowerCase() === bridged.address?.toLowerCase();
+}
+
+function lastAmount(quote: V3PathQuote): bigint {
+  return quote.amountOut;
+}
+
+function parseJson(text: string): Record<string, unknown> | undefined {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function asSuggestedFees(body: Record<string, unknown> | undefined): AcrossSuggestedFees {
+  const fees = body as Partial<AcrossSuggestedFees> | undefined;
+  const integer = (value: unknown) => typeof value === 'string' && /^[0-9]+$/.test(value);
+  if (
+    !fees ||
+    !integer(fees.outputAmount) ||
+    !integer(fees.timestamp) ||
+    !integer(fees.fillDeadline) ||
+    typeof fees.spokePoolAddress !== 'string' ||
+    typeof fees.exclusiveRelayer !== 'string' ||
+    typeof fees.isAmountTooLow !== 'boolean' ||
+    !Number.isInteger(Number(fees.exclusivityDeadline))
+  )
+    throw new Error(
+      'Across answered a suggested-fees body without outputAmount, timestamp, fillDeadline or spokePoolAddress',
+    );
+  return fees as AcrossSuggestedFees;
+}
