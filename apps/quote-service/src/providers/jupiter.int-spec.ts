@@ -1,6 +1,4 @@
 import { createPublicKey, verify } from 'node:crypto';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
 import {
   createQuoteTestDatabase,
@@ -9,67 +7,31 @@ import {
   buildQuoteTestApp,
   planOf,
 } from '../../test/support/quote-service-test-support';
+import { json, LocalUpstream, UpstreamHandler } from '../../test/support/local-upstream';
 import { JUPITER_PROGRAM_ID, WRAPPED_SOL_MINT } from './jupiter.provider';
 
 const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
 const USDT_MINT = 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB';
 
-interface SeenRequest {
-  method: string;
-  url: URL;
-  apiKey?: string;
-  body?: Record<string, unknown>;
-}
-type Handler = (request: SeenRequest, res: ServerResponse) => void;
-
 /**
- * A local HTTP server speaking Jupiter's Swap API (GET /quote, POST /swap) as documented, plus
- * LI.FI's GET /v1/quote answering "no route" so that a second provider is asked too.
+ * A local server speaking Jupiter's Swap API (GET /quote, POST /swap) as documented, plus LI.FI's
+ * GET /v1/quote answering "no route" so that a second provider is asked too.
  */
-class FakeJupiterServer {
-  quote: Handler = (_r, res) => json(res, 500, { error: 'no handler' });
-  swap: Handler = (_r, res) => json(res, 500, { error: 'no handler' });
-  readonly requests: SeenRequest[] = [];
-  private server?: Server;
-  private port = 0;
+class FakeJupiterServer extends LocalUpstream {
+  quote: UpstreamHandler = (_r, res) => json(res, 500, { error: 'no handler' });
+  swap: UpstreamHandler = (_r, res) => json(res, 500, { error: 'no handler' });
 
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as AddressInfo).port;
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    let text = '';
-    for await (const chunk of req) text += chunk;
-    const request: SeenRequest = {
-      method: req.method ?? 'GET',
-      url,
-      apiKey: req.headers['x-api-key'] as string | undefined,
-      body: text ? JSON.parse(text) : undefined,
+  constructor() {
+    super();
+    this.handler = (request, res) => {
+      const { pathname } = request.url;
+      if (pathname === '/swap/v1/quote' && request.method === 'GET') return this.quote(request, res);
+      if (pathname === '/swap/v1/swap' && request.method === 'POST') return this.swap(request, res);
+      if (pathname === '/v1/quote')
+        return json(res, 404, { message: 'No available quotes for the requested transfer', code: 1002 });
+      json(res, 404, { error: 'not found' });
     };
-    this.requests.push(request);
-    if (url.pathname === '/swap/v1/quote' && req.method === 'GET') return this.quote(request, res);
-    if (url.pathname === '/swap/v1/swap' && req.method === 'POST') return this.swap(request, res);
-    if (url.pathname === '/v1/quote')
-      return json(res, 404, { message: 'No available quotes for the requested transfer', code: 1002 });
-    json(res, 404, { error: 'not found' });
   }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-  }
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
 }
 
 /** A QuoteResponse as GET /quote documents it, for the request's mints and amount. */
@@ -207,7 +169,7 @@ describe('Jupiter provider against a local server speaking its Swap API (real Po
       slippageBps: '100',
       swapMode: 'ExactIn',
     });
-    expect([quoteCall.apiKey, swapCall.apiKey]).toEqual(['test-key', 'test-key']);
+    expect([quoteCall.headers['x-api-key'], swapCall.headers['x-api-key']]).toEqual(['test-key', 'test-key']);
     expect(swapCall.body).toMatchObject({
       userPublicKey: user.publicKey.toBase58(),
       wrapAndUnwrapSol: true,

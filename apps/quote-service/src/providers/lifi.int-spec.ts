@@ -1,5 +1,4 @@
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { freePort } from '@swapgw/testing';
 import { getAddress } from 'ethers';
 import {
@@ -9,44 +8,11 @@ import {
   buildQuoteTestApp,
   planOf,
 } from '../../test/support/quote-service-test-support';
+import { json, LocalUpstream } from '../../test/support/local-upstream';
 
 const ETHEREUM_USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const ARBITRUM_USDC = '0xaf88d065e77c8cC2239327C5EDb3A432268e5831';
 const LIFI_DIAMOND = '0x1231DEB6f5749EF6cE6943a275A1D3E7486F4EaE';
-
-type Handler = (url: URL, req: IncomingMessage, res: ServerResponse) => void;
-
-/** A local HTTP server speaking LI.FI's GET /v1/quote format (answers and errors as documented). */
-class FakeLifiServer {
-  handler: Handler = (_url, _req, res) => json(res, 500, { message: 'no handler' });
-  readonly requests: URL[] = [];
-  private server?: Server;
-  port = 0;
-
-  async start(port = 0): Promise<void> {
-    this.server = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      this.requests.push(url);
-      this.handler(url, req, res);
-    });
-    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
-    this.port = (this.server.address() as AddressInfo).port;
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-  }
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
 
 /** A LiFiStep as GET /v1/quote documents it (fields trimmed to the documented core). */
 function lifiQuote(url: URL, toAmount: string, toAmountMin: string) {
@@ -107,7 +73,7 @@ function lifiQuote(url: URL, toAmount: string, toAmountMin: string) {
 }
 
 describe('LI.FI provider against a local server speaking its API (real PostgreSQL)', () => {
-  const lifi = new FakeLifiServer();
+  const lifi = new LocalUpstream();
   let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
   let service: QuoteTestApp;
   const apps: QuoteTestApp[] = [];
@@ -152,8 +118,8 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
   });
 
   it('quotes Ethereum USDC → Arbitrum USDC with LI.FI as the documented request and maps its answer', async () => {
-    lifi.handler = (url, req, res) => {
-      expect(req.headers['x-lifi-api-key']).toBe('test-key');
+    lifi.handler = ({ url, headers }, res) => {
+      expect(headers['x-lifi-api-key']).toBe('test-key');
       json(res, 200, lifiQuote(url, '998700000', '993706500'));
     };
     const recipient = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -167,8 +133,8 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
     });
 
     expect(lifi.requests).toHaveLength(1);
-    const sent = Object.fromEntries(lifi.requests[0].searchParams);
-    expect(lifi.requests[0].pathname).toBe('/v1/quote');
+    const sent = Object.fromEntries(lifi.requests[0].url.searchParams);
+    expect(lifi.requests[0].url.pathname).toBe('/v1/quote');
     expect(sent).toEqual({
       fromChain: '1',
       toChain: '42161',
@@ -208,7 +174,7 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
   });
 
   it('prices without a wallet but carries no call: LI.FI built it for the placeholder sender, who would be paid', async () => {
-    lifi.handler = (url, _req, res) => json(res, 200, lifiQuote(url, '998700000', '993706500'));
+    lifi.handler = ({ url }, res) => json(res, 200, lifiQuote(url, '998700000', '993706500'));
     const quote = await service.quotes.create({
       fromChain: 'ethereum',
       toChain: 'arbitrum',
@@ -216,7 +182,7 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
       tokenOut: 'USDC',
       amount: '1000',
     });
-    expect(lifi.requests[0].searchParams.get('fromAddress')).toBe(
+    expect(lifi.requests[0].url.searchParams.get('fromAddress')).toBe(
       '0x0000000000000000000000000000000000000001',
     );
     const leg = planOf(quote, quote.routes[0].routeId).legs[0];
@@ -225,7 +191,7 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
   });
 
   it('sends native coins as LI.FI native addresses and warns on a large USD loss', async () => {
-    lifi.handler = (url, _req, res) => {
+    lifi.handler = ({ url }, res) => {
       const body = lifiQuote(url, '2900000000', '2885500000');
       body.estimate.toAmountUSD = '950.00'; // 5% below fromAmountUSD
       json(res, 200, body);
@@ -237,8 +203,8 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
       tokenOut: 'USDC',
       amount: '1',
     });
-    expect(lifi.requests[0].searchParams.get('fromToken')).toBe('0x0000000000000000000000000000000000000000');
-    expect(lifi.requests[0].searchParams.get('fromAddress')).toBe(
+    expect(lifi.requests[0].url.searchParams.get('fromToken')).toBe('0x0000000000000000000000000000000000000000');
+    expect(lifi.requests[0].url.searchParams.get('fromAddress')).toBe(
       '0x0000000000000000000000000000000000000001',
     );
     expect(quote.routes[0]).toMatchObject({
@@ -250,7 +216,7 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
   });
 
   it('answers routes: [] when LI.FI finds no route (404, code 1002)', async () => {
-    lifi.handler = (_url, _req, res) =>
+    lifi.handler = (_request, res) =>
       json(res, 404, {
         message: 'No available quotes for the requested transfer',
         code: 1002,
@@ -272,8 +238,8 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
       debug: true,
     });
     expect(quote.routes).toEqual([]);
-    expect(lifi.requests[0].searchParams.get('toChain')).toBe('1151111081099710');
-    expect(lifi.requests[0].searchParams.get('toToken')).toBe('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v');
+    expect(lifi.requests[0].url.searchParams.get('toChain')).toBe('1151111081099710');
+    expect(lifi.requests[0].url.searchParams.get('toToken')).toBe('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v');
     expect(quote.debug!.providers).toEqual([
       expect.objectContaining({ provider: 'lifi', status: 'no-route' }),
     ]);
@@ -290,7 +256,7 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
       (res: ServerResponse) => json(res, 200, { id: 'x', type: 'lifi', tool: 'stargate' }),
     ],
   ])('answers QUOTE_UPSTREAM_FAILED when its only provider fails with %s', async (_what, answer) => {
-    lifi.handler = (_url, _req, res) => answer(res);
+    lifi.handler = (_request, res) => answer(res);
     await expect(
       errorCodeOf(
         service.quotes.create({
@@ -305,7 +271,7 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
   });
 
   it('answers QUOTE_UPSTREAM_FAILED when LI.FI is slower than the provider deadline', async () => {
-    lifi.handler = (url, _req, res) => {
+    lifi.handler = ({ url }, res) => {
       const timer = setTimeout(() => json(res, 200, lifiQuote(url, '1', '1')), 2_000);
       res.on('close', () => clearTimeout(timer));
     };
@@ -340,7 +306,7 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
   });
 
   it('skips a failing provider when another answers (Uniswap V2 on an unreachable Ethereum RPC, LI.FI up)', async () => {
-    lifi.handler = (url, _req, res) => json(res, 200, lifiQuote(url, '330000000000000', '328350000000000'));
+    lifi.handler = ({ url }, res) => json(res, 200, lifiQuote(url, '330000000000000', '328350000000000'));
     const both = await withEnv({
       LIFI_API_URL: lifi.url,
       RPC_URL_ETHEREUM: `http://127.0.0.1:${await freePort()}`,
@@ -370,7 +336,7 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
 });
 
 describe('token discovery upstream (TOKEN_LIST_URL) against a local server', () => {
-  const lists = new FakeLifiServer();
+  const lists = new LocalUpstream();
   let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
   let service: QuoteTestApp;
 
@@ -390,12 +356,12 @@ describe('token discovery upstream (TOKEN_LIST_URL) against a local server', () 
   });
 
   it('answers DISCOVERY_UPSTREAM_UNAVAILABLE while the list never loaded, and serves it once the upstream recovers', async () => {
-    lists.handler = (_url, _req, res) => json(res, 503, { message: 'maintenance' });
+    lists.handler = (_request, res) => json(res, 503, { message: 'maintenance' });
     await service.sync.seed(); // does not throw: the service starts and reports the outage per request
     await expect(errorCodeOf(service.catalog.listTokens({}))).resolves.toBe('DISCOVERY_UPSTREAM_UNAVAILABLE');
     await expect(errorCodeOf(service.catalog.listPairs({}))).resolves.toBe('DISCOVERY_UPSTREAM_UNAVAILABLE');
 
-    lists.handler = (_url, _req, res) =>
+    lists.handler = (_request, res) =>
       json(res, 200, {
         name: 'Local list',
         timestamp: '2026-01-01T00:00:00Z',

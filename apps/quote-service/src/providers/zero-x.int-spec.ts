@@ -1,5 +1,4 @@
-import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { CodedError } from '@swapgw/contracts';
 import {
   createQuoteTestDatabase,
@@ -8,6 +7,7 @@ import {
   buildQuoteTestApp,
   planOf,
 } from '../../test/support/quote-service-test-support';
+import { json, LocalUpstream } from '../../test/support/local-upstream';
 import { ZEROX_NATIVE_TOKEN } from './zero-x.provider';
 
 const API_KEY = 'test-0x-key-5f2c';
@@ -18,44 +18,6 @@ const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const ALLOWANCE_HOLDER = '0x0000000000001fF3684f28c67538d4D072C22734';
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const CALLDATA = '0x2213bc0b000000000000000000000000df31a70a21a1931e02033dbba7deace6c45cfd0f';
-
-interface SeenRequest {
-  url: URL;
-  headers: IncomingHttpHeaders;
-}
-type Handler = (request: SeenRequest, res: ServerResponse) => void;
-
-/** A local HTTP server answering GET /swap/allowance-holder/quote as the 0x API v2 documents it. */
-class FakeZeroXServer {
-  handler: Handler = (_r, res) => json(res, 500, { name: 'INTERNAL_SERVER_ERROR', message: 'no handler' });
-  readonly requests: SeenRequest[] = [];
-  private server?: Server;
-  private port = 0;
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      const request = { url: new URL(req.url ?? '/', 'http://127.0.0.1'), headers: req.headers };
-      this.requests.push(request);
-      this.handler(request, res);
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as AddressInfo).port;
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-  }
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
 
 /**
  * A firm quote (liquidityAvailable: true) as 0x's "Get Started with Swap API" guide shows it, for
@@ -118,7 +80,8 @@ function zeroXQuote(url: URL, buyAmount: bigint) {
 const usdcToWeth = { fromChain: 'ethereum', toChain: 'ethereum', tokenIn: 'USDC', tokenOut: 'WETH' };
 
 describe('0x provider against a local server speaking the Swap API v2 (real PostgreSQL)', () => {
-  const zeroX = new FakeZeroXServer();
+  /** Answers GET /swap/allowance-holder/quote as the 0x API v2 documents it. */
+  const zeroX = new LocalUpstream();
   let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
   let service: QuoteTestApp;
   const apps: QuoteTestApp[] = [];
