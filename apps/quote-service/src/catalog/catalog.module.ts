@@ -48,6 +48,7 @@ function tokenListSources(config: QuoteServiceConfig): TokenListSource[] {
         new SupportPolicy(registry, {
           lifiEnabled: Boolean(config.LIFI_API_URL),
           zeroXEnabled: Boolean(config.ZEROX_API_KEY),
+          acrossEnabled: config.ACROSS_API_URL !== 'off',
           jupiterChain: config.JUPITER_API_URL ? config.JUPITER_CHAIN : undefined,
         }),
     },

@@ -30,7 +30,7 @@ export interface SupportPolicyOptions {
  *    EVM chains: V2; Ethereum, Base, Arbitrum: both, from the shipped catalog);
  *  - devnet-bridge between devnet chains that have a bridge end in the manifest (EVM and solana-devnet);
  *  - lifi on the real networks when LIFI_API_URL is configured;
- *  - across between EVM chains whose deployments have an Across SpokePool, when ACROSS_API_URL is set;
+ *  - across between EVM chains whose deployments have an Across SpokePool and that have an RPC URL, unless ACROSS_API_URL is off;
  *  - 0x on the real EVM networks when ZEROX_API_KEY is configured;
  *  - jupiter on one Solana chain (JUPITER_CHAIN) when JUPITER_API_URL is configured.
  * A real-network token is therefore listed but unsupported until an RPC or an aggregator is configured.

@@ -85,6 +85,14 @@ export class QuoteServiceConfig extends KafkaServiceEnvironment {
   @Matches(/^[a-z0-9-]{1,64}$/)
   JUPITER_CHAIN: string = 'solana';
 
+  /**
+   * Across API base URL (GET /suggested-fees is appended): the fees of bridge legs through Across's
+   * SpokePools, between two chains whose deployments name one and that both have an RPC URL.
+   * `off` turns the across provider off.
+   */
+  @Matches(/^(https?:\/\/\S+|off)$/, { message: 'ACROSS_API_URL must be an http(s) URL or off' })
+  ACROSS_API_URL: string = 'https://app.across.to/api';
+
   /** 0x API base URL (GET /swap/allowance-holder/quote is appended); used once ZEROX_API_KEY is set. */
   @Matches(HTTP_URL, { message: 'ZEROX_API_URL must be an http(s) URL' })
   ZEROX_API_URL: string = 'https://api.0x.org';

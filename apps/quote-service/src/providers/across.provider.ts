@@ -211,7 +211,10 @@ export function acrossLeg(
   };
 }
 
-/** Both ends when the two chains are EVM chains whose deployments have a SpokePool. */
+/**
+ * Both ends when the two chains are EVM chains whose deployments have a SpokePool and that have an
+ * RPC URL (the deposit is signed on one, the fill awaited on the other, the swaps quoted on both).
+ */
 export function acrossBetween(
   registry: ChainRegistry,
   fromChain: string,
@@ -221,7 +224,8 @@ export function acrossBetween(
   const end = (id: string): AcrossEnd | undefined => {
     const chain = registry.find(id);
     const spokePool = registry.deployments(id)?.across?.spokePool;
-    if (!chain || chain.family !== 'evm' || chain.evmChainId === undefined || !spokePool) return undefined;
+    if (!chain?.rpcUrl || chain.family !== 'evm' || chain.evmChainId === undefined || !spokePool)
+      return undefined;
     return { chain: id, chainId: chain.evmChainId, spokePool: getAddress(spokePool), devnet: chain.devnet };
   };
   const from = end(fromChain);

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ChainRegistry } from '@swapgw/chains';
 import { ChainsModule } from '../chains/chains.module';
 import { QuoteServiceConfig } from '../config/quote-service.config';
+import { AcrossProvider } from './across.provider';
 import { DevnetBridgeProvider } from './devnet-bridge.provider';
 import { JupiterProvider } from './jupiter.provider';
 import { LifiProvider } from './lifi.provider';
@@ -22,7 +23,8 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
 
 /**
  * The quote providers: Uniswap V2 and V3 and the devnet bridge (on chain reads through the registry)
- * always; LI.FI and Jupiter when their API URL is configured, 0x when its API key is (null otherwise).
+ * always; Across unless ACROSS_API_URL is off; LI.FI and Jupiter when their API URL is configured, 0x
+ * when its API key is (null otherwise).
  */
 @Module({
   imports: [ChainsModule],
@@ -99,11 +101,25 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
           : null,
     },
     {
+      provide: AcrossProvider,
+      inject: [ChainRegistry, UniswapV3Quoter, ROUTE_WARNING_THRESHOLDS, QuoteServiceConfig],
+      useFactory: (
+        registry: ChainRegistry,
+        quoter: UniswapV3Quoter,
+        thresholds: RouteWarningThresholds,
+        config: QuoteServiceConfig,
+      ) =>
+        config.ACROSS_API_URL === 'off'
+          ? null
+          : new AcrossProvider(registry, quoter, thresholds, { baseUrl: config.ACROSS_API_URL }),
+    },
+    {
       provide: QUOTE_PROVIDERS,
       inject: [
         UniswapV2Provider,
         UniswapV3Provider,
         DevnetBridgeProvider,
+        AcrossProvider,
         LifiProvider,
         JupiterProvider,
         ZeroXProvider,

@@ -1,0 +1,260 @@
+import type { ServerResponse } from 'node:http';
+import { CodedError } from '@swapgw/contracts';
+import { freePort } from '@swapgw/testing';
+import {
+  buildQuoteTestApp,
+  createQuoteTestDatabase,
+  errorCodeOf,
+  planOf,
+  QuoteTestApp,
+} from '../../test/support/quote-service-test-support';
+import { json, LocalUpstream } from '../../test/support/local-upstream';
+
+const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+const ARBITRUM_USDC = '0xaf88d065e77c8cC2239327C5EDb3A432268e5831';
+const BASE_SPOKE_POOL = '0x09aea4b2242abC8bb4BB78D537A67a245A7bEC64';
+const RELAYER = '0x394311A6Aaa0D8E3411D8b62DE4578D41322d1bD';
+const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+/**
+ * GET /suggested-fees as Across's API answers it (across-protocol/frontend api/suggested-fees.ts):
+ * fees per component as {pct (1e18 = 100%), total}, the quote timestamp and block, the SpokePool
+ * to deposit into, exclusivity, the fill deadline, the limits, and outputAmount.
+ */
+function suggestedFees(url: URL, feeTotal: bigint, overrides: Record<string, unknown> = {}) {
+  const amount = BigInt(url.searchParams.get('amount')!);
+  const pct = (part: bigint) => ((part * 10n ** 18n) / amount).toString();
+  const gas = feeTotal / 2n;
+  return {
+    estimatedFillTimeSec: 4,
+    expectedFillTimeSec: 4,
+    capitalFeePct: pct(feeTotal - gas),
+    capitalFeeTotal: (feeTotal - gas).toString(),
+    relayGasFeePct: pct(gas),
+    relayGasFeeTotal: gas.toString(),
+    relayFeePct: pct(feeTotal),
+    relayFeeTotal: feeTotal.toString(),
+    lpFeePct: '0',
+    timestamp: '1795000000',
+    isAmountTooLow: false,
+    quoteBlock: '23874123',
+    exclusiveRelayer: RELAYER,
+    exclusivityDeadline: 10,
+    spokePoolAddress: BASE_SPOKE_POOL,
+    destinationSpokePoolAddress: '0xe35e9842fceaCA96570B734083f4a58e8F7C5f2A',
+    totalRelayFee: { pct: pct(feeTotal), total: feeTotal.toString() },
+    relayerCapitalFee: { pct: pct(feeTotal - gas), total: (feeTotal - gas).toString() },
+    relayerGasFee: { pct: pct(gas), total: gas.toString() },
+    lpFee: { pct: '0', total: '0' },
+    limits: {
+      minDeposit: '1000000',
+      maxDeposit: '5000000000000',
+      maxDepositInstant: '1000000000000',
+      maxDepositShortDelay: '2000000000000',
+      recommendedDepositInstant: '500000000000',
+    },
+    fillDeadline: '1795007200',
+    outputAmount: (amount - feeTotal).toString(),
+    ...overrides,
+  };
+}
+
+const usdcBaseToArbitrum = { fromChain: 'base', toChain: 'arbitrum', tokenIn: 'USDC', tokenOut: 'USDC' };
+
+describe('across provider against a local server speaking Across’s suggested-fees API (real PostgreSQL)', () => {
+  const across = new LocalUpstream();
+  let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
+  let service: QuoteTestApp;
+  const apps: QuoteTestApp[] = [];
+
+  const withEnv = async (env: Record<string, string>) => {
+    // Both ends need an RPC URL to be routed through (nothing listens: a USDC → USDC route reads no chain).
+    const app = await buildQuoteTestApp(database.dataSource, {
+      DEVNET_MANIFEST: '/nonexistent/devnet/manifest.json',
+      RPC_URL_BASE: `http://127.0.0.1:${await freePort()}`,
+      RPC_URL_ARBITRUM: `http://127.0.0.1:${await freePort()}`,
+      QUOTE_PROVIDER_TIMEOUT_MS: '500',
+      ...env,
+    });
+    apps.push(app);
+    await app.sync.seed();
+    return app;
+  };
+
+  beforeAll(async () => {
+    await across.start();
+    database = await createQuoteTestDatabase();
+    service = await withEnv({ ACROSS_API_URL: `${across.url}/api` });
+  });
+
+  afterAll(async () => {
+    await Promise.all(apps.map((app) => app.close()));
+    await across.stop();
+    await database?.drop();
+  });
+
+  beforeEach(() => {
+    across.requests.length = 0;
+  });
+
+  it('asks GET /suggested-fees as Across documents it and carries the deposit terms on the bridge leg', async () => {
+    across.handler = ({ url }, res) => json(res, 200, suggestedFees(url, 1_250_000n));
+    const quote = await service.quotes.create({
+      ...usdcBaseToArbitrum,
+      amount: '1000',
+      recipient: RECIPIENT,
+    });
+
+    expect(across.requests).toHaveLength(1);
+    expect(across.requests[0].url.pathname).toBe('/api/suggested-fees');
+    expect(Object.fromEntries(across.requests[0].url.searchParams)).toEqual({
+      inputToken: BASE_USDC,
+      outputToken: ARBITRUM_USDC,
+      originChainId: '8453',
+      destinationChainId: '42161',
+      amount: '1000000000',
+      recipient: RECIPIENT,
+    });
+    expect(quote.routes[0]).toMatchObject({
+      provider: 'across',
+      providers: ['across'],
+      bridgeProvider: 'across',
+      family: 'cross-chain',
+      amountIn: '1000',
+      expectedAmountOut: '998.75',
+      estimatedDurationSeconds: 4,
+    });
+    const [leg] = planOf(quote, quote.routes[0].routeId).legs;
+    expect(leg).toEqual({
+      kind: 'bridge',
+      chain: 'base',
+      provider: 'across',
+      tokenIn: { chain: 'base', symbol: 'USDC', address: BASE_USDC, decimals: 6 },
+      tokenOut: { chain: 'arbitrum', symbol: 'USDC', address: ARBITRUM_USDC, decimals: 6 },
+      amountIn: '1000000000',
+      expectedAmountOut: '998750000',
+      // The relayer pays exactly outputAmount or nothing: the leg has no price risk.
+      minAmountOut: '998750000',
+      spender: BASE_SPOKE_POOL,
+      destinationChain: 'arbitrum',
+      destinationBridgeChainId: 42161,
+      across: {
+        spokePool: BASE_SPOKE_POOL,
+        outputToken: ARBITRUM_USDC,
+        outputAmount: '998750000',
+        quoteTimestamp: 1795000000,
+        fillDeadline: 1795007200,
+        exclusiveRelayer: RELAYER,
+        exclusivityDeadline: 10,
+      },
+      estimatedDurationSeconds: 4,
+    });
+  });
+
+  it.each([
+    [
+      'isAmountTooLow in a 200 answer',
+      (res: ServerResponse, url: URL) => json(res, 200, suggestedFees(url, 0n, { isAmountTooLow: true })),
+    ],
+    [
+      'AMOUNT_TOO_LOW (400)',
+      (res: ServerResponse) =>
+        json(res, 400, {
+          type: 'AcrossApiError',
+          code: 'AMOUNT_TOO_LOW',
+          status: 400,
+          message: 'Sent amount is too low relative to fees',
+          param: 'amount',
+        }),
+    ],
+    [
+      'ROUTE_NOT_ENABLED (400)',
+      (res: ServerResponse) =>
+        json(res, 400, {
+          type: 'AcrossApiError',
+          code: 'ROUTE_NOT_ENABLED',
+          status: 400,
+          message: 'Route is not enabled',
+        }),
+    ],
+  ])('answers routes: [] (no route, not a failure) on %s', async (_what, answer) => {
+    across.handler = ({ url }, res) => answer(res, url);
+    const quote = await service.quotes.create({ ...usdcBaseToArbitrum, amount: '0.5', debug: true });
+    expect(quote.routes).toEqual([]);
+    expect(quote.debug!.providers).toEqual([
+      expect.objectContaining({
+        provider: 'across',
+        status: 'no-route',
+        reason: expect.stringContaining('Across'),
+      }),
+    ]);
+  });
+
+  it.each([
+    [
+      'a server error (500)',
+      (res: ServerResponse) => json(res, 500, { message: 'Internal server error' }),
+      'HTTP 500',
+    ],
+    [
+      'a quote for another SpokePool than the catalog’s',
+      (res: ServerResponse, url: URL) =>
+        json(
+          res,
+          200,
+          suggestedFees(url, 1n, { spokePoolAddress: '0x1111111111111111111111111111111111111111' }),
+        ),
+      'SpokePool',
+    ],
+    [
+      'a body without outputAmount',
+      (res: ServerResponse, url: URL) => json(res, 200, suggestedFees(url, 1n, { outputAmount: undefined })),
+      'without outputAmount',
+    ],
+  ])(
+    'answers QUOTE_UPSTREAM_FAILED when Across, the only provider, answers %s',
+    async (_what, answer, reason) => {
+      across.handler = ({ url }, res) => answer(res, url);
+      const error = await service.quotes.create({ ...usdcBaseToArbitrum, amount: '10' }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(CodedError);
+      expect((error as CodedError).code).toBe('QUOTE_UPSTREAM_FAILED');
+      expect((error as CodedError).details).toEqual({
+        providers: [
+          expect.objectContaining({
+            provider: 'across',
+            status: 'failed',
+            reason: expect.stringContaining(reason),
+          }),
+        ],
+      });
+    },
+  );
+
+  it('aborts the request when Across is slower than the provider deadline', async () => {
+    let closedEarly = false;
+    across.handler = ({ url }, res) => {
+      const timer = setTimeout(() => json(res, 200, suggestedFees(url, 1n)), 3_000);
+      res.on('close', () => {
+        closedEarly = !res.writableEnded;
+        clearTimeout(timer);
+      });
+    };
+    await expect(errorCodeOf(service.quotes.create({ ...usdcBaseToArbitrum, amount: '10' }))).resolves.toBe(
+      'QUOTE_UPSTREAM_FAILED',
+    );
+    for (const deadline = Date.now() + 1_000; !closedEarly && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(closedEarly).toBe(true);
+  });
+
+  it('is off with ACROSS_API_URL=off, and never asked between chains without an RPC', async () => {
+    const off = await withEnv({ ACROSS_API_URL: 'off' });
+    expect((await off.quotes.create({ ...usdcBaseToArbitrum, amount: '10' })).routes).toEqual([]);
+    const noRpc = await withEnv({ ACROSS_API_URL: `${across.url}/api`, RPC_URL_ARBITRUM: '' });
+    expect((await noRpc.quotes.create({ ...usdcBaseToArbitrum, amount: '10' })).routes).toEqual([]);
+    expect(across.requests).toEqual([]);
+  });
+});
