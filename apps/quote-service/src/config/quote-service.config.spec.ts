@@ -27,6 +27,14 @@ describe('QuoteServiceConfig', () => {
     );
   });
 
+  it('asks Across’s own API unless ACROSS_API_URL names another or is off, and refuses anything else', () => {
+    expect(loadConfig(QuoteServiceConfig, env).ACROSS_API_URL).toBe('https://app.across.to/api');
+    expect(loadConfig(QuoteServiceConfig, { ...env, ACROSS_API_URL: 'off' }).ACROSS_API_URL).toBe('off');
+    expect(() => loadConfig(QuoteServiceConfig, { ...env, ACROSS_API_URL: 'app.across.to/api' })).toThrow(
+      'ACROSS_API_URL must be an http(s) URL or off',
+    );
+  });
+
   it('prints the API keys as [redacted] in a JSON or util.inspect dump, and every other variable as is', () => {
     const config = loadConfig(QuoteServiceConfig, env);
     for (const dump of [JSON.stringify(config), inspect(config, { depth: 5 })]) {
