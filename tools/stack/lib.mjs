@@ -458,11 +458,11 @@ export function solanaFeePayerKeysOf(manifestPath, env = process.env) {
 }
 
 /**
- * The mainnet replica's chains as an operator configures real networks: `RPC_URL_<CHAIN>` (each
- * real network's `rpcEnv` in libs/chains REAL_NETWORKS) → the replica's RPC URL. Undefined when
- * the manifest is not a replica's.
+ * The mainnet replica's endpoints as an operator configures real networks: `RPC_URL_<CHAIN>` (each
+ * real network's `rpcEnv` in libs/chains REAL_NETWORKS) → the replica's RPC URL, and
+ * `ACROSS_API_URL` → the replica's Across fee API. Undefined when the manifest is not a replica's.
  */
-export function mainnetReplicaRpcEnv(manifestPath) {
+export function mainnetReplicaEnv(manifestPath) {
   if (!fs.existsSync(manifestPath)) return undefined;
   const { mainnetReplica } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
   if (!mainnetReplica) return undefined;
@@ -474,6 +474,7 @@ export function mainnetReplicaRpcEnv(manifestPath) {
       throw new Error(`mainnet replica chain ${chain.id} is not a real network with an RPC variable`);
     env[rpcEnv] = chain.rpcUrl;
   }
+  if (mainnetReplica.acrossApiUrl) env.ACROSS_API_URL = mainnetReplica.acrossApiUrl;
   return env;
 }
 

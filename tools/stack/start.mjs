@@ -13,9 +13,10 @@
 //      --mainnet-replica starts, instead of the devnet, the mainnet replica (libs/devnet/src/replica):
 //      anvil chains ethereum (1), base (8453), arbitrum (42161) on 8545-8547 and a Solana chain on
 //      8899 (MAINNET_REPLICA_PORT_ETHEREUM / _BASE / _ARBITRUM / _SOLANA override them), with WETH,
-//      USDC, Permit2 and Uniswap V2/V3 at the catalog's canonical addresses. The apps get it as an
-//      operator configures production: RPC_URL_ETHEREUM / _BASE / _ARBITRUM / _SOLANA point at it
-//      (overriding the caller's), and the manifest lists no devnet chains. Nothing in apps/ knows.
+//      USDC, Permit2, Uniswap V2/V3 and Across SpokePools at the catalog's canonical addresses, an
+//      Across filler and fee API. The apps get it as an operator configures production:
+//      RPC_URL_ETHEREUM / _BASE / _ARBITRUM / _SOLANA and ACROSS_API_URL point at it (overriding the
+//      caller's), and the manifest lists no devnet chains. Nothing in apps/ knows.
 //   5. Kafka topics of libs/contracts, then the five apps, each waited for until healthy;
 //      signer-surface gets RELAYER_KEYS (gas-sponsorship relayers: the caller's, else the test
 //      mnemonic's accounts 12-15 on each devnet or replica EVM chain) and SOLANA_FEE_PAYER_KEYS (the
@@ -41,7 +42,7 @@ import {
   fail,
   healthUrlOf,
   httpOk,
-  mainnetReplicaRpcEnv,
+  mainnetReplicaEnv,
   ManagedProcess,
   pollUntil,
   relayerKeysOf,
@@ -156,8 +157,8 @@ async function main() {
     }
   }
 
-  // The replica's chains reach the apps as real networks do: through RPC_URL_*.
-  const replicaRpc = mainnetReplica ? mainnetReplicaRpcEnv(manifest) : undefined;
+  // The replica's chains reach the apps as real networks do: through RPC_URL_* (and ACROSS_API_URL).
+  const replicaRpc = mainnetReplica ? mainnetReplicaEnv(manifest) : undefined;
   if (replicaRpc) printReplica(manifest, replicaRpc);
 
   // Gas sponsorship: the accounts signer-surface sends users' signed intents and permits from.
@@ -251,6 +252,11 @@ function printReplica(manifestPath, rpcEnv) {
     say('replica', `${chain.id}: chain id ${chain.chainId} at ${chain.rpcUrl} (${variableOf(chain.rpcUrl)})`);
   const solana = mainnetReplica.solana;
   say('replica', `${solana.id}: at ${solana.rpcUrl} (${variableOf(solana.rpcUrl)})`);
+  if (rpcEnv.ACROSS_API_URL)
+    say(
+      'replica',
+      `Across: SpokePools filled by a local relayer, fees at ${rpcEnv.ACROSS_API_URL} (ACROSS_API_URL)`,
+    );
   say(
     'replica',
     `test accounts (ETH, USDC, WETH; test mnemonic): ${accounts.map((a) => `${a.index} ${a.address}`).join(', ')}`,

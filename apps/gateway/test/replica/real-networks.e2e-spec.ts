@@ -35,6 +35,50 @@ describe('real networks: the mainnet replica with the apps configured as in prod
 
   const catalog = (chain: string) => REAL_NETWORK_CATALOG.find((e) => e.chain === chain)!;
 
+  /** Quote (which must answer), then build for `wallet` paying its own gas; the route and swap id. */
+  async function quoteAndBuild(
+    wallet: Wallet,
+    body: Record<string, unknown>,
+    pick: (routes: Route[]) => Route,
+  ) {
+    const quote = await replica.client.post('/quote', { slippageBps: 50, ...body }, { timeoutMs: 60_000 });
+    expect(quote.status).toBe(200);
+    const route = pick(quote.body.data.routes as Route[]);
+    expect(route).toBeDefined();
+    const build = await replica.client.post('/swap/build', {
+      quoteId: quote.body.data.quoteId,
+      routeId: route.routeId,
+      userAddress: wallet.address,
+      gasPayment: 'user',
+      waitForTxRequestMs: 20_000,
+    });
+    expect([200, 202]).toContain(build.status);
+    return { route, swapId: build.body.data.swapId as string };
+  }
+
+  /** Signs every step's transaction as the wallet would, until the swap completes; where each went. */
+  async function signUntilCompleted(swapId: string, wallet: Wallet, chainId: number): Promise<string[]> {
+    const targets: string[] = [];
+    let step = 0;
+    for (;;) {
+      const res = await nextSigning({ client: replica.client }, swapId, step);
+      if (res.status === 409) {
+        expect(res.body.error).toMatchObject({
+          code: 'EXECUTION_TERMINAL',
+          details: { status: 'completed' },
+        });
+        return targets;
+      }
+      const { signing } = res.body.data;
+      expect(signing.payload.type).toBe('evm-transaction');
+      expect(Number(signing.payload.transaction.chainId)).toBe(chainId);
+      const rawTx = await wallet.signTransaction(signing.payload.transaction);
+      targets.push(String(Transaction.from(rawTx).to));
+      expect((await submitSigned({ client: replica.client }, swapId, rawTx)).status).toBe(200);
+      step = signing.step.current;
+    }
+  }
+
   it('lists the real networks, each tradable, and no devnet chain; their tokens come from the shipped catalog', async () => {
     const chains = await replica.client.get('/chains');
     expect(chains.status).toBe(200);
@@ -87,55 +131,16 @@ describe('real networks: the mainnet replica with the apps configured as in prod
 
   it('a user-paid swap on ethereum through Uniswap V3: approve then SwapRouter02, the wallet gets at least the minimum', async () => {
     const wallet = replica.account(1, 'ethereum');
-    const quote = await replica.client.post(
-      '/quote',
-      {
-        fromChain: 'ethereum',
-        toChain: 'ethereum',
-        tokenIn: 'USDC',
-        tokenOut: 'WETH',
-        amount: '1500',
-        slippageBps: 50,
-      },
-      { timeoutMs: 60_000 },
-    );
-    expect(quote.status).toBe(200);
-    const route = (quote.body.data.routes as Route[])[0];
-    expect(route.provider).toBe('uniswap-v3');
     const usdcBefore = await replica.balanceOf('ethereum', 'USDC', wallet.address);
     const wethBefore = await replica.balanceOf('ethereum', 'WETH', wallet.address);
-
-    const build = await replica.client.post('/swap/build', {
-      quoteId: quote.body.data.quoteId,
-      routeId: route.routeId,
-      userAddress: wallet.address,
-      gasPayment: 'user',
-      waitForTxRequestMs: 20_000,
-    });
-    expect([200, 202]).toContain(build.status);
-    const swapId = build.body.data.swapId as string;
-
-    const targets: string[] = [];
-    let step = 0;
-    for (;;) {
-      const res = await nextSigning({ client: replica.client }, swapId, step);
-      if (res.status === 409) {
-        expect(res.body.error).toMatchObject({
-          code: 'EXECUTION_TERMINAL',
-          details: { status: 'completed' },
-        });
-        break;
-      }
-      const { signing } = res.body.data;
-      expect(signing.payload.type).toBe('evm-transaction');
-      expect(Number(signing.payload.transaction.chainId)).toBe(1);
-      const rawTx = await (wallet as Wallet).signTransaction(signing.payload.transaction);
-      targets.push(String(Transaction.from(rawTx).to));
-      expect((await submitSigned({ client: replica.client }, swapId, rawTx)).status).toBe(200);
-      step = signing.step.current;
-    }
+    const { route, swapId } = await quoteAndBuild(
+      wallet,
+      { fromChain: 'ethereum', toChain: 'ethereum', tokenIn: 'USDC', tokenOut: 'WETH', amount: '1500' },
+      (routes) => routes[0],
+    );
+    expect(route.provider).toBe('uniswap-v3');
     // The approve goes to USDC, the swap to the canonical SwapRouter02.
-    expect(targets).toEqual([
+    expect(await signUntilCompleted(swapId, wallet, 1)).toEqual([
       replica.tokenAddress('ethereum', 'USDC'),
       catalog('ethereum').uniswapV3!.swapRouter02,
     ]);
@@ -146,8 +151,9 @@ describe('real networks: the mainnet replica with the apps configured as in prod
 
   it('a user-paid swap on ethereum through Uniswap V2 when that is the route asked for', async () => {
     const wallet = replica.account(2, 'ethereum');
-    const quote = await replica.client.post(
-      '/quote',
+    const usdcBefore = await replica.balanceOf('ethereum', 'USDC', wallet.address);
+    const { route, swapId } = await quoteAndBuild(
+      wallet,
       {
         fromChain: 'ethereum',
         toChain: 'ethereum',
@@ -156,36 +162,39 @@ describe('real networks: the mainnet replica with the apps configured as in prod
         amount: '0.5',
         slippageBps: 100,
       },
-      { timeoutMs: 60_000 },
+      (routes) => routes.find((r) => r.provider === 'uniswap-v2')!,
     );
-    expect(quote.status).toBe(200);
-    const v2 = (quote.body.data.routes as Route[]).find((r) => r.provider === 'uniswap-v2')!;
-    expect(v2).toBeDefined();
-    const usdcBefore = await replica.balanceOf('ethereum', 'USDC', wallet.address);
-    const build = await replica.client.post('/swap/build', {
-      quoteId: quote.body.data.quoteId,
-      routeId: v2.routeId,
-      userAddress: wallet.address,
-      gasPayment: 'user',
-      waitForTxRequestMs: 20_000,
-    });
-    expect([200, 202]).toContain(build.status);
-    const swapId = build.body.data.swapId as string;
-    let step = 0;
-    for (;;) {
-      const res = await nextSigning({ client: replica.client }, swapId, step);
-      if (res.status === 409) {
-        expect(res.body.error).toMatchObject({ details: { status: 'completed' } });
-        break;
-      }
-      const rawTx = await (wallet as Wallet).signTransaction(res.body.data.signing.payload.transaction);
-      if (res.body.data.signing.step.current === res.body.data.signing.step.total)
-        expect(Transaction.from(rawTx).to).toBe(catalog('ethereum').uniswapV2!.router);
-      expect((await submitSigned({ client: replica.client }, swapId, rawTx)).status).toBe(200);
-      step = res.body.data.signing.step.current;
-    }
+    const targets = await signUntilCompleted(swapId, wallet, 1);
+    expect(targets.at(-1)).toBe(catalog('ethereum').uniswapV2!.router);
     const gained = (await replica.balanceOf('ethereum', 'USDC', wallet.address)) - usdcBefore;
-    expect(gained).toBeGreaterThanOrEqual(parseUnits(v2.minAmountOut, 6));
+    expect(gained).toBeGreaterThanOrEqual(parseUnits(route.minAmountOut, 6));
+  });
+
+  it('a user-paid transfer of USDC from base to arbitrum through Across: approve and deposit into the SpokePool, filled on arbitrum', async () => {
+    const wallet = replica.account(4, 'base');
+    const onArbitrumBefore = await replica.balanceOf('arbitrum', 'USDC', wallet.address);
+    const onBaseBefore = await replica.balanceOf('base', 'USDC', wallet.address);
+    const { route, swapId } = await quoteAndBuild(
+      wallet,
+      { fromChain: 'base', toChain: 'arbitrum', tokenIn: 'USDC', tokenOut: 'USDC', amount: '250' },
+      (routes) => routes.find((r) => r.provider === 'across')!,
+    );
+    // Across's relayer pays exactly outputAmount or nothing: the minimum is the quote.
+    expect(route).toMatchObject({ providers: ['across'], minAmountOut: route.expectedAmountOut });
+    // The approve of USDC, then the deposit into Base's canonical SpokePool.
+    expect(await signUntilCompleted(swapId, wallet, 8453)).toEqual([
+      replica.tokenAddress('base', 'USDC'),
+      catalog('base').across!.spokePool,
+    ]);
+    expect(onBaseBefore - (await replica.balanceOf('base', 'USDC', wallet.address))).toBe(250_000_000n);
+    await waitFor(
+      async () =>
+        (await replica.balanceOf('arbitrum', 'USDC', wallet.address)) - onArbitrumBefore ===
+        parseUnits(route.expectedAmountOut, 6)
+          ? true
+          : null,
+      { timeoutMs: 60_000, intervalMs: 500, description: 'the Across fill on arbitrum' },
+    );
   });
 
   it('status of a replica transaction is read from the chain it names', async () => {

@@ -50,8 +50,8 @@ export interface ReplicaStack {
 
 /**
  * The mainnet replica (libs/devnet startMainnetReplica) on free ports and the five apps configured
- * exactly as production is: the shipped catalog, RPC_URL_* of the real networks pointing at the
- * replica, relayer and fee-payer keys; no devnet chains (the replica's manifest has none). Its own
+ * exactly as production is: the shipped catalog, RPC_URL_* of the real networks and ACROSS_API_URL
+ * pointing at the replica, relayer and fee-payer keys; no devnet chains (the replica's manifest has none). Its own
  * Kafka broker and database, so the shared stack of the e2e run is untouched.
  */
 export async function startReplicaStack(
@@ -89,6 +89,7 @@ export async function startReplicaStack(
         RPC_URL_BASE: rpcOf('base').rpcUrl,
         RPC_URL_ARBITRUM: rpcOf('arbitrum').rpcUrl,
         RPC_URL_SOLANA: replica.manifest.mainnetReplica.solana.rpcUrl,
+        ACROSS_API_URL: replica.manifest.mainnetReplica.acrossApiUrl,
       },
       appEnv: {
         ...options.appEnv,
