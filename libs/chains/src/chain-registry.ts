@@ -130,11 +130,22 @@ export class ChainRegistry {
     return this.deploymentsById.get(id);
   }
 
-  /** Permit2 and the SwapGatewayRouter of a devnet chain, when its manifest entry has them. */
+  /**
+   * The SwapGatewayRouter and Permit2 of a chain and the venues the router may be told to call there
+   * (Uniswap V2 Router02, V3 SwapRouter02, and on a devnet chain its bridge), from its deployments
+   * (the catalog, or the manifest); undefined where the router or Permit2 is not deployed.
+   */
   permitContracts(id: string): PermitContracts | undefined {
-    const devnet = this.devnetChain(id);
-    if (!devnet?.permits) return undefined;
-    return { ...devnet.permits, uniswapV2Router: devnet.uniswapV2.router, bridge: devnet.bridge.address };
+    const deployments = this.deployments(id);
+    if (!deployments?.gatewayRouter || !deployments.permit2) return undefined;
+    const bridge = this.devnetChain(id)?.bridge.address;
+    return {
+      permit2: deployments.permit2,
+      permitRouter: deployments.gatewayRouter,
+      ...(deployments.uniswapV2 ? { uniswapV2Router: deployments.uniswapV2.router } : {}),
+      ...(deployments.uniswapV3 ? { uniswapV3SwapRouter02: deployments.uniswapV3.swapRouter02 } : {}),
+      ...(bridge ? { bridge } : {}),
+    };
   }
 
   /**

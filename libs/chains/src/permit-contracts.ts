@@ -1,15 +1,20 @@
 /**
- * The contracts of a chain that take a permit instead of an approval (devnet manifest
- * `chains[].permits`): the SwapGatewayRouter, fixed to that chain's Uniswap V2 router and bridge,
- * and Permit2.
+ * The contracts of a chain that take a permit instead of an approval (`ChainRegistry.permitContracts`,
+ * from the chain's deployments): the SwapGatewayRouter, Permit2, and the venues the router may be
+ * told to call there. The router itself has no configuration (the same contract at the same address
+ * on every chain): the venue of each leg is an argument, signed by the owner on sponsored legs. The
+ * service names only the chain's own venues, listed here.
  */
 export interface PermitContracts {
   permit2: string;
   /** SwapGatewayRouter: the spender of both kinds of permit. */
   permitRouter: string;
-  /** The Router02 and the bridge the permitRouter calls: a leg through others cannot use it. */
-  uniswapV2Router: string;
-  bridge: string;
+  /** Uniswap V2 Router02 of the chain, when it has one. */
+  uniswapV2Router?: string;
+  /** Uniswap V3 SwapRouter02 of the chain, when it has one. */
+  uniswapV3SwapRouter02?: string;
+  /** The devnet bridge (devnet chains only). */
+  bridge?: string;
 }
 
 /** The parts of a route leg that decide whether its input can come with a permit. */
@@ -20,12 +25,25 @@ export interface PermitLegView {
   spender: string;
   tokenIn: { symbol: string; address: string | null };
   path?: string[];
+  /** Uniswap V3 pool fees: the leg swaps on SwapRouter02. */
+  poolFees?: number[];
   call?: unknown;
 }
 
 /**
+ * The venue of `leg` that the router would be told to call: the chain's bridge for a bridge leg,
+ * its SwapRouter02 for a swap with pool fees (Uniswap V3), its Router02 for a swap with a path.
+ */
+export function permitVenueOf(leg: PermitLegView, contracts: PermitContracts): string | undefined {
+  if (leg.kind === 'bridge') return contracts.bridge;
+  if (!leg.path) return undefined;
+  return leg.poolFees ? contracts.uniswapV3SwapRouter02 : contracts.uniswapV2Router;
+}
+
+/**
  * Why a leg cannot pull its input through the chain's permit router, or null when it can: an
- * ERC-20 input into the Uniswap V2 router (with a path) or the bridge that the permit router calls.
+ * ERC-20 input into one of the chain's venues (Uniswap V2 with a path, Uniswap V3 with a path and
+ * pool fees, or the bridge), the leg's spender being that venue.
  */
 export function permitLegProblem(leg: PermitLegView, contracts: PermitContracts | undefined): string | null {
   if (leg.tokenIn.address === null)
@@ -33,9 +51,9 @@ export function permitLegProblem(leg: PermitLegView, contracts: PermitContracts 
   if (leg.call)
     return `The first leg (${leg.provider}) is a prebuilt call that cannot carry a permit; use permitType approve`;
   if (!contracts) return `${leg.chain} has no permit router; use permitType approve`;
-  const target = leg.kind === 'bridge' ? contracts.bridge : contracts.uniswapV2Router;
-  if (leg.spender.toLowerCase() !== target.toLowerCase() || (leg.kind === 'swap' && !leg.path)) {
-    return `The first leg (${leg.provider}) does not go through a contract the permit router of ${leg.chain} calls; use permitType approve`;
+  const venue = permitVenueOf(leg, contracts);
+  if (!venue || leg.spender.toLowerCase() !== venue.toLowerCase()) {
+    return `The first leg (${leg.provider}) does not go through a venue the permit router of ${leg.chain} calls; use permitType approve`;
   }
   return null;
 }

@@ -35,7 +35,7 @@ const UINT = '0|[1-9][0-9]{0,77}';
 const MAX_PATH_LENGTH = 8;
 const DEPOSIT_MEMO = new RegExp(
   `^swapgw-bridge:v1:(\\d{1,20}):(${EVM_ADDRESS})` +
-    `(?::swap:((?:${EVM_ADDRESS},){1,${MAX_PATH_LENGTH - 1}}${EVM_ADDRESS}):(${UINT}):(${EVM_ADDRESS}):([01]):(${UINT}))?$`,
+    `(?::swap:(${EVM_ADDRESS}):((?:${EVM_ADDRESS},){1,${MAX_PATH_LENGTH - 1}}${EVM_ADDRESS}):(${UINT}):(${EVM_ADDRESS}):([01]):(${UINT}))?$`,
 );
 const RELEASE_MEMO = /^swapgw-bridge-release:(\d{1,78}):(\d{1,78})$/;
 const MAX_UINT256 = (1n << 256n) - 1n;
@@ -48,6 +48,8 @@ const MAX_UINT256 = (1n << 256n) - 1n;
  * bridge-and-swap deposit, or pays the recipient the bridged USDC when the swap cannot happen.
  */
 export interface SolanaBridgeSwapMessage {
+  /** The destination chain's Uniswap V2 Router02, through which its router swaps. */
+  venue: string;
   /** Uniswap V2 path on the destination chain; path[0] is the bridged token there. */
   path: string[];
   amountOutMin: bigint;
@@ -70,7 +72,7 @@ export interface SolanaBridgeDeposit {
 /**
  * The memo that turns a USDC transfer to the vault into a bridge deposit:
  * `swapgw-bridge:v1:<destinationChainId>:<recipient>`, and for a deposit with a message (recipient:
- * the destination's SwapGatewayRouter) `:swap:<path, comma-separated>:<amountOutMin>:<final
+ * the destination's SwapGatewayRouter) `:swap:<venue>:<path, comma-separated>:<amountOutMin>:<final
  * recipient>:<unwrapNative 0|1>:<deadline>` after it. Addresses checksummed, integers in decimal.
  * The depositor signs the memo instruction, so nobody can change what it says.
  */
@@ -85,7 +87,7 @@ export function solanaBridgeDepositMemo(
   const problem = bridgeSwapMessageProblem(getAddress(recipient), message);
   if (problem !== null) throw new Error(`bridge message: ${problem}`);
   const path = message.path.map((hop) => getAddress(hop)).join(',');
-  return `${plain}:swap:${path}:${message.amountOutMin}:${getAddress(message.recipient)}:${message.unwrapNative ? 1 : 0}:${message.deadline}`;
+  return `${plain}:swap:${getAddress(message.venue)}:${path}:${message.amountOutMin}:${getAddress(message.recipient)}:${message.unwrapNative ? 1 : 0}:${message.deadline}`;
 }
 
 /**
@@ -101,11 +103,12 @@ export function parseSolanaBridgeDepositMemo(memo: string): SolanaBridgeDeposit 
     const deposit: SolanaBridgeDeposit = { destinationChainId: BigInt(match[1]), recipient };
     if (match[3] === undefined) return deposit;
     const message: SolanaBridgeSwapMessage = {
-      path: match[3].split(',').map((hop) => getAddress(hop)),
-      amountOutMin: BigInt(match[4]),
-      recipient: getAddress(match[5]),
-      unwrapNative: match[6] === '1',
-      deadline: BigInt(match[7]),
+      venue: getAddress(match[3]),
+      path: match[4].split(',').map((hop) => getAddress(hop)),
+      amountOutMin: BigInt(match[5]),
+      recipient: getAddress(match[6]),
+      unwrapNative: match[7] === '1',
+      deadline: BigInt(match[8]),
     };
     return bridgeSwapMessageProblem(recipient, message) === null ? { ...deposit, message } : undefined;
   } catch {
@@ -123,6 +126,8 @@ export function parseSolanaBridgeDepositMemo(memo: string): SolanaBridgeDeposit 
 export function bridgeSwapMessageProblem(router: string, message: SolanaBridgeSwapMessage): string | null {
   if (!isAddress(router) || getAddress(router) === ZeroAddress)
     return `the recipient ${router} is not a contract address`;
+  if (!isAddress(message.venue) || getAddress(message.venue) === ZeroAddress)
+    return `the venue ${message.venue} is not a contract address`;
   if (message.path.length < 2 || message.path.length > MAX_PATH_LENGTH)
     return `the path has ${message.path.length} tokens, not 2 to ${MAX_PATH_LENGTH}`;
   const notAddress = message.path.find((hop) => !isAddress(hop));

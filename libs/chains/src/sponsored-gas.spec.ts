@@ -46,6 +46,7 @@ describe('the sponsored gas table', () => {
       userApprove: 50_000n,
       gasTopUp: 21_000n,
       swapIntent: 200_000n,
+      swapV3Intent: 260_000n,
       bridgeIntent: 150_000n,
       bridgeSwapIntent: 200_000n,
       nativeInputUserTx: 150_000n,

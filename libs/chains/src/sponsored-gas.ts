@@ -34,6 +34,8 @@ export const SPONSORED_EVM_GAS = {
   gasTopUp: 21_000n,
   /** The SwapGatewayRouter's `swapWithIntent` (Permit2 witness transfer + Uniswap V2 swap). */
   swapIntent: 200_000n,
+  /** The SwapGatewayRouter's `swapV3WithIntent` (Permit2 witness transfer + SwapRouter02 exactInput). */
+  swapV3Intent: 260_000n,
   /** The SwapGatewayRouter's `bridgeWithIntent` (Permit2 witness transfer + bridge deposit). */
   bridgeIntent: 150_000n,
   /**

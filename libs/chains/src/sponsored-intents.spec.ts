@@ -29,6 +29,7 @@ import {
   sponsoredRouterInterface,
   sponsoredTypedDataKind,
   swapIntentTypedData,
+  swapV3IntentTypedData,
   typedDataDigest,
   TypedDataV4,
 } from './sponsored-intents';
@@ -41,6 +42,8 @@ const USDC = randomAddress();
 const WETH = randomAddress();
 const RECIPIENT = randomAddress();
 const DESTINATION_ROUTER = randomAddress();
+const VENUE = randomAddress();
+const DESTINATION_VENUE = randomAddress();
 const USDC_B = randomAddress();
 const DAI_B = randomAddress();
 const DEADLINE = 1_900_000_000n;
@@ -59,6 +62,7 @@ const swapTyped = () =>
   swapIntentTypedData({
     ...permitPart(),
     intent: {
+      venue: VENUE,
       path: [USDC.toLowerCase(), WETH],
       amountOutMin: 123n,
       recipient: RECIPIENT.toLowerCase(),
@@ -67,12 +71,28 @@ const swapTyped = () =>
     },
   });
 
+const swapV3Typed = () =>
+  swapV3IntentTypedData({
+    ...permitPart(),
+    intent: {
+      venue: VENUE.toLowerCase(),
+      path: [USDC.toLowerCase(), WETH],
+      fees: [500],
+      amountOutMin: 123n,
+      recipient: RECIPIENT.toLowerCase(),
+      unwrapNative: false,
+      deadline: DEADLINE - 1n,
+    },
+  });
+
 const bridgeSwapTyped = (amount?: bigint, nonce?: bigint) =>
   bridgeSwapIntentTypedData({
     ...permitPart(amount, nonce),
     intent: {
+      venue: VENUE,
       destinationChainId: 31338,
       destinationRouter: DESTINATION_ROUTER.toLowerCase(),
+      destinationVenue: DESTINATION_VENUE,
       path: [USDC_B.toLowerCase(), DAI_B],
       amountOutMin: 1_480_000_000_000_000_000n,
       recipient: RECIPIENT.toLowerCase(),
@@ -103,6 +123,7 @@ describe('sponsored intents: typed data', () => {
       nonce: '12345678901234567890',
       deadline: String(DEADLINE),
       witness: {
+        venue: VENUE,
         path: [USDC, WETH],
         amountOutMin: '123',
         recipient: RECIPIENT,
@@ -112,20 +133,26 @@ describe('sponsored intents: typed data', () => {
     });
   });
 
-  it.each(['SwapIntent', 'BridgeIntent', 'BridgeToIntent', 'BridgeSwapIntent'] as const)(
+  it.each(['SwapIntent', 'SwapV3Intent', 'BridgeIntent', 'BridgeToIntent', 'BridgeSwapIntent'] as const)(
     '%s: the type string is Permit2’s witness stub followed by the router’s witnessTypeString',
     (kind) => {
       const td = {
         SwapIntent: swapTyped,
+        SwapV3Intent: swapV3Typed,
         BridgeIntent: () =>
           bridgeIntentTypedData({
             ...permitPart(),
-            intent: { destinationChainId: 31338, recipient: RECIPIENT, deadline: DEADLINE },
+            intent: { venue: VENUE, destinationChainId: 31338, recipient: RECIPIENT, deadline: DEADLINE },
           }),
         BridgeToIntent: () =>
           bridgeToIntentTypedData({
             ...permitPart(),
-            intent: { destinationChainId: 900, recipient: hexlify(randomBytes(32)), deadline: DEADLINE },
+            intent: {
+              venue: VENUE,
+              destinationChainId: 900,
+              recipient: hexlify(randomBytes(32)),
+              deadline: DEADLINE,
+            },
           }),
         BridgeSwapIntent: () => bridgeSwapTyped(),
       }[kind]();
@@ -146,16 +173,17 @@ describe('sponsored intents: typed data', () => {
       spender: string;
       nonce: string;
       deadline: string;
-      witness: { path: string[]; amountOutMin: string; recipient: string; deadline: string };
+      witness: { venue: string; path: string[]; amountOutMin: string; recipient: string; deadline: string };
     };
     const swapIntentTypehash = id(
-      'SwapIntent(address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)',
+      'SwapIntent(address venue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)',
     );
     const witness = keccak256(
       abi.encode(
-        ['bytes32', 'bytes32', 'uint256', 'address', 'uint256', 'uint256'],
+        ['bytes32', 'address', 'bytes32', 'uint256', 'address', 'uint256', 'uint256'],
         [
           swapIntentTypehash,
+          m.witness.venue,
           keccak256(concat(m.witness.path.map((a) => zeroPadValue(a, 32)))),
           m.witness.amountOutMin,
           m.witness.recipient,
@@ -191,12 +219,70 @@ describe('sponsored intents: typed data', () => {
     expect(typedDataDigest(td)).toBe(keccak256(concat(['0x1901', domainSeparator, structHash])));
   });
 
+  it('SwapV3Intent: the V3 path as bytes (token, uint24 fee, token), hashed as the router’s hashSwapV3Intent', () => {
+    const td = swapV3Typed();
+    expect(JSON.parse(JSON.stringify(td))).toEqual(td);
+    const w = td.message.witness as Record<string, string>;
+    expect(w).toEqual({
+      venue: VENUE,
+      path: concat([USDC, '0x0001f4', WETH]).toLowerCase(),
+      amountOutMin: '123',
+      recipient: RECIPIENT,
+      unwrapNative: false,
+      deadline: String(DEADLINE - 1n),
+    });
+    const expected = keccak256(
+      AbiCoder.defaultAbiCoder().encode(
+        ['bytes32', 'address', 'bytes32', 'uint256', 'address', 'uint256', 'uint256'],
+        [
+          id(
+            'SwapV3Intent(address venue,bytes path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)',
+          ),
+          w.venue,
+          keccak256(w.path),
+          w.amountOutMin,
+          w.recipient,
+          0,
+          w.deadline,
+        ],
+      ),
+    );
+    expect(TypedDataEncoder.hashStruct('SwapV3Intent', ethersTypedDataArgs(td).types, w)).toBe(expected);
+    expect(() =>
+      swapV3IntentTypedData({
+        ...permitPart(),
+        intent: { ...(td.message.witness as object), venue: VENUE, path: [USDC, WETH], fees: [] } as never,
+      }),
+    ).toThrow(/uint24 pool fees/);
+  });
+
+  it('swap-v3: the router’s swapV3WithIntent with exactly the signed venue and path', async () => {
+    const td = swapV3Typed();
+    const { wallet, signature } = await sign(td);
+    const decoded = sponsoredRouterInterface.parseTransaction({
+      data: encodeSponsoredCall(td, wallet.address, signature).data,
+    });
+    expect(decoded?.name).toBe('swapV3WithIntent');
+    const [, owner, intent] = decoded!.args.toArray() as [unknown, string, unknown];
+    expect(owner).toBe(wallet.address);
+    expect(toPlain(intent)).toEqual([
+      VENUE,
+      concat([USDC, '0x0001f4', WETH]).toLowerCase(),
+      123n,
+      RECIPIENT,
+      false,
+      DEADLINE - 1n,
+    ]);
+  });
+
   it('BridgeSwapIntent: JSON-safe typed data whose witness hash is the router’s hashBridgeSwapIntent', () => {
     const td = bridgeSwapTyped();
     expect(JSON.parse(JSON.stringify(td))).toEqual(td);
     expect(td.types.BridgeSwapIntent).toEqual([
+      { name: 'venue', type: 'address' },
       { name: 'destinationChainId', type: 'uint256' },
       { name: 'destinationRouter', type: 'address' },
+      { name: 'destinationVenue', type: 'address' },
       { name: 'path', type: 'address[]' },
       { name: 'amountOutMin', type: 'uint256' },
       { name: 'recipient', type: 'address' },
@@ -204,8 +290,10 @@ describe('sponsored intents: typed data', () => {
       { name: 'deadline', type: 'uint256' },
     ]);
     expect(td.message.witness).toEqual({
+      venue: VENUE,
       destinationChainId: '31338',
       destinationRouter: DESTINATION_ROUTER,
+      destinationVenue: DESTINATION_VENUE,
       path: [USDC_B, DAI_B],
       amountOutMin: '1480000000000000000',
       recipient: RECIPIENT,
@@ -215,13 +303,26 @@ describe('sponsored intents: typed data', () => {
     const w = td.message.witness as Record<string, string & string[]>;
     const expected = keccak256(
       AbiCoder.defaultAbiCoder().encode(
-        ['bytes32', 'uint256', 'address', 'bytes32', 'uint256', 'address', 'uint256', 'uint256'],
+        [
+          'bytes32',
+          'address',
+          'uint256',
+          'address',
+          'address',
+          'bytes32',
+          'uint256',
+          'address',
+          'uint256',
+          'uint256',
+        ],
         [
           id(
-            'BridgeSwapIntent(uint256 destinationChainId,address destinationRouter,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)',
+            'BridgeSwapIntent(address venue,uint256 destinationChainId,address destinationRouter,address destinationVenue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)',
           ),
+          w.venue,
           w.destinationChainId,
           w.destinationRouter,
+          w.destinationVenue,
           keccak256(concat(w.path.map((a) => zeroPadValue(a, 32)))),
           w.amountOutMin,
           w.recipient,
@@ -244,11 +345,16 @@ describe('sponsored intents: typed data', () => {
       swapTyped(),
       bridgeIntentTypedData({
         ...permitPart(),
-        intent: { destinationChainId: '31338', recipient: RECIPIENT, deadline: DEADLINE },
+        intent: { venue: VENUE, destinationChainId: '31338', recipient: RECIPIENT, deadline: DEADLINE },
       }),
       bridgeToIntentTypedData({
         ...permitPart(),
-        intent: { destinationChainId: 900, recipient: hexlify(randomBytes(32)), deadline: DEADLINE },
+        intent: {
+          venue: VENUE,
+          destinationChainId: 900,
+          recipient: hexlify(randomBytes(32)),
+          deadline: DEADLINE,
+        },
       }),
       bridgeSwapTyped(),
       eip2612PermitTypedData({
@@ -277,6 +383,7 @@ describe('sponsored intents: typed data', () => {
     const base = {
       ...permitPart(),
       intent: {
+        venue: VENUE,
         path: [WETH, USDC],
         amountOutMin: 1n,
         recipient: RECIPIENT,
@@ -303,7 +410,7 @@ describe('sponsored intents: typed data', () => {
     expect(() =>
       bridgeToIntentTypedData({
         ...permitPart(),
-        intent: { destinationChainId: 900, recipient: RECIPIENT, deadline: DEADLINE },
+        intent: { venue: VENUE, destinationChainId: 900, recipient: RECIPIENT, deadline: DEADLINE },
       }),
     ).toThrow(/32 bytes/);
     const bridgeSwap = bridgeSwapTyped().message.witness as Parameters<
@@ -339,19 +446,20 @@ describe('sponsored intents: encodeSponsoredCall', () => {
     const [permit, owner, intent, sig] = decoded!.args.toArray() as [unknown, string, unknown, string];
     expect(toPlain(permit)).toEqual([[USDC, 1_500_000_000n], 12345678901234567890n, DEADLINE]);
     expect(owner).toBe(wallet.address);
-    expect(toPlain(intent)).toEqual([[USDC, WETH], 123n, RECIPIENT, true, DEADLINE - 1n]);
+    expect(toPlain(intent)).toEqual([VENUE, [USDC, WETH], 123n, RECIPIENT, true, DEADLINE - 1n]);
     expect(sig).toBe(signature);
   });
 
   it('bridge: bridgeWithIntent and bridgeToWithIntent carry the signed destination and recipient', async () => {
     const evm = bridgeIntentTypedData({
       ...permitPart(500n, 7n),
-      intent: { destinationChainId: 31338, recipient: RECIPIENT, deadline: DEADLINE },
+      intent: { venue: VENUE, destinationChainId: 31338, recipient: RECIPIENT, deadline: DEADLINE },
     });
     const solanaRecipient = hexlify(randomBytes(32));
     const solana = bridgeToIntentTypedData({
       ...permitPart(500n, 8n),
       intent: {
+        venue: VENUE,
         destinationChainId: 900,
         recipient: solanaRecipient.toUpperCase().replace('0X', '0x'),
         deadline: DEADLINE,
@@ -369,7 +477,12 @@ describe('sponsored intents: encodeSponsoredCall', () => {
       const [permit, owner, intent] = decoded!.args.toArray() as [unknown, string, unknown];
       expect(toPlain(permit)).toEqual([[USDC, 500n], method === 'bridgeWithIntent' ? 7n : 8n, DEADLINE]);
       expect(owner).toBe(wallet.address);
-      expect(toPlain(intent)).toEqual([method === 'bridgeWithIntent' ? 31338n : 900n, recipient, DEADLINE]);
+      expect(toPlain(intent)).toEqual([
+        VENUE,
+        method === 'bridgeWithIntent' ? 31338n : 900n,
+        recipient,
+        DEADLINE,
+      ]);
     }
   });
 
@@ -385,8 +498,10 @@ describe('sponsored intents: encodeSponsoredCall', () => {
     expect(toPlain(permit)).toEqual([[USDC, 500n], 9n, DEADLINE]);
     expect(owner).toBe(wallet.address);
     expect(toPlain(intent)).toEqual([
+      VENUE,
       31338n,
       DESTINATION_ROUTER,
+      DESTINATION_VENUE,
       [USDC_B, DAI_B],
       1_480_000_000_000_000_000n,
       RECIPIENT,

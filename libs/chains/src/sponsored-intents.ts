@@ -10,11 +10,13 @@ import {
   TypedDataEncoder,
   verifyTypedData,
 } from 'ethers';
+import { encodeUniswapV3Path } from './families/evm/evm-calldata';
 
 // Gas-sponsored ("gasless") EVM legs: the user only signs EIP-712 typed data, the service's relayer
 // sends the transaction and pays the gas. Two kinds of signature are relayed:
 //  - a Permit2 PermitWitnessTransferFrom naming the SwapGatewayRouter as spender, whose witness is
-//    the whole leg (SwapIntent, BridgeIntent or BridgeToIntent), or a bridge deposit together with
+//    the whole leg, the venue it goes through included (SwapIntent: Uniswap V2, SwapV3Intent:
+//    Uniswap V3, BridgeIntent or BridgeToIntent: the bridge), or a bridge deposit together with
 //    the swap on the destination chain (BridgeSwapIntent: the bridge hands the deposit to the
 //    destination's router, which swaps it for the recipient); the router hashes the witness from
 //    the arguments it acts on, so the relayer can send the leg as signed or not at all;
@@ -43,8 +45,10 @@ export interface TypedDataFieldV4 {
 /** A uint as callers hold it: bigint, a safe integer, or a decimal or 0x-hex string. */
 export type UintLike = bigint | number | string;
 
-/** The leg a sponsored swap performs; the owner signs it as the Permit2 witness. */
+/** The leg a sponsored Uniswap V2 swap performs; the owner signs it as the Permit2 witness. */
 export interface SwapIntent {
+  /** The Uniswap V2 Router02 that swaps (the router calls no other). */
+  venue: string;
   /** Router02 path; path[0] is the permitted token. */
   path: string[];
   amountOutMin: UintLike;
@@ -55,8 +59,26 @@ export interface SwapIntent {
   deadline: UintLike;
 }
 
+/** The leg a sponsored Uniswap V3 swap performs (SwapRouter02 exactInput). */
+export interface SwapV3Intent {
+  /** The Uniswap V3 SwapRouter02 that swaps. */
+  venue: string;
+  /** Tokens of the path; path[0] is the permitted token. */
+  path: string[];
+  /** Pool fee of each hop (hundredths of a bip): path.length - 1 of them. */
+  fees: number[];
+  amountOutMin: UintLike;
+  recipient: string;
+  /** The path ends with WETH and the recipient gets native ETH. */
+  unwrapNative: boolean;
+  /** Seconds since epoch. */
+  deadline: UintLike;
+}
+
 /** A sponsored bridge deposit to an EVM address; the permitted token must be the bridge's token. */
 export interface BridgeIntent {
+  /** The bridge that takes the deposit. */
+  venue: string;
   destinationChainId: UintLike;
   recipient: string;
   /** Seconds since epoch. */
@@ -65,6 +87,8 @@ export interface BridgeIntent {
 
 /** A sponsored bridge deposit to a 32-byte recipient (a Solana public key as 0x-hex). */
 export interface BridgeToIntent {
+  /** The bridge that takes the deposit. */
+  venue: string;
   destinationChainId: UintLike;
   /** 0x-hex, 32 bytes. */
   recipient: string;
@@ -79,9 +103,13 @@ export interface BridgeToIntent {
  * swap cannot happen, pays `recipient` the bridged tokens. The permitted token must be the bridge's.
  */
 export interface BridgeSwapIntent {
+  /** The bridge that takes the deposit on this chain. */
+  venue: string;
   destinationChainId: UintLike;
   /** The SwapGatewayRouter of the destination chain (the deposit's recipient there). */
   destinationRouter: string;
+  /** The Uniswap V2 Router02 of the destination chain that swaps. */
+  destinationVenue: string;
   /** Router02 path on the destination chain; path[0] is the bridged token there. */
   path: string[];
   amountOutMin: UintLike;
@@ -101,6 +129,8 @@ export interface BridgeSwapIntent {
  */
 export interface BridgeSwapMessage {
   owner: string;
+  /** The Uniswap V2 Router02 of the destination chain. */
+  venue: string;
   path: string[];
   amountOutMin: UintLike;
   recipient: string;
@@ -110,7 +140,7 @@ export interface BridgeSwapMessage {
 
 /** The ABI type of BridgeSwapMessage, as the router abi.decodes it. */
 export const BRIDGE_SWAP_MESSAGE_ABI_TYPE =
-  'tuple(address owner, address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline)';
+  'tuple(address owner, address venue, address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline)';
 
 /** The Permit2 half of a sponsored leg: what may be pulled, once, by the router. */
 export interface Permit2IntentPermit {
@@ -162,25 +192,38 @@ export class SponsoredIntentError extends Error {
 /** The witness structs the SwapGatewayRouter accepts, in EIP-712 field order (= Solidity struct order). */
 export const SPONSORED_INTENT_TYPES = {
   SwapIntent: [
+    { name: 'venue', type: 'address' },
     { name: 'path', type: 'address[]' },
     { name: 'amountOutMin', type: 'uint256' },
     { name: 'recipient', type: 'address' },
     { name: 'unwrapNative', type: 'bool' },
     { name: 'deadline', type: 'uint256' },
   ],
+  SwapV3Intent: [
+    { name: 'venue', type: 'address' },
+    { name: 'path', type: 'bytes' },
+    { name: 'amountOutMin', type: 'uint256' },
+    { name: 'recipient', type: 'address' },
+    { name: 'unwrapNative', type: 'bool' },
+    { name: 'deadline', type: 'uint256' },
+  ],
   BridgeIntent: [
+    { name: 'venue', type: 'address' },
     { name: 'destinationChainId', type: 'uint256' },
     { name: 'recipient', type: 'address' },
     { name: 'deadline', type: 'uint256' },
   ],
   BridgeToIntent: [
+    { name: 'venue', type: 'address' },
     { name: 'destinationChainId', type: 'uint256' },
     { name: 'recipient', type: 'bytes32' },
     { name: 'deadline', type: 'uint256' },
   ],
   BridgeSwapIntent: [
+    { name: 'venue', type: 'address' },
     { name: 'destinationChainId', type: 'uint256' },
     { name: 'destinationRouter', type: 'address' },
+    { name: 'destinationVenue', type: 'address' },
     { name: 'path', type: 'address[]' },
     { name: 'amountOutMin', type: 'uint256' },
     { name: 'recipient', type: 'address' },
@@ -200,25 +243,22 @@ export const PERMIT2_WITNESS_TYPEHASH_STUB =
  * constants): the witness field is named `witness`, as in Uniswap's permit2-sdk and UniswapX, and the
  * referenced types follow in alphabetical order as EIP-712's encodeType requires.
  */
-export const PERMIT2_WITNESS_TYPE_STRINGS: Record<SponsoredIntentKind, string> = {
-  SwapIntent:
-    'SwapIntent witness)SwapIntent(address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)TokenPermissions(address token,uint256 amount)',
-  BridgeIntent:
-    'BridgeIntent witness)BridgeIntent(uint256 destinationChainId,address recipient,uint256 deadline)TokenPermissions(address token,uint256 amount)',
-  BridgeToIntent:
-    'BridgeToIntent witness)BridgeToIntent(uint256 destinationChainId,bytes32 recipient,uint256 deadline)TokenPermissions(address token,uint256 amount)',
-  BridgeSwapIntent:
-    'BridgeSwapIntent witness)BridgeSwapIntent(uint256 destinationChainId,address destinationRouter,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)TokenPermissions(address token,uint256 amount)',
-};
+export const PERMIT2_WITNESS_TYPE_STRINGS = Object.fromEntries(
+  Object.entries(SPONSORED_INTENT_TYPES).map(([kind, fields]) => [
+    kind,
+    `${kind} witness)${kind}(${fields.map((f) => `${f.type} ${f.name}`).join(',')})TokenPermissions(address token,uint256 amount)`,
+  ]),
+) as Record<SponsoredIntentKind, string>;
 
 const PERMIT_TUPLE = '((address token, uint256 amount) permitted, uint256 nonce, uint256 deadline) permit';
 
 /** The SwapGatewayRouter's sponsored entry points (the `...WithIntent` functions). */
 export const sponsoredRouterInterface = new Interface([
-  `function swapWithIntent(${PERMIT_TUPLE}, address owner, (address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature) returns (uint256 amountOut)`,
-  `function bridgeWithIntent(${PERMIT_TUPLE}, address owner, (uint256 destinationChainId, address recipient, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
-  `function bridgeToWithIntent(${PERMIT_TUPLE}, address owner, (uint256 destinationChainId, bytes32 recipient, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
-  `function bridgeAndSwapWithIntent(${PERMIT_TUPLE}, address owner, (uint256 destinationChainId, address destinationRouter, address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
+  `function swapWithIntent(${PERMIT_TUPLE}, address owner, (address venue, address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature) returns (uint256 amountOut)`,
+  `function swapV3WithIntent(${PERMIT_TUPLE}, address owner, (address venue, bytes path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature) returns (uint256 amountOut)`,
+  `function bridgeWithIntent(${PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, address recipient, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
+  `function bridgeToWithIntent(${PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, bytes32 recipient, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
+  `function bridgeAndSwapWithIntent(${PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, address destinationRouter, address destinationVenue, address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
 ]);
 
 /** EIP-2612 `permit`, sent by the relayer on the user's behalf. */
@@ -228,6 +268,7 @@ export const eip2612PermitInterface = new Interface([
 
 const ROUTER_METHOD: Record<SponsoredIntentKind, string> = {
   SwapIntent: 'swapWithIntent',
+  SwapV3Intent: 'swapV3WithIntent',
   BridgeIntent: 'bridgeWithIntent',
   BridgeToIntent: 'bridgeToWithIntent',
   BridgeSwapIntent: 'bridgeAndSwapWithIntent',
@@ -321,7 +362,39 @@ export function swapIntentTypedData(input: Permit2IntentPermit & { intent: SwapI
   if (typeof intent.unwrapNative !== 'boolean')
     throw new SponsoredIntentError('intent.unwrapNative must be a boolean');
   return permit2IntentTypedData('SwapIntent', input, {
+    venue: checksummed(intent.venue, 'intent.venue'),
     path,
+    amountOutMin: uintString(intent.amountOutMin, 'intent.amountOutMin'),
+    recipient: checksummed(intent.recipient, 'intent.recipient'),
+    unwrapNative: intent.unwrapNative,
+    deadline: uintString(intent.deadline, 'intent.deadline'),
+  });
+}
+
+/**
+ * What the owner signs for a sponsored Uniswap V3 swap: Permit2 may move `amount` of `token` once,
+ * to the router, which must swap all of it through `intent.venue` (SwapRouter02 exactInput) along
+ * the V3 path of `intent.path` and `intent.fees` for at least `intent.amountOutMin` to
+ * `intent.recipient` before `intent.deadline`. Throws when the path does not start with the token.
+ */
+export function swapV3IntentTypedData(input: Permit2IntentPermit & { intent: SwapV3Intent }): TypedDataV4 {
+  const { intent } = input;
+  const tokens = intent.path.map((hop, i) => checksummed(hop, `intent.path[${i}]`));
+  if (tokens.length < 2) throw new SponsoredIntentError('intent.path needs at least two tokens');
+  if (tokens[0] !== checksummed(input.token, 'token'))
+    throw new SponsoredIntentError(
+      `intent.path starts with ${tokens[0]}, not the permitted token ${input.token}`,
+    );
+  if (
+    intent.fees.length !== tokens.length - 1 ||
+    !intent.fees.every((fee) => Number.isInteger(fee) && fee > 0 && fee < 1 << 24)
+  )
+    throw new SponsoredIntentError(`intent.fees must be ${tokens.length - 1} uint24 pool fees`);
+  if (typeof intent.unwrapNative !== 'boolean')
+    throw new SponsoredIntentError('intent.unwrapNative must be a boolean');
+  return permit2IntentTypedData('SwapV3Intent', input, {
+    venue: checksummed(intent.venue, 'intent.venue'),
+    path: encodeUniswapV3Path(tokens, intent.fees),
     amountOutMin: uintString(intent.amountOutMin, 'intent.amountOutMin'),
     recipient: checksummed(intent.recipient, 'intent.recipient'),
     unwrapNative: intent.unwrapNative,
@@ -333,6 +406,7 @@ export function swapIntentTypedData(input: Permit2IntentPermit & { intent: SwapI
 export function bridgeIntentTypedData(input: Permit2IntentPermit & { intent: BridgeIntent }): TypedDataV4 {
   const { intent } = input;
   return permit2IntentTypedData('BridgeIntent', input, {
+    venue: checksummed(intent.venue, 'intent.venue'),
     destinationChainId: uintString(intent.destinationChainId, 'intent.destinationChainId'),
     recipient: checksummed(intent.recipient, 'intent.recipient'),
     deadline: uintString(intent.deadline, 'intent.deadline'),
@@ -347,6 +421,7 @@ export function bridgeToIntentTypedData(
   if (!isHexString(intent.recipient, 32))
     throw new SponsoredIntentError('intent.recipient must be 32 bytes of 0x-hex');
   return permit2IntentTypedData('BridgeToIntent', input, {
+    venue: checksummed(intent.venue, 'intent.venue'),
     destinationChainId: uintString(intent.destinationChainId, 'intent.destinationChainId'),
     recipient: hexlify(intent.recipient),
     deadline: uintString(intent.deadline, 'intent.deadline'),
@@ -373,8 +448,10 @@ export function bridgeSwapIntentTypedData(
   if (recipient === destinationRouter)
     throw new SponsoredIntentError('intent.recipient cannot be the destination router');
   return permit2IntentTypedData('BridgeSwapIntent', input, {
+    venue: checksummed(intent.venue, 'intent.venue'),
     destinationChainId: uintString(intent.destinationChainId, 'intent.destinationChainId'),
     destinationRouter,
+    destinationVenue: checksummed(intent.destinationVenue, 'intent.destinationVenue'),
     path,
     amountOutMin: uintString(intent.amountOutMin, 'intent.amountOutMin'),
     recipient,
@@ -450,7 +527,7 @@ export function sponsoredTypedDataKind(td: TypedDataV4): SponsoredIntentKind | '
 
 /**
  * The transaction the relayer sends for signed typed data: for a Permit2 intent the router's
- * swapWithIntent / bridgeWithIntent / bridgeToWithIntent / bridgeAndSwapWithIntent (to = the signed
+ * swapWithIntent / swapV3WithIntent / bridgeWithIntent / bridgeToWithIntent / bridgeAndSwapWithIntent (to = the signed
  * spender), for an EIP-2612
  * Permit `token.permit(owner, spender, value, deadline, v, r, s)` (to = the token). Encodes only:
  * check `recoverTypedDataSigner(td, signature)` is `owner` first (an EOA owner), or the call reverts
@@ -504,6 +581,7 @@ export function encodeBridgeSwapMessage(message: BridgeSwapMessage): string {
     [
       [
         checksummed(message.owner, 'owner'),
+        checksummed(message.venue, 'venue'),
         message.path.map((hop, i) => checksummed(hop, `path[${i}]`)),
         uintString(message.amountOutMin, 'amountOutMin'),
         checksummed(message.recipient, 'recipient'),
@@ -518,11 +596,11 @@ export function encodeBridgeSwapMessage(message: BridgeSwapMessage): string {
 export function decodeBridgeSwapMessage(
   bytes: string,
 ): BridgeSwapMessage & { amountOutMin: bigint; deadline: bigint } {
-  const [[owner, path, amountOutMin, recipient, unwrapNative, deadline]] = AbiCoder.defaultAbiCoder().decode(
-    [BRIDGE_SWAP_MESSAGE_ABI_TYPE],
-    bytes,
-  ) as unknown as [[string, string[], bigint, string, boolean, bigint]];
-  return { owner, path: [...path], amountOutMin, recipient, unwrapNative, deadline };
+  const [[owner, venue, path, amountOutMin, recipient, unwrapNative, deadline]] =
+    AbiCoder.defaultAbiCoder().decode([BRIDGE_SWAP_MESSAGE_ABI_TYPE], bytes) as unknown as [
+      [string, string, string[], bigint, string, boolean, bigint],
+    ];
+  return { owner, venue, path: [...path], amountOutMin, recipient, unwrapNative, deadline };
 }
 
 /**

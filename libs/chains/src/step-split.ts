@@ -44,6 +44,7 @@ export type StepSplitLeg = Pick<
   | 'tokenOut'
   | 'amountIn'
   | 'path'
+  | 'poolFees'
   | 'call'
   | 'solanaTransaction'
   | 'destinationChain'
@@ -155,7 +156,8 @@ export function bridgeSwapLegOf(
   if (bridge.kind !== 'bridge' || swap.kind !== 'swap' || bridge.destinationChain !== swap.chain) return null;
   if (chains.familyOf(swap.chain) !== 'evm') return null;
   const destination = chains.permitContractsOf?.(swap.chain);
-  if (!destination || permitLegProblem(swap, destination) !== null) return null;
+  // The destination swap is Uniswap V2's (BridgeSwapMessage carries an address[] path).
+  if (!destination || swap.poolFees || permitLegProblem(swap, destination) !== null) return null;
   const sourceFamily = chains.familyOf(bridge.chain);
   if (sourceFamily === 'solana') {
     if (bridge.tokenIn.address === null || bridge.solanaTransaction || bridge.call) return null;

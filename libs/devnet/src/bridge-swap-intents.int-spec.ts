@@ -53,7 +53,7 @@ const SPONSOR_INDEX = 11;
 /** The devnet user whose USDC the fresh owners receive. */
 const FUNDER_INDEX = 1;
 const MESSAGE_TUPLE =
-  'tuple(address owner, address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline)';
+  'tuple(address owner, address venue, address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline)';
 
 // A bridge deposit whose swap on the destination chain runs from the one signature made on the
 // source chain (as Across messages): a wallet without ETH signs a BridgeSwapIntent on devnet-a, the
@@ -273,8 +273,10 @@ describe('devnet bridge-and-swap intents: one signature on the source chain, the
     const path = [b.tokens.USDC.address, b.tokens.DAI.address];
     const amountOutMin = ((await quoteOnB(afterFee(amount), path)) * 99n) / 100n;
     const intent = {
+      venue: a.bridge.address,
       destinationChainId: b.chainId,
       destinationRouter: b.permits.permitRouter,
+      destinationVenue: b.uniswapV2.router,
       path,
       amountOutMin,
       recipient,
@@ -301,7 +303,7 @@ describe('devnet bridge-and-swap intents: one signature on the source chain, the
     const [decoded] = AbiCoder.defaultAbiCoder().decode([MESSAGE_TUPLE], message);
     expect(
       (decoded as { toArray(): unknown[] }).toArray().map((v) => (Array.isArray(v) ? [...v] : v)),
-    ).toEqual([owner.address, path, amountOutMin, recipient, false, intent.deadline]);
+    ).toEqual([owner.address, b.uniswapV2.router, path, amountOutMin, recipient, false, intent.deadline]);
     expect(eventsOf(receipt, routerA, 'DepositWithIntent')[0]?.args.toArray()).toEqual([
       owner.address,
       bridgeNonce,
@@ -354,13 +356,15 @@ describe('devnet bridge-and-swap intents: one signature on the source chain, the
     expect(await balanceB('USDC', b.permits.permitRouter)).toBe(0n);
   });
 
-  it('whatever the sponsor changes in the permit or the witness (destination chain, router, path, minimum out, recipient, unwrap, deadlines, amount, nonce, owner) is InvalidSigner', async () => {
+  it('whatever the sponsor changes in the permit or the witness (destination chain, router, venue, path, minimum out, recipient, unwrap, deadlines, amount, nonce, owner) is InvalidSigner', async () => {
     const owner = await freshOwner();
     const bystander = await freshOwner();
     const amount = parseUnits('10', 6);
     const intent = {
+      venue: a.bridge.address,
       destinationChainId: BigInt(b.chainId),
       destinationRouter: b.permits.permitRouter,
+      destinationVenue: b.uniswapV2.router,
       path: [b.tokens.USDC.address, b.tokens.DAI.address],
       amountOutMin: parseUnits('9', 18),
       recipient: owner.address,
@@ -387,6 +391,7 @@ describe('devnet bridge-and-swap intents: one signature on the source chain, the
       ['less', { ...permit, permitted: { ...permit.permitted, amount: amount - 1n } }, intent],
       ['other destination chain', permit, { ...intent, destinationChainId: 31339n }],
       ['other destination router', permit, { ...intent, destinationRouter: sponsor.address }],
+      ['other destination venue', permit, { ...intent, destinationVenue: b.bridge.address }],
       ['other path', permit, { ...intent, path: [b.tokens.USDC.address, b.tokens.WETH.address] }],
       ['longer path', permit, { ...intent, path: [...intent.path, b.tokens.WETH.address] }],
       ['lower minimum out', permit, { ...intent, amountOutMin: 0n }],
@@ -423,8 +428,10 @@ describe('devnet bridge-and-swap intents: one signature on the source chain, the
     const greedy = Wallet.createRandom().address;
     const tooMuch = (await quoteOnB(afterFee(amount), path)) * 2n;
     const unmet = await signedBridgeSwap(owner, amount, {
+      venue: a.bridge.address,
       destinationChainId: b.chainId,
       destinationRouter: b.permits.permitRouter,
+      destinationVenue: b.uniswapV2.router,
       path,
       amountOutMin: tooMuch,
       recipient: greedy,
@@ -437,8 +444,10 @@ describe('devnet bridge-and-swap intents: one signature on the source chain, the
     const late = Wallet.createRandom().address;
     const soon = (await inAnHour()) - 3600n + 120n;
     const expiring = await signedBridgeSwap(owner, amount, {
+      venue: a.bridge.address,
       destinationChainId: b.chainId,
       destinationRouter: b.permits.permitRouter,
+      destinationVenue: b.uniswapV2.router,
       path,
       amountOutMin: 1n,
       recipient: late,
@@ -471,26 +480,48 @@ describe('devnet bridge-and-swap intents: one signature on the source chain, the
     expect(relayerLog.filter((line) => line.level !== 'log')).toEqual([]);
   });
 
-  it('only the bridge may call the handler; a release with too little gas to try the swap reverts instead of paying out USDC', async () => {
+  it('a handler call nobody paid for is ReleaseNotFunded; a caller that pays in its own USDC only swaps its own; a release with too little gas to try the swap reverts instead of paying out USDC', async () => {
+    const recipient = Wallet.createRandom().address;
     const message = AbiCoder.defaultAbiCoder().encode(
       [MESSAGE_TUPLE],
       [
         [
           sponsor.address,
+          b.uniswapV2.router,
           [b.tokens.USDC.address, b.tokens.DAI.address],
           1n,
-          Wallet.createRandom().address,
+          recipient,
           false,
           await inAnHour(),
         ],
       ],
     );
     const outsider = devnetWallet(devnet.manifest.mnemonic, SPONSOR_INDEX, providerB);
+    const handler = routerB.connect(outsider) as Contract;
+    // The router knows no bridge: it spends only what was paid to it in the same transaction.
+    expect(await balanceB('USDC', b.permits.permitRouter)).toBe(0n);
     expect(
-      await (routerB.connect(outsider) as Contract).onBridgeRelease
-        .staticCall(b.tokens.USDC.address, 1n, message)
-        .catch(revertName),
-    ).toBe('NotBridge');
+      await handler.onBridgeRelease.staticCall(b.tokens.USDC.address, 1n, message).catch(revertName),
+    ).toBe('ReleaseNotFunded');
+    // An outsider paying in its own USDC first (as a bridge would) swaps that USDC, to the message's
+    // recipient, and nothing stays with the router.
+    const funder = devnetWallet(devnet.manifest.mnemonic, FUNDER_INDEX, providerB);
+    const own = parseUnits('2', 6);
+    await (
+      await new Contract(b.tokens.USDC.address, ERC20_PERMIT_ABI, funder).transfer(outsider.address, own)
+    ).wait();
+    await (
+      await new Contract(b.tokens.USDC.address, ERC20_PERMIT_ABI, outsider).transfer(
+        b.permits.permitRouter,
+        own,
+      )
+    ).wait();
+    expect(
+      await handler.onBridgeRelease.staticCall(b.tokens.USDC.address, own + 1n, message).catch(revertName),
+    ).toBe('ReleaseNotFunded');
+    await (await handler.onBridgeRelease(b.tokens.USDC.address, own, message)).wait();
+    expect(await balanceB('DAI', recipient)).toBeGreaterThan(0n);
+    expect(await balanceB('USDC', b.permits.permitRouter)).toBe(0n);
     // A deposit no one made (source 999): the relayer key may release it; with 200k gas it reverts.
     const args = [999n, 1n, b.permits.permitRouter, parseUnits('1', 6), message] as const;
     expect(
@@ -509,8 +540,10 @@ describe('devnet bridge-and-swap intents: one signature on the source chain, the
     const path = [b.tokens.USDC.address, b.tokens.WETH.address];
     const amountOutMin = ((await quoteOnB(afterFee(amount), path)) * 99n) / 100n;
     const { call } = await signedBridgeSwap(owner, amount, {
+      venue: a.bridge.address,
       destinationChainId: b.chainId,
       destinationRouter: b.permits.permitRouter,
+      destinationVenue: b.uniswapV2.router,
       path,
       amountOutMin,
       recipient,

@@ -13,6 +13,12 @@ import {
   Signature,
   TypedDataEncoder,
 } from 'ethers';
+import {
+  CANONICAL_PERMIT2,
+  loadEvmArtifacts,
+  swapGatewayRouterAddress,
+  verifySwapGatewayRouter,
+} from '@swapgw/evm-contracts';
 import { freePort, waitFor } from '@swapgw/testing';
 import { devnetWallet } from './accounts';
 import {
@@ -88,15 +94,16 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
   }
 
   it.each(['devnet-a', 'devnet-b'])(
-    'deploys Permit2 and the router on %s, wired to that chain’s router, bridge and USDC',
+    'deploys Permit2 at its canonical address and the router at its CREATE2 address on %s, the same as on every chain',
     async (chainId) => {
       const chain = devnetChain(devnet.manifest, chainId);
       const p = provider(chain);
+      const artifacts = loadEvmArtifacts();
+      expect(chain.permits.permit2).toBe(CANONICAL_PERMIT2);
+      expect(chain.permits.permitRouter).toBe(swapGatewayRouterAddress(artifacts));
       const router = new Contract(chain.permits.permitRouter, SWAP_GATEWAY_ROUTER_ABI, p);
-      expect(await router.uniswapV2Router()).toBe(chain.uniswapV2.router);
-      expect(await router.bridge()).toBe(chain.bridge.address);
-      expect(await router.bridgeToken()).toBe(chain.tokens.USDC.address);
       expect(await router.permit2()).toBe(chain.permits.permit2);
+      await expect(verifySwapGatewayRouter(p, artifacts)).resolves.toBeUndefined();
       // The EIP-712 domain is Permit2's: name "Permit2", this chain id, this contract, no version.
       const permit2 = new Contract(
         chain.permits.permit2,
@@ -154,6 +161,7 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
     ];
 
     const sent = (await router.swapExactTokensForTokensWithPermit(
+      chain.uniswapV2.router,
       amountIn,
       quoted,
       [USDC.address, WETH.address],
@@ -216,6 +224,7 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
     const compact = sig.r + sig.yParityAndS.slice(2); // EIP-2098, 64 bytes
     await (
       await router.swapExactTokensForETHWithPermit(
+        chain.uniswapV2.router,
         amountIn,
         1n,
         [DAI.address, WETH.address],
@@ -231,12 +240,15 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
       nonce: (await dai.nonces(user.address)) as bigint,
     });
     const refused = await router.swapExactTokensForETHWithPermit
-      .staticCall(amountIn, 1n, [DAI.address, WETH.address], user.address, inAnHour(), [
-        EIP2612,
-        0n,
-        deadline,
-        forged,
-      ])
+      .staticCall(
+        chain.uniswapV2.router,
+        amountIn,
+        1n,
+        [DAI.address, WETH.address],
+        user.address,
+        inAnHour(),
+        [EIP2612, 0n, deadline, forged],
+      )
       .catch((error: unknown) => error);
     expect(errorName(router, refused)).toBe('PermitRejected');
   });
@@ -252,6 +264,7 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
     const amountIn = parseUnits('2000', 6);
     const swap = (nonce: bigint, deadline: bigint, signature: string) =>
       router.swapExactTokensForTokensWithPermit(
+        chain.uniswapV2.router,
         amountIn,
         1n,
         [USDC.address, DAI.address],
@@ -296,12 +309,15 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
     const amountIn = parseUnits('10', 6);
     const attempt = (amount: bigint, nonce: bigint, deadline: bigint, signature: string) =>
       router.swapExactTokensForTokensWithPermit
-        .staticCall(amount, 1n, [USDC.address, WETH.address], user.address, inAnHour(), [
-          PERMIT2,
-          nonce,
-          deadline,
-          signature,
-        ])
+        .staticCall(
+          chain.uniswapV2.router,
+          amount,
+          1n,
+          [USDC.address, WETH.address],
+          user.address,
+          inAnHour(),
+          [PERMIT2, nonce, deadline, signature],
+        )
         .catch((error: unknown) => errorName(permit2, error));
 
     const byOther = await signPermit2(other, chain, USDC.address, amountIn, 1n);
@@ -332,7 +348,12 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
     const before = (await usdcOnB.balanceOf(recipient)) as bigint;
 
     await (
-      await router.depositWithPermit(amount, to.chainId, recipient, [PERMIT2, 42n, deadline, signature])
+      await router.depositWithPermit(chain.bridge.address, amount, to.chainId, recipient, [
+        PERMIT2,
+        42n,
+        deadline,
+        signature,
+      ])
     ).wait();
 
     expect(await usdc.balanceOf(chain.permits.permitRouter)).toBe(0n);

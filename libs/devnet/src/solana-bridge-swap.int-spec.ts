@@ -244,6 +244,7 @@ describe('devnet bridge Solana → EVM with a swap message: one Solana signature
       )) as bigint[]
     ).at(-1)!;
     const message: SolanaBridgeSwapMessage = {
+      venue: a.uniswapV2.router,
       path: swapPath,
       amountOutMin: (quoted * 99n) / 100n,
       recipient,
@@ -299,6 +300,7 @@ describe('devnet bridge Solana → EVM with a swap message: one Solana signature
       const wallet = await freshWallet(5_000_000n);
       const recipient = Wallet.createRandom().address;
       const message: SolanaBridgeSwapMessage = {
+        venue: a.uniswapV2.router,
         path: [a.tokens.USDC.address, a.tokens.WETH.address],
         recipient,
         unwrapNative: false,
@@ -324,7 +326,7 @@ describe('devnet bridge Solana → EVM with a swap message: one Solana signature
   it('ignores, with a warning and no release, a memo whose message the router would refuse (the final recipient is the router itself)', async () => {
     const wallet = await freshWallet(1_000_000n);
     const router = a.permits.permitRouter;
-    const memo = `swapgw-bridge:v1:${a.chainId}:${router}:swap:${a.tokens.USDC.address},${a.tokens.WETH.address}:1:${router}:0:${await inAnHour()}`;
+    const memo = `swapgw-bridge:v1:${a.chainId}:${router}:swap:${a.uniswapV2.router}:${a.tokens.USDC.address},${a.tokens.WETH.address}:1:${router}:0:${await inAnHour()}`;
     const [transfer] = solanaBridgeDepositInstructions({
       user: wallet.publicKey,
       amount: 1_000_000n,

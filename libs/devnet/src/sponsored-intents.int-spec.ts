@@ -69,6 +69,7 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
   );
   const revertName = (error: unknown) => {
     const data = (error as { data?: string }).data;
+    if (data === '0x') return 'reverted without data';
     return data ? (errors.parseError(data)?.name ?? data) : (error as Error).message;
   };
   const token = (address: string) => new Contract(address, ERC20_PERMIT_ABI, provider);
@@ -182,6 +183,10 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
     expect(await router.SWAP_INTENT_WITNESS_TYPE()).toBe(PERMIT2_WITNESS_TYPE_STRINGS.SwapIntent);
     expect(await router.BRIDGE_INTENT_WITNESS_TYPE()).toBe(PERMIT2_WITNESS_TYPE_STRINGS.BridgeIntent);
     expect(await router.BRIDGE_TO_INTENT_WITNESS_TYPE()).toBe(PERMIT2_WITNESS_TYPE_STRINGS.BridgeToIntent);
+    expect(await router.SWAP_V3_INTENT_WITNESS_TYPE()).toBe(PERMIT2_WITNESS_TYPE_STRINGS.SwapV3Intent);
+    expect(await router.BRIDGE_SWAP_INTENT_WITNESS_TYPE()).toBe(
+      PERMIT2_WITNESS_TYPE_STRINGS.BridgeSwapIntent,
+    );
   });
 
   it('an owner without ETH: the relayer submits its USDC permit to Permit2, then its USDC→WETH swap; the owner pays exactly the amount and no gas', async () => {
@@ -202,6 +207,7 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
     ).getAmountsOut(amount, [USDC.address, WETH.address])) as bigint[];
     const amountOutMin = (quoted * 99n) / 100n;
     const { call, signature, nonce, td } = await signedSwap(owner, amount, {
+      venue: chain.uniswapV2.router,
       path: [USDC.address, WETH.address],
       amountOutMin,
       recipient,
@@ -233,7 +239,7 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
     ]);
   });
 
-  it('whatever the relayer changes (amount, token, path, minimum out, recipient, unwrap, deadlines, nonce, owner) is refused; the signed call goes through once', async () => {
+  it('whatever the relayer changes (amount, token, venue, path, minimum out, recipient, unwrap, deadlines, nonce, owner) is refused; the signed call goes through once', async () => {
     const owner = await freshOwner();
     const bystander = await freshOwner();
     await permitPermit2ForUsdc(owner);
@@ -241,6 +247,7 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
     const { USDC, WETH, DAI } = chain.tokens;
     const amount = parseUnits('100', 6);
     const intent = {
+      venue: chain.uniswapV2.router,
       path: [USDC.address, WETH.address],
       amountOutMin: 1000n,
       recipient: owner.address,
@@ -262,6 +269,7 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
     const tampered: [string, Permit, typeof intent, string?][] = [
       ['more', { ...permit, permitted: { ...permit.permitted, amount: amount + 1n } }, intent],
       ['less', { ...permit, permitted: { ...permit.permitted, amount: amount - 1n } }, intent],
+      ['other venue', permit, { ...intent, venue: chain.bridge.address }],
       ['other path', permit, { ...intent, path: [USDC.address, DAI.address] }],
       ['lower minimum out', permit, { ...intent, amountOutMin: 0n }],
       ['other recipient', permit, { ...intent, recipient: sponsor.address }],
@@ -320,6 +328,7 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
     const amount = parseUnits('10', 6);
     const past = (await now()) - 60n;
     const intent = {
+      venue: chain.uniswapV2.router,
       path: [USDC.address, WETH.address],
       amountOutMin: 1n,
       recipient: owner.address,
@@ -375,6 +384,7 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
       owner,
       wethIn,
       {
+        venue: chain.uniswapV2.router,
         path: [WETH.address, USDC.address],
         amountOutMin: 1n,
         recipient: owner.address,
@@ -395,6 +405,7 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
       provider,
     ).getAmountsOut(usdcIn, [USDC.address, WETH.address])) as bigint[];
     const toEth = await signedSwap(owner, usdcIn, {
+      venue: chain.uniswapV2.router,
       path: [USDC.address, WETH.address],
       amountOutMin: quoted,
       recipient: ethRecipient,
@@ -435,11 +446,18 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
         call: encodeSponsoredCall(td, owner.address, signature),
       };
     };
-    const intent = { destinationChainId: BigInt(to.chainId), recipient, deadline: await inAnHour() };
+    const intent = {
+      venue: chain.bridge.address,
+      destinationChainId: BigInt(to.chainId),
+      recipient,
+      deadline: await inAnHour(),
+    };
     const signed = await signBridge(intent);
     const attempt = (i: typeof intent) =>
       router.bridgeWithIntent.staticCall(signed.permit, owner.address, i, signed.signature).catch(revertName);
     expect(await attempt({ ...intent, recipient: sponsor.address })).toBe('InvalidSigner');
+    // Another venue: Router02 is no bridge (it has no token()), so the router reverts before Permit2.
+    expect(await attempt({ ...intent, venue: chain.uniswapV2.router })).toBe('reverted without data');
     expect(
       await attempt({ ...intent, destinationChainId: BigInt(devnet.manifest.solana.bridge.chainId) }),
     ).toBe('InvalidSigner');
@@ -498,6 +516,7 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
       nonce: randomPermit2Nonce(),
       deadline: await inAnHour(),
       intent: {
+        venue: chain.bridge.address,
         destinationChainId: devnet.manifest.solana.bridge.chainId,
         recipient: solanaRecipient,
         deadline: await inAnHour(),

@@ -1,2 +1,3 @@
 export * from './compile';
 export * from './evm-contracts-error';
+export * from './router-deployment';

@@ -316,6 +316,7 @@ describe('sponsored Solana → EVM swap through the destination’s SwapGatewayR
           destinationChainId: 31337,
           recipient: PERMIT_ROUTER_A,
           message: {
+            venue: ROUTER_A,
             path: [USDC_A.address, WETH_A.address],
             amountOutMin: '6500000000000000',
             recipient: EVM_OTHER,
@@ -334,6 +335,7 @@ describe('sponsored Solana → EVM swap through the destination’s SwapGatewayR
     const steps = planSteps(planOf([bridge, swap], EVM_OTHER), { userAddress: SOL_USER }, routerContext);
     expect(steps).toHaveLength(1);
     expect(steps[0].solana!.message).toEqual({
+      venue: ROUTER_A,
       path: [USDC_A.address, WETH_A.address],
       amountOutMin: '6496748374187093', // 6.5e15 × 19,980,000 / 19,990,000, rounded down
       recipient: EVM_OTHER,

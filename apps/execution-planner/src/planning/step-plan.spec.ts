@@ -266,7 +266,8 @@ describe('planSteps', () => {
         'swapExactTokensForTokensWithPermit',
         steps[0].call!.data,
       );
-      expect(args.toArray().slice(0, 5).map(String)).toEqual([
+      expect(args.toArray().slice(0, 6).map(String)).toEqual([
+        ROUTER_A,
         '1500000',
         '497500000000000',
         [USDC_A.address, WETH_A.address].join(','),
@@ -307,7 +308,7 @@ describe('planSteps', () => {
         `swap@devnet-b→${ROUTER_B}`,
       ]);
       const deposit = swapGatewayRouterInterface.decodeFunctionData('depositWithPermit', steps[0].call!.data);
-      expect([deposit[0], deposit[1], deposit[2]]).toEqual([10_000_000n, 31338n, USER]);
+      expect([deposit[0], deposit[1], deposit[2], deposit[3]]).toEqual([BRIDGE_A, 10_000_000n, 31338n, USER]);
     });
 
     it('permit2 with a short allowance to Permit2: approve Permit2 (MaxUint256) then the router call with the nonce', () => {
@@ -509,6 +510,7 @@ describe('planSteps', () => {
               kind: 'swap',
               permit2: PERMIT2,
               router: PERMIT_ROUTER,
+              venue: ROUTER_A,
               token: USDC_A.address,
               amount: '1500000',
               path: [USDC_A.address, WETH_A.address],
@@ -636,10 +638,12 @@ describe('planSteps', () => {
           kind: 'bridge-swap',
           permit2: PERMIT2,
           router: PERMIT_ROUTER,
+          venue: BRIDGE_A,
           token: USDC_A.address,
           amount: '1500000',
           destinationChainId: 31338,
           destinationRouter: PERMIT_ROUTER_B,
+          destinationVenue: ROUTER_B,
           path: [USDC_B.address, DAI_B.address],
           amountOutMin: '1489255000000000000', // 1.49e18 × 1,499,250 / 1,500,000
           unwrapNative: false,

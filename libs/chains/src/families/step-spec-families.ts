@@ -41,6 +41,8 @@ export interface BridgePayout {
 export interface DestinationSwap {
   destinationChainId: number;
   destinationRouter: string;
+  /** The destination chain's Uniswap V2 Router02, through which its router swaps. */
+  destinationVenue: string;
   path: string[];
   amountOutMin: string;
   unwrapNative: boolean;

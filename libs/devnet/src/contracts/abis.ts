@@ -100,32 +100,33 @@ const PERMIT2_PERMIT_TUPLE =
   '((address token, uint256 amount) permitted, uint256 nonce, uint256 deadline) permit';
 
 /**
- * SwapGatewayRouter: one call pulls the input with the user's permit and performs the leg. `permit`
+ * SwapGatewayRouter: one call pulls the input with the user's permit and performs the leg through the
+ * venue it names (Router02, SwapRouter02 or the bridge; the router has no configuration). `permit`
  * is `(kind, nonce, deadline, signature)`: kind 0 = EIP-2612 (nonce unused), 1 = Permit2. The
  * `...WithIntent` entry points are the sponsored ones: anyone sends them with the owner's Permit2
- * witness signature over the leg (see @swapgw/chains sponsored-intents). `bridgeAndSwapWithIntent`
- * deposits with a message whose release on the destination chain calls that chain's router's
- * `onBridgeRelease` (BridgeSwapSettled: outcome 0 swapped, 1 expired, 2 swap failed; the latter two
- * pay the bridged tokens).
+ * witness signature over the leg, venue included (see @swapgw/chains sponsored-intents).
+ * `bridgeAndSwapWithIntent` deposits with a message whose release on the destination chain calls that
+ * chain's router's `onBridgeRelease` (BridgeSwapSettled: outcome 0 swapped, 1 expired, 2 swap failed;
+ * the latter two pay the bridged tokens).
  */
 export const SWAP_GATEWAY_ROUTER_ABI = [
-  'function uniswapV2Router() view returns (address)',
-  'function bridge() view returns (address)',
-  'function bridgeToken() view returns (address)',
   'function permit2() view returns (address)',
-  'function swapExactTokensForTokensWithPermit(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256[] amounts)',
-  'function swapExactTokensForETHWithPermit(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256[] amounts)',
-  'function depositWithPermit(uint256 amount, uint256 destinationChainId, address recipient, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256 bridgeNonce)',
-  'function depositToWithPermit(uint256 amount, uint256 destinationChainId, bytes32 recipient, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256 bridgeNonce)',
+  'function swapExactTokensForTokensWithPermit(address venue, uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256[] amounts)',
+  'function swapExactTokensForETHWithPermit(address venue, uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256[] amounts)',
+  'function swapV3WithPermit(address venue, bytes path, uint256 amountIn, uint256 amountOutMin, address to, bool unwrapNative, uint256 deadline, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256 amountOut)',
+  'function depositWithPermit(address venue, uint256 amount, uint256 destinationChainId, address recipient, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256 bridgeNonce)',
+  'function depositToWithPermit(address venue, uint256 amount, uint256 destinationChainId, bytes32 recipient, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256 bridgeNonce)',
   'event SwapWithPermit(address indexed user, address indexed tokenIn, address indexed to, uint256 amountIn, uint256 amountOut, uint8 kind)',
   'event DepositWithPermit(address indexed user, uint256 indexed bridgeNonce, uint256 destinationChainId, uint256 amount, uint8 kind)',
-  `function swapWithIntent(${PERMIT2_PERMIT_TUPLE}, address owner, (address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature) returns (uint256 amountOut)`,
-  `function bridgeWithIntent(${PERMIT2_PERMIT_TUPLE}, address owner, (uint256 destinationChainId, address recipient, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
-  `function bridgeToWithIntent(${PERMIT2_PERMIT_TUPLE}, address owner, (uint256 destinationChainId, bytes32 recipient, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
+  `function swapWithIntent(${PERMIT2_PERMIT_TUPLE}, address owner, (address venue, address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature) returns (uint256 amountOut)`,
+  `function swapV3WithIntent(${PERMIT2_PERMIT_TUPLE}, address owner, (address venue, bytes path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature) returns (uint256 amountOut)`,
+  `function bridgeWithIntent(${PERMIT2_PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, address recipient, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
+  `function bridgeToWithIntent(${PERMIT2_PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, bytes32 recipient, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
   'function SWAP_INTENT_WITNESS_TYPE() view returns (string)',
+  'function SWAP_V3_INTENT_WITNESS_TYPE() view returns (string)',
   'function BRIDGE_INTENT_WITNESS_TYPE() view returns (string)',
   'function BRIDGE_TO_INTENT_WITNESS_TYPE() view returns (string)',
-  `function bridgeAndSwapWithIntent(${PERMIT2_PERMIT_TUPLE}, address owner, (uint256 destinationChainId, address destinationRouter, address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
+  `function bridgeAndSwapWithIntent(${PERMIT2_PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, address destinationRouter, address destinationVenue, address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
   'function onBridgeRelease(address token, uint256 amount, bytes message)',
   'function BRIDGE_SWAP_INTENT_WITNESS_TYPE() view returns (string)',
   'event BridgeSwapSettled(address indexed owner, address indexed recipient, address indexed tokenOut, uint256 amountIn, uint256 amountOut, uint8 outcome)',
@@ -134,7 +135,8 @@ export const SWAP_GATEWAY_ROUTER_ABI = [
   'error IntentExpired(uint256 deadline)',
   'error TokenMismatch(address permitted, address expected)',
   'error InvalidPath()',
-  'error NotBridge()',
+  'error InvalidVenue()',
+  'error ReleaseNotFunded(address token, uint256 amount, uint256 balance)',
   'error InsufficientGasForSwap(uint256 needed)',
   'error PermitRejected(address token)',
   'error InvalidSignatureLength()',

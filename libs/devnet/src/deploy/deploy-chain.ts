@@ -11,7 +11,12 @@ import {
   solidityPackedKeccak256,
 } from 'ethers';
 import { devnetWallet } from '../accounts';
-import { CompiledContract, EvmArtifacts } from '@swapgw/evm-contracts';
+import {
+  CANONICAL_PERMIT2,
+  CompiledContract,
+  deploySwapGatewayRouter,
+  EvmArtifacts,
+} from '@swapgw/evm-contracts';
 import { UniswapArtifacts } from '../contracts/uniswap-artifacts';
 import { DevnetError } from '../devnet-error';
 import {
@@ -25,6 +30,7 @@ import {
   USER_FUNDING,
 } from '../devnet-parameters';
 import { DevnetChain } from '../manifest';
+import { placeAtCanonicalAddress } from '../replica/canonical-placement';
 
 export interface DeployChainInput {
   spec: DevnetChainSpec;
@@ -83,13 +89,21 @@ export async function deployDevnetChain(input: DeployChainInput): Promise<Devnet
     input.relayerAddress,
     BRIDGE.feeBps,
   ]);
-  // Deployed after everything above so that the earlier contracts keep their addresses.
-  const permit2 = await deploy(spec.id, 'Permit2', artifacts.Permit2, deployer, []);
-  const permitRouter = await deploy(spec.id, 'SwapGatewayRouter', artifacts.SwapGatewayRouter, deployer, [
-    router.address,
-    bridge.address,
-    permit2.address,
-  ]);
+  // After everything above so that the earlier contracts keep their addresses. Permit2 sits at its
+  // canonical address, as on every real chain, so the SwapGatewayRouter (constructor(permit2) only,
+  // CREATE2 through the deterministic deployment proxy anvil has from genesis) gets the address it
+  // has everywhere: one address for the devnet, the mainnet replica and the real networks.
+  await placeAtCanonicalAddress(provider, deployer, {
+    label: `${spec.id} Permit2`,
+    artifact: artifacts.Permit2,
+    address: CANONICAL_PERMIT2,
+  });
+  let permitRouter: string;
+  try {
+    permitRouter = (await deploySwapGatewayRouter(provider, deployer, artifacts)).address;
+  } catch (error) {
+    throw new DevnetError('DEPLOYMENT_FAILED', `${spec.id}: SwapGatewayRouter: ${(error as Error).message}`);
+  }
 
   // Deployer's working balances: what the pools take, minted once.
   const poolUsdc = POOLS['WETH/USDC'].amountB + POOLS['USDC/DAI'].amountA;
@@ -207,7 +221,7 @@ export async function deployDevnetChain(input: DeployChainInput): Promise<Devnet
       pairs,
     },
     bridge: { address: bridge.address, token: BRIDGE.token },
-    permits: { permit2: permit2.address, permitRouter: permitRouter.address },
+    permits: { permit2: CANONICAL_PERMIT2, permitRouter },
   };
 }
 

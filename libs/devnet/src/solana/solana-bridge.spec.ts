@@ -66,14 +66,16 @@ describe('Solana bridge memos', () => {
     const router = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512';
     const usdc = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
     const weth = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0';
+    const venue = '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9';
     const message: SolanaBridgeSwapMessage = {
+      venue,
       path: [usdc, weth],
       amountOutMin: 4_950_000_000_000_000n,
       recipient: evmRecipient,
       unwrapNative: false,
       deadline: 1_900_000_000n,
     };
-    const memo = `swapgw-bridge:v1:31337:${router}:swap:${usdc},${weth}:4950000000000000:${evmRecipient}:0:1900000000`;
+    const memo = `swapgw-bridge:v1:31337:${router}:swap:${venue}:${usdc},${weth}:4950000000000000:${evmRecipient}:0:1900000000`;
 
     it('writes every field of the message after the plain memo, checksummed, and reads it back', () => {
       const written = solanaBridgeDepositMemo(31337, router.toLowerCase(), {
@@ -89,23 +91,28 @@ describe('Solana bridge memos', () => {
       });
     });
 
-    it('round-trips native output, an eight-token path, the largest uint256 and deadline 0', () => {
+    it('round-trips native output, a venue, an eight-token path, the largest chain id and uint256s, and fits one transaction', () => {
       const max = (1n << 256n) - 1n;
       const longest = {
+        venue,
         path: Array.from({ length: 8 }, (_, i) => `0x${String(i + 1).repeat(40)}`),
         amountOutMin: max,
         recipient: evmRecipient,
         unwrapNative: true,
-        deadline: 0n,
+        deadline: max,
       };
-      const parsed = parseSolanaBridgeDepositMemo(solanaBridgeDepositMemo(31338n, router, longest));
-      expect(parsed).toEqual({ destinationChainId: 31338n, recipient: router, message: longest });
+      // The longest memo the relayer reads: a 20-digit chain id, the venue, 8 tokens, 78-digit integers.
+      const chainId = 10n ** 20n - 1n;
+      const memo = solanaBridgeDepositMemo(chainId, router, longest);
+      expect(memo.length).toBe(675);
+      const parsed = parseSolanaBridgeDepositMemo(memo);
+      expect(parsed).toEqual({ destinationChainId: chainId, recipient: router, message: longest });
       // The whole deposit still fits one transaction (1,232 bytes) with the service's fee payer.
       const user = Keypair.fromSeed(Buffer.alloc(32, 7)).publicKey;
       const instructions = solanaBridgeDepositInstructions({
         user,
         amount: 1n,
-        destinationChainId: 31338,
+        destinationChainId: chainId,
         recipient: router,
         message: longest,
         manifest,

@@ -17,7 +17,21 @@ interface IUniswapV2RouterExactIn {
         returns (uint256[] memory amounts);
 }
 
-interface IDevnetBridgeDeposits {
+/// Uniswap V3 SwapRouter02's exact-input swap (it has no deadline: the router checks the signed one).
+interface ISwapRouter02ExactIn {
+    struct ExactInputParams {
+        bytes path;
+        address recipient;
+        uint256 amountIn;
+        uint256 amountOutMinimum;
+    }
+
+    function exactInput(ExactInputParams calldata params) external payable returns (uint256 amountOut);
+
+    function unwrapWETH9(uint256 amountMinimum, address recipient) external payable;
+}
+
+interface IBridgeDeposits {
     function token() external view returns (address);
 
     function deposit(uint256 amount, uint256 destinationChainId, address recipient) external returns (uint256 nonce);
@@ -29,26 +43,46 @@ interface IDevnetBridgeDeposits {
         returns (uint256 nonce);
 }
 
-/// The permit-aware adapter in front of one chain's Uniswap V2 Router02 and devnet bridge: the user
-/// calls it once, it pulls the input with the user's permit (EIP-2612 on the token, or a Permit2
-/// PermitTransferFrom naming this contract as spender) and performs the leg in the same
-/// transaction, so there is no approval step. Router, bridge and Permit2 are fixed at deployment and
-/// there is no arbitrary-call entry point: the tokens it pulls can only go into that leg, for the
-/// recipient the caller names. It keeps no tokens between calls (checked after each leg).
+/// The permit-aware adapter in front of a chain's swap and bridge venues: the user calls it once, it
+/// pulls the input with the user's permit (EIP-2612 on the token, or a Permit2 PermitTransferFrom
+/// naming this contract as spender) and performs the leg in the same transaction, so there is no
+/// approval step. There is no arbitrary-call entry point: the tokens it pulls can only go into the
+/// leg, for the recipient the caller names. It keeps no tokens between calls (checked after each leg).
 ///
-/// Sponsored ("gasless") legs: swapWithIntent, bridgeWithIntent and bridgeToWithIntent may be sent by
-/// anyone (the service's relayer, which pays the gas). The owner signs only a Permit2
-/// PermitWitnessTransferFrom whose witness is the whole leg (path, minimum out, recipient, deadline,
-/// or destination and recipient); the router hashes the witness itself from the arguments it acts on,
-/// so a sender who changes any of them, the amount, the nonce or the owner gets InvalidSigner.
+/// Chain-agnostic: its only constructor argument is Permit2 (one address on every chain), there is
+/// no admin and no configuration, so the same init code deployed with CREATE2 through the
+/// deterministic deployment proxy has the same address on every EVM chain. The venue of each leg
+/// (Uniswap V2 Router02, V3 SwapRouter02, the bridge) is an argument: named by the caller who pays
+/// with their own tokens (the ...WithPermit entry points), or signed by the owner as part of the
+/// witness (the ...WithIntent ones), so the router only ever acts on a venue the owner chose.
+///
+/// Sponsored ("gasless") legs: swapWithIntent, swapV3WithIntent, bridgeWithIntent and
+/// bridgeToWithIntent may be sent by anyone (the service's relayer, which pays the gas). The owner
+/// signs only a Permit2 PermitWitnessTransferFrom whose witness is the whole leg (venue, path, minimum
+/// out, recipient, deadline, or venue, destination and recipient); the router hashes the witness
+/// itself from the arguments it acts on, so a sender who changes any of them, the amount, the nonce or
+/// the owner gets InvalidSigner.
 ///
 /// Across chains, bridgeAndSwapWithIntent runs both legs from the one source-chain signature (witness
 /// BridgeSwapIntent): it deposits the bridge token with a message for the destination chain's router
-/// (bridge.depositWithMessage); when the bridge relayer releases it there, that router's
-/// onBridgeRelease (callable by its bridge only) swaps what arrived along the signed path for at least
-/// amountOutMin to the recipient, or, when the swap cannot happen (deadline passed, output below the
-/// minimum, a path that does not start with the bridged token), pays the bridged tokens to the
-/// recipient instead. BridgeSwapSettled says which. Nothing stays in the router.
+/// (venue.depositWithMessage); when the bridge relayer releases it there, that router's
+/// onBridgeRelease swaps what arrived through the signed destination venue along the signed path for
+/// at least amountOutMin to the recipient, or, when the swap cannot happen (deadline passed, output
+/// below the minimum, a path that does not start with the bridged token, a venue without code), pays
+/// the bridged tokens to the recipient instead. BridgeSwapSettled says which.
+///
+/// onBridgeRelease cannot check that its caller is "the" bridge: the router knows no bridge. It does
+/// not need to. It spends only tokens that arrived in the same transaction, before the call: the
+/// router holds nothing between calls (every entry point ends with assertNothingLeft, and
+/// nonReentrant keeps a venue from calling it in the middle of another leg), so whatever it holds
+/// beyond what it held before is what the caller (a bridge releasing a deposit) just paid it. It
+/// checks that amount of token is really there (ReleaseNotFunded otherwise) and that all of it leaves
+/// again, to the message's recipient. A caller who is not a bridge can therefore only swap its own
+/// tokens, as it could on the venue directly; the message's owner is then whatever that caller says,
+/// so BridgeSwapSettled counts only beside the bridge's own ReleaseWithMessage in the same
+/// transaction. The security of a bridge-swap rests where it always did: the owner's signature on the
+/// source chain binds the destination router, venue, path, minimum, recipient and deadline into the
+/// message, and the bridge delivers that message with the deposit.
 contract SwapGatewayRouter is ReentrancyGuard {
     using SafeERC20 for IERC20;
 
@@ -70,16 +104,15 @@ contract SwapGatewayRouter is ReentrancyGuard {
         bytes signature;
     }
 
-    IUniswapV2RouterExactIn public immutable uniswapV2Router;
-    IDevnetBridgeDeposits public immutable bridge;
-    IERC20 public immutable bridgeToken;
     ISignatureTransfer public immutable permit2;
 
     event SwapWithPermit(address indexed user, address indexed tokenIn, address indexed to, uint256 amountIn, uint256 amountOut, PermitKind kind);
     event DepositWithPermit(address indexed user, uint256 indexed bridgeNonce, uint256 destinationChainId, uint256 amount, PermitKind kind);
 
-    /// The leg an owner signs as the Permit2 witness of a sponsored swap (EIP-712 struct SwapIntent).
+    /// The leg an owner signs as the Permit2 witness of a sponsored Uniswap V2 swap.
     struct SwapIntent {
+        /// The Uniswap V2 Router02 that swaps.
+        address venue;
         address[] path;
         uint256 amountOutMin;
         address recipient;
@@ -88,8 +121,23 @@ contract SwapGatewayRouter is ReentrancyGuard {
         uint256 deadline;
     }
 
+    /// The leg an owner signs as the Permit2 witness of a sponsored Uniswap V3 swap.
+    struct SwapV3Intent {
+        /// The Uniswap V3 SwapRouter02 that swaps (exactInput).
+        address venue;
+        /// token, uint24 fee, token, ..., token (abi.encodePacked), as SwapRouter02 reads it.
+        bytes path;
+        uint256 amountOutMin;
+        address recipient;
+        /// The path ends with WETH and the recipient gets native ETH (SwapRouter02 unwrapWETH9).
+        bool unwrapNative;
+        uint256 deadline;
+    }
+
     /// The bridge deposit an owner signs as the witness of a sponsored deposit to an EVM address.
     struct BridgeIntent {
+        /// The bridge that takes the deposit.
+        address venue;
         uint256 destinationChainId;
         address recipient;
         uint256 deadline;
@@ -97,17 +145,21 @@ contract SwapGatewayRouter is ReentrancyGuard {
 
     /// As BridgeIntent, to a 32-byte recipient (a Solana public key), through the bridge's depositTo.
     struct BridgeToIntent {
+        address venue;
         uint256 destinationChainId;
         bytes32 recipient;
         uint256 deadline;
     }
 
-    /// A bridge deposit and the swap on the destination chain, signed together: the destination
-    /// router (destinationRouter, on destinationChainId) swaps what the bridge delivers along path for
-    /// at least amountOutMin to recipient before deadline, or pays recipient the bridged tokens.
+    /// A bridge deposit through venue and the swap on the destination chain, signed together: the
+    /// destination router (destinationRouter, on destinationChainId) swaps what the bridge delivers
+    /// through destinationVenue (a Uniswap V2 Router02 there) along path for at least amountOutMin to
+    /// recipient before deadline, or pays recipient the bridged tokens.
     struct BridgeSwapIntent {
+        address venue;
         uint256 destinationChainId;
         address destinationRouter;
+        address destinationVenue;
         address[] path;
         uint256 amountOutMin;
         address recipient;
@@ -118,6 +170,8 @@ contract SwapGatewayRouter is ReentrancyGuard {
     /// The message a bridge-and-swap deposit carries to the destination router (abi.encode of it).
     struct BridgeSwapMessage {
         address owner;
+        /// The Uniswap V2 Router02 of the destination chain.
+        address venue;
         address[] path;
         uint256 amountOutMin;
         address recipient;
@@ -132,28 +186,35 @@ contract SwapGatewayRouter is ReentrancyGuard {
         /// The deadline had passed: the recipient got the bridged tokens.
         Expired,
         /// The swap reverted (output below amountOutMin, a path that does not start with the
-        /// bridged token, no such pool): the recipient got the bridged tokens.
+        /// bridged token, no such pool, a venue without code): the recipient got the bridged tokens.
         SwapFailed
     }
 
-    bytes32 public constant SWAP_INTENT_TYPEHASH =
-        keccak256("SwapIntent(address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)");
-    bytes32 public constant BRIDGE_INTENT_TYPEHASH = keccak256("BridgeIntent(uint256 destinationChainId,address recipient,uint256 deadline)");
+    bytes32 public constant SWAP_INTENT_TYPEHASH = keccak256(
+        "SwapIntent(address venue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)"
+    );
+    bytes32 public constant SWAP_V3_INTENT_TYPEHASH = keccak256(
+        "SwapV3Intent(address venue,bytes path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)"
+    );
+    bytes32 public constant BRIDGE_INTENT_TYPEHASH =
+        keccak256("BridgeIntent(address venue,uint256 destinationChainId,address recipient,uint256 deadline)");
     bytes32 public constant BRIDGE_TO_INTENT_TYPEHASH =
-        keccak256("BridgeToIntent(uint256 destinationChainId,bytes32 recipient,uint256 deadline)");
+        keccak256("BridgeToIntent(address venue,uint256 destinationChainId,bytes32 recipient,uint256 deadline)");
     bytes32 public constant BRIDGE_SWAP_INTENT_TYPEHASH = keccak256(
-        "BridgeSwapIntent(uint256 destinationChainId,address destinationRouter,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)"
+        "BridgeSwapIntent(address venue,uint256 destinationChainId,address destinationRouter,address destinationVenue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)"
     );
     /// Permit2 witness type strings: the witness field is named "witness" (as Uniswap's permit2-sdk
     /// and UniswapX name it) and the referenced types follow in alphabetical order, as EIP-712 wants.
     string public constant SWAP_INTENT_WITNESS_TYPE =
-        "SwapIntent witness)SwapIntent(address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)TokenPermissions(address token,uint256 amount)";
+        "SwapIntent witness)SwapIntent(address venue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)TokenPermissions(address token,uint256 amount)";
+    string public constant SWAP_V3_INTENT_WITNESS_TYPE =
+        "SwapV3Intent witness)SwapV3Intent(address venue,bytes path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)TokenPermissions(address token,uint256 amount)";
     string public constant BRIDGE_INTENT_WITNESS_TYPE =
-        "BridgeIntent witness)BridgeIntent(uint256 destinationChainId,address recipient,uint256 deadline)TokenPermissions(address token,uint256 amount)";
+        "BridgeIntent witness)BridgeIntent(address venue,uint256 destinationChainId,address recipient,uint256 deadline)TokenPermissions(address token,uint256 amount)";
     string public constant BRIDGE_TO_INTENT_WITNESS_TYPE =
-        "BridgeToIntent witness)BridgeToIntent(uint256 destinationChainId,bytes32 recipient,uint256 deadline)TokenPermissions(address token,uint256 amount)";
+        "BridgeToIntent witness)BridgeToIntent(address venue,uint256 destinationChainId,bytes32 recipient,uint256 deadline)TokenPermissions(address token,uint256 amount)";
     string public constant BRIDGE_SWAP_INTENT_WITNESS_TYPE =
-        "BridgeSwapIntent witness)BridgeSwapIntent(uint256 destinationChainId,address destinationRouter,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)TokenPermissions(address token,uint256 amount)";
+        "BridgeSwapIntent witness)BridgeSwapIntent(address venue,uint256 destinationChainId,address destinationRouter,address destinationVenue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)TokenPermissions(address token,uint256 amount)";
 
     /// Gas the destination router must have left before it tries a bridge-and-swap's swap: a first
     /// hop, and each further one. A release sent with less reverts (InsufficientGasForSwap) rather
@@ -161,6 +222,8 @@ contract SwapGatewayRouter is ReentrancyGuard {
     uint256 public constant BRIDGE_SWAP_GAS_FIRST_HOP = 220_000;
     uint256 public constant BRIDGE_SWAP_GAS_PER_HOP = 100_000;
     uint256 private constant MAX_PATH_LENGTH = 8;
+    /// A V3 path: a 20-byte token, then per hop a 3-byte fee and a 20-byte token.
+    uint256 private constant V3_HOP_LENGTH = 23;
 
     /// A sponsored swap: owner's tokens, sent by relayer (who paid the gas), as the owner signed.
     event SwapWithIntent(
@@ -183,9 +246,9 @@ contract SwapGatewayRouter is ReentrancyGuard {
         address relayer
     );
 
-    /// A bridge-and-swap release on this (destination) chain: the owner's tokens, delivered by the
-    /// bridge (amountIn, after its fee), went to recipient as amountOut of tokenOut: the path's last
-    /// token (address(0) for native ETH) when swapped, else the bridged token itself.
+    /// A bridge-and-swap release on this (destination) chain: amountIn of the bridged token went to
+    /// recipient as amountOut of tokenOut: the path's last token (address(0) for native ETH) when
+    /// swapped, else the bridged token itself. owner is the message's (see the contract's comment).
     event BridgeSwapSettled(
         address indexed owner,
         address indexed recipient,
@@ -200,25 +263,25 @@ contract SwapGatewayRouter is ReentrancyGuard {
     error PermitRejected(address token);
     error InvalidSignatureLength();
     error InvalidRecipient();
+    /// The venue is the zero address or this contract.
+    error InvalidVenue();
     error TokensLeftBehind(address token, uint256 amount);
     /// The signed intent's deadline has passed.
     error IntentExpired(uint256 deadline);
-    /// The permit's token is not the one the leg starts with (path[0], or the bridge's token).
+    /// The permit's token is not the one the leg starts with (the path's first, or the bridge's token).
     error TokenMismatch(address permitted, address expected);
     error InvalidPath();
-    /// onBridgeRelease called by another than this chain's bridge.
-    error NotBridge();
+    /// onBridgeRelease called without amount of token paid to this contract first.
+    error ReleaseNotFunded(address token, uint256 amount, uint256 balance);
     /// A bridge-and-swap release sent with too little gas to try the swap (see BRIDGE_SWAP_GAS_FIRST_HOP).
     error InsufficientGasForSwap(uint256 needed);
 
-    constructor(IUniswapV2RouterExactIn uniswapV2Router_, IDevnetBridgeDeposits bridge_, ISignatureTransfer permit2_) {
-        uniswapV2Router = uniswapV2Router_;
-        bridge = bridge_;
-        bridgeToken = IERC20(bridge_.token());
+    constructor(ISignatureTransfer permit2_) {
         permit2 = permit2_;
     }
 
     function swapExactTokensForTokensWithPermit(
+        address venue,
         uint256 amountIn,
         uint256 amountOutMin,
         address[] calldata path,
@@ -226,10 +289,11 @@ contract SwapGatewayRouter is ReentrancyGuard {
         uint256 deadline,
         Permit calldata permit
     ) external nonReentrant returns (uint256[] memory amounts) {
-        return swapWithPermit(false, amountIn, amountOutMin, path, to, deadline, permit);
+        return swapWithPermit(false, venue, amountIn, amountOutMin, path, to, deadline, permit);
     }
 
     function swapExactTokensForETHWithPermit(
+        address venue,
         uint256 amountIn,
         uint256 amountOutMin,
         address[] calldata path,
@@ -237,11 +301,12 @@ contract SwapGatewayRouter is ReentrancyGuard {
         uint256 deadline,
         Permit calldata permit
     ) external nonReentrant returns (uint256[] memory amounts) {
-        return swapWithPermit(true, amountIn, amountOutMin, path, to, deadline, permit);
+        return swapWithPermit(true, venue, amountIn, amountOutMin, path, to, deadline, permit);
     }
 
     function swapWithPermit(
         bool toETH,
+        address venue,
         uint256 amountIn,
         uint256 amountOutMin,
         address[] calldata path,
@@ -250,42 +315,69 @@ contract SwapGatewayRouter is ReentrancyGuard {
         Permit calldata permit
     ) private returns (uint256[] memory amounts) {
         if (to == address(this)) revert InvalidRecipient();
+        checkVenue(venue);
+        if (path.length < 2) revert InvalidPath();
         IERC20 tokenIn = IERC20(path[0]);
-        uint256 held = pull(tokenIn, amountIn, permit, address(uniswapV2Router));
+        uint256 held = pull(tokenIn, amountIn, permit, venue);
         amounts = toETH
-            ? uniswapV2Router.swapExactTokensForETH(amountIn, amountOutMin, path, to, deadline)
-            : uniswapV2Router.swapExactTokensForTokens(amountIn, amountOutMin, path, to, deadline);
+            ? IUniswapV2RouterExactIn(venue).swapExactTokensForETH(amountIn, amountOutMin, path, to, deadline)
+            : IUniswapV2RouterExactIn(venue).swapExactTokensForTokens(amountIn, amountOutMin, path, to, deadline);
         assertNothingLeft(tokenIn, held);
         emit SwapWithPermit(msg.sender, address(tokenIn), to, amountIn, amounts[amounts.length - 1], permit.kind);
     }
 
-    function depositWithPermit(uint256 amount, uint256 destinationChainId, address recipient, Permit calldata permit)
+    /// A Uniswap V3 exact-input swap through SwapRouter02 venue, paid with the caller's permit.
+    function swapV3WithPermit(
+        address venue,
+        bytes calldata path,
+        uint256 amountIn,
+        uint256 amountOutMin,
+        address to,
+        bool unwrapNative,
+        uint256 deadline,
+        Permit calldata permit
+    ) external nonReentrant returns (uint256 amountOut) {
+        if (block.timestamp > deadline) revert IntentExpired(deadline);
+        if (to == address(0) || to == address(this)) revert InvalidRecipient();
+        checkVenue(venue);
+        IERC20 tokenIn = IERC20(v3PathStart(path));
+        uint256 held = pull(tokenIn, amountIn, permit, venue);
+        amountOut = swapV3(venue, path, amountIn, amountOutMin, to, unwrapNative);
+        assertNothingLeft(tokenIn, held);
+        emit SwapWithPermit(msg.sender, address(tokenIn), to, amountIn, amountOut, permit.kind);
+    }
+
+    function depositWithPermit(address venue, uint256 amount, uint256 destinationChainId, address recipient, Permit calldata permit)
         external
         nonReentrant
         returns (uint256 bridgeNonce)
     {
         if (recipient == address(this)) revert InvalidRecipient();
-        uint256 held = pull(bridgeToken, amount, permit, address(bridge));
-        bridgeNonce = bridge.deposit(amount, destinationChainId, recipient);
-        assertNothingLeft(bridgeToken, held);
+        checkVenue(venue);
+        IERC20 token = IERC20(IBridgeDeposits(venue).token());
+        uint256 held = pull(token, amount, permit, venue);
+        bridgeNonce = IBridgeDeposits(venue).deposit(amount, destinationChainId, recipient);
+        assertNothingLeft(token, held);
         emit DepositWithPermit(msg.sender, bridgeNonce, destinationChainId, amount, permit.kind);
     }
 
-    /// Towards a chain whose addresses are 32 bytes (Solana), as DevnetBridge.depositTo.
-    function depositToWithPermit(uint256 amount, uint256 destinationChainId, bytes32 recipient, Permit calldata permit)
+    /// Towards a chain whose addresses are 32 bytes (Solana), as the bridge's depositTo.
+    function depositToWithPermit(address venue, uint256 amount, uint256 destinationChainId, bytes32 recipient, Permit calldata permit)
         external
         nonReentrant
         returns (uint256 bridgeNonce)
     {
-        uint256 held = pull(bridgeToken, amount, permit, address(bridge));
-        bridgeNonce = bridge.depositTo(amount, destinationChainId, recipient);
-        assertNothingLeft(bridgeToken, held);
+        checkVenue(venue);
+        IERC20 token = IERC20(IBridgeDeposits(venue).token());
+        uint256 held = pull(token, amount, permit, venue);
+        bridgeNonce = IBridgeDeposits(venue).depositTo(amount, destinationChainId, recipient);
+        assertNothingLeft(token, held);
         emit DepositWithPermit(msg.sender, bridgeNonce, destinationChainId, amount, permit.kind);
     }
 
-    /// Sponsored swap: pulls exactly permit.permitted.amount of path[0] from owner with owner's
-    /// Permit2 witness signature over (permit, this contract, intent) and swaps all of it on
-    /// Router02 to intent.recipient. Anyone may send it; only what the owner signed can happen.
+    /// Sponsored V2 swap: pulls exactly permit.permitted.amount of path[0] from owner with owner's
+    /// Permit2 witness signature over (permit, this contract, intent) and swaps all of it on the
+    /// signed Router02 to intent.recipient. Anyone may send it; only what the owner signed can happen.
     function swapWithIntent(
         ISignatureTransfer.PermitTransferFrom calldata permit,
         address owner,
@@ -294,21 +386,53 @@ contract SwapGatewayRouter is ReentrancyGuard {
     ) external nonReentrant returns (uint256 amountOut) {
         if (block.timestamp > intent.deadline) revert IntentExpired(intent.deadline);
         if (intent.recipient == address(0) || intent.recipient == address(this)) revert InvalidRecipient();
+        checkVenue(intent.venue);
         if (intent.path.length < 2) revert InvalidPath();
         if (intent.path[0] != permit.permitted.token) revert TokenMismatch(permit.permitted.token, intent.path[0]);
-        IERC20 tokenIn = IERC20(permit.permitted.token);
-        uint256 amountIn = permit.permitted.amount;
-        uint256 held = pullWithIntent(permit, owner, hashSwapIntent(intent), SWAP_INTENT_WITNESS_TYPE, signature, address(uniswapV2Router));
-        uint256[] memory amounts = intent.unwrapNative
-            ? uniswapV2Router.swapExactTokensForETH(amountIn, intent.amountOutMin, intent.path, intent.recipient, intent.deadline)
-            : uniswapV2Router.swapExactTokensForTokens(amountIn, intent.amountOutMin, intent.path, intent.recipient, intent.deadline);
-        assertNothingLeft(tokenIn, held);
-        amountOut = amounts[amounts.length - 1];
-        emit SwapWithIntent(owner, address(tokenIn), intent.recipient, amountIn, amountOut, permit.nonce, msg.sender);
+        uint256 held = pullWithIntent(permit, owner, hashSwapIntent(intent), SWAP_INTENT_WITNESS_TYPE, signature, intent.venue);
+        amountOut = swapV2(intent, permit.permitted.amount);
+        assertNothingLeft(IERC20(permit.permitted.token), held);
+        emitSwapWithIntent(permit, owner, intent.recipient, amountOut);
     }
 
-    /// Sponsored bridge deposit to an EVM address: the whole permitted amount of the bridge token,
-    /// to the signed destination chain and recipient.
+    function swapV2(SwapIntent calldata intent, uint256 amountIn) private returns (uint256) {
+        IUniswapV2RouterExactIn venue = IUniswapV2RouterExactIn(intent.venue);
+        uint256[] memory amounts = intent.unwrapNative
+            ? venue.swapExactTokensForETH(amountIn, intent.amountOutMin, intent.path, intent.recipient, intent.deadline)
+            : venue.swapExactTokensForTokens(amountIn, intent.amountOutMin, intent.path, intent.recipient, intent.deadline);
+        return amounts[amounts.length - 1];
+    }
+
+    /// Sponsored V3 swap: as swapWithIntent, through the signed SwapRouter02's exactInput along the
+    /// signed V3 path (native out: the router unwraps its WETH to the recipient).
+    function swapV3WithIntent(
+        ISignatureTransfer.PermitTransferFrom calldata permit,
+        address owner,
+        SwapV3Intent calldata intent,
+        bytes calldata signature
+    ) external nonReentrant returns (uint256 amountOut) {
+        if (block.timestamp > intent.deadline) revert IntentExpired(intent.deadline);
+        if (intent.recipient == address(0) || intent.recipient == address(this)) revert InvalidRecipient();
+        checkVenue(intent.venue);
+        address tokenIn = v3PathStart(intent.path);
+        if (tokenIn != permit.permitted.token) revert TokenMismatch(permit.permitted.token, tokenIn);
+        uint256 held = pullWithIntent(permit, owner, hashSwapV3Intent(intent), SWAP_V3_INTENT_WITNESS_TYPE, signature, intent.venue);
+        amountOut = swapV3(intent.venue, intent.path, permit.permitted.amount, intent.amountOutMin, intent.recipient, intent.unwrapNative);
+        assertNothingLeft(IERC20(tokenIn), held);
+        emitSwapWithIntent(permit, owner, intent.recipient, amountOut);
+    }
+
+    function emitSwapWithIntent(
+        ISignatureTransfer.PermitTransferFrom calldata permit,
+        address owner,
+        address recipient,
+        uint256 amountOut
+    ) private {
+        emit SwapWithIntent(owner, permit.permitted.token, recipient, permit.permitted.amount, amountOut, permit.nonce, msg.sender);
+    }
+
+    /// Sponsored bridge deposit to an EVM address: the whole permitted amount of the signed bridge's
+    /// token, to the signed destination chain and recipient.
     function bridgeWithIntent(
         ISignatureTransfer.PermitTransferFrom calldata permit,
         address owner,
@@ -317,14 +441,15 @@ contract SwapGatewayRouter is ReentrancyGuard {
     ) external nonReentrant returns (uint256 bridgeNonce) {
         if (block.timestamp > intent.deadline) revert IntentExpired(intent.deadline);
         if (intent.recipient == address(this)) revert InvalidRecipient();
-        bytes32 witness = keccak256(abi.encode(BRIDGE_INTENT_TYPEHASH, intent.destinationChainId, intent.recipient, intent.deadline));
-        uint256 held = pullBridgeToken(permit, owner, witness, BRIDGE_INTENT_WITNESS_TYPE, signature);
-        bridgeNonce = bridge.deposit(permit.permitted.amount, intent.destinationChainId, intent.recipient);
-        assertNothingLeft(bridgeToken, held);
+        bytes32 witness =
+            keccak256(abi.encode(BRIDGE_INTENT_TYPEHASH, intent.venue, intent.destinationChainId, intent.recipient, intent.deadline));
+        (IERC20 token, uint256 held) = pullBridgeToken(permit, owner, witness, BRIDGE_INTENT_WITNESS_TYPE, signature, intent.venue);
+        bridgeNonce = IBridgeDeposits(intent.venue).deposit(permit.permitted.amount, intent.destinationChainId, intent.recipient);
+        assertNothingLeft(token, held);
         emit DepositWithIntent(owner, bridgeNonce, intent.destinationChainId, permit.permitted.amount, permit.nonce, msg.sender);
     }
 
-    /// Sponsored bridge deposit to a 32-byte recipient (Solana), as DevnetBridge.depositTo.
+    /// Sponsored bridge deposit to a 32-byte recipient (Solana), as the bridge's depositTo.
     function bridgeToWithIntent(
         ISignatureTransfer.PermitTransferFrom calldata permit,
         address owner,
@@ -332,17 +457,19 @@ contract SwapGatewayRouter is ReentrancyGuard {
         bytes calldata signature
     ) external nonReentrant returns (uint256 bridgeNonce) {
         if (block.timestamp > intent.deadline) revert IntentExpired(intent.deadline);
-        bytes32 witness = keccak256(abi.encode(BRIDGE_TO_INTENT_TYPEHASH, intent.destinationChainId, intent.recipient, intent.deadline));
-        uint256 held = pullBridgeToken(permit, owner, witness, BRIDGE_TO_INTENT_WITNESS_TYPE, signature);
-        bridgeNonce = bridge.depositTo(permit.permitted.amount, intent.destinationChainId, intent.recipient);
-        assertNothingLeft(bridgeToken, held);
+        bytes32 witness =
+            keccak256(abi.encode(BRIDGE_TO_INTENT_TYPEHASH, intent.venue, intent.destinationChainId, intent.recipient, intent.deadline));
+        (IERC20 token, uint256 held) = pullBridgeToken(permit, owner, witness, BRIDGE_TO_INTENT_WITNESS_TYPE, signature, intent.venue);
+        bridgeNonce = IBridgeDeposits(intent.venue).depositTo(permit.permitted.amount, intent.destinationChainId, intent.recipient);
+        assertNothingLeft(token, held);
         emit DepositWithIntent(owner, bridgeNonce, intent.destinationChainId, permit.permitted.amount, permit.nonce, msg.sender);
     }
 
     /// Sponsored bridge deposit and destination swap, from the one signature on this chain: pulls
-    /// the whole permitted amount of the bridge token and deposits it with a message (owner, path,
-    /// amountOutMin, recipient, unwrapNative, deadline) to intent.destinationRouter on
-    /// intent.destinationChainId, whose onBridgeRelease performs the swap when the bridge releases it.
+    /// the whole permitted amount of the bridge token and deposits it through the signed bridge with a
+    /// message (owner, destination venue, path, amountOutMin, recipient, unwrapNative, deadline) to
+    /// intent.destinationRouter on intent.destinationChainId, whose onBridgeRelease performs the swap
+    /// when the bridge releases it.
     function bridgeAndSwapWithIntent(
         ISignatureTransfer.PermitTransferFrom calldata permit,
         address owner,
@@ -352,75 +479,112 @@ contract SwapGatewayRouter is ReentrancyGuard {
         if (block.timestamp > intent.deadline) revert IntentExpired(intent.deadline);
         if (intent.destinationRouter == address(0)) revert InvalidRecipient();
         if (intent.recipient == address(0) || intent.recipient == intent.destinationRouter) revert InvalidRecipient();
+        if (intent.destinationVenue == address(0)) revert InvalidVenue();
         if (intent.path.length < 2 || intent.path.length > MAX_PATH_LENGTH) revert InvalidPath();
-        uint256 held = pullBridgeToken(permit, owner, hashBridgeSwapIntent(intent), BRIDGE_SWAP_INTENT_WITNESS_TYPE, signature);
-        bridgeNonce = bridge.depositWithMessage(
+        (IERC20 token, uint256 held) =
+            pullBridgeToken(permit, owner, hashBridgeSwapIntent(intent), BRIDGE_SWAP_INTENT_WITNESS_TYPE, signature, intent.venue);
+        bridgeNonce = IBridgeDeposits(intent.venue).depositWithMessage(
             permit.permitted.amount,
             intent.destinationChainId,
             intent.destinationRouter,
             bridgeSwapMessage(owner, intent)
         );
-        assertNothingLeft(bridgeToken, held);
+        assertNothingLeft(token, held);
         emit DepositWithIntent(owner, bridgeNonce, intent.destinationChainId, permit.permitted.amount, permit.nonce, msg.sender);
     }
 
-    /// The destination half of bridgeAndSwapWithIntent, called by this chain's bridge right after
-    /// it transferred amount of token here (DevnetBridge.releaseWithMessage). Swaps all of it along
-    /// the message's path for at least amountOutMin to the recipient; when that cannot happen, pays
-    /// the recipient the bridged tokens. Either way nothing stays here.
+    /// The destination half of bridgeAndSwapWithIntent, called by a bridge right after it paid amount
+    /// of token here (DevnetBridge.releaseWithMessage). Swaps all of it through the message's venue
+    /// along its path for at least amountOutMin to the recipient; when that cannot happen, pays the
+    /// recipient the bridged tokens. Either way nothing stays here. Why it needs no list of bridges:
+    /// see the contract's comment.
     function onBridgeRelease(address token, uint256 amount, bytes calldata message) external nonReentrant {
-        if (msg.sender != address(bridge)) revert NotBridge();
-        if (token != address(bridgeToken)) revert TokenMismatch(token, address(bridgeToken));
         BridgeSwapMessage memory m = abi.decode(message, (BridgeSwapMessage));
         // Never from bridgeAndSwapWithIntent (it refuses them); a hand-made deposit's release reverts.
         if (m.recipient == address(0) || m.recipient == address(this)) revert InvalidRecipient();
-        uint256 held = bridgeToken.balanceOf(address(this)) - amount;
-        (BridgeSwapOutcome outcome, address tokenOut, uint256 amountOut) = settleBridgeSwap(amount, m);
-        assertNothingLeft(bridgeToken, held);
+        uint256 balance = IERC20(token).balanceOf(address(this));
+        if (balance < amount) revert ReleaseNotFunded(token, amount, balance);
+        uint256 held = balance - amount;
+        (BridgeSwapOutcome outcome, address tokenOut, uint256 amountOut) = settleBridgeSwap(IERC20(token), amount, m);
+        assertNothingLeft(IERC20(token), held);
         emit BridgeSwapSettled(m.owner, m.recipient, tokenOut, amount, amountOut, outcome);
     }
 
-    function settleBridgeSwap(uint256 amount, BridgeSwapMessage memory m)
+    function settleBridgeSwap(IERC20 token, uint256 amount, BridgeSwapMessage memory m)
         private
         returns (BridgeSwapOutcome outcome, address tokenOut, uint256 amountOut)
     {
-        if (block.timestamp > m.deadline) return payBridged(amount, m.recipient, BridgeSwapOutcome.Expired);
+        if (block.timestamp > m.deadline) return payBridged(token, amount, m.recipient, BridgeSwapOutcome.Expired);
         uint256 length = m.path.length;
-        if (length < 2 || m.path[0] != address(bridgeToken)) return payBridged(amount, m.recipient, BridgeSwapOutcome.SwapFailed);
+        // A venue without code would answer the call with nothing, which try/catch cannot catch.
+        if (length < 2 || m.path[0] != address(token) || m.venue == address(this) || m.venue.code.length == 0) {
+            return payBridged(token, amount, m.recipient, BridgeSwapOutcome.SwapFailed);
+        }
         // The swap gets 63/64 of what is left: with less than it needs it would fail for want of gas
         // and settle as SwapFailed, so too little gas reverts the release instead.
         uint256 needed = BRIDGE_SWAP_GAS_FIRST_HOP + BRIDGE_SWAP_GAS_PER_HOP * (length - 2);
         if (gasleft() < needed) revert InsufficientGasForSwap(needed);
-        bridgeToken.forceApprove(address(uniswapV2Router), amount);
+        IUniswapV2RouterExactIn venue = IUniswapV2RouterExactIn(m.venue);
+        token.forceApprove(address(venue), amount);
         if (m.unwrapNative) {
-            try uniswapV2Router.swapExactTokensForETH(amount, m.amountOutMin, m.path, m.recipient, m.deadline) returns (
+            try venue.swapExactTokensForETH(amount, m.amountOutMin, m.path, m.recipient, m.deadline) returns (
                 uint256[] memory amounts
             ) {
                 return (BridgeSwapOutcome.Swapped, address(0), amounts[amounts.length - 1]);
             } catch {}
         } else {
-            try uniswapV2Router.swapExactTokensForTokens(amount, m.amountOutMin, m.path, m.recipient, m.deadline) returns (
+            try venue.swapExactTokensForTokens(amount, m.amountOutMin, m.path, m.recipient, m.deadline) returns (
                 uint256[] memory amounts
             ) {
                 return (BridgeSwapOutcome.Swapped, m.path[length - 1], amounts[amounts.length - 1]);
             } catch {}
         }
-        bridgeToken.forceApprove(address(uniswapV2Router), 0);
-        return payBridged(amount, m.recipient, BridgeSwapOutcome.SwapFailed);
+        token.forceApprove(address(venue), 0);
+        return payBridged(token, amount, m.recipient, BridgeSwapOutcome.SwapFailed);
     }
 
-    function payBridged(uint256 amount, address recipient, BridgeSwapOutcome outcome)
+    function payBridged(IERC20 token, uint256 amount, address recipient, BridgeSwapOutcome outcome)
         private
         returns (BridgeSwapOutcome, address, uint256)
     {
-        bridgeToken.safeTransfer(recipient, amount);
-        return (outcome, address(bridgeToken), amount);
+        token.safeTransfer(recipient, amount);
+        return (outcome, address(token), amount);
+    }
+
+    /// SwapRouter02 exactInput of amountIn (already approved to venue) along path to `to`, or to the
+    /// venue then unwrapWETH9(amountOutMin, to) for native out.
+    function swapV3(address venue, bytes calldata path, uint256 amountIn, uint256 amountOutMin, address to, bool unwrapNative)
+        private
+        returns (uint256 amountOut)
+    {
+        ISwapRouter02ExactIn router = ISwapRouter02ExactIn(venue);
+        amountOut = router.exactInput(
+            ISwapRouter02ExactIn.ExactInputParams({
+                path: path,
+                recipient: unwrapNative ? venue : to,
+                amountIn: amountIn,
+                amountOutMinimum: amountOutMin
+            })
+        );
+        if (unwrapNative) router.unwrapWETH9(amountOutMin, to);
+    }
+
+    /// The first token of a V3 path, after checking its shape: 2 to MAX_PATH_LENGTH tokens.
+    function v3PathStart(bytes calldata path) private pure returns (address) {
+        if (path.length < 20 + V3_HOP_LENGTH || (path.length - 20) % V3_HOP_LENGTH != 0) revert InvalidPath();
+        if ((path.length - 20) / V3_HOP_LENGTH > MAX_PATH_LENGTH - 1) revert InvalidPath();
+        return address(bytes20(path[0:20]));
+    }
+
+    function checkVenue(address venue) private view {
+        if (venue == address(0) || venue == address(this)) revert InvalidVenue();
     }
 
     function bridgeSwapMessage(address owner, BridgeSwapIntent calldata intent) private pure returns (bytes memory) {
         return abi.encode(
             BridgeSwapMessage({
                 owner: owner,
+                venue: intent.destinationVenue,
                 path: intent.path,
                 amountOutMin: intent.amountOutMin,
                 recipient: intent.recipient,
@@ -435,8 +599,10 @@ contract SwapGatewayRouter is ReentrancyGuard {
         return keccak256(
             abi.encode(
                 BRIDGE_SWAP_INTENT_TYPEHASH,
+                intent.venue,
                 intent.destinationChainId,
                 intent.destinationRouter,
+                intent.destinationVenue,
                 keccak256(abi.encodePacked(intent.path)),
                 intent.amountOutMin,
                 intent.recipient,
@@ -452,6 +618,7 @@ contract SwapGatewayRouter is ReentrancyGuard {
         return keccak256(
             abi.encode(
                 SWAP_INTENT_TYPEHASH,
+                intent.venue,
                 keccak256(abi.encodePacked(intent.path)),
                 intent.amountOutMin,
                 intent.recipient,
@@ -461,15 +628,34 @@ contract SwapGatewayRouter is ReentrancyGuard {
         );
     }
 
+    /// EIP-712 hashStruct of a SwapV3Intent: dynamic bytes are the keccak of their contents.
+    function hashSwapV3Intent(SwapV3Intent calldata intent) private pure returns (bytes32) {
+        return keccak256(
+            abi.encode(
+                SWAP_V3_INTENT_TYPEHASH,
+                intent.venue,
+                keccak256(intent.path),
+                intent.amountOutMin,
+                intent.recipient,
+                intent.unwrapNative,
+                intent.deadline
+            )
+        );
+    }
+
+    /// Pulls the permitted amount of the signed bridge's token (the permit must be for it).
     function pullBridgeToken(
         ISignatureTransfer.PermitTransferFrom calldata permit,
         address owner,
         bytes32 witness,
         string memory witnessTypeString,
-        bytes calldata signature
-    ) private returns (uint256 held) {
-        if (permit.permitted.token != address(bridgeToken)) revert TokenMismatch(permit.permitted.token, address(bridgeToken));
-        return pullWithIntent(permit, owner, witness, witnessTypeString, signature, address(bridge));
+        bytes calldata signature,
+        address venue
+    ) private returns (IERC20 token, uint256 held) {
+        checkVenue(venue);
+        address bridgeToken = IBridgeDeposits(venue).token();
+        if (permit.permitted.token != bridgeToken) revert TokenMismatch(permit.permitted.token, bridgeToken);
+        return (IERC20(bridgeToken), pullWithIntent(permit, owner, witness, witnessTypeString, signature, venue));
     }
 
     /// Pulls exactly permit.permitted.amount from owner through Permit2 (spender: this contract,

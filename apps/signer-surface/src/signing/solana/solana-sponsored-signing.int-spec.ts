@@ -444,6 +444,7 @@ describe('sponsored Solana steps: the service is the fee payer', () => {
     const wallet = await walletWithUsdcOnly(2_000_000n);
     const router = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512';
     const message = {
+      venue: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9',
       path: ['0x5FbDB2315678afecb367f032d93F642f64180aa3', '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0'],
       amountOutMin: '650000000000000',
       recipient: EVM_RECIPIENT,

@@ -11,6 +11,7 @@ import {
   readPermitNonce,
   SPONSORED_EVM_GAS,
   swapIntentTypedData,
+  swapV3IntentTypedData,
   TypedDataV4,
 } from '@swapgw/chains';
 import { JsonRpcProvider } from 'ethers';
@@ -91,7 +92,21 @@ export function intentTypedData(chainId: number, intent: SponsoredIntentSpec, no
       return swapIntentTypedData({
         ...permit,
         intent: {
+          venue: intent.venue,
           path: intent.path!,
+          amountOutMin: intent.amountOutMin!,
+          recipient: intent.recipient,
+          unwrapNative: Boolean(intent.unwrapNative),
+          deadline: intent.deadline,
+        },
+      });
+    case 'swap-v3':
+      return swapV3IntentTypedData({
+        ...permit,
+        intent: {
+          venue: intent.venue,
+          path: intent.path!,
+          fees: intent.poolFees!,
           amountOutMin: intent.amountOutMin!,
           recipient: intent.recipient,
           unwrapNative: Boolean(intent.unwrapNative),
@@ -102,6 +117,7 @@ export function intentTypedData(chainId: number, intent: SponsoredIntentSpec, no
       return bridgeIntentTypedData({
         ...permit,
         intent: {
+          venue: intent.venue,
           destinationChainId: intent.destinationChainId!,
           recipient: intent.recipient,
           deadline: intent.deadline,
@@ -111,6 +127,7 @@ export function intentTypedData(chainId: number, intent: SponsoredIntentSpec, no
       return bridgeToIntentTypedData({
         ...permit,
         intent: {
+          venue: intent.venue,
           destinationChainId: intent.destinationChainId!,
           recipient: intent.recipient,
           deadline: intent.deadline,
@@ -120,8 +137,10 @@ export function intentTypedData(chainId: number, intent: SponsoredIntentSpec, no
       return bridgeSwapIntentTypedData({
         ...permit,
         intent: {
+          venue: intent.venue,
           destinationChainId: intent.destinationChainId!,
           destinationRouter: intent.destinationRouter!,
+          destinationVenue: intent.destinationVenue!,
           path: intent.path!,
           amountOutMin: intent.amountOutMin!,
           recipient: intent.recipient,
@@ -142,6 +161,8 @@ export function sponsoredGasOf(sponsored: SponsoredStepSpec): bigint {
   switch (sponsored.intent?.kind) {
     case 'swap':
       return SPONSORED_EVM_GAS.swapIntent;
+    case 'swap-v3':
+      return SPONSORED_EVM_GAS.swapV3Intent;
     case 'bridge-swap':
       return SPONSORED_EVM_GAS.bridgeSwapIntent;
     default:

@@ -23,14 +23,16 @@ export const devnetBridgeInterface = new Interface([
 const PERMIT_TUPLE = '(uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit';
 
 /**
- * The chain's SwapGatewayRouter (libs/devnet): Router02's exact-input swaps and the bridge deposits,
- * each with the user's permit as last argument; it pulls the input with the permit in the same call.
+ * The SwapGatewayRouter (libs/evm-contracts, one address on every chain): Router02's exact-input
+ * swaps, SwapRouter02's exactInput and the bridge deposits, each with the venue to call first and
+ * the user's permit last; it pulls the input with the permit in the same call.
  */
 export const swapGatewayRouterInterface = new Interface([
-  `function swapExactTokensForTokensWithPermit(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline, ${PERMIT_TUPLE}) returns (uint256[] amounts)`,
-  `function swapExactTokensForETHWithPermit(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline, ${PERMIT_TUPLE}) returns (uint256[] amounts)`,
-  `function depositWithPermit(uint256 amount, uint256 destinationChainId, address recipient, ${PERMIT_TUPLE}) returns (uint256 bridgeNonce)`,
-  `function depositToWithPermit(uint256 amount, uint256 destinationChainId, bytes32 recipient, ${PERMIT_TUPLE}) returns (uint256 bridgeNonce)`,
+  `function swapExactTokensForTokensWithPermit(address venue, uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline, ${PERMIT_TUPLE}) returns (uint256[] amounts)`,
+  `function swapExactTokensForETHWithPermit(address venue, uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline, ${PERMIT_TUPLE}) returns (uint256[] amounts)`,
+  `function swapV3WithPermit(address venue, bytes path, uint256 amountIn, uint256 amountOutMin, address to, bool unwrapNative, uint256 deadline, ${PERMIT_TUPLE}) returns (uint256 amountOut)`,
+  `function depositWithPermit(address venue, uint256 amount, uint256 destinationChainId, address recipient, ${PERMIT_TUPLE}) returns (uint256 bridgeNonce)`,
+  `function depositToWithPermit(address venue, uint256 amount, uint256 destinationChainId, bytes32 recipient, ${PERMIT_TUPLE}) returns (uint256 bridgeNonce)`,
 ]);
 
 /** The router's `PermitKind`. */
@@ -49,17 +51,27 @@ export interface RouterPermit {
   signature: string;
 }
 
-/** `plainMethod` of `iface`, or with a permit the router's `<plainMethod>WithPermit` with the permit appended. */
+/** The permit as the router's `Permit` tuple. */
+function permitTuple(permit: RouterPermit): unknown[] {
+  return [PERMIT_KIND[permit.kind], permit.nonce, permit.deadline, permit.signature];
+}
+
+/**
+ * `plainMethod` of `iface` on `venue`, or with a permit the router's `<plainMethod>WithPermit` with
+ * the venue first and the permit appended.
+ */
 function encodeLegCall(
   plainMethod: string,
+  venue: string,
   args: unknown[],
   iface: Interface,
   permit: RouterPermit | undefined,
 ): string {
   if (!permit) return iface.encodeFunctionData(plainMethod, args);
   return swapGatewayRouterInterface.encodeFunctionData(`${plainMethod}WithPermit`, [
+    venue,
     ...args,
-    [PERMIT_KIND[permit.kind], permit.nonce, permit.deadline, permit.signature],
+    permitTuple(permit),
   ]);
 }
 
@@ -112,6 +124,7 @@ export function encodeUniswapV2Swap(args: UniswapV2SwapArgs): EncodedCall {
     to: permit?.router ?? router,
     data: encodeLegCall(
       method,
+      router,
       [amountIn, amountOutMin, path, to, deadline],
       uniswapV2RouterInterface,
       permit,
@@ -159,17 +172,37 @@ export interface UniswapV3SwapArgs {
   to: string;
   /** Seconds since epoch: SwapRouter02's `multicall(deadline, …)` refuses the call after it. */
   deadline: bigint;
+  /** Through the SwapGatewayRouter's swapV3WithPermit with the user's permit instead of an approve. */
+  permit?: RouterPermit;
 }
 
 /**
  * A SwapRouter02 exact-input swap inside `multicall(deadline, …)` (its exactInput has no deadline of
  * its own): `exactInput` to `to`, or to the router then `unwrapWETH9(amountOutMin, to)` for native out.
+ * With a permit, the SwapGatewayRouter's `swapV3WithPermit`, which does the same after pulling the input.
  */
 export function encodeUniswapV3Swap(args: UniswapV3SwapArgs): EncodedCall {
-  const { router, amountIn, amountOutMin, to, deadline } = args;
+  const { router, amountIn, amountOutMin, to, deadline, permit } = args;
   if (args.nativeIn && args.nativeOut)
     throw new Error('A Uniswap V3 swap cannot have native ETH on both sides');
   const path = encodeUniswapV3Path(args.path, args.fees);
+  if (permit) {
+    if (args.nativeIn) throw new Error('Native ETH in needs no permit');
+    return {
+      to: permit.router,
+      data: swapGatewayRouterInterface.encodeFunctionData('swapV3WithPermit', [
+        router,
+        path,
+        amountIn,
+        amountOutMin,
+        to,
+        args.nativeOut,
+        deadline,
+        permitTuple(permit),
+      ]),
+      value: '0',
+    };
+  }
   const calls = args.nativeOut
     ? [
         uniswapV3SwapRouter02Interface.encodeFunctionData('exactInput', [
@@ -188,7 +221,7 @@ export function encodeUniswapV3Swap(args: UniswapV3SwapArgs): EncodedCall {
 /**
  * A deposit into the devnet bridge: `deposit` to an EVM address, or `depositTo` a 32-byte recipient
  * (a Solana public key) when `recipientEncoding` is `bytes32`. With `permit`, through the
- * SwapGatewayRouter (`depositWithPermit` / `depositToWithPermit`), which deposits into its bridge.
+ * SwapGatewayRouter (`depositWithPermit` / `depositToWithPermit`), which deposits into `bridge`.
  */
 export function encodeBridgeDeposit(
   bridge: string,
@@ -201,7 +234,13 @@ export function encodeBridgeDeposit(
   const method = recipientEncoding === 'bytes32' ? 'depositTo' : 'deposit';
   return {
     to: permit?.router ?? bridge,
-    data: encodeLegCall(method, [amount, destinationChainId, recipient], devnetBridgeInterface, permit),
+    data: encodeLegCall(
+      method,
+      bridge,
+      [amount, destinationChainId, recipient],
+      devnetBridgeInterface,
+      permit,
+    ),
     value: '0',
   };
 }

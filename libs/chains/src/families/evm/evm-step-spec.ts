@@ -7,7 +7,7 @@ import type {
   SponsoredStepSpec,
   TokenRef,
 } from '@swapgw/contracts';
-import type { PermitContracts } from '../../permit-contracts';
+import { PermitContracts, permitVenueOf } from '../../permit-contracts';
 import type {
   BridgePayout,
   DestinationSwap,
@@ -118,13 +118,14 @@ export function evmDestinationSwapOf(
 ): DestinationSwap {
   if (!bridge.destinationChain) throw new Error(`Bridge leg on ${bridge.chain} has no destinationChain`);
   const destination = chains.permitContractsOf?.(swap.chain);
-  if (!destination || !swap.path)
+  if (!destination?.uniswapV2Router || !swap.path || swap.poolFees)
     throw new Error(`Swap leg on ${swap.chain} cannot run through its SwapGatewayRouter`);
   const quotedIn = BigInt(swap.amountIn);
   const amountOutMin = (BigInt(swap.minAmountOut) * min(quotedIn, bridged)) / quotedIn;
   return {
     destinationChainId: bridge.destinationBridgeChainId ?? chains.evmChainIdOf(bridge.destinationChain),
     destinationRouter: destination.permitRouter,
+    destinationVenue: destination.uniswapV2Router,
     path: swap.path,
     amountOutMin: amountOutMin.toString(),
     unwrapNative: isNative(swap.tokenOut),
@@ -140,10 +141,19 @@ function permitContractsOf(chain: string, chains: StepSpecChains): PermitContrac
   return contracts;
 }
 
+/** The chain's venue (bridge, Router02 or SwapRouter02) a permitted leg goes through. */
+function venueOf(leg: RouteLeg, contracts: PermitContracts): string {
+  const venue = permitVenueOf(leg, contracts);
+  if (!venue)
+    throw new Error(`The ${leg.provider} leg on ${leg.chain} has no venue the SwapGatewayRouter calls`);
+  return venue;
+}
+
 /**
  * What the user's Permit2 witness signature binds for a leg through the SwapGatewayRouter: the
- * whole `spend`, and the path, minimum out, recipient and deadline (swap) or the destination chain
- * and recipient (bridge; 32 bytes towards a family without EVM addresses).
+ * whole `spend`, the venue, and the path (and pool fees on Uniswap V3), minimum out, recipient and
+ * deadline (swap) or the destination chain and recipient (bridge; 32 bytes towards a family without
+ * EVM addresses).
  */
 function intentOf(
   input: LegStepInput,
@@ -154,6 +164,7 @@ function intentOf(
   const common = {
     permit2: contracts.permit2,
     router: contracts.permitRouter,
+    venue: venueOf(leg, contracts),
     token: leg.tokenIn.address as string,
     amount: spend.toString(),
     deadline: Number(input.deadline),
@@ -168,11 +179,12 @@ function intentOf(
     };
   }
   if (!leg.path || leg.path.length < 2)
-    throw new Error(`Swap leg ${leg.provider} on ${leg.chain} has no Uniswap V2 path`);
+    throw new Error(`Swap leg ${leg.provider} on ${leg.chain} has no Uniswap path`);
   return {
     ...common,
-    kind: 'swap',
+    kind: leg.poolFees ? 'swap-v3' : 'swap',
     path: leg.path,
+    ...(leg.poolFees ? { poolFees: leg.poolFees } : {}),
     amountOutMin: input.minOut.toString(),
     unwrapNative: isNative(leg.tokenOut),
     recipient,
@@ -193,6 +205,7 @@ function bridgeSwapIntentOf(
     kind: 'bridge-swap',
     permit2: contracts.permit2,
     router: contracts.permitRouter,
+    venue: venueOf(input.leg, contracts),
     token: input.leg.tokenIn.address as string,
     amount: input.spend.toString(),
     ...chains.destinationSwapOf(input),
@@ -229,7 +242,6 @@ function legCallOf(
     );
   }
   if (leg.poolFees) {
-    if (permit) throw new Error(`Swap leg ${leg.provider} on ${leg.chain} cannot take a permit`);
     return encodeUniswapV3Swap({
       router: leg.spender,
       nativeIn: isNative(leg.tokenIn),
@@ -240,6 +252,7 @@ function legCallOf(
       fees: leg.poolFees,
       to: recipient,
       deadline,
+      permit,
     });
   }
   return encodeUniswapV2Swap({

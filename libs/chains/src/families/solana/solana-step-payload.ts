@@ -153,6 +153,7 @@ function bridgeDepositInstructions(
     );
   }
   const message = spec.message && {
+    venue: spec.message.venue,
     path: spec.message.path,
     amountOutMin: BigInt(spec.message.amountOutMin),
     recipient: spec.message.recipient,

@@ -45,6 +45,7 @@ const jupiterLeg: RouteLeg = {
 const destinationSwap: DestinationSwap = {
   destinationChainId: 31337,
   destinationRouter: DEST_ROUTER,
+  destinationVenue: getAddress('0x' + '33'.repeat(20)),
   path: [USDC_A.address!, getAddress('0x' + '22'.repeat(20))],
   amountOutMin: '150',
   unwrapNative: false,
@@ -129,7 +130,8 @@ describe('solanaStepOf', () => {
 
   it('a bridge-swap: the deposit goes to the destination router, its memo carrying the swap', () => {
     const step = solanaStepOf(inputOf({ bridgeSwap: true }, { sponsored: true }), chains);
-    const { destinationChainId, destinationRouter, ...message } = destinationSwap;
+    const { destinationChainId, destinationRouter, destinationVenue, ...swap } = destinationSwap;
+    const message = { venue: destinationVenue, ...swap };
     expect(step.solana).toEqual({
       kind: 'bridge-deposit',
       mint: MINT,

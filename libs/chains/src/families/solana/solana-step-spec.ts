@@ -79,7 +79,9 @@ function bridgeDepositOf(input: LegStepInput, chains: LegStepChains): SolanaStep
  */
 function bridgeSwapDepositOf(input: LegStepInput, chains: LegStepChains): SolanaStepSpec {
   const mint = mintOf(input.leg);
-  const { destinationChainId, destinationRouter, ...message } = chains.destinationSwapOf(input);
+  const { destinationChainId, destinationRouter, destinationVenue, ...swap } =
+    chains.destinationSwapOf(input);
+  const message = { venue: destinationVenue, ...swap };
   return {
     kind: 'bridge-deposit',
     mint,

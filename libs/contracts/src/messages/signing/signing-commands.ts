@@ -82,6 +82,10 @@ export type SolanaStepKind = (typeof SOLANA_STEP_KINDS)[number];
  * `amountOutMin` to `recipient` before `deadline`, or pays `recipient` the bridged tokens.
  */
 export class SolanaBridgeSwapMessageSpec {
+  /** The destination chain's Uniswap V2 Router02, through which its router swaps. */
+  @Matches(EVM_ADDRESS)
+  venue!: string;
+
   /** Uniswap V2 path on the destination chain, starting with the bridged token there. */
   @ArrayMinSize(2)
   @ArrayMaxSize(8)
@@ -186,7 +190,7 @@ export type SponsorshipMode = (typeof SPONSORSHIP_MODES)[number];
  * runs from the same signature (the destination's SwapGatewayRouter swaps what the bridge delivers,
  * or pays the bridged tokens when the swap cannot happen), so the wallet signs nothing there.
  */
-export const SPONSORED_INTENT_KINDS = ['swap', 'bridge', 'bridge-to', 'bridge-swap'] as const;
+export const SPONSORED_INTENT_KINDS = ['swap', 'swap-v3', 'bridge', 'bridge-to', 'bridge-swap'] as const;
 export type SponsoredIntentKind = (typeof SPONSORED_INTENT_KINDS)[number];
 
 /** The EIP-2612 Permit a `eip2612-permit` step asks for: owner = the step's `from`. */
@@ -233,27 +237,46 @@ export class SponsoredIntentSpec {
   amount!: string;
 
   /**
-   * swap: the Uniswap V2 path (starts with `token`); bridge-swap: the path on the destination chain
-   * (starts with the bridged token there).
+   * The venue the router calls, signed with the leg: swap: the Uniswap V2 Router02; swap-v3: the
+   * Uniswap V3 SwapRouter02; bridge / bridge-to / bridge-swap: the bridge on this chain.
    */
-  @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'swap' || o.kind === 'bridge-swap')
+  @Matches(EVM_ADDRESS)
+  venue!: string;
+
+  /**
+   * swap / swap-v3: the path's tokens (starts with `token`); bridge-swap: the Uniswap V2 path on the
+   * destination chain (starts with the bridged token there).
+   */
+  @ValidateIf(
+    (o: SponsoredIntentSpec) => o.kind === 'swap' || o.kind === 'swap-v3' || o.kind === 'bridge-swap',
+  )
   @ArrayMinSize(2)
   @ArrayMaxSize(8)
   @Matches(EVM_ADDRESS, { each: true })
   path?: string[];
 
-  /** swap: of this leg; bridge-swap: of the destination swap. */
-  @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'swap' || o.kind === 'bridge-swap')
+  /** swap-v3: the pool fee of each hop (hundredths of a bip), one fewer than the path's tokens. */
+  @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'swap-v3')
+  @ArrayMinSize(1)
+  @ArrayMaxSize(7)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  poolFees?: number[];
+
+  /** swap / swap-v3: of this leg; bridge-swap: of the destination swap. */
+  @ValidateIf(
+    (o: SponsoredIntentSpec) => o.kind === 'swap' || o.kind === 'swap-v3' || o.kind === 'bridge-swap',
+  )
   @Matches(BASE_UNITS)
   amountOutMin?: string;
 
-  /** swap / bridge-swap: pay out native coin (the path ends with the wrapped native token). */
+  /** swap / swap-v3 / bridge-swap: pay out native coin (the path ends with the wrapped native token). */
   @IsOptional()
   @IsBoolean()
   unwrapNative?: boolean;
 
   /** bridge / bridge-to / bridge-swap: the bridge's id of the destination chain. */
-  @ValidateIf((o: SponsoredIntentSpec) => o.kind !== 'swap')
+  @ValidateIf((o: SponsoredIntentSpec) => o.kind !== 'swap' && o.kind !== 'swap-v3')
   @IsInt()
   @Min(1)
   destinationChainId?: number;
@@ -262,6 +285,11 @@ export class SponsoredIntentSpec {
   @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'bridge-swap')
   @Matches(EVM_ADDRESS)
   destinationRouter?: string;
+
+  /** bridge-swap: the destination chain's Uniswap V2 Router02, through which its router swaps. */
+  @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'bridge-swap')
+  @Matches(EVM_ADDRESS)
+  destinationVenue?: string;
 
   /**
    * swap / bridge / bridge-swap: an EVM address (bridge-swap: the final recipient on the destination

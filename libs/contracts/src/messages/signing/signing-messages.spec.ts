@@ -82,10 +82,11 @@ describe('signing message contracts', () => {
     expect(errorsOf(SigningPrepareCommand, neither)).toContain('call');
   });
 
-  it('validates the swap message of a Solana bridge deposit: path, minimum out, recipient, unwrapNative and deadline', () => {
+  it('validates the swap message of a Solana bridge deposit: venue, path, minimum out, recipient, unwrapNative and deadline', () => {
     const { call: _call, approve: _approve, ...rest } = prepare;
     const address = (byte: string) => '0x' + byte.repeat(20);
     const message = {
+      venue: address('b5'),
       path: [address('b3'), address('b4')],
       amountOutMin: '6500000000000000',
       recipient: address('c1'),
@@ -121,6 +122,7 @@ describe('signing message contracts', () => {
       deepErrors(
         step({
           ...message,
+          venue: 'router02',
           path: [address('b3')],
           amountOutMin: '1.5',
           recipient: 'nope',
@@ -129,6 +131,7 @@ describe('signing message contracts', () => {
         }),
       ),
     ).toEqual([
+      'solana.message.venue',
       'solana.message.path',
       'solana.message.amountOutMin',
       'solana.message.recipient',
@@ -146,8 +149,10 @@ describe('signing message contracts', () => {
       router: address('a2'),
       token: address('a3'),
       amount: '40000000',
+      venue: address('a4'),
       destinationChainId: 31338,
       destinationRouter: address('b2'),
+      destinationVenue: address('b5'),
       path: [address('b3'), address('b4')],
       amountOutMin: '39000000000000000000',
       unwrapNative: false,
@@ -170,6 +175,15 @@ describe('signing message contracts', () => {
     expect(deepErrors(step(intent))).toEqual([]);
     const { destinationRouter: _router, ...withoutRouter } = intent;
     expect(deepErrors(step(withoutRouter))).toEqual(['sponsored.intent.destinationRouter']);
+    const { venue: _venue, destinationVenue: _destinationVenue, ...withoutVenues } = intent;
+    expect(deepErrors(step(withoutVenues))).toEqual([
+      'sponsored.intent.venue',
+      'sponsored.intent.destinationVenue',
+    ]);
+    // A Uniswap V3 swap signs its pool fees, one per hop.
+    const v3 = { ...withoutRouter, kind: 'swap-v3', poolFees: [500] };
+    expect(deepErrors(step(v3))).toEqual([]);
+    expect(deepErrors(step({ ...v3, poolFees: [] }))).toEqual(['sponsored.intent.poolFees']);
     expect(
       deepErrors(step({ ...intent, destinationChainId: 0, path: [address('b3')], amountOutMin: '-1' })),
     ).toEqual([
