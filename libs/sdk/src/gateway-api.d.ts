@@ -638,6 +638,32 @@ export interface components {
             /** @description The current step's transaction while the status is submitted or confirming */
             transaction?: components["schemas"]["PendingTransactionDto"];
         };
+        BridgeFillResponse: {
+            /** @description Time of the block of the fill (ms since epoch) */
+            filledAtMs?: number;
+            /**
+             * @description `filled`: the relayer paid on the destination chain; `expired`: the fill deadline passed unfilled (the protocol refunds the depositor on the origin chain); `unknown`: the destination chain is not readable here
+             * @enum {string}
+             */
+            status: "pending" | "filled" | "expired" | "unknown";
+            /** @description The fill transaction on the destination chain */
+            txHash?: string;
+        };
+        BridgeTransferResponse: {
+            /** @description The deposit id the protocol gave the transfer on the origin chain */
+            depositId: string;
+            /** @description Chain id of GET /chains, or eip155:<id> for a chain not listed here */
+            destinationChain: string;
+            fill: components["schemas"]["BridgeFillResponse"];
+            fillDeadlineMs: number;
+            originChain: string;
+            /** @description Base units of outputToken the relayer pays */
+            outputAmount: string;
+            outputToken: string;
+            /** @enum {string} */
+            protocol: "across";
+            recipient: string;
+        };
         BuildSwapDto: {
             /**
              * @description Who pays the gas. sponsored (the default): the service, on every EVM step: the wallet signs EIP-712 typed data (payload evm-typed-data) that the service's relayers submit, or, where only the wallet's own transaction can work, the service first sends it that transaction's maximum fee, so its native balance never drops (docs/gas-sponsorship.md). user: the wallet sends every transaction and pays its gas. A build with permitType (or a permit signature) is a user-paid build; permitType together with gasPayment sponsored is 400 VALIDATION_FAILED.
@@ -1586,6 +1612,8 @@ export interface components {
             tokens: components["schemas"]["TokenDto"][];
         };
         TransactionStatusResponse: {
+            /** @description A confirmed deposit into a bridge protocol (an Across SpokePool): the transfer and its fill */
+            bridge?: components["schemas"]["BridgeTransferResponse"];
             chain: string;
             /** @description Time of the block that included it (ms since epoch) */
             confirmedAtMs?: number;

@@ -58,7 +58,16 @@ describe('real networks: the mainnet replica with the apps configured as in prod
 
   /** Signs every step's transaction as the wallet would, until the swap completes; where each went. */
   async function signUntilCompleted(swapId: string, wallet: Wallet, chainId: number): Promise<string[]> {
-    const targets: string[] = [];
+    return (await signedUntilCompleted(swapId, wallet, chainId)).map((tx) => tx.to);
+  }
+
+  /** As signUntilCompleted: each transaction's target and hash. */
+  async function signedUntilCompleted(
+    swapId: string,
+    wallet: Wallet,
+    chainId: number,
+  ): Promise<{ to: string; hash: string }[]> {
+    const targets: { to: string; hash: string }[] = [];
     let step = 0;
     for (;;) {
       const res = await nextSigning({ client: replica.client }, swapId, step);
@@ -73,7 +82,8 @@ describe('real networks: the mainnet replica with the apps configured as in prod
       expect(signing.payload.type).toBe('evm-transaction');
       expect(Number(signing.payload.transaction.chainId)).toBe(chainId);
       const rawTx = await wallet.signTransaction(signing.payload.transaction);
-      targets.push(String(Transaction.from(rawTx).to));
+      const signed = Transaction.from(rawTx);
+      targets.push({ to: String(signed.to), hash: String(signed.hash) });
       expect((await submitSigned({ client: replica.client }, swapId, rawTx)).status).toBe(200);
       step = signing.step.current;
     }
@@ -182,7 +192,8 @@ describe('real networks: the mainnet replica with the apps configured as in prod
     // Across's relayer pays exactly outputAmount or nothing: the minimum is the quote.
     expect(route).toMatchObject({ providers: ['across'], minAmountOut: route.expectedAmountOut });
     // The approve of USDC, then the deposit into Base's canonical SpokePool.
-    expect(await signUntilCompleted(swapId, wallet, 8453)).toEqual([
+    const signed = await signedUntilCompleted(swapId, wallet, 8453);
+    expect(signed.map((tx) => tx.to)).toEqual([
       replica.tokenAddress('base', 'USDC'),
       catalog('base').across!.spokePool,
     ]);
@@ -195,6 +206,27 @@ describe('real networks: the mainnet replica with the apps configured as in prod
           : null,
       { timeoutMs: 60_000, intervalMs: 500, description: 'the Across fill on arbitrum' },
     );
+    // The deposit's status names the transfer as Across does, and its fill on arbitrum.
+    const status = await replica.client.get(`/status/transaction/${signed[1].hash}?chainRef=base`);
+    expect(status.status).toBe(200);
+    expect(status.body.data).toMatchObject({
+      chain: 'base',
+      status: 'confirmed',
+      bridge: {
+        protocol: 'across',
+        depositId: expect.stringMatching(/^[0-9]+$/),
+        originChain: 'base',
+        destinationChain: 'arbitrum',
+        recipient: wallet.address,
+        outputToken: replica.tokenAddress('arbitrum', 'USDC'),
+        outputAmount: parseUnits(route.expectedAmountOut, 6).toString(),
+        fill: { status: 'filled', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
+      },
+    });
+    const fill = await replica
+      .provider('arbitrum')
+      .getTransactionReceipt(status.body.data.bridge.fill.txHash);
+    expect(fill?.to).toBe(catalog('arbitrum').across!.spokePool);
   });
 
   it('status of a replica transaction is read from the chain it names', async () => {

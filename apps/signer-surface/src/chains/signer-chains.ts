@@ -19,7 +19,8 @@ export class SignerChains implements OnApplicationShutdown {
 
   constructor(
     readonly registry: ChainRegistry,
-    rpcTimeoutMs: number,
+    /** Every RPC and status API call is bounded by it (RPC_TIMEOUT_MS). */
+    readonly rpcTimeoutMs: number,
   ) {
     this.families = new ChainFamilies(registry, rpcTimeoutMs);
   }

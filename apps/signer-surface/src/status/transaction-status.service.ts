@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CodedError, ErrorCodes, TransactionStatusRequest, TransactionStatusResult } from '@swapgw/contracts';
+import { acrossTransferOf } from '@swapgw/chains/families';
 import { SignerChains } from '../chains/signer-chains';
 
 /**
@@ -9,6 +10,10 @@ import { SignerChains } from '../chains/signer-chains';
  * checked first (INVALID_TX_HASH, 400) so a malformed hash is the caller's error on every chain; a
  * well-formed hash on a listed chain with no RPC or status API configured in this deployment answers
  * STATUS_UPSTREAM_ERROR (502, the contract's upstream error).
+ *
+ * A confirmed deposit into a bridge protocol's contract (an Across SpokePool of the chain's
+ * deployments) also answers `bridge`: the deposit as the protocol identifies it and its fill on the
+ * destination chain, so one look-up follows a transfer across chains.
  */
 @Injectable()
 export class TransactionStatusService {
@@ -25,6 +30,15 @@ export class TransactionStatusService {
       );
     }
     client.assertTxHash(txHash);
-    return client.transactionStatus(txHash);
+    const result = await client.transactionStatus(txHash);
+    if (result.status !== 'confirmed') return result;
+    // The transaction's own status stands even when the bridge's side cannot be read this time.
+    const bridge = await acrossTransferOf(
+      this.chains.registry,
+      request.chain,
+      txHash,
+      this.chains.rpcTimeoutMs,
+    ).catch(() => undefined);
+    return bridge ? { ...result, bridge } : result;
   }
 }

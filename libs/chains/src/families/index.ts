@@ -24,3 +24,4 @@ export * from './evm/evm-calldata';
 export * from './evm/evm-step-spec';
 export * from './solana/solana-step-spec';
 export * from './evm/across-calldata';
+export * from './evm/across-transfer';

@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Contract, JsonRpcProvider, Wallet, ZeroAddress } from 'ethers';
-import { REAL_NETWORK_CATALOG } from '@swapgw/chains';
+import { ChainRegistry, REAL_NETWORK_CATALOG } from '@swapgw/chains';
 import {
   ACROSS_SPOKE_POOL_INTERFACE,
+  acrossTransferOf,
   evmBridgePayoutOf,
   evmStepOf,
   LegStepChains,
@@ -119,7 +120,14 @@ describe('Across on the mainnet replica', () => {
   });
 
   /** Sends the leg's approve and deposit from `walletIndex` on base; the deposit id from FundsDeposited. */
-  const deposit = async (walletIndex: number, leg: RouteLeg, recipient: string): Promise<bigint> => {
+  const deposit = async (walletIndex: number, leg: RouteLeg, recipient: string): Promise<bigint> =>
+    (await depositWithHash(walletIndex, leg, recipient)).depositId;
+
+  const depositWithHash = async (
+    walletIndex: number,
+    leg: RouteLeg,
+    recipient: string,
+  ): Promise<{ depositId: bigint; txHash: string }> => {
     const wallet = devnetWallet(DEVNET_MNEMONIC, walletIndex, base);
     const input = {
       leg,
@@ -149,7 +157,13 @@ describe('Across on the mainnet replica', () => {
     expect(event).toBeDefined();
     expect(event!.args.destinationChainId).toBe(42161n);
     expect(event!.args.outputAmount).toBe(BigInt(leg.minAmountOut));
-    return event!.args.depositId as bigint;
+    return { depositId: event!.args.depositId as bigint, txHash: receipt!.hash };
+  };
+
+  /** The registry as the services build it from RPC_URL_BASE / RPC_URL_ARBITRUM on the replica. */
+  const registry = () => {
+    const rpc = (id: string) => replica.manifest.mainnetReplica.evm.find((c) => c.id === id)!.rpcUrl;
+    return new ChainRegistry({ rpcUrls: { base: rpc('base'), arbitrum: rpc('arbitrum') } });
   };
 
   const usdcBalance = async (address: string) =>
@@ -182,7 +196,7 @@ describe('Across on the mainnet replica', () => {
     expect(BigInt(fees.outputAmount)).toBeLessThan(amount);
     expect(fees.exclusiveRelayer).toBe(ZeroAddress);
 
-    const depositId = await deposit(3, acrossLeg(amount, fees), recipient);
+    const { depositId, txHash } = await depositWithHash(3, acrossLeg(amount, fees), recipient);
     expect(await waitForBalance(recipient, BigInt(fees.outputAmount))).toBe(BigInt(fees.outputAmount));
 
     const fills = await fillsOf(depositId);
@@ -193,6 +207,37 @@ describe('Across on the mainnet replica', () => {
     expect(fills[0].args.outputAmount).toBe(BigInt(fees.outputAmount));
     expect(fills[0].args.relayer).toBe(`0x${relayer.slice(2).toLowerCase().padStart(64, '0')}`);
     expect(fills[0].args.recipient).toBe(`0x${recipient.slice(2).toLowerCase().padStart(64, '0')}`);
+
+    // GET /status/transaction's bridge part: the deposit as Across identifies it, and its fill.
+    const [fillLog] = await arbitrum
+      .getLogs({
+        address: spokePool('arbitrum'),
+        topics: [SPOKE_POOL_RELAYER_INTERFACE.getEvent('FilledRelay')!.topicHash],
+        fromBlock: 0,
+      })
+      .then((logs) =>
+        logs.filter((log) => SPOKE_POOL_RELAYER_INTERFACE.parseLog(log)!.args.depositId === depositId),
+      );
+    expect(await acrossTransferOf(registry(), 'base', txHash, 5000)).toEqual({
+      protocol: 'across',
+      depositId: depositId.toString(),
+      originChain: 'base',
+      destinationChain: 'arbitrum',
+      recipient,
+      outputToken: usdc('arbitrum'),
+      outputAmount: fees.outputAmount,
+      fillDeadlineMs: Number(fees.fillDeadline) * 1000,
+      fill: {
+        status: 'filled',
+        txHash: fillLog.transactionHash,
+        filledAtMs: (await arbitrum.getBlock(fillLog.blockNumber))!.timestamp * 1000,
+      },
+    });
+    // A transaction that made no deposit has no bridge transfer.
+    const plain = await (
+      await devnetWallet(DEVNET_MNEMONIC, 3, base).sendTransaction({ to: recipient, value: 1n })
+    ).wait();
+    expect(await acrossTransferOf(registry(), 'base', plain!.hash, 5000)).toBeUndefined();
   }, 60_000);
 
   it('leaves a deposit past its fillDeadline unfilled', async () => {
@@ -200,7 +245,11 @@ describe('Across on the mainnet replica', () => {
     const late = Wallet.createRandom().address;
     const fees = await quote(amount, late);
     const now = (await arbitrum.getBlock('latest'))!.timestamp;
-    const expiredId = await deposit(4, acrossLeg(amount, fees, now - 60), late);
+    const { depositId: expiredId, txHash: expiredTx } = await depositWithHash(
+      4,
+      acrossLeg(amount, fees, now - 60),
+      late,
+    );
 
     // A deposit made after it goes to the same destination: once it is paid, the filler has settled
     // the earlier one too (one wallet per destination, deposits in the order they were seen).
@@ -214,5 +263,9 @@ describe('Across on the mainnet replica', () => {
 
     expect(await usdcBalance(late)).toBe(0n);
     expect(await fillsOf(expiredId)).toHaveLength(0);
+    expect(await acrossTransferOf(registry(), 'base', expiredTx, 5000)).toMatchObject({
+      depositId: expiredId.toString(),
+      fill: { status: 'expired' },
+    });
   }, 60_000);
 });

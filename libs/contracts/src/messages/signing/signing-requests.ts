@@ -49,4 +49,29 @@ export interface TransactionStatusResult {
   status: 'pending' | 'confirmed' | 'failed';
   confirmedAtMs?: number;
   error?: string;
+  /** The bridge transfer the transaction started, when it deposited into a bridge protocol. */
+  bridge?: BridgeTransferView;
+}
+
+/**
+ * A bridge transfer as its protocol identifies it (Across: the origin chain and deposit id) and
+ * where it stands: `fill` is the relayer's payment on the destination chain.
+ */
+export interface BridgeTransferView {
+  protocol: 'across';
+  depositId: string;
+  originChain: string;
+  /** API id of the destination chain, or `eip155:<id>` for a chain this deployment does not list. */
+  destinationChain: string;
+  recipient: string;
+  outputToken: string;
+  /** Base units of outputToken the relayer pays. */
+  outputAmount: string;
+  fillDeadlineMs: number;
+  fill: {
+    /** `unknown`: the destination chain has no RPC here or did not answer. */
+    status: 'pending' | 'filled' | 'expired' | 'unknown';
+    txHash?: string;
+    filledAtMs?: number;
+  };
 }
