@@ -11,8 +11,8 @@ import {
 } from './chain-endpoint-check';
 import { ChainRegistry } from './chain-registry';
 
-// The boot check against real chains: the mainnet replica's anvil chains (real chain ids, the
-// catalog's contracts at their addresses).
+// The boot check against real chains: the mainnet replica's anvil chains (real chain ids, every
+// contract of the shipped catalog at its address, the SwapGatewayRouter deployed as on mainnet).
 describe('checkChainEndpoints (mainnet replica)', () => {
   let replica: RunningMainnetReplica;
   const rpcOf = (id: string) => replica.manifest.mainnetReplica.evm.find((c) => c.id === id)!.rpcUrl;
@@ -32,19 +32,16 @@ describe('checkChainEndpoints (mainnet replica)', () => {
     await replica?.stop();
   });
 
-  // Only the contracts the replica places (the router is placed by the deploy tool, when it runs).
-  const placedCatalog = REAL_NETWORK_CATALOG.map((entry) => ({ ...entry, gatewayRouter: undefined }));
-
   it('finds nothing wrong with RPCs of the right chains, where every listed contract has code', async () => {
     const registry = new ChainRegistry({
       rpcUrls: { ethereum: rpcOf('ethereum'), base: rpcOf('base'), arbitrum: rpcOf('arbitrum') },
-      catalog: placedCatalog,
+      catalog: REAL_NETWORK_CATALOG,
     });
     expect(await checkChainEndpoints(registry, { timeoutMs: 5000 })).toEqual([]);
   });
 
   it('names a listed contract without code, and refuses to boot on an RPC of another chain', async () => {
-    const base = placedCatalog.find((e) => e.chain === 'base')!;
+    const base = REAL_NETWORK_CATALOG.find((e) => e.chain === 'base')!;
     const withTypo = {
       ...base,
       tokens: [
@@ -55,7 +52,7 @@ describe('checkChainEndpoints (mainnet replica)', () => {
     const registry = new ChainRegistry({
       // RPC_URL_BASE pointing at the Arbitrum node: the operator's copy-paste error.
       rpcUrls: { ethereum: rpcOf('ethereum'), base: rpcOf('arbitrum') },
-      catalog: [...placedCatalog.filter((e) => e.chain !== 'base'), withTypo],
+      catalog: [...REAL_NETWORK_CATALOG.filter((e) => e.chain !== 'base'), withTypo],
     });
     expect(await checkChainEndpoints(registry, { timeoutMs: 5000 })).toEqual([
       {
@@ -76,7 +73,7 @@ describe('checkChainEndpoints (mainnet replica)', () => {
 
   it('warns about an RPC that does not answer without ever printing its URL (it may carry a key)', async () => {
     const secretUrl = `http://127.0.0.1:${await freePort()}/v2/secret-provider-key`;
-    const registry = new ChainRegistry({ rpcUrls: { arbitrum: secretUrl }, catalog: placedCatalog });
+    const registry = new ChainRegistry({ rpcUrls: { arbitrum: secretUrl }, catalog: REAL_NETWORK_CATALOG });
     const problems = await checkChainEndpoints(registry, { timeoutMs: 2000 });
     expect(problems).toEqual([
       expect.objectContaining({

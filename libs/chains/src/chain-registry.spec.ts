@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REAL_NETWORK_CATALOG } from './catalog';
+import { REAL_NETWORK_CATALOG, SWAP_GATEWAY_ROUTER } from './catalog';
 import { ChainRegistry } from './chain-registry';
 import { DevnetManifestView } from './devnet-manifest';
 
@@ -129,7 +129,7 @@ describe('ChainRegistry', () => {
 });
 
 describe('ChainRegistry.permitContracts', () => {
-  it('joins the manifest’s permits with the router and bridge the permit router calls; none without permits', () => {
+  it('joins a chain’s router and Permit2 with the venues the router may be told to call; none without a router', () => {
     const withPermits: DevnetManifestView = {
       ...manifest,
       chains: [{ ...manifest.chains[0], permits: { permit2: address(6), permitRouter: address(7) } }],
@@ -141,7 +141,15 @@ describe('ChainRegistry.permitContracts', () => {
       bridge: address(4),
     });
     expect(new ChainRegistry({ manifest }).permitContracts('devnet-a')).toBeUndefined();
-    expect(new ChainRegistry({ manifest: withPermits }).permitContracts('ethereum')).toBeUndefined();
+    // A real network: the catalog's router and Permit2, and its Uniswap venues (no bridge of ours).
+    expect(new ChainRegistry({ manifest: withPermits }).permitContracts('ethereum')).toEqual({
+      permit2: '0x000000000022D473030F116dDEE9F6B43aC78BA3',
+      permitRouter: SWAP_GATEWAY_ROUTER,
+      uniswapV2Router: '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D',
+      uniswapV3SwapRouter02: '0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45',
+    });
+    const withoutRouter = REAL_NETWORK_CATALOG.map((e) => ({ ...e, gatewayRouter: undefined }));
+    expect(new ChainRegistry({ catalog: withoutRouter }).permitContracts('ethereum')).toBeUndefined();
   });
 });
 

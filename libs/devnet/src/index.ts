@@ -1,7 +1,7 @@
 export * from './manifest';
 export * from './devnet-error';
 export * from './start-devnet';
-export { DEVNET_MNEMONIC, resolveAnvilBinary } from './anvil';
+export { DEVNET_MNEMONIC, resolveAnvilBinary, startAnvil } from './anvil';
 export { devnetWallet } from './accounts';
 export { devnetRelayerKeys, SPONSOR_RELAYER_INDICES } from './devnet-parameters';
 export { pairAddress } from './deploy/deploy-chain';

@@ -1,4 +1,4 @@
-import { ChainRegistry, DevnetManifestView } from '@swapgw/chains';
+import { ChainRegistry, DevnetManifestView, REAL_NETWORK_CATALOG } from '@swapgw/chains';
 import type { RouteLeg, TokenRef } from '@swapgw/contracts';
 import { signaturesOf } from './signature-expectations';
 
@@ -122,5 +122,38 @@ describe('signaturesOf (what a sponsored build asks the wallet to sign)', () => 
       tokenOut: token('solana-devnet', 'SOL', null, 9),
     });
     expect(shapeOf([solanaSwap])).toEqual(['swap@solana-devnet:solana-versioned-transaction']);
+  });
+  it('on a real network (the shipped catalog, base): a Uniswap V3 swap is a USDC permit and a Permit2 witness through the SwapGatewayRouter; an Across deposit stays transactions', () => {
+    const base = REAL_NETWORK_CATALOG.find((e) => e.chain === 'base')!;
+    const arbitrum = REAL_NETWORK_CATALOG.find((e) => e.chain === 'arbitrum')!;
+    const real = new ChainRegistry({
+      rpcUrls: { base: 'http://127.0.0.1:1', arbitrum: 'http://127.0.0.1:2' },
+    });
+    const [usdcOnBase, wethOnBase] = base.tokens.map((t) => token('base', t.symbol, t.address, t.decimals));
+    const v3 = leg({
+      chain: 'base',
+      provider: 'uniswap-v3',
+      tokenIn: usdcOnBase,
+      tokenOut: wethOnBase,
+      spender: base.uniswapV3!.swapRouter02,
+      path: [usdcOnBase.address!, wethOnBase.address!],
+      poolFees: [500],
+    });
+    const shape = (legs: RouteLeg[]) =>
+      signaturesOf(real, legs).map(
+        (s) => `${s.kind}@${s.chain}:${s.payloadType}${s.mayBeSkipped ? '?' : ''}`,
+      );
+    expect(shape([v3])).toEqual(['approve@base:evm-typed-data?', 'swap@base:evm-typed-data']);
+    const across = leg({
+      kind: 'bridge',
+      chain: 'base',
+      provider: 'across',
+      tokenIn: usdcOnBase,
+      tokenOut: token('arbitrum', 'USDC', arbitrum.tokens[0].address, 6),
+      spender: base.across!.spokePool,
+      path: undefined,
+      destinationChain: 'arbitrum',
+    });
+    expect(shape([across])).toEqual(['approve@base:evm-transaction?', 'bridge@base:evm-transaction']);
   });
 });

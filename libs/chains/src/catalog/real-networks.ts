@@ -3,7 +3,8 @@ import type { ChainDeployments, UniswapV2Contracts, UniswapV3Contracts } from '.
 /**
  * The shipped catalog: what the gateway uses on each supported real network. An operator sets RPC
  * URLs and keys; every address here is the canonical mainnet deployment (Circle's native USDC, the
- * chain's WETH, Uniswap's Permit2 / V2 / V3 deployments, Across's SpokePools). Checked at boot by
+ * chain's WETH, Uniswap's Permit2 / V2 / V3 deployments, Across's SpokePools), and our
+ * SwapGatewayRouter at its CREATE2 address. Checked at boot by
  * validateChainDeployments and listed in docs/chains.md. Changing an address is a code change,
  * reviewed like one.
  */
@@ -16,6 +17,14 @@ const UNISWAP_V3_FEE_TIERS = [100, 500, 3000, 10000];
 
 /** Permit2: one address on every EVM chain (deployed with CREATE2). */
 export const CANONICAL_PERMIT2 = '0x000000000022D473030F116dDEE9F6B43aC78BA3';
+
+/**
+ * Our SwapGatewayRouter: constructor(permit2) only, no admin, no configuration, deployed with CREATE2
+ * through the deterministic deployment proxy with a fixed salt (`npm run contracts -- deploy`), so
+ * it has this one address on every chain (and on the devnet and the mainnet replica). A unit test
+ * (gateway-router-address.spec.ts) fails when the compiled router would land elsewhere.
+ */
+export const SWAP_GATEWAY_ROUTER = '0xa51F5274729C51A12AE7574BaCCbE13d0175e375';
 
 /** Circle's FiatToken v2.2 hashes permits with name "USD Coin" and version "2" on these chains. */
 const USDC_PERMIT = { name: 'USD Coin', version: '2' };
@@ -58,6 +67,7 @@ export const REAL_NETWORK_CATALOG: readonly ChainDeployments[] = [
     ],
     wrappedNative: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2',
     permit2: CANONICAL_PERMIT2,
+    gatewayRouter: SWAP_GATEWAY_ROUTER,
     uniswapV2: uniswapV2(
       '0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f',
       '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D',
@@ -90,6 +100,7 @@ export const REAL_NETWORK_CATALOG: readonly ChainDeployments[] = [
     ],
     wrappedNative: '0x4200000000000000000000000000000000000006',
     permit2: CANONICAL_PERMIT2,
+    gatewayRouter: SWAP_GATEWAY_ROUTER,
     uniswapV2: uniswapV2(
       '0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6',
       '0x4752ba5DBc23f44D87826276BF6Fd6b1C372aD24',
@@ -122,6 +133,7 @@ export const REAL_NETWORK_CATALOG: readonly ChainDeployments[] = [
     ],
     wrappedNative: '0x82aF49447D8a07e3bd95BD0d56f35241523fBab1',
     permit2: CANONICAL_PERMIT2,
+    gatewayRouter: SWAP_GATEWAY_ROUTER,
     uniswapV2: uniswapV2(
       '0xf1D7CC64Fb4452F05c498126312eBE29f30Fbcf9',
       '0x4752ba5DBc23f44D87826276BF6Fd6b1C372aD24',

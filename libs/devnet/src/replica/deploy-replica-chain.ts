@@ -40,7 +40,10 @@ export interface DeployReplicaChainInput {
   uniswapV3: UniswapV3Artifacts;
 }
 
-/** The catalog addresses the replica fills with code (all but Across and the gateway router). */
+/**
+ * The catalog addresses this module fills with code (Across: across-replica.ts; the gateway router is
+ * deployed as on mainnet: replica-gateway-router.ts).
+ */
 export interface ReplicaChainAddresses {
   usdc: string;
   weth: string;

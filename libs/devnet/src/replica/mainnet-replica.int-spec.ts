@@ -8,15 +8,33 @@ import {
   AbiCoder,
   Contract,
   getCreate2Address,
+  hexlify,
+  Interface,
   JsonRpcProvider,
   keccak256,
   parseEther,
   parseUnits,
+  randomBytes,
   Signature,
   solidityPackedKeccak256,
+  Wallet,
 } from 'ethers';
-import { ChainDeployments, REAL_NETWORK_CATALOG } from '@swapgw/chains';
+import {
+  ChainDeployments,
+  ChainRegistry,
+  eip2612PermitTypedData,
+  encodeSponsoredCall,
+  ethersTypedDataArgs,
+  PERMIT2_WITNESS_TYPE_STRINGS,
+  randomPermit2Nonce,
+  REAL_NETWORK_CATALOG,
+  sponsoredRouterInterface,
+  swapV3IntentTypedData,
+  TypedDataV4,
+} from '@swapgw/chains';
+import { loadEvmArtifacts, swapGatewayRouterAddress, verifySwapGatewayRouter } from '@swapgw/evm-contracts';
 import { freePort } from '@swapgw/testing';
+import { PERMIT2_ABI as PERMIT2_ERRORS_ABI, SWAP_GATEWAY_ROUTER_ABI } from '../contracts/abis';
 import { devnetWallet } from '../accounts';
 import { DEVNET_MNEMONIC } from '../anvil';
 import { EIP2612_PERMIT_TYPES } from '../contracts/permit-typed-data';
@@ -27,10 +45,12 @@ import { RunningMainnetReplica, startMainnetReplica } from './start-mainnet-repl
 
 // What a wallet meets on the replica, read through RPC as it would read mainnet: the real chain
 // ids, code at the catalog's addresses, pools where the init code hashes put them, quotes at the
-// seeded price, a swap through SwapRouter02, both kinds of permit, and USDC on Solana.
+// seeded price, a swap through SwapRouter02, both kinds of permit, our SwapGatewayRouter deployed as
+// on mainnet and a gas-covered V3 swap through it, and USDC on Solana.
 const ERC20_ABI = [
   'function balanceOf(address) view returns (uint256)',
   'function approve(address spender, uint256 amount) returns (bool)',
+  'function transfer(address to, uint256 amount) returns (bool)',
   'function allowance(address owner, address spender) view returns (uint256)',
   'function decimals() view returns (uint8)',
   'function symbol() view returns (string)',
@@ -138,6 +158,7 @@ describe('mainnet replica', () => {
       'uniswapV3.quoterV2': catalog.uniswapV3?.quoterV2,
       'uniswapV3.swapRouter02': catalog.uniswapV3?.swapRouter02,
       'across.spokePool': catalog.across?.spokePool,
+      gatewayRouter: catalog.gatewayRouter,
     };
     const withoutCode: string[] = [];
     for (const [name, address] of Object.entries(addresses)) {
@@ -145,6 +166,21 @@ describe('mainnet replica', () => {
     }
     expect(withoutCode).toEqual([]);
   });
+
+  it.each(Object.keys(REPLICATED))(
+    '%s has the compiled SwapGatewayRouter at the catalog address, deployed through the CREATE2 proxy',
+    async (id) => {
+      const provider = providerOf(id as keyof typeof REPLICATED);
+      const catalog = catalogOf(id);
+      const artifacts = loadEvmArtifacts();
+      expect(catalog.gatewayRouter).toBe(swapGatewayRouterAddress(artifacts, catalog.permit2));
+      // The runtime code at the address is the compiled router's, with the catalog's Permit2 in it.
+      await expect(verifySwapGatewayRouter(provider, artifacts, catalog.permit2)).resolves.toBeUndefined();
+      const router = new Contract(catalog.gatewayRouter!, SWAP_GATEWAY_ROUTER_ABI, provider);
+      expect(await router.permit2()).toBe(catalog.permit2);
+      expect(await router.SWAP_V3_INTENT_WITNESS_TYPE()).toBe(PERMIT2_WITNESS_TYPE_STRINGS.SwapV3Intent);
+    },
+  );
 
   it.each(Object.keys(REPLICATED))(
     "%s's SpokePool is an ERC1967 proxy of Across's implementation, initialized, deposits open",
@@ -362,6 +398,108 @@ describe('mainnet replica', () => {
         signature,
       ),
     ).rejects.toThrow();
+  });
+
+  it('a wallet with USDC and no ETH swaps it for WETH through Uniswap V3 on base, the relayer paying the gas; a relayer that changes the venue is refused', async () => {
+    const provider = providerOf('base');
+    const registry = new ChainRegistry({ rpcUrls: { base: chainOf('base').rpcUrl } });
+    const contracts = registry.permitContracts('base')!;
+    expect(contracts).toMatchObject({
+      permit2: catalogOf('base').permit2,
+      permitRouter: catalogOf('base').gatewayRouter,
+      uniswapV3SwapRouter02: catalogOf('base').uniswapV3!.swapRouter02,
+    });
+    const relayer = devnetWallet(DEVNET_MNEMONIC, 15, provider);
+    const wallet = new Wallet(hexlify(randomBytes(32)), provider);
+    // After the balance check above: account 6 is no other test's.
+    const funder = devnetWallet(DEVNET_MNEMONIC, 6, provider);
+    const amount = parseUnits('100', 6);
+    await (await new Contract(usdcOf('base'), ERC20_ABI, funder).transfer(wallet.address, amount)).wait();
+    const usdc = new Contract(usdcOf('base'), ERC20_ABI, provider);
+    const weth = new Contract(wethOf('base'), ERC20_ABI, provider);
+    expect(await provider.getBalance(wallet.address)).toBe(0n);
+    const sign = (td: TypedDataV4) => {
+      const { domain, types, value } = ethersTypedDataArgs(td);
+      return wallet.signTypedData(domain, types, value);
+    };
+    const errors = new Interface(
+      [...SWAP_GATEWAY_ROUTER_ABI, ...PERMIT2_ERRORS_ABI].filter((f) => f.startsWith('error ')),
+    );
+    const relay = async (call: { to: string; data: string }) => {
+      const receipt = await (await relayer.sendTransaction({ to: call.to, data: call.data })).wait();
+      expect(receipt?.status).toBe(1);
+    };
+
+    // No allowance to Permit2 yet: the wallet signs USDC's EIP-2612 permit of Permit2 ("USD Coin", "2").
+    expect(await usdc.allowance(wallet.address, contracts.permit2)).toBe(0n);
+    const tokenPermit = registry.tokenPermitOf('base', usdcOf('base'))!;
+    expect(tokenPermit).toEqual({ name: 'USD Coin', version: '2' });
+    const permitTd = eip2612PermitTypedData({
+      chainId: 8453,
+      token: usdcOf('base'),
+      tokenName: tokenPermit.name,
+      version: tokenPermit.version,
+      owner: wallet.address,
+      spender: contracts.permit2,
+      value: 2n ** 256n - 1n,
+      nonce: (await usdc.nonces(wallet.address)) as bigint,
+      deadline: inAnHour(),
+    });
+    await relay(encodeSponsoredCall(permitTd, wallet.address, await sign(permitTd)));
+    expect(await usdc.allowance(wallet.address, contracts.permit2)).toBe(2n ** 256n - 1n);
+
+    const quoter = new Contract(catalogOf('base').uniswapV3!.quoterV2, QUOTER_V2_ABI, provider);
+    const [quoted] = (await quoter.quoteExactInputSingle.staticCall({
+      tokenIn: usdcOf('base'),
+      tokenOut: wethOf('base'),
+      amountIn: amount,
+      fee: 500,
+      sqrtPriceLimitX96: 0,
+    })) as [bigint];
+    const intent = {
+      venue: contracts.uniswapV3SwapRouter02!,
+      path: [usdcOf('base'), wethOf('base')],
+      fees: [500],
+      amountOutMin: (quoted * 995n) / 1000n,
+      recipient: wallet.address,
+      unwrapNative: false,
+      deadline: inAnHour(),
+    };
+    const permit = { token: usdcOf('base'), amount, nonce: randomPermit2Nonce(), deadline: inAnHour() };
+    const td = swapV3IntentTypedData({
+      chainId: 8453,
+      permit2: contracts.permit2,
+      router: contracts.permitRouter,
+      ...permit,
+      intent,
+    });
+    expect(td.domain).toEqual({
+      name: 'Permit2',
+      chainId: 8453,
+      verifyingContract: catalogOf('base').permit2,
+    });
+    const signature = await sign(td);
+    const call = encodeSponsoredCall(td, wallet.address, signature);
+    expect(call.to).toBe(catalogOf('base').gatewayRouter);
+
+    // The relayer sends it through Uniswap V2's Router02 instead: not what the wallet signed.
+    const witness = td.message.witness as Record<string, unknown>;
+    const otherVenue = sponsoredRouterInterface.encodeFunctionData('swapV3WithIntent', [
+      { permitted: { token: permit.token, amount }, nonce: permit.nonce, deadline: permit.deadline },
+      wallet.address,
+      { ...witness, venue: catalogOf('base').uniswapV2!.router },
+      signature,
+    ]);
+    const refused = await provider
+      .call({ to: call.to, data: otherVenue, from: relayer.address })
+      .catch((error: { data?: string }) => errors.parseError(error.data ?? '0x')?.name);
+    expect(refused).toBe('InvalidSigner');
+
+    await relay(call);
+    expect(await usdc.balanceOf(wallet.address)).toBe(0n);
+    expect((await weth.balanceOf(wallet.address)) as bigint).toBeGreaterThanOrEqual(intent.amountOutMin);
+    expect(await provider.getBalance(wallet.address)).toBe(0n);
+    expect(await usdc.balanceOf(call.to)).toBe(0n);
   });
 
   it('the Solana replica has the USDC mint at its canonical address with 6 decimals, and test wallets hold USDC', async () => {

@@ -18,6 +18,7 @@ import {
 } from '../manifest';
 import { RunningReplicaAcross, setUpReplicaAcross, startReplicaAcross } from './across-replica';
 import { deployReplicaChain } from './deploy-replica-chain';
+import { deployReplicaGatewayRouter } from './replica-gateway-router';
 import {
   REPLICA_EVM_CHAIN_IDS,
   REPLICA_EVM_PORTS,
@@ -138,6 +139,7 @@ export async function startMainnetReplica(
             uniswapV2,
             uniswapV3,
           });
+          await deployReplicaGatewayRouter({ catalog: chain.catalog, provider, mnemonic, artifacts });
           await setUpReplicaAcross({ catalog: chain.catalog, chainId: chain.chainId, provider, mnemonic });
           if (options.blockTimeSeconds !== undefined)
             await provider.send('evm_setIntervalMining', [options.blockTimeSeconds]);
