@@ -2,35 +2,16 @@ import {
   AbiCoder,
   Contract,
   HDNodeWallet,
-  id,
-  Interface,
   JsonRpcProvider,
   keccak256,
   Log,
   MaxUint256,
   ZeroHash,
 } from 'ethers';
+import { ACROSS_RELAY_DATA, ACROSS_SPOKE_POOL_INTERFACE } from '@swapgw/chains/families';
 import type { RelayerLogger } from '../bridge/bridge-relayer';
 
-/** SpokePool's V3RelayData struct. */
-const RELAY_DATA =
-  'tuple(bytes32 depositor, bytes32 recipient, bytes32 exclusiveRelayer, bytes32 inputToken, bytes32 outputToken, uint256 inputAmount, uint256 outputAmount, uint256 originChainId, uint256 depositId, uint32 fillDeadline, uint32 exclusivityDeadline, bytes message)';
-
-/**
- * The SpokePool surface a relayer uses, as in @across-protocol/contracts 5.0.27's SpokePool ABI:
- * the deposit event it watches, the fill it sends, what it reads to stay idempotent.
- */
-export const SPOKE_POOL_RELAYER_ABI = [
-  'event FundsDeposited(bytes32 inputToken, bytes32 outputToken, uint256 inputAmount, uint256 outputAmount, uint256 indexed destinationChainId, uint256 indexed depositId, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityDeadline, bytes32 indexed depositor, bytes32 recipient, bytes32 exclusiveRelayer, bytes message)',
-  'event FilledRelay(bytes32 inputToken, bytes32 outputToken, uint256 inputAmount, uint256 outputAmount, uint256 repaymentChainId, uint256 indexed originChainId, uint256 indexed depositId, uint32 fillDeadline, uint32 exclusivityDeadline, bytes32 exclusiveRelayer, bytes32 indexed relayer, bytes32 depositor, bytes32 recipient, bytes32 messageHash, (bytes32 updatedRecipient, bytes32 updatedMessageHash, uint256 updatedOutputAmount, uint8 fillType) relayExecutionInfo)',
-  `function fillRelay(${RELAY_DATA} relayData, uint256 repaymentChainId, bytes32 repaymentAddress)`,
-  'function fillStatuses(bytes32) view returns (uint256)',
-];
-export const SPOKE_POOL_RELAYER_INTERFACE = new Interface(SPOKE_POOL_RELAYER_ABI);
-
-const FUNDS_DEPOSITED_TOPIC = id(
-  'FundsDeposited(bytes32,bytes32,uint256,uint256,uint256,uint256,uint32,uint32,uint32,bytes32,bytes32,bytes32,bytes)',
-);
+const FUNDS_DEPOSITED_TOPIC = ACROSS_SPOKE_POOL_INTERFACE.getEvent('FundsDeposited')!.topicHash;
 
 /** V3RelayData: exactly the deposit's fields, plus the origin chain it was made on. */
 export interface AcrossRelayData {
@@ -201,7 +182,7 @@ export class AcrossFiller {
     const destination = this.byChainId.get(deposit.destinationChainId);
     if (!destination) return done({ status: 'unknown-destination' }, 'warn');
     try {
-      const pool = new Contract(destination.spokePool, SPOKE_POOL_RELAYER_INTERFACE, destination.relayer);
+      const pool = new Contract(destination.spokePool, ACROSS_SPOKE_POOL_INTERFACE, destination.relayer);
       const relayHash = acrossRelayHash(relayData, deposit.destinationChainId);
       if (((await pool.fillStatuses(relayHash)) as bigint) === FILL_STATUS_FILLED)
         return done({ status: 'already-filled' });
@@ -243,7 +224,7 @@ export async function approveSpokePool(
 
 /** A FundsDeposited log as the relay data a fill must carry (the origin is the log's chain). */
 export function depositOf(log: Log, originChainId: bigint): AcrossDeposit {
-  const event = SPOKE_POOL_RELAYER_INTERFACE.parseLog(log);
+  const event = ACROSS_SPOKE_POOL_INTERFACE.parseLog(log);
   if (!event) throw new Error(`log ${log.transactionHash}:${log.index} is not FundsDeposited`);
   const a = event.args;
   return {
@@ -269,7 +250,10 @@ export function depositOf(log: Log, originChainId: bigint): AcrossDeposit {
 /** SpokePool.getV3RelayHash: keccak256(abi.encode(relayData, chainId())) on the destination. */
 export function acrossRelayHash(relayData: AcrossRelayData, destinationChainId: bigint): string {
   return keccak256(
-    AbiCoder.defaultAbiCoder().encode([RELAY_DATA, 'uint256'], [relayTuple(relayData), destinationChainId]),
+    AbiCoder.defaultAbiCoder().encode(
+      [ACROSS_RELAY_DATA, 'uint256'],
+      [relayTuple(relayData), destinationChainId],
+    ),
   );
 }
 

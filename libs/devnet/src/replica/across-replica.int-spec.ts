@@ -17,7 +17,6 @@ import { devnetWallet } from '../accounts';
 import { DEVNET_MNEMONIC } from '../anvil';
 import { ACROSS_RELAYER_INDEX } from '../devnet-parameters';
 import { localProvider } from '../evm-provider';
-import { SPOKE_POOL_RELAYER_INTERFACE } from './across-filler';
 import { RunningMainnetReplica, startMainnetReplica } from './start-mainnet-replica';
 
 // A USDC transfer base → arbitrum through Across on the replica, as a wallet makes it: the quote
@@ -181,13 +180,13 @@ describe('Across on the mainnet replica', () => {
       await arbitrum.getLogs({
         address: spokePool('arbitrum'),
         topics: [
-          SPOKE_POOL_RELAYER_INTERFACE.getEvent('FilledRelay')!.topicHash,
+          ACROSS_SPOKE_POOL_INTERFACE.getEvent('FilledRelay')!.topicHash,
           `0x${CHAIN_IDS.base.toString(16).padStart(64, '0')}`,
           `0x${depositId.toString(16).padStart(64, '0')}`,
         ],
         fromBlock: 0,
       })
-    ).map((log) => SPOKE_POOL_RELAYER_INTERFACE.parseLog(log)!);
+    ).map((log) => ACROSS_SPOKE_POOL_INTERFACE.parseLog(log)!);
 
   it('fills a USDC deposit on base by paying the recipient outputAmount on arbitrum, the same deposit id in FilledRelay', async () => {
     const amount = 1_000_000_000n; // 1,000 USDC
@@ -212,11 +211,11 @@ describe('Across on the mainnet replica', () => {
     const [fillLog] = await arbitrum
       .getLogs({
         address: spokePool('arbitrum'),
-        topics: [SPOKE_POOL_RELAYER_INTERFACE.getEvent('FilledRelay')!.topicHash],
+        topics: [ACROSS_SPOKE_POOL_INTERFACE.getEvent('FilledRelay')!.topicHash],
         fromBlock: 0,
       })
       .then((logs) =>
-        logs.filter((log) => SPOKE_POOL_RELAYER_INTERFACE.parseLog(log)!.args.depositId === depositId),
+        logs.filter((log) => ACROSS_SPOKE_POOL_INTERFACE.parseLog(log)!.args.depositId === depositId),
       );
     expect(await acrossTransferOf(registry(), 'base', txHash, 5000)).toEqual({
       protocol: 'across',

@@ -5,10 +5,21 @@ import type { EncodedCall } from './evm-calldata';
 /** The provider name of Across bridge legs (quote-service's ProviderNames.across). */
 export const ACROSS_PROVIDER = 'across';
 
-/** Across's SpokePool deposit (@across-protocol/contracts 5.0.27 SpokePool ABI), addresses as bytes32. */
+/** SpokePool's V3RelayData struct: a deposit's fields and its origin chain, as a fill names it. */
+export const ACROSS_RELAY_DATA =
+  'tuple(bytes32 depositor, bytes32 recipient, bytes32 exclusiveRelayer, bytes32 inputToken, bytes32 outputToken, uint256 inputAmount, uint256 outputAmount, uint256 originChainId, uint256 depositId, uint32 fillDeadline, uint32 exclusivityDeadline, bytes message)';
+
+/**
+ * The surface of Across's SpokePool we use (@across-protocol/contracts 5.0.27 SpokePool ABI;
+ * addresses as bytes32): the deposit a wallet makes and its event, the fill a relayer sends and its
+ * event, the fill status a relayer reads to stay idempotent.
+ */
 export const ACROSS_SPOKE_POOL_INTERFACE = new Interface([
   'function deposit(bytes32 depositor, bytes32 recipient, bytes32 inputToken, bytes32 outputToken, uint256 inputAmount, uint256 outputAmount, uint256 destinationChainId, bytes32 exclusiveRelayer, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityParameter, bytes message) payable',
   'event FundsDeposited(bytes32 inputToken, bytes32 outputToken, uint256 inputAmount, uint256 outputAmount, uint256 indexed destinationChainId, uint256 indexed depositId, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityDeadline, bytes32 indexed depositor, bytes32 recipient, bytes32 exclusiveRelayer, bytes message)',
+  `function fillRelay(${ACROSS_RELAY_DATA} relayData, uint256 repaymentChainId, bytes32 repaymentAddress)`,
+  'event FilledRelay(bytes32 inputToken, bytes32 outputToken, uint256 inputAmount, uint256 outputAmount, uint256 repaymentChainId, uint256 indexed originChainId, uint256 indexed depositId, uint32 fillDeadline, uint32 exclusivityDeadline, bytes32 exclusiveRelayer, bytes32 indexed relayer, bytes32 depositor, bytes32 recipient, bytes32 messageHash, (bytes32 updatedRecipient, bytes32 updatedMessageHash, uint256 updatedOutputAmount, uint8 fillType) relayExecutionInfo)',
+  'function fillStatuses(bytes32) view returns (uint256)',
 ]);
 
 export interface AcrossDepositArgs {

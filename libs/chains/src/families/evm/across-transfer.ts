@@ -1,15 +1,11 @@
-import { getAddress, Interface, JsonRpcProvider, Log, toBeHex, zeroPadValue } from 'ethers';
+import { getAddress, JsonRpcProvider, Log, toBeHex, zeroPadValue } from 'ethers';
 import type { BridgeTransferView } from '@swapgw/contracts';
 import type { ChainRegistry } from '../../chain-registry';
 import { boundedEvmProvider } from '../bounded-rpc';
 import { ACROSS_SPOKE_POOL_INTERFACE } from './across-calldata';
 
-/** FilledRelay as the SpokePool emits it (@across-protocol/contracts 5.0.27). */
-const FILLED_RELAY = new Interface([
-  'event FilledRelay(bytes32 inputToken, bytes32 outputToken, uint256 inputAmount, uint256 outputAmount, uint256 repaymentChainId, uint256 indexed originChainId, uint256 indexed depositId, uint32 fillDeadline, uint32 exclusivityDeadline, bytes32 exclusiveRelayer, bytes32 indexed relayer, bytes32 depositor, bytes32 recipient, bytes32 messageHash, (bytes32 updatedRecipient, bytes32 updatedMessageHash, uint256 updatedOutputAmount, uint8 fillType) relayExecutionInfo)',
-]);
 const FUNDS_DEPOSITED_TOPIC = ACROSS_SPOKE_POOL_INTERFACE.getEvent('FundsDeposited')!.topicHash;
-const FILLED_RELAY_TOPIC = FILLED_RELAY.getEvent('FilledRelay')!.topicHash;
+const FILLED_RELAY_TOPIC = ACROSS_SPOKE_POOL_INTERFACE.getEvent('FilledRelay')!.topicHash;
 
 /** Blocks per eth_getLogs call when looking for a fill (providers cap the range of one call). */
 const LOG_CHUNK_BLOCKS = 10_000;
