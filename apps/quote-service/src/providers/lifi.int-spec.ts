@@ -203,7 +203,9 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
       tokenOut: 'USDC',
       amount: '1',
     });
-    expect(lifi.requests[0].url.searchParams.get('fromToken')).toBe('0x0000000000000000000000000000000000000000');
+    expect(lifi.requests[0].url.searchParams.get('fromToken')).toBe(
+      '0x0000000000000000000000000000000000000000',
+    );
     expect(lifi.requests[0].url.searchParams.get('fromAddress')).toBe(
       '0x0000000000000000000000000000000000000001',
     );
@@ -239,7 +241,9 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
     });
     expect(quote.routes).toEqual([]);
     expect(lifi.requests[0].url.searchParams.get('toChain')).toBe('1151111081099710');
-    expect(lifi.requests[0].url.searchParams.get('toToken')).toBe('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v');
+    expect(lifi.requests[0].url.searchParams.get('toToken')).toBe(
+      'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+    );
     expect(quote.debug!.providers).toEqual([
       expect.objectContaining({ provider: 'lifi', status: 'no-route' }),
     ]);
