@@ -13,6 +13,8 @@ import {
   zeroPadValue,
 } from 'ethers';
 import {
+  acrossIntentTypedData,
+  acrossSwapIntentTypedData,
   bridgeIntentTypedData,
   bridgeSwapIntentTypedData,
   bridgeToIntentTypedData,
@@ -101,6 +103,40 @@ const bridgeSwapTyped = (amount?: bigint, nonce?: bigint) =>
     },
   });
 
+const EXCLUSIVE_RELAYER = randomAddress();
+const acrossTerms = {
+  venue: VENUE,
+  destinationChainId: 42161,
+  outputToken: USDC_B.toLowerCase(),
+  outputAmount: 1_499_000_000n,
+  exclusiveRelayer: EXCLUSIVE_RELAYER.toLowerCase(),
+  quoteTimestamp: 1_899_990_000,
+  fillDeadline: 1_900_010_000,
+  exclusivityParameter: 0,
+};
+
+const acrossTyped = () =>
+  acrossIntentTypedData({
+    ...permitPart(),
+    intent: { ...acrossTerms, recipient: RECIPIENT.toLowerCase(), deadline: DEADLINE - 1n },
+  });
+
+const acrossSwapTyped = (amount?: bigint, nonce?: bigint) =>
+  acrossSwapIntentTypedData({
+    ...permitPart(amount, nonce),
+    intent: {
+      ...acrossTerms,
+      destinationRouter: DESTINATION_ROUTER.toLowerCase(),
+      destinationVenue: DESTINATION_VENUE,
+      path: [USDC_B.toLowerCase(), WETH],
+      fees: [500],
+      amountOutMin: 123n,
+      recipient: RECIPIENT.toLowerCase(),
+      unwrapNative: true,
+      deadline: DEADLINE - 1n,
+    },
+  });
+
 async function sign(td: TypedDataV4, wallet = new Wallet(hexlify(randomBytes(32)))) {
   const { domain, types, value } = ethersTypedDataArgs(td);
   return { wallet, signature: await wallet.signTypedData(domain, types, value) };
@@ -133,7 +169,15 @@ describe('sponsored intents: typed data', () => {
     });
   });
 
-  it.each(['SwapIntent', 'SwapV3Intent', 'BridgeIntent', 'BridgeToIntent', 'BridgeSwapIntent'] as const)(
+  it.each([
+    'SwapIntent',
+    'SwapV3Intent',
+    'BridgeIntent',
+    'BridgeToIntent',
+    'BridgeSwapIntent',
+    'AcrossIntent',
+    'AcrossSwapIntent',
+  ] as const)(
     '%s: the type string is Permit2’s witness stub followed by the router’s witnessTypeString',
     (kind) => {
       const td = {
@@ -155,6 +199,8 @@ describe('sponsored intents: typed data', () => {
             },
           }),
         BridgeSwapIntent: () => bridgeSwapTyped(),
+        AcrossIntent: acrossTyped,
+        AcrossSwapIntent: () => acrossSwapTyped(),
       }[kind]();
       const encoder = TypedDataEncoder.from(ethersTypedDataArgs(td).types);
       expect(encoder.primaryType).toBe('PermitWitnessTransferFrom');
@@ -340,6 +386,75 @@ describe('sponsored intents: typed data', () => {
     ).toBe(expected);
   });
 
+  it('AcrossSwapIntent: uint32 quote terms and the V3 path as bytes, hashed as the router’s hashAcrossSwapIntent', () => {
+    const td = acrossSwapTyped();
+    expect(JSON.parse(JSON.stringify(td))).toEqual(td);
+    const w = td.message.witness as Record<string, string>;
+    expect(w).toEqual({
+      venue: VENUE,
+      destinationChainId: '42161',
+      outputToken: USDC_B,
+      outputAmount: '1499000000',
+      exclusiveRelayer: EXCLUSIVE_RELAYER,
+      quoteTimestamp: '1899990000',
+      fillDeadline: '1900010000',
+      exclusivityParameter: '0',
+      destinationRouter: DESTINATION_ROUTER,
+      destinationVenue: DESTINATION_VENUE,
+      path: concat([USDC_B, '0x0001f4', WETH]).toLowerCase(),
+      amountOutMin: '123',
+      recipient: RECIPIENT,
+      unwrapNative: true,
+      deadline: String(DEADLINE - 1n),
+    });
+    const words = AbiCoder.defaultAbiCoder().encode(
+      [
+        ...['bytes32', 'address', 'uint256', 'address', 'uint256', 'address', 'uint32', 'uint32', 'uint32'],
+      ].concat(['address', 'address', 'bytes32', 'uint256', 'address', 'uint256', 'uint256']),
+      [
+        id(
+          'AcrossSwapIntent(address venue,uint256 destinationChainId,address outputToken,uint256 outputAmount,address exclusiveRelayer,uint32 quoteTimestamp,uint32 fillDeadline,uint32 exclusivityParameter,address destinationRouter,address destinationVenue,bytes path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)',
+        ),
+        w.venue,
+        w.destinationChainId,
+        w.outputToken,
+        w.outputAmount,
+        w.exclusiveRelayer,
+        w.quoteTimestamp,
+        w.fillDeadline,
+        w.exclusivityParameter,
+        w.destinationRouter,
+        w.destinationVenue,
+        keccak256(w.path),
+        w.amountOutMin,
+        w.recipient,
+        1,
+        w.deadline,
+      ],
+    );
+    expect(TypedDataEncoder.hashStruct('AcrossSwapIntent', ethersTypedDataArgs(td).types, w)).toBe(
+      keccak256(words),
+    );
+    const intent = {
+      ...acrossTerms,
+      destinationRouter: DESTINATION_ROUTER,
+      destinationVenue: DESTINATION_VENUE,
+    };
+    const rest = { amountOutMin: 1n, recipient: RECIPIENT, unwrapNative: false, deadline: DEADLINE };
+    expect(() =>
+      acrossSwapIntentTypedData({
+        ...permitPart(),
+        intent: { ...intent, ...rest, path: [WETH, USDC_B], fees: [500] },
+      }),
+    ).toThrow(/not the output token/);
+    expect(() =>
+      acrossSwapIntentTypedData({
+        ...permitPart(),
+        intent: { ...intent, ...rest, path: [USDC_B, WETH], fees: [500], quoteTimestamp: 2 ** 32 },
+      }),
+    ).toThrow(/uint32/);
+  });
+
   it('round-trips through a wallet signature, also after JSON', async () => {
     for (const td of [
       swapTyped(),
@@ -515,6 +630,53 @@ describe('sponsored intents: encodeSponsoredCall', () => {
       types: { ...td.types, BridgeSwapIntent: [...td.types.BridgeSwapIntent].reverse() },
     };
     expect(() => encodeSponsoredCall(reordered, wallet.address, signature)).toThrow(SponsoredIntentError);
+  });
+
+  it('across: acrossWithIntent and acrossAndSwapWithIntent with the signed deposit terms, swap and recipient', async () => {
+    const deposit = acrossTyped();
+    const { wallet, signature } = await sign(deposit);
+    const plain = sponsoredRouterInterface.parseTransaction({
+      data: encodeSponsoredCall(deposit, wallet.address, signature).data,
+    });
+    expect(plain?.name).toBe('acrossWithIntent');
+    expect(toPlain(plain!.args[2])).toEqual([
+      VENUE,
+      42161n,
+      USDC_B,
+      1_499_000_000n,
+      RECIPIENT,
+      EXCLUSIVE_RELAYER,
+      1_899_990_000n,
+      1_900_010_000n,
+      0n,
+      DEADLINE - 1n,
+    ]);
+    const swap = acrossSwapTyped(500n, 9n);
+    const signed = await sign(swap, wallet);
+    const call = encodeSponsoredCall(swap, wallet.address, signed.signature);
+    expect(call).toMatchObject({ to: ROUTER, value: '0' });
+    const decoded = sponsoredRouterInterface.parseTransaction({ data: call.data });
+    expect(decoded?.name).toBe('acrossAndSwapWithIntent');
+    const [permit, owner, intent] = decoded!.args.toArray() as [unknown, string, unknown];
+    expect(toPlain(permit)).toEqual([[USDC, 500n], 9n, DEADLINE]);
+    expect(owner).toBe(wallet.address);
+    expect(toPlain(intent)).toEqual([
+      VENUE,
+      42161n,
+      USDC_B,
+      1_499_000_000n,
+      EXCLUSIVE_RELAYER,
+      1_899_990_000n,
+      1_900_010_000n,
+      0n,
+      DESTINATION_ROUTER,
+      DESTINATION_VENUE,
+      concat([USDC_B, '0x0001f4', WETH]).toLowerCase(),
+      123n,
+      RECIPIENT,
+      true,
+      DEADLINE - 1n,
+    ]);
   });
 
   it('refuses a witness type that is not an intent, also one named like an Object property', () => {

@@ -121,6 +121,74 @@ export interface BridgeSwapIntent {
 }
 
 /**
+ * A sponsored Across deposit of the permitted amount through the SpokePool `venue`, the owner as
+ * depositor (Across refunds an unfilled deposit to them): a relayer pays `outputAmount` of
+ * `outputToken` to `recipient` on `destinationChainId`. The quote's terms (quoteTimestamp,
+ * fillDeadline, exclusiveRelayer, exclusivityParameter) are signed as Across answered them.
+ */
+export interface AcrossIntent {
+  /** The SpokePool of this chain. */
+  venue: string;
+  destinationChainId: UintLike;
+  outputToken: string;
+  outputAmount: UintLike;
+  recipient: string;
+  exclusiveRelayer: string;
+  quoteTimestamp: UintLike;
+  fillDeadline: UintLike;
+  exclusivityParameter: UintLike;
+  /** Seconds since epoch: the router refuses the deposit after it. */
+  deadline: UintLike;
+}
+
+/**
+ * An Across deposit to the destination chain's SwapGatewayRouter with a message: the fill pays it
+ * `outputAmount` of `outputToken` and calls its handleV3AcrossMessage, which swaps all of it through
+ * `destinationVenue` (SwapRouter02) along the V3 path of `path` and `fees` for at least
+ * `amountOutMin` to `recipient` before `deadline`, or pays `recipient` the bridged tokens.
+ */
+export interface AcrossSwapIntent {
+  venue: string;
+  destinationChainId: UintLike;
+  outputToken: string;
+  outputAmount: UintLike;
+  exclusiveRelayer: string;
+  quoteTimestamp: UintLike;
+  fillDeadline: UintLike;
+  exclusivityParameter: UintLike;
+  /** The SwapGatewayRouter of the destination chain (the deposit's recipient there). */
+  destinationRouter: string;
+  /** The Uniswap V3 SwapRouter02 of the destination chain. */
+  destinationVenue: string;
+  /** Tokens of the destination path; path[0] is outputToken. */
+  path: string[];
+  /** Pool fee of each hop: path.length - 1 of them. */
+  fees: number[];
+  amountOutMin: UintLike;
+  recipient: string;
+  unwrapNative: boolean;
+  /** Seconds since epoch: the deposit and the destination swap (after it: bridged tokens paid). */
+  deadline: UintLike;
+}
+
+/** The message an Across bridge-swap deposit carries (SwapGatewayRouter.AcrossSwapMessage); `path` is V3's bytes. */
+export interface AcrossSwapMessage {
+  owner: string;
+  /** The Uniswap V3 SwapRouter02 of the destination chain. */
+  venue: string;
+  /** 0x-hex V3 path (token, uint24 fee, token, ...). */
+  path: string;
+  amountOutMin: UintLike;
+  recipient: string;
+  unwrapNative: boolean;
+  deadline: UintLike;
+}
+
+/** The ABI type of AcrossSwapMessage, as handleV3AcrossMessage abi.decodes it. */
+export const ACROSS_SWAP_MESSAGE_ABI_TYPE =
+  'tuple(address owner, address venue, bytes path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline)';
+
+/**
  * The message a bridge-and-swap deposit carries to the destination chain's SwapGatewayRouter
  * (SwapGatewayRouter.BridgeSwapMessage, abi-encoded): its onBridgeRelease swaps what the bridge
  * delivered along `path` for at least `amountOutMin` to `recipient`, or pays `recipient` the bridged
@@ -230,6 +298,35 @@ export const SPONSORED_INTENT_TYPES = {
     { name: 'unwrapNative', type: 'bool' },
     { name: 'deadline', type: 'uint256' },
   ],
+  AcrossIntent: [
+    { name: 'venue', type: 'address' },
+    { name: 'destinationChainId', type: 'uint256' },
+    { name: 'outputToken', type: 'address' },
+    { name: 'outputAmount', type: 'uint256' },
+    { name: 'recipient', type: 'address' },
+    { name: 'exclusiveRelayer', type: 'address' },
+    { name: 'quoteTimestamp', type: 'uint32' },
+    { name: 'fillDeadline', type: 'uint32' },
+    { name: 'exclusivityParameter', type: 'uint32' },
+    { name: 'deadline', type: 'uint256' },
+  ],
+  AcrossSwapIntent: [
+    { name: 'venue', type: 'address' },
+    { name: 'destinationChainId', type: 'uint256' },
+    { name: 'outputToken', type: 'address' },
+    { name: 'outputAmount', type: 'uint256' },
+    { name: 'exclusiveRelayer', type: 'address' },
+    { name: 'quoteTimestamp', type: 'uint32' },
+    { name: 'fillDeadline', type: 'uint32' },
+    { name: 'exclusivityParameter', type: 'uint32' },
+    { name: 'destinationRouter', type: 'address' },
+    { name: 'destinationVenue', type: 'address' },
+    { name: 'path', type: 'bytes' },
+    { name: 'amountOutMin', type: 'uint256' },
+    { name: 'recipient', type: 'address' },
+    { name: 'unwrapNative', type: 'bool' },
+    { name: 'deadline', type: 'uint256' },
+  ],
 } as const;
 
 export type SponsoredIntentKind = keyof typeof SPONSORED_INTENT_TYPES;
@@ -259,6 +356,13 @@ export const sponsoredRouterInterface = new Interface([
   `function bridgeWithIntent(${PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, address recipient, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
   `function bridgeToWithIntent(${PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, bytes32 recipient, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
   `function bridgeAndSwapWithIntent(${PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, address destinationRouter, address destinationVenue, address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
+  `function acrossWithIntent(${PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, address outputToken, uint256 outputAmount, address recipient, address exclusiveRelayer, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityParameter, uint256 deadline) intent, bytes signature)`,
+  `function acrossAndSwapWithIntent(${PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, address outputToken, uint256 outputAmount, address exclusiveRelayer, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityParameter, address destinationRouter, address destinationVenue, bytes path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature)`,
+]);
+
+/** The destination router's Across message handler (AcrossMessageHandler), as a SpokePool's fill calls it. */
+export const acrossMessageHandlerInterface = new Interface([
+  'function handleV3AcrossMessage(address tokenSent, uint256 amount, address relayer, bytes message)',
 ]);
 
 /** EIP-2612 `permit`, sent by the relayer on the user's behalf. */
@@ -272,6 +376,8 @@ const ROUTER_METHOD: Record<SponsoredIntentKind, string> = {
   BridgeIntent: 'bridgeWithIntent',
   BridgeToIntent: 'bridgeToWithIntent',
   BridgeSwapIntent: 'bridgeAndSwapWithIntent',
+  AcrossIntent: 'acrossWithIntent',
+  AcrossSwapIntent: 'acrossAndSwapWithIntent',
 };
 
 const PERMIT2_DOMAIN_FIELDS = [
@@ -385,11 +491,7 @@ export function swapV3IntentTypedData(input: Permit2IntentPermit & { intent: Swa
     throw new SponsoredIntentError(
       `intent.path starts with ${tokens[0]}, not the permitted token ${input.token}`,
     );
-  if (
-    intent.fees.length !== tokens.length - 1 ||
-    !intent.fees.every((fee) => Number.isInteger(fee) && fee > 0 && fee < 1 << 24)
-  )
-    throw new SponsoredIntentError(`intent.fees must be ${tokens.length - 1} uint24 pool fees`);
+  requirePoolFees(intent.fees, tokens.length);
   if (typeof intent.unwrapNative !== 'boolean')
     throw new SponsoredIntentError('intent.unwrapNative must be a boolean');
   return permit2IntentTypedData('SwapV3Intent', input, {
@@ -460,6 +562,72 @@ export function bridgeSwapIntentTypedData(
   });
 }
 
+/** What the owner signs for a sponsored Across deposit of `amount` (the SpokePool's input token). */
+export function acrossIntentTypedData(input: Permit2IntentPermit & { intent: AcrossIntent }): TypedDataV4 {
+  const { intent } = input;
+  return permit2IntentTypedData('AcrossIntent', input, {
+    venue: checksummed(intent.venue, 'intent.venue'),
+    destinationChainId: uintString(intent.destinationChainId, 'intent.destinationChainId'),
+    outputToken: checksummed(intent.outputToken, 'intent.outputToken'),
+    outputAmount: uintString(intent.outputAmount, 'intent.outputAmount'),
+    recipient: checksummed(intent.recipient, 'intent.recipient'),
+    ...acrossQuoteTerms(intent),
+    deadline: uintString(intent.deadline, 'intent.deadline'),
+  });
+}
+
+/**
+ * What the owner signs for a sponsored Across deposit whose destination swap runs without another
+ * signature: the fill pays the destination router, which can only swap along the V3 path for at
+ * least `amountOutMin` to `recipient` before `deadline` (else pays `recipient` the bridged tokens).
+ * Throws on a path that does not start with `outputToken`, bad fees, or the router as recipient.
+ */
+export function acrossSwapIntentTypedData(
+  input: Permit2IntentPermit & { intent: AcrossSwapIntent },
+): TypedDataV4 {
+  const { intent } = input;
+  const tokens = intent.path.map((hop, i) => checksummed(hop, `intent.path[${i}]`));
+  const outputToken = checksummed(intent.outputToken, 'intent.outputToken');
+  if (tokens.length < 2) throw new SponsoredIntentError('intent.path needs at least two tokens');
+  if (tokens[0] !== outputToken)
+    throw new SponsoredIntentError(
+      `intent.path starts with ${tokens[0]}, not the output token ${outputToken}`,
+    );
+  requirePoolFees(intent.fees, tokens.length);
+  if (typeof intent.unwrapNative !== 'boolean')
+    throw new SponsoredIntentError('intent.unwrapNative must be a boolean');
+  const destinationRouter = checksummed(intent.destinationRouter, 'intent.destinationRouter');
+  const recipient = checksummed(intent.recipient, 'intent.recipient');
+  if (recipient === destinationRouter)
+    throw new SponsoredIntentError('intent.recipient cannot be the destination router');
+  return permit2IntentTypedData('AcrossSwapIntent', input, {
+    venue: checksummed(intent.venue, 'intent.venue'),
+    destinationChainId: uintString(intent.destinationChainId, 'intent.destinationChainId'),
+    outputToken,
+    outputAmount: uintString(intent.outputAmount, 'intent.outputAmount'),
+    ...acrossQuoteTerms(intent),
+    destinationRouter,
+    destinationVenue: checksummed(intent.destinationVenue, 'intent.destinationVenue'),
+    path: encodeUniswapV3Path(tokens, intent.fees),
+    amountOutMin: uintString(intent.amountOutMin, 'intent.amountOutMin'),
+    recipient,
+    unwrapNative: intent.unwrapNative,
+    deadline: uintString(intent.deadline, 'intent.deadline'),
+  });
+}
+
+/** Across's quote terms of an intent, in witness order (uint32s as decimal strings). */
+function acrossQuoteTerms(
+  intent: Pick<AcrossIntent, 'exclusiveRelayer' | 'quoteTimestamp' | 'fillDeadline' | 'exclusivityParameter'>,
+) {
+  return {
+    exclusiveRelayer: checksummed(intent.exclusiveRelayer, 'intent.exclusiveRelayer'),
+    quoteTimestamp: uint32String(intent.quoteTimestamp, 'intent.quoteTimestamp'),
+    fillDeadline: uint32String(intent.fillDeadline, 'intent.fillDeadline'),
+    exclusivityParameter: uint32String(intent.exclusivityParameter, 'intent.exclusivityParameter'),
+  };
+}
+
 /**
  * An EIP-2612 Permit (OpenZeppelin ERC20Permit domain: name, version, chainId, token), typically
  * spender Permit2 and value MaxUint256: the relayer submits it with `token.permit`, so a user with no
@@ -527,7 +695,7 @@ export function sponsoredTypedDataKind(td: TypedDataV4): SponsoredIntentKind | '
 
 /**
  * The transaction the relayer sends for signed typed data: for a Permit2 intent the router's
- * swapWithIntent / swapV3WithIntent / bridgeWithIntent / bridgeToWithIntent / bridgeAndSwapWithIntent (to = the signed
+ * swapWithIntent / swapV3WithIntent / bridgeWithIntent / bridgeToWithIntent / bridgeAndSwapWithIntent / acrossWithIntent / acrossAndSwapWithIntent (to = the signed
  * spender), for an EIP-2612
  * Permit `token.permit(owner, spender, value, deadline, v, r, s)` (to = the token). Encodes only:
  * check `recoverTypedDataSigner(td, signature)` is `owner` first (an EOA owner), or the call reverts
@@ -592,6 +760,24 @@ export function encodeBridgeSwapMessage(message: BridgeSwapMessage): string {
   );
 }
 
+/** The bytes (0x-hex) of an AcrossSwapMessage, exactly as acrossAndSwapWithIntent deposits them. */
+export function encodeAcrossSwapMessage(message: AcrossSwapMessage): string {
+  return AbiCoder.defaultAbiCoder().encode(
+    [ACROSS_SWAP_MESSAGE_ABI_TYPE],
+    [
+      [
+        checksummed(message.owner, 'owner'),
+        checksummed(message.venue, 'venue'),
+        hexlify(message.path),
+        uintString(message.amountOutMin, 'amountOutMin'),
+        checksummed(message.recipient, 'recipient'),
+        message.unwrapNative,
+        uintString(message.deadline, 'deadline'),
+      ],
+    ],
+  );
+}
+
 /** The inverse of encodeBridgeSwapMessage (uints as bigint). */
 export function decodeBridgeSwapMessage(
   bytes: string,
@@ -641,6 +827,18 @@ function requireTypes(td: TypedDataV4, expected: Record<string, TypedDataFieldV4
     throw new SponsoredIntentError(
       `the typed data's types or domain are not those of a ${td.primaryType} the contracts verify`,
     );
+}
+
+function requirePoolFees(fees: number[], tokens: number): void {
+  if (fees.length !== tokens - 1 || !fees.every((fee) => Number.isInteger(fee) && fee > 0 && fee < 1 << 24))
+    throw new SponsoredIntentError(`intent.fees must be ${tokens - 1} uint24 pool fees`);
+}
+
+function uint32String(value: UintLike, field: string): string {
+  const parsed = uintString(value, field);
+  if (BigInt(parsed) >= 1n << 32n)
+    throw new SponsoredIntentError(`${field} is not a uint32: ${String(value)}`);
+  return parsed;
 }
 
 function copyFields(fields: readonly { name: string; type: string }[]): TypedDataFieldV4[] {

@@ -107,7 +107,9 @@ const PERMIT2_PERMIT_TUPLE =
  * witness signature over the leg, venue included (see @swapgw/chains sponsored-intents).
  * `bridgeAndSwapWithIntent` deposits with a message whose release on the destination chain calls that
  * chain's router's `onBridgeRelease` (BridgeSwapSettled: outcome 0 swapped, 1 expired, 2 swap failed;
- * the latter two pay the bridged tokens).
+ * the latter two pay the bridged tokens). `acrossWithIntent` deposits into an Across SpokePool;
+ * `acrossAndSwapWithIntent` deposits to the destination's router with a message, whose fill calls
+ * that router's `handleV3AcrossMessage` (the same settlement and BridgeSwapSettled).
  */
 export const SWAP_GATEWAY_ROUTER_ABI = [
   'function permit2() view returns (address)',
@@ -129,6 +131,12 @@ export const SWAP_GATEWAY_ROUTER_ABI = [
   `function bridgeAndSwapWithIntent(${PERMIT2_PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, address destinationRouter, address destinationVenue, address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
   'function onBridgeRelease(address token, uint256 amount, bytes message)',
   'function BRIDGE_SWAP_INTENT_WITNESS_TYPE() view returns (string)',
+  `function acrossWithIntent(${PERMIT2_PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, address outputToken, uint256 outputAmount, address recipient, address exclusiveRelayer, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityParameter, uint256 deadline) intent, bytes signature)`,
+  `function acrossAndSwapWithIntent(${PERMIT2_PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, address outputToken, uint256 outputAmount, address exclusiveRelayer, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityParameter, address destinationRouter, address destinationVenue, bytes path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature)`,
+  'function handleV3AcrossMessage(address tokenSent, uint256 amount, address relayer, bytes message)',
+  'function ACROSS_INTENT_WITNESS_TYPE() view returns (string)',
+  'function ACROSS_SWAP_INTENT_WITNESS_TYPE() view returns (string)',
+  'event AcrossDepositWithIntent(address indexed owner, address indexed spokePool, uint256 indexed destinationChainId, uint256 amount, uint256 permitNonce, address relayer)',
   'event BridgeSwapSettled(address indexed owner, address indexed recipient, address indexed tokenOut, uint256 amountIn, uint256 amountOut, uint8 outcome)',
   'event SwapWithIntent(address indexed owner, address indexed tokenIn, address indexed recipient, uint256 amountIn, uint256 amountOut, uint256 permitNonce, address relayer)',
   'event DepositWithIntent(address indexed owner, uint256 indexed bridgeNonce, uint256 destinationChainId, uint256 amount, uint256 permitNonce, address relayer)',

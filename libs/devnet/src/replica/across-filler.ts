@@ -68,7 +68,7 @@ const FILL_STATUS_FILLED = 2n;
  * `fillRelay(relayData, repaymentChainId, repaymentAddress)` with the relayer's own funds, relayData
  * exactly the deposit's fields. The SpokePool pays the recipient `outputAmount` of `outputToken`
  * (WETH to an EOA unwrapped to ETH) and calls `handleV3AcrossMessage` on a contract recipient when
- * the message is not empty. Repayment is asked for on the destination chain, to the relayer (there
+ * the message is not empty (with gas for it: fillGasLimit). Repayment is asked for on the destination chain, to the relayer (there
  * is no HubPool on the replica to settle it: the relayer's funds are its own loss).
  *
  * Idempotent per (originChainId, depositId): a deposit leaves the queue once filled, and before
@@ -192,7 +192,9 @@ export class AcrossFiller {
       const relayer = toBytes32(destination.relayer.address);
       const exclusive = relayData.exclusivityDeadline >= now && relayData.exclusiveRelayer !== ZeroHash;
       if (exclusive && relayData.exclusiveRelayer.toLowerCase() !== relayer.toLowerCase()) return; // wait
-      const tx = (await pool.fillRelay(relayTuple(relayData), deposit.destinationChainId, relayer)) as {
+      const args = [relayTuple(relayData), deposit.destinationChainId, relayer] as const;
+      const gasLimit = fillGasLimit(await pool.fillRelay.estimateGas(...args), relayData.message);
+      const tx = (await pool.fillRelay(...args, { gasLimit })) as {
         wait(): Promise<{ status: number | null; hash: string } | null>;
       };
       const receipt = await tx.wait();
@@ -206,6 +208,20 @@ export class AcrossFiller {
     }
   }
 }
+
+/**
+ * The gas a fill is sent with: the node's estimate, and for a fill with a message (the SpokePool then
+ * calls the recipient's handleV3AcrossMessage) a fifth more plus FILL_MESSAGE_GAS_EXTRA. The estimate
+ * already covers the handler's swap (our router's handler reverts rather than skip the swap for want
+ * of gas, so the estimate cannot settle for less); the margin absorbs what the mined block costs more
+ * than the pending one (a pool's first write in a block, 63/64 of the gas forwarded per call).
+ */
+export function fillGasLimit(estimate: bigint, message: string): bigint {
+  if (message === '0x' || message === '') return estimate;
+  return estimate + estimate / 5n + FILL_MESSAGE_GAS_EXTRA;
+}
+
+const FILL_MESSAGE_GAS_EXTRA = 50_000n;
 
 /** The relayer approves each chain's SpokePool once per output token: fills pull with transferFrom. */
 export async function approveSpokePool(

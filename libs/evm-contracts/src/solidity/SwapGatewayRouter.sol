@@ -29,6 +29,29 @@ interface ISwapRouter02ExactIn {
     function exactInput(ExactInputParams calldata params) external payable returns (uint256 amountOut);
 
     function unwrapWETH9(uint256 amountMinimum, address recipient) external payable;
+
+    function multicall(bytes[] calldata data) external payable returns (bytes[] memory results);
+}
+
+/// Across's SpokePool deposit (addresses as bytes32): pulls inputAmount of inputToken from the
+/// caller; the relayer that fills pays outputAmount of outputToken to recipient on
+/// destinationChainId and, when message is not empty and recipient a contract, calls its
+/// handleV3AcrossMessage. An unfilled deposit is refunded to depositor on this chain.
+interface IAcrossSpokePool {
+    function deposit(
+        bytes32 depositor,
+        bytes32 recipient,
+        bytes32 inputToken,
+        bytes32 outputToken,
+        uint256 inputAmount,
+        uint256 outputAmount,
+        uint256 destinationChainId,
+        bytes32 exclusiveRelayer,
+        uint32 quoteTimestamp,
+        uint32 fillDeadline,
+        uint32 exclusivityParameter,
+        bytes calldata message
+    ) external payable;
 }
 
 interface IBridgeDeposits {
@@ -179,6 +202,71 @@ contract SwapGatewayRouter is ReentrancyGuard {
         uint256 deadline;
     }
 
+    /// An Across deposit an owner signs as the witness of a sponsored deposit: the SpokePool (venue)
+    /// takes the whole permitted amount, the owner as depositor (Across refunds an unfilled deposit
+    /// to them), and a relayer pays outputAmount of outputToken to recipient on destinationChainId.
+    /// quoteTimestamp, fillDeadline, exclusiveRelayer and exclusivityParameter are Across's quote.
+    struct AcrossIntent {
+        address venue;
+        uint256 destinationChainId;
+        address outputToken;
+        uint256 outputAmount;
+        address recipient;
+        address exclusiveRelayer;
+        uint32 quoteTimestamp;
+        uint32 fillDeadline;
+        uint32 exclusivityParameter;
+        uint256 deadline;
+    }
+
+    /// An Across deposit to the destination chain's router and the Uniswap V3 swap there, signed
+    /// together: the fill pays destinationRouter outputAmount of outputToken and calls its
+    /// handleV3AcrossMessage, which swaps what arrived through destinationVenue (SwapRouter02) along
+    /// path for at least amountOutMin to recipient before deadline, or pays recipient the bridged tokens.
+    struct AcrossSwapIntent {
+        address venue;
+        uint256 destinationChainId;
+        address outputToken;
+        uint256 outputAmount;
+        address exclusiveRelayer;
+        uint32 quoteTimestamp;
+        uint32 fillDeadline;
+        uint32 exclusivityParameter;
+        address destinationRouter;
+        address destinationVenue;
+        bytes path;
+        uint256 amountOutMin;
+        address recipient;
+        bool unwrapNative;
+        uint256 deadline;
+    }
+
+    /// The message an Across bridge-swap deposit carries to the destination router (abi.encode of it).
+    struct AcrossSwapMessage {
+        address owner;
+        /// The Uniswap V3 SwapRouter02 of the destination chain.
+        address venue;
+        /// token, uint24 fee, token, ... (abi.encodePacked), starting with the bridged token.
+        bytes path;
+        uint256 amountOutMin;
+        address recipient;
+        bool unwrapNative;
+        uint256 deadline;
+    }
+
+    /// The deposit terms both Across entry points hand to the SpokePool.
+    struct AcrossDeposit {
+        address spokePool;
+        address recipient;
+        address outputToken;
+        uint256 outputAmount;
+        uint256 destinationChainId;
+        address exclusiveRelayer;
+        uint32 quoteTimestamp;
+        uint32 fillDeadline;
+        uint32 exclusivityParameter;
+    }
+
     /// What the destination router did with a bridge-and-swap release.
     enum BridgeSwapOutcome {
         /// Swapped along the path: the recipient got at least amountOutMin of the path's last token.
@@ -203,6 +291,12 @@ contract SwapGatewayRouter is ReentrancyGuard {
     bytes32 public constant BRIDGE_SWAP_INTENT_TYPEHASH = keccak256(
         "BridgeSwapIntent(address venue,uint256 destinationChainId,address destinationRouter,address destinationVenue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)"
     );
+    bytes32 public constant ACROSS_INTENT_TYPEHASH = keccak256(
+        "AcrossIntent(address venue,uint256 destinationChainId,address outputToken,uint256 outputAmount,address recipient,address exclusiveRelayer,uint32 quoteTimestamp,uint32 fillDeadline,uint32 exclusivityParameter,uint256 deadline)"
+    );
+    bytes32 public constant ACROSS_SWAP_INTENT_TYPEHASH = keccak256(
+        "AcrossSwapIntent(address venue,uint256 destinationChainId,address outputToken,uint256 outputAmount,address exclusiveRelayer,uint32 quoteTimestamp,uint32 fillDeadline,uint32 exclusivityParameter,address destinationRouter,address destinationVenue,bytes path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)"
+    );
     /// Permit2 witness type strings: the witness field is named "witness" (as Uniswap's permit2-sdk
     /// and UniswapX name it) and the referenced types follow in alphabetical order, as EIP-712 wants.
     string public constant SWAP_INTENT_WITNESS_TYPE =
@@ -215,6 +309,10 @@ contract SwapGatewayRouter is ReentrancyGuard {
         "BridgeToIntent witness)BridgeToIntent(address venue,uint256 destinationChainId,bytes32 recipient,uint256 deadline)TokenPermissions(address token,uint256 amount)";
     string public constant BRIDGE_SWAP_INTENT_WITNESS_TYPE =
         "BridgeSwapIntent witness)BridgeSwapIntent(address venue,uint256 destinationChainId,address destinationRouter,address destinationVenue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)TokenPermissions(address token,uint256 amount)";
+    string public constant ACROSS_INTENT_WITNESS_TYPE =
+        "AcrossIntent witness)AcrossIntent(address venue,uint256 destinationChainId,address outputToken,uint256 outputAmount,address recipient,address exclusiveRelayer,uint32 quoteTimestamp,uint32 fillDeadline,uint32 exclusivityParameter,uint256 deadline)TokenPermissions(address token,uint256 amount)";
+    string public constant ACROSS_SWAP_INTENT_WITNESS_TYPE =
+        "AcrossSwapIntent witness)AcrossSwapIntent(address venue,uint256 destinationChainId,address outputToken,uint256 outputAmount,address exclusiveRelayer,uint32 quoteTimestamp,uint32 fillDeadline,uint32 exclusivityParameter,address destinationRouter,address destinationVenue,bytes path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)TokenPermissions(address token,uint256 amount)";
 
     /// Gas the destination router must have left before it tries a bridge-and-swap's swap: a first
     /// hop, and each further one. A release sent with less reverts (InsufficientGasForSwap) rather
@@ -241,6 +339,17 @@ contract SwapGatewayRouter is ReentrancyGuard {
         address indexed owner,
         uint256 indexed bridgeNonce,
         uint256 destinationChainId,
+        uint256 amount,
+        uint256 permitNonce,
+        address relayer
+    );
+
+    /// A sponsored Across deposit (acrossWithIntent, or acrossAndSwapWithIntent with its message): the
+    /// deposit's id, recipient and message are in the SpokePool's FundsDeposited.
+    event AcrossDepositWithIntent(
+        address indexed owner,
+        address indexed spokePool,
+        uint256 indexed destinationChainId,
         uint256 amount,
         uint256 permitNonce,
         address relayer
@@ -500,30 +609,141 @@ contract SwapGatewayRouter is ReentrancyGuard {
     /// see the contract's comment.
     function onBridgeRelease(address token, uint256 amount, bytes calldata message) external nonReentrant {
         BridgeSwapMessage memory m = abi.decode(message, (BridgeSwapMessage));
-        // Never from bridgeAndSwapWithIntent (it refuses them); a hand-made deposit's release reverts.
-        if (m.recipient == address(0) || m.recipient == address(this)) revert InvalidRecipient();
-        uint256 balance = IERC20(token).balanceOf(address(this));
-        if (balance < amount) revert ReleaseNotFunded(token, amount, balance);
-        uint256 held = balance - amount;
+        uint256 held = fundedRelease(token, amount, m.recipient);
         (BridgeSwapOutcome outcome, address tokenOut, uint256 amountOut) = settleBridgeSwap(IERC20(token), amount, m);
         assertNothingLeft(IERC20(token), held);
         emit BridgeSwapSettled(m.owner, m.recipient, tokenOut, amount, amountOut, outcome);
+    }
+
+    /// Sponsored Across deposit: pulls the whole permitted amount (the SpokePool's input token) and
+    /// deposits it with the signed terms and no message, the owner as depositor.
+    function acrossWithIntent(
+        ISignatureTransfer.PermitTransferFrom calldata permit,
+        address owner,
+        AcrossIntent calldata intent,
+        bytes calldata signature
+    ) external nonReentrant {
+        if (block.timestamp > intent.deadline) revert IntentExpired(intent.deadline);
+        if (intent.recipient == address(0) || intent.recipient == address(this)) revert InvalidRecipient();
+        checkVenue(intent.venue);
+        uint256 held = pullWithIntent(permit, owner, hashAcrossIntent(intent), ACROSS_INTENT_WITNESS_TYPE, signature, intent.venue);
+        depositAcross(
+            AcrossDeposit({
+                spokePool: intent.venue,
+                recipient: intent.recipient,
+                outputToken: intent.outputToken,
+                outputAmount: intent.outputAmount,
+                destinationChainId: intent.destinationChainId,
+                exclusiveRelayer: intent.exclusiveRelayer,
+                quoteTimestamp: intent.quoteTimestamp,
+                fillDeadline: intent.fillDeadline,
+                exclusivityParameter: intent.exclusivityParameter
+            }),
+            permit,
+            owner,
+            ""
+        );
+        assertNothingLeft(IERC20(permit.permitted.token), held);
+    }
+
+    /// Sponsored Across deposit and destination swap, from the one signature on this chain: deposits
+    /// the whole permitted amount to intent.destinationRouter on the destination chain with an
+    /// AcrossSwapMessage; the fill there calls that router's handleV3AcrossMessage, which swaps.
+    function acrossAndSwapWithIntent(
+        ISignatureTransfer.PermitTransferFrom calldata permit,
+        address owner,
+        AcrossSwapIntent calldata intent,
+        bytes calldata signature
+    ) external nonReentrant {
+        if (block.timestamp > intent.deadline) revert IntentExpired(intent.deadline);
+        if (intent.destinationRouter == address(0)) revert InvalidRecipient();
+        if (intent.recipient == address(0) || intent.recipient == intent.destinationRouter) revert InvalidRecipient();
+        if (intent.destinationVenue == address(0)) revert InvalidVenue();
+        checkVenue(intent.venue);
+        if (v3PathStart(intent.path) != intent.outputToken) revert TokenMismatch(intent.outputToken, v3PathStart(intent.path));
+        uint256 held =
+            pullWithIntent(permit, owner, hashAcrossSwapIntent(intent), ACROSS_SWAP_INTENT_WITNESS_TYPE, signature, intent.venue);
+        depositAcross(
+            AcrossDeposit({
+                spokePool: intent.venue,
+                recipient: intent.destinationRouter,
+                outputToken: intent.outputToken,
+                outputAmount: intent.outputAmount,
+                destinationChainId: intent.destinationChainId,
+                exclusiveRelayer: intent.exclusiveRelayer,
+                quoteTimestamp: intent.quoteTimestamp,
+                fillDeadline: intent.fillDeadline,
+                exclusivityParameter: intent.exclusivityParameter
+            }),
+            permit,
+            owner,
+            abi.encode(
+                AcrossSwapMessage({
+                    owner: owner,
+                    venue: intent.destinationVenue,
+                    path: intent.path,
+                    amountOutMin: intent.amountOutMin,
+                    recipient: intent.recipient,
+                    unwrapNative: intent.unwrapNative,
+                    deadline: intent.deadline
+                })
+            )
+        );
+        assertNothingLeft(IERC20(permit.permitted.token), held);
+    }
+
+    /// Across's message handler (AcrossMessageHandler): the destination half of
+    /// acrossAndSwapWithIntent. A SpokePool's fill pays this contract amount of tokenSent (the
+    /// deposit's outputToken), then calls this with the filling relayer and the deposit's message, in
+    /// the same transaction; a revert here reverts the fill. Swaps all of it through the message's
+    /// SwapRouter02 along its V3 path for at least amountOutMin to the recipient, or, when that cannot
+    /// happen (deadline passed, output below the minimum, a path that does not start with tokenSent),
+    /// pays the recipient tokenSent: exactly as onBridgeRelease, and for the same reason it needs no
+    /// list of SpokePools (see the contract's comment). The filler must give the fill enough gas for
+    /// the swap: with less than BRIDGE_SWAP_GAS_FIRST_HOP (+ BRIDGE_SWAP_GAS_PER_HOP per further hop)
+    /// left here it reverts (InsufficientGasForSwap), so an eth_estimateGas of the fill covers it.
+    function handleV3AcrossMessage(address tokenSent, uint256 amount, address, bytes calldata message) external nonReentrant {
+        AcrossSwapMessage memory m = abi.decode(message, (AcrossSwapMessage));
+        uint256 held = fundedRelease(tokenSent, amount, m.recipient);
+        (BridgeSwapOutcome outcome, address tokenOut, uint256 amountOut) = settleAcrossSwap(IERC20(tokenSent), amount, m);
+        assertNothingLeft(IERC20(tokenSent), held);
+        emit BridgeSwapSettled(m.owner, m.recipient, tokenOut, amount, amountOut, outcome);
+    }
+
+    /// Checks a release's recipient and that amount of token was paid here; returns what was held before.
+    function fundedRelease(address token, uint256 amount, address recipient) private view returns (uint256 held) {
+        // Never from the source entry points (they refuse them); a hand-made deposit's release reverts.
+        if (recipient == address(0) || recipient == address(this)) revert InvalidRecipient();
+        uint256 balance = IERC20(token).balanceOf(address(this));
+        if (balance < amount) revert ReleaseNotFunded(token, amount, balance);
+        return balance - amount;
+    }
+
+    /// Why a release's swap is not tried (Expired, SwapFailed), or Swapped when it may be.
+    /// `tokens` is the path's length in tokens; the gas check comes last.
+    function releaseSwapBlocker(uint256 deadline, bool startsWithToken, address venue, uint256 tokens)
+        private
+        view
+        returns (BridgeSwapOutcome)
+    {
+        if (block.timestamp > deadline) return BridgeSwapOutcome.Expired;
+        // A venue without code would answer the call with nothing, which try/catch cannot catch.
+        if (!startsWithToken || venue == address(this) || venue.code.length == 0) return BridgeSwapOutcome.SwapFailed;
+        // The swap gets 63/64 of what is left: with less than it needs it would fail for want of gas
+        // and settle as SwapFailed, so too little gas reverts the release instead.
+        uint256 needed = BRIDGE_SWAP_GAS_FIRST_HOP + BRIDGE_SWAP_GAS_PER_HOP * (tokens - 2);
+        if (gasleft() < needed) revert InsufficientGasForSwap(needed);
+        return BridgeSwapOutcome.Swapped;
     }
 
     function settleBridgeSwap(IERC20 token, uint256 amount, BridgeSwapMessage memory m)
         private
         returns (BridgeSwapOutcome outcome, address tokenOut, uint256 amountOut)
     {
-        if (block.timestamp > m.deadline) return payBridged(token, amount, m.recipient, BridgeSwapOutcome.Expired);
         uint256 length = m.path.length;
-        // A venue without code would answer the call with nothing, which try/catch cannot catch.
-        if (length < 2 || m.path[0] != address(token) || m.venue == address(this) || m.venue.code.length == 0) {
-            return payBridged(token, amount, m.recipient, BridgeSwapOutcome.SwapFailed);
-        }
-        // The swap gets 63/64 of what is left: with less than it needs it would fail for want of gas
-        // and settle as SwapFailed, so too little gas reverts the release instead.
-        uint256 needed = BRIDGE_SWAP_GAS_FIRST_HOP + BRIDGE_SWAP_GAS_PER_HOP * (length - 2);
-        if (gasleft() < needed) revert InsufficientGasForSwap(needed);
+        bool valid = length >= 2 && m.path[0] == address(token);
+        outcome = releaseSwapBlocker(m.deadline, valid, m.venue, length);
+        if (outcome != BridgeSwapOutcome.Swapped) return payBridged(token, amount, m.recipient, outcome);
         IUniswapV2RouterExactIn venue = IUniswapV2RouterExactIn(m.venue);
         token.forceApprove(address(venue), amount);
         if (m.unwrapNative) {
@@ -539,8 +759,122 @@ contract SwapGatewayRouter is ReentrancyGuard {
                 return (BridgeSwapOutcome.Swapped, m.path[length - 1], amounts[amounts.length - 1]);
             } catch {}
         }
-        token.forceApprove(address(venue), 0);
-        return payBridged(token, amount, m.recipient, BridgeSwapOutcome.SwapFailed);
+        return swapFailed(token, address(venue), amount, m.recipient);
+    }
+
+    /// As settleBridgeSwap, through SwapRouter02's exactInput along a V3 path (native out: exactInput
+    /// to the venue and its unwrapWETH9 to the recipient in one multicall, so both or neither happen).
+    function settleAcrossSwap(IERC20 token, uint256 amount, AcrossSwapMessage memory m)
+        private
+        returns (BridgeSwapOutcome outcome, address tokenOut, uint256 amountOut)
+    {
+        bytes memory path = m.path;
+        uint256 hops = path.length >= 20 + V3_HOP_LENGTH && (path.length - 20) % V3_HOP_LENGTH == 0
+            ? (path.length - 20) / V3_HOP_LENGTH
+            : 0;
+        bool valid = hops > 0 && hops < MAX_PATH_LENGTH && pathTokenAt(path, 0) == address(token);
+        outcome = releaseSwapBlocker(m.deadline, valid, m.venue, hops + 1);
+        if (outcome != BridgeSwapOutcome.Swapped) return payBridged(token, amount, m.recipient, outcome);
+        ISwapRouter02ExactIn venue = ISwapRouter02ExactIn(m.venue);
+        token.forceApprove(address(venue), amount);
+        ISwapRouter02ExactIn.ExactInputParams memory params = ISwapRouter02ExactIn.ExactInputParams({
+            path: path,
+            recipient: m.unwrapNative ? address(venue) : m.recipient,
+            amountIn: amount,
+            amountOutMinimum: m.amountOutMin
+        });
+        if (m.unwrapNative) {
+            bytes[] memory calls = new bytes[](2);
+            calls[0] = abi.encodeCall(ISwapRouter02ExactIn.exactInput, (params));
+            calls[1] = abi.encodeCall(ISwapRouter02ExactIn.unwrapWETH9, (m.amountOutMin, m.recipient));
+            try venue.multicall(calls) returns (bytes[] memory results) {
+                return (BridgeSwapOutcome.Swapped, address(0), abi.decode(results[0], (uint256)));
+            } catch {}
+        } else {
+            try venue.exactInput(params) returns (uint256 out) {
+                return (BridgeSwapOutcome.Swapped, pathTokenAt(path, path.length - 20), out);
+            } catch {}
+        }
+        return swapFailed(token, address(venue), amount, m.recipient);
+    }
+
+    /// The swap reverted: its allowance is withdrawn and the recipient gets the bridged tokens.
+    function swapFailed(IERC20 token, address venue, uint256 amount, address recipient)
+        private
+        returns (BridgeSwapOutcome, address, uint256)
+    {
+        token.forceApprove(venue, 0);
+        return payBridged(token, amount, recipient, BridgeSwapOutcome.SwapFailed);
+    }
+
+    /// The 20-byte token at byte offset `at` of a V3 path in memory.
+    function pathTokenAt(bytes memory path, uint256 at) private pure returns (address token) {
+        assembly {
+            token := shr(96, mload(add(add(path, 32), at)))
+        }
+    }
+
+    /// The SpokePool's deposit of the whole permitted amount (already approved to it), the owner as
+    /// depositor so an unfilled deposit is refunded to them, never to this contract.
+    function depositAcross(
+        AcrossDeposit memory d,
+        ISignatureTransfer.PermitTransferFrom calldata permit,
+        address owner,
+        bytes memory message
+    ) private {
+        IAcrossSpokePool(d.spokePool).deposit(
+            toBytes32(owner),
+            toBytes32(d.recipient),
+            toBytes32(permit.permitted.token),
+            toBytes32(d.outputToken),
+            permit.permitted.amount,
+            d.outputAmount,
+            d.destinationChainId,
+            toBytes32(d.exclusiveRelayer),
+            d.quoteTimestamp,
+            d.fillDeadline,
+            d.exclusivityParameter,
+            message
+        );
+        emit AcrossDepositWithIntent(owner, d.spokePool, d.destinationChainId, permit.permitted.amount, permit.nonce, msg.sender);
+    }
+
+    function toBytes32(address account) private pure returns (bytes32) {
+        return bytes32(uint256(uint160(account)));
+    }
+
+    /// EIP-712 hashStruct of an AcrossIntent (every field static: their words in order).
+    function hashAcrossIntent(AcrossIntent calldata intent) private pure returns (bytes32) {
+        return keccak256(abi.encode(ACROSS_INTENT_TYPEHASH, intent));
+    }
+
+    /// EIP-712 hashStruct of an AcrossSwapIntent: the path's bytes as their keccak, in two abi.encode
+    /// halves (static words concatenate as one encoding) to stay within the stack.
+    function hashAcrossSwapIntent(AcrossSwapIntent calldata intent) private pure returns (bytes32) {
+        return keccak256(
+            bytes.concat(
+                abi.encode(
+                    ACROSS_SWAP_INTENT_TYPEHASH,
+                    intent.venue,
+                    intent.destinationChainId,
+                    intent.outputToken,
+                    intent.outputAmount,
+                    intent.exclusiveRelayer,
+                    intent.quoteTimestamp,
+                    intent.fillDeadline
+                ),
+                abi.encode(
+                    intent.exclusivityParameter,
+                    intent.destinationRouter,
+                    intent.destinationVenue,
+                    keccak256(intent.path),
+                    intent.amountOutMin,
+                    intent.recipient,
+                    intent.unwrapNative,
+                    intent.deadline
+                )
+            )
+        );
     }
 
     function payBridged(IERC20 token, uint256 amount, address recipient, BridgeSwapOutcome outcome)
