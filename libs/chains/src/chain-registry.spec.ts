@@ -141,12 +141,14 @@ describe('ChainRegistry.permitContracts', () => {
       bridge: address(4),
     });
     expect(new ChainRegistry({ manifest }).permitContracts('devnet-a')).toBeUndefined();
-    // A real network: the catalog's router and Permit2, and its Uniswap venues (no bridge of ours).
+    // A real network: the catalog's router and Permit2, its Uniswap venues and Across's SpokePool
+    // (no bridge of ours).
     expect(new ChainRegistry({ manifest: withPermits }).permitContracts('ethereum')).toEqual({
       permit2: '0x000000000022D473030F116dDEE9F6B43aC78BA3',
       permitRouter: SWAP_GATEWAY_ROUTER,
       uniswapV2Router: '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D',
       uniswapV3SwapRouter02: '0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45',
+      acrossSpokePool: '0x5c7BCd6E7De5423a257D81B442095A1a6ced35C5',
     });
     const withoutRouter = REAL_NETWORK_CATALOG.map((e) => ({ ...e, gatewayRouter: undefined }));
     expect(new ChainRegistry({ catalog: withoutRouter }).permitContracts('ethereum')).toBeUndefined();

@@ -132,7 +132,7 @@ export class ChainRegistry {
 
   /**
    * The SwapGatewayRouter and Permit2 of a chain and the venues the router may be told to call there
-   * (Uniswap V2 Router02, V3 SwapRouter02, and on a devnet chain its bridge), from its deployments
+   * (Uniswap V2 Router02, V3 SwapRouter02, Across's SpokePool, and on a devnet chain its bridge), from its deployments
    * (the catalog, or the manifest); undefined where the router or Permit2 is not deployed.
    */
   permitContracts(id: string): PermitContracts | undefined {
@@ -145,6 +145,7 @@ export class ChainRegistry {
       ...(deployments.uniswapV2 ? { uniswapV2Router: deployments.uniswapV2.router } : {}),
       ...(deployments.uniswapV3 ? { uniswapV3SwapRouter02: deployments.uniswapV3.swapRouter02 } : {}),
       ...(bridge ? { bridge } : {}),
+      ...(deployments.across ? { acrossSpokePool: deployments.across.spokePool } : {}),
     };
   }
 

@@ -1,3 +1,5 @@
+import { ACROSS_PROVIDER } from './families/evm/across-calldata';
+
 /**
  * The contracts of a chain that take a permit instead of an approval (`ChainRegistry.permitContracts`,
  * from the chain's deployments): the SwapGatewayRouter, Permit2, and the venues the router may be
@@ -15,6 +17,8 @@ export interface PermitContracts {
   uniswapV3SwapRouter02?: string;
   /** The devnet bridge (devnet chains only). */
   bridge?: string;
+  /** Across's SpokePool of the chain, when Across is deployed there (sponsored legs only). */
+  acrossSpokePool?: string;
 }
 
 /** The parts of a route leg that decide whether its input can come with a permit. */
@@ -31,11 +35,13 @@ export interface PermitLegView {
 }
 
 /**
- * The venue of `leg` that the router would be told to call: the chain's bridge for a bridge leg,
- * its SwapRouter02 for a swap with pool fees (Uniswap V3), its Router02 for a swap with a path.
+ * The venue of `leg` that the router would be told to call: the chain's Across SpokePool for an
+ * `across` bridge leg, the chain's bridge for another bridge leg, its SwapRouter02 for a swap with
+ * pool fees (Uniswap V3), its Router02 for a swap with a path.
  */
 export function permitVenueOf(leg: PermitLegView, contracts: PermitContracts): string | undefined {
-  if (leg.kind === 'bridge') return contracts.bridge;
+  if (leg.kind === 'bridge')
+    return leg.provider === ACROSS_PROVIDER ? contracts.acrossSpokePool : contracts.bridge;
   if (!leg.path) return undefined;
   return leg.poolFees ? contracts.uniswapV3SwapRouter02 : contracts.uniswapV2Router;
 }
@@ -43,9 +49,17 @@ export function permitVenueOf(leg: PermitLegView, contracts: PermitContracts): s
 /**
  * Why a leg cannot pull its input through the chain's permit router, or null when it can: an
  * ERC-20 input into one of the chain's venues (Uniswap V2 with a path, Uniswap V3 with a path and
- * pool fees, or the bridge), the leg's spender being that venue.
+ * pool fees, the bridge, or, sponsored only, Across's SpokePool), the leg's spender being that
+ * venue. The router's Across entry points are the sponsored ones (a Permit2 witness): a user-paid
+ * permit cannot carry an Across deposit.
  */
-export function permitLegProblem(leg: PermitLegView, contracts: PermitContracts | undefined): string | null {
+export function permitLegProblem(
+  leg: PermitLegView,
+  contracts: PermitContracts | undefined,
+  options: { sponsored?: boolean } = {},
+): string | null {
+  if (leg.kind === 'bridge' && leg.provider === ACROSS_PROVIDER && !options.sponsored)
+    return 'The Across deposit cannot carry a permit (only a gas-covered build signs it for the router); use permitType approve';
   if (leg.tokenIn.address === null)
     return `The input token ${leg.tokenIn.symbol} is native: it needs no permit`;
   if (leg.call)

@@ -49,6 +49,8 @@ describe('the sponsored gas table', () => {
       swapV3Intent: 260_000n,
       bridgeIntent: 150_000n,
       bridgeSwapIntent: 200_000n,
+      acrossIntent: 200_000n,
+      acrossSwapIntent: 240_000n,
       nativeInputUserTx: 150_000n,
       bridgeRelease: 80_000n,
     });

@@ -43,6 +43,10 @@ export const SPONSORED_EVM_GAS = {
    * bridge deposit carrying the destination swap as its message).
    */
   bridgeSwapIntent: 200_000n,
+  /** The SwapGatewayRouter's `acrossWithIntent` (Permit2 witness transfer + SpokePool deposit). */
+  acrossIntent: 200_000n,
+  /** `acrossAndSwapWithIntent`: as acrossIntent, the deposit carrying the destination swap as its message. */
+  acrossSwapIntent: 240_000n,
   /** The user's own transaction of a native-input leg (value carries the input), paid by a top-up. */
   nativeInputUserTx: 150_000n,
   /** The relayer's `release` on the destination of a bridge it relays (new record + token transfer). */
@@ -146,6 +150,8 @@ export interface SponsoredLegView {
   /** Bridge legs: the chain the bridge delivers to, and its family. */
   destinationChain?: string;
   destinationFamily?: SponsoredFamily;
+  /** Bridge legs: an Across deposit (acrossWithIntent, dearer than the devnet bridge's deposit). */
+  across?: boolean;
   /**
    * Bridge legs: the service's relayer sends the release on the destination (the devnet bridge).
    * False for a bridge that delivers by itself (an aggregator's): nothing is paid there by us.
@@ -196,7 +202,9 @@ export function sponsoredStepsOfLeg(leg: SponsoredLegView, index: number): Spons
       const allowance: SponsoredStepKind = leg.inputHasEip2612 ? 'permit' : 'approve-top-up';
       on(allowance, leg.chain, 'evm', evmGasUnitsOf(allowance));
       const intent: SponsoredStepKind = leg.kind === 'bridge' ? 'bridge-intent' : 'swap-intent';
-      on(intent, leg.chain, 'evm', evmGasUnitsOf(intent));
+      // An Across deposit may carry the destination swap: counted at the dearer of its two calls.
+      const gasUnits = leg.across ? SPONSORED_EVM_GAS.acrossSwapIntent : evmGasUnitsOf(intent);
+      on(intent, leg.chain, 'evm', gasUnits);
     }
   } else {
     on('solana-transaction', leg.chain, 'solana', SOLANA_SPONSORED_FEES.userTransactionSignatures);

@@ -1,17 +1,21 @@
 import type { RouteLeg, TokenRef } from '@swapgw/contracts';
 import type { ChainFamily } from './chain-descriptor';
-import type { PermitContracts } from './permit-contracts';
+import { PermitContracts, permitLegProblem } from './permit-contracts';
 import { bridgeSwapLegOf, SplitStep, splitSteps, StepSplitChains } from './step-split';
 
 const hex = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 const MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
 const ROUTER = hex(4);
 const BRIDGE = hex(5);
+const SWAP_ROUTER_02 = hex(6);
+const SPOKE_POOL = hex(7);
 const contracts: PermitContracts = {
   permit2: hex(10),
   permitRouter: hex(11),
   uniswapV2Router: ROUTER,
+  uniswapV3SwapRouter02: SWAP_ROUTER_02,
   bridge: BRIDGE,
+  acrossSpokePool: SPOKE_POOL,
 };
 const FAMILIES: Record<string, ChainFamily> = {
   'devnet-a': 'evm',
@@ -185,6 +189,27 @@ describe('splitSteps (how legs become wallet-signed steps)', () => {
           familyOf: (c) => (c === 'devnet-b' ? 'solana' : 'evm'),
         }),
       ).toBeNull();
+    });
+
+    it('Across into a Uniswap V3 swap (what AcrossSwapMessage carries), never into a V2 one; the devnet bridge the other way round', () => {
+      const acrossToB = { ...bridgeToB, provider: 'across', spender: SPOKE_POOL };
+      const v3OnB = { ...swapOnB, provider: 'uniswap-v3', spender: SWAP_ROUTER_02, poolFees: [500] };
+      expect(bridgeSwapLegOf([acrossToB, v3OnB], chains)).toBe(0);
+      expect(bridgeSwapLegOf([acrossToB, swapOnB], chains)).toBeNull();
+      expect(bridgeSwapLegOf([bridgeToB, v3OnB], chains)).toBeNull();
+      expect(sponsored([acrossToB, v3OnB])).toEqual([
+        'approve@0:eip2612-permit>permit2',
+        'bridge@0:permit2-intent+swap',
+      ]);
+      expect(sponsored([acrossToB])).toEqual(['approve@0:eip2612-permit>permit2', 'bridge@0:permit2-intent']);
+      // A deposit through another SpokePool than the chain's is the wallet's own transaction.
+      expect(sponsored([{ ...acrossToB, spender: hex(9) }])).toEqual([
+        'approve@0:evm-transaction>spender',
+        'bridge@0:evm-transaction',
+      ]);
+      // User-paid, an Across deposit carries no permit: the router has no such entry point.
+      expect(permitLegProblem(acrossToB, contracts)).toMatch(/Across deposit cannot carry a permit/);
+      expect(permitLegProblem(acrossToB, contracts, { sponsored: true })).toBeNull();
     });
 
     it('from Solana only the devnet bridge deposit of an SPL token, not a prebuilt transaction', () => {

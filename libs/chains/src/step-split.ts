@@ -1,5 +1,6 @@
 import type { RouteLeg } from '@swapgw/contracts';
 import type { ChainFamily } from './chain-descriptor';
+import { ACROSS_PROVIDER } from './families/evm/across-calldata';
 import { PermitContracts, permitLegProblem } from './permit-contracts';
 
 /**
@@ -75,7 +76,7 @@ export interface StepSplitOptions {
 /**
  * The steps of a route, in order. Per leg:
  *  - Solana: one transaction (SPL transfers need no allowance);
- *  - sponsored, EVM, ERC-20 input through the chain's SwapGatewayRouter: an approve of Permit2 (the
+ *  - sponsored, EVM, ERC-20 input through the chain's SwapGatewayRouter (an Across deposit too): an approve of Permit2 (the
  *    token's EIP-2612 permit when it has one, else the wallet's own approve transaction), then the
  *    leg as a Permit2 witness;
  *  - user-paid first leg with a permit: an approve of Permit2 when the permit is Permit2's and the
@@ -117,7 +118,7 @@ export function splitSteps(
       return;
     } else if (sponsored) {
       const contracts = chains.permitContractsOf?.(leg.chain);
-      if (contracts && token !== null && permitLegProblem(leg, contracts) === null) {
+      if (contracts && token !== null && permitLegProblem(leg, contracts, { sponsored }) === null) {
         const hasPermit = chains.tokenPermitOf?.(leg.chain, token) !== undefined;
         steps.push(approve(hasPermit ? 'eip2612-permit' : 'evm-transaction', 'permit2'));
         steps.push(own('permit2-intent'));
@@ -141,10 +142,12 @@ export function splitSteps(
 /**
  * The index of the bridge leg whose destination swap can run from the source chain's signature, or
  * null: the route's last two legs are a bridge and a swap on the EVM chain it delivers to through
- * that chain's SwapGatewayRouter (its permit contracts, and the Uniswap V2 router it calls), and the
+ * that chain's SwapGatewayRouter (its permit contracts, and the Uniswap router it calls), and the
  * swap starts with the bridged token. The bridge leaves either an EVM chain through that chain's
- * SwapGatewayRouter (permit contracts there, the bridge it calls), or Solana as the devnet bridge
- * deposit (an SPL token into the vault, not a prebuilt transaction), whose memo carries the swap.
+ * SwapGatewayRouter (permit contracts there, the bridge or SpokePool it calls), or Solana as the
+ * devnet bridge deposit (an SPL token into the vault, not a prebuilt transaction), whose memo
+ * carries the swap. The devnet bridge's message carries a Uniswap V2 swap (an address[] path),
+ * Across's a Uniswap V3 one (its handleV3AcrossMessage swaps through SwapRouter02).
  */
 export function bridgeSwapLegOf(
   legs: readonly StepSplitLeg[],
@@ -156,14 +159,17 @@ export function bridgeSwapLegOf(
   if (bridge.kind !== 'bridge' || swap.kind !== 'swap' || bridge.destinationChain !== swap.chain) return null;
   if (chains.familyOf(swap.chain) !== 'evm') return null;
   const destination = chains.permitContractsOf?.(swap.chain);
-  // The destination swap is Uniswap V2's (BridgeSwapMessage carries an address[] path).
-  if (!destination || swap.poolFees || permitLegProblem(swap, destination) !== null) return null;
+  // BridgeSwapMessage carries a V2 path (address[]), AcrossSwapMessage a V3 one (bytes).
+  const v3 = bridge.provider === ACROSS_PROVIDER;
+  if (!destination || Boolean(swap.poolFees) !== v3 || permitLegProblem(swap, destination) !== null)
+    return null;
   const sourceFamily = chains.familyOf(bridge.chain);
   if (sourceFamily === 'solana') {
     if (bridge.tokenIn.address === null || bridge.solanaTransaction || bridge.call) return null;
   } else {
     const source = chains.permitContractsOf?.(bridge.chain);
-    if (sourceFamily !== 'evm' || !source || permitLegProblem(bridge, source) !== null) return null;
+    if (sourceFamily !== 'evm' || !source || permitLegProblem(bridge, source, { sponsored: true }) !== null)
+      return null;
   }
   const bridged = bridge.tokenOut.address?.toLowerCase();
   if (bridged === undefined) return null;

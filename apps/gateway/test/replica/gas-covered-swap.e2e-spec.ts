@@ -1,7 +1,7 @@
 import { parseUnits } from 'ethers';
-import { ethersTypedDataArgs, REAL_NETWORK_CATALOG, TypedDataV4 } from '@swapgw/chains';
+import { REAL_NETWORK_CATALOG } from '@swapgw/chains';
 import { startReplicaStack, ReplicaStack } from '../support/replica-stack';
-import { buildSwapId, nextSigning, submitSigned } from '../support/swap-steps';
+import { buildSwapId, signTypedDataUntilCompleted } from '../support/swap-steps';
 
 // Gas covered on a real network: the mainnet replica's Base (chain id 8453) with the apps configured
 // as production, Permit2 at its canonical address and our SwapGatewayRouter where the catalog says
@@ -63,31 +63,7 @@ describe('gas covered on a real network: a zero-ETH wallet swaps USDC for WETH o
       },
     );
 
-    const signed: TypedDataV4[] = [];
-    let step = 0;
-    for (;;) {
-      const res = await nextSigning({ client: replica.client }, swapId, step);
-      if (res.status === 409) {
-        expect(res.body.error).toMatchObject({
-          code: 'EXECUTION_TERMINAL',
-          details: { status: 'completed' },
-        });
-        break;
-      }
-      const { signing } = res.body.data;
-      expect(signing.payload.type).toBe('evm-typed-data');
-      expect(signing.executionHints).toMatchObject({ gasPaidBy: 'service', userPaysWei: '0' });
-      const typedData = signing.payload.typedData as TypedDataV4;
-      const { domain, types, value } = ethersTypedDataArgs(typedData);
-      signed.push(typedData);
-      const submitted = await submitSigned(
-        { client: replica.client },
-        swapId,
-        await wallet.signTypedData(domain, types, value),
-      );
-      expect(submitted.status).toBe(200);
-      step = signing.step.current;
-    }
+    const signed = await signTypedDataUntilCompleted({ client: replica.client }, swapId, wallet);
 
     const [permit, intent] = signed;
     expect(signed).toHaveLength(2);

@@ -1,4 +1,5 @@
-import { parseUnits } from 'ethers';
+import { parseUnits, Wallet } from 'ethers';
+import { ethersTypedDataArgs, TypedDataV4 } from '@swapgw/chains';
 import { ApiClient, ApiResponse, waitFor } from '@swapgw/testing';
 import type { E2eApi } from './e2e-api';
 
@@ -81,6 +82,36 @@ export function nextSigning(
 export async function submitSigned(caller: SwapCaller, swapId: string, rawTx: string): Promise<ApiResponse> {
   const path = `/swap/${swapId}/signing`;
   return documentedBy(caller)('POST', path, await caller.client.post(path, { rawTx }));
+}
+
+/**
+ * Signs every step of a gas-covered swap as typed data until the swap completes: each must be
+ * `evm-typed-data` the service pays for (`gasPaidBy: service`, `userPaysWei: 0`). The typed data
+ * signed, in order.
+ */
+export async function signTypedDataUntilCompleted(
+  caller: SwapCaller,
+  swapId: string,
+  wallet: Wallet,
+): Promise<TypedDataV4[]> {
+  const signed: TypedDataV4[] = [];
+  let step = 0;
+  for (;;) {
+    const res = await nextSigning(caller, swapId, step);
+    if (res.status === 409) {
+      expect(res.body.error).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed' } });
+      return signed;
+    }
+    const { signing } = res.body.data;
+    expect(signing.payload.type).toBe('evm-typed-data');
+    expect(signing.executionHints).toMatchObject({ gasPaidBy: 'service', userPaysWei: '0' });
+    const typedData = signing.payload.typedData as TypedDataV4;
+    const { domain, types, value } = ethersTypedDataArgs(typedData);
+    signed.push(typedData);
+    const submitted = await submitSigned(caller, swapId, await wallet.signTypedData(domain, types, value));
+    expect(submitted.status).toBe(200);
+    step = signing.step.current;
+  }
 }
 
 /** A small same-chain quote (1 USDC → DAI on devnet-a) that any stack answers. */

@@ -14,6 +14,7 @@ import {
 import type { ChainFamilies } from '@swapgw/chains/families';
 import type { GasFeeSource, RouteGasCoverage, RouteLeg } from '@swapgw/contracts';
 import { withTimeout } from '@swapgw/runtime';
+import { ProviderNames } from '../catalog/support-policy';
 
 /** The price of a unit on one chain and where it came from. */
 export interface ChainFeeQuote extends SponsoredFeeRates {
@@ -153,6 +154,8 @@ export function sponsoredLegViewOf(registry: ChainRegistry, leg: RouteLeg): Spon
     view.destinationChain = leg.destinationChain;
     view.destinationFamily = swapFamilyOf(registry.find(leg.destinationChain)?.family);
     view.releasedByRelayer = leg.provider === registry.manifest?.bridge?.provider;
+    // Across's own relayers fill on the destination: nothing of ours is paid there.
+    if (leg.provider === ProviderNames.across) view.across = true;
   }
   return view;
 }

@@ -123,7 +123,7 @@ describe('signaturesOf (what a sponsored build asks the wallet to sign)', () => 
     });
     expect(shapeOf([solanaSwap])).toEqual(['swap@solana-devnet:solana-versioned-transaction']);
   });
-  it('on a real network (the shipped catalog, base): a Uniswap V3 swap is a USDC permit and a Permit2 witness through the SwapGatewayRouter; an Across deposit stays transactions', () => {
+  it('on a real network (the shipped catalog, base): a Uniswap V3 swap is a USDC permit and a Permit2 witness through the SwapGatewayRouter, and so is an Across deposit, with the destination’s Uniswap V3 swap or without', () => {
     const base = REAL_NETWORK_CATALOG.find((e) => e.chain === 'base')!;
     const arbitrum = REAL_NETWORK_CATALOG.find((e) => e.chain === 'arbitrum')!;
     const real = new ChainRegistry({
@@ -154,6 +154,36 @@ describe('signaturesOf (what a sponsored build asks the wallet to sign)', () => 
       path: undefined,
       destinationChain: 'arbitrum',
     });
-    expect(shape([across])).toEqual(['approve@base:evm-transaction?', 'bridge@base:evm-transaction']);
+    expect(shape([across])).toEqual(['approve@base:evm-typed-data?', 'bridge@base:evm-typed-data']);
+    // Across into a Uniswap V3 swap on arbitrum: one AcrossSwapIntent on base, nothing on arbitrum.
+    const [usdcOnArbitrum, wethOnArbitrum] = arbitrum.tokens.map((t) =>
+      token('arbitrum', t.symbol, t.address, t.decimals),
+    );
+    const v3OnArbitrum = leg({
+      chain: 'arbitrum',
+      provider: 'uniswap-v3',
+      tokenIn: usdcOnArbitrum,
+      tokenOut: wethOnArbitrum,
+      spender: arbitrum.uniswapV3!.swapRouter02,
+      path: [usdcOnArbitrum.address!, wethOnArbitrum.address!],
+      poolFees: [500],
+    });
+    expect(shape([across, v3OnArbitrum])).toEqual([
+      'approve@base:evm-typed-data?',
+      'bridge@base:evm-typed-data',
+    ]);
+    // A Uniswap V2 swap after Across is not what AcrossSwapMessage carries: its own steps there.
+    const v2OnArbitrum = {
+      ...v3OnArbitrum,
+      provider: 'uniswap-v2',
+      spender: arbitrum.uniswapV2!.router,
+      poolFees: undefined,
+    };
+    expect(shape([across, v2OnArbitrum])).toEqual([
+      'approve@base:evm-typed-data?',
+      'bridge@base:evm-typed-data',
+      'approve@arbitrum:evm-typed-data?',
+      'swap@arbitrum:evm-typed-data',
+    ]);
   });
 });

@@ -41,9 +41,14 @@ export interface BridgePayout {
 export interface DestinationSwap {
   destinationChainId: number;
   destinationRouter: string;
-  /** The destination chain's Uniswap V2 Router02, through which its router swaps. */
+  /**
+   * The destination chain's Uniswap V2 Router02 through which its router swaps, or its V3
+   * SwapRouter02 when the swap has pool fees.
+   */
   destinationVenue: string;
   path: string[];
+  /** Uniswap V3: the pool fee of each hop of `path`. */
+  poolFees?: number[];
   amountOutMin: string;
   unwrapNative: boolean;
   recipient: string;

@@ -13,6 +13,7 @@ import {
   PERMIT2_WITNESS_TYPE_STRINGS,
   randomPermit2Nonce,
   REAL_NETWORK_CATALOG,
+  SPONSORED_EVM_GAS,
   sponsoredRouterInterface,
   TypedDataV4,
 } from '@swapgw/chains';
@@ -237,6 +238,8 @@ describe('Across with gas covered on the mainnet replica', () => {
     expect(await refusal(tampered({ outputAmount: BigInt(fees.outputAmount) - 1n }))).toBe('InvalidSigner');
 
     const receipt = await relay(call);
+    // The quotes' and the budget's figure for it is an upper bound.
+    expect(receipt.gasUsed).toBeLessThan(SPONSORED_EVM_GAS.acrossSwapIntent);
     const deposited = receipt.logs
       .map((log) => (log.address === router() ? settled.parseLog(log) : null))
       .find((event) => event?.name === 'AcrossDepositWithIntent');
@@ -284,6 +287,7 @@ describe('Across with gas covered on the mainnet replica', () => {
     });
     const call = encodeSponsoredCall(td, wallet.address, await sign(wallet, td));
     const receipt = await relay(call);
+    expect(receipt.gasUsed).toBeLessThan(SPONSORED_EVM_GAS.acrossIntent);
     const deposit = receipt.logs
       .filter((log) => log.address === fees.spokePoolAddress)
       .map((log) => ACROSS_SPOKE_POOL_INTERFACE.parseLog(log))

@@ -1,5 +1,7 @@
 import { EvmTypedDataSigningPayload, SponsoredIntentSpec, SponsoredStepSpec } from '@swapgw/contracts';
 import {
+  acrossIntentTypedData,
+  acrossSwapIntentTypedData,
   bridgeIntentTypedData,
   bridgeSwapIntentTypedData,
   bridgeToIntentTypedData,
@@ -148,13 +150,41 @@ export function intentTypedData(chainId: number, intent: SponsoredIntentSpec, no
           deadline: intent.deadline,
         },
       });
+    case 'across':
+      return acrossIntentTypedData({
+        ...permit,
+        intent: {
+          venue: intent.venue,
+          destinationChainId: intent.destinationChainId!,
+          ...intent.across!,
+          recipient: intent.recipient,
+          deadline: intent.deadline,
+        },
+      });
+    case 'across-swap':
+      return acrossSwapIntentTypedData({
+        ...permit,
+        intent: {
+          venue: intent.venue,
+          destinationChainId: intent.destinationChainId!,
+          ...intent.across!,
+          destinationRouter: intent.destinationRouter!,
+          destinationVenue: intent.destinationVenue!,
+          path: intent.path!,
+          fees: intent.poolFees!,
+          amountOutMin: intent.amountOutMin!,
+          recipient: intent.recipient,
+          unwrapNative: Boolean(intent.unwrapNative),
+          deadline: intent.deadline,
+        },
+      });
   }
 }
 
 /**
  * The gas a relayer is expected to spend on a typed-data step (the quotes' table), for the budget
  * check and the hints. A bridge-swap is the source chain's deposit with its message; the release and
- * swap on the destination are the bridge relayer's.
+ * swap on the destination are the bridge relayer's (Across: the filler's).
  */
 export function sponsoredGasOf(sponsored: SponsoredStepSpec): bigint {
   if (sponsored.mode === 'eip2612-permit') return SPONSORED_EVM_GAS.permit;
@@ -165,6 +195,10 @@ export function sponsoredGasOf(sponsored: SponsoredStepSpec): bigint {
       return SPONSORED_EVM_GAS.swapV3Intent;
     case 'bridge-swap':
       return SPONSORED_EVM_GAS.bridgeSwapIntent;
+    case 'across':
+      return SPONSORED_EVM_GAS.acrossIntent;
+    case 'across-swap':
+      return SPONSORED_EVM_GAS.acrossSwapIntent;
     default:
       return SPONSORED_EVM_GAS.bridgeIntent;
   }

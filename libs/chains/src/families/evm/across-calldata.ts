@@ -65,10 +65,42 @@ export function encodeAcrossDeposit(args: AcrossDepositArgs): EncodedCall {
   return { to: getAddress(args.spokePool), data, value: '0' };
 }
 
+/** What an `across` leg's deposit asks of the relayer, as quoted; the outputAmount as spent. */
+export interface AcrossLegTerms {
+  spokePool: string;
+  inputToken: string;
+  outputToken: string;
+  outputAmount: bigint;
+  exclusiveRelayer: string;
+  quoteTimestamp: number;
+  fillDeadline: number;
+  exclusivityParameter: number;
+}
+
 /**
- * The deposit of an `across` bridge leg: `spend` of the leg's token from `signer` to `recipient` on
- * the destination chain `destinationChainId`. The output is the quoted outputAmount scaled like
+ * The deposit terms of an `across` bridge leg. The output is the quoted outputAmount scaled like
  * `minOut` (the leg's minAmountOut, which is outputAmount, times spend / amountIn), never above it.
+ */
+export function acrossLegTerms(leg: RouteLeg, minOut: bigint): AcrossLegTerms {
+  const across = leg.across;
+  if (!across) throw new Error(`The across leg on ${leg.chain} carries no deposit terms`);
+  if (leg.tokenIn.address === null) throw new Error(`The across leg on ${leg.chain} spends a native coin`);
+  const quoted = BigInt(across.outputAmount);
+  return {
+    spokePool: across.spokePool,
+    inputToken: leg.tokenIn.address,
+    outputToken: across.outputToken,
+    outputAmount: minOut < quoted ? minOut : quoted,
+    exclusiveRelayer: across.exclusiveRelayer,
+    quoteTimestamp: across.quoteTimestamp,
+    fillDeadline: across.fillDeadline,
+    exclusivityParameter: across.exclusivityDeadline,
+  };
+}
+
+/**
+ * The deposit of an `across` bridge leg the wallet sends itself: `spend` of the leg's token from
+ * `signer` to `recipient` on the destination chain `destinationChainId` (acrossLegTerms).
  */
 export function acrossLegDeposit(
   leg: RouteLeg,
@@ -78,22 +110,11 @@ export function acrossLegDeposit(
   signer: string,
   destinationChainId: number,
 ): EncodedCall {
-  const across = leg.across;
-  if (!across) throw new Error(`The across leg on ${leg.chain} carries no deposit terms`);
-  if (leg.tokenIn.address === null) throw new Error(`The across leg on ${leg.chain} spends a native coin`);
-  const quoted = BigInt(across.outputAmount);
   return encodeAcrossDeposit({
-    spokePool: across.spokePool,
+    ...acrossLegTerms(leg, minOut),
     depositor: signer,
     recipient,
-    inputToken: leg.tokenIn.address,
-    outputToken: across.outputToken,
     inputAmount: spend,
-    outputAmount: minOut < quoted ? minOut : quoted,
     destinationChainId,
-    exclusiveRelayer: across.exclusiveRelayer,
-    quoteTimestamp: across.quoteTimestamp,
-    fillDeadline: across.fillDeadline,
-    exclusivityParameter: across.exclusivityDeadline,
   });
 }

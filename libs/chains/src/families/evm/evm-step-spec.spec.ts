@@ -16,6 +16,9 @@ const BRIDGE = getAddress('0x' + 'b1'.repeat(20));
 const PERMIT2 = getAddress('0x' + 'c1'.repeat(20));
 const PERMIT_ROUTER = getAddress('0x' + 'd1'.repeat(20));
 const DEST_PERMIT_ROUTER = getAddress('0x' + 'd2'.repeat(20));
+const SWAP_ROUTER_02 = getAddress('0x' + 'e1'.repeat(20));
+const SPOKE_POOL = getAddress('0x' + 'f1'.repeat(20));
+const EXCLUSIVE_RELAYER = getAddress('0x' + 'f2'.repeat(20));
 const token = (chain: string, symbol: string, address: string | null): TokenRef => ({
   chain,
   symbol,
@@ -68,7 +71,9 @@ const evmChains: StepSpecChains = {
     permit2: PERMIT2,
     permitRouter: chain === 'devnet-a' ? PERMIT_ROUTER : DEST_PERMIT_ROUTER,
     uniswapV2Router: ROUTER,
+    uniswapV3SwapRouter02: SWAP_ROUTER_02,
     bridge: BRIDGE,
+    acrossSpokePool: SPOKE_POOL,
   }),
   tokenPermitOf: (_chain, address) =>
     address === USDC_A.address ? { name: 'USD Coin', version: '2' } : undefined,
@@ -223,6 +228,72 @@ describe('evmStepOf', () => {
         unwrapNative: true,
         recipient: USER,
         deadline: Number(DEADLINE),
+      },
+    });
+  });
+
+  it('permit2-intent of an across leg: the SpokePool deposit with the quote’s terms, the output scaled like minOut, never above the quote', () => {
+    const across: RouteLeg = {
+      ...bridgeLeg,
+      provider: 'across',
+      spender: SPOKE_POOL,
+      minAmountOut: '1400000',
+      across: {
+        spokePool: SPOKE_POOL,
+        outputToken: USDC_B.address!,
+        outputAmount: '1400000',
+        quoteTimestamp: 1_800_000_000,
+        fillDeadline: 1_800_010_000,
+        exclusiveRelayer: EXCLUSIVE_RELAYER,
+        exclusivityDeadline: 0,
+      },
+    };
+    const terms = (outputAmount: string) => ({
+      outputToken: USDC_B.address,
+      outputAmount,
+      exclusiveRelayer: EXCLUSIVE_RELAYER,
+      quoteTimestamp: 1_800_000_000,
+      fillDeadline: 1_800_010_000,
+      exclusivityParameter: 0,
+    });
+    const common = {
+      permit2: PERMIT2,
+      router: PERMIT_ROUTER,
+      venue: SPOKE_POOL,
+      token: USDC_A.address,
+      destinationChainId: 31338,
+      recipient: USER,
+      deadline: Number(DEADLINE),
+    };
+    // Spending 1.0 of the quoted 1.5: the output asked for is scaled like minOut.
+    const plain = inputOf(
+      { kind: 'bridge', signing: 'permit2-intent' },
+      { leg: across, spend: 1_000_000n, minOut: 933_333n, sponsored: true },
+    );
+    expect(evmStepOf(plain, chains).sponsored).toEqual({
+      mode: 'permit2-intent',
+      intent: { ...common, kind: 'across', amount: '1000000', across: terms('933333') },
+    });
+    // Into a Uniswap V3 swap on the destination: one across-swap through its SwapRouter02.
+    const v3OnB: RouteLeg = { ...swapOnB, provider: 'uniswap-v3', spender: SWAP_ROUTER_02, poolFees: [500] };
+    const swapInput = inputOf(
+      { kind: 'bridge', signing: 'permit2-intent', bridgeSwap: true },
+      // A minOut above the quote (never signed): the quoted outputAmount.
+      { leg: across, next: v3OnB, minOut: 1_500_000n, sponsored: true },
+    );
+    expect(evmStepOf(swapInput, chains).sponsored).toEqual({
+      mode: 'permit2-intent',
+      intent: {
+        ...common,
+        kind: 'across-swap',
+        amount: '1500000',
+        across: terms('1400000'),
+        destinationRouter: DEST_PERMIT_ROUTER,
+        destinationVenue: SWAP_ROUTER_02,
+        path: v3OnB.path,
+        poolFees: [500],
+        amountOutMin: '300',
+        unwrapNative: true,
       },
     });
   });

@@ -25,7 +25,7 @@ import {
   encodeUniswapV3Swap,
   RouterPermit,
 } from './evm-calldata';
-import { ACROSS_PROVIDER, acrossLegDeposit } from './across-calldata';
+import { ACROSS_PROVIDER, acrossLegDeposit, acrossLegTerms } from './across-calldata';
 
 /**
  * The EVM family's steps: ERC-20 approves (of the leg's spender, or of Permit2), the leg's own
@@ -118,15 +118,18 @@ export function evmDestinationSwapOf(
 ): DestinationSwap {
   if (!bridge.destinationChain) throw new Error(`Bridge leg on ${bridge.chain} has no destinationChain`);
   const destination = chains.permitContractsOf?.(swap.chain);
-  if (!destination?.uniswapV2Router || !swap.path || swap.poolFees)
+  // Uniswap V3 (pool fees) through SwapRouter02, else V2 through Router02.
+  const destinationVenue = swap.poolFees ? destination?.uniswapV3SwapRouter02 : destination?.uniswapV2Router;
+  if (!destination || !destinationVenue || !swap.path)
     throw new Error(`Swap leg on ${swap.chain} cannot run through its SwapGatewayRouter`);
   const quotedIn = BigInt(swap.amountIn);
   const amountOutMin = (BigInt(swap.minAmountOut) * min(quotedIn, bridged)) / quotedIn;
   return {
     destinationChainId: bridge.destinationBridgeChainId ?? chains.evmChainIdOf(bridge.destinationChain),
     destinationRouter: destination.permitRouter,
-    destinationVenue: destination.uniswapV2Router,
+    destinationVenue,
     path: swap.path,
+    ...(swap.poolFees ? { poolFees: swap.poolFees } : {}),
     amountOutMin: amountOutMin.toString(),
     unwrapNative: isNative(swap.tokenOut),
     recipient,
@@ -169,6 +172,16 @@ function intentOf(
     amount: spend.toString(),
     deadline: Number(input.deadline),
   };
+  if (leg.kind === 'bridge' && leg.provider === ACROSS_PROVIDER) {
+    const { chainId } = chains.bridgePayoutOf(leg, recipient);
+    return {
+      ...common,
+      kind: 'across',
+      destinationChainId: chainId,
+      recipient,
+      across: acrossTermsOf(input),
+    };
+  }
   if (leg.kind === 'bridge') {
     const payout = chains.bridgePayoutOf(leg, recipient);
     return {
@@ -195,20 +208,36 @@ function intentOf(
  * The witness of a bridge-swap: the source leg as a bridge deposit of `spend` to the destination's
  * SwapGatewayRouter, and the destination swap along the swap leg's path for at least its
  * minAmountOut scaled to what the bridge guarantees (the bridge leg's minOut), to the final recipient.
+ * Through Across (`across-swap`): the deposit's terms too, its outputAmount being that guarantee.
  */
 function bridgeSwapIntentOf(
   input: LegStepInput,
   contracts: PermitContracts,
   chains: LegStepChains,
 ): SponsoredIntentSpec {
+  const across = input.leg.provider === ACROSS_PROVIDER;
   return {
-    kind: 'bridge-swap',
+    kind: across ? 'across-swap' : 'bridge-swap',
+    ...(across ? { across: acrossTermsOf(input) } : {}),
     permit2: contracts.permit2,
     router: contracts.permitRouter,
     venue: venueOf(input.leg, contracts),
     token: input.leg.tokenIn.address as string,
     amount: input.spend.toString(),
     ...chains.destinationSwapOf(input),
+  };
+}
+
+/** An across leg's deposit terms as an intent carries them (acrossLegTerms). */
+function acrossTermsOf(input: LegStepInput): NonNullable<SponsoredIntentSpec['across']> {
+  const terms = acrossLegTerms(input.leg, input.minOut);
+  return {
+    outputToken: terms.outputToken,
+    outputAmount: terms.outputAmount.toString(),
+    exclusiveRelayer: terms.exclusiveRelayer,
+    quoteTimestamp: terms.quoteTimestamp,
+    fillDeadline: terms.fillDeadline,
+    exclusivityParameter: terms.exclusivityParameter,
   };
 }
 

@@ -188,10 +188,52 @@ export type SponsorshipMode = (typeof SPONSORSHIP_MODES)[number];
  * The legs a `permit2-intent` step can carry: `swap`, `bridge` (to an EVM address), `bridge-to` (to a
  * 32-byte recipient: Solana), and `bridge-swap`: a bridge deposit whose swap on the destination chain
  * runs from the same signature (the destination's SwapGatewayRouter swaps what the bridge delivers,
- * or pays the bridged tokens when the swap cannot happen), so the wallet signs nothing there.
+ * or pays the bridged tokens when the swap cannot happen), so the wallet signs nothing there;
+ * `across`: an Across SpokePool deposit; `across-swap`: an Across deposit whose fill swaps on the
+ * destination through its SwapGatewayRouter (Uniswap V3), as `bridge-swap`.
  */
-export const SPONSORED_INTENT_KINDS = ['swap', 'swap-v3', 'bridge', 'bridge-to', 'bridge-swap'] as const;
+export const SPONSORED_INTENT_KINDS = [
+  'swap',
+  'swap-v3',
+  'bridge',
+  'bridge-to',
+  'bridge-swap',
+  'across',
+  'across-swap',
+] as const;
 export type SponsoredIntentKind = (typeof SPONSORED_INTENT_KINDS)[number];
+
+/** The kinds that swap (this leg, or the destination's): they carry a path and a minimum out. */
+const SWAPPING_KINDS: readonly SponsoredIntentKind[] = ['swap', 'swap-v3', 'bridge-swap', 'across-swap'];
+
+/** The deposit terms of an `across` / `across-swap` intent, as Across quoted them (the SpokePool is the venue). */
+export class SponsoredAcrossTerms {
+  /** The token the relayer pays on the destination chain. */
+  @Matches(EVM_ADDRESS)
+  outputToken!: string;
+
+  /** What the relayer pays: the quote's outputAmount, scaled down when less is spent than quoted. */
+  @Matches(BASE_UNITS)
+  outputAmount!: string;
+
+  @Matches(EVM_ADDRESS)
+  exclusiveRelayer!: string;
+
+  @IsInt()
+  @Min(0)
+  @Max(0xffffffff)
+  quoteTimestamp!: number;
+
+  @IsInt()
+  @Min(0)
+  @Max(0xffffffff)
+  fillDeadline!: number;
+
+  @IsInt()
+  @Min(0)
+  @Max(0xffffffff)
+  exclusivityParameter!: number;
+}
 
 /** The EIP-2612 Permit a `eip2612-permit` step asks for: owner = the step's `from`. */
 export class SponsoredPermitSpec {
@@ -238,35 +280,32 @@ export class SponsoredIntentSpec {
 
   /**
    * The venue the router calls, signed with the leg: swap: the Uniswap V2 Router02; swap-v3: the
-   * Uniswap V3 SwapRouter02; bridge / bridge-to / bridge-swap: the bridge on this chain.
+   * Uniswap V3 SwapRouter02; bridge / bridge-to / bridge-swap: the bridge on this chain; across /
+   * across-swap: Across's SpokePool on this chain.
    */
   @Matches(EVM_ADDRESS)
   venue!: string;
 
   /**
-   * swap / swap-v3: the path's tokens (starts with `token`); bridge-swap: the Uniswap V2 path on the
-   * destination chain (starts with the bridged token there).
+   * swap / swap-v3: the path's tokens (starts with `token`); bridge-swap / across-swap: the Uniswap
+   * V2 / V3 path on the destination chain (starts with the bridged token there).
    */
-  @ValidateIf(
-    (o: SponsoredIntentSpec) => o.kind === 'swap' || o.kind === 'swap-v3' || o.kind === 'bridge-swap',
-  )
+  @ValidateIf((o: SponsoredIntentSpec) => SWAPPING_KINDS.includes(o.kind))
   @ArrayMinSize(2)
   @ArrayMaxSize(8)
   @Matches(EVM_ADDRESS, { each: true })
   path?: string[];
 
-  /** swap-v3: the pool fee of each hop (hundredths of a bip), one fewer than the path's tokens. */
-  @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'swap-v3')
+  /** swap-v3 / across-swap: the pool fee of each hop (hundredths of a bip), one fewer than the path's tokens. */
+  @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'swap-v3' || o.kind === 'across-swap')
   @ArrayMinSize(1)
   @ArrayMaxSize(7)
   @IsInt({ each: true })
   @Min(1, { each: true })
   poolFees?: number[];
 
-  /** swap / swap-v3: of this leg; bridge-swap: of the destination swap. */
-  @ValidateIf(
-    (o: SponsoredIntentSpec) => o.kind === 'swap' || o.kind === 'swap-v3' || o.kind === 'bridge-swap',
-  )
+  /** swap / swap-v3: of this leg; bridge-swap / across-swap: of the destination swap. */
+  @ValidateIf((o: SponsoredIntentSpec) => SWAPPING_KINDS.includes(o.kind))
   @Matches(BASE_UNITS)
   amountOutMin?: string;
 
@@ -281,15 +320,25 @@ export class SponsoredIntentSpec {
   @Min(1)
   destinationChainId?: number;
 
-  /** bridge-swap: the destination chain's SwapGatewayRouter, which the bridge pays and which swaps. */
-  @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'bridge-swap')
+  /** bridge-swap / across-swap: the destination chain's SwapGatewayRouter, which the bridge pays and which swaps. */
+  @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'bridge-swap' || o.kind === 'across-swap')
   @Matches(EVM_ADDRESS)
   destinationRouter?: string;
 
-  /** bridge-swap: the destination chain's Uniswap V2 Router02, through which its router swaps. */
-  @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'bridge-swap')
+  /**
+   * bridge-swap: the destination chain's Uniswap V2 Router02, through which its router swaps;
+   * across-swap: its Uniswap V3 SwapRouter02.
+   */
+  @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'bridge-swap' || o.kind === 'across-swap')
   @Matches(EVM_ADDRESS)
   destinationVenue?: string;
+
+  /** across / across-swap: Across's deposit terms. */
+  @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'across' || o.kind === 'across-swap')
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SponsoredAcrossTerms)
+  across?: SponsoredAcrossTerms;
 
   /**
    * swap / bridge / bridge-swap: an EVM address (bridge-swap: the final recipient on the destination
