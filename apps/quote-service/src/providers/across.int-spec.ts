@@ -1,13 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { CodedError } from '@swapgw/contracts';
 import { freePort } from '@swapgw/testing';
-import {
-  buildQuoteTestApp,
-  createQuoteTestDatabase,
-  errorCodeOf,
-  planOf,
-  QuoteTestApp,
-} from '../../test/support/quote-service-test-support';
+import { errorCodeOf, planOf, QuoteTestApp } from '../../test/support/quote-service-test-support';
+import { ProviderTestBench } from '../../test/support/provider-test-bench';
 import { json, LocalUpstream } from '../../test/support/local-upstream';
 
 const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
@@ -63,38 +58,17 @@ const usdcBaseToArbitrum = { fromChain: 'base', toChain: 'arbitrum', tokenIn: 'U
 
 describe('across provider against a local server speaking Across’s suggested-fees API (real PostgreSQL)', () => {
   const across = new LocalUpstream();
-  let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
+  // Both ends need an RPC URL to be routed through (nothing listens: a USDC → USDC route reads no chain).
+  const bench = ProviderTestBench.forSuite(across, async () => ({
+    RPC_URL_BASE: `http://127.0.0.1:${await freePort()}`,
+    RPC_URL_ARBITRUM: `http://127.0.0.1:${await freePort()}`,
+    QUOTE_PROVIDER_TIMEOUT_MS: '500',
+  }));
+  const withEnv = (env: Record<string, string>) => bench.app(env);
   let service: QuoteTestApp;
-  const apps: QuoteTestApp[] = [];
-
-  const withEnv = async (env: Record<string, string>) => {
-    // Both ends need an RPC URL to be routed through (nothing listens: a USDC → USDC route reads no chain).
-    const app = await buildQuoteTestApp(database.dataSource, {
-      DEVNET_MANIFEST: '/nonexistent/devnet/manifest.json',
-      RPC_URL_BASE: `http://127.0.0.1:${await freePort()}`,
-      RPC_URL_ARBITRUM: `http://127.0.0.1:${await freePort()}`,
-      QUOTE_PROVIDER_TIMEOUT_MS: '500',
-      ...env,
-    });
-    apps.push(app);
-    await app.sync.seed();
-    return app;
-  };
 
   beforeAll(async () => {
-    await across.start();
-    database = await createQuoteTestDatabase();
     service = await withEnv({ ACROSS_API_URL: `${across.url}/api` });
-  });
-
-  afterAll(async () => {
-    await Promise.all(apps.map((app) => app.close()));
-    await across.stop();
-    await database?.drop();
-  });
-
-  beforeEach(() => {
-    across.requests.length = 0;
   });
 
   it('asks GET /suggested-fees as Across documents it and carries the deposit terms on the bridge leg', async () => {

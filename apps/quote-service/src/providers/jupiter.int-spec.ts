@@ -1,12 +1,7 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
-import {
-  createQuoteTestDatabase,
-  errorCodeOf,
-  QuoteTestApp,
-  buildQuoteTestApp,
-  planOf,
-} from '../../test/support/quote-service-test-support';
+import { errorCodeOf, QuoteTestApp, planOf } from '../../test/support/quote-service-test-support';
+import { ProviderTestBench } from '../../test/support/provider-test-bench';
 import { json, LocalUpstream, UpstreamHandler } from '../../test/support/local-upstream';
 import { JUPITER_PROGRAM_ID, WRAPPED_SOL_MINT } from './jupiter.provider';
 
@@ -93,35 +88,15 @@ function verifiesFor(user: Keypair, transaction: VersionedTransaction): boolean 
 describe('Jupiter provider against a local server speaking its Swap API (real PostgreSQL)', () => {
   const jupiter = new FakeJupiterServer();
   const user = Keypair.generate();
-  let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
-  const apps: QuoteTestApp[] = [];
-
-  const withEnv = async (env: Record<string, string>) => {
-    const app = await buildQuoteTestApp(database.dataSource, {
-      DEVNET_MANIFEST: '/nonexistent/devnet/manifest.json',
-      QUOTE_PROVIDER_TIMEOUT_MS: '500',
-      ...env,
-    });
-    apps.push(app);
-    await app.sync.seed();
-    return app;
-  };
+  const bench = ProviderTestBench.forSuite(jupiter, () => ({ QUOTE_PROVIDER_TIMEOUT_MS: '500' }));
+  const withEnv = (env: Record<string, string>) => bench.app(env);
   let service: QuoteTestApp;
 
   beforeAll(async () => {
-    await jupiter.start();
-    database = await createQuoteTestDatabase();
     service = await withEnv({ JUPITER_API_URL: `${jupiter.url}/swap/v1`, JUPITER_API_KEY: 'test-key' });
   });
 
-  afterAll(async () => {
-    await Promise.all(apps.map((app) => app.close()));
-    await jupiter.stop();
-    await database?.drop();
-  });
-
   beforeEach(() => {
-    jupiter.requests.length = 0;
     jupiter.quote = (r, res) => json(res, 200, quoteResponse(r.url, 152_340_000n));
     jupiter.swap = (r, res) =>
       json(res, 200, {

@@ -8,6 +8,7 @@ import {
   buildQuoteTestApp,
   planOf,
 } from '../../test/support/quote-service-test-support';
+import { ProviderTestBench } from '../../test/support/provider-test-bench';
 import { json, LocalUpstream } from '../../test/support/local-upstream';
 
 const ETHEREUM_USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
@@ -74,36 +75,16 @@ function lifiQuote(url: URL, toAmount: string, toAmountMin: string) {
 
 describe('LI.FI provider against a local server speaking its API (real PostgreSQL)', () => {
   const lifi = new LocalUpstream();
-  let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
+  const bench = ProviderTestBench.forSuite(lifi);
+  const withEnv = (env: Record<string, string>) => bench.app(env);
   let service: QuoteTestApp;
-  const apps: QuoteTestApp[] = [];
-  const noDevnet = '/nonexistent/devnet/manifest.json';
-
-  const withEnv = async (env: Record<string, string>) => {
-    const app = await buildQuoteTestApp(database.dataSource, { DEVNET_MANIFEST: noDevnet, ...env });
-    apps.push(app);
-    await app.sync.seed();
-    return app;
-  };
 
   beforeAll(async () => {
-    await lifi.start();
-    database = await createQuoteTestDatabase();
     service = await withEnv({
       LIFI_API_URL: lifi.url,
       LIFI_API_KEY: 'test-key',
       QUOTE_PROVIDER_TIMEOUT_MS: '500',
     });
-  });
-
-  afterAll(async () => {
-    await Promise.all(apps.map((app) => app.close()));
-    await lifi.stop();
-    await database?.drop();
-  });
-
-  beforeEach(() => {
-    lifi.requests.length = 0;
   });
 
   it('marks real-network tokens supported once the aggregator is configured', async () => {

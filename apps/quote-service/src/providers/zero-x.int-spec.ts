@@ -1,12 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { CodedError } from '@swapgw/contracts';
-import {
-  createQuoteTestDatabase,
-  errorCodeOf,
-  QuoteTestApp,
-  buildQuoteTestApp,
-  planOf,
-} from '../../test/support/quote-service-test-support';
+import { errorCodeOf, QuoteTestApp, planOf } from '../../test/support/quote-service-test-support';
+import { ProviderTestBench } from '../../test/support/provider-test-bench';
 import { json, LocalUpstream } from '../../test/support/local-upstream';
 import { ZEROX_NATIVE_TOKEN } from './zero-x.provider';
 
@@ -82,19 +77,9 @@ const usdcToWeth = { fromChain: 'ethereum', toChain: 'ethereum', tokenIn: 'USDC'
 describe('0x provider against a local server speaking the Swap API v2 (real PostgreSQL)', () => {
   /** Answers GET /swap/allowance-holder/quote as the 0x API v2 documents it. */
   const zeroX = new LocalUpstream();
-  let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
+  const bench = ProviderTestBench.forSuite(zeroX);
+  const withEnv = (env: Record<string, string>) => bench.app(env);
   let service: QuoteTestApp;
-  const apps: QuoteTestApp[] = [];
-
-  const withEnv = async (env: Record<string, string>) => {
-    const app = await buildQuoteTestApp(database.dataSource, {
-      DEVNET_MANIFEST: '/nonexistent/devnet/manifest.json',
-      ...env,
-    });
-    apps.push(app);
-    await app.sync.seed();
-    return app;
-  };
 
   /** The CodedError a quote fails with, and what it says of the providers. */
   const failureOf = async (request: Parameters<QuoteTestApp['quotes']['create']>[0]) => {
@@ -107,23 +92,11 @@ describe('0x provider against a local server speaking the Swap API v2 (real Post
   };
 
   beforeAll(async () => {
-    await zeroX.start();
-    database = await createQuoteTestDatabase();
     service = await withEnv({
       ZEROX_API_URL: zeroX.url,
       ZEROX_API_KEY: API_KEY,
       QUOTE_PROVIDER_TIMEOUT_MS: '500',
     });
-  });
-
-  afterAll(async () => {
-    await Promise.all(apps.map((app) => app.close()));
-    await zeroX.stop();
-    await database?.drop();
-  });
-
-  beforeEach(() => {
-    zeroX.requests.length = 0;
   });
 
   it('asks GET /swap/allowance-holder/quote as documented for the recipient and maps every field a route uses', async () => {
