@@ -55,6 +55,9 @@ export interface ReplicaChainAddresses {
   swapRouter02: string;
 }
 
+/** Gas for one V3 position's mint: about 350,000 when its ticks and the oracle are written fresh. */
+const V3_MINT_GAS_LIMIT = 1_000_000n;
+
 // Calls go through artifact ABIs, which ethers types dynamically.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type DynamicContract = BaseContract & Record<string, any>;
@@ -180,8 +183,13 @@ export async function deployReplicaChain(input: DeployReplicaChainInput): Promis
     await step(`initialize the V3 ${fee} pool`, () =>
       at(pool, uniswapV3.UniswapV3Pool).initialize(plan.sqrtPriceX96),
     );
+    // A fixed gas limit, not the estimate: the pool writes its oracle only when the block's second
+    // differs from its last observation's, so an estimate made in the second of `initialize` comes
+    // out a few thousand gas short when the mint lands a second later (seen on loaded machines).
     await step(`add liquidity to the V3 ${fee} pool`, () =>
-      provide.contract.mint(pool, plan.tickLower, plan.tickUpper, plan.liquidity),
+      provide.contract.mint(pool, plan.tickLower, plan.tickUpper, plan.liquidity, {
+        gasLimit: V3_MINT_GAS_LIMIT,
+      }),
     );
   }
 
