@@ -16,6 +16,39 @@ export interface DevnetManifestView {
   accounts: { index: number; address: string }[];
   /** The local Solana chain (`solana-devnet`); absent in manifests written before it existed. */
   solana?: DevnetSolanaView;
+  /** The local Bitcoin chain (`bitcoin-devnet`); absent in manifests written before it existed. */
+  bitcoin?: DevnetBitcoinView;
+}
+
+/** The manifest's `bitcoin` section: the local Bitcoin chain, its Esplora API and its end of the bridge. */
+export interface DevnetBitcoinView {
+  /** API identifier, always `bitcoin-devnet`. */
+  id: string;
+  name: string;
+  family: 'bitcoin';
+  /** Address format: regtest (`bcrt1…`). */
+  network: 'regtest';
+  /** Esplora HTTP API of the chain, no trailing slash. */
+  esploraUrl: string;
+  nativeSymbol: string;
+  decimals: number;
+  blockMs: number;
+  /** Test wallets: BIP84 m/84'/1'/0'/0/<index> of the test mnemonic, P2WPKH. */
+  accounts: { index: number; address: string }[];
+  /** The service's miner-fee wallets: m/84'/1'/1'/0/<index>. */
+  feeWallets: { index: number; address: string }[];
+  bridge: {
+    /** The bridge's id for Bitcoin (EVM depositTo destinationChainId, Solana memo, release sourceChainId). */
+    chainId: number;
+    /** A deposit is a payment to the vault with an OP_RETURN memo. */
+    vault: string;
+    /** What the bridge pays for BTC on the other chains, and takes for BTC. */
+    token: string;
+    /** The devnet bridge's fixed price: whole USDC per BTC. */
+    usdcPerBtc: number;
+    feeBps: number;
+    estimatedDurationSeconds: number;
+  };
 }
 
 /** The manifest's `solana` section: the local Solana chain and its end of the USDC bridge. */
