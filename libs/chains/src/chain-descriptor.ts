@@ -1,3 +1,5 @@
+import type { BitcoinNetworkName } from './families/bitcoin/bitcoin-networks';
+
 export type ChainFamily = 'evm' | 'solana' | 'bitcoin';
 export type ChainNetwork = 'mainnet' | 'testnet';
 
@@ -28,6 +30,11 @@ export interface ChainDescriptor {
   statusApiUrl?: string;
   /** Name of the environment variable that configures `statusApiUrl`. */
   statusApiEnv?: string;
+  /**
+   * Bitcoin chains: the network whose address format and keys they use (`network` says only
+   * mainnet or testnet; the devnet is `regtest`, `bcrt1…`).
+   */
+  bitcoinNetwork?: BitcoinNetworkName;
 }
 
 /** Real networks listed even without an RPC URL; `RPC_URL_<ENV>` turns on their signing surface. */
@@ -91,6 +98,7 @@ export const REAL_NETWORKS: readonly Omit<ChainDescriptor, 'rpcUrl'>[] = [
     nativeSymbol: 'BTC',
     nativeDecimals: 8,
     statusApiEnv: 'ESPLORA_URL_BITCOIN',
+    bitcoinNetwork: 'mainnet',
     devnet: false,
   },
 ];

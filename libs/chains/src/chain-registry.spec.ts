@@ -45,7 +45,56 @@ const withSolana: DevnetManifestView = {
   },
 };
 
+const withBitcoin: DevnetManifestView = {
+  ...withSolana,
+  bitcoin: {
+    id: 'bitcoin-devnet',
+    name: 'Bitcoin Devnet',
+    family: 'bitcoin',
+    network: 'regtest',
+    esploraUrl: 'http://127.0.0.1:3002',
+    nativeSymbol: 'BTC',
+    decimals: 8,
+    blockMs: 1000,
+    accounts: [],
+    feeWallets: [],
+    bridge: {
+      chainId: 20000000000001,
+      vault: 'bcrt1q6rhpng9evdsfnn833a4f4vej0asu6dk5srld6x',
+      token: 'USDC',
+      usdcPerBtc: 90000,
+      feeBps: 5,
+      estimatedDurationSeconds: 4,
+    },
+  },
+};
+
 describe('ChainRegistry', () => {
+  it('lists bitcoin-devnet (bitcoin family, regtest addresses, its Esplora API for signing and status) when the manifest has a Bitcoin section', () => {
+    const registry = new ChainRegistry({ manifest: withBitcoin });
+    expect(
+      registry
+        .list()
+        .map((c) => c.id)
+        .slice(0, 4),
+    ).toEqual(['devnet-a', 'solana-devnet', 'bitcoin-devnet', 'ethereum']);
+    expect(registry.get('bitcoin-devnet')).toMatchObject({
+      family: 'bitcoin',
+      network: 'testnet',
+      bitcoinNetwork: 'regtest',
+      devnet: true,
+      rpcUrl: 'http://127.0.0.1:3002',
+      statusApiUrl: 'http://127.0.0.1:3002',
+      nativeSymbol: 'BTC',
+      nativeDecimals: 8,
+      caip2: 'bip122:bitcoin-devnet',
+    });
+    expect(registry.devnetBitcoin('bitcoin-devnet')?.bridge.usdcPerBtc).toBe(90000);
+    expect(registry.devnetBitcoin('solana-devnet')).toBeUndefined();
+    expect(registry.get('bitcoin')).toMatchObject({ bitcoinNetwork: 'mainnet', network: 'mainnet' });
+    expect(new ChainRegistry({ manifest: withSolana }).find('bitcoin-devnet')).toBeUndefined();
+  });
+
   it('lists solana-devnet (solana family, testnet, with a signing surface) when the manifest has a Solana section', () => {
     const registry = new ChainRegistry({ manifest: withSolana });
     expect(

@@ -12,6 +12,7 @@ import {
 import { ChainDescriptor, REAL_NETWORKS } from './chain-descriptor';
 import {
   DEFAULT_DEVNET_MANIFEST,
+  DevnetBitcoinView,
   DevnetChainView,
   DevnetManifestView,
   DevnetSolanaView,
@@ -48,6 +49,7 @@ export class ChainRegistry {
   constructor(private readonly options: ChainRegistryOptions = {}) {
     const devnetChains = (options.manifest?.chains ?? []).map(devnetDescriptor);
     if (options.manifest?.solana) devnetChains.push(devnetSolanaDescriptor(options.manifest.solana));
+    if (options.manifest?.bitcoin) devnetChains.push(devnetBitcoinDescriptor(options.manifest.bitcoin));
     const realChains = REAL_NETWORKS.map((chain) => ({
       ...chain,
       rpcUrl: chain.rpcEnv ? options.rpcUrls?.[chain.id] || undefined : undefined,
@@ -163,6 +165,12 @@ export class ChainRegistry {
     return solana && solana.id === id ? solana : undefined;
   }
 
+  /** The manifest's Bitcoin section when `id` is the devnet Bitcoin chain (`bitcoin-devnet`). */
+  devnetBitcoin(id: string): DevnetBitcoinView | undefined {
+    const bitcoin = this.options.manifest?.bitcoin;
+    return bitcoin && bitcoin.id === id ? bitcoin : undefined;
+  }
+
   /** A chain has a signing surface exactly when an RPC URL is configured or known for it. */
   hasSigningSurface(id: string): boolean {
     return Boolean(this.byId.get(id)?.rpcUrl);
@@ -255,6 +263,27 @@ function devnetDescriptor(chain: DevnetChainView): ChainDescriptor {
     nativeSymbol: chain.nativeSymbol,
     nativeDecimals: 18,
     rpcUrl: chain.rpcUrl,
+    devnet: true,
+  };
+}
+
+/**
+ * The local Bitcoin chain: its Esplora API is both its signing surface (UTXOs, broadcast, fees) and
+ * its status look-up. Its CAIP-2 reference is its API id, as for the local Solana chain: regtest
+ * genesis blocks are not one fixed chain.
+ */
+function devnetBitcoinDescriptor(bitcoin: DevnetBitcoinView): ChainDescriptor {
+  return {
+    id: bitcoin.id,
+    name: bitcoin.name,
+    family: 'bitcoin',
+    network: 'testnet',
+    bitcoinNetwork: bitcoin.network,
+    caip2: `bip122:${bitcoin.id}`,
+    nativeSymbol: bitcoin.nativeSymbol,
+    nativeDecimals: bitcoin.decimals,
+    rpcUrl: bitcoin.esploraUrl,
+    statusApiUrl: bitcoin.esploraUrl,
     devnet: true,
   };
 }
