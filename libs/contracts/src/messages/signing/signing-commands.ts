@@ -11,6 +11,7 @@ import {
   ArrayMaxSize,
   Matches,
   Max,
+  MaxLength,
   Min,
   ValidateIf,
   ValidateNested,
@@ -161,6 +162,35 @@ export class SolanaStepSpec {
   @IsInt()
   @Min(0)
   lastValidBlockHeight?: number;
+}
+
+export const BITCOIN_STEP_KINDS = ['bridge-deposit'] as const;
+export type BitcoinStepKind = (typeof BITCOIN_STEP_KINDS)[number];
+/** A Bitcoin address as the step carries it (bech32 / bech32m; checked per network by signer-surface). */
+const BITCOIN_ADDRESS = /^(bc|tb|bcrt)1[02-9ac-hj-np-z]{8,87}$/;
+
+/**
+ * What a step on a Bitcoin chain does (instead of an EVM `call`):
+ *  - `bridge-deposit`: signer-surface builds the PSBT paying `amount` satoshis from `from` to the
+ *    bridge's `vault`, with an OP_RETURN output carrying `memo` (the bridge's deposit memo, which
+ *    names the destination chain, asset, recipient and minimum out).
+ */
+export class BitcoinStepSpec {
+  @IsIn(BITCOIN_STEP_KINDS)
+  kind!: BitcoinStepKind;
+
+  @Matches(BITCOIN_ADDRESS, { message: 'vault must be a bech32 Bitcoin address' })
+  vault!: string;
+
+  /** Satoshis paid to the vault. */
+  @Matches(BASE_UNITS)
+  amount!: string;
+
+  /** The OP_RETURN text (at most 80 bytes, the standard relay limit). */
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(80)
+  memo!: string;
 }
 
 export const SPONSORSHIP_MODES = [
@@ -412,12 +442,14 @@ export class SigningPrepareCommand {
   from!: string;
 
   /**
-   * EVM steps: the contract call. Absent on Solana steps, which carry `solana` instead, and on
+   * EVM steps: the contract call. Absent on Solana and Bitcoin steps, which carry `solana` or `bitcoin`, and on
    * sponsored steps the user signs typed data for (`sponsored.mode` other than covered-transaction).
    */
   @ValidateIf(
     (o: SigningPrepareCommand) =>
-      o.solana === undefined && (o.sponsored === undefined || o.sponsored.mode === 'covered-transaction'),
+      o.solana === undefined &&
+      o.bitcoin === undefined &&
+      (o.sponsored === undefined || o.sponsored.mode === 'covered-transaction'),
   )
   @IsObject()
   @ValidateNested()
@@ -429,6 +461,12 @@ export class SigningPrepareCommand {
   @ValidateNested()
   @Type(() => SolanaStepSpec)
   solana?: SolanaStepSpec;
+
+  /** Bitcoin steps: what the transaction does (see BitcoinStepSpec). */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => BitcoinStepSpec)
+  bitcoin?: BitcoinStepSpec;
 
   @IsOptional()
   @ValidateNested()

@@ -44,6 +44,34 @@ describe('signing message contracts', () => {
     expect(errorsOf(SigningPrepareCommand, { ...prepare, stepIndex: 0 })).toContain('stepIndex');
   });
 
+  it('accepts a Bitcoin bridge deposit without a call, with its bitcoin spec, and refuses a bad vault or an oversized memo', () => {
+    const { call: _call, approve: _approve, ...rest } = prepare;
+    const bitcoinStep = {
+      ...rest,
+      kind: 'bridge',
+      chain: 'bitcoin-devnet',
+      from: 'bcrt1qcr8te4kr609gcawutmrza0j4xv80jy8zeqchgx',
+      bitcoin: {
+        kind: 'bridge-deposit',
+        vault: 'bcrt1q6rhpng9evdsfnn833a4f4vej0asu6dk5srld6x',
+        amount: '1500000',
+        memo: '=:devnet-a.USDC:0x70997970C51812dc3A010C7d01b50e0d17dc79C8:1340000000',
+      },
+    };
+    expect(errorsOf(SigningPrepareCommand, bitcoinStep)).toEqual([]);
+    expect(
+      errorsOf(SigningPrepareCommand, {
+        ...bitcoinStep,
+        bitcoin: {
+          ...bitcoinStep.bitcoin,
+          vault: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+          memo: 'x'.repeat(81),
+        },
+      }),
+    ).toEqual(['bitcoin', 'bitcoin.vault', 'bitcoin.memo']);
+    expect(errorsOf(SigningPrepareCommand, { ...bitcoinStep, bitcoin: undefined })).toEqual(['call']);
+  });
+
   it('accepts a Solana step without a call, with its solana spec, and refuses a step with neither', () => {
     const { call: _call, approve: _approve, ...rest } = prepare;
     const solanaStep = {
