@@ -130,9 +130,26 @@ describe('splitSteps (how legs become wallet-signed steps)', () => {
       expect(sponsored([solanaBridgeToA, leg({})])).toEqual(['bridge@0:solana-transaction+swap']);
     });
 
-    it('Solana legs sign one transaction; legs of a chain of another or an unknown family, none', () => {
+    it('Solana legs sign one transaction; legs of a chain of an unknown family, none', () => {
       expect(sponsored([solanaSwap])).toEqual(['swap@0:solana-transaction']);
-      expect(sponsored([leg({ chain: 'bitcoin' }), leg({ chain: 'nowhere' })])).toEqual([]);
+      expect(sponsored([leg({ chain: 'nowhere' })])).toEqual([]);
+    });
+
+    it('a Bitcoin bridge leg signs one PSBT and never binds the destination swap (its memo cannot carry one)', () => {
+      const btcToA = leg({
+        kind: 'bridge',
+        chain: 'bitcoin',
+        spender: 'bcrt1q6rhpng9evdsfnn833a4f4vej0asu6dk5srld6x',
+        tokenIn: token('bitcoin', 'BTC', null, 8),
+        tokenOut: usdc('devnet-a'),
+        destinationChain: 'devnet-a',
+      });
+      expect(sponsored([btcToA, leg({})])).toEqual([
+        'bridge@0:bitcoin-psbt',
+        'approve@1:eip2612-permit>permit2',
+        'swap@1:permit2-intent',
+      ]);
+      expect(userPaid([btcToA])).toEqual(['bridge@0:bitcoin-psbt']);
     });
   });
 

@@ -18,7 +18,9 @@ export type StepSigning =
   /** EIP-712 typed data: the token's EIP-2612 permit granting Permit2 (sponsored approve). */
   | 'eip2612-permit'
   /** EIP-712 typed data: the leg as a Permit2 witness transfer the relayer executes (sponsored). */
-  | 'permit2-intent';
+  | 'permit2-intent'
+  /** A Bitcoin PSBT: the user signs their inputs (sponsored: the service's fee input pays the miner). */
+  | 'bitcoin-psbt';
 
 /** One wallet-signed step of a route. */
 export interface SplitStep {
@@ -76,6 +78,7 @@ export interface StepSplitOptions {
 /**
  * The steps of a route, in order. Per leg:
  *  - Solana: one transaction (SPL transfers need no allowance);
+ *  - Bitcoin: one PSBT (a UTXO spend needs no allowance);
  *  - sponsored, EVM, ERC-20 input through the chain's SwapGatewayRouter (an Across deposit too): an approve of Permit2 (the
  *    token's EIP-2612 permit when it has one, else the wallet's own approve transaction), then the
  *    leg as a Permit2 witness;
@@ -114,6 +117,8 @@ export function splitSteps(
 
     if (family === 'solana') {
       steps.push(own('solana-transaction'));
+    } else if (family === 'bitcoin') {
+      steps.push(own('bitcoin-psbt'));
     } else if (family !== 'evm') {
       return;
     } else if (sponsored) {

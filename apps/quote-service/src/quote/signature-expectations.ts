@@ -7,6 +7,7 @@ const PAYLOAD_TYPE_OF: Record<StepSigning, SignaturePayloadType> = {
   'evm-transaction': 'evm-transaction',
   'eip2612-permit': 'evm-typed-data',
   'permit2-intent': 'evm-typed-data',
+  'bitcoin-psbt': 'bitcoin-psbt',
 };
 
 /**
@@ -14,6 +15,7 @@ const PAYLOAD_TYPE_OF: Record<StepSigning, SignaturePayloadType> = {
  * steps execution-planner expands the route into (both follow @swapgw/chains' `splitSteps` with
  * gasPayment sponsored), told ahead so a wallet can show them before the first one. Per leg:
  *  - Solana: one transaction (the service is fee payer);
+ *  - Bitcoin: one PSBT (the service's fee input pays the miner);
  *  - EVM ERC-20 input through the chain's SwapGatewayRouter: an approve of Permit2 (typed data, the
  *    token's EIP-2612 permit, when the token has one; else the user's own approve transaction,
  *    whose gas the service sends first), then the leg as a Permit2 witness (typed data);

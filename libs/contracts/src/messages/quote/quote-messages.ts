@@ -192,6 +192,7 @@ export const SIGNATURE_PAYLOAD_TYPES = [
   'evm-transaction',
   'evm-typed-data',
   'solana-versioned-transaction',
+  'bitcoin-psbt',
 ] as const;
 export type SignaturePayloadType = (typeof SIGNATURE_PAYLOAD_TYPES)[number];
 
