@@ -1,6 +1,12 @@
 import { ChainRegistry } from '@swapgw/chains';
 import { uniswapV2Deployment } from '../providers/uniswap-v2-deployments';
-import { assetKeyOf, ChainCatalogSource, coreRank, tokensFromTokenList } from './token-sources';
+import {
+  assetKeyOf,
+  ChainCatalogSource,
+  coreRank,
+  DevnetTokenSource,
+  tokensFromTokenList,
+} from './token-sources';
 
 describe('token list mapping', () => {
   const registry = new ChainRegistry({});
@@ -112,5 +118,50 @@ describe('the shipped catalog as a token source', () => {
       weth: '0x4200000000000000000000000000000000000006',
     });
     expect(uniswapV2Deployment(registry, 'arbitrum')).toBeUndefined(); // no RPC configured
+  });
+});
+
+describe('DevnetTokenSource', () => {
+  it('lists BTC on bitcoin-devnet, bridged to every other end of the devnet bridge', async () => {
+    const registry = new ChainRegistry({
+      manifest: {
+        generatedAtMs: 1,
+        chains: [],
+        bridge: { provider: 'devnet-bridge', feeBps: 5, estimatedDurationSeconds: 2, relayer: '0x' },
+        accounts: [],
+        bitcoin: {
+          id: 'bitcoin-devnet',
+          name: 'Bitcoin Devnet',
+          family: 'bitcoin',
+          network: 'regtest',
+          esploraUrl: 'http://127.0.0.1:3002',
+          nativeSymbol: 'BTC',
+          decimals: 8,
+          blockMs: 1000,
+          accounts: [],
+          feeWallets: [],
+          bridge: {
+            chainId: 20000000000001,
+            vault: 'bcrt1q6rhpng9evdsfnn833a4f4vej0asu6dk5srld6x',
+            token: 'USDC',
+            usdcPerBtc: 90000,
+            feeBps: 5,
+            estimatedDurationSeconds: 4,
+          },
+        },
+      },
+    });
+    const tokens = await new DevnetTokenSource().load(registry);
+    expect(tokens).toEqual([
+      expect.objectContaining({
+        chain: 'bitcoin-devnet',
+        symbol: 'BTC',
+        name: 'Bitcoin',
+        decimals: 8,
+        address: null,
+        mint: null,
+        bridgedChains: 0,
+      }),
+    ]);
   });
 });

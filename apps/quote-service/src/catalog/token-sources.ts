@@ -40,7 +40,10 @@ export function assetKeyOf(token: { address: string | null; mint?: string | null
   return 'native';
 }
 
-/** The devnet manifest's tokens plus each devnet chain's native coin, the local Solana chain included. */
+/**
+ * The devnet manifest's tokens plus each devnet chain's native coin, the local Solana and Bitcoin
+ * chains included.
+ */
 export class DevnetTokenSource implements TokenListSource {
   readonly name = 'devnet-manifest';
   readonly remote = false;
@@ -100,6 +103,21 @@ export class DevnetTokenSource implements TokenListSource {
           rank: coreRank(symbol) ?? LIST_RANK_BASE + index,
           bridgedChains: solana.bridge.token === symbol ? bridgeEnds - 1 : 0,
         });
+      });
+    }
+    const bitcoin = registry.manifest?.bitcoin;
+    if (bitcoin) {
+      tokens.push({
+        chain: bitcoin.id,
+        symbol: bitcoin.nativeSymbol,
+        name: 'Bitcoin',
+        decimals: bitcoin.decimals,
+        address: null,
+        mint: null,
+        logoUrl: null,
+        rank: coreRank(bitcoin.nativeSymbol) ?? 1,
+        // The bridge's Bitcoin end swaps BTC for its token on every chain the USDC bridge reaches.
+        bridgedChains: bridgeEnds,
       });
     }
     return tokens;
