@@ -47,6 +47,8 @@ export interface DevnetBitcoinView {
     /** The devnet bridge's fixed price: whole USDC per BTC. */
     usdcPerBtc: number;
     feeBps: number;
+    /** The miner fee each BTC payout bears, taken from what it pays (THORChain's outbound fee). */
+    outboundFeeSats: number;
     estimatedDurationSeconds: number;
   };
 }
