@@ -48,7 +48,30 @@ export interface SolanaSigningPayload {
   transaction: string;
 }
 
-export type SigningPayload = EvmSigningPayload | EvmTypedDataSigningPayload | SolanaSigningPayload;
+/** One input a Bitcoin wallet signs (Unisat `toSignInputs`, Xverse `inputsToSign`, Leather). */
+export interface BitcoinInputToSign {
+  index: number;
+  /** The address whose key signs it (the user's). */
+  address: string;
+  /** 1 (SIGHASH_ALL) on P2WPKH, 0 (Taproot's default, which signs all) on P2TR. */
+  sighashTypes: number[];
+}
+
+/**
+ * Bitcoin: base64 of the PSBT the wallet signs (`signPsbt`). The user's inputs (listed in
+ * `inputsToSign`, each with its `witnessUtxo`, P2TR ones with `tapInternalKey`) and one input of
+ * the service's fee wallet, which pays the whole miner fee; the wallet signs only its own inputs and
+ * returns the PSBT (or the finalized transaction, hex), and the service signs the fee input last.
+ */
+export interface BitcoinPsbtSigningPayload {
+  type: 'bitcoin-psbt';
+  psbt: string;
+  inputsToSign: BitcoinInputToSign[];
+  network: 'mainnet' | 'testnet' | 'regtest';
+}
+
+export type SigningPayload =
+  EvmSigningPayload | EvmTypedDataSigningPayload | SolanaSigningPayload | BitcoinPsbtSigningPayload;
 
 /** `executionHints` of an EVM payload (decimal strings, wei / gas units). */
 export interface EvmExecutionHints {
