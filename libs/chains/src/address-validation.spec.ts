@@ -50,4 +50,24 @@ describe('address validation per chain family', () => {
       ),
     ).toEqual({ ok: true });
   });
+
+  it('checks a Bitcoin address against the network of the chain: regtest on the devnet, mainnet on bitcoin', () => {
+    const regtest = 'bcrt1q0xcqpzrky6eff2g52qdye53xkk9jxkvrl4xfg5';
+    const mainnet = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+    const devnet = { id: 'bitcoin-devnet', family: 'bitcoin' as const, network: 'testnet' as const };
+    expect(validateAddressForChain({ ...devnet, bitcoinNetwork: 'regtest' }, regtest)).toEqual({ ok: true });
+    expect(validateAddressForChain({ ...devnet, bitcoinNetwork: 'regtest' }, mainnet)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/bitcoin-devnet: it is a mainnet address/),
+    });
+    const bitcoin = { id: 'bitcoin', family: 'bitcoin' as const, network: 'mainnet' as const };
+    expect(validateAddressForChain(bitcoin, regtest)).toMatchObject({ ok: false });
+    // a test chain that does not name its Bitcoin network takes either test network's addresses
+    expect(validateAddressForChain(devnet, regtest)).toEqual({ ok: true });
+    expect(validateAddressForChain(devnet, mainnet)).toMatchObject({ ok: false });
+    // legacy addresses are not among the wallets' the suite serves
+    expect(validateAddressForChain(bitcoin, '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2')).toMatchObject({
+      ok: false,
+    });
+  });
 });

@@ -1,13 +1,14 @@
 import { PublicKey } from '@solana/web3.js';
 import { getAddress } from 'ethers';
-import type { ChainDescriptor, ChainFamily } from './chain-descriptor';
+import type { ChainDescriptor, ChainFamily, ChainNetwork } from './chain-descriptor';
+import { decodeBitcoinAddress } from './families/bitcoin/bitcoin-address';
+import { bitcoinNetworksOfChain, type BitcoinNetworkName } from './families/bitcoin/bitcoin-networks';
 
 /** Outcome of an address check: `reason` says what is wrong, for a 400 INVALID_ADDRESS message. */
 export type AddressValidation = { ok: true } | { ok: false; reason: string };
 
 const EVM_HEX = /^0x[0-9a-fA-F]{40}$/;
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
-const BITCOIN = /^(bc1[02-9ac-hj-np-z]{11,71}|[13][1-9A-HJ-NP-Za-km-z]{25,34})$/;
 
 /**
  * EVM: 0x and 40 hex digits, either all lower-case or with a valid EIP-55 checksum. Any other
@@ -39,34 +40,58 @@ export function validateSolanaAddress(address: string): AddressValidation {
   return { ok: false, reason: 'a Solana address must decode from base58 to a 32-byte public key' };
 }
 
-export function validateBitcoinAddress(address: string): AddressValidation {
-  return BITCOIN.test(address)
-    ? { ok: true }
-    : { ok: false, reason: 'not a Bitcoin address (bech32 bc1… or base58 1…/3…)' };
+/**
+ * Bitcoin: a P2WPKH or P2TR address (lower-case bech32 / bech32m) of one of `networks` (`bc1…`
+ * mainnet, `tb1…` testnet, `bcrt1…` regtest); of any of them by default (a caller that knows only
+ * the family).
+ */
+export function validateBitcoinAddress(
+  address: string,
+  networks: readonly BitcoinNetworkName[] = ['mainnet', 'testnet', 'regtest'],
+): AddressValidation {
+  const results = networks.map((network) => decodeBitcoinAddress(address, network));
+  if (results.some((result) => result.ok)) return { ok: true };
+  const [only] = results;
+  if (results.length === 1 && only && !only.ok) return { ok: false, reason: only.reason };
+  return {
+    ok: false,
+    reason: `a Bitcoin address here is a lower-case P2WPKH or P2TR bech32 address of ${networks.join(' or ')}`,
+  };
 }
 
-export function validateAddressForFamily(family: ChainFamily, address: string): AddressValidation {
+/** `bitcoinNetworks`: the networks a Bitcoin address may be of (any of them when undefined). */
+export function validateAddressForFamily(
+  family: ChainFamily,
+  address: string,
+  bitcoinNetworks?: readonly BitcoinNetworkName[],
+): AddressValidation {
   switch (family) {
     case 'evm':
       return validateEvmAddress(address);
     case 'solana':
       return validateSolanaAddress(address);
     case 'bitcoin':
-      return validateBitcoinAddress(address);
+      return validateBitcoinAddress(address, bitcoinNetworks);
   }
 }
+
+/**
+ * The chain fields an address check reads: its family, and for Bitcoin its network (`bitcoinNetwork`
+ * when the chain names one, the devnet's `regtest`; else what `network` allows).
+ */
+export type AddressCheckedChain = Pick<ChainDescriptor, 'id' | 'family'> & {
+  network?: ChainNetwork;
+  bitcoinNetwork?: BitcoinNetworkName;
+};
 
 /**
  * Whether `address` is a wallet address of the chain's family (used for recipients and user
  * addresses by quote-service, the gateway and the planner). The reason names the chain.
  */
-export function validateAddressForChain(
-  chain: Pick<ChainDescriptor, 'id' | 'family'>,
-  address: string,
-): AddressValidation {
+export function validateAddressForChain(chain: AddressCheckedChain, address: string): AddressValidation {
   if (typeof address !== 'string' || address.length === 0)
     return { ok: false, reason: `an address on ${chain.id} is required` };
-  const result = validateAddressForFamily(chain.family, address);
+  const result = validateAddressForFamily(chain.family, address, bitcoinNetworksOfChain(chain));
   return result.ok
     ? result
     : {

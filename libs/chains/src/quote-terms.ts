@@ -1,5 +1,5 @@
 import { CodedError, ErrorCodes, HUMAN_AMOUNT } from '@swapgw/contracts';
-import { validateAddressForChain } from './address-validation';
+import { type AddressCheckedChain, validateAddressForChain } from './address-validation';
 import type { ChainDescriptor } from './chain-descriptor';
 
 /**
@@ -62,7 +62,7 @@ export function sameTokenError(symbol: string, chainId: string): CodedError {
 }
 
 /** A recipient must be a wallet of the destination chain's family (INVALID_ADDRESS otherwise). */
-export function checkTermsRecipient(recipient: string, chain: Pick<ChainDescriptor, 'id' | 'family'>): void {
+export function checkTermsRecipient(recipient: string, chain: AddressCheckedChain): void {
   const check = validateAddressForChain(chain, recipient);
   if (!check.ok)
     throw new CodedError(ErrorCodes.INVALID_ADDRESS, `recipient ${check.reason}`, {

@@ -26,3 +26,20 @@ export function bip84CoinType(network: BitcoinNetworkName): 0 | 1 {
 
 /** Satoshis per BTC: the chain's base unit (8 decimals). */
 export const SATS_PER_BTC = 100_000_000n;
+
+const TEST_NETWORKS: readonly BitcoinNetworkName[] = ['testnet', 'regtest'];
+const ALL_NETWORKS: readonly BitcoinNetworkName[] = ['mainnet', 'testnet', 'regtest'];
+
+/**
+ * The Bitcoin networks a chain's addresses may be of: its `bitcoinNetwork` when it names one (the
+ * devnet's `regtest`); else what `network` allows (`mainnet`, or either test network: a chain known
+ * only as in GET /chains does not say which); any of them when nothing is known.
+ */
+export function bitcoinNetworksOfChain(chain: {
+  network?: 'mainnet' | 'testnet';
+  bitcoinNetwork?: BitcoinNetworkName;
+}): readonly BitcoinNetworkName[] {
+  if (chain.bitcoinNetwork) return [chain.bitcoinNetwork];
+  if (chain.network === 'mainnet') return ['mainnet'];
+  return chain.network === 'testnet' ? TEST_NETWORKS : ALL_NETWORKS;
+}
