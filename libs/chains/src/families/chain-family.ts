@@ -1,4 +1,10 @@
-import type { SigningCall, SigningPayload, SolanaStepSpec, TransactionStatusResult } from '@swapgw/contracts';
+import type {
+  BitcoinStepSpec,
+  SigningCall,
+  SigningPayload,
+  SolanaStepSpec,
+  TransactionStatusResult,
+} from '@swapgw/contracts';
 import type { Connection } from '@solana/web3.js';
 import type { JsonRpcProvider } from 'ethers';
 import type { ChainDescriptor, ChainFamily } from '../chain-descriptor';
@@ -30,13 +36,19 @@ export type BroadcastOutcome =
   /** The node refused it: it will never land as it is. */
   | { kind: 'rejected'; message: string };
 
-/** What a step asks to be signed: the part of its own family (an EVM call, a Solana spec) is used. */
+/** What a step asks to be signed: the part of its own family (an EVM call, a Solana or Bitcoin spec) is used. */
 export interface StepPayloadRequest {
   from: string;
   call: SigningCall | null;
   solana: SolanaStepSpec | null;
+  bitcoin?: BitcoinStepSpec | null;
   /** Another account that pays the fees (a Solana fee payer of the service); a family without one refuses it. */
   feePayer?: string;
+  /**
+   * Bitcoin, sponsored: the UTXO of the service's fee wallet that the transaction spends beside the
+   * user's, and that pays the whole miner fee (held for the step by signer-surface).
+   */
+  bitcoinFeeInput?: { txid: string; vout: number; value: bigint; address: string };
 }
 
 /** How payloads are built: EVM gas and fee head room, and the longest a payload stays valid. */
