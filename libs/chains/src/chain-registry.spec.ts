@@ -64,6 +64,7 @@ const withBitcoin: DevnetManifestView = {
       token: 'USDC',
       usdcPerBtc: 90000,
       feeBps: 5,
+      outboundFeeSats: 1000,
       estimatedDurationSeconds: 4,
     },
   },

@@ -146,6 +146,7 @@ describe('DevnetTokenSource', () => {
             token: 'USDC',
             usdcPerBtc: 90000,
             feeBps: 5,
+            outboundFeeSats: 1000,
             estimatedDurationSeconds: 4,
           },
         },
