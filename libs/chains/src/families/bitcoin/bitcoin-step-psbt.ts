@@ -1,0 +1,347 @@
+import * as btc from '@scure/btc-signer';
+import { base64, hex } from '@scure/base';
+import type { BitcoinInputToSign, BitcoinPsbtSigningPayload } from '@swapgw/contracts';
+import { type BitcoinAddress, type BitcoinAddressKind, decodeBitcoinAddress } from './bitcoin-address';
+import { BITCOIN_NETWORKS, type BitcoinNetworkName } from './bitcoin-networks';
+
+/** An unspent output: its outpoint, its value in satoshis and the address it pays. */
+export interface BitcoinUtxo {
+  txid: string;
+  vout: number;
+  value: bigint;
+  address: string;
+}
+
+export interface BitcoinStepRequest {
+  network: BitcoinNetworkName;
+  /** The user's P2WPKH or P2TR address: every user UTXO is of it, and the user's change goes back to it. */
+  userAddress: string;
+  /**
+   * The user's public key (hex): required for a P2TR address (its internal key, x-only 32 bytes or
+   * compressed 33; the wallet needs it as `tapInternalKey` to sign), checked against a P2WPKH one
+   * when given. Wallets tell it with the address (Unisat `getPublicKey`, Xverse `publicKey`).
+   */
+  userPublicKey?: string;
+  userUtxos: BitcoinUtxo[];
+  /** Any standard address of the network (P2WPKH, P2WSH, P2TR, P2PKH, P2SH): the bridge vault... */
+  payment: { address: string; amount: bigint };
+  /** Text of one OP_RETURN output (UTF-8, 1 to 80 bytes). */
+  memo?: string;
+  /** The service's fee wallet UTXO (P2WPKH): it pays the whole miner fee. */
+  feeUtxo: BitcoinUtxo;
+  /** Satoshis per virtual byte. */
+  feeRate: number;
+  /** The most user inputs the service pays to spend (each adds ~58-68 vB of fee); 20 by default. */
+  maxUserInputs?: number;
+}
+
+/** The PSBT of a step, with what the service needs to know of it. */
+export interface BitcoinStepPsbt {
+  psbtBase64: string;
+  inputsToSign: BitcoinInputToSign[];
+  /** What GET /swap/{id}/signing hands the wallet. */
+  payload: BitcoinPsbtSigningPayload;
+  /** The user's UTXOs spent, in input order (inputs 0..n-1). */
+  userInputs: BitcoinUtxo[];
+  /** Always the last input. */
+  feeInputIndex: number;
+  /** The user's change (0: no change output). The user spends exactly `payment.amount`. */
+  userChange: bigint;
+  /** What the fee wallet gets back: its UTXO's value − minerFee. */
+  feeChange: bigint;
+  minerFee: bigint;
+  /** Virtual size once signed, at most 1 WU per ECDSA signature over (see estimateBitcoinWeight). */
+  vsize: number;
+  /** Known before signing: a SegWit transaction's id does not cover its witnesses. */
+  txid: string;
+}
+
+/** Why a step's PSBT cannot be built; the step is `invalid` with the message. */
+export type BitcoinStepRefusalReason =
+  'invalid-request' | 'insufficient-funds' | 'dust-change' | 'too-many-inputs' | 'fee-utxo-too-small';
+
+export class BitcoinStepNotBuildable extends Error {
+  constructor(
+    readonly reason: BitcoinStepRefusalReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BitcoinStepNotBuildable';
+  }
+}
+
+/** Inputs signal replace-by-fee (BIP125): the service may bump a stuck step from its fee input. */
+export const RBF_SEQUENCE = 0xfffffffd;
+export const BITCOIN_TX_VERSION = 2;
+/** The relay limit of an OP_RETURN's data (Bitcoin Core's default -datacarriersize 83 − 3). */
+export const MAX_MEMO_BYTES = 80;
+const DEFAULT_MAX_USER_INPUTS = 20;
+
+/** How the suite parses its own and wallets' PSBTs: OP_RETURN outputs are "unknown" to the library. */
+export const BITCOIN_TX_OPTIONS = { allowUnknownOutputs: true } as const;
+
+/** Witness bytes of an input once signed: an upper bound, exact but for an ECDSA signature's length. */
+const WITNESS_BYTES: Record<BitcoinAddressKind, number> = {
+  // items, <sig 71 DER (low S, high R) + sighash>, <33-byte key>; a low-R signature is 1 byte shorter
+  p2wpkh: 1 + 1 + 72 + 1 + 33,
+  // items, <64-byte Schnorr + sighash byte when not Taproot's default>
+  p2tr: 1 + 1 + 65,
+};
+
+const compactSizeLength = (n: number): number => (n < 0xfd ? 1 : n <= 0xffff ? 3 : 5);
+
+/**
+ * The weight of a SegWit transaction spending `inputs` (their kinds) to `outputScripts`, signed:
+ * non-witness bytes × 4 (version, counts, 41-byte inputs with empty scriptSig, outputs, locktime)
+ * plus the marker, flag and each input's witness. Exact for Taproot key-path default signatures; an
+ * ECDSA signature may come out 1 byte shorter than counted, a Taproot one 1 byte shorter when it
+ * uses the default sighash.
+ */
+export function estimateBitcoinWeight(inputs: BitcoinAddressKind[], outputScripts: Uint8Array[]): number {
+  const outputs = outputScripts.reduce((sum, s) => sum + 8 + compactSizeLength(s.length) + s.length, 0);
+  const base =
+    4 +
+    compactSizeLength(inputs.length) +
+    inputs.length * 41 +
+    compactSizeLength(outputScripts.length) +
+    outputs +
+    4;
+  const witness = 2 + inputs.reduce((sum, kind) => sum + WITNESS_BYTES[kind], 0);
+  return base * 4 + witness;
+}
+
+/**
+ * Bitcoin Core's dust threshold of an output (at its 3 sat/vB dust relay fee): the output's size plus
+ * the size of an input spending it (67 vB for a witness program, 148 otherwise), × 3. P2WPKH 294,
+ * P2TR and P2WSH 330, P2SH 540, P2PKH 546.
+ */
+export function dustThreshold(script: Uint8Array): bigint {
+  const size = 8 + compactSizeLength(script.length) + script.length;
+  const isWitnessProgram =
+    script.length >= 4 &&
+    script.length <= 42 &&
+    (script[0] === 0 || (script[0] >= 0x51 && script[0] <= 0x60)) &&
+    script[1] === script.length - 2;
+  return BigInt((size + (isWitnessProgram ? 67 : 148)) * 3);
+}
+
+/** `OP_RETURN <data>` for a memo; invalid-request when it is empty or over 80 bytes. */
+export function memoScript(memo: string): Uint8Array {
+  const data = new TextEncoder().encode(memo);
+  if (data.length === 0 || data.length > MAX_MEMO_BYTES)
+    refuse(
+      'invalid-request',
+      `the memo must be 1 to ${MAX_MEMO_BYTES} bytes of UTF-8 (it is ${data.length})`,
+    );
+  return btc.Script.encode(['RETURN', data]);
+}
+
+/**
+ * The PSBT of a Bitcoin step: the user pays `payment` (and an OP_RETURN `memo`) from their UTXOs,
+ * the service's fee UTXO pays the whole miner fee, so the user's balance drops by exactly
+ * `payment.amount`.
+ *
+ * Order (fixed, so the same request gives the same PSBT): inputs = the user's selected UTXOs (by
+ * value, largest first, then txid and vout), then the fee input, last. Outputs = the payment, the
+ * memo (when any), the user's change (when any), the fee wallet's change, last. Version 2,
+ * locktime 0, every input's nSequence 0xfffffffd (RBF).
+ *
+ * Coin selection: the largest UTXOs first until they cover the payment (fewest inputs: the service
+ * pays for each). A change below the dust threshold of the user's address cannot be relayed; then
+ * one more UTXO is taken to make it an output worth keeping, and when none is left the step is
+ * refused (`dust-change`): giving the dust to the payment or to the fee wallet would make the user
+ * spend more than the payment, and burning it as fee would too.
+ *
+ * Each user input carries `witnessUtxo` (and `tapInternalKey` on P2TR) for the wallet to sign, the
+ * fee input its `witnessUtxo` so the wallet can show the fee. The wallet signs the user inputs with
+ * SIGHASH_ALL (P2WPKH) or Taproot's default (P2TR): both commit to every input and output.
+ *
+ * Throws BitcoinStepNotBuildable with the reason.
+ */
+export function buildBitcoinStepPsbt(request: BitcoinStepRequest): BitcoinStepPsbt {
+  const { network } = request;
+  const user = walletAddress(request.userAddress, network, 'userAddress');
+  const tapInternalKey = userInternalKey(user, request.userPublicKey);
+  const paymentScript = paymentScriptOf(request.payment.address, network);
+  const feeWallet = walletAddress(request.feeUtxo.address, network, 'feeUtxo.address');
+  if (feeWallet.kind !== 'p2wpkh')
+    refuse('invalid-request', `the fee UTXO must be P2WPKH; ${feeWallet.address} is ${feeWallet.kind}`);
+  if (!Number.isFinite(request.feeRate) || request.feeRate <= 0)
+    refuse('invalid-request', `feeRate must be a positive number of sat/vB, not ${request.feeRate}`);
+  const amount = request.payment.amount;
+  if (amount < dustThreshold(paymentScript))
+    refuse('invalid-request', `the payment of ${amount} sat is below the dust threshold of its address`);
+  checkUtxos(request, user);
+
+  const userInputs = selectUserUtxos(
+    request.userUtxos,
+    amount,
+    dustThreshold(user.script),
+    request.maxUserInputs,
+  );
+  const userChange = sum(userInputs) - amount;
+
+  const outputs: { script: Uint8Array; amount: bigint }[] = [{ script: paymentScript, amount }];
+  if (request.memo !== undefined) outputs.push({ script: memoScript(request.memo), amount: 0n });
+  if (userChange > 0n) outputs.push({ script: user.script, amount: userChange });
+  const feeChangeScript = feeWallet.script;
+  const weight = estimateBitcoinWeight(
+    [...userInputs.map(() => user.kind), feeWallet.kind],
+    [...outputs.map((o) => o.script), feeChangeScript],
+  );
+  const vsize = Math.ceil(weight / 4);
+  const minerFee = BigInt(Math.ceil(vsize * request.feeRate));
+  const feeChange = request.feeUtxo.value - minerFee;
+  if (feeChange < dustThreshold(feeChangeScript))
+    refuse(
+      'fee-utxo-too-small',
+      `the fee UTXO (${request.feeUtxo.value} sat) cannot pay a miner fee of ${minerFee} sat (${vsize} vB at ${request.feeRate} sat/vB) and keep a change above dust`,
+    );
+
+  const tx = new btc.Transaction({ version: BITCOIN_TX_VERSION, lockTime: 0, ...BITCOIN_TX_OPTIONS });
+  for (const utxo of userInputs) {
+    tx.addInput({
+      txid: utxo.txid,
+      index: utxo.vout,
+      sequence: RBF_SEQUENCE,
+      witnessUtxo: { script: user.script, amount: utxo.value },
+      ...(tapInternalKey ? { tapInternalKey } : {}),
+    });
+  }
+  const feeInputIndex = tx.addInput({
+    txid: request.feeUtxo.txid,
+    index: request.feeUtxo.vout,
+    sequence: RBF_SEQUENCE,
+    witnessUtxo: { script: feeWallet.script, amount: request.feeUtxo.value },
+  });
+  for (const output of outputs) tx.addOutput(output);
+  tx.addOutput({ script: feeChangeScript, amount: feeChange });
+
+  const inputsToSign: BitcoinInputToSign[] = userInputs.map((_, index) => ({
+    index,
+    address: user.address,
+    sighashTypes: [user.kind === 'p2tr' ? btc.SigHash.DEFAULT : btc.SigHash.ALL],
+  }));
+  const psbtBase64 = base64.encode(tx.toPSBT());
+  return {
+    psbtBase64,
+    inputsToSign,
+    payload: { type: 'bitcoin-psbt', psbt: psbtBase64, inputsToSign, network },
+    userInputs,
+    feeInputIndex,
+    userChange,
+    feeChange,
+    minerFee,
+    vsize,
+    txid: tx.id,
+  };
+}
+
+function refuse(reason: BitcoinStepRefusalReason, message: string): never {
+  throw new BitcoinStepNotBuildable(reason, message);
+}
+
+const sum = (utxos: BitcoinUtxo[]): bigint => utxos.reduce((total, u) => total + u.value, 0n);
+
+function walletAddress(address: string, network: BitcoinNetworkName, field: string): BitcoinAddress {
+  const result = decodeBitcoinAddress(address, network);
+  if (!result.ok) refuse('invalid-request', `${field} ${address}: ${result.reason}`);
+  return result.value;
+}
+
+function paymentScriptOf(address: string, network: BitcoinNetworkName): Uint8Array {
+  try {
+    const decoded = btc.Address(BITCOIN_NETWORKS[network]).decode(address);
+    if (['wpkh', 'wsh', 'tr', 'pkh', 'sh'].includes(decoded.type)) return btc.OutScript.encode(decoded);
+  } catch {
+    // refused below
+  }
+  return refuse('invalid-request', `payment.address ${address} is not a standard ${network} address`);
+}
+
+/** The x-only internal key a P2TR input needs; for P2WPKH nothing (a given key must match). */
+function userInternalKey(user: BitcoinAddress, publicKeyHex: string | undefined): Uint8Array | undefined {
+  if (publicKeyHex === undefined) {
+    if (user.kind === 'p2tr')
+      refuse(
+        'invalid-request',
+        'a P2TR user address needs userPublicKey (the wallet signs with its internal key)',
+      );
+    return undefined;
+  }
+  let key: Uint8Array;
+  try {
+    key = hex.decode(publicKeyHex.toLowerCase());
+  } catch {
+    return refuse('invalid-request', 'userPublicKey must be hexadecimal');
+  }
+  try {
+    if (user.kind === 'p2tr') {
+      const xOnly = key.length === 33 ? key.slice(1) : key;
+      if (equalBytes(btc.p2tr(xOnly).script, user.script)) return xOnly;
+    } else if (equalBytes(btc.p2wpkh(key).script, user.script)) {
+      return undefined;
+    }
+  } catch {
+    // not a valid key: refused below
+  }
+  return refuse('invalid-request', `userPublicKey is not the key of ${user.address}`);
+}
+
+function checkUtxos(request: BitcoinStepRequest, user: BitcoinAddress): void {
+  const seen = new Set<string>();
+  for (const [field, utxo] of [
+    ...request.userUtxos.map((u, i) => [`userUtxos[${i}]`, u] as const),
+    ['feeUtxo', request.feeUtxo] as const,
+  ]) {
+    const outpoint = `${utxo.txid}:${utxo.vout}`;
+    if (!/^[0-9a-f]{64}$/.test(utxo.txid) || !Number.isInteger(utxo.vout) || utxo.vout < 0)
+      refuse('invalid-request', `${field} has no valid outpoint (${outpoint})`);
+    if (typeof utxo.value !== 'bigint' || utxo.value <= 0n)
+      refuse('invalid-request', `${field} must have a positive bigint value`);
+    if (seen.has(outpoint)) refuse('invalid-request', `${field} ${outpoint} is listed twice`);
+    seen.add(outpoint);
+    if (field !== 'feeUtxo' && utxo.address !== user.address)
+      refuse('invalid-request', `${field} pays ${utxo.address}, not the user's address ${user.address}`);
+  }
+}
+
+/** Largest first (then txid, vout) until the payment is covered with no change or a change above dust. */
+function selectUserUtxos(
+  utxos: BitcoinUtxo[],
+  amount: bigint,
+  changeDust: bigint,
+  maxInputs = DEFAULT_MAX_USER_INPUTS,
+): BitcoinUtxo[] {
+  const candidates = [...utxos].sort(
+    (a, b) =>
+      (a.value === b.value ? 0 : a.value > b.value ? -1 : 1) ||
+      a.txid.localeCompare(b.txid) ||
+      a.vout - b.vout,
+  );
+  const selected: BitcoinUtxo[] = [];
+  let total = 0n;
+  const done = () => total >= amount && (total === amount || total - amount >= changeDust);
+  for (const utxo of candidates) {
+    if (done()) break;
+    selected.push(utxo);
+    total += utxo.value;
+  }
+  if (total < amount)
+    refuse('insufficient-funds', `the user's UTXOs hold ${total} sat, the payment needs ${amount}`);
+  if (!done())
+    refuse(
+      'dust-change',
+      `the user's change of ${total - amount} sat would be below the dust threshold (${changeDust} sat) and no other UTXO is left to raise it`,
+    );
+  if (selected.length > maxInputs)
+    refuse(
+      'too-many-inputs',
+      `the payment needs ${selected.length} of the user's UTXOs; at most ${maxInputs} are spent in one step`,
+    );
+  return selected;
+}
+
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
+}
