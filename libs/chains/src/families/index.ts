@@ -15,6 +15,7 @@ export * from './bitcoin/bitcoin-networks';
 export * from './bitcoin/bitcoin-step-psbt';
 export * from './bitcoin/bitcoin-step-verification';
 export * from './bitcoin/bitcoin-sponsored-step';
+export * from './bitcoin/bitcoin-chain-client';
 export * from './evm/evm-chain-state';
 export * from './evm/evm-payload';
 export * from './evm/evm-signed-transaction';
