@@ -1,0 +1,116 @@
+import {
+  bitcoinBridgeDepositMemo,
+  bitcoinBridgeReleaseMemo,
+  bitcoinDepositNonce,
+  bitcoinRecipientToBytes32,
+  bytes32ToBitcoinAddress,
+  opReturnScript,
+  opReturnText,
+  parseBitcoinBridgeDepositMemo,
+  parseBitcoinBridgeReleaseMemo,
+  satsForUsdc,
+  usdcForSats,
+} from './bitcoin-bridge';
+
+const EVM_RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const SOLANA_RECIPIENT = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
+const P2WPKH = 'bcrt1qlqj2pdsteppkcr8jkp9ms0wpvey89tna8v72sj';
+const P2TR = 'bcrt1p59wmxjtp2j6xtfl6sspt8wuj3v089t24sccrn8eu3u2qdycnsj4qj5zcyn';
+const TERMS = { usdcPerBtc: 90_000, feeBps: 5, outboundFeeSats: 1_000 };
+
+describe('Bitcoin bridge deposit memo', () => {
+  it('writes THORChain’s swap memo with our chain ids, and reads it back', () => {
+    const memo = bitcoinBridgeDepositMemo({
+      destinationChain: 'devnet-a',
+      asset: 'USDC',
+      recipient: EVM_RECIPIENT.toLowerCase(),
+      minAmountOut: 88_200_000n,
+    });
+    expect(memo).toBe(`=:devnet-a.USDC:${EVM_RECIPIENT}:88200000`);
+    expect(parseBitcoinBridgeDepositMemo(memo)).toEqual({
+      destinationChain: 'devnet-a',
+      asset: 'USDC',
+      recipient: EVM_RECIPIENT,
+      minAmountOut: 88_200_000n,
+    });
+    const toSolana = `=:solana-devnet.USDC:${SOLANA_RECIPIENT}:1`;
+    expect(parseBitcoinBridgeDepositMemo(toSolana)?.recipient).toBe(SOLANA_RECIPIENT);
+    expect(Buffer.byteLength(toSolana)).toBeLessThanOrEqual(80);
+  });
+
+  it('refuses what is not exactly ours', () => {
+    for (const text of [
+      `SWAP:devnet-a.USDC:${EVM_RECIPIENT}:1`,
+      `=:devnet-a.USDC:${EVM_RECIPIENT}`,
+      `=:devnet-a.USDC:${EVM_RECIPIENT}:01`,
+      `=:devnet-a.USDC:${EVM_RECIPIENT}:1e6`,
+      `=:devnet-a.USDC:${EVM_RECIPIENT.replace('C8', 'c8')}:1`,
+      `=:devnet-a:${EVM_RECIPIENT}:1`,
+      '=:devnet-a.USDC:0x1234:1',
+      `=:solana-devnet.USDC:${SOLANA_RECIPIENT}0:1`,
+      `=:solana-devnet.USDC:${SOLANA_RECIPIENT}:${'9'.repeat(20)}`,
+    ])
+      expect(parseBitcoinBridgeDepositMemo(text)).toBeUndefined();
+    expect(() =>
+      bitcoinBridgeDepositMemo({
+        destinationChain: 'devnet-a',
+        asset: 'USDC',
+        recipient: P2WPKH,
+        minAmountOut: 1n,
+      }),
+    ).toThrow(/neither an EVM nor a Solana address/);
+  });
+
+  it('carries memos in one OP_RETURN push', () => {
+    const memo = `=:devnet-a.USDC:${EVM_RECIPIENT}:88200000`;
+    const script = opReturnScript(memo);
+    expect(script[0]).toBe(0x6a);
+    expect(opReturnText(script)).toBe(memo);
+    expect(opReturnText(opReturnScript('x'.repeat(80)))).toBe('x'.repeat(80));
+    expect(() => opReturnScript('x'.repeat(81))).toThrow(/more than 80/);
+    expect(opReturnText(Uint8Array.from([0x00, 0x14, ...new Uint8Array(20)]))).toBeUndefined();
+    expect(parseBitcoinBridgeReleaseMemo(bitcoinBridgeReleaseMemo(31337n, 42n))).toEqual({
+      sourceChainId: 31337n,
+      nonce: 42n,
+    });
+  });
+});
+
+describe('Bitcoin bridge price', () => {
+  it('pays USDC for sats at the fixed price less the bridge fee, rounding down', () => {
+    // 1 BTC = 90,000 USDC, less 5 bps = 89,955 USDC.
+    expect(usdcForSats(100_000_000n, TERMS)).toBe(89_955_000_000n);
+    // 1 sat = 0.0009 USDC = 900 units, less 0 (the fee rounds down): 900.
+    expect(usdcForSats(1n, TERMS)).toBe(900n);
+  });
+
+  it('pays sats for USDC at the fixed price, rounding down, with no second fee', () => {
+    expect(satsForUsdc(90_000_000_000n, TERMS)).toBe(100_000_000n);
+    expect(satsForUsdc(899n, TERMS)).toBe(0n);
+    expect(satsForUsdc(900n, TERMS)).toBe(1n);
+  });
+});
+
+describe('Bitcoin recipient as the EVM bridge’s bytes32', () => {
+  it('pads a P2WPKH program and keeps a P2TR output key, both ways', () => {
+    const wpkh = bitcoinRecipientToBytes32(P2WPKH);
+    expect(wpkh).toMatch(/^0x0{24}[0-9a-f]{40}$/);
+    expect(bytes32ToBitcoinAddress(wpkh, 'regtest')).toBe(P2WPKH);
+    const tr = bitcoinRecipientToBytes32(P2TR);
+    expect(bytes32ToBitcoinAddress(tr, 'regtest')).toBe(P2TR);
+    expect(bytes32ToBitcoinAddress(wpkh, 'mainnet')).toMatch(/^bc1q/);
+  });
+
+  it('refuses P2WSH, legacy and mixed-case addresses', () => {
+    expect(() =>
+      bitcoinRecipientToBytes32('bcrt1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qzf4jry'),
+    ).toThrow(/not a P2WPKH or P2TR/);
+    expect(() => bitcoinRecipientToBytes32('mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn')).toThrow();
+    expect(() => bitcoinRecipientToBytes32(P2WPKH.toUpperCase())).toThrow();
+  });
+
+  it('numbers a deposit by its txid', () => {
+    expect(bitcoinDepositNonce('00'.repeat(31) + '2a')).toBe(42n);
+    expect(() => bitcoinDepositNonce('xyz')).toThrow();
+  });
+});
