@@ -318,6 +318,7 @@ export async function startDevnet({
   portA,
   portB,
   portSolana,
+  portBitcoin,
   mainnetReplica = false,
   replicaPorts = {},
   logFile,
@@ -339,6 +340,7 @@ export async function startDevnet({
   if (portA) args.push('--port-a', String(portA));
   if (portB) args.push('--port-b', String(portB));
   if (portSolana) args.push('--port-solana', String(portSolana));
+  if (portBitcoin) args.push('--port-bitcoin', String(portBitcoin));
   fs.rmSync(manifest, { force: true });
   const devnet = new ManagedProcess('devnet', process.execPath, args, { env, logFile, echo });
   try {

@@ -4,7 +4,8 @@
 //   2. Kafka: KAFKA_BROKERS if set, else a KRaft broker from Maven Central on KAFKA_PORT (9092),
 //      data in .run/kafka (a broker already listening there is reused)
 //   3. PostgreSQL: the database of DATABASE_URL, created when missing
-//   4. devnet: two anvil chains with tokens, Uniswap V2 and a bridge (manifest .run/devnet/manifest.json)
+//   4. devnet: two anvil chains with tokens, Uniswap V2 and a bridge, a Solana chain on 8899 and a
+//      Bitcoin chain (regtest, Esplora API) on 3002 (DEVNET_PORT_BITCOIN) (manifest .run/devnet/manifest.json)
 //      The devnet is new on every start, so the state that describes chains starts new with it:
 //      the broker this run starts begins with empty data, and the database's tables are emptied
 //      once the devnet is up, but for the gateway's API keys and webhooks (fresh-database.ts).
@@ -140,6 +141,7 @@ async function main() {
       portA: mainnetReplica ? undefined : portOf('DEVNET_PORT_A'),
       portB: mainnetReplica ? undefined : portOf('DEVNET_PORT_B'),
       portSolana: portOf(mainnetReplica ? 'MAINNET_REPLICA_PORT_SOLANA' : 'DEVNET_PORT_SOLANA'),
+      portBitcoin: mainnetReplica ? undefined : portOf('DEVNET_PORT_BITCOIN'),
       logFile: path.join(logDir, 'devnet.log'),
       echo,
     });
@@ -160,6 +162,7 @@ async function main() {
   // The replica's chains reach the apps as real networks do: through RPC_URL_* (and ACROSS_API_URL).
   const replicaRpc = mainnetReplica ? mainnetReplicaEnv(manifest) : undefined;
   if (replicaRpc) printReplica(manifest, replicaRpc);
+  else if (withDevnet) printDevnetChains(manifest);
 
   // Gas sponsorship: the accounts signer-surface sends users' signed intents and permits from.
   const relayers = relayerKeysOf(manifest);
@@ -265,6 +268,25 @@ function printReplica(manifestPath, rpcEnv) {
     'replica',
     `Solana test wallets (SOL, USDC): ${solana.accounts.map((a) => `${a.index} ${a.address}`).join(', ')}`,
   );
+}
+
+/** The devnet's non-EVM chains (Solana RPC, Bitcoin's Esplora API) and their funded test wallets. */
+function printDevnetChains(manifestPath) {
+  if (!fs.existsSync(manifestPath)) return;
+  const { solana, bitcoin } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  const list = (accounts) => accounts.map((a) => `${a.index} ${a.address}`).join(', ');
+  if (solana) {
+    say('devnet', `${solana.id}: at ${solana.rpcUrl}`);
+    say('devnet', `Solana test wallets (SOL, USDC): ${list(solana.accounts)}`);
+  }
+  if (bitcoin) {
+    say(
+      'devnet',
+      `${bitcoin.id}: Esplora API at ${bitcoin.esploraUrl} (regtest, a block every ${bitcoin.blockMs} ms)`,
+    );
+    say('devnet', `Bitcoin test wallets (5 BTC each, m/84'/1'/0'/0/<index>): ${list(bitcoin.accounts)}`);
+    say('devnet', `Bitcoin bridge vault ${bitcoin.bridge.vault} (chain id ${bitcoin.bridge.chainId})`);
+  }
 }
 
 /** Registers a child for shutdown and reports it when it dies on its own. */

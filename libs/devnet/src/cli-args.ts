@@ -10,11 +10,13 @@ export interface DevnetUpArgs {
   portBase?: number;
   portArbitrum?: number;
   portSolana?: number;
+  /** The devnet's Bitcoin chain (Esplora API). */
+  portBitcoin?: number;
   blockTimeSeconds?: number;
 }
 
 export const DEVNET_USAGE =
-  'usage: devnet up --manifest <path> [--port-a <port>] [--port-b <port>] [--port-solana <port>] [--block-time <seconds>]\n' +
+  'usage: devnet up --manifest <path> [--port-a <port>] [--port-b <port>] [--port-solana <port>] [--port-bitcoin <port>] [--block-time <seconds>]\n' +
   '       devnet up --mainnet-replica --manifest <path> [--port-ethereum <port>] [--port-base <port>] [--port-arbitrum <port>] [--port-solana <port>] [--block-time <seconds>]';
 
 const VALUE_OPTIONS = [
@@ -25,9 +27,10 @@ const VALUE_OPTIONS = [
   '--port-base',
   '--port-arbitrum',
   '--port-solana',
+  '--port-bitcoin',
   '--block-time',
 ];
-const DEVNET_ONLY = ['--port-a', '--port-b'];
+const DEVNET_ONLY = ['--port-a', '--port-b', '--port-bitcoin'];
 const REPLICA_ONLY = ['--port-ethereum', '--port-base', '--port-arbitrum'];
 
 /**
@@ -71,6 +74,7 @@ export function parseDevnetArgs(argv: string[]): DevnetUpArgs {
     portBase: port('--port-base'),
     portArbitrum: port('--port-arbitrum'),
     portSolana: port('--port-solana'),
+    portBitcoin: port('--port-bitcoin'),
     blockTimeSeconds: integerOption(values, '--block-time', 1, 3600),
   };
 }

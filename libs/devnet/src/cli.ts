@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `node dist/libs/devnet/src/cli.js up [--mainnet-replica] --manifest <path>`: runs the devnet (or,
 // with --mainnet-replica, the mainnet replica instead) in the foreground until SIGTERM/SIGINT, then
-// stops the relayer and the chains (devnet: two anvil, one Solana; replica: three anvil, one Solana).
+// stops the relayer and the chains (devnet: two anvil, one Solana, one Bitcoin; replica: three anvil,
+// one Solana).
 // The replica reads the shipped catalog from @swapgw/chains, which loads decorated message classes:
 // reflect-metadata first, as in every CLI of the suite.
 import 'reflect-metadata';
@@ -61,12 +62,23 @@ async function startDefault(args: DevnetUpArgs, manifestPath: string): Promise<R
     portA: args.portA,
     portB: args.portB,
     portSolana: args.portSolana,
+    portBitcoin: args.portBitcoin,
     blockTimeSeconds: args.blockTimeSeconds,
   });
   for (const chain of devnet.manifest.chains)
     process.stdout.write(`${chain.id}: chain id ${chain.chainId} at ${chain.rpcUrl}\n`);
   const solana = devnet.manifest.solana;
   process.stdout.write(`${solana.id}: bridge chain id ${solana.bridge.chainId} at ${solana.rpcUrl}\n`);
+  const bitcoin = devnet.manifest.bitcoin;
+  process.stdout.write(
+    `${bitcoin.id}: bridge chain id ${bitcoin.bridge.chainId} at ${bitcoin.esploraUrl} (Esplora API, regtest)\n`,
+  );
+  process.stdout.write(
+    `solana test wallets (SOL, USDC): ${solana.accounts.map((a) => `${a.index} ${a.address}`).join(', ')}\n`,
+  );
+  process.stdout.write(
+    `bitcoin test wallets (5 BTC each, m/84'/1'/0'/0/<index>): ${bitcoin.accounts.map((a) => `${a.index} ${a.address}`).join(', ')}\n`,
+  );
   return devnet;
 }
 

@@ -109,3 +109,17 @@ export function estimateSolanaBridgeDurationSeconds(
   const blockWaitMs = (blockTimeSeconds ?? 0) * 1000;
   return Math.ceil((pollIntervalMs + 2 * slotMs + blockWaitMs + RELAY_ROUND_TRIP_BUDGET_MS) / 1000);
 }
+
+/**
+ * Honest upper bound for a Bitcoin leg, either direction: up to one block for the deposit to
+ * confirm (the relayer reads confirmed blocks), one poll interval, one more block for the BTC payout
+ * to confirm (into Bitcoin), the EVM block wait under interval mining, and the RPC budget.
+ */
+export function estimateBitcoinBridgeDurationSeconds(
+  pollIntervalMs: number,
+  blockMs: number,
+  blockTimeSeconds: number | undefined,
+): number {
+  const blockWaitMs = (blockTimeSeconds ?? 0) * 1000;
+  return Math.ceil((pollIntervalMs + 2 * blockMs + blockWaitMs + RELAY_ROUND_TRIP_BUDGET_MS) / 1000);
+}

@@ -15,3 +15,4 @@ export { SolanaBridgeEndpoint, readVaultTransaction } from './bridge/solana-brid
 export type { VaultTransactionView } from './bridge/solana-bridge-endpoint';
 export * from './solana';
 export * from './replica';
+export * from './bitcoin';

@@ -58,6 +58,27 @@ function validManifest(): DevnetManifest {
         estimatedDurationSeconds: 3,
       },
     },
+    bitcoin: {
+      id: 'bitcoin-devnet',
+      name: 'Bitcoin Devnet',
+      family: 'bitcoin',
+      network: 'regtest',
+      esploraUrl: 'http://127.0.0.1:3002',
+      nativeSymbol: 'BTC',
+      decimals: 8,
+      blockMs: 1000,
+      accounts: [{ index: 1, address: 'bcrt1qlqj2pdsteppkcr8jkp9ms0wpvey89tna8v72sj' }],
+      feeWallets: [{ index: 0, address: 'bcrt1qlqj2pdsteppkcr8jkp9ms0wpvey89tna8v72sj' }],
+      bridge: {
+        chainId: 20000000000001,
+        vault: 'bcrt1qlqj2pdsteppkcr8jkp9ms0wpvey89tna8v72sj',
+        token: 'USDC',
+        usdcPerBtc: 90_000,
+        feeBps: 5,
+        outboundFeeSats: 1_000,
+        estimatedDurationSeconds: 4,
+      },
+    },
   };
 }
 
@@ -122,6 +143,23 @@ describe('devnet manifest', () => {
     const withoutSolana: Record<string, unknown> = { ...validManifest() };
     delete withoutSolana.solana;
     expect(manifestProblems(withoutSolana)).toEqual(['solana must be an object']);
+  });
+
+  it('checks the Bitcoin section, and requires it', () => {
+    const manifest = validManifest() as unknown as {
+      bitcoin: Record<string, unknown> & { bridge: Record<string, unknown> };
+    };
+    manifest.bitcoin.esploraUrl = 'http://127.0.0.1:3002/';
+    manifest.bitcoin.bridge.vault = 'bc1qlqj2pdsteppkcr8jkp9ms0wpvey89tna8v72sj';
+    delete manifest.bitcoin.bridge.usdcPerBtc;
+    expect(manifestProblems(manifest)).toEqual([
+      'bitcoin.esploraUrl must be an http(s) URL without a trailing slash',
+      'bitcoin.bridge.vault must be a bcrt1 address',
+      'bitcoin.bridge.usdcPerBtc must be a positive integer',
+    ]);
+    const withoutBitcoin: Record<string, unknown> = { ...validManifest() };
+    delete withoutBitcoin.bitcoin;
+    expect(manifestProblems(withoutBitcoin)).toEqual(['bitcoin must be an object']);
   });
 
   it('finds a chain by its API id', () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { PublicKey } from '@solana/web3.js';
 import { DevnetError } from './devnet-error';
 import type { SolanaDevnetBridge, SolanaDevnetManifest } from './solana/solana-devnet';
+import type { BitcoinDevnetBridge, BitcoinDevnetManifest } from './bitcoin/bitcoin-devnet';
 
 /**
  * The devnet manifest: everything a service or a test needs to talk to the local chains. Written
@@ -21,6 +22,19 @@ export interface DevnetManifest {
    * wallets are Keypair.fromSeed(sha256("swapgw-devnet/solana/wallet/<index>")).
    */
   solana: DevnetSolanaChain;
+  /**
+   * The local Bitcoin chain (`bitcoin-devnet`, regtest) behind an Esplora API. Its wallets are BIP84
+   * keys of the mnemonic: test wallets m/84'/1'/0'/0/<index>, fee wallets m/84'/1'/1'/0/<index>, the
+   * bridge vault m/84'/1'/2'/0/0 (libs/devnet/src/bitcoin/bitcoin-keys.ts).
+   */
+  bitcoin: DevnetBitcoinChain;
+}
+
+export interface DevnetBitcoinChain extends BitcoinDevnetManifest {
+  bridge: BitcoinDevnetBridge & {
+    /** Upper bound, either direction, from the deposit's broadcast to the release (see README). */
+    estimatedDurationSeconds: number;
+  };
 }
 
 /**
@@ -244,6 +258,7 @@ export function manifestProblems(value: unknown): string[] {
     expect(isAddress(bridge.relayer), 'bridge.relayer must be an address');
   }
   problems.push(...solanaProblems(value.solana));
+  problems.push(...bitcoinProblems(value.bitcoin));
   if (!Array.isArray(value.accounts)) {
     problems.push('accounts must be an array');
   } else {
@@ -359,6 +374,70 @@ function solanaProblems(solana: unknown): string[] {
     });
   }
   return problems;
+}
+
+function bitcoinProblems(bitcoin: unknown): string[] {
+  if (!isObject(bitcoin)) return ['bitcoin must be an object'];
+  const problems: string[] = [];
+  const expect = (ok: boolean, message: string) => {
+    if (!ok) problems.push(`bitcoin.${message}`);
+  };
+  expect(bitcoin.id === 'bitcoin-devnet', 'id must be bitcoin-devnet');
+  expect(bitcoin.family === 'bitcoin', 'family must be bitcoin');
+  expect(bitcoin.network === 'regtest', 'network must be regtest');
+  expect(
+    typeof bitcoin.esploraUrl === 'string' && /^https?:\/\/[^/]+(\/[^/]+)*$/.test(bitcoin.esploraUrl),
+    'esploraUrl must be an http(s) URL without a trailing slash',
+  );
+  expect(bitcoin.nativeSymbol === 'BTC', 'nativeSymbol must be BTC');
+  expect(bitcoin.decimals === 8, 'decimals must be 8');
+  expect(
+    isNonNegativeInteger(bitcoin.blockMs) && (bitcoin.blockMs as number) > 0,
+    'blockMs must be a positive integer',
+  );
+  for (const list of ['accounts', 'feeWallets'] as const) {
+    const entries = bitcoin[list];
+    if (!Array.isArray(entries)) {
+      problems.push(`bitcoin.${list} must be an array`);
+      continue;
+    }
+    entries.forEach((entry, i) => {
+      expect(
+        isObject(entry) && isNonNegativeInteger(entry.index),
+        `${list}[${i}].index must be a non-negative integer`,
+      );
+      expect(
+        isObject(entry) && isRegtestAddress(entry.address),
+        `${list}[${i}].address must be a bcrt1 address`,
+      );
+    });
+  }
+  const bridge = bitcoin.bridge;
+  if (!isObject(bridge)) return [...problems, 'bitcoin.bridge must be an object'];
+  expect(isNonNegativeInteger(bridge.chainId), 'bridge.chainId must be an integer');
+  expect(isRegtestAddress(bridge.vault), 'bridge.vault must be a bcrt1 address');
+  expect(bridge.token === 'USDC', 'bridge.token must be USDC');
+  expect(
+    isNonNegativeInteger(bridge.usdcPerBtc) && (bridge.usdcPerBtc as number) > 0,
+    'bridge.usdcPerBtc must be a positive integer',
+  );
+  expect(
+    isNonNegativeInteger(bridge.feeBps) && (bridge.feeBps as number) < 10_000,
+    'bridge.feeBps must be an integer in [0, 10000)',
+  );
+  expect(
+    isNonNegativeInteger(bridge.outboundFeeSats),
+    'bridge.outboundFeeSats must be a non-negative integer',
+  );
+  expect(
+    isNonNegativeInteger(bridge.estimatedDurationSeconds),
+    'bridge.estimatedDurationSeconds must be a non-negative integer',
+  );
+  return problems;
+}
+
+function isRegtestAddress(value: unknown): boolean {
+  return typeof value === 'string' && /^bcrt1[02-9ac-hj-np-z]{39,59}$/.test(value);
 }
 
 function isPublicKey(value: unknown): boolean {

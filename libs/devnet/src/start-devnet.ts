@@ -11,6 +11,7 @@ import {
   ANVIL_ACCOUNTS,
   BRIDGE,
   DEVNET_CHAINS,
+  estimateBitcoinBridgeDurationSeconds,
   estimateBridgeDurationSeconds,
   estimateSolanaBridgeDurationSeconds,
   RELAYER_INDEX,
@@ -23,6 +24,12 @@ import { DevnetManifest, removeManifestIfWrittenAt, writeDevnetManifest } from '
 import { solanaConnection } from './solana/solana-connection';
 import { SOLANA_DEVNET_DEFAULT_PORT, SolanaDevnetHandle, startSolanaDevnet } from './solana/solana-devnet';
 import { solanaBridgeAuthority } from './solana/solana-keys';
+import {
+  BITCOIN_DEVNET_BLOCK_MS,
+  BITCOIN_DEVNET_DEFAULT_PORT,
+  BitcoinDevnetHandle,
+  startBitcoinDevnet,
+} from './bitcoin/bitcoin-devnet';
 
 export interface StartDevnetOptions {
   /** Where to write the manifest; written last, so its presence means the devnet is ready. */
@@ -37,6 +44,10 @@ export interface StartDevnetOptions {
    * test, a second stack) never collides with a developer's devnet on 8899.
    */
   portSolana?: number;
+  /** Esplora port of bitcoin-devnet; 0 = any free port. Default: 3002 in the standard layout, as portSolana. */
+  portBitcoin?: number;
+  /** Bitcoin block interval (default 1000 ms). */
+  bitcoinBlockMs?: number;
   /** Solana slot length (default 400 ms, Solana's). */
   solanaSlotMs?: number;
   host?: string;
@@ -54,13 +65,13 @@ export interface StartDevnetOptions {
 export interface RunningDevnet {
   manifest: DevnetManifest;
   manifestPath: string;
-  /** Stops the relayer, the three chains and removes the manifest (if still this run's). */
+  /** Stops the relayer, the four chains and removes the manifest (if still this run's). */
   stop(): Promise<void>;
 }
 
 /**
  * Starts the devnet: two fresh anvil chains, contracts deployed and seeded identically on every
- * start, the local Solana chain, the USDC bridge relayer between all three, and the manifest
+ * start, the local Solana and Bitcoin chains, the bridge relayer between them all, and the manifest
  * describing it all.
  */
 export async function startDevnet(options: StartDevnetOptions): Promise<RunningDevnet> {
@@ -82,15 +93,26 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
     options.portSolana ??
     (options.portA === undefined && options.portB === undefined ? SOLANA_DEVNET_DEFAULT_PORT : 0);
   const solanaSlotMs = options.solanaSlotMs ?? SOLANA_SLOT_MS;
+  const standardLayout = options.portA === undefined && options.portB === undefined;
+  const bitcoinPort = options.portBitcoin ?? (standardLayout ? BITCOIN_DEVNET_DEFAULT_PORT : 0);
+  const bitcoinBlockMs = options.bitcoinBlockMs ?? BITCOIN_DEVNET_BLOCK_MS;
 
   const nodes: AnvilNode[] = [];
   let solana: SolanaDevnetHandle | undefined;
+  let bitcoin: BitcoinDevnetHandle | undefined;
   const stopNodes = async () => {
-    await Promise.all([...nodes.map((n) => n.stop()), solana?.stop()]);
+    await Promise.all([...nodes.map((n) => n.stop()), solana?.stop(), bitcoin?.stop()]);
   };
   try {
-    const [solanaStarted, ...started] = await Promise.allSettled([
+    const [solanaStarted, bitcoinStarted, ...started] = await Promise.allSettled([
       startSolanaDevnet({ port: solanaPort, host: options.host, slotMs: solanaSlotMs }),
+      startBitcoinDevnet({
+        port: bitcoinPort,
+        host: options.host,
+        blockMs: bitcoinBlockMs,
+        mnemonic,
+        bridgeFeeBps: BRIDGE.feeBps,
+      }),
       ...DEVNET_CHAINS.map((spec, i) =>
         startAnvil({
           port: ports[i],
@@ -102,8 +124,11 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
       ),
     ]);
     for (const result of started) if (result.status === 'fulfilled') nodes.push(result.value as AnvilNode);
+    if (bitcoinStarted.status === 'fulfilled') bitcoin = bitcoinStarted.value as BitcoinDevnetHandle;
     if (solanaStarted.status === 'rejected') throw solanaStarted.reason;
     solana = solanaStarted.value as SolanaDevnetHandle;
+    if (bitcoinStarted.status === 'rejected') throw bitcoinStarted.reason;
+    const bitcoinChain = bitcoinStarted.value as BitcoinDevnetHandle;
     const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
     const solanaChain = solana.manifest;
@@ -178,6 +203,17 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
           estimatedDurationSeconds: estimateSolanaBridgeDurationSeconds(
             pollIntervalMs,
             solanaSlotMs,
+            options.blockTimeSeconds,
+          ),
+        },
+      },
+      bitcoin: {
+        ...bitcoinChain.manifest,
+        bridge: {
+          ...bitcoinChain.manifest.bridge,
+          estimatedDurationSeconds: estimateBitcoinBridgeDurationSeconds(
+            pollIntervalMs,
+            bitcoinBlockMs,
             options.blockTimeSeconds,
           ),
         },

@@ -15,7 +15,7 @@ import {
   TOKEN_PROGRAM_ID,
 } from '@solana/spl-token';
 import { SOLANA_BRIDGE_CHAIN_ID } from '@swapgw/chains/solana-bridge';
-import { DevnetError } from '../devnet-error';
+import { listenLocalChain } from '../local-http-server';
 import { SolanaLedger } from './solana-ledger';
 import { SolanaRpcServer } from './solana-rpc-server';
 import {
@@ -204,27 +204,13 @@ export function fundSolanaFeePayers(ledger: SolanaLedger): void {
 }
 
 /** Opens the JSON-RPC server of a local Solana chain; resolves with the port (0 = any free one). */
-export async function listenSolanaRpc(
+export function listenSolanaRpc(
   server: SolanaRpcServer,
   chain: string,
   requestedPort: number,
   host: string,
 ): Promise<number> {
-  try {
-    return await server.listen(requestedPort, host);
-  } catch (error) {
-    const reason =
-      (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
-        ? `port ${requestedPort} is already in use`
-        : (error as Error).message;
-    throw new DevnetError(
-      'SOLANA_START_FAILED',
-      `${chain} could not listen on ${host}:${requestedPort}: ${reason}`,
-      {
-        port: requestedPort,
-      },
-    );
-  }
+  return listenLocalChain(server, chain, requestedPort, host, 'SOLANA_START_FAILED');
 }
 
 /** Sends a seeding transaction paid by `payer`; throws when it fails. */

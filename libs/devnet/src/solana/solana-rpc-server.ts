@@ -1,7 +1,7 @@
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import { PublicKey, VersionedTransaction } from '@solana/web3.js';
 import bs58 from 'bs58';
+import { LocalHttpServer } from '../local-http-server';
 import { FINALITY_SLOTS, LedgerRpcError, SolanaLedger, StoredTransaction } from './solana-ledger';
 
 interface JsonRpcRequest {
@@ -28,7 +28,7 @@ const MAX_SIGNATURES_LIMIT = 1000;
  * uses in this project, backed by a SolanaLedger. Unknown methods answer -32601 like a validator.
  */
 export class SolanaRpcServer {
-  private server: Server | undefined;
+  private readonly http = new LocalHttpServer((req, res) => this.handle(req, res));
   private readonly handlers: Record<string, Handler>;
 
   constructor(private readonly ledger: SolanaLedger) {
@@ -75,20 +75,12 @@ export class SolanaRpcServer {
     };
   }
 
-  async listen(port: number, host = '127.0.0.1'): Promise<number> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve, reject) => {
-      this.server!.once('error', reject);
-      this.server!.listen(port, host, () => resolve());
-    });
-    return (this.server.address() as AddressInfo).port;
+  listen(port: number, host = '127.0.0.1'): Promise<number> {
+    return this.http.listen(port, host);
   }
 
-  async close(): Promise<void> {
-    if (!this.server) return;
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
-    this.server = undefined;
+  close(): Promise<void> {
+    return this.http.close();
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

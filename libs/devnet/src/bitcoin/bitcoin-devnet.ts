@@ -1,0 +1,155 @@
+import { BITCOIN_BRIDGE_CHAIN_ID } from '@swapgw/chains/bitcoin-bridge';
+import { listenLocalChain } from '../local-http-server';
+import { BitcoinChain } from './bitcoin-chain';
+import { BitcoinEsploraServer } from './bitcoin-esplora-server';
+import { bitcoinDevnetKey } from './bitcoin-keys';
+import { BitcoinMiner } from './bitcoin-miner';
+import { DEVNET_MNEMONIC } from '../anvil';
+
+export const BITCOIN_DEVNET_CHAIN_ID = 'bitcoin-devnet';
+/** esplora/electrs's HTTP port. */
+export const BITCOIN_DEVNET_DEFAULT_PORT = 3002;
+export const BITCOIN_DEVNET_BLOCK_MS = 1000;
+/** Test wallets of the devnet: those of the EVM user accounts' indices. */
+export const BITCOIN_TEST_WALLET_INDICES = [1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
+/** The service's miner-fee wallets: two, so two signer instances each have one. */
+export const BITCOIN_FEE_WALLET_INDICES = [0, 1] as const;
+/** Fixed devnet price the bridge converts at: whole USDC per BTC. */
+export const BITCOIN_BRIDGE_USDC_PER_BTC = 90_000;
+/**
+ * The bridge's fixed miner fee per BTC payout: a payout spends one to three vault coins and has
+ * three outputs (recipient, memo, change), at most about 330 vbytes, so this pays 3 sat/vB or more.
+ */
+export const BITCOIN_BRIDGE_OUTBOUND_FEE_SATS = 1_000;
+
+const SATS_PER_BTC = 100_000_000n;
+/** How each funded key's coins are cut: several UTXOs, so concurrent spends each take their own. */
+const FUNDING = {
+  wallet: { utxos: 5, sats: 1n * SATS_PER_BTC },
+  'fee-wallet': { utxos: 25, sats: SATS_PER_BTC / 25n },
+  'bridge-vault': { utxos: 10, sats: 5n * SATS_PER_BTC },
+} as const;
+/** A coinbase output is spendable 100 blocks after its own (consensus), hence the blocks mined at start. */
+const MATURITY_BLOCKS = 100;
+
+export interface BitcoinDevnetManifest {
+  id: typeof BITCOIN_DEVNET_CHAIN_ID;
+  name: 'Bitcoin Devnet';
+  family: 'bitcoin';
+  network: 'regtest';
+  /** Esplora HTTP API, no trailing slash. */
+  esploraUrl: string;
+  nativeSymbol: 'BTC';
+  decimals: 8;
+  blockMs: number;
+  /** Test wallets: m/84'/1'/0'/0/<index>, P2WPKH, 5 BTC each in 1 BTC coins. */
+  accounts: { index: number; address: string }[];
+  /** The service's miner-fee wallets: m/84'/1'/1'/0/<index>, 1 BTC each in 25 coins. */
+  feeWallets: { index: number; address: string }[];
+  bridge: BitcoinDevnetBridge;
+}
+
+/** The bridge's Bitcoin end: BTC paid to the vault with a memo, USDC paid out at a fixed price. */
+export interface BitcoinDevnetBridge {
+  /** BITCOIN_BRIDGE_CHAIN_ID. */
+  chainId: number;
+  /** m/84'/1'/2'/0/0, 50 BTC in 5 BTC coins. */
+  vault: string;
+  token: 'USDC';
+  usdcPerBtc: number;
+  feeBps: number;
+  /** The miner fee each BTC payout of the bridge bears (BitcoinBridgeTerms.outboundFeeSats). */
+  outboundFeeSats: number;
+}
+
+export interface BitcoinDevnetHandle {
+  manifest: BitcoinDevnetManifest;
+  chain: BitcoinChain;
+  miner: BitcoinMiner;
+  stop(): Promise<void>;
+}
+
+export interface StartBitcoinDevnetOptions {
+  /** 0 = any free port; default 3002. */
+  port?: number;
+  host?: string;
+  blockMs?: number;
+  mnemonic?: string;
+  /** The bridge's fee in basis points (the EVM bridges'). */
+  bridgeFeeBps: number;
+}
+
+/**
+ * Starts the local Bitcoin chain (no bitcoind is installable here, so the chain is ours; its
+ * acceptance rules are Bitcoin Core's, see bitcoin-chain.ts): the funding block paying the test
+ * wallets, the fee wallets and the bridge vault, 100 blocks more so those coins are spendable, an
+ * Esplora API and a miner every `blockMs`.
+ */
+export async function startBitcoinDevnet(options: StartBitcoinDevnetOptions): Promise<BitcoinDevnetHandle> {
+  const mnemonic = options.mnemonic ?? DEVNET_MNEMONIC;
+  const blockMs = options.blockMs ?? BITCOIN_DEVNET_BLOCK_MS;
+  const key = (kind: keyof typeof FUNDING | 'miner', index: number) =>
+    bitcoinDevnetKey(kind, index, mnemonic);
+  const chain = new BitcoinChain({ minerScript: key('miner', 0).script });
+  const miner = new BitcoinMiner(chain, blockMs);
+
+  const funded = [
+    ...BITCOIN_TEST_WALLET_INDICES.map((index) => ({ kind: 'wallet' as const, index })),
+    ...BITCOIN_FEE_WALLET_INDICES.map((index) => ({ kind: 'fee-wallet' as const, index })),
+    { kind: 'bridge-vault' as const, index: 0 },
+  ];
+  chain.mineBlock();
+  chain.mineBlock(
+    funded.flatMap(({ kind, index }) =>
+      Array.from({ length: FUNDING[kind].utxos }, () => ({
+        script: key(kind, index).script,
+        amount: FUNDING[kind].sats,
+      })),
+    ),
+  );
+  miner.mineNow(MATURITY_BLOCKS);
+
+  // Funded before listening, so no client ever sees a chain without its coins.
+  const server = new BitcoinEsploraServer(chain, miner);
+  const host = options.host ?? '127.0.0.1';
+  const port = await listenLocalChain(
+    server,
+    BITCOIN_DEVNET_CHAIN_ID,
+    options.port ?? BITCOIN_DEVNET_DEFAULT_PORT,
+    host,
+    'BITCOIN_START_FAILED',
+  );
+  miner.start();
+
+  const listed = (kind: 'wallet' | 'fee-wallet', indices: readonly number[]) =>
+    indices.map((index) => ({ index, address: key(kind, index).address }));
+  const manifest: BitcoinDevnetManifest = {
+    id: BITCOIN_DEVNET_CHAIN_ID,
+    name: 'Bitcoin Devnet',
+    family: 'bitcoin',
+    network: 'regtest',
+    esploraUrl: `http://${host}:${port}`,
+    nativeSymbol: 'BTC',
+    decimals: 8,
+    blockMs,
+    accounts: listed('wallet', BITCOIN_TEST_WALLET_INDICES),
+    feeWallets: listed('fee-wallet', BITCOIN_FEE_WALLET_INDICES),
+    bridge: {
+      chainId: BITCOIN_BRIDGE_CHAIN_ID,
+      vault: key('bridge-vault', 0).address,
+      token: 'USDC',
+      usdcPerBtc: BITCOIN_BRIDGE_USDC_PER_BTC,
+      feeBps: options.bridgeFeeBps,
+      outboundFeeSats: BITCOIN_BRIDGE_OUTBOUND_FEE_SATS,
+    },
+  };
+  return {
+    manifest,
+    chain,
+    miner,
+    stop: async () => {
+      miner.stop();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,130 @@
+import * as btc from '@scure/btc-signer';
+import { BITCOIN_DEVNET_NETWORK } from './bitcoin-keys';
+
+/** Esplora's `scriptpubkey_type` names (esplora's script type, as electrs serialises it). */
+export type EsploraScriptType =
+  'p2pk' | 'p2pkh' | 'p2sh' | 'v0_p2wpkh' | 'v0_p2wsh' | 'v1_p2tr' | 'op_return' | 'multisig' | 'unknown';
+
+const OP_RETURN = 0x6a;
+/** Bitcoin Core's default -datacarriersize: an OP_RETURN script of at most 83 bytes is standard. */
+export const MAX_OP_RETURN_SCRIPT_BYTES = 83;
+/** Bitcoin Core's dust relay fee (DUST_RELAY_TX_FEE): 3 sat/vB. */
+const DUST_RELAY_SATS_PER_VBYTE = 3n;
+
+export function scriptType(script: Uint8Array): EsploraScriptType {
+  if (script[0] === OP_RETURN) return 'op_return';
+  let type: string;
+  try {
+    type = btc.OutScript.decode(script).type;
+  } catch {
+    return 'unknown';
+  }
+  switch (type) {
+    case 'pk':
+      return 'p2pk';
+    case 'pkh':
+      return 'p2pkh';
+    case 'sh':
+      return 'p2sh';
+    case 'wpkh':
+      return 'v0_p2wpkh';
+    case 'wsh':
+      return 'v0_p2wsh';
+    case 'tr':
+      return 'v1_p2tr';
+    case 'ms':
+      return 'multisig';
+    default:
+      return 'unknown';
+  }
+}
+
+/** The regtest address a script pays, or undefined (OP_RETURN, bare multisig, non-standard). */
+export function scriptAddress(script: Uint8Array): string | undefined {
+  const type = scriptType(script);
+  if (type === 'op_return' || type === 'unknown' || type === 'multisig' || type === 'p2pk') return undefined;
+  return btc.Address(BITCOIN_DEVNET_NETWORK).encode(btc.OutScript.decode(script));
+}
+
+/**
+ * Bitcoin Core's GetDustThreshold: an output is dust when spending it would cost more than it is
+ * worth at 3 sat/vB, counting the output (8-byte value, length, script) and a typical input
+ * spending it (witness programs: 67 vbytes; others 148 bytes). So 294 sats for P2WPKH, 330 for
+ * P2TR and P2WSH, 546 for P2PKH. OP_RETURN outputs are never dust (they are unspendable).
+ */
+export function dustThreshold(script: Uint8Array): bigint {
+  if (script[0] === OP_RETURN) return 0n;
+  const outputSize = 8 + compactSizeLength(script.length) + script.length;
+  const inputSize = isWitnessProgram(script) ? 32 + 4 + 1 + Math.floor(107 / 4) + 4 : 32 + 4 + 1 + 107 + 4;
+  return BigInt(outputSize + inputSize) * DUST_RELAY_SATS_PER_VBYTE;
+}
+
+/** `OP_n <2..40 bytes>`: BIP141's witness program shape. */
+export function isWitnessProgram(script: Uint8Array): boolean {
+  if (script.length < 4 || script.length > 42) return false;
+  const version = script[0];
+  if (version !== 0 && (version < 0x51 || version > 0x60)) return false;
+  return script[1] + 2 === script.length;
+}
+
+const OPCODE_NAMES: Record<number, string> = {
+  0x61: 'OP_NOP',
+  0x63: 'OP_IF',
+  0x64: 'OP_NOTIF',
+  0x67: 'OP_ELSE',
+  0x68: 'OP_ENDIF',
+  0x69: 'OP_VERIFY',
+  0x6a: 'OP_RETURN',
+  0x75: 'OP_DROP',
+  0x76: 'OP_DUP',
+  0x7c: 'OP_SWAP',
+  0x82: 'OP_SIZE',
+  0x87: 'OP_EQUAL',
+  0x88: 'OP_EQUALVERIFY',
+  0xa8: 'OP_SHA256',
+  0xa9: 'OP_HASH160',
+  0xaa: 'OP_HASH256',
+  0xab: 'OP_CODESEPARATOR',
+  0xac: 'OP_CHECKSIG',
+  0xad: 'OP_CHECKSIGVERIFY',
+  0xae: 'OP_CHECKMULTISIG',
+  0xaf: 'OP_CHECKMULTISIGVERIFY',
+  0xb1: 'OP_CLTV',
+  0xb2: 'OP_CSV',
+  0xba: 'OP_CHECKSIGADD',
+};
+
+/** A script in Esplora's `*_asm` notation (rust-bitcoin's): `OP_0 OP_PUSHBYTES_20 <hex>`. */
+export function scriptAsm(script: Uint8Array): string {
+  const parts: string[] = [];
+  let i = 0;
+  const push = (name: string, lengthBytes: number) => {
+    let length = 0;
+    for (let b = 0; b < lengthBytes; b++) length |= script[i + b] << (8 * b);
+    i += lengthBytes;
+    const data = script.subarray(i, i + length);
+    i += length;
+    parts.push(`${name} ${Buffer.from(data).toString('hex')}`.trimEnd());
+  };
+  while (i < script.length) {
+    const op = script[i++];
+    if (op === 0) parts.push('OP_0');
+    else if (op <= 0x4b) {
+      i--;
+      const length = script[i++];
+      const data = script.subarray(i, i + length);
+      i += length;
+      parts.push(`OP_PUSHBYTES_${length} ${Buffer.from(data).toString('hex')}`);
+    } else if (op === 0x4c) push('OP_PUSHDATA1', 1);
+    else if (op === 0x4d) push('OP_PUSHDATA2', 2);
+    else if (op === 0x4e) push('OP_PUSHDATA4', 4);
+    else if (op === 0x4f) parts.push('OP_PUSHNUM_NEG1');
+    else if (op >= 0x51 && op <= 0x60) parts.push(`OP_PUSHNUM_${op - 0x50}`);
+    else parts.push(OPCODE_NAMES[op] ?? `OP_RETURN_${op}`);
+  }
+  return parts.join(' ');
+}
+
+function compactSizeLength(n: number): number {
+  return n < 0xfd ? 1 : n <= 0xffff ? 3 : 5;
+}
