@@ -1,19 +1,23 @@
-import { ChainFamily, ChainRegistry } from '@swapgw/chains';
+import { ChainFamily, ChainRegistry, DevnetBitcoinView } from '@swapgw/chains';
 import type { TokenRef } from '@swapgw/contracts';
 import { getAddress } from 'ethers';
 
 /**
- * One chain's end of the devnet USDC bridge, whatever its family: the bridged token, who receives a
- * deposit (`spender`: the EVM bridge contract, or the Solana vault token account), and the number
- * the bridge knows the chain by.
+ * One chain's end of the devnet bridge, whatever its family: the token it takes and pays there, who
+ * receives a deposit (`spender`: the EVM bridge contract, the Solana vault token account, the
+ * Bitcoin vault address), and the number the bridge knows the chain by. Every end carries USDC
+ * across (`carries`); the Bitcoin end takes and pays native BTC for it at the bridge's price, as
+ * THORChain's and Chainflip's vaults do (`bitcoinTerms`).
  */
 export interface DevnetBridgeEnd {
   chain: string;
-  family: Extract<ChainFamily, 'evm' | 'solana'>;
-  /** The bridged token on this chain; on Solana `address` is the SPL mint. */
+  family: ChainFamily;
+  /** The token this end takes and pays: USDC (on Solana `address` is the SPL mint), or native BTC. */
   token: TokenRef;
+  /** The symbol of what the bridge carries between ends (USDC). */
+  carries: string;
   spender: string;
-  /** EVM chain id, or the manifest's `solana.bridge.chainId`. */
+  /** EVM chain id, or the manifest's `solana.bridge.chainId` / `bitcoin.bridge.chainId`. */
   bridgeChainId: number;
   /** Seconds from a deposit on this chain (or towards it) to the release, from the manifest. */
   estimatedDurationSeconds: number;
@@ -24,9 +28,12 @@ export interface DevnetBridgeEnd {
   durationHoldsBothWays: boolean;
   /**
    * A Uniswap V2 swap on this chain can bring any token to the bridged one or take it from there
-   * (the devnet's EVM chains); without a swap venue (the devnet's Solana) only the bridged token rides.
+   * (the devnet's EVM chains); without a swap venue (the devnet's Solana and Bitcoin) only the
+   * end's own token rides.
    */
   hasSwapVenue: boolean;
+  /** The Bitcoin end: the price and fees at which it swaps BTC for what the bridge carries. */
+  bitcoinTerms?: DevnetBitcoinView['bridge'];
 }
 
 /** The bridge end of a devnet chain, or undefined when the chain has none in the manifest. */
@@ -46,6 +53,7 @@ export function devnetBridgeEnd(registry: ChainRegistry, chainId: string): Devne
         address: getAddress(token.address),
         decimals: token.decimals,
       },
+      carries: evm.bridge.token,
       spender: getAddress(evm.bridge.address),
       bridgeChainId: evm.chainId,
       estimatedDurationSeconds: manifest.bridge.estimatedDurationSeconds,
@@ -61,6 +69,7 @@ export function devnetBridgeEnd(registry: ChainRegistry, chainId: string): Devne
       chain: solana.id,
       family: 'solana',
       token: { chain: solana.id, symbol: solana.bridge.token, address: token.mint, decimals: token.decimals },
+      carries: solana.bridge.token,
       spender: solana.bridge.vault,
       bridgeChainId: solana.bridge.chainId,
       estimatedDurationSeconds: solana.bridge.estimatedDurationSeconds,
@@ -68,10 +77,26 @@ export function devnetBridgeEnd(registry: ChainRegistry, chainId: string): Devne
       hasSwapVenue: false,
     };
   }
+  const bitcoin = registry.devnetBitcoin(chainId);
+  if (bitcoin?.bridge) {
+    return {
+      chain: bitcoin.id,
+      family: 'bitcoin',
+      token: { chain: bitcoin.id, symbol: bitcoin.nativeSymbol, address: null, decimals: bitcoin.decimals },
+      carries: bitcoin.bridge.token,
+      spender: bitcoin.bridge.vault,
+      bridgeChainId: bitcoin.bridge.chainId,
+      estimatedDurationSeconds: bitcoin.bridge.estimatedDurationSeconds,
+      // Bitcoin's blocks, not the EVM relayer's poll, decide a transfer either way.
+      durationHoldsBothWays: true,
+      hasSwapVenue: false,
+      bitcoinTerms: bitcoin.bridge,
+    };
+  }
   return undefined;
 }
 
-/** Both ends when the devnet bridge links the two chains (same bridged token), else undefined. */
+/** Both ends when the devnet bridge links the two chains (it carries the same token to both), else undefined. */
 export function devnetBridgeBetween(
   registry: ChainRegistry,
   fromChain: string,
@@ -80,7 +105,7 @@ export function devnetBridgeBetween(
   if (fromChain === toChain) return undefined;
   const from = devnetBridgeEnd(registry, fromChain);
   const to = devnetBridgeEnd(registry, toChain);
-  if (!from || !to || from.token.symbol !== to.token.symbol) return undefined;
+  if (!from || !to || from.carries !== to.carries) return undefined;
   return { from, to };
 }
 

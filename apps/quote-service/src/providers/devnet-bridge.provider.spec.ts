@@ -198,3 +198,98 @@ describe('DevnetBridgeProvider between EVM and Solana', () => {
     expect(withJupiter.pairProviders('solana-devnet', 'solana-devnet', 'SOL', 'USDC')).toEqual(['jupiter']);
   });
 });
+
+describe('DevnetBridgeProvider with the Bitcoin end', () => {
+  const VAULT_BTC = 'bcrt1q6rhpng9evdsfnn833a4f4vej0asu6dk5srld6x';
+  const BITCOIN_BRIDGE_ID = 20000000000001;
+  const withBitcoin = new ChainRegistry({
+    manifest: {
+      ...manifest,
+      bitcoin: {
+        id: 'bitcoin-devnet',
+        name: 'Bitcoin Devnet',
+        family: 'bitcoin',
+        network: 'regtest',
+        esploraUrl: 'http://127.0.0.1:3',
+        nativeSymbol: 'BTC',
+        decimals: 8,
+        blockMs: 1000,
+        accounts: [],
+        feeWallets: [],
+        bridge: {
+          chainId: BITCOIN_BRIDGE_ID,
+          vault: VAULT_BTC,
+          token: 'USDC',
+          usdcPerBtc: 90_000,
+          feeBps: 5,
+          outboundFeeSats: 1_000,
+          estimatedDurationSeconds: 9,
+        },
+      },
+    },
+  });
+  const btc: QuoteToken = { chain: 'bitcoin-devnet', symbol: 'BTC', address: null, decimals: 8 };
+  const at = (tokenIn: QuoteToken, tokenOut: QuoteToken, amountIn: bigint): QuoteContext => ({
+    fromChain: withBitcoin.get(tokenIn.chain),
+    toChain: withBitcoin.get(tokenOut.chain),
+    tokenIn,
+    tokenOut,
+    amountIn,
+    slippageBps: 50,
+  });
+
+  it('swaps BTC for USDC on devnet-a at the bridge price less its fee: one deposit into the vault', async () => {
+    const provider = new DevnetBridgeProvider(withBitcoin, new FixedRateQuoter(1n, 1n), thresholds);
+    const request = at(btc, evmUsdc, 1_000_000n); // 0.01 BTC
+    expect(provider.applies(request)).toBe(true);
+    const [route] = await provider.quote(request, new AbortController().signal);
+    // 0.01 BTC × 90,000 = 900 USDC, less 5 bps = 899.55 USDC.
+    expect(route.expectedAmountOut).toBe(899_550_000n);
+    expect(route.estimatedDurationSeconds).toBe(9);
+    expect(route.legs).toEqual([
+      expect.objectContaining({
+        kind: 'bridge',
+        chain: 'bitcoin-devnet',
+        tokenIn: { chain: 'bitcoin-devnet', symbol: 'BTC', address: null, decimals: 8 },
+        tokenOut: { chain: 'devnet-a', symbol: 'USDC', address: hex(1), decimals: 6 },
+        amountIn: '1000000',
+        expectedAmountOut: '899550000',
+        minAmountOut: '899550000',
+        spender: VAULT_BTC,
+        destinationChain: 'devnet-a',
+        destinationBridgeChainId: 31337,
+      }),
+    ]);
+  });
+
+  it('pays BTC for USDC on devnet-a and on Solana: the EVM fee on deposit, then the price, less the outbound fee', async () => {
+    const provider = new DevnetBridgeProvider(withBitcoin, new FixedRateQuoter(1n, 1n), thresholds);
+    const [fromEvm] = await provider.quote(at(evmUsdc, btc, 900_000_000n), new AbortController().signal);
+    // 900 USDC less 10 bps = 899.1 USDC = 999,000 sats, less 1,000 sats of miner fee.
+    expect(fromEvm.expectedAmountOut).toBe(998_000n);
+    expect(fromEvm.legs[0]).toMatchObject({
+      tokenOut: { chain: 'bitcoin-devnet', symbol: 'BTC', address: null },
+      destinationBridgeChainId: BITCOIN_BRIDGE_ID,
+    });
+    const [fromSolana] = await provider.quote(at(solUsdc, btc, 900_000_000n), new AbortController().signal);
+    expect(fromSolana.expectedAmountOut).toBe(998_000n);
+  });
+
+  it('reaches WETH through a swap after the bridge; a token other than BTC cannot leave Bitcoin', async () => {
+    const quoter = new FixedRateQuoter(1n, 3_000n);
+    const provider = new DevnetBridgeProvider(withBitcoin, quoter, thresholds);
+    const [route] = await provider.quote(at(btc, evmWeth, 1_000_000n), new AbortController().signal);
+    expect(route.legs.map((leg) => `${leg.kind}@${leg.chain}`)).toEqual([
+      'bridge@bitcoin-devnet',
+      'swap@devnet-a',
+    ]);
+    expect(quoter.calls).toEqual([
+      { chain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amountIn: 899_550_000n },
+    ]);
+    const notBtc: QuoteToken = { chain: 'bitcoin-devnet', symbol: 'XYZ', address: 'x', decimals: 8 };
+    expect(await provider.quote(at(notBtc, evmUsdc, 1_000n), new AbortController().signal)).toEqual([]);
+    expect(
+      new SupportPolicy(withBitcoin, false).pairProviders('bitcoin-devnet', 'devnet-a', 'BTC', 'WETH'),
+    ).toEqual(['devnet-bridge']);
+  });
+});

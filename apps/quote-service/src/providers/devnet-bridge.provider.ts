@@ -1,4 +1,5 @@
 import { ChainRegistry, sameTokenAddress } from '@swapgw/chains';
+import { satsForUsdc, usdcForSats } from '@swapgw/chains/bitcoin-bridge';
 import type { RouteLeg } from '@swapgw/contracts';
 import { afterFeeBps, applySlippage } from '../quote/amounts';
 import { ProviderNames } from '../catalog/support-policy';
@@ -14,11 +15,12 @@ import { pathDebug, pathWarnings, uniswapLeg } from './uniswap-v2.provider';
 import type { UniswapV2Quoter } from './uniswap-v2-quoter';
 
 /**
- * Cross-chain between devnet chains through the devnet USDC bridge: an optional Uniswap V2 swap
- * into USDC on an EVM source chain, the bridge transfer (fee kept on deposit, as the contracts and
- * the Solana relayer do), and an optional swap out of USDC on an EVM destination chain. A Solana
- * end (`solana-devnet`) has no swap venue on the devnet, so there the token must be the bridged
- * USDC itself.
+ * Cross-chain between devnet chains through the devnet bridge: an optional Uniswap V2 swap into
+ * USDC on an EVM source chain, the bridge transfer (fee kept on deposit, as the contracts and the
+ * Solana relayer do), and an optional swap out of USDC on an EVM destination chain. A Solana end
+ * (`solana-devnet`) has no swap venue on the devnet, so there the token must be the bridged USDC
+ * itself; the Bitcoin end (`bitcoin-devnet`) takes and pays native BTC, swapped for the USDC the
+ * bridge carries at the bridge's price (bridgedAmount).
  */
 export class DevnetBridgeProvider implements QuoteProvider {
   readonly name = ProviderNames.devnetBridge;
@@ -57,7 +59,7 @@ export class DevnetBridgeProvider implements QuoteProvider {
       amount = best.amounts[best.amounts.length - 1];
     }
 
-    const bridged = afterFeeBps(amount, bridge.feeBps);
+    const bridged = bridgedAmount(from, to, amount, bridge.feeBps);
     if (bridged <= 0n) return []; // the bridge refuses deposits that the fee would eat
     legs.push(bridgeLeg(bridge.provider, from, to, amount, bridged));
     debug.push({
@@ -118,6 +120,23 @@ export function bridgeLeg(
     destinationBridgeChainId: to.bridgeChainId,
     estimatedDurationSeconds: bridgeDurationSeconds(from, to),
   };
+}
+
+/**
+ * What the destination end pays for `amount` deposited at the source end: USDC less the fee kept on
+ * deposit; a Bitcoin source swaps its BTC for USDC at the bridge's price less its fee
+ * (usdcForSats); a Bitcoin destination pays BTC for the USDC that arrives, at that price, less the
+ * payout's miner fee (the outbound fee, fixed per payout as THORChain's is).
+ */
+export function bridgedAmount(
+  from: DevnetBridgeEnd,
+  to: DevnetBridgeEnd,
+  amount: bigint,
+  feeBps: number,
+): bigint {
+  const carried = from.bitcoinTerms ? usdcForSats(amount, from.bitcoinTerms) : afterFeeBps(amount, feeBps);
+  if (!to.bitcoinTerms) return carried;
+  return satsForUsdc(carried, to.bitcoinTerms) - BigInt(to.bitcoinTerms.outboundFeeSats);
 }
 
 /** The bridged token of `end` (on Solana its `address` is the mint), compared as its family does. */
