@@ -68,6 +68,7 @@ describe('the sponsored gas table', () => {
       'bridge-release': 80_000n,
       'solana-transaction': 0n,
       'solana-ata-rent': 0n,
+      'bitcoin-transaction': 0n,
     });
   });
 });
@@ -159,6 +160,38 @@ describe('sponsoredStepsOfLeg (upper bound: the allowance step is always counted
     expect(kinds(leg)).toEqual([
       ['solana-transaction', 'solana-devnet', 2n, 0],
       ['bridge-release', 'devnet-a', 80_000n, 0],
+    ]);
+  });
+
+  it('a Bitcoin deposit: its transaction in virtual bytes (the fee input pays the miner), the release on EVM; a payout in BTC costs us nothing', () => {
+    const fromBitcoin: SponsoredLegView = {
+      kind: 'bridge',
+      chain: 'bitcoin-devnet',
+      family: 'bitcoin',
+      tokenIn: NATIVE,
+      tokenOut: USDC,
+      destinationChain: 'devnet-a',
+      destinationFamily: 'evm',
+      releasedByRelayer: true,
+    };
+    expect(kinds(fromBitcoin)).toEqual([
+      ['bitcoin-transaction', 'bitcoin-devnet', 450n, 0],
+      ['bridge-release', 'devnet-a', 80_000n, 0],
+    ]);
+    const toBitcoin: SponsoredLegView = {
+      kind: 'bridge',
+      chain: 'devnet-a',
+      family: 'evm',
+      tokenIn: USDC,
+      tokenOut: NATIVE,
+      inputHasEip2612: true,
+      destinationChain: 'bitcoin-devnet',
+      destinationFamily: 'bitcoin',
+      releasedByRelayer: true,
+    };
+    expect(kinds(toBitcoin).map(([kind, chain]) => `${kind}@${chain}`)).toEqual([
+      'permit@devnet-a',
+      'bridge-intent@devnet-a',
     ]);
   });
 
@@ -316,17 +349,17 @@ describe('formatNativeAmount', () => {
 });
 
 describe('swap families and their fallbacks', () => {
-  it('counts EVM and Solana as swap families, not Bitcoin', () => {
+  it('counts EVM, Solana and Bitcoin as swap families', () => {
     expect(swapFamilyOf('evm')).toBe('evm');
     expect(swapFamilyOf('solana')).toBe('solana');
-    expect(swapFamilyOf('bitcoin')).toBeUndefined();
+    expect(swapFamilyOf('bitcoin')).toBe('bitcoin');
     expect(swapFamilyOf(undefined)).toBeUndefined();
   });
 
-  it("prices a chain with its family's fallback, a chain of no swap family as EVM", () => {
+  it("prices a chain with its family's fallback (Bitcoin in sat/vB), an unknown chain as EVM", () => {
     expect(sponsoredFeeFallbackOf('solana')).toEqual(SPONSORED_FEE_FALLBACKS.solana);
     expect(sponsoredFeeFallbackOf('evm')).toEqual(SPONSORED_FEE_FALLBACKS.evm);
-    expect(sponsoredFeeFallbackOf('bitcoin')).toEqual(SPONSORED_FEE_FALLBACKS.evm);
+    expect(sponsoredFeeFallbackOf('bitcoin')).toEqual({ feePerGas: 20n, tokenAccountRent: 0n });
     expect(sponsoredFeeFallbackOf(undefined)).toEqual(SPONSORED_FEE_FALLBACKS.evm);
   });
 
@@ -334,6 +367,7 @@ describe('swap families and their fallbacks', () => {
     expect(NATIVE_COIN_FALLBACKS).toEqual({
       evm: { nativeSymbol: 'ETH', nativeDecimals: 18 },
       solana: { nativeSymbol: 'SOL', nativeDecimals: 9 },
+      bitcoin: { nativeSymbol: 'BTC', nativeDecimals: 8 },
     });
   });
 });

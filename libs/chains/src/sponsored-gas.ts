@@ -19,9 +19,13 @@ import type { ChainFamily } from './chain-descriptor';
  *  - Solana leg: the user's transaction with the relayer as fee payer (its signature and the
  *    user's, 5,000 lamports each); plus the rent of an associated token account the transaction
  *    may create for the output (SPL output).
+ *  - Bitcoin leg: the user's transaction, whose miner fee the service's fee wallet input pays in
+ *    full (priced per virtual byte).
  *  - A bridge the relayer releases (the devnet bridge): the release on the destination chain. On
  *    Solana the release pays one signature and, when the recipient has no associated token account
- *    for the bridged mint, the rent of the one it creates (counted: an upper bound again).
+ *    for the bridged mint, the rent of the one it creates (counted: an upper bound again). A payout
+ *    in BTC is not the service's cost: its miner fee comes out of what it pays (the bridge's
+ *    outbound fee, already in the quote's amounts).
  */
 
 /** Gas units of every EVM transaction a sponsored swap costs the relayer (approximate upper figures). */
@@ -53,6 +57,13 @@ export const SPONSORED_EVM_GAS = {
   bridgeRelease: 80_000n,
 } as const;
 
+/**
+ * Virtual bytes of a sponsored Bitcoin step's transaction, upper figure: two P2WPKH user inputs and
+ * the fee wallet's (68 vB each), the payment, an 80-byte OP_RETURN memo and two changes (31 to 43
+ * vB each, 91 for the memo) and the 11 vB of version, counts and locktime.
+ */
+export const BITCOIN_SPONSORED_VBYTES = 450n;
+
 /** Solana fees the relayer pays as fee payer (lamports). */
 export const SOLANA_SPONSORED_FEES = {
   /** Base fee per signature of a transaction (no priority fee is added by the relayer). */
@@ -73,15 +84,17 @@ export const SOLANA_SPONSORED_FEES = {
  * fees (well above an L2's). Solana: the protocol's base fee and the rent of a token account, which
  * do not depend on the moment.
  */
-export const SPONSORED_FEE_FALLBACKS: Record<'evm' | 'solana', SponsoredFeeRates> = {
+export const SPONSORED_FEE_FALLBACKS: Record<SponsoredFamily, SponsoredFeeRates> = {
   evm: { feePerGas: 2_000_000_000n, tokenAccountRent: 0n },
   solana: {
     feePerGas: SOLANA_SPONSORED_FEES.lamportsPerSignature,
     tokenAccountRent: SOLANA_SPONSORED_FEES.tokenAccountRent,
   },
+  // Sat/vB: a busy mempool's next-blocks rate, well above the 1 sat/vB floor.
+  bitcoin: { feePerGas: 20n, tokenAccountRent: 0n },
 };
 
-/** The families that carry swaps (those with sponsored fee figures: evm, solana); undefined for bitcoin. */
+/** The families that carry swaps (those with sponsored fee figures): every family the suite signs on. */
 export function swapFamilyOf(family: ChainFamily | undefined): SponsoredFamily | undefined {
   return family !== undefined && family in SPONSORED_FEE_FALLBACKS ? (family as SponsoredFamily) : undefined;
 }
@@ -101,6 +114,7 @@ export const NATIVE_COIN_FALLBACKS: Record<
 > = {
   evm: { nativeSymbol: 'ETH', nativeDecimals: 18 },
   solana: { nativeSymbol: 'SOL', nativeDecimals: 9 },
+  bitcoin: { nativeSymbol: 'BTC', nativeDecimals: 8 },
 };
 
 /**
@@ -112,14 +126,17 @@ export const NATIVE_COIN_FALLBACKS: Record<
  *  - `native-input-top-up`: EVM, the user's native-input transaction (150k) and the top-up paying it (21k);
  *  - `bridge-release`: the relayer's release on the destination (EVM 80k gas; Solana 1 signature);
  *  - `solana-transaction`: the user's Solana transaction, relayer as fee payer (2 signatures);
- *  - `solana-ata-rent`: the rent of an associated token account created for the recipient.
+ *  - `solana-ata-rent`: the rent of an associated token account created for the recipient;
+ *  - `bitcoin-transaction`: the user's Bitcoin transaction, its miner fee paid by the service's
+ *    fee wallet input (virtual bytes).
  */
 export const SPONSORED_STEP_KINDS = SPONSORED_GAS_KINDS;
 export type SponsoredStepKind = SponsoredGasKind;
 
 /**
- * One sponsored cost on one chain. `gasUnits` are EVM gas, or on Solana the signatures paid for
- * (priced per signature); `tokenAccounts` counts token accounts whose rent is paid.
+ * One sponsored cost on one chain. `gasUnits` are EVM gas, on Solana the signatures paid for
+ * (priced per signature), on Bitcoin virtual bytes (priced per vbyte); `tokenAccounts` counts token
+ * accounts whose rent is paid.
  */
 export interface SponsoredStep {
   kind: SponsoredStepKind;
@@ -131,8 +148,8 @@ export interface SponsoredStep {
   tokenAccounts: number;
 }
 
-/** The families a swap leg can be on (Bitcoin has no swaps). */
-export type SponsoredFamily = Extract<ChainFamily, 'evm' | 'solana'>;
+/** The families a swap leg can be on. */
+export type SponsoredFamily = ChainFamily;
 
 /** The parts of a route leg that decide what the relayer pays for it. */
 export interface SponsoredLegView {
@@ -176,6 +193,7 @@ export function evmGasUnitsOf(kind: SponsoredStepKind): bigint {
       return SPONSORED_EVM_GAS.bridgeRelease;
     case 'solana-transaction':
     case 'solana-ata-rent':
+    case 'bitcoin-transaction':
       return 0n;
   }
 }
@@ -206,6 +224,8 @@ export function sponsoredStepsOfLeg(leg: SponsoredLegView, index: number): Spons
       const gasUnits = leg.across ? SPONSORED_EVM_GAS.acrossSwapIntent : evmGasUnitsOf(intent);
       on(intent, leg.chain, 'evm', gasUnits);
     }
+  } else if (leg.family === 'bitcoin') {
+    on('bitcoin-transaction', leg.chain, 'bitcoin', BITCOIN_SPONSORED_VBYTES);
   } else {
     on('solana-transaction', leg.chain, 'solana', SOLANA_SPONSORED_FEES.userTransactionSignatures);
     // A swap into an SPL token may create the recipient's associated token account for it.
@@ -216,7 +236,7 @@ export function sponsoredStepsOfLeg(leg: SponsoredLegView, index: number): Spons
   if (leg.kind === 'bridge' && leg.releasedByRelayer && leg.destinationChain && leg.destinationFamily) {
     if (leg.destinationFamily === 'evm') {
       on('bridge-release', leg.destinationChain, 'evm', evmGasUnitsOf('bridge-release'));
-    } else {
+    } else if (leg.destinationFamily === 'solana') {
       on('bridge-release', leg.destinationChain, 'solana', SOLANA_SPONSORED_FEES.releaseSignatures);
       if (leg.tokenOut.address !== null) on('solana-ata-rent', leg.destinationChain, 'solana', 0n, 1);
     }

@@ -1279,7 +1279,7 @@ export interface components {
              */
             chain: string;
             /**
-             * @description Decimal string in base units of the native coin (wei / lamports): estimatedGasUnits × feePerGasBaseUnits, plus rent
+             * @description Decimal string in base units of the native coin (wei / lamports / satoshis): estimatedGasUnits × feePerGasBaseUnits, plus rent
              * @example 261222000000000
              */
             estimatedCostBaseUnits: string;
@@ -1289,23 +1289,23 @@ export interface components {
              */
             estimatedCostFormatted: string;
             /**
-             * @description Decimal string: EVM gas units of every sponsored transaction on this chain; Solana: signatures paid (5,000 lamports each)
+             * @description Decimal string: EVM gas units of every sponsored transaction on this chain; Solana: signatures paid (5,000 lamports each); Bitcoin: virtual bytes
              * @example 260000
              */
             estimatedGasUnits: string;
             /**
-             * @description Decimal string: price per unit used, wei per gas (EVM: the node's eth_gasPrice) or lamports per signature (Solana)
+             * @description Decimal string: price per unit used, wei per gas (EVM: the node's eth_gasPrice), lamports per signature (Solana) or satoshis per virtual byte (Bitcoin: the Esplora API's estimate for the next 2 blocks)
              * @example 1004700000
              */
             feePerGasBaseUnits: string;
             /**
-             * @description node: the price was read from the chain's node within the last 10 s (Solana: the rent of a token account). fallback: the node is unreachable or no RPC is configured for the chain (aggregator routes on real networks): the per-family default (EVM 2 gwei per gas; Solana 5,000 lamports per signature and 2,039,280 lamports of rent)
+             * @description node: the price was read from the chain's node within the last 10 s (Solana: the rent of a token account). fallback: the node is unreachable or no RPC is configured for the chain (aggregator routes on real networks): the per-family default (EVM 2 gwei per gas; Solana 5,000 lamports per signature and 2,039,280 lamports of rent; Bitcoin 20 sat/vB)
              * @example node
              * @enum {string}
              */
             feeSource: "node" | "fallback";
             /**
-             * @description Decimals of the native coin (18 for ETH, 9 for SOL)
+             * @description Decimals of the native coin (18 for ETH, 9 for SOL, 8 for BTC)
              * @example 18
              */
             nativeDecimals: number;
@@ -1333,21 +1333,21 @@ export interface components {
         };
         RouteGasCoverageItemDto: {
             /**
-             * @description Decimal string in base units of the native coin (wei / lamports)
+             * @description Decimal string in base units of the native coin (wei / lamports / satoshis)
              * @example 60282000000000
              */
             estimatedCostBaseUnits: string;
             /**
-             * @description Decimal string: EVM gas units; Solana: signatures paid; "0" for rent
+             * @description Decimal string: EVM gas units; Solana: signatures paid; Bitcoin: virtual bytes; "0" for rent
              * @example 60000
              */
             estimatedGasUnits: string;
             /**
-             * @description permit: the relayer sends the token's EIP-2612 permit (~60k gas). approve-top-up: a gas top-up to the user (21k) paying for the user's own approve(Permit2) (~50k), for tokens without EIP-2612 (WETH9, or unknown). swap-intent / bridge-intent: the relayer's SwapGatewayRouter call swapWithIntent (~200k) / bridgeWithIntent (~150k) carrying the user's Permit2 witness signature. native-input-top-up: the user's own native-input transaction (~150k) and the top-up paying it (21k). bridge-release: the relayer's release on the bridge destination (EVM ~80k gas; Solana 1 signature). solana-transaction: the user's Solana transaction with the relayer as fee payer (2 signatures of 5,000 lamports). solana-ata-rent: the rent of an associated token account created for the recipient (2,039,280 lamports).
+             * @description permit: the relayer sends the token's EIP-2612 permit (~60k gas). approve-top-up: a gas top-up to the user (21k) paying for the user's own approve(Permit2) (~50k), for tokens without EIP-2612 (WETH9, or unknown). swap-intent / bridge-intent: the relayer's SwapGatewayRouter call swapWithIntent (~200k) / bridgeWithIntent (~150k) carrying the user's Permit2 witness signature. native-input-top-up: the user's own native-input transaction (~150k) and the top-up paying it (21k). bridge-release: the relayer's release on the bridge destination (EVM ~80k gas; Solana 1 signature). solana-transaction: the user's Solana transaction with the relayer as fee payer (2 signatures of 5,000 lamports). solana-ata-rent: the rent of an associated token account created for the recipient (2,039,280 lamports). bitcoin-transaction: the user's Bitcoin transaction, whose miner fee an input of the service's fee wallet pays in full (estimatedGasUnits in virtual bytes, feePerGasBaseUnits in sat/vB).
              * @example permit
              * @enum {string}
              */
-            kind: "permit" | "approve-top-up" | "swap-intent" | "bridge-intent" | "native-input-top-up" | "bridge-release" | "solana-transaction" | "solana-ata-rent";
+            kind: "permit" | "approve-top-up" | "swap-intent" | "bridge-intent" | "native-input-top-up" | "bridge-release" | "solana-transaction" | "solana-ata-rent" | "bitcoin-transaction";
             /**
              * @description Index of the route leg (execution order) the item belongs to
              * @example 0
@@ -1396,7 +1396,7 @@ export interface components {
              * @description payload.type the wallet will be given at that step
              * @enum {string}
              */
-            payloadType: "evm-transaction" | "evm-typed-data" | "solana-versioned-transaction";
+            payloadType: "evm-transaction" | "evm-typed-data" | "solana-versioned-transaction" | "bitcoin-psbt";
         };
         ServiceChecksDto: {
             /**

@@ -65,7 +65,8 @@ export class RouteGasCoverageItemDto implements RouteGasCoverageItem {
       "permit: the relayer sends the token's EIP-2612 permit (~60k gas). approve-top-up: a gas top-up to the user (21k) paying for the user's own approve(Permit2) (~50k), for tokens without EIP-2612 (WETH9, or unknown). " +
       "swap-intent / bridge-intent: the relayer's SwapGatewayRouter call swapWithIntent (~200k) / bridgeWithIntent (~150k) carrying the user's Permit2 witness signature. " +
       "native-input-top-up: the user's own native-input transaction (~150k) and the top-up paying it (21k). bridge-release: the relayer's release on the bridge destination (EVM ~80k gas; Solana 1 signature). " +
-      "solana-transaction: the user's Solana transaction with the relayer as fee payer (2 signatures of 5,000 lamports). solana-ata-rent: the rent of an associated token account created for the recipient (2,039,280 lamports).",
+      "solana-transaction: the user's Solana transaction with the relayer as fee payer (2 signatures of 5,000 lamports). solana-ata-rent: the rent of an associated token account created for the recipient (2,039,280 lamports). " +
+      "bitcoin-transaction: the user's Bitcoin transaction, whose miner fee an input of the service's fee wallet pays in full (estimatedGasUnits in virtual bytes, feePerGasBaseUnits in sat/vB).",
   })
   kind!: SponsoredGasKind;
   @ApiProperty({
@@ -78,13 +79,13 @@ export class RouteGasCoverageItemDto implements RouteGasCoverageItem {
   @ApiProperty({
     example: '60000',
     pattern: '^(0|[1-9][0-9]*)$',
-    description: 'Decimal string: EVM gas units; Solana: signatures paid; "0" for rent',
+    description: 'Decimal string: EVM gas units; Solana: signatures paid; Bitcoin: virtual bytes; "0" for rent',
   })
   estimatedGasUnits!: string;
   @ApiProperty({
     example: '60282000000000',
     pattern: '^(0|[1-9][0-9]*)$',
-    description: 'Decimal string in base units of the native coin (wei / lamports)',
+    description: 'Decimal string in base units of the native coin (wei / lamports / satoshis)',
   })
   estimatedCostBaseUnits!: string;
 }
@@ -100,35 +101,35 @@ export class RouteGasCoverageChainDto implements RouteGasCoverageChain {
   @ApiProperty({
     type: 'integer',
     example: 18,
-    description: 'Decimals of the native coin (18 for ETH, 9 for SOL)',
+    description: 'Decimals of the native coin (18 for ETH, 9 for SOL, 8 for BTC)',
   })
   nativeDecimals!: number;
   @ApiProperty({
     example: '260000',
     pattern: '^(0|[1-9][0-9]*)$',
     description:
-      'Decimal string: EVM gas units of every sponsored transaction on this chain; Solana: signatures paid (5,000 lamports each)',
+      'Decimal string: EVM gas units of every sponsored transaction on this chain; Solana: signatures paid (5,000 lamports each); Bitcoin: virtual bytes',
   })
   estimatedGasUnits!: string;
   @ApiProperty({
     example: '1004700000',
     pattern: '^(0|[1-9][0-9]*)$',
     description:
-      "Decimal string: price per unit used, wei per gas (EVM: the node's eth_gasPrice) or lamports per signature (Solana)",
+      "Decimal string: price per unit used, wei per gas (EVM: the node's eth_gasPrice), lamports per signature (Solana) or satoshis per virtual byte (Bitcoin: the Esplora API's estimate for the next 2 blocks)",
   })
   feePerGasBaseUnits!: string;
   @ApiProperty({
     enum: GAS_FEE_SOURCES,
     example: 'node',
     description:
-      "node: the price was read from the chain's node within the last 10 s (Solana: the rent of a token account). fallback: the node is unreachable or no RPC is configured for the chain (aggregator routes on real networks): the per-family default (EVM 2 gwei per gas; Solana 5,000 lamports per signature and 2,039,280 lamports of rent)",
+      "node: the price was read from the chain's node within the last 10 s (Solana: the rent of a token account). fallback: the node is unreachable or no RPC is configured for the chain (aggregator routes on real networks): the per-family default (EVM 2 gwei per gas; Solana 5,000 lamports per signature and 2,039,280 lamports of rent; Bitcoin 20 sat/vB)",
   })
   feeSource!: GasFeeSource;
   @ApiProperty({
     example: '261222000000000',
     pattern: '^(0|[1-9][0-9]*)$',
     description:
-      'Decimal string in base units of the native coin (wei / lamports): estimatedGasUnits × feePerGasBaseUnits, plus rent',
+      'Decimal string in base units of the native coin (wei / lamports / satoshis): estimatedGasUnits × feePerGasBaseUnits, plus rent',
   })
   estimatedCostBaseUnits!: string;
   @ApiProperty({

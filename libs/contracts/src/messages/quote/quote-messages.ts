@@ -142,6 +142,7 @@ export const SPONSORED_GAS_KINDS = [
   'bridge-release',
   'solana-transaction',
   'solana-ata-rent',
+  'bitcoin-transaction',
 ] as const;
 export type SponsoredGasKind = (typeof SPONSORED_GAS_KINDS)[number];
 
@@ -150,7 +151,7 @@ export interface RouteGasCoverageItem {
   kind: SponsoredGasKind;
   /** Index of the route leg (plan order) the item belongs to. */
   leg: number;
-  /** Decimal string: EVM gas units; Solana signatures paid; "0" for rent. */
+  /** Decimal string: EVM gas units; Solana signatures paid; Bitcoin virtual bytes; "0" for rent. */
   estimatedGasUnits: string;
   /** Decimal string, base units of the chain's native coin (wei / lamports). */
   estimatedCostBaseUnits: string;
