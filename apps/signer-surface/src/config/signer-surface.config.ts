@@ -5,6 +5,7 @@ import { KafkaServiceEnvironment } from '@swapgw/messaging';
 import {
   IsBudgetOverrides,
   IsLamportAmount,
+  IsSatAmount,
   IsWeiAmount,
   IsWeiByChain,
   RelayerKeysReadable,
@@ -12,6 +13,7 @@ import {
 import { readRelayerKeys, RelayerKeysReading } from '../relaying/relayer-keys';
 import { SecretText, toSecretText } from '../relaying/secret-text';
 import { readSolanaFeePayerKeys } from '../relaying/solana-fee-payer-keys';
+import { readBitcoinFeeWalletKeys } from '../relaying/bitcoin-fee-wallet-keys';
 
 /** 0.01 ETH: a relayer holding less is not used (enough for a few transactions at busy fees). */
 export const DEFAULT_RELAYER_MIN_BALANCE_WEI = '10000000000000000';
@@ -21,6 +23,10 @@ export const DEFAULT_SPONSORSHIP_DAILY_BUDGET_WEI = '100000000000000000';
 export const DEFAULT_SOLANA_FEE_PAYER_MIN_BALANCE_LAMPORTS = '10000000';
 /** 0.1 SOL per API key, Solana chain and UTC day unless configured (the devnet stack gives 1 SOL). */
 export const DEFAULT_SPONSORSHIP_DAILY_BUDGET_LAMPORTS = '100000000';
+/** 0.001 BTC: a Bitcoin fee wallet holding less is not used (a few hundred transactions at busy fees). */
+export const DEFAULT_BITCOIN_FEE_WALLET_MIN_BALANCE_SATS = '100000';
+/** 0.01 BTC per API key, Bitcoin chain and UTC day unless configured (the devnet stack gives 0.1 BTC). */
+export const DEFAULT_SPONSORSHIP_DAILY_BUDGET_SATS = '1000000';
 
 /**
  * Environment of signer-surface, validated at boot (the app refuses to start on a bad value).
@@ -161,8 +167,9 @@ export class SignerSurfaceConfig extends KafkaServiceEnvironment {
 
   /**
    * Per-API-key budgets: `{"<API key id>": "<wei>"}` or `{"<API key id>": {"<chain id>": "<wei>", "*": "<wei>"}}`;
-   * keys not named get SPONSORSHIP_DAILY_BUDGET_WEI (SPONSORSHIP_DAILY_BUDGET_LAMPORTS on Solana).
-   * Amounts are in each chain's base unit: wei, or lamports on a Solana chain.
+   * keys not named get SPONSORSHIP_DAILY_BUDGET_WEI (SPONSORSHIP_DAILY_BUDGET_LAMPORTS on Solana,
+   * SPONSORSHIP_DAILY_BUDGET_SATS on Bitcoin). Amounts are in each chain's base unit: wei, lamports on
+   * a Solana chain, sats on a Bitcoin chain.
    */
   @IsOptional()
   @Validate(IsBudgetOverrides)
@@ -193,8 +200,35 @@ export class SignerSurfaceConfig extends KafkaServiceEnvironment {
   @Validate(IsLamportAmount)
   SPONSORSHIP_DAILY_BUDGET_LAMPORTS: string = DEFAULT_SPONSORSHIP_DAILY_BUDGET_LAMPORTS;
 
+  /**
+   * Bitcoin fee wallets of sponsored swaps: JSON `{"<chain id>": ["<WIF private key>", ...]}`, each
+   * the WIF of a compressed key of the chain's network (`c…` on regtest and testnet, `K…`/`L…` on
+   * mainnet); the wallet is its P2WPKH address. A sponsored Bitcoin transaction spends one UTXO of a
+   * fee wallet beside the user's, which pays the whole miner fee; the service signs that input.
+   * Held as a SecretText like RELAYER_KEYS, and checked through `bitcoinFeeWalletKeys`. Unset (and
+   * BITCOIN_FEE_WALLET_KEYS_FILE unset): sponsored Bitcoin steps are unavailable.
+   */
+  @IsOptional()
+  @Transform(toSecretText, { toClassOnly: true })
+  BITCOIN_FEE_WALLET_KEYS?: SecretText;
+
+  /** A file holding the BITCOIN_FEE_WALLET_KEYS JSON; exclusive with BITCOIN_FEE_WALLET_KEYS. */
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  BITCOIN_FEE_WALLET_KEYS_FILE?: string;
+
+  /** A Bitcoin fee wallet whose balance (confirmed and unconfirmed UTXOs) is under this many sats is not used. */
+  @Validate(IsSatAmount)
+  BITCOIN_FEE_WALLET_MIN_BALANCE_SATS: string = DEFAULT_BITCOIN_FEE_WALLET_MIN_BALANCE_SATS;
+
+  /** Miner fees the Bitcoin fee wallets sponsor per API key, per Bitcoin chain, per UTC day, in sats. */
+  @Validate(IsSatAmount)
+  SPONSORSHIP_DAILY_BUDGET_SATS: string = DEFAULT_SPONSORSHIP_DAILY_BUDGET_SATS;
+
   #relayerKeys: RelayerKeysReading | undefined;
   #solanaFeePayerKeys: RelayerKeysReading | undefined;
+  #bitcoinFeeWalletKeys: RelayerKeysReading | undefined;
 
   /**
    * RELAYER_KEYS or RELAYER_KEYS_FILE read and checked (read once, at validation). The check sits
@@ -212,6 +246,15 @@ export class SignerSurfaceConfig extends KafkaServiceEnvironment {
     return (this.#solanaFeePayerKeys ??= readSolanaFeePayerKeys({
       json: this.SOLANA_FEE_PAYER_KEYS,
       file: this.SOLANA_FEE_PAYER_KEYS_FILE,
+    }));
+  }
+
+  /** BITCOIN_FEE_WALLET_KEYS or BITCOIN_FEE_WALLET_KEYS_FILE read and checked, as `relayerKeys`. */
+  @Validate(RelayerKeysReadable)
+  get bitcoinFeeWalletKeys(): RelayerKeysReading {
+    return (this.#bitcoinFeeWalletKeys ??= readBitcoinFeeWalletKeys({
+      json: this.BITCOIN_FEE_WALLET_KEYS,
+      file: this.BITCOIN_FEE_WALLET_KEYS_FILE,
     }));
   }
 }

@@ -8,6 +8,7 @@ import { CreateRelayingTables1764010000000 } from './1764010000000-create-relayi
 import { AddSponsoredRequests1764200000000 } from './1764200000000-add-sponsored-requests';
 import { AddSolanaSponsoredTransactions1764300000000 } from './1764300000000-add-solana-sponsored-transactions';
 import { RelayerLedgerHeals1764700000000 } from './1764700000000-relayer-ledger-heals';
+import { AddBitcoinFeeInputs1764810000000 } from './1764810000000-add-bitcoin-fee-inputs';
 
 /** Every migration of the `signer` schema, in order. */
 export const SIGNER_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const SIGNER_MIGRATIONS = [
   AddSolanaSponsoredTransactions1764300000000,
   AddMessagingRetentionIndexes1764500000000,
   RelayerLedgerHeals1764700000000,
+  AddBitcoinFeeInputs1764810000000,
 ];

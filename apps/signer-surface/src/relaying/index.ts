@@ -6,6 +6,7 @@ export { Relayers } from './relayers';
 export type { RelayedCall, RelayedSend, RelayersPolicy } from './relayers';
 export { RelayerPool } from './relayer-pool';
 export { SolanaFeePayers } from './solana-fee-payers';
+export { BitcoinFeeWallets } from './bitcoin-fee-wallets';
 export { RelayedTransactionTracker } from './relayed-transaction-tracker';
 export type { RelayedTrackingPolicy } from './relayed-transaction-tracker';
 export { SponsorshipBudget } from './sponsorship-budget';

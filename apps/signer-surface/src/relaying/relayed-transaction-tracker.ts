@@ -7,6 +7,7 @@ import { DataSource, In } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
 import { CLOCK, type Clock } from '../clock';
 import { shortMessageOf } from '@swapgw/chains';
+import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
 import { broadcastFailureOf } from './broadcast-errors';
 import { Eip1559Fees, feesAsStrings, nextAttemptUnderCeiling } from './fee-bump';
 import { attemptTransaction, currentAttempt, receiptOfAny } from './relayed-attempts';
@@ -57,8 +58,9 @@ export const RELAYED_TRACKING_POLICY = Symbol('RelayedTrackingPolicy');
  *   was sent (or first found stuck) → left (a halted chain is no fee problem); next in line while
  *   blocks pass it by → replaced under its fee ceiling (nextAttemptUnderCeiling): raised, or
  *   cancelled at the ceiling, or held.
- * Solana rows (a fee payer's co-signed transaction) are settled from the node's record of them and
- * never replaced (see checkSolana). On its own clocks it also refreshes the relayer and fee payer
+ * Solana rows (a fee payer's co-signed transaction) and Bitcoin rows (a transaction whose fee input
+ * a fee wallet signed) are settled from the node's record of them and never replaced (checkSolana,
+ * checkBitcoin). On its own clocks it also refreshes the relayer, fee payer and fee wallet
  * balances, reconciles every relayer's nonce ledger with its chain (first on start), and sets the
  * oldest-pending gauge.
  */
@@ -77,6 +79,7 @@ export class RelayedTransactionTracker {
     @Inject(RELAYED_TRACKING_POLICY) private readonly policy: RelayedTrackingPolicy,
     @Inject(CLOCK) private readonly now: Clock = Date.now,
     private readonly feePayers?: SolanaFeePayers,
+    private readonly feeWallets?: BitcoinFeeWallets,
   ) {
     this.work = new PeriodicWork({
       name: RelayedTransactionTracker.name,
@@ -97,7 +100,11 @@ export class RelayedTransactionTracker {
   async runOnce(): Promise<number> {
     if (this.now() - this.balancesReadAtMs >= this.policy.balanceRefreshMs) {
       this.balancesReadAtMs = this.now();
-      await Promise.all([this.pool.refreshBalances(), this.feePayers?.refreshBalances()]);
+      await Promise.all([
+        this.pool.refreshBalances(),
+        this.feePayers?.refreshBalances(),
+        this.feeWallets?.refreshBalances(),
+      ]);
     }
     if (this.now() - this.reconciledAtMs >= this.policy.reconcileMs) {
       this.reconciledAtMs = this.now();
@@ -141,6 +148,7 @@ export class RelayedTransactionTracker {
 
   private async check(row: SponsoredTransactionEntity): Promise<void> {
     if (row.purpose === 'solana-transaction') return this.checkSolana(row);
+    if (row.purpose === 'bitcoin-transaction') return this.checkBitcoin(row);
     const lookup = this.chains.families.evm(row.chain);
     if (!lookup.ok) {
       await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs * 10 });
@@ -326,6 +334,41 @@ export class RelayedTransactionTracker {
       if (!valid && !(await statusOf())) return this.settle(row, 'dropped', { costWei: 0n });
     }
     await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs });
+  }
+
+  /**
+   * A user's Bitcoin transaction whose fee input a service fee wallet signed, looked up through the
+   * family's BitcoinChainClient (`progress`, one confirmation). In a block: confirmed, at its fee (the
+   * row's gasLimit: Bitcoin has no failed-but-mined transaction). Unknown to the node once the
+   * step's payload expired (the fee input's hold, which lasts until then): it was never broadcast or
+   * the mempool dropped it, so it is `lost` (RELAY_LOST, nothing paid) and the fee input is free
+   * again. Nothing is sent from here: the signing flow broadcasts it.
+   */
+  private async checkBitcoin(row: SponsoredTransactionEntity): Promise<void> {
+    const progress = await this.feeWallets?.progress(row.chain, row.txHash);
+    if (!progress) return this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs * 10 });
+    if (progress.kind === 'confirmed') {
+      return this.settle(row, 'confirmed', {
+        gasUsed: row.gasLimit,
+        effectiveGasPrice: 1n,
+        costWei: row.gasLimit,
+        blockNumber: progress.blockNumber,
+        minedAtMs: progress.blockTimeMs ?? this.now(),
+      });
+    }
+    const heldUntilMs = (await this.feeWallets?.spentHoldUntil(row.chain, row.txHash)) ?? row.lastSentAtMs;
+    if (progress.kind !== 'unknown' || this.now() < heldUntilMs) {
+      await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs });
+      return;
+    }
+    await this.settle(row, 'lost', {
+      costWei: 0n,
+      ...failureOf(
+        'RELAY_LOST',
+        `the chain does not know Bitcoin transaction ${row.txHash} after the step's payload expired`,
+      ),
+    });
+    await this.feeWallets?.releaseSpentBy(row.chain, row.txHash);
   }
 
   /** Final state of a pending row; counted in the metrics by the instance whose update took. */

@@ -2,22 +2,30 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { CLOCK, type Clock } from '../clock';
 import type {
+  BitcoinFeeInput,
   GasSponsor,
+  SponsoredBitcoinTransaction,
   SponsoredSend,
   SponsoredSent,
   SponsoredSolanaTransaction,
   SponsoredTransactionStatus,
 } from '../signing/sponsored/gas-sponsor';
+import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
 import { Relayers } from './relayers';
 import { sponsorshipUnavailable } from './relaying-errors';
 import { SolanaFeePayers } from './solana-fee-payers';
 import { SponsoredPurpose } from './sponsored-transaction.entity';
 import { SponsoredTransactions } from './sponsored-transactions';
-import { SOLANA_SPONSORSHIP_BUDGET, SponsorshipBudget } from './sponsorship-budget';
+import {
+  BITCOIN_SPONSORSHIP_BUDGET,
+  SOLANA_SPONSORSHIP_BUDGET,
+  SponsorshipBudget,
+} from './sponsorship-budget';
 
 /**
- * The signing flow's GasSponsor port, served by the relayers, the Solana fee payers, the budgets
- * (wei on EVM chains, lamports on Solana ones) and the ledger.
+ * The signing flow's GasSponsor port, served by the relayers, the Solana fee payers, the Bitcoin fee
+ * wallets, the budgets (wei on EVM chains, lamports on Solana ones, sats on Bitcoin ones) and the
+ * ledger.
  */
 @Injectable()
 export class RelayerGasSponsor implements GasSponsor {
@@ -30,6 +38,10 @@ export class RelayerGasSponsor implements GasSponsor {
     /** The daily budget of Solana chains, in lamports. */
     @Inject(SOLANA_SPONSORSHIP_BUDGET) private readonly solanaBudget?: SponsorshipBudget,
     @Inject(CLOCK) private readonly now: Clock = Date.now,
+    /** Absent: sponsored Bitcoin steps are unavailable. */
+    private readonly feeWallets?: BitcoinFeeWallets,
+    /** The daily budget of Bitcoin chains, in sats. */
+    @Inject(BITCOIN_SPONSORSHIP_BUDGET) private readonly bitcoinBudget?: SponsorshipBudget,
   ) {}
 
   /** Budget first (SPONSORSHIP_BUDGET_EXHAUSTED), then a relayer able to pay (SPONSORSHIP_UNAVAILABLE). */
@@ -81,6 +93,44 @@ export class RelayerGasSponsor implements GasSponsor {
 
   recordSolana(manager: EntityManager, transaction: SponsoredSolanaTransaction): Promise<string> {
     return this.solana(transaction.chain).feePayers.record(manager, transaction, this.now());
+  }
+
+  holdBitcoinFeeInput(
+    chain: string,
+    swapId: string,
+    stepIndex: number,
+    minValueSats: bigint,
+    holdUntilMs: number,
+  ): Promise<BitcoinFeeInput> {
+    return this.bitcoin(chain).feeWallets.hold(
+      { chain, swapId, stepIndex },
+      minValueSats,
+      holdUntilMs,
+      this.now(),
+    );
+  }
+
+  async releaseBitcoinFeeInput(chain: string, swapId: string, stepIndex: number): Promise<void> {
+    await this.feeWallets?.release({ chain, swapId, stepIndex });
+  }
+
+  admitBitcoin(owner: string, chain: string, estimatedCostSats: bigint): Promise<void> {
+    return this.bitcoin(chain).budget.check(owner, chain, estimatedCostSats);
+  }
+
+  withBitcoinFeeWalletKey<T>(address: string, sign: (privateKey: Uint8Array) => T): T | null {
+    return this.feeWallets?.withKey(address, sign) ?? null;
+  }
+
+  recordBitcoin(manager: EntityManager, transaction: SponsoredBitcoinTransaction): Promise<string> {
+    return this.bitcoin(transaction.chain).feeWallets.record(manager, transaction, this.now());
+  }
+
+  private bitcoin(chain: string): { feeWallets: BitcoinFeeWallets; budget: SponsorshipBudget } {
+    if (!this.feeWallets || !this.bitcoinBudget) {
+      throw sponsorshipUnavailable(chain, 'no Bitcoin fee wallet is configured');
+    }
+    return { feeWallets: this.feeWallets, budget: this.bitcoinBudget };
   }
 
   private solana(chain: string): { feePayers: SolanaFeePayers; budget: SponsorshipBudget } {

@@ -40,6 +40,17 @@ export class IsLamportAmount implements ValidatorConstraintInterface {
   }
 }
 
+@ValidatorConstraint({ name: 'satAmount' })
+export class IsSatAmount implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return parseWei(value) !== undefined;
+  }
+
+  defaultMessage(args: ValidationArguments): string {
+    return `${args.property} must be a decimal string of sats (e.g. 100000000 for 1 BTC)`;
+  }
+}
+
 @ValidatorConstraint({ name: 'weiByChain' })
 export class IsWeiByChain implements ValidatorConstraintInterface {
   validate(value: unknown, args: ValidationArguments): boolean {

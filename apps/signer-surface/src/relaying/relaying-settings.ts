@@ -1,5 +1,5 @@
 import type { SignerSurfaceConfig } from '../config/signer-surface.config';
-import { RelayerKeySet } from './relayer-keys';
+import { RelayerKeySet, RelayerKeysReading } from './relayer-keys';
 import { RelayedTrackingPolicy } from './relayed-transaction-tracker';
 import { RelayersPolicy } from './relayers';
 import {
@@ -22,6 +22,7 @@ export interface RelayingSettings {
   relayers: RelayersPolicy;
   tracking: RelayedTrackingPolicy;
   solana: SolanaFeePayerSettings;
+  bitcoin: BitcoinFeeWalletSettings;
 }
 
 export const RELAYING_SETTINGS = Symbol('RelayingSettings');
@@ -30,6 +31,13 @@ export const RELAYING_SETTINGS = Symbol('RelayingSettings');
 export interface SolanaFeePayerSettings {
   keys: RelayerKeySet;
   minBalanceLamports: bigint;
+  budget: SponsorshipBudgetLimits;
+}
+
+/** The Bitcoin fee wallets: their keys per chain, the balance under which one is not used, budgets in sats. */
+export interface BitcoinFeeWalletSettings {
+  keys: RelayerKeySet;
+  minBalanceSats: bigint;
   budget: SponsorshipBudgetLimits;
 }
 
@@ -59,22 +67,20 @@ export function relayingSettingsOf(config: SignerSurfaceConfig): RelayingSetting
     dailyWei,
   );
   if (!budget.ok) throw new Error(budget.problem);
-  const solanaKeys = config.solanaFeePayerKeys;
-  if (!solanaKeys.ok) throw new Error(solanaKeys.problem);
-  const minBalanceLamports = parseWei(config.SOLANA_FEE_PAYER_MIN_BALANCE_LAMPORTS);
-  const dailyLamports = parseWei(config.SPONSORSHIP_DAILY_BUDGET_LAMPORTS);
-  if (minBalanceLamports === undefined || dailyLamports === undefined) {
-    throw new Error(
-      'SOLANA_FEE_PAYER_MIN_BALANCE_LAMPORTS and SPONSORSHIP_DAILY_BUDGET_LAMPORTS must be decimal strings of lamports',
-    );
-  }
-  // The same per-key overrides, read in lamports on Solana chains; keys not named get the lamport default.
-  const solanaBudget = parseBudgetOverrides(
-    config.SPONSORSHIP_BUDGET_OVERRIDES,
-    'SPONSORSHIP_BUDGET_OVERRIDES',
-    dailyLamports,
+  const solana = feeAccountsOf(
+    config,
+    config.solanaFeePayerKeys,
+    'SOLANA_FEE_PAYER_MIN_BALANCE_LAMPORTS',
+    'SPONSORSHIP_DAILY_BUDGET_LAMPORTS',
+    'lamports',
   );
-  if (!solanaBudget.ok) throw new Error(solanaBudget.problem);
+  const bitcoin = feeAccountsOf(
+    config,
+    config.bitcoinFeeWalletKeys,
+    'BITCOIN_FEE_WALLET_MIN_BALANCE_SATS',
+    'SPONSORSHIP_DAILY_BUDGET_SATS',
+    'sats',
+  );
   return {
     keys: keys.keys,
     minBalance: minBalance.value,
@@ -95,6 +101,34 @@ export function relayingSettingsOf(config: SignerSurfaceConfig): RelayingSetting
       balanceRefreshMs: Math.max(10_000, config.CONFIRMATION_POLL_MS),
       reconcileMs: config.RELAYER_RECONCILE_MS,
     },
-    solana: { keys: solanaKeys.keys, minBalanceLamports, budget: solanaBudget.value },
+    solana: { keys: solana.keys, minBalanceLamports: solana.minBalance, budget: solana.budget },
+    bitcoin: { keys: bitcoin.keys, minBalanceSats: bitcoin.minBalance, budget: bitcoin.budget },
   };
+}
+
+/**
+ * The keys, minimum balance and daily budget of a family's fee accounts (Solana fee payers, Bitcoin
+ * fee wallets), in the chain's base unit: SPONSORSHIP_BUDGET_OVERRIDES is read again in that unit,
+ * keys it does not name getting `dailyVariable`.
+ */
+function feeAccountsOf(
+  config: SignerSurfaceConfig,
+  reading: RelayerKeysReading,
+  minBalanceVariable: 'SOLANA_FEE_PAYER_MIN_BALANCE_LAMPORTS' | 'BITCOIN_FEE_WALLET_MIN_BALANCE_SATS',
+  dailyVariable: 'SPONSORSHIP_DAILY_BUDGET_LAMPORTS' | 'SPONSORSHIP_DAILY_BUDGET_SATS',
+  unit: string,
+): { keys: RelayerKeySet; minBalance: bigint; budget: SponsorshipBudgetLimits } {
+  if (!reading.ok) throw new Error(reading.problem);
+  const minBalance = parseWei(config[minBalanceVariable]);
+  const daily = parseWei(config[dailyVariable]);
+  if (minBalance === undefined || daily === undefined) {
+    throw new Error(`${minBalanceVariable} and ${dailyVariable} must be decimal strings of ${unit}`);
+  }
+  const budget = parseBudgetOverrides(
+    config.SPONSORSHIP_BUDGET_OVERRIDES,
+    'SPONSORSHIP_BUDGET_OVERRIDES',
+    daily,
+  );
+  if (!budget.ok) throw new Error(budget.problem);
+  return { keys: reading.keys, minBalance, budget: budget.value };
 }

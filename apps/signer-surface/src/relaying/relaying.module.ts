@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ChainsModule } from '../chains/chains.module';
+import { BitcoinFeeInputsRepository } from './bitcoin-fee-inputs.repository';
+import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
 import { SignerChains } from '../chains/signer-chains';
 import { SignerSurfaceConfig } from '../config/signer-surface.config';
 import { RELAYED_TRACKING_POLICY, RelayedTransactionTracker } from './relayed-transaction-tracker';
@@ -12,14 +14,18 @@ import { RELAYING_DATA_SOURCE, RELAYING_POOL_SIZE, RelayingDatabase } from './re
 import { RELAYING_SETTINGS, RelayingSettings, relayingSettingsOf } from './relaying-settings';
 import { SolanaFeePayers } from './solana-fee-payers';
 import { SponsoredTransactions } from './sponsored-transactions';
-import { SOLANA_SPONSORSHIP_BUDGET, SponsorshipBudget } from './sponsorship-budget';
+import {
+  BITCOIN_SPONSORSHIP_BUDGET,
+  SOLANA_SPONSORSHIP_BUDGET,
+  SponsorshipBudget,
+} from './sponsorship-budget';
 
 /**
- * Gas sponsorship: the relayers (EVM) and fee payers (Solana) that pay for users' transactions,
- * their budgets, ledger and tracker, on their own database pool (RelayingDatabase). Needs the
- * app's TypeORM DataSource, whose options that pool copies. Building RelayerPool and SolanaFeePayers
- * checks the keys' chains against the registry: a key for an unknown chain, or of the wrong family,
- * stops the boot.
+ * Gas sponsorship: the relayers (EVM), fee payers (Solana) and fee wallets (Bitcoin) that pay for
+ * users' transactions, their budgets, ledger and tracker, on their own database pool
+ * (RelayingDatabase). Needs the app's TypeORM DataSource, whose options that pool copies. Building
+ * RelayerPool, SolanaFeePayers and BitcoinFeeWallets checks the keys' chains against the registry: a
+ * key for an unknown chain, of the wrong family or (Bitcoin) of another network stops the boot.
  */
 @Module({
   imports: [ChainsModule],
@@ -58,6 +64,17 @@ import { SOLANA_SPONSORSHIP_BUDGET, SponsorshipBudget } from './sponsorship-budg
         new SolanaFeePayers(settings.solana.keys, chains, settings.solana.minBalanceLamports),
     },
     {
+      provide: BitcoinFeeWallets,
+      inject: [RELAYING_SETTINGS, SignerChains, RELAYING_DATA_SOURCE],
+      useFactory: (settings: RelayingSettings, chains: SignerChains, dataSource: DataSource) =>
+        new BitcoinFeeWallets(
+          settings.bitcoin.keys,
+          chains,
+          settings.bitcoin.minBalanceSats,
+          new BitcoinFeeInputsRepository(dataSource),
+        ),
+    },
+    {
       provide: SponsorshipBudget,
       inject: [RELAYING_DATA_SOURCE, RELAYING_SETTINGS],
       useFactory: (dataSource: DataSource, settings: RelayingSettings) =>
@@ -68,6 +85,12 @@ import { SOLANA_SPONSORSHIP_BUDGET, SponsorshipBudget } from './sponsorship-budg
       inject: [RELAYING_DATA_SOURCE, RELAYING_SETTINGS],
       useFactory: (dataSource: DataSource, settings: RelayingSettings) =>
         new SponsorshipBudget(dataSource, settings.solana.budget),
+    },
+    {
+      provide: BITCOIN_SPONSORSHIP_BUDGET,
+      inject: [RELAYING_DATA_SOURCE, RELAYING_SETTINGS],
+      useFactory: (dataSource: DataSource, settings: RelayingSettings) =>
+        new SponsorshipBudget(dataSource, settings.bitcoin.budget),
     },
     SponsoredTransactions,
     Relayers,

@@ -1,16 +1,15 @@
 import { Logger } from '@nestjs/common';
 import { PublicKey } from '@solana/web3.js';
 import bs58 from 'bs58';
-import { KeyObject, randomUUID, sign } from 'node:crypto';
+import { KeyObject, sign } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
 import type { SponsoredSolanaTransaction } from '../signing/sponsored/gas-sponsor';
-import { RelayerAccountEntity } from './relayer-account.entity';
+import { recordFeeAccountTransaction } from './fee-account-ledger';
 import { RelayerKeySet } from './relayer-keys';
 import { sponsorshipUnavailable } from './relaying-errors';
 import { RelayingMetrics } from './relaying-metrics';
 import { ed25519PrivateKey } from './solana-fee-payer-keys';
-import { SponsoredTransactionEntity } from './sponsored-transaction.entity';
 
 interface FeePayerAccount {
   address: string;
@@ -142,41 +141,25 @@ export class SolanaFeePayers {
     await Promise.all(reads);
   }
 
-  /**
-   * Writes the ledger row of a co-signed transaction (pending) in the caller's transaction. The fee
-   * payer gets its relayer_accounts row first (the ledger's foreign key; its nonce is never used).
-   */
+  /** Writes the ledger row of a co-signed transaction (pending) in the caller's transaction. */
   async record(manager: EntityManager, tx: SponsoredSolanaTransaction, nowMs: number): Promise<string> {
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(RelayerAccountEntity)
-      .values({ chain: tx.chain, address: tx.feePayer, nextNonce: 0 })
-      .orIgnore()
-      .execute();
-    const id = randomUUID();
-    await manager.insert(SponsoredTransactionEntity, {
-      id,
-      chain: tx.chain,
-      relayer: tx.feePayer,
-      nonce: null,
-      purpose: 'solana-transaction',
-      swapId: tx.swapId,
-      stepIndex: tx.stepIndex,
-      owner: tx.owner,
-      to: tx.wallet,
-      data: tx.transaction,
-      value: tx.rentLamports,
-      gasLimit: tx.maxFeeLamports,
-      txHash: tx.signature,
-      attempts: [{ hash: tx.signature, maxFeePerGas: '1', maxPriorityFeePerGas: '0', sentAtMs: nowMs }],
-      maxFeePerGas: 1n,
-      maxPriorityFeePerGas: 0n,
-      status: 'pending',
-      lastSentAtMs: nowMs,
-      nextCheckAtMs: nowMs,
-    });
-    RelayingMetrics.sent(tx.chain, 'solana-transaction');
+    const id = await recordFeeAccountTransaction(
+      manager,
+      {
+        chain: tx.chain,
+        purpose: 'solana-transaction',
+        account: tx.feePayer,
+        swapId: tx.swapId,
+        stepIndex: tx.stepIndex,
+        owner: tx.owner,
+        to: tx.wallet,
+        data: tx.transaction,
+        maxFee: tx.maxFeeLamports,
+        value: tx.rentLamports,
+        txHash: tx.signature,
+      },
+      nowMs,
+    );
     this.logger.log({
       msg: 'Solana transaction co-signed by the fee payer',
       id,

@@ -6,7 +6,8 @@ import { SPONSORED_PURPOSES, SponsoredPurpose } from '../signing/sponsored/gas-s
 /**
  * What a sponsored transaction carries (the signing flow's list: its GasSponsor port names what it
  * asks the relayers for); bounded, as it labels metrics. `solana-transaction`: a user's Solana
- * transaction whose fee payer is the service's (see the entity).
+ * transaction whose fee payer is the service's; `bitcoin-transaction`: a user's Bitcoin transaction
+ * whose fee input a service fee wallet signed (see the entity).
  */
 export { SPONSORED_PURPOSES };
 export type { SponsoredPurpose };
@@ -72,6 +73,12 @@ export interface RelayAttempt {
  * maxFeePerGas + value, is in lamports too), `value` the rent of accounts it may create. Once
  * settled: `gasUsed` the fee charged (getTransaction meta.fee), `effectiveGasPrice` 1, `costWei`
  * what the fee payer's balance lost (fee and rent), `blockNumber` the slot.
+ *
+ * A Bitcoin row (`purpose` bitcoin-transaction) is a user's transaction one of whose inputs, a UTXO
+ * of a service fee wallet, pays the whole miner fee; amounts are sats: `relayer` the fee wallet,
+ * `nonce` null, `to` the user's wallet, `data` the fully signed transaction (hex), `txHash` its txid
+ * (one attempt, never replaced), `gasLimit` the fee, `maxFeePerGas` 1, `maxPriorityFeePerGas` 0,
+ * `value` 0. Once confirmed: `gasUsed` and `costWei` the fee, `effectiveGasPrice` 1.
  */
 @Entity({ name: 'sponsored_transactions' })
 export class SponsoredTransactionEntity {
@@ -85,7 +92,7 @@ export class SponsoredTransactionEntity {
   @Column({ type: 'text' })
   relayer!: string;
 
-  /** Null on Solana rows only. */
+  /** Null on Solana and Bitcoin rows only. */
   @Column({ type: 'bigint', nullable: true, transformer: bigintAsNumber })
   nonce!: number | null;
 
@@ -152,7 +159,7 @@ export class SponsoredTransactionEntity {
 
   /**
    * The most `maxFeePerGas` any attempt may carry (RELAYER_FEE_CEILING_*): fee bumps stop below
-   * it, a cancel goes at it. Null on Solana rows (never replaced).
+   * it, a cancel goes at it. Null on Solana and Bitcoin rows (never replaced).
    */
   @Column(weiColumn('max_fee_ceiling', true))
   maxFeeCeiling!: bigint | null;

@@ -48,13 +48,54 @@ export interface GasSponsor {
    * it with its fee), inside the caller's database transaction. Answers the ledger row's id.
    */
   recordSolana(manager: EntityManager, transaction: SponsoredSolanaTransaction): Promise<string>;
+
+  /**
+   * Bitcoin: holds one UTXO of the chain's fee wallets worth at least `minValueSats` for the step
+   * (swapId, stepIndex) until `holdUntilMs`, so no other step spends it; the same step asking again
+   * while it holds one gets the same UTXO. SPONSORSHIP_UNAVAILABLE (503) when no fee wallet is
+   * configured or none has a free UTXO that large.
+   */
+  holdBitcoinFeeInput(
+    chain: string,
+    swapId: string,
+    stepIndex: number,
+    minValueSats: bigint,
+    holdUntilMs: number,
+  ): Promise<BitcoinFeeInput>;
+
+  /** Lets the step's hold go (its payload failed or expired); a hold already spent stays. */
+  releaseBitcoinFeeInput(chain: string, swapId: string, stepIndex: number): Promise<void>;
+
+  /** Bitcoin: SPONSORSHIP_BUDGET_EXHAUSTED when the key's daily budget on the chain (sats) cannot take the cost. */
+  admitBitcoin(owner: string, chain: string, estimatedCostSats: bigint): Promise<void>;
+
+  /**
+   * Runs `sign` with the 32-byte private key of fee wallet `address` when it is one of the
+   * service's, else null. The key never leaves the callback: its bytes are zeroed after it returns.
+   */
+  withBitcoinFeeWalletKey<T>(address: string, sign: (privateKey: Uint8Array) => T): T | null;
+
+  /**
+   * Records a transaction whose fee input the service signed (ledger row pending, purpose
+   * 'bitcoin-transaction'; the hold marked spent by it), inside the caller's database transaction.
+   * Answers the ledger row's id. SPONSORSHIP_UNAVAILABLE when the fee input is not held for the
+   * step (its hold expired and another step took it): the caller must not broadcast then.
+   */
+  recordBitcoin(manager: EntityManager, transaction: SponsoredBitcoinTransaction): Promise<string>;
 }
 
 /**
- * Why the service pays: a user's gas for their own transaction, a signature to carry, or the fee of
- * a Solana transaction it pays as fee payer.
+ * Why the service pays: a user's gas for their own transaction, a signature to carry, the fee of a
+ * Solana transaction it pays as fee payer, or the miner fee of a Bitcoin transaction one of its fee
+ * wallets' inputs pays.
  */
-export const SPONSORED_PURPOSES = ['gas-drop', 'permit', 'intent', 'solana-transaction'] as const;
+export const SPONSORED_PURPOSES = [
+  'gas-drop',
+  'permit',
+  'intent',
+  'solana-transaction',
+  'bitcoin-transaction',
+] as const;
 export type SponsoredPurpose = (typeof SPONSORED_PURPOSES)[number];
 
 /** A user's Solana transaction the service's fee payer co-signed, as the ledger records it. */
@@ -74,6 +115,35 @@ export interface SponsoredSolanaTransaction {
   maxFeeLamports: bigint;
   /** Rent of the accounts it may create, paid by the fee payer (an upper bound). */
   rentLamports: bigint;
+}
+
+/** A UTXO of one of the service's Bitcoin fee wallets, held for one step. */
+export interface BitcoinFeeInput {
+  chain: string;
+  txid: string;
+  vout: number;
+  value: bigint;
+  /** The fee wallet it belongs to (P2WPKH on the chain's network). */
+  address: string;
+}
+
+/** A user's Bitcoin transaction whose fee input the service signed, as the ledger records it. */
+export interface SponsoredBitcoinTransaction {
+  chain: string;
+  /** The fee wallet whose input pays the miner fee. */
+  feeWallet: string;
+  /** The wallet whose transaction it is. */
+  wallet: string;
+  swapId: string;
+  stepIndex: number;
+  owner: string;
+  txid: string;
+  /** The fully signed transaction, hex. */
+  rawTx: string;
+  /** The whole miner fee (inputs minus outputs), which the fee input pays. */
+  feeSats: bigint;
+  /** The held UTXO it spends (holdBitcoinFeeInput). */
+  feeInput: { txid: string; vout: number };
 }
 
 export interface SponsoredSend {

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { RelayerAccountEntity } from './relayer-account.entity';
+import { RelayingMetrics } from './relaying-metrics';
+import { SponsoredTransactionEntity } from './sponsored-transaction.entity';
+
+/**
+ * A user's transaction an account of the service pays the fee of without sending it (a Solana fee
+ * payer, a Bitcoin fee wallet), as its ledger row: no nonce, one attempt under its id, fees in the
+ * chain's base unit with a price of 1 (so the budget's pending cap, gasLimit × maxFeePerGas + value,
+ * is in that unit too).
+ */
+export interface FeeAccountTransaction {
+  chain: string;
+  purpose: 'solana-transaction' | 'bitcoin-transaction';
+  /** The service's account that pays. */
+  account: string;
+  swapId: string;
+  stepIndex: number;
+  owner: string;
+  /** The user's wallet. */
+  to: string;
+  /** The fully signed transaction. */
+  data: string;
+  /** The most its fees can be. */
+  maxFee: bigint;
+  /** What else the account may pay (Solana rent). */
+  value: bigint;
+  /** Its id on the chain (signature, txid). */
+  txHash: string;
+}
+
+/**
+ * Writes the pending ledger row of `tx` in the caller's transaction and answers its id. The account
+ * gets its relayer_accounts row first (the ledger's foreign key; its nonce is never used).
+ */
+export async function recordFeeAccountTransaction(
+  manager: EntityManager,
+  tx: FeeAccountTransaction,
+  nowMs: number,
+): Promise<string> {
+  await manager
+    .createQueryBuilder()
+    .insert()
+    .into(RelayerAccountEntity)
+    .values({ chain: tx.chain, address: tx.account, nextNonce: 0 })
+    .orIgnore()
+    .execute();
+  const id = randomUUID();
+  await manager.insert(SponsoredTransactionEntity, {
+    id,
+    chain: tx.chain,
+    relayer: tx.account,
+    nonce: null,
+    purpose: tx.purpose,
+    swapId: tx.swapId,
+    stepIndex: tx.stepIndex,
+    owner: tx.owner,
+    to: tx.to,
+    data: tx.data,
+    value: tx.value,
+    gasLimit: tx.maxFee,
+    txHash: tx.txHash,
+    attempts: [{ hash: tx.txHash, maxFeePerGas: '1', maxPriorityFeePerGas: '0', sentAtMs: nowMs }],
+    maxFeePerGas: 1n,
+    maxPriorityFeePerGas: 0n,
+    status: 'pending',
+    lastSentAtMs: nowMs,
+    nextCheckAtMs: nowMs,
+  });
+  RelayingMetrics.sent(tx.chain, tx.purpose);
+  return id;
+}
