@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { ChainRegistry } from '@swapgw/chains';
 import { ChainFamilies } from '@swapgw/chains/families';
-import { getAddress, getCreate2Address, Interface, isError, keccak256, solidityPacked } from 'ethers';
+import { getAddress, getCreate2Address, Interface, keccak256, solidityPacked } from 'ethers';
 import { getAmountsOut, HopReserves, priceImpactBps } from './uniswap-v2-math';
 import { uniswapV2Deployment, UniswapV2Deployment } from './uniswap-v2-deployments';
 import type { QuoteToken } from './quote-provider';
+import { callOrNull, InFlightReads } from './shared-reads';
 
 const PAIR_INTERFACE = new Interface([
   'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
@@ -32,7 +33,7 @@ export interface PathQuote {
  */
 @Injectable()
 export class UniswapV2Quoter {
-  private readonly reserveReads = new Map<string, Promise<readonly [bigint, bigint] | null>>();
+  private readonly reserveReads = new InFlightReads<readonly [bigint, bigint] | null>();
   private readonly pairAddresses = new Map<string, string>();
 
   constructor(
@@ -144,29 +145,22 @@ export class UniswapV2Quoter {
    * is kept once it answered, so no quote sees reserves older than its own request.
    */
   private readReserves(chain: string, pair: string): Promise<readonly [bigint, bigint] | null> {
-    const key = `${chain}:${pair}`;
-    let read = this.reserveReads.get(key);
-    if (!read) {
-      read = this.callGetReserves(chain, pair).finally(() => this.reserveReads.delete(key));
-      this.reserveReads.set(key, read);
-    }
-    return read;
+    return this.reserveReads.read(`${chain}:${pair}`, () => this.callGetReserves(chain, pair));
   }
 
-  private async callGetReserves(chain: string, pair: string): Promise<readonly [bigint, bigint] | null> {
-    try {
-      const data = await this.families.evmProvider(chain).call({ to: pair, data: GET_RESERVES_DATA });
-      const [reserve0, reserve1] = PAIR_INTERFACE.decodeFunctionResult('getReserves', data) as unknown as [
-        bigint,
-        bigint,
-        bigint,
-      ];
-      return [reserve0, reserve1];
-    } catch (error) {
-      // No contract at the computed address (empty return data): the pool does not exist.
-      if (isError(error, 'BAD_DATA') || isError(error, 'CALL_EXCEPTION')) return null;
-      throw error;
-    }
+  private callGetReserves(chain: string, pair: string): Promise<readonly [bigint, bigint] | null> {
+    // No contract at the computed address (empty return data): the pool does not exist.
+    return callOrNull(
+      () => this.families.evmProvider(chain).call({ to: pair, data: GET_RESERVES_DATA }),
+      (data) => {
+        const [reserve0, reserve1] = PAIR_INTERFACE.decodeFunctionResult('getReserves', data) as unknown as [
+          bigint,
+          bigint,
+          bigint,
+        ];
+        return [reserve0, reserve1] as const;
+      },
+    );
   }
 }
 

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ChainRegistry } from '@swapgw/chains';
 import { ChainFamilies } from '@swapgw/chains/families';
-import { AbiCoder, getAddress, getCreate2Address, Interface, isError, keccak256 } from 'ethers';
+import { TtlCache } from '@swapgw/runtime';
+import { AbiCoder, getAddress, getCreate2Address, Interface, keccak256 } from 'ethers';
 import type { QuoteToken } from './quote-provider';
+import { callOrNull, InFlightReads } from './shared-reads';
 import { abortable } from './uniswap-v2-quoter';
 
 export interface UniswapV3Deployment {
@@ -36,17 +38,41 @@ export function uniswapV3Deployment(
   };
 }
 
-const POOL_INTERFACE = new Interface([
+/** The pool's reads the quoter makes (UniswapV3Pool). */
+export const V3_POOL_INTERFACE = new Interface([
   'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)',
   'function liquidity() view returns (uint128)',
 ]);
-const QUOTER_V2_INTERFACE = new Interface([
+/** QuoterV2's single-pool quote. */
+export const QUOTER_V2_INTERFACE = new Interface([
   'function quoteExactInputSingle((address tokenIn, address tokenOut, uint256 amountIn, uint24 fee, uint160 sqrtPriceLimitX96) params) returns (uint256 amountOut, uint160 sqrtPriceX96After, uint32 initializedTicksCrossed, uint256 gasEstimate)',
 ]);
-const SLOT0_DATA = POOL_INTERFACE.encodeFunctionData('slot0');
-const LIQUIDITY_DATA = POOL_INTERFACE.encodeFunctionData('liquidity');
+const SLOT0_DATA = V3_POOL_INTERFACE.encodeFunctionData('slot0');
+const LIQUIDITY_DATA = V3_POOL_INTERFACE.encodeFunctionData('liquidity');
 const Q96 = 2n ** 96n;
 const FEE_UNITS = 1_000_000n;
+
+/**
+ * How long the quoter remembers that a fee tier has no pool for a pair (no contract at its CREATE2
+ * address, the factory's getPool answering the zero address): a burst of quotes asks the chain once,
+ * and a pool created since is quoted at most this long after.
+ */
+export const V3_NO_POOL_TTL_MS = 5_000;
+/** Bound on the remembered absent pools (a few per pair quoted in the last V3_NO_POOL_TTL_MS). */
+const NO_POOL_MAX_ENTRIES = 10_000;
+
+/** A pool's price and in-range liquidity, as slot0 and liquidity answer them. */
+interface PoolState {
+  sqrtPriceX96: bigint;
+  liquidity: bigint;
+}
+
+/** What QuoterV2's quoteExactInputSingle answers. */
+interface QuoterAnswer {
+  amountOut: bigint;
+  initializedTicksCrossed: number;
+  gasEstimate: bigint;
+}
 
 /** One hop through one pool: what QuoterV2 answered for it. */
 export interface V3HopQuote {
@@ -78,10 +104,17 @@ export interface V3PathQuote {
  * two hops through WETH with the best tier of each hop. Pool addresses are computed with CREATE2;
  * a pool without code or without liquidity in range is skipped before asking the quoter, and a
  * quoter revert on a pool reads as "no route there", while an RPC failure propagates.
+ *
+ * Concurrent quotes share their reads: one slot0 + liquidity read per pool, and one QuoterV2 call
+ * per pool, direction and amount, in flight at a time (nothing kept once answered, so every quote
+ * sees the pool as of its own request). A tier without a pool is remembered for V3_NO_POOL_TTL_MS.
  */
 @Injectable()
 export class UniswapV3Quoter {
   private readonly poolAddresses = new Map<string, string>();
+  private readonly poolReads = new InFlightReads<PoolState | null>();
+  private readonly quoterReads = new InFlightReads<QuoterAnswer | null>();
+  private readonly noPool = new TtlCache<true>({ ttlMs: V3_NO_POOL_TTL_MS, maxEntries: NO_POOL_MAX_ENTRIES });
 
   constructor(
     private readonly registry: ChainRegistry,
@@ -158,40 +191,63 @@ export class UniswapV3Quoter {
     fee: number,
     amountIn: bigint,
   ): Promise<V3HopQuote | null> {
-    const provider = this.families.evmProvider(deployment.chain);
     const pool = this.poolAddress(deployment, x, y, fee);
-    const [slot0, liquidity] = await Promise.all([
-      readOrNull(() => provider.call({ to: pool, data: SLOT0_DATA })),
-      readOrNull(() => provider.call({ to: pool, data: LIQUIDITY_DATA })),
-    ]);
-    if (slot0 === null || liquidity === null) return null;
-    const [sqrtPriceX96] = POOL_INTERFACE.decodeFunctionResult('slot0', slot0) as unknown as [bigint];
-    const [inRange] = POOL_INTERFACE.decodeFunctionResult('liquidity', liquidity) as unknown as [bigint];
-    if (sqrtPriceX96 === 0n || inRange === 0n) return null;
-    const answer = await readOrNull(() =>
-      provider.call({
-        to: deployment.quoterV2,
-        data: QUOTER_V2_INTERFACE.encodeFunctionData('quoteExactInputSingle', [[x, y, amountIn, fee, 0n]]),
-      }),
+    const state = await this.poolState(deployment.chain, pool);
+    if (!state || state.sqrtPriceX96 === 0n || state.liquidity === 0n) return null;
+    const answer = await this.quoterReads.read(`${deployment.chain}:${pool}:${x}:${amountIn}`, () =>
+      callOrNull(
+        () =>
+          this.families.evmProvider(deployment.chain).call({
+            to: deployment.quoterV2,
+            data: QUOTER_V2_INTERFACE.encodeFunctionData('quoteExactInputSingle', [
+              [x, y, amountIn, fee, 0n],
+            ]),
+          }),
+        decodeQuoterAnswer,
+      ),
     );
     if (answer === null) return null;
-    const [amountOut, , initializedTicksCrossed, gasEstimate] = QUOTER_V2_INTERFACE.decodeFunctionResult(
-      'quoteExactInputSingle',
-      answer,
-    ) as unknown as [bigint, bigint, bigint, bigint];
-    const price0In1E18 = (sqrtPriceX96 * sqrtPriceX96 * 10n ** 18n) / (Q96 * Q96);
+    const price0In1E18 = (state.sqrtPriceX96 * state.sqrtPriceX96 * 10n ** 18n) / (Q96 * Q96);
     const xIsToken0 = x.toLowerCase() < y.toLowerCase();
     const midPriceE18 = xIsToken0 ? price0In1E18 : price0In1E18 === 0n ? 0n : 10n ** 36n / price0In1E18;
-    return {
-      pool,
-      fee,
-      amountIn,
-      amountOut,
-      midPriceE18,
-      initializedTicksCrossed: Number(initializedTicksCrossed),
-      gasEstimate,
-    };
+    return { pool, fee, amountIn, midPriceE18, ...answer };
   }
+
+  /**
+   * The pool's slot0 price and in-range liquidity, null when no pool is deployed there (remembered
+   * for V3_NO_POOL_TTL_MS: a deployed pool's slot0 and liquidity never revert, so an empty or
+   * reverted answer means no pool).
+   */
+  private async poolState(chain: string, pool: string): Promise<PoolState | null> {
+    const key = `${chain}:${pool}`;
+    if (this.noPool.peek(key)) return null;
+    return this.poolReads.read(key, async () => {
+      const provider = this.families.evmProvider(chain);
+      const [sqrtPriceX96, liquidity] = await Promise.all([
+        callOrNull(
+          () => provider.call({ to: pool, data: SLOT0_DATA }),
+          (data) => (V3_POOL_INTERFACE.decodeFunctionResult('slot0', data) as unknown as [bigint])[0],
+        ),
+        callOrNull(
+          () => provider.call({ to: pool, data: LIQUIDITY_DATA }),
+          (data) => (V3_POOL_INTERFACE.decodeFunctionResult('liquidity', data) as unknown as [bigint])[0],
+        ),
+      ]);
+      if (sqrtPriceX96 === null || liquidity === null) {
+        this.noPool.set(key, true);
+        return null;
+      }
+      return { sqrtPriceX96, liquidity };
+    });
+  }
+}
+
+function decodeQuoterAnswer(data: string): QuoterAnswer {
+  const [amountOut, , initializedTicksCrossed, gasEstimate] = QUOTER_V2_INTERFACE.decodeFunctionResult(
+    'quoteExactInputSingle',
+    data,
+  ) as unknown as [bigint, bigint, bigint, bigint];
+  return { amountOut, initializedTicksCrossed: Number(initializedTicksCrossed), gasEstimate };
 }
 
 function pathQuote(deployment: UniswapV3Deployment, path: string[], hops: V3HopQuote[]): V3PathQuote {
@@ -222,15 +278,4 @@ export function v3PriceImpactBps(
   const actual = amountOut * 10n ** 18n;
   if (actual >= midOut) return 0;
   return Number(((midOut - actual) * 10_000n) / midOut);
-}
-
-/** The call's answer, or null when the chain says no (no code there, or the call reverted). */
-async function readOrNull(read: () => Promise<string>): Promise<string | null> {
-  try {
-    const data = await read();
-    return data === '0x' ? null : data;
-  } catch (error) {
-    if (isError(error, 'BAD_DATA') || isError(error, 'CALL_EXCEPTION')) return null;
-    throw error;
-  }
 }
