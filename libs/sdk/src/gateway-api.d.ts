@@ -638,6 +638,35 @@ export interface components {
             /** @description The current step's transaction while the status is submitted or confirming */
             transaction?: components["schemas"]["PendingTransactionDto"];
         };
+        BitcoinInputToSignDto: {
+            /** @description The wallet's address whose key signs the input */
+            address: string;
+            /** @description Index of the input in the PSBT */
+            index: number;
+            /**
+             * @description 1 (SIGHASH_ALL) on a P2WPKH input, 0 (Taproot default, which signs everything) on a P2TR one
+             * @example [
+             *       1
+             *     ]
+             */
+            sighashTypes: number[];
+        };
+        BitcoinPsbtPayloadDto: {
+            /** @description The inputs the wallet signs, and how */
+            inputsToSign: components["schemas"]["BitcoinInputToSignDto"][];
+            /**
+             * @description The network of the addresses (regtest on the devnet: bcrt1…)
+             * @enum {string}
+             */
+            network: "mainnet" | "testnet" | "regtest";
+            /** @description BIP174 PSBT, base64. Inputs: the wallet's UTXOs (each with witnessUtxo; P2TR with tapInternalKey), then one input of the service's fee wallet (not the wallet's to sign). Outputs: the payment (the bridge vault), an OP_RETURN memo naming the destination, the wallet's change, the fee wallet's change. rawTx: the PSBT signed by the wallet (base64 or hex, its inputs finalized or not) or the finalized transaction (hex) */
+            psbt: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "bitcoin-psbt";
+        };
         BridgeFillResponse: {
             /** @description Time of the block of the fill (ms since epoch) */
             filledAtMs?: number;
@@ -1210,12 +1239,12 @@ export interface components {
         };
         ReadySigningEnvelopeDto: {
             clientHints: components["schemas"]["ClientHintsDto"];
-            /** @description EVM: gasEstimate, gasLimit, maxFeePerGas, maxPriorityFeePerGas, estimatedFeeWei; on sponsored steps also gasPaidBy "service" (typed data: userPaysWei "0"; covered transaction: gasCoveredWei sent to the wallet first, gasDropTxHash); Solana: feePayer, recentBlockhash, lastValidBlockHeight, estimatedFeeLamports; on sponsored steps also gasPaidBy "service", userPaysLamports "0" and rentPaidByServiceLamports (feePayer is then the service's: the wallet signs its own slot only) */
+            /** @description EVM: gasEstimate, gasLimit, maxFeePerGas, maxPriorityFeePerGas, estimatedFeeWei; on sponsored steps also gasPaidBy "service" (typed data: userPaysWei "0"; covered transaction: gasCoveredWei sent to the wallet first, gasDropTxHash); Solana: feePayer, recentBlockhash, lastValidBlockHeight, estimatedFeeLamports; on sponsored steps also gasPaidBy "service", userPaysLamports "0" and rentPaidByServiceLamports (feePayer is then the service's: the wallet signs its own slot only); Bitcoin: txid (fixed before signing), minerFeeSats, feeRateSatPerVbyte, vsize, minerFeePaidBy "service", feeWallet */
             executionHints: components["schemas"]["ExecutionHintsDto"];
             /** @description Expiry of this payload (ms since epoch); after it, GET the signing endpoint for a fresh one */
             expiresAtMs: number | null;
-            /** @description What the wallet signs, by type: evm-transaction (sign the transaction; rawTx = signed serialized 0x-hex), evm-typed-data (sign with eth_signTypedData_v4; rawTx = the 0x signature; the service relays it and pays the gas), solana-versioned-transaction (sign; rawTx = base64) */
-            payload: components["schemas"]["EvmTransactionPayloadDto"] | components["schemas"]["EvmTypedDataPayloadDto"] | components["schemas"]["SolanaTransactionPayloadDto"];
+            /** @description What the wallet signs, by type: evm-transaction (sign the transaction; rawTx = signed serialized 0x-hex), evm-typed-data (sign with eth_signTypedData_v4; rawTx = the 0x signature; the service relays it and pays the gas), solana-versioned-transaction (sign; rawTx = base64), bitcoin-psbt (signPsbt the inputs listed; rawTx = the signed PSBT, base64 or hex, or the finalized transaction, hex; the service signs its fee input and pays the miner) */
+            payload: components["schemas"]["EvmTransactionPayloadDto"] | components["schemas"]["EvmTypedDataPayloadDto"] | components["schemas"]["SolanaTransactionPayloadDto"] | components["schemas"]["BitcoinPsbtPayloadDto"];
             /** @description When the payload became signable (ms since epoch), when known */
             readyAtMs: number | null;
             step: components["schemas"]["SigningStepDto"];
@@ -1434,7 +1463,7 @@ export interface components {
             type: "solana-versioned-transaction";
         };
         SubmitSignedTxDto: {
-            /** @description What the wallet signed, by payload type: evm-transaction: 0x-hex of the serialized signed transaction; evm-typed-data: the 0x signature (65 bytes) of the typed data; solana-versioned-transaction: base64 of the signed versioned transaction */
+            /** @description What the wallet signed, by payload type: evm-transaction: 0x-hex of the serialized signed transaction; evm-typed-data: the 0x signature (65 bytes) of the typed data; solana-versioned-transaction: base64 of the signed versioned transaction; bitcoin-psbt: the PSBT signed by the wallet (base64 or hex, its inputs finalized or not) or the finalized transaction (hex) */
             rawTx: string;
         };
         SubmittedSigningResponseDto: {

@@ -83,9 +83,47 @@ export class SolanaTransactionPayloadDto {
   transaction!: string;
 }
 
+export class BitcoinInputToSignDto {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Index of the input in the PSBT' }) index!: number;
+  @ApiProperty({ description: "The wallet's address whose key signs the input" }) address!: string;
+  @ApiProperty({
+    type: [Number],
+    example: [1],
+    description:
+      '1 (SIGHASH_ALL) on a P2WPKH input, 0 (Taproot default, which signs everything) on a P2TR one',
+  })
+  sighashTypes!: number[];
+}
+
+/**
+ * A PSBT the wallet signs with `signPsbt` (Unisat `toSignInputs`, Xverse `inputsToSign`, Leather,
+ * Ledger). The last input is the service's fee wallet's: it pays the whole miner fee and is signed
+ * by the service once the user's signatures are checked.
+ */
+export class BitcoinPsbtPayloadDto {
+  @ApiProperty({ enum: ['bitcoin-psbt'] }) type!: 'bitcoin-psbt';
+  @ApiProperty({
+    description:
+      "BIP174 PSBT, base64. Inputs: the wallet's UTXOs (each with witnessUtxo; P2TR with tapInternalKey), then one input of the " +
+      "service's fee wallet (not the wallet's to sign). Outputs: the payment (the bridge vault), an OP_RETURN memo naming the " +
+      "destination, the wallet's change, the fee wallet's change. rawTx: the PSBT signed by the wallet (base64 or hex, its inputs " +
+      'finalized or not) or the finalized transaction (hex)',
+  })
+  psbt!: string;
+  @ApiProperty({ type: [BitcoinInputToSignDto], description: 'The inputs the wallet signs, and how' })
+  inputsToSign!: BitcoinInputToSignDto[];
+  @ApiProperty({
+    enum: ['mainnet', 'testnet', 'regtest'],
+    description: 'The network of the addresses (regtest on the devnet: bcrt1…)',
+  })
+  network!: 'mainnet' | 'testnet' | 'regtest';
+}
+
 export const SIGNING_PAYLOAD_MODELS = [
   EvmTransactionPayloadDto,
   EvmTypedDataPayloadDto,
   SolanaTransactionPayloadDto,
+  BitcoinPsbtPayloadDto,
+  BitcoinInputToSignDto,
   TypedDataFieldDto,
 ] as const;

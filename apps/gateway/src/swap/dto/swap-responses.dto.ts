@@ -4,6 +4,7 @@ import {
   EvmTypedDataPayloadDto,
   SIGNING_PAYLOAD_MODELS,
   SolanaTransactionPayloadDto,
+  BitcoinPsbtPayloadDto,
 } from './signing-payload.dto';
 import type {
   AsyncSigningResponse,
@@ -93,6 +94,7 @@ export class ReadySigningEnvelopeDto implements SigningEnvelope {
       { $ref: getSchemaPath(EvmTransactionPayloadDto) },
       { $ref: getSchemaPath(EvmTypedDataPayloadDto) },
       { $ref: getSchemaPath(SolanaTransactionPayloadDto) },
+      { $ref: getSchemaPath(BitcoinPsbtPayloadDto) },
     ],
     discriminator: {
       propertyName: 'type',
@@ -100,11 +102,13 @@ export class ReadySigningEnvelopeDto implements SigningEnvelope {
         'evm-transaction': getSchemaPath(EvmTransactionPayloadDto),
         'evm-typed-data': getSchemaPath(EvmTypedDataPayloadDto),
         'solana-versioned-transaction': getSchemaPath(SolanaTransactionPayloadDto),
+        'bitcoin-psbt': getSchemaPath(BitcoinPsbtPayloadDto),
       },
     },
     description:
       'What the wallet signs, by type: evm-transaction (sign the transaction; rawTx = signed serialized 0x-hex), evm-typed-data (sign with ' +
-      'eth_signTypedData_v4; rawTx = the 0x signature; the service relays it and pays the gas), solana-versioned-transaction (sign; rawTx = base64)',
+      'eth_signTypedData_v4; rawTx = the 0x signature; the service relays it and pays the gas), solana-versioned-transaction (sign; rawTx = base64), ' +
+      'bitcoin-psbt (signPsbt the inputs listed; rawTx = the signed PSBT, base64 or hex, or the finalized transaction, hex; the service signs its fee input and pays the miner)',
   })
   payload!: Record<string, unknown>;
   @ApiProperty({
@@ -113,7 +117,8 @@ export class ReadySigningEnvelopeDto implements SigningEnvelope {
       'EVM: gasEstimate, gasLimit, maxFeePerGas, maxPriorityFeePerGas, estimatedFeeWei; on sponsored steps also gasPaidBy "service" ' +
       '(typed data: userPaysWei "0"; covered transaction: gasCoveredWei sent to the wallet first, gasDropTxHash); ' +
       'Solana: feePayer, recentBlockhash, lastValidBlockHeight, estimatedFeeLamports; on sponsored steps also gasPaidBy "service", ' +
-      'userPaysLamports "0" and rentPaidByServiceLamports (feePayer is then the service\'s: the wallet signs its own slot only)',
+      'userPaysLamports "0" and rentPaidByServiceLamports (feePayer is then the service\'s: the wallet signs its own slot only); ' +
+      'Bitcoin: txid (fixed before signing), minerFeeSats, feeRateSatPerVbyte, vsize, minerFeePaidBy "service", feeWallet',
   })
   executionHints!: Record<string, unknown>;
   @ApiProperty({ type: ClientHintsDto }) clientHints!: Record<string, unknown>;
