@@ -1,15 +1,51 @@
 import type { ServerResponse } from 'node:http';
+import { ACROSS_SWAP_MESSAGE_ABI_TYPE } from '@swapgw/chains';
 import { CodedError } from '@swapgw/contracts';
 import { freePort } from '@swapgw/testing';
+import { AbiCoder, getAddress, solidityPacked } from 'ethers';
 import { errorCodeOf, planOf, QuoteTestApp } from '../../test/support/quote-service-test-support';
 import { ProviderTestBench } from '../../test/support/provider-test-bench';
-import { json, LocalUpstream } from '../../test/support/local-upstream';
+import { json, jsonRpc, LocalUpstream } from '../../test/support/local-upstream';
+import { QUOTER_V2_INTERFACE, V3_POOL_INTERFACE } from './uniswap-v3-quoter';
 
 const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const ARBITRUM_USDC = '0xaf88d065e77c8cC2239327C5EDb3A432268e5831';
 const BASE_SPOKE_POOL = '0x09aea4b2242abC8bb4BB78D537A67a245A7bEC64';
 const RELAYER = '0x394311A6Aaa0D8E3411D8b62DE4578D41322d1bD';
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const ARBITRUM_WETH = '0x82aF49447D8a07e3bd95BD0d56f35241523fBab1';
+const ARBITRUM_QUOTER_V2 = '0x61fFE014bA17989E743c5F6cB21bF9697530B21e';
+const ARBITRUM_SWAP_ROUTER_02 = '0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45';
+const SWAP_GATEWAY_ROUTER = '0x8A2889990Ea9967270cB08cfD76905ad6aB681B1';
+
+/** WETH (token0 on arbitrum) at 3000 USDC: sqrt(3000e6 / 1e18) × 2^96. */
+const SQRT_PRICE_3000 = 4339505179874779489431521n;
+/** What arbitrum's QuoterV2 answers below: USDC → WETH at 3000 USDC per WETH, less the pool's fee. */
+const wethFor = (usdc: bigint, fee: bigint) => (usdc * 10n ** 12n * (1_000_000n - fee)) / 3000n / 1_000_000n;
+
+/**
+ * Arbitrum's node, as the destination swap of a bridge-swap reads it (eth_call only): every pool is
+ * a live USDC/WETH pool at 3000 USDC per WETH, and QuoterV2 answers wethFor its amount and tier.
+ */
+function arbitrumNode(method: string, params: unknown[]): unknown {
+  if (method !== 'eth_call') return { error: { code: -32601, message: `${method} is not served` } };
+  const { to, data } = params[0] as { to: string; data: string };
+  if (getAddress(to) === ARBITRUM_QUOTER_V2) {
+    const [[, , amountIn, fee]] = QUOTER_V2_INTERFACE.decodeFunctionData(
+      'quoteExactInputSingle',
+      data,
+    ) as unknown as [[string, string, bigint, bigint]];
+    return QUOTER_V2_INTERFACE.encodeFunctionResult('quoteExactInputSingle', [
+      wethFor(amountIn, fee),
+      SQRT_PRICE_3000,
+      1,
+      90_000,
+    ]);
+  }
+  return V3_POOL_INTERFACE.parseTransaction({ data })!.name === 'slot0'
+    ? V3_POOL_INTERFACE.encodeFunctionResult('slot0', [SQRT_PRICE_3000, 0, 0, 1, 1, 0, true])
+    : V3_POOL_INTERFACE.encodeFunctionResult('liquidity', [10n ** 24n]);
+}
 
 /**
  * GET /suggested-fees as Across's API answers it (across-protocol/frontend api/suggested-fees.ts):
@@ -58,10 +94,15 @@ const usdcBaseToArbitrum = { fromChain: 'base', toChain: 'arbitrum', tokenIn: 'U
 
 describe('across provider against a local server speaking Across’s suggested-fees API (real PostgreSQL)', () => {
   const across = new LocalUpstream();
-  // Both ends need an RPC URL to be routed through (nothing listens: a USDC → USDC route reads no chain).
+  const arbitrum = new LocalUpstream();
+  arbitrum.handler = (request, res) => jsonRpc(request, res, arbitrumNode);
+  beforeAll(() => arbitrum.start());
+  afterAll(() => arbitrum.stop());
+  // Both ends need an RPC URL to be routed through (nothing listens on base's: a route starting with
+  // USDC reads no chain there; arbitrum's answers the destination swap's reads).
   const bench = ProviderTestBench.forSuite(across, async () => ({
     RPC_URL_BASE: `http://127.0.0.1:${await freePort()}`,
-    RPC_URL_ARBITRUM: `http://127.0.0.1:${await freePort()}`,
+    RPC_URL_ARBITRUM: arbitrum.url,
     QUOTE_PROVIDER_TIMEOUT_MS: '500',
   }));
   const withEnv = (env: Record<string, string>) => bench.app(env);
@@ -81,6 +122,7 @@ describe('across provider against a local server speaking Across’s suggested-f
 
     expect(across.requests).toHaveLength(1);
     expect(across.requests[0].url.pathname).toBe('/api/suggested-fees');
+    // A plain transfer: the wallet as recipient, no message.
     expect(Object.fromEntries(across.requests[0].url.searchParams)).toEqual({
       inputToken: BASE_USDC,
       outputToken: ARBITRUM_USDC,
@@ -122,6 +164,60 @@ describe('across provider against a local server speaking Across’s suggested-f
         exclusivityDeadline: 10,
       },
       estimatedDurationSeconds: 4,
+    });
+  });
+
+  it('asks the fee of a bridge-swap with the destination router as recipient and a message of the shape its deposit carries', async () => {
+    // As Across does, a message's fill costs more gas: a higher relay fee.
+    across.handler = ({ url }, res) =>
+      json(res, 200, suggestedFees(url, url.searchParams.has('message') ? 1_500_000n : 1_250_000n));
+    const quote = await service.quotes.create({
+      fromChain: 'base',
+      toChain: 'arbitrum',
+      tokenIn: 'USDC',
+      tokenOut: 'WETH',
+      amount: '1000',
+      slippageBps: 50,
+      recipient: RECIPIENT,
+    });
+
+    expect(across.requests).toHaveLength(1);
+    const { message, ...query } = Object.fromEntries(across.requests[0].url.searchParams);
+    expect(query).toEqual({
+      inputToken: BASE_USDC,
+      outputToken: ARBITRUM_USDC,
+      originChainId: '8453',
+      destinationChainId: '42161',
+      amount: '1000000000',
+      recipient: SWAP_GATEWAY_ROUTER,
+    });
+    // AcrossSwapMessage as handleV3AcrossMessage decodes it: the swap priced on the amount before the
+    // fee (its minimum at the request's slippage), the deadline a placeholder of the same size.
+    const [decoded] = AbiCoder.defaultAbiCoder().decode(
+      [ACROSS_SWAP_MESSAGE_ABI_TYPE],
+      message,
+    ) as unknown as [[string, string, string, bigint, string, boolean, bigint]];
+    expect(decoded.slice(0, 6)).toEqual([
+      RECIPIENT,
+      ARBITRUM_SWAP_ROUTER_02,
+      solidityPacked(['address', 'uint24', 'address'], [ARBITRUM_USDC, 100, ARBITRUM_WETH]).toLowerCase(),
+      (wethFor(1_000_000_000n, 100n) * 9950n) / 10_000n,
+      RECIPIENT,
+      false,
+    ]);
+    expect(decoded[6]).toBeGreaterThan(BigInt(Math.floor(Date.now() / 1000)));
+
+    const route = quote.routes.find((r) => r.bridgeProvider === 'across')!;
+    expect(route.providers).toEqual(['across', 'uniswap-v3']);
+    const [bridge, swap] = planOf(quote, route.routeId).legs;
+    expect(bridge.across!.outputAmount).toBe('998500000');
+    expect(swap).toMatchObject({
+      chain: 'arbitrum',
+      amountIn: '998500000',
+      expectedAmountOut: wethFor(998_500_000n, 100n).toString(),
+      path: [ARBITRUM_USDC, ARBITRUM_WETH],
+      poolFees: [100],
+      spender: ARBITRUM_SWAP_ROUTER_02,
     });
   });
 

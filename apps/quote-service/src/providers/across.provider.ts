@@ -1,6 +1,7 @@
-import { ChainRegistry } from '@swapgw/chains';
+import { bridgeSwapLegOf, ChainRegistry, encodeAcrossSwapMessage, StepSplitLeg } from '@swapgw/chains';
+import { encodeUniswapV3Path } from '@swapgw/chains/families';
 import type { RouteLeg, TokenRef } from '@swapgw/contracts';
-import { getAddress } from 'ethers';
+import { getAddress, isAddress } from 'ethers';
 import { ProviderNames } from '../catalog/support-policy';
 import { applySlippage } from '../quote/amounts';
 import { NoRouteError } from './no-route.error';
@@ -18,6 +19,29 @@ export interface AcrossOptions {
   /** Across API base URL (https://app.across.to/api; /suggested-fees is appended). */
   baseUrl: string;
 }
+
+/**
+ * What a deposit of a quoted route is asked for: the recipient alone for a wallet (a plain transfer),
+ * or the contract that receives the fill and the message it is handed (a bridge-swap).
+ */
+export interface AcrossFeeTarget {
+  recipient?: string;
+  message?: string;
+}
+
+/** The fee target of a bridge-swap, and the hops of the destination path its message carries. */
+interface AcrossSwapFeeTarget extends Required<AcrossFeeTarget> {
+  hops: number;
+}
+
+/**
+ * Stand-ins for what a bridge-swap's message holds but a quote does not know: the owner and
+ * recipient when the request names no EVM recipient (the signing wallet is only known at build),
+ * and the deadline (build time plus the swap deadline, at build). Same ABI size as the real values;
+ * the deadline is ahead of any fill, so Across simulates the swap, not the bridged-token payout.
+ */
+const MESSAGE_PLACEHOLDER_RECIPIENT = '0x000000000000000000000000000000000000dEaD';
+const MESSAGE_PLACEHOLDER_DEADLINE = 2n ** 32n - 1n;
 
 /** Across's error codes that mean "no route for this request", not a failure of the API. */
 const NO_ROUTE_CODES = new Set(['AMOUNT_TOO_LOW', 'AMOUNT_TOO_HIGH', 'ROUTE_NOT_ENABLED']);
@@ -98,26 +122,49 @@ export class AcrossProvider implements QuoteProvider {
   ): Promise<CandidateRoute | undefined> {
     const legs: RouteLeg[] = [];
     const warnings = new Set<string>();
-    let amount = context.amountIn;
-    const swap = async (chain: AcrossEnd, tokenIn: QuoteToken, tokenOut: QuoteToken) => {
-      const [best] = await this.quoter.quotePaths(chain.chain, tokenIn, tokenOut, amount, signal);
-      if (!best) return false;
-      legs.push(uniswapV3Leg(chain.chain, chain.devnet, tokenIn, tokenOut, best, context.slippageBps));
-      if (best.priceImpactBps > this.thresholds.priceImpactBps) warnings.add('HIGH_PRICE_IMPACT');
-      amount = lastAmount(best);
-      return true;
+    const take = (chain: AcrossEnd, tokenIn: QuoteToken, tokenOut: QuoteToken, quote: V3PathQuote) => {
+      legs.push(uniswapV3Leg(chain.chain, chain.devnet, tokenIn, tokenOut, quote, context.slippageBps));
+      if (quote.priceImpactBps > this.thresholds.priceImpactBps) warnings.add('HIGH_PRICE_IMPACT');
+      return quote.amountOut;
     };
-    if (!sameToken(context.tokenIn, bridgedIn) && !(await swap(from, context.tokenIn, bridgedIn)))
-      return undefined;
+    let amount = context.amountIn;
+    if (!sameToken(context.tokenIn, bridgedIn)) {
+      const [best] = await this.quoter.quotePaths(from.chain, context.tokenIn, bridgedIn, amount, signal);
+      if (!best) return undefined;
+      amount = take(from, context.tokenIn, bridgedIn, best);
+    }
 
-    const fees = await this.suggestedFees(from, to, bridgedIn, bridgedOut, amount, context.recipient, signal);
+    const swapsOnDestination = !sameToken(context.tokenOut, bridgedOut);
+    let target: AcrossFeeTarget = { recipient: context.recipient };
+    let swapTarget: AcrossSwapFeeTarget | undefined;
+    if (swapsOnDestination) {
+      // The destination swap as priced before the relay fee: the path the deposit's message carries.
+      const [draft] = await this.quoter.quotePaths(
+        to.chain,
+        bridgedOut,
+        context.tokenOut,
+        inDecimalsOf(amount, bridgedIn, bridgedOut),
+        signal,
+      );
+      if (!draft) return undefined;
+      swapTarget = this.acrossSwapFeeTarget(context, from, to, bridgedIn, bridgedOut, amount, draft);
+      if (swapTarget) target = swapTarget;
+    }
+
+    const fees = await this.suggestedFees(from, to, bridgedIn, bridgedOut, amount, target, signal);
     const outputAmount = BigInt(fees.outputAmount);
     if (outputAmount <= 0n) throw new NoRouteError('Across answered no output for the amount');
     legs.push(acrossLeg(from, to, bridgedIn, bridgedOut, amount, fees));
     amount = outputAmount;
 
-    if (!sameToken(context.tokenOut, bridgedOut) && !(await swap(to, bridgedOut, context.tokenOut)))
-      return undefined;
+    if (swapsOnDestination) {
+      const paths = await this.quoter.quotePaths(to.chain, bridgedOut, context.tokenOut, amount, signal);
+      // The fee Across quoted covers a message of this many hops: the deposit carries one of that size.
+      const hops = swapTarget?.hops;
+      const best = hops === undefined ? paths[0] : paths.find((path) => path.fees.length === hops);
+      if (!best) return undefined;
+      amount = take(to, bridgedOut, context.tokenOut, best);
+    }
     return {
       providers: legs.map((leg) => leg.provider),
       bridgeProvider: this.name,
@@ -133,20 +180,80 @@ export class AcrossProvider implements QuoteProvider {
           lpFee: fees.lpFee,
           quoteBlock: fees.quoteBlock,
           limits: fees.limits,
+          ...(swapTarget ? { quotedWithMessageTo: swapTarget.recipient } : {}),
         },
         minAmountOutOfRoute: applySlippage(amount, context.slippageBps).toString(),
       },
     };
   }
 
-  /** GET <baseUrl>/suggested-fees; Across's "no route" answers as NoRouteError, anything else throws. */
+  /**
+   * Across prices a deposit with a message by the fill's gas, handleV3AcrossMessage included (the
+   * destination swap): a route whose deposit will carry the destination swap (a gas-covered build
+   * signs it as one across-swap, @swapgw/chains' bridgeSwapLegOf) is quoted with `recipient`, the
+   * destination's SwapGatewayRouter, and `message`, an AcrossSwapMessage of the same length and
+   * shape as the one the deposit will carry: the destination SwapRouter02 and the draft's V3 path,
+   * its minimum out at the request's slippage, the request's recipient as owner and recipient, and
+   * the placeholders above. The final amounts are only known after the fee, but Across's fee depends
+   * on the message's gas, not on its values. undefined when the route is not a bridge-swap (no
+   * SwapGatewayRouter on one end, or a destination swap it cannot carry): its deposit has no message.
+   */
+  private acrossSwapFeeTarget(
+    context: QuoteContext,
+    from: AcrossEnd,
+    to: AcrossEnd,
+    bridgedIn: TokenRef,
+    bridgedOut: TokenRef,
+    amount: bigint,
+    draft: V3PathQuote,
+  ): AcrossSwapFeeTarget | undefined {
+    const bridge: StepSplitLeg = {
+      kind: 'bridge',
+      chain: from.chain,
+      provider: this.name,
+      spender: from.spokePool,
+      tokenIn: bridgedIn,
+      tokenOut: bridgedOut,
+      amountIn: amount.toString(),
+      destinationChain: to.chain,
+    };
+    const swap = uniswapV3Leg(to.chain, to.devnet, bridgedOut, context.tokenOut, draft, context.slippageBps);
+    const chains = {
+      familyOf: (id: string) => this.registry.find(id)?.family,
+      permitContractsOf: (id: string) => this.registry.permitContracts(id),
+    };
+    const router = this.registry.permitContracts(to.chain)?.permitRouter;
+    if (!router || bridgeSwapLegOf([bridge, swap], chains) === null) return undefined;
+    const recipient =
+      context.recipient && isAddress(context.recipient)
+        ? getAddress(context.recipient)
+        : MESSAGE_PLACEHOLDER_RECIPIENT;
+    return {
+      recipient: getAddress(router),
+      message: encodeAcrossSwapMessage({
+        owner: recipient,
+        venue: swap.spender,
+        path: encodeUniswapV3Path(draft.path, draft.fees),
+        amountOutMin: swap.minAmountOut,
+        recipient,
+        unwrapNative: context.tokenOut.address === null,
+        deadline: MESSAGE_PLACEHOLDER_DEADLINE,
+      }),
+      hops: draft.fees.length,
+    };
+  }
+
+  /**
+   * GET <baseUrl>/suggested-fees, with the target's recipient (an EVM address) and message when
+   * there is one; Across's "no route" answers as NoRouteError, anything else throws.
+   */
   async suggestedFees(
     from: AcrossEnd,
     to: AcrossEnd,
     inputToken: TokenRef,
     outputToken: TokenRef,
     amount: bigint,
-    recipient: string | undefined,
+    target: AcrossFeeTarget,
     signal: AbortSignal,
   ): Promise<AcrossSuggestedFees> {
     const url = new URL(`${this.options.baseUrl.replace(/\/$/, '')}/suggested-fees`);
@@ -155,7 +262,9 @@ export class AcrossProvider implements QuoteProvider {
     url.searchParams.set('originChainId', String(from.chainId));
     url.searchParams.set('destinationChainId', String(to.chainId));
     url.searchParams.set('amount', amount.toString());
-    if (recipient && /^0x[0-9a-fA-F]{40}$/.test(recipient)) url.searchParams.set('recipient', recipient);
+    if (target.recipient && /^0x[0-9a-fA-F]{40}$/.test(target.recipient))
+      url.searchParams.set('recipient', target.recipient);
+    if (target.message) url.searchParams.set('message', target.message);
     const response = await fetch(url, { headers: { accept: 'application/json' }, signal });
     const text = await response.text();
     const body = parseJson(text);
@@ -254,8 +363,10 @@ function sameToken(token: QuoteToken, bridged: TokenRef): boolean {
   return token.address !== null && token.address.toLowerCase() === bridged.address?.toLowerCase();
 }
 
-function lastAmount(quote: V3PathQuote): bigint {
-  return quote.amountOut;
+/** `amount` of `from` in `to`'s base units: the same token may have other decimals on another chain. */
+function inDecimalsOf(amount: bigint, from: TokenRef, to: TokenRef): bigint {
+  const shift = to.decimals - from.decimals;
+  return shift >= 0 ? amount * 10n ** BigInt(shift) : amount / 10n ** BigInt(-shift);
 }
 
 function parseJson(text: string): Record<string, unknown> | undefined {

@@ -58,3 +58,18 @@ export function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
 }
+
+/**
+ * Answers a JSON-RPC request (an EVM node's, as ethers sends them: one call per POST) with what
+ * `answer` returns for its method and params: a result, or an `{ error }` for a JSON-RPC error.
+ */
+export function jsonRpc(
+  request: UpstreamRequest,
+  res: ServerResponse,
+  answer: (method: string, params: unknown[]) => unknown,
+): void {
+  const { id, method, params } = request.body as { id: number; method: string; params: unknown[] };
+  const answered = answer(method, params);
+  const error = (answered as { error?: unknown } | undefined)?.error;
+  json(res, 200, error ? { jsonrpc: '2.0', id, error } : { jsonrpc: '2.0', id, result: answered });
+}
