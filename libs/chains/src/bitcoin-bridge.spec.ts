@@ -1,5 +1,7 @@
 import {
   bitcoinBridgeDepositMemo,
+  bitcoinBridgeRefundMemo,
+  parseBitcoinBridgeRefundMemo,
   bitcoinBridgeReleaseMemo,
   bitcoinDepositNonce,
   bitcoinRecipientToBytes32,
@@ -73,6 +75,14 @@ describe('Bitcoin bridge deposit memo', () => {
       sourceChainId: 31337n,
       nonce: 42n,
     });
+    // A Solana source's nonce is 256 bits: the memo still fits one OP_RETURN.
+    const solanaNonce = (1n << 256n) - 1n;
+    const release = bitcoinBridgeReleaseMemo(1399811149n, solanaNonce);
+    expect(Buffer.byteLength(release)).toBeLessThanOrEqual(80);
+    expect(parseBitcoinBridgeReleaseMemo(release)?.nonce).toBe(solanaNonce);
+    const txid = 'ab'.repeat(32);
+    expect(parseBitcoinBridgeRefundMemo(bitcoinBridgeRefundMemo(txid))).toBe(txid);
+    expect(opReturnText(opReturnScript(bitcoinBridgeRefundMemo(txid)))).toMatch(/^swapgw-bridge-refund:/);
   });
 });
 

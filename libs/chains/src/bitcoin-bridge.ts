@@ -56,8 +56,8 @@ const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const BASE58_KEY = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 const DEPOSIT_MEMO =
   /^=:([a-z0-9][a-z0-9-]{0,31})\.([A-Z0-9]{1,10}):([0-9A-Za-z]{32,44}):(0|[1-9][0-9]{0,77})$/;
-const RELEASE_MEMO = /^swapgw-bridge-release:(\d{1,78}):(\d{1,78})$/;
-const REFUND_MEMO = /^swapgw-bridge-refund:([0-9a-f]{64})$/;
+const RELEASE_MEMO = /^swapgw-bridge-release:(\d{1,14}):([A-Za-z0-9_-]{43})$/;
+const REFUND_MEMO = /^swapgw-bridge-refund:([A-Za-z0-9_-]{43})$/;
 const OP_RETURN = 0x6a;
 
 /**
@@ -93,25 +93,44 @@ export function parseBitcoinBridgeDepositMemo(text: string): BitcoinBridgeDeposi
   return { destinationChain: match[1], asset: match[2], recipient, minAmountOut: BigInt(match[4]) };
 }
 
-/** The memo of each vault payout: the on-chain record that makes a release idempotent. */
+/**
+ * The memo of each vault payout, the on-chain record that makes a release idempotent:
+ * `swapgw-bridge-release:<sourceChainId>:<nonce>`, the nonce as 32 bytes in base64url (43
+ * characters). Not in decimal as on Solana: a Solana or Bitcoin source's nonce is 256 bits, 78
+ * digits, and the memo must fit one OP_RETURN (80 bytes).
+ */
 export function bitcoinBridgeReleaseMemo(sourceChainId: bigint, nonce: bigint): string {
-  return `swapgw-bridge-release:${sourceChainId}:${nonce}`;
+  return `swapgw-bridge-release:${sourceChainId}:${uint256Base64url(nonce)}`;
 }
 
 export function parseBitcoinBridgeReleaseMemo(
   text: string,
 ): { sourceChainId: bigint; nonce: bigint } | undefined {
   const match = RELEASE_MEMO.exec(text);
-  return match ? { sourceChainId: BigInt(match[1]), nonce: BigInt(match[2]) } : undefined;
+  return match ? { sourceChainId: BigInt(match[1]), nonce: base64urlUint256(match[2]) } : undefined;
 }
 
-/** The memo of a refund of deposit `txid` (THORChain's refund): recorded so it is paid once. */
+/**
+ * The memo of a refund of deposit `txid` (THORChain's refund), recorded so it is paid once:
+ * `swapgw-bridge-refund:<txid as base64url>`, short enough for one OP_RETURN.
+ */
 export function bitcoinBridgeRefundMemo(txid: string): string {
-  return `swapgw-bridge-refund:${txid}`;
+  return `swapgw-bridge-refund:${uint256Base64url(bitcoinDepositNonce(txid))}`;
 }
 
+/** The txid a refund memo names, or undefined. */
 export function parseBitcoinBridgeRefundMemo(text: string): string | undefined {
-  return REFUND_MEMO.exec(text)?.[1];
+  const match = REFUND_MEMO.exec(text);
+  return match ? base64urlUint256(match[1]).toString(16).padStart(64, '0') : undefined;
+}
+
+function uint256Base64url(value: bigint): string {
+  if (value < 0n || value >= 1n << 256n) throw new Error(`${value} is not a uint256`);
+  return Buffer.from(value.toString(16).padStart(64, '0'), 'hex').toString('base64url');
+}
+
+function base64urlUint256(text: string): bigint {
+  return BigInt(`0x${Buffer.from(text, 'base64url').toString('hex')}`);
 }
 
 /** `OP_RETURN <text>`: one push of the UTF-8 bytes (≤ 80, so a direct push or OP_PUSHDATA1). */

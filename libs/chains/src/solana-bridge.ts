@@ -3,6 +3,7 @@ import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from 
 import bs58 from 'bs58';
 import { getAddress, hexlify, isAddress, ZeroAddress } from 'ethers';
 import { encodeBridgeSwapMessage } from './sponsored-intents';
+import { BITCOIN_BRIDGE_CHAIN_ID, isBitcoinBridgeRecipient } from './bitcoin-bridge';
 
 // The on-chain format of the devnet USDC bridge's Solana end: what a deposit transaction carries
 // (a checked USDC transfer to the vault plus a memo) and how the relayer names releases. Pure
@@ -33,8 +34,10 @@ const EVM_ADDRESS = '0x[0-9a-fA-F]{40}';
 const UINT = '0|[1-9][0-9]{0,77}';
 /** Hops of a message's path, as the SwapGatewayRouter bounds them (MAX_PATH_LENGTH). */
 const MAX_PATH_LENGTH = 8;
+/** A lower-case bech32 address (checked by isBitcoinBridgeRecipient): a Bitcoin deposit's recipient. */
+const BITCOIN_ADDRESS = '(?:bc|tb|bcrt)1[02-9ac-hj-np-z]{8,87}';
 const DEPOSIT_MEMO = new RegExp(
-  `^swapgw-bridge:v1:(\\d{1,20}):(${EVM_ADDRESS})` +
+  `^swapgw-bridge:v1:(\\d{1,20}):(${EVM_ADDRESS}|${BITCOIN_ADDRESS})` +
     `(?::swap:(${EVM_ADDRESS}):((?:${EVM_ADDRESS},){1,${MAX_PATH_LENGTH - 1}}${EVM_ADDRESS}):(${UINT}):(${EVM_ADDRESS}):([01]):(${UINT}))?$`,
 );
 const RELEASE_MEMO = /^swapgw-bridge-release:(\d{1,78}):(\d{1,78})$/;
@@ -64,7 +67,10 @@ export interface SolanaBridgeSwapMessage {
 /** What a deposit memo says. */
 export interface SolanaBridgeDeposit {
   destinationChainId: bigint;
-  /** The EVM address paid on the destination: with a message, the contract that receives it. */
+  /**
+   * The EVM address paid on the destination (with a message, the contract that receives it), or,
+   * when the destination is Bitcoin (BITCOIN_BRIDGE_CHAIN_ID), a P2WPKH or P2TR address paid BTC.
+   */
   recipient: string;
   message?: SolanaBridgeSwapMessage;
 }
@@ -74,13 +80,20 @@ export interface SolanaBridgeDeposit {
  * `swapgw-bridge:v1:<destinationChainId>:<recipient>`, and for a deposit with a message (recipient:
  * the destination's SwapGatewayRouter) `:swap:<venue>:<path, comma-separated>:<amountOutMin>:<final
  * recipient>:<unwrapNative 0|1>:<deadline>` after it. Addresses checksummed, integers in decimal.
- * The depositor signs the memo instruction, so nobody can change what it says.
+ * To Bitcoin (BITCOIN_BRIDGE_CHAIN_ID) the recipient is a lower-case bech32 P2WPKH or P2TR address,
+ * without a message. The depositor signs the memo instruction, so nobody can change what it says.
  */
 export function solanaBridgeDepositMemo(
   destinationChainId: number | bigint,
   recipient: string,
   message?: SolanaBridgeSwapMessage,
 ): string {
+  if (BigInt(destinationChainId) === BigInt(BITCOIN_BRIDGE_CHAIN_ID)) {
+    if (!isBitcoinBridgeRecipient(recipient))
+      throw new Error(`bridge recipient ${recipient} is not a P2WPKH or P2TR Bitcoin address`);
+    if (message !== undefined) throw new Error('a deposit to Bitcoin carries no message');
+    return `swapgw-bridge:v1:${destinationChainId.toString()}:${recipient}`;
+  }
   if (!isAddress(recipient)) throw new Error(`bridge recipient ${recipient} is not an EVM address`);
   const plain = `swapgw-bridge:v1:${destinationChainId.toString()}:${getAddress(recipient)}`;
   if (message === undefined) return plain;
@@ -97,10 +110,16 @@ export function solanaBridgeDepositMemo(
 export function parseSolanaBridgeDepositMemo(memo: string): SolanaBridgeDeposit | undefined {
   const match = DEPOSIT_MEMO.exec(memo);
   if (!match) return undefined;
+  const destinationChainId = BigInt(match[1]);
+  if (destinationChainId === BigInt(BITCOIN_BRIDGE_CHAIN_ID)) {
+    const payable = isBitcoinBridgeRecipient(match[2]) && match[3] === undefined;
+    return payable ? { destinationChainId, recipient: match[2] } : undefined;
+  }
+  if (!isAddress(match[2])) return undefined;
   try {
     // A mixed-case address with a wrong checksum is a typo, not a recipient.
     const recipient = getAddress(match[2]);
-    const deposit: SolanaBridgeDeposit = { destinationChainId: BigInt(match[1]), recipient };
+    const deposit: SolanaBridgeDeposit = { destinationChainId, recipient };
     if (match[3] === undefined) return deposit;
     const message: SolanaBridgeSwapMessage = {
       venue: getAddress(match[3]),

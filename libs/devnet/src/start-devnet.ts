@@ -4,6 +4,9 @@ import { devnetWallet } from './accounts';
 import { BridgeRelayer, RelayerLogger } from './bridge/bridge-relayer';
 import { EvmBridgeEndpoint } from './bridge/evm-bridge-endpoint';
 import { SolanaBridgeEndpoint } from './bridge/solana-bridge-endpoint';
+import { BitcoinBridgeDestination, BitcoinBridgeEndpoint } from './bridge/bitcoin-bridge-endpoint';
+import { bitcoinDevnetKey } from './bitcoin/bitcoin-keys';
+import { EsploraClient } from './bitcoin/esplora-client';
 import { loadEvmArtifacts } from '@swapgw/evm-contracts';
 import { loadUniswapArtifacts } from './contracts/uniswap-artifacts';
 import { deployDevnetChain } from './deploy/deploy-chain';
@@ -167,6 +170,7 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
               provider: localProvider(chain.rpcUrl, chain.chainId),
               relayer,
               solanaBridgeChainIds: [BigInt(solanaChain.bridge.chainId)],
+              bitcoinBridgeChainIds: [BigInt(bitcoinChain.manifest.bridge.chainId)],
               logger,
             }),
         ),
@@ -175,6 +179,17 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
           connection: solanaConnection(solanaChain.rpcUrl),
           authority: solanaBridgeAuthority(),
           feeBps: BRIDGE.feeBps,
+          logger,
+        }),
+        new BitcoinBridgeEndpoint({
+          chain: bitcoinChain.manifest.id,
+          bridge: bitcoinChain.manifest.bridge,
+          esplora: new EsploraClient(bitcoinChain.manifest.esploraUrl),
+          vaultKey: bitcoinDevnetKey('bridge-vault', 0, mnemonic),
+          destinations: Object.fromEntries([
+            ...chains.map((chain) => [chain.id, { bridgeChainId: BigInt(chain.chainId), recipient: 'evm' }]),
+            [solanaChain.id, { bridgeChainId: BigInt(solanaChain.bridge.chainId), recipient: 'solana' }],
+          ]) as Record<string, BitcoinBridgeDestination>,
           logger,
         }),
       ],

@@ -1,5 +1,6 @@
 import { Contract, EventLog, JsonRpcProvider, Wallet, HDNodeWallet, getAddress, isAddress } from 'ethers';
 import { bytes32ToSolanaAddress } from '@swapgw/chains/solana-bridge';
+import { bytes32ToBitcoinAddress } from '@swapgw/chains/bitcoin-bridge';
 import { DEVNET_BRIDGE_ABI } from '../contracts/abis';
 import { BridgeEndpoint, BridgeTransfer, ReleaseOutcome } from './bridge-endpoint';
 import { RelayerLogger } from './bridge-relayer';
@@ -15,6 +16,11 @@ export interface EvmBridgeEndpointOptions {
   confirmations?: number;
   /** Bridge chain ids of Solana endpoints: a `depositTo` recipient for them is rendered base58. */
   solanaBridgeChainIds?: bigint[];
+  /**
+   * Bridge chain ids of Bitcoin endpoints: a `depositTo` recipient for them is a witness program
+   * (bytes32ToBitcoinAddress), rendered as a regtest address.
+   */
+  bitcoinBridgeChainIds?: bigint[];
   /** Where deposits that can never be paid are reported (they are dropped, not retried). */
   logger?: RelayerLogger;
 }
@@ -80,6 +86,7 @@ export class EvmBridgeEndpoint implements BridgeEndpoint {
    */
   private recipientFor(e: EventLog, destination: bigint): string | undefined {
     const toSolana = this.options.solanaBridgeChainIds?.includes(destination) ?? false;
+    const toBitcoin = this.options.bitcoinBridgeChainIds?.includes(destination) ?? false;
     const fields = {
       chain: this.chain,
       nonce: (e.args.nonce as bigint).toString(),
@@ -87,16 +94,35 @@ export class EvmBridgeEndpoint implements BridgeEndpoint {
       destinationChainId: destination.toString(),
     };
     if (e.eventName === 'Deposit' || e.eventName === 'DepositWithMessage') {
-      if (!toSolana) return e.args.recipient as string;
+      if (!toSolana && !toBitcoin) return e.args.recipient as string;
       const why =
         e.eventName === 'Deposit'
           ? 'names an EVM recipient; use depositTo'
           : 'carries a message, which only EVM contracts take';
-      this.options.logger?.error({ msg: `deposit to Solana ${why}. Not relayed`, ...fields }, CONTEXT);
+      this.options.logger?.error(
+        { msg: `deposit to ${toSolana ? 'Solana' : 'Bitcoin'} ${why}. Not relayed`, ...fields },
+        CONTEXT,
+      );
       return undefined;
     }
     const raw = e.args.recipient as string;
     if (toSolana) return bytes32ToSolanaAddress(raw);
+    if (toBitcoin) {
+      try {
+        return bytes32ToBitcoinAddress(raw, 'regtest');
+      } catch (error) {
+        this.options.logger?.error(
+          {
+            msg: 'depositTo Bitcoin with a recipient that is no witness program; not relayed',
+            ...fields,
+            recipient: raw,
+            error: (error as Error).message,
+          },
+          CONTEXT,
+        );
+        return undefined;
+      }
+    }
     const asAddress = `0x${raw.slice(-40)}`;
     if (/^0x0{24}/.test(raw) && isAddress(asAddress)) return getAddress(asAddress);
     this.options.logger?.error(

@@ -52,6 +52,22 @@ describe('Solana bridge memos', () => {
     });
   });
 
+  it('takes a bech32 Bitcoin recipient when the destination is Bitcoin, and only then', () => {
+    const p2wpkh = 'bcrt1qlqj2pdsteppkcr8jkp9ms0wpvey89tna8v72sj';
+    const memo = solanaBridgeDepositMemo(20000000000001, p2wpkh);
+    expect(memo).toBe(`swapgw-bridge:v1:20000000000001:${p2wpkh}`);
+    expect(parseSolanaBridgeDepositMemo(memo)).toEqual({
+      destinationChainId: 20000000000001n,
+      recipient: p2wpkh,
+    });
+    expect(parseSolanaBridgeDepositMemo(`swapgw-bridge:v1:31337:${p2wpkh}`)).toBeUndefined();
+    expect(parseSolanaBridgeDepositMemo(`swapgw-bridge:v1:20000000000001:${evmRecipient}`)).toBeUndefined();
+    expect(
+      parseSolanaBridgeDepositMemo(`swapgw-bridge:v1:20000000000001:${p2wpkh.slice(0, -1)}x`),
+    ).toBeUndefined();
+    expect(() => solanaBridgeDepositMemo(20000000000001, evmRecipient)).toThrow(/not a P2WPKH or P2TR/);
+  });
+
   it.each([
     ['another prefix', `swapgw-bridge:v2:31337:${evmRecipient}`],
     ['no recipient', 'swapgw-bridge:v1:31337:'],
