@@ -31,6 +31,7 @@ import {
   appEnv,
   relayerKeysOf,
   solanaFeePayerKeysOf,
+  bitcoinFeeWalletKeysOf,
   bootstrap,
   DEFAULT_DATABASE_URL,
   dropDatabase,
@@ -272,11 +273,13 @@ async function startApps(infra) {
   const sponsorship = {
     relayerKeys: relayerKeysOf(infra.DEVNET_MANIFEST)?.keys,
     solanaFeePayerKeys: solanaFeePayerKeysOf(infra.DEVNET_MANIFEST)?.keys,
+    bitcoinFeeWalletKeys: bitcoinFeeWalletKeysOf(infra.DEVNET_MANIFEST)?.keys,
   };
   // Also in `base`, which the scenarios' process gets: the scaled soak's extra signer-surface
   // (libs/testing startApp) inherits it. appEnv keeps the keys from every other app.
   if (sponsorship.relayerKeys) base.RELAYER_KEYS ??= sponsorship.relayerKeys;
   if (sponsorship.solanaFeePayerKeys) base.SOLANA_FEE_PAYER_KEYS ??= sponsorship.solanaFeePayerKeys;
+  if (sponsorship.bitcoinFeeWalletKeys) base.BITCOIN_FEE_WALLET_KEYS ??= sponsorship.bitcoinFeeWalletKeys;
   const results = await Promise.allSettled(
     services.map((app, i) =>
       startAppProcess(app, appEnv(app, base, { healthPort: healthBase + i, ...sponsorship }), {

@@ -363,11 +363,16 @@ export function appEntry(app) {
 
 /**
  * Environment of one app process per the shared conventions. `relayerKeys` (RELAYER_KEYS JSON, see
- * relayerKeysOf) and `solanaFeePayerKeys` (SOLANA_FEE_PAYER_KEYS JSON, see solanaFeePayerKeysOf) go
- * to signer-surface only, with the devnet's sponsorship budgets unless set; no other app gets
- * relayer or fee payer keys, not even from the caller's environment.
+ * relayerKeysOf), `solanaFeePayerKeys` (SOLANA_FEE_PAYER_KEYS JSON, see solanaFeePayerKeysOf) and
+ * `bitcoinFeeWalletKeys` (BITCOIN_FEE_WALLET_KEYS JSON, see bitcoinFeeWalletKeysOf) go to
+ * signer-surface only, with the devnet's sponsorship budgets unless set; no other app gets relayer,
+ * fee payer or fee wallet keys, not even from the caller's environment.
  */
-export function appEnv(app, base, { gatewayPort = 3000, healthPort, relayerKeys, solanaFeePayerKeys } = {}) {
+export function appEnv(
+  app,
+  base,
+  { gatewayPort = 3000, healthPort, relayerKeys, solanaFeePayerKeys, bitcoinFeeWalletKeys } = {},
+) {
   const env = { ...base };
   if (app === 'gateway') {
     env.PORT = String(gatewayPort);
@@ -382,11 +387,16 @@ export function appEnv(app, base, { gatewayPort = 3000, healthPort, relayerKeys,
     if (solanaFeePayerKeys) env.SOLANA_FEE_PAYER_KEYS = solanaFeePayerKeys;
     if (env.SOLANA_FEE_PAYER_KEYS)
       env.SPONSORSHIP_DAILY_BUDGET_LAMPORTS ??= DEVNET_SPONSORSHIP_DAILY_BUDGET_LAMPORTS;
+    if (bitcoinFeeWalletKeys) env.BITCOIN_FEE_WALLET_KEYS = bitcoinFeeWalletKeys;
+    if (env.BITCOIN_FEE_WALLET_KEYS)
+      env.SPONSORSHIP_DAILY_BUDGET_SATS ??= DEVNET_SPONSORSHIP_DAILY_BUDGET_SATS;
   } else {
     delete env.RELAYER_KEYS;
     delete env.RELAYER_KEYS_FILE;
     delete env.SOLANA_FEE_PAYER_KEYS;
     delete env.SOLANA_FEE_PAYER_KEYS_FILE;
+    delete env.BITCOIN_FEE_WALLET_KEYS;
+    delete env.BITCOIN_FEE_WALLET_KEYS_FILE;
   }
   return env;
 }
@@ -395,6 +405,8 @@ export function appEnv(app, base, { gatewayPort = 3000, healthPort, relayerKeys,
 const DEVNET_SPONSORSHIP_DAILY_BUDGET_WEI = '1000000000000000000';
 /** 1 SOL per API key, Solana chain and day on the devnet (signer-surface's own default is 0.1 SOL). */
 export const DEVNET_SPONSORSHIP_DAILY_BUDGET_LAMPORTS = '1000000000';
+/** 0.1 BTC per API key, Bitcoin chain and day on the devnet (signer-surface's own default is 0.01 BTC). */
+export const DEVNET_SPONSORSHIP_DAILY_BUDGET_SATS = '10000000';
 
 /**
  * RELAYER_KEYS for signer-surface (the gas-sponsorship relayers): the caller's RELAYER_KEYS when
@@ -457,6 +469,73 @@ export function solanaFeePayerKeysOf(manifestPath, env = process.env) {
     keys,
     addresses: solanaAddressesOf(keys),
   };
+}
+
+/**
+ * BITCOIN_FEE_WALLET_KEYS for signer-surface (the fee wallets whose UTXO pays the miner fee of
+ * sponsored Bitcoin transactions), as solanaFeePayerKeysOf: the caller's BITCOIN_FEE_WALLET_KEYS when
+ * set; none when BITCOIN_FEE_WALLET_KEYS_FILE is set; else the devnet's (libs/devnet
+ * devnetBitcoinFeeWalletKeys: the manifest's `bitcoin.feeWallets`, m/84'/1'/1'/0/<index> of its
+ * mnemonic, each checked against the manifest's address), when the manifest has a `bitcoin` section.
+ * `addresses` per chain are for printing; the keys themselves are never printed.
+ */
+export function bitcoinFeeWalletKeysOf(manifestPath, env = process.env) {
+  if (env.BITCOIN_FEE_WALLET_KEYS_FILE) {
+    return {
+      source: `BITCOIN_FEE_WALLET_KEYS_FILE ${env.BITCOIN_FEE_WALLET_KEYS_FILE}`,
+      keys: undefined,
+      addresses: {},
+    };
+  }
+  const keysModule = path.join(
+    repoRoot,
+    'dist',
+    'libs',
+    'devnet',
+    'src',
+    'bitcoin',
+    'bitcoin-fee-wallet-keys.js',
+  );
+  if (!fs.existsSync(keysModule)) return undefined;
+  const { devnetBitcoinFeeWalletKeys, bitcoinFeeWalletAddressOf } = requireFromRoot(keysModule);
+  if (env.BITCOIN_FEE_WALLET_KEYS) {
+    return {
+      source: 'BITCOIN_FEE_WALLET_KEYS',
+      keys: env.BITCOIN_FEE_WALLET_KEYS,
+      addresses: bitcoinAddressesOf(env.BITCOIN_FEE_WALLET_KEYS, bitcoinFeeWalletAddressOf),
+    };
+  }
+  if (!fs.existsSync(manifestPath)) return undefined;
+  const { bitcoin, mnemonic } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  if (!bitcoin?.feeWallets?.length) return undefined;
+  const { DEVNET_MNEMONIC } = requireFromRoot('./dist/libs/devnet/src/anvil.js');
+  const keys = JSON.stringify(
+    devnetBitcoinFeeWalletKeys(bitcoin.id, mnemonic ?? DEVNET_MNEMONIC, bitcoin.feeWallets),
+  );
+  return {
+    source: 'devnet keys',
+    keys,
+    addresses: { [bitcoin.id]: bitcoin.feeWallets.map((w) => w.address) },
+  };
+}
+
+/**
+ * Addresses per chain of BITCOIN_FEE_WALLET_KEYS JSON: P2WPKH on mainnet for the `bitcoin` chain,
+ * on regtest (the devnet's) for any other; a malformed entry is left for signer-surface to report.
+ */
+function bitcoinAddressesOf(keysJson, addressOf) {
+  try {
+    return Object.fromEntries(
+      Object.entries(JSON.parse(keysJson)).map(([chain, keys]) => [
+        chain,
+        (Array.isArray(keys) ? keys : []).map(
+          (key) => addressOf(String(key), chain === 'bitcoin' ? 'mainnet' : 'regtest') ?? '(malformed key)',
+        ),
+      ]),
+    );
+  } catch {
+    return {};
+  }
 }
 
 /**

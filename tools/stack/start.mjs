@@ -21,7 +21,8 @@
 //   5. Kafka topics of libs/contracts, then the five apps, each waited for until healthy;
 //      signer-surface gets RELAYER_KEYS (gas-sponsorship relayers: the caller's, else the test
 //      mnemonic's accounts 12-15 on each devnet or replica EVM chain) and SOLANA_FEE_PAYER_KEYS (the
-//      caller's, else the devnet's fee payers 1-2 on solana-devnet, or on solana with the replica),
+//      caller's, else the devnet's fee payers 1-2 on solana-devnet, or on solana with the replica)
+//      and BITCOIN_FEE_WALLET_KEYS (the caller's, else the devnet's fee wallets on bitcoin-devnet),
 //      whose addresses are printed
 // An app that exits on its own afterwards is reported and started again with back-off (1 s doubling
 // to 30 s, back to 1 s once it stayed up a minute: restart-policy.js), each restart printed.
@@ -48,6 +49,7 @@ import {
   pollUntil,
   relayerKeysOf,
   solanaFeePayerKeysOf,
+  bitcoinFeeWalletKeysOf,
   repoRoot,
   say,
   startDevnet,
@@ -174,6 +176,11 @@ async function main() {
   for (const [chain, addresses] of Object.entries(feePayers?.addresses ?? {})) {
     say('fee payers', `${chain}: ${addresses.join(', ')} (${feePayers.source})`);
   }
+  // ... and the Bitcoin fee wallets whose UTXO pays the miner fee of sponsored Bitcoin transactions.
+  const feeWallets = bitcoinFeeWalletKeysOf(manifest);
+  for (const [chain, addresses] of Object.entries(feeWallets?.addresses ?? {})) {
+    say('fee wallets', `${chain}: ${addresses.join(', ')} (${feeWallets.source})`);
+  }
 
   const topics = await ensureKafkaTopics(kafka.brokers);
   say('kafka', `topics ready (${topics.total} declared, ${topics.created.length} created)`);
@@ -205,6 +212,7 @@ async function main() {
         healthPort: healthPortOf(app),
         relayerKeys: relayers?.keys,
         solanaFeePayerKeys: feePayers?.keys,
+        bitcoinFeeWalletKeys: feeWallets?.keys,
       }),
     ),
   );

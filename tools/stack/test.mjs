@@ -9,8 +9,8 @@
 //      Docker engine and neither KAFKA_BROKERS nor DATABASE_URL given, Kafka and PostgreSQL run as
 //      containers instead (testcontainers, tools/stack/test-infrastructure.ts)
 //   4. jest projects in order: unit, integration, e2e, with KAFKA_BROKERS, DATABASE_URL,
-//      DEVNET_MANIFEST and TEST_RUN_DIR exported (and RELAYER_KEYS and SOLANA_FEE_PAYER_KEYS: the
-//      devnet's sponsor relayers and Solana fee payers)
+//      DEVNET_MANIFEST and TEST_RUN_DIR exported (and RELAYER_KEYS, SOLANA_FEE_PAYER_KEYS and
+//      BITCOIN_FEE_WALLET_KEYS: the devnet's sponsor relayers, Solana fee payers and Bitcoin fee wallets)
 // Everything started here is stopped at the end, on failure and on Ctrl-C. Exit code 0 only when
 // every step passed. Flags: --only unit,integration,e2e  --skip-static (no typecheck/lint/format/audit)
 //   --keep-logs (keep the run dir even when green)  extra args after `--` go to every jest run.
@@ -25,6 +25,7 @@ import {
   bootstrap,
   DEFAULT_DATABASE_URL,
   DEVNET_SPONSORSHIP_DAILY_BUDGET_LAMPORTS,
+  DEVNET_SPONSORSHIP_DAILY_BUDGET_SATS,
   dropDatabase,
   ensureDatabase,
   ensureKafkaTopics,
@@ -35,6 +36,7 @@ import {
   run,
   say,
   solanaFeePayerKeysOf,
+  bitcoinFeeWalletKeysOf,
   startDevnet,
 } from './lib.mjs';
 import { checkOpenApi } from './openapi.mjs';
@@ -211,26 +213,26 @@ async function startInfrastructure() {
   const failed = settled.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
   const [brokers, databaseUrl, manifest] = settled.map((r) => r.value);
-  // signer-surface's gas-sponsorship relayers on the test devnet, as `npm start` gives them (the
-  // e2e apps inherit this environment); the caller's RELAYER_KEYS or RELAYER_KEYS_FILE win.
-  const relayers = relayerKeysOf(manifest, {});
-  const sponsorship =
-    relayers?.keys && !process.env.RELAYER_KEYS && !process.env.RELAYER_KEYS_FILE
-      ? {
-          RELAYER_KEYS: relayers.keys,
-          SPONSORSHIP_DAILY_BUDGET_WEI: process.env.SPONSORSHIP_DAILY_BUDGET_WEI || '1000000000000000000',
-        }
-      : {};
-  // ... and its Solana fee payers, the same way.
-  const feePayers = solanaFeePayerKeysOf(manifest, {});
-  const solanaSponsorship =
-    feePayers?.keys && !process.env.SOLANA_FEE_PAYER_KEYS && !process.env.SOLANA_FEE_PAYER_KEYS_FILE
-      ? {
-          SOLANA_FEE_PAYER_KEYS: feePayers.keys,
-          SPONSORSHIP_DAILY_BUDGET_LAMPORTS:
-            process.env.SPONSORSHIP_DAILY_BUDGET_LAMPORTS || DEVNET_SPONSORSHIP_DAILY_BUDGET_LAMPORTS,
-        }
-      : {};
+  // signer-surface's gas-sponsorship relayers, Solana fee payers and Bitcoin fee wallets on the test
+  // devnet, as `npm start` gives them (the e2e apps inherit this environment).
+  const sponsorship = devnetKeysEnv(
+    relayerKeysOf(manifest, {}),
+    'RELAYER_KEYS',
+    'SPONSORSHIP_DAILY_BUDGET_WEI',
+    '1000000000000000000',
+  );
+  const solanaSponsorship = devnetKeysEnv(
+    solanaFeePayerKeysOf(manifest, {}),
+    'SOLANA_FEE_PAYER_KEYS',
+    'SPONSORSHIP_DAILY_BUDGET_LAMPORTS',
+    DEVNET_SPONSORSHIP_DAILY_BUDGET_LAMPORTS,
+  );
+  const bitcoinSponsorship = devnetKeysEnv(
+    bitcoinFeeWalletKeysOf(manifest, {}),
+    'BITCOIN_FEE_WALLET_KEYS',
+    'SPONSORSHIP_DAILY_BUDGET_SATS',
+    DEVNET_SPONSORSHIP_DAILY_BUDGET_SATS,
+  );
   return {
     ...env,
     KAFKA_BROKERS: brokers,
@@ -238,7 +240,17 @@ async function startInfrastructure() {
     DEVNET_MANIFEST: manifest,
     ...sponsorship,
     ...solanaSponsorship,
+    ...bitcoinSponsorship,
   };
+}
+
+/**
+ * `name` set to the devnet's keys (`found.keys`), with the devnet's daily budget `budgetName` unless
+ * the caller set it; nothing when the caller set `name` or `<name>_FILE` (theirs win) or there are none.
+ */
+function devnetKeysEnv(found, name, budgetName, budgetDefault) {
+  if (!found?.keys || process.env[name] || process.env[`${name}_FILE`]) return {};
+  return { [name]: found.keys, [budgetName]: process.env[budgetName] || budgetDefault };
 }
 
 async function runJest(project, env) {
