@@ -1,5 +1,11 @@
 import { OnApplicationShutdown } from '@nestjs/common';
-import { ChainFamily, ChainRegistry, DEFAULT_RPC_TIMEOUT_MS, PermitContracts } from '@swapgw/chains';
+import {
+  AddressCheckedChain,
+  ChainFamily,
+  ChainRegistry,
+  DEFAULT_RPC_TIMEOUT_MS,
+  PermitContracts,
+} from '@swapgw/chains';
 import { ChainFamilies, SigningChainClient } from '@swapgw/chains/families';
 import { SwapChains } from './swap-chains';
 
@@ -24,6 +30,10 @@ export class RegistrySwapChains implements SwapChains, OnApplicationShutdown {
 
   familyOf(chain: string): ChainFamily {
     return this.registry.get(chain).family;
+  }
+
+  addressChainOf(chain: string): AddressCheckedChain {
+    return this.registry.get(chain);
   }
 
   evmChainIdOf(chain: string): number {

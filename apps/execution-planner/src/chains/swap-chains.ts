@@ -1,9 +1,11 @@
-import type { ChainFamily, PermitContracts } from '@swapgw/chains';
+import type { AddressCheckedChain, ChainFamily, PermitContracts } from '@swapgw/chains';
 
 /** What the planner needs to know about chains: signing surfaces, families, EVM chain ids, balances. */
 export interface SwapChains {
   hasSigningSurface(chain: string): boolean;
   familyOf(chain: string): ChainFamily;
+  /** What an address on the chain is checked against: its family and, for Bitcoin, its network. */
+  addressChainOf(chain: string): AddressCheckedChain;
   evmChainIdOf(chain: string): number;
   /**
    * `token` null = the native coin. On Solana `token` is the SPL mint and the balance is the one of

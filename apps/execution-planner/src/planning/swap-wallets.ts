@@ -1,4 +1,4 @@
-import { ChainFamily, validateAddressForFamily } from '@swapgw/chains';
+import { AddressCheckedChain, ChainFamily, validateAddressForChain } from '@swapgw/chains';
 import { CodedError, ErrorCodes, RoutePlan } from '@swapgw/contracts';
 import type { StepPlanRequest } from './step-plan-request';
 
@@ -16,18 +16,20 @@ export interface SwapWallets {
 
 /**
  * Validates the addresses against the route (userAddress: the family of the first leg's chain;
- * recipient: the destination's) and names the wallet of each chain. 400 INVALID_ADDRESS otherwise.
+ * recipient: the destination's; a Bitcoin address also of the chain's network, when `chainOf` tells
+ * it) and names the wallet of each chain. 400 INVALID_ADDRESS otherwise.
  */
 export function walletsOf(
   plan: RoutePlan,
   request: Pick<StepPlanRequest, 'userAddress' | 'recipient'>,
   familyOf: (chain: string) => ChainFamily,
+  chainOf: (chain: string) => AddressCheckedChain = (chain) => ({ id: chain, family: familyOf(chain) }),
 ): SwapWallets {
   if (plan.legs.length === 0) throw new Error(`Route ${plan.routeId} of quote ${plan.quoteId} has no legs`);
   const sourceChain = plan.legs[0].chain;
   const sourceFamily = familyOf(sourceChain);
   const destinationFamily = familyOf(plan.toChain);
-  assertAddress('userAddress', request.userAddress, sourceChain, sourceFamily);
+  assertAddress('userAddress', request.userAddress, chainOf(sourceChain));
   const finalRecipient =
     request.recipient ??
     plan.recipient ??
@@ -42,8 +44,7 @@ export function walletsOf(
   assertAddress(
     request.recipient !== undefined ? 'recipient' : 'quote.recipient',
     finalRecipient,
-    plan.toChain,
-    destinationFamily,
+    chainOf(plan.toChain),
   );
   return {
     userAddress: request.userAddress,
@@ -52,17 +53,13 @@ export function walletsOf(
   };
 }
 
-function assertAddress(field: string, address: string, chain: string, family: ChainFamily): void {
-  const result = validateAddressForFamily(family, address);
+function assertAddress(field: string, address: string, chain: AddressCheckedChain): void {
+  const result = validateAddressForChain(chain, address);
   if (!result.ok) {
-    throw new CodedError(
-      ErrorCodes.INVALID_ADDRESS,
-      `${field} ${address} is not a ${family} address, as ${chain} needs: ${result.reason}`,
-      {
-        field,
-        chain,
-        family,
-      },
-    );
+    throw new CodedError(ErrorCodes.INVALID_ADDRESS, `${field}: ${result.reason}`, {
+      field,
+      chain: chain.id,
+      family: chain.family,
+    });
   }
 }

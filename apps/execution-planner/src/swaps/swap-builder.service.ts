@@ -103,7 +103,7 @@ export class SwapBuilder {
     this.assertSigningSurfaces(plan);
     const familyOf = (chain: string) => this.chains.familyOf(chain);
     // Addresses are checked against the route before any chain is read.
-    const wallets = walletsOf(plan, request, familyOf);
+    const wallets = walletsOf(plan, request, familyOf, (chain) => this.chains.addressChainOf(chain));
     const permitContractsOf = (chain: string) => this.chains.permitContractsOf(chain);
     // The permit too is checked before any chain is read.
     const permit = firstLegPermitOf(plan, request, { nowMs, familyOf, permitContractsOf });

@@ -1,4 +1,5 @@
-import type { ChainFamily, PermitContracts } from '@swapgw/chains';
+import type { AddressCheckedChain, ChainFamily, PermitContracts } from '@swapgw/chains';
+import type { BitcoinNetworkName } from '@swapgw/chains/families';
 import type { SwapStatus } from '@swapgw/contracts';
 import type { OutboxMessage } from '@swapgw/messaging';
 import type { SwapChains } from '../../src/chains/swap-chains';
@@ -141,7 +142,12 @@ export class FakeSwapChains implements SwapChains {
   constructor(
     private readonly chains: Record<
       string,
-      { family?: ChainFamily; evmChainId?: number; signingSurface?: boolean }
+      {
+        family?: ChainFamily;
+        evmChainId?: number;
+        signingSurface?: boolean;
+        bitcoinNetwork?: BitcoinNetworkName;
+      }
     > = {},
   ) {}
 
@@ -151,6 +157,10 @@ export class FakeSwapChains implements SwapChains {
 
   familyOf(chain: string): ChainFamily {
     return this.chains[chain]?.family ?? 'evm';
+  }
+
+  addressChainOf(chain: string): AddressCheckedChain {
+    return { id: chain, family: this.familyOf(chain), bitcoinNetwork: this.chains[chain]?.bitcoinNetwork };
   }
 
   evmChainIdOf(chain: string): number {
