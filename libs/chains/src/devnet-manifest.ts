@@ -155,5 +155,26 @@ export function readDevnetManifest(manifestPath: string): DevnetManifestView {
       );
     }
   }
+  const bitcoin = manifest.bitcoin;
+  if (bitcoin !== undefined) {
+    if (
+      !bitcoin ||
+      bitcoin.id !== 'bitcoin-devnet' ||
+      bitcoin.network !== 'regtest' ||
+      typeof bitcoin.esploraUrl !== 'string' ||
+      !/^https?:\/\/.*[^/]$/.test(bitcoin.esploraUrl) ||
+      !Array.isArray(bitcoin.accounts) ||
+      !Array.isArray(bitcoin.feeWallets) ||
+      typeof bitcoin.bridge?.vault !== 'string' ||
+      typeof bitcoin.bridge?.chainId !== 'number' ||
+      typeof bitcoin.bridge?.usdcPerBtc !== 'number' ||
+      typeof bitcoin.bridge?.feeBps !== 'number' ||
+      typeof bitcoin.bridge?.outboundFeeSats !== 'number'
+    ) {
+      throw new DevnetManifestError(
+        `The devnet manifest at ${manifestPath} has a bitcoin section without id bitcoin-devnet, network regtest, esploraUrl (no trailing slash), accounts, feeWallets or bridge (vault, chainId, usdcPerBtc, feeBps, outboundFeeSats)`,
+      );
+    }
+  }
   return manifest as DevnetManifestView;
 }
