@@ -6,6 +6,7 @@ import { CreateSwaps1763740000000 } from './1763740000000-create-swaps';
 import { AddSolanaSteps1763900000000 } from './1763900000000-add-solana-steps';
 import { AllowRefusedSwaps1764000000000 } from './1764000000000-allow-refused-swaps';
 import { AddSponsoredSteps1764100000000 } from './1764100000000-add-sponsored-steps';
+import { AddBitcoinSteps1764800000000 } from './1764800000000-add-bitcoin-steps';
 
 /** Every migration of the `planner` schema, in order. */
 export const PLANNER_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const PLANNER_MIGRATIONS = [
   AllowRefusedSwaps1764000000000,
   AddSponsoredSteps1764100000000,
   AddMessagingRetentionIndexes1764500000000,
+  AddBitcoinSteps1764800000000,
 ];

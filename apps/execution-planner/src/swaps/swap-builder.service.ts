@@ -146,6 +146,7 @@ export class SwapBuilder {
         signer: step.signer,
         call: step.call,
         solana: step.solana ?? null,
+        bitcoin: step.bitcoin ?? null,
         approve: step.approve ?? null,
         waitFor: step.waitFor ?? null,
         sponsored: step.sponsored ?? null,

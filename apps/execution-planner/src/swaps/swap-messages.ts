@@ -18,6 +18,7 @@ export function prepareCommandOf(
     from: step.signer ?? swap.userAddress,
     ...(step.call ? { call: step.call } : {}),
     ...(step.solana ? { solana: step.solana } : {}),
+    ...(step.bitcoin ? { bitcoin: step.bitcoin } : {}),
     ...(step.approve ? { approve: step.approve } : {}),
     ...(step.waitFor ? { waitFor: step.waitFor } : {}),
     ...(step.sponsored ? { sponsored: step.sponsored, owner: swap.owner } : {}),

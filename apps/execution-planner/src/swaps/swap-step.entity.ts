@@ -48,13 +48,17 @@ export class SwapStepEntity {
   @Column({ type: 'text', nullable: true })
   signer!: string | null;
 
-  /** EVM steps: the call; null on Solana steps. */
+  /** EVM steps: the call; null on Solana and Bitcoin steps. */
   @Column({ type: 'jsonb', nullable: true })
   call!: PlannedStep['call'];
 
   /** Solana steps: the bridge deposit to build or the prebuilt transaction. */
   @Column({ type: 'jsonb', nullable: true })
   solana!: PlannedStep['solana'] | null;
+
+  /** Bitcoin steps: the bridge deposit signer-surface builds as a PSBT. */
+  @Column({ type: 'jsonb', nullable: true })
+  bitcoin!: PlannedStep['bitcoin'] | null;
 
   @Column({ type: 'jsonb', nullable: true })
   approve!: PlannedStep['approve'] | null;

@@ -9,6 +9,7 @@ import { AddSponsoredRequests1764200000000 } from './1764200000000-add-sponsored
 import { AddSolanaSponsoredTransactions1764300000000 } from './1764300000000-add-solana-sponsored-transactions';
 import { RelayerLedgerHeals1764700000000 } from './1764700000000-relayer-ledger-heals';
 import { AddBitcoinFeeInputs1764810000000 } from './1764810000000-add-bitcoin-fee-inputs';
+import { AddBitcoinRequests1764820000000 } from './1764820000000-add-bitcoin-requests';
 
 /** Every migration of the `signer` schema, in order. */
 export const SIGNER_MIGRATIONS = [
@@ -21,4 +22,5 @@ export const SIGNER_MIGRATIONS = [
   AddMessagingRetentionIndexes1764500000000,
   RelayerLedgerHeals1764700000000,
   AddBitcoinFeeInputs1764810000000,
+  AddBitcoinRequests1764820000000,
 ];

@@ -57,6 +57,7 @@ export class SigningPreparationService {
       from: command.from,
       call: command.call ? { to: command.call.to, data: command.call.data, value: command.call.value } : null,
       solana: command.solana ? { ...command.solana } : null,
+      bitcoin: command.bitcoin ? { ...command.bitcoin } : null,
       approve: command.approve ? { ...command.approve } : null,
       waitFor: command.waitFor ? { ...command.waitFor } : null,
       sponsored: command.sponsored ? structuredClone(command.sponsored) : null,

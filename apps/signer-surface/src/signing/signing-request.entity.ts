@@ -1,4 +1,5 @@
 import type {
+  BitcoinStepSpec,
   EvmExecutionHints,
   SigningApproveSpec,
   SigningCall,
@@ -74,6 +75,10 @@ export class SigningRequestEntity {
   /** Solana: the bridge deposit to build or the prebuilt transaction (see SolanaStepSpec). */
   @Column({ type: 'jsonb', nullable: true })
   solana!: SolanaStepSpec | null;
+
+  /** Bitcoin: the bridge deposit to build as a PSBT (see BitcoinStepSpec). */
+  @Column({ type: 'jsonb', nullable: true })
+  bitcoin!: BitcoinStepSpec | null;
 
   @Column({ type: 'jsonb', nullable: true })
   approve!: SigningApproveSpec | null;

@@ -2,6 +2,7 @@ import { saveSigningRequest } from './save-signing-request';
 import { failStep } from './step-failure';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
+  BitcoinPsbtSigningPayload,
   CodedError,
   ErrorCodes,
   EvmTypedDataSigningPayload,
@@ -14,6 +15,11 @@ import { CLOCK, type Clock } from '../clock';
 import {
   ARTIFACT_NEEDED,
   artifactFormFor,
+  BitcoinArtifact,
+  bitcoinFeeInputOf,
+  completeSponsoredBitcoinStep,
+  VerifiedBitcoinStep,
+  verifySignedBitcoinStep,
   decodeSignedArtifact,
   LAMPORTS_PER_SIGNATURE,
   SignedArtifact,
@@ -231,6 +237,7 @@ export class SigningSubmissionService {
       };
     }
     if (!isSignedTransaction(tx)) return this.relay(manager, current, tx.signature);
+    if (tx.family === 'bitcoin') return this.completeBitcoin(manager, current, tx);
     const coSigns = feePayerSignsLater(current);
     const refused = refusalOf(current, () =>
       verifySignedArtifact(tx, current.payload, { feePayerSignsLater: coSigns }),
@@ -373,7 +380,7 @@ export class SigningSubmissionService {
   private async coSign(
     manager: EntityManager,
     current: SigningRequestEntity,
-    tx: SignedTransactionArtifact,
+    tx: Exclude<SignedTransactionArtifact, BitcoinArtifact>,
   ): Promise<Verdict> {
     if (!isCoSigned(tx) || !this.sponsor) {
       return {
@@ -406,6 +413,70 @@ export class SigningSubmissionService {
     current.rawTx = rawTx;
     current.txHash = tx.coSigned.signature;
     return this.accept(manager, current, 'after-commit', tx);
+  }
+
+  /**
+   * A Bitcoin step: what the wallet returned must be the issued PSBT with the user's inputs validly
+   * signed (verifySignedBitcoinStep); the service then signs its fee input with the fee wallet's key,
+   * and the completed transaction is recorded as the step's rawTx under its txid, and in the
+   * sponsorship ledger (which marks the held fee input spent), in this transaction; it is broadcast
+   * after commit. A fee wallet no longer configured cannot sign: 503 SPONSORSHIP_UNAVAILABLE.
+   */
+  private async completeBitcoin(
+    manager: EntityManager,
+    current: SigningRequestEntity,
+    tx: BitcoinArtifact,
+  ): Promise<Verdict> {
+    const step = { stepIndex: current.stepIndex, stepCount: current.stepCount };
+    const payload = current.payload as BitcoinPsbtSigningPayload;
+    let verified: VerifiedBitcoinStep;
+    try {
+      verified = verifySignedBitcoinStep(payload.psbt, tx.rawTx);
+    } catch (error) {
+      if (!(error instanceof CodedError)) throw error;
+      return {
+        kind: 'error',
+        error: new CodedError(error.code, error.message, { ...step, ...error.details }),
+      };
+    }
+    const feeWallet = (current.executionHints as Record<string, string> | null)?.feeWallet;
+    const completed =
+      feeWallet && this.sponsor
+        ? this.sponsor.withBitcoinFeeWalletKey(feeWallet, (key) =>
+            completeSponsoredBitcoinStep(verified, key),
+          )
+        : null;
+    if (!completed || !feeWallet || !this.sponsor) {
+      return {
+        kind: 'error',
+        error: new CodedError(
+          ErrorCodes.SPONSORSHIP_UNAVAILABLE,
+          `The fee wallet ${feeWallet ?? '(none)'} of this transaction is not one of the service's anymore`,
+          { chain: current.chain },
+        ),
+      };
+    }
+    const feeInput = bitcoinFeeInputOf(verified);
+    current.sponsoredTxId = await this.sponsor.recordBitcoin(manager, {
+      chain: current.chain,
+      feeWallet,
+      wallet: current.from,
+      swapId: current.swapId,
+      stepIndex: current.stepIndex,
+      owner: sponsoredOwnerOf(current),
+      txid: completed.txid,
+      rawTx: completed.rawTxHex,
+      feeSats: completed.fee,
+      feeInput,
+    });
+    current.status = 'submitted';
+    current.rawTx = completed.rawTxHex;
+    current.txHash = completed.txid;
+    return this.accept(manager, current, 'after-commit', {
+      family: 'bitcoin',
+      hash: completed.txid,
+      rawTx: completed.rawTxHex,
+    });
   }
 
   /**

@@ -21,6 +21,8 @@ import type {
   SponsoredSend,
   SponsoredSent,
   SponsoredSolanaTransaction,
+  BitcoinFeeInput,
+  SponsoredBitcoinTransaction,
   SponsoredTransactionStatus,
 } from './sponsored/gas-sponsor';
 
@@ -87,6 +89,32 @@ class ScriptedGasSponsor implements GasSponsor {
 
   recordSolana(manager: EntityManager, transaction: SponsoredSolanaTransaction): Promise<string> {
     return this.relayers.recordSolana(manager, transaction);
+  }
+
+  holdBitcoinFeeInput(
+    chain: string,
+    swapId: string,
+    stepIndex: number,
+    minValueSats: bigint,
+    holdUntilMs: number,
+  ): Promise<BitcoinFeeInput> {
+    return this.relayers.holdBitcoinFeeInput(chain, swapId, stepIndex, minValueSats, holdUntilMs);
+  }
+
+  releaseBitcoinFeeInput(chain: string, swapId: string, stepIndex: number): Promise<void> {
+    return this.relayers.releaseBitcoinFeeInput(chain, swapId, stepIndex);
+  }
+
+  admitBitcoin(owner: string, chain: string, estimatedCostSats: bigint): Promise<void> {
+    return this.relayers.admitBitcoin(owner, chain, estimatedCostSats);
+  }
+
+  withBitcoinFeeWalletKey<T>(address: string, sign: (privateKey: Uint8Array) => T): T | null {
+    return this.relayers.withBitcoinFeeWalletKey(address, sign);
+  }
+
+  recordBitcoin(manager: EntityManager, transaction: SponsoredBitcoinTransaction): Promise<string> {
+    return this.relayers.recordBitcoin(manager, transaction);
   }
 }
 

@@ -87,7 +87,7 @@ describe('ChainFamilies', () => {
     });
     expect(families.signing('bitcoin')).toEqual({
       ok: false,
-      reason: 'chain bitcoin is a bitcoin chain; its signing surface is not available yet',
+      reason: 'chain bitcoin has no RPC URL configured',
     });
     expect(families.solana('devnet-a')).toEqual({
       ok: false,

@@ -2,10 +2,13 @@ import type { JsonRpcProvider } from 'ethers';
 import { CodedError, ErrorCodes, type TransactionStatusResult } from '@swapgw/contracts';
 import type { ChainDescriptor, ChainFamily } from '../chain-descriptor';
 import type { ChainRegistry } from '../chain-registry';
+import { BitcoinChainClient } from './bitcoin/bitcoin-chain-client';
+import { BitcoinSigningChainClientImpl } from './bitcoin/bitcoin-signing-client';
 import { BitcoinStatusClient } from './bitcoin/bitcoin-status-client';
 import { assertBitcoinTxid } from './bitcoin/esplora-transaction-status';
 import { boundedEvmProvider, boundedSolanaConnection, DEFAULT_RPC_TIMEOUT_MS } from './bounded-rpc';
 import type {
+  BitcoinSigningChainClient,
   ChainClientLookup,
   ChainStatusClient,
   EvmChainClient,
@@ -40,12 +43,23 @@ export class ChainFamilies {
     return this.registry.find(id)?.family;
   }
 
-  /** The chain's signing and reading client (EVM, Solana), or why there is none. */
+  /** The chain's signing and reading client (EVM, Solana, Bitcoin), or why there is none. */
   signing(id: string): ChainClientLookup<SigningChainClient> {
     const chain = this.registry.find(id);
     if (!chain) return { ok: false, reason: `chain ${id} is not known` };
     if (chain.family === 'solana') return this.solana(id);
+    if (chain.family === 'bitcoin') return this.bitcoin(id);
     return this.evm(id);
+  }
+
+  /** The chain's Bitcoin client over its Esplora API, or why there is none (unknown, not Bitcoin, no API URL). */
+  bitcoin(id: string): ChainClientLookup<BitcoinSigningChainClient> {
+    const chain = this.registry.find(id);
+    if (!chain) return { ok: false, reason: `chain ${id} is not known` };
+    if (chain.family !== 'bitcoin')
+      return { ok: false, reason: `chain ${id} is a ${chain.family} chain, not a Bitcoin chain` };
+    if (!chain.rpcUrl) return { ok: false, reason: noRpcReason(chain) };
+    return { ok: true, client: this.cachedSigning(chain) as BitcoinSigningChainClient };
   }
 
   /** The chain's EVM client, or why there is none (unknown, not EVM, no RPC URL). */
@@ -131,10 +145,18 @@ export class ChainFamilies {
               this.registry.devnetSolana(chain.id),
               this.registry.devnetSolana(chain.id)?.slotMs,
             )
-          : new EvmChainClientImpl(
-              chain,
-              boundedEvmProvider(rpcUrl, chain.evmChainId as number, this.timeoutMs),
-            );
+          : chain.family === 'bitcoin'
+            ? new BitcoinSigningChainClientImpl(
+                chain,
+                new BitcoinChainClient(rpcUrl, this.timeoutMs),
+                chain.bitcoinNetwork ?? (chain.network === 'mainnet' ? 'mainnet' : 'testnet'),
+                rpcUrl,
+                this.timeoutMs,
+              )
+            : new EvmChainClientImpl(
+                chain,
+                boundedEvmProvider(rpcUrl, chain.evmChainId as number, this.timeoutMs),
+              );
       this.signingClients.set(chain.id, client);
     }
     return client;

@@ -159,7 +159,11 @@ export interface SolanaChainClient extends SigningChainClientBase {
   readonly connection: Connection;
 }
 
-export type SigningChainClient = EvmChainClient | SolanaChainClient;
+export interface BitcoinSigningChainClient extends SigningChainClientBase {
+  readonly family: 'bitcoin';
+}
+
+export type SigningChainClient = EvmChainClient | SolanaChainClient | BitcoinSigningChainClient;
 
 /** A chain's client, or why this deployment has none (unknown chain, no RPC URL configured...). */
 export type ChainClientLookup<T> = { ok: true; client: T } | { ok: false; reason: string };

@@ -1,3 +1,5 @@
+import * as btc from '@scure/btc-signer';
+import { BITCOIN_NETWORKS } from './bitcoin/bitcoin-networks';
 import { Keypair, PublicKey, SystemProgram, VersionedTransaction } from '@solana/web3.js';
 import { TransactionRequest, Wallet } from 'ethers';
 import {
@@ -71,8 +73,25 @@ describe('signed artifacts, whatever their family', () => {
   it('names who pays the fees: the EVM sender, the Solana fee payer', async () => {
     const evm = decodeSignedArtifact(await signedEvmTransaction());
     const solana = decodeSignedArtifact(userSignedSolanaTransaction(feePayer));
-    expect(isSignedTransaction(evm) && feePayerOf(evm)).toBe(wallet.address);
-    expect(isSignedTransaction(solana) && feePayerOf(solana)).toBe(feePayer.publicKey.toBase58());
+    expect(evm.family === 'evm' && feePayerOf(evm)).toBe(wallet.address);
+    expect(solana.family === 'solana' && feePayerOf(solana)).toBe(feePayer.publicKey.toBase58());
+  });
+
+  it('reads a Bitcoin PSBT (base64 or hex) or transaction (hex) as Bitcoin, its id the txid fixed before signatures', () => {
+    const tx = new btc.Transaction({ version: 2 });
+    tx.addInput({ txid: '11'.repeat(32), index: 0, sequence: 0xfffffffd });
+    tx.addOutputAddress('bcrt1q6rhpng9evdsfnn833a4f4vej0asu6dk5srld6x', 10_000n, BITCOIN_NETWORKS.regtest);
+    const psbt = tx.toPSBT();
+    const fromBase64 = decodeSignedArtifact(Buffer.from(psbt).toString('base64'));
+    const fromHex = decodeSignedArtifact(Buffer.from(psbt).toString('hex'));
+    const unsignedHex = Buffer.from(tx.unsignedTx).toString('hex');
+    expect(fromBase64).toMatchObject({ family: 'bitcoin', hash: tx.id });
+    expect(fromHex).toMatchObject({ family: 'bitcoin', hash: tx.id });
+    expect(decodeSignedArtifact(unsignedHex)).toMatchObject({ family: 'bitcoin', hash: tx.id });
+    expect(recordedSubmissionOf(fromBase64, 'swap-1')).toEqual({ txHash: tx.id });
+    expect(() => decodeSignedArtifact('cHNidP8Bgarbage')).toThrow(
+      expect.objectContaining({ code: 'INVALID_SIGNED_TX' }),
+    );
   });
 
   it("is co-signed only when the fee payer is the service's and signed it", async () => {

@@ -1,4 +1,5 @@
 import {
+  type BitcoinPsbtSigningPayload,
   CodedError,
   ErrorCodes,
   type EvmSigningPayload,
@@ -7,6 +8,8 @@ import {
 } from '@swapgw/contracts';
 import { keccak256 } from 'ethers';
 import type { ChainFamily } from '../chain-descriptor';
+import { bitcoinArtifactTxid, looksLikeBitcoinArtifact } from './bitcoin/bitcoin-artifact';
+import { verifySignedBitcoinStep } from './bitcoin/bitcoin-step-verification';
 import {
   compareWithPayload,
   decodeSignedEvmTransaction,
@@ -26,15 +29,26 @@ export const isTypedDataSignature = (rawTx: string): boolean => TYPED_DATA_SIGNA
 
 /**
  * A client's signed artifact, decoded by its form: a 0x 65- (or 64-) byte signature of typed data
- * (a sponsored step; `hash` is its keccak256, an id only), other 0x-hex is an EVM transaction,
- * anything else must be Solana base64. `rawTx` is what is recorded and sent as it is.
+ * (a sponsored step; `hash` is its keccak256, an id only), other 0x-hex is an EVM transaction, a
+ * PSBT (base64 or hex) or hex without 0x is Bitcoin, anything else must be Solana base64. `rawTx`
+ * is what is recorded and sent as it is (Bitcoin: what the wallet returned, completed by the
+ * service before it is recorded).
  */
 export type SignedArtifact =
   SignedTransactionArtifact | { family: 'evm-signature'; hash: string; signature: string; rawTx: string };
 
 /** A signed transaction (not a signature the service relays). */
 export type SignedTransactionArtifact =
-  { family: 'evm'; hash: string; tx: DecodedEvmTransaction; rawTx: string } | SolanaArtifact;
+  | { family: 'evm'; hash: string; tx: DecodedEvmTransaction; rawTx: string }
+  | SolanaArtifact
+  | BitcoinArtifact;
+
+/**
+ * What a Bitcoin wallet returned for a step: its signed PSBT (base64 or hex) or the finalized
+ * transaction (hex). Its id (`hash`) is the transaction's txid, fixed before any signature (a
+ * SegWit id does not cover witnesses), so a resubmission finds the same id.
+ */
+export type BitcoinArtifact = { family: 'bitcoin'; hash: string; rawTx: string };
 
 /**
  * A Solana transaction as the client signed it (`tx`), and, when its fee payer is one of the
@@ -66,6 +80,10 @@ export function decodeSignedArtifact(rawTx: string, signAsFeePayer?: FeePayerSig
     const tx = decodeSignedEvmTransaction(rawTx);
     return { family: 'evm', hash: tx.hash, tx, rawTx: tx.serialized };
   }
+  if (looksLikeBitcoinArtifact(rawTx)) {
+    const text = rawTx.trim();
+    return { family: 'bitcoin', hash: bitcoinArtifactTxid(text), rawTx: text };
+  }
   const tx = decodeSignedSolanaTransaction(rawTx);
   // Co-signed here only to know the id; nothing signed leaves unless the message is the issued one.
   const feePayerSignature = signAsFeePayer?.(tx.feePayer, tx.messageBytes);
@@ -91,8 +109,8 @@ export function isCoSigned(
   return artifact.family === 'solana' && artifact.coSigned !== null;
 }
 
-/** Who pays a signed transaction's fees: its Solana fee payer, an EVM transaction's sender. */
-export function feePayerOf(artifact: SignedTransactionArtifact): string {
+/** Who pays a Solana or EVM transaction's fees: its Solana fee payer, an EVM transaction's sender. */
+export function feePayerOf(artifact: Exclude<SignedTransactionArtifact, BitcoinArtifact>): string {
   return artifact.family === 'solana' ? artifact.tx.feePayer : artifact.tx.from;
 }
 
@@ -113,6 +131,7 @@ export function artifactFormFor(
   payload: SigningPayload | null,
 ): SignedArtifactForm {
   if (family === 'solana') return 'solana';
+  if (family === 'bitcoin') return 'bitcoin';
   return payload?.type === 'evm-typed-data' ? 'evm-signature' : 'evm';
 }
 
@@ -121,6 +140,7 @@ export const ARTIFACT_NEEDED: Record<SignedArtifactForm, string> = {
   evm: 'a signed EVM transaction (0x-hex)',
   'evm-signature': 'the 0x signature (65 bytes) of the issued typed data',
   solana: 'a signed Solana transaction (base64)',
+  bitcoin: 'the signed PSBT (base64 or hex) or the signed transaction (hex)',
 };
 
 /**
@@ -135,6 +155,10 @@ export function verifySignedArtifact(
 ): void {
   if (artifact.family === 'solana') {
     verifySignedSolanaTransaction(artifact.tx, payload as SolanaSigningPayload, options);
+    return;
+  }
+  if (artifact.family === 'bitcoin') {
+    verifySignedBitcoinStep((payload as BitcoinPsbtSigningPayload).psbt, artifact.rawTx);
     return;
   }
   const mismatches = compareWithPayload(artifact.tx, (payload as EvmSigningPayload).transaction);

@@ -1,6 +1,7 @@
 import { Keypair } from '@solana/web3.js';
 import type { RouteLeg, TokenRef } from '@swapgw/contracts';
 import { getAddress, hexlify } from 'ethers';
+import { bitcoinRecipientToBytes32 } from '../bitcoin-bridge';
 import { devnetBridgeInterface } from './evm/evm-calldata';
 import {
   familyHasPermits,
@@ -25,10 +26,14 @@ const token = (chain: string, symbol: string, address: string | null): TokenRef 
 const USDC_A = token('devnet-a', 'USDC', getAddress('0x' + '11'.repeat(20)));
 const WETH_A = token('devnet-a', 'WETH', getAddress('0x' + '22'.repeat(20)));
 const USDC_S = token('solana-devnet', 'USDC', MINT);
+/** Two regtest P2WPKH addresses: a user's and the bridge vault's. */
+const BTC_USER = 'bcrt1qcr8te4kr609gcawutmrza0j4xv80jy8zeqchgx';
+const BTC_VAULT = 'bcrt1q6rhpng9evdsfnn833a4f4vej0asu6dk5srld6x';
 
 /** A typed fake of the registry's answers: devnet-a (EVM, with permit contracts) and solana-devnet. */
 const chains: StepSpecChains = {
-  familyOf: (chain) => (chain.startsWith('solana') ? 'solana' : 'evm'),
+  familyOf: (chain) =>
+    chain.startsWith('solana') ? 'solana' : chain.startsWith('bitcoin') ? 'bitcoin' : 'evm',
   evmChainIdOf: (chain) => ({ 'devnet-a': 31337 })[chain] ?? Number.NaN,
   permitContractsOf: (chain) =>
     chain === 'devnet-a'
@@ -74,8 +79,59 @@ describe('step-spec families', () => {
     expect(familyHasPermits('bitcoin')).toBe(false);
   });
 
-  it('no swap signs on Bitcoin', () => {
-    expect(() => stepSpecFamilyOf('bitcoin')).toThrow('Chains of the bitcoin family have no signing steps');
+  it('a Bitcoin bridge leg is one deposit to the vault, its memo naming the destination, recipient and minimum; the fee wallet always pays the miner', () => {
+    const btc = token('bitcoin-devnet', 'BTC', null);
+    const btcToA = leg({
+      chain: 'bitcoin-devnet',
+      tokenIn: btc,
+      tokenOut: USDC_A,
+      spender: BTC_VAULT,
+      destinationChain: 'devnet-a',
+      destinationBridgeChainId: 31337,
+    });
+    const step = legStepSpecOf(
+      inputOf({
+        step: { legIndex: 0, kind: 'bridge', signing: 'bitcoin-psbt' },
+        leg: btcToA,
+        spend: 1_000_000n,
+        minOut: 899_550_000n,
+        signer: BTC_USER,
+        recipient: EVM_USER,
+        finalRecipient: EVM_USER,
+      }),
+      chains,
+    );
+    expect(step).toEqual({
+      kind: 'bridge',
+      call: null,
+      bitcoin: {
+        kind: 'bridge-deposit',
+        vault: BTC_VAULT,
+        amount: '1000000',
+        memo: `=:devnet-a.USDC:${EVM_USER}:899550000`,
+      },
+      sponsored: { mode: 'bitcoin-fee-wallet' },
+    });
+    expect(stepSpecFamilyOf('bitcoin').permits).toBe(false);
+  });
+
+  it('an EVM bridge leg into Bitcoin deposits to the witness program of the recipient (P2WPKH left-padded)', () => {
+    const toBitcoin = leg({
+      destinationChain: 'bitcoin-devnet',
+      destinationBridgeChainId: 20000000000001,
+      tokenOut: token('bitcoin-devnet', 'BTC', null),
+    });
+    const step = legStepSpecOf(
+      inputOf({ leg: toBitcoin, recipient: BTC_USER, finalRecipient: BTC_USER }),
+      chains,
+    );
+    const [amount, destination, recipient] = devnetBridgeInterface.decodeFunctionData(
+      'depositTo',
+      step.call!.data,
+    );
+    expect([amount, destination]).toEqual([1000n, 20000000000001n]);
+    expect(recipient).toBe(bitcoinRecipientToBytes32(BTC_USER));
+    expect((recipient as string).slice(0, 26)).toBe('0x000000000000000000000000');
   });
 
   it('an EVM bridge leg pays out as its destination’s family says: depositTo the 32 bytes of a Solana wallet', () => {

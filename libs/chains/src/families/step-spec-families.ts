@@ -1,8 +1,15 @@
-import type { RouteLeg, SigningStepKind, SolanaStepSpec, SponsoredStepSpec } from '@swapgw/contracts';
+import type {
+  BitcoinStepSpec,
+  RouteLeg,
+  SigningStepKind,
+  SolanaStepSpec,
+  SponsoredStepSpec,
+} from '@swapgw/contracts';
 import type { ChainFamily } from '../chain-descriptor';
 import type { PermitContracts } from '../permit-contracts';
 import type { SplitStep } from '../step-split';
 import type { EncodedCall, RouterPermit } from './evm/evm-calldata';
+import { bitcoinStepSpecFamily } from './bitcoin/bitcoin-step-spec';
 import { evmStepSpecFamily } from './evm/evm-step-spec';
 import { solanaStepSpecFamily } from './solana/solana-step-spec';
 
@@ -92,6 +99,8 @@ export interface LegStepSpec {
   call: EncodedCall | null;
   /** Solana steps: what the signer builds (bridge deposit) or hands out (prebuilt transaction). */
   solana?: SolanaStepSpec;
+  /** Bitcoin steps: the deposit the signer builds as a PSBT. */
+  bitcoin?: BitcoinStepSpec;
   approve?: { token: string; spender: string; amount: string };
   /** How the service pays the step's gas; absent on user-paid swaps. */
   sponsored?: SponsoredStepSpec;
@@ -127,11 +136,11 @@ export interface StepSpecFamily {
   ): DestinationSwap;
 }
 
-/** The families a swap signs on; Bitcoin is listed for transaction status only. */
+/** The families a swap signs on. */
 const STEP_SPEC_FAMILIES: Record<ChainFamily, StepSpecFamily | undefined> = {
   evm: evmStepSpecFamily,
   solana: solanaStepSpecFamily,
-  bitcoin: undefined,
+  bitcoin: bitcoinStepSpecFamily,
 };
 
 /** The step building of `family`; throws for a family no swap signs on. */

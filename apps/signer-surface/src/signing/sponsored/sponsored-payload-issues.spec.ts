@@ -20,6 +20,7 @@ describe('sponsored payload issues', () => {
       'eip2612-permit': 'evm',
       'permit2-intent': 'evm',
       'solana-fee-payer': 'solana',
+      'bitcoin-fee-wallet': 'bitcoin',
     });
   });
 
@@ -30,10 +31,10 @@ describe('sponsored payload issues', () => {
     expect(carriedByRelayer(row({}))).toBe(false);
   });
 
-  it("has the service's fee payer co-sign a fee-payer step only", () => {
+  it("has the service sign after the user on fee-payer steps only (Solana's fee payer, Bitcoin's fee wallet input)", () => {
     const of = (mode: (typeof SPONSORSHIP_MODES)[number]) =>
       feePayerSignsLater(row({ sponsored: { mode } as SigningRequestEntity['sponsored'] }));
-    expect(SPONSORSHIP_MODES.filter(of)).toEqual(['solana-fee-payer']);
+    expect(SPONSORSHIP_MODES.filter(of)).toEqual(['solana-fee-payer', 'bitcoin-fee-wallet']);
     expect(feePayerSignsLater(row({}))).toBe(false);
   });
 

@@ -119,6 +119,14 @@ export class BitcoinChainClient {
       : { kind: 'included', ...at };
   }
 
+  /** `GET /tx/:txid/outspend/:vout`: the txid that spends the output, null while it is unspent. */
+  async spenderOf(txid: string, vout: number): Promise<string | null> {
+    const body = await this.json<{ spent: boolean; txid?: string }>(
+      `/tx/${txid.toLowerCase()}/outspend/${vout}`,
+    );
+    return body.spent ? (body.txid ?? null) : null;
+  }
+
   /** `GET /fee-estimates`: sat/vB by confirmation target in blocks. */
   async feeRates(): Promise<BitcoinFeeRates> {
     const body = await this.json<Record<string, number>>('/fee-estimates');

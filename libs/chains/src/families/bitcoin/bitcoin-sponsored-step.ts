@@ -32,3 +32,11 @@ export function completeSponsoredBitcoinStep(
   if (tx.id !== verified.txid) throw new Error(`the completed transaction is ${tx.id}, not ${verified.txid}`);
   return { rawTxHex: hex.encode(tx.extract()), txid: tx.id, vsize: tx.vsize, fee: tx.fee };
 }
+
+/** The outpoint of a verified step's fee input: the UTXO of the service's fee wallet it spends. */
+export function bitcoinFeeInputOf(verified: VerifiedBitcoinStep): { txid: string; vout: number } {
+  const tx = btc.Transaction.fromPSBT(base64.decode(verified.psbt), BITCOIN_TX_OPTIONS);
+  const input = tx.getInput(verified.feeInputIndex);
+  if (!input.txid || input.index === undefined) throw new Error('the fee input has no outpoint');
+  return { txid: hex.encode(input.txid), vout: input.index };
+}

@@ -2,6 +2,7 @@ import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
 import * as btc from '@scure/btc-signer';
 import { base64, hex } from '@scure/base';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
+import { decodeBitcoinArtifact } from './bitcoin-artifact';
 import { BITCOIN_TX_OPTIONS, equalBytes } from './bitcoin-step-psbt';
 
 /**
@@ -23,10 +24,6 @@ export interface BitcoinStepMismatch {
   expected: string;
   actual: string | null;
 }
-
-const PSBT_MAGIC = hex.decode('70736274ff');
-const HEX = /^[0-9a-fA-F]+$/;
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /**
  * Checks what a wallet returned for a Bitcoin step against the PSBT issued (`issuedPsbtBase64`, as
@@ -51,7 +48,7 @@ export function verifySignedBitcoinStep(
   signedArtifact: string,
 ): VerifiedBitcoinStep {
   const issued = btc.Transaction.fromPSBT(base64.decode(issuedPsbtBase64), BITCOIN_TX_OPTIONS);
-  const signed = decodeArtifact(signedArtifact);
+  const signed = decodeBitcoinArtifact(signedArtifact);
   const feeInputIndex = issued.inputsLength - 1;
   const userInputIndexes = Array.from({ length: feeInputIndex }, (_, i) => i);
 
@@ -84,33 +81,6 @@ export function verifySignedBitcoinStep(
     feeInputIndex,
     userInputIndexes,
   };
-}
-
-function decodeArtifact(artifact: string): { tx: btc.Transaction; isPsbt: boolean } {
-  const raw = typeof artifact === 'string' ? artifact.trim() : '';
-  let bytes: Uint8Array;
-  if (HEX.test(raw) && raw.length % 2 === 0) bytes = hex.decode(raw.toLowerCase());
-  else if (BASE64.test(raw) && raw.length % 4 === 0) bytes = base64.decode(raw);
-  else
-    throw new CodedError(
-      ErrorCodes.INVALID_SIGNED_TX,
-      'rawTx must be the signed PSBT (base64 or hex) or the signed transaction (hex)',
-    );
-  const isPsbt = equalBytes(bytes.subarray(0, PSBT_MAGIC.length), PSBT_MAGIC);
-  try {
-    return {
-      tx: isPsbt
-        ? btc.Transaction.fromPSBT(bytes, BITCOIN_TX_OPTIONS)
-        : btc.Transaction.fromRaw(bytes, BITCOIN_TX_OPTIONS),
-      isPsbt,
-    };
-  } catch (error) {
-    throw new CodedError(
-      ErrorCodes.INVALID_SIGNED_TX,
-      `rawTx is not a decodable Bitcoin ${isPsbt ? 'PSBT' : 'transaction'}`,
-      { reason: (error as Error).message },
-    );
-  }
 }
 
 const outpointOf = (input: btc.Transaction['getInput'] extends (i: number) => infer I ? I : never): string =>

@@ -198,6 +198,7 @@ export const SPONSORSHIP_MODES = [
   'eip2612-permit',
   'permit2-intent',
   'solana-fee-payer',
+  'bitcoin-fee-wallet',
 ] as const;
 /**
  * How the service pays the gas of a step (docs/gas-sponsorship.md):
@@ -210,7 +211,10 @@ export const SPONSORSHIP_MODES = [
  *  - `permit2-intent`: the user signs a Permit2 PermitWitnessTransferFrom whose witness binds the
  *    leg (`intent`), a relayer calls the chain's SwapGatewayRouter with it;
  *  - `solana-fee-payer`: a Solana step whose transaction names the service's fee payer (which also
- *    pays any rent); the user signs it, the service adds the fee payer's signature.
+ *    pays any rent); the user signs it, the service adds the fee payer's signature;
+ *  - `bitcoin-fee-wallet`: a Bitcoin step whose transaction spends one UTXO of the service's fee
+ *    wallet beside the user's, and that input pays the whole miner fee; the user signs their inputs
+ *    (SIGHASH_ALL, so the fee input and every output are fixed), the service signs its input.
  */
 export type SponsorshipMode = (typeof SPONSORSHIP_MODES)[number];
 

@@ -1,0 +1,64 @@
+import type { BitcoinStepSpec, RouteLeg, SponsoredStepSpec } from '@swapgw/contracts';
+import { bitcoinBridgeDepositMemo, bitcoinRecipientToBytes32 } from '../../bitcoin-bridge';
+import type {
+  BridgePayout,
+  LegStepChains,
+  LegStepInput,
+  LegStepSpec,
+  StepSpecFamily,
+} from '../step-spec-families';
+
+/**
+ * The Bitcoin family's steps: one PSBT per leg, a deposit into the bridge's vault whose OP_RETURN
+ * memo names where the bridge pays and the least it may pay (THORChain's swap memo). No approves,
+ * no permits (a UTXO spend is authorized by its own signature). A bridge pays a Bitcoin wallet with
+ * `depositTo`, the address's witness program as the 32-byte recipient.
+ */
+export const bitcoinStepSpecFamily: StepSpecFamily = {
+  permits: false,
+  stepOf: bitcoinStepOf,
+  bridgePayoutOf: bitcoinBridgePayoutOf,
+};
+
+/**
+ * The service's fee wallet adds an input that pays the whole miner fee, on every build: a PSBT
+ * whose miner fee comes out of the user's own change is not offered (gasPayment `user` included),
+ * so a wallet's BTC always drops by exactly the swap amount.
+ */
+const BITCOIN_FEE_WALLET: SponsoredStepSpec = { mode: 'bitcoin-fee-wallet' };
+
+/**
+ * The leg's deposit: `spend` satoshis to the vault (the leg's spender), the memo naming the leg's
+ * destination chain and token, its recipient (the next chain's wallet, or the final recipient) and
+ * the leg's minimum out: below it the bridge refunds the BTC instead of paying.
+ */
+export function bitcoinStepOf(input: LegStepInput, _chains: LegStepChains): LegStepSpec {
+  const { step, leg } = input;
+  if (step.signing !== 'bitcoin-psbt')
+    throw new Error(`Leg ${step.legIndex} on ${leg.chain} is a Bitcoin leg, not signed as ${step.signing}`);
+  if (leg.kind !== 'bridge' || !leg.destinationChain)
+    throw new Error(`Leg ${step.legIndex} on ${leg.chain}: Bitcoin legs are bridge deposits`);
+  const bitcoin: BitcoinStepSpec = {
+    kind: 'bridge-deposit',
+    vault: leg.spender,
+    amount: input.spend.toString(),
+    memo: bitcoinBridgeDepositMemo({
+      destinationChain: leg.destinationChain,
+      asset: leg.tokenOut.symbol,
+      recipient: input.recipient,
+      minAmountOut: input.minOut,
+    }),
+  };
+  return { kind: leg.kind, call: null, bitcoin, sponsored: BITCOIN_FEE_WALLET };
+}
+
+/** A bridge pays a Bitcoin wallet with `depositTo`: its witness program as the 32-byte recipient. */
+export function bitcoinBridgePayoutOf(leg: RouteLeg, recipient: string): BridgePayout {
+  if (leg.destinationBridgeChainId === undefined)
+    throw new Error(`Bridge leg to ${leg.destinationChain} has no destinationBridgeChainId`);
+  return {
+    chainId: leg.destinationBridgeChainId,
+    recipient: bitcoinRecipientToBytes32(recipient),
+    encoding: 'bytes32',
+  };
+}
