@@ -76,7 +76,8 @@ const LOCKTIME_THRESHOLD = 500_000_000;
 /**
  * An in-memory Bitcoin chain: blocks with Bitcoin headers (regtest proof of work), the UTXO set, a
  * mempool with Bitcoin Core's acceptance rules (inputs, witnesses, fees, dust, BIP125 replacement)
- * and a miner that takes what pays at least its fee-rate floor. No peers, no reorgs.
+ * and a miner that takes packages (a transaction with its unconfirmed ancestors) paying at least
+ * its fee-rate floor, best package fee rate first. No peers, no reorgs.
  */
 export class BitcoinChain {
   readonly blocks: ChainBlock[] = [];
@@ -90,6 +91,9 @@ export class BitcoinChain {
   /** Txids touching each script (paying it or spending from it), keyed by the script's hex. */
   private readonly byScript = new Map<string, Set<string>>();
   private readonly now: () => number;
+  /** Bumped on every mempool change: feeEstimate's projection is kept until then. */
+  private mempoolVersion = 0;
+  private projection?: { version: number; packages: { entry: ChainTransaction; packageRate: number }[] };
   minFeeRate: number;
 
   constructor(private readonly options: BitcoinChainOptions) {
@@ -194,29 +198,20 @@ export class BitcoinChain {
       size: raw.length,
     });
     this.mempool.add(txid);
+    this.mempoolVersion++;
     return txid;
   }
 
   /**
    * Mines one block: a coinbase paying the subsidy and fees to the miner (and `extraOutputs`, the
-   * devnet's funding), then the mempool transactions paying at least the floor, parents first.
+   * devnet's funding), then the mempool transactions as Bitcoin Core's block assembler picks them
+   * (blockTemplate): by ancestor-package fee rate, at least the floor, parents before children.
    */
   mineBlock(extraOutputs: { script: Uint8Array; amount: bigint }[] = []): ChainBlock {
     const height = this.blocks.length;
-    const included: ChainTransaction[] = [];
-    const includedIds = new Set<string>();
-    let weight = COINBASE_WEIGHT_RESERVE;
-    for (const candidate of this.mempoolTransactions()) {
-      const parentsIn = candidate.prevouts.every((_, i) => {
-        const parent = Buffer.from(candidate.tx.getInput(i).txid!).toString('hex');
-        return !this.mempool.has(parent) || includedIds.has(parent);
-      });
-      const paysFloor = Number(candidate.fee) / candidate.vsize >= this.minFeeRate;
-      if (!parentsIn || !paysFloor || weight + candidate.weight > MAX_BLOCK_WEIGHT) continue;
-      included.push(candidate);
-      includedIds.add(candidate.txid);
-      weight += candidate.weight;
-    }
+    const included = this.blockTemplate(MAX_BLOCK_WEIGHT - COINBASE_WEIGHT_RESERVE, this.minFeeRate).map(
+      (p) => p.entry,
+    );
     const fees = included.reduce((sum, t) => sum + t.fee, 0n);
     const coinbase = this.coinbase(height, [
       { script: this.options.minerScript, amount: subsidyAt(height) + fees },
@@ -235,26 +230,106 @@ export class BitcoinChain {
       t.block = placement;
       this.mempool.delete(t.txid);
     }
+    this.mempoolVersion++;
     return block;
   }
 
   /**
-   * Fee rate (sat/vB) that gets a transaction into the next `target` blocks: the mempool sorted by
-   * fee rate fills projected blocks; when it fills `target` of them, the lowest rate in the last
-   * one (a newcomer must outbid it), else the miner's floor. Never under the floor or 1 sat/vB.
+   * What a block of `maxWeight` takes from the mempool, in block order, as Bitcoin Core's
+   * BlockAssembler (addPackageTxs) does: repeatedly the transaction whose ancestor package (itself
+   * and its ancestors not yet taken) pays the highest fee rate (package fees / package vsize), with
+   * that package, parents first; it stops when the best package pays under `minRate`. A package
+   * too heavy for the room left is passed over. So a child paying enough lifts its parent (CPFP),
+   * and a parent paying enough never carries its low-fee child along. Each entry carries the
+   * package rate it was taken at.
+   */
+  blockTemplate(maxWeight: number, minRate: number): { entry: ChainTransaction; packageRate: number }[] {
+    const order = [...this.mempool];
+    const position = new Map(order.map((txid, i) => [txid, i]));
+    const taken = new Set<string>();
+    const passedOver = new Set<string>();
+    const picked: { entry: ChainTransaction; packageRate: number }[] = [];
+    let weight = 0;
+    for (;;) {
+      let best: { package: ChainTransaction[]; rate: number } | undefined;
+      for (const txid of order) {
+        if (taken.has(txid) || passedOver.has(txid)) continue;
+        const pkg = this.ancestorPackage(txid, taken, position);
+        const rate =
+          Number(pkg.reduce((sum, t) => sum + t.fee, 0n)) / pkg.reduce((sum, t) => sum + t.vsize, 0);
+        if (!best || rate > best.rate) best = { package: pkg, rate };
+      }
+      if (!best || best.rate < minRate) return picked;
+      const candidate = best.package[best.package.length - 1];
+      const packageWeight = best.package.reduce((sum, t) => sum + t.weight, 0);
+      if (weight + packageWeight > maxWeight) {
+        passedOver.add(candidate.txid);
+        continue;
+      }
+      for (const entry of best.package) {
+        taken.add(entry.txid);
+        picked.push({ entry, packageRate: best.rate });
+      }
+      weight += packageWeight;
+    }
+  }
+
+  /**
+   * `txid` and its mempool ancestors not in `taken`, in arrival order (parents before children: a
+   * child always arrives after its parents, and a replacement evicts the descendants of what it
+   * replaces).
+   */
+  private ancestorPackage(
+    txid: string,
+    taken: Set<string>,
+    position: Map<string, number>,
+  ): ChainTransaction[] {
+    const found = new Set<string>();
+    const visit = (id: string) => {
+      if (found.has(id) || taken.has(id) || !this.mempool.has(id)) return;
+      found.add(id);
+      const entry = this.transactions.get(id)!;
+      for (let i = 0; i < entry.tx.inputsLength; i++)
+        visit(Buffer.from(entry.tx.getInput(i).txid!).toString('hex'));
+    };
+    visit(txid);
+    return [...found]
+      .sort((a, b) => position.get(a)! - position.get(b)!)
+      .map((id) => this.transactions.get(id)!);
+  }
+
+  /**
+   * Fee rate (sat/vB) that gets a transaction into the next `target` blocks: the mempool as the
+   * miner would take it (blockTemplate, by ancestor-package fee rate, no floor) fills projected
+   * blocks; when it fills `target` of them, the package rate of the last package in them (a
+   * newcomer must outbid it), else the miner's floor. Never under the floor or 1 sat/vB.
    */
   feeEstimate(target: number): number {
     const floor = Math.max(this.minFeeRate, MIN_RELAY_SATS_PER_VBYTE);
-    const rates = this.mempoolTransactions()
-      .map((t) => ({ rate: Number(t.fee) / t.vsize, weight: t.weight }))
-      .sort((a, b) => b.rate - a.rate);
     const capacity = (MAX_BLOCK_WEIGHT - COINBASE_WEIGHT_RESERVE) * target;
+    // Every target reads the same projection: computed once per mempool state.
+    if (!this.projection || this.projection.version !== this.mempoolVersion)
+      this.projection = {
+        version: this.mempoolVersion,
+        packages: this.blockTemplate(Number.POSITIVE_INFINITY, 0),
+      };
     let filled = 0;
-    for (const { rate, weight } of rates) {
-      filled += weight;
-      if (filled >= capacity) return Math.max(floor, rate);
+    for (const { entry, packageRate } of this.projection.packages) {
+      filled += entry.weight;
+      if (filled >= capacity) return Math.max(floor, packageRate);
     }
     return floor;
+  }
+
+  /**
+   * Takes `txid` and its descendants out of the mempool, as a node evicting it (restart, memory
+   * limit, expiry) does: their inputs are unspent again. Answers the txids evicted.
+   */
+  evict(txid: string): string[] {
+    if (!this.mempool.has(txid)) return [];
+    const evicted = this.withDescendants([txid]);
+    for (const id of [...evicted].reverse()) this.removeFromMempool(id);
+    return evicted;
   }
 
   private checkFinal(tx: btc.Transaction): void {
@@ -340,6 +415,7 @@ export class BitcoinChain {
     for (let vout = 0; vout < entry.tx.outputsLength; vout++) this.unspent.delete(outpointKey(txid, vout));
     this.transactions.delete(txid);
     this.mempool.delete(txid);
+    this.mempoolVersion++;
     for (const script of this.scriptsOf(entry)) this.byScript.get(script)?.delete(txid);
   }
 

@@ -349,4 +349,90 @@ describe('local Bitcoin devnet (Esplora API)', () => {
     await mine();
     expect((await esplora.json<EsploraUtxo['status']>(`/tx/${lowFee.txid}/status`)).confirmed).toBe(true);
   });
+  it('mines by ancestor-package fee rate: a parent under a raised floor waits, then goes in with a child paying for both (CPFP), parent first', async () => {
+    const key = bitcoinDevnetKey('wallet', 7);
+    const [coin, lone] = (await coinsOf(key.address)).filter((c) => c.value === BTC);
+    const parent = signPayment({
+      key,
+      coins: [coin],
+      outputs: [{ address: bitcoinDevnetKey('wallet', 8).address, amount: 10_000_000n }],
+      fee: 200n,
+    });
+    expect(Number(parent.fee) / parent.vsize).toBeLessThan(2);
+    // A high-fee transaction of its own: it must not carry the parent along.
+    const rich = signPayment({
+      key,
+      coins: [lone],
+      outputs: [{ address: key.address, amount: 10_000_000n }],
+      fee: 5_000n,
+    });
+    await esplora.broadcast(parent.hex);
+    await esplora.broadcast(rich.hex);
+    await post('/devnet/miner/min-fee-rate', JSON.stringify({ satsPerVbyte: 10 }));
+    try {
+      expect((await esplora.json<Record<string, number>>('/fee-estimates'))['1']).toBe(10);
+      const first = await mine();
+      expect(await esplora.json<string[]>(`/block/${first.hash}/txids`)).toContain(rich.txid);
+      expect((await esplora.json<EsploraUtxo['status']>(`/tx/${parent.txid}/status`)).confirmed).toBe(false);
+
+      // The child spends the parent's change (its last output) and pays so that the package's rate,
+      // fees of both / vsize of both, is 12 sat/vB: alone the parent stays under the floor.
+      const change = { txid: parent.txid, vout: 1, value: coin.value - 10_000_000n - parent.fee };
+      const childSize = signPayment({
+        key,
+        coins: [change],
+        outputs: [{ address: key.address, amount: 1_000_000n }],
+        fee: 0n,
+      }).vsize;
+      const childFee = BigInt(12 * (parent.vsize + childSize)) - parent.fee;
+      const child = signPayment({
+        key,
+        coins: [change],
+        outputs: [{ address: key.address, amount: 1_000_000n }],
+        fee: childFee,
+      });
+      expect(child.vsize).toBe(childSize);
+      await esplora.broadcast(child.hex);
+      const packageRate = Number(parent.fee + child.fee) / (parent.vsize + child.vsize);
+      expect(packageRate).toBeGreaterThanOrEqual(10);
+
+      const second = await mine();
+      const txids = await esplora.json<string[]>(`/block/${second.hash}/txids`);
+      expect(txids.indexOf(parent.txid)).toBeGreaterThan(0);
+      expect(txids.indexOf(child.txid)).toBe(txids.indexOf(parent.txid) + 1);
+      expect(await esplora.json<string[]>('/mempool/txids')).toEqual([]);
+    } finally {
+      await post('/devnet/miner/min-fee-rate', JSON.stringify({ satsPerVbyte: 1 }));
+    }
+  });
+
+  it('never mines a low-fee child with its high-fee parent: each package on its own rate', async () => {
+    const key = bitcoinDevnetKey('wallet', 9);
+    const coin = (await coinsOf(key.address)).find((c) => c.value === BTC)!;
+    const parent = signPayment({
+      key,
+      coins: [coin],
+      outputs: [{ address: key.address, amount: 50_000_000n }],
+      fee: 5_000n,
+    });
+    await esplora.broadcast(parent.hex);
+    const child = signPayment({
+      key,
+      coins: [{ txid: parent.txid, vout: 0, value: 50_000_000n }],
+      outputs: [{ address: key.address, amount: 40_000_000n }],
+      fee: 200n,
+    });
+    await esplora.broadcast(child.hex);
+    await post('/devnet/miner/min-fee-rate', JSON.stringify({ satsPerVbyte: 10 }));
+    try {
+      const block = await mine();
+      const txids = await esplora.json<string[]>(`/block/${block.hash}/txids`);
+      expect(txids).toContain(parent.txid);
+      expect(txids).not.toContain(child.txid);
+      expect(await esplora.json<string[]>('/mempool/txids')).toEqual([child.txid]);
+    } finally {
+      await post('/devnet/miner/min-fee-rate', JSON.stringify({ satsPerVbyte: 1 }));
+      await mine();
+    }
+  });
 });

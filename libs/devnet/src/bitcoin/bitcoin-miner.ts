@@ -3,7 +3,7 @@ import { BitcoinChain, ChainBlock } from './bitcoin-chain';
 /**
  * Mines a block of `chain` every `blockMs` (one per tick, whatever the mempool holds), until
  * stopped. Paused, it mines only when asked (mineNow): how a test holds a transaction in the
- * mempool, as does raising the chain's fee-rate floor.
+ * mempool, as does raising the chain's fee-rate floor (what a block takes: BitcoinChain.blockTemplate).
  */
 export class BitcoinMiner {
   private timer: NodeJS.Timeout | undefined;
