@@ -226,6 +226,31 @@ export class SignerSurfaceConfig extends KafkaServiceEnvironment {
   @Validate(IsSatAmount)
   SPONSORSHIP_DAILY_BUDGET_SATS: string = DEFAULT_SPONSORSHIP_DAILY_BUDGET_SATS;
 
+  /**
+   * A sponsored Bitcoin transaction still in the mempool this long after it was sent gets a CPFP
+   * child from its fee wallet's change (see relaying/bitcoin-fee-bump.ts); that child is replaced
+   * (RBF) with a higher fee after this long again while the transaction is still unconfirmed.
+   */
+  @IsInt()
+  @Min(100)
+  @Max(86_400_000)
+  BITCOIN_STUCK_AFTER_MS: number = 600_000;
+
+  /**
+   * The most a fee bump makes a stuck Bitcoin transaction and its child pay together, sat/vB: no
+   * child (or replacement of one) pays past it; at it, the transaction is left and reported.
+   */
+  @IsInt()
+  @Min(2)
+  @Max(10_000)
+  BITCOIN_MAX_FEE_RATE_SATS_PER_VBYTE: number = 200;
+
+  /** What a fee bump bids over the next-block fee estimate, percent (the estimate moves while it waits). */
+  @IsInt()
+  @Min(0)
+  @Max(100)
+  BITCOIN_FEE_BUMP_MARGIN_PERCENT: number = 10;
+
   #relayerKeys: RelayerKeysReading | undefined;
   #solanaFeePayerKeys: RelayerKeysReading | undefined;
   #bitcoinFeeWalletKeys: RelayerKeysReading | undefined;

@@ -10,6 +10,7 @@ import { AddSolanaSponsoredTransactions1764300000000 } from './1764300000000-add
 import { RelayerLedgerHeals1764700000000 } from './1764700000000-relayer-ledger-heals';
 import { AddBitcoinFeeInputs1764810000000 } from './1764810000000-add-bitcoin-fee-inputs';
 import { AddBitcoinRequests1764820000000 } from './1764820000000-add-bitcoin-requests';
+import { AddBitcoinFeeBumps1764830000000 } from './1764830000000-add-bitcoin-fee-bumps';
 
 /** Every migration of the `signer` schema, in order. */
 export const SIGNER_MIGRATIONS = [
@@ -23,4 +24,5 @@ export const SIGNER_MIGRATIONS = [
   RelayerLedgerHeals1764700000000,
   AddBitcoinFeeInputs1764810000000,
   AddBitcoinRequests1764820000000,
+  AddBitcoinFeeBumps1764830000000,
 ];

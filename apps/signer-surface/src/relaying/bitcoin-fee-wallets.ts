@@ -307,7 +307,7 @@ export class BitcoinFeeWallets {
   }
 
   /** The chain's Esplora client: its descriptor's `rpcUrl`, else `statusApiUrl`; undefined when neither. */
-  private clientOf(chain: string): BitcoinChainClient | undefined {
+  clientOf(chain: string): BitcoinChainClient | undefined {
     let client = this.clients.get(chain);
     if (!client) {
       const descriptor = this.chains.find(chain);

@@ -12,7 +12,7 @@ import { SponsoredTransactionEntity } from './sponsored-transaction.entity';
  */
 export interface FeeAccountTransaction {
   chain: string;
-  purpose: 'solana-transaction' | 'bitcoin-transaction';
+  purpose: 'solana-transaction' | 'bitcoin-transaction' | 'bitcoin-fee-bump';
   /** The service's account that pays. */
   account: string;
   swapId: string;
@@ -28,6 +28,8 @@ export interface FeeAccountTransaction {
   value: bigint;
   /** Its id on the chain (signature, txid). */
   txHash: string;
+  /** A Bitcoin fee bump's child: the fee this attempt pays (maxFee is the most any may). */
+  attemptFee?: bigint;
 }
 
 /**
@@ -61,7 +63,15 @@ export async function recordFeeAccountTransaction(
     value: tx.value,
     gasLimit: tx.maxFee,
     txHash: tx.txHash,
-    attempts: [{ hash: tx.txHash, maxFeePerGas: '1', maxPriorityFeePerGas: '0', sentAtMs: nowMs }],
+    attempts: [
+      {
+        hash: tx.txHash,
+        maxFeePerGas: '1',
+        maxPriorityFeePerGas: '0',
+        sentAtMs: nowMs,
+        ...(tx.attemptFee === undefined ? {} : { feeSats: tx.attemptFee.toString() }),
+      },
+    ],
     maxFeePerGas: 1n,
     maxPriorityFeePerGas: 0n,
     status: 'pending',

@@ -7,6 +7,7 @@ import { DataSource, In } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
 import { CLOCK, type Clock } from '../clock';
 import { shortMessageOf } from '@swapgw/chains';
+import { BitcoinFeeBumps, conflictingSpendOf } from './bitcoin-fee-bump';
 import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
 import { broadcastFailureOf } from './broadcast-errors';
 import { Eip1559Fees, feesAsStrings, nextAttemptUnderCeiling } from './fee-bump';
@@ -80,6 +81,8 @@ export class RelayedTransactionTracker {
     @Inject(CLOCK) private readonly now: Clock = Date.now,
     private readonly feePayers?: SolanaFeePayers,
     private readonly feeWallets?: BitcoinFeeWallets,
+    /** Absent: stuck Bitcoin transactions are only followed, never bumped. */
+    private readonly feeBumps?: BitcoinFeeBumps,
   ) {
     this.work = new PeriodicWork({
       name: RelayedTransactionTracker.name,
@@ -149,6 +152,7 @@ export class RelayedTransactionTracker {
   private async check(row: SponsoredTransactionEntity): Promise<void> {
     if (row.purpose === 'solana-transaction') return this.checkSolana(row);
     if (row.purpose === 'bitcoin-transaction') return this.checkBitcoin(row);
+    if (row.purpose === 'bitcoin-fee-bump') return this.checkBitcoinFeeBump(row);
     const lookup = this.chains.families.evm(row.chain);
     if (!lookup.ok) {
       await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs * 10 });
@@ -339,10 +343,14 @@ export class RelayedTransactionTracker {
   /**
    * A user's Bitcoin transaction whose fee input a service fee wallet signed, looked up through the
    * family's BitcoinChainClient (`progress`, one confirmation). In a block: confirmed, at its fee (the
-   * row's gasLimit: Bitcoin has no failed-but-mined transaction). Unknown to the node once the
-   * step's payload expired (the fee input's hold, which lasts until then): it was never broadcast or
-   * the mempool dropped it, so it is `lost` (RELAY_LOST, nothing paid) and the fee input is free
-   * again. Nothing is sent from here: the signing flow broadcasts it.
+   * row's gasLimit: Bitcoin has no failed-but-mined transaction). In the mempool past
+   * BITCOIN_STUCK_AFTER_MS: fee-bumped by a child of its fee wallet's change (BitcoinFeeBumps). Unknown
+   * to the node while another transaction spends one of its inputs (the user spent it elsewhere or
+   * replaced it): it can never be mined, so it is `dropped` (RELAY_DROPPED, nothing paid) at once and
+   * its fee input is free again. Unknown once the step's payload expired (the fee input's hold, which
+   * lasts until then): it was never broadcast or the mempool dropped it, so it is `lost` (RELAY_LOST,
+   * nothing paid) and the fee input is free again. The step's transaction itself is never sent from
+   * here: the signing flow broadcasts it (and resends it when the node lost it).
    */
   private async checkBitcoin(row: SponsoredTransactionEntity): Promise<void> {
     const progress = await this.feeWallets?.progress(row.chain, row.txHash);
@@ -355,6 +363,22 @@ export class RelayedTransactionTracker {
         blockNumber: progress.blockNumber,
         minedAtMs: progress.blockTimeMs ?? this.now(),
       });
+    }
+    if (progress.kind === 'in-pool' && this.feeBumps?.isStuck(row)) await this.feeBumps.bumpIfStuck(row);
+    if (progress.kind === 'unknown') {
+      const client = this.feeWallets?.clientOf(row.chain);
+      const conflict = client ? await conflictingSpendOf(client, row.data, row.txHash) : null;
+      if (conflict) {
+        await this.settle(row, 'dropped', {
+          costWei: 0n,
+          ...failureOf(
+            'RELAY_DROPPED',
+            `input ${conflict.outpoint} of Bitcoin transaction ${row.txHash} was spent by transaction ${conflict.spender}: it can never be mined`,
+          ),
+        });
+        await this.feeWallets?.releaseSpentBy(row.chain, row.txHash);
+        return;
+      }
     }
     const heldUntilMs = (await this.feeWallets?.spentHoldUntil(row.chain, row.txHash)) ?? row.lastSentAtMs;
     if (progress.kind !== 'unknown' || this.now() < heldUntilMs) {
@@ -369,6 +393,13 @@ export class RelayedTransactionTracker {
       ),
     });
     await this.feeWallets?.releaseSpentBy(row.chain, row.txHash);
+  }
+
+  /** A fee wallet's CPFP child of a stuck Bitcoin transaction (BitcoinFeeBumps.follow). */
+  private async checkBitcoinFeeBump(row: SponsoredTransactionEntity): Promise<void> {
+    const settlement = this.feeBumps ? await this.feeBumps.follow(row) : null;
+    if (settlement) return this.settle(row, settlement.status, settlement.outcome);
+    await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs });
   }
 
   /** Final state of a pending row; counted in the metrics by the instance whose update took. */

@@ -61,6 +61,13 @@ const replacements = new Counter({
   registers: [metricsRegistry()],
 });
 
+const bitcoinFeeBumps = new Counter({
+  name: 'swapgw_bitcoin_fee_bumps_total',
+  help: 'Fee bumps of stuck sponsored Bitcoin transactions by chain and action: child (a CPFP child from the fee wallet), replaced (that child replaced with a higher fee, RBF), held (still stuck at BITCOIN_MAX_FEE_RATE_SATS_PER_VBYTE, or the change cannot pay: nothing sent)',
+  labelNames: ['chain', 'action'] as const,
+  registers: [metricsRegistry()],
+});
+
 export const RelayingMetrics = {
   balance(chain: string, address: string, wei: bigint): void {
     relayerBalance.set({ chain, address }, Number(wei));
@@ -96,5 +103,8 @@ export const RelayingMetrics = {
   },
   replaced(chain: string): void {
     replacements.inc({ chain });
+  },
+  bitcoinFeeBump(chain: string, action: 'child' | 'replaced' | 'held'): void {
+    bitcoinFeeBumps.inc({ chain, action });
   },
 };

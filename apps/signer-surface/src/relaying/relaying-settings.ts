@@ -1,4 +1,5 @@
 import type { SignerSurfaceConfig } from '../config/signer-surface.config';
+import type { BitcoinFeeBumpPolicy } from './bitcoin-fee-bump';
 import { RelayerKeySet, RelayerKeysReading } from './relayer-keys';
 import { RelayedTrackingPolicy } from './relayed-transaction-tracker';
 import { RelayersPolicy } from './relayers';
@@ -39,6 +40,7 @@ export interface BitcoinFeeWalletSettings {
   keys: RelayerKeySet;
   minBalanceSats: bigint;
   budget: SponsorshipBudgetLimits;
+  feeBump: BitcoinFeeBumpPolicy;
 }
 
 /**
@@ -102,7 +104,16 @@ export function relayingSettingsOf(config: SignerSurfaceConfig): RelayingSetting
       reconcileMs: config.RELAYER_RECONCILE_MS,
     },
     solana: { keys: solana.keys, minBalanceLamports: solana.minBalance, budget: solana.budget },
-    bitcoin: { keys: bitcoin.keys, minBalanceSats: bitcoin.minBalance, budget: bitcoin.budget },
+    bitcoin: {
+      keys: bitcoin.keys,
+      minBalanceSats: bitcoin.minBalance,
+      budget: bitcoin.budget,
+      feeBump: {
+        stuckAfterMs: config.BITCOIN_STUCK_AFTER_MS,
+        maxFeeRate: config.BITCOIN_MAX_FEE_RATE_SATS_PER_VBYTE,
+        marginPercent: config.BITCOIN_FEE_BUMP_MARGIN_PERCENT,
+      },
+    },
   };
 }
 

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { CLOCK, type Clock } from '../clock';
 import { ChainsModule } from '../chains/chains.module';
+import { BitcoinFeeBumps } from './bitcoin-fee-bump';
 import { BitcoinFeeInputsRepository } from './bitcoin-fee-inputs.repository';
 import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
 import { SignerChains } from '../chains/signer-chains';
@@ -73,6 +75,16 @@ import {
           settings.bitcoin.minBalanceSats,
           new BitcoinFeeInputsRepository(dataSource),
         ),
+    },
+    {
+      provide: BitcoinFeeBumps,
+      inject: [RELAYING_DATA_SOURCE, BitcoinFeeWallets, RELAYING_SETTINGS, CLOCK],
+      useFactory: (
+        dataSource: DataSource,
+        feeWallets: BitcoinFeeWallets,
+        settings: RelayingSettings,
+        now: Clock,
+      ) => new BitcoinFeeBumps(dataSource, feeWallets, settings.bitcoin.feeBump, now),
     },
     {
       provide: SponsorshipBudget,

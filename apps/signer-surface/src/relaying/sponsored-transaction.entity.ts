@@ -15,9 +15,11 @@ export type { SponsoredPurpose };
 /**
  * What the ledger records: the signing flow's purposes, and `nonce-fill`, a zero-value
  * self-transfer the relayers send at a nonce the chain is missing under one of their pending
- * transactions (the operator's cost: no swap, step or owner).
+ * transactions (the operator's cost: no swap, step or owner), and `bitcoin-fee-bump`, a fee wallet's
+ * child of a stuck sponsored Bitcoin transaction (CPFP; see relaying/bitcoin-fee-bump.ts), counted
+ * in the budget of the swap's owner.
  */
-export const LEDGER_PURPOSES = [...SPONSORED_PURPOSES, 'nonce-fill'] as const;
+export const LEDGER_PURPOSES = [...SPONSORED_PURPOSES, 'nonce-fill', 'bitcoin-fee-bump'] as const;
 export type LedgerPurpose = (typeof LEDGER_PURPOSES)[number];
 
 /**
@@ -58,6 +60,8 @@ export interface RelayAttempt {
    * blocks is not a fee problem).
    */
   sentAtBlock?: number;
+  /** A Bitcoin fee bump's child: the fee it pays, sats (what the row costs once this one is mined). */
+  feeSats?: string;
 }
 
 /**
@@ -79,6 +83,14 @@ export interface RelayAttempt {
  * `nonce` null, `to` the user's wallet, `data` the fully signed transaction (hex), `txHash` its txid
  * (one attempt, never replaced), `gasLimit` the fee, `maxFeePerGas` 1, `maxPriorityFeePerGas` 0,
  * `value` 0. Once confirmed: `gasUsed` and `costWei` the fee, `effectiveGasPrice` 1.
+ *
+ * A Bitcoin fee bump row (`purpose` bitcoin-fee-bump) is the fee wallet's child of a stuck
+ * bitcoin-transaction row (CPFP), in sats: `relayer` and `to` the fee wallet (it pays itself back),
+ * `data` the signed child (hex) of the current attempt, `attempts` the child and each replacement
+ * of it (RBF) with its `feeSats`, `txHash` the current one, `gasLimit` the most any attempt may pay
+ * (BITCOIN_MAX_FEE_RATE_SATS_PER_VBYTE over the package, less the parent's fee: what the budget
+ * holds while pending), `maxFeePerGas` 1, `value` 0. Once confirmed: `gasUsed` and `costWei` the
+ * mined attempt's fee.
  */
 @Entity({ name: 'sponsored_transactions' })
 export class SponsoredTransactionEntity {

@@ -71,14 +71,23 @@ export class BitcoinSigningChainClientImpl implements BitcoinSigningChainClient 
   /** False once another transaction spends one of its inputs: it can then never be mined. */
   async isStillLandable(artifact: SignedTransactionArtifact): Promise<boolean> {
     if (artifact.family !== 'bitcoin') return true;
-    const { tx } = decodeBitcoinArtifact(artifact.rawTx);
+    return (await this.conflictOf(artifact.rawTx, artifact.hash)) === null;
+  }
+
+  /** The first input of `rawTx` another transaction than `txHash` spends, with that transaction. */
+  private async conflictOf(
+    rawTx: string,
+    txHash: string,
+  ): Promise<{ outpoint: string; spender: string } | null> {
+    const { tx } = decodeBitcoinArtifact(rawTx);
     for (let i = 0; i < tx.inputsLength; i++) {
       const input = tx.getInput(i);
       if (!input.txid || input.index === undefined) continue;
-      const spender = await this.esplora.spenderOf(Buffer.from(input.txid).toString('hex'), input.index);
-      if (spender !== null && spender !== artifact.hash) return false;
+      const previous = Buffer.from(input.txid).toString('hex');
+      const spender = await this.esplora.spenderOf(previous, input.index);
+      if (spender !== null && spender !== txHash) return { outpoint: `${previous}:${input.index}`, spender };
     }
-    return true;
+    return null;
   }
 
   /**
@@ -139,14 +148,20 @@ export class BitcoinSigningChainClientImpl implements BitcoinSigningChainClient 
   }
 
   /**
-   * Sends the recorded transaction again unless it is in a block already; a transaction one of whose
-   * inputs another transaction spent can never land (`expired`).
+   * Sends the recorded transaction again unless it is in a block already (a node that dropped it
+   * from its mempool takes it back while its inputs are unspent); a transaction one of whose inputs
+   * another transaction spent can never land (`expired`, the reason naming the input and the
+   * transaction that spent it: the wallet spent it elsewhere, or replaced this one).
    */
   async resend(rawTx: string, txHash: string): Promise<ResendOutcome> {
     const where = await this.esplora.progress(txHash, 1);
     if (where.kind === 'included' || where.kind === 'confirmed') return { kind: 'landed' };
-    if (!(await this.isStillLandable({ family: 'bitcoin', hash: txHash, rawTx })))
-      return { kind: 'expired', reason: 'another transaction spent one of its inputs' };
+    const conflict = await this.conflictOf(rawTx, txHash);
+    if (conflict)
+      return {
+        kind: 'expired',
+        reason: `input ${conflict.outpoint} of Bitcoin transaction ${txHash} was spent by transaction ${conflict.spender} (the wallet spent it elsewhere or replaced this transaction): it can never confirm`,
+      };
     const outcome = await this.esplora.broadcast(rawTx);
     if (outcome.kind === 'sent' || outcome.kind === 'already-known') return { kind: 'sent' };
     return { kind: 'send-failed', message: outcome.message };
