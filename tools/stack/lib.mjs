@@ -388,8 +388,11 @@ export function appEnv(
     if (env.SOLANA_FEE_PAYER_KEYS)
       env.SPONSORSHIP_DAILY_BUDGET_LAMPORTS ??= DEVNET_SPONSORSHIP_DAILY_BUDGET_LAMPORTS;
     if (bitcoinFeeWalletKeys) env.BITCOIN_FEE_WALLET_KEYS = bitcoinFeeWalletKeys;
-    if (env.BITCOIN_FEE_WALLET_KEYS)
+    if (env.BITCOIN_FEE_WALLET_KEYS) {
       env.SPONSORSHIP_DAILY_BUDGET_SATS ??= DEVNET_SPONSORSHIP_DAILY_BUDGET_SATS;
+      // Devnet blocks come every second: a transaction unconfirmed for 15 s is stuck.
+      env.BITCOIN_STUCK_AFTER_MS ??= DEVNET_BITCOIN_STUCK_AFTER_MS;
+    }
   } else {
     delete env.RELAYER_KEYS;
     delete env.RELAYER_KEYS_FILE;
@@ -407,6 +410,8 @@ const DEVNET_SPONSORSHIP_DAILY_BUDGET_WEI = '1000000000000000000';
 export const DEVNET_SPONSORSHIP_DAILY_BUDGET_LAMPORTS = '1000000000';
 /** 0.1 BTC per API key, Bitcoin chain and day on the devnet (signer-surface's own default is 0.01 BTC). */
 export const DEVNET_SPONSORSHIP_DAILY_BUDGET_SATS = '10000000';
+/** Sponsored Bitcoin transactions are fee-bumped after 15 s on the devnet (signer-surface's own default is 10 min). */
+const DEVNET_BITCOIN_STUCK_AFTER_MS = '15000';
 
 /**
  * RELAYER_KEYS for signer-surface (the gas-sponsorship relayers): the caller's RELAYER_KEYS when
