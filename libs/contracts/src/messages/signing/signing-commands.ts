@@ -16,15 +16,12 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { BITCOIN_ADDRESS, EVM_OR_BITCOIN_ADDRESS, SOLANA_ADDRESS, WALLET_OR_TOKEN } from '../chain-formats';
 import { SIGNING_STEP_KINDS, SigningStepKind } from './signing-message-types';
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const HEX_DATA = /^0x([0-9a-fA-F]{2})*$/;
 const BASE_UNITS = /^(0|[1-9][0-9]*)$/;
-/** A Solana public key (base58, 32 bytes: 32 to 44 characters). */
-const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
-/** An account of either family a step can wait on: an EVM address, or a Solana wallet / mint. */
-const WALLET_OR_TOKEN = /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /** The contract call a step makes: `value` in wei as a decimal string, `data` 0x-hex ("0x" for none). */
@@ -141,9 +138,12 @@ export class SolanaStepSpec {
   @Min(1)
   destinationChainId?: number;
 
-  /** The EVM address paid on the destination chain (with a `message`: the SwapGatewayRouter there). */
+  /**
+   * Who is paid on the destination chain: an EVM address (with a `message`: the SwapGatewayRouter
+   * there), or a Bitcoin address when the destination is the Bitcoin end.
+   */
   @ValidateIf((o: SolanaStepSpec) => o.kind === 'bridge-deposit')
-  @Matches(EVM_ADDRESS)
+  @Matches(EVM_OR_BITCOIN_ADDRESS)
   recipient?: string;
 
   /** bridge-deposit: the destination swap the deposit's memo carries to `recipient` (see SolanaBridgeSwapMessageSpec). */
@@ -166,8 +166,6 @@ export class SolanaStepSpec {
 
 export const BITCOIN_STEP_KINDS = ['bridge-deposit'] as const;
 export type BitcoinStepKind = (typeof BITCOIN_STEP_KINDS)[number];
-/** A Bitcoin address as the step carries it (bech32 / bech32m; checked per network by signer-surface). */
-const BITCOIN_ADDRESS = /^(bc|tb|bcrt)1[02-9ac-hj-np-z]{8,87}$/;
 
 /**
  * What a step on a Bitcoin chain does (instead of an EVM `call`):

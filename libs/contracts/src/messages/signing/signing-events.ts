@@ -1,9 +1,9 @@
 import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Min } from 'class-validator';
 import { SIGNING_STEP_KINDS, SigningStepKind } from './signing-message-types';
 import type { EvmExecutionHints, SigningClientHints, SigningPayload } from './signing-payload';
+import { TX_HASH } from '../chain-formats';
 
 /** EVM transaction hash, or a Solana transaction id (base58 of a 64-byte signature). */
-const TX_HASH = /^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/;
 
 /** Fields every signing event carries to name the step. */
 abstract class SigningStepRef {

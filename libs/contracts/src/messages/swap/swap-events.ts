@@ -12,9 +12,9 @@ import {
 } from 'class-validator';
 import type { SigningClientHints, SigningPayload } from '../signing';
 import { SWAP_STATUSES, SwapStatus } from './swap-message-types';
+import { TX_HASH } from '../chain-formats';
 
 /** EVM transaction hash, or a Solana transaction id (base58 of a 64-byte signature). */
-const TX_HASH = /^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/;
 
 /** `{ current, total }`: 1-based number of the signing step and the swap's step count. */
 export class SwapStepPosition {

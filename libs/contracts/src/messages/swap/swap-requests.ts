@@ -14,12 +14,8 @@ import {
 } from 'class-validator';
 import { RoutePlan } from '../quote/quote-messages';
 import { GAS_PAYMENTS, GasPayment, PERMIT_TYPES, PermitType, SwapStatus } from './swap-message-types';
+import { WALLET_ADDRESS } from '../chain-formats';
 
-/**
- * An EVM address or a Solana public key: which family fits is decided by the planner from the
- * route (userAddress: the first leg's chain; recipient: the destination chain).
- */
-const WALLET_ADDRESS = /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/;
 const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
 
 /** EIP-2612 permit signature, expanded form. */
@@ -98,7 +94,9 @@ export class SwapBuildRequest {
   routeId!: string;
 
   /** The wallet that signs the source-chain steps (EVM address, or Solana base58 for a Solana source). */
-  @Matches(WALLET_ADDRESS, { message: 'userAddress must be an EVM address or a Solana public key' })
+  @Matches(WALLET_ADDRESS, {
+    message: 'userAddress must be an EVM address, a Solana public key or a Bitcoin address',
+  })
   userAddress!: string;
 
   /**
@@ -106,7 +104,9 @@ export class SwapBuildRequest {
    * quote) and also signs the steps on the destination chain, if any.
    */
   @IsOptional()
-  @Matches(WALLET_ADDRESS, { message: 'recipient must be an EVM address or a Solana public key' })
+  @Matches(WALLET_ADDRESS, {
+    message: 'recipient must be an EVM address, a Solana public key or a Bitcoin address',
+  })
   recipient?: string;
 
   @IsOptional()

@@ -1,0 +1,29 @@
+/**
+ * The forms of addresses and transaction ids the messages carry, one per family, in one place: a
+ * message is checked for the form here; whether an address belongs to the chain it is used on
+ * (its family, a Bitcoin address's network) is @swapgw/chains' check.
+ */
+
+const EVM = '0x[0-9a-fA-F]{40}';
+/** A Solana public key: base58 of 32 bytes, 32 to 44 characters. */
+const SOLANA = '[1-9A-HJ-NP-Za-km-z]{32,44}';
+/** A SegWit Bitcoin address (bech32 / bech32m, lower case) of mainnet, testnet or regtest. */
+const BITCOIN = '(?:bc|tb|bcrt)1[02-9ac-hj-np-z]{8,87}';
+
+export const SOLANA_ADDRESS = new RegExp(`^${SOLANA}$`);
+export const BITCOIN_ADDRESS = new RegExp(`^${BITCOIN}$`);
+
+/** Who a Solana bridge deposit pays: an EVM address or a Bitcoin address. */
+export const EVM_OR_BITCOIN_ADDRESS = new RegExp(`^(?:${EVM}|${BITCOIN})$`);
+
+/** A wallet of any family the suite signs for: EVM, Solana or Bitcoin. */
+export const WALLET_ADDRESS = new RegExp(`^(?:${EVM}|${SOLANA}|${BITCOIN})$`);
+
+/** An account a step may wait on: a wallet of any family, or a token (EVM contract, Solana mint). */
+export const WALLET_OR_TOKEN = WALLET_ADDRESS;
+
+/**
+ * A transaction id: an EVM hash (0x + 32 bytes), a Solana signature (base58 of 64 bytes) or a
+ * Bitcoin txid (32 bytes of hex, no 0x, as block explorers and Esplora write it).
+ */
+export const TX_HASH = /^(0x[0-9a-fA-F]{64}|[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/;
