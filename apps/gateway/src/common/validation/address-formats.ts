@@ -1,4 +1,9 @@
-import { tokenRefFitsNamespace, validateEvmAddress, validateSolanaAddress } from '@swapgw/chains';
+import {
+  tokenRefFitsNamespace,
+  validateBitcoinAddress,
+  validateEvmAddress,
+  validateSolanaAddress,
+} from '@swapgw/chains';
 
 /**
  * Request-shape checks of addresses for the DTO decorators. The rules of each family are
@@ -13,6 +18,14 @@ export function isEvmAddress(value: unknown): value is string {
 /** A Solana address (public key or mint): base58 of exactly 32 bytes. */
 export function isSolanaAddress(value: unknown): value is string {
   return typeof value === 'string' && validateSolanaAddress(value).ok;
+}
+
+/**
+ * A Bitcoin address of any network (lower-case P2WPKH or P2TR, `bc1…`, `tb1…`, `bcrt1…`); whether
+ * its network is the chain's is checked once the chain is known (INVALID_ADDRESS).
+ */
+export function isBitcoinAddress(value: unknown): value is string {
+  return typeof value === 'string' && validateBitcoinAddress(value).ok;
 }
 
 const CAIP_NAMESPACE = /^[-a-z0-9]{3,8}$/;

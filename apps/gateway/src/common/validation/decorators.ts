@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsBoolean, Matches, ValidateBy, ValidationOptions } from 'class-validator';
 import { isValidIdempotencyKey } from '../../idempotency/idempotency-key';
-import { isEvmAddress, isSolanaAddress, isTokenRefOverride } from './address-formats';
+import { isBitcoinAddress, isEvmAddress, isSolanaAddress, isTokenRefOverride } from './address-formats';
 import { parseBooleanLike } from './boolean-query';
 import { DecimalAmountOptions, isPositiveDecimalString } from './decimal-amount';
 
@@ -64,15 +64,15 @@ export const IsSolanaAddress = (options?: ValidationOptions): PropertyDecorator 
     options,
   );
 
-/** A wallet address of either family (e.g. `recipient`, whose chain decides later which applies). */
+/** A wallet address of any family (e.g. `recipient`, whose chain decides later which applies). */
 export const IsWalletAddress = (options?: ValidationOptions): PropertyDecorator =>
   ValidateBy(
     {
       name: 'isWalletAddress',
       validator: {
-        validate: (value) => isEvmAddress(value) || isSolanaAddress(value),
+        validate: (value) => isEvmAddress(value) || isSolanaAddress(value) || isBitcoinAddress(value),
         defaultMessage: () =>
-          '$property must be an EVM address (checksummed or lowercase) or a base58 Solana address',
+          '$property must be an EVM address (checksummed or lowercase), a base58 Solana address or a lower-case bech32 Bitcoin address (P2WPKH or P2TR)',
       },
     },
     options,
