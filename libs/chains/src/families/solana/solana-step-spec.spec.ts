@@ -143,12 +143,33 @@ describe('solanaStepOf', () => {
     });
   });
 
-  it('refuses a deposit paying 32 bytes: the Solana bridge’s memo names an EVM address', () => {
+  it('refuses a deposit paying 32 bytes to a chain that is not Bitcoin: the Solana bridge’s memo names an EVM or Bitcoin address', () => {
     const bytes32: LegStepChains = {
       ...chains,
       bridgePayoutOf: () => ({ chainId: 1, recipient: '0x' + '00'.repeat(32), encoding: 'bytes32' }),
     };
-    expect(() => solanaStepOf(inputOf({}), bytes32)).toThrow('The Solana bridge pays EVM addresses');
+    expect(() => solanaStepOf(inputOf({}), bytes32)).toThrow(
+      'The Solana bridge pays EVM and Bitcoin addresses',
+    );
+  });
+
+  it('a deposit to the Bitcoin end names the bech32 recipient in its memo, not the 32 bytes EVM deposits carry', () => {
+    const btcRecipient = 'bcrt1qlqj2pdsteppkcr8jkp9ms0wpvey89tna8v72sj';
+    const toBitcoin: LegStepChains = {
+      ...chains,
+      familyOf: (chain) => (chain === 'bitcoin-devnet' ? 'bitcoin' : chains.familyOf(chain)),
+      bridgePayoutOf: () => ({
+        chainId: 20000000000001,
+        recipient: '0x' + '11'.repeat(32),
+        encoding: 'bytes32',
+      }),
+    };
+    const input = inputOf({}, { recipient: btcRecipient, finalRecipient: btcRecipient });
+    const step = solanaStepOf(
+      { ...input, leg: { ...input.leg, destinationChain: 'bitcoin-devnet' } },
+      toBitcoin,
+    );
+    expect(step.solana).toMatchObject({ destinationChainId: 20000000000001, recipient: btcRecipient });
   });
 
   it('a swap leg: the aggregator’s prebuilt transaction as it is', () => {
