@@ -1,0 +1,318 @@
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import * as btc from '@scure/btc-signer';
+import { HDNodeWallet, Wallet } from 'ethers';
+import { BITCOIN_NETWORKS } from '@swapgw/chains/bitcoin-bridge';
+import { bitcoinDevnetKey, EsploraClient, signPayment } from '@swapgw/devnet';
+import { waitFor } from '@swapgw/testing';
+import { DevnetEvm } from '../support/devnet-evm';
+import { connectE2eApi, E2eApi } from '../support/e2e-api';
+import {
+  buildSwapId,
+  expectedOutBaseUnits,
+  nextSigning as nextSigningOf,
+  quoteFirstRoute,
+  signTypedDataUntilCompleted,
+  submitSigned,
+} from '../support/swap-steps';
+
+// Native Bitcoin through the spec's flow: a wallet signs a PSBT (BIP174) in which the service's fee
+// wallet adds an input that pays the whole miner fee, so the wallet's BTC drops by exactly the
+// amount swapped; the devnet bridge's Bitcoin end swaps it for USDC on devnet-a (THORChain's model:
+// a payment to the vault with an OP_RETURN memo). The other way, a wallet with USDC and no ETH signs
+// typed data only and BTC arrives at its bcrt1 address.
+const devnet = new DevnetEvm();
+const manifest = devnet.manifest as typeof devnet.manifest & {
+  bitcoin: { esploraUrl: string; bridge: { vault: string; outboundFeeSats: number } };
+};
+const providerA = devnet.provider('devnet-a');
+const tokenOnA = (symbol: string, runner?: HDNodeWallet) => devnet.token('devnet-a', symbol, runner);
+const balanceOnA = (symbol: string, holder: string) => devnet.balanceOf('devnet-a', symbol, holder);
+const esplora = new EsploraClient(manifest.bitcoin.esploraUrl);
+const REGTEST = BITCOIN_NETWORKS.regtest;
+
+/** Funders (e2e files run one at a time): EVM account 7, Bitcoin test wallet 7. */
+const evmFunder = () => devnet.account(7).connect(providerA);
+const btcFunder = () => bitcoinDevnetKey('wallet', 7);
+
+/** A Bitcoin wallet as a browser wallet holds one: a key and its P2WPKH address. */
+interface BitcoinWallet {
+  privateKey: Uint8Array;
+  address: string;
+}
+
+interface PsbtPayload {
+  type: 'bitcoin-psbt';
+  psbt: string;
+  inputsToSign: { index: number; address: string; sighashTypes: number[] }[];
+  network: string;
+}
+
+describe('native Bitcoin: BTC into and out of the devnet bridge, the miner fee paid by the service', () => {
+  let api: E2eApi;
+
+  beforeAll(async () => {
+    api = await connectE2eApi('bitcoin-e2e');
+  });
+
+  afterAll(() => devnet.destroy());
+
+  /** Confirmed plus mempool satoshis of an address, as a wallet shows its balance. */
+  const satsOf = async (address: string): Promise<bigint> => {
+    const { chain_stats: chain, mempool_stats: mempool } = await esplora.json<{
+      chain_stats: { funded_txo_sum: number; spent_txo_sum: number };
+      mempool_stats: { funded_txo_sum: number; spent_txo_sum: number };
+    }>(`/address/${address}`);
+    return BigInt(
+      chain.funded_txo_sum - chain.spent_txo_sum + mempool.funded_txo_sum - mempool.spent_txo_sum,
+    );
+  };
+
+  const confirmed = (txid: string) =>
+    waitFor(
+      async () =>
+        (await esplora.json<{ confirmed: boolean }>(`/tx/${txid}/status`)).confirmed ? true : undefined,
+      { timeoutMs: 30_000, intervalMs: 200, description: `Bitcoin transaction ${txid} in a block` },
+    );
+
+  /** A new Bitcoin wallet holding one confirmed UTXO of `sats`, paid by the funder. */
+  async function freshBitcoinWalletWith(sats: bigint): Promise<BitcoinWallet> {
+    const privateKey = secp256k1.utils.randomSecretKey();
+    const address = btc.p2wpkh(secp256k1.getPublicKey(privateKey, true), REGTEST).address!;
+    const funder = btcFunder();
+    const coins = (await esplora.utxos(funder.address))
+      .filter((u) => u.status.confirmed)
+      .map((u) => ({ txid: u.txid, vout: u.vout, value: BigInt(u.value) }))
+      .sort((a, b) => (b.value > a.value ? 1 : -1));
+    const payment = signPayment({ key: funder, coins, outputs: [{ address, amount: sats }], fee: 2_000n });
+    await esplora.broadcast(payment.hex);
+    await confirmed(payment.txid);
+    return { privateKey, address };
+  }
+
+  /** A new EVM wallet holding `amount` USDC on devnet-a and no ETH. */
+  async function freshEvmWalletWith(amount: bigint): Promise<Wallet> {
+    const wallet = Wallet.createRandom();
+    if (amount > 0n)
+      await (await tokenOnA('USDC', evmFunder()).getFunction('transfer')(wallet.address, amount)).wait();
+    return wallet as unknown as Wallet;
+  }
+
+  /** What Unisat's or Xverse's signPsbt does: signs the inputs listed with the sighash asked, finalizes them. */
+  function signPsbt(payload: PsbtPayload, wallet: BitcoinWallet): string {
+    const tx = btc.Transaction.fromPSBT(Buffer.from(payload.psbt, 'base64'), { allowUnknownOutputs: true });
+    for (const input of payload.inputsToSign) {
+      expect(input.address).toBe(wallet.address);
+      tx.signIdx(wallet.privateKey, input.index, input.sighashTypes);
+      tx.finalizeIdx(input.index);
+    }
+    return Buffer.from(tx.toPSBT()).toString('base64');
+  }
+
+  async function quoteAndBuild(body: Record<string, unknown>, userAddress: string, recipient: string) {
+    const { quoteId, route } = await quoteFirstRoute<{
+      routeId: string;
+      expectedAmountOut: string;
+      minAmountOut: string;
+      tokenOutDecimals: number;
+      providers: string[];
+      signatures: { chain: string; kind: string; payloadType: string }[];
+      gasCoverage: { chains: { chain: string; breakdown: { kind: string }[] }[] };
+    }>(api, body);
+    const swapId = await buildSwapId(api, {
+      quoteId,
+      routeId: route.routeId,
+      userAddress,
+      recipient,
+      waitForTxRequestMs: 20_000,
+    });
+    return { swapId, route };
+  }
+
+  it('BTC → USDC on devnet-a: one PSBT signed by the wallet, its miner fee paid by the service; BTC drops by exactly the amount, the recipient gets the quote', async () => {
+    const wallet = await freshBitcoinWalletWith(5_000_000n);
+    const recipient = await freshEvmWalletWith(0n);
+    const before = await satsOf(wallet.address);
+    expect(before).toBe(5_000_000n);
+
+    const { swapId, route } = await quoteAndBuild(
+      {
+        fromChain: 'bitcoin-devnet',
+        toChain: 'devnet-a',
+        tokenIn: 'BTC',
+        tokenOut: 'USDC',
+        amount: '0.01',
+        recipient: recipient.address,
+      },
+      wallet.address,
+      recipient.address,
+    );
+    expect(route.providers).toEqual(['devnet-bridge']);
+    expect(route.signatures).toEqual([
+      expect.objectContaining({ chain: 'bitcoin-devnet', kind: 'bridge', payloadType: 'bitcoin-psbt' }),
+    ]);
+    expect(route.gasCoverage.chains[0]).toMatchObject({
+      chain: 'bitcoin-devnet',
+      breakdown: [expect.objectContaining({ kind: 'bitcoin-transaction' })],
+    });
+
+    const ready = await nextSigningOf(api, swapId, 0);
+    expect(ready.status).toBe(200);
+    const { signing } = ready.body.data;
+    expect(signing.step).toEqual({ current: 1, total: 1 });
+    const payload = signing.payload as PsbtPayload;
+    expect(payload).toMatchObject({ type: 'bitcoin-psbt', network: 'regtest' });
+    expect(signing.executionHints).toMatchObject({ minerFeePaidBy: 'service' });
+    const issued = btc.Transaction.fromPSBT(Buffer.from(payload.psbt, 'base64'), {
+      allowUnknownOutputs: true,
+    });
+    // The wallet's one UTXO and the fee wallet's; the payment to the vault carries the memo.
+    expect(issued.inputsLength).toBe(2);
+    expect(payload.inputsToSign).toEqual([{ index: 0, address: wallet.address, sighashTypes: [1] }]);
+    const vault = btc.OutScript.encode(btc.Address(REGTEST).decode(manifest.bitcoin.bridge.vault));
+    expect(Buffer.from(issued.getOutput(0).script!).equals(Buffer.from(vault))).toBe(true);
+    expect(issued.getOutput(0).amount).toBe(1_000_000n);
+    const memo = Buffer.from(issued.getOutput(1).script!.subarray(2)).toString('utf8');
+    expect(memo).toMatch(new RegExp(`^=:devnet-a\\.USDC:${recipient.address}:\\d+$`));
+
+    const signed = signPsbt(payload, wallet);
+    const submitted = await submitSigned(api, swapId, signed);
+    expect(submitted.status).toBe(200);
+    expect(submitted.body.data).toMatchObject({ swapId, status: 'submitted', txHash: issued.id });
+    // The same signed PSBT again answers the same transaction.
+    const again = await submitSigned(api, swapId, signed);
+    expect(again.status).toBe(200);
+    expect(again.body.data.txHash).toBe(issued.id);
+
+    const terminal = await nextSigningOf(api, swapId, 1);
+    expect(terminal.status).toBe(409);
+    expect(terminal.body.error).toMatchObject({
+      code: 'EXECUTION_TERMINAL',
+      details: { status: 'completed' },
+    });
+    const status = await api.client.get(`/status/transaction/${issued.id}?chainRef=bitcoin-devnet`);
+    expect(status.status).toBe(200);
+    expect(status.body.data).toMatchObject({ status: 'confirmed' });
+
+    // The wallet paid the amount and nothing else: the fee wallet's input paid the miner.
+    expect(await satsOf(wallet.address)).toBe(before - 1_000_000n);
+    const usdc = await waitFor(
+      async () => {
+        const balance = await balanceOnA('USDC', recipient.address);
+        return balance > 0n ? balance : null;
+      },
+      { timeoutMs: 60_000, intervalMs: 300, description: 'the USDC the bridge pays for the BTC' },
+    );
+    expect(usdc).toBe(expectedOutBaseUnits(route));
+    expect(await providerA.getBalance(recipient.address)).toBe(0n);
+  });
+
+  it('refuses a tampered PSBT, one signed by another key and garbage with the codes EVM uses; then takes the right one', async () => {
+    const wallet = await freshBitcoinWalletWith(3_000_000n);
+    const recipient = await freshEvmWalletWith(0n);
+    const { swapId } = await quoteAndBuild(
+      {
+        fromChain: 'bitcoin-devnet',
+        toChain: 'devnet-a',
+        tokenIn: 'BTC',
+        tokenOut: 'USDC',
+        amount: '0.005',
+        recipient: recipient.address,
+      },
+      wallet.address,
+      recipient.address,
+    );
+    const ready = await nextSigningOf(api, swapId, 0);
+    const payload = ready.body.data.signing.payload as PsbtPayload;
+
+    // The payment to the vault lowered after signing: not the transaction issued.
+    const tampered = btc.Transaction.fromPSBT(Buffer.from(payload.psbt, 'base64'), {
+      allowUnknownOutputs: true,
+    });
+    tampered.updateOutput(0, { amount: 400_000n });
+    tampered.signIdx(wallet.privateKey, 0, [btc.SigHash.ALL]);
+    tampered.finalizeIdx(0);
+    const refusedTamper = await submitSigned(api, swapId, Buffer.from(tampered.toPSBT()).toString('base64'));
+    expect(refusedTamper.status).toBe(409);
+    expect(refusedTamper.body.error.code).toBe('TX_REQUEST_MISMATCH');
+
+    // Signed by a key that does not own the input.
+    const stranger = { privateKey: secp256k1.utils.randomSecretKey(), address: wallet.address };
+    const foreign = btc.Transaction.fromPSBT(Buffer.from(payload.psbt, 'base64'), {
+      allowUnknownOutputs: true,
+    });
+    expect(() => foreign.signIdx(stranger.privateKey, 0, [btc.SigHash.ALL])).toThrow();
+    const forged = btc.Transaction.fromPSBT(Buffer.from(payload.psbt, 'base64'), {
+      allowUnknownOutputs: true,
+    });
+    const pubkey = secp256k1.getPublicKey(wallet.privateKey, true);
+    // A signature by the stranger's key placed under the owner's public key.
+    const sighash = forged.preimageWitnessV0(
+      0,
+      btc.p2pkh(pubkey).script,
+      btc.SigHash.ALL,
+      forged.getInput(0).witnessUtxo!.amount,
+    );
+    const signature = secp256k1.sign(sighash, stranger.privateKey, { prehash: false, format: 'der' });
+    forged.updateInput(0, {
+      partialSig: [[pubkey, Uint8Array.from([...signature, btc.SigHash.ALL])]],
+    });
+    const refusedForeign = await submitSigned(api, swapId, Buffer.from(forged.toPSBT()).toString('base64'));
+    expect(refusedForeign.status).toBe(409);
+    expect(refusedForeign.body.error.code).toBe('TX_REQUEST_MISMATCH');
+
+    const garbage = await submitSigned(api, swapId, 'cHNidP8BAHECAAAAAf');
+    expect(garbage.status).toBe(400);
+    expect(garbage.body.error.code).toBe('INVALID_SIGNED_TX');
+
+    const accepted = await submitSigned(api, swapId, signPsbt(payload, wallet));
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.data.status).toBe('submitted');
+  });
+
+  it('USDC on devnet-a → BTC: a wallet with no ETH signs typed data only; the bcrt1 recipient gets exactly the quote', async () => {
+    const wallet = await freshEvmWalletWith(900_000_000n);
+    const recipient = { privateKey: secp256k1.utils.randomSecretKey() } as BitcoinWallet;
+    recipient.address = btc.p2wpkh(secp256k1.getPublicKey(recipient.privateKey, true), REGTEST).address!;
+
+    const { swapId, route } = await quoteAndBuild(
+      {
+        fromChain: 'devnet-a',
+        toChain: 'bitcoin-devnet',
+        tokenIn: 'USDC',
+        tokenOut: 'BTC',
+        amount: '900',
+        recipient: recipient.address,
+      },
+      wallet.address,
+      recipient.address,
+    );
+    await signTypedDataUntilCompleted(api, swapId, wallet);
+    expect(await providerA.getBalance(wallet.address)).toBe(0n);
+    expect(await balanceOnA('USDC', wallet.address)).toBe(0n);
+    const sats = await waitFor(
+      async () => {
+        const balance = await satsOf(recipient.address);
+        return balance > 0n ? balance : null;
+      },
+      { timeoutMs: 60_000, intervalMs: 300, description: 'the BTC the bridge pays for the USDC' },
+    );
+    expect(sats).toBe(expectedOutBaseUnits(route));
+  });
+
+  it('refuses a recipient of another network or family with INVALID_ADDRESS', async () => {
+    const wallet = await freshEvmWalletWith(0n);
+    const mainnet = btc.p2wpkh(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true)).address!;
+    for (const recipient of [mainnet, wallet.address]) {
+      const res = await api.client.post('/quote', {
+        fromChain: 'devnet-a',
+        toChain: 'bitcoin-devnet',
+        tokenIn: 'USDC',
+        tokenOut: 'BTC',
+        amount: '10',
+        recipient,
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('INVALID_ADDRESS');
+    }
+  });
+});
