@@ -1,8 +1,20 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import * as btc from '@scure/btc-signer';
+import { Keypair, PublicKey, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
+import {
+  createAssociatedTokenAccountIdempotentInstruction,
+  createTransferCheckedInstruction,
+  getAssociatedTokenAddressSync,
+} from '@solana/spl-token';
 import { HDNodeWallet, Wallet } from 'ethers';
 import { BITCOIN_NETWORKS } from '@swapgw/chains/bitcoin-bridge';
-import { bitcoinDevnetKey, EsploraClient, signPayment } from '@swapgw/devnet';
+import {
+  bitcoinDevnetKey,
+  EsploraClient,
+  signPayment,
+  solanaConnection,
+  solanaTestWallet,
+} from '@swapgw/devnet';
 import { waitFor } from '@swapgw/testing';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
@@ -30,9 +42,13 @@ const balanceOnA = (symbol: string, holder: string) => devnet.balanceOf('devnet-
 const esplora = new EsploraClient(manifest.bitcoin.esploraUrl);
 const REGTEST = BITCOIN_NETWORKS.regtest;
 
-/** Funders (e2e files run one at a time): EVM account 7, Bitcoin test wallet 7. */
+/** Funders (e2e files run one at a time): EVM account 7, Bitcoin test wallet 7, Solana test wallet 7. */
 const evmFunder = () => devnet.account(7).connect(providerA);
 const btcFunder = () => bitcoinDevnetKey('wallet', 7);
+const solanaFunder = () => solanaTestWallet(7);
+const solana = solanaConnection(manifest.solana.rpcUrl);
+const mint = new PublicKey(manifest.solana.tokens.USDC.mint);
+const usdcAccount = (owner: PublicKey) => getAssociatedTokenAddressSync(mint, owner, true);
 
 /** A Bitcoin wallet as a browser wallet holds one: a key and its P2WPKH address. */
 interface BitcoinWallet {
@@ -295,6 +311,136 @@ describe('native Bitcoin: BTC into and out of the devnet bridge, the miner fee p
         return balance > 0n ? balance : null;
       },
       { timeoutMs: 60_000, intervalMs: 300, description: 'the BTC the bridge pays for the USDC' },
+    );
+    expect(sats).toBe(expectedOutBaseUnits(route));
+  });
+
+  const solanaUsdc = async (owner: PublicKey): Promise<bigint> => {
+    const account = usdcAccount(owner);
+    if (!(await solana.getAccountInfo(account, 'confirmed'))) return 0n;
+    return BigInt((await solana.getTokenAccountBalance(account, 'confirmed')).value.amount);
+  };
+
+  /** A new Solana wallet holding `amount` USDC and not one lamport (the funder pays its token account). */
+  async function freshSolanaWalletWith(amount: bigint): Promise<Keypair> {
+    const wallet = Keypair.generate();
+    const funder = solanaFunder();
+    const { blockhash } = await solana.getLatestBlockhash('confirmed');
+    const funding = new VersionedTransaction(
+      new TransactionMessage({
+        payerKey: funder.publicKey,
+        recentBlockhash: blockhash,
+        instructions: [
+          createAssociatedTokenAccountIdempotentInstruction(
+            funder.publicKey,
+            usdcAccount(wallet.publicKey),
+            wallet.publicKey,
+            mint,
+          ),
+          createTransferCheckedInstruction(
+            usdcAccount(funder.publicKey),
+            mint,
+            usdcAccount(wallet.publicKey),
+            funder.publicKey,
+            amount,
+            6,
+          ),
+        ],
+      }).compileToV0Message(),
+    );
+    funding.sign([funder]);
+    const signature = await solana.sendRawTransaction(funding.serialize());
+    await waitFor(
+      async () => {
+        const status = (await solana.getSignatureStatuses([signature])).value[0];
+        return status?.confirmationStatus === 'confirmed' || status?.confirmationStatus === 'finalized'
+          ? true
+          : undefined;
+      },
+      { timeoutMs: 10_000, intervalMs: 100, description: 'the USDC funding confirmed' },
+    );
+    return wallet;
+  }
+
+  it('BTC → USDC on Solana: the PSBT names a base58 recipient; the Solana wallet (no SOL) gets exactly the quote; GET /swap shows the Bitcoin step and its txid', async () => {
+    const wallet = await freshBitcoinWalletWith(2_000_000n);
+    const recipient = Keypair.generate();
+    const { swapId, route } = await quoteAndBuild(
+      {
+        fromChain: 'bitcoin-devnet',
+        toChain: 'solana-devnet',
+        tokenIn: 'BTC',
+        tokenOut: 'USDC',
+        amount: '0.002',
+        recipient: recipient.publicKey.toBase58(),
+      },
+      wallet.address,
+      recipient.publicKey.toBase58(),
+    );
+    const ready = await nextSigningOf(api, swapId, 0);
+    const payload = ready.body.data.signing.payload as PsbtPayload;
+    const submitted = await submitSigned(api, swapId, signPsbt(payload, wallet));
+    expect(submitted.status).toBe(200);
+    const txid = submitted.body.data.txHash as string;
+    const terminal = await nextSigningOf(api, swapId, 1);
+    expect(terminal.body.error).toMatchObject({
+      code: 'EXECUTION_TERMINAL',
+      details: { status: 'completed' },
+    });
+
+    const read = await api.client.get(`/swap/${swapId}`);
+    expect(read.status).toBe(200);
+    expect(read.body.data.steps).toEqual([
+      expect.objectContaining({ chain: 'bitcoin-devnet', kind: 'bridge', status: 'confirmed', txHash: txid }),
+    ]);
+    expect(await satsOf(wallet.address)).toBe(2_000_000n - 200_000n);
+    const usdc = await waitFor(
+      async () => {
+        const balance = await solanaUsdc(recipient.publicKey);
+        return balance > 0n ? balance : null;
+      },
+      { timeoutMs: 60_000, intervalMs: 300, description: 'the USDC the bridge pays on Solana' },
+    );
+    expect(usdc).toBe(expectedOutBaseUnits(route));
+  });
+
+  it('USDC on Solana → BTC: a wallet with no SOL signs one Solana transaction (the service pays its fee); the bcrt1 recipient gets exactly the quote', async () => {
+    const wallet = await freshSolanaWalletWith(450_000_000n);
+    const recipient = { privateKey: secp256k1.utils.randomSecretKey() } as BitcoinWallet;
+    recipient.address = btc.p2wpkh(secp256k1.getPublicKey(recipient.privateKey, true), REGTEST).address!;
+    const { swapId, route } = await quoteAndBuild(
+      {
+        fromChain: 'solana-devnet',
+        toChain: 'bitcoin-devnet',
+        tokenIn: 'USDC',
+        tokenOut: 'BTC',
+        amount: '450',
+        recipient: recipient.address,
+      },
+      wallet.publicKey.toBase58(),
+      recipient.address,
+    );
+    const ready = await nextSigningOf(api, swapId, 0);
+    const { signing } = ready.body.data;
+    expect(signing.payload.type).toBe('solana-versioned-transaction');
+    expect(signing.executionHints).toMatchObject({ gasPaidBy: 'service', userPaysLamports: '0' });
+    const tx = VersionedTransaction.deserialize(Buffer.from(signing.payload.transaction as string, 'base64'));
+    tx.sign([wallet]);
+    const submitted = await submitSigned(api, swapId, Buffer.from(tx.serialize()).toString('base64'));
+    expect(submitted.status).toBe(200);
+    const terminal = await nextSigningOf(api, swapId, 1);
+    expect(terminal.body.error).toMatchObject({
+      code: 'EXECUTION_TERMINAL',
+      details: { status: 'completed' },
+    });
+    expect(await solana.getBalance(wallet.publicKey, 'confirmed')).toBe(0);
+    expect(await solanaUsdc(wallet.publicKey)).toBe(0n);
+    const sats = await waitFor(
+      async () => {
+        const balance = await satsOf(recipient.address);
+        return balance > 0n ? balance : null;
+      },
+      { timeoutMs: 60_000, intervalMs: 300, description: 'the BTC the bridge pays for the Solana USDC' },
     );
     expect(sats).toBe(expectedOutBaseUnits(route));
   });
