@@ -445,6 +445,33 @@ describe('native Bitcoin: BTC into and out of the devnet bridge, the miner fee p
     expect(sats).toBe(expectedOutBaseUnits(route));
   });
 
+  it('lists the Bitcoin chain, BTC and its pairs in the catalog', async () => {
+    const chains = await api.client.get('/chains');
+    expect(chains.status).toBe(200);
+    expect(chains.body.data.chains).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: 'bitcoin-devnet', family: 'bitcoin', nativeSymbol: 'BTC' }),
+      ]),
+    );
+    const tokens = await api.client.get('/tokens?chainRef=bitcoin-devnet');
+    expect(tokens.status).toBe(200);
+    expect(tokens.body.data.tokens).toEqual([
+      expect.objectContaining({ chain: 'bitcoin-devnet', symbol: 'BTC', decimals: 8, address: null }),
+    ]);
+    const pairs = await api.client.get('/pairs?tokenIn=BTC&supportedOnly=true');
+    expect(pairs.status).toBe(200);
+    const routes = (pairs.body.data.pairs as { fromChain: string; toChain: string; tokenOut: string }[]).map(
+      (pair) => `${pair.fromChain}→${pair.toChain}:${pair.tokenOut}`,
+    );
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        'bitcoin-devnet→devnet-a:USDC',
+        'bitcoin-devnet→devnet-a:WETH',
+        'bitcoin-devnet→solana-devnet:USDC',
+      ]),
+    );
+  });
+
   it('refuses a recipient of another network or family with INVALID_ADDRESS', async () => {
     const wallet = await freshEvmWalletWith(0n);
     const mainnet = btc.p2wpkh(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true)).address!;

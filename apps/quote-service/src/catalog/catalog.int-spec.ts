@@ -46,8 +46,8 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
   it('lists devnet chains first, then the real networks (Ethereum, Base, Arbitrum, Solana...), each describing itself', async () => {
     const { chains } = await service.catalog.listChains();
     const ids = chains.map((c) => c.id);
-    expect(ids.slice(0, 3)).toEqual(['devnet-a', 'devnet-b', 'solana-devnet']);
-    expect(ids.slice(3, 7)).toEqual(['ethereum', 'base', 'arbitrum', 'solana']);
+    expect(ids.slice(0, 4)).toEqual(['devnet-a', 'devnet-b', 'solana-devnet', 'bitcoin-devnet']);
+    expect(ids.slice(4, 8)).toEqual(['ethereum', 'base', 'arbitrum', 'solana']);
     for (const chain of chains)
       expect(Object.keys(chain).sort()).toEqual([
         'caip2',
@@ -80,6 +80,13 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
       chainId: null,
       caip2: expect.stringMatching(/^solana:/),
     });
+    expect(byId['bitcoin-devnet']).toMatchObject({
+      family: 'bitcoin',
+      network: 'testnet',
+      chainId: null,
+      caip2: 'bip122:bitcoin-devnet',
+      nativeSymbol: 'BTC',
+    });
   });
 
   it('lists the devnet tokens of a chain with the manifest addresses and decimals, native coin first', async () => {
@@ -100,9 +107,11 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
 
   it('marks only tradable tokens supported: devnet ones, not real-network ones without RPC or aggregator', async () => {
     const { tokens } = await service.catalog.listTokens({ supportedOnly: true, limit: 50_000 });
-    expect(new Set(tokens.map((t) => t.chain))).toEqual(new Set(['devnet-a', 'devnet-b', 'solana-devnet']));
-    // ETH, USDC, DAI, WETH on each anvil chain, and USDC (the bridged token) on solana-devnet.
-    expect(tokens).toHaveLength(9);
+    expect(new Set(tokens.map((t) => t.chain))).toEqual(
+      new Set(['devnet-a', 'devnet-b', 'solana-devnet', 'bitcoin-devnet']),
+    );
+    // ETH, USDC, DAI, WETH on each anvil chain, USDC (the bridged token) on solana-devnet, BTC on bitcoin-devnet.
+    expect(tokens).toHaveLength(10);
     const eth = await service.catalog.listTokens({ chainRef: 'ethereum', q: 'USDC', debug: true });
     expect(eth.tokens[0]).toMatchObject({
       symbol: 'USDC',
@@ -251,7 +260,7 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
 
     it('lists real-network pairs as unsupported until a provider is configured', async () => {
       const supported = await allPairs({ supportedOnly: true });
-      const devnetChains = ['devnet-a', 'devnet-b', 'solana-devnet'];
+      const devnetChains = ['devnet-a', 'devnet-b', 'solana-devnet', 'bitcoin-devnet'];
       expect(
         supported.every((p) => devnetChains.includes(p.fromChain) && devnetChains.includes(p.toChain)),
       ).toBe(true);
