@@ -456,7 +456,7 @@ describe('native Bitcoin: BTC into and out of the devnet bridge, the miner fee p
     const tokens = await api.client.get('/tokens?chainRef=bitcoin-devnet');
     expect(tokens.status).toBe(200);
     expect(tokens.body.data.tokens).toEqual([
-      expect.objectContaining({ chain: 'bitcoin-devnet', symbol: 'BTC', decimals: 8, address: null }),
+      expect.objectContaining({ chain: 'bitcoin-devnet', symbol: 'BTC', name: 'Bitcoin', decimals: 8 }),
     ]);
     const pairs = await api.client.get('/pairs?tokenIn=BTC&supportedOnly=true');
     expect(pairs.status).toBe(200);
