@@ -31,7 +31,6 @@ import {
   solanaDepositNonce,
 } from '@swapgw/chains/solana-bridge';
 import { freePort, waitFor } from '@swapgw/testing';
-import { RelayerLogger } from './bridge/bridge-relayer';
 import {
   BRIDGE_SWAP_OUTCOMES,
   DEVNET_BRIDGE_ABI,
@@ -43,22 +42,10 @@ import { localProvider } from './evm-provider';
 import { DevnetChain, devnetChain } from './manifest';
 import { solanaConnection, solanaFeePayer, solanaTestWallet } from './solana';
 import { RunningDevnet, startDevnet } from './start-devnet';
+import { RecordingLogger } from './bridge/recording-logger';
 
 /** Solana test wallet whose USDC funds the fresh wallets (it pays their token accounts' rent). */
 const FUNDER_INDEX = 3;
-
-class RecordingLogger implements RelayerLogger {
-  readonly lines: { level: string; message: Record<string, unknown> }[] = [];
-  log(message: unknown) {
-    this.lines.push({ level: 'log', message: message as Record<string, unknown> });
-  }
-  warn(message: unknown) {
-    this.lines.push({ level: 'warn', message: message as Record<string, unknown> });
-  }
-  error(message: unknown) {
-    this.lines.push({ level: 'error', message: message as Record<string, unknown> });
-  }
-}
 
 // Solana → EVM with one signature, the Solana wallet's: its bridge deposit's memo carries the swap
 // for devnet-a's SwapGatewayRouter (the deposit's EVM recipient), the devnet's own bridge relayer

@@ -15,7 +15,6 @@ import { Contract, formatUnits, JsonRpcProvider, parseUnits } from 'ethers';
 import { freePort, waitFor } from '@swapgw/testing';
 import { devnetWallet } from './accounts';
 import { SolanaBridgeEndpoint } from './bridge/solana-bridge-endpoint';
-import { RelayerLogger } from './bridge/bridge-relayer';
 import { DEVNET_BRIDGE_ABI, ERC20_PERMIT_ABI } from './contracts/abis';
 import { localProvider } from './evm-provider';
 import { devnetChain, loadDevnetManifest } from './manifest';
@@ -27,19 +26,7 @@ import {
   solanaRecipientBytes32,
 } from '@swapgw/chains/solana-bridge';
 import { solanaBridgeAuthority, solanaConnection, solanaTestWallet, usdcAccountOf } from './solana';
-
-class RecordingLogger implements RelayerLogger {
-  readonly lines: { level: string; message: Record<string, unknown> }[] = [];
-  log(message: unknown) {
-    this.lines.push({ level: 'log', message: message as Record<string, unknown> });
-  }
-  warn(message: unknown) {
-    this.lines.push({ level: 'warn', message: message as Record<string, unknown> });
-  }
-  error(message: unknown) {
-    this.lines.push({ level: 'error', message: message as Record<string, unknown> });
-  }
-}
+import { RecordingLogger } from './bridge/recording-logger';
 
 // The whole devnet (two anvil chains and the Solana chain) on free ports, bridging USDC between
 // EVM and Solana through the relayer, checked the way a user would: balances on both sides.
