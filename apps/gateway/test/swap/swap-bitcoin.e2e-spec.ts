@@ -1,11 +1,6 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import * as btc from '@scure/btc-signer';
-import { Keypair, PublicKey, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
-import {
-  createAssociatedTokenAccountIdempotentInstruction,
-  createTransferCheckedInstruction,
-  getAssociatedTokenAddressSync,
-} from '@solana/spl-token';
+import { Keypair, PublicKey, VersionedTransaction } from '@solana/web3.js';
 import { HDNodeWallet, Wallet } from 'ethers';
 import { BITCOIN_NETWORKS } from '@swapgw/chains/bitcoin-bridge';
 import {
@@ -18,6 +13,7 @@ import {
 import { waitFor } from '@swapgw/testing';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
+import { freshSolanaWalletWith as freshSolanaWith, splBalanceOf } from '../support/solana-wallets';
 import {
   buildSwapId,
   expectedOutBaseUnits,
@@ -48,7 +44,6 @@ const btcFunder = () => bitcoinDevnetKey('wallet', 7);
 const solanaFunder = () => solanaTestWallet(7);
 const solana = solanaConnection(manifest.solana.rpcUrl);
 const mint = new PublicKey(manifest.solana.tokens.USDC.mint);
-const usdcAccount = (owner: PublicKey) => getAssociatedTokenAddressSync(mint, owner, true);
 
 /** A Bitcoin wallet as a browser wallet holds one: a key and its P2WPKH address. */
 interface BitcoinWallet {
@@ -315,52 +310,8 @@ describe('native Bitcoin: BTC into and out of the devnet bridge, the miner fee p
     expect(sats).toBe(expectedOutBaseUnits(route));
   });
 
-  const solanaUsdc = async (owner: PublicKey): Promise<bigint> => {
-    const account = usdcAccount(owner);
-    if (!(await solana.getAccountInfo(account, 'confirmed'))) return 0n;
-    return BigInt((await solana.getTokenAccountBalance(account, 'confirmed')).value.amount);
-  };
-
-  /** A new Solana wallet holding `amount` USDC and not one lamport (the funder pays its token account). */
-  async function freshSolanaWalletWith(amount: bigint): Promise<Keypair> {
-    const wallet = Keypair.generate();
-    const funder = solanaFunder();
-    const { blockhash } = await solana.getLatestBlockhash('confirmed');
-    const funding = new VersionedTransaction(
-      new TransactionMessage({
-        payerKey: funder.publicKey,
-        recentBlockhash: blockhash,
-        instructions: [
-          createAssociatedTokenAccountIdempotentInstruction(
-            funder.publicKey,
-            usdcAccount(wallet.publicKey),
-            wallet.publicKey,
-            mint,
-          ),
-          createTransferCheckedInstruction(
-            usdcAccount(funder.publicKey),
-            mint,
-            usdcAccount(wallet.publicKey),
-            funder.publicKey,
-            amount,
-            6,
-          ),
-        ],
-      }).compileToV0Message(),
-    );
-    funding.sign([funder]);
-    const signature = await solana.sendRawTransaction(funding.serialize());
-    await waitFor(
-      async () => {
-        const status = (await solana.getSignatureStatuses([signature])).value[0];
-        return status?.confirmationStatus === 'confirmed' || status?.confirmationStatus === 'finalized'
-          ? true
-          : undefined;
-      },
-      { timeoutMs: 10_000, intervalMs: 100, description: 'the USDC funding confirmed' },
-    );
-    return wallet;
-  }
+  const solanaUsdc = (owner: PublicKey) => splBalanceOf(solana, mint, owner);
+  const freshSolanaWalletWith = (amount: bigint) => freshSolanaWith(solana, mint, solanaFunder(), amount);
 
   it('BTC → USDC on Solana: the PSBT names a base58 recipient; the Solana wallet (no SOL) gets exactly the quote; GET /swap shows the Bitcoin step and its txid', async () => {
     const wallet = await freshBitcoinWalletWith(2_000_000n);

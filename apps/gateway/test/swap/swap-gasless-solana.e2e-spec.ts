@@ -1,10 +1,5 @@
 import { sign } from 'node:crypto';
-import { Connection, Keypair, PublicKey, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
-import {
-  createAssociatedTokenAccountIdempotentInstruction,
-  createTransferCheckedInstruction,
-  getAssociatedTokenAddressSync,
-} from '@solana/spl-token';
+import { Connection, Keypair, PublicKey, VersionedTransaction } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { HDNodeWallet, Wallet } from 'ethers';
 import { ethersTypedDataArgs, TypedDataV4 } from '@swapgw/chains';
@@ -12,6 +7,11 @@ import { SOLANA_FEE_PAYER_COUNT, solanaConnection, solanaFeePayer, solanaTestWal
 import { waitFor } from '@swapgw/testing';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
+import {
+  freshSolanaWalletWith as freshSolanaWith,
+  splBalanceOf,
+  tokenAccountOf,
+} from '../support/solana-wallets';
 import {
   buildSwapId,
   nextSigning as nextSigningOf,
@@ -32,7 +32,7 @@ const providerA = devnet.provider('devnet-a');
 const tokenOnA = (symbol: string, runner?: HDNodeWallet) => devnet.token('devnet-a', symbol, runner);
 const balanceOnA = (symbol: string, holder: string) => devnet.balanceOf('devnet-a', symbol, holder);
 const mint = new PublicKey(manifest.solana.tokens.USDC.mint);
-const usdcAccount = (owner: PublicKey) => getAssociatedTokenAddressSync(mint, owner, true);
+const usdcAccount = (owner: PublicKey) => tokenAccountOf(mint, owner);
 /** The service's fee payers on the devnet (libs/devnet devnetSolanaFeePayerKeys, which the stack gives signer-surface). */
 const feePayers = Array.from({ length: SOLANA_FEE_PAYER_COUNT }, (_, i) => solanaFeePayer(i + 1));
 
@@ -67,52 +67,9 @@ describe('gas covered by the service between EVM and Solana: wallets without SOL
 
   const lamportsOf = async (owner: PublicKey): Promise<bigint> =>
     BigInt(await solana.getBalance(owner, 'confirmed'));
-  const solanaUsdc = async (owner: PublicKey): Promise<bigint> => {
-    const account = usdcAccount(owner);
-    if (!(await solana.getAccountInfo(account, 'confirmed'))) return 0n;
-    return BigInt((await solana.getTokenAccountBalance(account, 'confirmed')).value.amount);
-  };
-
+  const solanaUsdc = (owner: PublicKey) => splBalanceOf(solana, mint, owner);
   /** A new Solana wallet holding `amount` USDC and not one lamport: the funder pays its token account's rent. */
-  async function freshSolanaWalletWith(amount: bigint): Promise<Keypair> {
-    const wallet = Keypair.generate();
-    const funder = solanaFunder();
-    const { blockhash } = await solana.getLatestBlockhash('confirmed');
-    const funding = new VersionedTransaction(
-      new TransactionMessage({
-        payerKey: funder.publicKey,
-        recentBlockhash: blockhash,
-        instructions: [
-          createAssociatedTokenAccountIdempotentInstruction(
-            funder.publicKey,
-            usdcAccount(wallet.publicKey),
-            wallet.publicKey,
-            mint,
-          ),
-          createTransferCheckedInstruction(
-            usdcAccount(funder.publicKey),
-            mint,
-            usdcAccount(wallet.publicKey),
-            funder.publicKey,
-            amount,
-            6,
-          ),
-        ],
-      }).compileToV0Message(),
-    );
-    funding.sign([funder]);
-    const signature = await solana.sendRawTransaction(funding.serialize());
-    await waitFor(
-      async () => {
-        const status = (await solana.getSignatureStatuses([signature])).value[0];
-        return status?.confirmationStatus === 'confirmed' || status?.confirmationStatus === 'finalized'
-          ? true
-          : undefined;
-      },
-      { timeoutMs: 10_000, intervalMs: 100, description: 'the USDC funding confirmed' },
-    );
-    return wallet;
-  }
+  const freshSolanaWalletWith = (amount: bigint) => freshSolanaWith(solana, mint, solanaFunder(), amount);
 
   /** A new EVM wallet holding `amount` USDC on devnet-a and no ETH. */
   async function freshEvmWalletWith(amount: bigint): Promise<Wallet> {
