@@ -2,6 +2,11 @@ import * as btc from '@scure/btc-signer';
 import bs58 from 'bs58';
 import { getAddress } from 'ethers';
 import {
+  anyNetworkBitcoinAddressOf,
+  bitcoinNetworkOfAddress,
+  witnessProgramOf,
+} from './families/bitcoin/bitcoin-address';
+import {
   BITCOIN_NETWORKS,
   bip84CoinType,
   SATS_PER_BTC,
@@ -14,7 +19,7 @@ import {
 // services (they build deposits) and libs/devnet (its relayer reads them). Imported as
 // @swapgw/chains/bitcoin-bridge, not through the index: only those need @scure/btc-signer.
 
-export { BITCOIN_NETWORKS, bip84CoinType, SATS_PER_BTC, type BitcoinNetworkName };
+export { BITCOIN_NETWORKS, bip84CoinType, bitcoinNetworkOfAddress, SATS_PER_BTC, type BitcoinNetworkName };
 
 /**
  * The bridge's id for Bitcoin: `destinationChainId` of an EVM `depositTo` paying BTC, and
@@ -177,11 +182,10 @@ export function satsForUsdc(units: bigint, terms: Pick<BitcoinBridgeTerms, 'usdc
  * (also 32 bytes) cannot be told from P2TR in 32 bytes and is not supported, nor are P2PKH and P2SH.
  */
 export function bitcoinRecipientToBytes32(address: string): string {
-  const decoded = decodeSegwitRecipient(address);
-  if (decoded === undefined)
+  const decoded = anyNetworkBitcoinAddressOf(address);
+  if (decoded === null)
     throw new Error(`bridge recipient ${address} is not a P2WPKH or P2TR Bitcoin address`);
-  const program = decoded.type === 'wpkh' ? decoded.hash : decoded.pubkey;
-  return `0x${Buffer.from(program).toString('hex').padStart(64, '0')}`;
+  return `0x${Buffer.from(witnessProgramOf(decoded)).toString('hex').padStart(64, '0')}`;
 }
 
 /**
@@ -202,15 +206,7 @@ export function bytes32ToBitcoinAddress(raw: string, network: BitcoinNetworkName
 
 /** Whether `address` is a lower-case P2WPKH or P2TR address of any Bitcoin network. */
 export function isBitcoinBridgeRecipient(address: string): boolean {
-  return decodeSegwitRecipient(address) !== undefined;
-}
-
-/** The network an address is of, by its bech32 prefix (the longest matching: bcrt1 before bc1). */
-export function bitcoinNetworkOfAddress(address: string): BitcoinNetworkName | undefined {
-  const names = (Object.keys(BITCOIN_NETWORKS) as BitcoinNetworkName[]).filter((name) =>
-    address.startsWith(`${BITCOIN_NETWORKS[name].bech32}1`),
-  );
-  return names.sort((a, b) => BITCOIN_NETWORKS[b].bech32.length - BITCOIN_NETWORKS[a].bech32.length)[0];
+  return anyNetworkBitcoinAddressOf(address) !== null;
 }
 
 /**
@@ -220,21 +216,6 @@ export function bitcoinNetworkOfAddress(address: string): BitcoinNetworkName | u
 export function bitcoinDepositNonce(txid: string): bigint {
   if (!/^[0-9a-f]{64}$/.test(txid)) throw new Error(`${txid} is not a Bitcoin txid`);
   return BigInt(`0x${txid}`);
-}
-
-function decodeSegwitRecipient(
-  address: string,
-): { type: 'wpkh'; hash: Uint8Array } | { type: 'tr'; pubkey: Uint8Array } | undefined {
-  const network = bitcoinNetworkOfAddress(address);
-  if (network === undefined || address !== address.toLowerCase()) return undefined;
-  try {
-    const decoded = btc.Address(BITCOIN_NETWORKS[network]).decode(address);
-    if (decoded.type === 'wpkh') return { type: 'wpkh', hash: decoded.hash };
-    if (decoded.type === 'tr') return { type: 'tr', pubkey: decoded.pubkey };
-    return undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function normalizeRecipient(recipient: string): string | undefined {

@@ -65,6 +65,24 @@ export function decodeBitcoinAddress(
   };
 }
 
+/** The network an address is of, by its bech32 prefix (the longest matching: bcrt1 before bc1). */
+export function bitcoinNetworkOfAddress(address: string): BitcoinNetworkName | undefined {
+  return PREFIXES.filter((p) => address.startsWith(p.hrp)).sort((a, b) => b.hrp.length - a.hrp.length)[0]
+    ?.name;
+}
+
+/** A P2WPKH or P2TR address of whichever network its prefix names, or null. */
+export function anyNetworkBitcoinAddressOf(address: string): BitcoinAddress | null {
+  const network = bitcoinNetworkOfAddress(address);
+  return network === undefined ? null : bitcoinAddressOf(address, network);
+}
+
+/** The witness program of an address: a P2WPKH key hash (20 bytes) or a P2TR output key (32). */
+export function witnessProgramOf(address: BitcoinAddress): Uint8Array {
+  // OP_0 <20> or OP_1 <32>: one opcode, one push length, then the program.
+  return address.script.subarray(2);
+}
+
 /** The decoded address, or null when it is not a P2WPKH / P2TR address of `network`. */
 export function bitcoinAddressOf(address: string, network: BitcoinNetworkName): BitcoinAddress | null {
   const result = decodeBitcoinAddress(address, network);
