@@ -96,6 +96,8 @@ export async function startReplicaStack(
         'signer-surface': {
           RELAYER_KEYS: JSON.stringify(devnetRelayerKeys(DEVNET_MNEMONIC, evmIds)),
           SOLANA_FEE_PAYER_KEYS: JSON.stringify(devnetSolanaFeePayerKeys('solana')),
+          // The replica has no Bitcoin chain: no fee wallets (the test run's are the devnet's).
+          BITCOIN_FEE_WALLET_KEYS: '{}',
           ...options.appEnv?.['signer-surface'],
         },
       },

@@ -79,7 +79,8 @@ export class RouteGasCoverageItemDto implements RouteGasCoverageItem {
   @ApiProperty({
     example: '60000',
     pattern: '^(0|[1-9][0-9]*)$',
-    description: 'Decimal string: EVM gas units; Solana: signatures paid; Bitcoin: virtual bytes; "0" for rent',
+    description:
+      'Decimal string: EVM gas units; Solana: signatures paid; Bitcoin: virtual bytes; "0" for rent',
   })
   estimatedGasUnits!: string;
   @ApiProperty({
