@@ -7,6 +7,7 @@ import type {
   LegStepSpec,
   StepSpecFamily,
 } from '../step-spec-families';
+import { bytes32BridgePayout } from '../bridge-payout';
 
 /**
  * The Bitcoin family's steps: one PSBT per leg, a deposit into the bridge's vault whose OP_RETURN
@@ -54,11 +55,5 @@ export function bitcoinStepOf(input: LegStepInput, _chains: LegStepChains): LegS
 
 /** A bridge pays a Bitcoin wallet with `depositTo`: its witness program as the 32-byte recipient. */
 export function bitcoinBridgePayoutOf(leg: RouteLeg, recipient: string): BridgePayout {
-  if (leg.destinationBridgeChainId === undefined)
-    throw new Error(`Bridge leg to ${leg.destinationChain} has no destinationBridgeChainId`);
-  return {
-    chainId: leg.destinationBridgeChainId,
-    recipient: bitcoinRecipientToBytes32(recipient),
-    encoding: 'bytes32',
-  };
+  return bytes32BridgePayout(leg, bitcoinRecipientToBytes32(recipient));
 }

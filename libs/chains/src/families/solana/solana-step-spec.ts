@@ -8,6 +8,7 @@ import type {
   LegStepSpec,
   StepSpecFamily,
 } from '../step-spec-families';
+import { bytes32BridgePayout } from '../bridge-payout';
 
 /**
  * The Solana family's steps: one transaction per leg (SPL transfers need no allowance, so no
@@ -45,13 +46,7 @@ export function solanaStepOf(input: LegStepInput, chains: LegStepChains): LegSte
  * on the bridge's own id of the Solana chain (the leg's destinationBridgeChainId).
  */
 export function solanaBridgePayoutOf(leg: RouteLeg, recipient: string): BridgePayout {
-  if (leg.destinationBridgeChainId === undefined)
-    throw new Error(`Bridge leg to ${leg.destinationChain} has no destinationBridgeChainId`);
-  return {
-    chainId: leg.destinationBridgeChainId,
-    recipient: solanaRecipientBytes32(recipient),
-    encoding: 'bytes32',
-  };
+  return bytes32BridgePayout(leg, solanaRecipientBytes32(recipient));
 }
 
 /** The devnet bridge deposit of `spend` from the leg's SPL mint into the vault, to the leg's recipient. */
