@@ -7,6 +7,8 @@ import {
   NULL_TXID,
   outpointKey,
   Prevout,
+  transactionVsize,
+  transactionWeight,
   verifyInputScripts,
 } from './bitcoin-transaction-rules';
 
@@ -179,7 +181,9 @@ export class BitcoinChain {
     verifyInputScripts(tx, prevouts);
 
     const fee = valueIn - valueOut;
-    const vsize = tx.vsize;
+    // Counted from the serialisation: scriptSig bytes (a nested SegWit spend's redeem script) weigh
+    // 4 units each, witness bytes 1.
+    const vsize = transactionVsize(tx);
     const minFee = BigInt(vsize * MIN_RELAY_SATS_PER_VBYTE);
     if (fee < minFee) throw new BitcoinRejection(-26, `min relay fee not met, ${fee} < ${minFee}`);
     const replaced = this.checkReplacement(txid, tx, fee, vsize, conflicts);
@@ -194,7 +198,7 @@ export class BitcoinChain {
       isCoinbase: false,
       fee,
       vsize,
-      weight: tx.weight,
+      weight: transactionWeight(tx),
       size: raw.length,
     });
     this.mempool.add(txid);
@@ -472,8 +476,8 @@ export class BitcoinChain {
       prevouts: [null],
       isCoinbase: true,
       fee: 0n,
-      vsize: tx.vsize,
-      weight: tx.weight,
+      vsize: transactionVsize(tx),
+      weight: transactionWeight(tx),
       size: raw.length,
     };
   }

@@ -1,7 +1,8 @@
 import * as btc from '@scure/btc-signer';
 import { BitcoinDevnetHandle, startBitcoinDevnet } from './bitcoin-devnet';
 import { bitcoinDevnetKey } from './bitcoin-keys';
-import { p2trOf, signPayment, SpendableCoin } from './bitcoin-wallet';
+import { pushOf } from './bitcoin-script';
+import { p2shP2wpkhOf, p2trOf, signPayment, SpendableCoin } from './bitcoin-wallet';
 import { EsploraClient, EsploraTransaction, EsploraUtxo } from './esplora-client';
 
 // The chain as a wallet sees it: over HTTP only, through the Esplora API.
@@ -182,6 +183,184 @@ describe('local Bitcoin devnet (Esplora API)', () => {
     await mine();
     expect((await esplora.json<EsploraTransaction>(`/tx/${fromTaproot.txid}`)).status.confirmed).toBe(true);
     expect((await esplora.json<EsploraTransaction>(`/tx/${toTaproot.txid}`)).status.confirmed).toBe(true);
+  });
+
+  it('accepts a nested SegWit (P2SH-P2WPKH) spend, its coins and balance listed at its 2… address', async () => {
+    const key = bitcoinDevnetKey('wallet', 2);
+    const nested = p2shP2wpkhOf(key);
+    expect(nested.address).toMatch(/^2/);
+    expect(Buffer.from(nested.redeemScript).equals(Buffer.from(key.script))).toBe(true);
+    const coin = (await coinsOf(key.address)).find((c) => c.value === BTC)!;
+    const funding = signPayment({
+      key,
+      coins: [coin],
+      outputs: [
+        { address: nested.address, amount: 30_000_000n },
+        { address: nested.address, amount: 20_000_000n },
+      ],
+      fee: 1_000n,
+    });
+    await esplora.broadcast(funding.hex);
+    const pendingCoins = await esplora.utxos(nested.address);
+    expect(pendingCoins.map((u) => [u.txid, u.vout, u.value, u.status.confirmed])).toEqual([
+      [funding.txid, 0, 30_000_000, false],
+      [funding.txid, 1, 20_000_000, false],
+    ]);
+    await mine();
+    const funded = await esplora.json<{
+      address: string;
+      chain_stats: { funded_txo_sum: number; spent_txo_sum: number; tx_count: number };
+    }>(`/address/${nested.address}`);
+    expect(funded).toMatchObject({
+      address: nested.address,
+      chain_stats: { funded_txo_sum: 50_000_000, spent_txo_sum: 0, tx_count: 1 },
+    });
+
+    const to = bitcoinDevnetKey('wallet', 6).address;
+    const spend = signPayment({
+      key,
+      addressKind: 'p2sh-p2wpkh',
+      coins: await coinsOf(nested.address),
+      outputs: [{ address: to, amount: 45_000_000n }],
+      fee: 2_000n,
+    });
+    expect(await esplora.broadcast(spend.hex)).toBe(spend.txid);
+    const pending = await esplora.json<EsploraTransaction>(`/tx/${spend.txid}`);
+    expect(pending.vin).toHaveLength(2);
+    expect(pending.vin[0]).toMatchObject({
+      prevout: { scriptpubkey_type: 'p2sh', scriptpubkey_address: nested.address, value: 30_000_000 },
+      // The scriptSig is the one push of the redeem script `OP_0 <key hash>`.
+      scriptsig: `16${Buffer.from(nested.redeemScript).toString('hex')}`,
+      scriptsig_asm: `OP_PUSHBYTES_22 ${Buffer.from(nested.redeemScript).toString('hex')}`,
+      inner_redeemscript_asm: `OP_0 OP_PUSHBYTES_20 ${Buffer.from(key.script.subarray(2)).toString('hex')}`,
+    });
+    expect(pending.vin[0].witness).toHaveLength(2);
+    expect(pending.vin[0].witness![1]).toBe(Buffer.from(key.publicKey).toString('hex'));
+    // BIP141 weight: the scriptSig bytes are non-witness bytes, 4 weight units each.
+    const tx = btc.Transaction.fromRaw(Buffer.from(spend.hex, 'hex'));
+    const stripped = tx.toBytes(true, false).length;
+    expect(pending.weight).toBe(3 * stripped + spend.hex.length / 2);
+    expect(Math.ceil(pending.weight / 4)).toBe(spend.vsize);
+    expect(await esplora.json<{ vsize: number }>('/mempool')).toMatchObject({ vsize: spend.vsize });
+    expect(pending.fee).toBe(2_000);
+
+    await mine();
+    expect(await esplora.utxos(nested.address)).toEqual([]);
+    const spent = await esplora.json<{
+      chain_stats: {
+        funded_txo_sum: number;
+        spent_txo_count: number;
+        spent_txo_sum: number;
+        tx_count: number;
+      };
+    }>(`/address/${nested.address}`);
+    expect(spent.chain_stats).toEqual(
+      expect.objectContaining({
+        funded_txo_sum: 50_000_000,
+        spent_txo_count: 2,
+        spent_txo_sum: 50_000_000,
+        tx_count: 2,
+      }),
+    );
+    expect((await esplora.json<EsploraTransaction>(`/tx/${spend.txid}`)).status.confirmed).toBe(true);
+  });
+
+  it('refuses a nested SegWit spend with a wrong redeem script, extra pushes, another key’s signature or no witness, and a scriptSig on a native witness spend', async () => {
+    const key = bitcoinDevnetKey('wallet', 2);
+    const stranger = bitcoinDevnetKey('wallet', 6);
+    const nested = p2shP2wpkhOf(key);
+    const coin = (await coinsOf(key.address)).find((c) => c.value === BTC)!;
+    const funding = signPayment({
+      key,
+      coins: [coin],
+      outputs: [{ address: nested.address, amount: 10_000_000n }],
+      fee: 1_000n,
+    });
+    await esplora.broadcast(funding.hex);
+    const nestedCoin = { txid: funding.txid, vout: 0, value: 10_000_000n };
+    const pay = (signer = key) =>
+      signPayment({
+        key: signer,
+        addressKind: 'p2sh-p2wpkh',
+        coins: [nestedCoin],
+        outputs: [{ address: stranger.address, amount: 5_000_000n }],
+        fee: 1_000n,
+      });
+    /** The signed payment with its input's scriptSig and witness edited. */
+    const edited = (hex: string, edit: (input: { scriptSig: Uint8Array; witness: Uint8Array[] }) => void) => {
+      const raw = btc.RawTx.decode(Buffer.from(hex, 'hex'));
+      const input = { scriptSig: raw.inputs[0].finalScriptSig, witness: raw.witnesses![0] };
+      edit(input);
+      raw.inputs[0].finalScriptSig = input.scriptSig;
+      raw.witnesses![0] = input.witness;
+      raw.segwitFlag = raw.witnesses!.some((w) => w.length > 0);
+      return Buffer.from(btc.RawTx.encode(raw)).toString('hex');
+    };
+    const failure = (reason: string) => ({
+      code: -26,
+      message: `mandatory-script-verify-flag-failed (${reason}), input 0`,
+    });
+
+    // The stranger's redeem script: its HASH160 is not the output's script hash.
+    const wrongRedeemScript = edited(pay().hex, (input) => {
+      input.scriptSig = pushOf(p2shP2wpkhOf(stranger).redeemScript);
+    });
+    expect((await refused(wrongRedeemScript)).error).toEqual(
+      failure('Script evaluated without error but finished with a false/empty top stack element'),
+    );
+    // Signed by the stranger (its own redeem script), then given the owner's redeem script: its key
+    // does not hash to the program.
+    const strangersKey = edited(pay(stranger).hex, (input) => {
+      input.scriptSig = pushOf(nested.redeemScript);
+    });
+    expect((await refused(strangersKey)).error).toEqual(failure('Witness program hash mismatch'));
+    // The stranger's signature under the owner's key.
+    const strangersSignature = edited(pay(stranger).hex, (input) => {
+      input.scriptSig = pushOf(nested.redeemScript);
+      input.witness = [input.witness[0], key.publicKey];
+    });
+    expect((await refused(strangersSignature)).error).toEqual(
+      failure('Signature must be zero for failed CHECK(MULTI)SIG operation'),
+    );
+    // A push before the redeem script: the scriptSig must be the redeem script's push alone.
+    const extraPush = edited(pay().hex, (input) => {
+      input.scriptSig = Buffer.concat([pushOf(Uint8Array.of(1, 2, 3)), input.scriptSig]);
+    });
+    expect((await refused(extraPush)).error).toEqual(failure('Witness requires only-redeemscript scriptSig'));
+    const notPushOnly = edited(pay().hex, (input) => {
+      input.scriptSig = Buffer.concat([input.scriptSig, Uint8Array.of(0x75)]);
+    });
+    expect((await refused(notPushOnly)).error).toEqual({ code: -26, message: 'scriptsig-not-pushonly' });
+    const noScriptSig = edited(pay().hex, (input) => {
+      input.scriptSig = new Uint8Array();
+    });
+    expect((await refused(noScriptSig)).error).toEqual({ code: -26, message: 'bad-txns-nonstandard-inputs' });
+    const noWitness = edited(pay().hex, (input) => {
+      input.witness = [];
+    });
+    expect((await refused(noWitness)).error).toEqual(failure('Witness program hash mismatch'));
+
+    // A native P2WPKH spend carrying a scriptSig: its witness alone spends it.
+    const native = signPayment({
+      key,
+      coins: [{ txid: funding.txid, vout: 1, value: BTC - 10_000_000n - 1_000n }],
+      outputs: [{ address: stranger.address, amount: 5_000_000n }],
+      fee: 1_000n,
+    });
+    const withScriptSig = edited(native.hex, (input) => {
+      input.scriptSig = pushOf(key.script);
+    });
+    expect((await refused(withScriptSig)).error).toEqual(failure('Witness requires empty scriptSig'));
+    const nativeNoWitness = edited(native.hex, (input) => {
+      input.witness = [];
+    });
+    expect((await refused(nativeNoWitness)).error).toEqual(failure('Witness program hash mismatch'));
+
+    // The unedited payments are good: nothing above reached the mempool.
+    expect(await esplora.json(`/tx/${funding.txid}/outspend/0`)).toEqual({ spent: false });
+    expect(await esplora.broadcast(pay().hex)).toBe(pay().txid);
+    expect(await esplora.broadcast(native.hex)).toBe(native.txid);
+    await mine();
   });
 
   it('refuses a double spend, and takes a BIP125 replacement paying more, evicting the original', async () => {

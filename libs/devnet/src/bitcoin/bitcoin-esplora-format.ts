@@ -1,5 +1,5 @@
 import { BitcoinChain, ChainBlock, ChainTransaction } from './bitcoin-chain';
-import { scriptAddress, scriptAsm, scriptType } from './bitcoin-script';
+import { pushOnlyStack, scriptAddress, scriptAsm, scriptType } from './bitcoin-script';
 
 // The JSON shapes of Blockstream's Esplora HTTP API (esplora API.md), field for field, built from
 // the chain's records.
@@ -40,6 +40,8 @@ export function esploraTransaction(entry: ChainTransaction) {
     const prevout = entry.prevouts[i];
     const scriptSig = input.finalScriptSig ?? new Uint8Array();
     const witness = input.finalScriptWitness ?? [];
+    const redeemScript =
+      prevout && scriptType(prevout.script) === 'p2sh' ? redeemScriptOf(scriptSig) : undefined;
     return {
       txid: hex(input.txid!),
       vout: input.index!,
@@ -49,6 +51,7 @@ export function esploraTransaction(entry: ChainTransaction) {
       ...(witness.length > 0 ? { witness: witness.map(hex) } : {}),
       is_coinbase: entry.isCoinbase,
       sequence: input.sequence!,
+      ...(redeemScript ? { inner_redeemscript_asm: scriptAsm(redeemScript) } : {}),
     };
   });
   const vout = Array.from({ length: tx.outputsLength }, (_, i) => {
@@ -66,6 +69,12 @@ export function esploraTransaction(entry: ChainTransaction) {
     fee: Number(entry.fee),
     status: esploraStatus(entry),
   };
+}
+
+/** A P2SH spend's redeem script, as electrs reads it: the last item its scriptSig pushes. */
+function redeemScriptOf(scriptSig: Uint8Array): Uint8Array | undefined {
+  const stack = pushOnlyStack(scriptSig);
+  return stack?.[stack.length - 1];
 }
 
 export function esploraBlock(block: ChainBlock, chain: BitcoinChain) {

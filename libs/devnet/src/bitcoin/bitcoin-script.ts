@@ -67,6 +67,57 @@ export function isWitnessProgram(script: Uint8Array): boolean {
   return script[1] + 2 === script.length;
 }
 
+const OP_PUSHDATA1 = 0x4c;
+const OP_PUSHDATA2 = 0x4d;
+const OP_PUSHDATA4 = 0x4e;
+const OP_1NEGATE = 0x4f;
+const OP_1 = 0x51;
+const OP_16 = 0x60;
+
+/**
+ * What a push-only script (a scriptSig) leaves on the stack, bottom first; undefined when it is not
+ * push-only or a push runs past its end, so Bitcoin Core's IsPushOnly fails. OP_0 pushes an empty
+ * item, OP_1NEGATE and OP_1..OP_16 their number. (OP_RESERVED, push-only to IsPushOnly but failing
+ * when run, is answered as not push-only: no standard script has it.)
+ */
+export function pushOnlyStack(script: Uint8Array): Uint8Array[] | undefined {
+  const stack: Uint8Array[] = [];
+  let i = 0;
+  while (i < script.length) {
+    const op = script[i++];
+    if (op === OP_1NEGATE) stack.push(Uint8Array.of(0x81));
+    else if (op >= OP_1 && op <= OP_16) stack.push(Uint8Array.of(op - OP_1 + 1));
+    else if (op <= OP_PUSHDATA4) {
+      const lengthBytes = op === OP_PUSHDATA1 ? 1 : op === OP_PUSHDATA2 ? 2 : op === OP_PUSHDATA4 ? 4 : 0;
+      if (i + lengthBytes > script.length) return undefined;
+      let length = lengthBytes === 0 ? op : 0;
+      for (let b = 0; b < lengthBytes; b++) length += script[i + b] * 2 ** (8 * b);
+      i += lengthBytes;
+      if (i + length > script.length) return undefined;
+      stack.push(script.subarray(i, i + length));
+      i += length;
+    } else return undefined;
+  }
+  return stack;
+}
+
+/**
+ * `data` as one push, as Bitcoin Core's `CScript() << data` writes it: the shortest push opcode for
+ * its length (a direct push up to 75 bytes, then OP_PUSHDATA1/2/4).
+ */
+export function pushOf(data: Uint8Array): Uint8Array {
+  const n = data.length;
+  const prefix =
+    n < OP_PUSHDATA1
+      ? [n]
+      : n <= 0xff
+        ? [OP_PUSHDATA1, n]
+        : n <= 0xffff
+          ? [OP_PUSHDATA2, n & 0xff, n >> 8]
+          : [OP_PUSHDATA4, n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff, n >>> 24];
+  return Uint8Array.from([...prefix, ...data]);
+}
+
 const OPCODE_NAMES: Record<number, string> = {
   0x61: 'OP_NOP',
   0x63: 'OP_IF',

@@ -23,13 +23,21 @@ export interface SignedPayment {
   fee: bigint;
 }
 
+/**
+ * Which of a key's addresses holds the coins a payment spends: its native SegWit P2WPKH address
+ * (`bcrt1q…`, BIP84), its BIP86 key-path P2TR address (`bcrt1p…`) or its P2WPKH nested in P2SH
+ * (`2…`, BIP49: Xverse's payment address).
+ */
+export type WalletAddressKind = 'p2wpkh' | 'p2tr' | 'p2sh-p2wpkh';
+
 /** BIP125: lets the payment be replaced by one paying more (the default of today's wallets). */
 export const RBF_SEQUENCE = 0xfffffffd;
 
 /**
  * Builds and signs a payment from `key`'s coins, as a wallet does: `coins` in order until they
  * cover the outputs and the fee, change (above dust) back to the key's P2WPKH address.
- * `taproot`: the coins are the key's P2TR key-path output (BIP86, no script tree) instead.
+ * `addressKind`: which of the key's addresses the coins are at (default its P2WPKH one);
+ * `taproot: true` is the same as `addressKind: 'p2tr'`.
  */
 export function signPayment(input: {
   key: BitcoinDevnetKey;
@@ -37,10 +45,11 @@ export function signPayment(input: {
   outputs: PaymentOutput[];
   /** A fixed fee in sats. */
   fee: bigint;
+  addressKind?: WalletAddressKind;
   taproot?: boolean;
   sequence?: number;
 }): SignedPayment {
-  const owned = input.taproot ? p2trOf(input.key) : { script: input.key.script };
+  const kind = addressKindOf(input);
   const wanted = input.outputs.reduce((sum, o) => sum + o.amount, 0n) + input.fee;
   const tx = new btc.Transaction({ allowUnknownOutputs: true });
   let gathered = 0n;
@@ -49,9 +58,8 @@ export function signPayment(input: {
     tx.addInput({
       txid: coin.txid,
       index: coin.vout,
-      witnessUtxo: { script: owned.script, amount: coin.value },
       sequence: input.sequence ?? RBF_SEQUENCE,
-      ...(input.taproot ? { tapInternalKey: schnorr.getPublicKey(input.key.privateKey) } : {}),
+      ...spendingFields(input.key, kind, coin.value),
     });
     gathered += coin.value;
   }
@@ -73,6 +81,43 @@ export function signPayment(input: {
 export function p2trOf(key: BitcoinDevnetKey): { address: string; script: Uint8Array } {
   const payment = btc.p2tr(schnorr.getPublicKey(key.privateKey), undefined, BITCOIN_DEVNET_NETWORK);
   return { address: payment.address!, script: payment.script };
+}
+
+/**
+ * The key's P2WPKH nested in P2SH (BIP49, BIP141): the regtest address (`2…`, base58 with version
+ * 0xc4), its script `OP_HASH160 <hash160(redeemScript)> OP_EQUAL`, and the redeem script
+ * `OP_0 <hash160(publicKey)>` (the key's P2WPKH script) that a spend's scriptSig pushes.
+ */
+export function p2shP2wpkhOf(key: BitcoinDevnetKey): {
+  address: string;
+  script: Uint8Array;
+  redeemScript: Uint8Array;
+} {
+  const payment = btc.p2sh(btc.p2wpkh(key.publicKey, BITCOIN_DEVNET_NETWORK), BITCOIN_DEVNET_NETWORK);
+  return { address: payment.address!, script: payment.script, redeemScript: payment.redeemScript! };
+}
+
+function addressKindOf(input: { addressKind?: WalletAddressKind; taproot?: boolean }): WalletAddressKind {
+  if (input.taproot && input.addressKind && input.addressKind !== 'p2tr')
+    throw new Error(`taproot: true contradicts addressKind: '${input.addressKind}'`);
+  return input.addressKind ?? (input.taproot ? 'p2tr' : 'p2wpkh');
+}
+
+/** What the signer needs to know of a coin at the key's `kind` address to sign and finalize its input. */
+function spendingFields(key: BitcoinDevnetKey, kind: WalletAddressKind, value: bigint) {
+  switch (kind) {
+    case 'p2wpkh':
+      return { witnessUtxo: { script: key.script, amount: value } };
+    case 'p2tr':
+      return {
+        witnessUtxo: { script: p2trOf(key).script, amount: value },
+        tapInternalKey: schnorr.getPublicKey(key.privateKey),
+      };
+    case 'p2sh-p2wpkh': {
+      const nested = p2shP2wpkhOf(key);
+      return { witnessUtxo: { script: nested.script, amount: value }, redeemScript: nested.redeemScript };
+    }
+  }
 }
 
 function outputsSum(tx: btc.Transaction): bigint {

@@ -74,6 +74,8 @@ export interface EsploraTransaction {
     witness?: string[];
     is_coinbase: boolean;
     sequence: number;
+    /** A P2SH spend's redeem script (the scriptSig's last push), in asm. */
+    inner_redeemscript_asm?: string;
   }[];
   vout: EsploraOutput[];
   size: number;
