@@ -1,7 +1,7 @@
 import { PublicKey } from '@solana/web3.js';
 import { getAddress } from 'ethers';
 import type { ChainDescriptor, ChainFamily, ChainNetwork } from './chain-descriptor';
-import { decodeBitcoinAddress } from './families/bitcoin/bitcoin-address';
+import { bitcoinSpendOf, decodeBitcoinAddress } from './families/bitcoin/bitcoin-address';
 import { bitcoinNetworksOfChain, type BitcoinNetworkName } from './families/bitcoin/bitcoin-networks';
 
 /** Outcome of an address check: `reason` says what is wrong, for a 400 INVALID_ADDRESS message. */
@@ -98,4 +98,24 @@ export function validateAddressForChain(chain: AddressCheckedChain, address: str
         ok: false,
         reason: `${address} is not a valid ${chain.family} address for ${chain.id}: ${result.reason}`,
       };
+}
+
+/**
+ * Whether the wallet `address` (valid on `chain`: validateAddressForChain first) can sign its steps
+ * with what the request tells of it: a Bitcoin Taproot or nested-SegWit (P2SH-P2WPKH) address needs
+ * its `publicKey`, and a key given for a Bitcoin address must be that address's. Other families sign
+ * with the address alone; a key given for them is not read.
+ */
+export function validateSignerKeyForChain(
+  chain: AddressCheckedChain,
+  address: string,
+  publicKey: string | undefined,
+): AddressValidation {
+  if (chain.family !== 'bitcoin') return { ok: true };
+  const decoded = bitcoinNetworksOfChain(chain)
+    .map((network) => decodeBitcoinAddress(address, network))
+    .find((result) => result.ok);
+  if (!decoded?.ok) return { ok: false, reason: `${address} is not a Bitcoin address of ${chain.id}` };
+  const spend = bitcoinSpendOf(decoded.value, publicKey);
+  return spend.ok ? { ok: true } : { ok: false, reason: spend.reason };
 }

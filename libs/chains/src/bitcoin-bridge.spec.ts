@@ -1,4 +1,8 @@
+import * as btc from '@scure/btc-signer';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import {
+  BITCOIN_NETWORKS,
+  isBitcoinBridgeRecipient,
   bitcoinBridgeDepositMemo,
   bitcoinBridgeRefundMemo,
   parseBitcoinBridgeRefundMemo,
@@ -111,10 +115,27 @@ describe('Bitcoin recipient as the EVM bridge’s bytes32', () => {
     expect(bytes32ToBitcoinAddress(wpkh, 'mainnet')).toMatch(/^bc1q/);
   });
 
+  it('marks a P2SH script hash after 11 zero bytes, both ways', () => {
+    // a P2SH-P2WPKH address (Xverse's payment address) on regtest
+    const regtest = BITCOIN_NETWORKS.regtest;
+    const p2sh = btc.p2sh(
+      btc.p2wpkh(secp256k1.getPublicKey(new Uint8Array(32).fill(9), true), regtest),
+      regtest,
+    ).address!;
+    expect(p2sh).toMatch(/^2/);
+    const bytes32 = bitcoinRecipientToBytes32(p2sh);
+    expect(bytes32).toMatch(/^0x0{22}01[0-9a-f]{40}$/);
+    expect(bytes32ToBitcoinAddress(bytes32, 'regtest')).toBe(p2sh);
+    expect(bytes32ToBitcoinAddress(bytes32, 'mainnet')).toMatch(/^3/);
+    expect(isBitcoinBridgeRecipient(p2sh, 'regtest')).toBe(true);
+    expect(isBitcoinBridgeRecipient(p2sh, 'mainnet')).toBe(false);
+    expect(isBitcoinBridgeRecipient(P2WPKH, 'mainnet')).toBe(false);
+  });
+
   it('refuses P2WSH, legacy and mixed-case addresses', () => {
     expect(() =>
       bitcoinRecipientToBytes32('bcrt1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qzf4jry'),
-    ).toThrow(/not a P2WPKH or P2TR/);
+    ).toThrow(/not a P2WPKH, P2TR or P2SH/);
     expect(() => bitcoinRecipientToBytes32('mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn')).toThrow();
     expect(() => bitcoinRecipientToBytes32(P2WPKH.toUpperCase())).toThrow();
   });

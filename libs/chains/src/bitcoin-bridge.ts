@@ -4,7 +4,8 @@ import { getAddress } from 'ethers';
 import {
   anyNetworkBitcoinAddressOf,
   bitcoinNetworkOfAddress,
-  witnessProgramOf,
+  decodeBitcoinAddress,
+  scriptProgramOf,
 } from './families/bitcoin/bitcoin-address';
 import {
   BITCOIN_NETWORKS,
@@ -176,36 +177,54 @@ export function satsForUsdc(units: bigint, terms: Pick<BitcoinBridgeTerms, 'usdc
   return (units * SATS_PER_BTC) / (usdcPerBtcOf(terms) * USDC_UNITS_PER_USDC);
 }
 
+/** The 12th byte of a P2SH recipient's 32 bytes (11 zero bytes, this marker, the 20-byte script hash). */
+const P2SH_RECIPIENT_MARKER = 0x01;
+
 /**
- * A Bitcoin address as the `bytes32 recipient` of the EVM bridge's `depositTo`: its witness
- * program, a P2WPKH key hash left-padded with 12 zero bytes or a P2TR output key as it is. P2WSH
- * (also 32 bytes) cannot be told from P2TR in 32 bytes and is not supported, nor are P2PKH and P2SH.
+ * A Bitcoin address as the `bytes32 recipient` of the EVM bridge's `depositTo`:
+ *  - P2WPKH: its key hash left-padded with 12 zero bytes;
+ *  - P2SH: 11 zero bytes, 0x01, its 20-byte script hash;
+ *  - P2TR: its output key as it is.
+ * P2WSH (also 32 bytes) cannot be told from P2TR in 32 bytes and is not supported, nor is P2PKH.
  */
 export function bitcoinRecipientToBytes32(address: string): string {
   const decoded = anyNetworkBitcoinAddressOf(address);
   if (decoded === null)
-    throw new Error(`bridge recipient ${address} is not a P2WPKH or P2TR Bitcoin address`);
-  return `0x${Buffer.from(witnessProgramOf(decoded)).toString('hex').padStart(64, '0')}`;
+    throw new Error(`bridge recipient ${address} is not a P2WPKH, P2TR or P2SH Bitcoin address`);
+  const program = Buffer.from(scriptProgramOf(decoded)).toString('hex');
+  if (decoded.kind === 'p2sh') return `0x${'00'.repeat(11)}${hexByte(P2SH_RECIPIENT_MARKER)}${program}`;
+  return `0x${program.padStart(64, '0')}`;
 }
 
+const hexByte = (byte: number): string => byte.toString(16).padStart(2, '0');
+
 /**
- * The inverse, on `network`: 32 bytes whose first 12 are zero read as a P2WPKH key hash (a P2TR
- * output key with 96 leading zero bits would need 2^96 tries to find), anything else as a P2TR
- * output key. Throws when the 32 bytes are not a valid output key.
+ * The inverse, on `network`: 32 bytes whose first 12 are zero read as a P2WPKH key hash, whose first
+ * 11 are zero and 12th P2SH_RECIPIENT_MARKER as a P2SH script hash (a P2TR output key with 88
+ * leading zero bits would need 2^88 tries to find), anything else as a P2TR output key. Throws when
+ * the 32 bytes are not a valid output key.
  */
 export function bytes32ToBitcoinAddress(raw: string, network: BitcoinNetworkName): string {
   const hex = raw.replace(/^0x/, '');
   if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new Error(`${raw} is not 32 bytes of hex`);
   const bytes = Buffer.from(hex, 'hex');
   const params = BITCOIN_NETWORKS[network];
-  const script = bytes.subarray(0, 12).every((b) => b === 0)
-    ? btc.OutScript.encode({ type: 'wpkh', hash: bytes.subarray(12) })
-    : btc.OutScript.encode({ type: 'tr', pubkey: bytes });
+  const zeroLead = bytes.subarray(0, 11).every((b) => b === 0);
+  const script =
+    zeroLead && bytes[11] === 0
+      ? btc.OutScript.encode({ type: 'wpkh', hash: bytes.subarray(12) })
+      : zeroLead && bytes[11] === P2SH_RECIPIENT_MARKER
+        ? btc.OutScript.encode({ type: 'sh', hash: bytes.subarray(12) })
+        : btc.OutScript.encode({ type: 'tr', pubkey: bytes });
   return btc.Address(params).encode(btc.OutScript.decode(script));
 }
 
-/** Whether `address` is a lower-case P2WPKH or P2TR address of any Bitcoin network. */
-export function isBitcoinBridgeRecipient(address: string): boolean {
+/**
+ * Whether `address` is a P2WPKH, P2TR (lower-case bech32) or P2SH address: of `network` when given,
+ * else of any Bitcoin network.
+ */
+export function isBitcoinBridgeRecipient(address: string, network?: BitcoinNetworkName): boolean {
+  if (network !== undefined) return decodeBitcoinAddress(address, network).ok;
   return anyNetworkBitcoinAddressOf(address) !== null;
 }
 

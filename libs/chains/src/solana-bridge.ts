@@ -2,6 +2,7 @@ import { PublicKey, TransactionInstruction } from '@solana/web3.js';
 import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import bs58 from 'bs58';
 import { getAddress, hexlify, isAddress, ZeroAddress } from 'ethers';
+import { BITCOIN_ADDRESS_PATTERN } from '@swapgw/contracts';
 import { encodeBridgeSwapMessage } from './sponsored-intents';
 import { BITCOIN_BRIDGE_CHAIN_ID, isBitcoinBridgeRecipient } from './bitcoin-bridge';
 
@@ -34,10 +35,8 @@ const EVM_ADDRESS = '0x[0-9a-fA-F]{40}';
 const UINT = '0|[1-9][0-9]{0,77}';
 /** Hops of a message's path, as the SwapGatewayRouter bounds them (MAX_PATH_LENGTH). */
 const MAX_PATH_LENGTH = 8;
-/** A lower-case bech32 address (checked by isBitcoinBridgeRecipient): a Bitcoin deposit's recipient. */
-const BITCOIN_ADDRESS = '(?:bc|tb|bcrt)1[02-9ac-hj-np-z]{8,87}';
 const DEPOSIT_MEMO = new RegExp(
-  `^swapgw-bridge:v1:(\\d{1,20}):(${EVM_ADDRESS}|${BITCOIN_ADDRESS})` +
+  `^swapgw-bridge:v1:(\\d{1,20}):(${EVM_ADDRESS}|${BITCOIN_ADDRESS_PATTERN})` +
     `(?::swap:(${EVM_ADDRESS}):((?:${EVM_ADDRESS},){1,${MAX_PATH_LENGTH - 1}}${EVM_ADDRESS}):(${UINT}):(${EVM_ADDRESS}):([01]):(${UINT}))?$`,
 );
 const RELEASE_MEMO = /^swapgw-bridge-release:(\d{1,78}):(\d{1,78})$/;

@@ -3,6 +3,8 @@ import { CodedError, ErrorCodes, GasPayment, Permit2Payload, PermitType } from '
 /** The part of a swap.build request that shapes the steps. */
 export interface StepPlanRequest {
   userAddress: string;
+  /** userAddress's public key (a Bitcoin Taproot or nested-SegWit wallet names it). */
+  userPublicKey?: string;
   recipient?: string;
   permitType?: PermitType;
   gasPayment?: GasPayment;

@@ -104,6 +104,9 @@ export function planSteps(
       spend,
       minOut,
       signer,
+      ...(signer === wallets.userAddress && wallets.userPublicKey !== undefined
+        ? { signerPublicKey: wallets.userPublicKey }
+        : {}),
       recipient: isLast ? wallets.finalRecipient : wallets.walletOn(leg.tokenOut.chain),
       finalRecipient: wallets.finalRecipient,
       deadline,

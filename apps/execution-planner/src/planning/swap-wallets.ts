@@ -1,4 +1,9 @@
-import { AddressCheckedChain, ChainFamily, validateAddressForChain } from '@swapgw/chains';
+import {
+  AddressCheckedChain,
+  ChainFamily,
+  validateAddressForChain,
+  validateSignerKeyForChain,
+} from '@swapgw/chains';
 import { CodedError, ErrorCodes, RoutePlan } from '@swapgw/contracts';
 import type { StepPlanRequest } from './step-plan-request';
 
@@ -9,6 +14,8 @@ import type { StepPlanRequest } from './step-plan-request';
  */
 export interface SwapWallets {
   userAddress: string;
+  /** userAddress's public key, when the request told it (checked against the address). */
+  userPublicKey?: string;
   finalRecipient: string;
   /** The wallet that holds funds and signs on `chain`. */
   walletOn(chain: string): string;
@@ -17,11 +24,12 @@ export interface SwapWallets {
 /**
  * Validates the addresses against the route (userAddress: the family of the first leg's chain;
  * recipient: the destination's; a Bitcoin address also of the chain's network, when `chainOf` tells
- * it) and names the wallet of each chain. 400 INVALID_ADDRESS otherwise.
+ * it; a Bitcoin Taproot or nested-SegWit userAddress with its userPublicKey) and names the wallet of
+ * each chain. 400 INVALID_ADDRESS otherwise.
  */
 export function walletsOf(
   plan: RoutePlan,
-  request: Pick<StepPlanRequest, 'userAddress' | 'recipient'>,
+  request: Pick<StepPlanRequest, 'userAddress' | 'userPublicKey' | 'recipient'>,
   familyOf: (chain: string) => ChainFamily,
   chainOf: (chain: string) => AddressCheckedChain = (chain) => ({ id: chain, family: familyOf(chain) }),
 ): SwapWallets {
@@ -30,6 +38,7 @@ export function walletsOf(
   const sourceFamily = familyOf(sourceChain);
   const destinationFamily = familyOf(plan.toChain);
   assertAddress('userAddress', request.userAddress, chainOf(sourceChain));
+  assertSignerKey(request.userAddress, request.userPublicKey, chainOf(sourceChain));
   const finalRecipient =
     request.recipient ??
     plan.recipient ??
@@ -48,9 +57,22 @@ export function walletsOf(
   );
   return {
     userAddress: request.userAddress,
+    ...(request.userPublicKey !== undefined ? { userPublicKey: request.userPublicKey } : {}),
     finalRecipient,
     walletOn: (chain) => (familyOf(chain) === sourceFamily ? request.userAddress : finalRecipient),
   };
+}
+
+/** 400 INVALID_ADDRESS (field userPublicKey) when the wallet cannot sign with what the request tells of it. */
+function assertSignerKey(address: string, publicKey: string | undefined, chain: AddressCheckedChain): void {
+  const result = validateSignerKeyForChain(chain, address, publicKey);
+  if (!result.ok) {
+    throw new CodedError(ErrorCodes.INVALID_ADDRESS, `userPublicKey: ${result.reason}`, {
+      field: 'userPublicKey',
+      chain: chain.id,
+      family: chain.family,
+    });
+  }
 }
 
 function assertAddress(field: string, address: string, chain: AddressCheckedChain): void {

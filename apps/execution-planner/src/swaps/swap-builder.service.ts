@@ -334,6 +334,8 @@ export function fingerprintOf(request: SwapBuildRequest): string {
     routeId: request.routeId,
     // One spelling per address (EVM hex in any letter case is one address; base58 is as written).
     userAddress: addressKeyByForm(request.userAddress),
+    // Only when told: fingerprints of builds without it stay what they were before the field existed.
+    ...(request.userPublicKey !== undefined ? { userPublicKey: request.userPublicKey.toLowerCase() } : {}),
     recipient: request.recipient === undefined ? null : addressKeyByForm(request.recipient),
     permitType: request.permitType ?? null,
     permitDeadline: request.permitDeadline ?? null,

@@ -81,6 +81,7 @@ export class SwapService {
       quoteId: dto.quoteId,
       routeId: dto.routeId,
       userAddress: dto.userAddress,
+      userPublicKey: dto.userPublicKey,
       recipient: dto.recipient,
       permitType: dto.permitType,
       gasPayment: dto.gasPayment,

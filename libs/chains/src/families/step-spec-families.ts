@@ -80,6 +80,8 @@ export interface LegStepInput {
   minOut: bigint;
   /** The wallet that signs the step. */
   signer: string;
+  /** Its public key, when the wallet told it (a Bitcoin Taproot or nested-SegWit spender needs it). */
+  signerPublicKey?: string;
   /** Who receives the leg's output: the final recipient on the last leg, else the next chain's wallet. */
   recipient: string;
   /** Who receives the route's output (a bridge-swap's destination swap pays it). */

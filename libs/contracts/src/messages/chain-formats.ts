@@ -7,17 +7,28 @@
 const EVM = '0x[0-9a-fA-F]{40}';
 /** A Solana public key: base58 of 32 bytes, 32 to 44 characters. */
 const SOLANA = '[1-9A-HJ-NP-Za-km-z]{32,44}';
-/** A SegWit Bitcoin address (bech32 / bech32m, lower case) of mainnet, testnet or regtest. */
-const BITCOIN = '(?:bc|tb|bcrt)1[02-9ac-hj-np-z]{8,87}';
+/**
+ * A Bitcoin address of mainnet, testnet or regtest: SegWit (bech32 / bech32m, lower case) or P2SH
+ * (base58, `3…` on mainnet, `2…` on the test networks: Xverse's nested-SegWit payment address).
+ * Unanchored, for patterns that embed it (a bridge memo).
+ */
+export const BITCOIN_ADDRESS_PATTERN =
+  '(?:(?:bc|tb|bcrt)1[02-9ac-hj-np-z]{8,87}|[23][1-9A-HJ-NP-Za-km-z]{32,34})';
 
 export const SOLANA_ADDRESS = new RegExp(`^${SOLANA}$`);
-export const BITCOIN_ADDRESS = new RegExp(`^${BITCOIN}$`);
+export const BITCOIN_ADDRESS = new RegExp(`^${BITCOIN_ADDRESS_PATTERN}$`);
+
+/**
+ * A Bitcoin wallet's public key, hex: compressed SEC1 (33 bytes, 02/03…) or a Taproot x-only key
+ * (32 bytes), as wallets hand it out with the address (Unisat `getPublicKey`, Xverse `publicKey`).
+ */
+export const BITCOIN_PUBLIC_KEY = /^(?:0[23])?[0-9a-fA-F]{64}$/;
 
 /** Who a Solana bridge deposit pays: an EVM address or a Bitcoin address. */
-export const EVM_OR_BITCOIN_ADDRESS = new RegExp(`^(?:${EVM}|${BITCOIN})$`);
+export const EVM_OR_BITCOIN_ADDRESS = new RegExp(`^(?:${EVM}|${BITCOIN_ADDRESS_PATTERN})$`);
 
 /** A wallet of any family the suite signs for: EVM, Solana or Bitcoin. */
-export const WALLET_ADDRESS = new RegExp(`^(?:${EVM}|${SOLANA}|${BITCOIN})$`);
+export const WALLET_ADDRESS = new RegExp(`^(?:${EVM}|${SOLANA}|${BITCOIN_ADDRESS_PATTERN})$`);
 
 /** An account a step may wait on: a wallet of any family, or a token (EVM contract, Solana mint). */
 export const WALLET_OR_TOKEN = WALLET_ADDRESS;

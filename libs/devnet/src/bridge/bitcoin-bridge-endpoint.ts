@@ -3,7 +3,6 @@ import {
   bitcoinBridgeReleaseMemo,
   BitcoinBridgeTerms,
   bitcoinDepositNonce,
-  bitcoinNetworkOfAddress,
   isBitcoinBridgeRecipient,
   opReturnScript,
   opReturnText,
@@ -82,8 +81,8 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
     const key = releaseKey(transfer.sourceBridgeChainId, transfer.nonce);
     if (this.releasedKeys.has(key)) return { status: 'already-released' };
     const recipient = transfer.recipient;
-    if (!isBitcoinBridgeRecipient(recipient) || bitcoinNetworkOfAddress(recipient) !== 'regtest')
-      throw new Error(`recipient ${recipient} is not a P2WPKH or P2TR regtest address`);
+    if (!isBitcoinBridgeRecipient(recipient, 'regtest'))
+      throw new Error(`recipient ${recipient} is not a P2WPKH, P2TR or P2SH regtest address`);
     const sats = satsForUsdc(transfer.amount, this.options.bridge) - this.outboundFee();
     const txid = await this.payFromVault(
       recipient,

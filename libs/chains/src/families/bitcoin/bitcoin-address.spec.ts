@@ -37,10 +37,30 @@ describe('Bitcoin addresses per network', () => {
     expect(() => assertBitcoinAddress(wpkhOf('mainnet'), 'regtest')).toThrow(/is a mainnet address/);
   });
 
-  it('refuses legacy, P2SH and P2WSH addresses, a broken checksum, upper case and garbage', () => {
+  it('accepts P2SH (nested SegWit) addresses: 3… on mainnet, 2… on testnet and regtest', () => {
+    const pubkey = secp256k1.getPublicKey(key, true);
+    const nested = (network: keyof typeof BITCOIN_NETWORKS) =>
+      btc.p2sh(btc.p2wpkh(pubkey, BITCOIN_NETWORKS[network]), BITCOIN_NETWORKS[network]);
+    expect(nested('mainnet').address).toMatch(/^3/);
+    expect(bitcoinAddressOf(nested('mainnet').address!, 'mainnet')).toMatchObject({
+      kind: 'p2sh',
+      script: nested('mainnet').script,
+    });
+    expect(nested('regtest').address).toMatch(/^2/);
+    expect(bitcoinAddressOf(nested('regtest').address!, 'regtest')?.kind).toBe('p2sh');
+    expect(bitcoinAddressOf(nested('regtest').address!, 'testnet')?.kind).toBe('p2sh');
+    expect(() => assertBitcoinAddress(nested('mainnet').address!, 'regtest')).toThrow(
+      /is a mainnet P2SH address \(3…\); this chain is regtest \(2…\)/,
+    );
+    expect(bitcoinAddressOf(nested('regtest').address!, 'mainnet')).toBeNull();
+    const broken =
+      nested('mainnet').address!.slice(0, -1) + (nested('mainnet').address!.endsWith('1') ? '2' : '1');
+    expect(() => assertBitcoinAddress(broken, 'mainnet')).toThrow(/not a valid base58check address/);
+  });
+
+  it('refuses legacy and P2WSH addresses, a broken checksum, upper case and garbage', () => {
     const pubkey = secp256k1.getPublicKey(key, true);
     expect(bitcoinAddressOf(btc.p2pkh(pubkey).address!, 'mainnet')).toBeNull();
-    expect(bitcoinAddressOf(btc.p2sh(btc.p2wpkh(pubkey)).address!, 'mainnet')).toBeNull();
     expect(bitcoinAddressOf(btc.p2wsh(btc.p2pk(pubkey)).address!, 'mainnet')).toBeNull();
     const address = wpkhOf('mainnet');
     const broken = address.slice(0, -1) + (address.endsWith('q') ? 'p' : 'q');

@@ -114,6 +114,7 @@ export class BitcoinSigningChainClientImpl implements BitcoinSigningChainClient 
       const built = buildBitcoinStepPsbt({
         network: this.network,
         userAddress: request.from,
+        userPublicKey: spec.signerPublicKey,
         userUtxos: utxos,
         payment: { address: spec.vault, amount: BigInt(spec.amount) },
         memo: spec.memo,

@@ -1,7 +1,12 @@
 import * as btc from '@scure/btc-signer';
-import { base64, hex } from '@scure/base';
+import { base64 } from '@scure/base';
 import type { BitcoinInputToSign, BitcoinPsbtSigningPayload } from '@swapgw/contracts';
-import { type BitcoinAddress, type BitcoinAddressKind, decodeBitcoinAddress } from './bitcoin-address';
+import {
+  type BitcoinAddress,
+  bitcoinSpendOf,
+  type BitcoinSpendKind,
+  decodeBitcoinAddress,
+} from './bitcoin-address';
 import { BITCOIN_NETWORKS, type BitcoinNetworkName } from './bitcoin-networks';
 
 /** An unspent output: its outpoint, its value in satoshis and the address it pays. */
@@ -14,12 +19,16 @@ export interface BitcoinUtxo {
 
 export interface BitcoinStepRequest {
   network: BitcoinNetworkName;
-  /** The user's P2WPKH or P2TR address: every user UTXO is of it, and the user's change goes back to it. */
+  /**
+   * The user's P2WPKH, P2TR or P2SH (nested SegWit, P2SH-P2WPKH) address: every user UTXO is of it,
+   * and the user's change goes back to it.
+   */
   userAddress: string;
   /**
    * The user's public key (hex): required for a P2TR address (its internal key, x-only 32 bytes or
-   * compressed 33; the wallet needs it as `tapInternalKey` to sign), checked against a P2WPKH one
-   * when given. Wallets tell it with the address (Unisat `getPublicKey`, Xverse `publicKey`).
+   * compressed 33; the wallet needs it as `tapInternalKey` to sign) and a P2SH one (compressed 33:
+   * the redeem script `OP_0 <HASH160(key)>` is made of it), checked against a P2WPKH one when given.
+   * Wallets tell it with the address (Unisat `getPublicKey`, Xverse `publicKey`).
    */
   userPublicKey?: string;
   userUtxos: BitcoinUtxo[];
@@ -80,29 +89,35 @@ const DEFAULT_MAX_USER_INPUTS = 20;
 /** How the suite parses its own and wallets' PSBTs: OP_RETURN outputs are "unknown" to the library. */
 export const BITCOIN_TX_OPTIONS = { allowUnknownOutputs: true } as const;
 
+// items, <sig 71 DER (low S, high R) + sighash>, <33-byte key>; a low-R signature is 1 byte shorter
+const P2WPKH_WITNESS_BYTES = 1 + 1 + 72 + 1 + 33;
+
 /** Witness bytes of an input once signed: an upper bound, exact but for an ECDSA signature's length. */
-const WITNESS_BYTES: Record<BitcoinAddressKind, number> = {
-  // items, <sig 71 DER (low S, high R) + sighash>, <33-byte key>; a low-R signature is 1 byte shorter
-  p2wpkh: 1 + 1 + 72 + 1 + 33,
+const WITNESS_BYTES: Record<BitcoinSpendKind, number> = {
+  p2wpkh: P2WPKH_WITNESS_BYTES,
   // items, <64-byte Schnorr + sighash byte when not Taproot's default>
   p2tr: 1 + 1 + 65,
+  'p2sh-p2wpkh': P2WPKH_WITNESS_BYTES,
 };
+
+/** scriptSig bytes of an input (its length byte is counted in the 41): nested SegWit pushes its 22-byte redeem script. */
+const SCRIPT_SIG_BYTES: Record<BitcoinSpendKind, number> = { p2wpkh: 0, p2tr: 0, 'p2sh-p2wpkh': 1 + 22 };
 
 const compactSizeLength = (n: number): number => (n < 0xfd ? 1 : n <= 0xffff ? 3 : 5);
 
 /**
  * The weight of a SegWit transaction spending `inputs` (their kinds) to `outputScripts`, signed:
- * non-witness bytes × 4 (version, counts, 41-byte inputs with empty scriptSig, outputs, locktime)
+ * non-witness bytes × 4 (version, counts, 41-byte inputs plus their scriptSig, outputs, locktime)
  * plus the marker, flag and each input's witness. Exact for Taproot key-path default signatures; an
  * ECDSA signature may come out 1 byte shorter than counted, a Taproot one 1 byte shorter when it
  * uses the default sighash.
  */
-export function estimateBitcoinWeight(inputs: BitcoinAddressKind[], outputScripts: Uint8Array[]): number {
+export function estimateBitcoinWeight(inputs: BitcoinSpendKind[], outputScripts: Uint8Array[]): number {
   const outputs = outputScripts.reduce((sum, s) => sum + 8 + compactSizeLength(s.length) + s.length, 0);
   const base =
     4 +
     compactSizeLength(inputs.length) +
-    inputs.length * 41 +
+    inputs.reduce((sum, kind) => sum + 41 + SCRIPT_SIG_BYTES[kind], 0) +
     compactSizeLength(outputScripts.length) +
     outputs +
     4;
@@ -152,16 +167,20 @@ export function memoScript(memo: string): Uint8Array {
  * refused (`dust-change`): giving the dust to the payment or to the fee wallet would make the user
  * spend more than the payment, and burning it as fee would too.
  *
- * Each user input carries `witnessUtxo` (and `tapInternalKey` on P2TR) for the wallet to sign, the
+ * Each user input carries `witnessUtxo` (and `tapInternalKey` on P2TR, `redeemScript` on
+ * P2SH-P2WPKH) for the wallet to sign, the
  * fee input its `witnessUtxo` so the wallet can show the fee. The wallet signs the user inputs with
- * SIGHASH_ALL (P2WPKH) or Taproot's default (P2TR): both commit to every input and output.
+ * SIGHASH_ALL (P2WPKH, nested or not) or Taproot's default (P2TR): both commit to every input and
+ * output.
  *
  * Throws BitcoinStepNotBuildable with the reason.
  */
 export function buildBitcoinStepPsbt(request: BitcoinStepRequest): BitcoinStepPsbt {
   const { network } = request;
   const user = walletAddress(request.userAddress, network, 'userAddress');
-  const tapInternalKey = userInternalKey(user, request.userPublicKey);
+  const spendOf = bitcoinSpendOf(user, request.userPublicKey);
+  if (!spendOf.ok) refuse('invalid-request', spendOf.reason);
+  const spend = spendOf.value;
   const paymentScript = paymentScriptOf(request.payment.address, network);
   const feeWallet = walletAddress(request.feeUtxo.address, network, 'feeUtxo.address');
   if (feeWallet.kind !== 'p2wpkh')
@@ -186,7 +205,7 @@ export function buildBitcoinStepPsbt(request: BitcoinStepRequest): BitcoinStepPs
   if (userChange > 0n) outputs.push({ script: user.script, amount: userChange });
   const feeChangeScript = feeWallet.script;
   const weight = estimateBitcoinWeight(
-    [...userInputs.map(() => user.kind), feeWallet.kind],
+    [...userInputs.map(() => spend.kind), 'p2wpkh'],
     [...outputs.map((o) => o.script), feeChangeScript],
   );
   const vsize = Math.ceil(weight / 4);
@@ -205,7 +224,7 @@ export function buildBitcoinStepPsbt(request: BitcoinStepRequest): BitcoinStepPs
       index: utxo.vout,
       sequence: RBF_SEQUENCE,
       witnessUtxo: { script: user.script, amount: utxo.value },
-      ...(tapInternalKey ? { tapInternalKey } : {}),
+      ...spend.inputFields,
     });
   }
   const feeInputIndex = tx.addInput({
@@ -220,7 +239,7 @@ export function buildBitcoinStepPsbt(request: BitcoinStepRequest): BitcoinStepPs
   const inputsToSign: BitcoinInputToSign[] = userInputs.map((_, index) => ({
     index,
     address: user.address,
-    sighashTypes: [user.kind === 'p2tr' ? btc.SigHash.DEFAULT : btc.SigHash.ALL],
+    sighashTypes: [spend.kind === 'p2tr' ? btc.SigHash.DEFAULT : btc.SigHash.ALL],
   }));
   const psbtBase64 = base64.encode(tx.toPSBT());
   return {
@@ -233,8 +252,23 @@ export function buildBitcoinStepPsbt(request: BitcoinStepRequest): BitcoinStepPs
     feeChange,
     minerFee,
     vsize,
-    txid: tx.id,
+    txid: bitcoinStepTxid(tx),
   };
+}
+
+/**
+ * The id `tx` will have once signed, known before: a SegWit id covers no witness, and the only
+ * scriptSig a step's inputs get is a nested-SegWit input's push of its redeem script, fixed by the
+ * PSBT (scure's `id` of an unsigned PSBT leaves it out).
+ */
+export function bitcoinStepTxid(tx: btc.Transaction): string {
+  const final = tx.clone();
+  for (let i = 0; i < final.inputsLength; i++) {
+    const input = final.getInput(i);
+    if (input.redeemScript && !input.finalScriptSig?.length)
+      final.updateInput(i, { finalScriptSig: btc.Script.encode([input.redeemScript]) }, true);
+  }
+  return final.id;
 }
 
 function refuse(reason: BitcoinStepRefusalReason, message: string): never {
@@ -257,35 +291,6 @@ function paymentScriptOf(address: string, network: BitcoinNetworkName): Uint8Arr
     // refused below
   }
   return refuse('invalid-request', `payment.address ${address} is not a standard ${network} address`);
-}
-
-/** The x-only internal key a P2TR input needs; for P2WPKH nothing (a given key must match). */
-function userInternalKey(user: BitcoinAddress, publicKeyHex: string | undefined): Uint8Array | undefined {
-  if (publicKeyHex === undefined) {
-    if (user.kind === 'p2tr')
-      refuse(
-        'invalid-request',
-        'a P2TR user address needs userPublicKey (the wallet signs with its internal key)',
-      );
-    return undefined;
-  }
-  let key: Uint8Array;
-  try {
-    key = hex.decode(publicKeyHex.toLowerCase());
-  } catch {
-    return refuse('invalid-request', 'userPublicKey must be hexadecimal');
-  }
-  try {
-    if (user.kind === 'p2tr') {
-      const xOnly = key.length === 33 ? key.slice(1) : key;
-      if (equalBytes(btc.p2tr(xOnly).script, user.script)) return xOnly;
-    } else if (equalBytes(btc.p2wpkh(key).script, user.script)) {
-      return undefined;
-    }
-  } catch {
-    // not a valid key: refused below
-  }
-  return refuse('invalid-request', `userPublicKey is not the key of ${user.address}`);
 }
 
 function checkUtxos(request: BitcoinStepRequest, user: BitcoinAddress): void {

@@ -49,6 +49,7 @@ export function bitcoinStepOf(input: LegStepInput, _chains: LegStepChains): LegS
       recipient: input.recipient,
       minAmountOut: input.minOut,
     }),
+    ...(input.signerPublicKey !== undefined ? { signerPublicKey: input.signerPublicKey } : {}),
   };
   return { kind: leg.kind, call: null, bitcoin, sponsored: BITCOIN_FEE_WALLET };
 }

@@ -3,7 +3,7 @@ import * as btc from '@scure/btc-signer';
 import { base64, hex } from '@scure/base';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import { decodeBitcoinArtifact } from './bitcoin-artifact';
-import { BITCOIN_TX_OPTIONS, equalBytes } from './bitcoin-step-psbt';
+import { BITCOIN_TX_OPTIONS, bitcoinStepTxid, equalBytes } from './bitcoin-step-psbt';
 
 /**
  * A wallet's signed step checked against the PSBT issued: the issued PSBT with the user's
@@ -37,7 +37,8 @@ export interface BitcoinStepMismatch {
  *    `witnessUtxo` differs; a user input not signed, signed by another key, with a signature that
  *    does not verify (BIP143 / BIP341 sighash over the issued amounts and scripts), with another
  *    sighash than SIGHASH_ALL (Taproot: its default or ALL), or spent another way than the issued
- *    one (a Taproot script path, an annex, extra witness items).
+ *    one (a Taproot script path, an annex, extra witness items, a scriptSig other than a nested
+ *    SegWit input's redeem script push).
  *
  * The fee input is the service's: whatever the wallet put there is ignored, the service signs it.
  * Nothing of the artifact is kept but the user's signatures: the transaction completed is the issued
@@ -54,7 +55,7 @@ export function verifySignedBitcoinStep(
 
   const mismatches = compareTransactions(issued, signed.tx, signed.isPsbt ? userInputIndexes : []);
   if (mismatches.length === 0 && !equalBytes(issued.unsignedTx, signed.tx.unsignedTx))
-    mismatches.push({ field: 'transaction', expected: issued.id, actual: signed.tx.id });
+    mismatches.push({ field: 'transaction', expected: bitcoinStepTxid(issued), actual: signed.tx.id });
   if (mismatches.length > 0)
     throw new CodedError(
       ErrorCodes.TX_REQUEST_MISMATCH,
@@ -65,11 +66,11 @@ export function verifySignedBitcoinStep(
   const prevOuts = Array.from({ length: issued.inputsLength }, (_, i) => prevOutOf(issued, i));
   const completed = issued.clone();
   for (const index of userInputIndexes) {
-    const witness = userWitnessOf(signed.tx.getInput(index), index);
+    const witness = userWitnessOf(signed.tx.getInput(index), index, issuedScriptSigOf(issued, index));
     const signature = checkUserSignature(issued, index, witness, prevOuts);
     completed.updateInput(
       index,
-      signature.kind === 'p2wpkh'
+      signature.kind === 'ecdsa'
         ? { partialSig: [[signature.publicKey, signature.signature]] }
         : { tapKeySig: signature.signature },
       true,
@@ -77,7 +78,7 @@ export function verifySignedBitcoinStep(
   }
   return {
     psbt: base64.encode(completed.toPSBT()),
-    txid: issued.id,
+    txid: bitcoinStepTxid(issued),
     feeInputIndex,
     userInputIndexes,
   };
@@ -137,12 +138,33 @@ function prevOutOf(tx: btc.Transaction, index: number): PrevOut {
 }
 
 /**
- * The witness of a user input as the wallet left it: finalized (PSBT finalScriptWitness, or a raw
- * transaction's witness), or the PSBT's signature fields put in witness order.
+ * The scriptSig the issued input's spend has once finalized: one push of its redeem script when it
+ * is nested SegWit (P2SH-P2WPKH), else none (native SegWit).
  */
-function userWitnessOf(input: ReturnType<btc.Transaction['getInput']>, index: number): Uint8Array[] {
-  if (input.finalScriptSig && input.finalScriptSig.length > 0)
-    refused(index, 'a scriptSig', 'a native SegWit input has an empty scriptSig');
+function issuedScriptSigOf(issued: btc.Transaction, index: number): Uint8Array {
+  const redeemScript = issued.getInput(index).redeemScript;
+  return redeemScript ? btc.Script.encode([redeemScript]) : new Uint8Array(0);
+}
+
+/**
+ * The witness of a user input as the wallet left it: finalized (PSBT finalScriptWitness, or a raw
+ * transaction's witness), or the PSBT's signature fields put in witness order. A finalized scriptSig
+ * must be the issued spend's (`scriptSig`: empty for native SegWit, the redeem script's push for
+ * nested SegWit): nothing else is ever in it.
+ */
+function userWitnessOf(
+  input: ReturnType<btc.Transaction['getInput']>,
+  index: number,
+  scriptSig: Uint8Array,
+): Uint8Array[] {
+  if (input.finalScriptSig && input.finalScriptSig.length > 0 && !equalBytes(input.finalScriptSig, scriptSig))
+    refused(
+      index,
+      `the scriptSig ${hex.encode(input.finalScriptSig)}`,
+      scriptSig.length === 0
+        ? 'an empty scriptSig (native SegWit)'
+        : `the push of the issued redeem script (${hex.encode(scriptSig)})`,
+    );
   if (input.finalScriptWitness && input.finalScriptWitness.length > 0) return input.finalScriptWitness;
   if (input.tapKeySig) return [input.tapKeySig];
   if (input.tapScriptSig?.length) refused(index, 'a Taproot script-path signature', 'key path only');
@@ -167,8 +189,10 @@ const SIGHASH_NAMES: Record<number, string> = { 0: 'DEFAULT', 1: 'ALL', 2: 'NONE
 const sighashName = (byte: number): string =>
   `SIGHASH_${SIGHASH_NAMES[byte & 0x7f] ?? `0x${byte.toString(16)}`}${byte & 0x80 ? '|ANYONECANPAY' : ''}`;
 
+/** A user input's verified signature: ECDSA with its key (P2WPKH, nested or not) or Schnorr (P2TR key path). */
 type UserSignature =
-  { kind: 'p2wpkh'; publicKey: Uint8Array; signature: Uint8Array } | { kind: 'p2tr'; signature: Uint8Array };
+  | { kind: 'ecdsa'; publicKey: Uint8Array; signature: Uint8Array }
+  | { kind: 'schnorr'; signature: Uint8Array };
 
 /** Verifies a user input's witness against the issued transaction, amounts and scripts. */
 function checkUserSignature(
@@ -179,21 +203,30 @@ function checkUserSignature(
 ): UserSignature {
   const prevOut = prevOuts[index];
   const spent = btc.OutScript.decode(prevOut.script);
-  if (spent.type === 'wpkh') {
+  // Nested SegWit: the P2SH output is spent as the P2WPKH program of its redeem script.
+  const redeemScript = spent.type === 'sh' ? issued.getInput(index).redeemScript : undefined;
+  const program = redeemScript ? btc.OutScript.decode(redeemScript) : spent;
+  if (program.type === 'wpkh') {
     if (witness.length !== 2) refused(index, `${witness.length} witness items`, '<signature> <public key>');
     const [signature, publicKey] = witness;
+    const programScript = redeemScript ?? prevOut.script;
     let ownKey = false;
     try {
-      ownKey = publicKey.length === 33 && equalBytes(btc.p2wpkh(publicKey).script, prevOut.script);
+      ownKey = publicKey.length === 33 && equalBytes(btc.p2wpkh(publicKey).script, programScript);
     } catch {
       ownKey = false;
     }
-    if (!ownKey) refused(index, 'a signature by another key', 'the key of the spent P2WPKH output');
+    if (!ownKey)
+      refused(
+        index,
+        'a signature by another key',
+        redeemScript ? 'the key of the spent P2SH-P2WPKH output' : 'the key of the spent P2WPKH output',
+      );
     const sighash = signature[signature.length - 1];
     if (sighash !== btc.SigHash.ALL) refused(index, sighashName(sighash), 'SIGHASH_ALL');
     const digest = issued.preimageWitnessV0(
       index,
-      btc.OutScript.encode({ type: 'pkh', hash: spent.hash }),
+      btc.OutScript.encode({ type: 'pkh', hash: program.hash }),
       btc.SigHash.ALL,
       prevOut.amount,
     );
@@ -209,9 +242,9 @@ function checkUserSignature(
     }
     if (!valid)
       refused(index, 'a signature that does not verify', 'a low-S ECDSA signature of the issued transaction');
-    return { kind: 'p2wpkh', publicKey, signature };
+    return { kind: 'ecdsa', publicKey, signature };
   }
-  if (spent.type === 'tr') {
+  if (program.type === 'tr') {
     if (witness.length !== 1)
       refused(index, `${witness.length} witness items (script path or annex)`, 'a key-path signature alone');
     const [signature] = witness;
@@ -228,7 +261,7 @@ function checkUserSignature(
     );
     let valid = false;
     try {
-      valid = schnorr.verify(signature.subarray(0, 64), digest, spent.pubkey);
+      valid = schnorr.verify(signature.subarray(0, 64), digest, program.pubkey);
     } catch {
       valid = false;
     }
@@ -238,7 +271,7 @@ function checkUserSignature(
         'a signature that does not verify (another key, or not of the issued transaction)',
         'the output key',
       );
-    return { kind: 'p2tr', signature };
+    return { kind: 'schnorr', signature };
   }
-  throw new Error(`the issued PSBT's input ${index} is neither P2WPKH nor P2TR`);
+  throw new Error(`the issued PSBT's input ${index} is neither P2WPKH (nested or not) nor P2TR`);
 }

@@ -26,6 +26,7 @@ const wpkh = (priv: Uint8Array) => btc.p2wpkh(secp256k1.getPublicKey(priv, true)
 const tr = (priv: Uint8Array) => btc.p2tr(schnorr.getPublicKey(priv), undefined, params);
 const USER_WPKH = wpkh(USER_KEY).address!;
 const USER_TR = tr(USER_KEY).address!;
+const USER_NESTED = btc.p2sh(btc.p2wpkh(secp256k1.getPublicKey(USER_KEY, true), params), params).address!;
 const FEE_WALLET = wpkh(FEE_KEY).address!;
 const VAULT = tr(VAULT_KEY).address!;
 const MEMO = '=:ETH.USDC:0x8ba1f109551bD432803012645Ac136ddd64DBA72:990000';
@@ -104,6 +105,7 @@ const mismatch = (field: string | RegExp) =>
 describe.each([
   ['P2WPKH', USER_WPKH, 'p2wpkh' as const],
   ['P2TR', USER_TR, 'p2tr' as const],
+  ['P2SH-P2WPKH', USER_NESTED, 'p2sh-p2wpkh' as const],
 ])('a %s user pays a Bitcoin step the fee wallet pays the fee of', (_, userAddress, kind) => {
   const built = buildBitcoinStepPsbt(request(userAddress));
 
@@ -116,6 +118,7 @@ describe.each([
     expect([0, 1, 2].map((i) => tx.getInput(i).sequence)).toEqual([RBF_SEQUENCE, RBF_SEQUENCE, RBF_SEQUENCE]);
     expect([0, 1, 2].map((i) => tx.getInput(i).witnessUtxo?.amount)).toEqual([70_000n, 40_000n, 50_000n]);
     expect(tx.getInput(0).tapInternalKey !== undefined).toBe(kind === 'p2tr');
+    expect(tx.getInput(0).redeemScript !== undefined).toBe(kind === 'p2sh-p2wpkh');
     expect([0, 1, 2, 3].map((i) => tx.getOutput(i).amount)).toEqual([
       100_000n,
       0n,
@@ -247,10 +250,10 @@ describe.each([
 });
 
 /** The PSBT with input 0 signed over the issued transaction by another key than the user's. */
-function forgeSignature(psbtBase64: string, kind: 'p2wpkh' | 'p2tr'): string {
+function forgeSignature(psbtBase64: string, kind: 'p2wpkh' | 'p2tr' | 'p2sh-p2wpkh'): string {
   const tx = btc.Transaction.fromPSBT(base64.decode(psbtBase64), BITCOIN_TX_OPTIONS);
   const prevOuts = [0, 1, 2].map((i) => tx.getInput(i).witnessUtxo!);
-  if (kind === 'p2wpkh') {
+  if (kind !== 'p2tr') {
     const otherPub = secp256k1.getPublicKey(OTHER_KEY, true);
     const digest = tx.preimageWitnessV0(0, btc.p2pkh(otherPub).script, btc.SigHash.ALL, prevOuts[0].amount);
     const der = secp256k1.sign(digest, OTHER_KEY, { prehash: false, format: 'der' });
@@ -267,6 +270,38 @@ function forgeSignature(psbtBase64: string, kind: 'p2wpkh' | 'p2tr'): string {
   tx.signIdx(USER_KEY, 1);
   return base64.encode(tx.toPSBT());
 }
+
+describe('a nested-SegWit (P2SH-P2WPKH) user', () => {
+  const built = buildBitcoinStepPsbt(request(USER_NESTED));
+
+  it('has the txid the transaction gets once signed, its scriptSig included', () => {
+    const signed = signAsWallet(built.psbtBase64, [0, 1], { finalize: true });
+    const completed = completeSponsoredBitcoinStep(
+      verifySignedBitcoinStep(built.psbtBase64, signed),
+      FEE_KEY,
+    );
+    const final = btc.Transaction.fromRaw(hex.decode(completed.rawTxHex), BITCOIN_TX_OPTIONS);
+    expect(final.id).toBe(built.txid);
+    expect(hex.encode(final.getInput(0).finalScriptSig!)).toBe(
+      hex.encode(btc.Script.encode([btc.p2wpkh(secp256k1.getPublicKey(USER_KEY, true)).script])),
+    );
+    // the estimate holds the scriptSig too
+    expect(built.vsize - completed.vsize).toBeGreaterThanOrEqual(0);
+    expect(built.vsize - completed.vsize).toBeLessThanOrEqual(1);
+  });
+
+  it('refuses a finalized transaction whose scriptSig is not the push of the issued redeem script', () => {
+    const signed = btc.Transaction.fromPSBT(
+      base64.decode(signAsWallet(built.psbtBase64, [0, 1], { finalize: true })),
+      BITCOIN_TX_OPTIONS,
+    );
+    const otherRedeem = btc.p2wpkh(secp256k1.getPublicKey(OTHER_KEY, true)).script;
+    signed.updateInput(0, { finalScriptSig: btc.Script.encode([otherRedeem]) }, true);
+    expect(() => verifySignedBitcoinStep(built.psbtBase64, hex.encode(signed.toBytes(true, true)))).toThrow(
+      mismatch('inputs[0].signature'),
+    );
+  });
+});
 
 describe('verifying what a wallet returned', () => {
   const built = buildBitcoinStepPsbt(request(USER_WPKH));
@@ -333,12 +368,28 @@ describe('building a step', () => {
     ).toThrow(/feeUtxo.address .* is a regtest address/);
   });
 
-  it('refuses a P2TR user without the key, or with another key', () => {
-    expect(() => buildBitcoinStepPsbt(request(USER_TR, { userPublicKey: undefined }))).toThrow(
+  it.each([
+    ['P2TR', USER_TR],
+    ['P2SH', USER_NESTED],
+  ])('refuses a %s user without the key, or with another key', (_, userAddress) => {
+    expect(() => buildBitcoinStepPsbt(request(userAddress, { userPublicKey: undefined }))).toThrow(
       /needs userPublicKey/,
     );
     expect(() =>
-      buildBitcoinStepPsbt(request(USER_TR, { userPublicKey: hex.encode(schnorr.getPublicKey(OTHER_KEY)) })),
+      buildBitcoinStepPsbt(
+        request(userAddress, { userPublicKey: hex.encode(secp256k1.getPublicKey(OTHER_KEY, true)) }),
+      ),
+    ).toThrow(/not the key of/);
+  });
+
+  it('takes a P2WPKH user without the key, and refuses another key', () => {
+    expect(buildBitcoinStepPsbt(request(USER_WPKH, { userPublicKey: undefined })).txid).toMatch(
+      /^[0-9a-f]{64}$/,
+    );
+    expect(() =>
+      buildBitcoinStepPsbt(
+        request(USER_WPKH, { userPublicKey: hex.encode(secp256k1.getPublicKey(OTHER_KEY, true)) }),
+      ),
     ).toThrow(/not the key of/);
   });
 
@@ -385,5 +436,7 @@ describe('building a step', () => {
     expect(estimateBitcoinWeight(['p2wpkh'], [wpkh(OTHER_KEY).script])).toBe(82 * 4 + 110);
     // 1 P2TR input: its witness is 1 + 1 + 65 bytes
     expect(estimateBitcoinWeight(['p2tr'], [wpkh(OTHER_KEY).script])).toBe(82 * 4 + 2 + 67);
+    // 1 P2SH-P2WPKH input: its scriptSig (1 + 22 bytes) is non-witness, its witness is P2WPKH's
+    expect(estimateBitcoinWeight(['p2sh-p2wpkh'], [wpkh(OTHER_KEY).script])).toBe((82 + 23) * 4 + 110);
   });
 });

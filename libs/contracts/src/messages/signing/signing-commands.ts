@@ -16,7 +16,13 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { BITCOIN_ADDRESS, EVM_OR_BITCOIN_ADDRESS, SOLANA_ADDRESS, WALLET_OR_TOKEN } from '../chain-formats';
+import {
+  BITCOIN_ADDRESS,
+  BITCOIN_PUBLIC_KEY,
+  EVM_OR_BITCOIN_ADDRESS,
+  SOLANA_ADDRESS,
+  WALLET_OR_TOKEN,
+} from '../chain-formats';
 import { SIGNING_STEP_KINDS, SigningStepKind } from './signing-message-types';
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -177,8 +183,17 @@ export class BitcoinStepSpec {
   @IsIn(BITCOIN_STEP_KINDS)
   kind!: BitcoinStepKind;
 
-  @Matches(BITCOIN_ADDRESS, { message: 'vault must be a bech32 Bitcoin address' })
+  @Matches(BITCOIN_ADDRESS, { message: 'vault must be a Bitcoin address' })
   vault!: string;
+
+  /**
+   * The public key of the step's signer (`from`), hex (compressed 33 bytes, or x-only 32 for a
+   * Taproot key), as the wallet told it at build: a Taproot input needs it as `tapInternalKey`, a
+   * nested-SegWit (P2SH-P2WPKH) input needs it for its redeem script; unused for P2WPKH.
+   */
+  @IsOptional()
+  @Matches(BITCOIN_PUBLIC_KEY, { message: 'signerPublicKey must be a 32- or 33-byte public key in hex' })
+  signerPublicKey?: string;
 
   /** Satoshis paid to the vault. */
   @Matches(BASE_UNITS)

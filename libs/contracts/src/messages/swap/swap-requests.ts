@@ -14,7 +14,7 @@ import {
 } from 'class-validator';
 import { RoutePlan } from '../quote/quote-messages';
 import { GAS_PAYMENTS, GasPayment, PERMIT_TYPES, PermitType, SwapStatus } from './swap-message-types';
-import { WALLET_ADDRESS } from '../chain-formats';
+import { BITCOIN_PUBLIC_KEY, WALLET_ADDRESS } from '../chain-formats';
 
 const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
 
@@ -98,6 +98,14 @@ export class SwapBuildRequest {
     message: 'userAddress must be an EVM address, a Solana public key or a Bitcoin address',
   })
   userAddress!: string;
+
+  /**
+   * The public key of `userAddress` (hex) when its wallet must be named by key: a Bitcoin Taproot
+   * (P2TR) or nested-SegWit (P2SH-P2WPKH) address. Checked against the address by the planner.
+   */
+  @IsOptional()
+  @Matches(BITCOIN_PUBLIC_KEY, { message: 'userPublicKey must be a 32- or 33-byte public key in hex' })
+  userPublicKey?: string;
 
   /**
    * The destination wallet. On a cross-family route (EVM ⇄ Solana) it is required (here or in the
