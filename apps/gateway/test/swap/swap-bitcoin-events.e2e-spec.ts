@@ -1,0 +1,297 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import * as btc from '@scure/btc-signer';
+import { Wallet } from 'ethers';
+import { BITCOIN_NETWORKS } from '@swapgw/chains/bitcoin-bridge';
+import { bitcoinDevnetKey, EsploraClient, signPayment } from '@swapgw/devnet';
+import { api, ApiClient, ApiResponse, createApiKey, waitFor } from '@swapgw/testing';
+import { verifySignature } from '../../src/webhooks/webhook-signature';
+import { DevnetEvm } from '../support/devnet-evm';
+import { OpenApiValidator } from '../support/openapi-validator';
+import { openSseStream, SseEvent, SseStream } from '../support/sse-client';
+import { buildSwapId, nextSigning, quoteFirstRoute, submitSigned } from '../support/swap-steps';
+
+// A BTC → USDC swap as its user follows it: the SSE stream (GET /swap/{swapId}/events), a webhook
+// and GET /swap/{swapId} all name the Bitcoin step's transaction, the txid of the PSBT the wallet
+// signed; the stream shows it in a block with its confirmations and ends with the swap completed.
+// The shared stack lets webhooks reach loopback http receivers (tools/stack, libs/testing).
+const devnet = new DevnetEvm();
+const manifest = devnet.manifest as typeof devnet.manifest & { bitcoin: { esploraUrl: string } };
+const esplora = new EsploraClient(manifest.bitcoin.esploraUrl);
+const REGTEST = BITCOIN_NETWORKS.regtest;
+/** Bitcoin test wallet 7, as swap-bitcoin.e2e-spec (e2e files run one at a time). */
+const btcFunder = () => bitcoinDevnetKey('wallet', 7);
+const BITCOIN_TXID = /^[0-9a-f]{64}$/;
+
+interface BitcoinWallet {
+  privateKey: Uint8Array;
+  address: string;
+}
+
+interface PsbtPayload {
+  type: 'bitcoin-psbt';
+  psbt: string;
+  inputsToSign: { index: number; address: string; sighashTypes: number[] }[];
+  network: string;
+}
+
+interface Delivery {
+  path: string;
+  deliveryId: string;
+  eventId: string;
+  signature: string | undefined;
+  raw: string;
+  body: { id: string; eventId: string; type: string; occurredAtMs: number; data: Record<string, unknown> };
+}
+
+/** A webhook receiver on 127.0.0.1 that answers 200 and records every request. */
+class Receiver {
+  readonly received: Delivery[] = [];
+  private server!: Server;
+
+  async start(): Promise<string> {
+    this.server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const raw = Buffer.concat(chunks).toString();
+        this.received.push({
+          path: req.url ?? '',
+          deliveryId: String(req.headers['webhook-id']),
+          eventId: String(req.headers['webhook-event-id']),
+          signature: req.headers['webhook-signature'] as string | undefined,
+          raw,
+          body: JSON.parse(raw),
+        });
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+describe('a Bitcoin step in the event stream, the webhooks and GET /swap: its txid, its confirmations, the swap completed', () => {
+  const receiver = new Receiver();
+  let receiverUrl: string;
+  let gatewayUrl: string;
+  let key: string;
+  let client: ApiClient;
+  let openApi: OpenApiValidator;
+  let webhook: { id: string; secret: string };
+  const streams: SseStream[] = [];
+
+  const documented = (method: string, path: string, res: ApiResponse): ApiResponse => {
+    expect(openApi.check(method, path, res.status, res.body)).toEqual({ valid: true, problems: [] });
+    return res;
+  };
+
+  beforeAll(async () => {
+    gatewayUrl = process.env.GATEWAY_URL!;
+    expect(gatewayUrl).toBeTruthy();
+    receiverUrl = await receiver.start();
+    key = await createApiKey(`bitcoin-events-e2e-${randomUUID().slice(0, 8)}`);
+    client = api(gatewayUrl, key);
+    openApi = await OpenApiValidator.fetch(gatewayUrl);
+    // Every event type: what the owner's receiver gets is all the gateway pushes for the swap.
+    const created = documented(
+      'POST',
+      '/api/v1/webhooks',
+      await client.post('/webhooks', { url: `${receiverUrl}/swaps` }),
+    );
+    expect(created.status).toBe(201);
+    webhook = created.body.data as { id: string; secret: string };
+  });
+
+  afterAll(async () => {
+    await Promise.all(streams.map((s) => s.drop()));
+    if (webhook) await client.delete(`/webhooks/${webhook.id}`);
+    await receiver.stop();
+    devnet.destroy();
+  });
+
+  const confirmed = (txid: string) =>
+    waitFor(
+      async () =>
+        (await esplora.json<{ confirmed: boolean }>(`/tx/${txid}/status`)).confirmed ? true : undefined,
+      { timeoutMs: 30_000, intervalMs: 200, description: `Bitcoin transaction ${txid} in a block` },
+    );
+
+  /** A new Bitcoin wallet holding one confirmed UTXO of `sats`, paid by the funder. */
+  async function freshBitcoinWalletWith(sats: bigint): Promise<BitcoinWallet> {
+    const privateKey = secp256k1.utils.randomSecretKey();
+    const address = btc.p2wpkh(secp256k1.getPublicKey(privateKey, true), REGTEST).address!;
+    const funder = btcFunder();
+    const coins = (await esplora.utxos(funder.address))
+      .filter((u) => u.status.confirmed)
+      .map((u) => ({ txid: u.txid, vout: u.vout, value: BigInt(u.value) }))
+      .sort((a, b) => (b.value > a.value ? 1 : -1));
+    const payment = signPayment({ key: funder, coins, outputs: [{ address, amount: sats }], fee: 2_000n });
+    await esplora.broadcast(payment.hex);
+    await confirmed(payment.txid);
+    return { privateKey, address };
+  }
+
+  /** What a browser wallet's signPsbt does: signs and finalizes the inputs listed; the signed transaction. */
+  function signPsbt(payload: PsbtPayload, wallet: BitcoinWallet): btc.Transaction {
+    const tx = btc.Transaction.fromPSBT(Buffer.from(payload.psbt, 'base64'), { allowUnknownOutputs: true });
+    for (const input of payload.inputsToSign) {
+      expect(input.address).toBe(wallet.address);
+      tx.signIdx(wallet.privateKey, input.index, input.sighashTypes);
+      tx.finalizeIdx(input.index);
+    }
+    return tx;
+  }
+
+  it('BTC → USDC on devnet-a: stream and webhook name the signed txid on bitcoin-devnet, the stream shows it confirmed, GET /swap shows the step', async () => {
+    const wallet = await freshBitcoinWalletWith(3_000_000n);
+    const recipient = Wallet.createRandom().address;
+    const { quoteId, route } = await quoteFirstRoute<{ routeId: string }>(
+      { client },
+      {
+        fromChain: 'bitcoin-devnet',
+        toChain: 'devnet-a',
+        tokenIn: 'BTC',
+        tokenOut: 'USDC',
+        amount: '0.004',
+        recipient,
+      },
+    );
+    const swapId = await buildSwapId(
+      { client },
+      { quoteId, routeId: route.routeId, userAddress: wallet.address, recipient, waitForTxRequestMs: 20_000 },
+    );
+    // From the swap's first event: the stream replays what happened before it was opened.
+    const stream = await openSseStream(`${gatewayUrl}/swap/${swapId}/events`, key);
+    streams.push(stream);
+    expect(stream.status).toBe(200);
+
+    const ready = await nextSigning({ client }, swapId, 0);
+    expect(ready.status).toBe(200);
+    const payload = ready.body.data.signing.payload as PsbtPayload;
+    expect(payload.type).toBe('bitcoin-psbt');
+    const signed = signPsbt(payload, wallet);
+    const txid = signed.id;
+    expect(txid).toMatch(BITCOIN_TXID);
+    const submitted = await submitSigned({ client }, swapId, Buffer.from(signed.toPSBT()).toString('base64'));
+    expect(submitted.status).toBe(200);
+    expect(submitted.body.data).toMatchObject({ swapId, status: 'submitted', txHash: txid });
+
+    // The server ends the stream after the terminal event.
+    await waitFor(() => stream.isEnded(), {
+      timeoutMs: 120_000,
+      intervalMs: 200,
+      description: `the event stream of swap ${swapId} to end`,
+    });
+    const events = stream.events;
+    const named = (name: string): SseEvent[] => events.filter((e) => e.event === name);
+
+    // --- The stream. Its step events name the transaction but not its chain (swap-stream-events.ts
+    // builds them from the view, whose pending transaction has no chain): the chain is asserted on the
+    // webhook and GET /swap below.
+    expect(events[events.length - 1]).toMatchObject({
+      event: 'swap.completed',
+      data: { swapId, status: 'completed', step: { current: 1, total: 1 }, lastTxHash: txid },
+    });
+    expect(named('swap.completed')).toHaveLength(1);
+    const [stepSubmitted] = named('swap.step-submitted');
+    expect(stepSubmitted?.data).toMatchObject({
+      swapId,
+      status: 'submitted',
+      step: { current: 1, total: 1 },
+      transaction: { txHash: txid, confirmations: 0 },
+    });
+    // In a block: the confirmations so far, and those awaited.
+    const confirming = named('swap.step-confirming');
+    expect(confirming.length).toBeGreaterThanOrEqual(1);
+    for (const event of confirming) {
+      expect(event.data).toMatchObject({
+        swapId,
+        status: 'confirming',
+        step: { current: 1, total: 1 },
+        transaction: { txHash: txid },
+      });
+      expect(event.data.transaction.confirmations).toBeGreaterThanOrEqual(1);
+      expect(event.data.transaction.confirmationsRequired).toBeGreaterThanOrEqual(1);
+    }
+    expect(named('swap.step-confirmed')).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ swapId, lastTxHash: txid }) }),
+    ]);
+    // Every txid the stream shows is the one signed, as Bitcoin spells it (no 0x, lower case).
+    const txidsShown = events.flatMap((e) =>
+      [e.data.transaction?.txHash, e.data.lastTxHash].filter((h): h is string => h !== undefined),
+    );
+    expect(txidsShown.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(txidsShown)).toEqual(new Set([txid]));
+    // The step events come in the order the step went through.
+    const order = events.map((e) => e.event).filter((name) => name.startsWith('swap.step-'));
+    expect(order.indexOf('swap.step-submitted')).toBeLessThan(order.indexOf('swap.step-confirming'));
+    expect(order.indexOf('swap.step-confirming')).toBeLessThan(order.indexOf('swap.step-confirmed'));
+    // The node agrees: the transaction is in a block.
+    expect(await esplora.json<{ confirmed: boolean }>(`/tx/${txid}/status`)).toMatchObject({
+      confirmed: true,
+    });
+
+    // --- The webhook: the same step and txid, with the chain; every delivery signed.
+    const ofSwap = () => receiver.received.filter((r) => r.body.data.swapId === swapId);
+    await waitFor(() => ofSwap().some((r) => r.body.type === 'swap.completed'), {
+      timeoutMs: 60_000,
+      intervalMs: 200,
+      description: `swap.completed of ${swapId} delivered to the webhook`,
+    });
+    // One per delivery id: a delivery may be retried (at least once), never split into two ids.
+    const deliveries = [...new Map(ofSwap().map((d) => [d.deliveryId, d])).values()];
+    for (const delivery of deliveries) {
+      expect(delivery.path).toBe('/swaps');
+      expect(verifySignature(webhook.secret, delivery.signature, delivery.raw)).toEqual({
+        ok: true,
+        timestampSeconds: expect.any(Number),
+      });
+      expect(delivery.body.id).toBe(delivery.deliveryId);
+      expect(delivery.body.eventId).toBe(delivery.eventId);
+    }
+    expect(deliveries.map((d) => d.body.type).sort()).toEqual([
+      'swap.completed',
+      'swap.created',
+      'swap.payload-ready',
+      'swap.step-submitted',
+    ]);
+    const hookSubmitted = deliveries.find((d) => d.body.type === 'swap.step-submitted')!;
+    expect(hookSubmitted.body.data).toEqual({
+      swapId,
+      status: 'submitted',
+      step: { current: 1, total: 1 },
+      chain: 'bitcoin-devnet',
+      txHash: txid,
+    });
+    const hookCompleted = deliveries.find((d) => d.body.type === 'swap.completed')!;
+    expect(hookCompleted.body.data).toEqual({
+      swapId,
+      status: 'completed',
+      completedAtMs: expect.any(Number),
+    });
+
+    // --- GET /swap/{swapId}: the Bitcoin step and its txid.
+    const read = documented('GET', `/swap/${swapId}`, await client.get(`/swap/${swapId}`));
+    expect(read.status).toBe(200);
+    expect(read.body.data).toMatchObject({ swapId, status: 'completed', failure: null });
+    expect(read.body.data.steps).toEqual([
+      expect.objectContaining({
+        index: 1,
+        chain: 'bitcoin-devnet',
+        kind: 'bridge',
+        status: 'confirmed',
+        txHash: txid,
+        submittedAtMs: expect.any(Number),
+        confirmedAtMs: expect.any(Number),
+      }),
+    ]);
+  });
+});
