@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
 import { HDNodeWallet } from 'ethers';
 import { api, ApiClient, ApiResponse, testEnv, waitFor } from '@swapgw/testing';
@@ -8,6 +6,7 @@ import { verifySignature } from '../src/webhooks/webhook-signature';
 import { buildSwap, freshQuote } from './support/swap-steps';
 import { OpenApiValidator } from './support/openapi-validator';
 import { PrivateStack, startPrivateStack } from './support/private-stack';
+import { Received, WebhookReceiver } from './support/webhook-receiver';
 
 // Webhooks end to end: a local receiver (loopback http, the development flag the test stack sets)
 // gets limit-order events of its owner, signed; a receiver answering 500 is retried until it
@@ -16,71 +15,12 @@ import { PrivateStack, startPrivateStack } from './support/private-stack';
 
 const RETRY_WINDOW_MS = 8000;
 
-interface Received {
-  path: string;
-  deliveryId: string;
-  eventId: string;
-  signature: string | undefined;
-  raw: string;
-  body: { id: string; eventId: string; type: string; occurredAtMs: number; data: Record<string, unknown> };
-  answered: number | 'held';
-}
-
-/** An HTTP server on 127.0.0.1 that records every request and answers what `answer(path, n)` says. */
-class Receiver {
-  readonly received: Received[] = [];
-  private server!: Server;
-  private readonly held: ServerResponse[] = [];
-  /** Per path: how to answer the n-th request (1-based) to it. */
-  answer: (path: string, n: number) => number | 'hold' = () => 200;
-
-  async start(): Promise<string> {
-    this.server = createServer((req: IncomingMessage, res: ServerResponse) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const raw = Buffer.concat(chunks).toString();
-        const path = req.url ?? '';
-        const n = this.received.filter((r) => r.path === path).length + 1;
-        const decision = this.answer(path, n);
-        this.received.push({
-          path,
-          deliveryId: String(req.headers['webhook-id']),
-          eventId: String(req.headers['webhook-event-id']),
-          signature: req.headers['webhook-signature'] as string | undefined,
-          raw,
-          body: JSON.parse(raw),
-          answered: decision === 'hold' ? 'held' : decision,
-        });
-        if (decision === 'hold') {
-          this.held.push(res);
-          res.on('error', () => undefined);
-          return;
-        }
-        res.writeHead(decision, { 'content-type': 'text/plain' }).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  on(path: string): Received[] {
-    return this.received.filter((r) => r.path === path);
-  }
-
-  async stop(): Promise<void> {
-    for (const res of this.held) res.destroy();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
-
 describe('webhooks: signed deliveries of swap and limit-order events, retried until answered', () => {
   let stack: PrivateStack;
   let alice: ApiClient;
   let bob: ApiClient;
   let openApi: OpenApiValidator;
-  const receiver = new Receiver();
+  const receiver = new WebhookReceiver();
   let receiverUrl: string;
 
   beforeAll(async () => {

@@ -571,6 +571,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "swap.step-confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * swap.step-confirmed delivery
+         * @description A step's transaction has the confirmations the service waits for (signer-surface CONFIRMATIONS_REQUIRED; a Bitcoin step: in a block). `skipped` (no txHash): the step needed no transaction. POSTed to each webhook subscribed to `swap.step-confirmed`. Answer 2xx within 10 s; anything else is retried with exponential back-off for 24 h, then the delivery is dead.
+         */
+        post: operations["webhookSwapStepConfirmed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "swap.step-submitted": {
         parameters: {
             query?: never;
@@ -881,7 +901,7 @@ export interface components {
         };
         CreateWebhookDto: {
             /** @description Event types to receive; absent or empty means every type, including types added later */
-            eventTypes?: ("swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed")[];
+            eventTypes?: ("swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.step-confirmed" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed")[];
             /**
              * @description Where deliveries are POSTed: an absolute https URL whose host is not a private, loopback or link-local address
              * @example https://hooks.example.com/swapgw
@@ -1103,10 +1123,16 @@ export interface components {
             step: null;
         };
         PendingTransactionDto: {
+            /**
+             * @description The chain the transaction is on (API chain id, as in GET /chains); absent only on swaps recorded before it was kept
+             * @example bitcoin-devnet
+             */
+            chain?: string;
             /** @description Confirmations so far (0 until the transaction is in a block) */
             confirmations: number;
             /** @description Confirmations awaited before the next step (signer-surface CONFIRMATIONS_REQUIRED; 1 on Solana: `confirmed` commitment); null until the transaction is in a block */
             confirmationsRequired: number | null;
+            /** @description The transaction's id as the chain's explorers write it: 0x-hex on EVM, base58 signature on Solana, 64 hex characters (no 0x) on Bitcoin */
             txHash: string;
         };
         Permit2Dto: {
@@ -1667,7 +1693,7 @@ export interface components {
             /** @description Epoch milliseconds */
             createdAtMs: number;
             /** @description The types delivered; every type when subscribed to all */
-            eventTypes: ("swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed")[];
+            eventTypes: ("swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.step-confirmed" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed")[];
             /** Format: uuid */
             id: string;
             /** @description Signing secret of the deliveries (Webhook-Signature). Shown only in this answer: store it now. */
@@ -1693,7 +1719,7 @@ export interface components {
             /** @description Source event id (`eventId` of the body): the same event never makes two deliveries to one webhook */
             eventId: string;
             /** @enum {string} */
-            eventType: "swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed";
+            eventType: "swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.step-confirmed" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed";
             /**
              * Format: uuid
              * @description Delivery id: the Webhook-Id header and `id` of the body
@@ -1718,7 +1744,7 @@ export interface components {
             /** @description Epoch milliseconds */
             createdAtMs: number;
             /** @description The types delivered; every type when subscribed to all */
-            eventTypes: ("swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed")[];
+            eventTypes: ("swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.step-confirmed" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed")[];
             /** Format: uuid */
             id: string;
             url: string;
@@ -6193,6 +6219,59 @@ export interface operations {
                     occurredAtMs: number;
                     /** @constant */
                     type: "swap.payload-ready";
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, a redirect included, or none within 10 s, is a failed attempt. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSwapStepConfirmed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Source event id (= body `eventId`) */
+                "Webhook-Event-Id": string;
+                /** @description Delivery id (= body `id`): the same on every attempt of this delivery */
+                "Webhook-Id": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; refuse a t more than 5 minutes away */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        chain: string;
+                        skipped?: boolean;
+                        /** @description The swap status after the event */
+                        status: string;
+                        step: {
+                            current: number;
+                            total: number;
+                        };
+                        swapId: string;
+                        txHash?: string;
+                    };
+                    /** @description Source event id */
+                    eventId: string;
+                    /**
+                     * Format: uuid
+                     * @description Delivery id: dedupe on it (at least once)
+                     */
+                    id: string;
+                    /** @description When the event happened (epoch ms) */
+                    occurredAtMs: number;
+                    /** @constant */
+                    type: "swap.step-confirmed";
                 };
             };
         };

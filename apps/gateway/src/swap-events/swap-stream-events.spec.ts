@@ -122,6 +122,34 @@ describe('streamEventDataOf', () => {
     });
   });
 
+  it('names the chain of the transaction in flight: a Bitcoin txid is on bitcoin-devnet', () => {
+    const txid = 'ab'.repeat(32);
+    const step = (index: number, chain: string, txHash: string | null) => ({
+      index,
+      chain,
+      kind: 'bridge' as const,
+      status: 'submitted' as const,
+      txHash,
+      submittedAtMs: 1_500,
+      confirmedAtMs: null,
+    });
+    const data = streamEventDataOf(
+      SwapEventTypes.stepSubmitted,
+      view({
+        status: 'submitted',
+        lastTxHash: txid,
+        confirmations: 0,
+        steps: [step(1, 'bitcoin-devnet', txid), step(2, 'devnet-a', null)],
+      }),
+    );
+    expect(data.transaction).toEqual({
+      chain: 'bitcoin-devnet',
+      txHash: txid,
+      confirmations: 0,
+      confirmationsRequired: null,
+    });
+  });
+
   it('failed and expired carry the reason code and details', () => {
     expect(
       streamEventDataOf(

@@ -24,6 +24,8 @@ export interface SyncSigningResponse {
 
 /** The current step's broadcast transaction, while the swap waits for it (submitted, confirming). */
 export interface PendingTransaction {
+  /** The chain it is on (API id); absent on swaps projected before steps named their chain. */
+  chain?: string;
   txHash: string;
   /** Confirmations so far: 0 until it is in a block. */
   confirmations: number;
@@ -110,9 +112,11 @@ export function pendingResponseOf(view: SwapViewEntity): AsyncSigningResponse {
   const response = asyncResponseOf(view.swapId, view.status, view.readyAtMs);
   const inFlight = (view.status === 'submitted' || view.status === 'confirming') && view.lastTxHash !== null;
   if (!inFlight) return response;
+  const chain = view.steps?.find((step) => step.txHash === view.lastTxHash)?.chain;
   return {
     ...response,
     transaction: {
+      ...(chain ? { chain } : {}),
       txHash: view.lastTxHash!,
       confirmations: view.confirmations ?? 0,
       confirmationsRequired: view.confirmationsRequired,

@@ -77,6 +77,14 @@ describe('WebhookEventsConsumer handlers', () => {
       executionHints: {},
       clientHints: {},
     });
+    const txid = 'ab'.repeat(32);
+    await run('swap.events', SwapEventTypes.stepConfirmed, {
+      swapId: 's1',
+      status: 'completed',
+      step: { current: 1, total: 2 },
+      chain: 'bitcoin-devnet',
+      txHash: txid,
+    });
     await run('swap.events', SwapEventTypes.completed, {
       swapId: 's1',
       status: 'completed',
@@ -85,8 +93,16 @@ describe('WebhookEventsConsumer handlers', () => {
     expect(enqueued.map((e) => [e.owner, e.event.type])).toEqual([
       ['alice', 'swap.created'],
       ['alice', 'swap.payload-ready'],
+      ['alice', 'swap.step-confirmed'],
       ['alice', 'swap.completed'],
     ]);
+    expect(enqueued[2].event.data).toEqual({
+      swapId: 's1',
+      status: 'completed',
+      step: { current: 1, total: 2 },
+      chain: 'bitcoin-devnet',
+      txHash: txid,
+    });
     expect(enqueued[1].event).toEqual({
       eventId: `ev-${SwapEventTypes.signingReady}`,
       type: 'swap.payload-ready',

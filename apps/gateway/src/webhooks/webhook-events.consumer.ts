@@ -13,6 +13,7 @@ import {
   SwapExpiredEvent,
   SwapFailedEvent,
   SwapSigningReadyEvent,
+  SwapStepConfirmedEvent,
   SwapStepSubmittedEvent,
   Topics,
 } from '@swapgw/contracts';
@@ -157,6 +158,14 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicat
       step: { current: e.step.current, total: e.step.total },
       chain: e.chain,
       txHash: e.txHash,
+    }));
+    on(SwapEventTypes.stepConfirmed, SwapStepConfirmedEvent, (e: SwapStepConfirmedEvent) => ({
+      swapId: e.swapId,
+      status: e.status,
+      step: { current: e.step.current, total: e.step.total },
+      chain: e.chain,
+      ...(e.txHash !== undefined ? { txHash: e.txHash } : {}),
+      ...(e.skipped ? { skipped: true } : {}),
     }));
     on(SwapEventTypes.completed, SwapCompletedEvent, (e: SwapCompletedEvent) => ({
       swapId: e.swapId,

@@ -11,8 +11,14 @@ const step: Schema = {
 };
 const swapStatus: Schema = { type: 'string', description: 'The swap status after the event' };
 
-/** `data` of each webhook event type (the public fields of the source event). */
-const SWAP_DATA: Record<string, { description: string; properties: Record<string, Schema> }> = {
+/**
+ * `data` of each webhook event type (the public fields of the source event); every property is
+ * required but those in `optional`.
+ */
+const SWAP_DATA: Record<
+  string,
+  { description: string; properties: Record<string, Schema>; optional?: readonly string[] }
+> = {
   'swap.created': {
     description: 'The swap and its steps exist (a build the planner refused is created, then failed).',
     properties: {
@@ -33,6 +39,17 @@ const SWAP_DATA: Record<string, { description: string; properties: Record<string
     description: "A step's signed transaction was broadcast.",
     properties: { step, chain: { type: 'string' }, txHash: { type: 'string' } },
   },
+  'swap.step-confirmed': {
+    description:
+      "A step's transaction has the confirmations the service waits for (signer-surface CONFIRMATIONS_REQUIRED; a Bitcoin step: in a block). `skipped` (no txHash): the step needed no transaction.",
+    properties: {
+      step,
+      chain: { type: 'string' },
+      txHash: { type: 'string' },
+      skipped: { type: 'boolean' },
+    },
+    optional: ['txHash', 'skipped'],
+  },
   'swap.completed': {
     description: 'Every step confirmed.',
     properties: { completedAtMs: { type: 'integer' } },
@@ -40,6 +57,7 @@ const SWAP_DATA: Record<string, { description: string; properties: Record<string
   'swap.failed': {
     description: 'Terminal failure; reason is an error code.',
     properties: { reason: { type: 'string' }, details: { type: 'object', additionalProperties: true } },
+    optional: ['details'],
   },
   'swap.expired': { description: 'The swap deadline passed.', properties: { reason: { type: 'string' } } },
 };
@@ -138,10 +156,10 @@ function operation(type: string, description: string, data: Schema): Record<stri
 export function addWebhookEvents(document: OpenAPIObject): OpenAPIObject {
   const webhooks: Record<string, unknown> = {};
   for (const type of Object.values(SWAP_WEBHOOK_TYPES)) {
-    const { description, properties } = SWAP_DATA[type];
+    const { description, properties, optional = [] } = SWAP_DATA[type];
     webhooks[type] = operation(type, description, {
       type: 'object',
-      required: ['swapId', 'status', ...Object.keys(properties).filter((p) => p !== 'details')],
+      required: ['swapId', 'status', ...Object.keys(properties).filter((p) => !optional.includes(p))],
       properties: { swapId: { type: 'string' }, status: swapStatus, ...properties },
     });
   }

@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { secp256k1 } from '@noble/curves/secp256k1.js';
-import * as btc from '@scure/btc-signer';
 import { Wallet } from 'ethers';
-import { BITCOIN_NETWORKS } from '@swapgw/chains/bitcoin-bridge';
-import { bitcoinDevnetKey, EsploraClient, signPayment } from '@swapgw/devnet';
+import { bitcoinDevnetKey, EsploraClient } from '@swapgw/devnet';
 import { api, ApiClient, ApiResponse, createApiKey, waitFor } from '@swapgw/testing';
 import { verifySignature } from '../../src/webhooks/webhook-signature';
+import { DevnetBitcoinWallets, PsbtPayload, signPsbt } from '../support/bitcoin-wallets';
 import { DevnetEvm } from '../support/devnet-evm';
 import { OpenApiValidator } from '../support/openapi-validator';
 import { openSseStream, SseEvent, SseStream } from '../support/sse-client';
+import { WebhookReceiver } from '../support/webhook-receiver';
 import { buildSwapId, nextSigning, quoteFirstRoute, submitSigned } from '../support/swap-steps';
 
 // A BTC → USDC swap as its user follows it: the SSE stream (GET /swap/{swapId}/events), a webhook
@@ -20,66 +17,12 @@ import { buildSwapId, nextSigning, quoteFirstRoute, submitSigned } from '../supp
 const devnet = new DevnetEvm();
 const manifest = devnet.manifest as typeof devnet.manifest & { bitcoin: { esploraUrl: string } };
 const esplora = new EsploraClient(manifest.bitcoin.esploraUrl);
-const REGTEST = BITCOIN_NETWORKS.regtest;
 /** Bitcoin test wallet 7, as swap-bitcoin.e2e-spec (e2e files run one at a time). */
 const btcFunder = () => bitcoinDevnetKey('wallet', 7);
 const BITCOIN_TXID = /^[0-9a-f]{64}$/;
 
-interface BitcoinWallet {
-  privateKey: Uint8Array;
-  address: string;
-}
-
-interface PsbtPayload {
-  type: 'bitcoin-psbt';
-  psbt: string;
-  inputsToSign: { index: number; address: string; sighashTypes: number[] }[];
-  network: string;
-}
-
-interface Delivery {
-  path: string;
-  deliveryId: string;
-  eventId: string;
-  signature: string | undefined;
-  raw: string;
-  body: { id: string; eventId: string; type: string; occurredAtMs: number; data: Record<string, unknown> };
-}
-
-/** A webhook receiver on 127.0.0.1 that answers 200 and records every request. */
-class Receiver {
-  readonly received: Delivery[] = [];
-  private server!: Server;
-
-  async start(): Promise<string> {
-    this.server = createServer((req: IncomingMessage, res: ServerResponse) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const raw = Buffer.concat(chunks).toString();
-        this.received.push({
-          path: req.url ?? '',
-          deliveryId: String(req.headers['webhook-id']),
-          eventId: String(req.headers['webhook-event-id']),
-          signature: req.headers['webhook-signature'] as string | undefined,
-          raw,
-          body: JSON.parse(raw),
-        });
-        res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
-
 describe('a Bitcoin step in the event stream, the webhooks and GET /swap: its txid, its confirmations, the swap completed', () => {
-  const receiver = new Receiver();
+  const receiver = new WebhookReceiver();
   let receiverUrl: string;
   let gatewayUrl: string;
   let key: string;
@@ -117,41 +60,10 @@ describe('a Bitcoin step in the event stream, the webhooks and GET /swap: its tx
     devnet.destroy();
   });
 
-  const confirmed = (txid: string) =>
-    waitFor(
-      async () =>
-        (await esplora.json<{ confirmed: boolean }>(`/tx/${txid}/status`)).confirmed ? true : undefined,
-      { timeoutMs: 30_000, intervalMs: 200, description: `Bitcoin transaction ${txid} in a block` },
-    );
-
-  /** A new Bitcoin wallet holding one confirmed UTXO of `sats`, paid by the funder. */
-  async function freshBitcoinWalletWith(sats: bigint): Promise<BitcoinWallet> {
-    const privateKey = secp256k1.utils.randomSecretKey();
-    const address = btc.p2wpkh(secp256k1.getPublicKey(privateKey, true), REGTEST).address!;
-    const funder = btcFunder();
-    const coins = (await esplora.utxos(funder.address))
-      .filter((u) => u.status.confirmed)
-      .map((u) => ({ txid: u.txid, vout: u.vout, value: BigInt(u.value) }))
-      .sort((a, b) => (b.value > a.value ? 1 : -1));
-    const payment = signPayment({ key: funder, coins, outputs: [{ address, amount: sats }], fee: 2_000n });
-    await esplora.broadcast(payment.hex);
-    await confirmed(payment.txid);
-    return { privateKey, address };
-  }
-
-  /** What a browser wallet's signPsbt does: signs and finalizes the inputs listed; the signed transaction. */
-  function signPsbt(payload: PsbtPayload, wallet: BitcoinWallet): btc.Transaction {
-    const tx = btc.Transaction.fromPSBT(Buffer.from(payload.psbt, 'base64'), { allowUnknownOutputs: true });
-    for (const input of payload.inputsToSign) {
-      expect(input.address).toBe(wallet.address);
-      tx.signIdx(wallet.privateKey, input.index, input.sighashTypes);
-      tx.finalizeIdx(input.index);
-    }
-    return tx;
-  }
+  const bitcoin = new DevnetBitcoinWallets(esplora, btcFunder);
 
   it('BTC → USDC on devnet-a: stream and webhook name the signed txid on bitcoin-devnet, the stream shows it confirmed, GET /swap shows the step', async () => {
-    const wallet = await freshBitcoinWalletWith(3_000_000n);
+    const wallet = await bitcoin.freshWalletWith(3_000_000n);
     const recipient = Wallet.createRandom().address;
     const { quoteId, route } = await quoteFirstRoute<{ routeId: string }>(
       { client },
@@ -193,9 +105,7 @@ describe('a Bitcoin step in the event stream, the webhooks and GET /swap: its tx
     const events = stream.events;
     const named = (name: string): SseEvent[] => events.filter((e) => e.event === name);
 
-    // --- The stream. Its step events name the transaction but not its chain (swap-stream-events.ts
-    // builds them from the view, whose pending transaction has no chain): the chain is asserted on the
-    // webhook and GET /swap below.
+    // --- The stream: each step event names the transaction and the chain it is on.
     expect(events[events.length - 1]).toMatchObject({
       event: 'swap.completed',
       data: { swapId, status: 'completed', step: { current: 1, total: 1 }, lastTxHash: txid },
@@ -206,7 +116,7 @@ describe('a Bitcoin step in the event stream, the webhooks and GET /swap: its tx
       swapId,
       status: 'submitted',
       step: { current: 1, total: 1 },
-      transaction: { txHash: txid, confirmations: 0 },
+      transaction: { chain: 'bitcoin-devnet', txHash: txid, confirmations: 0 },
     });
     // In a block: the confirmations so far, and those awaited.
     const confirming = named('swap.step-confirming');
@@ -216,7 +126,7 @@ describe('a Bitcoin step in the event stream, the webhooks and GET /swap: its tx
         swapId,
         status: 'confirming',
         step: { current: 1, total: 1 },
-        transaction: { txHash: txid },
+        transaction: { chain: 'bitcoin-devnet', txHash: txid },
       });
       expect(event.data.transaction.confirmations).toBeGreaterThanOrEqual(1);
       expect(event.data.transaction.confirmationsRequired).toBeGreaterThanOrEqual(1);
@@ -239,7 +149,7 @@ describe('a Bitcoin step in the event stream, the webhooks and GET /swap: its tx
       confirmed: true,
     });
 
-    // --- The webhook: the same step and txid, with the chain; every delivery signed.
+    // --- The webhook: the same step and txid, with the chain, broadcast then confirmed; every delivery signed.
     const ofSwap = () => receiver.received.filter((r) => r.body.data.swapId === swapId);
     await waitFor(() => ofSwap().some((r) => r.body.type === 'swap.completed'), {
       timeoutMs: 60_000,
@@ -261,12 +171,21 @@ describe('a Bitcoin step in the event stream, the webhooks and GET /swap: its tx
       'swap.completed',
       'swap.created',
       'swap.payload-ready',
+      'swap.step-confirmed',
       'swap.step-submitted',
     ]);
     const hookSubmitted = deliveries.find((d) => d.body.type === 'swap.step-submitted')!;
     expect(hookSubmitted.body.data).toEqual({
       swapId,
       status: 'submitted',
+      step: { current: 1, total: 1 },
+      chain: 'bitcoin-devnet',
+      txHash: txid,
+    });
+    const hookConfirmed = deliveries.find((d) => d.body.type === 'swap.step-confirmed')!;
+    expect(hookConfirmed.body.data).toEqual({
+      swapId,
+      status: 'completed',
       step: { current: 1, total: 1 },
       chain: 'bitcoin-devnet',
       txHash: txid,

@@ -3,14 +3,16 @@ import * as btc from '@scure/btc-signer';
 import { Keypair, PublicKey, VersionedTransaction } from '@solana/web3.js';
 import { HDNodeWallet, Wallet } from 'ethers';
 import { BITCOIN_NETWORKS } from '@swapgw/chains/bitcoin-bridge';
-import {
-  bitcoinDevnetKey,
-  EsploraClient,
-  signPayment,
-  solanaConnection,
-  solanaTestWallet,
-} from '@swapgw/devnet';
+import { bitcoinDevnetKey, EsploraClient, solanaConnection, solanaTestWallet } from '@swapgw/devnet';
 import { waitFor } from '@swapgw/testing';
+import {
+  BitcoinWallet,
+  bitcoinWalletOf,
+  DevnetBitcoinWallets,
+  PsbtPayload,
+  signPsbt as signWithWallet,
+  WalletAddressKind,
+} from '../support/bitcoin-wallets';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
 import { freshSolanaWalletWith as freshSolanaWith, splBalanceOf } from '../support/solana-wallets';
@@ -45,19 +47,6 @@ const solanaFunder = () => solanaTestWallet(7);
 const solana = solanaConnection(manifest.solana.rpcUrl);
 const mint = new PublicKey(manifest.solana.tokens.USDC.mint);
 
-/** A Bitcoin wallet as a browser wallet holds one: a key and its P2WPKH address. */
-interface BitcoinWallet {
-  privateKey: Uint8Array;
-  address: string;
-}
-
-interface PsbtPayload {
-  type: 'bitcoin-psbt';
-  psbt: string;
-  inputsToSign: { index: number; address: string; sighashTypes: number[] }[];
-  network: string;
-}
-
 describe('native Bitcoin: BTC into and out of the devnet bridge, the miner fee paid by the service', () => {
   let api: E2eApi;
 
@@ -67,38 +56,23 @@ describe('native Bitcoin: BTC into and out of the devnet bridge, the miner fee p
 
   afterAll(() => devnet.destroy());
 
-  /** Confirmed plus mempool satoshis of an address, as a wallet shows its balance. */
-  const satsOf = async (address: string): Promise<bigint> => {
-    const { chain_stats: chain, mempool_stats: mempool } = await esplora.json<{
-      chain_stats: { funded_txo_sum: number; spent_txo_sum: number };
-      mempool_stats: { funded_txo_sum: number; spent_txo_sum: number };
-    }>(`/address/${address}`);
-    return BigInt(
-      chain.funded_txo_sum - chain.spent_txo_sum + mempool.funded_txo_sum - mempool.spent_txo_sum,
-    );
-  };
+  const bitcoin = new DevnetBitcoinWallets(esplora, btcFunder);
+  const satsOf = (address: string) => bitcoin.satsOf(address);
+  const confirmed = (txid: string) => bitcoin.confirmed(txid);
+  const freshBitcoinWalletWith = (sats: bigint, kind?: WalletAddressKind) =>
+    bitcoin.freshWalletWith(sats, kind);
+  const signPsbt = (payload: PsbtPayload, wallet: BitcoinWallet) =>
+    Buffer.from(signWithWallet(payload, wallet).toPSBT()).toString('base64');
 
-  const confirmed = (txid: string) =>
+  /** The balance a bridge payout makes, once it is there (every recipient here starts at 0). */
+  const firstPayment = (read: () => Promise<bigint>, description: string): Promise<bigint> =>
     waitFor(
-      async () =>
-        (await esplora.json<{ confirmed: boolean }>(`/tx/${txid}/status`)).confirmed ? true : undefined,
-      { timeoutMs: 30_000, intervalMs: 200, description: `Bitcoin transaction ${txid} in a block` },
+      async () => {
+        const balance = await read();
+        return balance > 0n ? balance : null;
+      },
+      { timeoutMs: 60_000, intervalMs: 300, description },
     );
-
-  /** A new Bitcoin wallet holding one confirmed UTXO of `sats`, paid by the funder. */
-  async function freshBitcoinWalletWith(sats: bigint): Promise<BitcoinWallet> {
-    const privateKey = secp256k1.utils.randomSecretKey();
-    const address = btc.p2wpkh(secp256k1.getPublicKey(privateKey, true), REGTEST).address!;
-    const funder = btcFunder();
-    const coins = (await esplora.utxos(funder.address))
-      .filter((u) => u.status.confirmed)
-      .map((u) => ({ txid: u.txid, vout: u.vout, value: BigInt(u.value) }))
-      .sort((a, b) => (b.value > a.value ? 1 : -1));
-    const payment = signPayment({ key: funder, coins, outputs: [{ address, amount: sats }], fee: 2_000n });
-    await esplora.broadcast(payment.hex);
-    await confirmed(payment.txid);
-    return { privateKey, address };
-  }
 
   /** A new EVM wallet holding `amount` USDC on devnet-a and no ETH. */
   async function freshEvmWalletWith(amount: bigint): Promise<Wallet> {
@@ -108,18 +82,12 @@ describe('native Bitcoin: BTC into and out of the devnet bridge, the miner fee p
     return wallet as unknown as Wallet;
   }
 
-  /** What Unisat's or Xverse's signPsbt does: signs the inputs listed with the sighash asked, finalizes them. */
-  function signPsbt(payload: PsbtPayload, wallet: BitcoinWallet): string {
-    const tx = btc.Transaction.fromPSBT(Buffer.from(payload.psbt, 'base64'), { allowUnknownOutputs: true });
-    for (const input of payload.inputsToSign) {
-      expect(input.address).toBe(wallet.address);
-      tx.signIdx(wallet.privateKey, input.index, input.sighashTypes);
-      tx.finalizeIdx(input.index);
-    }
-    return Buffer.from(tx.toPSBT()).toString('base64');
-  }
-
-  async function quoteAndBuild(body: Record<string, unknown>, userAddress: string, recipient: string) {
+  async function quoteAndBuild(
+    body: Record<string, unknown>,
+    userAddress: string,
+    recipient: string,
+    userPublicKey?: string,
+  ) {
     const { quoteId, route } = await quoteFirstRoute<{
       routeId: string;
       expectedAmountOut: string;
@@ -133,6 +101,7 @@ describe('native Bitcoin: BTC into and out of the devnet bridge, the miner fee p
       quoteId,
       routeId: route.routeId,
       userAddress,
+      ...(userPublicKey !== undefined ? { userPublicKey } : {}),
       recipient,
       waitForTxRequestMs: 20_000,
     });
@@ -206,12 +175,9 @@ describe('native Bitcoin: BTC into and out of the devnet bridge, the miner fee p
 
     // The wallet paid the amount and nothing else: the fee wallet's input paid the miner.
     expect(await satsOf(wallet.address)).toBe(before - 1_000_000n);
-    const usdc = await waitFor(
-      async () => {
-        const balance = await balanceOnA('USDC', recipient.address);
-        return balance > 0n ? balance : null;
-      },
-      { timeoutMs: 60_000, intervalMs: 300, description: 'the USDC the bridge pays for the BTC' },
+    const usdc = await firstPayment(
+      () => balanceOnA('USDC', recipient.address),
+      'the USDC the bridge pays for the BTC',
     );
     expect(usdc).toBe(expectedOutBaseUnits(route));
     expect(await providerA.getBalance(recipient.address)).toBe(0n);
@@ -282,8 +248,7 @@ describe('native Bitcoin: BTC into and out of the devnet bridge, the miner fee p
 
   it('USDC on devnet-a → BTC: a wallet with no ETH signs typed data only; the bcrt1 recipient gets exactly the quote', async () => {
     const wallet = await freshEvmWalletWith(900_000_000n);
-    const recipient = { privateKey: secp256k1.utils.randomSecretKey() } as BitcoinWallet;
-    recipient.address = btc.p2wpkh(secp256k1.getPublicKey(recipient.privateKey, true), REGTEST).address!;
+    const recipient = bitcoinWalletOf(secp256k1.utils.randomSecretKey());
 
     const { swapId, route } = await quoteAndBuild(
       {
@@ -300,13 +265,100 @@ describe('native Bitcoin: BTC into and out of the devnet bridge, the miner fee p
     await signTypedDataUntilCompleted(api, swapId, wallet);
     expect(await providerA.getBalance(wallet.address)).toBe(0n);
     expect(await balanceOnA('USDC', wallet.address)).toBe(0n);
-    const sats = await waitFor(
-      async () => {
-        const balance = await satsOf(recipient.address);
-        return balance > 0n ? balance : null;
+    const sats = await firstPayment(() => satsOf(recipient.address), 'the BTC the bridge pays for the USDC');
+    expect(sats).toBe(expectedOutBaseUnits(route));
+  });
+
+  it.each([
+    ['Unisat: a Taproot (bcrt1p) wallet', 'p2tr' as const],
+    ['Xverse: a nested-SegWit (P2SH-P2WPKH, 2…) wallet', 'p2sh-p2wpkh' as const],
+  ])(
+    'BTC → USDC on devnet-a from %s: the build names its public key, the PSBT carries what the wallet signs with; BTC drops by exactly the amount',
+    async (_, kind) => {
+      const wallet = await freshBitcoinWalletWith(3_000_000n, kind);
+      const recipient = await freshEvmWalletWith(0n);
+      const quote = {
+        fromChain: 'bitcoin-devnet',
+        toChain: 'devnet-a',
+        tokenIn: 'BTC',
+        tokenOut: 'USDC',
+        amount: '0.004',
+        recipient: recipient.address,
+      };
+
+      // Without the key the wallet cannot sign (Taproot's internal key, the nested redeem script): 400.
+      const { quoteId, route: unbuilt } = await quoteFirstRoute<{ routeId: string }>(api, quote);
+      const keyless = await api.client.post('/swap/build', {
+        quoteId,
+        routeId: unbuilt.routeId,
+        userAddress: wallet.address,
+        recipient: recipient.address,
+        waitForTxRequestMs: 20_000,
+      });
+      expect(keyless.status).toBe(400);
+      expect(keyless.body.error).toMatchObject({
+        code: 'INVALID_ADDRESS',
+        details: expect.objectContaining({ field: 'userPublicKey' }),
+      });
+
+      const { swapId, route } = await quoteAndBuild(
+        quote,
+        wallet.address,
+        recipient.address,
+        wallet.publicKey,
+      );
+      const ready = await nextSigningOf(api, swapId, 0);
+      expect(ready.status).toBe(200);
+      const payload = ready.body.data.signing.payload as PsbtPayload;
+      const issued = btc.Transaction.fromPSBT(Buffer.from(payload.psbt, 'base64'), {
+        allowUnknownOutputs: true,
+      });
+      expect(payload.inputsToSign).toEqual([
+        { index: 0, address: wallet.address, sighashTypes: [kind === 'p2tr' ? 0 : 1] },
+      ]);
+      if (kind === 'p2tr')
+        expect(Buffer.from(issued.getInput(0).tapInternalKey!).toString('hex')).toBe(wallet.publicKey);
+      else expect(issued.getInput(0).redeemScript).toBeDefined();
+
+      const submitted = await submitSigned(api, swapId, signPsbt(payload, wallet));
+      expect(submitted.status).toBe(200);
+      // The txid told before signing is the one mined (a nested input's scriptSig included).
+      const txid = submitted.body.data.txHash as string;
+      await confirmed(txid);
+      expect((await esplora.json<{ txid: string }>(`/tx/${txid}`)).txid).toBe(txid);
+      const terminal = await nextSigningOf(api, swapId, 1);
+      expect(terminal.body.error).toMatchObject({
+        code: 'EXECUTION_TERMINAL',
+        details: { status: 'completed' },
+      });
+
+      expect(await satsOf(wallet.address)).toBe(3_000_000n - 400_000n);
+      const usdc = await firstPayment(
+        () => balanceOnA('USDC', recipient.address),
+        'the USDC the bridge pays for the BTC',
+      );
+      expect(usdc).toBe(expectedOutBaseUnits(route));
+    },
+  );
+
+  it('USDC on devnet-a → BTC to an Xverse payment address (P2SH, 2…): paid there, exactly the quote', async () => {
+    const wallet = await freshEvmWalletWith(450_000_000n);
+    const recipient = bitcoinWalletOf(secp256k1.utils.randomSecretKey(), 'p2sh-p2wpkh');
+    expect(recipient.address).toMatch(/^2/);
+    const { swapId, route } = await quoteAndBuild(
+      {
+        fromChain: 'devnet-a',
+        toChain: 'bitcoin-devnet',
+        tokenIn: 'USDC',
+        tokenOut: 'BTC',
+        amount: '450',
+        recipient: recipient.address,
       },
-      { timeoutMs: 60_000, intervalMs: 300, description: 'the BTC the bridge pays for the USDC' },
+      wallet.address,
+      recipient.address,
     );
+    await signTypedDataUntilCompleted(api, swapId, wallet);
+    const sats = await firstPayment(() => satsOf(recipient.address), 'the BTC the bridge pays for the USDC');
     expect(sats).toBe(expectedOutBaseUnits(route));
   });
 
@@ -345,20 +397,16 @@ describe('native Bitcoin: BTC into and out of the devnet bridge, the miner fee p
       expect.objectContaining({ chain: 'bitcoin-devnet', kind: 'bridge', status: 'confirmed', txHash: txid }),
     ]);
     expect(await satsOf(wallet.address)).toBe(2_000_000n - 200_000n);
-    const usdc = await waitFor(
-      async () => {
-        const balance = await solanaUsdc(recipient.publicKey);
-        return balance > 0n ? balance : null;
-      },
-      { timeoutMs: 60_000, intervalMs: 300, description: 'the USDC the bridge pays on Solana' },
+    const usdc = await firstPayment(
+      () => solanaUsdc(recipient.publicKey),
+      'the USDC the bridge pays on Solana',
     );
     expect(usdc).toBe(expectedOutBaseUnits(route));
   });
 
   it('USDC on Solana → BTC: a wallet with no SOL signs one Solana transaction (the service pays its fee); the bcrt1 recipient gets exactly the quote', async () => {
     const wallet = await freshSolanaWalletWith(450_000_000n);
-    const recipient = { privateKey: secp256k1.utils.randomSecretKey() } as BitcoinWallet;
-    recipient.address = btc.p2wpkh(secp256k1.getPublicKey(recipient.privateKey, true), REGTEST).address!;
+    const recipient = bitcoinWalletOf(secp256k1.utils.randomSecretKey());
     const { swapId, route } = await quoteAndBuild(
       {
         fromChain: 'solana-devnet',
@@ -386,12 +434,9 @@ describe('native Bitcoin: BTC into and out of the devnet bridge, the miner fee p
     });
     expect(await solana.getBalance(wallet.publicKey, 'confirmed')).toBe(0);
     expect(await solanaUsdc(wallet.publicKey)).toBe(0n);
-    const sats = await waitFor(
-      async () => {
-        const balance = await satsOf(recipient.address);
-        return balance > 0n ? balance : null;
-      },
-      { timeoutMs: 60_000, intervalMs: 300, description: 'the BTC the bridge pays for the Solana USDC' },
+    const sats = await firstPayment(
+      () => satsOf(recipient.address),
+      'the BTC the bridge pays for the Solana USDC',
     );
     expect(sats).toBe(expectedOutBaseUnits(route));
   });

@@ -1,4 +1,4 @@
-import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import {
   EvmTransactionPayloadDto,
   EvmTypedDataPayloadDto,
@@ -145,7 +145,17 @@ export class SyncSigningResponseDto implements SyncSigningResponse {
 }
 
 export class PendingTransactionDto implements PendingTransaction {
-  @ApiProperty() txHash!: string;
+  @ApiPropertyOptional({
+    description:
+      'The chain the transaction is on (API chain id, as in GET /chains); absent only on swaps recorded before it was kept',
+    example: 'bitcoin-devnet',
+  })
+  chain?: string;
+  @ApiProperty({
+    description:
+      "The transaction's id as the chain's explorers write it: 0x-hex on EVM, base58 signature on Solana, 64 hex characters (no 0x) on Bitcoin",
+  })
+  txHash!: string;
   @ApiProperty({
     type: 'integer',
     minimum: 0,

@@ -1,0 +1,101 @@
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import * as btc from '@scure/btc-signer';
+import { BITCOIN_NETWORKS } from '@swapgw/chains/bitcoin-bridge';
+import { type BitcoinDevnetKey, EsploraClient, signPayment, type WalletAddressKind } from '@swapgw/devnet';
+import { waitFor } from '@swapgw/testing';
+
+// Bitcoin wallets for e2e suites, as browser wallets hold them, on the devnet's regtest chain.
+
+const REGTEST = BITCOIN_NETWORKS.regtest;
+
+/** The payment addresses of the wallets the suite serves: p2wpkh Leather / Ledger, p2tr Unisat, p2sh-p2wpkh Xverse. */
+export type { WalletAddressKind };
+
+/** A key, its payment address, and the public key the wallet tells with it. */
+export interface BitcoinWallet {
+  privateKey: Uint8Array;
+  address: string;
+  /** Hex: x-only for Taproot (Unisat's getPublicKey), compressed otherwise. */
+  publicKey: string;
+}
+
+/** What GET /swap/{swapId}/signing hands a Bitcoin step's wallet. */
+export interface PsbtPayload {
+  type: 'bitcoin-psbt';
+  psbt: string;
+  inputsToSign: { index: number; address: string; sighashTypes: number[] }[];
+  network: string;
+}
+
+export function bitcoinWalletOf(privateKey: Uint8Array, kind: WalletAddressKind = 'p2wpkh'): BitcoinWallet {
+  const compressed = secp256k1.getPublicKey(privateKey, true);
+  const address =
+    kind === 'p2tr'
+      ? btc.p2tr(compressed.subarray(1), undefined, REGTEST).address!
+      : kind === 'p2sh-p2wpkh'
+        ? btc.p2sh(btc.p2wpkh(compressed, REGTEST), REGTEST).address!
+        : btc.p2wpkh(compressed, REGTEST).address!;
+  const publicKey = Buffer.from(kind === 'p2tr' ? compressed.subarray(1) : compressed).toString('hex');
+  return { privateKey, address, publicKey };
+}
+
+/**
+ * What Unisat's, Xverse's or Leather's signPsbt does: signs the inputs listed with the sighash
+ * asked and finalizes them; the signed transaction (`toPSBT()` is what the wallet hands back).
+ */
+export function signPsbt(payload: PsbtPayload, wallet: BitcoinWallet): btc.Transaction {
+  const tx = btc.Transaction.fromPSBT(Buffer.from(payload.psbt, 'base64'), { allowUnknownOutputs: true });
+  for (const input of payload.inputsToSign) {
+    if (input.address !== wallet.address)
+      throw new Error(`input ${input.index} is asked of ${input.address}, not of ${wallet.address}`);
+    tx.signIdx(wallet.privateKey, input.index, input.sighashTypes);
+    tx.finalizeIdx(input.index);
+  }
+  return tx;
+}
+
+/** The devnet Bitcoin chain as a wallet sees it, through its Esplora API, with a funder of new wallets. */
+export class DevnetBitcoinWallets {
+  constructor(
+    readonly esplora: EsploraClient,
+    private readonly funder: () => BitcoinDevnetKey,
+  ) {}
+
+  /** Confirmed plus mempool satoshis of an address, as a wallet shows its balance. */
+  async satsOf(address: string): Promise<bigint> {
+    const { chain_stats: chain, mempool_stats: mempool } = await this.esplora.json<{
+      chain_stats: { funded_txo_sum: number; spent_txo_sum: number };
+      mempool_stats: { funded_txo_sum: number; spent_txo_sum: number };
+    }>(`/address/${address}`);
+    return BigInt(
+      chain.funded_txo_sum - chain.spent_txo_sum + mempool.funded_txo_sum - mempool.spent_txo_sum,
+    );
+  }
+
+  confirmed(txid: string): Promise<true> {
+    return waitFor(
+      async () =>
+        (await this.esplora.json<{ confirmed: boolean }>(`/tx/${txid}/status`)).confirmed ? true : undefined,
+      { timeoutMs: 30_000, intervalMs: 200, description: `Bitcoin transaction ${txid} in a block` },
+    );
+  }
+
+  /** A new wallet (native SegWit by default) holding one confirmed UTXO of `sats`, paid by the funder. */
+  async freshWalletWith(sats: bigint, kind: WalletAddressKind = 'p2wpkh'): Promise<BitcoinWallet> {
+    const wallet = bitcoinWalletOf(secp256k1.utils.randomSecretKey(), kind);
+    const funder = this.funder();
+    const coins = (await this.esplora.utxos(funder.address))
+      .filter((u) => u.status.confirmed)
+      .map((u) => ({ txid: u.txid, vout: u.vout, value: BigInt(u.value) }))
+      .sort((a, b) => (b.value > a.value ? 1 : -1));
+    const payment = signPayment({
+      key: funder,
+      coins,
+      outputs: [{ address: wallet.address, amount: sats }],
+      fee: 2_000n,
+    });
+    await this.esplora.broadcast(payment.hex);
+    await this.confirmed(payment.txid);
+    return wallet;
+  }
+}

@@ -1,0 +1,63 @@
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// A webhook receiver for e2e suites: loopback http, which the test stacks let webhooks reach.
+
+export interface Received {
+  path: string;
+  deliveryId: string;
+  eventId: string;
+  signature: string | undefined;
+  raw: string;
+  body: { id: string; eventId: string; type: string; occurredAtMs: number; data: Record<string, unknown> };
+  answered: number | 'held';
+}
+
+/** An HTTP server on 127.0.0.1 that records every request and answers what `answer(path, n)` says. */
+export class WebhookReceiver {
+  readonly received: Received[] = [];
+  private server!: Server;
+  private readonly held: ServerResponse[] = [];
+  /** Per path: how to answer the n-th request (1-based) to it. */
+  answer: (path: string, n: number) => number | 'hold' = () => 200;
+
+  async start(): Promise<string> {
+    this.server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const raw = Buffer.concat(chunks).toString();
+        const path = req.url ?? '';
+        const n = this.received.filter((r) => r.path === path).length + 1;
+        const decision = this.answer(path, n);
+        this.received.push({
+          path,
+          deliveryId: String(req.headers['webhook-id']),
+          eventId: String(req.headers['webhook-event-id']),
+          signature: req.headers['webhook-signature'] as string | undefined,
+          raw,
+          body: JSON.parse(raw),
+          answered: decision === 'hold' ? 'held' : decision,
+        });
+        if (decision === 'hold') {
+          this.held.push(res);
+          res.on('error', () => undefined);
+          return;
+        }
+        res.writeHead(decision, { 'content-type': 'text/plain' }).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  on(path: string): Received[] {
+    return this.received.filter((r) => r.path === path);
+  }
+
+  async stop(): Promise<void> {
+    for (const res of this.held) res.destroy();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
