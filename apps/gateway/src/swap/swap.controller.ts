@@ -154,6 +154,11 @@ export class SwapController {
   @Idempotent({ required: false })
   @ApiOperation({
     summary: 'Submit the signed transaction of the current step; then poll the same path for the next step',
+    description:
+      'Send rawTx (what the wallet signed), or txHash when the wallet sent the transaction of a user-paid evm-transaction step ' +
+      'itself (an injected EIP-1193 wallet such as MetaMask, eth_sendTransaction): the transaction is read from the chain ' +
+      "(waiting up to 4 s for the node to know it) and accepted only if its from, to, data, value and chainId are the payload's " +
+      "(its nonce and gas are the wallet's, the nonce not below the payload's).",
   })
   @ApiEnvelopedResponse(
     200,
@@ -162,7 +167,9 @@ export class SwapController {
   )
   @ApiErrorResponses(
     'INVALID_SIGNED_TX',
+    'TX_HASH_NOT_ACCEPTED',
     'SWAP_NOT_FOUND',
+    'TRANSACTION_NOT_FOUND',
     'tx_request_expired',
     'TX_REQUEST_NOT_YET_VALID',
     'TX_REQUEST_MISMATCH',
@@ -179,6 +186,6 @@ export class SwapController {
     @Param('swapId') swapId: string,
     @Body() body: SubmitSignedTxDto,
   ): Promise<SubmittedSigningResponse> {
-    return this.swaps.submit(owner, swapId, body.rawTx);
+    return this.swaps.submit(owner, swapId, body);
   }
 }

@@ -367,7 +367,7 @@ describe('SwapService', () => {
     });
     const completed = new FakeViews({ status: 'completed' });
     const error = await serviceOf(services, completed)
-      .submit(OWNER, 's', '0x01')
+      .submit(OWNER, 's', { rawTx: '0x01' })
       .catch((e: CodedError) => e);
     expect(error).toMatchObject({
       code: 'EXECUTION_TERMINAL',
@@ -380,7 +380,7 @@ describe('SwapService', () => {
     const views = new FakeViews({ status: 'awaiting_signature', payload, expiresAtMs: Date.now() + 60_000 });
     const txHash = '0x' + 'ab'.repeat(32);
     const services = new FakeServices(() => ({ swapId: 's', stepIndex: 1, txHash, status: 'submitted' }));
-    const answer = await serviceOf(services, views).submit(OWNER, 's', '0x02');
+    const answer = await serviceOf(services, views).submit(OWNER, 's', { rawTx: '0x02' });
     expect(answer).toMatchObject({
       swapId: 's',
       txHash,
@@ -389,5 +389,14 @@ describe('SwapService', () => {
       nextAction: 'poll',
     });
     expect(views.submitted).toEqual([['s', 1, txHash]]);
+  });
+
+  it('forwards the hash of a transaction the wallet sent itself, without a rawTx', async () => {
+    const views = new FakeViews({ status: 'awaiting_signature', payload, expiresAtMs: Date.now() + 60_000 });
+    const txHash = '0x' + 'cd'.repeat(32);
+    const services = new FakeServices(() => ({ swapId: 's', stepIndex: 1, txHash, status: 'submitted' }));
+    const answer = await serviceOf(services, views).submit(OWNER, 's', { txHash });
+    expect(services.calls).toEqual([{ type: 'signing.submit', payload: { swapId: 's', txHash } }]);
+    expect(answer).toMatchObject({ txHash, status: 'submitted' });
   });
 });

@@ -179,10 +179,20 @@ export class SwapService {
     return { swaps: page.map(resourceOf), nextCursor };
   }
 
-  /** POST /swap/{swapId}/signing: signer-surface verifies, broadcasts and answers. */
-  async submit(owner: string, swapId: string, rawTx: string): Promise<SubmittedSigningResponse> {
+  /**
+   * POST /swap/{swapId}/signing: signer-surface verifies, broadcasts and answers. `txHash`: the
+   * wallet sent the transaction itself; signer-surface reads it from the chain instead.
+   */
+  async submit(
+    owner: string,
+    swapId: string,
+    submission: Pick<SigningSubmitRequest, 'rawTx' | 'txHash'>,
+  ): Promise<SubmittedSigningResponse> {
     const view = await this.requireOwned(owner, swapId);
-    const request: SigningSubmitRequest = { swapId, rawTx };
+    const request: SigningSubmitRequest =
+      submission.txHash !== undefined
+        ? { swapId, txHash: submission.txHash }
+        : { swapId, rawTx: submission.rawTx };
     const result = await this.services.call<SigningSubmitResult>(
       Topics.signingRequests,
       SigningRequestTypes.submit,

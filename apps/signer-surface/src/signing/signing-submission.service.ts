@@ -5,6 +5,7 @@ import {
   BitcoinPsbtSigningPayload,
   CodedError,
   ErrorCodes,
+  EvmSigningPayload,
   EvmTypedDataSigningPayload,
   SigningSubmitRequest,
   SigningSubmitResult,
@@ -15,6 +16,9 @@ import { CLOCK, type Clock } from '../clock';
 import {
   ARTIFACT_NEEDED,
   artifactFormFor,
+  assertNoMismatch,
+  compareSentWithPayload,
+  EvmChainClient,
   BitcoinArtifact,
   bitcoinFeeInputOf,
   completeSponsoredBitcoinStep,
@@ -66,6 +70,12 @@ const resultOf = (row: SigningRequestEntity): SigningSubmitResult => ({
 export interface SubmissionPolicy {
   /** The tracker's first look; the broadcast right after commit normally lands before it. */
   firstCheckDelayMs: number;
+  /**
+   * How long a txHash submission waits for the chain's node to know the transaction (a wallet's
+   * own RPC may have it a moment before ours), looking every `sentTxPollMs`; then TRANSACTION_NOT_FOUND.
+   */
+  sentTxVisibleWithinMs: number;
+  sentTxPollMs: number;
 }
 
 export const SUBMISSION_POLICY = Symbol('SubmissionPolicy');
@@ -87,11 +97,24 @@ export class SigningSubmissionService {
 
   async submit(request: SigningSubmitRequest): Promise<SigningSubmitResult> {
     const sponsor = this.sponsor;
-    const tx = decodeSignedArtifact(
-      request.rawTx,
-      sponsor ? (feePayer, message) => sponsor.signAsSolanaFeePayer(feePayer, message) : undefined,
+    const { rawTx, txHash } = request;
+    let tx: SignedArtifact;
+    if (txHash !== undefined && rawTx === undefined) {
+      tx = await this.sentTransactionOf(request.swapId, txHash);
+    } else if (rawTx !== undefined && txHash === undefined) {
+      tx = decodeSignedArtifact(
+        rawTx,
+        sponsor ? (feePayer, message) => sponsor.signAsSolanaFeePayer(feePayer, message) : undefined,
+      );
+    } else {
+      throw new CodedError(ErrorCodes.VALIDATION_FAILED, 'Send exactly one of rawTx and txHash', {
+        fields: [{ field: 'rawTx', message: 'send exactly one of rawTx and txHash' }],
+      });
+    }
+    const sentByWallet = txHash !== undefined;
+    let verdict = await this.dataSource.transaction((manager) =>
+      this.decide(manager, request.swapId, tx, sentByWallet),
     );
-    let verdict = await this.dataSource.transaction((manager) => this.decide(manager, request.swapId, tx));
     if (verdict.kind === 'reissue') {
       const { row, error } = verdict;
       // Its own transaction: the expiry answer stands even if the fresh payload cannot be built now.
@@ -111,16 +134,72 @@ export class SigningSubmissionService {
     return resultOf(verdict.row);
   }
 
-  private async decide(manager: EntityManager, swapId: string, tx: SignedArtifact): Promise<Verdict> {
+  /**
+   * The transaction a wallet sent itself (`txHash`), read from the chain of the step it is for: the
+   * step that recorded it already, else the swap's current one, which must take a txHash
+   * (txHashRefusalOf). The node may learn of it a moment after the wallet's own RPC: it is looked
+   * for during `sentTxVisibleWithinMs`, then TRANSACTION_NOT_FOUND. Not locked: decide() judges it
+   * again under the lock.
+   */
+  private async sentTransactionOf(swapId: string, txHash: string): Promise<SignedTransactionArtifact> {
+    const hash = txHash.toLowerCase();
+    const manager = this.dataSource.manager;
+    const known = await manager.findOne(SigningRequestEntity, { where: { txHash: hash } });
+    const row = known ?? (await currentRequestOf(manager, swapId, false));
+    if (!row) throw new CodedError(ErrorCodes.SWAP_NOT_FOUND, `No signing request for swap ${swapId}`);
+    const refusal = !known && row.status === 'ready' ? txHashRefusalOf(row) : null;
+    if (refusal) throw refusal;
+    const lookup = this.chains.signing(row.chain);
+    if (!lookup.ok || lookup.client.family !== 'evm') {
+      throw new CodedError(
+        ErrorCodes.SIGNING_SURFACE_UNAVAILABLE,
+        `No EVM RPC to read ${hash} from on ${row.chain}`,
+        { chain: row.chain },
+      );
+    }
+    const tx = await this.waitUntilVisible(lookup.client, hash);
+    return { family: 'evm', hash: tx.hash, tx, rawTx: tx.serialized };
+  }
+
+  private async waitUntilVisible(client: EvmChainClient, txHash: string) {
+    const attempts = Math.max(1, Math.ceil(this.policy.sentTxVisibleWithinMs / this.policy.sentTxPollMs) + 1);
+    for (let attempt = 1; ; attempt++) {
+      let tx;
+      try {
+        tx = await client.sentTransaction(txHash);
+      } catch (error) {
+        if (error instanceof CodedError) throw error;
+        throw new CodedError(
+          ErrorCodes.SIGNING_SURFACE_UNAVAILABLE,
+          `The RPC of ${client.chain.id} did not answer eth_getTransactionByHash`,
+          { chain: client.chain.id, cause: (error as Error).message },
+        );
+      }
+      if (tx) return tx;
+      if (attempt >= attempts) {
+        throw new CodedError(
+          ErrorCodes.TRANSACTION_NOT_FOUND,
+          `${client.chain.id} does not know the transaction ${txHash} (looked for ${this.policy.sentTxVisibleWithinMs} ms): ` +
+            'submit the hash eth_sendTransaction answered, on the chain of the step; retry if it was just sent',
+          { chain: client.chain.id, txHash },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, this.policy.sentTxPollMs));
+    }
+  }
+
+  /**
+   * `sentByWallet`: `tx` is a transaction the wallet broadcast itself (a txHash), checked against
+   * what it chose freely (compareSentWithPayload) and followed as it is, never broadcast by us.
+   */
+  private async decide(
+    manager: EntityManager,
+    swapId: string,
+    tx: SignedArtifact,
+    sentByWallet = false,
+  ): Promise<Verdict> {
     // Lock the swap's current request: two submissions of one swap are decided one after the other.
-    const [current] = await manager
-      .createQueryBuilder(SigningRequestEntity, 'r')
-      .where('r.swap_id = :swapId AND r.status <> :superseded', { swapId, superseded: 'superseded' })
-      .orderBy('r.step_index', 'DESC')
-      .addOrderBy('r.created_at', 'DESC')
-      .limit(1)
-      .setLock('pessimistic_write')
-      .getMany();
+    const current = await currentRequestOf(manager, swapId, true);
 
     const known = await manager.findOne(SigningRequestEntity, { where: recordedSubmissionOf(tx, swapId) });
     if (known) {
@@ -221,6 +300,10 @@ export class SigningSubmissionService {
       await saveSigningRequest(manager, current);
       return { kind: 'error', error: expiredError(current) };
     }
+    if (sentByWallet) {
+      const refusal = txHashRefusalOf(current);
+      if (refusal) return { kind: 'error', error: refusal };
+    }
 
     const family = artifactFormFor(this.chains.familyOf(current.chain), current.payload);
     if (family !== tx.family) {
@@ -238,6 +321,7 @@ export class SigningSubmissionService {
     }
     if (!isSignedTransaction(tx)) return this.relay(manager, current, tx.signature);
     if (tx.family === 'bitcoin') return this.completeBitcoin(manager, current, tx);
+    if (sentByWallet && tx.family === 'evm') return this.follow(manager, current, tx);
     const coSigns = feePayerSignsLater(current);
     const refused = refusalOf(current, () =>
       verifySignedArtifact(tx, current.payload, { feePayerSignsLater: coSigns }),
@@ -273,6 +357,29 @@ export class SigningSubmissionService {
     await saveSigningRequest(manager, row);
     await this.events.submitted(manager, row, now);
     return { kind: 'accepted', row, broadcast: broadcast === 'after-commit' ? tx : null };
+  }
+
+  /**
+   * A user-paid EVM step whose transaction the wallet sent itself (an injected wallet such as
+   * MetaMask can only sign and send): it must be the issued call from the issued sender on the
+   * issued chain, at a nonce not below the payload's; its nonce and gas are the wallet's. It is then
+   * followed exactly as one the service broadcast (the tracker sends the same bytes again if the
+   * node loses it), never sent now.
+   */
+  private async follow(
+    manager: EntityManager,
+    current: SigningRequestEntity,
+    tx: Extract<SignedTransactionArtifact, { family: 'evm' }>,
+  ): Promise<Verdict> {
+    const payload = (current.payload as EvmSigningPayload).transaction;
+    const refused = refusalOf(current, () =>
+      assertNoMismatch(compareSentWithPayload(tx.tx, payload), 'The transaction sent'),
+    );
+    if (refused) return refused;
+    current.status = 'submitted';
+    current.rawTx = tx.rawTx;
+    current.txHash = tx.hash;
+    return this.accept(manager, current, 'sent');
   }
 
   /**
@@ -581,6 +688,47 @@ export class SigningSubmissionService {
       return false;
     }
   }
+}
+
+/** The swap's current signing request (the latest step's, not superseded); `lock`: FOR UPDATE. */
+async function currentRequestOf(
+  manager: EntityManager,
+  swapId: string,
+  lock: boolean,
+): Promise<SigningRequestEntity | undefined> {
+  const query = manager
+    .createQueryBuilder(SigningRequestEntity, 'r')
+    .where('r.swap_id = :swapId AND r.status <> :superseded', { swapId, superseded: 'superseded' })
+    .orderBy('r.step_index', 'DESC')
+    .addOrderBy('r.created_at', 'DESC')
+    .limit(1);
+  const [current] = await (lock ? query.setLock('pessimistic_write') : query).getMany();
+  return current;
+}
+
+/**
+ * Why a step cannot be completed with a txHash: only a user-paid `evm-transaction` can. Typed data
+ * is a signature, not a transaction; a sponsored step is the service's to send (a relayer carries
+ * typed data; the wallet's own covered transaction goes out once the gas sent ahead of it is mined).
+ */
+function txHashRefusalOf(row: SigningRequestEntity): CodedError | null {
+  const payloadType = row.payload?.type ?? null;
+  const details = { stepIndex: row.stepIndex, stepCount: row.stepCount, payloadType };
+  if (payloadType !== 'evm-transaction') {
+    return new CodedError(
+      ErrorCodes.TX_HASH_NOT_ACCEPTED,
+      `A txHash completes only an evm-transaction step; this step's payload is ${payloadType ?? 'not issued'}: submit what the wallet signed as rawTx`,
+      details,
+    );
+  }
+  if (row.sponsored) {
+    return new CodedError(
+      ErrorCodes.TX_HASH_NOT_ACCEPTED,
+      'This step is sponsored: the service sends it once the gas it covers is mined. Submit the signed transaction as rawTx',
+      { ...details, gasPaidBy: 'service' },
+    );
+  }
+  return null;
 }
 
 /** A TX_REQUEST_MISMATCH (or other CodedError) of `check`, with the step's position; null when it passes. */

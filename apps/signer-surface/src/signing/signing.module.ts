@@ -46,6 +46,8 @@ import { WAITING_POLL_POLICY, WaitingPollPolicy, WaitingRequestPoller } from './
       inject: [SignerSurfaceConfig],
       useFactory: (config: SignerSurfaceConfig): SubmissionPolicy => ({
         firstCheckDelayMs: config.CONFIRMATION_POLL_MS,
+        sentTxVisibleWithinMs: 4_000,
+        sentTxPollMs: 500,
       }),
     },
     {

@@ -10,6 +10,7 @@ import type { JsonRpcProvider } from 'ethers';
 import type { ChainDescriptor, ChainFamily } from '../chain-descriptor';
 import type { SponsoredFeeRates } from '../sponsored-gas';
 import type { EvmPayloadPolicy } from './evm/evm-payload';
+import type { DecodedEvmTransaction } from './evm/evm-signed-transaction';
 import type { SignedTransactionArtifact } from './signed-artifact';
 
 /**
@@ -152,6 +153,8 @@ export interface EvmChainClient extends SigningChainClientBase {
   readonly family: 'evm';
   readonly evmChainId: bigint;
   readonly provider: JsonRpcProvider;
+  /** A transaction the wallet sent itself, decoded as a signed rawTx; null while the node does not know it. */
+  sentTransaction(txHash: string): Promise<DecodedEvmTransaction | null>;
 }
 
 export interface SolanaChainClient extends SigningChainClientBase {

@@ -1,7 +1,5 @@
 import {
   type BitcoinPsbtSigningPayload,
-  CodedError,
-  ErrorCodes,
   type EvmSigningPayload,
   type SigningPayload,
   type SolanaSigningPayload,
@@ -11,6 +9,7 @@ import type { ChainFamily } from '../chain-descriptor';
 import { bitcoinArtifactTxid, looksLikeBitcoinArtifact } from './bitcoin/bitcoin-artifact';
 import { verifySignedBitcoinStep } from './bitcoin/bitcoin-step-verification';
 import {
+  assertNoMismatch,
   compareWithPayload,
   decodeSignedEvmTransaction,
   type DecodedEvmTransaction,
@@ -161,12 +160,5 @@ export function verifySignedArtifact(
     verifySignedBitcoinStep((payload as BitcoinPsbtSigningPayload).psbt, artifact.rawTx);
     return;
   }
-  const mismatches = compareWithPayload(artifact.tx, (payload as EvmSigningPayload).transaction);
-  if (mismatches.length > 0) {
-    throw new CodedError(
-      ErrorCodes.TX_REQUEST_MISMATCH,
-      `The signed transaction differs from the payload in ${mismatches.map((m) => m.field).join(', ')}`,
-      { mismatches },
-    );
-  }
+  assertNoMismatch(compareWithPayload(artifact.tx, (payload as EvmSigningPayload).transaction));
 }

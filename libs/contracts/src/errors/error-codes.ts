@@ -30,6 +30,11 @@ export const ErrorCatalog = {
   },
   INVALID_SIGNED_TX: { status: 400, description: 'rawTx is not a decodable signed transaction.' },
   INVALID_TX_HASH: { status: 400, description: 'The transaction hash has the wrong form for that chain.' },
+  TX_HASH_NOT_ACCEPTED: {
+    status: 400,
+    description:
+      'A txHash completes only a user-paid evm-transaction step (typed data and sponsored steps take rawTx).',
+  },
   INVALID_EXPIRY: {
     status: 400,
     description: 'Expiry fields are inconsistent, missing for GTD, or in the past.',

@@ -33,6 +33,9 @@ export const WALLET_ADDRESS = new RegExp(`^(?:${EVM}|${SOLANA}|${BITCOIN_ADDRESS
 /** An account a step may wait on: a wallet of any family, or a token (EVM contract, Solana mint). */
 export const WALLET_OR_TOKEN = WALLET_ADDRESS;
 
+/** An EVM transaction hash: 0x and 32 bytes. */
+export const EVM_TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+
 /**
  * A transaction id: an EVM hash (0x + 32 bytes), a Solana signature (base58 of 64 bytes) or a
  * Bitcoin txid (32 bytes of hex, no 0x, as block explorers and Esplora write it).

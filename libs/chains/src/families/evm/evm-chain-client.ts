@@ -15,6 +15,7 @@ import type {
 import { readPayloadChainState } from './evm-chain-state';
 import { isRpcUnreachable, revertReasonOf, shortMessageOf } from './evm-chain-errors';
 import { buildEvmSigningPayload } from './evm-payload';
+import { type DecodedEvmTransaction, sentEvmTransactionOf } from './evm-signed-transaction';
 import { replayRevertReason } from './evm-revert-replay';
 import { assertEvmTxHash, evmTransactionStatus } from './evm-transaction-status';
 
@@ -63,6 +64,15 @@ export class EvmChainClientImpl implements EvmChainClient {
       }
       return { kind: 'rejected', message };
     }
+  }
+
+  /**
+   * eth_getTransactionByHash of a transaction the wallet sent itself, pending or mined, decoded as a
+   * signed rawTx would be (sentEvmTransactionOf); null while the node does not know it.
+   */
+  async sentTransaction(txHash: string): Promise<DecodedEvmTransaction | null> {
+    const response = await this.provider.getTransaction(txHash);
+    return response ? sentEvmTransactionOf(response, txHash) : null;
   }
 
   isUnreachable(error: unknown): boolean {

@@ -1,11 +1,17 @@
 import { CodedError, EvmTransactionPayload } from '@swapgw/contracts';
 import { HDNodeWallet, Transaction, Wallet } from 'ethers';
-import type { TransactionLike, TransactionRequest } from 'ethers';
+import type { TransactionLike, TransactionRequest, TransactionResponse } from 'ethers';
 
 // The payload carries nonce as a decimal string, which ethers accepts at run time but not in its
 // TypeScript types: a TypeScript client casts, exactly as here.
 const signable = (tx: object): TransactionRequest => tx as TransactionRequest;
-import { compareWithPayload, decodeSignedEvmTransaction } from './evm-signed-transaction';
+import {
+  assertNoMismatch,
+  compareSentWithPayload,
+  compareWithPayload,
+  decodeSignedEvmTransaction,
+  sentEvmTransactionOf,
+} from './evm-signed-transaction';
 
 const mnemonic = 'test test test test test test test test test test test junk';
 const wallet = Wallet.fromPhrase(mnemonic);
@@ -122,5 +128,67 @@ describe('compareWithPayload', () => {
       'maxFeePerGas',
       'maxPriorityFeePerGas',
     ]);
+  });
+});
+
+describe('a transaction the wallet sent itself', () => {
+  const sent = async (overrides: Partial<EvmTransactionPayload>) =>
+    decodeSignedEvmTransaction(await wallet.signTransaction(signable({ ...payload, ...overrides })));
+
+  it('matches on from, chainId, to, data and value; nonce and gas are the wallet’s', async () => {
+    const tx = await sent({ nonce: '5', gasLimit: '90000', maxFeePerGas: '9', maxPriorityFeePerGas: '1' });
+    expect(compareWithPayload(tx, payload).map((m) => m.field)).toEqual([
+      'nonce',
+      'gasLimit',
+      'maxFeePerGas',
+      'maxPriorityFeePerGas',
+    ]);
+    expect(compareSentWithPayload(tx, payload)).toEqual([]);
+  });
+
+  it('names every field the wallet may not change', async () => {
+    const tx = await sent({ to: otherWallet.address, data: '0x095ea7b4', value: '1', chainId: '1' });
+    expect(compareSentWithPayload(tx, payload)).toEqual([
+      { field: 'chainId', expected: '31337', actual: '1' },
+      { field: 'to', expected: payload.to, actual: otherWallet.address },
+      { field: 'data', expected: payload.data, actual: '0x095ea7b4' },
+      { field: 'value', expected: '0', actual: '1' },
+    ]);
+    const other = decodeSignedEvmTransaction(
+      await otherWallet.signTransaction(signable({ ...payload, from: otherWallet.address })),
+    );
+    expect(compareSentWithPayload(other, payload).map((m) => m.field)).toEqual(['from']);
+  });
+
+  it('refuses a nonce below the payload’s: sent before the payload was issued', async () => {
+    const tx = await sent({ nonce: '2' });
+    expect(compareSentWithPayload(tx, payload)).toEqual([{ field: 'nonce', expected: '>= 3', actual: '2' }]);
+    expect(codeOf(() => assertNoMismatch(compareSentWithPayload(tx, payload)))).toBe('TX_REQUEST_MISMATCH');
+  });
+
+  it('serializes the node’s copy again, recovering its sender, and checks it hashes to the hash asked for', async () => {
+    const rawTx = await wallet.signTransaction(signable(payload));
+    const signed = Transaction.from(rawTx);
+    // What eth_getTransactionByHash answers for a type-2 transaction: its fields, the signature, and
+    // the effective gasPrice, which is no field of the transaction.
+    const response = {
+      type: 2,
+      chainId: signed.chainId,
+      nonce: signed.nonce,
+      to: signed.to,
+      data: signed.data,
+      value: signed.value,
+      gasLimit: signed.gasLimit,
+      gasPrice: 1_500_000_000n,
+      maxFeePerGas: signed.maxFeePerGas,
+      maxPriorityFeePerGas: signed.maxPriorityFeePerGas,
+      accessList: [],
+      signature: signed.signature,
+    } as unknown as TransactionResponse;
+    const decoded = sentEvmTransactionOf(response, signed.hash!);
+    expect(decoded).toMatchObject({ hash: signed.hash, from: wallet.address, serialized: rawTx, nonce: '3' });
+    expect(
+      codeOf(() => sentEvmTransactionOf({ ...response, value: 1n } as TransactionResponse, signed.hash!)),
+    ).toBe('TX_REQUEST_MISMATCH');
   });
 });

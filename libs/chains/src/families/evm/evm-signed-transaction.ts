@@ -1,5 +1,5 @@
 import { CodedError, ErrorCodes, EvmTransactionPayload } from '@swapgw/contracts';
-import { Transaction } from 'ethers';
+import { Transaction, type TransactionResponse } from 'ethers';
 
 /** A decoded, signed EVM transaction with its fields in the payload's vocabulary. */
 export interface DecodedEvmTransaction {
@@ -61,6 +61,41 @@ export function decodeSignedEvmTransaction(rawTx: string): DecodedEvmTransaction
   };
 }
 
+/**
+ * A transaction a wallet sent itself (EIP-1193 `eth_sendTransaction`), as the node returned it for
+ * `eth_getTransactionByHash`, in the same form as a decoded rawTx: serialized again from its fields
+ * and signature, so its sender is recovered here (not taken from the node's `from`) and the
+ * confirmation tracker can send the very same bytes again. Its serialization must hash to `txHash`,
+ * else the node's copy is not that transaction (TX_REQUEST_MISMATCH).
+ */
+export function sentEvmTransactionOf(response: TransactionResponse, txHash: string): DecodedEvmTransaction {
+  const eip1559 = response.maxFeePerGas !== null;
+  const tx = Transaction.from({
+    type: response.type,
+    chainId: response.chainId,
+    nonce: response.nonce,
+    to: response.to,
+    data: response.data,
+    value: response.value,
+    gasLimit: response.gasLimit,
+    // A type-2 answer also carries the effective gasPrice, which is no field of the transaction.
+    gasPrice: eip1559 ? null : response.gasPrice,
+    maxFeePerGas: response.maxFeePerGas,
+    maxPriorityFeePerGas: response.maxPriorityFeePerGas,
+    accessList: response.accessList,
+    signature: response.signature,
+  });
+  const decoded = decodeSignedEvmTransaction(tx.serialized);
+  if (decoded.hash.toLowerCase() !== txHash.toLowerCase()) {
+    throw new CodedError(
+      ErrorCodes.TX_REQUEST_MISMATCH,
+      `The node's copy of ${txHash} does not serialize to that hash (transaction type ${response.type})`,
+      { txHash, mismatches: [{ field: 'hash', expected: txHash, actual: decoded.hash }] },
+    );
+  }
+  return decoded;
+}
+
 export interface FieldMismatch {
   field: keyof EvmTransactionPayload;
   expected: string;
@@ -78,6 +113,7 @@ const sameNumber = (a: string | null, b: string): boolean => a !== null && BigIn
 export function compareWithPayload(
   tx: DecodedEvmTransaction,
   payload: EvmTransactionPayload,
+  ignored: readonly (keyof EvmTransactionPayload)[] = [],
 ): FieldMismatch[] {
   const checks: Array<[keyof EvmTransactionPayload, string | null, boolean]> = [
     ['from', tx.from, sameAddress(tx.from, payload.from)],
@@ -95,6 +131,44 @@ export function compareWithPayload(
     ],
   ];
   return checks
-    .filter(([, , same]) => !same)
+    .filter(([field, , same]) => !same && !ignored.includes(field))
     .map(([field, actual]) => ({ field, expected: payload[field], actual }));
+}
+
+/**
+ * What a wallet that sends the transaction itself chooses: its nonce and gas (MetaMask fills them
+ * in, or lets the user change them, whatever the request said).
+ */
+export const WALLET_CHOSEN_FIELDS: readonly (keyof EvmTransactionPayload)[] = [
+  'nonce',
+  'gasLimit',
+  'maxFeePerGas',
+  'maxPriorityFeePerGas',
+];
+
+/**
+ * Every field in which a transaction the wallet sent itself differs from the payload issued: from,
+ * chainId, to, data and value must be the payload's; nonce and gas are the wallet's, but the nonce
+ * cannot be below the payload's (the sender's pending nonce when it was issued): such a transaction
+ * was sent before this payload existed (an earlier step's, an earlier swap's with the same call).
+ */
+export function compareSentWithPayload(
+  tx: DecodedEvmTransaction,
+  payload: EvmTransactionPayload,
+): FieldMismatch[] {
+  const mismatches = compareWithPayload(tx, payload, WALLET_CHOSEN_FIELDS);
+  if (BigInt(tx.nonce) < BigInt(payload.nonce)) {
+    mismatches.push({ field: 'nonce', expected: `>= ${payload.nonce}`, actual: tx.nonce });
+  }
+  return mismatches;
+}
+
+/** TX_REQUEST_MISMATCH naming each differing field (`details.mismatches`), when there is one. */
+export function assertNoMismatch(mismatches: FieldMismatch[], subject = 'The signed transaction'): void {
+  if (mismatches.length === 0) return;
+  throw new CodedError(
+    ErrorCodes.TX_REQUEST_MISMATCH,
+    `${subject} differs from the payload in ${mismatches.map((m) => m.field).join(', ')}`,
+    { mismatches },
+  );
 }

@@ -1,9 +1,9 @@
-import { CodedError, ErrorCodes, TransactionStatusResult } from '@swapgw/contracts';
+import { CodedError, ErrorCodes, EVM_TX_HASH, TransactionStatusResult } from '@swapgw/contracts';
 import { JsonRpcProvider } from 'ethers';
 import { replayRevertReason } from './evm-revert-replay';
 import { isRpcUnreachable, shortMessageOf } from './evm-chain-errors';
 
-export const EVM_TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+export { EVM_TX_HASH };
 
 export function assertEvmTxHash(chain: string, txHash: string): void {
   if (!EVM_TX_HASH.test(txHash)) {

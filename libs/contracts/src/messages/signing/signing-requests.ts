@@ -1,11 +1,16 @@
-import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { EVM_TX_HASH } from '../chain-formats';
 
 /**
  * `signing.submit` (signing.requests, gateway → signer-surface): the client's signed artifact for
- * the swap's current step. Idempotent on the transaction hash: the same rawTx again gets the same
- * answer and is not broadcast twice.
- * Errors: INVALID_SIGNED_TX, SWAP_NOT_FOUND, EXECUTION_TERMINAL, TX_REQUEST_NOT_YET_VALID,
- * tx_request_expired, TX_REQUEST_MISMATCH (details.mismatches names each differing field).
+ * the swap's current step (`rawTx`), or the hash of the transaction a wallet sent itself
+ * (`txHash`: a user-paid `evm-transaction` step only; read from the chain and compared with the
+ * payload's from, to, data, value and chainId). Exactly one of them. Idempotent on the transaction
+ * hash: the same rawTx or txHash again gets the same answer and is not broadcast twice.
+ * Errors: INVALID_SIGNED_TX, VALIDATION_FAILED (both or neither), TX_HASH_NOT_ACCEPTED,
+ * TRANSACTION_NOT_FOUND (the chain does not know txHash), SWAP_NOT_FOUND, EXECUTION_TERMINAL,
+ * TX_REQUEST_NOT_YET_VALID, tx_request_expired, TX_REQUEST_MISMATCH (details.mismatches names each
+ * differing field).
  */
 export class SigningSubmitRequest {
   @IsString()
@@ -13,10 +18,16 @@ export class SigningSubmitRequest {
   swapId!: string;
 
   /** EVM: 0x-hex of the serialized signed transaction; Solana: base64 of the signed transaction. */
+  @ValidateIf((request: SigningSubmitRequest) => request.txHash === undefined || request.rawTx !== undefined)
   @IsString()
   @IsNotEmpty()
   @MaxLength(262_144)
-  rawTx!: string;
+  rawTx?: string;
+
+  /** The hash of the transaction the wallet sent itself (EIP-1193 eth_sendTransaction). */
+  @IsOptional()
+  @Matches(EVM_TX_HASH)
+  txHash?: string;
 }
 
 export interface SigningSubmitResult {
