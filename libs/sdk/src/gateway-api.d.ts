@@ -209,7 +209,10 @@ export interface paths {
         /** The current signable payload (200), or 202 while it is being built, funds are awaited or an expired one is refreshed */
         get: operations["SwapController_signing"];
         put?: never;
-        /** Submit the signed transaction of the current step; then poll the same path for the next step */
+        /**
+         * Submit the signed transaction of the current step; then poll the same path for the next step
+         * @description Send rawTx (what the wallet signed), or txHash when the wallet sent the transaction of a user-paid evm-transaction step itself (an injected EIP-1193 wallet such as MetaMask, eth_sendTransaction): the transaction is read from the chain (waiting up to 4 s for the node to know it) and accepted only if its from, to, data, value and chainId are the payload's (its nonce and gas are the wallet's, the nonce not below the payload's).
+         */
         post: operations["SwapController_submit"];
         delete?: never;
         options?: never;
@@ -1494,8 +1497,13 @@ export interface components {
             type: "solana-versioned-transaction";
         };
         SubmitSignedTxDto: {
-            /** @description What the wallet signed, by payload type: evm-transaction: 0x-hex of the serialized signed transaction; evm-typed-data: the 0x signature (65 bytes) of the typed data; solana-versioned-transaction: base64 of the signed versioned transaction; bitcoin-psbt: the PSBT signed by the wallet (base64 or hex, its inputs finalized or not) or the finalized transaction (hex) */
-            rawTx: string;
+            /** @description What the wallet signed, by payload type: evm-transaction: 0x-hex of the serialized signed transaction; evm-typed-data: the 0x signature (65 bytes) of the typed data; solana-versioned-transaction: base64 of the signed versioned transaction; bitcoin-psbt: the PSBT signed by the wallet (base64 or hex, its inputs finalized or not) or the finalized transaction (hex). Exactly one of rawTx and txHash. */
+            rawTx?: string;
+            /**
+             * @description Instead of rawTx, for a user-paid evm-transaction step only: the hash of the transaction the wallet sent itself (EIP-1193 eth_sendTransaction with the payload fields, as MetaMask and other injected wallets do). Its from, to, data, value and chainId must be the payload's; nonce and gas are the wallet's. Typed-data and sponsored steps: 400 TX_HASH_NOT_ACCEPTED.
+             * @example 0x9c1e0f3b6a2d4c8e1f7a5b3c9d0e2f4a6b8c1d3e5f7a9b0c2d4e6f8a1b3c5d7e
+             */
+            txHash?: string;
         };
         SubmittedSigningResponseDto: {
             /** @enum {string} */
@@ -4103,6 +4111,7 @@ export interface operations {
              *     - `MALFORMED_JSON`: The request body is not valid JSON.
              *     - `IDEMPOTENCY_KEY_INVALID`: Idempotency-Key is longer than 200 characters or has characters outside A-Za-z0-9._:-
              *     - `INVALID_SIGNED_TX`: rawTx is not a decodable signed transaction.
+             *     - `TX_HASH_NOT_ACCEPTED`: A txHash completes only a user-paid evm-transaction step (typed data and sponsored steps take rawTx).
              */
             400: {
                 headers: {
@@ -4118,7 +4127,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "VALIDATION_FAILED" | "MALFORMED_JSON" | "IDEMPOTENCY_KEY_INVALID" | "INVALID_SIGNED_TX";
+                            code?: "VALIDATION_FAILED" | "MALFORMED_JSON" | "IDEMPOTENCY_KEY_INVALID" | "INVALID_SIGNED_TX" | "TX_HASH_NOT_ACCEPTED";
                         };
                     };
                 };
@@ -4144,6 +4153,7 @@ export interface operations {
             /**
              * @description Error codes:
              *     - `SWAP_NOT_FOUND`: swapId is unknown.
+             *     - `TRANSACTION_NOT_FOUND`: The chain does not know this transaction.
              */
             404: {
                 headers: {
@@ -4159,7 +4169,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "SWAP_NOT_FOUND";
+                            code?: "SWAP_NOT_FOUND" | "TRANSACTION_NOT_FOUND";
                         };
                     };
                 };
