@@ -1,5 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { CreateQuoteRequest, ErrorCodes, QuoteMessageTypes, QuoteResult, Topics } from '@swapgw/contracts';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import {
+  CodedError,
+  CreateQuoteRequest,
+  ErrorCodes,
+  QuoteMessageTypes,
+  QuoteResult,
+  QuoteUnavailableRoutes,
+  Topics,
+} from '@swapgw/contracts';
 import { ServiceClient } from '../messaging/service-client';
 import { CreateQuoteDto } from './dto/create-quote.dto';
 import { ServedQuotes } from './served-quotes.store';
@@ -37,7 +47,26 @@ export class QuoteService {
         unavailableAs: ErrorCodes.QUOTE_UPSTREAM_FAILED,
       },
     );
+    answer.unavailableRoutes = checkedUnavailableRoutes(answer.unavailableRoutes);
     await this.served.record(answer.quoteId, owner, answer.expiresAtMs, routePlans);
     return answer;
   }
+}
+
+/**
+ * The reply's unavailableRoutes, validated on arrival (QuoteUnavailableRoutes): an answer outside
+ * the contract is the quote service's failure, 502 QUOTE_UPSTREAM_FAILED, never passed on.
+ */
+function checkedUnavailableRoutes(value: unknown): QuoteResult['unavailableRoutes'] {
+  const checked = plainToInstance(QuoteUnavailableRoutes, { unavailableRoutes: value });
+  const problems = validateSync(checked, { whitelist: true, forbidUnknownValues: false });
+  if (problems.length > 0)
+    throw new CodedError(
+      ErrorCodes.QUOTE_UPSTREAM_FAILED,
+      'The quote service answered invalid unavailableRoutes',
+      {
+        fields: problems.map((problem) => problem.property),
+      },
+    );
+  return checked.unavailableRoutes;
 }

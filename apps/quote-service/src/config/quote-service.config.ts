@@ -34,11 +34,6 @@ export class QuoteServiceConfig extends KafkaServiceEnvironment {
   @Max(120_000)
   RPC_TIMEOUT_MS: number = 10_000;
 
-  @IsInt()
-  @Min(0)
-  @Max(5_000)
-  DEFAULT_SLIPPAGE_BPS: number = 50;
-
   /** Route warning HIGH_PRICE_IMPACT above this many basis points. */
   @IsInt()
   @Min(1)

@@ -129,6 +129,7 @@ describe('across provider against a local server speaking Across’s suggested-f
       originChainId: '8453',
       destinationChainId: '42161',
       amount: '1000000000',
+      skipAmountLimit: 'true',
       recipient: RECIPIENT,
     });
     expect(quote.routes[0]).toMatchObject({
@@ -139,6 +140,9 @@ describe('across provider against a local server speaking Across’s suggested-f
       amountIn: '1000',
       expectedAmountOut: '998.75',
       estimatedDurationSeconds: 4,
+      // A bridge paying a fixed amount has no slippage, automatic or not.
+      minAmountOut: '998.75',
+      slippageBps: 0,
     });
     const [leg] = planOf(quote, quote.routes[0].routeId).legs;
     expect(leg).toEqual({
@@ -151,6 +155,7 @@ describe('across provider against a local server speaking Across’s suggested-f
       expectedAmountOut: '998750000',
       // The relayer pays exactly outputAmount or nothing: the leg has no price risk.
       minAmountOut: '998750000',
+      slippageBps: 0,
       spender: BASE_SPOKE_POOL,
       destinationChain: 'arbitrum',
       destinationBridgeChainId: 42161,
@@ -189,6 +194,7 @@ describe('across provider against a local server speaking Across’s suggested-f
       originChainId: '8453',
       destinationChainId: '42161',
       amount: '1000000000',
+      skipAmountLimit: 'true',
       recipient: SWAP_GATEWAY_ROUTER,
     });
     // AcrossSwapMessage as handleV3AcrossMessage decodes it: the swap priced on the amount before the
@@ -225,6 +231,19 @@ describe('across provider against a local server speaking Across’s suggested-f
     [
       'isAmountTooLow in a 200 answer',
       (res: ServerResponse, url: URL) => json(res, 200, suggestedFees(url, 0n, { isAmountTooLow: true })),
+      {
+        reason: 'AMOUNT_TOO_LOW',
+        details: expect.objectContaining({ minAmount: '1', token: 'USDC', chain: 'base' }),
+      },
+    ],
+    [
+      'an amount over limits.maxDeposit in a 200 answer',
+      (res: ServerResponse, url: URL) =>
+        json(res, 200, suggestedFees(url, 0n, { limits: { minDeposit: '1', maxDeposit: '100000' } })),
+      {
+        reason: 'AMOUNT_TOO_HIGH',
+        details: expect.objectContaining({ maxAmount: '0.1', token: 'USDC', chain: 'base' }),
+      },
     ],
     [
       'AMOUNT_TOO_LOW (400)',
@@ -236,6 +255,7 @@ describe('across provider against a local server speaking Across’s suggested-f
           message: 'Sent amount is too low relative to fees',
           param: 'amount',
         }),
+      { reason: 'AMOUNT_TOO_LOW', details: { message: expect.stringContaining('AMOUNT_TOO_LOW') } },
     ],
     [
       'ROUTE_NOT_ENABLED (400)',
@@ -246,11 +266,13 @@ describe('across provider against a local server speaking Across’s suggested-f
           status: 400,
           message: 'Route is not enabled',
         }),
+      { reason: 'PAIR_NOT_SUPPORTED', details: { message: expect.stringContaining('ROUTE_NOT_ENABLED') } },
     ],
-  ])('answers routes: [] (no route, not a failure) on %s', async (_what, answer) => {
+  ])('answers routes: [] (no route, not a failure) on %s, saying why', async (_what, answer, unavailable) => {
     across.handler = ({ url }, res) => answer(res, url);
     const quote = await service.quotes.create({ ...usdcBaseToArbitrum, amount: '0.5', debug: true });
     expect(quote.routes).toEqual([]);
+    expect(quote.unavailableRoutes).toEqual([{ provider: 'across', ...unavailable }]);
     expect(quote.debug!.providers).toEqual([
       expect.objectContaining({
         provider: 'across',

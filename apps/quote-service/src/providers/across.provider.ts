@@ -3,8 +3,7 @@ import { encodeUniswapV3Path } from '@swapgw/chains/families';
 import type { RouteLeg, TokenRef } from '@swapgw/contracts';
 import { getAddress, isAddress } from 'ethers';
 import { ProviderNames } from '../catalog/support-policy';
-import { applySlippage } from '../quote/amounts';
-import { NoRouteError } from './no-route.error';
+import { mostTellingNoRoute, NoRouteError, NoRouteReason } from './no-route.error';
 import {
   CandidateRoute,
   QuoteContext,
@@ -43,8 +42,12 @@ interface AcrossSwapFeeTarget extends Required<AcrossFeeTarget> {
 const MESSAGE_PLACEHOLDER_RECIPIENT = '0x000000000000000000000000000000000000dEaD';
 const MESSAGE_PLACEHOLDER_DEADLINE = 2n ** 32n - 1n;
 
-/** Across's error codes that mean "no route for this request", not a failure of the API. */
-const NO_ROUTE_CODES = new Set(['AMOUNT_TOO_LOW', 'AMOUNT_TOO_HIGH', 'ROUTE_NOT_ENABLED']);
+/** Across's error codes that mean "no route for this request", not a failure of the API, and why. */
+const NO_ROUTE_CODES = new Map<string, NoRouteReason>([
+  ['AMOUNT_TOO_LOW', 'AMOUNT_TOO_LOW'],
+  ['AMOUNT_TOO_HIGH', 'AMOUNT_TOO_HIGH'],
+  ['ROUTE_NOT_ENABLED', 'PAIR_NOT_SUPPORTED'],
+]);
 
 /** GET /suggested-fees as Across answers it (the fields the deposit and the route need). */
 export interface AcrossSuggestedFees {
@@ -98,17 +101,22 @@ export class AcrossProvider implements QuoteProvider {
     const ends = acrossBetween(this.registry, context.fromChain.id, context.toChain.id);
     if (!ends) return [];
     const routes: CandidateRoute[] = [];
-    const noRoute: string[] = [];
-    for (const [bridgedIn, bridgedOut] of bridgedTokens(this.registry, ends.from, ends.to)) {
+    const noRoute: NoRouteError[] = [];
+    const bridged = bridgedTokens(this.registry, ends.from, ends.to);
+    if (bridged.length === 0)
+      throw new NoRouteError(
+        'PAIR_NOT_SUPPORTED',
+        `Across: no token is listed on both ${ends.from.chain} and ${ends.to.chain}`,
+      );
+    for (const [bridgedIn, bridgedOut] of bridged) {
       try {
-        const route = await this.routeThrough(context, ends.from, ends.to, bridgedIn, bridgedOut, signal);
-        if (route) routes.push(route);
+        routes.push(await this.routeThrough(context, ends.from, ends.to, bridgedIn, bridgedOut, signal));
       } catch (error) {
         if (!(error instanceof NoRouteError)) throw error;
-        noRoute.push(`${bridgedIn.symbol}: ${error.message}`);
+        noRoute.push(error);
       }
     }
-    if (routes.length === 0 && noRoute.length > 0) throw new NoRouteError(noRoute.join('; '));
+    if (routes.length === 0) throw mostTellingNoRoute(noRoute);
     return routes;
   }
 
@@ -119,7 +127,12 @@ export class AcrossProvider implements QuoteProvider {
     bridgedIn: TokenRef,
     bridgedOut: TokenRef,
     signal: AbortSignal,
-  ): Promise<CandidateRoute | undefined> {
+  ): Promise<CandidateRoute> {
+    const noSwap = (chain: string, tokenIn: QuoteToken, tokenOut: QuoteToken) =>
+      new NoRouteError(
+        'NO_LIQUIDITY',
+        `Across via ${bridgedIn.symbol}: no Uniswap V3 pool on ${chain} gives ${tokenOut.symbol} for this ${tokenIn.symbol}`,
+      );
     const legs: RouteLeg[] = [];
     const warnings = new Set<string>();
     const take = (chain: AcrossEnd, tokenIn: QuoteToken, tokenOut: QuoteToken, quote: V3PathQuote) => {
@@ -130,7 +143,7 @@ export class AcrossProvider implements QuoteProvider {
     let amount = context.amountIn;
     if (!sameToken(context.tokenIn, bridgedIn)) {
       const [best] = await this.quoter.quotePaths(from.chain, context.tokenIn, bridgedIn, amount, signal);
-      if (!best) return undefined;
+      if (!best) throw noSwap(from.chain, context.tokenIn, bridgedIn);
       amount = take(from, context.tokenIn, bridgedIn, best);
     }
 
@@ -146,14 +159,22 @@ export class AcrossProvider implements QuoteProvider {
         inDecimalsOf(amount, bridgedIn, bridgedOut),
         signal,
       );
-      if (!draft) return undefined;
+      if (!draft) throw noSwap(to.chain, bridgedOut, context.tokenOut);
       swapTarget = this.acrossSwapFeeTarget(context, from, to, bridgedIn, bridgedOut, amount, draft);
       if (swapTarget) target = swapTarget;
     }
 
     const fees = await this.suggestedFees(from, to, bridgedIn, bridgedOut, amount, target, signal);
     const outputAmount = BigInt(fees.outputAmount);
-    if (outputAmount <= 0n) throw new NoRouteError('Across answered no output for the amount');
+    if (outputAmount <= 0n)
+      throw new NoRouteError(
+        'AMOUNT_TOO_LOW',
+        `Across: no output for this ${bridgedIn.symbol} after its fees`,
+        {
+          token: bridgedIn,
+          minAmount: positiveOrUndefined(fees.limits?.minDeposit),
+        },
+      );
     legs.push(acrossLeg(from, to, bridgedIn, bridgedOut, amount, fees));
     amount = outputAmount;
 
@@ -162,7 +183,7 @@ export class AcrossProvider implements QuoteProvider {
       // The fee Across quoted covers a message of this many hops: the deposit carries one of that size.
       const hops = swapTarget?.hops;
       const best = hops === undefined ? paths[0] : paths.find((path) => path.fees.length === hops);
-      if (!best) return undefined;
+      if (!best) throw noSwap(to.chain, bridgedOut, context.tokenOut);
       amount = take(to, bridgedOut, context.tokenOut, best);
     }
     return {
@@ -182,7 +203,6 @@ export class AcrossProvider implements QuoteProvider {
           limits: fees.limits,
           ...(swapTarget ? { quotedWithMessageTo: swapTarget.recipient } : {}),
         },
-        minAmountOutOfRoute: applySlippage(amount, context.slippageBps).toString(),
       },
     };
   }
@@ -245,7 +265,10 @@ export class AcrossProvider implements QuoteProvider {
 
   /**
    * GET <baseUrl>/suggested-fees, with the target's recipient (an EVM address) and message when
-   * there is one; Across's "no route" answers as NoRouteError, anything else throws.
+   * there is one; Across's "no route" answers as NoRouteError, anything else throws. Asked with
+   * skipAmountLimit, so that an amount outside Across's limits is answered with the limits (the
+   * bounds of AMOUNT_TOO_LOW / AMOUNT_TOO_HIGH) rather than a bare 400; a 400 still maps to its
+   * reason, without bounds.
    */
   async suggestedFees(
     from: AcrossEnd,
@@ -262,6 +285,7 @@ export class AcrossProvider implements QuoteProvider {
     url.searchParams.set('originChainId', String(from.chainId));
     url.searchParams.set('destinationChainId', String(to.chainId));
     url.searchParams.set('amount', amount.toString());
+    url.searchParams.set('skipAmountLimit', 'true');
     if (target.recipient && /^0x[0-9a-fA-F]{40}$/.test(target.recipient))
       url.searchParams.set('recipient', target.recipient);
     if (target.message) url.searchParams.set('message', target.message);
@@ -271,12 +295,22 @@ export class AcrossProvider implements QuoteProvider {
     if (!response.ok) {
       const code = typeof body?.code === 'string' ? body.code : undefined;
       const message = typeof body?.message === 'string' ? body.message : text.slice(0, 200);
-      if (response.status === 400 && code && NO_ROUTE_CODES.has(code))
-        throw new NoRouteError(`Across: ${message} (${code})`);
+      const reason = response.status === 400 && code ? NO_ROUTE_CODES.get(code) : undefined;
+      if (reason) throw new NoRouteError(reason, `Across: ${message} (${code})`);
       throw new Error(`Across answered HTTP ${response.status}${code ? ` ${code}` : ''}: ${message}`);
     }
     const fees = asSuggestedFees(body);
-    if (fees.isAmountTooLow) throw new NoRouteError('Across: the amount is too low relative to fees');
+    const maxDeposit = positiveOrUndefined(fees.limits?.maxDeposit);
+    if (maxDeposit !== undefined && amount > maxDeposit)
+      throw new NoRouteError('AMOUNT_TOO_HIGH', `Across: over the deposit limit of ${inputToken.symbol}`, {
+        token: inputToken,
+        maxAmount: maxDeposit,
+      });
+    if (fees.isAmountTooLow)
+      throw new NoRouteError('AMOUNT_TOO_LOW', 'Across: the amount is too low relative to fees', {
+        token: inputToken,
+        minAmount: positiveOrUndefined(fees.limits?.minDeposit),
+      });
     if (getAddress(fees.spokePoolAddress) !== from.spokePool)
       throw new Error(
         `Across named SpokePool ${fees.spokePoolAddress}, not ${from.chain}'s ${from.spokePool}`,
@@ -304,6 +338,7 @@ export function acrossLeg(
     expectedAmountOut: fees.outputAmount,
     // The relayer pays exactly outputAmount or nothing: no price risk on this leg.
     minAmountOut: fees.outputAmount,
+    slippageBps: 0,
     spender: from.spokePool,
     destinationChain: to.chain,
     destinationBridgeChainId: to.chainId,
@@ -367,6 +402,13 @@ function sameToken(token: QuoteToken, bridged: TokenRef): boolean {
 function inDecimalsOf(amount: bigint, from: TokenRef, to: TokenRef): bigint {
   const shift = to.decimals - from.decimals;
   return shift >= 0 ? amount * 10n ** BigInt(shift) : amount / 10n ** BigInt(-shift);
+}
+
+/** A limit Across answered (a decimal string of base units), when it is one and above 0. */
+function positiveOrUndefined(value: unknown): bigint | undefined {
+  return typeof value === 'string' && /^[0-9]+$/.test(value) && BigInt(value) > 0n
+    ? BigInt(value)
+    : undefined;
 }
 
 function parseJson(text: string): Record<string, unknown> | undefined {

@@ -1,6 +1,8 @@
 import { ChainRegistry, DevnetManifestView } from '@swapgw/chains';
 import { SupportPolicy } from '../catalog/support-policy';
-import { DevnetBridgeProvider } from './devnet-bridge.provider';
+import { bridgedAmount, DevnetBridgeProvider, smallestBridgedInput } from './devnet-bridge.provider';
+import { devnetBridgeEnd } from './devnet-bridge-ends';
+import { NoRouteError } from './no-route.error';
 import { QuoteContext, QuoteToken } from './quote-provider';
 import { PathQuote, UniswapV2Quoter } from './uniswap-v2-quoter';
 
@@ -88,6 +90,13 @@ class FixedRateQuoter implements Pick<UniswapV2Quoter, 'quotePaths'> {
   }
 }
 
+/** A quoter that finds no pool. */
+class EmptyQuoter implements Pick<UniswapV2Quoter, 'quotePaths'> {
+  async quotePaths(): Promise<PathQuote[]> {
+    return [];
+  }
+}
+
 const thresholds = { priceImpactBps: 100, thinLiquidityBps: 1000 };
 const context = (tokenIn: QuoteToken, tokenOut: QuoteToken, amountIn: bigint): QuoteContext => ({
   fromChain: registry.get(tokenIn.chain),
@@ -118,6 +127,7 @@ describe('DevnetBridgeProvider between EVM and Solana', () => {
         amountIn: '1000000',
         expectedAmountOut: '999000',
         minAmountOut: '999000',
+        slippageBps: 0,
         spender: hex(5),
         destinationChain: 'solana-devnet',
         destinationBridgeChainId: SOLANA_BRIDGE_ID,
@@ -161,6 +171,7 @@ describe('DevnetBridgeProvider between EVM and Solana', () => {
       amountIn: '3000000000',
       expectedAmountOut: '2997000000',
       minAmountOut: '2997000000',
+      slippageBps: 0,
       spender: VAULT,
       destinationChain: 'devnet-a',
       destinationBridgeChainId: 31337,
@@ -180,8 +191,16 @@ describe('DevnetBridgeProvider between EVM and Solana', () => {
   it('has no route for SOL on either side (no swap venue on the Solana devnet) and asks no pool', async () => {
     const quoter = new FixedRateQuoter(1n, 1n);
     const provider = new DevnetBridgeProvider(registry, quoter, thresholds);
-    expect(await provider.quote(context(sol, evmUsdc, 10n ** 9n), new AbortController().signal)).toEqual([]);
-    expect(await provider.quote(context(evmWeth, sol, 10n ** 18n), new AbortController().signal)).toEqual([]);
+    await expect(
+      provider.quote(context(sol, evmUsdc, 10n ** 9n), new AbortController().signal),
+    ).rejects.toMatchObject({
+      reason: 'PAIR_NOT_SUPPORTED',
+    });
+    await expect(
+      provider.quote(context(evmWeth, sol, 10n ** 18n), new AbortController().signal),
+    ).rejects.toMatchObject({
+      reason: 'PAIR_NOT_SUPPORTED',
+    });
     expect(quoter.calls).toEqual([]);
   });
 
@@ -287,9 +306,57 @@ describe('DevnetBridgeProvider with the Bitcoin end', () => {
       { chain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amountIn: 899_550_000n },
     ]);
     const notBtc: QuoteToken = { chain: 'bitcoin-devnet', symbol: 'XYZ', address: 'x', decimals: 8 };
-    expect(await provider.quote(at(notBtc, evmUsdc, 1_000n), new AbortController().signal)).toEqual([]);
+    await expect(
+      provider.quote(at(notBtc, evmUsdc, 1_000n), new AbortController().signal),
+    ).rejects.toBeInstanceOf(NoRouteError);
+    await expect(
+      provider.quote(at(notBtc, evmUsdc, 1_000n), new AbortController().signal),
+    ).rejects.toMatchObject({
+      reason: 'PAIR_NOT_SUPPORTED',
+    });
     expect(
       new SupportPolicy(withBitcoin, false).pairProviders('bitcoin-devnet', 'devnet-a', 'BTC', 'WETH'),
     ).toEqual(['devnet-bridge']);
+  });
+
+  it('says AMOUNT_TOO_LOW under the Bitcoin payout minimum, with the least USDC that pays a satoshi', async () => {
+    const provider = new DevnetBridgeProvider(withBitcoin, new FixedRateQuoter(1n, 1n), thresholds);
+    // 1,000 sats of miner fee are 0.9 USDC at 90,000 USDC per BTC: 0.5 USDC pays nothing.
+    const error = (await provider
+      .quote(at(evmUsdc, btc, 500_000n), new AbortController().signal)
+      .catch((e: unknown) => e)) as NoRouteError;
+    expect(error).toBeInstanceOf(NoRouteError);
+    expect(error.reason).toBe('AMOUNT_TOO_LOW');
+    expect(error.bounds?.token).toMatchObject({ chain: 'devnet-a', symbol: 'USDC', decimals: 6 });
+    const min = error.bounds!.minAmount!;
+    const terms = withBitcoin.devnetBitcoin('bitcoin-devnet')!.bridge;
+    const ends = {
+      from: devnetBridgeEnd(withBitcoin, 'devnet-a')!,
+      to: devnetBridgeEnd(withBitcoin, 'bitcoin-devnet')!,
+    };
+    // The bound is exact: the least deposit that pays, one base unit less pays nothing.
+    expect(bridgedAmount(ends.from, ends.to, min, 10)).toBeGreaterThan(0n);
+    expect(bridgedAmount(ends.from, ends.to, min - 1n, 10)).toBe(0n);
+    expect(min).toBeGreaterThan((BigInt(terms.outboundFeeSats) * 90_000n * 10n ** 6n) / 10n ** 8n);
+    const [route] = await provider.quote(at(evmUsdc, btc, min), new AbortController().signal);
+    expect(route.expectedAmountOut).toBeGreaterThan(0n);
+  });
+
+  it('says NO_LIQUIDITY when no pool brings the token to the bridged USDC', async () => {
+    const provider = new DevnetBridgeProvider(withBitcoin, new EmptyQuoter(), thresholds);
+    await expect(
+      provider.quote(at(evmWeth, btc, 10n ** 18n), new AbortController().signal),
+    ).rejects.toMatchObject({
+      reason: 'NO_LIQUIDITY',
+    });
+  });
+});
+
+describe('smallestBridgedInput', () => {
+  it('is the least deposit the bridge pays for: 1 base unit between EVM chains without a fee that rounds it away', () => {
+    const a = devnetBridgeEnd(registry, 'devnet-a')!;
+    const solana = devnetBridgeEnd(registry, 'solana-devnet')!;
+    expect(smallestBridgedInput(a, solana, 10)).toBe(1n);
+    expect(bridgedAmount(a, solana, 1n, 10)).toBe(1n);
   });
 });

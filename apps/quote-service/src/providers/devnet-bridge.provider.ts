@@ -1,9 +1,10 @@
 import { ChainRegistry, sameTokenAddress } from '@swapgw/chains';
 import { satsForUsdc, usdcForSats } from '@swapgw/chains/bitcoin-bridge';
 import type { RouteLeg } from '@swapgw/contracts';
-import { afterFeeBps, applySlippage } from '../quote/amounts';
+import { afterFeeBps } from '../quote/amounts';
 import { ProviderNames } from '../catalog/support-policy';
 import { bridgeDurationSeconds, devnetBridgeBetween, DevnetBridgeEnd } from './devnet-bridge-ends';
+import { NoRouteError } from './no-route.error';
 import {
   CandidateRoute,
   QuoteContext,
@@ -47,12 +48,19 @@ export class DevnetBridgeProvider implements QuoteProvider {
     let amount = context.amountIn;
 
     // An end without a swap venue (the devnet's Solana) takes only the bridged token (checked before any I/O).
-    if (!sameAsset(context.tokenIn, from) && !from.hasSwapVenue) return [];
-    if (!sameAsset(context.tokenOut, to) && !to.hasSwapVenue) return [];
+    for (const [token, end] of [
+      [context.tokenIn, from],
+      [context.tokenOut, to],
+    ] as const)
+      if (!sameAsset(token, end) && !end.hasSwapVenue)
+        throw new NoRouteError(
+          'PAIR_NOT_SUPPORTED',
+          `devnet bridge: ${end.chain} has no swap venue, only ${end.token.symbol} rides from or to it`,
+        );
 
     if (!sameAsset(context.tokenIn, from)) {
       const [best] = await this.quoter.quotePaths(from.chain, context.tokenIn, from.token, amount, signal);
-      if (!best) return [];
+      if (!best) throw noSwapInto(from.chain, context.tokenIn, from.token);
       legs.push(uniswapLeg(from.chain, true, context.tokenIn, from.token, best, context.slippageBps));
       pathWarnings(best, this.thresholds).forEach((w) => warnings.add(w));
       debug.push({ leg: 'source-swap', ...pathDebug(best) });
@@ -60,7 +68,13 @@ export class DevnetBridgeProvider implements QuoteProvider {
     }
 
     const bridged = bridgedAmount(from, to, amount, bridge.feeBps);
-    if (bridged <= 0n) return []; // the bridge refuses deposits that the fee would eat
+    // The bridge refuses deposits that its fee (or a Bitcoin payout's miner fee) would eat.
+    if (bridged <= 0n)
+      throw new NoRouteError(
+        'AMOUNT_TOO_LOW',
+        `devnet bridge: ${from.token.symbol} from ${from.chain} to ${to.chain} pays nothing for this amount after its fees`,
+        { token: from.token, minAmount: smallestBridgedInput(from, to, bridge.feeBps) },
+      );
     legs.push(bridgeLeg(bridge.provider, from, to, amount, bridged));
     debug.push({
       leg: 'bridge',
@@ -72,7 +86,7 @@ export class DevnetBridgeProvider implements QuoteProvider {
 
     if (!sameAsset(context.tokenOut, to)) {
       const [best] = await this.quoter.quotePaths(to.chain, to.token, context.tokenOut, amount, signal);
-      if (!best) return [];
+      if (!best) throw noSwapInto(to.chain, to.token, context.tokenOut);
       legs.push(uniswapLeg(to.chain, true, to.token, context.tokenOut, best, context.slippageBps));
       pathWarnings(best, this.thresholds).forEach((w) => warnings.add(w));
       debug.push({ leg: 'destination-swap', ...pathDebug(best) });
@@ -87,7 +101,7 @@ export class DevnetBridgeProvider implements QuoteProvider {
         expectedAmountOut: amount,
         estimatedDurationSeconds: legs.reduce((sum, leg) => sum + leg.estimatedDurationSeconds, 0),
         warnings: [...warnings],
-        debug: { legs: debug, minAmountOutOfRoute: applySlippage(amount, context.slippageBps).toString() },
+        debug: { legs: debug },
       },
     ];
   }
@@ -115,6 +129,7 @@ export function bridgeLeg(
     expectedAmountOut: amountOut.toString(),
     // The bridge releases exactly the announced amount: no price risk on this leg.
     minAmountOut: amountOut.toString(),
+    slippageBps: 0,
     spender: from.spender,
     destinationChain: to.chain,
     destinationBridgeChainId: to.bridgeChainId,
@@ -137,6 +152,31 @@ export function bridgedAmount(
   const carried = from.bitcoinTerms ? usdcForSats(amount, from.bitcoinTerms) : afterFeeBps(amount, feeBps);
   if (!to.bitcoinTerms) return carried;
   return satsForUsdc(carried, to.bitcoinTerms) - BigInt(to.bitcoinTerms.outboundFeeSats);
+}
+
+/**
+ * The least deposit at `from` (base units of its token) for which `to` pays anything: the fee on
+ * deposit, and a Bitcoin payout's fixed miner fee, are covered. A binary search: bridgedAmount
+ * grows with the deposit.
+ */
+export function smallestBridgedInput(from: DevnetBridgeEnd, to: DevnetBridgeEnd, feeBps: number): bigint {
+  const pays = (amount: bigint) => bridgedAmount(from, to, amount, feeBps) > 0n;
+  let high = 1n;
+  while (!pays(high) && high < 2n ** 256n) high *= 2n;
+  let low = high / 2n; // does not pay (or 0)
+  while (high - low > 1n) {
+    const middle = (low + high) / 2n;
+    if (pays(middle)) high = middle;
+    else low = middle;
+  }
+  return high;
+}
+
+function noSwapInto(chain: string, tokenIn: QuoteToken, tokenOut: QuoteToken): NoRouteError {
+  return new NoRouteError(
+    'NO_LIQUIDITY',
+    `devnet bridge: no Uniswap V2 pool on ${chain} gives ${tokenOut.symbol} for this ${tokenIn.symbol}`,
+  );
 }
 
 /** The bridged token of `end` (on Solana its `address` is the mint), compared as its family does. */

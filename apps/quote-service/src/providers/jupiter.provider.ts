@@ -1,7 +1,8 @@
 import { PublicKey, VersionedTransaction } from '@solana/web3.js';
 import type { RouteLeg, RouteSolanaTransaction, TokenRef } from '@swapgw/contracts';
 import { ProviderNames } from '../catalog/support-policy';
-import { NoRouteError } from './no-route.error';
+import { aggregatorSlippageBps } from '../quote/slippage';
+import { NoRouteError, NoRouteReason } from './no-route.error';
 import {
   CandidateRoute,
   QuoteContext,
@@ -59,6 +60,15 @@ interface JupiterSwapResponse {
   lastValidBlockHeight: number;
 }
 
+/** Jupiter's 400 error codes that say why there is no route; any other 400 reads as NO_LIQUIDITY. */
+const JUPITER_NO_ROUTE_CODES = new Map<string, NoRouteReason>([
+  ['COULD_NOT_FIND_ANY_ROUTE', 'NO_LIQUIDITY'],
+  ['NO_ROUTES_FOUND', 'NO_LIQUIDITY'],
+  ['ROUTE_PLAN_DOES_NOT_CONSUME_ALL_THE_AMOUNT', 'AMOUNT_TOO_HIGH'],
+  ['TOKEN_NOT_TRADABLE', 'PAIR_NOT_SUPPORTED'],
+  ['CIRCULAR_ARBITRAGE_IS_DISABLED', 'PAIR_NOT_SUPPORTED'],
+]);
+
 /**
  * Same-chain Solana swaps through Jupiter's Swap API: GET /quote prices the swap; when the quote
  * names a Solana recipient (the wallet that will sign), POST /swap builds its transaction, carried
@@ -84,13 +94,15 @@ export class JupiterProvider implements QuoteProvider {
   async quote(context: QuoteContext, signal: AbortSignal): Promise<CandidateRoute[]> {
     const inputMint = mintOf(context.tokenIn);
     const outputMint = mintOf(context.tokenOut);
-    if (inputMint === outputMint) return []; // SOL ↔ wSOL is a wrap, not a swap
+    if (inputMint === outputMint)
+      throw new NoRouteError('PAIR_NOT_SUPPORTED', 'Jupiter: SOL ↔ wSOL is a wrap, not a swap');
+    const slippageBps = aggregatorSlippageBps(context.slippageBps);
     const url = this.endpoint('quote');
     url.search = new URLSearchParams({
       inputMint,
       outputMint,
       amount: context.amountIn.toString(),
-      slippageBps: String(context.slippageBps),
+      slippageBps: String(slippageBps),
       swapMode: 'ExactIn',
     }).toString();
     const quote = checkQuote(
@@ -110,6 +122,7 @@ export class JupiterProvider implements QuoteProvider {
       amountIn: quote.inAmount,
       expectedAmountOut: quote.outAmount,
       minAmountOut: quote.otherAmountThreshold,
+      slippageBps,
       spender: JUPITER_PROGRAM_ID,
       estimatedDurationSeconds: SOLANA_SWAP_SECONDS,
     };
@@ -203,6 +216,7 @@ export class JupiterProvider implements QuoteProvider {
     if (response.status === 400) {
       const error = body as { error?: string; errorCode?: string } | undefined;
       throw new NoRouteError(
+        JUPITER_NO_ROUTE_CODES.get(error?.errorCode ?? '') ?? 'NO_LIQUIDITY',
         `Jupiter: ${error?.errorCode ?? 'HTTP 400'}${error?.error ? ` (${error.error})` : ''}`,
       );
     }
@@ -230,7 +244,7 @@ function checkQuote(
   if (!Array.isArray(quote?.routePlan)) problems.push('no routePlan');
   if (problems.length > 0) throw new Error(`Jupiter /quote answer rejected: ${problems.join('; ')}`);
   if (BigInt(quote.outAmount) === 0n)
-    throw new NoRouteError('Jupiter: the amount is too small to get any output');
+    throw new NoRouteError('AMOUNT_TOO_LOW', 'Jupiter: the amount is too small to get any output');
   return quote;
 }
 

@@ -1,7 +1,8 @@
 import type { ChainDescriptor } from '@swapgw/chains';
 import type { RouteCall, RouteLeg } from '@swapgw/contracts';
 import { ProviderNames } from '../catalog/support-policy';
-import { NoRouteError } from './no-route.error';
+import { aggregatorSlippageBps } from '../quote/slippage';
+import { NoRouteError, NoRouteReason } from './no-route.error';
 import {
   CandidateRoute,
   QuoteContext,
@@ -25,8 +26,14 @@ export const LIFI_SOLANA_CHAIN_ID = '1151111081099710';
 export const LIFI_EVM_NATIVE = '0x0000000000000000000000000000000000000000';
 export const LIFI_SOLANA_NATIVE = '11111111111111111111111111111111';
 
-/** LI.FI error codes (docs: API error codes) that mean "no route", not "upstream broken". */
-const NO_ROUTE_CODES = new Set([1002, 1003, 1004, 1011]);
+/** LI.FI error codes (docs: API error codes) that mean "no route", not "upstream broken", and why. */
+const NO_ROUTE_CODES = new Map<number, NoRouteReason>([
+  [1002, 'NO_LIQUIDITY'], // NoQuoteError
+  [1003, 'PAIR_NOT_SUPPORTED'], // NotFoundError
+  [1004, 'NO_LIQUIDITY'], // NotProcessableError
+  [1007, 'SLIPPAGE_TOO_LOW'], // SlippageError
+  [1011, 'PAIR_NOT_SUPPORTED'], // ValidationError
+]);
 
 interface LifiToken {
   address: string;
@@ -102,7 +109,7 @@ export class LifiProvider implements QuoteProvider {
       fromAmount: context.amountIn.toString(),
       fromAddress,
       // LI.FI takes slippage as a fraction (0.005 = 0.5%).
-      slippage: (context.slippageBps / 10_000).toString(),
+      slippage: (aggregatorSlippageBps(context.slippageBps) / 10_000).toString(),
     };
     if (context.recipient) params.toAddress = context.recipient;
     for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
@@ -115,12 +122,12 @@ export class LifiProvider implements QuoteProvider {
     if (!response.ok) {
       const code = typeof body?.code === 'number' ? body.code : undefined;
       const message = typeof body?.message === 'string' ? body.message : text.slice(0, 200);
-      if (
-        response.status === 404 ||
-        (response.status < 500 && response.status !== 429 && code !== undefined && NO_ROUTE_CODES.has(code))
-      ) {
-        throw new NoRouteError(`LI.FI: ${message}${code ? ` (code ${code})` : ''}`);
-      }
+      const reason =
+        response.status < 500 && response.status !== 429 && code !== undefined
+          ? NO_ROUTE_CODES.get(code)
+          : undefined;
+      if (reason || response.status === 404)
+        throw new NoRouteError(reason ?? 'NO_LIQUIDITY', `LI.FI: ${message}${code ? ` (code ${code})` : ''}`);
       throw new Error(`LI.FI answered HTTP ${response.status}${code ? ` code ${code}` : ''}: ${message}`);
     }
     const quote = asLifiQuote(body);
@@ -159,6 +166,7 @@ export class LifiProvider implements QuoteProvider {
       amountIn: context.amountIn.toString(),
       expectedAmountOut: expected.toString(),
       minAmountOut: BigInt(quote.estimate.toAmountMin).toString(),
+      slippageBps: aggregatorSlippageBps(context.slippageBps),
       spender: quote.estimate.approvalAddress,
       estimatedDurationSeconds: Math.max(0, Math.round(quote.estimate.executionDuration)),
     };

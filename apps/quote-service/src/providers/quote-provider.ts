@@ -13,7 +13,8 @@ export interface QuoteContext {
   tokenIn: QuoteToken;
   tokenOut: QuoteToken;
   amountIn: bigint;
-  slippageBps: number;
+  /** The request's slippage; undefined = automatic per swap leg (quote/slippage.ts). */
+  slippageBps?: number;
   recipient?: string;
 }
 
@@ -31,8 +32,10 @@ export interface CandidateRoute {
 
 /**
  * A source of routes. `applies` is cheap and synchronous (does this provider cover the chains at
- * all?); `quote` may do I/O, must honour `signal`, and answers [] when it has no route. Throwing
- * means the provider failed (counted towards QUOTE_UPSTREAM_FAILED), not "no route".
+ * all?); `quote` may do I/O and must honour `signal`. With no route it throws a NoRouteError saying
+ * why (its reason is the quote's `unavailableRoutes[].reason`); an answer of [] reads as
+ * NO_LIQUIDITY. Throwing anything else means the provider failed (counted towards
+ * QUOTE_UPSTREAM_FAILED, shown as PROVIDER_UNAVAILABLE).
  */
 export interface QuoteProvider {
   readonly name: string;

@@ -1,5 +1,6 @@
 import type { RouteLeg } from '@swapgw/contracts';
 import { applySlippage } from '../quote/amounts';
+import { swapLegSlippageBps } from '../quote/slippage';
 import { ProviderNames } from '../catalog/support-policy';
 import {
   CandidateRoute,
@@ -10,6 +11,7 @@ import {
   RouteWarnings,
   RouteWarningThresholds,
 } from './quote-provider';
+import { NoRouteError } from './no-route.error';
 import { PathQuote, UniswapV2Quoter } from './uniswap-v2-quoter';
 
 /** Seconds until a swap on the chain is final enough to act on: devnets mine at once. */
@@ -17,16 +19,23 @@ export function swapDurationSeconds(devnet: boolean): number {
   return devnet ? 5 : 30;
 }
 
-/** The one swap leg a priced Uniswap V2 path executes as. */
+/**
+ * The one swap leg a priced Uniswap V2 path executes as, its minimum at the requested slippage or,
+ * without one, at the automatic slippage of its price impact and pool share.
+ */
 export function uniswapLeg(
   chain: string,
   devnet: boolean,
   tokenIn: QuoteToken,
   tokenOut: QuoteToken,
   quote: PathQuote,
-  slippageBps: number,
+  requestedSlippageBps: number | undefined,
 ): RouteLeg {
   const out = quote.amounts[quote.amounts.length - 1];
+  const slippageBps = swapLegSlippageBps(requestedSlippageBps, {
+    priceImpactBps: quote.priceImpactBps,
+    poolShareBps: quote.maxReserveShareBps,
+  });
   return {
     kind: 'swap',
     chain,
@@ -36,10 +45,34 @@ export function uniswapLeg(
     amountIn: quote.amounts[0].toString(),
     expectedAmountOut: out.toString(),
     minAmountOut: applySlippage(out, slippageBps).toString(),
+    slippageBps,
     spender: quote.deployment.router,
     path: quote.path,
     estimatedDurationSeconds: swapDurationSeconds(devnet),
   };
+}
+
+/**
+ * Why a Uniswap venue has no path: the native coin and its wrapped token are a wrap, not a swap
+ * (PAIR_NOT_SUPPORTED); otherwise no pool connects the tokens, directly or through WETH, with an
+ * output for the amount (NO_LIQUIDITY).
+ */
+export function uniswapNoRoute(
+  venue: string,
+  tokenIn: QuoteToken,
+  tokenOut: QuoteToken,
+  weth: string,
+): NoRouteError {
+  const addressOf = (token: QuoteToken) => (token.address ?? weth).toLowerCase();
+  if (addressOf(tokenIn) === addressOf(tokenOut))
+    return new NoRouteError(
+      'PAIR_NOT_SUPPORTED',
+      `${venue}: ${tokenIn.symbol} → ${tokenOut.symbol} is a wrap, not a swap`,
+    );
+  return new NoRouteError(
+    'NO_LIQUIDITY',
+    `${venue}: no pool connects ${tokenIn.symbol} and ${tokenOut.symbol} with an output for this amount`,
+  );
 }
 
 export function pathWarnings(quote: PathQuote, thresholds: RouteWarningThresholds): string[] {
@@ -85,6 +118,8 @@ export class UniswapV2Provider implements QuoteProvider {
       context.amountIn,
       signal,
     );
+    const weth = this.quoter.deployment(chain.id)?.weth;
+    if (paths.length === 0 && weth) throw uniswapNoRoute(this.name, context.tokenIn, context.tokenOut, weth);
     return paths.map((quote) => {
       const leg = uniswapLeg(
         chain.id,

@@ -1,6 +1,7 @@
 import type { RouteLeg } from '@swapgw/contracts';
 import { ProviderNames } from '../catalog/support-policy';
 import { applySlippage } from '../quote/amounts';
+import { swapLegSlippageBps } from '../quote/slippage';
 import {
   CandidateRoute,
   QuoteContext,
@@ -9,18 +10,22 @@ import {
   RouteWarnings,
   RouteWarningThresholds,
 } from './quote-provider';
-import { swapDurationSeconds } from './uniswap-v2.provider';
+import { swapDurationSeconds, uniswapNoRoute } from './uniswap-v2.provider';
 import { UniswapV3Quoter, V3PathQuote } from './uniswap-v3-quoter';
 
-/** The one swap leg a priced Uniswap V3 path executes as: SwapRouter02 `exactInput`. */
+/**
+ * The one swap leg a priced Uniswap V3 path executes as: SwapRouter02 `exactInput`, its minimum at
+ * the requested slippage or, without one, at the automatic slippage of its price impact.
+ */
 export function uniswapV3Leg(
   chain: string,
   devnet: boolean,
   tokenIn: QuoteToken,
   tokenOut: QuoteToken,
   quote: V3PathQuote,
-  slippageBps: number,
+  requestedSlippageBps: number | undefined,
 ): RouteLeg {
+  const slippageBps = swapLegSlippageBps(requestedSlippageBps, { priceImpactBps: quote.priceImpactBps });
   return {
     kind: 'swap',
     chain,
@@ -30,6 +35,7 @@ export function uniswapV3Leg(
     amountIn: quote.hops[0].amountIn.toString(),
     expectedAmountOut: quote.amountOut.toString(),
     minAmountOut: applySlippage(quote.amountOut, slippageBps).toString(),
+    slippageBps,
     spender: quote.deployment.swapRouter02,
     path: quote.path,
     poolFees: quote.fees,
@@ -62,6 +68,8 @@ export class UniswapV3Provider implements QuoteProvider {
       context.amountIn,
       signal,
     );
+    const weth = this.quoter.deployment(chain.id)?.weth;
+    if (paths.length === 0 && weth) throw uniswapNoRoute(this.name, context.tokenIn, context.tokenOut, weth);
     // The best tier of each path shape only: the same path through a worse tier is not a choice.
     const seen = new Set<string>();
     const routes: CandidateRoute[] = [];

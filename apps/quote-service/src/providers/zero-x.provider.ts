@@ -1,6 +1,7 @@
 import type { RouteCall, RouteLeg, TokenRef } from '@swapgw/contracts';
 import { ProviderNames } from '../catalog/support-policy';
-import { NoRouteError } from './no-route.error';
+import { aggregatorSlippageBps } from '../quote/slippage';
+import { NoRouteError, NoRouteReason } from './no-route.error';
 import { CandidateRoute, QuoteContext, QuoteProvider, QuoteToken } from './quote-provider';
 import { swapDurationSeconds } from './uniswap-v2.provider';
 
@@ -22,12 +23,12 @@ export const ZEROX_NATIVE_TOKEN = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
  * ValidationError is: an amount or a pair 0x refuses. Every other answer (401, 403, 429, 5xx,
  * USER_NOT_AUTHORIZED, ...) fails the provider.
  */
-const NO_ROUTE_ERRORS = new Set([
-  'INPUT_INVALID',
-  'TOKEN_NOT_SUPPORTED',
-  'SWAP_VALIDATION_FAILED',
-  'BUY_TOKEN_NOT_AUTHORIZED_FOR_TRADE',
-  'SELL_TOKEN_NOT_AUTHORIZED_FOR_TRADE',
+const NO_ROUTE_ERRORS = new Map<string, NoRouteReason>([
+  ['INPUT_INVALID', 'PAIR_NOT_SUPPORTED'],
+  ['TOKEN_NOT_SUPPORTED', 'PAIR_NOT_SUPPORTED'],
+  ['SWAP_VALIDATION_FAILED', 'NO_LIQUIDITY'],
+  ['BUY_TOKEN_NOT_AUTHORIZED_FOR_TRADE', 'PAIR_NOT_SUPPORTED'],
+  ['SELL_TOKEN_NOT_AUTHORIZED_FOR_TRADE', 'PAIR_NOT_SUPPORTED'],
 ]);
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -102,7 +103,7 @@ export class ZeroXProvider implements QuoteProvider {
       buyToken: zeroXToken(context.tokenOut),
       sellAmount: context.amountIn.toString(),
       taker,
-      slippageBps: String(context.slippageBps),
+      slippageBps: String(aggregatorSlippageBps(context.slippageBps)),
     }).toString();
     const response = await fetch(url, {
       headers: { accept: 'application/json', '0x-api-key': this.options.apiKey, '0x-version': 'v2' },
@@ -123,7 +124,7 @@ export class ZeroXProvider implements QuoteProvider {
 export function zeroXRoute(context: QuoteContext, body: unknown, wallet?: string): CandidateRoute {
   const answer = body as { liquidityAvailable?: unknown; zid?: unknown } | undefined;
   if (answer?.liquidityAvailable === false) {
-    throw new NoRouteError(`0x: no liquidity for this pair and amount${zidText(answer.zid)}`);
+    throw new NoRouteError('NO_LIQUIDITY', `0x: no liquidity for this pair and amount${zidText(answer.zid)}`);
   }
   const quote = checkQuote(body as Partial<ZeroXQuote> | undefined, context);
   const chain = context.fromChain.id;
@@ -136,6 +137,7 @@ export function zeroXRoute(context: QuoteContext, body: unknown, wallet?: string
     amountIn: quote.sellAmount,
     expectedAmountOut: quote.buyAmount,
     minAmountOut: quote.minBuyAmount,
+    slippageBps: aggregatorSlippageBps(context.slippageBps),
     // What the wallet approves: AllowanceHolder, as 0x names it (issues.allowance.spender or
     // allowanceTarget). A native input needs no approval: the call's target is then named, for information.
     spender: quote.issues.allowance?.spender ?? quote.allowanceTarget ?? quote.transaction.to,
@@ -178,9 +180,8 @@ export function zeroXFailure(status: number, text: string, apiKey: string): Erro
   const message = typeof body?.message === 'string' ? body.message : text.slice(0, 200);
   const details = detailsText(body?.data?.details);
   const described = scrub(`${message}${details}${zidText(body?.data?.zid)}`, apiKey);
-  if ((status === 400 || status === 422) && name !== undefined && NO_ROUTE_ERRORS.has(name)) {
-    return new NoRouteError(`0x: ${name}: ${described}`);
-  }
+  const reason = status === 400 || status === 422 ? NO_ROUTE_ERRORS.get(name ?? '') : undefined;
+  if (reason) return new NoRouteError(reason, `0x: ${name}: ${described}`);
   return new Error(`0x answered HTTP ${status}${name ? ` ${name}` : ''}: ${described}`);
 }
 

@@ -1,7 +1,7 @@
 import type { ChainDescriptor } from '@swapgw/chains';
-import { NoRouteError } from '../providers/no-route.error';
+import { mostTellingNoRoute, NoRouteError } from '../providers/no-route.error';
 import type { CandidateRoute, QuoteContext, QuoteProvider } from '../providers/quote-provider';
-import { gatherRoutes } from './provider-orchestrator';
+import { gatherRoutes, noRouteDetails } from './provider-orchestrator';
 
 const chain: ChainDescriptor = {
   id: 'devnet-a',
@@ -53,13 +53,15 @@ describe('gatherRoutes', () => {
         new FakeProvider('fast', async () => [route(5n), route(7n)]),
         new FakeProvider('broken', async () => Promise.reject(new Error('HTTP 500'))),
         new FakeProvider('slow', never),
-        new FakeProvider('empty', async () => Promise.reject(new NoRouteError('no pool'))),
+        new FakeProvider('empty', async () => Promise.reject(new NoRouteError('NO_LIQUIDITY', 'no pool'))),
+        new FakeProvider('nothing', async () => []),
         new FakeProvider('elsewhere', async () => [route(100n)], false),
       ],
       context,
       50,
     );
-    expect(result.asked).toBe(4);
+    expect(result.asked).toBe(5);
+    expect(result.notApplicable).toEqual(['elsewhere']);
     expect(result.routes.map((r) => r.expectedAmountOut)).toEqual([5n, 7n]);
     const byName = Object.fromEntries(result.outcomes.map((o) => [o.provider, o]));
     expect(byName.fast).toMatchObject({ status: 'ok', routes: 2 });
@@ -67,6 +69,24 @@ describe('gatherRoutes', () => {
     expect(byName.slow).toMatchObject({ status: 'timed-out' });
     expect(byName.empty).toMatchObject({ status: 'no-route', reason: 'no pool' });
     expect(byName.elsewhere).toBeUndefined();
+    // What the quote's unavailableRoutes says of each: typed reasons, failures without their internals.
+    expect(byName.fast.unavailable).toBeUndefined();
+    expect(byName.empty.unavailable).toEqual({
+      provider: 'empty',
+      reason: 'NO_LIQUIDITY',
+      details: { message: 'no pool' },
+    });
+    expect(byName.nothing.unavailable).toMatchObject({ provider: 'nothing', reason: 'NO_LIQUIDITY' });
+    expect(byName.broken.unavailable).toEqual({
+      provider: 'broken',
+      reason: 'PROVIDER_UNAVAILABLE',
+      details: { message: 'the provider failed' },
+    });
+    expect(byName.slow.unavailable).toEqual({
+      provider: 'slow',
+      reason: 'PROVIDER_UNAVAILABLE',
+      details: { message: 'no answer within 50 ms' },
+    });
   });
 
   it('aborts the signal of a provider that misses the deadline', async () => {
@@ -82,5 +102,37 @@ describe('gatherRoutes', () => {
       20,
     );
     expect(aborted).toBe(true);
+  });
+});
+
+describe('noRouteDetails', () => {
+  const usdc = { chain: 'devnet-a', symbol: 'USDC', decimals: 6 };
+
+  it('states a bound in human units of the token it applies to, with its chain', () => {
+    expect(
+      noRouteDetails(new NoRouteError('AMOUNT_TOO_LOW', 'too low', { token: usdc, minAmount: 900_451n })),
+    ).toEqual({ message: 'too low', minAmount: '0.900451', token: 'USDC', chain: 'devnet-a' });
+    expect(
+      noRouteDetails(new NoRouteError('AMOUNT_TOO_HIGH', 'too high', { token: usdc, maxAmount: 10n ** 12n })),
+    ).toEqual({ message: 'too high', maxAmount: '1000000', token: 'USDC', chain: 'devnet-a' });
+  });
+
+  it('names no token when the provider stated no bound', () => {
+    expect(noRouteDetails(new NoRouteError('AMOUNT_TOO_LOW', 'too low', { token: usdc }))).toEqual({
+      message: 'too low',
+    });
+  });
+});
+
+describe('mostTellingNoRoute', () => {
+  it('keeps the reason a wallet can act on, with its bounds, and every message', () => {
+    const token = { chain: 'base', symbol: 'USDC', decimals: 6 };
+    const merged = mostTellingNoRoute([
+      new NoRouteError('PAIR_NOT_SUPPORTED', 'WETH: not enabled'),
+      new NoRouteError('AMOUNT_TOO_LOW', 'USDC: too low', { token, minAmount: 5n }),
+      new NoRouteError('NO_LIQUIDITY', 'DAI: no pool'),
+    ]);
+    expect(merged).toMatchObject({ reason: 'AMOUNT_TOO_LOW', bounds: { token, minAmount: 5n } });
+    expect(merged.message).toBe('WETH: not enabled; USDC: too low; DAI: no pool');
   });
 });

@@ -1,3 +1,5 @@
+import { baseUnitsToAmount } from '@swapgw/chains';
+import type { UnavailableRoute, UnavailableRouteDetails } from '@swapgw/contracts';
 import { NoRouteError } from '../providers/no-route.error';
 import type { CandidateRoute, QuoteContext, QuoteProvider } from '../providers/quote-provider';
 
@@ -9,6 +11,8 @@ export interface ProviderOutcome {
   routes: number;
   elapsedMs: number;
   reason?: string;
+  /** Without a route: what the quote's `unavailableRoutes` says of this provider. */
+  unavailable?: UnavailableRoute;
 }
 
 export interface GatheredRoutes {
@@ -16,6 +20,8 @@ export interface GatheredRoutes {
   outcomes: ProviderOutcome[];
   /** Providers that cover the request (asked); 0 means no provider trades these chains. */
   asked: number;
+  /** Providers that do not cover the request's chains (not asked). */
+  notApplicable: string[];
 }
 
 /**
@@ -33,6 +39,7 @@ export async function gatherRoutes(
     routes: results.flatMap((r) => r.routes),
     outcomes: results.map((r) => r.outcome),
     asked: applicable.length,
+    notApplicable: providers.filter((p) => !applicable.includes(p)).map((p) => p.name),
   };
 }
 
@@ -52,24 +59,63 @@ async function askOne(
       reject(error);
     }, timeoutMs);
   });
-  const outcome = (status: ProviderStatus, routes: number, reason?: string): ProviderOutcome => ({
+  const outcome = (
+    status: ProviderStatus,
+    routes: number,
+    reason?: string,
+    unavailable?: Omit<UnavailableRoute, 'provider'>,
+  ): ProviderOutcome => ({
     provider: provider.name,
     status,
     routes,
     elapsedMs: Date.now() - started,
     ...(reason ? { reason } : {}),
+    ...(unavailable ? { unavailable: { provider: provider.name, ...unavailable } } : {}),
   });
   try {
     const routes = await Promise.race([provider.quote(context, controller.signal), deadline]);
-    return { routes, outcome: outcome(routes.length > 0 ? 'ok' : 'no-route', routes.length) };
+    if (routes.length > 0) return { routes, outcome: outcome('ok', routes.length) };
+    const message = `${provider.name}: no route for this pair and amount`;
+    return {
+      routes,
+      outcome: outcome('no-route', 0, message, { reason: 'NO_LIQUIDITY', details: { message } }),
+    };
   } catch (error) {
-    if (error instanceof NoRouteError) return { routes: [], outcome: outcome('no-route', 0, error.message) };
+    if (error instanceof NoRouteError)
+      return {
+        routes: [],
+        outcome: outcome('no-route', 0, error.message, {
+          reason: error.reason,
+          details: noRouteDetails(error),
+        }),
+      };
     const timedOut = controller.signal.aborted;
+    // The failure itself stays in the logs and debug: it may name internal hosts.
+    const details = { message: timedOut ? `no answer within ${timeoutMs} ms` : 'the provider failed' };
     return {
       routes: [],
-      outcome: outcome(timedOut ? 'timed-out' : 'failed', 0, (error as Error)?.message ?? String(error)),
+      outcome: outcome(timedOut ? 'timed-out' : 'failed', 0, (error as Error)?.message ?? String(error), {
+        reason: 'PROVIDER_UNAVAILABLE',
+        details,
+      }),
     };
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A NoRouteError's public details: its message, and its bounds in human units of their token. */
+export function noRouteDetails(error: NoRouteError): UnavailableRouteDetails {
+  const details: UnavailableRouteDetails = { message: error.message.slice(0, 500) };
+  const bounds = error.bounds;
+  if (!bounds) return details;
+  if (bounds.minAmount !== undefined)
+    details.minAmount = baseUnitsToAmount(bounds.minAmount, bounds.token.decimals);
+  if (bounds.maxAmount !== undefined)
+    details.maxAmount = baseUnitsToAmount(bounds.maxAmount, bounds.token.decimals);
+  if (details.minAmount !== undefined || details.maxAmount !== undefined) {
+    details.token = bounds.token.symbol;
+    details.chain = bounds.token.chain;
+  }
+  return details;
 }

@@ -26,8 +26,9 @@ export class QuoteEntity {
   @Column({ name: 'amount_in', type: 'numeric', precision: 78, scale: 0 })
   amountIn!: string;
 
-  @Column({ name: 'slippage_bps', type: 'integer' })
-  slippageBps!: number;
+  /** The request's slippage; null = automatic, computed per route (see the route's summary). */
+  @Column({ name: 'slippage_bps', type: 'integer', nullable: true })
+  slippageBps!: number | null;
 
   @Column({ type: 'text', nullable: true })
   recipient!: string | null;

@@ -51,7 +51,6 @@ import { TrendingCounter } from './trending-counter';
         new QuoteService(dataSource, registry, tokens, providers, trending, fees, {
           ttlMs: config.QUOTE_TTL_MS,
           providerTimeoutMs: config.QUOTE_PROVIDER_TIMEOUT_MS,
-          defaultSlippageBps: config.DEFAULT_SLIPPAGE_BPS,
         }),
     },
     {

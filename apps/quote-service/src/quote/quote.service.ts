@@ -16,6 +16,7 @@ import {
   QuoteResult,
   QuoteRouteSummary,
   RouteGasCoverage,
+  UnavailableRoute,
   RouteLeg,
   RoutePermitInfo,
   RoutePlan,
@@ -31,9 +32,10 @@ import {
   RouteWarnings,
 } from '../providers/quote-provider';
 import { applySlippage, toBaseUnits } from './amounts';
+import { compoundedSlippageBps, routeMinAmountOut } from './slippage';
 import { ChainFeeOracle, ChainFeeQuote, chainsOfLegs, feeQuoteDebug, gasCoverageOf } from './gas-coverage';
 import { signaturesOf } from './signature-expectations';
-import { gatherRoutes } from './provider-orchestrator';
+import { GatheredRoutes, gatherRoutes } from './provider-orchestrator';
 import { rankRoutes } from './route-ranking';
 import { TokenResolver } from './token-resolver';
 import { assetKeyOf } from '../catalog/token-sources';
@@ -43,7 +45,6 @@ import { TrendingCounter } from './trending-counter';
 export interface QuoteServiceOptions {
   ttlMs: number;
   providerTimeoutMs: number;
-  defaultSlippageBps: number;
 }
 
 /**
@@ -92,7 +93,8 @@ export class QuoteService {
     }
     const amountIn = toBaseUnits(request.amount, tokenIn.decimals);
     if (request.recipient !== undefined) checkTermsRecipient(request.recipient, toChain);
-    const slippageBps = request.slippageBps ?? this.options.defaultSlippageBps;
+    // Without the request's slippage, each swap leg computes its own (quote/slippage.ts).
+    const slippageBps = request.slippageBps;
 
     const context: QuoteContext = {
       fromChain,
@@ -161,7 +163,7 @@ export class QuoteService {
         tokenIn.symbol,
         tokenOut.symbol,
         amountIn.toString(),
-        slippageBps,
+        slippageBps ?? null,
         request.recipient ?? null,
         JSON.stringify(request),
         JSON.stringify(gathered.outcomes),
@@ -186,13 +188,14 @@ export class QuoteService {
       expiresAtMs,
       routes: stored.map((r) => r.summary),
       routePlans: stored.map((r) => r.plan),
+      unavailableRoutes: unavailableRoutesOf(gathered, fromChain.id, toChain.id),
     };
     if (request.debug) {
       result.debug = {
         amountIn: amountIn.toString(),
         tokenIn,
         tokenOut,
-        slippageBps,
+        slippageBps: slippageBps ?? 'auto',
         providers: gathered.outcomes,
         routes: stored.map((r) => ({ routeId: r.summary.routeId, ...r.debug })),
         gasFees: Object.fromEntries([...feeRates].map(([chain, rate]) => [chain, feeQuoteDebug(rate)])),
@@ -256,10 +259,11 @@ function summaryOf(
 ): QuoteRouteSummary {
   const distinct = [...new Set(route.providers)];
   const crossChain = context.fromChain.id !== context.toChain.id;
-  const lastLeg = route.legs[route.legs.length - 1];
-  const minAmountOut = lastLeg
-    ? BigInt(lastLeg.minAmountOut)
-    : applySlippage(route.expectedAmountOut, context.slippageBps);
+  const slippageBps = routeSlippageBps(route, context);
+  const minAmountOut =
+    route.legs.length > 0
+      ? routeMinAmountOut(route.legs)
+      : applySlippage(route.expectedAmountOut, slippageBps);
   const warnings = amountLooksLikeBase
     ? [...route.warnings, RouteWarnings.amountLooksLikeBaseUnits]
     : route.warnings;
@@ -271,6 +275,8 @@ function summaryOf(
     amountIn: baseUnitsToAmount(context.amountIn, context.tokenIn.decimals),
     expectedAmountOut: baseUnitsToAmount(route.expectedAmountOut, context.tokenOut.decimals),
     minAmountOut: baseUnitsToAmount(minAmountOut, context.tokenOut.decimals),
+    slippageBps,
+    slippageSource: context.slippageBps === undefined ? 'auto' : 'request',
     tokenInDecimals: context.tokenIn.decimals,
     tokenOutDecimals: context.tokenOut.decimals,
     estimatedDurationSeconds: route.estimatedDurationSeconds,
@@ -300,13 +306,40 @@ function planOf(
     tokenOut: tokenRefOf(context.tokenOut),
     amountIn: context.amountIn.toString(),
     expectedAmountOut: route.expectedAmountOut.toString(),
-    slippageBps: context.slippageBps,
+    slippageBps: routeSlippageBps(route, context),
     providers: route.providers,
     legs: route.legs,
   };
   if (context.recipient) plan.recipient = context.recipient;
   if (route.bridgeProvider) plan.bridgeProvider = route.bridgeProvider;
   return plan;
+}
+
+/**
+ * The route's slippage: its legs' compounded (a leg without its own figure took the request's; a
+ * bridge paying a fixed amount takes none), at most the 5000 bps a plan accepts.
+ */
+function routeSlippageBps(route: CandidateRoute, context: QuoteContext): number {
+  const legs = route.legs.map((leg) => leg.slippageBps ?? context.slippageBps ?? 0);
+  return Math.min(5000, compoundedSlippageBps(legs.length > 0 ? legs : [context.slippageBps ?? 0]));
+}
+
+/**
+ * Every provider asked that gives no route, with its reason. When no provider covers the two chains
+ * at all, every provider says PAIR_NOT_SUPPORTED: the quote is never silent about an empty answer.
+ */
+function unavailableRoutesOf(
+  gathered: GatheredRoutes,
+  fromChain: string,
+  toChain: string,
+): UnavailableRoute[] {
+  const asked = gathered.outcomes.flatMap((outcome) => (outcome.unavailable ? [outcome.unavailable] : []));
+  if (gathered.asked > 0) return asked;
+  return gathered.notApplicable.map((provider) => ({
+    provider,
+    reason: 'PAIR_NOT_SUPPORTED',
+    details: { message: `${provider} does not serve ${fromChain} → ${toChain}` },
+  }));
 }
 
 /** Plans carry one address field: the EVM address, the Solana mint, or null for the native coin. */

@@ -14,6 +14,12 @@ import {
   RouteSignature,
   SIGNATURE_PAYLOAD_TYPES,
   SignaturePayloadType,
+  SLIPPAGE_SOURCES,
+  SlippageSource,
+  UNAVAILABLE_ROUTE_REASONS,
+  UnavailableRoute,
+  UnavailableRouteDetails,
+  UnavailableRouteReason,
   SPONSORED_GAS_KINDS,
   SponsoredGasKind,
 } from '@swapgw/contracts';
@@ -240,6 +246,26 @@ export class QuoteRouteSummaryDto implements QuoteRouteSummary {
   minAmountOut!: string;
   @ApiProperty({
     type: 'integer',
+    minimum: 0,
+    maximum: 5000,
+    example: 50,
+    description:
+      'The slippage the route uses, in basis points: how far minAmountOut may be below expectedAmountOut. ' +
+      "Each swap leg has its own (the request's slippageBps, or the automatic one: see slippageSource); a multi-leg route compounds them, " +
+      "1 − Π(1 − legᵢ), rounded up, a bridge paying a fixed amount adding none. With the request's 50 a swap → bridge → swap route reads 100",
+  })
+  slippageBps!: number;
+  @ApiProperty({
+    enum: SLIPPAGE_SOURCES,
+    example: 'auto',
+    description:
+      "request: every swap leg uses the request's slippageBps. auto (the request had none): each Uniswap leg uses " +
+      "clamp(30 + ceil(pressure / 2), 30, 300) bps, pressure being the larger of its price impact and the largest share of a pool's output side one hop takes (bps); " +
+      "an aggregator's route (lifi, 0x, jupiter), whose minimum is fixed in its transaction before its price impact is known, 50 bps; a bridge paying a fixed amount 0",
+  })
+  slippageSource!: SlippageSource;
+  @ApiProperty({
+    type: 'integer',
     example: 6,
     description: 'Decimals of tokenIn: base units = amount × 10^decimals',
   })
@@ -279,6 +305,52 @@ export class QuoteRouteSummaryDto implements QuoteRouteSummary {
   signatures!: RouteSignatureDto[];
 }
 
+/** Ours: what a provider said when it gave no route. */
+export class UnavailableRouteDetailsDto implements UnavailableRouteDetails {
+  @ApiPropertyOptional({
+    example: '0.9',
+    pattern: HUMAN_AMOUNT.source,
+    description: 'AMOUNT_TOO_LOW: the least amount the provider takes, in units of `token` on `chain`',
+  })
+  minAmount?: string;
+  @ApiPropertyOptional({
+    example: '1000000',
+    pattern: HUMAN_AMOUNT.source,
+    description: 'AMOUNT_TOO_HIGH: the most the provider takes, in units of `token` on `chain`',
+  })
+  maxAmount?: string;
+  @ApiPropertyOptional({
+    example: 'USDC',
+    description:
+      'With a bound: the token it applies to, which is the bridged token when the route swaps before the bridge (e.g. USDC for WETH → BTC)',
+  })
+  token?: string;
+  @ApiPropertyOptional({ example: 'devnet-a', description: 'With a bound: the chain of `token`' })
+  chain?: string;
+  @ApiPropertyOptional({
+    description: "The provider's own words, for people; not stable, do not parse (use reason and the bounds)",
+  })
+  message?: string;
+}
+
+/** Ours: a provider asked for the quote that gives no route, and why. */
+export class UnavailableRouteDto implements UnavailableRoute {
+  @ApiProperty({ example: 'devnet-bridge', description: 'Provider label (as in routes[].providers)' })
+  provider!: string;
+  @ApiProperty({
+    enum: UNAVAILABLE_ROUTE_REASONS,
+    example: 'AMOUNT_TOO_LOW',
+    description:
+      'Stable. AMOUNT_TOO_LOW / AMOUNT_TOO_HIGH: under the minimum or over the maximum of the provider (details.minAmount / maxAmount when it states it). ' +
+      'NO_LIQUIDITY: no pool or market of the provider gives an output for this pair and amount. PAIR_NOT_SUPPORTED: the provider does not trade this pair ' +
+      '(or the chains: then every provider is listed), or it is a wrap (ETH ↔ WETH). SLIPPAGE_TOO_LOW: no route within the requested slippageBps. ' +
+      'PROVIDER_UNAVAILABLE: the provider failed or did not answer in time (4 s). New reasons may be added: treat an unknown one as NO_LIQUIDITY',
+  })
+  reason!: UnavailableRouteReason;
+  @ApiProperty({ type: UnavailableRouteDetailsDto })
+  details!: UnavailableRouteDetailsDto;
+}
+
 /** The spec's Quote (data of POST /quote). */
 export class QuoteResponse implements Omit<QuoteResult, 'routePlans'> {
   @ApiProperty({ description: 'Quote identifier, passed to swap build' }) quoteId!: string;
@@ -290,6 +362,13 @@ export class QuoteResponse implements Omit<QuoteResult, 'routePlans'> {
       'Best output first; empty when no route exists. Gas is covered by the service on every route (gasCoverage)',
   })
   routes!: QuoteRouteSummaryDto[];
+  @ApiProperty({
+    type: [UnavailableRouteDto],
+    description:
+      "Ours: every provider asked that gives no route, with a stable reason (routes may still hold the other providers' routes). " +
+      'When no provider covers the two chains, every provider is listed with PAIR_NOT_SUPPORTED. Empty when every provider asked has a route',
+  })
+  unavailableRoutes!: UnavailableRouteDto[];
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,

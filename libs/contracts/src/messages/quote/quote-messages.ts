@@ -211,6 +211,86 @@ export interface RouteSignature {
   mayBeSkipped: boolean;
 }
 
+/**
+ * Why a provider that was asked gives no route (POST /quote `unavailableRoutes[].reason`), stable:
+ *  - `AMOUNT_TOO_LOW` / `AMOUNT_TOO_HIGH`: under the provider's minimum or over its maximum (the
+ *    bound in `details` when the provider states it);
+ *  - `NO_LIQUIDITY`: the provider trades the tokens but no pool or market gives an output for the amount;
+ *  - `PAIR_NOT_SUPPORTED`: the provider does not trade this pair (or a wrap, not a swap);
+ *  - `SLIPPAGE_TOO_LOW`: no route fits within the requested slippage;
+ *  - `PROVIDER_UNAVAILABLE`: the provider failed or did not answer in time.
+ */
+export const UNAVAILABLE_ROUTE_REASONS = [
+  'AMOUNT_TOO_LOW',
+  'AMOUNT_TOO_HIGH',
+  'NO_LIQUIDITY',
+  'PAIR_NOT_SUPPORTED',
+  'SLIPPAGE_TOO_LOW',
+  'PROVIDER_UNAVAILABLE',
+] as const;
+export type UnavailableRouteReason = (typeof UNAVAILABLE_ROUTE_REASONS)[number];
+
+/**
+ * What the provider said besides the reason. A bound (`minAmount`, `maxAmount`) is in human units of
+ * `token` on `chain`: the token the limit applies to, which is the bridged token when a swap comes
+ * before the bridge (e.g. USDC for WETH → BTC).
+ */
+export class UnavailableRouteDetails {
+  @IsOptional()
+  @Matches(HUMAN_AMOUNT)
+  minAmount?: string;
+
+  @IsOptional()
+  @Matches(HUMAN_AMOUNT)
+  maxAmount?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  token?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  chain?: string;
+
+  /** For people, not for code: the provider's own words. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  message?: string;
+}
+
+/** A provider asked for the quote that gives no route, and why. */
+export class UnavailableRoute {
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  provider!: string;
+
+  @IsIn(UNAVAILABLE_ROUTE_REASONS)
+  reason!: UnavailableRouteReason;
+
+  @ValidateNested()
+  @Type(() => UnavailableRouteDetails)
+  details!: UnavailableRouteDetails;
+}
+
+/** The `unavailableRoutes` of a quote reply, as its receiver validates them (QuoteResult). */
+export class QuoteUnavailableRoutes {
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => UnavailableRoute)
+  unavailableRoutes!: UnavailableRoute[];
+}
+
+/**
+ * Where a route's slippage comes from: the request's `slippageBps`, or computed per swap leg from
+ * its price impact and pool depth when the request has none (`auto`).
+ */
+export const SLIPPAGE_SOURCES = ['request', 'auto'] as const;
+export type SlippageSource = (typeof SLIPPAGE_SOURCES)[number];
+
 /** One route of a quote as the public API shows it (spec: QuoteRouteSummary). */
 export interface QuoteRouteSummary {
   routeId: string;
@@ -227,6 +307,12 @@ export interface QuoteRouteSummary {
   amountIn: string;
   expectedAmountOut: string;
   minAmountOut: string;
+  /**
+   * How far below expectedAmountOut minAmountOut may be, in basis points: the slippage of each swap
+   * leg compounded (a bridge with a fixed output adds none), rounded up.
+   */
+  slippageBps: number;
+  slippageSource: SlippageSource;
   /** The tokens' decimals, to turn the amounts into base units where a wallet needs them. */
   tokenInDecimals: number;
   tokenOutDecimals: number;
@@ -250,6 +336,8 @@ export interface QuoteResult {
    * API clients.
    */
   routePlans: RoutePlan[];
+  /** The providers asked that give no route, and why (empty when every provider asked has one). */
+  unavailableRoutes: UnavailableRoute[];
   /** Only with `debug`: per-provider outcome (ok, no route, failed, timed out) and timings. */
   debug?: Record<string, unknown>;
 }
@@ -412,9 +500,16 @@ export class RouteLeg {
   @Matches(BASE_UNITS_AMOUNT)
   expectedAmountOut!: string;
 
-  /** expectedAmountOut with the route's slippage applied. */
+  /** expectedAmountOut with the leg's slippage applied. */
   @Matches(BASE_UNITS_AMOUNT)
   minAmountOut!: string;
+
+  /** The slippage minAmountOut was computed with (0 for a bridge paying a fixed amount); absent in older plans. */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(5000)
+  slippageBps?: number;
 
   /** Contract that pulls tokenIn (router or bridge): the approval target. */
   @IsString()
