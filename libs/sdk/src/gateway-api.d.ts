@@ -836,7 +836,7 @@ export interface components {
             };
             /** @description Route identifier, stored as given */
             routeKey?: string;
-            /** @description Slippage in basis points, applied to each leg's minAmountOut. Default when omitted: 50. */
+            /** @description Slippage in basis points, applied to each swap leg's minAmountOut. Omitted: automatic, per route from its price impact and pool depth, within 30-300 bps per swap leg (the route's slippageBps and slippageSource say what was used) */
             slippageBps?: number;
             /**
              * @description GTC (default without expiry fields): until canceled, at most 90 days. GTD (default with an expiry field): until expiresAtMs / now + expireAfterMs. IOC: checked once now; the largest part meeting the limit triggers, the rest expires. FOK: checked once now; all of it triggers or the order expires. IOC and FOK need recipient.
@@ -877,7 +877,7 @@ export interface components {
             network?: "mainnet" | "testnet";
             /** @description Destination wallet address (EVM or Solana, checked against toChain) */
             recipient?: string;
-            /** @description Slippage in basis points, applied to each leg's minAmountOut. Default when omitted: 50. */
+            /** @description Slippage in basis points, applied to each swap leg's minAmountOut. Omitted: automatic, per route from its price impact and pool depth, within 30-300 bps per swap leg (the route's slippageBps and slippageSource say what was used) */
             slippageBps?: number;
             /**
              * @description Destination chain
@@ -1199,6 +1199,8 @@ export interface components {
             quoteId: string;
             /** @description Best output first; empty when no route exists. Gas is covered by the service on every route (gasCoverage) */
             routes: components["schemas"]["QuoteRouteSummaryDto"][];
+            /** @description Ours: every provider asked that gives no route, with a stable reason (routes may still hold the other providers' routes). When no provider covers the two chains, every provider is listed with PAIR_NOT_SUPPORTED. Empty when every provider asked has a route */
+            unavailableRoutes: components["schemas"]["UnavailableRouteDto"][];
         };
         /** @description One route of a quote. Gas is covered by the service on every route: its relayers pay all gas and the user pays nothing extra; `gasCoverage` states the expected cost per chain (an upper bound). */
         QuoteRouteSummaryDto: {
@@ -1248,6 +1250,17 @@ export interface components {
             routeId: string;
             /** @description What the wallet signs, in order, when the route is built with the default gas payment (sponsored): one entry per step, so its length is the signing.step.total of that build. An upper bound: approvals marked mayBeSkipped are not offered when the allowance already exists. A user-paid build (gasPayment user, or a build carrying its own permit) asks for transactions instead of typed data */
             signatures: components["schemas"]["RouteSignatureDto"][];
+            /**
+             * @description The slippage the route uses, in basis points: how far minAmountOut may be below expectedAmountOut. Each swap leg has its own (the request's slippageBps, or the automatic one: see slippageSource); a multi-leg route compounds them, 1 − Π(1 − legᵢ), rounded up, a bridge paying a fixed amount adding none. With the request's 50 a swap → bridge → swap route reads 100
+             * @example 50
+             */
+            slippageBps: number;
+            /**
+             * @description request: every swap leg uses the request's slippageBps. auto (the request had none): each Uniswap leg uses clamp(30 + ceil(pressure / 2), 30, 300) bps, pressure being the larger of its price impact and the largest share of a pool's output side one hop takes (bps); an aggregator's route (lifi, 0x, jupiter), whose minimum is fixed in its transaction before its price impact is known, 50 bps; a bridge paying a fixed amount 0
+             * @example auto
+             * @enum {string}
+             */
+            slippageSource: "request" | "auto";
             /**
              * @description Number of execution legs (swaps and bridge transfers; approvals not counted). What the wallet signs is `signatures`
              * @example 1
@@ -1310,7 +1323,7 @@ export interface components {
             network?: "mainnet" | "testnet";
             /** @description Destination wallet address (EVM or Solana, checked against toChain) */
             recipient?: string;
-            /** @description Slippage in basis points, applied to each leg's minAmountOut. Default when omitted: 50. */
+            /** @description Slippage in basis points, applied to each swap leg's minAmountOut. Omitted: automatic, per route from its price impact and pool depth, within 30-300 bps per swap leg (the route's slippageBps and slippageSource say what was used) */
             slippageBps?: number;
             /**
              * @description GTC (default without expiry fields): until canceled, at most 90 days. GTD (default with an expiry field): until expiresAtMs / now + expireAfterMs. IOC: checked once now; the largest part meeting the limit triggers, the rest expires. FOK: checked once now; all of it triggers or the order expires. IOC and FOK need recipient.
@@ -1694,6 +1707,44 @@ export interface components {
         TypedDataFieldDto: {
             name: string;
             type: string;
+        };
+        UnavailableRouteDetailsDto: {
+            /**
+             * @description With a bound: the chain of `token`
+             * @example devnet-a
+             */
+            chain?: string;
+            /**
+             * @description AMOUNT_TOO_HIGH: the most the provider takes, in units of `token` on `chain`
+             * @example 1000000
+             */
+            maxAmount?: string;
+            /** @description The provider's own words, for people; not stable, do not parse (use reason and the bounds) */
+            message?: string;
+            /**
+             * @description AMOUNT_TOO_LOW: the least amount the provider takes, in units of `token` on `chain`
+             * @example 0.9
+             */
+            minAmount?: string;
+            /**
+             * @description With a bound: the token it applies to, which is the bridged token when the route swaps before the bridge (e.g. USDC for WETH → BTC)
+             * @example USDC
+             */
+            token?: string;
+        };
+        UnavailableRouteDto: {
+            details: components["schemas"]["UnavailableRouteDetailsDto"];
+            /**
+             * @description Provider label (as in routes[].providers)
+             * @example devnet-bridge
+             */
+            provider: string;
+            /**
+             * @description Stable. AMOUNT_TOO_LOW / AMOUNT_TOO_HIGH: under the minimum or over the maximum of the provider (details.minAmount / maxAmount when it states it). NO_LIQUIDITY: no pool or market of the provider gives an output for this pair and amount. PAIR_NOT_SUPPORTED: the provider does not trade this pair (or the chains: then every provider is listed), or it is a wrap (ETH ↔ WETH). SLIPPAGE_TOO_LOW: no route within the requested slippageBps. PROVIDER_UNAVAILABLE: the provider failed or did not answer in time (4 s). New reasons may be added: treat an unknown one as NO_LIQUIDITY
+             * @example AMOUNT_TOO_LOW
+             * @enum {string}
+             */
+            reason: "AMOUNT_TOO_LOW" | "AMOUNT_TOO_HIGH" | "NO_LIQUIDITY" | "PAIR_NOT_SUPPORTED" | "SLIPPAGE_TOO_LOW" | "PROVIDER_UNAVAILABLE";
         };
         WebhookCreatedResponse: {
             /** @description True when subscribed to every type (eventTypes absent or empty at creation) */

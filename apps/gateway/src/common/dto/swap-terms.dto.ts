@@ -51,8 +51,8 @@ export class SwapTermsDto {
   @ApiPropertyOptional({
     minimum: 0,
     maximum: 5000,
-    default: 50,
-    description: "Slippage in basis points, applied to each leg's minAmountOut",
+    description:
+      "Slippage in basis points, applied to each swap leg's minAmountOut. Omitted: automatic, per route from its price impact and pool depth, within 30-300 bps per swap leg (the route's slippageBps and slippageSource say what was used)",
   })
   @IsOptional()
   @IsInt()
