@@ -78,6 +78,9 @@ describe('zeroXRoute: a 0x quote answer as a route', () => {
 
   it('is no route, not a failure, when liquidityAvailable is false', () => {
     expect(() => zeroXRoute(usdcToWeth, { liquidityAvailable: false, zid: '0xabc' })).toThrow(NoRouteError);
+    expect(() => zeroXRoute(usdcToWeth, { liquidityAvailable: false, zid: '0xabc' })).toThrow(
+      expect.objectContaining({ reason: 'NO_LIQUIDITY' }),
+    );
   });
 
   it.each([
@@ -125,14 +128,15 @@ describe('zeroXFailure: a non-2xx answer as the error the orchestrator counts', 
   const body = (name: string) => JSON.stringify({ name, message: 'm', data: { zid: '0x1' } });
 
   it.each([
-    [400, 'INPUT_INVALID'],
-    [400, 'TOKEN_NOT_SUPPORTED'],
-    [400, 'SWAP_VALIDATION_FAILED'],
-    [422, 'BUY_TOKEN_NOT_AUTHORIZED_FOR_TRADE'],
-    [422, 'SELL_TOKEN_NOT_AUTHORIZED_FOR_TRADE'],
-  ])('%i %s is no route', (status, name) => {
+    [400, 'INPUT_INVALID', 'PAIR_NOT_SUPPORTED'],
+    [400, 'TOKEN_NOT_SUPPORTED', 'PAIR_NOT_SUPPORTED'],
+    [400, 'SWAP_VALIDATION_FAILED', 'NO_LIQUIDITY'],
+    [422, 'BUY_TOKEN_NOT_AUTHORIZED_FOR_TRADE', 'PAIR_NOT_SUPPORTED'],
+    [422, 'SELL_TOKEN_NOT_AUTHORIZED_FOR_TRADE', 'PAIR_NOT_SUPPORTED'],
+  ])('%i %s is no route: %s', (status, name, reason) => {
     const error = zeroXFailure(status, body(name), 'key');
     expect(error).toBeInstanceOf(NoRouteError);
+    expect((error as NoRouteError).reason).toBe(reason);
     expect(error.message).toBe(`0x: ${name}: m [zid 0x1]`);
   });
 
