@@ -148,6 +148,7 @@ describe('0x provider against a local server speaking the Swap API v2 (real Post
         amountIn: '1000000000',
         expectedAmountOut: '285714285714285714',
         minAmountOut: '284857142857142856',
+        slippageBps: 30,
         spender: ALLOWANCE_HOLDER.toLowerCase(),
         call: { to: ALLOWANCE_HOLDER.toLowerCase(), data: CALLDATA, value: '0', from: RECIPIENT },
         estimatedDurationSeconds: 30,
