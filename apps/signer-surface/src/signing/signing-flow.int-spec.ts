@@ -5,7 +5,15 @@ import {
   TransactionStatusResult,
 } from '@swapgw/contracts';
 import { waitFor } from '@swapgw/testing';
-import { Contract, HDNodeWallet, Interface, Transaction, TransactionRequest, Wallet } from 'ethers';
+import {
+  Contract,
+  HDNodeWallet,
+  Interface,
+  NonceManager,
+  Transaction,
+  TransactionRequest,
+  Wallet,
+} from 'ethers';
 import { randomUUID } from 'node:crypto';
 import { registryOf, startTestChain, TestChain } from '../../test/signer-test-chain';
 import { ReceivedEvent, SignerTestService, startSignerTestService } from '../../test/signer-test-service';
@@ -73,9 +81,18 @@ async function submit(swapId: string, rawTx: string): Promise<SigningSubmitResul
   return service.request<SigningSubmitResult>('signing.submit', swapId, { swapId, rawTx });
 }
 
-async function submitError(swapId: string, rawTx: string): Promise<CodedError> {
+/** signing.submit of a transaction the wallet sent itself. */
+async function submitHash(swapId: string, txHash: string): Promise<SigningSubmitResult> {
+  return service.request<SigningSubmitResult>('signing.submit', swapId, { swapId, txHash });
+}
+
+async function submitError(
+  swapId: string,
+  rawTx: string,
+  as: 'rawTx' | 'txHash' = 'rawTx',
+): Promise<CodedError> {
   try {
-    await submit(swapId, rawTx);
+    await (as === 'rawTx' ? submit(swapId, rawTx) : submitHash(swapId, rawTx));
   } catch (error) {
     if (error instanceof CodedError) return error;
     throw error;
@@ -177,6 +194,61 @@ describe('signer-surface signing flow', () => {
       signable({ ...payload.transaction, nonce: String(Number(payload.transaction.nonce) + 1) }),
     );
     expect((await submitError(swapId, early)).code).toBe('TX_REQUEST_NOT_YET_VALID');
+  });
+
+  it('follows a transaction the wallet sent itself (txHash): from, to, data, value and chain as issued, nonce and gas its own', async () => {
+    const swapId = `swp-${randomUUID()}`;
+    const data = fixture.encodeFunctionData('approve', [spender, 7000n]);
+    // Its nonces counted here: sends in a row must not read a cached pending count.
+    const wallet = new NonceManager(user);
+    // The very call, sent before the payload existed (another swap's, say): not this step's.
+    const early = await wallet.sendTransaction({ to: chain.fixtureAddress, data });
+    await early.wait();
+    await service.sendCommand(
+      'signing.prepare',
+      swapId,
+      prepareCommand(swapId, { call: { to: chain.fixtureAddress, data, value: '0' } }),
+    );
+    const payload = ((await nextEvent(swapId, 'signing.payload-ready')).payload.payload as EvmSigningPayload)
+      .transaction;
+    expect(await submitError(swapId, early.hash, 'txHash')).toMatchObject({
+      code: 'TX_REQUEST_MISMATCH',
+      details: {
+        mismatches: [{ field: 'nonce', expected: `>= ${payload.nonce}`, actual: String(early.nonce) }],
+      },
+    });
+    // Another call by the same wallet.
+    const other = await wallet.sendTransaction({
+      to: chain.fixtureAddress,
+      data: fixture.encodeFunctionData('approve', [spender, 1n]),
+    });
+    expect(await submitError(swapId, other.hash, 'txHash')).toMatchObject({
+      code: 'TX_REQUEST_MISMATCH',
+      details: { mismatches: [{ field: 'data', expected: data, actual: other.data }] },
+    });
+
+    // As MetaMask does: the issued from, to, data and value, its own nonce and gas.
+    const sent = await wallet.sendTransaction({
+      to: payload.to,
+      data: payload.data,
+      value: BigInt(payload.value),
+      gasLimit: BigInt(payload.gasLimit) + 1_000n,
+    });
+    expect(BigInt(sent.nonce)).toBeGreaterThan(BigInt(payload.nonce));
+    const result = await submitHash(swapId, sent.hash);
+    expect(result).toEqual({ swapId, stepIndex: 1, txHash: sent.hash, status: 'submitted' });
+    expect(await submitHash(swapId, sent.hash.toUpperCase().replace('0X', '0x'))).toEqual(result);
+    const confirmed = await nextEvent(swapId, 'signing.step-confirmed');
+    expect(confirmed.payload).toMatchObject({ swapId, stepIndex: 1, txHash: sent.hash });
+    expect(eventsOf(swapId, 'signing.submitted')).toHaveLength(1);
+    const token = new Contract(chain.fixtureAddress, chain.fixtureAbi as never, chain.provider);
+    expect(await token.allowance(user.address, spender)).toBe(7000n);
+
+    // A hash the chain does not know, after the bounded wait.
+    expect(await submitError(swapId, '0x' + '42'.repeat(32), 'txHash')).toMatchObject({
+      code: 'TRANSACTION_NOT_FOUND',
+      details: { chain: CHAIN },
+    });
   });
 
   it('skips an approve whose allowance already covers the amount', async () => {
