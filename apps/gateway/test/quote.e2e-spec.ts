@@ -93,7 +93,17 @@ describe('POST /quote', () => {
       expect(routes[0]).toMatchObject({ amountIn: '1', tokenInDecimals: 18, tokenOutDecimals: 6 });
       expect(routes[0].expectedAmountOut).toMatch(/^[0-9]+(\.[0-9]{1,6})?$/);
       const quoted = parseUnits(routes[0].expectedAmountOut, 6);
-      expect(parseUnits(routes[0].minAmountOut, 6)).toBe((quoted * 9_950n) / 10_000n);
+      // No slippageBps asked: each route says the slippage it computed, and its minimum uses it.
+      for (const route of routes) {
+        expect(route.slippageSource).toBe('auto');
+        expect(route.slippageBps).toBeGreaterThanOrEqual(30);
+        expect(route.slippageBps).toBeLessThanOrEqual(300);
+        const expected = parseUnits(route.expectedAmountOut, 6);
+        expect(parseUnits(route.minAmountOut, 6)).toBe(
+          (expected * BigInt(10_000 - route.slippageBps)) / 10_000n,
+        );
+      }
+      expect(res.body.data.unavailableRoutes).toEqual([]);
       const diff = quoted > direct[1] ? quoted - direct[1] : direct[1] - quoted;
       expect(diff * 1000n).toBeLessThanOrEqual(direct[1]);
       for (let i = 1; i < routes.length; i++)
@@ -220,7 +230,7 @@ describe('POST /quote', () => {
     );
   });
 
-  it('answers 200 with routes: [] when no route exists', async () => {
+  it('answers 200 with routes: [] when no route exists, saying why', async () => {
     const res = await client.post('/quote', {
       fromChain: 'devnet-a',
       toChain: 'devnet-a',
@@ -229,7 +239,84 @@ describe('POST /quote', () => {
       amount: '1',
     });
     expect(res.status).toBe(200);
+    openApi.assertResponse('POST', '/quote', res.status, res.body);
     expect(res.body.data.routes).toEqual([]);
+    expect(res.body.data.unavailableRoutes).toEqual([
+      { provider: 'uniswap-v2', reason: 'PAIR_NOT_SUPPORTED', details: { message: expect.any(String) } },
+    ]);
+  });
+
+  it('says AMOUNT_TOO_LOW with the minimum when USDC under the Bitcoin payout minimum is quoted to BTC', async () => {
+    const below = await client.post('/quote', {
+      fromChain: 'devnet-a',
+      toChain: 'bitcoin-devnet',
+      tokenIn: 'USDC',
+      tokenOut: 'BTC',
+      amount: '0.5',
+    });
+    expect(below.status).toBe(200);
+    openApi.assertResponse('POST', '/quote', below.status, below.body);
+    expect(below.body.data.routes).toEqual([]);
+    expect(below.body.data.unavailableRoutes).toEqual([
+      {
+        provider: 'devnet-bridge',
+        reason: 'AMOUNT_TOO_LOW',
+        details: expect.objectContaining({ token: 'USDC', chain: 'devnet-a', minAmount: expect.any(String) }),
+      },
+    ]);
+    // The minimum is the bound a wallet can act on: quoted at it, the bridge has a route.
+    const { minAmount } = below.body.data.unavailableRoutes[0].details;
+    expect(Number(minAmount)).toBeGreaterThan(0.9); // 1,000 sats of payout fee at 90,000 USDC per BTC
+    const at = await client.post('/quote', {
+      fromChain: 'devnet-a',
+      toChain: 'bitcoin-devnet',
+      tokenIn: 'USDC',
+      tokenOut: 'BTC',
+      amount: minAmount,
+    });
+    expect(at.status).toBe(200);
+    expect(at.body.data.routes).toHaveLength(1);
+    expect(at.body.data.routes[0]).toMatchObject({ bridgeProvider: 'devnet-bridge', slippageBps: 0 });
+    expect(at.body.data.unavailableRoutes).toEqual([]);
+  });
+
+  it('lists every provider as PAIR_NOT_SUPPORTED when none serves the two chains', async () => {
+    const res = await client.post('/quote', {
+      fromChain: 'devnet-a',
+      toChain: 'ethereum',
+      tokenIn: 'USDC',
+      tokenOut: 'USDC',
+      amount: '10',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.routes).toEqual([]);
+    expect(res.body.data.unavailableRoutes.length).toBeGreaterThan(0);
+    for (const entry of res.body.data.unavailableRoutes)
+      expect(entry).toMatchObject({ reason: 'PAIR_NOT_SUPPORTED' });
+    expect(res.body.data.unavailableRoutes.map((e: { provider: string }) => e.provider)).toEqual(
+      expect.arrayContaining(['uniswap-v2', 'devnet-bridge']),
+    );
+  });
+
+  it("keeps the request's slippage on every leg; a swap → bridge → swap route compounds it", async () => {
+    const res = await client.post('/quote', {
+      fromChain: 'devnet-a',
+      toChain: 'devnet-b',
+      tokenIn: 'WETH',
+      tokenOut: 'DAI',
+      amount: '1',
+      slippageBps: 50,
+    });
+    expect(res.status).toBe(200);
+    const route = res.body.data.routes.find(
+      (r: { bridgeProvider?: string }) => r.bridgeProvider === 'devnet-bridge',
+    );
+    expect(route).toMatchObject({ slippageSource: 'request', slippageBps: 100, stepCount: 3 });
+    const expected = parseUnits(route.expectedAmountOut, 18);
+    const min = parseUnits(route.minAmountOut, 18);
+    // 1 − 0.995² = 0.9975 %, rounded up to 100 bps: the minimum is at most a few base units off.
+    expect(min).toBeGreaterThanOrEqual((expected * 9_900n) / 10_000n);
+    expect(min).toBeLessThanOrEqual((expected * 9_901n) / 10_000n);
   });
 
   it('includes provider outcomes with ?debug=1', async () => {
