@@ -1,4 +1,5 @@
 import { HDNodeWallet, Interface, Wallet } from 'ethers';
+import type { EvmTransactionPayload } from '@swapgw/contracts';
 import { ApiClient, ApiResponse } from '@swapgw/testing';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
@@ -15,14 +16,6 @@ const provider = devnet.provider('devnet-a');
 const funder = devnet.account(9).connect(provider);
 const ERC20 = new Interface(['function approve(address spender, uint256 amount) returns (bool)']);
 
-interface EvmTransactionPayload {
-  chainId: string;
-  from: string;
-  to: string;
-  data: string;
-  value: string;
-  nonce: string;
-}
 interface SigningBody {
   signing: {
     step: { current: number; total: number };
