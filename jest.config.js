@@ -13,9 +13,10 @@ const common = {
   moduleNameMapper: jestModuleNameMapper(),
   moduleFileExtensions: ['ts', 'js', 'json'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-  // @scure/btc-signer and its @noble / @scure / micro-packed dependencies ship as ES modules only;
-  // Node 24 requires them as they are, jest's CommonJS runtime needs them compiled like our sources.
-  transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble|micro-packed)/)'],
+  // NestJS 12, @scure/btc-signer and its @noble / @scure / micro-packed dependencies ship as ES
+  // modules only; Node 24 requires them as they are, jest's CommonJS runtime needs them compiled
+  // like our sources.
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@scure|@noble|micro-packed)/)'],
   setupFiles: ['reflect-metadata'],
 };
 

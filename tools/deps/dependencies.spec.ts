@@ -13,6 +13,7 @@ const builtins = new Set(builtinModules);
 
 /** Declared packages no source file imports by name: who uses them instead. */
 const USED_WITHOUT_IMPORT: Record<string, string> = {
+  '@eslint/js': '@nx/eslint-plugin requires it (eslint 10 no longer brings it)',
   '@foundry-rs/anvil': 'libs/devnet/src/anvil.ts resolves its per-platform binary package',
   '@openzeppelin/contracts':
     'libs/evm-contracts/src/compile.ts resolves the Solidity imports of our contracts (and their version)',

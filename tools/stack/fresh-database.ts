@@ -84,6 +84,7 @@ export async function emptyChainBoundTables(
     if ((error as { code?: string }).code === '55P03') {
       throw new Error(
         `the database's tables are in use by another session (an app still running on it?), nothing was emptied: ${(error as Error).message}`,
+        { cause: error },
       );
     }
     throw error;

@@ -90,7 +90,7 @@ process.on('SIGTERM', () => void interrupted('SIGTERM'));
 async function step(name, fn) {
   const t0 = Date.now();
   let ok = false;
-  let detail = '';
+  let detail;
   try {
     const outcome = await fn();
     ok = outcome?.ok ?? true;

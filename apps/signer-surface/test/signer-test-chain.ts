@@ -38,7 +38,6 @@ contract SignerFixture {
 let compiled: { abi: unknown[]; bytecode: string } | undefined;
 function compileFixture(): { abi: unknown[]; bytecode: string } {
   if (compiled) return compiled;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const solc = require('solc') as { compile(input: string): string };
   const output = JSON.parse(
     solc.compile(

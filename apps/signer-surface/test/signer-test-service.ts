@@ -2,7 +2,7 @@
 // fresh schema and the given chains, so that specs exercise Kafka, PostgreSQL and anvil for real
 // without touching the topics and schema of a signer-surface that may run on the same machine.
 import { Controller, DynamicModule, INestMicroservice, Module, Type } from '@nestjs/common';
-import { Ctx, EventPattern, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
+import { Ctx, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
 import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ChainRegistry } from '@swapgw/chains';
@@ -14,6 +14,7 @@ import {
   KafkaSettings,
   MessagingModule,
   RequestReplyClient,
+  TopicEvents,
 } from '@swapgw/messaging';
 import { prepareDatabase, ServiceDataSourceOptions, serviceDataSourceOptions } from '@swapgw/persistence';
 import { loadConfig } from '@swapgw/runtime';
@@ -132,7 +133,7 @@ export async function startSignerTestService(
   // The production controller with its handlers re-bound to this run's topics.
   @Controller()
   class TestSigningController extends SigningController {
-    @EventPattern(topics.commands)
+    @TopicEvents(topics.commands)
     override onSigningCommand(@Payload() message: unknown, @Ctx() ctx: KafkaContext): Promise<void> {
       return super.onSigningCommand(message, ctx);
     }

@@ -10,6 +10,7 @@ export * from './dead-letter/dead-letter';
 export * from './consumer/message-handlers';
 export * from './consumer/idempotent-consumer';
 export * from './consumer/standalone-group-consumer';
+export * from './consumer/topic-events.decorator';
 export * from './request-reply/reply-errors';
 export * from './request-reply/request-responder';
 export * from './request-reply/request-reply.client';

@@ -1,4 +1,4 @@
-import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions';
 import { pgClientConfigOf } from './pg-channel-listener';
 
 describe('pgClientConfigOf', () => {
@@ -8,7 +8,7 @@ describe('pgClientConfigOf', () => {
         type: 'postgres',
         url: 'postgres://postgres@db:5432/swapgw',
         applicationName: 'planner',
-      } as PostgresConnectionOptions,
+      } as PostgresDataSourceOptions,
       'outbox-listen',
     );
     expect(config).toMatchObject({
@@ -26,7 +26,7 @@ describe('pgClientConfigOf', () => {
         username: 'u',
         password: 'p',
         database: 'd',
-      } as PostgresConnectionOptions,
+      } as PostgresDataSourceOptions,
       'x',
     );
     expect(config).toMatchObject({

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Client, ClientConfig } from 'pg';
 import type { DataSource } from 'typeorm';
-import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions';
 
 export interface PgChannelListenerOptions {
   /** Told each NOTIFY on the channel, with its payload ('' when none was sent). */
@@ -60,7 +60,7 @@ export class PgChannelListener {
   private async listen(): Promise<void> {
     if (!this.running) return;
     const client = new Client(
-      pgClientConfigOf(this.dataSource.options as PostgresConnectionOptions, this.options.purpose),
+      pgClientConfigOf(this.dataSource.options as PostgresDataSourceOptions, this.options.purpose),
     );
     client.on('notification', (message) => {
       if (message.channel === this.channel) this.options.onNotification(message.payload ?? '');
@@ -103,7 +103,7 @@ export class PgChannelListener {
 }
 
 /** pg client settings for a TypeORM PostgreSQL DataSource's server, for a dedicated connection. */
-export function pgClientConfigOf(options: PostgresConnectionOptions, purpose: string): ClientConfig {
+export function pgClientConfigOf(options: PostgresDataSourceOptions, purpose: string): ClientConfig {
   const base: ClientConfig = {
     connectionTimeoutMillis: 5000,
     application_name: `${options.applicationName ?? 'swapgw'}-${purpose}`,

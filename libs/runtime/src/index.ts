@@ -4,7 +4,7 @@ export * from './config';
 export * from './json-logger';
 export * from './request-context';
 export * from './metrics';
-export * from './name-based-uuid';
+export * from './uuids';
 export * from './periodic-work';
 export * from './service-environment';
 export * from './tracing';

@@ -41,7 +41,6 @@ export function startTracing(
 ): TracingHandle | undefined {
   if (!isTracingEnabled(env) || tracer) return undefined;
   // Loaded only when tracing is on: production without a collector never loads the SDK.
-  /* eslint-disable @typescript-eslint/no-require-imports */
   const { TracerProvider, BatchSpanProcessor } =
     require('@opentelemetry/sdk-trace') as typeof import('@opentelemetry/sdk-trace');
   const { OTLPTraceExporter } =
@@ -58,7 +57,6 @@ export function startTracing(
     require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
   const { PgInstrumentation } =
     require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
-  /* eslint-enable @typescript-eslint/no-require-imports */
 
   const provider = new TracerProvider({
     resource: resourceFromAttributes({

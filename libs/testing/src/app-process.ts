@@ -138,6 +138,7 @@ export async function startApp(app: string, options: StartAppOptions = {}): Prom
       await exit;
       throw new Error(
         `${(error as Error).message}\n--- ${app} log (${logFile}) ---\n${tailOf(chunks.join(''), 60)}`,
+        { cause: error },
       );
     }
   };

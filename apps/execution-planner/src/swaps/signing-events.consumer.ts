@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, EventPattern, KafkaContext, Payload } from '@nestjs/microservices';
+import { Ctx, KafkaContext, Payload } from '@nestjs/microservices';
 import {
   SigningEventTypes,
   SigningPayloadReadyEvent,
@@ -12,7 +12,7 @@ import {
   SigningWaitingEvent,
   Topics,
 } from '@swapgw/contracts';
-import { IdempotentConsumer } from '@swapgw/messaging';
+import { IdempotentConsumer, TopicEvents } from '@swapgw/messaging';
 import type { EntityManager } from 'typeorm';
 import { SwapProgress } from './swap-progress.service';
 import { TypeOrmSwapStore } from './swap-store';
@@ -26,7 +26,7 @@ export class SigningEventsConsumer {
     private readonly store: TypeOrmSwapStore,
   ) {}
 
-  @EventPattern(Topics.signingEvents)
+  @TopicEvents(Topics.signingEvents)
   async onSigningEvent(@Payload() message: unknown, @Ctx() ctx: KafkaContext): Promise<void> {
     const p = this.progress;
     // Each handler joins the consumer's transaction, which holds the processed_events row.

@@ -170,7 +170,10 @@ export class SwapBuilder {
       // Two deliveries of the same build raced (a gateway retry): the first one's swap stands.
       if (!(error instanceof DuplicateSwapError)) throw error;
       const winner = await this.store.findSwap(request.swapId);
-      if (!winner) throw new Error(`Swap ${request.swapId} was inserted concurrently but cannot be read`);
+      if (!winner)
+        throw new Error(`Swap ${request.swapId} was inserted concurrently but cannot be read`, {
+          cause: error,
+        });
       return replayed(winner, request, fingerprint);
     }
     this.logCreated(swap, steps);

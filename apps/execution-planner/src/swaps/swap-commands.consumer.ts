@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, EventPattern, KafkaContext, Payload } from '@nestjs/microservices';
+import { Ctx, KafkaContext, Payload } from '@nestjs/microservices';
 import { SwapBuildRequest, SwapCommandTypes, Topics } from '@swapgw/contracts';
-import { IdempotentConsumer } from '@swapgw/messaging';
+import { IdempotentConsumer, TopicEvents } from '@swapgw/messaging';
 import { SwapBuilder } from './swap-builder.service';
 import { TypeOrmSwapStore } from './swap-store';
 
@@ -19,7 +19,7 @@ export class SwapCommandsConsumer {
     private readonly store: TypeOrmSwapStore,
   ) {}
 
-  @EventPattern(Topics.swapCommands)
+  @TopicEvents(Topics.swapCommands)
   async onSwapCommand(@Payload() message: unknown, @Ctx() ctx: KafkaContext): Promise<void> {
     await this.consumer.consume(message, ctx, {
       [SwapCommandTypes.build]: {

@@ -1,3 +1,4 @@
+import { timeOrderedUuid } from '@swapgw/runtime';
 import { CodedError } from '@swapgw/contracts';
 import { ServiceClient } from '../messaging/service-client';
 import { LimitOrdersService } from './limit-orders.service';
@@ -26,10 +27,11 @@ describe('LimitOrdersService', () => {
     },
   );
 
-  it('forwards a well-formed id', async () => {
-    await expect(orders.get('alice', 'lo_01jdz3f6x2k9q8w7e6r5t4y3u2')).resolves.toEqual({
-      limitOrderId: 'lo_01jdz3f6x2k9q8w7e6r5t4y3u2',
-    });
+  it.each([
+    ['a time-ordered UUID id', `lo_${timeOrderedUuid()}`],
+    ['an older order’s ULID id', 'lo_01jdz3f6x2k9q8w7e6r5t4y3u2'],
+  ])('forwards a well-formed id: %s', async (_, id) => {
+    await expect(orders.get('alice', id)).resolves.toEqual({ limitOrderId: id });
     expect(calls).toHaveLength(1);
   });
 });

@@ -26,8 +26,12 @@ import { ListLimitOrdersQuery } from './dto/list-limit-orders.query';
  * codes (FORBIDDEN, LIMIT_ORDER_NOT_FOUND, LIMIT_ORDER_NOT_REPLACEABLE, PERSISTENCE_UNAVAILABLE...)
  * reach the client through the exception filter; no answer in time is 503.
  */
-/** Limit order ids are `lo_` + a lower-case ULID (limit-order-service mints them). */
-const LIMIT_ORDER_ID = /^lo_[0-9a-z]{26}$/;
+/**
+ * Limit order ids are `lo_` + a time-ordered UUID (limit-order-service mints them); orders made
+ * before it carry a lower-case ULID instead, and keep it.
+ */
+const LIMIT_ORDER_ID =
+  /^lo_(?:[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|[0-9a-z]{26})$/;
 
 /** An id that cannot name an order is answered like an unknown one, without a round trip. */
 function assertPossibleLimitOrderId(limitOrderId: string): void {

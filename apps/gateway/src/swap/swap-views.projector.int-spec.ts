@@ -346,7 +346,7 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
     // Another instance writes the row between the fast path's read and its write.
     const stale = randomUUID();
     const query = db.query.bind(db);
-    jest.spyOn(db, 'query').mockImplementationOnce(async (sql: string, parameters?: unknown[]) => {
+    jest.spyOn(db, 'query').mockImplementationOnce(async (sql: string, parameters?: unknown[] | object) => {
       await query('UPDATE "gateway"."swap_views" SET "pending_reason" = $2 WHERE "swap_id" = $1', [
         swapId,
         'written meanwhile',

@@ -1,5 +1,5 @@
 import { Controller, Logger } from '@nestjs/common';
-import { Ctx, EventPattern, KafkaContext, Payload } from '@nestjs/microservices';
+import { Ctx, KafkaContext, Payload } from '@nestjs/microservices';
 import { EntityManager } from 'typeorm';
 import {
   MessageEnvelope,
@@ -16,7 +16,7 @@ import {
   SwapStepSubmittedEvent,
   Topics,
 } from '@swapgw/contracts';
-import { IdempotentConsumer, PayloadClass, StreamHandler } from '@swapgw/messaging';
+import { IdempotentConsumer, PayloadClass, StreamHandler, TopicEvents } from '@swapgw/messaging';
 import { stepKindOf, SwapStepChange, SwapStepRecord, withStepChange, withStepCount } from './swap-steps';
 import { SwapViewEntity } from './swap-view.entity';
 import { SwapViewStore, UpdateOptions } from './swap-view.store';
@@ -47,7 +47,7 @@ export class SwapViewsProjector {
     private readonly views: SwapViewStore,
   ) {}
 
-  @EventPattern(Topics.swapEvents)
+  @TopicEvents(Topics.swapEvents)
   async onSwapEvent(@Payload() message: unknown, @Ctx() ctx: KafkaContext): Promise<void> {
     // Each applied event is also appended to the swap's event log (event streams), in the statement
     // that writes the view.

@@ -86,7 +86,7 @@ describe('a planner killed mid-swap resumes it after restart', () => {
     const owned = await partitionsOfPlannerB();
     const { partitions } = (await admin.fetchTopicMetadata({ topics: [Topics.signingEvents] })).topics[0];
     // An Idempotency-Key whose swap (the Kafka key of its events) lands on a partition of planner B.
-    let key = '';
+    let key: string;
     do key = `resume-${randomUUID()}`;
     while (!owned.includes(partitionOf(swapIdOf(owner, key), partitions.length)));
 

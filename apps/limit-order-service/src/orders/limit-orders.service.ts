@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { ulid } from 'ulid';
-import { nameBasedUuid } from '@swapgw/runtime';
+import { nameBasedUuid, timeOrderedUuid } from '@swapgw/runtime';
 import {
   CancelLimitOrderRequest,
   CodedError,
@@ -44,7 +43,7 @@ export class SystemClock extends Clock {
   }
 }
 
-const newLimitOrderId = (): string => `lo_${ulid().toLowerCase()}`;
+const newLimitOrderId = (): string => `lo_${timeOrderedUuid()}`;
 
 /** UUID namespace of the swaps triggered orders build (random, fixed forever). */
 const TRIGGERED_SWAP_NAMESPACE = 'b3f1c2d4-7a8e-4f60-9c1d-5e2a7b9f0c13';

@@ -13,18 +13,20 @@ import {
   RemoteTokenListSource,
   ChainCatalogSource,
   TokenListSource,
-  UniswapDefaultListSource,
 } from './token-sources';
 
 const TOKEN_LIST_SOURCES = Symbol('TOKEN_LIST_SOURCES');
 
-/** The built-in token lists, and the remote one of TOKEN_LIST_URL when configured. */
+/**
+ * The built-in token sources (the devnet's, the real networks' native coins and shipped catalog),
+ * and the Token Lists document of TOKEN_LIST_URL when the operator configures one: a list is read
+ * at run time, never shipped (the Uniswap list is GPL-3.0; the image carries none).
+ */
 function tokenListSources(config: QuoteServiceConfig): TokenListSource[] {
   const sources: TokenListSource[] = [
     new DevnetTokenSource(),
     new NativeCoinSource(),
     new ChainCatalogSource(),
-    new UniswapDefaultListSource(),
   ];
   if (config.TOKEN_LIST_URL) {
     sources.push(new RemoteTokenListSource(config.TOKEN_LIST_URL, config.TOKEN_LIST_TIMEOUT_MS));

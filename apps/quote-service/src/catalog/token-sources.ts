@@ -124,7 +124,7 @@ export class DevnetTokenSource implements TokenListSource {
   }
 }
 
-/** Token Lists standard entry (https://tokenlists.org), as shipped by @uniswap/default-token-list. */
+/** Token Lists standard entry (https://tokenlists.org), as in the Uniswap list (tokens.uniswap.org). */
 interface TokenListEntry {
   chainId: number;
   address: string;
@@ -209,17 +209,6 @@ export class NativeCoinSource implements TokenListSource {
         rank: coreRank(chain.nativeSymbol) ?? 1,
         bridgedChains: 0,
       }));
-  }
-}
-
-/** Ethereum, Base, Arbitrum and Solana tokens of the Uniswap default list (npm, versioned with us). */
-export class UniswapDefaultListSource implements TokenListSource {
-  readonly name = 'uniswap-default-token-list';
-  readonly remote = false;
-
-  async load(registry: ChainRegistry): Promise<DiscoveredToken[]> {
-    const document = require('@uniswap/default-token-list') as TokenListDocument;
-    return tokensFromTokenList(document, registry);
   }
 }
 

@@ -176,6 +176,7 @@ export class JupiterProvider implements QuoteProvider {
     } catch (error) {
       throw new Error(
         `Jupiter /swap answered a swapTransaction that is not a serialized transaction: ${(error as Error).message}`,
+        { cause: error },
       );
     }
     // The signer hands this message out as is: it must be the user's to pay and sign, nobody else's.

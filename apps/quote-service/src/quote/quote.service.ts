@@ -1,3 +1,4 @@
+import { timeOrderedUuid } from '@swapgw/runtime';
 import { Logger } from '@nestjs/common';
 import {
   amountLooksLikeBaseUnits,
@@ -23,7 +24,6 @@ import {
   RouteSignature,
 } from '@swapgw/contracts';
 import { DataSource } from 'typeorm';
-import { ulid } from 'ulid';
 import {
   CandidateRoute,
   QuoteContext,
@@ -119,7 +119,7 @@ export class QuoteService {
     }
 
     const now = this.clock();
-    const quoteId = `qt_${ulid(now)}`;
+    const quoteId = `qt_${timeOrderedUuid(now)}`;
     const expiresAtMs = now + this.options.ttlMs;
     const ranked = rankRoutes(gathered.routes.map((route) => ({ ...route, stepCount: route.legs.length })));
     const feeRates = await this.feeRatesOf(
@@ -128,7 +128,7 @@ export class QuoteService {
     );
     const looksLikeBaseUnits = amountLooksLikeBaseUnits(request.amount, tokenIn.decimals);
     const stored = ranked.map((route, index) => {
-      const routeId = `rt_${ulid(now)}`;
+      const routeId = `rt_${timeOrderedUuid(now)}`;
       return {
         rank: index + 1,
         summary: summaryOf(

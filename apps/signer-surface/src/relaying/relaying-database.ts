@@ -1,6 +1,6 @@
 import { OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions';
 
 /**
  * The relayers' own small PostgreSQL pool. A relayer send commits its nonce and ledger row on its
@@ -12,7 +12,7 @@ export class RelayingDatabase implements OnApplicationShutdown {
   private constructor(readonly dataSource: DataSource) {}
 
   static async open(main: DataSource, poolSize: number): Promise<RelayingDatabase> {
-    const options = main.options as PostgresConnectionOptions;
+    const options = main.options as PostgresDataSourceOptions;
     const dataSource = new DataSource({
       ...options,
       applicationName: `${options.applicationName ?? 'signer-surface'}-relaying`,

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, EventPattern, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
+import { Ctx, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
 import {
   ReplyEnvelope,
   SigningCommandTypes,
@@ -10,7 +10,7 @@ import {
   Topics,
   TransactionStatusRequest,
 } from '@swapgw/contracts';
-import { IdempotentConsumer, RequestResponder } from '@swapgw/messaging';
+import { IdempotentConsumer, RequestResponder, TopicEvents } from '@swapgw/messaging';
 import { TransactionStatusService } from '../status/transaction-status.service';
 import { SigningPreparationService } from './signing-preparation.service';
 import { SigningSubmissionService } from './signing-submission.service';
@@ -29,7 +29,7 @@ export class SigningController {
     private readonly transactionStatus: TransactionStatusService,
   ) {}
 
-  @EventPattern(Topics.signingCommands)
+  @TopicEvents(Topics.signingCommands)
   async onSigningCommand(@Payload() message: unknown, @Ctx() ctx: KafkaContext): Promise<void> {
     await this.consumer.consume(message, ctx, {
       [SigningCommandTypes.prepare]: {

@@ -286,10 +286,7 @@ describe('sponsored EVM steps: a submit never waits on the chain', () => {
       expect(await chain.provider.getBalance(wallet.address)).toBeGreaterThanOrEqual(0n);
       expect(eventsOf(swapId, 'signing.submitted')).toHaveLength(1);
     } finally {
-      if (!resumed) {
-        resumed = true;
-        await resume();
-      }
+      if (!resumed) await resume();
       await resumeLater.catch(() => undefined);
     }
   }, 120_000);

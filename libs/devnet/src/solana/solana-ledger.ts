@@ -4,7 +4,6 @@ import { transactionErrorJson, RpcTransactionError } from './solana-errors';
 
 // litesvm's N-API binding takes serialized transactions as bytes; its public wrapper wants @solana/kit
 // objects, so the ledger talks to the binding directly.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { LiteSvm, Clock, Account } =
   require('litesvm/dist/internal') as typeof import('litesvm/dist/internal');
 type LiteSvmInstance = import('litesvm/dist/internal').LiteSvm;

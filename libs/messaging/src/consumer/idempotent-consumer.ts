@@ -23,7 +23,7 @@ export interface IdempotentConsumerOptions {
 }
 
 /**
- * Stream side, called from an `@EventPattern(topic)` handler. Applies each eventId at most once
+ * Stream side, called from an `@TopicEvents(topic)` handler. Applies each eventId at most once
  * per consumer group: the processed_events row and the handler's writes share one transaction.
  *
  * Failures. A database outage is rethrown: Nest 11's ServerKafka lets an error thrown by an event

@@ -1,6 +1,7 @@
 import { Controller, Global, INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Ctx, EventPattern, KafkaContext, Payload } from '@nestjs/microservices';
+import { Ctx, KafkaContext, Payload } from '@nestjs/microservices';
+import { TopicEvents } from './topic-events.decorator';
 import { IsInt, IsString, Min } from 'class-validator';
 import { Kafka, logLevel } from 'kafkajs';
 import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
@@ -68,7 +69,7 @@ const injected = {
 class LedgerController {
   constructor(private readonly consumer: IdempotentConsumer) {}
 
-  @EventPattern(topic)
+  @TopicEvents(topic)
   async onCredit(@Payload() message: unknown, @Ctx() ctx: KafkaContext): Promise<void> {
     await this.consumer.consume(message, ctx, {
       'credit.applied': {

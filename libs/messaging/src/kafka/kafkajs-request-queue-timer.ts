@@ -29,7 +29,6 @@ let installed = false;
 
 /** The request queue class of the kafkajs this process loads (internal module of the pinned version). */
 export function kafkajsRequestQueueClass(): { prototype: RequestQueueInternals } {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require('kafkajs/src/network/requestQueue') as { prototype: RequestQueueInternals };
 }
 

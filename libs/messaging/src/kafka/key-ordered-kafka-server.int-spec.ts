@@ -1,6 +1,7 @@
 import { Controller, INestMicroservice, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Ctx, EventPattern, KafkaContext, Payload } from '@nestjs/microservices';
+import { Ctx, KafkaContext, Payload } from '@nestjs/microservices';
+import { TopicEvents } from '../consumer/topic-events.decorator';
 import { Consumer, Kafka, logLevel } from 'kafkajs';
 import { waitFor } from '@swapgw/testing';
 import {
@@ -43,7 +44,7 @@ const seen = {
 
 @Controller()
 class OrderedController {
-  @EventPattern(orderedTopic)
+  @TopicEvents(orderedTopic)
   async onStep(@Payload() step: Step, @Ctx() ctx: KafkaContext): Promise<void> {
     const partition = ctx.getPartition();
     const running = seen.runningByPartition.get(partition) ?? new Set<string>();
@@ -68,7 +69,7 @@ const failing = { handled: new Map<number, number>(), failOffset: 2, stillFailin
 
 @Controller()
 class FailingController {
-  @EventPattern(failingTopic)
+  @TopicEvents(failingTopic)
   async onStep(@Payload() _step: Step, @Ctx() ctx: KafkaContext): Promise<void> {
     const offset = Number(ctx.getMessage().offset);
     failing.handled.set(offset, (failing.handled.get(offset) ?? 0) + 1);
@@ -92,7 +93,7 @@ const SLOW_PARTITIONS = 12;
 function slowConsumerModule(member: string): Type<unknown> {
   @Controller()
   class SlowController {
-    @EventPattern(rebalanceTopic)
+    @TopicEvents(rebalanceTopic)
     async onItem(@Payload() item: { id: string }): Promise<void> {
       slowStarts.push({ member, at: Date.now() });
       await new Promise((resolve) => setTimeout(resolve, SLOW_HANDLER_MS));

@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { Controller, Global, Logger, Module } from '@nestjs/common';
-import { Ctx, EventPattern, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
+import { Ctx, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
+import { TopicEvents } from '../consumer/topic-events.decorator';
 import { IsString } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { deadLetterTopicOf, replyTopicOf } from '@swapgw/contracts';
@@ -74,7 +75,7 @@ class OrdersController {
     });
   }
 
-  @EventPattern(eventsTopic)
+  @TopicEvents(eventsTopic)
   async placed(@Payload() message: unknown, @Ctx() ctx: KafkaContext): Promise<void> {
     await this.consumer.consume(message, ctx, {
       'order.placed': {

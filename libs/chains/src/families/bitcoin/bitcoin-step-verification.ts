@@ -210,7 +210,7 @@ function checkUserSignature(
     if (witness.length !== 2) refused(index, `${witness.length} witness items`, '<signature> <public key>');
     const [signature, publicKey] = witness;
     const programScript = redeemScript ?? prevOut.script;
-    let ownKey = false;
+    let ownKey: boolean;
     try {
       ownKey = publicKey.length === 33 && equalBytes(btc.p2wpkh(publicKey).script, programScript);
     } catch {
@@ -230,7 +230,7 @@ function checkUserSignature(
       btc.SigHash.ALL,
       prevOut.amount,
     );
-    let valid = false;
+    let valid: boolean;
     try {
       valid = secp256k1.verify(signature.subarray(0, -1), digest, publicKey, {
         prehash: false,
@@ -259,7 +259,7 @@ function checkUserSignature(
       sighash,
       prevOuts.map((p) => p.amount),
     );
-    let valid = false;
+    let valid: boolean;
     try {
       valid = schnorr.verify(signature.subarray(0, 64), digest, program.pubkey);
     } catch {

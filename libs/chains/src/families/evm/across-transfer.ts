@@ -33,7 +33,7 @@ export async function acrossTransferOf(
   if (!origin?.rpcUrl || origin.evmChainId === undefined || !spokePool) return undefined;
   const provider = boundedEvmProvider(origin.rpcUrl, origin.evmChainId, timeoutMs);
   let receipt;
-  let depositedAtMs = 0;
+  let depositedAtMs: number;
   try {
     receipt = await provider.getTransactionReceipt(txHash);
     const block = receipt ? await provider.getBlock(receipt.blockNumber) : null;
