@@ -140,8 +140,10 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
     const { tokens } = await service.catalog.listTokens({ q: 'wrapped ether', limit: 100 });
     expect(tokens.length).toBeGreaterThan(0);
     for (const t of tokens) expect(`${t.symbol} ${t.name}`.toLowerCase()).toContain('wrapped ether');
-    const withLogo = await service.catalog.listTokens({ requireLogo: true, limit: 200 });
-    expect(withLogo.tokens.length).toBe(200);
+    const withLogo = await allTokenPages({ requireLogo: true, limit: 50 });
+    const all = await allTokenPages({ limit: 200 });
+    expect(withLogo.tokens.length).toBeGreaterThan(0);
+    expect(withLogo.tokens.length).toBe(all.tokens.filter((t) => t.logoUrl).length);
     for (const t of withLogo.tokens) expect(t.logoUrl).toMatch(/^https?:\/\//);
   });
 
@@ -163,9 +165,11 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
   );
 
   it('keeps a cursor stable while tokens are added between pages', async () => {
-    const before = await allTokenPages({ sort: 'asc', chainRef: 'arbitrum', limit: 20 });
+    // One token a page (the shipped catalog lists three on Arbitrum: ETH, USDC, WETH).
+    const before = await allTokenPages({ sort: 'asc', chainRef: 'arbitrum', limit: 1 });
+    expect(before.pages).toBeGreaterThanOrEqual(3);
     let inserted = 0;
-    const during = await allTokenPages({ sort: 'asc', chainRef: 'arbitrum', limit: 20 }, async (page) => {
+    const during = await allTokenPages({ sort: 'asc', chainRef: 'arbitrum', limit: 1 }, async (page) => {
       if (page !== 2) return;
       // One token sorting before the cursor, one after: neither may shift existing rows.
       for (const symbol of ['AAAA', 'ZZZZ']) {
@@ -265,7 +269,7 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
         supported.every((p) => devnetChains.includes(p.fromChain) && devnetChains.includes(p.toChain)),
       ).toBe(true);
       const ethereum = await allPairs({ chainRef: 'ethereum', tokenIn: 'USDC' });
-      expect(ethereum.map((p) => p.tokenOut)).toEqual(expect.arrayContaining(['DAI', 'WETH', 'ETH']));
+      expect(ethereum.map((p) => p.tokenOut)).toEqual(expect.arrayContaining(['WETH', 'ETH']));
     });
 
     it('rejects a cursor of another pair query with INVALID_CURSOR', async () => {

@@ -97,7 +97,12 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
         // Every amount in units of its token, with both tokens' decimals to convert.
         expect(route).toMatchObject({ amountIn: '1000', tokenInDecimals: 6, tokenOutDecimals: 18 });
         expect(parseUnits(route.expectedAmountOut, 18)).toBe(amounts[amounts.length - 1]);
-        expect(parseUnits(route.minAmountOut, 18)).toBe((amounts[amounts.length - 1] * 9_950n) / 10_000n);
+        // No slippageBps asked: each route's own, from its price impact, at least the 30 bps floor.
+        expect(route.slippageSource).toBe('auto');
+        expect(route.slippageBps).toBeGreaterThanOrEqual(30);
+        expect(parseUnits(route.minAmountOut, 18)).toBe(
+          (amounts[amounts.length - 1] * BigInt(10_000 - route.slippageBps)) / 10_000n,
+        );
       });
       expect(parseUnits(quote.routes[0].expectedAmountOut, 18)).toBeGreaterThan(
         parseUnits(quote.routes[1].expectedAmountOut, 18),

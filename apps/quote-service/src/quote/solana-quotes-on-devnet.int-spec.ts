@@ -155,6 +155,8 @@ describe('quote-service quotes between EVM and solana-devnet (real PostgreSQL, a
         amountIn: swap.expectedAmountOut,
         expectedAmountOut: (await bridgeQuote(BigInt(swap.expectedAmountOut))).toString(),
         minAmountOut: (await bridgeQuote(BigInt(swap.expectedAmountOut))).toString(),
+        // The bridge pays a fixed amount: no slippage of its own.
+        slippageBps: 0,
         spender: chainA().bridge.address,
         destinationChain: 'solana-devnet',
         destinationBridgeChainId: manifest.solana.bridge.chainId,
