@@ -1539,7 +1539,7 @@ export interface components {
             /** @description Swap status after the event (planning, awaiting_signature, submitted, confirming, completed, failed, expired) */
             status: string;
             /** @description The current step (after swap.step-confirmed: the next one); null before the planner counted the steps */
-            step: (components["schemas"]["SigningStepDto"] | null) & components["schemas"]["SigningStepDto"];
+            step: components["schemas"]["SigningStepDto"] | null;
             /** Format: uuid */
             swapId: string;
         };
@@ -1589,7 +1589,7 @@ export interface components {
             /** @description Swap status after the event (planning, awaiting_signature, submitted, confirming, completed, failed, expired) */
             status: string;
             /** @description The current step (after swap.step-confirmed: the next one); null before the planner counted the steps */
-            step: (components["schemas"]["SigningStepDto"] | null) & components["schemas"]["SigningStepDto"];
+            step: components["schemas"]["SigningStepDto"] | null;
             /** Format: uuid */
             swapId: string;
         };
@@ -1605,7 +1605,7 @@ export interface components {
             /** @description Swap status after the event (planning, awaiting_signature, submitted, confirming, completed, failed, expired) */
             status: string;
             /** @description The current step (after swap.step-confirmed: the next one); null before the planner counted the steps */
-            step: (components["schemas"]["SigningStepDto"] | null) & components["schemas"]["SigningStepDto"];
+            step: components["schemas"]["SigningStepDto"] | null;
             /** Format: uuid */
             swapId: string;
         };
@@ -1648,7 +1648,7 @@ export interface components {
             /** @description Swap status after the event (planning, awaiting_signature, submitted, confirming, completed, failed, expired) */
             status: string;
             /** @description The current step (after swap.step-confirmed: the next one); null before the planner counted the steps */
-            step: (components["schemas"]["SigningStepDto"] | null) & components["schemas"]["SigningStepDto"];
+            step: components["schemas"]["SigningStepDto"] | null;
             /** Format: uuid */
             swapId: string;
             /** @description The step's transaction and its confirmations so far */
