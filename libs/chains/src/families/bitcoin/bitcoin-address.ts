@@ -170,16 +170,16 @@ export function bitcoinSpendOf(
   try {
     if (address.kind === 'p2tr') {
       const xOnly = key.length === 33 ? key.slice(1) : key;
-      if (equalScripts(btc.p2tr(xOnly).script, address.script))
+      if (equalBytes(btc.p2tr(xOnly).script, address.script))
         return { ok: true, value: { kind: 'p2tr', inputFields: { tapInternalKey: xOnly } } };
     } else if (address.kind === 'p2sh') {
       const nested = btc.p2sh(btc.p2wpkh(key));
-      if (equalScripts(nested.script, address.script))
+      if (equalBytes(nested.script, address.script))
         return {
           ok: true,
           value: { kind: 'p2sh-p2wpkh', inputFields: { redeemScript: nested.redeemScript } },
         };
-    } else if (equalScripts(btc.p2wpkh(key).script, address.script)) {
+    } else if (equalBytes(btc.p2wpkh(key).script, address.script)) {
       return { ok: true, value: { kind: 'p2wpkh', inputFields: {} } };
     }
   } catch {
@@ -194,8 +194,10 @@ export function bitcoinSpendOf(
   };
 }
 
-const equalScripts = (a: Uint8Array, b: Uint8Array): boolean =>
-  a.length === b.length && a.every((byte, i) => byte === b[i]);
+/** Byte-for-byte equality of two scripts, keys or transactions. */
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
+}
 
 /** The decoded address; INVALID_ADDRESS (with the reason) when it is not one of `network`. */
 export function assertBitcoinAddress(

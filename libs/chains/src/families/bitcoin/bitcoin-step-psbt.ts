@@ -6,7 +6,10 @@ import {
   bitcoinSpendOf,
   type BitcoinSpendKind,
   decodeBitcoinAddress,
+  equalBytes,
 } from './bitcoin-address';
+
+export { equalBytes };
 import { BITCOIN_NETWORKS, type BitcoinNetworkName } from './bitcoin-networks';
 
 /** An unspent output: its outpoint, its value in satoshis and the address it pays. */
@@ -345,8 +348,4 @@ function selectUserUtxos(
       `the payment needs ${selected.length} of the user's UTXOs; at most ${maxInputs} are spent in one step`,
     );
   return selected;
-}
-
-export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }
