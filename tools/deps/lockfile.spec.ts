@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { productionPackages } from './licences';
 
@@ -12,19 +14,6 @@ const lock: {
     { version?: string; license?: string; dev?: boolean; optionalDependencies?: Record<string, string> }
   >;
 } = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8'));
-
-/**
- * Platform packages the registry we resolve against does not serve (404), so no lock can hold
- * them. litesvm runs the devnet's Solana chain in tests and `npm start`; on those platforms the
- * devnet cannot start Solana until the registry serves them (docs/dependencies.md).
- */
-const NOT_ON_THE_REGISTRY = new Set([
-  'node_modules/litesvm -> litesvm-darwin-arm64',
-  'node_modules/litesvm -> litesvm-darwin-x64',
-  'node_modules/litesvm -> litesvm-linux-arm64-gnu',
-  'node_modules/litesvm -> litesvm-linux-arm64-musl',
-  'node_modules/litesvm -> litesvm-linux-x64-musl',
-]);
 
 /** Where Node would find `dependency` from the package at `location`: its own node_modules, then up. */
 function resolvedIn(location: string, dependency: string): boolean {
@@ -44,10 +33,10 @@ describe('package-lock.json', () => {
         .filter((dependency) => !resolvedIn(location, dependency))
         .map((dependency) => `${location} -> ${dependency}`),
     );
-    expect(missing.filter((m) => !NOT_ON_THE_REGISTRY.has(m))).toEqual([]);
+    expect(missing).toEqual([]);
   });
 
-  it('has the binaries of the tools every platform runs: anvil and swc for macOS, Linux and Windows', () => {
+  it('has the binaries of the tools every platform runs: anvil, swc and litesvm for macOS, Linux and Windows', () => {
     for (const platform of ['darwin-arm64', 'darwin-amd64', 'linux-arm64', 'linux-amd64', 'win32-amd64'])
       expect(lock.packages).toHaveProperty([`node_modules/@foundry-rs/anvil-${platform}`]);
     for (const platform of [
@@ -58,6 +47,52 @@ describe('package-lock.json', () => {
       'win32-x64-msvc',
     ])
       expect(lock.packages).toHaveProperty([`node_modules/@swc/core-${platform}`]);
+    // litesvm runs the devnet's Solana chain (npm start, tests); it publishes no Windows binary.
+    for (const platform of [
+      'darwin-arm64',
+      'darwin-x64',
+      'linux-arm64-gnu',
+      'linux-x64-gnu',
+      'linux-x64-musl',
+    ])
+      expect(lock.packages).toHaveProperty([`node_modules/litesvm-${platform}`]);
+  });
+
+  // What `npm ci` on another machine would install, worked out by npm itself from this lock
+  // (`--dry-run` with that machine's os and cpu: no download, about a second each).
+  it.each([
+    ['darwin', 'arm64', ['@foundry-rs/anvil-darwin-arm64', '@swc/core-darwin-arm64', 'litesvm-darwin-arm64']],
+    ['darwin', 'x64', ['@foundry-rs/anvil-darwin-amd64', '@swc/core-darwin-x64', 'litesvm-darwin-x64']],
+    [
+      'linux',
+      'arm64',
+      ['@foundry-rs/anvil-linux-arm64', '@swc/core-linux-arm64-gnu', 'litesvm-linux-arm64-gnu'],
+    ],
+    ['linux', 'x64', ['@foundry-rs/anvil-linux-amd64', '@swc/core-linux-x64-gnu', 'litesvm-linux-x64-gnu']],
+  ])('npm ci on %s %s installs its anvil, swc and litesvm binaries', (platform, cpu, binaries) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'npm-ci-'));
+    try {
+      for (const file of ['package.json', 'package-lock.json'])
+        fs.copyFileSync(path.join(root, file), path.join(dir, file));
+      const npm = spawnSync(
+        'npm',
+        [
+          'ci',
+          '--dry-run',
+          `--os=${platform}`,
+          `--cpu=${cpu}`,
+          '--ignore-scripts',
+          '--no-audit',
+          '--no-fund',
+        ],
+        { cwd: dir, encoding: 'utf8' },
+      );
+      expect(npm.status).toBe(0);
+      const added = new Set([...npm.stdout.matchAll(/^add (\S+) /gm)].map((m) => m[1]));
+      for (const binary of binaries) expect(added).toContain(binary);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
