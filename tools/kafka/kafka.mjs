@@ -15,7 +15,9 @@
 // exported for tools/stack/start.mjs, tools/stack/test.mjs and libs/testing.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { useProjectNode } from '../stack/node-runtime.mjs';
@@ -317,6 +319,10 @@ export async function startKafka({
   // wants a broker of its own must not share another run's, which that run will stop).
   reuseRunning = true,
   freshData = false,
+  // Lines appended to the rendered server.properties (more listeners: TLS, SASL), and arguments
+  // added to the storage format of a new data dir (`--add-scram` users). Tests of secured clients.
+  extraConfig = '',
+  formatArgs = [],
 } = {}) {
   // Nothing to stop when this call did not start the broker.
   const noop = () => Promise.resolve();
@@ -347,7 +353,7 @@ export async function startKafka({
   }
   fs.writeFileSync(
     files.config,
-    renderConfig({ port, controllerPort, advertisedPort, logDirs: files.logDirs }),
+    renderConfig({ port, controllerPort, advertisedPort, logDirs: files.logDirs }) + extraConfig,
   );
   const classpath = `${libsDir}/*`;
   if (!fs.existsSync(path.join(files.logDirs, 'meta.properties'))) {
@@ -364,6 +370,7 @@ export async function startKafka({
       '-c',
       files.config,
       '--standalone',
+      ...formatArgs,
     ]);
     log(`formatted KRaft storage in ${files.logDirs} (cluster ${clusterId})`);
   }
@@ -485,6 +492,36 @@ export function withBootstrapServer(args, env = process.env) {
   return named ? args : ['--bootstrap-server', defaultBootstrapServer(env), ...args];
 }
 
+/** The option of each tool that takes a client properties file (the others: --command-config). */
+const CLIENT_CONFIG_OPTION = {
+  'console-consumer': '--consumer.config',
+  'console-producer': '--producer.config',
+};
+
+/**
+ * `args` with a client properties file made from the apps' Kafka security variables
+ * (KAFKA_SECURITY_PROTOCOL, KAFKA_SSL_*, KAFKA_SASL_*; libs/messaging kafka-security.ts, compiled),
+ * unless the security protocol is PLAINTEXT or the arguments already name a properties file.
+ * Returns the arguments and a cleanup that deletes the file (it holds the SASL password).
+ */
+export function withClientSecurity(tool, args, env = process.env) {
+  const option = CLIENT_CONFIG_OPTION[tool] ?? '--command-config';
+  const protocol = (env.KAFKA_SECURITY_PROTOCOL ?? '').trim().toUpperCase();
+  const named = args.some((a) => a === option || a.startsWith(`${option}=`));
+  if (!protocol || protocol === 'PLAINTEXT' || named) return { args, cleanup: () => undefined };
+  const compiled = path.join(repoRoot, 'dist', 'libs', 'messaging', 'src', 'kafka', 'kafka-security.js');
+  if (!fs.existsSync(compiled)) throw new Error(`${compiled} is missing: run npm run build first`);
+  const { kafkaSecurityFrom, javaClientProperties } = createRequire(import.meta.url)(compiled);
+  const properties = javaClientProperties(kafkaSecurityFrom(env));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kafka-client-'));
+  const file = path.join(dir, 'client.properties');
+  fs.writeFileSync(file, properties, { mode: 0o600 });
+  return {
+    args: [...args, option, file],
+    cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
 /**
  * Runs one of Kafka's Java tools (a class with a main) on the fetched classpath, attached to this
  * terminal (stdin included: console-producer reads it), and resolves with its exit code. Ctrl-C
@@ -527,7 +564,9 @@ export async function runKafkaTool(className, args, { libsDir = DEFAULT_LIBS_DIR
 const USAGE = `usage: kafka.mjs <command>
   the development broker:
     fetch                                             download the broker and tools jars (Maven Central)
-    start [--port N] [--data-dir D] [--advertised-port N]
+    start [--port N] [--data-dir D] [--advertised-port N] [--extra-config F] [--add-scram MECH=[name=U,password=P]]...
+                                                      (F: properties appended, e.g. TLS/SASL listeners;
+                                                      --add-scram: SCRAM users of a new data dir)
     stop [--data-dir D]
     status [--port N] [--data-dir D]
   Kafka's tools (${KAFKA_VERSION}), with the tool's own options (--help lists them):
@@ -535,7 +574,8 @@ ${Object.entries(KAFKA_TOOLS)
   .map(([name, className]) => `    ${name.padEnd(50)}${className}`)
   .join('\n')}
     run <fully.qualified.ClassName> [args]            any other class of the classpath, arguments as given
-  The tools get --bootstrap-server KAFKA_BROKERS (else 127.0.0.1:KAFKA_PORT, 9092) unless given one.
+  The tools get --bootstrap-server KAFKA_BROKERS (else 127.0.0.1:KAFKA_PORT, 9092) unless given one,
+  and a client properties file from KAFKA_SECURITY_PROTOCOL, KAFKA_SSL_* and KAFKA_SASL_* (as the apps).
   e.g. kafka.mjs consumer-groups --describe --group gateway`;
 
 function parseArgs(argv) {
@@ -543,8 +583,11 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a.startsWith('--')) {
-      const [key, inline] = a.slice(2).split('=', 2);
-      args[key] = inline ?? argv[++i];
+      const eq = a.indexOf('=');
+      const key = eq < 0 ? a.slice(2) : a.slice(2, eq);
+      const value = eq < 0 ? argv[++i] : a.slice(eq + 1);
+      // A repeated option (--add-scram) collects its values.
+      args[key] = key in args ? [].concat(args[key], value) : value;
     } else args._.push(a);
   }
   return args;
@@ -566,7 +609,12 @@ async function main() {
         return;
       }
     }
-    process.exitCode = await runKafkaTool(KAFKA_TOOLS[first], args);
+    const secured = withClientSecurity(first, args);
+    try {
+      process.exitCode = await runKafkaTool(KAFKA_TOOLS[first], secured.args);
+    } finally {
+      secured.cleanup();
+    }
     return;
   }
   if (first === 'run') {
@@ -589,7 +637,9 @@ async function main() {
       console.log(await fetchKafka());
       return;
     case 'start': {
-      const kafka = await startKafka({ port, dataDir, advertisedPort });
+      const extraConfig = args['extra-config'] ? `\n${fs.readFileSync(args['extra-config'], 'utf8')}` : '';
+      const formatArgs = [].concat(args['add-scram'] ?? []).flatMap((user) => ['--add-scram', user]);
+      const kafka = await startKafka({ port, dataDir, advertisedPort, extraConfig, formatArgs });
       console.log(kafka.brokers);
       return;
     }

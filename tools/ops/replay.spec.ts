@@ -11,7 +11,23 @@ describe('parseReplayArgs', () => {
       topic: 'swap.events',
       group: 'gateway',
       fromTimestampMs: undefined,
+      security: { protocol: 'PLAINTEXT', files: {} },
     });
+  });
+
+  it('takes SASL from the same variables as the apps, and names a missing one', () => {
+    const args = ['--topic', 't', '--group', 'g', '--from-beginning'];
+    expect(
+      parseReplayArgs(args, {
+        KAFKA_SECURITY_PROTOCOL: 'SASL_SSL',
+        KAFKA_SASL_MECHANISM: 'SCRAM-SHA-512',
+        KAFKA_SASL_USERNAME: 'ops',
+        KAFKA_SASL_PASSWORD: 'pw',
+      }).security,
+    ).toMatchObject({ protocol: 'SASL_SSL', sasl: { mechanism: 'SCRAM-SHA-512', username: 'ops' } });
+    expect(() => parseReplayArgs(args, { KAFKA_SECURITY_PROTOCOL: 'SASL_SSL' })).toThrow(
+      /KAFKA_SASL_MECHANISM/,
+    );
   });
 
   it('accepts ISO dates and epoch milliseconds', () => {

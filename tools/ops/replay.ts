@@ -9,6 +9,7 @@
  * service that owns the group first, run the replay, then start it again. See README "Runbook".
  */
 import { Admin, Kafka, logLevel } from 'kafkajs';
+import { KafkaSecurity, kafkajsSecurityOptions, kafkaSecurityFrom } from '@swapgw/messaging';
 
 export interface ReplayOptions {
   brokers: string[];
@@ -16,6 +17,8 @@ export interface ReplayOptions {
   group: string;
   /** Epoch milliseconds; omitted means from the beginning. */
   fromTimestampMs?: number;
+  /** TLS and SASL, from the same KAFKA_SECURITY_PROTOCOL / KAFKA_SSL_* / KAFKA_SASL_* variables as the apps. */
+  security?: KafkaSecurity;
 }
 
 export interface ReplayResult {
@@ -30,6 +33,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   const kafka = new Kafka({
     clientId: 'swapgw-replay',
     brokers: options.brokers,
+    ...(options.security ? kafkajsSecurityOptions(options.security) : {}),
     logLevel: logLevel.NOTHING,
   });
   const admin = kafka.admin();
@@ -93,7 +97,13 @@ export function parseReplayArgs(argv: string[], env: NodeJS.ProcessEnv = process
   const brokers = (value('--brokers') ?? env.KAFKA_BROKERS ?? '127.0.0.1:9092')
     .split(',')
     .map((b) => b.trim());
-  return { brokers, topic, group, fromTimestampMs };
+  let security: KafkaSecurity;
+  try {
+    security = kafkaSecurityFrom(env);
+  } catch (error) {
+    throw new ReplayError((error as Error).message);
+  }
+  return { brokers, topic, group, fromTimestampMs, security };
 }
 
 if (require.main === module) {

@@ -22,6 +22,8 @@ export const gatewayKafkaSettings = (config: GatewayConfig): KafkaSettings => ({
   brokers: config.kafkaBrokers,
   clientId: 'gateway',
   instanceId: config.INSTANCE_ID,
+  security: config.kafkaSecurity,
+  manageTopics: config.manageKafkaTopics,
 });
 
 /**

@@ -3,6 +3,7 @@ export * from './kafka/consumer-concurrency';
 export * from './kafka/key-ordered-kafka-server';
 export * from './kafka/ensure-topics';
 export * from './kafka/kafka-health';
+export * from './kafka/kafka-security';
 export * from './envelope/create-envelope';
 export * from './envelope/message-headers';
 export * from './envelope/message-validation';

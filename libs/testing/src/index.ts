@@ -5,6 +5,7 @@ export * from './app-process';
 export * from './stack';
 export * from './api-client';
 export * from './kafka-broker';
+export * from './secured-kafka-broker';
 export * from './fault-proxy';
 export * from './swap-ledger';
 export * from './otlp-receiver';

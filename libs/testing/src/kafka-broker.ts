@@ -41,6 +41,10 @@ export interface StartKafkaBrokerOptions {
   port?: number;
   /** Port advertised to clients instead of `port`: a proxy's that forwards to `port`. */
   advertisedPort?: number;
+  /** Broker properties added to the development broker's (more listeners: TLS, SASL). */
+  extraConfig?: string;
+  /** SCRAM users created with the storage, e.g. `SCRAM-SHA-256=[name=app,password=secret]`. */
+  scramUsers?: string[];
 }
 
 /**
@@ -61,6 +65,12 @@ export async function startKafkaBroker(options: StartKafkaBrokerOptions = {}): P
     '--advertised-port',
     String(advertisedPort),
   ];
+  if (options.extraConfig) {
+    const extraFile = path.join(dataDir, 'extra.properties');
+    fs.writeFileSync(extraFile, options.extraConfig);
+    startArgs.push('--extra-config', extraFile);
+  }
+  for (const user of options.scramUsers ?? []) startArgs.push('--add-scram', user);
   await runKafkaCli(startArgs);
   return {
     brokers: `127.0.0.1:${advertisedPort}`,
@@ -115,7 +125,7 @@ export async function startKafkaBrokerBehindProxy(): Promise<ProxiedKafkaBroker>
 }
 
 /** A free port whose successor is free too (the broker's controller listens on port + 1). */
-async function freeConsecutivePorts(): Promise<number> {
+export async function freeConsecutivePorts(): Promise<number> {
   for (let attempt = 0; attempt < 20; attempt++) {
     const port = await freePort();
     if (port < 65535 && (await isFree(port + 1))) return port;

@@ -5,7 +5,7 @@ import { answerClientError, frameworkErrorAnswer } from '../common/http/client-e
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
-import { ensureTopics, kafkaMicroserviceOptions } from '@swapgw/messaging';
+import { checkKafkaSecurity, ensureTopics, kafkaMicroserviceOptions } from '@swapgw/messaging';
 import { JsonLogger, withTimeout } from '@swapgw/runtime';
 import { AppModule } from '../app.module';
 import { EdgeReads } from '../common/http/edge-reads';
@@ -55,6 +55,9 @@ export async function createGatewayApp(
 ): Promise<GatewayApp> {
   if (options.prepare !== false) {
     await prepareDatabaseExclusively(gatewayDatabaseOptions(config.DATABASE_URL));
+    // Wrong Kafka credentials or certificates are a setting to fix, not an outage to ride out: stop
+    // with the setting's name rather than start degraded and never be ready.
+    await checkKafkaSecurity(gatewayKafkaSettings(config));
     // Topics are shared by the suite; if Kafka is away now the gateway still starts (its requests
     // answer 503 and /health says degraded) rather than crash-loop.
     await withTimeout(

@@ -1,6 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { KAFKA_SETTINGS, kafkaHealth, KafkaSettings } from '@swapgw/messaging';
+import { KAFKA_SETTINGS, KafkaHealthProbe, KafkaSettings } from '@swapgw/messaging';
 import { GatewayConfig } from '../config/gateway.config';
 import { ServiceClient } from '../messaging/service-client';
 import type { HealthScope } from './health.dto';
@@ -32,14 +32,23 @@ export function healthStatusOf(
  * `down` makes the suite `degraded`, one that is `unknown` (just after start) does not.
  */
 @Injectable()
-export class HealthService {
+export class HealthService implements OnModuleDestroy {
+  /** One Kafka admin connection for every health call (GET /health is public). */
+  private readonly kafkaProbe: KafkaHealthProbe;
+
   constructor(
     private readonly dataSource: DataSource,
-    @Inject(KAFKA_SETTINGS) private readonly kafka: KafkaSettings,
+    @Inject(KAFKA_SETTINGS) kafka: KafkaSettings,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
     private readonly services: ServiceClient,
     private readonly heartbeats: ServiceHeartbeats,
-  ) {}
+  ) {
+    this.kafkaProbe = new KafkaHealthProbe(kafka, config.HEALTH_CHECK_TIMEOUT_MS);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.kafkaProbe.close();
+  }
 
   /**
    * `suite`: ok only when PostgreSQL, Kafka and every service are up. `instance`: ok when this
@@ -72,7 +81,7 @@ export class HealthService {
 
   private async kafkaStatus(): Promise<CheckStatus> {
     if (!this.services.isReady()) return 'down';
-    const health = await kafkaHealth(this.kafka, this.config.HEALTH_CHECK_TIMEOUT_MS);
+    const health = await this.kafkaProbe.check();
     return health.ok ? 'up' : 'down';
   }
 }

@@ -5,7 +5,7 @@ import { IsString } from 'class-validator';
 import { Kafka, logLevel } from 'kafkajs';
 import { deadLetterTopicOf, replyTopicOf } from '@swapgw/contracts';
 import { waitFor } from '@swapgw/testing';
-import { ensureTopics } from '../kafka/ensure-topics';
+import { ensureTopics, MissingTopicsError } from '../kafka/ensure-topics';
 import { kafkaHealth } from '../kafka/kafka-health';
 import { MessagingModule } from '../messaging.module';
 import { RequestReplyClient } from '../request-reply/request-reply.client';
@@ -187,6 +187,33 @@ describe('ensureTopics', () => {
     try {
       const metadata = await admin.fetchTopicMetadata({ topics: [name] });
       expect(metadata.topics[0].partitions).toHaveLength(4);
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
+  it('with KAFKA_MANAGE_TOPICS=false creates and changes nothing, and names the missing topics', async () => {
+    const settings = { ...testKafkaSettings('itest-topics-unmanaged'), manageTopics: false };
+    const present = `itest.topics.present.${uniqueSuffix()}`;
+    const missing = `itest.topics.missing.${uniqueSuffix()}`;
+    await ensureTopics(testKafkaSettings('itest-topics-owner'), [{ name: present, partitions: 1 }]);
+    await expect(ensureTopics(settings, [{ name: present, partitions: 3 }])).resolves.toBeUndefined();
+    const check = ensureTopics(settings, [
+      { name: present, partitions: 1 },
+      { name: missing, partitions: 1 },
+    ]);
+    await expect(check).rejects.toThrow(MissingTopicsError);
+    await expect(check).rejects.toThrow(new RegExp(`do not exist: ${missing.replace(/\./g, '\\.')} `));
+    const admin = new Kafka({
+      clientId: 'itest-inspect',
+      brokers: settings.brokers,
+      logLevel: logLevel.NOTHING,
+    }).admin();
+    await admin.connect();
+    try {
+      expect(await admin.listTopics()).not.toContain(missing);
+      const metadata = await admin.fetchTopicMetadata({ topics: [present] });
+      expect(metadata.topics[0].partitions).toHaveLength(1);
     } finally {
       await admin.disconnect();
     }

@@ -7,6 +7,8 @@ import { TopicSpec } from '@swapgw/contracts';
 import { closeOnSignals, initProcessMetrics, JsonLogger, withTimeout } from '@swapgw/runtime';
 import { ConsumerConcurrency } from '../kafka/consumer-concurrency';
 import { ensureTopics } from '../kafka/ensure-topics';
+import { checkKafkaSecurity } from '../kafka/kafka-health';
+import { describeKafkaSecurity, PLAINTEXT_SECURITY } from '../kafka/kafka-security';
 import { kafkaMicroserviceOptions, kafkaSettingsFromEnv, KafkaSettings } from '../kafka/kafka-settings';
 import { HeartbeatPublisher } from '../heartbeat/heartbeat-publisher';
 import { heartbeatIntervalFromEnv } from '../heartbeat/heartbeat-settings';
@@ -107,6 +109,9 @@ async function startKafkaService(
   logger.log({ msg: 'health endpoint listening', port: options.healthPort }, 'Bootstrap');
 
   try {
+    // Wrong credentials or certificates stop the start here, with the setting to fix, instead of
+    // kafkajs retrying for minutes; the process exits and never reports ready.
+    await checkKafkaSecurity(settings);
     await ensureTopics(settings, options.topics);
     await options.prepare?.();
     prepared = true;
@@ -155,6 +160,7 @@ async function startKafkaService(
         msg: 'service started',
         groupId: options.groupId,
         brokers: settings.brokers,
+        kafkaSecurity: describeKafkaSecurity(settings.security ?? PLAINTEXT_SECURITY),
         heartbeatIntervalMs: heartbeat?.intervalMs ?? null,
       },
       'Bootstrap',

@@ -1,13 +1,111 @@
-import { IsInt, Max, Min } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+  Validate,
+  ValidationArguments,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
+} from 'class-validator';
 import { ServiceEnvironment } from '@swapgw/runtime';
+import { KafkaSecurity, kafkaSecurityFrom, KafkaSecurityVariables } from '../kafka/kafka-security';
+import { parseManageTopics } from '../kafka/kafka-settings';
 import { MESSAGING_RETENTION_BOUNDS } from '../outbox/messaging-retention-settings';
+
+/** The Kafka security variables taken together: files readable, nothing missing or contradictory. */
+@ValidatorConstraint({ name: 'kafkaSecurity' })
+class KafkaSecurityConsistent implements ValidatorConstraintInterface {
+  private problem = '';
+  validate(_value: unknown, args: ValidationArguments): boolean {
+    try {
+      kafkaSecurityFrom(args.object as KafkaSecurityVariables);
+      return true;
+    } catch (error) {
+      this.problem = (error as Error).message;
+      return false;
+    }
+  }
+  defaultMessage(): string {
+    return this.problem;
+  }
+}
 
 /**
  * The variables of every app that keeps the messaging tables (outbox, processed_events) in its
  * schema: how long the retention purge keeps their rows (MessagingRetentionPurge). The gateway's
  * config class extends it; the Kafka services' through KafkaServiceEnvironment.
  */
-export abstract class MessagingEnvironment extends ServiceEnvironment {
+export abstract class MessagingEnvironment extends ServiceEnvironment implements KafkaSecurityVariables {
+  /**
+   * Kafka's `security.protocol`; the other KAFKA_SSL_* / KAFKA_SASL_* variables: kafka-security.ts.
+   * Validated together with them (also when unset: a stray TLS or SASL variable is an error).
+   */
+  @Validate(KafkaSecurityConsistent)
+  KAFKA_SECURITY_PROTOCOL?: string;
+
+  @IsOptional()
+  @IsString()
+  KAFKA_SSL_CA_FILE?: string;
+
+  @IsOptional()
+  @IsString()
+  KAFKA_SSL_CERT_FILE?: string;
+
+  @IsOptional()
+  @IsString()
+  KAFKA_SSL_KEY_FILE?: string;
+
+  @IsOptional()
+  @IsString()
+  KAFKA_SSL_KEY_PASSWORD?: string;
+
+  @IsOptional()
+  @IsString()
+  KAFKA_SSL_KEY_PASSWORD_FILE?: string;
+
+  @IsOptional()
+  @IsString()
+  KAFKA_SASL_MECHANISM?: string;
+
+  @IsOptional()
+  @IsString()
+  KAFKA_SASL_USERNAME?: string;
+
+  @IsOptional()
+  @IsString()
+  KAFKA_SASL_USERNAME_FILE?: string;
+
+  @IsOptional()
+  @IsString()
+  KAFKA_SASL_PASSWORD?: string;
+
+  @IsOptional()
+  @IsString()
+  KAFKA_SASL_PASSWORD_FILE?: string;
+
+  /**
+   * false: the apps create no Kafka topic and change no partition count (Strimzi's Topic Operator or
+   * another tool owns them); at start they check that their topics exist and name the missing ones.
+   */
+  @IsOptional()
+  @IsIn(['true', 'false', '1', '0'], { message: 'KAFKA_MANAGE_TOPICS must be true or false' })
+  KAFKA_MANAGE_TOPICS?: string;
+
+  get manageKafkaTopics(): boolean {
+    return parseManageTopics(this.KAFKA_MANAGE_TOPICS);
+  }
+
+  private kafkaSecurityRead?: KafkaSecurity;
+
+  /** The Kafka clients' TLS and SASL, files read once. */
+  get kafkaSecurity(): KafkaSecurity {
+    this.kafkaSecurityRead ??= kafkaSecurityFrom(this);
+    return this.kafkaSecurityRead;
+  }
+
   /** Published outbox rows are deleted this long after publication. */
   @IsInt()
   @Min(MESSAGING_RETENTION_BOUNDS.outboxRetentionHours.min)

@@ -2,9 +2,23 @@ import { Kafka } from 'kafkajs';
 import { allTopicSpecs, TopicSpec } from '@swapgw/contracts';
 import { kafkaClientConfig, KafkaSettings } from './kafka-settings';
 
+/** Topics the app needs that do not exist, when the apps do not manage topics (KAFKA_MANAGE_TOPICS=false). */
+export class MissingTopicsError extends Error {
+  constructor(readonly missing: string[]) {
+    super(
+      `KAFKA_MANAGE_TOPICS is false and ${missing.length} topic(s) this app needs do not exist: ${missing.join(', ')} ` +
+        '(create them with the KafkaTopic resources of deploy/kafka, or `npm run topics:manifest` for their settings)',
+    );
+    this.name = 'MissingTopicsError';
+  }
+}
+
 /**
  * Creates the topics that are missing and raises the partition count of those that have fewer
  * partitions than declared (partitions can only grow). Safe to call from several apps at once.
+ * With `settings.manageTopics` false (KAFKA_MANAGE_TOPICS=false: an operator's tool, such as
+ * Strimzi's Topic Operator, owns the topics) nothing is created or changed: the topics are only
+ * checked to exist, and a MissingTopicsError names those that do not.
  */
 export async function ensureTopics(
   settings: KafkaSettings,
@@ -14,6 +28,12 @@ export async function ensureTopics(
   const admin = kafka.admin();
   await admin.connect();
   try {
+    if (settings.manageTopics === false) {
+      const existing = new Set(await admin.listTopics());
+      const missing = specs.map((s) => s.name).filter((name) => !existing.has(name));
+      if (missing.length > 0) throw new MissingTopicsError(missing);
+      return;
+    }
     const existing = new Set(await admin.listTopics());
     const missing = specs.filter((s) => !existing.has(s.name));
     if (missing.length > 0) {

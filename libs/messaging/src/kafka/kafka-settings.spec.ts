@@ -1,10 +1,12 @@
 import { ServerKafka } from '@nestjs/microservices';
 import { KeyOrderedKafkaServer } from './key-ordered-kafka-server';
 import {
+  kafkaClientConfig,
   kafkaMicroserviceOptions,
   kafkaServerOptions,
   kafkaSettingsFromEnv,
   parseBrokers,
+  parseManageTopics,
   sanitizeInstanceId,
 } from './kafka-settings';
 
@@ -16,9 +18,32 @@ describe('kafka settings', () => {
       brokers: ['k1:9092', 'k2:9093'],
       clientId: 'gateway',
       instanceId: 'gw-1',
+      security: { protocol: 'PLAINTEXT', files: {} },
+      manageTopics: true,
     });
     expect(kafkaSettingsFromEnv('gateway', {}).brokers).toEqual(['127.0.0.1:9092']);
     expect(kafkaSettingsFromEnv('gateway', {}).instanceId).toMatch(/-\d+$/);
+  });
+
+  it('reads KAFKA_MANAGE_TOPICS (default true) and refuses what is not a boolean', () => {
+    expect(kafkaSettingsFromEnv('gateway', { KAFKA_MANAGE_TOPICS: 'false' }).manageTopics).toBe(false);
+    expect(parseManageTopics('0')).toBe(false);
+    expect(parseManageTopics('TRUE')).toBe(true);
+    expect(() => parseManageTopics('no')).toThrow(/KAFKA_MANAGE_TOPICS must be true or false/);
+  });
+
+  it('gives kafkajs the TLS and SASL of the settings', () => {
+    const settings = kafkaSettingsFromEnv('gateway', {
+      KAFKA_SECURITY_PROTOCOL: 'SASL_SSL',
+      KAFKA_SASL_MECHANISM: 'PLAIN',
+      KAFKA_SASL_USERNAME: 'u',
+      KAFKA_SASL_PASSWORD: 'p',
+    });
+    expect(kafkaClientConfig(settings)).toMatchObject({
+      ssl: { rejectUnauthorized: true },
+      sasl: { mechanism: 'plain', username: 'u', password: 'p' },
+    });
+    expect(kafkaClientConfig(kafkaSettingsFromEnv('gateway', {}))).not.toHaveProperty('sasl');
   });
 
   it('refuses brokers that are not host:port', () => {

@@ -10,6 +10,7 @@ import {
 } from './consumer-concurrency';
 import { KeyOrderedKafkaServer } from './key-ordered-kafka-server';
 import { fixKafkajsRequestQueueTimer } from './kafkajs-request-queue-timer';
+import { KafkaSecurity, kafkaSecurityFrom, kafkajsSecurityOptions } from './kafka-security';
 
 export const DEFAULT_KAFKA_BROKERS = '127.0.0.1:9092';
 
@@ -19,6 +20,21 @@ export interface KafkaSettings {
   clientId: string;
   /** Distinguishes instances of one app (per-instance reply consumer group, logs). */
   instanceId: string;
+  /** TLS and SASL (kafka-security.ts); absent: PLAINTEXT. */
+  security?: KafkaSecurity;
+  /**
+   * false (KAFKA_MANAGE_TOPICS=false): the apps create no topic and change no partition count, they
+   * only check that their topics exist (ensureTopics). Default true.
+   */
+  manageTopics?: boolean;
+}
+
+/** KAFKA_MANAGE_TOPICS: `true`/`1` (default) or `false`/`0`; anything else is an error naming it. */
+export function parseManageTopics(value: string | undefined): boolean {
+  const v = (value ?? '').trim().toLowerCase();
+  if (v === '' || v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  throw new Error(`KAFKA_MANAGE_TOPICS must be true or false (got "${value}")`);
 }
 
 export function parseBrokers(value: string | undefined): string[] {
@@ -46,6 +62,8 @@ export function kafkaSettingsFromEnv(
     brokers: parseBrokers(env.KAFKA_BROKERS || undefined),
     clientId,
     instanceId: sanitizeInstanceId(env.INSTANCE_ID || `${hostname()}-${process.pid}`),
+    security: kafkaSecurityFrom(env),
+    manageTopics: parseManageTopics(env.KAFKA_MANAGE_TOPICS),
   };
 }
 
@@ -79,6 +97,7 @@ export function kafkaClientConfig(
   return {
     clientId: settings.clientId,
     brokers: settings.brokers,
+    ...(settings.security ? kafkajsSecurityOptions(settings.security) : {}),
     connectionTimeout: 3000,
     requestTimeout: 30000,
     retry: { initialRetryTime: 300, maxRetryTime: 30000, retries: 10, factor: 0.2, multiplier: 2 },

@@ -1,0 +1,188 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from './free-port';
+import { freeConsecutivePorts, KafkaBroker, startKafkaBroker } from './kafka-broker';
+
+/** PEM files made for one test run by `openssl`: a CA, the broker's certificate, a client's, and a CA nobody trusts. */
+export interface TestCertificates {
+  dir: string;
+  caFile: string;
+  /** A CA of its own (and not the broker's): what an untrusted broker certificate looks like to a client. */
+  otherCaFile: string;
+  serverKeystoreFile: string;
+  keystorePassword: string;
+  clientCertFile: string;
+  clientKeyFile: string;
+}
+
+function openssl(args: string[], cwd: string): void {
+  execFileSync('openssl', args, { cwd, stdio: 'pipe' });
+}
+
+/** A CA, a broker certificate for 127.0.0.1 / localhost in a PKCS#12 keystore, and a client certificate (mTLS). */
+export function makeTestCertificates(): TestCertificates {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapgw-kafka-tls-'));
+  const days = ['-days', '2'];
+  for (const ca of ['ca', 'other-ca']) {
+    openssl(
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        `${ca}.key`,
+        '-out',
+        `${ca}.crt`,
+        ...days,
+        '-subj',
+        `/CN=swapgw-test-${ca}`,
+      ],
+      dir,
+    );
+  }
+  fs.writeFileSync(path.join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
+  const issue = (name: string, subject: string, extensions?: string) => {
+    openssl(
+      [
+        'req',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        `${name}.key`,
+        '-out',
+        `${name}.csr`,
+        '-subj',
+        subject,
+      ],
+      dir,
+    );
+    openssl(
+      [
+        'x509',
+        '-req',
+        '-in',
+        `${name}.csr`,
+        '-CA',
+        'ca.crt',
+        '-CAkey',
+        'ca.key',
+        '-CAcreateserial',
+        '-out',
+        `${name}.crt`,
+        ...days,
+        ...(extensions ? ['-extfile', extensions] : []),
+      ],
+      dir,
+    );
+  };
+  issue('server', '/CN=127.0.0.1', 'server.ext');
+  issue('client', '/CN=swapgw-test-client');
+  const keystorePassword = 'test-keystore-secret';
+  openssl(
+    [
+      'pkcs12',
+      '-export',
+      '-in',
+      'server.crt',
+      '-inkey',
+      'server.key',
+      '-certfile',
+      'ca.crt',
+      '-out',
+      'server.p12',
+      '-passout',
+      `pass:${keystorePassword}`,
+    ],
+    dir,
+  );
+  return {
+    dir,
+    caFile: path.join(dir, 'ca.crt'),
+    otherCaFile: path.join(dir, 'other-ca.crt'),
+    serverKeystoreFile: path.join(dir, 'server.p12'),
+    keystorePassword,
+    clientCertFile: path.join(dir, 'client.crt'),
+    clientKeyFile: path.join(dir, 'client.key'),
+  };
+}
+
+export interface SecuredKafkaBroker {
+  broker: KafkaBroker;
+  certificates: TestCertificates;
+  /** `127.0.0.1:<port>` of each listener. */
+  listeners: { plaintext: string; saslSsl: string; saslPlaintext: string; mutualTls: string };
+  /** SASL users: PLAIN (from the broker's JAAS config) and SCRAM (created with the storage). */
+  users: {
+    plain: { username: string; password: string };
+    scramSha256: { username: string; password: string };
+    scramSha512: { username: string; password: string };
+  };
+  stop(): Promise<void>;
+}
+
+/**
+ * A private broker of the same Kafka distribution as the suite's, with the listeners a secured
+ * cluster has: SASL_SSL (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512), SASL_PLAINTEXT, and SSL with client
+ * certificates required (mTLS), beside the PLAINTEXT listener the broker talks to itself on.
+ */
+export async function startSecuredKafkaBroker(): Promise<SecuredKafkaBroker> {
+  const certificates = makeTestCertificates();
+  const port = await freeConsecutivePorts();
+  const [saslSsl, saslPlaintext, mutualTls] = [await freePort(), await freePort(), await freePort()];
+  const users = {
+    plain: { username: 'plain-app', password: 'plain-app-secret' },
+    scramSha256: { username: 'scram256-app', password: 'scram256-app-secret' },
+    scramSha512: { username: 'scram512-app', password: 'scram512-app-secret' },
+  };
+  const scramModule = 'org.apache.kafka.common.security.scram.ScramLoginModule required;';
+  const plainModule = `org.apache.kafka.common.security.plain.PlainLoginModule required user_${users.plain.username}="${users.plain.password}";`;
+  const saslListenerConfig = (listener: string) => [
+    `listener.name.${listener}.sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512`,
+    `listener.name.${listener}.plain.sasl.jaas.config=${plainModule}`,
+    `listener.name.${listener}.scram-sha-256.sasl.jaas.config=${scramModule}`,
+    `listener.name.${listener}.scram-sha-512.sasl.jaas.config=${scramModule}`,
+  ];
+  const extraConfig = [
+    `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${port + 1},SASL_SSL://127.0.0.1:${saslSsl},SASL_PLAINTEXT://127.0.0.1:${saslPlaintext},SSL://127.0.0.1:${mutualTls}`,
+    `advertised.listeners=PLAINTEXT://127.0.0.1:${port},SASL_SSL://127.0.0.1:${saslSsl},SASL_PLAINTEXT://127.0.0.1:${saslPlaintext},SSL://127.0.0.1:${mutualTls}`,
+    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_SSL:SASL_SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL',
+    ...saslListenerConfig('sasl_ssl'),
+    ...saslListenerConfig('sasl_plaintext'),
+    'ssl.keystore.type=PKCS12',
+    `ssl.keystore.location=${certificates.serverKeystoreFile}`,
+    `ssl.keystore.password=${certificates.keystorePassword}`,
+    `ssl.key.password=${certificates.keystorePassword}`,
+    'ssl.truststore.type=PEM',
+    `ssl.truststore.location=${certificates.caFile}`,
+    'listener.name.ssl.ssl.client.auth=required',
+    '',
+  ].join('\n');
+  const broker = await startKafkaBroker({
+    port,
+    extraConfig,
+    scramUsers: [
+      `SCRAM-SHA-256=[name=${users.scramSha256.username},password=${users.scramSha256.password}]`,
+      `SCRAM-SHA-512=[name=${users.scramSha512.username},password=${users.scramSha512.password}]`,
+    ],
+  });
+  return {
+    broker,
+    certificates,
+    listeners: {
+      plaintext: `127.0.0.1:${port}`,
+      saslSsl: `127.0.0.1:${saslSsl}`,
+      saslPlaintext: `127.0.0.1:${saslPlaintext}`,
+      mutualTls: `127.0.0.1:${mutualTls}`,
+    },
+    users,
+    async stop() {
+      await broker.stop();
+      fs.rmSync(certificates.dir, { recursive: true, force: true });
+    },
+  };
+}
