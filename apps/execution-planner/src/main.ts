@@ -1,6 +1,6 @@
 import './instrument';
 import { bootstrapKafkaService } from '@swapgw/messaging';
-import { prepareDatabase } from '@swapgw/persistence';
+import { prepareOrCheckDatabase } from '@swapgw/persistence';
 import { loadConfigOrExit } from '@swapgw/runtime';
 import { AppModule, SERVICE_NAME } from './app.module';
 import { ExecutionPlannerConfig } from './config/execution-planner.config';
@@ -13,7 +13,8 @@ async function main(): Promise<void> {
     service: SERVICE_NAME,
     groupId: SERVICE_NAME,
     healthPort: config.HEALTH_PORT,
-    prepare: () => prepareDatabase(plannerDatabaseOptions(config.DATABASE_URL)),
+    prepare: () =>
+      prepareOrCheckDatabase(plannerDatabaseOptions(config.DATABASE_URL), config.MIGRATE_ON_START),
   });
 }
 

@@ -23,7 +23,7 @@ export const gatewayKafkaSettings = (config: GatewayConfig): KafkaSettings => ({
   clientId: 'gateway',
   instanceId: config.INSTANCE_ID,
   security: config.kafkaSecurity,
-  manageTopics: config.manageKafkaTopics,
+  manageTopics: config.KAFKA_MANAGE_TOPICS,
 });
 
 /**

@@ -1,6 +1,6 @@
 import { api, ApiClient, FaultProxy, startKafkaBrokerBehindProxy, waitFor } from '@swapgw/testing';
 import { gatewayDatabaseOptions } from '../src/database/gateway-data-source';
-import { prepareDatabaseExclusively } from '../src/database/migration-lock';
+import { prepareDatabase } from '@swapgw/persistence';
 import { ProbeModule } from './support/probe.module';
 import { dropTestDatabase, startTestGateway, TestGateway, testDatabaseUrl } from './support/test-gateway';
 
@@ -32,7 +32,7 @@ describe('GET /health and dependency outages', () => {
     const proxiedDb = new URL(databaseUrl);
     proxiedDb.host = databaseProxy.address;
     // The database itself is created and migrated directly; the running gateway uses the proxy.
-    await prepareDatabaseExclusively(gatewayDatabaseOptions(databaseUrl));
+    await prepareDatabase(gatewayDatabaseOptions(databaseUrl));
     gateway = await startTestGateway({
       databaseUrl: proxiedDb.toString(),
       extraModules: [ProbeModule],

@@ -1,6 +1,6 @@
 import './instrument';
 import { bootstrapKafkaService } from '@swapgw/messaging';
-import { prepareDatabase } from '@swapgw/persistence';
+import { prepareOrCheckDatabase } from '@swapgw/persistence';
 import { loadConfigOrExit } from '@swapgw/runtime';
 import { AppModule, SERVICE_NAME } from './app.module';
 import { QuoteServiceConfig } from './config/quote-service.config';
@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     // Every handler here is a read or an I/O-bound quote, and requests come keyed by fresh ids:
     // all partitions of catalog.requests and quote.requests are worked at once.
     partitionsConsumedConcurrently: 12,
-    prepare: () => prepareDatabase(quoteDatabaseOptions(config.DATABASE_URL)),
+    prepare: () => prepareOrCheckDatabase(quoteDatabaseOptions(config.DATABASE_URL), config.MIGRATE_ON_START),
   });
 }
 

@@ -1,5 +1,6 @@
+import { Client } from 'pg';
 import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
-import { assertIdentifier, ensureDatabase, ensureSchema } from './database-url';
+import { assertIdentifier, databaseNameOf, ensureDatabase, ensureSchema } from './database-url';
 import { PreparingClient } from './prepared-statements';
 
 export interface ServiceDataSourceOptions {
@@ -59,17 +60,100 @@ export function serviceDataSourceOptions(options: ServiceDataSourceOptions): Dat
   };
 }
 
-/** Creates the database and schema if missing, then runs pending migrations of that service. */
+/** First key of the migrations' advisory locks ("swgm"); the second is the schema's hash. */
+const MIGRATION_LOCK_NAMESPACE = 0x7377676d;
+
+/**
+ * Runs `work` holding the PostgreSQL advisory lock of `schema`'s migrations, on a session of its
+ * own in the service's database (advisory locks are per database): instances of one app that start
+ * together, or a migration Job beside a rolling start, migrate one after the other, and the later
+ * ones find nothing left to run.
+ */
+export async function withMigrationLock<T>(url: string, schema: string, work: () => Promise<T>): Promise<T> {
+  const lockClient = new Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  await lockClient.connect();
+  try {
+    await lockClient.query('SELECT pg_advisory_lock($1, hashtext($2))', [MIGRATION_LOCK_NAMESPACE, schema]);
+    return await work();
+  } finally {
+    // Ending the session releases the lock too; unlock explicitly to free it at once.
+    await lockClient
+      .query('SELECT pg_advisory_unlock($1, hashtext($2))', [MIGRATION_LOCK_NAMESPACE, schema])
+      .catch(() => undefined);
+    await lockClient.end();
+  }
+}
+
+/**
+ * Creates the database and schema if missing, then runs pending migrations of that service, under
+ * the schema's migration lock (withMigrationLock).
+ */
 export async function prepareDatabase(options: ServiceDataSourceOptions): Promise<void> {
   await ensureDatabase(options.url);
-  await ensureSchema(options.url, options.schema);
+  await withMigrationLock(options.url, options.schema, async () => {
+    await ensureSchema(options.url, options.schema);
+    const dataSource = new DataSource(serviceDataSourceOptions({ ...options, poolSize: 1 }));
+    await dataSource.initialize();
+    try {
+      await dataSource.runMigrations({ transaction: 'each' });
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+}
+
+/** Thrown at start when migrations are left to a separate step (MIGRATE_ON_START=false) and some are pending. */
+export class PendingMigrationsError extends Error {}
+
+/**
+ * What an app does at start with MIGRATE_ON_START=false: migrates nothing, and refuses to start
+ * (PendingMigrationsError) while the schema lacks migrations this version needs, so that it never
+ * runs against tables older than its code. The migration step (`cli/migrate.js up`, the Kubernetes
+ * Job) is what applies them.
+ */
+export async function assertDatabaseMigrated(options: ServiceDataSourceOptions): Promise<void> {
   const dataSource = new DataSource(serviceDataSourceOptions({ ...options, poolSize: 1 }));
-  await dataSource.initialize();
+  await dataSource.initialize().catch((error: { code?: string }) => {
+    if (error.code === '3D000')
+      throw new PendingMigrationsError(
+        `MIGRATE_ON_START is false and database "${databaseNameOf(options.url)}" does not exist; ` +
+          'run the migration step first (cli/migrate.js up, the migrate Job)',
+      );
+    throw error;
+  });
   try {
-    await dataSource.runMigrations({ transaction: 'each' });
+    // Asked first, so that a missing table is an answer rather than a failed query in the logs.
+    const [{ present }] = (await dataSource.query(
+      `SELECT to_regclass('"${options.schema}"."migrations"') IS NOT NULL AS present`,
+    )) as { present: boolean }[];
+    const applied = new Set<string>(
+      present
+        ? (
+            (await dataSource.query(`SELECT name FROM "${options.schema}"."migrations"`)) as {
+              name: string;
+            }[]
+          ).map((r) => r.name)
+        : [],
+    );
+    const pending = dataSource.migrations
+      .map((m) => m.name ?? m.constructor.name)
+      .filter((n) => !applied.has(n));
+    if (pending.length > 0)
+      throw new PendingMigrationsError(
+        `MIGRATE_ON_START is false and schema "${options.schema}" lacks ${pending.length} migration(s): ` +
+          `${pending.join(', ')}; run the migration step first (cli/migrate.js up, the migrate Job)`,
+      );
   } finally {
     await dataSource.destroy();
   }
+}
+
+/** At start: migrate (MIGRATE_ON_START, the default), or only check that the migration step ran. */
+export function prepareOrCheckDatabase(
+  options: ServiceDataSourceOptions,
+  migrateOnStart: boolean,
+): Promise<void> {
+  return migrateOnStart ? prepareDatabase(options) : assertDatabaseMigrated(options);
 }
 
 /** Reverts the last migration of that service (Nx target `migrate:revert`). */

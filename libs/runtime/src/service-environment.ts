@@ -1,4 +1,5 @@
-import { IsIn, IsNotEmpty, IsString, Matches } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsNotEmpty, IsString, Matches } from 'class-validator';
 import { hostname } from 'node:os';
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/swapgw';
@@ -29,4 +30,25 @@ export class ServiceEnvironment {
   @IsString()
   @Matches(/^[A-Za-z0-9._-]{1,100}$/, { message: 'INSTANCE_ID must be 1-100 characters of A-Za-z0-9._-' })
   INSTANCE_ID: string = `${hostname()}-${process.pid}`.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 100);
+
+  /**
+   * Run the app's pending migrations at start (under the schema's advisory lock). false: migration
+   * is a step of its own (`cli/migrate.js up`, the Kubernetes migrate Job) and the app only checks
+   * at start that its schema has every migration it needs, refusing to start otherwise.
+   */
+  @Transform(toBooleanFlag, { toClassOnly: true })
+  @IsBoolean({ message: 'MIGRATE_ON_START must be true or false' })
+  MIGRATE_ON_START: boolean = true;
+}
+
+/**
+ * For boolean variables (`@Transform(toBooleanFlag, { toClassOnly: true })` with `@IsBoolean`):
+ * `true`/`1` and `false`/`0`; anything else becomes null, which @IsBoolean refuses with the
+ * variable's name. Reads the raw variable: implicit conversion has already made any string `true`.
+ */
+export function toBooleanFlag({ obj, key }: { obj: Record<string, unknown>; key: string }): boolean | null {
+  const value = obj[key];
+  if (value === true || value === 'true' || value === '1') return true;
+  if (value === false || value === 'false' || value === '0') return false;
+  return null;
 }

@@ -13,7 +13,7 @@ import { edgeServerFactory, installHttpShell } from '../common/http/http-shell';
 import { RouteTable } from '../common/http/route-table';
 import { GatewayConfig } from '../config/gateway.config';
 import { gatewayDatabaseOptions } from '../database/gateway-data-source';
-import { prepareDatabaseExclusively } from '../database/migration-lock';
+import { prepareOrCheckDatabase } from '@swapgw/persistence';
 import { gatewayKafkaSettings } from '../gateway-core.module';
 import { setupOpenApi } from '../openapi/openapi-document';
 
@@ -54,7 +54,7 @@ export async function createGatewayApp(
   options: CreateGatewayAppOptions = {},
 ): Promise<GatewayApp> {
   if (options.prepare !== false) {
-    await prepareDatabaseExclusively(gatewayDatabaseOptions(config.DATABASE_URL));
+    await prepareOrCheckDatabase(gatewayDatabaseOptions(config.DATABASE_URL), config.MIGRATE_ON_START);
     // Wrong Kafka credentials or certificates are a setting to fix, not an outage to ride out: stop
     // with the setting's name rather than start degraded and never be ready.
     await checkKafkaSecurity(gatewayKafkaSettings(config));

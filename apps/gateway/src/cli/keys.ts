@@ -4,7 +4,7 @@ import { loadConfigOrExit } from '@swapgw/runtime';
 import { ApiKeyEntity } from '../auth/api-key.entity';
 import { ApiKeyStore } from '../auth/api-key.store';
 import { gatewayDatabaseOptions, gatewayDataSourceOptions } from '../database/gateway-data-source';
-import { prepareDatabaseExclusively } from '../database/migration-lock';
+import { prepareDatabase } from '@swapgw/persistence';
 import { GatewayCliConfig } from './cli-config';
 
 const USAGE = `Usage (npm run keys -- <command>):
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   }
   const config = loadConfigOrExit(GatewayCliConfig, 'gateway-keys');
   // The keys may be created before the gateway ever started: bring the schema up to date first.
-  await prepareDatabaseExclusively(gatewayDatabaseOptions(config.DATABASE_URL));
+  await prepareDatabase(gatewayDatabaseOptions(config.DATABASE_URL));
   const dataSource = new DataSource(gatewayDataSourceOptions(config.DATABASE_URL, [ApiKeyEntity], 1));
   await dataSource.initialize();
   try {

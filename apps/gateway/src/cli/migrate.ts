@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { revertLastMigration } from '@swapgw/persistence';
 import { loadConfigOrExit } from '@swapgw/runtime';
 import { gatewayDatabaseOptions } from '../database/gateway-data-source';
-import { prepareDatabaseExclusively } from '../database/migration-lock';
+import { prepareDatabase } from '@swapgw/persistence';
 import { GatewayCliConfig } from './cli-config';
 
 /** `migrate.js up` applies pending migrations of the gateway schema; `revert` undoes the last one. */
@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   const direction = process.argv[2] ?? 'up';
   const config = loadConfigOrExit(GatewayCliConfig, 'gateway-migrate');
   const options = gatewayDatabaseOptions(config.DATABASE_URL);
-  if (direction === 'up') await prepareDatabaseExclusively(options);
+  if (direction === 'up') await prepareDatabase(options);
   else if (direction === 'revert') await revertLastMigration(options);
   else throw new Error(`unknown direction "${direction}" (up | revert)`);
   process.stdout.write(`gateway migrations: ${direction} done\n`);

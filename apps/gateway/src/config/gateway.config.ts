@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
 import { MessagingEnvironment } from '@swapgw/messaging';
+import { toBooleanFlag } from '@swapgw/runtime';
 
 /**
  * Everything the gateway reads from the environment, validated at boot (loadConfig): a bad value
@@ -251,15 +252,4 @@ export class GatewayConfig extends MessagingEnvironment {
   get kafkaBrokers(): string[] {
     return this.KAFKA_BROKERS.split(',').map((b) => b.trim());
   }
-}
-
-/**
- * `true`/`1` and `false`/`0`; anything else becomes null, which @IsBoolean refuses with the
- * variable's name. Reads the raw variable: implicit conversion has already made any string `true`.
- */
-function toBooleanFlag({ obj, key }: { obj: Record<string, unknown>; key: string }): boolean | null {
-  const value = obj[key];
-  if (value === true || value === 'true' || value === '1') return true;
-  if (value === false || value === 'false' || value === '0') return false;
-  return null;
 }

@@ -1,5 +1,5 @@
 import {
-  IsIn,
+  IsBoolean,
   IsInt,
   IsOptional,
   IsString,
@@ -10,9 +10,9 @@ import {
   ValidatorConstraint,
   ValidatorConstraintInterface,
 } from 'class-validator';
-import { ServiceEnvironment } from '@swapgw/runtime';
+import { Transform } from 'class-transformer';
+import { ServiceEnvironment, toBooleanFlag } from '@swapgw/runtime';
 import { KafkaSecurity, kafkaSecurityFrom, KafkaSecurityVariables } from '../kafka/kafka-security';
-import { parseManageTopics } from '../kafka/kafka-settings';
 import { MESSAGING_RETENTION_BOUNDS } from '../outbox/messaging-retention-settings';
 
 /** The Kafka security variables taken together: files readable, nothing missing or contradictory. */
@@ -90,13 +90,9 @@ export abstract class MessagingEnvironment extends ServiceEnvironment implements
    * false: the apps create no Kafka topic and change no partition count (Strimzi's Topic Operator or
    * another tool owns them); at start they check that their topics exist and name the missing ones.
    */
-  @IsOptional()
-  @IsIn(['true', 'false', '1', '0'], { message: 'KAFKA_MANAGE_TOPICS must be true or false' })
-  KAFKA_MANAGE_TOPICS?: string;
-
-  get manageKafkaTopics(): boolean {
-    return parseManageTopics(this.KAFKA_MANAGE_TOPICS);
-  }
+  @Transform(toBooleanFlag, { toClassOnly: true })
+  @IsBoolean({ message: 'KAFKA_MANAGE_TOPICS must be true or false' })
+  KAFKA_MANAGE_TOPICS: boolean = true;
 
   private kafkaSecurityRead?: KafkaSecurity;
 
