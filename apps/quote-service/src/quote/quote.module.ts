@@ -10,6 +10,7 @@ import { ChainFeeOracle, familyFeeReaders } from './gas-coverage';
 import { QuoteRequestsController } from './quote-requests.controller';
 import { QuoteRetention } from './quote-retention';
 import { QuoteService } from './quote.service';
+import { familyPreflightReads, RoutePreflight } from './route-preflight';
 import { TokenResolver } from './token-resolver';
 import { TrendingCounter } from './trending-counter';
 
@@ -38,6 +39,7 @@ import { TrendingCounter } from './trending-counter';
         TrendingCounter,
         ChainFeeOracle,
         QuoteServiceConfig,
+        ChainFamilies,
       ],
       useFactory: (
         dataSource: DataSource,
@@ -47,10 +49,12 @@ import { TrendingCounter } from './trending-counter';
         trending: TrendingCounter,
         fees: ChainFeeOracle,
         config: QuoteServiceConfig,
+        families: ChainFamilies,
       ) =>
         new QuoteService(dataSource, registry, tokens, providers, trending, fees, {
           ttlMs: config.QUOTE_TTL_MS,
           providerTimeoutMs: config.QUOTE_PROVIDER_TIMEOUT_MS,
+          preflight: new RoutePreflight(familyPreflightReads(families, registry)),
         }),
     },
     {

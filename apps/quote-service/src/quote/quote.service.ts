@@ -9,6 +9,7 @@ import {
   checkTermsRecipient,
   permitLegProblem,
   sameTokenError,
+  validateAddressForChain,
 } from '@swapgw/chains';
 import {
   CodedError,
@@ -17,6 +18,7 @@ import {
   QuoteResult,
   QuoteRouteSummary,
   RouteGasCoverage,
+  RouteIssue,
   UnavailableRoute,
   RouteLeg,
   RoutePermitInfo,
@@ -41,10 +43,13 @@ import { TokenResolver } from './token-resolver';
 import { assetKeyOf } from '../catalog/token-sources';
 import { quoteTables } from '../database/quote-tables';
 import { TrendingCounter } from './trending-counter';
+import { RoutePreflight } from './route-preflight';
 
 export interface QuoteServiceOptions {
   ttlMs: number;
   providerTimeoutMs: number;
+  /** The checks of each route against the request's userAddress (none without it). */
+  preflight?: RoutePreflight;
 }
 
 /**
@@ -93,6 +98,7 @@ export class QuoteService {
     }
     const amountIn = toBaseUnits(request.amount, tokenIn.decimals);
     if (request.recipient !== undefined) checkTermsRecipient(request.recipient, toChain);
+    if (request.userAddress !== undefined) checkUserAddress(request.userAddress, fromChain);
     // Without the request's slippage, each swap leg computes its own (quote/slippage.ts).
     const slippageBps = request.slippageBps;
 
@@ -122,10 +128,15 @@ export class QuoteService {
     const quoteId = `qt_${timeOrderedUuid(now)}`;
     const expiresAtMs = now + this.options.ttlMs;
     const ranked = rankRoutes(gathered.routes.map((route) => ({ ...route, stepCount: route.legs.length })));
-    const feeRates = await this.feeRatesOf(
-      ranked.flatMap((route) => chainsOfLegs(route.legs)),
-      feeReads,
-    );
+    const permits = ranked.map((route) => permitInfoOf(this.registry, route.legs[0]));
+    // The preflight reads the chains while the fee figures are awaited (bounded; never rejects).
+    const [feeRates, issues] = await Promise.all([
+      this.feeRatesOf(
+        ranked.flatMap((route) => chainsOfLegs(route.legs)),
+        feeReads,
+      ),
+      this.preflightOf(request, ranked, permits),
+    ]);
     const looksLikeBaseUnits = amountLooksLikeBaseUnits(request.amount, tokenIn.decimals);
     const stored = ranked.map((route, index) => {
       const routeId = `rt_${timeOrderedUuid(now)}`;
@@ -136,9 +147,10 @@ export class QuoteService {
           route,
           context,
           looksLikeBaseUnits,
-          permitInfoOf(this.registry, route.legs[0]),
+          permits[index],
           gasCoverageOf(this.registry, route.legs, feeRates),
           signaturesOf(this.registry, route.legs),
+          issues?.[index],
         ),
         plan: planOf(quoteId, routeId, expiresAtMs, context, route),
         debug: route.debug,
@@ -204,6 +216,20 @@ export class QuoteService {
     return result;
   }
 
+  /** Each route's issues against the request's userAddress; undefined without one (nothing checked). */
+  private async preflightOf(
+    request: CreateQuoteRequest,
+    routes: CandidateRoute[],
+    permits: (RoutePermitInfo | undefined)[],
+  ): Promise<RouteIssue[][] | undefined> {
+    const preflight = this.options.preflight;
+    if (request.userAddress === undefined || !preflight) return undefined;
+    return preflight.issuesOf(
+      { userAddress: request.userAddress, recipient: request.recipient, toChain: request.toChain },
+      routes.map((route, index) => ({ legs: route.legs, permit: permits[index] })),
+    );
+  }
+
   /**
    * The fee figures of every chain the routes touch: the reads started with the quote, or new ones
    * for another chain. Reads of chains no route touches are not waited for (they never reject).
@@ -256,6 +282,7 @@ function summaryOf(
   permit: RoutePermitInfo | undefined,
   gasCoverage: RouteGasCoverage,
   signatures: RouteSignature[],
+  issues: RouteIssue[] | undefined,
 ): QuoteRouteSummary {
   const distinct = [...new Set(route.providers)];
   const crossChain = context.fromChain.id !== context.toChain.id;
@@ -286,7 +313,7 @@ function summaryOf(
   if (distinct.length === 1) summary.provider = distinct[0];
   if (route.bridgeProvider) summary.bridgeProvider = route.bridgeProvider;
   if (permit) summary.permit = permit;
-  return { ...summary, gasCoverage, signatures };
+  return { ...summary, gasCoverage, signatures, ...(issues ? { issues } : {}) };
 }
 
 function planOf(
@@ -340,6 +367,16 @@ function unavailableRoutesOf(
     reason: 'PAIR_NOT_SUPPORTED',
     details: { message: `${provider} does not serve ${fromChain} → ${toChain}` },
   }));
+}
+
+/** The wallet that signs the first leg: an address of the source chain's family (INVALID_ADDRESS). */
+function checkUserAddress(userAddress: string, chain: ChainDescriptor): void {
+  const check = validateAddressForChain(chain, userAddress);
+  if (!check.ok)
+    throw new CodedError(ErrorCodes.INVALID_ADDRESS, `userAddress ${check.reason}`, {
+      field: 'userAddress',
+      chain: chain.id,
+    });
 }
 
 /** Plans carry one address field: the EVM address, the Solana mint, or null for the native coin. */

@@ -34,3 +34,4 @@ export * from './solana/solana-step-spec';
 export * from './bitcoin/bitcoin-step-spec';
 export * from './evm/across-calldata';
 export * from './evm/across-transfer';
+export * from './evm/evm-call-simulation';

@@ -1,7 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { SwapTermsDto } from '../../common/dto/swap-terms.dto';
-import { BOOLEAN_LIKE_VALUES, IsBooleanLikeQuery, IsTokenRefOverride } from '../../common/validation';
+import {
+  BOOLEAN_LIKE_VALUES,
+  IsBooleanLikeQuery,
+  IsTokenRefOverride,
+  IsWalletAddress,
+} from '../../common/validation';
 
 /** Body of POST /quote: the swap terms, and token references that may stand in for the symbols. */
 export class CreateQuoteDto extends SwapTermsDto {
@@ -17,6 +22,15 @@ export class CreateQuoteDto extends SwapTermsDto {
   @IsOptional()
   @IsTokenRefOverride()
   tokenRefToOverride?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'The wallet that will sign (an address of fromChain: EVM, Solana or Bitcoin; else 400 INVALID_ADDRESS). With it, each route carries `issues`: ' +
+      'the first leg checked against this wallet before anything is signed (balance, allowance, simulation). Without it nothing is checked and no route has `issues`',
+  })
+  @IsOptional()
+  @IsWalletAddress()
+  userAddress?: string;
 }
 
 /** Query of POST /quote: `debug` adds per-provider outcomes (ok, no route, failed, timed out). */

@@ -11,6 +11,13 @@ import {
   RouteGasCoverageChain,
   RouteGasCoverageItem,
   RoutePermitInfo,
+  ROUTE_ISSUE_CHECKS,
+  ROUTE_ISSUE_CODES,
+  ROUTE_ISSUE_SEVERITIES,
+  RouteIssue,
+  RouteIssueCheck,
+  RouteIssueCode,
+  RouteIssueSeverity,
   RouteSignature,
   SIGNATURE_PAYLOAD_TYPES,
   SignaturePayloadType,
@@ -194,6 +201,74 @@ export class RouteSignatureDto implements RouteSignature {
   mayBeSkipped!: boolean;
 }
 
+/** Ours: one finding of a route's preflight (POST /quote with userAddress). */
+@ApiSchema({
+  description:
+    "One finding of the preflight of a route against the quote's userAddress. The fields beside code, severity, message, chain and leg depend on the code. " +
+    'Amounts are in human units of `token`.',
+})
+export class RouteIssueDto implements RouteIssue {
+  @ApiProperty({
+    enum: ROUTE_ISSUE_CODES,
+    description:
+      'INSUFFICIENT_BALANCE (blocking): the wallet holds less of the input than the first leg spends (needed, held). ' +
+      'ALLOWANCE_MISSING (warning): the ERC-20 allowance to spender is below what the first leg spends; the build asks the approval as a step, coveredByPermit: by an EIP-2612 permit signature instead of a transaction. ' +
+      "SIMULATION_REVERTED (blocking): the first leg's transaction reverts when simulated now (eth_call), revertReason decoded. " +
+      'SIMULATION_UNAVAILABLE (warning): it could not be simulated (node error or timeout, no transaction of the wallet to simulate). ' +
+      'CHECK_UNAVAILABLE (warning): the balance or allowance (check) could not be read',
+  })
+  code!: RouteIssueCode;
+  @ApiProperty({
+    enum: ROUTE_ISSUE_SEVERITIES,
+    description: 'blocking: the route cannot succeed as it is; warning: it can, with what the message says',
+  })
+  severity!: RouteIssueSeverity;
+  @ApiProperty({ description: 'For people, not for code' }) message!: string;
+  @ApiProperty({ example: 'devnet-a', description: "Chain of the finding (the first leg's)" }) chain!: string;
+  @ApiProperty({ type: 'integer', example: 0, description: 'Index of the route leg checked (0: the first)' })
+  leg!: number;
+  @ApiPropertyOptional({ example: 'USDC', description: 'INSUFFICIENT_BALANCE, ALLOWANCE_MISSING: the token' })
+  token?: string;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'Its contract address (EVM) or mint (Solana); null for the native coin',
+  })
+  tokenAddress?: string | null;
+  @ApiPropertyOptional({
+    example: '25',
+    pattern: HUMAN_AMOUNT.source,
+    description: 'What the first leg spends',
+  })
+  needed?: string;
+  @ApiPropertyOptional({
+    example: '10.5',
+    pattern: HUMAN_AMOUNT.source,
+    description: 'What the wallet holds (INSUFFICIENT_BALANCE) or has granted spender (ALLOWANCE_MISSING)',
+  })
+  held?: string;
+  @ApiPropertyOptional({
+    description:
+      "ALLOWANCE_MISSING: the contract the allowance goes to: Permit2 when the route has `permit` (the default build's), else the leg's spender",
+  })
+  spender?: string;
+  @ApiPropertyOptional({
+    description:
+      'ALLOWANCE_MISSING: true when the token has EIP-2612, so the build asks a permit signature instead of an approve transaction',
+  })
+  coveredByPermit?: boolean;
+  @ApiPropertyOptional({
+    example: 'UniswapV2: INSUFFICIENT_OUTPUT_AMOUNT',
+    description:
+      'SIMULATION_REVERTED: Error(string) as its text, Panic(0x11: arithmetic overflow or underflow), a known custom error as Name(args), else custom error 0x<selector>',
+  })
+  revertReason?: string;
+  @ApiPropertyOptional({ description: 'SIMULATION_REVERTED: the raw revert data, 0x-hex' })
+  revertData?: string;
+  @ApiPropertyOptional({ enum: ROUTE_ISSUE_CHECKS, description: 'CHECK_UNAVAILABLE: the read that failed' })
+  check?: RouteIssueCheck;
+}
+
 /** The spec's QuoteRouteSummary. */
 @ApiSchema({
   description:
@@ -303,6 +378,13 @@ export class QuoteRouteSummaryDto implements QuoteRouteSummary {
       'A user-paid build (gasPayment user, or a build carrying its own permit) asks for transactions instead of typed data',
   })
   signatures!: RouteSignatureDto[];
+  @ApiPropertyOptional({
+    type: [RouteIssueDto],
+    description:
+      "Only when the quote named userAddress: the first leg checked against that wallet now (its balance of the input, its allowance, an eth_call of the leg's transaction). " +
+      '[] = everything was checked and nothing found; absent = nothing was checked (no userAddress). A route with a blocking issue cannot succeed as it is; the order of the routes does not change',
+  })
+  issues?: RouteIssueDto[];
 }
 
 /** Ours: what a provider said when it gave no route. */

@@ -1,4 +1,4 @@
-import { Interface, isError } from 'ethers';
+import { AbiCoder, Interface, isError } from 'ethers';
 
 /**
  * Custom errors a step's call may revert with, decoded so that a failure reason names them: the
@@ -61,4 +61,54 @@ export function isRpcUnreachable(error: unknown): boolean {
 export function shortMessageOf(error: unknown): string {
   const e = error as { shortMessage?: string; info?: { error?: { message?: string } }; message?: string };
   return e?.info?.error?.message ?? e?.shortMessage ?? e?.message ?? String(error);
+}
+
+/** Solidity's panic codes (Panic(uint256)), as the compiler documents them. */
+const PANIC_CODES: Record<number, string> = {
+  0x00: 'generic compiler panic',
+  0x01: 'assertion failed',
+  0x11: 'arithmetic overflow or underflow',
+  0x12: 'division or modulo by zero',
+  0x21: 'invalid enum value',
+  0x22: 'invalid storage byte array',
+  0x31: 'pop on an empty array',
+  0x32: 'array index out of bounds',
+  0x41: 'out of memory',
+  0x51: 'call to an uninitialised function',
+};
+
+/**
+ * Revert data (0x-hex) in words: `Error(string)` as its text, `Panic(uint256)` as
+ * `Panic(0x11: arithmetic overflow or underflow)`, a known custom error (routers, Permit2,
+ * OpenZeppelin ERC-20) as `Name(args)`, any other custom error as `custom error 0x<selector>`.
+ */
+export function decodeRevertData(data: string | null | undefined): string {
+  if (!data || data === '0x') return 'execution reverted (no reason given)';
+  const selector = data.slice(0, 10).toLowerCase();
+  const coder = AbiCoder.defaultAbiCoder();
+  try {
+    if (selector === '0x08c379a0') return String(coder.decode(['string'], `0x${data.slice(10)}`)[0]);
+    if (selector === '0x4e487b71') {
+      const code = Number(coder.decode(['uint256'], `0x${data.slice(10)}`)[0] as bigint);
+      return `Panic(0x${code.toString(16).padStart(2, '0')}: ${PANIC_CODES[code] ?? 'unknown panic code'})`;
+    }
+    const known = KNOWN_ERRORS.parseError(data);
+    if (known) return `${known.name}(${known.args.map(String).join(', ')})`;
+  } catch {
+    // Malformed arguments: the selector still names the error.
+  }
+  return data.length >= 10 ? `custom error ${selector}` : `execution reverted (data ${data})`;
+}
+
+/**
+ * The revert data of a failed `eth_call`: ethers' CALL_EXCEPTION carries it; a node answering a
+ * plain JSON-RPC error may carry it in `error.data`. Undefined when the error is not a revert.
+ */
+export function revertDataOf(error: unknown): { data?: string } | undefined {
+  if (isError(error, 'CALL_EXCEPTION')) return { data: error.data ?? undefined };
+  const inner = (error as { info?: { error?: { message?: string; data?: unknown } } })?.info?.error;
+  if (inner && /revert/i.test(inner.message ?? '')) {
+    return { data: typeof inner.data === 'string' && inner.data.startsWith('0x') ? inner.data : undefined };
+  }
+  return undefined;
 }

@@ -1,1 +1,2 @@
 export * from './quote-messages';
+export * from './route-issues';

@@ -13,6 +13,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import type { RouteIssue } from './route-issues';
 
 /** Message types answered by quote-service on `quote.requests`. */
 export const QuoteMessageTypes = {
@@ -91,6 +92,15 @@ export class CreateQuoteRequest {
   @IsString()
   @MaxLength(128)
   recipient?: string;
+
+  /**
+   * The wallet that will sign (an address of fromChain's family): when present, each route carries
+   * `issues`, the preflight of its first leg against this wallet (balance, allowance, simulation).
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  userAddress?: string;
 
   @IsOptional()
   @IsBoolean()
@@ -324,6 +334,11 @@ export interface QuoteRouteSummary {
   gasCoverage: RouteGasCoverage;
   /** Ours: the signatures a default (sponsored) build of the route asks of the wallet, in order (see RouteSignature). */
   signatures: RouteSignature[];
+  /**
+   * Ours: the preflight against the request's `userAddress` (RouteIssue). Absent when the quote named
+   * no userAddress (nothing was checked); `[]` when everything was checked and nothing was found.
+   */
+  issues?: RouteIssue[];
 }
 
 export interface QuoteResult {

@@ -1,0 +1,224 @@
+import { loadDevnetManifest, DevnetManifest } from '@swapgw/devnet';
+import { QuoteResult, RouteIssue } from '@swapgw/contracts';
+import { Keypair } from '@solana/web3.js';
+import {
+  Contract,
+  formatUnits,
+  JsonRpcProvider,
+  MaxUint256,
+  Network,
+  parseUnits,
+  Wallet,
+  HDNodeWallet,
+} from 'ethers';
+import { DataSource } from 'typeorm';
+import {
+  createQuoteTestDatabase,
+  errorCodeOf,
+  QuoteTestApp,
+  buildQuoteTestApp,
+  useDevnet,
+} from '../../test/support/quote-service-test-support';
+
+const ERC20 = [
+  'function balanceOf(address) view returns (uint256)',
+  'function allowance(address owner, address spender) view returns (uint256)',
+  'function approve(address spender, uint256 amount) returns (bool)',
+  'function transfer(address to, uint256 amount) returns (bool)',
+];
+
+/** Human units as the API writes them ("10", "25.5"): formatUnits without its trailing ".0". */
+const human = (units: bigint, decimals: number) => formatUnits(units, decimals).replace(/\.0$/, '');
+
+describe('route preflight on the devnet (POST /quote with userAddress; real anvil and litesvm)', () => {
+  let devnet: { manifestPath: string; stop(): Promise<void> };
+  let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
+  let dataSource: DataSource;
+  let service: QuoteTestApp;
+  let manifest: DevnetManifest;
+  let provider: JsonRpcProvider;
+  let funder: HDNodeWallet;
+  /** A wallet of its own, so that no other suite's swaps change what it holds. */
+  let wallet: Wallet;
+
+  beforeAll(async () => {
+    devnet = await useDevnet();
+    manifest = loadDevnetManifest(devnet.manifestPath);
+    database = await createQuoteTestDatabase();
+    dataSource = database.dataSource;
+    service = await buildQuoteTestApp(dataSource, { DEVNET_MANIFEST: devnet.manifestPath });
+    await service.sync.seed();
+    const chain = chainA();
+    provider = new JsonRpcProvider(chain.rpcUrl, Network.from(chain.chainId), {
+      staticNetwork: Network.from(chain.chainId),
+      cacheTimeout: -1,
+    });
+    funder = HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, `m/44'/60'/0'/0/8`).connect(provider);
+    wallet = Wallet.createRandom().connect(provider) as unknown as Wallet;
+  });
+
+  afterAll(async () => {
+    provider?.destroy();
+    await service?.close();
+    await database?.drop();
+    await devnet?.stop();
+  });
+
+  const chainA = () => manifest.chains.find((c) => c.id === 'devnet-a')!;
+  const token = (symbol: 'USDC' | 'DAI' | 'WETH') =>
+    new Contract(chainA().tokens[symbol].address, ERC20, provider);
+  const usdcQuote = (extra: Record<string, string> = {}): Promise<QuoteResult> =>
+    service.quotes.create({
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      tokenIn: 'USDC',
+      tokenOut: 'DAI',
+      amount: '25',
+      userAddress: wallet.address,
+      ...extra,
+    });
+  const codes = (issues: RouteIssue[] | undefined) => (issues ?? []).map((issue) => issue.code).sort();
+
+  async function send(tx: Promise<{ wait(): Promise<unknown> }>): Promise<void> {
+    await (await tx).wait();
+  }
+
+  it('without userAddress checks nothing: no route has issues', async () => {
+    const quote = await service.quotes.create({
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      tokenIn: 'USDC',
+      tokenOut: 'DAI',
+      amount: '25',
+    });
+    expect(quote.routes.length).toBeGreaterThan(0);
+    for (const route of quote.routes) expect(route).not.toHaveProperty('issues');
+  });
+
+  it('refuses a userAddress that is not of the source chain family (INVALID_ADDRESS)', async () => {
+    const solanaKey = Keypair.generate().publicKey.toBase58();
+    expect(await errorCodeOf(usdcQuote({ userAddress: solanaKey }))).toBe('INVALID_ADDRESS');
+  });
+
+  it('a fresh wallet with too little USDC: INSUFFICIENT_BALANCE with the chain’s balance, and no simulation', async () => {
+    await send(token('USDC').connect(funder).getFunction('transfer')(wallet.address, parseUnits('10', 6)));
+    const onChain = (await token('USDC').getFunction('balanceOf')(wallet.address)) as bigint;
+    const quote = await usdcQuote();
+    expect(quote.routes.length).toBeGreaterThan(0);
+    for (const route of quote.routes) {
+      const balance = route.issues?.find((issue) => issue.code === 'INSUFFICIENT_BALANCE');
+      expect(balance).toEqual({
+        code: 'INSUFFICIENT_BALANCE',
+        severity: 'blocking',
+        message: expect.stringContaining(wallet.address),
+        chain: 'devnet-a',
+        leg: 0,
+        token: 'USDC',
+        tokenAddress: chainA().tokens.USDC.address,
+        needed: '25',
+        held: human(onChain, 6),
+      });
+      expect(balance?.held).toBe('10');
+      // The wallet granted nothing either; a simulation could only fail for the balance: not reported.
+      expect(codes(route.issues)).toEqual(['ALLOWANCE_MISSING', 'INSUFFICIENT_BALANCE']);
+    }
+  });
+
+  it('a funded wallet without allowance: ALLOWANCE_MISSING to Permit2, covered by USDC’s EIP-2612 permit; the swap simulates', async () => {
+    await send(token('USDC').connect(funder).getFunction('transfer')(wallet.address, parseUnits('90', 6)));
+    const quote = await usdcQuote();
+    expect(quote.routes.length).toBeGreaterThan(0);
+    for (const route of quote.routes) {
+      expect(route.permit).toBeDefined();
+      expect(route.issues).toEqual([
+        {
+          code: 'ALLOWANCE_MISSING',
+          severity: 'warning',
+          message: expect.any(String),
+          chain: 'devnet-a',
+          leg: 0,
+          token: 'USDC',
+          tokenAddress: chainA().tokens.USDC.address,
+          needed: '25',
+          held: '0',
+          spender: chainA().permits.permit2,
+          coveredByPermit: true,
+        },
+      ]);
+    }
+  });
+
+  it('WETH has no EIP-2612: its missing Permit2 allowance is not covered by a permit', async () => {
+    await send(token('WETH').connect(funder).getFunction('transfer')(wallet.address, parseUnits('1', 18)));
+    const quote = await service.quotes.create({
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      tokenIn: 'WETH',
+      tokenOut: 'USDC',
+      amount: '0.5',
+      userAddress: wallet.address,
+    });
+    expect(quote.routes.length).toBeGreaterThan(0);
+    for (const route of quote.routes) {
+      expect(route.issues).toEqual([
+        expect.objectContaining({
+          code: 'ALLOWANCE_MISSING',
+          coveredByPermit: false,
+          needed: '0.5',
+          held: '0',
+        }),
+      ]);
+    }
+  });
+
+  it('a funded wallet that approved Permit2: issues []', async () => {
+    // The wallet pays its own approve: lend it the gas.
+    await provider.send('anvil_setBalance', [wallet.address, '0x' + parseUnits('1', 18).toString(16)]);
+    await send(token('USDC').connect(wallet).getFunction('approve')(chainA().permits.permit2, MaxUint256));
+    const quote = await usdcQuote();
+    expect(quote.routes.length).toBeGreaterThan(0);
+    for (const route of quote.routes) expect(route.issues).toEqual([]);
+  });
+
+  it('a route whose first transaction reverts (paying the output token contract itself): SIMULATION_REVERTED, reason decoded', async () => {
+    const quote = await usdcQuote({ recipient: chainA().tokens.DAI.address });
+    expect(quote.routes.length).toBeGreaterThan(0);
+    for (const route of quote.routes) {
+      expect(route.issues).toEqual([
+        expect.objectContaining({
+          code: 'SIMULATION_REVERTED',
+          severity: 'blocking',
+          chain: 'devnet-a',
+          leg: 0,
+          revertReason: 'UniswapV2: INVALID_TO',
+          revertData: expect.stringMatching(/^0x08c379a0/),
+        }),
+      ]);
+    }
+  });
+
+  it('Solana: a fresh wallet holding no USDC gets INSUFFICIENT_BALANCE read from the chain', async () => {
+    const quote = await service.quotes.create({
+      fromChain: 'solana-devnet',
+      toChain: 'devnet-a',
+      tokenIn: 'USDC',
+      tokenOut: 'USDC',
+      amount: '25',
+      recipient: wallet.address,
+      userAddress: Keypair.generate().publicKey.toBase58(),
+    });
+    expect(quote.routes.length).toBeGreaterThan(0);
+    for (const route of quote.routes) {
+      expect(route.issues).toEqual([
+        expect.objectContaining({
+          code: 'INSUFFICIENT_BALANCE',
+          severity: 'blocking',
+          chain: 'solana-devnet',
+          token: 'USDC',
+          needed: '25',
+          held: '0',
+        }),
+      ]);
+    }
+  });
+});
