@@ -901,6 +901,8 @@ export interface components {
             tokenRefFromOverride?: string;
             /** @description Output token reference (same form); wins over tokenOut */
             tokenRefToOverride?: string;
+            /** @description The wallet that will sign (an address of fromChain: EVM, Solana or Bitcoin; else 400 INVALID_ADDRESS). With it, each route carries `issues`: the first leg checked against this wallet before anything is signed (balance, allowance, simulation). Without it nothing is checked and no route has `issues` */
+            userAddress?: string;
         };
         CreateWebhookDto: {
             /** @description Event types to receive; absent or empty means every type, including types added later */
@@ -1225,6 +1227,8 @@ export interface components {
             family?: "same-chain" | "cross-chain";
             /** @description Gas is sponsored on every route: the service's relayers pay all gas and the user pays nothing extra (userPays "0"). The expected cost per chain, in the native coin, is an upper bound: every ERC-20 leg counts the permit or approve step (the quote does not know the user's Permit2 allowance), and every token account that may have to be created counts its rent. Prices are the chain node's (feeSource node) or a documented fallback (feeSource fallback). */
             gasCoverage: components["schemas"]["RouteGasCoverageDto"];
+            /** @description Only when the quote named userAddress: the first leg checked against that wallet now (its balance of the input, its allowance, an eth_call of the leg's transaction). [] = everything was checked and nothing found; absent = nothing was checked (no userAddress). A route with a blocking issue cannot succeed as it is; the order of the routes does not change */
+            issues?: components["schemas"]["RouteIssueDto"][];
             /**
              * @description The least output the build accepts after the quote's slippage, in units of tokenOut: what the last leg enforces on chain
              * @example 0.032967
@@ -1429,6 +1433,64 @@ export interface components {
              * @example 0
              */
             leg: number;
+        };
+        /** @description One finding of the preflight of a route against the quote's userAddress. The fields beside code, severity, message, chain and leg depend on the code. Amounts are in human units of `token`. */
+        RouteIssueDto: {
+            /**
+             * @description Chain of the finding (the first leg's)
+             * @example devnet-a
+             */
+            chain: string;
+            /**
+             * @description CHECK_UNAVAILABLE: the read that failed
+             * @enum {string}
+             */
+            check?: "balance" | "allowance";
+            /**
+             * @description INSUFFICIENT_BALANCE (blocking): the wallet holds less of the input than the first leg spends (needed, held). ALLOWANCE_MISSING (warning): the ERC-20 allowance to spender is below what the first leg spends; the build asks the approval as a step, coveredByPermit: by an EIP-2612 permit signature instead of a transaction. SIMULATION_REVERTED (blocking): the first leg's transaction reverts when simulated now (eth_call), revertReason decoded. SIMULATION_UNAVAILABLE (warning): it could not be simulated (node error or timeout, no transaction of the wallet to simulate). CHECK_UNAVAILABLE (warning): the balance or allowance (check) could not be read
+             * @enum {string}
+             */
+            code: "INSUFFICIENT_BALANCE" | "ALLOWANCE_MISSING" | "SIMULATION_REVERTED" | "SIMULATION_UNAVAILABLE" | "CHECK_UNAVAILABLE";
+            /** @description ALLOWANCE_MISSING: true when the token has EIP-2612, so the build asks a permit signature instead of an approve transaction */
+            coveredByPermit?: boolean;
+            /**
+             * @description What the wallet holds (INSUFFICIENT_BALANCE) or has granted spender (ALLOWANCE_MISSING)
+             * @example 10.5
+             */
+            held?: string;
+            /**
+             * @description Index of the route leg checked (0: the first)
+             * @example 0
+             */
+            leg: number;
+            /** @description For people, not for code */
+            message: string;
+            /**
+             * @description What the first leg spends
+             * @example 25
+             */
+            needed?: string;
+            /** @description SIMULATION_REVERTED: the raw revert data, 0x-hex */
+            revertData?: string;
+            /**
+             * @description SIMULATION_REVERTED: Error(string) as its text, Panic(0x11: arithmetic overflow or underflow), a known custom error as Name(args), else custom error 0x<selector>
+             * @example UniswapV2: INSUFFICIENT_OUTPUT_AMOUNT
+             */
+            revertReason?: string;
+            /**
+             * @description blocking: the route cannot succeed as it is; warning: it can, with what the message says
+             * @enum {string}
+             */
+            severity: "blocking" | "warning";
+            /** @description ALLOWANCE_MISSING: the contract the allowance goes to: Permit2 when the route has `permit` (the default build's), else the leg's spender */
+            spender?: string;
+            /**
+             * @description INSUFFICIENT_BALANCE, ALLOWANCE_MISSING: the token
+             * @example USDC
+             */
+            token?: string;
+            /** @description Its contract address (EVM) or mint (Solana); null for the native coin */
+            tokenAddress?: string | null;
         };
         RoutePermitInfoDto: {
             /**
