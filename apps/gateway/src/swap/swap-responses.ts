@@ -1,4 +1,4 @@
-import { isTerminalSwapStatus } from '@swapgw/contracts';
+import { isTerminalSwapStatus, RouteIssue } from '@swapgw/contracts';
 import type { SwapViewEntity } from './swap-view.entity';
 
 /** Suggested interval between polls of GET /swap/{swapId}/signing. */
@@ -20,6 +20,8 @@ export interface SyncSigningResponse {
   nextAction: 'sign';
   status: string;
   signing: SigningEnvelope;
+  /** POST /swap/build only: the route's preflight against the build's wallet (see RouteIssue). */
+  issues?: RouteIssue[];
 }
 
 /** The current step's broadcast transaction, while the swap waits for it (submitted, confirming). */
@@ -43,6 +45,8 @@ export interface AsyncSigningResponse {
   signing: SigningEnvelope;
   /** Present while status is `submitted` or `confirming`. */
   transaction?: PendingTransaction;
+  /** POST /swap/build only: the route's preflight against the build's wallet (see RouteIssue). */
+  issues?: RouteIssue[];
 }
 
 /** What GET /swap/{swapId}/signing (or a build within its wait) answers when it answers with a body. */

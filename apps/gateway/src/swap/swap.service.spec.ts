@@ -71,9 +71,12 @@ class FakeViews implements Pick<SwapViewStore, 'findOwned' | 'ensureCreated' | '
   }
 }
 
-class FakeServices implements Pick<ServiceClient, 'call'> {
+class FakeServices implements Pick<ServiceClient, 'call' | 'unordered'> {
   calls: Array<{ type: string; payload: unknown }> = [];
   constructor(private readonly answer: (type: string) => unknown) {}
+  unordered<T>(topic: string, type: string, payload: unknown): Promise<T> {
+    return this.call<T>(topic, type, 'fresh-key', payload);
+  }
   async call<T>(_topic: string, type: string, _key: string, payload: unknown): Promise<T> {
     this.calls.push({ type, payload });
     const answer = this.answer(type);
@@ -146,6 +149,58 @@ const buildBody = { quoteId: 'q', routeId: 'r', userAddress: '0x70997970C51812dc
 const later = (ms: number, fn: () => void) => setTimeout(fn, ms);
 
 describe('SwapService', () => {
+  it("adds the preflight's issues of the route against the build's wallet to the answer", async () => {
+    const issue = {
+      code: 'INSUFFICIENT_BALANCE',
+      severity: 'blocking',
+      message: 'holds 10 USDC',
+      chain: 'devnet-a',
+      leg: 0,
+      needed: '25',
+      held: '10',
+    };
+    const services = new FakeServices((type) =>
+      type === 'quote.preflight' ? { issues: [issue] } : new Error('must not be called'),
+    );
+    const views = new FakeViews({ status: 'awaiting_signature', payload, expiresAtMs: Date.now() + 60_000 });
+    const { httpStatus, body } = await serviceOf(services, views).build(OWNER, 'key-p', {
+      ...buildBody,
+      recipient: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+      waitForTxRequestMs: 5000,
+    });
+    expect(httpStatus).toBe(200);
+    expect(body.issues).toEqual([issue]);
+    expect(services.calls).toEqual([
+      {
+        type: 'quote.preflight',
+        payload: {
+          plan: PLAN,
+          userAddress: buildBody.userAddress,
+          recipient: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+        },
+      },
+    ]);
+  });
+
+  it('answers without issues when the preflight fails, or has not answered when the wait is over', async () => {
+    const failing = new FakeServices(() => new CodedError('SERVICE_UNAVAILABLE', 'down'));
+    const ready = { status: 'awaiting_signature', payload, expiresAtMs: Date.now() + 60_000 };
+    const failed = await serviceOf(failing, new FakeViews(ready)).build(OWNER, 'key-f', buildBody);
+    expect(failed.httpStatus).toBe(200);
+    expect(failed.body).not.toHaveProperty('issues');
+
+    const slow = new FakeServices(() => undefined);
+    slow.call = () => new Promise(() => undefined);
+    const started = Date.now();
+    const at202 = await serviceOf(slow, new FakeViews({ status: 'planning' })).build(OWNER, 'key-s', {
+      ...buildBody,
+      waitForTxRequestMs: 0,
+    });
+    expect(at202.httpStatus).toBe(202);
+    expect(at202.body).not.toHaveProperty('issues');
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
   it('sends the build command with the route plan and answers 200 sync when the payload is projected, re-reading only when told', async () => {
     const views = new FakeViews({ status: 'planning' });
     const commands = new FakeCommands();

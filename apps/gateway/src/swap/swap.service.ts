@@ -4,6 +4,11 @@ import {
   ErrorCatalog,
   ErrorCodes,
   isTerminalSwapStatus,
+  QuoteMessageTypes,
+  RouteIssue,
+  RoutePlan,
+  RoutePreflightRequest,
+  RoutePreflightResult,
   SigningRequestTypes,
   SigningSubmitRequest,
   SigningSubmitResult,
@@ -75,6 +80,8 @@ export class SwapService {
     const swapId = swapIdOf(owner, idempotencyKey);
     const started = Date.now();
     const plan = await this.quotes.planFor(owner, dto.quoteId, dto.routeId, started);
+    // The route's preflight against this wallet runs while the planner builds (never rejects).
+    const preflight = this.preflightOf(plan, dto);
     const request: SwapBuildRequest = {
       swapId,
       owner,
@@ -109,9 +116,15 @@ export class SwapService {
       );
 
       const deadline = started + (dto.waitForTxRequestMs ?? WAIT_FOR_TX_REQUEST_MS.default);
+      // The preflight's issues join the answer when they came within the build's own wait.
+      const withIssues = async <T extends object>(body: T): Promise<T & { issues?: RouteIssue[] }> => {
+        const issues = await untilDeadline(preflight, deadline);
+        return issues ? { ...body, issues } : body;
+      };
       let view = created ? null : await this.views.findOwned(swapId, owner);
       for (;;) {
-        if (view && isSignable(view, Date.now())) return { httpStatus: 200, body: syncResponseOf(view) };
+        if (view && isSignable(view, Date.now()))
+          return { httpStatus: 200, body: await withIssues(syncResponseOf(view)) };
         if (view && isSettledTerminal(view)) throw buildFailureOf(view);
         // Woken by the row's notification; read again at least every BUILD_WAIT_REREAD_MS anyway,
         // so a notification lost with a LISTEN connection that died silently costs a second, not the wait.
@@ -122,12 +135,32 @@ export class SwapService {
         if (!told && waitUntil >= deadline)
           return {
             httpStatus: 202,
-            body: view ? pendingResponseOf(view) : asyncResponseOf(swapId, 'planning'),
+            body: await withIssues(view ? pendingResponseOf(view) : asyncResponseOf(swapId, 'planning')),
           };
         view = await this.views.findOwned(swapId, owner);
       }
     } finally {
       watch.close();
+    }
+  }
+
+  /**
+   * quote-service's preflight of the plan against the build's wallet and recipient (quote.preflight):
+   * the issues, or undefined when it failed or did not answer (logged; the build goes on without).
+   */
+  private async preflightOf(plan: RoutePlan, dto: BuildSwapDto): Promise<RouteIssue[] | undefined> {
+    const request: RoutePreflightRequest = { plan, userAddress: dto.userAddress, recipient: dto.recipient };
+    try {
+      const result = await this.services.unordered<RoutePreflightResult>(
+        Topics.quoteRequests,
+        QuoteMessageTypes.preflight,
+        request,
+        { timeoutMs: PREFLIGHT_TIMEOUT_MS },
+      );
+      return result.issues;
+    } catch (error) {
+      this.logger.warn({ msg: 'build preflight failed', quoteId: plan.quoteId, error: String(error) });
+      return undefined;
     }
   }
 
@@ -258,4 +291,20 @@ function buildFailureOf(view: SwapViewEntity): CodedError {
   const message =
     typeof details.message === 'string' ? details.message : `The swap could not be built: ${reason}`;
   return new CodedError(reason, message, { swapId: view.swapId, status: view.status, ...details });
+}
+
+/** The longest the gateway waits for quote-service's preflight of a build (its own bound is 2 s). */
+const PREFLIGHT_TIMEOUT_MS = 5_000;
+
+/** `promise`'s value if it settles before `deadlineMs` (epoch ms), else undefined at the deadline. */
+async function untilDeadline<T>(promise: Promise<T | undefined>, deadlineMs: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), Math.max(0, deadlineMs - Date.now()));
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,10 +1,13 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
-import { CreateQuoteRequest, QuoteMessageTypes, Topics } from '@swapgw/contracts';
+import { CreateQuoteRequest, QuoteMessageTypes, RoutePreflightRequest, Topics } from '@swapgw/contracts';
 import { RequestResponder } from '@swapgw/messaging';
 import { QuoteService } from './quote.service';
 
-/** Request-reply entry of quotes: `quote.requests` (quote.create, from the gateway and limit-order-service). */
+/**
+ * Request-reply entry of quotes: `quote.requests` (quote.create, from the gateway and
+ * limit-order-service; quote.preflight, from the gateway's build).
+ */
 @Controller()
 export class QuoteRequestsController {
   constructor(
@@ -18,6 +21,10 @@ export class QuoteRequestsController {
       [QuoteMessageTypes.create]: {
         payload: CreateQuoteRequest,
         handle: (request: CreateQuoteRequest) => this.quotes.create(request),
+      },
+      [QuoteMessageTypes.preflight]: {
+        payload: RoutePreflightRequest,
+        handle: (request: RoutePreflightRequest) => this.quotes.preflight(request),
       },
     });
   }

@@ -23,6 +23,8 @@ import {
   RouteLeg,
   RoutePermitInfo,
   RoutePlan,
+  RoutePreflightRequest,
+  RoutePreflightResult,
   RouteSignature,
 } from '@swapgw/contracts';
 import { DataSource } from 'typeorm';
@@ -214,6 +216,32 @@ export class QuoteService {
       };
     }
     return result;
+  }
+
+  /**
+   * `quote.preflight`: the issues of one plan (a build's) against the build's wallet, as a quote with
+   * that userAddress and recipient would have them. The wallet must be of the plan's source chain.
+   */
+  async preflight(request: RoutePreflightRequest): Promise<RoutePreflightResult> {
+    const { plan } = request;
+    const fromChain = this.registry.find(plan.fromChain);
+    if (!fromChain) {
+      throw new CodedError(ErrorCodes.UNKNOWN_CHAIN, `Unknown chain ${plan.fromChain}`, {
+        chain: plan.fromChain,
+      });
+    }
+    checkUserAddress(request.userAddress, fromChain);
+    const preflight = this.options.preflight;
+    if (!preflight) return { issues: [] };
+    const [issues] = await preflight.issuesOf(
+      {
+        userAddress: request.userAddress,
+        recipient: request.recipient ?? plan.recipient,
+        toChain: plan.toChain,
+      },
+      [{ legs: plan.legs, permit: permitInfoOf(this.registry, plan.legs[0]) }],
+    );
+    return { issues };
   }
 
   /** Each route's issues against the request's userAddress; undefined without one (nothing checked). */

@@ -18,6 +18,7 @@ import {
   QuoteTestApp,
   buildQuoteTestApp,
   useDevnet,
+  planOf,
 } from '../../test/support/quote-service-test-support';
 
 const ERC20 = [
@@ -178,6 +179,37 @@ describe('route preflight on the devnet (POST /quote with userAddress; real anvi
     const quote = await usdcQuote();
     expect(quote.routes.length).toBeGreaterThan(0);
     for (const route of quote.routes) expect(route.issues).toEqual([]);
+  });
+
+  it('quote.preflight (a build): the same checks for one stored plan and the build’s wallet', async () => {
+    const quote = await service.quotes.create({
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      tokenIn: 'USDC',
+      tokenOut: 'DAI',
+      amount: '25',
+    });
+    const plan = planOf(quote, quote.routes[0].routeId);
+    expect(await service.quotes.preflight({ plan, userAddress: wallet.address })).toEqual({ issues: [] });
+    const stranger = Wallet.createRandom().address;
+    const { issues } = await service.quotes.preflight({ plan, userAddress: stranger });
+    expect(issues).toEqual([
+      expect.objectContaining({ code: 'INSUFFICIENT_BALANCE', needed: '25', held: '0' }),
+      expect.objectContaining({ code: 'ALLOWANCE_MISSING', held: '0', coveredByPermit: true }),
+    ]);
+    // The build's recipient is the one paid: the output token's contract makes the swap revert.
+    const reverted = await service.quotes.preflight({
+      plan,
+      userAddress: wallet.address,
+      recipient: chainA().tokens.DAI.address,
+    });
+    expect(reverted.issues).toEqual([
+      expect.objectContaining({ code: 'SIMULATION_REVERTED', revertReason: 'UniswapV2: INVALID_TO' }),
+    ]);
+    const solanaKey = Keypair.generate().publicKey.toBase58();
+    expect(await errorCodeOf(service.quotes.preflight({ plan, userAddress: solanaKey }))).toBe(
+      'INVALID_ADDRESS',
+    );
   });
 
   it('a route whose first transaction reverts (paying the output token contract itself): SIMULATION_REVERTED, reason decoded', async () => {

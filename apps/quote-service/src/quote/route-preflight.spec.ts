@@ -146,7 +146,7 @@ describe('simulationIssue', () => {
 });
 
 describe('firstLegRecipient', () => {
-  const familyOf = (chain: string) => (chain.startsWith('solana') ? 'solana' : 'evm') as const;
+  const familyOf = (chain: string): 'solana' | 'evm' => (chain.startsWith('solana') ? 'solana' : 'evm');
   it('pays a one-leg route to the recipient, else to the wallet', () => {
     expect(firstLegRecipient([leg()], { ...request, recipient: '0xabc' }, familyOf)).toBe('0xabc');
     expect(firstLegRecipient([leg()], request, familyOf)).toBe(USER);

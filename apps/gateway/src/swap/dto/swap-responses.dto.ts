@@ -6,6 +6,7 @@ import {
   SolanaTransactionPayloadDto,
   BitcoinPsbtPayloadDto,
 } from './signing-payload.dto';
+import { RouteIssueDto } from '../../quote/dto/quote-responses';
 import type {
   AsyncSigningResponse,
   PendingTransaction,
@@ -142,6 +143,13 @@ export class SyncSigningResponseDto implements SyncSigningResponse {
   @ApiProperty({ enum: ['sign'] }) nextAction!: 'sign';
   @ApiProperty({ description: 'Swap status: awaiting_signature' }) status!: string;
   @ApiProperty({ type: ReadySigningEnvelopeDto }) signing!: ReadySigningEnvelopeDto;
+  @ApiPropertyOptional({
+    type: [RouteIssueDto],
+    description:
+      "POST /swap/build only: the route's first leg checked against userAddress (and the build's recipient) as POST /quote with userAddress checks it (same codes). " +
+      "[] = checked, nothing found; absent on polls, and on a build whose check did not answer within the build's wait (waitForTxRequestMs)",
+  })
+  issues?: RouteIssueDto[];
 }
 
 export class PendingTransactionDto implements PendingTransaction {
@@ -189,6 +197,13 @@ export class AsyncSigningResponseDto implements AsyncSigningResponse {
     description: "The current step's transaction while the status is submitted or confirming",
   })
   transaction?: PendingTransactionDto;
+  @ApiPropertyOptional({
+    type: [RouteIssueDto],
+    description:
+      "POST /swap/build only: the route's first leg checked against userAddress (and the build's recipient) as POST /quote with userAddress checks it (same codes). " +
+      "[] = checked, nothing found; absent on polls, and on a build whose check did not answer within the build's wait (waitForTxRequestMs)",
+  })
+  issues?: RouteIssueDto[];
 }
 
 export class SubmittedSigningResponseDto implements SubmittedSigningResponse {

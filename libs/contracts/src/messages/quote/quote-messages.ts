@@ -18,6 +18,8 @@ import type { RouteIssue } from './route-issues';
 /** Message types answered by quote-service on `quote.requests`. */
 export const QuoteMessageTypes = {
   create: 'quote.create',
+  /** The preflight of one route plan against a wallet (POST /swap/build answers it as `issues`). */
+  preflight: 'quote.preflight',
 } as const;
 
 export const QUOTE_NETWORKS = ['mainnet', 'testnet'] as const;

@@ -1,3 +1,7 @@
+import { Type } from 'class-transformer';
+import { IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { RoutePlan } from './quote-messages';
+
 /**
  * What the preflight of a route found before the wallet signs (POST /quote with `userAddress`):
  *  - `INSUFFICIENT_BALANCE`: the wallet holds less of `token` on `chain` than the route's first leg
@@ -56,4 +60,28 @@ export interface RouteIssue {
   revertData?: string;
   /** CHECK_UNAVAILABLE: which read failed. */
   check?: RouteIssueCheck;
+}
+
+/**
+ * `quote.preflight`: the checks of a route's issues for the plan a build was given, against the
+ * build's wallet (and the recipient the build pays, when it names one). Answered RoutePreflightResult.
+ */
+export class RoutePreflightRequest {
+  @ValidateNested()
+  @Type(() => RoutePlan)
+  plan!: RoutePlan;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(128)
+  userAddress!: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  recipient?: string;
+}
+
+export interface RoutePreflightResult {
+  issues: RouteIssue[];
 }
