@@ -648,6 +648,8 @@ export interface components {
             timestamp: string;
         };
         AsyncSigningResponseDto: {
+            /** @description POST /swap/build only: the route's first leg checked against userAddress (and the build's recipient) as POST /quote with userAddress checks it (same codes). [] = checked, nothing found; absent on polls, and on a build whose check did not answer within the build's wait (waitForTxRequestMs) */
+            issues?: components["schemas"]["RouteIssueDto"][];
             /** @enum {string} */
             mode: "async";
             /** @enum {string} */
@@ -1717,6 +1719,8 @@ export interface components {
             transaction?: components["schemas"]["PendingTransactionDto"];
         };
         SyncSigningResponseDto: {
+            /** @description POST /swap/build only: the route's first leg checked against userAddress (and the build's recipient) as POST /quote with userAddress checks it (same codes). [] = checked, nothing found; absent on polls, and on a build whose check did not answer within the build's wait (waitForTxRequestMs) */
+            issues?: components["schemas"]["RouteIssueDto"][];
             /** @enum {string} */
             mode: "sync";
             /** @enum {string} */
