@@ -199,6 +199,17 @@ describe('SwapService', () => {
     expect(at202.httpStatus).toBe(202);
     expect(at202.body).not.toHaveProperty('issues');
     expect(Date.now() - started).toBeLessThan(500);
+
+    // A ready payload waits for a silent preflight 3 s after the build started, not its whole wait.
+    const sync = Date.now();
+    const at200 = await serviceOf(slow, new FakeViews(ready)).build(OWNER, 'key-r', {
+      ...buildBody,
+      waitForTxRequestMs: 20_000,
+    });
+    expect(at200.httpStatus).toBe(200);
+    expect(at200.body).not.toHaveProperty('issues');
+    expect(Date.now() - sync).toBeGreaterThanOrEqual(2_900);
+    expect(Date.now() - sync).toBeLessThan(4_500);
   });
 
   it('sends the build command with the route plan and answers 200 sync when the payload is projected, re-reading only when told', async () => {

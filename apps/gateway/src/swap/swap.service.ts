@@ -116,9 +116,10 @@ export class SwapService {
       );
 
       const deadline = started + (dto.waitForTxRequestMs ?? WAIT_FOR_TX_REQUEST_MS.default);
-      // The preflight's issues join the answer when they came within the build's own wait.
+      // The preflight's issues join the answer when they came within the build's own wait and within
+      // PREFLIGHT_WAIT_MS of its start: a slow quote-service delays a ready payload by little.
       const withIssues = async <T extends object>(body: T): Promise<T & { issues?: RouteIssue[] }> => {
-        const issues = await untilDeadline(preflight, deadline);
+        const issues = await untilDeadline(preflight, Math.min(deadline, started + PREFLIGHT_WAIT_MS));
         return issues ? { ...body, issues } : body;
       };
       let view = created ? null : await this.views.findOwned(swapId, owner);
@@ -295,6 +296,8 @@ function buildFailureOf(view: SwapViewEntity): CodedError {
 
 /** The longest the gateway waits for quote-service's preflight of a build (its own bound is 2 s). */
 const PREFLIGHT_TIMEOUT_MS = 5_000;
+/** A build's answer waits for the preflight until this long after the build started, at most. */
+const PREFLIGHT_WAIT_MS = 3_000;
 
 /** `promise`'s value if it settles before `deadlineMs` (epoch ms), else undefined at the deadline. */
 async function untilDeadline<T>(promise: Promise<T | undefined>, deadlineMs: number): Promise<T | undefined> {
