@@ -177,6 +177,7 @@ describe('SwapService', () => {
           plan: PLAN,
           userAddress: buildBody.userAddress,
           recipient: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+          userPaysGas: false,
         },
       },
     ]);

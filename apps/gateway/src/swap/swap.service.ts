@@ -150,7 +150,12 @@ export class SwapService {
    * the issues, or undefined when it failed or did not answer (logged; the build goes on without).
    */
   private async preflightOf(plan: RoutePlan, dto: BuildSwapDto): Promise<RouteIssue[] | undefined> {
-    const request: RoutePreflightRequest = { plan, userAddress: dto.userAddress, recipient: dto.recipient };
+    const request: RoutePreflightRequest = {
+      plan,
+      userAddress: dto.userAddress,
+      recipient: dto.recipient,
+      userPaysGas: userPaysGasOf(dto),
+    };
     try {
       const result = await this.services.unordered<RoutePreflightResult>(
         Topics.quoteRequests,
@@ -310,4 +315,19 @@ async function untilDeadline<T>(promise: Promise<T | undefined>, deadlineMs: num
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Whether the build is user-paid, as the planner decides it (gasPaymentOf): gasPayment `user`, or
+ * none with a permit field of the build's own (the wallet sends the router call).
+ */
+function userPaysGasOf(dto: BuildSwapDto): boolean {
+  if (dto.gasPayment !== undefined) return dto.gasPayment === 'user';
+  return [
+    dto.permitType,
+    dto.permitSignature,
+    dto.permitSignatureCompact,
+    dto.permit2,
+    dto.permitDeadline,
+  ].some((field) => field !== undefined);
 }

@@ -238,6 +238,7 @@ export class QuoteService {
         userAddress: request.userAddress,
         recipient: request.recipient ?? plan.recipient,
         toChain: plan.toChain,
+        userPaysGas: request.userPaysGas,
       },
       [{ legs: plan.legs, permit: permitInfoOf(this.registry, plan.legs[0]) }],
     );

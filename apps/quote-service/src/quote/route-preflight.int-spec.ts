@@ -197,6 +197,28 @@ describe('route preflight on the devnet (POST /quote with userAddress; real anvi
       expect.objectContaining({ code: 'INSUFFICIENT_BALANCE', needed: '25', held: '0' }),
       expect.objectContaining({ code: 'ALLOWANCE_MISSING', held: '0', coveredByPermit: true }),
     ]);
+    // A user-paid build: the wallet's own approve and swap cost gas in ETH it must hold, and it
+    // approves the router (not Permit2). Estimated at the node's gas price: (50,000 + 200,000) gas.
+    const userPaid = await service.quotes.preflight({ plan, userAddress: stranger, userPaysGas: true });
+    const gasPrice = BigInt((await provider.send('eth_gasPrice', [])) as string);
+    expect(userPaid.issues).toEqual([
+      expect.objectContaining({ code: 'INSUFFICIENT_BALANCE', token: 'USDC', needed: '25', held: '0' }),
+      expect.objectContaining({ code: 'INSUFFICIENT_BALANCE', token: 'ETH', tokenAddress: null, held: '0' }),
+      expect.objectContaining({
+        code: 'ALLOWANCE_MISSING',
+        spender: plan.legs[0].spender,
+        coveredByPermit: true,
+      }),
+    ]);
+    const gasNeeded = parseUnits(userPaid.issues[1].needed!, 18);
+    expect(gasNeeded % 250_000n).toBe(0n);
+    // The devnet's gas price moves with its blocks: within a factor 2 of the one read now.
+    expect(gasNeeded).toBeGreaterThan((250_000n * gasPrice) / 2n);
+    expect(gasNeeded).toBeLessThan(250_000n * gasPrice * 2n);
+    const funded = await service.quotes.preflight({ plan, userAddress: wallet.address, userPaysGas: true });
+    expect(funded.issues).toEqual([
+      expect.objectContaining({ code: 'ALLOWANCE_MISSING', spender: plan.legs[0].spender, held: '0' }),
+    ]);
     // The build's recipient is the one paid: the output token's contract makes the swap revert.
     const reverted = await service.quotes.preflight({
       plan,

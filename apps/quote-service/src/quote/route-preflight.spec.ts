@@ -4,6 +4,7 @@ import {
   allowanceIssue,
   balanceIssue,
   firstLegRecipient,
+  userGasUnitsOf,
   PreflightChainReads,
   RoutePreflight,
   simulationIssue,
@@ -50,12 +51,17 @@ function fakeReads(answers: {
   allowance?: () => Promise<bigint | null>;
   simulate?: () => Promise<EvmSimulation>;
   family?: 'evm' | 'solana' | 'bitcoin';
+  nativeBalance?: () => Promise<bigint>;
+  feePerGas?: () => Promise<bigint>;
 }) {
   const calls = { balance: 0, allowance: [] as string[], simulate: [] as unknown[] };
   const reads: PreflightChainReads = {
     familyOf: () => answers.family ?? 'evm',
-    balance: () => {
+    nativeOf: () => ({ symbol: 'ETH', decimals: 18 }),
+    feePerGas: () => (answers.feePerGas ?? (async () => 1_000_000_000n))(),
+    balance: (_chain, _holder, token) => {
       calls.balance++;
+      if (token === null && answers.nativeBalance) return answers.nativeBalance();
       return (answers.balance ?? (async () => 100_000_000n))();
     },
     allowance: async (_chain, _token, _owner, spender) => {
@@ -243,6 +249,42 @@ describe('RoutePreflight', () => {
         message: expect.stringContaining('built for 0x1'),
       }),
     ]);
+  });
+
+  it('a user-paid build counts its gas: ETH for an ERC-20 input’s approve and swap, the leg spender’s allowance', async () => {
+    const { reads, calls } = fakeReads({ nativeBalance: async () => 10n ** 14n, allowance: async () => 0n });
+    const [issues] = await new RoutePreflight(reads).issuesOf({ ...request, userPaysGas: true }, [
+      { legs: [leg()], permit: permit(true) },
+    ]);
+    // (50,000 + 200,000) gas at 1 gwei = 0.00025 ETH; the wallet holds 0.0001.
+    expect(userGasUnitsOf(leg())).toBe(250_000n);
+    expect(issues).toEqual([
+      expect.objectContaining({
+        code: 'INSUFFICIENT_BALANCE',
+        token: 'ETH',
+        tokenAddress: null,
+        needed: '0.00025',
+        held: '0.0001',
+      }),
+      expect.objectContaining({ code: 'ALLOWANCE_MISSING', spender: ROUTER, coveredByPermit: true }),
+    ]);
+    expect(calls.allowance).toEqual([ROUTER]);
+  });
+
+  it('a user-paid native input needs the amount plus its gas from one balance; a sponsored one the amount', async () => {
+    const eth = leg({
+      tokenIn: { chain: 'devnet-a', symbol: 'ETH', address: null, decimals: 18 },
+      amountIn: '1000000000000000000',
+    });
+    const { reads } = fakeReads({ balance: async () => 10n ** 18n });
+    const [userPaid] = await new RoutePreflight(reads).issuesOf({ ...request, userPaysGas: true }, [
+      { legs: [eth] },
+    ]);
+    expect(userPaid).toEqual([
+      expect.objectContaining({ code: 'INSUFFICIENT_BALANCE', token: 'ETH', needed: '1.0002', held: '1' }),
+    ]);
+    const [sponsored] = await new RoutePreflight(reads).issuesOf(request, [{ legs: [eth] }]);
+    expect(sponsored).toEqual([]);
   });
 
   it('checks only the balance on Solana and Bitcoin (no allowance, no simulation), native input included', async () => {

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { baseUnitsToAmount, ChainFamily, ChainRegistry } from '@swapgw/chains';
+import { baseUnitsToAmount, ChainFamily, ChainRegistry, SPONSORED_EVM_GAS } from '@swapgw/chains';
 import {
   allowanceStateOverride,
   ChainFamilies,
@@ -16,6 +16,10 @@ import { withTimeout } from '@swapgw/runtime';
 /** How the preflight reads the chains (the family clients; a fake in unit tests). Reads may throw. */
 export interface PreflightChainReads {
   familyOf(chain: string): ChainFamily | undefined;
+  /** The chain's native coin. */
+  nativeOf(chain: string): { symbol: string; decimals: number };
+  /** EVM: the node's gas price (wei per gas). */
+  feePerGas(chain: string): Promise<bigint>;
   balance(chain: string, holder: string, token: string | null): Promise<bigint>;
   /** null on a family without allowances. */
   allowance(chain: string, token: string, owner: string, spender: string): Promise<bigint | null>;
@@ -40,6 +44,20 @@ export interface PreflightRequest {
   /** The quote's recipient, if it named one (of toChain's family). */
   recipient?: string;
   toChain: string;
+  /**
+   * A user-paid build (gasPayment user): the wallet sends and pays for its transactions, so the
+   * EVM checks count their gas in the native balance and the allowance is the leg's spender's.
+   */
+  userPaysGas?: boolean;
+}
+
+/**
+ * Gas of the wallet's own first-leg transactions on a user-paid EVM build, an upper estimate (the
+ * gas coverage table): the approve when it spends an ERC-20, then the leg (Uniswap V3 costs more).
+ */
+export function userGasUnitsOf(leg: RouteLeg): bigint {
+  const approve = leg.tokenIn.address === null ? 0n : SPONSORED_EVM_GAS.userApprove;
+  return approve + (leg.poolFees ? SPONSORED_EVM_GAS.swapV3Intent : SPONSORED_EVM_GAS.swapIntent);
 }
 
 /** The longest the preflight adds to a quote: a read still running then gives *_UNAVAILABLE. */
@@ -89,7 +107,17 @@ export class RoutePreflight {
     const balance = once(`balance:${leg.chain}:${token ?? 'native'}`, () =>
       this.reads.balance(leg.chain, user, token),
     );
-    const spender = route.permit ? route.permit.permit2 : leg.spender;
+    // A sponsored build moves the input through Permit2 when the route has a permit; a user-paid one
+    // approves the leg's spender.
+    const spender = route.permit && !request.userPaysGas ? route.permit.permit2 : leg.spender;
+    const userGas = request.userPaysGas && family === 'evm';
+    const gasFee = userGas
+      ? once(`gas:${leg.chain}`, async () => userGasUnitsOf(leg) * (await this.reads.feePerGas(leg.chain)))
+      : undefined;
+    const nativeBalance =
+      userGas && token !== null
+        ? once(`balance:${leg.chain}:native`, () => this.reads.balance(leg.chain, user, null))
+        : undefined;
     const allowance =
       family === 'evm' && token !== null
         ? once(`allowance:${leg.chain}:${token}:${spender}`, () =>
@@ -100,10 +128,22 @@ export class RoutePreflight {
 
     const issues: RouteIssue[] = [];
     const held = await balance;
+    const fee = gasFee ? await gasFee : undefined;
+    if (fee && !fee.ok) issues.push(checkUnavailable(leg, 'balance', `gas price: ${fee.reason}`));
+    const gas = fee?.ok ? (fee.value ?? 0n) : 0n;
     if (!held.ok) issues.push(checkUnavailable(leg, 'balance', held.reason));
     else {
-      const issue = balanceIssue(leg, user, held.value ?? 0n);
+      // A native input pays its gas from the same balance.
+      const issue = balanceIssue(leg, user, held.value ?? 0n, token === null ? gas : 0n);
       if (issue) issues.push(issue);
+    }
+    if (nativeBalance && gas > 0n) {
+      const native = await nativeBalance;
+      if (!native.ok) issues.push(checkUnavailable(leg, 'balance', native.reason));
+      else {
+        const issue = gasBalanceIssue(leg, user, this.reads.nativeOf(leg.chain), native.value ?? 0n, gas);
+        if (issue) issues.push(issue);
+      }
     }
     if (allowance) {
       const granted = await allowance;
@@ -189,20 +229,53 @@ export function firstLegRecipient(
   return paidOn === request.toChain ? request.recipient : undefined;
 }
 
-/** INSUFFICIENT_BALANCE when the wallet holds less of the input than the first leg spends. */
-export function balanceIssue(leg: RouteLeg, holder: string, held: bigint): RouteIssue | undefined {
-  const needed = BigInt(leg.amountIn);
+/**
+ * INSUFFICIENT_BALANCE when the wallet holds less of the input than the first leg spends (a native
+ * input on a user-paid build: plus `gas`, the wallet's own gas in base units).
+ */
+export function balanceIssue(leg: RouteLeg, holder: string, held: bigint, gas = 0n): RouteIssue | undefined {
+  const needed = BigInt(leg.amountIn) + gas;
   if (held >= needed) return undefined;
   const { symbol, decimals } = leg.tokenIn;
   const [neededText, heldText] = [baseUnitsToAmount(needed, decimals), baseUnitsToAmount(held, decimals)];
+  const gasText = gas > 0n ? ` (${baseUnitsToAmount(gas, decimals)} of it gas, estimated)` : '';
   return {
     code: 'INSUFFICIENT_BALANCE',
     severity: 'blocking',
-    message: `${holder} holds ${heldText} ${symbol} on ${leg.chain}; the route spends ${neededText}`,
+    message: `${holder} holds ${heldText} ${symbol} on ${leg.chain}; the route spends ${neededText}${gasText}`,
     chain: leg.chain,
     leg: 0,
     token: symbol,
     tokenAddress: leg.tokenIn.address,
+    needed: neededText,
+    held: heldText,
+  };
+}
+
+/**
+ * INSUFFICIENT_BALANCE of the native coin on a user-paid build spending an ERC-20: the wallet's own
+ * transactions' gas (`gas`, base units, estimated) is more than it holds.
+ */
+export function gasBalanceIssue(
+  leg: RouteLeg,
+  holder: string,
+  native: { symbol: string; decimals: number },
+  held: bigint,
+  gas: bigint,
+): RouteIssue | undefined {
+  if (held >= gas) return undefined;
+  const [neededText, heldText] = [
+    baseUnitsToAmount(gas, native.decimals),
+    baseUnitsToAmount(held, native.decimals),
+  ];
+  return {
+    code: 'INSUFFICIENT_BALANCE',
+    severity: 'blocking',
+    message: `${holder} holds ${heldText} ${native.symbol} on ${leg.chain}; its own transactions' gas is about ${neededText}`,
+    chain: leg.chain,
+    leg: 0,
+    token: native.symbol,
+    tokenAddress: null,
     needed: neededText,
     held: heldText,
   };
@@ -297,6 +370,11 @@ export function familyPreflightReads(families: ChainFamilies, registry: ChainReg
   };
   return {
     familyOf: (chain) => registry.find(chain)?.family,
+    nativeOf: (chain) => {
+      const found = registry.find(chain);
+      return { symbol: found?.nativeSymbol ?? 'ETH', decimals: found?.nativeDecimals ?? 18 };
+    },
+    feePerGas: async (chain) => (await client(chain).fees()).feePerGas,
     balance: (chain, holder, token) => client(chain).readBalance(holder, token),
     allowance: (chain, token, owner, spender) => client(chain).readAllowance(token, owner, spender),
     simulate: async (chain, call, allowance) => {

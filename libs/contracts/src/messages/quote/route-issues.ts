@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { RoutePlan } from './quote-messages';
 
 /**
@@ -80,6 +80,11 @@ export class RoutePreflightRequest {
   @IsString()
   @MaxLength(128)
   recipient?: string;
+
+  /** The build is user-paid (gasPayment user, or its own permit): the wallet pays its gas. */
+  @IsOptional()
+  @IsBoolean()
+  userPaysGas?: boolean;
 }
 
 export interface RoutePreflightResult {
