@@ -1449,7 +1449,7 @@ export interface components {
              */
             check?: "balance" | "allowance";
             /**
-             * @description INSUFFICIENT_BALANCE (blocking): the wallet holds less of the input than the first leg spends (needed, held). ALLOWANCE_MISSING (warning): the ERC-20 allowance to spender is below what the first leg spends; the build asks the approval as a step, coveredByPermit: by an EIP-2612 permit signature instead of a transaction. SIMULATION_REVERTED (blocking): the first leg's transaction reverts when simulated now (eth_call), revertReason decoded. SIMULATION_UNAVAILABLE (warning): it could not be simulated (node error or timeout, no transaction of the wallet to simulate). CHECK_UNAVAILABLE (warning): the balance or allowance (check) could not be read
+             * @description INSUFFICIENT_BALANCE (blocking): the wallet holds less of the input than the first leg spends (needed, held; on a user-paid build also of the native coin for its own gas, estimated). ALLOWANCE_MISSING (warning): the ERC-20 allowance to spender is below what the first leg spends; the build asks the approval as a step, coveredByPermit: by an EIP-2612 permit signature instead of a transaction. SIMULATION_REVERTED (blocking): the first leg's transaction reverts when simulated now (eth_call), revertReason decoded. SIMULATION_UNAVAILABLE (warning): it could not be simulated (node error or timeout, no transaction of the wallet to simulate). CHECK_UNAVAILABLE (warning): the balance or allowance (check) could not be read
              * @enum {string}
              */
             code: "INSUFFICIENT_BALANCE" | "ALLOWANCE_MISSING" | "SIMULATION_REVERTED" | "SIMULATION_UNAVAILABLE" | "CHECK_UNAVAILABLE";
@@ -1484,7 +1484,7 @@ export interface components {
              * @enum {string}
              */
             severity: "blocking" | "warning";
-            /** @description ALLOWANCE_MISSING: the contract the allowance goes to: Permit2 when the route has `permit` (the default build's), else the leg's spender */
+            /** @description ALLOWANCE_MISSING: the contract the allowance goes to: Permit2 when the route has `permit` (what the default, sponsored, build uses), else, and on a user-paid build, the leg's spender */
             spender?: string;
             /**
              * @description INSUFFICIENT_BALANCE, ALLOWANCE_MISSING: the token
