@@ -183,6 +183,23 @@ describe('SwapService', () => {
     ]);
   });
 
+  it('asks the preflight of a user-paid build when gasPayment is user or the build carries its own permit', async () => {
+    const asked = async (body: Record<string, unknown>) => {
+      const services = new FakeServices(() => ({ issues: [] }));
+      const ready = { status: 'awaiting_signature', payload, expiresAtMs: Date.now() + 60_000 };
+      const answer = await serviceOf(services, new FakeViews(ready)).build(OWNER, 'key-u', {
+        ...buildBody,
+        ...body,
+      });
+      expect(answer.body.issues).toEqual([]);
+      return (services.calls[0].payload as { userPaysGas: boolean }).userPaysGas;
+    };
+    expect(await asked({ gasPayment: 'user' })).toBe(true);
+    expect(await asked({ permitType: 'permit2' })).toBe(true);
+    expect(await asked({ gasPayment: 'sponsored' })).toBe(false);
+    expect(await asked({})).toBe(false);
+  });
+
   it('answers without issues when the preflight fails, or has not answered when the wait is over', async () => {
     const failing = new FakeServices(() => new CodedError('SERVICE_UNAVAILABLE', 'down'));
     const ready = { status: 'awaiting_signature', payload, expiresAtMs: Date.now() + 60_000 };
