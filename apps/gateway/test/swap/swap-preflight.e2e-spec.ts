@@ -83,6 +83,29 @@ describe('preflight before signing (POST /quote userAddress, POST /swap/build is
     );
     expect([200, 202]).toContain(build.status);
     expect(build.body.data.issues).toEqual(routes[0].issues);
+
+    // A user-paid build of the same route: the wallet has no ETH for its own approve and swap.
+    const userPaid = swapApi.documented(
+      'POST',
+      '/swap/build',
+      await swapApi.client.post('/swap/build', {
+        quoteId: res.body.data.quoteId,
+        routeId: routes[0].routeId,
+        userAddress: wallet.address,
+        gasPayment: 'user',
+        waitForTxRequestMs: 20_000,
+      }),
+    );
+    expect(userPaid.body.data.issues).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          code: 'INSUFFICIENT_BALANCE',
+          token: 'ETH',
+          tokenAddress: null,
+          held: '0',
+        }),
+      ]),
+    );
   });
 
   it('without userAddress nothing is checked; a userAddress of another family is 400 INVALID_ADDRESS', async () => {
