@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run keys -- create --owner <name> | list | revoke <prefix>`: the gateway's API key CLI
+// `npm run keys -- create --owner <name> | list | revoke <prefix> | set-fee <prefix> <bps>:<recipient>[,...] | clear-fee <prefix>`: the gateway's API key CLI
 // (apps/gateway/src/cli/keys.ts) after an up-to-date build, against DATABASE_URL (default
 // postgres://postgres@127.0.0.1:5432/swapgw). `create` prints the key alone on its last line.
 import fs from 'node:fs';

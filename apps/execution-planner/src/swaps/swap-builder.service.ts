@@ -15,6 +15,7 @@ import { SWAP_CHAINS, SwapChains } from '../chains/swap-chains';
 import { PLANNER_OPTIONS, PlannerOptions } from '../config/planner.options';
 import { balanceKey, balancesToRead } from '../planning/bridged-balances';
 import { firstLegPermitOf } from '../planning/first-leg-permit';
+import { assertIntegratorFeesBuildable } from '../planning/integrator-fees';
 import { planSteps } from '../planning/step-plan';
 import { walletsOf } from '../planning/swap-wallets';
 import { SwapEntity } from './swap.entity';
@@ -101,6 +102,7 @@ export class SwapBuilder {
       });
     }
     this.assertSigningSurfaces(plan);
+    assertIntegratorFeesBuildable(plan);
     const familyOf = (chain: string) => this.chains.familyOf(chain);
     // Addresses are checked against the route before any chain is read.
     const wallets = walletsOf(plan, request, familyOf, (chain) => this.chains.addressChainOf(chain));

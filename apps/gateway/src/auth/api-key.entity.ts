@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { IntegratorFeeShare } from '@swapgw/contracts';
 
 @Entity({ name: 'api_keys' })
 export class ApiKeyEntity {
@@ -21,4 +22,8 @@ export class ApiKeyEntity {
 
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt!: Date | null;
+
+  /** The operator's default integrator fee for POST /quote without one of its own; null: none. */
+  @Column({ name: 'integrator_fee', type: 'jsonb', nullable: true })
+  integratorFee!: IntegratorFeeShare[] | null;
 }

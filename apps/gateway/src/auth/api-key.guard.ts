@@ -32,6 +32,7 @@ export class ApiKeyGuard implements CanActivate {
     if (!principal) throw unauthorized();
     request.owner = principal.owner;
     request.apiKeyId = principal.apiKeyId;
+    request.integratorFeeDefault = principal.integratorFee;
     return true;
   }
 }

@@ -1,10 +1,13 @@
 import { DataSource, IsNull, Repository } from 'typeorm';
+import type { IntegratorFeeShare } from '@swapgw/contracts';
 import { ApiKeyEntity } from './api-key.entity';
 import { GeneratedApiKey, generateApiKey, hashApiKey, hashesEqual, publicPrefixOf } from './api-key';
 
 export interface ApiKeyPrincipal {
   apiKeyId: string;
   owner: string;
+  /** The operator's default integrator fee of the key (POST /quote without one); null: none. */
+  integratorFee: IntegratorFeeShare[] | null;
 }
 
 export interface ApiKeySummary {
@@ -12,6 +15,7 @@ export interface ApiKeySummary {
   owner: string;
   createdAt: Date;
   revokedAt: Date | null;
+  integratorFee: IntegratorFeeShare[] | null;
 }
 
 const OWNER_FORMAT = /^[A-Za-z0-9._:@-]{1,200}$/;
@@ -52,12 +56,36 @@ export class ApiKeyStore {
     // Compare even when no row matched so that timing does not tell a known prefix apart.
     const stored = row?.keyHash ?? '0'.repeat(64);
     const equal = hashesEqual(stored, presented);
-    return row && equal ? { apiKeyId: row.id, owner: row.owner } : null;
+    return row && equal
+      ? { apiKeyId: row.id, owner: row.owner, integratorFee: row.integratorFee ?? null }
+      : null;
   }
 
   async list(): Promise<ApiKeySummary[]> {
     const rows = await this.repository.find({ order: { createdAt: 'ASC' } });
-    return rows.map(({ prefix, owner, createdAt, revokedAt }) => ({ prefix, owner, createdAt, revokedAt }));
+    return rows.map(({ prefix, owner, createdAt, revokedAt, integratorFee }) => ({
+      prefix,
+      owner,
+      createdAt,
+      revokedAt,
+      integratorFee: integratorFee ?? null,
+    }));
+  }
+
+  /**
+   * Sets (or, with null, clears) the default integrator fee of the active key with that prefix;
+   * false when there is none. The shares are checked by the caller (integratorFeeSharesOf). Every
+   * gateway instance applies it within AUTH_CACHE_TTL_MS.
+   */
+  async setIntegratorFee(prefix: string, shares: IntegratorFeeShare[] | null): Promise<boolean> {
+    const result = await this.repository
+      .createQueryBuilder()
+      .update()
+      .set({ integratorFee: () => ':fee::jsonb' })
+      .setParameter('fee', shares === null ? null : JSON.stringify(shares))
+      .where('prefix = :prefix AND revoked_at IS NULL', { prefix })
+      .execute();
+    return (result.affected ?? 0) > 0;
   }
 
   /** Marks the key revoked; false when no active key has that prefix. */

@@ -3,16 +3,22 @@ import { DataSource } from 'typeorm';
 import { loadConfigOrExit } from '@swapgw/runtime';
 import { ApiKeyEntity } from '../auth/api-key.entity';
 import { ApiKeyStore } from '../auth/api-key.store';
+import { formatIntegratorFeeDefault, parseIntegratorFeeDefault } from '../auth/integrator-fee-default';
 import { gatewayDatabaseOptions, gatewayDataSourceOptions } from '../database/gateway-data-source';
 import { prepareDatabase } from '@swapgw/persistence';
 import { GatewayCliConfig } from './cli-config';
 
 const USAGE = `Usage (npm run keys -- <command>):
   create --owner <name>   create an API key; the key is printed alone on the last line, once
-  list                    list keys: prefix, owner, created, revoked
+  list                    list keys: prefix, owner, created, revoked, default integrator fee
   revoke <prefix>         revoke the key with that public prefix (8 characters after sgw_)
+  set-fee <prefix> <bps>:<recipient>[,<bps>:<recipient>...]
+                          the key's default integrator fee, for POST /quote without integratorFee
+                          (EVM or Solana recipients; a quote keeps those of its source chain;
+                          at most 5 recipients, 300 bps together)
+  clear-fee <prefix>      remove the key's default integrator fee
 
-Revocation takes effect on every gateway instance within AUTH_CACHE_TTL_MS (default 30 s).`;
+Revocation and fee changes take effect on every gateway instance within AUTH_CACHE_TTL_MS (default 30 s).`;
 
 class UsageError extends Error {}
 
@@ -34,12 +40,35 @@ async function run(args: string[], store: ApiKeyStore): Promise<void> {
         process.stdout.write('no API keys\n');
         return;
       }
-      process.stdout.write('prefix    owner                          created                   revoked\n');
+      process.stdout.write(
+        'prefix    owner                          created                   revoked                   integrator fee\n',
+      );
       for (const key of keys) {
         process.stdout.write(
-          `${key.prefix.padEnd(10)}${key.owner.padEnd(31)}${key.createdAt.toISOString().padEnd(26)}${key.revokedAt?.toISOString() ?? '-'}\n`,
+          `${key.prefix.padEnd(10)}${key.owner.padEnd(31)}${key.createdAt.toISOString().padEnd(26)}${(key.revokedAt?.toISOString() ?? '-').padEnd(26)}${formatIntegratorFeeDefault(key.integratorFee)}\n`,
         );
       }
+      return;
+    }
+    case 'set-fee':
+    case 'clear-fee': {
+      const prefix = rest[0];
+      if (!prefix) throw new UsageError(`${command} needs <prefix>`);
+      let shares = null;
+      if (command === 'set-fee') {
+        if (!rest[1]) throw new UsageError('set-fee needs <bps>:<recipient>[,...]');
+        try {
+          shares = parseIntegratorFeeDefault(rest[1]);
+        } catch (error) {
+          throw new UsageError(`set-fee: ${(error as Error).message}`);
+        }
+      }
+      if (!(await store.setIntegratorFee(prefix, shares))) {
+        process.stderr.write(`no active API key with prefix ${prefix}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      process.stdout.write(`${prefix}: default integrator fee ${formatIntegratorFeeDefault(shares)}\n`);
       return;
     }
     case 'revoke': {

@@ -11,6 +11,7 @@ import { CreateServedQuotes1764000000000 } from './1764000000000-create-served-q
 import { CreateSwapEvents1764100000000 } from './1764100000000-create-swap-events';
 import { AddSwapViewSteps1764200000000 } from './1764200000000-add-swap-view-steps';
 import { CreateWebhooks1764400000000 } from './1764400000000-create-webhooks';
+import { AddApiKeyIntegratorFee1764600000000 } from './1764600000000-add-api-key-integrator-fee';
 
 /**
  * Every migration of the `gateway` schema, in order. A feature module that needs a table (e.g. the
@@ -29,4 +30,5 @@ export const GATEWAY_MIGRATIONS = [
   AddSwapViewSteps1764200000000,
   CreateWebhooks1764400000000,
   AddMessagingRetentionIndexes1764500000000,
+  AddApiKeyIntegratorFee1764600000000,
 ];

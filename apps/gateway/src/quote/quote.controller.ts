@@ -1,7 +1,8 @@
 import { Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelopedResponse, ApiErrorResponses } from '../openapi/api-responses';
-import { Owner } from '../common/http/request-decorators';
+import { IntegratorFeeShare } from '@swapgw/contracts';
+import { IntegratorFeeDefault, Owner } from '../common/http/request-decorators';
 import { CreateQuoteDto, CreateQuoteQuery } from './dto/create-quote.dto';
 import { QuoteResponse } from './dto/quote-responses';
 import { QuoteService } from './quote.service';
@@ -24,13 +25,15 @@ export class QuoteController {
     'SAME_TOKEN',
     'INVALID_AMOUNT',
     'INVALID_ADDRESS',
+    'VALIDATION_FAILED',
     'QUOTE_UPSTREAM_FAILED',
   )
   create(
     @Owner() owner: string,
     @Body() body: CreateQuoteDto,
     @Query() query: CreateQuoteQuery,
+    @IntegratorFeeDefault() feeDefault: IntegratorFeeShare[] | undefined,
   ): Promise<QuoteResponse> {
-    return this.quotes.create(owner, body, query.debug === true);
+    return this.quotes.create(owner, body, query.debug === true, feeDefault);
   }
 }

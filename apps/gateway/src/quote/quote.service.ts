@@ -5,6 +5,7 @@ import {
   CodedError,
   CreateQuoteRequest,
   ErrorCodes,
+  IntegratorFeeShare,
   QuoteMessageTypes,
   QuoteResult,
   QuoteUnavailableRoutes,
@@ -36,8 +37,20 @@ export class QuoteService {
     private readonly served: ServedQuotes,
   ) {}
 
-  async create(owner: string, body: CreateQuoteDto, debug: boolean): Promise<QuoteAnswer> {
-    const request: CreateQuoteRequest = { ...body, owner, ...(debug ? { debug: true } : {}) };
+  async create(
+    owner: string,
+    body: CreateQuoteDto,
+    debug: boolean,
+    feeDefault?: IntegratorFeeShare[],
+  ): Promise<QuoteAnswer> {
+    // The key's default fee goes along for quote-service to apply when the body has none (it keeps
+    // the recipients that are addresses of the source chain).
+    const request: CreateQuoteRequest = {
+      ...body,
+      owner,
+      ...(body.integratorFee === undefined && feeDefault?.length ? { defaultIntegratorFee: feeDefault } : {}),
+      ...(debug ? { debug: true } : {}),
+    };
     const { routePlans, ...answer } = await this.services.unordered<QuoteResult>(
       Topics.quoteRequests,
       QuoteMessageTypes.create,

@@ -36,6 +36,13 @@ import {
   RouteWarnings,
 } from '../providers/quote-provider';
 import { applySlippage, toBaseUnits } from './amounts';
+import {
+  IntegratorFee,
+  integratorFeeOf,
+  planIntegratorFeesOf,
+  requestedIntegratorFee,
+  routeIntegratorFeeOf,
+} from './integrator-fee';
 import { compoundedSlippageBps, routeMinAmountOut } from './slippage';
 import { ChainFeeOracle, ChainFeeQuote, chainsOfLegs, feeQuoteDebug, gasCoverageOf } from './gas-coverage';
 import { signaturesOf } from './signature-expectations';
@@ -101,6 +108,12 @@ export class QuoteService {
     const amountIn = toBaseUnits(request.amount, tokenIn.decimals);
     if (request.recipient !== undefined) checkTermsRecipient(request.recipient, toChain);
     if (request.userAddress !== undefined) checkUserAddress(request.userAddress, fromChain);
+    // The integrator's fee comes out of the input: the providers quote what is left (integrator-fee.ts).
+    const fee = integratorFeeOf(
+      requestedIntegratorFee(request.integratorFee, request.defaultIntegratorFee, fromChain),
+      amountIn,
+      fromChain,
+    );
     // Without the request's slippage, each swap leg computes its own (quote/slippage.ts).
     const slippageBps = request.slippageBps;
 
@@ -109,7 +122,7 @@ export class QuoteService {
       toChain,
       tokenIn,
       tokenOut,
-      amountIn,
+      amountIn: fee.netAmountIn,
       slippageBps,
       recipient: request.recipient,
     };
@@ -148,13 +161,15 @@ export class QuoteService {
           routeId,
           route,
           context,
+          amountIn,
+          fee,
           looksLikeBaseUnits,
           permits[index],
           gasCoverageOf(this.registry, route.legs, feeRates),
           signaturesOf(this.registry, route.legs),
           issues?.[index],
         ),
-        plan: planOf(quoteId, routeId, expiresAtMs, context, route),
+        plan: planOf(quoteId, routeId, expiresAtMs, context, amountIn, fee, route),
         debug: route.debug,
       };
     });
@@ -207,6 +222,7 @@ export class QuoteService {
     if (request.debug) {
       result.debug = {
         amountIn: amountIn.toString(),
+        ...(fee.charges.length > 0 ? { quotedAmountIn: fee.netAmountIn.toString() } : {}),
         tokenIn,
         tokenOut,
         slippageBps: slippageBps ?? 'auto',
@@ -307,6 +323,8 @@ function summaryOf(
   routeId: string,
   route: CandidateRoute & { stepCount: number },
   context: QuoteContext,
+  amountIn: bigint,
+  fee: IntegratorFee,
   amountLooksLikeBase: boolean,
   permit: RoutePermitInfo | undefined,
   gasCoverage: RouteGasCoverage,
@@ -323,12 +341,12 @@ function summaryOf(
   const warnings = amountLooksLikeBase
     ? [...route.warnings, RouteWarnings.amountLooksLikeBaseUnits]
     : route.warnings;
-  const summary: Omit<QuoteRouteSummary, 'gasCoverage' | 'signatures'> = {
+  const summary: Omit<QuoteRouteSummary, 'gasCoverage' | 'signatures' | 'integratorFee'> = {
     routeId,
     providers: route.providers,
     family: crossChain ? 'cross-chain' : 'same-chain',
     stepCount: route.stepCount,
-    amountIn: baseUnitsToAmount(context.amountIn, context.tokenIn.decimals),
+    amountIn: baseUnitsToAmount(amountIn, context.tokenIn.decimals),
     expectedAmountOut: baseUnitsToAmount(route.expectedAmountOut, context.tokenOut.decimals),
     minAmountOut: baseUnitsToAmount(minAmountOut, context.tokenOut.decimals),
     slippageBps,
@@ -342,7 +360,13 @@ function summaryOf(
   if (distinct.length === 1) summary.provider = distinct[0];
   if (route.bridgeProvider) summary.bridgeProvider = route.bridgeProvider;
   if (permit) summary.permit = permit;
-  return { ...summary, gasCoverage, signatures, ...(issues ? { issues } : {}) };
+  return {
+    ...summary,
+    gasCoverage,
+    signatures,
+    integratorFee: routeIntegratorFeeOf(fee, context.tokenIn),
+    ...(issues ? { issues } : {}),
+  };
 }
 
 function planOf(
@@ -350,6 +374,8 @@ function planOf(
   routeId: string,
   expiresAtMs: number,
   context: QuoteContext,
+  amountIn: bigint,
+  fee: IntegratorFee,
   route: CandidateRoute,
 ): RoutePlan {
   const plan: RoutePlan = {
@@ -360,7 +386,7 @@ function planOf(
     toChain: context.toChain.id,
     tokenIn: tokenRefOf(context.tokenIn),
     tokenOut: tokenRefOf(context.tokenOut),
-    amountIn: context.amountIn.toString(),
+    amountIn: amountIn.toString(),
     expectedAmountOut: route.expectedAmountOut.toString(),
     slippageBps: routeSlippageBps(route, context),
     providers: route.providers,
@@ -368,6 +394,7 @@ function planOf(
   };
   if (context.recipient) plan.recipient = context.recipient;
   if (route.bridgeProvider) plan.bridgeProvider = route.bridgeProvider;
+  if (fee.charges.length > 0) plan.integratorFees = planIntegratorFeesOf(fee, tokenRefOf(context.tokenIn));
   return plan;
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestContext, TracedContext } from '@swapgw/runtime';
+import type { IntegratorFeeShare } from '@swapgw/contracts';
 import type { RateLimitDecision } from '../../rate-limit/fixed-window';
 
 /** What the gateway attaches to each Fastify request as it passes the shell. */
@@ -12,6 +13,8 @@ declare module 'fastify' {
     /** Owner resolved from the API key by ApiKeyGuard (absent on public routes). */
     owner?: string;
     apiKeyId?: string;
+    /** The API key's default integrator fee (ApiKeyGuard); null: none. */
+    integratorFeeDefault?: IntegratorFeeShare[] | null;
     /** The rate limit's decision, when the edge of cached reads counted the request already. */
     rateLimitDecision?: RateLimitDecision;
     /** Idempotency-Key used for this request (given or generated), set by @Idempotent(). */

@@ -1,6 +1,6 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
-import { CodedError, ErrorCodes } from '@swapgw/contracts';
+import { CodedError, ErrorCodes, IntegratorFeeShare } from '@swapgw/contracts';
 import type { GatewayRequest } from './gateway-request';
 
 export const IS_PUBLIC_ROUTE = 'gateway:public-route';
@@ -17,6 +17,12 @@ export const Owner = createParamDecorator((_data: unknown, ctx: ExecutionContext
   if (!owner) throw new CodedError(ErrorCodes.UNAUTHORIZED, 'Missing or invalid API key');
   return owner;
 });
+
+/** The API key's default integrator fee (set by the operator with the keys CLI), or undefined. */
+export const IntegratorFeeDefault = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext): IntegratorFeeShare[] | undefined =>
+    ctx.switchToHttp().getRequest<GatewayRequest>().integratorFeeDefault ?? undefined,
+);
 
 /** The Idempotency-Key of the request (as given, or generated when optional); needs @Idempotent(). */
 export const IdempotencyKey = createParamDecorator((_data: unknown, ctx: ExecutionContext): string => {

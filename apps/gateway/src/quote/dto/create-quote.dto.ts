@@ -1,5 +1,16 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional } from 'class-validator';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsOptional,
+  Max,
+  Min,
+  ValidateBy,
+  ValidateNested,
+} from 'class-validator';
+import { IntegratorFeeShare, MAX_INTEGRATOR_FEE_BPS, MAX_INTEGRATOR_FEE_RECIPIENTS } from '@swapgw/contracts';
 import { SwapTermsDto } from '../../common/dto/swap-terms.dto';
 import {
   BOOLEAN_LIKE_VALUES,
@@ -8,7 +19,42 @@ import {
   IsWalletAddress,
 } from '../../common/validation';
 
+/** One recipient of the integrator's fee. */
+export class IntegratorFeeDto implements IntegratorFeeShare {
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_INTEGRATOR_FEE_BPS,
+    example: 50,
+    description: `Basis points of the input amount (0 to ${MAX_INTEGRATOR_FEE_BPS}; every recipient's together at most ${MAX_INTEGRATOR_FEE_BPS})`,
+  })
+  @IsInt()
+  @Min(0)
+  @Max(MAX_INTEGRATOR_FEE_BPS)
+  bps!: number;
+
+  @ApiProperty({
+    description: 'Address of the source chain (fromChain) that receives the fee (INVALID_ADDRESS otherwise)',
+  })
+  @IsWalletAddress()
+  recipient!: string;
+}
+
+/** Every share's bps together at most MAX_INTEGRATOR_FEE_BPS. */
+const IsWithinIntegratorFeeCap = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'isWithinIntegratorFeeCap',
+    validator: {
+      validate: (value) =>
+        !Array.isArray(value) ||
+        value.reduce((sum: number, share: { bps?: unknown }) => sum + (Number(share?.bps) || 0), 0) <=
+          MAX_INTEGRATOR_FEE_BPS,
+      defaultMessage: () => `$property bps must add up to at most ${MAX_INTEGRATOR_FEE_BPS}`,
+    },
+  });
+
 /** Body of POST /quote: the swap terms, and token references that may stand in for the symbols. */
+@ApiExtraModels(IntegratorFeeDto)
 export class CreateQuoteDto extends SwapTermsDto {
   @ApiPropertyOptional({
     example: 'eip155:31337:erc20:0x5FbDB2315678afecb367f032d93F642f64180aa3',
@@ -31,6 +77,34 @@ export class CreateQuoteDto extends SwapTermsDto {
   @IsOptional()
   @IsWalletAddress()
   userAddress?: string;
+  /**
+   * One recipient as an object, or up to MAX_INTEGRATOR_FEE_RECIPIENTS as an array; always an array
+   * once validated. Absent: the API key's default fee, if the operator set one; `[]` or bps 0: none.
+   */
+  @ApiPropertyOptional({
+    oneOf: [
+      { $ref: getSchemaPath(IntegratorFeeDto) },
+      {
+        type: 'array',
+        items: { $ref: getSchemaPath(IntegratorFeeDto) },
+        maxItems: MAX_INTEGRATOR_FEE_RECIPIENTS,
+      },
+    ],
+    description:
+      `The integrator's fee, taken from the input amount on the source chain: one { bps, recipient }, or an array of up to ${MAX_INTEGRATOR_FEE_RECIPIENTS} ` +
+      `whose bps add up to at most ${MAX_INTEGRATOR_FEE_BPS}. Omitted: the API key's default fee, if the operator set one; [] or bps 0: no fee. ` +
+      'Each route reports it in integratorFee, its expectedAmountOut and minAmountOut net of it',
+  })
+  @IsOptional()
+  @Type(() => IntegratorFeeDto)
+  @Transform(({ value }: { value: unknown }) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value) ? [value] : value,
+  )
+  @IsArray()
+  @ArrayMaxSize(MAX_INTEGRATOR_FEE_RECIPIENTS)
+  @ValidateNested({ each: true })
+  @IsWithinIntegratorFeeCap()
+  integratorFee?: IntegratorFeeDto[];
 }
 
 /** Query of POST /quote: `debug` adds per-provider outcomes (ok, no route, failed, timed out). */

@@ -10,6 +10,7 @@ import {
   RouteGasCoverage,
   RouteGasCoverageChain,
   RouteGasCoverageItem,
+  RouteIntegratorFee,
   RoutePermitInfo,
   ROUTE_ISSUE_CHECKS,
   ROUTE_ISSUE_CODES,
@@ -269,6 +270,32 @@ export class RouteIssueDto implements RouteIssue {
   check?: RouteIssueCheck;
 }
 
+/** One recipient's integrator fee on a route (docs/integrator-guide.md "Integrator fees"). */
+export class RouteIntegratorFeeDto implements RouteIntegratorFee {
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    maximum: 300,
+    example: 50,
+    description: 'Basis points of amountIn',
+  })
+  bps!: number;
+  @ApiProperty({
+    example: '0.125',
+    description:
+      "The fee in units of token: floor(amountIn × bps / 10000) in base units, to be paid to the recipient in the route's first transaction on the source chain. " +
+      'Not collected on chain yet: POST /swap/build refuses a route with a fee (400 VALIDATION_FAILED, field integratorFee)',
+    pattern: HUMAN_AMOUNT.source,
+  })
+  amount!: string;
+  @ApiProperty({ example: 'USDC', description: 'The input token (the fee is taken from the input)' })
+  token!: string;
+  @ApiProperty({ example: 'devnet-a', description: 'The source chain, where the fee is paid' })
+  chain!: string;
+  @ApiProperty({ description: 'Address on the source chain that receives the fee' })
+  recipient!: string;
+}
+
 /** The spec's QuoteRouteSummary. */
 @ApiSchema({
   description:
@@ -385,6 +412,13 @@ export class QuoteRouteSummaryDto implements QuoteRouteSummary {
       '[] = everything was checked and nothing found; absent = nothing was checked (no userAddress). A route with a blocking issue cannot succeed as it is; the order of the routes does not change',
   })
   issues?: RouteIssueDto[];
+  @ApiProperty({
+    type: [RouteIntegratorFeeDto],
+    description:
+      "The integrator's fee, one entry per recipient (empty without a fee): taken from the input on the source chain, so amountIn includes it and " +
+      'expectedAmountOut and minAmountOut are what is left after it (the providers are quoted for amountIn minus every fee)',
+  })
+  integratorFee!: RouteIntegratorFeeDto[];
 }
 
 /** Ours: what a provider said when it gave no route. */

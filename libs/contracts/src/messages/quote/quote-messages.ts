@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
   IsArray,
   IsBoolean,
   IsIn,
@@ -40,6 +41,27 @@ const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
  * `eip155:31337:erc20:0xA0b8...` or `solana:mainnet:spl:EPjFWdd5...`.
  */
 export const TOKEN_REF = /^[a-z0-9-]{3,16}:[A-Za-z0-9_-]{1,64}:[a-z0-9-]{2,16}:[A-Za-z0-9]{1,128}$/;
+
+/** The most an integrator's fees may add up to on one quote, in basis points of the input amount. */
+export const MAX_INTEGRATOR_FEE_BPS = 300;
+/** The most recipients one quote's integrator fee may be split between. */
+export const MAX_INTEGRATOR_FEE_RECIPIENTS = 5;
+
+/**
+ * One recipient's part of an integrator fee: `bps` of the quote's input amount, paid in the input
+ * token on the source chain to `recipient` (an address of the source chain).
+ */
+export class IntegratorFeeShare {
+  @IsInt()
+  @Min(0)
+  @Max(MAX_INTEGRATOR_FEE_BPS)
+  bps!: number;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(128)
+  recipient!: string;
+}
 
 /** `quote.create`: the body of POST /quote plus the caller. */
 export class CreateQuoteRequest {
@@ -103,6 +125,29 @@ export class CreateQuoteRequest {
   @IsString()
   @MaxLength(128)
   userAddress?: string;
+
+  /**
+   * The integrator's fee, one share per recipient (the gateway turns a single object into one
+   * share and fills in the API key's default when the request has none); empty or absent: no fee.
+   */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_INTEGRATOR_FEE_RECIPIENTS)
+  @ValidateNested({ each: true })
+  @Type(() => IntegratorFeeShare)
+  integratorFee?: IntegratorFeeShare[];
+
+  /**
+   * The API key's default fee (set by the operator), used when `integratorFee` is absent: only its
+   * shares whose recipient is an address of the source chain apply, so one default can name a
+   * recipient per chain family.
+   */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_INTEGRATOR_FEE_RECIPIENTS)
+  @ValidateNested({ each: true })
+  @Type(() => IntegratorFeeShare)
+  defaultIntegratorFee?: IntegratorFeeShare[];
 
   @IsOptional()
   @IsBoolean()
@@ -303,6 +348,20 @@ export class QuoteUnavailableRoutes {
 export const SLIPPAGE_SOURCES = ['request', 'auto'] as const;
 export type SlippageSource = (typeof SLIPPAGE_SOURCES)[number];
 
+/**
+ * One recipient's integrator fee on a route: `bps` of the route's amountIn, `amount` of it in human
+ * units of `token` (the input token's symbol) on `chain` (the source chain), paid to `recipient` in
+ * the route's first transaction on the source chain. The fee is taken from the input: the providers
+ * are quoted for amountIn minus every fee, so expectedAmountOut and minAmountOut are net of it.
+ */
+export interface RouteIntegratorFee {
+  bps: number;
+  amount: string;
+  token: string;
+  chain: string;
+  recipient: string;
+}
+
 /** One route of a quote as the public API shows it (spec: QuoteRouteSummary). */
 export interface QuoteRouteSummary {
   routeId: string;
@@ -341,6 +400,8 @@ export interface QuoteRouteSummary {
    * no userAddress (nothing was checked); `[]` when everything was checked and nothing was found.
    */
   issues?: RouteIssue[];
+  /** The integrator's fee, one entry per recipient (empty without a fee); see RouteIntegratorFee. */
+  integratorFee: RouteIntegratorFee[];
 }
 
 export interface QuoteResult {
@@ -461,6 +522,29 @@ export class RouteAcrossDeposit {
   @IsInt()
   @Min(0)
   exclusivityDeadline!: number;
+}
+
+/**
+ * One recipient's integrator fee as a plan carries it: `amount` base units of `token` on its chain
+ * (the route's input token on the source chain), which the route's first transaction pays to
+ * `recipient` before the first leg spends the rest (the legs are quoted for amountIn minus every fee).
+ */
+export class RoutePlanIntegratorFee {
+  @ValidateNested()
+  @Type(() => TokenRef)
+  token!: TokenRef;
+
+  @IsString()
+  @IsNotEmpty()
+  recipient!: string;
+
+  @IsInt()
+  @Min(0)
+  @Max(MAX_INTEGRATOR_FEE_BPS)
+  bps!: number;
+
+  @Matches(BASE_UNITS_AMOUNT)
+  amount!: string;
 }
 
 export const ROUTE_LEG_KINDS = ['swap', 'bridge'] as const;
@@ -641,4 +725,15 @@ export class RoutePlan {
   @ValidateNested({ each: true })
   @Type(() => RouteLeg)
   legs!: RouteLeg[];
+
+  /**
+   * The integrator's fee, one entry per recipient, paid out of `amountIn` (the legs spend the rest);
+   * absent or empty without a fee.
+   */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_INTEGRATOR_FEE_RECIPIENTS)
+  @ValidateNested({ each: true })
+  @Type(() => RoutePlanIntegratorFee)
+  integratorFees?: RoutePlanIntegratorFee[];
 }

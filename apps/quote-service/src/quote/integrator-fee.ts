@@ -1,0 +1,113 @@
+import { baseUnitsToAmount, ChainDescriptor, validateAddressForChain } from '@swapgw/chains';
+import {
+  CodedError,
+  ErrorCodes,
+  IntegratorFeeShare,
+  MAX_INTEGRATOR_FEE_BPS,
+  RouteIntegratorFee,
+  RoutePlanIntegratorFee,
+} from '@swapgw/contracts';
+import type { QuoteToken } from '../providers/quote-provider';
+import { BPS_DENOMINATOR } from './amounts';
+
+/** One recipient's fee in base units of the input token. */
+export interface IntegratorFeeCharge {
+  recipient: string;
+  bps: number;
+  amount: bigint;
+}
+
+/** The quote's integrator fee: what each recipient is paid, and what the providers are asked to swap. */
+export interface IntegratorFee {
+  charges: IntegratorFeeCharge[];
+  /** amountIn minus every fee: what the first leg spends and the providers are quoted for. */
+  netAmountIn: bigint;
+}
+
+/** Chain families whose first transaction can carry the fee transfer (not a Bitcoin PSBT). */
+const FEE_FAMILIES = new Set(['evm', 'solana']);
+
+/**
+ * The fee of a quote, taken from the input (the spec leaves the side open): each share is
+ * floor(amountIn × bps / 10000) of the input token, paid on the source chain to an address of that
+ * chain, and the route is quoted for what is left, so its expectedAmountOut and minAmountOut are
+ * net of the fee. One rule for every route kind (same-chain, cross-chain, aggregator or not): the
+ * amount is known exactly before the swap, so the recipient receives exactly what the quote says.
+ * Shares of 0 bps are dropped; together the shares may not exceed MAX_INTEGRATOR_FEE_BPS.
+ */
+export function integratorFeeOf(
+  shares: IntegratorFeeShare[] | undefined,
+  amountIn: bigint,
+  fromChain: ChainDescriptor,
+): IntegratorFee {
+  const charged = (shares ?? []).filter((share) => share.bps > 0);
+  if (charged.length === 0) return { charges: [], netAmountIn: amountIn };
+  const totalBps = charged.reduce((sum, share) => sum + share.bps, 0);
+  if (totalBps > MAX_INTEGRATOR_FEE_BPS)
+    throw new CodedError(
+      ErrorCodes.VALIDATION_FAILED,
+      `integratorFee adds up to ${totalBps} bps; at most ${MAX_INTEGRATOR_FEE_BPS} bps`,
+      { field: 'integratorFee', maxBps: MAX_INTEGRATOR_FEE_BPS },
+    );
+  if (!FEE_FAMILIES.has(fromChain.family))
+    throw new CodedError(
+      ErrorCodes.VALIDATION_FAILED,
+      `integratorFee cannot be paid on ${fromChain.id} (the fee is paid on the source chain, in its first transaction)`,
+      { field: 'integratorFee', chain: fromChain.id },
+    );
+  for (const share of charged) {
+    const check = validateAddressForChain(fromChain, share.recipient);
+    if (!check.ok)
+      throw new CodedError(
+        ErrorCodes.INVALID_ADDRESS,
+        `integratorFee recipient ${check.reason} (the fee is paid on the source chain)`,
+        { field: 'integratorFee.recipient', chain: fromChain.id },
+      );
+  }
+  const charges = charged.map((share) => ({
+    recipient: share.recipient,
+    bps: share.bps,
+    amount: (amountIn * BigInt(share.bps)) / BPS_DENOMINATOR,
+  }));
+  const netAmountIn = charges.reduce((left, charge) => left - charge.amount, amountIn);
+  return { charges, netAmountIn };
+}
+
+/**
+ * The shares a quote charges: the request's own when it has any (even `[]`, which means none), else
+ * the API key's default restricted to the recipients that are addresses of the source chain (an
+ * operator may name one recipient per chain family; a default never makes a quote fail).
+ */
+export function requestedIntegratorFee(
+  own: IntegratorFeeShare[] | undefined,
+  keyDefault: IntegratorFeeShare[] | undefined,
+  fromChain: ChainDescriptor,
+): IntegratorFeeShare[] {
+  if (own !== undefined) return own;
+  if (!keyDefault || !FEE_FAMILIES.has(fromChain.family)) return [];
+  return keyDefault.filter((share) => validateAddressForChain(fromChain, share.recipient).ok);
+}
+
+/** The route's `integratorFee` as POST /quote shows it: amounts in human units of the input token. */
+export function routeIntegratorFeeOf(fee: IntegratorFee, tokenIn: QuoteToken): RouteIntegratorFee[] {
+  return fee.charges.map((charge) => ({
+    bps: charge.bps,
+    amount: baseUnitsToAmount(charge.amount, tokenIn.decimals),
+    token: tokenIn.symbol,
+    chain: tokenIn.chain,
+    recipient: charge.recipient,
+  }));
+}
+
+/** The fee as the route plan carries it to the planner (base units). */
+export function planIntegratorFeesOf(
+  fee: IntegratorFee,
+  tokenIn: RoutePlanIntegratorFee['token'],
+): RoutePlanIntegratorFee[] {
+  return fee.charges.map((charge) => ({
+    token: tokenIn,
+    recipient: charge.recipient,
+    bps: charge.bps,
+    amount: charge.amount.toString(),
+  }));
+}
