@@ -1,0 +1,98 @@
+import type { ChainDescriptor } from '@swapgw/chains';
+import { CodedError } from '@swapgw/contracts';
+import {
+  integratorFeeOf,
+  planIntegratorFeesOf,
+  requestedIntegratorFee,
+  routeIntegratorFeeOf,
+} from './integrator-fee';
+
+const evm = { id: 'devnet-a', family: 'evm', network: 'testnet' } as ChainDescriptor;
+const solana = { id: 'solana-devnet', family: 'solana', network: 'testnet' } as ChainDescriptor;
+const bitcoin = { id: 'bitcoin-devnet', family: 'bitcoin', network: 'testnet' } as ChainDescriptor;
+const EVM_A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const EVM_B = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+const SOLANA = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
+const usdc = { chain: 'devnet-a', symbol: 'USDC', address: EVM_B, decimals: 6 };
+
+function codeOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    return (error as CodedError).code;
+  }
+  throw new Error('expected a CodedError');
+}
+
+describe('integrator fee', () => {
+  it('takes each share from the input, rounded down, and quotes what is left', () => {
+    const fee = integratorFeeOf(
+      [
+        { bps: 50, recipient: EVM_A },
+        { bps: 25, recipient: EVM_B },
+      ],
+      25_000_001n,
+      evm,
+    );
+    expect(fee.charges).toEqual([
+      { recipient: EVM_A, bps: 50, amount: 125_000n },
+      { recipient: EVM_B, bps: 25, amount: 62_500n },
+    ]);
+    expect(fee.netAmountIn).toBe(25_000_001n - 187_500n);
+    expect(routeIntegratorFeeOf(fee, usdc)).toEqual([
+      { bps: 50, amount: '0.125', token: 'USDC', chain: 'devnet-a', recipient: EVM_A },
+      { bps: 25, amount: '0.0625', token: 'USDC', chain: 'devnet-a', recipient: EVM_B },
+    ]);
+    expect(planIntegratorFeesOf(fee, usdc)).toEqual([
+      { token: usdc, recipient: EVM_A, bps: 50, amount: '125000' },
+      { token: usdc, recipient: EVM_B, bps: 25, amount: '62500' },
+    ]);
+  });
+
+  it('charges nothing without shares or with 0 bps', () => {
+    expect(integratorFeeOf(undefined, 1000n, evm)).toEqual({ charges: [], netAmountIn: 1000n });
+    expect(integratorFeeOf([{ bps: 0, recipient: 'anything' }], 1000n, evm)).toEqual({
+      charges: [],
+      netAmountIn: 1000n,
+    });
+  });
+
+  it('refuses shares over 300 bps together (VALIDATION_FAILED)', () => {
+    const shares = [
+      { bps: 200, recipient: EVM_A },
+      { bps: 101, recipient: EVM_B },
+    ];
+    expect(codeOf(() => integratorFeeOf(shares, 1000n, evm))).toBe('VALIDATION_FAILED');
+    expect(integratorFeeOf([{ bps: 300, recipient: EVM_A }], 1000n, evm).netAmountIn).toBe(970n);
+  });
+
+  it('refuses a recipient that is not an address of the source chain (INVALID_ADDRESS)', () => {
+    expect(codeOf(() => integratorFeeOf([{ bps: 10, recipient: SOLANA }], 1000n, evm))).toBe(
+      'INVALID_ADDRESS',
+    );
+    expect(codeOf(() => integratorFeeOf([{ bps: 10, recipient: EVM_A }], 1000n, solana))).toBe(
+      'INVALID_ADDRESS',
+    );
+    expect(integratorFeeOf([{ bps: 10, recipient: SOLANA }], 1000n, solana).charges).toHaveLength(1);
+  });
+
+  it('refuses a fee paid from Bitcoin (VALIDATION_FAILED)', () => {
+    expect(codeOf(() => integratorFeeOf([{ bps: 10, recipient: EVM_A }], 1000n, bitcoin))).toBe(
+      'VALIDATION_FAILED',
+    );
+  });
+
+  it("uses the request's own fee, even empty, else the key default's recipients of the source chain", () => {
+    const keyDefault = [
+      { bps: 40, recipient: EVM_A },
+      { bps: 30, recipient: SOLANA },
+    ];
+    const own = [{ bps: 5, recipient: EVM_B }];
+    expect(requestedIntegratorFee(own, keyDefault, evm)).toBe(own);
+    expect(requestedIntegratorFee([], keyDefault, evm)).toEqual([]);
+    expect(requestedIntegratorFee(undefined, keyDefault, evm)).toEqual([keyDefault[0]]);
+    expect(requestedIntegratorFee(undefined, keyDefault, solana)).toEqual([keyDefault[1]]);
+    expect(requestedIntegratorFee(undefined, keyDefault, bitcoin)).toEqual([]);
+    expect(requestedIntegratorFee(undefined, undefined, evm)).toEqual([]);
+  });
+});
