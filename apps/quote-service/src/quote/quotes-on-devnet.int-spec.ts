@@ -422,6 +422,76 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
       const expected = 1_000_000_000n - (1_000_000_000n * BigInt(manifest.bridge.feeBps)) / 10_000n;
       expect(parseUnits(quote.routes[0].expectedAmountOut, 6)).toBe(expected);
     });
+
+    it("takes the integrator's fee from the input on the source chain: the bridge carries the rest, the plan carries the fee", async () => {
+      const evmRecipient = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
+      const other = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65';
+      const quote = await service.quotes.create({
+        fromChain: 'devnet-b',
+        toChain: 'devnet-a',
+        tokenIn: 'USDC',
+        tokenOut: 'USDC',
+        amount: '1000',
+        integratorFee: [
+          { bps: 100, recipient: evmRecipient },
+          { bps: 25, recipient: other },
+        ],
+      });
+      expect(quote.routes).toHaveLength(1);
+      const [route] = quote.routes;
+      expect(route.amountIn).toBe('1000');
+      expect(route.integratorFee).toEqual([
+        { bps: 100, amount: '10', token: 'USDC', chain: 'devnet-b', recipient: evmRecipient },
+        { bps: 25, amount: '2.5', token: 'USDC', chain: 'devnet-b', recipient: other },
+      ]);
+      // 1000 − 10 − 2.5 = 987.5 USDC bridged, minus the bridge's own fee.
+      const bridged = 987_500_000n;
+      const expected = bridged - (bridged * BigInt(manifest.bridge.feeBps)) / 10_000n;
+      expect(parseUnits(route.expectedAmountOut, 6)).toBe(expected);
+      const plan = planOf(quote, route.routeId);
+      expect(plan.amountIn).toBe('1000000000');
+      expect(plan.legs[0].amountIn).toBe(bridged.toString());
+      const usdc = {
+        chain: 'devnet-b',
+        symbol: 'USDC',
+        address: chainOf('devnet-b').tokens.USDC.address,
+        decimals: 6,
+      };
+      expect(plan.integratorFees).toEqual([
+        { token: usdc, recipient: evmRecipient, bps: 100, amount: '10000000' },
+        { token: usdc, recipient: other, bps: 25, amount: '2500000' },
+      ]);
+    });
+
+    it("applies the key's default fee only to recipients of the source chain, and the request's own over it", async () => {
+      const evmRecipient = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
+      const defaultIntegratorFee = [
+        { bps: 30, recipient: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU' },
+        { bps: 20, recipient: evmRecipient },
+      ];
+      const terms = {
+        fromChain: 'devnet-b',
+        toChain: 'devnet-a',
+        tokenIn: 'USDC',
+        tokenOut: 'USDC',
+        amount: '1000',
+      };
+      const byDefault = await service.quotes.create({ ...terms, defaultIntegratorFee });
+      expect(byDefault.routes[0].integratorFee).toEqual([
+        { bps: 20, amount: '2', token: 'USDC', chain: 'devnet-b', recipient: evmRecipient },
+      ]);
+      const none = await service.quotes.create({ ...terms, defaultIntegratorFee, integratorFee: [] });
+      expect(none.routes[0].integratorFee).toEqual([]);
+      expect(planOf(none, none.routes[0].routeId).integratorFees).toBeUndefined();
+      await expect(
+        errorCodeOf(
+          service.quotes.create({
+            ...terms,
+            integratorFee: [{ bps: 10, recipient: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU' }],
+          }),
+        ),
+      ).resolves.toBe('INVALID_ADDRESS');
+    });
   });
 
   describe('no route and client errors', () => {
