@@ -648,6 +648,8 @@ export interface components {
             timestamp: string;
         };
         AsyncSigningResponseDto: {
+            /** @description POST /swap/build only: the route's first leg checked against userAddress (and the build's recipient) as POST /quote with userAddress checks it (same codes). [] = checked, nothing found; absent on polls, and on a build whose check did not answer within the build's wait (waitForTxRequestMs) */
+            issues?: components["schemas"]["RouteIssueDto"][];
             /** @enum {string} */
             mode: "async";
             /** @enum {string} */
@@ -903,6 +905,8 @@ export interface components {
             tokenRefFromOverride?: string;
             /** @description Output token reference (same form); wins over tokenOut */
             tokenRefToOverride?: string;
+            /** @description The wallet that will sign (an address of fromChain: EVM, Solana or Bitcoin; else 400 INVALID_ADDRESS). With it, each route carries `issues`: the first leg checked against this wallet before anything is signed (balance, allowance, simulation). Without it nothing is checked and no route has `issues` */
+            userAddress?: string;
         };
         CreateWebhookDto: {
             /** @description Event types to receive; absent or empty means every type, including types added later */
@@ -1238,6 +1242,8 @@ export interface components {
             gasCoverage: components["schemas"]["RouteGasCoverageDto"];
             /** @description The integrator's fee, one entry per recipient (empty without a fee): taken from the input on the source chain, so amountIn includes it and expectedAmountOut and minAmountOut are what is left after it (the providers are quoted for amountIn minus every fee) */
             integratorFee: components["schemas"]["RouteIntegratorFeeDto"][];
+            /** @description Only when the quote named userAddress: the first leg checked against that wallet now (its balance of the input, its allowance, an eth_call of the leg's transaction). [] = everything was checked and nothing found; absent = nothing was checked (no userAddress). A route with a blocking issue cannot succeed as it is; the order of the routes does not change */
+            issues?: components["schemas"]["RouteIssueDto"][];
             /**
              * @description The least output the build accepts after the quote's slippage, in units of tokenOut: what the last leg enforces on chain
              * @example 0.032967
@@ -1467,6 +1473,64 @@ export interface components {
              */
             token: string;
         };
+        /** @description One finding of the preflight of a route against the quote's userAddress. The fields beside code, severity, message, chain and leg depend on the code. Amounts are in human units of `token`. */
+        RouteIssueDto: {
+            /**
+             * @description Chain of the finding (the first leg's)
+             * @example devnet-a
+             */
+            chain: string;
+            /**
+             * @description CHECK_UNAVAILABLE: the read that failed
+             * @enum {string}
+             */
+            check?: "balance" | "allowance";
+            /**
+             * @description INSUFFICIENT_BALANCE (blocking): the wallet holds less of the input than the first leg spends (needed, held; on a user-paid build also of the native coin for its own gas, estimated). ALLOWANCE_MISSING (warning): the ERC-20 allowance to spender is below what the first leg spends; the build asks the approval as a step, coveredByPermit: by an EIP-2612 permit signature instead of a transaction. SIMULATION_REVERTED (blocking): the first leg's transaction reverts when simulated now (eth_call), revertReason decoded. SIMULATION_UNAVAILABLE (warning): it could not be simulated (node error or timeout, no transaction of the wallet to simulate). CHECK_UNAVAILABLE (warning): the balance or allowance (check) could not be read
+             * @enum {string}
+             */
+            code: "INSUFFICIENT_BALANCE" | "ALLOWANCE_MISSING" | "SIMULATION_REVERTED" | "SIMULATION_UNAVAILABLE" | "CHECK_UNAVAILABLE";
+            /** @description ALLOWANCE_MISSING: true when the token has EIP-2612, so the build asks a permit signature instead of an approve transaction */
+            coveredByPermit?: boolean;
+            /**
+             * @description What the wallet holds (INSUFFICIENT_BALANCE) or has granted spender (ALLOWANCE_MISSING)
+             * @example 10.5
+             */
+            held?: string;
+            /**
+             * @description Index of the route leg checked (0: the first)
+             * @example 0
+             */
+            leg: number;
+            /** @description For people, not for code */
+            message: string;
+            /**
+             * @description What the first leg spends
+             * @example 25
+             */
+            needed?: string;
+            /** @description SIMULATION_REVERTED: the raw revert data, 0x-hex */
+            revertData?: string;
+            /**
+             * @description SIMULATION_REVERTED: Error(string) as its text, Panic(0x11: arithmetic overflow or underflow), a known custom error as Name(args), else custom error 0x<selector>
+             * @example UniswapV2: INSUFFICIENT_OUTPUT_AMOUNT
+             */
+            revertReason?: string;
+            /**
+             * @description blocking: the route cannot succeed as it is; warning: it can, with what the message says
+             * @enum {string}
+             */
+            severity: "blocking" | "warning";
+            /** @description ALLOWANCE_MISSING: the contract the allowance goes to: Permit2 when the route has `permit` (what the default, sponsored, build uses), else, and on a user-paid build, the leg's spender */
+            spender?: string;
+            /**
+             * @description INSUFFICIENT_BALANCE, ALLOWANCE_MISSING: the token
+             * @example USDC
+             */
+            token?: string;
+            /** @description Its contract address (EVM) or mint (Solana); null for the native coin */
+            tokenAddress?: string | null;
+        };
         RoutePermitInfoDto: {
             /**
              * @description EIP-2612 value and Permit2 permitted.amount, in base units as the typed data takes them
@@ -1692,6 +1756,8 @@ export interface components {
             transaction?: components["schemas"]["PendingTransactionDto"];
         };
         SyncSigningResponseDto: {
+            /** @description POST /swap/build only: the route's first leg checked against userAddress (and the build's recipient) as POST /quote with userAddress checks it (same codes). [] = checked, nothing found; absent on polls, and on a build whose check did not answer within the build's wait (waitForTxRequestMs) */
+            issues?: components["schemas"]["RouteIssueDto"][];
             /** @enum {string} */
             mode: "sync";
             /** @enum {string} */
