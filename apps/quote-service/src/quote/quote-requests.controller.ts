@@ -1,18 +1,26 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
-import { CreateQuoteRequest, QuoteMessageTypes, RoutePreflightRequest, Topics } from '@swapgw/contracts';
+import {
+  CreateQuoteRequest,
+  QuoteMessageTypes,
+  RepriceRouteLegRequest,
+  RoutePreflightRequest,
+  Topics,
+} from '@swapgw/contracts';
 import { RequestResponder } from '@swapgw/messaging';
 import { QuoteService } from './quote.service';
+import { RouteRepricer } from './route-repricer';
 
 /**
  * Request-reply entry of quotes: `quote.requests` (quote.create, from the gateway and
- * limit-order-service; quote.preflight, from the gateway's build).
+ * limit-order-service; quote.preflight and quote.reprice, from the gateway's build).
  */
 @Controller()
 export class QuoteRequestsController {
   constructor(
     private readonly responder: RequestResponder,
     private readonly quotes: QuoteService,
+    private readonly repricer: RouteRepricer,
   ) {}
 
   @MessagePattern(Topics.quoteRequests)
@@ -25,6 +33,10 @@ export class QuoteRequestsController {
       [QuoteMessageTypes.preflight]: {
         payload: RoutePreflightRequest,
         handle: (request: RoutePreflightRequest) => this.quotes.preflight(request),
+      },
+      [QuoteMessageTypes.reprice]: {
+        payload: RepriceRouteLegRequest,
+        handle: (request: RepriceRouteLegRequest) => this.repricer.reprice(request),
       },
     });
   }

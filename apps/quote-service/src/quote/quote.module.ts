@@ -11,12 +11,13 @@ import { QuoteRequestsController } from './quote-requests.controller';
 import { QuoteRetention } from './quote-retention';
 import { QuoteService } from './quote.service';
 import { familyPreflightReads, RoutePreflight } from './route-preflight';
+import { RouteRepricer } from './route-repricer';
 import { TokenResolver } from './token-resolver';
 import { TrendingCounter } from './trending-counter';
 
 /**
  * Quotes (`quote.requests`): asks the providers, prices the gas the service covers, stores each
- * quote with its route plans; expired ones are pruned after QUOTE_RETENTION_MS.
+ * quote with its route plans, re-prices one leg of a plan for a build (`quote.reprice`); expired ones are pruned after QUOTE_RETENTION_MS.
  */
 @Module({
   imports: [ChainsModule, ProvidersModule],
@@ -56,6 +57,12 @@ import { TrendingCounter } from './trending-counter';
           providerTimeoutMs: config.QUOTE_PROVIDER_TIMEOUT_MS,
           preflight: new RoutePreflight(familyPreflightReads(families, registry)),
         }),
+    },
+    {
+      provide: RouteRepricer,
+      inject: [ChainRegistry, QUOTE_PROVIDERS, QuoteServiceConfig],
+      useFactory: (registry: ChainRegistry, providers: QuoteProvider[], config: QuoteServiceConfig) =>
+        new RouteRepricer(registry, providers, config.QUOTE_PROVIDER_TIMEOUT_MS),
     },
     {
       provide: QuoteRetention,

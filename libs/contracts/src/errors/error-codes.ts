@@ -86,6 +86,11 @@ export const ErrorCatalog = {
     description:
       'The signed transaction does not match the payload issued (signer, chain, to, data, value, nonce or gas).',
   },
+  QUOTE_PRICE_CHANGED: {
+    status: 409,
+    description:
+      "The route's output moved beyond the quote's slippage since it was quoted; details carry the new expectedAmountOut and minAmountOut: re-quote, or build again with acceptedMinAmountOut.",
+  },
   EXECUTION_TERMINAL: {
     status: 409,
     description: 'The swap is completed, failed or expired; details carry the reason.',

@@ -1,2 +1,3 @@
 export * from './quote-messages';
 export * from './route-issues';
+export * from './route-reprice';

@@ -21,6 +21,8 @@ export const QuoteMessageTypes = {
   create: 'quote.create',
   /** The preflight of one route plan against a wallet (POST /swap/build answers it as `issues`). */
   preflight: 'quote.preflight',
+  /** Re-prices one leg of a served route plan against the chain or provider as it is now (POST /swap/build). */
+  reprice: 'quote.reprice',
 } as const;
 
 export const QUOTE_NETWORKS = ['mainnet', 'testnet'] as const;
