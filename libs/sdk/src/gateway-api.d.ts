@@ -231,7 +231,7 @@ export interface paths {
         put?: never;
         /**
          * Build the swap; answers the first signable step (200 sync) or poll instructions (202 async) after waitForTxRequestMs
-         * @description The build is handed to the planner as a durable Kafka command and never refused because a service is busy or down: it then answers 202 and the swap is planned when the planner gets to it. Verdicts the planner or signer reach after a 202 (400 VALIDATION_FAILED / INVALID_ADDRESS, 503 SIGNING_SURFACE_UNAVAILABLE, 409 TX_REQUEST_INVALID) are answered by GET /swap/{swapId}/signing with the same status and code.
+         * @description Before the command goes out, the route's first swap leg is priced again against the chain or provider (409 QUOTE_PRICE_CHANGED when it moved beyond the quote's slippage; acceptedMinAmountOut accepts the new price; the figures are in priceCheck of the answer). The build is handed to the planner as a durable Kafka command and never refused because a service is busy or down: it then answers 202 and the swap is planned when the planner gets to it. Verdicts the planner or signer reach after a 202 (400 VALIDATION_FAILED / INVALID_ADDRESS, 503 SIGNING_SURFACE_UNAVAILABLE, 409 TX_REQUEST_INVALID) are answered by GET /swap/{swapId}/signing with the same status and code.
          */
         post: operations["SwapController_build"];
         delete?: never;
@@ -656,6 +656,8 @@ export interface components {
             nextAction: "poll";
             /** @description Suggested wait before the next GET /swap/{swapId}/signing */
             pollAfterMs: number;
+            /** @description POST /swap/build only, when the route's first leg is a swap: its price read again at build. Absent on polls, and when the first leg is a bridge paying a fixed amount */
+            priceCheck?: components["schemas"]["BuildPriceCheckDto"];
             signing: components["schemas"]["PendingSigningEnvelopeDto"];
             /** @description Swap status: planning (payload being built, funds awaited, or a fresh payload after expiry), submitted (the signed transaction was broadcast) or confirming (it is in a block, waiting for confirmations) */
             status: string;
@@ -718,7 +720,35 @@ export interface components {
             protocol: "across";
             recipient: string;
         };
+        BuildPriceCheckDto: {
+            /** @description When the price was read (ms since epoch) */
+            checkedAtMs: number;
+            /**
+             * @description The route's output at the price read at build
+             * @example 2990.1
+             */
+            expectedAmountOut: string;
+            /**
+             * @description The least output the payload binds
+             * @example 2975.2
+             */
+            minAmountOut: string;
+            /**
+             * @description within-slippage: the first leg still pays at least the quote's minimum, the payload binds the quote's minAmountOut; accepted: it moved beyond the slippage and the build took acceptedMinAmountOut: the payload binds the new price (minAmountOut below)
+             * @enum {string}
+             */
+            outcome: "within-slippage" | "accepted";
+            /** @example 3000.4 */
+            quotedExpectedAmountOut: string;
+            /** @example 2985.4 */
+            quotedMinAmountOut: string;
+        };
         BuildSwapDto: {
+            /**
+             * @description Accept a price that moved beyond the quote's slippage: the least minAmountOut (human units of tokenOut) the client takes, usually error.details.minAmountOut of the 409 QUOTE_PRICE_CHANGED it got. The build then binds the new price (its minAmountOut, never below this value) into the payload; a price that moved further answers 409 QUOTE_PRICE_CHANGED again. Ignored while the price is within slippage.
+             * @example 2950.5
+             */
+            acceptedMinAmountOut?: string;
             /**
              * @description Who pays the gas. sponsored (the default): the service, on every EVM step: the wallet signs EIP-712 typed data (payload evm-typed-data) that the service's relayers submit, or, where only the wallet's own transaction can work, the service first sends it that transaction's maximum fee, so its native balance never drops (docs/gas-sponsorship.md). user: the wallet sends every transaction and pays its gas. A build with permitType (or a permit signature) is a user-paid build; permitType together with gasPayment sponsored is 400 VALIDATION_FAILED.
              * @enum {string}
@@ -1762,6 +1792,8 @@ export interface components {
             mode: "sync";
             /** @enum {string} */
             nextAction: "sign";
+            /** @description POST /swap/build only, when the route's first leg is a swap: its price read again at build. Absent on polls, and when the first leg is a bridge paying a fixed amount */
+            priceCheck?: components["schemas"]["BuildPriceCheckDto"];
             signing: components["schemas"]["ReadySigningEnvelopeDto"];
             /** @description Swap status: awaiting_signature */
             status: string;
@@ -4527,12 +4559,13 @@ export interface operations {
                 };
             };
             /**
-             * @description Invalid body (userAddress is required), unknown route, a permit that cannot be used on this route (native input, no permit router, missing or doubled signature, deadline missing or past, permit2 without nonce): VALIDATION_FAILED with details.fields[], UNKNOWN_ROUTE
+             * @description Invalid body (userAddress is required), unknown route, a permit that cannot be used on this route (native input, no permit router, missing or doubled signature, deadline missing or past, permit2 without nonce): VALIDATION_FAILED with details.fields[], UNKNOWN_ROUTE; acceptedMinAmountOut with more decimals than tokenOut has: INVALID_AMOUNT
              *
              *     Error codes:
              *     - `VALIDATION_FAILED`: The request body, query or path failed validation; details name each field.
              *     - `MALFORMED_JSON`: The request body is not valid JSON.
              *     - `IDEMPOTENCY_KEY_INVALID`: Idempotency-Key is longer than 200 characters or has characters outside A-Za-z0-9._:-
+             *     - `INVALID_AMOUNT`: The amount is not a positive decimal string within the token decimals.
              *     - `INVALID_ADDRESS`: An address is not valid for the chain family it is used on.
              *     - `UNKNOWN_ROUTE`: routeId does not belong to the given quoteId.
              */
@@ -4550,7 +4583,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "VALIDATION_FAILED" | "MALFORMED_JSON" | "IDEMPOTENCY_KEY_INVALID" | "INVALID_ADDRESS" | "UNKNOWN_ROUTE";
+                            code?: "VALIDATION_FAILED" | "MALFORMED_JSON" | "IDEMPOTENCY_KEY_INVALID" | "INVALID_AMOUNT" | "INVALID_ADDRESS" | "UNKNOWN_ROUTE";
                         };
                     };
                 };
@@ -4597,12 +4630,13 @@ export interface operations {
                 };
             };
             /**
-             * @description The first tx request cannot be signed (TX_REQUEST_INVALID; details.message names the revert, e.g. a permit that does not verify: PermitRejected(token), InvalidSigner(), InvalidNonce()), or an idempotency conflict
+             * @description The first tx request cannot be signed (TX_REQUEST_INVALID; details.message names the revert, e.g. a permit that does not verify: PermitRejected(token), InvalidSigner(), InvalidNonce()), or an idempotency conflict. QUOTE_PRICE_CHANGED: the first leg, priced again at build, now pays less than the quote's minimum (moved beyond slippage), or the client's acceptedMinAmountOut is above the new minimum; details: routeId, expectedAmountOut and minAmountOut (new), quotedExpectedAmountOut, quotedMinAmountOut (human units of tokenOut). Nothing was built and the Idempotency-Key stays free: request a new quote, or build again with acceptedMinAmountOut = details.minAmountOut
              *
              *     Error codes:
              *     - `IDEMPOTENCY_CONFLICT`: The Idempotency-Key was used with a different request.
              *     - `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed.
              *     - `TX_REQUEST_INVALID`: The current transaction request cannot be signed (e.g. balance or allowance changed).
+             *     - `QUOTE_PRICE_CHANGED`: The route's output moved beyond the quote's slippage since it was quoted; details carry the new expectedAmountOut and minAmountOut: re-quote, or build again with acceptedMinAmountOut.
              *     - `EXECUTION_TERMINAL`: The swap is completed, failed or expired; details carry the reason.
              */
             409: {
@@ -4619,7 +4653,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS" | "TX_REQUEST_INVALID" | "EXECUTION_TERMINAL";
+                            code?: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS" | "TX_REQUEST_INVALID" | "QUOTE_PRICE_CHANGED" | "EXECUTION_TERMINAL";
                         };
                     };
                 };
@@ -4732,6 +4766,29 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description QUOTE_UPSTREAM_FAILED: the route could not be priced again at build (its provider or the quote service did not answer); nothing was built, retry
+             *
+             *     Error codes:
+             *     - `QUOTE_UPSTREAM_FAILED`: Every quote provider failed or the quote service answered an upstream failure.
+             */
+            502: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorDto"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "QUOTE_UPSTREAM_FAILED";
                         };
                     };
                 };

@@ -79,8 +79,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
         const mapped = mapException(error);
         // 5xx: the outcome is unknown or transient, so a retry must run again. A request refused by
         // validation never started: releasing lets the client correct it under the same key rather
-        // than be told it conflicts with its own typo. Any other 4xx is a decision and is kept.
-        const releases = mapped.status >= 500 || mapped.error.code === ErrorCodes.VALIDATION_FAILED;
+        // than be told it conflicts with its own typo. A build refused for a price that moved
+        // (QUOTE_PRICE_CHANGED) sent nothing and depends on the market: the same key may build
+        // again, with acceptedMinAmountOut or once the price is back. Any other 4xx is a decision and is kept.
+        const releases =
+          mapped.status >= 500 ||
+          mapped.error.code === ErrorCodes.VALIDATION_FAILED ||
+          mapped.error.code === ErrorCodes.QUOTE_PRICE_CHANGED;
         const settle = releases
           ? this.store.release(claim)
           : this.store.complete(claim, mapped.status, { kind: 'error', error: mapped.error });

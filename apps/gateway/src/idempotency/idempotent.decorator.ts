@@ -10,7 +10,8 @@ export { IDEMPOTENT_ROUTE, IdempotentOptions } from './idempotent-route';
  * the first request runs, a repeat with the same body and path parameters replays the stored
  * status and body (header `Idempotent-Replayed: true`), a repeat with another request is 409
  * IDEMPOTENCY_CONFLICT, and a repeat while the first still runs is 409 IDEMPOTENCY_IN_PROGRESS.
- * 4xx outcomes are stored, except VALIDATION_FAILED (the request never ran); 5xx outcomes release
+ * 4xx outcomes are stored, except VALIDATION_FAILED (the request never ran) and QUOTE_PRICE_CHANGED
+ * (a build that sent nothing; the price may hold on a retry); 5xx outcomes release
  * the key so a retry runs again. The key in use
  * (given or generated) is on `request.idempotencyKey` and `@IdempotencyKey()`.
  * The interceptor is bound here, on these handlers only: a global one cost every other request

@@ -1,4 +1,5 @@
 import { isTerminalSwapStatus, RouteIssue } from '@swapgw/contracts';
+import type { BuildPriceCheck } from './build-price-check';
 import type { SwapViewEntity } from './swap-view.entity';
 
 /** Suggested interval between polls of GET /swap/{swapId}/signing. */
@@ -22,6 +23,8 @@ export interface SyncSigningResponse {
   signing: SigningEnvelope;
   /** POST /swap/build only: the route's preflight against the build's wallet (see RouteIssue). */
   issues?: RouteIssue[];
+  /** POST /swap/build only: the price checked at build (see BuildPriceChecker). */
+  priceCheck?: BuildPriceCheck;
 }
 
 /** The current step's broadcast transaction, while the swap waits for it (submitted, confirming). */
@@ -47,6 +50,8 @@ export interface AsyncSigningResponse {
   transaction?: PendingTransaction;
   /** POST /swap/build only: the route's preflight against the build's wallet (see RouteIssue). */
   issues?: RouteIssue[];
+  /** POST /swap/build only: the price checked at build (see BuildPriceChecker). */
+  priceCheck?: BuildPriceCheck;
 }
 
 /** What GET /swap/{swapId}/signing (or a build within its wait) answers when it answers with a body. */

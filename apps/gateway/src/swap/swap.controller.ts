@@ -41,6 +41,8 @@ export class SwapController {
     summary:
       'Build the swap; answers the first signable step (200 sync) or poll instructions (202 async) after waitForTxRequestMs',
     description:
+      "Before the command goes out, the route's first swap leg is priced again against the chain or provider (409 QUOTE_PRICE_CHANGED when it moved " +
+      "beyond the quote's slippage; acceptedMinAmountOut accepts the new price; the figures are in priceCheck of the answer). " +
       'The build is handed to the planner as a durable Kafka command and never refused because a service is busy or down: it then answers 202 and ' +
       'the swap is planned when the planner gets to it. Verdicts the planner or signer reach after a 202 (400 VALIDATION_FAILED / INVALID_ADDRESS, ' +
       '503 SIGNING_SURFACE_UNAVAILABLE, 409 TX_REQUEST_INVALID) are answered by GET /swap/{swapId}/signing with the same status and code.',
@@ -58,17 +60,29 @@ export class SwapController {
     'QUOTE_EXPIRED',
     'EXECUTION_TERMINAL',
     'SERVICE_UNAVAILABLE',
+    'QUOTE_PRICE_CHANGED',
+    'QUOTE_UPSTREAM_FAILED',
+    'INVALID_AMOUNT',
     {
       status: 400,
       description:
         'Invalid body (userAddress is required), unknown route, a permit that cannot be used on this route (native input, no permit router, missing or ' +
-        'doubled signature, deadline missing or past, permit2 without nonce): VALIDATION_FAILED with details.fields[], UNKNOWN_ROUTE',
+        'doubled signature, deadline missing or past, permit2 without nonce): VALIDATION_FAILED with details.fields[], UNKNOWN_ROUTE; ' +
+        'acceptedMinAmountOut with more decimals than tokenOut has: INVALID_AMOUNT',
     },
     {
       status: 409,
       description:
         'The first tx request cannot be signed (TX_REQUEST_INVALID; details.message names the revert, e.g. a permit that does not verify: ' +
-        'PermitRejected(token), InvalidSigner(), InvalidNonce()), or an idempotency conflict',
+        'PermitRejected(token), InvalidSigner(), InvalidNonce()), or an idempotency conflict. QUOTE_PRICE_CHANGED: the first leg, priced again at ' +
+        "build, now pays less than the quote's minimum (moved beyond slippage), or the client's acceptedMinAmountOut is above the new minimum; " +
+        'details: routeId, expectedAmountOut and minAmountOut (new), quotedExpectedAmountOut, quotedMinAmountOut (human units of tokenOut). ' +
+        'Nothing was built and the Idempotency-Key stays free: request a new quote, or build again with acceptedMinAmountOut = details.minAmountOut',
+    },
+    {
+      status: 502,
+      description:
+        'QUOTE_UPSTREAM_FAILED: the route could not be priced again at build (its provider or the quote service did not answer); nothing was built, retry',
     },
     {
       status: 503,

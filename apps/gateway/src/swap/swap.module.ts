@@ -4,6 +4,7 @@ import { QuoteModule } from '../quote/quote.module';
 import { SwapEventLog } from '../swap-events/swap-event-log';
 import { SwapController } from './swap.controller';
 import { SwapsController } from './swaps.controller';
+import { BuildPriceChecker } from './build-price-check';
 import { SwapService } from './swap.service';
 import { SwapViewChanges } from './swap-view-changes';
 import { SwapViewEntity } from './swap-view.entity';
@@ -20,7 +21,7 @@ import { SigningPollEdge } from './signing-poll.edge';
 @Module({
   imports: [TypeOrmModule.forFeature([SwapViewEntity]), QuoteModule],
   controllers: [SwapController, SwapsController, SwapViewsProjector],
-  providers: [SwapService, SwapViewStore, SwapViewChanges, SwapEventLog, SigningPollEdge],
+  providers: [SwapService, BuildPriceChecker, SwapViewStore, SwapViewChanges, SwapEventLog, SigningPollEdge],
   // For the event streams (SwapEventsModule): the views, their change notifications and the event log.
   exports: [SwapViewStore, SwapViewChanges, SwapEventLog],
 })

@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { GatewayConfig } from '../config/gateway.config';
 import type { ServiceClient } from '../messaging/service-client';
 import type { ServedQuotes } from '../quote/served-quotes.store';
+import type { BuildPriceChecker, PricedPlan } from './build-price-check';
 import { SwapService } from './swap.service';
 import { SwapViewChanges } from './swap-view-changes';
 import type { SwapViewEntity } from './swap-view.entity';
@@ -130,11 +131,15 @@ const changesHub = () =>
     { SWAP_VIEW_CACHE_ENTRIES: 100, SWAP_VIEW_CACHE_TTL_MS: 10_000 } as GatewayConfig,
   );
 
+/** The build's price check: the quoted plan, as when the first leg has no price to check. */
+const unchecked = { check: async (plan: RoutePlan): Promise<PricedPlan> => ({ plan }) };
+
 function serviceOf(
   services: FakeServices,
   views: FakeViews,
   commands = new FakeCommands(),
   changes = changesHub(),
+  prices: Pick<BuildPriceChecker, 'check'> = unchecked,
 ) {
   return new SwapService(
     services as unknown as ServiceClient,
@@ -142,6 +147,7 @@ function serviceOf(
     changes,
     served,
     commands as unknown as CommandPublisher,
+    prices as BuildPriceChecker,
   );
 }
 const noServices = () => new FakeServices(() => new Error('must not be called'));
@@ -228,6 +234,49 @@ describe('SwapService', () => {
     expect(at200.body).not.toHaveProperty('issues');
     expect(Date.now() - sync).toBeGreaterThanOrEqual(2_900);
     expect(Date.now() - sync).toBeLessThan(4_500);
+  });
+
+  it('sends nothing when the price check refuses the build (409 QUOTE_PRICE_CHANGED)', async () => {
+    const views = new FakeViews({ status: 'planning' });
+    const commands = new FakeCommands();
+    const refusing = {
+      check: async (): Promise<PricedPlan> => {
+        throw new CodedError('QUOTE_PRICE_CHANGED', 'moved', { expectedAmountOut: '0.0000000000000009' });
+      },
+    };
+    await expect(
+      serviceOf(noServices(), views, commands, changesHub(), refusing).build(OWNER, 'key-p', buildBody),
+    ).rejects.toMatchObject({ code: 'QUOTE_PRICE_CHANGED' });
+    expect(commands.sent).toEqual([]);
+  });
+
+  it('sends the accepted plan and reports the price check in the build answer', async () => {
+    const views = new FakeViews({ status: 'planning' });
+    const commands = new FakeCommands();
+    const repriced = { ...PLAN, expectedAmountOut: '900', legs: [{ minAmountOut: '891' }] } as RoutePlan;
+    const priceCheck = {
+      outcome: 'accepted' as const,
+      expectedAmountOut: '0.0000000000000009',
+      minAmountOut: '0.000000000000000891',
+      quotedExpectedAmountOut: '0.000000000000001',
+      quotedMinAmountOut: '0.00000000000000099',
+      checkedAtMs: 1,
+    };
+    const accepting = { check: async (): Promise<PricedPlan> => ({ plan: repriced, priceCheck }) };
+    const { httpStatus, body } = await serviceOf(
+      noServices(),
+      views,
+      commands,
+      changesHub(),
+      accepting,
+    ).build(OWNER, 'key-a', {
+      ...buildBody,
+      acceptedMinAmountOut: '0.000000000000000891',
+      waitForTxRequestMs: 0,
+    });
+    expect(httpStatus).toBe(202);
+    expect(body).toMatchObject({ mode: 'async', priceCheck });
+    expect(commands.sent[0].payload).toMatchObject({ plan: repriced });
   });
 
   it('sends the build command with the route plan and answers 200 sync when the payload is projected, re-reading only when told', async () => {

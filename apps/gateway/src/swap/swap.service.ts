@@ -22,6 +22,7 @@ import {
 import { CommandPublisher } from '@swapgw/messaging';
 import { ServiceClient } from '../messaging/service-client';
 import { ServedQuotes } from '../quote/served-quotes.store';
+import { BuildPriceChecker } from './build-price-check';
 import { BuildSwapDto, WAIT_FOR_TX_REQUEST_MS } from './dto/build-swap.dto';
 import { swapIdOf } from './swap-id';
 import {
@@ -64,11 +65,13 @@ export class SwapService {
     private readonly changes: SwapViewChanges,
     private readonly quotes: ServedQuotes,
     private readonly commands: CommandPublisher,
+    private readonly prices: BuildPriceChecker,
   ) {}
 
   /**
    * Judges the build from the quotes this gateway served (unknown quote 404, unknown route 400,
-   * expired 410), hands the planner a durable `swap.build` command with the route's plan, then
+   * expired 410), prices the route's first leg again (409 QUOTE_PRICE_CHANGED when it moved beyond
+   * the quote's slippage and the client did not accept the new price; see BuildPriceChecker), hands the planner a durable `swap.build` command with the route's plan, then
    * waits (bounded by waitForTxRequestMs) for the first payload to be projected: 200 sync when it
    * is, 202 async when the wait runs out. A busy planner makes the answer a 202, never a refusal:
    * only Kafka or PostgreSQL failing to take the command is a 503. The planner's own verdicts
@@ -79,7 +82,9 @@ export class SwapService {
   async build(owner: string, idempotencyKey: string, dto: BuildSwapDto): Promise<SigningAnswer> {
     const swapId = swapIdOf(owner, idempotencyKey);
     const started = Date.now();
-    const plan = await this.quotes.planFor(owner, dto.quoteId, dto.routeId, started);
+    const quoted = await this.quotes.planFor(owner, dto.quoteId, dto.routeId, started);
+    const { plan, priceCheck } = await this.prices.check(quoted, dto.acceptedMinAmountOut);
+    const priced = <T extends object>(body: T): T => (priceCheck ? { ...body, priceCheck } : body);
     // The route's preflight against this wallet runs while the planner builds (never rejects).
     const preflight = this.preflightOf(plan, dto);
     const request: SwapBuildRequest = {
@@ -125,7 +130,7 @@ export class SwapService {
       let view = created ? null : await this.views.findOwned(swapId, owner);
       for (;;) {
         if (view && isSignable(view, Date.now()))
-          return { httpStatus: 200, body: await withIssues(syncResponseOf(view)) };
+          return { httpStatus: 200, body: priced(await withIssues(syncResponseOf(view))) };
         if (view && isSettledTerminal(view)) throw buildFailureOf(view);
         // Woken by the row's notification; read again at least every BUILD_WAIT_REREAD_MS anyway,
         // so a notification lost with a LISTEN connection that died silently costs a second, not the wait.
@@ -136,7 +141,9 @@ export class SwapService {
         if (!told && waitUntil >= deadline)
           return {
             httpStatus: 202,
-            body: await withIssues(view ? pendingResponseOf(view) : asyncResponseOf(swapId, 'planning')),
+            body: priced(
+              await withIssues(view ? pendingResponseOf(view) : asyncResponseOf(swapId, 'planning')),
+            ),
           };
         view = await this.views.findOwned(swapId, owner);
       }

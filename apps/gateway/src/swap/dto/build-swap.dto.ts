@@ -14,7 +14,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { BITCOIN_PUBLIC_KEY, GAS_PAYMENTS, GasPayment, PERMIT_TYPES, PermitType } from '@swapgw/contracts';
-import { IsWalletAddress } from '../../common/validation';
+import { IsDecimalAmount, IsWalletAddress } from '../../common/validation';
 
 const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
 
@@ -215,4 +215,21 @@ export class BuildSwapDto {
   @Min(WAIT_FOR_TX_REQUEST_MS.min)
   @Max(WAIT_FOR_TX_REQUEST_MS.max)
   waitForTxRequestMs?: number;
+
+  /**
+   * Ours (the spec leaves how a client accepts a new price open): after a 409 QUOTE_PRICE_CHANGED,
+   * the least route output, in human units of tokenOut, the client accepts. The build re-prices
+   * again and, when the price moved beyond the quote's slippage, binds the new price's minimum into
+   * the payload if that minimum is at least this; else 409 again with the newer figures.
+   */
+  @ApiPropertyOptional({
+    example: '2950.5',
+    description:
+      "Accept a price that moved beyond the quote's slippage: the least minAmountOut (human units of tokenOut) the client takes, usually " +
+      'error.details.minAmountOut of the 409 QUOTE_PRICE_CHANGED it got. The build then binds the new price (its minAmountOut, never below this ' +
+      'value) into the payload; a price that moved further answers 409 QUOTE_PRICE_CHANGED again. Ignored while the price is within slippage.',
+  })
+  @IsOptional()
+  @IsDecimalAmount()
+  acceptedMinAmountOut?: string;
 }

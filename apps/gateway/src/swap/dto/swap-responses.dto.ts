@@ -137,6 +137,25 @@ export class PendingSigningEnvelopeDto implements SigningEnvelope {
   readyAtMs!: number | null;
 }
 
+/** POST /swap/build: the route's price checked at build (ours: issue 30, point 6; human units of tokenOut). */
+export class BuildPriceCheckDto {
+  @ApiProperty({
+    enum: ['within-slippage', 'accepted'],
+    description:
+      "within-slippage: the first leg still pays at least the quote's minimum, the payload binds the quote's minAmountOut; " +
+      'accepted: it moved beyond the slippage and the build took acceptedMinAmountOut: the payload binds the new price (minAmountOut below)',
+  })
+  outcome!: 'within-slippage' | 'accepted';
+  @ApiProperty({ example: '2990.1', description: "The route's output at the price read at build" })
+  expectedAmountOut!: string;
+  @ApiProperty({ example: '2975.2', description: 'The least output the payload binds' })
+  minAmountOut!: string;
+  @ApiProperty({ example: '3000.4' }) quotedExpectedAmountOut!: string;
+  @ApiProperty({ example: '2985.4' }) quotedMinAmountOut!: string;
+  @ApiProperty({ type: 'integer', description: 'When the price was read (ms since epoch)' })
+  checkedAtMs!: number;
+}
+
 export class SyncSigningResponseDto implements SyncSigningResponse {
   @ApiProperty() swapId!: string;
   @ApiProperty({ enum: ['sync'] }) mode!: 'sync';
@@ -150,6 +169,12 @@ export class SyncSigningResponseDto implements SyncSigningResponse {
       "[] = checked, nothing found; absent on polls, and on a build whose check did not answer within the build's wait (waitForTxRequestMs)",
   })
   issues?: RouteIssueDto[];
+  @ApiPropertyOptional({
+    type: BuildPriceCheckDto,
+    description:
+      "POST /swap/build only, when the route's first leg is a swap: its price read again at build. Absent on polls, and when the first leg is a bridge paying a fixed amount",
+  })
+  priceCheck?: BuildPriceCheckDto;
 }
 
 export class PendingTransactionDto implements PendingTransaction {
@@ -204,6 +229,12 @@ export class AsyncSigningResponseDto implements AsyncSigningResponse {
       "[] = checked, nothing found; absent on polls, and on a build whose check did not answer within the build's wait (waitForTxRequestMs)",
   })
   issues?: RouteIssueDto[];
+  @ApiPropertyOptional({
+    type: BuildPriceCheckDto,
+    description:
+      "POST /swap/build only, when the route's first leg is a swap: its price read again at build. Absent on polls, and when the first leg is a bridge paying a fixed amount",
+  })
+  priceCheck?: BuildPriceCheckDto;
 }
 
 export class SubmittedSigningResponseDto implements SubmittedSigningResponse {
