@@ -4771,7 +4771,7 @@ export interface operations {
                 };
             };
             /**
-             * @description QUOTE_UPSTREAM_FAILED: the route could not be priced again at build (its provider or the quote service did not answer); nothing was built, retry
+             * @description QUOTE_UPSTREAM_FAILED: the route could not be priced again at build (its provider failed or did not answer); nothing was built, retry
              *
              *     Error codes:
              *     - `QUOTE_UPSTREAM_FAILED`: Every quote provider failed or the quote service answered an upstream failure.
@@ -4794,7 +4794,7 @@ export interface operations {
                 };
             };
             /**
-             * @description Within the wait: no signing surface or gas sponsorship for a chain of the route. Kafka did not take the command in time (SERVICE_UNAVAILABLE) or PostgreSQL is down (PERSISTENCE_UNAVAILABLE): retry with the same Idempotency-Key
+             * @description Within the wait: no signing surface or gas sponsorship for a chain of the route. Kafka did not take the command, or the quote service did not answer the price check, in time (SERVICE_UNAVAILABLE) or PostgreSQL is down (PERSISTENCE_UNAVAILABLE): retry with the same Idempotency-Key
              *
              *     Error codes:
              *     - `SERVICE_UNAVAILABLE`: A dependency (messaging or persistence) is unavailable, or a request to a service timed out.

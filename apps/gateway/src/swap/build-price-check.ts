@@ -33,7 +33,7 @@ export interface PricedPlan {
 }
 
 /** Bound of the `quote.reprice` call: the provider's own deadline (4 s by default) and Kafka's round trips. */
-export const REPRICE_TIMEOUT_MS = 10_000;
+export const REPRICE_TIMEOUT_MS = 6_000;
 
 /**
  * Prices the first leg of the chosen route again before the build command goes out (issue 30,
@@ -41,8 +41,9 @@ export const REPRICE_TIMEOUT_MS = 10_000;
  * an answer to the HTTP caller now (409 QUOTE_PRICE_CHANGED with the new figures, or a payload
  * bound to the accepted price), and a refused price must leave no swap behind: the build stays a
  * durable command once the price holds. quote-service does the pricing, through the provider
- * that quoted the leg; a provider or quote-service that cannot answer is 502 QUOTE_UPSTREAM_FAILED,
- * as for a quote.
+ * that quoted the leg: a provider that fails is 502 QUOTE_UPSTREAM_FAILED, as for a quote; Kafka or
+ * quote-service not answering within REPRICE_TIMEOUT_MS is the build's usual 503 (retry with the
+ * same Idempotency-Key), so an outage answers a build as it did before the check.
  */
 @Injectable()
 export class BuildPriceChecker {
@@ -63,7 +64,7 @@ export class BuildPriceChecker {
       Topics.quoteRequests,
       QuoteMessageTypes.reprice,
       request,
-      { timeoutMs: REPRICE_TIMEOUT_MS, unavailableAs: ErrorCodes.QUOTE_UPSTREAM_FAILED },
+      REPRICE_TIMEOUT_MS,
     );
     return priceVerdictOf(plan, result, acceptedMin, nowMs);
   }

@@ -82,13 +82,14 @@ export class SwapController {
     {
       status: 502,
       description:
-        'QUOTE_UPSTREAM_FAILED: the route could not be priced again at build (its provider or the quote service did not answer); nothing was built, retry',
+        'QUOTE_UPSTREAM_FAILED: the route could not be priced again at build (its provider failed or did not answer); nothing was built, retry',
     },
     {
       status: 503,
       description:
-        'Within the wait: no signing surface or gas sponsorship for a chain of the route. Kafka did not take the command in time ' +
-        '(SERVICE_UNAVAILABLE) or PostgreSQL is down (PERSISTENCE_UNAVAILABLE): retry with the same Idempotency-Key',
+        'Within the wait: no signing surface or gas sponsorship for a chain of the route. Kafka did not take the command, or the quote service ' +
+        'did not answer the price check, in time (SERVICE_UNAVAILABLE) ' +
+        'or PostgreSQL is down (PERSISTENCE_UNAVAILABLE): retry with the same Idempotency-Key',
     },
   )
   async build(
