@@ -237,7 +237,7 @@ describe('SwapService', () => {
   });
 
   it('sends nothing when the price check refuses the build (409 QUOTE_PRICE_CHANGED)', async () => {
-    const views = new FakeViews({ status: 'planning' });
+    const views = new FakeViews(null);
     const commands = new FakeCommands();
     const refusing = {
       check: async (): Promise<PricedPlan> => {
@@ -248,6 +248,19 @@ describe('SwapService', () => {
       serviceOf(noServices(), views, commands, changesHub(), refusing).build(OWNER, 'key-p', buildBody),
     ).rejects.toMatchObject({ code: 'QUOTE_PRICE_CHANGED' });
     expect(commands.sent).toEqual([]);
+
+    // A retry of a build whose command went out before (its swap exists) reaches that swap.
+    views.row = { status: 'planning' };
+    const retried = await serviceOf(noServices(), views, commands, changesHub(), refusing).build(
+      OWNER,
+      'key-p',
+      {
+        ...buildBody,
+        waitForTxRequestMs: 0,
+      },
+    );
+    expect(retried.httpStatus).toBe(202);
+    expect(commands.sent[0].payload).toMatchObject({ plan: PLAN });
   });
 
   it('sends the accepted plan and reports the price check in the build answer', async () => {

@@ -22,7 +22,7 @@ import {
 import { CommandPublisher } from '@swapgw/messaging';
 import { ServiceClient } from '../messaging/service-client';
 import { ServedQuotes } from '../quote/served-quotes.store';
-import { BuildPriceChecker } from './build-price-check';
+import { BuildPriceChecker, PricedPlan } from './build-price-check';
 import { BuildSwapDto, WAIT_FOR_TX_REQUEST_MS } from './dto/build-swap.dto';
 import { swapIdOf } from './swap-id';
 import {
@@ -83,7 +83,7 @@ export class SwapService {
     const swapId = swapIdOf(owner, idempotencyKey);
     const started = Date.now();
     const quoted = await this.quotes.planFor(owner, dto.quoteId, dto.routeId, started);
-    const { plan, priceCheck } = await this.prices.check(quoted, dto.acceptedMinAmountOut);
+    const { plan, priceCheck } = await this.pricedPlan(swapId, owner, quoted, dto.acceptedMinAmountOut);
     const priced = <T extends object>(body: T): T => (priceCheck ? { ...body, priceCheck } : body);
     // The route's preflight against this wallet runs while the planner builds (never rejects).
     const preflight = this.preflightOf(plan, dto);
@@ -174,6 +174,27 @@ export class SwapService {
     } catch (error) {
       this.logger.warn({ msg: 'build preflight failed', quoteId: plan.quoteId, error: String(error) });
       return undefined;
+    }
+  }
+
+  /**
+   * The plan the build sends, its first leg priced again (BuildPriceChecker). A retry of a build
+   * whose command already went out (a 503 after Kafka took it) is not refused for a price that
+   * moved since: it reaches its swap as it is (the planner replays it whatever the plan), read only
+   * on a refusal so that a build costs no extra read.
+   */
+  private async pricedPlan(
+    swapId: string,
+    owner: string,
+    quoted: RoutePlan,
+    acceptedMinAmountOut: string | undefined,
+  ): Promise<PricedPlan> {
+    try {
+      return await this.prices.check(quoted, acceptedMinAmountOut);
+    } catch (error) {
+      const moved = error instanceof CodedError && error.code === ErrorCodes.QUOTE_PRICE_CHANGED;
+      if (moved && (await this.views.findOwned(swapId, owner))) return { plan: quoted };
+      throw error;
     }
   }
 
