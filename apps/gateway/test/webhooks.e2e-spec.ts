@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { HDNodeWallet } from 'ethers';
+import { Client } from 'pg';
 import { api, ApiClient, ApiResponse, testEnv, waitFor } from '@swapgw/testing';
-import { verifySignature } from '../src/webhooks/webhook-signature';
 import { buildSwap, freshQuote } from './support/swap-steps';
 import { OpenApiValidator } from './support/openapi-validator';
 import { PrivateStack, startPrivateStack } from './support/private-stack';
@@ -101,11 +101,10 @@ describe('webhooks: signed deliveries of swap and limit-order events, retried un
       createdAtMs: number;
     }>;
   };
+  /** Verified by the standardwebhooks package, as an integrator's receiver would. */
   const expectSigned = (secret: string, received: Received) => {
-    expect(verifySignature(secret, received.signature, received.raw)).toEqual({
-      ok: true,
-      timestampSeconds: expect.any(Number),
-    });
+    expect(WebhookReceiver.verify(secret, received)).toEqual(received.body);
+    expect(received.headers['webhook-timestamp']).toMatch(/^\d+$/);
     expect(received.body.id).toBe(received.deliveryId);
     expect(received.body.eventId).toBe(received.eventId);
   };
@@ -118,7 +117,7 @@ describe('webhooks: signed deliveries of swap and limit-order events, retried un
       eventTypes: ['limit-order.created'],
       allEventTypes: false,
       createdAtMs: expect.any(Number),
-      secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
     });
     const list = documented('GET', '/api/v1/webhooks', await alice.get('/webhooks'));
     expect(list.body.data.items).toContainEqual({
@@ -192,7 +191,7 @@ describe('webhooks: signed deliveries of swap and limit-order events, retried un
     expect(created.body.data).toMatchObject({ limitOrderId, status: 'open', amount: '1.5' });
     expect(created.body.data).not.toHaveProperty('owner');
     // Signed with its own webhook's secret, not another's.
-    expect(verifySignature(createdOnly.secret, created.signature, created.raw).ok).toBe(false);
+    expect(() => WebhookReceiver.verify(createdOnly.secret, created)).toThrow('No matching signature found');
 
     // The filtered webhook gets only the creation.
     await waitFor(async () => (receiver.on('/created-only').length > 0 ? true : undefined), {
@@ -214,6 +213,30 @@ describe('webhooks: signed deliveries of swap and limit-order events, retried un
     expect(times).toEqual([...times].sort((a, b) => b - a)); // newest first
     expect(log.every((d) => d.attempts === 1 && d.lastResponseStatus === 200)).toBe(true);
     expect(new Set(log.map((d) => d.id))).toEqual(new Set(receiver.on('/all').map((r) => r.deliveryId)));
+  });
+
+  it('signs for a webhook registered before Standard Webhooks (whsec_ + 64 hex) with that secret read as base64, as every library reads it', async () => {
+    const hook = await createWebhook('/legacy', ['limit-order.created']);
+    // The secret as the rows made before the switch hold it.
+    const legacySecret = `whsec_${randomBytes(32).toString('hex')}`;
+    const db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    try {
+      const updated = await db.query('UPDATE "gateway"."webhooks" SET "secret" = $1 WHERE "id" = $2', [
+        legacySecret,
+        hook.id,
+      ]);
+      expect(updated.rowCount).toBe(1);
+    } finally {
+      await db.end();
+    }
+    const limitOrderId = await createLimitOrder();
+    const received = await waitFor(
+      async () => receiver.on('/legacy').find((r) => r.body.data.limitOrderId === limitOrderId),
+      { timeoutMs: 30_000, description: 'limit-order.created delivered to /legacy' },
+    );
+    expectSigned(legacySecret, received);
+    expect(() => WebhookReceiver.verify(hook.secret, received)).toThrow('No matching signature found');
   });
 
   it("delivers the owner's swap events as the swap is built: created, then payload ready, signed, without the owner", async () => {

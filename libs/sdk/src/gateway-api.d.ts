@@ -1890,7 +1890,7 @@ export interface components {
             eventTypes: ("swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.step-confirmed" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed")[];
             /** Format: uuid */
             id: string;
-            /** @description Signing secret of the deliveries (Webhook-Signature). Shown only in this answer: store it now. */
+            /** @description Signing secret of the deliveries (Standard Webhooks `webhook-signature`): `whsec_` + base64 of 32 random bytes. Shown only in this answer: store it now. */
             secret: string;
             url: string;
         };
@@ -5866,12 +5866,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Source event id (= body `eventId`) */
+                /** @description Source event id (= body `eventId`), the same for every webhook that receives it (not part of Standard Webhooks) */
                 "Webhook-Event-Id": string;
                 /** @description Delivery id (= body `id`): the same on every attempt of this delivery */
                 "Webhook-Id": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; refuse a t more than 5 minutes away */
+                /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256(key, "<Webhook-Id>.<Webhook-Timestamp>.<raw body>")>`, key = base64 decoding of the secret after `whsec_`. Any Standard Webhooks library verifies it. */
                 "Webhook-Signature": string;
+                /** @description Unix seconds of this attempt (signed); refuse one more than 5 minutes from your clock */
+                "Webhook-Timestamp": string;
             };
             path?: never;
             cookie?: never;
@@ -5923,12 +5925,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Source event id (= body `eventId`) */
+                /** @description Source event id (= body `eventId`), the same for every webhook that receives it (not part of Standard Webhooks) */
                 "Webhook-Event-Id": string;
                 /** @description Delivery id (= body `id`): the same on every attempt of this delivery */
                 "Webhook-Id": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; refuse a t more than 5 minutes away */
+                /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256(key, "<Webhook-Id>.<Webhook-Timestamp>.<raw body>")>`, key = base64 decoding of the secret after `whsec_`. Any Standard Webhooks library verifies it. */
                 "Webhook-Signature": string;
+                /** @description Unix seconds of this attempt (signed); refuse one more than 5 minutes from your clock */
+                "Webhook-Timestamp": string;
             };
             path?: never;
             cookie?: never;
@@ -5980,12 +5984,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Source event id (= body `eventId`) */
+                /** @description Source event id (= body `eventId`), the same for every webhook that receives it (not part of Standard Webhooks) */
                 "Webhook-Event-Id": string;
                 /** @description Delivery id (= body `id`): the same on every attempt of this delivery */
                 "Webhook-Id": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; refuse a t more than 5 minutes away */
+                /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256(key, "<Webhook-Id>.<Webhook-Timestamp>.<raw body>")>`, key = base64 decoding of the secret after `whsec_`. Any Standard Webhooks library verifies it. */
                 "Webhook-Signature": string;
+                /** @description Unix seconds of this attempt (signed); refuse one more than 5 minutes from your clock */
+                "Webhook-Timestamp": string;
             };
             path?: never;
             cookie?: never;
@@ -6037,12 +6043,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Source event id (= body `eventId`) */
+                /** @description Source event id (= body `eventId`), the same for every webhook that receives it (not part of Standard Webhooks) */
                 "Webhook-Event-Id": string;
                 /** @description Delivery id (= body `id`): the same on every attempt of this delivery */
                 "Webhook-Id": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; refuse a t more than 5 minutes away */
+                /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256(key, "<Webhook-Id>.<Webhook-Timestamp>.<raw body>")>`, key = base64 decoding of the secret after `whsec_`. Any Standard Webhooks library verifies it. */
                 "Webhook-Signature": string;
+                /** @description Unix seconds of this attempt (signed); refuse one more than 5 minutes from your clock */
+                "Webhook-Timestamp": string;
             };
             path?: never;
             cookie?: never;
@@ -6094,12 +6102,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Source event id (= body `eventId`) */
+                /** @description Source event id (= body `eventId`), the same for every webhook that receives it (not part of Standard Webhooks) */
                 "Webhook-Event-Id": string;
                 /** @description Delivery id (= body `id`): the same on every attempt of this delivery */
                 "Webhook-Id": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; refuse a t more than 5 minutes away */
+                /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256(key, "<Webhook-Id>.<Webhook-Timestamp>.<raw body>")>`, key = base64 decoding of the secret after `whsec_`. Any Standard Webhooks library verifies it. */
                 "Webhook-Signature": string;
+                /** @description Unix seconds of this attempt (signed); refuse one more than 5 minutes from your clock */
+                "Webhook-Timestamp": string;
             };
             path?: never;
             cookie?: never;
@@ -6151,12 +6161,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Source event id (= body `eventId`) */
+                /** @description Source event id (= body `eventId`), the same for every webhook that receives it (not part of Standard Webhooks) */
                 "Webhook-Event-Id": string;
                 /** @description Delivery id (= body `id`): the same on every attempt of this delivery */
                 "Webhook-Id": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; refuse a t more than 5 minutes away */
+                /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256(key, "<Webhook-Id>.<Webhook-Timestamp>.<raw body>")>`, key = base64 decoding of the secret after `whsec_`. Any Standard Webhooks library verifies it. */
                 "Webhook-Signature": string;
+                /** @description Unix seconds of this attempt (signed); refuse one more than 5 minutes from your clock */
+                "Webhook-Timestamp": string;
             };
             path?: never;
             cookie?: never;
@@ -6208,12 +6220,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Source event id (= body `eventId`) */
+                /** @description Source event id (= body `eventId`), the same for every webhook that receives it (not part of Standard Webhooks) */
                 "Webhook-Event-Id": string;
                 /** @description Delivery id (= body `id`): the same on every attempt of this delivery */
                 "Webhook-Id": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; refuse a t more than 5 minutes away */
+                /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256(key, "<Webhook-Id>.<Webhook-Timestamp>.<raw body>")>`, key = base64 decoding of the secret after `whsec_`. Any Standard Webhooks library verifies it. */
                 "Webhook-Signature": string;
+                /** @description Unix seconds of this attempt (signed); refuse one more than 5 minutes from your clock */
+                "Webhook-Timestamp": string;
             };
             path?: never;
             cookie?: never;
@@ -6255,12 +6269,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Source event id (= body `eventId`) */
+                /** @description Source event id (= body `eventId`), the same for every webhook that receives it (not part of Standard Webhooks) */
                 "Webhook-Event-Id": string;
                 /** @description Delivery id (= body `id`): the same on every attempt of this delivery */
                 "Webhook-Id": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; refuse a t more than 5 minutes away */
+                /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256(key, "<Webhook-Id>.<Webhook-Timestamp>.<raw body>")>`, key = base64 decoding of the secret after `whsec_`. Any Standard Webhooks library verifies it. */
                 "Webhook-Signature": string;
+                /** @description Unix seconds of this attempt (signed); refuse one more than 5 minutes from your clock */
+                "Webhook-Timestamp": string;
             };
             path?: never;
             cookie?: never;
@@ -6308,12 +6324,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Source event id (= body `eventId`) */
+                /** @description Source event id (= body `eventId`), the same for every webhook that receives it (not part of Standard Webhooks) */
                 "Webhook-Event-Id": string;
                 /** @description Delivery id (= body `id`): the same on every attempt of this delivery */
                 "Webhook-Id": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; refuse a t more than 5 minutes away */
+                /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256(key, "<Webhook-Id>.<Webhook-Timestamp>.<raw body>")>`, key = base64 decoding of the secret after `whsec_`. Any Standard Webhooks library verifies it. */
                 "Webhook-Signature": string;
+                /** @description Unix seconds of this attempt (signed); refuse one more than 5 minutes from your clock */
+                "Webhook-Timestamp": string;
             };
             path?: never;
             cookie?: never;
@@ -6355,12 +6373,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Source event id (= body `eventId`) */
+                /** @description Source event id (= body `eventId`), the same for every webhook that receives it (not part of Standard Webhooks) */
                 "Webhook-Event-Id": string;
                 /** @description Delivery id (= body `id`): the same on every attempt of this delivery */
                 "Webhook-Id": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; refuse a t more than 5 minutes away */
+                /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256(key, "<Webhook-Id>.<Webhook-Timestamp>.<raw body>")>`, key = base64 decoding of the secret after `whsec_`. Any Standard Webhooks library verifies it. */
                 "Webhook-Signature": string;
+                /** @description Unix seconds of this attempt (signed); refuse one more than 5 minutes from your clock */
+                "Webhook-Timestamp": string;
             };
             path?: never;
             cookie?: never;
@@ -6405,12 +6425,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Source event id (= body `eventId`) */
+                /** @description Source event id (= body `eventId`), the same for every webhook that receives it (not part of Standard Webhooks) */
                 "Webhook-Event-Id": string;
                 /** @description Delivery id (= body `id`): the same on every attempt of this delivery */
                 "Webhook-Id": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; refuse a t more than 5 minutes away */
+                /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256(key, "<Webhook-Id>.<Webhook-Timestamp>.<raw body>")>`, key = base64 decoding of the secret after `whsec_`. Any Standard Webhooks library verifies it. */
                 "Webhook-Signature": string;
+                /** @description Unix seconds of this attempt (signed); refuse one more than 5 minutes from your clock */
+                "Webhook-Timestamp": string;
             };
             path?: never;
             cookie?: never;
@@ -6457,12 +6479,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Source event id (= body `eventId`) */
+                /** @description Source event id (= body `eventId`), the same for every webhook that receives it (not part of Standard Webhooks) */
                 "Webhook-Event-Id": string;
                 /** @description Delivery id (= body `id`): the same on every attempt of this delivery */
                 "Webhook-Id": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; refuse a t more than 5 minutes away */
+                /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256(key, "<Webhook-Id>.<Webhook-Timestamp>.<raw body>")>`, key = base64 decoding of the secret after `whsec_`. Any Standard Webhooks library verifies it. */
                 "Webhook-Signature": string;
+                /** @description Unix seconds of this attempt (signed); refuse one more than 5 minutes from your clock */
+                "Webhook-Timestamp": string;
             };
             path?: never;
             cookie?: never;
@@ -6510,12 +6534,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Source event id (= body `eventId`) */
+                /** @description Source event id (= body `eventId`), the same for every webhook that receives it (not part of Standard Webhooks) */
                 "Webhook-Event-Id": string;
                 /** @description Delivery id (= body `id`): the same on every attempt of this delivery */
                 "Webhook-Id": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; refuse a t more than 5 minutes away */
+                /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256(key, "<Webhook-Id>.<Webhook-Timestamp>.<raw body>")>`, key = base64 decoding of the secret after `whsec_`. Any Standard Webhooks library verifies it. */
                 "Webhook-Signature": string;
+                /** @description Unix seconds of this attempt (signed); refuse one more than 5 minutes from your clock */
+                "Webhook-Timestamp": string;
             };
             path?: never;
             cookie?: never;

@@ -28,6 +28,7 @@ describe('the OpenAPI webhooks section', () => {
       expect(item.post.parameters.map((p) => p.name)).toEqual([
         'Webhook-Id',
         'Webhook-Event-Id',
+        'Webhook-Timestamp',
         'Webhook-Signature',
       ]);
       const body = item.post.requestBody.content['application/json'].schema;

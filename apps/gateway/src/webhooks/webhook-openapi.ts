@@ -92,13 +92,19 @@ const headers = {
   'Webhook-Event-Id': {
     required: true,
     schema: { type: 'string' },
-    description: 'Source event id (= body `eventId`)',
+    description:
+      'Source event id (= body `eventId`), the same for every webhook that receives it (not part of Standard Webhooks)',
+  },
+  'Webhook-Timestamp': {
+    required: true,
+    schema: { type: 'string', pattern: '^\\d+$' },
+    description: 'Unix seconds of this attempt (signed); refuse one more than 5 minutes from your clock',
   },
   'Webhook-Signature': {
     required: true,
-    schema: { type: 'string', pattern: '^t=\\d+,v1=[0-9a-f]{64}$' },
+    schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/]{43}=( v1,[A-Za-z0-9+/]{43}=)*$' },
     description:
-      '`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; refuse a t more than 5 minutes away',
+      'Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256(key, "<Webhook-Id>.<Webhook-Timestamp>.<raw body>")>`, key = base64 decoding of the secret after `whsec_`. Any Standard Webhooks library verifies it.',
   },
 };
 

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { DELIVERY_ID_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from './webhook-signature';
+import { EVENT_ID_HEADER, signedHeaders } from './webhook-signature';
 import { guardedLookup, WebhookUrlPolicy } from './webhook-url-policy';
 
 export interface SendOutcome {
@@ -45,9 +45,8 @@ export function sendDelivery(
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(target.body),
           'user-agent': 'swapgw-webhooks/1',
-          [DELIVERY_ID_HEADER]: target.deliveryId,
+          ...signedHeaders(target.secret, target.deliveryId, nowSeconds, target.body),
           [EVENT_ID_HEADER]: target.eventId,
-          [SIGNATURE_HEADER]: signatureHeader(target.secret, nowSeconds, target.body),
         },
       },
       (res) => {

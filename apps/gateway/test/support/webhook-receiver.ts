@@ -1,5 +1,6 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 
 // A webhook receiver for e2e suites: loopback http, which the test stacks let webhooks reach.
 
@@ -7,7 +8,8 @@ export interface Received {
   path: string;
   deliveryId: string;
   eventId: string;
-  signature: string | undefined;
+  /** Every header as received (lower-case names): what a Standard Webhooks library verifies. */
+  headers: Record<string, string>;
   raw: string;
   body: { id: string; eventId: string; type: string; occurredAtMs: number; data: Record<string, unknown> };
   answered: number | 'held';
@@ -34,7 +36,9 @@ export class WebhookReceiver {
           path,
           deliveryId: String(req.headers['webhook-id']),
           eventId: String(req.headers['webhook-event-id']),
-          signature: req.headers['webhook-signature'] as string | undefined,
+          headers: Object.fromEntries(
+            Object.entries(req.headers).map(([name, value]) => [name, String(value)]),
+          ),
           raw,
           body: JSON.parse(raw),
           answered: decision === 'hold' ? 'held' : decision,
@@ -53,6 +57,15 @@ export class WebhookReceiver {
 
   on(path: string): Received[] {
     return this.received.filter((r) => r.path === path);
+  }
+
+  /**
+   * Verifies a delivery as an integrator would, with the standardwebhooks package (the reference
+   * JavaScript library of Standard Webhooks): throws WebhookVerificationError when it does not verify,
+   * returns the parsed body when it does.
+   */
+  static verify(secret: string, received: Received): unknown {
+    return new Webhook(secret).verify(received.raw, received.headers);
   }
 
   async stop(): Promise<void> {

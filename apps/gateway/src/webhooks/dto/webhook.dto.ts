@@ -59,7 +59,7 @@ export class WebhookResponse {
 export class WebhookCreatedResponse extends WebhookResponse {
   @ApiProperty({
     description:
-      'Signing secret of the deliveries (Webhook-Signature). Shown only in this answer: store it now.',
+      'Signing secret of the deliveries (Standard Webhooks `webhook-signature`): `whsec_` + base64 of 32 random bytes. Shown only in this answer: store it now.',
   })
   secret!: string;
 }
