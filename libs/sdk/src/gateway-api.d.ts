@@ -10,7 +10,7 @@ export interface paths {
             cookie?: never;
         };
         /** Chains: devnet chains and the real networks (listed even without an RPC) */
-        get: operations["CatalogController_chains"];
+        get: operations["listChains"];
         put?: never;
         post?: never;
         delete?: never;
@@ -30,7 +30,7 @@ export interface paths {
          * Service status and uptime (no authentication)
          * @description status is `ok` when PostgreSQL and Kafka answer and no Kafka service is `down` (services are known from their heartbeats over Kafka); otherwise `degraded` with the same body and HTTP 503. With `scope=instance` only PostgreSQL and Kafka decide (readiness of this gateway instance).
          */
-        get: operations["HealthController_get"];
+        get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -49,7 +49,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Create a durable off-chain limit order */
-        post: operations["LimitOrdersController_create"];
+        post: operations["createLimitOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -64,11 +64,11 @@ export interface paths {
             cookie?: never;
         };
         /** Read one of your limit orders */
-        get: operations["LimitOrdersController_get"];
+        get: operations["getLimitOrder"];
         put?: never;
         post?: never;
         /** Cancel one of your open limit orders */
-        delete: operations["LimitOrdersController_cancel"];
+        delete: operations["cancelLimitOrder"];
         options?: never;
         head?: never;
         patch?: never;
@@ -84,7 +84,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Atomically create a replacement order and cancel this open one */
-        post: operations["LimitOrdersController_replace"];
+        post: operations["replaceLimitOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -99,7 +99,7 @@ export interface paths {
             cookie?: never;
         };
         /** List your limit orders, newest first */
-        get: operations["LimitOrdersController_list"];
+        get: operations["listLimitOrders"];
         put?: never;
         post?: never;
         delete?: never;
@@ -116,7 +116,7 @@ export interface paths {
             cookie?: never;
         };
         /** Trading pairs (symbols), keyset-paginated; chainRef restricts to same-chain pairs */
-        get: operations["CatalogController_pairs"];
+        get: operations["listPairs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -135,7 +135,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Quote a swap within one chain or across chains; routes best output first (may be empty) */
-        post: operations["QuoteController_create"];
+        post: operations["getQuote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -150,7 +150,7 @@ export interface paths {
             cookie?: never;
         };
         /** On-chain status of a transaction (EVM, Solana, Bitcoin) */
-        get: operations["StatusController_transaction"];
+        get: operations["getTransactionStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -170,7 +170,7 @@ export interface paths {
          * The swap in any status, finished ones included: its steps (kind, chain, status, transaction), failure and quoted amounts
          * @description Unlike GET /swap/{swapId}/signing, which answers 409 EXECUTION_TERMINAL once the swap is completed, failed or expired, this answers 200 in every status. Steps follow the swap events: a step reads submitted once the planner recorded its broadcast, a moment after POST /signing answered.
          */
-        get: operations["SwapController_swap"];
+        get: operations["getSwap"];
         put?: never;
         post?: never;
         delete?: never;
@@ -190,7 +190,7 @@ export interface paths {
          * Server-Sent Events of one swap: every change as it is projected, until its terminal event
          * @description Replays the swap's events after Last-Event-ID (from its first event without one), then sends each new one. Events: swap.created, swap.signing-ready (data = the 200 body of GET /swap/{swapId}/signing), swap.signing-pending, swap.step-submitted, swap.step-confirming, swap.step-confirmed, and the terminal swap.completed, swap.failed, swap.expired, after which the stream ends. Idle streams get a `: keep-alive` comment every SWAP_EVENT_HEARTBEAT_MS. Any gateway instance serves any swap. Open streams per API key and instance are limited (SWAP_EVENT_STREAMS_PER_KEY).
          */
-        get: operations["SwapEventsController_events"];
+        get: operations["streamSwapEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -207,13 +207,13 @@ export interface paths {
             cookie?: never;
         };
         /** The current signable payload (200), or 202 while it is being built, funds are awaited or an expired one is refreshed */
-        get: operations["SwapController_signing"];
+        get: operations["getSwapSigning"];
         put?: never;
         /**
          * Submit the signed transaction of the current step; then poll the same path for the next step
          * @description Send rawTx (what the wallet signed), or txHash when the wallet sent the transaction of a user-paid evm-transaction step itself (an injected EIP-1193 wallet such as MetaMask, eth_sendTransaction): the transaction is read from the chain (waiting up to 4 s for the node to know it) and accepted only if its from, to, data, value and chainId are the payload's (its nonce and gas are the wallet's, the nonce not below the payload's).
          */
-        post: operations["SwapController_submit"];
+        post: operations["submitSwapSignature"];
         delete?: never;
         options?: never;
         head?: never;
@@ -233,7 +233,7 @@ export interface paths {
          * Build the swap; answers the first signable step (200 sync) or poll instructions (202 async) after waitForTxRequestMs
          * @description Before the command goes out, the route's first swap leg is priced again against the chain or provider (409 QUOTE_PRICE_CHANGED when it moved beyond the quote's slippage; acceptedMinAmountOut accepts the new price; the figures are in priceCheck of the answer). The build is handed to the planner as a durable Kafka command and never refused because a service is busy or down: it then answers 202 and the swap is planned when the planner gets to it. Verdicts the planner or signer reach after a 202 (400 VALIDATION_FAILED / INVALID_ADDRESS, 503 SIGNING_SURFACE_UNAVAILABLE, 409 TX_REQUEST_INVALID) are answered by GET /swap/{swapId}/signing with the same status and code.
          */
-        post: operations["SwapController_build"];
+        post: operations["buildSwap"];
         delete?: never;
         options?: never;
         head?: never;
@@ -251,7 +251,7 @@ export interface paths {
          * The caller's swaps, newest first, keyset-paginated with an opaque cursor; optionally one status only
          * @description data is the page (each item as GET /swap/{swapId} answers it); meta.nextCursor is the cursor of the next page, null on the last.
          */
-        get: operations["SwapsController_list"];
+        get: operations["listSwaps"];
         put?: never;
         post?: never;
         delete?: never;
@@ -268,7 +268,7 @@ export interface paths {
             cookie?: never;
         };
         /** Tokens, keyset-paginated with an opaque cursor */
-        get: operations["CatalogController_tokens"];
+        get: operations["listTokens"];
         put?: never;
         post?: never;
         delete?: never;
@@ -285,13 +285,13 @@ export interface paths {
             cookie?: never;
         };
         /** List your webhooks, newest first (without secrets) */
-        get: operations["WebhooksController_list"];
+        get: operations["listWebhooks"];
         put?: never;
         /**
          * Register a webhook
          * @description Swap and limit-order events of this API key owner are POSTed to `url`, signed with the `secret` of this answer (shown only once).
          */
-        post: operations["WebhooksController_create"];
+        post: operations["createWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -309,7 +309,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Delete a webhook; its pending deliveries are dropped */
-        delete: operations["WebhooksController_delete"];
+        delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
         patch?: never;
@@ -323,7 +323,7 @@ export interface paths {
             cookie?: never;
         };
         /** A webhook's deliveries, newest first: status, attempts, last answer, next attempt */
-        get: operations["WebhooksController_deliveries"];
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -345,7 +345,7 @@ export interface paths {
          * Send a delivery again
          * @description The delivery (same id) becomes pending, due now, with a fresh retry window; also for a delivered or dead one.
          */
-        post: operations["WebhooksController_redeliver"];
+        post: operations["redeliverWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1967,7 +1967,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    CatalogController_chains: {
+    listChains: {
         parameters: {
             query?: never;
             header?: never;
@@ -2097,7 +2097,7 @@ export interface operations {
             };
         };
     };
-    HealthController_get: {
+    getHealth: {
         parameters: {
             query?: {
                 /** @description `suite` (default): `degraded` (503) when PostgreSQL, Kafka or any Kafka service is down. `instance`: only what this gateway instance needs to serve (PostgreSQL and Kafka), for a readiness probe; the services are still reported but do not make it 503. */
@@ -2175,7 +2175,7 @@ export interface operations {
             };
         };
     };
-    LimitOrdersController_create: {
+    createLimitOrder: {
         parameters: {
             query?: never;
             header: {
@@ -2397,7 +2397,7 @@ export interface operations {
             };
         };
     };
-    LimitOrdersController_get: {
+    getLimitOrder: {
         parameters: {
             query?: never;
             header?: never;
@@ -2552,7 +2552,7 @@ export interface operations {
             };
         };
     };
-    LimitOrdersController_cancel: {
+    cancelLimitOrder: {
         parameters: {
             query?: never;
             header: {
@@ -2817,7 +2817,7 @@ export interface operations {
             };
         };
     };
-    LimitOrdersController_replace: {
+    replaceLimitOrder: {
         parameters: {
             query?: never;
             header: {
@@ -3088,7 +3088,7 @@ export interface operations {
             };
         };
     };
-    LimitOrdersController_list: {
+    listLimitOrders: {
         parameters: {
             query?: {
                 limit?: number;
@@ -3223,7 +3223,7 @@ export interface operations {
             };
         };
     };
-    CatalogController_pairs: {
+    listPairs: {
         parameters: {
             query?: {
                 /** @description Only same-chain pairs of this chain */
@@ -3390,7 +3390,7 @@ export interface operations {
             };
         };
     };
-    QuoteController_create: {
+    getQuote: {
         parameters: {
             query?: {
                 debug?: "0" | "1" | "true" | "false";
@@ -3595,7 +3595,7 @@ export interface operations {
             };
         };
     };
-    StatusController_transaction: {
+    getTransactionStatus: {
         parameters: {
             query: {
                 /** @description Chain identifier from GET /chains (e.g. devnet-a, ethereum, bitcoin) */
@@ -3777,7 +3777,7 @@ export interface operations {
             };
         };
     };
-    SwapController_swap: {
+    getSwap: {
         parameters: {
             query?: never;
             header?: never;
@@ -3911,7 +3911,7 @@ export interface operations {
             };
         };
     };
-    SwapEventsController_events: {
+    streamSwapEvents: {
         parameters: {
             query?: never;
             header?: {
@@ -4050,7 +4050,7 @@ export interface operations {
             };
         };
     };
-    SwapController_signing: {
+    getSwapSigning: {
         parameters: {
             query?: never;
             header?: never;
@@ -4255,7 +4255,7 @@ export interface operations {
             };
         };
     };
-    SwapController_submit: {
+    submitSwapSignature: {
         parameters: {
             query?: never;
             header?: {
@@ -4506,7 +4506,7 @@ export interface operations {
             };
         };
     };
-    SwapController_build: {
+    buildSwap: {
         parameters: {
             query?: never;
             header?: {
@@ -4822,7 +4822,7 @@ export interface operations {
             };
         };
     };
-    SwapsController_list: {
+    listSwaps: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from meta.nextCursor of the previous page (same status filter) */
@@ -4961,7 +4961,7 @@ export interface operations {
             };
         };
     };
-    CatalogController_tokens: {
+    listTokens: {
         parameters: {
             query?: {
                 /** @description Only tokens of this chain (id from GET /chains) */
@@ -5130,7 +5130,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_list: {
+    listWebhooks: {
         parameters: {
             query?: never;
             header?: never;
@@ -5239,7 +5239,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_create: {
+    createWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -5438,7 +5438,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_delete: {
+    deleteWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -5570,7 +5570,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_deliveries: {
+    listWebhookDeliveries: {
         parameters: {
             query?: {
                 /** @description nextCursor of the previous page */
@@ -5728,7 +5728,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_redeliver: {
+    redeliverWebhookDelivery: {
         parameters: {
             query?: never;
             header?: never;

@@ -15,7 +15,10 @@ export class CatalogController {
   constructor(private readonly catalog: CatalogService) {}
 
   @Get('chains')
-  @ApiOperation({ summary: 'Chains: devnet chains and the real networks (listed even without an RPC)' })
+  @ApiOperation({
+    operationId: 'listChains',
+    summary: 'Chains: devnet chains and the real networks (listed even without an RPC)',
+  })
   @ApiEnvelopedResponse(200, ChainsResponse, 'data.chains')
   @ApiErrorResponses('DISCOVERY_UPSTREAM_UNAVAILABLE')
   chains(): Promise<ChainsResponse> {
@@ -23,7 +26,7 @@ export class CatalogController {
   }
 
   @Get('tokens')
-  @ApiOperation({ summary: 'Tokens, keyset-paginated with an opaque cursor' })
+  @ApiOperation({ operationId: 'listTokens', summary: 'Tokens, keyset-paginated with an opaque cursor' })
   @ApiEnvelopedResponse(200, TokensResponse, 'data.tokens and data.nextCursor')
   @ApiErrorResponses('INVALID_CURSOR', 'UNKNOWN_CHAIN', 'DISCOVERY_UPSTREAM_UNAVAILABLE')
   tokens(@Query() query: ListTokensQuery): Promise<TokensResponse> {
@@ -32,6 +35,7 @@ export class CatalogController {
 
   @Get('pairs')
   @ApiOperation({
+    operationId: 'listPairs',
     summary: 'Trading pairs (symbols), keyset-paginated; chainRef restricts to same-chain pairs',
   })
   @ApiEnvelopedResponse(200, PairsResponse, 'data.pairs and data.nextCursor')

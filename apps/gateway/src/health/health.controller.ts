@@ -14,6 +14,7 @@ export class HealthController {
 
   @Get()
   @ApiOperation({
+    operationId: 'getHealth',
     summary: 'Service status and uptime (no authentication)',
     description:
       'status is `ok` when PostgreSQL and Kafka answer and no Kafka service is `down` (services are known from their ' +

@@ -41,7 +41,7 @@ export class LimitOrdersController {
   @Post('limit')
   @HttpCode(200)
   @Idempotent({ required: true })
-  @ApiOperation({ summary: 'Create a durable off-chain limit order' })
+  @ApiOperation({ operationId: 'createLimitOrder', summary: 'Create a durable off-chain limit order' })
   @ApiEnvelopedResponse(
     200,
     LimitOrderCreatedResponse,
@@ -57,7 +57,7 @@ export class LimitOrdersController {
   }
 
   @Get('limit/:limitOrderId')
-  @ApiOperation({ summary: 'Read one of your limit orders' })
+  @ApiOperation({ operationId: 'getLimitOrder', summary: 'Read one of your limit orders' })
   @ApiEnvelopedResponse(200, LimitOrderResponse, 'The order')
   @ApiErrorResponses('FORBIDDEN', 'LIMIT_ORDER_NOT_FOUND', ...LIMIT_ORDER_SERVICE_ERRORS)
   get(@Owner() owner: string, @Param('limitOrderId') limitOrderId: string): Promise<LimitOrderResponse> {
@@ -67,7 +67,7 @@ export class LimitOrdersController {
   @Delete('limit/:limitOrderId')
   @HttpCode(200)
   @Idempotent({ required: true })
-  @ApiOperation({ summary: 'Cancel one of your open limit orders' })
+  @ApiOperation({ operationId: 'cancelLimitOrder', summary: 'Cancel one of your open limit orders' })
   @ApiBody({ type: CancelLimitOrderDto, required: false })
   @ApiEnvelopedResponse(200, LimitOrderCanceledResponse, 'The canceled order')
   @ApiErrorResponses(
@@ -88,7 +88,10 @@ export class LimitOrdersController {
   @Post('limit/:limitOrderId/replace')
   @HttpCode(200)
   @Idempotent({ required: true })
-  @ApiOperation({ summary: 'Atomically create a replacement order and cancel this open one' })
+  @ApiOperation({
+    operationId: 'replaceLimitOrder',
+    summary: 'Atomically create a replacement order and cancel this open one',
+  })
   @ApiEnvelopedResponse(200, LimitOrderReplacedResponse, 'The replacement order and the canceled one')
   @ApiErrorResponses(
     'FORBIDDEN',
@@ -107,7 +110,7 @@ export class LimitOrdersController {
   }
 
   @Get('limits')
-  @ApiOperation({ summary: 'List your limit orders, newest first' })
+  @ApiOperation({ operationId: 'listLimitOrders', summary: 'List your limit orders, newest first' })
   @ApiEnvelopedResponse(200, LimitOrderListResponse, 'Your orders, newest first')
   @ApiErrorResponses(...LIMIT_ORDER_SERVICE_ERRORS)
   list(@Owner() owner: string, @Query() query: ListLimitOrdersQuery): Promise<LimitOrderListResponse> {

@@ -16,6 +16,7 @@ export class QuoteController {
   @Post()
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'getQuote',
     summary: 'Quote a swap within one chain or across chains; routes best output first (may be empty)',
   })
   @ApiEnvelopedResponse(200, QuoteResponse, 'quoteId, expiresAtMs and routes (possibly empty)')

@@ -12,7 +12,10 @@ export class StatusController {
   constructor(private readonly status: StatusService) {}
 
   @Get('transaction/:txHash')
-  @ApiOperation({ summary: 'On-chain status of a transaction (EVM, Solana, Bitcoin)' })
+  @ApiOperation({
+    operationId: 'getTransactionStatus',
+    summary: 'On-chain status of a transaction (EVM, Solana, Bitcoin)',
+  })
   @ApiParam({
     name: 'txHash',
     description: 'EVM: 0x + 64 hex digits; Solana: base58 signature of 64 bytes; Bitcoin: 64 hex digits',

@@ -24,6 +24,7 @@ export class SwapEventsController {
   @Get(':swapId/events')
   @RawResponse()
   @ApiOperation({
+    operationId: 'streamSwapEvents',
     summary: 'Server-Sent Events of one swap: every change as it is projected, until its terminal event',
     description:
       "Replays the swap's events after Last-Event-ID (from its first event without one), then sends each new one. Events: swap.created, " +

@@ -38,6 +38,7 @@ export class SwapController {
   @Post('build')
   @Idempotent({ required: false })
   @ApiOperation({
+    operationId: 'buildSwap',
     summary:
       'Build the swap; answers the first signable step (200 sync) or poll instructions (202 async) after waitForTxRequestMs',
     description:
@@ -105,6 +106,7 @@ export class SwapController {
 
   @Get(':swapId')
   @ApiOperation({
+    operationId: 'getSwap',
     summary:
       'The swap in any status, finished ones included: its steps (kind, chain, status, transaction), failure and quoted amounts',
     description:
@@ -122,6 +124,7 @@ export class SwapController {
 
   @Get(':swapId/signing')
   @ApiOperation({
+    operationId: 'getSwapSigning',
     summary:
       'The current signable payload (200), or 202 while it is being built, funds are awaited or an expired one is refreshed',
   })
@@ -168,6 +171,7 @@ export class SwapController {
   @HttpCode(200)
   @Idempotent({ required: false })
   @ApiOperation({
+    operationId: 'submitSwapSignature',
     summary: 'Submit the signed transaction of the current step; then poll the same path for the next step',
     description:
       'Send rawTx (what the wallet signed), or txHash when the wallet sent the transaction of a user-paid evm-transaction step ' +

@@ -33,6 +33,7 @@ export class SwapsController {
   // The envelope is built here: its meta carries the next page's cursor besides requestId and timestamp.
   @RawResponse()
   @ApiOperation({
+    operationId: 'listSwaps',
     summary:
       "The caller's swaps, newest first, keyset-paginated with an opaque cursor; optionally one status only",
     description:

@@ -22,6 +22,7 @@ export class WebhooksController {
   @Post()
   @HttpCode(201)
   @ApiOperation({
+    operationId: 'createWebhook',
     summary: 'Register a webhook',
     description:
       'Swap and limit-order events of this API key owner are POSTed to `url`, signed with the `secret` of this answer (shown only once).',
@@ -33,7 +34,10 @@ export class WebhooksController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List your webhooks, newest first (without secrets)' })
+  @ApiOperation({
+    operationId: 'listWebhooks',
+    summary: 'List your webhooks, newest first (without secrets)',
+  })
   @ApiEnvelopedResponse(200, WebhookListResponse, 'Your webhooks')
   list(@Owner() owner: string): Promise<WebhookListResponse> {
     return this.webhooks.list(owner);
@@ -41,7 +45,10 @@ export class WebhooksController {
 
   @Delete(':webhookId')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Delete a webhook; its pending deliveries are dropped' })
+  @ApiOperation({
+    operationId: 'deleteWebhook',
+    summary: 'Delete a webhook; its pending deliveries are dropped',
+  })
   @ApiEnvelopedResponse(200, WebhookDeletedResponse, 'Deleted')
   @ApiErrorResponses('WEBHOOK_NOT_FOUND')
   delete(@Owner() owner: string, @Param('webhookId') webhookId: string): Promise<WebhookDeletedResponse> {
@@ -50,6 +57,7 @@ export class WebhooksController {
 
   @Get(':webhookId/deliveries')
   @ApiOperation({
+    operationId: 'listWebhookDeliveries',
     summary: "A webhook's deliveries, newest first: status, attempts, last answer, next attempt",
   })
   @ApiEnvelopedResponse(200, WebhookDeliveryListResponse, 'One page of deliveries')
@@ -65,6 +73,7 @@ export class WebhooksController {
   @Post(':webhookId/deliveries/:deliveryId/redeliver')
   @HttpCode(202)
   @ApiOperation({
+    operationId: 'redeliverWebhookDelivery',
     summary: 'Send a delivery again',
     description:
       'The delivery (same id) becomes pending, due now, with a fresh retry window; also for a delivered or dead one.',
