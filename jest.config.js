@@ -13,6 +13,9 @@ const common = {
   moduleNameMapper: jestModuleNameMapper(),
   moduleFileExtensions: ['ts', 'js', 'json'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  // Build output (the apps, and the @swapgw/sdk package of tools/build/build-sdk.mjs, whose
+  // package.json would collide with libs/sdk's in jest's module map) is never a test's module.
+  modulePathIgnorePatterns: ['<rootDir>/dist/'],
   // NestJS 12, @scure/btc-signer and its @noble / @scure / micro-packed dependencies ship as ES
   // modules only; Node 24 requires them as they are, jest's CommonJS runtime needs them compiled
   // like our sources.

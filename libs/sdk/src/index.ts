@@ -1,29 +1,50 @@
-// @swapgw/sdk: the gateway's typed HTTP client. Every path, parameter, request body and response
-// (success and error) is typed from the OpenAPI document the gateway serves (apps/gateway/openapi.json):
-// gateway-api.d.ts is generated from it by `npm run openapi`, and `npm test` fails when it is stale.
-import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
-import type { components, paths } from './gateway-api';
+// @swapgw/sdk: the gateway's TypeScript client for wallets. The typed HTTP client (every path,
+// parameter, body and answer typed from the OpenAPI document the gateway serves: gateway-api.d.ts is
+// generated from apps/gateway/openapi.json by `npm run openapi`, and `npm test` fails when it is
+// stale), runSwap with signer adapters, the swap events stream, and webhook verification.
+import type { components } from './gateway-api';
 
 export type { components, operations, paths } from './gateway-api';
 export type { Client, Middleware } from 'openapi-fetch';
+export { createGatewayClient, type GatewayClient, type GatewayClientOptions } from './client';
+export { GatewayApiError } from './errors';
+export {
+  runSwap,
+  TERMINAL_SWAP_STATUSES,
+  type RunSwapEvent,
+  type RunSwapOptions,
+  type RunSwapResult,
+} from './run-swap';
+export {
+  customSigner,
+  ethersSigner,
+  viemSigner,
+  type EthersSignerLike,
+  type EvmTransactionMode,
+  type SigningContext,
+  type SigningPayloadType,
+  type SwapSigner,
+  type ViemLocalAccountLike,
+  type ViemWalletClientLike,
+} from './signers';
+export {
+  swapEvents,
+  TERMINAL_SWAP_EVENTS,
+  type SwapEventName,
+  type SwapEventsOptions,
+  type SwapStreamEvent,
+} from './events';
+export {
+  verifyWebhook,
+  webhookSecretKey,
+  webhookSignature,
+  WebhookVerificationError,
+  type VerifyWebhookOptions,
+  type WebhookDelivery,
+  type WebhookHeaders,
+} from './webhooks';
 
 type Schemas = components['schemas'];
-
-export interface GatewayClientOptions {
-  /** The gateway's API root, `http://host:port/api/v1`: the document's paths are relative to it. */
-  baseUrl: string;
-  /** An API key (`sgw_...`, made by `npm run keys`), sent as `Authorization: Bearer <key>`. */
-  apiKey: string;
-  /** Another fetch (a proxy agent, a test's recorder); the global fetch by default. */
-  fetch?: ClientOptions['fetch'];
-}
-
-/** `client.GET('/swap/{swapId}', { params: { path: { swapId } } })` → `{ data } | { error }`, both typed. */
-export type GatewayClient = Client<paths>;
-
-export function createGatewayClient({ baseUrl, apiKey, fetch }: GatewayClientOptions): GatewayClient {
-  return createClient<paths>({ baseUrl, fetch, headers: { Authorization: `Bearer ${apiKey}` } });
-}
 
 // The schemas a wallet's code names most, under short names.
 export type Chain = Schemas['ChainDto'];
@@ -41,6 +62,7 @@ export type SigningPayload = SigningReady['signing']['payload'];
 export type EvmTransactionPayload = Schemas['EvmTransactionPayloadDto'];
 export type EvmTypedDataPayload = Schemas['EvmTypedDataPayloadDto'];
 export type SolanaTransactionPayload = Schemas['SolanaTransactionPayloadDto'];
+export type BitcoinPsbtPayload = Schemas['BitcoinPsbtPayloadDto'];
 export type SubmitSignedRequest = Schemas['SubmitSignedTxDto'];
 export type SubmittedSigning = Schemas['SubmittedSigningResponseDto'];
 export type Swap = Schemas['SwapResourceDto'];

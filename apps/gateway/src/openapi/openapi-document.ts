@@ -184,6 +184,12 @@ export function finalizeDocument(document: OpenAPIObject, basePath = API_BASE_PA
 }
 
 /**
+ * The document's `info.version`, semver (major 1 = the `/api/v1` paths). `@swapgw/sdk`, generated
+ * from this document, is published under the same version (libs/sdk/package.json; a test compares).
+ */
+export const API_VERSION = '1.0.0';
+
+/**
  * Builds the OpenAPI 3.1 document from the controllers' decorators and DTOs. Needs the module
  * graph only: `NestFactory.create(..., { preview: true })` is enough (the `npm run openapi` CLI).
  */
@@ -191,7 +197,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle('Cross-Chain Swap Gateway API')
-    .setVersion('1')
+    .setVersion(API_VERSION)
     .setDescription(description())
     // An opaque API key, not a JWT: no bearerFormat that would suggest otherwise.
     .addBearerAuth(
