@@ -1,22 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import { Contract, ContractRunner, JsonRpcProvider, parseUnits, Transaction, Wallet } from 'ethers';
+import { Contract, ContractRunner, JsonRpcProvider, parseUnits, Wallet } from 'ethers';
+import { privateKeyToAccount } from 'viem/accounts';
 import { devnetChain, devnetWallet, DevnetManifest, loadDevnetManifest } from '@swapgw/devnet';
 import {
   ApiError,
-  BuildSwapRequest,
   createGatewayClient,
+  ethersSigner,
+  GatewayApiError,
   GatewayClient,
   Middleware,
   QuoteRequest,
-  SigningReady,
-  SubmittedSigning,
+  runSwap,
+  RunSwapEvent,
+  swapEvents,
+  SwapSigner,
+  SwapStreamEvent,
+  viemSigner,
 } from '@swapgw/sdk';
-import { createApiKey, testEnv, waitFor } from '@swapgw/testing';
+import { createApiKey, testEnv } from '@swapgw/testing';
 import { OpenApiValidator } from './support/openapi-validator';
 
-// A wallet's whole swap through @swapgw/sdk (the client typed from the OpenAPI document) on the
-// devnet, with no raw HTTP and no cast: quote → build → sign each payload with ethers → submit →
-// poll until done → read the swap. Every answer also passes the strict check of the served document.
+// A wallet's whole swap through @swapgw/sdk on the devnet, with no raw HTTP: runSwap (quote → build →
+// poll the signing endpoint → sign each payload with an ethers Wallet or a viem LocalAccount → submit
+// → follow to the end), the swap's live events read by swapEvents alongside, the balances on chain.
+// The client's GETs go to the second gateway instance (builds and submissions to the first), and
+// every answer also passes the strict check of the served document.
 
 /** What the middleware below saw: how many answers it checked, and every mismatch. */
 interface Answers {
@@ -62,8 +70,10 @@ const ERC20 = [
 describe('the typed client (@swapgw/sdk): whole swaps on the devnet', () => {
   let manifest: DevnetManifest;
   let client: GatewayClient;
-  /** The second gateway instance when the stack runs two: polls go there, so either instance must answer. */
-  let poller: GatewayClient;
+  /** Builds and submissions to the first gateway instance, GETs (polls, reads) to the second when the stack runs two. */
+  let splitClient: GatewayClient;
+  let baseUrl: string;
+  let apiKey: string;
   const answers: Answers = { checked: 0, problems: [] };
   const providers = new Map<string, JsonRpcProvider>();
 
@@ -100,17 +110,26 @@ describe('the typed client (@swapgw/sdk): whole swaps on the devnet', () => {
   }
 
   beforeAll(async () => {
-    const baseUrl = process.env.GATEWAY_URL;
-    if (!baseUrl)
+    // http://127.0.0.1:<port>/api/v1
+    const gatewayUrl = process.env.GATEWAY_URL;
+    if (!gatewayUrl)
       throw new Error('GATEWAY_URL is not set: run through the e2e project (global setup starts the stack)');
+    baseUrl = gatewayUrl;
     manifest = loadDevnetManifest(testEnv().devnetManifest);
-    const apiKey = await createApiKey(`sdk-e2e-${randomUUID().slice(0, 8)}`);
-    const documented = documentedAnswers(await OpenApiValidator.fetch(baseUrl), answers);
-    const pollUrl = (process.env.GATEWAY_URLS ?? '').split(',').filter(Boolean)[1] ?? baseUrl;
+    apiKey = await createApiKey(`sdk-e2e-${randomUUID().slice(0, 8)}`);
+    const documented = documentedAnswers(await OpenApiValidator.fetch(gatewayUrl), answers);
+    const pollUrl = (process.env.GATEWAY_URLS ?? '').split(',').filter(Boolean)[1] ?? gatewayUrl;
     client = createGatewayClient({ baseUrl, apiKey });
-    poller = createGatewayClient({ baseUrl: pollUrl, apiKey });
+    splitClient = createGatewayClient({
+      baseUrl,
+      apiKey,
+      fetch: (request: Request) =>
+        fetch(
+          request.method === 'GET' ? new Request(request.url.replace(baseUrl, pollUrl), request) : request,
+        ),
+    });
     client.use(documented);
-    poller.use(documented);
+    splitClient.use(documented);
   });
 
   afterEach(() => expect(answers.problems).toEqual([]));
@@ -119,88 +138,64 @@ describe('the typed client (@swapgw/sdk): whole swaps on the devnet', () => {
     for (const provider of providers.values()) provider.destroy();
   });
 
-  /** GET /swap/{swapId}/signing until step `afterStep + 1` is signable (its payload) or the swap ended (null). */
-  async function nextPayload(swapId: string, afterStep: number): Promise<SigningReady | null> {
-    const next = await waitFor(
-      async (): Promise<{ ready: SigningReady } | { ended: ApiError } | null> => {
-        const { data, error } = await poller.GET('/swap/{swapId}/signing', { params: { path: { swapId } } });
-        if (error) {
-          expect(error.error.code).toBe('EXECUTION_TERMINAL');
-          return { ended: error.error };
-        }
-        return data.data.mode === 'sync' && data.data.signing.step.current > afterStep
-          ? { ready: data.data }
-          : null;
-      },
-      {
-        timeoutMs: 120_000,
-        intervalMs: 300,
-        description: `swap ${swapId} to offer step ${afterStep + 1} or end`,
-      },
-    );
-    if ('ready' in next) return next.ready;
-    expect(next.ended.details).toMatchObject({ status: 'completed' });
-    return null;
-  }
-
-  /** Quote, build (Idempotency-Key), then sign and submit every step with `wallet`; returns what was submitted. */
-  async function swap(wallet: Wallet, terms: QuoteRequest) {
-    const quote = dataOf(await client.POST('/quote', { body: terms })).data;
-    const [route] = quote.routes;
-    expect(route).toBeDefined();
-
+  /**
+   * runSwap with `signer` for `wallet`, user-paid, the swap's events read by swapEvents from its
+   * build to its end; checks what a wallet would: the swap completed, each step confirmed with the
+   * transaction submitted for it, the events in order and ending with swap.completed, and a retried
+   * build (same Idempotency-Key) is the same swap.
+   */
+  async function swap(walletAddress: string, signer: SwapSigner, terms: QuoteRequest) {
+    const seen: RunSwapEvent[] = [];
+    let streamed: Promise<SwapStreamEvent[]> | undefined;
     const idempotencyKey = `sdk-${randomUUID()}`;
-    const build: BuildSwapRequest = {
-      quoteId: quote.quoteId,
-      routeId: route.routeId,
-      userAddress: wallet.address,
-      gasPayment: 'user',
-    };
-    const built = dataOf(
-      await client.POST('/swap/build', {
-        params: { header: { 'Idempotency-Key': idempotencyKey } },
-        body: build,
-      }),
-    ).data;
-    // A retried build (same key, same body) is the same swap.
-    const retried = dataOf(
-      await client.POST('/swap/build', {
-        params: { header: { 'Idempotency-Key': idempotencyKey } },
-        body: build,
-      }),
-    ).data;
-    expect(retried.swapId).toBe(built.swapId);
-    const { swapId } = built;
-
-    const submitted: SubmittedSigning[] = [];
-    for (
-      let ready = await nextPayload(swapId, 0);
-      ready;
-      ready = await nextPayload(swapId, ready.signing.step.current)
-    ) {
-      const { payload } = ready.signing;
-      if (payload.type !== 'evm-transaction') throw new Error(`a user-paid EVM build offers ${payload.type}`);
-      const rawTx = await wallet.signTransaction({
-        ...payload.transaction,
-        nonce: Number(payload.transaction.nonce),
-      });
-      const sent = dataOf(
-        await client.POST('/swap/{swapId}/signing', { params: { path: { swapId } }, body: { rawTx } }),
-      ).data;
-      expect(sent).toMatchObject({
-        swapId,
-        status: 'submitted',
-        step: ready.signing.step,
-        txHash: Transaction.from(rawTx).hash,
-      });
-      submitted.push(sent);
-    }
-
-    const read = dataOf(await poller.GET('/swap/{swapId}', { params: { path: { swapId } } })).data;
+    const result = await runSwap({
+      client: splitClient,
+      quoteRequest: terms,
+      userAddress: walletAddress,
+      build: { gasPayment: 'user' },
+      signers: [signer],
+      idempotencyKey,
+      timeoutMs: 180_000,
+      onEvent: (event) => {
+        seen.push(event);
+        if (event.type === 'built') {
+          streamed = (async () => {
+            const events: SwapStreamEvent[] = [];
+            for await (const e of swapEvents({ baseUrl, apiKey, swapId: event.swapId })) events.push(e);
+            return events;
+          })();
+        }
+      },
+    });
+    const { swapId, swap: read, submitted } = result;
     expect(read).toMatchObject({ swapId, status: 'completed', failure: null });
     expect(read.steps.map((step) => [step.status, step.txHash])).toEqual(
       submitted.map((s) => ['confirmed', s.txHash]),
     );
+    // Each submission answered for the step it signed; an evm-transaction's hash is its rawTx's.
+    const signing = seen.filter((e) => e.type === 'signing');
+    expect(signing.map((e) => e.step)).toEqual(submitted.map((s) => s.step));
+    expect(seen.map((e) => e.type)[0]).toBe('quoted');
+    expect(seen.at(-1)).toEqual({ type: 'finished', swap: read });
+
+    const retried = await client.POST('/swap/build', {
+      params: { header: { 'Idempotency-Key': idempotencyKey } },
+      body: {
+        quoteId: (seen[0] as Extract<RunSwapEvent, { type: 'quoted' }>).quote.quoteId,
+        routeId: (seen[0] as Extract<RunSwapEvent, { type: 'quoted' }>).route.routeId,
+        userAddress: walletAddress,
+        gasPayment: 'user',
+      },
+    });
+    expect(retried.data?.data.swapId).toBe(swapId);
+
+    const events = await streamed!;
+    expect(events.at(-1)).toMatchObject({ event: 'swap.completed', data: { swapId, status: 'completed' } });
+    expect(events.filter((e) => e.event === 'swap.signing-ready')).toHaveLength(submitted.length);
+    const ids = events.map((e) => Number(e.id));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(ids).size).toBe(ids.length);
+    const route = (seen[0] as Extract<RunSwapEvent, { type: 'quoted' }>).route;
     return { route, submitted };
   }
 
@@ -211,11 +206,11 @@ describe('the typed client (@swapgw/sdk): whole swaps on the devnet', () => {
     expect(answers.checked).toBe(checked + 1);
   });
 
-  it('same chain: approve then swap USDC → WETH', async () => {
+  it('same chain with an ethers Wallet: approve then swap USDC → WETH', async () => {
     const wallet = await freshWallet('devnet-a', 'USDC', 25_000_000n, ['devnet-a']);
     const wethBefore = await balanceOf('devnet-a', 'WETH', wallet.address);
 
-    const { route, submitted } = await swap(wallet, {
+    const { route, submitted } = await swap(wallet.address, ethersSigner(wallet), {
       fromChain: 'devnet-a',
       toChain: 'devnet-a',
       tokenIn: 'USDC',
@@ -225,6 +220,14 @@ describe('the typed client (@swapgw/sdk): whole swaps on the devnet', () => {
     });
 
     expect(submitted.map(({ step }) => `${step.current}/${step.total}`)).toEqual(['1/2', '2/2']);
+    // The transactions on chain are the wallet's, signed by ethers with the payload's nonces (0, 1).
+    const mined = await Promise.all(
+      submitted.map(({ txHash }) => providerOf('devnet-a').getTransaction(txHash)),
+    );
+    expect(mined.map((tx) => [tx?.from, tx?.nonce])).toEqual([
+      [wallet.address, 0],
+      [wallet.address, 1],
+    ]);
     expect(await balanceOf('devnet-a', 'USDC', wallet.address)).toBe(0n);
     const wethGained = (await balanceOf('devnet-a', 'WETH', wallet.address)) - wethBefore;
     // The route's amounts are in units of the token; its decimals turn them into base units.
@@ -232,10 +235,11 @@ describe('the typed client (@swapgw/sdk): whole swaps on the devnet', () => {
     expect(wethGained).toBeGreaterThanOrEqual(parseUnits(route.minAmountOut, route.tokenOutDecimals));
   });
 
-  it('cross chain: USDC on devnet-a → DAI on devnet-b, over the bridge', async () => {
+  it('cross chain with a viem LocalAccount: USDC on devnet-a → DAI on devnet-b, over the bridge', async () => {
     const wallet = await freshWallet('devnet-a', 'USDC', 40_000_000n, ['devnet-a', 'devnet-b']);
+    const account = privateKeyToAccount(wallet.privateKey as `0x${string}`);
 
-    const { route, submitted } = await swap(wallet, {
+    const { route, submitted } = await swap(account.address, viemSigner(account), {
       fromChain: 'devnet-a',
       toChain: 'devnet-b',
       tokenIn: 'USDC',
@@ -268,6 +272,25 @@ describe('the typed client (@swapgw/sdk): whole swaps on the devnet', () => {
     expect(data).toBeUndefined();
     expect(response.status).toBe(400);
     expect(error?.error.code).toBe('UNKNOWN_CHAIN');
+
+    // runSwap throws the gateway's error, code and status included.
+    const thrown = await runSwap({
+      client,
+      quoteRequest: {
+        fromChain: 'no-such-chain',
+        toChain: 'devnet-a',
+        tokenIn: 'USDC',
+        tokenOut: 'WETH',
+        amount: '1',
+      },
+      userAddress: Wallet.createRandom().address,
+      signers: [],
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(thrown).toBeInstanceOf(GatewayApiError);
+    expect(thrown).toMatchObject({ status: 400, code: 'UNKNOWN_CHAIN' });
 
     const unknownSwap = await client.GET('/swap/{swapId}', { params: { path: { swapId: randomUUID() } } });
     expect(unknownSwap.response.status).toBe(404);
