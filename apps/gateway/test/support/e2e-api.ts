@@ -6,6 +6,8 @@ import { OpenApiValidator } from './openapi-validator';
 export interface E2eApi {
   /** The owner of the suite's API key. */
   owner: string;
+  /** The suite's API key (for clients other than `client`, e.g. @swapgw/sdk's). */
+  apiKey: string;
   client: ApiClient;
   /** The second gateway instance when the stack runs two (polls go there), else the first. */
   poller: ApiClient;
@@ -25,6 +27,7 @@ export async function connectE2eApi(ownerPrefix: string): Promise<E2eApi> {
   const openApi = await OpenApiValidator.fetch(gatewayUrl);
   return {
     owner,
+    apiKey: key,
     client: api(gatewayUrl, key),
     poller: api(urls[1] ?? gatewayUrl, key),
     openApi,

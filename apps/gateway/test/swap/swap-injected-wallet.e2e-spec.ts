@@ -1,5 +1,8 @@
 import { HDNodeWallet, Interface, Wallet } from 'ethers';
+import { createWalletClient, http } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import type { EvmTransactionPayload } from '@swapgw/contracts';
+import { createGatewayClient, ethersSigner, runSwap, RunSwapEvent, viemSigner } from '@swapgw/sdk';
 import { ApiClient, ApiResponse } from '@swapgw/testing';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
@@ -145,6 +148,64 @@ describe('injected wallets: a user-paid swap completed with the hashes of transa
       steps: steps.map((s, i) => ({ index: i + 1, status: 'confirmed', txHash: s.split(' ')[1] })),
     });
   });
+
+  it.each([
+    ['an ethers signer', 'ethers'],
+    ['a viem WalletClient', 'viem'],
+  ])(
+    'through @swapgw/sdk runSwap, %s in send mode: each step sent by the wallet and submitted as { txHash }',
+    async (_, library) => {
+      const amount = 15_000_000n; // 15 USDC
+      const wallet = await freshWallet(10n ** 18n, { USDC: amount });
+      const signer =
+        library === 'ethers'
+          ? ethersSigner(wallet, { mode: 'send' })
+          : viemSigner(
+              createWalletClient({
+                account: privateKeyToAccount(wallet.privateKey as `0x${string}`),
+                transport: http(devnet.chain('devnet-a').rpcUrl),
+              }),
+              { mode: 'send' },
+            );
+      const seen: RunSwapEvent[] = [];
+      const { swap, submitted } = await runSwap({
+        client: createGatewayClient({ baseUrl: process.env.GATEWAY_URL!, apiKey: swapApi.apiKey }),
+        quoteRequest: {
+          fromChain: 'devnet-a',
+          toChain: 'devnet-a',
+          tokenIn: 'USDC',
+          tokenOut: 'WETH',
+          amount: '15',
+          slippageBps: 100,
+        },
+        userAddress: wallet.address,
+        build: { gasPayment: 'user', waitForTxRequestMs: 20_000 },
+        signers: [signer],
+        timeoutMs: 120_000,
+        onEvent: (event) => seen.push(event),
+      });
+
+      expect(swap.status).toBe('completed');
+      expect(submitted.map((s) => `${s.step.current}/${s.step.total}`)).toEqual(['1/2', '2/2']);
+      // The hashes are of transactions the wallet sent itself, confirmed as the swap's steps.
+      for (const { txHash } of submitted) {
+        const tx = await provider.getTransaction(txHash);
+        expect(tx?.from).toBe(wallet.address);
+      }
+      expect(swap.steps.map((step) => [step.status, step.txHash])).toEqual(
+        submitted.map((s) => ['confirmed', s.txHash]),
+      );
+      expect(seen.filter((e) => e.type === 'signing').map((e) => e.payload.type)).toEqual([
+        'evm-transaction',
+        'evm-transaction',
+      ]);
+      const route = (seen[0] as Extract<RunSwapEvent, { type: 'quoted' }>).route;
+      expect(await devnet.balanceOf('devnet-a', 'USDC', wallet.address)).toBe(0n);
+      expect(await devnet.balanceOf('devnet-a', 'WETH', wallet.address)).toBeGreaterThanOrEqual(
+        (expectedOutBaseUnits(route) * 9_900n) / 10_000n,
+      );
+    },
+  );
 
   it('a sponsored step refuses a txHash with 400 TX_HASH_NOT_ACCEPTED: the service sends those', async () => {
     // WETH9 has no permit: the sponsored swap's first step is the wallet's own approve of Permit2,
