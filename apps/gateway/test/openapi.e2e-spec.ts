@@ -5,6 +5,7 @@ import { DiscoveryService } from '@nestjs/core';
 import { ErrorCatalog, ErrorCode } from '@swapgw/contracts';
 import { api } from '@swapgw/testing';
 import { ERROR_CODES_EXTENSION } from '../src/openapi/error-responses';
+import { operationIdOf } from '../src/openapi/openapi-document';
 import { OpenApiValidator } from './support/openapi-validator';
 import { dropTestDatabase, startTestGateway, TestGateway, testDatabaseUrl } from './support/test-gateway';
 
@@ -25,7 +26,7 @@ function operationsOf(document: Json): Array<{ method: string; path: string; ope
   );
 }
 
-/** The codes each handler declares with @ApiErrorResponses(...codes), by operation id (Controller_method). */
+/** The codes each handler declares with @ApiErrorResponses(...codes), by operation id (getQuote, ...). */
 function declaredCodesByOperation(gateway: TestGateway): Map<string, ErrorCode[]> {
   const declared = new Map<string, ErrorCode[]>();
   for (const wrapper of gateway.app.get(DiscoveryService).getControllers()) {
@@ -37,7 +38,7 @@ function declaredCodesByOperation(gateway: TestGateway): Map<string, ErrorCode[]
       const extensions = Reflect.getMetadata('swagger/apiExtension', handler) as
         Record<string, unknown> | undefined;
       const codes = extensions?.[ERROR_CODES_EXTENSION] as ErrorCode[] | undefined;
-      if (codes) declared.set(`${controller.name}_${method}`, codes);
+      if (codes) declared.set(operationIdOf(controller, method), codes);
     }
   }
   return declared;

@@ -74,6 +74,19 @@ function description(): string {
   ].join('\n');
 }
 
+/**
+ * The operation id of a handler as the document has it: the `operationId` of its @ApiOperation
+ * (every route names one: getQuote, buildSwap, ...), else @nestjs/swagger's `<Controller>_<method>`.
+ */
+export function operationIdOf(controller: Type<unknown>, method: string): string {
+  const handler = (controller.prototype as Record<string, unknown>)[method];
+  const operation =
+    typeof handler === 'function'
+      ? (Reflect.getMetadata('swagger/apiOperation', handler) as { operationId?: string } | undefined)
+      : undefined;
+  return operation?.operationId ?? `${controller.name}_${method}`;
+}
+
 /** The DTO class of each `@Query()` / `@Param()` argument of each handler, by operation id. */
 function parameterClassesByOperation(
   app: INestApplication,
@@ -96,7 +109,7 @@ function parameterClassesByOperation(
         if (location && arg.data === undefined && typeof target === 'function' && target !== Object)
           classes.push({ in: location, target });
       }
-      if (classes.length > 0) byOperation.set(`${controller.name}_${method}`, classes);
+      if (classes.length > 0) byOperation.set(operationIdOf(controller, method), classes);
     }
   }
   return byOperation;
