@@ -97,13 +97,11 @@ describe('simulateEvmCall', () => {
     expect(await simulateEvmCall(providerAnswering(unreachable), call)).toMatchObject({
       kind: 'unavailable',
     });
-    const refused = jest
-      .fn()
-      .mockRejectedValue(
-        makeError('could not coalesce error', 'UNKNOWN_ERROR', {
-          error: { message: 'invalid params' },
-        } as never),
-      );
+    const refused = jest.fn().mockRejectedValue(
+      makeError('could not coalesce error', 'UNKNOWN_ERROR', {
+        error: { message: 'invalid params' },
+      } as never),
+    );
     expect(await simulateEvmCall(providerAnswering(refused), call)).toMatchObject({ kind: 'unavailable' });
   });
 });
