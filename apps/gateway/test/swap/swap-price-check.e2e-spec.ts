@@ -15,9 +15,24 @@ const provider = devnet.provider('devnet-a');
 const chainA = devnet.chain('devnet-a');
 const USDC = chainA.tokens.USDC.address;
 const WETH = chainA.tokens.WETH.address;
-/** Account 9 funds the fresh wallets, account 8 is the other trader (e2e files run one at a time). */
+/** Account 9 funds the fresh wallets (e2e files run one at a time). */
 const funder = devnet.account(9).connect(provider);
-const mover = devnet.account(8).connect(provider);
+/**
+ * The other trader: a wallet of its own, so that its router allowance and its sales touch no
+ * account another suite signs with (account 8 was: its approval made swap-solana's approve step
+ * skipped, and its balance was whatever earlier suites had left).
+ */
+let mover: Wallet | undefined;
+async function otherTrader(): Promise<Wallet> {
+  if (!mover) {
+    const wallet = Wallet.createRandom().connect(provider) as unknown as Wallet;
+    await provider.send('anvil_setBalance', [wallet.address, '0x8AC7230489E80000']);
+    const usdc = devnet.token('devnet-a', 'USDC', funder);
+    await (await usdc.getFunction('transfer')(wallet.address, 200_000_000_000n)).wait();
+    mover = wallet;
+  }
+  return mover;
+}
 const ROUTER = new Interface([
   'function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)',
   'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
@@ -43,12 +58,26 @@ async function freshWallet(usdc: bigint): Promise<Wallet> {
 
 /** Another wallet sells `usdc` base units of USDC for WETH through the devnet-a pool: WETH gets dearer. */
 async function otherTraderSells(usdc: bigint): Promise<void> {
+  const mover = await otherTrader();
   const token = devnet.token('devnet-a', 'USDC', mover);
   await (await token.getFunction('approve')(chainA.uniswapV2.router, MaxUint256)).wait();
   const trader = new Contract(chainA.uniswapV2.router, ROUTER, mover);
   const deadline = Math.floor(Date.now() / 1000) + 600;
   await (
     await trader.getFunction('swapExactTokensForTokens')(usdc, 0n, [USDC, WETH], mover.address, deadline)
+  ).wait();
+}
+
+/** The other trader sells all the WETH it bought back to the pool (the price returns, less the fees). */
+async function otherTraderBuysBack(trader: Wallet): Promise<void> {
+  const weth = devnet.token('devnet-a', 'WETH', trader);
+  const held = (await weth.getFunction('balanceOf')(trader.address)) as bigint;
+  if (held === 0n) return;
+  await (await weth.getFunction('approve')(chainA.uniswapV2.router, MaxUint256)).wait();
+  const router = new Contract(chainA.uniswapV2.router, ROUTER, trader);
+  const deadline = Math.floor(Date.now() / 1000) + 600;
+  await (
+    await router.getFunction('swapExactTokensForTokens')(held, 0n, [WETH, USDC], trader.address, deadline)
   ).wait();
 }
 
@@ -71,7 +100,12 @@ describe('POST /swap/build re-checks the route price on the chain', () => {
     ({ client, documented } = swapApi);
   });
 
-  afterAll(() => devnet.destroy());
+  afterAll(async () => {
+    // The pool is the whole e2e run's: sell back what the other trader bought, so the suites after
+    // this one (limit-order triggers among them) find the price about where it was.
+    if (mover) await otherTraderBuysBack(mover);
+    devnet.destroy();
+  });
 
   const quote20Usdc = () =>
     quoteFirstRoute<QuotedRoute>(swapApi, {
