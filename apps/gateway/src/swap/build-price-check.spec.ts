@@ -1,5 +1,6 @@
 import { CodedError, RepriceRouteLegResult, RouteLeg, RoutePlan } from '@swapgw/contracts';
-import { priceVerdictOf } from './build-price-check';
+import type { ServiceClient } from '../messaging/service-client';
+import { BuildPriceChecker, priceVerdictOf } from './build-price-check';
 
 const USDC = {
   chain: 'devnet-a',
@@ -136,5 +137,23 @@ describe('priceVerdictOf (the build’s decision on a re-priced first leg)', () 
     const error = refusal(() => priceVerdictOf(PLAN, gone, 1n, 5));
     expect(error.code).toBe('QUOTE_PRICE_CHANGED');
     expect(error.details).toMatchObject({ expectedAmountOut: '0', minAmountOut: '0' });
+  });
+});
+
+describe('BuildPriceChecker when quote-service does not answer', () => {
+  const silent = {
+    unordered: async () => {
+      throw new CodedError('SERVICE_UNAVAILABLE', 'No answer to quote.reprice within 6000 ms');
+    },
+  } as unknown as ServiceClient;
+
+  it('builds the quoted plan unchecked (a busy quote-service slows nothing into a 503)', async () => {
+    await expect(new BuildPriceChecker(silent).check(PLAN, undefined)).resolves.toEqual({ plan: PLAN });
+  });
+
+  it('answers 503 when the build accepts a new price, which it cannot bind without the fresh one', async () => {
+    await expect(new BuildPriceChecker(silent).check(PLAN, '0.5')).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+    });
   });
 });

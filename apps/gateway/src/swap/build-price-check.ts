@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { baseUnitsToAmount, termsAmountToBaseUnits } from '@swapgw/chains';
 import {
   CodedError,
@@ -42,11 +42,15 @@ export const REPRICE_TIMEOUT_MS = 6_000;
  * bound to the accepted price), and a refused price must leave no swap behind: the build stays a
  * durable command once the price holds. quote-service does the pricing, through the provider
  * that quoted the leg: a provider that fails is 502 QUOTE_UPSTREAM_FAILED, as for a quote; Kafka or
- * quote-service not answering within REPRICE_TIMEOUT_MS is the build's usual 503 (retry with the
- * same Idempotency-Key), so an outage answers a build as it did before the check.
+ * quote-service not answering within REPRICE_TIMEOUT_MS (busy under a burst, or away) does not
+ * refuse the build: load is absorbed, not refused. The build goes on with the quoted plan, whose
+ * minimum the chain still enforces, and its answer has no `priceCheck`. Only a build that accepts
+ * a new price (acceptedMinAmountOut) needs the fresh price, and answers the usual 503 then.
  */
 @Injectable()
 export class BuildPriceChecker {
+  private readonly logger = new Logger(BuildPriceChecker.name);
+
   constructor(private readonly services: ServiceClient) {}
 
   async check(
@@ -60,12 +64,23 @@ export class BuildPriceChecker {
         ? undefined
         : termsAmountToBaseUnits(acceptedMinAmountOut, plan.tokenOut.decimals, 'acceptedMinAmountOut');
     const request: RepriceRouteLegRequest = { plan, legIndex: 0 };
-    const result = await this.services.unordered<RepriceRouteLegResult>(
-      Topics.quoteRequests,
-      QuoteMessageTypes.reprice,
-      request,
-      REPRICE_TIMEOUT_MS,
-    );
+    let result: RepriceRouteLegResult;
+    try {
+      result = await this.services.unordered<RepriceRouteLegResult>(
+        Topics.quoteRequests,
+        QuoteMessageTypes.reprice,
+        request,
+        REPRICE_TIMEOUT_MS,
+      );
+    } catch (error) {
+      const unanswered = error instanceof CodedError && error.code === ErrorCodes.SERVICE_UNAVAILABLE;
+      if (!unanswered || acceptedMin !== undefined) throw error;
+      this.logger.warn({
+        msg: 'build price check skipped: quote-service did not answer',
+        quoteId: plan.quoteId,
+      });
+      return { plan };
+    }
     return priceVerdictOf(plan, result, acceptedMin, nowMs);
   }
 }
