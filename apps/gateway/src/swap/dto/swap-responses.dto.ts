@@ -1,4 +1,10 @@
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiPropertyOptions,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import {
   EvmTransactionPayloadDto,
   EvmTypedDataPayloadDto,
@@ -156,25 +162,27 @@ export class BuildPriceCheckDto {
   checkedAtMs!: number;
 }
 
+/** What POST /swap/build checked, in its sync and async answers alike. */
+const BUILD_ISSUES_PROPERTY: ApiPropertyOptions = {
+  type: [RouteIssueDto],
+  description:
+    "POST /swap/build only: the route's first leg checked against userAddress (and the build's recipient) as POST /quote with userAddress checks it (same codes). " +
+    "[] = checked, nothing found; absent on polls, and on a build whose check did not answer within the build's wait (waitForTxRequestMs)",
+};
+const BUILD_PRICE_CHECK_PROPERTY: ApiPropertyOptions = {
+  type: BuildPriceCheckDto,
+  description:
+    "POST /swap/build only, when the route's first leg is a swap: its price read again at build. Absent on polls, and when the first leg is a bridge paying a fixed amount",
+};
+
 export class SyncSigningResponseDto implements SyncSigningResponse {
   @ApiProperty() swapId!: string;
   @ApiProperty({ enum: ['sync'] }) mode!: 'sync';
   @ApiProperty({ enum: ['sign'] }) nextAction!: 'sign';
   @ApiProperty({ description: 'Swap status: awaiting_signature' }) status!: string;
   @ApiProperty({ type: ReadySigningEnvelopeDto }) signing!: ReadySigningEnvelopeDto;
-  @ApiPropertyOptional({
-    type: [RouteIssueDto],
-    description:
-      "POST /swap/build only: the route's first leg checked against userAddress (and the build's recipient) as POST /quote with userAddress checks it (same codes). " +
-      "[] = checked, nothing found; absent on polls, and on a build whose check did not answer within the build's wait (waitForTxRequestMs)",
-  })
-  issues?: RouteIssueDto[];
-  @ApiPropertyOptional({
-    type: BuildPriceCheckDto,
-    description:
-      "POST /swap/build only, when the route's first leg is a swap: its price read again at build. Absent on polls, and when the first leg is a bridge paying a fixed amount",
-  })
-  priceCheck?: BuildPriceCheckDto;
+  @ApiPropertyOptional(BUILD_ISSUES_PROPERTY) issues?: RouteIssueDto[];
+  @ApiPropertyOptional(BUILD_PRICE_CHECK_PROPERTY) priceCheck?: BuildPriceCheckDto;
 }
 
 export class PendingTransactionDto implements PendingTransaction {
@@ -222,19 +230,8 @@ export class AsyncSigningResponseDto implements AsyncSigningResponse {
     description: "The current step's transaction while the status is submitted or confirming",
   })
   transaction?: PendingTransactionDto;
-  @ApiPropertyOptional({
-    type: [RouteIssueDto],
-    description:
-      "POST /swap/build only: the route's first leg checked against userAddress (and the build's recipient) as POST /quote with userAddress checks it (same codes). " +
-      "[] = checked, nothing found; absent on polls, and on a build whose check did not answer within the build's wait (waitForTxRequestMs)",
-  })
-  issues?: RouteIssueDto[];
-  @ApiPropertyOptional({
-    type: BuildPriceCheckDto,
-    description:
-      "POST /swap/build only, when the route's first leg is a swap: its price read again at build. Absent on polls, and when the first leg is a bridge paying a fixed amount",
-  })
-  priceCheck?: BuildPriceCheckDto;
+  @ApiPropertyOptional(BUILD_ISSUES_PROPERTY) issues?: RouteIssueDto[];
+  @ApiPropertyOptional(BUILD_PRICE_CHECK_PROPERTY) priceCheck?: BuildPriceCheckDto;
 }
 
 export class SubmittedSigningResponseDto implements SubmittedSigningResponse {
