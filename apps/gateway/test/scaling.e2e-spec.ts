@@ -3,7 +3,16 @@ import { randomUUID } from 'node:crypto';
 import { HDNodeWallet } from 'ethers';
 import { AssignerProtocol, Kafka, logLevel } from 'kafkajs';
 import { Topics } from '@swapgw/contracts';
-import { api, ApiClient, AppHandle, createApiKey, startApp, testEnv, waitFor } from '@swapgw/testing';
+import {
+  api,
+  ApiClient,
+  AppHandle,
+  createApiKey,
+  e2eGatewayPair,
+  startApp,
+  testEnv,
+  waitFor,
+} from '@swapgw/testing';
 
 // Scaling out: a second execution-planner joins the running stack's `execution-planner` group.
 // Kafka splits the partitions of its topics between the two instances, several swaps built through
@@ -59,10 +68,10 @@ describe('two execution-planners and two gateways on one broker', () => {
   }
 
   beforeAll(async () => {
-    const urls = (process.env.GATEWAY_URLS ?? '').split(',').filter(Boolean);
-    if (urls.length < 2 || !firstPlannerUrl)
+    const urls = e2eGatewayPair();
+    if (!firstPlannerUrl)
       throw new Error(
-        'needs the e2e stack with two gateway instances (GATEWAY_URLS) and EXECUTION_PLANNER_HEALTH_URL',
+        'EXECUTION_PLANNER_HEALTH_URL is not set: run through the e2e project (global setup starts the stack)',
       );
     const key = await createApiKey(`scaling-e2e-${randomUUID().slice(0, 8)}`);
     builder = api(urls[0], key);

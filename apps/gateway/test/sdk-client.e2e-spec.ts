@@ -17,7 +17,7 @@ import {
   SwapStreamEvent,
   viemSigner,
 } from '@swapgw/sdk';
-import { createApiKey, testEnv } from '@swapgw/testing';
+import { createApiKey, e2eGatewayPair, e2eGatewayUrl, testEnv } from '@swapgw/testing';
 import { OpenApiValidator } from './support/openapi-validator';
 
 // A wallet's whole swap through @swapgw/sdk on the devnet, with no raw HTTP: runSwap (quote → build →
@@ -111,14 +111,12 @@ describe('the typed client (@swapgw/sdk): whole swaps on the devnet', () => {
 
   beforeAll(async () => {
     // http://127.0.0.1:<port>/api/v1
-    const gatewayUrl = process.env.GATEWAY_URL;
-    if (!gatewayUrl)
-      throw new Error('GATEWAY_URL is not set: run through the e2e project (global setup starts the stack)');
+    const gatewayUrl = e2eGatewayUrl();
     baseUrl = gatewayUrl;
     manifest = loadDevnetManifest(testEnv().devnetManifest);
     apiKey = await createApiKey(`sdk-e2e-${randomUUID().slice(0, 8)}`);
     const documented = documentedAnswers(await OpenApiValidator.fetch(gatewayUrl), answers);
-    const pollUrl = (process.env.GATEWAY_URLS ?? '').split(',').filter(Boolean)[1] ?? gatewayUrl;
+    const [, pollUrl] = e2eGatewayPair();
     client = createGatewayClient({ baseUrl, apiKey });
     splitClient = createGatewayClient({
       baseUrl,

@@ -7,7 +7,7 @@ import {
   loadDevnetManifest,
   UNISWAP_V2_ROUTER_ABI,
 } from '@swapgw/devnet';
-import { api, ApiClient, createApiKey, testEnv, waitFor } from '@swapgw/testing';
+import { api, ApiClient, createApiKey, e2eGatewayUrl, testEnv, waitFor } from '@swapgw/testing';
 
 /**
  * The trigger path on the devnet: a GTC order whose limit sits just above the market stays open;
@@ -15,10 +15,9 @@ import { api, ApiClient, createApiKey, testEnv, waitFor } from '@swapgw/testing'
  * order's recipient through execution-planner and the order turns `triggered` with its swapId,
  * which the owner then polls on GET /swap/{swapId}/signing.
  */
-const gatewayUrl = process.env.GATEWAY_URL;
-const describeWithStack = gatewayUrl ? describe : describe.skip;
+const gatewayUrl = e2eGatewayUrl();
 
-describeWithStack('limit order trigger on the devnet', () => {
+describe('limit order trigger on the devnet', () => {
   const manifest = loadDevnetManifest(testEnv().devnetManifest);
   const chain = devnetChain(manifest, 'devnet-a');
   const provider = new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true });
@@ -32,7 +31,7 @@ describeWithStack('limit order trigger on the devnet', () => {
   let wethBought = 0n;
 
   beforeAll(async () => {
-    client = api(gatewayUrl as string, await createApiKey(`lo-trigger-${randomUUID().slice(0, 8)}`));
+    client = api(gatewayUrl, await createApiKey(`lo-trigger-${randomUUID().slice(0, 8)}`));
   });
 
   afterAll(async () => {

@@ -2,26 +2,25 @@ import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
 import { LimitOrderEventTypes, Topics } from '@swapgw/contracts';
-import { api, ApiClient, createApiKey, testEnv, waitFor } from '@swapgw/testing';
+import { api, ApiClient, createApiKey, e2eGatewayUrl, testEnv, waitFor } from '@swapgw/testing';
 
 /**
  * The five limit-order endpoints through real HTTP: gateway → limit-order.requests →
  * limit-order-service → PostgreSQL, with token decimals from quote-service's catalog (devnet
  * manifest). The stack is started by the e2e global setup (GATEWAY_URL).
  */
-const gatewayUrl = process.env.GATEWAY_URL;
-const describeWithStack = gatewayUrl ? describe : describe.skip;
+const gatewayUrl = e2eGatewayUrl();
 
-describeWithStack('limit orders over HTTP', () => {
+describe('limit orders over HTTP', () => {
   const run = randomUUID().slice(0, 8);
   let alice: ApiClient;
   let bob: ApiClient;
   let anonymous: ApiClient;
 
   beforeAll(async () => {
-    alice = api(gatewayUrl as string, await createApiKey(`lo-alice-${run}`));
-    bob = api(gatewayUrl as string, await createApiKey(`lo-bob-${run}`));
-    anonymous = api(gatewayUrl as string);
+    alice = api(gatewayUrl, await createApiKey(`lo-alice-${run}`));
+    bob = api(gatewayUrl, await createApiKey(`lo-bob-${run}`));
+    anonymous = api(gatewayUrl);
   });
 
   const terms = (overrides: Record<string, unknown> = {}) => ({
@@ -249,7 +248,7 @@ describeWithStack('limit orders over HTTP', () => {
   });
 
   it('GET /limit-orders/limits: newest first, status filter, limit bounds', async () => {
-    const owner = api(gatewayUrl as string, await createApiKey(`lo-list-${run}`));
+    const owner = api(gatewayUrl, await createApiKey(`lo-list-${run}`));
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       ids.push(
@@ -276,7 +275,7 @@ describeWithStack('limit orders over HTTP', () => {
 
   it('two gateway instances serve the same orders: a retry on the other instance replays, reads agree', async () => {
     const urls = (process.env.GATEWAY_URLS ?? '').split(',').filter(Boolean);
-    const [first, second] = urls.length > 1 ? urls : [gatewayUrl as string, gatewayUrl as string];
+    const [first, second] = urls.length > 1 ? urls : [gatewayUrl, gatewayUrl];
     const apiKey = await createApiKey(`lo-two-${run}`);
     const a = api(first, apiKey);
     const b = api(second, apiKey);
@@ -377,7 +376,7 @@ describeWithStack('limit orders over HTTP', () => {
   it('an open order the watcher can no longer check (its token delisted) fails once, with its reason and event', async () => {
     const env = testEnv();
     const owner = `lo-delisted-${run}`;
-    const client = api(gatewayUrl as string, await createApiKey(owner));
+    const client = api(gatewayUrl, await createApiKey(owner));
     const id = `lo_${randomUUID().replace(/-/g, '').slice(0, 26)}`;
     const now = Date.now();
     // The row as an operator's data holds it after a delisting: a token the catalog no longer lists.

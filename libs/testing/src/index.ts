@@ -1,4 +1,5 @@
 export * from './test-env';
+export * from './e2e-gateways';
 export * from './wait-for';
 export * from './free-port';
 export * from './app-process';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { api, ApiClient, ApiResponse, createApiKey } from '@swapgw/testing';
+import { api, ApiClient, ApiResponse, createApiKey, e2eGatewayPair, e2eGatewayUrl } from '@swapgw/testing';
 import { OpenApiValidator } from './openapi-validator';
 
 /** What an e2e suite talks to the stack the e2e global setup started with. */
@@ -18,18 +18,16 @@ export interface E2eApi {
 
 /** A fresh API key (owner `<ownerPrefix>-<random>`) on the started gateways. Call in beforeAll. */
 export async function connectE2eApi(ownerPrefix: string): Promise<E2eApi> {
-  const gatewayUrl = process.env.GATEWAY_URL;
-  if (!gatewayUrl)
-    throw new Error('GATEWAY_URL is not set: run through the e2e project (global setup starts the stack)');
+  const gatewayUrl = e2eGatewayUrl();
+  const [, secondGatewayUrl] = e2eGatewayPair();
   const owner = `${ownerPrefix}-${randomUUID().slice(0, 8)}`;
   const key = await createApiKey(owner);
-  const urls = (process.env.GATEWAY_URLS ?? '').split(',').filter(Boolean);
   const openApi = await OpenApiValidator.fetch(gatewayUrl);
   return {
     owner,
     apiKey: key,
     client: api(gatewayUrl, key),
-    poller: api(urls[1] ?? gatewayUrl, key),
+    poller: api(secondGatewayUrl, key),
     openApi,
     documented: (method, path, res) => {
       expect(openApi.check(method, path, res.status, res.body)).toEqual({ valid: true, problems: [] });

@@ -274,7 +274,7 @@ describe('swap execution through HTTP on the devnet', () => {
     expect(daiGained).toBeGreaterThanOrEqual((expectedOutBaseUnits(route) * 9_900n) / 10_000n);
   });
 
-  it('refuses a signed transaction that differs from the payload with 409, and a retried build answers the same swap', async () => {
+  it('refuses a signed transaction that differs from the payload with 409, a retried build answers the same swap and another build under its key 409 IDEMPOTENCY_CONFLICT', async () => {
     const wallet = accountWallet(3);
     const { quoteId, route } = await quote({
       fromChain: 'devnet-a',
@@ -293,8 +293,21 @@ describe('swap execution through HTTP on the devnet', () => {
     };
     const build = await client.post('/swap/build', body, { idempotencyKey: key });
     const again = await client.post('/swap/build', body, { idempotencyKey: key });
+    expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body.data.swapId).toBe(build.body.data.swapId);
     const swapId = build.body.data.swapId as string;
+    // The same key with another build (another payer) is a conflict on the real endpoint, not a second swap.
+    const conflicting = documented(
+      'POST',
+      '/swap/build',
+      await client.post(
+        '/swap/build',
+        { ...body, userAddress: accountWallet(4).address },
+        { idempotencyKey: key },
+      ),
+    );
+    expect(conflicting.status).toBe(409);
+    expect(conflicting.body.error.code).toBe('IDEMPOTENCY_CONFLICT');
 
     const ready = await nextSigning(swapApi, swapId);
     expect(ready.status).toBe(200);
