@@ -5,6 +5,7 @@ import { SwapEventLog } from '../swap-events/swap-event-log';
 import { SwapController } from './swap.controller';
 import { SwapsController } from './swaps.controller';
 import { BuildPriceChecker } from './build-price-check';
+import { BuildPreflight } from './build-preflight';
 import { SwapService } from './swap.service';
 import { SwapViewChanges } from './swap-view-changes';
 import { SwapViewEntity } from './swap-view.entity';
@@ -21,7 +22,15 @@ import { SigningPollEdge } from './signing-poll.edge';
 @Module({
   imports: [TypeOrmModule.forFeature([SwapViewEntity]), QuoteModule],
   controllers: [SwapController, SwapsController, SwapViewsProjector],
-  providers: [SwapService, BuildPriceChecker, SwapViewStore, SwapViewChanges, SwapEventLog, SigningPollEdge],
+  providers: [
+    SwapService,
+    BuildPriceChecker,
+    BuildPreflight,
+    SwapViewStore,
+    SwapViewChanges,
+    SwapEventLog,
+    SigningPollEdge,
+  ],
   // For the event streams (SwapEventsModule): the views, their change notifications and the event log.
   exports: [SwapViewStore, SwapViewChanges, SwapEventLog],
 })

@@ -5,6 +5,7 @@ import type { GatewayConfig } from '../config/gateway.config';
 import type { ServiceClient } from '../messaging/service-client';
 import type { ServedQuotes } from '../quote/served-quotes.store';
 import type { BuildPriceChecker, PricedPlan } from './build-price-check';
+import { BuildPreflight } from './build-preflight';
 import { SwapService } from './swap.service';
 import { SwapViewChanges } from './swap-view-changes';
 import type { SwapViewEntity } from './swap-view.entity';
@@ -148,6 +149,7 @@ function serviceOf(
     served,
     commands as unknown as CommandPublisher,
     prices as BuildPriceChecker,
+    new BuildPreflight(services as unknown as ServiceClient),
   );
 }
 const noServices = () => new FakeServices(() => new Error('must not be called'));

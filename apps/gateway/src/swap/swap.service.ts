@@ -4,11 +4,8 @@ import {
   ErrorCatalog,
   ErrorCodes,
   isTerminalSwapStatus,
-  QuoteMessageTypes,
   RouteIssue,
   RoutePlan,
-  RoutePreflightRequest,
-  RoutePreflightResult,
   SigningRequestTypes,
   SigningSubmitRequest,
   SigningSubmitResult,
@@ -23,6 +20,7 @@ import { CommandPublisher } from '@swapgw/messaging';
 import { ServiceClient } from '../messaging/service-client';
 import { ServedQuotes } from '../quote/served-quotes.store';
 import { BuildPriceChecker, PricedPlan } from './build-price-check';
+import { BuildPreflight } from './build-preflight';
 import { BuildSwapDto, WAIT_FOR_TX_REQUEST_MS } from './dto/build-swap.dto';
 import { swapIdOf } from './swap-id';
 import {
@@ -66,6 +64,7 @@ export class SwapService {
     private readonly quotes: ServedQuotes,
     private readonly commands: CommandPublisher,
     private readonly prices: BuildPriceChecker,
+    private readonly preflights: BuildPreflight,
   ) {}
 
   /**
@@ -85,8 +84,8 @@ export class SwapService {
     const quoted = await this.quotes.planFor(owner, dto.quoteId, dto.routeId, started);
     const { plan, priceCheck } = await this.pricedPlan(swapId, owner, quoted, dto.acceptedMinAmountOut);
     const priced = <T extends object>(body: T): T => (priceCheck ? { ...body, priceCheck } : body);
-    // The route's preflight against this wallet runs while the planner builds (never rejects).
-    const preflight = this.preflightOf(plan, dto);
+    // The route's preflight against this wallet runs while the planner builds (never refuses).
+    const preflight = this.preflights.start(plan, dto, started);
     const request: SwapBuildRequest = {
       swapId,
       owner,
@@ -121,10 +120,8 @@ export class SwapService {
       );
 
       const deadline = started + (dto.waitForTxRequestMs ?? WAIT_FOR_TX_REQUEST_MS.default);
-      // The preflight's issues join the answer when they came within the build's own wait and within
-      // PREFLIGHT_WAIT_MS of its start: a slow quote-service delays a ready payload by little.
       const withIssues = async <T extends object>(body: T): Promise<T & { issues?: RouteIssue[] }> => {
-        const issues = await untilDeadline(preflight, Math.min(deadline, started + PREFLIGHT_WAIT_MS));
+        const issues = await preflight(deadline);
         return issues ? { ...body, issues } : body;
       };
       let view = created ? null : await this.views.findOwned(swapId, owner);
@@ -149,31 +146,6 @@ export class SwapService {
       }
     } finally {
       watch.close();
-    }
-  }
-
-  /**
-   * quote-service's preflight of the plan against the build's wallet and recipient (quote.preflight):
-   * the issues, or undefined when it failed or did not answer (logged; the build goes on without).
-   */
-  private async preflightOf(plan: RoutePlan, dto: BuildSwapDto): Promise<RouteIssue[] | undefined> {
-    const request: RoutePreflightRequest = {
-      plan,
-      userAddress: dto.userAddress,
-      recipient: dto.recipient,
-      userPaysGas: userPaysGasOf(dto),
-    };
-    try {
-      const result = await this.services.unordered<RoutePreflightResult>(
-        Topics.quoteRequests,
-        QuoteMessageTypes.preflight,
-        request,
-        { timeoutMs: PREFLIGHT_TIMEOUT_MS },
-      );
-      return result.issues;
-    } catch (error) {
-      this.logger.warn({ msg: 'build preflight failed', quoteId: plan.quoteId, error: String(error) });
-      return undefined;
     }
   }
 
@@ -325,37 +297,4 @@ function buildFailureOf(view: SwapViewEntity): CodedError {
   const message =
     typeof details.message === 'string' ? details.message : `The swap could not be built: ${reason}`;
   return new CodedError(reason, message, { swapId: view.swapId, status: view.status, ...details });
-}
-
-/** The longest the gateway waits for quote-service's preflight of a build (its own bound is 2 s). */
-const PREFLIGHT_TIMEOUT_MS = 5_000;
-/** A build's answer waits for the preflight until this long after the build started, at most. */
-const PREFLIGHT_WAIT_MS = 3_000;
-
-/** `promise`'s value if it settles before `deadlineMs` (epoch ms), else undefined at the deadline. */
-async function untilDeadline<T>(promise: Promise<T | undefined>, deadlineMs: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), Math.max(0, deadlineMs - Date.now()));
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/**
- * Whether the build is user-paid, as the planner decides it (gasPaymentOf): gasPayment `user`, or
- * none with a permit field of the build's own (the wallet sends the router call).
- */
-function userPaysGasOf(dto: BuildSwapDto): boolean {
-  if (dto.gasPayment !== undefined) return dto.gasPayment === 'user';
-  return [
-    dto.permitType,
-    dto.permitSignature,
-    dto.permitSignatureCompact,
-    dto.permit2,
-    dto.permitDeadline,
-  ].some((field) => field !== undefined);
 }
