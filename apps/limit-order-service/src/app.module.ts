@@ -27,7 +27,7 @@ export class AppModule {
         MessagingModule.forRoot({
           clientId: SERVICE_NAME,
           groupId: options.groupId ?? SERVICE_NAME,
-          requestTopics: [Topics.catalogRequests, Topics.quoteRequests, Topics.swapRequests],
+          requestTopics: [Topics.catalogRequests, Topics.quoteRequests],
           outbox: true,
         }),
         MarketModule,

@@ -7,6 +7,8 @@ import {
   LimitOrderEventTypes,
   MessageEnvelope,
   RoutePlan,
+  SwapBuildRequest,
+  SwapCommandTypes,
   Topics,
 } from '@swapgw/contracts';
 import { ensureTopics, KafkaSettings, Outbox, OutboxRelay } from '@swapgw/messaging';
@@ -16,14 +18,8 @@ import { testEnv, waitFor } from '@swapgw/testing';
 import { limitOrderDatabaseOptions } from '../src/database/limit-order-database';
 import { IdempotencyStore } from '../src/idempotency/idempotency.store';
 import { FillQuote } from '../src/market/fill-search';
-import {
-  CatalogDirectory,
-  MarketQuoter,
-  QuoteTerms,
-  SwapBuilder,
-  SwapBuildOrder,
-  TokenInfo,
-} from '../src/market/market.ports';
+import { CatalogDirectory, MarketQuoter, QuoteTerms, TokenInfo } from '../src/market/market.ports';
+import { OutboxSwapBuildCommands } from '../src/market/outbox-swap-build-commands';
 import { LimitOrderHistory } from '../src/orders/limit-order-history';
 import { LimitOrderEntity } from '../src/orders/limit-order.entity';
 import { Clock, LimitOrdersService, SystemClock } from '../src/orders/limit-orders.service';
@@ -81,14 +77,6 @@ class PoolQuoter extends MarketQuoter {
   }
 }
 
-class RecordingSwapBuilder extends SwapBuilder {
-  builds: SwapBuildOrder[] = [];
-  async build(order: SwapBuildOrder): Promise<{ swapId: string }> {
-    this.builds.push(order);
-    return { swapId: order.swapId };
-  }
-}
-
 describe('limit-order-service against PostgreSQL and Kafka', () => {
   const dbOptions = limitOrderDatabaseOptions(env.databaseUrl, 20);
   const settings: KafkaSettings = {
@@ -101,7 +89,8 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
   let consumer: Consumer;
   const seen: MessageEnvelope<Record<string, unknown>>[] = [];
   let quoter: PoolQuoter;
-  let swaps: RecordingSwapBuilder;
+  /** The swap.build commands the orders of this run sent on swap.commands, through the outbox. */
+  const swapBuilds: SwapBuildRequest[] = [];
   let service: LimitOrdersService;
   let sweeper: ExpirySweeper;
   let watcher: TriggerWatcher;
@@ -125,11 +114,17 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
       groupId: `limit-order-int-${run}`,
     });
     await consumer.connect();
-    await consumer.subscribe({ topic: Topics.limitOrderEvents, fromBeginning: false });
+    await consumer.subscribe({
+      topics: [Topics.limitOrderEvents, Topics.swapCommands],
+      fromBeginning: false,
+    });
     await consumer.run({
-      eachMessage: async ({ message }) => {
+      eachMessage: async ({ topic, message }) => {
         const envelope = JSON.parse(message.value?.toString() ?? '{}');
-        if (String(envelope.payload?.owner ?? '').endsWith(run)) seen.push(envelope);
+        if (!String(envelope.payload?.owner ?? '').endsWith(run)) return;
+        if (topic === Topics.swapCommands && envelope.type === SwapCommandTypes.build)
+          swapBuilds.push(envelope.payload);
+        else if (topic === Topics.limitOrderEvents) seen.push(envelope);
       },
     });
     await waitFor(async () => (await consumer.describeGroup()).state === 'Stable', {
@@ -139,7 +134,7 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
 
     const history = new LimitOrderHistory(new Outbox());
     quoter = new PoolQuoter();
-    swaps = new RecordingSwapBuilder();
+    const swaps = new OutboxSwapBuildCommands(new Outbox());
     service = new LimitOrdersService(
       dataSource,
       history,
@@ -384,8 +379,12 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
     const filled = Number(view.filledAmount);
     expect(filled).toBeGreaterThan(30);
     expect(filled).toBeLessThan(32); // the pool's boundary for 2900/WETH is ≈ 31.4 WETH
-    expect(view.swapId).toBe(swaps.builds[swaps.builds.length - 1].swapId);
-    expect(swaps.builds[swaps.builds.length - 1].userAddress).toBe(recipient);
+    // The swap's build went out as a durable command with the trigger, for the recipient to sign.
+    const build = await waitFor(async () => swapBuilds.find((command) => command.swapId === view.swapId), {
+      timeoutMs: 15_000,
+      description: "the IOC order's swap.build command on swap.commands",
+    });
+    expect(build).toMatchObject({ owner: alice, userAddress: recipient, recipient });
   });
 
   it('the watcher triggers an open order once the price moves past its limit', async () => {
@@ -406,6 +405,12 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
     expect(view.swapId).toMatch(/^[0-9a-f-]{36}$/);
     const row = await dataSource.manager.findOneByOrFail(LimitOrderEntity, { id: created.limitOrderId });
     expect(row.version).toBe(2);
+    const build = await waitFor(async () => swapBuilds.find((command) => command.swapId === view.swapId), {
+      timeoutMs: 15_000,
+      description: "the triggered order's swap.build command on swap.commands",
+    });
+    expect(build).toMatchObject({ owner: `watch-${run}`, userAddress: recipient, recipient });
+    expect(build.acceptedAtMs).toBeGreaterThan(0);
   });
 
   /**

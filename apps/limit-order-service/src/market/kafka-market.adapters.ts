@@ -11,22 +11,12 @@ import {
   ListTokensResult,
   QuoteMessageTypes,
   QuoteResult,
-  SwapBuildRequest,
-  SwapBuildResult,
-  SwapRequestTypes,
   Topics,
 } from '@swapgw/contracts';
 import { RequestReplyClient } from '@swapgw/messaging';
 import { LimitOrderServiceConfig } from '../config/limit-order-service.config';
 import { FillQuote } from './fill-search';
-import {
-  CatalogDirectory,
-  MarketQuoter,
-  QuoteTerms,
-  SwapBuilder,
-  SwapBuildOrder,
-  TokenInfo,
-} from './market.ports';
+import { CatalogDirectory, MarketQuoter, QuoteTerms, TokenInfo } from './market.ports';
 
 const TOKEN_CACHE_MS = 5 * 60 * 1000;
 const CHAIN_CACHE_MS = 60 * 1000;
@@ -144,38 +134,6 @@ export class QuoteServiceMarketQuoter extends MarketQuoter {
       routeId: best.routeId,
       plan,
     };
-  }
-}
-
-@Injectable()
-export class PlannerSwapBuilder extends SwapBuilder {
-  constructor(
-    private readonly rr: RequestReplyClient,
-    private readonly config: LimitOrderServiceConfig,
-  ) {
-    super();
-  }
-
-  async build(order: SwapBuildOrder): Promise<{ swapId: string }> {
-    const request: SwapBuildRequest = {
-      swapId: order.swapId,
-      owner: order.owner,
-      quoteId: order.quoteId,
-      routeId: order.routeId,
-      plan: order.plan,
-      userAddress: order.userAddress,
-      ...(order.recipient ? { recipient: order.recipient } : {}),
-    };
-    const result = await this.rr.request<SwapBuildResult>(
-      Topics.swapRequests,
-      SwapRequestTypes.build,
-      order.swapId,
-      request,
-      {
-        timeoutMs: this.config.SERVICE_REQUEST_TIMEOUT_MS,
-      },
-    );
-    return { swapId: result.swapId };
   }
 }
 

@@ -1,14 +1,15 @@
 import { Module } from '@nestjs/common';
-import { KafkaCatalogDirectory, PlannerSwapBuilder, QuoteServiceMarketQuoter } from './kafka-market.adapters';
-import { CatalogDirectory, MarketQuoter, SwapBuilder } from './market.ports';
+import { KafkaCatalogDirectory, QuoteServiceMarketQuoter } from './kafka-market.adapters';
+import { CatalogDirectory, MarketQuoter, SwapBuildCommands } from './market.ports';
+import { OutboxSwapBuildCommands } from './outbox-swap-build-commands';
 
 /** The market behind its ports: quote-service's catalog and quotes, execution-planner's swap builds. */
 @Module({
   providers: [
     { provide: CatalogDirectory, useClass: KafkaCatalogDirectory },
     { provide: MarketQuoter, useClass: QuoteServiceMarketQuoter },
-    { provide: SwapBuilder, useClass: PlannerSwapBuilder },
+    { provide: SwapBuildCommands, useClass: OutboxSwapBuildCommands },
   ],
-  exports: [CatalogDirectory, MarketQuoter, SwapBuilder],
+  exports: [CatalogDirectory, MarketQuoter, SwapBuildCommands],
 })
 export class MarketModule {}

@@ -1,5 +1,6 @@
 import type { TermsChain } from '@swapgw/chains';
 import type { RoutePlan } from '@swapgw/contracts';
+import type { EntityManager } from 'typeorm';
 import { FillQuote } from './fill-search';
 
 export interface TokenInfo {
@@ -46,9 +47,16 @@ export interface SwapBuildOrder {
   /** The wallet that signs: the order's recipient (see README "Triggering"). */
   userAddress: string;
   recipient?: string;
+  /** When the order was triggered (ms): the quote's expiry is judged against it. */
+  acceptedAtMs: number;
 }
 
-/** Builds a swap for the owner through execution-planner (`swap.build`, idempotent on swapId). */
-export abstract class SwapBuilder {
-  abstract build(order: SwapBuildOrder): Promise<{ swapId: string }>;
+/**
+ * Orders a swap's build from execution-planner: the durable `swap.build` command on swap.commands
+ * (idempotent on swapId), written to the outbox in the caller's transaction, so that an order is
+ * triggered if and only if its swap's build is on its way. The planner's verdict (a swap ready to
+ * sign, or failed with the reason a build answers) reaches the swap's status, not the order's.
+ */
+export abstract class SwapBuildCommands {
+  abstract enqueue(manager: EntityManager, order: SwapBuildOrder): Promise<void>;
 }

@@ -20,7 +20,7 @@ import {
 } from '@swapgw/contracts';
 import { IdempotencyStore } from '../idempotency/idempotency.store';
 import { searchFillOrKill, searchImmediateOrCancel } from '../market/fill-search';
-import { CatalogDirectory, MarketQuoter, SwapBuilder } from '../market/market.ports';
+import { CatalogDirectory, MarketQuoter, SwapBuildCommands, SwapBuildOrder } from '../market/market.ports';
 import { LimitOrderHistory } from './limit-order-history';
 import { LimitOrderEntity } from './limit-order.entity';
 import { toLimitOrderView } from './limit-order.view';
@@ -65,7 +65,7 @@ export class LimitOrdersService {
     private readonly idempotency: IdempotencyStore,
     private readonly catalog: CatalogDirectory,
     private readonly quoter: MarketQuoter,
-    private readonly swaps: SwapBuilder,
+    private readonly swapBuilds: SwapBuildCommands,
     private readonly settings: LimitOrderSettings,
     private readonly clock: Clock,
   ) {}
@@ -261,12 +261,14 @@ export class LimitOrdersService {
     triggerSeed: string,
   ): Promise<void> {
     const created = { ...order, status: 'open', version: 1 } as LimitOrderEntity;
+    let swapBuild: SwapBuildOrder | null = null;
     if (order.timeInForce === 'IOC' || order.timeInForce === 'FOK') {
-      await this.fillAtCreation(order, triggerSeed);
+      swapBuild = await this.fillAtCreation(order, triggerSeed);
       order.version = 2;
     }
     // The route snapshot is opaque JSON: TypeORM's deep-partial type cannot describe it.
     await manager.insert(LimitOrderEntity, order as never);
+    if (swapBuild) await this.swapBuilds.enqueue(manager, swapBuild);
     await this.history.record(manager, LimitOrderEventTypes.created, created);
     if (order.status === 'triggered') {
       const partial = BigInt(order.filledAmountBase as string) < BigInt(order.amountBase);
@@ -281,7 +283,8 @@ export class LimitOrdersService {
     }
   }
 
-  private async fillAtCreation(order: LimitOrderEntity, triggerSeed: string): Promise<void> {
+  /** Fills an IOC or FOK order now when the market meets its limit: the swap to build, or null (expired). */
+  private async fillAtCreation(order: LimitOrderEntity, triggerSeed: string): Promise<SwapBuildOrder | null> {
     const search = order.timeInForce === 'FOK' ? searchFillOrKill : searchImmediateOrCancel;
     const fill = await search({
       amountIn: BigInt(order.amountBase),
@@ -292,21 +295,22 @@ export class LimitOrdersService {
     if (!fill) {
       order.status = 'expired';
       order.cancelReason = 'limit not met at creation';
-      return;
+      return null;
     }
     const recipient = order.recipient as string;
-    const { swapId } = await this.swaps.build({
-      swapId: swapIdFor(triggerSeed),
+    order.status = 'triggered';
+    order.swapId = swapIdFor(triggerSeed);
+    order.filledAmountBase = fill.amountIn.toString();
+    return {
+      swapId: order.swapId,
       owner: order.owner,
       quoteId: fill.quoteId,
       routeId: fill.routeId,
       plan: fill.plan,
       userAddress: recipient,
       recipient,
-    });
-    order.status = 'triggered';
-    order.swapId = swapId;
-    order.filledAmountBase = fill.amountIn.toString();
+      acceptedAtMs: this.clock.nowMs(),
+    };
   }
 
   private async lockOwned(manager: EntityManager, id: string, owner: string): Promise<LimitOrderEntity> {

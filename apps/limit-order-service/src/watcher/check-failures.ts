@@ -2,7 +2,7 @@ import { CodedError, ErrorCodes, httpStatusOf } from '@swapgw/contracts';
 
 /**
  * Why one watcher check of an open order failed:
- * - `refused`: quote-service (or the planner, for the build) answered a 400 code: it judged the
+ * - `refused`: quote-service answered a 400 code: it judged the
  *   order's terms and refused them (UNKNOWN_TOKEN after a delisting, UNKNOWN_CHAIN after a chain
  *   was removed, INVALID_AMOUNT after the token's decimals changed...). Asking again gives the same
  *   answer, so these count towards WATCH_MAX_FAILED_CHECKS.

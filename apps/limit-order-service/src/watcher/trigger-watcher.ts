@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { baseUnitsToAmount } from '@swapgw/chains';
 import { LimitOrderEventTypes } from '@swapgw/contracts';
 import { meetsLimit } from '../market/fill-search';
-import { MarketQuoter, SwapBuilder } from '../market/market.ports';
+import { MarketQuoter, SwapBuildCommands } from '../market/market.ports';
 import { LimitOrderHistory } from '../orders/limit-order-history';
 import { LimitOrderEntity } from '../orders/limit-order.entity';
 import { Clock, swapIdFor } from '../orders/limit-orders.service';
@@ -40,7 +40,7 @@ export class TriggerWatcher {
     private readonly dataSource: DataSource,
     private readonly history: LimitOrderHistory,
     private readonly quoter: MarketQuoter,
-    private readonly swaps: SwapBuilder,
+    private readonly swapBuilds: SwapBuildCommands,
     private readonly settings: WatcherSettings,
     private readonly clock: Clock,
   ) {}
@@ -184,18 +184,8 @@ export class TriggerWatcher {
     if (!quote || !meetsLimit(quote, { amountIn, minAmountOut: BigInt(order.minAmountOutBase) }))
       return false;
 
-    let swapId: string | null = null;
-    if (order.recipient) {
-      ({ swapId } = await this.swaps.build({
-        swapId: swapIdFor(`trigger|${order.id}`),
-        owner: order.owner,
-        quoteId: quote.quoteId,
-        routeId: quote.routeId,
-        plan: quote.plan,
-        userAddress: order.recipient,
-        recipient: order.recipient,
-      }));
-    }
+    // With a recipient, the order's swap is built by the planner from the command written with the trigger.
+    const swapId = order.recipient ? swapIdFor(`trigger|${order.id}`) : null;
     return this.dataSource.transaction(async (manager) => {
       const current = await manager.findOne(LimitOrderEntity, {
         where: { id: order.id },
@@ -220,6 +210,17 @@ export class TriggerWatcher {
           version: current.version,
         },
       );
+      if (swapId && current.recipient)
+        await this.swapBuilds.enqueue(manager, {
+          swapId,
+          owner: current.owner,
+          quoteId: quote.quoteId,
+          routeId: quote.routeId,
+          plan: quote.plan,
+          userAddress: current.recipient,
+          recipient: current.recipient,
+          acceptedAtMs: now,
+        });
       await this.history.record(manager, LimitOrderEventTypes.triggered, current, {
         quoteId: quote.quoteId,
         routeId: quote.routeId,

@@ -17,8 +17,6 @@ export const SwapCommandTypes = {
 } as const;
 
 export const SwapRequestTypes = {
-  /** The same build answered over request-reply (limit-order-service, which needs the verdict at once). */
-  build: 'swap.build',
   /** Ask for a fresh payload of the current step when the one issued has expired. */
   refreshSigning: 'swap.signing.refresh',
 } as const;

@@ -67,9 +67,10 @@ export class Permit2Payload {
 }
 
 /**
- * `swap.build`: a command on swap.commands (gateway → execution-planner) or a request on
- * swap.requests (limit-order-service → planner). Idempotent on `swapId`, which the gateway derives
- * from owner + Idempotency-Key, so a retry maps to the same swap.
+ * `swap.build`: a durable command on swap.commands (gateway and limit-order-service →
+ * execution-planner). Idempotent on `swapId`, which the gateway derives from owner +
+ * Idempotency-Key and limit-order-service from the order's trigger, so a retry maps to the same swap.
+ * The verdict is the swap's: written by the planner and told on swap.events.
  * Errors: QUOTE_NOT_FOUND (404), UNKNOWN_ROUTE (400), QUOTE_EXPIRED (410), VALIDATION_FAILED (400,
  * e.g. a permit without signature), SIGNING_SURFACE_UNAVAILABLE (503), IDEMPOTENCY_CONFLICT (409,
  * same swapId with another quote/route/address).
