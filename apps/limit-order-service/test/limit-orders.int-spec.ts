@@ -22,7 +22,8 @@ import { CatalogDirectory, MarketQuoter, QuoteTerms, TokenInfo } from '../src/ma
 import { OutboxSwapBuildCommands } from '../src/market/outbox-swap-build-commands';
 import { LimitOrderHistory } from '../src/orders/limit-order-history';
 import { LimitOrderEntity } from '../src/orders/limit-order.entity';
-import { Clock, LimitOrdersService, SystemClock } from '../src/orders/limit-orders.service';
+import { Clock, SystemClock } from '@swapgw/runtime';
+import { LimitOrdersService } from '../src/orders/limit-orders.service';
 import { ExpirySweeper } from '../src/watcher/expiry-sweeper';
 import { TriggerWatcher } from '../src/watcher/trigger-watcher';
 

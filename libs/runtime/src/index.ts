@@ -1,4 +1,5 @@
 export * from './canonical-json';
+export * from './clock';
 export * from './close-on-signals';
 export * from './config';
 export * from './json-logger';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { nameBasedUuid, timeOrderedUuid } from '@swapgw/runtime';
+import { Clock, nameBasedUuid, timeOrderedUuid } from '@swapgw/runtime';
 import {
   CancelLimitOrderRequest,
   CodedError,
@@ -30,17 +30,6 @@ import { resolveExpiry } from './time-in-force';
 /** Tunables of the order service that are not infrastructure. */
 export abstract class LimitOrderSettings {
   abstract readonly iocMaxQuotes: number;
-}
-
-/** Time source, replaceable in tests. */
-export abstract class Clock {
-  abstract nowMs(): number;
-}
-
-export class SystemClock extends Clock {
-  nowMs(): number {
-    return Date.now();
-  }
 }
 
 const newLimitOrderId = (): string => `lo_${timeOrderedUuid()}`;

@@ -4,7 +4,8 @@ import { IdempotencyStore } from '../idempotency/idempotency.store';
 import { MarketModule } from '../market/market.module';
 import { LimitOrderHistory } from './limit-order-history';
 import { LimitOrderRequestsController } from './limit-order-requests.controller';
-import { Clock, LimitOrderSettings, LimitOrdersService, SystemClock } from './limit-orders.service';
+import { Clock, SystemClock } from '@swapgw/runtime';
+import { LimitOrderSettings, LimitOrdersService } from './limit-orders.service';
 
 /** The five request-reply operations on limit orders, and the order history they write. */
 @Module({

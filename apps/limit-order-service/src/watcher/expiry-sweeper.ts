@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { LimitOrderEventTypes } from '@swapgw/contracts';
 import { LimitOrderHistory } from '../orders/limit-order-history';
 import { LimitOrderEntity } from '../orders/limit-order.entity';
-import { Clock } from '../orders/limit-orders.service';
+import { Clock } from '@swapgw/runtime';
 
 const BATCH = 100;
 

@@ -6,7 +6,8 @@ import { meetsLimit } from '../market/fill-search';
 import { MarketQuoter, SwapBuildCommands } from '../market/market.ports';
 import { LimitOrderHistory } from '../orders/limit-order-history';
 import { LimitOrderEntity } from '../orders/limit-order.entity';
-import { Clock, swapIdFor } from '../orders/limit-orders.service';
+import { Clock } from '@swapgw/runtime';
+import { swapIdFor } from '../orders/limit-orders.service';
 import { afterRefusedCheck, CheckFailure, classifyCheckFailure } from './check-failures';
 import { WatcherMetrics } from './watcher-metrics';
 
