@@ -2,6 +2,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { HEARTBEAT_SERVICES, HeartbeatService } from '@swapgw/contracts';
 import { HeartbeatMonitor, KAFKA_SETTINGS, KafkaSettings, ServiceLiveness } from '@swapgw/messaging';
 import { GatewayConfig } from '../config/gateway.config';
+import { serviceLivenessMetrics } from './service-liveness-metrics';
 
 export type ServiceChecks = Record<HeartbeatService, ServiceLiveness>;
 
@@ -25,9 +26,11 @@ export class ServiceHeartbeats implements OnApplicationBootstrap, OnApplicationS
 
   onApplicationBootstrap(): void {
     this.monitor.start();
+    serviceLivenessMetrics.readFrom(() => this.statuses());
   }
 
   async onApplicationShutdown(): Promise<void> {
+    serviceLivenessMetrics.readFrom(undefined);
     await this.monitor.stop();
   }
 

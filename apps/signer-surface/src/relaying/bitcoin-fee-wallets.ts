@@ -218,7 +218,7 @@ export class BitcoinFeeWallets {
   ): Promise<BitcoinAddressUtxo[] | undefined> {
     try {
       const utxos = await client.utxos(address);
-      RelayingMetrics.balance(chain, address, this.balanceOf(utxos));
+      RelayingMetrics.balance(chain, address, this.balanceOf(utxos), this.minBalanceSats);
       return utxos;
     } catch (error) {
       this.logger.warn({

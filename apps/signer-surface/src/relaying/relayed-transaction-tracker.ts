@@ -562,15 +562,18 @@ export class RelayedTransactionTracker {
     return `the relayer's transaction could not be mined under its fee ceiling of ${row.maxFeeCeiling ?? row.maxFeePerGas} wei per gas; a cancel took its nonce ${row.nonce}`;
   }
 
-  /** The age of the oldest pending transaction per chain with relayers or fee payers (0 when none). */
+  /**
+   * The age of the oldest pending transaction and the number pending, per chain with relayers or
+   * fee payers (0 when none).
+   */
   private async reportOldestPending(): Promise<void> {
     const rows = (await this.dataSource.query(
-      `SELECT "chain", EXTRACT(EPOCH FROM now() - min("created_at"))::float8 AS "seconds"
+      `SELECT "chain", EXTRACT(EPOCH FROM now() - min("created_at"))::float8 AS "seconds", count(*)::int AS "count"
          FROM "${schemaOf(this.dataSource)}"."sponsored_transactions" WHERE "status" = 'pending' GROUP BY "chain"`,
-    )) as Array<{ chain: string; seconds: number }>;
-    const ages = new Map(rows.map((r) => [r.chain, r.seconds]));
-    for (const chain of new Set([...this.pool.chainIds(), ...ages.keys()])) {
-      RelayingMetrics.oldestPending(chain, ages.get(chain) ?? 0);
+    )) as Array<{ chain: string; seconds: number; count: number }>;
+    const pending = new Map(rows.map((r) => [r.chain, r]));
+    for (const chain of new Set([...this.pool.chainIds(), ...pending.keys()])) {
+      RelayingMetrics.pending(chain, pending.get(chain)?.seconds ?? 0, pending.get(chain)?.count ?? 0);
     }
   }
 

@@ -80,7 +80,7 @@ export class RelayerPool {
 
   noteBalance(chain: string, address: string, wei: bigint): void {
     this.balances.set(`${chain}:${address}`, wei);
-    RelayingMetrics.balance(chain, address, wei);
+    RelayingMetrics.balance(chain, address, wei, this.minBalanceOf(chain));
   }
 
   /** Reads the balance of every relayer of `chains` (default all); one that fails keeps its last value. */

@@ -12,6 +12,13 @@ const relayerBalance = new Gauge({
   registers: [metricsRegistry()],
 });
 
+const relayerMinimum = new Gauge({
+  name: 'swapgw_relayer_min_balance_wei',
+  help: 'The minimum balance under which a relayer account is no longer used (RELAYER_MIN_BALANCE_WEI, SOLANA_FEE_PAYER_MIN_BALANCE_LAMPORTS, BITCOIN_FEE_WALLET_MIN_BALANCE_SATS), next to each balance: alerts compare the two',
+  labelNames: ['chain', 'address'] as const,
+  registers: [metricsRegistry()],
+});
+
 const gasSpent = new Counter({
   name: 'swapgw_sponsored_gas_spent_wei_total',
   help: 'Wei the relayers spent on mined sponsored transactions (gas used x effective price, plus value moved) by chain',
@@ -54,6 +61,13 @@ const oldestPending = new Gauge({
   registers: [metricsRegistry()],
 });
 
+const pendingTransactions = new Gauge({
+  name: 'swapgw_relayer_pending_transactions',
+  help: 'Sponsored transactions sent and not yet settled (mined, failed, dropped), per chain: the relayers in-flight work',
+  labelNames: ['chain'] as const,
+  registers: [metricsRegistry()],
+});
+
 const replacements = new Counter({
   name: 'swapgw_relayer_replacements_total',
   help: 'Stuck sponsored transactions sent again with the same nonce and higher fees, by chain',
@@ -69,8 +83,10 @@ const bitcoinFeeBumps = new Counter({
 });
 
 export const RelayingMetrics = {
-  balance(chain: string, address: string, wei: bigint): void {
+  /** An account's balance as read, with the minimum under which it is no longer used. */
+  balance(chain: string, address: string, wei: bigint, minimumWei: bigint): void {
     relayerBalance.set({ chain, address }, Number(wei));
+    relayerMinimum.set({ chain, address }, Number(minimumWei));
   },
   sent(chain: string, purpose: LedgerPurpose): void {
     sponsoredTransactions.inc({ chain, purpose, status: 'sent' });
@@ -98,8 +114,9 @@ export const RelayingMetrics = {
   nonceDrift(chain: string, address: string, drift: number): void {
     nonceDrift.set({ chain, address }, drift);
   },
-  oldestPending(chain: string, seconds: number): void {
-    oldestPending.set({ chain }, seconds);
+  pending(chain: string, oldestSeconds: number, count: number): void {
+    oldestPending.set({ chain }, oldestSeconds);
+    pendingTransactions.set({ chain }, count);
   },
   replaced(chain: string): void {
     replacements.inc({ chain });

@@ -112,7 +112,7 @@ export class SolanaFeePayers {
 
   noteBalance(chain: string, address: string, lamports: bigint): void {
     this.balances.set(`${chain}:${address}`, lamports);
-    RelayingMetrics.balance(chain, address, lamports);
+    RelayingMetrics.balance(chain, address, lamports, this.minBalanceLamports);
   }
 
   /** Reads the balance of every fee payer of `chains` (default all); one that fails keeps its last value. */
