@@ -155,9 +155,11 @@ describe('deploy/monitoring/prometheus-rule.yaml', () => {
   );
 
   it('finds a runbook anchor the way GitHub makes it', () => {
-    expect(headingAnchors('## A consumer is lagging\n```\n# not a heading\n```\n### The `gateway` answers 5xx, again\n## Replays\n## Replays')).toEqual(
-      new Set(['a-consumer-is-lagging', 'the-gateway-answers-5xx-again', 'replays', 'replays-1']),
-    );
+    expect(
+      headingAnchors(
+        '## A consumer is lagging\n```\n# not a heading\n```\n### The `gateway` answers 5xx, again\n## Replays\n## Replays',
+      ),
+    ).toEqual(new Set(['a-consumer-is-lagging', 'the-gateway-answers-5xx-again', 'replays', 'replays-1']));
   });
 });
 
@@ -171,7 +173,9 @@ describe('deploy/monitoring/dashboards', () => {
       'webhooks.json',
     ]);
     const kustomization = yamlDocuments('kustomization.yaml')[0];
-    const generator = kustomization.configMapGenerator.find((g: any) => g.name === 'swapgw-grafana-dashboards');
+    const generator = kustomization.configMapGenerator.find(
+      (g: any) => g.name === 'swapgw-grafana-dashboards',
+    );
     expect(generator.options.labels).toEqual({ grafana_dashboard: '1' });
     expect([...generator.files].sort()).toEqual(dashboardFiles.map((f) => `dashboards/${f}`).sort());
     expect(kustomization.resources.sort()).toEqual(['pod-monitor.yaml', 'prometheus-rule.yaml']);

@@ -36,7 +36,8 @@ export function readPromql(expression: string): PromqlReading {
       ?.getChildren('UnquotedLabelMatcher')
       .find((m) => text.slice(m.from, m.to).match(/^__name__\s*=\s*"/));
     if (identifier) metrics.add(text.slice(identifier.from, identifier.to));
-    else if (byName) metrics.add(JSON.parse(text.slice(byName.from, byName.to).replace(/^__name__\s*=\s*/, '')));
+    else if (byName)
+      metrics.add(JSON.parse(text.slice(byName.from, byName.to).replace(/^__name__\s*=\s*/, '')));
     else problems.push(`selector without a metric name: ${text.slice(selector.from, selector.to)}`);
   } while (cursor.next());
   if (text.trim() === '') problems.push('empty expression');

@@ -11,7 +11,7 @@ let source: LivenessSource | undefined;
 // Label `target`, not `service`: every series already has `service` (the process that serves it).
 new Gauge({
   name: 'swapgw_kafka_service_up',
-  help: "1 while an instance of the Kafka service `target` was heard on service.heartbeats within SERVICE_HEARTBEAT_TIMEOUT_MS, 0 when none was (checks.services of /api/v1/health); absent while this gateway instance has not listened that long (unknown). Each gateway instance reports: aggregate with max",
+  help: '1 while an instance of the Kafka service `target` was heard on service.heartbeats within SERVICE_HEARTBEAT_TIMEOUT_MS, 0 when none was (checks.services of /api/v1/health); absent while this gateway instance has not listened that long (unknown). Each gateway instance reports: aggregate with max',
   labelNames: ['target'] as const,
   registers: [metricsRegistry()],
   collect() {
