@@ -8,7 +8,7 @@
 //      .md and print the markdown summary
 //   4. everything it started is stopped, on success, failure and Ctrl-C
 // Flags (defaults keep a run under ~5 minutes on a small machine; raise them to scale up):
-//   --scenarios gateway-overhead,kafka-request-reply,quote-latency,sync-build-latency,soak,soak-scaled
+//   --scenarios gateway-overhead,kafka-request-reply,quote-latency,sync-build-latency,soak,soak-scaled,health-flood
 //   --connections 10 --duration 5            autocannon, per target (gateway and bare Fastify)
 //   --rr-requests 200 --rr-concurrency 8     Kafka request-reply, per series
 //   --samples 20 --build-wait-ms 15000       quote and sync build latency
@@ -16,6 +16,7 @@
 //   --soak-gas-payment sponsored|user
 //   --soak-integrators 20 (API keys the soak's swaps are spread over)
 //   --probe-interval-ms 250 --probe-after-s 10   the prober during the soak and after it
+//   --health-flood-connections 20 --health-flood-rounds 2   health-flood: callers of GET /health, baseline/flood pairs
 //   --log-level warn (apps' LOG_LEVEL)   --skip-build   --keep-logs   --echo (app logs to the console)
 //   --cpu-prof DIR (each app writes a V8 CPU profile into DIR when it stops)
 import { execFile, spawn } from 'node:child_process';
@@ -55,6 +56,7 @@ const SCENARIOS = [
   'sync-build-latency',
   'soak',
   'soak-scaled',
+  'health-flood',
 ];
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(`--${name}`);
@@ -98,6 +100,10 @@ const settings = {
   soakGasPayment: option('soak-gas-payment', 'sponsored'),
   probeIntervalMs: positive('probe-interval-ms', 250),
   probeAfterSeconds: positive('probe-after-s', 10),
+  // health-flood: the soak's burst (--soak-swaps, --soak-concurrency) without and with this many
+  // callers of GET /api/v1/health back to back, alternating for this many rounds.
+  healthFloodConnections: positive('health-flood-connections', 20),
+  healthFloodRounds: positive('health-flood-rounds', 2),
   logLevel: option('log-level', 'warn'),
 };
 if (!['sponsored', 'user'].includes(settings.soakGasPayment))

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gatewayOverhead } from './scenarios/gateway-overhead';
+import { healthFlood } from './scenarios/health-flood';
 import { kafkaRequestReply } from './scenarios/kafka-request-reply';
 import { soak, SoakOptions, SoakResult } from './scenarios/soak';
 import { killScaledInstances, soakScaled } from './scenarios/soak-scaled';
@@ -20,6 +21,7 @@ export const SCENARIOS = [
   'sync-build-latency',
   'soak',
   'soak-scaled',
+  'health-flood',
 ] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -40,6 +42,8 @@ export interface BenchSettings {
   soakIntegrators: number;
   probeIntervalMs: number;
   probeAfterSeconds: number;
+  healthFloodConnections: number;
+  healthFloodRounds: number;
   logLevel: string;
 }
 
@@ -143,6 +147,20 @@ async function main(): Promise<number> {
         },
         results.find((r): r is SoakResult => r.scenario === 'soak'),
       ),
+    'health-flood': () =>
+      healthFlood({
+        gatewayUrl,
+        integratorKeys,
+        userAddress,
+        gasPayment: settings.soakGasPayment,
+        pollIntervalMs: settings.soakPollMs,
+        readyTimeoutMs: settings.soakReadyTimeoutMs,
+        swaps: settings.soakSwaps,
+        concurrency: settings.soakConcurrency,
+        warmupSwaps: settings.soakWarmupSwaps,
+        floodConnections: settings.healthFloodConnections,
+        rounds: settings.healthFloodRounds,
+      }),
   };
   for (const name of settings.scenarios) {
     const t0 = Date.now();

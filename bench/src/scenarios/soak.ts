@@ -144,7 +144,7 @@ async function send(request: () => Promise<ApiResponse>): Promise<{ res?: ApiRes
   }
 }
 
-interface BurstRecord {
+export interface BurstRecord {
   quoteStatuses: Record<string, number>;
   buildStatuses: Record<string, number>;
   readyTimes: number[];
@@ -154,10 +154,21 @@ interface BurstRecord {
   failureKinds: Set<string>;
 }
 
-async function oneSwap(
+export const newBurstRecord = (): BurstRecord => ({
+  quoteStatuses: {},
+  buildStatuses: {},
+  readyTimes: [],
+  swapIds: [],
+  events: [],
+  failureSamples: [],
+  failureKinds: new Set(),
+});
+
+/** One swap as a client runs it: quote, async build, then GET /swap/{id}/signing until 200. */
+export async function oneSwap(
   client: ApiClient,
   n: number,
-  options: SoakOptions,
+  options: Pick<SoakOptions, 'userAddress' | 'gasPayment' | 'readyTimeoutMs' | 'pollIntervalMs'>,
   clock: () => number,
   record: BurstRecord,
 ): Promise<SwapEvent> {
@@ -251,17 +262,8 @@ export async function runSoak(
   companion?: BurstCompanion,
 ): Promise<{ figures: SoakFigures; events: SwapEvent[]; prober: Prober }> {
   const clients = options.integratorKeys.map((key) => api(options.gatewayUrl, key));
-  const newRecord = (): BurstRecord => ({
-    quoteStatuses: {},
-    buildStatuses: {},
-    readyTimes: [],
-    swapIds: [],
-    events: [],
-    failureSamples: [],
-    failureKinds: new Set(),
-  });
   if (options.warmupSwaps > 0) {
-    const warmup = newRecord();
+    const warmup = newBurstRecord();
     const warmupStart = process.hrtime.bigint();
     await mapLimit(
       Array.from({ length: options.warmupSwaps }, (_, n) => n),
@@ -276,7 +278,7 @@ export async function runSoak(
         )),
     );
   }
-  const record = newRecord();
+  const record = newBurstRecord();
   const recyclesBefore = await readRecycles(options.gatewayMetricsUrl, options.gatewayLogFile);
   const measureCpu = cpuAccountingAvailable();
   const cpuBefore = measureCpu ? takeCpuSnapshot(await options.processGroups()) : undefined;

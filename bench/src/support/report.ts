@@ -1,4 +1,5 @@
 import type { GatewayOverheadResult } from '../scenarios/gateway-overhead';
+import type { HealthFloodResult } from '../scenarios/health-flood';
 import type { KafkaRequestReplyResult } from '../scenarios/kafka-request-reply';
 import type { SoakFigures, SoakResult } from '../scenarios/soak';
 import type { SoakScaledResult } from '../scenarios/soak-scaled';
@@ -12,7 +13,8 @@ export type ScenarioResult =
   | QuoteLatencyResult
   | SyncBuildLatencyResult
   | SoakResult
-  | SoakScaledResult;
+  | SoakScaledResult
+  | HealthFloodResult;
 
 export interface BenchReport {
   startedAt: string;
@@ -126,6 +128,21 @@ function section(result: ScenarioResult): string[] {
         `Errors while partitions moved: ${errors.buildRefusals} builds refused, ${errors.swapFailures} swaps failed, ${errors.probeServerErrors} probe 5xx.`,
         '',
         ...soakFigures(result),
+      ];
+    }
+    case 'health-flood': {
+      const phaseRow = (name: string, p: HealthFloodResult['baseline']) =>
+        `| ${name} | ${p.ready}/${p.swaps} | ${num(p.swapsPerSecond, 2)} (${p.swapsPerSecondByRound.map((v) => num(v, 2)).join(', ')}) | ${ms(p.buildToReadyMs.p50)} | ${ms(p.buildToReadyMs.p99)} | ${statuses(p.failures)} |`;
+      return [
+        `## Health flood: swaps with and without ${result.floodConnections} callers of GET /api/v1/health back to back (${result.rounds} rounds, alternating; ${result.concurrency} swaps at a time)`,
+        '',
+        '| phase | ready | swaps/s (by round) | build → ready p50 | p99 | not ready |',
+        '|---|---:|---:|---:|---:|---|',
+        phaseRow('no flood (baseline)', result.baseline),
+        phaseRow('health flood', result.flood),
+        '',
+        `Throughput with the flood / without: ${x(result.throughputRatio)}; build → ready p99 ${x(result.readyP99Ratio)}.`,
+        `Health calls: ${result.health.calls} (${num(result.health.callsPerSecond, 1)}/s), statuses ${statuses(result.health.statuses)}, p50 ${ms(result.health.latencyMs.p50)}, p99 ${ms(result.health.latencyMs.p99)}.`,
       ];
     }
   }
