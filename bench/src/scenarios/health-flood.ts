@@ -6,8 +6,10 @@ import { api } from '@swapgw/testing';
 import { elapsedMs, LatencySummary, mapLimit, ratio, round, summarize } from '../support/stats';
 import { BurstRecord, newBurstRecord, oneSwap, SoakOptions } from './soak';
 
-export interface HealthFloodOptions
-  extends Pick<SoakOptions, 'userAddress' | 'gasPayment' | 'readyTimeoutMs' | 'pollIntervalMs'> {
+export interface HealthFloodOptions extends Pick<
+  SoakOptions,
+  'userAddress' | 'gasPayment' | 'readyTimeoutMs' | 'pollIntervalMs'
+> {
   gatewayUrl: string;
   integratorKeys: string[];
   swaps: number;

@@ -174,6 +174,18 @@ describe('relayers', () => {
     expect(metrics).toContain(
       `swapgw_sponsored_gas_spent_by_owner_wei_total{chain="${CHAIN}",owner="${owner}"}`,
     );
+    // Each balance has its minimum beside it (what the balance alerts compare it with).
+    expect(metrics).toMatch(
+      new RegExp(
+        `swapgw_relayer_min_balance_wei\\{chain="${CHAIN}",address="${relayerWallets[0].address}"\\} [1-9]`,
+      ),
+    );
+    // In flight: what the ledger holds pending on the chain at the tracker's last pass.
+    await a.tracker.runOnce();
+    const pending = (await ledger(a.dataSource, { chain: CHAIN, status: 'pending' })).length;
+    expect(await metricsRegistry().metrics()).toContain(
+      `swapgw_relayer_pending_transactions{chain="${CHAIN}"} ${pending}`,
+    );
   });
 
   it('rolls back a broadcast the node refuses: no ledger row, and the nonce is used by the next send', async () => {
