@@ -94,7 +94,8 @@ async function main(): Promise<number> {
   const userAddress = manifest.accounts.find((a) => a.index === 9)?.address ?? manifest.accounts[0].address;
   const resultsDir = required('BENCH_RESULTS_DIR');
   const swapContext = { gatewayUrl, apiKey, userAddress };
-  const integratorKeys = (process.env.BENCH_INTEGRATOR_KEYS ?? apiKey).split(',').filter(Boolean);
+  // run.mjs makes integrators' keys for the soaks only (empty otherwise): the run's key then.
+  const integratorKeys = (process.env.BENCH_INTEGRATOR_KEYS || apiKey).split(',').filter(Boolean);
   const started = JSON.parse(process.env.BENCH_PROCESSES ?? '[]') as StartedProcess[];
   const logDir = process.env.BENCH_LOG_DIR;
   const soakOptions: SoakOptions = {

@@ -160,6 +160,10 @@ export async function healthFlood(options: HealthFloodOptions): Promise<HealthFl
   }
   const baseline = phaseOf(baselines);
   const withFlood = phaseOf(flooded);
+  if (baseline.ready === 0 || withFlood.ready === 0) {
+    const samples = [...baselines, ...flooded].flatMap((b) => b.record.failureSamples);
+    throw new Error(`no swap was ready in a phase, nothing to compare: ${samples.slice(0, 3).join('; ')}`);
+  }
   const calls = flood.latencies.length;
   return {
     scenario: 'health-flood',
