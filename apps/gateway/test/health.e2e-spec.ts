@@ -73,6 +73,10 @@ describe('GET /health and dependency outages', () => {
       checks: { database: 'up', kafka: 'up', services: SERVICES_UP },
     });
     expect(res.body.meta.requestId).toBe(res.headers['x-request-id']);
+    // The same view on /metrics, for the SwapgwServiceDown alert (deploy/monitoring).
+    const metrics = await (await fetch(gateway.metricsUrl)).text();
+    for (const target of Object.keys(SERVICES_UP))
+      expect(metrics).toMatch(new RegExp(`^swapgw_kafka_service_up\\{target="${target}"[^}]*\\} 1$`, 'm'));
     // Warm the key cache so the outage below is seen by the handler, not by authentication.
     expect((await client.get('/test-probe/database')).status).toBe(200);
   });
