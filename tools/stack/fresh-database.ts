@@ -4,7 +4,7 @@
 // transactions, limit orders, quotes, the outboxes and processed events) would describe chains that
 // no longer exist: those tables start empty. What a developer set up by hand and expects to find
 // again is kept: the gateway's API keys and webhook subscriptions.
-import { Client } from 'pg';
+import { connectPgClient } from '@swapgw/persistence';
 
 /** The schemas of the five apps (serviceDataSourceOptions): nothing outside them is touched. */
 export const SERVICE_SCHEMAS = ['gateway', 'quote', 'planner', 'signer', 'limit_order'] as const;
@@ -47,12 +47,7 @@ export async function emptyChainBoundTables(
   url: string,
   { schemas = SERVICE_SCHEMAS, keep = KEPT_TABLES, lockTimeoutMs = 10_000 }: FreshDatabaseOptions = {},
 ): Promise<FreshDatabaseResult> {
-  const client = new Client({
-    connectionString: url,
-    connectionTimeoutMillis: 5000,
-    application_name: 'swapgw-stack',
-  });
-  await client.connect();
+  const client = await connectPgClient(url, { application_name: 'swapgw-stack' });
   try {
     await client.query('BEGIN');
     // TRUNCATE takes an exclusive lock: a session still using a table (an app of another stack on

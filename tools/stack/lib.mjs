@@ -100,10 +100,20 @@ export function binOf(name) {
   return path.join(repoRoot, 'node_modules', '.bin', name);
 }
 
+/**
+ * `url` with the DATABASE_SSL_* and DATABASE_PASSWORD_FILE variables of this environment folded in,
+ * as the apps do (libs/runtime database-connection.ts, compiled): for the stack's own connections.
+ * The apps are given DATABASE_URL as it is and read the variables themselves.
+ */
+export function databaseUrlWithSettings(url) {
+  const { databaseUrlFrom } = requireFromRoot('./dist/libs/runtime/src/database-connection.js');
+  return databaseUrlFrom({ ...process.env, DATABASE_URL: url });
+}
+
 /** Creates the database of `url` when missing (shared code from libs/persistence, compiled). */
 export async function ensureDatabase(url) {
   const { ensureDatabase: ensure } = requireFromRoot('./dist/libs/persistence/src/database-url.js');
-  await ensure(url);
+  await ensure(databaseUrlWithSettings(url));
 }
 
 /**
@@ -112,7 +122,7 @@ export async function ensureDatabase(url) {
  */
 export async function emptyChainBoundTables(url) {
   const { emptyChainBoundTables: empty } = requireFromRoot('./dist/tools/stack/fresh-database.js');
-  const { emptied, kept } = await empty(url);
+  const { emptied, kept } = await empty(databaseUrlWithSettings(url));
   if (emptied.length === 0) return;
   const rows = kept.map((k) => `${k.table} (${k.rows} ${k.rows === 1 ? 'row' : 'rows'})`).join(', ');
   say('postgres', `fresh for the fresh devnet: ${emptied.length} tables emptied, kept ${rows || 'nothing'}`);

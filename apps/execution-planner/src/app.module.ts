@@ -19,7 +19,7 @@ export class AppModule {
       exports: [ExecutionPlannerConfig],
       imports: [
         TypeOrmModule.forRoot(
-          serviceDataSourceOptions(plannerDatabaseOptions(config.DATABASE_URL, config.DB_POOL_SIZE)),
+          serviceDataSourceOptions(plannerDatabaseOptions(config.databaseUrl, config.DB_POOL_SIZE)),
         ),
         MessagingModule.forRoot({
           clientId: SERVICE_NAME,

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     groupId: SERVICE_NAME,
     healthPort: config.HEALTH_PORT,
     prepare: () =>
-      prepareOrCheckDatabase(plannerDatabaseOptions(config.DATABASE_URL), config.MIGRATE_ON_START),
+      prepareOrCheckDatabase(plannerDatabaseOptions(config.databaseUrl), config.MIGRATE_ON_START),
   });
 }
 

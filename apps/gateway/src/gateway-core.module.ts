@@ -39,7 +39,7 @@ export class GatewayCoreModule {
       module: GatewayCoreModule,
       imports: [
         TypeOrmModule.forRoot({
-          ...gatewayDataSourceOptions(config.DATABASE_URL, [], config.DB_POOL_SIZE),
+          ...gatewayDataSourceOptions(config.databaseUrl, [], config.DB_POOL_SIZE),
           // Entities come from each module's TypeOrmModule.forFeature([...]).
           autoLoadEntities: true,
           retryAttempts: 2,

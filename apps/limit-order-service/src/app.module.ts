@@ -22,7 +22,7 @@ export class AppModule {
       exports: [LimitOrderServiceConfig],
       imports: [
         TypeOrmModule.forRoot(
-          serviceDataSourceOptions(limitOrderDatabaseOptions(config.DATABASE_URL, config.DB_POOL_SIZE)),
+          serviceDataSourceOptions(limitOrderDatabaseOptions(config.databaseUrl, config.DB_POOL_SIZE)),
         ),
         MessagingModule.forRoot({
           clientId: SERVICE_NAME,

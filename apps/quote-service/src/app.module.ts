@@ -19,7 +19,7 @@ export class AppModule {
       providers: [{ provide: QuoteServiceConfig, useValue: config }],
       exports: [QuoteServiceConfig],
       imports: [
-        TypeOrmModule.forRoot(serviceDataSourceOptions(quoteDatabaseOptions(config.DATABASE_URL))),
+        TypeOrmModule.forRoot(serviceDataSourceOptions(quoteDatabaseOptions(config.databaseUrl))),
         MessagingModule.forRoot({ clientId: SERVICE_NAME, groupId: options.groupId ?? SERVICE_NAME }),
         CatalogModule,
         QuoteModule,

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     // Every handler here is a read or an I/O-bound quote, and requests come keyed by fresh ids:
     // all partitions of catalog.requests and quote.requests are worked at once.
     partitionsConsumedConcurrently: 12,
-    prepare: () => prepareOrCheckDatabase(quoteDatabaseOptions(config.DATABASE_URL), config.MIGRATE_ON_START),
+    prepare: () => prepareOrCheckDatabase(quoteDatabaseOptions(config.databaseUrl), config.MIGRATE_ON_START),
   });
 }
 

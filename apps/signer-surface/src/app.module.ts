@@ -28,7 +28,7 @@ export class AppModule {
       ],
       exports: [SignerSurfaceConfig, CLOCK],
       imports: [
-        TypeOrmModule.forRoot(serviceDataSourceOptions(signerDatabaseOptions(config.DATABASE_URL))),
+        TypeOrmModule.forRoot(serviceDataSourceOptions(signerDatabaseOptions(config.databaseUrl))),
         MessagingModule.forRoot({
           clientId: SERVICE_NAME,
           groupId: options.groupId ?? SERVICE_NAME,

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     groupId: SERVICE_NAME,
     healthPort: config.HEALTH_PORT,
     prepare: () =>
-      prepareOrCheckDatabase(signerDatabaseOptions(config.DATABASE_URL), config.MIGRATE_ON_START),
+      prepareOrCheckDatabase(signerDatabaseOptions(config.databaseUrl), config.MIGRATE_ON_START),
   });
 }
 

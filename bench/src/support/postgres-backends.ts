@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { Client } from 'pg';
+import { pgClientConfig } from '@swapgw/persistence';
 
 /**
  * Pids of the PostgreSQL backends connected to the bench's own database, when the server runs on
@@ -9,7 +10,7 @@ import { Client } from 'pg';
  * run elsewhere, where its pids mean nothing here.
  */
 export async function postgresBackendPids(databaseUrl: string): Promise<number[]> {
-  const client = new Client({ connectionString: databaseUrl });
+  const client = new Client(pgClientConfig(databaseUrl));
   await client.connect();
   try {
     const { rows } = await client.query<{ pid: number }>(

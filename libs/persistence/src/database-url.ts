@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import { connectPgClient } from './pg-connection';
 
 export { DEFAULT_DATABASE_URL } from '@swapgw/runtime';
 
@@ -21,11 +21,21 @@ export function withDatabase(url: string, database = 'postgres'): string {
   return u.toString();
 }
 
-/** Creates the database of `url` when it does not exist yet (safe to call from several processes). */
+/**
+ * Creates the database of `url` when it does not exist yet (safe to call from several processes).
+ * A database that exists is not looked up from the `postgres` maintenance database: a role of its
+ * own (deploy/postgres/roles.sql) may connect to its database only.
+ */
 export async function ensureDatabase(url: string): Promise<void> {
   const name = databaseNameOf(url);
-  const client = new Client({ connectionString: withDatabase(url), connectionTimeoutMillis: 5000 });
-  await client.connect();
+  try {
+    await (await connectPgClient(url)).end();
+    return;
+  } catch (error) {
+    // 3D000 invalid_catalog_name: the database does not exist yet; anything else is the answer.
+    if ((error as { code?: string }).code !== '3D000') throw error;
+  }
+  const client = await connectPgClient(withDatabase(url));
   try {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (!rowCount) {
@@ -45,8 +55,7 @@ export async function ensureDatabase(url: string): Promise<void> {
 /** Drops the database of `url` (for test databases), disconnecting its sessions first. */
 export async function dropDatabase(url: string): Promise<void> {
   const name = databaseNameOf(url);
-  const client = new Client({ connectionString: withDatabase(url), connectionTimeoutMillis: 5000 });
-  await client.connect();
+  const client = await connectPgClient(withDatabase(url));
   try {
     await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   } finally {
@@ -54,12 +63,17 @@ export async function dropDatabase(url: string): Promise<void> {
   }
 }
 
+/**
+ * Creates `schema` when it does not exist. One that exists is left alone without asking for
+ * CREATE on the database (PostgreSQL checks that privilege before IF NOT EXISTS): with a role per
+ * service, the operator creates the schema owned by the role (deploy/postgres/roles.sql).
+ */
 export async function ensureSchema(url: string, schema: string): Promise<void> {
   assertIdentifier(schema, 'schema');
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-  await client.connect();
+  const client = await connectPgClient(url);
   try {
-    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    const { rowCount } = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+    if (!rowCount) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
   } catch (error) {
     if ((error as { code?: string }).code !== '23505') throw error;
   } finally {

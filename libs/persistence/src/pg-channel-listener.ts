@@ -109,7 +109,8 @@ export function pgClientConfigOf(options: PostgresDataSourceOptions, purpose: st
     application_name: `${options.applicationName ?? 'swapgw'}-${purpose}`,
     keepAlive: true,
   };
-  if (options.url) return { ...base, connectionString: options.url };
+  // serviceDataSourceOptions gave TypeORM the URL without its TLS parameters and `ssl` beside it.
+  if (options.url) return { ...base, connectionString: options.url, ssl: options.ssl as ClientConfig['ssl'] };
   return {
     ...base,
     host: options.host,
@@ -117,5 +118,6 @@ export function pgClientConfigOf(options: PostgresDataSourceOptions, purpose: st
     user: options.username,
     password: typeof options.password === 'string' ? options.password : undefined,
     database: options.database,
+    ssl: options.ssl as ClientConfig['ssl'],
   };
 }

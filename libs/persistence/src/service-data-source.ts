@@ -1,9 +1,12 @@
-import { Client } from 'pg';
+import { explainDatabaseConnectionError, pgConnectionConfig } from '@swapgw/runtime';
+import type { TlsOptions } from 'node:tls';
 import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
 import { assertIdentifier, databaseNameOf, ensureDatabase, ensureSchema } from './database-url';
+import { connectPgClient } from './pg-connection';
 import { PreparingClient } from './prepared-statements';
 
 export interface ServiceDataSourceOptions {
+  /** The app's connection URL (DatabaseEnvironment.databaseUrl: TLS settings as libpq parameters). */
   url: string;
   /** The service's own schema: `gateway`, `quote`, `planner`, `signer`, `limit_order`. */
   schema: string;
@@ -32,9 +35,11 @@ const POOL_WAIT_TIMEOUT_MS = 60_000;
  */
 export function serviceDataSourceOptions(options: ServiceDataSourceOptions): DataSourceOptions {
   assertIdentifier(options.schema, 'schema');
+  const connection = pgConnectionConfig(options.url);
   return {
     type: 'postgres',
-    url: options.url,
+    url: connection.connectionString,
+    ssl: connection.ssl as TlsOptions | false,
     schema: options.schema,
     entities: options.entities,
     migrations: options.migrations,
@@ -70,8 +75,7 @@ const MIGRATION_LOCK_NAMESPACE = 0x7377676d;
  * ones find nothing left to run.
  */
 export async function withMigrationLock<T>(url: string, schema: string, work: () => Promise<T>): Promise<T> {
-  const lockClient = new Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
-  await lockClient.connect();
+  const lockClient = await connectPgClient(url, { connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   try {
     await lockClient.query('SELECT pg_advisory_lock($1, hashtext($2))', [MIGRATION_LOCK_NAMESPACE, schema]);
     return await work();
@@ -93,13 +97,22 @@ export async function prepareDatabase(options: ServiceDataSourceOptions): Promis
   await withMigrationLock(options.url, options.schema, async () => {
     await ensureSchema(options.url, options.schema);
     const dataSource = new DataSource(serviceDataSourceOptions({ ...options, poolSize: 1 }));
-    await dataSource.initialize();
+    await initializeExplained(dataSource, options.url);
     try {
       await dataSource.runMigrations({ transaction: 'each' });
     } finally {
       await dataSource.destroy();
     }
   });
+}
+
+/** initialize(), a failure caused by a setting thrown as a DatabaseConnectionSettingError naming it. */
+async function initializeExplained(dataSource: DataSource, url: string): Promise<DataSource> {
+  try {
+    return await dataSource.initialize();
+  } catch (error) {
+    throw explainDatabaseConnectionError(error, url);
+  }
 }
 
 /** Thrown at start when migrations are left to a separate step (MIGRATE_ON_START=false) and some are pending. */
@@ -113,7 +126,7 @@ export class PendingMigrationsError extends Error {}
  */
 export async function assertDatabaseMigrated(options: ServiceDataSourceOptions): Promise<void> {
   const dataSource = new DataSource(serviceDataSourceOptions({ ...options, poolSize: 1 }));
-  await dataSource.initialize().catch((error: { code?: string }) => {
+  await initializeExplained(dataSource, options.url).catch((error: { code?: string }) => {
     if (error.code === '3D000')
       throw new PendingMigrationsError(
         `MIGRATE_ON_START is false and database "${databaseNameOf(options.url)}" does not exist; ` +

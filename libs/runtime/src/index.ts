@@ -7,6 +7,8 @@ export * from './request-context';
 export * from './metrics';
 export * from './uuids';
 export * from './periodic-work';
+export * from './database-connection';
+export * from './database-environment';
 export * from './service-environment';
 export * from './tracing';
 export * from './ttl-cache';

@@ -1,21 +1,17 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsNotEmpty, IsString, Matches } from 'class-validator';
 import { hostname } from 'node:os';
-
-export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/swapgw';
+import { DatabaseEnvironment } from './database-environment';
 
 export const LOG_LEVELS = ['verbose', 'debug', 'log', 'warn', 'error', 'fatal'] as const;
 export type LogLevelName = (typeof LOG_LEVELS)[number];
 
 /**
- * The variables every app of the suite reads: where PostgreSQL, Kafka and the devnet manifest are,
- * how much to log, and this process's instance id. Each app's config class extends it.
+ * The variables every app of the suite reads: where PostgreSQL (DatabaseEnvironment), Kafka and
+ * the devnet manifest are, how much to log, and this process's instance id. Each app's config
+ * class extends it.
  */
-export class ServiceEnvironment {
-  @IsString()
-  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
-  DATABASE_URL: string = DEFAULT_DATABASE_URL;
-
+export class ServiceEnvironment extends DatabaseEnvironment {
   @IsString()
   @Matches(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, { message: 'KAFKA_BROKERS must be host:port[,host:port...]' })
   KAFKA_BROKERS: string = '127.0.0.1:9092';

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { pgClientConfig } from '@swapgw/persistence';
 
 /**
  * What the services stored about one swap, counted straight from their tables: the evidence for
@@ -23,7 +24,7 @@ export async function readSwapLedger(
   databaseUrl: string,
   swapIds: readonly string[],
 ): Promise<SwapLedgerRow[]> {
-  const client = new Client({ connectionString: databaseUrl });
+  const client = new Client(pgClientConfig(databaseUrl));
   await client.connect();
   try {
     const { rows } = await client.query<SwapLedgerRow>(

@@ -9,8 +9,8 @@ import { ExecutionPlannerConfig } from '../config/execution-planner.config';
 async function main(): Promise<void> {
   const config = loadConfigOrExit(ExecutionPlannerConfig, 'execution-planner');
   const direction = process.argv[2] ?? 'up';
-  if (direction === 'up') await prepareDatabase(plannerDatabaseOptions(config.DATABASE_URL));
-  else if (direction === 'revert') await revertLastMigration(plannerDatabaseOptions(config.DATABASE_URL));
+  if (direction === 'up') await prepareDatabase(plannerDatabaseOptions(config.databaseUrl));
+  else if (direction === 'revert') await revertLastMigration(plannerDatabaseOptions(config.databaseUrl));
   else throw new Error(`Unknown direction ${direction}: use up or revert`);
   process.stdout.write(`execution-planner migrations: ${direction} done\n`);
 }

@@ -54,7 +54,7 @@ export async function createGatewayApp(
   options: CreateGatewayAppOptions = {},
 ): Promise<GatewayApp> {
   if (options.prepare !== false) {
-    await prepareOrCheckDatabase(gatewayDatabaseOptions(config.DATABASE_URL), config.MIGRATE_ON_START);
+    await prepareOrCheckDatabase(gatewayDatabaseOptions(config.databaseUrl), config.MIGRATE_ON_START);
     // Wrong Kafka credentials or certificates are a setting to fix, not an outage to ride out: stop
     // with the setting's name rather than start degraded and never be ready.
     await checkKafkaSecurity(gatewayKafkaSettings(config));

@@ -1,9 +1,7 @@
-import { IsString, Matches } from 'class-validator';
-import { DEFAULT_DATABASE_URL } from '@swapgw/persistence';
+import { DatabaseEnvironment } from '@swapgw/runtime';
 
-/** What the gateway's command-line tools read from the environment. */
-export class GatewayCliConfig {
-  @IsString()
-  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
-  DATABASE_URL: string = DEFAULT_DATABASE_URL;
-}
+/**
+ * What the gateway's command-line tools read from the environment: DATABASE_URL and its TLS and
+ * password variables, as the gateway itself does.
+ */
+export class GatewayCliConfig extends DatabaseEnvironment {}

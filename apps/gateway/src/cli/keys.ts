@@ -96,8 +96,8 @@ async function main(): Promise<void> {
   }
   const config = loadConfigOrExit(GatewayCliConfig, 'gateway-keys');
   // The keys may be created before the gateway ever started: bring the schema up to date first.
-  await prepareDatabase(gatewayDatabaseOptions(config.DATABASE_URL));
-  const dataSource = new DataSource(gatewayDataSourceOptions(config.DATABASE_URL, [ApiKeyEntity], 1));
+  await prepareDatabase(gatewayDatabaseOptions(config.databaseUrl));
+  const dataSource = new DataSource(gatewayDataSourceOptions(config.databaseUrl, [ApiKeyEntity], 1));
   await dataSource.initialize();
   try {
     await run(args, new ApiKeyStore(dataSource));

@@ -9,7 +9,7 @@ import { GatewayCliConfig } from './cli-config';
 async function main(): Promise<void> {
   const direction = process.argv[2] ?? 'up';
   const config = loadConfigOrExit(GatewayCliConfig, 'gateway-migrate');
-  const options = gatewayDatabaseOptions(config.DATABASE_URL);
+  const options = gatewayDatabaseOptions(config.databaseUrl);
   if (direction === 'up') await prepareDatabase(options);
   else if (direction === 'revert') await revertLastMigration(options);
   else throw new Error(`unknown direction "${direction}" (up | revert)`);

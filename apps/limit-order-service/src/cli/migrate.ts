@@ -7,7 +7,7 @@ import { limitOrderDatabaseOptions } from '../database/limit-order-database';
 /** `migrate.js up` runs pending migrations of the limit_order schema; `migrate.js revert` undoes the last. */
 async function main(direction: string | undefined): Promise<void> {
   const config = loadConfigOrExit(LimitOrderServiceConfig, 'limit-order-service');
-  const options = limitOrderDatabaseOptions(config.DATABASE_URL);
+  const options = limitOrderDatabaseOptions(config.databaseUrl);
   if (direction === 'up') await prepareDatabase(options);
   else if (direction === 'revert') await revertLastMigration(options);
   else throw new Error('usage: migrate.js up|revert');

@@ -9,8 +9,8 @@ import { quoteDatabaseOptions } from '../database/quote-database';
 async function main(): Promise<void> {
   const config = loadConfigOrExit(QuoteServiceConfig, 'quote-service');
   const direction = process.argv[2] ?? 'up';
-  if (direction === 'up') await prepareDatabase(quoteDatabaseOptions(config.DATABASE_URL));
-  else if (direction === 'revert') await revertLastMigration(quoteDatabaseOptions(config.DATABASE_URL));
+  if (direction === 'up') await prepareDatabase(quoteDatabaseOptions(config.databaseUrl));
+  else if (direction === 'revert') await revertLastMigration(quoteDatabaseOptions(config.databaseUrl));
   else throw new Error(`Unknown direction ${direction}: use up or revert`);
   process.stdout.write(`quote-service migrations: ${direction} done\n`);
 }

@@ -9,8 +9,8 @@ import { signerDatabaseOptions } from '../database/signer-database';
 async function main(): Promise<void> {
   const config = loadConfigOrExit(SignerSurfaceConfig, 'signer-surface');
   const direction = process.argv[2] ?? 'up';
-  if (direction === 'up') await prepareDatabase(signerDatabaseOptions(config.DATABASE_URL));
-  else if (direction === 'revert') await revertLastMigration(signerDatabaseOptions(config.DATABASE_URL));
+  if (direction === 'up') await prepareDatabase(signerDatabaseOptions(config.databaseUrl));
+  else if (direction === 'revert') await revertLastMigration(signerDatabaseOptions(config.databaseUrl));
   else throw new Error(`Unknown direction ${direction}: use up or revert`);
   process.stdout.write(`signer-surface migrations: ${direction} done\n`);
 }
