@@ -13,8 +13,7 @@ async function main(): Promise<void> {
     service: SERVICE_NAME,
     groupId: SERVICE_NAME,
     healthPort: config.HEALTH_PORT,
-    prepare: () =>
-      prepareOrCheckDatabase(signerDatabaseOptions(config.databaseUrl), config.MIGRATE_ON_START),
+    prepare: () => prepareOrCheckDatabase(signerDatabaseOptions(config.databaseUrl), config.MIGRATE_ON_START),
   });
 }
 

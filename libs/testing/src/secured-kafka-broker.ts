@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { freePort } from './free-port';
 import { freeConsecutivePorts, KafkaBroker, startKafkaBroker } from './kafka-broker';
 import { makeTestCertificates, TestCertificates } from './test-certificates';

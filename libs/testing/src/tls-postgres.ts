@@ -100,7 +100,9 @@ export async function startTlsPostgres(): Promise<TlsPostgres> {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(certificates.dir, { recursive: true, force: true });
     const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? '';
-    throw new Error(`PostgreSQL with TLS did not start: ${(error as Error).message}\n${stderr}\n${log}`);
+    throw new Error(`PostgreSQL with TLS did not start: ${(error as Error).message}\n${stderr}\n${log}`, {
+      cause: error,
+    });
   }
   return {
     port,
