@@ -157,8 +157,11 @@ function fileKey(parameter: string): 'ca' | 'cert' | 'key' {
   return parameter === 'sslrootcert' ? 'ca' : parameter === 'sslcert' ? 'cert' : 'key';
 }
 
-/** Node's TLS verification failures: the server's certificate is not one the CA file trusts. */
-const UNTRUSTED_CERTIFICATE_CODES = new Set([
+/**
+ * Node's TLS verification failures: the server's certificate is not one the CA file trusts (the
+ * host name check, ERR_TLS_CERT_ALTNAME_INVALID, apart). Kafka's checks use them too.
+ */
+export const UNTRUSTED_CERTIFICATE_CODES: ReadonlySet<string> = new Set([
   'SELF_SIGNED_CERT_IN_CHAIN',
   'DEPTH_ZERO_SELF_SIGNED_CERT',
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',

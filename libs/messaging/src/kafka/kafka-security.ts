@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import type { SASLOptions } from 'kafkajs';
+import { UNTRUSTED_CERTIFICATE_CODES } from '@swapgw/runtime';
 
 /**
  * How the suite's Kafka clients authenticate and encrypt, named as Kafka's own client settings are
@@ -201,17 +202,9 @@ export function kafkajsSecurityOptions(security: KafkaSecurity): {
   return options;
 }
 
-/** Node's TLS verification failures: the broker's certificate is not one we trust. */
-const UNTRUSTED_CERTIFICATE_CODES = new Set([
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'CERT_UNTRUSTED',
-  'CERT_SIGNATURE_FAILURE',
+/** Node's TLS verification failures: the broker's certificate is not one we trust, its name included. */
+const UNTRUSTED_BROKER_CERTIFICATE_CODES = new Set([
+  ...UNTRUSTED_CERTIFICATE_CODES,
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
@@ -241,7 +234,7 @@ export function kafkaSecurityFailure(error: unknown, security: KafkaSecurity): s
     const who = security.sasl ? ` (${security.sasl.mechanism} as "${security.sasl.username}")` : '';
     return `Kafka refused the SASL login${who}: check KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD and KAFKA_SASL_MECHANISM (${sasl.message})`;
   }
-  const untrusted = chain.find((e) => e.code && UNTRUSTED_CERTIFICATE_CODES.has(e.code));
+  const untrusted = chain.find((e) => e.code && UNTRUSTED_BROKER_CERTIFICATE_CODES.has(e.code));
   if (untrusted) {
     const trust = security.files.ca
       ? `KAFKA_SSL_CA_FILE=${security.files.ca} does not trust it`
