@@ -35,7 +35,9 @@ WORKDIR /app
 COPY --from=prod-deps --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --chown=node:node package.json ./
-USER node
+# The image's node user, by number (uid and gid 1000): Kubernetes' runAsNonRoot can only check a numeric
+# user, and the manifests' securityContext (deploy/base) runs as the same.
+USER 1000:1000
 # 3000 the gateway's API, 9464 its metrics (METRICS_PORT); 3101-3104 the Kafka services' health and metrics.
 EXPOSE 3000 9464 3101 3102 3103 3104
 # Health of the app APP names: the gateway's GET /api/v1/health?scope=instance on PORT (its own

@@ -3,9 +3,10 @@ import fs from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { allTopicSpecs } from '@swapgw/contracts';
+import { allTopicSpecs, KafkaApp, TOPIC_ACCESS } from '@swapgw/contracts';
 import { parseAllDocuments } from 'yaml';
-import { renderTopicsManifest, TOPICS_MANIFEST_PATH } from './topics-manifest';
+import { renderKustomization } from './kustomize';
+import { kafkaUserOf, renderTopicsManifest, TOPICS_MANIFEST_PATH } from './topics-manifest';
 
 const root = path.resolve(__dirname, '..', '..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
@@ -77,27 +78,31 @@ describe('deploy/kafka/topics.yaml', () => {
     expect(read(TOPICS_MANIFEST_PATH)).toBe(renderTopicsManifest());
   });
 
-  it('declares every topic with its partitions', () => {
+  it('declares every topic with its partitions, as Strimzi v1 KafkaTopics', () => {
     const docs = parseAll(TOPICS_MANIFEST_PATH);
     expect(docs.map((d) => [d.spec.topicName, d.spec.partitions])).toEqual(
       allTopicSpecs().map((s) => [s.name, s.partitions]),
     );
-    for (const doc of docs) expect(doc.kind).toBe('KafkaTopic');
+    for (const doc of docs) expect([doc.apiVersion, doc.kind]).toEqual(['kafka.strimzi.io/v1', 'KafkaTopic']);
   });
 });
 
-describe('deploy/k8s', () => {
+const render = (dir: string) => renderKustomization(path.join(root, 'deploy', dir));
+const find = (objects: any[], kind: string, name: string) =>
+  objects.find((o) => o.kind === kind && o.metadata.name === name);
+const SERVICES = APPS.filter((a) => a.app !== 'gateway');
+
+describe.each(['development', 'production'])('deploy/overlays/%s', (overlay) => {
+  const objects: any[] = render(`overlays/${overlay}`);
+
   it.each(APPS)(
     '$app has a Deployment with readiness $ready, liveness $live, metrics on $metricsPort, and a Service',
     ({ app, port, ready, live, metricsPort }) => {
-      const file = `deploy/k8s/apps/${app}.yaml`;
-      const text = read(file);
-      expect(text).toContain(`dist/apps/${app}/src/main.js`);
-      const docs = parseAll(file);
-      const deployment = docs.find((d) => d.kind === 'Deployment');
-      const service = docs.find((d) => d.kind === 'Service');
-      expect(deployment.metadata.name).toBe(app);
+      const deployment = find(objects, 'Deployment', app);
+      const service = find(objects, 'Service', app);
+      expect(deployment.metadata.namespace).toBe('swapgw');
       const container = deployment.spec.template.spec.containers[0];
+      expect(container.command).toEqual(['node', '--enable-source-maps', `dist/apps/${app}/src/main.js`]);
       expect(container.readinessProbe.httpGet.path).toBe(ready);
       expect(containerPortOf(container, container.readinessProbe.httpGet.port)).toBe(port);
       expect(container.livenessProbe.httpGet.path).toBe(live);
@@ -128,78 +133,228 @@ describe('deploy/k8s', () => {
   );
 
   it.each(APPS)(
-    '$app has a CPU HorizontalPodAutoscaler (2 to $maxReplicas) and a PodDisruptionBudget on its Deployment',
-    ({ app, maxReplicas }) => {
-      const docs = parseAll(`deploy/k8s/apps/${app}.yaml`);
-      const deployment = docs.find((d) => d.kind === 'Deployment');
-      const hpas = docs.filter((d) => d.kind === 'HorizontalPodAutoscaler');
-      const pdbs = docs.filter((d) => d.kind === 'PodDisruptionBudget');
-      expect(hpas).toHaveLength(1);
-      expect(pdbs).toHaveLength(1);
-      const [hpa] = hpas;
-      const [pdb] = pdbs;
-
-      expect(hpa.apiVersion).toBe('autoscaling/v2');
-      expect(hpa.metadata.namespace).toBe(deployment.metadata.namespace);
-      expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: app });
-      expect(hpa.spec.minReplicas).toBe(2);
-      expect(hpa.spec.maxReplicas).toBe(maxReplicas);
-      expect(hpa.spec.metrics).toEqual([
-        {
-          type: 'Resource',
-          resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: expect.any(Number) } },
-        },
+    '$app runs under the restricted Pod Security Standard, with a ServiceAccount of its own',
+    ({ app }) => {
+      const pod = find(objects, 'Deployment', app).spec.template.spec;
+      expect(find(objects, 'Namespace', 'swapgw').metadata.labels['pod-security.kubernetes.io/enforce']).toBe(
+        'restricted',
+      );
+      expect(pod.serviceAccountName).toBe(app);
+      expect(find(objects, 'ServiceAccount', app).automountServiceAccountToken).toBe(false);
+      expect(pod.automountServiceAccountToken).toBe(false);
+      // The image's user (Dockerfile USER uid:gid).
+      const [uid, gid] = /^USER (\d+):(\d+)$/m.exec(read('Dockerfile'))!.slice(1).map(Number);
+      expect(pod.securityContext).toMatchObject({
+        runAsNonRoot: true,
+        runAsUser: uid,
+        runAsGroup: gid,
+        seccompProfile: { type: 'RuntimeDefault' },
+      });
+      for (const container of pod.containers)
+        expect(container.securityContext).toEqual({
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          runAsNonRoot: true,
+          capabilities: { drop: ['ALL'] },
+        });
+      // Spread over zones and nodes without ever becoming unschedulable.
+      expect(pod.topologySpreadConstraints.map((c: any) => [c.topologyKey, c.whenUnsatisfiable])).toEqual([
+        ['topology.kubernetes.io/zone', 'ScheduleAnyway'],
+        ['kubernetes.io/hostname', 'ScheduleAnyway'],
       ]);
-      const target = hpa.spec.metrics[0].resource.target.averageUtilization;
-      expect(target).toBeGreaterThanOrEqual(50);
-      expect(target).toBeLessThanOrEqual(90);
-      // The HPA owns the replica count: a replicas field would reset it on every apply.
-      expect(deployment.spec.replicas).toBeUndefined();
-      // CPU utilisation is relative to the request: every container must have one.
-      for (const container of deployment.spec.template.spec.containers)
-        expect(container.resources.requests.cpu).toBeDefined();
-
-      expect(pdb.apiVersion).toBe('policy/v1');
-      expect(pdb.metadata.namespace).toBe(deployment.metadata.namespace);
-      expect(pdb.spec.selector.matchLabels).toEqual(deployment.spec.selector.matchLabels);
-      expect(deployment.spec.template.metadata.labels).toMatchObject(pdb.spec.selector.matchLabels);
-      // One pod at a time, whatever the count: never all of them, never a budget that blocks every drain.
-      expect(pdb.spec).toMatchObject({ maxUnavailable: 1 });
-      expect(pdb.spec.minAvailable).toBeUndefined();
+      for (const constraint of pod.topologySpreadConstraints)
+        expect(constraint.labelSelector.matchLabels).toEqual({ 'app.kubernetes.io/name': app });
     },
   );
 
-  it('lists every manifest it needs in the kustomization, and each file exists', () => {
-    const docs = parseAll('deploy/kustomization.yaml');
-    const resources: string[] = docs[0].resources;
-    for (const { app } of APPS) expect(resources).toContain(`k8s/apps/${app}.yaml`);
-    for (const resource of resources) expect(fs.existsSync(path.join(root, 'deploy', resource))).toBe(true);
-    // An example among the resources would overwrite the operator's real object on every apply.
-    expect(resources.filter((resource) => /example/.test(resource))).toEqual([]);
+  it.each(APPS)(
+    '$app stops gracefully: preStop first, then a grace period that covers its own drain',
+    ({ app }) => {
+      const pod = find(objects, 'Deployment', app).spec.template.spec;
+      const [, seconds] = pod.containers[0].lifecycle.preStop.exec.command;
+      expect(pod.containers[0].lifecycle.preStop.exec.command[0]).toBe('sleep');
+      // The gateway's drain is bounded by SHUTDOWN_TIMEOUT_MS (its config's default); a service's by its
+      // in-flight messages: 40 s are allowed for them.
+      const shutdownMs = Number(
+        /SHUTDOWN_TIMEOUT_MS: number = ([\d_]+)/
+          .exec(read('apps/gateway/src/config/gateway.config.ts'))![1]
+          .replace(/_/g, ''),
+      );
+      const drain = app === 'gateway' ? shutdownMs / 1000 : 40;
+      expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(Number(seconds) + drain);
+    },
+  );
+
+  it.each(APPS)('$app logs in to Kafka as its own KafkaUser, with the cluster CA', ({ app }) => {
+    const pod = find(objects, 'Deployment', app).spec.template.spec;
+    const env = pod.containers[0].env;
+    expect(env).toContainEqual({ name: 'KAFKA_SASL_USERNAME', value: kafkaUserOf(app as KafkaApp) });
+    const passwordFile = env.find((e: any) => e.name === 'KAFKA_SASL_PASSWORD_FILE').value;
+    const mount = pod.containers[0].volumeMounts.find((m: any) => passwordFile.startsWith(`${m.mountPath}/`));
+    const volume = pod.volumes.find((v: any) => v.name === mount.name);
+    expect(volume.secret.secretName).toBe(kafkaUserOf(app as KafkaApp));
+    expect(volume.secret.items).toEqual([{ key: 'password', path: path.basename(passwordFile) }]);
+    const config = find(objects, 'ConfigMap', 'swapgw-config').data;
+    expect(config).toMatchObject({
+      KAFKA_SECURITY_PROTOCOL: 'SASL_SSL',
+      KAFKA_SASL_MECHANISM: 'SCRAM-SHA-512',
+      KAFKA_MANAGE_TOPICS: 'false',
+    });
+    const caMount = pod.containers[0].volumeMounts.find((m: any) =>
+      config.KAFKA_SSL_CA_FILE.startsWith(`${m.mountPath}/`),
+    );
+    expect(pod.volumes.find((v: any) => v.name === caMount.name).secret.secretName).toBe(
+      'swapgw-kafka-cluster-ca-cert',
+    );
   });
 
-  it('configures chains as production does: the catalog in the image, RPC URLs as secrets, no chains manifest', () => {
-    const [configMap] = parseAll('deploy/k8s/configmap.yaml');
-    expect(Object.keys(configMap.data)).not.toContain('DEVNET_MANIFEST');
+  it('keeps examples and secrets out, and the chains as production has them', () => {
+    // An example among the resources would overwrite the operator's real object on every apply.
+    expect(objects.filter((o) => o.kind === 'Secret')).toEqual([]);
+    const config = find(objects, 'ConfigMap', 'swapgw-config').data;
+    expect(Object.keys(config)).not.toContain('DATABASE_URL');
+    expect(Object.keys(config)).not.toContain('DEVNET_MANIFEST');
     for (const { app } of APPS) {
-      const [deployment] = parseAll(`deploy/k8s/apps/${app}.yaml`);
-      const volumes = (deployment.spec.template.spec.volumes ?? []).map((v: { name: string }) => v.name);
+      const volumes = find(objects, 'Deployment', app).spec.template.spec.volumes.map((v: any) => v.name);
       expect(volumes).not.toContain('chains');
     }
   });
 
-  it('keeps secrets out of the ConfigMap', () => {
-    const [configMap] = parseAll('deploy/k8s/configmap.yaml');
-    expect(Object.keys(configMap.data)).not.toContain('DATABASE_URL');
-    const [secret] = parseAll('deploy/k8s/secret.example.yaml');
-    expect(Object.keys(secret.stringData)).toEqual([
-      'DATABASE_URL',
-      'RPC_URL_ETHEREUM',
-      'RPC_URL_BASE',
-      'RPC_URL_ARBITRUM',
-      'RPC_URL_SOLANA',
+  it('denies by default and lets each app reach only what it needs', () => {
+    const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
+    const selects = (policy: any, labels: Record<string, string>) => {
+      const selector = policy.spec.podSelector;
+      const byLabels = Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+      const byExpressions = (selector.matchExpressions ?? []).every((e: any) =>
+        e.values.includes(labels[e.key]),
+      );
+      return byLabels && byExpressions;
+    };
+    const egressOf = (app: string) => {
+      const labels = find(objects, 'Deployment', app).spec.template.metadata.labels;
+      return policies
+        .filter((p) => selects(p, labels) && p.spec.policyTypes.includes('Egress'))
+        .map((p) => p.metadata.name)
+        .sort();
+    };
+    const deny = find(objects, 'NetworkPolicy', 'default-deny');
+    expect(deny.spec).toEqual({ podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
+    expect(egressOf('gateway')).toEqual(['default-deny', 'dns', 'gateway-webhooks', 'kafka', 'postgresql']);
+    for (const app of ['quote-service', 'execution-planner', 'signer-surface'])
+      expect(egressOf(app)).toEqual(['chain-rpc', 'default-deny', 'dns', 'kafka', 'postgresql']);
+    expect(egressOf('limit-order-service')).toEqual(['default-deny', 'dns', 'kafka', 'postgresql']);
+    // Kafka on the TLS listener the ConfigMap names; RPC on 443 to public addresses only.
+    const brokerPort = Number(
+      find(objects, 'ConfigMap', 'swapgw-config').data.KAFKA_BROKERS.split(':').pop(),
+    );
+    expect(find(objects, 'NetworkPolicy', 'kafka').spec.egress[0].ports).toEqual([
+      { protocol: 'TCP', port: brokerPort },
+    ]);
+    const rpc = find(objects, 'NetworkPolicy', 'chain-rpc').spec.egress[0];
+    expect(rpc.ports).toEqual([{ protocol: 'TCP', port: 443 }]);
+    expect(rpc.to[0].ipBlock.except).toEqual(expect.arrayContaining(['10.0.0.0/8', '169.254.0.0/16']));
+    // In: the gateway's API from anywhere, metrics from the monitoring namespace only.
+    expect(find(objects, 'NetworkPolicy', 'gateway-api').spec.ingress).toEqual([
+      { ports: [{ protocol: 'TCP', port: 3000 }] },
+    ]);
+    const metrics = find(objects, 'NetworkPolicy', 'metrics-from-monitoring').spec.ingress[0];
+    expect(metrics.from).toEqual([
+      { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
+    ]);
+    expect(metrics.ports.map((p: any) => p.port).sort()).toEqual(
+      [...new Set(APPS.map((a) => a.metricsPort))].sort(),
+    );
+  });
+});
+
+describe('deploy/overlays/development', () => {
+  const objects: any[] = render('overlays/development');
+
+  it('runs one replica of each app, migrating at start, with no autoscaler or budget', () => {
+    for (const { app } of APPS) expect(find(objects, 'Deployment', app).spec.replicas).toBe(1);
+    expect(objects.filter((o) => /Autoscaler|ScaledObject|PodDisruptionBudget/.test(o.kind))).toEqual([]);
+    expect(find(objects, 'ConfigMap', 'swapgw-config').data.MIGRATE_ON_START).toBe('true');
+  });
+});
+
+describe('deploy/overlays/production', () => {
+  const objects: any[] = render('overlays/production');
+
+  it('leaves migrations to the migrate Job, of the same image', () => {
+    expect(find(objects, 'ConfigMap', 'swapgw-config').data.MIGRATE_ON_START).toBe('false');
+    const [job] = render('migrate');
+    expect(job.kind).toBe('Job');
+    expect(job.metadata.namespace).toBe('swapgw');
+    const image = find(objects, 'Deployment', 'gateway').spec.template.spec.containers[0].image;
+    expect(job.spec.template.spec.containers[0].image).toBe(image);
+    expect(job.spec.template.spec.securityContext.seccompProfile).toEqual({ type: 'RuntimeDefault' });
+  });
+
+  it.each(APPS)(
+    '$app: no replicas field (the autoscaler owns the count), a one-pod disruption budget',
+    ({ app }) => {
+      const deployment = find(objects, 'Deployment', app);
+      expect(deployment.spec.replicas).toBeUndefined();
+      for (const container of deployment.spec.template.spec.containers)
+        expect(container.resources.requests.cpu).toBeDefined();
+      const pdb = find(objects, 'PodDisruptionBudget', app);
+      expect(pdb.spec).toEqual({
+        maxUnavailable: 1,
+        selector: { matchLabels: deployment.spec.selector.matchLabels },
+      });
+    },
+  );
+
+  it('scales the gateway on CPU from 2 to 8 (its reply partitions)', () => {
+    const hpas = objects.filter((o) => o.kind === 'HorizontalPodAutoscaler');
+    expect(hpas.map((h) => h.metadata.name)).toEqual(['gateway']);
+    const [hpa] = hpas;
+    expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'gateway' });
+    expect([hpa.spec.minReplicas, hpa.spec.maxReplicas]).toEqual([2, 8]);
+    expect(hpa.spec.metrics).toEqual([
+      {
+        type: 'Resource',
+        resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } },
+      },
     ]);
   });
+
+  it.each(SERVICES)(
+    '$app scales with KEDA on its consumer group’s lag on each topic it consumes, and on CPU, from 2 to $maxReplicas',
+    ({ app, maxReplicas }) => {
+      const scaled = find(objects, 'ScaledObject', app);
+      expect(scaled.spec.scaleTargetRef).toEqual({ name: app });
+      expect([scaled.spec.minReplicaCount, scaled.spec.maxReplicaCount]).toEqual([2, maxReplicas]);
+      const access = TOPIC_ACCESS[app as KafkaApp];
+      // The group the app's handlers consume in reads these (reply topics are read by the reply groups).
+      const consumed = access.reads.filter((t) => !t.endsWith('.reply') && t !== 'service.heartbeats');
+      const kafka = scaled.spec.triggers.filter((t: any) => t.type === 'kafka');
+      expect(kafka.map((t: any) => t.metadata.topic).sort()).toEqual(consumed);
+      for (const trigger of kafka) {
+        expect(trigger.metadata.consumerGroup).toBe(access.groups[0]);
+        expect(trigger.metadata.bootstrapServers).toBe(
+          find(objects, 'ConfigMap', 'swapgw-config').data.KAFKA_BROKERS,
+        );
+        expect(trigger.metadata).toMatchObject({
+          sasl: 'scram_sha512',
+          tls: 'enable',
+          allowIdleConsumers: 'false',
+        });
+        const auth = find(objects, 'TriggerAuthentication', trigger.authenticationRef.name);
+        expect(auth.spec.secretTargetRef).toContainEqual({
+          parameter: 'password',
+          name: kafkaUserOf(app as KafkaApp),
+          key: 'password',
+        });
+        expect(auth.spec.env).toEqual([
+          { parameter: 'username', name: 'KAFKA_SASL_USERNAME', containerName: app },
+        ]);
+      }
+      expect(scaled.spec.triggers.filter((t: any) => t.type === 'cpu')).toEqual([
+        { type: 'cpu', metricType: 'Utilization', metadata: { value: '70' } },
+      ]);
+    },
+  );
 });
 
 describe('docker-compose.yml', () => {
@@ -236,7 +391,7 @@ describe('Dockerfile', () => {
     expect(text).toMatch(/ARG NODE_IMAGE=node:24\./);
     expect(text.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(3);
     expect(text).toContain('dist/apps/${APP}/src/main.js');
-    expect(text).toContain('USER node');
+    expect(text).toMatch(/^USER 1000:1000$/m); // the node user, numeric so runAsNonRoot can check it
     const exposed = (/^EXPOSE (.*)$/m.exec(text)?.[1] ?? '').split(/\s+/).map(Number);
     for (const { port, metricsPort } of APPS)
       expect(exposed).toEqual(expect.arrayContaining([port, metricsPort]));
