@@ -239,10 +239,30 @@ describe.each(['development', 'production'])('deploy/overlays/%s', (overlay) => 
     };
     const deny = find(objects, 'NetworkPolicy', 'default-deny');
     expect(deny.spec).toEqual({ podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
-    expect(egressOf('gateway')).toEqual(['default-deny', 'dns', 'gateway-webhooks', 'kafka', 'postgresql']);
+    expect(egressOf('gateway')).toEqual([
+      'default-deny',
+      'dns',
+      'gateway-webhooks',
+      'kafka',
+      'otel-collector',
+      'postgresql',
+    ]);
     for (const app of ['quote-service', 'execution-planner', 'signer-surface'])
-      expect(egressOf(app)).toEqual(['chain-rpc', 'default-deny', 'dns', 'kafka', 'postgresql']);
-    expect(egressOf('limit-order-service')).toEqual(['default-deny', 'dns', 'kafka', 'postgresql']);
+      expect(egressOf(app)).toEqual([
+        'chain-rpc',
+        'default-deny',
+        'dns',
+        'kafka',
+        'otel-collector',
+        'postgresql',
+      ]);
+    expect(egressOf('limit-order-service')).toEqual([
+      'default-deny',
+      'dns',
+      'kafka',
+      'otel-collector',
+      'postgresql',
+    ]);
     // Kafka on the TLS listener the ConfigMap names; RPC on 443 to public addresses only.
     const brokerPort = Number(
       find(objects, 'ConfigMap', 'swapgw-config').data.KAFKA_BROKERS.split(':').pop(),
