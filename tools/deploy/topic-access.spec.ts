@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  allTopicSpecs,
   deadLetterTopicOf,
   KAFKA_APPS,
   KafkaApp,
@@ -9,7 +10,9 @@ import {
   TOPIC_ACCESS,
   TopicAccess,
   Topics,
+  topicSpecsOf,
 } from '@swapgw/contracts';
+import { kafkaSettingsFromEnv, topicsToEnsure } from '@swapgw/messaging';
 import { parseAllDocuments } from 'yaml';
 import { aclRulesOf, kafkaUserOf, renderUsersManifest, USERS_MANIFEST_PATH } from './topics-manifest';
 
@@ -166,6 +169,30 @@ describe('TOPIC_ACCESS (libs/contracts) against the apps’ code', () => {
     expect(TOPIC_ACCESS[app][side]).not.toContain(topic);
     expect(derived[side]).toContain(topic);
     expect(derived).not.toEqual(TOPIC_ACCESS[app]);
+  });
+});
+
+describe('topicSpecsOf / topicsToEnsure', () => {
+  it('every topic of the suite is used by some app, and each app ensures only its own when it does not manage topics', () => {
+    const used = new Set(KAFKA_APPS.flatMap((app) => topicSpecsOf(app).map((s) => s.name)));
+    expect([...used].sort()).toEqual(
+      allTopicSpecs()
+        .map((s) => s.name)
+        .sort(),
+    );
+    const unmanaged = { ...kafkaSettingsFromEnv('x', {}), manageTopics: false };
+    const managed = { ...unmanaged, manageTopics: true };
+    expect(topicsToEnsure(unmanaged, 'quote-service').map((s) => s.name)).toEqual([
+      'catalog.requests',
+      'catalog.requests.reply',
+      'catalog.requests.dlq',
+      'quote.requests',
+      'quote.requests.reply',
+      'quote.requests.dlq',
+      'service.heartbeats',
+    ]);
+    expect(topicsToEnsure(managed, 'quote-service')).toEqual(allTopicSpecs());
+    expect(topicsToEnsure(unmanaged, 'some-tool')).toEqual(allTopicSpecs());
   });
 });
 

@@ -5,7 +5,12 @@ import { answerClientError, frameworkErrorAnswer } from '../common/http/client-e
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
-import { checkKafkaSecurity, ensureTopics, kafkaMicroserviceOptions } from '@swapgw/messaging';
+import {
+  checkKafkaSecurity,
+  ensureTopics,
+  kafkaMicroserviceOptions,
+  topicsToEnsure,
+} from '@swapgw/messaging';
 import { JsonLogger, withTimeout } from '@swapgw/runtime';
 import { AppModule } from '../app.module';
 import { EdgeReads } from '../common/http/edge-reads';
@@ -61,7 +66,7 @@ export async function createGatewayApp(
     // Topics are shared by the suite; if Kafka is away now the gateway still starts (its requests
     // answer 503 and /health says degraded) rather than crash-loop.
     await withTimeout(
-      ensureTopics(gatewayKafkaSettings(config)),
+      ensureTopics(gatewayKafkaSettings(config), topicsToEnsure(gatewayKafkaSettings(config), 'gateway')),
       ENSURE_TOPICS_BOUND_MS,
       `no answer within ${ENSURE_TOPICS_BOUND_MS} ms`,
     ).catch((error: Error) =>

@@ -1,4 +1,11 @@
-import { deadLetterTopicOf, REQUEST_REPLY_TOPICS, replyTopicOf, Topics } from './topics';
+import {
+  allTopicSpecs,
+  deadLetterTopicOf,
+  REQUEST_REPLY_TOPICS,
+  replyTopicOf,
+  Topics,
+  TopicSpec,
+} from './topics';
 
 /**
  * What each app does on Kafka, declared once: the topics it writes, the topics it reads and the
@@ -119,3 +126,12 @@ export const TOPIC_ACCESS: Record<KafkaApp, TopicAccess> = {
     ['limit-order-service.replies.'],
   ),
 };
+
+export const isKafkaApp = (name: string): name is KafkaApp =>
+  (KAFKA_APPS as readonly string[]).includes(name);
+
+/** The specs of the topics `app` reads or writes. */
+export function topicSpecsOf(app: KafkaApp): TopicSpec[] {
+  const used = new Set([...TOPIC_ACCESS[app].reads, ...TOPIC_ACCESS[app].writes]);
+  return allTopicSpecs().filter((spec) => used.has(spec.name));
+}

@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { TopicSpec } from '@swapgw/contracts';
 import { closeOnSignals, initProcessMetrics, JsonLogger, withTimeout } from '@swapgw/runtime';
 import { ConsumerConcurrency } from '../kafka/consumer-concurrency';
-import { ensureTopics } from '../kafka/ensure-topics';
+import { ensureTopics, topicsToEnsure } from '../kafka/ensure-topics';
 import { checkKafkaSecurity } from '../kafka/kafka-health';
 import { describeKafkaSecurity, PLAINTEXT_SECURITY } from '../kafka/kafka-security';
 import { kafkaMicroserviceOptions, kafkaSettingsFromEnv, KafkaSettings } from '../kafka/kafka-settings';
@@ -112,7 +112,7 @@ async function startKafkaService(
     // Wrong credentials or certificates stop the start here, with the setting to fix, instead of
     // kafkajs retrying for minutes; the process exits and never reports ready.
     await checkKafkaSecurity(settings);
-    await ensureTopics(settings, options.topics);
+    await ensureTopics(settings, options.topics ?? topicsToEnsure(settings, options.service));
     await options.prepare?.();
     prepared = true;
 

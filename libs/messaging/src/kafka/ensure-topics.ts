@@ -1,5 +1,5 @@
 import { Kafka } from 'kafkajs';
-import { allTopicSpecs, TopicSpec } from '@swapgw/contracts';
+import { allTopicSpecs, isKafkaApp, topicSpecsOf, TopicSpec } from '@swapgw/contracts';
 import { kafkaClientConfig, KafkaSettings } from './kafka-settings';
 
 /** Topics the app needs that do not exist, when the apps do not manage topics (KAFKA_MANAGE_TOPICS=false). */
@@ -11,6 +11,15 @@ export class MissingTopicsError extends Error {
     );
     this.name = 'MissingTopicsError';
   }
+}
+
+/**
+ * The topics `app` ensures at start: all of the suite's while the apps manage topics (any app may be
+ * the first to start); only its own when the operator does (KAFKA_MANAGE_TOPICS=false), since its
+ * KafkaUser may describe no other (deploy/kafka/users.yaml) and they would look missing.
+ */
+export function topicsToEnsure(settings: KafkaSettings, app: string): TopicSpec[] {
+  return settings.manageTopics === false && isKafkaApp(app) ? topicSpecsOf(app) : allTopicSpecs();
 }
 
 /**
