@@ -112,13 +112,13 @@ export const TOPIC_ACCESS: Record<KafkaApp, TopicAccess> = {
     ['signer-surface'],
     [],
   ),
-  // Asks quote-service and execution-planner for the market and the swap; outbox relay: limit-order.events.
+  // Asks quote-service for the market; outbox relay: limit-order.events and the swap.build commands of triggered orders.
   'limit-order-service': access(
     [
       responds(Topics.limitOrderRequests),
       requests(Topics.catalogRequests),
       requests(Topics.quoteRequests),
-      requests(Topics.swapRequests),
+      writes(Topics.swapCommands),
       writes(Topics.limitOrderEvents),
       writes(Topics.serviceHeartbeats),
     ],
