@@ -91,7 +91,11 @@ export function startTracing(
 /** True once startTracing set the SDK up in this process. */
 export const isTracing = (): boolean => tracer !== undefined;
 
-export const SpanKinds = { server: SpanKind.SERVER, consumer: SpanKind.CONSUMER } as const;
+export const SpanKinds = {
+  server: SpanKind.SERVER,
+  consumer: SpanKind.CONSUMER,
+  producer: SpanKind.PRODUCER,
+} as const;
 
 /** A request context, and the span it belongs to when tracing is on. */
 export interface TracedContext {

@@ -5,6 +5,7 @@ import { messagingMetrics, withTimeout } from '@swapgw/runtime';
 import { createEnvelope } from '../envelope/create-envelope';
 import { contextHeaders, EnvelopeHeaders } from '../envelope/message-headers';
 import { kafkaClientConfig, KafkaSettings } from '../kafka/kafka-settings';
+import { withTracedProducers } from '../kafka/traced-producer';
 
 export interface CommandPublisherOptions {
   /**
@@ -33,10 +34,12 @@ export class CommandPublisher {
     private readonly options: CommandPublisherOptions = {},
   ) {
     // Bounded retries: a caller is waiting; it is told 503 and retries with its idempotency key.
-    const kafka = new Kafka(
-      kafkaClientConfig(
-        { ...settings, clientId: `${settings.clientId}-commands-${settings.instanceId}` },
-        { retry: { initialRetryTime: 100, maxRetryTime: 2000, retries: 4, factor: 0.2, multiplier: 2 } },
+    const kafka = withTracedProducers(
+      new Kafka(
+        kafkaClientConfig(
+          { ...settings, clientId: `${settings.clientId}-commands-${settings.instanceId}` },
+          { retry: { initialRetryTime: 100, maxRetryTime: 2000, retries: 4, factor: 0.2, multiplier: 2 } },
+        ),
       ),
     );
     this.producer = kafka.producer({

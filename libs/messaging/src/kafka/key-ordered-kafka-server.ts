@@ -7,10 +7,12 @@ import type {
   EachMessagePayload,
   KafkaMessage,
 } from '@nestjs/microservices/external/kafka.interface';
+import type { Kafka } from 'kafkajs';
 import type { Observable, Subscription } from 'rxjs';
 import { InFlightLimit } from '../consumer/in-flight-limit';
 import { BatchOutcome, KeyOrderedBatch, MessageKey } from '../consumer/key-ordered-batch';
 import { ConsumerConcurrency } from './consumer-concurrency';
+import { withTracedProducers } from './traced-producer';
 
 /** kafkajs only sends a heartbeat when its heartbeatInterval has passed, so asking often is cheap. */
 const KEEP_ALIVE_EVERY_MS = 1000;
@@ -65,6 +67,11 @@ export class KeyOrderedKafkaServer extends ServerKafka {
   ) {
     super(options);
     this.processLimit = new InFlightLimit(limits.perProcess);
+  }
+
+  /** Kafka's client, its producer's sends (replies, dead letters) traced: traced-producer.ts. */
+  override async createClient<T = Kafka>(): Promise<T> {
+    return withTracedProducers(await super.createClient<Kafka>()) as T;
   }
 
   /**

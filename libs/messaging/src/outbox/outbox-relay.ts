@@ -5,6 +5,7 @@ import { PgChannelListener } from '@swapgw/persistence';
 import { messagingMetrics } from '@swapgw/runtime';
 import { EnvelopeHeaders } from '../envelope/message-headers';
 import { kafkaClientConfig, KafkaSettings } from '../kafka/kafka-settings';
+import { withTracedProducers } from '../kafka/traced-producer';
 import { outboxChannelOf, schemaOf } from './schema-of';
 
 export interface OutboxRelayOptions {
@@ -66,10 +67,12 @@ export class OutboxRelay {
     this.running = true;
     // Bounded retries (about 20 s): a round holds its rows' locks while producing, so during a
     // Kafka outage it should fail and let the next sweep try again rather than wait for minutes.
-    const kafka = new Kafka(
-      kafkaClientConfig(
-        { ...this.settings, clientId: `${this.settings.clientId}-outbox-relay` },
-        { retry: { initialRetryTime: 300, maxRetryTime: 5000, retries: 5, factor: 0.2, multiplier: 2 } },
+    const kafka = withTracedProducers(
+      new Kafka(
+        kafkaClientConfig(
+          { ...this.settings, clientId: `${this.settings.clientId}-outbox-relay` },
+          { retry: { initialRetryTime: 300, maxRetryTime: 5000, retries: 5, factor: 0.2, multiplier: 2 } },
+        ),
       ),
     );
     // One request in flight keeps each partition in row order. Not kafkajs's idempotent mode: it

@@ -1,6 +1,7 @@
 import { ClientKafka } from '@nestjs/microservices';
 import type { KafkaOptions } from '@nestjs/microservices';
-import type { TopicPartitionOffsetAndMetadata } from 'kafkajs';
+import type { Kafka, TopicPartitionOffsetAndMetadata } from 'kafkajs';
+import { withTracedProducers } from '../kafka/traced-producer';
 import { ReplyClientLiveness, ReplyClientLivenessBounds } from './reply-client-liveness';
 
 /**
@@ -72,6 +73,11 @@ export class PerInstanceReplyClientKafka extends ClientKafka {
       () => void this.commitReadOffsets(),
       REPLY_OFFSETS_COMMIT_INTERVAL_MS,
     ).unref();
+  }
+
+  /** Kafka's client, its producer's sends traced (a producer span each: traced-producer.ts). */
+  override async createClient<T = Kafka>(): Promise<T> {
+    return withTracedProducers(await super.createClient<Kafka>()) as T;
   }
 
   protected override registerProducerEventListeners(): void {
