@@ -1,5 +1,5 @@
 // The first import of main.ts: tracing (when OTEL_EXPORTER_OTLP_ENDPOINT is set) must hook pg and
 // http before anything loads them.
-import { startTracing } from '@swapgw/runtime/tracing';
+import { startTelemetry } from '@swapgw/runtime/tracing';
 
-export const tracing = startTracing('execution-planner');
+export const telemetry = startTelemetry('execution-planner');

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { tracing } from './instrument';
+import { telemetry } from './instrument';
 import { Logger } from '@nestjs/common';
 import { closeOnSignals, loadConfigOrExit } from '@swapgw/runtime';
 import { createGatewayApp } from './bootstrap/create-gateway-app';
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const { shutDown } = closeOnSignals(
     async () => {
       await app.close();
-      await tracing?.shutdown();
+      await telemetry?.shutdown();
     },
     logger,
     { timeoutMs: config.SHUTDOWN_TIMEOUT_MS },

@@ -3,6 +3,7 @@ export * from './clock';
 export * from './close-on-signals';
 export * from './config';
 export * from './json-logger';
+export * from './log-redaction';
 export * from './request-context';
 export * from './metrics';
 export * from './uuids';

@@ -1,5 +1,6 @@
 import { LoggerService, LogLevel } from '@nestjs/common';
-import { currentRequestContext, traceIdOf } from './request-context';
+import { redact, redactString } from './log-redaction';
+import { currentRequestContext, spanIdOf, traceIdOf } from './request-context';
 
 const LEVEL_ORDER: Record<LogLevel, number> = {
   verbose: 10,
@@ -12,7 +13,9 @@ const LEVEL_ORDER: Record<LogLevel, number> = {
 
 /**
  * Nest logger that writes one JSON object per line to stdout, with the service name and, inside a
- * request or message, its requestId and traceId.
+ * request or message, its requestId and the trace_id and span_id of its span (the OpenTelemetry log
+ * data model's names, so that a collector or log store links the line to its trace). Secrets are
+ * masked on the way out (log-redaction.ts).
  */
 export class JsonLogger implements LoggerService {
   private readonly minLevel: number;
@@ -53,18 +56,19 @@ export class JsonLogger implements LoggerService {
       service: this.service,
       context,
       requestId: ctx?.requestId,
-      traceId: traceIdOf(ctx?.traceparent),
+      trace_id: traceIdOf(ctx?.traceparent),
+      span_id: spanIdOf(ctx?.traceparent),
     };
     if (message instanceof Error) {
-      line.msg = message.message;
-      line.stack = message.stack;
+      line.msg = redactString(message.message);
+      line.stack = message.stack && redactString(message.stack);
     } else if (typeof message === 'object' && message !== null) {
-      Object.assign(line, message);
+      Object.assign(line, redact(message));
     } else {
-      line.msg = String(message);
+      line.msg = redactString(String(message));
     }
     const extra = rest.filter((r) => r !== undefined);
-    if (extra.length > 0) line.detail = extra.map((r) => (r instanceof Error ? r.stack : r));
+    if (extra.length > 0) line.detail = extra.map((r) => redact(r instanceof Error ? r.stack : r));
     process.stdout.write(JSON.stringify(line) + '\n');
   }
 }

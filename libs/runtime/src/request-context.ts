@@ -56,6 +56,10 @@ export function childTraceparent(parent: string | undefined): string {
 export const traceIdOf = (traceparent: string | undefined): string | undefined =>
   traceparent ? TRACEPARENT.exec(traceparent)?.[1] : undefined;
 
+/** The span id of a traceparent: the span the work of its context runs in. */
+export const spanIdOf = (traceparent: string | undefined): string | undefined =>
+  traceparent ? TRACEPARENT.exec(traceparent)?.[2] : undefined;
+
 export function newRequestContext(incoming?: { requestId?: unknown; traceparent?: unknown }): RequestContext {
   return {
     requestId: isWellFormedRequestId(incoming?.requestId) ? incoming.requestId : randomUUID(),

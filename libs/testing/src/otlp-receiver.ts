@@ -67,34 +67,104 @@ export function spansOfExport(body: OtlpExport): ReceivedSpan[] {
   return spans;
 }
 
+/** One metric as an OTLP/HTTP JSON export carried it: its data points' attributes and values. */
+export interface ReceivedMetric {
+  service: string;
+  name: string;
+  /** sum, gauge or histogram. */
+  type: string;
+  points: Array<{ attributes: Record<string, unknown>; value?: number; count?: number; sum?: number }>;
+}
+
+interface OtlpMetricsExport {
+  resourceMetrics?: Array<{
+    resource?: { attributes?: OtlpAttribute[] };
+    scopeMetrics?: Array<{
+      metrics?: Array<
+        { name: string } & Partial<
+          Record<
+            'sum' | 'gauge' | 'histogram',
+            {
+              dataPoints?: Array<{
+                attributes?: OtlpAttribute[];
+                asDouble?: number;
+                asInt?: string | number;
+                count?: string | number;
+                sum?: number;
+              }>;
+            }
+          >
+        >
+      >;
+    }>;
+  }>;
+}
+
+/** Flattens one OTLP/HTTP JSON metrics export. */
+export function metricsOfExport(body: OtlpMetricsExport): ReceivedMetric[] {
+  const received: ReceivedMetric[] = [];
+  for (const resourceMetrics of body.resourceMetrics ?? []) {
+    const service = String(attributesOf(resourceMetrics.resource?.attributes)['service.name'] ?? 'unknown');
+    for (const scope of resourceMetrics.scopeMetrics ?? []) {
+      for (const metric of scope.metrics ?? []) {
+        const type = (['sum', 'gauge', 'histogram'] as const).find((t) => metric[t]);
+        if (!type) continue;
+        received.push({
+          service,
+          name: metric.name,
+          type,
+          points: (metric[type]!.dataPoints ?? []).map((p) => ({
+            attributes: attributesOf(p.attributes),
+            ...(p.asDouble !== undefined || p.asInt !== undefined
+              ? { value: Number(p.asDouble ?? p.asInt) }
+              : {}),
+            ...(p.count !== undefined ? { count: Number(p.count), sum: p.sum } : {}),
+          })),
+        });
+      }
+    }
+  }
+  return received;
+}
+
 export interface OtlpReceiver {
-  /** Base URL for OTEL_EXPORTER_OTLP_ENDPOINT (the exporters add /v1/traces). */
+  /** Base URL for OTEL_EXPORTER_OTLP_ENDPOINT (the exporters add /v1/traces and /v1/metrics). */
   endpoint: string;
   close(): Promise<void>;
 }
 
 /**
- * A local OTLP/HTTP receiver for tests (JSON encoding, the default of the JS exporter): every span
- * it is sent is appended to `spansFile` as one JSON line, so that test processes other than the one
- * running the receiver (jest's global setup) can read them (readReceivedSpans).
+ * A local OTLP/HTTP receiver for tests (JSON encoding, the default of the JS exporters): every span
+ * it is sent is appended to `spansFile` as one JSON line, and every metric to `metricsFile` (when
+ * given; else metric exports are refused), so that test processes other than the one running the
+ * receiver (jest's global setup) can read them (readReceivedSpans, readReceivedMetrics).
  */
-export async function startOtlpReceiver(spansFile: string): Promise<OtlpReceiver> {
-  fs.mkdirSync(path.dirname(spansFile), { recursive: true });
-  fs.writeFileSync(spansFile, '');
+export async function startOtlpReceiver(spansFile: string, metricsFile?: string): Promise<OtlpReceiver> {
+  for (const file of [spansFile, metricsFile]) {
+    if (!file) continue;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, '');
+  }
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       try {
-        if (request.method !== 'POST' || !request.url?.endsWith('/v1/traces')) {
+        const traces = request.url?.endsWith('/v1/traces');
+        const metrics = metricsFile !== undefined && request.url?.endsWith('/v1/metrics');
+        if (request.method !== 'POST' || !(traces || metrics)) {
           response.writeHead(404).end();
           return;
         }
         let raw = Buffer.concat(chunks);
         if (request.headers['content-encoding'] === 'gzip') raw = zlib.gunzipSync(raw);
-        const spans = spansOfExport(JSON.parse(raw.toString('utf8')) as OtlpExport);
-        if (spans.length > 0)
-          fs.appendFileSync(spansFile, spans.map((s) => JSON.stringify(s)).join('\n') + '\n');
+        const body = JSON.parse(raw.toString('utf8')) as unknown;
+        const lines = traces ? spansOfExport(body as OtlpExport) : metricsOfExport(body as OtlpMetricsExport);
+        if (lines.length > 0)
+          fs.appendFileSync(
+            traces ? spansFile : metricsFile!,
+            lines.map((line) => JSON.stringify(line)).join('\n') + '\n',
+          );
         response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       } catch (error) {
         response
@@ -119,4 +189,14 @@ export function readReceivedSpans(spansFile: string): ReceivedSpan[] {
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as ReceivedSpan);
+}
+
+/** The metrics a receiver wrote so far (one entry per metric per export). */
+export function readReceivedMetrics(metricsFile: string): ReceivedMetric[] {
+  if (!fs.existsSync(metricsFile)) return [];
+  return fs
+    .readFileSync(metricsFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as ReceivedMetric);
 }

@@ -5,8 +5,18 @@ import { TopicEvents } from '../consumer/topic-events.decorator';
 import { IsString } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { deadLetterTopicOf, replyTopicOf } from '@swapgw/contracts';
-import { runWithRequestContext } from '@swapgw/runtime';
-import { waitFor } from '@swapgw/testing';
+import path from 'node:path';
+import { runWithRequestContext, startTelemetry, TelemetryHandle } from '@swapgw/runtime';
+import {
+  OtlpReceiver,
+  OtlpSpanKind,
+  readReceivedMetrics,
+  readReceivedSpans,
+  ReceivedSpan,
+  startOtlpReceiver,
+  testEnv,
+  waitFor,
+} from '@swapgw/testing';
 import { bootstrapKafkaService, KafkaServiceHandle } from '../bootstrap/bootstrap-kafka-service';
 import { IdempotentConsumer } from '../consumer/idempotent-consumer';
 import { MessagingModule } from '../messaging.module';
@@ -28,6 +38,9 @@ import {
 // A Kafka service started the way main.ts starts one (bootstrapKafkaService), with a responder
 // that writes an outbox event and a stream consumer that applies it: after real traffic, its
 // /metrics shows the counters, and every hop carries the caller's trace id (headers and logs).
+// Telemetry is on as an operator's stack has it (OTEL_EXPORTER_OTLP_ENDPOINT at a local OTLP/HTTP
+// receiver): each send is a producer span whose child is the consumer span of the message it sent,
+// and the /metrics registry is pushed to /v1/metrics too.
 
 class PlaceOrder {
   @IsString()
@@ -146,6 +159,10 @@ describe('observability of a Kafka service (real Kafka and PostgreSQL)', () => {
   let handle: KafkaServiceHandle | null = null;
   let eventsReader: TopicReader;
   let metricsUrl: string;
+  let otlp: OtlpReceiver;
+  let telemetry: TelemetryHandle | undefined;
+  const spansFile = path.join(testEnv().runDir, `otlp-spans-${suffix}.jsonl`);
+  const otlpMetricsFile = path.join(testEnv().runDir, `otlp-metrics-${suffix}.jsonl`);
 
   const metrics = async (): Promise<string> => {
     const res = await fetch(metricsUrl);
@@ -168,6 +185,12 @@ describe('observability of a Kafka service (real Kafka and PostgreSQL)', () => {
       return (originalWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
     }) as typeof process.stdout.write;
 
+    otlp = await startOtlpReceiver(spansFile, otlpMetricsFile);
+    telemetry = startTelemetry(service, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      OTEL_METRIC_EXPORT_INTERVAL: '500',
+    });
     dataSource = await createTestDataSource(
       schema,
       [OutboxMessageEntity, ProcessedEventEntity],
@@ -201,6 +224,8 @@ describe('observability of a Kafka service (real Kafka and PostgreSQL)', () => {
   afterAll(async () => {
     process.stdout.write = originalWrite;
     await Promise.allSettled([handle?.close(), requester.close(), eventsReader?.stop()]);
+    await telemetry?.shutdown();
+    await otlp?.close();
     await dataSource?.destroy();
     await dropSchema(schema);
   });
@@ -225,8 +250,42 @@ describe('observability of a Kafka service (real Kafka and PostgreSQL)', () => {
     });
     const placing = logLines.find((l) => l.msg === 'placing order');
     for (const line of [placing, applied]) {
-      expect(line).toMatchObject({ service, traceId: TRACE_ID, requestId: 'obs-req-1', orderId: 'order-1' });
+      expect(line).toMatchObject({ service, trace_id: TRACE_ID, requestId: 'obs-req-1', orderId: 'order-1' });
+      expect(line!.span_id).toMatch(/^[0-9a-f]{16}$/);
     }
+
+    // The same hops as spans: each send a PRODUCER span, parent of the CONSUMER span of what it sent.
+    const spans = await waitFor(
+      () => {
+        const found = readReceivedSpans(spansFile).filter((s) => s.traceId === TRACE_ID);
+        return found.some((s) => s.name === `${eventsTopic} process`) ? found : null;
+      },
+      { description: 'the spans of the trace at the OTLP receiver', timeoutMs: 30_000 },
+    );
+    const one = (name: string, kind: number): ReceivedSpan => {
+      const matching = spans.filter((s) => s.name === name && s.kind === kind);
+      expect(matching).toHaveLength(1);
+      return matching[0];
+    };
+    const requestSend = one(`${requestTopic} send`, OtlpSpanKind.producer);
+    expect(requestSend).toMatchObject({
+      service,
+      parentSpanId: TRACEPARENT.split('-')[2],
+      attributes: {
+        'messaging.system': 'kafka',
+        'messaging.destination.name': requestTopic,
+        'messaging.operation.type': 'send',
+      },
+    });
+    const requestProcess = one(`${requestTopic} process`, OtlpSpanKind.consumer);
+    expect(requestProcess.parentSpanId).toBe(requestSend.spanId);
+    // The outbox relay sends later, from its own sweep: still the child of the handler that wrote the row.
+    const eventSend = one(`${eventsTopic} send`, OtlpSpanKind.producer);
+    expect(eventSend.parentSpanId).toBe(requestProcess.spanId);
+    expect(eventSend.attributes['messaging.message.id']).toEqual(expect.any(String));
+    const eventProcess = one(`${eventsTopic} process`, OtlpSpanKind.consumer);
+    expect(eventProcess.parentSpanId).toBe(eventSend.spanId);
+    expect(event.headers.traceparent).toBe(`00-${TRACE_ID}-${eventSend.spanId}-01`);
   });
 
   it('serves the produced, consumed, request-reply, dead-letter, outbox and lag metrics on /metrics', async () => {
@@ -276,6 +335,40 @@ describe('observability of a Kafka service (real Kafka and PostgreSQL)', () => {
       }),
     ).toBe(1);
     expect(text).toMatch(/^process_resident_memory_bytes\{service="[^"]+"\} \d+/m);
+
+    // The dead letter was sent under a producer span too, child of the consumer span that parked it.
+    const deadLetterSend = await waitFor(
+      () =>
+        readReceivedSpans(spansFile).find(
+          (s) => s.name === `${deadLetterTopicOf(eventsTopic)} send` && s.kind === OtlpSpanKind.producer,
+        ),
+      { description: 'the dead-letter producer span', timeoutMs: 30_000 },
+    );
+    const parked = readReceivedSpans(spansFile).find((s) => s.spanId === deadLetterSend.parentSpanId);
+    expect(parked).toMatchObject({ name: `${eventsTopic} process`, kind: OtlpSpanKind.consumer });
+
+    // The same registry, pushed over OTLP/HTTP to /v1/metrics: the same counters, same values.
+    await waitFor(
+      () =>
+        readReceivedMetrics(otlpMetricsFile).some(
+          (m) =>
+            m.service === service &&
+            m.name === 'swapgw_kafka_dead_lettered_total' &&
+            m.type === 'sum' &&
+            m.points.some((p) => p.attributes.topic === eventsTopic && p.value === 1),
+        ),
+      { description: 'swapgw_kafka_dead_lettered_total at /v1/metrics', timeoutMs: 30_000 },
+    );
+    const exported = readReceivedMetrics(otlpMetricsFile);
+    const requestDuration = exported.find(
+      (m) => m.name === 'swapgw_kafka_request_duration_seconds' && m.points.length > 0,
+    );
+    expect(requestDuration?.type).toBe('histogram');
+    expect(
+      requestDuration!.points.find(
+        (p) => p.attributes.topic === requestTopic && p.attributes.outcome === 'ok',
+      ),
+    ).toMatchObject({ count: 1 });
 
     // Sampled gauges: the outbox drained, and the group caught up on both topics.
     await waitFor(

@@ -21,6 +21,7 @@ declare global {
  *   <APP>_HEALTH_URL       e.g. QUOTE_SERVICE_HEALTH_URL
  *   OTLP_SPANS_FILE        the spans every app exported to the local OTLP receiver (JSON lines):
  *                          the apps run with OTEL_EXPORTER_OTLP_ENDPOINT pointing at it
+ *   OTLP_METRICS_FILE      the metrics every app exported to it (every 2 s), likewise
  */
 /** The API key owner the e2e stack gives no gas budget (see swap-gasless.e2e-spec.ts). */
 export const E2E_OWNER_WITHOUT_GAS_BUDGET = 'gasless-e2e-no-budget';
@@ -35,8 +36,11 @@ export default async function e2eGlobalSetup(): Promise<void> {
   }
   // Every app traces to a local OTLP receiver, so that tests can follow a request across them.
   const spansFile = path.join(testEnv().runDir, 'otlp-spans.jsonl');
-  globalThis.__SWAPGW_E2E_OTLP__ = await startOtlpReceiver(spansFile);
+  const metricsFile = path.join(testEnv().runDir, 'otlp-metrics.jsonl');
+  globalThis.__SWAPGW_E2E_OTLP__ = await startOtlpReceiver(spansFile, metricsFile);
   process.env.OTLP_SPANS_FILE = spansFile;
+  process.env.OTLP_METRICS_FILE = metricsFile;
+  process.env.OTEL_METRIC_EXPORT_INTERVAL ??= '2000';
   process.env.OTEL_EXPORTER_OTLP_ENDPOINT = globalThis.__SWAPGW_E2E_OTLP__.endpoint;
   process.env.OTEL_BSP_SCHEDULE_DELAY ??= '200';
   const stack = await startStack({
