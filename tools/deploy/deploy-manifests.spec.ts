@@ -382,7 +382,7 @@ describe('docker-compose.yml', () => {
     const [compose] = parseAll('docker-compose.yml');
     const services = compose.services;
     expect(Object.keys(services).sort()).toEqual(
-      ['kafka', 'postgres', 'topic-init', ...APPS.map((a) => a.app)].sort(),
+      ['kafka', 'postgres', 'topic-init', 'otel-collector', ...APPS.map((a) => a.app)].sort(),
     );
     expect(services.kafka.image).toMatch(/^apache\/kafka:/);
     expect(services.kafka.environment.KAFKA_PROCESS_ROLES).toBe('broker,controller');
