@@ -6,7 +6,15 @@
 const { swcOptions, jestModuleNameMapper } = require('./tools/build/swc-config.js');
 
 const swc = swcOptions();
-const transform = { '^.+\\.(t|j)s$': ['@swc/jest', { ...swc, swcrc: false, sourceMaps: 'inline' }] };
+const transform = {
+  '^.+\\.(t|j)s$': ['@swc/jest', { ...swc, swcrc: false, sourceMaps: 'inline' }],
+  // The OTLP exporters load `http` with import(), which jest's CommonJS runtime refuses without
+  // --experimental-vm-modules: compiled like our sources, it is a require.
+  '/@opentelemetry/otlp-exporter-base/.+\\.cjs$': [
+    '@swc/jest',
+    { ...swc, swcrc: false, jsc: { ...swc.jsc, parser: { syntax: 'ecmascript' } } },
+  ],
+};
 const common = {
   testEnvironment: 'node',
   transform,
@@ -18,8 +26,10 @@ const common = {
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
   // NestJS 12, @scure/btc-signer and its @noble / @scure / micro-packed dependencies ship as ES
   // modules only; Node 24 requires them as they are, jest's CommonJS runtime needs them compiled
-  // like our sources.
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@scure|@noble|micro-packed)/)'],
+  // like our sources, and so does the OTLP exporters' transport (see transform).
+  transformIgnorePatterns: [
+    '/node_modules/(?!(@nestjs|@scure|@noble|micro-packed|@opentelemetry/otlp-exporter-base)/)',
+  ],
   setupFiles: ['reflect-metadata'],
 };
 

@@ -118,7 +118,7 @@ describe('observability through the running stack', () => {
     expect(request.headers['x-request-id']).toBe(res.headers['x-request-id']);
 
     // The handler's error answer is logged by quote-service inside the request's context.
-    const line = await waitFor(() => quoteServiceLogLines().find((l) => l.traceId === traceId), {
+    const line = await waitFor(() => quoteServiceLogLines().find((l) => l.trace_id === traceId), {
       timeoutMs: 15_000,
       description: 'a quote-service log line with the trace id',
     });

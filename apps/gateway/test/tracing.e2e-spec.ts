@@ -4,6 +4,7 @@ import {
   ApiClient,
   createApiKey,
   OtlpSpanKind,
+  readReceivedMetrics,
   readReceivedSpans,
   ReceivedSpan,
   waitFor,
@@ -11,9 +12,10 @@ import {
 
 // One trace across the suite: the e2e stack runs every app with OTEL_EXPORTER_OTLP_ENDPOINT set to
 // a local OTLP receiver (libs/testing e2e-global-setup). A request sent with a traceparent must come
-// back as one trace: the gateway's server span, the consumer span of each service the request
-// reached over Kafka (child of the span that sent it), and under those the PostgreSQL statements
-// and the chain RPC calls they made.
+// back as one trace: the gateway's server span, a producer span for each Kafka send, the consumer
+// span of each service the message reached (child of the producer span that sent it, in another
+// process), and under those the PostgreSQL statements and the chain RPC calls they made. Each app
+// also pushes its metrics to the receiver's /v1/metrics.
 const USER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
 describe('OpenTelemetry traces across HTTP, Kafka, services, PostgreSQL and chain RPC', () => {
@@ -92,8 +94,20 @@ describe('OpenTelemetry traces across HTTP, Kafka, services, PostgreSQL and chai
     const quoteConsumer = quoteSpans.find(
       (s) => s.service === 'quote-service' && s.kind === OtlpSpanKind.consumer,
     )!;
-    expect(quoteConsumer.parentSpanId).toBe(quoteServer!.spanId);
     expect(quoteConsumer.name).toBe('quote.requests process');
+    // The gateway's send, between its server span and quote-service's consumer span.
+    const quoteSend = quoteSpans.find((s) => s.spanId === quoteConsumer.parentSpanId);
+    expect(quoteSend).toMatchObject({
+      service: 'gateway',
+      kind: OtlpSpanKind.producer,
+      name: 'quote.requests send',
+      parentSpanId: quoteServer!.spanId,
+      attributes: {
+        'messaging.system': 'kafka',
+        'messaging.destination.name': 'quote.requests',
+        'messaging.operation.type': 'send',
+      },
+    });
 
     // The build: gateway → swap.commands → planner (statements, chain reads) → signer-surface.
     const buildSpans = await waitFor(
@@ -115,11 +129,16 @@ describe('OpenTelemetry traces across HTTP, Kafka, services, PostgreSQL and chai
       name: 'POST /api/v1/swap/build',
       parentSpanId: buildTrace.parentSpanId,
     });
+    const commandSend = buildSpans.find(
+      (s) =>
+        s.service === 'gateway' && s.kind === OtlpSpanKind.producer && s.parentSpanId === buildServer.spanId,
+    );
+    expect(commandSend).toMatchObject({ name: 'swap.commands send' });
     const plannerConsumer = buildSpans.find(
       (s) =>
         s.service === 'execution-planner' &&
         s.kind === OtlpSpanKind.consumer &&
-        s.parentSpanId === buildServer.spanId,
+        s.parentSpanId === commandSend!.spanId,
     );
     expect(plannerConsumer).toMatchObject({ name: 'swap.commands process' });
 
@@ -144,5 +163,31 @@ describe('OpenTelemetry traces across HTTP, Kafka, services, PostgreSQL and chai
       (s) => s.service === 'signer-surface' && s.kind === OtlpSpanKind.consumer,
     )!;
     expect(lineageOf(signerConsumer, buildSpans).some((s) => s.service === 'execution-planner')).toBe(true);
+    // …through a producer span of the planner (its outbox relay), the signer's consumer span's parent.
+    expect(buildSpans.find((s) => s.spanId === signerConsumer.parentSpanId)).toMatchObject({
+      service: 'execution-planner',
+      kind: OtlpSpanKind.producer,
+    });
+  });
+
+  it('receives every app’s metrics over OTLP at /v1/metrics, as /metrics serves them', async () => {
+    const metricsFile = process.env.OTLP_METRICS_FILE as string;
+    expect(metricsFile).toBeTruthy();
+    const apps = ['gateway', 'quote-service', 'execution-planner', 'signer-surface', 'limit-order-service'];
+    const received = await waitFor(
+      () => {
+        const metrics = readReceivedMetrics(metricsFile);
+        return apps.every((app) => metrics.some((m) => m.service === app && m.name.startsWith('swapgw_')))
+          ? metrics
+          : null;
+      },
+      { timeoutMs: 30_000, description: 'swapgw_ metrics of the five apps at /v1/metrics' },
+    );
+    const httpDurations = received.filter(
+      (m) => m.service === 'gateway' && m.name === 'swapgw_http_request_duration_seconds',
+    );
+    expect(httpDurations.length).toBeGreaterThan(0);
+    expect(httpDurations.at(-1)!.type).toBe('histogram');
+    expect(httpDurations.at(-1)!.points.some((p) => (p.count ?? 0) > 0)).toBe(true);
   });
 });
