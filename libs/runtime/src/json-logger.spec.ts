@@ -108,18 +108,9 @@ describe('JsonLogger', () => {
     logger.log({ msg: 'key file', content: pem });
     logger.log({ msg: 'webhook', value: webhookSecret });
     const all = lines.join('');
-    for (const secret of [
-      privateKey,
-      mnemonic,
-      signature.slice(2),
-      signedTransaction.slice(6),
-      apiKey,
-      webhookSecret,
-      dbPassword,
-      'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC',
-    ]) {
-      expect(all).not.toContain(secret);
-    }
+    // A bare password in free text has no shape to recognise (the Kafka one, in the error above):
+    // only a field name or a URL's user:password@ gives it away.
+    for (const secret of secrets.filter((s) => s !== kafkaPassword)) expect(all).not.toContain(secret);
     expect(logged()[0].msg).toBe('cannot connect to postgres://swapgw:[REDACTED]@db:5432/swapgw');
     expect(logged()[4]).toMatchObject({
       context: 'Ctx',
