@@ -34,6 +34,7 @@ import {
   swapV3IntentTypedData,
   typedDataDigest,
   TypedDataV4,
+  SwapIntent,
 } from './sponsored-intents';
 
 const randomAddress = () => getAddress(hexlify(randomBytes(20)));
@@ -165,6 +166,7 @@ describe('sponsored intents: typed data', () => {
         recipient: RECIPIENT,
         unwrapNative: true,
         deadline: String(DEADLINE - 1n),
+        integratorFees: [],
       },
     });
   });
@@ -211,8 +213,25 @@ describe('sponsored intents: typed data', () => {
     },
   );
 
-  it('the digest is the one the router and Permit2 compute (path as keccak of padded addresses, bool as uint256)', () => {
-    const td = swapTyped();
+  it('the digest is the one the router and Permit2 compute (path as keccak of padded addresses, bool as uint256, fees as keccak of their hashStructs)', () => {
+    const feeA = { recipient: getAddress('0x' + 'f1'.repeat(20)), amount: 4_500n };
+    const feeB = { recipient: getAddress('0x' + 'f2'.repeat(20)), amount: 1_500n };
+    const plain = swapTyped();
+    const td = swapIntentTypedData({
+      ...permitPart(),
+      intent: {
+        ...(plain.message.witness as unknown as SwapIntent),
+        integratorFees: [feeA, { ...feeB, recipient: feeB.recipient.toLowerCase() }],
+      },
+    });
+    expect((td.message.witness as { integratorFees: unknown }).integratorFees).toEqual([
+      { recipient: feeA.recipient, amount: '4500' },
+      { recipient: feeB.recipient, amount: '1500' },
+    ]);
+    expect(PERMIT2_WITNESS_TYPE_STRINGS.SwapIntent).toBe(
+      'SwapIntent witness)IntegratorFee(address recipient,uint256 amount)SwapIntent(address venue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline,IntegratorFee[] integratorFees)TokenPermissions(address token,uint256 amount)',
+    );
+    const feeTypehash = id('IntegratorFee(address recipient,uint256 amount)');
     const abi = AbiCoder.defaultAbiCoder();
     const m = td.message as {
       permitted: { token: string; amount: string };
@@ -222,11 +241,18 @@ describe('sponsored intents: typed data', () => {
       witness: { venue: string; path: string[]; amountOutMin: string; recipient: string; deadline: string };
     };
     const swapIntentTypehash = id(
-      'SwapIntent(address venue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)',
+      'SwapIntent(address venue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)',
+    );
+    const feesHash = keccak256(
+      concat(
+        [feeA, feeB].map((fee) =>
+          keccak256(abi.encode(['bytes32', 'address', 'uint256'], [feeTypehash, fee.recipient, fee.amount])),
+        ),
+      ),
     );
     const witness = keccak256(
       abi.encode(
-        ['bytes32', 'address', 'bytes32', 'uint256', 'address', 'uint256', 'uint256'],
+        ['bytes32', 'address', 'bytes32', 'uint256', 'address', 'uint256', 'uint256', 'bytes32'],
         [
           swapIntentTypehash,
           m.witness.venue,
@@ -235,6 +261,7 @@ describe('sponsored intents: typed data', () => {
           m.witness.recipient,
           1,
           m.witness.deadline,
+          feesHash,
         ],
       ),
     );
@@ -276,13 +303,14 @@ describe('sponsored intents: typed data', () => {
       recipient: RECIPIENT,
       unwrapNative: false,
       deadline: String(DEADLINE - 1n),
+      integratorFees: [],
     });
     const expected = keccak256(
       AbiCoder.defaultAbiCoder().encode(
-        ['bytes32', 'address', 'bytes32', 'uint256', 'address', 'uint256', 'uint256'],
+        ['bytes32', 'address', 'bytes32', 'uint256', 'address', 'uint256', 'uint256', 'bytes32'],
         [
           id(
-            'SwapV3Intent(address venue,bytes path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)',
+            'SwapV3Intent(address venue,bytes path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)',
           ),
           w.venue,
           keccak256(w.path),
@@ -290,6 +318,7 @@ describe('sponsored intents: typed data', () => {
           w.recipient,
           0,
           w.deadline,
+          keccak256('0x'),
         ],
       ),
     );
@@ -318,6 +347,7 @@ describe('sponsored intents: typed data', () => {
       RECIPIENT,
       false,
       DEADLINE - 1n,
+      [],
     ]);
   });
 
@@ -561,7 +591,7 @@ describe('sponsored intents: encodeSponsoredCall', () => {
     const [permit, owner, intent, sig] = decoded!.args.toArray() as [unknown, string, unknown, string];
     expect(toPlain(permit)).toEqual([[USDC, 1_500_000_000n], 12345678901234567890n, DEADLINE]);
     expect(owner).toBe(wallet.address);
-    expect(toPlain(intent)).toEqual([VENUE, [USDC, WETH], 123n, RECIPIENT, true, DEADLINE - 1n]);
+    expect(toPlain(intent)).toEqual([VENUE, [USDC, WETH], 123n, RECIPIENT, true, DEADLINE - 1n, []]);
     expect(sig).toBe(signature);
   });
 

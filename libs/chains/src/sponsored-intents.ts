@@ -9,6 +9,7 @@ import {
   TypedDataDomain,
   TypedDataEncoder,
   verifyTypedData,
+  ZeroAddress,
 } from 'ethers';
 import { encodeUniswapV3Path } from './families/evm/evm-calldata';
 
@@ -45,6 +46,12 @@ export interface TypedDataFieldV4 {
 /** A uint as callers hold it: bigint, a safe integer, or a decimal or 0x-hex string. */
 export type UintLike = bigint | number | string;
 
+/** An integrator fee a swap intent pays out of the permitted amount, before the swap (base units of the input token). */
+export interface IntegratorFeeTerm {
+  recipient: string;
+  amount: UintLike;
+}
+
 /** The leg a sponsored Uniswap V2 swap performs; the owner signs it as the Permit2 witness. */
 export interface SwapIntent {
   /** The Uniswap V2 Router02 that swaps (the router calls no other). */
@@ -57,6 +64,8 @@ export interface SwapIntent {
   unwrapNative: boolean;
   /** Seconds since epoch; the router refuses the leg after it. */
   deadline: UintLike;
+  /** Paid out of the permitted amount first; the swap gets the rest. None when absent. */
+  integratorFees?: IntegratorFeeTerm[];
 }
 
 /** The leg a sponsored Uniswap V3 swap performs (SwapRouter02 exactInput). */
@@ -73,6 +82,8 @@ export interface SwapV3Intent {
   unwrapNative: boolean;
   /** Seconds since epoch. */
   deadline: UintLike;
+  /** Paid out of the permitted amount first; the swap gets the rest. None when absent. */
+  integratorFees?: IntegratorFeeTerm[];
 }
 
 /** A sponsored bridge deposit to an EVM address; the permitted token must be the bridge's token. */
@@ -266,6 +277,7 @@ export const SPONSORED_INTENT_TYPES = {
     { name: 'recipient', type: 'address' },
     { name: 'unwrapNative', type: 'bool' },
     { name: 'deadline', type: 'uint256' },
+    { name: 'integratorFees', type: 'IntegratorFee[]' },
   ],
   SwapV3Intent: [
     { name: 'venue', type: 'address' },
@@ -274,6 +286,7 @@ export const SPONSORED_INTENT_TYPES = {
     { name: 'recipient', type: 'address' },
     { name: 'unwrapNative', type: 'bool' },
     { name: 'deadline', type: 'uint256' },
+    { name: 'integratorFees', type: 'IntegratorFee[]' },
   ],
   BridgeIntent: [
     { name: 'venue', type: 'address' },
@@ -331,6 +344,26 @@ export const SPONSORED_INTENT_TYPES = {
 
 export type SponsoredIntentKind = keyof typeof SPONSORED_INTENT_TYPES;
 
+const TOKEN_PERMISSIONS_FIELDS = [
+  { name: 'token', type: 'address' },
+  { name: 'amount', type: 'uint256' },
+];
+
+/** The struct a swap intent's `integratorFees` lists (the router's IntegratorFee). */
+export const INTEGRATOR_FEE_FIELDS = [
+  { name: 'recipient', type: 'address' },
+  { name: 'amount', type: 'uint256' },
+] as const;
+
+/** The structs an intent refers to besides TokenPermissions (EIP-712 "referenced types"). */
+function referencedTypesOf(
+  kind: SponsoredIntentKind,
+): Record<string, readonly { name: string; type: string }[]> {
+  return SPONSORED_INTENT_TYPES[kind].some((field) => field.type === 'IntegratorFee[]')
+    ? { IntegratorFee: INTEGRATOR_FEE_FIELDS }
+    : {};
+}
+
 /** Canonical Permit2's fixed head of every witness type string (its PERMIT_TRANSFER_FROM_WITNESS_TYPEHASH_STUB). */
 export const PERMIT2_WITNESS_TYPEHASH_STUB =
   'PermitWitnessTransferFrom(TokenPermissions permitted,address spender,uint256 nonce,uint256 deadline,';
@@ -341,18 +374,28 @@ export const PERMIT2_WITNESS_TYPEHASH_STUB =
  * referenced types follow in alphabetical order as EIP-712's encodeType requires.
  */
 export const PERMIT2_WITNESS_TYPE_STRINGS = Object.fromEntries(
-  Object.entries(SPONSORED_INTENT_TYPES).map(([kind, fields]) => [
-    kind,
-    `${kind} witness)${kind}(${fields.map((f) => `${f.type} ${f.name}`).join(',')})TokenPermissions(address token,uint256 amount)`,
-  ]),
+  Object.keys(SPONSORED_INTENT_TYPES).map((kind) => {
+    const structs = {
+      ...referencedTypesOf(kind as SponsoredIntentKind),
+      [kind]: SPONSORED_INTENT_TYPES[kind as SponsoredIntentKind],
+      TokenPermissions: TOKEN_PERMISSIONS_FIELDS,
+    };
+    const encoded = Object.keys(structs)
+      .sort()
+      .map((name) => `${name}(${structs[name].map((f) => `${f.type} ${f.name}`).join(',')})`)
+      .join('');
+    return [kind, `${kind} witness)${encoded}`];
+  }),
 ) as Record<SponsoredIntentKind, string>;
 
 const PERMIT_TUPLE = '((address token, uint256 amount) permitted, uint256 nonce, uint256 deadline) permit';
+/** The router's IntegratorFee[] as an ABI tuple array. */
+export const INTEGRATOR_FEES_TUPLE = '(address recipient, uint256 amount)[] integratorFees';
 
 /** The SwapGatewayRouter's sponsored entry points (the `...WithIntent` functions). */
 export const sponsoredRouterInterface = new Interface([
-  `function swapWithIntent(${PERMIT_TUPLE}, address owner, (address venue, address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature) returns (uint256 amountOut)`,
-  `function swapV3WithIntent(${PERMIT_TUPLE}, address owner, (address venue, bytes path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature) returns (uint256 amountOut)`,
+  `function swapWithIntent(${PERMIT_TUPLE}, address owner, (address venue, address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline, ${INTEGRATOR_FEES_TUPLE}) intent, bytes signature) returns (uint256 amountOut)`,
+  `function swapV3WithIntent(${PERMIT_TUPLE}, address owner, (address venue, bytes path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline, ${INTEGRATOR_FEES_TUPLE}) intent, bytes signature) returns (uint256 amountOut)`,
   `function bridgeWithIntent(${PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, address recipient, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
   `function bridgeToWithIntent(${PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, bytes32 recipient, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
   `function bridgeAndSwapWithIntent(${PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, address destinationRouter, address destinationVenue, address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
@@ -393,11 +436,6 @@ const EIP2612_DOMAIN_FIELDS = [
   { name: 'verifyingContract', type: 'address' },
 ];
 
-const TOKEN_PERMISSIONS_FIELDS = [
-  { name: 'token', type: 'address' },
-  { name: 'amount', type: 'uint256' },
-];
-
 const EIP2612_PERMIT_FIELDS = [
   { name: 'owner', type: 'address' },
   { name: 'spender', type: 'address' },
@@ -420,6 +458,9 @@ function permit2WitnessTypes(kind: SponsoredIntentKind): Record<string, TypedDat
       { name: 'witness', type: kind },
     ],
     [kind]: copyFields(SPONSORED_INTENT_TYPES[kind]),
+    ...Object.fromEntries(
+      Object.entries(referencedTypesOf(kind)).map(([name, fields]) => [name, copyFields(fields)]),
+    ),
     TokenPermissions: copyFields(TOKEN_PERMISSIONS_FIELDS),
   };
 }
@@ -474,7 +515,29 @@ export function swapIntentTypedData(input: Permit2IntentPermit & { intent: SwapI
     recipient: checksummed(intent.recipient, 'intent.recipient'),
     unwrapNative: intent.unwrapNative,
     deadline: uintString(intent.deadline, 'intent.deadline'),
+    integratorFees: integratorFeesOf(intent.integratorFees, input.amount),
   });
+}
+
+/**
+ * The fees as the witness carries them (checksummed recipients, decimal amounts); each non-zero and
+ * together less than the permitted amount, as the router requires, so a user is never asked to sign
+ * fees the router would refuse.
+ */
+function integratorFeesOf(
+  fees: IntegratorFeeTerm[] | undefined,
+  permitted: UintLike,
+): { recipient: string; amount: string }[] {
+  const terms = (fees ?? []).map((fee, i) => ({
+    recipient: checksummed(fee.recipient, `intent.integratorFees[${i}].recipient`),
+    amount: uintString(fee.amount, `intent.integratorFees[${i}].amount`),
+  }));
+  const total = terms.reduce((sum, fee) => sum + BigInt(fee.amount), 0n);
+  if (terms.some((fee) => BigInt(fee.amount) === 0n || fee.recipient === ZeroAddress))
+    throw new SponsoredIntentError('intent.integratorFees: each fee needs a recipient and a non-zero amount');
+  if (terms.length > 0 && total >= BigInt(uintString(permitted, 'amount')))
+    throw new SponsoredIntentError('intent.integratorFees take the whole permitted amount');
+  return terms;
 }
 
 /**
@@ -501,6 +564,7 @@ export function swapV3IntentTypedData(input: Permit2IntentPermit & { intent: Swa
     recipient: checksummed(intent.recipient, 'intent.recipient'),
     unwrapNative: intent.unwrapNative,
     deadline: uintString(intent.deadline, 'intent.deadline'),
+    integratorFees: integratorFeesOf(intent.integratorFees, input.amount),
   });
 }
 
@@ -726,7 +790,14 @@ export function encodeSponsoredCall(td: TypedDataV4, owner: string, signature: s
   const permitted = message.permitted as Record<string, never>;
   const witness = message.witness as Record<string, never>;
   const permit = [[permitted.token, permitted.amount], message.nonce, message.deadline];
-  const intent = SPONSORED_INTENT_TYPES[kind].map((field) => witness[field.name]);
+  const intent = SPONSORED_INTENT_TYPES[kind].map((field) =>
+    field.type === 'IntegratorFee[]'
+      ? (witness[field.name] as { recipient: string; amount: string }[]).map((fee) => [
+          fee.recipient,
+          fee.amount,
+        ])
+      : witness[field.name],
+  );
   // Passed on as signed: Permit2 takes 65- and 64-byte signatures and EIP-1271 ones of any length.
   if (!isHexString(signature) || signature.length < 4)
     throw new SponsoredIntentError('signature must be 0x-hex bytes');

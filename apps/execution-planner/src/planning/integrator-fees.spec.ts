@@ -1,27 +1,70 @@
-import { CodedError, RoutePlan } from '@swapgw/contracts';
-import { assertIntegratorFeesBuildable } from './integrator-fees';
+import { CodedError, RouteLeg, RoutePlan } from '@swapgw/contracts';
+import { integratorFeeTransfersOf, IntegratorFeeChains } from './integrator-fees';
 
-const token = { chain: 'devnet-a', symbol: 'USDC', address: `0x${'11'.repeat(20)}`, decimals: 6 };
-const planWith = (integratorFees?: RoutePlan['integratorFees']) => ({ integratorFees }) as RoutePlan;
+const USDC = { chain: 'devnet-a', symbol: 'USDC', address: `0x${'11'.repeat(20)}`, decimals: 6 };
+const WETH = { chain: 'devnet-a', symbol: 'WETH', address: `0x${'12'.repeat(20)}`, decimals: 18 };
+const V2_ROUTER = `0x${'a1'.repeat(20)}`;
+const RECIPIENT = `0x${'22'.repeat(20)}`;
+const swapLeg = (overrides: Partial<RouteLeg> = {}) =>
+  ({
+    kind: 'swap',
+    chain: 'devnet-a',
+    provider: 'uniswap-v2',
+    tokenIn: USDC,
+    tokenOut: WETH,
+    spender: V2_ROUTER,
+    path: [USDC.address, WETH.address],
+    ...overrides,
+  }) as RouteLeg;
+const planWith = (integratorFees?: RoutePlan['integratorFees'], leg = swapLeg()) =>
+  ({ integratorFees, legs: [leg] }) as RoutePlan;
+const chains: IntegratorFeeChains = {
+  familyOf: (chain) => (chain === 'solana-devnet' ? 'solana' : 'evm'),
+  permitContractsOf: (chain) =>
+    chain === 'devnet-a'
+      ? { permitRouter: `0x${'c1'.repeat(20)}`, permit2: `0x${'c2'.repeat(20)}`, uniswapV2Router: V2_ROUTER }
+      : undefined,
+};
+const fee = (amount: string, recipient = RECIPIENT) => ({ token: USDC, recipient, bps: 50, amount });
 
-describe('assertIntegratorFeesBuildable', () => {
-  it('lets a plan without a charged fee through', () => {
-    expect(() => assertIntegratorFeesBuildable(planWith())).not.toThrow();
-    expect(() => assertIntegratorFeesBuildable(planWith([]))).not.toThrow();
-    const zero = [{ token, recipient: `0x${'22'.repeat(20)}`, bps: 1, amount: '0' }];
-    expect(() => assertIntegratorFeesBuildable(planWith(zero))).not.toThrow();
+const refusalOf = (plan: RoutePlan): CodedError => {
+  try {
+    integratorFeeTransfersOf(plan, chains);
+  } catch (error) {
+    return error as CodedError;
+  }
+  throw new Error('not refused');
+};
+
+describe('integratorFeeTransfersOf', () => {
+  it('is empty for a plan without a charged fee', () => {
+    expect(integratorFeeTransfersOf(planWith(), chains)).toEqual([]);
+    expect(integratorFeeTransfersOf(planWith([]), chains)).toEqual([]);
+    expect(integratorFeeTransfersOf(planWith([fee('0')]), chains)).toEqual([]);
   });
 
-  it('refuses a plan whose fee the steps would not pay (400 VALIDATION_FAILED, field integratorFee)', () => {
-    const fees = [{ token, recipient: `0x${'22'.repeat(20)}`, bps: 50, amount: '125000' }];
-    let refusal: unknown;
-    try {
-      assertIntegratorFeesBuildable(planWith(fees));
-    } catch (error) {
-      refusal = error;
-    }
+  it('gives each charged recipient and amount when the first leg swaps an ERC-20 through the chain router', () => {
+    const other = `0x${'33'.repeat(20)}`;
+    expect(integratorFeeTransfersOf(planWith([fee('125000'), fee('0'), fee('7', other)]), chains)).toEqual([
+      { recipient: RECIPIENT, amount: 125000n },
+      { recipient: other, amount: 7n },
+    ]);
+  });
+
+  it.each([
+    ['a bridge first', swapLeg({ kind: 'bridge', spender: `0x${'b1'.repeat(20)}` })],
+    ['native coin in', swapLeg({ tokenIn: { ...USDC, symbol: 'ETH', address: null } })],
+    [
+      'a prebuilt aggregator call',
+      swapLeg({ call: { from: RECIPIENT, to: RECIPIENT, data: '0x', value: '0' } }),
+    ],
+    ['a venue the router does not call', swapLeg({ spender: `0x${'99'.repeat(20)}` })],
+    ['a chain without router', swapLeg({ chain: 'devnet-b' })],
+    ['a Solana first leg', swapLeg({ chain: 'solana-devnet' })],
+  ])('refuses %s (400 VALIDATION_FAILED, field integratorFee)', (_name, leg) => {
+    const refusal = refusalOf(planWith([fee('125000')], leg));
     expect(refusal).toBeInstanceOf(CodedError);
-    expect((refusal as CodedError).code).toBe('VALIDATION_FAILED');
-    expect((refusal as CodedError).details).toMatchObject({ field: 'integratorFee' });
+    expect(refusal.code).toBe('VALIDATION_FAILED');
+    expect(refusal.details).toMatchObject({ field: 'integratorFee', recipients: 1 });
   });
 });

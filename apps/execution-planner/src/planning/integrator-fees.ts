@@ -1,17 +1,44 @@
+import { ChainFamily, PermitContracts, permitLegProblem } from '@swapgw/chains';
+import type { IntegratorFeeTransfer } from '@swapgw/chains/families';
 import { CodedError, ErrorCodes, RoutePlan } from '@swapgw/contracts';
 
+/** What the check reads of chains: their family, and their permit contracts (the SwapGatewayRouter). */
+export interface IntegratorFeeChains {
+  familyOf: (chain: string) => ChainFamily;
+  permitContractsOf: (chain: string) => PermitContracts | undefined;
+}
+
 /**
- * A plan whose route charges an integrator fee is refused at build (400 VALIDATION_FAILED, field
- * integratorFee): the steps do not carry the fee transfer on chain yet, and a build that left it
- * out would hand the integrator's share back to the user while the quote said it was paid. A quote
- * with `integratorFee: []` (or bps 0) builds as before.
+ * The integrator fees the route's first transaction pays (recipient and amount in base units of the
+ * input token), or [] for a plan without a charged fee. The fee is paid on chain in the same
+ * transaction as the swap: the first leg must be an EVM swap of an ERC-20 through a Uniswap venue
+ * the chain's SwapGatewayRouter calls (its swapWithFees / swapV3WithFees, or the sponsored swap
+ * intent, which carries the fees). Any other first leg (a bridge, native coin in, an aggregator's
+ * prebuilt call, a Solana transaction) is refused with 400 VALIDATION_FAILED, field integratorFee:
+ * a build that left the fee out would hand the integrator's share back to the user while the quote
+ * said it was paid. Pure: the builder calls it before reading any chain.
  */
-export function assertIntegratorFeesBuildable(plan: RoutePlan): void {
+export function integratorFeeTransfersOf(
+  plan: RoutePlan,
+  chains: IntegratorFeeChains,
+): IntegratorFeeTransfer[] {
   const charged = (plan.integratorFees ?? []).filter((fee) => BigInt(fee.amount) > 0n);
-  if (charged.length === 0) return;
+  if (charged.length === 0) return [];
+  const leg = plan.legs[0];
+  const problem =
+    chains.familyOf(leg.chain) !== 'evm'
+      ? `the fee transfer is not part of ${leg.chain}'s steps yet`
+      : leg.kind !== 'swap'
+        ? 'the route starts with a bridge, which cannot carry the fee transfer yet'
+        : permitLegProblem(leg, chains.permitContractsOf(leg.chain));
+  const wrongToken = charged.find(
+    (fee) => fee.token.address?.toLowerCase() !== leg.tokenIn.address?.toLowerCase(),
+  );
+  if (problem === null && wrongToken === undefined)
+    return charged.map((fee) => ({ recipient: fee.recipient, amount: BigInt(fee.amount) }));
   throw new CodedError(
     ErrorCodes.VALIDATION_FAILED,
-    'Routes with an integrator fee cannot be built yet: the fee transfer is not part of the steps; quote with integratorFee [] to build',
-    { field: 'integratorFee', recipients: charged.length },
+    `Routes with an integrator fee are built when their first leg swaps an ERC-20 through the SwapGatewayRouter of an EVM chain; this one cannot (${problem ?? `the fee is not in ${leg.tokenIn.symbol}`}): quote with integratorFee [] to build`,
+    { field: 'integratorFee', recipients: charged.length, chain: leg.chain },
   );
 }

@@ -818,3 +818,97 @@ describe('planSteps', () => {
     });
   });
 });
+
+describe('planSteps with integrator fees (the first leg pays them in its own transaction)', () => {
+  const GATEWAY_ROUTER = getAddress('0x' + 'e1'.repeat(20));
+  const PERMIT2 = getAddress('0x' + 'e2'.repeat(20));
+  const FEE_A = getAddress('0x' + 'f1'.repeat(20));
+  const FEE_B = getAddress('0x' + 'f2'.repeat(20));
+  const feeContext: StepPlanContext = {
+    ...context,
+    permitContractsOf: (chain) =>
+      chain === 'devnet-a'
+        ? { permitRouter: GATEWAY_ROUTER, permit2: PERMIT2, uniswapV2Router: ROUTER_A }
+        : undefined,
+    tokenPermitOf: (_chain, address) =>
+      address === USDC_A.address ? { name: 'USD Coin', version: '1' } : undefined,
+    integratorFees: [
+      { recipient: FEE_A, amount: 4_500n },
+      { recipient: FEE_B, amount: 1_500n },
+    ],
+  };
+
+  it('user-paid: approves the SwapGatewayRouter for amountIn plus the fees, whose swapWithFees pays each fee and swaps amountIn', () => {
+    const steps = planSteps(planOf([leg({})]), { userAddress: USER, gasPayment: 'user' }, feeContext);
+    expect(steps.map((s) => s.kind)).toEqual(['approve', 'swap']);
+    const [approve, swap] = steps;
+    expect(approve.approve).toEqual({ token: USDC_A.address, spender: GATEWAY_ROUTER, amount: '1506000' });
+    expect(erc20Interface.decodeFunctionData('approve', approve.call!.data).toArray()).toEqual([
+      GATEWAY_ROUTER,
+      1_506_000n,
+    ]);
+    expect(swap.call!.to).toBe(GATEWAY_ROUTER);
+    const [terms, path, fees, permit] = swapGatewayRouterInterface.decodeFunctionData(
+      'swapWithFees',
+      swap.call!.data,
+    );
+    expect(terms.toArray()).toEqual([
+      ROUTER_A,
+      1_506_000n,
+      497_500_000_000_000n,
+      USER,
+      false,
+      BigInt(NOW_MS / 1000 + 3600),
+    ]);
+    expect(path.toArray()).toEqual([USDC_A.address, WETH_A.address]);
+    expect(fees.toArray().map((f: { toArray(): unknown[] }) => f.toArray())).toEqual([
+      [FEE_A, 4_500n],
+      [FEE_B, 1_500n],
+    ]);
+    // PermitKind.Allowance: the wallet's approve of the router, no signature.
+    expect(permit.toArray()).toEqual([2n, 0n, 0n, '0x']);
+  });
+
+  it('sponsored: Permit2 moves amountIn plus the fees and the signed swap intent carries every fee', () => {
+    const steps = planSteps(planOf([leg({})]), { userAddress: USER }, feeContext);
+    expect(steps.map((s) => [s.kind, s.sponsored?.mode])).toEqual([
+      ['approve', 'eip2612-permit'],
+      ['swap', 'permit2-intent'],
+    ]);
+    expect(steps[0].approve).toMatchObject({ spender: PERMIT2, amount: '1506000' });
+    expect(steps[1].sponsored!.intent).toMatchObject({
+      kind: 'swap',
+      router: GATEWAY_ROUTER,
+      token: USDC_A.address,
+      amount: '1506000',
+      amountOutMin: '497500000000000',
+      integratorFees: [
+        { recipient: FEE_A, amount: '4500' },
+        { recipient: FEE_B, amount: '1500' },
+      ],
+    });
+  });
+
+  it('user-paid with a Permit2 permit: an approve of Permit2 comes first unless its allowance covers amountIn plus the fees', () => {
+    const request = {
+      userAddress: USER,
+      gasPayment: 'user' as const,
+      permitType: 'permit2' as const,
+      permit2: {
+        nonce: '7',
+        signature: Signature.from({ r: '0x' + '11'.repeat(32), s: '0x' + '22'.repeat(32), v: 27 }).serialized,
+      },
+      permitDeadline: NOW_MS + 600_000,
+    };
+    const short = planSteps(planOf([leg({})]), request, { ...feeContext, permit2Allowance: 1_500_000n });
+    expect(short.map((s) => s.kind)).toEqual(['approve', 'swap']);
+    const enough = planSteps(planOf([leg({})]), request, { ...feeContext, permit2Allowance: 1_506_000n });
+    expect(enough.map((s) => s.kind)).toEqual(['swap']);
+    const [terms, , , permit] = swapGatewayRouterInterface.decodeFunctionData(
+      'swapWithFees',
+      enough[0].call!.data,
+    );
+    expect(terms[1]).toBe(1_506_000n);
+    expect(permit[0]).toBe(1n);
+  });
+});

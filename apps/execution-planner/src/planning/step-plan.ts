@@ -1,5 +1,5 @@
 import { splitSteps } from '@swapgw/chains';
-import { LegStepSpec, legStepSpecOf, StepSpecChains } from '@swapgw/chains/families';
+import { IntegratorFeeTransfer, LegStepSpec, legStepSpecOf, StepSpecChains } from '@swapgw/chains/families';
 import { RoutePlan } from '@swapgw/contracts';
 import { balanceKey } from './bridged-balances';
 import { firstLegPermitOf, FirstLegPermitContext } from './first-leg-permit';
@@ -24,6 +24,11 @@ export interface StepPlanContext extends StepSpecChains, FirstLegPermitContext {
    * at build time. Short of the amount, the plan puts an approve of Permit2 first.
    */
   permit2Allowance?: bigint;
+  /**
+   * The integrator fees the first leg pays (integratorFeeTransfersOf, which checked it can): its
+   * transaction pulls its spend plus these and pays each recipient before it swaps.
+   */
+  integratorFees?: IntegratorFeeTransfer[];
 }
 
 /** A step as the swap records it: the family's step spec, placed in the route and signed by a wallet. */
@@ -52,6 +57,11 @@ export interface PlannedStep extends LegStepSpec {
  * user. Its minAmountOut is scaled by the same ratio. A step after a bridge waits until the wallet
  * on the destination holds what the bridge guarantees on top of its balance before the swap.
  *
+ * Integrator fees (context.integratorFees) ride on the first leg, an EVM swap: its approve (of the
+ * SwapGatewayRouter, or of Permit2) and permit cover the leg's amountIn plus the fees, and its
+ * transaction (the router's swapWithFees / swapV3WithFees, or the sponsored swap intent, which
+ * binds the fees) pays each recipient before it swaps the leg's amountIn.
+ *
  * Sponsored swaps (gasPaymentOf): an ERC-20 leg through the chain's SwapGatewayRouter becomes an
  * `approve` step granting Permit2 the token (the user signs the token's EIP-2612 permit, or, for a
  * token without one, sends the approve with gas the service sent first; skipped when the allowance
@@ -74,10 +84,15 @@ export function planSteps(
   const sponsored = gasPaymentOf(request) === 'sponsored';
   const permit = firstLegPermitOf(plan, request, context);
   const deadline = BigInt(Math.floor(context.nowMs / 1000) + context.swapDeadlineSeconds);
+  const integratorFees = context.integratorFees ?? [];
+  const feeTotal = integratorFees.reduce((sum, fee) => sum + fee.amount, 0n);
   const split = splitSteps(plan.legs, context, {
     gasPayment: sponsored ? 'sponsored' : 'user',
     firstLegPermit: permit?.kind,
-    permit2Allowance: context.permit2Allowance,
+    // The first leg pulls its amountIn plus the fees: what is left of the allowance after the fees
+    // must cover the leg.
+    permit2Allowance:
+      context.permit2Allowance === undefined ? undefined : context.permit2Allowance - feeTotal,
   });
   const steps: PlannedStep[] = [];
   let guaranteedFromPrevious: bigint | null = null;
@@ -111,6 +126,7 @@ export function planSteps(
       finalRecipient: wallets.finalRecipient,
       deadline,
       permit: legIndex === 0 && permit ? permit : undefined,
+      ...(legIndex === 0 && integratorFees.length > 0 ? { integratorFees } : {}),
       sponsored,
     };
 

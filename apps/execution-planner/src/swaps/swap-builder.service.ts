@@ -15,7 +15,7 @@ import { SWAP_CHAINS, SwapChains } from '../chains/swap-chains';
 import { PLANNER_OPTIONS, PlannerOptions } from '../config/planner.options';
 import { balanceKey, balancesToRead } from '../planning/bridged-balances';
 import { firstLegPermitOf } from '../planning/first-leg-permit';
-import { assertIntegratorFeesBuildable } from '../planning/integrator-fees';
+import { integratorFeeTransfersOf } from '../planning/integrator-fees';
 import { planSteps } from '../planning/step-plan';
 import { walletsOf } from '../planning/swap-wallets';
 import { SwapEntity } from './swap.entity';
@@ -102,11 +102,11 @@ export class SwapBuilder {
       });
     }
     this.assertSigningSurfaces(plan);
-    assertIntegratorFeesBuildable(plan);
     const familyOf = (chain: string) => this.chains.familyOf(chain);
+    const permitContractsOf = (chain: string) => this.chains.permitContractsOf(chain);
+    const integratorFees = integratorFeeTransfersOf(plan, { familyOf, permitContractsOf });
     // Addresses are checked against the route before any chain is read.
     const wallets = walletsOf(plan, request, familyOf, (chain) => this.chains.addressChainOf(chain));
-    const permitContractsOf = (chain: string) => this.chains.permitContractsOf(chain);
     // The permit too is checked before any chain is read.
     const permit = firstLegPermitOf(plan, request, { nowMs, familyOf, permitContractsOf });
     const steps = planSteps(plan, request, {
@@ -117,6 +117,7 @@ export class SwapBuilder {
       balancesBefore: await this.readBalancesBefore(plan, wallets.walletOn),
       permitContractsOf,
       tokenPermitOf: (chain, token) => this.chains.tokenPermitOf(chain, token),
+      integratorFees,
       permit2Allowance:
         permit?.kind === 'permit2'
           ? await this.readPermit2Allowance(

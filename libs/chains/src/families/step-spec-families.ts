@@ -8,7 +8,7 @@ import type {
 import type { ChainFamily } from '../chain-descriptor';
 import type { PermitContracts } from '../permit-contracts';
 import type { SplitStep } from '../step-split';
-import type { EncodedCall, RouterPermit } from './evm/evm-calldata';
+import type { EncodedCall, IntegratorFeeTransfer, RouterPermit } from './evm/evm-calldata';
 import { bitcoinStepSpecFamily } from './bitcoin/bitcoin-step-spec';
 import { evmStepSpecFamily } from './evm/evm-step-spec';
 import { solanaStepSpecFamily } from './solana/solana-step-spec';
@@ -90,6 +90,11 @@ export interface LegStepInput {
   deadline: bigint;
   /** The first leg's permit of a user-paid build, if it carries one. */
   permit?: LegPermit;
+  /**
+   * First leg only: the integrator fees it pays out of its input, in the same transaction, on top
+   * of `spend` (an EVM swap through the chain's SwapGatewayRouter).
+   */
+  integratorFees?: IntegratorFeeTransfer[];
   /** The service pays the gas (gasPayment sponsored). */
   sponsored: boolean;
 }

@@ -84,7 +84,9 @@ interface IBridgeDeposits {
 /// signs only a Permit2 PermitWitnessTransferFrom whose witness is the whole leg (venue, path, minimum
 /// out, recipient, deadline, or venue, destination and recipient); the router hashes the witness
 /// itself from the arguments it acts on, so a sender who changes any of them, the amount, the nonce or
-/// the owner gets InvalidSigner.
+/// the owner gets InvalidSigner. A swap intent carries the integrator fees too (recipients and
+/// amounts, paid out of the permitted amount before the swap): the owner signs what the integrator
+/// takes, and a relayer cannot change it.
 ///
 /// Across chains, bridgeAndSwapWithIntent runs both legs from the one source-chain signature (witness
 /// BridgeSwapIntent): it deposits the bridge token with a message for the destination chain's router
@@ -111,14 +113,17 @@ contract SwapGatewayRouter is ReentrancyGuard {
 
     enum PermitKind {
         EIP2612,
-        Permit2
+        Permit2,
+        /// No signature: the caller approved this contract (ERC-20 approve) beforehand.
+        Allowance
     }
 
     /// How the caller (the token owner) authorizes this contract to pull the leg's input:
     ///  - EIP2612: the token's permit(owner = caller, spender = this contract, value = the leg's
     ///    amount, deadline); nonce is unused (the token keeps its own);
     ///  - Permit2: a PermitTransferFrom of {token, amount = the leg's amount} with this nonce and
-    ///    deadline, spender = this contract.
+    ///    deadline, spender = this contract;
+    ///  - Allowance: the caller's ERC-20 allowance to this contract (nonce, deadline and signature unused).
     /// signature: 65 bytes (r, s, v) or 64 bytes (EIP-2098 r, vs).
     struct Permit {
         PermitKind kind;
@@ -128,6 +133,28 @@ contract SwapGatewayRouter is ReentrancyGuard {
     }
 
     ISignatureTransfer public immutable permit2;
+
+    /// An integrator's fee: amount of the leg's input token, paid to recipient out of the input the
+    /// router pulled, in the same transaction, before the rest is swapped.
+    struct IntegratorFee {
+        address recipient;
+        uint256 amount;
+    }
+
+    /// A user-paid swap that pays integrator fees first (swapWithFees, swapV3WithFees): the caller's
+    /// amountIn (fees included) is pulled, each fee paid, and the rest swapped through venue (Uniswap
+    /// V2 Router02 or V3 SwapRouter02) for at least amountOutMin to recipient before deadline.
+    struct FeeSwap {
+        address venue;
+        uint256 amountIn;
+        uint256 amountOutMin;
+        address recipient;
+        bool unwrapNative;
+        uint256 deadline;
+    }
+
+    /// One integrator fee paid out of a swap's input (user-paid or sponsored), by payer (the token owner).
+    event IntegratorFeePaid(address indexed recipient, address indexed token, address indexed payer, uint256 amount);
 
     event SwapWithPermit(address indexed user, address indexed tokenIn, address indexed to, uint256 amountIn, uint256 amountOut, PermitKind kind);
     event DepositWithPermit(address indexed user, uint256 indexed bridgeNonce, uint256 destinationChainId, uint256 amount, PermitKind kind);
@@ -142,6 +169,8 @@ contract SwapGatewayRouter is ReentrancyGuard {
         /// The output is WETH and the recipient gets native ETH (Router02 swapExactTokensForETH).
         bool unwrapNative;
         uint256 deadline;
+        /// Integrator fees paid out of the permitted amount before the swap (which gets the rest).
+        IntegratorFee[] integratorFees;
     }
 
     /// The leg an owner signs as the Permit2 witness of a sponsored Uniswap V3 swap.
@@ -155,6 +184,8 @@ contract SwapGatewayRouter is ReentrancyGuard {
         /// The path ends with WETH and the recipient gets native ETH (SwapRouter02 unwrapWETH9).
         bool unwrapNative;
         uint256 deadline;
+        /// Integrator fees paid out of the permitted amount before the swap (which gets the rest).
+        IntegratorFee[] integratorFees;
     }
 
     /// The bridge deposit an owner signs as the witness of a sponsored deposit to an EVM address.
@@ -278,11 +309,12 @@ contract SwapGatewayRouter is ReentrancyGuard {
         SwapFailed
     }
 
+    bytes32 public constant INTEGRATOR_FEE_TYPEHASH = keccak256("IntegratorFee(address recipient,uint256 amount)");
     bytes32 public constant SWAP_INTENT_TYPEHASH = keccak256(
-        "SwapIntent(address venue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)"
+        "SwapIntent(address venue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)"
     );
     bytes32 public constant SWAP_V3_INTENT_TYPEHASH = keccak256(
-        "SwapV3Intent(address venue,bytes path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)"
+        "SwapV3Intent(address venue,bytes path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)"
     );
     bytes32 public constant BRIDGE_INTENT_TYPEHASH =
         keccak256("BridgeIntent(address venue,uint256 destinationChainId,address recipient,uint256 deadline)");
@@ -300,9 +332,9 @@ contract SwapGatewayRouter is ReentrancyGuard {
     /// Permit2 witness type strings: the witness field is named "witness" (as Uniswap's permit2-sdk
     /// and UniswapX name it) and the referenced types follow in alphabetical order, as EIP-712 wants.
     string public constant SWAP_INTENT_WITNESS_TYPE =
-        "SwapIntent witness)SwapIntent(address venue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)TokenPermissions(address token,uint256 amount)";
+        "SwapIntent witness)IntegratorFee(address recipient,uint256 amount)SwapIntent(address venue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline,IntegratorFee[] integratorFees)TokenPermissions(address token,uint256 amount)";
     string public constant SWAP_V3_INTENT_WITNESS_TYPE =
-        "SwapV3Intent witness)SwapV3Intent(address venue,bytes path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)TokenPermissions(address token,uint256 amount)";
+        "SwapV3Intent witness)IntegratorFee(address recipient,uint256 amount)SwapV3Intent(address venue,bytes path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline,IntegratorFee[] integratorFees)TokenPermissions(address token,uint256 amount)";
     string public constant BRIDGE_INTENT_WITNESS_TYPE =
         "BridgeIntent witness)BridgeIntent(address venue,uint256 destinationChainId,address recipient,uint256 deadline)TokenPermissions(address token,uint256 amount)";
     string public constant BRIDGE_TO_INTENT_WITNESS_TYPE =
@@ -384,6 +416,8 @@ contract SwapGatewayRouter is ReentrancyGuard {
     error ReleaseNotFunded(address token, uint256 amount, uint256 balance);
     /// A bridge-and-swap release sent with too little gas to try the swap (see BRIDGE_SWAP_GAS_FIRST_HOP).
     error InsufficientGasForSwap(uint256 needed);
+    /// An integrator fee to the zero address or this contract, of zero, or fees that leave nothing to swap.
+    error InvalidIntegratorFee();
 
     constructor(ISignatureTransfer permit2_) {
         permit2 = permit2_;
@@ -456,6 +490,86 @@ contract SwapGatewayRouter is ReentrancyGuard {
         emit SwapWithPermit(msg.sender, address(tokenIn), to, amountIn, amountOut, permit.kind);
     }
 
+    /// A Uniswap V2 swap (Router02) of the caller's tokens that pays integrator fees first: pulls
+    /// swap.amountIn of path[0] (permit, or Allowance after an approve of this contract), pays each
+    /// fee to its recipient, swaps the rest for at least swap.amountOutMin to swap.recipient.
+    function swapWithFees(FeeSwap calldata swap, address[] calldata path, IntegratorFee[] calldata fees, Permit calldata permit)
+        external
+        nonReentrant
+        returns (uint256 amountOut)
+    {
+        checkFeeSwap(swap);
+        if (path.length < 2 || path.length > MAX_PATH_LENGTH) revert InvalidPath();
+        (uint256 held, uint256 net) = pullPayingFees(IERC20(path[0]), swap, fees, permit);
+        amountOut = swapV2Net(swap, path, net);
+        settleFeeSwap(IERC20(path[0]), held, swap, amountOut, permit.kind);
+    }
+
+    /// As swapWithFees, through SwapRouter02's exactInput along a V3 path.
+    function swapV3WithFees(FeeSwap calldata swap, bytes calldata path, IntegratorFee[] calldata fees, Permit calldata permit)
+        external
+        nonReentrant
+        returns (uint256 amountOut)
+    {
+        checkFeeSwap(swap);
+        IERC20 tokenIn = IERC20(v3PathStart(path));
+        (uint256 held, uint256 net) = pullPayingFees(tokenIn, swap, fees, permit);
+        amountOut = swapV3Net(swap, path, net);
+        settleFeeSwap(tokenIn, held, swap, amountOut, permit.kind);
+    }
+
+    function swapV2Net(FeeSwap calldata swap, address[] calldata path, uint256 net) private returns (uint256) {
+        IUniswapV2RouterExactIn venue = IUniswapV2RouterExactIn(swap.venue);
+        uint256[] memory amounts = swap.unwrapNative
+            ? venue.swapExactTokensForETH(net, swap.amountOutMin, path, swap.recipient, swap.deadline)
+            : venue.swapExactTokensForTokens(net, swap.amountOutMin, path, swap.recipient, swap.deadline);
+        return amounts[amounts.length - 1];
+    }
+
+    function swapV3Net(FeeSwap calldata swap, bytes calldata path, uint256 net) private returns (uint256) {
+        return swapV3(swap.venue, path, net, swap.amountOutMin, swap.recipient, swap.unwrapNative);
+    }
+
+    /// Pulls swap.amountIn from the caller with the permit and pays the fees out of it; returns the
+    /// balance held before and what is left to swap (approved to the venue).
+    function pullPayingFees(IERC20 token, FeeSwap calldata swap, IntegratorFee[] calldata fees, Permit calldata permit)
+        private
+        returns (uint256 held, uint256 net)
+    {
+        held = pull(token, swap.amountIn, permit, swap.venue);
+        net = payIntegratorFees(token, msg.sender, swap.amountIn, fees, swap.venue);
+    }
+
+    function settleFeeSwap(IERC20 token, uint256 held, FeeSwap calldata swap, uint256 amountOut, PermitKind kind) private {
+        assertNothingLeft(token, held);
+        emit SwapWithPermit(msg.sender, address(token), swap.recipient, swap.amountIn, amountOut, kind);
+    }
+
+    function checkFeeSwap(FeeSwap calldata swap) private view {
+        if (block.timestamp > swap.deadline) revert IntentExpired(swap.deadline);
+        if (swap.recipient == address(0) || swap.recipient == address(this)) revert InvalidRecipient();
+        checkVenue(swap.venue);
+    }
+
+    /// Pays each fee out of the gross input this contract just pulled (emitting IntegratorFeePaid)
+    /// and lets venue take exactly what is left, which it returns.
+    function payIntegratorFees(IERC20 token, address payer, uint256 gross, IntegratorFee[] calldata fees, address venue)
+        private
+        returns (uint256 net)
+    {
+        net = gross;
+        for (uint256 i = 0; i < fees.length; i++) {
+            IntegratorFee calldata fee = fees[i];
+            if (fee.recipient == address(0) || fee.recipient == address(this) || fee.amount == 0 || fee.amount >= net) {
+                revert InvalidIntegratorFee();
+            }
+            net -= fee.amount;
+            token.safeTransfer(fee.recipient, fee.amount);
+            emit IntegratorFeePaid(fee.recipient, address(token), payer, fee.amount);
+        }
+        if (fees.length > 0) token.forceApprove(venue, net);
+    }
+
     function depositWithPermit(address venue, uint256 amount, uint256 destinationChainId, address recipient, Permit calldata permit)
         external
         nonReentrant
@@ -499,7 +613,7 @@ contract SwapGatewayRouter is ReentrancyGuard {
         if (intent.path.length < 2) revert InvalidPath();
         if (intent.path[0] != permit.permitted.token) revert TokenMismatch(permit.permitted.token, intent.path[0]);
         uint256 held = pullWithIntent(permit, owner, hashSwapIntent(intent), SWAP_INTENT_WITNESS_TYPE, signature, intent.venue);
-        amountOut = swapV2(intent, permit.permitted.amount);
+        amountOut = swapV2(intent, payIntegratorFees(IERC20(permit.permitted.token), owner, permit.permitted.amount, intent.integratorFees, intent.venue));
         assertNothingLeft(IERC20(permit.permitted.token), held);
         emitSwapWithIntent(permit, owner, intent.recipient, amountOut);
     }
@@ -526,9 +640,13 @@ contract SwapGatewayRouter is ReentrancyGuard {
         address tokenIn = v3PathStart(intent.path);
         if (tokenIn != permit.permitted.token) revert TokenMismatch(permit.permitted.token, tokenIn);
         uint256 held = pullWithIntent(permit, owner, hashSwapV3Intent(intent), SWAP_V3_INTENT_WITNESS_TYPE, signature, intent.venue);
-        amountOut = swapV3(intent.venue, intent.path, permit.permitted.amount, intent.amountOutMin, intent.recipient, intent.unwrapNative);
+        amountOut = swapV3Intent(intent, payIntegratorFees(IERC20(tokenIn), owner, permit.permitted.amount, intent.integratorFees, intent.venue));
         assertNothingLeft(IERC20(tokenIn), held);
         emitSwapWithIntent(permit, owner, intent.recipient, amountOut);
+    }
+
+    function swapV3Intent(SwapV3Intent calldata intent, uint256 amountIn) private returns (uint256) {
+        return swapV3(intent.venue, intent.path, amountIn, intent.amountOutMin, intent.recipient, intent.unwrapNative);
     }
 
     function emitSwapWithIntent(
@@ -957,9 +1075,19 @@ contract SwapGatewayRouter is ReentrancyGuard {
                 intent.amountOutMin,
                 intent.recipient,
                 intent.unwrapNative,
-                intent.deadline
+                intent.deadline,
+                hashIntegratorFees(intent.integratorFees)
             )
         );
+    }
+
+    /// EIP-712 hash of an IntegratorFee[]: the keccak of the fees' hashStructs, concatenated.
+    function hashIntegratorFees(IntegratorFee[] calldata fees) private pure returns (bytes32) {
+        bytes32[] memory hashes = new bytes32[](fees.length);
+        for (uint256 i = 0; i < fees.length; i++) {
+            hashes[i] = keccak256(abi.encode(INTEGRATOR_FEE_TYPEHASH, fees[i].recipient, fees[i].amount));
+        }
+        return keccak256(abi.encodePacked(hashes));
     }
 
     /// EIP-712 hashStruct of a SwapV3Intent: dynamic bytes are the keccak of their contents.
@@ -972,7 +1100,8 @@ contract SwapGatewayRouter is ReentrancyGuard {
                 intent.amountOutMin,
                 intent.recipient,
                 intent.unwrapNative,
-                intent.deadline
+                intent.deadline,
+                hashIntegratorFees(intent.integratorFees)
             )
         );
     }
@@ -1026,6 +1155,8 @@ contract SwapGatewayRouter is ReentrancyGuard {
             try IERC20Permit(address(token)).permit(msg.sender, address(this), amount, permit.deadline, v, r, s) {} catch {
                 if (token.allowance(msg.sender, address(this)) < amount) revert PermitRejected(address(token));
             }
+            token.safeTransferFrom(msg.sender, address(this), amount);
+        } else if (permit.kind == PermitKind.Allowance) {
             token.safeTransferFrom(msg.sender, address(this), amount);
         } else {
             permit2.permitTransferFrom(

@@ -100,6 +100,7 @@ export function intentTypedData(chainId: number, intent: SponsoredIntentSpec, no
           recipient: intent.recipient,
           unwrapNative: Boolean(intent.unwrapNative),
           deadline: intent.deadline,
+          integratorFees: intent.integratorFees,
         },
       });
     case 'swap-v3':
@@ -113,6 +114,7 @@ export function intentTypedData(chainId: number, intent: SponsoredIntentSpec, no
           recipient: intent.recipient,
           unwrapNative: Boolean(intent.unwrapNative),
           deadline: intent.deadline,
+          integratorFees: intent.integratorFees,
         },
       });
     case 'bridge':

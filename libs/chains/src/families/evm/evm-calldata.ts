@@ -21,6 +21,9 @@ export const devnetBridgeInterface = new Interface([
 ]);
 
 const PERMIT_TUPLE = '(uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit';
+const FEE_SWAP_TUPLE =
+  '(address venue, uint256 amountIn, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) swap';
+const FEES_TUPLE = '(address recipient, uint256 amount)[] fees';
 
 /**
  * The SwapGatewayRouter (libs/evm-contracts, one address on every chain): Router02's exact-input
@@ -33,16 +36,19 @@ export const swapGatewayRouterInterface = new Interface([
   `function swapV3WithPermit(address venue, bytes path, uint256 amountIn, uint256 amountOutMin, address to, bool unwrapNative, uint256 deadline, ${PERMIT_TUPLE}) returns (uint256 amountOut)`,
   `function depositWithPermit(address venue, uint256 amount, uint256 destinationChainId, address recipient, ${PERMIT_TUPLE}) returns (uint256 bridgeNonce)`,
   `function depositToWithPermit(address venue, uint256 amount, uint256 destinationChainId, bytes32 recipient, ${PERMIT_TUPLE}) returns (uint256 bridgeNonce)`,
+  `function swapWithFees(${FEE_SWAP_TUPLE}, address[] path, ${FEES_TUPLE}, ${PERMIT_TUPLE}) returns (uint256 amountOut)`,
+  `function swapV3WithFees(${FEE_SWAP_TUPLE}, bytes path, ${FEES_TUPLE}, ${PERMIT_TUPLE}) returns (uint256 amountOut)`,
+  'event IntegratorFeePaid(address indexed recipient, address indexed token, address indexed payer, uint256 amount)',
 ]);
 
-/** The router's `PermitKind`. */
-const PERMIT_KIND = { eip2612: 0, permit2: 1 } as const;
+/** The router's `PermitKind` (allowance: the caller approved the router, no signature). */
+const PERMIT_KIND = { eip2612: 0, permit2: 1, allowance: 2 } as const;
 
 /** The user's permit as the SwapGatewayRouter takes it, and where to send the call. */
 export interface RouterPermit {
   /** The SwapGatewayRouter of the leg's chain: the call's `to` and the spender the user signed for. */
   router: string;
-  kind: keyof typeof PERMIT_KIND;
+  kind: Exclude<keyof typeof PERMIT_KIND, 'allowance'>;
   /** Permit2 nonce (0 for EIP-2612: the token keeps its own). */
   nonce: bigint;
   /** Seconds since epoch. */
@@ -243,4 +249,50 @@ export function encodeBridgeDeposit(
     ),
     value: '0',
   };
+}
+
+/** One integrator fee, in base units of the swap's input token. */
+export interface IntegratorFeeTransfer {
+  recipient: string;
+  amount: bigint;
+}
+
+export interface FeeSwapArgs {
+  /** The chain's SwapGatewayRouter: the call's `to`, and the spender of the input. */
+  gatewayRouter: string;
+  /** Uniswap V2 Router02, or V3 SwapRouter02 when `poolFees` is given. */
+  venue: string;
+  /** What the router pulls: the swap's input plus every fee. */
+  grossAmountIn: bigint;
+  amountOutMin: bigint;
+  path: string[];
+  /** Uniswap V3 pool fees (swapV3WithFees); absent on V2. */
+  poolFees?: number[];
+  nativeOut: boolean;
+  to: string;
+  /** Seconds since epoch. */
+  deadline: bigint;
+  integratorFees: IntegratorFeeTransfer[];
+  /** The user's permit for grossAmountIn; without one the router uses the wallet's allowance to it. */
+  permit?: RouterPermit;
+}
+
+/**
+ * A swap that pays integrator fees in the same transaction: the SwapGatewayRouter's `swapWithFees`
+ * (V2) or `swapV3WithFees` pulls grossAmountIn from the caller (its allowance to the router, or the
+ * permit), pays each fee to its recipient (IntegratorFeePaid) and swaps the rest through the venue.
+ */
+export function encodeFeeSwap(args: FeeSwapArgs): EncodedCall {
+  const swap = [args.venue, args.grossAmountIn, args.amountOutMin, args.to, args.nativeOut, args.deadline];
+  const fees = args.integratorFees.map((fee) => [fee.recipient, fee.amount]);
+  const permit = args.permit ? permitTuple(args.permit) : [PERMIT_KIND.allowance, 0n, 0n, '0x'];
+  const data = args.poolFees
+    ? swapGatewayRouterInterface.encodeFunctionData('swapV3WithFees', [
+        swap,
+        encodeUniswapV3Path(args.path, args.poolFees),
+        fees,
+        permit,
+      ])
+    : swapGatewayRouterInterface.encodeFunctionData('swapWithFees', [swap, args.path, fees, permit]);
+  return { to: args.gatewayRouter, data, value: '0' };
 }

@@ -21,6 +21,7 @@ import {
   EncodedCall,
   encodeApprove,
   encodeBridgeDeposit,
+  encodeFeeSwap,
   encodeUniswapV2Swap,
   encodeUniswapV3Swap,
   RouterPermit,
@@ -54,13 +55,17 @@ const COVERED: SponsoredStepSpec = { mode: 'covered-transaction' };
  *  - otherwise the leg's own transaction, carrying the first leg's permit if there is one.
  */
 export function evmStepOf(input: LegStepInput, chains: LegStepChains): LegStepSpec {
-  const { step, leg, spend, sponsored } = input;
+  const { step, leg, sponsored } = input;
   const gas = sponsored ? { sponsored: COVERED } : {};
+  // With integrator fees the leg pulls its spend plus the fees (and through the SwapGatewayRouter).
+  const fees = input.integratorFees ?? [];
+  const spend = grossSpendOf(input);
   if (step.kind === 'approve') {
     const token = leg.tokenIn.address as string;
     if (step.approves !== 'permit2') {
-      const approve = { token, spender: leg.spender, amount: spend.toString() };
-      return { kind: 'approve', call: encodeApprove(token, leg.spender, spend), approve, ...gas };
+      const spender = fees.length > 0 ? permitContractsOf(leg.chain, chains).permitRouter : leg.spender;
+      const approve = { token, spender, amount: spend.toString() };
+      return { kind: 'approve', call: encodeApprove(token, spender, spend), approve, ...gas };
     }
     const permit2 = input.permit?.permit2 ?? permitContractsOf(leg.chain, chains).permit2;
     const approve = { token, spender: permit2, amount: spend.toString() };
@@ -80,6 +85,7 @@ export function evmStepOf(input: LegStepInput, chains: LegStepChains): LegStepSp
       : intentOf(input, contracts, chains);
     return { kind: leg.kind, call: null, sponsored: { mode: 'permit2-intent', intent } };
   }
+  if (fees.length > 0) return { kind: leg.kind, call: feeSwapCallOf(input, chains), ...gas };
   const call = legCallOf(
     leg,
     spend,
@@ -137,6 +143,38 @@ export function evmDestinationSwapOf(
   };
 }
 
+/**
+ * The first leg's swap when it pays integrator fees: the SwapGatewayRouter pulls spend plus the fees
+ * (the wallet's allowance to the router, or the first leg's permit), pays each fee, and swaps `spend`
+ * through the leg's Uniswap venue. The build refuses fees on any other first leg
+ * (execution-planner's assertIntegratorFeesBuildable).
+ */
+function feeSwapCallOf(input: LegStepInput, chains: LegStepChains): EncodedCall {
+  const { leg } = input;
+  const fees = input.integratorFees ?? [];
+  const contracts = permitContractsOf(leg.chain, chains);
+  if (leg.kind !== 'swap' || !leg.path || leg.call || isNative(leg.tokenIn))
+    throw new Error(`The ${leg.provider} leg on ${leg.chain} cannot pay integrator fees`);
+  return encodeFeeSwap({
+    gatewayRouter: contracts.permitRouter,
+    venue: venueOf(leg, contracts),
+    grossAmountIn: grossSpendOf(input),
+    amountOutMin: input.minOut,
+    path: leg.path,
+    ...(leg.poolFees ? { poolFees: leg.poolFees } : {}),
+    nativeOut: isNative(leg.tokenOut),
+    to: input.recipient,
+    deadline: input.deadline,
+    integratorFees: fees,
+    ...(input.permit ? { permit: input.permit } : {}),
+  });
+}
+
+/** What the leg pulls from the wallet: its spend, plus the integrator fees on a fee-paying first leg. */
+function grossSpendOf(input: LegStepInput): bigint {
+  return (input.integratorFees ?? []).reduce((sum, fee) => sum + fee.amount, input.spend);
+}
+
 /** The chain's permit contracts; splitSteps only asks for Permit2 steps where there are some. */
 function permitContractsOf(chain: string, chains: StepSpecChains): PermitContracts {
   const contracts = chains.permitContractsOf?.(chain);
@@ -163,13 +201,17 @@ function intentOf(
   contracts: PermitContracts,
   chains: LegStepChains,
 ): SponsoredIntentSpec {
-  const { leg, spend, recipient } = input;
+  const { leg, recipient } = input;
+  const fees = input.integratorFees ?? [];
+  if (fees.length > 0 && leg.kind !== 'swap')
+    throw new Error(`The ${leg.provider} bridge leg on ${leg.chain} cannot pay integrator fees`);
   const common = {
     permit2: contracts.permit2,
     router: contracts.permitRouter,
     venue: venueOf(leg, contracts),
     token: leg.tokenIn.address as string,
-    amount: spend.toString(),
+    // Permit2 moves the spend and the fees; the router pays the fees and swaps the spend.
+    amount: grossSpendOf(input).toString(),
     deadline: Number(input.deadline),
   };
   if (leg.kind === 'bridge' && leg.provider === ACROSS_PROVIDER) {
@@ -201,6 +243,9 @@ function intentOf(
     amountOutMin: input.minOut.toString(),
     unwrapNative: isNative(leg.tokenOut),
     recipient,
+    ...(fees.length > 0
+      ? { integratorFees: fees.map((fee) => ({ recipient: fee.recipient, amount: fee.amount.toString() })) }
+      : {}),
   };
 }
 

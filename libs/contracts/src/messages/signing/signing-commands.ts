@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import {
+  IsArray,
   IsBoolean,
   IsIn,
   IsInt,
@@ -304,6 +305,15 @@ export class SponsoredPermitSpec {
   value!: string;
 }
 
+/** An integrator fee a swap intent pays out of `amount` before the swap (the router's IntegratorFee). */
+export class SponsoredIntegratorFee {
+  @Matches(EVM_ADDRESS)
+  recipient!: string;
+
+  @Matches(BASE_UNITS)
+  amount!: string;
+}
+
 /**
  * The leg a `permit2-intent` step executes, as the SwapGatewayRouter's witness binds it: Permit2
  * moves exactly `amount` of `token` from the signer to the router, which can only do this with it.
@@ -398,6 +408,17 @@ export class SponsoredIntentSpec {
   @IsInt()
   @Min(0)
   deadline!: number;
+
+  /**
+   * swap / swap-v3: the integrator fees the router pays out of `amount` (the route's amountIn, fees
+   * included) before it swaps the rest; signed with the leg. Absent: none.
+   */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(5)
+  @ValidateNested({ each: true })
+  @Type(() => SponsoredIntegratorFee)
+  integratorFees?: SponsoredIntegratorFee[];
 }
 
 /** How the service pays for a step's gas; see SponsorshipMode. */
