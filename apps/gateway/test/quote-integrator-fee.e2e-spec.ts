@@ -194,13 +194,20 @@ describe('POST /quote integratorFee', () => {
     for (const route of none) expect(route.integratorFee).toEqual([]);
   });
 
-  it('refuses to build a route whose fee the steps do not pay yet (400 VALIDATION_FAILED, field integratorFee)', async () => {
+  it('refuses to build a route whose first transaction cannot carry the fee: native ETH in (400 VALIDATION_FAILED, field integratorFee)', async () => {
     const quoted = await e2e.client.post('/quote', {
-      ...usdcToWeth,
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      tokenIn: 'ETH',
+      tokenOut: 'USDC',
+      amount: '0.01',
       integratorFee: { bps: 50, recipient: feeRecipient },
     });
     expect(quoted.status).toBe(200);
-    const route = (quoted.body.data.routes as Route[]).find((r) => r.provider === 'uniswap-v2')!;
+    const route = (quoted.body.data.routes as Route[])[0];
+    expect(route.integratorFee).toEqual([
+      { bps: 50, amount: '0.00005', token: 'ETH', chain: 'devnet-a', recipient: feeRecipient },
+    ]);
     const build = e2e.documented(
       'POST',
       '/swap/build',

@@ -22,10 +22,11 @@ export interface FirstLegPermitContext {
  * VALIDATION_FAILED naming the field. Pure: the builder calls it before reading any chain.
  *
  * - eip2612: the user signed the token's EIP-2612 Permit {owner: userAddress, spender: the chain's
- *   SwapGatewayRouter, value: the leg's amountIn, nonce: the token's nonces(owner), deadline:
+ *   SwapGatewayRouter, value: the leg's amountIn (plus the route's integrator fees, which the
+ *   router pays out of what it pulls), nonce: the token's nonces(owner), deadline:
  *   floor(permitDeadline / 1000)}.
  * - permit2: the user signed Permit2's PermitTransferFrom {permitted: {token, amount: amountIn},
- *   spender: the SwapGatewayRouter, nonce: permit2.nonce, deadline: floor((permit2.deadline ??
+ *   spender: the SwapGatewayRouter (amount plus the integrator fees, as above), nonce: permit2.nonce, deadline: floor((permit2.deadline ??
  *   permitDeadline) / 1000)}.
  */
 export function firstLegPermitOf(

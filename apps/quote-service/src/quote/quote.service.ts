@@ -143,7 +143,8 @@ export class QuoteService {
     const quoteId = `qt_${timeOrderedUuid(now)}`;
     const expiresAtMs = now + this.options.ttlMs;
     const ranked = rankRoutes(gathered.routes.map((route) => ({ ...route, stepCount: route.legs.length })));
-    const permits = ranked.map((route) => permitInfoOf(this.registry, route.legs[0]));
+    const feeTotal = fee.charges.reduce((sum, charge) => sum + charge.amount, 0n);
+    const permits = ranked.map((route) => permitInfoOf(this.registry, route.legs[0], feeTotal));
     // The preflight reads the chains while the fee figures are awaited (bounded; never rejects).
     const [feeRates, issues] = await Promise.all([
       this.feeRatesOf(
@@ -256,7 +257,16 @@ export class QuoteService {
         toChain: plan.toChain,
         userPaysGas: request.userPaysGas,
       },
-      [{ legs: plan.legs, permit: permitInfoOf(this.registry, plan.legs[0]) }],
+      [
+        {
+          legs: plan.legs,
+          permit: permitInfoOf(
+            this.registry,
+            plan.legs[0],
+            (plan.integratorFees ?? []).reduce((sum, charge) => sum + BigInt(charge.amount), 0n),
+          ),
+        },
+      ],
     );
     return { issues };
   }
@@ -299,9 +309,14 @@ export class QuoteService {
 /**
  * What the wallet signs for a permit build of this route (POST /swap/build permitType eip2612 /
  * permit2), when the first leg can take one: the chain's permit router and Permit2, the token and
- * the amount, and the token's EIP-712 domain when it implements EIP-2612.
+ * the amount (the leg's amountIn plus the integrator fees, which the router pays out of what it
+ * pulls), and the token's EIP-712 domain when it implements EIP-2612.
  */
-function permitInfoOf(registry: ChainRegistry, leg: RouteLeg | undefined): RoutePermitInfo | undefined {
+function permitInfoOf(
+  registry: ChainRegistry,
+  leg: RouteLeg | undefined,
+  integratorFeeTotal: bigint,
+): RoutePermitInfo | undefined {
   if (!leg || leg.tokenIn.address === null) return undefined;
   const contracts = registry.permitContracts(leg.chain);
   const evmChainId = registry.find(leg.chain)?.evmChainId;
@@ -312,7 +327,7 @@ function permitInfoOf(registry: ChainRegistry, leg: RouteLeg | undefined): Route
     chain: leg.chain,
     chainId: evmChainId,
     token,
-    amountBaseUnits: leg.amountIn,
+    amountBaseUnits: (BigInt(leg.amountIn) + integratorFeeTotal).toString(),
     spender: contracts.permitRouter,
     permit2: contracts.permit2,
     ...(eip2612 ? { eip2612 } : {}),

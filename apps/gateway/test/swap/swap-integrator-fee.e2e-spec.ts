@@ -1,0 +1,168 @@
+import { Interface, parseUnits, Transaction, TransactionRequest, Wallet } from 'ethers';
+import type { TypedDataV4 } from '@swapgw/chains';
+import { DevnetEvm } from '../support/devnet-evm';
+import { connectE2eApi, E2eApi } from '../support/e2e-api';
+import { buildSwapId, nextSigning, signTypedDataUntilCompleted, submitSigned } from '../support/swap-steps';
+
+// Integrator fees paid on chain (issue 30): a route quoted with integratorFee is built and run
+// through the real stack on devnet-a, and each recipient's USDC balance rises by exactly the
+// route's integratorFee[].amount in the swap's own transaction (the SwapGatewayRouter pays it out
+// of the input before it swaps), sponsored (the fees are in the signed Permit2 witness) or user-paid
+// (the wallet's approve of the router, then its swapWithFees). Fresh wallets and fresh recipients:
+// no shared account's allowance or balance is touched beyond the funder's transfers.
+const devnet = new DevnetEvm();
+const CHAIN = 'devnet-a';
+const chainA = devnet.chain(CHAIN);
+const usdcOf = (holder: string) => devnet.balanceOf(CHAIN, 'USDC', holder);
+const wethOf = (holder: string) => devnet.balanceOf(CHAIN, 'WETH', holder);
+/** Account 6 of the devnet mnemonic funds the fresh wallets (as the gasless suite; e2e files run one at a time). */
+const funder = () => devnet.account(6).connect(devnet.provider(CHAIN));
+const feePaid = new Interface([
+  'event IntegratorFeePaid(address indexed recipient, address indexed token, address indexed payer, uint256 amount)',
+]);
+
+interface RouteFee {
+  bps: number;
+  amount: string;
+  token: string;
+  chain: string;
+  recipient: string;
+}
+interface Route {
+  routeId: string;
+  provider?: string;
+  amountIn: string;
+  minAmountOut: string;
+  tokenOutDecimals: number;
+  integratorFee: RouteFee[];
+}
+
+async function freshWalletWithUsdc(amount: bigint, ethWei = 0n): Promise<Wallet> {
+  const wallet = Wallet.createRandom() as unknown as Wallet;
+  const usdc = devnet.token(CHAIN, 'USDC', funder());
+  await (await usdc.getFunction('transfer')(wallet.address, amount)).wait();
+  if (ethWei > 0n)
+    await devnet.provider(CHAIN).send('anvil_setBalance', [wallet.address, `0x${ethWei.toString(16)}`]);
+  return wallet;
+}
+
+describe('integrator fees paid on chain in the swap transaction (devnet-a USDC → WETH)', () => {
+  let e2e: E2eApi;
+
+  beforeAll(async () => {
+    e2e = await connectE2eApi('integrator-fee-swap-e2e');
+  });
+
+  afterAll(() => devnet.destroy());
+
+  /** The uniswap-v2 route of a 20 USDC → WETH quote with these fees (its first leg goes through the router). */
+  async function quoteWithFee(integratorFee: unknown): Promise<{ quoteId: string; route: Route }> {
+    const res = e2e.documented(
+      'POST',
+      '/quote',
+      await e2e.client.post('/quote', {
+        fromChain: CHAIN,
+        toChain: CHAIN,
+        tokenIn: 'USDC',
+        tokenOut: 'WETH',
+        amount: '20',
+        slippageBps: 100,
+        integratorFee,
+      }),
+    );
+    expect(res.status).toBe(200);
+    const route = (res.body.data.routes as Route[]).find((r) => r.provider === 'uniswap-v2');
+    expect(route).toBeDefined();
+    return { quoteId: res.body.data.quoteId as string, route: route! };
+  }
+
+  const feeBaseUnits = (fee: RouteFee) => parseUnits(fee.amount, 6);
+
+  it('sponsored, two recipients: the Permit2 witness binds both fees and each recipient gets exactly its amount', async () => {
+    const [first, second] = [Wallet.createRandom().address, Wallet.createRandom().address];
+    const { quoteId, route } = await quoteWithFee([
+      { bps: 200, recipient: first },
+      { bps: 50, recipient: second },
+    ]);
+    expect(route.integratorFee.map((fee) => [fee.recipient, fee.amount])).toEqual([
+      [first, '0.4'],
+      [second, '0.1'],
+    ]);
+    const wallet = await freshWalletWithUsdc(50_000_000n);
+    const swapId = await buildSwapId(e2e, {
+      quoteId,
+      routeId: route.routeId,
+      userAddress: wallet.address,
+      waitForTxRequestMs: 20_000,
+    });
+    const signed = await signTypedDataUntilCompleted(e2e, swapId, wallet);
+
+    // What the wallet signed: Permit2 moves the whole 20 USDC, the witness names both fees.
+    const intent = signed.find((td: TypedDataV4) => td.primaryType === 'PermitWitnessTransferFrom')!;
+    const message = intent.message as {
+      permitted: { amount: string };
+      witness: { integratorFees: Array<{ recipient: string; amount: string }> };
+    };
+    expect(message.permitted.amount).toBe('20000000');
+    expect(message.witness.integratorFees).toEqual([
+      { recipient: first, amount: '400000' },
+      { recipient: second, amount: '100000' },
+    ]);
+    // On chain: each recipient rose by exactly its fee, the wallet spent exactly 20 USDC and got
+    // at least the route's minimum out (net of the fee), with no ETH of its own.
+    expect(await usdcOf(first)).toBe(feeBaseUnits(route.integratorFee[0]));
+    expect(await usdcOf(second)).toBe(feeBaseUnits(route.integratorFee[1]));
+    expect(await usdcOf(wallet.address)).toBe(30_000_000n);
+    expect(await wethOf(wallet.address)).toBeGreaterThanOrEqual(parseUnits(route.minAmountOut, 18));
+    expect(await devnet.ethOf(CHAIN, wallet.address)).toBe(0n);
+  });
+
+  it("user-paid: the wallet approves the SwapGatewayRouter for amountIn, whose swapWithFees pays the fee in the swap's transaction", async () => {
+    const recipient = Wallet.createRandom().address;
+    const { quoteId, route } = await quoteWithFee({ bps: 75, recipient });
+    expect(route.integratorFee).toEqual([
+      { bps: 75, amount: '0.15', token: 'USDC', chain: CHAIN, recipient },
+    ]);
+    const wallet = await freshWalletWithUsdc(20_000_000n, 10n ** 18n);
+    const swapId = await buildSwapId(e2e, {
+      quoteId,
+      routeId: route.routeId,
+      userAddress: wallet.address,
+      gasPayment: 'user',
+      waitForTxRequestMs: 20_000,
+    });
+    const sent: Array<{ to: string; txHash: string }> = [];
+    let step = 0;
+    for (;;) {
+      const res = await nextSigning(e2e, swapId, step);
+      if (res.status === 409) {
+        expect(res.body.error).toMatchObject({
+          code: 'EXECUTION_TERMINAL',
+          details: { status: 'completed' },
+        });
+        break;
+      }
+      const { signing } = res.body.data as {
+        signing: { step: { current: number }; payload: { transaction: TransactionRequest } };
+      };
+      const rawTx = await wallet.signTransaction(signing.payload.transaction);
+      const submitted = await submitSigned(e2e, swapId, rawTx);
+      expect(submitted.status).toBe(200);
+      sent.push({ to: String(Transaction.from(rawTx).to), txHash: submitted.body.data.txHash as string });
+      step = signing.step.current;
+    }
+    // An approve of USDC for the router, then the router's swap: both to the chain's router contracts.
+    expect(sent.map((tx) => tx.to)).toEqual([chainA.tokens.USDC.address, chainA.permits!.permitRouter]);
+    const receipt = await devnet.provider(CHAIN).getTransactionReceipt(sent[1].txHash);
+    const events = receipt!.logs
+      .filter((log) => log.address === chainA.permits!.permitRouter)
+      .flatMap((log) => {
+        const parsed = feePaid.parseLog(log);
+        return parsed ? [parsed.args.toArray()] : [];
+      });
+    expect(events).toEqual([[recipient, chainA.tokens.USDC.address, wallet.address, 150_000n]]);
+    expect(await usdcOf(recipient)).toBe(feeBaseUnits(route.integratorFee[0]));
+    expect(await usdcOf(wallet.address)).toBe(0n);
+    expect(await wethOf(wallet.address)).toBeGreaterThanOrEqual(parseUnits(route.minAmountOut, 18));
+  });
+});
