@@ -6,6 +6,7 @@ import { Contract, JsonRpcProvider, parseUnits, Wallet } from 'ethers';
 import { api, ApiClient, createApiKey, repoRoot, testEnv } from '@swapgw/testing';
 import { devnetManifest } from './support/devnet-evm';
 import { connectE2eApi, E2eApi } from './support/e2e-api';
+import type { FeeRoute } from './support/swap-steps';
 
 // POST /quote with an integrator fee through the running stack (gateway → quote-service → devnet
 // pools): the fee comes out of the input on the source chain, each route reports it, and its
@@ -25,23 +26,6 @@ const usdcToWeth = {
   tokenOut: 'WETH',
   amount: '25',
 };
-
-interface RouteFee {
-  bps: number;
-  amount: string;
-  token: string;
-  chain: string;
-  recipient: string;
-}
-interface Route {
-  routeId: string;
-  provider?: string;
-  amountIn: string;
-  expectedAmountOut: string;
-  minAmountOut: string;
-  slippageBps: number;
-  integratorFee: RouteFee[];
-}
 
 /** The keys CLI, as `npm run keys -- <args>` runs it. */
 async function keysCli(args: string[]): Promise<string> {
@@ -80,14 +64,14 @@ describe('POST /quote integratorFee', () => {
     return amounts[1];
   }
 
-  async function quote(client: ApiClient, body: Record<string, unknown>): Promise<Route[]> {
+  async function quote(client: ApiClient, body: Record<string, unknown>): Promise<FeeRoute[]> {
     const res = e2e.documented('POST', '/quote', await client.post('/quote', body));
     expect(res.status).toBe(200);
-    return res.body.data.routes as Route[];
+    return res.body.data.routes as FeeRoute[];
   }
 
   /** The uniswap-v2 route's expectedAmountOut is what the pool gives for `netIn` (tiny drift allowed: other suites trade). */
-  async function expectQuotedFor(route: Route, netIn: bigint): Promise<void> {
+  async function expectQuotedFor(route: FeeRoute, netIn: bigint): Promise<void> {
     const direct = await poolOut(netIn);
     const quoted = parseUnits(route.expectedAmountOut, 18);
     const diff = quoted > direct ? quoted - direct : direct - quoted;
@@ -204,7 +188,7 @@ describe('POST /quote integratorFee', () => {
       integratorFee: { bps: 50, recipient: feeRecipient },
     });
     expect(quoted.status).toBe(200);
-    const route = (quoted.body.data.routes as Route[])[0];
+    const route = (quoted.body.data.routes as FeeRoute[])[0];
     expect(route.integratorFee).toEqual([
       { bps: 50, amount: '0.00005', token: 'ETH', chain: 'devnet-a', recipient: feeRecipient },
     ]);

@@ -13,6 +13,7 @@ import {
   randomPermit2Nonce,
   recoverTypedDataSigner,
   SponsoredCall,
+  INTEGRATOR_FEE_FIELDS,
   SPONSORED_INTENT_TYPES,
   SwapIntent,
   swapIntentTypedData,
@@ -26,6 +27,7 @@ import {
   Contract,
   HDNodeWallet,
   hexlify,
+  id,
   Interface,
   JsonRpcProvider,
   Log,
@@ -246,6 +248,9 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
     await permitPermit2ForUsdc(bystander);
     const { USDC, WETH, DAI } = chain.tokens;
     const amount = parseUnits('100', 6);
+    // An integrator fee is part of what the owner signs: 1 USDC of the 100 to a fresh recipient.
+    const feeRecipient = Wallet.createRandom().address;
+    const fee = { recipient: feeRecipient, amount: parseUnits('1', 6) };
     const intent = {
       venue: chain.uniswapV2.router,
       path: [USDC.address, WETH.address],
@@ -253,6 +258,7 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
       recipient: owner.address,
       unwrapNative: false,
       deadline: await inAnHour(),
+      integratorFees: [fee],
     };
     const { signature, permit, call } = await signedSwap(owner, amount, intent);
     type Permit = typeof permit;
@@ -278,6 +284,14 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
       ['later permit deadline', { ...permit, deadline: permit.deadline + 1n }, intent],
       ['other nonce', { ...permit, nonce: permit.nonce + 1n }, intent],
       ['other owner', permit, intent, bystander.address],
+      ['higher fee', permit, { ...intent, integratorFees: [{ ...fee, amount: fee.amount + 1n }] }],
+      [
+        'other fee recipient',
+        permit,
+        { ...intent, integratorFees: [{ ...fee, recipient: sponsor.address }] },
+      ],
+      ['fee dropped', permit, { ...intent, integratorFees: [] }],
+      ['fee added', permit, { ...intent, integratorFees: [fee, { ...fee, recipient: sponsor.address }] }],
     ];
     for (const [what, p, i, from] of tampered) {
       expect([what, await attempt(p, i, from)]).toEqual([what, 'InvalidSigner']);
@@ -294,7 +308,10 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
     // Using the signature on Permit2 directly, to pay itself: the signed spender is the router.
     const witness = TypedDataEncoder.hashStruct(
       'SwapIntent',
-      { SwapIntent: SPONSORED_INTENT_TYPES.SwapIntent.map((field) => ({ ...field })) },
+      {
+        SwapIntent: SPONSORED_INTENT_TYPES.SwapIntent.map((field) => ({ ...field })),
+        IntegratorFee: INTEGRATOR_FEE_FIELDS.map((field) => ({ ...field })),
+      },
       intent,
     );
     const direct = await permit2.permitWitnessTransferFrom
@@ -313,7 +330,12 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
     expect(direct).toBe('InvalidSigner');
 
     expect(await attempt(permit, intent)).toBe('accepted');
-    await relay(call);
+    const relayed = await relay(call);
+    // The fee left the pulled 100 USDC in the same transaction, to exactly the signed recipient.
+    expect(await token(USDC.address).balanceOf(feeRecipient)).toBe(fee.amount);
+    expect(
+      relayed.logs.some((log) => log.topics[0] === id('IntegratorFeePaid(address,address,address,uint256)')),
+    ).toBe(true);
     expect(await attempt(permit, intent)).toBe('InvalidNonce');
     await expect(sponsor.sendTransaction({ to: call.to, data: call.data })).rejects.toMatchObject({
       data: errors.getError('InvalidNonce')!.selector,

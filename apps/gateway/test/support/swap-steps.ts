@@ -28,6 +28,27 @@ export interface FirstRoute {
   tokenOutDecimals: number;
 }
 
+/** One entry of a route's `integratorFee` (amount in units of the input token). */
+export interface RouteIntegratorFee {
+  bps: number;
+  amount: string;
+  token: string;
+  chain: string;
+  recipient: string;
+}
+
+/** What the integrator-fee suites read of a route. */
+export interface FeeRoute {
+  routeId: string;
+  provider?: string;
+  amountIn: string;
+  expectedAmountOut: string;
+  minAmountOut: string;
+  slippageBps: number;
+  tokenOutDecimals: number;
+  integratorFee: RouteIntegratorFee[];
+}
+
 /** A route's expected output in base units of tokenOut, to compare with balances read on chain. */
 export function expectedOutBaseUnits(
   route: Pick<FirstRoute, 'expectedAmountOut' | 'tokenOutDecimals'>,

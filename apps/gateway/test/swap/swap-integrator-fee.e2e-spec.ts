@@ -2,7 +2,14 @@ import { Interface, parseUnits, Transaction, TransactionRequest, Wallet } from '
 import type { TypedDataV4 } from '@swapgw/chains';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
-import { buildSwapId, nextSigning, signTypedDataUntilCompleted, submitSigned } from '../support/swap-steps';
+import {
+  buildSwapId,
+  FeeRoute,
+  nextSigning,
+  RouteIntegratorFee,
+  signTypedDataUntilCompleted,
+  submitSigned,
+} from '../support/swap-steps';
 
 // Integrator fees paid on chain (issue 30): a route quoted with integratorFee is built and run
 // through the real stack on devnet-a, and each recipient's USDC balance rises by exactly the
@@ -20,22 +27,6 @@ const funder = () => devnet.account(6).connect(devnet.provider(CHAIN));
 const feePaid = new Interface([
   'event IntegratorFeePaid(address indexed recipient, address indexed token, address indexed payer, uint256 amount)',
 ]);
-
-interface RouteFee {
-  bps: number;
-  amount: string;
-  token: string;
-  chain: string;
-  recipient: string;
-}
-interface Route {
-  routeId: string;
-  provider?: string;
-  amountIn: string;
-  minAmountOut: string;
-  tokenOutDecimals: number;
-  integratorFee: RouteFee[];
-}
 
 async function freshWalletWithUsdc(amount: bigint, ethWei = 0n): Promise<Wallet> {
   const wallet = Wallet.createRandom() as unknown as Wallet;
@@ -56,7 +47,7 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
   afterAll(() => devnet.destroy());
 
   /** The uniswap-v2 route of a 20 USDC â†’ WETH quote with these fees (its first leg goes through the router). */
-  async function quoteWithFee(integratorFee: unknown): Promise<{ quoteId: string; route: Route }> {
+  async function quoteWithFee(integratorFee: unknown): Promise<{ quoteId: string; route: FeeRoute }> {
     const res = e2e.documented(
       'POST',
       '/quote',
@@ -71,12 +62,12 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
       }),
     );
     expect(res.status).toBe(200);
-    const route = (res.body.data.routes as Route[]).find((r) => r.provider === 'uniswap-v2');
+    const route = (res.body.data.routes as FeeRoute[]).find((r) => r.provider === 'uniswap-v2');
     expect(route).toBeDefined();
     return { quoteId: res.body.data.quoteId as string, route: route! };
   }
 
-  const feeBaseUnits = (fee: RouteFee) => parseUnits(fee.amount, 6);
+  const feeBaseUnits = (fee: RouteIntegratorFee) => parseUnits(fee.amount, 6);
 
   it('sponsored, two recipients: the Permit2 witness binds both fees and each recipient gets exactly its amount', async () => {
     const [first, second] = [Wallet.createRandom().address, Wallet.createRandom().address];
