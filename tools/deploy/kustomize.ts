@@ -6,18 +6,29 @@ import { parseAllDocuments } from 'yaml';
  * A renderer for the subset of kustomize (kustomize.config.k8s.io/v1beta1 Kustomization) that deploy/
  * uses, so CI renders every overlay without the kustomize binary (no download from GitHub there):
  * `resources` (files and directories with a kustomization.yaml), `namespace`, `images` (newName,
- * newTag, digest), `replicas` and `patches` in JSON 6902 form with a `target` (kind, and optionally
- * name). Anything else in a kustomization is an error, never silently ignored: a feature the tree
+ * newTag, digest), `replicas`, `patches` in JSON 6902 form with a `target` (kind, and optionally
+ * name), `labels` (pairs on metadata only) and `configMapGenerator` (files, with
+ * `disableNameSuffixHash`). Anything else in a kustomization is an error, never silently ignored: a feature the tree
  * starts to use has to be added here (and to tools/deploy/kustomize.spec.ts, whose expected output
  * was rendered by kustomize v5.5.0 itself). `kubectl apply -k` stays the way to apply.
  */
 export type Manifest = {
   apiVersion: string;
   kind: string;
-  metadata: { name: string; namespace?: string };
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
 } & Record<string, any>;
 
-const SUPPORTED = new Set(['apiVersion', 'kind', 'namespace', 'resources', 'images', 'replicas', 'patches']);
+const SUPPORTED = new Set([
+  'apiVersion',
+  'kind',
+  'namespace',
+  'resources',
+  'images',
+  'replicas',
+  'patches',
+  'labels',
+  'configMapGenerator',
+]);
 
 /** Kinds that live outside namespaces: kustomize's namespace field leaves them alone. */
 const CLUSTER_SCOPED = new Set([
@@ -57,6 +68,7 @@ export function renderKustomization(dir: string): Manifest[] {
       ...(fs.statSync(target).isDirectory() ? renderKustomization(target) : readManifests(target)),
     );
   }
+  for (const generator of k.configMapGenerator ?? []) objects.push(generatedConfigMap(generator, dir, file));
   objects = structuredClone(objects);
   const ids = objects.map(idOf);
   const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
@@ -68,6 +80,7 @@ export function renderKustomization(dir: string): Manifest[] {
     for (const o of objects)
       if (o.kind === 'Namespace') o.metadata.name = k.namespace;
       else if (!CLUSTER_SCOPED.has(o.kind)) o.metadata.namespace = k.namespace;
+  for (const label of k.labels ?? []) addLabels(objects, label, file);
   for (const image of k.images ?? []) setImage(objects, image);
   for (const { name, count } of k.replicas ?? []) {
     const targets = objects.filter((o) => o.metadata.name === name && REPLICATED.has(o.kind));
@@ -207,4 +220,41 @@ function setImage(
     for (const container of [...(pod?.containers ?? []), ...(pod?.initContainers ?? [])])
       container.image = rewrite(container.image);
   }
+}
+
+/** A configMapGenerator entry: one key per file (its base name), as kustomize writes it. */
+function generatedConfigMap(generator: any, dir: string, file: string): Manifest {
+  const known = new Set(['name', 'files', 'options']);
+  const unknown = Object.keys(generator).filter((key) => !known.has(key));
+  if (unknown.length > 0) throw new Error(`${file}: configMapGenerator ${unknown.join(', ')} not supported`);
+  // kustomize appends a hash of the content to the name unless told not to; this renderer does not hash.
+  if (generator.options?.disableNameSuffixHash !== true)
+    throw new Error(
+      `${file}: configMapGenerator ${generator.name} needs options.disableNameSuffixHash: true here`,
+    );
+  const data: Record<string, string> = {};
+  for (const entry of generator.files ?? []) {
+    if (String(entry).includes('='))
+      throw new Error(`${file}: configMapGenerator key=path files are not supported`);
+    data[path.basename(entry)] = fs.readFileSync(path.resolve(dir, entry), 'utf8');
+  }
+  const labels = generator.options?.labels;
+  const annotations = generator.options?.annotations;
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      name: generator.name,
+      ...(labels ? { labels: { ...labels } } : {}),
+      ...(annotations ? { annotations: { ...annotations } } : {}),
+    },
+    data,
+  };
+}
+
+/** A `labels` entry: its pairs on every object's metadata (selectors and pod templates untouched). */
+function addLabels(objects: Manifest[], label: any, file: string): void {
+  if (label.includeSelectors || label.includeTemplates)
+    throw new Error(`${file}: labels with includeSelectors or includeTemplates are not supported`);
+  for (const o of objects) o.metadata.labels = { ...(o.metadata.labels ?? {}), ...label.pairs };
 }
