@@ -235,8 +235,10 @@ describe('ChainRegistry.deployments', () => {
           address: address(1),
           decimals: 6,
           permit: { name: 'USD Coin', version: '1' },
+          // Not marked verified in this manifest: quote-service measures its taxes.
+          verified: false,
         },
-        { symbol: 'WETH', name: 'Wrapped Ether', address: address(9), decimals: 18 },
+        { symbol: 'WETH', name: 'Wrapped Ether', address: address(9), decimals: 18, verified: false },
       ],
       wrappedNative: address(9),
       permit2: address(6),

@@ -226,6 +226,7 @@ function devnetDeployments(chain: DevnetChainView): ChainDeployments {
       address: token.address,
       decimals: token.decimals,
       ...(token.permit ? { permit: { name: token.name, version: token.permitVersion ?? '1' } } : {}),
+      verified: token.verified === true,
     })),
     wrappedNative: chain.tokens.WETH?.address,
     permit2: chain.permits?.permit2,

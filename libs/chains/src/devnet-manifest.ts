@@ -85,7 +85,15 @@ export interface DevnetChainView {
   nativeSymbol: string;
   tokens: Record<
     string,
-    { address: string; decimals: number; name: string; permit?: boolean; permitVersion?: string }
+    {
+      address: string;
+      decimals: number;
+      name: string;
+      permit?: boolean;
+      permitVersion?: string;
+      /** Known untaxed and unrestricted: quote-service skips its token-tax probe. */
+      verified?: boolean;
+    }
   >;
   uniswapV2: { factory: string; router: string; initCodeHash: string; pairs: Record<string, string> };
   bridge: { address: string; token: string };

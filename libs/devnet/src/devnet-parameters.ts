@@ -45,6 +45,20 @@ export const TOKENS = {
   DAI: { name: 'Dai Stablecoin', symbol: 'DAI', decimals: 18 },
   WETH: { name: 'Wrapped Ether', symbol: 'WETH', decimals: 18 },
 } as const;
+/**
+ * The devnet's fee-on-transfer token (DevnetTaxedToken): buys from and sells into its pool are
+ * taxed, the tax going to `treasury` (an address without a key). quote-service must find these
+ * figures on chain (its token-tax probe), never read them from here.
+ */
+export const TAXED_TOKEN = {
+  name: 'Taxed Token',
+  symbol: 'TAX',
+  decimals: 18,
+  buyTaxBps: 300,
+  sellTaxBps: 500,
+  treasury: '0x000000000000000000000000000000000000Fee5',
+} as const;
+
 /** EIP-712 domain version of OpenZeppelin ERC20Permit. */
 export const PERMIT_VERSION = '1';
 
@@ -60,6 +74,8 @@ export const POOLS = {
   'WETH/USDC': { a: 'WETH', b: 'USDC', amountA: ether('1000'), amountB: usdc('3000000') },
   'WETH/DAI': { a: 'WETH', b: 'DAI', amountA: ether('1000'), amountB: dai('3000000') },
   'USDC/DAI': { a: 'USDC', b: 'DAI', amountA: usdc('3000000'), amountB: dai('3000000') },
+  /** 1 TAX = 0.1 USDC before taxes; only TAX's own pool is taxed. */
+  'TAX/USDC': { a: 'TAX', b: 'USDC', amountA: ether('1000000'), amountB: usdc('100000') },
 } as const;
 
 /** What each user account (1-9) holds on every chain, besides anvil's 10,000 ETH. */

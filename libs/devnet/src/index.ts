@@ -3,7 +3,7 @@ export * from './devnet-error';
 export * from './start-devnet';
 export { DEVNET_MNEMONIC, resolveAnvilBinary, startAnvil } from './anvil';
 export { devnetWallet } from './accounts';
-export { devnetRelayerKeys, SPONSOR_RELAYER_INDICES } from './devnet-parameters';
+export { devnetRelayerKeys, SPONSOR_RELAYER_INDICES, TAXED_TOKEN } from './devnet-parameters';
 export { pairAddress } from './deploy/deploy-chain';
 export * from './contracts/abis';
 export * from './contracts/permit-typed-data';

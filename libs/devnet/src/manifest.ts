@@ -83,8 +83,8 @@ export interface DevnetSolanaChain extends SolanaDevnetManifest {
 }
 
 export type DevnetChainId = 'devnet-a' | 'devnet-b';
-export type DevnetTokenSymbol = 'USDC' | 'DAI' | 'WETH';
-export type DevnetPairName = 'WETH/USDC' | 'WETH/DAI' | 'USDC/DAI';
+export type DevnetTokenSymbol = 'USDC' | 'DAI' | 'WETH' | 'TAX';
+export type DevnetPairName = 'WETH/USDC' | 'WETH/DAI' | 'USDC/DAI' | 'TAX/USDC';
 
 export interface DevnetChain {
   /** API chain identifier, e.g. `devnet-a`. */
@@ -122,6 +122,11 @@ export interface DevnetToken {
   permit: boolean;
   /** EIP-712 domain version of the permit (present when `permit` is true). */
   permitVersion?: string;
+  /**
+   * Known to move without a tax or restriction (USDC, DAI, WETH): quote-service skips its tax
+   * check. Absent (TAX): every quote's route is checked on chain (quote-service's token-tax probe).
+   */
+  verified?: boolean;
 }
 
 export interface DevnetUniswapV2 {
@@ -299,6 +304,10 @@ function chainProblems(chain: unknown, at: string): string[] {
       expect(
         isObject(token) && typeof token.permit === 'boolean',
         `tokens.${symbol}.permit must be a boolean`,
+      );
+      expect(
+        isObject(token) && (token.verified === undefined || typeof token.verified === 'boolean'),
+        `tokens.${symbol}.verified must be a boolean when present`,
       );
     }
   }

@@ -28,6 +28,10 @@ export interface EvmArtifacts {
   ReplicaUsdc: SolidityArtifact;
   /** Mainnet replica: mints Uniswap V3 positions through the pool's mint callback. */
   UniswapV3LiquidityProvider: SolidityArtifact;
+  /** Devnet: a fee-on-transfer token taxing buys and sells on its pools (quote-service finds the taxes). */
+  DevnetTaxedToken: SolidityArtifact;
+  /** Never deployed: quote-service runs its runtime code in an `eth_call` to measure a token's taxes. */
+  TokenTaxProbe: SolidityArtifact;
 }
 
 /** The contracts compiled, each from src/solidity/<name>.sol. */
@@ -38,6 +42,8 @@ const CONTRACT_NAMES = [
   'SwapGatewayRouter',
   'ReplicaUsdc',
   'UniswapV3LiquidityProvider',
+  'DevnetTaxedToken',
+  'TokenTaxProbe',
 ] as const;
 
 // cancun runs on every anvil hardfork we may meet (anvil defaults to a later one) and has the

@@ -110,8 +110,8 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
     expect(new Set(tokens.map((t) => t.chain))).toEqual(
       new Set(['devnet-a', 'devnet-b', 'solana-devnet', 'bitcoin-devnet']),
     );
-    // ETH, USDC, DAI, WETH on each anvil chain, USDC (the bridged token) on solana-devnet, BTC on bitcoin-devnet.
-    expect(tokens).toHaveLength(10);
+    // ETH, USDC, DAI, WETH, TAX on each anvil chain, USDC (the bridged token) on solana-devnet, BTC on bitcoin-devnet.
+    expect(tokens).toHaveLength(12);
     const eth = await service.catalog.listTokens({ chainRef: 'ethereum', q: 'USDC', debug: true });
     expect(eth.tokens[0]).toMatchObject({
       symbol: 'USDC',

@@ -12,6 +12,9 @@ import { UniswapV2Quoter } from './uniswap-v2-quoter';
 import { UniswapV3Provider } from './uniswap-v3.provider';
 import { UniswapV3Quoter } from './uniswap-v3-quoter';
 import { ZeroXProvider } from './zero-x.provider';
+import { TokenTaxProbe } from './token-tax-probe';
+import { TaxedTokenGuard } from './taxed-token-guard';
+import { ChainFamilies } from '@swapgw/chains/families';
 
 /** Every quote provider the config turns on, in the order they are listed in a quote's outcomes. */
 export const QUOTE_PROVIDERS = Symbol('QUOTE_PROVIDERS');
@@ -40,16 +43,25 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
     UniswapV2Quoter,
     UniswapV3Quoter,
     {
+      provide: TokenTaxProbe,
+      inject: [ChainRegistry, ChainFamilies],
+      useFactory: (registry: ChainRegistry, families: ChainFamilies) => new TokenTaxProbe(registry, families),
+    },
+    {
       provide: UniswapV3Provider,
-      inject: [UniswapV3Quoter, ROUTE_WARNING_THRESHOLDS],
-      useFactory: (quoter: UniswapV3Quoter, thresholds: RouteWarningThresholds) =>
-        new UniswapV3Provider(quoter, thresholds),
+      inject: [UniswapV3Quoter, ROUTE_WARNING_THRESHOLDS, UniswapV2Quoter, TokenTaxProbe],
+      useFactory: (
+        quoter: UniswapV3Quoter,
+        thresholds: RouteWarningThresholds,
+        v2: UniswapV2Quoter,
+        taxProbe: TokenTaxProbe,
+      ) => new UniswapV3Provider(quoter, thresholds, new TaxedTokenGuard(v2, taxProbe)),
     },
     {
       provide: UniswapV2Provider,
-      inject: [UniswapV2Quoter, ROUTE_WARNING_THRESHOLDS],
-      useFactory: (quoter: UniswapV2Quoter, thresholds: RouteWarningThresholds) =>
-        new UniswapV2Provider(quoter, thresholds),
+      inject: [UniswapV2Quoter, ROUTE_WARNING_THRESHOLDS, TokenTaxProbe],
+      useFactory: (quoter: UniswapV2Quoter, thresholds: RouteWarningThresholds, taxProbe: TokenTaxProbe) =>
+        new UniswapV2Provider(quoter, thresholds, taxProbe),
     },
     {
       provide: DevnetBridgeProvider,

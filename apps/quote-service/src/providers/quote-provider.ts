@@ -55,6 +55,12 @@ export const RouteWarnings = {
   exceedsLiquidity: 'AMOUNT_EXCEEDS_LIQUIDITY',
   /** The request's amount is a whole number worth a token or more in base units (amountLooksLikeBaseUnits). */
   amountLooksLikeBaseUnits: 'AMOUNT_LOOKS_LIKE_BASE_UNITS',
+  /** A token of the route keeps a share of each buy or sell (`buyTaxBps`, `sellTaxBps`), measured on chain. */
+  tokenTaxed: 'TOKEN_TAXED',
+  /** Buying, selling or transferring a token of the route to the recipient reverted in the on-chain probe. */
+  tokenTransferRestricted: 'TOKEN_TRANSFER_RESTRICTED',
+  /** A token of the route is not vouched for and its taxes could not be measured. */
+  tokenTaxUnchecked: 'TOKEN_TAX_UNCHECKED',
 } as const;
 
 /** A hop's share of a pool's output side from which the route is flagged AMOUNT_EXCEEDS_LIQUIDITY. */

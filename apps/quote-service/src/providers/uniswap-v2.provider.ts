@@ -13,6 +13,8 @@ import {
 } from './quote-provider';
 import { NoRouteError } from './no-route.error';
 import { PathQuote, UniswapV2Quoter } from './uniswap-v2-quoter';
+import { getAmountsOut } from './uniswap-v2-math';
+import { afterTax, TokenTaxes, TokenTaxProbe } from './token-tax-probe';
 
 /** Seconds until a swap on the chain is final enough to act on: devnets mine at once. */
 export function swapDurationSeconds(devnet: boolean): number {
@@ -30,8 +32,9 @@ export function uniswapLeg(
   tokenOut: QuoteToken,
   quote: PathQuote,
   requestedSlippageBps: number | undefined,
+  taxes: PathTaxes = {},
 ): RouteLeg {
-  const out = quote.amounts[quote.amounts.length - 1];
+  const out = amountOutAfterTaxes(quote, taxes);
   const slippageBps = swapLegSlippageBps(requestedSlippageBps, {
     priceImpactBps: quote.priceImpactBps,
     poolShareBps: quote.maxReserveShareBps,
@@ -47,9 +50,40 @@ export function uniswapLeg(
     minAmountOut: applySlippage(out, slippageBps).toString(),
     slippageBps,
     spender: quote.deployment.router,
+    ...(taxes.tokenIn ? { sellTaxBps: taxes.tokenIn.sellTaxBps } : {}),
+    ...(taxes.tokenOut ? { buyTaxBps: taxes.tokenOut.buyTaxBps } : {}),
     path: quote.path,
     estimatedDurationSeconds: swapDurationSeconds(devnet),
   };
+}
+
+/** The measured taxes of a path's two ends: tokenIn's when sold into its pool, tokenOut's when bought. */
+export interface PathTaxes {
+  tokenIn?: TokenTaxes;
+  tokenOut?: TokenTaxes;
+}
+
+/**
+ * What the recipient receives through `quote` with taxed ends: the pools are paid amountIn less
+ * tokenIn's sell tax (re-priced on the same reserves), and the output arrives less tokenOut's buy tax.
+ */
+export function amountOutAfterTaxes(quote: PathQuote, taxes: PathTaxes): bigint {
+  const sellTaxBps = taxes.tokenIn?.sellTaxBps ?? 0;
+  const buyTaxBps = taxes.tokenOut?.buyTaxBps ?? 0;
+  const amounts =
+    sellTaxBps > 0 ? getAmountsOut(afterTax(quote.amounts[0], sellTaxBps), quote.hops) : quote.amounts;
+  return afterTax(amounts[amounts.length - 1], buyTaxBps);
+}
+
+/** The route warnings the measured taxes call for (`checked`: whether each end that needed a probe got one). */
+export function taxWarnings(taxes: PathTaxes, checked: boolean): string[] {
+  const ends = [taxes.tokenIn, taxes.tokenOut];
+  const warnings: string[] = [];
+  if ((taxes.tokenIn?.sellTaxBps ?? 0) > 0 || (taxes.tokenOut?.buyTaxBps ?? 0) > 0)
+    warnings.push(RouteWarnings.tokenTaxed);
+  if (ends.some((end) => end?.transferRestricted)) warnings.push(RouteWarnings.tokenTransferRestricted);
+  if (!checked) warnings.push(RouteWarnings.tokenTaxUnchecked);
+  return warnings;
 }
 
 /**
@@ -100,6 +134,7 @@ export class UniswapV2Provider implements QuoteProvider {
   constructor(
     private readonly quoter: UniswapV2Quoter,
     private readonly thresholds: RouteWarningThresholds,
+    private readonly taxProbe?: TokenTaxProbe,
   ) {}
 
   applies(context: QuoteContext): boolean {
@@ -107,6 +142,28 @@ export class UniswapV2Provider implements QuoteProvider {
       context.fromChain.id === context.toChain.id &&
       this.quoter.deployment(context.fromChain.id) !== undefined
     );
+  }
+
+  /**
+   * The taxes of the path's ends, each measured through its own pool of the path (the probe is
+   * cached per token, so the paths of one quote share it); without a probe, none.
+   */
+  private async pathTaxes(
+    context: QuoteContext,
+    quote: PathQuote,
+    signal: AbortSignal,
+  ): Promise<{ taxes: PathTaxes; checked: boolean }> {
+    const probe = this.taxProbe;
+    if (!probe) return { taxes: {}, checked: true };
+    const recipient = context.recipient;
+    const last = quote.path.length - 1;
+    const measure = (token: string, pair: string, base: string) =>
+      probe.taxesOf({ deployment: quote.deployment, token, pair, base, recipient }, signal);
+    const [tokenIn, tokenOut] = await Promise.all([
+      measure(quote.path[0], quote.pairs[0], quote.path[1]),
+      measure(quote.path[last], quote.pairs[last - 1], quote.path[last - 1]),
+    ]);
+    return { taxes: { tokenIn, tokenOut }, checked: tokenIn !== undefined && tokenOut !== undefined };
   }
 
   async quote(context: QuoteContext, signal: AbortSignal): Promise<CandidateRoute[]> {
@@ -120,23 +177,27 @@ export class UniswapV2Provider implements QuoteProvider {
     );
     const weth = this.quoter.deployment(chain.id)?.weth;
     if (paths.length === 0 && weth) throw uniswapNoRoute(this.name, context.tokenIn, context.tokenOut, weth);
-    return paths.map((quote) => {
-      const leg = uniswapLeg(
-        chain.id,
-        chain.devnet,
-        context.tokenIn,
-        context.tokenOut,
-        quote,
-        context.slippageBps,
-      );
-      return {
-        providers: [this.name],
-        legs: [leg],
-        expectedAmountOut: quote.amounts[quote.amounts.length - 1],
-        estimatedDurationSeconds: leg.estimatedDurationSeconds,
-        warnings: pathWarnings(quote, this.thresholds),
-        debug: pathDebug(quote),
-      };
-    });
+    return Promise.all(
+      paths.map(async (quote) => {
+        const { taxes, checked } = await this.pathTaxes(context, quote, signal);
+        const leg = uniswapLeg(
+          chain.id,
+          chain.devnet,
+          context.tokenIn,
+          context.tokenOut,
+          quote,
+          context.slippageBps,
+          taxes,
+        );
+        return {
+          providers: [this.name],
+          legs: [leg],
+          expectedAmountOut: BigInt(leg.expectedAmountOut),
+          estimatedDurationSeconds: leg.estimatedDurationSeconds,
+          warnings: [...pathWarnings(quote, this.thresholds), ...taxWarnings(taxes, checked)],
+          debug: pathDebug(quote),
+        };
+      }),
+    );
   }
 }

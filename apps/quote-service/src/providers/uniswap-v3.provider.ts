@@ -12,6 +12,7 @@ import {
 } from './quote-provider';
 import { swapDurationSeconds, uniswapNoRoute } from './uniswap-v2.provider';
 import { UniswapV3Quoter, V3PathQuote } from './uniswap-v3-quoter';
+import type { TaxedTokenGuard } from './taxed-token-guard';
 
 /**
  * The one swap leg a priced Uniswap V3 path executes as: SwapRouter02 `exactInput`, its minimum at
@@ -50,6 +51,8 @@ export class UniswapV3Provider implements QuoteProvider {
   constructor(
     private readonly quoter: UniswapV3Quoter,
     private readonly thresholds: RouteWarningThresholds,
+    /** Refuses taxed tokens (TOKEN_NOT_SUPPORTED): V3 pools revert on fee-on-transfer payments. */
+    private readonly taxedTokens?: TaxedTokenGuard,
   ) {}
 
   applies(context: QuoteContext): boolean {
@@ -61,13 +64,10 @@ export class UniswapV3Provider implements QuoteProvider {
 
   async quote(context: QuoteContext, signal: AbortSignal): Promise<CandidateRoute[]> {
     const chain = context.fromChain;
-    const paths = await this.quoter.quotePaths(
-      chain.id,
-      context.tokenIn,
-      context.tokenOut,
-      context.amountIn,
-      signal,
-    );
+    const [paths] = await Promise.all([
+      this.quoter.quotePaths(chain.id, context.tokenIn, context.tokenOut, context.amountIn, signal),
+      this.taxedTokens?.refuseTaxed(this.name, context, signal),
+    ]);
     const weth = this.quoter.deployment(chain.id)?.weth;
     if (paths.length === 0 && weth) throw uniswapNoRoute(this.name, context.tokenIn, context.tokenOut, weth);
     // The best tier of each path shape only: the same path through a worse tier is not a choice.

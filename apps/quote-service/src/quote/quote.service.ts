@@ -371,6 +371,11 @@ function summaryOf(
     estimatedDurationSeconds: route.estimatedDurationSeconds,
     warnings,
   };
+  // The taxes of selling tokenIn (first leg) and buying tokenOut (last leg), where measured.
+  const sellTaxBps = route.legs[0]?.sellTaxBps;
+  const buyTaxBps = route.legs.at(-1)?.buyTaxBps;
+  if (buyTaxBps !== undefined) summary.buyTaxBps = buyTaxBps;
+  if (sellTaxBps !== undefined) summary.sellTaxBps = sellTaxBps;
   // The convenience alias only when one provider label covers the whole route.
   if (distinct.length === 1) summary.provider = distinct[0];
   if (route.bridgeProvider) summary.bridgeProvider = route.bridgeProvider;

@@ -16,6 +16,12 @@ export interface CatalogToken {
   logoURI?: string;
   /** Present exactly when the token implements EIP-2612 with this domain. */
   permit?: TokenPermitDomain;
+  /**
+   * false: not vouched for, so quote-service measures its transfer taxes and restrictions on chain
+   * before quoting it (the token-tax probe). The shipped catalog's tokens are curated (undefined
+   * reads as vouched for); a devnet manifest token is vouched for only with `verified: true`.
+   */
+  verified?: boolean;
 }
 
 export interface UniswapV2Contracts {

@@ -25,6 +25,7 @@ import {
   DevnetChainSpec,
   PERMIT_VERSION,
   POOLS,
+  TAXED_TOKEN,
   TOKENS,
   USER_ACCOUNT_INDICES,
   USER_FUNDING,
@@ -171,7 +172,40 @@ export async function deployDevnetChain(input: DeployChainInput): Promise<Devnet
     }),
   );
 
-  const tokenAddress: Record<string, string> = { USDC: usdc.address, DAI: dai.address, WETH: weth.address };
+  // The taxed token comes last so every contract above keeps its address.
+  const tax = await deploy(spec.id, 'TAX', artifacts.DevnetTaxedToken, deployer, [
+    TAXED_TOKEN.name,
+    TAXED_TOKEN.symbol,
+    TAXED_TOKEN.buyTaxBps,
+    TAXED_TOKEN.sellTaxBps,
+    TAXED_TOKEN.treasury,
+  ]);
+  const taxUsdc = POOLS['TAX/USDC'];
+  await step('mint pool TAX', () => tax.contract.mint(deployer.address, taxUsdc.amountA));
+  await step('mint pool USDC for TAX', () => usdc.contract.mint(deployer.address, taxUsdc.amountB));
+  await step('approve router for TAX', () => tax.contract.approve(router.address, MaxUint256));
+  await step('seed TAX/USDC', () =>
+    router.contract.addLiquidity(
+      tax.address,
+      usdc.address,
+      taxUsdc.amountA,
+      taxUsdc.amountB,
+      taxUsdc.amountA,
+      taxUsdc.amountB,
+      deployer.address,
+      MaxUint256,
+    ),
+  );
+  // Taxed from here on: the seed above went in whole.
+  const taxPair = (await factory.contract.getPair(tax.address, usdc.address)) as string;
+  await step('tax TAX/USDC', () => tax.contract.setPool(taxPair, true));
+
+  const tokenAddress: Record<string, string> = {
+    USDC: usdc.address,
+    DAI: dai.address,
+    WETH: weth.address,
+    TAX: tax.address,
+  };
   const pairs: Record<string, string> = {};
   for (const [name, pool] of Object.entries(POOLS)) {
     const pair = (await factory.contract.getPair(tokenAddress[pool.a], tokenAddress[pool.b])) as string;
@@ -204,6 +238,7 @@ export async function deployDevnetChain(input: DeployChainInput): Promise<Devnet
         name: TOKENS.USDC.name,
         permit: true,
         permitVersion: PERMIT_VERSION,
+        verified: true,
       },
       DAI: {
         address: dai.address,
@@ -211,8 +246,16 @@ export async function deployDevnetChain(input: DeployChainInput): Promise<Devnet
         name: TOKENS.DAI.name,
         permit: true,
         permitVersion: PERMIT_VERSION,
+        verified: true,
       },
-      WETH: { address: weth.address, decimals: TOKENS.WETH.decimals, name: TOKENS.WETH.name, permit: false },
+      WETH: {
+        address: weth.address,
+        decimals: TOKENS.WETH.decimals,
+        name: TOKENS.WETH.name,
+        permit: false,
+        verified: true,
+      },
+      TAX: { address: tax.address, decimals: TAXED_TOKEN.decimals, name: TAXED_TOKEN.name, permit: false },
     },
     uniswapV2: {
       factory: factory.address,

@@ -13,7 +13,16 @@ export const uniswapV2RouterInterface = new Interface([
   'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
   'function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',
   'function swapExactTokensForETH(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
+  'function swapExactTokensForTokensSupportingFeeOnTransferTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)',
+  'function swapExactETHForTokensSupportingFeeOnTransferTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable',
+  'function swapExactTokensForETHSupportingFeeOnTransferTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)',
 ]);
+
+/**
+ * Router02's swaps that work for fee-on-transfer (taxed) tokens: they price the input by what the
+ * pair received and check amountOutMin against what the recipient's balance grew by.
+ */
+const FEE_ON_TRANSFER_SUFFIX = 'SupportingFeeOnTransferTokens';
 
 export const devnetBridgeInterface = new Interface([
   'function deposit(uint256 amount, uint256 destinationChainId, address recipient)',
@@ -106,6 +115,8 @@ export interface UniswapV2SwapArgs {
   deadline: bigint;
   /** Through the SwapGatewayRouter with the user's permit instead of Router02 after an approve. */
   permit?: RouterPermit;
+  /** A taxed token on either end: Router02's `...SupportingFeeOnTransferTokens` variant (no permit). */
+  feeOnTransfer?: boolean;
 }
 
 export function encodeUniswapV2Swap(args: UniswapV2SwapArgs): EncodedCall {
@@ -113,10 +124,13 @@ export function encodeUniswapV2Swap(args: UniswapV2SwapArgs): EncodedCall {
   if (args.nativeIn && args.nativeOut)
     throw new Error('A Uniswap V2 swap cannot have native ETH on both sides');
   if (args.nativeIn && permit) throw new Error('Native ETH in needs no permit');
+  if (args.feeOnTransfer && permit)
+    throw new Error('The SwapGatewayRouter has no fee-on-transfer swap: a taxed token needs an approve');
+  const suffix = args.feeOnTransfer ? FEE_ON_TRANSFER_SUFFIX : '';
   if (args.nativeIn) {
     return {
       to: router,
-      data: uniswapV2RouterInterface.encodeFunctionData('swapExactETHForTokens', [
+      data: uniswapV2RouterInterface.encodeFunctionData(`swapExactETHForTokens${suffix}`, [
         amountOutMin,
         path,
         to,
@@ -125,7 +139,7 @@ export function encodeUniswapV2Swap(args: UniswapV2SwapArgs): EncodedCall {
       value: amountIn.toString(),
     };
   }
-  const method = args.nativeOut ? 'swapExactTokensForETH' : 'swapExactTokensForTokens';
+  const method = `${args.nativeOut ? 'swapExactTokensForETH' : 'swapExactTokensForTokens'}${suffix}`;
   return {
     to: permit?.router ?? router,
     data: encodeLegCall(

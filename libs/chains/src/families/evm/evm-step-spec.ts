@@ -78,6 +78,14 @@ export function evmStepOf(input: LegStepInput, chains: LegStepChains): LegStepSp
     }
     return { kind: 'approve', call: encodeApprove(token, permit2, MaxUint256), approve, ...gas };
   }
+  if (isTaxedLeg(leg) && (step.signing === 'permit2-intent' || input.permit)) {
+    // The SwapGatewayRouter swaps with Router02's plain functions, which revert on a taxed sell.
+    throw new CodedError(
+      ErrorCodes.VALIDATION_FAILED,
+      `${leg.tokenIn.symbol} → ${leg.tokenOut.symbol} on ${leg.chain} moves a taxed token: build it with gasPayment user and no permit`,
+      { field: 'gasPayment', chain: leg.chain },
+    );
+  }
   if (step.signing === 'permit2-intent') {
     const contracts = permitContractsOf(leg.chain, chains);
     const intent = step.bridgeSwap
@@ -339,7 +347,13 @@ function legCallOf(
     to: recipient,
     deadline,
     permit,
+    ...(isTaxedLeg(leg) ? { feeOnTransfer: true } : {}),
   });
+}
+
+/** A Uniswap V2 leg whose tokenIn is taxed when sold or tokenOut when bought (measured by quote-service). */
+export function isTaxedLeg(leg: RouteLeg): boolean {
+  return (leg.sellTaxBps ?? 0) > 0 || (leg.buyTaxBps ?? 0) > 0;
 }
 
 /**

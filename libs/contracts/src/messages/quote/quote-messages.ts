@@ -285,6 +285,8 @@ export const UNAVAILABLE_ROUTE_REASONS = [
   'NO_LIQUIDITY',
   'PAIR_NOT_SUPPORTED',
   'SLIPPAGE_TOO_LOW',
+  /** The venue cannot swap one of the tokens: a taxed (fee-on-transfer) token on Uniswap V3. */
+  'TOKEN_NOT_SUPPORTED',
   'PROVIDER_UNAVAILABLE',
 ] as const;
 export type UnavailableRouteReason = (typeof UNAVAILABLE_ROUTE_REASONS)[number];
@@ -391,6 +393,13 @@ export interface QuoteRouteSummary {
   tokenOutDecimals: number;
   estimatedDurationSeconds: number;
   warnings?: string[];
+  /**
+   * Ours: the taxes measured on chain (bps) of buying tokenOut and of selling tokenIn on the
+   * route's swaps (0: none); expectedAmountOut and minAmountOut are net of them. Absent when not
+   * measured (a route with no Uniswap V2 swap of that token, or a probe that could not run).
+   */
+  buyTaxBps?: number;
+  sellTaxBps?: number;
   /** Ours: present when the route can be built with a permit instead of an approval. */
   permit?: RoutePermitInfo;
   /** Ours: the gas the service expects to pay for the route, per chain (the user pays none). */
@@ -632,6 +641,24 @@ export class RouteLeg {
   @IsInt()
   @Min(0)
   destinationBridgeChainId?: number;
+
+  /**
+   * Uniswap V2 legs: the tax (bps) tokenIn's contract keeps when it is sold into the pool, and
+   * tokenOut's when it is bought out of it, as quote-service measured them on chain (0: none).
+   * expectedAmountOut and minAmountOut are net of both; a leg with either above 0 is swapped
+   * with Router02's `...SupportingFeeOnTransferTokens` functions. Absent: not measured.
+   */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  sellTaxBps?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  buyTaxBps?: number;
 
   /** Uniswap V2 / V3 path of token addresses (WETH stands in for native ETH). */
   @IsOptional()
