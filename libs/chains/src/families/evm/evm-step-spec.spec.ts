@@ -347,6 +347,36 @@ describe('evmStepOf', () => {
     expect((args.at(-1) as { toArray(): unknown[] }).toArray()).toEqual([1n, 9n, 5n, signature]);
   });
 
+  it('a taxed leg swaps with Router02’s fee-on-transfer functions, and refuses permits and sponsored intents', () => {
+    const taxedLeg: RouteLeg = { ...swapLeg, sellTaxBps: 0, buyTaxBps: 300 };
+    const plain = evmStepOf(inputOf({}, { leg: taxedLeg }), chains);
+    expect(plain.call!.to).toBe(ROUTER);
+    expect(
+      uniswapV2RouterInterface.decodeFunctionData(
+        'swapExactTokensForTokensSupportingFeeOnTransferTokens',
+        plain.call!.data,
+      ),
+    ).toEqual([1_500_000n, 400n, swapLeg.path, USER, DEADLINE]);
+    const toEth = evmStepOf(
+      inputOf({}, { leg: { ...taxedLeg, tokenOut: { ...WETH_A, address: null } } }),
+      chains,
+    );
+    expect(
+      uniswapV2RouterInterface.decodeFunctionData(
+        'swapExactTokensForETHSupportingFeeOnTransferTokens',
+        toEth.call!.data,
+      ),
+    ).toEqual([1_500_000n, 400n, swapLeg.path, USER, DEADLINE]);
+    // Untaxed (0 measured) stays the plain swap.
+    const untaxed = evmStepOf(inputOf({}, { leg: { ...swapLeg, sellTaxBps: 0, buyTaxBps: 0 } }), chains);
+    expect(uniswapV2RouterInterface.getFunction(untaxed.call!.data.slice(0, 10))?.name).toBe(
+      'swapExactTokensForTokens',
+    );
+    expect(() =>
+      evmStepOf(inputOf({ kind: 'swap', signing: 'permit2-intent' }, { leg: taxedLeg }), chains),
+    ).toThrow(/taxed token: build it with gasPayment user/);
+  });
+
   it('an aggregator’s prebuilt call is the step as it is, for the wallet it was built for', () => {
     const call = { to: ROUTER, data: '0x1234', value: '0', from: USER };
     expect(evmStepOf(inputOf({}, { leg: { ...swapLeg, call } }), chains)).toEqual({
