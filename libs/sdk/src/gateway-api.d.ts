@@ -1259,6 +1259,11 @@ export interface components {
              * @example devnet-bridge
              */
             bridgeProvider?: string;
+            /**
+             * @description The tax tokenOut keeps when bought on this route, in basis points, measured on chain by simulating a buy (not read from a list); 0: none. expectedAmountOut and minAmountOut are net of it. Absent when not measured (routes without a Uniswap V2 swap of the token, or a simulation that could not run: see TOKEN_TAX_UNCHECKED)
+             * @example 300
+             */
+            buyTaxBps?: number;
             /** @example 5 */
             estimatedDurationSeconds: number;
             /**
@@ -1297,6 +1302,11 @@ export interface components {
             providers: string[];
             /** @description Route identifier, passed to swap build */
             routeId: string;
+            /**
+             * @description The tax tokenIn keeps when sold on this route, in basis points, measured on chain by simulating a sell; 0: none. The pool is priced for amountIn less this tax, so expectedAmountOut and minAmountOut are net of it. Absent when not measured
+             * @example 500
+             */
+            sellTaxBps?: number;
             /** @description What the wallet signs, in order, when the route is built with the default gas payment (sponsored): one entry per step, so its length is the signing.step.total of that build. An upper bound: approvals marked mayBeSkipped are not offered when the allowance already exists. A user-paid build (gasPayment user, or a build carrying its own permit) asks for transactions instead of typed data */
             signatures: components["schemas"]["RouteSignatureDto"][];
             /**
@@ -1326,7 +1336,7 @@ export interface components {
              */
             tokenOutDecimals: number;
             /**
-             * @description HIGH_PRICE_IMPACT (> 1% by default), THIN_LIQUIDITY (a hop takes > 10% of a pool side), AMOUNT_EXCEEDS_LIQUIDITY (a hop takes half of a pool side or more: the amount is as large as the pool), AMOUNT_LOOKS_LIKE_BASE_UNITS (the amount is a whole number worth a token or more in base units: amounts are in units of the token, "25" for 25 USDC)
+             * @description HIGH_PRICE_IMPACT (> 1% by default), THIN_LIQUIDITY (a hop takes > 10% of a pool side), AMOUNT_EXCEEDS_LIQUIDITY (a hop takes half of a pool side or more: the amount is as large as the pool), AMOUNT_LOOKS_LIKE_BASE_UNITS (the amount is a whole number worth a token or more in base units: amounts are in units of the token, "25" for 25 USDC), TOKEN_TAXED (a token of the route keeps a share of each buy or sell: buyTaxBps, sellTaxBps), TOKEN_TRANSFER_RESTRICTED (buying, selling or transferring a token of the route to the recipient reverted when simulated on chain: the swap may fail or leave tokens that cannot be moved), TOKEN_TAX_UNCHECKED (a token nobody vouches for whose taxes could not be measured). New codes may be added
              * @example [
              *       "HIGH_PRICE_IMPACT"
              *     ]
@@ -1875,11 +1885,11 @@ export interface components {
              */
             provider: string;
             /**
-             * @description Stable. AMOUNT_TOO_LOW / AMOUNT_TOO_HIGH: under the minimum or over the maximum of the provider (details.minAmount / maxAmount when it states it). NO_LIQUIDITY: no pool or market of the provider gives an output for this pair and amount. PAIR_NOT_SUPPORTED: the provider does not trade this pair (or the chains: then every provider is listed), or it is a wrap (ETH ↔ WETH). SLIPPAGE_TOO_LOW: no route within the requested slippageBps. PROVIDER_UNAVAILABLE: the provider failed or did not answer in time (4 s). New reasons may be added: treat an unknown one as NO_LIQUIDITY
+             * @description Stable. AMOUNT_TOO_LOW / AMOUNT_TOO_HIGH: under the minimum or over the maximum of the provider (details.minAmount / maxAmount when it states it). NO_LIQUIDITY: no pool or market of the provider gives an output for this pair and amount. PAIR_NOT_SUPPORTED: the provider does not trade this pair (or the chains: then every provider is listed), or it is a wrap (ETH ↔ WETH). SLIPPAGE_TOO_LOW: no route within the requested slippageBps. TOKEN_NOT_SUPPORTED: the venue cannot swap one of the tokens (Uniswap V3 and a taxed, fee-on-transfer token). PROVIDER_UNAVAILABLE: the provider failed or did not answer in time (4 s). New reasons may be added: treat an unknown one as NO_LIQUIDITY
              * @example AMOUNT_TOO_LOW
              * @enum {string}
              */
-            reason: "AMOUNT_TOO_LOW" | "AMOUNT_TOO_HIGH" | "NO_LIQUIDITY" | "PAIR_NOT_SUPPORTED" | "SLIPPAGE_TOO_LOW" | "PROVIDER_UNAVAILABLE";
+            reason: "AMOUNT_TOO_LOW" | "AMOUNT_TOO_HIGH" | "NO_LIQUIDITY" | "PAIR_NOT_SUPPORTED" | "SLIPPAGE_TOO_LOW" | "TOKEN_NOT_SUPPORTED" | "PROVIDER_UNAVAILABLE";
         };
         WebhookCreatedResponse: {
             /** @description True when subscribed to every type (eventTypes absent or empty at creation) */
