@@ -248,7 +248,8 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
       const names = pairs.map((p) => `${p.tokenIn}/${p.tokenOut}`);
       expect(names).toEqual(expect.arrayContaining(['USDC/DAI', 'DAI/USDC', 'ETH/USDC', 'WETH/DAI']));
       expect(names).not.toContain('ETH/WETH');
-      expect(pairs).toHaveLength(4 * 3 - 2);
+      // ETH, USDC, DAI, WETH, TAX: every ordered pair but ETH ↔ WETH.
+      expect(pairs).toHaveLength(5 * 4 - 2);
     });
 
     it('lists cross-chain devnet pairs through the bridge and filters by tokens', async () => {

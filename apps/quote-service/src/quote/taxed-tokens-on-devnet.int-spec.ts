@@ -89,6 +89,22 @@ describe('taxed tokens on the devnet (real anvil and PostgreSQL)', () => {
     return { address: wallet.address, signer: new NonceManager(wallet) };
   }
 
+  /** A quote on devnet-a of `amount` (units of tokenIn). */
+  const quoteOnA = (
+    tokenIn: string,
+    tokenOut: string,
+    amount: string,
+    extra: { slippageBps?: number; recipient?: string } = {},
+  ) =>
+    service.quotes.create({
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      tokenIn,
+      tokenOut,
+      amount,
+      ...extra,
+    });
+
   function v2Route(quote: QuoteResult) {
     const index = quote.routes.findIndex((r) => r.provider === 'uniswap-v2');
     expect(index).toBeGreaterThanOrEqual(0);
@@ -124,14 +140,7 @@ describe('taxed tokens on the devnet (real anvil and PostgreSQL)', () => {
   });
 
   it('quotes USDC → TAX with the buy tax taken out of expectedAmountOut and minAmountOut', async () => {
-    const quote = await service.quotes.create({
-      fromChain: 'devnet-a',
-      toChain: 'devnet-a',
-      tokenIn: 'USDC',
-      tokenOut: 'TAX',
-      amount: '100',
-      slippageBps: 50,
-    });
+    const quote = await quoteOnA('USDC', 'TAX', '100', { slippageBps: 50 });
     const { route, plan } = v2Route(quote);
     expect(route).toMatchObject({ buyTaxBps: 300, sellTaxBps: 0 });
     expect(route.warnings).toContain('TOKEN_TAXED');
@@ -148,14 +157,7 @@ describe('taxed tokens on the devnet (real anvil and PostgreSQL)', () => {
   });
 
   it('quotes TAX → USDC with the sell tax taken out of what the pool is paid', async () => {
-    const quote = await service.quotes.create({
-      fromChain: 'devnet-a',
-      toChain: 'devnet-a',
-      tokenIn: 'TAX',
-      tokenOut: 'USDC',
-      amount: '1000',
-      slippageBps: 50,
-    });
+    const quote = await quoteOnA('TAX', 'USDC', '1000', { slippageBps: 50 });
     const { route, plan } = v2Route(quote);
     expect(route).toMatchObject({ sellTaxBps: 500, buyTaxBps: 0 });
     const leg = plan.legs[0];
@@ -166,13 +168,7 @@ describe('taxed tokens on the devnet (real anvil and PostgreSQL)', () => {
   });
 
   it('quotes untaxed tokens with 0 taxes and no tax warning', async () => {
-    const quote = await service.quotes.create({
-      fromChain: 'devnet-a',
-      toChain: 'devnet-a',
-      tokenIn: 'USDC',
-      tokenOut: 'DAI',
-      amount: '100',
-    });
+    const quote = await quoteOnA('USDC', 'DAI', '100');
     for (const route of quote.routes) {
       expect(route).toMatchObject({ buyTaxBps: 0, sellTaxBps: 0 });
       expect(route.warnings).not.toContain('TOKEN_TAXED');
@@ -182,14 +178,7 @@ describe('taxed tokens on the devnet (real anvil and PostgreSQL)', () => {
   it('warns TOKEN_TRANSFER_RESTRICTED when TAX cannot be transferred to the recipient', async () => {
     const blocked = Wallet.createRandom().address;
     await (await erc20('TAX', deployer()).setBlocked(blocked, true)).wait();
-    const quote = await service.quotes.create({
-      fromChain: 'devnet-a',
-      toChain: 'devnet-a',
-      tokenIn: 'USDC',
-      tokenOut: 'TAX',
-      amount: '100',
-      recipient: blocked,
-    });
+    const quote = await quoteOnA('USDC', 'TAX', '100', { recipient: blocked });
     const { route } = v2Route(quote);
     expect(route.warnings).toEqual(expect.arrayContaining(['TOKEN_TAXED', 'TOKEN_TRANSFER_RESTRICTED']));
   });
@@ -220,14 +209,7 @@ describe('taxed tokens on the devnet (real anvil and PostgreSQL)', () => {
   it('swaps USDC → TAX and back on chain: each lands with at least minAmountOut, as expected after taxes', async () => {
     const wallet = await freshWallet(parseUnits('100', 6));
     const treasuryBefore = (await erc20('TAX').balanceOf(TAXED_TOKEN.treasury)) as bigint;
-    const buy = await service.quotes.create({
-      fromChain: 'devnet-a',
-      toChain: 'devnet-a',
-      tokenIn: 'USDC',
-      tokenOut: 'TAX',
-      amount: '100',
-      slippageBps: 50,
-    });
+    const buy = await quoteOnA('USDC', 'TAX', '100', { slippageBps: 50 });
     const buyLeg = await swapAsPlanned(wallet, buy);
     const bought = (await erc20('TAX').balanceOf(wallet.address)) as bigint;
     expect(bought).toBeGreaterThanOrEqual(BigInt(buyLeg.minAmountOut));
