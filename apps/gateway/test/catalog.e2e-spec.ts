@@ -113,6 +113,7 @@ describe('catalog endpoints', () => {
     expect(res.body.data.tokens.map((t: { symbol: string }) => t.symbol).sort()).toEqual([
       'DAI',
       'ETH',
+      'TAX',
       'USDC',
       'WETH',
     ]);
