@@ -61,6 +61,7 @@ describe('integratorFeeTransfersOf', () => {
     ['a venue the router does not call', swapLeg({ spender: `0x${'99'.repeat(20)}` })],
     ['a chain without router', swapLeg({ chain: 'devnet-b' })],
     ['a Solana first leg', swapLeg({ chain: 'solana-devnet' })],
+    ['a taxed token (fee-on-transfer) on the first leg', swapLeg({ sellTaxBps: 500 })],
   ])('refuses %s (400 VALIDATION_FAILED, field integratorFee)', (_name, leg) => {
     const refusal = refusalOf(planWith([fee('125000')], leg));
     expect(refusal).toBeInstanceOf(CodedError);

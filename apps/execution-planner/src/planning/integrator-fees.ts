@@ -1,5 +1,5 @@
 import { ChainFamily, PermitContracts, permitLegProblem } from '@swapgw/chains';
-import type { IntegratorFeeTransfer } from '@swapgw/chains/families';
+import { type IntegratorFeeTransfer, isTaxedLeg } from '@swapgw/chains/families';
 import { CodedError, ErrorCodes, RoutePlan } from '@swapgw/contracts';
 
 /** What the check reads of chains: their family, and their permit contracts (the SwapGatewayRouter). */
@@ -30,7 +30,9 @@ export function integratorFeeTransfersOf(
       ? `the fee transfer is not part of ${leg.chain}'s steps yet`
       : leg.kind !== 'swap'
         ? 'the route starts with a bridge, which cannot carry the fee transfer yet'
-        : permitLegProblem(leg, chains.permitContractsOf(leg.chain));
+        : isTaxedLeg(leg)
+          ? 'the first leg moves a taxed token, which the SwapGatewayRouter cannot swap'
+          : permitLegProblem(leg, chains.permitContractsOf(leg.chain));
   const wrongToken = charged.find(
     (fee) => fee.token.address?.toLowerCase() !== leg.tokenIn.address?.toLowerCase(),
   );
