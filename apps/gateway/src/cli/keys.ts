@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
+import { baseUnitsToAmount } from '@swapgw/chains';
 import { loadConfigOrExit } from '@swapgw/runtime';
 import { ApiKeyEntity } from '../auth/api-key.entity';
 import { ApiKeyStore } from '../auth/api-key.store';
 import { formatIntegratorFeeDefault, parseIntegratorFeeDefault } from '../auth/integrator-fee-default';
+import { IntegratorFeesCollectedStore } from '../integrator-fees/integrator-fees-collected.store';
 import { gatewayDatabaseOptions, gatewayDataSourceOptions } from '../database/gateway-data-source';
 import { prepareDatabase } from '@swapgw/persistence';
 import { GatewayCliConfig } from './cli-config';
@@ -17,14 +19,41 @@ const USAGE = `Usage (npm run keys -- <command>):
                           (EVM or Solana recipients; a quote keeps those of its source chain;
                           at most 5 recipients, 300 bps together)
   clear-fee <prefix>      remove the key's default integrator fee
+  fees <owner> [--since <iso date>]
+                          integrator fees the owner's swaps paid on chain, summed per chain,
+                          token and recipient (in units of the token, and the payments counted)
 
 Revocation and fee changes take effect on every gateway instance within AUTH_CACHE_TTL_MS (default 30 s).`;
 
 class UsageError extends Error {}
 
-async function run(args: string[], store: ApiKeyStore): Promise<void> {
+async function run(args: string[], store: ApiKeyStore, fees: IntegratorFeesCollectedStore): Promise<void> {
   const [command, ...rest] = args;
   switch (command) {
+    case 'fees': {
+      const owner = rest[0];
+      if (!owner || owner.startsWith('--')) throw new UsageError('fees needs <owner>');
+      const sinceIndex = rest.indexOf('--since');
+      let since: Date | null = null;
+      if (sinceIndex >= 0) {
+        since = new Date(rest[sinceIndex + 1] ?? '');
+        if (Number.isNaN(since.getTime())) throw new UsageError('fees --since needs an ISO date');
+      }
+      const totals = await fees.totalsOf(owner, since);
+      if (totals.length === 0) {
+        process.stdout.write(`no integrator fees collected for owner "${owner}"\n`);
+        return;
+      }
+      process.stdout.write(
+        'chain           token     recipient                                         amount                    payments\n',
+      );
+      for (const total of totals) {
+        process.stdout.write(
+          `${total.chain.padEnd(16)}${total.tokenSymbol.padEnd(10)}${total.recipient.padEnd(50)}${baseUnitsToAmount(total.amount, total.tokenDecimals).padEnd(26)}${total.payments}\n`,
+        );
+      }
+      return;
+    }
     case 'create': {
       const ownerIndex = rest.indexOf('--owner');
       const owner = ownerIndex >= 0 ? rest[ownerIndex + 1] : undefined;
@@ -100,7 +129,7 @@ async function main(): Promise<void> {
   const dataSource = new DataSource(gatewayDataSourceOptions(config.databaseUrl, [ApiKeyEntity], 1));
   await dataSource.initialize();
   try {
-    await run(args, new ApiKeyStore(dataSource));
+    await run(args, new ApiKeyStore(dataSource), new IntegratorFeesCollectedStore(dataSource));
   } finally {
     await dataSource.destroy();
   }

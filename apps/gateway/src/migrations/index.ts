@@ -12,6 +12,7 @@ import { CreateSwapEvents1764100000000 } from './1764100000000-create-swap-event
 import { AddSwapViewSteps1764200000000 } from './1764200000000-add-swap-view-steps';
 import { CreateWebhooks1764400000000 } from './1764400000000-create-webhooks';
 import { AddApiKeyIntegratorFee1764600000000 } from './1764600000000-add-api-key-integrator-fee';
+import { CreateIntegratorFeesCollected1764700000000 } from './1764700000000-create-integrator-fees-collected';
 
 /**
  * Every migration of the `gateway` schema, in order. A feature module that needs a table (e.g. the
@@ -31,4 +32,5 @@ export const GATEWAY_MIGRATIONS = [
   CreateWebhooks1764400000000,
   AddMessagingRetentionIndexes1764500000000,
   AddApiKeyIntegratorFee1764600000000,
+  CreateIntegratorFeesCollected1764700000000,
 ];

@@ -28,6 +28,18 @@ export interface QuotedSwap {
   expectedAmountOut: string;
   /** The last leg's minimum out (slippage applied): the least the recipient receives. */
   minAmountOut: string;
+  /**
+   * The integrator fees the plan charges (base units of `token`, paid by the first swap's
+   * transaction); absent without a fee. Kept for the fees-collected record, not shown by the API.
+   */
+  integratorFees?: QuotedIntegratorFee[];
+}
+
+/** One integrator fee of the plan: `amount` (base units of `token`) to `recipient`. */
+export interface QuotedIntegratorFee {
+  recipient: string;
+  amount: string;
+  token: QuotedToken;
 }
 
 /** GET /swap/{swapId}, and each item of GET /swaps. */
@@ -52,6 +64,9 @@ export function quotedOf(plan: RoutePlan): QuotedSwap {
     decimals: t.decimals,
   });
   const last = plan.legs[plan.legs.length - 1];
+  const integratorFees = (plan.integratorFees ?? [])
+    .filter((fee) => BigInt(fee.amount) > 0n)
+    .map((fee) => ({ recipient: fee.recipient, amount: fee.amount, token: token(fee.token) }));
   return {
     quoteId: plan.quoteId,
     routeId: plan.routeId,
@@ -62,6 +77,7 @@ export function quotedOf(plan: RoutePlan): QuotedSwap {
     amountIn: plan.amountIn,
     expectedAmountOut: plan.expectedAmountOut,
     minAmountOut: last?.minAmountOut ?? plan.expectedAmountOut,
+    ...(integratorFees.length > 0 ? { integratorFees } : {}),
   };
 }
 
@@ -69,7 +85,7 @@ export function quotedOf(plan: RoutePlan): QuotedSwap {
  * The view stores the plan's figures as the planner has them, in base units; the API shows every
  * amount in units of its token (the quote's own convention).
  */
-function inTokenUnits(quoted: QuotedSwap): QuotedSwap {
+function inTokenUnits({ integratorFees: _recordedOnly, ...quoted }: QuotedSwap): QuotedSwap {
   return {
     ...quoted,
     amountIn: baseUnitsToAmount(quoted.amountIn, quoted.tokenIn.decimals),

@@ -88,7 +88,8 @@ export class SwapViewStore {
   /**
    * Applies a projected change, and with `loggedAs` appends that event to the swap's event log
    * (gateway.swap_events, which event streams read) as the row now reads, in the same statement;
-   * returns false when the swap has no row (its creation was not seen: nothing is logged either).
+   * returns the row as it now reads, or null when the swap has no row (its creation was not seen:
+   * nothing is logged either).
    * `stepsAfter` computes the swap's steps from the steps read under the row lock. Two statements:
    * the locked read (two events of one swap never interleave), then the UPDATE with its log row
    * and NOTIFY.
@@ -98,18 +99,18 @@ export class SwapViewStore {
     swapId: string,
     change: ViewChange,
     options: UpdateOptions = {},
-  ): Promise<boolean> {
+  ): Promise<SwapViewEntity | null> {
     const row = await manager
       .getRepository(SwapViewEntity)
       .findOne({ where: { swapId }, lock: { mode: 'pessimistic_write' } });
-    if (!row) return false;
+    if (!row) return null;
     const statement = updateAndNotifyStatement(
       manager.connection.getMetadata(SwapViewEntity),
       swapId,
       projected(row, change, options),
     );
     await manager.query(statement.sql, statement.parameters);
-    return true;
+    return row;
   }
 
   /**

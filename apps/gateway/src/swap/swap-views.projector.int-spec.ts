@@ -15,7 +15,9 @@ import {
 } from '@swapgw/messaging';
 import { prepareDatabase } from '@swapgw/persistence';
 import { testEnv, waitFor } from '@swapgw/testing';
+import { metricsRegistry } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
+import { IntegratorFeesCollectedStore } from '../integrator-fees/integrator-fees-collected.store';
 import { gatewayDatabaseOptions, gatewayDataSourceOptions } from '../database/gateway-data-source';
 import { SwapEventLog } from '../swap-events/swap-event-log';
 import { SwapViewChanges } from './swap-view-changes';
@@ -46,6 +48,7 @@ const cacheConfig = {
     SwapViewStore,
     SwapViewChanges,
     SwapEventLog,
+    IntegratorFeesCollectedStore,
     { provide: GatewayConfig, useValue: cacheConfig },
   ],
 })
@@ -397,6 +400,132 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
 
     // The row never came from swap.events: the rebuild below must not expect it.
     await db.query('DELETE FROM "gateway"."swap_views" WHERE "swap_id" = $1', [swapId]);
+  });
+
+  it('records the integrator fees once, per recipient, when the step that paid them is confirmed, and counts each once', async () => {
+    const swapId = randomUUID();
+    const step = (current: number) => ({ current, total: 2 });
+    const usdc = { chain: 'devnet-a', symbol: 'USDC', address: '0x' + '11'.repeat(20), decimals: 6 };
+    const weth = { chain: 'devnet-a', symbol: 'WETH', address: '0x' + '22'.repeat(20), decimals: 18 };
+    const recipients = ['0x' + 'a1'.repeat(20), '0x' + 'b2'.repeat(20)];
+    const owner = `fee-owner-${swapId}`;
+    const feeCounter = async (name: string) =>
+      (await metricsRegistry().getSingleMetric(name)?.get())?.values.find(
+        (v) => v.labels.chain === 'devnet-a' && v.labels.token === 'USDC',
+      )?.value ?? 0;
+    const collectedBefore = await feeCounter('swapgw_integrator_fees_collected_total');
+    const paymentsBefore = await feeCounter('swapgw_integrator_fee_payments_total');
+    // The build's row, with the plan's fees in `quoted` (as POST /swap/build writes it). No
+    // swap.created here: the rebuild test below must not recreate a row whose `quoted` it cannot know.
+    await app.get(SwapViewStore).ensureCreated(swapId, owner, 'planning', 2, Date.now(), undefined, {
+      quoteId: 'q',
+      routeId: 'r',
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      tokenIn: usdc,
+      tokenOut: weth,
+      amountIn: '100000000',
+      expectedAmountOut: '1',
+      minAmountOut: '1',
+      integratorFees: [
+        { recipient: recipients[0], amount: '1500000', token: usdc },
+        { recipient: recipients[1], amount: '250000', token: usdc },
+      ],
+    });
+    const approveTx = '0x' + 'a0'.repeat(32);
+    const swapTx = '0x' + 'f0'.repeat(32);
+    const ready = (current: number, action: string) =>
+      createEnvelope(SwapEventTypes.signingReady, swapId, {
+        swapId,
+        status: 'awaiting_signature',
+        step: step(current),
+        payload: { type: 'evm-transaction', transaction: { chainId: '31337' } },
+        expiresAtMs: Date.now() + 60_000,
+        readyAtMs: 5,
+        executionHints: {},
+        clientHints: { action },
+      });
+    const confirmed = (current: number, txHash: string) =>
+      createEnvelope(SwapEventTypes.stepConfirmed, swapId, {
+        swapId,
+        status: current === 2 ? 'completed' : 'planning',
+        step: step(current),
+        chain: 'devnet-a',
+        txHash,
+      });
+    const feeRows = () =>
+      db.query(
+        `SELECT "owner", "chain", "token_symbol", "token_address", "token_decimals", "recipient", "amount"::text, "tx_hash"
+           FROM gateway.integrator_fees_collected WHERE swap_id = $1 ORDER BY recipient`,
+        [swapId],
+      );
+
+    // The approve's confirmation pays nothing.
+    await publish([ready(1, 'approve'), confirmed(1, approveTx)]);
+    await waitFor(async () => (await viewOf(swapId))?.stepCurrent === 2, {
+      timeoutMs: 20_000,
+      description: 'the approve confirmed',
+    });
+    expect(await feeRows()).toEqual([]);
+
+    const swapConfirmed = confirmed(2, swapTx);
+    await publish([
+      ready(2, 'swap'),
+      swapConfirmed,
+      createEnvelope(SwapEventTypes.completed, swapId, { swapId, status: 'completed', completedAtMs: 7 }),
+    ]);
+    await waitFor(async () => (await viewOf(swapId))?.status === 'completed', {
+      timeoutMs: 20_000,
+      description: 'the completed view',
+    });
+    const recorded = recipients.map((recipient, i) => ({
+      owner,
+      chain: 'devnet-a',
+      token_symbol: 'USDC',
+      token_address: usdc.address,
+      token_decimals: 6,
+      recipient,
+      amount: ['1500000', '250000'][i],
+      tx_hash: swapTx,
+    }));
+    expect(await feeRows()).toEqual(recorded);
+    expect((await feeCounter('swapgw_integrator_fees_collected_total')) - collectedBefore).toBeCloseTo(
+      1.75,
+      9,
+    );
+    expect((await feeCounter('swapgw_integrator_fee_payments_total')) - paymentsBefore).toBe(2);
+
+    // The same event again (a replay), and the planner's confirmation sent twice (a new eventId):
+    // still two rows, nothing counted again.
+    await publish([swapConfirmed, confirmed(2, swapTx)]);
+    await waitFor(caughtUp, { timeoutMs: 30_000, description: 'the projector to consume the replay' });
+    expect(await feeRows()).toEqual(recorded);
+    expect((await feeCounter('swapgw_integrator_fees_collected_total')) - collectedBefore).toBeCloseTo(
+      1.75,
+      9,
+    );
+    expect((await feeCounter('swapgw_integrator_fee_payments_total')) - paymentsBefore).toBe(2);
+
+    // The operator's totals for the key's owner (npm run keys -- fees).
+    const totals = await app
+      .get(IntegratorFeesCollectedStore)
+      .totalsOf(owner, new Date(Date.now() - 600_000));
+    expect(totals).toEqual(
+      recipients.map((recipient, i) => ({
+        chain: 'devnet-a',
+        tokenSymbol: 'USDC',
+        tokenAddress: usdc.address,
+        tokenDecimals: 6,
+        recipient,
+        amount: ['1500000', '250000'][i],
+        payments: 1,
+      })),
+    );
+    expect(
+      await app.get(IntegratorFeesCollectedStore).totalsOf(owner, new Date(Date.now() + 600_000)),
+    ).toEqual([]);
+    // Out of the read model for the rebuild test below (swap.events cannot recreate a build's row).
+    await db.query('DELETE FROM gateway.swap_views WHERE swap_id = $1', [swapId]);
   });
 
   it('rebuilds the same rows when the read model is wiped and swap.events is replayed from the beginning', async () => {

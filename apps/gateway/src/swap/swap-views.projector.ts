@@ -17,6 +17,9 @@ import {
   Topics,
 } from '@swapgw/contracts';
 import { IdempotentConsumer, PayloadClass, StreamHandler, TopicEvents } from '@swapgw/messaging';
+import { feesPaidBy } from '../integrator-fees/fees-paid';
+import { integratorFeeMetrics } from '../integrator-fees/integrator-fee-metrics';
+import { IntegratorFeesCollectedStore } from '../integrator-fees/integrator-fees-collected.store';
 import { stepKindOf, SwapStepChange, SwapStepRecord, withStepChange, withStepCount } from './swap-steps';
 import { SwapViewEntity } from './swap-view.entity';
 import { SwapViewStore, UpdateOptions } from './swap-view.store';
@@ -45,6 +48,7 @@ export class SwapViewsProjector {
   constructor(
     private readonly consumer: IdempotentConsumer,
     private readonly views: SwapViewStore,
+    private readonly feesCollected: IntegratorFeesCollectedStore,
   ) {}
 
   @TopicEvents(Topics.swapEvents)
@@ -111,28 +115,33 @@ export class SwapViewsProjector {
         step: { step: e.step, change: { status: 'confirming', chain: e.chain, txHash: e.txHash } },
       })),
       // The confirmed step is behind us: the current step is the next one (or the swap is done).
-      [SwapEventTypes.stepConfirmed]: this.projecting(SwapStepConfirmedEvent, (e, env) => ({
-        view: {
-          ...NO_PAYLOAD,
-          status: e.status,
-          stepCurrent: Math.min(e.step.current + 1, e.step.total),
-          stepTotal: e.step.total,
-          readyAtMs: null,
-          ...(e.txHash ? { lastTxHash: e.txHash } : {}),
-        },
-        step: {
-          step: e.step,
-          // Only approvals are skipped (the allowance was already there).
-          change: e.skipped
-            ? { status: 'skipped', kind: 'approve', chain: e.chain, confirmedAtMs: env.occurredAtMs }
-            : {
-                status: 'confirmed',
-                chain: e.chain,
-                txHash: e.txHash,
-                confirmedAtMs: env.occurredAtMs,
-              },
-        },
-      })),
+      // The step that paid the plan's integrator fees records them, in the same transaction.
+      [SwapEventTypes.stepConfirmed]: this.projecting(
+        SwapStepConfirmedEvent,
+        (e, env) => ({
+          view: {
+            ...NO_PAYLOAD,
+            status: e.status,
+            stepCurrent: Math.min(e.step.current + 1, e.step.total),
+            stepTotal: e.step.total,
+            readyAtMs: null,
+            ...(e.txHash ? { lastTxHash: e.txHash } : {}),
+          },
+          step: {
+            step: e.step,
+            // Only approvals are skipped (the allowance was already there).
+            change: e.skipped
+              ? { status: 'skipped', kind: 'approve', chain: e.chain, confirmedAtMs: env.occurredAtMs }
+              : {
+                  status: 'confirmed',
+                  chain: e.chain,
+                  txHash: e.txHash,
+                  confirmedAtMs: env.occurredAtMs,
+                },
+          },
+        }),
+        (e, view, manager) => this.recordFeesPaid(e, view, manager),
+      ),
       [SwapEventTypes.completed]: this.projecting(SwapCompletedEvent, (e) => ({
         view: {
           ...NO_PAYLOAD,
@@ -186,21 +195,44 @@ export class SwapViewsProjector {
     ];
   }
 
-  /** The handler of an event whose whole effect is `project`'s view change and step news. */
+  /** Records the integrator fees the confirmed step paid; counts those not recorded before. */
+  private async recordFeesPaid(
+    event: SwapStepConfirmedEvent,
+    view: SwapViewEntity,
+    manager: EntityManager,
+  ): Promise<void> {
+    const paid = feesPaidBy(view, event);
+    if (paid.length === 0) return;
+    // Counted once the rows are written: only a failed commit (the event is then retried) could count twice.
+    for (const fee of await this.feesCollected.record(manager, paid)) integratorFeeMetrics.recorded(fee);
+  }
+
+  /**
+   * The handler of an event whose effect is `project`'s view change and step news, and `also`'s
+   * writes from the view as it then reads (in the same transaction: no fast path then).
+   */
   private projecting<E extends { swapId: string }>(
     payload: PayloadClass<E>,
     project: (event: E, envelope: MessageEnvelope<E>) => Projection,
+    also?: (event: E, view: SwapViewEntity, manager: EntityManager) => Promise<void>,
   ): StreamHandler<E> {
     return {
       payload,
-      applyAtOnce: (event, envelope, claim) =>
-        this.views.updateAtOnce(event.swapId, ...updateOf(envelope.type, project(event, envelope)), claim),
+      applyAtOnce: also
+        ? undefined
+        : (event, envelope, claim) =>
+            this.views.updateAtOnce(
+              event.swapId,
+              ...updateOf(envelope.type, project(event, envelope)),
+              claim,
+            ),
       handle: async (event, envelope, manager) => {
         const applied = await this.views.update(
           manager,
           event.swapId,
           ...updateOf(envelope.type, project(event, envelope)),
         );
+        if (applied && also) await also(event, applied, manager);
         if (!applied)
           this.logger.warn({
             msg: 'swap event for a swap without a view row (its creation predates this consumer group)',

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { QuoteModule } from '../quote/quote.module';
+import { IntegratorFeesCollectedStore } from '../integrator-fees/integrator-fees-collected.store';
 import { SwapEventLog } from '../swap-events/swap-event-log';
 import { SwapController } from './swap.controller';
 import { SwapsController } from './swaps.controller';
@@ -30,6 +31,7 @@ import { SigningPollEdge } from './signing-poll.edge';
     SwapViewChanges,
     SwapEventLog,
     SigningPollEdge,
+    IntegratorFeesCollectedStore,
   ],
   // For the event streams (SwapEventsModule): the views, their change notifications and the event log.
   exports: [SwapViewStore, SwapViewChanges, SwapEventLog],
