@@ -1,5 +1,10 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { Interface, parseUnits, Transaction, TransactionRequest, Wallet } from 'ethers';
+import { Client } from 'pg';
 import type { TypedDataV4 } from '@swapgw/chains';
+import { testEnv } from '@swapgw/testing';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
 import {
@@ -27,6 +32,50 @@ const funder = () => devnet.account(6).connect(devnet.provider(CHAIN));
 const feePaid = new Interface([
   'event IntegratorFeePaid(address indexed recipient, address indexed token, address indexed payer, uint256 amount)',
 ]);
+
+/** A gateway counter summed over the stack's gateway instances (whichever projected the event counted it). */
+async function gatewayCounter(name: string, labels: Record<string, string>): Promise<number> {
+  const urls = (process.env.GATEWAY_METRICS_URLS ?? '').split(',').filter(Boolean);
+  if (urls.length === 0) throw new Error('GATEWAY_METRICS_URLS is not set: run through the e2e project');
+  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+  let sum = 0;
+  for (const url of urls) {
+    const text = await (await fetch(url)).text();
+    for (const line of text.split('\n')) {
+      const match = /^(\w+)\{([^}]*)\} (\S+)$/.exec(line);
+      if (match?.[1] === name && wanted.every((w) => match[2].split(',').includes(w)))
+        sum += Number(match[3]);
+    }
+  }
+  return sum;
+}
+
+/** The rows gateway.integrator_fees_collected holds for a swap, by recipient. */
+async function collectedFeesOf(swapId: string): Promise<unknown[]> {
+  const db = new Client({ connectionString: testEnv().databaseUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query(
+      `SELECT "owner", "chain", "token_symbol", "recipient", "amount"::text, "tx_hash"
+         FROM "gateway"."integrator_fees_collected" WHERE "swap_id" = $1 ORDER BY "amount" DESC`,
+      [swapId],
+    );
+    return rows;
+  } finally {
+    await db.end();
+  }
+}
+
+/** The operator's command: `npm run keys -- fees <owner>` (the built CLI, on the stack's database). */
+async function keysFees(owner: string): Promise<string> {
+  const root = path.resolve(__dirname, '../../../..');
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [path.join(root, 'dist/apps/gateway/src/cli/keys.js'), 'fees', owner],
+    { cwd: root, env: { ...process.env, ...testEnv().env }, timeout: 60_000 },
+  );
+  return stdout;
+}
 
 async function freshWalletWithUsdc(amount: bigint, ethWei = 0n): Promise<Wallet> {
   const wallet = Wallet.createRandom() as unknown as Wallet;
@@ -80,6 +129,9 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
       [second, '0.1'],
     ]);
     const wallet = await freshWalletWithUsdc(50_000_000n);
+    const usdcLabels = { chain: CHAIN, token: 'USDC' };
+    const collectedBefore = await gatewayCounter('swapgw_integrator_fees_collected_total', usdcLabels);
+    const paymentsBefore = await gatewayCounter('swapgw_integrator_fee_payments_total', usdcLabels);
     const swapId = await buildSwapId(e2e, {
       quoteId,
       routeId: route.routeId,
@@ -106,6 +158,42 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
     expect(await usdcOf(wallet.address)).toBe(30_000_000n);
     expect(await wethOf(wallet.address)).toBeGreaterThanOrEqual(parseUnits(route.minAmountOut, 18));
     expect(await devnet.ethOf(CHAIN, wallet.address)).toBe(0n);
+
+    // What the operator sees: one row per recipient for the key's owner, with the transaction that
+    // paid them (the relayer's, the swap's step), the gateways' counters up by the fees (in USDC),
+    // and the owner's totals from the keys CLI.
+    const view = await e2e.client.get(`/swap/${swapId}`);
+    const swapTx = (view.body.data.steps as Array<{ kind: string | null; txHash: string | null }>).find(
+      (s) => s.kind !== 'approve' && s.txHash,
+    )?.txHash;
+    expect(swapTx).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await collectedFeesOf(swapId)).toEqual([
+      {
+        owner: e2e.owner,
+        chain: CHAIN,
+        token_symbol: 'USDC',
+        recipient: first,
+        amount: '400000',
+        tx_hash: swapTx,
+      },
+      {
+        owner: e2e.owner,
+        chain: CHAIN,
+        token_symbol: 'USDC',
+        recipient: second,
+        amount: '100000',
+        tx_hash: swapTx,
+      },
+    ]);
+    expect(
+      (await gatewayCounter('swapgw_integrator_fees_collected_total', usdcLabels)) - collectedBefore,
+    ).toBeCloseTo(0.5, 9);
+    expect((await gatewayCounter('swapgw_integrator_fee_payments_total', usdcLabels)) - paymentsBefore).toBe(
+      2,
+    );
+    const totals = await keysFees(e2e.owner);
+    expect(totals).toMatch(new RegExp(`${CHAIN}\\s+USDC\\s+${first}\\s+0\\.4\\s+1\\n`));
+    expect(totals).toMatch(new RegExp(`${CHAIN}\\s+USDC\\s+${second}\\s+0\\.1\\s+1\\n`));
   });
 
   it("user-paid: the wallet approves the SwapGatewayRouter for amountIn, whose swapWithFees pays the fee in the swap's transaction", async () => {
