@@ -63,8 +63,9 @@ export class SwapCreatedEvent extends SwapEventBase {
   @IsNotEmpty()
   userAddress!: string;
 
+  /** 0 for a build the planner refused (a failed swap with no steps; its swap.failed follows). */
   @IsInt()
-  @Min(1)
+  @Min(0)
   stepCount!: number;
 
   @IsInt()

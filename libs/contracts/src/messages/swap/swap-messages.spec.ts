@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { SwapBuildRequest } from './swap-requests';
-import { SwapSigningReadyEvent } from './swap-events';
+import { SwapCreatedEvent, SwapSigningReadyEvent } from './swap-events';
 import { isTerminalSwapStatus } from './swap-message-types';
 
 const errorsOf = <T extends object>(cls: new () => T, plain: unknown): string[] =>
@@ -44,6 +44,22 @@ describe('swap message contracts', () => {
       clientHints: {},
     });
     expect(errors).toEqual(expect.arrayContaining(['step', 'step.current', 'payload']));
+  });
+
+  it('takes the swap.created of a refused build (no steps), which the gateway used to park as poison', () => {
+    const created = {
+      swapId: build.swapId,
+      status: 'failed',
+      owner: 'alice',
+      quoteId: 'q_1',
+      routeId: 'r_1',
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      userAddress: build.userAddress,
+      createdAtMs: 1,
+    };
+    expect(errorsOf(SwapCreatedEvent, { ...created, stepCount: 0 })).toEqual([]);
+    expect(errorsOf(SwapCreatedEvent, { ...created, stepCount: -1 })).toEqual(['stepCount']);
   });
 
   it('knows which statuses are terminal', () => {
