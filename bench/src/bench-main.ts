@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 // The scenario runner of `npm run bench`. bench/run.mjs starts the infrastructure and the five
 // apps, then runs this (compiled to dist/bench/src/bench-main.js) with their addresses in the
 // environment; it measures, writes bench/results/<timestamp>.json and .md and prints the markdown.
