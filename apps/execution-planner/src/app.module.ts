@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MessagingModule } from '@swapgw/messaging';
 import { serviceDataSourceOptions } from '@swapgw/persistence';
+import { Clock, SystemClock } from '@swapgw/runtime';
 import { ExecutionPlannerConfig } from './config/execution-planner.config';
 import { plannerDatabaseOptions } from './database/planner-database';
 import { SwapsModule } from './swaps/swaps.module';
@@ -15,8 +16,11 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      providers: [{ provide: ExecutionPlannerConfig, useValue: config }],
-      exports: [ExecutionPlannerConfig],
+      providers: [
+        { provide: ExecutionPlannerConfig, useValue: config },
+        { provide: Clock, useClass: SystemClock },
+      ],
+      exports: [ExecutionPlannerConfig, Clock],
       imports: [
         TypeOrmModule.forRoot(
           serviceDataSourceOptions(plannerDatabaseOptions(config.databaseUrl, config.DB_POOL_SIZE)),

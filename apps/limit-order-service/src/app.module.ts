@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Topics } from '@swapgw/contracts';
 import { MessagingModule } from '@swapgw/messaging';
 import { serviceDataSourceOptions } from '@swapgw/persistence';
+import { Clock, SystemClock } from '@swapgw/runtime';
 import { LimitOrderServiceConfig } from './config/limit-order-service.config';
 import { limitOrderDatabaseOptions } from './database/limit-order-database';
 import { MarketModule } from './market/market.module';
@@ -18,8 +19,11 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      providers: [{ provide: LimitOrderServiceConfig, useValue: config }],
-      exports: [LimitOrderServiceConfig],
+      providers: [
+        { provide: LimitOrderServiceConfig, useValue: config },
+        { provide: Clock, useClass: SystemClock },
+      ],
+      exports: [LimitOrderServiceConfig, Clock],
       imports: [
         TypeOrmModule.forRoot(
           serviceDataSourceOptions(limitOrderDatabaseOptions(config.databaseUrl, config.DB_POOL_SIZE)),

@@ -20,6 +20,7 @@ import { IdempotencyStore } from '../src/idempotency/idempotency.store';
 import { FillQuote } from '../src/market/fill-search';
 import { CatalogDirectory, MarketQuoter, QuoteTerms, TokenInfo } from '../src/market/market.ports';
 import { OutboxSwapBuildCommands } from '../src/market/outbox-swap-build-commands';
+import { LimitOrderServiceConfig } from '../src/config/limit-order-service.config';
 import { LimitOrderHistory } from '../src/orders/limit-order-history';
 import { LimitOrderEntity } from '../src/orders/limit-order.entity';
 import { Clock, SystemClock } from '@swapgw/runtime';
@@ -143,7 +144,7 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
       new StaticCatalog(),
       quoter,
       swaps,
-      { iocMaxQuotes: 10 },
+      Object.assign(new LimitOrderServiceConfig(), { IOC_MAX_QUOTES: 10 }),
       clock,
     );
     sweeper = new ExpirySweeper(dataSource, history, clock);
@@ -152,7 +153,11 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
       history,
       quoter,
       swaps,
-      { intervalMs: 0, batchSize: 500, maxFailedChecks: MAX_FAILED_CHECKS },
+      Object.assign(new LimitOrderServiceConfig(), {
+        WATCH_INTERVAL_MS: 0,
+        WATCH_BATCH_SIZE: 500,
+        WATCH_MAX_FAILED_CHECKS: MAX_FAILED_CHECKS,
+      }),
       clock,
     );
   }, 120_000);

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MessagingModule } from '@swapgw/messaging';
 import { serviceDataSourceOptions } from '@swapgw/persistence';
+import { Clock, SystemClock } from '@swapgw/runtime';
 import { CatalogModule } from './catalog/catalog.module';
 import { QuoteServiceConfig } from './config/quote-service.config';
 import { quoteDatabaseOptions } from './database/quote-database';
@@ -16,8 +17,11 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      providers: [{ provide: QuoteServiceConfig, useValue: config }],
-      exports: [QuoteServiceConfig],
+      providers: [
+        { provide: QuoteServiceConfig, useValue: config },
+        { provide: Clock, useClass: SystemClock },
+      ],
+      exports: [QuoteServiceConfig, Clock],
       imports: [
         TypeOrmModule.forRoot(serviceDataSourceOptions(quoteDatabaseOptions(config.databaseUrl))),
         MessagingModule.forRoot({ clientId: SERVICE_NAME, groupId: options.groupId ?? SERVICE_NAME }),

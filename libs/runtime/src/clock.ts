@@ -13,3 +13,14 @@ export class SystemClock extends Clock {
     return Date.now();
   }
 }
+
+/** A clock that says the time it is set to: tests move it (`atMs`) to reach deadlines and expiries. */
+export class ManualClock extends Clock {
+  constructor(public atMs: number) {
+    super();
+  }
+
+  nowMs(): number {
+    return this.atMs;
+  }
+}

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { SwapBuildRequest, Topics } from '@swapgw/contracts';
-import { FakeSwapChains, InMemorySwapStore, TestClock } from '../../test/support/swap-fakes';
+import { ManualClock } from '@swapgw/runtime';
+import { FakeSwapChains, InMemorySwapStore, plannerConfigOf } from '../../test/support/swap-fakes';
 import {
   buildRequestFor,
   NOW_MS,
@@ -14,7 +15,7 @@ import { SwapBuilder } from './swap-builder.service';
 
 describe('SwapBuilder', () => {
   let store: InMemorySwapStore;
-  let clock: TestClock;
+  let clock: ManualClock;
   let builder: SwapBuilder;
   let swapIds = 0;
   const request = (plan = planFor('q1')): SwapBuildRequest => buildRequestFor(plan, `swap-${++swapIds}`);
@@ -26,11 +27,12 @@ describe('SwapBuilder', () => {
 
   beforeEach(() => {
     store = new InMemorySwapStore();
-    clock = new TestClock(NOW_MS);
+    clock = new ManualClock(NOW_MS);
     builder = new SwapBuilder(
       store,
       new FakeSwapChains({ 'devnet-a': { evmChainId: 31337 } }),
-      clock.options(),
+      plannerConfigOf(),
+      clock,
     );
   });
 
@@ -174,7 +176,7 @@ describe('SwapBuilder', () => {
 
     it('judges the quote’s expiry when the build was accepted, not when the command is applied', async () => {
       const late = { ...request(planFor('q-late', 'devnet-a', NOW_MS + 50)), acceptedAtMs: NOW_MS };
-      clock.nowMs = NOW_MS + 10_000;
+      clock.atMs = NOW_MS + 10_000;
 
       await command(late);
 

@@ -11,8 +11,9 @@ import {
   SwapEventTypes,
   SwapFailedEvent,
 } from '@swapgw/contracts';
+import { Clock } from '@swapgw/runtime';
 import { SWAP_CHAINS, SwapChains } from '../chains/swap-chains';
-import { PLANNER_OPTIONS, PlannerOptions } from '../config/planner.options';
+import { ExecutionPlannerConfig } from '../config/execution-planner.config';
 import { balanceKey, balancesToRead } from '../planning/bridged-balances';
 import { firstLegPermitOf } from '../planning/first-leg-permit';
 import { integratorFeeTransfersOf } from '../planning/integrator-fees';
@@ -47,7 +48,8 @@ export class SwapBuilder {
   constructor(
     private readonly store: SwapStore,
     @Inject(SWAP_CHAINS) private readonly chains: SwapChains,
-    @Inject(PLANNER_OPTIONS) private readonly options: PlannerOptions,
+    private readonly config: ExecutionPlannerConfig,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -82,7 +84,7 @@ export class SwapBuilder {
     const existing = await (tx ?? this.store).findSwap(request.swapId);
     if (existing) return replayed(existing, request, fingerprint);
 
-    const nowMs = this.options.clock();
+    const nowMs = this.clock.nowMs();
     const plan = request.plan;
     if (plan.quoteId !== request.quoteId || plan.routeId !== request.routeId) {
       throw new CodedError(
@@ -111,7 +113,7 @@ export class SwapBuilder {
     const permit = firstLegPermitOf(plan, request, { nowMs, familyOf, permitContractsOf });
     const steps = planSteps(plan, request, {
       nowMs,
-      swapDeadlineSeconds: this.options.swapDeadlineSeconds,
+      swapDeadlineSeconds: this.config.SWAP_DEADLINE_SECONDS,
       evmChainIdOf: (chain) => this.chains.evmChainIdOf(chain),
       familyOf,
       balancesBefore: await this.readBalancesBefore(plan, wallets.walletOn),
@@ -136,7 +138,7 @@ export class SwapBuilder {
       failureDetails: null,
       createdAtMs: nowMs,
       updatedAtMs: nowMs,
-      expiresAtMs: nowMs + this.options.swapDeadlineSeconds * 1000,
+      expiresAtMs: nowMs + this.config.SWAP_DEADLINE_SECONDS * 1000,
     });
     const stepRows = steps.map((step) =>
       Object.assign(new SwapStepEntity(), {
@@ -199,7 +201,7 @@ export class SwapBuilder {
     request: SwapBuildRequest,
     refusal: CodedError,
   ): Promise<void> {
-    const nowMs = this.options.clock();
+    const nowMs = this.clock.nowMs();
     const details = { ...(refusal.details ?? {}), message: refusal.message };
     const swap = swapOf(request, fingerprintOf(request), {
       status: 'failed',

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { FakeSwapChains, InMemorySwapStore, TestClock } from '../../test/support/swap-fakes';
+import { ManualClock } from '@swapgw/runtime';
+import { FakeSwapChains, InMemorySwapStore, plannerConfigOf } from '../../test/support/swap-fakes';
 import { buildRequestFor, NOW_MS, planFor, stepRef } from '../../test/support/swap-fixtures';
 import { SwapBuilder } from './swap-builder.service';
 import { SwapExpirySweeper } from './swap-expiry.sweeper';
@@ -7,7 +8,7 @@ import { SwapProgress } from './swap-progress.service';
 
 describe('SwapExpirySweeper', () => {
   let store: InMemorySwapStore;
-  let clock: TestClock;
+  let clock: ManualClock;
   let progress: SwapProgress;
   let sweeper: SwapExpirySweeper;
   let builder: SwapBuilder;
@@ -20,11 +21,16 @@ describe('SwapExpirySweeper', () => {
 
   beforeEach(() => {
     store = new InMemorySwapStore();
-    clock = new TestClock(NOW_MS);
-    const options = clock.options();
-    progress = new SwapProgress(store, options);
-    sweeper = new SwapExpirySweeper(store, progress, options);
-    builder = new SwapBuilder(store, new FakeSwapChains({ 'devnet-a': { evmChainId: 31337 } }), options);
+    clock = new ManualClock(NOW_MS);
+    const config = plannerConfigOf();
+    progress = new SwapProgress(store, clock);
+    sweeper = new SwapExpirySweeper(store, progress, config, clock);
+    builder = new SwapBuilder(
+      store,
+      new FakeSwapChains({ 'devnet-a': { evmChainId: 31337 } }),
+      config,
+      clock,
+    );
   });
 
   it('expires the swaps abandoned past their deadline, but not one whose transaction is in flight', async () => {
@@ -34,8 +40,8 @@ describe('SwapExpirySweeper', () => {
     await store.transaction((tx) =>
       progress.submitted({ ...stepRef(inflight, 1), txHash: '0x01', submittedAtMs: NOW_MS }, tx),
     );
-    clock.nowMs = store.swap(abandoned).expiresAtMs;
-    store.patchSwap(young, { expiresAtMs: clock.nowMs + 1 });
+    clock.atMs = store.swap(abandoned).expiresAtMs;
+    store.patchSwap(young, { expiresAtMs: clock.atMs + 1 });
 
     expect(await sweeper.sweepOnce()).toBe(1);
 

@@ -1,6 +1,6 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { PeriodicWork } from '@swapgw/runtime';
-import { PLANNER_OPTIONS, PlannerOptions } from '../config/planner.options';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Clock, PeriodicWork } from '@swapgw/runtime';
+import { ExecutionPlannerConfig } from '../config/execution-planner.config';
 import { EXPIRABLE_STATUSES, SwapProgress } from './swap-progress.service';
 import { SwapStore } from './swap-store';
 
@@ -20,13 +20,14 @@ export class SwapExpirySweeper implements OnApplicationBootstrap, OnModuleDestro
   constructor(
     private readonly store: SwapStore,
     private readonly progress: SwapProgress,
-    @Inject(PLANNER_OPTIONS) private readonly options: PlannerOptions,
+    private readonly config: ExecutionPlannerConfig,
+    private readonly clock: Clock,
   ) {}
 
   onApplicationBootstrap(): void {
     this.loop = new PeriodicWork({
       name: 'swap-expiry-sweep',
-      intervalMs: this.options.expirySweepIntervalMs,
+      intervalMs: this.config.SWAP_EXPIRY_SWEEP_MS,
       run: () => this.sweepOnce(),
     });
     this.loop.start();
@@ -39,7 +40,7 @@ export class SwapExpirySweeper implements OnApplicationBootstrap, OnModuleDestro
 
   /** One pass: expires the swaps that are due; returns how many it expired. */
   async sweepOnce(): Promise<number> {
-    const due = await this.store.dueForExpiry(EXPIRABLE_STATUSES, this.options.clock(), BATCH);
+    const due = await this.store.dueForExpiry(EXPIRABLE_STATUSES, this.clock.nowMs(), BATCH);
     let expired = 0;
     for (const id of due) if (await this.progress.expireIfDue(id)) expired += 1;
     if (expired > 0) this.logger.log({ msg: 'swaps expired past their deadline', count: expired });

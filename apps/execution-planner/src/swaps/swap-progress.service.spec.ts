@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { SigningPayload, Topics } from '@swapgw/contracts';
-import { FakeSwapChains, InMemorySwapStore, TestClock } from '../../test/support/swap-fakes';
+import { ManualClock } from '@swapgw/runtime';
+import { FakeSwapChains, InMemorySwapStore, plannerConfigOf } from '../../test/support/swap-fakes';
 import { buildRequestFor, NOW_MS, planFor, ROUTER, stepRef, USER } from '../../test/support/swap-fixtures';
 import { SwapBuilder } from './swap-builder.service';
 import { SwapProgress } from './swap-progress.service';
@@ -24,7 +25,7 @@ const payload: SigningPayload = {
 
 describe('SwapProgress', () => {
   let store: InMemorySwapStore;
-  let clock: TestClock;
+  let clock: ManualClock;
   let progress: SwapProgress;
   let builder: SwapBuilder;
   let swapIds = 0;
@@ -79,10 +80,15 @@ describe('SwapProgress', () => {
 
   beforeEach(() => {
     store = new InMemorySwapStore();
-    clock = new TestClock(NOW_MS);
-    const options = clock.options();
-    progress = new SwapProgress(store, options);
-    builder = new SwapBuilder(store, new FakeSwapChains({ 'devnet-a': { evmChainId: 31337 } }), options);
+    clock = new ManualClock(NOW_MS);
+    const config = plannerConfigOf();
+    progress = new SwapProgress(store, clock);
+    builder = new SwapBuilder(
+      store,
+      new FakeSwapChains({ 'devnet-a': { evmChainId: 31337 } }),
+      config,
+      clock,
+    );
   });
 
   describe('payloadReady', () => {
@@ -319,7 +325,7 @@ describe('SwapProgress', () => {
 
     it('expires the swap instead when the failure comes after its deadline', async () => {
       const swapId = await builtSwap();
-      clock.nowMs = store.swap(swapId).expiresAtMs;
+      clock.atMs = store.swap(swapId).expiresAtMs;
 
       await apply((tx) =>
         progress.stepFailed({ ...stepRef(swapId, 1), code: 'TX_REQUEST_INVALID', reason: 'deadline' }, tx),
@@ -472,8 +478,8 @@ describe('SwapProgress', () => {
       const waiting = await builtSwap();
       const notDue = await builtSwap();
       await ready(waiting, 1);
-      clock.nowMs = store.swap(waiting).expiresAtMs;
-      store.patchSwap(notDue, { expiresAtMs: clock.nowMs + 1 });
+      clock.atMs = store.swap(waiting).expiresAtMs;
+      store.patchSwap(notDue, { expiresAtMs: clock.atMs + 1 });
 
       expect(await progress.expireIfDue(waiting)).toBe(true);
       expect(await progress.expireIfDue(waiting)).toBe(false); // already expired (another instance's sweep)
@@ -497,7 +503,7 @@ describe('SwapProgress', () => {
       const swapId = await builtSwap();
       await ready(swapId, 1);
       await submitted(swapId, 1);
-      clock.nowMs = store.swap(swapId).expiresAtMs + 1;
+      clock.atMs = store.swap(swapId).expiresAtMs + 1;
 
       expect(await progress.expireIfDue(swapId)).toBe(false);
       expect(store.swap(swapId).status).toBe('submitted');

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import {
   ErrorCatalog,
   ErrorCode,
@@ -28,7 +28,7 @@ import {
   SwapStepSubmittedEvent,
   Topics,
 } from '@swapgw/contracts';
-import { PLANNER_OPTIONS, PlannerOptions } from '../config/planner.options';
+import { Clock } from '@swapgw/runtime';
 import { SwapEntity } from './swap.entity';
 import { SwapStepEntity, SwapStepStatus } from './swap-step.entity';
 import { positionOf, prepareCommandOf, stepIdOf, swapEvent } from './swap-messages';
@@ -66,14 +66,14 @@ export class SwapProgress {
 
   constructor(
     private readonly store: SwapStore,
-    @Inject(PLANNER_OPTIONS) private readonly options: PlannerOptions,
+    private readonly clock: Clock,
   ) {}
 
   async payloadReady(event: SigningPayloadReadyEvent, tx: SwapTransaction): Promise<void> {
     const locked = await this.lockCurrent(tx, event, ['building', 'ready'], 'signing.payload-ready');
     if (!locked) return;
     const { swap, step } = locked;
-    const now = this.options.clock();
+    const now = this.clock.nowMs();
     step.status = 'ready';
     step.signingRequestId = event.signingRequestId;
     step.payloadExpiresAtMs = event.expiresAtMs;
@@ -105,7 +105,7 @@ export class SwapProgress {
     step.status = 'submitted';
     step.txHash = event.txHash;
     swap.status = 'submitted';
-    await this.save(tx, swap, this.options.clock(), step);
+    await this.save(tx, swap, this.clock.nowMs(), step);
     const submitted: SwapStepSubmittedEvent = {
       swapId: swap.id,
       status: swap.status,
@@ -123,7 +123,7 @@ export class SwapProgress {
     const { swap, step } = locked;
     swap.status = 'confirming';
     step.txHash = event.txHash;
-    await this.save(tx, swap, this.options.clock(), step);
+    await this.save(tx, swap, this.clock.nowMs(), step);
     const confirming: SwapStepConfirmingEvent = {
       swapId: swap.id,
       status: swap.status,
@@ -168,7 +168,7 @@ export class SwapProgress {
     );
     if (!locked) return;
     const { swap, step } = locked;
-    const now = this.options.clock();
+    const now = this.clock.nowMs();
     const details = {
       step: positionOf(swap),
       chain: step.chain,
@@ -206,7 +206,7 @@ export class SwapProgress {
       'failed',
       code,
       { step: positionOf(swap), chain: step.chain, message: event.reason },
-      this.options.clock(),
+      this.clock.nowMs(),
     );
   }
 
@@ -226,7 +226,7 @@ export class SwapProgress {
         });
       }
       const step = await tx.getStep(stepIdOf(swap.id, swap.currentStep));
-      const now = this.options.clock();
+      const now = this.clock.nowMs();
       const expired =
         step.status === 'ready' && step.payloadExpiresAtMs !== null && step.payloadExpiresAtMs <= now;
       if (!expired) return { swapId, refreshRequested: false, status: swap.status };
@@ -253,7 +253,7 @@ export class SwapProgress {
   async expireIfDue(swapId: string): Promise<boolean> {
     return this.store.transaction(async (tx) => {
       const swap = await tx.lockSwap(swapId);
-      const now = this.options.clock();
+      const now = this.clock.nowMs();
       if (!swap || !EXPIRABLE_STATUSES.includes(swap.status) || swap.expiresAtMs > now) return false;
       const step = await tx.getStep(stepIdOf(swap.id, swap.currentStep));
       step.status = 'expired';
@@ -276,7 +276,7 @@ export class SwapProgress {
     { swap, step }: Locked,
     txHash: string | undefined,
   ): Promise<void> {
-    const now = this.options.clock();
+    const now = this.clock.nowMs();
     const done = step.stepIndex;
     const confirmedPosition = positionOf(swap, done);
     const isLast = done === swap.stepCount;

@@ -1,7 +1,5 @@
 import { Module } from '@nestjs/common';
 import { ChainsModule } from '../chains/chains.module';
-import { ExecutionPlannerConfig } from '../config/execution-planner.config';
-import { PLANNER_OPTIONS, plannerOptionsOf } from '../config/planner.options';
 import { SigningEventsConsumer } from './signing-events.consumer';
 import { SwapBuilder } from './swap-builder.service';
 import { SwapCommandsConsumer } from './swap-commands.consumer';
@@ -18,7 +16,6 @@ import { SwapStore, TypeOrmSwapStore } from './swap-store';
   imports: [ChainsModule],
   controllers: [SwapCommandsConsumer, SwapRequestsController, SigningEventsConsumer],
   providers: [
-    { provide: PLANNER_OPTIONS, inject: [ExecutionPlannerConfig], useFactory: plannerOptionsOf },
     TypeOrmSwapStore,
     { provide: SwapStore, useExisting: TypeOrmSwapStore },
     SwapBuilder,

@@ -3,7 +3,7 @@ import type { BitcoinNetworkName } from '@swapgw/chains/families';
 import type { SwapStatus } from '@swapgw/contracts';
 import type { OutboxMessage } from '@swapgw/messaging';
 import type { SwapChains } from '../../src/chains/swap-chains';
-import type { PlannerOptions } from '../../src/config/planner.options';
+import { ExecutionPlannerConfig } from '../../src/config/execution-planner.config';
 import { SwapEntity } from '../../src/swaps/swap.entity';
 import { SwapStepEntity } from '../../src/swaps/swap-step.entity';
 import { DuplicateSwapError, SwapStore, SwapTransaction } from '../../src/swaps/swap-store';
@@ -186,16 +186,7 @@ export class FakeSwapChains implements SwapChains {
   }
 }
 
-/** Planner options on a clock the test moves. */
-export class TestClock {
-  constructor(public nowMs: number) {}
-
-  options(overrides: Partial<PlannerOptions> = {}): PlannerOptions {
-    return {
-      swapDeadlineSeconds: 3600,
-      expirySweepIntervalMs: 15_000,
-      clock: () => this.nowMs,
-      ...overrides,
-    };
-  }
+/** A validated planner config with the defaults (a one-hour deadline, a 15 s sweep), overridable. */
+export function plannerConfigOf(overrides: Partial<ExecutionPlannerConfig> = {}): ExecutionPlannerConfig {
+  return Object.assign(new ExecutionPlannerConfig(), overrides);
 }

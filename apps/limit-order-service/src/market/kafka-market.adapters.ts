@@ -14,6 +14,7 @@ import {
   Topics,
 } from '@swapgw/contracts';
 import { RequestReplyClient } from '@swapgw/messaging';
+import { Clock } from '@swapgw/runtime';
 import { LimitOrderServiceConfig } from '../config/limit-order-service.config';
 import { FillQuote } from './fill-search';
 import { CatalogDirectory, MarketQuoter, QuoteTerms, TokenInfo } from './market.ports';
@@ -33,12 +34,13 @@ export class KafkaCatalogDirectory extends CatalogDirectory {
   constructor(
     private readonly rr: RequestReplyClient,
     private readonly config: LimitOrderServiceConfig,
+    private readonly clock: Clock,
   ) {
     super();
   }
 
   async chain(id: string): Promise<TermsChain | undefined> {
-    if (!this.chains || Date.now() - this.chains.atMs >= CHAIN_CACHE_MS) {
+    if (!this.chains || this.clock.nowMs() - this.chains.atMs >= CHAIN_CACHE_MS) {
       const request: ListChainsRequest = {};
       const result = await this.rr.request<ListChainsResult>(
         Topics.catalogRequests,
@@ -55,7 +57,7 @@ export class KafkaCatalogDirectory extends CatalogDirectory {
           { id: c.id, family: c.family, network: c.network } satisfies TermsChain,
         ]),
       );
-      this.chains = { byId, atMs: Date.now() };
+      this.chains = { byId, atMs: this.clock.nowMs() };
     }
     return this.chains.byId.get(id);
   }
@@ -63,7 +65,7 @@ export class KafkaCatalogDirectory extends CatalogDirectory {
   async token(chain: string, symbol: string): Promise<TokenInfo | undefined> {
     const cacheKey = `${chain}\u0000${symbol.toUpperCase()}`;
     const cached = this.tokens.get(cacheKey);
-    if (cached && Date.now() - cached.atMs < TOKEN_CACHE_MS) return cached.token;
+    if (cached && this.clock.nowMs() - cached.atMs < TOKEN_CACHE_MS) return cached.token;
 
     const request: ListTokensRequest = { chainRef: chain, q: symbol, limit: 100 };
     const result = await this.rr.request<ListTokensResult>(
@@ -78,7 +80,7 @@ export class KafkaCatalogDirectory extends CatalogDirectory {
     );
     if (!match) return undefined;
     const token = { chain, symbol: match.symbol, decimals: match.decimals };
-    this.tokens.set(cacheKey, { token, atMs: Date.now() });
+    this.tokens.set(cacheKey, { token, atMs: this.clock.nowMs() });
     return token;
   }
 }
@@ -88,6 +90,7 @@ export class QuoteServiceMarketQuoter extends MarketQuoter {
   constructor(
     private readonly rr: RequestReplyClient,
     private readonly config: LimitOrderServiceConfig,
+    private readonly clock: Clock,
   ) {
     super();
   }

@@ -22,15 +22,11 @@ import { IdempotencyStore } from '../idempotency/idempotency.store';
 import { searchFillOrKill, searchImmediateOrCancel } from '../market/fill-search';
 import { CatalogDirectory, MarketQuoter, SwapBuildCommands, SwapBuildOrder } from '../market/market.ports';
 import { LimitOrderHistory } from './limit-order-history';
+import { LimitOrderServiceConfig } from '../config/limit-order-service.config';
 import { LimitOrderEntity } from './limit-order.entity';
 import { toLimitOrderView } from './limit-order.view';
 import { checkOrderTerms } from './order-terms';
 import { resolveExpiry } from './time-in-force';
-
-/** Tunables of the order service that are not infrastructure. */
-export abstract class LimitOrderSettings {
-  abstract readonly iocMaxQuotes: number;
-}
 
 const newLimitOrderId = (): string => `lo_${timeOrderedUuid()}`;
 
@@ -55,7 +51,7 @@ export class LimitOrdersService {
     private readonly catalog: CatalogDirectory,
     private readonly quoter: MarketQuoter,
     private readonly swapBuilds: SwapBuildCommands,
-    private readonly settings: LimitOrderSettings,
+    private readonly config: LimitOrderServiceConfig,
     private readonly clock: Clock,
   ) {}
 
@@ -278,7 +274,7 @@ export class LimitOrdersService {
     const fill = await search({
       amountIn: BigInt(order.amountBase),
       minAmountOut: BigInt(order.minAmountOutBase),
-      maxQuotes: this.settings.iocMaxQuotes,
+      maxQuotes: this.config.IOC_MAX_QUOTES,
       quote: (amountIn) => this.quoter.quote(order, amountIn),
     });
     if (!fill) {

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { baseUnitsToAmount } from '@swapgw/chains';
 import { LimitOrderEventTypes } from '@swapgw/contracts';
+import { LimitOrderServiceConfig } from '../config/limit-order-service.config';
 import { meetsLimit } from '../market/fill-search';
 import { MarketQuoter, SwapBuildCommands } from '../market/market.ports';
 import { LimitOrderHistory } from '../orders/limit-order-history';
@@ -10,13 +11,6 @@ import { Clock } from '@swapgw/runtime';
 import { swapIdFor } from '../orders/limit-orders.service';
 import { afterRefusedCheck, CheckFailure, classifyCheckFailure } from './check-failures';
 import { WatcherMetrics } from './watcher-metrics';
-
-export abstract class WatcherSettings {
-  abstract readonly intervalMs: number;
-  abstract readonly batchSize: number;
-  /** Refused checks in a row after which an open order fails (WATCH_MAX_FAILED_CHECKS). */
-  abstract readonly maxFailedChecks: number;
-}
 
 /**
  * Re-quotes open GTC/GTD orders and triggers those whose limit is met for the whole amount.
@@ -42,7 +36,7 @@ export class TriggerWatcher {
     private readonly history: LimitOrderHistory,
     private readonly quoter: MarketQuoter,
     private readonly swapBuilds: SwapBuildCommands,
-    private readonly settings: WatcherSettings,
+    private readonly config: LimitOrderServiceConfig,
     private readonly clock: Clock,
   ) {}
 
@@ -103,7 +97,7 @@ export class TriggerWatcher {
         lock: { mode: 'pessimistic_write' },
       });
       if (!current || current.status !== 'open') return undefined;
-      const next = afterRefusedCheck(current.failedChecks, this.settings.maxFailedChecks);
+      const next = afterRefusedCheck(current.failedChecks, this.config.WATCH_MAX_FAILED_CHECKS);
       if (!next.fails) {
         await manager.update(LimitOrderEntity, { id }, { failedChecks: next.failedChecks });
         return { failed: false, failedChecks: next.failedChecks };
@@ -163,7 +157,7 @@ export class TriggerWatcher {
         .andWhere('o.next_check_at_ms <= :now', { now })
         .andWhere('o.expires_at_ms > :now', { now })
         .orderBy('o.next_check_at_ms', 'ASC')
-        .limit(this.settings.batchSize)
+        .limit(this.config.WATCH_BATCH_SIZE)
         .setLock('pessimistic_write')
         .setOnLocked('skip_locked')
         .getMany();
@@ -171,7 +165,7 @@ export class TriggerWatcher {
         await manager
           .createQueryBuilder()
           .update(LimitOrderEntity)
-          .set({ nextCheckAtMs: now + this.settings.intervalMs })
+          .set({ nextCheckAtMs: now + this.config.WATCH_INTERVAL_MS })
           .whereInIds(due.map((o) => o.id))
           .execute();
       }

@@ -1,6 +1,7 @@
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ChainRegistry } from '@swapgw/chains';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
+import { Clock } from '@swapgw/runtime';
 import { DataSource, EntityManager } from 'typeorm';
 import { SupportPolicy } from './support-policy';
 import { assetKeyOf, DiscoveredToken, TokenListSource } from './token-sources';
@@ -42,6 +43,7 @@ export class CatalogSync implements OnApplicationBootstrap {
     private readonly sources: TokenListSource[],
     private readonly policy: SupportPolicy,
     private readonly options: CatalogSyncOptions,
+    private readonly clock: Clock,
   ) {}
 
   /** The catalog is seeded before the app serves (the Kafka consumer starts after bootstrap). */
@@ -61,7 +63,7 @@ export class CatalogSync implements OnApplicationBootstrap {
    * A remote source that loaded once and fails later keeps serving its last tokens.
    */
   async ensureAvailable(): Promise<void> {
-    const now = Date.now();
+    const now = this.clock.nowMs();
     const due = this.sources.filter((source) => {
       const state = this.state.get(source.name);
       if (!state) return true;
@@ -100,7 +102,7 @@ export class CatalogSync implements OnApplicationBootstrap {
   private async runSync(sources: TokenListSource[]): Promise<void> {
     let changed = false;
     for (const source of sources) {
-      const attemptAtMs = Date.now();
+      const attemptAtMs = this.clock.nowMs();
       const previous = this.state.get(source.name);
       try {
         const tokens = await source.load(this.registry, AbortSignal.timeout(30_000));
@@ -136,7 +138,7 @@ export class CatalogSync implements OnApplicationBootstrap {
   }
 
   private async upsertChains(): Promise<void> {
-    const now = Date.now();
+    const now = this.clock.nowMs();
     await this.dataSource.transaction(async (manager) => {
       for (const [position, chain] of this.registry.list().entries()) {
         await manager.query(
@@ -179,7 +181,7 @@ export class CatalogSync implements OnApplicationBootstrap {
       if (!unique.has(key)) unique.set(key, token);
     }
     const rows = [...unique.values()];
-    const now = Date.now();
+    const now = this.clock.nowMs();
     for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
       const chunk = rows.slice(i, i + UPSERT_CHUNK);
       const params: unknown[] = [];
@@ -240,7 +242,7 @@ export class CatalogSync implements OnApplicationBootstrap {
    * chain. Pairs are generated from tokens and upserted (never deleted: cursors stay valid).
    */
   private async applySupportAndPairs(): Promise<void> {
-    const now = Date.now();
+    const now = this.clock.nowMs();
     await this.dataSource.transaction(async (manager) => {
       for (const chain of this.registry.list()) {
         const providers = this.policy.tokenProviders(chain.id);

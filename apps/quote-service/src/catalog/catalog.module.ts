@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ChainRegistry } from '@swapgw/chains';
+import { Clock } from '@swapgw/runtime';
 import { DataSource } from 'typeorm';
 import { ChainsModule } from '../chains/chains.module';
 import { QuoteServiceConfig } from '../config/quote-service.config';
@@ -56,18 +57,23 @@ function tokenListSources(config: QuoteServiceConfig): TokenListSource[] {
     },
     {
       provide: CatalogSync,
-      inject: [DataSource, ChainRegistry, TOKEN_LIST_SOURCES, SupportPolicy, QuoteServiceConfig],
+      inject: [DataSource, ChainRegistry, TOKEN_LIST_SOURCES, SupportPolicy, QuoteServiceConfig, Clock],
       useFactory: (
         dataSource: DataSource,
         registry: ChainRegistry,
         sources: TokenListSource[],
         policy: SupportPolicy,
         config: QuoteServiceConfig,
+        clock: Clock,
       ) =>
-        new CatalogSync(dataSource, registry, sources, policy, {
-          refreshMs: config.TOKEN_LIST_REFRESH_MS,
-          retryIntervalMs: config.DISCOVERY_RETRY_INTERVAL_MS,
-        }),
+        new CatalogSync(
+          dataSource,
+          registry,
+          sources,
+          policy,
+          { refreshMs: config.TOKEN_LIST_REFRESH_MS, retryIntervalMs: config.DISCOVERY_RETRY_INTERVAL_MS },
+          clock,
+        ),
     },
     CatalogService,
   ],

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { ManualClock } from '@swapgw/runtime';
 import { ChainDescriptor, ChainRegistry, DevnetManifestView, SponsoredFeeRates } from '@swapgw/chains';
 import type { RouteLeg, TokenRef } from '@swapgw/contracts';
 import {
@@ -296,11 +297,10 @@ class FakeReaders implements ChainFeeReaders {
 }
 
 describe('ChainFeeOracle', () => {
-  let now = 0;
-  const clock = () => now;
+  const clock = new ManualClock(0);
   beforeAll(() => Logger.overrideLogger(false)); // the fallback warnings are expected here
   afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']));
-  beforeEach(() => (now = 1_000_000));
+  beforeEach(() => (clock.atMs = 1_000_000));
 
   it('reads the node once per chain within the TTL, concurrent quotes sharing the read', async () => {
     const readers = new FakeReaders();
@@ -311,10 +311,10 @@ describe('ChainFeeOracle', () => {
     ]);
     expect(a).toEqual({ feePerGas: 7n * GWEI, tokenAccountRent: 0n, source: 'node' });
     expect(b).toBe(a);
-    now += 9_999;
+    clock.atMs += 9_999;
     await oracle.ratesOf(registry.get('devnet-a'));
     expect(readers.calls).toEqual(['evm:devnet-a']);
-    now += 1;
+    clock.atMs += 1;
     readers.evm = async () => 8n * GWEI;
     expect((await oracle.ratesOf(registry.get('devnet-a'))).feePerGas).toBe(8n * GWEI);
     expect(readers.calls).toEqual(['evm:devnet-a', 'evm:devnet-a']);

@@ -13,7 +13,7 @@ import {
 } from '@swapgw/chains';
 import type { ChainFamilies } from '@swapgw/chains/families';
 import type { GasFeeSource, RouteGasCoverage, RouteLeg } from '@swapgw/contracts';
-import { withTimeout } from '@swapgw/runtime';
+import { Clock, withTimeout } from '@swapgw/runtime';
 import { ProviderNames } from '../catalog/support-policy';
 
 /** The price of a unit on one chain and where it came from. */
@@ -62,13 +62,13 @@ export class ChainFeeOracle {
 
   constructor(
     private readonly readers: ChainFeeReaders,
-    private readonly options: ChainFeeOracleOptions = CHAIN_FEE_ORACLE_DEFAULTS,
-    private readonly clock: () => number = Date.now,
+    private readonly options: ChainFeeOracleOptions,
+    private readonly clock: Clock,
   ) {}
 
   /** The chain's current figures; never rejects. Concurrent calls share one read. */
   ratesOf(chain: ChainDescriptor): Promise<ChainFeeQuote> {
-    const now = this.clock();
+    const now = this.clock.nowMs();
     const cached = this.cache.get(chain.id);
     if (cached && now - cached.atMs < this.options.ttlMs) return cached.quote;
     const quote = this.read(chain);

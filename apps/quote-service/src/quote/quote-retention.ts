@@ -1,6 +1,7 @@
-import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { PeriodicWork } from '@swapgw/runtime';
+import { Clock, PeriodicWork } from '@swapgw/runtime';
+import { QuoteServiceConfig } from '../config/quote-service.config';
 import { quoteTables } from '../database/quote-tables';
 
 /** How often quotes past their retention are looked for (deleting them can wait minutes). */
@@ -10,19 +11,20 @@ const PRUNE_INTERVAL_MS = 10 * 60_000;
  * Deletes quotes (and, by cascade, their route plans) some time after they expired: an expired
  * quote can no longer be built, and keeping the retention window lets support look one up by id.
  */
+@Injectable()
 export class QuoteRetention implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(QuoteRetention.name);
   private loop?: PeriodicWork;
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly retentionMs: number,
-    private readonly clock: () => number = Date.now,
+    private readonly config: QuoteServiceConfig,
+    private readonly clock: Clock,
   ) {}
 
   /** Deletes quotes expired before now − retention; answers how many. */
   async prune(): Promise<number> {
-    const cutoff = this.clock() - this.retentionMs;
+    const cutoff = this.clock.nowMs() - this.config.QUOTE_RETENTION_MS;
     const [, affected] = (await this.dataSource.query(
       `DELETE FROM ${quoteTables(this.dataSource).quotes} WHERE "expires_at_ms" < $1`,
       [cutoff],

@@ -1,12 +1,12 @@
 import { ChainFamilies } from '@swapgw/chains/families';
 import { Module } from '@nestjs/common';
 import { ChainRegistry } from '@swapgw/chains';
-import { DataSource } from 'typeorm';
+import { Clock } from '@swapgw/runtime';
 import { ChainsModule } from '../chains/chains.module';
-import { QuoteServiceConfig } from '../config/quote-service.config';
 import { ProvidersModule, QUOTE_PROVIDERS } from '../providers/providers.module';
 import { QuoteProvider } from '../providers/quote-provider';
-import { ChainFeeOracle, familyFeeReaders } from './gas-coverage';
+import { QuoteServiceConfig } from '../config/quote-service.config';
+import { CHAIN_FEE_ORACLE_DEFAULTS, ChainFeeOracle, familyFeeReaders } from './gas-coverage';
 import { QuoteRequestsController } from './quote-requests.controller';
 import { QuoteRetention } from './quote-retention';
 import { QuoteService } from './quote.service';
@@ -27,49 +27,24 @@ import { TrendingCounter } from './trending-counter';
     TrendingCounter,
     {
       provide: ChainFeeOracle,
-      inject: [ChainFamilies],
-      useFactory: (families: ChainFamilies) => new ChainFeeOracle(familyFeeReaders(families)),
+      inject: [ChainFamilies, Clock],
+      useFactory: (families: ChainFamilies, clock: Clock) =>
+        new ChainFeeOracle(familyFeeReaders(families), CHAIN_FEE_ORACLE_DEFAULTS, clock),
     },
     {
-      provide: QuoteService,
-      inject: [
-        DataSource,
-        ChainRegistry,
-        TokenResolver,
-        QUOTE_PROVIDERS,
-        TrendingCounter,
-        ChainFeeOracle,
-        QuoteServiceConfig,
-        ChainFamilies,
-      ],
-      useFactory: (
-        dataSource: DataSource,
-        registry: ChainRegistry,
-        tokens: TokenResolver,
-        providers: QuoteProvider[],
-        trending: TrendingCounter,
-        fees: ChainFeeOracle,
-        config: QuoteServiceConfig,
-        families: ChainFamilies,
-      ) =>
-        new QuoteService(dataSource, registry, tokens, providers, trending, fees, {
-          ttlMs: config.QUOTE_TTL_MS,
-          providerTimeoutMs: config.QUOTE_PROVIDER_TIMEOUT_MS,
-          preflight: new RoutePreflight(familyPreflightReads(families, registry)),
-        }),
+      provide: RoutePreflight,
+      inject: [ChainFamilies, ChainRegistry],
+      useFactory: (families: ChainFamilies, registry: ChainRegistry) =>
+        new RoutePreflight(familyPreflightReads(families, registry)),
     },
+    QuoteService,
     {
       provide: RouteRepricer,
       inject: [ChainRegistry, QUOTE_PROVIDERS, QuoteServiceConfig],
       useFactory: (registry: ChainRegistry, providers: QuoteProvider[], config: QuoteServiceConfig) =>
         new RouteRepricer(registry, providers, config.QUOTE_PROVIDER_TIMEOUT_MS),
     },
-    {
-      provide: QuoteRetention,
-      inject: [DataSource, QuoteServiceConfig],
-      useFactory: (dataSource: DataSource, config: QuoteServiceConfig) =>
-        new QuoteRetention(dataSource, config.QUOTE_RETENTION_MS),
-    },
+    QuoteRetention,
   ],
 })
 export class QuoteModule {}

@@ -1,5 +1,5 @@
-import { timeOrderedUuid } from '@swapgw/runtime';
-import { Logger } from '@nestjs/common';
+import { Clock, timeOrderedUuid } from '@swapgw/runtime';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   amountLooksLikeBaseUnits,
   baseUnitsToAmount,
@@ -53,13 +53,8 @@ import { assetKeyOf } from '../catalog/token-sources';
 import { quoteTables } from '../database/quote-tables';
 import { TrendingCounter } from './trending-counter';
 import { RoutePreflight } from './route-preflight';
-
-export interface QuoteServiceOptions {
-  ttlMs: number;
-  providerTimeoutMs: number;
-  /** The checks of each route against the request's userAddress (none without it). */
-  preflight?: RoutePreflight;
-}
+import { QuoteServiceConfig } from '../config/quote-service.config';
+import { QUOTE_PROVIDERS } from '../providers/providers.module';
 
 /**
  * POST /quote: validates and resolves the request, asks the providers, ranks their routes best
@@ -68,6 +63,7 @@ export interface QuoteServiceOptions {
  * transaction, and answers the plans with the quote (the gateway sends the chosen one in the build
  * command).
  */
+@Injectable()
 export class QuoteService {
   private readonly logger = new Logger(QuoteService.name);
 
@@ -80,11 +76,13 @@ export class QuoteService {
     private readonly dataSource: DataSource,
     private readonly registry: ChainRegistry,
     private readonly tokens: TokenResolver,
-    private readonly providers: QuoteProvider[],
+    @Inject(QUOTE_PROVIDERS) private readonly providers: QuoteProvider[],
     private readonly trending: TrendingCounter,
     private readonly fees: ChainFeeOracle,
-    private readonly options: QuoteServiceOptions,
-    private readonly clock: () => number = Date.now,
+    private readonly config: QuoteServiceConfig,
+    /** The checks of each route against the request's userAddress (none without it). */
+    private readonly routePreflight: RoutePreflight,
+    private readonly clock: Clock,
   ) {}
 
   async create(request: CreateQuoteRequest): Promise<QuoteResult> {
@@ -130,7 +128,7 @@ export class QuoteService {
     const feeReads = new Map<string, Promise<ChainFeeQuote>>(
       [fromChain, toChain].map((chain) => [chain.id, this.fees.ratesOf(chain)]),
     );
-    const gathered = await gatherRoutes(this.providers, context, this.options.providerTimeoutMs);
+    const gathered = await gatherRoutes(this.providers, context, this.config.QUOTE_PROVIDER_TIMEOUT_MS);
     const failures = gathered.outcomes.filter((o) => o.status === 'failed' || o.status === 'timed-out');
     if (gathered.asked > 0 && failures.length === gathered.asked) {
       this.logger.warn({ msg: 'every quote provider failed', outcomes: gathered.outcomes });
@@ -139,9 +137,9 @@ export class QuoteService {
       });
     }
 
-    const now = this.clock();
+    const now = this.clock.nowMs();
     const quoteId = `qt_${timeOrderedUuid(now)}`;
-    const expiresAtMs = now + this.options.ttlMs;
+    const expiresAtMs = now + this.config.QUOTE_TTL_MS;
     const ranked = rankRoutes(gathered.routes.map((route) => ({ ...route, stepCount: route.legs.length })));
     const feeTotal = fee.charges.reduce((sum, charge) => sum + charge.amount, 0n);
     const permits = ranked.map((route) => permitInfoOf(this.registry, route.legs[0], feeTotal));
@@ -248,9 +246,7 @@ export class QuoteService {
       });
     }
     checkUserAddress(request.userAddress, fromChain);
-    const preflight = this.options.preflight;
-    if (!preflight) return { issues: [] };
-    const [issues] = await preflight.issuesOf(
+    const [issues] = await this.routePreflight.issuesOf(
       {
         userAddress: request.userAddress,
         recipient: request.recipient ?? plan.recipient,
@@ -277,9 +273,8 @@ export class QuoteService {
     routes: CandidateRoute[],
     permits: (RoutePermitInfo | undefined)[],
   ): Promise<RouteIssue[][] | undefined> {
-    const preflight = this.options.preflight;
-    if (request.userAddress === undefined || !preflight) return undefined;
-    return preflight.issuesOf(
+    if (request.userAddress === undefined) return undefined;
+    return this.routePreflight.issuesOf(
       { userAddress: request.userAddress, recipient: request.recipient, toChain: request.toChain },
       routes.map((route, index) => ({ legs: route.legs, permit: permits[index] })),
     );

@@ -10,6 +10,8 @@ import {
   useDevnet,
   planOf,
 } from '../../test/support/quote-service-test-support';
+import { ManualClock } from '@swapgw/runtime';
+import { QuoteServiceConfig } from '../config/quote-service.config';
 import { QuoteRetention } from './quote-retention';
 import { QuoteService } from './quote.service';
 
@@ -593,7 +595,12 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
       });
       const routeId = quote.routes[0].routeId;
       const retentionMs = 60_000;
-      const early = new QuoteRetention(dataSource, retentionMs, () => quote.expiresAtMs + retentionMs - 1);
+      const config = Object.assign(new QuoteServiceConfig(), { QUOTE_RETENTION_MS: retentionMs });
+      const early = new QuoteRetention(
+        dataSource,
+        config,
+        new ManualClock(quote.expiresAtMs + retentionMs - 1),
+      );
       await early.prune();
       const storedPlans = async () =>
         (
@@ -602,7 +609,11 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
           ])
         ).length;
       expect(await storedPlans()).toBe(1);
-      const late = new QuoteRetention(dataSource, retentionMs, () => quote.expiresAtMs + retentionMs + 1);
+      const late = new QuoteRetention(
+        dataSource,
+        config,
+        new ManualClock(quote.expiresAtMs + retentionMs + 1),
+      );
       expect(await late.prune()).toBeGreaterThanOrEqual(1);
       expect(await storedPlans()).toBe(0);
     });
