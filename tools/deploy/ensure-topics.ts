@@ -7,7 +7,7 @@ import { allTopicSpecs } from '@swapgw/contracts';
 import { ensureTopics, kafkaSettingsFromEnv } from '@swapgw/messaging';
 
 async function main(): Promise<void> {
-  const settings = { ...kafkaSettingsFromEnv('topic-init'), manageTopics: true };
+  const settings = { ...kafkaSettingsFromEnv('topic-init', process.env), manageTopics: true };
   const specs = allTopicSpecs();
   await ensureTopics(settings, specs);
   process.stdout.write(

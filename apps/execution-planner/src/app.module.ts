@@ -26,6 +26,7 @@ export class AppModule {
           serviceDataSourceOptions(plannerDatabaseOptions(config.databaseUrl, config.DB_POOL_SIZE)),
         ),
         MessagingModule.forRoot({
+          config,
           clientId: SERVICE_NAME,
           groupId: options.groupId ?? SERVICE_NAME,
           outbox: true,

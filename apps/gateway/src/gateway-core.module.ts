@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { KafkaSettings } from '@swapgw/messaging';
+import { KafkaSettings, kafkaSettingsOf } from '@swapgw/messaging';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
@@ -18,13 +18,9 @@ import { MetricsModule } from './metrics/metrics.module';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimiter } from './rate-limit/rate-limiter.service';
 
-export const gatewayKafkaSettings = (config: GatewayConfig): KafkaSettings => ({
-  brokers: config.kafkaBrokers,
-  clientId: 'gateway',
-  instanceId: config.INSTANCE_ID,
-  security: config.kafkaSecurity,
-  manageTopics: config.KAFKA_MANAGE_TOPICS,
-});
+/** The gateway's Kafka settings, from its validated config. */
+export const gatewayKafkaSettings = (config: GatewayConfig): KafkaSettings =>
+  kafkaSettingsOf(config, 'gateway');
 
 /**
  * The HTTP shell every feature module relies on: config, database, Kafka request-reply

@@ -29,6 +29,7 @@ export class AppModule {
           serviceDataSourceOptions(limitOrderDatabaseOptions(config.databaseUrl, config.DB_POOL_SIZE)),
         ),
         MessagingModule.forRoot({
+          config,
           clientId: SERVICE_NAME,
           groupId: options.groupId ?? SERVICE_NAME,
           requestTopics: [Topics.catalogRequests, Topics.quoteRequests],

@@ -10,6 +10,7 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit(LimitOrderServiceConfig, SERVICE_NAME);
   await bootstrapKafkaService({
     module: AppModule.forRoot(config),
+    config,
     service: SERVICE_NAME,
     groupId: SERVICE_NAME,
     healthPort: config.HEALTH_PORT,

@@ -24,7 +24,7 @@ export class AppModule {
       exports: [QuoteServiceConfig, Clock],
       imports: [
         TypeOrmModule.forRoot(serviceDataSourceOptions(quoteDatabaseOptions(config.databaseUrl))),
-        MessagingModule.forRoot({ clientId: SERVICE_NAME, groupId: options.groupId ?? SERVICE_NAME }),
+        MessagingModule.forRoot({ config, clientId: SERVICE_NAME, groupId: options.groupId ?? SERVICE_NAME }),
         CatalogModule,
         QuoteModule,
       ],

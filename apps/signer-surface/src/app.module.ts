@@ -30,6 +30,7 @@ export class AppModule {
       imports: [
         TypeOrmModule.forRoot(serviceDataSourceOptions(signerDatabaseOptions(config.databaseUrl))),
         MessagingModule.forRoot({
+          config,
           clientId: SERVICE_NAME,
           groupId: options.groupId ?? SERVICE_NAME,
           outbox: true,

@@ -10,6 +10,7 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit(SignerSurfaceConfig, SERVICE_NAME); // validated before the module is built
   await bootstrapKafkaService({
     module: AppModule.forRoot(config),
+    config,
     service: SERVICE_NAME,
     groupId: SERVICE_NAME,
     healthPort: config.HEALTH_PORT,

@@ -35,6 +35,19 @@ export interface ChainRegistryOptions {
 }
 
 /**
+ * The variables a chain registry is built from, as an app's validated config names them (every
+ * app's config has DEVNET_MANIFEST; the real networks' endpoints only where the app uses them).
+ */
+export interface ChainRegistryConfig {
+  DEVNET_MANIFEST: string;
+  RPC_URL_ETHEREUM?: string;
+  RPC_URL_BASE?: string;
+  RPC_URL_ARBITRUM?: string;
+  RPC_URL_SOLANA?: string;
+  ESPLORA_URL_BITCOIN?: string;
+}
+
+/**
  * The chains the suite knows: devnet chains from the manifest (with their RPC), then the real
  * networks (Ethereum, Base, Arbitrum, Solana), listed whether or not an RPC URL is configured.
  */
@@ -71,10 +84,26 @@ export class ChainRegistry {
   }
 
   /**
-   * Registry from the environment: DEVNET_MANIFEST (default .run/devnet/manifest.json; a missing
-   * file means no devnet chains, not an error) and RPC_URL_ETHEREUM / _BASE / _ARBITRUM / _SOLANA.
+   * The registry of an app, from its validated config: how every app builds its one registry (and
+   * destroys it at shutdown, which releases the RPC providers' timers).
    */
-  static fromEnvironment(env: Record<string, string | undefined> = process.env): ChainRegistry {
+  static fromConfig(config: ChainRegistryConfig): ChainRegistry {
+    return ChainRegistry.fromEnvironment({
+      DEVNET_MANIFEST: config.DEVNET_MANIFEST,
+      RPC_URL_ETHEREUM: config.RPC_URL_ETHEREUM,
+      RPC_URL_BASE: config.RPC_URL_BASE,
+      RPC_URL_ARBITRUM: config.RPC_URL_ARBITRUM,
+      RPC_URL_SOLANA: config.RPC_URL_SOLANA,
+      ESPLORA_URL_BITCOIN: config.ESPLORA_URL_BITCOIN,
+    });
+  }
+
+  /**
+   * Registry from raw variables: DEVNET_MANIFEST (default .run/devnet/manifest.json; a missing
+   * file means no devnet chains, not an error), RPC_URL_ETHEREUM / _BASE / _ARBITRUM / _SOLANA and
+   * ESPLORA_URL_BITCOIN. Apps use fromConfig.
+   */
+  static fromEnvironment(env: Record<string, string | undefined>): ChainRegistry {
     const manifestPath = env.DEVNET_MANIFEST || DEFAULT_DEVNET_MANIFEST;
     let manifest: DevnetManifestView | undefined;
     let manifestProblem: string | undefined;

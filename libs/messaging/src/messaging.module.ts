@@ -11,10 +11,15 @@ import {
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { IdempotentConsumer, IdempotentConsumerOptions } from './consumer/idempotent-consumer';
-import { kafkaSettingsFromEnv, KafkaSettings } from './kafka/kafka-settings';
+import { KafkaSettings } from './kafka/kafka-settings';
+import {
+  kafkaSettingsOf,
+  MessagingEnvironment,
+  messagingRetentionOf,
+} from './bootstrap/messaging-environment';
 import { ConsumerLagSampler } from './metrics/consumer-lag-sampler';
 import { MessagingRetentionOptions, MessagingRetentionPurge } from './outbox/messaging-retention-purge';
-import { messagingRetentionFromEnv } from './outbox/messaging-retention-settings';
+import { DEFAULT_MESSAGING_RETENTION } from './outbox/messaging-retention-settings';
 import { Outbox } from './outbox/outbox';
 import { OutboxRelay, OutboxRelayOptions } from './outbox/outbox-relay';
 import { RequestReplyClient, RequestReplyClientOptions } from './request-reply/request-reply.client';
@@ -23,7 +28,7 @@ import { RequestResponder, RequestResponderOptions } from './request-reply/reque
 export const MESSAGING_OPTIONS = Symbol('MESSAGING_OPTIONS');
 export const KAFKA_SETTINGS = Symbol('KAFKA_SETTINGS');
 
-export interface MessagingModuleOptions {
+interface MessagingModuleBaseOptions {
   /** Kafka client id, normally the app name. */
   clientId: string;
   /** Request-reply topics this app sends to: provides a RequestReplyClient. */
@@ -35,8 +40,6 @@ export interface MessagingModuleOptions {
   groupId?: string;
   /** Provides Outbox and runs an OutboxRelay on the app's TypeORM DataSource. */
   outbox?: boolean;
-  /** Defaults to kafkaSettingsFromEnv(clientId). */
-  settings?: KafkaSettings;
   requestReply?: RequestReplyClientOptions;
   relay?: OutboxRelayOptions;
   consumer?: IdempotentConsumerOptions;
@@ -44,7 +47,7 @@ export interface MessagingModuleOptions {
   /**
    * Purge of the messaging tables past retention (published outbox rows, processed_events), on by
    * default with an outbox or a groupId: retention hours default to OUTBOX_RETENTION_HOURS and
-   * PROCESSED_EVENTS_RETENTION_HOURS from the environment. A schema without the tables has nothing
+   * PROCESSED_EVENTS_RETENTION_HOURS of `config` (else their defaults). A schema without the tables has nothing
    * to purge. false turns it off.
    */
   retention?: MessagingRetentionOptions | false;
@@ -54,6 +57,16 @@ export interface MessagingModuleOptions {
    */
   consumerLag?: { intervalMs?: number } | false;
 }
+
+/**
+ * Where Kafka is and the retention of the messaging tables come from the app's validated config
+ * (`config`), or, for tests and tools without one, from explicit `settings` (retention defaults).
+ */
+export type MessagingModuleOptions = MessagingModuleBaseOptions &
+  (
+    | { config: MessagingEnvironment; settings?: KafkaSettings }
+    | { config?: undefined; settings: KafkaSettings }
+  );
 
 function requireDataSource(dataSource: DataSource | null | undefined, what: string): DataSource {
   if (!dataSource) {
@@ -132,10 +145,17 @@ class MessagingLifecycle implements OnApplicationBootstrap, BeforeApplicationShu
   }
 }
 
+/** The explicit settings, else those of the app's config. */
+function kafkaSettingsOfOptions(options: MessagingModuleOptions): KafkaSettings {
+  if (options.settings) return options.settings;
+  if (!options.config) throw new Error('MessagingModule needs the app config or Kafka settings');
+  return kafkaSettingsOf(options.config, options.clientId);
+}
+
 @Module({})
 export class MessagingModule {
   static forRoot(options: MessagingModuleOptions): DynamicModule {
-    const settings = options.settings ?? kafkaSettingsFromEnv(options.clientId);
+    const settings = kafkaSettingsOfOptions(options);
     const group = options.groupId ?? options.clientId;
     const providers: Provider[] = [
       { provide: MESSAGING_OPTIONS, useValue: options },
@@ -198,7 +218,7 @@ export class MessagingModule {
         inject: [{ token: DataSource, optional: true }],
         useFactory: (dataSource?: DataSource) =>
           new MessagingRetentionPurge(requireDataSource(dataSource, 'the messaging tables purge'), {
-            ...messagingRetentionFromEnv(),
+            ...(options.config ? messagingRetentionOf(options.config) : DEFAULT_MESSAGING_RETENTION),
             ...retention,
           }),
       });

@@ -22,7 +22,7 @@ export class JsonLogger implements LoggerService {
 
   constructor(
     private readonly service: string,
-    level: LogLevel = (process.env.LOG_LEVEL as LogLevel) || 'log',
+    level: LogLevel = 'log',
   ) {
     this.minLevel = LEVEL_ORDER[level] ?? LEVEL_ORDER.log;
   }

@@ -1,14 +1,16 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsNotEmpty, IsString, Matches } from 'class-validator';
+import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, Matches } from 'class-validator';
 import { hostname } from 'node:os';
 import { DatabaseEnvironment } from './database-environment';
+
+const HTTP_URL = /^https?:\/\/[^\s]+$/;
 
 export const LOG_LEVELS = ['verbose', 'debug', 'log', 'warn', 'error', 'fatal'] as const;
 export type LogLevelName = (typeof LOG_LEVELS)[number];
 
 /**
- * The variables every app of the suite reads: where PostgreSQL (DatabaseEnvironment), Kafka and
- * the devnet manifest are, how much to log, and this process's instance id. Each app's config
+ * The variables every app of the suite reads: where PostgreSQL (DatabaseEnvironment), Kafka, the
+ * devnet manifest and the real networks' RPC nodes are (ChainRegistry.fromConfig), how much to log, and this process's instance id. Each app's config
  * class extends it.
  */
 export class ServiceEnvironment extends DatabaseEnvironment {
@@ -19,6 +21,23 @@ export class ServiceEnvironment extends DatabaseEnvironment {
   @IsString()
   @IsNotEmpty()
   DEVNET_MANIFEST: string = '.run/devnet/manifest.json';
+
+  /** The real networks' RPC nodes (unset: that network is not served); apps without chains ignore them. */
+  @IsOptional()
+  @Matches(HTTP_URL)
+  RPC_URL_ETHEREUM?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL)
+  RPC_URL_BASE?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL)
+  RPC_URL_ARBITRUM?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL)
+  RPC_URL_SOLANA?: string;
 
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: LogLevelName = 'log';

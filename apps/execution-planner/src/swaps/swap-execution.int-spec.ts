@@ -203,7 +203,7 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
   const txHash = (n: number) => '0x' + n.toString(16).padStart(64, '0');
 
   beforeAll(async () => {
-    const settings = kafkaSettingsFromEnv('execution-planner-it');
+    const settings = kafkaSettingsFromEnv('execution-planner-it', process.env);
     await ensureTopics(settings);
     const config = loadConfig(ExecutionPlannerConfig, { ...process.env, ...env.env, HEALTH_PORT: '0' });
     const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config, { groupId })] })

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   checkKafkaSecurity,
   ensureTopics,
+  consumerConcurrencyOf,
   kafkaMicroserviceOptions,
   topicsToEnsure,
 } from '@swapgw/messaging';
@@ -115,7 +116,11 @@ export async function createGatewayApp(
   const openApi = setupOpenApi(app, fastify);
 
   // The swap read-model projector (SwapModule) consumes swap.events through this microservice.
-  app.connectMicroservice(kafkaMicroserviceOptions(gatewayKafkaSettings(config), config.KAFKA_GROUP_ID));
+  app.connectMicroservice(
+    kafkaMicroserviceOptions(gatewayKafkaSettings(config), config.KAFKA_GROUP_ID, {
+      concurrency: consumerConcurrencyOf(config),
+    }),
+  );
   await app.init();
   return {
     app,

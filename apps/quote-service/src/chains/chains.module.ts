@@ -3,24 +3,14 @@ import { ChainRegistry, verifyChainEndpointsAtBoot } from '@swapgw/chains';
 import { ChainFamilies } from '@swapgw/chains/families';
 import { QuoteServiceConfig } from '../config/quote-service.config';
 
-/** The chains quote-service knows: the devnet manifest's and the real networks, with their RPC URLs. */
-export function registryFromConfig(config: QuoteServiceConfig): ChainRegistry {
-  return ChainRegistry.fromEnvironment({
-    DEVNET_MANIFEST: config.DEVNET_MANIFEST,
-    RPC_URL_ETHEREUM: config.RPC_URL_ETHEREUM,
-    RPC_URL_BASE: config.RPC_URL_BASE,
-    RPC_URL_ARBITRUM: config.RPC_URL_ARBITRUM,
-    RPC_URL_SOLANA: config.RPC_URL_SOLANA,
-  });
-}
-
 /**
+ * The chains quote-service knows (the devnet manifest's and the real networks, with their RPC URLs).
  * One ChainRegistry for the whole app (its RPC providers are cached and shared by the catalog, the
  * quote providers and the gas oracle), released at shutdown: ethers keeps timers for pending requests.
  */
 @Module({
   providers: [
-    { provide: ChainRegistry, inject: [QuoteServiceConfig], useFactory: registryFromConfig },
+    { provide: ChainRegistry, inject: [QuoteServiceConfig], useFactory: ChainRegistry.fromConfig },
     {
       provide: ChainFamilies,
       inject: [ChainRegistry, QuoteServiceConfig],

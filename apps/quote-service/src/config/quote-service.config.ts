@@ -124,22 +124,6 @@ export class QuoteServiceConfig extends KafkaServiceEnvironment {
   @Min(0)
   DISCOVERY_RETRY_INTERVAL_MS: number = 10_000;
 
-  @IsOptional()
-  @Matches(HTTP_URL)
-  RPC_URL_ETHEREUM?: string;
-
-  @IsOptional()
-  @Matches(HTTP_URL)
-  RPC_URL_BASE?: string;
-
-  @IsOptional()
-  @Matches(HTTP_URL)
-  RPC_URL_ARBITRUM?: string;
-
-  @IsOptional()
-  @Matches(HTTP_URL)
-  RPC_URL_SOLANA?: string;
-
   /** The config as JSON.stringify (and loggers) print it: every variable, the API keys redacted. */
   toJSON(): Record<string, unknown> {
     const shown: Record<string, unknown> = Object.fromEntries(Object.entries(this));

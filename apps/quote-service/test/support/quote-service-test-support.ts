@@ -86,7 +86,7 @@ class QuoteTestRootModule {
         { provide: DataSource, useValue: dataSource },
       ],
       exports: [QuoteServiceConfig, DataSource],
-      imports: [MessagingModule.forRoot({ clientId: SERVICE_NAME }), CatalogModule, QuoteModule],
+      imports: [MessagingModule.forRoot({ config, clientId: SERVICE_NAME }), CatalogModule, QuoteModule],
     };
   }
 }

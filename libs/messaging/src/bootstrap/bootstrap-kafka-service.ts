@@ -3,15 +3,16 @@ import { DynamicModule, INestMicroservice, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Consumer } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import { TopicSpec } from '@swapgw/contracts';
+import { HEARTBEAT_INTERVAL_BOUNDS, TopicSpec } from '@swapgw/contracts';
 import { closeOnSignals, initProcessMetrics, JsonLogger, withTimeout } from '@swapgw/runtime';
 import { ConsumerConcurrency } from '../kafka/consumer-concurrency';
 import { ensureTopics, topicsToEnsure } from '../kafka/ensure-topics';
 import { checkKafkaSecurity } from '../kafka/kafka-health';
 import { describeKafkaSecurity, PLAINTEXT_SECURITY } from '../kafka/kafka-security';
-import { kafkaMicroserviceOptions, kafkaSettingsFromEnv, KafkaSettings } from '../kafka/kafka-settings';
+import { kafkaMicroserviceOptions, KafkaSettings } from '../kafka/kafka-settings';
 import { HeartbeatPublisher } from '../heartbeat/heartbeat-publisher';
-import { heartbeatIntervalFromEnv } from '../heartbeat/heartbeat-settings';
+import { consumerConcurrencyOf, definedOnly, kafkaSettingsOf } from './messaging-environment';
+import { KafkaServiceEnvironment } from './kafka-service-environment';
 import { HealthChecks, healthBody, startHealthServer } from './health-server';
 
 export interface KafkaServiceOptions {
@@ -21,8 +22,15 @@ export interface KafkaServiceOptions {
   service: string;
   /** Consumer group of the app's @MessagePattern / @EventPattern handlers (the app name). */
   groupId: string;
+  /**
+   * The app's validated config: Kafka settings, LOG_LEVEL, HEARTBEAT_INTERVAL_MS, HEALTH_HOST and
+   * the KAFKA_CONSUMER_* caps. Tests without one give `settings` (and the rest explicitly).
+   */
+  config?: KafkaServiceEnvironment;
   healthPort: number;
+  /** Defaults to the config's HEALTH_HOST (0.0.0.0). */
   healthHost?: string;
+  /** Defaults to the config's (kafkaSettingsOf). */
   settings?: KafkaSettings;
   /** Topics to declare before consuming; defaults to every topic of the suite. */
   topics?: TopicSpec[];
@@ -30,7 +38,7 @@ export interface KafkaServiceOptions {
   prepare?: () => Promise<void>;
   /**
    * Caps on concurrent message handling (partitions at once, messages per partition, messages per
-   * process); unset ones come from the environment, then the defaults. Same-key messages are
+   * process); unset ones come from the config's KAFKA_CONSUMER_*, then the defaults. Same-key messages are
    * always handled in order. See ConsumerConcurrency.
    */
   concurrency?: Partial<ConsumerConcurrency>;
@@ -40,7 +48,7 @@ export interface KafkaServiceOptions {
   fromBeginning?: boolean;
   /**
    * Heartbeats on `service.heartbeats` (what the gateway's GET /health reads), every `intervalMs`
-   * (default HEARTBEAT_INTERVAL_MS from the environment, else 5 s) while the service is ready;
+   * (default the config's HEARTBEAT_INTERVAL_MS, else 5 s) while the service is ready;
    * false sends none.
    */
   heartbeat?: { intervalMs?: number } | false;
@@ -60,7 +68,7 @@ export interface KafkaServiceHandle {
  * is logged as fatal here, so a main() only has to exit.
  */
 export async function bootstrapKafkaService(options: KafkaServiceOptions): Promise<KafkaServiceHandle> {
-  const logger = new JsonLogger(options.service);
+  const logger = new JsonLogger(options.service, options.config?.LOG_LEVEL);
   try {
     return await startKafkaService(options, logger);
   } catch (error) {
@@ -77,7 +85,9 @@ async function startKafkaService(
   logger: JsonLogger,
 ): Promise<KafkaServiceHandle> {
   initProcessMetrics(options.service);
-  const settings = options.settings ?? kafkaSettingsFromEnv(options.service);
+  const { config } = options;
+  const settings = options.settings ?? (config && kafkaSettingsOf(config, options.service));
+  if (!settings) throw new Error('bootstrapKafkaService needs the app config or Kafka settings');
   let prepared = false;
   let consumerJoined = false;
   let dataSource: DataSource | null = null;
@@ -95,13 +105,16 @@ async function startKafkaService(
     options.heartbeat === false
       ? null
       : new HeartbeatPublisher(settings, options.service, {
-          intervalMs: options.heartbeat?.intervalMs ?? heartbeatIntervalFromEnv(),
+          intervalMs:
+            options.heartbeat?.intervalMs ??
+            config?.HEARTBEAT_INTERVAL_MS ??
+            HEARTBEAT_INTERVAL_BOUNDS.default,
           // Beats say "ready", exactly what /health/ready answers 200 for.
           isReady: async () => (await healthBody(checks)).status === 'ok',
         });
   const health = await startHealthServer(
     options.healthPort,
-    options.healthHost ?? process.env.HEALTH_HOST ?? '0.0.0.0',
+    options.healthHost ?? config?.HEALTH_HOST ?? '0.0.0.0',
     checks,
   );
   // The process ends on SIGTERM (closeOnSignals); the health server must never keep it alive.
@@ -118,7 +131,10 @@ async function startKafkaService(
 
     const app = await NestFactory.createMicroservice(options.module, {
       ...kafkaMicroserviceOptions(settings, options.groupId, {
-        concurrency: { partitions: options.partitionsConsumedConcurrently, ...options.concurrency },
+        concurrency: {
+          ...(config ? consumerConcurrencyOf(config) : {}),
+          ...definedOnly({ partitions: options.partitionsConsumedConcurrently, ...options.concurrency }),
+        },
         fromBeginning: options.fromBeginning,
         // After a broker restart kafkajs may give up on the consumer: the server runs it again.
         restartAfterFatalCrash: true,

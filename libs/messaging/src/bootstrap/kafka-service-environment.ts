@@ -1,4 +1,4 @@
-import { IsInt, Max, Min } from 'class-validator';
+import { IsInt, IsNotEmpty, IsString, Max, Min } from 'class-validator';
 import { HEARTBEAT_INTERVAL_BOUNDS } from '@swapgw/contracts';
 import { MessagingEnvironment } from './messaging-environment';
 
@@ -12,6 +12,11 @@ export abstract class KafkaServiceEnvironment extends MessagingEnvironment {
   @Min(0)
   @Max(65535)
   HEALTH_PORT!: number;
+
+  /** Address the health server listens on. */
+  @IsString()
+  @IsNotEmpty()
+  HEALTH_HOST: string = '0.0.0.0';
 
   /**
    * How often each instance publishes its heartbeat on `service.heartbeats` while it is ready: the

@@ -12,8 +12,13 @@ import {
 } from 'class-validator';
 import { Transform } from 'class-transformer';
 import { ServiceEnvironment, toBooleanFlag } from '@swapgw/runtime';
+import { ConsumerConcurrency } from '../kafka/consumer-concurrency';
 import { KafkaSecurity, kafkaSecurityFrom, KafkaSecurityVariables } from '../kafka/kafka-security';
-import { MESSAGING_RETENTION_BOUNDS } from '../outbox/messaging-retention-settings';
+import { KafkaSettings, parseBrokers } from '../kafka/kafka-settings';
+import {
+  MESSAGING_RETENTION_BOUNDS,
+  MessagingRetentionSettings,
+} from '../outbox/messaging-retention-settings';
 
 /** The Kafka security variables taken together: files readable, nothing missing or contradictory. */
 @ValidatorConstraint({ name: 'kafkaSecurity' })
@@ -118,4 +123,58 @@ export abstract class MessagingEnvironment extends ServiceEnvironment implements
   @Min(MESSAGING_RETENTION_BOUNDS.processedEventsRetentionHours.min)
   @Max(MESSAGING_RETENTION_BOUNDS.processedEventsRetentionHours.max)
   PROCESSED_EVENTS_RETENTION_HOURS: number = MESSAGING_RETENTION_BOUNDS.processedEventsRetentionHours.default;
+
+  /**
+   * Caps on concurrent message handling of this app's consumers (ConsumerConcurrency), for
+   * operators to tune a deployment without a release; what the app's code asks for wins, unset ones
+   * take the defaults.
+   */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  KAFKA_CONSUMER_PARTITIONS_CONCURRENTLY?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  KAFKA_CONSUMER_MAX_IN_FLIGHT_PER_PARTITION?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  KAFKA_CONSUMER_MAX_IN_FLIGHT?: number;
+}
+
+/** The Kafka settings of an app's validated config; `clientId` is the app's name. */
+export function kafkaSettingsOf(config: MessagingEnvironment, clientId: string): KafkaSettings {
+  return {
+    brokers: parseBrokers(config.KAFKA_BROKERS),
+    clientId,
+    instanceId: config.INSTANCE_ID,
+    security: config.kafkaSecurity,
+    manageTopics: config.KAFKA_MANAGE_TOPICS,
+    logLevel: config.LOG_LEVEL,
+  };
+}
+
+/** The messaging tables' retention of an app's validated config. */
+export function messagingRetentionOf(config: MessagingEnvironment): MessagingRetentionSettings {
+  return {
+    outboxRetentionHours: config.OUTBOX_RETENTION_HOURS,
+    processedEventsRetentionHours: config.PROCESSED_EVENTS_RETENTION_HOURS,
+  };
+}
+
+/** The consumer caps the config sets (KAFKA_CONSUMER_*); the others are left to the code and defaults. */
+export function consumerConcurrencyOf(config: MessagingEnvironment): Partial<ConsumerConcurrency> {
+  return definedOnly({
+    partitions: config.KAFKA_CONSUMER_PARTITIONS_CONCURRENTLY,
+    perPartition: config.KAFKA_CONSUMER_MAX_IN_FLIGHT_PER_PARTITION,
+    perProcess: config.KAFKA_CONSUMER_MAX_IN_FLIGHT,
+  });
+}
+
+/** The properties that have a value (so that spreading it does not unset another source's). */
+export function definedOnly<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

@@ -5,7 +5,7 @@ import { HEARTBEAT_INTERVAL_BOUNDS } from '@swapgw/contracts';
  * The services' config classes validate it at boot (a bad value exits 78 naming it); this reads the
  * same variable for bootstrapKafkaService, as kafkaSettingsFromEnv reads KAFKA_BROKERS.
  */
-export function heartbeatIntervalFromEnv(env: Record<string, string | undefined> = process.env): number {
+export function heartbeatIntervalFromEnv(env: Record<string, string | undefined>): number {
   const raw = env.HEARTBEAT_INTERVAL_MS;
   if (raw === undefined || raw === '') return HEARTBEAT_INTERVAL_BOUNDS.default;
   const value = Number(raw);

@@ -29,12 +29,13 @@ const ENV_NAMES: Record<keyof ConsumerConcurrency, string> = {
 };
 
 /**
- * The caps for one consumer: what the app's code asks for, else the environment (so operators can
- * tune a deployment without a release), else the defaults. An invalid value fails the start.
+ * The caps for one consumer: what the app's code asks for, else the variables (the app's config
+ * passes its KAFKA_CONSUMER_* through `requested`; tools and tests may give raw ones), else the
+ * defaults. An invalid value fails the start.
  */
 export function resolveConsumerConcurrency(
   requested: Partial<ConsumerConcurrency> = {},
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined> = {},
 ): ConsumerConcurrency {
   const resolved = {} as ConsumerConcurrency;
   for (const name of Object.keys(ENV_NAMES) as Array<keyof ConsumerConcurrency>) {

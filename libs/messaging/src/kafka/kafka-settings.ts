@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { KafkaOptions } from '@nestjs/microservices';
 import type { KafkaConfig, logCreator as LogCreator } from 'kafkajs';
 import { logLevel, Partitioners } from 'kafkajs';
-import { JsonLogger } from '@swapgw/runtime';
+import { JsonLogger, LogLevelName } from '@swapgw/runtime';
 import {
   ConsumerConcurrency,
   DEFAULT_CONSUMER_CONCURRENCY,
@@ -27,6 +27,8 @@ export interface KafkaSettings {
    * only check that their topics exist (ensureTopics). Default true.
    */
   manageTopics?: boolean;
+  /** The app's LOG_LEVEL, for kafkajs's own lines; absent: `log`. */
+  logLevel?: LogLevelName;
 }
 
 /** KAFKA_MANAGE_TOPICS: `true`/`1` (default) or `false`/`0`; anything else is an error naming it. */
@@ -54,9 +56,13 @@ export function parseBrokers(value: string | undefined): string[] {
 export const sanitizeInstanceId = (value: string): string =>
   value.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 100);
 
+/**
+ * Kafka settings from raw variables, for tools and tests that have no app config (an app uses
+ * kafkaSettingsOf(config), from its validated config).
+ */
 export function kafkaSettingsFromEnv(
   clientId: string,
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined>,
 ): KafkaSettings {
   return {
     brokers: parseBrokers(env.KAFKA_BROKERS || undefined),
@@ -75,8 +81,8 @@ const KAFKAJS_LEVEL: Record<number, 'error' | 'warn' | 'log' | 'debug'> = {
 };
 
 /** Routes kafkajs logs through the JSON logger instead of kafkajs's own console format. */
-export function kafkaLogCreator(service: string): LogCreator {
-  const logger = new JsonLogger(service);
+export function kafkaLogCreator(service: string, level: LogLevelName = 'log'): LogCreator {
+  const logger = new JsonLogger(service, level);
   return () =>
     ({ level, log }) => {
       const { message, ...extra } = log;
@@ -102,7 +108,7 @@ export function kafkaClientConfig(
     requestTimeout: 30000,
     retry: { initialRetryTime: 300, maxRetryTime: 30000, retries: 10, factor: 0.2, multiplier: 2 },
     logLevel: logLevel.WARN,
-    logCreator: kafkaLogCreator(settings.clientId),
+    logCreator: kafkaLogCreator(settings.clientId, settings.logLevel),
     ...overrides,
   };
 }

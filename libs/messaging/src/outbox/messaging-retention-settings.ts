@@ -45,7 +45,7 @@ export const DEFAULT_MESSAGING_RETENTION: MessagingRetentionSettings = {
  * variables at boot (a bad value exits 78 naming it); this throws on one all the same.
  */
 export function messagingRetentionFromEnv(
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined>,
 ): MessagingRetentionSettings {
   const settings = { ...DEFAULT_MESSAGING_RETENTION };
   for (const key of Object.keys(MESSAGING_RETENTION_BOUNDS) as Array<keyof MessagingRetentionSettings>) {
