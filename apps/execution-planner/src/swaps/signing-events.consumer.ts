@@ -15,7 +15,7 @@ import {
 import { IdempotentConsumer, TopicEvents } from '@swapgw/messaging';
 import type { EntityManager } from 'typeorm';
 import { SwapProgress } from './swap-progress.service';
-import { TypeOrmSwapStore } from './swap-store';
+import { TypeOrmSwapRepository } from './swap.repository';
 
 /** signer-surface's events move swaps forward; each eventId is applied once (processed_events). */
 @Controller()
@@ -23,14 +23,14 @@ export class SigningEventsConsumer {
   constructor(
     private readonly consumer: IdempotentConsumer,
     private readonly progress: SwapProgress,
-    private readonly store: TypeOrmSwapStore,
+    private readonly swaps: TypeOrmSwapRepository,
   ) {}
 
   @TopicEvents(Topics.signingEvents)
   async onSigningEvent(@Payload() message: unknown, @Ctx() ctx: KafkaContext): Promise<void> {
     const p = this.progress;
     // Each handler joins the consumer's transaction, which holds the processed_events row.
-    const tx = (manager: EntityManager) => this.store.within(manager);
+    const tx = (manager: EntityManager) => this.swaps.within(manager);
     await this.consumer.consume(message, ctx, {
       [SigningEventTypes.payloadReady]: {
         payload: SigningPayloadReadyEvent,

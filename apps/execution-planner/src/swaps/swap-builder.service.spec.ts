@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { SwapBuildRequest, Topics } from '@swapgw/contracts';
 import { ManualClock } from '@swapgw/runtime';
-import { FakeSwapChains, InMemorySwapStore, plannerConfigOf } from '../../test/support/swap-fakes';
+import { FakeSwapChains, InMemorySwapRepository, plannerConfigOf } from '../../test/support/swap-fakes';
 import {
   buildRequestFor,
   NOW_MS,
@@ -14,7 +14,7 @@ import {
 import { SwapBuilder } from './swap-builder.service';
 
 describe('SwapBuilder', () => {
-  let store: InMemorySwapStore;
+  let store: InMemorySwapRepository;
   let clock: ManualClock;
   let builder: SwapBuilder;
   let swapIds = 0;
@@ -26,7 +26,7 @@ describe('SwapBuilder', () => {
   afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']));
 
   beforeEach(() => {
-    store = new InMemorySwapStore();
+    store = new InMemorySwapRepository();
     clock = new ManualClock(NOW_MS);
     builder = new SwapBuilder(
       store,

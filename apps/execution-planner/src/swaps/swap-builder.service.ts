@@ -22,7 +22,7 @@ import { walletsOf } from '../planning/swap-wallets';
 import { SwapEntity } from './swap.entity';
 import { SwapStepEntity } from './swap-step.entity';
 import { prepareCommandOf, stepIdOf, swapEvent } from './swap-messages';
-import { DuplicateSwapError, SwapStore, SwapTransaction } from './swap-store';
+import { DuplicateSwapError, SwapRepository, SwapTransaction } from './swap.repository';
 
 /**
  * Codes that are the infrastructure failing rather than a verdict on the build: a command that
@@ -46,7 +46,7 @@ export class SwapBuilder {
   private readonly logger = new Logger(SwapBuilder.name);
 
   constructor(
-    private readonly store: SwapStore,
+    private readonly swaps: SwapRepository,
     @Inject(SWAP_CHAINS) private readonly chains: SwapChains,
     private readonly config: ExecutionPlannerConfig,
     private readonly clock: Clock,
@@ -81,7 +81,7 @@ export class SwapBuilder {
    */
   async build(request: SwapBuildRequest, tx?: SwapTransaction): Promise<SwapBuildResult> {
     const fingerprint = fingerprintOf(request);
-    const existing = await (tx ?? this.store).findSwap(request.swapId);
+    const existing = await (tx ?? this.swaps).findSwap(request.swapId);
     if (existing) return replayed(existing, request, fingerprint);
 
     const nowMs = this.clock.nowMs();
@@ -170,11 +170,11 @@ export class SwapBuilder {
       return { swapId: swap.id, status: swap.status, stepCount: swap.stepCount, created: true };
     }
     try {
-      await this.store.transaction((transaction) => this.insert(transaction, swap, stepRows));
+      await this.swaps.transaction((transaction) => this.insert(transaction, swap, stepRows));
     } catch (error) {
       // Two deliveries of the same build raced (a gateway retry): the first one's swap stands.
       if (!(error instanceof DuplicateSwapError)) throw error;
-      const winner = await this.store.findSwap(request.swapId);
+      const winner = await this.swaps.findSwap(request.swapId);
       if (!winner)
         throw new Error(`Swap ${request.swapId} was inserted concurrently but cannot be read`, {
           cause: error,

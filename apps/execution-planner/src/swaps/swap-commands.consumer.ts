@@ -3,7 +3,7 @@ import { Ctx, KafkaContext, Payload } from '@nestjs/microservices';
 import { SwapBuildRequest, SwapCommandTypes, Topics } from '@swapgw/contracts';
 import { IdempotentConsumer, TopicEvents } from '@swapgw/messaging';
 import { SwapBuilder } from './swap-builder.service';
-import { TypeOrmSwapStore } from './swap-store';
+import { TypeOrmSwapRepository } from './swap.repository';
 
 /**
  * `swap.commands` (gateway → planner): builds accepted by the gateway before any planning. The
@@ -16,7 +16,7 @@ export class SwapCommandsConsumer {
   constructor(
     private readonly consumer: IdempotentConsumer,
     private readonly builder: SwapBuilder,
-    private readonly store: TypeOrmSwapStore,
+    private readonly swaps: TypeOrmSwapRepository,
   ) {}
 
   @TopicEvents(Topics.swapCommands)
@@ -25,7 +25,7 @@ export class SwapCommandsConsumer {
       [SwapCommandTypes.build]: {
         payload: SwapBuildRequest,
         handle: (request: SwapBuildRequest, _, manager) =>
-          this.builder.buildCommand(request, this.store.within(manager)),
+          this.builder.buildCommand(request, this.swaps.within(manager)),
       },
     });
   }

@@ -1,13 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { ManualClock } from '@swapgw/runtime';
-import { FakeSwapChains, InMemorySwapStore, plannerConfigOf } from '../../test/support/swap-fakes';
+import { FakeSwapChains, InMemorySwapRepository, plannerConfigOf } from '../../test/support/swap-fakes';
 import { buildRequestFor, NOW_MS, planFor, stepRef } from '../../test/support/swap-fixtures';
 import { SwapBuilder } from './swap-builder.service';
 import { SwapExpirySweeper } from './swap-expiry.sweeper';
 import { SwapProgress } from './swap-progress.service';
 
 describe('SwapExpirySweeper', () => {
-  let store: InMemorySwapStore;
+  let store: InMemorySwapRepository;
   let clock: ManualClock;
   let progress: SwapProgress;
   let sweeper: SwapExpirySweeper;
@@ -20,7 +20,7 @@ describe('SwapExpirySweeper', () => {
   afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']));
 
   beforeEach(() => {
-    store = new InMemorySwapStore();
+    store = new InMemorySwapRepository();
     clock = new ManualClock(NOW_MS);
     const config = plannerConfigOf();
     progress = new SwapProgress(store, clock);

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { Clock, PeriodicWork } from '@swapgw/runtime';
 import { ExecutionPlannerConfig } from '../config/execution-planner.config';
 import { EXPIRABLE_STATUSES, SwapProgress } from './swap-progress.service';
-import { SwapStore } from './swap-store';
+import { SwapRepository } from './swap.repository';
 
 const BATCH = 50;
 
@@ -18,7 +18,7 @@ export class SwapExpirySweeper implements OnApplicationBootstrap, OnModuleDestro
   private loop: PeriodicWork | undefined;
 
   constructor(
-    private readonly store: SwapStore,
+    private readonly swaps: SwapRepository,
     private readonly progress: SwapProgress,
     private readonly config: ExecutionPlannerConfig,
     private readonly clock: Clock,
@@ -40,7 +40,7 @@ export class SwapExpirySweeper implements OnApplicationBootstrap, OnModuleDestro
 
   /** One pass: expires the swaps that are due; returns how many it expired. */
   async sweepOnce(): Promise<number> {
-    const due = await this.store.dueForExpiry(EXPIRABLE_STATUSES, this.clock.nowMs(), BATCH);
+    const due = await this.swaps.dueForExpiry(EXPIRABLE_STATUSES, this.clock.nowMs(), BATCH);
     let expired = 0;
     for (const id of due) if (await this.progress.expireIfDue(id)) expired += 1;
     if (expired > 0) this.logger.log({ msg: 'swaps expired past their deadline', count: expired });

@@ -1,11 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { SigningPayload, Topics } from '@swapgw/contracts';
 import { ManualClock } from '@swapgw/runtime';
-import { FakeSwapChains, InMemorySwapStore, plannerConfigOf } from '../../test/support/swap-fakes';
+import { FakeSwapChains, InMemorySwapRepository, plannerConfigOf } from '../../test/support/swap-fakes';
 import { buildRequestFor, NOW_MS, planFor, ROUTER, stepRef, USER } from '../../test/support/swap-fixtures';
 import { SwapBuilder } from './swap-builder.service';
 import { SwapProgress } from './swap-progress.service';
-import { SwapTransaction } from './swap-store';
+import { SwapTransaction } from './swap.repository';
 
 const txHash = (n: number) => '0x' + n.toString(16).padStart(64, '0');
 const payload: SigningPayload = {
@@ -24,7 +24,7 @@ const payload: SigningPayload = {
 };
 
 describe('SwapProgress', () => {
-  let store: InMemorySwapStore;
+  let store: InMemorySwapRepository;
   let clock: ManualClock;
   let progress: SwapProgress;
   let builder: SwapBuilder;
@@ -79,7 +79,7 @@ describe('SwapProgress', () => {
   afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']));
 
   beforeEach(() => {
-    store = new InMemorySwapStore();
+    store = new InMemorySwapRepository();
     clock = new ManualClock(NOW_MS);
     const config = plannerConfigOf();
     progress = new SwapProgress(store, clock);

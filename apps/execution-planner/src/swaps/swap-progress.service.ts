@@ -32,7 +32,7 @@ import { Clock } from '@swapgw/runtime';
 import { SwapEntity } from './swap.entity';
 import { SwapStepEntity, SwapStepStatus } from './swap-step.entity';
 import { positionOf, prepareCommandOf, stepIdOf, swapEvent } from './swap-messages';
-import { SwapStore, SwapTransaction } from './swap-store';
+import { SwapRepository, SwapTransaction } from './swap.repository';
 
 /** Reason of an expired swap: its encoded calls' deadline passed. */
 export const SWAP_DEADLINE_PASSED = 'SWAP_DEADLINE_PASSED';
@@ -65,7 +65,7 @@ export class SwapProgress {
   private readonly logger = new Logger(SwapProgress.name);
 
   constructor(
-    private readonly store: SwapStore,
+    private readonly swaps: SwapRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -215,7 +215,7 @@ export class SwapProgress {
    * once per expired payload: the step goes back to `building` until the new payload arrives.
    */
   async refreshSigning(swapId: string, owner: string): Promise<SwapSigningRefreshResult> {
-    return this.store.transaction(async (tx) => {
+    return this.swaps.transaction(async (tx) => {
       const swap = await tx.lockSwap(swapId);
       if (!swap || swap.owner !== owner)
         throw new CodedError(ErrorCodes.SWAP_NOT_FOUND, 'No such swap', { swapId });
@@ -251,7 +251,7 @@ export class SwapProgress {
    * another instance already expired, or that moved on, is left alone.
    */
   async expireIfDue(swapId: string): Promise<boolean> {
-    return this.store.transaction(async (tx) => {
+    return this.swaps.transaction(async (tx) => {
       const swap = await tx.lockSwap(swapId);
       const now = this.clock.nowMs();
       if (!swap || !EXPIRABLE_STATUSES.includes(swap.status) || swap.expiresAtMs > now) return false;

@@ -6,18 +6,18 @@ import { SwapCommandsConsumer } from './swap-commands.consumer';
 import { SwapExpirySweeper } from './swap-expiry.sweeper';
 import { SwapProgress } from './swap-progress.service';
 import { SwapRequestsController } from './swap-requests.controller';
-import { SwapStore, TypeOrmSwapStore } from './swap-store';
+import { SwapRepository, TypeOrmSwapRepository } from './swap.repository';
 
 /**
  * Swaps from build to completion: build commands and requests, signer-surface's events, and the
- * sweeper of abandoned swaps, over the planner's tables (SwapStore) and the chains (SWAP_CHAINS).
+ * sweeper of abandoned swaps, over the planner's tables (SwapRepository) and the chains (SWAP_CHAINS).
  */
 @Module({
   imports: [ChainsModule],
   controllers: [SwapCommandsConsumer, SwapRequestsController, SigningEventsConsumer],
   providers: [
-    TypeOrmSwapStore,
-    { provide: SwapStore, useExisting: TypeOrmSwapStore },
+    TypeOrmSwapRepository,
+    { provide: SwapRepository, useExisting: TypeOrmSwapRepository },
     SwapBuilder,
     SwapProgress,
     SwapExpirySweeper,

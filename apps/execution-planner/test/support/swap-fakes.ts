@@ -6,7 +6,7 @@ import type { SwapChains } from '../../src/chains/swap-chains';
 import { ExecutionPlannerConfig } from '../../src/config/execution-planner.config';
 import { SwapEntity } from '../../src/swaps/swap.entity';
 import { SwapStepEntity } from '../../src/swaps/swap-step.entity';
-import { DuplicateSwapError, SwapStore, SwapTransaction } from '../../src/swaps/swap-store';
+import { DuplicateSwapError, SwapRepository, SwapTransaction } from '../../src/swaps/swap.repository';
 
 /** The statements a SwapTransaction issues, by name: what one change of a swap costs the database. */
 export type Statement = keyof SwapTransaction;
@@ -15,12 +15,12 @@ const copyOf = <T extends object>(row: T): T =>
   Object.assign(Object.create(Object.getPrototypeOf(row) as object) as T, row);
 
 /**
- * SwapStore over maps, with the transaction semantics the planner relies on: a transaction's writes
+ * SwapRepository over maps, with the transaction semantics the planner relies on: a transaction's writes
  * and messages land together when its work resolves and not at all when it throws; a second insert
  * of a swap id fails the transaction (DuplicateSwapError). Rows are handed out as copies, as a
  * database would.
  */
-export class InMemorySwapStore extends SwapStore {
+export class InMemorySwapRepository extends SwapRepository {
   readonly swaps = new Map<string, SwapEntity>();
   readonly steps = new Map<string, SwapStepEntity>();
   /** Committed outbox messages, in order. */
@@ -81,7 +81,7 @@ class InMemorySwapTransaction implements SwapTransaction {
   private readonly messages: OutboxMessage[] = [];
   private readonly statements: Statement[] = [];
 
-  constructor(private readonly store: InMemorySwapStore) {
+  constructor(private readonly store: InMemorySwapRepository) {
     store.transactions.push(this.statements);
   }
 

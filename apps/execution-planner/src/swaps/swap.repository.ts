@@ -10,7 +10,7 @@ import { SwapStepEntity } from './swap-step.entity';
 /**
  * The planner's persistence as its swap services use it: the swaps, their steps and the outbox.
  * Every write goes through a SwapTransaction, so a change and the messages announcing it commit
- * together; SwapStore opens one, or the idempotent consumer's transaction is joined (within).
+ * together; SwapRepository opens one, or the idempotent consumer's transaction is joined (within).
  */
 export interface SwapTransaction {
   /** The swap, no lock (the replay check of a build). */
@@ -30,7 +30,7 @@ export interface SwapTransaction {
   enqueue(...messages: OutboxMessage[]): Promise<void>;
 }
 
-/** Thrown by SwapStore.transaction when an insert met a swap already there (two builds raced). */
+/** Thrown by SwapRepository.transaction when an insert met a swap already there (two builds raced). */
 export class DuplicateSwapError extends Error {
   constructor(cause: unknown) {
     super('The swap already exists', { cause });
@@ -38,7 +38,7 @@ export class DuplicateSwapError extends Error {
 }
 
 /** The port: transactions of their own, and the reads outside any. */
-export abstract class SwapStore {
+export abstract class SwapRepository {
   /** The swap, no lock, outside any transaction. */
   abstract findSwap(id: string): Promise<SwapEntity | null>;
   /** Runs `work` in a transaction of its own; a duplicate insert rejects with DuplicateSwapError. */
@@ -49,9 +49,9 @@ export abstract class SwapStore {
 
 const UNIQUE_VIOLATION = '23505';
 
-/** SwapStore over the planner's PostgreSQL schema (TypeORM) and its outbox. */
+/** SwapRepository over the planner's PostgreSQL schema (TypeORM) and its outbox. */
 @Injectable()
-export class TypeOrmSwapStore extends SwapStore {
+export class TypeOrmSwapRepository extends SwapRepository {
   constructor(
     private readonly dataSource: DataSource,
     private readonly outbox: Outbox,
