@@ -16,13 +16,14 @@ import { prepareDatabase, serviceDataSourceOptions } from '@swapgw/persistence';
 import type { TermsChain } from '@swapgw/chains';
 import { testEnv, waitFor } from '@swapgw/testing';
 import { limitOrderDatabaseOptions } from '../src/database/limit-order-database';
-import { IdempotencyStore } from '../src/idempotency/idempotency.store';
+import { IdempotencyRepository } from '../src/idempotency/idempotency.repository';
 import { FillQuote } from '../src/market/fill-search';
 import { CatalogDirectory, MarketQuoter, QuoteTerms, TokenInfo } from '../src/market/market.ports';
 import { OutboxSwapBuildCommands } from '../src/market/outbox-swap-build-commands';
 import { LimitOrderServiceConfig } from '../src/config/limit-order-service.config';
 import { LimitOrderHistory } from '../src/orders/limit-order-history';
 import { LimitOrderEntity } from '../src/orders/limit-order.entity';
+import { LimitOrderRepository } from '../src/orders/limit-order.repository';
 import { Clock, SystemClock } from '@swapgw/runtime';
 import { LimitOrdersService } from '../src/orders/limit-orders.service';
 import { ExpirySweeper } from '../src/watcher/expiry-sweeper';
@@ -137,19 +138,20 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
     const history = new LimitOrderHistory(new Outbox());
     quoter = new PoolQuoter();
     const swaps = new OutboxSwapBuildCommands(new Outbox());
+    const orders = new LimitOrderRepository(dataSource);
     service = new LimitOrdersService(
-      dataSource,
+      orders,
       history,
-      new IdempotencyStore(),
+      new IdempotencyRepository(),
       new StaticCatalog(),
       quoter,
       swaps,
       Object.assign(new LimitOrderServiceConfig(), { IOC_MAX_QUOTES: 10 }),
       clock,
     );
-    sweeper = new ExpirySweeper(dataSource, history, clock);
+    sweeper = new ExpirySweeper(orders, history, clock);
     watcher = new TriggerWatcher(
-      dataSource,
+      orders,
       history,
       quoter,
       swaps,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { Clock, nameBasedUuid, timeOrderedUuid } from '@swapgw/runtime';
 import {
   CancelLimitOrderRequest,
@@ -18,12 +18,13 @@ import {
   ListLimitOrdersRequest,
   ReplaceLimitOrderRequest,
 } from '@swapgw/contracts';
-import { IdempotencyStore } from '../idempotency/idempotency.store';
+import { IdempotencyRepository } from '../idempotency/idempotency.repository';
 import { searchFillOrKill, searchImmediateOrCancel } from '../market/fill-search';
 import { CatalogDirectory, MarketQuoter, SwapBuildCommands, SwapBuildOrder } from '../market/market.ports';
 import { LimitOrderHistory } from './limit-order-history';
 import { LimitOrderServiceConfig } from '../config/limit-order-service.config';
 import { LimitOrderEntity } from './limit-order.entity';
+import { LimitOrderRepository } from './limit-order.repository';
 import { toLimitOrderView } from './limit-order.view';
 import { checkOrderTerms } from './order-terms';
 import { resolveExpiry } from './time-in-force';
@@ -45,9 +46,9 @@ export function swapIdFor(seed: string): string {
 @Injectable()
 export class LimitOrdersService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly orders: LimitOrderRepository,
     private readonly history: LimitOrderHistory,
-    private readonly idempotency: IdempotencyStore,
+    private readonly idempotency: IdempotencyRepository,
     private readonly catalog: CatalogDirectory,
     private readonly quoter: MarketQuoter,
     private readonly swapBuilds: SwapBuildCommands,
@@ -59,13 +60,13 @@ export class LimitOrdersService {
     const now = this.clock.nowMs();
     const { owner, idempotencyKey, ...fingerprinted } = request;
     const scope = { owner, operation: 'create', key: idempotencyKey, request: fingerprinted };
-    const replay = await this.idempotency.peek<LimitOrderCreated>(this.dataSource.manager, scope);
+    const replay = await this.idempotency.peek<LimitOrderCreated>(this.orders.manager, scope);
     if (replay) return replay.response;
 
     const order = await this.newOrder(request, now);
     order.route = request.route ?? null;
     order.routeKey = request.routeKey ?? null;
-    const outcome = await this.dataSource.transaction((manager) =>
+    const outcome = await this.orders.transaction((manager) =>
       this.idempotency.run(manager, scope, now, async () => {
         await this.placeOrder(manager, order, `create|${owner}|${idempotencyKey}`);
         return createdResponse(order);
@@ -78,12 +79,12 @@ export class LimitOrdersService {
     const now = this.clock.nowMs();
     const { owner, idempotencyKey, ...fingerprinted } = request;
     const scope = { owner, operation: 'replace', key: idempotencyKey, request: fingerprinted };
-    const replay = await this.idempotency.peek<LimitOrderReplaced>(this.dataSource.manager, scope);
+    const replay = await this.idempotency.peek<LimitOrderReplaced>(this.orders.manager, scope);
     if (replay) return replay.response;
 
     const replacement = await this.newOrder(request, now);
     replacement.replacesId = request.limitOrderId;
-    const outcome = await this.dataSource.transaction((manager) =>
+    const outcome = await this.orders.transaction((manager) =>
       this.idempotency.run(manager, scope, now, async () => {
         // Lock the old order first: a concurrent cancel, replace, trigger or expiry waits for us
         // (or we for it) and then sees the committed status.
@@ -104,17 +105,13 @@ export class LimitOrdersService {
         old.replacedById = replacement.id;
         old.updatedAtMs = now;
         old.version += 1;
-        await manager.update(
-          LimitOrderEntity,
-          { id: old.id },
-          {
-            status: old.status,
-            cancelReason: old.cancelReason,
-            replacedById: old.replacedById,
-            updatedAtMs: now,
-            version: old.version,
-          },
-        );
+        await this.orders.update(manager, old.id, {
+          status: old.status,
+          cancelReason: old.cancelReason,
+          replacedById: old.replacedById,
+          updatedAtMs: now,
+          version: old.version,
+        });
         await this.history.record(manager, LimitOrderEventTypes.canceled, old);
         await this.history.record(manager, LimitOrderEventTypes.replaced, old);
         return { ...createdResponse(replacement), replacesLimitOrderId: old.id };
@@ -127,7 +124,7 @@ export class LimitOrdersService {
     const now = this.clock.nowMs();
     const { owner, idempotencyKey, ...fingerprinted } = request;
     const scope = { owner, operation: 'cancel', key: idempotencyKey, request: fingerprinted };
-    const outcome = await this.dataSource.transaction((manager) =>
+    const outcome = await this.orders.transaction((manager) =>
       this.idempotency.run(manager, scope, now, async () => {
         const order = await this.lockOwned(manager, request.limitOrderId, owner);
         // Canceling a canceled order (another key, a second client) answers what is true: canceled.
@@ -146,16 +143,12 @@ export class LimitOrdersService {
         order.cancelReason = request.reason ?? null;
         order.updatedAtMs = now;
         order.version += 1;
-        await manager.update(
-          LimitOrderEntity,
-          { id: order.id },
-          {
-            status: order.status,
-            cancelReason: order.cancelReason,
-            updatedAtMs: now,
-            version: order.version,
-          },
-        );
+        await this.orders.update(manager, order.id, {
+          status: order.status,
+          cancelReason: order.cancelReason,
+          updatedAtMs: now,
+          version: order.version,
+        });
         await this.history.record(manager, LimitOrderEventTypes.canceled, order);
         return { limitOrderId: order.id, status: order.status };
       }),
@@ -164,18 +157,16 @@ export class LimitOrdersService {
   }
 
   async get(request: GetLimitOrderRequest): Promise<LimitOrderView> {
-    const order = await this.dataSource.manager.findOne(LimitOrderEntity, {
-      where: { id: request.limitOrderId },
-    });
+    const order = await this.orders.find(request.limitOrderId);
     return toLimitOrderView(assertOwned(order, request.limitOrderId, request.owner));
   }
 
   async list(request: ListLimitOrdersRequest): Promise<LimitOrderList> {
-    const orders = await this.dataSource.manager.find(LimitOrderEntity, {
-      where: request.status ? { owner: request.owner, status: request.status } : { owner: request.owner },
-      order: { createdAtMs: 'DESC', id: 'DESC' },
-      take: request.limit ?? LIMIT_ORDER_LIST_DEFAULT,
-    });
+    const orders = await this.orders.listOwned(
+      request.owner,
+      request.status,
+      request.limit ?? LIMIT_ORDER_LIST_DEFAULT,
+    );
     return { limitOrders: orders.map(toLimitOrderView) };
   }
 
@@ -251,8 +242,7 @@ export class LimitOrdersService {
       swapBuild = await this.fillAtCreation(order, triggerSeed);
       order.version = 2;
     }
-    // The route snapshot is opaque JSON: TypeORM's deep-partial type cannot describe it.
-    await manager.insert(LimitOrderEntity, order as never);
+    await this.orders.insert(manager, order);
     if (swapBuild) await this.swapBuilds.enqueue(manager, swapBuild);
     await this.history.record(manager, LimitOrderEventTypes.created, created);
     if (order.status === 'triggered') {
@@ -299,11 +289,7 @@ export class LimitOrdersService {
   }
 
   private async lockOwned(manager: EntityManager, id: string, owner: string): Promise<LimitOrderEntity> {
-    const order = await manager.findOne(LimitOrderEntity, {
-      where: { id },
-      lock: { mode: 'pessimistic_write' },
-    });
-    return assertOwned(order, id, owner);
+    return assertOwned(await this.orders.lock(manager, id), id, owner);
   }
 }
 

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
-import { IdempotencyStore } from '../idempotency/idempotency.store';
+import { IdempotencyRepository } from '../idempotency/idempotency.repository';
 import { MarketModule } from '../market/market.module';
 import { LimitOrderHistory } from './limit-order-history';
+import { LimitOrderRepository } from './limit-order.repository';
 import { LimitOrderRequestsController } from './limit-order-requests.controller';
 import { LimitOrdersService } from './limit-orders.service';
 
@@ -9,7 +10,7 @@ import { LimitOrdersService } from './limit-orders.service';
 @Module({
   imports: [MarketModule],
   controllers: [LimitOrderRequestsController],
-  providers: [LimitOrdersService, LimitOrderHistory, IdempotencyStore],
-  exports: [LimitOrderHistory],
+  providers: [LimitOrdersService, LimitOrderHistory, IdempotencyRepository],
+  exports: [LimitOrderHistory, LimitOrderRepository],
 })
 export class OrdersModule {}

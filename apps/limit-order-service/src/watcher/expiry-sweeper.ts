@@ -1,8 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { LimitOrderEventTypes } from '@swapgw/contracts';
 import { LimitOrderHistory } from '../orders/limit-order-history';
-import { LimitOrderEntity } from '../orders/limit-order.entity';
+import { LimitOrderRepository } from '../orders/limit-order.repository';
 import { Clock } from '@swapgw/runtime';
 
 const BATCH = 100;
@@ -17,7 +16,7 @@ export class ExpirySweeper {
   private readonly logger = new Logger(ExpirySweeper.name);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly orders: LimitOrderRepository,
     private readonly history: LimitOrderHistory,
     private readonly clock: Clock,
   ) {}
@@ -34,25 +33,17 @@ export class ExpirySweeper {
 
   private sweepBatch(): Promise<number> {
     const now = this.clock.nowMs();
-    return this.dataSource.transaction(async (manager) => {
-      const due = await manager
-        .createQueryBuilder(LimitOrderEntity, 'o')
-        .where(`o.status = 'open'`)
-        .andWhere('o.expires_at_ms <= :now', { now })
-        .orderBy('o.expires_at_ms', 'ASC')
-        .limit(BATCH)
-        .setLock('pessimistic_write')
-        .setOnLocked('skip_locked')
-        .getMany();
+    return this.orders.transaction(async (manager) => {
+      const due = await this.orders.lockDueForExpiry(manager, now, BATCH);
       for (const order of due) {
         order.status = 'expired';
         order.updatedAtMs = now;
         order.version += 1;
-        await manager.update(
-          LimitOrderEntity,
-          { id: order.id },
-          { status: 'expired', updatedAtMs: now, version: order.version },
-        );
+        await this.orders.update(manager, order.id, {
+          status: 'expired',
+          updatedAtMs: now,
+          version: order.version,
+        });
         await this.history.record(manager, LimitOrderEventTypes.expired, order);
       }
       if (due.length > 0) this.logger.log({ msg: 'expired limit orders', count: due.length });

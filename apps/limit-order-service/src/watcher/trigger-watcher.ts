@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { baseUnitsToAmount } from '@swapgw/chains';
 import { LimitOrderEventTypes } from '@swapgw/contracts';
 import { LimitOrderServiceConfig } from '../config/limit-order-service.config';
@@ -7,6 +6,7 @@ import { meetsLimit } from '../market/fill-search';
 import { MarketQuoter, SwapBuildCommands } from '../market/market.ports';
 import { LimitOrderHistory } from '../orders/limit-order-history';
 import { LimitOrderEntity } from '../orders/limit-order.entity';
+import { LimitOrderRepository } from '../orders/limit-order.repository';
 import { Clock } from '@swapgw/runtime';
 import { swapIdFor } from '../orders/limit-orders.service';
 import { afterRefusedCheck, CheckFailure, classifyCheckFailure } from './check-failures';
@@ -32,7 +32,7 @@ export class TriggerWatcher {
   private readonly logger = new Logger(TriggerWatcher.name);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly orders: LimitOrderRepository,
     private readonly history: LimitOrderHistory,
     private readonly quoter: MarketQuoter,
     private readonly swapBuilds: SwapBuildCommands,
@@ -91,15 +91,12 @@ export class TriggerWatcher {
     id: string,
     failure: CheckFailure,
   ): Promise<{ failed: boolean; failedChecks: number } | undefined> {
-    return this.dataSource.transaction(async (manager) => {
-      const current = await manager.findOne(LimitOrderEntity, {
-        where: { id },
-        lock: { mode: 'pessimistic_write' },
-      });
+    return this.orders.transaction(async (manager) => {
+      const current = await this.orders.lock(manager, id);
       if (!current || current.status !== 'open') return undefined;
       const next = afterRefusedCheck(current.failedChecks, this.config.WATCH_MAX_FAILED_CHECKS);
       if (!next.fails) {
-        await manager.update(LimitOrderEntity, { id }, { failedChecks: next.failedChecks });
+        await this.orders.update(manager, id, { failedChecks: next.failedChecks });
         return { failed: false, failedChecks: next.failedChecks };
       }
       const now = this.clock.nowMs();
@@ -109,18 +106,14 @@ export class TriggerWatcher {
       current.failureMessage = failure.message;
       current.updatedAtMs = now;
       current.version += 1;
-      await manager.update(
-        LimitOrderEntity,
-        { id },
-        {
-          status: 'failed',
-          failedChecks: current.failedChecks,
-          failureCode: current.failureCode,
-          failureMessage: current.failureMessage,
-          updatedAtMs: now,
-          version: current.version,
-        },
-      );
+      await this.orders.update(manager, id, {
+        status: 'failed',
+        failedChecks: current.failedChecks,
+        failureCode: current.failureCode,
+        failureMessage: current.failureMessage,
+        updatedAtMs: now,
+        version: current.version,
+      });
       await this.history.record(manager, LimitOrderEventTypes.failed, current, {
         failedChecks: current.failedChecks,
       });
@@ -131,13 +124,7 @@ export class TriggerWatcher {
   /** A check that quoted ends a run of refused ones. */
   private async resetFailedChecks(id: string): Promise<void> {
     try {
-      await this.dataSource
-        .createQueryBuilder()
-        .update(LimitOrderEntity)
-        .set({ failedChecks: 0 })
-        .where('id = :id', { id })
-        .andWhere(`status = 'open'`)
-        .execute();
+      await this.orders.resetFailedChecks(id);
     } catch (error) {
       // The count stays as it was until a later check quotes again.
       this.logger.warn({
@@ -150,27 +137,14 @@ export class TriggerWatcher {
 
   private claimDue(): Promise<LimitOrderEntity[]> {
     const now = this.clock.nowMs();
-    return this.dataSource.transaction(async (manager) => {
-      const due = await manager
-        .createQueryBuilder(LimitOrderEntity, 'o')
-        .where(`o.status = 'open'`)
-        .andWhere('o.next_check_at_ms <= :now', { now })
-        .andWhere('o.expires_at_ms > :now', { now })
-        .orderBy('o.next_check_at_ms', 'ASC')
-        .limit(this.config.WATCH_BATCH_SIZE)
-        .setLock('pessimistic_write')
-        .setOnLocked('skip_locked')
-        .getMany();
-      if (due.length > 0) {
-        await manager
-          .createQueryBuilder()
-          .update(LimitOrderEntity)
-          .set({ nextCheckAtMs: now + this.config.WATCH_INTERVAL_MS })
-          .whereInIds(due.map((o) => o.id))
-          .execute();
-      }
-      return due;
-    });
+    return this.orders.transaction((manager) =>
+      this.orders.claimDueForCheck(
+        manager,
+        now,
+        this.config.WATCH_BATCH_SIZE,
+        now + this.config.WATCH_INTERVAL_MS,
+      ),
+    );
   }
 
   private async check(order: LimitOrderEntity): Promise<boolean> {
@@ -181,11 +155,8 @@ export class TriggerWatcher {
 
     // With a recipient, the order's swap is built by the planner from the command written with the trigger.
     const swapId = order.recipient ? swapIdFor(`trigger|${order.id}`) : null;
-    return this.dataSource.transaction(async (manager) => {
-      const current = await manager.findOne(LimitOrderEntity, {
-        where: { id: order.id },
-        lock: { mode: 'pessimistic_write' },
-      });
+    return this.orders.transaction(async (manager) => {
+      const current = await this.orders.lock(manager, order.id);
       // Canceled, replaced or expired while we quoted: the unsigned swap simply expires.
       if (!current || current.status !== 'open') return false;
       const now = this.clock.nowMs();
@@ -194,17 +165,13 @@ export class TriggerWatcher {
       current.filledAmountBase = current.amountBase;
       current.updatedAtMs = now;
       current.version += 1;
-      await manager.update(
-        LimitOrderEntity,
-        { id: current.id },
-        {
-          status: 'triggered',
-          swapId,
-          filledAmountBase: current.amountBase,
-          updatedAtMs: now,
-          version: current.version,
-        },
-      );
+      await this.orders.update(manager, current.id, {
+        status: 'triggered',
+        swapId,
+        filledAmountBase: current.amountBase,
+        updatedAtMs: now,
+        version: current.version,
+      });
       if (swapId && current.recipient)
         await this.swapBuilds.enqueue(manager, {
           swapId,

@@ -1,4 +1,4 @@
-import { fingerprintOf } from './idempotency.store';
+import { fingerprintOf } from './idempotency.repository';
 
 describe('fingerprintOf', () => {
   it('ignores key order and undefined fields, so a retried request matches its first attempt', () => {

@@ -23,7 +23,7 @@ export type IdempotentOutcome<T> = { replayed: false; response: T } | { replayed
  * order exists per key, and a record never exists without its response.
  */
 @Injectable()
-export class IdempotencyStore {
+export class IdempotencyRepository {
   async run<T>(
     manager: EntityManager,
     scope: IdempotencyScope,
