@@ -1,8 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { Clock, PeriodicWork } from '@swapgw/runtime';
 import { QuoteServiceConfig } from '../config/quote-service.config';
-import { quoteTables } from '../database/quote-tables';
+import { QuoteRepository } from './quote.repository';
 
 /** How often quotes past their retention are looked for (deleting them can wait minutes). */
 const PRUNE_INTERVAL_MS = 10 * 60_000;
@@ -17,7 +16,7 @@ export class QuoteRetention implements OnApplicationBootstrap, OnModuleDestroy {
   private loop?: PeriodicWork;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly quotes: QuoteRepository,
     private readonly config: QuoteServiceConfig,
     private readonly clock: Clock,
   ) {}
@@ -25,11 +24,7 @@ export class QuoteRetention implements OnApplicationBootstrap, OnModuleDestroy {
   /** Deletes quotes expired before now − retention; answers how many. */
   async prune(): Promise<number> {
     const cutoff = this.clock.nowMs() - this.config.QUOTE_RETENTION_MS;
-    const [, affected] = (await this.dataSource.query(
-      `DELETE FROM ${quoteTables(this.dataSource).quotes} WHERE "expires_at_ms" < $1`,
-      [cutoff],
-    )) as [unknown, number];
-    return affected;
+    return this.quotes.deleteExpiredBefore(cutoff);
   }
 
   onApplicationBootstrap(): void {

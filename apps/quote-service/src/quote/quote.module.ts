@@ -9,6 +9,7 @@ import { QuoteServiceConfig } from '../config/quote-service.config';
 import { CHAIN_FEE_ORACLE_DEFAULTS, ChainFeeOracle, familyFeeReaders } from './gas-coverage';
 import { QuoteRequestsController } from './quote-requests.controller';
 import { QuoteRetention } from './quote-retention';
+import { QuoteRepository } from './quote.repository';
 import { QuoteService } from './quote.service';
 import { familyPreflightReads, RoutePreflight } from './route-preflight';
 import { RouteRepricer } from './route-repricer';
@@ -37,6 +38,7 @@ import { TrendingCounter } from './trending-counter';
       useFactory: (families: ChainFamilies, registry: ChainRegistry) =>
         new RoutePreflight(familyPreflightReads(families, registry)),
     },
+    QuoteRepository,
     QuoteService,
     {
       provide: RouteRepricer,

@@ -27,7 +27,6 @@ import {
   RoutePreflightResult,
   RouteSignature,
 } from '@swapgw/contracts';
-import { DataSource } from 'typeorm';
 import {
   CandidateRoute,
   QuoteContext,
@@ -50,7 +49,7 @@ import { GatheredRoutes, gatherRoutes } from './provider-orchestrator';
 import { rankRoutes } from './route-ranking';
 import { TokenResolver } from './token-resolver';
 import { assetKeyOf } from '../catalog/token-sources';
-import { quoteTables } from '../database/quote-tables';
+import { QuoteRepository } from './quote.repository';
 import { TrendingCounter } from './trending-counter';
 import { RoutePreflight } from './route-preflight';
 import { QuoteServiceConfig } from '../config/quote-service.config';
@@ -67,13 +66,8 @@ import { QUOTE_PROVIDERS } from '../providers/providers.module';
 export class QuoteService {
   private readonly logger = new Logger(QuoteService.name);
 
-  /** Schema-qualified table names of this DataSource (see quoteTables). */
-  private get t() {
-    return quoteTables(this.dataSource);
-  }
-
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly storedQuotes: QuoteRepository,
     private readonly registry: ChainRegistry,
     private readonly tokens: TokenResolver,
     @Inject(QUOTE_PROVIDERS) private readonly providers: QuoteProvider[],
@@ -173,40 +167,27 @@ export class QuoteService {
       };
     });
 
-    // One statement: the quote and its routes are written together without a transaction's two
-    // extra round trips (BEGIN, COMMIT); a statement is atomic on its own.
-    await this.dataSource.query(
-      `WITH "quote" AS (
-         INSERT INTO ${this.t.quotes} ("id", "owner", "from_chain", "to_chain", "token_in", "token_out", "amount_in", "slippage_bps", "recipient", "request", "provider_outcomes", "created_at_ms", "expires_at_ms")
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-         RETURNING "id")
-       INSERT INTO ${this.t.quote_routes} ("route_id", "quote_id", "rank", "summary", "plan")
-       SELECT r."routeId", q."id", r."rank", r."summary", r."plan"
-       FROM "quote" q, jsonb_to_recordset($14::jsonb) AS r("routeId" text, "rank" int, "summary" jsonb, "plan" jsonb)`,
-      [
-        quoteId,
-        request.owner ?? null,
-        fromChain.id,
-        toChain.id,
-        tokenIn.symbol,
-        tokenOut.symbol,
-        amountIn.toString(),
-        slippageBps ?? null,
-        request.recipient ?? null,
-        JSON.stringify(request),
-        JSON.stringify(gathered.outcomes),
-        now,
-        expiresAtMs,
-        JSON.stringify(
-          stored.map((route) => ({
-            routeId: route.summary.routeId,
-            rank: route.rank,
-            summary: route.summary,
-            plan: route.plan,
-          })),
-        ),
-      ],
-    );
+    await this.storedQuotes.insert({
+      id: quoteId,
+      owner: request.owner ?? null,
+      fromChain: fromChain.id,
+      toChain: toChain.id,
+      tokenIn: tokenIn.symbol,
+      tokenOut: tokenOut.symbol,
+      amountIn: amountIn.toString(),
+      slippageBps: slippageBps ?? null,
+      recipient: request.recipient ?? null,
+      request,
+      providerOutcomes: gathered.outcomes,
+      createdAtMs: now,
+      expiresAtMs,
+      routes: stored.map((route) => ({
+        routeId: route.summary.routeId,
+        rank: route.rank,
+        summary: route.summary,
+        plan: route.plan,
+      })),
+    });
     // The trending signal of GET /tokens?sort=trending, added to the catalog in batches.
     this.trending.count(fromChain.id, assetKeyOf(tokenIn));
     this.trending.count(toChain.id, assetKeyOf(tokenOut));

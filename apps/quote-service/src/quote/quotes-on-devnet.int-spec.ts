@@ -13,6 +13,7 @@ import {
 import { ManualClock } from '@swapgw/runtime';
 import { QuoteServiceConfig } from '../config/quote-service.config';
 import { QuoteRetention } from './quote-retention';
+import { QuoteRepository } from './quote.repository';
 import { QuoteService } from './quote.service';
 
 const ROUTER_ABI = ['function getAmountsOut(uint amountIn, address[] path) view returns (uint[] amounts)'];
@@ -597,7 +598,7 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
       const retentionMs = 60_000;
       const config = Object.assign(new QuoteServiceConfig(), { QUOTE_RETENTION_MS: retentionMs });
       const early = new QuoteRetention(
-        dataSource,
+        new QuoteRepository(dataSource),
         config,
         new ManualClock(quote.expiresAtMs + retentionMs - 1),
       );
@@ -610,7 +611,7 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
         ).length;
       expect(await storedPlans()).toBe(1);
       const late = new QuoteRetention(
-        dataSource,
+        new QuoteRepository(dataSource),
         config,
         new ManualClock(quote.expiresAtMs + retentionMs + 1),
       );
