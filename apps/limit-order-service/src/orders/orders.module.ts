@@ -6,11 +6,11 @@ import { LimitOrderRepository } from './limit-order.repository';
 import { LimitOrderRequestsController } from './limit-order-requests.controller';
 import { LimitOrdersService } from './limit-orders.service';
 
-/** The five request-reply operations on limit orders, and the order history they write. */
+/** The five request-reply operations on limit orders, the order history they write and the orders' repository. */
 @Module({
   imports: [MarketModule],
   controllers: [LimitOrderRequestsController],
-  providers: [LimitOrdersService, LimitOrderHistory, IdempotencyRepository],
+  providers: [LimitOrdersService, LimitOrderHistory, LimitOrderRepository, IdempotencyRepository],
   exports: [LimitOrderHistory, LimitOrderRepository],
 })
 export class OrdersModule {}
