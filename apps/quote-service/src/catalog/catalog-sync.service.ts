@@ -2,12 +2,10 @@ import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ChainRegistry } from '@swapgw/chains';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import { Clock } from '@swapgw/runtime';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { SupportPolicy } from './support-policy';
 import { assetKeyOf, DiscoveredToken, TokenListSource } from './token-sources';
-import { quoteTables } from '../database/quote-tables';
-
-const UPSERT_CHUNK = 500;
+import { CatalogRepository } from './catalog.repository';
 
 export interface CatalogSyncOptions {
   /** Remote sources are re-read when their last success is older than this. */
@@ -32,13 +30,8 @@ export class CatalogSync implements OnApplicationBootstrap {
   private readonly state = new Map<string, SourceState>();
   private inFlight: Promise<void> | null = null;
 
-  /** Schema-qualified table names of this DataSource (see quoteTables). */
-  private get t() {
-    return quoteTables(this.dataSource);
-  }
-
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly catalog: CatalogRepository,
     private readonly registry: ChainRegistry,
     private readonly sources: TokenListSource[],
     private readonly policy: SupportPolicy,
@@ -106,9 +99,17 @@ export class CatalogSync implements OnApplicationBootstrap {
       const previous = this.state.get(source.name);
       try {
         const tokens = await source.load(this.registry, AbortSignal.timeout(30_000));
-        await this.dataSource.transaction(async (manager) => {
+        await this.catalog.transaction(async (manager) => {
           await this.upsertTokens(manager, source.name, tokens);
-          await this.recordSource(manager, source.name, 'ok', tokens.length, attemptAtMs, attemptAtMs, null);
+          await this.catalog.recordSource(
+            manager,
+            source.name,
+            'ok',
+            tokens.length,
+            attemptAtMs,
+            attemptAtMs,
+            null,
+          );
         });
         this.state.set(source.name, {
           lastAttemptAtMs: attemptAtMs,
@@ -122,15 +123,9 @@ export class CatalogSync implements OnApplicationBootstrap {
         const message = (error as Error).message ?? String(error);
         const lastSuccessAtMs = previous?.lastSuccessAtMs ?? null;
         this.state.set(source.name, { lastAttemptAtMs: attemptAtMs, lastSuccessAtMs, error: message });
-        await this.recordSource(
-          this.dataSource.manager,
-          source.name,
-          'failed',
-          0,
-          attemptAtMs,
-          lastSuccessAtMs,
-          message,
-        ).catch(() => undefined);
+        await this.catalog
+          .recordSource(undefined, source.name, 'failed', 0, attemptAtMs, lastSuccessAtMs, message)
+          .catch(() => undefined);
         this.logger.warn({ msg: 'token source failed', source: source.name, error: message });
       }
     }
@@ -139,102 +134,42 @@ export class CatalogSync implements OnApplicationBootstrap {
 
   private async upsertChains(): Promise<void> {
     const now = this.clock.nowMs();
-    await this.dataSource.transaction(async (manager) => {
+    await this.catalog.transaction(async (manager) => {
       for (const [position, chain] of this.registry.list().entries()) {
-        await manager.query(
-          `INSERT INTO ${this.t.chains} ("id", "name", "family", "network", "evm_chain_id", "caip2", "native_symbol", "signing_surface", "position", "updated_at_ms")
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-           ON CONFLICT ("id") DO UPDATE SET "name" = EXCLUDED."name", "family" = EXCLUDED."family", "network" = EXCLUDED."network",
-             "evm_chain_id" = EXCLUDED."evm_chain_id", "caip2" = EXCLUDED."caip2", "native_symbol" = EXCLUDED."native_symbol",
-             "signing_surface" = EXCLUDED."signing_surface", "position" = EXCLUDED."position", "updated_at_ms" = EXCLUDED."updated_at_ms"`,
-          [
-            chain.id,
-            chain.name,
-            chain.family,
-            chain.network,
-            chain.evmChainId ?? null,
-            chain.caip2,
-            chain.nativeSymbol,
-            this.registry.hasSigningSurface(chain.id),
-            position,
-            now,
-          ],
+        await this.catalog.upsertChain(
+          manager,
+          {
+            id: chain.id,
+            name: chain.name,
+            family: chain.family,
+            network: chain.network,
+            evmChainId: chain.evmChainId ?? null,
+            caip2: chain.caip2,
+            nativeSymbol: chain.nativeSymbol,
+            signingSurface: this.registry.hasSigningSurface(chain.id),
+          },
+          position,
+          now,
         );
       }
     });
   }
 
-  /**
-   * One statement per chunk. A later source refines an earlier one: a logo or a better rank is
-   * kept, never lost to a source that lacks it.
-   */
+  /** The source's tokens on known chains, one per chain and asset (the first listed wins). */
   private async upsertTokens(
     manager: EntityManager,
     source: string,
     tokens: DiscoveredToken[],
   ): Promise<void> {
     const known = new Set(this.registry.list().map((c) => c.id));
-    const unique = new Map<string, DiscoveredToken>();
+    const unique = new Map<string, DiscoveredToken & { assetKey: string }>();
     for (const token of tokens) {
       if (!known.has(token.chain)) continue;
-      const key = `${token.chain}|${assetKeyOf(token)}`;
-      if (!unique.has(key)) unique.set(key, token);
+      const assetKey = assetKeyOf(token);
+      const key = `${token.chain}|${assetKey}`;
+      if (!unique.has(key)) unique.set(key, { ...token, assetKey });
     }
-    const rows = [...unique.values()];
-    const now = this.clock.nowMs();
-    for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
-      const chunk = rows.slice(i, i + UPSERT_CHUNK);
-      const params: unknown[] = [];
-      const values = chunk.map((t) => {
-        const base = params.length;
-        params.push(
-          t.chain,
-          t.symbol,
-          t.name,
-          t.decimals,
-          t.address,
-          t.mint,
-          assetKeyOf(t),
-          t.logoUrl,
-          t.rank,
-          t.bridgedChains,
-          source,
-          now,
-        );
-        return `(${Array.from({ length: 12 }, (_, j) => `$${base + j + 1}`).join(', ')}, false, '[]'::jsonb)`;
-      });
-      await manager.query(
-        `INSERT INTO ${this.t.tokens} ("chain", "symbol", "name", "decimals", "address", "mint", "asset_key", "logo_url", "rank", "bridged_chains", "source", "updated_at_ms", "supported", "providers")
-         VALUES ${values.join(', ')}
-         ON CONFLICT ("chain", "asset_key") DO UPDATE SET
-           "symbol" = EXCLUDED."symbol", "name" = EXCLUDED."name", "decimals" = EXCLUDED."decimals",
-           "logo_url" = COALESCE(EXCLUDED."logo_url", "tokens"."logo_url"),
-           "rank" = LEAST(EXCLUDED."rank", "tokens"."rank"),
-           "bridged_chains" = GREATEST(EXCLUDED."bridged_chains", "tokens"."bridged_chains"),
-           "updated_at_ms" = EXCLUDED."updated_at_ms"`,
-        params,
-      );
-    }
-  }
-
-  private async recordSource(
-    manager: EntityManager,
-    name: string,
-    status: 'ok' | 'failed',
-    tokenCount: number,
-    attemptAtMs: number,
-    successAtMs: number | null,
-    error: string | null,
-  ): Promise<void> {
-    await manager.query(
-      `INSERT INTO ${this.t.token_sources} ("name", "status", "token_count", "last_success_at_ms", "last_attempt_at_ms", "last_error")
-       VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT ("name") DO UPDATE SET "status" = EXCLUDED."status",
-         "token_count" = CASE WHEN EXCLUDED."status" = 'ok' THEN EXCLUDED."token_count" ELSE "token_sources"."token_count" END,
-         "last_success_at_ms" = COALESCE(EXCLUDED."last_success_at_ms", "token_sources"."last_success_at_ms"),
-         "last_attempt_at_ms" = EXCLUDED."last_attempt_at_ms", "last_error" = EXCLUDED."last_error"`,
-      [name, status, tokenCount, successAtMs, attemptAtMs, error],
-    );
+    await this.catalog.upsertTokens(manager, source, [...unique.values()], this.clock.nowMs());
   }
 
   /**
@@ -243,52 +178,22 @@ export class CatalogSync implements OnApplicationBootstrap {
    */
   private async applySupportAndPairs(): Promise<void> {
     const now = this.clock.nowMs();
-    await this.dataSource.transaction(async (manager) => {
+    await this.catalog.transaction(async (manager) => {
       for (const chain of this.registry.list()) {
         const providers = this.policy.tokenProviders(chain.id);
-        await manager.query(
-          `UPDATE ${this.t.tokens} SET "providers" = $2::jsonb, "supported" = $3 WHERE "chain" = $1`,
-          [chain.id, JSON.stringify(providers), providers.length > 0],
-        );
+        await this.catalog.setTokenProviders(manager, chain.id, providers);
         if (!this.policy.supportVariesByToken(chain.id)) continue;
         // A few tokens (solana-devnet): per symbol, since only the bridged one rides the bridge.
-        const symbols: { symbol: string }[] = await manager.query(
-          `SELECT DISTINCT "symbol" FROM ${this.t.tokens} WHERE "chain" = $1`,
-          [chain.id],
-        );
-        for (const { symbol } of symbols) {
-          const ofToken = this.policy.tokenProviders(chain.id, symbol);
-          await manager.query(
-            `UPDATE ${this.t.tokens} SET "providers" = $3::jsonb, "supported" = $4 WHERE "chain" = $1 AND "symbol" = $2`,
-            [chain.id, symbol, JSON.stringify(ofToken), ofToken.length > 0],
+        for (const symbol of await this.catalog.symbolsOf(manager, chain.id)) {
+          await this.catalog.setTokenProviders(
+            manager,
+            chain.id,
+            this.policy.tokenProviders(chain.id, symbol),
+            symbol,
           );
         }
       }
-      const pairs = await this.candidatePairs(manager);
-      for (let i = 0; i < pairs.length; i += UPSERT_CHUNK) {
-        const chunk = pairs.slice(i, i + UPSERT_CHUNK);
-        const params: unknown[] = [];
-        const values = chunk.map((p) => {
-          const base = params.length;
-          params.push(
-            p.fromChain,
-            p.toChain,
-            p.tokenIn,
-            p.tokenOut,
-            JSON.stringify(p.providers),
-            p.providers.length > 0,
-            now,
-          );
-          return `($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}, $${base + 5}::jsonb, $${base + 6}, $${base + 7})`;
-        });
-        await manager.query(
-          `INSERT INTO ${this.t.pairs} ("from_chain", "to_chain", "token_in", "token_out", "providers", "supported", "updated_at_ms")
-           VALUES ${values.join(', ')}
-           ON CONFLICT ("from_chain", "to_chain", "token_in", "token_out") DO UPDATE SET
-             "providers" = EXCLUDED."providers", "supported" = EXCLUDED."supported", "updated_at_ms" = EXCLUDED."updated_at_ms"`,
-          params,
-        );
-      }
+      await this.catalog.upsertPairs(manager, await this.candidatePairs(manager), now);
     });
   }
 
@@ -302,17 +207,13 @@ export class CatalogSync implements OnApplicationBootstrap {
   ): Promise<
     { fromChain: string; toChain: string; tokenIn: string; tokenOut: string; providers: string[] }[]
   > {
-    const rows: { chain: string; symbol: string; address: string | null; mint: string | null }[] =
-      await manager.query(
-        `SELECT DISTINCT ON ("chain", "symbol") "chain", "symbol", "address", "mint" FROM ${this.t.tokens}
-       WHERE "rank" < 1000 OR "chain" = ANY($1) ORDER BY "chain", "symbol", "rank", "id"`,
-        [
-          this.registry
-            .list()
-            .filter((c) => c.devnet)
-            .map((c) => c.id),
-        ],
-      );
+    const rows = await this.catalog.pairCandidateTokens(
+      manager,
+      this.registry
+        .list()
+        .filter((c) => c.devnet)
+        .map((c) => c.id),
+    );
     const byChain = new Map<string, typeof rows>();
     for (const row of rows) byChain.set(row.chain, [...(byChain.get(row.chain) ?? []), row]);
     const pairs: {

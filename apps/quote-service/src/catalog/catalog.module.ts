@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { ChainRegistry } from '@swapgw/chains';
 import { Clock } from '@swapgw/runtime';
-import { DataSource } from 'typeorm';
 import { ChainsModule } from '../chains/chains.module';
 import { QuoteServiceConfig } from '../config/quote-service.config';
 import { CatalogRequestsController } from './catalog-requests.controller';
 import { CatalogSync } from './catalog-sync.service';
+import { CatalogRepository } from './catalog.repository';
 import { CatalogService } from './catalog.service';
 import { SupportPolicy } from './support-policy';
 import {
@@ -43,6 +43,7 @@ function tokenListSources(config: QuoteServiceConfig): TokenListSource[] {
   imports: [ChainsModule],
   controllers: [CatalogRequestsController],
   providers: [
+    CatalogRepository,
     { provide: TOKEN_LIST_SOURCES, inject: [QuoteServiceConfig], useFactory: tokenListSources },
     {
       provide: SupportPolicy,
@@ -57,9 +58,16 @@ function tokenListSources(config: QuoteServiceConfig): TokenListSource[] {
     },
     {
       provide: CatalogSync,
-      inject: [DataSource, ChainRegistry, TOKEN_LIST_SOURCES, SupportPolicy, QuoteServiceConfig, Clock],
+      inject: [
+        CatalogRepository,
+        ChainRegistry,
+        TOKEN_LIST_SOURCES,
+        SupportPolicy,
+        QuoteServiceConfig,
+        Clock,
+      ],
       useFactory: (
-        dataSource: DataSource,
+        catalog: CatalogRepository,
         registry: ChainRegistry,
         sources: TokenListSource[],
         policy: SupportPolicy,
@@ -67,7 +75,7 @@ function tokenListSources(config: QuoteServiceConfig): TokenListSource[] {
         clock: Clock,
       ) =>
         new CatalogSync(
-          dataSource,
+          catalog,
           registry,
           sources,
           policy,
@@ -77,5 +85,6 @@ function tokenListSources(config: QuoteServiceConfig): TokenListSource[] {
     },
     CatalogService,
   ],
+  exports: [CatalogRepository],
 })
 export class CatalogModule {}

@@ -2,6 +2,7 @@ import { ChainFamilies } from '@swapgw/chains/families';
 import { Module } from '@nestjs/common';
 import { ChainRegistry } from '@swapgw/chains';
 import { Clock } from '@swapgw/runtime';
+import { CatalogModule } from '../catalog/catalog.module';
 import { ChainsModule } from '../chains/chains.module';
 import { ProvidersModule, QUOTE_PROVIDERS } from '../providers/providers.module';
 import { QuoteProvider } from '../providers/quote-provider';
@@ -21,7 +22,7 @@ import { TrendingCounter } from './trending-counter';
  * quote with its route plans, re-prices one leg of a plan for a build (`quote.reprice`); expired ones are pruned after QUOTE_RETENTION_MS.
  */
 @Module({
-  imports: [ChainsModule, ProvidersModule],
+  imports: [ChainsModule, ProvidersModule, CatalogModule],
   controllers: [QuoteRequestsController],
   providers: [
     TokenResolver,

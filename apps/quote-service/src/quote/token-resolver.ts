@@ -11,10 +11,9 @@ import { ChainFamilies } from '@swapgw/chains/families';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import { Contract, getAddress } from 'ethers';
 import { TtlCache } from '@swapgw/runtime';
-import { DataSource } from 'typeorm';
 import type { QuoteToken } from '../providers/quote-provider';
 import { abortable } from '../providers/uniswap-v2-quoter';
-import { quoteTables } from '../database/quote-tables';
+import { CatalogRepository, ResolvedTokenRow as TokenRow } from '../catalog/catalog.repository';
 
 const ERC20_METADATA_ABI = [
   'function symbol() view returns (string)',
@@ -50,13 +49,6 @@ export const TOKEN_LOOKUP_TTL_MS = 10_000;
 const MAX_CACHED_SYMBOLS = 10_000;
 const NOT_IN_CATALOG = Symbol('not in the catalog');
 
-interface TokenRow {
-  symbol: string;
-  decimals: number;
-  address: string | null;
-  mint: string | null;
-}
-
 /**
  * Resolves the tokens of a quote request: by symbol from the catalog, or by a canonical token
  * reference override (catalog first; on EVM chains with an RPC, an uncatalogued ERC-20 is read on
@@ -64,11 +56,6 @@ interface TokenRow {
  */
 @Injectable()
 export class TokenResolver {
-  /** Schema-qualified table names of this DataSource (see quoteTables). */
-  private get t() {
-    return quoteTables(this.dataSource);
-  }
-
   /** Catalog rows by `<chain>:<SYMBOL>`; a symbol the catalog does not have is not remembered. */
   private readonly bySymbol = new TtlCache<TokenRow>({
     ttlMs: TOKEN_LOOKUP_TTL_MS,
@@ -76,7 +63,7 @@ export class TokenResolver {
   });
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly catalog: CatalogRepository,
     private readonly registry: ChainRegistry,
     /** Token metadata is read over the chain's bounded provider (RPC_TIMEOUT_MS). */
     private readonly families: ChainFamilies,
@@ -91,13 +78,10 @@ export class TokenResolver {
     if (override) return this.resolveOverride(chain, override, which);
     const row = await this.bySymbol
       .getOrLoad(`${chain.id}:${symbol.toUpperCase()}`, async () => {
-        const rows: TokenRow[] = await this.dataSource.query(
-          `SELECT "symbol", "decimals", "address", "mint" FROM ${this.t.tokens} WHERE "chain" = $1 AND upper("symbol") = upper($2) ORDER BY "rank", "id" LIMIT 1`,
-          [chain.id, symbol],
-        );
+        const row = await this.catalog.tokenBySymbol(chain.id, symbol);
         // Thrown so that the miss is not cached; each caller names its own field below.
-        if (rows.length === 0) throw NOT_IN_CATALOG;
-        return rows[0];
+        if (!row) throw NOT_IN_CATALOG;
+        return row;
       })
       .catch((error: unknown) => {
         throw error === NOT_IN_CATALOG ? unknownTokenError(which, symbol, chain.id) : error;
@@ -128,11 +112,8 @@ export class TokenResolver {
         { field },
       );
     }
-    const rows: TokenRow[] = await this.dataSource.query(
-      `SELECT "symbol", "decimals", "address", "mint" FROM ${this.t.tokens} WHERE "chain" = $1 AND "asset_key" = $2`,
-      [chain.id, assetKey],
-    );
-    if (rows.length > 0) return toQuoteToken(chain.id, rows[0]);
+    const catalogued = await this.catalog.tokenByAssetKey(chain.id, assetKey);
+    if (catalogued) return toQuoteToken(chain.id, catalogued);
     if (assetKey !== 'native' && readsTokenMetadataOnChain(chain))
       return this.readErc20(chain, getAddress(ref.address), field, override);
     throw new CodedError(

@@ -1,7 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { PeriodicWork } from '@swapgw/runtime';
-import { DataSource } from 'typeorm';
-import { quoteTables } from '../database/quote-tables';
+import { CatalogRepository } from '../catalog/catalog.repository';
 
 /** How often the counts are added to the catalog (a ranking hint: seconds late is fine). */
 const TRENDING_FLUSH_INTERVAL_MS = 5000;
@@ -20,7 +19,7 @@ export class TrendingCounter implements OnApplicationBootstrap, OnModuleDestroy 
   private loop?: PeriodicWork;
   private flushing: Promise<void> | null = null;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly catalog: CatalogRepository) {}
 
   /** One quote named this token. */
   count(chain: string, assetKey: string): void {
@@ -43,12 +42,7 @@ export class TrendingCounter implements OnApplicationBootstrap, OnModuleDestroy 
     // Sorted, so that two instances flushing the same tokens lock them in the same order.
     const rows = [...batch.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
     try {
-      await this.dataSource.query(
-        `UPDATE ${quoteTables(this.dataSource).tokens} t SET "quote_count" = t."quote_count" + v.n
-         FROM unnest($1::text[], $2::text[], $3::bigint[]) AS v(chain, asset_key, n)
-         WHERE t."chain" = v.chain AND t."asset_key" = v.asset_key`,
-        [rows.map((r) => r.chain), rows.map((r) => r.assetKey), rows.map((r) => r.count)],
-      );
+      await this.catalog.addQuoteCounts(rows);
     } catch (error) {
       for (const row of rows) for (let i = 0; i < row.count; i++) this.count(row.chain, row.assetKey);
       this.logger.warn({

@@ -5,7 +5,7 @@ import { ChainRegistry, readDevnetManifest } from '@swapgw/chains';
 import { CodedError, QuoteResult, RoutePlan } from '@swapgw/contracts';
 import { MessagingModule } from '@swapgw/messaging';
 import { prepareDatabase, serviceDataSourceOptions } from '@swapgw/persistence';
-import { loadConfig } from '@swapgw/runtime';
+import { Clock, loadConfig, SystemClock } from '@swapgw/runtime';
 import { freePort, testEnv } from '@swapgw/testing';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -84,8 +84,9 @@ class QuoteTestRootModule {
       providers: [
         { provide: QuoteServiceConfig, useValue: config },
         { provide: DataSource, useValue: dataSource },
+        { provide: Clock, useClass: SystemClock },
       ],
-      exports: [QuoteServiceConfig, DataSource],
+      exports: [QuoteServiceConfig, DataSource, Clock],
       imports: [MessagingModule.forRoot({ config, clientId: SERVICE_NAME }), CatalogModule, QuoteModule],
     };
   }
