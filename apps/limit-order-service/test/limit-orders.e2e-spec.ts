@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
 import { LimitOrderEventTypes, Topics } from '@swapgw/contracts';
-import { api, ApiClient, createApiKey, e2eGatewayUrl, testEnv, waitFor } from '@swapgw/testing';
+import {
+  api,
+  ApiClient,
+  createApiKey,
+  e2eGatewayPair,
+  e2eGatewayUrl,
+  testEnv,
+  waitFor,
+} from '@swapgw/testing';
 
 /**
  * The five limit-order endpoints through real HTTP: gateway → limit-order.requests →
@@ -274,8 +282,8 @@ describe('limit orders over HTTP', () => {
   });
 
   it('two gateway instances serve the same orders: a retry on the other instance replays, reads agree', async () => {
-    const urls = (process.env.GATEWAY_URLS ?? '').split(',').filter(Boolean);
-    const [first, second] = urls.length > 1 ? urls : [gatewayUrl, gatewayUrl];
+    // Two instances or a failure: with one, the test would only prove one instance agrees with itself.
+    const [first, second] = e2eGatewayPair();
     const apiKey = await createApiKey(`lo-two-${run}`);
     const a = api(first, apiKey);
     const b = api(second, apiKey);
