@@ -2,8 +2,9 @@ import { HEARTBEAT_INTERVAL_BOUNDS } from '@swapgw/contracts';
 
 /**
  * HEARTBEAT_INTERVAL_MS of a Kafka service: how often each instance says it is alive and ready.
- * The services' config classes validate it at boot (a bad value exits 78 naming it); this reads the
- * same variable for bootstrapKafkaService, as kafkaSettingsFromEnv reads KAFKA_BROKERS.
+ * The services' config classes validate it at boot (a bad value exits 78 naming it) and
+ * bootstrapKafkaService takes it from the config; this parses a raw value with the same bounds,
+ * for tools and tests without a config.
  */
 export function heartbeatIntervalFromEnv(env: Record<string, string | undefined>): number {
   const raw = env.HEARTBEAT_INTERVAL_MS;

@@ -40,9 +40,9 @@ export const DEFAULT_MESSAGING_RETENTION: MessagingRetentionSettings = {
 };
 
 /**
- * OUTBOX_RETENTION_HOURS and PROCESSED_EVENTS_RETENTION_HOURS for MessagingModule, as
- * heartbeatIntervalFromEnv reads HEARTBEAT_INTERVAL_MS: the apps' config classes validate the same
- * variables at boot (a bad value exits 78 naming it); this throws on one all the same.
+ * OUTBOX_RETENTION_HOURS and PROCESSED_EVENTS_RETENTION_HOURS from raw variables, with the
+ * bounds the apps' config classes validate at boot (a bad value exits 78 naming it). Apps take
+ * them from their config (messagingRetentionOf); this is for tools and tests without one.
  */
 export function messagingRetentionFromEnv(
   env: Record<string, string | undefined>,
