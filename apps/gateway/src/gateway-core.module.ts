@@ -2,6 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { KafkaSettings, kafkaSettingsOf } from '@swapgw/messaging';
+import { Clock, SystemClock } from '@swapgw/runtime';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
@@ -12,7 +13,7 @@ import { createGatewayValidationPipe } from './common/validation/validation-pipe
 import { GatewayConfig } from './config/gateway.config';
 import { gatewayDataSourceOptions } from './database/gateway-data-source';
 import { HealthModule } from './health/health.module';
-import { IdempotencyStore } from './idempotency/idempotency.store';
+import { IdempotencyRepository } from './idempotency/idempotency.repository';
 import { GatewayMessagingModule } from './messaging/gateway-messaging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
@@ -25,7 +26,7 @@ export const gatewayKafkaSettings = (config: GatewayConfig): KafkaSettings =>
 /**
  * The HTTP shell every feature module relies on: config, database, Kafka request-reply
  * (ServiceClient), authentication, rate limits, idempotency, envelope, validation, errors, health.
- * Global providers, so features just inject GatewayConfig, DataSource, ServiceClient, IdempotencyStore.
+ * Global providers, so features just inject GatewayConfig, DataSource, ServiceClient, IdempotencyRepository.
  */
 @Global()
 @Module({})
@@ -54,9 +55,10 @@ export class GatewayCoreModule {
       ],
       providers: [
         { provide: GatewayConfig, useValue: config },
+        { provide: Clock, useClass: SystemClock },
         { provide: RouteTable, useValue: new RouteTable() },
         RateLimiter,
-        IdempotencyStore,
+        IdempotencyRepository,
         EdgeReads,
         { provide: APP_PIPE, useFactory: createGatewayValidationPipe },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
@@ -67,7 +69,7 @@ export class GatewayCoreModule {
         // (bound by the decorator, inside the global ones) returns or replays.
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],
-      exports: [GatewayConfig, RouteTable, RateLimiter, IdempotencyStore, EdgeReads],
+      exports: [GatewayConfig, Clock, RouteTable, RateLimiter, IdempotencyRepository, EdgeReads],
     };
   }
 }

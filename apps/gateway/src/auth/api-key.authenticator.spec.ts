@@ -1,10 +1,10 @@
 import { generateApiKey } from './api-key';
 import { ApiKeyAuthenticator } from './api-key.authenticator';
-import type { ApiKeyPrincipal, ApiKeyStore } from './api-key.store';
+import type { ApiKeyPrincipal, ApiKeyRepository } from './api-key.repository';
 import type { GatewayConfig } from '../config/gateway.config';
 
 /** The key table as the store answers it, counting the lookups that would reach PostgreSQL. */
-class CountingStore implements Pick<ApiKeyStore, 'resolve'> {
+class CountingStore implements Pick<ApiKeyRepository, 'resolve'> {
   lookups = new Map<string, number>();
   constructor(private readonly keys: Map<string, ApiKeyPrincipal>) {}
   async resolve(key: string): Promise<ApiKeyPrincipal | null> {
@@ -14,7 +14,10 @@ class CountingStore implements Pick<ApiKeyStore, 'resolve'> {
 }
 
 const authenticatorOf = (store: CountingStore, ttlMs = 60_000) =>
-  new ApiKeyAuthenticator(store as unknown as ApiKeyStore, { AUTH_CACHE_TTL_MS: ttlMs } as GatewayConfig);
+  new ApiKeyAuthenticator(
+    store as unknown as ApiKeyRepository,
+    { AUTH_CACHE_TTL_MS: ttlMs } as GatewayConfig,
+  );
 
 describe('ApiKeyAuthenticator', () => {
   it('never reads a valid key again within its TTL, however many unknown keys flood in', async () => {

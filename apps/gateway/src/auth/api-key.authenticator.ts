@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TtlCache } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
-import { ApiKeyPrincipal, ApiKeyStore } from './api-key.store';
+import { ApiKeyPrincipal, ApiKeyRepository } from './api-key.repository';
 import { hashApiKey } from './api-key';
 
 const MAX_CACHED_KEYS = 10_000;
@@ -25,7 +25,7 @@ export class ApiKeyAuthenticator {
   private readonly resolving = new Map<string, Promise<ApiKeyPrincipal | null>>();
 
   constructor(
-    private readonly store: ApiKeyStore,
+    private readonly store: ApiKeyRepository,
     @Inject(GatewayConfig) config: GatewayConfig,
   ) {
     this.valid = new TtlCache({ ttlMs: config.AUTH_CACHE_TTL_MS, maxEntries: MAX_CACHED_KEYS });

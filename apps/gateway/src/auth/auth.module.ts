@@ -3,15 +3,19 @@ import { DataSource } from 'typeorm';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeyAuthenticator } from './api-key.authenticator';
 import { ApiKeyEntity } from './api-key.entity';
-import { ApiKeyStore } from './api-key.store';
+import { ApiKeyRepository } from './api-key.repository';
 
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKeyEntity])],
   providers: [
-    { provide: ApiKeyStore, inject: [DataSource], useFactory: (ds: DataSource) => new ApiKeyStore(ds) },
+    {
+      provide: ApiKeyRepository,
+      inject: [DataSource],
+      useFactory: (ds: DataSource) => new ApiKeyRepository(ds),
+    },
     ApiKeyAuthenticator,
   ],
-  exports: [ApiKeyAuthenticator, ApiKeyStore],
+  exports: [ApiKeyAuthenticator, ApiKeyRepository],
 })
 export class AuthModule {}

@@ -3,9 +3,9 @@ import { DataSource } from 'typeorm';
 import { baseUnitsToAmount } from '@swapgw/chains';
 import { loadConfigOrExit } from '@swapgw/runtime';
 import { ApiKeyEntity } from '../auth/api-key.entity';
-import { ApiKeyStore } from '../auth/api-key.store';
+import { ApiKeyRepository } from '../auth/api-key.repository';
 import { formatIntegratorFeeDefault, parseIntegratorFeeDefault } from '../auth/integrator-fee-default';
-import { IntegratorFeesCollectedStore } from '../integrator-fees/integrator-fees-collected.store';
+import { IntegratorFeesCollectedRepository } from '../integrator-fees/integrator-fees-collected.repository';
 import { gatewayDatabaseOptions, gatewayDataSourceOptions } from '../database/gateway-data-source';
 import { prepareDatabase } from '@swapgw/persistence';
 import { GatewayCliConfig } from './cli-config';
@@ -27,7 +27,11 @@ Revocation and fee changes take effect on every gateway instance within AUTH_CAC
 
 class UsageError extends Error {}
 
-async function run(args: string[], store: ApiKeyStore, fees: IntegratorFeesCollectedStore): Promise<void> {
+async function run(
+  args: string[],
+  store: ApiKeyRepository,
+  fees: IntegratorFeesCollectedRepository,
+): Promise<void> {
   const [command, ...rest] = args;
   switch (command) {
     case 'fees': {
@@ -129,7 +133,7 @@ async function main(): Promise<void> {
   const dataSource = new DataSource(gatewayDataSourceOptions(config.databaseUrl, [ApiKeyEntity], 1));
   await dataSource.initialize();
   try {
-    await run(args, new ApiKeyStore(dataSource), new IntegratorFeesCollectedStore(dataSource));
+    await run(args, new ApiKeyRepository(dataSource), new IntegratorFeesCollectedRepository(dataSource));
   } finally {
     await dataSource.destroy();
   }

@@ -1,6 +1,6 @@
 import type { SwapStepConfirmedEvent } from '@swapgw/contracts';
 import type { SwapViewEntity } from '../swap/swap-view.entity';
-import type { CollectedIntegratorFee } from './integrator-fees-collected.store';
+import type { CollectedIntegratorFee } from './integrator-fees-collected.repository';
 
 /**
  * The integrator fees a confirmed step paid, from the swap's view as it reads after the event.

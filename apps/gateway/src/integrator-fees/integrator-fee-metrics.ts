@@ -1,7 +1,7 @@
 import { Counter } from 'prom-client';
 import { baseUnitsToAmount } from '@swapgw/chains';
 import { metricsRegistry } from '@swapgw/runtime';
-import type { CollectedIntegratorFee } from './integrator-fees-collected.store';
+import type { CollectedIntegratorFee } from './integrator-fees-collected.repository';
 
 const registers = [metricsRegistry()];
 

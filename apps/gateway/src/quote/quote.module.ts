@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { QuoteController } from './quote.controller';
 import { QuoteService } from './quote.service';
-import { ServedQuotes } from './served-quotes.store';
+import { ServedQuotes } from './served-quotes.repository';
 
 /** POST /quote (routing and quote storage live in quote-service) and the quotes this gateway served. */
 @Module({

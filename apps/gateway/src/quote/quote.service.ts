@@ -13,7 +13,7 @@ import {
 } from '@swapgw/contracts';
 import { ServiceClient } from '../messaging/service-client';
 import { CreateQuoteDto } from './dto/create-quote.dto';
-import { ServedQuotes } from './served-quotes.store';
+import { ServedQuotes } from './served-quotes.repository';
 
 /** What POST /quote answers: the quote without the executable plans, which stay with the services. */
 export type QuoteAnswer = Omit<QuoteResult, 'routePlans'>;

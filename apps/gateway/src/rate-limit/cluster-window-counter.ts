@@ -1,7 +1,7 @@
 /**
  * What one gateway instance knows about each API key's fixed window, kept in memory so that a
  * request is decided without asking PostgreSQL. Pure bookkeeping: the timer and the SQL live in
- * RateLimiter and RateLimitWindowStore.
+ * RateLimiter and RateLimitWindowRepository.
  *
  * For each key the instance keeps the cluster total PostgreSQL last returned for the window (every
  * instance's synced requests, this one's included) plus what it counted itself since: the counts

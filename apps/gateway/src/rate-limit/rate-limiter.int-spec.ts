@@ -7,7 +7,7 @@ import { GatewayConfig } from '../config/gateway.config';
 import { gatewayDatabaseOptions, gatewayDataSourceOptions } from '../database/gateway-data-source';
 import { windowPosition } from './fixed-window';
 import { RateLimiter } from './rate-limiter.service';
-import { RateLimitWindowStore } from './rate-limit-window.store';
+import { RateLimitWindowRepository } from './rate-limit-window.repository';
 
 // Two limiters, as in two gateway instances, each with its own connection pool on one real
 // PostgreSQL database: they share the budget through gateway.rate_limit_windows.
@@ -97,7 +97,7 @@ describe('RateLimiter instances on one PostgreSQL database', () => {
   });
 
   it('answers each row of a batch with its window total and creates no row for a read-only one', async () => {
-    const store = new RateLimitWindowStore(first);
+    const store = new RateLimitWindowRepository(first);
     const [known, unseen] = [randomUUID(), randomUUID()];
     const windowStartMs = windowPosition(Date.now(), 3600).windowStartMs;
     await store.add([{ apiKeyId: known, windowStartMs, count: 5 }]);
@@ -110,7 +110,7 @@ describe('RateLimiter instances on one PostgreSQL database', () => {
   });
 
   it('purges ended windows and keeps the current one', async () => {
-    const store = new RateLimitWindowStore(first);
+    const store = new RateLimitWindowRepository(first);
     const key = randomUUID();
     const nowMs = Date.now();
     const current = windowPosition(nowMs, 3600).windowStartMs;

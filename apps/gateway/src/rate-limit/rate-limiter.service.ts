@@ -4,7 +4,7 @@ import { PeriodicWork } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
 import { ClusterWindowCounter, WindowCount } from './cluster-window-counter';
 import { decide, RateLimitDecision, windowPosition } from './fixed-window';
-import { RateLimitWindowStore } from './rate-limit-window.store';
+import { RateLimitWindowRepository } from './rate-limit-window.repository';
 
 const PURGE_INTERVAL_MS = 5 * 60_000;
 const WARNING_INTERVAL_MS = 60_000;
@@ -23,7 +23,7 @@ const FLUSH_ON_SHUTDOWN_TIMEOUT_MS = 3000;
 export class RateLimiter implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(RateLimiter.name);
   private readonly counter = new ClusterWindowCounter();
-  private readonly store: RateLimitWindowStore;
+  private readonly store: RateLimitWindowRepository;
   private readonly syncLoop: PeriodicWork;
   private readonly purgeLoop: PeriodicWork;
   private syncInFlight?: Promise<void>;
@@ -35,7 +35,7 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
     dataSource: DataSource,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
   ) {
-    this.store = new RateLimitWindowStore(dataSource);
+    this.store = new RateLimitWindowRepository(dataSource);
     // Rounds never overlap: a slow round does not stack up behind itself.
     this.syncLoop = new PeriodicWork({
       name: 'rate-limit-sync',

@@ -17,7 +17,7 @@ const PURGE_INTERVAL_MS = 10 * 60_000;
 /**
  * gateway.swap_views' companion log, gateway.swap_events: the durable per-swap log that event
  * streams read. The projector appends to it in the very statement that applies a swap event to the
- * view (SwapViewStore.update `loggedAs`), so a stream never sees an event the view does not, nor
+ * view (SwapViewRepository.update `loggedAs`), so a stream never sees an event the view does not, nor
  * misses one it does; the view write's NOTIFY on `gateway_swap_views` wakes the streams of that
  * swap on every instance. Rows older than SWAP_EVENT_RETENTION_HOURS are purged.
  */

@@ -9,7 +9,7 @@ import {
 } from '../../test/support/test-gateway';
 import { openSseStream } from '../../test/support/sse-client';
 import { SwapViewEntity } from '../swap/swap-view.entity';
-import { SwapViewStore } from '../swap/swap-view.store';
+import { SwapViewRepository } from '../swap/swap-view.repository';
 import { STREAM_PAGE_SIZE } from './swap-event-streams.service';
 
 // The stream handler over a real gateway and PostgreSQL, fed by the real event log as the
@@ -43,7 +43,7 @@ describe('swap event streams over PostgreSQL', () => {
     type: SwapEventType,
     change: Partial<SwapViewEntity>,
   ): Promise<void> {
-    const views = gateway.app.get(SwapViewStore);
+    const views = gateway.app.get(SwapViewRepository);
     await gateway.dataSource.transaction((manager) =>
       views.update(manager, swapId, { ...change, updatedAtMs: Date.now() }, { loggedAs: type }),
     );

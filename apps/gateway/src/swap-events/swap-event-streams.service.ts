@@ -5,7 +5,7 @@ import type { GatewayReply } from '../common/http/gateway-request';
 import { GatewayConfig } from '../config/gateway.config';
 import { SwapViewChanges, SwapViewWatch } from '../swap/swap-view-changes';
 import type { SwapViewEntity } from '../swap/swap-view.entity';
-import { SwapViewStore } from '../swap/swap-view.store';
+import { SwapViewRepository } from '../swap/swap-view.repository';
 import { SwapEventLog } from './swap-event-log';
 import {
   parseLastEventId,
@@ -44,7 +44,7 @@ export class SwapEventStreams implements OnModuleDestroy {
   private readonly streams = new Set<OpenStream>();
 
   constructor(
-    private readonly views: SwapViewStore,
+    private readonly views: SwapViewRepository,
     private readonly changes: SwapViewChanges,
     private readonly log: SwapEventLog,
     private readonly config: GatewayConfig,

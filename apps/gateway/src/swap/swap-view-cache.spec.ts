@@ -3,7 +3,7 @@ import type { SwapViewEntity } from './swap-view.entity';
 
 const view = (swapId: string, status = 'planning') => ({ swapId, owner: 'alice', status }) as SwapViewEntity;
 
-/** Reads the row as SwapViewStore does: begin, (PostgreSQL), finish. */
+/** Reads the row as SwapViewRepository does: begin, (PostgreSQL), finish. */
 function read(cache: SwapViewCache, row: SwapViewEntity | null, nowMs = 0): void {
   cache.finishRead(cache.beginRead(row?.swapId ?? 'none'), row, nowMs);
 }

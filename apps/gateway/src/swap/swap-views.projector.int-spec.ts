@@ -17,12 +17,12 @@ import { prepareDatabase } from '@swapgw/persistence';
 import { testEnv, waitFor } from '@swapgw/testing';
 import { metricsRegistry } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
-import { IntegratorFeesCollectedStore } from '../integrator-fees/integrator-fees-collected.store';
+import { IntegratorFeesCollectedRepository } from '../integrator-fees/integrator-fees-collected.repository';
 import { gatewayDatabaseOptions, gatewayDataSourceOptions } from '../database/gateway-data-source';
 import { SwapEventLog } from '../swap-events/swap-event-log';
 import { SwapViewChanges } from './swap-view-changes';
 import { SwapViewEntity } from './swap-view.entity';
-import { SwapViewStore } from './swap-view.store';
+import { SwapViewRepository } from './swap-view.repository';
 import { SwapViewsProjector } from './swap-views.projector';
 
 // The read model over real Kafka and PostgreSQL: swap.events in, gateway.swap_views out.
@@ -45,10 +45,10 @@ const cacheConfig = {
   ],
   controllers: [SwapViewsProjector],
   providers: [
-    SwapViewStore,
+    SwapViewRepository,
     SwapViewChanges,
     SwapEventLog,
-    IntegratorFeesCollectedStore,
+    IntegratorFeesCollectedRepository,
     { provide: GatewayConfig, useValue: cacheConfig },
   ],
 })
@@ -123,7 +123,7 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
       gatewayDataSourceOptions(env.databaseUrl, [SwapViewEntity], 1),
     ).initialize();
     const changes = new SwapViewChanges(other, cacheConfig);
-    const otherViews = new SwapViewStore(other, changes);
+    const otherViews = new SwapViewRepository(other, changes);
     await changes.onModuleInit();
     try {
       const swapId = randomUUID();
@@ -327,7 +327,7 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
   });
 
   it('applies an event in one statement with its claim, and writes nothing when the row changed since it was read or the event was claimed', async () => {
-    const store = app.get(SwapViewStore);
+    const store = app.get(SwapViewRepository);
     const swapId = randomUUID();
     await store.ensureCreated(swapId, 'carol', 'planning', 2, 1);
     const claimed = async (eventId: string) =>
@@ -417,7 +417,7 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
     const paymentsBefore = await feeCounter('swapgw_integrator_fee_payments_total');
     // The build's row, with the plan's fees in `quoted` (as POST /swap/build writes it). No
     // swap.created here: the rebuild test below must not recreate a row whose `quoted` it cannot know.
-    await app.get(SwapViewStore).ensureCreated(swapId, owner, 'planning', 2, Date.now(), undefined, {
+    await app.get(SwapViewRepository).ensureCreated(swapId, owner, 'planning', 2, Date.now(), undefined, {
       quoteId: 'q',
       routeId: 'r',
       fromChain: 'devnet-a',
@@ -508,7 +508,7 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
 
     // The operator's totals for the key's owner (npm run keys -- fees).
     const totals = await app
-      .get(IntegratorFeesCollectedStore)
+      .get(IntegratorFeesCollectedRepository)
       .totalsOf(owner, new Date(Date.now() - 600_000));
     expect(totals).toEqual(
       recipients.map((recipient, i) => ({
@@ -522,7 +522,7 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
       })),
     );
     expect(
-      await app.get(IntegratorFeesCollectedStore).totalsOf(owner, new Date(Date.now() + 600_000)),
+      await app.get(IntegratorFeesCollectedRepository).totalsOf(owner, new Date(Date.now() + 600_000)),
     ).toEqual([]);
     // Out of the read model for the rebuild test below (swap.events cannot recreate a build's row).
     await db.query('DELETE FROM gateway.swap_views WHERE swap_id = $1', [swapId]);

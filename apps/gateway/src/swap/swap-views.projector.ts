@@ -19,10 +19,10 @@ import {
 import { IdempotentConsumer, PayloadClass, StreamHandler, TopicEvents } from '@swapgw/messaging';
 import { feesPaidBy } from '../integrator-fees/fees-paid';
 import { integratorFeeMetrics } from '../integrator-fees/integrator-fee-metrics';
-import { IntegratorFeesCollectedStore } from '../integrator-fees/integrator-fees-collected.store';
+import { IntegratorFeesCollectedRepository } from '../integrator-fees/integrator-fees-collected.repository';
 import { stepKindOf, SwapStepChange, SwapStepRecord, withStepChange, withStepCount } from './swap-steps';
 import { SwapViewEntity } from './swap-view.entity';
-import { SwapViewStore, UpdateOptions } from './swap-view.store';
+import { SwapViewRepository, UpdateOptions } from './swap-view.repository';
 
 /** Confirmation progress of the current step's transaction: only meaningful while `confirming`. */
 const NO_CONFIRMATIONS = { confirmations: null, confirmationsRequired: null } as const;
@@ -47,8 +47,8 @@ export class SwapViewsProjector {
 
   constructor(
     private readonly consumer: IdempotentConsumer,
-    private readonly views: SwapViewStore,
-    private readonly feesCollected: IntegratorFeesCollectedStore,
+    private readonly views: SwapViewRepository,
+    private readonly feesCollected: IntegratorFeesCollectedRepository,
   ) {}
 
   @TopicEvents(Topics.swapEvents)

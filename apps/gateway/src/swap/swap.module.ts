@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { QuoteModule } from '../quote/quote.module';
-import { IntegratorFeesCollectedStore } from '../integrator-fees/integrator-fees-collected.store';
+import { IntegratorFeesCollectedRepository } from '../integrator-fees/integrator-fees-collected.repository';
 import { SwapEventLog } from '../swap-events/swap-event-log';
 import { SwapController } from './swap.controller';
 import { SwapsController } from './swaps.controller';
@@ -10,7 +10,7 @@ import { BuildPreflight } from './build-preflight';
 import { SwapService } from './swap.service';
 import { SwapViewChanges } from './swap-view-changes';
 import { SwapViewEntity } from './swap-view.entity';
-import { SwapViewStore } from './swap-view.store';
+import { SwapViewRepository } from './swap-view.repository';
 import { SwapViewsProjector } from './swap-views.projector';
 import { SigningPollEdge } from './signing-poll.edge';
 
@@ -27,13 +27,13 @@ import { SigningPollEdge } from './signing-poll.edge';
     SwapService,
     BuildPriceChecker,
     BuildPreflight,
-    SwapViewStore,
+    SwapViewRepository,
     SwapViewChanges,
     SwapEventLog,
     SigningPollEdge,
-    IntegratorFeesCollectedStore,
+    IntegratorFeesCollectedRepository,
   ],
   // For the event streams (SwapEventsModule): the views, their change notifications and the event log.
-  exports: [SwapViewStore, SwapViewChanges, SwapEventLog],
+  exports: [SwapViewRepository, SwapViewChanges, SwapEventLog],
 })
 export class SwapModule {}

@@ -3,13 +3,13 @@ import type { CommandPublisher } from '@swapgw/messaging';
 import type { DataSource } from 'typeorm';
 import type { GatewayConfig } from '../config/gateway.config';
 import type { ServiceClient } from '../messaging/service-client';
-import type { ServedQuotes } from '../quote/served-quotes.store';
+import type { ServedQuotes } from '../quote/served-quotes.repository';
 import type { BuildPriceChecker, PricedPlan } from './build-price-check';
 import { BuildPreflight } from './build-preflight';
 import { SwapService } from './swap.service';
 import { SwapViewChanges } from './swap-view-changes';
 import type { SwapViewEntity } from './swap-view.entity';
-import type { SwapViewStore } from './swap-view.store';
+import type { SwapViewRepository } from './swap-view.repository';
 
 const OWNER = 'alice';
 const payload = { type: 'evm-transaction', transaction: { chainId: '31337' } };
@@ -41,7 +41,7 @@ function view(overrides: Partial<SwapViewEntity>): SwapViewEntity {
 }
 
 /** A read model row the test changes as the projector would (then it notifies, as the projector's NOTIFY does). */
-class FakeViews implements Pick<SwapViewStore, 'findOwned' | 'ensureCreated' | 'markSubmitted'> {
+class FakeViews implements Pick<SwapViewRepository, 'findOwned' | 'ensureCreated' | 'markSubmitted'> {
   reads = 0;
   created: string[] = [];
   submitted: Array<[string, number, string]> = [];
@@ -144,7 +144,7 @@ function serviceOf(
 ) {
   return new SwapService(
     services as unknown as ServiceClient,
-    views as unknown as SwapViewStore,
+    views as unknown as SwapViewRepository,
     changes,
     served,
     commands as unknown as CommandPublisher,

@@ -18,7 +18,7 @@ import {
 } from '@swapgw/contracts';
 import { CommandPublisher } from '@swapgw/messaging';
 import { ServiceClient } from '../messaging/service-client';
-import { ServedQuotes } from '../quote/served-quotes.store';
+import { ServedQuotes } from '../quote/served-quotes.repository';
 import { BuildPriceChecker, PricedPlan } from './build-price-check';
 import { BuildPreflight } from './build-preflight';
 import { BuildSwapDto, WAIT_FOR_TX_REQUEST_MS } from './dto/build-swap.dto';
@@ -43,7 +43,7 @@ import {
 } from './swap-responses';
 import { SwapViewChanges } from './swap-view-changes';
 import { SwapViewEntity } from './swap-view.entity';
-import { SwapViewStore } from './swap-view.store';
+import { SwapViewRepository } from './swap-view.repository';
 
 export interface SwapPage {
   swaps: SwapResource[];
@@ -59,7 +59,7 @@ export class SwapService {
 
   constructor(
     private readonly services: ServiceClient,
-    private readonly views: SwapViewStore,
+    private readonly views: SwapViewRepository,
     private readonly changes: SwapViewChanges,
     private readonly quotes: ServedQuotes,
     private readonly commands: CommandPublisher,

@@ -7,8 +7,8 @@ import { nextAttemptAtMs, RetrySchedule } from './retry-schedule';
 import {
   ClaimedDelivery,
   WEBHOOK_DELIVERIES_CHANNEL,
-  WebhookDeliveriesStore,
-} from './webhook-deliveries.store';
+  WebhookDeliveriesRepository,
+} from './webhook-deliveries.repository';
 import { webhookMetrics } from './webhook-metrics';
 import { sendDelivery, SendOutcome } from './webhook-sender';
 import { WebhookUrlPolicy } from './webhook-url-policy';
@@ -52,7 +52,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   constructor(
     private readonly config: GatewayConfig,
-    private readonly deliveries: WebhookDeliveriesStore,
+    private readonly deliveries: WebhookDeliveriesRepository,
     dataSource: DataSource,
   ) {
     this.schedule = {

@@ -2,11 +2,12 @@ import type { EntityManager } from 'typeorm';
 import type { DataSource } from 'typeorm';
 import { LimitOrderEventTypes, MessageEnvelope, SwapEventTypes } from '@swapgw/contracts';
 import type { StreamHandler, StreamHandlers } from '@swapgw/messaging';
-import { loadConfig } from '@swapgw/runtime';
+import { loadConfig, SystemClock } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
-import { WebhookDeliveriesStore, WebhookEvent } from './webhook-deliveries.store';
+import { WebhookDeliveriesRepository, WebhookEvent } from './webhook-deliveries.repository';
 import { WebhookEventsConsumer } from './webhook-events.consumer';
 import type { WebhookOwners } from './webhook-owners';
+import type { WebhooksRepository } from './webhooks.repository';
 
 /**
  * The mapping from source events to webhook events (types, owner, public data), with a recording
@@ -18,6 +19,9 @@ describe('WebhookEventsConsumer handlers', () => {
   const owners = new Map<string, string>();
   // Records deliveries; a swap's owner is resolved as the store's SQL does (remembered from swap.created).
   const store = {
+    rememberSwapOwner: async (_m: EntityManager, swapId: string, owner: string) => {
+      owners.set(swapId, owner);
+    },
     enqueue: async (_m: EntityManager, owner: string | { swapId: string }, event: WebhookEvent) => {
       const resolved = typeof owner === 'string' ? owner : owners.get(owner.swapId);
       if (resolved === undefined) return 0;
@@ -28,8 +32,10 @@ describe('WebhookEventsConsumer handlers', () => {
   const consumer = new WebhookEventsConsumer(
     loadConfig(GatewayConfig, {}),
     {} as DataSource,
-    store as unknown as WebhookDeliveriesStore,
+    store as unknown as WebhookDeliveriesRepository,
     {} as WebhookOwners,
+    {} as WebhooksRepository,
+    new SystemClock(),
   );
   const handlers = (consumer as unknown as { handlers: Record<string, StreamHandlers> }).handlers;
   const manager = {

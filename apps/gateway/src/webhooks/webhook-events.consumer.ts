@@ -2,7 +2,7 @@ import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nest
 import { isUUID } from 'class-validator';
 import type { EntityManager } from 'typeorm';
 import { DataSource } from 'typeorm';
-import { TtlCache } from '@swapgw/runtime';
+import { Clock, TtlCache } from '@swapgw/runtime';
 import {
   LimitOrderEventPayload,
   LimitOrderEventTypes,
@@ -25,7 +25,8 @@ import {
 } from '@swapgw/messaging';
 import { GatewayConfig } from '../config/gateway.config';
 import { gatewayKafkaSettings } from '../gateway-core.module';
-import { swapOwnerSql, WebhookDeliveriesStore } from './webhook-deliveries.store';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhooksRepository } from './webhooks.repository';
 import { WebhookOwners } from './webhook-owners';
 import { SWAP_WEBHOOK_TYPES } from './webhook-event-types';
 import { webhookMetrics } from './webhook-metrics';
@@ -67,9 +68,11 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicat
 
   constructor(
     private readonly config: GatewayConfig,
-    private readonly dataSource: DataSource,
-    private readonly deliveries: WebhookDeliveriesStore,
+    dataSource: DataSource,
+    private readonly deliveries: WebhookDeliveriesRepository,
     private readonly owners: WebhookOwners,
+    private readonly webhooks: WebhooksRepository,
+    private readonly clock: Clock,
   ) {
     this.idempotent = new IdempotentConsumer(dataSource, config.WEBHOOK_KAFKA_GROUP_ID);
     this.handlers = {
@@ -126,10 +129,7 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicat
         manager: EntityManager,
       ) => {
         // Only swap.created names the owner: remember it for the swap's later events.
-        await manager.query(
-          `INSERT INTO "gateway"."webhook_swap_owners" ("swap_id", "owner", "created_at_ms") VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-          [e.swapId, e.owner, Date.now()],
-        );
+        await this.deliveries.rememberSwapOwner(manager, e.swapId, e.owner, this.clock.nowMs());
         const { swapId, status, quoteId, routeId, fromChain, toChain, userAddress, stepCount, createdAtMs } =
           e;
         await this.enqueue(manager, e.owner, SWAP_WEBHOOK_TYPES[SwapEventTypes.created], envelope, {
@@ -208,32 +208,19 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicat
    */
   private async ownerWants(owner: string, type: string): Promise<boolean> {
     if (!this.owners.mayHaveWebhooks(owner)) return false;
-    const rows: Array<{ wanted: boolean }> = await this.dataSource.query(
-      `SELECT EXISTS (
-         SELECT 1 FROM "gateway"."webhooks" w WHERE w."owner" = $1 AND (w."event_types" IS NULL OR $2::varchar = ANY (w."event_types"))
-       ) AS "wanted"`,
-      [owner, type],
-    );
-    return rows[0]?.wanted === true;
+    return this.webhooks.ownerWants(owner, type);
   }
 
   /**
    * ownerWants for a swap's event: its owner as swap.created told this instance, else remembered
-   * from swap.created in webhook_swap_owners or read from the read model (swapOwnerSql).
+   * from swap.created in webhook_swap_owners or read from the read model (swapOwnerWants).
    */
   private async swapWanted(swapId: string, type: string): Promise<boolean> {
     if (!isUUID(swapId)) return false; // no swap has it: nobody to push to
     if (!this.owners.anyMayExist()) return false;
     const owner = this.swapOwners.peek(swapId);
     if (owner !== undefined) return this.ownerWants(owner, type);
-    const rows: Array<{ wanted: boolean }> = await this.dataSource.query(
-      `SELECT EXISTS (
-         SELECT 1 FROM "gateway"."webhooks" w
-         WHERE w."owner" = ${swapOwnerSql('$1')} AND (w."event_types" IS NULL OR $2::varchar = ANY (w."event_types"))
-       ) AS "wanted"`,
-      [swapId, type],
-    );
-    return rows[0]?.wanted === true;
+    return this.webhooks.swapOwnerWants(swapId, type);
   }
 
   private async enqueue(

@@ -7,7 +7,7 @@ import {
   testDatabaseUrl,
 } from '../../test/support/test-gateway';
 import { WebhookOwners } from './webhook-owners';
-import { WebhooksStore } from './webhooks.store';
+import { WebhooksRepository } from './webhooks.repository';
 
 // Who has webhooks, as the webhook consumer knows it without reading the table: a real gateway,
 // its PostgreSQL and the NOTIFY of each change of gateway.webhooks.
@@ -30,7 +30,7 @@ describe('WebhookOwners over PostgreSQL', () => {
 
   it('learns of a registration and of its deletion from their notifications', async () => {
     const owners = gateway.app.get(WebhookOwners);
-    const store = gateway.app.get(WebhooksStore);
+    const store = gateway.app.get(WebhooksRepository);
     const owner = `wh-owners-${randomUUID().slice(0, 8)}`;
     await waitFor(() => owners.mayHaveWebhooks('nobody-has-one') === false, {
       description: 'the owners read once LISTEN is in place',

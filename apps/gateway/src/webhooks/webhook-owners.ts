@@ -2,9 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { PgChannelListener } from '@swapgw/persistence';
 import { DataSource } from 'typeorm';
 import { GatewayConfig } from '../config/gateway.config';
-
-/** NOTIFYed (no payload) in the transaction of every change of gateway.webhooks. */
-export const WEBHOOKS_CHANNEL = 'gateway_webhooks';
+import { WEBHOOKS_CHANNEL, WebhooksRepository } from './webhooks.repository';
 
 /**
  * The owners that have at least one webhook, held in memory so that the events of everyone else
@@ -26,6 +24,7 @@ export class WebhookOwners implements OnApplicationBootstrap, OnApplicationShutd
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: GatewayConfig,
+    private readonly webhooks: WebhooksRepository,
   ) {
     this.listener = new PgChannelListener(dataSource, WEBHOOKS_CHANNEL, {
       onNotification: () => void this.reload(),
@@ -64,10 +63,8 @@ export class WebhookOwners implements OnApplicationBootstrap, OnApplicationShutd
     const reload = ++this.reloads;
     this.owners = null;
     try {
-      const rows: Array<{ owner: string }> = await this.dataSource.query(
-        `SELECT DISTINCT "owner" FROM "gateway"."webhooks"`,
-      );
-      if (reload === this.reloads) this.owners = new Set(rows.map((row) => row.owner));
+      const owners = await this.webhooks.owners();
+      if (reload === this.reloads) this.owners = new Set(owners);
     } catch (error) {
       // Stays unknown: the consumer reads the table for each event until the next notification.
       this.logger.warn({ msg: 'webhook owners not read', error: (error as Error)?.message ?? String(error) });

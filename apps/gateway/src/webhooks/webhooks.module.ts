@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { WebhookDeliveriesStore } from './webhook-deliveries.store';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookEventsConsumer } from './webhook-events.consumer';
 import { WebhookOwners } from './webhook-owners';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
-import { WebhooksStore } from './webhooks.store';
+import { WebhooksRepository } from './webhooks.repository';
 
 /**
  * Signed webhooks per API key owner: the routes (register, list, delete, delivery log, redeliver),
@@ -16,8 +16,8 @@ import { WebhooksStore } from './webhooks.store';
 @Module({
   controllers: [WebhooksController],
   providers: [
-    WebhooksStore,
-    WebhookDeliveriesStore,
+    WebhooksRepository,
+    WebhookDeliveriesRepository,
     WebhooksService,
     WebhookDispatcher,
     WebhookEventsConsumer,

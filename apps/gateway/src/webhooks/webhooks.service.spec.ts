@@ -1,12 +1,12 @@
 import { CodedError } from '@swapgw/contracts';
 import { loadConfig } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
-import { WebhookDeliveriesStore } from './webhook-deliveries.store';
-import { WebhookRow, WebhooksStore } from './webhooks.store';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookRow, WebhooksRepository } from './webhooks.repository';
 import { WebhooksService } from './webhooks.service';
 
 /** An in-memory stand-in for the registrations table (pure logic under test: URL checks, defaults, scoping). */
-class FakeWebhooks implements Pick<WebhooksStore, 'insert' | 'get' | 'list' | 'delete'> {
+class FakeWebhooks implements Pick<WebhooksRepository, 'insert' | 'get' | 'list' | 'delete'> {
   readonly rows: Array<WebhookRow & { secret: string }> = [];
   async insert(row: WebhookRow & { secret: string }, max: number) {
     if (this.rows.filter((r) => r.owner === row.owner).length >= max) return false;
@@ -31,8 +31,8 @@ describe('WebhooksService', () => {
     const webhooks = new FakeWebhooks();
     const service = new WebhooksService(
       loadConfig(GatewayConfig, env),
-      webhooks as unknown as WebhooksStore,
-      {} as WebhookDeliveriesStore,
+      webhooks as unknown as WebhooksRepository,
+      {} as WebhookDeliveriesRepository,
     );
     service.resolve = async (host) => {
       const found = addresses[host];

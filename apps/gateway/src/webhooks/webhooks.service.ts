@@ -15,7 +15,7 @@ import {
   WebhookListResponse,
   WebhookResponse,
 } from './dto/webhook.dto';
-import { DeliveryRow, WebhookDeliveriesStore } from './webhook-deliveries.store';
+import { DeliveryRow, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WEBHOOK_EVENT_TYPES } from './webhook-event-types';
 import { newWebhookSecret } from './webhook-signature';
 import {
@@ -26,7 +26,7 @@ import {
   systemResolver,
   WebhookUrlPolicy,
 } from './webhook-url-policy';
-import { WebhookRow, WebhooksStore } from './webhooks.store';
+import { WebhookRow, WebhooksRepository } from './webhooks.repository';
 
 /** Webhooks one API key owner may have (a bound on the deliveries one event can fan out to). */
 export const MAX_WEBHOOKS_PER_OWNER = 20;
@@ -75,8 +75,8 @@ export class WebhooksService {
 
   constructor(
     config: GatewayConfig,
-    private readonly webhooks: WebhooksStore,
-    private readonly deliveries: WebhookDeliveriesStore,
+    private readonly webhooks: WebhooksRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
   ) {
     this.policy = { allowLoopbackHttp: config.WEBHOOK_ALLOW_LOOPBACK_HTTP };
   }

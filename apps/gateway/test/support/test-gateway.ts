@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { dropDatabase, withDatabase } from '@swapgw/persistence';
 import { loadConfig } from '@swapgw/runtime';
 import { testEnv } from '@swapgw/testing';
-import { ApiKeyStore } from '../../src/auth/api-key.store';
+import { ApiKeyRepository } from '../../src/auth/api-key.repository';
 import { createGatewayApp, GatewayApp } from '../../src/bootstrap/create-gateway-app';
 import { GatewayConfig } from '../../src/config/gateway.config';
 import { MetricsServer } from '../../src/metrics/metrics-server';
@@ -65,7 +65,7 @@ export async function startTestGateway(options: {
   await gateway.app.listen(0, '127.0.0.1');
   await gateway.startConsumers();
   const address = gateway.app.getHttpServer().address() as { port: number };
-  const store = gateway.app.get(ApiKeyStore);
+  const store = gateway.app.get(ApiKeyRepository);
   const dataSource = gateway.app.get(DataSource);
   return {
     ...gateway,

@@ -82,8 +82,21 @@ export function swapOwnerSql(param: string): string {
 export const WEBHOOK_DELIVERIES_CHANNEL = 'gateway_webhook_deliveries';
 
 @Injectable()
-export class WebhookDeliveriesStore {
+export class WebhookDeliveriesRepository {
   constructor(private readonly dataSource: DataSource) {}
+
+  /** The swap's owner, as swap.created named it, for its later events (in the event's transaction). */
+  async rememberSwapOwner(
+    manager: EntityManager,
+    swapId: string,
+    owner: string,
+    atMs: number,
+  ): Promise<void> {
+    await manager.query(
+      `INSERT INTO "gateway"."webhook_swap_owners" ("swap_id", "owner", "created_at_ms") VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+      [swapId, owner, atMs],
+    );
+  }
 
   /**
    * One pending delivery per webhook of the owner subscribed to the event's type and registered

@@ -28,7 +28,7 @@ export interface CollectedFeeTotal {
 
 /** Reads and writes of gateway.integrator_fees_collected. */
 @Injectable()
-export class IntegratorFeesCollectedStore {
+export class IntegratorFeesCollectedRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**

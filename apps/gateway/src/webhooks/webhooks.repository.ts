@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { WEBHOOKS_CHANNEL } from './webhook-owners';
+import { swapOwnerSql } from './webhook-deliveries.repository';
+
+/** NOTIFYed (no payload) in the transaction of every change of gateway.webhooks. */
+export const WEBHOOKS_CHANNEL = 'gateway_webhooks';
 
 export interface WebhookRow {
   id: string;
@@ -31,8 +34,39 @@ const toRow = (r: RawWebhook): WebhookRow => ({
  * NOTIFYs WEBHOOKS_CHANNEL in its transaction (WebhookOwners keeps who has webhooks from it).
  */
 @Injectable()
-export class WebhooksStore {
+export class WebhooksRepository {
   constructor(private readonly dataSource: DataSource) {}
+
+  /** Every owner with at least one webhook (WebhookOwners' set). */
+  async owners(): Promise<string[]> {
+    const rows: Array<{ owner: string }> = await this.dataSource.query(
+      `SELECT DISTINCT "owner" FROM "gateway"."webhooks"`,
+    );
+    return rows.map((row) => row.owner);
+  }
+
+  /** Whether `owner` has a webhook taking events of `type`. */
+  async ownerWants(owner: string, type: string): Promise<boolean> {
+    const rows: Array<{ wanted: boolean }> = await this.dataSource.query(
+      `SELECT EXISTS (
+         SELECT 1 FROM "gateway"."webhooks" w WHERE w."owner" = $1 AND (w."event_types" IS NULL OR $2::varchar = ANY (w."event_types"))
+       ) AS "wanted"`,
+      [owner, type],
+    );
+    return rows[0]?.wanted === true;
+  }
+
+  /** ownerWants for the owner of a swap (remembered from swap.created, else the read model's). */
+  async swapOwnerWants(swapId: string, type: string): Promise<boolean> {
+    const rows: Array<{ wanted: boolean }> = await this.dataSource.query(
+      `SELECT EXISTS (
+         SELECT 1 FROM "gateway"."webhooks" w
+         WHERE w."owner" = ${swapOwnerSql('$1')} AND (w."event_types" IS NULL OR $2::varchar = ANY (w."event_types"))
+       ) AS "wanted"`,
+      [swapId, type],
+    );
+    return rows[0]?.wanted === true;
+  }
 
   /**
    * Inserts a webhook unless the owner already has `maxPerOwner`; the count and the insert are one

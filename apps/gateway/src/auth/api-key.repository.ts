@@ -21,7 +21,7 @@ export interface ApiKeySummary {
 const OWNER_FORMAT = /^[A-Za-z0-9._:@-]{1,200}$/;
 
 /** Database side of API keys, used by the guard (through ApiKeyAuthenticator) and the keys CLI. */
-export class ApiKeyStore {
+export class ApiKeyRepository {
   private readonly repository: Repository<ApiKeyEntity>;
 
   constructor(dataSource: DataSource) {

@@ -5,7 +5,7 @@ import type { WindowCount } from './cluster-window-counter';
  * The shared counters in `gateway.rate_limit_windows`: one row per API key and window, the sum of
  * what every gateway instance has synced into it.
  */
-export class RateLimitWindowStore {
+export class RateLimitWindowRepository {
   constructor(private readonly dataSource: Pick<DataSource, 'query'>) {}
 
   /**

@@ -19,7 +19,7 @@ type ViewChange = Partial<Omit<SwapViewEntity, 'swapId' | 'owner' | 'createdAtMs
  * nobody waits on, or caches, a row that does not exist yet.
  */
 @Injectable()
-export class SwapViewStore {
+export class SwapViewRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly changes: SwapViewChanges,
