@@ -154,12 +154,8 @@ export class CatalogRepository {
     limit: number,
   ): Promise<CatalogTokenRow[]> {
     const columns = TOKEN_SORT_COLUMNS[sort];
-    const params: unknown[] = [];
+    const { params, param } = positionalParams();
     const where: string[] = [];
-    const param = (value: unknown) => {
-      params.push(value);
-      return `$${params.length}`;
-    };
     if (filter.chain) where.push(`t."chain" = ${param(filter.chain)}`);
     if (filter.search) {
       const pattern = param(`%${escapeLike(filter.search)}%`);
@@ -183,12 +179,8 @@ export class CatalogRepository {
     after: DecodedCursor | undefined,
     limit: number,
   ): Promise<CatalogPairRow[]> {
-    const params: unknown[] = [];
+    const { params, param } = positionalParams();
     const where: string[] = [];
-    const param = (value: unknown) => {
-      params.push(value);
-      return `$${params.length}`;
-    };
     if (filter.chain) {
       const chain = param(filter.chain);
       where.push(`p."from_chain" = ${chain} AND p."to_chain" = ${chain}`);
@@ -421,4 +413,16 @@ export function sortKeyOf(row: object, columns: SortColumn[]): SortKey {
 
 function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** The parameters of a statement built piece by piece: `param(value)` adds one and answers its `$n`. */
+function positionalParams(): { params: unknown[]; param: (value: unknown) => string } {
+  const params: unknown[] = [];
+  return {
+    params,
+    param: (value) => {
+      params.push(value);
+      return `$${params.length}`;
+    },
+  };
 }
