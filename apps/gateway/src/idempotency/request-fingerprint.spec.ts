@@ -16,6 +16,12 @@ describe('requestFingerprint', () => {
     expect(requestFingerprint({ amount: 1 }, { id: '1' })).not.toBe(base);
   });
 
+  it('is the fingerprint stored records were written with (a change would turn every retry into a conflict)', () => {
+    expect(requestFingerprint({ tokenIn: 'WETH', amount: '1' }, { id: 'lo_1' })).toBe(
+      'fa88109e8c18937708af10c7dc4a55816c067daf38f969b68120bc3d10cb2345',
+    );
+  });
+
   it('treats a missing body as null', () => {
     expect(requestFingerprint(undefined, undefined)).toBe(requestFingerprint(null, {}));
     expect(requestFingerprint(undefined, undefined)).toMatch(/^[0-9a-f]{64}$/);

@@ -1,9 +1,6 @@
-import { createHash } from 'node:crypto';
-import { canonicalJson } from '@swapgw/runtime';
+import { canonicalFingerprint } from '@swapgw/runtime';
 
 /** SHA-256 hex of the canonical body and path parameters: what "the same request" means. */
 export function requestFingerprint(body: unknown, params: Record<string, string> | undefined): string {
-  return createHash('sha256')
-    .update(canonicalJson({ body: body ?? null, params: params ?? {} }))
-    .digest('hex');
+  return canonicalFingerprint({ body: body ?? null, params: params ?? {} });
 }

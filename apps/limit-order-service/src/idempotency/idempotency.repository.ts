@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
-import { canonicalJson } from '@swapgw/runtime';
+import { canonicalFingerprint } from '@swapgw/runtime';
 
 export interface IdempotencyScope {
   owner: string;
@@ -30,7 +29,7 @@ export class IdempotencyRepository {
     nowMs: number,
     work: () => Promise<T>,
   ): Promise<IdempotentOutcome<T>> {
-    const fingerprint = fingerprintOf(scope.request);
+    const fingerprint = canonicalFingerprint(scope.request);
     const inserted: unknown[] = await manager.query(
       `INSERT INTO "limit_order"."idempotency_records" ("owner", "operation", "key", "fingerprint", "response", "created_at_ms")
        VALUES ($1, $2, $3, $4, 'null'::jsonb, $5)
@@ -70,7 +69,7 @@ export class IdempotencyRepository {
       [scope.owner, scope.operation, scope.key],
     )) as Array<{ fingerprint: string; response: T }>;
     if (rows.length === 0) return null;
-    if (rows[0].fingerprint !== fingerprintOf(scope.request)) {
+    if (rows[0].fingerprint !== canonicalFingerprint(scope.request)) {
       throw new CodedError(
         ErrorCodes.IDEMPOTENCY_CONFLICT,
         'This Idempotency-Key was already used with a different request',
@@ -81,9 +80,4 @@ export class IdempotencyRepository {
     }
     return { replayed: true, response: rows[0].response };
   }
-}
-
-/** SHA-256 of the request as canonical JSON (keys sorted, undefined dropped). */
-export function fingerprintOf(request: unknown): string {
-  return createHash('sha256').update(canonicalJson(request)).digest('hex');
 }
