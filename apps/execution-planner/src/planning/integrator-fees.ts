@@ -17,6 +17,11 @@ export interface IntegratorFeeChains {
  * prebuilt call, a Solana transaction) is refused with 400 VALIDATION_FAILED, field integratorFee:
  * a build that left the fee out would hand the integrator's share back to the user while the quote
  * said it was paid. Pure: the builder calls it before reading any chain.
+ *
+ * Fees `collectedBy: 'aggregator'` are inside the first leg's prebuilt call (0x swapFeeBps, LI.FI
+ * fee): the quote asked the aggregator for them and checked its answer, the leg spends the whole
+ * input. Nothing is added (no transfer: it would charge the fee twice), so [] is returned, provided
+ * every fee is of that kind and the first leg is such a call; a mix is refused as above.
  */
 export function integratorFeeTransfersOf(
   plan: RoutePlan,
@@ -25,8 +30,10 @@ export function integratorFeeTransfersOf(
   const charged = (plan.integratorFees ?? []).filter((fee) => BigInt(fee.amount) > 0n);
   if (charged.length === 0) return [];
   const leg = plan.legs[0];
-  const problem =
-    chains.familyOf(leg.chain) !== 'evm'
+  if (charged.every((fee) => fee.collectedBy === 'aggregator') && aggregatorTakesFee(leg)) return [];
+  const problem = charged.some((fee) => fee.collectedBy === 'aggregator')
+    ? 'its fee was quoted inside an aggregator call the first leg does not carry'
+    : chains.familyOf(leg.chain) !== 'evm'
       ? `the fee transfer is not part of ${leg.chain}'s steps yet`
       : leg.kind !== 'swap'
         ? 'the route starts with a bridge, which cannot carry the fee transfer yet'
@@ -44,3 +51,11 @@ export function integratorFeeTransfersOf(
     { field: 'integratorFee', recipients: charged.length, chain: leg.chain },
   );
 }
+
+/** The first leg is an aggregator's prebuilt transaction, the only place an aggregator's fee can be. */
+function aggregatorTakesFee(leg: RoutePlan['legs'][number]): boolean {
+  return leg.call !== undefined && AGGREGATORS_TAKING_FEES.has(leg.provider);
+}
+
+/** The providers whose calls take the integrator fee themselves (quote-service's 0x and LI.FI). */
+const AGGREGATORS_TAKING_FEES = new Set(['0x', 'lifi']);

@@ -41,6 +41,7 @@ import {
   integratorFeeOf,
   planIntegratorFeesOf,
   requestedIntegratorFee,
+  routeFeeOf,
   routeIntegratorFeeOf,
 } from './integrator-fee';
 import { compoundedSlippageBps, routeMinAmountOut } from './slippage';
@@ -125,6 +126,8 @@ export class QuoteService {
       amountIn: fee.netAmountIn,
       slippageBps,
       recipient: request.recipient,
+      // 0x and LI.FI take the fee in their own transaction: they are asked the gross amount with it.
+      ...(fee.charges.length > 0 ? { integratorFee: { grossAmountIn: amountIn, charges: fee.charges } } : {}),
     };
     // The gas prices of both ends are read while the providers answer (cached 10 s; never rejects).
     const feeReads = new Map<string, Promise<ChainFeeQuote>>(
@@ -143,8 +146,11 @@ export class QuoteService {
     const quoteId = `qt_${timeOrderedUuid(now)}`;
     const expiresAtMs = now + this.options.ttlMs;
     const ranked = rankRoutes(gathered.routes.map((route) => ({ ...route, stepCount: route.legs.length })));
+    // A route whose aggregator takes the fee has it inside its first leg's amount (no fee on top).
     const feeTotal = fee.charges.reduce((sum, charge) => sum + charge.amount, 0n);
-    const permits = ranked.map((route) => permitInfoOf(this.registry, route.legs[0], feeTotal));
+    const permits = ranked.map((route) =>
+      permitInfoOf(this.registry, route.legs[0], route.integratorFee ? 0n : feeTotal),
+    );
     // The preflight reads the chains while the fee figures are awaited (bounded; never rejects).
     const [feeRates, issues] = await Promise.all([
       this.feeRatesOf(
@@ -356,6 +362,7 @@ function summaryOf(
   const warnings = amountLooksLikeBase
     ? [...route.warnings, RouteWarnings.amountLooksLikeBaseUnits]
     : route.warnings;
+  const routeFee = routeFeeOf(fee, amountIn, route.integratorFee);
   const summary: Omit<QuoteRouteSummary, 'gasCoverage' | 'signatures' | 'integratorFee'> = {
     routeId,
     providers: route.providers,
@@ -384,7 +391,7 @@ function summaryOf(
     ...summary,
     gasCoverage,
     signatures,
-    integratorFee: routeIntegratorFeeOf(fee, context.tokenIn),
+    integratorFee: routeIntegratorFeeOf(routeFee, context.tokenIn),
     ...(issues ? { issues } : {}),
   };
 }
@@ -414,7 +421,13 @@ function planOf(
   };
   if (context.recipient) plan.recipient = context.recipient;
   if (route.bridgeProvider) plan.bridgeProvider = route.bridgeProvider;
-  if (fee.charges.length > 0) plan.integratorFees = planIntegratorFeesOf(fee, tokenRefOf(context.tokenIn));
+  const routeFee = routeFeeOf(fee, amountIn, route.integratorFee);
+  if (routeFee.charges.length > 0)
+    plan.integratorFees = planIntegratorFeesOf(
+      routeFee,
+      tokenRefOf(context.tokenIn),
+      route.integratorFee ? 'aggregator' : 'gateway',
+    );
   return plan;
 }
 
