@@ -68,4 +68,32 @@ describe('integratorFeeTransfersOf', () => {
     expect(refusal.code).toBe('VALIDATION_FAILED');
     expect(refusal.details).toMatchObject({ field: 'integratorFee', recipients: 1 });
   });
+
+  describe('fees an aggregator call takes itself (collectedBy: aggregator)', () => {
+    const call = { from: RECIPIENT, to: `0x${'0a'.repeat(20)}`, data: '0x2213bc0b', value: '0' };
+    const taken = (amount: string) => ({ ...fee(amount), collectedBy: 'aggregator' as const });
+
+    it.each([['0x'], ['lifi']])(
+      'adds no transfer when the first leg is the %s call that takes them',
+      (provider) => {
+        const leg = swapLeg({ provider, call, path: undefined });
+        expect(integratorFeeTransfersOf(planWith([taken('125000')], leg), chains)).toEqual([]);
+      },
+    );
+
+    it.each([
+      ['the call is missing (a priced-only leg)', swapLeg({ provider: '0x', path: undefined })],
+      ['the first leg is not an aggregator that takes fees', swapLeg({ provider: 'jupiter', call })],
+      ['the first leg is a router swap', swapLeg()],
+    ])('refuses when %s: the fee would not be paid, or paid twice', (_name, leg) => {
+      const refusal = refusalOf(planWith([taken('125000')], leg));
+      expect(refusal.code).toBe('VALIDATION_FAILED');
+      expect(refusal.details).toMatchObject({ field: 'integratorFee' });
+    });
+
+    it('refuses a mix of aggregator-taken and router-paid fees', () => {
+      const leg = swapLeg({ provider: '0x', call, path: undefined });
+      expect(refusalOf(planWith([taken('125000'), fee('7')], leg)).code).toBe('VALIDATION_FAILED');
+    });
+  });
 });

@@ -70,7 +70,9 @@ export class QuoteServiceConfig extends KafkaServiceEnvironment {
    */
   @IsOptional()
   @IsString()
-  @Matches(/^[A-Za-z0-9._-]{1,23}$/, { message: 'LIFI_INTEGRATOR must be 1 to 23 letters, digits, ., _ or -' })
+  @Matches(/^[A-Za-z0-9._-]{1,23}$/, {
+    message: 'LIFI_INTEGRATOR must be 1 to 23 letters, digits, ., _ or -',
+  })
   LIFI_INTEGRATOR?: string;
 
   /** The EVM fee wallet registered with LIFI_INTEGRATOR on LI.FI's portal. */

@@ -117,13 +117,19 @@ export class LifiProvider implements QuoteProvider {
     const fromAddress = this.senderFor(context);
     // A call built for the placeholder sender would spend and pay as that address: price only.
     const wallet = fromAddress === context.recipient ? fromAddress : undefined;
-    const first = await this.request(context, fromAddress, aggregatorSlippageBps(context.slippageBps), signal);
+    const first = await this.request(
+      context,
+      fromAddress,
+      aggregatorSlippageBps(context.slippageBps),
+      signal,
+    );
     if (context.slippageBps !== undefined) return [this.toRoute(context, first, wallet, context.slippageBps)];
     // Automatic slippage: the answer's price impact sets it (lifiAutoSlippageBps); LI.FI fixes the
     // minimum in its transaction from the slippage it was asked, so a route needing more than the
     // first request's is asked once more with its own.
     const slippageBps = lifiAutoSlippageBps(first);
-    if (slippageBps === AUTO_SLIPPAGE.AGGREGATOR_BPS) return [this.toRoute(context, first, wallet, slippageBps)];
+    if (slippageBps === AUTO_SLIPPAGE.AGGREGATOR_BPS)
+      return [this.toRoute(context, first, wallet, slippageBps)];
     const second = await this.request(context, fromAddress, slippageBps, signal);
     return [this.toRoute(context, second, wallet, slippageBps)];
   }
@@ -186,15 +192,16 @@ export class LifiProvider implements QuoteProvider {
     const charges = context.integratorFee?.charges ?? [];
     if (charges.length === 0) return;
     const wallet = this.options.feeWalletEvm;
-    const problem = !this.options.integrator || !wallet
-      ? 'no LI.FI integrator account is configured'
-      : context.fromChain.family !== 'evm'
-        ? `the fee on ${context.fromChain.id} is not paid to a configured LI.FI fee wallet`
-        : charges.length > 1
-          ? 'LI.FI takes one integrator fee, not several'
-          : charges[0].recipient.toLowerCase() !== wallet.toLowerCase()
-            ? `LI.FI pays the fee only to the operator's registered wallet ${wallet}`
-            : null;
+    const problem =
+      !this.options.integrator || !wallet
+        ? 'no LI.FI integrator account is configured'
+        : context.fromChain.family !== 'evm'
+          ? `the fee on ${context.fromChain.id} is not paid to a configured LI.FI fee wallet`
+          : charges.length > 1
+            ? 'LI.FI takes one integrator fee, not several'
+            : charges[0].recipient.toLowerCase() !== wallet.toLowerCase()
+              ? `LI.FI pays the fee only to the operator's registered wallet ${wallet}`
+              : null;
     if (problem) throw new NoRouteError('INTEGRATOR_FEE_NOT_SUPPORTED', `LI.FI: ${problem}`);
   }
 
@@ -368,7 +375,8 @@ function lifiReportedFee(quote: LifiQuote, context: QuoteContext): IntegratorFee
   const [asked] = context.integratorFee?.charges ?? [];
   if (!asked) return undefined;
   const entry = (quote.estimate.feeCosts ?? []).find((cost) => /integrator/i.test(cost.name ?? ''));
-  const amount = typeof entry?.amount === 'string' && /^[0-9]+$/.test(entry.amount) ? BigInt(entry.amount) : undefined;
+  const amount =
+    typeof entry?.amount === 'string' && /^[0-9]+$/.test(entry.amount) ? BigInt(entry.amount) : undefined;
   const fromToken = lifiToken(context.fromChain, context.tokenIn).toLowerCase();
   const problem = !entry
     ? 'its answer has no integrator fee in feeCosts'
@@ -380,6 +388,9 @@ function lifiReportedFee(quote: LifiQuote, context: QuoteContext): IntegratorFee
           ? 'its integrator fee is not included in the amounts'
           : null;
   if (problem || amount === undefined)
-    throw new NoRouteError('INTEGRATOR_FEE_NOT_SUPPORTED', `LI.FI: the quote does not carry the integrator fee asked (${problem})`);
+    throw new NoRouteError(
+      'INTEGRATOR_FEE_NOT_SUPPORTED',
+      `LI.FI: the quote does not carry the integrator fee asked (${problem})`,
+    );
   return [{ ...asked, amount }];
 }

@@ -284,7 +284,8 @@ function zeroXReportedFee(quote: ZeroXQuote, context: QuoteContext): IntegratorF
     problems.push(`${reported.length} integrator fee(s) reported for ${asked.length} asked`);
   const charges = asked.map((charge, index) => {
     const fee = reported[index];
-    const amount = typeof fee?.amount === 'string' && INTEGER.test(fee.amount) ? BigInt(fee.amount) : undefined;
+    const amount =
+      typeof fee?.amount === 'string' && INTEGER.test(fee.amount) ? BigInt(fee.amount) : undefined;
     if (fee && typeof fee.token === 'string' && fee.token.toLowerCase() !== sellToken)
       problems.push(`the fee of ${charge.recipient} is in ${fee.token}, not the sellToken`);
     else if (fee && (amount === undefined || !reportedFeeMatches(charge, amount)))
