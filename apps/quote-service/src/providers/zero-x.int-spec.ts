@@ -82,6 +82,7 @@ function swapFeesOf(url: URL): { amount: string; token: string; type: 'volume' }
   const recipients = url.searchParams.get('swapFeeRecipient')?.split(',') ?? [];
   const bps = url.searchParams.get('swapFeeBps')?.split(',') ?? [];
   if (recipients.length !== bps.length) throw new Error('swapFeeRecipient and swapFeeBps differ in length');
+  if (bps.length === 0) return [];
   const token = (url.searchParams.get('swapFeeToken') ?? url.searchParams.get('buyToken')!).toLowerCase();
   if (token !== url.searchParams.get('sellToken')!.toLowerCase())
     throw new Error('this server collects fees in the sellToken only');
