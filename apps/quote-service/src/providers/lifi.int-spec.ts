@@ -193,6 +193,9 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
     expect(lifi.requests[0].url.searchParams.get('fromAddress')).toBe(
       '0x0000000000000000000000000000000000000001',
     );
+    // Automatic slippage: a 13 bps impact (998.70 for 1000 USD) keeps the 50 bps floor, asked once.
+    expect(lifi.requests).toHaveLength(1);
+    expect(quote.routes[0]).toMatchObject({ slippageBps: 50, slippageSource: 'auto' });
     const leg = planOf(quote, quote.routes[0].routeId).legs[0];
     expect(leg).toMatchObject({ provider: 'lifi', expectedAmountOut: '998700000' });
     expect(leg.call).toBeUndefined();
@@ -228,19 +231,6 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
     });
     expect(lifi.requests.map((r) => r.url.searchParams.get('slippage'))).toEqual(['0.005', '0.028']);
     expect(quote.routes[0].bridgeProvider).toBeUndefined();
-  });
-
-  it('keeps the 50 bps floor and asks once when LI.FI shows a small price impact', async () => {
-    lifi.handler = ({ url }, res) => json(res, 200, lifiQuote(url, '998700000', '993706500'));
-    const quote = await service.quotes.create({
-      fromChain: 'ethereum',
-      toChain: 'arbitrum',
-      tokenIn: 'USDC',
-      tokenOut: 'USDC',
-      amount: '1000',
-    });
-    expect(lifi.requests).toHaveLength(1);
-    expect(quote.routes[0]).toMatchObject({ slippageBps: 50, slippageSource: 'auto' });
   });
 
   describe('with an integrator fee', () => {

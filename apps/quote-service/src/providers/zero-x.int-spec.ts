@@ -98,6 +98,8 @@ const FEE_RECIPIENT = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const SECOND_FEE_RECIPIENT = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
 
 const usdcToWeth = { fromChain: 'ethereum', toChain: 'ethereum', tokenIn: 'USDC', tokenOut: 'WETH' };
+/** 1000 USDC for the wallet at 30 bps: a quote 0x builds the transaction of. */
+const walletUsdcToWeth = { ...usdcToWeth, amount: '1000', slippageBps: 30, recipient: RECIPIENT };
 
 describe('0x provider against a local server speaking the Swap API v2 (real PostgreSQL)', () => {
   /** Answers GET /swap/allowance-holder/quote as the 0x API v2 documents it. */
@@ -126,13 +128,7 @@ describe('0x provider against a local server speaking the Swap API v2 (real Post
 
   it('asks GET /swap/allowance-holder/quote as documented for the recipient and maps every field a route uses', async () => {
     zeroX.handler = ({ url }, res) => json(res, 200, zeroXQuote(url, 285_714_285_714_285_714n));
-    const quote = await service.quotes.create({
-      ...usdcToWeth,
-      amount: '1000',
-      slippageBps: 30,
-      recipient: RECIPIENT,
-      debug: true,
-    });
+    const quote = await service.quotes.create({ ...walletUsdcToWeth, debug: true });
 
     expect(zeroX.requests).toHaveLength(1);
     const [sent] = zeroX.requests;
@@ -265,10 +261,7 @@ describe('0x provider against a local server speaking the Swap API v2 (real Post
   it('asks 0x for the integrator fee (swapFeeRecipient, swapFeeBps, swapFeeToken = sellToken) on the whole input and reports the fee 0x says its call takes', async () => {
     zeroX.handler = ({ url }, res) => json(res, 200, zeroXQuote(url, 285_714_285_714_285_714n));
     const quote = await service.quotes.create({
-      ...usdcToWeth,
-      amount: '1000',
-      slippageBps: 30,
-      recipient: RECIPIENT,
+      ...walletUsdcToWeth,
       integratorFee: [
         { bps: 50, recipient: FEE_RECIPIENT },
         { bps: 25, recipient: SECOND_FEE_RECIPIENT },
