@@ -9,7 +9,7 @@ import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningRequestEntity } from './signing-request.entity';
 import { PeriodicTask } from './periodic-task';
 import { SigningChainClient, TransactionProgress } from '@swapgw/chains/families';
-import { feePayerShortfallOf } from './sponsored/fee-payer-funds';
+import { feePayerShortfallOf } from './payload-kinds/solana-transaction/fee-payer-funds';
 import { GAS_SPONSOR, type GasSponsor, type SponsoredTransactionStatus } from './sponsored/gas-sponsor';
 import { gasDropEndOf, relayEndOf } from './sponsored/sponsored-ends';
 import { carriedByRelayer, feePayerSignsLater } from './sponsored/sponsored-payload-issues';

@@ -9,7 +9,13 @@ import { SIGNING_EVENTS_TOPIC, SigningEventsOutbox } from './signing-events.outb
 import { PayloadPolicy } from '@swapgw/chains/families';
 import { PAYLOAD_ISSUE_POLICY, SigningPayloadIssuer } from './signing-payload.issuer';
 import { SigningPreparationService, WAITING_POLICY, WaitingPolicy } from './signing-preparation.service';
-import { SigningSubmissionService, SUBMISSION_POLICY, SubmissionPolicy } from './signing-submission.service';
+import { SigningSubmissionService } from './signing-submission.service';
+import {
+  PAYLOAD_KIND_HANDLERS,
+  PayloadKindRegistry,
+  StepAcceptance,
+  SubmissionPolicy,
+} from './payload-kinds';
 import { GAS_SPONSOR } from './sponsored/gas-sponsor';
 import { WAITING_POLL_POLICY, WaitingPollPolicy, WaitingRequestPoller } from './waiting-request-poller';
 
@@ -42,15 +48,6 @@ import { WAITING_POLL_POLICY, WaitingPollPolicy, WaitingRequestPoller } from './
       }),
     },
     {
-      provide: SUBMISSION_POLICY,
-      inject: [SignerSurfaceConfig],
-      useFactory: (config: SignerSurfaceConfig): SubmissionPolicy => ({
-        firstCheckDelayMs: config.CONFIRMATION_POLL_MS,
-        sentTxVisibleWithinMs: 4_000,
-        sentTxPollMs: 500,
-      }),
-    },
-    {
       provide: CONFIRMATION_POLICY,
       inject: [SignerSurfaceConfig],
       useFactory: (config: SignerSurfaceConfig): ConfirmationPolicy => ({
@@ -71,6 +68,10 @@ import { WAITING_POLL_POLICY, WaitingPollPolicy, WaitingRequestPoller } from './
     SigningEventsOutbox,
     SigningPayloadIssuer,
     SigningPreparationService,
+    SubmissionPolicy,
+    StepAcceptance,
+    ...PAYLOAD_KIND_HANDLERS,
+    PayloadKindRegistry,
     SigningSubmissionService,
     ConfirmationTracker,
     WaitingRequestPoller,
