@@ -1,3 +1,4 @@
+import { Clock, SystemClock } from '@swapgw/runtime';
 import { Logger } from '@nestjs/common';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import * as btc from '@scure/btc-signer';
@@ -158,12 +159,12 @@ export class BitcoinFeeBumps {
     private readonly dataSource: DataSource,
     private readonly feeWallets: BitcoinFeeWallets,
     readonly policy: BitcoinFeeBumpPolicy,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = new SystemClock(),
   ) {}
 
   /** Whether a `bitcoin-transaction` row still in the mempool has waited long enough to be bumped. */
   isStuck(parent: SponsoredTransactionEntity): boolean {
-    return this.now() - parent.lastSentAtMs >= this.policy.stuckAfterMs;
+    return this.clock.nowMs() - parent.lastSentAtMs >= this.policy.stuckAfterMs;
   }
 
   /**
@@ -184,7 +185,7 @@ export class BitcoinFeeBumps {
       return;
     }
     const child = await this.pendingChildOf(parent);
-    if (child && this.now() - child.lastSentAtMs < this.policy.stuckAfterMs) return;
+    if (child && this.clock.nowMs() - child.lastSentAtMs < this.policy.stuckAfterMs) return;
     const current = child ? currentFeeOf(child) : undefined;
     const childVsize = Math.ceil(estimateBitcoinWeight(['p2wpkh'], [feeWalletScript]) / 4);
     const estimate = feeRateFor(await client.feeRates(), FEE_BUMP_TARGET_BLOCKS);
@@ -236,7 +237,7 @@ export class BitcoinFeeBumps {
             txHash: signed.txid,
             attemptFee: decision.childFeeSats,
           },
-          this.now(),
+          this.clock.nowMs(),
         ),
       );
     RelayingMetrics.bitcoinFeeBump(parent.chain, child ? 'replaced' : 'child');
@@ -277,7 +278,7 @@ export class BitcoinFeeBumps {
             effectiveGasPrice: 1n,
             costWei: fee,
             blockNumber: progress.blockNumber,
-            minedAtMs: (progress.kind === 'confirmed' ? progress.blockTimeMs : null) ?? this.now(),
+            minedAtMs: (progress.kind === 'confirmed' ? progress.blockTimeMs : null) ?? this.clock.nowMs(),
           },
         };
       }
@@ -341,7 +342,7 @@ export class BitcoinFeeBumps {
     signed: { txid: string; rawTxHex: string },
     feeSats: bigint,
   ): Promise<void> {
-    const nowMs = this.now();
+    const nowMs = this.clock.nowMs();
     await this.dataSource.manager.update(
       SponsoredTransactionEntity,
       { id: child.id, status: 'pending' },
@@ -371,8 +372,8 @@ export class BitcoinFeeBumps {
 
   private reportHeld(parent: SponsoredTransactionEntity, reason: string): void {
     const last = this.heldReportedAtMs.get(parent.txHash);
-    if (last !== undefined && this.now() - last < this.policy.stuckAfterMs) return;
-    this.heldReportedAtMs.set(parent.txHash, this.now());
+    if (last !== undefined && this.clock.nowMs() - last < this.policy.stuckAfterMs) return;
+    this.heldReportedAtMs.set(parent.txHash, this.clock.nowMs());
     RelayingMetrics.bitcoinFeeBump(parent.chain, 'held');
     this.logger.warn({
       msg: 'stuck sponsored Bitcoin transaction not bumped',

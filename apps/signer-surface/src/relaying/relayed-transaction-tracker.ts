@@ -5,7 +5,7 @@ import { VersionedTransaction } from '@solana/web3.js';
 import { JsonRpcProvider, TransactionReceipt, Wallet } from 'ethers';
 import { DataSource, In } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
-import { CLOCK, type Clock } from '../clock';
+import { Clock, SystemClock } from '@swapgw/runtime';
 import { shortMessageOf } from '@swapgw/chains';
 import { BitcoinFeeBumps, conflictingSpendOf } from './bitcoin-fee-bump';
 import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
@@ -78,7 +78,7 @@ export class RelayedTransactionTracker {
     private readonly pool: RelayerPool,
     private readonly relayers: Relayers,
     @Inject(RELAYED_TRACKING_POLICY) private readonly policy: RelayedTrackingPolicy,
-    @Inject(CLOCK) private readonly now: Clock = Date.now,
+    private readonly clock: Clock = new SystemClock(),
     private readonly feePayers?: SolanaFeePayers,
     private readonly feeWallets?: BitcoinFeeWallets,
     /** Absent: stuck Bitcoin transactions are only followed, never bumped. */
@@ -101,16 +101,16 @@ export class RelayedTransactionTracker {
 
   /** One pass; answers how many pending transactions it looked at. */
   async runOnce(): Promise<number> {
-    if (this.now() - this.balancesReadAtMs >= this.policy.balanceRefreshMs) {
-      this.balancesReadAtMs = this.now();
+    if (this.clock.nowMs() - this.balancesReadAtMs >= this.policy.balanceRefreshMs) {
+      this.balancesReadAtMs = this.clock.nowMs();
       await Promise.all([
         this.pool.refreshBalances(),
         this.feePayers?.refreshBalances(),
         this.feeWallets?.refreshBalances(),
       ]);
     }
-    if (this.now() - this.reconciledAtMs >= this.policy.reconcileMs) {
-      this.reconciledAtMs = this.now();
+    if (this.clock.nowMs() - this.reconciledAtMs >= this.policy.reconcileMs) {
+      this.reconciledAtMs = this.clock.nowMs();
       await this.relayers.reconcileAll();
       await this.reportOldestPending();
     }
@@ -125,14 +125,14 @@ export class RelayedTransactionTracker {
           chain: row.chain,
           error: shortMessageOf(error),
         });
-        await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs * 5 });
+        await this.update(row.id, { nextCheckAtMs: this.clock.nowMs() + this.policy.pollMs * 5 });
       }
     }
     return due.length;
   }
 
   private async claimDue(): Promise<SponsoredTransactionEntity[]> {
-    const now = this.now();
+    const now = this.clock.nowMs();
     const table = `"${schemaOf(this.dataSource)}"."sponsored_transactions"`;
     const claimed = (await this.dataSource.query(
       `UPDATE ${table} SET "next_check_at_ms" = $2, "updated_at" = now()
@@ -155,7 +155,7 @@ export class RelayedTransactionTracker {
     if (row.purpose === 'bitcoin-fee-bump') return this.checkBitcoinFeeBump(row);
     const lookup = this.chains.families.evm(row.chain);
     if (!lookup.ok) {
-      await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs * 10 });
+      await this.update(row.id, { nextCheckAtMs: this.clock.nowMs() + this.policy.pollMs * 10 });
       return;
     }
     const { provider, evmChainId } = lookup.client;
@@ -165,8 +165,8 @@ export class RelayedTransactionTracker {
     const mined = await receiptOfAny(provider, row.attempts);
     if (mined) return this.recordMined(row, mined.receipt, mined.attempt, provider);
     if (row.nonce !== null && minedNonce > row.nonce) return this.nonceTaken(row);
-    if (this.now() - row.lastSentAtMs < this.policy.stuckAfterMs) {
-      await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs });
+    if (this.clock.nowMs() - row.lastSentAtMs < this.policy.stuckAfterMs) {
+      await this.update(row.id, { nextCheckAtMs: this.clock.nowMs() + this.policy.pollMs });
       return;
     }
     const wallet = this.pool.wallet(row.chain, row.relayer);
@@ -177,7 +177,7 @@ export class RelayedTransactionTracker {
         chain: row.chain,
         relayer: row.relayer,
       });
-      await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.stuckAfterMs });
+      await this.update(row.id, { nextCheckAtMs: this.clock.nowMs() + this.policy.stuckAfterMs });
       return;
     }
     if (!(await provider.getTransaction(row.txHash))) {
@@ -187,15 +187,15 @@ export class RelayedTransactionTracker {
       const resent = await this.relayers.resend({ chain: row.chain, provider, evmChainId, wallet }, row);
       if (resent !== 'refused') {
         await this.update(row.id, {
-          lastSentAtMs: this.now(),
-          nextCheckAtMs: this.now() + this.policy.pollMs,
+          lastSentAtMs: this.clock.nowMs(),
+          nextCheckAtMs: this.clock.nowMs() + this.policy.pollMs,
         });
         return;
       }
     }
     if (row.nonce !== null && row.nonce > minedNonce) {
       // Queued behind an earlier nonce of the relayer: raising its fees would not help.
-      await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs });
+      await this.update(row.id, { nextCheckAtMs: this.clock.nowMs() + this.policy.pollMs });
       return;
     }
     const head = await provider.getBlockNumber();
@@ -204,7 +204,7 @@ export class RelayedTransactionTracker {
       // No block was mined since it was sent (or first found stuck): the chain is not producing
       // blocks (a halt, mining paused), which higher fees do not cure. Looked at again.
       if (current.sentAtBlock === undefined) await this.noteStuckAtBlock(row, head);
-      await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs });
+      await this.update(row.id, { nextCheckAtMs: this.clock.nowMs() + this.policy.pollMs });
       return;
     }
     return this.replace(row, provider, evmChainId, wallet, head);
@@ -258,7 +258,7 @@ export class RelayedTransactionTracker {
         });
         return;
       case 'later':
-        await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs });
+        await this.update(row.id, { nextCheckAtMs: this.clock.nowMs() + this.policy.pollMs });
         return;
       case 'refused':
         return this.settle(row, 'dropped', {
@@ -291,7 +291,7 @@ export class RelayedTransactionTracker {
       effectiveGasPrice: receipt.gasPrice,
       costWei,
       blockNumber: receipt.blockNumber,
-      minedAtMs: block ? block.timestamp * 1000 : this.now(),
+      minedAtMs: block ? block.timestamp * 1000 : this.clock.nowMs(),
     });
   }
 
@@ -305,7 +305,7 @@ export class RelayedTransactionTracker {
   private async checkSolana(row: SponsoredTransactionEntity): Promise<void> {
     const lookup = this.chains.families.solana(row.chain);
     if (!lookup.ok) {
-      await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs * 10 });
+      await this.update(row.id, { nextCheckAtMs: this.clock.nowMs() + this.policy.pollMs * 10 });
       return;
     }
     const { connection } = lookup.client;
@@ -326,7 +326,7 @@ export class RelayedTransactionTracker {
           effectiveGasPrice: 1n,
           costWei: lost > 0n ? lost : 0n,
           blockNumber: tx.slot,
-          minedAtMs: tx.blockTime ? tx.blockTime * 1000 : this.now(),
+          minedAtMs: tx.blockTime ? tx.blockTime * 1000 : this.clock.nowMs(),
         });
       }
     } else if (!status) {
@@ -337,7 +337,7 @@ export class RelayedTransactionTracker {
       // Looked at once more: it may have landed between the status read and the blockhash check.
       if (!valid && !(await statusOf())) return this.settle(row, 'dropped', { costWei: 0n });
     }
-    await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs });
+    await this.update(row.id, { nextCheckAtMs: this.clock.nowMs() + this.policy.pollMs });
   }
 
   /**
@@ -354,14 +354,15 @@ export class RelayedTransactionTracker {
    */
   private async checkBitcoin(row: SponsoredTransactionEntity): Promise<void> {
     const progress = await this.feeWallets?.progress(row.chain, row.txHash);
-    if (!progress) return this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs * 10 });
+    if (!progress)
+      return this.update(row.id, { nextCheckAtMs: this.clock.nowMs() + this.policy.pollMs * 10 });
     if (progress.kind === 'confirmed') {
       return this.settle(row, 'confirmed', {
         gasUsed: row.gasLimit,
         effectiveGasPrice: 1n,
         costWei: row.gasLimit,
         blockNumber: progress.blockNumber,
-        minedAtMs: progress.blockTimeMs ?? this.now(),
+        minedAtMs: progress.blockTimeMs ?? this.clock.nowMs(),
       });
     }
     if (progress.kind === 'in-pool' && this.feeBumps?.isStuck(row)) await this.feeBumps.bumpIfStuck(row);
@@ -381,8 +382,8 @@ export class RelayedTransactionTracker {
       }
     }
     const heldUntilMs = (await this.feeWallets?.spentHoldUntil(row.chain, row.txHash)) ?? row.lastSentAtMs;
-    if (progress.kind !== 'unknown' || this.now() < heldUntilMs) {
-      await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs });
+    if (progress.kind !== 'unknown' || this.clock.nowMs() < heldUntilMs) {
+      await this.update(row.id, { nextCheckAtMs: this.clock.nowMs() + this.policy.pollMs });
       return;
     }
     await this.settle(row, 'lost', {
@@ -399,7 +400,7 @@ export class RelayedTransactionTracker {
   private async checkBitcoinFeeBump(row: SponsoredTransactionEntity): Promise<void> {
     const settlement = this.feeBumps ? await this.feeBumps.follow(row) : null;
     if (settlement) return this.settle(row, settlement.status, settlement.outcome);
-    await this.update(row.id, { nextCheckAtMs: this.now() + this.policy.pollMs });
+    await this.update(row.id, { nextCheckAtMs: this.clock.nowMs() + this.policy.pollMs });
   }
 
   /** Final state of a pending row; counted in the metrics by the instance whose update took. */
@@ -466,12 +467,15 @@ export class RelayedTransactionTracker {
         maxFeeCeiling: String(row.maxFeeCeiling),
         suggestedMaxFeePerGas: String(suggested.maxFeePerGas),
       });
-      await this.update(row.id, { lastSentAtMs: this.now(), nextCheckAtMs: this.now() + this.policy.pollMs });
+      await this.update(row.id, {
+        lastSentAtMs: this.clock.nowMs(),
+        nextCheckAtMs: this.clock.nowMs() + this.policy.pollMs,
+      });
       return;
     }
     const cancel = next.kind === 'cancel';
     const fees: Eip1559Fees = next.fees;
-    const sentAtMs = this.now();
+    const sentAtMs = this.clock.nowMs();
     const unsigned: RelayAttempt = {
       hash: '',
       ...feesAsStrings(fees),

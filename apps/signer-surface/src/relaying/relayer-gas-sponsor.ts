@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { CLOCK, type Clock } from '../clock';
+import { Clock, SystemClock } from '@swapgw/runtime';
 import type {
   BitcoinFeeInput,
   GasSponsor,
@@ -37,7 +37,7 @@ export class RelayerGasSponsor implements GasSponsor {
     private readonly feePayers?: SolanaFeePayers,
     /** The daily budget of Solana chains, in lamports. */
     @Inject(SOLANA_SPONSORSHIP_BUDGET) private readonly solanaBudget?: SponsorshipBudget,
-    @Inject(CLOCK) private readonly now: Clock = Date.now,
+    private readonly clock: Clock = new SystemClock(),
     /** Absent: sponsored Bitcoin steps are unavailable. */
     private readonly feeWallets?: BitcoinFeeWallets,
     /** The daily budget of Bitcoin chains, in sats. */
@@ -92,7 +92,7 @@ export class RelayerGasSponsor implements GasSponsor {
   }
 
   recordSolana(manager: EntityManager, transaction: SponsoredSolanaTransaction): Promise<string> {
-    return this.solana(transaction.chain).feePayers.record(manager, transaction, this.now());
+    return this.solana(transaction.chain).feePayers.record(manager, transaction, this.clock.nowMs());
   }
 
   holdBitcoinFeeInput(
@@ -106,7 +106,7 @@ export class RelayerGasSponsor implements GasSponsor {
       { chain, swapId, stepIndex },
       minValueSats,
       holdUntilMs,
-      this.now(),
+      this.clock.nowMs(),
     );
   }
 
@@ -123,7 +123,7 @@ export class RelayerGasSponsor implements GasSponsor {
   }
 
   recordBitcoin(manager: EntityManager, transaction: SponsoredBitcoinTransaction): Promise<string> {
-    return this.bitcoin(transaction.chain).feeWallets.record(manager, transaction, this.now());
+    return this.bitcoin(transaction.chain).feeWallets.record(manager, transaction, this.clock.nowMs());
   }
 
   private bitcoin(chain: string): { feeWallets: BitcoinFeeWallets; budget: SponsorshipBudget } {

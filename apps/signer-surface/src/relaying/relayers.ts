@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { JsonRpcProvider } from 'ethers';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { CLOCK, type Clock } from '../clock';
+import { Clock, SystemClock } from '@swapgw/runtime';
 import { SignerChains } from '../chains/signer-chains';
 import { isRpcUnreachable, relayedGasLimit, revertReasonOf, shortMessageOf } from '@swapgw/chains';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
@@ -101,14 +101,14 @@ export class Relayers {
     private readonly chains: SignerChains,
     private readonly pool: RelayerPool,
     @Inject(RELAYERS_POLICY) private readonly policy: RelayersPolicy,
-    @Inject(CLOCK) private readonly now: Clock = Date.now,
+    private readonly clock: Clock = new SystemClock(),
   ) {
     this.ledger = new RelayerLedger(dataSource);
     this.reconciler = new NonceReconciler(
       this.ledger,
       (manager, relayer, nonce) => this.sendNonceFill(manager, relayer, nonce),
       policy.reconcile ?? DEFAULT_RECONCILE_POLICY,
-      now,
+      clock,
     );
   }
 
@@ -205,7 +205,7 @@ export class Relayers {
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
     });
     const id = randomUUID();
-    const sentAtMs = this.now();
+    const sentAtMs = this.clock.nowMs();
     await manager.insert(SponsoredTransactionEntity, {
       id,
       chain: call.chain,
@@ -337,7 +337,7 @@ export class Relayers {
           gasLimit: row.gasLimit,
           ...fees,
         });
-        const sentAtMs = this.now();
+        const sentAtMs = this.clock.nowMs();
         const attempt = { hash: tx.hash, ...feesAsStrings(fees), sentAtMs, nonce };
         if (!(await this.ledger.reissued(manager, row, nonce, attempt, fees))) {
           return { kind: 'later', why: 'the row changed meanwhile' };
@@ -376,7 +376,7 @@ export class Relayers {
       gasLimit: CANCEL_GAS_LIMIT,
       ...fees,
     });
-    const sentAtMs = this.now();
+    const sentAtMs = this.clock.nowMs();
     await manager.insert(SponsoredTransactionEntity, {
       id: randomUUID(),
       chain,

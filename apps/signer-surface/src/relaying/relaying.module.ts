@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { CLOCK, type Clock } from '../clock';
+import { Clock } from '@swapgw/runtime';
 import { ChainsModule } from '../chains/chains.module';
 import { BitcoinFeeBumps } from './bitcoin-fee-bump';
 import { BitcoinFeeInputsRepository } from './bitcoin-fee-inputs.repository';
@@ -78,13 +78,13 @@ import {
     },
     {
       provide: BitcoinFeeBumps,
-      inject: [RELAYING_DATA_SOURCE, BitcoinFeeWallets, RELAYING_SETTINGS, CLOCK],
+      inject: [RELAYING_DATA_SOURCE, BitcoinFeeWallets, RELAYING_SETTINGS, Clock],
       useFactory: (
         dataSource: DataSource,
         feeWallets: BitcoinFeeWallets,
         settings: RelayingSettings,
-        now: Clock,
-      ) => new BitcoinFeeBumps(dataSource, feeWallets, settings.bitcoin.feeBump, now),
+        clock: Clock,
+      ) => new BitcoinFeeBumps(dataSource, feeWallets, settings.bitcoin.feeBump, clock),
     },
     {
       provide: SponsorshipBudget,

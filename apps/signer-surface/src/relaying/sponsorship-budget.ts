@@ -1,3 +1,4 @@
+import { Clock, SystemClock } from '@swapgw/runtime';
 import { schemaOf } from '@swapgw/messaging';
 import type { DataSource, EntityManager } from 'typeorm';
 import { sponsorshipBudgetExhausted } from './relaying-errors';
@@ -28,7 +29,7 @@ export class SponsorshipBudget {
   constructor(
     private readonly dataSource: DataSource,
     private readonly limits: SponsorshipBudgetLimits,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = new SystemClock(),
   ) {}
 
   dailyLimitOf(owner: string, chain: string): bigint {
@@ -41,7 +42,7 @@ export class SponsorshipBudget {
     chain: string,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<bigint> {
-    const { startMs, endMs } = utcDayOf(this.now());
+    const { startMs, endMs } = utcDayOf(this.clock.nowMs());
     const [row] = (await manager.query(
       `SELECT COALESCE(SUM(CASE "status"
                 WHEN 'pending' THEN "gas_limit" * COALESCE("max_fee_ceiling", "max_fee_per_gas") + "value"
@@ -67,7 +68,7 @@ export class SponsorshipBudget {
         limitWei,
         spentWei,
         estimatedCostWei,
-        resetsAtMs: utcDayOf(this.now()).endMs,
+        resetsAtMs: utcDayOf(this.clock.nowMs()).endMs,
       });
     }
   }

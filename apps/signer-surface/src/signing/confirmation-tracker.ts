@@ -3,7 +3,7 @@ import { failStep } from './step-failure';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
-import { CLOCK, type Clock } from '../clock';
+import { Clock, SystemClock } from '@swapgw/runtime';
 import { shortMessageOf } from '@swapgw/chains';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningRequestEntity } from './signing-request.entity';
@@ -37,7 +37,7 @@ export class ConfirmationTracker extends PeriodicTask {
     @Inject(CONFIRMATION_POLICY) private readonly policy: ConfirmationPolicy,
     /** The relayers: a relayed step's transaction may be replaced (fee bump) under a new hash. */
     @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
-    @Inject(CLOCK) private readonly now: Clock = Date.now,
+    private readonly clock: Clock = new SystemClock(),
   ) {
     super('ConfirmationTracker', policy.pollMs);
   }
@@ -48,7 +48,7 @@ export class ConfirmationTracker extends PeriodicTask {
       const due = await manager
         .createQueryBuilder(SigningRequestEntity, 'r')
         .where(`r.status = 'submitted' AND (r.next_check_at_ms IS NULL OR r.next_check_at_ms <= :now)`, {
-          now: this.now(),
+          now: this.clock.nowMs(),
         })
         .orderBy('r.next_check_at_ms', 'ASC', 'NULLS FIRST')
         .limit(this.policy.batchSize)
@@ -71,7 +71,7 @@ export class ConfirmationTracker extends PeriodicTask {
   private async check(row: SigningRequestEntity, manager: EntityManager): Promise<void> {
     const lookup = this.chains.signing(row.chain);
     if (!lookup.ok) {
-      row.nextCheckAtMs = this.now() + this.policy.pollMs * 10;
+      row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs * 10;
       await saveSigningRequest(manager, row);
       return;
     }
@@ -90,10 +90,10 @@ export class ConfirmationTracker extends PeriodicTask {
       switch (progress.kind) {
         case 'in-pool':
           // Lost included: back in the pool after a reorg, it may be mined again.
-          row.nextCheckAtMs = this.now() + this.policy.pollMs;
+          row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs;
           break;
         case 'unknown':
-          row.nextCheckAtMs = this.now() + this.policy.pollMs;
+          row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs;
           if (end) return this.fail(row, manager, end.code, end.reason);
           if (row.gasDropId && (await this.failWhenGasDropEnded(row, manager))) return;
           // The relayers resend (and fee-bump) their own transactions; only look again.
@@ -124,7 +124,7 @@ export class ConfirmationTracker extends PeriodicTask {
         unreachable: client.isUnreachable(error),
         error: shortMessageOf(error),
       });
-      row.nextCheckAtMs = this.now() + this.policy.pollMs * 5;
+      row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs * 5;
     }
     await saveSigningRequest(manager, row);
   }
@@ -155,7 +155,7 @@ export class ConfirmationTracker extends PeriodicTask {
   ): Promise<void> {
     const drop = this.sponsor ? await this.sponsor.status(row.gasDropId!) : null;
     if (drop?.state === 'pending') {
-      row.nextCheckAtMs = this.now() + this.policy.pollMs;
+      row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs;
       return saveSigningRequest(manager, row);
     }
     const end = drop ? gasDropEndOf(drop, row.from) : null;
@@ -170,8 +170,8 @@ export class ConfirmationTracker extends PeriodicTask {
           stepIndex: row.stepIndex,
           txHash: row.txHash,
         });
-        row.broadcastAt = new Date(this.now());
-        row.nextCheckAtMs = this.now() + this.policy.pollMs;
+        row.broadcastAt = new Date(this.clock.nowMs());
+        row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs;
         break;
       case 'unreachable':
         this.logger.warn({
@@ -179,7 +179,7 @@ export class ConfirmationTracker extends PeriodicTask {
           txHash: row.txHash,
           error: outcome.message,
         });
-        row.nextCheckAtMs = this.now() + this.policy.pollMs * 5;
+        row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs * 5;
         break;
       case 'rejected':
         return this.fail(row, manager, StepFailureCodes.rejected, outcome.message);
@@ -211,7 +211,7 @@ export class ConfirmationTracker extends PeriodicTask {
     manager: EntityManager,
   ): Promise<boolean> {
     const sentAt = row.broadcastAt?.getTime() ?? 0;
-    if (this.now() - sentAt < this.policy.rebroadcastAfterMs) return false;
+    if (this.clock.nowMs() - sentAt < this.policy.rebroadcastAfterMs) return false;
     const outcome = await client.resend(row.rawTx!, row.txHash!);
     switch (outcome.kind) {
       case 'expired': {
@@ -243,7 +243,7 @@ export class ConfirmationTracker extends PeriodicTask {
         });
         break;
     }
-    row.broadcastAt = new Date(this.now());
+    row.broadcastAt = new Date(this.clock.nowMs());
     return false;
   }
 
@@ -263,12 +263,12 @@ export class ConfirmationTracker extends PeriodicTask {
         required: progress.required,
       });
     if (progress.kind === 'included') {
-      row.nextCheckAtMs = this.now() + this.policy.pollMs;
+      row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs;
       await saveSigningRequest(manager, row);
       return;
     }
     row.status = 'confirmed';
-    row.confirmedAtMs = progress.blockTimeMs ?? this.now();
+    row.confirmedAtMs = progress.blockTimeMs ?? this.clock.nowMs();
     row.nextCheckAtMs = null;
     await saveSigningRequest(manager, row);
     await this.events.confirmed(manager, row);

@@ -7,7 +7,7 @@ import { CodedError } from '@swapgw/contracts';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
-import { CLOCK, type Clock } from '../clock';
+import { Clock, SystemClock } from '@swapgw/runtime';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningRequestEntity } from './signing-request.entity';
 import { GAS_SPONSOR, type GasSponsor } from './sponsored/gas-sponsor';
@@ -35,7 +35,7 @@ export class SigningPayloadIssuer {
     @Inject(PAYLOAD_ISSUE_POLICY) private readonly policy: PayloadPolicy,
     /** The relayers; without them a sponsored step cannot be issued (SPONSORSHIP_UNAVAILABLE). */
     @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
-    @Inject(CLOCK) private readonly now: Clock = Date.now,
+    private readonly clock: Clock = new SystemClock(),
   ) {}
 
   /**
@@ -52,7 +52,7 @@ export class SigningPayloadIssuer {
     if (sponsorship && sponsorship.family !== client.family) {
       return this.markFailed(row, manager, `a ${client.family} step cannot be sponsored as ${mode}`);
     }
-    const now = this.now();
+    const now = this.clock.nowMs();
     let built: PayloadBuild;
     try {
       built = sponsorship

@@ -4,7 +4,7 @@ import { SigningPrepareCommand, SigningRefreshCommand } from '@swapgw/contracts'
 import { randomUUID } from 'node:crypto';
 import { EntityManager, Not } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
-import { CLOCK, type Clock } from '../clock';
+import { Clock, SystemClock } from '@swapgw/runtime';
 import { isChainUnreachable, shortMessageOf } from '@swapgw/chains';
 import { readWaitForBalance } from './wait-for-balance';
 import { SigningEventsOutbox } from './signing-events.outbox';
@@ -29,7 +29,7 @@ export class SigningPreparationService {
     private readonly issuer: SigningPayloadIssuer,
     private readonly events: SigningEventsOutbox,
     @Inject(WAITING_POLICY) private readonly waiting: WaitingPolicy,
-    @Inject(CLOCK) private readonly now: Clock = Date.now,
+    private readonly clock: Clock = new SystemClock(),
   ) {}
 
   async prepare(command: SigningPrepareCommand, manager: EntityManager): Promise<void> {
@@ -106,7 +106,7 @@ export class SigningPreparationService {
       if (row.waitFor) {
         const wait = await readWaitForBalance(this.chains, row);
         if (wait.ok && wait.balance < wait.minBalance) {
-          const now = this.now();
+          const now = this.clock.nowMs();
           row.status = 'waiting';
           row.readyAtMs = now + this.waiting.readyEstimateMs;
           row.nextCheckAtMs = now + this.waiting.pollMs;

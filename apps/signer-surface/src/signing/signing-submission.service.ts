@@ -13,7 +13,7 @@ import {
 } from '@swapgw/chains/families';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
-import { CLOCK, type Clock } from '../clock';
+import { Clock, SystemClock } from '@swapgw/runtime';
 import {
   expiredError,
   PayloadKindRegistry,
@@ -61,7 +61,7 @@ export class SigningSubmissionService {
     private readonly kinds: PayloadKindRegistry,
     /** The service's fee payers (Solana) co-sign the transactions they pay for as they are decoded. */
     @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
-    @Inject(CLOCK) private readonly now: Clock = Date.now,
+    private readonly clock: Clock = new SystemClock(),
   ) {}
 
   async submit(request: SigningSubmitRequest): Promise<SigningSubmitResult> {
@@ -264,7 +264,7 @@ export class SigningSubmissionService {
       case 'ready':
         break;
     }
-    if (current.expiresAtMs !== null && this.now() > current.expiresAtMs) {
+    if (current.expiresAtMs !== null && this.clock.nowMs() > current.expiresAtMs) {
       current.status = 'expired';
       await saveSigningRequest(manager, current);
       return { kind: 'error', error: expiredError(current) };

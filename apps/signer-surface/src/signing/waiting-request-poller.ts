@@ -3,7 +3,7 @@ import { failStep } from './step-failure';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
-import { CLOCK, type Clock } from '../clock';
+import { Clock, SystemClock } from '@swapgw/runtime';
 import { isChainUnreachable, shortMessageOf } from '@swapgw/chains';
 import { PeriodicTask } from './periodic-task';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
@@ -32,7 +32,7 @@ export class WaitingRequestPoller extends PeriodicTask {
     private readonly issuer: SigningPayloadIssuer,
     private readonly events: SigningEventsOutbox,
     @Inject(WAITING_POLL_POLICY) private readonly policy: WaitingPollPolicy,
-    @Inject(CLOCK) private readonly now: Clock = Date.now,
+    private readonly clock: Clock = new SystemClock(),
   ) {
     super('WaitingRequestPoller', policy.pollMs);
   }
@@ -41,7 +41,7 @@ export class WaitingRequestPoller extends PeriodicTask {
     return this.dataSource.transaction(async (manager) => {
       const due = await manager
         .createQueryBuilder(SigningRequestEntity, 'r')
-        .where(`r.status = 'waiting' AND r.next_check_at_ms <= :now`, { now: this.now() })
+        .where(`r.status = 'waiting' AND r.next_check_at_ms <= :now`, { now: this.clock.nowMs() })
         .orderBy('r.next_check_at_ms', 'ASC')
         .limit(this.policy.batchSize)
         .setLock('pessimistic_write')
@@ -75,12 +75,12 @@ export class WaitingRequestPoller extends PeriodicTask {
         error: shortMessageOf(error),
       });
     }
-    if (row.waitDeadlineMs !== null && this.now() >= row.waitDeadlineMs) {
+    if (row.waitDeadlineMs !== null && this.clock.nowMs() >= row.waitDeadlineMs) {
       const reason = `balance of ${row.waitFor.minBalance} never arrived at ${row.waitFor.holder}`;
       await failStep(manager, this.events, row, StepFailureCodes.waitTimeout, reason);
       return;
     }
-    row.nextCheckAtMs = this.now() + this.policy.pollMs;
+    row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs;
     await saveSigningRequest(manager, row);
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import type { SignedTransactionArtifact } from '@swapgw/chains/families';
 import type { EntityManager } from 'typeorm';
-import { CLOCK, type Clock } from '../../clock';
+import { Clock, SystemClock } from '@swapgw/runtime';
 import { saveSigningRequest } from '../save-signing-request';
 import { SigningEventsOutbox } from '../signing-events.outbox';
 import type { SigningRequestEntity } from '../signing-request.entity';
@@ -22,7 +22,7 @@ export class StepAcceptance {
     private readonly events: SigningEventsOutbox,
     private readonly policy: SubmissionPolicy,
     @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
-    @Inject(CLOCK) private readonly now: Clock = Date.now,
+    private readonly clock: Clock = new SystemClock(),
   ) {}
 
   /**
@@ -35,7 +35,7 @@ export class StepAcceptance {
     broadcast: 'sent' | 'after-commit' | 'by-tracker',
     tx: SignedTransactionArtifact | null = null,
   ): Promise<SubmissionVerdict> {
-    const now = this.now();
+    const now = this.clock.nowMs();
     row.broadcastAt = broadcast === 'by-tracker' ? null : new Date(now);
     row.nextCheckAtMs = broadcast === 'by-tracker' ? now : now + this.policy.firstCheckDelayMs;
     await saveSigningRequest(manager, row);
