@@ -1,5 +1,5 @@
 import { Clock, SystemClock } from '@swapgw/runtime';
-import { Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import * as btc from '@scure/btc-signer';
 import { hex } from '@scure/base';
@@ -11,18 +11,28 @@ import {
   feeRateFor,
   RBF_SEQUENCE,
 } from '@swapgw/chains/families';
-import type { DataSource } from 'typeorm';
-import type { BitcoinFeeWallets } from './bitcoin-fee-wallets';
+import { DataSource } from 'typeorm';
+import { SignerSurfaceConfig } from '../config/signer-surface.config';
+import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
+import { RELAYING_DATA_SOURCE } from './relaying-database';
 import { recordFeeAccountTransaction } from './fee-account-ledger';
 import { RelayingMetrics } from './relaying-metrics';
 import { SponsoredTransactionEntity, type SponsoredTransactionStatus } from './sponsored-transaction.entity';
 
 /** BITCOIN_STUCK_AFTER_MS, BITCOIN_MAX_FEE_RATE_SATS_PER_VBYTE, BITCOIN_FEE_BUMP_MARGIN_PERCENT. */
-export interface BitcoinFeeBumpPolicy {
-  stuckAfterMs: number;
+/** When and how far a stuck Bitcoin transaction is fee-bumped, from the validated config. */
+@Injectable()
+export class BitcoinFeeBumpPolicy {
+  readonly stuckAfterMs: number;
   /** Sat/vB: the most the package (transaction and child) ever pays. */
-  maxFeeRate: number;
-  marginPercent: number;
+  readonly maxFeeRate: number;
+  readonly marginPercent: number;
+
+  constructor(config: SignerSurfaceConfig) {
+    this.stuckAfterMs = config.BITCOIN_STUCK_AFTER_MS;
+    this.maxFeeRate = config.BITCOIN_MAX_FEE_RATE_SATS_PER_VBYTE;
+    this.marginPercent = config.BITCOIN_FEE_BUMP_MARGIN_PERCENT;
+  }
 }
 
 /** The fee estimate a bump aims at: the next block. */
@@ -150,13 +160,14 @@ export type FeeBumpSettlement = {
  * step (its owner's budget counts it), written before each broadcast so a child that may be mined
  * is always one the ledger knows; the relayed-transaction tracker follows it (follow).
  */
+@Injectable()
 export class BitcoinFeeBumps {
   private readonly logger = new Logger(BitcoinFeeBumps.name);
   /** When a held parent was last reported, by txid: once per stuck interval, not every poll. */
   private readonly heldReportedAtMs = new Map<string, number>();
 
   constructor(
-    private readonly dataSource: DataSource,
+    @Inject(RELAYING_DATA_SOURCE) private readonly dataSource: DataSource,
     private readonly feeWallets: BitcoinFeeWallets,
     readonly policy: BitcoinFeeBumpPolicy,
     private readonly clock: Clock = new SystemClock(),

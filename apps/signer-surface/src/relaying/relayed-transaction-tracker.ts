@@ -13,14 +13,12 @@ import { SponsoredTransactionEntity } from './sponsored-transaction.entity';
 import { BitcoinSettlement } from './tracking/bitcoin-settlement';
 import { EvmRelayedTracking } from './tracking/evm-relayed-tracking';
 import { PendingSponsoredTransactionsRepository } from './tracking/pending-sponsored-transactions.repository';
-import type { RelayedTrackingPolicy } from './tracking/relayed-tracking-policy';
+import { RelayedTrackingPolicy } from './tracking/relayed-tracking-policy';
 import { SolanaSettlement } from './tracking/solana-settlement';
 import { SponsorAccountsUpkeep } from './tracking/sponsor-accounts-upkeep';
 import { TrackedRows } from './tracking/tracked-rows';
 
-export type { RelayedTrackingPolicy } from './tracking/relayed-tracking-policy';
-
-export const RELAYED_TRACKING_POLICY = Symbol('RelayedTrackingPolicy');
+export { RelayedTrackingPolicy } from './tracking/relayed-tracking-policy';
 
 /**
  * Follows the sponsorship ledger's pending transactions until they are mined or end. Each pass
@@ -46,7 +44,7 @@ export class RelayedTransactionTracker {
     chains: SignerChains,
     pool: RelayerPool,
     relayers: Relayers,
-    @Inject(RELAYED_TRACKING_POLICY) private readonly policy: RelayedTrackingPolicy,
+    private readonly policy: RelayedTrackingPolicy,
     clock: Clock = new SystemClock(),
     feePayers?: SolanaFeePayers,
     feeWallets?: BitcoinFeeWallets,

@@ -16,11 +16,12 @@ import { sponsorshipUnavailable } from './relaying-errors';
 import { SolanaFeePayers } from './solana-fee-payers';
 import { SponsoredPurpose } from './sponsored-transaction.entity';
 import { SponsoredTransactions } from './sponsored-transactions';
+import { SponsorshipBudget } from './sponsorship-budget';
 import {
-  BITCOIN_SPONSORSHIP_BUDGET,
-  SOLANA_SPONSORSHIP_BUDGET,
-  SponsorshipBudget,
-} from './sponsorship-budget';
+  BitcoinSponsorshipBudget,
+  EvmSponsorshipBudget,
+  SolanaSponsorshipBudget,
+} from './sponsorship-budgets';
 
 /**
  * The signing flow's GasSponsor port, served by the relayers, the Solana fee payers, the Bitcoin fee
@@ -31,17 +32,18 @@ import {
 export class RelayerGasSponsor implements GasSponsor {
   constructor(
     private readonly relayers: Relayers,
-    private readonly budget: SponsorshipBudget,
+    /** The daily budget of EVM chains, in wei. */
+    @Inject(EvmSponsorshipBudget) private readonly budget: SponsorshipBudget,
     private readonly ledger: SponsoredTransactions,
     /** Absent: sponsored Solana steps are unavailable. */
     private readonly feePayers?: SolanaFeePayers,
     /** The daily budget of Solana chains, in lamports. */
-    @Inject(SOLANA_SPONSORSHIP_BUDGET) private readonly solanaBudget?: SponsorshipBudget,
+    @Inject(SolanaSponsorshipBudget) private readonly solanaBudget?: SponsorshipBudget,
     private readonly clock: Clock = new SystemClock(),
     /** Absent: sponsored Bitcoin steps are unavailable. */
     private readonly feeWallets?: BitcoinFeeWallets,
     /** The daily budget of Bitcoin chains, in sats. */
-    @Inject(BITCOIN_SPONSORSHIP_BUDGET) private readonly bitcoinBudget?: SponsorshipBudget,
+    @Inject(BitcoinSponsorshipBudget) private readonly bitcoinBudget?: SponsorshipBudget,
   ) {}
 
   /** Budget first (SPONSORSHIP_BUDGET_EXHAUSTED), then a relayer able to pay (SPONSORSHIP_UNAVAILABLE). */

@@ -6,11 +6,6 @@ import { SponsorshipBudgetLimits } from './wei-settings';
 
 const DAY_MS = 86_400_000;
 
-/** The daily sponsorship budget of Solana chains (lamports), beside the EVM one (wei, the class token). */
-export const SOLANA_SPONSORSHIP_BUDGET = Symbol('SolanaSponsorshipBudget');
-/** The daily sponsorship budget of Bitcoin chains (sats). */
-export const BITCOIN_SPONSORSHIP_BUDGET = Symbol('BitcoinSponsorshipBudget');
-
 /** Start and end (exclusive) of the UTC day of `ms`. */
 export function utcDayOf(ms: number): { startMs: number; endMs: number } {
   const startMs = Math.floor(ms / DAY_MS) * DAY_MS;

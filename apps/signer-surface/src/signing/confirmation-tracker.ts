@@ -3,6 +3,7 @@ import { failStep } from './step-failure';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
+import { SignerSurfaceConfig } from '../config/signer-surface.config';
 import { Clock, SystemClock } from '@swapgw/runtime';
 import { shortMessageOf } from '@swapgw/chains';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
@@ -14,15 +15,21 @@ import { GAS_SPONSOR, type GasSponsor, type SponsoredTransactionStatus } from '.
 import { gasDropEndOf, relayEndOf } from './sponsored/sponsored-ends';
 import { carriedByRelayer, feePayerSignsLater } from './sponsored/sponsored-payload-issues';
 
-export interface ConfirmationPolicy {
-  pollMs: number;
-  confirmationsRequired: number;
+/** How the confirmation tracker paces its passes, from the validated config. */
+@Injectable()
+export class ConfirmationPolicy {
+  readonly pollMs: number;
+  readonly confirmationsRequired: number;
   /** A submitted transaction the node does not know is sent again after this long. */
-  rebroadcastAfterMs: number;
-  batchSize: number;
-}
+  readonly rebroadcastAfterMs: number;
+  readonly batchSize = 20;
 
-export const CONFIRMATION_POLICY = Symbol('ConfirmationPolicy');
+  constructor(config: SignerSurfaceConfig) {
+    this.pollMs = config.CONFIRMATION_POLL_MS;
+    this.confirmationsRequired = config.CONFIRMATIONS_REQUIRED;
+    this.rebroadcastAfterMs = Math.max(config.CONFIRMATION_POLL_MS * 5, 5_000);
+  }
+}
 
 /**
  * Follows submitted transactions until they are confirmed or failed. Each pass claims due rows with
@@ -34,7 +41,7 @@ export class ConfirmationTracker extends PeriodicTask {
     private readonly dataSource: DataSource,
     private readonly chains: SignerChains,
     private readonly events: SigningEventsOutbox,
-    @Inject(CONFIRMATION_POLICY) private readonly policy: ConfirmationPolicy,
+    private readonly policy: ConfirmationPolicy,
     /** The relayers: a relayed step's transaction may be replaced (fee bump) under a new hash. */
     @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
     private readonly clock: Clock = new SystemClock(),

@@ -7,6 +7,7 @@ import { CodedError } from '@swapgw/contracts';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
+import { SignerSurfaceConfig } from '../config/signer-surface.config';
 import { Clock, SystemClock } from '@swapgw/runtime';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningRequestEntity } from './signing-request.entity';
@@ -18,7 +19,19 @@ import {
   SPONSORED_PAYLOAD_ISSUES,
 } from './sponsored/sponsored-payload-issues';
 
-export const PAYLOAD_ISSUE_POLICY = Symbol('PayloadIssuePolicy');
+/** How long an issued payload lives and how much head room its gas and fees get, from the validated config. */
+@Injectable()
+export class PayloadIssuePolicy implements PayloadPolicy {
+  readonly ttlMs: number;
+  readonly gasLimitPercent: number;
+  readonly feeSafetyPercent: number;
+
+  constructor(config: SignerSurfaceConfig) {
+    this.ttlMs = config.SIGNING_REQUEST_TTL_MS;
+    this.gasLimitPercent = config.GAS_LIMIT_PERCENT;
+    this.feeSafetyPercent = config.FEE_SAFETY_PERCENT;
+  }
+}
 
 /**
  * Turns a request row into a signable payload from fresh chain state and saves it with its event:
@@ -32,7 +45,7 @@ export class SigningPayloadIssuer {
   constructor(
     private readonly chains: SignerChains,
     private readonly events: SigningEventsOutbox,
-    @Inject(PAYLOAD_ISSUE_POLICY) private readonly policy: PayloadPolicy,
+    private readonly policy: PayloadIssuePolicy,
     /** The relayers; without them a sponsored step cannot be issued (SPONSORSHIP_UNAVAILABLE). */
     @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
     private readonly clock: Clock = new SystemClock(),

@@ -1,9 +1,10 @@
 import { saveSigningRequest } from './save-signing-request';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { SigningPrepareCommand, SigningRefreshCommand } from '@swapgw/contracts';
 import { randomUUID } from 'node:crypto';
 import { EntityManager, Not } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
+import { SignerSurfaceConfig } from '../config/signer-surface.config';
 import { Clock, SystemClock } from '@swapgw/runtime';
 import { isChainUnreachable, shortMessageOf } from '@swapgw/chains';
 import { readWaitForBalance } from './wait-for-balance';
@@ -11,13 +12,19 @@ import { SigningEventsOutbox } from './signing-events.outbox';
 import { SigningPayloadIssuer } from './signing-payload.issuer';
 import { SigningRequestEntity } from './signing-request.entity';
 
-export interface WaitingPolicy {
-  pollMs: number;
-  readyEstimateMs: number;
-  timeoutMs: number;
-}
+/** How long a step waits for its balance (waitFor), from the validated config. */
+@Injectable()
+export class WaitingPolicy {
+  readonly pollMs: number;
+  readonly readyEstimateMs: number;
+  readonly timeoutMs: number;
 
-export const WAITING_POLICY = Symbol('WaitingPolicy');
+  constructor(config: SignerSurfaceConfig) {
+    this.pollMs = config.WAITING_POLL_MS;
+    this.readyEstimateMs = config.WAITING_READY_ESTIMATE_MS;
+    this.timeoutMs = config.WAITING_TIMEOUT_MS;
+  }
+}
 
 /** Handles signing.prepare and signing.refresh, inside the consumer's transaction. */
 @Injectable()
@@ -28,7 +35,7 @@ export class SigningPreparationService {
     private readonly chains: SignerChains,
     private readonly issuer: SigningPayloadIssuer,
     private readonly events: SigningEventsOutbox,
-    @Inject(WAITING_POLICY) private readonly waiting: WaitingPolicy,
+    private readonly waiting: WaitingPolicy,
     private readonly clock: Clock = new SystemClock(),
   ) {}
 

@@ -1,8 +1,9 @@
 import { saveSigningRequest } from './save-signing-request';
 import { failStep } from './step-failure';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
+import { SignerSurfaceConfig } from '../config/signer-surface.config';
 import { Clock, SystemClock } from '@swapgw/runtime';
 import { isChainUnreachable, shortMessageOf } from '@swapgw/chains';
 import { PeriodicTask } from './periodic-task';
@@ -11,14 +12,18 @@ import { SigningPayloadIssuer } from './signing-payload.issuer';
 import { SigningRequestEntity } from './signing-request.entity';
 import { readWaitForBalance } from './wait-for-balance';
 
-export interface WaitingPollPolicy {
+/** How the waiting requests are polled, from the validated config. */
+@Injectable()
+export class WaitingPollPolicy {
   /** WAITING_POLL_MS: interval of the loop, and of the checks of one waiting request. */
-  pollMs: number;
+  readonly pollMs: number;
   /** Requests claimed per pass. */
-  batchSize: number;
-}
+  readonly batchSize = 20;
 
-export const WAITING_POLL_POLICY = Symbol('WaitingPollPolicy');
+  constructor(config: SignerSurfaceConfig) {
+    this.pollMs = config.WAITING_POLL_MS;
+  }
+}
 
 /**
  * Re-checks requests waiting for a balance (waitFor) and issues their payload once it is there.
@@ -31,7 +36,7 @@ export class WaitingRequestPoller extends PeriodicTask {
     private readonly chains: SignerChains,
     private readonly issuer: SigningPayloadIssuer,
     private readonly events: SigningEventsOutbox,
-    @Inject(WAITING_POLL_POLICY) private readonly policy: WaitingPollPolicy,
+    private readonly policy: WaitingPollPolicy,
     private readonly clock: Clock = new SystemClock(),
   ) {
     super('WaitingRequestPoller', policy.pollMs);
