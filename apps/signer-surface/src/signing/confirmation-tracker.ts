@@ -1,4 +1,4 @@
-import { saveSigningRequest } from './save-signing-request';
+import { saveSigningRequest, SigningRequestsRepository } from './signing-requests.repository';
 import { failStep } from './step-failure';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -41,6 +41,7 @@ export class ConfirmationTracker extends PeriodicTask {
     private readonly dataSource: DataSource,
     private readonly chains: SignerChains,
     private readonly events: SigningEventsOutbox,
+    private readonly requests: SigningRequestsRepository,
     private readonly policy: ConfirmationPolicy,
     /** The relayers: a relayed step's transaction may be replaced (fee bump) under a new hash. */
     @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
@@ -52,16 +53,7 @@ export class ConfirmationTracker extends PeriodicTask {
   /** One pass over the due submitted requests; answers how many it looked at. */
   async runOnce(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const due = await manager
-        .createQueryBuilder(SigningRequestEntity, 'r')
-        .where(`r.status = 'submitted' AND (r.next_check_at_ms IS NULL OR r.next_check_at_ms <= :now)`, {
-          now: this.clock.nowMs(),
-        })
-        .orderBy('r.next_check_at_ms', 'ASC', 'NULLS FIRST')
-        .limit(this.policy.batchSize)
-        .setLock('pessimistic_write')
-        .setOnLocked('skip_locked')
-        .getMany();
+      const due = await this.requests.claimDueSubmitted(manager, this.clock.nowMs(), this.policy.batchSize);
       for (const row of due) await this.check(row, manager);
       return due.length;
     });

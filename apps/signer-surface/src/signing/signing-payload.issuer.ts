@@ -1,4 +1,4 @@
-import { saveSigningRequest } from './save-signing-request';
+import { saveSigningRequest } from './signing-requests.repository';
 import { failStep } from './step-failure';
 import { PayloadBuild, PayloadPolicy } from '@swapgw/chains/families';
 import { shortMessageOf } from '@swapgw/chains';

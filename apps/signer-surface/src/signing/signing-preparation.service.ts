@@ -1,8 +1,8 @@
-import { saveSigningRequest } from './save-signing-request';
+import { saveSigningRequest, SigningRequestsRepository } from './signing-requests.repository';
 import { Injectable, Logger } from '@nestjs/common';
 import { SigningPrepareCommand, SigningRefreshCommand } from '@swapgw/contracts';
 import { randomUUID } from 'node:crypto';
-import { EntityManager, Not } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
 import { SignerSurfaceConfig } from '../config/signer-surface.config';
 import { Clock, SystemClock } from '@swapgw/runtime';
@@ -35,15 +35,14 @@ export class SigningPreparationService {
     private readonly chains: SignerChains,
     private readonly issuer: SigningPayloadIssuer,
     private readonly events: SigningEventsOutbox,
+    private readonly requests: SigningRequestsRepository,
     private readonly waiting: WaitingPolicy,
     private readonly clock: Clock = new SystemClock(),
   ) {}
 
   async prepare(command: SigningPrepareCommand, manager: EntityManager): Promise<void> {
     // Idempotent on (swapId, stepId): a re-sent command (new eventId) must not issue a second payload.
-    const existing = await manager.findOne(SigningRequestEntity, {
-      where: { swapId: command.swapId, stepId: command.stepId, status: Not('superseded') },
-    });
+    const existing = await this.requests.liveRequestOfStep(manager, command.swapId, command.stepId);
     if (existing) {
       this.logger.log({
         msg: 'signing.prepare for a step already prepared; ignored',
@@ -141,10 +140,7 @@ export class SigningPreparationService {
 
   /** Supersedes the step's ready or expired payload with a fresh one (new nonce and fees). */
   async refresh(command: SigningRefreshCommand, manager: EntityManager): Promise<void> {
-    const current = await manager.findOne(SigningRequestEntity, {
-      where: { swapId: command.swapId, stepId: command.stepId, status: Not('superseded') },
-      lock: { mode: 'pessimistic_write' },
-    });
+    const current = await this.requests.liveRequestOfStep(manager, command.swapId, command.stepId, true);
     if (!current || (current.status !== 'ready' && current.status !== 'expired')) {
       this.logger.log({
         msg: 'signing.refresh for a step without a ready or expired payload; ignored',

@@ -22,7 +22,7 @@ import {
   type SubmissionVerdict,
 } from './payload-kinds';
 import { feePayerCostOf, feePayerShortfallOf } from './payload-kinds/solana-transaction/fee-payer-funds';
-import { saveSigningRequest } from './save-signing-request';
+import { saveSigningRequest, SigningRequestsRepository } from './signing-requests.repository';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningPayloadIssuer } from './signing-payload.issuer';
 import { SigningRequestEntity } from './signing-request.entity';
@@ -55,6 +55,7 @@ export class SigningSubmissionService {
     private readonly dataSource: DataSource,
     private readonly chains: SignerChains,
     private readonly events: SigningEventsOutbox,
+    private readonly requests: SigningRequestsRepository,
     private readonly policy: SubmissionPolicy,
     private readonly issuer: SigningPayloadIssuer,
     /** What each payload kind does with a submission of it. */
@@ -113,8 +114,8 @@ export class SigningSubmissionService {
   private async sentTransactionOf(swapId: string, txHash: string): Promise<SignedTransactionArtifact> {
     const hash = txHash.toLowerCase();
     const manager = this.dataSource.manager;
-    const known = await manager.findOne(SigningRequestEntity, { where: { txHash: hash } });
-    const row = known ?? (await currentRequestOf(manager, swapId, false));
+    const known = await this.requests.recordedSubmission(manager, { txHash: hash });
+    const row = known ?? (await this.requests.currentRequestOf(manager, swapId, false));
     if (!row) throw new CodedError(ErrorCodes.SWAP_NOT_FOUND, `No signing request for swap ${swapId}`);
     const refusal = !known && row.status === 'ready' ? txHashRefusalOf(row) : null;
     if (refusal) throw refusal;
@@ -168,9 +169,9 @@ export class SigningSubmissionService {
     sentByWallet = false,
   ): Promise<SubmissionVerdict> {
     // Lock the swap's current request: two submissions of one swap are decided one after the other.
-    const current = await currentRequestOf(manager, swapId, true);
+    const current = await this.requests.currentRequestOf(manager, swapId, true);
 
-    const known = await manager.findOne(SigningRequestEntity, { where: recordedSubmissionOf(tx, swapId) });
+    const known = await this.requests.recordedSubmission(manager, recordedSubmissionOf(tx, swapId));
     if (known) {
       if (known.swapId !== swapId) {
         return {
@@ -374,22 +375,6 @@ export class SigningSubmissionService {
       reason,
     });
   }
-}
-
-/** The swap's current signing request (the latest step's, not superseded); `lock`: FOR UPDATE. */
-async function currentRequestOf(
-  manager: EntityManager,
-  swapId: string,
-  lock: boolean,
-): Promise<SigningRequestEntity | undefined> {
-  const query = manager
-    .createQueryBuilder(SigningRequestEntity, 'r')
-    .where('r.swap_id = :swapId AND r.status <> :superseded', { swapId, superseded: 'superseded' })
-    .orderBy('r.step_index', 'DESC')
-    .addOrderBy('r.created_at', 'DESC')
-    .limit(1);
-  const [current] = await (lock ? query.setLock('pessimistic_write') : query).getMany();
-  return current;
 }
 
 /**

@@ -4,6 +4,7 @@ import { ChainsModule } from '../chains/chains.module';
 import { RelayerGasSponsor, RelayingModule } from '../relaying';
 import { ConfirmationPolicy, ConfirmationTracker } from './confirmation-tracker';
 import { SigningBackgroundTasks } from './signing-background-tasks';
+import { SigningRequestsRepository } from './signing-requests.repository';
 import { SIGNING_EVENTS_TOPIC, SigningEventsOutbox } from './signing-events.outbox';
 import { PayloadIssuePolicy, SigningPayloadIssuer } from './signing-payload.issuer';
 import { SigningPreparationService, WaitingPolicy } from './signing-preparation.service';
@@ -32,6 +33,7 @@ import { WaitingPollPolicy, WaitingRequestPoller } from './waiting-request-polle
     ConfirmationPolicy,
     WaitingPollPolicy,
     SigningEventsOutbox,
+    SigningRequestsRepository,
     SigningPayloadIssuer,
     SigningPreparationService,
     SubmissionPolicy,

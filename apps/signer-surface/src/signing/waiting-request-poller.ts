@@ -1,4 +1,4 @@
-import { saveSigningRequest } from './save-signing-request';
+import { saveSigningRequest, SigningRequestsRepository } from './signing-requests.repository';
 import { failStep } from './step-failure';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -36,6 +36,7 @@ export class WaitingRequestPoller extends PeriodicTask {
     private readonly chains: SignerChains,
     private readonly issuer: SigningPayloadIssuer,
     private readonly events: SigningEventsOutbox,
+    private readonly requests: SigningRequestsRepository,
     private readonly policy: WaitingPollPolicy,
     private readonly clock: Clock = new SystemClock(),
   ) {
@@ -44,14 +45,7 @@ export class WaitingRequestPoller extends PeriodicTask {
 
   async runOnce(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const due = await manager
-        .createQueryBuilder(SigningRequestEntity, 'r')
-        .where(`r.status = 'waiting' AND r.next_check_at_ms <= :now`, { now: this.clock.nowMs() })
-        .orderBy('r.next_check_at_ms', 'ASC')
-        .limit(this.policy.batchSize)
-        .setLock('pessimistic_write')
-        .setOnLocked('skip_locked')
-        .getMany();
+      const due = await this.requests.claimDueWaiting(manager, this.clock.nowMs(), this.policy.batchSize);
       for (const row of due) await this.check(row, manager);
       return due.length;
     });

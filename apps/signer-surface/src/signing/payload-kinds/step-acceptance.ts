@@ -3,7 +3,7 @@ import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import type { SignedTransactionArtifact } from '@swapgw/chains/families';
 import type { EntityManager } from 'typeorm';
 import { Clock, SystemClock } from '@swapgw/runtime';
-import { saveSigningRequest } from '../save-signing-request';
+import { saveSigningRequest } from '../signing-requests.repository';
 import { SigningEventsOutbox } from '../signing-events.outbox';
 import type { SigningRequestEntity } from '../signing-request.entity';
 import { GAS_SPONSOR, type GasSponsor } from '../sponsored/gas-sponsor';
