@@ -18,6 +18,7 @@ import { RELAYING_DATA_SOURCE } from './relaying-database';
 import { recordFeeAccountTransaction } from './fee-account-ledger';
 import { RelayingMetrics } from './relaying-metrics';
 import { SponsoredTransactionEntity, type SponsoredTransactionStatus } from './sponsored-transaction.entity';
+import { SponsoredTransactionsRepository } from './sponsored-transactions.repository';
 
 /** BITCOIN_STUCK_AFTER_MS, BITCOIN_MAX_FEE_RATE_SATS_PER_VBYTE, BITCOIN_FEE_BUMP_MARGIN_PERCENT. */
 /** When and how far a stuck Bitcoin transaction is fee-bumped, from the validated config. */
@@ -165,13 +166,16 @@ export class BitcoinFeeBumps {
   private readonly logger = new Logger(BitcoinFeeBumps.name);
   /** When a held parent was last reported, by txid: once per stuck interval, not every poll. */
   private readonly heldReportedAtMs = new Map<string, number>();
+  private readonly ledger: SponsoredTransactionsRepository;
 
   constructor(
     @Inject(RELAYING_DATA_SOURCE) private readonly dataSource: DataSource,
     private readonly feeWallets: BitcoinFeeWallets,
     readonly policy: BitcoinFeeBumpPolicy,
     private readonly clock: Clock = new SystemClock(),
-  ) {}
+  ) {
+    this.ledger = new SponsoredTransactionsRepository(dataSource);
+  }
 
   /** Whether a `bitcoin-transaction` row still in the mempool has waited long enough to be bumped. */
   isStuck(parent: SponsoredTransactionEntity): boolean {
@@ -299,11 +303,7 @@ export class BitcoinFeeBumps {
     const parentTxid = hex.encode(spent.txid!);
     const parentProgress = await client.progress(parentTxid, 1);
     if (parentProgress.kind === 'unknown') {
-      const parent = await this.dataSource.manager.findOneBy(SponsoredTransactionEntity, {
-        chain: row.chain,
-        purpose: 'bitcoin-transaction',
-        txHash: parentTxid,
-      });
+      const parent = await this.ledger.bitcoinTransactionOf(row.chain, parentTxid);
       if (parent && parent.status === 'pending') return null;
       return dropped(
         `the transaction it paid for, ${parentTxid}, is gone (${parent?.status ?? 'not in the ledger'})`,
@@ -329,16 +329,7 @@ export class BitcoinFeeBumps {
   private async pendingChildOf(
     parent: SponsoredTransactionEntity,
   ): Promise<SponsoredTransactionEntity | null> {
-    const rows = await this.dataSource.manager.find(SponsoredTransactionEntity, {
-      where: {
-        chain: parent.chain,
-        purpose: 'bitcoin-fee-bump',
-        swapId: parent.swapId!,
-        stepIndex: parent.stepIndex!,
-        status: 'pending',
-      },
-      order: { createdAt: 'DESC' },
-    });
+    const rows = await this.ledger.pendingFeeBumpsOf(parent.chain, parent.swapId!, parent.stepIndex!);
     return (
       rows.find((row) => {
         const input = btc.Transaction.fromRaw(hex.decode(row.data), BITCOIN_TX_OPTIONS).getInput(0);
@@ -354,26 +345,22 @@ export class BitcoinFeeBumps {
     feeSats: bigint,
   ): Promise<void> {
     const nowMs = this.clock.nowMs();
-    await this.dataSource.manager.update(
-      SponsoredTransactionEntity,
-      { id: child.id, status: 'pending' },
-      {
-        data: signed.rawTxHex,
-        txHash: signed.txid,
-        attempts: [
-          ...child.attempts,
-          {
-            hash: signed.txid,
-            maxFeePerGas: '1',
-            maxPriorityFeePerGas: '0',
-            sentAtMs: nowMs,
-            feeSats: feeSats.toString(),
-          },
-        ],
-        lastSentAtMs: nowMs,
-        nextCheckAtMs: nowMs,
-      },
-    );
+    await this.ledger.update(child.id, {
+      data: signed.rawTxHex,
+      txHash: signed.txid,
+      attempts: [
+        ...child.attempts,
+        {
+          hash: signed.txid,
+          maxFeePerGas: '1',
+          maxPriorityFeePerGas: '0',
+          sentAtMs: nowMs,
+          feeSats: feeSats.toString(),
+        },
+      ],
+      lastSentAtMs: nowMs,
+      nextCheckAtMs: nowMs,
+    });
   }
 
   private feeWalletScriptOf(chain: string, address: string): Uint8Array | null {

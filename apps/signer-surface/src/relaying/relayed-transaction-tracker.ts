@@ -12,7 +12,7 @@ import { SolanaFeePayers } from './solana-fee-payers';
 import { SponsoredTransactionEntity } from './sponsored-transaction.entity';
 import { BitcoinSettlement } from './tracking/bitcoin-settlement';
 import { EvmRelayedTracking } from './tracking/evm-relayed-tracking';
-import { PendingSponsoredTransactionsRepository } from './tracking/pending-sponsored-transactions.repository';
+import { SponsoredTransactionsRepository } from './sponsored-transactions.repository';
 import { RelayedTrackingPolicy } from './tracking/relayed-tracking-policy';
 import { SolanaSettlement } from './tracking/solana-settlement';
 import { SponsorAccountsUpkeep } from './tracking/sponsor-accounts-upkeep';
@@ -51,7 +51,7 @@ export class RelayedTransactionTracker {
     /** Absent: stuck Bitcoin transactions are only followed, never bumped. */
     feeBumps?: BitcoinFeeBumps,
   ) {
-    this.rows = new TrackedRows(new PendingSponsoredTransactionsRepository(dataSource), policy, clock);
+    this.rows = new TrackedRows(new SponsoredTransactionsRepository(dataSource), policy, clock);
     this.upkeep = new SponsorAccountsUpkeep(this.rows, pool, relayers, feePayers, feeWallets);
     this.evm = new EvmRelayedTracking(chains, pool, relayers, this.rows);
     this.solana = new SolanaSettlement(chains, this.rows);

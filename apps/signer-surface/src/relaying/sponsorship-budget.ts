@@ -1,7 +1,7 @@
 import { Clock, SystemClock } from '@swapgw/runtime';
-import { schemaOf } from '@swapgw/messaging';
 import type { DataSource, EntityManager } from 'typeorm';
 import { sponsorshipBudgetExhausted } from './relaying-errors';
+import { SponsoredTransactionsRepository } from './sponsored-transactions.repository';
 import { SponsorshipBudgetLimits } from './wei-settings';
 
 const DAY_MS = 86_400_000;
@@ -21,11 +21,15 @@ export function utcDayOf(ms: number): { startMs: number; endMs: number } {
  * bump from spending past the budget; it cannot run away, since the ceiling is fixed at the send.
  */
 export class SponsorshipBudget {
+  private readonly ledger: SponsoredTransactionsRepository;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly limits: SponsorshipBudgetLimits,
     private readonly clock: Clock = new SystemClock(),
-  ) {}
+  ) {
+    this.ledger = new SponsoredTransactionsRepository(dataSource);
+  }
 
   dailyLimitOf(owner: string, chain: string): bigint {
     return this.limits.dailyLimitOf(owner, chain);
@@ -38,15 +42,7 @@ export class SponsorshipBudget {
     manager: EntityManager = this.dataSource.manager,
   ): Promise<bigint> {
     const { startMs, endMs } = utcDayOf(this.clock.nowMs());
-    const [row] = (await manager.query(
-      `SELECT COALESCE(SUM(CASE "status"
-                WHEN 'pending' THEN "gas_limit" * COALESCE("max_fee_ceiling", "max_fee_per_gas") + "value"
-                ELSE COALESCE("cost_wei", 0) END), 0)::text AS "spent"
-         FROM "${schemaOf(this.dataSource)}"."sponsored_transactions"
-        WHERE "owner" = $1 AND "chain" = $2 AND "created_at" >= $3 AND "created_at" < $4`,
-      [owner, chain, new Date(startMs), new Date(endMs)],
-    )) as Array<{ spent: string }>;
-    return BigInt(row.spent);
+    return this.ledger.spentBetween(owner, chain, startMs, endMs, manager);
   }
 
   /** Throws SPONSORSHIP_BUDGET_EXHAUSTED (503) when today's spending plus `estimatedCostWei` is over the limit. */

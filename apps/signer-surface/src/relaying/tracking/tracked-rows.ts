@@ -4,7 +4,7 @@ import type { SponsoredFailure } from '../../signing/sponsored/gas-sponsor';
 import { RelayingMetrics } from '../relaying-metrics';
 import { SponsoredTransactionEntity, SponsoredTransactionStatus } from '../sponsored-transaction.entity';
 import type { RelayedTrackingPolicy } from './relayed-tracking-policy';
-import { PendingSponsoredTransactionsRepository } from './pending-sponsored-transactions.repository';
+import { SponsoredTransactionsRepository } from '../sponsored-transactions.repository';
 
 /**
  * What every part of the tracker does with a pending row it looked at: look again later, change
@@ -15,7 +15,7 @@ export class TrackedRows {
   readonly logger = new Logger('RelayedTransactionTracker');
 
   constructor(
-    readonly repository: PendingSponsoredTransactionsRepository,
+    readonly repository: SponsoredTransactionsRepository,
     readonly policy: RelayedTrackingPolicy,
     readonly clock: Clock,
   ) {}

@@ -1,13 +1,15 @@
 import { schemaOf } from '@swapgw/messaging';
-import { DataSource, In } from 'typeorm';
-import { RelayAttempt, SponsoredTransactionEntity } from '../sponsored-transaction.entity';
+import { DataSource, type EntityManager, In } from 'typeorm';
+import { RelayAttempt, SponsoredTransactionEntity } from './sponsored-transaction.entity';
 
 /**
- * The tracker's statements on the sponsorship ledger's pending rows (`sponsored_transactions`):
- * claiming due rows under a lease, recording attempts, and updating or settling a row only while it
- * is still pending (another instance may have settled it).
+ * Statements on the sponsorship ledger (`sponsored_transactions`) of the tracker, the budgets and
+ * the Bitcoin fee bumps: claiming due rows under a lease, recording attempts, updating or settling a
+ * row only while it is still pending (another instance may have settled it), what a key spent in a
+ * day, and the Bitcoin rows a fee bump relates. (The relayers' sends and nonces are RelayerLedger's;
+ * the reads the signing flow makes, SponsoredTransactions'.)
  */
-export class PendingSponsoredTransactionsRepository {
+export class SponsoredTransactionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   private get table(): string {
@@ -80,5 +82,45 @@ export class PendingSponsoredTransactionsRepository {
       changes,
     );
     return Boolean(result.affected);
+  }
+
+  /**
+   * What `owner` spent (or holds in pending rows) on `chain` among the rows created in
+   * [startMs, endMs): mined rows at their cost, pending ones at the most they can still cost (gas
+   * limit × fee ceiling + value), dropped and lost ones at nothing.
+   */
+  async spentBetween(
+    owner: string,
+    chain: string,
+    startMs: number,
+    endMs: number,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<bigint> {
+    const [row] = (await manager.query(
+      `SELECT COALESCE(SUM(CASE "status"
+                WHEN 'pending' THEN "gas_limit" * COALESCE("max_fee_ceiling", "max_fee_per_gas") + "value"
+                ELSE COALESCE("cost_wei", 0) END), 0)::text AS "spent"
+         FROM ${this.table}
+        WHERE "owner" = $1 AND "chain" = $2 AND "created_at" >= $3 AND "created_at" < $4`,
+      [owner, chain, new Date(startMs), new Date(endMs)],
+    )) as Array<{ spent: string }>;
+    return BigInt(row.spent);
+  }
+
+  /** The ledger's row of the user's Bitcoin transaction `txid` on `chain`, if any. */
+  bitcoinTransactionOf(chain: string, txid: string): Promise<SponsoredTransactionEntity | null> {
+    return this.dataSource.manager.findOneBy(SponsoredTransactionEntity, {
+      chain,
+      purpose: 'bitcoin-transaction',
+      txHash: txid,
+    });
+  }
+
+  /** The step's pending Bitcoin fee-bump rows, newest first. */
+  pendingFeeBumpsOf(chain: string, swapId: string, stepIndex: number): Promise<SponsoredTransactionEntity[]> {
+    return this.dataSource.manager.find(SponsoredTransactionEntity, {
+      where: { chain, purpose: 'bitcoin-fee-bump', swapId, stepIndex, status: 'pending' },
+      order: { createdAt: 'DESC' },
+    });
   }
 }
