@@ -51,6 +51,28 @@ describe('integratorFeeTransfersOf', () => {
     ]);
   });
 
+  it('gives the transfers of a Solana bridge deposit, which the signer builds with them', () => {
+    const mint = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+    const solanaUsdc = { ...USDC, chain: 'solana-devnet', address: mint };
+    const solanaRecipient = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
+    const deposit = swapLeg({
+      kind: 'bridge',
+      chain: 'solana-devnet',
+      provider: 'devnet-bridge',
+      tokenIn: solanaUsdc,
+      spender: 'vau1tvau1tvau1tvau1tvau1tvau1tvau1tvau1tvau1t',
+    });
+    const solanaFee = { token: solanaUsdc, recipient: solanaRecipient, bps: 50, amount: '100000' };
+    expect(integratorFeeTransfersOf(planWith([solanaFee], deposit), chains)).toEqual([
+      { recipient: solanaRecipient, amount: 100000n },
+    ]);
+    const elsewhere = {
+      ...solanaFee,
+      token: { ...solanaUsdc, address: 'So11111111111111111111111111111111111111112' },
+    };
+    expect(refusalOf(planWith([elsewhere], deposit)).code).toBe('VALIDATION_FAILED');
+  });
+
   it.each([
     ['a bridge first', swapLeg({ kind: 'bridge', spender: `0x${'b1'.repeat(20)}` })],
     ['native coin in', swapLeg({ tokenIn: { ...USDC, symbol: 'ETH', address: null } })],
@@ -60,7 +82,7 @@ describe('integratorFeeTransfersOf', () => {
     ],
     ['a venue the router does not call', swapLeg({ spender: `0x${'99'.repeat(20)}` })],
     ['a chain without router', swapLeg({ chain: 'devnet-b' })],
-    ['a Solana first leg', swapLeg({ chain: 'solana-devnet' })],
+    ['a Solana aggregator (prebuilt) transaction', swapLeg({ chain: 'solana-devnet', provider: 'jupiter' })],
     ['a taxed token (fee-on-transfer) on the first leg', swapLeg({ sellTaxBps: 500 })],
   ])('refuses %s (400 VALIDATION_FAILED, field integratorFee)', (_name, leg) => {
     const refusal = refusalOf(planWith([fee('125000')], leg));

@@ -13,8 +13,10 @@ export interface IntegratorFeeChains {
  * input token), or [] for a plan without a charged fee. The fee is paid on chain in the same
  * transaction as the swap: the first leg must be an EVM swap of an ERC-20 through a Uniswap venue
  * the chain's SwapGatewayRouter calls (its swapWithFees / swapV3WithFees, or the sponsored swap
- * intent, which carries the fees). Any other first leg (a bridge, native coin in, an aggregator's
- * prebuilt call, a Solana transaction) is refused with 400 VALIDATION_FAILED, field integratorFee:
+ * intent, which carries the fees), or a Solana bridge deposit, whose transaction the signer builds
+ * with a token transfer per recipient before the deposit (solanaIntegratorFeeInstructions). Any other
+ * first leg (an EVM bridge, native coin in, an aggregator's prebuilt call or Solana transaction) is
+ * refused with 400 VALIDATION_FAILED, field integratorFee:
  * a build that left the fee out would hand the integrator's share back to the user while the quote
  * said it was paid. Pure: the builder calls it before reading any chain.
  *
@@ -31,15 +33,18 @@ export function integratorFeeTransfersOf(
   if (charged.length === 0) return [];
   const leg = plan.legs[0];
   if (charged.every((fee) => fee.collectedBy === 'aggregator') && aggregatorTakesFee(leg)) return [];
+  const family = chains.familyOf(leg.chain);
   const problem = charged.some((fee) => fee.collectedBy === 'aggregator')
     ? 'its fee was quoted inside an aggregator call the first leg does not carry'
-    : chains.familyOf(leg.chain) !== 'evm'
-      ? `the fee transfer is not part of ${leg.chain}'s steps yet`
-      : leg.kind !== 'swap'
-        ? 'the route starts with a bridge, which cannot carry the fee transfer yet'
-        : isTaxedLeg(leg)
-          ? 'the first leg moves a taxed token, which the SwapGatewayRouter cannot swap'
-          : permitLegProblem(leg, chains.permitContractsOf(leg.chain));
+    : family === 'solana'
+      ? solanaFeeLegProblem(leg)
+      : family !== 'evm'
+        ? `the fee transfer is not part of ${leg.chain}'s steps yet`
+        : leg.kind !== 'swap'
+          ? 'the route starts with a bridge, which cannot carry the fee transfer yet'
+          : isTaxedLeg(leg)
+            ? 'the first leg moves a taxed token, which the SwapGatewayRouter cannot swap'
+            : permitLegProblem(leg, chains.permitContractsOf(leg.chain));
   const wrongToken = charged.find(
     (fee) => fee.token.address?.toLowerCase() !== leg.tokenIn.address?.toLowerCase(),
   );
@@ -47,7 +52,7 @@ export function integratorFeeTransfersOf(
     return charged.map((fee) => ({ recipient: fee.recipient, amount: BigInt(fee.amount) }));
   throw new CodedError(
     ErrorCodes.VALIDATION_FAILED,
-    `Routes with an integrator fee are built when their first leg swaps an ERC-20 through the SwapGatewayRouter of an EVM chain; this one cannot (${problem ?? `the fee is not in ${leg.tokenIn.symbol}`}): quote with integratorFee [] to build`,
+    `Routes with an integrator fee are built when their first leg swaps an ERC-20 through the SwapGatewayRouter of an EVM chain or deposits into the Solana bridge; this one cannot (${problem ?? `the fee is not in ${leg.tokenIn.symbol}`}): quote with integratorFee [] to build`,
     { field: 'integratorFee', recipients: charged.length, chain: leg.chain },
   );
 }
@@ -59,3 +64,12 @@ function aggregatorTakesFee(leg: RoutePlan['legs'][number]): boolean {
 
 /** The providers whose calls take the integrator fee themselves (quote-service's 0x and LI.FI). */
 const AGGREGATORS_TAKING_FEES = new Set(['0x', 'lifi']);
+
+/**
+ * What keeps a Solana first leg from carrying the fee, or null: the signer builds a bridge deposit
+ * itself and adds the transfers; an aggregator's prebuilt transaction (Jupiter) is signed as built.
+ */
+function solanaFeeLegProblem(leg: RoutePlan['legs'][number]): string | null {
+  if (leg.kind === 'bridge') return null;
+  return `the ${leg.provider} transaction on ${leg.chain} is signed as the aggregator built it, without the fee transfer`;
+}

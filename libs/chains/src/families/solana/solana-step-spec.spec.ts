@@ -187,6 +187,36 @@ describe('solanaStepOf', () => {
     expect(codeOf(() => solanaStepOf(missing, chains))).toBe(ErrorCodes.VALIDATION_FAILED);
   });
 
+  it('a first-leg deposit carries the integrator fees, paid on top of what it deposits; a bridge-swap deposit too', () => {
+    const integratorFees = [
+      { recipient: SOL_OTHER, amount: 100_000n },
+      { recipient: SOL_USER, amount: 7n },
+    ];
+    const carried = [
+      { recipient: SOL_OTHER, amount: '100000' },
+      { recipient: SOL_USER, amount: '7' },
+    ];
+    expect(solanaStepOf(inputOf({}, { integratorFees }), chains).solana).toMatchObject({
+      kind: 'bridge-deposit',
+      amount: '20000000',
+      integratorFees: carried,
+    });
+    expect(
+      solanaStepOf(inputOf({ bridgeSwap: true }, { integratorFees, sponsored: true }), chains).solana,
+    ).toMatchObject({ recipient: DEST_ROUTER, amount: '20000000', integratorFees: carried });
+    expect(solanaStepOf(inputOf({}, { integratorFees: [] }), chains).solana).not.toHaveProperty(
+      'integratorFees',
+    );
+  });
+
+  it('refuses integrator fees on a prebuilt transaction, which is handed out as built', () => {
+    const input = inputOf(
+      { kind: 'swap' },
+      { leg: jupiterLeg, integratorFees: [{ recipient: SOL_OTHER, amount: 1n }] },
+    );
+    expect(() => solanaStepOf(input, chains)).toThrow('cannot carry integrator fees');
+  });
+
   it('refuses a step signed any other way than as a Solana transaction', () => {
     expect(() => solanaStepOf(inputOf({ signing: 'evm-transaction' }), chains)).toThrow('is a Solana leg');
   });

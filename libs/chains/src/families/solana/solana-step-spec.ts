@@ -28,16 +28,24 @@ const SOLANA_FEE_PAYER: SponsoredStepSpec = { mode: 'solana-fee-payer' };
  * The leg's transaction: a bridge-swap's deposit to the destination's SwapGatewayRouter, its memo
  * carrying the destination swap (SolanaStepSpec `message`); a bridge deposit to the leg's
  * recipient; or the aggregator's prebuilt transaction, which must have been built for the signer.
+ * A first-leg deposit carries the route's integrator fees (SolanaStepSpec `integratorFees`), which
+ * the signer pays in the same transaction, before the deposit, on top of `spend`; a prebuilt
+ * transaction is handed out as built and cannot carry them (the planner refuses such a build).
  */
 export function solanaStepOf(input: LegStepInput, chains: LegStepChains): LegStepSpec {
   const { step, leg } = input;
   if (step.signing !== 'solana-transaction')
     throw new Error(`Leg ${step.legIndex} on ${leg.chain} is a Solana leg, not signed as ${step.signing}`);
+  const fees = input.integratorFees ?? [];
+  if (fees.length > 0 && leg.kind !== 'bridge')
+    throw new Error(`The ${leg.provider} transaction on ${leg.chain} cannot carry integrator fees`);
   const solana = step.bridgeSwap
     ? bridgeSwapDepositOf(input, chains)
     : leg.kind === 'bridge'
       ? bridgeDepositOf(input, chains)
       : prebuiltTransactionOf(leg, input.signer);
+  if (fees.length > 0)
+    solana.integratorFees = fees.map((fee) => ({ recipient: fee.recipient, amount: fee.amount.toString() }));
   return { kind: leg.kind, call: null, solana, ...(input.sponsored ? { sponsored: SOLANA_FEE_PAYER } : {}) };
 }
 
