@@ -4,7 +4,7 @@ import { solanaConnection, solanaTestWallet } from '@swapgw/devnet';
 import { waitFor } from '@swapgw/testing';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
-import { freshSolanaWalletWith, splBalanceOf, tokenAccountOf } from '../support/solana-wallets';
+import { freshSolanaWalletWith, splBalanceOf, tokenAccountOf } from '@swapgw/testing/solana';
 import {
   buildSwapId,
   expectedOutBaseUnits,

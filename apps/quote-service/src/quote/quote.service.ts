@@ -157,7 +157,7 @@ export class QuoteService {
         ranked.flatMap((route) => chainsOfLegs(route.legs)),
         feeReads,
       ),
-      this.preflightOf(request, ranked, permits),
+      this.preflightOf(request, ranked, permits, fee),
     ]);
     const looksLikeBaseUnits = amountLooksLikeBaseUnits(request.amount, tokenIn.decimals);
     const stored = ranked.map((route, index) => {
@@ -266,6 +266,10 @@ export class QuoteService {
       [
         {
           legs: plan.legs,
+          integratorFees: (plan.integratorFees ?? []).map(({ recipient, amount }) => ({
+            recipient,
+            amount: BigInt(amount),
+          })),
           permit: permitInfoOf(
             this.registry,
             plan.legs[0],
@@ -282,12 +286,14 @@ export class QuoteService {
     request: CreateQuoteRequest,
     routes: CandidateRoute[],
     permits: (RoutePermitInfo | undefined)[],
+    fee: IntegratorFee,
   ): Promise<RouteIssue[][] | undefined> {
     const preflight = this.options.preflight;
     if (request.userAddress === undefined || !preflight) return undefined;
+    const integratorFees = fee.charges.map(({ recipient, amount }) => ({ recipient, amount }));
     return preflight.issuesOf(
       { userAddress: request.userAddress, recipient: request.recipient, toChain: request.toChain },
-      routes.map((route, index) => ({ legs: route.legs, permit: permits[index] })),
+      routes.map((route, index) => ({ legs: route.legs, permit: permits[index], integratorFees })),
     );
   }
 
