@@ -66,6 +66,22 @@ describe('integratorFeeTransfersOf', () => {
     expect(integratorFeeTransfersOf(planWith([solanaFee], deposit), chains)).toEqual([
       { recipient: solanaRecipient, amount: 100000n },
     ]);
+    // A Jupiter transaction built with the fee as its platform fee pays it itself.
+    const jupiter = swapLeg({
+      chain: 'solana-devnet',
+      provider: 'jupiter',
+      tokenIn: solanaUsdc,
+      solanaTransaction: {
+        serializedTransaction: 'AQID',
+        signer: solanaRecipient,
+        lastValidBlockHeight: 9,
+        integratorFee: { recipient: solanaRecipient, feeAccount: solanaRecipient, amount: '100000' },
+      },
+    });
+    expect(integratorFeeTransfersOf(planWith([solanaFee], jupiter), chains)).toEqual([
+      { recipient: solanaRecipient, amount: 100000n },
+    ]);
+    expect(refusalOf(planWith([{ ...solanaFee, amount: '99999' }], jupiter)).code).toBe('VALIDATION_FAILED');
     const elsewhere = {
       ...solanaFee,
       token: { ...solanaUsdc, address: 'So11111111111111111111111111111111111111112' },

@@ -1,5 +1,5 @@
 import { ChainFamily, PermitContracts, permitLegProblem } from '@swapgw/chains';
-import { type IntegratorFeeTransfer, isTaxedLeg } from '@swapgw/chains/families';
+import { type IntegratorFeeTransfer, isTaxedLeg, prebuiltPaysIntegratorFees } from '@swapgw/chains/families';
 import { CodedError, ErrorCodes, RoutePlan } from '@swapgw/contracts';
 
 /** What the check reads of chains: their family, and their permit contracts (the SwapGatewayRouter). */
@@ -14,9 +14,10 @@ export interface IntegratorFeeChains {
  * transaction as the swap: the first leg must be an EVM swap of an ERC-20 through a Uniswap venue
  * the chain's SwapGatewayRouter calls (its swapWithFees / swapV3WithFees, or the sponsored swap
  * intent, which carries the fees), or a Solana bridge deposit, whose transaction the signer builds
- * with a token transfer per recipient before the deposit (solanaIntegratorFeeInstructions). Any other
- * first leg (an EVM bridge, native coin in, an aggregator's prebuilt call or Solana transaction) is
- * refused with 400 VALIDATION_FAILED, field integratorFee:
+ * with a token transfer per recipient before the deposit (solanaIntegratorFeeInstructions), or a
+ * Jupiter transaction built with the fee as its platform fee (prebuiltPaysIntegratorFees). Any other
+ * first leg (an EVM bridge, native coin in, an aggregator's prebuilt call or Solana transaction
+ * without the fee) is refused with 400 VALIDATION_FAILED, field integratorFee:
  * a build that left the fee out would hand the integrator's share back to the user while the quote
  * said it was paid. Pure: the builder calls it before reading any chain.
  *
@@ -31,13 +32,14 @@ export function integratorFeeTransfersOf(
 ): IntegratorFeeTransfer[] {
   const charged = (plan.integratorFees ?? []).filter((fee) => BigInt(fee.amount) > 0n);
   if (charged.length === 0) return [];
+  const transfers = charged.map((fee) => ({ recipient: fee.recipient, amount: BigInt(fee.amount) }));
   const leg = plan.legs[0];
   if (charged.every((fee) => fee.collectedBy === 'aggregator') && aggregatorTakesFee(leg)) return [];
   const family = chains.familyOf(leg.chain);
   const problem = charged.some((fee) => fee.collectedBy === 'aggregator')
     ? 'its fee was quoted inside an aggregator call the first leg does not carry'
     : family === 'solana'
-      ? solanaFeeLegProblem(leg)
+      ? solanaFeeLegProblem(leg, transfers)
       : family !== 'evm'
         ? `the fee transfer is not part of ${leg.chain}'s steps yet`
         : leg.kind !== 'swap'
@@ -48,8 +50,7 @@ export function integratorFeeTransfersOf(
   const wrongToken = charged.find(
     (fee) => fee.token.address?.toLowerCase() !== leg.tokenIn.address?.toLowerCase(),
   );
-  if (problem === null && wrongToken === undefined)
-    return charged.map((fee) => ({ recipient: fee.recipient, amount: BigInt(fee.amount) }));
+  if (problem === null && wrongToken === undefined) return transfers;
   throw new CodedError(
     ErrorCodes.VALIDATION_FAILED,
     `Routes with an integrator fee are built when their first leg swaps an ERC-20 through the SwapGatewayRouter of an EVM chain or deposits into the Solana bridge; this one cannot (${problem ?? `the fee is not in ${leg.tokenIn.symbol}`}): quote with integratorFee [] to build`,
@@ -69,7 +70,7 @@ const AGGREGATORS_TAKING_FEES = new Set(['0x', 'lifi']);
  * What keeps a Solana first leg from carrying the fee, or null: the signer builds a bridge deposit
  * itself and adds the transfers; an aggregator's prebuilt transaction (Jupiter) is signed as built.
  */
-function solanaFeeLegProblem(leg: RoutePlan['legs'][number]): string | null {
-  if (leg.kind === 'bridge') return null;
-  return `the ${leg.provider} transaction on ${leg.chain} is signed as the aggregator built it, without the fee transfer`;
+function solanaFeeLegProblem(leg: RoutePlan['legs'][number], fees: IntegratorFeeTransfer[]): string | null {
+  if (leg.kind === 'bridge' || prebuiltPaysIntegratorFees(leg, fees)) return null;
+  return `the ${leg.provider} transaction on ${leg.chain} is signed as the aggregator built it, without these fees`;
 }

@@ -14,6 +14,11 @@ export interface QuoteContext {
   tokenIn: QuoteToken;
   tokenOut: QuoteToken;
   amountIn: bigint;
+  /**
+   * The integrator fees taken from the input on top of `amountIn` (base units of tokenIn), for a
+   * provider that takes them itself (Jupiter's platform fee); the others quote `amountIn` alone.
+   */
+  integratorFees?: { recipient: string; bps: number; amount: bigint }[];
   /** The request's slippage; undefined = automatic per swap leg (quote/slippage.ts). */
   slippageBps?: number;
   recipient?: string;

@@ -124,6 +124,7 @@ export class QuoteService {
       tokenIn,
       tokenOut,
       amountIn: fee.netAmountIn,
+      ...(fee.charges.length > 0 ? { integratorFees: fee.charges } : {}),
       slippageBps,
       recipient: request.recipient,
       // 0x and LI.FI take the fee in their own transaction: they are asked the gross amount with it.

@@ -209,12 +209,30 @@ describe('solanaStepOf', () => {
     );
   });
 
-  it('refuses integrator fees on a prebuilt transaction, which is handed out as built', () => {
-    const input = inputOf(
-      { kind: 'swap' },
-      { leg: jupiterLeg, integratorFees: [{ recipient: SOL_OTHER, amount: 1n }] },
-    );
-    expect(() => solanaStepOf(input, chains)).toThrow('cannot carry integrator fees');
+  it('a prebuilt transaction is handed out as built: it must pay the fees itself (Jupiter’s platform fee), else it is refused', () => {
+    const integratorFees = [{ recipient: SOL_OTHER, amount: 1_000n }];
+    const paying = {
+      ...jupiterLeg,
+      solanaTransaction: {
+        ...jupiterLeg.solanaTransaction!,
+        integratorFee: { recipient: SOL_OTHER, feeAccount: VAULT, amount: '1000' },
+      },
+    };
+    expect(solanaStepOf(inputOf({ kind: 'swap' }, { leg: paying, integratorFees }), chains).solana).toEqual({
+      kind: 'prebuilt-transaction',
+      serializedTransaction: 'AQID',
+      lastValidBlockHeight: 99,
+    });
+    for (const [leg, fees] of [
+      [jupiterLeg, integratorFees],
+      [paying, [{ recipient: SOL_OTHER, amount: 1_001n }]],
+      [paying, [{ recipient: SOL_USER, amount: 1_000n }]],
+      [paying, [...integratorFees, { recipient: SOL_USER, amount: 1n }]],
+    ] as const) {
+      expect(() =>
+        solanaStepOf(inputOf({ kind: 'swap' }, { leg, integratorFees: [...fees] }), chains),
+      ).toThrow('does not pay these integrator fees');
+    }
   });
 
   it('refuses a step signed any other way than as a Solana transaction', () => {

@@ -476,6 +476,21 @@ export class RouteCall {
   from!: string;
 }
 
+/** The integrator fee a prebuilt Solana transaction pays (RouteSolanaTransaction `integratorFee`). */
+export class RouteSolanaTransactionFee {
+  @IsString()
+  @IsNotEmpty()
+  recipient!: string;
+
+  /** The recipient's token account the transaction pays (Jupiter's `feeAccount`). */
+  @IsString()
+  @IsNotEmpty()
+  feeAccount!: string;
+
+  @Matches(/^(0|[1-9][0-9]*)$/)
+  amount!: string;
+}
+
 /**
  * A Solana transaction prebuilt by an aggregator (Jupiter's POST /swap) for one wallet: the unsigned
  * versioned transaction the signer hands out as is and verifies the user's signature over.
@@ -495,6 +510,16 @@ export class RouteSolanaTransaction {
   @IsInt()
   @Min(0)
   lastValidBlockHeight!: number;
+
+  /**
+   * The integrator fee the aggregator's transaction pays itself (Jupiter's platform fee, in the
+   * input mint, to `feeAccount`, the recipient's token account of that mint): `recipient` is the
+   * route's fee recipient and `amount` its fee in base units of the input. Absent without a fee.
+   */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RouteSolanaTransactionFee)
+  integratorFee?: RouteSolanaTransactionFee;
 }
 
 /**
