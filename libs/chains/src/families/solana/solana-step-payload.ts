@@ -1,4 +1,10 @@
-import { Connection, PublicKey, TransactionInstruction, VersionedTransaction } from '@solana/web3.js';
+import {
+  Connection,
+  PACKET_DATA_SIZE,
+  PublicKey,
+  TransactionInstruction,
+  VersionedTransaction,
+} from '@solana/web3.js';
 import type { DevnetSolanaView } from '../../devnet-manifest';
 import { solanaBridgeDepositInstructions } from '../../solana-bridge';
 import { SolanaSigningPayload, SolanaStepSpec } from '@swapgw/contracts';
@@ -71,13 +77,18 @@ export async function issueSolanaPayload(
     rentLamports = fees.rentLamports;
     const instructions = [...fees.instructions, ...deposit];
     const latest = await connection.getLatestBlockhash('confirmed');
-    let payload: SolanaSigningPayload;
+    let size: number;
+    let payload: SolanaSigningPayload | undefined;
     try {
       payload = buildSolanaPayload({ feePayer, instructions, recentBlockhash: latest.blockhash });
-    } catch (error) {
-      // web3.js cannot encode a message beyond a packet: too many fee recipients with a long memo.
+      size = Buffer.from(payload.transaction, 'base64').length;
+    } catch {
+      size = Number.POSITIVE_INFINITY; // web3.js cannot even encode it
+    }
+    // Fee transfers with a long bridge-swap memo can outgrow one packet: refused before signing.
+    if (!payload || size > PACKET_DATA_SIZE) {
       throw new SolanaStepInvalid(
-        `the bridge deposit with ${fees.recipients} integrator fee transfers does not fit one transaction: ${(error as Error).message}`,
+        `the bridge deposit with ${fees.recipients} integrator fee transfers does not fit one transaction (over ${PACKET_DATA_SIZE} bytes)`,
       );
     }
     transaction = VersionedTransaction.deserialize(Buffer.from(payload.transaction, 'base64'));
