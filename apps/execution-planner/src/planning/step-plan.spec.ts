@@ -824,11 +824,18 @@ describe('planSteps with integrator fees (the first leg pays them in its own tra
   const PERMIT2 = getAddress('0x' + 'e2'.repeat(20));
   const FEE_A = getAddress('0x' + 'f1'.repeat(20));
   const FEE_B = getAddress('0x' + 'f2'.repeat(20));
+  const SPOKE_POOL_A = getAddress('0x' + 'b9'.repeat(20));
   const feeContext: StepPlanContext = {
     ...context,
     permitContractsOf: (chain) =>
       chain === 'devnet-a'
-        ? { permitRouter: GATEWAY_ROUTER, permit2: PERMIT2, uniswapV2Router: ROUTER_A }
+        ? {
+            permitRouter: GATEWAY_ROUTER,
+            permit2: PERMIT2,
+            uniswapV2Router: ROUTER_A,
+            bridge: BRIDGE_A,
+            acrossSpokePool: SPOKE_POOL_A,
+          }
         : undefined,
     tokenPermitOf: (_chain, address) =>
       address === USDC_A.address ? { name: 'USD Coin', version: '1' } : undefined,
@@ -910,5 +917,177 @@ describe('planSteps with integrator fees (the first leg pays them in its own tra
     );
     expect(terms[1]).toBe(1_506_000n);
     expect(permit[0]).toBe(1n);
+  });
+
+  const feesOf = (fees: { toArray(): unknown[] }) =>
+    fees.toArray().map((f) => (f as { toArray(): unknown[] }).toArray());
+  const bridgeToB = leg({
+    kind: 'bridge',
+    provider: 'devnet-bridge',
+    tokenOut: USDC_B,
+    amountIn: '10000000',
+    expectedAmountOut: '9990000',
+    minAmountOut: '9990000',
+    spender: BRIDGE_A,
+    destinationChain: 'devnet-b',
+    path: undefined,
+  });
+
+  it('user-paid bridge first: approves the SwapGatewayRouter for amountIn plus the fees, whose depositWithFees pays each fee and deposits amountIn for the user on the destination', () => {
+    const steps = planSteps(planOf([bridgeToB]), { userAddress: USER, gasPayment: 'user' }, feeContext);
+    expect(steps.map((s) => s.kind)).toEqual(['approve', 'bridge']);
+    const [approve, deposit] = steps;
+    expect(approve.approve).toEqual({ token: USDC_A.address, spender: GATEWAY_ROUTER, amount: '10006000' });
+    expect(deposit.call!.to).toBe(GATEWAY_ROUTER);
+    expect(deposit.call!.value).toBe('0');
+    const [terms, fees, permit] = swapGatewayRouterInterface.decodeFunctionData(
+      'depositWithFees',
+      deposit.call!.data,
+    );
+    // The bridge, what the router pulls, devnet-b's chain id, the user as the bridge's recipient.
+    expect(terms.toArray()).toEqual([BRIDGE_A, 10_006_000n, 31338n, USER]);
+    expect(feesOf(fees)).toEqual([
+      [FEE_A, 4_500n],
+      [FEE_B, 1_500n],
+    ]);
+    expect(permit.toArray()).toEqual([2n, 0n, 0n, '0x']);
+  });
+
+  it('user-paid bridge first then a swap: the swap on the destination spends what the bridge guarantees, with no fee', () => {
+    const swapOnB = leg({
+      chain: 'devnet-b',
+      tokenIn: USDC_B,
+      tokenOut: DAI_B,
+      amountIn: '9990000',
+      minAmountOut: '9900000000000000000',
+      spender: ROUTER_B,
+      path: [USDC_B.address!, DAI_B.address!],
+    });
+    const steps = planSteps(
+      planOf([bridgeToB, swapOnB]),
+      { userAddress: USER, gasPayment: 'user' },
+      feeContext,
+    );
+    expect(steps.map((s) => [s.kind, s.call!.to])).toEqual([
+      ['approve', USDC_A.address],
+      ['bridge', GATEWAY_ROUTER],
+      ['approve', USDC_B.address],
+      ['swap', ROUTER_B],
+    ]);
+    expect(steps[2].approve).toEqual({ token: USDC_B.address, spender: ROUTER_B, amount: '9990000' });
+  });
+
+  it('user-paid Across first: acrossWithFees deposits amountIn with the quoted terms, the wallet being the depositor', () => {
+    const across = leg({
+      ...bridgeToB,
+      provider: 'across',
+      spender: SPOKE_POOL_A,
+      across: {
+        spokePool: SPOKE_POOL_A,
+        outputToken: USDC_B.address!,
+        outputAmount: '9990000',
+        exclusiveRelayer: '0x' + '00'.repeat(20),
+        quoteTimestamp: 1_799_999_990,
+        fillDeadline: 1_800_010_000,
+        exclusivityDeadline: 0,
+      },
+    } as Partial<RouteLeg>);
+    const steps = planSteps(planOf([across]), { userAddress: USER, gasPayment: 'user' }, feeContext);
+    expect(steps.map((s) => s.kind)).toEqual(['approve', 'bridge']);
+    expect(steps[0].approve).toEqual({ token: USDC_A.address, spender: GATEWAY_ROUTER, amount: '10006000' });
+    expect(steps[1].call!.to).toBe(GATEWAY_ROUTER);
+    const [terms, inputToken, gross, fees, permit] = swapGatewayRouterInterface.decodeFunctionData(
+      'acrossWithFees',
+      steps[1].call!.data,
+    );
+    expect(terms.toArray()).toEqual([
+      SPOKE_POOL_A,
+      USER,
+      USDC_B.address,
+      9_990_000n,
+      31338n,
+      '0x' + '00'.repeat(20),
+      1_799_999_990n,
+      1_800_010_000n,
+      0n,
+    ]);
+    expect([inputToken, gross]).toEqual([USDC_A.address, 10_006_000n]);
+    expect(feesOf(fees)).toEqual([
+      [FEE_A, 4_500n],
+      [FEE_B, 1_500n],
+    ]);
+    expect(permit[0]).toBe(2n);
+  });
+
+  it('native ETH in: no approve, swapNativeWithFees sent with amountIn plus the fees as value', () => {
+    const nativeIn = leg({
+      tokenIn: ETH_A,
+      tokenOut: USDC_A,
+      amountIn: '1000000000000000000',
+      minAmountOut: '2980000000',
+      path: [WETH_A.address!, USDC_A.address!],
+    });
+    const ethFees = [{ recipient: FEE_A, amount: 5_000_000_000_000_000n }];
+    for (const gasPayment of ['user', 'sponsored'] as const) {
+      const steps = planSteps(
+        planOf([nativeIn]),
+        { userAddress: USER, gasPayment },
+        {
+          ...feeContext,
+          integratorFees: ethFees,
+        },
+      );
+      expect(steps.map((s) => [s.kind, s.sponsored?.mode])).toEqual([
+        ['swap', gasPayment === 'sponsored' ? 'covered-transaction' : undefined],
+      ]);
+      const call = steps[0].call!;
+      expect([call.to, call.value]).toEqual([GATEWAY_ROUTER, '1005000000000000000']);
+      const [terms, path, fees] = swapGatewayRouterInterface.decodeFunctionData(
+        'swapNativeWithFees',
+        call.data,
+      );
+      expect(terms.toArray()).toEqual([
+        ROUTER_A,
+        1_005_000_000_000_000_000n,
+        2_980_000_000n,
+        USER,
+        false,
+        BigInt(NOW_MS / 1000 + 3600),
+      ]);
+      expect(path.toArray()).toEqual([WETH_A.address, USDC_A.address]);
+      expect(feesOf(fees)).toEqual([[FEE_A, 5_000_000_000_000_000n]]);
+    }
+  });
+
+  it('native ETH in through Uniswap V3: swapV3NativeWithFees along the encoded path', () => {
+    const V3_ROUTER = getAddress('0x' + 'a3'.repeat(20));
+    const nativeIn = leg({
+      provider: 'uniswap-v3',
+      tokenIn: ETH_A,
+      tokenOut: USDC_A,
+      amountIn: '1000000000000000000',
+      minAmountOut: '2980000000',
+      spender: V3_ROUTER,
+      path: [WETH_A.address!, USDC_A.address!],
+      poolFees: [500],
+    });
+    const steps = planSteps(
+      planOf([nativeIn]),
+      { userAddress: USER, gasPayment: 'user' },
+      {
+        ...feeContext,
+        permitContractsOf: () => ({
+          permitRouter: GATEWAY_ROUTER,
+          permit2: PERMIT2,
+          uniswapV3SwapRouter02: V3_ROUTER,
+        }),
+        integratorFees: [{ recipient: FEE_A, amount: 7n }],
+      },
+    );
+    const call = steps[0].call!;
+    expect(call.value).toBe('1000000000000000007');
+    const [terms, path] = swapGatewayRouterInterface.decodeFunctionData('swapV3NativeWithFees', call.data);
+    expect(terms[0]).toBe(V3_ROUTER);
+    expect(path).toBe((WETH_A.address! + '0001f4' + USDC_A.address!.slice(2)).toLowerCase());
   });
 });

@@ -12,6 +12,11 @@ interface IUniswapV2RouterExactIn {
         external
         returns (uint256[] memory amounts);
 
+    function swapExactETHForTokens(uint256 amountOutMin, address[] calldata path, address to, uint256 deadline)
+        external
+        payable
+        returns (uint256[] memory amounts);
+
     function swapExactTokensForETH(uint256 amountIn, uint256 amountOutMin, address[] calldata path, address to, uint256 deadline)
         external
         returns (uint256[] memory amounts);
@@ -418,6 +423,10 @@ contract SwapGatewayRouter is ReentrancyGuard {
     error InsufficientGasForSwap(uint256 needed);
     /// An integrator fee to the zero address or this contract, of zero, or fees that leave nothing to swap.
     error InvalidIntegratorFee();
+    /// A native-in fee swap sent with a value other than its amountIn.
+    error NativeAmountMismatch(uint256 value, uint256 amountIn);
+    /// A native-coin integrator fee the recipient refused.
+    error NativeFeeTransferFailed(address recipient);
 
     constructor(ISignatureTransfer permit2_) {
         permit2 = permit2_;
@@ -596,6 +605,138 @@ contract SwapGatewayRouter is ReentrancyGuard {
         bridgeNonce = IBridgeDeposits(venue).depositTo(amount, destinationChainId, recipient);
         assertNothingLeft(token, held);
         emit DepositWithPermit(msg.sender, bridgeNonce, destinationChainId, amount, permit.kind);
+    }
+
+    /// A user-paid devnet-bridge deposit that pays integrator fees first (depositWithFees): the
+    /// caller's amountIn (fees included) of the bridge's token is pulled, each fee paid, and the rest
+    /// deposited into venue for recipient on destinationChainId.
+    struct FeeDeposit {
+        address venue;
+        uint256 amountIn;
+        uint256 destinationChainId;
+        address recipient;
+    }
+
+    /// Pulls deposit.amountIn of the bridge's token from the caller (permit, or Allowance after an
+    /// approve of this contract), pays each fee to its recipient and deposits the rest.
+    function depositWithFees(FeeDeposit calldata deposit, IntegratorFee[] calldata fees, Permit calldata permit)
+        external
+        nonReentrant
+        returns (uint256 bridgeNonce)
+    {
+        if (deposit.recipient == address(0) || deposit.recipient == address(this)) revert InvalidRecipient();
+        checkVenue(deposit.venue);
+        IERC20 token = IERC20(IBridgeDeposits(deposit.venue).token());
+        uint256 held = pull(token, deposit.amountIn, permit, deposit.venue);
+        uint256 net = payIntegratorFees(token, msg.sender, deposit.amountIn, fees, deposit.venue);
+        bridgeNonce = IBridgeDeposits(deposit.venue).deposit(net, deposit.destinationChainId, deposit.recipient);
+        assertNothingLeft(token, held);
+        emit DepositWithPermit(msg.sender, bridgeNonce, deposit.destinationChainId, net, permit.kind);
+    }
+
+    /// A user-paid Across deposit that pays integrator fees first: pulls grossAmount of inputToken
+    /// from the caller (permit, or Allowance after an approve of this contract), pays each fee and
+    /// deposits the rest into the SpokePool with the caller as depositor (Across refunds an unfilled
+    /// deposit to them, never to this contract) and the quoted terms.
+    function acrossWithFees(
+        AcrossDeposit calldata d,
+        address inputToken,
+        uint256 grossAmount,
+        IntegratorFee[] calldata fees,
+        Permit calldata permit
+    ) external nonReentrant {
+        if (d.recipient == address(0) || d.recipient == address(this)) revert InvalidRecipient();
+        checkVenue(d.spokePool);
+        uint256 held = pull(IERC20(inputToken), grossAmount, permit, d.spokePool);
+        uint256 net = payIntegratorFees(IERC20(inputToken), msg.sender, grossAmount, fees, d.spokePool);
+        depositAcrossAsCaller(d, inputToken, net);
+        assertNothingLeft(IERC20(inputToken), held);
+    }
+
+    /// The SpokePool's deposit of amount of inputToken (already approved to it) with no message, the
+    /// caller as depositor.
+    function depositAcrossAsCaller(AcrossDeposit calldata d, address inputToken, uint256 amount) private {
+        IAcrossSpokePool(d.spokePool).deposit(
+            toBytes32(msg.sender),
+            toBytes32(d.recipient),
+            toBytes32(inputToken),
+            toBytes32(d.outputToken),
+            amount,
+            d.outputAmount,
+            d.destinationChainId,
+            toBytes32(d.exclusiveRelayer),
+            d.quoteTimestamp,
+            d.fillDeadline,
+            d.exclusivityParameter,
+            ""
+        );
+    }
+
+    /// A Uniswap V2 swap of native coin in (path[0] is WETH) that pays integrator fees in the native
+    /// coin first: msg.value is swap.amountIn (fees included); each fee is sent to its recipient
+    /// (IntegratorFeePaid with token 0), the rest swapped by Router02's swapExactETHForTokens.
+    function swapNativeWithFees(FeeSwap calldata swap, address[] calldata path, IntegratorFee[] calldata fees)
+        external
+        payable
+        nonReentrant
+        returns (uint256 amountOut)
+    {
+        checkFeeSwap(swap);
+        if (path.length < 2 || path.length > MAX_PATH_LENGTH) revert InvalidPath();
+        uint256 held = address(this).balance - msg.value;
+        uint256 net = payNativeIntegratorFees(swap, fees);
+        uint256[] memory amounts = IUniswapV2RouterExactIn(swap.venue).swapExactETHForTokens{value: net}(
+            swap.amountOutMin, path, swap.recipient, swap.deadline
+        );
+        amountOut = amounts[amounts.length - 1];
+        settleNativeFeeSwap(held, swap, amountOut);
+    }
+
+    /// As swapNativeWithFees, through SwapRouter02's exactInput (which wraps the value it is sent)
+    /// along a V3 path starting with WETH.
+    function swapV3NativeWithFees(FeeSwap calldata swap, bytes calldata path, IntegratorFee[] calldata fees)
+        external
+        payable
+        nonReentrant
+        returns (uint256 amountOut)
+    {
+        checkFeeSwap(swap);
+        v3PathStart(path);
+        uint256 held = address(this).balance - msg.value;
+        uint256 net = payNativeIntegratorFees(swap, fees);
+        amountOut = ISwapRouter02ExactIn(swap.venue).exactInput{value: net}(
+            ISwapRouter02ExactIn.ExactInputParams({
+                path: path,
+                recipient: swap.recipient,
+                amountIn: net,
+                amountOutMinimum: swap.amountOutMin
+            })
+        );
+        settleNativeFeeSwap(held, swap, amountOut);
+    }
+
+    /// Pays each fee in the native coin out of msg.value (which must be swap.amountIn) and returns
+    /// what is left to swap. A native-in swap cannot also unwrap its output.
+    function payNativeIntegratorFees(FeeSwap calldata swap, IntegratorFee[] calldata fees) private returns (uint256 net) {
+        if (msg.value != swap.amountIn) revert NativeAmountMismatch(msg.value, swap.amountIn);
+        if (swap.unwrapNative) revert InvalidPath();
+        net = swap.amountIn;
+        for (uint256 i = 0; i < fees.length; i++) {
+            IntegratorFee calldata fee = fees[i];
+            if (fee.recipient == address(0) || fee.recipient == address(this) || fee.amount == 0 || fee.amount >= net) {
+                revert InvalidIntegratorFee();
+            }
+            net -= fee.amount;
+            (bool paid,) = fee.recipient.call{value: fee.amount}("");
+            if (!paid) revert NativeFeeTransferFailed(fee.recipient);
+            emit IntegratorFeePaid(fee.recipient, address(0), msg.sender, fee.amount);
+        }
+    }
+
+    /// The venue took all of the native coin it was sent: nothing of the caller's stays here.
+    function settleNativeFeeSwap(uint256 held, FeeSwap calldata swap, uint256 amountOut) private {
+        if (address(this).balance > held) revert TokensLeftBehind(address(0), address(this).balance - held);
+        emit SwapWithPermit(msg.sender, address(0), swap.recipient, swap.amountIn, amountOut, PermitKind.Allowance);
     }
 
     /// Sponsored V2 swap: pulls exactly permit.permitted.amount of path[0] from owner with owner's

@@ -33,6 +33,10 @@ const PERMIT_TUPLE = '(uint8 kind, uint256 nonce, uint256 deadline, bytes signat
 const FEE_SWAP_TUPLE =
   '(address venue, uint256 amountIn, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) swap';
 const FEES_TUPLE = '(address recipient, uint256 amount)[] fees';
+const FEE_DEPOSIT_TUPLE =
+  '(address venue, uint256 amountIn, uint256 destinationChainId, address recipient) deposit';
+const ACROSS_DEPOSIT_TUPLE =
+  '(address spokePool, address recipient, address outputToken, uint256 outputAmount, uint256 destinationChainId, address exclusiveRelayer, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityParameter) d';
 
 /**
  * The SwapGatewayRouter (libs/evm-contracts, one address on every chain): Router02's exact-input
@@ -47,6 +51,10 @@ export const swapGatewayRouterInterface = new Interface([
   `function depositToWithPermit(address venue, uint256 amount, uint256 destinationChainId, bytes32 recipient, ${PERMIT_TUPLE}) returns (uint256 bridgeNonce)`,
   `function swapWithFees(${FEE_SWAP_TUPLE}, address[] path, ${FEES_TUPLE}, ${PERMIT_TUPLE}) returns (uint256 amountOut)`,
   `function swapV3WithFees(${FEE_SWAP_TUPLE}, bytes path, ${FEES_TUPLE}, ${PERMIT_TUPLE}) returns (uint256 amountOut)`,
+  `function swapNativeWithFees(${FEE_SWAP_TUPLE}, address[] path, ${FEES_TUPLE}) payable returns (uint256 amountOut)`,
+  `function swapV3NativeWithFees(${FEE_SWAP_TUPLE}, bytes path, ${FEES_TUPLE}) payable returns (uint256 amountOut)`,
+  `function depositWithFees(${FEE_DEPOSIT_TUPLE}, ${FEES_TUPLE}, ${PERMIT_TUPLE}) returns (uint256 bridgeNonce)`,
+  `function acrossWithFees(${ACROSS_DEPOSIT_TUPLE}, address inputToken, uint256 grossAmount, ${FEES_TUPLE}, ${PERMIT_TUPLE})`,
   'event IntegratorFeePaid(address indexed recipient, address indexed token, address indexed payer, uint256 amount)',
 ]);
 
@@ -282,6 +290,11 @@ export interface FeeSwapArgs {
   path: string[];
   /** Uniswap V3 pool fees (swapV3WithFees); absent on V2. */
   poolFees?: number[];
+  /**
+   * Native coin in (the path starts with WETH): the call's value is grossAmountIn, the router pays
+   * the fees in the native coin and swaps the rest (swapNativeWithFees / swapV3NativeWithFees).
+   */
+  nativeIn?: boolean;
   nativeOut: boolean;
   to: string;
   /** Seconds since epoch. */
@@ -291,22 +304,105 @@ export interface FeeSwapArgs {
   permit?: RouterPermit;
 }
 
+/** The fees as the router's IntegratorFee[]. */
+function feesTuple(fees: IntegratorFeeTransfer[]): unknown[] {
+  return fees.map((fee) => [fee.recipient, fee.amount]);
+}
+
+/** The permit tuple, or PermitKind Allowance (the wallet approved the router) without a permit. */
+function permitOrAllowance(permit: RouterPermit | undefined): unknown[] {
+  return permit ? permitTuple(permit) : [PERMIT_KIND.allowance, 0n, 0n, '0x'];
+}
+
 /**
  * A swap that pays integrator fees in the same transaction: the SwapGatewayRouter's `swapWithFees`
  * (V2) or `swapV3WithFees` pulls grossAmountIn from the caller (its allowance to the router, or the
  * permit), pays each fee to its recipient (IntegratorFeePaid) and swaps the rest through the venue.
+ * Native coin in: `swapNativeWithFees` / `swapV3NativeWithFees` with grossAmountIn as the value.
  */
 export function encodeFeeSwap(args: FeeSwapArgs): EncodedCall {
+  if (args.nativeIn && (args.nativeOut || args.permit))
+    throw new Error('A native-in fee swap has no permit and no native out');
   const swap = [args.venue, args.grossAmountIn, args.amountOutMin, args.to, args.nativeOut, args.deadline];
-  const fees = args.integratorFees.map((fee) => [fee.recipient, fee.amount]);
-  const permit = args.permit ? permitTuple(args.permit) : [PERMIT_KIND.allowance, 0n, 0n, '0x'];
-  const data = args.poolFees
-    ? swapGatewayRouterInterface.encodeFunctionData('swapV3WithFees', [
-        swap,
-        encodeUniswapV3Path(args.path, args.poolFees),
-        fees,
-        permit,
-      ])
-    : swapGatewayRouterInterface.encodeFunctionData('swapWithFees', [swap, args.path, fees, permit]);
+  const fees = feesTuple(args.integratorFees);
+  const path = args.poolFees ? encodeUniswapV3Path(args.path, args.poolFees) : args.path;
+  const method = `${args.poolFees ? 'swapV3' : 'swap'}${args.nativeIn ? 'Native' : ''}WithFees`;
+  const data = swapGatewayRouterInterface.encodeFunctionData(
+    method,
+    args.nativeIn ? [swap, path, fees] : [swap, path, fees, permitOrAllowance(args.permit)],
+  );
+  return { to: args.gatewayRouter, data, value: args.nativeIn ? args.grossAmountIn.toString() : '0' };
+}
+
+export interface FeeDepositArgs {
+  /** The chain's SwapGatewayRouter: the call's `to`, and the spender of the input. */
+  gatewayRouter: string;
+  /** The devnet bridge the router deposits into. */
+  bridge: string;
+  /** What the router pulls: the deposit plus every fee. */
+  grossAmount: bigint;
+  /** The bridge's id of the destination chain. */
+  destinationChainId: number;
+  recipient: string;
+  integratorFees: IntegratorFeeTransfer[];
+  permit?: RouterPermit;
+}
+
+/**
+ * A bridge deposit that pays integrator fees in the same transaction: the SwapGatewayRouter's
+ * `depositWithFees` pulls grossAmount of the bridge's token (allowance or permit), pays each fee
+ * (IntegratorFeePaid) and deposits the rest into the bridge for recipient.
+ */
+export function encodeFeeDeposit(args: FeeDepositArgs): EncodedCall {
+  const deposit = [args.bridge, args.grossAmount, args.destinationChainId, args.recipient];
+  const data = swapGatewayRouterInterface.encodeFunctionData('depositWithFees', [
+    deposit,
+    feesTuple(args.integratorFees),
+    permitOrAllowance(args.permit),
+  ]);
+  return { to: args.gatewayRouter, data, value: '0' };
+}
+
+export interface AcrossFeeDepositArgs {
+  gatewayRouter: string;
+  spokePool: string;
+  inputToken: string;
+  /** What the router pulls: the deposit's inputAmount plus every fee. */
+  grossAmount: bigint;
+  recipient: string;
+  outputToken: string;
+  outputAmount: bigint;
+  destinationChainId: number;
+  exclusiveRelayer: string;
+  quoteTimestamp: number;
+  fillDeadline: number;
+  exclusivityParameter: number;
+  integratorFees: IntegratorFeeTransfer[];
+}
+
+/**
+ * An Across deposit that pays integrator fees in the same transaction: the SwapGatewayRouter's
+ * `acrossWithFees` pulls grossAmount (the wallet's allowance to the router), pays each fee and
+ * deposits the rest into the SpokePool with the wallet as depositor (refunds go to it).
+ */
+export function encodeAcrossFeeDeposit(args: AcrossFeeDepositArgs): EncodedCall {
+  const deposit = [
+    args.spokePool,
+    args.recipient,
+    args.outputToken,
+    args.outputAmount,
+    args.destinationChainId,
+    args.exclusiveRelayer,
+    args.quoteTimestamp,
+    args.fillDeadline,
+    args.exclusivityParameter,
+  ];
+  const data = swapGatewayRouterInterface.encodeFunctionData('acrossWithFees', [
+    deposit,
+    args.inputToken,
+    args.grossAmount,
+    feesTuple(args.integratorFees),
+    permitOrAllowance(undefined),
+  ]);
   return { to: args.gatewayRouter, data, value: '0' };
 }
