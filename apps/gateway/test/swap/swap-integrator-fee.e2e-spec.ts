@@ -116,6 +116,52 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
     return { quoteId: res.body.data.quoteId as string, route: route! };
   }
 
+  /**
+   * Signs and submits every step of a user-paid swap as the wallet's own transaction until the swap
+   * completes; each transaction's chain, `to` and hash, in order.
+   */
+  async function signTransactionsUntilCompleted(
+    swapId: string,
+    wallet: Wallet,
+  ): Promise<Array<{ chain: string; to: string; txHash: string }>> {
+    const sent: Array<{ chain: string; to: string; txHash: string }> = [];
+    let step = 0;
+    for (;;) {
+      const res = await nextSigning(e2e, swapId, step);
+      if (res.status === 409) {
+        expect(res.body.error).toMatchObject({
+          code: 'EXECUTION_TERMINAL',
+          details: { status: 'completed' },
+        });
+        return sent;
+      }
+      const { signing } = res.body.data as {
+        signing: { step: { current: number }; payload: { transaction: TransactionRequest } };
+      };
+      const rawTx = await wallet.signTransaction(signing.payload.transaction);
+      const submitted = await submitSigned(e2e, swapId, rawTx);
+      expect(submitted.status).toBe(200);
+      const tx = Transaction.from(rawTx);
+      sent.push({
+        chain: devnet.manifest.chains.find((c) => BigInt(c.chainId) === tx.chainId)!.id,
+        to: String(tx.to),
+        txHash: submitted.body.data.txHash as string,
+      });
+      step = signing.step.current;
+    }
+  }
+
+  /** The IntegratorFeePaid events the chain's SwapGatewayRouter emitted in a transaction. */
+  async function feesPaidIn(chain: string, txHash: string): Promise<unknown[][]> {
+    const receipt = await devnet.provider(chain).getTransactionReceipt(txHash);
+    return receipt!.logs
+      .filter((log) => log.address === devnet.chain(chain).permits!.permitRouter)
+      .flatMap((log) => {
+        const parsed = feePaid.parseLog(log);
+        return parsed ? [parsed.args.toArray()] : [];
+      });
+  }
+
   const feeBaseUnits = (fee: RouteIntegratorFee) => parseUnits(fee.amount, 6);
 
   it('sponsored, two recipients: the Permit2 witness binds both fees and each recipient gets exactly its amount', async () => {
@@ -210,38 +256,114 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
       gasPayment: 'user',
       waitForTxRequestMs: 20_000,
     });
-    const sent: Array<{ to: string; txHash: string }> = [];
-    let step = 0;
-    for (;;) {
-      const res = await nextSigning(e2e, swapId, step);
-      if (res.status === 409) {
-        expect(res.body.error).toMatchObject({
-          code: 'EXECUTION_TERMINAL',
-          details: { status: 'completed' },
-        });
-        break;
-      }
-      const { signing } = res.body.data as {
-        signing: { step: { current: number }; payload: { transaction: TransactionRequest } };
-      };
-      const rawTx = await wallet.signTransaction(signing.payload.transaction);
-      const submitted = await submitSigned(e2e, swapId, rawTx);
-      expect(submitted.status).toBe(200);
-      sent.push({ to: String(Transaction.from(rawTx).to), txHash: submitted.body.data.txHash as string });
-      step = signing.step.current;
-    }
+    const sent = await signTransactionsUntilCompleted(swapId, wallet);
     // An approve of USDC for the router, then the router's swap: both to the chain's router contracts.
     expect(sent.map((tx) => tx.to)).toEqual([chainA.tokens.USDC.address, chainA.permits!.permitRouter]);
-    const receipt = await devnet.provider(CHAIN).getTransactionReceipt(sent[1].txHash);
-    const events = receipt!.logs
-      .filter((log) => log.address === chainA.permits!.permitRouter)
-      .flatMap((log) => {
-        const parsed = feePaid.parseLog(log);
-        return parsed ? [parsed.args.toArray()] : [];
-      });
-    expect(events).toEqual([[recipient, chainA.tokens.USDC.address, wallet.address, 150_000n]]);
+    expect(await feesPaidIn(CHAIN, sent[1].txHash)).toEqual([
+      [recipient, chainA.tokens.USDC.address, wallet.address, 150_000n],
+    ]);
     expect(await usdcOf(recipient)).toBe(feeBaseUnits(route.integratorFee[0]));
     expect(await usdcOf(wallet.address)).toBe(0n);
     expect(await wethOf(wallet.address)).toBeGreaterThanOrEqual(parseUnits(route.minAmountOut, 18));
+  });
+
+  it('user-paid cross-chain, bridge first: the router pays the fee on the source chain in the bridge deposit, then the bridged USDC is swapped on devnet-b', async () => {
+    const recipient = Wallet.createRandom().address;
+    const quoted = e2e.documented(
+      'POST',
+      '/quote',
+      await e2e.client.post('/quote', {
+        fromChain: CHAIN,
+        toChain: 'devnet-b',
+        tokenIn: 'USDC',
+        tokenOut: 'DAI',
+        amount: '40',
+        slippageBps: 100,
+        integratorFee: { bps: 30, recipient },
+      }),
+    );
+    expect(quoted.status).toBe(200);
+    const route = (quoted.body.data.routes as FeeRoute[])[0];
+    expect(route.integratorFee).toEqual([
+      { bps: 30, amount: '0.12', token: 'USDC', chain: CHAIN, recipient },
+    ]);
+    const wallet = await freshWalletWithUsdc(40_000_000n, 10n ** 18n);
+    await devnet
+      .provider('devnet-b')
+      .send('anvil_setBalance', [wallet.address, `0x${(10n ** 18n).toString(16)}`]);
+    const daiOnB = () => devnet.balanceOf('devnet-b', 'DAI', wallet.address);
+    const swapId = await buildSwapId(e2e, {
+      quoteId: quoted.body.data.quoteId,
+      routeId: route.routeId,
+      userAddress: wallet.address,
+      gasPayment: 'user',
+      waitForTxRequestMs: 20_000,
+    });
+    const sent = await signTransactionsUntilCompleted(swapId, wallet);
+
+    // devnet-a: an approve of USDC for the router, then the router's depositWithFees; devnet-b: the
+    // swap of what arrived (approve, then Uniswap), with no fee.
+    const chainB = devnet.chain('devnet-b');
+    expect(sent.map((tx) => [tx.chain, tx.to])).toEqual([
+      [CHAIN, chainA.tokens.USDC.address],
+      [CHAIN, chainA.permits!.permitRouter],
+      ['devnet-b', chainB.tokens.USDC.address],
+      ['devnet-b', chainB.uniswapV2.router],
+    ]);
+    expect(await feesPaidIn(CHAIN, sent[1].txHash)).toEqual([
+      [recipient, chainA.tokens.USDC.address, wallet.address, 120_000n],
+    ]);
+    expect(await usdcOf(recipient)).toBe(feeBaseUnits(route.integratorFee[0]));
+    expect(await usdcOf(wallet.address)).toBe(0n);
+    expect(await daiOnB()).toBeGreaterThanOrEqual(parseUnits(route.minAmountOut, 18));
+  });
+
+  it('user-paid native ETH in: the router takes amountIn as value and pays the fee in ETH in the swap transaction', async () => {
+    const recipient = Wallet.createRandom().address;
+    const quoted = e2e.documented(
+      'POST',
+      '/quote',
+      await e2e.client.post('/quote', {
+        fromChain: CHAIN,
+        toChain: CHAIN,
+        tokenIn: 'ETH',
+        tokenOut: 'USDC',
+        amount: '0.5',
+        slippageBps: 100,
+        integratorFee: { bps: 120, recipient },
+      }),
+    );
+    expect(quoted.status).toBe(200);
+    const route = (quoted.body.data.routes as FeeRoute[]).find((r) => r.provider === 'uniswap-v2')!;
+    expect(route.integratorFee).toEqual([
+      { bps: 120, amount: '0.006', token: 'ETH', chain: CHAIN, recipient },
+    ]);
+    const wallet = Wallet.createRandom().connect(devnet.provider(CHAIN));
+    await devnet.provider(CHAIN).send('anvil_setBalance', [wallet.address, `0x${(10n ** 18n).toString(16)}`]);
+    const swapId = await buildSwapId(e2e, {
+      quoteId: quoted.body.data.quoteId,
+      routeId: route.routeId,
+      userAddress: wallet.address,
+      gasPayment: 'user',
+      waitForTxRequestMs: 20_000,
+    });
+    const sent = await signTransactionsUntilCompleted(swapId, wallet as unknown as Wallet);
+
+    // One transaction, to the router, with 0.5 ETH as value: no approve for a native input.
+    expect(sent.map((tx) => tx.to)).toEqual([chainA.permits!.permitRouter]);
+    const provider = devnet.provider(CHAIN);
+    const [tx, receipt] = await Promise.all([
+      provider.getTransaction(sent[0].txHash),
+      provider.getTransactionReceipt(sent[0].txHash),
+    ]);
+    expect(tx!.value).toBe(parseUnits('0.5', 18));
+    expect(await feesPaidIn(CHAIN, sent[0].txHash)).toEqual([
+      [recipient, '0x0000000000000000000000000000000000000000', wallet.address, 6_000_000_000_000_000n],
+    ]);
+    expect(await devnet.ethOf(CHAIN, recipient)).toBe(parseUnits(route.integratorFee[0].amount, 18));
+    // The wallet spent exactly the 0.5 ETH quoted (fee included) and the gas of its transaction.
+    const gas = receipt!.gasUsed * receipt!.gasPrice;
+    expect(await devnet.ethOf(CHAIN, wallet.address)).toBe(10n ** 18n - parseUnits('0.5', 18) - gas);
+    expect(await usdcOf(wallet.address)).toBeGreaterThanOrEqual(parseUnits(route.minAmountOut, 6));
   });
 });
