@@ -99,7 +99,7 @@ describe('integratorFeeTransfersOf', () => {
       spender: 'vau1tvau1tvau1tvau1tvau1tvau1tvau1tvau1tvau1t',
     });
     const solanaFee = { token: solanaUsdc, recipient: solanaRecipient, bps: 50, amount: '100000' };
-    expect(integratorFeeTransfersOf(planWith([solanaFee], deposit), chains)).toEqual([
+    expect(integratorFeeTransfersOf(planWith([solanaFee], deposit), chains, 'user')).toEqual([
       { recipient: solanaRecipient, amount: 100000n },
     ]);
     // A Jupiter transaction built with the fee as its platform fee pays it itself.
@@ -114,7 +114,7 @@ describe('integratorFeeTransfersOf', () => {
         integratorFee: { recipient: solanaRecipient, feeAccount: solanaRecipient, amount: '100000' },
       },
     });
-    expect(integratorFeeTransfersOf(planWith([solanaFee], jupiter), chains)).toEqual([
+    expect(integratorFeeTransfersOf(planWith([solanaFee], jupiter), chains, 'user')).toEqual([
       { recipient: solanaRecipient, amount: 100000n },
     ]);
     expect(refusalOf(planWith([{ ...solanaFee, amount: '99999' }], jupiter)).code).toBe('VALIDATION_FAILED');
@@ -125,10 +125,7 @@ describe('integratorFeeTransfersOf', () => {
     expect(refusalOf(planWith([elsewhere], deposit)).code).toBe('VALIDATION_FAILED');
   });
 
-  it.each([
-    ['the devnet bridge', bridgeLeg()],
-    ['Across', acrossLeg],
-  ])(
+  it.each([['the devnet bridge', bridgeLeg()]])(
     'gives the fees when a user-paid route starts with a deposit into %s through the chain router',
     (_name, leg) => {
       expect(integratorFeeTransfersOf(planWith([fee('125000')], leg), chains, 'user')).toEqual([
@@ -139,6 +136,7 @@ describe('integratorFeeTransfersOf', () => {
 
   it.each([
     ['a sponsored bridge deposit', bridgeLeg(), 'sponsored', /gasPayment user/],
+    ['an Across deposit', acrossLeg, 'user', /Across deposit/],
     [
       'a bridge to Solana',
       bridgeLeg({ destinationChain: 'solana-devnet' }),
@@ -179,7 +177,7 @@ describe('integratorFeeTransfersOf', () => {
       'adds no transfer when the first leg is the %s call that takes them',
       (provider) => {
         const leg = swapLeg({ provider, call, path: undefined });
-        expect(integratorFeeTransfersOf(planWith([taken('125000')], leg), chains)).toEqual([]);
+        expect(integratorFeeTransfersOf(planWith([taken('125000')], leg), chains, 'user')).toEqual([]);
       },
     );
 

@@ -1,5 +1,10 @@
 import { ChainFamily, PermitContracts, permitVenueOf } from '@swapgw/chains';
-import { type IntegratorFeeTransfer, isTaxedLeg, prebuiltPaysIntegratorFees } from '@swapgw/chains/families';
+import {
+  ACROSS_PROVIDER,
+  type IntegratorFeeTransfer,
+  isTaxedLeg,
+  prebuiltPaysIntegratorFees,
+} from '@swapgw/chains/families';
 import { CodedError, ErrorCodes, GasPayment, RouteLeg, RoutePlan } from '@swapgw/contracts';
 
 /** What the check reads of chains: their family, and their permit contracts (the SwapGatewayRouter). */
@@ -76,6 +81,8 @@ function feeLegProblem(
   if (leg.call) return `the first leg (${leg.provider}) is a prebuilt call the SwapGatewayRouter cannot make`;
   if (isTaxedLeg(leg)) return 'the first leg moves a taxed token, which the SwapGatewayRouter cannot swap';
   if (leg.kind === 'bridge') {
+    if (leg.provider === ACROSS_PROVIDER)
+      return 'the route starts with an Across deposit, which cannot carry the fee transfer yet';
     if (gasPayment === 'sponsored')
       return 'the route starts with a bridge, whose gas-covered deposit cannot carry the fee transfer yet; build with gasPayment user';
     if (leg.destinationChain && chains.familyOf(leg.destinationChain) !== 'evm')

@@ -248,7 +248,7 @@ describe('planSteps', () => {
         path: undefined,
       });
 
-    it('eip2612: one step, the router’s swapExactTokensForTokensWithPermit with the signature and the deadline in seconds', () => {
+    it('eip2612: one step, the router’s swapWithFees with no fee, the signature and the deadline in seconds', () => {
       const steps = planSteps(
         planOf([leg({})]),
         {
@@ -262,19 +262,21 @@ describe('planSteps', () => {
       expect(steps.map((s) => [s.index, s.kind, s.call!.to, s.approve])).toEqual([
         [1, 'swap', PERMIT_ROUTER, undefined],
       ]);
-      const args = swapGatewayRouterInterface.decodeFunctionData(
-        'swapExactTokensForTokensWithPermit',
+      const [terms, path, fees] = swapGatewayRouterInterface.decodeFunctionData(
+        'swapWithFees',
         steps[0].call!.data,
       );
-      expect(args.toArray().slice(0, 6).map(String)).toEqual([
+      expect(terms.toArray()).toEqual([
         ROUTER_A,
-        '1500000',
-        '497500000000000',
-        [USDC_A.address, WETH_A.address].join(','),
+        1_500_000n,
+        497_500_000_000_000n,
         USER,
-        String(NOW_MS / 1000 + 3600),
+        false,
+        BigInt(NOW_MS / 1000 + 3600),
       ]);
-      expect(permitArg(steps[0].call!.data, 'swapExactTokensForTokensWithPermit').toArray()).toEqual([
+      expect(path.toArray()).toEqual([USDC_A.address, WETH_A.address]);
+      expect(fees.toArray()).toEqual([]);
+      expect(permitArg(steps[0].call!.data, 'swapWithFees').toArray()).toEqual([
         0n,
         0n,
         BigInt(permitDeadline / 1000),
@@ -282,7 +284,7 @@ describe('planSteps', () => {
       ]);
     });
 
-    it('eip2612 on a bridge route: depositWithPermit through the router, and the destination swap keeps its approve', () => {
+    it('eip2612 on a bridge route: depositWithFees (no fee) through the router, and the destination swap keeps its approve', () => {
       const swapOnB = leg({
         chain: 'devnet-b',
         tokenIn: USDC_B,
@@ -307,8 +309,13 @@ describe('planSteps', () => {
         `approve@devnet-b→${USDC_B.address}`,
         `swap@devnet-b→${ROUTER_B}`,
       ]);
-      const deposit = swapGatewayRouterInterface.decodeFunctionData('depositWithPermit', steps[0].call!.data);
-      expect([deposit[0], deposit[1], deposit[2], deposit[3]]).toEqual([BRIDGE_A, 10_000_000n, 31338n, USER]);
+      const [deposit, fees, permit] = swapGatewayRouterInterface.decodeFunctionData(
+        'depositWithFees',
+        steps[0].call!.data,
+      );
+      expect(deposit.toArray()).toEqual([BRIDGE_A, 10_000_000n, 31338n, USER]);
+      expect(fees.toArray()).toEqual([]);
+      expect(permit[0]).toBe(0n);
     });
 
     it('permit2 with a short allowance to Permit2: approve Permit2 (MaxUint256) then the router call with the nonce', () => {
@@ -332,7 +339,11 @@ describe('planSteps', () => {
         PERMIT2,
         MaxUint256,
       ]);
-      expect(permitArg(steps[1].call!.data, 'swapExactTokensForETHWithPermit').toArray()).toEqual([
+      // Native ETH out: the router's swap unwraps.
+      expect(swapGatewayRouterInterface.decodeFunctionData('swapWithFees', steps[1].call!.data)[0][4]).toBe(
+        true,
+      );
+      expect(permitArg(steps[1].call!.data, 'swapWithFees').toArray()).toEqual([
         1n,
         300n,
         BigInt(permitDeadline / 1000),
@@ -350,7 +361,7 @@ describe('planSteps', () => {
         { ...permitContext, permit2Allowance: MaxUint256 },
       );
       expect(steps.map((s) => [s.kind, s.call!.to])).toEqual([['swap', PERMIT_ROUTER]]);
-      expect(permitArg(steps[0].call!.data, 'swapExactTokensForTokensWithPermit').toArray()).toEqual([
+      expect(permitArg(steps[0].call!.data, 'swapWithFees').toArray()).toEqual([
         1n,
         1n,
         BigInt(permitDeadline / 1000),
@@ -824,7 +835,6 @@ describe('planSteps with integrator fees (the first leg pays them in its own tra
   const PERMIT2 = getAddress('0x' + 'e2'.repeat(20));
   const FEE_A = getAddress('0x' + 'f1'.repeat(20));
   const FEE_B = getAddress('0x' + 'f2'.repeat(20));
-  const SPOKE_POOL_A = getAddress('0x' + 'b9'.repeat(20));
   const feeContext: StepPlanContext = {
     ...context,
     permitContractsOf: (chain) =>
@@ -834,7 +844,6 @@ describe('planSteps with integrator fees (the first leg pays them in its own tra
             permit2: PERMIT2,
             uniswapV2Router: ROUTER_A,
             bridge: BRIDGE_A,
-            acrossSpokePool: SPOKE_POOL_A,
           }
         : undefined,
     tokenPermitOf: (_chain, address) =>
@@ -975,48 +984,6 @@ describe('planSteps with integrator fees (the first leg pays them in its own tra
       ['swap', ROUTER_B],
     ]);
     expect(steps[2].approve).toEqual({ token: USDC_B.address, spender: ROUTER_B, amount: '9990000' });
-  });
-
-  it('user-paid Across first: acrossWithFees deposits amountIn with the quoted terms, the wallet being the depositor', () => {
-    const across = leg({
-      ...bridgeToB,
-      provider: 'across',
-      spender: SPOKE_POOL_A,
-      across: {
-        spokePool: SPOKE_POOL_A,
-        outputToken: USDC_B.address!,
-        outputAmount: '9990000',
-        exclusiveRelayer: '0x' + '00'.repeat(20),
-        quoteTimestamp: 1_799_999_990,
-        fillDeadline: 1_800_010_000,
-        exclusivityDeadline: 0,
-      },
-    } as Partial<RouteLeg>);
-    const steps = planSteps(planOf([across]), { userAddress: USER, gasPayment: 'user' }, feeContext);
-    expect(steps.map((s) => s.kind)).toEqual(['approve', 'bridge']);
-    expect(steps[0].approve).toEqual({ token: USDC_A.address, spender: GATEWAY_ROUTER, amount: '10006000' });
-    expect(steps[1].call!.to).toBe(GATEWAY_ROUTER);
-    const [terms, inputToken, gross, fees, permit] = swapGatewayRouterInterface.decodeFunctionData(
-      'acrossWithFees',
-      steps[1].call!.data,
-    );
-    expect(terms.toArray()).toEqual([
-      SPOKE_POOL_A,
-      USER,
-      USDC_B.address,
-      9_990_000n,
-      31338n,
-      '0x' + '00'.repeat(20),
-      1_799_999_990n,
-      1_800_010_000n,
-      0n,
-    ]);
-    expect([inputToken, gross]).toEqual([USDC_A.address, 10_006_000n]);
-    expect(feesOf(fees)).toEqual([
-      [FEE_A, 4_500n],
-      [FEE_B, 1_500n],
-    ]);
-    expect(permit[0]).toBe(2n);
   });
 
   it('native ETH in: no approve, swapNativeWithFees sent with amountIn plus the fees as value', () => {

@@ -81,7 +81,8 @@ interface IBridgeDeposits {
 /// no admin and no configuration, so the same init code deployed with CREATE2 through the
 /// deterministic deployment proxy has the same address on every EVM chain. The venue of each leg
 /// (Uniswap V2 Router02, V3 SwapRouter02, the bridge) is an argument: named by the caller who pays
-/// with their own tokens (the ...WithPermit entry points), or signed by the owner as part of the
+/// with their own tokens (the ...WithFees entry points, whose fee list may be empty, and
+/// depositToWithPermit), or signed by the owner as part of the
 /// witness (the ...WithIntent ones), so the router only ever acts on a venue the owner chose.
 ///
 /// Sponsored ("gasless") legs: swapWithIntent, swapV3WithIntent, bridgeWithIntent and
@@ -146,9 +147,11 @@ contract SwapGatewayRouter is ReentrancyGuard {
         uint256 amount;
     }
 
-    /// A user-paid swap that pays integrator fees first (swapWithFees, swapV3WithFees): the caller's
-    /// amountIn (fees included) is pulled, each fee paid, and the rest swapped through venue (Uniswap
-    /// V2 Router02 or V3 SwapRouter02) for at least amountOutMin to recipient before deadline.
+    /// A user-paid swap that pays integrator fees first (swapWithFees, swapV3WithFees; with no fee,
+    /// the plain permitted swap): the caller's amountIn (fees included) is pulled, each fee paid, and
+    /// the rest swapped through venue (Uniswap V2 Router02 or V3 SwapRouter02) for at least
+    /// amountOutMin to recipient before deadline. Native coin in (swapNativeWithFees,
+    /// swapV3NativeWithFees): amountIn is the call's value and the fees are paid in the native coin.
     struct FeeSwap {
         address venue;
         uint256 amountIn;
@@ -432,73 +435,6 @@ contract SwapGatewayRouter is ReentrancyGuard {
         permit2 = permit2_;
     }
 
-    function swapExactTokensForTokensWithPermit(
-        address venue,
-        uint256 amountIn,
-        uint256 amountOutMin,
-        address[] calldata path,
-        address to,
-        uint256 deadline,
-        Permit calldata permit
-    ) external nonReentrant returns (uint256[] memory amounts) {
-        return swapWithPermit(false, venue, amountIn, amountOutMin, path, to, deadline, permit);
-    }
-
-    function swapExactTokensForETHWithPermit(
-        address venue,
-        uint256 amountIn,
-        uint256 amountOutMin,
-        address[] calldata path,
-        address to,
-        uint256 deadline,
-        Permit calldata permit
-    ) external nonReentrant returns (uint256[] memory amounts) {
-        return swapWithPermit(true, venue, amountIn, amountOutMin, path, to, deadline, permit);
-    }
-
-    function swapWithPermit(
-        bool toETH,
-        address venue,
-        uint256 amountIn,
-        uint256 amountOutMin,
-        address[] calldata path,
-        address to,
-        uint256 deadline,
-        Permit calldata permit
-    ) private returns (uint256[] memory amounts) {
-        if (to == address(this)) revert InvalidRecipient();
-        checkVenue(venue);
-        if (path.length < 2) revert InvalidPath();
-        IERC20 tokenIn = IERC20(path[0]);
-        uint256 held = pull(tokenIn, amountIn, permit, venue);
-        amounts = toETH
-            ? IUniswapV2RouterExactIn(venue).swapExactTokensForETH(amountIn, amountOutMin, path, to, deadline)
-            : IUniswapV2RouterExactIn(venue).swapExactTokensForTokens(amountIn, amountOutMin, path, to, deadline);
-        assertNothingLeft(tokenIn, held);
-        emit SwapWithPermit(msg.sender, address(tokenIn), to, amountIn, amounts[amounts.length - 1], permit.kind);
-    }
-
-    /// A Uniswap V3 exact-input swap through SwapRouter02 venue, paid with the caller's permit.
-    function swapV3WithPermit(
-        address venue,
-        bytes calldata path,
-        uint256 amountIn,
-        uint256 amountOutMin,
-        address to,
-        bool unwrapNative,
-        uint256 deadline,
-        Permit calldata permit
-    ) external nonReentrant returns (uint256 amountOut) {
-        if (block.timestamp > deadline) revert IntentExpired(deadline);
-        if (to == address(0) || to == address(this)) revert InvalidRecipient();
-        checkVenue(venue);
-        IERC20 tokenIn = IERC20(v3PathStart(path));
-        uint256 held = pull(tokenIn, amountIn, permit, venue);
-        amountOut = swapV3(venue, path, amountIn, amountOutMin, to, unwrapNative);
-        assertNothingLeft(tokenIn, held);
-        emit SwapWithPermit(msg.sender, address(tokenIn), to, amountIn, amountOut, permit.kind);
-    }
-
     /// A Uniswap V2 swap (Router02) of the caller's tokens that pays integrator fees first: pulls
     /// swap.amountIn of path[0] (permit, or Allowance after an approve of this contract), pays each
     /// fee to its recipient, swaps the rest for at least swap.amountOutMin to swap.recipient.
@@ -579,20 +515,6 @@ contract SwapGatewayRouter is ReentrancyGuard {
         if (fees.length > 0) token.forceApprove(venue, net);
     }
 
-    function depositWithPermit(address venue, uint256 amount, uint256 destinationChainId, address recipient, Permit calldata permit)
-        external
-        nonReentrant
-        returns (uint256 bridgeNonce)
-    {
-        if (recipient == address(this)) revert InvalidRecipient();
-        checkVenue(venue);
-        IERC20 token = IERC20(IBridgeDeposits(venue).token());
-        uint256 held = pull(token, amount, permit, venue);
-        bridgeNonce = IBridgeDeposits(venue).deposit(amount, destinationChainId, recipient);
-        assertNothingLeft(token, held);
-        emit DepositWithPermit(msg.sender, bridgeNonce, destinationChainId, amount, permit.kind);
-    }
-
     /// Towards a chain whose addresses are 32 bytes (Solana), as the bridge's depositTo.
     function depositToWithPermit(address venue, uint256 amount, uint256 destinationChainId, bytes32 recipient, Permit calldata permit)
         external
@@ -632,44 +554,6 @@ contract SwapGatewayRouter is ReentrancyGuard {
         bridgeNonce = IBridgeDeposits(deposit.venue).deposit(net, deposit.destinationChainId, deposit.recipient);
         assertNothingLeft(token, held);
         emit DepositWithPermit(msg.sender, bridgeNonce, deposit.destinationChainId, net, permit.kind);
-    }
-
-    /// A user-paid Across deposit that pays integrator fees first: pulls grossAmount of inputToken
-    /// from the caller (permit, or Allowance after an approve of this contract), pays each fee and
-    /// deposits the rest into the SpokePool with the caller as depositor (Across refunds an unfilled
-    /// deposit to them, never to this contract) and the quoted terms.
-    function acrossWithFees(
-        AcrossDeposit calldata d,
-        address inputToken,
-        uint256 grossAmount,
-        IntegratorFee[] calldata fees,
-        Permit calldata permit
-    ) external nonReentrant {
-        if (d.recipient == address(0) || d.recipient == address(this)) revert InvalidRecipient();
-        checkVenue(d.spokePool);
-        uint256 held = pull(IERC20(inputToken), grossAmount, permit, d.spokePool);
-        uint256 net = payIntegratorFees(IERC20(inputToken), msg.sender, grossAmount, fees, d.spokePool);
-        depositAcrossAsCaller(d, inputToken, net);
-        assertNothingLeft(IERC20(inputToken), held);
-    }
-
-    /// The SpokePool's deposit of amount of inputToken (already approved to it) with no message, the
-    /// caller as depositor.
-    function depositAcrossAsCaller(AcrossDeposit calldata d, address inputToken, uint256 amount) private {
-        IAcrossSpokePool(d.spokePool).deposit(
-            toBytes32(msg.sender),
-            toBytes32(d.recipient),
-            toBytes32(inputToken),
-            toBytes32(d.outputToken),
-            amount,
-            d.outputAmount,
-            d.destinationChainId,
-            toBytes32(d.exclusiveRelayer),
-            d.quoteTimestamp,
-            d.fillDeadline,
-            d.exclusivityParameter,
-            ""
-        );
     }
 
     /// A Uniswap V2 swap of native coin in (path[0] is WETH) that pays integrator fees in the native
