@@ -52,6 +52,34 @@ const leg = (overrides: Partial<RouteLeg>): RouteLeg => ({
   ...overrides,
 });
 
+/** 10 USDC through the devnet bridge from devnet-a to devnet-b. */
+const usdcBridgeToB = (): RouteLeg =>
+  leg({
+    kind: 'bridge',
+    provider: 'devnet-bridge',
+    tokenIn: USDC_A,
+    tokenOut: USDC_B,
+    amountIn: '10000000',
+    expectedAmountOut: '9990000',
+    minAmountOut: '9990000',
+    spender: BRIDGE_A,
+    destinationChain: 'devnet-b',
+    path: undefined,
+  });
+
+/** The swap on devnet-b after a bridge from devnet-a: the bridged USDC into DAI. */
+const usdcToDaiOnB = (): RouteLeg =>
+  leg({
+    chain: 'devnet-b',
+    tokenIn: USDC_B,
+    tokenOut: DAI_B,
+    amountIn: '9990000',
+    expectedAmountOut: '9980000000000000000',
+    minAmountOut: '9930000000000000000',
+    spender: ROUTER_B,
+    path: [USDC_B.address!, DAI_B.address!],
+  });
+
 const planOf = (legs: RouteLeg[]): RoutePlan => ({
   quoteId: 'q_1',
   routeId: 'r_1',
@@ -131,28 +159,8 @@ describe('planSteps', () => {
   });
 
   it('expands a cross-chain route into approve → deposit on the source and approve → swap gated on the bridged balance', () => {
-    const bridge = leg({
-      kind: 'bridge',
-      provider: 'devnet-bridge',
-      tokenIn: USDC_A,
-      tokenOut: USDC_B,
-      amountIn: '10000000',
-      expectedAmountOut: '9990000',
-      minAmountOut: '9990000',
-      spender: BRIDGE_A,
-      destinationChain: 'devnet-b',
-      path: undefined,
-    });
-    const swapOnB = leg({
-      chain: 'devnet-b',
-      tokenIn: USDC_B,
-      tokenOut: DAI_B,
-      amountIn: '9990000',
-      expectedAmountOut: '9980000000000000000',
-      minAmountOut: '9930000000000000000',
-      spender: ROUTER_B,
-      path: [USDC_B.address!, DAI_B.address!],
-    });
+    const bridge = usdcBridgeToB();
+    const swapOnB = usdcToDaiOnB();
     const plan = planOf([bridge, swapOnB]);
     expect(balancesToRead(plan, () => USER)).toEqual([
       { chain: 'devnet-b', token: USDC_B.address, holder: USER },
@@ -285,15 +293,7 @@ describe('planSteps', () => {
     });
 
     it('eip2612 on a bridge route: depositWithFees (no fee) through the router, and the destination swap keeps its approve', () => {
-      const swapOnB = leg({
-        chain: 'devnet-b',
-        tokenIn: USDC_B,
-        tokenOut: DAI_B,
-        amountIn: '9990000',
-        minAmountOut: '9930000000000000000',
-        spender: ROUTER_B,
-        path: [USDC_B.address!, DAI_B.address!],
-      });
+      const swapOnB = usdcToDaiOnB();
       const steps = planSteps(
         planOf([bridgeLeg(), swapOnB]),
         {
@@ -930,17 +930,7 @@ describe('planSteps with integrator fees (the first leg pays them in its own tra
 
   const feesOf = (fees: { toArray(): unknown[] }) =>
     fees.toArray().map((f) => (f as { toArray(): unknown[] }).toArray());
-  const bridgeToB = leg({
-    kind: 'bridge',
-    provider: 'devnet-bridge',
-    tokenOut: USDC_B,
-    amountIn: '10000000',
-    expectedAmountOut: '9990000',
-    minAmountOut: '9990000',
-    spender: BRIDGE_A,
-    destinationChain: 'devnet-b',
-    path: undefined,
-  });
+  const bridgeToB = usdcBridgeToB();
 
   it('user-paid bridge first: approves the SwapGatewayRouter for amountIn plus the fees, whose depositWithFees pays each fee and deposits amountIn for the user on the destination', () => {
     const steps = planSteps(planOf([bridgeToB]), { userAddress: USER, gasPayment: 'user' }, feeContext);
@@ -963,15 +953,7 @@ describe('planSteps with integrator fees (the first leg pays them in its own tra
   });
 
   it('user-paid bridge first then a swap: the swap on the destination spends what the bridge guarantees, with no fee', () => {
-    const swapOnB = leg({
-      chain: 'devnet-b',
-      tokenIn: USDC_B,
-      tokenOut: DAI_B,
-      amountIn: '9990000',
-      minAmountOut: '9900000000000000000',
-      spender: ROUTER_B,
-      path: [USDC_B.address!, DAI_B.address!],
-    });
+    const swapOnB = usdcToDaiOnB();
     const steps = planSteps(
       planOf([bridgeToB, swapOnB]),
       { userAddress: USER, gasPayment: 'user' },

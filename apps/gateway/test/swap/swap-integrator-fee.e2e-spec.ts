@@ -95,8 +95,15 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
 
   afterAll(() => devnet.destroy());
 
-  /** The uniswap-v2 route of a 20 USDC â†’ WETH quote with these fees (its first leg goes through the router). */
-  async function quoteWithFee(integratorFee: unknown): Promise<{ quoteId: string; route: FeeRoute }> {
+  /**
+   * The route `pick` chooses (default: the uniswap-v2 one, whose first leg goes through the router)
+   * of a quote with these fees: 20 USDC â†’ WETH on devnet-a unless `request` says otherwise.
+   */
+  async function quoteWithFee(
+    integratorFee: unknown,
+    request: Record<string, unknown> = {},
+    pick: (route: FeeRoute) => boolean = (r) => r.provider === 'uniswap-v2',
+  ): Promise<{ quoteId: string; route: FeeRoute }> {
     const res = e2e.documented(
       'POST',
       '/quote',
@@ -107,11 +114,12 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
         tokenOut: 'WETH',
         amount: '20',
         slippageBps: 100,
+        ...request,
         integratorFee,
       }),
     );
     expect(res.status).toBe(200);
-    const route = (res.body.data.routes as FeeRoute[]).find((r) => r.provider === 'uniswap-v2');
+    const route = (res.body.data.routes as FeeRoute[]).find(pick);
     expect(route).toBeDefined();
     return { quoteId: res.body.data.quoteId as string, route: route! };
   }
@@ -149,6 +157,18 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
       });
       step = signing.step.current;
     }
+  }
+
+  /** Builds the route user-paid for the wallet and runs it to its end (signTransactionsUntilCompleted). */
+  async function runUserPaid(quoteId: string, route: FeeRoute, wallet: Wallet) {
+    const swapId = await buildSwapId(e2e, {
+      quoteId,
+      routeId: route.routeId,
+      userAddress: wallet.address,
+      gasPayment: 'user',
+      waitForTxRequestMs: 20_000,
+    });
+    return signTransactionsUntilCompleted(swapId, wallet);
   }
 
   /** The IntegratorFeePaid events the chain's SwapGatewayRouter emitted in a transaction. */
@@ -249,14 +269,7 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
       { bps: 75, amount: '0.15', token: 'USDC', chain: CHAIN, recipient },
     ]);
     const wallet = await freshWalletWithUsdc(20_000_000n, 10n ** 18n);
-    const swapId = await buildSwapId(e2e, {
-      quoteId,
-      routeId: route.routeId,
-      userAddress: wallet.address,
-      gasPayment: 'user',
-      waitForTxRequestMs: 20_000,
-    });
-    const sent = await signTransactionsUntilCompleted(swapId, wallet);
+    const sent = await runUserPaid(quoteId, route, wallet);
     // An approve of USDC for the router, then the router's swap: both to the chain's router contracts.
     expect(sent.map((tx) => tx.to)).toEqual([chainA.tokens.USDC.address, chainA.permits!.permitRouter]);
     expect(await feesPaidIn(CHAIN, sent[1].txHash)).toEqual([
@@ -269,21 +282,11 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
 
   it('user-paid cross-chain, bridge first: the router pays the fee on the source chain in the bridge deposit, then the bridged USDC is swapped on devnet-b', async () => {
     const recipient = Wallet.createRandom().address;
-    const quoted = e2e.documented(
-      'POST',
-      '/quote',
-      await e2e.client.post('/quote', {
-        fromChain: CHAIN,
-        toChain: 'devnet-b',
-        tokenIn: 'USDC',
-        tokenOut: 'DAI',
-        amount: '40',
-        slippageBps: 100,
-        integratorFee: { bps: 30, recipient },
-      }),
+    const { quoteId, route } = await quoteWithFee(
+      { bps: 30, recipient },
+      { toChain: 'devnet-b', tokenOut: 'DAI', amount: '40' },
+      () => true,
     );
-    expect(quoted.status).toBe(200);
-    const route = (quoted.body.data.routes as FeeRoute[])[0];
     expect(route.integratorFee).toEqual([
       { bps: 30, amount: '0.12', token: 'USDC', chain: CHAIN, recipient },
     ]);
@@ -292,14 +295,7 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
       .provider('devnet-b')
       .send('anvil_setBalance', [wallet.address, `0x${(10n ** 18n).toString(16)}`]);
     const daiOnB = () => devnet.balanceOf('devnet-b', 'DAI', wallet.address);
-    const swapId = await buildSwapId(e2e, {
-      quoteId: quoted.body.data.quoteId,
-      routeId: route.routeId,
-      userAddress: wallet.address,
-      gasPayment: 'user',
-      waitForTxRequestMs: 20_000,
-    });
-    const sent = await signTransactionsUntilCompleted(swapId, wallet);
+    const sent = await runUserPaid(quoteId, route, wallet);
 
     // devnet-a: an approve of USDC for the router, then the router's depositWithFees; devnet-b: the
     // swap of what arrived (approve, then Uniswap), with no fee.
@@ -320,34 +316,16 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
 
   it('user-paid native ETH in: the router takes amountIn as value and pays the fee in ETH in the swap transaction', async () => {
     const recipient = Wallet.createRandom().address;
-    const quoted = e2e.documented(
-      'POST',
-      '/quote',
-      await e2e.client.post('/quote', {
-        fromChain: CHAIN,
-        toChain: CHAIN,
-        tokenIn: 'ETH',
-        tokenOut: 'USDC',
-        amount: '0.5',
-        slippageBps: 100,
-        integratorFee: { bps: 120, recipient },
-      }),
+    const { quoteId, route } = await quoteWithFee(
+      { bps: 120, recipient },
+      { tokenIn: 'ETH', tokenOut: 'USDC', amount: '0.5' },
     );
-    expect(quoted.status).toBe(200);
-    const route = (quoted.body.data.routes as FeeRoute[]).find((r) => r.provider === 'uniswap-v2')!;
     expect(route.integratorFee).toEqual([
       { bps: 120, amount: '0.006', token: 'ETH', chain: CHAIN, recipient },
     ]);
     const wallet = Wallet.createRandom().connect(devnet.provider(CHAIN));
     await devnet.provider(CHAIN).send('anvil_setBalance', [wallet.address, `0x${(10n ** 18n).toString(16)}`]);
-    const swapId = await buildSwapId(e2e, {
-      quoteId: quoted.body.data.quoteId,
-      routeId: route.routeId,
-      userAddress: wallet.address,
-      gasPayment: 'user',
-      waitForTxRequestMs: 20_000,
-    });
-    const sent = await signTransactionsUntilCompleted(swapId, wallet as unknown as Wallet);
+    const sent = await runUserPaid(quoteId, route, wallet as unknown as Wallet);
 
     // One transaction, to the router, with 0.5 ETH as value: no approve for a native input.
     expect(sent.map((tx) => tx.to)).toEqual([chainA.permits!.permitRouter]);
