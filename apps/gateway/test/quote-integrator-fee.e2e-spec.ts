@@ -178,19 +178,19 @@ describe('POST /quote integratorFee', () => {
     for (const route of none) expect(route.integratorFee).toEqual([]);
   });
 
-  it('refuses to build a route whose first transaction cannot carry the fee: native ETH in (400 VALIDATION_FAILED, field integratorFee)', async () => {
+  it('refuses to build a route whose first transaction cannot carry the fee: a gas-covered bridge deposit (400 VALIDATION_FAILED, field integratorFee)', async () => {
     const quoted = await e2e.client.post('/quote', {
       fromChain: 'devnet-a',
-      toChain: 'devnet-a',
-      tokenIn: 'ETH',
+      toChain: 'devnet-b',
+      tokenIn: 'USDC',
       tokenOut: 'USDC',
-      amount: '0.01',
+      amount: '10',
       integratorFee: { bps: 50, recipient: feeRecipient },
     });
     expect(quoted.status).toBe(200);
     const route = (quoted.body.data.routes as FeeRoute[])[0];
     expect(route.integratorFee).toEqual([
-      { bps: 50, amount: '0.00005', token: 'ETH', chain: 'devnet-a', recipient: feeRecipient },
+      { bps: 50, amount: '0.05', token: 'USDC', chain: 'devnet-a', recipient: feeRecipient },
     ]);
     const build = e2e.documented(
       'POST',
@@ -199,7 +199,7 @@ describe('POST /quote integratorFee', () => {
         quoteId: quoted.body.data.quoteId,
         routeId: route.routeId,
         userAddress: Wallet.createRandom().address,
-        gasPayment: 'user',
+        gasPayment: 'sponsored',
         waitForTxRequestMs: 20_000,
       }),
     );
@@ -208,5 +208,6 @@ describe('POST /quote integratorFee', () => {
       code: 'VALIDATION_FAILED',
       details: { field: 'integratorFee' },
     });
+    expect(build.body.error.message).toMatch(/gasPayment user/);
   });
 });

@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MessagingModule } from '@swapgw/messaging';
 import { serviceDataSourceOptions } from '@swapgw/persistence';
-import { CLOCK } from './clock';
+import { Clock, SystemClock } from '@swapgw/runtime';
 import { SignerSurfaceConfig } from './config/signer-surface.config';
 import { signerDatabaseOptions } from './database/signer-database';
 import { SigningModule } from './signing/signing.module';
@@ -24,9 +24,9 @@ export class AppModule {
       global: true,
       providers: [
         { provide: SignerSurfaceConfig, useValue: config },
-        { provide: CLOCK, useValue: Date.now },
+        { provide: Clock, useClass: SystemClock },
       ],
-      exports: [SignerSurfaceConfig, CLOCK],
+      exports: [SignerSurfaceConfig, Clock],
       imports: [
         TypeOrmModule.forRoot(serviceDataSourceOptions(signerDatabaseOptions(config.databaseUrl))),
         MessagingModule.forRoot({

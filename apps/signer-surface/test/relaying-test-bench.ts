@@ -1,6 +1,7 @@
 // Test support for the relaying integration specs: one anvil chain and a schema of its own in the
 // test run's PostgreSQL, and signer-surface "nodes" over them (each its own DataSource, providers,
 // relayer pool, Relayers and tracker: one signer-surface instance each).
+import { Clock, SystemClock } from '@swapgw/runtime';
 import { DEFAULT_RELAYER_GAS_EXTRA } from '@swapgw/chains';
 import { prepareDatabase, serviceDataSourceOptions } from '@swapgw/persistence';
 import { testEnv } from '@swapgw/testing';
@@ -42,7 +43,7 @@ export interface RelayingNode {
 export interface RelayingNodeOptions {
   tracking?: Partial<RelayedTrackingPolicy>;
   policy?: Partial<RelayersPolicy>;
-  now?: () => number;
+  now?: Clock;
 }
 
 export class RelayingTestBench {
@@ -83,7 +84,7 @@ export class RelayingTestBench {
       chains,
       new WeiByChain(ETH),
     );
-    const now = options.now ?? Date.now;
+    const now = options.now ?? new SystemClock();
     const relayers = new Relayers(
       dataSource,
       chains,

@@ -17,13 +17,12 @@ import {
   TopicEvents,
 } from '@swapgw/messaging';
 import { prepareDatabase, ServiceDataSourceOptions, serviceDataSourceOptions } from '@swapgw/persistence';
-import { loadConfig } from '@swapgw/runtime';
+import { Clock, loadConfig, SystemClock } from '@swapgw/runtime';
 import { testEnv } from '@swapgw/testing';
 import { Kafka, logLevel } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { CLOCK } from '../src/clock';
 import { SignerSurfaceConfig } from '../src/config/signer-surface.config';
 import { signerDatabaseOptions } from '../src/database/signer-database';
 import { SIGNING_EVENTS_TOPIC } from '../src/signing/signing-events.outbox';
@@ -64,9 +63,9 @@ class SignerTestModule {
       global: true,
       providers: [
         { provide: SignerSurfaceConfig, useValue: run.config },
-        { provide: CLOCK, useValue: Date.now },
+        { provide: Clock, useClass: SystemClock },
       ],
-      exports: [SignerSurfaceConfig, CLOCK],
+      exports: [SignerSurfaceConfig, Clock],
       imports: [
         TypeOrmModule.forRoot(serviceDataSourceOptions(run.database)),
         MessagingModule.forRoot({

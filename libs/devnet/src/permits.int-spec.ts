@@ -8,11 +8,13 @@ import {
   id,
   JsonRpcProvider,
   Log,
+  LogDescription,
   MaxUint256,
   parseUnits,
   Signature,
   TypedDataEncoder,
   Wallet,
+  ZeroAddress,
 } from 'ethers';
 import {
   CANONICAL_PERMIT2,
@@ -55,6 +57,14 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
   const wallet = (index: number, chain = chainA()) =>
     devnetWallet(devnet.manifest.mnemonic, index, provider(chain));
   const inAnHour = () => BigInt(Math.floor(Date.now() / 1000) + 3600);
+  /** The router's FeeSwap tuple: venue, amountIn (fees included), minimum out, recipient, unwrap, deadline. */
+  const feeSwap = (
+    venue: string,
+    amountIn: bigint,
+    amountOutMin: bigint,
+    recipient: string,
+    unwrapNative = false,
+  ) => [venue, amountIn, amountOutMin, recipient, unwrapNative, inAnHour()];
   const errorName = (contract: Contract, error: unknown) => {
     const data = (error as { data?: string }).data;
     return data ? contract.interface.parseError(data)?.name : (error as Error).message;
@@ -164,13 +174,10 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
       (await weth.balanceOf(recipient)) as bigint,
     ];
 
-    const sent = (await router.swapExactTokensForTokensWithPermit(
-      chain.uniswapV2.router,
-      amountIn,
-      amountOutMin,
+    const sent = (await router.swapWithFees(
+      feeSwap(chain.uniswapV2.router, amountIn, amountOutMin, recipient),
       [USDC.address, WETH.address],
-      recipient,
-      inAnHour(),
+      [],
       [EIP2612, 0n, typed.message.deadline, signature],
     )) as ContractTransactionResponse;
     const receipt = await sent.wait();
@@ -228,13 +235,10 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
 
     const compact = sig.r + sig.yParityAndS.slice(2); // EIP-2098, 64 bytes
     await (
-      await router.swapExactTokensForETHWithPermit(
-        chain.uniswapV2.router,
-        amountIn,
-        1n,
+      await router.swapWithFees(
+        feeSwap(chain.uniswapV2.router, amountIn, 1n, user.address, true),
         [DAI.address, WETH.address],
-        user.address,
-        inAnHour(),
+        [],
         [EIP2612, 0n, deadline, compact],
       )
     ).wait();
@@ -244,14 +248,11 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
       ...typed.message,
       nonce: (await dai.nonces(user.address)) as bigint,
     });
-    const refused = await router.swapExactTokensForETHWithPermit
+    const refused = await router.swapWithFees
       .staticCall(
-        chain.uniswapV2.router,
-        amountIn,
-        1n,
+        feeSwap(chain.uniswapV2.router, amountIn, 1n, user.address, true),
         [DAI.address, WETH.address],
-        user.address,
-        inAnHour(),
+        [],
         [EIP2612, 0n, deadline, forged],
       )
       .catch((error: unknown) => error);
@@ -268,13 +269,10 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
     const permit2 = new Contract(chain.permits.permit2, PERMIT2_ABI, user);
     const amountIn = parseUnits('2000', 6);
     const swap = (nonce: bigint, deadline: bigint, signature: string) =>
-      router.swapExactTokensForTokensWithPermit(
-        chain.uniswapV2.router,
-        amountIn,
-        1n,
+      router.swapWithFees(
+        feeSwap(chain.uniswapV2.router, amountIn, 1n, user.address),
         [USDC.address, DAI.address],
-        user.address,
-        inAnHour(),
+        [],
         [PERMIT2, nonce, deadline, signature],
       );
 
@@ -313,14 +311,11 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
     const permit2 = new Contract(chain.permits.permit2, PERMIT2_ABI, user);
     const amountIn = parseUnits('10', 6);
     const attempt = (amount: bigint, nonce: bigint, deadline: bigint, signature: string) =>
-      router.swapExactTokensForTokensWithPermit
+      router.swapWithFees
         .staticCall(
-          chain.uniswapV2.router,
-          amount,
-          1n,
+          feeSwap(chain.uniswapV2.router, amount, 1n, user.address),
           [USDC.address, WETH.address],
-          user.address,
-          inAnHour(),
+          [],
           [PERMIT2, nonce, deadline, signature],
         )
         .catch((error: unknown) => errorName(permit2, error));
@@ -333,7 +328,7 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
     const good = await signPermit2(user, chain, USDC.address, amountIn, 3n);
     // The router asks for exactly what it swaps: a signature for 10 USDC does not move 11.
     expect(await attempt(amountIn + 1n, 3n, good.deadline, good.signature)).toBe('InvalidSigner');
-    expect(await attempt(amountIn, 3n, good.deadline, good.signature)).toEqual(expect.any(Array));
+    expect(await attempt(amountIn, 3n, good.deadline, good.signature)).toEqual(expect.any(BigInt));
     await (await permit2.invalidateUnorderedNonces(0n, 1n << 3n)).wait();
     expect(await attempt(amountIn, 3n, good.deadline, good.signature)).toBe('InvalidNonce');
   });
@@ -353,12 +348,11 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
     const before = (await usdcOnB.balanceOf(recipient)) as bigint;
 
     await (
-      await router.depositWithPermit(chain.bridge.address, amount, to.chainId, recipient, [
-        PERMIT2,
-        42n,
-        deadline,
-        signature,
-      ])
+      await router.depositWithFees(
+        [chain.bridge.address, amount, to.chainId, recipient],
+        [],
+        [PERMIT2, 42n, deadline, signature],
+      )
     ).wait();
 
     expect(await usdc.balanceOf(chain.permits.permitRouter)).toBe(0n);
@@ -367,5 +361,90 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
       intervalMs: 100,
       description: 'the bridged USDC to arrive on devnet-b',
     });
+  });
+
+  it('integrator fees on a bridge deposit: depositWithFees pulls amount plus the fees (allowance), pays each recipient and bridges the rest', async () => {
+    const chain = chainA();
+    const to = devnetChain(devnet.manifest, 'devnet-b');
+    const user = wallet(2);
+    const [first, second, recipient] = [0, 1, 2].map(() => Wallet.createRandom().address);
+    const usdc = new Contract(chain.tokens.USDC.address, ERC20_PERMIT_ABI, user);
+    const usdcOnB = new Contract(to.tokens.USDC.address, ERC20_PERMIT_ABI, provider(to));
+    const router = new Contract(chain.permits.permitRouter, SWAP_GATEWAY_ROUTER_ABI, user);
+    const gross = parseUnits('100', 6);
+    const fees = [
+      [first, parseUnits('0.3', 6)],
+      [second, parseUnits('0.2', 6)],
+    ] as const;
+    const net = gross - fees[0][1] - fees[1][1];
+    await (await usdc.approve(chain.permits.permitRouter, gross)).wait();
+    const before = (await usdc.balanceOf(user.address)) as bigint;
+
+    const receipt = await (
+      await router.depositWithFees([chain.bridge.address, gross, to.chainId, recipient], fees, [
+        2,
+        0n,
+        0n,
+        '0x',
+      ])
+    ).wait();
+
+    expect(before - ((await usdc.balanceOf(user.address)) as bigint)).toBe(gross);
+    expect(await usdc.balanceOf(first)).toBe(fees[0][1]);
+    expect(await usdc.balanceOf(second)).toBe(fees[1][1]);
+    expect(await usdc.balanceOf(chain.permits.permitRouter)).toBe(0n);
+    const paid = receipt!.logs
+      .map((log: Log) => router.interface.parseLog(log))
+      .flatMap((parsed: LogDescription | null) =>
+        parsed?.name === 'IntegratorFeePaid' ? [parsed.args.toArray()] : [],
+      );
+    expect(paid).toEqual([
+      [first, chain.tokens.USDC.address, user.address, fees[0][1]],
+      [second, chain.tokens.USDC.address, user.address, fees[1][1]],
+    ]);
+    const expectedOut = net - (net * BigInt(devnet.manifest.bridge.feeBps)) / 10_000n;
+    await waitFor(async () => ((await usdcOnB.balanceOf(recipient)) as bigint) === expectedOut, {
+      timeoutMs: devnet.manifest.bridge.estimatedDurationSeconds * 1000 + 2000,
+      intervalMs: 100,
+      description: 'the bridged USDC (net of the fees) to arrive on devnet-b',
+    });
+  });
+
+  it('integrator fees with native ETH in: swapNativeWithFees pays each fee in ETH out of the value and swaps the rest; a value other than amountIn is refused', async () => {
+    const chain = chainA();
+    const user = wallet(3);
+    const feeRecipient = Wallet.createRandom().address;
+    const recipient = Wallet.createRandom().address;
+    const { WETH, USDC } = chain.tokens;
+    const router = new Contract(chain.permits.permitRouter, SWAP_GATEWAY_ROUTER_ABI, user);
+    const usdc = new Contract(USDC.address, ERC20_PERMIT_ABI, provider(chain));
+    const gross = parseUnits('0.2', 18);
+    const fee = parseUnits('0.002', 18);
+    const swap = feeSwap(chain.uniswapV2.router, gross, 1n, recipient);
+    const path = [WETH.address, USDC.address];
+
+    const mismatch = await router.swapNativeWithFees
+      .staticCall(swap, path, [[feeRecipient, fee]], { value: gross - 1n })
+      .catch((error: unknown) => error);
+    expect(errorName(router, mismatch)).toBe('NativeAmountMismatch');
+    const feeTooHigh = await router.swapNativeWithFees
+      .staticCall(swap, path, [[feeRecipient, gross]], { value: gross })
+      .catch((error: unknown) => error);
+    expect(errorName(router, feeTooHigh)).toBe('InvalidIntegratorFee');
+
+    const receipt = await (
+      await router.swapNativeWithFees(swap, path, [[feeRecipient, fee]], { value: gross })
+    ).wait();
+    expect(receipt!.status).toBe(1);
+    const p = provider(chain);
+    expect(await p.getBalance(feeRecipient)).toBe(fee);
+    expect(await p.getBalance(chain.permits.permitRouter)).toBe(0n);
+    expect((await usdc.balanceOf(recipient)) as bigint).toBeGreaterThan(0n);
+    const paid = receipt!.logs
+      .map((log: Log) => router.interface.parseLog(log))
+      .flatMap((parsed: LogDescription | null) =>
+        parsed?.name === 'IntegratorFeePaid' ? [parsed.args.toArray()] : [],
+      );
+    expect(paid).toEqual([[feeRecipient, ZeroAddress, user.address, fee]]);
   });
 });

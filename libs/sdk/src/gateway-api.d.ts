@@ -1889,7 +1889,7 @@ export interface components {
              * @example AMOUNT_TOO_LOW
              * @enum {string}
              */
-            reason: "AMOUNT_TOO_LOW" | "AMOUNT_TOO_HIGH" | "NO_LIQUIDITY" | "PAIR_NOT_SUPPORTED" | "SLIPPAGE_TOO_LOW" | "TOKEN_NOT_SUPPORTED" | "PROVIDER_UNAVAILABLE";
+            reason: "AMOUNT_TOO_LOW" | "AMOUNT_TOO_HIGH" | "NO_LIQUIDITY" | "PAIR_NOT_SUPPORTED" | "SLIPPAGE_TOO_LOW" | "TOKEN_NOT_SUPPORTED" | "INTEGRATOR_FEE_NOT_SUPPORTED" | "PROVIDER_UNAVAILABLE";
         };
         WebhookCreatedResponse: {
             /** @description True when subscribed to every type (eventTypes absent or empty at creation) */

@@ -4,6 +4,8 @@ import { integratorFeeTransfersOf, IntegratorFeeChains } from './integrator-fees
 const USDC = { chain: 'devnet-a', symbol: 'USDC', address: `0x${'11'.repeat(20)}`, decimals: 6 };
 const WETH = { chain: 'devnet-a', symbol: 'WETH', address: `0x${'12'.repeat(20)}`, decimals: 18 };
 const V2_ROUTER = `0x${'a1'.repeat(20)}`;
+const BRIDGE = `0x${'b1'.repeat(20)}`;
+const SPOKE_POOL = `0x${'b2'.repeat(20)}`;
 const RECIPIENT = `0x${'22'.repeat(20)}`;
 const swapLeg = (overrides: Partial<RouteLeg> = {}) =>
   ({
@@ -22,14 +24,37 @@ const chains: IntegratorFeeChains = {
   familyOf: (chain) => (chain === 'solana-devnet' ? 'solana' : 'evm'),
   permitContractsOf: (chain) =>
     chain === 'devnet-a'
-      ? { permitRouter: `0x${'c1'.repeat(20)}`, permit2: `0x${'c2'.repeat(20)}`, uniswapV2Router: V2_ROUTER }
+      ? {
+          permitRouter: `0x${'c1'.repeat(20)}`,
+          permit2: `0x${'c2'.repeat(20)}`,
+          uniswapV2Router: V2_ROUTER,
+          bridge: BRIDGE,
+          acrossSpokePool: SPOKE_POOL,
+        }
       : undefined,
 };
-const fee = (amount: string, recipient = RECIPIENT) => ({ token: USDC, recipient, bps: 50, amount });
+const fee = (amount: string, recipient = RECIPIENT, token: RouteLeg['tokenIn'] = USDC) => ({
+  token,
+  recipient,
+  bps: 50,
+  amount,
+});
+const ETH = { ...WETH, symbol: 'ETH', address: null };
+const bridgeLeg = (overrides: Partial<RouteLeg> = {}) =>
+  swapLeg({
+    kind: 'bridge',
+    provider: 'devnet-bridge',
+    tokenOut: { ...USDC, chain: 'devnet-b' },
+    destinationChain: 'devnet-b',
+    spender: BRIDGE,
+    path: undefined,
+    ...overrides,
+  });
+const acrossLeg = bridgeLeg({ provider: 'across', spender: SPOKE_POOL });
 
-const refusalOf = (plan: RoutePlan): CodedError => {
+const refusalOf = (plan: RoutePlan, gasPayment: 'user' | 'sponsored' = 'user'): CodedError => {
   try {
-    integratorFeeTransfersOf(plan, chains);
+    integratorFeeTransfersOf(plan, chains, gasPayment);
   } catch (error) {
     return error as CodedError;
   }
@@ -38,34 +63,137 @@ const refusalOf = (plan: RoutePlan): CodedError => {
 
 describe('integratorFeeTransfersOf', () => {
   it('is empty for a plan without a charged fee', () => {
-    expect(integratorFeeTransfersOf(planWith(), chains)).toEqual([]);
-    expect(integratorFeeTransfersOf(planWith([]), chains)).toEqual([]);
-    expect(integratorFeeTransfersOf(planWith([fee('0')]), chains)).toEqual([]);
+    expect(integratorFeeTransfersOf(planWith(), chains, 'user')).toEqual([]);
+    expect(integratorFeeTransfersOf(planWith([]), chains, 'user')).toEqual([]);
+    expect(integratorFeeTransfersOf(planWith([fee('0')]), chains, 'user')).toEqual([]);
   });
 
   it('gives each charged recipient and amount when the first leg swaps an ERC-20 through the chain router', () => {
     const other = `0x${'33'.repeat(20)}`;
-    expect(integratorFeeTransfersOf(planWith([fee('125000'), fee('0'), fee('7', other)]), chains)).toEqual([
-      { recipient: RECIPIENT, amount: 125000n },
-      { recipient: other, amount: 7n },
+    for (const gasPayment of ['user', 'sponsored'] as const)
+      expect(
+        integratorFeeTransfersOf(planWith([fee('125000'), fee('0'), fee('7', other)]), chains, gasPayment),
+      ).toEqual([
+        { recipient: RECIPIENT, amount: 125000n },
+        { recipient: other, amount: 7n },
+      ]);
+  });
+
+  it('gives the fees when the first leg swaps the native coin through the chain router (fee in the native coin)', () => {
+    const nativeIn = swapLeg({ tokenIn: ETH, path: [WETH.address, USDC.address], tokenOut: USDC });
+    for (const gasPayment of ['user', 'sponsored'] as const)
+      expect(
+        integratorFeeTransfersOf(planWith([fee('5', RECIPIENT, ETH)], nativeIn), chains, gasPayment),
+      ).toEqual([{ recipient: RECIPIENT, amount: 5n }]);
+  });
+
+  it('gives the transfers of a Solana bridge deposit, which the signer builds with them', () => {
+    const mint = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+    const solanaUsdc = { ...USDC, chain: 'solana-devnet', address: mint };
+    const solanaRecipient = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
+    const deposit = swapLeg({
+      kind: 'bridge',
+      chain: 'solana-devnet',
+      provider: 'devnet-bridge',
+      tokenIn: solanaUsdc,
+      spender: 'vau1tvau1tvau1tvau1tvau1tvau1tvau1tvau1tvau1t',
+    });
+    const solanaFee = { token: solanaUsdc, recipient: solanaRecipient, bps: 50, amount: '100000' };
+    expect(integratorFeeTransfersOf(planWith([solanaFee], deposit), chains, 'user')).toEqual([
+      { recipient: solanaRecipient, amount: 100000n },
     ]);
+    // A Jupiter transaction built with the fee as its platform fee pays it itself.
+    const jupiter = swapLeg({
+      chain: 'solana-devnet',
+      provider: 'jupiter',
+      tokenIn: solanaUsdc,
+      solanaTransaction: {
+        serializedTransaction: 'AQID',
+        signer: solanaRecipient,
+        lastValidBlockHeight: 9,
+        integratorFee: { recipient: solanaRecipient, feeAccount: solanaRecipient, amount: '100000' },
+      },
+    });
+    expect(integratorFeeTransfersOf(planWith([solanaFee], jupiter), chains, 'user')).toEqual([
+      { recipient: solanaRecipient, amount: 100000n },
+    ]);
+    expect(refusalOf(planWith([{ ...solanaFee, amount: '99999' }], jupiter)).code).toBe('VALIDATION_FAILED');
+    const elsewhere = {
+      ...solanaFee,
+      token: { ...solanaUsdc, address: 'So11111111111111111111111111111111111111112' },
+    };
+    expect(refusalOf(planWith([elsewhere], deposit)).code).toBe('VALIDATION_FAILED');
+  });
+
+  it.each([['the devnet bridge', bridgeLeg()]])(
+    'gives the fees when a user-paid route starts with a deposit into %s through the chain router',
+    (_name, leg) => {
+      expect(integratorFeeTransfersOf(planWith([fee('125000')], leg), chains, 'user')).toEqual([
+        { recipient: RECIPIENT, amount: 125000n },
+      ]);
+    },
+  );
+
+  it.each([
+    ['a sponsored bridge deposit', bridgeLeg(), 'sponsored', /gasPayment user/],
+    ['an Across deposit', acrossLeg, 'user', /Across deposit/],
+    [
+      'a bridge to Solana',
+      bridgeLeg({ destinationChain: 'solana-devnet' }),
+      'user',
+      /bridge to solana-devnet/,
+    ],
+    ['a bridge the router does not call', bridgeLeg({ spender: `0x${'98'.repeat(20)}` }), 'user', /venue/],
+  ] as const)('refuses %s with its reason', (_name, leg, gasPayment, reason) => {
+    const refusal = refusalOf(planWith([fee('125000')], leg), gasPayment);
+    expect(refusal.code).toBe('VALIDATION_FAILED');
+    expect(refusal.message).toMatch(reason);
+    expect(refusal.details).toMatchObject({ field: 'integratorFee', recipients: 1, chain: 'devnet-a' });
   });
 
   it.each([
-    ['a bridge first', swapLeg({ kind: 'bridge', spender: `0x${'b1'.repeat(20)}` })],
-    ['native coin in', swapLeg({ tokenIn: { ...USDC, symbol: 'ETH', address: null } })],
+    ['a fee in another token than the input', swapLeg({ tokenIn: ETH })],
+    ['a swap without a Uniswap path', swapLeg({ path: undefined })],
     [
       'a prebuilt aggregator call',
       swapLeg({ call: { from: RECIPIENT, to: RECIPIENT, data: '0x', value: '0' } }),
     ],
     ['a venue the router does not call', swapLeg({ spender: `0x${'99'.repeat(20)}` })],
     ['a chain without router', swapLeg({ chain: 'devnet-b' })],
-    ['a Solana first leg', swapLeg({ chain: 'solana-devnet' })],
+    ['a Solana aggregator (prebuilt) transaction', swapLeg({ chain: 'solana-devnet', provider: 'jupiter' })],
     ['a taxed token (fee-on-transfer) on the first leg', swapLeg({ sellTaxBps: 500 })],
   ])('refuses %s (400 VALIDATION_FAILED, field integratorFee)', (_name, leg) => {
     const refusal = refusalOf(planWith([fee('125000')], leg));
     expect(refusal).toBeInstanceOf(CodedError);
     expect(refusal.code).toBe('VALIDATION_FAILED');
     expect(refusal.details).toMatchObject({ field: 'integratorFee', recipients: 1 });
+  });
+
+  describe('fees an aggregator call takes itself (collectedBy: aggregator)', () => {
+    const call = { from: RECIPIENT, to: `0x${'0a'.repeat(20)}`, data: '0x2213bc0b', value: '0' };
+    const taken = (amount: string) => ({ ...fee(amount), collectedBy: 'aggregator' as const });
+
+    it.each([['0x'], ['lifi']])(
+      'adds no transfer when the first leg is the %s call that takes them',
+      (provider) => {
+        const leg = swapLeg({ provider, call, path: undefined });
+        expect(integratorFeeTransfersOf(planWith([taken('125000')], leg), chains, 'user')).toEqual([]);
+      },
+    );
+
+    it.each([
+      ['the call is missing (a priced-only leg)', swapLeg({ provider: '0x', path: undefined })],
+      ['the first leg is not an aggregator that takes fees', swapLeg({ provider: 'jupiter', call })],
+      ['the first leg is a router swap', swapLeg()],
+    ])('refuses when %s: the fee would not be paid, or paid twice', (_name, leg) => {
+      const refusal = refusalOf(planWith([taken('125000')], leg));
+      expect(refusal.code).toBe('VALIDATION_FAILED');
+      expect(refusal.details).toMatchObject({ field: 'integratorFee' });
+    });
+
+    it('refuses a mix of aggregator-taken and router-paid fees', () => {
+      const leg = swapLeg({ provider: '0x', call, path: undefined });
+      expect(refusalOf(planWith([taken('125000'), fee('7')], leg)).code).toBe('VALIDATION_FAILED');
+    });
   });
 });

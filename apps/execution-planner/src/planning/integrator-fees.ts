@@ -1,6 +1,11 @@
-import { ChainFamily, PermitContracts, permitLegProblem } from '@swapgw/chains';
-import { type IntegratorFeeTransfer, isTaxedLeg } from '@swapgw/chains/families';
-import { CodedError, ErrorCodes, RoutePlan } from '@swapgw/contracts';
+import { ChainFamily, PermitContracts, permitVenueOf } from '@swapgw/chains';
+import {
+  ACROSS_PROVIDER,
+  type IntegratorFeeTransfer,
+  isTaxedLeg,
+  prebuiltPaysIntegratorFees,
+} from '@swapgw/chains/families';
+import { CodedError, ErrorCodes, GasPayment, RouteLeg, RoutePlan } from '@swapgw/contracts';
 
 /** What the check reads of chains: their family, and their permit contracts (the SwapGatewayRouter). */
 export interface IntegratorFeeChains {
@@ -10,37 +15,94 @@ export interface IntegratorFeeChains {
 
 /**
  * The integrator fees the route's first transaction pays (recipient and amount in base units of the
- * input token), or [] for a plan without a charged fee. The fee is paid on chain in the same
- * transaction as the swap: the first leg must be an EVM swap of an ERC-20 through a Uniswap venue
- * the chain's SwapGatewayRouter calls (its swapWithFees / swapV3WithFees, or the sponsored swap
- * intent, which carries the fees). Any other first leg (a bridge, native coin in, an aggregator's
- * prebuilt call, a Solana transaction) is refused with 400 VALIDATION_FAILED, field integratorFee:
- * a build that left the fee out would hand the integrator's share back to the user while the quote
- * said it was paid. Pure: the builder calls it before reading any chain.
+ * input token), or [] for a plan without a charged fee or one whose fees the first leg's own
+ * prebuilt call takes. The fee is paid on chain in the same transaction as the first leg:
+ *  - on an EVM chain, by the chain's SwapGatewayRouter, which pays each recipient and spends the
+ *    rest through the leg's venue: a swap through a Uniswap venue, of an ERC-20 (swapWithFees /
+ *    swapV3WithFees, or the sponsored swap intent, which carries the fees) or of the native coin
+ *    (swapNativeWithFees / swapV3NativeWithFees, the fees paid in the native coin); or, user-paid,
+ *    a devnet bridge deposit towards an EVM chain (depositWithFees);
+ *  - on Solana, in the bridge deposit's transaction the signer builds, a token transfer per
+ *    recipient before the deposit (solanaIntegratorFeeInstructions), or in a Jupiter transaction
+ *    built with the fee as its platform fee (prebuiltPaysIntegratorFees);
+ *  - fees `collectedBy: 'aggregator'` are inside the first leg's prebuilt call (0x swapFeeBps, LI.FI
+ *    fee): the quote asked the aggregator for them and checked its answer, the leg spends the whole
+ *    input. Nothing is added (a transfer would charge the fee twice), so [] is returned, provided
+ *    every fee is of that kind and the first leg is such a call.
+ * Any other first leg (a sponsored bridge, whose signed intent has no fees; a bridge to Solana or
+ * Bitcoin; an Across deposit; a taxed token; a prebuilt call without the fee) is refused with 400
+ * VALIDATION_FAILED, field integratorFee: a build that left the fee out would hand the integrator's
+ * share back to the user while the quote said it was paid. Pure: the builder calls it before
+ * reading any chain.
  */
 export function integratorFeeTransfersOf(
   plan: RoutePlan,
   chains: IntegratorFeeChains,
+  gasPayment: GasPayment,
 ): IntegratorFeeTransfer[] {
   const charged = (plan.integratorFees ?? []).filter((fee) => BigInt(fee.amount) > 0n);
   if (charged.length === 0) return [];
+  const transfers = charged.map((fee) => ({ recipient: fee.recipient, amount: BigInt(fee.amount) }));
   const leg = plan.legs[0];
-  const problem =
-    chains.familyOf(leg.chain) !== 'evm'
-      ? `the fee transfer is not part of ${leg.chain}'s steps yet`
-      : leg.kind !== 'swap'
-        ? 'the route starts with a bridge, which cannot carry the fee transfer yet'
-        : isTaxedLeg(leg)
-          ? 'the first leg moves a taxed token, which the SwapGatewayRouter cannot swap'
-          : permitLegProblem(leg, chains.permitContractsOf(leg.chain));
+  if (charged.every((fee) => fee.collectedBy === 'aggregator') && aggregatorTakesFee(leg)) return [];
   const wrongToken = charged.find(
     (fee) => fee.token.address?.toLowerCase() !== leg.tokenIn.address?.toLowerCase(),
   );
-  if (problem === null && wrongToken === undefined)
-    return charged.map((fee) => ({ recipient: fee.recipient, amount: BigInt(fee.amount) }));
+  const problem = charged.some((fee) => fee.collectedBy === 'aggregator')
+    ? 'its fee was quoted inside an aggregator call the first leg does not carry'
+    : (feeLegProblem(leg, chains, gasPayment, transfers) ??
+      (wrongToken === undefined ? null : `the fee is not in ${leg.tokenIn.symbol}`));
+  if (problem === null) return transfers;
   throw new CodedError(
     ErrorCodes.VALIDATION_FAILED,
-    `Routes with an integrator fee are built when their first leg swaps an ERC-20 through the SwapGatewayRouter of an EVM chain; this one cannot (${problem ?? `the fee is not in ${leg.tokenIn.symbol}`}): quote with integratorFee [] to build`,
+    `Routes with an integrator fee are built when their first leg goes through the SwapGatewayRouter of an EVM chain (a Uniswap swap, or a user-paid bridge deposit) or deposits into the Solana bridge; this one cannot (${problem}): quote with integratorFee [] to build`,
     { field: 'integratorFee', recipients: charged.length, chain: leg.chain },
   );
+}
+
+/** The first leg is an aggregator's prebuilt transaction, the only place an aggregator's fee can be. */
+function aggregatorTakesFee(leg: RouteLeg): boolean {
+  return leg.call !== undefined && AGGREGATORS_TAKING_FEES.has(leg.provider);
+}
+
+/** The providers whose calls take the integrator fee themselves (quote-service's 0x and LI.FI). */
+const AGGREGATORS_TAKING_FEES = new Set(['0x', 'lifi']);
+
+/** Why the first leg cannot pay the fees in its own transaction, or null when it can. */
+function feeLegProblem(
+  leg: RouteLeg,
+  chains: IntegratorFeeChains,
+  gasPayment: GasPayment,
+  fees: IntegratorFeeTransfer[],
+): string | null {
+  const family = chains.familyOf(leg.chain);
+  if (family === 'solana') return solanaFeeLegProblem(leg, fees);
+  if (family !== 'evm') return `the fee transfer is not part of ${leg.chain}'s steps yet`;
+  if (leg.call) return `the first leg (${leg.provider}) is a prebuilt call the SwapGatewayRouter cannot make`;
+  if (isTaxedLeg(leg)) return 'the first leg moves a taxed token, which the SwapGatewayRouter cannot swap';
+  if (leg.kind === 'bridge') {
+    if (leg.provider === ACROSS_PROVIDER)
+      return 'the route starts with an Across deposit, which cannot carry the fee transfer yet';
+    if (gasPayment === 'sponsored')
+      return 'the route starts with a bridge, whose gas-covered deposit cannot carry the fee transfer yet; build with gasPayment user';
+    if (leg.destinationChain && chains.familyOf(leg.destinationChain) !== 'evm')
+      return `the route starts with a bridge to ${leg.destinationChain}, whose deposit cannot carry the fee transfer yet`;
+  } else if (!leg.path) {
+    return `the first leg (${leg.provider}) has no Uniswap path`;
+  }
+  const contracts = chains.permitContractsOf(leg.chain);
+  if (!contracts) return `${leg.chain} has no SwapGatewayRouter`;
+  const venue = permitVenueOf(leg, contracts);
+  if (!venue || venue.toLowerCase() !== leg.spender.toLowerCase())
+    return `the first leg (${leg.provider}) does not go through a venue the SwapGatewayRouter of ${leg.chain} calls`;
+  return null;
+}
+
+/**
+ * What keeps a Solana first leg from carrying the fee, or null: the signer builds a bridge deposit
+ * itself and adds the transfers; an aggregator's prebuilt transaction (Jupiter) is signed as built.
+ */
+function solanaFeeLegProblem(leg: RouteLeg, fees: IntegratorFeeTransfer[]): string | null {
+  if (leg.kind === 'bridge' || prebuiltPaysIntegratorFees(leg, fees)) return null;
+  return `the ${leg.provider} transaction on ${leg.chain} is signed as the aggregator built it, without these fees`;
 }

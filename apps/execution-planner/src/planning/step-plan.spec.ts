@@ -52,6 +52,34 @@ const leg = (overrides: Partial<RouteLeg>): RouteLeg => ({
   ...overrides,
 });
 
+/** 10 USDC through the devnet bridge from devnet-a to devnet-b. */
+const usdcBridgeToB = (): RouteLeg =>
+  leg({
+    kind: 'bridge',
+    provider: 'devnet-bridge',
+    tokenIn: USDC_A,
+    tokenOut: USDC_B,
+    amountIn: '10000000',
+    expectedAmountOut: '9990000',
+    minAmountOut: '9990000',
+    spender: BRIDGE_A,
+    destinationChain: 'devnet-b',
+    path: undefined,
+  });
+
+/** The swap on devnet-b after a bridge from devnet-a: the bridged USDC into DAI. */
+const usdcToDaiOnB = (): RouteLeg =>
+  leg({
+    chain: 'devnet-b',
+    tokenIn: USDC_B,
+    tokenOut: DAI_B,
+    amountIn: '9990000',
+    expectedAmountOut: '9980000000000000000',
+    minAmountOut: '9930000000000000000',
+    spender: ROUTER_B,
+    path: [USDC_B.address!, DAI_B.address!],
+  });
+
 const planOf = (legs: RouteLeg[]): RoutePlan => ({
   quoteId: 'q_1',
   routeId: 'r_1',
@@ -131,28 +159,8 @@ describe('planSteps', () => {
   });
 
   it('expands a cross-chain route into approve → deposit on the source and approve → swap gated on the bridged balance', () => {
-    const bridge = leg({
-      kind: 'bridge',
-      provider: 'devnet-bridge',
-      tokenIn: USDC_A,
-      tokenOut: USDC_B,
-      amountIn: '10000000',
-      expectedAmountOut: '9990000',
-      minAmountOut: '9990000',
-      spender: BRIDGE_A,
-      destinationChain: 'devnet-b',
-      path: undefined,
-    });
-    const swapOnB = leg({
-      chain: 'devnet-b',
-      tokenIn: USDC_B,
-      tokenOut: DAI_B,
-      amountIn: '9990000',
-      expectedAmountOut: '9980000000000000000',
-      minAmountOut: '9930000000000000000',
-      spender: ROUTER_B,
-      path: [USDC_B.address!, DAI_B.address!],
-    });
+    const bridge = usdcBridgeToB();
+    const swapOnB = usdcToDaiOnB();
     const plan = planOf([bridge, swapOnB]);
     expect(balancesToRead(plan, () => USER)).toEqual([
       { chain: 'devnet-b', token: USDC_B.address, holder: USER },
@@ -248,7 +256,7 @@ describe('planSteps', () => {
         path: undefined,
       });
 
-    it('eip2612: one step, the router’s swapExactTokensForTokensWithPermit with the signature and the deadline in seconds', () => {
+    it('eip2612: one step, the router’s swapWithFees with no fee, the signature and the deadline in seconds', () => {
       const steps = planSteps(
         planOf([leg({})]),
         {
@@ -262,19 +270,21 @@ describe('planSteps', () => {
       expect(steps.map((s) => [s.index, s.kind, s.call!.to, s.approve])).toEqual([
         [1, 'swap', PERMIT_ROUTER, undefined],
       ]);
-      const args = swapGatewayRouterInterface.decodeFunctionData(
-        'swapExactTokensForTokensWithPermit',
+      const [terms, path, fees] = swapGatewayRouterInterface.decodeFunctionData(
+        'swapWithFees',
         steps[0].call!.data,
       );
-      expect(args.toArray().slice(0, 6).map(String)).toEqual([
+      expect(terms.toArray()).toEqual([
         ROUTER_A,
-        '1500000',
-        '497500000000000',
-        [USDC_A.address, WETH_A.address].join(','),
+        1_500_000n,
+        497_500_000_000_000n,
         USER,
-        String(NOW_MS / 1000 + 3600),
+        false,
+        BigInt(NOW_MS / 1000 + 3600),
       ]);
-      expect(permitArg(steps[0].call!.data, 'swapExactTokensForTokensWithPermit').toArray()).toEqual([
+      expect(path.toArray()).toEqual([USDC_A.address, WETH_A.address]);
+      expect(fees.toArray()).toEqual([]);
+      expect(permitArg(steps[0].call!.data, 'swapWithFees').toArray()).toEqual([
         0n,
         0n,
         BigInt(permitDeadline / 1000),
@@ -282,16 +292,8 @@ describe('planSteps', () => {
       ]);
     });
 
-    it('eip2612 on a bridge route: depositWithPermit through the router, and the destination swap keeps its approve', () => {
-      const swapOnB = leg({
-        chain: 'devnet-b',
-        tokenIn: USDC_B,
-        tokenOut: DAI_B,
-        amountIn: '9990000',
-        minAmountOut: '9930000000000000000',
-        spender: ROUTER_B,
-        path: [USDC_B.address!, DAI_B.address!],
-      });
+    it('eip2612 on a bridge route: depositWithFees (no fee) through the router, and the destination swap keeps its approve', () => {
+      const swapOnB = usdcToDaiOnB();
       const steps = planSteps(
         planOf([bridgeLeg(), swapOnB]),
         {
@@ -307,8 +309,13 @@ describe('planSteps', () => {
         `approve@devnet-b→${USDC_B.address}`,
         `swap@devnet-b→${ROUTER_B}`,
       ]);
-      const deposit = swapGatewayRouterInterface.decodeFunctionData('depositWithPermit', steps[0].call!.data);
-      expect([deposit[0], deposit[1], deposit[2], deposit[3]]).toEqual([BRIDGE_A, 10_000_000n, 31338n, USER]);
+      const [deposit, fees, permit] = swapGatewayRouterInterface.decodeFunctionData(
+        'depositWithFees',
+        steps[0].call!.data,
+      );
+      expect(deposit.toArray()).toEqual([BRIDGE_A, 10_000_000n, 31338n, USER]);
+      expect(fees.toArray()).toEqual([]);
+      expect(permit[0]).toBe(0n);
     });
 
     it('permit2 with a short allowance to Permit2: approve Permit2 (MaxUint256) then the router call with the nonce', () => {
@@ -332,7 +339,11 @@ describe('planSteps', () => {
         PERMIT2,
         MaxUint256,
       ]);
-      expect(permitArg(steps[1].call!.data, 'swapExactTokensForETHWithPermit').toArray()).toEqual([
+      // Native ETH out: the router's swap unwraps.
+      expect(swapGatewayRouterInterface.decodeFunctionData('swapWithFees', steps[1].call!.data)[0][4]).toBe(
+        true,
+      );
+      expect(permitArg(steps[1].call!.data, 'swapWithFees').toArray()).toEqual([
         1n,
         300n,
         BigInt(permitDeadline / 1000),
@@ -350,7 +361,7 @@ describe('planSteps', () => {
         { ...permitContext, permit2Allowance: MaxUint256 },
       );
       expect(steps.map((s) => [s.kind, s.call!.to])).toEqual([['swap', PERMIT_ROUTER]]);
-      expect(permitArg(steps[0].call!.data, 'swapExactTokensForTokensWithPermit').toArray()).toEqual([
+      expect(permitArg(steps[0].call!.data, 'swapWithFees').toArray()).toEqual([
         1n,
         1n,
         BigInt(permitDeadline / 1000),
@@ -828,7 +839,12 @@ describe('planSteps with integrator fees (the first leg pays them in its own tra
     ...context,
     permitContractsOf: (chain) =>
       chain === 'devnet-a'
-        ? { permitRouter: GATEWAY_ROUTER, permit2: PERMIT2, uniswapV2Router: ROUTER_A }
+        ? {
+            permitRouter: GATEWAY_ROUTER,
+            permit2: PERMIT2,
+            uniswapV2Router: ROUTER_A,
+            bridge: BRIDGE_A,
+          }
         : undefined,
     tokenPermitOf: (_chain, address) =>
       address === USDC_A.address ? { name: 'USD Coin', version: '1' } : undefined,
@@ -910,5 +926,117 @@ describe('planSteps with integrator fees (the first leg pays them in its own tra
     );
     expect(terms[1]).toBe(1_506_000n);
     expect(permit[0]).toBe(1n);
+  });
+
+  const feesOf = (fees: { toArray(): unknown[] }) =>
+    fees.toArray().map((f) => (f as { toArray(): unknown[] }).toArray());
+  const bridgeToB = usdcBridgeToB();
+
+  it('user-paid bridge first: approves the SwapGatewayRouter for amountIn plus the fees, whose depositWithFees pays each fee and deposits amountIn for the user on the destination', () => {
+    const steps = planSteps(planOf([bridgeToB]), { userAddress: USER, gasPayment: 'user' }, feeContext);
+    expect(steps.map((s) => s.kind)).toEqual(['approve', 'bridge']);
+    const [approve, deposit] = steps;
+    expect(approve.approve).toEqual({ token: USDC_A.address, spender: GATEWAY_ROUTER, amount: '10006000' });
+    expect(deposit.call!.to).toBe(GATEWAY_ROUTER);
+    expect(deposit.call!.value).toBe('0');
+    const [terms, fees, permit] = swapGatewayRouterInterface.decodeFunctionData(
+      'depositWithFees',
+      deposit.call!.data,
+    );
+    // The bridge, what the router pulls, devnet-b's chain id, the user as the bridge's recipient.
+    expect(terms.toArray()).toEqual([BRIDGE_A, 10_006_000n, 31338n, USER]);
+    expect(feesOf(fees)).toEqual([
+      [FEE_A, 4_500n],
+      [FEE_B, 1_500n],
+    ]);
+    expect(permit.toArray()).toEqual([2n, 0n, 0n, '0x']);
+  });
+
+  it('user-paid bridge first then a swap: the swap on the destination spends what the bridge guarantees, with no fee', () => {
+    const swapOnB = usdcToDaiOnB();
+    const steps = planSteps(
+      planOf([bridgeToB, swapOnB]),
+      { userAddress: USER, gasPayment: 'user' },
+      feeContext,
+    );
+    expect(steps.map((s) => [s.kind, s.call!.to])).toEqual([
+      ['approve', USDC_A.address],
+      ['bridge', GATEWAY_ROUTER],
+      ['approve', USDC_B.address],
+      ['swap', ROUTER_B],
+    ]);
+    expect(steps[2].approve).toEqual({ token: USDC_B.address, spender: ROUTER_B, amount: '9990000' });
+  });
+
+  it('native ETH in: no approve, swapNativeWithFees sent with amountIn plus the fees as value', () => {
+    const nativeIn = leg({
+      tokenIn: ETH_A,
+      tokenOut: USDC_A,
+      amountIn: '1000000000000000000',
+      minAmountOut: '2980000000',
+      path: [WETH_A.address!, USDC_A.address!],
+    });
+    const ethFees = [{ recipient: FEE_A, amount: 5_000_000_000_000_000n }];
+    for (const gasPayment of ['user', 'sponsored'] as const) {
+      const steps = planSteps(
+        planOf([nativeIn]),
+        { userAddress: USER, gasPayment },
+        {
+          ...feeContext,
+          integratorFees: ethFees,
+        },
+      );
+      expect(steps.map((s) => [s.kind, s.sponsored?.mode])).toEqual([
+        ['swap', gasPayment === 'sponsored' ? 'covered-transaction' : undefined],
+      ]);
+      const call = steps[0].call!;
+      expect([call.to, call.value]).toEqual([GATEWAY_ROUTER, '1005000000000000000']);
+      const [terms, path, fees] = swapGatewayRouterInterface.decodeFunctionData(
+        'swapNativeWithFees',
+        call.data,
+      );
+      expect(terms.toArray()).toEqual([
+        ROUTER_A,
+        1_005_000_000_000_000_000n,
+        2_980_000_000n,
+        USER,
+        false,
+        BigInt(NOW_MS / 1000 + 3600),
+      ]);
+      expect(path.toArray()).toEqual([WETH_A.address, USDC_A.address]);
+      expect(feesOf(fees)).toEqual([[FEE_A, 5_000_000_000_000_000n]]);
+    }
+  });
+
+  it('native ETH in through Uniswap V3: swapV3NativeWithFees along the encoded path', () => {
+    const V3_ROUTER = getAddress('0x' + 'a3'.repeat(20));
+    const nativeIn = leg({
+      provider: 'uniswap-v3',
+      tokenIn: ETH_A,
+      tokenOut: USDC_A,
+      amountIn: '1000000000000000000',
+      minAmountOut: '2980000000',
+      spender: V3_ROUTER,
+      path: [WETH_A.address!, USDC_A.address!],
+      poolFees: [500],
+    });
+    const steps = planSteps(
+      planOf([nativeIn]),
+      { userAddress: USER, gasPayment: 'user' },
+      {
+        ...feeContext,
+        permitContractsOf: () => ({
+          permitRouter: GATEWAY_ROUTER,
+          permit2: PERMIT2,
+          uniswapV3SwapRouter02: V3_ROUTER,
+        }),
+        integratorFees: [{ recipient: FEE_A, amount: 7n }],
+      },
+    );
+    const call = steps[0].call!;
+    expect(call.value).toBe('1000000000000000007');
+    const [terms, path] = swapGatewayRouterInterface.decodeFunctionData('swapV3NativeWithFees', call.data);
+    expect(terms[0]).toBe(V3_ROUTER);
+    expect(path).toBe((WETH_A.address! + '0001f4' + USDC_A.address!.slice(2)).toLowerCase());
   });
 });

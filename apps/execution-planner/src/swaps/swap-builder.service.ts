@@ -18,6 +18,7 @@ import { balanceKey, balancesToRead } from '../planning/bridged-balances';
 import { firstLegPermitOf } from '../planning/first-leg-permit';
 import { integratorFeeTransfersOf } from '../planning/integrator-fees';
 import { planSteps } from '../planning/step-plan';
+import { gasPaymentOf } from '../planning/step-plan-request';
 import { walletsOf } from '../planning/swap-wallets';
 import { SwapEntity } from './swap.entity';
 import { SwapStepEntity } from './swap-step.entity';
@@ -106,7 +107,11 @@ export class SwapBuilder {
     this.assertSigningSurfaces(plan);
     const familyOf = (chain: string) => this.chains.familyOf(chain);
     const permitContractsOf = (chain: string) => this.chains.permitContractsOf(chain);
-    const integratorFees = integratorFeeTransfersOf(plan, { familyOf, permitContractsOf });
+    const integratorFees = integratorFeeTransfersOf(
+      plan,
+      { familyOf, permitContractsOf },
+      gasPaymentOf(request),
+    );
     // Addresses are checked against the route before any chain is read.
     const wallets = walletsOf(plan, request, familyOf, (chain) => this.chains.addressChainOf(chain));
     // The permit too is checked before any chain is read.

@@ -15,7 +15,7 @@ import {
 } from '../support/bitcoin-wallets';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
-import { freshSolanaWalletWith as freshSolanaWith, splBalanceOf } from '../support/solana-wallets';
+import { freshSolanaWalletWith as freshSolanaWith, splBalanceOf } from '@swapgw/testing/solana';
 import {
   buildSwapId,
   expectedOutBaseUnits,

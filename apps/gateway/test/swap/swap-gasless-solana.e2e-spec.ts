@@ -11,7 +11,7 @@ import {
   freshSolanaWalletWith as freshSolanaWith,
   splBalanceOf,
   tokenAccountOf,
-} from '../support/solana-wallets';
+} from '@swapgw/testing/solana';
 import {
   buildSwapId,
   nextSigning as nextSigningOf,

@@ -95,8 +95,15 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
 
   afterAll(() => devnet.destroy());
 
-  /** The uniswap-v2 route of a 20 USDC â†’ WETH quote with these fees (its first leg goes through the router). */
-  async function quoteWithFee(integratorFee: unknown): Promise<{ quoteId: string; route: FeeRoute }> {
+  /**
+   * The route `pick` chooses (default: the uniswap-v2 one, whose first leg goes through the router)
+   * of a quote with these fees: 20 USDC â†’ WETH on devnet-a unless `request` says otherwise.
+   */
+  async function quoteWithFee(
+    integratorFee: unknown,
+    request: Record<string, unknown> = {},
+    pick: (route: FeeRoute) => boolean = (r) => r.provider === 'uniswap-v2',
+  ): Promise<{ quoteId: string; route: FeeRoute }> {
     const res = e2e.documented(
       'POST',
       '/quote',
@@ -107,13 +114,72 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
         tokenOut: 'WETH',
         amount: '20',
         slippageBps: 100,
+        ...request,
         integratorFee,
       }),
     );
     expect(res.status).toBe(200);
-    const route = (res.body.data.routes as FeeRoute[]).find((r) => r.provider === 'uniswap-v2');
+    const route = (res.body.data.routes as FeeRoute[]).find(pick);
     expect(route).toBeDefined();
     return { quoteId: res.body.data.quoteId as string, route: route! };
+  }
+
+  /**
+   * Signs and submits every step of a user-paid swap as the wallet's own transaction until the swap
+   * completes; each transaction's chain, `to` and hash, in order.
+   */
+  async function signTransactionsUntilCompleted(
+    swapId: string,
+    wallet: Wallet,
+  ): Promise<Array<{ chain: string; to: string; txHash: string }>> {
+    const sent: Array<{ chain: string; to: string; txHash: string }> = [];
+    let step = 0;
+    for (;;) {
+      const res = await nextSigning(e2e, swapId, step);
+      if (res.status === 409) {
+        expect(res.body.error).toMatchObject({
+          code: 'EXECUTION_TERMINAL',
+          details: { status: 'completed' },
+        });
+        return sent;
+      }
+      const { signing } = res.body.data as {
+        signing: { step: { current: number }; payload: { transaction: TransactionRequest } };
+      };
+      const rawTx = await wallet.signTransaction(signing.payload.transaction);
+      const submitted = await submitSigned(e2e, swapId, rawTx);
+      expect(submitted.status).toBe(200);
+      const tx = Transaction.from(rawTx);
+      sent.push({
+        chain: devnet.manifest.chains.find((c) => BigInt(c.chainId) === tx.chainId)!.id,
+        to: String(tx.to),
+        txHash: submitted.body.data.txHash as string,
+      });
+      step = signing.step.current;
+    }
+  }
+
+  /** Builds the route user-paid for the wallet and runs it to its end (signTransactionsUntilCompleted). */
+  async function runUserPaid(quoteId: string, route: FeeRoute, wallet: Wallet) {
+    const swapId = await buildSwapId(e2e, {
+      quoteId,
+      routeId: route.routeId,
+      userAddress: wallet.address,
+      gasPayment: 'user',
+      waitForTxRequestMs: 20_000,
+    });
+    return signTransactionsUntilCompleted(swapId, wallet);
+  }
+
+  /** The IntegratorFeePaid events the chain's SwapGatewayRouter emitted in a transaction. */
+  async function feesPaidIn(chain: string, txHash: string): Promise<unknown[][]> {
+    const receipt = await devnet.provider(chain).getTransactionReceipt(txHash);
+    return receipt!.logs
+      .filter((log) => log.address === devnet.chain(chain).permits!.permitRouter)
+      .flatMap((log) => {
+        const parsed = feePaid.parseLog(log);
+        return parsed ? [parsed.args.toArray()] : [];
+      });
   }
 
   const feeBaseUnits = (fee: RouteIntegratorFee) => parseUnits(fee.amount, 6);
@@ -203,45 +269,79 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
       { bps: 75, amount: '0.15', token: 'USDC', chain: CHAIN, recipient },
     ]);
     const wallet = await freshWalletWithUsdc(20_000_000n, 10n ** 18n);
-    const swapId = await buildSwapId(e2e, {
-      quoteId,
-      routeId: route.routeId,
-      userAddress: wallet.address,
-      gasPayment: 'user',
-      waitForTxRequestMs: 20_000,
-    });
-    const sent: Array<{ to: string; txHash: string }> = [];
-    let step = 0;
-    for (;;) {
-      const res = await nextSigning(e2e, swapId, step);
-      if (res.status === 409) {
-        expect(res.body.error).toMatchObject({
-          code: 'EXECUTION_TERMINAL',
-          details: { status: 'completed' },
-        });
-        break;
-      }
-      const { signing } = res.body.data as {
-        signing: { step: { current: number }; payload: { transaction: TransactionRequest } };
-      };
-      const rawTx = await wallet.signTransaction(signing.payload.transaction);
-      const submitted = await submitSigned(e2e, swapId, rawTx);
-      expect(submitted.status).toBe(200);
-      sent.push({ to: String(Transaction.from(rawTx).to), txHash: submitted.body.data.txHash as string });
-      step = signing.step.current;
-    }
+    const sent = await runUserPaid(quoteId, route, wallet);
     // An approve of USDC for the router, then the router's swap: both to the chain's router contracts.
     expect(sent.map((tx) => tx.to)).toEqual([chainA.tokens.USDC.address, chainA.permits!.permitRouter]);
-    const receipt = await devnet.provider(CHAIN).getTransactionReceipt(sent[1].txHash);
-    const events = receipt!.logs
-      .filter((log) => log.address === chainA.permits!.permitRouter)
-      .flatMap((log) => {
-        const parsed = feePaid.parseLog(log);
-        return parsed ? [parsed.args.toArray()] : [];
-      });
-    expect(events).toEqual([[recipient, chainA.tokens.USDC.address, wallet.address, 150_000n]]);
+    expect(await feesPaidIn(CHAIN, sent[1].txHash)).toEqual([
+      [recipient, chainA.tokens.USDC.address, wallet.address, 150_000n],
+    ]);
     expect(await usdcOf(recipient)).toBe(feeBaseUnits(route.integratorFee[0]));
     expect(await usdcOf(wallet.address)).toBe(0n);
     expect(await wethOf(wallet.address)).toBeGreaterThanOrEqual(parseUnits(route.minAmountOut, 18));
+  });
+
+  it('user-paid cross-chain, bridge first: the router pays the fee on the source chain in the bridge deposit, then the bridged USDC is swapped on devnet-b', async () => {
+    const recipient = Wallet.createRandom().address;
+    const { quoteId, route } = await quoteWithFee(
+      { bps: 30, recipient },
+      { toChain: 'devnet-b', tokenOut: 'DAI', amount: '40' },
+      () => true,
+    );
+    expect(route.integratorFee).toEqual([
+      { bps: 30, amount: '0.12', token: 'USDC', chain: CHAIN, recipient },
+    ]);
+    const wallet = await freshWalletWithUsdc(40_000_000n, 10n ** 18n);
+    await devnet
+      .provider('devnet-b')
+      .send('anvil_setBalance', [wallet.address, `0x${(10n ** 18n).toString(16)}`]);
+    const daiOnB = () => devnet.balanceOf('devnet-b', 'DAI', wallet.address);
+    const sent = await runUserPaid(quoteId, route, wallet);
+
+    // devnet-a: an approve of USDC for the router, then the router's depositWithFees; devnet-b: the
+    // swap of what arrived (approve, then Uniswap), with no fee.
+    const chainB = devnet.chain('devnet-b');
+    expect(sent.map((tx) => [tx.chain, tx.to])).toEqual([
+      [CHAIN, chainA.tokens.USDC.address],
+      [CHAIN, chainA.permits!.permitRouter],
+      ['devnet-b', chainB.tokens.USDC.address],
+      ['devnet-b', chainB.uniswapV2.router],
+    ]);
+    expect(await feesPaidIn(CHAIN, sent[1].txHash)).toEqual([
+      [recipient, chainA.tokens.USDC.address, wallet.address, 120_000n],
+    ]);
+    expect(await usdcOf(recipient)).toBe(feeBaseUnits(route.integratorFee[0]));
+    expect(await usdcOf(wallet.address)).toBe(0n);
+    expect(await daiOnB()).toBeGreaterThanOrEqual(parseUnits(route.minAmountOut, 18));
+  });
+
+  it('user-paid native ETH in: the router takes amountIn as value and pays the fee in ETH in the swap transaction', async () => {
+    const recipient = Wallet.createRandom().address;
+    const { quoteId, route } = await quoteWithFee(
+      { bps: 120, recipient },
+      { tokenIn: 'ETH', tokenOut: 'USDC', amount: '0.5' },
+    );
+    expect(route.integratorFee).toEqual([
+      { bps: 120, amount: '0.006', token: 'ETH', chain: CHAIN, recipient },
+    ]);
+    const wallet = Wallet.createRandom().connect(devnet.provider(CHAIN));
+    await devnet.provider(CHAIN).send('anvil_setBalance', [wallet.address, `0x${(10n ** 18n).toString(16)}`]);
+    const sent = await runUserPaid(quoteId, route, wallet as unknown as Wallet);
+
+    // One transaction, to the router, with 0.5 ETH as value: no approve for a native input.
+    expect(sent.map((tx) => tx.to)).toEqual([chainA.permits!.permitRouter]);
+    const provider = devnet.provider(CHAIN);
+    const [tx, receipt] = await Promise.all([
+      provider.getTransaction(sent[0].txHash),
+      provider.getTransactionReceipt(sent[0].txHash),
+    ]);
+    expect(tx!.value).toBe(parseUnits('0.5', 18));
+    expect(await feesPaidIn(CHAIN, sent[0].txHash)).toEqual([
+      [recipient, '0x0000000000000000000000000000000000000000', wallet.address, 6_000_000_000_000_000n],
+    ]);
+    expect(await devnet.ethOf(CHAIN, recipient)).toBe(parseUnits(route.integratorFee[0].amount, 18));
+    // The wallet spent exactly the 0.5 ETH quoted (fee included) and the gas of its transaction.
+    const gas = receipt!.gasUsed * receipt!.gasPrice;
+    expect(await devnet.ethOf(CHAIN, wallet.address)).toBe(10n ** 18n - parseUnits('0.5', 18) - gas);
+    expect(await usdcOf(wallet.address)).toBeGreaterThanOrEqual(parseUnits(route.minAmountOut, 6));
   });
 });

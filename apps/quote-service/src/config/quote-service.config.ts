@@ -63,6 +63,24 @@ export class QuoteServiceConfig extends KafkaServiceEnvironment {
   LIFI_QUOTE_FROM_ADDRESS: string = '0x0000000000000000000000000000000000000001';
 
   /**
+   * The `integrator` string of the operator's LI.FI account (portal.li.fi). LI.FI pays an integrator
+   * fee only to the fee wallet registered there for that string, never to an address named per
+   * request: a quote with integratorFee gets a LI.FI route only when its one recipient is
+   * LIFI_FEE_WALLET_EVM (EVM source chains). Unset = LI.FI gives no route to quotes with a fee.
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9._-]{1,23}$/, {
+    message: 'LIFI_INTEGRATOR must be 1 to 23 letters, digits, ., _ or -',
+  })
+  LIFI_INTEGRATOR?: string;
+
+  /** The EVM fee wallet registered with LIFI_INTEGRATOR on LI.FI's portal. */
+  @IsOptional()
+  @Matches(/^0x[0-9a-fA-F]{40}$/)
+  LIFI_FEE_WALLET_EVM?: string;
+
+  /**
    * Jupiter Swap API base URL (e.g. https://lite-api.jup.ag/swap/v1: /quote and /swap are appended);
    * unset = the jupiter provider is off.
    */

@@ -1,5 +1,6 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
+import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { errorCodeOf, QuoteTestApp, planOf } from '../../test/support/quote-service-test-support';
 import { ProviderTestBench } from '../../test/support/provider-test-bench';
 import { json, LocalUpstream, UpstreamHandler } from '../../test/support/local-upstream';
@@ -41,7 +42,7 @@ function quoteResponse(url: URL, outAmount: bigint, priceImpactPct = '0.0004') {
     otherAmountThreshold: ((outAmount * BigInt(10_000 - slippageBps)) / 10_000n).toString(),
     swapMode: 'ExactIn',
     slippageBps,
-    platformFee: null,
+    platformFee: platformFeeOf(url),
     priceImpactPct,
     routePlan: [
       {
@@ -61,6 +62,34 @@ function quoteResponse(url: URL, outAmount: bigint, priceImpactPct = '0.0004') {
     contextSlot: 299283763,
     timeTaken: 0.015257836,
   };
+}
+
+/**
+ * The platformFee a QuoteResponse carries: null without `platformFeeBps`, else its rate and the fee
+ * (here of the input, which a feeAccount of the input mint takes on ExactIn).
+ */
+function platformFeeOf(url: URL): { amount: string; feeBps: number } | null {
+  const bps = url.searchParams.get('platformFeeBps');
+  if (bps === null) return null;
+  const amount = (BigInt(url.searchParams.get('amount')!) * BigInt(bps)) / 10_000n;
+  return { amount: amount.toString(), feeBps: Number(bps) };
+}
+
+/**
+ * POST /swap as Jupiter documents it: a quote with a platform fee (platformFeeBps) must come with
+ * the `feeAccount` that receives it, a token account's address; one without a fee takes none.
+ */
+function swapRequestProblem(body: Record<string, unknown>): string | undefined {
+  const quote = body.quoteResponse as { platformFee?: unknown } | undefined;
+  if (!quote?.platformFee)
+    return body.feeAccount === undefined ? undefined : 'feeAccount without platformFeeBps';
+  if (typeof body.feeAccount !== 'string') return 'platformFeeBps requires feeAccount';
+  try {
+    new PublicKey(body.feeAccount);
+  } catch {
+    return 'feeAccount is not an address';
+  }
+  return undefined;
 }
 
 /** A real unsigned v0 transaction paid by `user` (a transfer stands in for Jupiter's instructions). */
@@ -98,12 +127,15 @@ describe('Jupiter provider against a local server speaking its Swap API (real Po
 
   beforeEach(() => {
     jupiter.quote = (r, res) => json(res, 200, quoteResponse(r.url, 152_340_000n));
-    jupiter.swap = (r, res) =>
+    jupiter.swap = (r, res) => {
+      const problem = swapRequestProblem(r.body!);
+      if (problem) return json(res, 400, { error: problem, errorCode: 'INVALID_REQUEST' });
       json(res, 200, {
         swapTransaction: swapTransactionFor(new PublicKey(r.body!.userPublicKey as string)),
         lastValidBlockHeight: 279_632_475,
         prioritizationFeeLamports: 0,
       });
+    };
   });
 
   it('marks Solana tokens supported by jupiter once JUPITER_API_URL is set', async () => {
@@ -176,6 +208,85 @@ describe('Jupiter provider against a local server speaking its Swap API (real Po
     expect(transaction.message.staticAccountKeys[0].toBase58()).toBe(user.publicKey.toBase58());
     transaction.sign([user]);
     expect(verifiesFor(user, transaction)).toBe(true);
+  });
+
+  it('takes the integrator fee as Jupiter’s platform fee: platformFeeBps on /quote for the whole input, feeAccount (the recipient’s token account of the input mint) on /swap', async () => {
+    const feeRecipient = Keypair.generate().publicKey.toBase58();
+    const quote = await service.quotes.create({
+      fromChain: 'solana',
+      toChain: 'solana',
+      tokenIn: 'USDC',
+      tokenOut: 'USDT',
+      amount: '250',
+      slippageBps: 100,
+      recipient: user.publicKey.toBase58(),
+      integratorFee: [{ bps: 40, recipient: feeRecipient }],
+    });
+    expect(quote.routes).toHaveLength(1);
+    expect(quote.routes[0]).toMatchObject({
+      amountIn: '250',
+      expectedAmountOut: '152.34', // Jupiter's outAmount, net of its platform fee
+      integratorFee: [{ bps: 40, amount: '1', token: 'USDC', chain: 'solana', recipient: feeRecipient }],
+    });
+    const [quoteCall, swapCall] = jupiter.requests;
+    expect(Object.fromEntries(quoteCall.url.searchParams)).toMatchObject({
+      amount: '250000000', // the whole input: Jupiter's program takes the fee out of it
+      platformFeeBps: '40',
+    });
+    const feeAccount = getAssociatedTokenAddressSync(
+      new PublicKey(USDC_MINT),
+      new PublicKey(feeRecipient),
+      true,
+    ).toBase58();
+    expect(swapCall.body).toMatchObject({
+      feeAccount,
+      quoteResponse: { inAmount: '250000000', platformFee: { feeBps: 40, amount: '1000000' } },
+    });
+    const plan = planOf(quote, quote.routes[0].routeId);
+    expect(plan.integratorFees).toEqual([
+      expect.objectContaining({ recipient: feeRecipient, bps: 40, amount: '1000000' }),
+    ]);
+    // The leg swaps what is left; its transaction pays the fee itself, as the planner checks.
+    expect(plan.legs[0].amountIn).toBe('249000000');
+    expect(plan.legs[0].solanaTransaction!.integratorFee).toEqual({
+      recipient: feeRecipient,
+      feeAccount,
+      amount: '1000000',
+    });
+  });
+
+  it('has no Jupiter route for several fee recipients (one platform fee, one account); fails on a quote without the fee asked', async () => {
+    const terms = {
+      fromChain: 'solana',
+      toChain: 'solana',
+      tokenIn: 'USDC',
+      tokenOut: 'USDT',
+      amount: '250',
+      recipient: user.publicKey.toBase58(),
+      debug: true,
+    };
+    const several = await service.quotes.create({
+      ...terms,
+      integratorFee: [
+        { bps: 40, recipient: Keypair.generate().publicKey.toBase58() },
+        { bps: 10, recipient: Keypair.generate().publicKey.toBase58() },
+      ],
+    });
+    expect(several.routes).toEqual([]);
+    expect(several.debug!.providers).toEqual([
+      expect.objectContaining({
+        provider: 'jupiter',
+        status: 'no-route',
+        reason: expect.stringContaining('single integratorFee recipient'),
+      }),
+    ]);
+    expect(jupiter.requests).toEqual([]); // not asked at all
+    // A QuoteResponse whose platformFee is not the one asked would pay the recipient something else.
+    jupiter.quote = (r, res) => json(res, 200, { ...quoteResponse(r.url, 152_340_000n), platformFee: null });
+    const fee = [{ bps: 40, recipient: Keypair.generate().publicKey.toBase58() }];
+    expect(await errorCodeOf(service.quotes.create({ ...terms, integratorFee: fee }))).toBe(
+      'QUOTE_UPSTREAM_FAILED',
+    );
   });
 
   it('prices without building a transaction when no recipient names the signing wallet', async () => {

@@ -1,4 +1,5 @@
 import { PublicKey, VersionedTransaction } from '@solana/web3.js';
+import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import type { RouteLeg, RouteSolanaTransaction, TokenRef } from '@swapgw/contracts';
 import { ProviderNames } from '../catalog/support-policy';
 import { aggregatorSlippageBps } from '../quote/slippage';
@@ -41,6 +42,8 @@ interface JupiterQuoteResponse {
   slippageBps: number;
   /** Price impact as a fraction ("0.0123" = 1.23 %). */
   priceImpactPct: string;
+  /** With platformFeeBps: the fee Jupiter charges (its `amount` is priced by Jupiter, not compared). */
+  platformFee?: { amount: string; feeBps: number } | null;
   routePlan: {
     swapInfo: {
       ammKey: string;
@@ -97,19 +100,24 @@ export class JupiterProvider implements QuoteProvider {
     if (inputMint === outputMint)
       throw new NoRouteError('PAIR_NOT_SUPPORTED', 'Jupiter: SOL ↔ wSOL is a wrap, not a swap');
     const slippageBps = aggregatorSlippageBps(context.slippageBps);
+    const fee = platformFeeOf(context, inputMint);
+    // With a fee Jupiter is asked for the whole input: its program takes the fee out of it.
+    const amount = context.amountIn + (fee?.amount ?? 0n);
     const url = this.endpoint('quote');
     url.search = new URLSearchParams({
       inputMint,
       outputMint,
-      amount: context.amountIn.toString(),
+      amount: amount.toString(),
       slippageBps: String(slippageBps),
       swapMode: 'ExactIn',
+      ...(fee ? { platformFeeBps: String(fee.bps) } : {}),
     }).toString();
     const quote = checkQuote(
       await this.call<JupiterQuoteResponse>(url, { method: 'GET' }, signal),
       inputMint,
       outputMint,
-      context.amountIn,
+      amount,
+      fee?.bps,
     );
 
     const chain = context.fromChain.id;
@@ -119,7 +127,9 @@ export class JupiterProvider implements QuoteProvider {
       provider: this.name,
       tokenIn: tokenRef(chain, context.tokenIn),
       tokenOut: tokenRef(chain, context.tokenOut),
-      amountIn: quote.inAmount,
+      // What is swapped: Jupiter's inAmount less the fee its program pays first (the route plan's
+      // integrator fee, on top of the leg's amountIn as on every route).
+      amountIn: context.amountIn.toString(),
       expectedAmountOut: quote.outAmount,
       minAmountOut: quote.otherAmountThreshold,
       slippageBps,
@@ -127,7 +137,7 @@ export class JupiterProvider implements QuoteProvider {
       estimatedDurationSeconds: SOLANA_SWAP_SECONDS,
     };
     if (context.recipient)
-      leg.solanaTransaction = await this.swapTransaction(quote, context.recipient, signal);
+      leg.solanaTransaction = await this.swapTransaction(quote, context.recipient, fee, signal);
 
     const priceImpactBps = fractionToBps(quote.priceImpactPct);
     return [
@@ -154,6 +164,7 @@ export class JupiterProvider implements QuoteProvider {
   private async swapTransaction(
     quote: JupiterQuoteResponse,
     user: string,
+    fee: JupiterPlatformFee | undefined,
     signal: AbortSignal,
   ): Promise<RouteSolanaTransaction> {
     const body = {
@@ -161,6 +172,7 @@ export class JupiterProvider implements QuoteProvider {
       userPublicKey: user,
       wrapAndUnwrapSol: true,
       dynamicComputeUnitLimit: true,
+      ...(fee ? { feeAccount: fee.feeAccount } : {}),
     };
     const answer = await this.call<JupiterSwapResponse>(
       this.endpoint('swap'),
@@ -190,6 +202,15 @@ export class JupiterProvider implements QuoteProvider {
       serializedTransaction: answer.swapTransaction,
       signer: user,
       lastValidBlockHeight: answer.lastValidBlockHeight,
+      ...(fee
+        ? {
+            integratorFee: {
+              recipient: fee.recipient,
+              feeAccount: fee.feeAccount,
+              amount: fee.amount.toString(),
+            },
+          }
+        : {}),
     };
   }
 
@@ -227,13 +248,49 @@ export class JupiterProvider implements QuoteProvider {
   }
 }
 
+/** The route's integrator fee as Jupiter takes it: its platform fee, paid to `feeAccount`. */
+interface JupiterPlatformFee {
+  recipient: string;
+  bps: number;
+  /** Base units of the input: floor(whole input × bps / 10,000), as the quote charged it. */
+  amount: bigint;
+  /** The recipient's associated token account of the input mint (wrapped SOL for SOL). */
+  feeAccount: string;
+}
+
+/**
+ * Jupiter's platform fee for the quote's integrator fee, or undefined without one. Jupiter takes one
+ * fee (`platformFeeBps` on /quote) to one token account (`feeAccount` on /swap); for ExactIn that
+ * account may be of the input mint, which keeps the fee in the input token as on every other route.
+ * Several recipients cannot be paid by one platform fee: Jupiter then has no route for the request.
+ */
+function platformFeeOf(context: QuoteContext, inputMint: string): JupiterPlatformFee | undefined {
+  const fees = context.integratorFees ?? [];
+  if (fees.length === 0) return undefined;
+  if (fees.length > 1)
+    throw new NoRouteError(
+      'PAIR_NOT_SUPPORTED',
+      'Jupiter pays one platform fee to one account: quote with a single integratorFee recipient',
+    );
+  const [{ recipient, bps, amount }] = fees;
+  const feeAccount = getAssociatedTokenAddressSync(
+    new PublicKey(inputMint),
+    new PublicKey(recipient),
+    true,
+  ).toBase58();
+  return { recipient, bps, amount, feeAccount };
+}
+
 function checkQuote(
   quote: JupiterQuoteResponse,
   inputMint: string,
   outputMint: string,
   amountIn: bigint,
+  platformFeeBps?: number,
 ): JupiterQuoteResponse {
   const problems: string[] = [];
+  if (platformFeeBps !== undefined && quote?.platformFee?.feeBps !== platformFeeBps)
+    problems.push(`platformFee.feeBps is not the ${platformFeeBps} bps asked`);
   if (quote?.inputMint !== inputMint || quote?.outputMint !== outputMint)
     problems.push('mints differ from the request');
   if (!INTEGER.test(String(quote?.inAmount)) || BigInt(quote.inAmount) !== amountIn)

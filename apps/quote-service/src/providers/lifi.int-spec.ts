@@ -56,7 +56,7 @@ function lifiQuote(url: URL, toAmount: string, toAmountMin: string) {
       executionDuration: cross ? 64 : 30,
       fromAmountUSD: '1000.00',
       toAmountUSD: '998.70',
-      feeCosts: [],
+      feeCosts: integratorFeeCostsOf(url, token(fromChainId, url.searchParams.get('fromToken')!)),
       gasCosts: [],
     },
     includedSteps: cross
@@ -72,6 +72,31 @@ function lifiQuote(url: URL, toAmount: string, toAmountMin: string) {
     },
   };
 }
+
+/**
+ * The feeCosts entry of the integrator's fee, as LI.FI reports it when asked `fee` (a fraction of
+ * fromAmount) for an `integrator`: in the sent token, included in the amounts. [] without a fee.
+ */
+function integratorFeeCostsOf(url: URL, fromToken: { address: string; priceUSD: string }) {
+  const fee = url.searchParams.get('fee');
+  if (fee === null) return [];
+  if (!url.searchParams.get('integrator')) throw new Error('LI.FI takes a fee only for an integrator');
+  const bps = BigInt(Math.round(Number(fee) * 10_000));
+  const amount = (BigInt(url.searchParams.get('fromAmount')!) * bps) / 10_000n;
+  return [
+    {
+      name: 'Integrator Fee',
+      description: 'Fee paid to the integrator',
+      token: fromToken,
+      amount: amount.toString(),
+      amountUSD: (Number(amount) / 1e6).toFixed(2),
+      percentage: fee,
+      included: true,
+    },
+  ];
+}
+
+const LIFI_FEE_WALLET = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 
 describe('LI.FI provider against a local server speaking its API (real PostgreSQL)', () => {
   const lifi = new LocalUpstream();
@@ -168,6 +193,9 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
     expect(lifi.requests[0].url.searchParams.get('fromAddress')).toBe(
       '0x0000000000000000000000000000000000000001',
     );
+    // Automatic slippage: a 13 bps impact (998.70 for 1000 USD) keeps the 50 bps floor, asked once.
+    expect(lifi.requests).toHaveLength(1);
+    expect(quote.routes[0]).toMatchObject({ slippageBps: 50, slippageSource: 'auto' });
     const leg = planOf(quote, quote.routes[0].routeId).legs[0];
     expect(leg).toMatchObject({ provider: 'lifi', expectedAmountOut: '998700000' });
     expect(leg.call).toBeUndefined();
@@ -196,8 +224,88 @@ describe('LI.FI provider against a local server speaking its API (real PostgreSQ
       provider: 'lifi',
       family: 'same-chain',
       warnings: ['HIGH_PRICE_IMPACT'],
+      // Automatic: 30 + ceil(500 / 2) from the 5% impact; LI.FI was asked again with it, since its
+      // transaction's minimum comes from the slippage it is sent.
+      slippageBps: 280,
+      slippageSource: 'auto',
     });
+    expect(lifi.requests.map((r) => r.url.searchParams.get('slippage'))).toEqual(['0.005', '0.028']);
     expect(quote.routes[0].bridgeProvider).toBeUndefined();
+  });
+
+  describe('with an integrator fee', () => {
+    let withFees: QuoteTestApp;
+    const recipient = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    const request = {
+      fromChain: 'ethereum',
+      toChain: 'arbitrum',
+      tokenIn: 'USDC',
+      tokenOut: 'USDC',
+      amount: '1000',
+      slippageBps: 50,
+      recipient,
+    };
+    beforeAll(async () => {
+      withFees = await withEnv({
+        LIFI_API_URL: lifi.url,
+        LIFI_INTEGRATOR: 'swapgw-test',
+        LIFI_FEE_WALLET_EVM: LIFI_FEE_WALLET,
+        QUOTE_PROVIDER_TIMEOUT_MS: '500',
+      });
+    });
+
+    it('asks `fee` and `integrator` on the whole input and reports the fee LI.FI says its call takes', async () => {
+      lifi.handler = ({ url }, res) => json(res, 200, lifiQuote(url, '995700000', '990721500'));
+      const quote = await withFees.quotes.create({
+        ...request,
+        integratorFee: [{ bps: 30, recipient: LIFI_FEE_WALLET }],
+      });
+      const sent = Object.fromEntries(lifi.requests[0].url.searchParams);
+      expect(sent).toMatchObject({ fromAmount: '1000000000', fee: '0.003', integrator: 'swapgw-test' });
+      expect(quote.routes).toHaveLength(1);
+      expect(quote.routes[0].integratorFee).toEqual([
+        { bps: 30, amount: '3', token: 'USDC', chain: 'ethereum', recipient: LIFI_FEE_WALLET },
+      ]);
+      const plan = planOf(quote, quote.routes[0].routeId);
+      expect(plan.legs[0].amountIn).toBe('1000000000');
+      expect(plan.integratorFees).toEqual([
+        expect.objectContaining({ recipient: LIFI_FEE_WALLET, amount: '3000000', collectedBy: 'aggregator' }),
+      ]);
+    });
+
+    it.each([
+      ['a recipient that is not the registered fee wallet', [{ bps: 30, recipient }]],
+      [
+        'several recipients',
+        [
+          { bps: 30, recipient: LIFI_FEE_WALLET },
+          { bps: 10, recipient },
+        ],
+      ],
+    ])('gives no route, INTEGRATOR_FEE_NOT_SUPPORTED, for %s, without asking LI.FI', async (_what, fee) => {
+      lifi.handler = ({ url }, res) => json(res, 200, lifiQuote(url, '995700000', '990721500'));
+      const quote = await withFees.quotes.create({ ...request, integratorFee: fee });
+      expect(lifi.requests).toHaveLength(0);
+      expect(quote.routes).toEqual([]);
+      expect(quote.unavailableRoutes).toEqual([
+        expect.objectContaining({ provider: 'lifi', reason: 'INTEGRATOR_FEE_NOT_SUPPORTED' }),
+      ]);
+    });
+
+    it('gives no route, INTEGRATOR_FEE_NOT_SUPPORTED, when the answer does not carry the fee asked', async () => {
+      lifi.handler = ({ url }, res) => {
+        const body = lifiQuote(url, '995700000', '990721500');
+        json(res, 200, { ...body, estimate: { ...body.estimate, feeCosts: [] } });
+      };
+      const quote = await withFees.quotes.create({
+        ...request,
+        integratorFee: [{ bps: 30, recipient: LIFI_FEE_WALLET }],
+      });
+      expect(quote.routes).toEqual([]);
+      expect(quote.unavailableRoutes).toEqual([
+        expect.objectContaining({ provider: 'lifi', reason: 'INTEGRATOR_FEE_NOT_SUPPORTED' }),
+      ]);
+    });
   });
 
   it('answers routes: [] when LI.FI finds no route (404, code 1002)', async () => {

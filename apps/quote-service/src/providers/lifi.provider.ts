@@ -1,7 +1,8 @@
 import type { ChainDescriptor } from '@swapgw/chains';
 import type { RouteCall, RouteLeg } from '@swapgw/contracts';
 import { ProviderNames } from '../catalog/support-policy';
-import { aggregatorSlippageBps } from '../quote/slippage';
+import { IntegratorFeeCharge, reportedFeeMatches } from '../quote/integrator-fee';
+import { AUTO_SLIPPAGE, aggregatorSlippageBps, autoSlippageBps } from '../quote/slippage';
 import { NoRouteError, NoRouteReason } from './no-route.error';
 import {
   CandidateRoute,
@@ -19,6 +20,12 @@ export interface LifiOptions {
   /** Sender used when the request has no recipient on the source chain's family. */
   quoteFromAddressEvm: string;
   quoteFromAddressSolana: string;
+  /**
+   * The operator's LI.FI `integrator` string and the EVM fee wallet registered for it: LI.FI pays
+   * the integrator fee to that wallet only. Without them LI.FI gives no route to a quote with a fee.
+   */
+  integrator?: string;
+  feeWalletEvm?: string;
 }
 
 /** LI.FI's id of Solana mainnet, and the addresses it uses for native coins. */
@@ -40,6 +47,15 @@ interface LifiToken {
   symbol: string;
   decimals: number;
   chainId: number;
+}
+
+/** One of estimate.feeCosts: a fee of the step, `included` when it comes out of the amounts. */
+interface LifiFeeCost {
+  name?: string;
+  amount?: string;
+  amountUSD?: string;
+  included?: boolean;
+  token?: { address?: string };
 }
 
 interface LifiStep {
@@ -69,6 +85,7 @@ interface LifiQuote {
     executionDuration: number;
     fromAmountUSD?: string;
     toAmountUSD?: string;
+    feeCosts?: LifiFeeCost[];
   };
   includedSteps?: LifiStep[];
   transactionRequest?: { to?: string; data?: string; value?: string; chainId?: number };
@@ -93,24 +110,57 @@ export class LifiProvider implements QuoteProvider {
   }
 
   async quote(context: QuoteContext, signal: AbortSignal): Promise<CandidateRoute[]> {
+    const fromChain = lifiChainId(context.fromChain);
+    const toChain = lifiChainId(context.toChain);
+    if (!fromChain || !toChain) return [];
+    this.checkFeeCanBeTaken(context);
+    const fromAddress = this.senderFor(context);
+    // A call built for the placeholder sender would spend and pay as that address: price only.
+    const wallet = fromAddress === context.recipient ? fromAddress : undefined;
+    const first = await this.request(
+      context,
+      fromAddress,
+      aggregatorSlippageBps(context.slippageBps),
+      signal,
+    );
+    if (context.slippageBps !== undefined) return [this.toRoute(context, first, wallet, context.slippageBps)];
+    // Automatic slippage: the answer's price impact sets it (lifiAutoSlippageBps); LI.FI fixes the
+    // minimum in its transaction from the slippage it was asked, so a route needing more than the
+    // first request's is asked once more with its own.
+    const slippageBps = lifiAutoSlippageBps(first);
+    if (slippageBps === AUTO_SLIPPAGE.AGGREGATOR_BPS)
+      return [this.toRoute(context, first, wallet, slippageBps)];
+    const second = await this.request(context, fromAddress, slippageBps, signal);
+    return [this.toRoute(context, second, wallet, slippageBps)];
+  }
+
+  /** GET /v1/quote with the given slippage (and the integrator fee when the request has one). */
+  private async request(
+    context: QuoteContext,
+    fromAddress: string,
+    slippageBps: number,
+    signal: AbortSignal,
+  ): Promise<LifiQuote> {
     const url = new URL(
       '/v1/quote',
       this.options.baseUrl.endsWith('/') ? this.options.baseUrl : `${this.options.baseUrl}/`,
     );
-    const fromChain = lifiChainId(context.fromChain);
-    const toChain = lifiChainId(context.toChain);
-    if (!fromChain || !toChain) return [];
-    const fromAddress = this.senderFor(context);
     const params: Record<string, string> = {
-      fromChain,
-      toChain,
+      fromChain: lifiChainId(context.fromChain) as string,
+      toChain: lifiChainId(context.toChain) as string,
       fromToken: lifiToken(context.fromChain, context.tokenIn),
       toToken: lifiToken(context.toChain, context.tokenOut),
-      fromAmount: context.amountIn.toString(),
+      fromAmount: lifiFromAmount(context).toString(),
       fromAddress,
       // LI.FI takes slippage as a fraction (0.005 = 0.5%).
-      slippage: (aggregatorSlippageBps(context.slippageBps) / 10_000).toString(),
+      slippage: (slippageBps / 10_000).toString(),
     };
+    const [fee] = context.integratorFee?.charges ?? [];
+    if (fee && this.options.integrator) {
+      // `fee` is a fraction of the input (0.003 = 0.3%), taken by LI.FI's contract for `integrator`.
+      params.integrator = this.options.integrator;
+      params.fee = (fee.bps / 10_000).toString();
+    }
     if (context.recipient) params.toAddress = context.recipient;
     for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
 
@@ -130,10 +180,29 @@ export class LifiProvider implements QuoteProvider {
         throw new NoRouteError(reason ?? 'NO_LIQUIDITY', `LI.FI: ${message}${code ? ` (code ${code})` : ''}`);
       throw new Error(`LI.FI answered HTTP ${response.status}${code ? ` code ${code}` : ''}: ${message}`);
     }
-    const quote = asLifiQuote(body);
-    // A call built for the placeholder sender would spend and pay as that address: price only.
-    const wallet = fromAddress === context.recipient ? fromAddress : undefined;
-    return [this.toRoute(context, quote, wallet)];
+    return asLifiQuote(body);
+  }
+
+  /**
+   * LI.FI pays one integrator fee, to the wallet registered for the operator's `integrator` string:
+   * a request with several recipients, or one that is not that wallet, or a source chain that is
+   * not EVM, gets no LI.FI route (INTEGRATOR_FEE_NOT_SUPPORTED) rather than a fee paid elsewhere.
+   */
+  private checkFeeCanBeTaken(context: QuoteContext): void {
+    const charges = context.integratorFee?.charges ?? [];
+    if (charges.length === 0) return;
+    const wallet = this.options.feeWalletEvm;
+    const problem =
+      !this.options.integrator || !wallet
+        ? 'no LI.FI integrator account is configured'
+        : context.fromChain.family !== 'evm'
+          ? `the fee on ${context.fromChain.id} is not paid to a configured LI.FI fee wallet`
+          : charges.length > 1
+            ? 'LI.FI takes one integrator fee, not several'
+            : charges[0].recipient.toLowerCase() !== wallet.toLowerCase()
+              ? `LI.FI pays the fee only to the operator's registered wallet ${wallet}`
+              : null;
+    if (problem) throw new NoRouteError('INTEGRATOR_FEE_NOT_SUPPORTED', `LI.FI: ${problem}`);
   }
 
   private senderFor(context: QuoteContext): string {
@@ -151,7 +220,13 @@ export class LifiProvider implements QuoteProvider {
   }
 
   /** `wallet`: the request's own wallet the transaction was built for; without one the route is a price only. */
-  private toRoute(context: QuoteContext, quote: LifiQuote, wallet: string | undefined): CandidateRoute {
+  private toRoute(
+    context: QuoteContext,
+    quote: LifiQuote,
+    wallet: string | undefined,
+    slippageBps: number,
+  ): CandidateRoute {
+    const integratorFee = lifiReportedFee(quote, context);
     const crossChain = context.fromChain.id !== context.toChain.id;
     const steps = quote.includedSteps ?? [];
     const bridgeTool = steps.find((s) => s.type === 'cross')?.tool ?? (crossChain ? quote.tool : undefined);
@@ -163,10 +238,10 @@ export class LifiProvider implements QuoteProvider {
       provider: this.name,
       tokenIn: stripMint(context.tokenIn),
       tokenOut: stripMint(context.tokenOut),
-      amountIn: context.amountIn.toString(),
+      amountIn: lifiFromAmount(context).toString(),
       expectedAmountOut: expected.toString(),
       minAmountOut: BigInt(quote.estimate.toAmountMin).toString(),
-      slippageBps: aggregatorSlippageBps(context.slippageBps),
+      slippageBps,
       spender: quote.estimate.approvalAddress,
       estimatedDurationSeconds: Math.max(0, Math.round(quote.estimate.executionDuration)),
     };
@@ -174,7 +249,7 @@ export class LifiProvider implements QuoteProvider {
     if (call) leg.call = call;
 
     const warnings: string[] = [];
-    const impactBps = usdImpactBps(quote.estimate.fromAmountUSD, quote.estimate.toAmountUSD);
+    const impactBps = lifiPriceImpactBps(quote);
     if (impactBps !== undefined && impactBps > this.thresholds.priceImpactBps)
       warnings.push(RouteWarnings.highPriceImpact);
     return {
@@ -184,6 +259,7 @@ export class LifiProvider implements QuoteProvider {
       expectedAmountOut: expected,
       estimatedDurationSeconds: leg.estimatedDurationSeconds,
       warnings,
+      ...(integratorFee ? { integratorFee } : {}),
       debug: {
         lifiQuoteId: quote.id,
         tool: quote.tool,
@@ -257,10 +333,64 @@ function toCall(request: LifiQuote['transactionRequest'], from: string): RouteCa
   return { to: request.to, data: request.data, value: value.toString(), from };
 }
 
-function usdImpactBps(fromUsd: string | undefined, toUsd: string | undefined): number | undefined {
-  const from = Number(fromUsd);
-  const to = Number(toUsd);
-  // USD values are display estimates from LI.FI; used only for a warning, never for amounts.
+/** What LI.FI is asked to send: the whole input when it takes the integrator fee, else the net input. */
+function lifiFromAmount(context: QuoteContext): bigint {
+  return context.integratorFee?.grossAmountIn ?? context.amountIn;
+}
+
+/**
+ * The price impact LI.FI's answer shows: 1 − toAmountUSD / (fromAmountUSD − the USD of the fees
+ * included in the amounts: LI.FI's, the integrator's, a bridge's), so that fees known in advance are
+ * not read as the market moving. USD values are LI.FI's estimates: they set a warning and the
+ * automatic slippage, never an amount. Undefined when LI.FI gives no USD figures.
+ */
+export function lifiPriceImpactBps(quote: Pick<LifiQuote, 'estimate'>): number | undefined {
+  const from = Number(quote.estimate.fromAmountUSD);
+  const to = Number(quote.estimate.toAmountUSD);
   if (!Number.isFinite(from) || !Number.isFinite(to) || from <= 0) return undefined;
-  return Math.max(0, Math.round((1 - to / from) * 10_000));
+  const includedFeesUsd = (quote.estimate.feeCosts ?? [])
+    .filter((cost) => cost.included === true)
+    .reduce((sum, cost) => sum + (Number.isFinite(Number(cost.amountUSD)) ? Number(cost.amountUSD) : 0), 0);
+  const traded = from - includedFeesUsd;
+  if (traded <= 0) return undefined;
+  return Math.max(0, Math.round((1 - to / traded) * 10_000));
+}
+
+/**
+ * A LI.FI route's automatic slippage: the swap legs' rule (autoSlippageBps) on the price impact of
+ * its answer, never under AGGREGATOR_BPS (the minimum of a route whose impact LI.FI does not show).
+ */
+export function lifiAutoSlippageBps(quote: Pick<LifiQuote, 'estimate'>): number {
+  const impactBps = lifiPriceImpactBps(quote);
+  if (impactBps === undefined) return AUTO_SLIPPAGE.AGGREGATOR_BPS;
+  return Math.max(AUTO_SLIPPAGE.AGGREGATOR_BPS, autoSlippageBps({ priceImpactBps: impactBps }));
+}
+
+/**
+ * The integrator fee LI.FI's transaction takes, as its answer reports it: the feeCosts entry named
+ * for the integrator, in the input token, of the amount asked (±1 base unit). An answer without it
+ * is no route (INTEGRATOR_FEE_NOT_SUPPORTED): the quote would state a fee nobody is paid.
+ */
+function lifiReportedFee(quote: LifiQuote, context: QuoteContext): IntegratorFeeCharge[] | undefined {
+  const [asked] = context.integratorFee?.charges ?? [];
+  if (!asked) return undefined;
+  const entry = (quote.estimate.feeCosts ?? []).find((cost) => /integrator/i.test(cost.name ?? ''));
+  const amount =
+    typeof entry?.amount === 'string' && /^[0-9]+$/.test(entry.amount) ? BigInt(entry.amount) : undefined;
+  const fromToken = lifiToken(context.fromChain, context.tokenIn).toLowerCase();
+  const problem = !entry
+    ? 'its answer has no integrator fee in feeCosts'
+    : entry.token?.address?.toLowerCase() !== fromToken
+      ? `its integrator fee is in ${entry.token?.address ?? 'no token'}, not the input token`
+      : amount === undefined || !reportedFeeMatches(asked, amount)
+        ? `its integrator fee is ${entry.amount}, not ${asked.amount}`
+        : entry.included !== true
+          ? 'its integrator fee is not included in the amounts'
+          : null;
+  if (problem || amount === undefined)
+    throw new NoRouteError(
+      'INTEGRATOR_FEE_NOT_SUPPORTED',
+      `LI.FI: the quote does not carry the integrator fee asked (${problem})`,
+    );
+  return [{ ...asked, amount }];
 }

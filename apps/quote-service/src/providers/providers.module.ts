@@ -80,6 +80,9 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
                 apiKey: config.LIFI_API_KEY,
                 quoteFromAddressEvm: config.LIFI_QUOTE_FROM_ADDRESS,
                 quoteFromAddressSolana: SOLANA_QUOTE_FROM_ADDRESS,
+                ...(config.LIFI_INTEGRATOR && config.LIFI_FEE_WALLET_EVM
+                  ? { integrator: config.LIFI_INTEGRATOR, feeWalletEvm: config.LIFI_FEE_WALLET_EVM }
+                  : {}),
               },
               thresholds,
             )

@@ -1,5 +1,6 @@
 import type { ChainDescriptor } from '@swapgw/chains';
 import type { RouteLeg, TokenRef } from '@swapgw/contracts';
+import type { IntegratorFeeCharge } from '../quote/integrator-fee';
 
 /** A token resolved for quoting: a TokenRef plus the Solana mint when there is one. */
 export interface QuoteToken extends TokenRef {
@@ -13,9 +14,25 @@ export interface QuoteContext {
   tokenIn: QuoteToken;
   tokenOut: QuoteToken;
   amountIn: bigint;
+  /**
+   * The integrator fees taken from the input on top of `amountIn` (base units of tokenIn), for a
+   * provider that takes them itself (Jupiter's platform fee); the others quote `amountIn` alone.
+   */
+  integratorFees?: { recipient: string; bps: number; amount: bigint }[];
   /** The request's slippage; undefined = automatic per swap leg (quote/slippage.ts). */
   slippageBps?: number;
   recipient?: string;
+  /**
+   * The request's integrator fee, for the aggregators that take it in their own transaction (0x,
+   * LI.FI): they are asked to swap `grossAmountIn` with the fee, not `amountIn` (the input net of
+   * the fee, which every other provider quotes while the gateway's router pays the fee).
+   */
+  integratorFee?: ProviderIntegratorFee;
+}
+
+export interface ProviderIntegratorFee {
+  grossAmountIn: bigint;
+  charges: IntegratorFeeCharge[];
 }
 
 /** A candidate route as a provider proposes it; quote-service ranks, names and stores it. */
@@ -26,6 +43,12 @@ export interface CandidateRoute {
   expectedAmountOut: bigint;
   estimatedDurationSeconds: number;
   warnings: string[];
+  /**
+   * The integrator fee the provider's own transaction takes, as the provider reported it (one per
+   * requested recipient, same order): set only by an aggregator that was asked the fee and carries
+   * it; the route's first leg then spends the gross amount and the gateway adds no fee transfer.
+   */
+  integratorFee?: IntegratorFeeCharge[];
   /** Provider-specific detail for `debug` (price impact, pools, upstream ids...). */
   debug?: Record<string, unknown>;
 }

@@ -22,6 +22,7 @@ function zeroXQuote(url: URL, buyAmount: bigint) {
   const q = (name: string) => url.searchParams.get(name)!;
   const sellToken = q('sellToken').toLowerCase();
   const buyToken = q('buyToken').toLowerCase();
+  const integratorFees = swapFeesOf(url);
   const nativeIn = sellToken === ZEROX_NATIVE_TOKEN.toLowerCase();
   const spender = ALLOWANCE_HOLDER.toLowerCase();
   return {
@@ -30,8 +31,8 @@ function zeroXQuote(url: URL, buyAmount: bigint) {
     buyAmount: buyAmount.toString(),
     buyToken,
     fees: {
-      integratorFee: null,
-      integratorFees: null,
+      integratorFee: integratorFees.length === 1 ? integratorFees[0] : null,
+      integratorFees: integratorFees.length > 0 ? integratorFees : null,
       zeroExFee: { amount: ((buyAmount * 15n) / 10_000n).toString(), token: buyToken, type: 'volume' },
       gasFee: null,
     },
@@ -72,7 +73,33 @@ function zeroXQuote(url: URL, buyAmount: bigint) {
   };
 }
 
+/**
+ * The integrator fees 0x reports for swapFeeRecipient / swapFeeBps (comma-separated, matched by
+ * position: Multi-Fee Support), collected in swapFeeToken: a share of sellAmount when it is the
+ * sellToken, of buyAmount otherwise (here only the sellToken is asked). [] without them.
+ */
+function swapFeesOf(url: URL): { amount: string; token: string; type: 'volume' }[] {
+  const recipients = url.searchParams.get('swapFeeRecipient')?.split(',') ?? [];
+  const bps = url.searchParams.get('swapFeeBps')?.split(',') ?? [];
+  if (recipients.length !== bps.length) throw new Error('swapFeeRecipient and swapFeeBps differ in length');
+  if (bps.length === 0) return [];
+  const token = (url.searchParams.get('swapFeeToken') ?? url.searchParams.get('buyToken')!).toLowerCase();
+  if (token !== url.searchParams.get('sellToken')!.toLowerCase())
+    throw new Error('this server collects fees in the sellToken only');
+  const sellAmount = BigInt(url.searchParams.get('sellAmount')!);
+  return bps.map((share) => ({
+    amount: ((sellAmount * BigInt(share)) / 10_000n).toString(),
+    token,
+    type: 'volume' as const,
+  }));
+}
+
+const FEE_RECIPIENT = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+const SECOND_FEE_RECIPIENT = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
+
 const usdcToWeth = { fromChain: 'ethereum', toChain: 'ethereum', tokenIn: 'USDC', tokenOut: 'WETH' };
+/** 1000 USDC for the wallet at 30 bps: a quote 0x builds the transaction of. */
+const walletUsdcToWeth = { ...usdcToWeth, amount: '1000', slippageBps: 30, recipient: RECIPIENT };
 
 describe('0x provider against a local server speaking the Swap API v2 (real PostgreSQL)', () => {
   /** Answers GET /swap/allowance-holder/quote as the 0x API v2 documents it. */
@@ -101,13 +128,7 @@ describe('0x provider against a local server speaking the Swap API v2 (real Post
 
   it('asks GET /swap/allowance-holder/quote as documented for the recipient and maps every field a route uses', async () => {
     zeroX.handler = ({ url }, res) => json(res, 200, zeroXQuote(url, 285_714_285_714_285_714n));
-    const quote = await service.quotes.create({
-      ...usdcToWeth,
-      amount: '1000',
-      slippageBps: 30,
-      recipient: RECIPIENT,
-      debug: true,
-    });
+    const quote = await service.quotes.create({ ...walletUsdcToWeth, debug: true });
 
     expect(zeroX.requests).toHaveLength(1);
     const [sent] = zeroX.requests;
@@ -235,6 +256,66 @@ describe('0x provider against a local server speaking the Swap API v2 (real Post
       value: '1000000000000000000',
       from: RECIPIENT,
     });
+  });
+
+  it('asks 0x for the integrator fee (swapFeeRecipient, swapFeeBps, swapFeeToken = sellToken) on the whole input and reports the fee 0x says its call takes', async () => {
+    zeroX.handler = ({ url }, res) => json(res, 200, zeroXQuote(url, 285_714_285_714_285_714n));
+    const quote = await service.quotes.create({
+      ...walletUsdcToWeth,
+      integratorFee: [
+        { bps: 50, recipient: FEE_RECIPIENT },
+        { bps: 25, recipient: SECOND_FEE_RECIPIENT },
+      ],
+    });
+
+    const [sent] = zeroX.requests;
+    expect(Object.fromEntries(sent.url.searchParams)).toMatchObject({
+      sellAmount: '1000000000',
+      swapFeeRecipient: `${FEE_RECIPIENT},${SECOND_FEE_RECIPIENT}`,
+      swapFeeBps: '50,25',
+      swapFeeToken: ETHEREUM_USDC,
+    });
+    expect(quote.routes).toHaveLength(1);
+    expect(quote.routes[0].amountIn).toBe('1000');
+    expect(quote.routes[0].integratorFee).toEqual([
+      { bps: 50, amount: '5', token: 'USDC', chain: 'ethereum', recipient: FEE_RECIPIENT },
+      { bps: 25, amount: '2.5', token: 'USDC', chain: 'ethereum', recipient: SECOND_FEE_RECIPIENT },
+    ]);
+    const plan = planOf(quote, quote.routes[0].routeId);
+    // The call spends the whole input; the fee is inside it, so the planner adds no transfer.
+    expect(plan.legs[0].amountIn).toBe('1000000000');
+    expect(plan.legs[0].call).toBeDefined();
+    expect(plan.integratorFees).toEqual([
+      expect.objectContaining({
+        recipient: FEE_RECIPIENT,
+        bps: 50,
+        amount: '5000000',
+        collectedBy: 'aggregator',
+      }),
+      expect.objectContaining({
+        recipient: SECOND_FEE_RECIPIENT,
+        bps: 25,
+        amount: '2500000',
+        collectedBy: 'aggregator',
+      }),
+    ]);
+  });
+
+  it('gives no route, INTEGRATOR_FEE_NOT_SUPPORTED, when the answer does not carry the fee asked', async () => {
+    zeroX.handler = ({ url }, res) => {
+      const body = zeroXQuote(url, 285_714_285_714_285_714n);
+      json(res, 200, { ...body, fees: { ...body.fees, integratorFee: null, integratorFees: null } });
+    };
+    const quote = await service.quotes.create({
+      ...usdcToWeth,
+      amount: '1000',
+      recipient: RECIPIENT,
+      integratorFee: [{ bps: 50, recipient: FEE_RECIPIENT }],
+    });
+    expect(quote.routes).toEqual([]);
+    expect(quote.unavailableRoutes).toEqual([
+      expect.objectContaining({ provider: '0x', reason: 'INTEGRATOR_FEE_NOT_SUPPORTED' }),
+    ]);
   });
 
   it('answers routes: [] when 0x has no liquidity for the pair (liquidityAvailable: false)', async () => {

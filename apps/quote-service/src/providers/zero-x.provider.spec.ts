@@ -162,3 +162,52 @@ describe('zeroXFailure: a non-2xx answer as the error the orchestrator counts', 
     expect(echoed.message).toBe('0x answered HTTP 401: Invalid API key [redacted]');
   });
 });
+
+describe('zeroXRoute with an integrator fee 0x takes in its call', () => {
+  const FEE_RECIPIENT = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+  // 1000 USDC in, 50 bps: 5 USDC to the recipient, 995 USDC left to swap.
+  const withFee: QuoteContext = {
+    ...usdcToWeth,
+    amountIn: 995_000_000n,
+    integratorFee: {
+      grossAmountIn: 1_000_000_000n,
+      charges: [{ recipient: FEE_RECIPIENT, bps: 50, amount: 5_000_000n }],
+    },
+  };
+  const fee = (amount: string, token = USDC.toLowerCase()) => ({ amount, token, type: 'volume' });
+  const answered = (fees: Record<string, unknown>) =>
+    answer(withFee, {
+      sellAmount: '1000000000',
+      fees: { integratorFee: null, integratorFees: null, zeroExFee: null, gasFee: null, ...fees },
+    });
+
+  it('spends the gross amount and reports the fee 0x states (its rounding, within 1 base unit)', () => {
+    const route = zeroXRoute(withFee, answered({ integratorFee: fee('4999999') }), WALLET);
+    expect(route.legs[0].amountIn).toBe('1000000000');
+    expect(route.integratorFee).toEqual([{ recipient: FEE_RECIPIENT, bps: 50, amount: 4_999_999n }]);
+  });
+
+  it.each([
+    ['no fee at all', {}],
+    ['a fee in the buyToken', { integratorFee: fee('5000000', WETH.toLowerCase()) }],
+    ['another amount', { integratorFee: fee('4000000') }],
+    ['two fees for one asked', { integratorFees: [fee('5000000'), fee('1')] }],
+  ])('is no route, INTEGRATOR_FEE_NOT_SUPPORTED, for an answer with %s', (_what, fees) => {
+    const refusal = (() => {
+      try {
+        zeroXRoute(withFee, answered(fees), WALLET);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(refusal).toBeInstanceOf(NoRouteError);
+    expect((refusal as NoRouteError).reason).toBe('INTEGRATOR_FEE_NOT_SUPPORTED');
+  });
+
+  it('refuses an answer that sold the net amount instead of the whole input', () => {
+    expect(() => zeroXRoute(withFee, answer(withFee, { sellAmount: '995000000' }), WALLET)).toThrow(
+      'sellAmount differs from the request',
+    );
+  });
+});

@@ -1,5 +1,6 @@
 import type { RouteCall, RouteLeg, TokenRef } from '@swapgw/contracts';
 import { ProviderNames } from '../catalog/support-policy';
+import { IntegratorFeeCharge, reportedFeeMatches } from '../quote/integrator-fee';
 import { aggregatorSlippageBps } from '../quote/slippage';
 import { NoRouteError, NoRouteReason } from './no-route.error';
 import { CandidateRoute, QuoteContext, QuoteProvider, QuoteToken } from './quote-provider';
@@ -55,7 +56,16 @@ export interface ZeroXQuote {
   issues: { allowance: { actual: string; spender: string } | null; simulationIncomplete?: boolean };
   transaction: { to: string; data: string; gas: string | null; gasPrice: string; value: string };
   route: { fills: { from: string; to: string; source: string; proportionBps: string }[] };
-  fees: { integratorFee: ZeroXFee | null; zeroExFee: ZeroXFee | null; gasFee: ZeroXFee | null };
+  /**
+   * integratorFee: the (single) swapFeeRecipient's fee; integratorFees: one per recipient, in the
+   * order of swapFeeRecipient (0x Multi-Fee Support), when several are asked.
+   */
+  fees: {
+    integratorFee: ZeroXFee | null;
+    integratorFees?: ZeroXFee[] | null;
+    zeroExFee: ZeroXFee | null;
+    gasFee: ZeroXFee | null;
+  };
   totalNetworkFee: string | null;
   zid: string;
 }
@@ -101,9 +111,10 @@ export class ZeroXProvider implements QuoteProvider {
       chainId: String(chainId),
       sellToken: zeroXToken(context.tokenIn),
       buyToken: zeroXToken(context.tokenOut),
-      sellAmount: context.amountIn.toString(),
+      sellAmount: zeroXSellAmount(context).toString(),
       taker,
       slippageBps: String(aggregatorSlippageBps(context.slippageBps)),
+      ...zeroXFeeParams(context),
     }).toString();
     const response = await fetch(url, {
       headers: { accept: 'application/json', '0x-api-key': this.options.apiKey, '0x-version': 'v2' },
@@ -127,6 +138,7 @@ export function zeroXRoute(context: QuoteContext, body: unknown, wallet?: string
     throw new NoRouteError('NO_LIQUIDITY', `0x: no liquidity for this pair and amount${zidText(answer.zid)}`);
   }
   const quote = checkQuote(body as Partial<ZeroXQuote> | undefined, context);
+  const integratorFee = zeroXReportedFee(quote, context);
   const chain = context.fromChain.id;
   const leg: RouteLeg = {
     kind: 'swap',
@@ -150,6 +162,7 @@ export function zeroXRoute(context: QuoteContext, body: unknown, wallet?: string
     expectedAmountOut: BigInt(quote.buyAmount),
     estimatedDurationSeconds: leg.estimatedDurationSeconds,
     warnings: [],
+    ...(integratorFee ? { integratorFee } : {}),
     debug: {
       zid: quote.zid,
       blockNumber: quote.blockNumber,
@@ -195,7 +208,7 @@ function checkQuote(answer: Partial<ZeroXQuote> | undefined, context: QuoteConte
   else if (BigInt(answer.minBuyAmount) > BigInt(answer.buyAmount))
     problems.push('minBuyAmount exceeds buyAmount');
   else if (BigInt(answer.buyAmount) === 0n) problems.push('buyAmount is 0');
-  if (!integer(answer?.sellAmount) || BigInt(answer.sellAmount) !== context.amountIn)
+  if (!integer(answer?.sellAmount) || BigInt(answer.sellAmount) !== zeroXSellAmount(context))
     problems.push('sellAmount differs from the request');
   if (
     !sameAddress(answer?.sellToken, zeroXToken(context.tokenIn)) ||
@@ -215,7 +228,7 @@ function checkQuote(answer: Partial<ZeroXQuote> | undefined, context: QuoteConte
   } else {
     // The call spends what the leg says: the input as value when it is the native coin, no value otherwise.
     const value = BigInt(transaction.value);
-    if (context.tokenIn.address === null ? value !== context.amountIn : value !== 0n)
+    if (context.tokenIn.address === null ? value !== zeroXSellAmount(context) : value !== 0n)
       problems.push(`transaction.value ${transaction.value} does not fit the input`);
   }
   const spender = answer?.issues?.allowance?.spender ?? answer?.allowanceTarget;
@@ -225,6 +238,66 @@ function checkQuote(answer: Partial<ZeroXQuote> | undefined, context: QuoteConte
   if (typeof answer?.zid !== 'string') problems.push('zid is missing');
   if (problems.length > 0) throw new Error(`0x quote answer rejected: ${problems.join('; ')}`);
   return answer as ZeroXQuote;
+}
+
+/**
+ * What 0x is asked to sell: the whole input when it takes the integrator fee itself (swapFeeToken =
+ * sellToken, so the fee is a share of sellAmount), else the input net of the fee.
+ */
+function zeroXSellAmount(context: QuoteContext): bigint {
+  return context.integratorFee?.grossAmountIn ?? context.amountIn;
+}
+
+/**
+ * The integrator fee as 0x Swap API v2 takes it (Monetize your app; Multi-Fee Support):
+ * swapFeeRecipient and swapFeeBps, comma-separated and matched by position, collected in
+ * swapFeeToken, here the sellToken so that the fee is the same share of the input as on every
+ * other route and its amount is known before the swap.
+ */
+function zeroXFeeParams(context: QuoteContext): Record<string, string> {
+  const charges = context.integratorFee?.charges ?? [];
+  if (charges.length === 0) return {};
+  return {
+    swapFeeRecipient: charges.map((charge) => charge.recipient).join(','),
+    swapFeeBps: charges.map((charge) => String(charge.bps)).join(','),
+    swapFeeToken: zeroXToken(context.tokenIn),
+  };
+}
+
+/**
+ * The fee 0x's transaction takes, as its answer reports it (fees.integratorFees, one per recipient;
+ * fees.integratorFee for a single one), or undefined when none was asked. An answer without the
+ * fee asked (missing, in another token, another amount) is no route: INTEGRATOR_FEE_NOT_SUPPORTED.
+ */
+function zeroXReportedFee(quote: ZeroXQuote, context: QuoteContext): IntegratorFeeCharge[] | undefined {
+  const asked = context.integratorFee?.charges ?? [];
+  if (asked.length === 0) return undefined;
+  const reported =
+    quote.fees?.integratorFees && quote.fees.integratorFees.length > 0
+      ? quote.fees.integratorFees
+      : quote.fees?.integratorFee
+        ? [quote.fees.integratorFee]
+        : [];
+  const sellToken = zeroXToken(context.tokenIn).toLowerCase();
+  const problems: string[] = [];
+  if (reported.length !== asked.length)
+    problems.push(`${reported.length} integrator fee(s) reported for ${asked.length} asked`);
+  const charges = asked.map((charge, index) => {
+    const fee = reported[index];
+    const amount =
+      typeof fee?.amount === 'string' && INTEGER.test(fee.amount) ? BigInt(fee.amount) : undefined;
+    if (fee && typeof fee.token === 'string' && fee.token.toLowerCase() !== sellToken)
+      problems.push(`the fee of ${charge.recipient} is in ${fee.token}, not the sellToken`);
+    else if (fee && (amount === undefined || !reportedFeeMatches(charge, amount)))
+      problems.push(`the fee of ${charge.recipient} is ${fee.amount}, not ${charge.amount}`);
+    return { ...charge, amount: amount ?? charge.amount };
+  });
+  if (problems.length > 0)
+    throw new NoRouteError(
+      'INTEGRATOR_FEE_NOT_SUPPORTED',
+      `0x: the quote does not carry the integrator fee asked (${problems.join('; ')})${zidText(quote.zid)}`,
+    );
+  return charges;
 }
 
 /** transaction.value is decimal wei; the plan carries it as is (gas and gasPrice stay 0x's estimate, in debug). */

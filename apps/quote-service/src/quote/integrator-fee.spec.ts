@@ -3,7 +3,9 @@ import { CodedError } from '@swapgw/contracts';
 import {
   integratorFeeOf,
   planIntegratorFeesOf,
+  reportedFeeMatches,
   requestedIntegratorFee,
+  routeFeeOf,
   routeIntegratorFeeOf,
 } from './integrator-fee';
 
@@ -94,5 +96,26 @@ describe('integrator fee', () => {
     expect(requestedIntegratorFee(undefined, keyDefault, solana)).toEqual([keyDefault[1]]);
     expect(requestedIntegratorFee(undefined, keyDefault, bitcoin)).toEqual([]);
     expect(requestedIntegratorFee(undefined, undefined, evm)).toEqual([]);
+  });
+});
+
+describe('integrator fee taken by an aggregator', () => {
+  const asked = { recipient: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', bps: 50, amount: 5_000_000n };
+
+  it('accepts the amount asked give or take 1 base unit of rounding, nothing else', () => {
+    expect(reportedFeeMatches(asked, 5_000_000n)).toBe(true);
+    expect(reportedFeeMatches(asked, 4_999_999n)).toBe(true);
+    expect(reportedFeeMatches(asked, 5_000_001n)).toBe(true);
+    expect(reportedFeeMatches(asked, 4_999_998n)).toBe(false);
+    expect(reportedFeeMatches(asked, 0n)).toBe(false);
+  });
+
+  it("is the route's fee in place of the quote's when the aggregator reports one", () => {
+    const quoteFee = { charges: [asked], netAmountIn: 995_000_000n };
+    expect(routeFeeOf(quoteFee, 1_000_000_000n, undefined)).toBe(quoteFee);
+    expect(routeFeeOf(quoteFee, 1_000_000_000n, [{ ...asked, amount: 4_999_999n }])).toEqual({
+      charges: [{ ...asked, amount: 4_999_999n }],
+      netAmountIn: 995_000_001n,
+    });
   });
 });

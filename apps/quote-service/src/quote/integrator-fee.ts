@@ -2,6 +2,7 @@ import { baseUnitsToAmount, ChainDescriptor, validateAddressForChain } from '@sw
 import {
   CodedError,
   ErrorCodes,
+  IntegratorFeeCollector,
   IntegratorFeeShare,
   MAX_INTEGRATOR_FEE_BPS,
   RouteIntegratorFee,
@@ -99,15 +100,45 @@ export function routeIntegratorFeeOf(fee: IntegratorFee, tokenIn: QuoteToken): R
   }));
 }
 
-/** The fee as the route plan carries it to the planner (base units). */
+/**
+ * The fee as the route plan carries it to the planner (base units); `collectedBy: 'aggregator'`
+ * when the first leg's own call takes it (the planner then adds no transfer).
+ */
 export function planIntegratorFeesOf(
   fee: IntegratorFee,
   tokenIn: RoutePlanIntegratorFee['token'],
+  collectedBy: IntegratorFeeCollector = 'gateway',
 ): RoutePlanIntegratorFee[] {
   return fee.charges.map((charge) => ({
     token: tokenIn,
     recipient: charge.recipient,
     bps: charge.bps,
     amount: charge.amount.toString(),
+    ...(collectedBy === 'aggregator' ? { collectedBy } : {}),
   }));
+}
+
+/**
+ * The fee of one route: the quote's, or, when the route's aggregator takes the fee in its own
+ * transaction, the amounts it reported (its leg spends the whole input; netAmountIn is what is left
+ * after those amounts, for information).
+ */
+export function routeFeeOf(
+  quoteFee: IntegratorFee,
+  amountIn: bigint,
+  takenByAggregator: IntegratorFeeCharge[] | undefined,
+): IntegratorFee {
+  if (!takenByAggregator) return quoteFee;
+  const netAmountIn = takenByAggregator.reduce((left, charge) => left - charge.amount, amountIn);
+  return { charges: takenByAggregator, netAmountIn };
+}
+
+/**
+ * Whether the fee an aggregator reports is the one asked: the same share of the input, give or
+ * take 1 base unit for its own rounding. Anything else (no fee, another amount) refuses the route,
+ * since the quote would state a fee the transaction does not pay.
+ */
+export function reportedFeeMatches(asked: IntegratorFeeCharge, reportedAmount: bigint): boolean {
+  const difference = reportedAmount - asked.amount;
+  return difference >= -1n && difference <= 1n;
 }

@@ -40,6 +40,7 @@ import {
   integratorFeeOf,
   planIntegratorFeesOf,
   requestedIntegratorFee,
+  routeFeeOf,
   routeIntegratorFeeOf,
 } from './integrator-fee';
 import { compoundedSlippageBps, routeMinAmountOut } from './slippage';
@@ -115,8 +116,11 @@ export class QuoteService {
       tokenIn,
       tokenOut,
       amountIn: fee.netAmountIn,
+      ...(fee.charges.length > 0 ? { integratorFees: fee.charges } : {}),
       slippageBps,
       recipient: request.recipient,
+      // 0x and LI.FI take the fee in their own transaction: they are asked the gross amount with it.
+      ...(fee.charges.length > 0 ? { integratorFee: { grossAmountIn: amountIn, charges: fee.charges } } : {}),
     };
     // The gas prices of both ends are read while the providers answer (cached 10 s; never rejects).
     const feeReads = new Map<string, Promise<ChainFeeQuote>>(
@@ -135,15 +139,18 @@ export class QuoteService {
     const quoteId = `qt_${timeOrderedUuid(now)}`;
     const expiresAtMs = now + this.config.QUOTE_TTL_MS;
     const ranked = rankRoutes(gathered.routes.map((route) => ({ ...route, stepCount: route.legs.length })));
+    // A route whose aggregator takes the fee has it inside its first leg's amount (no fee on top).
     const feeTotal = fee.charges.reduce((sum, charge) => sum + charge.amount, 0n);
-    const permits = ranked.map((route) => permitInfoOf(this.registry, route.legs[0], feeTotal));
+    const permits = ranked.map((route) =>
+      permitInfoOf(this.registry, route.legs[0], route.integratorFee ? 0n : feeTotal),
+    );
     // The preflight reads the chains while the fee figures are awaited (bounded; never rejects).
     const [feeRates, issues] = await Promise.all([
       this.feeRatesOf(
         ranked.flatMap((route) => chainsOfLegs(route.legs)),
         feeReads,
       ),
-      this.preflightOf(request, ranked, permits),
+      this.preflightOf(request, ranked, permits, fee),
     ]);
     const looksLikeBaseUnits = amountLooksLikeBaseUnits(request.amount, tokenIn.decimals);
     const stored = ranked.map((route, index) => {
@@ -237,6 +244,10 @@ export class QuoteService {
       [
         {
           legs: plan.legs,
+          integratorFees: (plan.integratorFees ?? []).map(({ recipient, amount }) => ({
+            recipient,
+            amount: BigInt(amount),
+          })),
           permit: permitInfoOf(
             this.registry,
             plan.legs[0],
@@ -253,11 +264,13 @@ export class QuoteService {
     request: CreateQuoteRequest,
     routes: CandidateRoute[],
     permits: (RoutePermitInfo | undefined)[],
+    fee: IntegratorFee,
   ): Promise<RouteIssue[][] | undefined> {
     if (request.userAddress === undefined) return undefined;
+    const integratorFees = fee.charges.map(({ recipient, amount }) => ({ recipient, amount }));
     return this.routePreflight.issuesOf(
       { userAddress: request.userAddress, recipient: request.recipient, toChain: request.toChain },
-      routes.map((route, index) => ({ legs: route.legs, permit: permits[index] })),
+      routes.map((route, index) => ({ legs: route.legs, permit: permits[index], integratorFees })),
     );
   }
 
@@ -332,6 +345,7 @@ function summaryOf(
   const warnings = amountLooksLikeBase
     ? [...route.warnings, RouteWarnings.amountLooksLikeBaseUnits]
     : route.warnings;
+  const routeFee = routeFeeOf(fee, amountIn, route.integratorFee);
   const summary: Omit<QuoteRouteSummary, 'gasCoverage' | 'signatures' | 'integratorFee'> = {
     routeId,
     providers: route.providers,
@@ -360,7 +374,7 @@ function summaryOf(
     ...summary,
     gasCoverage,
     signatures,
-    integratorFee: routeIntegratorFeeOf(fee, context.tokenIn),
+    integratorFee: routeIntegratorFeeOf(routeFee, context.tokenIn),
     ...(issues ? { issues } : {}),
   };
 }
@@ -390,7 +404,13 @@ function planOf(
   };
   if (context.recipient) plan.recipient = context.recipient;
   if (route.bridgeProvider) plan.bridgeProvider = route.bridgeProvider;
-  if (fee.charges.length > 0) plan.integratorFees = planIntegratorFeesOf(fee, tokenRefOf(context.tokenIn));
+  const routeFee = routeFeeOf(fee, amountIn, route.integratorFee);
+  if (routeFee.charges.length > 0)
+    plan.integratorFees = planIntegratorFeesOf(
+      routeFee,
+      tokenRefOf(context.tokenIn),
+      route.integratorFee ? 'aggregator' : 'gateway',
+    );
   return plan;
 }
 

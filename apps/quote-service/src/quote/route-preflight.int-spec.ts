@@ -1,6 +1,7 @@
-import { loadDevnetManifest, DevnetManifest } from '@swapgw/devnet';
+import { loadDevnetManifest, DevnetManifest, solanaConnection, solanaTestWallet } from '@swapgw/devnet';
 import { QuoteResult, RouteIssue } from '@swapgw/contracts';
-import { Keypair } from '@solana/web3.js';
+import { freshSolanaWalletWith } from '@swapgw/testing/solana';
+import { Keypair, PublicKey } from '@solana/web3.js';
 import {
   Contract,
   formatUnits,
@@ -247,6 +248,72 @@ describe('route preflight on the devnet (POST /quote with userAddress; real anvi
           revertReason: 'UniswapV2: INVALID_TO',
           revertData: expect.stringMatching(/^0x08c379a0/),
         }),
+      ]);
+    }
+  });
+
+  it('Solana: the deposit is simulated with its integrator fee on the chain; the wallet needs the amount and the fee', async () => {
+    const solana = solanaConnection(manifest.solana!.rpcUrl);
+    const mint = new PublicKey(manifest.solana!.tokens.USDC.mint);
+    const funded = solanaTestWallet(8); // SOL and USDC
+    // 25 USDC and not one lamport: it can pay the deposit and the fee, not a transaction's fee.
+    const noSol = await freshSolanaWalletWith(solana, mint, funded, 25_000_000n);
+    const feeRecipient = Keypair.generate().publicKey.toBase58(); // no USDC account yet
+    const terms = {
+      fromChain: 'solana-devnet',
+      toChain: 'devnet-a',
+      tokenIn: 'USDC',
+      tokenOut: 'USDC',
+      amount: '25',
+      recipient: wallet.address,
+      integratorFee: [{ bps: 100, recipient: feeRecipient }],
+    };
+    // Sponsored (the default): 24.75 deposited + 0.25 fee = what it holds; the service's fee payer
+    // pays the fees, so a wallet without SOL failing the simulation says nothing about the route.
+    const quote = await service.quotes.create({ ...terms, userAddress: noSol.publicKey.toBase58() });
+    expect(quote.routes.length).toBeGreaterThan(0);
+    for (const route of quote.routes) {
+      expect(route.issues).toEqual([
+        expect.objectContaining({
+          code: 'SIMULATION_UNAVAILABLE',
+          severity: 'warning',
+          chain: 'solana-devnet',
+          message: expect.stringContaining("a sponsored build's fee payer pays it"),
+        }),
+      ]);
+    }
+    const plan = planOf(quote, quote.routes[0].routeId);
+    // User-paid, the same wallet's transaction fails on the chain: the runtime's error is the reason.
+    const userPaid = await service.quotes.preflight({
+      plan,
+      userAddress: noSol.publicKey.toBase58(),
+      userPaysGas: true,
+    });
+    expect(userPaid.issues).toEqual([
+      expect.objectContaining({
+        code: 'SIMULATION_REVERTED',
+        severity: 'blocking',
+        chain: 'solana-devnet',
+        leg: 0,
+        revertReason: expect.stringMatching(/^simulation failed: .*AccountNotFound/),
+      }),
+    ]);
+    // A wallet with SOL: deposit and fee transfer (with the recipient's account created) simulate.
+    const ok = await service.quotes.preflight({
+      plan,
+      userAddress: funded.publicKey.toBase58(),
+      userPaysGas: true,
+    });
+    expect(ok.issues).toEqual([]);
+    // Asking 25.2: the wallet holds 25, the deposit and the fee need 25.2.
+    const short = await service.quotes.create({
+      ...terms,
+      amount: '25.2',
+      userAddress: noSol.publicKey.toBase58(),
+    });
+    for (const route of short.routes) {
+      expect(route.issues).toEqual([
+        expect.objectContaining({ code: 'INSUFFICIENT_BALANCE', token: 'USDC', needed: '25.2', held: '25' }),
       ]);
     }
   });

@@ -53,8 +53,14 @@ function fakeReads(answers: {
   family?: 'evm' | 'solana' | 'bitcoin';
   nativeBalance?: () => Promise<bigint>;
   feePerGas?: () => Promise<bigint>;
+  simulateSolana?: () => Promise<EvmSimulation>;
 }) {
-  const calls = { balance: 0, allowance: [] as string[], simulate: [] as unknown[] };
+  const calls = {
+    balance: 0,
+    allowance: [] as string[],
+    simulate: [] as unknown[],
+    simulateSolana: [] as unknown[],
+  };
   const reads: PreflightChainReads = {
     familyOf: () => answers.family ?? 'evm',
     nativeOf: () => ({ symbol: 'ETH', decimals: 18 }),
@@ -73,6 +79,10 @@ function fakeReads(answers: {
       return (answers.simulate ?? (async () => ({ kind: 'ok' }) as EvmSimulation))();
     },
     firstLegCall: (legs, signer) => ({ from: signer, to: legs[0].spender, data: '0x38ed1739', value: '0' }),
+    simulateSolanaFirstLeg: async (legs, signer, recipient, integratorFees) => {
+      calls.simulateSolana.push({ chain: legs[0].chain, signer, recipient, integratorFees });
+      return (answers.simulateSolana ?? (async () => ({ kind: 'ok' }) as EvmSimulation))();
+    },
   };
   return { reads, calls };
 }
@@ -287,7 +297,120 @@ describe('RoutePreflight', () => {
     expect(sponsored).toEqual([]);
   });
 
-  it('checks only the balance on Solana and Bitcoin (no allowance, no simulation), native input included', async () => {
+  describe('on Solana', () => {
+    const SOL_USER = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
+    const FEE_RECIPIENT = 'HN7cABqLq46Es1jh92dQQisAq662SmxELLLsHHe4YWrH';
+    const solRequest = { userAddress: SOL_USER, toChain: 'devnet-a', recipient: USER };
+    const deposit = leg({
+      kind: 'bridge',
+      chain: 'solana-devnet',
+      provider: 'devnet-bridge',
+      tokenIn: {
+        chain: 'solana-devnet',
+        symbol: 'USDC',
+        address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+        decimals: 6,
+      },
+      destinationChain: 'devnet-a',
+    });
+    const integratorFees = [{ recipient: FEE_RECIPIENT, amount: 750_000n }];
+
+    it('needs the leg’s amount plus the integrator fees, and simulates the deposit with them for the wallet', async () => {
+      const { reads, calls } = fakeReads({ family: 'solana', balance: async () => 25_500_000n });
+      const [issues] = await new RoutePreflight(reads).issuesOf(solRequest, [
+        { legs: [deposit], integratorFees },
+      ]);
+      expect(issues).toEqual([
+        expect.objectContaining({
+          code: 'INSUFFICIENT_BALANCE',
+          token: 'USDC',
+          needed: '25.75',
+          held: '25.5',
+        }),
+      ]);
+      // Short of the input, the simulation could only fail for that: not reported.
+      const funded = fakeReads({
+        family: 'solana',
+        balance: async () => 25_750_000n,
+        simulateSolana: async () => ({ kind: 'reverted', reason: 'not reported' }),
+      });
+      funded.reads.familyOf = (chain) => (chain === 'solana-devnet' ? 'solana' : 'evm');
+      const [ok] = await new RoutePreflight(funded.reads).issuesOf(solRequest, [
+        { legs: [deposit], integratorFees },
+      ]);
+      expect(ok).toEqual([
+        expect.objectContaining({ code: 'SIMULATION_REVERTED', revertReason: 'not reported' }),
+      ]);
+      expect(funded.calls.simulateSolana).toEqual([
+        { chain: 'solana-devnet', signer: SOL_USER, recipient: USER, integratorFees },
+      ]);
+      expect(calls.allowance).toEqual([]);
+      expect(funded.calls.simulate).toEqual([]); // no eth_call
+    });
+
+    it('reports a failing simulation with the program’s error and logs (SIMULATION_REVERTED, blocking)', async () => {
+      const reason =
+        'simulation failed: {"InstructionError":[0,{"Custom":1}]} (Program log: Error: insufficient funds)';
+      const { reads } = fakeReads({
+        family: 'solana',
+        simulateSolana: async () => ({ kind: 'reverted', reason }),
+      });
+      reads.familyOf = (chain) => (chain === 'solana-devnet' ? 'solana' : 'evm');
+      const [issues] = await new RoutePreflight(reads).issuesOf({ ...solRequest, userPaysGas: true }, [
+        { legs: [deposit] },
+      ]);
+      expect(issues).toEqual([
+        {
+          code: 'SIMULATION_REVERTED',
+          severity: 'blocking',
+          message: `The first leg's transaction on solana-devnet reverts: ${reason}`,
+          chain: 'solana-devnet',
+          leg: 0,
+          revertReason: reason,
+        },
+      ]);
+    });
+
+    it('a wallet without SOL cannot pay a simulated fee: a failure on a user-paid build, unknown on a sponsored one', async () => {
+      const reason = 'simulation failed: "AccountNotFound"';
+      const { reads } = fakeReads({
+        family: 'solana',
+        simulateSolana: async () => ({ kind: 'reverted', reason }),
+      });
+      reads.familyOf = (chain) => (chain === 'solana-devnet' ? 'solana' : 'evm');
+      const preflight = new RoutePreflight(reads);
+      const [sponsored] = await preflight.issuesOf(solRequest, [{ legs: [deposit] }]);
+      expect(sponsored).toEqual([
+        expect.objectContaining({
+          code: 'SIMULATION_UNAVAILABLE',
+          severity: 'warning',
+          message: expect.stringContaining("a sponsored build's fee payer pays it"),
+        }),
+      ]);
+      const [userPaid] = await preflight.issuesOf({ ...solRequest, userPaysGas: true }, [
+        { legs: [deposit] },
+      ]);
+      expect(userPaid).toEqual([
+        expect.objectContaining({ code: 'SIMULATION_REVERTED', revertReason: reason }),
+      ]);
+    });
+
+    it('never fails the quote: a simulation that throws or hangs is SIMULATION_UNAVAILABLE within the bound', async () => {
+      const { reads } = fakeReads({
+        family: 'solana',
+        simulateSolana: () => new Promise<EvmSimulation>(() => undefined),
+      });
+      reads.familyOf = (chain) => (chain === 'solana-devnet' ? 'solana' : 'evm');
+      const started = Date.now();
+      const [issues] = await new RoutePreflight(reads, 50).issuesOf(solRequest, [{ legs: [deposit] }]);
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(issues).toEqual([
+        expect.objectContaining({ code: 'SIMULATION_UNAVAILABLE', chain: 'solana-devnet' }),
+      ]);
+    });
+  });
+
+  it('checks only the balance on Solana and Bitcoin (no allowance, no eth_call), native input included', async () => {
     const { reads, calls } = fakeReads({ family: 'solana', balance: async () => 0n });
     const sol = leg({
       chain: 'solana-devnet',

@@ -4,6 +4,8 @@ import {
   allowanceStateOverride,
   ChainFamilies,
   EvmSimulation,
+  IntegratorFeeTransfer,
+  LegStepSpec,
   legStepSpecOf,
   readAllowanceWithOverride,
   SimulatedEvmCall,
@@ -31,12 +33,29 @@ export interface PreflightChainReads {
   ): Promise<EvmSimulation>;
   /** The first leg's own transaction as the wallet sends it (user-paid build with an approval). */
   firstLegCall(legs: RouteLeg[], signer: string, recipient: string): SimulatedEvmCall;
+  /**
+   * Solana: the first leg's transaction as the signer builds it for `signer` (the bridge deposit
+   * with the route's integrator fees, or the aggregator's prebuilt transaction), the wallet paying
+   * its fees, run with `simulateTransaction`: `reverted` with the program error and last logs.
+   */
+  simulateSolanaFirstLeg(
+    legs: RouteLeg[],
+    signer: string,
+    recipient: string,
+    integratorFees: IntegratorFeeTransfer[],
+  ): Promise<EvmSimulation>;
 }
 
 /** A route as the preflight sees it: its legs, and its permit when the first leg can take one. */
 export interface PreflightRoute {
   legs: RouteLeg[];
   permit?: RoutePermitInfo;
+  /**
+   * The integrator fees the first transaction pays out of the input on top of the first leg's
+   * amountIn (base units of the input token): the wallet must hold both, and the Solana
+   * simulation runs the transaction with them.
+   */
+  integratorFees?: IntegratorFeeTransfer[];
 }
 
 export interface PreflightRequest {
@@ -103,7 +122,8 @@ export class RoutePreflight {
     const user = request.userAddress;
     const family = this.reads.familyOf(leg.chain);
     const token = leg.tokenIn.address;
-    const needed = BigInt(leg.amountIn);
+    const fees = (route.integratorFees ?? []).reduce((sum, fee) => sum + fee.amount, 0n);
+    const needed = BigInt(leg.amountIn) + fees;
     const balance = once(`balance:${leg.chain}:${token ?? 'native'}`, () =>
       this.reads.balance(leg.chain, user, token),
     );
@@ -124,7 +144,12 @@ export class RoutePreflight {
             this.reads.allowance(leg.chain, token, user, spender),
           )
         : undefined;
-    const simulation = family === 'evm' ? this.simulateFirstLeg(request, route.legs) : undefined;
+    const simulation =
+      family === 'evm'
+        ? this.simulateFirstLeg(request, route.legs)
+        : family === 'solana'
+          ? this.simulateSolanaFirstLeg(request, route)
+          : undefined;
 
     const issues: RouteIssue[] = [];
     const held = await balance;
@@ -134,7 +159,7 @@ export class RoutePreflight {
     if (!held.ok) issues.push(checkUnavailable(leg, 'balance', held.reason));
     else {
       // A native input pays its gas from the same balance.
-      const issue = balanceIssue(leg, user, held.value ?? 0n, token === null ? gas : 0n);
+      const issue = balanceIssue(leg, user, held.value ?? 0n, token === null ? gas : 0n, fees);
       if (issue) issues.push(issue);
     }
     if (nativeBalance && gas > 0n) {
@@ -192,6 +217,47 @@ export class RoutePreflight {
     return outcome.ok ? outcome.value : { kind: 'unavailable', reason: outcome.reason };
   }
 
+  /**
+   * `simulateTransaction` of the first leg's Solana transaction, built for the wallet as a
+   * user-paid build builds it (it pays the fees). A wallet without SOL cannot pay them: on a
+   * sponsored quote, whose fees the service's fee payer pays, that says nothing about the route,
+   * so it is SIMULATION_UNAVAILABLE rather than a failure.
+   */
+  private async simulateSolanaFirstLeg(
+    request: PreflightRequest,
+    route: PreflightRoute,
+  ): Promise<EvmSimulation> {
+    const leg = route.legs[0];
+    const recipient = firstLegRecipient(route.legs, request, (chain) => this.reads.familyOf(chain));
+    if (!recipient) {
+      return {
+        kind: 'unavailable',
+        reason: `no wallet on ${legDestination(leg)} to pay the first leg to: quote with a recipient`,
+      };
+    }
+    const outcome = await this.bounded(() =>
+      this.reads.simulateSolanaFirstLeg(
+        route.legs,
+        request.userAddress,
+        recipient,
+        route.integratorFees ?? [],
+      ),
+    );
+    if (!outcome.ok) return { kind: 'unavailable', reason: outcome.reason };
+    const simulated = outcome.value;
+    if (
+      simulated.kind === 'reverted' &&
+      !request.userPaysGas &&
+      SOLANA_FEE_PAYER_UNFUNDED.test(simulated.reason)
+    ) {
+      return {
+        kind: 'unavailable',
+        reason: `the wallet cannot pay the simulated transaction's fee (${simulated.reason}); a sponsored build's fee payer pays it`,
+      };
+    }
+    return simulated;
+  }
+
   private async bounded<T>(read: () => Promise<T>): Promise<Outcome<T>> {
     try {
       return {
@@ -205,6 +271,9 @@ export class RoutePreflight {
     }
   }
 }
+
+/** Solana's errors for a fee payer that cannot pay the fee (no account, too few lamports). */
+const SOLANA_FEE_PAYER_UNFUNDED = /"AccountNotFound"|InsufficientFundsForFee/;
 
 /** The chain a leg pays out on: a bridge's destination, else its own chain. */
 function legDestination(leg: RouteLeg): string {
@@ -230,11 +299,18 @@ export function firstLegRecipient(
 }
 
 /**
- * INSUFFICIENT_BALANCE when the wallet holds less of the input than the first leg spends (a native
- * input on a user-paid build: plus `gas`, the wallet's own gas in base units).
+ * INSUFFICIENT_BALANCE when the wallet holds less of the input than the first leg spends plus the
+ * integrator fees its transaction pays (`fees`, base units), and, for a native input on a user-paid
+ * build, `gas`, the wallet's own gas in base units.
  */
-export function balanceIssue(leg: RouteLeg, holder: string, held: bigint, gas = 0n): RouteIssue | undefined {
-  const needed = BigInt(leg.amountIn) + gas;
+export function balanceIssue(
+  leg: RouteLeg,
+  holder: string,
+  held: bigint,
+  gas = 0n,
+  fees = 0n,
+): RouteIssue | undefined {
+  const needed = BigInt(leg.amountIn) + fees + gas;
   if (held >= needed) return undefined;
   const { symbol, decimals } = leg.tokenIn;
   const [neededText, heldText] = [baseUnitsToAmount(needed, decimals), baseUnitsToAmount(held, decimals)];
@@ -398,27 +474,64 @@ export function familyPreflightReads(families: ChainFamilies, registry: ChainReg
       return simulated;
     },
     firstLegCall: (legs, signer, recipient) => {
-      const [leg, next] = legs;
-      const spend = BigInt(leg.amountIn);
-      const spec = legStepSpecOf(
-        {
-          step: { legIndex: 0, kind: leg.kind, signing: 'evm-transaction' },
-          leg,
-          next,
-          spend,
-          minOut: BigInt(leg.minAmountOut),
-          signer,
-          recipient,
-          finalRecipient: recipient,
-          deadline: BigInt(Math.floor(Date.now() / 1000) + 1200),
-          sponsored: false,
-        },
-        stepChains,
-      );
-      if (!spec.call) throw new Error(`the first leg on ${leg.chain} is not a transaction of the wallet`);
+      const spec = firstLegSpecOf(legs, signer, recipient, 'evm-transaction', [], stepChains);
+      if (!spec.call) throw new Error(`the first leg on ${legs[0].chain} is not a transaction of the wallet`);
       return { from: signer, to: spec.call.to, data: spec.call.data, value: spec.call.value };
     },
+    simulateSolanaFirstLeg: async (legs, signer, recipient, integratorFees) => {
+      const chain = legs[0].chain;
+      let spec: LegStepSpec;
+      try {
+        spec = firstLegSpecOf(legs, signer, recipient, 'solana-transaction', integratorFees, stepChains);
+      } catch (error) {
+        return { kind: 'unavailable', reason: (error as Error).message };
+      }
+      const built = await client(chain).buildPayload(
+        { from: signer, call: null, solana: spec.solana ?? null },
+        SOLANA_SIMULATION_POLICY,
+        Date.now(),
+      );
+      switch (built.kind) {
+        case 'ready':
+          return { kind: 'ok' };
+        case 'would-revert':
+          return { kind: 'reverted', reason: built.reason };
+        default:
+          return { kind: 'unavailable', reason: built.reason };
+      }
+    },
   };
+}
+
+/** Payload policy of the preflight's Solana build: only simulated, never handed out. */
+const SOLANA_SIMULATION_POLICY = { ttlMs: 60_000, gasLimitPercent: 100, feeSafetyPercent: 100 };
+
+/** The first leg's step as the planner writes it for `signer`, user-paid, paying `recipient`. */
+function firstLegSpecOf(
+  legs: RouteLeg[],
+  signer: string,
+  recipient: string,
+  signing: 'evm-transaction' | 'solana-transaction',
+  integratorFees: IntegratorFeeTransfer[],
+  chains: StepSpecChains,
+): LegStepSpec {
+  const [leg, next] = legs;
+  return legStepSpecOf(
+    {
+      step: { legIndex: 0, kind: leg.kind, signing },
+      leg,
+      next,
+      spend: BigInt(leg.amountIn),
+      minOut: BigInt(leg.minAmountOut),
+      signer,
+      recipient,
+      finalRecipient: recipient,
+      deadline: BigInt(Math.floor(Date.now() / 1000) + 1200),
+      ...(integratorFees.length > 0 ? { integratorFees } : {}),
+      sponsored: false,
+    },
+    chains,
+  );
 }
 
 function familyOrThrow(registry: ChainRegistry, chain: string): ChainFamily {

@@ -106,6 +106,33 @@ describe('RouteRepricer', () => {
     });
   });
 
+  it('asks an aggregator leg that takes the integrator fee again with the same fee, on the whole input', async () => {
+    const recipient = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+    const leg = swapLeg(ONE);
+    const provider = new FakeProvider(async () => [routeOf(swapLeg(ONE))]);
+    const feePlan: RoutePlan = {
+      ...plan([leg]),
+      integratorFees: [{ token: USDC, recipient, bps: 50, amount: '15000000', collectedBy: 'aggregator' }],
+    };
+    await new RouteRepricer(registry, [provider], 1000).reprice({ plan: feePlan, legIndex: 0 });
+    expect(provider.asked[0]).toMatchObject({
+      amountIn: 2_985_000_000n,
+      integratorFee: {
+        grossAmountIn: 3_000_000_000n,
+        charges: [{ recipient, bps: 50, amount: 15_000_000n }],
+      },
+    });
+
+    // A fee the gateway's router pays is not the provider's to take: the leg is asked as quoted.
+    const routerPaid = new FakeProvider(async () => [routeOf(swapLeg(ONE))]);
+    await new RouteRepricer(registry, [routerPaid], 1000).reprice({
+      plan: { ...feePlan, integratorFees: [{ token: USDC, recipient, bps: 50, amount: '15000000' }] },
+      legIndex: 0,
+    });
+    expect(routerPaid.asked[0].amountIn).toBe(3_000_000_000n);
+    expect(routerPaid.asked[0].integratorFee).toBeUndefined();
+  });
+
   it('says within slippage while the leg pays at least its quoted minimum', async () => {
     const provider = new FakeProvider(async () => [routeOf(swapLeg(995n * 10n ** 15n))]);
     const result = await new RouteRepricer(registry, [provider], 1000).reprice({

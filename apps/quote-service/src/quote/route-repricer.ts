@@ -40,7 +40,7 @@ export class RouteRepricer {
     if (!isRepriceable(plan, leg)) return quotedFigures(plan, legIndex);
 
     const provider = this.providers.find((p) => p.name === leg.provider);
-    const context = this.contextOf(plan, leg);
+    const context = this.contextOf(plan, leg, legIndex);
     if (!provider || !provider.applies(context))
       throw new CodedError(
         ErrorCodes.QUOTE_UPSTREAM_FAILED,
@@ -58,12 +58,18 @@ export class RouteRepricer {
     return repricedFigures(plan, legIndex, sameLegOf(leg, gathered.routes));
   }
 
-  private contextOf(plan: RoutePlan, leg: RouteLeg): QuoteContext {
+  private contextOf(plan: RoutePlan, leg: RouteLeg, legIndex: number): QuoteContext {
     const chain = this.registry.find(leg.chain);
     if (!chain)
       throw new CodedError(ErrorCodes.QUOTE_UPSTREAM_FAILED, `${leg.chain} is no longer served`, {
         chain: leg.chain,
       });
+    const takenByAggregator =
+      legIndex === 0
+        ? (plan.integratorFees ?? [])
+            .filter((fee) => fee.collectedBy === 'aggregator')
+            .map((fee) => ({ recipient: fee.recipient, bps: fee.bps, amount: BigInt(fee.amount) }))
+        : [];
     const tokenOf = (ref: TokenRef): QuoteToken =>
       chain.family === 'solana' ? { ...ref, address: null, mint: ref.address } : { ...ref };
     return {
@@ -71,9 +77,13 @@ export class RouteRepricer {
       toChain: chain,
       tokenIn: tokenOf(leg.tokenIn),
       tokenOut: tokenOf(leg.tokenOut),
-      amountIn: BigInt(leg.amountIn),
+      amountIn: BigInt(leg.amountIn) - takenByAggregator.reduce((sum, fee) => sum + fee.amount, 0n),
       // The leg keeps the slippage it was quoted with: its new minimum is the same distance below.
       slippageBps: leg.slippageBps ?? plan.slippageBps,
+      // An aggregator's leg that takes the integrator fee is rebuilt with it (same share of the input).
+      ...(takenByAggregator.length > 0
+        ? { integratorFee: { grossAmountIn: BigInt(leg.amountIn), charges: takenByAggregator } }
+        : {}),
       // Only a single-leg route's transaction pays the plan's recipient (see isRepriceable).
       ...(plan.recipient !== undefined && plan.legs.length === 1 ? { recipient: plan.recipient } : {}),
     };

@@ -10,9 +10,11 @@ import { BPS_DENOMINATOR } from './amounts';
  * BASE_BPS covers an ordinary price move between the quote and the block; the pressure term grows
  * with how shallow the pools are against the trade, since the same flow of other trades moves a
  * shallow pool's price further. The price impact itself is already in expectedAmountOut.
- * An aggregator's route (LI.FI, 0x, Jupiter) fixes its minimum in the transaction it builds, before
- * its price impact is known: it is quoted with AGGREGATOR_BPS. A bridge paying a fixed amount
- * (devnet bridge, Across) has no slippage (0).
+ * An aggregator's route (LI.FI, 0x, Jupiter) fixes its minimum in the transaction it builds from the
+ * slippage it is sent, before its price impact is known: it is asked with AGGREGATOR_BPS, and a
+ * provider whose answer shows an impact applies max(AGGREGATOR_BPS, autoSlippageBps(impact)),
+ * asking once more when that is higher (LI.FI: lifiAutoSlippageBps). 0x v2 reports no impact and
+ * keeps AGGREGATOR_BPS. A bridge paying a fixed amount (devnet bridge, Across) has no slippage (0).
  */
 export const AUTO_SLIPPAGE = {
   BASE_BPS: 30,

@@ -1,6 +1,7 @@
 // Fee bumps of stuck sponsored Bitcoin transactions against the real devnet chain (its Esplora API,
 // miner paused, fee-rate floor raised) and the real signer schema (PostgreSQL only): the fee
 // wallets, the ledger and the relayed-transaction tracker as the app builds them.
+import type { Clock } from '@swapgw/runtime';
 import * as btc from '@scure/btc-signer';
 import { base64 } from '@scure/base';
 import { ChainRegistry, DevnetBitcoinView, DevnetManifestView } from '@swapgw/chains';
@@ -47,7 +48,7 @@ let esplora: BitcoinChainClient;
 let feeWallets: BitcoinFeeWallets;
 let tracker: RelayedTransactionTracker;
 let nowMs = Date.now();
-const now = () => nowMs;
+const now: Clock = { nowMs: () => nowMs };
 
 beforeAll(async () => {
   devnet = await startBitcoinDevnet({ port: 0, bridgeFeeBps: 5 });

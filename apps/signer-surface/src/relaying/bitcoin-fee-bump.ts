@@ -1,4 +1,5 @@
-import { Logger } from '@nestjs/common';
+import { Clock, SystemClock } from '@swapgw/runtime';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import * as btc from '@scure/btc-signer';
 import { hex } from '@scure/base';
@@ -10,18 +11,29 @@ import {
   feeRateFor,
   RBF_SEQUENCE,
 } from '@swapgw/chains/families';
-import type { DataSource } from 'typeorm';
-import type { BitcoinFeeWallets } from './bitcoin-fee-wallets';
+import { DataSource } from 'typeorm';
+import { SignerSurfaceConfig } from '../config/signer-surface.config';
+import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
+import { RELAYING_DATA_SOURCE } from './relaying-database';
 import { recordFeeAccountTransaction } from './fee-account-ledger';
 import { RelayingMetrics } from './relaying-metrics';
 import { SponsoredTransactionEntity, type SponsoredTransactionStatus } from './sponsored-transaction.entity';
+import { SponsoredTransactionsRepository } from './sponsored-transactions.repository';
 
 /** BITCOIN_STUCK_AFTER_MS, BITCOIN_MAX_FEE_RATE_SATS_PER_VBYTE, BITCOIN_FEE_BUMP_MARGIN_PERCENT. */
-export interface BitcoinFeeBumpPolicy {
-  stuckAfterMs: number;
+/** When and how far a stuck Bitcoin transaction is fee-bumped, from the validated config. */
+@Injectable()
+export class BitcoinFeeBumpPolicy {
+  readonly stuckAfterMs: number;
   /** Sat/vB: the most the package (transaction and child) ever pays. */
-  maxFeeRate: number;
-  marginPercent: number;
+  readonly maxFeeRate: number;
+  readonly marginPercent: number;
+
+  constructor(config: SignerSurfaceConfig) {
+    this.stuckAfterMs = config.BITCOIN_STUCK_AFTER_MS;
+    this.maxFeeRate = config.BITCOIN_MAX_FEE_RATE_SATS_PER_VBYTE;
+    this.marginPercent = config.BITCOIN_FEE_BUMP_MARGIN_PERCENT;
+  }
 }
 
 /** The fee estimate a bump aims at: the next block. */
@@ -149,21 +161,25 @@ export type FeeBumpSettlement = {
  * step (its owner's budget counts it), written before each broadcast so a child that may be mined
  * is always one the ledger knows; the relayed-transaction tracker follows it (follow).
  */
+@Injectable()
 export class BitcoinFeeBumps {
   private readonly logger = new Logger(BitcoinFeeBumps.name);
   /** When a held parent was last reported, by txid: once per stuck interval, not every poll. */
   private readonly heldReportedAtMs = new Map<string, number>();
+  private readonly ledger: SponsoredTransactionsRepository;
 
   constructor(
-    private readonly dataSource: DataSource,
+    @Inject(RELAYING_DATA_SOURCE) private readonly dataSource: DataSource,
     private readonly feeWallets: BitcoinFeeWallets,
     readonly policy: BitcoinFeeBumpPolicy,
-    private readonly now: () => number = Date.now,
-  ) {}
+    private readonly clock: Clock = new SystemClock(),
+  ) {
+    this.ledger = new SponsoredTransactionsRepository(dataSource);
+  }
 
   /** Whether a `bitcoin-transaction` row still in the mempool has waited long enough to be bumped. */
   isStuck(parent: SponsoredTransactionEntity): boolean {
-    return this.now() - parent.lastSentAtMs >= this.policy.stuckAfterMs;
+    return this.clock.nowMs() - parent.lastSentAtMs >= this.policy.stuckAfterMs;
   }
 
   /**
@@ -184,7 +200,7 @@ export class BitcoinFeeBumps {
       return;
     }
     const child = await this.pendingChildOf(parent);
-    if (child && this.now() - child.lastSentAtMs < this.policy.stuckAfterMs) return;
+    if (child && this.clock.nowMs() - child.lastSentAtMs < this.policy.stuckAfterMs) return;
     const current = child ? currentFeeOf(child) : undefined;
     const childVsize = Math.ceil(estimateBitcoinWeight(['p2wpkh'], [feeWalletScript]) / 4);
     const estimate = feeRateFor(await client.feeRates(), FEE_BUMP_TARGET_BLOCKS);
@@ -236,7 +252,7 @@ export class BitcoinFeeBumps {
             txHash: signed.txid,
             attemptFee: decision.childFeeSats,
           },
-          this.now(),
+          this.clock.nowMs(),
         ),
       );
     RelayingMetrics.bitcoinFeeBump(parent.chain, child ? 'replaced' : 'child');
@@ -277,7 +293,7 @@ export class BitcoinFeeBumps {
             effectiveGasPrice: 1n,
             costWei: fee,
             blockNumber: progress.blockNumber,
-            minedAtMs: (progress.kind === 'confirmed' ? progress.blockTimeMs : null) ?? this.now(),
+            minedAtMs: (progress.kind === 'confirmed' ? progress.blockTimeMs : null) ?? this.clock.nowMs(),
           },
         };
       }
@@ -287,11 +303,7 @@ export class BitcoinFeeBumps {
     const parentTxid = hex.encode(spent.txid!);
     const parentProgress = await client.progress(parentTxid, 1);
     if (parentProgress.kind === 'unknown') {
-      const parent = await this.dataSource.manager.findOneBy(SponsoredTransactionEntity, {
-        chain: row.chain,
-        purpose: 'bitcoin-transaction',
-        txHash: parentTxid,
-      });
+      const parent = await this.ledger.bitcoinTransactionOf(row.chain, parentTxid);
       if (parent && parent.status === 'pending') return null;
       return dropped(
         `the transaction it paid for, ${parentTxid}, is gone (${parent?.status ?? 'not in the ledger'})`,
@@ -317,16 +329,7 @@ export class BitcoinFeeBumps {
   private async pendingChildOf(
     parent: SponsoredTransactionEntity,
   ): Promise<SponsoredTransactionEntity | null> {
-    const rows = await this.dataSource.manager.find(SponsoredTransactionEntity, {
-      where: {
-        chain: parent.chain,
-        purpose: 'bitcoin-fee-bump',
-        swapId: parent.swapId!,
-        stepIndex: parent.stepIndex!,
-        status: 'pending',
-      },
-      order: { createdAt: 'DESC' },
-    });
+    const rows = await this.ledger.pendingFeeBumpsOf(parent.chain, parent.swapId!, parent.stepIndex!);
     return (
       rows.find((row) => {
         const input = btc.Transaction.fromRaw(hex.decode(row.data), BITCOIN_TX_OPTIONS).getInput(0);
@@ -341,27 +344,23 @@ export class BitcoinFeeBumps {
     signed: { txid: string; rawTxHex: string },
     feeSats: bigint,
   ): Promise<void> {
-    const nowMs = this.now();
-    await this.dataSource.manager.update(
-      SponsoredTransactionEntity,
-      { id: child.id, status: 'pending' },
-      {
-        data: signed.rawTxHex,
-        txHash: signed.txid,
-        attempts: [
-          ...child.attempts,
-          {
-            hash: signed.txid,
-            maxFeePerGas: '1',
-            maxPriorityFeePerGas: '0',
-            sentAtMs: nowMs,
-            feeSats: feeSats.toString(),
-          },
-        ],
-        lastSentAtMs: nowMs,
-        nextCheckAtMs: nowMs,
-      },
-    );
+    const nowMs = this.clock.nowMs();
+    await this.ledger.update(child.id, {
+      data: signed.rawTxHex,
+      txHash: signed.txid,
+      attempts: [
+        ...child.attempts,
+        {
+          hash: signed.txid,
+          maxFeePerGas: '1',
+          maxPriorityFeePerGas: '0',
+          sentAtMs: nowMs,
+          feeSats: feeSats.toString(),
+        },
+      ],
+      lastSentAtMs: nowMs,
+      nextCheckAtMs: nowMs,
+    });
   }
 
   private feeWalletScriptOf(chain: string, address: string): Uint8Array | null {
@@ -371,8 +370,8 @@ export class BitcoinFeeBumps {
 
   private reportHeld(parent: SponsoredTransactionEntity, reason: string): void {
     const last = this.heldReportedAtMs.get(parent.txHash);
-    if (last !== undefined && this.now() - last < this.policy.stuckAfterMs) return;
-    this.heldReportedAtMs.set(parent.txHash, this.now());
+    if (last !== undefined && this.clock.nowMs() - last < this.policy.stuckAfterMs) return;
+    this.heldReportedAtMs.set(parent.txHash, this.clock.nowMs());
     RelayingMetrics.bitcoinFeeBump(parent.chain, 'held');
     this.logger.warn({
       msg: 'stuck sponsored Bitcoin transaction not bumped',

@@ -1,5 +1,7 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { schemaOf } from '@swapgw/messaging';
-import type { DataSource, EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { RELAYING_DATA_SOURCE } from './relaying-database';
 import type { BitcoinFeeInput } from '../signing/sponsored/gas-sponsor';
 
 /** A step of a swap: who holds a fee input. */
@@ -32,8 +34,9 @@ const inputOf = (row: HoldRow): BitcoinFeeInput => ({
  * Every claim is one statement (INSERT … ON CONFLICT DO UPDATE … WHERE), so two instances racing
  * for a UTXO cannot both get it.
  */
+@Injectable()
 export class BitcoinFeeInputsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(@Inject(RELAYING_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   private get table(): string {
     return `"${schemaOf(this.dataSource)}"."bitcoin_fee_inputs"`;

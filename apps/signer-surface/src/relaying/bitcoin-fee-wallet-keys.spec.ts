@@ -13,7 +13,7 @@ import { BitcoinFeeInputsRepository } from './bitcoin-fee-inputs.repository';
 import { parseBitcoinFeeWalletKeys } from './bitcoin-fee-wallet-keys';
 import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
 import { RelayerKeySet } from './relayer-keys';
-import { relayingSettingsOf } from './relaying-settings';
+import { RelayingSettings } from './relaying-settings';
 
 const keyA = new Uint8Array(32).fill(0x11);
 const keyB = new Uint8Array(32).fill(0x2b);
@@ -108,7 +108,7 @@ describe('SignerSurfaceConfig Bitcoin fee wallets', () => {
     ]) {
       expect(dump).not.toContain(WIF_A.slice(0, 12));
     }
-    const settings = relayingSettingsOf(config);
+    const settings = new RelayingSettings(config);
     expect(settings.bitcoin.keys.keysOf('bitcoin-devnet')).toEqual([WIF_A]);
     expect(settings.bitcoin.minBalanceSats).toBe(100_000n);
     expect(settings.bitcoin.budget.dailyLimitOf('someone', 'bitcoin-devnet')).toBe(1_000_000n);

@@ -1,6 +1,7 @@
 // The Bitcoin fee wallets' holds and ledger rows on the real signer schema (PostgreSQL only): the
 // chain is a local HTTP server answering Esplora's `GET /address/:a/utxo`, `GET /tx/:txid/status` and
 // `GET /blocks/tip/height`.
+import type { Clock } from '@swapgw/runtime';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import * as btc from '@scure/btc-signer';
 import { ChainRegistry, DevnetBitcoinView, DevnetManifestView } from '@swapgw/chains';
@@ -87,7 +88,7 @@ const schema = `signer_btcfee_${Date.now().toString(36)}${randomBytes(3).toStrin
 let dataSource: DataSource;
 let chains: SignerChains;
 let nowMs = 1_800_000_000_000;
-const now = () => nowMs;
+const now: Clock = { nowMs: () => nowMs };
 let feeWallets: BitcoinFeeWallets;
 
 const step = (swapId: string, stepIndex = 0) => ({ chain: CHAIN, swapId, stepIndex });

@@ -1,3 +1,4 @@
+import { Clock, SystemClock } from '@swapgw/runtime';
 import { Logger } from '@nestjs/common';
 import { shortMessageOf } from '@swapgw/chains';
 import { JsonRpcProvider, Wallet } from 'ethers';
@@ -63,7 +64,7 @@ export class NonceReconciler {
     private readonly ledger: RelayerLedger,
     private readonly sendFill: SendNonceFill,
     private readonly policy: ReconcilePolicy = DEFAULT_RECONCILE_POLICY,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = new SystemClock(),
   ) {}
 
   async reconcile(manager: EntityManager, relayer: RelayerUnderLock): Promise<number> {
@@ -170,9 +171,9 @@ export class NonceReconciler {
       const found = await receiptOfAny(provider, row.attempts);
       if (found && found.receipt.blockNumber <= head) continue;
       const nonceFree = evmNonceOf(row) >= minedCount;
-      const recent = this.now() - row.createdAt.getTime() <= this.policy.resendLostWithinMs;
+      const recent = this.clock.nowMs() - row.createdAt.getTime() <= this.policy.resendLostWithinMs;
       if (nonceFree && recent) {
-        if (await this.ledger.repend(manager, row.id, this.now())) {
+        if (await this.ledger.repend(manager, row.id, this.clock.nowMs())) {
           RelayingMetrics.healed(chain, 'repended');
           this.logger.warn({
             msg: 'a mined sponsored transaction is gone from the chain; following it again',

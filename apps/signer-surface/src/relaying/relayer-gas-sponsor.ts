@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { CLOCK, type Clock } from '../clock';
+import { Clock, SystemClock } from '@swapgw/runtime';
 import type {
   BitcoinFeeInput,
   GasSponsor,
@@ -16,11 +16,12 @@ import { sponsorshipUnavailable } from './relaying-errors';
 import { SolanaFeePayers } from './solana-fee-payers';
 import { SponsoredPurpose } from './sponsored-transaction.entity';
 import { SponsoredTransactions } from './sponsored-transactions';
+import { SponsorshipBudget } from './sponsorship-budget';
 import {
-  BITCOIN_SPONSORSHIP_BUDGET,
-  SOLANA_SPONSORSHIP_BUDGET,
-  SponsorshipBudget,
-} from './sponsorship-budget';
+  BitcoinSponsorshipBudget,
+  EvmSponsorshipBudget,
+  SolanaSponsorshipBudget,
+} from './sponsorship-budgets';
 
 /**
  * The signing flow's GasSponsor port, served by the relayers, the Solana fee payers, the Bitcoin fee
@@ -31,17 +32,18 @@ import {
 export class RelayerGasSponsor implements GasSponsor {
   constructor(
     private readonly relayers: Relayers,
-    private readonly budget: SponsorshipBudget,
+    /** The daily budget of EVM chains, in wei. */
+    @Inject(EvmSponsorshipBudget) private readonly budget: SponsorshipBudget,
     private readonly ledger: SponsoredTransactions,
     /** Absent: sponsored Solana steps are unavailable. */
     private readonly feePayers?: SolanaFeePayers,
     /** The daily budget of Solana chains, in lamports. */
-    @Inject(SOLANA_SPONSORSHIP_BUDGET) private readonly solanaBudget?: SponsorshipBudget,
-    @Inject(CLOCK) private readonly now: Clock = Date.now,
+    @Inject(SolanaSponsorshipBudget) private readonly solanaBudget?: SponsorshipBudget,
+    private readonly clock: Clock = new SystemClock(),
     /** Absent: sponsored Bitcoin steps are unavailable. */
     private readonly feeWallets?: BitcoinFeeWallets,
     /** The daily budget of Bitcoin chains, in sats. */
-    @Inject(BITCOIN_SPONSORSHIP_BUDGET) private readonly bitcoinBudget?: SponsorshipBudget,
+    @Inject(BitcoinSponsorshipBudget) private readonly bitcoinBudget?: SponsorshipBudget,
   ) {}
 
   /** Budget first (SPONSORSHIP_BUDGET_EXHAUSTED), then a relayer able to pay (SPONSORSHIP_UNAVAILABLE). */
@@ -92,7 +94,7 @@ export class RelayerGasSponsor implements GasSponsor {
   }
 
   recordSolana(manager: EntityManager, transaction: SponsoredSolanaTransaction): Promise<string> {
-    return this.solana(transaction.chain).feePayers.record(manager, transaction, this.now());
+    return this.solana(transaction.chain).feePayers.record(manager, transaction, this.clock.nowMs());
   }
 
   holdBitcoinFeeInput(
@@ -106,7 +108,7 @@ export class RelayerGasSponsor implements GasSponsor {
       { chain, swapId, stepIndex },
       minValueSats,
       holdUntilMs,
-      this.now(),
+      this.clock.nowMs(),
     );
   }
 
@@ -123,7 +125,7 @@ export class RelayerGasSponsor implements GasSponsor {
   }
 
   recordBitcoin(manager: EntityManager, transaction: SponsoredBitcoinTransaction): Promise<string> {
-    return this.bitcoin(transaction.chain).feeWallets.record(manager, transaction, this.now());
+    return this.bitcoin(transaction.chain).feeWallets.record(manager, transaction, this.clock.nowMs());
   }
 
   private bitcoin(chain: string): { feeWallets: BitcoinFeeWallets; budget: SponsorshipBudget } {

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { JsonRpcProvider } from 'ethers';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { CLOCK, type Clock } from '../clock';
+import { Clock, SystemClock } from '@swapgw/runtime';
 import { SignerChains } from '../chains/signer-chains';
 import { isRpcUnreachable, relayedGasLimit, revertReasonOf, shortMessageOf } from '@swapgw/chains';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
@@ -22,7 +22,8 @@ import { chainUnreachable, sponsoredCallRefused, sponsorshipUnavailable } from '
 import { RelayingMetrics } from './relaying-metrics';
 import { signTransaction } from './signed-transaction';
 import type { SponsoredSend } from '../signing/sponsored/gas-sponsor';
-import { WeiByChain } from './wei-settings';
+import { parseWeiByChain, WeiByChain } from './wei-settings';
+import { SignerSurfaceConfig } from '../config/signer-surface.config';
 import { SPONSORED_PURPOSES, SponsoredTransactionEntity } from './sponsored-transaction.entity';
 
 /**
@@ -44,18 +45,36 @@ export interface RelayedSend {
   nonce: number;
 }
 
-export interface RelayersPolicy {
+/** RELAYER_MAX_FEE_PER_GAS_WEI unset: no absolute cap (the largest uint256). */
+const NO_FEE_CAP = 2n ** 256n - 1n;
+
+/** How the relayers size and price what they send, from the validated config. */
+@Injectable()
+export class RelayersPolicy {
   /** gasLimit = eth_estimateGas × this / 100 + gasLimitExtra (GAS_LIMIT_PERCENT). */
-  gasLimitPercent: number;
+  readonly gasLimitPercent: number;
   /** Gas added after the percentage (RELAYER_GAS_EXTRA): see relayedGasLimit. */
-  gasLimitExtra: number;
+  readonly gasLimitExtra: number;
   /** Sends retried when the nonce or the account turns out to be taken or short of funds. */
-  maxAttempts?: number;
+  readonly maxAttempts?: number;
   /** RELAYER_FEE_CEILING_PERCENT: a transaction's fee cap never rises above this % of its first. */
-  feeCeilingPercent: number;
+  readonly feeCeilingPercent: number;
   /** RELAYER_MAX_FEE_PER_GAS_WEI: a fee cap per chain no transaction's attempts rise above. */
-  maxFeePerGas: WeiByChain;
-  reconcile?: ReconcilePolicy;
+  readonly maxFeePerGas: WeiByChain;
+  readonly reconcile?: ReconcilePolicy;
+
+  /** Throws only on a config that did not go through loadConfig (which runs the same parser). */
+  constructor(config: SignerSurfaceConfig) {
+    this.gasLimitPercent = config.GAS_LIMIT_PERCENT;
+    this.gasLimitExtra = config.RELAYER_GAS_EXTRA;
+    this.feeCeilingPercent = config.RELAYER_FEE_CEILING_PERCENT;
+    const maxFeePerGas =
+      config.RELAYER_MAX_FEE_PER_GAS_WEI === undefined
+        ? { ok: true as const, value: new WeiByChain(NO_FEE_CAP) }
+        : parseWeiByChain(config.RELAYER_MAX_FEE_PER_GAS_WEI, 'RELAYER_MAX_FEE_PER_GAS_WEI', NO_FEE_CAP);
+    if (!maxFeePerGas.ok) throw new Error(maxFeePerGas.problem);
+    this.maxFeePerGas = maxFeePerGas.value;
+  }
 }
 
 /** What re-issuing a transaction whose nonce was taken came to. */
@@ -65,8 +84,6 @@ export type ReissueOutcome =
   | { kind: 'later'; why: string }
   /** The node refuses the call itself: it cannot be sent again. */
   | { kind: 'refused'; why: string };
-
-export const RELAYERS_POLICY = Symbol('RelayersPolicy');
 
 /** Raised inside the send transaction to roll it back and try again with a fresh account or nonce. */
 class TryAgain extends Error {}
@@ -100,15 +117,15 @@ export class Relayers {
     @Inject(RELAYING_DATA_SOURCE) private readonly dataSource: DataSource,
     private readonly chains: SignerChains,
     private readonly pool: RelayerPool,
-    @Inject(RELAYERS_POLICY) private readonly policy: RelayersPolicy,
-    @Inject(CLOCK) private readonly now: Clock = Date.now,
+    private readonly policy: RelayersPolicy,
+    private readonly clock: Clock = new SystemClock(),
   ) {
     this.ledger = new RelayerLedger(dataSource);
     this.reconciler = new NonceReconciler(
       this.ledger,
       (manager, relayer, nonce) => this.sendNonceFill(manager, relayer, nonce),
       policy.reconcile ?? DEFAULT_RECONCILE_POLICY,
-      now,
+      clock,
     );
   }
 
@@ -205,7 +222,7 @@ export class Relayers {
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
     });
     const id = randomUUID();
-    const sentAtMs = this.now();
+    const sentAtMs = this.clock.nowMs();
     await manager.insert(SponsoredTransactionEntity, {
       id,
       chain: call.chain,
@@ -337,7 +354,7 @@ export class Relayers {
           gasLimit: row.gasLimit,
           ...fees,
         });
-        const sentAtMs = this.now();
+        const sentAtMs = this.clock.nowMs();
         const attempt = { hash: tx.hash, ...feesAsStrings(fees), sentAtMs, nonce };
         if (!(await this.ledger.reissued(manager, row, nonce, attempt, fees))) {
           return { kind: 'later', why: 'the row changed meanwhile' };
@@ -376,7 +393,7 @@ export class Relayers {
       gasLimit: CANCEL_GAS_LIMIT,
       ...fees,
     });
-    const sentAtMs = this.now();
+    const sentAtMs = this.clock.nowMs();
     await manager.insert(SponsoredTransactionEntity, {
       id: randomUUID(),
       chain,

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { metricsRegistry } from '@swapgw/runtime';
+import { Clock, metricsRegistry } from '@swapgw/runtime';
 import { waitFor } from '@swapgw/testing';
 import { HDNodeWallet, Wallet } from 'ethers';
 import { DataSource, FindOptionsWhere } from 'typeorm';
@@ -34,7 +34,7 @@ let schema: string;
 
 /** A clock the tests move forward past the stuck delay. */
 let skewMs = 0;
-const clock = () => Date.now() + skewMs;
+const clock: Clock = { nowMs: () => Date.now() + skewMs };
 
 type Instance = RelayingNode;
 

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { CodedError, httpStatusOf } from '@swapgw/contracts';
-import { metricsRegistry } from '@swapgw/runtime';
+import { Clock, metricsRegistry, SystemClock } from '@swapgw/runtime';
 import { waitFor } from '@swapgw/testing';
 import { HDNodeWallet, Interface, Wallet } from 'ethers';
 import { DataSource, FindOptionsWhere } from 'typeorm';
@@ -41,7 +41,7 @@ let schema: string;
 function instance(
   wallets: HDNodeWallet[],
   tracking: Partial<RelayedTrackingPolicy> = {},
-  now: () => number = Date.now,
+  now: Clock = new SystemClock(),
   policy: Partial<RelayersPolicy> = {},
 ): Promise<RelayingNode> {
   return bench.node(wallets, { tracking, now, policy });
@@ -202,7 +202,7 @@ describe('relayers', () => {
 
   it('replaces a stuck transaction with higher fees under the same nonce; the replacement is the one mined and recorded', async () => {
     let skewMs = 0;
-    const clock = () => Date.now() + skewMs;
+    const clock: Clock = { nowMs: () => Date.now() + skewMs };
     const node = await instance([relayerWallets[1]], { stuckAfterMs: 1_000 }, clock);
     const owner = 'key-stuck';
     await rpc('evm_setAutomine', [false]);

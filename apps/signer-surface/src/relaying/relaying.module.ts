@@ -1,48 +1,40 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { CLOCK, type Clock } from '../clock';
 import { ChainsModule } from '../chains/chains.module';
-import { BitcoinFeeBumps } from './bitcoin-fee-bump';
+import { SignerChains } from '../chains/signer-chains';
+import { BitcoinFeeBumpPolicy, BitcoinFeeBumps } from './bitcoin-fee-bump';
 import { BitcoinFeeInputsRepository } from './bitcoin-fee-inputs.repository';
 import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
-import { SignerChains } from '../chains/signer-chains';
-import { SignerSurfaceConfig } from '../config/signer-surface.config';
-import { RELAYED_TRACKING_POLICY, RelayedTransactionTracker } from './relayed-transaction-tracker';
+import { RelayedTrackingPolicy, RelayedTransactionTracker } from './relayed-transaction-tracker';
 import { RelayerGasSponsor } from './relayer-gas-sponsor';
 import { RelayerPool } from './relayer-pool';
-import { RELAYERS_POLICY, Relayers } from './relayers';
+import { Relayers, RelayersPolicy } from './relayers';
 import { RelayingBackgroundTasks } from './relaying-background-tasks';
 import { RELAYING_DATA_SOURCE, RELAYING_POOL_SIZE, RelayingDatabase } from './relaying-database';
-import { RELAYING_SETTINGS, RelayingSettings, relayingSettingsOf } from './relaying-settings';
+import { RelayingSettings } from './relaying-settings';
 import { SolanaFeePayers } from './solana-fee-payers';
 import { SponsoredTransactions } from './sponsored-transactions';
 import {
-  BITCOIN_SPONSORSHIP_BUDGET,
-  SOLANA_SPONSORSHIP_BUDGET,
-  SponsorshipBudget,
-} from './sponsorship-budget';
+  BitcoinSponsorshipBudget,
+  EvmSponsorshipBudget,
+  SolanaSponsorshipBudget,
+} from './sponsorship-budgets';
 
 /**
  * Gas sponsorship: the relayers (EVM), fee payers (Solana) and fee wallets (Bitcoin) that pay for
  * users' transactions, their budgets, ledger and tracker, on their own database pool
- * (RelayingDatabase). Needs the app's TypeORM DataSource, whose options that pool copies. Building
+ * (RelayingDatabase). Needs the app's TypeORM DataSource, whose options that pool copies. Its
+ * settings and policies are classes reading the validated SignerSurfaceConfig. Building
  * RelayerPool, SolanaFeePayers and BitcoinFeeWallets checks the keys' chains against the registry: a
  * key for an unknown chain, of the wrong family or (Bitcoin) of another network stops the boot.
  */
 @Module({
   imports: [ChainsModule],
   providers: [
-    { provide: RELAYING_SETTINGS, inject: [SignerSurfaceConfig], useFactory: relayingSettingsOf },
-    {
-      provide: RELAYERS_POLICY,
-      inject: [RELAYING_SETTINGS],
-      useFactory: (settings: RelayingSettings) => settings.relayers,
-    },
-    {
-      provide: RELAYED_TRACKING_POLICY,
-      inject: [RELAYING_SETTINGS],
-      useFactory: (settings: RelayingSettings) => settings.tracking,
-    },
+    RelayingSettings,
+    RelayersPolicy,
+    RelayedTrackingPolicy,
+    BitcoinFeeBumpPolicy,
     {
       provide: RelayingDatabase,
       inject: [DataSource],
@@ -53,57 +45,31 @@ import {
       inject: [RelayingDatabase],
       useFactory: (database: RelayingDatabase) => database.dataSource,
     },
+    // The key sets' accounts, each checked against the chain registry (their constructors, shared
+    // with the specs, take the parsed keys rather than the settings).
     {
       provide: RelayerPool,
-      inject: [RELAYING_SETTINGS, SignerChains],
+      inject: [RelayingSettings, SignerChains],
       useFactory: (settings: RelayingSettings, chains: SignerChains) =>
         new RelayerPool(settings.keys, chains, settings.minBalance),
     },
     {
       provide: SolanaFeePayers,
-      inject: [RELAYING_SETTINGS, SignerChains],
+      inject: [RelayingSettings, SignerChains],
       useFactory: (settings: RelayingSettings, chains: SignerChains) =>
         new SolanaFeePayers(settings.solana.keys, chains, settings.solana.minBalanceLamports),
     },
     {
       provide: BitcoinFeeWallets,
-      inject: [RELAYING_SETTINGS, SignerChains, RELAYING_DATA_SOURCE],
-      useFactory: (settings: RelayingSettings, chains: SignerChains, dataSource: DataSource) =>
-        new BitcoinFeeWallets(
-          settings.bitcoin.keys,
-          chains,
-          settings.bitcoin.minBalanceSats,
-          new BitcoinFeeInputsRepository(dataSource),
-        ),
+      inject: [RelayingSettings, SignerChains, BitcoinFeeInputsRepository],
+      useFactory: (settings: RelayingSettings, chains: SignerChains, holds: BitcoinFeeInputsRepository) =>
+        new BitcoinFeeWallets(settings.bitcoin.keys, chains, settings.bitcoin.minBalanceSats, holds),
     },
-    {
-      provide: BitcoinFeeBumps,
-      inject: [RELAYING_DATA_SOURCE, BitcoinFeeWallets, RELAYING_SETTINGS, CLOCK],
-      useFactory: (
-        dataSource: DataSource,
-        feeWallets: BitcoinFeeWallets,
-        settings: RelayingSettings,
-        now: Clock,
-      ) => new BitcoinFeeBumps(dataSource, feeWallets, settings.bitcoin.feeBump, now),
-    },
-    {
-      provide: SponsorshipBudget,
-      inject: [RELAYING_DATA_SOURCE, RELAYING_SETTINGS],
-      useFactory: (dataSource: DataSource, settings: RelayingSettings) =>
-        new SponsorshipBudget(dataSource, settings.budget),
-    },
-    {
-      provide: SOLANA_SPONSORSHIP_BUDGET,
-      inject: [RELAYING_DATA_SOURCE, RELAYING_SETTINGS],
-      useFactory: (dataSource: DataSource, settings: RelayingSettings) =>
-        new SponsorshipBudget(dataSource, settings.solana.budget),
-    },
-    {
-      provide: BITCOIN_SPONSORSHIP_BUDGET,
-      inject: [RELAYING_DATA_SOURCE, RELAYING_SETTINGS],
-      useFactory: (dataSource: DataSource, settings: RelayingSettings) =>
-        new SponsorshipBudget(dataSource, settings.bitcoin.budget),
-    },
+    BitcoinFeeInputsRepository,
+    BitcoinFeeBumps,
+    EvmSponsorshipBudget,
+    SolanaSponsorshipBudget,
+    BitcoinSponsorshipBudget,
     SponsoredTransactions,
     Relayers,
     RelayedTransactionTracker,

@@ -7,7 +7,7 @@ import { SignerChains } from '../chains/signer-chains';
 import { SignerSurfaceConfig } from '../config/signer-surface.config';
 import { verifyEd25519 } from '@swapgw/chains/families';
 import { RelayerKeySet } from './relayer-keys';
-import { relayingSettingsOf } from './relaying-settings';
+import { RelayingSettings } from './relaying-settings';
 import { parseSolanaFeePayerKeys } from './solana-fee-payer-keys';
 import { SolanaFeePayers } from './solana-fee-payers';
 
@@ -91,7 +91,7 @@ describe('SignerSurfaceConfig Solana fee payers', () => {
     ]) {
       expect(dump).not.toContain(KEY_A.slice(0, 12));
     }
-    const settings = relayingSettingsOf(config);
+    const settings = new RelayingSettings(config);
     expect(settings.solana.keys.keysOf('solana-devnet')).toEqual([KEY_A]);
     expect(settings.solana.minBalanceLamports).toBe(10_000_000n);
     expect(settings.solana.budget.dailyLimitOf('someone', 'solana-devnet')).toBe(100_000_000n); // 0.1 SOL

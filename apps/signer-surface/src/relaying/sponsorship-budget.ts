@@ -1,14 +1,10 @@
-import { schemaOf } from '@swapgw/messaging';
+import { Clock, SystemClock } from '@swapgw/runtime';
 import type { DataSource, EntityManager } from 'typeorm';
 import { sponsorshipBudgetExhausted } from './relaying-errors';
+import { SponsoredTransactionsRepository } from './sponsored-transactions.repository';
 import { SponsorshipBudgetLimits } from './wei-settings';
 
 const DAY_MS = 86_400_000;
-
-/** The daily sponsorship budget of Solana chains (lamports), beside the EVM one (wei, the class token). */
-export const SOLANA_SPONSORSHIP_BUDGET = Symbol('SolanaSponsorshipBudget');
-/** The daily sponsorship budget of Bitcoin chains (sats). */
-export const BITCOIN_SPONSORSHIP_BUDGET = Symbol('BitcoinSponsorshipBudget');
 
 /** Start and end (exclusive) of the UTC day of `ms`. */
 export function utcDayOf(ms: number): { startMs: number; endMs: number } {
@@ -25,11 +21,15 @@ export function utcDayOf(ms: number): { startMs: number; endMs: number } {
  * bump from spending past the budget; it cannot run away, since the ceiling is fixed at the send.
  */
 export class SponsorshipBudget {
+  private readonly ledger: SponsoredTransactionsRepository;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly limits: SponsorshipBudgetLimits,
-    private readonly now: () => number = Date.now,
-  ) {}
+    private readonly clock: Clock = new SystemClock(),
+  ) {
+    this.ledger = new SponsoredTransactionsRepository(dataSource);
+  }
 
   dailyLimitOf(owner: string, chain: string): bigint {
     return this.limits.dailyLimitOf(owner, chain);
@@ -41,16 +41,8 @@ export class SponsorshipBudget {
     chain: string,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<bigint> {
-    const { startMs, endMs } = utcDayOf(this.now());
-    const [row] = (await manager.query(
-      `SELECT COALESCE(SUM(CASE "status"
-                WHEN 'pending' THEN "gas_limit" * COALESCE("max_fee_ceiling", "max_fee_per_gas") + "value"
-                ELSE COALESCE("cost_wei", 0) END), 0)::text AS "spent"
-         FROM "${schemaOf(this.dataSource)}"."sponsored_transactions"
-        WHERE "owner" = $1 AND "chain" = $2 AND "created_at" >= $3 AND "created_at" < $4`,
-      [owner, chain, new Date(startMs), new Date(endMs)],
-    )) as Array<{ spent: string }>;
-    return BigInt(row.spent);
+    const { startMs, endMs } = utcDayOf(this.clock.nowMs());
+    return this.ledger.spentBetween(owner, chain, startMs, endMs, manager);
   }
 
   /** Throws SPONSORSHIP_BUDGET_EXHAUSTED (503) when today's spending plus `estimatedCostWei` is over the limit. */
@@ -67,7 +59,7 @@ export class SponsorshipBudget {
         limitWei,
         spentWei,
         estimatedCostWei,
-        resetsAtMs: utcDayOf(this.now()).endMs,
+        resetsAtMs: utcDayOf(this.clock.nowMs()).endMs,
       });
     }
   }

@@ -1,28 +1,35 @@
-import { saveSigningRequest } from './save-signing-request';
+import { saveSigningRequest, SigningRequestsRepository } from './signing-requests.repository';
 import { failStep } from './step-failure';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
-import { CLOCK, type Clock } from '../clock';
+import { SignerSurfaceConfig } from '../config/signer-surface.config';
+import { Clock, SystemClock } from '@swapgw/runtime';
 import { shortMessageOf } from '@swapgw/chains';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningRequestEntity } from './signing-request.entity';
 import { PeriodicTask } from './periodic-task';
 import { SigningChainClient, TransactionProgress } from '@swapgw/chains/families';
-import { feePayerShortfallOf } from './sponsored/fee-payer-funds';
+import { feePayerShortfallOf } from './payload-kinds/solana-transaction/fee-payer-funds';
 import { GAS_SPONSOR, type GasSponsor, type SponsoredTransactionStatus } from './sponsored/gas-sponsor';
 import { gasDropEndOf, relayEndOf } from './sponsored/sponsored-ends';
 import { carriedByRelayer, feePayerSignsLater } from './sponsored/sponsored-payload-issues';
 
-export interface ConfirmationPolicy {
-  pollMs: number;
-  confirmationsRequired: number;
+/** How the confirmation tracker paces its passes, from the validated config. */
+@Injectable()
+export class ConfirmationPolicy {
+  readonly pollMs: number;
+  readonly confirmationsRequired: number;
   /** A submitted transaction the node does not know is sent again after this long. */
-  rebroadcastAfterMs: number;
-  batchSize: number;
-}
+  readonly rebroadcastAfterMs: number;
+  readonly batchSize = 20;
 
-export const CONFIRMATION_POLICY = Symbol('ConfirmationPolicy');
+  constructor(config: SignerSurfaceConfig) {
+    this.pollMs = config.CONFIRMATION_POLL_MS;
+    this.confirmationsRequired = config.CONFIRMATIONS_REQUIRED;
+    this.rebroadcastAfterMs = Math.max(config.CONFIRMATION_POLL_MS * 5, 5_000);
+  }
+}
 
 /**
  * Follows submitted transactions until they are confirmed or failed. Each pass claims due rows with
@@ -34,10 +41,11 @@ export class ConfirmationTracker extends PeriodicTask {
     private readonly dataSource: DataSource,
     private readonly chains: SignerChains,
     private readonly events: SigningEventsOutbox,
-    @Inject(CONFIRMATION_POLICY) private readonly policy: ConfirmationPolicy,
+    private readonly requests: SigningRequestsRepository,
+    private readonly policy: ConfirmationPolicy,
     /** The relayers: a relayed step's transaction may be replaced (fee bump) under a new hash. */
     @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
-    @Inject(CLOCK) private readonly now: Clock = Date.now,
+    private readonly clock: Clock = new SystemClock(),
   ) {
     super('ConfirmationTracker', policy.pollMs);
   }
@@ -45,16 +53,7 @@ export class ConfirmationTracker extends PeriodicTask {
   /** One pass over the due submitted requests; answers how many it looked at. */
   async runOnce(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const due = await manager
-        .createQueryBuilder(SigningRequestEntity, 'r')
-        .where(`r.status = 'submitted' AND (r.next_check_at_ms IS NULL OR r.next_check_at_ms <= :now)`, {
-          now: this.now(),
-        })
-        .orderBy('r.next_check_at_ms', 'ASC', 'NULLS FIRST')
-        .limit(this.policy.batchSize)
-        .setLock('pessimistic_write')
-        .setOnLocked('skip_locked')
-        .getMany();
+      const due = await this.requests.claimDueSubmitted(manager, this.clock.nowMs(), this.policy.batchSize);
       for (const row of due) await this.check(row, manager);
       return due.length;
     });
@@ -71,7 +70,7 @@ export class ConfirmationTracker extends PeriodicTask {
   private async check(row: SigningRequestEntity, manager: EntityManager): Promise<void> {
     const lookup = this.chains.signing(row.chain);
     if (!lookup.ok) {
-      row.nextCheckAtMs = this.now() + this.policy.pollMs * 10;
+      row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs * 10;
       await saveSigningRequest(manager, row);
       return;
     }
@@ -90,10 +89,10 @@ export class ConfirmationTracker extends PeriodicTask {
       switch (progress.kind) {
         case 'in-pool':
           // Lost included: back in the pool after a reorg, it may be mined again.
-          row.nextCheckAtMs = this.now() + this.policy.pollMs;
+          row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs;
           break;
         case 'unknown':
-          row.nextCheckAtMs = this.now() + this.policy.pollMs;
+          row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs;
           if (end) return this.fail(row, manager, end.code, end.reason);
           if (row.gasDropId && (await this.failWhenGasDropEnded(row, manager))) return;
           // The relayers resend (and fee-bump) their own transactions; only look again.
@@ -124,7 +123,7 @@ export class ConfirmationTracker extends PeriodicTask {
         unreachable: client.isUnreachable(error),
         error: shortMessageOf(error),
       });
-      row.nextCheckAtMs = this.now() + this.policy.pollMs * 5;
+      row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs * 5;
     }
     await saveSigningRequest(manager, row);
   }
@@ -155,7 +154,7 @@ export class ConfirmationTracker extends PeriodicTask {
   ): Promise<void> {
     const drop = this.sponsor ? await this.sponsor.status(row.gasDropId!) : null;
     if (drop?.state === 'pending') {
-      row.nextCheckAtMs = this.now() + this.policy.pollMs;
+      row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs;
       return saveSigningRequest(manager, row);
     }
     const end = drop ? gasDropEndOf(drop, row.from) : null;
@@ -170,8 +169,8 @@ export class ConfirmationTracker extends PeriodicTask {
           stepIndex: row.stepIndex,
           txHash: row.txHash,
         });
-        row.broadcastAt = new Date(this.now());
-        row.nextCheckAtMs = this.now() + this.policy.pollMs;
+        row.broadcastAt = new Date(this.clock.nowMs());
+        row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs;
         break;
       case 'unreachable':
         this.logger.warn({
@@ -179,7 +178,7 @@ export class ConfirmationTracker extends PeriodicTask {
           txHash: row.txHash,
           error: outcome.message,
         });
-        row.nextCheckAtMs = this.now() + this.policy.pollMs * 5;
+        row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs * 5;
         break;
       case 'rejected':
         return this.fail(row, manager, StepFailureCodes.rejected, outcome.message);
@@ -211,7 +210,7 @@ export class ConfirmationTracker extends PeriodicTask {
     manager: EntityManager,
   ): Promise<boolean> {
     const sentAt = row.broadcastAt?.getTime() ?? 0;
-    if (this.now() - sentAt < this.policy.rebroadcastAfterMs) return false;
+    if (this.clock.nowMs() - sentAt < this.policy.rebroadcastAfterMs) return false;
     const outcome = await client.resend(row.rawTx!, row.txHash!);
     switch (outcome.kind) {
       case 'expired': {
@@ -243,7 +242,7 @@ export class ConfirmationTracker extends PeriodicTask {
         });
         break;
     }
-    row.broadcastAt = new Date(this.now());
+    row.broadcastAt = new Date(this.clock.nowMs());
     return false;
   }
 
@@ -263,12 +262,12 @@ export class ConfirmationTracker extends PeriodicTask {
         required: progress.required,
       });
     if (progress.kind === 'included') {
-      row.nextCheckAtMs = this.now() + this.policy.pollMs;
+      row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs;
       await saveSigningRequest(manager, row);
       return;
     }
     row.status = 'confirmed';
-    row.confirmedAtMs = progress.blockTimeMs ?? this.now();
+    row.confirmedAtMs = progress.blockTimeMs ?? this.clock.nowMs();
     row.nextCheckAtMs = null;
     await saveSigningRequest(manager, row);
     await this.events.confirmed(manager, row);

@@ -1,4 +1,4 @@
-import { saveSigningRequest } from './save-signing-request';
+import { saveSigningRequest } from './signing-requests.repository';
 import { failStep } from './step-failure';
 import { PayloadBuild, PayloadPolicy } from '@swapgw/chains/families';
 import { shortMessageOf } from '@swapgw/chains';
@@ -7,7 +7,8 @@ import { CodedError } from '@swapgw/contracts';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
-import { CLOCK, type Clock } from '../clock';
+import { SignerSurfaceConfig } from '../config/signer-surface.config';
+import { Clock, SystemClock } from '@swapgw/runtime';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningRequestEntity } from './signing-request.entity';
 import { GAS_SPONSOR, type GasSponsor } from './sponsored/gas-sponsor';
@@ -18,7 +19,19 @@ import {
   SPONSORED_PAYLOAD_ISSUES,
 } from './sponsored/sponsored-payload-issues';
 
-export const PAYLOAD_ISSUE_POLICY = Symbol('PayloadIssuePolicy');
+/** How long an issued payload lives and how much head room its gas and fees get, from the validated config. */
+@Injectable()
+export class PayloadIssuePolicy implements PayloadPolicy {
+  readonly ttlMs: number;
+  readonly gasLimitPercent: number;
+  readonly feeSafetyPercent: number;
+
+  constructor(config: SignerSurfaceConfig) {
+    this.ttlMs = config.SIGNING_REQUEST_TTL_MS;
+    this.gasLimitPercent = config.GAS_LIMIT_PERCENT;
+    this.feeSafetyPercent = config.FEE_SAFETY_PERCENT;
+  }
+}
 
 /**
  * Turns a request row into a signable payload from fresh chain state and saves it with its event:
@@ -32,10 +45,10 @@ export class SigningPayloadIssuer {
   constructor(
     private readonly chains: SignerChains,
     private readonly events: SigningEventsOutbox,
-    @Inject(PAYLOAD_ISSUE_POLICY) private readonly policy: PayloadPolicy,
+    private readonly policy: PayloadIssuePolicy,
     /** The relayers; without them a sponsored step cannot be issued (SPONSORSHIP_UNAVAILABLE). */
     @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
-    @Inject(CLOCK) private readonly now: Clock = Date.now,
+    private readonly clock: Clock = new SystemClock(),
   ) {}
 
   /**
@@ -52,7 +65,7 @@ export class SigningPayloadIssuer {
     if (sponsorship && sponsorship.family !== client.family) {
       return this.markFailed(row, manager, `a ${client.family} step cannot be sponsored as ${mode}`);
     }
-    const now = this.now();
+    const now = this.clock.nowMs();
     let built: PayloadBuild;
     try {
       built = sponsorship

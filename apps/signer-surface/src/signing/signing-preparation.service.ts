@@ -1,23 +1,30 @@
-import { saveSigningRequest } from './save-signing-request';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { saveSigningRequest, SigningRequestsRepository } from './signing-requests.repository';
+import { Injectable, Logger } from '@nestjs/common';
 import { SigningPrepareCommand, SigningRefreshCommand } from '@swapgw/contracts';
 import { randomUUID } from 'node:crypto';
-import { EntityManager, Not } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
-import { CLOCK, type Clock } from '../clock';
+import { SignerSurfaceConfig } from '../config/signer-surface.config';
+import { Clock, SystemClock } from '@swapgw/runtime';
 import { isChainUnreachable, shortMessageOf } from '@swapgw/chains';
 import { readWaitForBalance } from './wait-for-balance';
 import { SigningEventsOutbox } from './signing-events.outbox';
 import { SigningPayloadIssuer } from './signing-payload.issuer';
 import { SigningRequestEntity } from './signing-request.entity';
 
-export interface WaitingPolicy {
-  pollMs: number;
-  readyEstimateMs: number;
-  timeoutMs: number;
-}
+/** How long a step waits for its balance (waitFor), from the validated config. */
+@Injectable()
+export class WaitingPolicy {
+  readonly pollMs: number;
+  readonly readyEstimateMs: number;
+  readonly timeoutMs: number;
 
-export const WAITING_POLICY = Symbol('WaitingPolicy');
+  constructor(config: SignerSurfaceConfig) {
+    this.pollMs = config.WAITING_POLL_MS;
+    this.readyEstimateMs = config.WAITING_READY_ESTIMATE_MS;
+    this.timeoutMs = config.WAITING_TIMEOUT_MS;
+  }
+}
 
 /** Handles signing.prepare and signing.refresh, inside the consumer's transaction. */
 @Injectable()
@@ -28,15 +35,14 @@ export class SigningPreparationService {
     private readonly chains: SignerChains,
     private readonly issuer: SigningPayloadIssuer,
     private readonly events: SigningEventsOutbox,
-    @Inject(WAITING_POLICY) private readonly waiting: WaitingPolicy,
-    @Inject(CLOCK) private readonly now: Clock = Date.now,
+    private readonly requests: SigningRequestsRepository,
+    private readonly waiting: WaitingPolicy,
+    private readonly clock: Clock = new SystemClock(),
   ) {}
 
   async prepare(command: SigningPrepareCommand, manager: EntityManager): Promise<void> {
     // Idempotent on (swapId, stepId): a re-sent command (new eventId) must not issue a second payload.
-    const existing = await manager.findOne(SigningRequestEntity, {
-      where: { swapId: command.swapId, stepId: command.stepId, status: Not('superseded') },
-    });
+    const existing = await this.requests.liveRequestOfStep(manager, command.swapId, command.stepId);
     if (existing) {
       this.logger.log({
         msg: 'signing.prepare for a step already prepared; ignored',
@@ -106,7 +112,7 @@ export class SigningPreparationService {
       if (row.waitFor) {
         const wait = await readWaitForBalance(this.chains, row);
         if (wait.ok && wait.balance < wait.minBalance) {
-          const now = this.now();
+          const now = this.clock.nowMs();
           row.status = 'waiting';
           row.readyAtMs = now + this.waiting.readyEstimateMs;
           row.nextCheckAtMs = now + this.waiting.pollMs;
@@ -134,10 +140,7 @@ export class SigningPreparationService {
 
   /** Supersedes the step's ready or expired payload with a fresh one (new nonce and fees). */
   async refresh(command: SigningRefreshCommand, manager: EntityManager): Promise<void> {
-    const current = await manager.findOne(SigningRequestEntity, {
-      where: { swapId: command.swapId, stepId: command.stepId, status: Not('superseded') },
-      lock: { mode: 'pessimistic_write' },
-    });
+    const current = await this.requests.liveRequestOfStep(manager, command.swapId, command.stepId, true);
     if (!current || (current.status !== 'ready' && current.status !== 'expired')) {
       this.logger.log({
         msg: 'signing.refresh for a step without a ready or expired payload; ignored',

@@ -1,56 +1,34 @@
-import { saveSigningRequest } from './save-signing-request';
-import { failStep } from './step-failure';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  BitcoinPsbtSigningPayload,
-  CodedError,
-  ErrorCodes,
-  EvmSigningPayload,
-  EvmTypedDataSigningPayload,
-  SigningSubmitRequest,
-  SigningSubmitResult,
-} from '@swapgw/contracts';
-import { DataSource, type EntityManager } from 'typeorm';
-import { SignerChains } from '../chains/signer-chains';
-import { CLOCK, type Clock } from '../clock';
+import { CodedError, ErrorCodes, SigningSubmitRequest, SigningSubmitResult } from '@swapgw/contracts';
 import {
   ARTIFACT_NEEDED,
   artifactFormFor,
-  assertNoMismatch,
-  compareSentWithPayload,
-  EvmChainClient,
-  BitcoinArtifact,
-  bitcoinFeeInputOf,
-  completeSponsoredBitcoinStep,
-  VerifiedBitcoinStep,
-  verifySignedBitcoinStep,
   decodeSignedArtifact,
-  LAMPORTS_PER_SIGNATURE,
-  SignedArtifact,
-  feePayerOf,
+  EvmChainClient,
   isCoSigned,
-  isSignedTransaction,
   recordedSubmissionOf,
+  SignedArtifact,
   SignedTransactionArtifact,
   verifySignedArtifact,
 } from '@swapgw/chains/families';
+import { DataSource, type EntityManager } from 'typeorm';
+import { SignerChains } from '../chains/signer-chains';
+import { Clock, SystemClock } from '@swapgw/runtime';
+import {
+  expiredError,
+  PayloadKindRegistry,
+  refusalOf,
+  SubmissionPolicy,
+  type SubmissionVerdict,
+} from './payload-kinds';
+import { feePayerCostOf, feePayerShortfallOf } from './payload-kinds/solana-transaction/fee-payer-funds';
+import { saveSigningRequest, SigningRequestsRepository } from './signing-requests.repository';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningPayloadIssuer } from './signing-payload.issuer';
-import { SigningRequestEntity, sponsoredOwnerOf } from './signing-request.entity';
+import { SigningRequestEntity } from './signing-request.entity';
 import { GAS_SPONSOR, type GasSponsor } from './sponsored/gas-sponsor';
-import { feePayerCostOf, feePayerShortfallOf } from './sponsored/fee-payer-funds';
 import { feePayerSignsLater } from './sponsored/sponsored-payload-issues';
-import { relayableCallOf } from './sponsored/sponsored-signature';
-
-/**
- * What the accepting transaction decided; errors that record state are thrown after commit.
- * `broadcast`: the signed transaction to send after commit (none: nothing to send now).
- */
-type Verdict =
-  | { kind: 'accepted'; row: SigningRequestEntity; broadcast: SignedTransactionArtifact | null }
-  | { kind: 'error'; error: CodedError }
-  /** A Solana payload whose blockhash aged out: the expiry error, after the fresh payload is issued. */
-  | { kind: 'reissue'; row: SigningRequestEntity; error: CodedError };
+import { failStep } from './step-failure';
 
 const resultOf = (row: SigningRequestEntity): SigningSubmitResult => ({
   swapId: row.swapId,
@@ -65,21 +43,10 @@ const resultOf = (row: SigningRequestEntity): SigningSubmitResult => ({
  * broadcasts it. Idempotent on the transaction hash: the same rawTx again answers the same and is
  * not broadcast a second time. It never waits on the chain: a relayer's transaction is sent (not
  * mined) before the answer, and a covered transaction whose gas drop is not mined yet is left to the
- * confirmation tracker, which broadcasts it once the drop is mined.
+ * confirmation tracker, which broadcasts it once the drop is mined. What a submission does depends on
+ * the payload's kind (payload-kinds/: verify, relay, co-sign, complete, account): this flow checks
+ * the step may take one, then hands it to the kind's handler, and broadcasts what it accepted.
  */
-export interface SubmissionPolicy {
-  /** The tracker's first look; the broadcast right after commit normally lands before it. */
-  firstCheckDelayMs: number;
-  /**
-   * How long a txHash submission waits for the chain's node to know the transaction (a wallet's
-   * own RPC may have it a moment before ours), looking every `sentTxPollMs`; then TRANSACTION_NOT_FOUND.
-   */
-  sentTxVisibleWithinMs: number;
-  sentTxPollMs: number;
-}
-
-export const SUBMISSION_POLICY = Symbol('SubmissionPolicy');
-
 @Injectable()
 export class SigningSubmissionService {
   private readonly logger = new Logger(SigningSubmissionService.name);
@@ -88,11 +55,14 @@ export class SigningSubmissionService {
     private readonly dataSource: DataSource,
     private readonly chains: SignerChains,
     private readonly events: SigningEventsOutbox,
-    @Inject(SUBMISSION_POLICY) private readonly policy: SubmissionPolicy,
+    private readonly requests: SigningRequestsRepository,
+    private readonly policy: SubmissionPolicy,
     private readonly issuer: SigningPayloadIssuer,
-    /** The relayers that carry typed-data signatures (sponsored steps). */
+    /** What each payload kind does with a submission of it. */
+    private readonly kinds: PayloadKindRegistry,
+    /** The service's fee payers (Solana) co-sign the transactions they pay for as they are decoded. */
     @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
-    @Inject(CLOCK) private readonly now: Clock = Date.now,
+    private readonly clock: Clock = new SystemClock(),
   ) {}
 
   async submit(request: SigningSubmitRequest): Promise<SigningSubmitResult> {
@@ -144,8 +114,8 @@ export class SigningSubmissionService {
   private async sentTransactionOf(swapId: string, txHash: string): Promise<SignedTransactionArtifact> {
     const hash = txHash.toLowerCase();
     const manager = this.dataSource.manager;
-    const known = await manager.findOne(SigningRequestEntity, { where: { txHash: hash } });
-    const row = known ?? (await currentRequestOf(manager, swapId, false));
+    const known = await this.requests.recordedSubmission(manager, { txHash: hash });
+    const row = known ?? (await this.requests.currentRequestOf(manager, swapId, false));
     if (!row) throw new CodedError(ErrorCodes.SWAP_NOT_FOUND, `No signing request for swap ${swapId}`);
     const refusal = !known && row.status === 'ready' ? txHashRefusalOf(row) : null;
     if (refusal) throw refusal;
@@ -197,11 +167,11 @@ export class SigningSubmissionService {
     swapId: string,
     tx: SignedArtifact,
     sentByWallet = false,
-  ): Promise<Verdict> {
+  ): Promise<SubmissionVerdict> {
     // Lock the swap's current request: two submissions of one swap are decided one after the other.
-    const current = await currentRequestOf(manager, swapId, true);
+    const current = await this.requests.currentRequestOf(manager, swapId, true);
 
-    const known = await manager.findOne(SigningRequestEntity, { where: recordedSubmissionOf(tx, swapId) });
+    const known = await this.requests.recordedSubmission(manager, recordedSubmissionOf(tx, swapId));
     if (known) {
       if (known.swapId !== swapId) {
         return {
@@ -295,7 +265,7 @@ export class SigningSubmissionService {
       case 'ready':
         break;
     }
-    if (current.expiresAtMs !== null && this.now() > current.expiresAtMs) {
+    if (current.expiresAtMs !== null && this.clock.nowMs() > current.expiresAtMs) {
       current.status = 'expired';
       await saveSigningRequest(manager, current);
       return { kind: 'error', error: expiredError(current) };
@@ -305,285 +275,21 @@ export class SigningSubmissionService {
       if (refusal) return { kind: 'error', error: refusal };
     }
 
-    const family = artifactFormFor(this.chains.familyOf(current.chain), current.payload);
-    if (family !== tx.family) {
+    const form = artifactFormFor(this.chains.familyOf(current.chain), current.payload);
+    if (form !== tx.family) {
       return {
         kind: 'error',
         error: new CodedError(
           ErrorCodes.TX_REQUEST_MISMATCH,
-          `The current step on ${current.chain} needs ${ARTIFACT_NEEDED[family]}`,
+          `The current step on ${current.chain} needs ${ARTIFACT_NEEDED[form]}`,
           {
             ...step,
-            mismatches: [{ field: 'chainFamily', expected: family, actual: tx.family }],
+            mismatches: [{ field: 'chainFamily', expected: form, actual: tx.family }],
           },
         ),
       };
     }
-    if (!isSignedTransaction(tx)) return this.relay(manager, current, tx.signature);
-    if (tx.family === 'bitcoin') return this.completeBitcoin(manager, current, tx);
-    if (sentByWallet && tx.family === 'evm') return this.follow(manager, current, tx);
-    const coSigns = feePayerSignsLater(current);
-    const refused = refusalOf(current, () =>
-      verifySignedArtifact(tx, current.payload, { feePayerSignsLater: coSigns }),
-    );
-    if (refused) return refused;
-    const stale = await this.checkStillLandable(current, tx);
-    if (stale) return stale;
-    if (coSigns) return this.coSign(manager, current, tx);
-    current.status = 'submitted';
-    current.rawTx = tx.rawTx;
-    current.txHash = tx.hash;
-    // A covered transaction whose gas drop is not mined yet would be refused for lack of funds: it
-    // is accepted, not broadcast (broadcastAt null), and the tracker sends it on its next pass once
-    // the drop is mined, or fails the step if the drop never delivers.
-    const send = await this.gasDropLanded(current);
-    return this.accept(manager, current, send ? 'after-commit' : 'by-tracker', tx);
-  }
-
-  /**
-   * Records the accepted step (`submitted`, its signing.submitted event) in the deciding
-   * transaction. `sent`: the relayers already sent it; `after-commit`: the caller broadcasts `tx`
-   * once committed; `by-tracker`: nothing is sent now, the confirmation tracker looks at once.
-   */
-  private async accept(
-    manager: EntityManager,
-    row: SigningRequestEntity,
-    broadcast: 'sent' | 'after-commit' | 'by-tracker',
-    tx: SignedTransactionArtifact | null = null,
-  ): Promise<Verdict> {
-    const now = this.now();
-    row.broadcastAt = broadcast === 'by-tracker' ? null : new Date(now);
-    row.nextCheckAtMs = broadcast === 'by-tracker' ? now : now + this.policy.firstCheckDelayMs;
-    await saveSigningRequest(manager, row);
-    await this.events.submitted(manager, row, now);
-    return { kind: 'accepted', row, broadcast: broadcast === 'after-commit' ? tx : null };
-  }
-
-  /**
-   * A user-paid EVM step whose transaction the wallet sent itself (an injected wallet such as
-   * MetaMask can only sign and send): it must be the issued call from the issued sender on the
-   * issued chain, at a nonce not below the payload's; its nonce and gas are the wallet's. It is then
-   * followed exactly as one the service broadcast (the tracker sends the same bytes again if the
-   * node loses it), never sent now.
-   */
-  private async follow(
-    manager: EntityManager,
-    current: SigningRequestEntity,
-    tx: Extract<SignedTransactionArtifact, { family: 'evm' }>,
-  ): Promise<Verdict> {
-    const payload = (current.payload as EvmSigningPayload).transaction;
-    const refused = refusalOf(current, () =>
-      assertNoMismatch(compareSentWithPayload(tx.tx, payload), 'The transaction sent'),
-    );
-    if (refused) return refused;
-    current.status = 'submitted';
-    current.rawTx = tx.rawTx;
-    current.txHash = tx.hash;
-    return this.accept(manager, current, 'sent');
-  }
-
-  /**
-   * A typed-data step: the signature must be `from`'s over the issued typed data; a relayer then
-   * sends, and pays for, the transaction carrying it. A submit retried after a crash finds the
-   * transaction already sent for the step instead of sending another. The row is `submitted` with
-   * the relayer's transaction hash; nothing is broadcast after commit. Sending is estimating the gas
-   * and broadcasting, never waiting for a block: a call that would revert answers TX_REQUEST_INVALID
-   * at once, and whatever happens to the transaction later (mined, fee-bumped, dropped, cancelled,
-   * lost) is the confirmation tracker's.
-   */
-  private async relay(
-    manager: EntityManager,
-    current: SigningRequestEntity,
-    signature: string,
-  ): Promise<Verdict> {
-    const step = { stepIndex: current.stepIndex, stepCount: current.stepCount };
-    let call;
-    try {
-      call = relayableCallOf(
-        current.payload as EvmTypedDataSigningPayload,
-        current.sponsored,
-        current.from,
-        signature,
-        step,
-      );
-    } catch (error) {
-      if (error instanceof CodedError) return { kind: 'error', error };
-      throw error;
-    }
-    if (!this.sponsor)
-      throw new CodedError(ErrorCodes.SPONSORSHIP_UNAVAILABLE, 'No relayer is configured for sponsored gas');
-    let sent = await this.sponsor.findSent(current.swapId, current.stepIndex, call.purpose);
-    if (!sent) {
-      try {
-        sent = await this.sponsor.send({
-          chain: current.chain,
-          to: call.to,
-          data: call.data,
-          value: 0n,
-          purpose: call.purpose,
-          swapId: current.swapId,
-          stepIndex: current.stepIndex,
-          owner: sponsoredOwnerOf(current),
-        });
-      } catch (error) {
-        // The chain refuses it (a used nonce, a passed deadline, a balance gone): the user's error.
-        if (error instanceof CodedError && error.code === ErrorCodes.TX_REQUEST_INVALID) {
-          return {
-            kind: 'error',
-            error: new CodedError(error.code, error.message, { ...step, ...error.details }),
-          };
-        }
-        throw error;
-      }
-    }
-    current.status = 'submitted';
-    current.rawTx = signature;
-    current.txHash = sent.txHash;
-    current.sponsoredTxId = sent.id;
-    return this.accept(manager, current, 'sent');
-  }
-
-  /**
-   * A signed transaction that can never land as it is (a Solana blockhash that aged out) expires the
-   * request, and a fresh payload is issued for the next GET. When the chain cannot tell now, it is
-   * accepted: the tracker resends it and fails the step if it never lands.
-   */
-  private async checkStillLandable(
-    current: SigningRequestEntity,
-    tx: SignedTransactionArtifact,
-  ): Promise<Verdict | null> {
-    const lookup = this.chains.signing(current.chain);
-    if (!lookup.ok) return null;
-    let landable: boolean;
-    try {
-      landable = await lookup.client.isStillLandable(tx);
-    } catch (error) {
-      this.logger.warn({
-        msg: 'blockhash validity unknown; accepting',
-        swapId: current.swapId,
-        error: (error as Error).message,
-      });
-      return null;
-    }
-    if (landable) return null;
-    const error = expiredError(current);
-    return {
-      kind: 'reissue',
-      row: current,
-      error: new CodedError(
-        error.code,
-        `The transaction's blockhash is no longer valid. ${error.message}`,
-        error.details,
-      ),
-    };
-  }
-
-  /**
-   * A sponsored Solana step, checked: the fee payer's signature is added, the fully signed
-   * transaction recorded as the step's rawTx (the tracker resends it as it is) under its id (the
-   * fee payer's signature), and in the sponsorship ledger, in this transaction; it is broadcast after
-   * commit. A fee payer no longer configured cannot sign: 503 SPONSORSHIP_UNAVAILABLE.
-   */
-  private async coSign(
-    manager: EntityManager,
-    current: SigningRequestEntity,
-    tx: Exclude<SignedTransactionArtifact, BitcoinArtifact>,
-  ): Promise<Verdict> {
-    if (!isCoSigned(tx) || !this.sponsor) {
-      return {
-        kind: 'error',
-        error: new CodedError(
-          ErrorCodes.SPONSORSHIP_UNAVAILABLE,
-          `The fee payer ${feePayerOf(tx)} of this transaction is not one of the service's anymore`,
-          { chain: current.chain },
-        ),
-      };
-    }
-    const cost = current.executionHints as Record<string, string> | null;
-    const rawTx = tx.coSigned.serialized.toString('base64');
-    current.sponsoredTxId = await this.sponsor.recordSolana(manager, {
-      chain: current.chain,
-      feePayer: tx.tx.feePayer,
-      wallet: current.from,
-      swapId: current.swapId,
-      stepIndex: current.stepIndex,
-      owner: sponsoredOwnerOf(current),
-      signature: tx.coSigned.signature,
-      transaction: rawTx,
-      maxFeeLamports: BigInt(
-        cost?.estimatedFeeLamports ??
-          tx.tx.transaction.message.header.numRequiredSignatures * LAMPORTS_PER_SIGNATURE,
-      ),
-      rentLamports: BigInt(cost?.rentPaidByServiceLamports ?? 0),
-    });
-    current.status = 'submitted';
-    current.rawTx = rawTx;
-    current.txHash = tx.coSigned.signature;
-    return this.accept(manager, current, 'after-commit', tx);
-  }
-
-  /**
-   * A Bitcoin step: what the wallet returned must be the issued PSBT with the user's inputs validly
-   * signed (verifySignedBitcoinStep); the service then signs its fee input with the fee wallet's key,
-   * and the completed transaction is recorded as the step's rawTx under its txid, and in the
-   * sponsorship ledger (which marks the held fee input spent), in this transaction; it is broadcast
-   * after commit. A fee wallet no longer configured cannot sign: 503 SPONSORSHIP_UNAVAILABLE.
-   */
-  private async completeBitcoin(
-    manager: EntityManager,
-    current: SigningRequestEntity,
-    tx: BitcoinArtifact,
-  ): Promise<Verdict> {
-    const step = { stepIndex: current.stepIndex, stepCount: current.stepCount };
-    const payload = current.payload as BitcoinPsbtSigningPayload;
-    let verified: VerifiedBitcoinStep;
-    try {
-      verified = verifySignedBitcoinStep(payload.psbt, tx.rawTx);
-    } catch (error) {
-      if (!(error instanceof CodedError)) throw error;
-      return {
-        kind: 'error',
-        error: new CodedError(error.code, error.message, { ...step, ...error.details }),
-      };
-    }
-    const feeWallet = (current.executionHints as Record<string, string> | null)?.feeWallet;
-    const completed =
-      feeWallet && this.sponsor
-        ? this.sponsor.withBitcoinFeeWalletKey(feeWallet, (key) =>
-            completeSponsoredBitcoinStep(verified, key),
-          )
-        : null;
-    if (!completed || !feeWallet || !this.sponsor) {
-      return {
-        kind: 'error',
-        error: new CodedError(
-          ErrorCodes.SPONSORSHIP_UNAVAILABLE,
-          `The fee wallet ${feeWallet ?? '(none)'} of this transaction is not one of the service's anymore`,
-          { chain: current.chain },
-        ),
-      };
-    }
-    const feeInput = bitcoinFeeInputOf(verified);
-    current.sponsoredTxId = await this.sponsor.recordBitcoin(manager, {
-      chain: current.chain,
-      feeWallet,
-      wallet: current.from,
-      swapId: current.swapId,
-      stepIndex: current.stepIndex,
-      owner: sponsoredOwnerOf(current),
-      txid: completed.txid,
-      rawTx: completed.rawTxHex,
-      feeSats: completed.fee,
-      feeInput,
-    });
-    current.status = 'submitted';
-    current.rawTx = completed.rawTxHex;
-    current.txHash = completed.txid;
-    return this.accept(manager, current, 'after-commit', {
-      family: 'bitcoin',
-      hash: completed.txid,
-      rawTx: completed.rawTxHex,
-    });
+    return this.kinds.forSignedForm(form).submit({ manager, current, signed: tx, sentByWallet });
   }
 
   /**
@@ -669,41 +375,6 @@ export class SigningSubmissionService {
       reason,
     });
   }
-
-  /**
-   * One look at the gas drop of a covered transaction, never a wait: true once it is mined (or the
-   * step has none). A ledger that cannot be read leaves the broadcast to the tracker.
-   */
-  private async gasDropLanded(row: SigningRequestEntity): Promise<boolean> {
-    if (!row.gasDropId || !this.sponsor) return true;
-    try {
-      return (await this.sponsor.status(row.gasDropId)).state === 'confirmed';
-    } catch (error) {
-      this.logger.warn({
-        msg: 'gas drop status unknown; the tracker broadcasts later',
-        swapId: row.swapId,
-        gasDropId: row.gasDropId,
-        error: (error as Error).message,
-      });
-      return false;
-    }
-  }
-}
-
-/** The swap's current signing request (the latest step's, not superseded); `lock`: FOR UPDATE. */
-async function currentRequestOf(
-  manager: EntityManager,
-  swapId: string,
-  lock: boolean,
-): Promise<SigningRequestEntity | undefined> {
-  const query = manager
-    .createQueryBuilder(SigningRequestEntity, 'r')
-    .where('r.swap_id = :swapId AND r.status <> :superseded', { swapId, superseded: 'superseded' })
-    .orderBy('r.step_index', 'DESC')
-    .addOrderBy('r.created_at', 'DESC')
-    .limit(1);
-  const [current] = await (lock ? query.setLock('pessimistic_write') : query).getMany();
-  return current;
 }
 
 /**
@@ -731,24 +402,6 @@ function txHashRefusalOf(row: SigningRequestEntity): CodedError | null {
   return null;
 }
 
-/** A TX_REQUEST_MISMATCH (or other CodedError) of `check`, with the step's position; null when it passes. */
-function refusalOf(row: SigningRequestEntity, check: () => void): Verdict | null {
-  try {
-    check();
-    return null;
-  } catch (error) {
-    if (!(error instanceof CodedError)) throw error;
-    return {
-      kind: 'error',
-      error: new CodedError(error.code, error.message, {
-        stepIndex: row.stepIndex,
-        stepCount: row.stepCount,
-        ...error.details,
-      }),
-    };
-  }
-}
-
 /** The service's fee payer cannot pay a sponsored Solana step: the service's problem, not the user's. */
 function feePayerUnavailable(row: SigningRequestEntity, reason: string): CodedError {
   return new CodedError(
@@ -760,18 +413,6 @@ function feePayerUnavailable(row: SigningRequestEntity, reason: string): CodedEr
       stepCount: row.stepCount,
       txHash: row.txHash,
       feePayer: feePayerCostOf(row)?.feePayer ?? null,
-    },
-  );
-}
-
-function expiredError(row: SigningRequestEntity): CodedError {
-  return new CodedError(
-    ErrorCodes.tx_request_expired,
-    'The signing request expired; GET /swap/{swapId}/signing for a fresh payload',
-    {
-      stepIndex: row.stepIndex,
-      stepCount: row.stepCount,
-      expiresAtMs: row.expiresAtMs,
     },
   );
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { saveSigningRequest } from './save-signing-request';
+import { saveSigningRequest } from './signing-requests.repository';
 import type { SigningEventsOutbox } from './signing-events.outbox';
 import { SigningRequestEntity } from './signing-request.entity';
 

@@ -1,9 +1,10 @@
-import { saveSigningRequest } from './save-signing-request';
+import { saveSigningRequest, SigningRequestsRepository } from './signing-requests.repository';
 import { failStep } from './step-failure';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
-import { CLOCK, type Clock } from '../clock';
+import { SignerSurfaceConfig } from '../config/signer-surface.config';
+import { Clock, SystemClock } from '@swapgw/runtime';
 import { isChainUnreachable, shortMessageOf } from '@swapgw/chains';
 import { PeriodicTask } from './periodic-task';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
@@ -11,14 +12,18 @@ import { SigningPayloadIssuer } from './signing-payload.issuer';
 import { SigningRequestEntity } from './signing-request.entity';
 import { readWaitForBalance } from './wait-for-balance';
 
-export interface WaitingPollPolicy {
+/** How the waiting requests are polled, from the validated config. */
+@Injectable()
+export class WaitingPollPolicy {
   /** WAITING_POLL_MS: interval of the loop, and of the checks of one waiting request. */
-  pollMs: number;
+  readonly pollMs: number;
   /** Requests claimed per pass. */
-  batchSize: number;
-}
+  readonly batchSize = 20;
 
-export const WAITING_POLL_POLICY = Symbol('WaitingPollPolicy');
+  constructor(config: SignerSurfaceConfig) {
+    this.pollMs = config.WAITING_POLL_MS;
+  }
+}
 
 /**
  * Re-checks requests waiting for a balance (waitFor) and issues their payload once it is there.
@@ -31,22 +36,16 @@ export class WaitingRequestPoller extends PeriodicTask {
     private readonly chains: SignerChains,
     private readonly issuer: SigningPayloadIssuer,
     private readonly events: SigningEventsOutbox,
-    @Inject(WAITING_POLL_POLICY) private readonly policy: WaitingPollPolicy,
-    @Inject(CLOCK) private readonly now: Clock = Date.now,
+    private readonly requests: SigningRequestsRepository,
+    private readonly policy: WaitingPollPolicy,
+    private readonly clock: Clock = new SystemClock(),
   ) {
     super('WaitingRequestPoller', policy.pollMs);
   }
 
   async runOnce(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const due = await manager
-        .createQueryBuilder(SigningRequestEntity, 'r')
-        .where(`r.status = 'waiting' AND r.next_check_at_ms <= :now`, { now: this.now() })
-        .orderBy('r.next_check_at_ms', 'ASC')
-        .limit(this.policy.batchSize)
-        .setLock('pessimistic_write')
-        .setOnLocked('skip_locked')
-        .getMany();
+      const due = await this.requests.claimDueWaiting(manager, this.clock.nowMs(), this.policy.batchSize);
       for (const row of due) await this.check(row, manager);
       return due.length;
     });
@@ -75,12 +74,12 @@ export class WaitingRequestPoller extends PeriodicTask {
         error: shortMessageOf(error),
       });
     }
-    if (row.waitDeadlineMs !== null && this.now() >= row.waitDeadlineMs) {
+    if (row.waitDeadlineMs !== null && this.clock.nowMs() >= row.waitDeadlineMs) {
       const reason = `balance of ${row.waitFor.minBalance} never arrived at ${row.waitFor.holder}`;
       await failStep(manager, this.events, row, StepFailureCodes.waitTimeout, reason);
       return;
     }
-    row.nextCheckAtMs = this.now() + this.policy.pollMs;
+    row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs;
     await saveSigningRequest(manager, row);
   }
 }

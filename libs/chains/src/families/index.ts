@@ -23,6 +23,7 @@ export * from './evm/evm-payload';
 export * from './evm/evm-signed-transaction';
 export * from './evm/recent-fee-data';
 export * from './solana/solana-fees';
+export * from './solana/solana-integrator-fees';
 export * from './solana/solana-sponsored-transaction';
 export * from './solana/solana-step-payload';
 export * from './solana/solana-transaction';

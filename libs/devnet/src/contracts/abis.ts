@@ -100,9 +100,12 @@ const PERMIT2_PERMIT_TUPLE =
   '((address token, uint256 amount) permitted, uint256 nonce, uint256 deadline) permit';
 
 /**
- * SwapGatewayRouter: one call pulls the input with the user's permit and performs the leg through the
- * venue it names (Router02, SwapRouter02 or the bridge; the router has no configuration). `permit`
- * is `(kind, nonce, deadline, signature)`: kind 0 = EIP-2612 (nonce unused), 1 = Permit2. The
+ * SwapGatewayRouter: one call pulls the input with the user's permit (or allowance), pays the
+ * integrator fees it is given (none: `[]`) and performs the leg through the venue it names
+ * (`swapWithFees` Router02, `swapV3WithFees` SwapRouter02, `depositWithFees` the bridge; the router
+ * has no configuration); `swapNativeWithFees` / `swapV3NativeWithFees` take native coin in as the
+ * value and pay the fees in it. `permit` is `(kind, nonce, deadline, signature)`: kind 0 = EIP-2612
+ * (nonce unused), 1 = Permit2, 2 = the caller's allowance to the router. The
  * `...WithIntent` entry points are the sponsored ones: anyone sends them with the owner's Permit2
  * witness signature over the leg, venue included (see @swapgw/chains sponsored-intents).
  * `bridgeAndSwapWithIntent` deposits with a message whose release on the destination chain calls that
@@ -113,15 +116,15 @@ const PERMIT2_PERMIT_TUPLE =
  */
 export const SWAP_GATEWAY_ROUTER_ABI = [
   'function permit2() view returns (address)',
-  'function swapExactTokensForTokensWithPermit(address venue, uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256[] amounts)',
-  'function swapExactTokensForETHWithPermit(address venue, uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256[] amounts)',
-  'function swapV3WithPermit(address venue, bytes path, uint256 amountIn, uint256 amountOutMin, address to, bool unwrapNative, uint256 deadline, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256 amountOut)',
-  'function depositWithPermit(address venue, uint256 amount, uint256 destinationChainId, address recipient, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256 bridgeNonce)',
   'function depositToWithPermit(address venue, uint256 amount, uint256 destinationChainId, bytes32 recipient, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256 bridgeNonce)',
   'function swapWithFees((address venue, uint256 amountIn, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) swap, address[] path, (address recipient, uint256 amount)[] fees, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256 amountOut)',
   'function swapV3WithFees((address venue, uint256 amountIn, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) swap, bytes path, (address recipient, uint256 amount)[] fees, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256 amountOut)',
+  'function swapNativeWithFees((address venue, uint256 amountIn, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) swap, address[] path, (address recipient, uint256 amount)[] fees) payable returns (uint256 amountOut)',
+  'function swapV3NativeWithFees((address venue, uint256 amountIn, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) swap, bytes path, (address recipient, uint256 amount)[] fees) payable returns (uint256 amountOut)',
+  'function depositWithFees((address venue, uint256 amountIn, uint256 destinationChainId, address recipient) deposit, (address recipient, uint256 amount)[] fees, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256 bridgeNonce)',
   'event IntegratorFeePaid(address indexed recipient, address indexed token, address indexed payer, uint256 amount)',
   'error InvalidIntegratorFee()',
+  'error NativeAmountMismatch(uint256 value, uint256 amountIn)',
   'event SwapWithPermit(address indexed user, address indexed tokenIn, address indexed to, uint256 amountIn, uint256 amountOut, uint8 kind)',
   'event DepositWithPermit(address indexed user, uint256 indexed bridgeNonce, uint256 destinationChainId, uint256 amount, uint8 kind)',
   `function swapWithIntent(${PERMIT2_PERMIT_TUPLE}, address owner, (address venue, address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline, (address recipient, uint256 amount)[] integratorFees) intent, bytes signature) returns (uint256 amountOut)`,

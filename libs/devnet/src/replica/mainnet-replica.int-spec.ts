@@ -16,8 +16,10 @@ import {
   parseUnits,
   randomBytes,
   Signature,
+  solidityPacked,
   solidityPackedKeccak256,
   Wallet,
+  ZeroAddress,
 } from 'ethers';
 import {
   ChainDeployments,
@@ -510,6 +512,33 @@ describe('mainnet replica', () => {
     expect((await weth.balanceOf(wallet.address)) as bigint).toBeGreaterThanOrEqual(intent.amountOutMin);
     expect(await provider.getBalance(wallet.address)).toBe(0n);
     expect(await usdc.balanceOf(call.to)).toBe(0n);
+  });
+
+  it('native ETH in with an integrator fee on base: swapV3NativeWithFees pays the fee in ETH and swaps the rest of the value through SwapRouter02', async () => {
+    const provider = providerOf('base');
+    const router = catalogOf('base').gatewayRouter!;
+    const wallet = new Wallet(hexlify(randomBytes(32)), provider);
+    await provider.send('anvil_setBalance', [wallet.address, `0x${parseEther('2').toString(16)}`]);
+    const feeRecipient = Wallet.createRandom().address;
+    const gross = parseEther('0.5');
+    const fee = parseEther('0.004');
+    const path = solidityPacked(['address', 'uint24', 'address'], [wethOf('base'), 500, usdcOf('base')]);
+    const swap = [catalogOf('base').uniswapV3!.swapRouter02, gross, 1n, wallet.address, false, inAnHour()];
+    const contract = new Contract(router, SWAP_GATEWAY_ROUTER_ABI, wallet);
+    const usdc = new Contract(usdcOf('base'), ERC20_ABI, provider);
+
+    const receipt = await (
+      await contract.swapV3NativeWithFees(swap, path, [[feeRecipient, fee]], { value: gross })
+    ).wait();
+    expect(receipt?.status).toBe(1);
+    expect(await provider.getBalance(feeRecipient)).toBe(fee);
+    expect(await provider.getBalance(router)).toBe(0n);
+    expect((await usdc.balanceOf(wallet.address)) as bigint).toBeGreaterThan(0n);
+    const paid = receipt!.logs.flatMap((log: { topics: string[]; data: string }) => {
+      const parsed = contract.interface.parseLog(log);
+      return parsed?.name === 'IntegratorFeePaid' ? [parsed.args.toArray()] : [];
+    });
+    expect(paid).toEqual([[feeRecipient, ZeroAddress, wallet.address, fee]]);
   });
 
   it('the Solana replica has the USDC mint at its canonical address with 6 decimals, and test wallets hold USDC', async () => {

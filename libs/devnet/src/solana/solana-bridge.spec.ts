@@ -3,6 +3,7 @@ import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import bs58 from 'bs58';
 import { decodeBridgeSwapMessage } from '@swapgw/chains';
 import { ZeroAddress } from 'ethers';
+import { solanaFeeAccountsOf, solanaIntegratorFeeInstructions } from '@swapgw/chains/families';
 import { readVaultTransaction } from '../bridge/solana-bridge-endpoint';
 import {
   amountAfterBridgeFee,
@@ -139,6 +140,42 @@ describe('Solana bridge memos', () => {
         instructions,
       }).compileToV0Message();
       expect(1 + 64 * 2 + message0.serialize().length).toBeLessThanOrEqual(1232);
+
+      // With integrator fees paid before it (recipients without token accounts: created first).
+      const withFees = (recipients: number, message?: typeof longest) => {
+        const fees = Array.from({ length: recipients }, (_, i) => ({
+          recipient: key(40 + i).toBase58(),
+          amount: 1n,
+        }));
+        const token = { mint: new PublicKey(manifest.tokens.USDC.mint), decimals: 6 };
+        const feeInstructions = solanaIntegratorFeeInstructions({
+          owner: user,
+          feePayer: key(9),
+          token,
+          fees,
+          missingAccounts: new Set(solanaFeeAccountsOf(token, fees).map((a) => a.toBase58())),
+        });
+        const deposit = solanaBridgeDepositInstructions({
+          user,
+          amount: 1n,
+          destinationChainId: chainId,
+          recipient: router,
+          ...(message ? { message } : {}),
+          manifest,
+        });
+        const compiled = new TransactionMessage({
+          payerKey: key(9),
+          recentBlockhash: bs58.encode(Buffer.alloc(32, 9)),
+          instructions: [...feeInstructions, ...deposit],
+        }).compileToV0Message();
+        return 1 + 64 * 2 + compiled.serialize().length;
+      };
+      // A plain deposit and a bridge-swap of two tokens (realistic amounts) fit five recipients whose
+      // token accounts are created; the longest memo leaves no room: the signer refuses that step.
+      const twoTokens = { ...message, amountOutMin: 10n ** 24n, deadline: 1_800_000_000n };
+      expect(withFees(5)).toBeLessThanOrEqual(1232);
+      expect(withFees(5, twoTokens)).toBeLessThanOrEqual(1232);
+      expect(withFees(1, longest)).toBeGreaterThan(1232);
     });
 
     it('is the message the router decodes: its BridgeSwapMessage with the zero address as owner', () => {

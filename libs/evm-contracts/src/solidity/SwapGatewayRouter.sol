@@ -12,6 +12,11 @@ interface IUniswapV2RouterExactIn {
         external
         returns (uint256[] memory amounts);
 
+    function swapExactETHForTokens(uint256 amountOutMin, address[] calldata path, address to, uint256 deadline)
+        external
+        payable
+        returns (uint256[] memory amounts);
+
     function swapExactTokensForETH(uint256 amountIn, uint256 amountOutMin, address[] calldata path, address to, uint256 deadline)
         external
         returns (uint256[] memory amounts);
@@ -76,7 +81,8 @@ interface IBridgeDeposits {
 /// no admin and no configuration, so the same init code deployed with CREATE2 through the
 /// deterministic deployment proxy has the same address on every EVM chain. The venue of each leg
 /// (Uniswap V2 Router02, V3 SwapRouter02, the bridge) is an argument: named by the caller who pays
-/// with their own tokens (the ...WithPermit entry points), or signed by the owner as part of the
+/// with their own tokens (the ...WithFees entry points, whose fee list may be empty, and
+/// depositToWithPermit), or signed by the owner as part of the
 /// witness (the ...WithIntent ones), so the router only ever acts on a venue the owner chose.
 ///
 /// Sponsored ("gasless") legs: swapWithIntent, swapV3WithIntent, bridgeWithIntent and
@@ -141,9 +147,11 @@ contract SwapGatewayRouter is ReentrancyGuard {
         uint256 amount;
     }
 
-    /// A user-paid swap that pays integrator fees first (swapWithFees, swapV3WithFees): the caller's
-    /// amountIn (fees included) is pulled, each fee paid, and the rest swapped through venue (Uniswap
-    /// V2 Router02 or V3 SwapRouter02) for at least amountOutMin to recipient before deadline.
+    /// A user-paid swap that pays integrator fees first (swapWithFees, swapV3WithFees; with no fee,
+    /// the plain permitted swap): the caller's amountIn (fees included) is pulled, each fee paid, and
+    /// the rest swapped through venue (Uniswap V2 Router02 or V3 SwapRouter02) for at least
+    /// amountOutMin to recipient before deadline. Native coin in (swapNativeWithFees,
+    /// swapV3NativeWithFees): amountIn is the call's value and the fees are paid in the native coin.
     struct FeeSwap {
         address venue;
         uint256 amountIn;
@@ -418,76 +426,13 @@ contract SwapGatewayRouter is ReentrancyGuard {
     error InsufficientGasForSwap(uint256 needed);
     /// An integrator fee to the zero address or this contract, of zero, or fees that leave nothing to swap.
     error InvalidIntegratorFee();
+    /// A native-in fee swap sent with a value other than its amountIn.
+    error NativeAmountMismatch(uint256 value, uint256 amountIn);
+    /// A native-coin integrator fee the recipient refused.
+    error NativeFeeTransferFailed(address recipient);
 
     constructor(ISignatureTransfer permit2_) {
         permit2 = permit2_;
-    }
-
-    function swapExactTokensForTokensWithPermit(
-        address venue,
-        uint256 amountIn,
-        uint256 amountOutMin,
-        address[] calldata path,
-        address to,
-        uint256 deadline,
-        Permit calldata permit
-    ) external nonReentrant returns (uint256[] memory amounts) {
-        return swapWithPermit(false, venue, amountIn, amountOutMin, path, to, deadline, permit);
-    }
-
-    function swapExactTokensForETHWithPermit(
-        address venue,
-        uint256 amountIn,
-        uint256 amountOutMin,
-        address[] calldata path,
-        address to,
-        uint256 deadline,
-        Permit calldata permit
-    ) external nonReentrant returns (uint256[] memory amounts) {
-        return swapWithPermit(true, venue, amountIn, amountOutMin, path, to, deadline, permit);
-    }
-
-    function swapWithPermit(
-        bool toETH,
-        address venue,
-        uint256 amountIn,
-        uint256 amountOutMin,
-        address[] calldata path,
-        address to,
-        uint256 deadline,
-        Permit calldata permit
-    ) private returns (uint256[] memory amounts) {
-        if (to == address(this)) revert InvalidRecipient();
-        checkVenue(venue);
-        if (path.length < 2) revert InvalidPath();
-        IERC20 tokenIn = IERC20(path[0]);
-        uint256 held = pull(tokenIn, amountIn, permit, venue);
-        amounts = toETH
-            ? IUniswapV2RouterExactIn(venue).swapExactTokensForETH(amountIn, amountOutMin, path, to, deadline)
-            : IUniswapV2RouterExactIn(venue).swapExactTokensForTokens(amountIn, amountOutMin, path, to, deadline);
-        assertNothingLeft(tokenIn, held);
-        emit SwapWithPermit(msg.sender, address(tokenIn), to, amountIn, amounts[amounts.length - 1], permit.kind);
-    }
-
-    /// A Uniswap V3 exact-input swap through SwapRouter02 venue, paid with the caller's permit.
-    function swapV3WithPermit(
-        address venue,
-        bytes calldata path,
-        uint256 amountIn,
-        uint256 amountOutMin,
-        address to,
-        bool unwrapNative,
-        uint256 deadline,
-        Permit calldata permit
-    ) external nonReentrant returns (uint256 amountOut) {
-        if (block.timestamp > deadline) revert IntentExpired(deadline);
-        if (to == address(0) || to == address(this)) revert InvalidRecipient();
-        checkVenue(venue);
-        IERC20 tokenIn = IERC20(v3PathStart(path));
-        uint256 held = pull(tokenIn, amountIn, permit, venue);
-        amountOut = swapV3(venue, path, amountIn, amountOutMin, to, unwrapNative);
-        assertNothingLeft(tokenIn, held);
-        emit SwapWithPermit(msg.sender, address(tokenIn), to, amountIn, amountOut, permit.kind);
     }
 
     /// A Uniswap V2 swap (Router02) of the caller's tokens that pays integrator fees first: pulls
@@ -570,20 +515,6 @@ contract SwapGatewayRouter is ReentrancyGuard {
         if (fees.length > 0) token.forceApprove(venue, net);
     }
 
-    function depositWithPermit(address venue, uint256 amount, uint256 destinationChainId, address recipient, Permit calldata permit)
-        external
-        nonReentrant
-        returns (uint256 bridgeNonce)
-    {
-        if (recipient == address(this)) revert InvalidRecipient();
-        checkVenue(venue);
-        IERC20 token = IERC20(IBridgeDeposits(venue).token());
-        uint256 held = pull(token, amount, permit, venue);
-        bridgeNonce = IBridgeDeposits(venue).deposit(amount, destinationChainId, recipient);
-        assertNothingLeft(token, held);
-        emit DepositWithPermit(msg.sender, bridgeNonce, destinationChainId, amount, permit.kind);
-    }
-
     /// Towards a chain whose addresses are 32 bytes (Solana), as the bridge's depositTo.
     function depositToWithPermit(address venue, uint256 amount, uint256 destinationChainId, bytes32 recipient, Permit calldata permit)
         external
@@ -596,6 +527,100 @@ contract SwapGatewayRouter is ReentrancyGuard {
         bridgeNonce = IBridgeDeposits(venue).depositTo(amount, destinationChainId, recipient);
         assertNothingLeft(token, held);
         emit DepositWithPermit(msg.sender, bridgeNonce, destinationChainId, amount, permit.kind);
+    }
+
+    /// A user-paid devnet-bridge deposit that pays integrator fees first (depositWithFees): the
+    /// caller's amountIn (fees included) of the bridge's token is pulled, each fee paid, and the rest
+    /// deposited into venue for recipient on destinationChainId.
+    struct FeeDeposit {
+        address venue;
+        uint256 amountIn;
+        uint256 destinationChainId;
+        address recipient;
+    }
+
+    /// Pulls deposit.amountIn of the bridge's token from the caller (permit, or Allowance after an
+    /// approve of this contract), pays each fee to its recipient and deposits the rest.
+    function depositWithFees(FeeDeposit calldata deposit, IntegratorFee[] calldata fees, Permit calldata permit)
+        external
+        nonReentrant
+        returns (uint256 bridgeNonce)
+    {
+        if (deposit.recipient == address(0) || deposit.recipient == address(this)) revert InvalidRecipient();
+        checkVenue(deposit.venue);
+        IERC20 token = IERC20(IBridgeDeposits(deposit.venue).token());
+        uint256 held = pull(token, deposit.amountIn, permit, deposit.venue);
+        uint256 net = payIntegratorFees(token, msg.sender, deposit.amountIn, fees, deposit.venue);
+        bridgeNonce = IBridgeDeposits(deposit.venue).deposit(net, deposit.destinationChainId, deposit.recipient);
+        assertNothingLeft(token, held);
+        emit DepositWithPermit(msg.sender, bridgeNonce, deposit.destinationChainId, net, permit.kind);
+    }
+
+    /// A Uniswap V2 swap of native coin in (path[0] is WETH) that pays integrator fees in the native
+    /// coin first: msg.value is swap.amountIn (fees included); each fee is sent to its recipient
+    /// (IntegratorFeePaid with token 0), the rest swapped by Router02's swapExactETHForTokens.
+    function swapNativeWithFees(FeeSwap calldata swap, address[] calldata path, IntegratorFee[] calldata fees)
+        external
+        payable
+        nonReentrant
+        returns (uint256 amountOut)
+    {
+        checkFeeSwap(swap);
+        if (path.length < 2 || path.length > MAX_PATH_LENGTH) revert InvalidPath();
+        uint256 held = address(this).balance - msg.value;
+        uint256 net = payNativeIntegratorFees(swap, fees);
+        uint256[] memory amounts = IUniswapV2RouterExactIn(swap.venue).swapExactETHForTokens{value: net}(
+            swap.amountOutMin, path, swap.recipient, swap.deadline
+        );
+        amountOut = amounts[amounts.length - 1];
+        settleNativeFeeSwap(held, swap, amountOut);
+    }
+
+    /// As swapNativeWithFees, through SwapRouter02's exactInput (which wraps the value it is sent)
+    /// along a V3 path starting with WETH.
+    function swapV3NativeWithFees(FeeSwap calldata swap, bytes calldata path, IntegratorFee[] calldata fees)
+        external
+        payable
+        nonReentrant
+        returns (uint256 amountOut)
+    {
+        checkFeeSwap(swap);
+        v3PathStart(path);
+        uint256 held = address(this).balance - msg.value;
+        uint256 net = payNativeIntegratorFees(swap, fees);
+        amountOut = ISwapRouter02ExactIn(swap.venue).exactInput{value: net}(
+            ISwapRouter02ExactIn.ExactInputParams({
+                path: path,
+                recipient: swap.recipient,
+                amountIn: net,
+                amountOutMinimum: swap.amountOutMin
+            })
+        );
+        settleNativeFeeSwap(held, swap, amountOut);
+    }
+
+    /// Pays each fee in the native coin out of msg.value (which must be swap.amountIn) and returns
+    /// what is left to swap. A native-in swap cannot also unwrap its output.
+    function payNativeIntegratorFees(FeeSwap calldata swap, IntegratorFee[] calldata fees) private returns (uint256 net) {
+        if (msg.value != swap.amountIn) revert NativeAmountMismatch(msg.value, swap.amountIn);
+        if (swap.unwrapNative) revert InvalidPath();
+        net = swap.amountIn;
+        for (uint256 i = 0; i < fees.length; i++) {
+            IntegratorFee calldata fee = fees[i];
+            if (fee.recipient == address(0) || fee.recipient == address(this) || fee.amount == 0 || fee.amount >= net) {
+                revert InvalidIntegratorFee();
+            }
+            net -= fee.amount;
+            (bool paid,) = fee.recipient.call{value: fee.amount}("");
+            if (!paid) revert NativeFeeTransferFailed(fee.recipient);
+            emit IntegratorFeePaid(fee.recipient, address(0), msg.sender, fee.amount);
+        }
+    }
+
+    /// The venue took all of the native coin it was sent: nothing of the caller's stays here.
+    function settleNativeFeeSwap(uint256 held, FeeSwap calldata swap, uint256 amountOut) private {
+        if (address(this).balance > held) revert TokensLeftBehind(address(0), address(this).balance - held);
+        emit SwapWithPermit(msg.sender, address(0), swap.recipient, swap.amountIn, amountOut, PermitKind.Allowance);
     }
 
     /// Sponsored V2 swap: pulls exactly permit.permitted.amount of path[0] from owner with owner's

@@ -33,20 +33,22 @@ const PERMIT_TUPLE = '(uint8 kind, uint256 nonce, uint256 deadline, bytes signat
 const FEE_SWAP_TUPLE =
   '(address venue, uint256 amountIn, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) swap';
 const FEES_TUPLE = '(address recipient, uint256 amount)[] fees';
+const FEE_DEPOSIT_TUPLE =
+  '(address venue, uint256 amountIn, uint256 destinationChainId, address recipient) deposit';
 
 /**
- * The SwapGatewayRouter (libs/evm-contracts, one address on every chain): Router02's exact-input
- * swaps, SwapRouter02's exactInput and the bridge deposits, each with the venue to call first and
- * the user's permit last; it pulls the input with the permit in the same call.
+ * The SwapGatewayRouter (libs/evm-contracts, one address on every chain): one entry per venue
+ * (Router02, SwapRouter02, the bridge) that pulls the input with the user's permit or allowance,
+ * pays the integrator fees it is given (none: an empty list) and spends the rest in the same call;
+ * payable entries for native coin in; the bridge's depositTo with a permit.
  */
 export const swapGatewayRouterInterface = new Interface([
-  `function swapExactTokensForTokensWithPermit(address venue, uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline, ${PERMIT_TUPLE}) returns (uint256[] amounts)`,
-  `function swapExactTokensForETHWithPermit(address venue, uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline, ${PERMIT_TUPLE}) returns (uint256[] amounts)`,
-  `function swapV3WithPermit(address venue, bytes path, uint256 amountIn, uint256 amountOutMin, address to, bool unwrapNative, uint256 deadline, ${PERMIT_TUPLE}) returns (uint256 amountOut)`,
-  `function depositWithPermit(address venue, uint256 amount, uint256 destinationChainId, address recipient, ${PERMIT_TUPLE}) returns (uint256 bridgeNonce)`,
   `function depositToWithPermit(address venue, uint256 amount, uint256 destinationChainId, bytes32 recipient, ${PERMIT_TUPLE}) returns (uint256 bridgeNonce)`,
   `function swapWithFees(${FEE_SWAP_TUPLE}, address[] path, ${FEES_TUPLE}, ${PERMIT_TUPLE}) returns (uint256 amountOut)`,
   `function swapV3WithFees(${FEE_SWAP_TUPLE}, bytes path, ${FEES_TUPLE}, ${PERMIT_TUPLE}) returns (uint256 amountOut)`,
+  `function swapNativeWithFees(${FEE_SWAP_TUPLE}, address[] path, ${FEES_TUPLE}) payable returns (uint256 amountOut)`,
+  `function swapV3NativeWithFees(${FEE_SWAP_TUPLE}, bytes path, ${FEES_TUPLE}) payable returns (uint256 amountOut)`,
+  `function depositWithFees(${FEE_DEPOSIT_TUPLE}, ${FEES_TUPLE}, ${PERMIT_TUPLE}) returns (uint256 bridgeNonce)`,
   'event IntegratorFeePaid(address indexed recipient, address indexed token, address indexed payer, uint256 amount)',
 ]);
 
@@ -69,25 +71,6 @@ export interface RouterPermit {
 /** The permit as the router's `Permit` tuple. */
 function permitTuple(permit: RouterPermit): unknown[] {
   return [PERMIT_KIND[permit.kind], permit.nonce, permit.deadline, permit.signature];
-}
-
-/**
- * `plainMethod` of `iface` on `venue`, or with a permit the router's `<plainMethod>WithPermit` with
- * the venue first and the permit appended.
- */
-function encodeLegCall(
-  plainMethod: string,
-  venue: string,
-  args: unknown[],
-  iface: Interface,
-  permit: RouterPermit | undefined,
-): string {
-  if (!permit) return iface.encodeFunctionData(plainMethod, args);
-  return swapGatewayRouterInterface.encodeFunctionData(`${plainMethod}WithPermit`, [
-    venue,
-    ...args,
-    permitTuple(permit),
-  ]);
 }
 
 export interface EncodedCall {
@@ -126,6 +109,7 @@ export function encodeUniswapV2Swap(args: UniswapV2SwapArgs): EncodedCall {
   if (args.nativeIn && permit) throw new Error('Native ETH in needs no permit');
   if (args.feeOnTransfer && permit)
     throw new Error('The SwapGatewayRouter has no fee-on-transfer swap: a taxed token needs an approve');
+  if (permit) return permittedSwap({ ...args, permit });
   const suffix = args.feeOnTransfer ? FEE_ON_TRANSFER_SUFFIX : '';
   if (args.nativeIn) {
     return {
@@ -141,16 +125,38 @@ export function encodeUniswapV2Swap(args: UniswapV2SwapArgs): EncodedCall {
   }
   const method = `${args.nativeOut ? 'swapExactTokensForETH' : 'swapExactTokensForTokens'}${suffix}`;
   return {
-    to: permit?.router ?? router,
-    data: encodeLegCall(
-      method,
-      router,
-      [amountIn, amountOutMin, path, to, deadline],
-      uniswapV2RouterInterface,
-      permit,
-    ),
+    to: router,
+    data: uniswapV2RouterInterface.encodeFunctionData(method, [amountIn, amountOutMin, path, to, deadline]),
     value: '0',
   };
+}
+
+/**
+ * A Uniswap swap whose input the SwapGatewayRouter pulls with the user's permit: its
+ * swapWithFees / swapV3WithFees with no integrator fee.
+ */
+function permittedSwap(
+  args: Pick<
+    UniswapV2SwapArgs,
+    'router' | 'amountIn' | 'amountOutMin' | 'path' | 'to' | 'deadline' | 'nativeOut'
+  > & {
+    permit: RouterPermit;
+    poolFees?: number[];
+  },
+): EncodedCall {
+  return encodeFeeSwap({
+    gatewayRouter: args.permit.router,
+    venue: args.router,
+    grossAmountIn: args.amountIn,
+    amountOutMin: args.amountOutMin,
+    path: args.path,
+    ...(args.poolFees ? { poolFees: args.poolFees } : {}),
+    nativeOut: args.nativeOut,
+    to: args.to,
+    deadline: args.deadline,
+    integratorFees: [],
+    permit: args.permit,
+  });
 }
 
 export const uniswapV3SwapRouter02Interface = new Interface([
@@ -192,37 +198,24 @@ export interface UniswapV3SwapArgs {
   to: string;
   /** Seconds since epoch: SwapRouter02's `multicall(deadline, …)` refuses the call after it. */
   deadline: bigint;
-  /** Through the SwapGatewayRouter's swapV3WithPermit with the user's permit instead of an approve. */
+  /** Through the SwapGatewayRouter's swapV3WithFees (no fee) with the user's permit instead of an approve. */
   permit?: RouterPermit;
 }
 
 /**
  * A SwapRouter02 exact-input swap inside `multicall(deadline, …)` (its exactInput has no deadline of
  * its own): `exactInput` to `to`, or to the router then `unwrapWETH9(amountOutMin, to)` for native out.
- * With a permit, the SwapGatewayRouter's `swapV3WithPermit`, which does the same after pulling the input.
+ * With a permit, the SwapGatewayRouter's `swapV3WithFees` with no fee, which does the same after pulling the input.
  */
 export function encodeUniswapV3Swap(args: UniswapV3SwapArgs): EncodedCall {
   const { router, amountIn, amountOutMin, to, deadline, permit } = args;
   if (args.nativeIn && args.nativeOut)
     throw new Error('A Uniswap V3 swap cannot have native ETH on both sides');
-  const path = encodeUniswapV3Path(args.path, args.fees);
   if (permit) {
     if (args.nativeIn) throw new Error('Native ETH in needs no permit');
-    return {
-      to: permit.router,
-      data: swapGatewayRouterInterface.encodeFunctionData('swapV3WithPermit', [
-        router,
-        path,
-        amountIn,
-        amountOutMin,
-        to,
-        args.nativeOut,
-        deadline,
-        permitTuple(permit),
-      ]),
-      value: '0',
-    };
+    return permittedSwap({ ...args, permit, poolFees: args.fees });
   }
+  const path = encodeUniswapV3Path(args.path, args.fees);
   const calls = args.nativeOut
     ? [
         uniswapV3SwapRouter02Interface.encodeFunctionData('exactInput', [
@@ -241,7 +234,7 @@ export function encodeUniswapV3Swap(args: UniswapV3SwapArgs): EncodedCall {
 /**
  * A deposit into the devnet bridge: `deposit` to an EVM address, or `depositTo` a 32-byte recipient
  * (a Solana public key) when `recipientEncoding` is `bytes32`. With `permit`, through the
- * SwapGatewayRouter (`depositWithPermit` / `depositToWithPermit`), which deposits into `bridge`.
+ * SwapGatewayRouter (`depositWithFees` with no fee, or `depositToWithPermit`), which deposits into `bridge`.
  */
 export function encodeBridgeDeposit(
   bridge: string,
@@ -252,17 +245,29 @@ export function encodeBridgeDeposit(
   permit?: RouterPermit,
 ): EncodedCall {
   const method = recipientEncoding === 'bytes32' ? 'depositTo' : 'deposit';
-  return {
-    to: permit?.router ?? bridge,
-    data: encodeLegCall(
-      method,
+  if (!permit) {
+    const data = devnetBridgeInterface.encodeFunctionData(method, [amount, destinationChainId, recipient]);
+    return { to: bridge, data, value: '0' };
+  }
+  if (recipientEncoding === 'address') {
+    return encodeFeeDeposit({
+      gatewayRouter: permit.router,
       bridge,
-      [amount, destinationChainId, recipient],
-      devnetBridgeInterface,
+      grossAmount: amount,
+      destinationChainId,
+      recipient,
+      integratorFees: [],
       permit,
-    ),
-    value: '0',
-  };
+    });
+  }
+  const data = swapGatewayRouterInterface.encodeFunctionData('depositToWithPermit', [
+    bridge,
+    amount,
+    destinationChainId,
+    recipient,
+    permitTuple(permit),
+  ]);
+  return { to: permit.router, data, value: '0' };
 }
 
 /** One integrator fee, in base units of the swap's input token. */
@@ -282,6 +287,11 @@ export interface FeeSwapArgs {
   path: string[];
   /** Uniswap V3 pool fees (swapV3WithFees); absent on V2. */
   poolFees?: number[];
+  /**
+   * Native coin in (the path starts with WETH): the call's value is grossAmountIn, the router pays
+   * the fees in the native coin and swaps the rest (swapNativeWithFees / swapV3NativeWithFees).
+   */
+  nativeIn?: boolean;
   nativeOut: boolean;
   to: string;
   /** Seconds since epoch. */
@@ -291,22 +301,61 @@ export interface FeeSwapArgs {
   permit?: RouterPermit;
 }
 
+/** The fees as the router's IntegratorFee[]. */
+function feesTuple(fees: IntegratorFeeTransfer[]): unknown[] {
+  return fees.map((fee) => [fee.recipient, fee.amount]);
+}
+
+/** The permit tuple, or PermitKind Allowance (the wallet approved the router) without a permit. */
+function permitOrAllowance(permit: RouterPermit | undefined): unknown[] {
+  return permit ? permitTuple(permit) : [PERMIT_KIND.allowance, 0n, 0n, '0x'];
+}
+
 /**
  * A swap that pays integrator fees in the same transaction: the SwapGatewayRouter's `swapWithFees`
  * (V2) or `swapV3WithFees` pulls grossAmountIn from the caller (its allowance to the router, or the
  * permit), pays each fee to its recipient (IntegratorFeePaid) and swaps the rest through the venue.
+ * Native coin in: `swapNativeWithFees` / `swapV3NativeWithFees` with grossAmountIn as the value.
  */
 export function encodeFeeSwap(args: FeeSwapArgs): EncodedCall {
+  if (args.nativeIn && (args.nativeOut || args.permit))
+    throw new Error('A native-in fee swap has no permit and no native out');
   const swap = [args.venue, args.grossAmountIn, args.amountOutMin, args.to, args.nativeOut, args.deadline];
-  const fees = args.integratorFees.map((fee) => [fee.recipient, fee.amount]);
-  const permit = args.permit ? permitTuple(args.permit) : [PERMIT_KIND.allowance, 0n, 0n, '0x'];
-  const data = args.poolFees
-    ? swapGatewayRouterInterface.encodeFunctionData('swapV3WithFees', [
-        swap,
-        encodeUniswapV3Path(args.path, args.poolFees),
-        fees,
-        permit,
-      ])
-    : swapGatewayRouterInterface.encodeFunctionData('swapWithFees', [swap, args.path, fees, permit]);
+  const fees = feesTuple(args.integratorFees);
+  const path = args.poolFees ? encodeUniswapV3Path(args.path, args.poolFees) : args.path;
+  const method = `${args.poolFees ? 'swapV3' : 'swap'}${args.nativeIn ? 'Native' : ''}WithFees`;
+  const data = swapGatewayRouterInterface.encodeFunctionData(
+    method,
+    args.nativeIn ? [swap, path, fees] : [swap, path, fees, permitOrAllowance(args.permit)],
+  );
+  return { to: args.gatewayRouter, data, value: args.nativeIn ? args.grossAmountIn.toString() : '0' };
+}
+
+export interface FeeDepositArgs {
+  /** The chain's SwapGatewayRouter: the call's `to`, and the spender of the input. */
+  gatewayRouter: string;
+  /** The devnet bridge the router deposits into. */
+  bridge: string;
+  /** What the router pulls: the deposit plus every fee. */
+  grossAmount: bigint;
+  /** The bridge's id of the destination chain. */
+  destinationChainId: number;
+  recipient: string;
+  integratorFees: IntegratorFeeTransfer[];
+  permit?: RouterPermit;
+}
+
+/**
+ * A bridge deposit that pays integrator fees in the same transaction: the SwapGatewayRouter's
+ * `depositWithFees` pulls grossAmount of the bridge's token (allowance or permit), pays each fee
+ * (IntegratorFeePaid) and deposits the rest into the bridge for recipient.
+ */
+export function encodeFeeDeposit(args: FeeDepositArgs): EncodedCall {
+  const deposit = [args.bridge, args.grossAmount, args.destinationChainId, args.recipient];
+  const data = swapGatewayRouterInterface.encodeFunctionData('depositWithFees', [
+    deposit,
+    feesTuple(args.integratorFees),
+    permitOrAllowance(args.permit),
+  ]);
   return { to: args.gatewayRouter, data, value: '0' };
 }

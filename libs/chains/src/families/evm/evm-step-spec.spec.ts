@@ -340,10 +340,7 @@ describe('evmStepOf', () => {
     };
     const withPermit = evmStepOf(inputOf({}, { permit }), chains);
     expect(withPermit.call!.to).toBe(PERMIT_ROUTER);
-    const args = swapGatewayRouterInterface.decodeFunctionData(
-      'swapExactTokensForTokensWithPermit',
-      withPermit.call!.data,
-    );
+    const args = swapGatewayRouterInterface.decodeFunctionData('swapWithFees', withPermit.call!.data);
     expect((args.at(-1) as { toArray(): unknown[] }).toArray()).toEqual([1n, 9n, 5n, signature]);
   });
 

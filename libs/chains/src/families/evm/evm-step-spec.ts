@@ -21,6 +21,7 @@ import {
   EncodedCall,
   encodeApprove,
   encodeBridgeDeposit,
+  encodeFeeDeposit,
   encodeFeeSwap,
   encodeUniswapV2Swap,
   encodeUniswapV3Swap,
@@ -93,7 +94,7 @@ export function evmStepOf(input: LegStepInput, chains: LegStepChains): LegStepSp
       : intentOf(input, contracts, chains);
     return { kind: leg.kind, call: null, sponsored: { mode: 'permit2-intent', intent } };
   }
-  if (fees.length > 0) return { kind: leg.kind, call: feeSwapCallOf(input, chains), ...gas };
+  if (fees.length > 0) return { kind: leg.kind, call: feeLegCallOf(input, chains), ...gas };
   const call = legCallOf(
     leg,
     spend,
@@ -152,28 +153,50 @@ export function evmDestinationSwapOf(
 }
 
 /**
- * The first leg's swap when it pays integrator fees: the SwapGatewayRouter pulls spend plus the fees
- * (the wallet's allowance to the router, or the first leg's permit), pays each fee, and swaps `spend`
- * through the leg's Uniswap venue. The build refuses fees on any other first leg
- * (execution-planner's assertIntegratorFeesBuildable).
+ * The first leg's transaction when it pays integrator fees, through the chain's SwapGatewayRouter,
+ * which pays each fee and spends `spend` in the same call: a swap through the leg's Uniswap venue
+ * (swapWithFees / swapV3WithFees pulling spend plus the fees with the wallet's allowance or the
+ * first leg's permit; native coin in: swapNativeWithFees / swapV3NativeWithFees with spend plus the
+ * fees as the value, the fees paid in the native coin) or a devnet bridge deposit to an EVM
+ * recipient (depositWithFees). The build refuses fees on any other first leg (execution-planner's
+ * integratorFeeTransfersOf).
  */
-function feeSwapCallOf(input: LegStepInput, chains: LegStepChains): EncodedCall {
+function feeLegCallOf(input: LegStepInput, chains: LegStepChains): EncodedCall {
   const { leg } = input;
-  const fees = input.integratorFees ?? [];
+  const integratorFees = input.integratorFees ?? [];
   const contracts = permitContractsOf(leg.chain, chains);
-  if (leg.kind !== 'swap' || !leg.path || leg.call || isNative(leg.tokenIn))
+  const gatewayRouter = contracts.permitRouter;
+  if (leg.call || (leg.kind === 'bridge' && leg.provider === ACROSS_PROVIDER))
     throw new Error(`The ${leg.provider} leg on ${leg.chain} cannot pay integrator fees`);
+  if (leg.kind === 'bridge') {
+    const payout = chains.bridgePayoutOf(leg, input.recipient);
+    if (payout.encoding !== 'address')
+      throw new Error(
+        `The bridge leg on ${leg.chain} pays a non-EVM recipient: it cannot pay integrator fees`,
+      );
+    return encodeFeeDeposit({
+      gatewayRouter,
+      bridge: venueOf(leg, contracts),
+      grossAmount: grossSpendOf(input),
+      destinationChainId: payout.chainId,
+      recipient: payout.recipient,
+      integratorFees,
+      ...(input.permit ? { permit: input.permit } : {}),
+    });
+  }
+  if (!leg.path) throw new Error(`The ${leg.provider} leg on ${leg.chain} cannot pay integrator fees`);
   return encodeFeeSwap({
-    gatewayRouter: contracts.permitRouter,
+    gatewayRouter,
     venue: venueOf(leg, contracts),
     grossAmountIn: grossSpendOf(input),
     amountOutMin: input.minOut,
     path: leg.path,
     ...(leg.poolFees ? { poolFees: leg.poolFees } : {}),
+    nativeIn: isNative(leg.tokenIn),
     nativeOut: isNative(leg.tokenOut),
     to: input.recipient,
     deadline: input.deadline,
-    integratorFees: fees,
+    integratorFees,
     ...(input.permit ? { permit: input.permit } : {}),
   });
 }

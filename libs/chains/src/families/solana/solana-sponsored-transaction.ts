@@ -17,7 +17,7 @@ import { LAMPORTS_PER_SIGNATURE } from './solana-fees';
 export class NotSponsorable extends Error {}
 
 /** Size of an SPL token account: what an associated token account created by the fee payer rents. */
-const TOKEN_ACCOUNT_BYTES = 165;
+export const TOKEN_ACCOUNT_BYTES = 165;
 /** Compute units a transaction may use per instruction when it does not set a limit, and at most. */
 const DEFAULT_UNITS_PER_INSTRUCTION = 200_000n;
 const MAX_COMPUTE_UNITS = 1_400_000n;

@@ -1,9 +1,22 @@
-import { Connection, PublicKey, VersionedTransaction } from '@solana/web3.js';
+import {
+  Connection,
+  PACKET_DATA_SIZE,
+  PublicKey,
+  TransactionInstruction,
+  VersionedTransaction,
+} from '@solana/web3.js';
 import type { DevnetSolanaView } from '../../devnet-manifest';
 import { solanaBridgeDepositInstructions } from '../../solana-bridge';
 import { SolanaSigningPayload, SolanaStepSpec } from '@swapgw/contracts';
+import type { IntegratorFeeTransfer } from '../evm/evm-calldata';
 import { LAMPORTS_PER_SIGNATURE } from './solana-fees';
-import { maxFeeLamportsOf, NotSponsorable, readdressToFeePayer } from './solana-sponsored-transaction';
+import { solanaFeeAccountsOf, solanaIntegratorFeeInstructions } from './solana-integrator-fees';
+import {
+  maxFeeLamportsOf,
+  NotSponsorable,
+  readdressToFeePayer,
+  TOKEN_ACCOUNT_BYTES,
+} from './solana-sponsored-transaction';
 import { buildSolanaPayload } from './solana-transaction';
 
 /** The step cannot be signed as built (simulation fails, a prebuilt transaction is stale...). */
@@ -30,6 +43,10 @@ export interface IssuedSolanaPayload {
  * slot time, and never later than `ttlMs`. The transaction is simulated first (no signature
  * check), so a deposit the wallet cannot pay fails the step now instead of after signing.
  *
+ * A bridge deposit with `integratorFees` pays each recipient's associated token account in the same
+ * transaction, before the deposit (solanaIntegratorFeeInstructions); a recipient's account that does
+ * not exist yet is created by the fee payer, whose rent is part of the step's cost.
+ *
  * A bridge deposit with a `message` (a Solana → EVM route whose destination swap runs from this one
  * signature) carries it in its memo, which the wallet signs: the bridge relayer releases the deposit
  * to the destination's SwapGatewayRouter with that message, and the router swaps for the recipient.
@@ -55,9 +72,25 @@ export async function issueSolanaPayload(
   let lastValidBlockHeight: number;
   let rentLamports = 0n;
   if (request.solana.kind === 'bridge-deposit') {
-    const instructions = bridgeDepositInstructions(surface.devnet, wallet, request.solana);
+    const deposit = bridgeDepositInstructions(surface.devnet, wallet, request.solana);
+    const fees = await integratorFeesOf(connection, surface.devnet!, wallet, feePayer, request.solana);
+    rentLamports = fees.rentLamports;
+    const instructions = [...fees.instructions, ...deposit];
     const latest = await connection.getLatestBlockhash('confirmed');
-    const payload = buildSolanaPayload({ feePayer, instructions, recentBlockhash: latest.blockhash });
+    let size: number;
+    let payload: SolanaSigningPayload | undefined;
+    try {
+      payload = buildSolanaPayload({ feePayer, instructions, recentBlockhash: latest.blockhash });
+      size = Buffer.from(payload.transaction, 'base64').length;
+    } catch {
+      size = Number.POSITIVE_INFINITY; // web3.js cannot even encode it
+    }
+    // Fee transfers with a long bridge-swap memo can outgrow one packet: refused before signing.
+    if (!payload || size > PACKET_DATA_SIZE) {
+      throw new SolanaStepInvalid(
+        `the bridge deposit with ${fees.recipients} integrator fee transfers does not fit one transaction (over ${PACKET_DATA_SIZE} bytes)`,
+      );
+    }
     transaction = VersionedTransaction.deserialize(Buffer.from(payload.transaction, 'base64'));
     lastValidBlockHeight = latest.lastValidBlockHeight;
   } else {
@@ -175,8 +208,55 @@ function bridgeDepositInstructions(
   }
 }
 
+/**
+ * The transfers paying the deposit's integrator fees out of the wallet's USDC, before the deposit
+ * (solanaIntegratorFeeInstructions), and the rent of the recipients' token accounts the transaction
+ * creates (read now: an account that does not exist yet is created by the fee payer, which pays
+ * its rent; the creation is idempotent, so one created meanwhile costs nothing).
+ */
+async function integratorFeesOf(
+  connection: Connection,
+  devnet: DevnetSolanaView,
+  wallet: PublicKey,
+  feePayer: PublicKey,
+  spec: SolanaStepSpec,
+): Promise<{ instructions: TransactionInstruction[]; rentLamports: bigint; recipients: number }> {
+  const specs = spec.integratorFees ?? [];
+  if (specs.length === 0) return { instructions: [], rentLamports: 0n, recipients: 0 };
+  let fees: IntegratorFeeTransfer[];
+  try {
+    fees = specs.map((fee) => ({
+      recipient: new PublicKey(fee.recipient).toBase58(),
+      amount: BigInt(fee.amount),
+    }));
+  } catch (error) {
+    throw new SolanaStepInvalid(
+      `an integrator fee recipient is not a Solana address: ${(error as Error).message}`,
+    );
+  }
+  const token = { mint: new PublicKey(devnet.tokens.USDC.mint), decimals: devnet.tokens.USDC.decimals };
+  const accounts = solanaFeeAccountsOf(token, fees);
+  const found = await Promise.all(accounts.map((account) => connection.getAccountInfo(account, 'confirmed')));
+  const missing = new Set(accounts.filter((_, i) => found[i] === null).map((account) => account.toBase58()));
+  const rentLamports =
+    missing.size > 0
+      ? BigInt(missing.size) *
+        BigInt(await connection.getMinimumBalanceForRentExemption(TOKEN_ACCOUNT_BYTES, 'confirmed'))
+      : 0n;
+  const instructions = solanaIntegratorFeeInstructions({
+    owner: wallet,
+    feePayer,
+    token,
+    fees,
+    missingAccounts: missing,
+  });
+  return { instructions, rentLamports, recipients: fees.length };
+}
+
 function prebuiltTransaction(spec: SolanaStepSpec, wallet: PublicKey): VersionedTransaction {
   if (spec.message) throw new SolanaStepInvalid('a prebuilt transaction carries no bridge message');
+  if (spec.integratorFees?.length)
+    throw new SolanaStepInvalid('a prebuilt transaction is signed as built: it cannot carry integrator fees');
   let transaction: VersionedTransaction;
   try {
     transaction = VersionedTransaction.deserialize(Buffer.from(spec.serializedTransaction!, 'base64'));

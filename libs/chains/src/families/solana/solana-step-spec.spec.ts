@@ -187,6 +187,54 @@ describe('solanaStepOf', () => {
     expect(codeOf(() => solanaStepOf(missing, chains))).toBe(ErrorCodes.VALIDATION_FAILED);
   });
 
+  it('a first-leg deposit carries the integrator fees, paid on top of what it deposits; a bridge-swap deposit too', () => {
+    const integratorFees = [
+      { recipient: SOL_OTHER, amount: 100_000n },
+      { recipient: SOL_USER, amount: 7n },
+    ];
+    const carried = [
+      { recipient: SOL_OTHER, amount: '100000' },
+      { recipient: SOL_USER, amount: '7' },
+    ];
+    expect(solanaStepOf(inputOf({}, { integratorFees }), chains).solana).toMatchObject({
+      kind: 'bridge-deposit',
+      amount: '20000000',
+      integratorFees: carried,
+    });
+    expect(
+      solanaStepOf(inputOf({ bridgeSwap: true }, { integratorFees, sponsored: true }), chains).solana,
+    ).toMatchObject({ recipient: DEST_ROUTER, amount: '20000000', integratorFees: carried });
+    expect(solanaStepOf(inputOf({}, { integratorFees: [] }), chains).solana).not.toHaveProperty(
+      'integratorFees',
+    );
+  });
+
+  it('a prebuilt transaction is handed out as built: it must pay the fees itself (Jupiter’s platform fee), else it is refused', () => {
+    const integratorFees = [{ recipient: SOL_OTHER, amount: 1_000n }];
+    const paying = {
+      ...jupiterLeg,
+      solanaTransaction: {
+        ...jupiterLeg.solanaTransaction!,
+        integratorFee: { recipient: SOL_OTHER, feeAccount: VAULT, amount: '1000' },
+      },
+    };
+    expect(solanaStepOf(inputOf({ kind: 'swap' }, { leg: paying, integratorFees }), chains).solana).toEqual({
+      kind: 'prebuilt-transaction',
+      serializedTransaction: 'AQID',
+      lastValidBlockHeight: 99,
+    });
+    for (const [leg, fees] of [
+      [jupiterLeg, integratorFees],
+      [paying, [{ recipient: SOL_OTHER, amount: 1_001n }]],
+      [paying, [{ recipient: SOL_USER, amount: 1_000n }]],
+      [paying, [...integratorFees, { recipient: SOL_USER, amount: 1n }]],
+    ] as const) {
+      expect(() =>
+        solanaStepOf(inputOf({ kind: 'swap' }, { leg, integratorFees: [...fees] }), chains),
+      ).toThrow('does not pay these integrator fees');
+    }
+  });
+
   it('refuses a step signed any other way than as a Solana transaction', () => {
     expect(() => solanaStepOf(inputOf({ signing: 'evm-transaction' }), chains)).toThrow('is a Solana leg');
   });

@@ -9,6 +9,7 @@ import type {
   StepSpecFamily,
 } from '../step-spec-families';
 import { bytes32BridgePayout } from '../bridge-payout';
+import type { IntegratorFeeTransfer } from '../evm/evm-calldata';
 
 /**
  * The Solana family's steps: one transaction per leg (SPL transfers need no allowance, so no
@@ -28,17 +29,41 @@ const SOLANA_FEE_PAYER: SponsoredStepSpec = { mode: 'solana-fee-payer' };
  * The leg's transaction: a bridge-swap's deposit to the destination's SwapGatewayRouter, its memo
  * carrying the destination swap (SolanaStepSpec `message`); a bridge deposit to the leg's
  * recipient; or the aggregator's prebuilt transaction, which must have been built for the signer.
+ * A first-leg deposit carries the route's integrator fees (SolanaStepSpec `integratorFees`), which
+ * the signer pays in the same transaction, before the deposit, on top of `spend`; a prebuilt
+ * transaction is handed out as built: it must pay them itself (Jupiter's platform fee,
+ * prebuiltPaysIntegratorFees), else the step is refused (the planner refuses such a build first).
  */
 export function solanaStepOf(input: LegStepInput, chains: LegStepChains): LegStepSpec {
   const { step, leg } = input;
   if (step.signing !== 'solana-transaction')
     throw new Error(`Leg ${step.legIndex} on ${leg.chain} is a Solana leg, not signed as ${step.signing}`);
+  const fees = input.integratorFees ?? [];
+  if (fees.length > 0 && leg.kind !== 'bridge' && !prebuiltPaysIntegratorFees(leg, fees))
+    throw new Error(`The ${leg.provider} transaction on ${leg.chain} does not pay these integrator fees`);
   const solana = step.bridgeSwap
     ? bridgeSwapDepositOf(input, chains)
     : leg.kind === 'bridge'
       ? bridgeDepositOf(input, chains)
       : prebuiltTransactionOf(leg, input.signer);
+  if (fees.length > 0 && solana.kind === 'bridge-deposit')
+    solana.integratorFees = fees.map((fee) => ({ recipient: fee.recipient, amount: fee.amount.toString() }));
   return { kind: leg.kind, call: null, solana, ...(input.sponsored ? { sponsored: SOLANA_FEE_PAYER } : {}) };
+}
+
+/**
+ * Whether an aggregator's prebuilt transaction pays exactly `fees` itself (Jupiter's platform fee,
+ * RouteSolanaTransaction `integratorFee`): one recipient, the same amount. It is signed as built,
+ * so no other fee can be added to it.
+ */
+export function prebuiltPaysIntegratorFees(leg: RouteLeg, fees: IntegratorFeeTransfer[]): boolean {
+  const paid = leg.solanaTransaction?.integratorFee;
+  return (
+    paid !== undefined &&
+    fees.length === 1 &&
+    fees[0].recipient === paid.recipient &&
+    fees[0].amount === BigInt(paid.amount)
+  );
 }
 
 /**

@@ -277,6 +277,9 @@ export interface RouteSignature {
  *  - `NO_LIQUIDITY`: the provider trades the tokens but no pool or market gives an output for the amount;
  *  - `PAIR_NOT_SUPPORTED`: the provider does not trade this pair (or a wrap, not a swap);
  *  - `SLIPPAGE_TOO_LOW`: no route fits within the requested slippage;
+ *  - `INTEGRATOR_FEE_NOT_SUPPORTED`: the provider builds its own transaction and cannot take the
+ *    requested integrator fee in it (too many recipients, a recipient it does not pay, or its answer
+ *    did not carry the fee asked for);
  *  - `PROVIDER_UNAVAILABLE`: the provider failed or did not answer in time.
  */
 export const UNAVAILABLE_ROUTE_REASONS = [
@@ -287,6 +290,7 @@ export const UNAVAILABLE_ROUTE_REASONS = [
   'SLIPPAGE_TOO_LOW',
   /** The venue cannot swap one of the tokens: a taxed (fee-on-transfer) token on Uniswap V3. */
   'TOKEN_NOT_SUPPORTED',
+  'INTEGRATOR_FEE_NOT_SUPPORTED',
   'PROVIDER_UNAVAILABLE',
 ] as const;
 export type UnavailableRouteReason = (typeof UNAVAILABLE_ROUTE_REASONS)[number];
@@ -472,6 +476,21 @@ export class RouteCall {
   from!: string;
 }
 
+/** The integrator fee a prebuilt Solana transaction pays (RouteSolanaTransaction `integratorFee`). */
+export class RouteSolanaTransactionFee {
+  @IsString()
+  @IsNotEmpty()
+  recipient!: string;
+
+  /** The recipient's token account the transaction pays (Jupiter's `feeAccount`). */
+  @IsString()
+  @IsNotEmpty()
+  feeAccount!: string;
+
+  @Matches(/^(0|[1-9][0-9]*)$/)
+  amount!: string;
+}
+
 /**
  * A Solana transaction prebuilt by an aggregator (Jupiter's POST /swap) for one wallet: the unsigned
  * versioned transaction the signer hands out as is and verifies the user's signature over.
@@ -491,6 +510,16 @@ export class RouteSolanaTransaction {
   @IsInt()
   @Min(0)
   lastValidBlockHeight!: number;
+
+  /**
+   * The integrator fee the aggregator's transaction pays itself (Jupiter's platform fee, in the
+   * input mint, to `feeAccount`, the recipient's token account of that mint): `recipient` is the
+   * route's fee recipient and `amount` its fee in base units of the input. Absent without a fee.
+   */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RouteSolanaTransactionFee)
+  integratorFee?: RouteSolanaTransactionFee;
 }
 
 /**
@@ -535,10 +564,17 @@ export class RouteAcrossDeposit {
   exclusivityDeadline!: number;
 }
 
+/** Who takes an integrator fee on chain: the gateway's router (default) or the aggregator's own call. */
+export const INTEGRATOR_FEE_COLLECTORS = ['gateway', 'aggregator'] as const;
+export type IntegratorFeeCollector = (typeof INTEGRATOR_FEE_COLLECTORS)[number];
+
 /**
  * One recipient's integrator fee as a plan carries it: `amount` base units of `token` on its chain
  * (the route's input token on the source chain), which the route's first transaction pays to
  * `recipient` before the first leg spends the rest (the legs are quoted for amountIn minus every fee).
+ * `collectedBy: 'aggregator'`: the first leg is an aggregator's prebuilt call that takes the fee
+ * itself (0x `swapFeeBps`, LI.FI `fee`); that leg spends the whole amountIn, `amount` is what the
+ * aggregator reported, and the planner adds no transfer of its own.
  */
 export class RoutePlanIntegratorFee {
   @ValidateNested()
@@ -556,6 +592,10 @@ export class RoutePlanIntegratorFee {
 
   @Matches(BASE_UNITS_AMOUNT)
   amount!: string;
+
+  @IsOptional()
+  @IsIn(INTEGRATOR_FEE_COLLECTORS)
+  collectedBy?: IntegratorFeeCollector;
 }
 
 export const ROUTE_LEG_KINDS = ['swap', 'bridge'] as const;

@@ -114,6 +114,15 @@ export class SolanaBridgeSwapMessageSpec {
   deadline!: number;
 }
 
+/** One integrator fee a Solana transaction pays: `amount` base units to the wallet `recipient`. */
+export class SolanaIntegratorFeeSpec {
+  @Matches(SOLANA_ADDRESS)
+  recipient!: string;
+
+  @Matches(BASE_UNITS)
+  amount!: string;
+}
+
 /**
  * What a step on a Solana chain does (instead of an EVM `call`):
  *  - `bridge-deposit`: signer-surface builds the devnet bridge deposit (transferChecked of `amount`
@@ -159,6 +168,18 @@ export class SolanaStepSpec {
   @ValidateNested()
   @Type(() => SolanaBridgeSwapMessageSpec)
   message?: SolanaBridgeSwapMessageSpec;
+
+  /**
+   * bridge-deposit: the integrator fees the transaction pays out of the wallet's `mint` before the
+   * deposit (a TransferChecked per recipient to its associated token account, created first when
+   * it has none, the transaction's fee payer paying its rent). `amount` comes on top of them.
+   */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(5)
+  @ValidateNested({ each: true })
+  @Type(() => SolanaIntegratorFeeSpec)
+  integratorFees?: SolanaIntegratorFeeSpec[];
 
   @ValidateIf((o: SolanaStepSpec) => o.kind === 'prebuilt-transaction')
   @IsString()

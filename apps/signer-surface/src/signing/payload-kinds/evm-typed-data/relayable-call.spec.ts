@@ -1,9 +1,9 @@
 import { CodedError, EvmTypedDataSigningPayload, SponsoredStepSpec } from '@swapgw/contracts';
 import { ethersTypedDataArgs, SPONSORED_EVM_GAS, sponsoredRouterInterface } from '@swapgw/chains';
 import { getAddress, Wallet } from 'ethers';
-import { intentTypedData, sponsoredGasOf } from './sponsored-payloads';
+import { intentTypedData, sponsoredGasOf } from '../../sponsored/sponsored-payloads';
 import { isTypedDataSignature } from '@swapgw/chains/families';
-import { relayableCallOf } from './sponsored-signature';
+import { relayableCallOf } from './relayable-call';
 
 const address = (byte: string) => getAddress('0x' + byte.repeat(20));
 const intent: SponsoredStepSpec = {

@@ -1,5 +1,5 @@
 import { LAMPORTS_PER_SIGNATURE, SigningChainClient } from '@swapgw/chains/families';
-import type { SigningRequestEntity } from '../signing-request.entity';
+import type { SigningRequestEntity } from '../../signing-request.entity';
 
 /**
  * What a Solana node answers when the account paying a transaction's fees cannot: too little for

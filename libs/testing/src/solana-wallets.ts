@@ -4,7 +4,7 @@ import {
   createTransferCheckedInstruction,
   getAssociatedTokenAddressSync,
 } from '@solana/spl-token';
-import { waitFor } from '@swapgw/testing';
+import { waitFor } from './wait-for';
 
 /** The associated token account of `owner` for `mint`. */
 export const tokenAccountOf = (mint: PublicKey, owner: PublicKey): PublicKey =>

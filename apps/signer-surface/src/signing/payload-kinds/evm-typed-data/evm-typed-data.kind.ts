@@ -1,0 +1,76 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CodedError, ErrorCodes, EvmTypedDataSigningPayload } from '@swapgw/contracts';
+import type { PayloadKindHandler, StepSubmission, SubmissionVerdict } from '../payload-kind-handler';
+import { wrongForm } from '../payload-kind-handler';
+import { StepAcceptance, withStepOf } from '../step-acceptance';
+import { sponsoredOwnerOf } from '../../signing-request.entity';
+import { GAS_SPONSOR, type GasSponsor } from '../../sponsored/gas-sponsor';
+import { relayableCallOf } from './relayable-call';
+
+/**
+ * `evm-typed-data`: a sponsored step the user signs as typed data. The signature must be `from`'s
+ * over the issued typed data; a relayer then sends, and pays for, the transaction carrying it. A
+ * submit retried after a crash finds the transaction already sent for the step instead of sending
+ * another. The row is `submitted` with the relayer's transaction hash; nothing is broadcast after
+ * commit. Sending is estimating the gas and broadcasting, never waiting for a block: a call that
+ * would revert answers TX_REQUEST_INVALID at once, and whatever happens to the transaction later
+ * (mined, fee-bumped, dropped, cancelled, lost) is the confirmation tracker's.
+ */
+@Injectable()
+export class EvmTypedDataKind implements PayloadKindHandler {
+  readonly kind = 'evm-typed-data' as const;
+  readonly signedForm = 'evm-signature' as const;
+
+  constructor(
+    private readonly acceptance: StepAcceptance,
+    /** The relayers that carry typed-data signatures. */
+    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
+  ) {}
+
+  async submit({ manager, current, signed }: StepSubmission): Promise<SubmissionVerdict> {
+    if (signed.family !== 'evm-signature') throw wrongForm(this, signed);
+    const signature = signed.signature;
+    const step = { stepIndex: current.stepIndex, stepCount: current.stepCount };
+    let call;
+    try {
+      call = relayableCallOf(
+        current.payload as EvmTypedDataSigningPayload,
+        current.sponsored,
+        current.from,
+        signature,
+        step,
+      );
+    } catch (error) {
+      if (error instanceof CodedError) return { kind: 'error', error };
+      throw error;
+    }
+    if (!this.sponsor)
+      throw new CodedError(ErrorCodes.SPONSORSHIP_UNAVAILABLE, 'No relayer is configured for sponsored gas');
+    let sent = await this.sponsor.findSent(current.swapId, current.stepIndex, call.purpose);
+    if (!sent) {
+      try {
+        sent = await this.sponsor.send({
+          chain: current.chain,
+          to: call.to,
+          data: call.data,
+          value: 0n,
+          purpose: call.purpose,
+          swapId: current.swapId,
+          stepIndex: current.stepIndex,
+          owner: sponsoredOwnerOf(current),
+        });
+      } catch (error) {
+        // The chain refuses it (a used nonce, a passed deadline, a balance gone): the user's error.
+        if (error instanceof CodedError && error.code === ErrorCodes.TX_REQUEST_INVALID) {
+          return { kind: 'error', error: withStepOf(current, error) };
+        }
+        throw error;
+      }
+    }
+    current.status = 'submitted';
+    current.rawTx = signature;
+    current.txHash = sent.txHash;
+    current.sponsoredTxId = sent.id;
+    return this.acceptance.accept(manager, current, 'sent');
+  }
+}
