@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CodedError, ErrorCodes, RoutePlan } from '@swapgw/contracts';
-import { PeriodicWork } from '@swapgw/runtime';
+import { Clock, PeriodicWork } from '@swapgw/runtime';
 
 /** Served quotes are kept this long past their expiry (a late build still gets QUOTE_EXPIRED, not 404). */
 export const SERVED_QUOTE_RETENTION_MS = 60 * 60_000;
@@ -21,14 +21,17 @@ export class ServedQuotes implements OnModuleInit, OnModuleDestroy {
     run: async () => void (await this.purge()),
   });
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {}
 
   async record(
     quoteId: string,
     owner: string,
     expiresAtMs: number,
     plans: RoutePlan[],
-    nowMs = Date.now(),
+    nowMs = this.clock.nowMs(),
   ): Promise<void> {
     await this.dataSource.query(
       `INSERT INTO "gateway"."served_quotes" ("quote_id", "owner", "expires_at_ms", "route_plans", "created_at_ms")
@@ -42,7 +45,12 @@ export class ServedQuotes implements OnModuleInit, OnModuleDestroy {
    * Throws QUOTE_NOT_FOUND (404: unknown, or served to another API key), UNKNOWN_ROUTE (400) or
    * QUOTE_EXPIRED (410).
    */
-  async planFor(owner: string, quoteId: string, routeId: string, nowMs = Date.now()): Promise<RoutePlan> {
+  async planFor(
+    owner: string,
+    quoteId: string,
+    routeId: string,
+    nowMs = this.clock.nowMs(),
+  ): Promise<RoutePlan> {
     const rows: Array<{ expires_at_ms: string; plan: RoutePlan | null }> = await this.dataSource.query(
       `SELECT "expires_at_ms", (SELECT p FROM jsonb_array_elements("route_plans") p WHERE p->>'routeId' = $2 LIMIT 1) AS "plan"
        FROM "gateway"."served_quotes" WHERE "quote_id" = $1 AND "owner" = $3`,
@@ -69,7 +77,7 @@ export class ServedQuotes implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Drops quotes expired for longer than the retention; returns how many. */
-  async purge(nowMs = Date.now()): Promise<number> {
+  async purge(nowMs = this.clock.nowMs()): Promise<number> {
     const result: [unknown, number] = await this.dataSource.query(
       `DELETE FROM "gateway"."served_quotes" WHERE "expires_at_ms" < $1`,
       [nowMs - SERVED_QUOTE_RETENTION_MS],

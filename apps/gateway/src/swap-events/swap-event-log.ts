@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { PeriodicWork } from '@swapgw/runtime';
+import { Clock, PeriodicWork } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
 import { SwapStreamEventData } from './swap-stream-events';
 
@@ -36,6 +36,7 @@ export class SwapEventLog implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: GatewayConfig,
+    private readonly clock: Clock,
   ) {}
 
   /** At most `limit` events of the swap after event id `afterId`, oldest first. */
@@ -51,7 +52,7 @@ export class SwapEventLog implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Drops events older than the retention; returns how many. */
-  async purge(nowMs = Date.now()): Promise<number> {
+  async purge(nowMs = this.clock.nowMs()): Promise<number> {
     const cutoff = new Date(nowMs - this.config.SWAP_EVENT_RETENTION_HOURS * 3_600_000);
     const result: [unknown, number] = await this.dataSource.query(
       `DELETE FROM "gateway"."swap_events" WHERE "created_at" < $1`,

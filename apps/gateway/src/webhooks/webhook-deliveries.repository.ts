@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Clock } from '@swapgw/runtime';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 
@@ -83,7 +84,10 @@ export const WEBHOOK_DELIVERIES_CHANNEL = 'gateway_webhook_deliveries';
 
 @Injectable()
 export class WebhookDeliveriesRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {}
 
   /** The swap's owner, as swap.created named it, for its later events (in the event's transaction). */
   async rememberSwapOwner(
@@ -108,7 +112,7 @@ export class WebhookDeliveriesRepository {
     manager: EntityManager,
     owner: string | { swapId: string },
     event: WebhookEvent,
-    nowMs = Date.now(),
+    nowMs = this.clock.nowMs(),
   ): Promise<number> {
     const ownerSql = typeof owner === 'string' ? '$1::varchar' : swapOwnerSql('$1');
     // The NOTIFY (sent at commit, once per transaction however many rows) wakes the dispatchers.
@@ -139,7 +143,7 @@ export class WebhookDeliveriesRepository {
    * attempt (a lease past its end belongs to an instance that died mid-attempt). Rows locked by
    * another instance's claim are skipped, so instances never claim the same row.
    */
-  async claimDue(limit: number, leaseMs: number, nowMs = Date.now()): Promise<ClaimedDelivery[]> {
+  async claimDue(limit: number, leaseMs: number, nowMs = this.clock.nowMs()): Promise<ClaimedDelivery[]> {
     const leaseToken = randomUUID();
     // An UPDATE answers [rows, affected count] through TypeORM's query().
     const [rows]: [RawDelivery[], number] = await this.dataSource.query(
@@ -187,7 +191,7 @@ export class WebhookDeliveriesRepository {
       error: string | null;
       nextAttemptAtMs: number | null;
     },
-    nowMs = Date.now(),
+    nowMs = this.clock.nowMs(),
   ): Promise<boolean> {
     const status: DeliveryStatus = outcome.delivered
       ? 'delivered'
@@ -238,7 +242,11 @@ export class WebhookDeliveriesRepository {
    * Makes a delivery pending again, due now, with a fresh retry window (same delivery id: it is the
    * same event to the same webhook). Null when the webhook has no such delivery.
    */
-  async redeliver(webhookId: string, deliveryId: string, nowMs = Date.now()): Promise<DeliveryRow | null> {
+  async redeliver(
+    webhookId: string,
+    deliveryId: string,
+    nowMs = this.clock.nowMs(),
+  ): Promise<DeliveryRow | null> {
     // A SELECT over the UPDATE (for its NOTIFY): rows come back as a plain list.
     const rows: RawDelivery[] = await this.dataSource.query(
       `WITH redelivered AS (

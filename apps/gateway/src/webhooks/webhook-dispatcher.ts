@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { PgChannelListener } from '@swapgw/persistence';
-import { PeriodicWork } from '@swapgw/runtime';
+import { Clock, PeriodicWork } from '@swapgw/runtime';
 import { DataSource } from 'typeorm';
 import { GatewayConfig } from '../config/gateway.config';
 import { nextAttemptAtMs, RetrySchedule } from './retry-schedule';
@@ -54,6 +54,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     private readonly config: GatewayConfig,
     private readonly deliveries: WebhookDeliveriesRepository,
     dataSource: DataSource,
+    private readonly clock: Clock,
   ) {
     this.schedule = {
       baseDelayMs: config.WEBHOOK_RETRY_BASE_DELAY_MS,
@@ -73,7 +74,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       intervalMs: PURGE_INTERVAL_MS,
       run: async () => {
         const purged = await this.deliveries.purge(
-          Date.now() - config.WEBHOOK_DELIVERY_RETENTION_HOURS * 3_600_000,
+          this.clock.nowMs() - config.WEBHOOK_DELIVERY_RETENTION_HOURS * 3_600_000,
         );
         if (purged.deliveries + purged.swapOwners > 0) {
           this.logger.log({ msg: 'purged webhook deliveries and swap owners past retention', ...purged });
@@ -101,7 +102,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   }
 
   /** One pass; returns how many deliveries it attempted (a full batch makes the next pass start at once). */
-  async pass(nowMs = Date.now()): Promise<number> {
+  async pass(nowMs = this.clock.nowMs()): Promise<number> {
     if (nowMs - this.lastBacklogSampleMs >= BACKLOG_SAMPLE_MS) {
       this.lastBacklogSampleMs = nowMs;
       webhookMetrics.backlog(await this.deliveries.pendingCount());
@@ -128,7 +129,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       this.policy,
       this.config.WEBHOOK_DELIVERY_TIMEOUT_MS,
     );
-    const nowMs = Date.now();
+    const nowMs = this.clock.nowMs();
     const failedAttempts = delivery.attempts + 1;
     const next = outcome.delivered
       ? null

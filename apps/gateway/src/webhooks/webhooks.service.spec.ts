@@ -1,5 +1,5 @@
 import { CodedError } from '@swapgw/contracts';
-import { loadConfig } from '@swapgw/runtime';
+import { loadConfig, SystemClock } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookRow, WebhooksRepository } from './webhooks.repository';
@@ -33,6 +33,7 @@ describe('WebhooksService', () => {
       loadConfig(GatewayConfig, env),
       webhooks as unknown as WebhooksRepository,
       {} as WebhookDeliveriesRepository,
+      new SystemClock(),
     );
     service.resolve = async (host) => {
       const found = addresses[host];

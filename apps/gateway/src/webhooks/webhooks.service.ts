@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
-import { withTimeout } from '@swapgw/runtime';
+import { Clock, withTimeout } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
 import {
   CreateWebhookDto,
@@ -77,11 +77,16 @@ export class WebhooksService {
     config: GatewayConfig,
     private readonly webhooks: WebhooksRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly clock: Clock,
   ) {
     this.policy = { allowLoopbackHttp: config.WEBHOOK_ALLOW_LOOPBACK_HTTP };
   }
 
-  async create(owner: string, body: CreateWebhookDto, nowMs = Date.now()): Promise<WebhookCreatedResponse> {
+  async create(
+    owner: string,
+    body: CreateWebhookDto,
+    nowMs = this.clock.nowMs(),
+  ): Promise<WebhookCreatedResponse> {
     const verdict = checkWebhookUrl(body.url, this.policy);
     if (!verdict.ok)
       throw new CodedError(
