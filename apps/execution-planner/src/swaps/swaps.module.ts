@@ -6,13 +6,14 @@ import { SigningEventsConsumer } from './signing-events.consumer';
 import { SwapBuilder } from './swap-builder.service';
 import { SwapCommandsConsumer } from './swap-commands.consumer';
 import { SwapExpirySweeper } from './swap-expiry.sweeper';
+import { KafkaLegRepricer, LegRepricer, SwapPriceChecker } from './swap-price-checker';
 import { SwapProgress } from './swap-progress.service';
 import { SwapRequestsController } from './swap-requests.controller';
 import { SwapStore, TypeOrmSwapStore } from './swap-store';
 
 /**
- * Swaps from build to completion: build commands and requests, signer-surface's events, and the
- * sweeper of abandoned swaps, over the planner's tables (SwapStore) and the chains (SWAP_CHAINS).
+ * Swaps from build to completion: build commands and requests, signer-surface's events, the
+ * sweeper of abandoned swaps and the price checks of later legs (quote-service, request-reply), over the planner's tables (SwapStore) and the chains (SWAP_CHAINS).
  */
 @Module({
   imports: [ChainsModule],
@@ -24,6 +25,8 @@ import { SwapStore, TypeOrmSwapStore } from './swap-store';
     SwapBuilder,
     SwapProgress,
     SwapExpirySweeper,
+    { provide: LegRepricer, useClass: KafkaLegRepricer },
+    SwapPriceChecker,
   ],
 })
 export class SwapsModule {}

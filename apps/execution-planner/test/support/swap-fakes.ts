@@ -48,6 +48,14 @@ export class InMemorySwapStore extends SwapStore {
       .map((swap) => swap.id);
   }
 
+  async awaitingPriceCheck(limit: number): Promise<SwapStepEntity[]> {
+    return [...this.steps.values()]
+      .filter((step) => step.status === 'repricing')
+      .sort((a, b) => a.updatedAtMs - b.updatedAtMs)
+      .slice(0, limit)
+      .map((step) => copyOf(step));
+  }
+
   /** The swap as stored (a copy), which must exist. */
   swap(id: string): SwapEntity {
     const swap = this.swaps.get(id);
@@ -194,6 +202,8 @@ export class TestClock {
     return {
       swapDeadlineSeconds: 3600,
       expirySweepIntervalMs: 15_000,
+      priceCheckPollMs: 1000,
+      priceCheckWaitMs: 30_000,
       clock: () => this.nowMs,
       ...overrides,
     };
