@@ -145,6 +145,7 @@ describe('price checks before a later leg spends', () => {
     const details = {
       step: { current: 4, total: 4 },
       chain: 'devnet-b',
+      kind: 'swap',
       legIndex: 1,
       expectedAmountOut: '0.0004',
       minAmountOut: '0.000398',

@@ -336,7 +336,7 @@ export class SwapProgress {
           reason: answer.unanswered,
         });
       } else if (answer.result.repriced && answer.result.movedBeyondSlippage) {
-        const details = { ...position, ...priceChangeOf(current, answer.result) };
+        const details = { ...position, kind: current.kind, ...priceChangeOf(current, answer.result) };
         current.status = 'failed';
         current.failureReason = "the leg's output moved beyond the quote's slippage";
         await this.terminate(tx, swap, current, 'failed', ErrorCodes.QUOTE_PRICE_CHANGED, details, now);
