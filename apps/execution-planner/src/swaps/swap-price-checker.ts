@@ -81,15 +81,17 @@ export class SwapPriceChecker implements OnApplicationBootstrap, OnModuleDestroy
   /** Asks for every step waiting; what became of each. */
   async checkWaiting(): Promise<PriceCheckOutcome[]> {
     const waiting = await this.store.awaitingPriceCheck(BATCH);
-    const outcomes: PriceCheckOutcome[] = [];
-    for (const step of waiting) {
-      if (!step.priceCheck) continue; // only steps planned with a check are ever `repricing`
-      const answer = await this.ask(step.swapId, step.priceCheck);
-      const outcome = await this.progress.priceChecked(step.id, answer);
-      this.logger.log({ msg: 'price check', swapId: step.swapId, stepId: step.id, outcome });
-      outcomes.push(outcome);
-    }
-    return outcomes;
+    // Asked together: one slow provider does not hold the other swaps' checks for its timeout.
+    return Promise.all(
+      waiting.map(async (step): Promise<PriceCheckOutcome> => {
+        // Only steps planned with a check are ever `repricing`.
+        if (!step.priceCheck) return 'ignored';
+        const answer = await this.ask(step.swapId, step.priceCheck);
+        const outcome = await this.progress.priceChecked(step.id, answer);
+        this.logger.log({ msg: 'price check', swapId: step.swapId, stepId: step.id, outcome });
+        return outcome;
+      }),
+    );
   }
 
   /**

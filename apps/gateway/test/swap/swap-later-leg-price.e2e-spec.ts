@@ -1,6 +1,7 @@
-import { Contract, Interface, MaxUint256, parseUnits, Wallet } from 'ethers';
+import { parseUnits, Wallet } from 'ethers';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
+import { poolAmountOut, tradeThroughPool } from '../support/pool-trades';
 import { buildSwapId, nextSigning, quoteFirstRoute, submitSigned } from '../support/swap-steps';
 
 // Prices still true before each step that spends (issue 30, point 6): a cross-chain route bridges
@@ -12,16 +13,10 @@ import { buildSwapId, nextSigning, quoteFirstRoute, submitSigned } from '../supp
 const devnet = new DevnetEvm({ cacheTimeout: -1 });
 const providerA = devnet.provider('devnet-a');
 const providerB = devnet.provider('devnet-b');
-const chainB = devnet.chain('devnet-b');
-const USDC_B = chainB.tokens.USDC.address;
-const DAI_B = chainB.tokens.DAI.address;
+const USDC_B = devnet.chain('devnet-b').tokens.USDC.address;
 /** Account 9 funds the fresh wallets (e2e files run one at a time). */
 const funderA = devnet.account(9).connect(providerA);
 const funderB = devnet.account(9).connect(providerB);
-const ROUTER = new Interface([
-  'function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)',
-  'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
-]);
 const SLIPPAGE_BPS = 100;
 const dai = (human: string) => parseUnits(human, 18);
 
@@ -44,37 +39,14 @@ async function otherTraderSellsOnB(usdc: bigint): Promise<void> {
     mover = Wallet.createRandom().connect(providerB) as unknown as Wallet;
     await providerB.send('anvil_setBalance', [mover.address, '0x8AC7230489E80000']);
   }
-  const token = devnet.token('devnet-b', 'USDC', funderB);
-  await (await token.getFunction('transfer')(mover.address, usdc)).wait();
-  await (
-    await devnet.token('devnet-b', 'USDC', mover).getFunction('approve')(chainB.uniswapV2.router, MaxUint256)
-  ).wait();
-  const trader = new Contract(chainB.uniswapV2.router, ROUTER, mover);
-  const deadline = Math.floor(Date.now() / 1000) + 600;
-  await (
-    await trader.getFunction('swapExactTokensForTokens')(usdc, 0n, [USDC_B, DAI_B], mover.address, deadline)
-  ).wait();
+  await (await devnet.token('devnet-b', 'USDC', funderB).getFunction('transfer')(mover.address, usdc)).wait();
+  await tradeThroughPool(devnet, 'devnet-b', mover, 'USDC', 'DAI', usdc);
 }
 
 /** The other trader sells its DAI back: the pool returns about where it was for the suites after this one. */
 async function otherTraderBuysBack(trader: Wallet): Promise<void> {
-  const held = (await devnet.token('devnet-b', 'DAI').getFunction('balanceOf')(trader.address)) as bigint;
-  if (held === 0n) return;
-  await (
-    await devnet.token('devnet-b', 'DAI', trader).getFunction('approve')(chainB.uniswapV2.router, MaxUint256)
-  ).wait();
-  const router = new Contract(chainB.uniswapV2.router, ROUTER, trader);
-  const deadline = Math.floor(Date.now() / 1000) + 600;
-  await (
-    await router.getFunction('swapExactTokensForTokens')(held, 0n, [DAI_B, USDC_B], trader.address, deadline)
-  ).wait();
-}
-
-/** What devnet-b's pool pays now for `usdc` of USDC, in DAI base units. */
-async function poolOutOnB(usdc: bigint): Promise<bigint> {
-  const router = new Contract(chainB.uniswapV2.router, ROUTER, providerB);
-  const amounts = (await router.getFunction('getAmountsOut')(usdc, [USDC_B, DAI_B])) as bigint[];
-  return amounts[amounts.length - 1];
+  const held = await devnet.balanceOf('devnet-b', 'DAI', trader.address);
+  if (held > 0n) await tradeThroughPool(devnet, 'devnet-b', trader, 'DAI', 'USDC', held);
 }
 
 interface QuotedRoute {
@@ -167,7 +139,9 @@ describe('a later leg is priced again before its step spends', () => {
     const bridged = await devnet.balanceOf('devnet-b', 'USDC', wallet.address);
     expect(bridged).toBeGreaterThan(0n);
     expect(dai(details.expectedAmountOut)).toBeLessThan(dai(route.minAmountOut));
-    expect(dai(details.expectedAmountOut)).toBe(await poolOutOnB(bridged));
+    expect(dai(details.expectedAmountOut)).toBe(
+      await poolAmountOut(devnet, 'devnet-b', 'USDC', 'DAI', bridged),
+    );
     // The user holds the bridged USDC on devnet-b and no DAI: nothing reverted, nothing was swapped.
     expect(await devnet.balanceOf('devnet-a', 'USDC', wallet.address)).toBe(0n);
     expect(await devnet.balanceOf('devnet-b', 'DAI', wallet.address)).toBe(0n);
