@@ -120,10 +120,10 @@ export class JupiterProvider implements QuoteProvider {
       amount,
       asked?.bps,
     );
-    // The platform fee Jupiter's program takes: feeBps of inAmount, both as asked (checkQuote).
+    // The platform fee Jupiter's program takes: its feeBps of its inAmount (checkQuote: as asked).
     const fee = asked && {
       ...asked,
-      amount: (BigInt(quote.inAmount) * BigInt(quote.platformFee!.feeBps)) / BPS_DENOMINATOR,
+      amount: (BigInt(quote.inAmount) * BigInt(asked.bps)) / BPS_DENOMINATOR,
     };
 
     const chain = context.fromChain.id;
