@@ -153,9 +153,9 @@ describe('TOPIC_ACCESS (libs/contracts) against the apps’ code', () => {
     [
       'a request to another service',
       'execution-planner',
-      `requestTopics: [Topics.quoteRequests],`,
+      `requestTopics: [Topics.catalogRequests],`,
       'reads',
-      'quote.requests.reply',
+      'catalog.requests.reply',
     ],
     [
       'a responder',

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { Topics } from '@swapgw/contracts';
 import { MessagingModule } from '@swapgw/messaging';
 import { serviceDataSourceOptions } from '@swapgw/persistence';
 import { Clock, SystemClock } from '@swapgw/runtime';
@@ -30,6 +31,8 @@ export class AppModule {
           clientId: SERVICE_NAME,
           groupId: options.groupId ?? SERVICE_NAME,
           outbox: true,
+          // quote.reprice: the price checks of later legs (SwapPriceChecker).
+          requestTopics: [Topics.quoteRequests],
         }),
         SwapsModule,
       ],

@@ -20,6 +20,21 @@ export class ExecutionPlannerConfig extends KafkaServiceEnvironment {
   @Max(600_000)
   SWAP_EXPIRY_SWEEP_MS: number = 15_000;
 
+  /** How often steps waiting for their price check before a later leg spends ask quote-service. */
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  SWAP_PRICE_CHECK_POLL_MS: number = 1000;
+
+  /**
+   * How long such a step waits for quote-service's price (it is asked again at every poll); past
+   * it the step is prepared with the minimum the quote planned, which the chain enforces.
+   */
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  SWAP_PRICE_CHECK_WAIT_MS: number = 30_000;
+
   @IsInt()
   @Min(1)
   @Max(100)

@@ -7,6 +7,7 @@ import { AddSolanaSteps1763900000000 } from './1763900000000-add-solana-steps';
 import { AllowRefusedSwaps1764000000000 } from './1764000000000-allow-refused-swaps';
 import { AddSponsoredSteps1764100000000 } from './1764100000000-add-sponsored-steps';
 import { AddBitcoinSteps1764800000000 } from './1764800000000-add-bitcoin-steps';
+import { AddStepPriceChecks1764900000000 } from './1764900000000-add-step-price-checks';
 
 /** Every migration of the `planner` schema, in order. */
 export const PLANNER_MIGRATIONS = [
@@ -17,4 +18,5 @@ export const PLANNER_MIGRATIONS = [
   AddSponsoredSteps1764100000000,
   AddMessagingRetentionIndexes1764500000000,
   AddBitcoinSteps1764800000000,
+  AddStepPriceChecks1764900000000,
 ];

@@ -102,7 +102,8 @@ describe('integratorFeeTransfersOf', () => {
     expect(integratorFeeTransfersOf(planWith([solanaFee], deposit), chains, 'user')).toEqual([
       { recipient: solanaRecipient, amount: 100000n },
     ]);
-    // A Jupiter transaction built with the fee as its platform fee pays it itself.
+    // A Jupiter transaction built with the fee as its platform fee takes it itself (the plan marks
+    // it collectedBy: aggregator); its step gets the fee to check the transaction's record again.
     const jupiter = swapLeg({
       chain: 'solana-devnet',
       provider: 'jupiter',
@@ -114,10 +115,13 @@ describe('integratorFeeTransfersOf', () => {
         integratorFee: { recipient: solanaRecipient, feeAccount: solanaRecipient, amount: '100000' },
       },
     });
-    expect(integratorFeeTransfersOf(planWith([solanaFee], jupiter), chains, 'user')).toEqual([
+    const taken = { ...solanaFee, collectedBy: 'aggregator' as const };
+    expect(integratorFeeTransfersOf(planWith([taken], jupiter), chains, 'user')).toEqual([
       { recipient: solanaRecipient, amount: 100000n },
     ]);
-    expect(refusalOf(planWith([{ ...solanaFee, amount: '99999' }], jupiter)).code).toBe('VALIDATION_FAILED');
+    expect(refusalOf(planWith([{ ...taken, amount: '99999' }], jupiter)).code).toBe('VALIDATION_FAILED');
+    // A fee the gateway would pay cannot be added to a transaction signed as Jupiter built it.
+    expect(refusalOf(planWith([solanaFee], jupiter)).code).toBe('VALIDATION_FAILED');
     const elsewhere = {
       ...solanaFee,
       token: { ...solanaUsdc, address: 'So11111111111111111111111111111111111111112' },
@@ -174,7 +178,7 @@ describe('integratorFeeTransfersOf', () => {
     const taken = (amount: string) => ({ ...fee(amount), collectedBy: 'aggregator' as const });
 
     it.each([['0x'], ['lifi']])(
-      'adds no transfer when the first leg is the %s call that takes them',
+      'adds no transfer when the first leg is the prebuilt %s call that takes them',
       (provider) => {
         const leg = swapLeg({ provider, call, path: undefined });
         expect(integratorFeeTransfersOf(planWith([taken('125000')], leg), chains, 'user')).toEqual([]);
@@ -183,7 +187,15 @@ describe('integratorFeeTransfersOf', () => {
 
     it.each([
       ['the call is missing (a priced-only leg)', swapLeg({ provider: '0x', path: undefined })],
-      ['the first leg is not an aggregator that takes fees', swapLeg({ provider: 'jupiter', call })],
+      [
+        'the first leg is a prebuilt Solana transaction that does not record them',
+        swapLeg({
+          chain: 'solana-devnet',
+          provider: 'jupiter',
+          path: undefined,
+          solanaTransaction: { serializedTransaction: 'AQID', signer: RECIPIENT, lastValidBlockHeight: 9 },
+        }),
+      ],
       ['the first leg is a router swap', swapLeg()],
     ])('refuses when %s: the fee would not be paid, or paid twice', (_name, leg) => {
       const refusal = refusalOf(planWith([taken('125000')], leg));

@@ -23,12 +23,11 @@ export interface IntegratorFeeChains {
  *    (swapNativeWithFees / swapV3NativeWithFees, the fees paid in the native coin); or, user-paid,
  *    a devnet bridge deposit towards an EVM chain (depositWithFees);
  *  - on Solana, in the bridge deposit's transaction the signer builds, a token transfer per
- *    recipient before the deposit (solanaIntegratorFeeInstructions), or in a Jupiter transaction
- *    built with the fee as its platform fee (prebuiltPaysIntegratorFees);
- *  - fees `collectedBy: 'aggregator'` are inside the first leg's prebuilt call (0x swapFeeBps, LI.FI
- *    fee): the quote asked the aggregator for them and checked its answer, the leg spends the whole
- *    input. Nothing is added (a transfer would charge the fee twice), so [] is returned, provided
- *    every fee is of that kind and the first leg is such a call.
+ *    recipient before the deposit (solanaIntegratorFeeInstructions);
+ *  - fees `collectedBy: 'aggregator'` are taken by the first leg's own prebuilt transaction (0x
+ *    swapFeeBps, LI.FI fee, Jupiter's platform fee): the quote asked the aggregator for them and
+ *    checked its answer. The gateway adds nothing to it (a transfer would charge the fee twice); see
+ *    takenByPrebuiltLeg. A mix with fees the gateway pays is refused.
  * Any other first leg (a sponsored bridge, whose signed intent has no fees; a bridge to Solana or
  * Bitcoin; an Across deposit; a taxed token; a prebuilt call without the fee) is refused with 400
  * VALIDATION_FAILED, field integratorFee: a build that left the fee out would hand the integrator's
@@ -44,39 +43,33 @@ export function integratorFeeTransfersOf(
   if (charged.length === 0) return [];
   const transfers = charged.map((fee) => ({ recipient: fee.recipient, amount: BigInt(fee.amount) }));
   const leg = plan.legs[0];
-  if (charged.every((fee) => fee.collectedBy === 'aggregator') && aggregatorTakesFee(leg)) return [];
   const wrongToken = charged.find(
     (fee) => fee.token.address?.toLowerCase() !== leg.tokenIn.address?.toLowerCase(),
   );
+  const taken = charged.every((fee) => fee.collectedBy === 'aggregator')
+    ? takenByPrebuiltLeg(leg, transfers)
+    : undefined;
   const problem = charged.some((fee) => fee.collectedBy === 'aggregator')
-    ? 'its fee was quoted inside an aggregator call the first leg does not carry'
-    : (feeLegProblem(leg, chains, gasPayment, transfers) ??
-      (wrongToken === undefined ? null : `the fee is not in ${leg.tokenIn.symbol}`));
-  if (problem === null) return transfers;
+    ? taken
+      ? null
+      : 'its fee was quoted inside an aggregator transaction the first leg does not carry as quoted'
+    : feeLegProblem(leg, chains, gasPayment);
+  const refusal = problem ?? (wrongToken === undefined ? null : `the fee is not in ${leg.tokenIn.symbol}`);
+  if (refusal === null) return taken ?? transfers;
   throw new CodedError(
     ErrorCodes.VALIDATION_FAILED,
-    `Routes with an integrator fee are built when their first leg goes through the SwapGatewayRouter of an EVM chain (a Uniswap swap, or a user-paid bridge deposit) or deposits into the Solana bridge; this one cannot (${problem}): quote with integratorFee [] to build`,
+    `Routes with an integrator fee are built when their first leg goes through the SwapGatewayRouter of an EVM chain (a Uniswap swap, or a user-paid bridge deposit) or deposits into the Solana bridge; this one cannot (${refusal}): quote with integratorFee [] to build`,
     { field: 'integratorFee', recipients: charged.length, chain: leg.chain },
   );
 }
 
-/** The first leg is an aggregator's prebuilt transaction, the only place an aggregator's fee can be. */
-function aggregatorTakesFee(leg: RouteLeg): boolean {
-  return leg.call !== undefined && AGGREGATORS_TAKING_FEES.has(leg.provider);
-}
-
-/** The providers whose calls take the integrator fee themselves (quote-service's 0x and LI.FI). */
-const AGGREGATORS_TAKING_FEES = new Set(['0x', 'lifi']);
-
 /** Why the first leg cannot pay the fees in its own transaction, or null when it can. */
-function feeLegProblem(
-  leg: RouteLeg,
-  chains: IntegratorFeeChains,
-  gasPayment: GasPayment,
-  fees: IntegratorFeeTransfer[],
-): string | null {
+function feeLegProblem(leg: RouteLeg, chains: IntegratorFeeChains, gasPayment: GasPayment): string | null {
   const family = chains.familyOf(leg.chain);
-  if (family === 'solana') return solanaFeeLegProblem(leg, fees);
+  if (family === 'solana')
+    return leg.kind === 'bridge'
+      ? null
+      : `the ${leg.provider} transaction on ${leg.chain} is signed as the aggregator built it, without these fees`;
   if (family !== 'evm') return `the fee transfer is not part of ${leg.chain}'s steps yet`;
   if (leg.call) return `the first leg (${leg.provider}) is a prebuilt call the SwapGatewayRouter cannot make`;
   if (isTaxedLeg(leg)) return 'the first leg moves a taxed token, which the SwapGatewayRouter cannot swap';
@@ -99,10 +92,18 @@ function feeLegProblem(
 }
 
 /**
- * What keeps a Solana first leg from carrying the fee, or null: the signer builds a bridge deposit
- * itself and adds the transfers; an aggregator's prebuilt transaction (Jupiter) is signed as built.
+ * What the build passes on for fees the first leg's prebuilt transaction takes itself, or undefined
+ * when the leg carries no such transaction (the aggregator's answer was quoted into one, so the
+ * build is refused). An EVM call (0x, LI.FI) is sent as built: no fee reaches its step ([]). A
+ * Solana transaction (Jupiter) records the fee it pays (RouteSolanaTransaction integratorFee): it
+ * must be these fees (prebuiltPaysIntegratorFees), and they go on to its step, which checks the
+ * record again before handing the transaction out and adds nothing to it (solanaStepOf).
  */
-function solanaFeeLegProblem(leg: RouteLeg, fees: IntegratorFeeTransfer[]): string | null {
-  if (leg.kind === 'bridge' || prebuiltPaysIntegratorFees(leg, fees)) return null;
-  return `the ${leg.provider} transaction on ${leg.chain} is signed as the aggregator built it, without these fees`;
+function takenByPrebuiltLeg(
+  leg: RouteLeg,
+  fees: IntegratorFeeTransfer[],
+): IntegratorFeeTransfer[] | undefined {
+  if (leg.call) return [];
+  if (leg.solanaTransaction && prebuiltPaysIntegratorFees(leg, fees)) return fees;
+  return undefined;
 }

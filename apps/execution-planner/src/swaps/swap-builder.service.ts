@@ -19,6 +19,7 @@ import { firstLegPermitOf } from '../planning/first-leg-permit';
 import { integratorFeeTransfersOf } from '../planning/integrator-fees';
 import { planSteps } from '../planning/step-plan';
 import { gasPaymentOf } from '../planning/step-plan-request';
+import { priceCheckOf } from '../planning/step-price-checks';
 import { walletsOf } from '../planning/swap-wallets';
 import { SwapEntity } from './swap.entity';
 import { SwapStepEntity } from './swap-step.entity';
@@ -160,6 +161,7 @@ export class SwapBuilder {
         approve: step.approve ?? null,
         waitFor: step.waitFor ?? null,
         sponsored: step.sponsored ?? null,
+        priceCheck: priceCheckOf(plan, steps, step),
         status: step.index === 1 ? 'building' : 'pending',
         signingRequestId: null,
         payloadExpiresAtMs: null,

@@ -23,7 +23,7 @@ describe('SwapExpirySweeper', () => {
     store = new InMemorySwapRepository();
     clock = new ManualClock(NOW_MS);
     const config = plannerConfigOf();
-    progress = new SwapProgress(store, clock);
+    progress = new SwapProgress(store, clock, config);
     sweeper = new SwapExpirySweeper(store, progress, config, clock);
     builder = new SwapBuilder(
       store,

@@ -82,7 +82,7 @@ describe('SwapProgress', () => {
     store = new InMemorySwapRepository();
     clock = new ManualClock(NOW_MS);
     const config = plannerConfigOf();
-    progress = new SwapProgress(store, clock);
+    progress = new SwapProgress(store, clock, config);
     builder = new SwapBuilder(
       store,
       new FakeSwapChains({ 'devnet-a': { evmChainId: 31337 } }),

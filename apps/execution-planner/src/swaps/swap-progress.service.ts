@@ -1,10 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { baseUnitsToAmount } from '@swapgw/chains';
 import {
   ErrorCatalog,
   ErrorCode,
   CodedError,
   ErrorCodes,
   isTerminalSwapStatus,
+  RepriceRouteLegResult,
   SigningCommandTypes,
   SigningPayloadReadyEvent,
   SigningRefreshCommand,
@@ -29,10 +31,36 @@ import {
   Topics,
 } from '@swapgw/contracts';
 import { Clock } from '@swapgw/runtime';
+import { ExecutionPlannerConfig } from '../config/execution-planner.config';
 import { SwapEntity } from './swap.entity';
 import { SwapStepEntity, SwapStepStatus } from './swap-step.entity';
 import { positionOf, prepareCommandOf, stepIdOf, swapEvent } from './swap-messages';
 import { SwapRepository, SwapTransaction } from './swap.repository';
+
+/** What quote-service said of a step's price check: its result, or why there was none. */
+export type PriceCheckAnswer = { result: RepriceRouteLegResult } | { unanswered: string };
+export type PriceCheckOutcome = 'prepared' | 'price-changed' | 'waiting' | 'expired' | 'ignored';
+
+/**
+ * The failure details of a step refused for its price, in human units: the route's new and quoted
+ * figures (as a 409 QUOTE_PRICE_CHANGED of a build gives them) and what the user holds instead.
+ */
+function priceChangeOf(step: SwapStepEntity, result: RepriceRouteLegResult): Record<string, unknown> {
+  const check = step.priceCheck;
+  if (!check) return {};
+  const { plan, legIndex } = check;
+  const human = (units: string) => baseUnitsToAmount(units, plan.tokenOut.decimals);
+  const held = plan.legs[legIndex].tokenIn;
+  return {
+    legIndex,
+    expectedAmountOut: human(result.expectedAmountOut),
+    minAmountOut: human(result.minAmountOut),
+    quotedExpectedAmountOut: human(result.quotedExpectedAmountOut),
+    quotedMinAmountOut: human(result.quotedMinAmountOut),
+    tokenOut: plan.tokenOut,
+    heldToken: { chain: held.chain, address: held.address, symbol: held.symbol, decimals: held.decimals },
+  };
+}
 
 /** Reason of an expired swap: its encoded calls' deadline passed. */
 export const SWAP_DEADLINE_PASSED = 'SWAP_DEADLINE_PASSED';
@@ -67,6 +95,7 @@ export class SwapProgress {
   constructor(
     private readonly swaps: SwapRepository,
     private readonly clock: Clock,
+    private readonly config: ExecutionPlannerConfig,
   ) {}
 
   async payloadReady(event: SigningPayloadReadyEvent, tx: SwapTransaction): Promise<void> {
@@ -270,6 +299,58 @@ export class SwapProgress {
     });
   }
 
+  /**
+   * quote-service's answer for a step in `repricing` (SwapPriceChecker), or its silence:
+   * - the leg still pays at least the minimum the step binds (moved within slippage, or nothing to
+   *   re-price): the step is prepared as planned;
+   * - it pays less: the payload would revert, so none is issued; the step and the swap fail with
+   *   QUOTE_PRICE_CHANGED and the route's new figures, the user keeping what the previous legs
+   *   delivered (the leg's tokenIn, on its chain);
+   * - no answer: asked again at the next poll, until the step waited priceCheckWaitMs; then it is
+   *   prepared as planned (its minimum, the one the user accepted, still binds on chain).
+   * A swap whose deadline passed meanwhile expires. An answer for a step that moved on is ignored.
+   */
+  async priceChecked(stepId: string, answer: PriceCheckAnswer): Promise<PriceCheckOutcome> {
+    return this.swaps.transaction(async (tx) => {
+      const step = await tx.getStep(stepId);
+      const locked = await this.lockCurrent(
+        tx,
+        { swapId: step.swapId, stepId, stepIndex: step.stepIndex },
+        ['repricing'],
+        'price check',
+      );
+      if (!locked) return 'ignored';
+      const { swap } = locked;
+      const current = locked.step;
+      const now = this.clock.nowMs();
+      const position = { step: positionOf(swap), chain: current.chain };
+      if (now >= swap.expiresAtMs) {
+        current.status = 'expired';
+        await this.terminate(tx, swap, current, 'expired', SWAP_DEADLINE_PASSED, position, now);
+        return 'expired';
+      }
+      if ('unanswered' in answer) {
+        if (now - current.updatedAtMs < this.config.SWAP_PRICE_CHECK_WAIT_MS) return 'waiting';
+        this.logger.warn({
+          msg: 'price check unanswered; step prepared with its planned minimum',
+          swapId: swap.id,
+          stepId,
+          reason: answer.unanswered,
+        });
+      } else if (answer.result.repriced && answer.result.movedBeyondSlippage) {
+        const details = { ...position, kind: current.kind, ...priceChangeOf(current, answer.result) };
+        current.status = 'failed';
+        current.failureReason = "the leg's output moved beyond the quote's slippage";
+        await this.terminate(tx, swap, current, 'failed', ErrorCodes.QUOTE_PRICE_CHANGED, details, now);
+        return 'price-changed';
+      }
+      current.status = 'building';
+      await this.save(tx, swap, now, current);
+      await tx.enqueue(prepareCommandOf(swap, current));
+      return 'prepared';
+    });
+  }
+
   /** The current step is done (confirmed or skipped): prepare the next one, or complete the swap. */
   private async advance(
     tx: SwapTransaction,
@@ -285,7 +366,8 @@ export class SwapProgress {
       swap.status = 'completed';
     } else {
       next = await tx.getStep(stepIdOf(swap.id, done + 1));
-      next.status = 'building';
+      // A later leg's spending step is priced again before it is prepared (SwapPriceChecker).
+      next.status = next.priceCheck ? 'repricing' : 'building';
       next.updatedAtMs = now;
       swap.currentStep = done + 1;
       swap.status = 'planning';
@@ -299,6 +381,11 @@ export class SwapProgress {
       ...(txHash ? { txHash } : { skipped: true }),
     };
     const confirmedEvent = swapEvent(swap.id, SwapEventTypes.stepConfirmed, confirmed);
+    if (next?.status === 'repricing') {
+      await tx.enqueue(confirmedEvent);
+      await this.emitPending(tx, swap, 'checking the price before the next step spends');
+      return;
+    }
     if (next) {
       await tx.enqueue(confirmedEvent, prepareCommandOf(swap, next));
       return;

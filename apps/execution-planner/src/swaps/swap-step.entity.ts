@@ -1,12 +1,16 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
-import type { SigningStepKind } from '@swapgw/contracts';
+import type { RepriceRouteLegRequest, SigningStepKind } from '@swapgw/contracts';
 import type { PlannedStep } from '../planning/step-plan';
 import { msColumn } from '@swapgw/persistence';
 import type { SwapEntity } from './swap.entity';
 
-/** building → ready → submitted → confirmed | failed | expired | skipped; `pending` before its turn. */
+/**
+ * building → ready → submitted → confirmed | failed | expired | skipped; `pending` before its turn;
+ * `repricing` before `building` for a step with a price check, until quote-service answers.
+ */
 export const SWAP_STEP_STATUSES = [
   'pending',
+  'repricing',
   'building',
   'ready',
   'submitted',
@@ -69,6 +73,13 @@ export class SwapStepEntity {
   /** How the service pays the step's gas; null on user-paid swaps and Solana steps. */
   @Column({ type: 'jsonb', nullable: true })
   sponsored!: PlannedStep['sponsored'] | null;
+
+  /**
+   * The `quote.reprice` request asked before the step is prepared: the first spending step of a
+   * swap leg after the first leg (see priceCheckOf); null on every other step.
+   */
+  @Column({ name: 'price_check', type: 'jsonb', nullable: true })
+  priceCheck!: RepriceRouteLegRequest | null;
 
   @Column({ type: 'text' })
   status!: SwapStepStatus;

@@ -45,6 +45,8 @@ export abstract class SwapRepository {
   abstract transaction<T>(work: (tx: SwapTransaction) => Promise<T>): Promise<T>;
   /** Up to `limit` ids of swaps in one of `statuses` with a deadline at or before `nowMs`, soonest first. */
   abstract dueForExpiry(statuses: readonly SwapStatus[], nowMs: number, limit: number): Promise<string[]>;
+  /** Up to `limit` steps waiting for their price check (`repricing`), longest waiting first. */
+  abstract awaitingPriceCheck(limit: number): Promise<SwapStepEntity[]>;
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -84,6 +86,12 @@ export class TypeOrmSwapRepository extends SwapRepository {
       [statuses, nowMs],
     )) as Array<{ id: string }>;
     return due.map((row) => row.id);
+  }
+
+  awaitingPriceCheck(limit: number): Promise<SwapStepEntity[]> {
+    return this.dataSource
+      .getRepository(SwapStepEntity)
+      .find({ where: { status: 'repricing' }, order: { updatedAtMs: 'ASC' }, take: limit });
   }
 }
 

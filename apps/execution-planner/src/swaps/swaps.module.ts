@@ -4,13 +4,15 @@ import { SigningEventsConsumer } from './signing-events.consumer';
 import { SwapBuilder } from './swap-builder.service';
 import { SwapCommandsConsumer } from './swap-commands.consumer';
 import { SwapExpirySweeper } from './swap-expiry.sweeper';
+import { KafkaLegRepricer, LegRepricer, SwapPriceChecker } from './swap-price-checker';
 import { SwapProgress } from './swap-progress.service';
 import { SwapRequestsController } from './swap-requests.controller';
 import { SwapRepository, TypeOrmSwapRepository } from './swap.repository';
 
 /**
- * Swaps from build to completion: build commands and requests, signer-surface's events, and the
- * sweeper of abandoned swaps, over the planner's tables (SwapRepository) and the chains (SWAP_CHAINS).
+ * Swaps from build to completion: build commands and requests, signer-surface's events, the
+ * sweeper of abandoned swaps and the price checks of later legs (quote-service, request-reply),
+ * over the planner's tables (SwapRepository) and the chains (SWAP_CHAINS).
  */
 @Module({
   imports: [ChainsModule],
@@ -21,6 +23,8 @@ import { SwapRepository, TypeOrmSwapRepository } from './swap.repository';
     SwapBuilder,
     SwapProgress,
     SwapExpirySweeper,
+    { provide: LegRepricer, useClass: KafkaLegRepricer },
+    SwapPriceChecker,
   ],
 })
 export class SwapsModule {}

@@ -48,6 +48,14 @@ export class InMemorySwapRepository extends SwapRepository {
       .map((swap) => swap.id);
   }
 
+  async awaitingPriceCheck(limit: number): Promise<SwapStepEntity[]> {
+    return [...this.steps.values()]
+      .filter((step) => step.status === 'repricing')
+      .sort((a, b) => a.updatedAtMs - b.updatedAtMs)
+      .slice(0, limit)
+      .map((step) => copyOf(step));
+  }
+
   /** The swap as stored (a copy), which must exist. */
   swap(id: string): SwapEntity {
     const swap = this.swaps.get(id);

@@ -52,3 +52,54 @@ export const stepRef = (swapId: string, stepIndex: number, chain = 'devnet-a') =
   stepIndex,
   chain,
 });
+
+/**
+ * A cross-chain route: USDC bridged from devnet-a to devnet-b (approve, deposit), then swapped to
+ * WETH there through Uniswap V2 (approve, swap): the swap leg spends after the bridge arrives.
+ */
+export function crossChainPlanFor(quoteId: string, expiresAtMs = NOW_MS + 60_000): RoutePlan {
+  const usdcA = { chain: 'devnet-a', symbol: 'USDC', address: USDC, decimals: 6 };
+  const usdcB = { chain: 'devnet-b', symbol: 'USDC', address: USDC, decimals: 6 };
+  const wethB = { chain: 'devnet-b', symbol: 'WETH', address: WETH, decimals: 18 };
+  return {
+    quoteId,
+    routeId: 'r1',
+    expiresAtMs,
+    fromChain: 'devnet-a',
+    toChain: 'devnet-b',
+    tokenIn: usdcA,
+    tokenOut: wethB,
+    amountIn: '1500000',
+    expectedAmountOut: '500000000000000',
+    slippageBps: 50,
+    providers: ['devnet-bridge', 'uniswap-v2'],
+    legs: [
+      {
+        kind: 'bridge',
+        chain: 'devnet-a',
+        provider: 'devnet-bridge',
+        tokenIn: usdcA,
+        tokenOut: usdcB,
+        amountIn: '1500000',
+        expectedAmountOut: '1498500',
+        minAmountOut: '1498500',
+        spender: ROUTER,
+        destinationChain: 'devnet-b',
+        estimatedDurationSeconds: 30,
+      },
+      {
+        kind: 'swap',
+        chain: 'devnet-b',
+        provider: 'uniswap-v2',
+        tokenIn: usdcB,
+        tokenOut: wethB,
+        amountIn: '1498500',
+        expectedAmountOut: '500000000000000',
+        minAmountOut: '497500000000000',
+        spender: ROUTER,
+        path: [USDC, WETH],
+        estimatedDurationSeconds: 15,
+      },
+    ],
+  };
+}

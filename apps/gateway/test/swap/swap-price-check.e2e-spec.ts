@@ -1,8 +1,9 @@
-import { Contract, HDNodeWallet, Interface, MaxUint256, parseUnits, Transaction, Wallet } from 'ethers';
+import { HDNodeWallet, parseUnits, Transaction, Wallet } from 'ethers';
 import type { EvmTransactionPayload } from '@swapgw/contracts';
 import { ApiClient } from '@swapgw/testing';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
+import { poolAmountOut, tradeThroughPool, UNISWAP_V2_ROUTER } from '../support/pool-trades';
 import { nextSigning, quoteFirstRoute, submitSigned } from '../support/swap-steps';
 
 // Prices still true at build (issue 30, point 6): between the quote and the build another wallet
@@ -13,8 +14,6 @@ import { nextSigning, quoteFirstRoute, submitSigned } from '../support/swap-step
 const devnet = new DevnetEvm({ cacheTimeout: -1 });
 const provider = devnet.provider('devnet-a');
 const chainA = devnet.chain('devnet-a');
-const USDC = chainA.tokens.USDC.address;
-const WETH = chainA.tokens.WETH.address;
 /** Account 9 funds the fresh wallets (e2e files run one at a time). */
 const funder = devnet.account(9).connect(provider);
 /**
@@ -33,11 +32,6 @@ async function otherTrader(): Promise<Wallet> {
   }
   return mover;
 }
-const ROUTER = new Interface([
-  'function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)',
-  'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
-]);
-const router = new Contract(chainA.uniswapV2.router, ROUTER, provider);
 const SLIPPAGE_BPS = 100n;
 
 interface QuotedRoute {
@@ -58,34 +52,17 @@ async function freshWallet(usdc: bigint): Promise<Wallet> {
 
 /** Another wallet sells `usdc` base units of USDC for WETH through the devnet-a pool: WETH gets dearer. */
 async function otherTraderSells(usdc: bigint): Promise<void> {
-  const mover = await otherTrader();
-  const token = devnet.token('devnet-a', 'USDC', mover);
-  await (await token.getFunction('approve')(chainA.uniswapV2.router, MaxUint256)).wait();
-  const trader = new Contract(chainA.uniswapV2.router, ROUTER, mover);
-  const deadline = Math.floor(Date.now() / 1000) + 600;
-  await (
-    await trader.getFunction('swapExactTokensForTokens')(usdc, 0n, [USDC, WETH], mover.address, deadline)
-  ).wait();
+  await tradeThroughPool(devnet, 'devnet-a', await otherTrader(), 'USDC', 'WETH', usdc);
 }
 
 /** The other trader sells all the WETH it bought back to the pool (the price returns, less the fees). */
 async function otherTraderBuysBack(trader: Wallet): Promise<void> {
-  const weth = devnet.token('devnet-a', 'WETH', trader);
-  const held = (await weth.getFunction('balanceOf')(trader.address)) as bigint;
-  if (held === 0n) return;
-  await (await weth.getFunction('approve')(chainA.uniswapV2.router, MaxUint256)).wait();
-  const router = new Contract(chainA.uniswapV2.router, ROUTER, trader);
-  const deadline = Math.floor(Date.now() / 1000) + 600;
-  await (
-    await router.getFunction('swapExactTokensForTokens')(held, 0n, [WETH, USDC], trader.address, deadline)
-  ).wait();
+  const held = await devnet.balanceOf('devnet-a', 'WETH', trader.address);
+  if (held > 0n) await tradeThroughPool(devnet, 'devnet-a', trader, 'WETH', 'USDC', held);
 }
 
 /** What the pool pays now for `usdc` of USDC, in WETH base units. */
-async function poolOut(usdc: bigint): Promise<bigint> {
-  const amounts = (await router.getFunction('getAmountsOut')(usdc, [USDC, WETH])) as bigint[];
-  return amounts[amounts.length - 1];
-}
+const poolOut = (usdc: bigint) => poolAmountOut(devnet, 'devnet-a', 'USDC', 'WETH', usdc);
 
 const withSlippage = (amount: bigint) => (amount * (10_000n - SLIPPAGE_BPS)) / 10_000n;
 const weth = (human: string) => parseUnits(human, 18);
@@ -201,7 +178,7 @@ describe('POST /swap/build re-checks the route price on the chain', () => {
     const signed = await signEveryStep(swapId, wallet);
     const swapTx = signed.find((tx) => tx.to.toLowerCase() === chainA.uniswapV2.router.toLowerCase());
     expect(swapTx).toBeDefined();
-    const [, amountOutMin] = ROUTER.decodeFunctionData(
+    const [, amountOutMin] = UNISWAP_V2_ROUTER.decodeFunctionData(
       'swapExactTokensForTokens',
       swapTx!.data,
     ) as unknown as [bigint, bigint];
@@ -271,7 +248,7 @@ describe('POST /swap/build re-checks the route price on the chain', () => {
 
     const signed = await signEveryStep(built.body.data.swapId as string, wallet);
     const swapTx = signed.find((tx) => tx.to.toLowerCase() === chainA.uniswapV2.router.toLowerCase());
-    const [, amountOutMin] = ROUTER.decodeFunctionData(
+    const [, amountOutMin] = UNISWAP_V2_ROUTER.decodeFunctionData(
       'swapExactTokensForTokens',
       swapTx!.data,
     ) as unknown as [bigint, bigint];

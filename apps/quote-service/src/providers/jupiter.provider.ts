@@ -2,6 +2,7 @@ import { PublicKey, VersionedTransaction } from '@solana/web3.js';
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import type { RouteLeg, RouteSolanaTransaction, TokenRef } from '@swapgw/contracts';
 import { ProviderNames } from '../catalog/support-policy';
+import { BPS_DENOMINATOR } from '../quote/amounts';
 import { aggregatorSlippageBps } from '../quote/slippage';
 import { NoRouteError, NoRouteReason } from './no-route.error';
 import {
@@ -100,9 +101,9 @@ export class JupiterProvider implements QuoteProvider {
     if (inputMint === outputMint)
       throw new NoRouteError('PAIR_NOT_SUPPORTED', 'Jupiter: SOL ↔ wSOL is a wrap, not a swap');
     const slippageBps = aggregatorSlippageBps(context.slippageBps);
-    const fee = platformFeeOf(context, inputMint);
+    const asked = platformFeeOf(context, inputMint);
     // With a fee Jupiter is asked for the whole input: its program takes the fee out of it.
-    const amount = context.amountIn + (fee?.amount ?? 0n);
+    const amount = context.integratorFee?.grossAmountIn ?? context.amountIn;
     const url = this.endpoint('quote');
     url.search = new URLSearchParams({
       inputMint,
@@ -110,15 +111,20 @@ export class JupiterProvider implements QuoteProvider {
       amount: amount.toString(),
       slippageBps: String(slippageBps),
       swapMode: 'ExactIn',
-      ...(fee ? { platformFeeBps: String(fee.bps) } : {}),
+      ...(asked ? { platformFeeBps: String(asked.bps) } : {}),
     }).toString();
     const quote = checkQuote(
       await this.call<JupiterQuoteResponse>(url, { method: 'GET' }, signal),
       inputMint,
       outputMint,
       amount,
-      fee?.bps,
+      asked?.bps,
     );
+    // The platform fee Jupiter's program takes: its feeBps of its inAmount (checkQuote: as asked).
+    const fee = asked && {
+      ...asked,
+      amount: (BigInt(quote.inAmount) * BigInt(asked.bps)) / BPS_DENOMINATOR,
+    };
 
     const chain = context.fromChain.id;
     const leg: RouteLeg = {
@@ -127,8 +133,8 @@ export class JupiterProvider implements QuoteProvider {
       provider: this.name,
       tokenIn: tokenRef(chain, context.tokenIn),
       tokenOut: tokenRef(chain, context.tokenOut),
-      // What is swapped: Jupiter's inAmount less the fee its program pays first (the route plan's
-      // integrator fee, on top of the leg's amountIn as on every route).
+      // What is swapped: Jupiter's inAmount less the fee its program pays first (the route's
+      // integratorFee, which its transaction takes, on top of the leg's amountIn).
       amountIn: context.amountIn.toString(),
       expectedAmountOut: quote.outAmount,
       minAmountOut: quote.otherAmountThreshold,
@@ -147,6 +153,7 @@ export class JupiterProvider implements QuoteProvider {
         expectedAmountOut: BigInt(quote.outAmount),
         estimatedDurationSeconds: SOLANA_SWAP_SECONDS,
         warnings: priceImpactBps > this.thresholds.priceImpactBps ? [RouteWarnings.highPriceImpact] : [],
+        ...(fee ? { integratorFee: [{ recipient: fee.recipient, bps: fee.bps, amount: fee.amount }] } : {}),
         debug: {
           priceImpactPct: quote.priceImpactPct,
           contextSlot: quote.contextSlot,
@@ -252,7 +259,7 @@ export class JupiterProvider implements QuoteProvider {
 interface JupiterPlatformFee {
   recipient: string;
   bps: number;
-  /** Base units of the input: floor(whole input × bps / 10,000), as the quote charged it. */
+  /** Base units of the input: floor(whole input × bps / 10,000). */
   amount: bigint;
   /** The recipient's associated token account of the input mint (wrapped SOL for SOL). */
   feeAccount: string;
@@ -265,7 +272,7 @@ interface JupiterPlatformFee {
  * Several recipients cannot be paid by one platform fee: Jupiter then has no route for the request.
  */
 function platformFeeOf(context: QuoteContext, inputMint: string): JupiterPlatformFee | undefined {
-  const fees = context.integratorFees ?? [];
+  const fees = context.integratorFee?.charges ?? [];
   if (fees.length === 0) return undefined;
   if (fees.length > 1)
     throw new NoRouteError(

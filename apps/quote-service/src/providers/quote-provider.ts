@@ -14,18 +14,14 @@ export interface QuoteContext {
   tokenIn: QuoteToken;
   tokenOut: QuoteToken;
   amountIn: bigint;
-  /**
-   * The integrator fees taken from the input on top of `amountIn` (base units of tokenIn), for a
-   * provider that takes them itself (Jupiter's platform fee); the others quote `amountIn` alone.
-   */
-  integratorFees?: { recipient: string; bps: number; amount: bigint }[];
   /** The request's slippage; undefined = automatic per swap leg (quote/slippage.ts). */
   slippageBps?: number;
   recipient?: string;
   /**
    * The request's integrator fee, for the aggregators that take it in their own transaction (0x,
-   * LI.FI): they are asked to swap `grossAmountIn` with the fee, not `amountIn` (the input net of
-   * the fee, which every other provider quotes while the gateway's router pays the fee).
+   * LI.FI, Jupiter's platform fee): they are asked to swap `grossAmountIn` with the fee, not
+   * `amountIn` (the input net of the fee, which every other provider quotes while the gateway pays
+   * the fee), and report what their transaction takes in CandidateRoute `integratorFee`.
    */
   integratorFee?: ProviderIntegratorFee;
 }
@@ -46,7 +42,8 @@ export interface CandidateRoute {
   /**
    * The integrator fee the provider's own transaction takes, as the provider reported it (one per
    * requested recipient, same order): set only by an aggregator that was asked the fee and carries
-   * it; the route's first leg then spends the gross amount and the gateway adds no fee transfer.
+   * it; the route's first transaction then spends the gross amount (the plan marks the fee
+   * `collectedBy: 'aggregator'`) and the gateway adds no fee transfer.
    */
   integratorFee?: IntegratorFeeCharge[];
   /** Provider-specific detail for `debug` (price impact, pools, upstream ids...). */

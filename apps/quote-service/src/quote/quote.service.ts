@@ -116,10 +116,10 @@ export class QuoteService {
       tokenIn,
       tokenOut,
       amountIn: fee.netAmountIn,
-      ...(fee.charges.length > 0 ? { integratorFees: fee.charges } : {}),
       slippageBps,
       recipient: request.recipient,
-      // 0x and LI.FI take the fee in their own transaction: they are asked the gross amount with it.
+      // An aggregator that takes the fee in its own transaction (0x, LI.FI, Jupiter) is asked the
+      // gross amount with it, and reports the fee it takes (CandidateRoute integratorFee).
       ...(fee.charges.length > 0 ? { integratorFee: { grossAmountIn: amountIn, charges: fee.charges } } : {}),
     };
     // The gas prices of both ends are read while the providers answer (cached 10 s; never rejects).

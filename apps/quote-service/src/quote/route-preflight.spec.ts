@@ -218,6 +218,23 @@ describe('RoutePreflight', () => {
     expect(issues.map((i) => i.code)).toEqual(['INSUFFICIENT_BALANCE']);
   });
 
+  it('adds no fee on top of an aggregator call that takes it out of its own amountIn (0x, LI.FI)', async () => {
+    const call = { from: USER, to: ROUTER, data: '0x2213bc0b', value: '0' };
+    const integratorFees = [{ recipient: ROUTER, amount: 125_000n }];
+    const holdsExactly = fakeReads({ balance: async () => 25_000_000n });
+    const [viaCall] = await new RoutePreflight(holdsExactly.reads).issuesOf(request, [
+      { legs: [leg({ call, path: undefined })], integratorFees },
+    ]);
+    expect(viaCall).toEqual([]);
+    // The router pays the same fees beside a Uniswap leg's amountIn: the wallet needs both.
+    const [viaRouter] = await new RoutePreflight(holdsExactly.reads).issuesOf(request, [
+      { legs: [leg()], integratorFees },
+    ]);
+    expect(viaRouter).toEqual([
+      expect.objectContaining({ code: 'INSUFFICIENT_BALANCE', needed: '25.125', held: '25' }),
+    ]);
+  });
+
   it('reads a balance shared by routes once', async () => {
     const { reads, calls } = fakeReads({});
     await new RoutePreflight(reads).issuesOf(request, [

@@ -122,7 +122,9 @@ export class RoutePreflight {
     const user = request.userAddress;
     const family = this.reads.familyOf(leg.chain);
     const token = leg.tokenIn.address;
-    const fees = (route.integratorFees ?? []).reduce((sum, fee) => sum + fee.amount, 0n);
+    // An aggregator's call that takes the fees (0x, LI.FI) spends the whole input as its amountIn:
+    // nothing on top. Every other first leg spends its amountIn and the fees beside it.
+    const fees = leg.call ? 0n : (route.integratorFees ?? []).reduce((sum, fee) => sum + fee.amount, 0n);
     const needed = BigInt(leg.amountIn) + fees;
     const balance = once(`balance:${leg.chain}:${token ?? 'native'}`, () =>
       this.reads.balance(leg.chain, user, token),

@@ -123,6 +123,22 @@ describe('RouteRepricer', () => {
       },
     });
 
+    // A leg that swaps what is left after the fee (Jupiter's: its transaction takes the fee out of
+    // the whole input) is asked the same way, and its fresh leg (net amountIn) is the same leg.
+    const netLeg = { ...swapLeg(ONE), amountIn: '2985000000' };
+    const netProvider = new FakeProvider(async (context) => [
+      routeOf({ ...swapLeg(ONE - 1n), amountIn: context.amountIn.toString() }),
+    ]);
+    const netResult = await new RouteRepricer(registry, [netProvider], 1000).reprice({
+      plan: { ...feePlan, legs: [netLeg] },
+      legIndex: 0,
+    });
+    expect(netProvider.asked[0]).toMatchObject({
+      amountIn: 2_985_000_000n,
+      integratorFee: { grossAmountIn: 3_000_000_000n },
+    });
+    expect(netResult).toMatchObject({ repriced: true, expectedAmountOut: (ONE - 1n).toString() });
+
     // A fee the gateway's router pays is not the provider's to take: the leg is asked as quoted.
     const routerPaid = new FakeProvider(async () => [routeOf(swapLeg(ONE))]);
     await new RouteRepricer(registry, [routerPaid], 1000).reprice({

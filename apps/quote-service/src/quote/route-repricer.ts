@@ -72,17 +72,23 @@ export class RouteRepricer {
         : [];
     const tokenOf = (ref: TokenRef): QuoteToken =>
       chain.family === 'solana' ? { ...ref, address: null, mint: ref.address } : { ...ref };
+    // The first leg's transaction that takes the fee spends the plan's whole input (its leg's
+    // amountIn is that whole input for an EVM call, what is left after the fee for Jupiter).
+    const grossAmountIn = BigInt(plan.amountIn);
     return {
       fromChain: chain,
       toChain: chain,
       tokenIn: tokenOf(leg.tokenIn),
       tokenOut: tokenOf(leg.tokenOut),
-      amountIn: BigInt(leg.amountIn) - takenByAggregator.reduce((sum, fee) => sum + fee.amount, 0n),
+      amountIn:
+        takenByAggregator.length > 0
+          ? takenByAggregator.reduce((left, fee) => left - fee.amount, grossAmountIn)
+          : BigInt(leg.amountIn),
       // The leg keeps the slippage it was quoted with: its new minimum is the same distance below.
       slippageBps: leg.slippageBps ?? plan.slippageBps,
       // An aggregator's leg that takes the integrator fee is rebuilt with it (same share of the input).
       ...(takenByAggregator.length > 0
-        ? { integratorFee: { grossAmountIn: BigInt(leg.amountIn), charges: takenByAggregator } }
+        ? { integratorFee: { grossAmountIn, charges: takenByAggregator } }
         : {}),
       // Only a single-leg route's transaction pays the plan's recipient (see isRepriceable).
       ...(plan.recipient !== undefined && plan.legs.length === 1 ? { recipient: plan.recipient } : {}),

@@ -88,10 +88,11 @@ export const TOPIC_ACCESS: Record<KafkaApp, TopicAccess> = {
     ['quote-service'],
     [],
   ),
-  // Outbox relay: swap.events and signing.commands.
+  // Outbox relay: swap.events and signing.commands; asks quote-service to re-price later legs.
   'execution-planner': access(
     [
       responds(Topics.swapRequests),
+      requests(Topics.quoteRequests),
       consumes(Topics.swapCommands),
       consumes(Topics.signingEvents),
       writes(Topics.swapEvents),
@@ -99,7 +100,7 @@ export const TOPIC_ACCESS: Record<KafkaApp, TopicAccess> = {
       writes(Topics.serviceHeartbeats),
     ],
     ['execution-planner'],
-    [],
+    ['execution-planner.replies.'],
   ),
   // Outbox relay: signing.events.
   'signer-surface': access(

@@ -31,8 +31,9 @@ const SOLANA_FEE_PAYER: SponsoredStepSpec = { mode: 'solana-fee-payer' };
  * recipient; or the aggregator's prebuilt transaction, which must have been built for the signer.
  * A first-leg deposit carries the route's integrator fees (SolanaStepSpec `integratorFees`), which
  * the signer pays in the same transaction, before the deposit, on top of `spend`; a prebuilt
- * transaction is handed out as built: it must pay them itself (Jupiter's platform fee,
- * prebuiltPaysIntegratorFees), else the step is refused (the planner refuses such a build first).
+ * transaction is handed out as built: it must pay them itself (Jupiter's platform fee, which the
+ * plan marks `collectedBy: 'aggregator'`; prebuiltPaysIntegratorFees), else the step is refused
+ * (the planner refuses such a build first).
  */
 export function solanaStepOf(input: LegStepInput, chains: LegStepChains): LegStepSpec {
   const { step, leg } = input;

@@ -572,9 +572,10 @@ export type IntegratorFeeCollector = (typeof INTEGRATOR_FEE_COLLECTORS)[number];
  * One recipient's integrator fee as a plan carries it: `amount` base units of `token` on its chain
  * (the route's input token on the source chain), which the route's first transaction pays to
  * `recipient` before the first leg spends the rest (the legs are quoted for amountIn minus every fee).
- * `collectedBy: 'aggregator'`: the first leg is an aggregator's prebuilt call that takes the fee
- * itself (0x `swapFeeBps`, LI.FI `fee`); that leg spends the whole amountIn, `amount` is what the
- * aggregator reported, and the planner adds no transfer of its own.
+ * `collectedBy: 'aggregator'`: the first leg is an aggregator's prebuilt call or transaction that
+ * takes the fee itself (0x `swapFeeBps`, LI.FI `fee`, Jupiter's platform fee); that transaction
+ * spends the whole amountIn, `amount` is what the aggregator reported, and the planner adds no
+ * transfer of its own.
  */
 export class RoutePlanIntegratorFee {
   @ValidateNested()

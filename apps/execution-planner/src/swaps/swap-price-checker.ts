@@ -1,0 +1,109 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import {
+  CodedError,
+  ErrorCodes,
+  QuoteMessageTypes,
+  RepriceRouteLegRequest,
+  RepriceRouteLegResult,
+  Topics,
+} from '@swapgw/contracts';
+import { RequestReplyClient } from '@swapgw/messaging';
+import { PeriodicWork } from '@swapgw/runtime';
+import { ExecutionPlannerConfig } from '../config/execution-planner.config';
+import { PriceCheckAnswer, PriceCheckOutcome, SwapProgress } from './swap-progress.service';
+import { SwapRepository } from './swap.repository';
+
+const BATCH = 20;
+/** Bound of one `quote.reprice` call: the provider's own deadline (4 s by default) and Kafka's round trips. */
+export const PRICE_CHECK_TIMEOUT_MS = 6_000;
+
+/** Prices one leg of a plan again, now (quote-service's `quote.reprice`). */
+export abstract class LegRepricer {
+  abstract reprice(swapId: string, request: RepriceRouteLegRequest): Promise<RepriceRouteLegResult>;
+}
+
+/** LegRepricer over Kafka request-reply to quote-service, keyed by the swap. */
+@Injectable()
+export class KafkaLegRepricer extends LegRepricer {
+  constructor(private readonly rr: RequestReplyClient) {
+    super();
+  }
+
+  reprice(swapId: string, request: RepriceRouteLegRequest): Promise<RepriceRouteLegResult> {
+    return this.rr.request<RepriceRouteLegResult>(
+      Topics.quoteRequests,
+      QuoteMessageTypes.reprice,
+      swapId,
+      request,
+      { timeoutMs: PRICE_CHECK_TIMEOUT_MS },
+    );
+  }
+}
+
+/**
+ * Re-prices a later leg before its spending step is prepared (issue 30, point 6). SwapProgress puts
+ * such a step in `repricing` when the step before it is done; each pass asks quote-service
+ * (`quote.reprice`, request-reply: a read, asked outside any transaction so no swap row stays
+ * locked while it is priced) for the steps waiting, and SwapProgress.priceChecked decides under the
+ * swap's lock. Nothing lives in memory: a restarted planner finds the steps still `repricing`, and
+ * two instances asking for the same step decide once (the second finds it moved on).
+ */
+@Injectable()
+export class SwapPriceChecker implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(SwapPriceChecker.name);
+  private loop: PeriodicWork | undefined;
+
+  constructor(
+    private readonly store: SwapRepository,
+    private readonly progress: SwapProgress,
+    private readonly quotes: LegRepricer,
+    private readonly config: ExecutionPlannerConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.loop = new PeriodicWork({
+      name: 'swap-price-check',
+      intervalMs: this.config.SWAP_PRICE_CHECK_POLL_MS,
+      run: () => this.checkOnce(),
+    });
+    this.loop.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.loop?.stop();
+  }
+
+  /** One pass: every step waiting for its price asked once; returns how many were decided. */
+  async checkOnce(): Promise<number> {
+    return (await this.checkWaiting()).filter((outcome) => outcome !== 'waiting').length;
+  }
+
+  /** Asks for every step waiting; what became of each. */
+  async checkWaiting(): Promise<PriceCheckOutcome[]> {
+    const waiting = await this.store.awaitingPriceCheck(BATCH);
+    // Asked together: one slow provider does not hold the other swaps' checks for its timeout.
+    return Promise.all(
+      waiting.map(async (step): Promise<PriceCheckOutcome> => {
+        // Only steps planned with a check are ever `repricing`.
+        if (!step.priceCheck) return 'ignored';
+        const answer = await this.ask(step.swapId, step.priceCheck);
+        const outcome = await this.progress.priceChecked(step.id, answer);
+        this.logger.log({ msg: 'price check', swapId: step.swapId, stepId: step.id, outcome });
+        return outcome;
+      }),
+    );
+  }
+
+  /**
+   * quote-service's price, or why there is none: not answering in time, or the provider failing
+   * (QUOTE_UPSTREAM_FAILED) are both "no price now"; asked again at the next pass.
+   */
+  private async ask(swapId: string, request: RepriceRouteLegRequest): Promise<PriceCheckAnswer> {
+    try {
+      return { result: await this.quotes.reprice(swapId, request) };
+    } catch (error) {
+      const code = error instanceof CodedError ? error.code : ErrorCodes.INTERNAL_ERROR;
+      return { unanswered: `${code}: ${(error as Error).message}` };
+    }
+  }
+}
