@@ -5,7 +5,7 @@ import { GatewayCoreModule } from './gateway-core.module';
 import { LimitOrdersModule } from './limit-orders/limit-orders.module';
 import { QuoteModule } from './quote/quote.module';
 import { StatusModule } from './status/status.module';
-import { SwapEventsModule } from './swap-events/swap-events.module';
+import { SwapEventStreamModule } from './swap-event-stream/swap-event-stream.module';
 import { SwapModule } from './swap/swap.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -21,7 +21,7 @@ const FEATURE_MODULES: ModuleImport[] = [
   QuoteModule,
   LimitOrdersModule,
   SwapModule,
-  SwapEventsModule,
+  SwapEventStreamModule,
   StatusModule,
   WebhooksModule,
 ];

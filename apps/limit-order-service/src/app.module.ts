@@ -6,9 +6,9 @@ import { serviceDataSourceOptions } from '@swapgw/persistence';
 import { Clock, SystemClock } from '@swapgw/runtime';
 import { LimitOrderServiceConfig } from './config/limit-order-service.config';
 import { limitOrderDatabaseOptions } from './database/limit-order-database';
-import { MarketModule } from './market/market.module';
+import { UpstreamModule } from './upstream/upstream.module';
 import { OrdersModule } from './orders/orders.module';
-import { WatcherModule } from './watcher/watcher.module';
+import { AutomaticTransitionsModule } from './automatic-transitions/automatic-transitions.module';
 
 export const SERVICE_NAME = 'limit-order-service';
 
@@ -35,9 +35,9 @@ export class AppModule {
           requestTopics: [Topics.catalogRequests, Topics.quoteRequests],
           outbox: true,
         }),
-        MarketModule,
+        UpstreamModule,
         OrdersModule,
-        WatcherModule,
+        AutomaticTransitionsModule,
       ],
     };
   }

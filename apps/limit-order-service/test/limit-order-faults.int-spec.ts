@@ -18,7 +18,7 @@ import { testEnv } from '@swapgw/testing';
 import { AppModule, SERVICE_NAME } from '../src/app.module';
 import { LimitOrderServiceConfig } from '../src/config/limit-order-service.config';
 import { limitOrderDatabaseOptions } from '../src/database/limit-order-database';
-import { CatalogDirectory, TokenInfo } from '../src/market/market.ports';
+import { CatalogDirectory, TokenInfo } from '../src/upstream/upstream.ports';
 
 /**
  * The real limit-order-service module answering limit-order.requests over the real broker, with

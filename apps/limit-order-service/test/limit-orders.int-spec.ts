@@ -17,17 +17,17 @@ import type { TermsChain } from '@swapgw/chains';
 import { testEnv, waitFor } from '@swapgw/testing';
 import { limitOrderDatabaseOptions } from '../src/database/limit-order-database';
 import { IdempotencyRepository } from '../src/idempotency/idempotency.repository';
-import { FillQuote } from '../src/market/fill-search';
-import { CatalogDirectory, MarketQuoter, QuoteTerms, TokenInfo } from '../src/market/market.ports';
-import { OutboxSwapBuildCommands } from '../src/market/outbox-swap-build-commands';
+import { FillQuote } from '../src/orders/fill-search';
+import { CatalogDirectory, MarketQuoter, QuoteTerms, TokenInfo } from '../src/upstream/upstream.ports';
+import { OutboxSwapBuildCommands } from '../src/upstream/outbox-swap-build-commands';
 import { LimitOrderServiceConfig } from '../src/config/limit-order-service.config';
 import { LimitOrderHistory } from '../src/orders/limit-order-history';
 import { LimitOrderEntity } from '../src/orders/limit-order.entity';
 import { LimitOrderRepository } from '../src/orders/limit-order.repository';
 import { Clock, SystemClock } from '@swapgw/runtime';
 import { LimitOrdersService } from '../src/orders/limit-orders.service';
-import { ExpirySweeper } from '../src/watcher/expiry-sweeper';
-import { TriggerWatcher } from '../src/watcher/trigger-watcher';
+import { ExpirySweeper } from '../src/automatic-transitions/expiry-sweeper';
+import { TriggerWatcher } from '../src/automatic-transitions/trigger-watcher';
 
 /**
  * limit-order-service's order logic against the real PostgreSQL (real migrations) and the real

@@ -4,7 +4,7 @@ import type { SwapEventType } from '@swapgw/contracts';
 import { DataSource, EntityManager, EntityMetadata } from 'typeorm';
 import type { EventClaim } from '@swapgw/messaging';
 import { updateStatementOf } from '@swapgw/persistence';
-import { streamEventDataOf } from '../swap-events/swap-stream-events';
+import { streamEventDataOf } from '../swap-event-stream/swap-stream-events';
 import type { QuotedSwap, SwapListPosition } from './swap-resource';
 import type { SwapStepRecord } from './swap-steps';
 import { SWAP_VIEW_CHANNEL, SwapViewChanges } from './swap-view-changes';

@@ -19,7 +19,7 @@ import { metricsRegistry } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
 import { IntegratorFeesCollectedRepository } from '../integrator-fees/integrator-fees-collected.repository';
 import { gatewayDatabaseOptions, gatewayDataSourceOptions } from '../database/gateway-data-source';
-import { SwapEventLog } from '../swap-events/swap-event-log';
+import { SwapEventLogRepository } from '../swap-event-stream/swap-event-log.repository';
 import { SwapViewChanges } from './swap-view-changes';
 import { SwapViewEntity } from './swap-view.entity';
 import { SwapViewRepository } from './swap-view.repository';
@@ -47,7 +47,7 @@ const cacheConfig = {
   providers: [
     SwapViewRepository,
     SwapViewChanges,
-    SwapEventLog,
+    SwapEventLogRepository,
     IntegratorFeesCollectedRepository,
     { provide: GatewayConfig, useValue: cacheConfig },
   ],

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { QuoteModule } from '../quote/quote.module';
 import { IntegratorFeesCollectedRepository } from '../integrator-fees/integrator-fees-collected.repository';
-import { SwapEventLog } from '../swap-events/swap-event-log';
+import { SwapEventLogRepository } from '../swap-event-stream/swap-event-log.repository';
 import { SwapController } from './swap.controller';
 import { SwapsController } from './swaps.controller';
 import { BuildPriceChecker } from './build-price-check';
@@ -29,11 +29,11 @@ import { SigningPollEdge } from './signing-poll.edge';
     BuildPreflight,
     SwapViewRepository,
     SwapViewChanges,
-    SwapEventLog,
+    SwapEventLogRepository,
     SigningPollEdge,
     IntegratorFeesCollectedRepository,
   ],
-  // For the event streams (SwapEventsModule): the views, their change notifications and the event log.
-  exports: [SwapViewRepository, SwapViewChanges, SwapEventLog],
+  // For the event streams (SwapEventStreamModule): the views, their change notifications and the event log.
+  exports: [SwapViewRepository, SwapViewChanges, SwapEventLogRepository],
 })
 export class SwapModule {}

@@ -19,8 +19,13 @@ import {
   ReplaceLimitOrderRequest,
 } from '@swapgw/contracts';
 import { IdempotencyRepository } from '../idempotency/idempotency.repository';
-import { searchFillOrKill, searchImmediateOrCancel } from '../market/fill-search';
-import { CatalogDirectory, MarketQuoter, SwapBuildCommands, SwapBuildOrder } from '../market/market.ports';
+import { searchFillOrKill, searchImmediateOrCancel } from './fill-search';
+import {
+  CatalogDirectory,
+  MarketQuoter,
+  SwapBuildCommands,
+  SwapBuildOrder,
+} from '../upstream/upstream.ports';
 import { LimitOrderHistory } from './limit-order-history';
 import { LimitOrderServiceConfig } from '../config/limit-order-service.config';
 import { LimitOrderEntity } from './limit-order.entity';

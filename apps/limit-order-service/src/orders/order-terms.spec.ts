@@ -1,6 +1,6 @@
 import type { TermsChain } from '@swapgw/chains';
 import { CodedError, LimitOrderTerms } from '@swapgw/contracts';
-import { CatalogDirectory, TokenInfo } from '../market/market.ports';
+import { CatalogDirectory, TokenInfo } from '../upstream/upstream.ports';
 import { checkOrderTerms } from './order-terms';
 
 /** The devnet as quote-service's catalog lists it: two EVM testnets and their tokens. */

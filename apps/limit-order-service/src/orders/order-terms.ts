@@ -6,7 +6,7 @@ import {
   unknownTokenError,
 } from '@swapgw/chains';
 import type { LimitOrderTerms } from '@swapgw/contracts';
-import { CatalogDirectory, TokenInfo } from '../market/market.ports';
+import { CatalogDirectory, TokenInfo } from '../upstream/upstream.ports';
 
 export interface CheckedOrderTerms {
   tokenIn: TokenInfo;

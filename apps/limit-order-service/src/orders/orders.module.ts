@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyRepository } from '../idempotency/idempotency.repository';
-import { MarketModule } from '../market/market.module';
+import { UpstreamModule } from '../upstream/upstream.module';
 import { LimitOrderHistory } from './limit-order-history';
 import { LimitOrderRepository } from './limit-order.repository';
 import { LimitOrderRequestsController } from './limit-order-requests.controller';
@@ -8,7 +8,7 @@ import { LimitOrdersService } from './limit-orders.service';
 
 /** The five request-reply operations on limit orders, the order history they write and the orders' repository. */
 @Module({
-  imports: [MarketModule],
+  imports: [UpstreamModule],
   controllers: [LimitOrderRequestsController],
   providers: [LimitOrdersService, LimitOrderHistory, LimitOrderRepository, IdempotencyRepository],
   exports: [LimitOrderHistory, LimitOrderRepository],

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MarketModule } from '../market/market.module';
+import { UpstreamModule } from '../upstream/upstream.module';
 import { OrdersModule } from '../orders/orders.module';
 import { ExpirySweeper } from './expiry-sweeper';
 import { BackgroundLoops } from './background-loops';
@@ -7,7 +7,7 @@ import { TriggerWatcher } from './trigger-watcher';
 
 /** What moves open orders without a request: the trigger watcher and the expiry sweeper, on their loops. */
 @Module({
-  imports: [OrdersModule, MarketModule],
+  imports: [OrdersModule, UpstreamModule],
   providers: [TriggerWatcher, ExpirySweeper, BackgroundLoops],
 })
-export class WatcherModule {}
+export class AutomaticTransitionsModule {}

@@ -18,7 +18,7 @@ import { SwapEventStreams } from './swap-event-streams.service';
 @ApiTags('swap')
 @ApiBearerAuth()
 @Controller('swap')
-export class SwapEventsController {
+export class SwapEventStreamController {
   constructor(private readonly streams: SwapEventStreams) {}
 
   @Get(':swapId/events')

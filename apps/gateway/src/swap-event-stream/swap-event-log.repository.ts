@@ -22,8 +22,8 @@ const PURGE_INTERVAL_MS = 10 * 60_000;
  * swap on every instance. Rows older than SWAP_EVENT_RETENTION_HOURS are purged.
  */
 @Injectable()
-export class SwapEventLog implements OnModuleInit, OnModuleDestroy {
-  private readonly logger = new Logger(SwapEventLog.name);
+export class SwapEventLogRepository implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(SwapEventLogRepository.name);
   private readonly purgeLoop = new PeriodicWork({
     name: 'swap-events-purge',
     intervalMs: PURGE_INTERVAL_MS,

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { KafkaCatalogDirectory, QuoteServiceMarketQuoter } from './kafka-market.adapters';
-import { CatalogDirectory, MarketQuoter, SwapBuildCommands } from './market.ports';
+import { KafkaCatalogDirectory, QuoteServiceMarketQuoter } from './kafka-upstream.adapters';
+import { CatalogDirectory, MarketQuoter, SwapBuildCommands } from './upstream.ports';
 import { OutboxSwapBuildCommands } from './outbox-swap-build-commands';
 
 /** The market behind its ports: quote-service's catalog and quotes, execution-planner's swap builds. */
@@ -12,4 +12,4 @@ import { OutboxSwapBuildCommands } from './outbox-swap-build-commands';
   ],
   exports: [CatalogDirectory, MarketQuoter, SwapBuildCommands],
 })
-export class MarketModule {}
+export class UpstreamModule {}

@@ -6,7 +6,7 @@ import { GatewayConfig } from '../config/gateway.config';
 import { SwapViewChanges, SwapViewWatch } from '../swap/swap-view-changes';
 import type { SwapViewEntity } from '../swap/swap-view.entity';
 import { SwapViewRepository } from '../swap/swap-view.repository';
-import { SwapEventLog } from './swap-event-log';
+import { SwapEventLogRepository } from './swap-event-log.repository';
 import {
   parseLastEventId,
   SSE_KEEP_ALIVE,
@@ -46,7 +46,7 @@ export class SwapEventStreams implements OnModuleDestroy {
   constructor(
     private readonly views: SwapViewRepository,
     private readonly changes: SwapViewChanges,
-    private readonly log: SwapEventLog,
+    private readonly log: SwapEventLogRepository,
     private readonly config: GatewayConfig,
   ) {}
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { SwapBuildRequest, SwapCommandTypes, Topics } from '@swapgw/contracts';
 import { Outbox } from '@swapgw/messaging';
-import { SwapBuildCommands, SwapBuildOrder } from './market.ports';
+import { SwapBuildCommands, SwapBuildOrder } from './upstream.ports';
 
 /**
  * `swap.build` commands through this service's outbox (keyed by swapId, as the gateway sends its

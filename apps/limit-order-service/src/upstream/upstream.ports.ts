@@ -1,7 +1,7 @@
 import type { TermsChain } from '@swapgw/chains';
 import type { RoutePlan } from '@swapgw/contracts';
 import type { EntityManager } from 'typeorm';
-import { FillQuote } from './fill-search';
+import { FillQuote } from '../orders/fill-search';
 
 export interface TokenInfo {
   chain: string;

@@ -1,4 +1,4 @@
-import { compareDecimal } from './kafka-market.adapters';
+import { compareDecimal } from './kafka-upstream.adapters';
 
 describe('compareDecimal', () => {
   it.each([

@@ -16,8 +16,8 @@ import {
 import { RequestReplyClient } from '@swapgw/messaging';
 import { Clock } from '@swapgw/runtime';
 import { LimitOrderServiceConfig } from '../config/limit-order-service.config';
-import { FillQuote } from './fill-search';
-import { CatalogDirectory, MarketQuoter, QuoteTerms, TokenInfo } from './market.ports';
+import { FillQuote } from '../orders/fill-search';
+import { CatalogDirectory, MarketQuoter, QuoteTerms, TokenInfo } from './upstream.ports';
 
 const TOKEN_CACHE_MS = 5 * 60 * 1000;
 const CHAIN_CACHE_MS = 60 * 1000;
