@@ -13,7 +13,7 @@ import { createGatewayValidationPipe } from './common/validation/validation-pipe
 import { GatewayConfig } from './config/gateway.config';
 import { gatewayDataSourceOptions } from './database/gateway-data-source';
 import { HealthModule } from './health/health.module';
-import { IdempotencyRepository } from './idempotency/idempotency.repository';
+import { IdempotentResponseRepository } from './idempotency/idempotent-response.repository';
 import { GatewayMessagingModule } from './messaging/gateway-messaging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
@@ -26,7 +26,7 @@ export const gatewayKafkaSettings = (config: GatewayConfig): KafkaSettings =>
 /**
  * The HTTP shell every feature module relies on: config, database, Kafka request-reply
  * (ServiceClient), authentication, rate limits, idempotency, envelope, validation, errors, health.
- * Global providers, so features just inject GatewayConfig, DataSource, ServiceClient, IdempotencyRepository.
+ * Global providers, so features just inject GatewayConfig, DataSource, ServiceClient, IdempotentResponseRepository.
  */
 @Global()
 @Module({})
@@ -58,7 +58,7 @@ export class GatewayCoreModule {
         { provide: Clock, useClass: SystemClock },
         { provide: RouteTable, useValue: new RouteTable() },
         RateLimiter,
-        IdempotencyRepository,
+        IdempotentResponseRepository,
         EdgeReads,
         { provide: APP_PIPE, useFactory: createGatewayValidationPipe },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
@@ -69,7 +69,7 @@ export class GatewayCoreModule {
         // (bound by the decorator, inside the global ones) returns or replays.
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],
-      exports: [GatewayConfig, Clock, RouteTable, RateLimiter, IdempotencyRepository, EdgeReads],
+      exports: [GatewayConfig, Clock, RouteTable, RateLimiter, IdempotentResponseRepository, EdgeReads],
     };
   }
 }

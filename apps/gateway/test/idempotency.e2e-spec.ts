@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { api, ApiClient, waitFor } from '@swapgw/testing';
-import { IdempotencyRepository, requestFingerprint } from '../src/idempotency';
+import { IdempotentResponseRepository, requestFingerprint } from '../src/idempotency';
 import { probeState, ProbeModule } from './support/probe.module';
 import { dropTestDatabase, startTestGateway, TestGateway, testDatabaseUrl } from './support/test-gateway';
 
@@ -262,7 +262,7 @@ describe('Idempotency-Key semantics (through a test-only @Idempotent controller)
       `UPDATE "gateway"."idempotency_records" SET "expires_at" = now() - interval '1 second' WHERE "idempotency_key" = $1`,
       [key],
     );
-    await gateway.app.get(IdempotencyRepository).purgeExpired();
+    await gateway.app.get(IdempotentResponseRepository).purgeExpired();
     expect(await recordCount(key)).toBe(0);
   });
 });

@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Ctx, KafkaContext, Payload } from '@nestjs/microservices';
 import { SwapBuildRequest, SwapCommandTypes, Topics } from '@swapgw/contracts';
 import { IdempotentConsumer, TopicEvents } from '@swapgw/messaging';
-import { SwapBuilder } from './swap-builder.service';
+import { SwapPlanner } from './swap-planner.service';
 import { TypeOrmSwapRepository } from './swap.repository';
 
 /**
@@ -15,7 +15,7 @@ import { TypeOrmSwapRepository } from './swap.repository';
 export class SwapCommandsConsumer {
   constructor(
     private readonly consumer: IdempotentConsumer,
-    private readonly builder: SwapBuilder,
+    private readonly builder: SwapPlanner,
     private readonly swaps: TypeOrmSwapRepository,
   ) {}
 

@@ -21,7 +21,7 @@ import { SWAP_CHAINS } from '../chains/swap-chains';
 import { plannerDatabaseOptions } from '../database/planner-database';
 import { uniswapV2RouterInterface } from '@swapgw/chains/families';
 import { ExecutionPlannerConfig } from '../config/execution-planner.config';
-import { SwapBuilder } from './swap-builder.service';
+import { SwapPlanner } from './swap-planner.service';
 import { SwapExpirySweeper } from './swap-expiry.sweeper';
 import { SwapProgress } from './swap-progress.service';
 
@@ -101,7 +101,7 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
   let app: INestMicroservice;
   let db: DataSource;
   let producer: Producer;
-  let builder: SwapBuilder;
+  let builder: SwapPlanner;
   let progress: SwapProgress;
   let sweeper: SwapExpirySweeper;
 
@@ -218,7 +218,7 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
     });
     await app.listen();
     db = app.get(DataSource);
-    builder = app.get(SwapBuilder);
+    builder = app.get(SwapPlanner);
     progress = app.get(SwapProgress);
     sweeper = app.get(SwapExpirySweeper);
     producer = new Kafka({

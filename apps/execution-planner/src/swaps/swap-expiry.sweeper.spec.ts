@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { ManualClock } from '@swapgw/runtime';
 import { FakeSwapChains, InMemorySwapRepository, plannerConfigOf } from '../../test/support/swap-fakes';
 import { buildRequestFor, NOW_MS, planFor, stepRef } from '../../test/support/swap-fixtures';
-import { SwapBuilder } from './swap-builder.service';
+import { SwapPlanner } from './swap-planner.service';
 import { SwapExpirySweeper } from './swap-expiry.sweeper';
 import { SwapProgress } from './swap-progress.service';
 
@@ -11,7 +11,7 @@ describe('SwapExpirySweeper', () => {
   let clock: ManualClock;
   let progress: SwapProgress;
   let sweeper: SwapExpirySweeper;
-  let builder: SwapBuilder;
+  let builder: SwapPlanner;
   let swapIds = 0;
   const builtSwap = async () =>
     (await builder.build(buildRequestFor(planFor('q1'), `swap-${++swapIds}`))).swapId;
@@ -25,7 +25,7 @@ describe('SwapExpirySweeper', () => {
     const config = plannerConfigOf();
     progress = new SwapProgress(store, clock, config);
     sweeper = new SwapExpirySweeper(store, progress, config, clock);
-    builder = new SwapBuilder(
+    builder = new SwapPlanner(
       store,
       new FakeSwapChains({ 'devnet-a': { evmChainId: 31337 } }),
       config,

@@ -9,7 +9,7 @@ import {
   planFor,
   stepRef,
 } from '../../test/support/swap-fixtures';
-import { SwapBuilder } from './swap-builder.service';
+import { SwapPlanner } from './swap-planner.service';
 import { LegRepricer, SwapPriceChecker } from './swap-price-checker';
 import { SwapProgress } from './swap-progress.service';
 
@@ -43,7 +43,7 @@ describe('price checks before a later leg spends', () => {
   let store: InMemorySwapRepository;
   let clock: ManualClock;
   let progress: SwapProgress;
-  let builder: SwapBuilder;
+  let builder: SwapPlanner;
   let repricer: ScriptedRepricer;
   let checker: SwapPriceChecker;
 
@@ -80,7 +80,7 @@ describe('price checks before a later leg spends', () => {
     clock = new ManualClock(NOW_MS);
     const config = plannerConfigOf({ SWAP_PRICE_CHECK_WAIT_MS: 30_000 });
     progress = new SwapProgress(store, clock, config);
-    builder = new SwapBuilder(store, chains, config, clock);
+    builder = new SwapPlanner(store, chains, config, clock);
     repricer = new ScriptedRepricer();
     checker = new SwapPriceChecker(store, progress, repricer, config);
   });

@@ -3,7 +3,7 @@ import { SigningPayload, Topics } from '@swapgw/contracts';
 import { ManualClock } from '@swapgw/runtime';
 import { FakeSwapChains, InMemorySwapRepository, plannerConfigOf } from '../../test/support/swap-fakes';
 import { buildRequestFor, NOW_MS, planFor, ROUTER, stepRef, USER } from '../../test/support/swap-fixtures';
-import { SwapBuilder } from './swap-builder.service';
+import { SwapPlanner } from './swap-planner.service';
 import { SwapProgress } from './swap-progress.service';
 import { SwapTransaction } from './swap.repository';
 
@@ -27,7 +27,7 @@ describe('SwapProgress', () => {
   let store: InMemorySwapRepository;
   let clock: ManualClock;
   let progress: SwapProgress;
-  let builder: SwapBuilder;
+  let builder: SwapPlanner;
   let swapIds = 0;
 
   /** An event applied as the signing-events consumer applies it: inside a transaction of the store. */
@@ -83,7 +83,7 @@ describe('SwapProgress', () => {
     clock = new ManualClock(NOW_MS);
     const config = plannerConfigOf();
     progress = new SwapProgress(store, clock, config);
-    builder = new SwapBuilder(
+    builder = new SwapPlanner(
       store,
       new FakeSwapChains({ 'devnet-a': { evmChainId: 31337 } }),
       config,

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ChainsModule } from '../chains/chains.module';
 import { SigningEventsConsumer } from './signing-events.consumer';
-import { SwapBuilder } from './swap-builder.service';
+import { SwapPlanner } from './swap-planner.service';
 import { SwapCommandsConsumer } from './swap-commands.consumer';
 import { SwapExpirySweeper } from './swap-expiry.sweeper';
 import { KafkaLegRepricer, LegRepricer, SwapPriceChecker } from './swap-price-checker';
@@ -20,7 +20,7 @@ import { SwapRepository, TypeOrmSwapRepository } from './swap.repository';
   providers: [
     TypeOrmSwapRepository,
     { provide: SwapRepository, useExisting: TypeOrmSwapRepository },
-    SwapBuilder,
+    SwapPlanner,
     SwapProgress,
     SwapExpirySweeper,
     { provide: LegRepricer, useClass: KafkaLegRepricer },

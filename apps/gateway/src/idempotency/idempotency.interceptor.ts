@@ -6,7 +6,7 @@ import { ReplayedApiError } from '../common/errors/api-error';
 import { mapException } from '../common/errors/exception-mapping';
 import type { GatewayReply, GatewayRequest } from '../common/http/gateway-request';
 import { IDEMPOTENCY_KEY_HEADER, resolveIdempotencyKey } from './idempotency-key';
-import { IdempotencyClaim, IdempotencyRepository } from './idempotency.repository';
+import { IdempotencyClaim, IdempotentResponseRepository } from './idempotent-response.repository';
 import { IDEMPOTENT_ROUTE, IdempotentOptions } from './idempotent-route';
 import { requestFingerprint } from './request-fingerprint';
 
@@ -17,7 +17,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   constructor(
     private readonly reflector: Reflector,
-    private readonly store: IdempotencyRepository,
+    private readonly store: IdempotentResponseRepository,
   ) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {

@@ -1,4 +1,4 @@
 export * from './idempotent.decorator';
 export * from './idempotency-key';
 export * from './request-fingerprint';
-export { IdempotencyRepository } from './idempotency.repository';
+export { IdempotentResponseRepository } from './idempotent-response.repository';

@@ -7,7 +7,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { PublicRoute } from '../common/http/request-decorators';
 import { Idempotent } from '../idempotency';
-import { IdempotencyRepository } from '../idempotency/idempotency.repository';
+import { IdempotentResponseRepository } from '../idempotency/idempotent-response.repository';
 import { ApiEnvelopedResponse, ApiErrorResponses } from './api-responses';
 import { buildOpenApiDocument } from './openapi-document';
 
@@ -55,7 +55,7 @@ class ThingsController {
 @Module({
   imports: [DiscoveryModule],
   controllers: [ThingsController],
-  providers: [{ provide: IdempotencyRepository, useValue: {} }],
+  providers: [{ provide: IdempotentResponseRepository, useValue: {} }],
 })
 class ThingsModule {}
 

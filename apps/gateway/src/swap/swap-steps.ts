@@ -10,7 +10,7 @@ export type SwapStepKind = (typeof SWAP_STEP_KINDS)[number];
  * `awaiting_signature`, `submitted`, `confirming`, `confirmed`, `skipped` (an approve whose allowance
  * was already there: nothing to sign), `failed`.
  */
-export const SWAP_STEP_STATUSES = [
+export const SWAP_VIEW_STEP_STATUSES = [
   'pending',
   'awaiting_signature',
   'submitted',
@@ -19,7 +19,7 @@ export const SWAP_STEP_STATUSES = [
   'skipped',
   'failed',
 ] as const;
-export type SwapStepStatus = (typeof SWAP_STEP_STATUSES)[number];
+export type SwapViewStepStatus = (typeof SWAP_VIEW_STEP_STATUSES)[number];
 
 export interface SwapStepRecord {
   /** 1-based: `signing.step.current` of the step. */
@@ -28,7 +28,7 @@ export interface SwapStepRecord {
   chain: string | null;
   /** null until the step's payload was issued (clientHints.action), it was skipped (approve) or it failed. */
   kind: SwapStepKind | null;
-  status: SwapStepStatus;
+  status: SwapViewStepStatus;
   txHash: string | null;
   submittedAtMs: number | null;
   confirmedAtMs: number | null;

@@ -4,10 +4,10 @@ import { ApiMetaDto } from '../../openapi/api-responses';
 import type { QuotedSwap, QuotedToken, SwapResource } from '../swap-resource';
 import {
   SWAP_STEP_KINDS,
-  SWAP_STEP_STATUSES,
+  SWAP_VIEW_STEP_STATUSES,
   SwapStepKind,
   SwapStepRecord,
-  SwapStepStatus,
+  SwapViewStepStatus,
 } from '../swap-steps';
 
 /** Swagger shapes of GET /swap/{swapId} and GET /swaps; the types live in swap-resource.ts and swap-steps.ts. */
@@ -29,12 +29,12 @@ export class SwapStepResourceDto implements SwapStepRecord {
   })
   kind!: SwapStepKind | null;
   @ApiProperty({
-    enum: [...SWAP_STEP_STATUSES],
+    enum: [...SWAP_VIEW_STEP_STATUSES],
     description:
       'pending (not offered yet, being prepared or funds awaited), awaiting_signature, submitted, confirming, confirmed, skipped (an approve whose ' +
       'allowance was already there: never offered for signing), failed',
   })
-  status!: SwapStepStatus;
+  status!: SwapViewStepStatus;
   @ApiProperty({
     type: 'string',
     nullable: true,

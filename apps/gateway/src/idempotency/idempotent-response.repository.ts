@@ -42,8 +42,8 @@ const PURGE_INTERVAL_MS = 10 * 60_000;
  * conflict, or told the first is still in progress.
  */
 @Injectable()
-export class IdempotencyRepository implements OnModuleInit, OnModuleDestroy {
-  private readonly logger = new Logger(IdempotencyRepository.name);
+export class IdempotentResponseRepository implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(IdempotentResponseRepository.name);
   private readonly purgeLoop = new PeriodicWork({
     name: 'idempotency-purge',
     intervalMs: PURGE_INTERVAL_MS,

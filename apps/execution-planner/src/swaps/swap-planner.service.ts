@@ -44,8 +44,8 @@ const NOT_A_VERDICT: ReadonlySet<string> = new Set([
  * be published.
  */
 @Injectable()
-export class SwapBuilder {
-  private readonly logger = new Logger(SwapBuilder.name);
+export class SwapPlanner {
+  private readonly logger = new Logger(SwapPlanner.name);
 
   constructor(
     private readonly swaps: SwapRepository,

@@ -11,12 +11,12 @@ import {
   USDC,
   USER,
 } from '../../test/support/swap-fixtures';
-import { SwapBuilder } from './swap-builder.service';
+import { SwapPlanner } from './swap-planner.service';
 
-describe('SwapBuilder', () => {
+describe('SwapPlanner', () => {
   let store: InMemorySwapRepository;
   let clock: ManualClock;
-  let builder: SwapBuilder;
+  let builder: SwapPlanner;
   let swapIds = 0;
   const request = (plan = planFor('q1')): SwapBuildRequest => buildRequestFor(plan, `swap-${++swapIds}`);
   /** A build command, as the consumer applies it: inside a transaction of the store. */
@@ -28,7 +28,7 @@ describe('SwapBuilder', () => {
   beforeEach(() => {
     store = new InMemorySwapRepository();
     clock = new ManualClock(NOW_MS);
-    builder = new SwapBuilder(
+    builder = new SwapPlanner(
       store,
       new FakeSwapChains({ 'devnet-a': { evmChainId: 31337 } }),
       plannerConfigOf(),
