@@ -1,6 +1,6 @@
 import { saveSigningRequest, SigningRequestsRepository } from './signing-requests.repository';
 import { failStep } from './step-failure';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
 import { SignerSurfaceConfig } from '../config/signer-surface.config';
@@ -9,11 +9,8 @@ import { shortMessageOf } from '@swapgw/chains';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningRequestEntity } from './signing-request.entity';
 import { PeriodicTask } from './periodic-task';
-import { SigningChainClient, TransactionProgress } from '@swapgw/chains/families';
-import { feePayerShortfallOf } from './payload-kinds/solana-transaction/fee-payer-funds';
-import { GAS_SPONSOR, type GasSponsor, type SponsoredTransactionStatus } from './sponsored/gas-sponsor';
-import { gasDropEndOf, relayEndOf } from './sponsored/sponsored-ends';
-import { carriedByRelayer, feePayerSignsLater } from './sponsored/sponsored-payload-issues';
+import { TransactionProgress } from '@swapgw/chains/families';
+import { PayloadKindRegistry, type PayloadKindHandler, type TrackedStep } from './payload-kinds';
 
 /** How the confirmation tracker paces its passes, from the validated config. */
 @Injectable()
@@ -33,7 +30,9 @@ export class ConfirmationPolicy {
 
 /**
  * Follows submitted transactions until they are confirmed or failed. Each pass claims due rows with
- * FOR UPDATE SKIP LOCKED, so several instances share the work and a restart simply resumes it.
+ * FOR UPDATE SKIP LOCKED, so several instances share the work and a restart simply resumes it. What
+ * only a payload kind knows (a gas drop to wait for, a relayer's transaction to follow, a fee payer
+ * that ran dry) is its handler's tracking hooks (PayloadKindHandler); the tracker never asks the kind.
  */
 @Injectable()
 export class ConfirmationTracker extends PeriodicTask {
@@ -43,8 +42,7 @@ export class ConfirmationTracker extends PeriodicTask {
     private readonly events: SigningEventsOutbox,
     private readonly requests: SigningRequestsRepository,
     private readonly policy: ConfirmationPolicy,
-    /** The relayers: a relayed step's transaction may be replaced (fee bump) under a new hash. */
-    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
+    private readonly kinds: PayloadKindRegistry,
     private readonly clock: Clock = new SystemClock(),
   ) {
     super('ConfirmationTracker', policy.pollMs);
@@ -63,9 +61,9 @@ export class ConfirmationTracker extends PeriodicTask {
    * Where the row's transaction stands, through its chain's family client: included (the swap is
    * `confirming`), confirmed with enough confirmations, failed when it executed with an error. One
    * the node does not know is sent again past the rebroadcast delay, or failed TX_REJECTED when it can
-   * never land. A relayed step's transaction is the relayers' (they resend and fee-bump it; its hash
-   * may change), and fails the step once they say it never will carry it. A covered transaction not
-   * broadcast yet waits for its gas drop (see broadcastAfterGasDrop).
+   * never land. Before the chain is asked, the kind's handler may wait (a covered transaction's gas
+   * drop), fail the step (a relayer's transaction that will never carry it) or follow a new hash (a
+   * fee bump); a kind whose transaction is a sponsor's to resend is never sent again here.
    */
   private async check(row: SigningRequestEntity, manager: EntityManager): Promise<void> {
     const lookup = this.chains.signing(row.chain);
@@ -75,29 +73,33 @@ export class ConfirmationTracker extends PeriodicTask {
       return;
     }
     const client = lookup.client;
+    const step: TrackedStep = { row, client };
     try {
+      const handler = this.kinds.forKind(row.payload!.type);
       // Awaited here: an unreachable node or ledger is retried like any other check.
-      if (row.gasDropId && row.broadcastAt === null)
-        return await this.broadcastAfterGasDrop(row, client, manager);
-      const relayed = carriedByRelayer(row);
-      const sponsored = relayed ? await this.followRelayer(row) : null;
-      const end = sponsored ? relayEndOf(sponsored) : null;
-      // Dropped or cancelled: another transaction took its nonce, it can never be mined. Lost: the
-      // chain says last (below), since a reorg can mine it again.
-      if (end && sponsored?.state !== 'lost') return this.fail(row, manager, end.code, end.reason);
+      const decision = handler.track ? await handler.track(step) : null;
+      if (decision?.kind === 'fail')
+        return await this.fail(row, manager, decision.failure.code, decision.failure.reason);
+      if (decision?.kind === 'look-again') {
+        row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs * decision.polls;
+        return await saveSigningRequest(manager, row);
+      }
+      // A sponsor's transaction given up as lost: the chain says last (below), since a reorg can mine it again.
+      const end = decision?.end ?? null;
       const progress = await client.progress(row.txHash!, this.policy.confirmationsRequired);
       switch (progress.kind) {
         case 'in-pool':
           // Lost included: back in the pool after a reorg, it may be mined again.
           row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs;
           break;
-        case 'unknown':
+        case 'unknown': {
           row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs;
           if (end) return this.fail(row, manager, end.code, end.reason);
-          if (row.gasDropId && (await this.failWhenGasDropEnded(row, manager))) return;
-          // The relayers resend (and fee-bump) their own transactions; only look again.
-          if (!relayed && (await this.whenUnknown(row, client, manager))) return;
+          const ended = handler.endWhenUnknown ? await handler.endWhenUnknown(step) : null;
+          if (ended) return await this.fail(row, manager, ended.code, ended.reason);
+          if (!handler.resentBySponsor && (await this.whenUnknown(step, handler, manager))) return;
           break;
+        }
         case 'failed':
           row.blockNumber = progress.blockNumber;
           row.confirmations = progress.confirmations;
@@ -129,104 +131,30 @@ export class ConfirmationTracker extends PeriodicTask {
   }
 
   /**
-   * The relayers' transaction of a typed-data step: the step follows its mined hash (a fee bump
-   * replaces it). Its state tells whether it can still carry the step (relayEndOf). A step already
-   * confirmed is never looked at again: a relayer transaction lost after that leaves it confirmed
-   * (the swap moved on); the relayers log the loss.
-   */
-  private async followRelayer(row: SigningRequestEntity): Promise<SponsoredTransactionStatus | null> {
-    if (!row.sponsoredTxId || !this.sponsor) return null;
-    const relayed = await this.sponsor.status(row.sponsoredTxId);
-    if (relayed.minedHash && relayed.minedHash !== row.txHash) row.txHash = relayed.minedHash;
-    return relayed;
-  }
-
-  /**
-   * A covered transaction accepted before its gas drop was mined: sent as soon as the drop is
-   * (looked at every pass), failed with the drop's code when the drop ends without delivering its
-   * gas (dropped, cancelled, lost, reverted). A node that cannot be reached: sent on a later pass;
-   * one that refuses it: TX_REJECTED.
-   */
-  private async broadcastAfterGasDrop(
-    row: SigningRequestEntity,
-    client: SigningChainClient,
-    manager: EntityManager,
-  ): Promise<void> {
-    const drop = this.sponsor ? await this.sponsor.status(row.gasDropId!) : null;
-    if (drop?.state === 'pending') {
-      row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs;
-      return saveSigningRequest(manager, row);
-    }
-    const end = drop ? gasDropEndOf(drop, row.from) : null;
-    if (end) return this.fail(row, manager, end.code, end.reason);
-    const outcome = await client.broadcast(row.rawTx!, row.txHash!);
-    switch (outcome.kind) {
-      case 'sent':
-      case 'already-known':
-        this.logger.log({
-          msg: 'transaction broadcast after its gas drop was mined',
-          swapId: row.swapId,
-          stepIndex: row.stepIndex,
-          txHash: row.txHash,
-        });
-        row.broadcastAt = new Date(this.clock.nowMs());
-        row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs;
-        break;
-      case 'unreachable':
-        this.logger.warn({
-          msg: 'broadcast after the gas drop failed, RPC unreachable; will retry',
-          txHash: row.txHash,
-          error: outcome.message,
-        });
-        row.nextCheckAtMs = this.clock.nowMs() + this.policy.pollMs * 5;
-        break;
-      case 'rejected':
-        return this.fail(row, manager, StepFailureCodes.rejected, outcome.message);
-    }
-    await saveSigningRequest(manager, row);
-  }
-
-  /**
-   * A covered transaction the node does not know: when its gas drop ended without delivering (lost
-   * to a reorg or a chain reset after the broadcast), it can never be paid for; true when the step
-   * was failed with the drop's code.
-   */
-  private async failWhenGasDropEnded(row: SigningRequestEntity, manager: EntityManager): Promise<boolean> {
-    if (!this.sponsor) return false;
-    const end = gasDropEndOf(await this.sponsor.status(row.gasDropId!), row.from);
-    if (!end) return false;
-    await this.fail(row, manager, end.code, end.reason);
-    return true;
-  }
-
-  /**
    * Unknown to the node past the rebroadcast delay (crash before broadcast, node restarted, pool
-   * evicted it): sent again; true when it can never land (the row is failed TX_REJECTED, or
-   * FEE_PAYER_UNAVAILABLE when the service's fee payer could not pay it).
+   * evicted it): sent again; true when it can never land (the row is failed TX_REJECTED, or with the
+   * failure the kind's handler gives when the cause is the service's: failureWhenExpired).
    */
   private async whenUnknown(
-    row: SigningRequestEntity,
-    client: SigningChainClient,
+    step: TrackedStep,
+    handler: PayloadKindHandler,
     manager: EntityManager,
   ): Promise<boolean> {
+    const { row, client } = step;
     const sentAt = row.broadcastAt?.getTime() ?? 0;
     if (this.clock.nowMs() - sentAt < this.policy.rebroadcastAfterMs) return false;
     const outcome = await client.resend(row.rawTx!, row.txHash!);
     switch (outcome.kind) {
       case 'expired': {
-        // A sponsored Solana transaction whose fee payer ran dry never lands either: the service's
-        // problem, said as such.
-        const shortfall = feePayerSignsLater(row) ? await feePayerShortfallOf(client, row) : null;
-        if (shortfall) {
-          await this.fail(
-            row,
-            manager,
-            StepFailureCodes.feePayerUnavailable,
-            `${shortfall.reason}; ${outcome.reason}`,
-          );
-        } else {
-          await this.fail(row, manager, StepFailureCodes.rejected, outcome.reason);
-        }
+        const failure = handler.failureWhenExpired
+          ? await handler.failureWhenExpired(step, outcome.reason)
+          : null;
+        await this.fail(
+          row,
+          manager,
+          failure?.code ?? StepFailureCodes.rejected,
+          failure?.reason ?? outcome.reason,
+        );
         return true;
       }
       case 'landed':

@@ -5,6 +5,8 @@ export type {
   PayloadKindHandler,
   StepSubmission,
   SubmissionVerdict,
+  TrackedStep,
+  TrackingDecision,
 } from './payload-kind-handler';
 export { expiredError, refusalOf, StepAcceptance } from './step-acceptance';
 export { SubmissionPolicy } from './submission-policy';

@@ -1,8 +1,14 @@
 import type { SigningPayload } from '@swapgw/contracts';
-import type { SignedArtifact, SignedArtifactForm, SignedTransactionArtifact } from '@swapgw/chains/families';
+import type {
+  SignedArtifact,
+  SignedArtifactForm,
+  SignedTransactionArtifact,
+  SigningChainClient,
+} from '@swapgw/chains/families';
 import type { CodedError } from '@swapgw/contracts';
 import type { EntityManager } from 'typeorm';
 import type { SigningRequestEntity } from '../signing-request.entity';
+import type { StepFailure } from '../sponsored/sponsored-ends';
 
 /** A payload kind, as `SigningPayload.type` names it. */
 export type PayloadKind = SigningPayload['type'];
@@ -29,12 +35,32 @@ export interface StepSubmission {
   sentByWallet: boolean;
 }
 
+/** A submitted step the confirmation tracker is looking at, with its chain's family client. */
+export interface TrackedStep {
+  /** The step's request (`submitted`), whose payload is of the handler's kind; a hook may update its transaction fields. */
+  row: SigningRequestEntity;
+  client: SigningChainClient;
+}
+
 /**
- * One payload kind's part of the signing flow after the payload is issued: verify what the client
- * signed against the payload, then submit it (relay it, co-sign it, complete it or accept it for
- * broadcast) and account for it in the sponsorship ledger when the service pays, all in the deciding
- * transaction. The signing flow (SigningSubmissionService) calls the handler of the step's kind and
- * never branches on the kind itself; a new kind is one folder with its handler, listed in
+ * What a kind decides before the tracker asks the chain where the step's transaction stands:
+ *  - `follow-chain`: ask the chain; `end`, when set, is a sponsor's transaction the ledger gives up on
+ *    (lost) that the chain may still have in a block, so the chain says last;
+ *  - `look-again`: save the row and look again after `polls` confirmation polls (nothing else now);
+ *  - `fail`: the step fails with this code and reason.
+ */
+export type TrackingDecision =
+  | { kind: 'follow-chain'; end: StepFailure | null }
+  | { kind: 'look-again'; polls: number }
+  | { kind: 'fail'; failure: StepFailure };
+
+/**
+ * One payload kind's part of the signing flow: verify what the client signed against the payload,
+ * then submit it (relay it, co-sign it, complete it or accept it for broadcast) and account for it in
+ * the sponsorship ledger when the service pays, all in the deciding transaction; then, while the
+ * confirmation tracker follows it, what only this kind knows (its optional tracking hooks). The
+ * signing flow (SigningSubmissionService, ConfirmationTracker) calls the handler of the step's kind
+ * and never branches on the kind itself; a new kind is one folder with its handler, listed in
  * PAYLOAD_KIND_HANDLERS.
  */
 export interface PayloadKindHandler {
@@ -42,6 +68,20 @@ export interface PayloadKindHandler {
   /** The form a signed submission of this kind takes (decodeSignedArtifact). */
   readonly signedForm: SignedArtifactForm;
   submit(submission: StepSubmission): Promise<SubmissionVerdict>;
+  /**
+   * The step's transaction is someone else's to resend (the relayers resend and fee-bump it): the
+   * tracker never sends it again when the node does not know it, only looks again.
+   */
+  readonly resentBySponsor?: boolean;
+  /** Before the chain is asked (absent: `follow-chain` with no end). */
+  track?(step: TrackedStep): Promise<TrackingDecision>;
+  /** The node does not know the transaction: a failure when it can never be paid for (absent: none). */
+  endWhenUnknown?(step: TrackedStep): Promise<StepFailure | null>;
+  /**
+   * The node says the transaction can never land as signed (a Solana blockhash aged out): the
+   * failure when the cause is the service's (absent or null: TX_REJECTED with the node's reason).
+   */
+  failureWhenExpired?(step: TrackedStep, nodeReason: string): Promise<StepFailure | null>;
 }
 
 /** The handler was given a signed form that is not its own: the flow checks the form first. */

@@ -4,7 +4,7 @@ import type { SignedArtifactForm } from '@swapgw/chains/families';
 import { BitcoinPsbtKind } from './bitcoin-psbt/bitcoin-psbt.kind';
 import { EvmTransactionKind } from './evm-transaction/evm-transaction.kind';
 import { EvmTypedDataKind } from './evm-typed-data/evm-typed-data.kind';
-import type { PayloadKindHandler } from './payload-kind-handler';
+import type { PayloadKind, PayloadKindHandler } from './payload-kind-handler';
 import { SolanaTransactionKind } from './solana-transaction/solana-transaction.kind';
 
 /** Every payload kind the signer handles: a new kind is its folder plus one line here. */
@@ -15,7 +15,7 @@ export const PAYLOAD_KIND_HANDLERS: readonly Type<PayloadKindHandler>[] = [
   BitcoinPsbtKind,
 ];
 
-/** The handler of each payload kind (PAYLOAD_KIND_HANDLERS), found by the signed form its payloads take. */
+/** The handler of each payload kind (PAYLOAD_KIND_HANDLERS), found by its kind or the signed form its payloads take. */
 @Injectable()
 export class PayloadKindRegistry {
   private handlers: PayloadKindHandler[] | null = null;
@@ -25,6 +25,11 @@ export class PayloadKindRegistry {
   /** The handler of the kind whose signed submissions take `form` (decodeSignedArtifact). */
   forSignedForm(form: SignedArtifactForm): PayloadKindHandler {
     return this.find((handler) => handler.signedForm === form, form);
+  }
+
+  /** The handler of payloads of type `kind` (`SigningPayload.type`). */
+  forKind(kind: PayloadKind): PayloadKindHandler {
+    return this.find((handler) => handler.kind === kind, kind);
   }
 
   private find(matches: (handler: PayloadKindHandler) => boolean, name: string): PayloadKindHandler {

@@ -1,10 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CodedError, ErrorCodes, EvmTypedDataSigningPayload } from '@swapgw/contracts';
-import type { PayloadKindHandler, StepSubmission, SubmissionVerdict } from '../payload-kind-handler';
+import type {
+  PayloadKindHandler,
+  StepSubmission,
+  SubmissionVerdict,
+  TrackedStep,
+  TrackingDecision,
+} from '../payload-kind-handler';
 import { wrongForm } from '../payload-kind-handler';
 import { StepAcceptance, withStepOf } from '../step-acceptance';
 import { sponsoredOwnerOf } from '../../signing-request.entity';
 import { GAS_SPONSOR, type GasSponsor } from '../../sponsored/gas-sponsor';
+import { relayEndOf } from '../../sponsored/sponsored-ends';
 import { relayableCallOf } from './relayable-call';
 
 /**
@@ -14,12 +21,15 @@ import { relayableCallOf } from './relayable-call';
  * another. The row is `submitted` with the relayer's transaction hash; nothing is broadcast after
  * commit. Sending is estimating the gas and broadcasting, never waiting for a block: a call that
  * would revert answers TX_REQUEST_INVALID at once, and whatever happens to the transaction later
- * (mined, fee-bumped, dropped, cancelled, lost) is the confirmation tracker's.
+ * (mined, fee-bumped, dropped, cancelled, lost) is the confirmation tracker's, which follows the
+ * relayers' transaction (`track`) and never resends it itself (`resentBySponsor`).
  */
 @Injectable()
 export class EvmTypedDataKind implements PayloadKindHandler {
   readonly kind = 'evm-typed-data' as const;
   readonly signedForm = 'evm-signature' as const;
+  /** The relayers resend (and fee-bump) their own transactions; the tracker only looks again. */
+  readonly resentBySponsor = true;
 
   constructor(
     private readonly acceptance: StepAcceptance,
@@ -72,5 +82,21 @@ export class EvmTypedDataKind implements PayloadKindHandler {
     current.txHash = sent.txHash;
     current.sponsoredTxId = sent.id;
     return this.acceptance.accept(manager, current, 'sent');
+  }
+
+  /**
+   * The relayers' transaction of the step: the step follows its mined hash (a fee bump replaces it).
+   * Its state tells whether it can still carry the step (relayEndOf): dropped or cancelled (another
+   * transaction took its nonce, it can never be mined) fails the step now; lost leaves the chain the
+   * last word, since a reorg can mine it again. A step already confirmed is never looked at again: a
+   * relayer transaction lost after that leaves it confirmed (the swap moved on); the relayers log the loss.
+   */
+  async track({ row }: TrackedStep): Promise<TrackingDecision> {
+    if (!row.sponsoredTxId || !this.sponsor) return { kind: 'follow-chain', end: null };
+    const relayed = await this.sponsor.status(row.sponsoredTxId);
+    if (relayed.minedHash && relayed.minedHash !== row.txHash) row.txHash = relayed.minedHash;
+    const end = relayEndOf(relayed);
+    if (end && relayed.state !== 'lost') return { kind: 'fail', failure: end };
+    return { kind: 'follow-chain', end };
   }
 }

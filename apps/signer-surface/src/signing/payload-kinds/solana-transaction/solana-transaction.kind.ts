@@ -12,16 +12,25 @@ import { SignerChains } from '../../../chains/signer-chains';
 import { SigningRequestEntity, sponsoredOwnerOf } from '../../signing-request.entity';
 import { GAS_SPONSOR, type GasSponsor } from '../../sponsored/gas-sponsor';
 import { feePayerSignsLater } from '../../sponsored/sponsored-payload-issues';
-import type { PayloadKindHandler, StepSubmission, SubmissionVerdict } from '../payload-kind-handler';
+import type {
+  PayloadKindHandler,
+  StepSubmission,
+  SubmissionVerdict,
+  TrackedStep,
+} from '../payload-kind-handler';
 import { wrongForm } from '../payload-kind-handler';
 import { expiredError, refusalOf, StepAcceptance } from '../step-acceptance';
+import { StepFailureCodes } from '../../signing-events.outbox';
+import type { StepFailure } from '../../sponsored/sponsored-ends';
+import { feePayerShortfallOf } from './fee-payer-funds';
 
 type SolanaArtifact = Extract<SignedTransactionArtifact, { family: 'solana' }>;
 
 /**
  * `solana-versioned-transaction`: a Solana transaction the user signs, paid by the user or, sponsored,
  * by one of the service's fee payers, which co-signs it once it is checked. A transaction whose
- * blockhash aged out expires the request and a fresh payload is issued.
+ * blockhash aged out expires the request and a fresh payload is issued; one that expires once sent
+ * fails FEE_PAYER_UNAVAILABLE when the service's fee payer could not pay it (`failureWhenExpired`).
  */
 @Injectable()
 export class SolanaTransactionKind implements PayloadKindHandler {
@@ -126,5 +135,12 @@ export class SolanaTransactionKind implements PayloadKindHandler {
     current.rawTx = rawTx;
     current.txHash = tx.coSigned.signature;
     return this.acceptance.accept(manager, current, 'after-commit', tx);
+  }
+
+  /** A sponsored transaction whose fee payer ran dry never lands either: the service's problem, said as such. */
+  async failureWhenExpired({ row, client }: TrackedStep, nodeReason: string): Promise<StepFailure | null> {
+    const shortfall = feePayerSignsLater(row) ? await feePayerShortfallOf(client, row) : null;
+    if (!shortfall) return null;
+    return { code: StepFailureCodes.feePayerUnavailable, reason: `${shortfall.reason}; ${nodeReason}` };
   }
 }
