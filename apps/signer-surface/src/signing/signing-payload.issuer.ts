@@ -12,12 +12,12 @@ import { Clock, SystemClock } from '@swapgw/runtime';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningRequestEntity } from './signing-request.entity';
 import { GAS_SPONSOR, type GasSponsor } from './sponsored/gas-sponsor';
-import { SponsoredStepNotSignable } from './sponsored/sponsored-payloads';
 import {
   isServiceUnavailable,
   payloadRequestOf,
   SPONSORED_PAYLOAD_ISSUES,
-} from './sponsored/sponsored-payload-issues';
+  SponsoredStepNotSignable,
+} from './payload-kinds';
 
 /** How long an issued payload lives and how much head room its gas and fees get, from the validated config. */
 @Injectable()
@@ -52,8 +52,8 @@ export class SigningPayloadIssuer {
   ) {}
 
   /**
-   * The chain's family client builds the payload (a sponsored step: its sponsorship's way, each over
-   * its own family's chains). Sponsored steps need the relayers or fee payers: without them,
+   * The chain's family client builds the payload (a sponsored step: the way of the payload kind that
+   * serves its sponsorship mode, SPONSORED_PAYLOAD_ISSUES, each over its own family's chains). Sponsored steps need the relayers or fee payers: without them,
    * SPONSORSHIP_UNAVAILABLE; no relayer able to pay, or no budget left: `unavailable` with the 503.
    */
   async issue(row: SigningRequestEntity, manager: EntityManager): Promise<SigningRequestEntity> {

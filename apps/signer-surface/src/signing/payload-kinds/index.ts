@@ -1,5 +1,18 @@
 // The signing flow's part per payload kind (one folder each) and what they share.
-export { PAYLOAD_KIND_HANDLERS, PayloadKindRegistry } from './payload-kind.registry';
+export {
+  PAYLOAD_KIND_HANDLERS,
+  PayloadKindRegistry,
+  SPONSORED_PAYLOAD_ISSUES,
+  type PayloadKindHandlerType,
+} from './payload-kind.registry';
+export {
+  isServiceUnavailable,
+  payloadRequestOf,
+  sponsoredAs,
+  type SponsoredIssueContext,
+  type SponsoredPayloadIssue,
+} from './sponsored-issue';
+export { SponsoredStepNotSignable } from './evm-typed-data/sponsored-typed-data';
 export type {
   PayloadKind,
   PayloadKindHandler,

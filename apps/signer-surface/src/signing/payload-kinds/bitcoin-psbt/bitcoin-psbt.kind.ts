@@ -11,6 +11,7 @@ import { GAS_SPONSOR, type GasSponsor } from '../../sponsored/gas-sponsor';
 import type { PayloadKindHandler, StepSubmission, SubmissionVerdict } from '../payload-kind-handler';
 import { wrongForm } from '../payload-kind-handler';
 import { StepAcceptance, withStepOf } from '../step-acceptance';
+import { bitcoinFeeWalletIssue } from './fee-wallet.issue';
 
 /**
  * `bitcoin-psbt`: what the wallet returned must be the issued PSBT with the user's inputs validly
@@ -21,6 +22,8 @@ import { StepAcceptance, withStepOf } from '../step-acceptance';
  */
 @Injectable()
 export class BitcoinPsbtKind implements PayloadKindHandler {
+  /** A fee wallet's UTXO pays the miner fee beside the user's inputs. */
+  static readonly sponsoredIssue = bitcoinFeeWalletIssue;
   readonly kind = 'bitcoin-psbt' as const;
   readonly signedForm = 'bitcoin' as const;
 

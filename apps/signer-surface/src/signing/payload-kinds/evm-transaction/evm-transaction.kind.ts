@@ -10,6 +10,7 @@ import type {
   TrackingDecision,
 } from '../payload-kind-handler';
 import { wrongForm } from '../payload-kind-handler';
+import { coveredTransactionIssue } from './covered-transaction.issue';
 import { StepFailureCodes } from '../../signing-events.outbox';
 import { GAS_SPONSOR, type GasSponsor } from '../../sponsored/gas-sponsor';
 import { gasDropEndOf, type StepFailure } from '../../sponsored/sponsored-ends';
@@ -25,6 +26,8 @@ import { refusalOf, StepAcceptance } from '../step-acceptance';
  */
 @Injectable()
 export class EvmTransactionKind implements PayloadKindHandler {
+  /** A covered transaction: the user's own, its gas sent ahead by a relayer. */
+  static readonly sponsoredIssue = coveredTransactionIssue;
   readonly kind = 'evm-transaction' as const;
   readonly signedForm = 'evm' as const;
   private readonly logger = new Logger(EvmTransactionKind.name);

@@ -13,6 +13,7 @@ import { sponsoredOwnerOf } from '../../signing-request.entity';
 import { GAS_SPONSOR, type GasSponsor } from '../../sponsored/gas-sponsor';
 import { relayEndOf } from '../../sponsored/sponsored-ends';
 import { relayableCallOf } from './relayable-call';
+import { typedDataIssue } from './typed-data.issue';
 
 /**
  * `evm-typed-data`: a sponsored step the user signs as typed data. The signature must be `from`'s
@@ -26,6 +27,8 @@ import { relayableCallOf } from './relayable-call';
  */
 @Injectable()
 export class EvmTypedDataKind implements PayloadKindHandler {
+  /** EIP-2612 permits and Permit2 intents: typed data a relayer carries. */
+  static readonly sponsoredIssue = typedDataIssue;
   readonly kind = 'evm-typed-data' as const;
   readonly signedForm = 'evm-signature' as const;
   /** The relayers resend (and fee-bump) their own transactions; the tracker only looks again. */

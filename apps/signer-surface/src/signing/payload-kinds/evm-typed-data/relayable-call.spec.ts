@@ -1,7 +1,7 @@
 import { CodedError, EvmTypedDataSigningPayload, SponsoredStepSpec } from '@swapgw/contracts';
 import { ethersTypedDataArgs, SPONSORED_EVM_GAS, sponsoredRouterInterface } from '@swapgw/chains';
 import { getAddress, Wallet } from 'ethers';
-import { intentTypedData, sponsoredGasOf } from '../../sponsored/sponsored-payloads';
+import { intentTypedData, sponsoredGasOf } from './sponsored-typed-data';
 import { isTypedDataSignature } from '@swapgw/chains/families';
 import { relayableCallOf } from './relayable-call';
 

@@ -11,7 +11,6 @@ import type { EntityManager } from 'typeorm';
 import { SignerChains } from '../../../chains/signer-chains';
 import { SigningRequestEntity, sponsoredOwnerOf } from '../../signing-request.entity';
 import { GAS_SPONSOR, type GasSponsor } from '../../sponsored/gas-sponsor';
-import { feePayerSignsLater } from '../../sponsored/sponsored-payload-issues';
 import type {
   PayloadKindHandler,
   StepSubmission,
@@ -23,6 +22,8 @@ import { expiredError, refusalOf, StepAcceptance } from '../step-acceptance';
 import { StepFailureCodes } from '../../signing-events.outbox';
 import type { StepFailure } from '../../sponsored/sponsored-ends';
 import { feePayerShortfallOf } from './fee-payer-funds';
+import { solanaFeePayerIssue } from './fee-payer.issue';
+import { sponsoredAs } from '../sponsored-issue';
 
 type SolanaArtifact = Extract<SignedTransactionArtifact, { family: 'solana' }>;
 
@@ -34,6 +35,8 @@ type SolanaArtifact = Extract<SignedTransactionArtifact, { family: 'solana' }>;
  */
 @Injectable()
 export class SolanaTransactionKind implements PayloadKindHandler {
+  /** One of the service's fee payers pays, and co-signs once the user's signature is checked. */
+  static readonly sponsoredIssue = solanaFeePayerIssue;
   readonly kind = 'solana-versioned-transaction' as const;
   readonly signedForm = 'solana' as const;
   private readonly logger = new Logger(SolanaTransactionKind.name);
@@ -47,7 +50,7 @@ export class SolanaTransactionKind implements PayloadKindHandler {
 
   async submit({ manager, current, signed }: StepSubmission): Promise<SubmissionVerdict> {
     if (signed.family !== 'solana') throw wrongForm(this, signed);
-    const coSigns = feePayerSignsLater(current);
+    const coSigns = sponsoredAs(current, solanaFeePayerIssue);
     const refused = refusalOf(current, () =>
       verifySignedArtifact(signed, current.payload, { feePayerSignsLater: coSigns }),
     );
@@ -139,7 +142,7 @@ export class SolanaTransactionKind implements PayloadKindHandler {
 
   /** A sponsored transaction whose fee payer ran dry never lands either: the service's problem, said as such. */
   async failureWhenExpired({ row, client }: TrackedStep, nodeReason: string): Promise<StepFailure | null> {
-    const shortfall = feePayerSignsLater(row) ? await feePayerShortfallOf(client, row) : null;
+    const shortfall = sponsoredAs(row, solanaFeePayerIssue) ? await feePayerShortfallOf(client, row) : null;
     if (!shortfall) return null;
     return { code: StepFailureCodes.feePayerUnavailable, reason: `${shortfall.reason}; ${nodeReason}` };
   }

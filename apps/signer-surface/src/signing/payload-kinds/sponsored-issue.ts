@@ -1,0 +1,62 @@
+import { ChainFamily } from '@swapgw/chains';
+import { PayloadBuild, PayloadPolicy, SigningChainClient, StepPayloadRequest } from '@swapgw/chains/families';
+import { CodedError, ErrorCatalog, SponsorshipMode } from '@swapgw/contracts';
+import { SignerChains } from '../../chains/signer-chains';
+import { SigningRequestEntity } from '../signing-request.entity';
+import type { GasSponsor } from '../sponsored/gas-sponsor';
+
+/** What issuing a sponsored step's payload needs besides the step and its chain's client. */
+export interface SponsoredIssueContext {
+  chains: SignerChains;
+  sponsor: GasSponsor;
+  policy: PayloadPolicy;
+  nowMs: number;
+}
+
+/**
+ * How a payload kind issues the payload of a step sponsored under one of its `modes`, over its own
+ * family's chains (`family`): the issuer looks the way up by the step's `sponsored.mode`
+ * (SPONSORED_PAYLOAD_ISSUES, from the kinds' handlers) and never asks which family the chain is.
+ * May set the row's sponsorship fields (gasDropId).
+ */
+export interface SponsoredPayloadIssue {
+  /** The sponsorship modes issued this way. */
+  readonly modes: readonly SponsorshipMode[];
+  readonly family: ChainFamily;
+  /**
+   * What the user signs is carried on chain by a relayer's transaction (typed data): the relayers
+   * send, resend and fee-bump it, not the confirmation tracker.
+   */
+  readonly relayed: boolean;
+  /** The service's fee payer signs the user's transaction after it is checked (then records and sends it). */
+  readonly feePayerSignsLater: boolean;
+  issue(
+    row: SigningRequestEntity,
+    client: SigningChainClient,
+    context: SponsoredIssueContext,
+  ): Promise<PayloadBuild>;
+}
+
+/** True when `row` is sponsored under one of the modes `issue` serves. */
+export function sponsoredAs(
+  row: Pick<SigningRequestEntity, 'sponsored'>,
+  issue: SponsoredPayloadIssue,
+): boolean {
+  return row.sponsored ? issue.modes.includes(row.sponsored.mode) : false;
+}
+
+/** The step's request to its chain's family: who signs, and the spec of its family. */
+export function payloadRequestOf(row: SigningRequestEntity, feePayer?: string): StepPayloadRequest {
+  return {
+    from: row.from,
+    call: row.call,
+    solana: row.solana,
+    bitcoin: row.bitcoin,
+    ...(feePayer ? { feePayer } : {}),
+  };
+}
+
+/** A dependency refusal that makes the step unavailable (503 of the catalog), not the user's error. */
+export function isServiceUnavailable(error: unknown): error is CodedError {
+  return error instanceof CodedError && ErrorCatalog[error.code as keyof typeof ErrorCatalog]?.status === 503;
+}
