@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { RelayerAccountEntity } from './relayer-account.entity';
+import { RelayerAccountsRepository } from './relayer-accounts.repository';
 import { RelayingMetrics } from './relaying-metrics';
-import { SponsoredTransactionEntity } from './sponsored-transaction.entity';
+import { SponsoredTransactionsRepository } from './sponsored-transactions.repository';
 
 /**
  * A user's transaction an account of the service pays the fee of without sending it (a Solana fee
@@ -41,15 +41,10 @@ export async function recordFeeAccountTransaction(
   tx: FeeAccountTransaction,
   nowMs: number,
 ): Promise<string> {
-  await manager
-    .createQueryBuilder()
-    .insert()
-    .into(RelayerAccountEntity)
-    .values({ chain: tx.chain, address: tx.account, nextNonce: 0 })
-    .orIgnore()
-    .execute();
+  // The repositories of the manager's own data source (their statements run in its transaction).
+  await new RelayerAccountsRepository(manager.dataSource).ensureAccount(manager, tx.chain, tx.account);
   const id = randomUUID();
-  await manager.insert(SponsoredTransactionEntity, {
+  await new SponsoredTransactionsRepository(manager.dataSource).record(manager, {
     id,
     chain: tx.chain,
     relayer: tx.account,

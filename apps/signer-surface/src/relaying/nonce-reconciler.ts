@@ -5,10 +5,11 @@ import { JsonRpcProvider, Wallet } from 'ethers';
 import type { EntityManager } from 'typeorm';
 import { broadcastFailureOf } from './broadcast-errors';
 import { attemptTransaction, currentAttempt, evmNonceOf, receiptOfAny } from './relayed-attempts';
-import { LockedAccount, RelayerLedger } from './relayer-ledger';
+import { LockedAccount, RelayerAccountsRepository } from './relayer-accounts.repository';
 import { RelayingMetrics } from './relaying-metrics';
 import { signTransaction } from './signed-transaction';
 import { SponsoredTransactionEntity } from './sponsored-transaction.entity';
+import { SponsoredTransactionsRepository } from './sponsored-transactions.repository';
 
 /** One relayer of one chain, as the reconciler works on it (its account row locked by the caller). */
 export interface RelayerUnderLock {
@@ -61,7 +62,8 @@ export class NonceReconciler {
   private readonly logger = new Logger(NonceReconciler.name);
 
   constructor(
-    private readonly ledger: RelayerLedger,
+    private readonly accounts: RelayerAccountsRepository,
+    private readonly transactions: SponsoredTransactionsRepository,
     private readonly sendFill: SendNonceFill,
     private readonly policy: ReconcilePolicy = DEFAULT_RECONCILE_POLICY,
     private readonly clock: Clock = new SystemClock(),
@@ -80,7 +82,7 @@ export class NonceReconciler {
 
     await this.verifyMined(manager, relayer, minedCount, head);
 
-    const pending = await this.ledger.pendingFrom(manager, chain, address, minedCount);
+    const pending = await this.transactions.pendingFrom(manager, chain, address, minedCount);
     const held = new Set(pending.map((row) => row.nonce));
     const top = pending.length > 0 ? evmNonceOf(pending[pending.length - 1]) : minedCount - 1;
     let fills = 0;
@@ -106,7 +108,7 @@ export class NonceReconciler {
 
     const next = Math.max(pendingCount, top + 1);
     if (next !== ledgerNext) {
-      await this.ledger.setNextNonce(manager, chain, address, next, false);
+      await this.accounts.setNextNonce(manager, chain, address, next, false);
       this.logger.warn({
         msg: 'relayer nonce ledger moved to the chain',
         chain,
@@ -160,7 +162,7 @@ export class NonceReconciler {
     head: number,
   ): Promise<void> {
     const { chain, provider, wallet } = relayer;
-    const rows = await this.ledger.minedToVerify(
+    const rows = await this.transactions.minedToVerify(
       manager,
       chain,
       wallet.address,
@@ -173,7 +175,7 @@ export class NonceReconciler {
       const nonceFree = evmNonceOf(row) >= minedCount;
       const recent = this.clock.nowMs() - row.createdAt.getTime() <= this.policy.resendLostWithinMs;
       if (nonceFree && recent) {
-        if (await this.ledger.repend(manager, row.id, this.clock.nowMs())) {
+        if (await this.transactions.repend(manager, row.id, this.clock.nowMs())) {
           RelayingMetrics.healed(chain, 'repended');
           this.logger.warn({
             msg: 'a mined sponsored transaction is gone from the chain; following it again',
@@ -192,7 +194,7 @@ export class NonceReconciler {
       const reason = nonceFree
         ? `transaction ${row.txHash} was mined in block ${row.blockNumber}, which the chain no longer has`
         : `transaction ${row.txHash} was mined in block ${row.blockNumber}, then the block was replaced and its nonce ${row.nonce} used by another transaction`;
-      if (await this.ledger.markLost(manager, row.id, reason)) {
+      if (await this.transactions.markLost(manager, row.id, reason)) {
         RelayingMetrics.healed(chain, 'lost');
         RelayingMetrics.settled(chain, row.purpose, 'lost', row.owner, 0n);
         this.logger.error({

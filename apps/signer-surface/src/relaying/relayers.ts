@@ -15,7 +15,7 @@ import {
   RelayerUnderLock,
 } from './nonce-reconciler';
 import { CANCEL_GAS_LIMIT } from './relayed-attempts';
-import { RelayerLedger } from './relayer-ledger';
+import { RelayerAccountsRepository } from './relayer-accounts.repository';
 import { RelayerPool, isEnough } from './relayer-pool';
 import { RELAYING_DATA_SOURCE } from './relaying-database';
 import { chainUnreachable, sponsoredCallRefused, sponsorshipUnavailable } from './relaying-errors';
@@ -25,6 +25,7 @@ import type { SponsoredSend } from '../signing/sponsored/gas-sponsor';
 import { parseWeiByChain, WeiByChain } from './wei-settings';
 import { SignerSurfaceConfig } from '../config/signer-surface.config';
 import { SPONSORED_PURPOSES, SponsoredTransactionEntity } from './sponsored-transaction.entity';
+import { SponsoredTransactionsRepository } from './sponsored-transactions.repository';
 
 /**
  * A transaction for the relayers to send and pay for: the signing flow's SponsoredSend (`value` is
@@ -110,7 +111,8 @@ export class Relayers {
   private readonly logger = new Logger(Relayers.name);
   /** Chains whose relayer rows this process has made sure exist. */
   private readonly accountsReady = new Map<string, Promise<void>>();
-  private readonly ledger: RelayerLedger;
+  private readonly accounts: RelayerAccountsRepository;
+  private readonly transactions: SponsoredTransactionsRepository;
   private readonly reconciler: NonceReconciler;
 
   constructor(
@@ -120,9 +122,11 @@ export class Relayers {
     private readonly policy: RelayersPolicy,
     private readonly clock: Clock = new SystemClock(),
   ) {
-    this.ledger = new RelayerLedger(dataSource);
+    this.accounts = new RelayerAccountsRepository(dataSource);
+    this.transactions = new SponsoredTransactionsRepository(dataSource);
     this.reconciler = new NonceReconciler(
-      this.ledger,
+      this.accounts,
+      this.transactions,
       (manager, relayer, nonce) => this.sendNonceFill(manager, relayer, nonce),
       policy.reconcile ?? DEFAULT_RECONCILE_POLICY,
       clock,
@@ -185,7 +189,7 @@ export class Relayers {
     costWei: bigint,
     reconciled: ReadonlySet<string>,
   ): Promise<RelayedSend> {
-    const account = await this.ledger.lockLeastUsed(
+    const account = await this.accounts.lockLeastUsed(
       manager,
       call.chain,
       this.pool.payers(call.chain, costWei),
@@ -223,7 +227,7 @@ export class Relayers {
     });
     const id = randomUUID();
     const sentAtMs = this.clock.nowMs();
-    await manager.insert(SponsoredTransactionEntity, {
+    await this.transactions.record(manager, {
       id,
       chain: call.chain,
       relayer: address,
@@ -252,7 +256,7 @@ export class Relayers {
       lastSentAtMs: sentAtMs,
       nextCheckAtMs: sentAtMs,
     });
-    await this.ledger.setNextNonce(manager, call.chain, address, nonce + 1, true);
+    await this.accounts.setNextNonce(manager, call.chain, address, nonce + 1, true);
     await this.broadcast(provider, call.chain, address, nonce, tx.raw);
     RelayingMetrics.sent(call.chain, call.purpose);
     this.logger.log({
@@ -300,7 +304,7 @@ export class Relayers {
     const wallet = this.pool.wallet(chain, address);
     if (!wallet) return false;
     return this.dataSource.transaction(async (manager) => {
-      const account = await this.ledger.lock(manager, chain, address, skipLocked);
+      const account = await this.accounts.lock(manager, chain, address, skipLocked);
       if (!account) return false;
       await this.reconciler.reconcile(manager, { chain, provider, evmChainId, wallet, account });
       return true;
@@ -337,7 +341,7 @@ export class Relayers {
     };
     try {
       return await this.dataSource.transaction(async (manager): Promise<ReissueOutcome> => {
-        const account = await this.ledger.lock(manager, row.chain, row.relayer, false);
+        const account = await this.accounts.lock(manager, row.chain, row.relayer, false);
         if (!account) return { kind: 'later', why: 'the relayer row is gone' };
         const pendingNonce = await this.rpc(row.chain, () =>
           provider.getTransactionCount(row.relayer, 'pending'),
@@ -356,10 +360,10 @@ export class Relayers {
         });
         const sentAtMs = this.clock.nowMs();
         const attempt = { hash: tx.hash, ...feesAsStrings(fees), sentAtMs, nonce };
-        if (!(await this.ledger.reissued(manager, row, nonce, attempt, fees))) {
+        if (!(await this.transactions.reissued(manager, row, nonce, attempt, fees))) {
           return { kind: 'later', why: 'the row changed meanwhile' };
         }
-        await this.ledger.setNextNonce(manager, row.chain, row.relayer, nonce + 1, true);
+        await this.accounts.setNextNonce(manager, row.chain, row.relayer, nonce + 1, true);
         await this.broadcast(provider, row.chain, row.relayer, nonce, tx.raw);
         return { kind: 'reissued', nonce, txHash: tx.hash };
       });
@@ -394,7 +398,7 @@ export class Relayers {
       ...fees,
     });
     const sentAtMs = this.clock.nowMs();
-    await manager.insert(SponsoredTransactionEntity, {
+    await this.transactions.record(manager, {
       id: randomUUID(),
       chain,
       relayer: wallet.address,
@@ -533,7 +537,7 @@ export class Relayers {
     let ready = this.accountsReady.get(chain);
     if (!ready) {
       const addresses = this.pool.wallets(chain).map((w) => w.address);
-      ready = this.ledger.ensureAccounts(chain, addresses);
+      ready = this.accounts.ensureAccounts(chain, addresses);
       void ready.catch(() => this.accountsReady.delete(chain));
       this.accountsReady.set(chain, ready);
     }

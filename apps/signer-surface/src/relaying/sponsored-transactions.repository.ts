@@ -1,13 +1,15 @@
 import { schemaOf } from '@swapgw/messaging';
 import { DataSource, type EntityManager, In } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { evmNonceOf } from './relayed-attempts';
 import { RelayAttempt, SponsoredTransactionEntity } from './sponsored-transaction.entity';
 
 /**
- * Statements on the sponsorship ledger (`sponsored_transactions`) of the tracker, the budgets and
- * the Bitcoin fee bumps: claiming due rows under a lease, recording attempts, updating or settling a
- * row only while it is still pending (another instance may have settled it), what a key spent in a
- * day, and the Bitcoin rows a fee bump relates. (The relayers' sends and nonces are RelayerLedger's;
- * the reads the signing flow makes, SponsoredTransactions'.)
+ * Every statement on the sponsorship ledger (`sponsored_transactions`): recording a sent row,
+ * claiming due rows under a lease, recording attempts, updating or settling a row only while it is
+ * still pending (another instance may have settled it), a relayer's rows by nonce for the nonce
+ * reconciler, what a key spent in a day, the Bitcoin rows a fee bump relates, and the rows the
+ * signing flow looks up. (The paying accounts' rows are RelayerAccountsRepository's.)
  */
 export class SponsoredTransactionsRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -123,4 +125,145 @@ export class SponsoredTransactionsRepository {
       order: { createdAt: 'DESC' },
     });
   }
+
+  /** Writes a new ledger row (a transaction just sent, or paid for) in the caller's transaction. */
+  async record(
+    manager: EntityManager,
+    row: QueryDeepPartialEntity<SponsoredTransactionEntity>,
+  ): Promise<void> {
+    await manager.insert(SponsoredTransactionEntity, row);
+  }
+
+  /** One row by id. */
+  byId(
+    id: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<SponsoredTransactionEntity | null> {
+    return manager.findOne(SponsoredTransactionEntity, { where: { id } });
+  }
+
+  /** The latest row of a step and purpose. */
+  latestOfStep(
+    swapId: string,
+    stepIndex: number,
+    purpose: SponsoredTransactionEntity['purpose'],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<SponsoredTransactionEntity | null> {
+    return manager.findOne(SponsoredTransactionEntity, {
+      where: { swapId, stepIndex, purpose },
+      order: { createdAt: 'DESC' },
+    });
+  }
+
+  /** The relayer's pending rows from `fromNonce` up, by nonce. */
+  pendingFrom(
+    manager: EntityManager,
+    chain: string,
+    relayer: string,
+    fromNonce: number,
+  ): Promise<SponsoredTransactionEntity[]> {
+    return manager
+      .createQueryBuilder(SponsoredTransactionEntity, 't')
+      .where(`t.chain = :chain AND t.relayer = :relayer AND t.status = 'pending' AND t.nonce >= :fromNonce`, {
+        chain,
+        relayer,
+        fromNonce,
+      })
+      .orderBy('t.nonce', 'ASC')
+      .getMany();
+  }
+
+  /**
+   * The relayer's rows recorded as mined whose nonce the chain has not used (`fromNonce` is the
+   * chain's mined count), or mined in a block at or after `fromBlock` (within reorg depth).
+   */
+  minedToVerify(
+    manager: EntityManager,
+    chain: string,
+    relayer: string,
+    fromNonce: number,
+    fromBlock: number,
+  ): Promise<SponsoredTransactionEntity[]> {
+    return manager
+      .createQueryBuilder(SponsoredTransactionEntity, 't')
+      .where(
+        `t.chain = :chain AND t.relayer = :relayer AND t.status IN ('confirmed', 'failed', 'cancelled')
+          AND (t.nonce >= :fromNonce OR t.block_number >= :fromBlock)`,
+        { chain, relayer, fromNonce, fromBlock },
+      )
+      .orderBy('t.nonce', 'ASC')
+      .limit(MINED_VERIFIED_PER_PASS)
+      .getMany();
+  }
+
+  /** A mined row the chain no longer has, whose nonce is free again: followed as pending from now on. */
+  async repend(manager: EntityManager, id: string, nowMs: number): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(SponsoredTransactionEntity)
+      .set({
+        status: 'pending',
+        ...UNMINED,
+        failureCode: null,
+        failureReason: null,
+        lastSentAtMs: nowMs,
+        nextCheckAtMs: nowMs,
+      })
+      .where(`id = :id AND status IN ('confirmed', 'failed', 'cancelled')`, { id })
+      .execute();
+    return Boolean(result.affected);
+  }
+
+  /** A mined row the chain no longer has, whose nonce another transaction took: nothing was paid. */
+  async markLost(manager: EntityManager, id: string, reason: string): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(SponsoredTransactionEntity)
+      .set({
+        status: 'lost',
+        ...UNMINED,
+        costWei: 0n,
+        failureCode: 'RELAY_LOST',
+        failureReason: reason,
+        nextCheckAtMs: null,
+      })
+      .where(`id = :id AND status IN ('confirmed', 'failed', 'cancelled')`, { id })
+      .execute();
+    return Boolean(result.affected);
+  }
+
+  /** The row now at a new nonce, its earlier attempts keeping the nonce they were signed with. */
+  async reissued(
+    manager: EntityManager,
+    row: SponsoredTransactionEntity,
+    nonce: number,
+    attempt: RelayAttempt,
+    fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
+  ): Promise<boolean> {
+    const attempts = [...row.attempts.map((a) => ({ ...a, nonce: a.nonce ?? evmNonceOf(row) })), attempt];
+    const result = await manager.update(
+      SponsoredTransactionEntity,
+      { id: row.id, status: 'pending', nonce: evmNonceOf(row) },
+      {
+        nonce,
+        attempts,
+        txHash: attempt.hash,
+        ...fees,
+        lastSentAtMs: attempt.sentAtMs,
+        nextCheckAtMs: attempt.sentAtMs,
+      },
+    );
+    return Boolean(result.affected);
+  }
 }
+
+/** How many mined rows one reconciliation verifies against the chain (the rest on later passes). */
+const MINED_VERIFIED_PER_PASS = 200;
+
+const UNMINED = {
+  gasUsed: null,
+  effectiveGasPrice: null,
+  costWei: null,
+  blockNumber: null,
+  minedAtMs: null,
+} as const;

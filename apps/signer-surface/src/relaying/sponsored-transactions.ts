@@ -8,6 +8,7 @@ import {
   SponsoredTransactionEntity,
   SponsoredTransactionStatus,
 } from './sponsored-transaction.entity';
+import { SponsoredTransactionsRepository } from './sponsored-transactions.repository';
 
 /** Where one sponsored transaction stands, for the step that caused it. */
 export interface SponsoredTransactionView {
@@ -44,13 +45,14 @@ export interface SponsoredTransactionView {
  */
 @Injectable()
 export class SponsoredTransactions {
-  constructor(@Inject(RELAYING_DATA_SOURCE) private readonly dataSource: DataSource) {}
+  private readonly rows: SponsoredTransactionsRepository;
 
-  async lookup(
-    id: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<SponsoredTransactionView | undefined> {
-    const row = await manager.findOne(SponsoredTransactionEntity, { where: { id } });
+  constructor(@Inject(RELAYING_DATA_SOURCE) dataSource: DataSource) {
+    this.rows = new SponsoredTransactionsRepository(dataSource);
+  }
+
+  async lookup(id: string, manager?: EntityManager): Promise<SponsoredTransactionView | undefined> {
+    const row = await this.rows.byId(id, manager);
     return row ? viewOf(row) : undefined;
   }
 
@@ -64,12 +66,9 @@ export class SponsoredTransactions {
     swapId: string,
     stepIndex: number,
     purpose: SponsoredPurpose,
-    manager: EntityManager = this.dataSource.manager,
+    manager?: EntityManager,
   ): Promise<SponsoredTransactionView | undefined> {
-    const row = await manager.findOne(SponsoredTransactionEntity, {
-      where: { swapId, stepIndex, purpose },
-      order: { createdAt: 'DESC' },
-    });
+    const row = await this.rows.latestOfStep(swapId, stepIndex, purpose, manager);
     return row ? viewOf(row) : undefined;
   }
 }
