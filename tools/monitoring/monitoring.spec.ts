@@ -71,7 +71,7 @@ describe('the series the apps serve', () => {
     expect(files).toEqual(
       expect.arrayContaining([
         'apps/gateway/src/webhooks/webhook-metrics.ts',
-        'apps/signer-surface/src/relaying/relaying-metrics.ts',
+        'apps/signer-surface/src/sponsorship/relaying-metrics.ts',
         'libs/runtime/src/metrics/messaging-metrics.ts',
       ]),
     );

@@ -14,12 +14,12 @@ import { signerDatabaseOptions } from '../src/database/signer-database';
 import {
   RelayedTrackingPolicy,
   RelayedTransactionTracker,
-} from '../src/relaying/relayed-transaction-tracker';
-import { RelayerKeySet } from '../src/relaying/relayer-keys';
-import { RelayerPool } from '../src/relaying/relayer-pool';
-import { Relayers, RelayersPolicy } from '../src/relaying/relayers';
-import { SponsoredTransactionEntity } from '../src/relaying/sponsored-transaction.entity';
-import { WeiByChain } from '../src/relaying/wei-settings';
+} from '../src/sponsorship/relayed-transaction-tracker';
+import { RelayerKeySet } from '../src/sponsorship/relayer-keys';
+import { RelayerPool } from '../src/sponsorship/relayer-pool';
+import { Relayers, RelayersPolicy } from '../src/sponsorship/relayers';
+import { SponsoredTransactionEntity } from '../src/sponsorship/sponsored-transaction.entity';
+import { WeiByChain } from '../src/sponsorship/wei-settings';
 import { registryOf, startTestChain, TestChain } from './signer-test-chain';
 
 export const ETH = 10n ** 18n;

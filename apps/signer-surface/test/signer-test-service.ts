@@ -28,8 +28,8 @@ import { signerDatabaseOptions } from '../src/database/signer-database';
 import { SIGNING_EVENTS_TOPIC } from '../src/signing/signing-events.outbox';
 import { SigningModule } from '../src/signing/signing.module';
 import { SigningController } from '../src/signing/signing.controller';
-import { GAS_SPONSOR, type GasSponsor } from '../src/signing/sponsored/gas-sponsor';
-import { RelayerGasSponsor } from '../src/relaying';
+import { GAS_SPONSOR, type GasSponsor } from '../src/sponsorship/gas-sponsor';
+import { RelayerGasSponsor } from '../src/sponsorship';
 import { StatusModule } from '../src/status/status.module';
 
 export interface ReceivedEvent {

@@ -9,11 +9,11 @@ import {
   IsWeiAmount,
   IsWeiByChain,
   RelayerKeysReadable,
-} from '../relaying/relaying-config-checks';
-import { readRelayerKeys, RelayerKeysReading } from '../relaying/relayer-keys';
-import { SecretText, toSecretText } from '../relaying/secret-text';
-import { readSolanaFeePayerKeys } from '../relaying/solana-fee-payer-keys';
-import { readBitcoinFeeWalletKeys } from '../relaying/bitcoin-fee-wallet-keys';
+} from '../sponsorship/relaying-config-checks';
+import { readRelayerKeys, RelayerKeysReading } from '../sponsorship/relayer-keys';
+import { SecretText, toSecretText } from '../sponsorship/secret-text';
+import { readSolanaFeePayerKeys } from '../sponsorship/solana-fee-payer-keys';
+import { readBitcoinFeeWalletKeys } from '../sponsorship/bitcoin-fee-wallet-keys';
 
 /** 0.01 ETH: a relayer holding less is not used (enough for a few transactions at busy fees). */
 export const DEFAULT_RELAYER_MIN_BALANCE_WEI = '10000000000000000';
@@ -228,7 +228,7 @@ export class SignerSurfaceConfig extends KafkaServiceEnvironment {
 
   /**
    * A sponsored Bitcoin transaction still in the mempool this long after it was sent gets a CPFP
-   * child from its fee wallet's change (see relaying/bitcoin-fee-bump.ts); that child is replaced
+   * child from its fee wallet's change (see sponsorship/bitcoin-fee-bump.ts); that child is replaced
    * (RBF) with a higher fee after this long again while the transaction is still unconfirmed.
    */
   @IsInt()

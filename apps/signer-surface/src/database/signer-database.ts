@@ -1,8 +1,8 @@
 import { OutboxMessageEntity, ProcessedEventEntity } from '@swapgw/messaging';
 import { ServiceDataSourceOptions } from '@swapgw/persistence';
 import { SIGNER_MIGRATIONS } from '../migrations';
-import { RelayerAccountEntity } from '../relaying/relayer-account.entity';
-import { SponsoredTransactionEntity } from '../relaying/sponsored-transaction.entity';
+import { RelayerAccountEntity } from '../sponsorship/relayer-account.entity';
+import { SponsoredTransactionEntity } from '../sponsorship/sponsored-transaction.entity';
 import { SigningRequestEntity } from '../signing/signing-request.entity';
 
 export const SIGNER_SCHEMA = 'signer';

@@ -11,7 +11,7 @@ import { SignerSurfaceConfig } from '../config/signer-surface.config';
 import { Clock, SystemClock } from '@swapgw/runtime';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningRequestEntity } from './signing-request.entity';
-import { GAS_SPONSOR, type GasSponsor } from './sponsored/gas-sponsor';
+import { GAS_SPONSOR, type GasSponsor } from '../sponsorship/gas-sponsor';
 import {
   isServiceUnavailable,
   payloadRequestOf,

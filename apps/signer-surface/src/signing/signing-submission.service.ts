@@ -26,8 +26,8 @@ import { saveSigningRequest, SigningRequestsRepository } from './signing-request
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningPayloadIssuer } from './signing-payload.issuer';
 import { SigningRequestEntity } from './signing-request.entity';
-import { GAS_SPONSOR, type GasSponsor } from './sponsored/gas-sponsor';
-import { feePayerSignsLater } from './sponsored/sponsored-payload-issues';
+import { GAS_SPONSOR, type GasSponsor } from '../sponsorship/gas-sponsor';
+import { feePayerSignsLater } from './payload-kinds/sponsored-payload-issues';
 import { failStep } from './step-failure';
 
 const resultOf = (row: SigningRequestEntity): SigningSubmitResult => ({

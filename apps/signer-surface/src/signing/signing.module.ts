@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { Topics } from '@swapgw/contracts';
 import { ChainsModule } from '../chains/chains.module';
-import { RelayerGasSponsor, RelayingModule } from '../relaying';
+import { RelayerGasSponsor, RelayingModule } from '../sponsorship';
 import { ConfirmationPolicy, ConfirmationTracker } from './confirmation-tracker';
 import { SigningBackgroundTasks } from './signing-background-tasks';
 import { SigningRequestsRepository } from './signing-requests.repository';
@@ -15,7 +15,7 @@ import {
   StepAcceptance,
   SubmissionPolicy,
 } from './payload-kinds';
-import { GAS_SPONSOR } from './sponsored/gas-sponsor';
+import { GAS_SPONSOR } from '../sponsorship/gas-sponsor';
 import { WaitingPollPolicy, WaitingRequestPoller } from './waiting-request-poller';
 
 /**

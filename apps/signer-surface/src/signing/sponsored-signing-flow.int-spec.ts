@@ -24,7 +24,7 @@ import type {
   BitcoinFeeInput,
   SponsoredBitcoinTransaction,
   SponsoredTransactionStatus,
-} from './sponsored/gas-sponsor';
+} from '../sponsorship/gas-sponsor';
 
 // Sponsored EVM steps against a real anvil, PostgreSQL and Kafka, with the real relayers: a submit
 // never waits on the chain (a covered transaction whose gas drop is not mined yet is accepted, then

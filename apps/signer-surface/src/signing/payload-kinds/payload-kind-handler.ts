@@ -8,7 +8,7 @@ import type {
 import type { CodedError } from '@swapgw/contracts';
 import type { EntityManager } from 'typeorm';
 import type { SigningRequestEntity } from '../signing-request.entity';
-import type { StepFailure } from '../sponsored/sponsored-ends';
+import type { StepFailure } from '../../sponsorship/sponsored-ends';
 
 /** A payload kind, as `SigningPayload.type` names it. */
 export type PayloadKind = SigningPayload['type'];

@@ -3,7 +3,7 @@ import { PayloadBuild, PayloadPolicy, SigningChainClient, StepPayloadRequest } f
 import { CodedError, ErrorCatalog, SponsorshipMode } from '@swapgw/contracts';
 import { SignerChains } from '../../chains/signer-chains';
 import { SigningRequestEntity } from '../signing-request.entity';
-import type { GasSponsor } from '../sponsored/gas-sponsor';
+import type { GasSponsor } from '../../sponsorship/gas-sponsor';
 
 /** What issuing a sponsored step's payload needs besides the step and its chain's client. */
 export interface SponsoredIssueContext {

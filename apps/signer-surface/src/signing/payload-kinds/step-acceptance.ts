@@ -6,7 +6,7 @@ import { Clock, SystemClock } from '@swapgw/runtime';
 import { saveSigningRequest } from '../signing-requests.repository';
 import { SigningEventsOutbox } from '../signing-events.outbox';
 import type { SigningRequestEntity } from '../signing-request.entity';
-import { GAS_SPONSOR, type GasSponsor } from '../sponsored/gas-sponsor';
+import { GAS_SPONSOR, type GasSponsor } from '../../sponsorship/gas-sponsor';
 import { SubmissionPolicy } from './submission-policy';
 import type { SubmissionVerdict } from './payload-kind-handler';
 

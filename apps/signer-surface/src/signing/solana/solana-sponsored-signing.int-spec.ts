@@ -26,8 +26,8 @@ import { MEMO_PROGRAM_ID, parseSolanaBridgeDepositMemo } from '@swapgw/chains/so
 import { waitFor } from '@swapgw/testing';
 import { randomUUID, sign } from 'node:crypto';
 import { ReceivedEvent, SignerTestService, startSignerTestService } from '../../../test/signer-test-service';
-import { SponsoredTransactionEntity } from '../../relaying/sponsored-transaction.entity';
-import { ed25519PrivateKey } from '../../relaying/solana-fee-payer-keys';
+import { SponsoredTransactionEntity } from '../../sponsorship/sponsored-transaction.entity';
+import { ed25519PrivateKey } from '../../sponsorship/solana-fee-payer-keys';
 import { SigningRequestEntity } from '../signing-request.entity';
 import { boundedSolanaConnection } from '@swapgw/chains';
 import { verifyEd25519 } from '@swapgw/chains/families';

@@ -7,7 +7,7 @@ import {
   verifySignedBitcoinStep,
 } from '@swapgw/chains/families';
 import { sponsoredOwnerOf } from '../../signing-request.entity';
-import { GAS_SPONSOR, type GasSponsor } from '../../sponsored/gas-sponsor';
+import { GAS_SPONSOR, type GasSponsor } from '../../../sponsorship/gas-sponsor';
 import type { PayloadKindHandler, StepSubmission, SubmissionVerdict } from '../payload-kind-handler';
 import { wrongForm } from '../payload-kind-handler';
 import { StepAcceptance, withStepOf } from '../step-acceptance';

@@ -12,8 +12,8 @@ import type {
 import { wrongForm } from '../payload-kind-handler';
 import { coveredTransactionIssue } from './covered-transaction.issue';
 import { StepFailureCodes } from '../../signing-events.outbox';
-import { GAS_SPONSOR, type GasSponsor } from '../../sponsored/gas-sponsor';
-import { gasDropEndOf, type StepFailure } from '../../sponsored/sponsored-ends';
+import { GAS_SPONSOR, type GasSponsor } from '../../../sponsorship/gas-sponsor';
+import { gasDropEndOf, type StepFailure } from '../../../sponsorship/sponsored-ends';
 import { refusalOf, StepAcceptance } from '../step-acceptance';
 
 /**

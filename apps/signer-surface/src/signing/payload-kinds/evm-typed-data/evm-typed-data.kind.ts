@@ -10,8 +10,8 @@ import type {
 import { wrongForm } from '../payload-kind-handler';
 import { StepAcceptance, withStepOf } from '../step-acceptance';
 import { sponsoredOwnerOf } from '../../signing-request.entity';
-import { GAS_SPONSOR, type GasSponsor } from '../../sponsored/gas-sponsor';
-import { relayEndOf } from '../../sponsored/sponsored-ends';
+import { GAS_SPONSOR, type GasSponsor } from '../../../sponsorship/gas-sponsor';
+import { relayEndOf } from '../../../sponsorship/sponsored-ends';
 import { relayableCallOf } from './relayable-call';
 import { typedDataIssue } from './typed-data.issue';
 

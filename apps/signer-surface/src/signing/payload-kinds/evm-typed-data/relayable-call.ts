@@ -1,6 +1,6 @@
 import { CodedError, ErrorCodes, EvmTypedDataSigningPayload, SponsoredStepSpec } from '@swapgw/contracts';
 import { encodeSponsoredCall, recoverTypedDataSigner, SponsoredIntentError } from '@swapgw/chains';
-import type { SponsoredPurpose } from '../../sponsored/gas-sponsor';
+import type { SponsoredPurpose } from '../../../sponsorship/gas-sponsor';
 
 /** What the relayer sends for a verified signature. */
 export interface RelayableCall {

@@ -10,7 +10,7 @@ import {
 import type { EntityManager } from 'typeorm';
 import { SignerChains } from '../../../chains/signer-chains';
 import { SigningRequestEntity, sponsoredOwnerOf } from '../../signing-request.entity';
-import { GAS_SPONSOR, type GasSponsor } from '../../sponsored/gas-sponsor';
+import { GAS_SPONSOR, type GasSponsor } from '../../../sponsorship/gas-sponsor';
 import type {
   PayloadKindHandler,
   StepSubmission,
@@ -20,7 +20,7 @@ import type {
 import { wrongForm } from '../payload-kind-handler';
 import { expiredError, refusalOf, StepAcceptance } from '../step-acceptance';
 import { StepFailureCodes } from '../../signing-events.outbox';
-import type { StepFailure } from '../../sponsored/sponsored-ends';
+import type { StepFailure } from '../../../sponsorship/sponsored-ends';
 import { feePayerShortfallOf } from './fee-payer-funds';
 import { solanaFeePayerIssue } from './fee-payer.issue';
 import { sponsoredAs } from '../sponsored-issue';

@@ -15,7 +15,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
 import { signerDatabaseOptions } from '../database/signer-database';
-import type { SponsoredBitcoinTransaction } from '../signing/sponsored/gas-sponsor';
+import type { SponsoredBitcoinTransaction } from './gas-sponsor';
 import { BitcoinFeeInputsRepository } from './bitcoin-fee-inputs.repository';
 import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
 import { RelayedTransactionTracker } from './relayed-transaction-tracker';

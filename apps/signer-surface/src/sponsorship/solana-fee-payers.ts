@@ -4,7 +4,7 @@ import bs58 from 'bs58';
 import { KeyObject, sign } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
-import type { SponsoredSolanaTransaction } from '../signing/sponsored/gas-sponsor';
+import type { SponsoredSolanaTransaction } from './gas-sponsor';
 import { recordFeeAccountTransaction } from './fee-account-ledger';
 import { RelayerKeySet } from './relayer-keys';
 import { sponsorshipUnavailable } from './relaying-errors';

@@ -9,7 +9,7 @@ import type {
   SponsoredSent,
   SponsoredSolanaTransaction,
   SponsoredTransactionStatus,
-} from '../signing/sponsored/gas-sponsor';
+} from './gas-sponsor';
 import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
 import { Relayers } from './relayers';
 import { sponsorshipUnavailable } from './relaying-errors';

@@ -1,4 +1,4 @@
-import { StepFailureCodes } from '../signing-events.outbox';
+import { StepFailureCodes } from '../signing/signing-events.outbox';
 import type { SponsoredTransactionStatus } from './gas-sponsor';
 
 /** Why a step fails: a `signing.step-failed` code (StepFailureCodes) and its sentence. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { SponsoredFailure } from '../signing/sponsored/gas-sponsor';
+import type { SponsoredFailure } from './gas-sponsor';
 import { RELAYING_DATA_SOURCE } from './relaying-database';
 import {
   LedgerPurpose,

@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { bigintAsNumber, msColumn } from '@swapgw/persistence';
 import { weiColumn } from './wei-column';
-import { SPONSORED_PURPOSES, SponsoredPurpose } from '../signing/sponsored/gas-sponsor';
+import { SPONSORED_PURPOSES, SponsoredPurpose } from './gas-sponsor';
 
 /**
  * What a sponsored transaction carries (the signing flow's list: its GasSponsor port names what it
@@ -16,7 +16,7 @@ export type { SponsoredPurpose };
  * What the ledger records: the signing flow's purposes, and `nonce-fill`, a zero-value
  * self-transfer the relayers send at a nonce the chain is missing under one of their pending
  * transactions (the operator's cost: no swap, step or owner), and `bitcoin-fee-bump`, a fee wallet's
- * child of a stuck sponsored Bitcoin transaction (CPFP; see relaying/bitcoin-fee-bump.ts), counted
+ * child of a stuck sponsored Bitcoin transaction (CPFP; see sponsorship/bitcoin-fee-bump.ts), counted
  * in the budget of the swap's owner.
  */
 export const LEDGER_PURPOSES = [...SPONSORED_PURPOSES, 'nonce-fill', 'bitcoin-fee-bump'] as const;

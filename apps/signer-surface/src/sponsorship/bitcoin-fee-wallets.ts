@@ -12,7 +12,7 @@ import {
 import { KeyObject } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
-import type { BitcoinFeeInput, SponsoredBitcoinTransaction } from '../signing/sponsored/gas-sponsor';
+import type { BitcoinFeeInput, SponsoredBitcoinTransaction } from './gas-sponsor';
 import { BitcoinFeeInputsRepository, FeeInputStep } from './bitcoin-fee-inputs.repository';
 import {
   decodeBitcoinWif,

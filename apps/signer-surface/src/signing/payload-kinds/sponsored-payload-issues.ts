@@ -1,9 +1,9 @@
 import type { SigningRequestEntity } from '../signing-request.entity';
-import { SPONSORED_PAYLOAD_ISSUES } from '../payload-kinds';
+import { SPONSORED_PAYLOAD_ISSUES } from './payload-kind.registry';
 
-// How each sponsored step is issued is its payload kind's (payload-kinds/*/*.issue.ts).
-export { SPONSORED_PAYLOAD_ISSUES } from '../payload-kinds';
-export { payloadRequestOf } from '../payload-kinds/sponsored-issue';
+// How each sponsored step is issued is its payload kind's (*/*.issue.ts), listed in PAYLOAD_KIND_HANDLERS.
+export { SPONSORED_PAYLOAD_ISSUES } from './payload-kind.registry';
+export { payloadRequestOf } from './sponsored-issue';
 
 /** True when the step's transaction is a relayer's (typed data the user signed), not one the user signed. */
 export function carriedByRelayer(row: Pick<SigningRequestEntity, 'sponsored'>): boolean {

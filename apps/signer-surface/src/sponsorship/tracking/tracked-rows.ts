@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Clock } from '@swapgw/runtime';
-import type { SponsoredFailure } from '../../signing/sponsored/gas-sponsor';
+import type { SponsoredFailure } from '../gas-sponsor';
 import { RelayingMetrics } from '../relaying-metrics';
 import { SponsoredTransactionEntity, SponsoredTransactionStatus } from '../sponsored-transaction.entity';
 import type { RelayedTrackingPolicy } from './relayed-tracking-policy';

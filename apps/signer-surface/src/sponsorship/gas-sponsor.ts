@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 
 /**
- * What the signing flow needs from the service's relayers (apps/signer-surface/src/relaying): admit
+ * What the signing flow needs from the service's relayers (apps/signer-surface/src/sponsorship): admit
  * a step under the key's budget, send the transaction that carries a user's signature (or the gas
  * a user's own transaction needs), and tell where a sent transaction stands. A port, so the signing
  * code does not depend on how relayer accounts, nonces and the ledger work.

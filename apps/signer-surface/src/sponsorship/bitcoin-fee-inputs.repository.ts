@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { schemaOf } from '@swapgw/messaging';
 import { DataSource, type EntityManager } from 'typeorm';
 import { RELAYING_DATA_SOURCE } from './relaying-database';
-import type { BitcoinFeeInput } from '../signing/sponsored/gas-sponsor';
+import type { BitcoinFeeInput } from './gas-sponsor';
 
 /** A step of a swap: who holds a fee input. */
 export interface FeeInputStep {

@@ -21,7 +21,7 @@ import { RELAYING_DATA_SOURCE } from './relaying-database';
 import { chainUnreachable, sponsoredCallRefused, sponsorshipUnavailable } from './relaying-errors';
 import { RelayingMetrics } from './relaying-metrics';
 import { signTransaction } from './signed-transaction';
-import type { SponsoredSend } from '../signing/sponsored/gas-sponsor';
+import type { SponsoredSend } from './gas-sponsor';
 import { parseWeiByChain, WeiByChain } from './wei-settings';
 import { SignerSurfaceConfig } from '../config/signer-surface.config';
 import { SPONSORED_PURPOSES, SponsoredTransactionEntity } from './sponsored-transaction.entity';
