@@ -1,23 +1,19 @@
-import { Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ChainRegistry, verifyChainEndpointsAtBoot } from '@swapgw/chains';
 import { SignerSurfaceConfig } from '../config/signer-surface.config';
 import { SignerChains } from './signer-chains';
 
 /**
- * The chains signer-surface signs and looks up on: the shared registry, which reads RPC_URL_* and
- * ESPLORA_URL_BITCOIN itself (the config validated them first), and SignerChains' bounded clients on it.
+ * The chains signer-surface signs and looks up on: the app's one registry, built from the validated
+ * config (RPC_URL_*, ESPLORA_URL_BITCOIN, DEVNET_MANIFEST) and destroyed at shutdown, and
+ * SignerChains' bounded clients on it.
  * Integration tests put their own ChainRegistry in its place. At boot every configured EVM RPC must
  * answer its chain's id (else the service refuses to start: it would sign for one network on
  * another's node); a contract of the catalog without code there is logged.
  */
 @Module({
   providers: [
-    {
-      provide: ChainRegistry,
-      inject: [SignerSurfaceConfig],
-      useFactory: (config: SignerSurfaceConfig) =>
-        ChainRegistry.fromEnvironment({ ...process.env, DEVNET_MANIFEST: config.DEVNET_MANIFEST }),
-    },
+    { provide: ChainRegistry, inject: [SignerSurfaceConfig], useFactory: ChainRegistry.fromConfig },
     {
       provide: SignerChains,
       inject: [ChainRegistry, SignerSurfaceConfig],
@@ -27,7 +23,7 @@ import { SignerChains } from './signer-chains';
   ],
   exports: [SignerChains],
 })
-export class ChainsModule implements OnApplicationBootstrap {
+export class ChainsModule implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Chains');
 
   constructor(
@@ -41,6 +37,10 @@ export class ChainsModule implements OnApplicationBootstrap {
       Math.min(this.config.RPC_TIMEOUT_MS, BOOT_CHECK_TIMEOUT_MS),
       (message) => this.logger.warn(message),
     );
+  }
+
+  onApplicationShutdown(): void {
+    this.registry.destroy();
   }
 }
 
