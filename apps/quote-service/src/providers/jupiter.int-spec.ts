@@ -313,6 +313,33 @@ describe('Jupiter provider against a local server speaking its Swap API (real Po
       amount: '0.001',
     });
     expect(quote.routes[0].warnings).toEqual(['HIGH_PRICE_IMPACT']);
+    // Automatic slippage: 30 + ceil(251 / 2) from the 2.51% impact; Jupiter binds its minimum
+    // (otherAmountThreshold) from the slippage it is sent, so it was asked again with it.
+    expect(quote.routes[0]).toMatchObject({ slippageBps: 156, slippageSource: 'auto' });
+    expect(jupiter.requests.map((r) => r.url.searchParams.get('slippageBps'))).toEqual(['50', '156']);
+    // The leg's minimum is the second answer's otherAmountThreshold: 100000 less 1.56%.
+    expect(planOf(quote, quote.routes[0].routeId).legs[0]).toMatchObject({
+      minAmountOut: '98440',
+      slippageBps: 156,
+    });
+  });
+
+  it('keeps 50 bps and asks once when the impact is small, and the request’s own slippage as sent', async () => {
+    const terms = {
+      fromChain: 'solana',
+      toChain: 'solana',
+      tokenIn: 'SOL',
+      tokenOut: 'USDC',
+      amount: '0.001',
+    };
+    const small = await service.quotes.create(terms);
+    expect(small.routes[0]).toMatchObject({ slippageBps: 50, slippageSource: 'auto' });
+    expect(jupiter.requests.map((r) => r.url.searchParams.get('slippageBps'))).toEqual(['50']);
+    jupiter.requests.length = 0;
+    jupiter.quote = (r, res) => json(res, 200, quoteResponse(r.url, 100_000n, '0.0251'));
+    const own = await service.quotes.create({ ...terms, slippageBps: 20 });
+    expect(own.routes[0]).toMatchObject({ slippageBps: 20, slippageSource: 'request' });
+    expect(jupiter.requests.map((r) => r.url.searchParams.get('slippageBps'))).toEqual(['20']);
   });
 
   it('answers routes [] when Jupiter says 400 COULD_NOT_FIND_ANY_ROUTE', async () => {

@@ -3,7 +3,7 @@ import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import type { RouteLeg, RouteSolanaTransaction, TokenRef } from '@swapgw/contracts';
 import { ProviderNames } from '../catalog/support-policy';
 import { BPS_DENOMINATOR } from '../quote/amounts';
-import { aggregatorSlippageBps } from '../quote/slippage';
+import { AUTO_SLIPPAGE, aggregatorAutoSlippageBps, aggregatorSlippageBps } from '../quote/slippage';
 import { NoRouteError, NoRouteReason } from './no-route.error';
 import {
   CandidateRoute,
@@ -100,26 +100,25 @@ export class JupiterProvider implements QuoteProvider {
     const outputMint = mintOf(context.tokenOut);
     if (inputMint === outputMint)
       throw new NoRouteError('PAIR_NOT_SUPPORTED', 'Jupiter: SOL ↔ wSOL is a wrap, not a swap');
-    const slippageBps = aggregatorSlippageBps(context.slippageBps);
     const asked = platformFeeOf(context, inputMint);
     // With a fee Jupiter is asked for the whole input: its program takes the fee out of it.
     const amount = context.integratorFee?.grossAmountIn ?? context.amountIn;
-    const url = this.endpoint('quote');
-    url.search = new URLSearchParams({
-      inputMint,
-      outputMint,
-      amount: amount.toString(),
-      slippageBps: String(slippageBps),
-      swapMode: 'ExactIn',
-      ...(asked ? { platformFeeBps: String(asked.bps) } : {}),
-    }).toString();
-    const quote = checkQuote(
-      await this.call<JupiterQuoteResponse>(url, { method: 'GET' }, signal),
-      inputMint,
-      outputMint,
-      amount,
-      asked?.bps,
-    );
+    const ask = (slippage: number) =>
+      this.fetchQuote(
+        { inputMint, outputMint, amount, slippageBps: slippage, platformFeeBps: asked?.bps },
+        signal,
+      );
+    let slippageBps = aggregatorSlippageBps(context.slippageBps);
+    let quote = await ask(slippageBps);
+    if (context.slippageBps === undefined) {
+      // Automatic slippage from the answer's price impact; Jupiter binds the minimum
+      // (otherAmountThreshold) from the slippage it was asked, so a higher one is asked again.
+      const automatic = aggregatorAutoSlippageBps(fractionToBps(quote.priceImpactPct));
+      if (automatic > AUTO_SLIPPAGE.AGGREGATOR_BPS) {
+        slippageBps = automatic;
+        quote = await ask(slippageBps);
+      }
+    }
     // The platform fee Jupiter's program takes: its feeBps of its inAmount (checkQuote: as asked).
     const fee = asked && {
       ...asked,
@@ -165,6 +164,35 @@ export class JupiterProvider implements QuoteProvider {
         },
       },
     ];
+  }
+
+  /** GET /quote (ExactIn) for the whole amount, checked against what was asked. */
+  private async fetchQuote(
+    terms: {
+      inputMint: string;
+      outputMint: string;
+      amount: bigint;
+      slippageBps: number;
+      platformFeeBps?: number;
+    },
+    signal: AbortSignal,
+  ): Promise<JupiterQuoteResponse> {
+    const url = this.endpoint('quote');
+    url.search = new URLSearchParams({
+      inputMint: terms.inputMint,
+      outputMint: terms.outputMint,
+      amount: terms.amount.toString(),
+      slippageBps: String(terms.slippageBps),
+      swapMode: 'ExactIn',
+      ...(terms.platformFeeBps !== undefined ? { platformFeeBps: String(terms.platformFeeBps) } : {}),
+    }).toString();
+    return checkQuote(
+      await this.call<JupiterQuoteResponse>(url, { method: 'GET' }, signal),
+      terms.inputMint,
+      terms.outputMint,
+      terms.amount,
+      terms.platformFeeBps,
+    );
   }
 
   /** POST /swap for `user`; the answer must be a versioned transaction paid by that user. */

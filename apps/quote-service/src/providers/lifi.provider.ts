@@ -2,7 +2,7 @@ import type { ChainDescriptor } from '@swapgw/chains';
 import type { RouteCall, RouteLeg } from '@swapgw/contracts';
 import { ProviderNames } from '../catalog/support-policy';
 import { IntegratorFeeCharge, reportedFeeMatches } from '../quote/integrator-fee';
-import { AUTO_SLIPPAGE, aggregatorSlippageBps, autoSlippageBps } from '../quote/slippage';
+import { AUTO_SLIPPAGE, aggregatorAutoSlippageBps, aggregatorSlippageBps } from '../quote/slippage';
 import { NoRouteError, NoRouteReason } from './no-route.error';
 import {
   CandidateRoute,
@@ -356,14 +356,9 @@ export function lifiPriceImpactBps(quote: Pick<LifiQuote, 'estimate'>): number |
   return Math.max(0, Math.round((1 - to / traded) * 10_000));
 }
 
-/**
- * A LI.FI route's automatic slippage: the swap legs' rule (autoSlippageBps) on the price impact of
- * its answer, never under AGGREGATOR_BPS (the minimum of a route whose impact LI.FI does not show).
- */
+/** A LI.FI route's automatic slippage: aggregatorAutoSlippageBps on its answer's price impact. */
 export function lifiAutoSlippageBps(quote: Pick<LifiQuote, 'estimate'>): number {
-  const impactBps = lifiPriceImpactBps(quote);
-  if (impactBps === undefined) return AUTO_SLIPPAGE.AGGREGATOR_BPS;
-  return Math.max(AUTO_SLIPPAGE.AGGREGATOR_BPS, autoSlippageBps({ priceImpactBps: impactBps }));
+  return aggregatorAutoSlippageBps(lifiPriceImpactBps(quote));
 }
 
 /**

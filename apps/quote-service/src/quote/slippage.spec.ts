@@ -1,6 +1,7 @@
 import type { RouteLeg } from '@swapgw/contracts';
 import { applySlippage } from './amounts';
 import {
+  aggregatorAutoSlippageBps,
   aggregatorSlippageBps,
   AUTO_SLIPPAGE,
   autoSlippageBps,
@@ -77,5 +78,14 @@ describe('routeMinAmountOut', () => {
     // 1 − 0.99 × 0.99 = 1.99 %: the route's compounded slippage, up to rounding in base units.
     expect(min).toBeLessThanOrEqual(applySlippage(10n ** 18n, 199));
     expect(min).toBeGreaterThanOrEqual(applySlippage(10n ** 18n, 199) - 10n);
+  });
+});
+
+describe('aggregatorAutoSlippageBps', () => {
+  it('applies the swap legs’ rule to the impact an aggregator shows, never under the 50 bps it was asked with', () => {
+    expect(aggregatorAutoSlippageBps(undefined)).toBe(AUTO_SLIPPAGE.AGGREGATOR_BPS);
+    expect(aggregatorAutoSlippageBps(4)).toBe(50); // 30 + 2, raised to 50
+    expect(aggregatorAutoSlippageBps(251)).toBe(156); // 30 + ceil(251 / 2)
+    expect(aggregatorAutoSlippageBps(5_000)).toBe(AUTO_SLIPPAGE.MAX_BPS);
   });
 });

@@ -13,8 +13,8 @@ import { BPS_DENOMINATOR } from './amounts';
  * An aggregator's route (LI.FI, 0x, Jupiter) fixes its minimum in the transaction it builds from the
  * slippage it is sent, before its price impact is known: it is asked with AGGREGATOR_BPS, and a
  * provider whose answer shows an impact applies max(AGGREGATOR_BPS, autoSlippageBps(impact)),
- * asking once more when that is higher (LI.FI: lifiAutoSlippageBps). 0x v2 reports no impact and
- * keeps AGGREGATOR_BPS. A bridge paying a fixed amount (devnet bridge, Across) has no slippage (0).
+ * asking once more when that is higher (aggregatorAutoSlippageBps: LI.FI from its USD amounts,
+ * Jupiter from its priceImpactPct). 0x v2 reports no impact and keeps AGGREGATOR_BPS. A bridge paying a fixed amount (devnet bridge, Across) has no slippage (0).
  */
 export const AUTO_SLIPPAGE = {
   BASE_BPS: 30,
@@ -43,6 +43,16 @@ export function swapLegSlippageBps(requested: number | undefined, pressure: Swap
 /** An aggregator's slippage (sent to its API): the request's when it has one, else AGGREGATOR_BPS. */
 export function aggregatorSlippageBps(requested: number | undefined): number {
   return requested ?? AUTO_SLIPPAGE.AGGREGATOR_BPS;
+}
+
+/**
+ * An aggregator route's automatic slippage once its answer shows a price impact: the swap legs'
+ * rule (autoSlippageBps) on that impact, never under AGGREGATOR_BPS (what it was asked with, and
+ * what a route whose impact is unknown keeps).
+ */
+export function aggregatorAutoSlippageBps(priceImpactBps: number | undefined): number {
+  if (priceImpactBps === undefined) return AUTO_SLIPPAGE.AGGREGATOR_BPS;
+  return Math.max(AUTO_SLIPPAGE.AGGREGATOR_BPS, autoSlippageBps({ priceImpactBps }));
 }
 
 /**
