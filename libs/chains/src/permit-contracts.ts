@@ -17,7 +17,7 @@ export interface PermitContracts {
   uniswapV3SwapRouter02?: string;
   /** The devnet bridge (devnet chains only). */
   bridge?: string;
-  /** Across's SpokePool of the chain, when Across is deployed there (sponsored legs only). */
+  /** Across's SpokePool of the chain, when Across is deployed there (sponsored legs, and user-paid deposits paying integrator fees). */
   acrossSpokePool?: string;
 }
 

@@ -410,7 +410,7 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
     });
   });
 
-  it('integrator fees with native ETH in: swapNativeWithFees pays each fee in ETH out of the value and swaps the rest; a value other than amountIn is refused', async () => {
+  it('integrator fees with native ETH in: swapWithFees sent with a value pays each fee in ETH out of it and swaps the rest; a value other than amountIn is refused', async () => {
     const chain = chainA();
     const user = wallet(3);
     const feeRecipient = Wallet.createRandom().address;
@@ -422,18 +422,20 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
     const fee = parseUnits('0.002', 18);
     const swap = feeSwap(chain.uniswapV2.router, gross, 1n, recipient);
     const path = [WETH.address, USDC.address];
+    // Native coin in: no signature and no allowance, the router takes the value.
+    const noPermit = [2, 0n, 0n, '0x'];
 
-    const mismatch = await router.swapNativeWithFees
-      .staticCall(swap, path, [[feeRecipient, fee]], { value: gross - 1n })
+    const mismatch = await router.swapWithFees
+      .staticCall(swap, path, [[feeRecipient, fee]], noPermit, { value: gross - 1n })
       .catch((error: unknown) => error);
     expect(errorName(router, mismatch)).toBe('NativeAmountMismatch');
-    const feeTooHigh = await router.swapNativeWithFees
-      .staticCall(swap, path, [[feeRecipient, gross]], { value: gross })
+    const feeTooHigh = await router.swapWithFees
+      .staticCall(swap, path, [[feeRecipient, gross]], noPermit, { value: gross })
       .catch((error: unknown) => error);
     expect(errorName(router, feeTooHigh)).toBe('InvalidIntegratorFee');
 
     const receipt = await (
-      await router.swapNativeWithFees(swap, path, [[feeRecipient, fee]], { value: gross })
+      await router.swapWithFees(swap, path, [[feeRecipient, fee]], noPermit, { value: gross })
     ).wait();
     expect(receipt!.status).toBe(1);
     const p = provider(chain);

@@ -129,7 +129,10 @@ describe('integratorFeeTransfersOf', () => {
     expect(refusalOf(planWith([elsewhere], deposit)).code).toBe('VALIDATION_FAILED');
   });
 
-  it.each([['the devnet bridge', bridgeLeg()]])(
+  it.each([
+    ['the devnet bridge', bridgeLeg()],
+    ['Across', acrossLeg],
+  ])(
     'gives the fees when a user-paid route starts with a deposit into %s through the chain router',
     (_name, leg) => {
       expect(integratorFeeTransfersOf(planWith([fee('125000')], leg), chains, 'user')).toEqual([
@@ -140,7 +143,6 @@ describe('integratorFeeTransfersOf', () => {
 
   it.each([
     ['a sponsored bridge deposit', bridgeLeg(), 'sponsored', /gasPayment user/],
-    ['an Across deposit', acrossLeg, 'user', /Across deposit/],
     [
       'a bridge to Solana',
       bridgeLeg({ destinationChain: 'solana-devnet' }),

@@ -835,6 +835,7 @@ describe('planSteps with integrator fees (the first leg pays them in its own tra
   const PERMIT2 = getAddress('0x' + 'e2'.repeat(20));
   const FEE_A = getAddress('0x' + 'f1'.repeat(20));
   const FEE_B = getAddress('0x' + 'f2'.repeat(20));
+  const SPOKE_POOL_A = getAddress('0x' + 'b9'.repeat(20));
   const feeContext: StepPlanContext = {
     ...context,
     permitContractsOf: (chain) =>
@@ -844,6 +845,7 @@ describe('planSteps with integrator fees (the first leg pays them in its own tra
             permit2: PERMIT2,
             uniswapV2Router: ROUTER_A,
             bridge: BRIDGE_A,
+            acrossSpokePool: SPOKE_POOL_A,
           }
         : undefined,
     tokenPermitOf: (_chain, address) =>
@@ -968,7 +970,51 @@ describe('planSteps with integrator fees (the first leg pays them in its own tra
     expect(steps[2].approve).toEqual({ token: USDC_B.address, spender: ROUTER_B, amount: '9990000' });
   });
 
-  it('native ETH in: no approve, swapNativeWithFees sent with amountIn plus the fees as value', () => {
+  it('user-paid Across first: acrossWithFees pulls amountIn plus the fees, pays them and deposits amountIn with the quoted terms, the wallet being the depositor', () => {
+    const across = leg({
+      ...bridgeToB,
+      provider: 'across',
+      spender: SPOKE_POOL_A,
+      across: {
+        spokePool: SPOKE_POOL_A,
+        outputToken: USDC_B.address!,
+        outputAmount: '9990000',
+        exclusiveRelayer: '0x' + '00'.repeat(20),
+        quoteTimestamp: 1_799_999_990,
+        fillDeadline: 1_800_010_000,
+        exclusivityDeadline: 0,
+      },
+    } as Partial<RouteLeg>);
+    const steps = planSteps(planOf([across]), { userAddress: USER, gasPayment: 'user' }, feeContext);
+    expect(steps.map((s) => s.kind)).toEqual(['approve', 'bridge']);
+    expect(steps[0].approve).toEqual({ token: USDC_A.address, spender: GATEWAY_ROUTER, amount: '10006000' });
+    expect([steps[1].call!.to, steps[1].call!.value]).toEqual([GATEWAY_ROUTER, '0']);
+    const [terms, inputToken, gross, fees, permit] = swapGatewayRouterInterface.decodeFunctionData(
+      'acrossWithFees',
+      steps[1].call!.data,
+    );
+    // The SpokePool, the user as the fill's recipient, the quoted output, devnet-b's chain id, the
+    // quote's relayer, timestamp, fill deadline and exclusivity.
+    expect(terms.toArray()).toEqual([
+      SPOKE_POOL_A,
+      USER,
+      USDC_B.address,
+      9_990_000n,
+      31338n,
+      '0x' + '00'.repeat(20),
+      1_799_999_990n,
+      1_800_010_000n,
+      0n,
+    ]);
+    expect([inputToken, gross]).toEqual([USDC_A.address, 10_006_000n]);
+    expect(feesOf(fees)).toEqual([
+      [FEE_A, 4_500n],
+      [FEE_B, 1_500n],
+    ]);
+    expect(permit.toArray()).toEqual([2n, 0n, 0n, '0x']);
+  });
+
+  it('native ETH in: no approve, swapWithFees sent with amountIn plus the fees as value', () => {
     const nativeIn = leg({
       tokenIn: ETH_A,
       tokenOut: USDC_A,
@@ -991,8 +1037,8 @@ describe('planSteps with integrator fees (the first leg pays them in its own tra
       ]);
       const call = steps[0].call!;
       expect([call.to, call.value]).toEqual([GATEWAY_ROUTER, '1005000000000000000']);
-      const [terms, path, fees] = swapGatewayRouterInterface.decodeFunctionData(
-        'swapNativeWithFees',
+      const [terms, path, fees, permit] = swapGatewayRouterInterface.decodeFunctionData(
+        'swapWithFees',
         call.data,
       );
       expect(terms.toArray()).toEqual([
@@ -1005,10 +1051,12 @@ describe('planSteps with integrator fees (the first leg pays them in its own tra
       ]);
       expect(path.toArray()).toEqual([WETH_A.address, USDC_A.address]);
       expect(feesOf(fees)).toEqual([[FEE_A, 5_000_000_000_000_000n]]);
+      // No signature: the router takes the value (the permit is unused).
+      expect(permit.toArray()).toEqual([2n, 0n, 0n, '0x']);
     }
   });
 
-  it('native ETH in through Uniswap V3: swapV3NativeWithFees along the encoded path', () => {
+  it('native ETH in through Uniswap V3: swapV3WithFees sent with the value, along the encoded path', () => {
     const V3_ROUTER = getAddress('0x' + 'a3'.repeat(20));
     const nativeIn = leg({
       provider: 'uniswap-v3',
@@ -1035,7 +1083,7 @@ describe('planSteps with integrator fees (the first leg pays them in its own tra
     );
     const call = steps[0].call!;
     expect(call.value).toBe('1000000000000000007');
-    const [terms, path] = swapGatewayRouterInterface.decodeFunctionData('swapV3NativeWithFees', call.data);
+    const [terms, path] = swapGatewayRouterInterface.decodeFunctionData('swapV3WithFees', call.data);
     expect(terms[0]).toBe(V3_ROUTER);
     expect(path).toBe((WETH_A.address! + '0001f4' + USDC_A.address!.slice(2)).toLowerCase());
   });

@@ -102,9 +102,10 @@ const PERMIT2_PERMIT_TUPLE =
 /**
  * SwapGatewayRouter: one call pulls the input with the user's permit (or allowance), pays the
  * integrator fees it is given (none: `[]`) and performs the leg through the venue it names
- * (`swapWithFees` Router02, `swapV3WithFees` SwapRouter02, `depositWithFees` the bridge; the router
- * has no configuration); `swapNativeWithFees` / `swapV3NativeWithFees` take native coin in as the
- * value and pay the fees in it. `permit` is `(kind, nonce, deadline, signature)`: kind 0 = EIP-2612
+ * (`swapWithFees` Router02, `swapV3WithFees` SwapRouter02, `depositWithFees` the bridge,
+ * `acrossWithFees` an Across SpokePool with the caller as depositor; the router has no
+ * configuration); the swaps
+ * sent with a value take native coin in (the value is `amountIn`) and pay the fees in it. `permit` is `(kind, nonce, deadline, signature)`: kind 0 = EIP-2612
  * (nonce unused), 1 = Permit2, 2 = the caller's allowance to the router. The
  * `...WithIntent` entry points are the sponsored ones: anyone sends them with the owner's Permit2
  * witness signature over the leg, venue included (see @swapgw/chains sponsored-intents).
@@ -117,11 +118,10 @@ const PERMIT2_PERMIT_TUPLE =
 export const SWAP_GATEWAY_ROUTER_ABI = [
   'function permit2() view returns (address)',
   'function depositToWithPermit(address venue, uint256 amount, uint256 destinationChainId, bytes32 recipient, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256 bridgeNonce)',
-  'function swapWithFees((address venue, uint256 amountIn, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) swap, address[] path, (address recipient, uint256 amount)[] fees, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256 amountOut)',
-  'function swapV3WithFees((address venue, uint256 amountIn, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) swap, bytes path, (address recipient, uint256 amount)[] fees, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256 amountOut)',
-  'function swapNativeWithFees((address venue, uint256 amountIn, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) swap, address[] path, (address recipient, uint256 amount)[] fees) payable returns (uint256 amountOut)',
-  'function swapV3NativeWithFees((address venue, uint256 amountIn, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) swap, bytes path, (address recipient, uint256 amount)[] fees) payable returns (uint256 amountOut)',
+  'function swapWithFees((address venue, uint256 amountIn, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) swap, address[] path, (address recipient, uint256 amount)[] fees, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) payable returns (uint256 amountOut)',
+  'function swapV3WithFees((address venue, uint256 amountIn, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) swap, bytes path, (address recipient, uint256 amount)[] fees, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) payable returns (uint256 amountOut)',
   'function depositWithFees((address venue, uint256 amountIn, uint256 destinationChainId, address recipient) deposit, (address recipient, uint256 amount)[] fees, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256 bridgeNonce)',
+  'function acrossWithFees((address spokePool, address recipient, address outputToken, uint256 outputAmount, uint256 destinationChainId, address exclusiveRelayer, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityParameter) d, address inputToken, uint256 amountIn, (address recipient, uint256 amount)[] fees, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit)',
   'event IntegratorFeePaid(address indexed recipient, address indexed token, address indexed payer, uint256 amount)',
   'error InvalidIntegratorFee()',
   'error NativeAmountMismatch(uint256 value, uint256 amountIn)',

@@ -8,6 +8,7 @@ import {
   acrossTransferOf,
   evmBridgePayoutOf,
   evmStepOf,
+  type IntegratorFeeTransfer,
   LegStepChains,
   StepSpecChains,
 } from '@swapgw/chains/families';
@@ -50,6 +51,12 @@ describe('Across on the mainnet replica', () => {
   };
   const chains: LegStepChains = {
     ...evmChains,
+    // The SwapGatewayRouter a deposit paying integrator fees goes through (acrossWithFees).
+    permitContractsOf: (chain) => ({
+      permit2: catalog(chain as 'base').permit2!,
+      permitRouter: catalog(chain as 'base').gatewayRouter!,
+      acrossSpokePool: spokePool(chain as 'base'),
+    }),
     bridgePayoutOf: (leg, recipient) => evmBridgePayoutOf(leg, recipient, evmChains),
     destinationSwapOf: () => {
       throw new Error('not a bridge-swap');
@@ -122,11 +129,13 @@ describe('Across on the mainnet replica', () => {
   const deposit = async (walletIndex: number, leg: RouteLeg, recipient: string): Promise<bigint> =>
     (await depositWithHash(walletIndex, leg, recipient)).depositId;
 
+  /** As deposit; with integratorFees, through the SwapGatewayRouter, which pays them first. */
   const depositWithHash = async (
     walletIndex: number,
     leg: RouteLeg,
     recipient: string,
-  ): Promise<{ depositId: bigint; txHash: string }> => {
+    integratorFees?: IntegratorFeeTransfer[],
+  ): Promise<{ depositId: bigint; txHash: string; depositor: string; inputAmount: bigint }> => {
     const wallet = devnetWallet(DEVNET_MNEMONIC, walletIndex, base);
     const input = {
       leg,
@@ -137,6 +146,7 @@ describe('Across on the mainnet replica', () => {
       finalRecipient: recipient,
       deadline: BigInt(Math.floor(Date.now() / 1000) + 3600),
       sponsored: false,
+      ...(integratorFees ? { integratorFees } : {}),
     };
     const approve = evmStepOf(
       { ...input, step: { legIndex: 0, kind: 'approve', signing: 'evm-transaction', approves: 'spender' } },
@@ -156,7 +166,12 @@ describe('Across on the mainnet replica', () => {
     expect(event).toBeDefined();
     expect(event!.args.destinationChainId).toBe(42161n);
     expect(event!.args.outputAmount).toBe(BigInt(leg.minAmountOut));
-    return { depositId: event!.args.depositId as bigint, txHash: receipt!.hash };
+    return {
+      depositId: event!.args.depositId as bigint,
+      txHash: receipt!.hash,
+      depositor: event!.args.depositor as string,
+      inputAmount: event!.args.inputAmount as bigint,
+    };
   };
 
   /** The registry as the services build it from RPC_URL_BASE / RPC_URL_ARBITRUM on the replica. */
@@ -237,6 +252,40 @@ describe('Across on the mainnet replica', () => {
       await devnetWallet(DEVNET_MNEMONIC, 3, base).sendTransaction({ to: recipient, value: 1n })
     ).wait();
     expect(await acrossTransferOf(registry(), 'base', plain!.hash, 5000)).toBeUndefined();
+  }, 60_000);
+
+  it('a user-paid deposit with an integrator fee: the SwapGatewayRouter pays the fee on base and deposits the rest, the wallet being the depositor, and the fill pays the recipient', async () => {
+    const amount = 200_000_000n; // 200 USDC deposited
+    const fee = 600_000n; // and 0.60 USDC to the integrator, pulled with it
+    const recipient = Wallet.createRandom().address;
+    const feeRecipient = Wallet.createRandom().address;
+    const walletIndex = 5;
+    const wallet = devnetWallet(DEVNET_MNEMONIC, walletIndex, base).address;
+    const baseUsdc = new Contract(usdc('base'), ERC20_ABI, base);
+    const router = catalog('base').gatewayRouter!;
+    const fees = await quote(amount, recipient);
+    const before = (await baseUsdc.balanceOf(wallet)) as bigint;
+
+    const { depositId, txHash, depositor, inputAmount } = await depositWithHash(
+      walletIndex,
+      acrossLeg(amount, fees),
+      recipient,
+      [{ recipient: feeRecipient, amount: fee }],
+    );
+
+    const receipt = await base.getTransactionReceipt(txHash);
+    expect(receipt!.to).toBe(router);
+    expect(await baseUsdc.balanceOf(feeRecipient)).toBe(fee);
+    expect(before - ((await baseUsdc.balanceOf(wallet)) as bigint)).toBe(amount + fee);
+    expect(await baseUsdc.balanceOf(router)).toBe(0n);
+    // The SpokePool recorded the quoted amount with the wallet (not the router) as depositor, so an
+    // unfilled deposit is refunded to it.
+    expect(inputAmount).toBe(amount);
+    expect(depositor).toBe(`0x${wallet.slice(2).toLowerCase().padStart(64, '0')}`);
+    expect(await waitForBalance(recipient, BigInt(fees.outputAmount))).toBe(BigInt(fees.outputAmount));
+    expect((await fillsOf(depositId)).map((fill) => fill.args.outputAmount)).toEqual([
+      BigInt(fees.outputAmount),
+    ]);
   }, 60_000);
 
   it('leaves a deposit past its fillDeadline unfilled', async () => {

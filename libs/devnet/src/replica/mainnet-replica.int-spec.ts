@@ -514,7 +514,7 @@ describe('mainnet replica', () => {
     expect(await usdc.balanceOf(call.to)).toBe(0n);
   });
 
-  it('native ETH in with an integrator fee on base: swapV3NativeWithFees pays the fee in ETH and swaps the rest of the value through SwapRouter02', async () => {
+  it('native ETH in with an integrator fee on base: swapV3WithFees sent with a value pays the fee in ETH and swaps the rest through SwapRouter02', async () => {
     const provider = providerOf('base');
     const router = catalogOf('base').gatewayRouter!;
     const wallet = new Wallet(hexlify(randomBytes(32)), provider);
@@ -528,7 +528,7 @@ describe('mainnet replica', () => {
     const usdc = new Contract(usdcOf('base'), ERC20_ABI, provider);
 
     const receipt = await (
-      await contract.swapV3NativeWithFees(swap, path, [[feeRecipient, fee]], { value: gross })
+      await contract.swapV3WithFees(swap, path, [[feeRecipient, fee]], [2, 0n, 0n, '0x'], { value: gross })
     ).wait();
     expect(receipt?.status).toBe(1);
     expect(await provider.getBalance(feeRecipient)).toBe(fee);

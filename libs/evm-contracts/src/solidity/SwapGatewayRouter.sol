@@ -438,29 +438,58 @@ contract SwapGatewayRouter is ReentrancyGuard {
     /// A Uniswap V2 swap (Router02) of the caller's tokens that pays integrator fees first: pulls
     /// swap.amountIn of path[0] (permit, or Allowance after an approve of this contract), pays each
     /// fee to its recipient, swaps the rest for at least swap.amountOutMin to swap.recipient.
+    /// Native coin in (path[0] is WETH): sent with a value, which must be swap.amountIn (fees
+    /// included; the permit is unused); each fee is sent in the native coin (IntegratorFeePaid with
+    /// token 0) and the rest swapped by Router02's swapExactETHForTokens.
     function swapWithFees(FeeSwap calldata swap, address[] calldata path, IntegratorFee[] calldata fees, Permit calldata permit)
         external
+        payable
         nonReentrant
         returns (uint256 amountOut)
     {
         checkFeeSwap(swap);
         if (path.length < 2 || path.length > MAX_PATH_LENGTH) revert InvalidPath();
-        (uint256 held, uint256 net) = pullPayingFees(IERC20(path[0]), swap, fees, permit);
-        amountOut = swapV2Net(swap, path, net);
-        settleFeeSwap(IERC20(path[0]), held, swap, amountOut, permit.kind);
+        if (msg.value > 0) {
+            uint256 held = address(this).balance - msg.value;
+            uint256[] memory amounts = IUniswapV2RouterExactIn(swap.venue).swapExactETHForTokens{
+                value: payNativeIntegratorFees(swap, fees)
+            }(swap.amountOutMin, path, swap.recipient, swap.deadline);
+            amountOut = amounts[amounts.length - 1];
+            settleNativeFeeSwap(held, swap, amountOut);
+        } else {
+            (uint256 held, uint256 net) = pullPayingFees(IERC20(path[0]), swap, fees, permit);
+            amountOut = swapV2Net(swap, path, net);
+            settleFeeSwap(IERC20(path[0]), held, swap, amountOut, permit.kind);
+        }
     }
 
-    /// As swapWithFees, through SwapRouter02's exactInput along a V3 path.
+    /// As swapWithFees, through SwapRouter02's exactInput along a V3 path. Native coin in (the path
+    /// starts with WETH, sent with a value of swap.amountIn): SwapRouter02 wraps the value it is sent.
     function swapV3WithFees(FeeSwap calldata swap, bytes calldata path, IntegratorFee[] calldata fees, Permit calldata permit)
         external
+        payable
         nonReentrant
         returns (uint256 amountOut)
     {
         checkFeeSwap(swap);
         IERC20 tokenIn = IERC20(v3PathStart(path));
-        (uint256 held, uint256 net) = pullPayingFees(tokenIn, swap, fees, permit);
-        amountOut = swapV3Net(swap, path, net);
-        settleFeeSwap(tokenIn, held, swap, amountOut, permit.kind);
+        if (msg.value > 0) {
+            uint256 held = address(this).balance - msg.value;
+            uint256 value = payNativeIntegratorFees(swap, fees);
+            amountOut = ISwapRouter02ExactIn(swap.venue).exactInput{value: value}(
+                ISwapRouter02ExactIn.ExactInputParams({
+                    path: path,
+                    recipient: swap.recipient,
+                    amountIn: value,
+                    amountOutMinimum: swap.amountOutMin
+                })
+            );
+            settleNativeFeeSwap(held, swap, amountOut);
+        } else {
+            (uint256 held, uint256 net) = pullPayingFees(tokenIn, swap, fees, permit);
+            amountOut = swapV3Net(swap, path, net);
+            settleFeeSwap(tokenIn, held, swap, amountOut, permit.kind);
+        }
     }
 
     function swapV2Net(FeeSwap calldata swap, address[] calldata path, uint256 net) private returns (uint256) {
@@ -492,12 +521,13 @@ contract SwapGatewayRouter is ReentrancyGuard {
 
     function checkFeeSwap(FeeSwap calldata swap) private view {
         if (block.timestamp > swap.deadline) revert IntentExpired(swap.deadline);
-        if (swap.recipient == address(0) || swap.recipient == address(this)) revert InvalidRecipient();
+        checkRecipient(swap.recipient);
         checkVenue(swap.venue);
     }
 
     /// Pays each fee out of the gross input this contract just pulled (emitting IntegratorFeePaid)
-    /// and lets venue take exactly what is left, which it returns.
+    /// and lets venue take exactly what is left, which it returns. token 0: the native coin (the
+    /// call's value), sent to each recipient; the caller sends the rest along with its venue call.
     function payIntegratorFees(IERC20 token, address payer, uint256 gross, IntegratorFee[] calldata fees, address venue)
         private
         returns (uint256 net)
@@ -509,10 +539,15 @@ contract SwapGatewayRouter is ReentrancyGuard {
                 revert InvalidIntegratorFee();
             }
             net -= fee.amount;
-            token.safeTransfer(fee.recipient, fee.amount);
+            if (address(token) == address(0)) {
+                (bool paid,) = fee.recipient.call{value: fee.amount}("");
+                if (!paid) revert NativeFeeTransferFailed(fee.recipient);
+            } else {
+                token.safeTransfer(fee.recipient, fee.amount);
+            }
             emit IntegratorFeePaid(fee.recipient, address(token), payer, fee.amount);
         }
-        if (fees.length > 0) token.forceApprove(venue, net);
+        if (fees.length > 0 && address(token) != address(0)) token.forceApprove(venue, net);
     }
 
     /// Towards a chain whose addresses are 32 bytes (Solana), as the bridge's depositTo.
@@ -546,7 +581,7 @@ contract SwapGatewayRouter is ReentrancyGuard {
         nonReentrant
         returns (uint256 bridgeNonce)
     {
-        if (deposit.recipient == address(0) || deposit.recipient == address(this)) revert InvalidRecipient();
+        checkRecipient(deposit.recipient);
         checkVenue(deposit.venue);
         IERC20 token = IERC20(IBridgeDeposits(deposit.venue).token());
         uint256 held = pull(token, deposit.amountIn, permit, deposit.venue);
@@ -556,65 +591,32 @@ contract SwapGatewayRouter is ReentrancyGuard {
         emit DepositWithPermit(msg.sender, bridgeNonce, deposit.destinationChainId, net, permit.kind);
     }
 
-    /// A Uniswap V2 swap of native coin in (path[0] is WETH) that pays integrator fees in the native
-    /// coin first: msg.value is swap.amountIn (fees included); each fee is sent to its recipient
-    /// (IntegratorFeePaid with token 0), the rest swapped by Router02's swapExactETHForTokens.
-    function swapNativeWithFees(FeeSwap calldata swap, address[] calldata path, IntegratorFee[] calldata fees)
-        external
-        payable
-        nonReentrant
-        returns (uint256 amountOut)
-    {
-        checkFeeSwap(swap);
-        if (path.length < 2 || path.length > MAX_PATH_LENGTH) revert InvalidPath();
-        uint256 held = address(this).balance - msg.value;
-        uint256 net = payNativeIntegratorFees(swap, fees);
-        uint256[] memory amounts = IUniswapV2RouterExactIn(swap.venue).swapExactETHForTokens{value: net}(
-            swap.amountOutMin, path, swap.recipient, swap.deadline
-        );
-        amountOut = amounts[amounts.length - 1];
-        settleNativeFeeSwap(held, swap, amountOut);
+    /// A user-paid Across deposit that pays integrator fees first: pulls amountIn of inputToken from
+    /// the caller (permit, or Allowance after an approve of this contract), pays each fee to its
+    /// recipient and deposits the rest into the SpokePool (d.spokePool) on d's terms with no message,
+    /// the caller as depositor (Across refunds an unfilled deposit to them). The deposit, its id and
+    /// depositor are in the SpokePool's FundsDeposited.
+    function acrossWithFees(
+        AcrossDeposit calldata d,
+        address inputToken,
+        uint256 amountIn,
+        IntegratorFee[] calldata fees,
+        Permit calldata permit
+    ) external nonReentrant {
+        checkRecipient(d.recipient);
+        checkVenue(d.spokePool);
+        uint256 held = pull(IERC20(inputToken), amountIn, permit, d.spokePool);
+        uint256 net = payIntegratorFees(IERC20(inputToken), msg.sender, amountIn, fees, d.spokePool);
+        depositAcross(d, ISignatureTransfer.TokenPermissions({token: inputToken, amount: net}), msg.sender, "");
+        assertNothingLeft(IERC20(inputToken), held);
     }
 
-    /// As swapNativeWithFees, through SwapRouter02's exactInput (which wraps the value it is sent)
-    /// along a V3 path starting with WETH.
-    function swapV3NativeWithFees(FeeSwap calldata swap, bytes calldata path, IntegratorFee[] calldata fees)
-        external
-        payable
-        nonReentrant
-        returns (uint256 amountOut)
-    {
-        checkFeeSwap(swap);
-        v3PathStart(path);
-        uint256 held = address(this).balance - msg.value;
-        uint256 net = payNativeIntegratorFees(swap, fees);
-        amountOut = ISwapRouter02ExactIn(swap.venue).exactInput{value: net}(
-            ISwapRouter02ExactIn.ExactInputParams({
-                path: path,
-                recipient: swap.recipient,
-                amountIn: net,
-                amountOutMinimum: swap.amountOutMin
-            })
-        );
-        settleNativeFeeSwap(held, swap, amountOut);
-    }
-
-    /// Pays each fee in the native coin out of msg.value (which must be swap.amountIn) and returns
+    /// Checks that msg.value is swap.amountIn, pays each fee in the native coin out of it and returns
     /// what is left to swap. A native-in swap cannot also unwrap its output.
-    function payNativeIntegratorFees(FeeSwap calldata swap, IntegratorFee[] calldata fees) private returns (uint256 net) {
+    function payNativeIntegratorFees(FeeSwap calldata swap, IntegratorFee[] calldata fees) private returns (uint256) {
         if (msg.value != swap.amountIn) revert NativeAmountMismatch(msg.value, swap.amountIn);
         if (swap.unwrapNative) revert InvalidPath();
-        net = swap.amountIn;
-        for (uint256 i = 0; i < fees.length; i++) {
-            IntegratorFee calldata fee = fees[i];
-            if (fee.recipient == address(0) || fee.recipient == address(this) || fee.amount == 0 || fee.amount >= net) {
-                revert InvalidIntegratorFee();
-            }
-            net -= fee.amount;
-            (bool paid,) = fee.recipient.call{value: fee.amount}("");
-            if (!paid) revert NativeFeeTransferFailed(fee.recipient);
-            emit IntegratorFeePaid(fee.recipient, address(0), msg.sender, fee.amount);
-        }
+        return payIntegratorFees(IERC20(address(0)), msg.sender, swap.amountIn, fees, swap.venue);
     }
 
     /// The venue took all of the native coin it was sent: nothing of the caller's stays here.
@@ -633,7 +635,7 @@ contract SwapGatewayRouter is ReentrancyGuard {
         bytes calldata signature
     ) external nonReentrant returns (uint256 amountOut) {
         if (block.timestamp > intent.deadline) revert IntentExpired(intent.deadline);
-        if (intent.recipient == address(0) || intent.recipient == address(this)) revert InvalidRecipient();
+        checkRecipient(intent.recipient);
         checkVenue(intent.venue);
         if (intent.path.length < 2) revert InvalidPath();
         if (intent.path[0] != permit.permitted.token) revert TokenMismatch(permit.permitted.token, intent.path[0]);
@@ -660,7 +662,7 @@ contract SwapGatewayRouter is ReentrancyGuard {
         bytes calldata signature
     ) external nonReentrant returns (uint256 amountOut) {
         if (block.timestamp > intent.deadline) revert IntentExpired(intent.deadline);
-        if (intent.recipient == address(0) || intent.recipient == address(this)) revert InvalidRecipient();
+        checkRecipient(intent.recipient);
         checkVenue(intent.venue);
         address tokenIn = v3PathStart(intent.path);
         if (tokenIn != permit.permitted.token) revert TokenMismatch(permit.permitted.token, tokenIn);
@@ -767,10 +769,10 @@ contract SwapGatewayRouter is ReentrancyGuard {
         bytes calldata signature
     ) external nonReentrant {
         if (block.timestamp > intent.deadline) revert IntentExpired(intent.deadline);
-        if (intent.recipient == address(0) || intent.recipient == address(this)) revert InvalidRecipient();
+        checkRecipient(intent.recipient);
         checkVenue(intent.venue);
         uint256 held = pullWithIntent(permit, owner, hashAcrossIntent(intent), ACROSS_INTENT_WITNESS_TYPE, signature, intent.venue);
-        depositAcross(
+        depositAcrossWithIntent(
             AcrossDeposit({
                 spokePool: intent.venue,
                 recipient: intent.recipient,
@@ -806,7 +808,7 @@ contract SwapGatewayRouter is ReentrancyGuard {
         if (v3PathStart(intent.path) != intent.outputToken) revert TokenMismatch(intent.outputToken, v3PathStart(intent.path));
         uint256 held =
             pullWithIntent(permit, owner, hashAcrossSwapIntent(intent), ACROSS_SWAP_INTENT_WITNESS_TYPE, signature, intent.venue);
-        depositAcross(
+        depositAcrossWithIntent(
             AcrossDeposit({
                 spokePool: intent.venue,
                 recipient: intent.destinationRouter,
@@ -856,7 +858,7 @@ contract SwapGatewayRouter is ReentrancyGuard {
     /// Checks a release's recipient and that amount of token was paid here; returns what was held before.
     function fundedRelease(address token, uint256 amount, address recipient) private view returns (uint256 held) {
         // Never from the source entry points (they refuse them); a hand-made deposit's release reverts.
-        if (recipient == address(0) || recipient == address(this)) revert InvalidRecipient();
+        checkRecipient(recipient);
         uint256 balance = IERC20(token).balanceOf(address(this));
         if (balance < amount) revert ReleaseNotFunded(token, amount, balance);
         return balance - amount;
@@ -957,20 +959,21 @@ contract SwapGatewayRouter is ReentrancyGuard {
         }
     }
 
-    /// The SpokePool's deposit of the whole permitted amount (already approved to it), the owner as
-    /// depositor so an unfilled deposit is refunded to them, never to this contract.
+    /// The SpokePool's deposit of input (already approved to it), depositor being the token owner
+    /// (the intent's signer, or the caller who pays), so an unfilled deposit is refunded to them,
+    /// never to this contract. input in one struct: a word less on the stack.
     function depositAcross(
         AcrossDeposit memory d,
-        ISignatureTransfer.PermitTransferFrom calldata permit,
-        address owner,
+        ISignatureTransfer.TokenPermissions memory input,
+        address depositor,
         bytes memory message
     ) private {
         IAcrossSpokePool(d.spokePool).deposit(
-            toBytes32(owner),
+            toBytes32(depositor),
             toBytes32(d.recipient),
-            toBytes32(permit.permitted.token),
+            toBytes32(input.token),
             toBytes32(d.outputToken),
-            permit.permitted.amount,
+            input.amount,
             d.outputAmount,
             d.destinationChainId,
             toBytes32(d.exclusiveRelayer),
@@ -979,6 +982,16 @@ contract SwapGatewayRouter is ReentrancyGuard {
             d.exclusivityParameter,
             message
         );
+    }
+
+    /// A sponsored Across deposit of the whole permitted amount, the owner as depositor.
+    function depositAcrossWithIntent(
+        AcrossDeposit memory d,
+        ISignatureTransfer.PermitTransferFrom calldata permit,
+        address owner,
+        bytes memory message
+    ) private {
+        depositAcross(d, permit.permitted, owner, message);
         emit AcrossDepositWithIntent(owner, d.spokePool, d.destinationChainId, permit.permitted.amount, permit.nonce, msg.sender);
     }
 
@@ -1051,6 +1064,11 @@ contract SwapGatewayRouter is ReentrancyGuard {
         if (path.length < 20 + V3_HOP_LENGTH || (path.length - 20) % V3_HOP_LENGTH != 0) revert InvalidPath();
         if ((path.length - 20) / V3_HOP_LENGTH > MAX_PATH_LENGTH - 1) revert InvalidPath();
         return address(bytes20(path[0:20]));
+    }
+
+    /// A recipient of the leg's output (or an Across deposit's) is neither the zero address nor this contract.
+    function checkRecipient(address recipient) private view {
+        if (recipient == address(0) || recipient == address(this)) revert InvalidRecipient();
     }
 
     function checkVenue(address venue) private view {

@@ -35,20 +35,22 @@ const FEE_SWAP_TUPLE =
 const FEES_TUPLE = '(address recipient, uint256 amount)[] fees';
 const FEE_DEPOSIT_TUPLE =
   '(address venue, uint256 amountIn, uint256 destinationChainId, address recipient) deposit';
+const ACROSS_DEPOSIT_TUPLE =
+  '(address spokePool, address recipient, address outputToken, uint256 outputAmount, uint256 destinationChainId, address exclusiveRelayer, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityParameter) d';
 
 /**
  * The SwapGatewayRouter (libs/evm-contracts, one address on every chain): one entry per venue
- * (Router02, SwapRouter02, the bridge) that pulls the input with the user's permit or allowance,
- * pays the integrator fees it is given (none: an empty list) and spends the rest in the same call;
- * payable entries for native coin in; the bridge's depositTo with a permit.
+ * (Router02, SwapRouter02, the bridge, Across's SpokePool) that pulls the input with the user's
+ * permit or allowance, pays the integrator fees it is given (none: an empty list) and spends the
+ * rest in the same call; the swaps take native coin in as the call's value; the bridge's depositTo
+ * with a permit.
  */
 export const swapGatewayRouterInterface = new Interface([
   `function depositToWithPermit(address venue, uint256 amount, uint256 destinationChainId, bytes32 recipient, ${PERMIT_TUPLE}) returns (uint256 bridgeNonce)`,
-  `function swapWithFees(${FEE_SWAP_TUPLE}, address[] path, ${FEES_TUPLE}, ${PERMIT_TUPLE}) returns (uint256 amountOut)`,
-  `function swapV3WithFees(${FEE_SWAP_TUPLE}, bytes path, ${FEES_TUPLE}, ${PERMIT_TUPLE}) returns (uint256 amountOut)`,
-  `function swapNativeWithFees(${FEE_SWAP_TUPLE}, address[] path, ${FEES_TUPLE}) payable returns (uint256 amountOut)`,
-  `function swapV3NativeWithFees(${FEE_SWAP_TUPLE}, bytes path, ${FEES_TUPLE}) payable returns (uint256 amountOut)`,
+  `function swapWithFees(${FEE_SWAP_TUPLE}, address[] path, ${FEES_TUPLE}, ${PERMIT_TUPLE}) payable returns (uint256 amountOut)`,
+  `function swapV3WithFees(${FEE_SWAP_TUPLE}, bytes path, ${FEES_TUPLE}, ${PERMIT_TUPLE}) payable returns (uint256 amountOut)`,
   `function depositWithFees(${FEE_DEPOSIT_TUPLE}, ${FEES_TUPLE}, ${PERMIT_TUPLE}) returns (uint256 bridgeNonce)`,
+  `function acrossWithFees(${ACROSS_DEPOSIT_TUPLE}, address inputToken, uint256 amountIn, ${FEES_TUPLE}, ${PERMIT_TUPLE})`,
   'event IntegratorFeePaid(address indexed recipient, address indexed token, address indexed payer, uint256 amount)',
 ]);
 
@@ -289,7 +291,7 @@ export interface FeeSwapArgs {
   poolFees?: number[];
   /**
    * Native coin in (the path starts with WETH): the call's value is grossAmountIn, the router pays
-   * the fees in the native coin and swaps the rest (swapNativeWithFees / swapV3NativeWithFees).
+   * the fees in the native coin and swaps the rest (swapWithFees / swapV3WithFees sent with it).
    */
   nativeIn?: boolean;
   nativeOut: boolean;
@@ -315,7 +317,7 @@ function permitOrAllowance(permit: RouterPermit | undefined): unknown[] {
  * A swap that pays integrator fees in the same transaction: the SwapGatewayRouter's `swapWithFees`
  * (V2) or `swapV3WithFees` pulls grossAmountIn from the caller (its allowance to the router, or the
  * permit), pays each fee to its recipient (IntegratorFeePaid) and swaps the rest through the venue.
- * Native coin in: `swapNativeWithFees` / `swapV3NativeWithFees` with grossAmountIn as the value.
+ * Native coin in: the same entry points with grossAmountIn as the value (no permit).
  */
 export function encodeFeeSwap(args: FeeSwapArgs): EncodedCall {
   if (args.nativeIn && (args.nativeOut || args.permit))
@@ -323,11 +325,13 @@ export function encodeFeeSwap(args: FeeSwapArgs): EncodedCall {
   const swap = [args.venue, args.grossAmountIn, args.amountOutMin, args.to, args.nativeOut, args.deadline];
   const fees = feesTuple(args.integratorFees);
   const path = args.poolFees ? encodeUniswapV3Path(args.path, args.poolFees) : args.path;
-  const method = `${args.poolFees ? 'swapV3' : 'swap'}${args.nativeIn ? 'Native' : ''}WithFees`;
-  const data = swapGatewayRouterInterface.encodeFunctionData(
-    method,
-    args.nativeIn ? [swap, path, fees] : [swap, path, fees, permitOrAllowance(args.permit)],
-  );
+  const method = args.poolFees ? 'swapV3WithFees' : 'swapWithFees';
+  const data = swapGatewayRouterInterface.encodeFunctionData(method, [
+    swap,
+    path,
+    fees,
+    permitOrAllowance(args.permit),
+  ]);
   return { to: args.gatewayRouter, data, value: args.nativeIn ? args.grossAmountIn.toString() : '0' };
 }
 
@@ -356,6 +360,50 @@ export function encodeFeeDeposit(args: FeeDepositArgs): EncodedCall {
     deposit,
     feesTuple(args.integratorFees),
     permitOrAllowance(args.permit),
+  ]);
+  return { to: args.gatewayRouter, data, value: '0' };
+}
+
+export interface AcrossFeeDepositArgs {
+  gatewayRouter: string;
+  spokePool: string;
+  inputToken: string;
+  /** What the router pulls: the deposit's inputAmount plus every fee. */
+  grossAmount: bigint;
+  recipient: string;
+  outputToken: string;
+  outputAmount: bigint;
+  destinationChainId: number;
+  exclusiveRelayer: string;
+  quoteTimestamp: number;
+  fillDeadline: number;
+  exclusivityParameter: number;
+  integratorFees: IntegratorFeeTransfer[];
+}
+
+/**
+ * An Across deposit that pays integrator fees in the same transaction: the SwapGatewayRouter's
+ * `acrossWithFees` pulls grossAmount (the wallet's allowance to the router), pays each fee and
+ * deposits the rest into the SpokePool with the wallet as depositor (refunds go to it).
+ */
+export function encodeAcrossFeeDeposit(args: AcrossFeeDepositArgs): EncodedCall {
+  const deposit = [
+    args.spokePool,
+    args.recipient,
+    args.outputToken,
+    args.outputAmount,
+    args.destinationChainId,
+    args.exclusiveRelayer,
+    args.quoteTimestamp,
+    args.fillDeadline,
+    args.exclusivityParameter,
+  ];
+  const data = swapGatewayRouterInterface.encodeFunctionData('acrossWithFees', [
+    deposit,
+    args.inputToken,
+    args.grossAmount,
+    feesTuple(args.integratorFees),
+    permitOrAllowance(undefined),
   ]);
   return { to: args.gatewayRouter, data, value: '0' };
 }

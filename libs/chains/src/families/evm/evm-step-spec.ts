@@ -20,6 +20,7 @@ import type {
 import {
   EncodedCall,
   encodeApprove,
+  encodeAcrossFeeDeposit,
   encodeBridgeDeposit,
   encodeFeeDeposit,
   encodeFeeSwap,
@@ -156,18 +157,29 @@ export function evmDestinationSwapOf(
  * The first leg's transaction when it pays integrator fees, through the chain's SwapGatewayRouter,
  * which pays each fee and spends `spend` in the same call: a swap through the leg's Uniswap venue
  * (swapWithFees / swapV3WithFees pulling spend plus the fees with the wallet's allowance or the
- * first leg's permit; native coin in: swapNativeWithFees / swapV3NativeWithFees with spend plus the
- * fees as the value, the fees paid in the native coin) or a devnet bridge deposit to an EVM
- * recipient (depositWithFees). The build refuses fees on any other first leg (execution-planner's
- * integratorFeeTransfersOf).
+ * first leg's permit; native coin in: the same entry points with spend plus the fees as the value,
+ * the fees paid in the native coin), a devnet bridge deposit to an EVM recipient (depositWithFees)
+ * or an Across deposit with the wallet as depositor (acrossWithFees). The build refuses fees on any
+ * other first leg (execution-planner's integratorFeeTransfersOf).
  */
 function feeLegCallOf(input: LegStepInput, chains: LegStepChains): EncodedCall {
   const { leg } = input;
   const integratorFees = input.integratorFees ?? [];
   const contracts = permitContractsOf(leg.chain, chains);
   const gatewayRouter = contracts.permitRouter;
-  if (leg.call || (leg.kind === 'bridge' && leg.provider === ACROSS_PROVIDER))
-    throw new Error(`The ${leg.provider} leg on ${leg.chain} cannot pay integrator fees`);
+  if (leg.call) throw new Error(`The ${leg.provider} leg on ${leg.chain} cannot pay integrator fees`);
+  if (leg.kind === 'bridge' && leg.provider === ACROSS_PROVIDER) {
+    const { chainId } = chains.bridgePayoutOf(leg, input.recipient);
+    return encodeAcrossFeeDeposit({
+      ...acrossLegTerms(leg, input.minOut),
+      gatewayRouter,
+      spokePool: venueOf(leg, contracts),
+      grossAmount: grossSpendOf(input),
+      recipient: input.recipient,
+      destinationChainId: chainId,
+      integratorFees,
+    });
+  }
   if (leg.kind === 'bridge') {
     const payout = chains.bridgePayoutOf(leg, input.recipient);
     if (payout.encoding !== 'address')
