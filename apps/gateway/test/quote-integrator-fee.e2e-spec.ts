@@ -178,13 +178,14 @@ describe('POST /quote integratorFee', () => {
     for (const route of none) expect(route.integratorFee).toEqual([]);
   });
 
-  it('refuses to build a route whose first transaction cannot carry the fee: a gas-covered bridge deposit (400 VALIDATION_FAILED, field integratorFee)', async () => {
+  it('refuses to build a route whose first transaction cannot carry the fee: a bridge deposit to Solana (400 VALIDATION_FAILED, field integratorFee)', async () => {
     const quoted = await e2e.client.post('/quote', {
       fromChain: 'devnet-a',
-      toChain: 'devnet-b',
+      toChain: 'solana-devnet',
       tokenIn: 'USDC',
       tokenOut: 'USDC',
       amount: '10',
+      recipient: solanaRecipient,
       integratorFee: { bps: 50, recipient: feeRecipient },
     });
     expect(quoted.status).toBe(200);
@@ -199,7 +200,8 @@ describe('POST /quote integratorFee', () => {
         quoteId: quoted.body.data.quoteId,
         routeId: route.routeId,
         userAddress: Wallet.createRandom().address,
-        gasPayment: 'sponsored',
+        recipient: solanaRecipient,
+        gasPayment: 'user',
         waitForTxRequestMs: 20_000,
       }),
     );
@@ -208,6 +210,6 @@ describe('POST /quote integratorFee', () => {
       code: 'VALIDATION_FAILED',
       details: { field: 'integratorFee' },
     });
-    expect(build.body.error.message).toMatch(/gasPayment user/);
+    expect(build.body.error.message).toMatch(/bridge to solana-devnet/);
   });
 });

@@ -364,6 +364,7 @@ describe('sponsored intents: typed data', () => {
       { name: 'recipient', type: 'address' },
       { name: 'unwrapNative', type: 'bool' },
       { name: 'deadline', type: 'uint256' },
+      { name: 'integratorFees', type: 'IntegratorFee[]' },
     ]);
     expect(td.message.witness).toEqual({
       venue: VENUE,
@@ -375,6 +376,7 @@ describe('sponsored intents: typed data', () => {
       recipient: RECIPIENT,
       unwrapNative: false,
       deadline: String(DEADLINE - 1n),
+      integratorFees: [],
     });
     const w = td.message.witness as Record<string, string & string[]>;
     const expected = keccak256(
@@ -390,10 +392,11 @@ describe('sponsored intents: typed data', () => {
           'address',
           'uint256',
           'uint256',
+          'bytes32',
         ],
         [
           id(
-            'BridgeSwapIntent(address venue,uint256 destinationChainId,address destinationRouter,address destinationVenue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)',
+            'BridgeSwapIntent(address venue,uint256 destinationChainId,address destinationRouter,address destinationVenue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)',
           ),
           w.venue,
           w.destinationChainId,
@@ -404,6 +407,8 @@ describe('sponsored intents: typed data', () => {
           w.recipient,
           0,
           w.deadline,
+          // No fee: the keccak of nothing.
+          keccak256('0x'),
         ],
       ),
     );
@@ -595,11 +600,21 @@ describe('sponsored intents: encodeSponsoredCall', () => {
     expect(sig).toBe(signature);
   });
 
-  it('bridge: bridgeWithIntent and bridgeToWithIntent carry the signed destination and recipient', async () => {
+  it('bridge: bridgeWithIntent and bridgeToWithIntent carry the signed destination and recipient (and, to an EVM address, the integrator fees)', async () => {
+    const fee = { recipient: getAddress('0x' + 'f1'.repeat(20)), amount: 5n };
     const evm = bridgeIntentTypedData({
       ...permitPart(500n, 7n),
-      intent: { venue: VENUE, destinationChainId: 31338, recipient: RECIPIENT, deadline: DEADLINE },
+      intent: {
+        venue: VENUE,
+        destinationChainId: 31338,
+        recipient: RECIPIENT,
+        deadline: DEADLINE,
+        integratorFees: [{ ...fee, recipient: fee.recipient.toLowerCase() }],
+      },
     });
+    expect((evm.message.witness as { integratorFees: unknown }).integratorFees).toEqual([
+      { recipient: fee.recipient, amount: '5' },
+    ]);
     const solanaRecipient = hexlify(randomBytes(32));
     const solana = bridgeToIntentTypedData({
       ...permitPart(500n, 8n),
@@ -622,12 +637,11 @@ describe('sponsored intents: encodeSponsoredCall', () => {
       const [permit, owner, intent] = decoded!.args.toArray() as [unknown, string, unknown];
       expect(toPlain(permit)).toEqual([[USDC, 500n], method === 'bridgeWithIntent' ? 7n : 8n, DEADLINE]);
       expect(owner).toBe(wallet.address);
-      expect(toPlain(intent)).toEqual([
-        VENUE,
-        method === 'bridgeWithIntent' ? 31338n : 900n,
-        recipient,
-        DEADLINE,
-      ]);
+      expect(toPlain(intent)).toEqual(
+        method === 'bridgeWithIntent'
+          ? [VENUE, 31338n, recipient, DEADLINE, [[fee.recipient, 5n]]]
+          : [VENUE, 900n, recipient, DEADLINE],
+      );
     }
   });
 
@@ -652,6 +666,7 @@ describe('sponsored intents: encodeSponsoredCall', () => {
       RECIPIENT,
       false,
       DEADLINE - 1n,
+      [],
     ]);
     expect(sig).toBe(signature);
     // The witness's field order is part of what was signed: reordered, it is not a BridgeSwapIntent.

@@ -94,6 +94,8 @@ export interface BridgeIntent {
   recipient: string;
   /** Seconds since epoch. */
   deadline: UintLike;
+  /** Paid out of the permitted amount first; the deposit gets the rest. None when absent. */
+  integratorFees?: IntegratorFeeTerm[];
 }
 
 /** A sponsored bridge deposit to a 32-byte recipient (a Solana public key as 0x-hex). */
@@ -129,6 +131,8 @@ export interface BridgeSwapIntent {
   unwrapNative: boolean;
   /** Seconds since epoch: the source deposit and the destination swap (after it: bridged tokens paid). */
   deadline: UintLike;
+  /** Paid on the source chain out of the permitted amount first; the deposit gets the rest. None when absent. */
+  integratorFees?: IntegratorFeeTerm[];
 }
 
 /**
@@ -293,6 +297,7 @@ export const SPONSORED_INTENT_TYPES = {
     { name: 'destinationChainId', type: 'uint256' },
     { name: 'recipient', type: 'address' },
     { name: 'deadline', type: 'uint256' },
+    { name: 'integratorFees', type: 'IntegratorFee[]' },
   ],
   BridgeToIntent: [
     { name: 'venue', type: 'address' },
@@ -310,6 +315,7 @@ export const SPONSORED_INTENT_TYPES = {
     { name: 'recipient', type: 'address' },
     { name: 'unwrapNative', type: 'bool' },
     { name: 'deadline', type: 'uint256' },
+    { name: 'integratorFees', type: 'IntegratorFee[]' },
   ],
   AcrossIntent: [
     { name: 'venue', type: 'address' },
@@ -349,7 +355,7 @@ const TOKEN_PERMISSIONS_FIELDS = [
   { name: 'amount', type: 'uint256' },
 ];
 
-/** The struct a swap intent's `integratorFees` lists (the router's IntegratorFee). */
+/** The struct a swap or bridge intent's `integratorFees` lists (the router's IntegratorFee). */
 export const INTEGRATOR_FEE_FIELDS = [
   { name: 'recipient', type: 'address' },
   { name: 'amount', type: 'uint256' },
@@ -396,9 +402,9 @@ export const INTEGRATOR_FEES_TUPLE = '(address recipient, uint256 amount)[] inte
 export const sponsoredRouterInterface = new Interface([
   `function swapWithIntent(${PERMIT_TUPLE}, address owner, (address venue, address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline, ${INTEGRATOR_FEES_TUPLE}) intent, bytes signature) returns (uint256 amountOut)`,
   `function swapV3WithIntent(${PERMIT_TUPLE}, address owner, (address venue, bytes path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline, ${INTEGRATOR_FEES_TUPLE}) intent, bytes signature) returns (uint256 amountOut)`,
-  `function bridgeWithIntent(${PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, address recipient, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
+  `function bridgeWithIntent(${PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, address recipient, uint256 deadline, ${INTEGRATOR_FEES_TUPLE}) intent, bytes signature) returns (uint256 bridgeNonce)`,
   `function bridgeToWithIntent(${PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, bytes32 recipient, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
-  `function bridgeAndSwapWithIntent(${PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, address destinationRouter, address destinationVenue, address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature) returns (uint256 bridgeNonce)`,
+  `function bridgeAndSwapWithIntent(${PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, address destinationRouter, address destinationVenue, address[] path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline, ${INTEGRATOR_FEES_TUPLE}) intent, bytes signature) returns (uint256 bridgeNonce)`,
   `function acrossWithIntent(${PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, address outputToken, uint256 outputAmount, address recipient, address exclusiveRelayer, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityParameter, uint256 deadline) intent, bytes signature)`,
   `function acrossAndSwapWithIntent(${PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, address outputToken, uint256 outputAmount, address exclusiveRelayer, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityParameter, address destinationRouter, address destinationVenue, bytes path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature)`,
 ]);
@@ -576,6 +582,7 @@ export function bridgeIntentTypedData(input: Permit2IntentPermit & { intent: Bri
     destinationChainId: uintString(intent.destinationChainId, 'intent.destinationChainId'),
     recipient: checksummed(intent.recipient, 'intent.recipient'),
     deadline: uintString(intent.deadline, 'intent.deadline'),
+    integratorFees: integratorFeesOf(intent.integratorFees, input.amount),
   });
 }
 
@@ -623,6 +630,7 @@ export function bridgeSwapIntentTypedData(
     recipient,
     unwrapNative: intent.unwrapNative,
     deadline: uintString(intent.deadline, 'intent.deadline'),
+    integratorFees: integratorFeesOf(intent.integratorFees, input.amount),
   });
 }
 

@@ -356,7 +356,7 @@ describe('devnet bridge-and-swap intents: one signature on the source chain, the
     expect(await balanceB('USDC', b.permits.permitRouter)).toBe(0n);
   });
 
-  it('whatever the sponsor changes in the permit or the witness (destination chain, router, venue, path, minimum out, recipient, unwrap, deadlines, amount, nonce, owner) is InvalidSigner', async () => {
+  it('whatever the sponsor changes in the permit or the witness (destination chain, router, venue, path, minimum out, recipient, unwrap, deadlines, integrator fees, amount, nonce, owner) is InvalidSigner', async () => {
     const owner = await freshOwner();
     const bystander = await freshOwner();
     const amount = parseUnits('10', 6);
@@ -370,6 +370,7 @@ describe('devnet bridge-and-swap intents: one signature on the source chain, the
       recipient: owner.address,
       unwrapNative: false,
       deadline: await inAnHour(),
+      integratorFees: [] as { recipient: string; amount: bigint }[],
     };
     const { permit, signature, call } = await signedBridgeSwap(owner, amount, intent);
     expect(call.data).toBe(
@@ -398,6 +399,11 @@ describe('devnet bridge-and-swap intents: one signature on the source chain, the
       ['other recipient', permit, { ...intent, recipient: sponsor.address }],
       ['unwrap', permit, { ...intent, unwrapNative: true }],
       ['later intent deadline', permit, { ...intent, deadline: intent.deadline + 1n }],
+      [
+        'an integrator fee',
+        permit,
+        { ...intent, integratorFees: [{ recipient: sponsor.address, amount: 1n }] },
+      ],
       ['later permit deadline', { ...permit, deadline: permit.deadline + 1n }, intent],
       ['other nonce', { ...permit, nonce: permit.nonce + 1n }, intent],
       ['other owner', permit, intent, bystander.address],

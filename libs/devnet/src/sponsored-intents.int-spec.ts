@@ -440,12 +440,15 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
     expect(await token(WETH.address).balanceOf(chain.permits.permitRouter)).toBe(0n);
   });
 
-  it('bridgeWithIntent deposits for the signed recipient and destination (which the relayer cannot change); bridgeToWithIntent to a Solana key', async () => {
+  it('bridgeWithIntent pays the signed integrator fee and deposits the rest for the signed recipient and destination (none of which the relayer can change); bridgeToWithIntent to a Solana key', async () => {
     const owner = await freshOwner();
     await permitPermit2ForUsdc(owner);
     const to = devnetChain(devnet.manifest, 'devnet-b');
     const recipient = Wallet.createRandom().address;
+    const feeRecipient = Wallet.createRandom().address;
     const amount = parseUnits('500', 6);
+    const fee = parseUnits('1.5', 6);
+    const net = amount - fee;
     const bridge = new Contract(chain.bridge.address, DEVNET_BRIDGE_ABI, provider);
     const signBridge = async (intent: BridgeIntent, tokenAddress = chain.tokens.USDC.address) => {
       const nonce = randomPermit2Nonce();
@@ -473,11 +476,23 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
       destinationChainId: BigInt(to.chainId),
       recipient,
       deadline: await inAnHour(),
+      integratorFees: [{ recipient: feeRecipient, amount: fee }],
     };
     const signed = await signBridge(intent);
     const attempt = (i: typeof intent) =>
-      router.bridgeWithIntent.staticCall(signed.permit, owner.address, i, signed.signature).catch(revertName);
+      router.bridgeWithIntent
+        .staticCall(
+          signed.permit,
+          owner.address,
+          { ...i, integratorFees: i.integratorFees.map((f) => [f.recipient, f.amount]) },
+          signed.signature,
+        )
+        .catch(revertName);
     expect(await attempt({ ...intent, recipient: sponsor.address })).toBe('InvalidSigner');
+    expect(await attempt({ ...intent, integratorFees: [{ recipient: sponsor.address, amount: fee }] })).toBe(
+      'InvalidSigner',
+    );
+    expect(await attempt({ ...intent, integratorFees: [] })).toBe('InvalidSigner');
     // Another venue: Router02 is no bridge (it has no token()), so the router reverts before Permit2.
     expect(await attempt({ ...intent, venue: chain.uniswapV2.router })).toBe('reverted without data');
     expect(
@@ -496,24 +511,33 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
       .filter((log) => log.address === chain.bridge.address)
       .map((log) => bridge.interface.parseLog(log))
       .find((parsed) => parsed?.name === 'Deposit');
-    const amountAfterFee = amount - (amount * BigInt(devnet.manifest.bridge.feeBps)) / 10_000n;
+    const amountAfterFee = net - (net * BigInt(devnet.manifest.bridge.feeBps)) / 10_000n;
     const [bridgeNonce, sender, depositRecipient, destinationChainId, depositAmount, depositAfterFee] =
       deposit!.args.toArray() as [bigint, string, string, bigint, bigint, bigint];
     expect([sender, depositRecipient, destinationChainId, depositAmount, depositAfterFee]).toEqual([
       chain.permits.permitRouter,
       recipient,
       BigInt(to.chainId),
-      amount,
+      net,
       amountAfterFee,
     ]);
     expect(routerEvent(receipt.logs, 'DepositWithIntent')?.args.toArray()).toEqual([
       owner.address,
       bridgeNonce,
       BigInt(to.chainId),
-      amount,
+      net,
       signed.nonce,
       sponsor.address,
     ]);
+    expect(routerEvent(receipt.logs, 'IntegratorFeePaid')?.args.toArray()).toEqual([
+      feeRecipient,
+      chain.tokens.USDC.address,
+      owner.address,
+      fee,
+    ]);
+    const usdcOnA = new Contract(chain.tokens.USDC.address, ERC20_PERMIT_ABI, provider);
+    expect(await usdcOnA.balanceOf(feeRecipient)).toBe(fee);
+    expect(await usdcOnA.balanceOf(chain.permits.permitRouter)).toBe(0n);
     expect(await provider.getBalance(owner.address)).toBe(0n);
     try {
       await waitFor(

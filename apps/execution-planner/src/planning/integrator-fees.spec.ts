@@ -130,19 +130,20 @@ describe('integratorFeeTransfersOf', () => {
   });
 
   it.each([
-    ['the devnet bridge', bridgeLeg()],
-    ['Across', acrossLeg],
-  ])(
-    'gives the fees when a user-paid route starts with a deposit into %s through the chain router',
-    (_name, leg) => {
-      expect(integratorFeeTransfersOf(planWith([fee('125000')], leg), chains, 'user')).toEqual([
+    ['a user-paid', 'the devnet bridge', bridgeLeg(), 'user'],
+    ['a user-paid', 'Across', acrossLeg, 'user'],
+    ['a sponsored', 'the devnet bridge (its signed intent carries them)', bridgeLeg(), 'sponsored'],
+  ] as const)(
+    'gives the fees when %s route starts with a deposit into %s through the chain router',
+    (_paid, _name, leg, gasPayment) => {
+      expect(integratorFeeTransfersOf(planWith([fee('125000')], leg), chains, gasPayment)).toEqual([
         { recipient: RECIPIENT, amount: 125000n },
       ]);
     },
   );
 
   it.each([
-    ['a sponsored bridge deposit', bridgeLeg(), 'sponsored', /gasPayment user/],
+    ['a sponsored Across deposit', acrossLeg, 'sponsored', /Across deposit.*gasPayment user/],
     [
       'a bridge to Solana',
       bridgeLeg({ destinationChain: 'solana-devnet' }),

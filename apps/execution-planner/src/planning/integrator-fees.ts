@@ -1,5 +1,10 @@
 import { ChainFamily, PermitContracts, permitVenueOf } from '@swapgw/chains';
-import { type IntegratorFeeTransfer, isTaxedLeg, prebuiltPaysIntegratorFees } from '@swapgw/chains/families';
+import {
+  ACROSS_PROVIDER,
+  type IntegratorFeeTransfer,
+  isTaxedLeg,
+  prebuiltPaysIntegratorFees,
+} from '@swapgw/chains/families';
 import { CodedError, ErrorCodes, GasPayment, RouteLeg, RoutePlan } from '@swapgw/contracts';
 
 /** What the check reads of chains: their family, and their permit contracts (the SwapGatewayRouter). */
@@ -15,16 +20,17 @@ export interface IntegratorFeeChains {
  *  - on an EVM chain, by the chain's SwapGatewayRouter, which pays each recipient and spends the
  *    rest through the leg's venue: a swap through a Uniswap venue, of an ERC-20 (swapWithFees /
  *    swapV3WithFees, or the sponsored swap intent, which carries the fees) or of the native coin
- *    (the same entry points sent with the value, the fees paid in the native coin); or, user-paid,
- *    a devnet bridge deposit towards an EVM chain (depositWithFees) or an Across deposit, the
- *    wallet being the depositor (acrossWithFees);
+ *    (the same entry points sent with the value, the fees paid in the native coin); or a devnet
+ *    bridge deposit towards an EVM chain (user-paid depositWithFees, or the sponsored bridge or
+ *    bridge-swap intent, which carries the fees); or, user-paid, an Across deposit, the wallet being
+ *    the depositor (acrossWithFees);
  *  - on Solana, in the bridge deposit's transaction the signer builds, a token transfer per
  *    recipient before the deposit (solanaIntegratorFeeInstructions);
  *  - fees `collectedBy: 'aggregator'` are taken by the first leg's own prebuilt transaction (0x
  *    swapFeeBps, LI.FI fee, Jupiter's platform fee): the quote asked the aggregator for them and
  *    checked its answer. The gateway adds nothing to it (a transfer would charge the fee twice); see
  *    takenByPrebuiltLeg. A mix with fees the gateway pays is refused.
- * Any other first leg (a sponsored bridge, whose signed intent has no fees; a bridge to Solana or
+ * Any other first leg (a sponsored Across deposit, whose signed intent has no fees; a bridge to Solana or
  * Bitcoin; a taxed token; a prebuilt call without the fee) is refused with 400
  * VALIDATION_FAILED, field integratorFee: a build that left the fee out would hand the integrator's
  * share back to the user while the quote said it was paid. Pure: the builder calls it before
@@ -70,8 +76,8 @@ function feeLegProblem(leg: RouteLeg, chains: IntegratorFeeChains, gasPayment: G
   if (leg.call) return `the first leg (${leg.provider}) is a prebuilt call the SwapGatewayRouter cannot make`;
   if (isTaxedLeg(leg)) return 'the first leg moves a taxed token, which the SwapGatewayRouter cannot swap';
   if (leg.kind === 'bridge') {
-    if (gasPayment === 'sponsored')
-      return 'the route starts with a bridge, whose gas-covered deposit cannot carry the fee transfer yet; build with gasPayment user';
+    if (gasPayment === 'sponsored' && leg.provider === ACROSS_PROVIDER)
+      return 'the route starts with an Across deposit, whose gas-covered intent cannot carry the fee transfer yet; build with gasPayment user';
     if (leg.destinationChain && chains.familyOf(leg.destinationChain) !== 'evm')
       return `the route starts with a bridge to ${leg.destinationChain}, whose deposit cannot carry the fee transfer yet`;
   } else if (!leg.path) {

@@ -954,6 +954,28 @@ describe('planSteps with integrator fees (the first leg pays them in its own tra
     expect(permit.toArray()).toEqual([2n, 0n, 0n, '0x']);
   });
 
+  it('sponsored bridge first: Permit2 moves amountIn plus the fees and the signed bridge intent carries every fee', () => {
+    const steps = planSteps(planOf([bridgeToB]), { userAddress: USER }, feeContext);
+    expect(steps.map((s) => [s.kind, s.sponsored?.mode])).toEqual([
+      ['approve', 'eip2612-permit'],
+      ['bridge', 'permit2-intent'],
+    ]);
+    expect(steps[0].approve).toMatchObject({ spender: PERMIT2, amount: '10006000' });
+    expect(steps[1].sponsored!.intent).toMatchObject({
+      kind: 'bridge',
+      router: GATEWAY_ROUTER,
+      venue: BRIDGE_A,
+      token: USDC_A.address,
+      amount: '10006000',
+      destinationChainId: 31338,
+      recipient: USER,
+      integratorFees: [
+        { recipient: FEE_A, amount: '4500' },
+        { recipient: FEE_B, amount: '1500' },
+      ],
+    });
+  });
+
   it('user-paid bridge first then a swap: the swap on the destination spends what the bridge guarantees, with no fee', () => {
     const swapOnB = usdcToDaiOnB();
     const steps = planSteps(

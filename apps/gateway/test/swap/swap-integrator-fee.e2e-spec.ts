@@ -314,6 +314,48 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
     expect(await daiOnB()).toBeGreaterThanOrEqual(parseUnits(route.minAmountOut, 18));
   });
 
+  it('sponsored cross-chain, bridge first: the one source-chain signature carries the fee, which the router pays on devnet-a in the relayed deposit; the bridged USDC is swapped on devnet-b', async () => {
+    const recipient = Wallet.createRandom().address;
+    const { quoteId, route } = await quoteWithFee(
+      { bps: 30, recipient },
+      { toChain: 'devnet-b', tokenOut: 'DAI', amount: '40' },
+      () => true,
+    );
+    const wallet = await freshWalletWithUsdc(40_000_000n);
+    const swapId = await buildSwapId(e2e, {
+      quoteId,
+      routeId: route.routeId,
+      userAddress: wallet.address,
+      waitForTxRequestMs: 20_000,
+    });
+    const signed = await signTypedDataUntilCompleted(e2e, swapId, wallet);
+
+    // The bridge-and-swap witness: Permit2 moves the whole 40 USDC, the witness names the fee.
+    const intent = signed.find((td: TypedDataV4) => td.primaryType === 'PermitWitnessTransferFrom')!;
+    expect(intent.types.BridgeSwapIntent).toBeDefined();
+    const message = intent.message as {
+      permitted: { amount: string };
+      witness: { integratorFees: Array<{ recipient: string; amount: string }> };
+    };
+    expect(message.permitted.amount).toBe('40000000');
+    expect(message.witness.integratorFees).toEqual([{ recipient, amount: '120000' }]);
+    // On chain: the recipient rose by exactly the fee on devnet-a, in the deposit's transaction (the
+    // relayer's); the wallet spent exactly 40 USDC, had no ETH, and got the DAI on devnet-b.
+    const view = await e2e.client.get(`/swap/${swapId}`);
+    const depositTx = (view.body.data.steps as Array<{ kind: string | null; txHash: string | null }>).find(
+      (s) => s.kind === 'bridge' && s.txHash,
+    )?.txHash;
+    expect(await feesPaidIn(CHAIN, depositTx!)).toEqual([
+      [recipient, chainA.tokens.USDC.address, wallet.address, 120_000n],
+    ]);
+    expect(await usdcOf(recipient)).toBe(feeBaseUnits(route.integratorFee[0]));
+    expect(await usdcOf(wallet.address)).toBe(0n);
+    expect(await devnet.ethOf(CHAIN, wallet.address)).toBe(0n);
+    expect(await devnet.balanceOf('devnet-b', 'DAI', wallet.address)).toBeGreaterThanOrEqual(
+      parseUnits(route.minAmountOut, 18),
+    );
+  });
+
   it('user-paid native ETH in: the router takes amountIn as value and pays the fee in ETH in the swap transaction', async () => {
     const recipient = Wallet.createRandom().address;
     const { quoteId, route } = await quoteWithFee(

@@ -203,6 +203,8 @@ contract SwapGatewayRouter is ReentrancyGuard {
         uint256 destinationChainId;
         address recipient;
         uint256 deadline;
+        /// Integrator fees paid out of the permitted amount before the deposit (which gets the rest).
+        IntegratorFee[] integratorFees;
     }
 
     /// As BridgeIntent, to a 32-byte recipient (a Solana public key), through the bridge's depositTo.
@@ -227,6 +229,8 @@ contract SwapGatewayRouter is ReentrancyGuard {
         address recipient;
         bool unwrapNative;
         uint256 deadline;
+        /// Integrator fees paid on this chain out of the permitted amount before the deposit.
+        IntegratorFee[] integratorFees;
     }
 
     /// The message a bridge-and-swap deposit carries to the destination router (abi.encode of it).
@@ -324,12 +328,13 @@ contract SwapGatewayRouter is ReentrancyGuard {
     bytes32 public constant SWAP_V3_INTENT_TYPEHASH = keccak256(
         "SwapV3Intent(address venue,bytes path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)"
     );
-    bytes32 public constant BRIDGE_INTENT_TYPEHASH =
-        keccak256("BridgeIntent(address venue,uint256 destinationChainId,address recipient,uint256 deadline)");
+    bytes32 public constant BRIDGE_INTENT_TYPEHASH = keccak256(
+        "BridgeIntent(address venue,uint256 destinationChainId,address recipient,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)"
+    );
     bytes32 public constant BRIDGE_TO_INTENT_TYPEHASH =
         keccak256("BridgeToIntent(address venue,uint256 destinationChainId,bytes32 recipient,uint256 deadline)");
     bytes32 public constant BRIDGE_SWAP_INTENT_TYPEHASH = keccak256(
-        "BridgeSwapIntent(address venue,uint256 destinationChainId,address destinationRouter,address destinationVenue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)"
+        "BridgeSwapIntent(address venue,uint256 destinationChainId,address destinationRouter,address destinationVenue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)"
     );
     bytes32 public constant ACROSS_INTENT_TYPEHASH = keccak256(
         "AcrossIntent(address venue,uint256 destinationChainId,address outputToken,uint256 outputAmount,address recipient,address exclusiveRelayer,uint32 quoteTimestamp,uint32 fillDeadline,uint32 exclusivityParameter,uint256 deadline)"
@@ -344,11 +349,11 @@ contract SwapGatewayRouter is ReentrancyGuard {
     string public constant SWAP_V3_INTENT_WITNESS_TYPE =
         "SwapV3Intent witness)IntegratorFee(address recipient,uint256 amount)SwapV3Intent(address venue,bytes path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline,IntegratorFee[] integratorFees)TokenPermissions(address token,uint256 amount)";
     string public constant BRIDGE_INTENT_WITNESS_TYPE =
-        "BridgeIntent witness)BridgeIntent(address venue,uint256 destinationChainId,address recipient,uint256 deadline)TokenPermissions(address token,uint256 amount)";
+        "BridgeIntent witness)BridgeIntent(address venue,uint256 destinationChainId,address recipient,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)TokenPermissions(address token,uint256 amount)";
     string public constant BRIDGE_TO_INTENT_WITNESS_TYPE =
         "BridgeToIntent witness)BridgeToIntent(address venue,uint256 destinationChainId,bytes32 recipient,uint256 deadline)TokenPermissions(address token,uint256 amount)";
     string public constant BRIDGE_SWAP_INTENT_WITNESS_TYPE =
-        "BridgeSwapIntent witness)BridgeSwapIntent(address venue,uint256 destinationChainId,address destinationRouter,address destinationVenue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)TokenPermissions(address token,uint256 amount)";
+        "BridgeSwapIntent witness)BridgeSwapIntent(address venue,uint256 destinationChainId,address destinationRouter,address destinationVenue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)TokenPermissions(address token,uint256 amount)";
     string public constant ACROSS_INTENT_WITNESS_TYPE =
         "AcrossIntent witness)AcrossIntent(address venue,uint256 destinationChainId,address outputToken,uint256 outputAmount,address recipient,address exclusiveRelayer,uint32 quoteTimestamp,uint32 fillDeadline,uint32 exclusivityParameter,uint256 deadline)TokenPermissions(address token,uint256 amount)";
     string public constant ACROSS_SWAP_INTENT_WITNESS_TYPE =
@@ -493,10 +498,23 @@ contract SwapGatewayRouter is ReentrancyGuard {
     }
 
     function swapV2Net(FeeSwap calldata swap, address[] calldata path, uint256 net) private returns (uint256) {
-        IUniswapV2RouterExactIn venue = IUniswapV2RouterExactIn(swap.venue);
-        uint256[] memory amounts = swap.unwrapNative
-            ? venue.swapExactTokensForETH(net, swap.amountOutMin, path, swap.recipient, swap.deadline)
-            : venue.swapExactTokensForTokens(net, swap.amountOutMin, path, swap.recipient, swap.deadline);
+        return swapV2Exact(swap.venue, net, swap.amountOutMin, path, swap.recipient, swap.unwrapNative, swap.deadline);
+    }
+
+    /// Router02's exact-input swap of amountIn (already approved to venue) along path to `to`:
+    /// swapExactTokensForETH for native out, else swapExactTokensForTokens. Returns the output.
+    function swapV2Exact(
+        address venue,
+        uint256 amountIn,
+        uint256 amountOutMin,
+        address[] calldata path,
+        address to,
+        bool unwrapNative,
+        uint256 deadline
+    ) private returns (uint256) {
+        uint256[] memory amounts = unwrapNative
+            ? IUniswapV2RouterExactIn(venue).swapExactTokensForETH(amountIn, amountOutMin, path, to, deadline)
+            : IUniswapV2RouterExactIn(venue).swapExactTokensForTokens(amountIn, amountOutMin, path, to, deadline);
         return amounts[amounts.length - 1];
     }
 
@@ -520,9 +538,18 @@ contract SwapGatewayRouter is ReentrancyGuard {
     }
 
     function checkFeeSwap(FeeSwap calldata swap) private view {
-        if (block.timestamp > swap.deadline) revert IntentExpired(swap.deadline);
-        checkRecipient(swap.recipient);
-        checkVenue(swap.venue);
+        checkLeg(swap.deadline, swap.recipient, swap.venue);
+    }
+
+    function checkDeadline(uint256 deadline) private view {
+        if (block.timestamp > deadline) revert IntentExpired(deadline);
+    }
+
+    /// A leg before its deadline, to a recipient (checkRecipient) through a venue (checkVenue).
+    function checkLeg(uint256 deadline, address recipient, address venue) private view {
+        checkDeadline(deadline);
+        checkRecipient(recipient);
+        checkVenue(venue);
     }
 
     /// Pays each fee out of the gross input this contract just pulled (emitting IntegratorFeePaid)
@@ -634,9 +661,7 @@ contract SwapGatewayRouter is ReentrancyGuard {
         SwapIntent calldata intent,
         bytes calldata signature
     ) external nonReentrant returns (uint256 amountOut) {
-        if (block.timestamp > intent.deadline) revert IntentExpired(intent.deadline);
-        checkRecipient(intent.recipient);
-        checkVenue(intent.venue);
+        checkLeg(intent.deadline, intent.recipient, intent.venue);
         if (intent.path.length < 2) revert InvalidPath();
         if (intent.path[0] != permit.permitted.token) revert TokenMismatch(permit.permitted.token, intent.path[0]);
         uint256 held = pullWithIntent(permit, owner, hashSwapIntent(intent), SWAP_INTENT_WITNESS_TYPE, signature, intent.venue);
@@ -646,11 +671,9 @@ contract SwapGatewayRouter is ReentrancyGuard {
     }
 
     function swapV2(SwapIntent calldata intent, uint256 amountIn) private returns (uint256) {
-        IUniswapV2RouterExactIn venue = IUniswapV2RouterExactIn(intent.venue);
-        uint256[] memory amounts = intent.unwrapNative
-            ? venue.swapExactTokensForETH(amountIn, intent.amountOutMin, intent.path, intent.recipient, intent.deadline)
-            : venue.swapExactTokensForTokens(amountIn, intent.amountOutMin, intent.path, intent.recipient, intent.deadline);
-        return amounts[amounts.length - 1];
+        return swapV2Exact(
+            intent.venue, amountIn, intent.amountOutMin, intent.path, intent.recipient, intent.unwrapNative, intent.deadline
+        );
     }
 
     /// Sponsored V3 swap: as swapWithIntent, through the signed SwapRouter02's exactInput along the
@@ -661,9 +684,7 @@ contract SwapGatewayRouter is ReentrancyGuard {
         SwapV3Intent calldata intent,
         bytes calldata signature
     ) external nonReentrant returns (uint256 amountOut) {
-        if (block.timestamp > intent.deadline) revert IntentExpired(intent.deadline);
-        checkRecipient(intent.recipient);
-        checkVenue(intent.venue);
+        checkLeg(intent.deadline, intent.recipient, intent.venue);
         address tokenIn = v3PathStart(intent.path);
         if (tokenIn != permit.permitted.token) revert TokenMismatch(permit.permitted.token, tokenIn);
         uint256 held = pullWithIntent(permit, owner, hashSwapV3Intent(intent), SWAP_V3_INTENT_WITNESS_TYPE, signature, intent.venue);
@@ -693,14 +714,23 @@ contract SwapGatewayRouter is ReentrancyGuard {
         BridgeIntent calldata intent,
         bytes calldata signature
     ) external nonReentrant returns (uint256 bridgeNonce) {
-        if (block.timestamp > intent.deadline) revert IntentExpired(intent.deadline);
+        checkDeadline(intent.deadline);
         if (intent.recipient == address(this)) revert InvalidRecipient();
-        bytes32 witness =
-            keccak256(abi.encode(BRIDGE_INTENT_TYPEHASH, intent.venue, intent.destinationChainId, intent.recipient, intent.deadline));
+        bytes32 witness = keccak256(
+            abi.encode(
+                BRIDGE_INTENT_TYPEHASH,
+                intent.venue,
+                intent.destinationChainId,
+                intent.recipient,
+                intent.deadline,
+                hashIntegratorFees(intent.integratorFees)
+            )
+        );
         (IERC20 token, uint256 held) = pullBridgeToken(permit, owner, witness, BRIDGE_INTENT_WITNESS_TYPE, signature, intent.venue);
-        bridgeNonce = IBridgeDeposits(intent.venue).deposit(permit.permitted.amount, intent.destinationChainId, intent.recipient);
+        uint256 net = payIntegratorFees(token, owner, permit.permitted.amount, intent.integratorFees, intent.venue);
+        bridgeNonce = IBridgeDeposits(intent.venue).deposit(net, intent.destinationChainId, intent.recipient);
         assertNothingLeft(token, held);
-        emit DepositWithIntent(owner, bridgeNonce, intent.destinationChainId, permit.permitted.amount, permit.nonce, msg.sender);
+        emit DepositWithIntent(owner, bridgeNonce, intent.destinationChainId, net, permit.nonce, msg.sender);
     }
 
     /// Sponsored bridge deposit to a 32-byte recipient (Solana), as the bridge's depositTo.
@@ -710,7 +740,7 @@ contract SwapGatewayRouter is ReentrancyGuard {
         BridgeToIntent calldata intent,
         bytes calldata signature
     ) external nonReentrant returns (uint256 bridgeNonce) {
-        if (block.timestamp > intent.deadline) revert IntentExpired(intent.deadline);
+        checkDeadline(intent.deadline);
         bytes32 witness =
             keccak256(abi.encode(BRIDGE_TO_INTENT_TYPEHASH, intent.venue, intent.destinationChainId, intent.recipient, intent.deadline));
         (IERC20 token, uint256 held) = pullBridgeToken(permit, owner, witness, BRIDGE_TO_INTENT_WITNESS_TYPE, signature, intent.venue);
@@ -730,21 +760,19 @@ contract SwapGatewayRouter is ReentrancyGuard {
         BridgeSwapIntent calldata intent,
         bytes calldata signature
     ) external nonReentrant returns (uint256 bridgeNonce) {
-        if (block.timestamp > intent.deadline) revert IntentExpired(intent.deadline);
+        checkDeadline(intent.deadline);
         if (intent.destinationRouter == address(0)) revert InvalidRecipient();
         if (intent.recipient == address(0) || intent.recipient == intent.destinationRouter) revert InvalidRecipient();
         if (intent.destinationVenue == address(0)) revert InvalidVenue();
         if (intent.path.length < 2 || intent.path.length > MAX_PATH_LENGTH) revert InvalidPath();
         (IERC20 token, uint256 held) =
             pullBridgeToken(permit, owner, hashBridgeSwapIntent(intent), BRIDGE_SWAP_INTENT_WITNESS_TYPE, signature, intent.venue);
+        uint256 net = payIntegratorFees(token, owner, permit.permitted.amount, intent.integratorFees, intent.venue);
         bridgeNonce = IBridgeDeposits(intent.venue).depositWithMessage(
-            permit.permitted.amount,
-            intent.destinationChainId,
-            intent.destinationRouter,
-            bridgeSwapMessage(owner, intent)
+            net, intent.destinationChainId, intent.destinationRouter, bridgeSwapMessage(owner, intent)
         );
         assertNothingLeft(token, held);
-        emit DepositWithIntent(owner, bridgeNonce, intent.destinationChainId, permit.permitted.amount, permit.nonce, msg.sender);
+        emit DepositWithIntent(owner, bridgeNonce, intent.destinationChainId, net, permit.nonce, msg.sender);
     }
 
     /// The destination half of bridgeAndSwapWithIntent, called by a bridge right after it paid amount
@@ -768,9 +796,7 @@ contract SwapGatewayRouter is ReentrancyGuard {
         AcrossIntent calldata intent,
         bytes calldata signature
     ) external nonReentrant {
-        if (block.timestamp > intent.deadline) revert IntentExpired(intent.deadline);
-        checkRecipient(intent.recipient);
-        checkVenue(intent.venue);
+        checkLeg(intent.deadline, intent.recipient, intent.venue);
         uint256 held = pullWithIntent(permit, owner, hashAcrossIntent(intent), ACROSS_INTENT_WITNESS_TYPE, signature, intent.venue);
         depositAcrossWithIntent(
             AcrossDeposit({
@@ -800,7 +826,7 @@ contract SwapGatewayRouter is ReentrancyGuard {
         AcrossSwapIntent calldata intent,
         bytes calldata signature
     ) external nonReentrant {
-        if (block.timestamp > intent.deadline) revert IntentExpired(intent.deadline);
+        checkDeadline(intent.deadline);
         if (intent.destinationRouter == address(0)) revert InvalidRecipient();
         if (intent.recipient == address(0) || intent.recipient == intent.destinationRouter) revert InvalidRecipient();
         if (intent.destinationVenue == address(0)) revert InvalidVenue();
@@ -1089,20 +1115,26 @@ contract SwapGatewayRouter is ReentrancyGuard {
         );
     }
 
-    /// EIP-712 hashStruct of a BridgeSwapIntent (path and bool as in hashSwapIntent).
+    /// EIP-712 hashStruct of a BridgeSwapIntent (path, bool and fees as in hashSwapIntent), in two
+    /// abi.encode halves (static words concatenate as one encoding) to stay within the stack.
     function hashBridgeSwapIntent(BridgeSwapIntent calldata intent) private pure returns (bytes32) {
         return keccak256(
-            abi.encode(
-                BRIDGE_SWAP_INTENT_TYPEHASH,
-                intent.venue,
-                intent.destinationChainId,
-                intent.destinationRouter,
-                intent.destinationVenue,
-                keccak256(abi.encodePacked(intent.path)),
-                intent.amountOutMin,
-                intent.recipient,
-                intent.unwrapNative,
-                intent.deadline
+            bytes.concat(
+                abi.encode(
+                    BRIDGE_SWAP_INTENT_TYPEHASH,
+                    intent.venue,
+                    intent.destinationChainId,
+                    intent.destinationRouter,
+                    intent.destinationVenue,
+                    keccak256(abi.encodePacked(intent.path))
+                ),
+                abi.encode(
+                    intent.amountOutMin,
+                    intent.recipient,
+                    intent.unwrapNative,
+                    intent.deadline,
+                    hashIntegratorFees(intent.integratorFees)
+                )
             )
         );
     }

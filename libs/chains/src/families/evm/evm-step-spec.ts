@@ -26,6 +26,7 @@ import {
   encodeFeeSwap,
   encodeUniswapV2Swap,
   encodeUniswapV3Swap,
+  type IntegratorFeeTransfer,
   RouterPermit,
 } from './evm-calldata';
 import { ACROSS_PROVIDER, acrossLegDeposit, acrossLegTerms } from './across-calldata';
@@ -246,8 +247,6 @@ function intentOf(
 ): SponsoredIntentSpec {
   const { leg, recipient } = input;
   const fees = input.integratorFees ?? [];
-  if (fees.length > 0 && leg.kind !== 'swap')
-    throw new Error(`The ${leg.provider} bridge leg on ${leg.chain} cannot pay integrator fees`);
   const common = {
     permit2: contracts.permit2,
     router: contracts.permitRouter,
@@ -259,6 +258,8 @@ function intentOf(
   };
   if (leg.kind === 'bridge' && leg.provider === ACROSS_PROVIDER) {
     const { chainId } = chains.bridgePayoutOf(leg, recipient);
+    if (fees.length > 0)
+      throw new Error(`The across leg on ${leg.chain} cannot pay integrator fees sponsored`);
     return {
       ...common,
       kind: 'across',
@@ -269,11 +270,16 @@ function intentOf(
   }
   if (leg.kind === 'bridge') {
     const payout = chains.bridgePayoutOf(leg, recipient);
+    if (fees.length > 0 && payout.encoding === 'bytes32')
+      throw new Error(
+        `The bridge leg on ${leg.chain} pays a non-EVM recipient: it cannot pay integrator fees`,
+      );
     return {
       ...common,
       kind: payout.encoding === 'bytes32' ? 'bridge-to' : 'bridge',
       destinationChainId: payout.chainId,
       recipient: payout.recipient,
+      ...integratorFeesSpecOf(fees),
     };
   }
   if (!leg.path || leg.path.length < 2)
@@ -286,10 +292,15 @@ function intentOf(
     amountOutMin: input.minOut.toString(),
     unwrapNative: isNative(leg.tokenOut),
     recipient,
-    ...(fees.length > 0
-      ? { integratorFees: fees.map((fee) => ({ recipient: fee.recipient, amount: fee.amount.toString() })) }
-      : {}),
+    ...integratorFeesSpecOf(fees),
   };
+}
+
+/** The fees as a swap, bridge or bridge-swap intent carries them (absent: none). */
+function integratorFeesSpecOf(fees: IntegratorFeeTransfer[]): Pick<SponsoredIntentSpec, 'integratorFees'> {
+  return fees.length > 0
+    ? { integratorFees: fees.map((fee) => ({ recipient: fee.recipient, amount: fee.amount.toString() })) }
+    : {};
 }
 
 /**
@@ -304,6 +315,9 @@ function bridgeSwapIntentOf(
   chains: LegStepChains,
 ): SponsoredIntentSpec {
   const across = input.leg.provider === ACROSS_PROVIDER;
+  const fees = input.integratorFees ?? [];
+  if (across && fees.length > 0)
+    throw new Error(`The across leg on ${input.leg.chain} cannot pay integrator fees sponsored`);
   return {
     kind: across ? 'across-swap' : 'bridge-swap',
     ...(across ? { across: acrossTermsOf(input) } : {}),
@@ -311,8 +325,10 @@ function bridgeSwapIntentOf(
     router: contracts.permitRouter,
     venue: venueOf(input.leg, contracts),
     token: input.leg.tokenIn.address as string,
-    amount: input.spend.toString(),
+    // Permit2 moves the spend and the fees; the router pays the fees and deposits the spend.
+    amount: grossSpendOf(input).toString(),
     ...chains.destinationSwapOf(input),
+    ...integratorFeesSpecOf(fees),
   };
 }
 

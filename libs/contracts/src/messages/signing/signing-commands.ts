@@ -431,8 +431,9 @@ export class SponsoredIntentSpec {
   deadline!: number;
 
   /**
-   * swap / swap-v3: the integrator fees the router pays out of `amount` (the route's amountIn, fees
-   * included) before it swaps the rest; signed with the leg. Absent: none.
+   * swap / swap-v3 / bridge / bridge-swap: the integrator fees the router pays out of `amount` (the
+   * route's amountIn, fees included) before it swaps or deposits the rest; signed with the leg.
+   * Absent: none.
    */
   @IsOptional()
   @IsArray()

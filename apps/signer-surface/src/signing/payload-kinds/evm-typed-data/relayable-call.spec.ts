@@ -95,6 +95,7 @@ describe('relayableCallOf', () => {
       recipient: address('a5'),
       unwrapNative: false,
       deadline: '1900000000',
+      integratorFees: [],
     });
     expect(sponsoredGasOf(bridgeSwap)).toBe(SPONSORED_EVM_GAS.bridgeSwapIntent);
     const { domain, types, value } = ethersTypedDataArgs(typedData);

@@ -125,6 +125,7 @@ export function intentTypedData(chainId: number, intent: SponsoredIntentSpec, no
           destinationChainId: intent.destinationChainId!,
           recipient: intent.recipient,
           deadline: intent.deadline,
+          integratorFees: intent.integratorFees,
         },
       });
     case 'bridge-to':
@@ -150,6 +151,7 @@ export function intentTypedData(chainId: number, intent: SponsoredIntentSpec, no
           recipient: intent.recipient,
           unwrapNative: Boolean(intent.unwrapNative),
           deadline: intent.deadline,
+          integratorFees: intent.integratorFees,
         },
       });
     case 'across':
