@@ -348,7 +348,8 @@ export const SPONSORED_INTENT_TYPES = {
   ],
 } as const;
 
-export type SponsoredIntentKind = keyof typeof SPONSORED_INTENT_TYPES;
+/** An EIP-712 witness type name of a sponsored intent (`SwapIntent`, `BridgeIntent`...); the step kinds are `SponsoredIntentKind` in @swapgw/contracts. */
+export type SponsoredWitnessType = keyof typeof SPONSORED_INTENT_TYPES;
 
 const TOKEN_PERMISSIONS_FIELDS = [
   { name: 'token', type: 'address' },
@@ -363,7 +364,7 @@ export const INTEGRATOR_FEE_FIELDS = [
 
 /** The structs an intent refers to besides TokenPermissions (EIP-712 "referenced types"). */
 function referencedTypesOf(
-  kind: SponsoredIntentKind,
+  kind: SponsoredWitnessType,
 ): Record<string, readonly { name: string; type: string }[]> {
   return SPONSORED_INTENT_TYPES[kind].some((field) => field.type === 'IntegratorFee[]')
     ? { IntegratorFee: INTEGRATOR_FEE_FIELDS }
@@ -382,8 +383,8 @@ export const PERMIT2_WITNESS_TYPEHASH_STUB =
 export const PERMIT2_WITNESS_TYPE_STRINGS = Object.fromEntries(
   Object.keys(SPONSORED_INTENT_TYPES).map((kind) => {
     const structs = {
-      ...referencedTypesOf(kind as SponsoredIntentKind),
-      [kind]: SPONSORED_INTENT_TYPES[kind as SponsoredIntentKind],
+      ...referencedTypesOf(kind as SponsoredWitnessType),
+      [kind]: SPONSORED_INTENT_TYPES[kind as SponsoredWitnessType],
       TokenPermissions: TOKEN_PERMISSIONS_FIELDS,
     };
     const encoded = Object.keys(structs)
@@ -392,7 +393,7 @@ export const PERMIT2_WITNESS_TYPE_STRINGS = Object.fromEntries(
       .join('');
     return [kind, `${kind} witness)${encoded}`];
   }),
-) as Record<SponsoredIntentKind, string>;
+) as Record<SponsoredWitnessType, string>;
 
 const PERMIT_TUPLE = '((address token, uint256 amount) permitted, uint256 nonce, uint256 deadline) permit';
 /** The router's IntegratorFee[] as an ABI tuple array. */
@@ -419,7 +420,7 @@ export const eip2612PermitInterface = new Interface([
   'function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)',
 ]);
 
-const ROUTER_METHOD: Record<SponsoredIntentKind, string> = {
+const ROUTER_METHOD: Record<SponsoredWitnessType, string> = {
   SwapIntent: 'swapWithIntent',
   SwapV3Intent: 'swapV3WithIntent',
   BridgeIntent: 'bridgeWithIntent',
@@ -453,7 +454,7 @@ const EIP2612_PERMIT_FIELDS = [
 const MAX_UINT256 = (1n << 256n) - 1n;
 
 /** The full `types` (with EIP712Domain) of a Permit2 witness transfer carrying `kind`. */
-function permit2WitnessTypes(kind: SponsoredIntentKind): Record<string, TypedDataFieldV4[]> {
+function permit2WitnessTypes(kind: SponsoredWitnessType): Record<string, TypedDataFieldV4[]> {
   return {
     EIP712Domain: copyFields(PERMIT2_DOMAIN_FIELDS),
     PermitWitnessTransferFrom: [
@@ -476,7 +477,7 @@ function eip2612Types(): Record<string, TypedDataFieldV4[]> {
 }
 
 function permit2IntentTypedData(
-  kind: SponsoredIntentKind,
+  kind: SponsoredWitnessType,
   permit: Permit2IntentPermit,
   witness: Record<string, unknown>,
 ): TypedDataV4 {
@@ -748,7 +749,7 @@ export function typedDataDigest(td: TypedDataV4): string {
 }
 
 /** Which sponsored call `td` is for; throws unless its types are exactly one of those built here (another shape would be signed but refused on chain). */
-export function sponsoredTypedDataKind(td: TypedDataV4): SponsoredIntentKind | 'Eip2612Permit' {
+export function sponsoredTypedDataKind(td: TypedDataV4): SponsoredWitnessType | 'Eip2612Permit' {
   if (td.primaryType === 'Permit') {
     requireTypes(td, eip2612Types());
     return 'Eip2612Permit';
@@ -758,7 +759,7 @@ export function sponsoredTypedDataKind(td: TypedDataV4): SponsoredIntentKind | '
   const witnessType = td.types.PermitWitnessTransferFrom?.find((field) => field.name === 'witness')?.type;
   if (!witnessType || !Object.hasOwn(SPONSORED_INTENT_TYPES, witnessType))
     throw new SponsoredIntentError(`witness type ${witnessType ?? '(none)'} is not a sponsored intent`);
-  const kind = witnessType as SponsoredIntentKind;
+  const kind = witnessType as SponsoredWitnessType;
   requireTypes(td, permit2WitnessTypes(kind));
   if (td.domain.name !== 'Permit2')
     throw new SponsoredIntentError(`domain name ${td.domain.name} is not Permit2`);
