@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { RoutePlan } from './quote-messages';
+import { RoutePlan } from './route-plan';
 
 /**
  * What the preflight of a route found before the wallet signs (POST /quote with `userAddress`):

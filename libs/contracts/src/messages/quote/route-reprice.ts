@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Matches, Min, ValidateNested } from 'class-validator';
-import { BASE_UNITS_AMOUNT, RouteLeg, RoutePlan } from './quote-messages';
+import { BASE_UNITS_AMOUNT } from './quote-formats';
+import { RouteLeg, RoutePlan } from './route-plan';
 
 /**
  * `quote.reprice`: price one leg of a served route plan again, with the provider that quoted it,

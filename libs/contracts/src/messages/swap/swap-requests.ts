@@ -12,7 +12,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { RoutePlan } from '../quote/quote-messages';
+import { RoutePlan } from '../quote/route-plan';
 import { GAS_PAYMENTS, GasPayment, PERMIT_TYPES, PermitType, SwapStatus } from './swap-message-types';
 import { BITCOIN_PUBLIC_KEY, WALLET_ADDRESS } from '../chain-formats';
 
