@@ -3,58 +3,20 @@
 // can only succeed once, a call that always reverts), and a ChainRegistry that knows it.
 import { ChainRegistry, DevnetManifestView } from '@swapgw/chains';
 import { resolveAnvilBinary } from '@swapgw/devnet';
+import { CompiledContract, compileSolidityFile } from '@swapgw/evm-contracts';
 import { freePort, waitFor } from '@swapgw/testing';
 import { ContractFactory, HDNodeWallet, JsonRpcProvider, Network } from 'ethers';
 import { ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
 
 export const TEST_MNEMONIC = 'test test test test test test test test test test test junk';
 
-const FIXTURE_SOURCE = `// SPDX-License-Identifier: MIT
-pragma solidity ^0.8.20;
-contract SignerFixture {
-    mapping(address => uint256) public balanceOf;
-    mapping(address => mapping(address => uint256)) public allowance;
-    bool public claimed;
-    function mint(address to, uint256 amount) external { balanceOf[to] += amount; }
-    function approve(address spender, uint256 amount) external returns (bool) {
-        allowance[msg.sender][spender] = amount;
-        return true;
-    }
-    function claim() external {
-        require(!claimed, "fixture: already claimed");
-        claimed = true;
-    }
-    function alwaysFails() external pure { revert("fixture: always fails"); }
-    // EIP-2612's shape for sponsored permit steps: signer-surface checks the signature before a
-    // relayer sends it, so the fixture only records the allowance.
-    mapping(address => uint256) public nonces;
-    function permit(address owner, address spender, uint256 value, uint256 deadline, uint8, bytes32, bytes32) external {
-        require(block.timestamp <= deadline, "fixture: permit expired");
-        allowance[owner][spender] = value;
-        nonces[owner] += 1;
-    }
-}`;
+/** The fixture contract's source: SignerFixture.sol next to this file. */
+const FIXTURE_SOURCE_FILE = path.join(__dirname, 'SignerFixture.sol');
 
-let compiled: { abi: unknown[]; bytecode: string } | undefined;
-function compileFixture(): { abi: unknown[]; bytecode: string } {
-  if (compiled) return compiled;
-  const solc = require('solc') as { compile(input: string): string };
-  const output = JSON.parse(
-    solc.compile(
-      JSON.stringify({
-        language: 'Solidity',
-        sources: { 'SignerFixture.sol': { content: FIXTURE_SOURCE } },
-        settings: { evmVersion: 'cancun', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
-      }),
-    ),
-  ) as {
-    errors?: { severity: string; formattedMessage: string }[];
-    contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>>;
-  };
-  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
-  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-  const contract = output.contracts['SignerFixture.sol'].SignerFixture;
-  compiled = { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
+let compiled: CompiledContract | undefined;
+function compileFixture(): CompiledContract {
+  compiled ??= compileSolidityFile(FIXTURE_SOURCE_FILE, 'SignerFixture');
   return compiled;
 }
 

@@ -133,8 +133,24 @@ interface SolcContractOutput {
   };
 }
 
-function compile(sources: Record<string, string>, solcVersion: string): EvmArtifacts {
-  // Loaded lazily: solc-js is a large emscripten module only needed on a cache miss.
+/**
+ * Compiles one contract of a .sol file that is not ours to deploy (a test fixture next to its spec)
+ * with the same bundled solc and settings as ours; not cached (a fixture compiles in a moment).
+ */
+export function compileSolidityFile(sourceFile: string, contractName: string): CompiledContract {
+  const fileName = path.basename(sourceFile);
+  const contracts = runSolc({ [fileName]: fs.readFileSync(sourceFile, 'utf8') }, readPackageVersion('solc'));
+  const contract = contracts[fileName]?.[contractName];
+  if (!contract)
+    throw new EvmContractsError('CONTRACT_COMPILE_FAILED', `solc output has no ${fileName}:${contractName}`);
+  return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
+}
+
+function runSolc(
+  sources: Record<string, string>,
+  solcVersion: string,
+): Record<string, Record<string, SolcContractOutput>> {
+  // Loaded lazily: solc-js is a large emscripten module only needed on a cache miss (or for a fixture).
   const solc = require('solc') as {
     compile(input: string, callbacks: { import(p: string): { contents?: string; error?: string } }): string;
   };
@@ -154,8 +170,13 @@ function compile(sources: Record<string, string>, solcVersion: string): EvmArtif
       `solc ${solcVersion} failed: ${errors.map((e) => e.formattedMessage).join('\n')}`,
     );
   }
+  return output.contracts;
+}
+
+function compile(sources: Record<string, string>, solcVersion: string): EvmArtifacts {
+  const contracts = runSolc(sources, solcVersion);
   const pick = (name: string): SolidityArtifact => {
-    const contract = output.contracts?.[`${name}.sol`]?.[name];
+    const contract = contracts[`${name}.sol`]?.[name];
     if (!contract)
       throw new EvmContractsError('CONTRACT_COMPILE_FAILED', `solc output has no ${name}.sol:${name}`);
     return {
