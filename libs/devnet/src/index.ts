@@ -1,4 +1,5 @@
 export * from './manifest';
+export * from './manifest-writer';
 export * from './devnet-error';
 export * from './start-devnet';
 export { DEVNET_MNEMONIC, resolveAnvilBinary, startAnvil } from './anvil';

@@ -3,13 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { PublicKey } from '@solana/web3.js';
 import { DevnetError } from './devnet-error';
-import {
-  DevnetManifest,
-  devnetChain,
-  loadDevnetManifest,
-  manifestProblems,
-  writeDevnetManifest,
-} from './manifest';
+import { DevnetManifest, devnetChain, devnetManifestProblems, loadDevnetManifest } from './manifest';
+import { writeDevnetManifest } from './manifest-writer';
 
 const solanaKey = (n: number) => new PublicKey(Buffer.alloc(32, n)).toBase58();
 const address = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
@@ -118,14 +113,14 @@ describe('devnet manifest', () => {
     (manifest.chains[0].tokens as Record<string, Record<string, unknown>>).USDC.decimals = '6';
     manifest.bridge.feeBps = 10_000;
     (manifest.chains[1].permits as Record<string, unknown>).permitRouter = 'router';
-    expect(manifestProblems(manifest)).toEqual([
+    expect(devnetManifestProblems(manifest)).toEqual([
       'chains[0].tokens.USDC.decimals must be an integer',
       'chains[1].rpcUrl must be an http(s) URL',
       'chains[1].permits.permitRouter must be an address',
       'bridge.feeBps must be an integer in [0, 10000)',
     ]);
-    expect(manifestProblems(validManifest())).toEqual([]);
-    expect(manifestProblems([])).toEqual(['the manifest is not an object']);
+    expect(devnetManifestProblems(validManifest())).toEqual([]);
+    expect(devnetManifestProblems([])).toEqual(['the manifest is not an object']);
   });
 
   it('checks the Solana section, and requires it', () => {
@@ -135,14 +130,14 @@ describe('devnet manifest', () => {
     manifest.solana.rpcUrl = '127.0.0.1:8899';
     manifest.solana.bridge.vault = '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707';
     delete manifest.solana.bridge.estimatedDurationSeconds;
-    expect(manifestProblems(manifest)).toEqual([
+    expect(devnetManifestProblems(manifest)).toEqual([
       'solana.rpcUrl must be an http(s) URL',
       'solana.bridge.vault must be a base58 public key',
       'solana.bridge.estimatedDurationSeconds must be a non-negative integer',
     ]);
     const withoutSolana: Record<string, unknown> = { ...validManifest() };
     delete withoutSolana.solana;
-    expect(manifestProblems(withoutSolana)).toEqual(['solana must be an object']);
+    expect(devnetManifestProblems(withoutSolana)).toEqual(['solana must be an object']);
   });
 
   it('checks the Bitcoin section, and requires it', () => {
@@ -152,14 +147,14 @@ describe('devnet manifest', () => {
     manifest.bitcoin.esploraUrl = 'http://127.0.0.1:3002/';
     manifest.bitcoin.bridge.vault = 'bc1qlqj2pdsteppkcr8jkp9ms0wpvey89tna8v72sj';
     delete manifest.bitcoin.bridge.usdcPerBtc;
-    expect(manifestProblems(manifest)).toEqual([
+    expect(devnetManifestProblems(manifest)).toEqual([
       'bitcoin.esploraUrl must be an http(s) URL without a trailing slash',
       'bitcoin.bridge.vault must be a bcrt1 address',
       'bitcoin.bridge.usdcPerBtc must be a positive integer',
     ]);
     const withoutBitcoin: Record<string, unknown> = { ...validManifest() };
     delete withoutBitcoin.bitcoin;
-    expect(manifestProblems(withoutBitcoin)).toEqual(['bitcoin must be an object']);
+    expect(devnetManifestProblems(withoutBitcoin)).toEqual(['bitcoin must be an object']);
   });
 
   it('finds a chain by its API id', () => {

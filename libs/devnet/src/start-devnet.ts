@@ -23,7 +23,8 @@ import {
   USER_ACCOUNT_INDICES,
 } from './devnet-parameters';
 import { localProvider } from './evm-provider';
-import { DevnetManifest, removeManifestIfWrittenAt, writeDevnetManifest } from './manifest';
+import { DevnetManifest } from './manifest';
+import { removeManifestIfWrittenAt, writeDevnetManifest } from './manifest-writer';
 import { solanaConnection } from './solana/solana-connection';
 import { SOLANA_DEVNET_DEFAULT_PORT, SolanaDevnetHandle, startSolanaDevnet } from './solana/solana-devnet';
 import { solanaBridgeAuthority } from './solana/solana-keys';

@@ -1,3 +1,4 @@
+import type { BitcoinDevnetBridge, BitcoinDevnetManifest } from '@swapgw/chains/devnet-manifest';
 import { BITCOIN_BRIDGE_CHAIN_ID } from '@swapgw/chains/bitcoin-bridge';
 import { listenLocalChain } from '../local-http-server';
 import { BitcoinChain } from './bitcoin-chain';
@@ -32,35 +33,8 @@ const FUNDING = {
 /** A coinbase output is spendable 100 blocks after its own (consensus), hence the blocks mined at start. */
 const MATURITY_BLOCKS = 100;
 
-export interface BitcoinDevnetManifest {
-  id: typeof BITCOIN_DEVNET_CHAIN_ID;
-  name: 'Bitcoin Devnet';
-  family: 'bitcoin';
-  network: 'regtest';
-  /** Esplora HTTP API, no trailing slash. */
-  esploraUrl: string;
-  nativeSymbol: 'BTC';
-  decimals: 8;
-  blockMs: number;
-  /** Test wallets: m/84'/1'/0'/0/<index>, P2WPKH, 5 BTC each in 1 BTC coins. */
-  accounts: { index: number; address: string }[];
-  /** The service's miner-fee wallets: m/84'/1'/1'/0/<index>, 1 BTC each in 25 coins. */
-  feeWallets: { index: number; address: string }[];
-  bridge: BitcoinDevnetBridge;
-}
-
-/** The bridge's Bitcoin end: BTC paid to the vault with a memo, USDC paid out at a fixed price. */
-export interface BitcoinDevnetBridge {
-  /** BITCOIN_BRIDGE_CHAIN_ID. */
-  chainId: number;
-  /** m/84'/1'/2'/0/0, 50 BTC in 5 BTC coins. */
-  vault: string;
-  token: 'USDC';
-  usdcPerBtc: number;
-  feeBps: number;
-  /** The miner fee each BTC payout of the bridge bears (BitcoinBridgeTerms.outboundFeeSats). */
-  outboundFeeSats: number;
-}
+// The manifest section this chain writes is declared with the manifest's schema.
+export type { BitcoinDevnetBridge, BitcoinDevnetManifest };
 
 export interface BitcoinDevnetHandle {
   manifest: BitcoinDevnetManifest;

@@ -10,12 +10,8 @@ import { loadUniswapV3Artifacts } from '../contracts/uniswap-v3-artifacts';
 import { DevnetError } from '../devnet-error';
 import { ANVIL_ACCOUNTS, USER_ACCOUNT_INDICES } from '../devnet-parameters';
 import { localProvider } from '../evm-provider';
-import {
-  MainnetReplicaEvmChain,
-  MainnetReplicaManifest,
-  removeManifestIfWrittenAt,
-  writeDevnetManifest,
-} from '../manifest';
+import { MainnetReplicaEvmChain, MainnetReplicaManifest } from '../manifest';
+import { removeManifestIfWrittenAt, writeDevnetManifest } from '../manifest-writer';
 import { RunningReplicaAcross, setUpReplicaAcross, startReplicaAcross } from './across-replica';
 import { deployReplicaChain } from './deploy-replica-chain';
 import { deployReplicaGatewayRouter } from './replica-gateway-router';

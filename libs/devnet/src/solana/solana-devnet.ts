@@ -1,3 +1,4 @@
+import type { SolanaDevnetBridge, SolanaDevnetManifest } from '@swapgw/chains/devnet-manifest';
 import {
   Keypair,
   LAMPORTS_PER_SOL,
@@ -37,33 +38,8 @@ const FEE_PAYER_SOL = 1000;
 const BRIDGE_LIQUIDITY_USDC = 10_000_000n;
 const DEFAULT_SLOT_MS = 400;
 
-export interface SolanaDevnetManifest {
-  id: typeof SOLANA_DEVNET_CHAIN_ID;
-  name: string;
-  family: 'solana';
-  rpcUrl: string;
-  nativeSymbol: 'SOL';
-  tokens: { USDC: { mint: string; decimals: number; name: string } };
-  /** Holds the USDC mint authority: the bridge relayer mints on Solana with it. */
-  bridgeAuthority: string;
-  /** Test wallets 1..9: Keypair.fromSeed(sha256(`swapgw-devnet/solana/wallet/${index}`)). */
-  accounts: { index: number; address: string }[];
-  /** Wall-clock length of a slot; a transaction is `confirmed` one slot after it executed. */
-  slotMs: number;
-  bridge: SolanaDevnetBridge;
-}
-
-/** Lock-and-release USDC bridge on Solana: deposits lock in the vault, releases pay from it. */
-export interface SolanaDevnetBridge {
-  /** The id EVM `depositTo`/`release` use for this chain (SOLANA_BRIDGE_CHAIN_ID). */
-  chainId: number;
-  /** Symbol of the bridged token (USDC). */
-  token: string;
-  /** The vault: the bridge authority's USDC associated token account. Deposits transfer here. */
-  vault: string;
-  /** Owner of the vault, signer of every release (the same key as `bridgeAuthority`). */
-  vaultOwner: string;
-}
+// The manifest section this chain writes is declared with the manifest's schema.
+export type { SolanaDevnetBridge, SolanaDevnetManifest };
 
 export interface SolanaDevnetHandle {
   manifest: SolanaDevnetManifest;

@@ -1,0 +1,3 @@
+export * from './devnet-manifest-reader';
+export * from './devnet-manifest-schema';
+export * from './devnet-manifest-validation';
