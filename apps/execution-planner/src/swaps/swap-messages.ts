@@ -1,9 +1,15 @@
-import { SigningPrepareCommand, SwapStepPosition, Topics, SigningCommandTypes } from '@swapgw/contracts';
+import {
+  SigningPrepareCommand,
+  signingStepFamilyOf,
+  SwapStepPosition,
+  Topics,
+  SigningCommandTypes,
+} from '@swapgw/contracts';
 import type { OutboxMessage } from '@swapgw/messaging';
 import type { SwapEntity } from './swap.entity';
 import type { SwapStepEntity } from './swap-step.entity';
 
-/** The `signing.prepare` command of a step, as signer-surface expects it. */
+/** The `signing.prepare` command of a step, as signer-surface expects it: its variant named by `family`. */
 export function prepareCommandOf(
   swap: SwapEntity,
   step: SwapStepEntity,
@@ -16,6 +22,7 @@ export function prepareCommandOf(
     kind: step.kind,
     chain: step.chain,
     from: step.signer ?? swap.userAddress,
+    family: signingStepFamilyOf(step),
     ...(step.call ? { call: step.call } : {}),
     ...(step.solana ? { solana: step.solana } : {}),
     ...(step.bitcoin ? { bitcoin: step.bitcoin } : {}),

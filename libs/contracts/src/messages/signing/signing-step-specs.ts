@@ -1,0 +1,223 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import {
+  BITCOIN_ADDRESS,
+  BITCOIN_PUBLIC_KEY,
+  EVM_OR_BITCOIN_ADDRESS,
+  SOLANA_ADDRESS,
+  WALLET_OR_TOKEN,
+} from '../chain-formats';
+import { BASE64, BASE_UNITS, EVM_ADDRESS, HEX_DATA } from './signing-formats';
+
+/** The contract call a step makes: `value` in wei as a decimal string, `data` 0x-hex ("0x" for none). */
+export class SigningCall {
+  @Matches(EVM_ADDRESS, { message: 'to must be a 0x-prefixed 20-byte address' })
+  to!: string;
+
+  @Matches(HEX_DATA, { message: 'data must be 0x-prefixed hex of whole bytes' })
+  data!: string;
+
+  @Matches(BASE_UNITS, { message: 'value must be a non-negative integer decimal string (wei)' })
+  value!: string;
+}
+
+/**
+ * For `kind: 'approve'`: the allowance the step grants. signer-surface reads
+ * `allowance(from, spender)` first and answers `signing.step-skipped` when it already covers `amount`.
+ */
+export class SigningApproveSpec {
+  @Matches(EVM_ADDRESS)
+  token!: string;
+
+  @Matches(EVM_ADDRESS)
+  spender!: string;
+
+  /** Base units the following step needs (not necessarily what the approve call grants). */
+  @Matches(BASE_UNITS)
+  amount!: string;
+}
+
+/**
+ * A balance that must exist before the step can be signed (e.g. the bridged tokens on the
+ * destination chain). signer-surface keeps the request waiting and re-checks it periodically.
+ * `token` null means the native coin. On a Solana chain `token` is the SPL mint and `holder` the
+ * wallet: the balance read is the one of the wallet's associated token account.
+ */
+export class SigningWaitForSpec {
+  @IsOptional()
+  @Matches(WALLET_OR_TOKEN)
+  token!: string | null;
+
+  @Matches(WALLET_OR_TOKEN)
+  holder!: string;
+
+  @Matches(BASE_UNITS)
+  minBalance!: string;
+}
+
+export const SOLANA_STEP_KINDS = ['bridge-deposit', 'prebuilt-transaction'] as const;
+export type SolanaStepKind = (typeof SOLANA_STEP_KINDS)[number];
+
+/**
+ * The swap a `bridge-deposit` hands to its EVM `recipient`, the destination chain's
+ * SwapGatewayRouter, in the deposit's memo (as a BridgeSwapIntent's message): the bridge relayer
+ * releases the deposit with it and the router swaps what arrived along `path` for at least
+ * `amountOutMin` to `recipient` before `deadline`, or pays `recipient` the bridged tokens.
+ */
+export class SolanaBridgeSwapMessageSpec {
+  /** The destination chain's Uniswap V2 Router02, through which its router swaps. */
+  @Matches(EVM_ADDRESS)
+  venue!: string;
+
+  /** Uniswap V2 path on the destination chain, starting with the bridged token there. */
+  @ArrayMinSize(2)
+  @ArrayMaxSize(8)
+  @Matches(EVM_ADDRESS, { each: true })
+  path!: string[];
+
+  @Matches(BASE_UNITS)
+  amountOutMin!: string;
+
+  /** The final recipient on the destination chain. */
+  @Matches(EVM_ADDRESS)
+  recipient!: string;
+
+  /** Pay out native coin (the path ends with the wrapped native token). */
+  @IsBoolean()
+  unwrapNative!: boolean;
+
+  /** Seconds since epoch: after it the router pays the bridged tokens instead of swapping. */
+  @IsInt()
+  @Min(0)
+  deadline!: number;
+}
+
+/** One integrator fee a Solana transaction pays: `amount` base units to the wallet `recipient`. */
+export class SolanaIntegratorFeeSpec {
+  @Matches(SOLANA_ADDRESS)
+  recipient!: string;
+
+  @Matches(BASE_UNITS)
+  amount!: string;
+}
+
+/**
+ * What a step on a Solana chain does (instead of an EVM `call`):
+ *  - `bridge-deposit`: signer-surface builds the devnet bridge deposit (transferChecked of `amount`
+ *    of `mint` from `from`'s associated token account to `vault`, plus the memo naming
+ *    `destinationChainId` and the EVM `recipient`, and `message` when there is one: then `recipient`
+ *    is the destination's SwapGatewayRouter, which swaps the deposit as the message says);
+ *  - `prebuilt-transaction`: an aggregator's unsigned v0 transaction (`serializedTransaction`,
+ *    base64) handed out as it is, valid until `lastValidBlockHeight`.
+ */
+export class SolanaStepSpec {
+  @IsIn(SOLANA_STEP_KINDS)
+  kind!: SolanaStepKind;
+
+  @ValidateIf((o: SolanaStepSpec) => o.kind === 'bridge-deposit')
+  @Matches(SOLANA_ADDRESS)
+  mint?: string;
+
+  @ValidateIf((o: SolanaStepSpec) => o.kind === 'bridge-deposit')
+  @Matches(SOLANA_ADDRESS)
+  vault?: string;
+
+  /** Base units of `mint`. */
+  @ValidateIf((o: SolanaStepSpec) => o.kind === 'bridge-deposit')
+  @Matches(BASE_UNITS)
+  amount?: string;
+
+  @ValidateIf((o: SolanaStepSpec) => o.kind === 'bridge-deposit')
+  @IsInt()
+  @Min(1)
+  destinationChainId?: number;
+
+  /**
+   * Who is paid on the destination chain: an EVM address (with a `message`: the SwapGatewayRouter
+   * there), or a Bitcoin address when the destination is the Bitcoin end.
+   */
+  @ValidateIf((o: SolanaStepSpec) => o.kind === 'bridge-deposit')
+  @Matches(EVM_OR_BITCOIN_ADDRESS)
+  recipient?: string;
+
+  /** bridge-deposit: the destination swap the deposit's memo carries to `recipient` (see SolanaBridgeSwapMessageSpec). */
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SolanaBridgeSwapMessageSpec)
+  message?: SolanaBridgeSwapMessageSpec;
+
+  /**
+   * bridge-deposit: the integrator fees the transaction pays out of the wallet's `mint` before the
+   * deposit (a TransferChecked per recipient to its associated token account, created first when
+   * it has none, the transaction's fee payer paying its rent). `amount` comes on top of them.
+   */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(5)
+  @ValidateNested({ each: true })
+  @Type(() => SolanaIntegratorFeeSpec)
+  integratorFees?: SolanaIntegratorFeeSpec[];
+
+  @ValidateIf((o: SolanaStepSpec) => o.kind === 'prebuilt-transaction')
+  @IsString()
+  @Matches(BASE64)
+  serializedTransaction?: string;
+
+  @ValidateIf((o: SolanaStepSpec) => o.kind === 'prebuilt-transaction')
+  @IsInt()
+  @Min(0)
+  lastValidBlockHeight?: number;
+}
+
+export const BITCOIN_STEP_KINDS = ['bridge-deposit'] as const;
+export type BitcoinStepKind = (typeof BITCOIN_STEP_KINDS)[number];
+
+/**
+ * What a step on a Bitcoin chain does (instead of an EVM `call`):
+ *  - `bridge-deposit`: signer-surface builds the PSBT paying `amount` satoshis from `from` to the
+ *    bridge's `vault`, with an OP_RETURN output carrying `memo` (the bridge's deposit memo, which
+ *    names the destination chain, asset, recipient and minimum out).
+ */
+export class BitcoinStepSpec {
+  @IsIn(BITCOIN_STEP_KINDS)
+  kind!: BitcoinStepKind;
+
+  @Matches(BITCOIN_ADDRESS, { message: 'vault must be a Bitcoin address' })
+  vault!: string;
+
+  /**
+   * The public key of the step's signer (`from`), hex (compressed 33 bytes, or x-only 32 for a
+   * Taproot key), as the wallet told it at build: a Taproot input needs it as `tapInternalKey`, a
+   * nested-SegWit (P2SH-P2WPKH) input needs it for its redeem script; unused for P2WPKH.
+   */
+  @IsOptional()
+  @Matches(BITCOIN_PUBLIC_KEY, { message: 'signerPublicKey must be a 32- or 33-byte public key in hex' })
+  signerPublicKey?: string;
+
+  /** Satoshis paid to the vault. */
+  @Matches(BASE_UNITS)
+  amount!: string;
+
+  /** The OP_RETURN text (at most 80 bytes, the standard relay limit). */
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(80)
+  memo!: string;
+}
