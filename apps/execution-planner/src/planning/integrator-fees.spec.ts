@@ -133,6 +133,12 @@ describe('integratorFeeTransfersOf', () => {
     ['a user-paid', 'the devnet bridge', bridgeLeg(), 'user'],
     ['a user-paid', 'Across', acrossLeg, 'user'],
     ['a sponsored', 'the devnet bridge (its signed intent carries them)', bridgeLeg(), 'sponsored'],
+    [
+      'a user-paid',
+      'the devnet bridge towards Solana (depositToWithFees)',
+      bridgeLeg({ destinationChain: 'solana-devnet' }),
+      'user',
+    ],
   ] as const)(
     'gives the fees when %s route starts with a deposit into %s through the chain router',
     (_paid, _name, leg, gasPayment) => {
@@ -145,10 +151,10 @@ describe('integratorFeeTransfersOf', () => {
   it.each([
     ['a sponsored Across deposit', acrossLeg, 'sponsored', /Across deposit.*gasPayment user/],
     [
-      'a bridge to Solana',
+      'a sponsored bridge to Solana',
       bridgeLeg({ destinationChain: 'solana-devnet' }),
-      'user',
-      /bridge to solana-devnet/,
+      'sponsored',
+      /bridge to solana-devnet.*gasPayment user/,
     ],
     ['a bridge the router does not call', bridgeLeg({ spender: `0x${'98'.repeat(20)}` }), 'user', /venue/],
   ] as const)('refuses %s with its reason', (_name, leg, gasPayment, reason) => {

@@ -22,16 +22,17 @@ export interface IntegratorFeeChains {
  *    swapV3WithFees, or the sponsored swap intent, which carries the fees) or of the native coin
  *    (the same entry points sent with the value, the fees paid in the native coin); or a devnet
  *    bridge deposit towards an EVM chain (user-paid depositWithFees, or the sponsored bridge or
- *    bridge-swap intent, which carries the fees); or, user-paid, an Across deposit, the wallet being
- *    the depositor (acrossWithFees);
+ *    bridge-swap intent, which carries the fees); or, user-paid, a devnet bridge deposit towards
+ *    Solana or Bitcoin (depositToWithFees, the bridge's depositTo) or an Across deposit, the wallet
+ *    being the depositor (acrossWithFees);
  *  - on Solana, in the bridge deposit's transaction the signer builds, a token transfer per
  *    recipient before the deposit (solanaIntegratorFeeInstructions);
  *  - fees `collectedBy: 'aggregator'` are taken by the first leg's own prebuilt transaction (0x
  *    swapFeeBps, LI.FI fee, Jupiter's platform fee): the quote asked the aggregator for them and
  *    checked its answer. The gateway adds nothing to it (a transfer would charge the fee twice); see
  *    takenByPrebuiltLeg. A mix with fees the gateway pays is refused.
- * Any other first leg (a sponsored Across deposit, whose signed intent has no fees; a bridge to Solana or
- * Bitcoin; a taxed token; a prebuilt call without the fee) is refused with 400
+ * Any other first leg (a sponsored Across deposit, whose signed intent has no fees; a sponsored
+ * bridge to Solana or Bitcoin, whose signed BridgeToIntent has none either; a taxed token; a prebuilt call without the fee) is refused with 400
  * VALIDATION_FAILED, field integratorFee: a build that left the fee out would hand the integrator's
  * share back to the user while the quote said it was paid. Pure: the builder calls it before
  * reading any chain.
@@ -78,8 +79,8 @@ function feeLegProblem(leg: RouteLeg, chains: IntegratorFeeChains, gasPayment: G
   if (leg.kind === 'bridge') {
     if (gasPayment === 'sponsored' && leg.provider === ACROSS_PROVIDER)
       return 'the route starts with an Across deposit, whose gas-covered intent cannot carry the fee transfer yet; build with gasPayment user';
-    if (leg.destinationChain && chains.familyOf(leg.destinationChain) !== 'evm')
-      return `the route starts with a bridge to ${leg.destinationChain}, whose deposit cannot carry the fee transfer yet`;
+    if (gasPayment === 'sponsored' && leg.destinationChain && chains.familyOf(leg.destinationChain) !== 'evm')
+      return `the route starts with a bridge to ${leg.destinationChain}, whose gas-covered intent cannot carry the fee transfer yet; build with gasPayment user`;
   } else if (!leg.path) {
     return `the first leg (${leg.provider}) has no Uniswap path`;
   }

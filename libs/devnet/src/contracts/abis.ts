@@ -102,7 +102,8 @@ const PERMIT2_PERMIT_TUPLE =
 /**
  * SwapGatewayRouter: one call pulls the input with the user's permit (or allowance), pays the
  * integrator fees it is given (none: `[]`) and performs the leg through the venue it names
- * (`swapWithFees` Router02, `swapV3WithFees` SwapRouter02, `depositWithFees` the bridge,
+ * (`swapWithFees` Router02, `swapV3WithFees` SwapRouter02, `depositWithFees` / `depositToWithFees`
+ * (a 32-byte recipient) the bridge,
  * `acrossWithFees` an Across SpokePool with the caller as depositor; the router has no
  * configuration); the swaps
  * sent with a value take native coin in (the value is `amountIn`) and pay the fees in it. `permit` is `(kind, nonce, deadline, signature)`: kind 0 = EIP-2612
@@ -117,7 +118,7 @@ const PERMIT2_PERMIT_TUPLE =
  */
 export const SWAP_GATEWAY_ROUTER_ABI = [
   'function permit2() view returns (address)',
-  'function depositToWithPermit(address venue, uint256 amount, uint256 destinationChainId, bytes32 recipient, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256 bridgeNonce)',
+  'function depositToWithFees((address venue, uint256 amountIn, uint256 destinationChainId, bytes32 recipient) deposit, (address recipient, uint256 amount)[] fees, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256 bridgeNonce)',
   'function swapWithFees((address venue, uint256 amountIn, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) swap, address[] path, (address recipient, uint256 amount)[] fees, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) payable returns (uint256 amountOut)',
   'function swapV3WithFees((address venue, uint256 amountIn, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) swap, bytes path, (address recipient, uint256 amount)[] fees, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) payable returns (uint256 amountOut)',
   'function depositWithFees((address venue, uint256 amountIn, uint256 destinationChainId, address recipient) deposit, (address recipient, uint256 amount)[] fees, (uint8 kind, uint256 nonce, uint256 deadline, bytes signature) permit) returns (uint256 bridgeNonce)',

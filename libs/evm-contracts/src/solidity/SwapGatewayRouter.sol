@@ -82,7 +82,7 @@ interface IBridgeDeposits {
 /// deterministic deployment proxy has the same address on every EVM chain. The venue of each leg
 /// (Uniswap V2 Router02, V3 SwapRouter02, the bridge) is an argument: named by the caller who pays
 /// with their own tokens (the ...WithFees entry points, whose fee list may be empty, and
-/// depositToWithPermit), or signed by the owner as part of the
+/// depositToWithFees), or signed by the owner as part of the
 /// witness (the ...WithIntent ones), so the router only ever acts on a venue the owner chose.
 ///
 /// Sponsored ("gasless") legs: swapWithIntent, swapV3WithIntent, bridgeWithIntent and
@@ -577,18 +577,30 @@ contract SwapGatewayRouter is ReentrancyGuard {
         if (fees.length > 0 && address(token) != address(0)) token.forceApprove(venue, net);
     }
 
-    /// Towards a chain whose addresses are 32 bytes (Solana), as the bridge's depositTo.
-    function depositToWithPermit(address venue, uint256 amount, uint256 destinationChainId, bytes32 recipient, Permit calldata permit)
+    /// A user-paid deposit towards a chain whose addresses are not EVM addresses (Solana, Bitcoin),
+    /// as the bridge's depositTo (depositToWithFees): recipient is 32 bytes.
+    struct FeeDepositTo {
+        address venue;
+        uint256 amountIn;
+        uint256 destinationChainId;
+        bytes32 recipient;
+    }
+
+    /// Pulls deposit.amountIn (fees included) of the bridge's token from the caller (permit, or
+    /// Allowance after an approve of this contract), pays each fee to its recipient (none: the whole
+    /// amountIn is deposited) and deposits the rest with the bridge's depositTo.
+    function depositToWithFees(FeeDepositTo calldata deposit, IntegratorFee[] calldata fees, Permit calldata permit)
         external
         nonReentrant
         returns (uint256 bridgeNonce)
     {
-        checkVenue(venue);
-        IERC20 token = IERC20(IBridgeDeposits(venue).token());
-        uint256 held = pull(token, amount, permit, venue);
-        bridgeNonce = IBridgeDeposits(venue).depositTo(amount, destinationChainId, recipient);
+        checkVenue(deposit.venue);
+        IERC20 token = IERC20(IBridgeDeposits(deposit.venue).token());
+        uint256 held = pull(token, deposit.amountIn, permit, deposit.venue);
+        uint256 net = payIntegratorFees(token, msg.sender, deposit.amountIn, fees, deposit.venue);
+        bridgeNonce = IBridgeDeposits(deposit.venue).depositTo(net, deposit.destinationChainId, deposit.recipient);
         assertNothingLeft(token, held);
-        emit DepositWithPermit(msg.sender, bridgeNonce, destinationChainId, amount, permit.kind);
+        emit DepositWithPermit(msg.sender, bridgeNonce, deposit.destinationChainId, net, permit.kind);
     }
 
     /// A user-paid devnet-bridge deposit that pays integrator fees first (depositWithFees): the

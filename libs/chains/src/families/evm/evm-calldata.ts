@@ -35,6 +35,8 @@ const FEE_SWAP_TUPLE =
 const FEES_TUPLE = '(address recipient, uint256 amount)[] fees';
 const FEE_DEPOSIT_TUPLE =
   '(address venue, uint256 amountIn, uint256 destinationChainId, address recipient) deposit';
+const FEE_DEPOSIT_TO_TUPLE =
+  '(address venue, uint256 amountIn, uint256 destinationChainId, bytes32 recipient) deposit';
 const ACROSS_DEPOSIT_TUPLE =
   '(address spokePool, address recipient, address outputToken, uint256 outputAmount, uint256 destinationChainId, address exclusiveRelayer, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityParameter) d';
 
@@ -46,7 +48,7 @@ const ACROSS_DEPOSIT_TUPLE =
  * with a permit.
  */
 export const swapGatewayRouterInterface = new Interface([
-  `function depositToWithPermit(address venue, uint256 amount, uint256 destinationChainId, bytes32 recipient, ${PERMIT_TUPLE}) returns (uint256 bridgeNonce)`,
+  `function depositToWithFees(${FEE_DEPOSIT_TO_TUPLE}, ${FEES_TUPLE}, ${PERMIT_TUPLE}) returns (uint256 bridgeNonce)`,
   `function swapWithFees(${FEE_SWAP_TUPLE}, address[] path, ${FEES_TUPLE}, ${PERMIT_TUPLE}) payable returns (uint256 amountOut)`,
   `function swapV3WithFees(${FEE_SWAP_TUPLE}, bytes path, ${FEES_TUPLE}, ${PERMIT_TUPLE}) payable returns (uint256 amountOut)`,
   `function depositWithFees(${FEE_DEPOSIT_TUPLE}, ${FEES_TUPLE}, ${PERMIT_TUPLE}) returns (uint256 bridgeNonce)`,
@@ -236,7 +238,7 @@ export function encodeUniswapV3Swap(args: UniswapV3SwapArgs): EncodedCall {
 /**
  * A deposit into the devnet bridge: `deposit` to an EVM address, or `depositTo` a 32-byte recipient
  * (a Solana public key) when `recipientEncoding` is `bytes32`. With `permit`, through the
- * SwapGatewayRouter (`depositWithFees` with no fee, or `depositToWithPermit`), which deposits into `bridge`.
+ * SwapGatewayRouter (`depositWithFees` or `depositToWithFees` with no fee), which deposits into `bridge`.
  */
 export function encodeBridgeDeposit(
   bridge: string,
@@ -251,25 +253,16 @@ export function encodeBridgeDeposit(
     const data = devnetBridgeInterface.encodeFunctionData(method, [amount, destinationChainId, recipient]);
     return { to: bridge, data, value: '0' };
   }
-  if (recipientEncoding === 'address') {
-    return encodeFeeDeposit({
-      gatewayRouter: permit.router,
-      bridge,
-      grossAmount: amount,
-      destinationChainId,
-      recipient,
-      integratorFees: [],
-      permit,
-    });
-  }
-  const data = swapGatewayRouterInterface.encodeFunctionData('depositToWithPermit', [
+  return encodeFeeDeposit({
+    gatewayRouter: permit.router,
     bridge,
-    amount,
+    grossAmount: amount,
     destinationChainId,
     recipient,
-    permitTuple(permit),
-  ]);
-  return { to: permit.router, data, value: '0' };
+    recipientEncoding,
+    integratorFees: [],
+    permit,
+  });
 }
 
 /** One integrator fee, in base units of the swap's input token. */
@@ -344,19 +337,24 @@ export interface FeeDepositArgs {
   grossAmount: bigint;
   /** The bridge's id of the destination chain. */
   destinationChainId: number;
+  /** An EVM address, or 32 bytes (a Solana public key, a Bitcoin payout's bridge recipient). */
   recipient: string;
+  /** `bytes32`: the bridge's `depositTo` (a chain whose addresses are not EVM addresses). */
+  recipientEncoding: 'address' | 'bytes32';
   integratorFees: IntegratorFeeTransfer[];
   permit?: RouterPermit;
 }
 
 /**
  * A bridge deposit that pays integrator fees in the same transaction: the SwapGatewayRouter's
- * `depositWithFees` pulls grossAmount of the bridge's token (allowance or permit), pays each fee
+ * `depositWithFees` (an EVM recipient) or `depositToWithFees` (a 32-byte recipient, the bridge's
+ * `depositTo`) pulls grossAmount of the bridge's token (allowance or permit), pays each fee
  * (IntegratorFeePaid) and deposits the rest into the bridge for recipient.
  */
 export function encodeFeeDeposit(args: FeeDepositArgs): EncodedCall {
   const deposit = [args.bridge, args.grossAmount, args.destinationChainId, args.recipient];
-  const data = swapGatewayRouterInterface.encodeFunctionData('depositWithFees', [
+  const method = args.recipientEncoding === 'bytes32' ? 'depositToWithFees' : 'depositWithFees';
+  const data = swapGatewayRouterInterface.encodeFunctionData(method, [
     deposit,
     feesTuple(args.integratorFees),
     permitOrAllowance(args.permit),

@@ -323,6 +323,43 @@ describe('evmStepOf', () => {
     ]);
   });
 
+  it('a user-paid bridge paying 32 bytes with integrator fees: depositToWithFees pulls the deposit plus the fees, pays them and deposits the rest with depositTo', () => {
+    const bytes32 = '0x' + 'ee'.repeat(32);
+    const toSolana = chainsPayingOut(() => ({
+      chainId: 1399811149,
+      recipient: bytes32,
+      encoding: 'bytes32',
+    }));
+    const feeA = getAddress('0x' + 'fa'.repeat(20));
+    const feeB = getAddress('0x' + 'fb'.repeat(20));
+    const integratorFees = [
+      { recipient: feeA, amount: 4_500n },
+      { recipient: feeB, amount: 1_500n },
+    ];
+    const deposit = evmStepOf(inputOf({ kind: 'bridge' }, { leg: bridgeLeg, integratorFees }), toSolana);
+    expect(deposit.call).toMatchObject({ to: PERMIT_ROUTER, value: '0' });
+    const [terms, fees, permit] = swapGatewayRouterInterface.decodeFunctionData(
+      'depositToWithFees',
+      deposit.call!.data,
+    );
+    // The bridge, what the router pulls (the deposit plus both fees), the bridge's id of the
+    // destination, the 32-byte recipient.
+    expect(terms.toArray()).toEqual([BRIDGE, 1_506_000n, 1399811149n, bytes32]);
+    expect(fees.toArray().map((fee: { toArray(): unknown[] }) => fee.toArray())).toEqual([
+      [feeA, 4_500n],
+      [feeB, 1_500n],
+    ]);
+    // Allowance: the wallet approved the router for the gross amount, no signature.
+    expect(permit.toArray()).toEqual([2n, 0n, 0n, '0x']);
+    // Sponsored, the signed BridgeToIntent has no fees: refused rather than dropped.
+    expect(() =>
+      evmStepOf(
+        inputOf({ kind: 'bridge', signing: 'permit2-intent' }, { leg: bridgeLeg, integratorFees }),
+        toSolana,
+      ),
+    ).toThrow(/non-EVM recipient/);
+  });
+
   it('the leg’s own transaction: the Uniswap V2 swap, through the SwapGatewayRouter with the first leg’s permit', () => {
     const plain = evmStepOf(inputOf({}), chains);
     expect(plain.call!.to).toBe(ROUTER);

@@ -159,8 +159,8 @@ export function evmDestinationSwapOf(
  * which pays each fee and spends `spend` in the same call: a swap through the leg's Uniswap venue
  * (swapWithFees / swapV3WithFees pulling spend plus the fees with the wallet's allowance or the
  * first leg's permit; native coin in: the same entry points with spend plus the fees as the value,
- * the fees paid in the native coin), a devnet bridge deposit to an EVM recipient (depositWithFees)
- * or an Across deposit with the wallet as depositor (acrossWithFees). The build refuses fees on any
+ * the fees paid in the native coin), a devnet bridge deposit (depositWithFees to an EVM recipient,
+ * depositToWithFees to a Solana or Bitcoin one) or an Across deposit with the wallet as depositor (acrossWithFees). The build refuses fees on any
  * other first leg (execution-planner's integratorFeeTransfersOf).
  */
 function feeLegCallOf(input: LegStepInput, chains: LegStepChains): EncodedCall {
@@ -183,16 +183,13 @@ function feeLegCallOf(input: LegStepInput, chains: LegStepChains): EncodedCall {
   }
   if (leg.kind === 'bridge') {
     const payout = chains.bridgePayoutOf(leg, input.recipient);
-    if (payout.encoding !== 'address')
-      throw new Error(
-        `The bridge leg on ${leg.chain} pays a non-EVM recipient: it cannot pay integrator fees`,
-      );
     return encodeFeeDeposit({
       gatewayRouter,
       bridge: venueOf(leg, contracts),
       grossAmount: grossSpendOf(input),
       destinationChainId: payout.chainId,
       recipient: payout.recipient,
+      recipientEncoding: payout.encoding,
       integratorFees,
       ...(input.permit ? { permit: input.permit } : {}),
     });
