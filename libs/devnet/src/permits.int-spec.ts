@@ -5,12 +5,14 @@ import {
   Contract,
   ContractTransactionResponse,
   HDNodeWallet,
+  hexlify,
   id,
   JsonRpcProvider,
   Log,
   LogDescription,
   MaxUint256,
   parseUnits,
+  randomBytes,
   Signature,
   TypedDataEncoder,
   Wallet,
@@ -22,9 +24,12 @@ import {
   swapGatewayRouterAddress,
   verifySwapGatewayRouter,
 } from '@swapgw/evm-contracts';
+import { BITCOIN_BRIDGE_CHAIN_ID } from '@swapgw/chains/bitcoin-bridge';
+import { SOLANA_BRIDGE_CHAIN_ID } from '@swapgw/chains/solana-bridge';
 import { freePort, waitFor } from '@swapgw/testing';
 import { devnetWallet } from './accounts';
 import {
+  DEVNET_BRIDGE_DEPOSIT_TO_ABI,
   ERC20_PERMIT_ABI,
   PERMIT2_ABI,
   SWAP_GATEWAY_ROUTER_ABI,
@@ -409,6 +414,70 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
       description: 'the bridged USDC (net of the fees) to arrive on devnet-b',
     });
   });
+
+  it.each([
+    ['Solana', SOLANA_BRIDGE_CHAIN_ID],
+    ['Bitcoin', BITCOIN_BRIDGE_CHAIN_ID],
+  ])(
+    'integrator fees on a bridge deposit to %s: depositToWithFees pulls amount plus the fee (allowance), pays the recipient and deposits the rest with depositTo for the 32-byte recipient',
+    async (_destination, destinationChainId) => {
+      const chain = chainA();
+      const user = wallet(3);
+      const feeRecipient = Wallet.createRandom().address;
+      const recipient = hexlify(randomBytes(32));
+      const usdc = new Contract(chain.tokens.USDC.address, ERC20_PERMIT_ABI, user);
+      const router = new Contract(chain.permits.permitRouter, SWAP_GATEWAY_ROUTER_ABI, user);
+      const bridge = new Contract(chain.bridge.address, DEVNET_BRIDGE_DEPOSIT_TO_ABI, provider(chain));
+      const gross = parseUnits('40', 6);
+      const fee = parseUnits('0.12', 6);
+      const net = gross - fee;
+      await (await usdc.approve(chain.permits.permitRouter, gross)).wait();
+      // A fee of the whole amount would leave nothing to deposit.
+      const feeTooHigh = await router.depositToWithFees
+        .staticCall(
+          [chain.bridge.address, gross, destinationChainId, recipient],
+          [[feeRecipient, gross]],
+          [2, 0n, 0n, '0x'],
+        )
+        .catch((error: unknown) => error);
+      expect(errorName(router, feeTooHigh)).toBe('InvalidIntegratorFee');
+      const [userBefore, bridgeBefore] = (await Promise.all([
+        usdc.balanceOf(user.address),
+        usdc.balanceOf(chain.bridge.address),
+      ])) as bigint[];
+
+      const receipt = await (
+        await router.depositToWithFees(
+          [chain.bridge.address, gross, destinationChainId, recipient],
+          [[feeRecipient, fee]],
+          [2, 0n, 0n, '0x'],
+        )
+      ).wait();
+
+      expect(userBefore - ((await usdc.balanceOf(user.address)) as bigint)).toBe(gross);
+      expect(await usdc.balanceOf(feeRecipient)).toBe(fee);
+      expect(((await usdc.balanceOf(chain.bridge.address)) as bigint) - bridgeBefore).toBe(net);
+      expect(await usdc.balanceOf(chain.permits.permitRouter)).toBe(0n);
+      const parsed = receipt!.logs.flatMap((log: Log) => {
+        const event =
+          log.address === chain.bridge.address
+            ? bridge.interface.parseLog(log)
+            : router.interface.parseLog(log);
+        return event ? [event] : [];
+      });
+      expect(
+        parsed
+          .filter((e: LogDescription) => e.name === 'IntegratorFeePaid')
+          .map((e: LogDescription) => e.args.toArray()),
+      ).toEqual([[feeRecipient, chain.tokens.USDC.address, user.address, fee]]);
+      // The bridge locked the net amount for the 32-byte recipient on the destination.
+      const deposit = parsed.find((e: LogDescription) => e.name === 'DepositTo')!;
+      expect(deposit.args.recipient).toBe(recipient);
+      expect(deposit.args.destinationChainId).toBe(BigInt(destinationChainId));
+      expect(deposit.args.amount).toBe(net);
+      expect(deposit.args.amountAfterFee).toBe(net - (net * BigInt(devnet.manifest.bridge.feeBps)) / 10_000n);
+    },
+  );
 
   it('integrator fees with native ETH in: swapWithFees sent with a value pays each fee in ETH out of it and swaps the rest; a value other than amountIn is refused', async () => {
     const chain = chainA();
