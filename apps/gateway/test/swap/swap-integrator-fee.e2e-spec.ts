@@ -1,14 +1,18 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { Keypair, PublicKey } from '@solana/web3.js';
 import { Interface, parseUnits, Transaction, TransactionRequest, Wallet } from 'ethers';
 import { Client } from 'pg';
 import type { TypedDataV4 } from '@swapgw/chains';
-import { testEnv } from '@swapgw/testing';
+import { solanaConnection } from '@swapgw/devnet';
+import { testEnv, waitFor } from '@swapgw/testing';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
 import {
   buildSwapId,
+  expectedOutBaseUnits,
   FeeRoute,
   nextSigning,
   RouteIntegratorFee,
@@ -312,6 +316,57 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
     expect(await usdcOf(recipient)).toBe(feeBaseUnits(route.integratorFee[0]));
     expect(await usdcOf(wallet.address)).toBe(0n);
     expect(await daiOnB()).toBeGreaterThanOrEqual(parseUnits(route.minAmountOut, 18));
+  });
+
+  it('user-paid devnet-a â†’ Solana USDC: the router pays the fee on devnet-a in its depositToWithFees, and the Solana wallet receives the bridged rest', async () => {
+    const recipient = Wallet.createRandom().address;
+    const solanaWallet = Keypair.generate().publicKey;
+    const { quoteId, route } = await quoteWithFee(
+      { bps: 30, recipient },
+      { toChain: 'solana-devnet', tokenOut: 'USDC', amount: '40', recipient: solanaWallet.toBase58() },
+      () => true,
+    );
+    expect(route.integratorFee).toEqual([
+      { bps: 30, amount: '0.12', token: 'USDC', chain: CHAIN, recipient },
+    ]);
+    const wallet = await freshWalletWithUsdc(40_000_000n, 10n ** 18n);
+    const swapId = await buildSwapId(e2e, {
+      quoteId,
+      routeId: route.routeId,
+      userAddress: wallet.address,
+      recipient: solanaWallet.toBase58(),
+      gasPayment: 'user',
+      waitForTxRequestMs: 20_000,
+    });
+    const sent = await signTransactionsUntilCompleted(swapId, wallet);
+
+    // An approve of USDC for the router, then the router's depositToWithFees: the bridge's depositTo
+    // for the Solana wallet, in the transaction that pays the fee.
+    expect(sent.map((tx) => [tx.chain, tx.to])).toEqual([
+      [CHAIN, chainA.tokens.USDC.address],
+      [CHAIN, chainA.permits!.permitRouter],
+    ]);
+    expect(await feesPaidIn(CHAIN, sent[1].txHash)).toEqual([
+      [recipient, chainA.tokens.USDC.address, wallet.address, 120_000n],
+    ]);
+    expect(await usdcOf(recipient)).toBe(feeBaseUnits(route.integratorFee[0]));
+    expect(await usdcOf(wallet.address)).toBe(0n);
+    // The relayer pays the bridged USDC (the amount net of the fee, minus the bridge's own fee) into
+    // the Solana wallet's associated token account.
+    const solana = solanaConnection(devnet.manifest.solana.rpcUrl);
+    const usdcAccount = getAssociatedTokenAddressSync(
+      new PublicKey(devnet.manifest.solana.tokens.USDC.mint),
+      solanaWallet,
+      true,
+    );
+    const received = await waitFor(
+      async () =>
+        (await solana.getAccountInfo(usdcAccount))
+          ? BigInt((await solana.getTokenAccountBalance(usdcAccount)).value.amount)
+          : null,
+      { timeoutMs: 30_000, intervalMs: 300, description: 'bridged USDC on Solana' },
+    );
+    expect(received).toBe(expectedOutBaseUnits(route));
   });
 
   it('sponsored cross-chain, bridge first: the one source-chain signature carries the fee, which the router pays on devnet-a in the relayed deposit; the bridged USDC is swapped on devnet-b', async () => {
