@@ -138,6 +138,18 @@ describe('GET /health and dependency outages', () => {
       });
 
       // GET /health is public: calls reuse the probe's connection instead of opening one each.
+      // Counted once the gateway's consumers have joined their groups (their coordinator and
+      // partition leaders' connections open while they join, whatever the health checks do).
+      let settled = -1;
+      await waitFor(
+        async () => {
+          const now = proxied.proxy.stats().accepted;
+          const still = now === settled;
+          settled = now;
+          return still || undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 3_000, description: 'no new connection to the cluster for 3 s' },
+      );
       const accepted = proxied.proxy.stats().accepted;
       for (let i = 0; i < 20; i++) expect(await kafkaCheck()).toBe('up');
       expect(proxied.proxy.stats().accepted).toBe(accepted);

@@ -178,7 +178,7 @@ describe('POST /quote integratorFee', () => {
     for (const route of none) expect(route.integratorFee).toEqual([]);
   });
 
-  it('refuses to build a route whose first transaction cannot carry the fee: a bridge deposit to Solana (400 VALIDATION_FAILED, field integratorFee)', async () => {
+  it('refuses to build a route whose first transaction cannot carry the fee: a sponsored bridge deposit to Solana, whose signed intent has no fees (400 VALIDATION_FAILED, field integratorFee)', async () => {
     const quoted = await e2e.client.post('/quote', {
       fromChain: 'devnet-a',
       toChain: 'solana-devnet',
@@ -201,7 +201,7 @@ describe('POST /quote integratorFee', () => {
         routeId: route.routeId,
         userAddress: Wallet.createRandom().address,
         recipient: solanaRecipient,
-        gasPayment: 'user',
+        gasPayment: 'sponsored',
         waitForTxRequestMs: 20_000,
       }),
     );
@@ -210,6 +210,6 @@ describe('POST /quote integratorFee', () => {
       code: 'VALIDATION_FAILED',
       details: { field: 'integratorFee' },
     });
-    expect(build.body.error.message).toMatch(/bridge to solana-devnet/);
+    expect(build.body.error.message).toMatch(/bridge to solana-devnet.*gasPayment user/);
   });
 });

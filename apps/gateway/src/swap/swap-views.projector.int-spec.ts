@@ -15,7 +15,7 @@ import {
 } from '@swapgw/messaging';
 import { prepareDatabase } from '@swapgw/persistence';
 import { testEnv, waitFor } from '@swapgw/testing';
-import { metricsRegistry } from '@swapgw/runtime';
+import { Clock, metricsRegistry, SystemClock } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
 import { IntegratorFeesCollectedRepository } from '../integrator-fees/integrator-fees-collected.repository';
 import { gatewayDatabaseOptions, gatewayDataSourceOptions } from '../database/gateway-data-source';
@@ -50,6 +50,7 @@ const cacheConfig = {
     SwapEventLogRepository,
     IntegratorFeesCollectedRepository,
     { provide: GatewayConfig, useValue: cacheConfig },
+    { provide: Clock, useClass: SystemClock },
   ],
 })
 class ProjectorTestModule {}
