@@ -1,6 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { createHash } from 'node:crypto';
-import { addressKeyByForm } from '@swapgw/chains';
 import {
   CodedError,
   ErrorCodes,
@@ -22,6 +20,7 @@ import { gasPaymentOf } from '../planning/step-plan-request';
 import { priceCheckOf } from '../planning/step-price-checks';
 import { walletsOf } from '../planning/swap-wallets';
 import { SwapEntity } from './swap.entity';
+import { isSameSwapRequest, swapRequestFingerprint } from './swap-request-fingerprint';
 import { SwapStepEntity } from './swap-step.entity';
 import { prepareCommandOf, stepIdOf, swapEvent } from './swap-messages';
 import { DuplicateSwapError, SwapRepository, SwapTransaction } from './swap.repository';
@@ -82,9 +81,8 @@ export class SwapPlanner {
    * a transaction of their own and the race is answered here.
    */
   async build(request: SwapBuildRequest, tx?: SwapTransaction): Promise<SwapBuildResult> {
-    const fingerprint = fingerprintOf(request);
     const existing = await (tx ?? this.swaps).findSwap(request.swapId);
-    if (existing) return replayed(existing, request, fingerprint);
+    if (existing) return replayed(existing, request);
 
     const nowMs = this.clock.nowMs();
     const plan = request.plan;
@@ -137,7 +135,7 @@ export class SwapPlanner {
           : undefined,
     });
 
-    const swap = swapOf(request, fingerprint, {
+    const swap = swapOf(request, swapRequestFingerprint(request), {
       status: 'planning',
       stepCount: steps.length,
       failureReason: null,
@@ -186,7 +184,7 @@ export class SwapPlanner {
         throw new Error(`Swap ${request.swapId} was inserted concurrently but cannot be read`, {
           cause: error,
         });
-      return replayed(winner, request, fingerprint);
+      return replayed(winner, request);
     }
     this.logCreated(swap, steps);
     return { swapId: swap.id, status: swap.status, stepCount: swap.stepCount, created: true };
@@ -210,7 +208,7 @@ export class SwapPlanner {
   ): Promise<void> {
     const nowMs = this.clock.nowMs();
     const details = { ...(refusal.details ?? {}), message: refusal.message };
-    const swap = swapOf(request, fingerprintOf(request), {
+    const swap = swapOf(request, swapRequestFingerprint(request), {
       status: 'failed',
       stepCount: 0,
       failureReason: refusal.code,
@@ -332,45 +330,11 @@ function createdEventOf(swap: SwapEntity): SwapCreatedEvent {
 }
 
 /** A retried build (same swapId) answers the existing swap; a different request on it is a conflict. */
-function replayed(existing: SwapEntity, request: SwapBuildRequest, fingerprint: string): SwapBuildResult {
-  if (existing.owner !== request.owner || existing.requestFingerprint !== fingerprint) {
+function replayed(existing: SwapEntity, request: SwapBuildRequest): SwapBuildResult {
+  if (existing.owner !== request.owner || !isSameSwapRequest(existing.requestFingerprint, request)) {
     throw new CodedError(ErrorCodes.IDEMPOTENCY_CONFLICT, 'This swap was built from a different request', {
       swapId: existing.id,
     });
   }
   return { swapId: existing.id, status: existing.status, stepCount: existing.stepCount, created: false };
-}
-
-/** Stable digest of what shapes the swap (everything but the swapId). */
-export function fingerprintOf(request: SwapBuildRequest): string {
-  const shaped = {
-    owner: request.owner,
-    quoteId: request.quoteId,
-    routeId: request.routeId,
-    // One spelling per address (EVM hex in any letter case is one address; base58 is as written).
-    userAddress: addressKeyByForm(request.userAddress),
-    // Only when told: fingerprints of builds without it stay what they were before the field existed.
-    ...(request.userPublicKey !== undefined ? { userPublicKey: request.userPublicKey.toLowerCase() } : {}),
-    recipient: request.recipient === undefined ? null : addressKeyByForm(request.recipient),
-    permitType: request.permitType ?? null,
-    permitDeadline: request.permitDeadline ?? null,
-    permitSignature: request.permitSignature
-      ? [request.permitSignature.v, request.permitSignature.r, request.permitSignature.s]
-      : null,
-    permitSignatureCompact: request.permitSignatureCompact
-      ? [request.permitSignatureCompact.r, request.permitSignatureCompact.vs]
-      : null,
-    // Only when sent, so that the digest of a request without it is what it always was.
-    ...(request.permit2
-      ? {
-          permit2: [
-            request.permit2.nonce,
-            request.permit2.deadline ?? null,
-            request.permit2.signature ?? null,
-          ],
-        }
-      : {}),
-    ...(request.gasPayment ? { gasPayment: request.gasPayment } : {}),
-  };
-  return createHash('sha256').update(JSON.stringify(shaped)).digest('hex');
 }
