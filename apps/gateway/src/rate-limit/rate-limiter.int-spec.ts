@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dropDatabase, prepareDatabase, withDatabase } from '@swapgw/persistence';
-import { loadConfig } from '@swapgw/runtime';
+import { loadConfig, SystemClock } from '@swapgw/runtime';
 import { testEnv } from '@swapgw/testing';
 import { GatewayConfig } from '../config/gateway.config';
 import { gatewayDatabaseOptions, gatewayDataSourceOptions } from '../database/gateway-data-source';
@@ -41,8 +41,8 @@ describe('RateLimiter instances on one PostgreSQL database', () => {
 
   beforeEach(() => {
     // No timers (onModuleInit not called): the tests say when each instance syncs.
-    a = new RateLimiter(first, config);
-    b = new RateLimiter(second, config);
+    a = new RateLimiter(first, config, new SystemClock());
+    b = new RateLimiter(second, config, new SystemClock());
   });
 
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { loadConfig } from '@swapgw/runtime';
+import { loadConfig, ManualClock } from '@swapgw/runtime';
 import { DataSource } from 'typeorm';
 import { GatewayConfig } from '../config/gateway.config';
 import { RateLimiter } from './rate-limiter.service';
@@ -55,7 +55,7 @@ describe('RateLimiter', () => {
 
   it('decides without touching the database and reports the same numbers as before', () => {
     const table = new FakeWindowsTable();
-    const limiter = new RateLimiter(table.dataSource, config());
+    const limiter = new RateLimiter(table.dataSource, config(), new ManualClock(NOW));
     const decisions = Array.from({ length: LIMIT + 1 }, () => limiter.consume(KEY, NOW));
     expect(table.statements).toBe(0);
     expect(decisions.map((d) => d.remaining)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0]);
@@ -65,8 +65,8 @@ describe('RateLimiter', () => {
 
   it("two instances learn each other's counts at their next sync, in one statement each", async () => {
     const table = new FakeWindowsTable();
-    const a = new RateLimiter(table.dataSource, config());
-    const b = new RateLimiter(table.dataSource, config());
+    const a = new RateLimiter(table.dataSource, config(), new ManualClock(NOW));
+    const b = new RateLimiter(table.dataSource, config(), new ManualClock(NOW));
     for (let i = 0; i < 4; i++) a.consume(KEY, NOW);
     for (let i = 0; i < 3; i++) b.consume(KEY, NOW);
     await a.sync(NOW);
@@ -85,8 +85,8 @@ describe('RateLimiter', () => {
 
   it("a quiet instance still learns the others' counts at its next sync", async () => {
     const table = new FakeWindowsTable();
-    const a = new RateLimiter(table.dataSource, config());
-    const b = new RateLimiter(table.dataSource, config());
+    const a = new RateLimiter(table.dataSource, config(), new ManualClock(NOW));
+    const b = new RateLimiter(table.dataSource, config(), new ManualClock(NOW));
     a.consume(KEY, NOW);
     await a.sync(NOW);
     for (let i = 0; i < 6; i++) b.consume(KEY, NOW);
@@ -98,7 +98,7 @@ describe('RateLimiter', () => {
 
   it('keeps limiting while PostgreSQL is down, warns at most once a minute, and adds everything once it is back', async () => {
     const table = new FakeWindowsTable();
-    const limiter = new RateLimiter(table.dataSource, config());
+    const limiter = new RateLimiter(table.dataSource, config(), new ManualClock(NOW));
     table.down = true;
     for (let second = 0; second < 8; second++) {
       limiter.consume(KEY, NOW + second * 1000);
@@ -117,7 +117,7 @@ describe('RateLimiter', () => {
 
   it('limits on local counts alone while the database is down (still refuses past the limit)', async () => {
     const table = new FakeWindowsTable();
-    const limiter = new RateLimiter(table.dataSource, config());
+    const limiter = new RateLimiter(table.dataSource, config(), new ManualClock(NOW));
     table.down = true;
     const allowed: boolean[] = [];
     for (let i = 0; i < LIMIT + 3; i++) {
@@ -132,7 +132,7 @@ describe('RateLimiter', () => {
     jest.useFakeTimers();
     try {
       const table = new FakeWindowsTable();
-      const limiter = new RateLimiter(table.dataSource, config());
+      const limiter = new RateLimiter(table.dataSource, config(), new ManualClock(NOW));
       limiter.onModuleInit();
       limiter.consume(KEY);
       await jest.advanceTimersByTimeAsync(1000);
@@ -152,7 +152,7 @@ describe('RateLimiter', () => {
 
   it('does not hang shutdown when the final flush cannot reach PostgreSQL', async () => {
     const table = new FakeWindowsTable();
-    const limiter = new RateLimiter(table.dataSource, config());
+    const limiter = new RateLimiter(table.dataSource, config(), new ManualClock(NOW));
     table.down = true;
     limiter.consume(KEY);
     await expect(limiter.onModuleDestroy()).resolves.toBeUndefined();

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { PeriodicWork } from '@swapgw/runtime';
+import { Clock, PeriodicWork } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
 import { ClusterWindowCounter, WindowCount } from './cluster-window-counter';
 import { decide, RateLimitDecision, windowPosition } from './fixed-window';
@@ -34,6 +34,7 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
     // The store is made here rather than injected so the limiter stays one provider of the core module.
     dataSource: DataSource,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
+    private readonly clock: Clock,
   ) {
     this.store = new RateLimitWindowRepository(dataSource);
     // Rounds never overlap: a slow round does not stack up behind itself.
@@ -50,7 +51,7 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Counts the request and decides it from memory: never waits on PostgreSQL. */
-  consume(apiKeyId: string, nowMs = Date.now()): RateLimitDecision {
+  consume(apiKeyId: string, nowMs = this.clock.nowMs()): RateLimitDecision {
     const { windowStartMs, resetSeconds } = windowPosition(nowMs, this.config.RATE_LIMIT_WINDOW_SECONDS);
     return decide(this.counter.count(apiKeyId, windowStartMs), this.config.RATE_LIMIT_REQUESTS, resetSeconds);
   }
@@ -60,7 +61,7 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
    * cluster totals. Never rejects; a failed round keeps its counts for the next one. Rounds do not
    * overlap: a call during a round waits for that round.
    */
-  sync(nowMs = Date.now()): Promise<void> {
+  sync(nowMs = this.clock.nowMs()): Promise<void> {
     this.syncInFlight ??= this.syncOnce(nowMs).finally(() => {
       this.syncInFlight = undefined;
     });
@@ -99,7 +100,7 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Drops windows that ended; they are never read again. */
-  async purgeEndedWindows(nowMs = Date.now()): Promise<number> {
+  async purgeEndedWindows(nowMs = this.clock.nowMs()): Promise<number> {
     return this.store.purgeBefore(windowPosition(nowMs, this.config.RATE_LIMIT_WINDOW_SECONDS).windowStartMs);
   }
 

@@ -1,3 +1,4 @@
+import { SystemClock } from '@swapgw/runtime';
 import { CodedError, RepriceRouteLegResult, RouteLeg, RoutePlan } from '@swapgw/contracts';
 import type { ServiceClient } from '../messaging/service-client';
 import { BuildPriceChecker, priceVerdictOf } from './build-price-check';
@@ -148,11 +149,13 @@ describe('BuildPriceChecker when quote-service does not answer', () => {
   } as unknown as ServiceClient;
 
   it('builds the quoted plan unchecked (a busy quote-service slows nothing into a 503)', async () => {
-    await expect(new BuildPriceChecker(silent).check(PLAN, undefined)).resolves.toEqual({ plan: PLAN });
+    await expect(new BuildPriceChecker(silent, new SystemClock()).check(PLAN, undefined)).resolves.toEqual({
+      plan: PLAN,
+    });
   });
 
   it('answers 503 when the build accepts a new price, which it cannot bind without the fresh one', async () => {
-    await expect(new BuildPriceChecker(silent).check(PLAN, '0.5')).rejects.toMatchObject({
+    await expect(new BuildPriceChecker(silent, new SystemClock()).check(PLAN, '0.5')).rejects.toMatchObject({
       code: 'SERVICE_UNAVAILABLE',
     });
   });

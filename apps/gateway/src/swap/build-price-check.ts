@@ -9,6 +9,7 @@ import {
   RoutePlan,
   Topics,
 } from '@swapgw/contracts';
+import { Clock } from '@swapgw/runtime';
 import { ServiceClient } from '../messaging/service-client';
 
 /**
@@ -51,12 +52,15 @@ export const REPRICE_TIMEOUT_MS = 6_000;
 export class BuildPriceChecker {
   private readonly logger = new Logger(BuildPriceChecker.name);
 
-  constructor(private readonly services: ServiceClient) {}
+  constructor(
+    private readonly services: ServiceClient,
+    private readonly clock: Clock,
+  ) {}
 
   async check(
     plan: RoutePlan,
     acceptedMinAmountOut: string | undefined,
-    nowMs = Date.now(),
+    nowMs = this.clock.nowMs(),
   ): Promise<PricedPlan> {
     // A malformed acceptance is a 400 before anything is priced.
     const acceptedMin =

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { SwapEventType } from '@swapgw/contracts';
 import { DataSource, EntityManager, EntityMetadata } from 'typeorm';
+import { Clock } from '@swapgw/runtime';
 import type { EventClaim } from '@swapgw/messaging';
 import { updateStatementOf } from '@swapgw/persistence';
 import { streamEventDataOf } from '../swap-event-stream/swap-stream-events';
@@ -23,6 +24,7 @@ export class SwapViewRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly changes: SwapViewChanges,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -32,14 +34,14 @@ export class SwapViewRepository {
   async findOwned(swapId: string, owner: string): Promise<SwapViewEntity | null> {
     if (!UUID.test(swapId)) return null;
     const cache = this.changes.cache;
-    const cached = cache.get(swapId, Date.now());
+    const cached = cache.get(swapId, this.clock.nowMs());
     if (cached) return cached.owner === owner ? cached : null;
     const read = cache.beginRead(swapId);
     let view: SwapViewEntity | null = null;
     try {
       view = await this.dataSource.getRepository(SwapViewEntity).findOneBy({ swapId });
     } finally {
-      cache.finishRead(read, view, Date.now());
+      cache.finishRead(read, view, this.clock.nowMs());
     }
     return view?.owner === owner ? view : null;
   }

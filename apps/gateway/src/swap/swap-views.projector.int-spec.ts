@@ -124,7 +124,7 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
       gatewayDataSourceOptions(env.databaseUrl, [SwapViewEntity], 1),
     ).initialize();
     const changes = new SwapViewChanges(other, cacheConfig);
-    const otherViews = new SwapViewRepository(other, changes);
+    const otherViews = new SwapViewRepository(other, changes, new SystemClock());
     await changes.onModuleInit();
     try {
       const swapId = randomUUID();

@@ -17,6 +17,7 @@ import {
   Topics,
 } from '@swapgw/contracts';
 import { IdempotentConsumer, PayloadClass, StreamHandler, TopicEvents } from '@swapgw/messaging';
+import { Clock } from '@swapgw/runtime';
 import { feesPaidBy } from '../integrator-fees/fees-paid';
 import { integratorFeeMetrics } from '../integrator-fees/integrator-fee-metrics';
 import { IntegratorFeesCollectedRepository } from '../integrator-fees/integrator-fees-collected.repository';
@@ -49,6 +50,7 @@ export class SwapViewsProjector {
     private readonly consumer: IdempotentConsumer,
     private readonly views: SwapViewRepository,
     private readonly feesCollected: IntegratorFeesCollectedRepository,
+    private readonly clock: Clock,
   ) {}
 
   @TopicEvents(Topics.swapEvents)
@@ -187,7 +189,7 @@ export class SwapViewsProjector {
 
   private createdChange(event: SwapCreatedEvent, type: string): [Partial<SwapViewEntity>, UpdateOptions] {
     return [
-      { stepTotal: event.stepCount, updatedAtMs: Date.now() },
+      { stepTotal: event.stepCount, updatedAtMs: this.clock.nowMs() },
       {
         stepsAfter: (steps: SwapStepRecord[]) => withStepCount(steps, event.stepCount),
         loggedAs: type as SwapEventType,
@@ -223,14 +225,14 @@ export class SwapViewsProjector {
         : (event, envelope, claim) =>
             this.views.updateAtOnce(
               event.swapId,
-              ...updateOf(envelope.type, project(event, envelope)),
+              ...updateOf(envelope.type, project(event, envelope), this.clock.nowMs()),
               claim,
             ),
       handle: async (event, envelope, manager) => {
         const applied = await this.views.update(
           manager,
           event.swapId,
-          ...updateOf(envelope.type, project(event, envelope)),
+          ...updateOf(envelope.type, project(event, envelope), this.clock.nowMs()),
         );
         if (applied && also) await also(event, applied, manager);
         if (!applied)
@@ -247,9 +249,13 @@ export class SwapViewsProjector {
  * The view change, and the event's news about one step (steps) when it has some, and the event
  * logged for event streams.
  */
-function updateOf(type: string, { view, step }: Projection): [Partial<SwapViewEntity>, UpdateOptions] {
+function updateOf(
+  type: string,
+  { view, step }: Projection,
+  nowMs: number,
+): [Partial<SwapViewEntity>, UpdateOptions] {
   return [
-    { ...view, updatedAtMs: Date.now() },
+    { ...view, updatedAtMs: nowMs },
     {
       stepsAfter: step
         ? (steps) => withStepChange(steps, step.step.current, step.step.total, step.change)

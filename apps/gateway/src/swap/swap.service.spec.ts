@@ -1,3 +1,4 @@
+import { SystemClock } from '@swapgw/runtime';
 import { CodedError, RoutePlan } from '@swapgw/contracts';
 import type { CommandPublisher } from '@swapgw/messaging';
 import type { DataSource } from 'typeorm';
@@ -150,6 +151,7 @@ function serviceOf(
     commands as unknown as CommandPublisher,
     prices as BuildPriceChecker,
     new BuildPreflight(services as unknown as ServiceClient),
+    new SystemClock(),
   );
 }
 const noServices = () => new FakeServices(() => new Error('must not be called'));

@@ -17,6 +17,7 @@ import {
   Topics,
 } from '@swapgw/contracts';
 import { CommandPublisher } from '@swapgw/messaging';
+import { Clock } from '@swapgw/runtime';
 import { ServiceClient } from '../messaging/service-client';
 import { ServedQuotes } from '../quote/served-quotes.repository';
 import { BuildPriceChecker, PricedPlan } from './build-price-check';
@@ -65,6 +66,7 @@ export class SwapService {
     private readonly commands: CommandPublisher,
     private readonly prices: BuildPriceChecker,
     private readonly preflights: BuildPreflight,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -80,8 +82,10 @@ export class SwapService {
    */
   async build(owner: string, idempotencyKey: string, dto: BuildSwapDto): Promise<SigningAnswer> {
     const swapId = swapIdOf(owner, idempotencyKey);
+    // The build's time, for its decisions (the quote's expiry, acceptedAtMs); `started` times its waits.
+    const acceptedAtMs = this.clock.nowMs();
     const started = Date.now();
-    const quoted = await this.quotes.planFor(owner, dto.quoteId, dto.routeId, started);
+    const quoted = await this.quotes.planFor(owner, dto.quoteId, dto.routeId, acceptedAtMs);
     const { plan, priceCheck } = await this.pricedPlan(swapId, owner, quoted, dto.acceptedMinAmountOut);
     const priced = <T extends object>(body: T): T => (priceCheck ? { ...body, priceCheck } : body);
     // The route's preflight against this wallet runs while the planner builds (never refuses).
@@ -101,7 +105,7 @@ export class SwapService {
       permitSignatureCompact: dto.permitSignatureCompact,
       permit2: dto.permit2,
       plan,
-      acceptedAtMs: started,
+      acceptedAtMs,
     };
     // Subscribed before the command goes out, so that a fast planner's payload is not missed.
     const watch = this.changes.watch(swapId);
@@ -114,7 +118,7 @@ export class SwapService {
         owner,
         'planning',
         null,
-        Date.now(),
+        this.clock.nowMs(),
         undefined,
         quotedOf(plan),
       );
@@ -126,7 +130,7 @@ export class SwapService {
       };
       let view = created ? null : await this.views.findOwned(swapId, owner);
       for (;;) {
-        if (view && isSignable(view, Date.now()))
+        if (view && isSignable(view, this.clock.nowMs()))
           return { httpStatus: 200, body: priced(await withIssues(syncResponseOf(view))) };
         if (view && isSettledTerminal(view)) throw buildFailureOf(view);
         // Woken by the row's notification; read again at least every BUILD_WAIT_REREAD_MS anyway,
@@ -178,7 +182,7 @@ export class SwapService {
     if (wasRefusedAtBuild(view)) throw buildFailureOf(view);
     if (isTerminalSwapStatus(view.status)) throw terminalOf(view);
     // The same answer SigningPollEdge gives from the cached view, before Nest, for most polls.
-    const plain = plainSigningAnswerOf(view, Date.now());
+    const plain = plainSigningAnswerOf(view, this.clock.nowMs());
     if (plain) return plain;
     // The payload expired unsigned: ask for a fresh one; the next poll finds it.
     const refresh: SwapSigningRefreshRequest = { swapId, owner };
@@ -238,7 +242,7 @@ export class SwapService {
       swapId,
       request,
     );
-    await this.views.markSubmitted(swapId, result.stepIndex, result.txHash, Date.now());
+    await this.views.markSubmitted(swapId, result.stepIndex, result.txHash, this.clock.nowMs());
     return {
       swapId,
       txHash: result.txHash,

@@ -1,6 +1,7 @@
 import type { ApiKeyAuthenticator, CachedVerdict } from '../../auth/api-key.authenticator';
 import type { RateLimitDecision } from '../../rate-limit/fixed-window';
 import type { RateLimiter } from '../../rate-limit/rate-limiter.service';
+import { SystemClock } from '@swapgw/runtime';
 import { EdgeAnswerer, EdgeReads } from './edge-reads';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -17,7 +18,7 @@ function edgeOf(verdict: CachedVerdict, allowed = true) {
       return { allowed, limit: 600, remaining: allowed ? 599 : 0, resetSeconds: 42 };
     },
   } as unknown as RateLimiter;
-  return { edge: new EdgeReads(authenticator, limiter), consumed };
+  return { edge: new EdgeReads(authenticator, limiter, new SystemClock()), consumed };
 }
 
 const REQUEST_ID = 'r-1';

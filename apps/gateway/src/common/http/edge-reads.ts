@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { countEdgeAnswer, observeHttpRequest } from '@swapgw/runtime';
+import { Clock, countEdgeAnswer, observeHttpRequest } from '@swapgw/runtime';
 import { ApiKeyAuthenticator } from '../../auth/api-key.authenticator';
 import { bearerKeyOf } from '../../auth/api-key';
 import type { RateLimitDecision } from '../../rate-limit/fixed-window';
@@ -83,10 +83,11 @@ export class EdgeReads implements OnModuleDestroy {
   constructor(
     private readonly authenticator: ApiKeyAuthenticator,
     private readonly limiter: RateLimiter,
+    private readonly clock: Clock,
   ) {}
 
   /** Remembers the 200 answer of GET `url` (path and query string as sent) of `route` until `expiresAtMs`. */
-  remember(url: string, route: string, data: unknown, expiresAtMs: number, nowMs = Date.now()): void {
+  remember(url: string, route: string, data: unknown, expiresAtMs: number, nowMs = this.clock.nowMs()): void {
     if (expiresAtMs <= nowMs) return;
     this.answers.delete(url);
     if (this.answers.size >= MAX_REMEMBERED) this.answers.delete(this.answers.keys().next().value as string);
@@ -134,7 +135,7 @@ export class EdgeReads implements OnModuleDestroy {
   private answer(request: IncomingMessage, response: ServerResponse): boolean {
     const startedAt = performance.now();
     const url = request.url ?? '';
-    const nowMs = Date.now();
+    const nowMs = this.clock.nowMs();
     const remembered = this.rememberedFor(url, nowMs);
     const matched = remembered ? undefined : this.answererFor(url);
     if (!remembered && !matched) return false;
