@@ -7,3 +7,4 @@ export * from './pg-connection';
 export * from './update-statement';
 export * from './transaction-starting-with';
 export * from './prepared-statements';
+export * from './step-spec-columns';

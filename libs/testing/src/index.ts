@@ -12,3 +12,4 @@ export * from './tls-postgres';
 export * from './fault-proxy';
 export * from './swap-ledger';
 export * from './otlp-receiver';
+export * from './stored-signing-steps';
