@@ -8,6 +8,7 @@ import { AllowRefusedSwaps1764000000000 } from './1764000000000-allow-refused-sw
 import { AddSponsoredSteps1764100000000 } from './1764100000000-add-sponsored-steps';
 import { AddBitcoinSteps1764800000000 } from './1764800000000-add-bitcoin-steps';
 import { AddStepPriceChecks1764900000000 } from './1764900000000-add-step-price-checks';
+import { StoreStepSpecs1765000000000 } from './1765000000000-store-step-specs';
 
 /** Every migration of the `planner` schema, in order. */
 export const PLANNER_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const PLANNER_MIGRATIONS = [
   AddMessagingRetentionIndexes1764500000000,
   AddBitcoinSteps1764800000000,
   AddStepPriceChecks1764900000000,
+  StoreStepSpecs1765000000000,
 ];

@@ -267,7 +267,7 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
     ]);
     const swapCall = uniswapV2RouterInterface.decodeFunctionData(
       'swapExactTokensForTokens',
-      steps[1].call.data,
+      steps[1].spec.call.data,
     );
     expect([swapCall[0], swapCall[1], swapCall[3]]).toEqual([1_500_000n, 497_500_000_000_000n, USER]);
     const outbox = await waitFor(

@@ -1,15 +1,9 @@
-import {
-  SigningPrepareCommand,
-  signingStepFamilyOf,
-  SwapStepPosition,
-  Topics,
-  SigningCommandTypes,
-} from '@swapgw/contracts';
+import { SigningPrepareCommand, SwapStepPosition, Topics, SigningCommandTypes } from '@swapgw/contracts';
 import type { OutboxMessage } from '@swapgw/messaging';
 import type { SwapEntity } from './swap.entity';
 import type { SwapStepEntity } from './swap-step.entity';
 
-/** The `signing.prepare` command of a step, as signer-surface expects it: its variant named by `family`. */
+/** The `signing.prepare` command of a step, as signer-surface expects it: its spec, the variant named by `family`, flat on the command. */
 export function prepareCommandOf(
   swap: SwapEntity,
   step: SwapStepEntity,
@@ -22,13 +16,8 @@ export function prepareCommandOf(
     kind: step.kind,
     chain: step.chain,
     from: step.signer ?? swap.userAddress,
-    family: signingStepFamilyOf(step),
-    ...(step.call ? { call: step.call } : {}),
-    ...(step.solana ? { solana: step.solana } : {}),
-    ...(step.bitcoin ? { bitcoin: step.bitcoin } : {}),
-    ...(step.approve ? { approve: step.approve } : {}),
-    ...(step.waitFor ? { waitFor: step.waitFor } : {}),
-    ...(step.sponsored ? { sponsored: step.sponsored, owner: swap.owner } : {}),
+    ...step.spec,
+    ...(step.spec.sponsored ? { owner: swap.owner } : {}),
   };
   return { topic: Topics.signingCommands, type: SigningCommandTypes.prepare, aggregateId: swap.id, payload };
 }

@@ -8,6 +8,7 @@ import {
   SwapCreatedEvent,
   SwapEventTypes,
   SwapFailedEvent,
+  signingStepOf,
 } from '@swapgw/contracts';
 import { Clock } from '@swapgw/runtime';
 import { SWAP_CHAINS, SwapChains } from '../chains/swap-chains';
@@ -153,12 +154,7 @@ export class SwapPlanner {
         kind: step.kind,
         chain: step.chain,
         signer: step.signer,
-        call: step.call,
-        solana: step.solana ?? null,
-        bitcoin: step.bitcoin ?? null,
-        approve: step.approve ?? null,
-        waitFor: step.waitFor ?? null,
-        sponsored: step.sponsored ?? null,
+        spec: signingStepOf(step),
         priceCheck: priceCheckOf(plan, steps, step),
         status: step.index === 1 ? 'building' : 'pending',
         signingRequestId: null,

@@ -1,6 +1,5 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
-import type { RepriceRouteLegRequest, SigningStepKind } from '@swapgw/contracts';
-import type { PlannedStep } from '../planning/step-plan';
+import type { RepriceRouteLegRequest, SigningStep, SigningStepKind } from '@swapgw/contracts';
 import { msColumn } from '@swapgw/persistence';
 import type { SwapEntity } from './swap.entity';
 
@@ -52,27 +51,12 @@ export class SwapStepEntity {
   @Column({ type: 'text', nullable: true })
   signer!: string | null;
 
-  /** EVM steps: the call; null on Solana and Bitcoin steps. */
-  @Column({ type: 'jsonb', nullable: true })
-  call!: PlannedStep['call'];
-
-  /** Solana steps: the bridge deposit to build or the prebuilt transaction. */
-  @Column({ type: 'jsonb', nullable: true })
-  solana!: PlannedStep['solana'] | null;
-
-  /** Bitcoin steps: the bridge deposit signer-surface builds as a PSBT. */
-  @Column({ type: 'jsonb', nullable: true })
-  bitcoin!: PlannedStep['bitcoin'] | null;
-
-  @Column({ type: 'jsonb', nullable: true })
-  approve!: PlannedStep['approve'] | null;
-
-  @Column({ name: 'wait_for', type: 'jsonb', nullable: true })
-  waitFor!: PlannedStep['waitFor'] | null;
-
-  /** How the service pays the step's gas; null on user-paid swaps and Solana steps. */
-  @Column({ type: 'jsonb', nullable: true })
-  sponsored!: PlannedStep['sponsored'] | null;
+  /**
+   * What the step asks the wallet to sign, as its variant of SigningStep (discriminated on
+   * `family`): the `signing.prepare` command carries it as it is.
+   */
+  @Column({ type: 'jsonb' })
+  spec!: SigningStep;
 
   /**
    * The `quote.reprice` request asked before the step is prepared: the first spending step of a
