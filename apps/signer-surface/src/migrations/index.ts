@@ -11,6 +11,7 @@ import { RelayerLedgerHeals1764700000000 } from './1764700000000-relayer-ledger-
 import { AddBitcoinFeeInputs1764810000000 } from './1764810000000-add-bitcoin-fee-inputs';
 import { AddBitcoinRequests1764820000000 } from './1764820000000-add-bitcoin-requests';
 import { AddBitcoinFeeBumps1764830000000 } from './1764830000000-add-bitcoin-fee-bumps';
+import { StoreRequestSpecs1765010000000 } from './1765010000000-store-request-specs';
 
 /** Every migration of the `signer` schema, in order. */
 export const SIGNER_MIGRATIONS = [
@@ -25,4 +26,5 @@ export const SIGNER_MIGRATIONS = [
   AddBitcoinFeeInputs1764810000000,
   AddBitcoinRequests1764820000000,
   AddBitcoinFeeBumps1764830000000,
+  StoreRequestSpecs1765010000000,
 ];

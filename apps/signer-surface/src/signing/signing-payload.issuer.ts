@@ -60,7 +60,7 @@ export class SigningPayloadIssuer {
     const lookup = this.chains.signing(row.chain);
     if (!lookup.ok) return this.markUnavailable(row, manager, lookup.reason);
     const client = lookup.client;
-    const mode = row.sponsored?.mode;
+    const mode = row.spec.sponsored?.mode;
     const sponsorship = mode ? SPONSORED_PAYLOAD_ISSUES[mode] : undefined;
     if (sponsorship && sponsorship.family !== client.family) {
       return this.markFailed(row, manager, `a ${client.family} step cannot be sponsored as ${mode}`);

@@ -1,6 +1,6 @@
 import { saveSigningRequest, SigningRequestsRepository } from './signing-requests.repository';
 import { Injectable, Logger } from '@nestjs/common';
-import { SigningPrepareCommand, SigningRefreshCommand } from '@swapgw/contracts';
+import { SigningPrepareCommand, SigningRefreshCommand, signingStepOf } from '@swapgw/contracts';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
@@ -61,12 +61,7 @@ export class SigningPreparationService {
       chain: command.chain,
       kind: command.kind,
       from: command.from,
-      call: command.call ? { to: command.call.to, data: command.call.data, value: command.call.value } : null,
-      solana: command.solana ? { ...command.solana } : null,
-      bitcoin: command.bitcoin ? { ...command.bitcoin } : null,
-      approve: command.approve ? { ...command.approve } : null,
-      waitFor: command.waitFor ? { ...command.waitFor } : null,
-      sponsored: command.sponsored ? structuredClone(command.sponsored) : null,
+      spec: structuredClone(signingStepOf(command)),
       owner: command.owner ?? null,
       gasDropId: null,
       sponsoredTxId: null,
@@ -95,21 +90,19 @@ export class SigningPreparationService {
       return;
     }
     try {
-      if (row.kind === 'approve' && row.approve) {
+      const approve = 'approve' in row.spec ? row.spec.approve : undefined;
+      if (row.kind === 'approve' && approve) {
         // null on a family without allowances (Solana: SPL transfers are authorized by the user's signature).
-        const allowance = await lookup.client.readAllowance(row.approve.token, row.from, row.approve.spender);
-        if (allowance !== null && allowance >= BigInt(row.approve.amount)) {
+        const allowance = await lookup.client.readAllowance(approve.token, row.from, approve.spender);
+        if (allowance !== null && allowance >= BigInt(approve.amount)) {
           row.status = 'skipped';
           await saveSigningRequest(manager, row);
-          await this.events.skipped(
-            manager,
-            row,
-            `allowance ${allowance} already covers ${row.approve.amount}`,
-          );
+          await this.events.skipped(manager, row, `allowance ${allowance} already covers ${approve.amount}`);
           return;
         }
       }
-      if (row.waitFor) {
+      const { waitFor } = row.spec;
+      if (waitFor) {
         const wait = await readWaitForBalance(this.chains, row);
         if (wait.ok && wait.balance < wait.minBalance) {
           const now = this.clock.nowMs();
@@ -121,7 +114,7 @@ export class SigningPreparationService {
           await this.events.waiting(
             manager,
             row,
-            `waiting for a balance of ${row.waitFor.minBalance} at ${row.waitFor.holder}`,
+            `waiting for a balance of ${waitFor.minBalance} at ${waitFor.holder}`,
           );
           return;
         }

@@ -1,14 +1,9 @@
 import type {
-  BitcoinStepSpec,
   EvmExecutionHints,
-  SigningApproveSpec,
-  SigningCall,
   SigningClientHints,
   SigningPayload,
+  SigningStep,
   SigningStepKind,
-  SigningWaitForSpec,
-  SolanaStepSpec,
-  SponsoredStepSpec,
 } from '@swapgw/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { bigintAsNumber, msColumn } from '@swapgw/persistence';
@@ -68,27 +63,12 @@ export class SigningRequestEntity {
   @Column({ name: 'from', type: 'text' })
   from!: string;
 
-  /** EVM: the call as the planner asked for it; a refresh rebuilds the payload from it. Null on Solana. */
-  @Column({ type: 'jsonb', nullable: true })
-  call!: SigningCall | null;
-
-  /** Solana: the bridge deposit to build or the prebuilt transaction (see SolanaStepSpec). */
-  @Column({ type: 'jsonb', nullable: true })
-  solana!: SolanaStepSpec | null;
-
-  /** Bitcoin: the bridge deposit to build as a PSBT (see BitcoinStepSpec). */
-  @Column({ type: 'jsonb', nullable: true })
-  bitcoin!: BitcoinStepSpec | null;
-
-  @Column({ type: 'jsonb', nullable: true })
-  approve!: SigningApproveSpec | null;
-
-  @Column({ name: 'wait_for', type: 'jsonb', nullable: true })
-  waitFor!: SigningWaitForSpec | null;
-
-  /** How the service pays the step's gas (see SponsoredStepSpec); null on user-paid swaps. */
-  @Column({ type: 'jsonb', nullable: true })
-  sponsored!: SponsoredStepSpec | null;
+  /**
+   * The step as the planner asked for it, its variant of SigningStep (discriminated on `family`):
+   * what is issued, and what a refresh rebuilds the payload from.
+   */
+  @Column({ type: 'jsonb' })
+  spec!: SigningStep;
 
   /** The API key the swap belongs to: sponsored gas is accounted to it. */
   @Column({ type: 'text', nullable: true })

@@ -392,7 +392,7 @@ function txHashRefusalOf(row: SigningRequestEntity): CodedError | null {
       details,
     );
   }
-  if (row.sponsored) {
+  if (row.spec.sponsored) {
     return new CodedError(
       ErrorCodes.TX_HASH_NOT_ACCEPTED,
       'This step is sponsored: the service sends it once the gas it covers is mined. Submit the signed transaction as rawTx',

@@ -13,13 +13,14 @@ export async function readWaitForBalance(
   chains: SignerChains,
   row: SigningRequestEntity,
 ): Promise<WaitForBalance> {
-  if (!row.waitFor) return { ok: false, reason: 'waiting request without a condition' };
-  const minBalance = BigInt(row.waitFor.minBalance);
+  const { waitFor } = row.spec;
+  if (!waitFor) return { ok: false, reason: 'waiting request without a condition' };
+  const minBalance = BigInt(waitFor.minBalance);
   const lookup = chains.signing(row.chain);
   if (!lookup.ok) return lookup;
   return {
     ok: true,
-    balance: await lookup.client.readBalance(row.waitFor.holder, row.waitFor.token),
+    balance: await lookup.client.readBalance(waitFor.holder, waitFor.token),
     minBalance,
   };
 }

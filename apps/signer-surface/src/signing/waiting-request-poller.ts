@@ -52,7 +52,8 @@ export class WaitingRequestPoller extends PeriodicTask {
   }
 
   private async check(row: SigningRequestEntity, manager: EntityManager): Promise<void> {
-    if (!row.waitFor) {
+    const { waitFor } = row.spec;
+    if (!waitFor) {
       await this.issuer.markUnavailable(row, manager, 'waiting request without a condition');
       return;
     }
@@ -75,7 +76,7 @@ export class WaitingRequestPoller extends PeriodicTask {
       });
     }
     if (row.waitDeadlineMs !== null && this.clock.nowMs() >= row.waitDeadlineMs) {
-      const reason = `balance of ${row.waitFor.minBalance} never arrived at ${row.waitFor.holder}`;
+      const reason = `balance of ${waitFor.minBalance} never arrived at ${waitFor.holder}`;
       await failStep(manager, this.events, row, StepFailureCodes.waitTimeout, reason);
       return;
     }

@@ -38,20 +38,19 @@ export interface SponsoredPayloadIssue {
 }
 
 /** True when `row` is sponsored under one of the modes `issue` serves. */
-export function sponsoredAs(
-  row: Pick<SigningRequestEntity, 'sponsored'>,
-  issue: SponsoredPayloadIssue,
-): boolean {
-  return row.sponsored ? issue.modes.includes(row.sponsored.mode) : false;
+export function sponsoredAs(row: Pick<SigningRequestEntity, 'spec'>, issue: SponsoredPayloadIssue): boolean {
+  const { sponsored } = row.spec;
+  return sponsored ? issue.modes.includes(sponsored.mode) : false;
 }
 
-/** The step's request to its chain's family: who signs, and the spec of its family. */
+/** The step's request to its chain's family: who signs, and the spec of its family (its variant's own field). */
 export function payloadRequestOf(row: SigningRequestEntity, feePayer?: string): StepPayloadRequest {
+  const { spec } = row;
   return {
     from: row.from,
-    call: row.call,
-    solana: row.solana,
-    bitcoin: row.bitcoin,
+    call: spec.family === 'evm-transaction' ? spec.call : null,
+    solana: spec.family === 'solana-transaction' ? spec.solana : null,
+    bitcoin: spec.family === 'bitcoin-psbt' ? spec.bitcoin : null,
     ...(feePayer ? { feePayer } : {}),
   };
 }

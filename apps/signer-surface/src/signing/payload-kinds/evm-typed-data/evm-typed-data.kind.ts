@@ -48,7 +48,7 @@ export class EvmTypedDataKind implements PayloadKindHandler {
     try {
       call = relayableCallOf(
         current.payload as EvmTypedDataSigningPayload,
-        current.sponsored,
+        current.spec.sponsored,
         current.from,
         signature,
         step,

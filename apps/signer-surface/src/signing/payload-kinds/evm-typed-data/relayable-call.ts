@@ -16,7 +16,7 @@ export interface RelayableCall {
  */
 export function relayableCallOf(
   payload: EvmTypedDataSigningPayload,
-  sponsored: SponsoredStepSpec | null,
+  sponsored: SponsoredStepSpec | undefined,
   from: string,
   signature: string,
   step: Record<string, unknown>,

@@ -14,9 +14,11 @@ export const typedDataIssue: SponsoredPayloadIssue = {
   feePayerSignsLater: false,
   async issue(row, _client, { chains, sponsor, policy, nowMs }) {
     const lookup = chains.families.evm(row.chain);
-    const sponsored = row.sponsored;
+    const { spec } = row;
     if (!lookup.ok) return { kind: 'invalid', reason: lookup.reason };
-    if (!sponsored) return { kind: 'invalid', reason: 'a typed-data step without its sponsorship' };
+    if (spec.family !== 'evm-typed-data')
+      return { kind: 'invalid', reason: `a ${spec.family} step issued as typed data` };
+    const { sponsored } = spec;
     const { provider, evmChainId } = lookup.client;
     const fees = await recentFeeData(provider);
     const gasEstimate = sponsoredGasOf(sponsored);
