@@ -7,6 +7,16 @@ import type {
   SolanaStepSpec,
   SponsoredStepSpec,
 } from '@swapgw/contracts';
+import {
+  dropDatabase,
+  pgClientConfig,
+  prepareDatabase,
+  revertLastMigration,
+  ServiceDataSourceOptions,
+  serviceDataSourceOptions,
+} from '@swapgw/persistence';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
 
 /**
  * A signing step as the planner's `swap_steps` and the signer's `signing_requests` stored it before
@@ -195,15 +205,78 @@ export const stepFieldParameters = (columns: StepFieldColumns): (string | null)[
     (value) => (value === null ? null : JSON.stringify(value)),
   );
 
-/** The old columns as read back (`wait_for` named as the step names it). */
-export const stepFieldColumnsOf = (row: Record<string, unknown>): StepFieldColumns => ({
-  call: row.call as SigningCall | null,
-  solana: row.solana as SolanaStepSpec | null,
-  bitcoin: row.bitcoin as BitcoinStepSpec | null,
-  approve: row.approve as SigningApproveSpec | null,
-  waitFor: row.wait_for as SigningWaitForSpec | null,
-  sponsored: row.sponsored as SponsoredStepSpec | null,
-});
-
 /** The SQL list of the old columns, in stepFieldParameters' order. */
 export const STEP_FIELD_COLUMN_LIST = '"call", "solana", "bitcoin", "approve", "wait_for", "sponsored"';
+
+/**
+ * A service's database kept across the upgrade that moves steps into `spec`: migrated to just before
+ * `migration`, filled the old way, then migrated up, reverted and up again, read between.
+ */
+export class UpgradedStepDatabase {
+  private connected: Client | null = null;
+
+  constructor(
+    private readonly options: ServiceDataSourceOptions,
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+    private readonly migration: Function,
+  ) {}
+
+  /** A client of its own, for what the test writes and reads as SQL. */
+  get client(): Client {
+    if (!this.connected) throw new Error('migrateToBefore() first');
+    return this.connected;
+  }
+
+  async migrateToBefore(): Promise<void> {
+    const migrations = this.options.migrations as unknown[];
+    const index = migrations.indexOf(this.migration);
+    if (index < 0) throw new Error(`${this.migration.name} is not one of the service's migrations`);
+    await prepareDatabase({ ...this.options, migrations: migrations.slice(0, index) as never });
+    this.connected = new Client(pgClientConfig(this.options.url));
+    await this.connected.connect();
+  }
+
+  /** Every migration, as the service runs them at boot. */
+  migrateUp(): Promise<void> {
+    return prepareDatabase(this.options);
+  }
+
+  revertLast(): Promise<void> {
+    return revertLastMigration(this.options);
+  }
+
+  /** The service's own DataSource (its entities), to read through its repositories. */
+  openDataSource(): Promise<DataSource> {
+    return new DataSource(serviceDataSourceOptions(this.options)).initialize();
+  }
+
+  async close(): Promise<void> {
+    await this.connected?.end();
+    await dropDatabase(this.options.url);
+  }
+
+  /** The old columns of `swapId`'s rows in `table`, in step order. */
+  async stepColumnsOf(table: string, swapId: string): Promise<StepFieldColumns[]> {
+    const { rows } = await this.client.query(
+      `SELECT ${STEP_FIELD_COLUMN_LIST} FROM ${table} WHERE "swap_id" = $1 ORDER BY "step_index"`,
+      [swapId],
+    );
+    return rows.map((row: Record<string, unknown>) => ({
+      call: row.call as SigningCall | null,
+      solana: row.solana as SolanaStepSpec | null,
+      bitcoin: row.bitcoin as BitcoinStepSpec | null,
+      approve: row.approve as SigningApproveSpec | null,
+      waitFor: row.wait_for as SigningWaitForSpec | null,
+      sponsored: row.sponsored as SponsoredStepSpec | null,
+    }));
+  }
+
+  /** The `spec` of `swapId`'s rows in `table`, in step order, as stored. */
+  async stepSpecsOf(table: string, swapId: string): Promise<unknown[]> {
+    const { rows } = await this.client.query(
+      `SELECT "spec" FROM ${table} WHERE "swap_id" = $1 ORDER BY "step_index"`,
+      [swapId],
+    );
+    return rows.map((row: { spec: unknown }) => row.spec);
+  }
+}

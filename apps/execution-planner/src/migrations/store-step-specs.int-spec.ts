@@ -1,27 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
-import { DataSource } from 'typeorm';
 import { signingStepOf, stepVariantProblems } from '@swapgw/contracts';
 import { Outbox } from '@swapgw/messaging';
-import {
-  dropDatabase,
-  prepareDatabase,
-  revertLastMigration,
-  serviceDataSourceOptions,
-  withDatabase,
-} from '@swapgw/persistence';
+import { withDatabase } from '@swapgw/persistence';
 import {
   STEP_FIELD_COLUMN_LIST,
-  stepFieldColumnsOf,
   stepFieldParameters,
   STORED_STEP_EXAMPLES,
   testEnv,
+  UpgradedStepDatabase,
 } from '@swapgw/testing';
 import { plannerDatabaseOptions } from '../database/planner-database';
 import { prepareCommandOf } from '../swaps/swap-messages';
 import { TypeOrmSwapRepository } from '../swaps/swap.repository';
-import { PLANNER_MIGRATIONS } from '.';
 import { StoreStepSpecs1765000000000 } from './1765000000000-store-step-specs';
+
+const STEPS = '"planner"."swap_steps"';
 
 /** Where each example step is in its swap's life when the planner restarts on the new version. */
 const LIFECYCLE = [
@@ -32,6 +25,7 @@ const LIFECYCLE = [
   { status: 'building', txHash: null, signingRequestId: null },
   { status: 'pending', txHash: null, signingRequestId: null },
 ] as const;
+const lifecycleOf = (index: number) => LIFECYCLE[Math.min(index, LIFECYCLE.length - 1)];
 
 /**
  * The planner's StoreStepSpecs migration on a database kept across the upgrade: steps written the
@@ -39,19 +33,20 @@ const LIFECYCLE = [
  * SigningStep, and the columns come back as they were when it is reverted.
  */
 describe('planner migration StoreStepSpecs1765000000000 (swap_steps.spec)', () => {
-  const url = withDatabase(testEnv().databaseUrl, `swapgw_int_planner_step_specs_${process.pid}`);
-  const options = plannerDatabaseOptions(url, 2);
-  const before = PLANNER_MIGRATIONS.slice(0, PLANNER_MIGRATIONS.indexOf(StoreStepSpecs1765000000000));
+  const database = new UpgradedStepDatabase(
+    plannerDatabaseOptions(
+      withDatabase(testEnv().databaseUrl, `swapgw_int_planner_step_specs_${process.pid}`),
+      2,
+    ),
+    StoreStepSpecs1765000000000,
+  );
   const swapId = randomUUID();
   const stepIdOf = (index: number) => `${swapId}:${index + 1}`;
-  let client: Client;
 
   beforeAll(async () => {
-    await prepareDatabase({ ...options, migrations: before });
-    client = new Client({ connectionString: url });
-    await client.connect();
+    await database.migrateToBefore();
     const now = Date.now();
-    await client.query(
+    await database.client.query(
       `INSERT INTO "planner"."swaps" ("id", "owner", "quote_id", "route_id", "user_address", "from_chain",
          "to_chain", "status", "current_step", "step_count", "request_fingerprint", "created_at_ms",
          "updated_at_ms", "expires_at_ms")
@@ -59,9 +54,9 @@ describe('planner migration StoreStepSpecs1765000000000 (swap_steps.spec)', () =
       [swapId, STORED_STEP_EXAMPLES[0].from, STORED_STEP_EXAMPLES.length, now, now + 600_000],
     );
     for (const [index, example] of STORED_STEP_EXAMPLES.entries()) {
-      const lifecycle = LIFECYCLE[Math.min(index, LIFECYCLE.length - 1)];
-      await client.query(
-        `INSERT INTO "planner"."swap_steps" ("id", "swap_id", "step_index", "leg_index", "kind", "chain",
+      const lifecycle = lifecycleOf(index);
+      await database.client.query(
+        `INSERT INTO ${STEPS} ("id", "swap_id", "step_index", "leg_index", "kind", "chain",
            "signer", ${STEP_FIELD_COLUMN_LIST}, "status", "signing_request_id", "tx_hash", "updated_at_ms")
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
         [
@@ -82,20 +77,17 @@ describe('planner migration StoreStepSpecs1765000000000 (swap_steps.spec)', () =
     }
   });
 
-  afterAll(async () => {
-    await client?.end();
-    await dropDatabase(url);
-  });
+  afterAll(() => database.close());
 
   it('reads every step back as the variant its columns described, its lifecycle untouched, its command the one the signer accepts', async () => {
-    await prepareDatabase(options);
-    const dataSource = await new DataSource(serviceDataSourceOptions(options)).initialize();
+    await database.migrateUp();
+    const dataSource = await database.openDataSource();
     try {
       const swaps = new TypeOrmSwapRepository(dataSource, new Outbox());
       const swap = (await swaps.findSwap(swapId))!;
       for (const [index, example] of STORED_STEP_EXAMPLES.entries()) {
         const step = await swaps.transaction((tx) => tx.getStep(stepIdOf(index)));
-        const lifecycle = LIFECYCLE[Math.min(index, LIFECYCLE.length - 1)];
+        const lifecycle = lifecycleOf(index);
         expect({ name: example.name, spec: step.spec }).toEqual({
           name: example.name,
           spec: signingStepOf(example.columns),
@@ -122,34 +114,23 @@ describe('planner migration StoreStepSpecs1765000000000 (swap_steps.spec)', () =
     } finally {
       await dataSource.destroy();
     }
-    const { rows } = await client.query(
-      `SELECT column_name FROM information_schema.columns
-        WHERE table_schema = 'planner' AND table_name = 'swap_steps' AND column_name IN ('call', 'solana', 'bitcoin', 'approve', 'wait_for', 'sponsored', 'spec')`,
-    );
-    expect(rows.map((row: { column_name: string }) => row.column_name)).toEqual(['spec']);
   });
 
   it('puts the columns back as they were when reverted, their constraint with them, and migrates up again', async () => {
-    await revertLastMigration(options);
-    const { rows } = await client.query(
-      `SELECT ${STEP_FIELD_COLUMN_LIST} FROM "planner"."swap_steps" WHERE "swap_id" = $1 ORDER BY "step_index"`,
-      [swapId],
+    await database.revertLast();
+    expect(await database.stepColumnsOf(STEPS, swapId)).toEqual(
+      STORED_STEP_EXAMPLES.map((example) => example.columns),
     );
-    expect(rows.map(stepFieldColumnsOf)).toEqual(STORED_STEP_EXAMPLES.map((example) => example.columns));
     await expect(
-      client.query(
-        `INSERT INTO "planner"."swap_steps" ("id", "swap_id", "step_index", "leg_index", "kind", "chain", "status", "updated_at_ms")
+      database.client.query(
+        `INSERT INTO ${STEPS} ("id", "swap_id", "step_index", "leg_index", "kind", "chain", "status", "updated_at_ms")
          VALUES ($1, $2, 99, 0, 'swap', 'devnet-a', 'pending', 0)`,
         [`${swapId}:99`, swapId],
       ),
     ).rejects.toThrow(/swap_steps_have_a_spec/);
 
-    await prepareDatabase(options);
-    const again = await client.query(
-      `SELECT "spec" FROM "planner"."swap_steps" WHERE "swap_id" = $1 ORDER BY "step_index"`,
-      [swapId],
-    );
-    expect(again.rows.map((row: { spec: unknown }) => row.spec)).toEqual(
+    await database.migrateUp();
+    expect(await database.stepSpecsOf(STEPS, swapId)).toEqual(
       STORED_STEP_EXAMPLES.map((example) => signingStepOf(example.columns)),
     );
   });

@@ -1,26 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
-import { DataSource } from 'typeorm';
 import { signingStepOf } from '@swapgw/contracts';
-import {
-  dropDatabase,
-  prepareDatabase,
-  revertLastMigration,
-  serviceDataSourceOptions,
-  withDatabase,
-} from '@swapgw/persistence';
+import { withDatabase } from '@swapgw/persistence';
 import {
   STEP_FIELD_COLUMN_LIST,
-  stepFieldColumnsOf,
   stepFieldParameters,
   STORED_STEP_EXAMPLES,
   testEnv,
+  UpgradedStepDatabase,
 } from '@swapgw/testing';
 import { signerDatabaseOptions } from '../database/signer-database';
 import { payloadRequestOf } from '../signing/payload-kinds/sponsored-issue';
 import { SigningRequestsRepository } from '../signing/signing-requests.repository';
-import { SIGNER_MIGRATIONS } from '.';
 import { StoreRequestSpecs1765010000000 } from './1765010000000-store-request-specs';
+
+const REQUESTS = '"signer"."signing_requests"';
 
 /** Where each example request is in its life when the signer restarts on the new version. */
 const LIFECYCLE = [
@@ -29,6 +22,11 @@ const LIFECYCLE = [
   { status: 'submitted', sent: true, gasDropId: randomUUID() },
   { status: 'ready', sent: false, gasDropId: null },
 ] as const;
+const lifecycleOf = (index: number) => {
+  const { status, sent, gasDropId } = LIFECYCLE[index % LIFECYCLE.length];
+  const txHash = sent ? '0x' + (index + 1).toString(16).padStart(64, '0') : null;
+  return { status, gasDropId, txHash, rawTx: sent ? `0x02f8${index}` : null };
+};
 
 /**
  * The signer's StoreRequestSpecs migration on a database kept across the upgrade: requests written
@@ -37,27 +35,23 @@ const LIFECYCLE = [
  * back as they were.
  */
 describe('signer migration StoreRequestSpecs1765010000000 (signing_requests.spec)', () => {
-  const url = withDatabase(testEnv().databaseUrl, `swapgw_int_signer_request_specs_${process.pid}`);
-  const options = signerDatabaseOptions(url, 2);
-  const before = SIGNER_MIGRATIONS.slice(0, SIGNER_MIGRATIONS.indexOf(StoreRequestSpecs1765010000000));
+  const database = new UpgradedStepDatabase(
+    signerDatabaseOptions(
+      withDatabase(testEnv().databaseUrl, `swapgw_int_signer_request_specs_${process.pid}`),
+      2,
+    ),
+    StoreRequestSpecs1765010000000,
+  );
   const swapId = randomUUID();
   const stepIdOf = (index: number) => `${swapId}:${index + 1}`;
-  const lifecycleOf = (index: number) => {
-    const { status, sent, gasDropId } = LIFECYCLE[index % LIFECYCLE.length];
-    const txHash = sent ? '0x' + (index + 1).toString(16).padStart(64, '0') : null;
-    return { status, gasDropId, txHash, rawTx: sent ? `0x02f8${index}` : null };
-  };
-  let client: Client;
 
   beforeAll(async () => {
-    await prepareDatabase({ ...options, migrations: before });
-    client = new Client({ connectionString: url });
-    await client.connect();
+    await database.migrateToBefore();
     for (const [index, example] of STORED_STEP_EXAMPLES.entries()) {
       const lifecycle = lifecycleOf(index);
-      await client.query(
-        `INSERT INTO "signer"."signing_requests" ("id", "swap_id", "step_id", "step_index", "step_count",
-           "chain", "kind", "from", ${STEP_FIELD_COLUMN_LIST}, "owner", "gas_drop_id", "status", "tx_hash", "raw_tx")
+      await database.client.query(
+        `INSERT INTO ${REQUESTS} ("id", "swap_id", "step_id", "step_index", "step_count", "chain", "kind",
+           "from", ${STEP_FIELD_COLUMN_LIST}, "owner", "gas_drop_id", "status", "tx_hash", "raw_tx")
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'alice', $15, $16, $17, $18)`,
         [
           randomUUID(),
@@ -78,14 +72,11 @@ describe('signer migration StoreRequestSpecs1765010000000 (signing_requests.spec
     }
   });
 
-  afterAll(async () => {
-    await client?.end();
-    await dropDatabase(url);
-  });
+  afterAll(() => database.close());
 
   it('reads every request back as the variant its columns described, its lifecycle untouched, asking its family for the same payload', async () => {
-    await prepareDatabase(options);
-    const dataSource = await new DataSource(serviceDataSourceOptions(options)).initialize();
+    await database.migrateUp();
+    const dataSource = await database.openDataSource();
     try {
       const requests = new SigningRequestsRepository();
       for (const [index, example] of STORED_STEP_EXAMPLES.entries()) {
@@ -114,26 +105,20 @@ describe('signer migration StoreRequestSpecs1765010000000 (signing_requests.spec
   });
 
   it('puts the columns back as they were when reverted, their constraint with them, and migrates up again', async () => {
-    await revertLastMigration(options);
-    const { rows } = await client.query(
-      `SELECT ${STEP_FIELD_COLUMN_LIST} FROM "signer"."signing_requests" WHERE "swap_id" = $1 ORDER BY "step_index"`,
-      [swapId],
+    await database.revertLast();
+    expect(await database.stepColumnsOf(REQUESTS, swapId)).toEqual(
+      STORED_STEP_EXAMPLES.map((example) => example.columns),
     );
-    expect(rows.map(stepFieldColumnsOf)).toEqual(STORED_STEP_EXAMPLES.map((example) => example.columns));
     await expect(
-      client.query(
-        `INSERT INTO "signer"."signing_requests" ("id", "swap_id", "step_id", "step_index", "step_count", "chain", "kind", "from", "status")
+      database.client.query(
+        `INSERT INTO ${REQUESTS} ("id", "swap_id", "step_id", "step_index", "step_count", "chain", "kind", "from", "status")
          VALUES ($1, $2, 'x:1', 1, 1, 'devnet-a', 'swap', '0x0', 'waiting')`,
         [randomUUID(), randomUUID()],
       ),
     ).rejects.toThrow(/signing_requests_have_a_spec/);
 
-    await prepareDatabase(options);
-    const again = await client.query(
-      `SELECT "spec" FROM "signer"."signing_requests" WHERE "swap_id" = $1 ORDER BY "step_index"`,
-      [swapId],
-    );
-    expect(again.rows.map((row: { spec: unknown }) => row.spec)).toEqual(
+    await database.migrateUp();
+    expect(await database.stepSpecsOf(REQUESTS, swapId)).toEqual(
       STORED_STEP_EXAMPLES.map((example) => signingStepOf(example.columns)),
     );
   });
