@@ -35,7 +35,7 @@ import {
   typedDataDigest,
   TypedDataV4,
   SwapIntent,
-} from './sponsored-intents';
+} from './typed-data';
 
 const randomAddress = () => getAddress(hexlify(randomBytes(20)));
 const CHAIN_ID = 31337;

@@ -11,7 +11,7 @@ import {
   verifyTypedData,
   ZeroAddress,
 } from 'ethers';
-import { encodeUniswapV3Path } from './families/evm/evm-calldata';
+import { encodeUniswapV3Path } from '../families/evm/evm-calldata';
 
 // Gas-sponsored ("gasless") EVM legs: the user only signs EIP-712 typed data, the service's relayer
 // sends the transaction and pays the gas. Two kinds of signature are relayed:
