@@ -14,7 +14,7 @@ export * from './families/solana/solana-rpc-errors';
 export * from './permit-contracts';
 export * from './quote-terms';
 export * from './sponsored-gas';
-export * from './sponsored-intents/typed-data';
+export * from './sponsored-intents';
 export * from './step-split';
 export * from './token-refs';
 // The Solana bridge encoding is its own entry point, @swapgw/chains/solana-bridge: it loads

@@ -3,7 +3,7 @@ import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from 
 import bs58 from 'bs58';
 import { getAddress, hexlify, isAddress, ZeroAddress } from 'ethers';
 import { BITCOIN_ADDRESS_PATTERN } from '@swapgw/contracts';
-import { encodeBridgeSwapMessage } from './sponsored-intents/typed-data';
+import { encodeBridgeSwapMessage } from './sponsored-intents/bridge-message';
 import { BITCOIN_BRIDGE_CHAIN_ID, isBitcoinBridgeRecipient } from './bitcoin-bridge';
 
 // The on-chain format of the devnet USDC bridge's Solana end: what a deposit transaction carries

@@ -7,141 +7,52 @@ import {
   keccak256,
   MaxUint256,
   randomBytes,
-  Signature,
   TypedDataEncoder,
-  Wallet,
   zeroPadValue,
 } from 'ethers';
+import type { SwapIntent, TypedDataV4 } from './intent-types';
+import { SponsoredIntentError } from './intent-values';
+import { PERMIT2_WITNESS_TYPEHASH_STUB, PERMIT2_WITNESS_TYPE_STRINGS } from './witness-types';
 import {
-  acrossIntentTypedData,
-  acrossSwapIntentTypedData,
-  bridgeIntentTypedData,
-  bridgeSwapIntentTypedData,
-  bridgeToIntentTypedData,
-  eip2612PermitInterface,
-  eip2612PermitTypedData,
-  encodeSponsoredCall,
-  ethersTypedDataArgs,
-  PERMIT2_WITNESS_TYPE_STRINGS,
-  PERMIT2_WITNESS_TYPEHASH_STUB,
-  permit2NonceBit,
-  randomPermit2Nonce,
-  recoverTypedDataSigner,
-  SponsoredIntentError,
-  sponsoredRouterInterface,
-  sponsoredTypedDataKind,
   swapIntentTypedData,
   swapV3IntentTypedData,
-  typedDataDigest,
-  TypedDataV4,
-  SwapIntent,
+  bridgeIntentTypedData,
+  bridgeToIntentTypedData,
+  bridgeSwapIntentTypedData,
+  acrossSwapIntentTypedData,
+  eip2612PermitTypedData,
 } from './typed-data';
-
-const randomAddress = () => getAddress(hexlify(randomBytes(20)));
-const CHAIN_ID = 31337;
-const PERMIT2 = randomAddress();
-const ROUTER = randomAddress();
-const USDC = randomAddress();
-const WETH = randomAddress();
-const RECIPIENT = randomAddress();
-const DESTINATION_ROUTER = randomAddress();
-const VENUE = randomAddress();
-const DESTINATION_VENUE = randomAddress();
-const USDC_B = randomAddress();
-const DAI_B = randomAddress();
-const DEADLINE = 1_900_000_000n;
-
-const permitPart = (amount: bigint = 1_500_000_000n, nonce: bigint = 12345678901234567890n) => ({
-  chainId: CHAIN_ID,
-  permit2: PERMIT2.toLowerCase(),
-  router: ROUTER.toLowerCase(),
-  token: USDC.toLowerCase(),
-  amount,
-  nonce,
-  deadline: DEADLINE,
-});
-
-const swapTyped = () =>
-  swapIntentTypedData({
-    ...permitPart(),
-    intent: {
-      venue: VENUE,
-      path: [USDC.toLowerCase(), WETH],
-      amountOutMin: 123n,
-      recipient: RECIPIENT.toLowerCase(),
-      unwrapNative: true,
-      deadline: DEADLINE - 1n,
-    },
-  });
-
-const swapV3Typed = () =>
-  swapV3IntentTypedData({
-    ...permitPart(),
-    intent: {
-      venue: VENUE.toLowerCase(),
-      path: [USDC.toLowerCase(), WETH],
-      fees: [500],
-      amountOutMin: 123n,
-      recipient: RECIPIENT.toLowerCase(),
-      unwrapNative: false,
-      deadline: DEADLINE - 1n,
-    },
-  });
-
-const bridgeSwapTyped = (amount?: bigint, nonce?: bigint) =>
-  bridgeSwapIntentTypedData({
-    ...permitPart(amount, nonce),
-    intent: {
-      venue: VENUE,
-      destinationChainId: 31338,
-      destinationRouter: DESTINATION_ROUTER.toLowerCase(),
-      destinationVenue: DESTINATION_VENUE,
-      path: [USDC_B.toLowerCase(), DAI_B],
-      amountOutMin: 1_480_000_000_000_000_000n,
-      recipient: RECIPIENT.toLowerCase(),
-      unwrapNative: false,
-      deadline: DEADLINE - 1n,
-    },
-  });
-
-const EXCLUSIVE_RELAYER = randomAddress();
-const acrossTerms = {
-  venue: VENUE,
-  destinationChainId: 42161,
-  outputToken: USDC_B.toLowerCase(),
-  outputAmount: 1_499_000_000n,
-  exclusiveRelayer: EXCLUSIVE_RELAYER.toLowerCase(),
-  quoteTimestamp: 1_899_990_000,
-  fillDeadline: 1_900_010_000,
-  exclusivityParameter: 0,
-};
-
-const acrossTyped = () =>
-  acrossIntentTypedData({
-    ...permitPart(),
-    intent: { ...acrossTerms, recipient: RECIPIENT.toLowerCase(), deadline: DEADLINE - 1n },
-  });
-
-const acrossSwapTyped = (amount?: bigint, nonce?: bigint) =>
-  acrossSwapIntentTypedData({
-    ...permitPart(amount, nonce),
-    intent: {
-      ...acrossTerms,
-      destinationRouter: DESTINATION_ROUTER.toLowerCase(),
-      destinationVenue: DESTINATION_VENUE,
-      path: [USDC_B.toLowerCase(), WETH],
-      fees: [500],
-      amountOutMin: 123n,
-      recipient: RECIPIENT.toLowerCase(),
-      unwrapNative: true,
-      deadline: DEADLINE - 1n,
-    },
-  });
-
-async function sign(td: TypedDataV4, wallet = new Wallet(hexlify(randomBytes(32)))) {
-  const { domain, types, value } = ethersTypedDataArgs(td);
-  return { wallet, signature: await wallet.signTypedData(domain, types, value) };
-}
+import {
+  ethersTypedDataArgs,
+  recoverTypedDataSigner,
+  typedDataDigest,
+  sponsoredTypedDataKind,
+} from './signed-typed-data';
+import { sponsoredRouterInterface, encodeSponsoredCall } from './router-calldata';
+import {
+  CHAIN_ID,
+  PERMIT2,
+  ROUTER,
+  USDC,
+  WETH,
+  RECIPIENT,
+  DESTINATION_ROUTER,
+  VENUE,
+  DESTINATION_VENUE,
+  USDC_B,
+  DAI_B,
+  DEADLINE,
+  permitPart,
+  swapTyped,
+  swapV3Typed,
+  bridgeSwapTyped,
+  EXCLUSIVE_RELAYER,
+  acrossTerms,
+  acrossTyped,
+  acrossSwapTyped,
+  sign,
+  toPlain,
+} from './testing/intent-fixtures';
 
 describe('sponsored intents: typed data', () => {
   it('is JSON-safe as eth_signTypedData_v4 takes it: EIP712Domain in types, uints as decimal strings, checksummed addresses', () => {
@@ -583,221 +494,3 @@ describe('sponsored intents: typed data', () => {
     ).toThrow(/amountOutMin is empty/);
   });
 });
-
-describe('sponsored intents: encodeSponsoredCall', () => {
-  it('swap: the router’s swapWithIntent with exactly the signed permit, owner, intent and signature', async () => {
-    const td = swapTyped();
-    const { wallet, signature } = await sign(td);
-    const call = encodeSponsoredCall(td, wallet.address.toLowerCase(), signature);
-    expect(call.to).toBe(ROUTER);
-    expect(call.value).toBe('0');
-    const decoded = sponsoredRouterInterface.parseTransaction({ data: call.data });
-    expect(decoded?.name).toBe('swapWithIntent');
-    const [permit, owner, intent, sig] = decoded!.args.toArray() as [unknown, string, unknown, string];
-    expect(toPlain(permit)).toEqual([[USDC, 1_500_000_000n], 12345678901234567890n, DEADLINE]);
-    expect(owner).toBe(wallet.address);
-    expect(toPlain(intent)).toEqual([VENUE, [USDC, WETH], 123n, RECIPIENT, true, DEADLINE - 1n, []]);
-    expect(sig).toBe(signature);
-  });
-
-  it('bridge: bridgeWithIntent and bridgeToWithIntent carry the signed destination and recipient (and, to an EVM address, the integrator fees)', async () => {
-    const fee = { recipient: getAddress('0x' + 'f1'.repeat(20)), amount: 5n };
-    const evm = bridgeIntentTypedData({
-      ...permitPart(500n, 7n),
-      intent: {
-        venue: VENUE,
-        destinationChainId: 31338,
-        recipient: RECIPIENT,
-        deadline: DEADLINE,
-        integratorFees: [{ ...fee, recipient: fee.recipient.toLowerCase() }],
-      },
-    });
-    expect((evm.message.witness as { integratorFees: unknown }).integratorFees).toEqual([
-      { recipient: fee.recipient, amount: '5' },
-    ]);
-    const solanaRecipient = hexlify(randomBytes(32));
-    const solana = bridgeToIntentTypedData({
-      ...permitPart(500n, 8n),
-      intent: {
-        venue: VENUE,
-        destinationChainId: 900,
-        recipient: solanaRecipient.toUpperCase().replace('0X', '0x'),
-        deadline: DEADLINE,
-      },
-    });
-    for (const [td, method, recipient] of [
-      [evm, 'bridgeWithIntent', RECIPIENT],
-      [solana, 'bridgeToWithIntent', solanaRecipient],
-    ] as const) {
-      const { wallet, signature } = await sign(td);
-      const decoded = sponsoredRouterInterface.parseTransaction({
-        data: encodeSponsoredCall(td, wallet.address, signature).data,
-      });
-      expect(decoded?.name).toBe(method);
-      const [permit, owner, intent] = decoded!.args.toArray() as [unknown, string, unknown];
-      expect(toPlain(permit)).toEqual([[USDC, 500n], method === 'bridgeWithIntent' ? 7n : 8n, DEADLINE]);
-      expect(owner).toBe(wallet.address);
-      expect(toPlain(intent)).toEqual(
-        method === 'bridgeWithIntent'
-          ? [VENUE, 31338n, recipient, DEADLINE, [[fee.recipient, 5n]]]
-          : [VENUE, 900n, recipient, DEADLINE],
-      );
-    }
-  });
-
-  it('bridge-swap: bridgeAndSwapWithIntent with the signed destination chain, router, path, minimum out, recipient and deadline', async () => {
-    const td = bridgeSwapTyped(500n, 9n);
-    expect(sponsoredTypedDataKind(td)).toBe('BridgeSwapIntent');
-    const { wallet, signature } = await sign(td);
-    const call = encodeSponsoredCall(td, wallet.address, signature);
-    expect(call).toMatchObject({ to: ROUTER, value: '0' });
-    const decoded = sponsoredRouterInterface.parseTransaction({ data: call.data });
-    expect(decoded?.name).toBe('bridgeAndSwapWithIntent');
-    const [permit, owner, intent, sig] = decoded!.args.toArray() as [unknown, string, unknown, string];
-    expect(toPlain(permit)).toEqual([[USDC, 500n], 9n, DEADLINE]);
-    expect(owner).toBe(wallet.address);
-    expect(toPlain(intent)).toEqual([
-      VENUE,
-      31338n,
-      DESTINATION_ROUTER,
-      DESTINATION_VENUE,
-      [USDC_B, DAI_B],
-      1_480_000_000_000_000_000n,
-      RECIPIENT,
-      false,
-      DEADLINE - 1n,
-      [],
-    ]);
-    expect(sig).toBe(signature);
-    // The witness's field order is part of what was signed: reordered, it is not a BridgeSwapIntent.
-    const reordered = {
-      ...td,
-      types: { ...td.types, BridgeSwapIntent: [...td.types.BridgeSwapIntent].reverse() },
-    };
-    expect(() => encodeSponsoredCall(reordered, wallet.address, signature)).toThrow(SponsoredIntentError);
-  });
-
-  it('across: acrossWithIntent and acrossAndSwapWithIntent with the signed deposit terms, swap and recipient', async () => {
-    const deposit = acrossTyped();
-    const { wallet, signature } = await sign(deposit);
-    const plain = sponsoredRouterInterface.parseTransaction({
-      data: encodeSponsoredCall(deposit, wallet.address, signature).data,
-    });
-    expect(plain?.name).toBe('acrossWithIntent');
-    expect(toPlain(plain!.args[2])).toEqual([
-      VENUE,
-      42161n,
-      USDC_B,
-      1_499_000_000n,
-      RECIPIENT,
-      EXCLUSIVE_RELAYER,
-      1_899_990_000n,
-      1_900_010_000n,
-      0n,
-      DEADLINE - 1n,
-    ]);
-    const swap = acrossSwapTyped(500n, 9n);
-    const signed = await sign(swap, wallet);
-    const call = encodeSponsoredCall(swap, wallet.address, signed.signature);
-    expect(call).toMatchObject({ to: ROUTER, value: '0' });
-    const decoded = sponsoredRouterInterface.parseTransaction({ data: call.data });
-    expect(decoded?.name).toBe('acrossAndSwapWithIntent');
-    const [permit, owner, intent] = decoded!.args.toArray() as [unknown, string, unknown];
-    expect(toPlain(permit)).toEqual([[USDC, 500n], 9n, DEADLINE]);
-    expect(owner).toBe(wallet.address);
-    expect(toPlain(intent)).toEqual([
-      VENUE,
-      42161n,
-      USDC_B,
-      1_499_000_000n,
-      EXCLUSIVE_RELAYER,
-      1_899_990_000n,
-      1_900_010_000n,
-      0n,
-      DESTINATION_ROUTER,
-      DESTINATION_VENUE,
-      concat([USDC_B, '0x0001f4', WETH]).toLowerCase(),
-      123n,
-      RECIPIENT,
-      true,
-      DEADLINE - 1n,
-    ]);
-  });
-
-  it('refuses a witness type that is not an intent, also one named like an Object property', () => {
-    const td = swapTyped();
-    const renamed = (witnessType: string): TypedDataV4 => ({
-      ...td,
-      types: {
-        ...td.types,
-        PermitWitnessTransferFrom: td.types.PermitWitnessTransferFrom.map((f) =>
-          f.name === 'witness' ? { ...f, type: witnessType } : f,
-        ),
-      },
-    });
-    for (const witnessType of ['Mail', 'constructor', 'toString'])
-      expect(() => sponsoredTypedDataKind(renamed(witnessType))).toThrow(/not a sponsored intent/);
-  });
-
-  it('EIP-2612: token.permit(owner, spender, value, deadline, v, r, s) to the token', async () => {
-    const wallet = new Wallet(hexlify(randomBytes(32)));
-    const td = eip2612PermitTypedData({
-      chainId: CHAIN_ID,
-      token: USDC,
-      tokenName: 'USD Coin',
-      owner: wallet.address,
-      spender: PERMIT2,
-      value: MaxUint256,
-      nonce: 3n,
-      deadline: DEADLINE,
-    });
-    const { signature } = await sign(td, wallet);
-    const call = encodeSponsoredCall(td, wallet.address, signature);
-    expect(call.to).toBe(USDC);
-    const [owner, spender, value, deadline, v, r, s] = eip2612PermitInterface
-      .decodeFunctionData('permit', call.data)
-      .toArray() as [string, string, bigint, bigint, bigint, string, string];
-    expect([owner, spender, value, deadline]).toEqual([wallet.address, PERMIT2, MaxUint256, DEADLINE]);
-    expect(Signature.from({ v: Number(v), r, s }).serialized).toBe(signature);
-    // The relayer cannot present it as someone else's permit.
-    expect(() => encodeSponsoredCall(td, RECIPIENT, signature)).toThrow(/not/);
-  });
-
-  it('refuses typed data whose types or domain differ from what the contracts verify', async () => {
-    const td = swapTyped();
-    const { wallet, signature } = await sign(td);
-    const reordered = { ...td, types: { ...td.types, SwapIntent: [...td.types.SwapIntent].reverse() } };
-    expect(() => encodeSponsoredCall(reordered, wallet.address, signature)).toThrow(SponsoredIntentError);
-    const withVersion = {
-      ...td,
-      domain: { ...td.domain, version: '1' },
-      types: { ...td.types, EIP712Domain: [{ name: 'version', type: 'string' }, ...td.types.EIP712Domain] },
-    };
-    expect(() => encodeSponsoredCall(withVersion, wallet.address, signature)).toThrow(SponsoredIntentError);
-    expect(() => encodeSponsoredCall({ ...td, primaryType: 'Mail' }, wallet.address, signature)).toThrow(
-      /not a sponsored call/,
-    );
-    // Without EIP712Domain (as ethers callers hold it) is the same typed data.
-    const { EIP712Domain: _domain, ...withoutDomain } = td.types;
-    expect(encodeSponsoredCall({ ...td, types: withoutDomain }, wallet.address, signature)).toEqual(
-      encodeSponsoredCall(td, wallet.address, signature),
-    );
-  });
-});
-
-describe('sponsored intents: Permit2 nonces', () => {
-  it('random nonces fit 248 bits and do not repeat; permit2NonceBit names the bitmap word and bit', () => {
-    const nonces = Array.from({ length: 50 }, () => randomPermit2Nonce());
-    expect(new Set(nonces).size).toBe(50);
-    nonces.forEach((nonce) => expect(nonce < 1n << 248n && nonce >= 0n).toBe(true));
-    expect(permit2NonceBit((1n << 8n) + 3n)).toEqual({ wordPos: 1n, mask: 8n });
-    expect(permit2NonceBit('7')).toEqual({ wordPos: 0n, mask: 128n });
-  });
-});
-
-/** ethers Result (nested) as plain arrays, for toEqual. */
-function toPlain(value: unknown): unknown {
-  if (value && typeof value === 'object' && 'toArray' in value)
-    return (value as { toArray(): unknown[] }).toArray().map(toPlain);
-  return value;
-}
