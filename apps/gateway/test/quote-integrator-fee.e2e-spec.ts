@@ -178,14 +178,13 @@ describe('POST /quote integratorFee', () => {
     for (const route of none) expect(route.integratorFee).toEqual([]);
   });
 
-  it('refuses to build a route whose first transaction cannot carry the fee: a sponsored bridge deposit to Solana, whose signed intent has no fees (400 VALIDATION_FAILED, field integratorFee)', async () => {
+  it('refuses to build a route whose first transaction cannot carry the fee: a first leg buying a taxed token, which the SwapGatewayRouter cannot swap (400 VALIDATION_FAILED, field integratorFee)', async () => {
     const quoted = await e2e.client.post('/quote', {
       fromChain: 'devnet-a',
-      toChain: 'solana-devnet',
+      toChain: 'devnet-a',
       tokenIn: 'USDC',
-      tokenOut: 'USDC',
+      tokenOut: 'TAX',
       amount: '10',
-      recipient: solanaRecipient,
       integratorFee: { bps: 50, recipient: feeRecipient },
     });
     expect(quoted.status).toBe(200);
@@ -200,8 +199,7 @@ describe('POST /quote integratorFee', () => {
         quoteId: quoted.body.data.quoteId,
         routeId: route.routeId,
         userAddress: Wallet.createRandom().address,
-        recipient: solanaRecipient,
-        gasPayment: 'sponsored',
+        gasPayment: 'user',
         waitForTxRequestMs: 20_000,
       }),
     );
@@ -210,6 +208,6 @@ describe('POST /quote integratorFee', () => {
       code: 'VALIDATION_FAILED',
       details: { field: 'integratorFee' },
     });
-    expect(build.body.error.message).toMatch(/bridge to solana-devnet.*gasPayment user/);
+    expect(build.body.error.message).toMatch(/taxed token/);
   });
 });

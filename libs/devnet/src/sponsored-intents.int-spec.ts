@@ -580,4 +580,76 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
       amount,
     ]);
   });
+
+  it('bridgeToWithIntent pays the signed integrator fees and deposits the rest with depositTo for the signed 32-byte recipient; a relayer that changes a fee is refused', async () => {
+    const owner = await freshOwner();
+    await permitPermit2ForUsdc(owner);
+    const bridge = new Contract(chain.bridge.address, DEVNET_BRIDGE_ABI, provider);
+    const usdc = token(chain.tokens.USDC.address);
+    const [feeA, feeB] = [Wallet.createRandom().address, Wallet.createRandom().address];
+    const amount = parseUnits('250', 6);
+    const fees = [
+      { recipient: feeA, amount: parseUnits('0.75', 6) },
+      { recipient: feeB, amount: parseUnits('0.25', 6) },
+    ];
+    const net = amount - parseUnits('1', 6);
+    const solanaRecipient = solanaRecipientBytes32(devnet.manifest.solana.accounts[1].address);
+    const nonce = randomPermit2Nonce();
+    const deadline = await inAnHour();
+    const intent = {
+      venue: chain.bridge.address,
+      destinationChainId: BigInt(devnet.manifest.solana.bridge.chainId),
+      recipient: solanaRecipient,
+      deadline,
+      integratorFees: fees,
+    };
+    const td = bridgeToIntentTypedData({
+      chainId: chain.chainId,
+      permit2: chain.permits.permit2,
+      router: chain.permits.permitRouter,
+      token: chain.tokens.USDC.address,
+      amount,
+      nonce,
+      deadline,
+      intent,
+    });
+    const signature = await sign(owner, td);
+    const attempt = (integratorFees: typeof fees) =>
+      router.bridgeToWithIntent
+        .staticCall(
+          { permitted: { token: chain.tokens.USDC.address, amount }, nonce, deadline },
+          owner.address,
+          { ...intent, integratorFees: integratorFees.map((f) => [f.recipient, f.amount]) },
+          signature,
+        )
+        .catch(revertName);
+    // Redirected, raised, dropped, or one of two left out: not what the owner signed.
+    expect(await attempt([{ ...fees[0], recipient: sponsor.address }, fees[1]])).toBe('InvalidSigner');
+    expect(await attempt([{ ...fees[0], amount: fees[0].amount + 1n }, fees[1]])).toBe('InvalidSigner');
+    expect(await attempt([])).toBe('InvalidSigner');
+    expect(await attempt([fees[0]])).toBe('InvalidSigner');
+
+    const ownerBefore = (await usdc.balanceOf(owner.address)) as bigint;
+    const receipt = await relay(encodeSponsoredCall(td, owner.address, signature));
+    const depositTo = receipt.logs
+      .map((log) => (log.address === chain.bridge.address ? bridge.interface.parseLog(log) : null))
+      .find((parsed) => parsed?.name === 'DepositTo');
+    expect([depositTo?.args.recipient, depositTo?.args.destinationChainId, depositTo?.args.amount]).toEqual([
+      solanaRecipient,
+      BigInt(devnet.manifest.solana.bridge.chainId),
+      net,
+    ]);
+    expect(routerEvent(receipt.logs, 'DepositWithIntent')?.args.amount).toBe(net);
+    const paid = receipt.logs
+      .filter((log) => log.address === router.target)
+      .map((log) => router.interface.parseLog(log))
+      .filter((parsed) => parsed?.name === 'IntegratorFeePaid')
+      .map((parsed) => parsed!.args.toArray());
+    expect(paid).toEqual(fees.map((f) => [f.recipient, chain.tokens.USDC.address, owner.address, f.amount]));
+    expect(await usdc.balanceOf(feeA)).toBe(fees[0].amount);
+    expect(await usdc.balanceOf(feeB)).toBe(fees[1].amount);
+    expect(ownerBefore - ((await usdc.balanceOf(owner.address)) as bigint)).toBe(amount);
+    expect(await usdc.balanceOf(chain.permits.permitRouter)).toBe(0n);
+    expect(await provider.getBalance(owner.address)).toBe(0n);
+  });
 });

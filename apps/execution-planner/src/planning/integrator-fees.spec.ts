@@ -6,6 +6,7 @@ const WETH = { chain: 'devnet-a', symbol: 'WETH', address: `0x${'12'.repeat(20)}
 const V2_ROUTER = `0x${'a1'.repeat(20)}`;
 const BRIDGE = `0x${'b1'.repeat(20)}`;
 const SPOKE_POOL = `0x${'b2'.repeat(20)}`;
+const V3_ROUTER_B = `0x${'a3'.repeat(20)}`;
 const RECIPIENT = `0x${'22'.repeat(20)}`;
 const swapLeg = (overrides: Partial<RouteLeg> = {}) =>
   ({
@@ -31,7 +32,13 @@ const chains: IntegratorFeeChains = {
           bridge: BRIDGE,
           acrossSpokePool: SPOKE_POOL,
         }
-      : undefined,
+      : chain === 'devnet-b'
+        ? {
+            permitRouter: `0x${'d1'.repeat(20)}`,
+            permit2: `0x${'c2'.repeat(20)}`,
+            uniswapV3SwapRouter02: V3_ROUTER_B,
+          }
+        : undefined,
 };
 const fee = (amount: string, recipient = RECIPIENT, token: RouteLeg['tokenIn'] = USDC) => ({
   token,
@@ -139,6 +146,13 @@ describe('integratorFeeTransfersOf', () => {
       bridgeLeg({ destinationChain: 'solana-devnet' }),
       'user',
     ],
+    [
+      'a sponsored',
+      'the devnet bridge towards Solana (its signed bridge-to intent carries them)',
+      bridgeLeg({ destinationChain: 'solana-devnet' }),
+      'sponsored',
+    ],
+    ['a sponsored', 'Across (its signed Across intent carries them)', acrossLeg, 'sponsored'],
   ] as const)(
     'gives the fees when %s route starts with a deposit into %s through the chain router',
     (_paid, _name, leg, gasPayment) => {
@@ -148,14 +162,33 @@ describe('integratorFeeTransfersOf', () => {
     },
   );
 
+  it('refuses a sponsored Across deposit whose fill swaps on the destination (the signed AcrossSwapIntent has no fees), and builds it user-paid', () => {
+    const usdcB = { ...USDC, chain: 'devnet-b', address: `0x${'31'.repeat(20)}` };
+    const wethB = { ...WETH, chain: 'devnet-b', address: `0x${'32'.repeat(20)}` };
+    const acrossSwap = {
+      integratorFees: [fee('125000')],
+      legs: [
+        bridgeLeg({ provider: 'across', spender: SPOKE_POOL, tokenOut: usdcB }),
+        swapLeg({
+          chain: 'devnet-b',
+          provider: 'uniswap-v3',
+          tokenIn: usdcB,
+          tokenOut: wethB,
+          spender: V3_ROUTER_B,
+          path: [usdcB.address, wethB.address],
+          poolFees: [500],
+        }),
+      ],
+    } as RoutePlan;
+    const refusal = refusalOf(acrossSwap, 'sponsored');
+    expect(refusal.code).toBe('VALIDATION_FAILED');
+    expect(refusal.message).toMatch(/Across deposit carrying the destination swap.*gasPayment user/);
+    expect(integratorFeeTransfersOf(acrossSwap, chains, 'user')).toEqual([
+      { recipient: RECIPIENT, amount: 125000n },
+    ]);
+  });
+
   it.each([
-    ['a sponsored Across deposit', acrossLeg, 'sponsored', /Across deposit.*gasPayment user/],
-    [
-      'a sponsored bridge to Solana',
-      bridgeLeg({ destinationChain: 'solana-devnet' }),
-      'sponsored',
-      /bridge to solana-devnet.*gasPayment user/,
-    ],
     ['a bridge the router does not call', bridgeLeg({ spender: `0x${'98'.repeat(20)}` }), 'user', /venue/],
   ] as const)('refuses %s with its reason', (_name, leg, gasPayment, reason) => {
     const refusal = refusalOf(planWith([fee('125000')], leg), gasPayment);

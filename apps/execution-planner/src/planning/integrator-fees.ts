@@ -1,4 +1,4 @@
-import { ChainFamily, PermitContracts, permitVenueOf } from '@swapgw/chains';
+import { bridgeSwapLegOf, ChainFamily, PermitContracts, permitVenueOf } from '@swapgw/chains';
 import {
   ACROSS_PROVIDER,
   type IntegratorFeeTransfer,
@@ -22,17 +22,18 @@ export interface IntegratorFeeChains {
  *    swapV3WithFees, or the sponsored swap intent, which carries the fees) or of the native coin
  *    (the same entry points sent with the value, the fees paid in the native coin); or a devnet
  *    bridge deposit towards an EVM chain (user-paid depositWithFees, or the sponsored bridge or
- *    bridge-swap intent, which carries the fees); or, user-paid, a devnet bridge deposit towards
- *    Solana or Bitcoin (depositToWithFees, the bridge's depositTo) or an Across deposit, the wallet
- *    being the depositor (acrossWithFees);
+ *    bridge-swap intent, which carries the fees) or towards Solana or Bitcoin (user-paid
+ *    depositToWithFees, the bridge's depositTo, or the sponsored bridge-to intent, which carries
+ *    the fees); or an Across deposit, the wallet being the depositor (user-paid acrossWithFees, or
+ *    the sponsored Across intent, which carries the fees);
  *  - on Solana, in the bridge deposit's transaction the signer builds, a token transfer per
  *    recipient before the deposit (solanaIntegratorFeeInstructions);
  *  - fees `collectedBy: 'aggregator'` are taken by the first leg's own prebuilt transaction (0x
  *    swapFeeBps, LI.FI fee, Jupiter's platform fee): the quote asked the aggregator for them and
  *    checked its answer. The gateway adds nothing to it (a transfer would charge the fee twice); see
  *    takenByPrebuiltLeg. A mix with fees the gateway pays is refused.
- * Any other first leg (a sponsored Across deposit, whose signed intent has no fees; a sponsored
- * bridge to Solana or Bitcoin, whose signed BridgeToIntent has none either; a taxed token; a prebuilt call without the fee) is refused with 400
+ * Any other first leg (a sponsored Across deposit carrying the destination swap, whose signed
+ * AcrossSwapIntent has no fees; a taxed token; a prebuilt call without the fee) is refused with 400
  * VALIDATION_FAILED, field integratorFee: a build that left the fee out would hand the integrator's
  * share back to the user while the quote said it was paid. Pure: the builder calls it before
  * reading any chain.
@@ -56,18 +57,19 @@ export function integratorFeeTransfersOf(
     ? taken
       ? null
       : 'its fee was quoted inside an aggregator transaction the first leg does not carry as quoted'
-    : feeLegProblem(leg, chains, gasPayment);
+    : feeLegProblem(plan, chains, gasPayment);
   const refusal = problem ?? (wrongToken === undefined ? null : `the fee is not in ${leg.tokenIn.symbol}`);
   if (refusal === null) return taken ?? transfers;
   throw new CodedError(
     ErrorCodes.VALIDATION_FAILED,
-    `Routes with an integrator fee are built when their first leg goes through the SwapGatewayRouter of an EVM chain (a Uniswap swap, or a user-paid bridge deposit) or deposits into the Solana bridge; this one cannot (${refusal}): quote with integratorFee [] to build`,
+    `Routes with an integrator fee are built when their first leg goes through the SwapGatewayRouter of an EVM chain (a Uniswap swap or a bridge deposit) or deposits into the Solana bridge; this one cannot (${refusal}): quote with integratorFee [] to build`,
     { field: 'integratorFee', recipients: charged.length, chain: leg.chain },
   );
 }
 
 /** Why the first leg cannot pay the fees in its own transaction, or null when it can. */
-function feeLegProblem(leg: RouteLeg, chains: IntegratorFeeChains, gasPayment: GasPayment): string | null {
+function feeLegProblem(plan: RoutePlan, chains: IntegratorFeeChains, gasPayment: GasPayment): string | null {
+  const leg = plan.legs[0];
   const family = chains.familyOf(leg.chain);
   if (family === 'solana')
     return leg.kind === 'bridge'
@@ -77,10 +79,12 @@ function feeLegProblem(leg: RouteLeg, chains: IntegratorFeeChains, gasPayment: G
   if (leg.call) return `the first leg (${leg.provider}) is a prebuilt call the SwapGatewayRouter cannot make`;
   if (isTaxedLeg(leg)) return 'the first leg moves a taxed token, which the SwapGatewayRouter cannot swap';
   if (leg.kind === 'bridge') {
-    if (gasPayment === 'sponsored' && leg.provider === ACROSS_PROVIDER)
-      return 'the route starts with an Across deposit, whose gas-covered intent cannot carry the fee transfer yet; build with gasPayment user';
-    if (gasPayment === 'sponsored' && leg.destinationChain && chains.familyOf(leg.destinationChain) !== 'evm')
-      return `the route starts with a bridge to ${leg.destinationChain}, whose gas-covered intent cannot carry the fee transfer yet; build with gasPayment user`;
+    if (
+      gasPayment === 'sponsored' &&
+      leg.provider === ACROSS_PROVIDER &&
+      bridgeSwapLegOf(plan.legs, chains) === 0
+    )
+      return 'the route starts with an Across deposit carrying the destination swap, whose gas-covered intent cannot carry the fee transfer yet; build with gasPayment user';
   } else if (!leg.path) {
     return `the first leg (${leg.provider}) has no Uniswap path`;
   }

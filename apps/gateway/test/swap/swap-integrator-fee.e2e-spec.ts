@@ -90,6 +90,23 @@ async function freshWalletWithUsdc(amount: bigint, ethWei = 0n): Promise<Wallet>
   return wallet;
 }
 
+/** The USDC the bridge relayer paid into a Solana wallet's associated token account, once it has. */
+async function bridgedUsdcOnSolana(wallet: PublicKey): Promise<bigint> {
+  const solana = solanaConnection(devnet.manifest.solana.rpcUrl);
+  const usdcAccount = getAssociatedTokenAddressSync(
+    new PublicKey(devnet.manifest.solana.tokens.USDC.mint),
+    wallet,
+    true,
+  );
+  return waitFor(
+    async () =>
+      (await solana.getAccountInfo(usdcAccount))
+        ? BigInt((await solana.getTokenAccountBalance(usdcAccount)).value.amount)
+        : null,
+    { timeoutMs: 30_000, intervalMs: 300, description: 'bridged USDC on Solana' },
+  );
+}
+
 describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â†’ WETH)', () => {
   let e2e: E2eApi;
 
@@ -187,6 +204,27 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
   }
 
   const feeBaseUnits = (fee: RouteIntegratorFee) => parseUnits(fee.amount, 6);
+
+  /**
+   * A sponsored bridge-first swap's signed Permit2 witness (its type and message) and the relayed
+   * deposit transaction of its bridge step.
+   */
+  async function signedFeeDeposit(swapId: string, signed: TypedDataV4[]) {
+    const intent = signed.find((td) => td.primaryType === 'PermitWitnessTransferFrom')!;
+    const witnessType = intent.types.PermitWitnessTransferFrom.find(
+      (field) => field.name === 'witness',
+    )?.type;
+    const message = intent.message as {
+      permitted: { amount: string };
+      witness: { integratorFees: Array<{ recipient: string; amount: string }> };
+    };
+    const view = await e2e.client.get(`/swap/${swapId}`);
+    const depositTx = (view.body.data.steps as Array<{ kind: string | null; txHash: string | null }>).find(
+      (s) => s.kind === 'bridge' && s.txHash,
+    )?.txHash;
+    expect(depositTx).toMatch(/^0x[0-9a-f]{64}$/);
+    return { witnessType, message, depositTx: depositTx! };
+  }
 
   it('sponsored, two recipients: the Permit2 witness binds both fees and each recipient gets exactly its amount', async () => {
     const [first, second] = [Wallet.createRandom().address, Wallet.createRandom().address];
@@ -353,20 +391,7 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
     expect(await usdcOf(wallet.address)).toBe(0n);
     // The relayer pays the bridged USDC (the amount net of the fee, minus the bridge's own fee) into
     // the Solana wallet's associated token account.
-    const solana = solanaConnection(devnet.manifest.solana.rpcUrl);
-    const usdcAccount = getAssociatedTokenAddressSync(
-      new PublicKey(devnet.manifest.solana.tokens.USDC.mint),
-      solanaWallet,
-      true,
-    );
-    const received = await waitFor(
-      async () =>
-        (await solana.getAccountInfo(usdcAccount))
-          ? BigInt((await solana.getTokenAccountBalance(usdcAccount)).value.amount)
-          : null,
-      { timeoutMs: 30_000, intervalMs: 300, description: 'bridged USDC on Solana' },
-    );
-    expect(received).toBe(expectedOutBaseUnits(route));
+    expect(await bridgedUsdcOnSolana(solanaWallet)).toBe(expectedOutBaseUnits(route));
   });
 
   it('sponsored cross-chain, bridge first: the one source-chain signature carries the fee, which the router pays on devnet-a in the relayed deposit; the bridged USDC is swapped on devnet-b', async () => {
@@ -386,21 +411,13 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
     const signed = await signTypedDataUntilCompleted(e2e, swapId, wallet);
 
     // The bridge-and-swap witness: Permit2 moves the whole 40 USDC, the witness names the fee.
-    const intent = signed.find((td: TypedDataV4) => td.primaryType === 'PermitWitnessTransferFrom')!;
-    expect(intent.types.BridgeSwapIntent).toBeDefined();
-    const message = intent.message as {
-      permitted: { amount: string };
-      witness: { integratorFees: Array<{ recipient: string; amount: string }> };
-    };
+    const { witnessType, message, depositTx } = await signedFeeDeposit(swapId, signed);
+    expect(witnessType).toBe('BridgeSwapIntent');
     expect(message.permitted.amount).toBe('40000000');
     expect(message.witness.integratorFees).toEqual([{ recipient, amount: '120000' }]);
     // On chain: the recipient rose by exactly the fee on devnet-a, in the deposit's transaction (the
     // relayer's); the wallet spent exactly 40 USDC, had no ETH, and got the DAI on devnet-b.
-    const view = await e2e.client.get(`/swap/${swapId}`);
-    const depositTx = (view.body.data.steps as Array<{ kind: string | null; txHash: string | null }>).find(
-      (s) => s.kind === 'bridge' && s.txHash,
-    )?.txHash;
-    expect(await feesPaidIn(CHAIN, depositTx!)).toEqual([
+    expect(await feesPaidIn(CHAIN, depositTx)).toEqual([
       [recipient, chainA.tokens.USDC.address, wallet.address, 120_000n],
     ]);
     expect(await usdcOf(recipient)).toBe(feeBaseUnits(route.integratorFee[0]));
@@ -409,6 +426,42 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
     expect(await devnet.balanceOf('devnet-b', 'DAI', wallet.address)).toBeGreaterThanOrEqual(
       parseUnits(route.minAmountOut, 18),
     );
+  });
+
+  it('sponsored devnet-a â†’ Solana USDC: the BridgeToIntent witness carries the fee, which the router pays on devnet-a in the relayed depositTo; the Solana wallet receives the bridged rest', async () => {
+    const recipient = Wallet.createRandom().address;
+    const solanaWallet = Keypair.generate().publicKey;
+    const { quoteId, route } = await quoteWithFee(
+      { bps: 40, recipient },
+      { toChain: 'solana-devnet', tokenOut: 'USDC', amount: '25', recipient: solanaWallet.toBase58() },
+      () => true,
+    );
+    expect(route.integratorFee).toEqual([{ bps: 40, amount: '0.1', token: 'USDC', chain: CHAIN, recipient }]);
+    const wallet = await freshWalletWithUsdc(25_000_000n);
+    const swapId = await buildSwapId(e2e, {
+      quoteId,
+      routeId: route.routeId,
+      userAddress: wallet.address,
+      recipient: solanaWallet.toBase58(),
+      waitForTxRequestMs: 20_000,
+    });
+    const signed = await signTypedDataUntilCompleted(e2e, swapId, wallet);
+
+    // What the wallet signed: Permit2 moves the whole 25 USDC, the BridgeToIntent names the fee.
+    const { witnessType, message, depositTx } = await signedFeeDeposit(swapId, signed);
+    expect(witnessType).toBe('BridgeToIntent');
+    expect(message.permitted.amount).toBe('25000000');
+    expect(message.witness.integratorFees).toEqual([{ recipient, amount: '100000' }]);
+    // On chain: the recipient rose by exactly the quoted fee on devnet-a, in the deposit's
+    // transaction (the relayer's); the wallet spent exactly 25 USDC and had no ETH.
+    expect(await feesPaidIn(CHAIN, depositTx)).toEqual([
+      [recipient, chainA.tokens.USDC.address, wallet.address, 100_000n],
+    ]);
+    expect(await usdcOf(recipient)).toBe(feeBaseUnits(route.integratorFee[0]));
+    expect(await usdcOf(wallet.address)).toBe(0n);
+    expect(await devnet.ethOf(CHAIN, wallet.address)).toBe(0n);
+    // The bridged rest (net of the fee, minus the bridge's own fee) arrives in the Solana wallet.
+    expect(await bridgedUsdcOnSolana(solanaWallet)).toBe(expectedOutBaseUnits(route));
   });
 
   it('user-paid native ETH in: the router takes amountIn as value and pays the fee in ETH in the swap transaction', async () => {

@@ -21,7 +21,7 @@ export interface TypedDataFieldV4 {
 /** A uint as callers hold it: bigint, a safe integer, or a decimal or 0x-hex string. */
 export type UintLike = bigint | number | string;
 
-/** An integrator fee a swap intent pays out of the permitted amount, before the swap (base units of the input token). */
+/** An integrator fee an intent pays out of the permitted amount, before its swap or deposit (base units of the input token). */
 export interface IntegratorFeeTerm {
   recipient: string;
   amount: UintLike;
@@ -82,6 +82,8 @@ export interface BridgeToIntent {
   recipient: string;
   /** Seconds since epoch. */
   deadline: UintLike;
+  /** Paid out of the permitted amount first; the deposit gets the rest. None when absent. */
+  integratorFees?: IntegratorFeeTerm[];
 }
 
 /**
@@ -129,6 +131,8 @@ export interface AcrossIntent {
   exclusivityParameter: UintLike;
   /** Seconds since epoch: the router refuses the deposit after it. */
   deadline: UintLike;
+  /** Paid out of the permitted amount first; the deposit gets the rest. None when absent. */
+  integratorFees?: IntegratorFeeTerm[];
 }
 
 /**

@@ -43,7 +43,7 @@ describe('sponsored intents: encodeSponsoredCall', () => {
     expect(sig).toBe(signature);
   });
 
-  it('bridge: bridgeWithIntent and bridgeToWithIntent carry the signed destination and recipient (and, to an EVM address, the integrator fees)', async () => {
+  it('bridge: bridgeWithIntent and bridgeToWithIntent carry the signed destination, recipient and integrator fees', async () => {
     const fee = { recipient: getAddress('0x' + 'f1'.repeat(20)), amount: 5n };
     const evm = bridgeIntentTypedData({
       ...permitPart(500n, 7n),
@@ -66,6 +66,7 @@ describe('sponsored intents: encodeSponsoredCall', () => {
         destinationChainId: 900,
         recipient: solanaRecipient.toUpperCase().replace('0X', '0x'),
         deadline: DEADLINE,
+        integratorFees: [fee, { recipient: RECIPIENT, amount: '7' }],
       },
     });
     for (const [td, method, recipient] of [
@@ -83,7 +84,16 @@ describe('sponsored intents: encodeSponsoredCall', () => {
       expect(toPlain(intent)).toEqual(
         method === 'bridgeWithIntent'
           ? [VENUE, 31338n, recipient, DEADLINE, [[fee.recipient, 5n]]]
-          : [VENUE, 900n, recipient, DEADLINE],
+          : [
+              VENUE,
+              900n,
+              recipient,
+              DEADLINE,
+              [
+                [fee.recipient, 5n],
+                [RECIPIENT, 7n],
+              ],
+            ],
       );
     }
   });
@@ -121,7 +131,7 @@ describe('sponsored intents: encodeSponsoredCall', () => {
   });
 
   it('across: acrossWithIntent and acrossAndSwapWithIntent with the signed deposit terms, swap and recipient', async () => {
-    const deposit = acrossTyped();
+    const deposit = acrossTyped([{ recipient: RECIPIENT, amount: 1_000n }]);
     const { wallet, signature } = await sign(deposit);
     const plain = sponsoredRouterInterface.parseTransaction({
       data: encodeSponsoredCall(deposit, wallet.address, signature).data,
@@ -138,6 +148,7 @@ describe('sponsored intents: encodeSponsoredCall', () => {
       1_900_010_000n,
       0n,
       DEADLINE - 1n,
+      [[RECIPIENT, 1_000n]],
     ]);
     const swap = acrossSwapTyped(500n, 9n);
     const signed = await sign(swap, wallet);

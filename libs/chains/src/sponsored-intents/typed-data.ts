@@ -153,6 +153,7 @@ export function bridgeToIntentTypedData(
     destinationChainId: uintString(intent.destinationChainId, 'intent.destinationChainId'),
     recipient: hexlify(intent.recipient),
     deadline: uintString(intent.deadline, 'intent.deadline'),
+    integratorFees: integratorFeesOf(intent.integratorFees, input.amount),
   });
 }
 
@@ -200,6 +201,7 @@ export function acrossIntentTypedData(input: Permit2IntentPermit & { intent: Acr
     recipient: checksummed(intent.recipient, 'intent.recipient'),
     ...acrossQuoteTerms(intent),
     deadline: uintString(intent.deadline, 'intent.deadline'),
+    integratorFees: integratorFeesOf(intent.integratorFees, input.amount),
   });
 }
 

@@ -36,6 +36,7 @@ export const SPONSORED_INTENT_TYPES = {
     { name: 'destinationChainId', type: 'uint256' },
     { name: 'recipient', type: 'bytes32' },
     { name: 'deadline', type: 'uint256' },
+    { name: 'integratorFees', type: 'IntegratorFee[]' },
   ],
   BridgeSwapIntent: [
     { name: 'venue', type: 'address' },
@@ -60,6 +61,7 @@ export const SPONSORED_INTENT_TYPES = {
     { name: 'fillDeadline', type: 'uint32' },
     { name: 'exclusivityParameter', type: 'uint32' },
     { name: 'deadline', type: 'uint256' },
+    { name: 'integratorFees', type: 'IntegratorFee[]' },
   ],
   AcrossSwapIntent: [
     { name: 'venue', type: 'address' },

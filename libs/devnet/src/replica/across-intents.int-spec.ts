@@ -275,30 +275,77 @@ describe('Across with gas covered on the mainnet replica', () => {
     expect(await arbitrum.getBalance(wallet.address)).toBe(0n);
   }, 90_000);
 
-  it('100 USDC and 0 ETH on base become outputAmount of USDC on arbitrum from one AcrossIntent, the wallet as depositor', async () => {
+  it('100 USDC and 0 ETH on base become outputAmount of USDC on arbitrum from one AcrossIntent, the wallet as depositor; the signed integrator fee is paid on base first, and a relayer that changes it is refused', async () => {
     const amount = parseUnits('100', 6);
-    const wallet = await zeroEthWallet(amount);
+    const fee = parseUnits('0.35', 6);
+    const feeRecipient = Wallet.createRandom().address;
+    const wallet = await zeroEthWallet(amount + fee);
     const fees = await quote(amount, wallet.address);
+    const permit = {
+      token: usdcOf('base'),
+      amount: amount + fee,
+      nonce: randomPermit2Nonce(),
+      deadline: inAnHour(),
+    };
     const td = acrossIntentTypedData({
       chainId: CHAIN_IDS.base,
       permit2: catalogOf('base').permit2!,
       router: router(),
-      token: usdcOf('base'),
-      amount,
-      nonce: randomPermit2Nonce(),
-      deadline: inAnHour(),
-      intent: { ...acrossTerms(fees), recipient: wallet.address, deadline: inAnHour() },
+      ...permit,
+      intent: {
+        ...acrossTerms(fees),
+        recipient: wallet.address,
+        deadline: inAnHour(),
+        integratorFees: [{ recipient: feeRecipient, amount: fee }],
+      },
     });
-    const call = encodeSponsoredCall(td, wallet.address, await sign(wallet, td));
+    const signature = await sign(wallet, td);
+    const call = encodeSponsoredCall(td, wallet.address, signature);
+
+    // The fee the wallet signed, changed by the relayer: redirected, raised, or dropped.
+    const witness = td.message.witness as Record<string, unknown>;
+    const withFees = (integratorFees: { recipient: string; amount: bigint }[]) => ({
+      to: call.to,
+      data: sponsoredRouterInterface.encodeFunctionData('acrossWithIntent', [
+        {
+          permitted: { token: permit.token, amount: permit.amount },
+          nonce: permit.nonce,
+          deadline: permit.deadline,
+        },
+        wallet.address,
+        { ...witness, integratorFees: integratorFees.map((f) => [f.recipient, f.amount]) },
+        signature,
+      ]),
+    });
+    const relayerAddress = relayer('base').address;
+    expect(await refusal(withFees([{ recipient: relayerAddress, amount: fee }]))).toBe('InvalidSigner');
+    expect(await refusal(withFees([{ recipient: feeRecipient, amount: fee + 1n }]))).toBe('InvalidSigner');
+    expect(await refusal(withFees([]))).toBe('InvalidSigner');
+
     const receipt = await relay(call);
     expect(receipt.gasUsed).toBeLessThan(SPONSORED_EVM_GAS.acrossIntent);
     const deposit = receipt.logs
       .filter((log) => log.address === fees.spokePoolAddress)
       .map((log) => ACROSS_SPOKE_POOL_INTERFACE.parseLog(log))
       .find((event) => event?.name === 'FundsDeposited');
-    // Across refunds an unfilled deposit to its depositor: the owner, never the router.
+    // Across refunds an unfilled deposit to its depositor: the owner, never the router; it holds
+    // what the fee left, for which the output was quoted.
     expect(deposit?.args.depositor).toBe(`0x${wallet.address.slice(2).toLowerCase().padStart(64, '0')}`);
+    expect(deposit?.args.inputAmount).toBe(amount);
     expect(deposit?.args.message).toBe('0x');
+    const routerEvents = receipt.logs
+      .map((log) => (log.address === router() ? settled.parseLog(log) : null))
+      .filter((event) => event !== null);
+    expect(routerEvents.find((event) => event.name === 'IntegratorFeePaid')?.args.toArray()).toEqual([
+      feeRecipient,
+      usdcOf('base'),
+      wallet.address,
+      fee,
+    ]);
+    expect(routerEvents.find((event) => event.name === 'AcrossDepositWithIntent')?.args.amount).toBe(amount);
+    expect(await balanceOf('base', usdcOf('base'), feeRecipient)).toBe(fee);
+    expect(await balanceOf('base', usdcOf('base'), wallet.address)).toBe(0n);
+    expect(await balanceOf('base', usdcOf('base'), router())).toBe(0n);
     const usdc = await waitFor(
       () => balanceOf('arbitrum', usdcOf('arbitrum'), wallet.address),
       BigInt(fees.outputAmount),

@@ -213,6 +213,8 @@ contract SwapGatewayRouter is ReentrancyGuard {
         uint256 destinationChainId;
         bytes32 recipient;
         uint256 deadline;
+        /// Integrator fees paid out of the permitted amount before the deposit (which gets the rest).
+        IntegratorFee[] integratorFees;
     }
 
     /// A bridge deposit through venue and the swap on the destination chain, signed together: the
@@ -246,7 +248,7 @@ contract SwapGatewayRouter is ReentrancyGuard {
     }
 
     /// An Across deposit an owner signs as the witness of a sponsored deposit: the SpokePool (venue)
-    /// takes the whole permitted amount, the owner as depositor (Across refunds an unfilled deposit
+    /// takes the permitted amount less the integrator fees, the owner as depositor (Across refunds an unfilled deposit
     /// to them), and a relayer pays outputAmount of outputToken to recipient on destinationChainId.
     /// quoteTimestamp, fillDeadline, exclusiveRelayer and exclusivityParameter are Across's quote.
     struct AcrossIntent {
@@ -260,6 +262,8 @@ contract SwapGatewayRouter is ReentrancyGuard {
         uint32 fillDeadline;
         uint32 exclusivityParameter;
         uint256 deadline;
+        /// Integrator fees paid out of the permitted amount before the deposit (which gets the rest).
+        IntegratorFee[] integratorFees;
     }
 
     /// An Across deposit to the destination chain's router and the Uniswap V3 swap there, signed
@@ -332,12 +336,14 @@ contract SwapGatewayRouter is ReentrancyGuard {
         "BridgeIntent(address venue,uint256 destinationChainId,address recipient,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)"
     );
     bytes32 public constant BRIDGE_TO_INTENT_TYPEHASH =
-        keccak256("BridgeToIntent(address venue,uint256 destinationChainId,bytes32 recipient,uint256 deadline)");
+        keccak256(
+        "BridgeToIntent(address venue,uint256 destinationChainId,bytes32 recipient,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)"
+    );
     bytes32 public constant BRIDGE_SWAP_INTENT_TYPEHASH = keccak256(
         "BridgeSwapIntent(address venue,uint256 destinationChainId,address destinationRouter,address destinationVenue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)"
     );
     bytes32 public constant ACROSS_INTENT_TYPEHASH = keccak256(
-        "AcrossIntent(address venue,uint256 destinationChainId,address outputToken,uint256 outputAmount,address recipient,address exclusiveRelayer,uint32 quoteTimestamp,uint32 fillDeadline,uint32 exclusivityParameter,uint256 deadline)"
+        "AcrossIntent(address venue,uint256 destinationChainId,address outputToken,uint256 outputAmount,address recipient,address exclusiveRelayer,uint32 quoteTimestamp,uint32 fillDeadline,uint32 exclusivityParameter,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)"
     );
     bytes32 public constant ACROSS_SWAP_INTENT_TYPEHASH = keccak256(
         "AcrossSwapIntent(address venue,uint256 destinationChainId,address outputToken,uint256 outputAmount,address exclusiveRelayer,uint32 quoteTimestamp,uint32 fillDeadline,uint32 exclusivityParameter,address destinationRouter,address destinationVenue,bytes path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)"
@@ -351,11 +357,11 @@ contract SwapGatewayRouter is ReentrancyGuard {
     string public constant BRIDGE_INTENT_WITNESS_TYPE =
         "BridgeIntent witness)BridgeIntent(address venue,uint256 destinationChainId,address recipient,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)TokenPermissions(address token,uint256 amount)";
     string public constant BRIDGE_TO_INTENT_WITNESS_TYPE =
-        "BridgeToIntent witness)BridgeToIntent(address venue,uint256 destinationChainId,bytes32 recipient,uint256 deadline)TokenPermissions(address token,uint256 amount)";
+        "BridgeToIntent witness)BridgeToIntent(address venue,uint256 destinationChainId,bytes32 recipient,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)TokenPermissions(address token,uint256 amount)";
     string public constant BRIDGE_SWAP_INTENT_WITNESS_TYPE =
         "BridgeSwapIntent witness)BridgeSwapIntent(address venue,uint256 destinationChainId,address destinationRouter,address destinationVenue,address[] path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)TokenPermissions(address token,uint256 amount)";
     string public constant ACROSS_INTENT_WITNESS_TYPE =
-        "AcrossIntent witness)AcrossIntent(address venue,uint256 destinationChainId,address outputToken,uint256 outputAmount,address recipient,address exclusiveRelayer,uint32 quoteTimestamp,uint32 fillDeadline,uint32 exclusivityParameter,uint256 deadline)TokenPermissions(address token,uint256 amount)";
+        "AcrossIntent witness)AcrossIntent(address venue,uint256 destinationChainId,address outputToken,uint256 outputAmount,address recipient,address exclusiveRelayer,uint32 quoteTimestamp,uint32 fillDeadline,uint32 exclusivityParameter,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)TokenPermissions(address token,uint256 amount)";
     string public constant ACROSS_SWAP_INTENT_WITNESS_TYPE =
         "AcrossSwapIntent witness)AcrossSwapIntent(address venue,uint256 destinationChainId,address outputToken,uint256 outputAmount,address exclusiveRelayer,uint32 quoteTimestamp,uint32 fillDeadline,uint32 exclusivityParameter,address destinationRouter,address destinationVenue,bytes path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)TokenPermissions(address token,uint256 amount)";
 
@@ -745,7 +751,8 @@ contract SwapGatewayRouter is ReentrancyGuard {
         emit DepositWithIntent(owner, bridgeNonce, intent.destinationChainId, net, permit.nonce, msg.sender);
     }
 
-    /// Sponsored bridge deposit to a 32-byte recipient (Solana), as the bridge's depositTo.
+    /// Sponsored bridge deposit to a 32-byte recipient (Solana, Bitcoin), as the bridge's depositTo:
+    /// the signed integrator fees first, the rest deposited.
     function bridgeToWithIntent(
         ISignatureTransfer.PermitTransferFrom calldata permit,
         address owner,
@@ -753,12 +760,21 @@ contract SwapGatewayRouter is ReentrancyGuard {
         bytes calldata signature
     ) external nonReentrant returns (uint256 bridgeNonce) {
         checkDeadline(intent.deadline);
-        bytes32 witness =
-            keccak256(abi.encode(BRIDGE_TO_INTENT_TYPEHASH, intent.venue, intent.destinationChainId, intent.recipient, intent.deadline));
+        bytes32 witness = keccak256(
+            abi.encode(
+                BRIDGE_TO_INTENT_TYPEHASH,
+                intent.venue,
+                intent.destinationChainId,
+                intent.recipient,
+                intent.deadline,
+                hashIntegratorFees(intent.integratorFees)
+            )
+        );
         (IERC20 token, uint256 held) = pullBridgeToken(permit, owner, witness, BRIDGE_TO_INTENT_WITNESS_TYPE, signature, intent.venue);
-        bridgeNonce = IBridgeDeposits(intent.venue).depositTo(permit.permitted.amount, intent.destinationChainId, intent.recipient);
+        uint256 net = payIntegratorFees(token, owner, permit.permitted.amount, intent.integratorFees, intent.venue);
+        bridgeNonce = IBridgeDeposits(intent.venue).depositTo(net, intent.destinationChainId, intent.recipient);
         assertNothingLeft(token, held);
-        emit DepositWithIntent(owner, bridgeNonce, intent.destinationChainId, permit.permitted.amount, permit.nonce, msg.sender);
+        emit DepositWithIntent(owner, bridgeNonce, intent.destinationChainId, net, permit.nonce, msg.sender);
     }
 
     /// Sponsored bridge deposit and destination swap, from the one signature on this chain: pulls
@@ -800,8 +816,9 @@ contract SwapGatewayRouter is ReentrancyGuard {
         emit BridgeSwapSettled(m.owner, m.recipient, tokenOut, amount, amountOut, outcome);
     }
 
-    /// Sponsored Across deposit: pulls the whole permitted amount (the SpokePool's input token) and
-    /// deposits it with the signed terms and no message, the owner as depositor.
+    /// Sponsored Across deposit: pulls the whole permitted amount (the SpokePool's input token), pays
+    /// the signed integrator fees and deposits the rest with the signed terms and no message, the
+    /// owner as depositor.
     function acrossWithIntent(
         ISignatureTransfer.PermitTransferFrom calldata permit,
         address owner,
@@ -810,6 +827,7 @@ contract SwapGatewayRouter is ReentrancyGuard {
     ) external nonReentrant {
         checkLeg(intent.deadline, intent.recipient, intent.venue);
         uint256 held = pullWithIntent(permit, owner, hashAcrossIntent(intent), ACROSS_INTENT_WITNESS_TYPE, signature, intent.venue);
+        uint256 net = payIntegratorFees(IERC20(permit.permitted.token), owner, permit.permitted.amount, intent.integratorFees, intent.venue);
         depositAcrossWithIntent(
             AcrossDeposit({
                 spokePool: intent.venue,
@@ -823,6 +841,7 @@ contract SwapGatewayRouter is ReentrancyGuard {
                 exclusivityParameter: intent.exclusivityParameter
             }),
             permit,
+            net,
             owner,
             ""
         );
@@ -859,6 +878,7 @@ contract SwapGatewayRouter is ReentrancyGuard {
                 exclusivityParameter: intent.exclusivityParameter
             }),
             permit,
+            permit.permitted.amount,
             owner,
             abi.encode(
                 AcrossSwapMessage({
@@ -1022,24 +1042,45 @@ contract SwapGatewayRouter is ReentrancyGuard {
         );
     }
 
-    /// A sponsored Across deposit of the whole permitted amount, the owner as depositor.
+    /// A sponsored Across deposit of amount of the permitted token (what the fees left), the owner as depositor.
     function depositAcrossWithIntent(
         AcrossDeposit memory d,
         ISignatureTransfer.PermitTransferFrom calldata permit,
+        uint256 amount,
         address owner,
         bytes memory message
     ) private {
-        depositAcross(d, permit.permitted, owner, message);
-        emit AcrossDepositWithIntent(owner, d.spokePool, d.destinationChainId, permit.permitted.amount, permit.nonce, msg.sender);
+        depositAcross(d, ISignatureTransfer.TokenPermissions({token: permit.permitted.token, amount: amount}), owner, message);
+        emit AcrossDepositWithIntent(owner, d.spokePool, d.destinationChainId, amount, permit.nonce, msg.sender);
     }
 
     function toBytes32(address account) private pure returns (bytes32) {
         return bytes32(uint256(uint160(account)));
     }
 
-    /// EIP-712 hashStruct of an AcrossIntent (every field static: their words in order).
+    /// EIP-712 hashStruct of an AcrossIntent: its static fields' words in order, then the fees'
+    /// hash, in two abi.encode halves (static words concatenate as one encoding) for the stack.
     function hashAcrossIntent(AcrossIntent calldata intent) private pure returns (bytes32) {
-        return keccak256(abi.encode(ACROSS_INTENT_TYPEHASH, intent));
+        return keccak256(
+            bytes.concat(
+                abi.encode(
+                    ACROSS_INTENT_TYPEHASH,
+                    intent.venue,
+                    intent.destinationChainId,
+                    intent.outputToken,
+                    intent.outputAmount,
+                    intent.recipient
+                ),
+                abi.encode(
+                    intent.exclusiveRelayer,
+                    intent.quoteTimestamp,
+                    intent.fillDeadline,
+                    intent.exclusivityParameter,
+                    intent.deadline,
+                    hashIntegratorFees(intent.integratorFees)
+                )
+            )
+        );
     }
 
     /// EIP-712 hashStruct of an AcrossSwapIntent: the path's bytes as their keccak, in two abi.encode

@@ -67,9 +67,11 @@ export class EvmTypedDataPayloadDto {
     description:
       "primaryType Permit: the input token's EIP-2612 permit for Permit2 (once per token). primaryType PermitWitnessTransferFrom: " +
       'Permit2 may move exactly permitted.amount once, to the SwapGatewayRouter (spender), which must perform the leg the witness binds ' +
-      '(SwapIntent / SwapV3Intent: path, amountOutMin, recipient, unwrapNative, deadline, integratorFees (each recipient and amount of the input token, paid out of permitted.amount before the swap); BridgeIntent: destinationChainId, recipient, deadline, integratorFees (paid out of permitted.amount before the deposit); BridgeToIntent: destinationChainId, recipient, deadline; ' +
+      '(SwapIntent / SwapV3Intent: path, amountOutMin, recipient, unwrapNative, deadline, integratorFees (each recipient and amount of the input token, paid out of permitted.amount before the swap); BridgeIntent / BridgeToIntent: destinationChainId, recipient, deadline, integratorFees (paid out of permitted.amount before the deposit); ' +
       'BridgeSwapIntent: the bridge deposit and the swap on the destination chain, which runs from this signature: destinationChainId, ' +
-      'destinationRouter, path, amountOutMin, recipient, unwrapNative, deadline, integratorFees (paid on the source chain before the deposit)). ' +
+      'destinationRouter, path, amountOutMin, recipient, unwrapNative, deadline, integratorFees (paid on the source chain before the deposit); ' +
+      'AcrossIntent: the Across deposit (destinationChainId, outputToken, outputAmount, recipient, Across quote terms), deadline, integratorFees (paid before the deposit); ' +
+      'AcrossSwapIntent: the Across deposit and the Uniswap V3 swap on the destination chain). ' +
       'rawTx: the 0x signature (65 bytes)',
   })
   typedData!: Eip712TypedDataDto;

@@ -274,6 +274,29 @@ describe('evmStepOf', () => {
       mode: 'permit2-intent',
       intent: { ...common, kind: 'across', amount: '1000000', across: terms('933333') },
     });
+    // With an integrator fee: Permit2 moves the spend and the fee, the signed intent lists the fee
+    // (the router pays it and deposits the spend, for which the output was quoted).
+    const feeRecipient = getAddress('0x' + 'fa'.repeat(20));
+    const withFee = inputOf(
+      { kind: 'bridge', signing: 'permit2-intent' },
+      {
+        leg: across,
+        spend: 1_000_000n,
+        minOut: 933_333n,
+        sponsored: true,
+        integratorFees: [{ recipient: feeRecipient, amount: 5_000n }],
+      },
+    );
+    expect(evmStepOf(withFee, chains).sponsored).toEqual({
+      mode: 'permit2-intent',
+      intent: {
+        ...common,
+        kind: 'across',
+        amount: '1005000',
+        across: terms('933333'),
+        integratorFees: [{ recipient: feeRecipient, amount: '5000' }],
+      },
+    });
     // Into a Uniswap V3 swap on the destination: one across-swap through its SwapRouter02.
     const v3OnB: RouteLeg = { ...swapOnB, provider: 'uniswap-v3', spender: SWAP_ROUTER_02, poolFees: [500] };
     const swapInput = inputOf(
@@ -351,13 +374,22 @@ describe('evmStepOf', () => {
     ]);
     // Allowance: the wallet approved the router for the gross amount, no signature.
     expect(permit.toArray()).toEqual([2n, 0n, 0n, '0x']);
-    // Sponsored, the signed BridgeToIntent has no fees: refused rather than dropped.
-    expect(() =>
-      evmStepOf(
-        inputOf({ kind: 'bridge', signing: 'permit2-intent' }, { leg: bridgeLeg, integratorFees }),
-        toSolana,
-      ),
-    ).toThrow(/non-EVM recipient/);
+    // Sponsored, the signed BridgeToIntent lists the fees; Permit2 moves the gross amount.
+    const sponsored = evmStepOf(
+      inputOf({ kind: 'bridge', signing: 'permit2-intent' }, { leg: bridgeLeg, integratorFees }),
+      toSolana,
+    );
+    expect(sponsored.sponsored?.intent).toMatchObject({
+      kind: 'bridge-to',
+      venue: BRIDGE,
+      amount: '1506000',
+      destinationChainId: 1399811149,
+      recipient: bytes32,
+      integratorFees: [
+        { recipient: feeA, amount: '4500' },
+        { recipient: feeB, amount: '1500' },
+      ],
+    });
   });
 
   it('the leg’s own transaction: the Uniswap V2 swap, through the SwapGatewayRouter with the first leg’s permit', () => {

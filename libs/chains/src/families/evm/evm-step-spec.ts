@@ -255,22 +255,17 @@ function intentOf(
   };
   if (leg.kind === 'bridge' && leg.provider === ACROSS_PROVIDER) {
     const { chainId } = chains.bridgePayoutOf(leg, recipient);
-    if (fees.length > 0)
-      throw new Error(`The across leg on ${leg.chain} cannot pay integrator fees sponsored`);
     return {
       ...common,
       kind: 'across',
       destinationChainId: chainId,
       recipient,
       across: acrossTermsOf(input),
+      ...integratorFeesSpecOf(fees),
     };
   }
   if (leg.kind === 'bridge') {
     const payout = chains.bridgePayoutOf(leg, recipient);
-    if (fees.length > 0 && payout.encoding === 'bytes32')
-      throw new Error(
-        `The bridge leg on ${leg.chain} pays a non-EVM recipient: it cannot pay integrator fees`,
-      );
     return {
       ...common,
       kind: payout.encoding === 'bytes32' ? 'bridge-to' : 'bridge',
@@ -293,7 +288,7 @@ function intentOf(
   };
 }
 
-/** The fees as a swap, bridge or bridge-swap intent carries them (absent: none). */
+/** The fees as a swap, bridge, bridge-to, across or bridge-swap intent carries them (absent: none). */
 function integratorFeesSpecOf(fees: IntegratorFeeTransfer[]): Pick<SponsoredIntentSpec, 'integratorFees'> {
   return fees.length > 0
     ? { integratorFees: fees.map((fee) => ({ recipient: fee.recipient, amount: fee.amount.toString() })) }

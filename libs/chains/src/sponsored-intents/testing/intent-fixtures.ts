@@ -1,5 +1,5 @@
 import { getAddress, hexlify, randomBytes, Wallet } from 'ethers';
-import type { TypedDataV4 } from '../intent-types';
+import type { IntegratorFeeTerm, TypedDataV4 } from '../intent-types';
 import {
   acrossIntentTypedData,
   acrossSwapIntentTypedData,
@@ -91,10 +91,10 @@ export const acrossTerms = {
   exclusivityParameter: 0,
 };
 
-export const acrossTyped = () =>
+export const acrossTyped = (integratorFees?: IntegratorFeeTerm[]) =>
   acrossIntentTypedData({
     ...permitPart(),
-    intent: { ...acrossTerms, recipient: RECIPIENT.toLowerCase(), deadline: DEADLINE - 1n },
+    intent: { ...acrossTerms, recipient: RECIPIENT.toLowerCase(), deadline: DEADLINE - 1n, integratorFees },
   });
 
 export const acrossSwapTyped = (amount?: bigint, nonce?: bigint) =>

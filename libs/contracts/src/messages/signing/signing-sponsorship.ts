@@ -221,9 +221,9 @@ export class SponsoredIntentSpec {
   deadline!: number;
 
   /**
-   * swap / swap-v3 / bridge / bridge-swap: the integrator fees the router pays out of `amount` (the
-   * route's amountIn, fees included) before it swaps or deposits the rest; signed with the leg.
-   * Absent: none.
+   * swap / swap-v3 / bridge / bridge-to / bridge-swap / across: the integrator fees the router pays
+   * out of `amount` (the route's amountIn, fees included) before it swaps or deposits the rest;
+   * signed with the leg. Absent: none (always, for across-swap: its signed intent has no fees).
    */
   @IsOptional()
   @IsArray()

@@ -136,6 +136,7 @@ export function intentTypedData(chainId: number, intent: SponsoredIntentSpec, no
           destinationChainId: intent.destinationChainId!,
           recipient: intent.recipient,
           deadline: intent.deadline,
+          integratorFees: intent.integratorFees,
         },
       });
     case 'bridge-swap':
@@ -163,6 +164,7 @@ export function intentTypedData(chainId: number, intent: SponsoredIntentSpec, no
           ...intent.across!,
           recipient: intent.recipient,
           deadline: intent.deadline,
+          integratorFees: intent.integratorFees,
         },
       });
     case 'across-swap':
