@@ -178,19 +178,19 @@ describe('POST /quote integratorFee', () => {
     for (const route of none) expect(route.integratorFee).toEqual([]);
   });
 
-  it('refuses to build a route whose first transaction cannot carry the fee: a first leg buying a taxed token, which the SwapGatewayRouter cannot swap (400 VALIDATION_FAILED, field integratorFee)', async () => {
+  it('refuses to build a route whose first transaction cannot carry the fee: a first leg selling a taxed token, which the SwapGatewayRouter cannot swap (400 VALIDATION_FAILED, field integratorFee)', async () => {
     const quoted = await e2e.client.post('/quote', {
       fromChain: 'devnet-a',
       toChain: 'devnet-a',
-      tokenIn: 'USDC',
-      tokenOut: 'TAX',
+      tokenIn: 'TAX',
+      tokenOut: 'USDC',
       amount: '10',
       integratorFee: { bps: 50, recipient: feeRecipient },
     });
     expect(quoted.status).toBe(200);
     const route = (quoted.body.data.routes as FeeRoute[])[0];
     expect(route.integratorFee).toEqual([
-      { bps: 50, amount: '0.05', token: 'USDC', chain: 'devnet-a', recipient: feeRecipient },
+      { bps: 50, amount: '0.05', token: 'TAX', chain: 'devnet-a', recipient: feeRecipient },
     ]);
     const build = e2e.documented(
       'POST',
@@ -208,6 +208,6 @@ describe('POST /quote integratorFee', () => {
       code: 'VALIDATION_FAILED',
       details: { field: 'integratorFee' },
     });
-    expect(build.body.error.message).toMatch(/taxed token/);
+    expect(build.body.error.message).toMatch(/sells a taxed token/);
   });
 });

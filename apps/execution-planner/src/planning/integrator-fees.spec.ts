@@ -207,12 +207,19 @@ describe('integratorFeeTransfersOf', () => {
     ['a venue the router does not call', swapLeg({ spender: `0x${'99'.repeat(20)}` })],
     ['a chain without router', swapLeg({ chain: 'devnet-b' })],
     ['a Solana aggregator (prebuilt) transaction', swapLeg({ chain: 'solana-devnet', provider: 'jupiter' })],
-    ['a taxed token (fee-on-transfer) on the first leg', swapLeg({ sellTaxBps: 500 })],
+    ['a first leg selling a taxed token (fee-on-transfer)', swapLeg({ sellTaxBps: 500 })],
+    ['a first leg buying and selling taxed tokens', swapLeg({ sellTaxBps: 500, buyTaxBps: 300 })],
   ])('refuses %s (400 VALIDATION_FAILED, field integratorFee)', (_name, leg) => {
     const refusal = refusalOf(planWith([fee('125000')], leg));
     expect(refusal).toBeInstanceOf(CodedError);
     expect(refusal.code).toBe('VALIDATION_FAILED');
     expect(refusal.details).toMatchObject({ field: 'integratorFee', recipients: 1 });
+  });
+
+  it('gives the fees when the first leg buys a taxed token: its input is untaxed and the router swaps it', () => {
+    expect(
+      integratorFeeTransfersOf(planWith([fee('125000')], swapLeg({ buyTaxBps: 300 })), chains, 'user'),
+    ).toEqual([{ recipient: RECIPIENT, amount: 125000n }]);
   });
 
   describe('fees an aggregator call takes itself (collectedBy: aggregator)', () => {

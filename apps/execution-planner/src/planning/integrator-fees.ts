@@ -2,7 +2,6 @@ import { bridgeSwapLegOf, ChainFamily, PermitContracts, permitVenueOf } from '@s
 import {
   ACROSS_PROVIDER,
   type IntegratorFeeTransfer,
-  isTaxedLeg,
   prebuiltPaysIntegratorFees,
 } from '@swapgw/chains/families';
 import { CodedError, ErrorCodes, GasPayment, RouteLeg, RoutePlan } from '@swapgw/contracts';
@@ -33,7 +32,7 @@ export interface IntegratorFeeChains {
  *    checked its answer. The gateway adds nothing to it (a transfer would charge the fee twice); see
  *    takenByPrebuiltLeg. A mix with fees the gateway pays is refused.
  * Any other first leg (a sponsored Across deposit carrying the destination swap, whose signed
- * AcrossSwapIntent has no fees; a taxed token; a prebuilt call without the fee) is refused with 400
+ * AcrossSwapIntent has no fees; a first leg selling a taxed token; a prebuilt call without the fee) is refused with 400
  * VALIDATION_FAILED, field integratorFee: a build that left the fee out would hand the integrator's
  * share back to the user while the quote said it was paid. Pure: the builder calls it before
  * reading any chain.
@@ -77,7 +76,11 @@ function feeLegProblem(plan: RoutePlan, chains: IntegratorFeeChains, gasPayment:
       : `the ${leg.provider} transaction on ${leg.chain} is signed as the aggregator built it, without these fees`;
   if (family !== 'evm') return `the fee transfer is not part of ${leg.chain}'s steps yet`;
   if (leg.call) return `the first leg (${leg.provider}) is a prebuilt call the SwapGatewayRouter cannot make`;
-  if (isTaxedLeg(leg)) return 'the first leg moves a taxed token, which the SwapGatewayRouter cannot swap';
+  // A taxed buy goes through the router's plain Router02 swap (the tax leaves the pool's output on
+  // its way to the recipient; the minimum out asked accounts for it: preTaxMinOutOf); a taxed sell
+  // would not (its transfer into the pool is taxed, so the pair's K check fails).
+  if ((leg.sellTaxBps ?? 0) > 0)
+    return 'the first leg sells a taxed token, which the SwapGatewayRouter cannot swap';
   if (leg.kind === 'bridge') {
     if (
       gasPayment === 'sponsored' &&

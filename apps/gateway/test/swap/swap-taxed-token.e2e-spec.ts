@@ -33,7 +33,13 @@ describe('taxed tokens: quoted with the measured taxes, swapped user-paid with f
   afterAll(() => devnet.destroy());
 
   /** A user-paid swap on devnet-a through the gateway's Uniswap V2 route; the route it took. */
-  async function swap(wallet: Wallet, tokenIn: string, tokenOut: string, amount: string) {
+  async function swap(
+    wallet: Wallet,
+    tokenIn: string,
+    tokenOut: string,
+    amount: string,
+    integratorFee?: { bps: number; recipient: string },
+  ) {
     let chosen: QuoteRoute | undefined;
     const result = await runSwap({
       client,
@@ -44,6 +50,7 @@ describe('taxed tokens: quoted with the measured taxes, swapped user-paid with f
         tokenOut,
         amount,
         slippageBps: 100,
+        ...(integratorFee ? { integratorFee } : {}),
       },
       route: (routes) => (chosen = routes.find((route) => route.provider === 'uniswap-v2')),
       userAddress: wallet.address,
@@ -71,6 +78,31 @@ describe('taxed tokens: quoted with the measured taxes, swapped user-paid with f
     const usdc = await devnet.balanceOf('devnet-a', 'USDC', wallet.address);
     expect(usdc).toBeGreaterThanOrEqual(parseUnits(sell.minAmountOut, 6));
     expect(usdc).toBe(parseUnits(sell.expectedAmountOut, 6));
+  });
+
+  it('USDC → TAX with an integrator fee: the SwapGatewayRouter pays the recipient exactly the fee in USDC and swaps the rest, the TAX landing net of the buy tax', async () => {
+    const wallet = await freshWallet(parseUnits('30', 6));
+    const feeRecipient = Wallet.createRandom().address;
+    const routerUsdcBefore = await devnet.balanceOf(
+      'devnet-a',
+      'USDC',
+      devnet.chain('devnet-a').permits!.permitRouter,
+    );
+
+    const buy = await swap(wallet, 'USDC', 'TAX', '30', { bps: 100, recipient: feeRecipient });
+    expect(buy).toMatchObject({ buyTaxBps: 300, sellTaxBps: 0 });
+    expect(buy.integratorFee).toEqual([
+      { bps: 100, amount: '0.3', token: 'USDC', chain: 'devnet-a', recipient: feeRecipient },
+    ]);
+    expect(await devnet.balanceOf('devnet-a', 'USDC', feeRecipient)).toBe(parseUnits('0.3', 6));
+    expect(await devnet.balanceOf('devnet-a', 'USDC', wallet.address)).toBe(0n);
+    expect(await devnet.balanceOf('devnet-a', 'USDC', devnet.chain('devnet-a').permits!.permitRouter)).toBe(
+      routerUsdcBefore,
+    );
+    const tax = await devnet.balanceOf('devnet-a', 'TAX', wallet.address);
+    expect(tax).toBeGreaterThanOrEqual(parseUnits(buy.minAmountOut, 18));
+    // Quoted for the 29.7 USDC the fee leaves, net of the 3% tax; nobody else trades the pool.
+    expect(tax).toBe(parseUnits(buy.expectedAmountOut, 18));
   });
 
   it('an untaxed pair reports 0 taxes', async () => {

@@ -443,6 +443,35 @@ describe('evmStepOf', () => {
     ).toThrow(/taxed token: build it with gasPayment user/);
   });
 
+  it('a taxed buy with integrator fees goes through the router’s swapWithFees, asking the pool for the minimum out before the buy tax', () => {
+    const feeRecipient = getAddress('0x' + 'fa'.repeat(20));
+    const taxedBuy: RouteLeg = { ...swapLeg, sellTaxBps: 0, buyTaxBps: 300 };
+    const step = evmStepOf(
+      inputOf(
+        {},
+        { leg: taxedBuy, minOut: 970n, integratorFees: [{ recipient: feeRecipient, amount: 5_000n }] },
+      ),
+      chains,
+    );
+    expect(step.call!.to).toBe(PERMIT_ROUTER);
+    const [swap, path, fees] = swapGatewayRouterInterface.decodeFunctionData('swapWithFees', step.call!.data);
+    // 970 after a 3% tax: the pool must give at least ceil(970 / 0.97) = 1000, of which 1000 - 30
+    // arrive; 969 would ask for 999, whose floor-taxed 970 arrives too (never less than minOut).
+    expect(swap.toArray()).toEqual([ROUTER, 1_505_000n, 1000n, USER, false, DEADLINE]);
+    expect(path).toEqual(swapLeg.path);
+    expect(fees.map((fee: { toArray(): unknown[] }) => fee.toArray())).toEqual([[feeRecipient, 5_000n]]);
+    const odd = evmStepOf(
+      inputOf(
+        {},
+        { leg: taxedBuy, minOut: 969n, integratorFees: [{ recipient: feeRecipient, amount: 5_000n }] },
+      ),
+      chains,
+    );
+    const [oddSwap] = swapGatewayRouterInterface.decodeFunctionData('swapWithFees', odd.call!.data);
+    expect(oddSwap.amountOutMin).toBe(999n);
+    expect(999n - (999n * 300n) / 10_000n).toBeGreaterThanOrEqual(969n);
+  });
+
   it('an aggregator’s prebuilt call is the step as it is, for the wallet it was built for', () => {
     const call = { to: ROUTER, data: '0x1234', value: '0', from: USER };
     expect(evmStepOf(inputOf({}, { leg: { ...swapLeg, call } }), chains)).toEqual({

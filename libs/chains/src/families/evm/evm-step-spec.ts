@@ -199,7 +199,7 @@ function feeLegCallOf(input: LegStepInput, chains: LegStepChains): EncodedCall {
     gatewayRouter,
     venue: venueOf(leg, contracts),
     grossAmountIn: grossSpendOf(input),
-    amountOutMin: input.minOut,
+    amountOutMin: preTaxMinOutOf(leg, input.minOut),
     path: leg.path,
     ...(leg.poolFees ? { poolFees: leg.poolFees } : {}),
     nativeIn: isNative(leg.tokenIn),
@@ -209,6 +209,18 @@ function feeLegCallOf(input: LegStepInput, chains: LegStepChains): EncodedCall {
     integratorFees,
     ...(input.permit ? { permit: input.permit } : {}),
   });
+}
+
+/**
+ * The minimum out the router's Router02 swap checks for `minOut` the recipient must get: Router02's
+ * plain swap compares the pool's output before the buy tax a taxed tokenOut keeps on its way to the
+ * recipient, so a taxed buy asks for minOut / (1 - tax), rounded up: what arrives,
+ * output - floor(output × tax), is then at least minOut. Untaxed: minOut itself.
+ */
+function preTaxMinOutOf(leg: RouteLeg, minOut: bigint): bigint {
+  const buyTaxBps = BigInt(leg.buyTaxBps ?? 0);
+  if (buyTaxBps === 0n) return minOut;
+  return (minOut * 10_000n + (10_000n - buyTaxBps) - 1n) / (10_000n - buyTaxBps);
 }
 
 /** What the leg pulls from the wallet: its spend, plus the integrator fees on a fee-paying first leg. */
