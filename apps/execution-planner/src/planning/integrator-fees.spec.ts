@@ -227,10 +227,12 @@ describe('integratorFeeTransfersOf', () => {
     const taken = (amount: string) => ({ ...fee(amount), collectedBy: 'aggregator' as const });
 
     it.each([['0x'], ['lifi']])(
-      'adds no transfer when the first leg is the prebuilt %s call that takes them',
+      'passes them on to the prebuilt %s call that takes them (its step sends the call as built)',
       (provider) => {
         const leg = swapLeg({ provider, call, path: undefined });
-        expect(integratorFeeTransfersOf(planWith([taken('125000')], leg), chains, 'user')).toEqual([]);
+        expect(integratorFeeTransfersOf(planWith([taken('125000')], leg), chains, 'user')).toEqual([
+          { recipient: fee('125000').recipient, amount: 125_000n },
+        ]);
       },
     );
 

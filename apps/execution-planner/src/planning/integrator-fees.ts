@@ -102,16 +102,16 @@ function feeLegProblem(plan: RoutePlan, chains: IntegratorFeeChains, gasPayment:
 /**
  * What the build passes on for fees the first leg's prebuilt transaction takes itself, or undefined
  * when the leg carries no such transaction (the aggregator's answer was quoted into one, so the
- * build is refused). An EVM call (0x, LI.FI) is sent as built: no fee reaches its step ([]). A
- * Solana transaction (Jupiter) records the fee it pays (RouteSolanaTransaction integratorFee): it
- * must be these fees (prebuiltPaysIntegratorFees), and they go on to its step, which checks the
- * record again before handing the transaction out and adds nothing to it (solanaStepOf).
+ * build is refused). The fees go on to its step, which adds nothing to the transaction: an EVM call
+ * (0x, LI.FI) is sent as built, its approve covering the leg's amountIn and the fees (evmStepOf); a
+ * Solana transaction (Jupiter) records the fee it pays (RouteSolanaTransaction integratorFee), which
+ * must be these fees (prebuiltPaysIntegratorFees), checked again before it is handed out (solanaStepOf).
  */
 function takenByPrebuiltLeg(
   leg: RouteLeg,
   fees: IntegratorFeeTransfer[],
 ): IntegratorFeeTransfer[] | undefined {
-  if (leg.call) return [];
+  if (leg.call) return fees;
   if (leg.solanaTransaction && prebuiltPaysIntegratorFees(leg, fees)) return fees;
   return undefined;
 }

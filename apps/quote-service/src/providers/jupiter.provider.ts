@@ -3,6 +3,7 @@ import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import type { RouteLeg, RouteSolanaTransaction, TokenRef } from '@swapgw/contracts';
 import { ProviderNames } from '../catalog/support-policy';
 import { BPS_DENOMINATOR } from '../quote/amounts';
+import { amountNetOfFees } from '../quote/integrator-fee';
 import { AUTO_SLIPPAGE, aggregatorAutoSlippageBps, aggregatorSlippageBps } from '../quote/slippage';
 import { NoRouteError, NoRouteReason } from './no-route.error';
 import {
@@ -132,9 +133,8 @@ export class JupiterProvider implements QuoteProvider {
       provider: this.name,
       tokenIn: tokenRef(chain, context.tokenIn),
       tokenOut: tokenRef(chain, context.tokenOut),
-      // What is swapped: Jupiter's inAmount less the fee its program pays first (the route's
-      // integratorFee, which its transaction takes, on top of the leg's amountIn).
-      amountIn: context.amountIn.toString(),
+      // What is swapped: Jupiter's inAmount less the fee its program pays out of it first.
+      amountIn: amountNetOfFees(BigInt(quote.inAmount), fee ? [fee] : []).toString(),
       expectedAmountOut: quote.outAmount,
       minAmountOut: quote.otherAmountThreshold,
       slippageBps,

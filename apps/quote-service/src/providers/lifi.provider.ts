@@ -1,7 +1,7 @@
 import type { ChainDescriptor } from '@swapgw/chains';
 import type { RouteCall, RouteLeg } from '@swapgw/contracts';
 import { ProviderNames } from '../catalog/support-policy';
-import { IntegratorFeeCharge, reportedFeeMatches } from '../quote/integrator-fee';
+import { amountNetOfFees, IntegratorFeeCharge, reportedFeeMatches } from '../quote/integrator-fee';
 import { AUTO_SLIPPAGE, aggregatorAutoSlippageBps, aggregatorSlippageBps } from '../quote/slippage';
 import { NoRouteError, NoRouteReason } from './no-route.error';
 import {
@@ -238,7 +238,8 @@ export class LifiProvider implements QuoteProvider {
       provider: this.name,
       tokenIn: stripMint(context.tokenIn),
       tokenOut: stripMint(context.tokenOut),
-      amountIn: lifiFromAmount(context).toString(),
+      // What is swapped: fromAmount less the fee LI.FI's transaction pays out of it first.
+      amountIn: amountNetOfFees(lifiFromAmount(context), integratorFee).toString(),
       expectedAmountOut: expected.toString(),
       minAmountOut: BigInt(quote.estimate.toAmountMin).toString(),
       slippageBps,

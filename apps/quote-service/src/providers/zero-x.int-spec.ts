@@ -282,8 +282,9 @@ describe('0x provider against a local server speaking the Swap API v2 (real Post
       { bps: 25, amount: '2.5', token: 'USDC', chain: 'ethereum', recipient: SECOND_FEE_RECIPIENT },
     ]);
     const plan = planOf(quote, quote.routes[0].routeId);
-    // The call spends the whole input; the fee is inside it, so the planner adds no transfer.
-    expect(plan.legs[0].amountIn).toBe('1000000000');
+    // The call spends the whole input and takes the fees out of it: the leg swaps what is left,
+    // and the planner adds no transfer.
+    expect(plan.legs[0].amountIn).toBe('992500000');
     expect(plan.legs[0].call).toBeDefined();
     expect(plan.integratorFees).toEqual([
       expect.objectContaining({

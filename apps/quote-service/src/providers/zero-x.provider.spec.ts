@@ -181,9 +181,9 @@ describe('zeroXRoute with an integrator fee 0x takes in its call', () => {
       fees: { integratorFee: null, integratorFees: null, zeroExFee: null, gasFee: null, ...fees },
     });
 
-  it('spends the gross amount and reports the fee 0x states (its rounding, within 1 base unit)', () => {
+  it('sells the gross amount, its leg swapping what is left after the fee 0x states (its rounding, within 1 base unit)', () => {
     const route = zeroXRoute(withFee, answered({ integratorFee: fee('4999999') }), WALLET);
-    expect(route.legs[0].amountIn).toBe('1000000000');
+    expect(route.legs[0].amountIn).toBe('995000001');
     expect(route.integratorFee).toEqual([{ recipient: FEE_RECIPIENT, bps: 50, amount: 4_999_999n }]);
   });
 

@@ -1,6 +1,6 @@
 import type { RouteCall, RouteLeg, TokenRef } from '@swapgw/contracts';
 import { ProviderNames } from '../catalog/support-policy';
-import { IntegratorFeeCharge, reportedFeeMatches } from '../quote/integrator-fee';
+import { amountNetOfFees, IntegratorFeeCharge, reportedFeeMatches } from '../quote/integrator-fee';
 import { aggregatorSlippageBps } from '../quote/slippage';
 import { NoRouteError, NoRouteReason } from './no-route.error';
 import { CandidateRoute, QuoteContext, QuoteProvider, QuoteToken } from './quote-provider';
@@ -146,7 +146,8 @@ export function zeroXRoute(context: QuoteContext, body: unknown, wallet?: string
     provider: ProviderNames.zeroX,
     tokenIn: tokenRef(chain, context.tokenIn),
     tokenOut: tokenRef(chain, context.tokenOut),
-    amountIn: quote.sellAmount,
+    // What is swapped: the sellAmount less the fees 0x's transaction pays out of it first.
+    amountIn: amountNetOfFees(BigInt(quote.sellAmount), integratorFee).toString(),
     expectedAmountOut: quote.buyAmount,
     minAmountOut: quote.minBuyAmount,
     slippageBps: aggregatorSlippageBps(context.slippageBps),

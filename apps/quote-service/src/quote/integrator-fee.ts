@@ -70,8 +70,15 @@ export function integratorFeeOf(
     bps: share.bps,
     amount: (amountIn * BigInt(share.bps)) / BPS_DENOMINATOR,
   }));
-  const netAmountIn = charges.reduce((left, charge) => left - charge.amount, amountIn);
-  return { charges, netAmountIn };
+  return { charges, netAmountIn: amountNetOfFees(amountIn, charges) };
+}
+
+/**
+ * What is left of `gross` once `charges` are paid out of it: a first leg's amountIn (RouteLeg
+ * amountIn is always net of the integrator fees, whoever collects them).
+ */
+export function amountNetOfFees(gross: bigint, charges: readonly { amount: bigint }[] = []): bigint {
+  return charges.reduce((left, charge) => left - charge.amount, gross);
 }
 
 /**
@@ -120,8 +127,8 @@ export function planIntegratorFeesOf(
 
 /**
  * The fee of one route: the quote's, or, when the route's aggregator takes the fee in its own
- * transaction, the amounts it reported (its leg spends the whole input; netAmountIn is what is left
- * after those amounts, for information).
+ * transaction, the amounts it reported (its transaction spends the whole input; netAmountIn, what is
+ * left after those amounts, is its leg's amountIn).
  */
 export function routeFeeOf(
   quoteFee: IntegratorFee,
@@ -129,8 +136,7 @@ export function routeFeeOf(
   takenByAggregator: IntegratorFeeCharge[] | undefined,
 ): IntegratorFee {
   if (!takenByAggregator) return quoteFee;
-  const netAmountIn = takenByAggregator.reduce((left, charge) => left - charge.amount, amountIn);
-  return { charges: takenByAggregator, netAmountIn };
+  return { charges: takenByAggregator, netAmountIn: amountNetOfFees(amountIn, takenByAggregator) };
 }
 
 /**

@@ -37,6 +37,7 @@ import {
 import { applySlippage, toBaseUnits } from './amounts';
 import {
   IntegratorFee,
+  IntegratorFeeCharge,
   integratorFeeOf,
   planIntegratorFeesOf,
   requestedIntegratorFee,
@@ -139,10 +140,12 @@ export class QuoteService {
     const quoteId = `qt_${timeOrderedUuid(now)}`;
     const expiresAtMs = now + this.config.QUOTE_TTL_MS;
     const ranked = rankRoutes(gathered.routes.map((route) => ({ ...route, stepCount: route.legs.length })));
-    // A route whose aggregator takes the fee has it inside its first leg's amount (no fee on top).
-    const feeTotal = fee.charges.reduce((sum, charge) => sum + charge.amount, 0n);
     const permits = ranked.map((route) =>
-      permitInfoOf(this.registry, route.legs[0], route.integratorFee ? 0n : feeTotal),
+      permitInfoOf(
+        this.registry,
+        route.legs[0],
+        routeChargesOf(fee, route).reduce((sum, charge) => sum + charge.amount, 0n),
+      ),
     );
     // The preflight reads the chains while the fee figures are awaited (bounded; never rejects).
     const [feeRates, issues] = await Promise.all([
@@ -267,10 +270,13 @@ export class QuoteService {
     fee: IntegratorFee,
   ): Promise<RouteIssue[][] | undefined> {
     if (request.userAddress === undefined) return undefined;
-    const integratorFees = fee.charges.map(({ recipient, amount }) => ({ recipient, amount }));
     return this.routePreflight.issuesOf(
       { userAddress: request.userAddress, recipient: request.recipient, toChain: request.toChain },
-      routes.map((route, index) => ({ legs: route.legs, permit: permits[index], integratorFees })),
+      routes.map((route, index) => ({
+        legs: route.legs,
+        permit: permits[index],
+        integratorFees: routeChargesOf(fee, route).map(({ recipient, amount }) => ({ recipient, amount })),
+      })),
     );
   }
 
@@ -293,6 +299,11 @@ export class QuoteService {
   private chainOf(id: string, field: 'fromChain' | 'toChain', network: string | undefined): ChainDescriptor {
     return checkTermsChain(this.registry.find(id), id, field, network);
   }
+}
+
+/** The fees a route's first transaction pays: the amounts its aggregator reported, else the quote's. */
+function routeChargesOf(fee: IntegratorFee, route: CandidateRoute): IntegratorFeeCharge[] {
+  return route.integratorFee ?? fee.charges;
 }
 
 /**

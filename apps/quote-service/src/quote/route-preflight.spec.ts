@@ -218,21 +218,21 @@ describe('RoutePreflight', () => {
     expect(issues.map((i) => i.code)).toEqual(['INSUFFICIENT_BALANCE']);
   });
 
-  it('adds no fee on top of an aggregator call that takes it out of its own amountIn (0x, LI.FI)', async () => {
+  it('counts the integrator fees beside the first leg’s amountIn, whether the router or the aggregator call takes them', async () => {
     const call = { from: USER, to: ROUTER, data: '0x2213bc0b', value: '0' };
     const integratorFees = [{ recipient: ROUTER, amount: 125_000n }];
-    const holdsExactly = fakeReads({ balance: async () => 25_000_000n });
-    const [viaCall] = await new RoutePreflight(holdsExactly.reads).issuesOf(request, [
+    const routes = [
       { legs: [leg({ call, path: undefined })], integratorFees },
-    ]);
-    expect(viaCall).toEqual([]);
-    // The router pays the same fees beside a Uniswap leg's amountIn: the wallet needs both.
-    const [viaRouter] = await new RoutePreflight(holdsExactly.reads).issuesOf(request, [
       { legs: [leg()], integratorFees },
+    ];
+    const holdsTheLegOnly = fakeReads({ balance: async () => 25_000_000n });
+    const short = await new RoutePreflight(holdsTheLegOnly.reads).issuesOf(request, routes);
+    expect(short).toEqual([
+      [expect.objectContaining({ code: 'INSUFFICIENT_BALANCE', needed: '25.125', held: '25' })],
+      [expect.objectContaining({ code: 'INSUFFICIENT_BALANCE', needed: '25.125', held: '25' })],
     ]);
-    expect(viaRouter).toEqual([
-      expect.objectContaining({ code: 'INSUFFICIENT_BALANCE', needed: '25.125', held: '25' }),
-    ]);
+    const holdsBoth = fakeReads({ balance: async () => 25_125_000n });
+    expect(await new RoutePreflight(holdsBoth.reads).issuesOf(request, routes)).toEqual([[], []]);
   });
 
   it('reads a balance shared by routes once', async () => {

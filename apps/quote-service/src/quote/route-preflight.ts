@@ -52,8 +52,9 @@ export interface PreflightRoute {
   permit?: RoutePermitInfo;
   /**
    * The integrator fees the first transaction pays out of the input on top of the first leg's
-   * amountIn (base units of the input token): the wallet must hold both, and the Solana
-   * simulation runs the transaction with them.
+   * amountIn (base units of the input token), whoever collects them (the gateway's router or the
+   * aggregator's own transaction): the wallet must hold and allow both, and the Solana simulation
+   * runs the transaction with them.
    */
   integratorFees?: IntegratorFeeTransfer[];
 }
@@ -122,9 +123,8 @@ export class RoutePreflight {
     const user = request.userAddress;
     const family = this.reads.familyOf(leg.chain);
     const token = leg.tokenIn.address;
-    // An aggregator's call that takes the fees (0x, LI.FI) spends the whole input as its amountIn:
-    // nothing on top. Every other first leg spends its amountIn and the fees beside it.
-    const fees = leg.call ? 0n : (route.integratorFees ?? []).reduce((sum, fee) => sum + fee.amount, 0n);
+    // The first transaction spends the leg's amountIn and pays the fees beside it (RouteLeg amountIn).
+    const fees = (route.integratorFees ?? []).reduce((sum, fee) => sum + fee.amount, 0n);
     const needed = BigInt(leg.amountIn) + fees;
     const balance = once(`balance:${leg.chain}:${token ?? 'native'}`, () =>
       this.reads.balance(leg.chain, user, token),
@@ -148,7 +148,7 @@ export class RoutePreflight {
         : undefined;
     const simulation =
       family === 'evm'
-        ? this.simulateFirstLeg(request, route.legs)
+        ? this.simulateFirstLeg(request, route.legs, needed)
         : family === 'solana'
           ? this.simulateSolanaFirstLeg(request, route)
           : undefined;
@@ -176,7 +176,7 @@ export class RoutePreflight {
       const granted = await allowance;
       if (!granted.ok) issues.push(checkUnavailable(leg, 'allowance', granted.reason));
       else if (granted.value !== null) {
-        const issue = allowanceIssue(leg, spender, granted.value, route.permit?.eip2612 !== undefined);
+        const issue = allowanceIssue(leg, spender, granted.value, route.permit?.eip2612 !== undefined, fees);
         if (issue) issues.push(issue);
       }
     }
@@ -196,8 +196,13 @@ export class RoutePreflight {
    * `eth_call` of the first leg's own transaction from the wallet, with its allowance to the leg's
    * spender overridden to the amount (the approval the build asks first), as a user-paid build with
    * `permitType: approve` sends it. A sponsored build sends the same swap through the permit router.
+   * `spent`: what the transaction takes of the input (the leg's amountIn and the integrator fees).
    */
-  private async simulateFirstLeg(request: PreflightRequest, legs: RouteLeg[]): Promise<EvmSimulation> {
+  private async simulateFirstLeg(
+    request: PreflightRequest,
+    legs: RouteLeg[],
+    spent: bigint,
+  ): Promise<EvmSimulation> {
     const leg = legs[0];
     const recipient = firstLegRecipient(legs, request, (chain) => this.reads.familyOf(chain));
     if (!recipient) {
@@ -213,8 +218,7 @@ export class RoutePreflight {
       return { kind: 'unavailable', reason: (error as Error).message };
     }
     const token = leg.tokenIn.address;
-    const allowance =
-      token === null ? undefined : { token, spender: leg.spender, amount: BigInt(leg.amountIn) };
+    const allowance = token === null ? undefined : { token, spender: leg.spender, amount: spent };
     const outcome = await this.bounded(() => this.reads.simulate(leg.chain, call, allowance));
     return outcome.ok ? outcome.value : { kind: 'unavailable', reason: outcome.reason };
   }
@@ -360,17 +364,19 @@ export function gasBalanceIssue(
 }
 
 /**
- * ALLOWANCE_MISSING when the wallet's allowance to `spender` is below what the first leg spends. A
- * warning: the build asks the approval (or the permit) as a step of its own. `coveredByPermit`: the
- * token has EIP-2612, so a signature grants it instead of an approve transaction.
+ * ALLOWANCE_MISSING when the wallet's allowance to `spender` is below what the first transaction
+ * spends: the leg's amountIn plus the integrator fees it pays (`fees`, base units). A warning: the
+ * build asks the approval (or the permit) as a step of its own. `coveredByPermit`: the token has
+ * EIP-2612, so a signature grants it instead of an approve transaction.
  */
 export function allowanceIssue(
   leg: RouteLeg,
   spender: string,
   held: bigint,
   coveredByPermit: boolean,
+  fees = 0n,
 ): RouteIssue | undefined {
-  const needed = BigInt(leg.amountIn);
+  const needed = BigInt(leg.amountIn) + fees;
   if (held >= needed) return undefined;
   const { symbol, decimals } = leg.tokenIn;
   const [neededText, heldText] = [baseUnitsToAmount(needed, decimals), baseUnitsToAmount(held, decimals)];

@@ -106,15 +106,21 @@ describe('RouteRepricer', () => {
     });
   });
 
-  it('asks an aggregator leg that takes the integrator fee again with the same fee, on the whole input', async () => {
+  it('asks an aggregator leg that takes the integrator fee again with the same fee, on its amountIn and the fee', async () => {
     const recipient = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
-    const leg = swapLeg(ONE);
-    const provider = new FakeProvider(async () => [routeOf(swapLeg(ONE))]);
+    // The leg swaps what is left after the fee its transaction takes out of the plan's whole input.
+    const leg = { ...swapLeg(ONE), amountIn: '2985000000' };
+    const provider = new FakeProvider(async (context) => [
+      routeOf({ ...swapLeg(ONE - 1n), amountIn: context.amountIn.toString() }),
+    ]);
     const feePlan: RoutePlan = {
       ...plan([leg]),
       integratorFees: [{ token: USDC, recipient, bps: 50, amount: '15000000', collectedBy: 'aggregator' }],
     };
-    await new RouteRepricer(registry, [provider], 1000).reprice({ plan: feePlan, legIndex: 0 });
+    const result = await new RouteRepricer(registry, [provider], 1000).reprice({
+      plan: feePlan,
+      legIndex: 0,
+    });
     expect(provider.asked[0]).toMatchObject({
       amountIn: 2_985_000_000n,
       integratorFee: {
@@ -122,30 +128,16 @@ describe('RouteRepricer', () => {
         charges: [{ recipient, bps: 50, amount: 15_000_000n }],
       },
     });
-
-    // A leg that swaps what is left after the fee (Jupiter's: its transaction takes the fee out of
-    // the whole input) is asked the same way, and its fresh leg (net amountIn) is the same leg.
-    const netLeg = { ...swapLeg(ONE), amountIn: '2985000000' };
-    const netProvider = new FakeProvider(async (context) => [
-      routeOf({ ...swapLeg(ONE - 1n), amountIn: context.amountIn.toString() }),
-    ]);
-    const netResult = await new RouteRepricer(registry, [netProvider], 1000).reprice({
-      plan: { ...feePlan, legs: [netLeg] },
-      legIndex: 0,
-    });
-    expect(netProvider.asked[0]).toMatchObject({
-      amountIn: 2_985_000_000n,
-      integratorFee: { grossAmountIn: 3_000_000_000n },
-    });
-    expect(netResult).toMatchObject({ repriced: true, expectedAmountOut: (ONE - 1n).toString() });
+    // Its fresh leg (the same amountIn) is the same leg.
+    expect(result).toMatchObject({ repriced: true, expectedAmountOut: (ONE - 1n).toString() });
 
     // A fee the gateway's router pays is not the provider's to take: the leg is asked as quoted.
-    const routerPaid = new FakeProvider(async () => [routeOf(swapLeg(ONE))]);
+    const routerPaid = new FakeProvider(async () => [routeOf(leg)]);
     await new RouteRepricer(registry, [routerPaid], 1000).reprice({
       plan: { ...feePlan, integratorFees: [{ token: USDC, recipient, bps: 50, amount: '15000000' }] },
       legIndex: 0,
     });
-    expect(routerPaid.asked[0].amountIn).toBe(3_000_000_000n);
+    expect(routerPaid.asked[0].amountIn).toBe(2_985_000_000n);
     expect(routerPaid.asked[0].integratorFee).toBeUndefined();
   });
 

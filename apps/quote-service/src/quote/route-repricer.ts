@@ -72,18 +72,15 @@ export class RouteRepricer {
         : [];
     const tokenOf = (ref: TokenRef): QuoteToken =>
       chain.family === 'solana' ? { ...ref, address: null, mint: ref.address } : { ...ref };
-    // The first leg's transaction that takes the fee spends the plan's whole input (its leg's
-    // amountIn is that whole input for an EVM call, what is left after the fee for Jupiter).
-    const grossAmountIn = BigInt(plan.amountIn);
+    const amountIn = BigInt(leg.amountIn);
+    // The transaction that takes the fees spends the leg's amountIn and the fees (RouteLeg amountIn).
+    const grossAmountIn = takenByAggregator.reduce((gross, fee) => gross + fee.amount, amountIn);
     return {
       fromChain: chain,
       toChain: chain,
       tokenIn: tokenOf(leg.tokenIn),
       tokenOut: tokenOf(leg.tokenOut),
-      amountIn:
-        takenByAggregator.length > 0
-          ? takenByAggregator.reduce((left, fee) => left - fee.amount, grossAmountIn)
-          : BigInt(leg.amountIn),
+      amountIn,
       // The leg keeps the slippage it was quoted with: its new minimum is the same distance below.
       slippageBps: leg.slippageBps ?? plan.slippageBps,
       // An aggregator's leg that takes the integrator fee is rebuilt with it (same share of the input).

@@ -19,6 +19,8 @@ const DEST_PERMIT_ROUTER = getAddress('0x' + 'd2'.repeat(20));
 const SWAP_ROUTER_02 = getAddress('0x' + 'e1'.repeat(20));
 const SPOKE_POOL = getAddress('0x' + 'f1'.repeat(20));
 const EXCLUSIVE_RELAYER = getAddress('0x' + 'f2'.repeat(20));
+const SPENDER_0X = getAddress('0x' + 'e1'.repeat(20));
+const FEE_RECIPIENT = getAddress('0x' + 'e2'.repeat(20));
 const token = (chain: string, symbol: string, address: string | null): TokenRef => ({
   chain,
   symbol,
@@ -482,5 +484,24 @@ describe('evmStepOf', () => {
     expect(() => evmStepOf(inputOf({}, { leg: { ...swapLeg, call: forAnother } }), chains)).toThrow(
       /was built for/,
     );
+  });
+
+  it('an aggregator’s prebuilt call taking the integrator fees: its spender approved for the spend plus the fees, the call sent as built', () => {
+    const call = { to: ROUTER, data: '0x1234', value: '0', from: USER };
+    const integratorFees = [{ recipient: FEE_RECIPIENT, amount: 7_500n }];
+    const leg = { ...swapLeg, spender: SPENDER_0X, call };
+    const approve = evmStepOf(
+      inputOf({ kind: 'approve', approves: 'spender' }, { leg, integratorFees }),
+      chains,
+    );
+    expect(approve.approve).toEqual({ token: USDC_A.address, spender: SPENDER_0X, amount: '1507500' });
+    expect(erc20Interface.decodeFunctionData('approve', approve.call!.data)).toEqual([
+      SPENDER_0X,
+      1_507_500n,
+    ]);
+    expect(evmStepOf(inputOf({}, { leg, integratorFees }), chains)).toEqual({
+      kind: 'swap',
+      call: { to: ROUTER, data: '0x1234', value: '0' },
+    });
   });
 });

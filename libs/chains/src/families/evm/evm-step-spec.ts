@@ -60,13 +60,14 @@ const COVERED: SponsoredStepSpec = { mode: 'covered-transaction' };
 export function evmStepOf(input: LegStepInput, chains: LegStepChains): LegStepSpec {
   const { step, leg, sponsored } = input;
   const gas = sponsored ? { sponsored: COVERED } : {};
-  // With integrator fees the leg pulls its spend plus the fees (and through the SwapGatewayRouter).
-  const fees = input.integratorFees ?? [];
+  // With integrator fees the leg pulls its spend plus the fees: through the SwapGatewayRouter, or
+  // through an aggregator's prebuilt call, which takes them itself.
+  const viaRouter = routerPaysFees(input);
   const spend = grossSpendOf(input);
   if (step.kind === 'approve') {
     const token = leg.tokenIn.address as string;
     if (step.approves !== 'permit2') {
-      const spender = fees.length > 0 ? permitContractsOf(leg.chain, chains).permitRouter : leg.spender;
+      const spender = viaRouter ? permitContractsOf(leg.chain, chains).permitRouter : leg.spender;
       const approve = { token, spender, amount: spend.toString() };
       return { kind: 'approve', call: encodeApprove(token, spender, spend), approve, ...gas };
     }
@@ -96,7 +97,7 @@ export function evmStepOf(input: LegStepInput, chains: LegStepChains): LegStepSp
       : intentOf(input, contracts, chains);
     return { kind: leg.kind, call: null, sponsored: { mode: 'permit2-intent', intent } };
   }
-  if (fees.length > 0) return { kind: leg.kind, call: feeLegCallOf(input, chains), ...gas };
+  if (viaRouter) return { kind: leg.kind, call: feeLegCallOf(input, chains), ...gas };
   const call = legCallOf(
     leg,
     spend,
@@ -221,6 +222,15 @@ function preTaxMinOutOf(leg: RouteLeg, minOut: bigint): bigint {
   const buyTaxBps = BigInt(leg.buyTaxBps ?? 0);
   if (buyTaxBps === 0n) return minOut;
   return (minOut * 10_000n + (10_000n - buyTaxBps) - 1n) / (10_000n - buyTaxBps);
+}
+
+/**
+ * Whether the SwapGatewayRouter pays the leg's integrator fees: any fee-paying first leg but an
+ * aggregator's prebuilt call, which is sent as built and takes the fees it was quoted with itself
+ * (0x swapFeeBps, LI.FI fee).
+ */
+function routerPaysFees(input: LegStepInput): boolean {
+  return (input.integratorFees ?? []).length > 0 && !input.leg.call;
 }
 
 /** What the leg pulls from the wallet: its spend, plus the integrator fees on a fee-paying first leg. */

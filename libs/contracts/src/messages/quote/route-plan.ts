@@ -47,8 +47,8 @@ export type IntegratorFeeCollector = (typeof INTEGRATOR_FEE_COLLECTORS)[number];
  * `recipient` before the first leg spends the rest (the legs are quoted for amountIn minus every fee).
  * `collectedBy: 'aggregator'`: the first leg is an aggregator's prebuilt call or transaction that
  * takes the fee itself (0x `swapFeeBps`, LI.FI `fee`, Jupiter's platform fee); that transaction
- * spends the whole amountIn, `amount` is what the aggregator reported, and the planner adds no
- * transfer of its own.
+ * spends the plan's whole amountIn (its leg's amountIn plus the fees, as every first leg),
+ * `amount` is what the aggregator reported, and the planner adds no transfer of its own.
  */
 export class RoutePlanIntegratorFee {
   @ValidateNested()
@@ -120,6 +120,14 @@ export class RouteLeg {
   @Type(() => TokenRef)
   tokenOut!: TokenRef;
 
+  /**
+   * What the leg swaps or bridges (base units of tokenIn), always net of the plan's integrator fees,
+   * whoever collects them: the first leg's transaction spends amountIn plus every fee of
+   * `RoutePlan.integratorFees` (the gateway's router paying them beside the leg, or the aggregator's
+   * prebuilt transaction (0x, LI.FI, Jupiter) taking them out of what it was asked), so
+   * `legs[0].amountIn + Σ integratorFees[].amount = RoutePlan.amountIn`. Re-priced and checked the
+   * same way for every provider.
+   */
   @Matches(BASE_UNITS_AMOUNT)
   amountIn!: string;
 
