@@ -4,7 +4,7 @@ import type { RouteLeg, RouteSolanaTransaction, TokenRef } from '@swapgw/contrac
 import { ProviderNames } from '../catalog/support-policy';
 import { BPS_DENOMINATOR } from '../quote/amounts';
 import { amountNetOfFees } from '../quote/integrator-fee';
-import { AUTO_SLIPPAGE, aggregatorAutoSlippageBps, aggregatorSlippageBps } from '../quote/slippage';
+import { askAtAggregatorSlippage } from '../quote/slippage';
 import { NoRouteError, NoRouteReason } from './no-route.error';
 import {
   CandidateRoute,
@@ -109,17 +109,9 @@ export class JupiterProvider implements QuoteProvider {
         { inputMint, outputMint, amount, slippageBps: slippage, platformFeeBps: asked?.bps },
         signal,
       );
-    let slippageBps = aggregatorSlippageBps(context.slippageBps);
-    let quote = await ask(slippageBps);
-    if (context.slippageBps === undefined) {
-      // Automatic slippage from the answer's price impact; Jupiter binds the minimum
-      // (otherAmountThreshold) from the slippage it was asked, so a higher one is asked again.
-      const automatic = aggregatorAutoSlippageBps(fractionToBps(quote.priceImpactPct));
-      if (automatic > AUTO_SLIPPAGE.AGGREGATOR_BPS) {
-        slippageBps = automatic;
-        quote = await ask(slippageBps);
-      }
-    }
+    const { answer: quote, slippageBps } = await askAtAggregatorSlippage(context.slippageBps, ask, (answer) =>
+      fractionToBps(answer.priceImpactPct),
+    );
     // The platform fee Jupiter's program takes: its feeBps of its inAmount (checkQuote: as asked).
     const fee = asked && {
       ...asked,

@@ -1,12 +1,11 @@
-import { AUTO_SLIPPAGE } from '../quote/slippage';
-import { lifiAutoSlippageBps, lifiPriceImpactBps } from './lifi.provider';
+import { lifiPriceImpactBps } from './lifi.provider';
 
 const estimate = (fromAmountUSD?: string, toAmountUSD?: string, feeCosts: unknown[] = []) =>
   ({ estimate: { fromAmountUSD, toAmountUSD, feeCosts } }) as unknown as Parameters<
     typeof lifiPriceImpactBps
   >[0];
 
-describe("LI.FI's price impact and automatic slippage", () => {
+describe("LI.FI's price impact (its automatic slippage: askAtAggregatorSlippage)", () => {
   it('reads the impact from the USD amounts, net of the fees included in them', () => {
     expect(lifiPriceImpactBps(estimate('1000', '950'))).toBe(500);
     // $3 of integrator fee and $2.5 of LI.FI's are not the market: 1 − 991 / 994.5.
@@ -22,12 +21,5 @@ describe("LI.FI's price impact and automatic slippage", () => {
   it('has no impact without USD figures', () => {
     expect(lifiPriceImpactBps(estimate(undefined, '990'))).toBeUndefined();
     expect(lifiPriceImpactBps(estimate('0', '0'))).toBeUndefined();
-  });
-
-  it("applies the swap legs' rule with the aggregator floor: 50 up to 40 bps of impact, then 30 + impact / 2 up to 300", () => {
-    expect(lifiAutoSlippageBps(estimate(undefined, undefined))).toBe(AUTO_SLIPPAGE.AGGREGATOR_BPS);
-    expect(lifiAutoSlippageBps(estimate('1000', '996'))).toBe(50); // 40 bps → 30 + 20
-    expect(lifiAutoSlippageBps(estimate('1000', '990'))).toBe(80); // 100 bps → 30 + 50
-    expect(lifiAutoSlippageBps(estimate('1000', '500'))).toBe(AUTO_SLIPPAGE.MAX_BPS);
   });
 });

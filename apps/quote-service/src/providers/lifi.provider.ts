@@ -2,7 +2,7 @@ import type { ChainDescriptor } from '@swapgw/chains';
 import type { RouteCall, RouteLeg } from '@swapgw/contracts';
 import { ProviderNames } from '../catalog/support-policy';
 import { amountNetOfFees, IntegratorFeeCharge, reportedFeeMatches } from '../quote/integrator-fee';
-import { AUTO_SLIPPAGE, aggregatorAutoSlippageBps, aggregatorSlippageBps } from '../quote/slippage';
+import { askAtAggregatorSlippage } from '../quote/slippage';
 import { NoRouteError, NoRouteReason } from './no-route.error';
 import {
   CandidateRoute,
@@ -117,21 +117,12 @@ export class LifiProvider implements QuoteProvider {
     const fromAddress = this.senderFor(context);
     // A call built for the placeholder sender would spend and pay as that address: price only.
     const wallet = fromAddress === context.recipient ? fromAddress : undefined;
-    const first = await this.request(
-      context,
-      fromAddress,
-      aggregatorSlippageBps(context.slippageBps),
-      signal,
+    const { answer, slippageBps } = await askAtAggregatorSlippage(
+      context.slippageBps,
+      (slippage) => this.request(context, fromAddress, slippage, signal),
+      lifiPriceImpactBps,
     );
-    if (context.slippageBps !== undefined) return [this.toRoute(context, first, wallet, context.slippageBps)];
-    // Automatic slippage: the answer's price impact sets it (lifiAutoSlippageBps); LI.FI fixes the
-    // minimum in its transaction from the slippage it was asked, so a route needing more than the
-    // first request's is asked once more with its own.
-    const slippageBps = lifiAutoSlippageBps(first);
-    if (slippageBps === AUTO_SLIPPAGE.AGGREGATOR_BPS)
-      return [this.toRoute(context, first, wallet, slippageBps)];
-    const second = await this.request(context, fromAddress, slippageBps, signal);
-    return [this.toRoute(context, second, wallet, slippageBps)];
+    return [this.toRoute(context, answer, wallet, slippageBps)];
   }
 
   /** GET /v1/quote with the given slippage (and the integrator fee when the request has one). */
@@ -355,11 +346,6 @@ export function lifiPriceImpactBps(quote: Pick<LifiQuote, 'estimate'>): number |
   const traded = from - includedFeesUsd;
   if (traded <= 0) return undefined;
   return Math.max(0, Math.round((1 - to / traded) * 10_000));
-}
-
-/** A LI.FI route's automatic slippage: aggregatorAutoSlippageBps on its answer's price impact. */
-export function lifiAutoSlippageBps(quote: Pick<LifiQuote, 'estimate'>): number {
-  return aggregatorAutoSlippageBps(lifiPriceImpactBps(quote));
 }
 
 /**

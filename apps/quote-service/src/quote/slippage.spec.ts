@@ -3,6 +3,7 @@ import { applySlippage } from './amounts';
 import {
   aggregatorAutoSlippageBps,
   aggregatorSlippageBps,
+  askAtAggregatorSlippage,
   AUTO_SLIPPAGE,
   autoSlippageBps,
   compoundedSlippageBps,
@@ -87,5 +88,43 @@ describe('aggregatorAutoSlippageBps', () => {
     expect(aggregatorAutoSlippageBps(4)).toBe(50); // 30 + 2, raised to 50
     expect(aggregatorAutoSlippageBps(251)).toBe(156); // 30 + ceil(251 / 2)
     expect(aggregatorAutoSlippageBps(5_000)).toBe(AUTO_SLIPPAGE.MAX_BPS);
+  });
+});
+
+describe('askAtAggregatorSlippage', () => {
+  /** An aggregator whose answers show `impactBps`, recording the slippage of each request. */
+  const aggregator = (impactBps: number | undefined) => {
+    const asked: number[] = [];
+    const ask = async (slippageBps: number) => {
+      asked.push(slippageBps);
+      return { impactBps, minimumFor: slippageBps };
+    };
+    return { asked, ask, impactOf: (answer: { impactBps: number | undefined }) => answer.impactBps };
+  };
+
+  it('asks once with the request’s slippage, whatever the impact', async () => {
+    const { asked, ask, impactOf } = aggregator(400);
+    expect(await askAtAggregatorSlippage(120, ask, impactOf)).toEqual({
+      answer: { impactBps: 400, minimumFor: 120 },
+      slippageBps: 120,
+    });
+    expect(asked).toEqual([120]);
+  });
+
+  it('keeps the first answer when its impact needs no more than the 50 bps asked (or shows none)', async () => {
+    for (const impact of [undefined, 40]) {
+      const { asked, ask, impactOf } = aggregator(impact);
+      expect(await askAtAggregatorSlippage(undefined, ask, impactOf)).toMatchObject({ slippageBps: 50 });
+      expect(asked).toEqual([AUTO_SLIPPAGE.AGGREGATOR_BPS]);
+    }
+  });
+
+  it('asks again with the automatic slippage above 50 bps, so the answer’s minimum is bound to it', async () => {
+    const { asked, ask, impactOf } = aggregator(100);
+    expect(await askAtAggregatorSlippage(undefined, ask, impactOf)).toEqual({
+      answer: { impactBps: 100, minimumFor: 80 },
+      slippageBps: 80,
+    });
+    expect(asked).toEqual([50, 80]);
   });
 });

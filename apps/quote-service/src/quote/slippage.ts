@@ -55,6 +55,32 @@ export function aggregatorAutoSlippageBps(priceImpactBps: number | undefined): n
   return Math.max(AUTO_SLIPPAGE.AGGREGATOR_BPS, autoSlippageBps({ priceImpactBps }));
 }
 
+/** An aggregator's answer and the slippage it was asked with (the route's). */
+export interface AggregatorAnswer<T> {
+  answer: T;
+  slippageBps: number;
+}
+
+/**
+ * Asks an aggregator at the route's slippage. With the request's slippage, once with it. Without,
+ * automatic: asked at AGGREGATOR_BPS first; when its answer's price impact (`priceImpactBpsOf`,
+ * undefined when it shows none) calls for more (aggregatorAutoSlippageBps), asked once more with
+ * that, since the aggregator binds its transaction's minimum to the slippage it was asked (LI.FI's
+ * toAmountMin, Jupiter's otherAmountThreshold): the route's minimum is then the one reported.
+ */
+export async function askAtAggregatorSlippage<T>(
+  requested: number | undefined,
+  ask: (slippageBps: number) => Promise<T>,
+  priceImpactBpsOf: (answer: T) => number | undefined,
+): Promise<AggregatorAnswer<T>> {
+  const asked = aggregatorSlippageBps(requested);
+  const first = await ask(asked);
+  if (requested !== undefined) return { answer: first, slippageBps: asked };
+  const automatic = aggregatorAutoSlippageBps(priceImpactBpsOf(first));
+  if (automatic === asked) return { answer: first, slippageBps: asked };
+  return { answer: await ask(automatic), slippageBps: automatic };
+}
+
 /**
  * The route's slippage: what the legs' slippages add up to when each leg spends what the previous
  * one guarantees, 1 − Π(1 − sᵢ), in basis points rounded up (50 and 50 → 100; 30 alone → 30).
