@@ -1,22 +1,24 @@
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
-  IsArray,
   IsBoolean,
   IsIn,
   IsInt,
-  IsNotEmpty,
-  IsObject,
   IsOptional,
-  IsString,
   Matches,
   Max,
   Min,
   ValidateIf,
-  ValidateNested,
 } from 'class-validator';
-import { BASE_UNITS, EVM_ADDRESS } from './signing-formats';
+import {
+  BASE_UNITS,
+  EVM_ADDRESS,
+  IsEpochSeconds,
+  IsEvmPath,
+  IsNestedObject,
+  IsNonEmptyString,
+  IsOptionalIntegratorFees,
+} from './signing-formats';
 
 export const SPONSORSHIP_MODES = [
   'covered-transaction',
@@ -100,12 +102,10 @@ export class SponsoredPermitSpec {
   token!: string;
 
   /** The token's EIP-712 domain name (OpenZeppelin ERC20Permit: the token name). */
-  @IsString()
-  @IsNotEmpty()
+  @IsNonEmptyString()
   tokenName!: string;
 
-  @IsString()
-  @IsNotEmpty()
+  @IsNonEmptyString()
   version!: string;
 
   /** Permit2: the allowance lets it move the token with the user's per-transfer signatures only. */
@@ -159,9 +159,7 @@ export class SponsoredIntentSpec {
    * V2 / V3 path on the destination chain (starts with the bridged token there).
    */
   @ValidateIf((o: SponsoredIntentSpec) => SWAPPING_KINDS.includes(o.kind))
-  @ArrayMinSize(2)
-  @ArrayMaxSize(8)
-  @Matches(EVM_ADDRESS, { each: true })
+  @IsEvmPath()
   path?: string[];
 
   /** swap-v3 / across-swap: the pool fee of each hop (hundredths of a bip), one fewer than the path's tokens. */
@@ -203,9 +201,7 @@ export class SponsoredIntentSpec {
 
   /** across / across-swap: Across's deposit terms. */
   @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'across' || o.kind === 'across-swap')
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SponsoredAcrossTerms)
+  @IsNestedObject(() => SponsoredAcrossTerms)
   across?: SponsoredAcrossTerms;
 
   /**
@@ -216,8 +212,7 @@ export class SponsoredIntentSpec {
   recipient!: string;
 
   /** Seconds since epoch: the leg's deadline and the Permit2 signature's. */
-  @IsInt()
-  @Min(0)
+  @IsEpochSeconds()
   deadline!: number;
 
   /**
@@ -225,11 +220,7 @@ export class SponsoredIntentSpec {
    * out of `amount` (the route's amountIn, fees included) before it swaps or deposits the rest;
    * signed with the leg. Absent: none (always, for across-swap: its signed intent has no fees).
    */
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(5)
-  @ValidateNested({ each: true })
-  @Type(() => SponsoredIntegratorFee)
+  @IsOptionalIntegratorFees(() => SponsoredIntegratorFee)
   integratorFees?: SponsoredIntegratorFee[];
 }
 
@@ -239,14 +230,10 @@ export class SponsoredStepSpec {
   mode!: SponsorshipMode;
 
   @ValidateIf((o: SponsoredStepSpec) => o.mode === 'eip2612-permit')
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SponsoredPermitSpec)
+  @IsNestedObject(() => SponsoredPermitSpec)
   permit?: SponsoredPermitSpec;
 
   @ValidateIf((o: SponsoredStepSpec) => o.mode === 'permit2-intent')
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SponsoredIntentSpec)
+  @IsNestedObject(() => SponsoredIntentSpec)
   intent?: SponsoredIntentSpec;
 }

@@ -1,20 +1,13 @@
-import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
   IsBoolean,
   IsIn,
   IsInt,
-  IsNotEmpty,
-  IsObject,
   IsOptional,
   IsString,
   Matches,
   MaxLength,
   Min,
   ValidateIf,
-  ValidateNested,
 } from 'class-validator';
 import {
   BITCOIN_ADDRESS,
@@ -23,7 +16,17 @@ import {
   SOLANA_ADDRESS,
   WALLET_OR_TOKEN,
 } from '../chain-formats';
-import { BASE64, BASE_UNITS, EVM_ADDRESS, HEX_DATA } from './signing-formats';
+import {
+  BASE64,
+  BASE_UNITS,
+  EVM_ADDRESS,
+  HEX_DATA,
+  IsEpochSeconds,
+  IsEvmPath,
+  IsNestedObject,
+  IsNonEmptyString,
+  IsOptionalIntegratorFees,
+} from './signing-formats';
 
 /** The contract call a step makes: `value` in wei as a decimal string, `data` 0x-hex ("0x" for none). */
 export class SigningCall {
@@ -86,9 +89,7 @@ export class SolanaBridgeSwapMessageSpec {
   venue!: string;
 
   /** Uniswap V2 path on the destination chain, starting with the bridged token there. */
-  @ArrayMinSize(2)
-  @ArrayMaxSize(8)
-  @Matches(EVM_ADDRESS, { each: true })
+  @IsEvmPath()
   path!: string[];
 
   @Matches(BASE_UNITS)
@@ -103,8 +104,7 @@ export class SolanaBridgeSwapMessageSpec {
   unwrapNative!: boolean;
 
   /** Seconds since epoch: after it the router pays the bridged tokens instead of swapping. */
-  @IsInt()
-  @Min(0)
+  @IsEpochSeconds()
   deadline!: number;
 }
 
@@ -158,9 +158,7 @@ export class SolanaStepSpec {
 
   /** bridge-deposit: the destination swap the deposit's memo carries to `recipient` (see SolanaBridgeSwapMessageSpec). */
   @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SolanaBridgeSwapMessageSpec)
+  @IsNestedObject(() => SolanaBridgeSwapMessageSpec)
   message?: SolanaBridgeSwapMessageSpec;
 
   /**
@@ -168,11 +166,7 @@ export class SolanaStepSpec {
    * deposit (a TransferChecked per recipient to its associated token account, created first when
    * it has none, the transaction's fee payer paying its rent). `amount` comes on top of them.
    */
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(5)
-  @ValidateNested({ each: true })
-  @Type(() => SolanaIntegratorFeeSpec)
+  @IsOptionalIntegratorFees(() => SolanaIntegratorFeeSpec)
   integratorFees?: SolanaIntegratorFeeSpec[];
 
   @ValidateIf((o: SolanaStepSpec) => o.kind === 'prebuilt-transaction')
@@ -216,8 +210,7 @@ export class BitcoinStepSpec {
   amount!: string;
 
   /** The OP_RETURN text (at most 80 bytes, the standard relay limit). */
-  @IsString()
-  @IsNotEmpty()
+  @IsNonEmptyString()
   @MaxLength(80)
   memo!: string;
 }
