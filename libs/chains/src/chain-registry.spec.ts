@@ -4,6 +4,7 @@ import path from 'node:path';
 import { REAL_NETWORK_CATALOG, SWAP_GATEWAY_ROUTER } from './catalog';
 import { ChainRegistry } from './chain-registry';
 import { DevnetManifestView } from './devnet-manifest';
+import { completeDevnetManifest } from './devnet-manifest/devnet-manifest.fixture';
 
 const address = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 const manifest: DevnetManifestView = {
@@ -45,30 +46,7 @@ const withSolana: DevnetManifestView = {
   },
 };
 
-const withBitcoin: DevnetManifestView = {
-  ...withSolana,
-  bitcoin: {
-    id: 'bitcoin-devnet',
-    name: 'Bitcoin Devnet',
-    family: 'bitcoin',
-    network: 'regtest',
-    esploraUrl: 'http://127.0.0.1:3002',
-    nativeSymbol: 'BTC',
-    decimals: 8,
-    blockMs: 1000,
-    accounts: [],
-    feeWallets: [],
-    bridge: {
-      chainId: 20000000000001,
-      vault: 'bcrt1q6rhpng9evdsfnn833a4f4vej0asu6dk5srld6x',
-      token: 'USDC',
-      usdcPerBtc: 90000,
-      feeBps: 5,
-      outboundFeeSats: 1000,
-      estimatedDurationSeconds: 4,
-    },
-  },
-};
+const withBitcoin: DevnetManifestView = { ...withSolana, bitcoin: completeDevnetManifest().bitcoin };
 
 describe('ChainRegistry', () => {
   it('lists bitcoin-devnet (bitcoin family, regtest addresses, its Esplora API for signing and status) when the manifest has a Bitcoin section', () => {

@@ -6,28 +6,9 @@ import {
   readCompleteDevnetManifest,
   readDevnetManifest,
 } from './devnet-manifest-reader';
+import { completeDevnetManifest } from './devnet-manifest.fixture';
 
-const bitcoin = {
-  id: 'bitcoin-devnet',
-  name: 'Bitcoin Devnet',
-  family: 'bitcoin',
-  network: 'regtest',
-  esploraUrl: 'http://127.0.0.1:3002',
-  nativeSymbol: 'BTC',
-  decimals: 8,
-  blockMs: 1000,
-  accounts: [{ index: 1, address: 'bcrt1qlqj2pdsteppkcr8jkp9ms0wpvey89tna8v72sj' }],
-  feeWallets: [{ index: 0, address: 'bcrt1qlqj2pdsteppkcr8jkp9ms0wpvey89tna8v72sj' }],
-  bridge: {
-    chainId: 20000000000001,
-    vault: 'bcrt1qlqj2pdsteppkcr8jkp9ms0wpvey89tna8v72sj',
-    token: 'USDC',
-    usdcPerBtc: 90_000,
-    feeBps: 5,
-    outboundFeeSats: 1_000,
-    estimatedDurationSeconds: 4,
-  },
-};
+const { bitcoin } = completeDevnetManifest();
 
 describe('readDevnetManifest, bitcoin section', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapgw-manifest-view-'));
@@ -98,6 +79,10 @@ describe('readDevnetManifest and readCompleteDevnetManifest, one schema', () => 
     expect(() => readDevnetManifest(file)).toThrow(
       expect.objectContaining({ fault: 'invalid', problems: ['chains[0].rpcUrl must be an http(s) URL'] }),
     );
+  });
+
+  it('reads the complete manifest startDevnet writes as it is', () => {
+    expect(readCompleteDevnetManifest(write(completeDevnetManifest()))).toEqual(completeDevnetManifest());
   });
 
   it('requires every section of the manifest startDevnet writes', () => {
