@@ -1,5 +1,6 @@
-import { parseUnits, Wallet } from 'ethers';
+import { parseUnits, TransactionRequest, Wallet } from 'ethers';
 import { ethersTypedDataArgs, TypedDataV4 } from '@swapgw/chains';
+import type { EvmTransactionPayload } from '@swapgw/contracts';
 import { ApiClient, ApiResponse, waitFor } from '@swapgw/testing';
 import type { E2eApi } from './e2e-api';
 
@@ -105,6 +106,52 @@ export async function submitSigned(caller: SwapCaller, swapId: string, rawTx: st
   return documentedBy(caller)('POST', path, await caller.client.post(path, { rawTx }));
 }
 
+/** A step GET /swap/{id}/signing offers (`data.signing`), as the suites read it. */
+export interface OfferedSigning {
+  step: { current: number; total: number };
+  payload: {
+    type: string;
+    transaction?: EvmTransactionPayload;
+    typedData?: TypedDataV4;
+    [field: string]: unknown;
+  };
+  executionHints: Record<string, string>;
+  clientHints: Record<string, string>;
+}
+
+/** The payload's transaction as ethers signs it: as the API gives it (nonce and amounts as decimal strings). */
+export function signableTransaction(signing: OfferedSigning): TransactionRequest {
+  expect(signing.payload.type).toBe('evm-transaction');
+  return signing.payload.transaction as unknown as TransactionRequest;
+}
+
+/**
+ * Goes through a swap's steps as the wallet does: each step offered after the previous one goes to
+ * `handle` (which signs or sends it and submits it), until the swap is terminal (409
+ * EXECUTION_TERMINAL) with `terminal` among its details (default: completed). The steps handled, in
+ * order.
+ */
+export async function handleEveryStep(
+  caller: SwapCaller,
+  swapId: string,
+  handle: (signing: OfferedSigning) => Promise<void>,
+  terminal: Record<string, unknown> = { status: 'completed' },
+): Promise<OfferedSigning[]> {
+  const handled: OfferedSigning[] = [];
+  let step = 0;
+  for (;;) {
+    const res = await nextSigning(caller, swapId, step);
+    if (res.status === 409) {
+      expect(res.body.error).toMatchObject({ code: 'EXECUTION_TERMINAL', details: terminal });
+      return handled;
+    }
+    const signing = res.body.data.signing as OfferedSigning;
+    await handle(signing);
+    handled.push(signing);
+    step = signing.step.current;
+  }
+}
+
 /**
  * Signs every step of a gas-covered swap as typed data until the swap completes: each must be
  * `evm-typed-data` the service pays for (`gasPaidBy: service`, `userPaysWei: 0`). The typed data
@@ -115,24 +162,14 @@ export async function signTypedDataUntilCompleted(
   swapId: string,
   wallet: Wallet,
 ): Promise<TypedDataV4[]> {
-  const signed: TypedDataV4[] = [];
-  let step = 0;
-  for (;;) {
-    const res = await nextSigning(caller, swapId, step);
-    if (res.status === 409) {
-      expect(res.body.error).toMatchObject({ code: 'EXECUTION_TERMINAL', details: { status: 'completed' } });
-      return signed;
-    }
-    const { signing } = res.body.data;
+  const handled = await handleEveryStep(caller, swapId, async (signing) => {
     expect(signing.payload.type).toBe('evm-typed-data');
     expect(signing.executionHints).toMatchObject({ gasPaidBy: 'service', userPaysWei: '0' });
-    const typedData = signing.payload.typedData as TypedDataV4;
-    const { domain, types, value } = ethersTypedDataArgs(typedData);
-    signed.push(typedData);
+    const { domain, types, value } = ethersTypedDataArgs(signing.payload.typedData as TypedDataV4);
     const submitted = await submitSigned(caller, swapId, await wallet.signTypedData(domain, types, value));
     expect(submitted.status).toBe(200);
-    step = signing.step.current;
-  }
+  });
+  return handled.map((signing) => signing.payload.typedData as TypedDataV4);
 }
 
 /** A small same-chain quote (1 USDC → DAI on devnet-a) that any stack answers. */

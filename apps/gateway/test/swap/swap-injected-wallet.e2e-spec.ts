@@ -6,7 +6,13 @@ import { createGatewayClient, ethersSigner, runSwap, RunSwapEvent, viemSigner } 
 import { ApiClient, ApiResponse } from '@swapgw/testing';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
-import { buildSwapId, expectedOutBaseUnits, nextSigning, quoteFirstRoute } from '../support/swap-steps';
+import {
+  buildSwapId,
+  expectedOutBaseUnits,
+  handleEveryStep,
+  nextSigning,
+  quoteFirstRoute,
+} from '../support/swap-steps';
 
 // An injected wallet (MetaMask and the like) cannot sign without sending: it takes an EIP-1193
 // eth_sendTransaction with the payload's from, to, data and value, picks nonce and gas itself, sends
@@ -93,17 +99,7 @@ describe('injected wallets: a user-paid swap completed with the hashes of transa
     });
 
     const steps: string[] = [];
-    let step = 0;
-    for (;;) {
-      const res = await nextSigning(swapApi, swapId, step);
-      if (res.status === 409) {
-        expect(res.body.error).toMatchObject({
-          code: 'EXECUTION_TERMINAL',
-          details: { status: 'completed' },
-        });
-        break;
-      }
-      const { signing } = res.body.data as SigningBody;
+    await handleEveryStep(swapApi, swapId, async (signing) => {
       expect(signing.payload.type).toBe('evm-transaction');
       const tx = signing.payload.transaction!;
 
@@ -132,8 +128,7 @@ describe('injected wallets: a user-paid swap completed with the hashes of transa
       expect(again.status).toBe(200);
       expect(again.body.data).toMatchObject({ txHash, step: signing.step });
       steps.push(`${signing.step.current}/${signing.step.total} ${txHash}`);
-      step = signing.step.current;
-    }
+    });
 
     expect(steps).toHaveLength(2);
     expect(await devnet.balanceOf('devnet-a', 'USDC', wallet.address)).toBe(0n);

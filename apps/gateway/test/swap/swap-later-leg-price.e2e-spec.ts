@@ -2,7 +2,13 @@ import { parseUnits, Wallet } from 'ethers';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
 import { poolAmountOut, tradeThroughPool } from '../support/pool-trades';
-import { buildSwapId, nextSigning, quoteFirstRoute, submitSigned } from '../support/swap-steps';
+import {
+  buildSwapId,
+  handleEveryStep,
+  signableTransaction,
+  quoteFirstRoute,
+  submitSigned,
+} from '../support/swap-steps';
 
 // Prices still true before each step that spends (issue 30, point 6): a cross-chain route bridges
 // USDC from devnet-a and swaps it to DAI on devnet-b. The build only prices the bridge (a fixed
@@ -93,28 +99,17 @@ describe('a later leg is priced again before its step spends', () => {
     });
 
     // approve and deposit on devnet-a, approve on devnet-b: none spends on devnet-b's pool.
-    const signedKinds: string[] = [];
-    let step = 0;
-    for (;;) {
-      const res = await nextSigning(swapApi, swapId, step);
-      if (res.status === 409) {
-        expect(res.body.error).toMatchObject({
-          code: 'EXECUTION_TERMINAL',
-          details: { status: 'failed', reason: 'QUOTE_PRICE_CHANGED' },
-        });
-        break;
-      }
-      const { signing } = res.body.data;
-      signedKinds.push(`${signing.step.current}:${signing.clientHints.action}`);
-      const connected = wallet.connect(signing.step.current <= 2 ? providerA : providerB);
-      const submitted = await submitSigned(
-        swapApi,
-        swapId,
-        await connected.signTransaction(signing.payload.transaction),
-      );
-      expect(submitted.status).toBe(200);
-      step = signing.step.current;
-    }
+    const handled = await handleEveryStep(
+      swapApi,
+      swapId,
+      async (signing) => {
+        const connected = wallet.connect(signing.step.current <= 2 ? providerA : providerB);
+        const rawTx = await connected.signTransaction(signableTransaction(signing));
+        expect((await submitSigned(swapApi, swapId, rawTx)).status).toBe(200);
+      },
+      { status: 'failed', reason: 'QUOTE_PRICE_CHANGED' },
+    );
+    const signedKinds = handled.map((signing) => `${signing.step.current}:${signing.clientHints.action}`);
     // The swap step (4) was never offered.
     expect(signedKinds).toEqual(['1:approve', '2:bridge', '3:approve']);
 

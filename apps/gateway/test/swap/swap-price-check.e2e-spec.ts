@@ -4,7 +4,7 @@ import { ApiClient } from '@swapgw/testing';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
 import { poolAmountOut, tradeThroughPool, UNISWAP_V2_ROUTER } from '../support/pool-trades';
-import { nextSigning, quoteFirstRoute, submitSigned } from '../support/swap-steps';
+import { handleEveryStep, quoteFirstRoute, signableTransaction, submitSigned } from '../support/swap-steps';
 
 // Prices still true at build (issue 30, point 6): between the quote and the build another wallet
 // trades through the same Uniswap V2 pool of devnet-a. A move beyond the quote's slippage is a 409
@@ -102,27 +102,14 @@ describe('POST /swap/build re-checks the route price on the chain', () => {
     swapId: string,
     wallet: Wallet | HDNodeWallet,
   ): Promise<EvmTransactionPayload[]> {
-    const signed: EvmTransactionPayload[] = [];
-    let step = 0;
-    for (;;) {
-      const res = await nextSigning(swapApi, swapId, step);
-      if (res.status === 409) {
-        expect(res.body.error).toMatchObject({
-          code: 'EXECUTION_TERMINAL',
-          details: { status: 'completed' },
-        });
-        return signed;
-      }
-      const { signing } = res.body.data;
+    const handled = await handleEveryStep(swapApi, swapId, async (signing) => {
       // The payload's transaction as the API gives it is what ethers signs (nonce and amounts as strings).
-      const rawTx = await wallet.signTransaction(signing.payload.transaction);
-      const transaction = signing.payload.transaction as EvmTransactionPayload;
+      const rawTx = await wallet.signTransaction(signableTransaction(signing));
       const submitted = await submitSigned(swapApi, swapId, rawTx);
       expect(submitted.status).toBe(200);
       expect(submitted.body.data.txHash).toBe(Transaction.from(rawTx).hash);
-      signed.push(transaction);
-      step = signing.step.current;
-    }
+    });
+    return handled.map((signing) => signing.payload.transaction as EvmTransactionPayload);
   }
 
   it('a move beyond slippage is 409 QUOTE_PRICE_CHANGED with the pool’s new price; accepted, the swap completes bound to the new minimum', async () => {

@@ -4,16 +4,13 @@ import path from 'node:path';
 import { inspect } from 'node:util';
 import { parseRelayerKeys, readRelayerKeys, RelayerKeySet } from './relayer-keys';
 import { SecretText } from './secret-text';
+import { keyProblemOf } from '../../test/key-file-specs';
 
 const KEY_A = `0x${'11'.repeat(32)}`;
 const KEY_B = `0x${'2b'.repeat(32)}`;
 const SECRET_MARK = /1111|2b2b|abcd/i;
 
-const problemOf = (json: string): string => {
-  const reading = parseRelayerKeys(json, 'RELAYER_KEYS');
-  if (reading.ok) throw new Error('expected a problem');
-  return reading.problem;
-};
+const problemOf = (json: string): string => keyProblemOf(parseRelayerKeys, json, 'RELAYER_KEYS');
 
 describe('parseRelayerKeys', () => {
   it('reads keys per chain, in order', () => {
