@@ -20,11 +20,24 @@ export class ExecutionPlannerConfig extends KafkaServiceEnvironment {
   @Max(600_000)
   SWAP_EXPIRY_SWEEP_MS: number = 15_000;
 
-  /** How often steps waiting for their price check before a later leg spends ask quote-service. */
+  /**
+   * How often steps waiting for their price check before a later leg spends ask quote-service, while
+   * there are some (SwapPriceChecker): the database is read at this pace only then.
+   */
   @IsInt()
   @Min(100)
   @Max(60_000)
   SWAP_PRICE_CHECK_POLL_MS: number = 1000;
+
+  /**
+   * With no step waiting for its price check, how often the database is looked at anyway: a step
+   * that enters `repricing` on this instance wakes its checker at once; one put there by another
+   * instance (which checks it itself) is found within this, should that instance stop.
+   */
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  SWAP_PRICE_CHECK_IDLE_POLL_MS: number = 30_000;
 
   /**
    * How long such a step waits for quote-service's price (it is asked again at every poll); past

@@ -11,6 +11,7 @@ import {
 } from '../../test/support/swap-fixtures';
 import { SwapPlanner } from './swap-planner.service';
 import { LegRepricer, SwapPriceChecker } from './swap-price-checker';
+import { RepricingSignal } from './repricing-signal';
 import { SwapProgress } from './swap-progress.service';
 
 const txHash = (n: number) => '0x' + n.toString(16).padStart(64, '0');
@@ -78,11 +79,65 @@ describe('price checks before a later leg spends', () => {
   beforeEach(() => {
     store = new InMemorySwapRepository();
     clock = new ManualClock(NOW_MS);
-    const config = plannerConfigOf({ SWAP_PRICE_CHECK_WAIT_MS: 30_000 });
-    progress = new SwapProgress(store, clock, config);
+    const config = plannerConfigOf({
+      SWAP_PRICE_CHECK_WAIT_MS: 30_000,
+      SWAP_PRICE_CHECK_POLL_MS: 1000,
+      SWAP_PRICE_CHECK_IDLE_POLL_MS: 30_000,
+    });
+    const signal = new RepricingSignal();
+    progress = new SwapProgress(store, clock, config, signal);
     builder = new SwapPlanner(store, chains, config, clock);
     repricer = new ScriptedRepricer();
-    checker = new SwapPriceChecker(store, progress, repricer, config);
+    checker = new SwapPriceChecker(store, progress, repricer, config, clock, signal);
+  });
+
+  describe('polling: cheap when no step waits', () => {
+    let reads: jest.SpyInstance;
+    beforeEach(() => {
+      reads = jest.spyOn(store, 'awaitingPriceCheck');
+    });
+
+    it('reads once at start-up, then not again before SWAP_PRICE_CHECK_IDLE_POLL_MS while nothing waits', async () => {
+      await checker.poll();
+      expect(reads).toHaveBeenCalledTimes(1);
+      for (let second = 1; second < 30; second++) {
+        clock.atMs += 1000;
+        await checker.poll();
+      }
+      expect(reads).toHaveBeenCalledTimes(1);
+      clock.atMs += 1000;
+      await checker.poll();
+      expect(reads).toHaveBeenCalledTimes(2);
+    });
+
+    it('a step entering repricing here wakes it: it reads every poll while the step waits, then idles again', async () => {
+      const swapId = await bridged();
+      await checker.poll(); // nothing waits yet: idle
+      reads.mockClear();
+      await confirm(swapId, 3, 'devnet-b'); // the approve on devnet-b: the swap step enters repricing
+      expect(statuses(swapId)[3]).toBe('swap:repricing');
+
+      repricer.next = () => Promise.reject(new Error('quote-service away'));
+      await checker.poll();
+      clock.atMs += 1000;
+      await checker.poll();
+      expect(reads).toHaveBeenCalledTimes(2);
+      expect(repricer.asked).toHaveLength(2);
+
+      repricer.next = async () => answerFor(500_000_000_000_000n);
+      clock.atMs += 1000;
+      expect(await checker.poll()).toBe(1);
+      expect(statuses(swapId)[3]).toBe('swap:building');
+      // Nothing waits any more: after the few polls that follow a step entering, it idles.
+      for (let poll = 0; poll < 10; poll++) {
+        clock.atMs += 1000;
+        await checker.poll();
+      }
+      const afterIdle = reads.mock.calls.length;
+      clock.atMs += 1000;
+      await checker.poll();
+      expect(reads).toHaveBeenCalledTimes(afterIdle);
+    });
   });
 
   it('plans a price check on the later leg’s spending step only, not on its approve nor on the first leg', async () => {

@@ -8,12 +8,18 @@ import {
   Topics,
 } from '@swapgw/contracts';
 import { RequestReplyClient } from '@swapgw/messaging';
-import { PeriodicWork } from '@swapgw/runtime';
+import { Clock, PeriodicWork } from '@swapgw/runtime';
 import { ExecutionPlannerConfig } from '../config/execution-planner.config';
+import { RepricingSignal } from './repricing-signal';
 import { PriceCheckAnswer, PriceCheckOutcome, SwapProgress } from './swap-progress.service';
 import { SwapRepository } from './swap.repository';
 
 const BATCH = 20;
+/** Polls made at the busy pace after a step entered `repricing` here, found or not (its transaction commits meanwhile). */
+const EXPECTING_POLLS = 5;
+
+const decidedOf = (outcomes: PriceCheckOutcome[]): number =>
+  outcomes.filter((outcome) => outcome !== 'waiting').length;
 /** Bound of one `quote.reprice` call: the provider's own deadline (4 s by default) and Kafka's round trips. */
 export const PRICE_CHECK_TIMEOUT_MS = 6_000;
 
@@ -45,26 +51,39 @@ export class KafkaLegRepricer extends LegRepricer {
  * such a step in `repricing` when the step before it is done; each pass asks quote-service
  * (`quote.reprice`, request-reply: a read, asked outside any transaction so no swap row stays
  * locked while it is priced) for the steps waiting, and SwapProgress.priceChecked decides under the
- * swap's lock. Nothing lives in memory: a restarted planner finds the steps still `repricing`, and
- * two instances asking for the same step decide once (the second finds it moved on).
+ * swap's lock. Nothing lives in memory but when to look: a restarted planner finds the steps still
+ * `repricing` (its first pass reads), and two instances asking for the same step decide once (the
+ * second finds it moved on).
+ *
+ * Cheap when idle: the database is read every SWAP_PRICE_CHECK_POLL_MS only while steps wait (or
+ * shortly after one entered `repricing` here, RepricingSignal, so that the step is found once its
+ * transaction committed); with none, every SWAP_PRICE_CHECK_IDLE_POLL_MS.
  */
 @Injectable()
 export class SwapPriceChecker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(SwapPriceChecker.name);
   private loop: PeriodicWork | undefined;
+  /** No read before this (epoch ms): the last one found no step waiting. */
+  private idleUntilMs = 0;
+  /** Until this (epoch ms) a pass that finds nothing does not idle: a step entered `repricing` here. */
+  private expectingUntilMs = 0;
 
   constructor(
     private readonly store: SwapRepository,
     private readonly progress: SwapProgress,
     private readonly quotes: LegRepricer,
     private readonly config: ExecutionPlannerConfig,
-  ) {}
+    private readonly clock: Clock,
+    signal: RepricingSignal,
+  ) {
+    signal.listen(() => this.stepEntered());
+  }
 
   onApplicationBootstrap(): void {
     this.loop = new PeriodicWork({
       name: 'swap-price-check',
       intervalMs: this.config.SWAP_PRICE_CHECK_POLL_MS,
-      run: () => this.checkOnce(),
+      run: () => this.poll(),
     });
     this.loop.start();
   }
@@ -73,9 +92,30 @@ export class SwapPriceChecker implements OnApplicationBootstrap, OnModuleDestroy
     await this.loop?.stop();
   }
 
+  /**
+   * The loop's pass: nothing while idle; else checkOnce, idling for SWAP_PRICE_CHECK_IDLE_POLL_MS
+   * when it found no step waiting (and none entered `repricing` here lately). Returns how many
+   * steps were decided.
+   */
+  async poll(): Promise<number> {
+    const now = this.clock.nowMs();
+    if (now < this.idleUntilMs) return 0;
+    const outcomes = await this.checkWaiting();
+    const idle = outcomes.length === 0 && now >= this.expectingUntilMs;
+    this.idleUntilMs = idle ? now + this.config.SWAP_PRICE_CHECK_IDLE_POLL_MS : 0;
+    return decidedOf(outcomes);
+  }
+
+  /** A step entered `repricing` here: poll now, and keep polling until its transaction committed. */
+  private stepEntered(): void {
+    this.idleUntilMs = 0;
+    this.expectingUntilMs = this.clock.nowMs() + EXPECTING_POLLS * this.config.SWAP_PRICE_CHECK_POLL_MS;
+    this.loop?.wake();
+  }
+
   /** One pass: every step waiting for its price asked once; returns how many were decided. */
   async checkOnce(): Promise<number> {
-    return (await this.checkWaiting()).filter((outcome) => outcome !== 'waiting').length;
+    return decidedOf(await this.checkWaiting());
   }
 
   /** Asks for every step waiting; what became of each. */

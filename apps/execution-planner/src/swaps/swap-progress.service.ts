@@ -32,6 +32,7 @@ import {
 } from '@swapgw/contracts';
 import { Clock } from '@swapgw/runtime';
 import { ExecutionPlannerConfig } from '../config/execution-planner.config';
+import { RepricingSignal } from './repricing-signal';
 import { SwapEntity } from './swap.entity';
 import { SwapStepEntity, SwapStepStatus } from './swap-step.entity';
 import { positionOf, prepareCommandOf, stepIdOf, swapEvent } from './swap-messages';
@@ -96,6 +97,7 @@ export class SwapProgress {
     private readonly swaps: SwapRepository,
     private readonly clock: Clock,
     private readonly config: ExecutionPlannerConfig,
+    private readonly repricing: RepricingSignal = new RepricingSignal(),
   ) {}
 
   async payloadReady(event: SigningPayloadReadyEvent, tx: SwapTransaction): Promise<void> {
@@ -384,6 +386,7 @@ export class SwapProgress {
     if (next?.status === 'repricing') {
       await tx.enqueue(confirmedEvent);
       await this.emitPending(tx, swap, 'checking the price before the next step spends');
+      this.repricing.stepEntered();
       return;
     }
     if (next) {

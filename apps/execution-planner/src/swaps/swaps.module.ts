@@ -5,6 +5,7 @@ import { SwapPlanner } from './swap-planner.service';
 import { SwapCommandsConsumer } from './swap-commands.consumer';
 import { SwapExpirySweeper } from './swap-expiry.sweeper';
 import { KafkaLegRepricer, LegRepricer, SwapPriceChecker } from './swap-price-checker';
+import { RepricingSignal } from './repricing-signal';
 import { SwapProgress } from './swap-progress.service';
 import { SwapRequestsController } from './swap-requests.controller';
 import { SwapRepository, TypeOrmSwapRepository } from './swap.repository';
@@ -22,6 +23,7 @@ import { SwapRepository, TypeOrmSwapRepository } from './swap.repository';
     { provide: SwapRepository, useExisting: TypeOrmSwapRepository },
     SwapPlanner,
     SwapProgress,
+    RepricingSignal,
     SwapExpirySweeper,
     { provide: LegRepricer, useClass: KafkaLegRepricer },
     SwapPriceChecker,
