@@ -26,6 +26,7 @@ export * from './outbox/messaging-retention-purge';
 export * from './outbox/add-messaging-retention-indexes.migration';
 export * from './bootstrap/health-server';
 export * from './bootstrap/bootstrap-kafka-service';
+export * from './bootstrap/create-kafka-microservice';
 export * from './bootstrap/messaging-environment';
 export * from './bootstrap/kafka-service-environment';
 export * from './messaging.module';

@@ -1,9 +1,8 @@
 import { Controller, DynamicModule, INestMicroservice, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { prepareDatabase, serviceDataSourceOptions, ServiceDataSourceOptions } from '@swapgw/persistence';
-import { kafkaMicroserviceOptions } from './kafka/kafka-settings';
+import { createKafkaMicroservice } from './bootstrap/create-kafka-microservice';
 import { MessagingModule } from './messaging.module';
 import { CreateMessagingTables1763700000000 } from './outbox/create-messaging-tables.migration';
 import { OutboxMessageEntity } from './outbox/outbox-message.entity';
@@ -56,10 +55,12 @@ describe('MessagingModule in an app with TypeORM', () => {
       controllers: [NoHandlersController],
     };
 
-    const app: INestMicroservice = await NestFactory.createMicroservice(appModule, {
-      ...kafkaMicroserviceOptions(settings, `itest-lifecycle-${suffix}`),
-      logger: ['error'],
-    });
+    const app: INestMicroservice = await createKafkaMicroservice(
+      appModule,
+      settings,
+      `itest-lifecycle-${suffix}`,
+      { logger: ['error'] },
+    );
     await app.listen();
 
     const steps: string[] = [];

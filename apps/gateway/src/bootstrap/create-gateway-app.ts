@@ -105,6 +105,9 @@ export async function createGatewayApp(
     {
       bodyParser: false,
       logger: new JsonLogger('gateway', config.LOG_LEVEL),
+      // A module that cannot be built rejects (main.ts logs it and exits; an int-spec fails alone)
+      // instead of Nest calling process.exit itself.
+      abortOnError: false,
     },
   );
   const routes = app.get(RouteTable);

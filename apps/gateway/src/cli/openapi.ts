@@ -27,6 +27,8 @@ async function main(): Promise<void> {
     {
       preview: true,
       logger: false,
+      // A module that cannot be built rejects with Nest's error (printed below), not a silent exit.
+      abortOnError: false,
     },
   );
   app.setGlobalPrefix(API_PREFIX);

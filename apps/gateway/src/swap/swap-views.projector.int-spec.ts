@@ -1,5 +1,4 @@
 import { INestMicroservice, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel, Producer } from 'kafkajs';
@@ -8,7 +7,7 @@ import { MessageEnvelope, SwapEventTypes, Topics } from '@swapgw/contracts';
 import {
   createEnvelope,
   ensureTopics,
-  kafkaMicroserviceOptions,
+  createKafkaMicroservice,
   kafkaSettingsFromEnv,
   MessagingModule,
   ProcessedEventClaim,
@@ -75,10 +74,7 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
     });
 
   async function startProjector(): Promise<void> {
-    app = await NestFactory.createMicroservice(ProjectorTestModule, {
-      ...kafkaMicroserviceOptions(settings, groupId),
-      logger: ['error'],
-    });
+    app = await createKafkaMicroservice(ProjectorTestModule, settings, groupId, { logger: ['error'] });
     await app.listen();
     db = app.get(DataSource);
   }

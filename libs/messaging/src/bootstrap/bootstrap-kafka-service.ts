@@ -1,6 +1,5 @@
 import type { Server } from 'node:http';
 import { DynamicModule, INestMicroservice, Type } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import type { Consumer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { HEARTBEAT_INTERVAL_BOUNDS, TopicSpec } from '@swapgw/contracts';
@@ -9,10 +8,11 @@ import { ConsumerConcurrency } from '../kafka/consumer-concurrency';
 import { ensureTopics, topicsToEnsure } from '../kafka/ensure-topics';
 import { checkKafkaSecurity } from '../kafka/kafka-health';
 import { describeKafkaSecurity, PLAINTEXT_SECURITY } from '../kafka/kafka-security';
-import { kafkaMicroserviceOptions, KafkaSettings } from '../kafka/kafka-settings';
+import { KafkaSettings } from '../kafka/kafka-settings';
 import { HeartbeatPublisher } from '../heartbeat/heartbeat-publisher';
 import { consumerConcurrencyOf, definedOnly, kafkaSettingsOf } from './messaging-environment';
 import { KafkaServiceEnvironment } from './kafka-service-environment';
+import { createKafkaMicroservice } from './create-kafka-microservice';
 import { HealthChecks, healthBody, startHealthServer } from './health-server';
 
 export interface KafkaServiceOptions {
@@ -129,19 +129,16 @@ async function startKafkaService(
     await options.prepare?.();
     prepared = true;
 
-    const app = await NestFactory.createMicroservice(options.module, {
-      ...kafkaMicroserviceOptions(settings, options.groupId, {
-        concurrency: {
-          ...(config ? consumerConcurrencyOf(config) : {}),
-          ...definedOnly({ partitions: options.partitionsConsumedConcurrently, ...options.concurrency }),
-        },
-        fromBeginning: options.fromBeginning,
-        // After a broker restart kafkajs may give up on the consumer: the server runs it again.
-        restartAfterFatalCrash: true,
-      }),
+    // Errors reach our catch (and the fatal log) instead of Nest calling process.exit itself.
+    const app = await createKafkaMicroservice(options.module, settings, options.groupId, {
+      concurrency: {
+        ...(config ? consumerConcurrencyOf(config) : {}),
+        ...definedOnly({ partitions: options.partitionsConsumedConcurrently, ...options.concurrency }),
+      },
+      fromBeginning: options.fromBeginning,
+      // After a broker restart kafkajs may give up on the consumer: the server runs it again.
+      restartAfterFatalCrash: true,
       logger,
-      // Errors reach our catch (and the fatal log) instead of Nest calling process.exit itself.
-      abortOnError: false,
     });
     try {
       dataSource = app.get(DataSource, { strict: false });

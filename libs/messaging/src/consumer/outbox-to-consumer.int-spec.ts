@@ -1,5 +1,4 @@
 import { Controller, Global, INestMicroservice, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { Ctx, KafkaContext, Payload } from '@nestjs/microservices';
 import { TopicEvents } from './topic-events.decorator';
 import { IsInt, IsString, Min } from 'class-validator';
@@ -9,7 +8,7 @@ import { deadLetterTopicOf } from '@swapgw/contracts';
 import { waitFor } from '@swapgw/testing';
 import { DeadLetterHeaders } from '../dead-letter/dead-letter';
 import { ensureTopics } from '../kafka/ensure-topics';
-import { kafkaMicroserviceOptions } from '../kafka/kafka-settings';
+import { createKafkaMicroservice } from '../bootstrap/create-kafka-microservice';
 import { MessagingModule } from '../messaging.module';
 import { CreateMessagingTables1763700000000 } from '../outbox/create-messaging-tables.migration';
 import { Outbox } from '../outbox/outbox';
@@ -155,8 +154,7 @@ describe('outbox relay to idempotent consumer over Kafka and PostgreSQL', () => 
     );
 
   async function startApp(): Promise<void> {
-    app = await NestFactory.createMicroservice(ledgerApp(consumerDataSource), {
-      ...kafkaMicroserviceOptions(settings, groupId),
+    app = await createKafkaMicroservice(ledgerApp(consumerDataSource), settings, groupId, {
       logger: ['error'],
     });
     await app.listen();

@@ -1,5 +1,4 @@
 import { Controller, INestMicroservice, Module, Type } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { Ctx, KafkaContext, Payload } from '@nestjs/microservices';
 import { TopicEvents } from '../consumer/topic-events.decorator';
 import { Consumer, Kafka, logLevel } from 'kafkajs';
@@ -12,7 +11,8 @@ import {
 } from '../testing/messaging-test-support';
 import { ConsumerConcurrency } from './consumer-concurrency';
 import { ensureTopics } from './ensure-topics';
-import { kafkaMicroserviceOptions, KafkaSettings } from './kafka-settings';
+import { createKafkaMicroservice } from '../bootstrap/create-kafka-microservice';
+import { KafkaSettings } from './kafka-settings';
 
 const suffix = uniqueSuffix();
 const orderedTopic = `itest.keyed.${suffix}`;
@@ -135,10 +135,7 @@ describe('KeyOrderedKafkaServer against the broker', () => {
     groupId: string,
     concurrency = LIMITS,
   ): Promise<INestMicroservice> {
-    const app = await NestFactory.createMicroservice(module, {
-      ...kafkaMicroserviceOptions(settings, groupId, { concurrency }),
-      logger: ['error'],
-    });
+    const app = await createKafkaMicroservice(module, settings, groupId, { concurrency, logger: ['error'] });
     apps.push(app);
     await app.listen();
     return app;

@@ -1,6 +1,5 @@
 import net from 'node:net';
 import { Controller, INestMicroservice, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { Ctx, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { AssignerProtocol, Kafka, logLevel } from 'kafkajs';
@@ -8,7 +7,7 @@ import type { ISocketFactory } from 'kafkajs';
 import { CodedError, ErrorCodes, replyTopicOf, deadLetterTopicOf } from '@swapgw/contracts';
 import { waitFor } from '@swapgw/testing';
 import { ensureTopics } from '../kafka/ensure-topics';
-import { kafkaMicroserviceOptions } from '../kafka/kafka-settings';
+import { createKafkaMicroservice } from '../bootstrap/create-kafka-microservice';
 import { MessagingModule } from '../messaging.module';
 import { DeadLetterHeaders } from '../dead-letter/dead-letter';
 import { testKafkaSettings, TopicReader, uniqueSuffix } from '../testing/messaging-test-support';
@@ -119,13 +118,11 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
       { name: replyTopicOf(slowTopic), partitions: 8 },
       { name: deadLetterTopicOf(slowTopic), partitions: 1 },
     ]);
-    responder = await NestFactory.createMicroservice(ResponderModule, {
-      ...kafkaMicroserviceOptions(settings, responderGroup),
+    responder = await createKafkaMicroservice(ResponderModule, settings, responderGroup, {
       logger: ['error'],
     });
     await responder.listen();
-    slowResponder = await NestFactory.createMicroservice(SlowResponderModule, {
-      ...kafkaMicroserviceOptions(settings, `${responderGroup}-slow`),
+    slowResponder = await createKafkaMicroservice(SlowResponderModule, settings, `${responderGroup}-slow`, {
       logger: ['error'],
     });
     await slowResponder.listen();
