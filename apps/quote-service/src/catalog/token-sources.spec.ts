@@ -1,4 +1,5 @@
 import { ChainRegistry } from '@swapgw/chains';
+import { completeDevnetManifest } from '@swapgw/chains/devnet-manifest/fixture';
 import { uniswapV2Deployment } from '../providers/uniswap-v2-deployments';
 import {
   assetKeyOf,
@@ -129,27 +130,7 @@ describe('DevnetTokenSource', () => {
         chains: [],
         bridge: { provider: 'devnet-bridge', feeBps: 5, estimatedDurationSeconds: 2, relayer: '0x' },
         accounts: [],
-        bitcoin: {
-          id: 'bitcoin-devnet',
-          name: 'Bitcoin Devnet',
-          family: 'bitcoin',
-          network: 'regtest',
-          esploraUrl: 'http://127.0.0.1:3002',
-          nativeSymbol: 'BTC',
-          decimals: 8,
-          blockMs: 1000,
-          accounts: [],
-          feeWallets: [],
-          bridge: {
-            chainId: 20000000000001,
-            vault: 'bcrt1q6rhpng9evdsfnn833a4f4vej0asu6dk5srld6x',
-            token: 'USDC',
-            usdcPerBtc: 90000,
-            feeBps: 5,
-            outboundFeeSats: 1000,
-            estimatedDurationSeconds: 4,
-          },
-        },
+        bitcoin: completeDevnetManifest().bitcoin,
       },
     });
     const tokens = await new DevnetTokenSource().load(registry);
