@@ -22,7 +22,8 @@ const swapLeg = (overrides: Partial<RouteLeg> = {}) =>
 const planWith = (integratorFees?: RoutePlan['integratorFees'], leg = swapLeg()) =>
   ({ integratorFees, legs: [leg] }) as RoutePlan;
 const chains: IntegratorFeeChains = {
-  familyOf: (chain) => (chain === 'solana-devnet' ? 'solana' : 'evm'),
+  familyOf: (chain) =>
+    chain === 'solana-devnet' ? 'solana' : chain === 'bitcoin-devnet' ? 'bitcoin' : 'evm',
   permitContractsOf: (chain) =>
     chain === 'devnet-a'
       ? {
@@ -93,6 +94,25 @@ describe('integratorFeeTransfersOf', () => {
         integratorFeeTransfersOf(planWith([fee('5', RECIPIENT, ETH)], nativeIn), chains, gasPayment),
       ).toEqual([{ recipient: RECIPIENT, amount: 5n }]);
   });
+
+  it.each(['user', 'sponsored'] as const)(
+    'gives the transfers of a Bitcoin bridge deposit (%s), whose PSBT the signer builds with an output per recipient',
+    (gasPayment) => {
+      const btc = { chain: 'bitcoin-devnet', symbol: 'BTC', address: null, decimals: 8 };
+      const deposit = bridgeLeg({ chain: 'bitcoin-devnet', tokenIn: btc, spender: 'bcrt1pvault' });
+      const recipients = ['bcrt1qfeea', 'bcrt1qfeeb'];
+      const fees = recipients.map((recipient, i) => ({
+        token: btc,
+        recipient,
+        bps: 30,
+        amount: String(3000 + i),
+      }));
+      expect(integratorFeeTransfersOf(planWith(fees, deposit), chains, gasPayment)).toEqual([
+        { recipient: 'bcrt1qfeea', amount: 3000n },
+        { recipient: 'bcrt1qfeeb', amount: 3001n },
+      ]);
+    },
+  );
 
   it('gives the transfers of a Solana bridge deposit, which the signer builds with them', () => {
     const mint = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';

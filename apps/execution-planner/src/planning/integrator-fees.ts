@@ -27,6 +27,8 @@ export interface IntegratorFeeChains {
  *    the sponsored Across intent, which carries the fees);
  *  - on Solana, in the bridge deposit's transaction the signer builds, a token transfer per
  *    recipient before the deposit (solanaIntegratorFeeInstructions);
+ *  - on Bitcoin, in the bridge deposit's PSBT the signer builds, an output per recipient beside the
+ *    deposit (buildBitcoinStepPsbt), user-paid or sponsored alike (the fee wallet pays the miner);
  *  - fees `collectedBy: 'aggregator'` are taken by the first leg's own prebuilt transaction (0x
  *    swapFeeBps, LI.FI fee, Jupiter's platform fee): the quote asked the aggregator for them and
  *    checked its answer. The gateway adds nothing to it (a transfer would charge the fee twice); see
@@ -61,7 +63,7 @@ export function integratorFeeTransfersOf(
   if (refusal === null) return taken ?? transfers;
   throw new CodedError(
     ErrorCodes.VALIDATION_FAILED,
-    `Routes with an integrator fee are built when their first leg goes through the SwapGatewayRouter of an EVM chain (a Uniswap swap or a bridge deposit) or deposits into the Solana bridge; this one cannot (${refusal}): quote with integratorFee [] to build`,
+    `Routes with an integrator fee are built when their first leg goes through the SwapGatewayRouter of an EVM chain (a Uniswap swap or a bridge deposit) or deposits into the Solana or Bitcoin bridge; this one cannot (${refusal}): quote with integratorFee [] to build`,
     { field: 'integratorFee', recipients: charged.length, chain: leg.chain },
   );
 }
@@ -74,6 +76,8 @@ function feeLegProblem(plan: RoutePlan, chains: IntegratorFeeChains, gasPayment:
     return leg.kind === 'bridge'
       ? null
       : `the ${leg.provider} transaction on ${leg.chain} is signed as the aggregator built it, without these fees`;
+  if (family === 'bitcoin')
+    return leg.kind === 'bridge' ? null : `the ${leg.provider} leg on ${leg.chain} is not a bridge deposit`;
   if (family !== 'evm') return `the fee transfer is not part of ${leg.chain}'s steps yet`;
   if (leg.call) return `the first leg (${leg.provider}) is a prebuilt call the SwapGatewayRouter cannot make`;
   // A taxed buy goes through the router's plain Router02 swap (the tax leaves the pool's output on

@@ -11,7 +11,14 @@ import {
 
 const evm = { id: 'devnet-a', family: 'evm', network: 'testnet' } as ChainDescriptor;
 const solana = { id: 'solana-devnet', family: 'solana', network: 'testnet' } as ChainDescriptor;
-const bitcoin = { id: 'bitcoin-devnet', family: 'bitcoin', network: 'testnet' } as ChainDescriptor;
+const bitcoin = {
+  id: 'bitcoin-devnet',
+  family: 'bitcoin',
+  network: 'testnet',
+  bitcoinNetwork: 'regtest',
+} as ChainDescriptor;
+const BTC_REGTEST = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
+const BTC_MAINNET = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
 const EVM_A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const EVM_B = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const SOLANA = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
@@ -78,9 +85,31 @@ describe('integrator fee', () => {
     expect(integratorFeeOf([{ bps: 10, recipient: SOLANA }], 1000n, solana).charges).toHaveLength(1);
   });
 
-  it('refuses a fee paid from Bitcoin (VALIDATION_FAILED)', () => {
-    expect(codeOf(() => integratorFeeOf([{ bps: 10, recipient: EVM_A }], 1000n, bitcoin))).toBe(
-      'VALIDATION_FAILED',
+  it("takes a fee paid from Bitcoin to an address of the chain's network, of at least 546 sat", () => {
+    const fee = integratorFeeOf(
+      [
+        { bps: 30, recipient: BTC_REGTEST },
+        { bps: 20, recipient: BTC_REGTEST },
+      ],
+      1_000_000n,
+      bitcoin,
+    );
+    expect(fee.charges.map((charge) => charge.amount)).toEqual([3_000n, 2_000n]);
+    expect(fee.netAmountIn).toBe(995_000n);
+    expect(codeOf(() => integratorFeeOf([{ bps: 10, recipient: EVM_A }], 1_000_000n, bitcoin))).toBe(
+      'INVALID_ADDRESS',
+    );
+    expect(codeOf(() => integratorFeeOf([{ bps: 10, recipient: BTC_MAINNET }], 1_000_000n, bitcoin))).toBe(
+      'INVALID_ADDRESS',
+    );
+    expect(integratorFeeOf([{ bps: 10, recipient: BTC_REGTEST }], 546_000n, bitcoin).charges[0].amount).toBe(
+      546n,
+    );
+    expect(() => integratorFeeOf([{ bps: 10, recipient: BTC_REGTEST }], 545_999n, bitcoin)).toThrow(
+      expect.objectContaining({
+        code: 'VALIDATION_FAILED',
+        message: expect.stringMatching(/545 sat, below the 546 sat/),
+      }),
     );
   });
 
@@ -95,6 +124,9 @@ describe('integrator fee', () => {
     expect(requestedIntegratorFee(undefined, keyDefault, evm)).toEqual([keyDefault[0]]);
     expect(requestedIntegratorFee(undefined, keyDefault, solana)).toEqual([keyDefault[1]]);
     expect(requestedIntegratorFee(undefined, keyDefault, bitcoin)).toEqual([]);
+    expect(
+      requestedIntegratorFee(undefined, [...keyDefault, { bps: 20, recipient: BTC_REGTEST }], bitcoin),
+    ).toEqual([{ bps: 20, recipient: BTC_REGTEST }]);
     expect(requestedIntegratorFee(undefined, undefined, evm)).toEqual([]);
   });
 });

@@ -25,8 +25,16 @@ export interface IntegratorFee {
   netAmountIn: bigint;
 }
 
-/** Chain families whose first transaction can carry the fee transfer (not a Bitcoin PSBT). */
-const FEE_FAMILIES = new Set(['evm', 'solana']);
+/** Chain families whose first transaction can carry the fee transfer. */
+const FEE_FAMILIES = new Set(['evm', 'solana', 'bitcoin']);
+
+/**
+ * The least integrator fee a Bitcoin first leg pays, in satoshis: Bitcoin Core's dust threshold of
+ * the costliest standard output (P2PKH, 546 sat; P2WPKH 294, P2TR 330). A fee output below its
+ * address's threshold would not be relayed, so such a share is refused at quote rather than folded
+ * into the deposit or dropped: the recipient would otherwise not get what the quote says.
+ */
+export const BITCOIN_MIN_INTEGRATOR_FEE_SATS = 546n;
 
 /**
  * The fee of a quote, taken from the input (the spec leaves the side open): each share is
@@ -70,6 +78,19 @@ export function integratorFeeOf(
     bps: share.bps,
     amount: (amountIn * BigInt(share.bps)) / BPS_DENOMINATOR,
   }));
+  if (fromChain.family === 'bitcoin') {
+    const dust = charges.find((charge) => charge.amount < BITCOIN_MIN_INTEGRATOR_FEE_SATS);
+    if (dust)
+      throw new CodedError(
+        ErrorCodes.VALIDATION_FAILED,
+        `integratorFee of ${dust.bps} bps to ${dust.recipient} is ${dust.amount} sat, below the ${BITCOIN_MIN_INTEGRATOR_FEE_SATS} sat a Bitcoin output must carry (dust): raise amountIn or the bps`,
+        {
+          field: 'integratorFee',
+          chain: fromChain.id,
+          minAmount: BITCOIN_MIN_INTEGRATOR_FEE_SATS.toString(),
+        },
+      );
+  }
   return { charges, netAmountIn: amountNetOfFees(amountIn, charges) };
 }
 

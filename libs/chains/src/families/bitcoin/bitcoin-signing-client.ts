@@ -117,6 +117,10 @@ export class BitcoinSigningChainClientImpl implements BitcoinSigningChainClient 
         userPublicKey: spec.signerPublicKey,
         userUtxos: utxos,
         payment: { address: spec.vault, amount: BigInt(spec.amount) },
+        integratorFees: (spec.integratorFees ?? []).map((fee) => ({
+          address: fee.recipient,
+          amount: BigInt(fee.amount),
+        })),
         memo: spec.memo,
         feeUtxo: request.bitcoinFeeInput,
         feeRate,

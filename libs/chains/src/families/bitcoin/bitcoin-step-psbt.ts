@@ -37,6 +37,11 @@ export interface BitcoinStepRequest {
   userUtxos: BitcoinUtxo[];
   /** Any standard address of the network (P2WPKH, P2WSH, P2TR, P2PKH, P2SH): the bridge vault... */
   payment: { address: string; amount: bigint };
+  /**
+   * The integrator fees: one output per recipient (any standard address of the network) of exactly
+   * its amount, each at or above its address's dust threshold, paid by the user on top of `payment`.
+   */
+  integratorFees?: { address: string; amount: bigint }[];
   /** Text of one OP_RETURN output (UTF-8, 1 to 80 bytes). */
   memo?: string;
   /** The service's fee wallet UTXO (P2WPKH): it pays the whole miner fee. */
@@ -57,7 +62,7 @@ export interface BitcoinStepPsbt {
   userInputs: BitcoinUtxo[];
   /** Always the last input. */
   feeInputIndex: number;
-  /** The user's change (0: no change output). The user spends exactly `payment.amount`. */
+  /** The user's change (0: no change output). The user spends exactly `payment.amount` plus the integrator fees. */
   userChange: bigint;
   /** What the fee wallet gets back: its UTXO's value − minerFee. */
   feeChange: bigint;
@@ -155,13 +160,15 @@ export function memoScript(memo: string): Uint8Array {
 }
 
 /**
- * The PSBT of a Bitcoin step: the user pays `payment` (and an OP_RETURN `memo`) from their UTXOs,
- * the service's fee UTXO pays the whole miner fee, so the user's balance drops by exactly
- * `payment.amount`.
+ * The PSBT of a Bitcoin step: the user pays `payment`, each integrator fee (one output per
+ * recipient) and an OP_RETURN `memo` from their UTXOs, the service's fee UTXO pays the whole miner
+ * fee, so the user's balance drops by exactly `payment.amount` plus the integrator fees.
  *
  * Order (fixed, so the same request gives the same PSBT): inputs = the user's selected UTXOs (by
  * value, largest first, then txid and vout), then the fee input, last. Outputs = the payment, the
- * memo (when any), the user's change (when any), the fee wallet's change, last. Version 2,
+ * integrator fees (in the request's order), the memo (when any), the user's change (when any), the
+ * fee wallet's change, last. An integrator fee below its address's dust threshold is refused
+ * (`invalid-request`; the quote refuses it first). Version 2,
  * locktime 0, every input's nSequence 0xfffffffd (RBF).
  *
  * Coin selection: the largest UTXOs first until they cover the payment (fewest inputs: the service
@@ -193,17 +200,22 @@ export function buildBitcoinStepPsbt(request: BitcoinStepRequest): BitcoinStepPs
   const amount = request.payment.amount;
   if (amount < dustThreshold(paymentScript))
     refuse('invalid-request', `the payment of ${amount} sat is below the dust threshold of its address`);
+  const feeOutputs = integratorFeeOutputsOf(request.integratorFees ?? [], network);
   checkUtxos(request, user);
 
+  const spent = feeOutputs.reduce((total, fee) => total + fee.amount, amount);
   const userInputs = selectUserUtxos(
     request.userUtxos,
-    amount,
+    spent,
     dustThreshold(user.script),
     request.maxUserInputs,
   );
-  const userChange = sum(userInputs) - amount;
+  const userChange = sum(userInputs) - spent;
 
-  const outputs: { script: Uint8Array; amount: bigint }[] = [{ script: paymentScript, amount }];
+  const outputs: { script: Uint8Array; amount: bigint }[] = [
+    { script: paymentScript, amount },
+    ...feeOutputs,
+  ];
   if (request.memo !== undefined) outputs.push({ script: memoScript(request.memo), amount: 0n });
   if (userChange > 0n) outputs.push({ script: user.script, amount: userChange });
   const feeChangeScript = feeWallet.script;
@@ -259,6 +271,23 @@ export function buildBitcoinStepPsbt(request: BitcoinStepRequest): BitcoinStepPs
   };
 }
 
+/** The integrator fees' outputs, in order; invalid-request for an address of another network or an amount below dust. */
+function integratorFeeOutputsOf(
+  fees: { address: string; amount: bigint }[],
+  network: BitcoinNetworkName,
+): { script: Uint8Array; amount: bigint }[] {
+  return fees.map((fee, index) => {
+    const script = paymentScriptOf(fee.address, network, `integratorFees[${index}].address`);
+    const dust = dustThreshold(script);
+    if (fee.amount < dust)
+      refuse(
+        'invalid-request',
+        `the integrator fee of ${fee.amount} sat to ${fee.address} is below the dust threshold of its address (${dust} sat)`,
+      );
+    return { script, amount: fee.amount };
+  });
+}
+
 /**
  * The id `tx` will have once signed, known before: a SegWit id covers no witness, and the only
  * scriptSig a step's inputs get is a nested-SegWit input's push of its redeem script, fixed by the
@@ -286,14 +315,18 @@ function walletAddress(address: string, network: BitcoinNetworkName, field: stri
   return result.value;
 }
 
-function paymentScriptOf(address: string, network: BitcoinNetworkName): Uint8Array {
+function paymentScriptOf(
+  address: string,
+  network: BitcoinNetworkName,
+  field = 'payment.address',
+): Uint8Array {
   try {
     const decoded = btc.Address(BITCOIN_NETWORKS[network]).decode(address);
     if (['wpkh', 'wsh', 'tr', 'pkh', 'sh'].includes(decoded.type)) return btc.OutScript.encode(decoded);
   } catch {
     // refused below
   }
-  return refuse('invalid-request', `payment.address ${address} is not a standard ${network} address`);
+  return refuse('invalid-request', `${field} ${address} is not a standard ${network} address`);
 }
 
 function checkUtxos(request: BitcoinStepRequest, user: BitcoinAddress): void {

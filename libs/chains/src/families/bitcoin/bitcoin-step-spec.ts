@@ -31,7 +31,9 @@ const BITCOIN_FEE_WALLET: SponsoredStepSpec = { mode: 'bitcoin-fee-wallet' };
 /**
  * The leg's deposit: `spend` satoshis to the vault (the leg's spender), the memo naming the leg's
  * destination chain and token, its recipient (the next chain's wallet, or the final recipient) and
- * the leg's minimum out: below it the bridge refunds the BTC instead of paying.
+ * the leg's minimum out: below it the bridge refunds the BTC instead of paying. A first leg carries
+ * the route's integrator fees (BitcoinStepSpec `integratorFees`): the PSBT pays each recipient an
+ * output of its amount beside the deposit, on top of `spend`.
  */
 export function bitcoinStepOf(input: LegStepInput, _chains: LegStepChains): LegStepSpec {
   const { step, leg } = input;
@@ -51,6 +53,9 @@ export function bitcoinStepOf(input: LegStepInput, _chains: LegStepChains): LegS
     }),
     ...(input.signerPublicKey !== undefined ? { signerPublicKey: input.signerPublicKey } : {}),
   };
+  const fees = input.integratorFees ?? [];
+  if (fees.length > 0)
+    bitcoin.integratorFees = fees.map((fee) => ({ recipient: fee.recipient, amount: fee.amount.toString() }));
   return { kind: leg.kind, call: null, bitcoin, sponsored: BITCOIN_FEE_WALLET };
 }
 

@@ -440,3 +440,80 @@ describe('building a step', () => {
     expect(estimateBitcoinWeight(['p2sh-p2wpkh'], [wpkh(OTHER_KEY).script])).toBe((82 + 23) * 4 + 110);
   });
 });
+
+describe('a step that pays integrator fees', () => {
+  const FEE_A = wpkh(key(5)).address!;
+  const FEE_B = tr(key(6)).address!;
+  const fees = [
+    { address: FEE_A, amount: 1_200n },
+    { address: FEE_B, amount: 800n },
+  ];
+  const built = buildBitcoinStepPsbt(request(USER_WPKH, { integratorFees: fees }));
+  const issued = btc.Transaction.fromPSBT(base64.decode(built.psbtBase64), BITCOIN_TX_OPTIONS);
+
+  it('pays each recipient an output of exactly its fee after the deposit, the user spending the deposit plus the fees', () => {
+    expect(issued.outputsLength).toBe(6);
+    expect([0, 1, 2].map((i) => issued.getOutputAddress(i, params))).toEqual([VAULT, FEE_A, FEE_B]);
+    expect([0, 1, 2].map((i) => issued.getOutput(i).amount)).toEqual([100_000n, 1_200n, 800n]);
+    expect(hex.encode(issued.getOutput(3).script!)).toBe(
+      hex.encode(btc.Script.encode(['RETURN', new TextEncoder().encode(MEMO)])),
+    );
+    const userIn = built.userInputs.reduce((sum, u) => sum + u.value, 0n);
+    expect(userIn - built.userChange).toBe(100_000n + 1_200n + 800n);
+    expect(issued.getOutput(4).amount).toBe(built.userChange);
+    expect(issued.getOutputAddress(5, params)).toBe(FEE_WALLET);
+    const verified = verifySignedBitcoinStep(built.psbtBase64, signAsWallet(built.psbtBase64, [0, 1]));
+    const completed = completeSponsoredBitcoinStep(verified, FEE_KEY);
+    expect(completed.fee).toBe(built.minerFee);
+    expect(completed.vsize).toBeLessThanOrEqual(built.vsize);
+  });
+
+  it('takes one more UTXO when the fees are what the selected ones no longer cover', () => {
+    const exact = buildBitcoinStepPsbt(
+      request(USER_WPKH, { payment: { address: VAULT, amount: 108_000n }, integratorFees: fees }),
+    );
+    expect(exact.userChange).toBe(0n);
+    const more = buildBitcoinStepPsbt(
+      request(USER_WPKH, { payment: { address: VAULT, amount: 108_001n }, integratorFees: fees }),
+    );
+    expect(more.userInputs).toHaveLength(3);
+    expect(more.userChange).toBe(4_999n);
+  });
+
+  it('refuses a signed transaction that drops, lowers or redirects a fee output', () => {
+    expect(() =>
+      verifySignedBitcoinStep(
+        built.psbtBase64,
+        tamperedAndSigned(built.psbtBase64, (tx) => tx.updateOutput(1, { amount: 1_000n })),
+      ),
+    ).toThrow(mismatch('outputs[1].amount'));
+    expect(() =>
+      verifySignedBitcoinStep(
+        built.psbtBase64,
+        tamperedAndSigned(built.psbtBase64, (tx) => tx.updateOutput(2, { script: wpkh(OTHER_KEY).script })),
+      ),
+    ).toThrow(mismatch('outputs[2].script'));
+    const dropped = btc.Transaction.fromPSBT(base64.decode(built.psbtBase64), BITCOIN_TX_OPTIONS);
+    const withoutFee = new btc.Transaction({ version: 2, lockTime: 0, ...BITCOIN_TX_OPTIONS });
+    for (let i = 0; i < dropped.inputsLength; i++) withoutFee.addInput(dropped.getInput(i));
+    for (let i = 0; i < dropped.outputsLength; i++) if (i !== 1) withoutFee.addOutput(dropped.getOutput(i));
+    expect(() =>
+      verifySignedBitcoinStep(built.psbtBase64, signAsWallet(base64.encode(withoutFee.toPSBT()), [0, 1])),
+    ).toThrow(mismatch('outputs.length'));
+  });
+
+  it('refuses a fee below its address dust threshold or to an address of another network', () => {
+    expect(() =>
+      buildBitcoinStepPsbt(request(USER_WPKH, { integratorFees: [{ address: FEE_A, amount: 293n }] })),
+    ).toThrow(
+      expect.objectContaining({ reason: 'invalid-request', message: expect.stringMatching(/294 sat/) }),
+    );
+    expect(
+      buildBitcoinStepPsbt(request(USER_WPKH, { integratorFees: [{ address: FEE_A, amount: 294n }] })).txid,
+    ).toMatch(/^[0-9a-f]{64}$/);
+    const mainnet = btc.p2wpkh(secp256k1.getPublicKey(key(5), true)).address!;
+    expect(() =>
+      buildBitcoinStepPsbt(request(USER_WPKH, { integratorFees: [{ address: mainnet, amount: 1_000n }] })),
+    ).toThrow(/integratorFees\[0\].address/);
+  });
+});

@@ -180,6 +180,15 @@ export class SolanaStepSpec {
   lastValidBlockHeight?: number;
 }
 
+/** One integrator fee a Bitcoin step pays: an output of `amount` satoshis to the address `recipient`. */
+export class BitcoinIntegratorFeeSpec {
+  @Matches(BITCOIN_ADDRESS, { message: 'recipient must be a Bitcoin address' })
+  recipient!: string;
+
+  @Matches(BASE_UNITS)
+  amount!: string;
+}
+
 export const BITCOIN_STEP_KINDS = ['bridge-deposit'] as const;
 export type BitcoinStepKind = (typeof BITCOIN_STEP_KINDS)[number];
 
@@ -213,4 +222,16 @@ export class BitcoinStepSpec {
   @IsNonEmptyString()
   @MaxLength(80)
   memo!: string;
+
+  /**
+   * The route's integrator fees, on a first leg: one output per recipient of exactly `amount`
+   * satoshis beside the deposit, paid from the signer's UTXOs on top of `amount` (the quote's
+   * amountIn is `amount` plus these).
+   */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(5)
+  @ValidateNested({ each: true })
+  @Type(() => BitcoinIntegratorFeeSpec)
+  integratorFees?: BitcoinIntegratorFeeSpec[];
 }
