@@ -1,0 +1,173 @@
+import * as btc from '@scure/btc-signer';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { Wallet } from 'ethers';
+import { BITCOIN_NETWORKS } from '@swapgw/chains/bitcoin-bridge';
+import { bitcoinDevnetKey, EsploraClient } from '@swapgw/devnet';
+import { waitFor } from '@swapgw/testing';
+import {
+  bitcoinWalletOf,
+  DevnetBitcoinWallets,
+  PsbtPayload,
+  signPsbt as signWithWallet,
+} from '../support/bitcoin-wallets';
+import { DevnetEvm } from '../support/devnet-evm';
+import { connectE2eApi, E2eApi } from '../support/e2e-api';
+import {
+  buildSwapId,
+  expectedOutBaseUnits,
+  FeeRoute,
+  nextSigning,
+  quoteFirstRoute,
+  submitSigned,
+} from '../support/swap-steps';
+
+// Integrator fees on routes that start on Bitcoin: the PSBT the wallet signs pays each fee
+// recipient an output of exactly its quoted fee beside the deposit into the bridge's vault (the
+// service's fee wallet paying the miner, user-paid or sponsored alike). Each recipient's balance,
+// read from the devnet's Esplora API, rises by exactly the route's `integratorFee[].amount`, the
+// wallet spends exactly the quoted `amount`, and the bridge pays the quote for what is left.
+const devnet = new DevnetEvm();
+const manifest = devnet.manifest as typeof devnet.manifest & {
+  bitcoin: { esploraUrl: string; bridge: { vault: string } };
+};
+const balanceOnA = (symbol: string, holder: string) => devnet.balanceOf('devnet-a', symbol, holder);
+const esplora = new EsploraClient(manifest.bitcoin.esploraUrl);
+const REGTEST = BITCOIN_NETWORKS.regtest;
+const SATS_PER_BTC = 100_000_000;
+
+/** Funder of fresh wallets (e2e files run one at a time). */
+const btcFunder = () => bitcoinDevnetKey('wallet', 7);
+
+describe('integrator fees on routes from Bitcoin', () => {
+  let api: E2eApi;
+
+  beforeAll(async () => {
+    api = await connectE2eApi('bitcoin-integrator-fee-e2e');
+  });
+
+  afterAll(() => devnet.destroy());
+
+  const bitcoin = new DevnetBitcoinWallets(esplora, btcFunder);
+  const satsOf = (address: string) => bitcoin.satsOf(address);
+  const feeSats = (route: FeeRoute) =>
+    route.integratorFee.map((fee) => BigInt(Math.round(Number(fee.amount) * SATS_PER_BTC)));
+  const scriptOf = (address: string) =>
+    Buffer.from(btc.OutScript.encode(btc.Address(REGTEST).decode(address)));
+
+  it.each([
+    ['user-paid', 'user'],
+    ['sponsored', 'sponsored'],
+  ] as const)(
+    '%s BTC → devnet-a USDC with two recipients: the PSBT pays each its quoted fee, their balances rise by exactly that, the wallet spends exactly the amount',
+    async (_, gasPayment) => {
+      const wallet = await bitcoin.freshWalletWith(3_000_000n);
+      const recipientA = bitcoinWalletOf(secp256k1.utils.randomSecretKey()).address;
+      const recipientB = bitcoinWalletOf(secp256k1.utils.randomSecretKey(), 'p2tr').address;
+      const evmRecipient = Wallet.createRandom();
+      const { quoteId, route } = await quoteFirstRoute<FeeRoute>(api, {
+        fromChain: 'bitcoin-devnet',
+        toChain: 'devnet-a',
+        tokenIn: 'BTC',
+        tokenOut: 'USDC',
+        amount: '0.01',
+        recipient: evmRecipient.address,
+        integratorFee: [
+          { bps: 30, recipient: recipientA },
+          { bps: 20, recipient: recipientB },
+        ],
+      });
+      expect(route.integratorFee).toEqual([
+        { bps: 30, amount: '0.00003', token: 'BTC', chain: 'bitcoin-devnet', recipient: recipientA },
+        { bps: 20, amount: '0.00002', token: 'BTC', chain: 'bitcoin-devnet', recipient: recipientB },
+      ]);
+      expect(feeSats(route)).toEqual([3_000n, 2_000n]);
+      const before = await satsOf(wallet.address);
+
+      const swapId = await buildSwapId(api, {
+        quoteId,
+        routeId: route.routeId,
+        userAddress: wallet.address,
+        recipient: evmRecipient.address,
+        gasPayment,
+        waitForTxRequestMs: 20_000,
+      });
+      const ready = await nextSigning(api, swapId, 0);
+      expect(ready.status).toBe(200);
+      const payload = ready.body.data.signing.payload as PsbtPayload;
+      const issued = btc.Transaction.fromPSBT(Buffer.from(payload.psbt, 'base64'), {
+        allowUnknownOutputs: true,
+      });
+      // The deposit carries the amount net of the fees; an output per recipient follows it.
+      expect(scriptOf(manifest.bitcoin.bridge.vault).equals(Buffer.from(issued.getOutput(0).script!))).toBe(
+        true,
+      );
+      expect(issued.getOutput(0).amount).toBe(995_000n);
+      expect([1, 2].map((i) => issued.getOutputAddress(i, REGTEST))).toEqual([recipientA, recipientB]);
+      expect([1, 2].map((i) => issued.getOutput(i).amount)).toEqual([3_000n, 2_000n]);
+
+      // A wallet that lowers a fee output is refused like any other change to the PSBT.
+      const lowered = btc.Transaction.fromPSBT(Buffer.from(payload.psbt, 'base64'), {
+        allowUnknownOutputs: true,
+      });
+      lowered.updateOutput(1, { amount: 1_000n });
+      const loweredPayload = { ...payload, psbt: Buffer.from(lowered.toPSBT()).toString('base64') };
+      const refused = await submitSigned(
+        api,
+        swapId,
+        Buffer.from(signWithWallet(loweredPayload, wallet).toPSBT()).toString('base64'),
+      );
+      expect(refused.status).toBe(409);
+      expect(refused.body.error).toMatchObject({ code: 'TX_REQUEST_MISMATCH' });
+
+      const submitted = await submitSigned(
+        api,
+        swapId,
+        Buffer.from(signWithWallet(payload, wallet).toPSBT()).toString('base64'),
+      );
+      expect(submitted.status).toBe(200);
+      expect(submitted.body.data).toMatchObject({ status: 'submitted', txHash: issued.id });
+      const terminal = await nextSigning(api, swapId, 1);
+      expect(terminal.body.error).toMatchObject({
+        code: 'EXECUTION_TERMINAL',
+        details: { status: 'completed' },
+      });
+
+      expect(await satsOf(recipientA)).toBe(3_000n);
+      expect(await satsOf(recipientB)).toBe(2_000n);
+      expect(before - (await satsOf(wallet.address))).toBe(1_000_000n);
+      const bridged = await waitFor(
+        async () => {
+          const balance = await balanceOnA('USDC', evmRecipient.address);
+          return balance > 0n ? balance : null;
+        },
+        { timeoutMs: 60_000, intervalMs: 300, description: 'the bridged USDC on devnet-a' },
+      );
+      // The bridge is quoted for what is left after the fees.
+      expect(bridged).toBe(expectedOutBaseUnits(route));
+    },
+  );
+
+  it('refuses at quote a fee a Bitcoin output cannot carry (below 546 sat) and a recipient of another network', async () => {
+    const dust = await api.client.post('/quote', {
+      fromChain: 'bitcoin-devnet',
+      toChain: 'devnet-a',
+      tokenIn: 'BTC',
+      tokenOut: 'USDC',
+      amount: '0.001',
+      integratorFee: { bps: 5, recipient: bitcoinWalletOf(secp256k1.utils.randomSecretKey()).address },
+    });
+    expect(dust.status).toBe(400);
+    expect(dust.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'integratorFee' } });
+    const mainnet = btc.p2wpkh(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true)).address!;
+    const foreign = await api.client.post('/quote', {
+      fromChain: 'bitcoin-devnet',
+      toChain: 'devnet-a',
+      tokenIn: 'BTC',
+      tokenOut: 'USDC',
+      amount: '0.01',
+      integratorFee: { bps: 30, recipient: mainnet },
+    });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error).toMatchObject({ code: 'INVALID_ADDRESS' });
+  });
+});
