@@ -93,7 +93,8 @@ export class CreateQuoteDto extends SwapTermsDto {
     description:
       `The integrator's fee, taken from the input amount on the source chain: one { bps, recipient }, or an array of up to ${MAX_INTEGRATOR_FEE_RECIPIENTS} ` +
       `whose bps add up to at most ${MAX_INTEGRATOR_FEE_BPS}. Omitted: the API key's default fee, if the operator set one; [] or bps 0: no fee. ` +
-      'Each route reports it in integratorFee, its expectedAmountOut and minAmountOut net of it',
+      'Each route reports it in integratorFee, its expectedAmountOut and minAmountOut net of it. Paid in the first transaction on fromChain: ' +
+      'EVM (the SwapGatewayRouter), Solana (a transfer per recipient) or Bitcoin (an output per recipient in the PSBT; each share at least 546 sat, else 400 VALIDATION_FAILED)',
   })
   @IsOptional()
   @Type(() => IntegratorFeeDto)
