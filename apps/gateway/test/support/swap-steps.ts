@@ -221,3 +221,17 @@ export async function untilSigningReady(client: ApiClient, swapId: string): Prom
     { timeoutMs: 150_000, intervalMs: 500, description: `swap ${swapId} signing payload ready` },
   );
 }
+
+/**
+ * The balance a payout makes once it is there (a bridge release, a destination swap), for a
+ * recipient that starts at 0: `read` polled until it is above 0.
+ */
+export function firstPayment(read: () => Promise<bigint>, description: string): Promise<bigint> {
+  return waitFor(
+    async () => {
+      const balance = await read();
+      return balance > 0n ? balance : null;
+    },
+    { timeoutMs: 60_000, intervalMs: 300, description },
+  );
+}

@@ -3,7 +3,6 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { Wallet } from 'ethers';
 import { BITCOIN_NETWORKS } from '@swapgw/chains/bitcoin-bridge';
 import { bitcoinDevnetKey, EsploraClient } from '@swapgw/devnet';
-import { waitFor } from '@swapgw/testing';
 import {
   bitcoinWalletOf,
   DevnetBitcoinWallets,
@@ -16,6 +15,7 @@ import {
   buildSwapId,
   expectedOutBaseUnits,
   FeeRoute,
+  firstPayment,
   nextSigning,
   quoteFirstRoute,
   submitSigned,
@@ -135,12 +135,9 @@ describe('integrator fees on routes from Bitcoin', () => {
       expect(await satsOf(recipientA)).toBe(3_000n);
       expect(await satsOf(recipientB)).toBe(2_000n);
       expect(before - (await satsOf(wallet.address))).toBe(1_000_000n);
-      const bridged = await waitFor(
-        async () => {
-          const balance = await balanceOnA('USDC', evmRecipient.address);
-          return balance > 0n ? balance : null;
-        },
-        { timeoutMs: 60_000, intervalMs: 300, description: 'the bridged USDC on devnet-a' },
+      const bridged = await firstPayment(
+        () => balanceOnA('USDC', evmRecipient.address),
+        'the bridged USDC on devnet-a',
       );
       // The bridge is quoted for what is left after the fees.
       expect(bridged).toBe(expectedOutBaseUnits(route));

@@ -4,7 +4,6 @@ import { Keypair, PublicKey, VersionedTransaction } from '@solana/web3.js';
 import { HDNodeWallet, Wallet } from 'ethers';
 import { BITCOIN_NETWORKS } from '@swapgw/chains/bitcoin-bridge';
 import { bitcoinDevnetKey, EsploraClient, solanaConnection, solanaTestWallet } from '@swapgw/devnet';
-import { waitFor } from '@swapgw/testing';
 import {
   BitcoinWallet,
   bitcoinWalletOf,
@@ -19,6 +18,7 @@ import { freshSolanaWalletWith as freshSolanaWith, splBalanceOf } from '@swapgw/
 import {
   buildSwapId,
   expectedOutBaseUnits,
+  firstPayment,
   nextSigning as nextSigningOf,
   quoteFirstRoute,
   signTypedDataUntilCompleted,
@@ -63,16 +63,6 @@ describe('native Bitcoin: BTC into and out of the devnet bridge, the miner fee p
     bitcoin.freshWalletWith(sats, kind);
   const signPsbt = (payload: PsbtPayload, wallet: BitcoinWallet) =>
     Buffer.from(signWithWallet(payload, wallet).toPSBT()).toString('base64');
-
-  /** The balance a bridge payout makes, once it is there (every recipient here starts at 0). */
-  const firstPayment = (read: () => Promise<bigint>, description: string): Promise<bigint> =>
-    waitFor(
-      async () => {
-        const balance = await read();
-        return balance > 0n ? balance : null;
-      },
-      { timeoutMs: 60_000, intervalMs: 300, description },
-    );
 
   /** A new EVM wallet holding `amount` USDC on devnet-a and no ETH. */
   async function freshEvmWalletWith(amount: bigint): Promise<Wallet> {
