@@ -3,6 +3,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { Wallet } from 'ethers';
 import { BITCOIN_NETWORKS } from '@swapgw/chains/bitcoin-bridge';
 import { bitcoinDevnetKey, EsploraClient } from '@swapgw/devnet';
+import { waitFor } from '@swapgw/testing';
 import {
   bitcoinWalletOf,
   DevnetBitcoinWallets,
@@ -10,6 +11,7 @@ import {
   signPsbt as signWithWallet,
 } from '../support/bitcoin-wallets';
 import { DevnetEvm } from '../support/devnet-evm';
+import { collectedFeesOf } from '../support/integrator-fees-collected';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
 import {
   buildSwapId,
@@ -141,6 +143,27 @@ describe('integrator fees on routes from Bitcoin', () => {
       );
       // The bridge is quoted for what is left after the fees.
       expect(bridged).toBe(expectedOutBaseUnits(route));
+      // Recorded under the key's owner like the other families' fees, with the deposit's txid.
+      const collected = await waitFor(
+        async () => {
+          const rows = await collectedFeesOf(swapId);
+          return rows.length === 2 ? rows : null;
+        },
+        { timeoutMs: 30_000, intervalMs: 300, description: 'the Bitcoin integrator fees recorded' },
+      );
+      expect(collected).toEqual(
+        [
+          [recipientA, '3000'],
+          [recipientB, '2000'],
+        ].map(([recipient, amount]) => ({
+          owner: api.owner,
+          chain: 'bitcoin-devnet',
+          token_symbol: 'BTC',
+          recipient,
+          amount,
+          tx_hash: issued.id,
+        })),
+      );
     },
   );
 

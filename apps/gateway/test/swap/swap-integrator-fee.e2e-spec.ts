@@ -4,11 +4,11 @@ import { promisify } from 'node:util';
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { Interface, parseUnits, Transaction, TransactionRequest, Wallet } from 'ethers';
-import { Client } from 'pg';
 import type { TypedDataV4 } from '@swapgw/chains';
 import { solanaConnection } from '@swapgw/devnet';
 import { testEnv, waitFor } from '@swapgw/testing';
 import { DevnetEvm } from '../support/devnet-evm';
+import { collectedFeesOf } from '../support/integrator-fees-collected';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
 import {
   buildSwapId,
@@ -52,22 +52,6 @@ async function gatewayCounter(name: string, labels: Record<string, string>): Pro
     }
   }
   return sum;
-}
-
-/** The rows gateway.integrator_fees_collected holds for a swap, by recipient. */
-async function collectedFeesOf(swapId: string): Promise<unknown[]> {
-  const db = new Client({ connectionString: testEnv().databaseUrl });
-  await db.connect();
-  try {
-    const { rows } = await db.query(
-      `SELECT "owner", "chain", "token_symbol", "recipient", "amount"::text, "tx_hash"
-         FROM "gateway"."integrator_fees_collected" WHERE "swap_id" = $1 ORDER BY "amount" DESC`,
-      [swapId],
-    );
-    return rows;
-  } finally {
-    await db.end();
-  }
 }
 
 /** The operator's command: `npm run keys -- fees <owner>` (the built CLI, on the stack's database). */
