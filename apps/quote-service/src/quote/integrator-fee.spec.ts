@@ -119,15 +119,29 @@ describe('integrator fee', () => {
       { bps: 30, recipient: SOLANA },
     ];
     const own = [{ bps: 5, recipient: EVM_B }];
-    expect(requestedIntegratorFee(own, keyDefault, evm)).toBe(own);
-    expect(requestedIntegratorFee([], keyDefault, evm)).toEqual([]);
-    expect(requestedIntegratorFee(undefined, keyDefault, evm)).toEqual([keyDefault[0]]);
-    expect(requestedIntegratorFee(undefined, keyDefault, solana)).toEqual([keyDefault[1]]);
-    expect(requestedIntegratorFee(undefined, keyDefault, bitcoin)).toEqual([]);
+    expect(requestedIntegratorFee(own, keyDefault, evm, 100_000_000n)).toBe(own);
+    expect(requestedIntegratorFee([], keyDefault, evm, 100_000_000n)).toEqual([]);
+    expect(requestedIntegratorFee(undefined, keyDefault, evm, 100_000_000n)).toEqual([keyDefault[0]]);
+    expect(requestedIntegratorFee(undefined, keyDefault, solana, 100_000_000n)).toEqual([keyDefault[1]]);
+    expect(requestedIntegratorFee(undefined, keyDefault, bitcoin, 100_000_000n)).toEqual([]);
     expect(
-      requestedIntegratorFee(undefined, [...keyDefault, { bps: 20, recipient: BTC_REGTEST }], bitcoin),
+      requestedIntegratorFee(
+        undefined,
+        [...keyDefault, { bps: 20, recipient: BTC_REGTEST }],
+        bitcoin,
+        100_000_000n,
+      ),
     ).toEqual([{ bps: 20, recipient: BTC_REGTEST }]);
-    expect(requestedIntegratorFee(undefined, undefined, evm)).toEqual([]);
+    expect(requestedIntegratorFee(undefined, undefined, evm, 100_000_000n)).toEqual([]);
+  });
+
+  it("leaves out of a quote from Bitcoin a default share worth less than a relayable output, where the request's own is kept (and refused)", () => {
+    const keyDefault = [{ bps: 20, recipient: BTC_REGTEST }];
+    // 20 bps of 273,000 sat is 546 sat, the least an output carries; of 272,999 sat, 545.
+    expect(requestedIntegratorFee(undefined, keyDefault, bitcoin, 273_000n)).toEqual(keyDefault);
+    expect(requestedIntegratorFee(undefined, keyDefault, bitcoin, 272_999n)).toEqual([]);
+    expect(requestedIntegratorFee(keyDefault, undefined, bitcoin, 272_999n)).toEqual(keyDefault);
+    expect(() => integratorFeeOf(keyDefault, 272_999n, bitcoin)).toThrow(/dust/);
   });
 });
 

@@ -105,16 +105,24 @@ export function amountNetOfFees(gross: bigint, charges: readonly { amount: bigin
 /**
  * The shares a quote charges: the request's own when it has any (even `[]`, which means none), else
  * the API key's default restricted to the recipients that are addresses of the source chain (an
- * operator may name one recipient per chain family; a default never makes a quote fail).
+ * operator may name one recipient per chain family). A default never makes a quote fail: from
+ * Bitcoin, a default share that `amountIn` makes worth less than BITCOIN_MIN_INTEGRATOR_FEE_SATS
+ * (an output no node relays) is left out of that quote, where a request's own share is refused.
  */
 export function requestedIntegratorFee(
   own: IntegratorFeeShare[] | undefined,
   keyDefault: IntegratorFeeShare[] | undefined,
   fromChain: ChainDescriptor,
+  amountIn: bigint,
 ): IntegratorFeeShare[] {
   if (own !== undefined) return own;
   if (!keyDefault || !FEE_FAMILIES.has(fromChain.family)) return [];
-  return keyDefault.filter((share) => validateAddressForChain(fromChain, share.recipient).ok);
+  return keyDefault.filter(
+    (share) =>
+      validateAddressForChain(fromChain, share.recipient).ok &&
+      (fromChain.family !== 'bitcoin' ||
+        (amountIn * BigInt(share.bps)) / BPS_DENOMINATOR >= BITCOIN_MIN_INTEGRATOR_FEE_SATS),
+  );
 }
 
 /** The route's `integratorFee` as POST /quote shows it: amounts in human units of the input token. */

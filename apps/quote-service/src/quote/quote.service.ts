@@ -104,7 +104,7 @@ export class QuoteService {
     if (request.userAddress !== undefined) checkUserAddress(request.userAddress, fromChain);
     // The integrator's fee comes out of the input: the providers quote what is left (integrator-fee.ts).
     const fee = integratorFeeOf(
-      requestedIntegratorFee(request.integratorFee, request.defaultIntegratorFee, fromChain),
+      requestedIntegratorFee(request.integratorFee, request.defaultIntegratorFee, fromChain, amountIn),
       amountIn,
       fromChain,
     );

@@ -228,10 +228,6 @@ export class BitcoinStepSpec {
    * satoshis beside the deposit, paid from the signer's UTXOs on top of `amount` (the quote's
    * amountIn is `amount` plus these).
    */
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(5)
-  @ValidateNested({ each: true })
-  @Type(() => BitcoinIntegratorFeeSpec)
+  @IsOptionalIntegratorFees(() => BitcoinIntegratorFeeSpec)
   integratorFees?: BitcoinIntegratorFeeSpec[];
 }
