@@ -60,9 +60,9 @@ const bridgeLeg = (overrides: Partial<RouteLeg> = {}) =>
   });
 const acrossLeg = bridgeLeg({ provider: 'across', spender: SPOKE_POOL });
 
-const refusalOf = (plan: RoutePlan, gasPayment: 'user' | 'sponsored' = 'user'): CodedError => {
+const refusalOf = (plan: RoutePlan): CodedError => {
   try {
-    integratorFeeTransfersOf(plan, chains, gasPayment);
+    integratorFeeTransfersOf(plan, chains);
   } catch (error) {
     return error as CodedError;
   }
@@ -71,28 +71,24 @@ const refusalOf = (plan: RoutePlan, gasPayment: 'user' | 'sponsored' = 'user'): 
 
 describe('integratorFeeTransfersOf', () => {
   it('is empty for a plan without a charged fee', () => {
-    expect(integratorFeeTransfersOf(planWith(), chains, 'user')).toEqual([]);
-    expect(integratorFeeTransfersOf(planWith([]), chains, 'user')).toEqual([]);
-    expect(integratorFeeTransfersOf(planWith([fee('0')]), chains, 'user')).toEqual([]);
+    expect(integratorFeeTransfersOf(planWith(), chains)).toEqual([]);
+    expect(integratorFeeTransfersOf(planWith([]), chains)).toEqual([]);
+    expect(integratorFeeTransfersOf(planWith([fee('0')]), chains)).toEqual([]);
   });
 
   it('gives each charged recipient and amount when the first leg swaps an ERC-20 through the chain router', () => {
     const other = `0x${'33'.repeat(20)}`;
-    for (const gasPayment of ['user', 'sponsored'] as const)
-      expect(
-        integratorFeeTransfersOf(planWith([fee('125000'), fee('0'), fee('7', other)]), chains, gasPayment),
-      ).toEqual([
-        { recipient: RECIPIENT, amount: 125000n },
-        { recipient: other, amount: 7n },
-      ]);
+    expect(integratorFeeTransfersOf(planWith([fee('125000'), fee('0'), fee('7', other)]), chains)).toEqual([
+      { recipient: RECIPIENT, amount: 125000n },
+      { recipient: other, amount: 7n },
+    ]);
   });
 
   it('gives the fees when the first leg swaps the native coin through the chain router (fee in the native coin)', () => {
     const nativeIn = swapLeg({ tokenIn: ETH, path: [WETH.address, USDC.address], tokenOut: USDC });
-    for (const gasPayment of ['user', 'sponsored'] as const)
-      expect(
-        integratorFeeTransfersOf(planWith([fee('5', RECIPIENT, ETH)], nativeIn), chains, gasPayment),
-      ).toEqual([{ recipient: RECIPIENT, amount: 5n }]);
+    expect(integratorFeeTransfersOf(planWith([fee('5', RECIPIENT, ETH)], nativeIn), chains)).toEqual([
+      { recipient: RECIPIENT, amount: 5n },
+    ]);
   });
 
   it.each(['user', 'sponsored'] as const)(
@@ -126,7 +122,7 @@ describe('integratorFeeTransfersOf', () => {
       spender: 'vau1tvau1tvau1tvau1tvau1tvau1tvau1tvau1tvau1t',
     });
     const solanaFee = { token: solanaUsdc, recipient: solanaRecipient, bps: 50, amount: '100000' };
-    expect(integratorFeeTransfersOf(planWith([solanaFee], deposit), chains, 'user')).toEqual([
+    expect(integratorFeeTransfersOf(planWith([solanaFee], deposit), chains)).toEqual([
       { recipient: solanaRecipient, amount: 100000n },
     ]);
     // A Jupiter transaction built with the fee as its platform fee takes it itself (the plan marks
@@ -143,7 +139,7 @@ describe('integratorFeeTransfersOf', () => {
       },
     });
     const taken = { ...solanaFee, collectedBy: 'aggregator' as const };
-    expect(integratorFeeTransfersOf(planWith([taken], jupiter), chains, 'user')).toEqual([
+    expect(integratorFeeTransfersOf(planWith([taken], jupiter), chains)).toEqual([
       { recipient: solanaRecipient, amount: 100000n },
     ]);
     expect(refusalOf(planWith([{ ...taken, amount: '99999' }], jupiter)).code).toBe('VALIDATION_FAILED');
@@ -157,32 +153,22 @@ describe('integratorFeeTransfersOf', () => {
   });
 
   it.each([
-    ['a user-paid', 'the devnet bridge', bridgeLeg(), 'user'],
-    ['a user-paid', 'Across', acrossLeg, 'user'],
-    ['a sponsored', 'the devnet bridge (its signed intent carries them)', bridgeLeg(), 'sponsored'],
+    ['the devnet bridge (depositWithFees, or the signed bridge intent)', bridgeLeg()],
+    ['Across (acrossWithFees, or the signed Across intent)', acrossLeg],
     [
-      'a user-paid',
-      'the devnet bridge towards Solana (depositToWithFees)',
+      'the devnet bridge towards Solana (depositToWithFees, or the signed bridge-to intent)',
       bridgeLeg({ destinationChain: 'solana-devnet' }),
-      'user',
     ],
-    [
-      'a sponsored',
-      'the devnet bridge towards Solana (its signed bridge-to intent carries them)',
-      bridgeLeg({ destinationChain: 'solana-devnet' }),
-      'sponsored',
-    ],
-    ['a sponsored', 'Across (its signed Across intent carries them)', acrossLeg, 'sponsored'],
   ] as const)(
-    'gives the fees when %s route starts with a deposit into %s through the chain router',
-    (_paid, _name, leg, gasPayment) => {
-      expect(integratorFeeTransfersOf(planWith([fee('125000')], leg), chains, gasPayment)).toEqual([
+    'gives the fees when the route starts with a deposit into %s through the chain router',
+    (_name, leg) => {
+      expect(integratorFeeTransfersOf(planWith([fee('125000')], leg), chains)).toEqual([
         { recipient: RECIPIENT, amount: 125000n },
       ]);
     },
   );
 
-  it('refuses a sponsored Across deposit whose fill swaps on the destination (the signed AcrossSwapIntent has no fees), and builds it user-paid', () => {
+  it('gives the fees when the route starts with an Across deposit whose fill swaps on the destination (acrossWithFees, or the signed AcrossSwapIntent)', () => {
     const usdcB = { ...USDC, chain: 'devnet-b', address: `0x${'31'.repeat(20)}` };
     const wethB = { ...WETH, chain: 'devnet-b', address: `0x${'32'.repeat(20)}` };
     const acrossSwap = {
@@ -200,18 +186,13 @@ describe('integratorFeeTransfersOf', () => {
         }),
       ],
     } as RoutePlan;
-    const refusal = refusalOf(acrossSwap, 'sponsored');
-    expect(refusal.code).toBe('VALIDATION_FAILED');
-    expect(refusal.message).toMatch(/Across deposit carrying the destination swap.*gasPayment user/);
-    expect(integratorFeeTransfersOf(acrossSwap, chains, 'user')).toEqual([
-      { recipient: RECIPIENT, amount: 125000n },
-    ]);
+    expect(integratorFeeTransfersOf(acrossSwap, chains)).toEqual([{ recipient: RECIPIENT, amount: 125000n }]);
   });
 
   it.each([
-    ['a bridge the router does not call', bridgeLeg({ spender: `0x${'98'.repeat(20)}` }), 'user', /venue/],
-  ] as const)('refuses %s with its reason', (_name, leg, gasPayment, reason) => {
-    const refusal = refusalOf(planWith([fee('125000')], leg), gasPayment);
+    ['a bridge the router does not call', bridgeLeg({ spender: `0x${'98'.repeat(20)}` }), /venue/],
+  ] as const)('refuses %s with its reason', (_name, leg, reason) => {
+    const refusal = refusalOf(planWith([fee('125000')], leg));
     expect(refusal.code).toBe('VALIDATION_FAILED');
     expect(refusal.message).toMatch(reason);
     expect(refusal.details).toMatchObject({ field: 'integratorFee', recipients: 1, chain: 'devnet-a' });
@@ -237,9 +218,9 @@ describe('integratorFeeTransfersOf', () => {
   });
 
   it('gives the fees when the first leg buys a taxed token: its input is untaxed and the router swaps it', () => {
-    expect(
-      integratorFeeTransfersOf(planWith([fee('125000')], swapLeg({ buyTaxBps: 300 })), chains, 'user'),
-    ).toEqual([{ recipient: RECIPIENT, amount: 125000n }]);
+    expect(integratorFeeTransfersOf(planWith([fee('125000')], swapLeg({ buyTaxBps: 300 })), chains)).toEqual([
+      { recipient: RECIPIENT, amount: 125000n },
+    ]);
   });
 
   describe('fees an aggregator call takes itself (collectedBy: aggregator)', () => {
@@ -250,7 +231,7 @@ describe('integratorFeeTransfersOf', () => {
       'passes them on to the prebuilt %s call that takes them (its step sends the call as built)',
       (provider) => {
         const leg = swapLeg({ provider, call, path: undefined });
-        expect(integratorFeeTransfersOf(planWith([taken('125000')], leg), chains, 'user')).toEqual([
+        expect(integratorFeeTransfersOf(planWith([taken('125000')], leg), chains)).toEqual([
           { recipient: fee('125000').recipient, amount: 125_000n },
         ]);
       },

@@ -1,10 +1,6 @@
-import { bridgeSwapLegOf, ChainFamily, PermitContracts, permitVenueOf } from '@swapgw/chains';
-import {
-  ACROSS_PROVIDER,
-  type IntegratorFeeTransfer,
-  prebuiltPaysIntegratorFees,
-} from '@swapgw/chains/families';
-import { CodedError, ErrorCodes, GasPayment, RouteLeg, RoutePlan } from '@swapgw/contracts';
+import { ChainFamily, PermitContracts, permitVenueOf } from '@swapgw/chains';
+import { type IntegratorFeeTransfer, prebuiltPaysIntegratorFees } from '@swapgw/chains/families';
+import { CodedError, ErrorCodes, RouteLeg, RoutePlan } from '@swapgw/contracts';
 
 /** What the check reads of chains: their family, and their permit contracts (the SwapGatewayRouter). */
 export interface IntegratorFeeChains {
@@ -24,7 +20,8 @@ export interface IntegratorFeeChains {
  *    bridge-swap intent, which carries the fees) or towards Solana or Bitcoin (user-paid
  *    depositToWithFees, the bridge's depositTo, or the sponsored bridge-to intent, which carries
  *    the fees); or an Across deposit, the wallet being the depositor (user-paid acrossWithFees, or
- *    the sponsored Across intent, which carries the fees);
+ *    the sponsored Across intent, or Across-swap intent when the fill swaps on the destination,
+ *    which carries the fees);
  *  - on Solana, in the bridge deposit's transaction the signer builds, a token transfer per
  *    recipient before the deposit (solanaIntegratorFeeInstructions);
  *  - on Bitcoin, in the bridge deposit's PSBT the signer builds, an output per recipient beside the
@@ -33,8 +30,8 @@ export interface IntegratorFeeChains {
  *    swapFeeBps, LI.FI fee, Jupiter's platform fee): the quote asked the aggregator for them and
  *    checked its answer. The gateway adds nothing to it (a transfer would charge the fee twice); see
  *    takenByPrebuiltLeg. A mix with fees the gateway pays is refused.
- * Any other first leg (a sponsored Across deposit carrying the destination swap, whose signed
- * AcrossSwapIntent has no fees; a first leg selling a taxed token; a prebuilt call without the fee) is refused with 400
+ * Every sponsored intent carries the fees, so who pays the gas does not matter here. Any other first
+ * leg (a first leg selling a taxed token; a prebuilt call without the fee) is refused with 400
  * VALIDATION_FAILED, field integratorFee: a build that left the fee out would hand the integrator's
  * share back to the user while the quote said it was paid. Pure: the builder calls it before
  * reading any chain.
@@ -42,7 +39,6 @@ export interface IntegratorFeeChains {
 export function integratorFeeTransfersOf(
   plan: RoutePlan,
   chains: IntegratorFeeChains,
-  gasPayment: GasPayment,
 ): IntegratorFeeTransfer[] {
   const charged = (plan.integratorFees ?? []).filter((fee) => BigInt(fee.amount) > 0n);
   if (charged.length === 0) return [];
@@ -58,7 +54,7 @@ export function integratorFeeTransfersOf(
     ? taken
       ? null
       : 'its fee was quoted inside an aggregator transaction the first leg does not carry as quoted'
-    : feeLegProblem(plan, chains, gasPayment);
+    : feeLegProblem(leg, chains);
   const refusal = problem ?? (wrongToken === undefined ? null : `the fee is not in ${leg.tokenIn.symbol}`);
   if (refusal === null) return taken ?? transfers;
   throw new CodedError(
@@ -69,8 +65,7 @@ export function integratorFeeTransfersOf(
 }
 
 /** Why the first leg cannot pay the fees in its own transaction, or null when it can. */
-function feeLegProblem(plan: RoutePlan, chains: IntegratorFeeChains, gasPayment: GasPayment): string | null {
-  const leg = plan.legs[0];
+function feeLegProblem(leg: RouteLeg, chains: IntegratorFeeChains): string | null {
   const family = chains.familyOf(leg.chain);
   if (family === 'solana')
     return leg.kind === 'bridge'
@@ -85,16 +80,7 @@ function feeLegProblem(plan: RoutePlan, chains: IntegratorFeeChains, gasPayment:
   // would not (its transfer into the pool is taxed, so the pair's K check fails).
   if ((leg.sellTaxBps ?? 0) > 0)
     return 'the first leg sells a taxed token, which the SwapGatewayRouter cannot swap';
-  if (leg.kind === 'bridge') {
-    if (
-      gasPayment === 'sponsored' &&
-      leg.provider === ACROSS_PROVIDER &&
-      bridgeSwapLegOf(plan.legs, chains) === 0
-    )
-      return 'the route starts with an Across deposit carrying the destination swap, whose gas-covered intent cannot carry the fee transfer yet; build with gasPayment user';
-  } else if (!leg.path) {
-    return `the first leg (${leg.provider}) has no Uniswap path`;
-  }
+  if (leg.kind !== 'bridge' && !leg.path) return `the first leg (${leg.provider}) has no Uniswap path`;
   const contracts = chains.permitContractsOf(leg.chain);
   if (!contracts) return `${leg.chain} has no SwapGatewayRouter`;
   const venue = permitVenueOf(leg, contracts);

@@ -17,7 +17,6 @@ import { balanceKey, balancesToRead } from '../planning/bridged-balances';
 import { firstLegPermitOf } from '../planning/first-leg-permit';
 import { integratorFeeTransfersOf } from '../planning/integrator-fees';
 import { planSteps } from '../planning/step-plan';
-import { gasPaymentOf } from '../planning/step-plan-request';
 import { priceCheckOf } from '../planning/step-price-checks';
 import { walletsOf } from '../planning/swap-wallets';
 import { SwapEntity } from './swap.entity';
@@ -107,11 +106,7 @@ export class SwapPlanner {
     this.assertSigningSurfaces(plan);
     const familyOf = (chain: string) => this.chains.familyOf(chain);
     const permitContractsOf = (chain: string) => this.chains.permitContractsOf(chain);
-    const integratorFees = integratorFeeTransfersOf(
-      plan,
-      { familyOf, permitContractsOf },
-      gasPaymentOf(request),
-    );
+    const integratorFees = integratorFeeTransfersOf(plan, { familyOf, permitContractsOf });
     // Addresses are checked against the route before any chain is read.
     const wallets = walletsOf(plan, request, familyOf, (chain) => this.chains.addressChainOf(chain));
     // The permit too is checked before any chain is read.

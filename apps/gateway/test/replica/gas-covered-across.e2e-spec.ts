@@ -18,6 +18,7 @@ interface Route {
   expectedAmountOut: string;
   minAmountOut: string;
   tokenOutDecimals: number;
+  integratorFee: Array<{ recipient: string; bps: number; amount: string; token: string; chain: string }>;
   signatures: Array<{ chain: string; kind: string; payloadType: string; mayBeSkipped: boolean }>;
 }
 
@@ -34,14 +35,23 @@ describe('gas covered on both chains through Across (mainnet replica)', () => {
     await replica?.stop();
   }, 180_000);
 
-  /** Quotes base → arbitrum and picks the Across route ending in `tokenOut`. */
+  /** Quotes base → arbitrum (with `integratorFee` when given) and picks the Across route ending in `tokenOut`. */
   const quoteAcross = async (
     tokenOut: string,
     amount: string,
+    integratorFee?: { recipient: string; bps: number },
   ): Promise<{ quoteId: string; route: Route }> => {
     const quote = await replica.client.post(
       '/quote',
-      { fromChain: 'base', toChain: 'arbitrum', tokenIn: 'USDC', tokenOut, amount, slippageBps: 50 },
+      {
+        fromChain: 'base',
+        toChain: 'arbitrum',
+        tokenIn: 'USDC',
+        tokenOut,
+        amount,
+        slippageBps: 50,
+        ...(integratorFee ? { integratorFee } : {}),
+      },
       { timeoutMs: 60_000 },
     );
     expect(quote.status).toBe(200);
@@ -140,6 +150,50 @@ describe('gas covered on both chains through Across (mainnet replica)', () => {
         outputToken: replica.tokenAddress('arbitrum', 'USDC'),
         fill: { status: 'filled', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
       },
+    });
+  });
+
+  it('with an integrator fee: the AcrossSwapIntent the wallet signs names it, the router pays it on base in the relayed deposit (the recipient rises by exactly the quoted fee) and the rest still becomes WETH on arbitrum', async () => {
+    const feeRecipient = Wallet.createRandom().address;
+    const wallet = await replica.freshWalletWith('base', 'USDC', parseUnits('100', 6));
+    const { quoteId, route } = await quoteAcross('WETH', '100', { recipient: feeRecipient, bps: 30 });
+    expect(route.providers).toEqual(['across', 'uniswap-v3']);
+    expect(route.integratorFee).toEqual([
+      { recipient: feeRecipient, bps: 30, amount: '0.3', token: 'USDC', chain: 'base' },
+    ]);
+    const fee = parseUnits(route.integratorFee[0].amount, 6);
+
+    const { swapId, signed } = await signAll(wallet, quoteId, route);
+    const intent = signed[1];
+    expect(intent.types.PermitWitnessTransferFrom).toContainEqual({
+      name: 'witness',
+      type: 'AcrossSwapIntent',
+    });
+    // Permit2 moves the whole 100 USDC; the witness lists the fee the router pays out of it.
+    expect(intent.message).toMatchObject({
+      permitted: { token: replica.tokenAddress('base', 'USDC'), amount: parseUnits('100', 6).toString() },
+      witness: {
+        destinationRouter: catalog('arbitrum').gatewayRouter,
+        recipient: wallet.address,
+        integratorFees: [{ recipient: feeRecipient, amount: fee.toString() }],
+      },
+    });
+
+    const minimum = parseUnits(route.minAmountOut, route.tokenOutDecimals);
+    await waitFor(
+      async () => ((await replica.balanceOf('arbitrum', 'WETH', wallet.address)) >= minimum ? true : null),
+      { timeoutMs: 60_000, intervalMs: 500, description: 'WETH on arbitrum' },
+    );
+    // On chain: the fee recipient (a fresh address) holds exactly the quoted fee on base; the wallet
+    // spent its 100 USDC and paid no gas.
+    expect(await replica.balanceOf('base', 'USDC', feeRecipient)).toBe(fee);
+    expect(await replica.balanceOf('base', 'USDC', wallet.address)).toBe(0n);
+    expect(await replica.ethOf('base', wallet.address)).toBe(0n);
+    expect(await replica.ethOf('arbitrum', wallet.address)).toBe(0n);
+    const status = await acrossStatusOf(await depositTxOf(swapId));
+    expect(status.body.data.bridge).toMatchObject({
+      recipient: catalog('arbitrum').gatewayRouter,
+      fill: { status: 'filled' },
     });
   });
 

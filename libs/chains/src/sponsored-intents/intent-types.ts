@@ -163,6 +163,8 @@ export interface AcrossSwapIntent {
   unwrapNative: boolean;
   /** Seconds since epoch: the deposit and the destination swap (after it: bridged tokens paid). */
   deadline: UintLike;
+  /** Paid on the source chain out of the permitted amount first; the deposit gets the rest. None when absent. */
+  integratorFees?: IntegratorFeeTerm[];
 }
 
 /** The Permit2 half of a sponsored leg: what may be pulled, once, by the router. */

@@ -130,7 +130,7 @@ describe('sponsored intents: encodeSponsoredCall', () => {
     expect(() => encodeSponsoredCall(reordered, wallet.address, signature)).toThrow(SponsoredIntentError);
   });
 
-  it('across: acrossWithIntent and acrossAndSwapWithIntent with the signed deposit terms, swap and recipient', async () => {
+  it('across: acrossWithIntent and acrossAndSwapWithIntent with the signed deposit terms, swap, recipient and integrator fees', async () => {
     const deposit = acrossTyped([{ recipient: RECIPIENT, amount: 1_000n }]);
     const { wallet, signature } = await sign(deposit);
     const plain = sponsoredRouterInterface.parseTransaction({
@@ -150,7 +150,7 @@ describe('sponsored intents: encodeSponsoredCall', () => {
       DEADLINE - 1n,
       [[RECIPIENT, 1_000n]],
     ]);
-    const swap = acrossSwapTyped(500n, 9n);
+    const swap = acrossSwapTyped(500n, 9n, [{ recipient: RECIPIENT, amount: 20n }]);
     const signed = await sign(swap, wallet);
     const call = encodeSponsoredCall(swap, wallet.address, signed.signature);
     expect(call).toMatchObject({ to: ROUTER, value: '0' });
@@ -175,6 +175,7 @@ describe('sponsored intents: encodeSponsoredCall', () => {
       RECIPIENT,
       true,
       DEADLINE - 1n,
+      [[RECIPIENT, 20n]],
     ]);
   });
 

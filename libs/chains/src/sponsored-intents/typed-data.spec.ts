@@ -332,8 +332,9 @@ describe('sponsored intents: typed data', () => {
     ).toBe(expected);
   });
 
-  it('AcrossSwapIntent: uint32 quote terms and the V3 path as bytes, hashed as the router’s hashAcrossSwapIntent', () => {
-    const td = acrossSwapTyped();
+  it('AcrossSwapIntent: uint32 quote terms, the V3 path as bytes and the integrator fees, hashed as the router’s hashAcrossSwapIntent', () => {
+    const fee = { recipient: getAddress('0x' + 'f3'.repeat(20)), amount: 2_500n };
+    const td = acrossSwapTyped(undefined, undefined, [{ ...fee, recipient: fee.recipient.toLowerCase() }]);
     expect(JSON.parse(JSON.stringify(td))).toEqual(td);
     const w = td.message.witness as Record<string, string>;
     expect(w).toEqual({
@@ -352,14 +353,22 @@ describe('sponsored intents: typed data', () => {
       recipient: RECIPIENT,
       unwrapNative: true,
       deadline: String(DEADLINE - 1n),
+      integratorFees: [{ recipient: fee.recipient, amount: '2500' }],
     });
-    const words = AbiCoder.defaultAbiCoder().encode(
+    const abi = AbiCoder.defaultAbiCoder();
+    const feeHash = keccak256(
+      abi.encode(
+        ['bytes32', 'address', 'uint256'],
+        [id('IntegratorFee(address recipient,uint256 amount)'), fee.recipient, fee.amount],
+      ),
+    );
+    const words = abi.encode(
       [
         ...['bytes32', 'address', 'uint256', 'address', 'uint256', 'address', 'uint32', 'uint32', 'uint32'],
-      ].concat(['address', 'address', 'bytes32', 'uint256', 'address', 'uint256', 'uint256']),
+      ].concat(['address', 'address', 'bytes32', 'uint256', 'address', 'uint256', 'uint256', 'bytes32']),
       [
         id(
-          'AcrossSwapIntent(address venue,uint256 destinationChainId,address outputToken,uint256 outputAmount,address exclusiveRelayer,uint32 quoteTimestamp,uint32 fillDeadline,uint32 exclusivityParameter,address destinationRouter,address destinationVenue,bytes path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)',
+          'AcrossSwapIntent(address venue,uint256 destinationChainId,address outputToken,uint256 outputAmount,address exclusiveRelayer,uint32 quoteTimestamp,uint32 fillDeadline,uint32 exclusivityParameter,address destinationRouter,address destinationVenue,bytes path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)',
         ),
         w.venue,
         w.destinationChainId,
@@ -376,6 +385,8 @@ describe('sponsored intents: typed data', () => {
         w.recipient,
         1,
         w.deadline,
+        // One fee: the keccak of its hashStruct.
+        keccak256(feeHash),
       ],
     );
     expect(TypedDataEncoder.hashStruct('AcrossSwapIntent', ethersTypedDataArgs(td).types, w)).toBe(

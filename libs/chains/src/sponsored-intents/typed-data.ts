@@ -242,6 +242,7 @@ export function acrossSwapIntentTypedData(
     recipient,
     unwrapNative: intent.unwrapNative,
     deadline: uintString(intent.deadline, 'intent.deadline'),
+    integratorFees: integratorFeesOf(intent.integratorFees, input.amount),
   });
 }
 

@@ -79,6 +79,7 @@ export const SPONSORED_INTENT_TYPES = {
     { name: 'recipient', type: 'address' },
     { name: 'unwrapNative', type: 'bool' },
     { name: 'deadline', type: 'uint256' },
+    { name: 'integratorFees', type: 'IntegratorFee[]' },
   ],
 } as const;
 

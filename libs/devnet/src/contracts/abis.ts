@@ -140,7 +140,7 @@ export const SWAP_GATEWAY_ROUTER_ABI = [
   'function onBridgeRelease(address token, uint256 amount, bytes message)',
   'function BRIDGE_SWAP_INTENT_WITNESS_TYPE() view returns (string)',
   `function acrossWithIntent(${PERMIT2_PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, address outputToken, uint256 outputAmount, address recipient, address exclusiveRelayer, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityParameter, uint256 deadline, (address recipient, uint256 amount)[] integratorFees) intent, bytes signature)`,
-  `function acrossAndSwapWithIntent(${PERMIT2_PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, address outputToken, uint256 outputAmount, address exclusiveRelayer, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityParameter, address destinationRouter, address destinationVenue, bytes path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline) intent, bytes signature)`,
+  `function acrossAndSwapWithIntent(${PERMIT2_PERMIT_TUPLE}, address owner, (address venue, uint256 destinationChainId, address outputToken, uint256 outputAmount, address exclusiveRelayer, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityParameter, address destinationRouter, address destinationVenue, bytes path, uint256 amountOutMin, address recipient, bool unwrapNative, uint256 deadline, (address recipient, uint256 amount)[] integratorFees) intent, bytes signature)`,
   'function handleV3AcrossMessage(address tokenSent, uint256 amount, address relayer, bytes message)',
   'function ACROSS_INTENT_WITNESS_TYPE() view returns (string)',
   'function ACROSS_SWAP_INTENT_WITNESS_TYPE() view returns (string)',

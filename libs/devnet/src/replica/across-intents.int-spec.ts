@@ -275,6 +275,116 @@ describe('Across with gas covered on the mainnet replica', () => {
     expect(await arbitrum.getBalance(wallet.address)).toBe(0n);
   }, 90_000);
 
+  it('an AcrossSwapIntent with an integrator fee: the fee is paid on base first, the SpokePool gets the rest, the fill still swaps on arbitrum; a relayer that changes the fee is refused', async () => {
+    const amount = parseUnits('100', 6);
+    const fee = parseUnits('0.4', 6);
+    const feeRecipient = Wallet.createRandom().address;
+    const wallet = await zeroEthWallet(amount + fee);
+    // Quoted for what the fee leaves, as the gateway quotes a route with an integrator fee.
+    const fees = await quote(amount, router());
+    const amountOutMin = ((await wethFor(BigInt(fees.outputAmount))) * 99n) / 100n;
+    const deadline = inAnHour();
+    const permit = {
+      token: usdcOf('base'),
+      amount: amount + fee,
+      nonce: randomPermit2Nonce(),
+      deadline: inAnHour(),
+    };
+    const td = acrossSwapIntentTypedData({
+      chainId: CHAIN_IDS.base,
+      permit2: catalogOf('base').permit2!,
+      router: router(),
+      ...permit,
+      intent: {
+        ...acrossTerms(fees),
+        destinationRouter: catalogOf('arbitrum').gatewayRouter!,
+        destinationVenue: catalogOf('arbitrum').uniswapV3!.swapRouter02,
+        path: [usdcOf('arbitrum'), wethOf('arbitrum')],
+        fees: [500],
+        amountOutMin,
+        recipient: wallet.address,
+        unwrapNative: false,
+        deadline,
+        integratorFees: [{ recipient: feeRecipient, amount: fee }],
+      },
+    });
+    const signature = await sign(wallet, td);
+    const call = encodeSponsoredCall(td, wallet.address, signature);
+
+    // The fee the wallet signed, changed by the relayer: redirected, raised, or dropped.
+    const witness = td.message.witness as Record<string, unknown>;
+    const withFees = (integratorFees: { recipient: string; amount: bigint }[]) => ({
+      to: call.to,
+      data: sponsoredRouterInterface.encodeFunctionData('acrossAndSwapWithIntent', [
+        {
+          permitted: { token: permit.token, amount: permit.amount },
+          nonce: permit.nonce,
+          deadline: permit.deadline,
+        },
+        wallet.address,
+        { ...witness, integratorFees: integratorFees.map((f) => [f.recipient, f.amount]) },
+        signature,
+      ]),
+    });
+    const relayerAddress = relayer('base').address;
+    expect(await refusal(withFees([{ recipient: relayerAddress, amount: fee }]))).toBe('InvalidSigner');
+    expect(await refusal(withFees([{ recipient: feeRecipient, amount: fee + 1n }]))).toBe('InvalidSigner');
+    expect(await refusal(withFees([]))).toBe('InvalidSigner');
+
+    const receipt = await relay(call);
+    expect(receipt.gasUsed).toBeLessThan(SPONSORED_EVM_GAS.acrossSwapIntent);
+    const deposit = receipt.logs
+      .filter((log) => log.address === fees.spokePoolAddress)
+      .map((log) => ACROSS_SPOKE_POOL_INTERFACE.parseLog(log))
+      .find((event) => event?.name === 'FundsDeposited');
+    // The deposit holds what the fee left, for which the output was quoted, and carries the swap to
+    // arbitrum's router.
+    const bytes32 = (address: string) => `0x${address.slice(2).toLowerCase().padStart(64, '0')}`;
+    expect(deposit?.args.depositor).toBe(bytes32(wallet.address));
+    expect(deposit?.args.recipient).toBe(bytes32(catalogOf('arbitrum').gatewayRouter!));
+    expect(deposit?.args.inputAmount).toBe(amount);
+    expect(deposit?.args.outputAmount).toBe(BigInt(fees.outputAmount));
+    expect(deposit?.args.message).toBe(
+      encodeAcrossSwapMessage({
+        owner: wallet.address,
+        venue: catalogOf('arbitrum').uniswapV3!.swapRouter02,
+        path: encodeUniswapV3Path([usdcOf('arbitrum'), wethOf('arbitrum')], [500]),
+        amountOutMin,
+        recipient: wallet.address,
+        unwrapNative: false,
+        deadline,
+      }),
+    );
+    const routerEvents = receipt.logs
+      .map((log) => (log.address === router() ? settled.parseLog(log) : null))
+      .filter((event) => event !== null);
+    expect(routerEvents.find((event) => event.name === 'IntegratorFeePaid')?.args.toArray()).toEqual([
+      feeRecipient,
+      usdcOf('base'),
+      wallet.address,
+      fee,
+    ]);
+    expect(routerEvents.find((event) => event.name === 'AcrossDepositWithIntent')?.args.amount).toBe(amount);
+    expect(await balanceOf('base', usdcOf('base'), feeRecipient)).toBe(fee);
+    expect(await balanceOf('base', usdcOf('base'), wallet.address)).toBe(0n);
+    expect(await balanceOf('base', usdcOf('base'), router())).toBe(0n);
+
+    const weth = await waitFor(() => balanceOf('arbitrum', wethOf('arbitrum'), wallet.address), amountOutMin);
+    expect(weth).toBeGreaterThanOrEqual(amountOutMin);
+    const [settlement] = await settlements(wallet.address);
+    expect(settlement.toArray()).toEqual([
+      wallet.address,
+      wallet.address,
+      wethOf('arbitrum'),
+      BigInt(fees.outputAmount),
+      weth,
+      OUTCOME.swapped,
+    ]);
+    expect(await balanceOf('arbitrum', usdcOf('arbitrum'), router())).toBe(0n);
+    expect(await balanceOf('arbitrum', usdcOf('arbitrum'), wallet.address)).toBe(0n);
+    expect(await base.getBalance(wallet.address)).toBe(0n);
+  }, 90_000);
+
   it('100 USDC and 0 ETH on base become outputAmount of USDC on arbitrum from one AcrossIntent, the wallet as depositor; the signed integrator fee is paid on base first, and a relayer that changes it is refused', async () => {
     const amount = parseUnits('100', 6);
     const fee = parseUnits('0.35', 6);

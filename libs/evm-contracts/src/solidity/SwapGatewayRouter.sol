@@ -286,6 +286,8 @@ contract SwapGatewayRouter is ReentrancyGuard {
         address recipient;
         bool unwrapNative;
         uint256 deadline;
+        /// Integrator fees paid out of the permitted amount before the deposit (which gets the rest).
+        IntegratorFee[] integratorFees;
     }
 
     /// The message an Across bridge-swap deposit carries to the destination router (abi.encode of it).
@@ -346,7 +348,7 @@ contract SwapGatewayRouter is ReentrancyGuard {
         "AcrossIntent(address venue,uint256 destinationChainId,address outputToken,uint256 outputAmount,address recipient,address exclusiveRelayer,uint32 quoteTimestamp,uint32 fillDeadline,uint32 exclusivityParameter,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)"
     );
     bytes32 public constant ACROSS_SWAP_INTENT_TYPEHASH = keccak256(
-        "AcrossSwapIntent(address venue,uint256 destinationChainId,address outputToken,uint256 outputAmount,address exclusiveRelayer,uint32 quoteTimestamp,uint32 fillDeadline,uint32 exclusivityParameter,address destinationRouter,address destinationVenue,bytes path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)"
+        "AcrossSwapIntent(address venue,uint256 destinationChainId,address outputToken,uint256 outputAmount,address exclusiveRelayer,uint32 quoteTimestamp,uint32 fillDeadline,uint32 exclusivityParameter,address destinationRouter,address destinationVenue,bytes path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)"
     );
     /// Permit2 witness type strings: the witness field is named "witness" (as Uniswap's permit2-sdk
     /// and UniswapX name it) and the referenced types follow in alphabetical order, as EIP-712 wants.
@@ -363,7 +365,7 @@ contract SwapGatewayRouter is ReentrancyGuard {
     string public constant ACROSS_INTENT_WITNESS_TYPE =
         "AcrossIntent witness)AcrossIntent(address venue,uint256 destinationChainId,address outputToken,uint256 outputAmount,address recipient,address exclusiveRelayer,uint32 quoteTimestamp,uint32 fillDeadline,uint32 exclusivityParameter,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)TokenPermissions(address token,uint256 amount)";
     string public constant ACROSS_SWAP_INTENT_WITNESS_TYPE =
-        "AcrossSwapIntent witness)AcrossSwapIntent(address venue,uint256 destinationChainId,address outputToken,uint256 outputAmount,address exclusiveRelayer,uint32 quoteTimestamp,uint32 fillDeadline,uint32 exclusivityParameter,address destinationRouter,address destinationVenue,bytes path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline)TokenPermissions(address token,uint256 amount)";
+        "AcrossSwapIntent witness)AcrossSwapIntent(address venue,uint256 destinationChainId,address outputToken,uint256 outputAmount,address exclusiveRelayer,uint32 quoteTimestamp,uint32 fillDeadline,uint32 exclusivityParameter,address destinationRouter,address destinationVenue,bytes path,uint256 amountOutMin,address recipient,bool unwrapNative,uint256 deadline,IntegratorFee[] integratorFees)IntegratorFee(address recipient,uint256 amount)TokenPermissions(address token,uint256 amount)";
 
     /// Gas the destination router must have left before it tries a bridge-and-swap's swap: a first
     /// hop, and each further one. A release sent with less reverts (InsufficientGasForSwap) rather
@@ -848,9 +850,10 @@ contract SwapGatewayRouter is ReentrancyGuard {
         assertNothingLeft(IERC20(permit.permitted.token), held);
     }
 
-    /// Sponsored Across deposit and destination swap, from the one signature on this chain: deposits
-    /// the whole permitted amount to intent.destinationRouter on the destination chain with an
-    /// AcrossSwapMessage; the fill there calls that router's handleV3AcrossMessage, which swaps.
+    /// Sponsored Across deposit and destination swap, from the one signature on this chain: pays the
+    /// signed integrator fees out of the permitted amount and deposits the rest to
+    /// intent.destinationRouter on the destination chain with an AcrossSwapMessage; the fill there
+    /// calls that router's handleV3AcrossMessage, which swaps.
     function acrossAndSwapWithIntent(
         ISignatureTransfer.PermitTransferFrom calldata permit,
         address owner,
@@ -865,6 +868,7 @@ contract SwapGatewayRouter is ReentrancyGuard {
         if (v3PathStart(intent.path) != intent.outputToken) revert TokenMismatch(intent.outputToken, v3PathStart(intent.path));
         uint256 held =
             pullWithIntent(permit, owner, hashAcrossSwapIntent(intent), ACROSS_SWAP_INTENT_WITNESS_TYPE, signature, intent.venue);
+        uint256 net = payIntegratorFees(IERC20(permit.permitted.token), owner, permit.permitted.amount, intent.integratorFees, intent.venue);
         depositAcrossWithIntent(
             AcrossDeposit({
                 spokePool: intent.venue,
@@ -878,7 +882,7 @@ contract SwapGatewayRouter is ReentrancyGuard {
                 exclusivityParameter: intent.exclusivityParameter
             }),
             permit,
-            permit.permitted.amount,
+            net,
             owner,
             abi.encode(
                 AcrossSwapMessage({
@@ -1083,8 +1087,8 @@ contract SwapGatewayRouter is ReentrancyGuard {
         );
     }
 
-    /// EIP-712 hashStruct of an AcrossSwapIntent: the path's bytes as their keccak, in two abi.encode
-    /// halves (static words concatenate as one encoding) to stay within the stack.
+    /// EIP-712 hashStruct of an AcrossSwapIntent: the path's bytes and the fees as their hashes, in two
+    /// abi.encode halves (static words concatenate as one encoding) to stay within the stack.
     function hashAcrossSwapIntent(AcrossSwapIntent calldata intent) private pure returns (bytes32) {
         return keccak256(
             bytes.concat(
@@ -1106,7 +1110,8 @@ contract SwapGatewayRouter is ReentrancyGuard {
                     intent.amountOutMin,
                     intent.recipient,
                     intent.unwrapNative,
-                    intent.deadline
+                    intent.deadline,
+                    hashIntegratorFees(intent.integratorFees)
                 )
             )
         );

@@ -71,7 +71,7 @@ export class EvmTypedDataPayloadDto {
       'BridgeSwapIntent: the bridge deposit and the swap on the destination chain, which runs from this signature: destinationChainId, ' +
       'destinationRouter, path, amountOutMin, recipient, unwrapNative, deadline, integratorFees (paid on the source chain before the deposit); ' +
       'AcrossIntent: the Across deposit (destinationChainId, outputToken, outputAmount, recipient, Across quote terms), deadline, integratorFees (paid before the deposit); ' +
-      'AcrossSwapIntent: the Across deposit and the Uniswap V3 swap on the destination chain). ' +
+      'AcrossSwapIntent: the Across deposit and the Uniswap V3 swap on the destination chain, integratorFees (paid on the source chain before the deposit)). ' +
       'rawTx: the 0x signature (65 bytes)',
   })
   typedData!: Eip712TypedDataDto;

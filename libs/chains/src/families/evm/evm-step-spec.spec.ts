@@ -321,6 +321,25 @@ describe('evmStepOf', () => {
         unwrapNative: true,
       },
     });
+    // With an integrator fee: Permit2 moves the spend and the fee, the signed across-swap lists the
+    // fee (the router pays it and deposits the spend, for which the output was quoted).
+    const swapWithFee = inputOf(
+      { kind: 'bridge', signing: 'permit2-intent', bridgeSwap: true },
+      {
+        leg: across,
+        next: v3OnB,
+        minOut: 1_500_000n,
+        sponsored: true,
+        integratorFees: [{ recipient: feeRecipient, amount: 7_500n }],
+      },
+    );
+    expect(evmStepOf(swapWithFee, chains).sponsored?.intent).toMatchObject({
+      kind: 'across-swap',
+      amount: '1507500',
+      across: terms('1400000'),
+      amountOutMin: '300',
+      integratorFees: [{ recipient: feeRecipient, amount: '7500' }],
+    });
   });
 
   it('a bridge paying 32 bytes (a Solana wallet) is a bridge-to witness, or depositTo as a transaction', () => {

@@ -330,8 +330,6 @@ function bridgeSwapIntentOf(
 ): SponsoredIntentSpec {
   const across = input.leg.provider === ACROSS_PROVIDER;
   const fees = input.integratorFees ?? [];
-  if (across && fees.length > 0)
-    throw new Error(`The across leg on ${input.leg.chain} cannot pay integrator fees sponsored`);
   return {
     kind: across ? 'across-swap' : 'bridge-swap',
     ...(across ? { across: acrossTermsOf(input) } : {}),

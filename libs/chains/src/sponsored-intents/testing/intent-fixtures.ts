@@ -97,7 +97,7 @@ export const acrossTyped = (integratorFees?: IntegratorFeeTerm[]) =>
     intent: { ...acrossTerms, recipient: RECIPIENT.toLowerCase(), deadline: DEADLINE - 1n, integratorFees },
   });
 
-export const acrossSwapTyped = (amount?: bigint, nonce?: bigint) =>
+export const acrossSwapTyped = (amount?: bigint, nonce?: bigint, integratorFees?: IntegratorFeeTerm[]) =>
   acrossSwapIntentTypedData({
     ...permitPart(amount, nonce),
     intent: {
@@ -110,6 +110,7 @@ export const acrossSwapTyped = (amount?: bigint, nonce?: bigint) =>
       recipient: RECIPIENT.toLowerCase(),
       unwrapNative: true,
       deadline: DEADLINE - 1n,
+      integratorFees,
     },
   });
 

@@ -216,9 +216,8 @@ export class SponsoredIntentSpec {
   deadline!: number;
 
   /**
-   * swap / swap-v3 / bridge / bridge-to / bridge-swap / across: the integrator fees the router pays
-   * out of `amount` (the route's amountIn, fees included) before it swaps or deposits the rest;
-   * signed with the leg. Absent: none (always, for across-swap: its signed intent has no fees).
+   * Every kind: the integrator fees the router pays out of `amount` (the route's amountIn, fees
+   * included) before it swaps or deposits the rest; signed with the leg. Absent: none.
    */
   @IsOptionalIntegratorFees(() => SponsoredIntegratorFee)
   integratorFees?: SponsoredIntegratorFee[];

@@ -182,6 +182,7 @@ export function intentTypedData(chainId: number, intent: SponsoredIntentSpec, no
           recipient: intent.recipient,
           unwrapNative: Boolean(intent.unwrapNative),
           deadline: intent.deadline,
+          integratorFees: intent.integratorFees,
         },
       });
   }
