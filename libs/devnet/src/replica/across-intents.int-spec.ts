@@ -1,7 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Contract, hexlify, Interface, JsonRpcProvider, parseUnits, randomBytes, Wallet } from 'ethers';
+import {
+  Contract,
+  hexlify,
+  Interface,
+  JsonRpcProvider,
+  parseUnits,
+  randomBytes,
+  TransactionReceipt,
+  Wallet,
+} from 'ethers';
 import {
   acrossIntentTypedData,
   acrossSwapIntentTypedData,
@@ -190,6 +199,128 @@ describe('Across with gas covered on the mainnet replica', () => {
       })
     ).map((log) => settled.parseLog(log)!.args);
 
+  /** The destination half of an AcrossSwapIntent: arbitrum's router swaps USDC for WETH (fee 500) to the wallet. */
+  const wethOnArbitrum = (wallet: Wallet, amountOutMin: bigint, deadline: bigint) => ({
+    destinationRouter: catalogOf('arbitrum').gatewayRouter!,
+    destinationVenue: catalogOf('arbitrum').uniswapV3!.swapRouter02,
+    path: [usdcOf('arbitrum'), wethOf('arbitrum')],
+    fees: [500],
+    amountOutMin,
+    recipient: wallet.address,
+    unwrapNative: false,
+    deadline,
+  });
+  /** Where a witness on base is signed for: Permit2 of base, our router the spender. */
+  const permit2OnBase = () => ({
+    chainId: CHAIN_IDS.base,
+    permit2: catalogOf('base').permit2!,
+    router: router(),
+  });
+  const permitOf = (amount: bigint) => ({
+    token: usdcOf('base'),
+    amount,
+    nonce: randomPermit2Nonce(),
+    deadline: inAnHour(),
+  });
+  const bytes32 = (address: string) => `0x${address.slice(2).toLowerCase().padStart(64, '0')}`;
+  const routerEventsIn = (receipt: TransactionReceipt) =>
+    receipt.logs
+      .map((log) => (log.address === router() ? settled.parseLog(log) : null))
+      .filter((event) => event !== null);
+
+  /**
+   * The signed `td` relayed through `method` with the fee changed by the relayer (redirected to
+   * itself, raised, or dropped): each refused as InvalidSigner.
+   */
+  const expectChangedFeesRefused = async (
+    method: 'acrossWithIntent' | 'acrossAndSwapWithIntent',
+    td: TypedDataV4,
+    wallet: Wallet,
+    signature: string,
+    fee: { recipient: string; amount: bigint },
+  ) => {
+    const message = td.message as {
+      permitted: { token: string; amount: string };
+      nonce: string;
+      deadline: string;
+      witness: Record<string, unknown>;
+    };
+    const withFees = (integratorFees: { recipient: string; amount: bigint }[]) => ({
+      to: router(),
+      data: sponsoredRouterInterface.encodeFunctionData(method, [
+        { permitted: message.permitted, nonce: message.nonce, deadline: message.deadline },
+        wallet.address,
+        { ...message.witness, integratorFees: integratorFees.map((f) => [f.recipient, f.amount]) },
+        signature,
+      ]),
+    });
+    expect(await refusal(withFees([{ recipient: relayer('base').address, amount: fee.amount }]))).toBe(
+      'InvalidSigner',
+    );
+    expect(await refusal(withFees([{ ...fee, amount: fee.amount + 1n }]))).toBe('InvalidSigner');
+    expect(await refusal(withFees([]))).toBe('InvalidSigner');
+  };
+
+  /**
+   * Relays the wallet's signed Across deposit with an integrator fee through `method` (within its
+   * gas figure), after the same call with the fee changed is refused (expectChangedFeesRefused).
+   * On base: IntegratorFeePaid (payer the wallet), the fee recipient holding exactly the fee, and
+   * the SpokePool's FundsDeposited of `deposited` (what the fee left, for which the output was
+   * quoted) with the wallet as depositor (Across refunds an unfilled deposit to it, never to the
+   * router), which it returns; nothing left with the wallet or the router.
+   */
+  const relayWithFee = async (
+    method: 'acrossWithIntent' | 'acrossAndSwapWithIntent',
+    td: TypedDataV4,
+    wallet: Wallet,
+    fee: { recipient: string; amount: bigint },
+    deposited: bigint,
+  ) => {
+    const signature = await sign(wallet, td);
+    await expectChangedFeesRefused(method, td, wallet, signature, fee);
+    const receipt = await relay(encodeSponsoredCall(td, wallet.address, signature));
+    const gasFigure = method === 'acrossWithIntent' ? 'acrossIntent' : 'acrossSwapIntent';
+    expect(receipt.gasUsed).toBeLessThan(SPONSORED_EVM_GAS[gasFigure]);
+    const events = routerEventsIn(receipt);
+    expect(events.find((event) => event.name === 'IntegratorFeePaid')?.args.toArray()).toEqual([
+      fee.recipient,
+      usdcOf('base'),
+      wallet.address,
+      fee.amount,
+    ]);
+    expect(events.find((event) => event.name === 'AcrossDepositWithIntent')?.args.amount).toBe(deposited);
+    const spokePool = (td.message.witness as { venue: string }).venue;
+    const deposit = receipt.logs
+      .filter((log) => log.address === spokePool)
+      .map((log) => ACROSS_SPOKE_POOL_INTERFACE.parseLog(log))
+      .find((event) => event?.name === 'FundsDeposited');
+    expect(deposit?.args.depositor).toBe(bytes32(wallet.address));
+    expect(deposit?.args.inputAmount).toBe(deposited);
+    expect(await balanceOf('base', usdcOf('base'), fee.recipient)).toBe(fee.amount);
+    expect(await balanceOf('base', usdcOf('base'), wallet.address)).toBe(0n);
+    expect(await balanceOf('base', usdcOf('base'), router())).toBe(0n);
+    return deposit;
+  };
+
+  /** The fill on arbitrum swapped the deposit's outputAmount into at least amountOutMin of WETH for the wallet. */
+  const expectSwappedOnArbitrum = async (wallet: Wallet, outputAmount: bigint, amountOutMin: bigint) => {
+    const weth = await waitFor(() => balanceOf('arbitrum', wethOf('arbitrum'), wallet.address), amountOutMin);
+    expect(weth).toBeGreaterThanOrEqual(amountOutMin);
+    const [settlement] = await settlements(wallet.address);
+    expect(settlement.toArray()).toEqual([
+      wallet.address,
+      wallet.address,
+      wethOf('arbitrum'),
+      outputAmount,
+      weth,
+      OUTCOME.swapped,
+    ]);
+    expect(await balanceOf('arbitrum', usdcOf('arbitrum'), router())).toBe(0n);
+    expect(await balanceOf('arbitrum', usdcOf('arbitrum'), wallet.address)).toBe(0n);
+    expect(await base.getBalance(wallet.address)).toBe(0n);
+    expect(await arbitrum.getBalance(wallet.address)).toBe(0n);
+  };
+
   it('the deployed router hashes the Across witnesses with the type strings the typed data uses', async () => {
     const deployed = new Contract(router(), SWAP_GATEWAY_ROUTER_ABI, base);
     expect(await deployed.getFunction('ACROSS_INTENT_WITNESS_TYPE')()).toBe(
@@ -205,23 +336,11 @@ describe('Across with gas covered on the mainnet replica', () => {
     const wallet = await zeroEthWallet(amount);
     const fees = await quote(amount, router());
     const amountOutMin = ((await wethFor(BigInt(fees.outputAmount))) * 99n) / 100n;
-    const permit = { token: usdcOf('base'), amount, nonce: randomPermit2Nonce(), deadline: inAnHour() };
+    const permit = permitOf(amount);
     const td = acrossSwapIntentTypedData({
-      chainId: CHAIN_IDS.base,
-      permit2: catalogOf('base').permit2!,
-      router: router(),
+      ...permit2OnBase(),
       ...permit,
-      intent: {
-        ...acrossTerms(fees),
-        destinationRouter: catalogOf('arbitrum').gatewayRouter!,
-        destinationVenue: catalogOf('arbitrum').uniswapV3!.swapRouter02,
-        path: [usdcOf('arbitrum'), wethOf('arbitrum')],
-        fees: [500],
-        amountOutMin,
-        recipient: wallet.address,
-        unwrapNative: false,
-        deadline: inAnHour(),
-      },
+      intent: { ...acrossTerms(fees), ...wethOnArbitrum(wallet, amountOutMin, inAnHour()) },
     });
     const signature = await sign(wallet, td);
     const call = encodeSponsoredCall(td, wallet.address, signature);
@@ -244,9 +363,7 @@ describe('Across with gas covered on the mainnet replica', () => {
     const receipt = await relay(call);
     // The quotes' and the budget's figure for it is an upper bound.
     expect(receipt.gasUsed).toBeLessThan(SPONSORED_EVM_GAS.acrossSwapIntent);
-    const deposited = receipt.logs
-      .map((log) => (log.address === router() ? settled.parseLog(log) : null))
-      .find((event) => event?.name === 'AcrossDepositWithIntent');
+    const deposited = routerEventsIn(receipt).find((event) => event.name === 'AcrossDepositWithIntent');
     expect(deposited?.args.toArray()).toEqual([
       wallet.address,
       fees.spokePoolAddress,
@@ -257,205 +374,57 @@ describe('Across with gas covered on the mainnet replica', () => {
     ]);
     expect(await balanceOf('base', usdcOf('base'), wallet.address)).toBe(0n);
     expect(await balanceOf('base', usdcOf('base'), router())).toBe(0n);
-
-    const weth = await waitFor(() => balanceOf('arbitrum', wethOf('arbitrum'), wallet.address), amountOutMin);
-    expect(weth).toBeGreaterThanOrEqual(amountOutMin);
-    const [settlement] = await settlements(wallet.address);
-    expect(settlement.toArray()).toEqual([
-      wallet.address,
-      wallet.address,
-      wethOf('arbitrum'),
-      BigInt(fees.outputAmount),
-      weth,
-      OUTCOME.swapped,
-    ]);
-    expect(await balanceOf('arbitrum', usdcOf('arbitrum'), router())).toBe(0n);
-    expect(await balanceOf('arbitrum', usdcOf('arbitrum'), wallet.address)).toBe(0n);
-    expect(await base.getBalance(wallet.address)).toBe(0n);
-    expect(await arbitrum.getBalance(wallet.address)).toBe(0n);
+    await expectSwappedOnArbitrum(wallet, BigInt(fees.outputAmount), amountOutMin);
   }, 90_000);
 
   it('an AcrossSwapIntent with an integrator fee: the fee is paid on base first, the SpokePool gets the rest, the fill still swaps on arbitrum; a relayer that changes the fee is refused', async () => {
     const amount = parseUnits('100', 6);
-    const fee = parseUnits('0.4', 6);
-    const feeRecipient = Wallet.createRandom().address;
-    const wallet = await zeroEthWallet(amount + fee);
+    const fee = { recipient: Wallet.createRandom().address, amount: parseUnits('0.4', 6) };
+    const wallet = await zeroEthWallet(amount + fee.amount);
     // Quoted for what the fee leaves, as the gateway quotes a route with an integrator fee.
     const fees = await quote(amount, router());
     const amountOutMin = ((await wethFor(BigInt(fees.outputAmount))) * 99n) / 100n;
-    const deadline = inAnHour();
-    const permit = {
-      token: usdcOf('base'),
-      amount: amount + fee,
-      nonce: randomPermit2Nonce(),
-      deadline: inAnHour(),
-    };
+    const swap = wethOnArbitrum(wallet, amountOutMin, inAnHour());
     const td = acrossSwapIntentTypedData({
-      chainId: CHAIN_IDS.base,
-      permit2: catalogOf('base').permit2!,
-      router: router(),
-      ...permit,
-      intent: {
-        ...acrossTerms(fees),
-        destinationRouter: catalogOf('arbitrum').gatewayRouter!,
-        destinationVenue: catalogOf('arbitrum').uniswapV3!.swapRouter02,
-        path: [usdcOf('arbitrum'), wethOf('arbitrum')],
-        fees: [500],
-        amountOutMin,
-        recipient: wallet.address,
-        unwrapNative: false,
-        deadline,
-        integratorFees: [{ recipient: feeRecipient, amount: fee }],
-      },
+      ...permit2OnBase(),
+      ...permitOf(amount + fee.amount),
+      intent: { ...acrossTerms(fees), ...swap, integratorFees: [fee] },
     });
-    const signature = await sign(wallet, td);
-    const call = encodeSponsoredCall(td, wallet.address, signature);
-
-    // The fee the wallet signed, changed by the relayer: redirected, raised, or dropped.
-    const witness = td.message.witness as Record<string, unknown>;
-    const withFees = (integratorFees: { recipient: string; amount: bigint }[]) => ({
-      to: call.to,
-      data: sponsoredRouterInterface.encodeFunctionData('acrossAndSwapWithIntent', [
-        {
-          permitted: { token: permit.token, amount: permit.amount },
-          nonce: permit.nonce,
-          deadline: permit.deadline,
-        },
-        wallet.address,
-        { ...witness, integratorFees: integratorFees.map((f) => [f.recipient, f.amount]) },
-        signature,
-      ]),
-    });
-    const relayerAddress = relayer('base').address;
-    expect(await refusal(withFees([{ recipient: relayerAddress, amount: fee }]))).toBe('InvalidSigner');
-    expect(await refusal(withFees([{ recipient: feeRecipient, amount: fee + 1n }]))).toBe('InvalidSigner');
-    expect(await refusal(withFees([]))).toBe('InvalidSigner');
-
-    const receipt = await relay(call);
-    expect(receipt.gasUsed).toBeLessThan(SPONSORED_EVM_GAS.acrossSwapIntent);
-    const deposit = receipt.logs
-      .filter((log) => log.address === fees.spokePoolAddress)
-      .map((log) => ACROSS_SPOKE_POOL_INTERFACE.parseLog(log))
-      .find((event) => event?.name === 'FundsDeposited');
-    // The deposit holds what the fee left, for which the output was quoted, and carries the swap to
-    // arbitrum's router.
-    const bytes32 = (address: string) => `0x${address.slice(2).toLowerCase().padStart(64, '0')}`;
-    expect(deposit?.args.depositor).toBe(bytes32(wallet.address));
-    expect(deposit?.args.recipient).toBe(bytes32(catalogOf('arbitrum').gatewayRouter!));
-    expect(deposit?.args.inputAmount).toBe(amount);
+    const deposit = await relayWithFee('acrossAndSwapWithIntent', td, wallet, fee, amount);
+    // It carries the swap to arbitrum's router.
+    expect(deposit?.args.recipient).toBe(bytes32(swap.destinationRouter));
     expect(deposit?.args.outputAmount).toBe(BigInt(fees.outputAmount));
     expect(deposit?.args.message).toBe(
       encodeAcrossSwapMessage({
         owner: wallet.address,
-        venue: catalogOf('arbitrum').uniswapV3!.swapRouter02,
-        path: encodeUniswapV3Path([usdcOf('arbitrum'), wethOf('arbitrum')], [500]),
+        venue: swap.destinationVenue,
+        path: encodeUniswapV3Path(swap.path, swap.fees),
         amountOutMin,
         recipient: wallet.address,
         unwrapNative: false,
-        deadline,
+        deadline: swap.deadline,
       }),
     );
-    const routerEvents = receipt.logs
-      .map((log) => (log.address === router() ? settled.parseLog(log) : null))
-      .filter((event) => event !== null);
-    expect(routerEvents.find((event) => event.name === 'IntegratorFeePaid')?.args.toArray()).toEqual([
-      feeRecipient,
-      usdcOf('base'),
-      wallet.address,
-      fee,
-    ]);
-    expect(routerEvents.find((event) => event.name === 'AcrossDepositWithIntent')?.args.amount).toBe(amount);
-    expect(await balanceOf('base', usdcOf('base'), feeRecipient)).toBe(fee);
-    expect(await balanceOf('base', usdcOf('base'), wallet.address)).toBe(0n);
-    expect(await balanceOf('base', usdcOf('base'), router())).toBe(0n);
-
-    const weth = await waitFor(() => balanceOf('arbitrum', wethOf('arbitrum'), wallet.address), amountOutMin);
-    expect(weth).toBeGreaterThanOrEqual(amountOutMin);
-    const [settlement] = await settlements(wallet.address);
-    expect(settlement.toArray()).toEqual([
-      wallet.address,
-      wallet.address,
-      wethOf('arbitrum'),
-      BigInt(fees.outputAmount),
-      weth,
-      OUTCOME.swapped,
-    ]);
-    expect(await balanceOf('arbitrum', usdcOf('arbitrum'), router())).toBe(0n);
-    expect(await balanceOf('arbitrum', usdcOf('arbitrum'), wallet.address)).toBe(0n);
-    expect(await base.getBalance(wallet.address)).toBe(0n);
+    await expectSwappedOnArbitrum(wallet, BigInt(fees.outputAmount), amountOutMin);
   }, 90_000);
 
   it('100 USDC and 0 ETH on base become outputAmount of USDC on arbitrum from one AcrossIntent, the wallet as depositor; the signed integrator fee is paid on base first, and a relayer that changes it is refused', async () => {
     const amount = parseUnits('100', 6);
-    const fee = parseUnits('0.35', 6);
-    const feeRecipient = Wallet.createRandom().address;
-    const wallet = await zeroEthWallet(amount + fee);
+    const fee = { recipient: Wallet.createRandom().address, amount: parseUnits('0.35', 6) };
+    const wallet = await zeroEthWallet(amount + fee.amount);
     const fees = await quote(amount, wallet.address);
-    const permit = {
-      token: usdcOf('base'),
-      amount: amount + fee,
-      nonce: randomPermit2Nonce(),
-      deadline: inAnHour(),
-    };
     const td = acrossIntentTypedData({
-      chainId: CHAIN_IDS.base,
-      permit2: catalogOf('base').permit2!,
-      router: router(),
-      ...permit,
+      ...permit2OnBase(),
+      ...permitOf(amount + fee.amount),
       intent: {
         ...acrossTerms(fees),
         recipient: wallet.address,
         deadline: inAnHour(),
-        integratorFees: [{ recipient: feeRecipient, amount: fee }],
+        integratorFees: [fee],
       },
     });
-    const signature = await sign(wallet, td);
-    const call = encodeSponsoredCall(td, wallet.address, signature);
-
-    // The fee the wallet signed, changed by the relayer: redirected, raised, or dropped.
-    const witness = td.message.witness as Record<string, unknown>;
-    const withFees = (integratorFees: { recipient: string; amount: bigint }[]) => ({
-      to: call.to,
-      data: sponsoredRouterInterface.encodeFunctionData('acrossWithIntent', [
-        {
-          permitted: { token: permit.token, amount: permit.amount },
-          nonce: permit.nonce,
-          deadline: permit.deadline,
-        },
-        wallet.address,
-        { ...witness, integratorFees: integratorFees.map((f) => [f.recipient, f.amount]) },
-        signature,
-      ]),
-    });
-    const relayerAddress = relayer('base').address;
-    expect(await refusal(withFees([{ recipient: relayerAddress, amount: fee }]))).toBe('InvalidSigner');
-    expect(await refusal(withFees([{ recipient: feeRecipient, amount: fee + 1n }]))).toBe('InvalidSigner');
-    expect(await refusal(withFees([]))).toBe('InvalidSigner');
-
-    const receipt = await relay(call);
-    expect(receipt.gasUsed).toBeLessThan(SPONSORED_EVM_GAS.acrossIntent);
-    const deposit = receipt.logs
-      .filter((log) => log.address === fees.spokePoolAddress)
-      .map((log) => ACROSS_SPOKE_POOL_INTERFACE.parseLog(log))
-      .find((event) => event?.name === 'FundsDeposited');
-    // Across refunds an unfilled deposit to its depositor: the owner, never the router; it holds
-    // what the fee left, for which the output was quoted.
-    expect(deposit?.args.depositor).toBe(`0x${wallet.address.slice(2).toLowerCase().padStart(64, '0')}`);
-    expect(deposit?.args.inputAmount).toBe(amount);
+    const deposit = await relayWithFee('acrossWithIntent', td, wallet, fee, amount);
     expect(deposit?.args.message).toBe('0x');
-    const routerEvents = receipt.logs
-      .map((log) => (log.address === router() ? settled.parseLog(log) : null))
-      .filter((event) => event !== null);
-    expect(routerEvents.find((event) => event.name === 'IntegratorFeePaid')?.args.toArray()).toEqual([
-      feeRecipient,
-      usdcOf('base'),
-      wallet.address,
-      fee,
-    ]);
-    expect(routerEvents.find((event) => event.name === 'AcrossDepositWithIntent')?.args.amount).toBe(amount);
-    expect(await balanceOf('base', usdcOf('base'), feeRecipient)).toBe(fee);
-    expect(await balanceOf('base', usdcOf('base'), wallet.address)).toBe(0n);
-    expect(await balanceOf('base', usdcOf('base'), router())).toBe(0n);
     const usdc = await waitFor(
       () => balanceOf('arbitrum', usdcOf('arbitrum'), wallet.address),
       BigInt(fees.outputAmount),
