@@ -91,24 +91,21 @@ describe('integratorFeeTransfersOf', () => {
     ]);
   });
 
-  it.each(['user', 'sponsored'] as const)(
-    'gives the transfers of a Bitcoin bridge deposit (%s), whose PSBT the signer builds with an output per recipient',
-    (gasPayment) => {
-      const btc = { chain: 'bitcoin-devnet', symbol: 'BTC', address: null, decimals: 8 };
-      const deposit = bridgeLeg({ chain: 'bitcoin-devnet', tokenIn: btc, spender: 'bcrt1pvault' });
-      const recipients = ['bcrt1qfeea', 'bcrt1qfeeb'];
-      const fees = recipients.map((recipient, i) => ({
-        token: btc,
-        recipient,
-        bps: 30,
-        amount: String(3000 + i),
-      }));
-      expect(integratorFeeTransfersOf(planWith(fees, deposit), chains, gasPayment)).toEqual([
-        { recipient: 'bcrt1qfeea', amount: 3000n },
-        { recipient: 'bcrt1qfeeb', amount: 3001n },
-      ]);
-    },
-  );
+  it('gives the transfers of a Bitcoin bridge deposit, whose PSBT the signer builds with an output per recipient (user-paid or sponsored alike)', () => {
+    const btc = { chain: 'bitcoin-devnet', symbol: 'BTC', address: null, decimals: 8 };
+    const deposit = bridgeLeg({ chain: 'bitcoin-devnet', tokenIn: btc, spender: 'bcrt1pvault' });
+    const recipients = ['bcrt1qfeea', 'bcrt1qfeeb'];
+    const fees = recipients.map((recipient, i) => ({
+      token: btc,
+      recipient,
+      bps: 30,
+      amount: String(3000 + i),
+    }));
+    expect(integratorFeeTransfersOf(planWith(fees, deposit), chains)).toEqual([
+      { recipient: 'bcrt1qfeea', amount: 3000n },
+      { recipient: 'bcrt1qfeeb', amount: 3001n },
+    ]);
+  });
 
   it('gives the transfers of a Solana bridge deposit, which the signer builds with them', () => {
     const mint = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
