@@ -2,6 +2,8 @@
 // Compiles apps/, libs/ and tools/ into dist/ with swc (decorator metadata on, path aliases
 // rewritten to relative requires). Type checking is a separate step: `npm run typecheck`.
 // `--out-dir <dir>`: another output directory (the production-install test builds into its copy).
+// The output is exactly what the sources compile to: a file whose source is gone is removed
+// (tools/build/build-outputs.js).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +14,7 @@ await useProjectNode();
 
 const require = createRequire(import.meta.url);
 const { root, swcOptions } = require('./swc-config.js');
+const { pruneStaleOutputs } = require('./build-outputs.js');
 
 const cacheDir = path.join(root, '.cache');
 fs.mkdirSync(cacheDir, { recursive: true });
@@ -40,10 +43,15 @@ const result = spawnSync(
 );
 if (result.status !== 0) process.exit(result.status ?? 1);
 // --only restricts compilation; copy JSON assets (artifacts, manifests) that code requires.
-copyAssets(targets);
+const assets = copyAssets(targets);
+const stale = pruneStaleOutputs({ root, outDir, dirs: targets, exclude: options.exclude, assets });
+if (stale.length > 0)
+  console.log(`build: removed ${stale.length} file(s) whose source is gone: ${stale.join(', ')}`);
 console.log(`build: compiled ${targets.join(', ')} into ${path.relative(root, outDir) || '.'}/`);
 
+/** Copies the JSON assets into outDir; returns their paths relative to it. */
 function copyAssets(dirs) {
+  const copied = new Set();
   const walk = (dir) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
@@ -55,11 +63,14 @@ function copyAssets(dirs) {
         !entry.name.startsWith('project.json') &&
         !entry.name.startsWith('tsconfig')
       ) {
-        const out = path.join(outDir, path.relative(root, full));
+        const rel = path.relative(root, full);
+        const out = path.join(outDir, rel);
         fs.mkdirSync(path.dirname(out), { recursive: true });
         fs.copyFileSync(full, out);
+        copied.add(rel);
       }
     }
   };
   for (const d of dirs) walk(path.join(root, d));
+  return copied;
 }
