@@ -177,37 +177,4 @@ describe('POST /quote integratorFee', () => {
     const none = await quote(client, { ...usdcToWeth, integratorFee: [] });
     for (const route of none) expect(route.integratorFee).toEqual([]);
   });
-
-  it('refuses to build a route whose first transaction cannot carry the fee: a first leg selling a taxed token, which the SwapGatewayRouter cannot swap (400 VALIDATION_FAILED, field integratorFee)', async () => {
-    const quoted = await e2e.client.post('/quote', {
-      fromChain: 'devnet-a',
-      toChain: 'devnet-a',
-      tokenIn: 'TAX',
-      tokenOut: 'USDC',
-      amount: '10',
-      integratorFee: { bps: 50, recipient: feeRecipient },
-    });
-    expect(quoted.status).toBe(200);
-    const route = (quoted.body.data.routes as FeeRoute[])[0];
-    expect(route.integratorFee).toEqual([
-      { bps: 50, amount: '0.05', token: 'TAX', chain: 'devnet-a', recipient: feeRecipient },
-    ]);
-    const build = e2e.documented(
-      'POST',
-      '/swap/build',
-      await e2e.client.post('/swap/build', {
-        quoteId: quoted.body.data.quoteId,
-        routeId: route.routeId,
-        userAddress: Wallet.createRandom().address,
-        gasPayment: 'user',
-        waitForTxRequestMs: 20_000,
-      }),
-    );
-    expect(build.status).toBe(400);
-    expect(build.body.error).toMatchObject({
-      code: 'VALIDATION_FAILED',
-      details: { field: 'integratorFee' },
-    });
-    expect(build.body.error.message).toMatch(/sells a taxed token/);
-  });
 });

@@ -40,6 +40,7 @@ import {
   PERMIT2_TRANSFER_FROM_TYPES,
   permit2TransferTypedData,
 } from './contracts/permit-typed-data';
+import { TAXED_TOKEN } from './devnet-parameters';
 import { localProvider } from './evm-provider';
 import { DevnetChain, devnetChain } from './manifest';
 import { RunningDevnet, startDevnet } from './start-devnet';
@@ -478,6 +479,75 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
       expect(deposit.args.amountAfterFee).toBe(net - (net * BigInt(devnet.manifest.bridge.feeBps)) / 10_000n);
     },
   );
+
+  it('a taxed token through swapWithFees (allowance), bought then sold with a fee: each fee paid exactly, the pool priced by what it received, amountOut what the recipient received', async () => {
+    const chain = chainA();
+    const user = wallet(5);
+    const feeRecipient = Wallet.createRandom().address;
+    const { USDC, TAX } = chain.tokens;
+    const router = new Contract(chain.permits.permitRouter, SWAP_GATEWAY_ROUTER_ABI, user);
+    const router02 = new Contract(chain.uniswapV2.router, UNISWAP_V2_ROUTER_ABI, provider(chain));
+    const usdc = new Contract(USDC.address, ERC20_PERMIT_ABI, user);
+    const tax = new Contract(TAX.address, ERC20_PERMIT_ABI, user);
+    const allowance = [2, 0n, 0n, '0x'];
+    const afterTax = (amount: bigint, bps: number) => amount - (amount * BigInt(bps)) / 10_000n;
+    const swapped = (receipt: { logs: readonly Log[] }) =>
+      receipt.logs
+        .map((log: Log) => router.interface.parseLog(log))
+        .find((parsed: LogDescription | null) => parsed?.name === 'SwapWithPermit')!.args.amountOut as bigint;
+
+    // Buy: 10 USDC, 0.1 to the fee recipient, the rest swapped; the buy tax leaves the pool's output.
+    const grossUsdc = parseUnits('10', 6);
+    const usdcFee = parseUnits('0.1', 6);
+    const [, poolOut] = (await router02.getAmountsOut(grossUsdc - usdcFee, [
+      USDC.address,
+      TAX.address,
+    ])) as bigint[];
+    const bought = afterTax(poolOut, TAXED_TOKEN.buyTaxBps);
+    await (await usdc.approve(chain.permits.permitRouter, grossUsdc)).wait();
+    const tooMuch = await router.swapWithFees
+      .staticCall(
+        feeSwap(chain.uniswapV2.router, grossUsdc, bought + 1n, user.address),
+        [USDC.address, TAX.address],
+        [[feeRecipient, usdcFee]],
+        allowance,
+      )
+      .catch((error: unknown) => error);
+    // Router02 checks the minimum against what arrived after the tax, not the pool's output.
+    expect((tooMuch as Error).message).toMatch(/INSUFFICIENT_OUTPUT_AMOUNT/);
+    const buy = await (
+      await router.swapWithFees(
+        feeSwap(chain.uniswapV2.router, grossUsdc, bought, user.address),
+        [USDC.address, TAX.address],
+        [[feeRecipient, usdcFee]],
+        allowance,
+      )
+    ).wait();
+    expect(await tax.balanceOf(user.address)).toBe(bought);
+    expect(swapped(buy!)).toBe(bought);
+    expect(await usdc.balanceOf(feeRecipient)).toBe(usdcFee);
+
+    // Sell it all back with a fee in TAX: the fee is a plain transfer (untaxed), the rest is taxed
+    // on its way into the pool, which prices what it received.
+    const taxFee = bought / 100n;
+    const sold = afterTax(bought - taxFee, TAXED_TOKEN.sellTaxBps);
+    const [, usdcOut] = (await router02.getAmountsOut(sold, [TAX.address, USDC.address])) as bigint[];
+    const usdcBefore = (await usdc.balanceOf(user.address)) as bigint;
+    await (await tax.approve(chain.permits.permitRouter, bought)).wait();
+    const sell = await (
+      await router.swapWithFees(
+        feeSwap(chain.uniswapV2.router, bought, usdcOut, user.address),
+        [TAX.address, USDC.address],
+        [[feeRecipient, taxFee]],
+        allowance,
+      )
+    ).wait();
+    expect(((await usdc.balanceOf(user.address)) as bigint) - usdcBefore).toBe(usdcOut);
+    expect(swapped(sell!)).toBe(usdcOut);
+    expect(await tax.balanceOf(feeRecipient)).toBe(taxFee);
+    expect(await tax.balanceOf(user.address)).toBe(0n);
+    expect(await tax.balanceOf(chain.permits.permitRouter)).toBe(0n);
+  });
 
   it('integrator fees with native ETH in: swapWithFees sent with a value pays each fee in ETH out of it and swaps the rest; a value other than amountIn is refused', async () => {
     const chain = chainA();

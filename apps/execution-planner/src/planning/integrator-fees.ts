@@ -30,8 +30,9 @@ export interface IntegratorFeeChains {
  *    swapFeeBps, LI.FI fee, Jupiter's platform fee): the quote asked the aggregator for them and
  *    checked its answer. The gateway adds nothing to it (a transfer would charge the fee twice); see
  *    takenByPrebuiltLeg. A mix with fees the gateway pays is refused.
- * Every sponsored intent carries the fees, so who pays the gas does not matter here. Any other first
- * leg (a first leg selling a taxed token; a prebuilt call without the fee) is refused with 400
+ * Every sponsored intent carries the fees, so who pays the gas does not matter here; nor do a taxed
+ * token's taxes (the router's Router02 swaps are the fee-on-transfer ones). Any other first leg (a
+ * prebuilt call without the fee) is refused with 400
  * VALIDATION_FAILED, field integratorFee: a build that left the fee out would hand the integrator's
  * share back to the user while the quote said it was paid. Pure: the builder calls it before
  * reading any chain.
@@ -75,11 +76,6 @@ function feeLegProblem(leg: RouteLeg, chains: IntegratorFeeChains): string | nul
     return leg.kind === 'bridge' ? null : `the ${leg.provider} leg on ${leg.chain} is not a bridge deposit`;
   if (family !== 'evm') return `the fee transfer is not part of ${leg.chain}'s steps yet`;
   if (leg.call) return `the first leg (${leg.provider}) is a prebuilt call the SwapGatewayRouter cannot make`;
-  // A taxed buy goes through the router's plain Router02 swap (the tax leaves the pool's output on
-  // its way to the recipient; the minimum out asked accounts for it: preTaxMinOutOf); a taxed sell
-  // would not (its transfer into the pool is taxed, so the pair's K check fails).
-  if ((leg.sellTaxBps ?? 0) > 0)
-    return 'the first leg sells a taxed token, which the SwapGatewayRouter cannot swap';
   if (leg.kind !== 'bridge' && !leg.path) return `the first leg (${leg.provider}) has no Uniswap path`;
   const contracts = chains.permitContractsOf(leg.chain);
   if (!contracts) return `${leg.chain} has no SwapGatewayRouter`;

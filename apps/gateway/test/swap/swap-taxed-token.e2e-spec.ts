@@ -6,7 +6,8 @@ import { connectE2eApi, E2eApi } from '../support/e2e-api';
 // A taxed token end to end: the devnet's TAX (300 bps on buys from its TAX/USDC pool, 500 bps on
 // sells into it) is quoted with the taxes quote-service measured on chain, and user-paid swaps
 // through the gateway land with what the quote said after taxes: buying TAX, then selling it back
-// (which only works with Router02's fee-on-transfer function the planner picks for a taxed leg).
+// (which only works with Router02's fee-on-transfer functions: the wallet's own call, or the
+// SwapGatewayRouter's, which a fee, a permit or covered gas go through).
 // Fresh wallets only; the TAX/USDC pool is this suite's own.
 const devnet = new DevnetEvm({ cacheTimeout: -1 });
 const provider = devnet.provider('devnet-a');
@@ -21,7 +22,7 @@ async function freshWallet(usdc: bigint): Promise<Wallet> {
   return wallet;
 }
 
-describe('taxed tokens: quoted with the measured taxes, swapped user-paid with fee-on-transfer support', () => {
+describe('taxed tokens: quoted with the measured taxes, swapped user-paid or sponsored with fee-on-transfer support', () => {
   let swapApi: E2eApi;
   let client: GatewayClient;
 
@@ -39,6 +40,7 @@ describe('taxed tokens: quoted with the measured taxes, swapped user-paid with f
     tokenOut: string,
     amount: string,
     integratorFee?: { bps: number; recipient: string },
+    gasPayment: 'user' | 'sponsored' = 'user',
   ) {
     let chosen: QuoteRoute | undefined;
     const result = await runSwap({
@@ -54,7 +56,7 @@ describe('taxed tokens: quoted with the measured taxes, swapped user-paid with f
       },
       route: (routes) => (chosen = routes.find((route) => route.provider === 'uniswap-v2')),
       userAddress: wallet.address,
-      build: { gasPayment: 'user', waitForTxRequestMs: 20_000 },
+      build: { gasPayment, waitForTxRequestMs: 20_000 },
       signers: [ethersSigner(wallet)],
       timeoutMs: 120_000,
     });
@@ -113,19 +115,33 @@ describe('taxed tokens: quoted with the measured taxes, swapped user-paid with f
     expect(route).toMatchObject({ buyTaxBps: 0, sellTaxBps: 0 });
   });
 
-  it('a sponsored build of a taxed route is refused with VALIDATION_FAILED naming gasPayment', async () => {
-    const wallet = await freshWallet(parseUnits('5', 6));
-    const { data } = await client.POST('/quote', {
-      body: { fromChain: 'devnet-a', toChain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'TAX', amount: '5' },
-    });
-    const quote = data!.data;
-    const route = quote.routes.find((r) => r.provider === 'uniswap-v2')!;
-    const build = await client.POST('/swap/build', {
-      body: { quoteId: quote.quoteId, routeId: route.routeId, userAddress: wallet.address },
-    });
-    expect(build.response.status).toBe(400);
-    expect(build.error).toMatchObject({
-      error: { code: 'VALIDATION_FAILED', details: { field: 'gasPayment' } },
-    });
+  it('TAX → USDC sponsored with an integrator fee, from a wallet holding no ETH: the fee recipient gets exactly the fee in TAX, the wallet at least minAmountOut after the sell tax', async () => {
+    // The TAX comes from a wallet that bought it; a transfer between wallets is not taxed.
+    const buyer = await freshWallet(parseUnits('20', 6));
+    await swap(buyer, 'USDC', 'TAX', '20');
+    const held = await devnet.balanceOf('devnet-a', 'TAX', buyer.address);
+    const wallet = Wallet.createRandom().connect(provider) as unknown as Wallet;
+    await (await devnet.token('devnet-a', 'TAX', buyer).getFunction('transfer')(wallet.address, held)).wait();
+    expect(await provider.getBalance(wallet.address)).toBe(0n);
+    const feeRecipient = Wallet.createRandom().address;
+
+    const sell = await swap(
+      wallet,
+      'TAX',
+      'USDC',
+      formatUnits(held, 18),
+      { bps: 50, recipient: feeRecipient },
+      'sponsored',
+    );
+    expect(sell).toMatchObject({ sellTaxBps: 500, buyTaxBps: 0 });
+    const [fee] = sell.integratorFee!;
+    expect(fee).toMatchObject({ bps: 50, token: 'TAX', chain: 'devnet-a', recipient: feeRecipient });
+    expect(await devnet.balanceOf('devnet-a', 'TAX', feeRecipient)).toBe(parseUnits(fee.amount, 18));
+    expect(await devnet.balanceOf('devnet-a', 'TAX', wallet.address)).toBe(0n);
+    const usdc = await devnet.balanceOf('devnet-a', 'USDC', wallet.address);
+    expect(usdc).toBeGreaterThanOrEqual(parseUnits(sell.minAmountOut, 6));
+    // Quoted for what the fee leaves, less the sell tax on its way into the pool; nobody else trades it.
+    expect(usdc).toBe(parseUnits(sell.expectedAmountOut, 6));
+    // It never held ETH of its own: its approve of Permit2 ran on the service's gas top-up.
   });
 });

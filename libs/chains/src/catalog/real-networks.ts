@@ -24,7 +24,7 @@ export const CANONICAL_PERMIT2 = '0x000000000022D473030F116dDEE9F6B43aC78BA3';
  * it has this one address on every chain (and on the devnet and the mainnet replica). A unit test
  * (gateway-router-address.spec.ts) fails when the compiled router would land elsewhere.
  */
-export const SWAP_GATEWAY_ROUTER = '0xbC282F2c363299C6672C19F345CD96F0082b3Eda';
+export const SWAP_GATEWAY_ROUTER = '0xaF6a9937da6E97b4eB02C30E44221B81DdBB9F8b';
 
 /** Circle's FiatToken v2.2 hashes permits with name "USD Coin" and version "2" on these chains. */
 const USDC_PERMIT = { name: 'USD Coin', version: '2' };

@@ -20,6 +20,31 @@ interface IUniswapV2RouterExactIn {
     function swapExactTokensForETH(uint256 amountIn, uint256 amountOutMin, address[] calldata path, address to, uint256 deadline)
         external
         returns (uint256[] memory amounts);
+
+    // The fee-on-transfer variants: they price the input by what the pair received and check
+    // amountOutMin against what `to` received, so a taxed token swaps whichever side it is on.
+    function swapExactTokensForTokensSupportingFeeOnTransferTokens(
+        uint256 amountIn,
+        uint256 amountOutMin,
+        address[] calldata path,
+        address to,
+        uint256 deadline
+    ) external;
+
+    function swapExactETHForTokensSupportingFeeOnTransferTokens(
+        uint256 amountOutMin,
+        address[] calldata path,
+        address to,
+        uint256 deadline
+    ) external payable;
+
+    function swapExactTokensForETHSupportingFeeOnTransferTokens(
+        uint256 amountIn,
+        uint256 amountOutMin,
+        address[] calldata path,
+        address to,
+        uint256 deadline
+    ) external;
 }
 
 /// Uniswap V3 SwapRouter02's exact-input swap (it has no deadline: the router checks the signed one).
@@ -174,7 +199,8 @@ contract SwapGatewayRouter is ReentrancyGuard {
         address[] path;
         uint256 amountOutMin;
         address recipient;
-        /// The output is WETH and the recipient gets native ETH (Router02 swapExactTokensForETH).
+        /// The output is WETH and the recipient gets native ETH (Router02
+        /// swapExactTokensForETHSupportingFeeOnTransferTokens).
         bool unwrapNative;
         uint256 deadline;
         /// Integrator fees paid out of the permitted amount before the swap (which gets the rest).
@@ -453,7 +479,9 @@ contract SwapGatewayRouter is ReentrancyGuard {
     /// fee to its recipient, swaps the rest for at least swap.amountOutMin to swap.recipient.
     /// Native coin in (path[0] is WETH): sent with a value, which must be swap.amountIn (fees
     /// included; the permit is unused); each fee is sent in the native coin (IntegratorFeePaid with
-    /// token 0) and the rest swapped by Router02's swapExactETHForTokens.
+    /// token 0) and the rest swapped by Router02's swapExactETHForTokensSupportingFeeOnTransferTokens.
+    /// Every Router02 swap here is a fee-on-transfer one (swapV2Exact), so a taxed token sells and
+    /// buys: swap.amountOutMin and the returned amountOut are what the recipient received.
     function swapWithFees(FeeSwap calldata swap, address[] calldata path, IntegratorFee[] calldata fees, Permit calldata permit)
         external
         payable
@@ -464,10 +492,11 @@ contract SwapGatewayRouter is ReentrancyGuard {
         if (path.length < 2 || path.length > MAX_PATH_LENGTH) revert InvalidPath();
         if (msg.value > 0) {
             uint256 held = address(this).balance - msg.value;
-            uint256[] memory amounts = IUniswapV2RouterExactIn(swap.venue).swapExactETHForTokens{
+            uint256 before = receivedOf(path, swap.recipient, false);
+            IUniswapV2RouterExactIn(swap.venue).swapExactETHForTokensSupportingFeeOnTransferTokens{
                 value: payNativeIntegratorFees(swap, fees)
             }(swap.amountOutMin, path, swap.recipient, swap.deadline);
-            amountOut = amounts[amounts.length - 1];
+            amountOut = receivedOf(path, swap.recipient, false) - before;
             settleNativeFeeSwap(held, swap, amountOut);
         } else {
             (uint256 held, uint256 net) = pullPayingFees(IERC20(path[0]), swap, fees, permit);
@@ -509,8 +538,11 @@ contract SwapGatewayRouter is ReentrancyGuard {
         return swapV2Exact(swap.venue, net, swap.amountOutMin, path, swap.recipient, swap.unwrapNative, swap.deadline);
     }
 
-    /// Router02's exact-input swap of amountIn (already approved to venue) along path to `to`:
-    /// swapExactTokensForETH for native out, else swapExactTokensForTokens. Returns the output.
+    /// Router02's fee-on-transfer exact-input swap of amountIn (already approved to venue) along path
+    /// to `to`: swapExactTokensForETHSupportingFeeOnTransferTokens for native out, else
+    /// swapExactTokensForTokensSupportingFeeOnTransferTokens. A taxed token swaps on either side: a
+    /// sell is priced by what the pair received, and amountOutMin is checked against what `to`
+    /// received after a buy tax. Returns what `to` received.
     function swapV2Exact(
         address venue,
         uint256 amountIn,
@@ -520,10 +552,22 @@ contract SwapGatewayRouter is ReentrancyGuard {
         bool unwrapNative,
         uint256 deadline
     ) private returns (uint256) {
-        uint256[] memory amounts = unwrapNative
-            ? IUniswapV2RouterExactIn(venue).swapExactTokensForETH(amountIn, amountOutMin, path, to, deadline)
-            : IUniswapV2RouterExactIn(venue).swapExactTokensForTokens(amountIn, amountOutMin, path, to, deadline);
-        return amounts[amounts.length - 1];
+        uint256 before = receivedOf(path, to, unwrapNative);
+        if (unwrapNative) {
+            IUniswapV2RouterExactIn(venue).swapExactTokensForETHSupportingFeeOnTransferTokens(
+                amountIn, amountOutMin, path, to, deadline
+            );
+        } else {
+            IUniswapV2RouterExactIn(venue).swapExactTokensForTokensSupportingFeeOnTransferTokens(
+                amountIn, amountOutMin, path, to, deadline
+            );
+        }
+        return receivedOf(path, to, unwrapNative) - before;
+    }
+
+    /// What `to` holds of the path's output: the native coin when it is unwrapped, else the last token.
+    function receivedOf(address[] calldata path, address to, bool unwrapNative) private view returns (uint256) {
+        return unwrapNative ? to.balance : IERC20(path[path.length - 1]).balanceOf(to);
     }
 
     function swapV3Net(FeeSwap calldata swap, bytes calldata path, uint256 net) private returns (uint256) {

@@ -45,7 +45,8 @@ const ACROSS_DEPOSIT_TUPLE =
  * (Router02, SwapRouter02, the bridge, Across's SpokePool) that pulls the input with the user's
  * permit or allowance, pays the integrator fees it is given (none: an empty list) and spends the
  * rest in the same call; the swaps take native coin in as the call's value; the bridge's depositTo
- * with a permit.
+ * with a permit. Its Uniswap V2 swaps are Router02's fee-on-transfer variants, their output measured
+ * at the recipient: a taxed token swaps through it on either side, amountOutMin being what arrives.
  */
 export const swapGatewayRouterInterface = new Interface([
   `function depositToWithFees(${FEE_DEPOSIT_TO_TUPLE}, ${FEES_TUPLE}, ${PERMIT_TUPLE}) returns (uint256 bridgeNonce)`,
@@ -102,7 +103,10 @@ export interface UniswapV2SwapArgs {
   deadline: bigint;
   /** Through the SwapGatewayRouter with the user's permit instead of Router02 after an approve. */
   permit?: RouterPermit;
-  /** A taxed token on either end: Router02's `...SupportingFeeOnTransferTokens` variant (no permit). */
+  /**
+   * A taxed token on either end: Router02's `...SupportingFeeOnTransferTokens` variant. With a permit
+   * it needs nothing more: the SwapGatewayRouter swaps with those variants only.
+   */
   feeOnTransfer?: boolean;
 }
 
@@ -111,8 +115,6 @@ export function encodeUniswapV2Swap(args: UniswapV2SwapArgs): EncodedCall {
   if (args.nativeIn && args.nativeOut)
     throw new Error('A Uniswap V2 swap cannot have native ETH on both sides');
   if (args.nativeIn && permit) throw new Error('Native ETH in needs no permit');
-  if (args.feeOnTransfer && permit)
-    throw new Error('The SwapGatewayRouter has no fee-on-transfer swap: a taxed token needs an approve');
   if (permit) return permittedSwap({ ...args, permit });
   const suffix = args.feeOnTransfer ? FEE_ON_TRANSFER_SUFFIX : '';
   if (args.nativeIn) {

@@ -434,7 +434,7 @@ describe('evmStepOf', () => {
     expect((args.at(-1) as { toArray(): unknown[] }).toArray()).toEqual([1n, 9n, 5n, signature]);
   });
 
-  it('a taxed leg swaps with Router02’s fee-on-transfer functions, and refuses permits and sponsored intents', () => {
+  it('a taxed leg swaps with Router02’s fee-on-transfer functions: its own call, or through the SwapGatewayRouter with a permit or as a sponsored intent', () => {
     const taxedLeg: RouteLeg = { ...swapLeg, sellTaxBps: 0, buyTaxBps: 300 };
     const plain = evmStepOf(inputOf({}, { leg: taxedLeg }), chains);
     expect(plain.call!.to).toBe(ROUTER);
@@ -459,39 +459,63 @@ describe('evmStepOf', () => {
     expect(uniswapV2RouterInterface.getFunction(untaxed.call!.data.slice(0, 10))?.name).toBe(
       'swapExactTokensForTokens',
     );
-    expect(() =>
-      evmStepOf(inputOf({ kind: 'swap', signing: 'permit2-intent' }, { leg: taxedLeg }), chains),
-    ).toThrow(/taxed token: build it with gasPayment user/);
+    // The router's Router02 swaps are the fee-on-transfer ones: the minimum out is what arrives, as is.
+    const permit = {
+      router: PERMIT_ROUTER,
+      permit2: PERMIT2,
+      kind: 'permit2' as const,
+      nonce: 9n,
+      deadline: DEADLINE,
+      signature: '0x' + '11'.repeat(65),
+    };
+    const permitted = evmStepOf(inputOf({}, { leg: taxedLeg, permit }), chains);
+    expect(permitted.call!.to).toBe(PERMIT_ROUTER);
+    const [swap, path, fees] = swapGatewayRouterInterface.decodeFunctionData(
+      'swapWithFees',
+      permitted.call!.data,
+    );
+    expect(swap.toArray()).toEqual([ROUTER, 1_500_000n, 400n, USER, false, DEADLINE]);
+    expect(path).toEqual(swapLeg.path);
+    expect(fees).toEqual([]);
+    const sponsored = evmStepOf(
+      inputOf({ signing: 'permit2-intent' }, { leg: { ...taxedLeg, sellTaxBps: 500 }, sponsored: true }),
+      chains,
+    );
+    expect(sponsored.sponsored).toMatchObject({
+      mode: 'permit2-intent',
+      intent: { kind: 'swap', router: PERMIT_ROUTER, venue: ROUTER, amount: '1500000', amountOutMin: '400' },
+    });
   });
 
-  it('a taxed buy with integrator fees goes through the router’s swapWithFees, asking the pool for the minimum out before the buy tax', () => {
-    const feeRecipient = getAddress('0x' + 'fa'.repeat(20));
-    const taxedBuy: RouteLeg = { ...swapLeg, sellTaxBps: 0, buyTaxBps: 300 };
-    const step = evmStepOf(
-      inputOf(
-        {},
-        { leg: taxedBuy, minOut: 970n, integratorFees: [{ recipient: feeRecipient, amount: 5_000n }] },
-      ),
-      chains,
-    );
-    expect(step.call!.to).toBe(PERMIT_ROUTER);
-    const [swap, path, fees] = swapGatewayRouterInterface.decodeFunctionData('swapWithFees', step.call!.data);
-    // 970 after a 3% tax: the pool must give at least ceil(970 / 0.97) = 1000, of which 1000 - 30
-    // arrive; 969 would ask for 999, whose floor-taxed 970 arrives too (never less than minOut).
-    expect(swap.toArray()).toEqual([ROUTER, 1_505_000n, 1000n, USER, false, DEADLINE]);
-    expect(path).toEqual(swapLeg.path);
-    expect(fees.map((fee: { toArray(): unknown[] }) => fee.toArray())).toEqual([[feeRecipient, 5_000n]]);
-    const odd = evmStepOf(
-      inputOf(
-        {},
-        { leg: taxedBuy, minOut: 969n, integratorFees: [{ recipient: feeRecipient, amount: 5_000n }] },
-      ),
-      chains,
-    );
-    const [oddSwap] = swapGatewayRouterInterface.decodeFunctionData('swapWithFees', odd.call!.data);
-    expect(oddSwap.amountOutMin).toBe(999n);
-    expect(999n - (999n * 300n) / 10_000n).toBeGreaterThanOrEqual(969n);
-  });
+  it.each([
+    ['buys', { sellTaxBps: 0, buyTaxBps: 300 }],
+    ['sells', { sellTaxBps: 500, buyTaxBps: 0 }],
+  ])(
+    'a first leg that %s a taxed token with integrator fees goes through the router’s swapWithFees for the minimum out as it is',
+    (_, taxes) => {
+      const feeRecipient = getAddress('0x' + 'fa'.repeat(20));
+      const step = evmStepOf(
+        inputOf(
+          {},
+          {
+            leg: { ...swapLeg, ...taxes },
+            minOut: 970n,
+            integratorFees: [{ recipient: feeRecipient, amount: 5_000n }],
+          },
+        ),
+        chains,
+      );
+      expect(step.call!.to).toBe(PERMIT_ROUTER);
+      const [swap, path, fees] = swapGatewayRouterInterface.decodeFunctionData(
+        'swapWithFees',
+        step.call!.data,
+      );
+      // Router02's fee-on-transfer swap checks the minimum against what the recipient received.
+      expect(swap.toArray()).toEqual([ROUTER, 1_505_000n, 970n, USER, false, DEADLINE]);
+      expect(path).toEqual(swapLeg.path);
+      expect(fees.map((fee: { toArray(): unknown[] }) => fee.toArray())).toEqual([[feeRecipient, 5_000n]]);
+    },
+  );
 
   it('an aggregator’s prebuilt call is the step as it is, for the wallet it was built for', () => {
     const call = { to: ROUTER, data: '0x1234', value: '0', from: USER };

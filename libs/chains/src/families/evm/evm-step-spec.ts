@@ -82,14 +82,6 @@ export function evmStepOf(input: LegStepInput, chains: LegStepChains): LegStepSp
     }
     return { kind: 'approve', call: encodeApprove(token, permit2, MaxUint256), approve, ...gas };
   }
-  if (isTaxedLeg(leg) && (step.signing === 'permit2-intent' || input.permit)) {
-    // The SwapGatewayRouter swaps with Router02's plain functions, which revert on a taxed sell.
-    throw new CodedError(
-      ErrorCodes.VALIDATION_FAILED,
-      `${leg.tokenIn.symbol} → ${leg.tokenOut.symbol} on ${leg.chain} moves a taxed token: build it with gasPayment user and no permit`,
-      { field: 'gasPayment', chain: leg.chain },
-    );
-  }
   if (step.signing === 'permit2-intent') {
     const contracts = permitContractsOf(leg.chain, chains);
     const intent = step.bridgeSwap
@@ -200,7 +192,7 @@ function feeLegCallOf(input: LegStepInput, chains: LegStepChains): EncodedCall {
     gatewayRouter,
     venue: venueOf(leg, contracts),
     grossAmountIn: grossSpendOf(input),
-    amountOutMin: preTaxMinOutOf(leg, input.minOut),
+    amountOutMin: input.minOut,
     path: leg.path,
     ...(leg.poolFees ? { poolFees: leg.poolFees } : {}),
     nativeIn: isNative(leg.tokenIn),
@@ -210,18 +202,6 @@ function feeLegCallOf(input: LegStepInput, chains: LegStepChains): EncodedCall {
     integratorFees,
     ...(input.permit ? { permit: input.permit } : {}),
   });
-}
-
-/**
- * The minimum out the router's Router02 swap checks for `minOut` the recipient must get: Router02's
- * plain swap compares the pool's output before the buy tax a taxed tokenOut keeps on its way to the
- * recipient, so a taxed buy asks for minOut / (1 - tax), rounded up: what arrives,
- * output - floor(output × tax), is then at least minOut. Untaxed: minOut itself.
- */
-function preTaxMinOutOf(leg: RouteLeg, minOut: bigint): bigint {
-  const buyTaxBps = BigInt(leg.buyTaxBps ?? 0);
-  if (buyTaxBps === 0n) return minOut;
-  return (minOut * 10_000n + (10_000n - buyTaxBps) - 1n) / (10_000n - buyTaxBps);
 }
 
 /**
