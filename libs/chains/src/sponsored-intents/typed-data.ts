@@ -1,4 +1,4 @@
-import { hexlify, isHexString, ZeroAddress } from 'ethers';
+import { hexlify, isHexString } from 'ethers';
 import { encodeUniswapV3Path } from '../families/evm/evm-calldata';
 import type {
   AcrossIntent,
@@ -7,14 +7,13 @@ import type {
   BridgeSwapIntent,
   BridgeToIntent,
   Eip2612PermitInput,
-  IntegratorFeeTerm,
   Permit2IntentPermit,
   SwapIntent,
   SwapV3Intent,
   TypedDataV4,
-  UintLike,
 } from './intent-types';
 import { chainIdOf, checksummed, SponsoredIntentError, uint32String, uintString } from './intent-values';
+import { intentWitness, type SharedIntentFields } from './shared-intent-fields';
 import { eip2612Types, permit2WitnessTypes, type SponsoredWitnessType } from './witness-types';
 
 // Gas-sponsored ("gasless") EVM legs: the user only signs EIP-712 typed data, the service's relayer
@@ -30,24 +29,26 @@ import { eip2612Types, permit2WitnessTypes, type SponsoredWitnessType } from './
 // Everything here is pure encoding (ethers only): callers show the typed data to the wallet, get the
 // signature back, and hand encodeSponsoredCall's result to the relayer.
 
+/** The Permit2 witness transfer of `input` whose witness is its `kind` intent (see intentWitness for `ownFields`). */
 function permit2IntentTypedData(
   kind: SponsoredWitnessType,
-  permit: Permit2IntentPermit,
-  witness: Record<string, unknown>,
+  input: Permit2IntentPermit & { intent: SharedIntentFields },
+  ownFields: () => Record<string, unknown>,
 ): TypedDataV4 {
+  const witness = intentWitness(kind, input.intent, input.amount, ownFields);
   return {
     domain: {
       name: 'Permit2',
-      chainId: chainIdOf(permit.chainId),
-      verifyingContract: checksummed(permit.permit2, 'permit2'),
+      chainId: chainIdOf(input.chainId),
+      verifyingContract: checksummed(input.permit2, 'permit2'),
     },
     types: permit2WitnessTypes(kind),
     primaryType: 'PermitWitnessTransferFrom',
     message: {
-      permitted: { token: checksummed(permit.token, 'token'), amount: uintString(permit.amount, 'amount') },
-      spender: checksummed(permit.router, 'router'),
-      nonce: uintString(permit.nonce, 'nonce'),
-      deadline: uintString(permit.deadline, 'deadline'),
+      permitted: { token: checksummed(input.token, 'token'), amount: uintString(input.amount, 'amount') },
+      spender: checksummed(input.router, 'router'),
+      nonce: uintString(input.nonce, 'nonce'),
+      deadline: uintString(input.deadline, 'deadline'),
       witness,
     },
   };
@@ -69,36 +70,12 @@ export function swapIntentTypedData(input: Permit2IntentPermit & { intent: SwapI
     );
   if (typeof intent.unwrapNative !== 'boolean')
     throw new SponsoredIntentError('intent.unwrapNative must be a boolean');
-  return permit2IntentTypedData('SwapIntent', input, {
-    venue: checksummed(intent.venue, 'intent.venue'),
+  return permit2IntentTypedData('SwapIntent', input, () => ({
     path,
     amountOutMin: uintString(intent.amountOutMin, 'intent.amountOutMin'),
     recipient: checksummed(intent.recipient, 'intent.recipient'),
     unwrapNative: intent.unwrapNative,
-    deadline: uintString(intent.deadline, 'intent.deadline'),
-    integratorFees: integratorFeesOf(intent.integratorFees, input.amount),
-  });
-}
-
-/**
- * The fees as the witness carries them (checksummed recipients, decimal amounts); each non-zero and
- * together less than the permitted amount, as the router requires, so a user is never asked to sign
- * fees the router would refuse.
- */
-function integratorFeesOf(
-  fees: IntegratorFeeTerm[] | undefined,
-  permitted: UintLike,
-): { recipient: string; amount: string }[] {
-  const terms = (fees ?? []).map((fee, i) => ({
-    recipient: checksummed(fee.recipient, `intent.integratorFees[${i}].recipient`),
-    amount: uintString(fee.amount, `intent.integratorFees[${i}].amount`),
   }));
-  const total = terms.reduce((sum, fee) => sum + BigInt(fee.amount), 0n);
-  if (terms.some((fee) => BigInt(fee.amount) === 0n || fee.recipient === ZeroAddress))
-    throw new SponsoredIntentError('intent.integratorFees: each fee needs a recipient and a non-zero amount');
-  if (terms.length > 0 && total >= BigInt(uintString(permitted, 'amount')))
-    throw new SponsoredIntentError('intent.integratorFees take the whole permitted amount');
-  return terms;
 }
 
 /**
@@ -118,27 +95,20 @@ export function swapV3IntentTypedData(input: Permit2IntentPermit & { intent: Swa
   requirePoolFees(intent.fees, tokens.length);
   if (typeof intent.unwrapNative !== 'boolean')
     throw new SponsoredIntentError('intent.unwrapNative must be a boolean');
-  return permit2IntentTypedData('SwapV3Intent', input, {
-    venue: checksummed(intent.venue, 'intent.venue'),
+  return permit2IntentTypedData('SwapV3Intent', input, () => ({
     path: encodeUniswapV3Path(tokens, intent.fees),
     amountOutMin: uintString(intent.amountOutMin, 'intent.amountOutMin'),
     recipient: checksummed(intent.recipient, 'intent.recipient'),
     unwrapNative: intent.unwrapNative,
-    deadline: uintString(intent.deadline, 'intent.deadline'),
-    integratorFees: integratorFeesOf(intent.integratorFees, input.amount),
-  });
+  }));
 }
 
 /** What the owner signs for a sponsored bridge deposit of `amount` (of the bridge's token) to an EVM recipient. */
 export function bridgeIntentTypedData(input: Permit2IntentPermit & { intent: BridgeIntent }): TypedDataV4 {
   const { intent } = input;
-  return permit2IntentTypedData('BridgeIntent', input, {
-    venue: checksummed(intent.venue, 'intent.venue'),
-    destinationChainId: uintString(intent.destinationChainId, 'intent.destinationChainId'),
+  return permit2IntentTypedData('BridgeIntent', input, () => ({
     recipient: checksummed(intent.recipient, 'intent.recipient'),
-    deadline: uintString(intent.deadline, 'intent.deadline'),
-    integratorFees: integratorFeesOf(intent.integratorFees, input.amount),
-  });
+  }));
 }
 
 /** What the owner signs for a sponsored bridge deposit to a 32-byte recipient (Solana). */
@@ -148,13 +118,9 @@ export function bridgeToIntentTypedData(
   const { intent } = input;
   if (!isHexString(intent.recipient, 32))
     throw new SponsoredIntentError('intent.recipient must be 32 bytes of 0x-hex');
-  return permit2IntentTypedData('BridgeToIntent', input, {
-    venue: checksummed(intent.venue, 'intent.venue'),
-    destinationChainId: uintString(intent.destinationChainId, 'intent.destinationChainId'),
+  return permit2IntentTypedData('BridgeToIntent', input, () => ({
     recipient: hexlify(intent.recipient),
-    deadline: uintString(intent.deadline, 'intent.deadline'),
-    integratorFees: integratorFeesOf(intent.integratorFees, input.amount),
-  });
+  }));
 }
 
 /**
@@ -176,33 +142,25 @@ export function bridgeSwapIntentTypedData(
   const recipient = checksummed(intent.recipient, 'intent.recipient');
   if (recipient === destinationRouter)
     throw new SponsoredIntentError('intent.recipient cannot be the destination router');
-  return permit2IntentTypedData('BridgeSwapIntent', input, {
-    venue: checksummed(intent.venue, 'intent.venue'),
-    destinationChainId: uintString(intent.destinationChainId, 'intent.destinationChainId'),
+  return permit2IntentTypedData('BridgeSwapIntent', input, () => ({
     destinationRouter,
     destinationVenue: checksummed(intent.destinationVenue, 'intent.destinationVenue'),
     path,
     amountOutMin: uintString(intent.amountOutMin, 'intent.amountOutMin'),
     recipient,
     unwrapNative: intent.unwrapNative,
-    deadline: uintString(intent.deadline, 'intent.deadline'),
-    integratorFees: integratorFeesOf(intent.integratorFees, input.amount),
-  });
+  }));
 }
 
 /** What the owner signs for a sponsored Across deposit of `amount` (the SpokePool's input token). */
 export function acrossIntentTypedData(input: Permit2IntentPermit & { intent: AcrossIntent }): TypedDataV4 {
   const { intent } = input;
-  return permit2IntentTypedData('AcrossIntent', input, {
-    venue: checksummed(intent.venue, 'intent.venue'),
-    destinationChainId: uintString(intent.destinationChainId, 'intent.destinationChainId'),
+  return permit2IntentTypedData('AcrossIntent', input, () => ({
     outputToken: checksummed(intent.outputToken, 'intent.outputToken'),
     outputAmount: uintString(intent.outputAmount, 'intent.outputAmount'),
     recipient: checksummed(intent.recipient, 'intent.recipient'),
     ...acrossQuoteTerms(intent),
-    deadline: uintString(intent.deadline, 'intent.deadline'),
-    integratorFees: integratorFeesOf(intent.integratorFees, input.amount),
-  });
+  }));
 }
 
 /**
@@ -229,9 +187,7 @@ export function acrossSwapIntentTypedData(
   const recipient = checksummed(intent.recipient, 'intent.recipient');
   if (recipient === destinationRouter)
     throw new SponsoredIntentError('intent.recipient cannot be the destination router');
-  return permit2IntentTypedData('AcrossSwapIntent', input, {
-    venue: checksummed(intent.venue, 'intent.venue'),
-    destinationChainId: uintString(intent.destinationChainId, 'intent.destinationChainId'),
+  return permit2IntentTypedData('AcrossSwapIntent', input, () => ({
     outputToken,
     outputAmount: uintString(intent.outputAmount, 'intent.outputAmount'),
     ...acrossQuoteTerms(intent),
@@ -241,9 +197,7 @@ export function acrossSwapIntentTypedData(
     amountOutMin: uintString(intent.amountOutMin, 'intent.amountOutMin'),
     recipient,
     unwrapNative: intent.unwrapNative,
-    deadline: uintString(intent.deadline, 'intent.deadline'),
-    integratorFees: integratorFeesOf(intent.integratorFees, input.amount),
-  });
+  }));
 }
 
 /** Across's quote terms of an intent, in witness order (uint32s as decimal strings). */
