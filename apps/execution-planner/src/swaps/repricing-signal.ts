@@ -3,14 +3,14 @@ import { Injectable } from '@nestjs/common';
 /**
  * Says that a step entered `repricing` on this instance (SwapProgress), so that the price checker
  * (SwapPriceChecker, which depends on SwapProgress) polls again at once instead of idling. Said
- * inside the transaction that moves the step: the checker keeps polling a while, so that it finds
- * the step once the transaction has committed.
+ * once the transaction that moved the step has committed (SwapTransaction.afterCommit), so the
+ * checker's read finds the step; never for a transaction rolled back.
  */
 @Injectable()
 export class RepricingSignal {
   private readonly listeners: (() => void)[] = [];
 
-  /** Calls `listener` each time a step enters `repricing` here. */
+  /** Calls `listener` each time a step entered `repricing` here, once committed. */
   listen(listener: () => void): void {
     this.listeners.push(listener);
   }

@@ -21,12 +21,13 @@ export class SwapCommandsConsumer {
 
   @TopicEvents(Topics.swapCommands)
   async onSwapCommand(@Payload() message: unknown, @Ctx() ctx: KafkaContext): Promise<void> {
-    await this.consumer.consume(message, ctx, {
-      [SwapCommandTypes.build]: {
-        payload: SwapBuildRequest,
-        handle: (request: SwapBuildRequest, _, manager) =>
-          this.builder.buildCommand(request, this.swaps.within(manager)),
-      },
-    });
+    await this.swaps.withinConsumer((tx) =>
+      this.consumer.consume(message, ctx, {
+        [SwapCommandTypes.build]: {
+          payload: SwapBuildRequest,
+          handle: (request: SwapBuildRequest, _, manager) => this.builder.buildCommand(request, tx(manager)),
+        },
+      }),
+    );
   }
 }

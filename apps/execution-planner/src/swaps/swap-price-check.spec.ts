@@ -47,21 +47,18 @@ describe('price checks before a later leg spends', () => {
   let builder: SwapPlanner;
   let repricer: ScriptedRepricer;
   let checker: SwapPriceChecker;
+  let signal: RepricingSignal;
 
   const chains = new FakeSwapChains({ 'devnet-a': { evmChainId: 31337 }, 'devnet-b': { evmChainId: 31338 } });
+  const confirmedEvent = (swapId: string, stepIndex: number, chain: string) => ({
+    ...stepRef(swapId, stepIndex, chain),
+    txHash: txHash(stepIndex),
+    blockNumber: 7,
+    confirmations: 1,
+    confirmedAtMs: clock.atMs,
+  });
   const confirm = (swapId: string, stepIndex: number, chain: string) =>
-    store.transaction((tx) =>
-      progress.stepConfirmed(
-        {
-          ...stepRef(swapId, stepIndex, chain),
-          txHash: txHash(stepIndex),
-          blockNumber: 7,
-          confirmations: 1,
-          confirmedAtMs: clock.atMs,
-        },
-        tx,
-      ),
-    );
+    store.transaction((tx) => progress.stepConfirmed(confirmedEvent(swapId, stepIndex, chain), tx));
   /** The cross-chain swap with its bridge leg done: steps 1 (approve) and 2 (deposit) confirmed. */
   async function bridged(swapId = 'swap-x'): Promise<string> {
     await builder.build({ ...buildRequestFor(crossChainPlanFor('q1'), swapId), gasPayment: 'user' });
@@ -84,7 +81,7 @@ describe('price checks before a later leg spends', () => {
       SWAP_PRICE_CHECK_POLL_MS: 1000,
       SWAP_PRICE_CHECK_IDLE_POLL_MS: 30_000,
     });
-    const signal = new RepricingSignal();
+    signal = new RepricingSignal();
     progress = new SwapProgress(store, clock, config, signal);
     builder = new SwapPlanner(store, chains, config, clock);
     repricer = new ScriptedRepricer();
@@ -96,17 +93,20 @@ describe('price checks before a later leg spends', () => {
     beforeEach(() => {
       reads = jest.spyOn(store, 'awaitingPriceCheck');
     });
+    /** The loop's passes, one a second for `seconds` seconds. */
+    async function pollEverySecondFor(seconds: number): Promise<void> {
+      for (let second = 0; second < seconds; second++) {
+        clock.atMs += 1000;
+        await checker.poll();
+      }
+    }
 
     it('reads once at start-up, then not again before SWAP_PRICE_CHECK_IDLE_POLL_MS while nothing waits', async () => {
       await checker.poll();
       expect(reads).toHaveBeenCalledTimes(1);
-      for (let second = 1; second < 30; second++) {
-        clock.atMs += 1000;
-        await checker.poll();
-      }
+      await pollEverySecondFor(29);
       expect(reads).toHaveBeenCalledTimes(1);
-      clock.atMs += 1000;
-      await checker.poll();
+      await pollEverySecondFor(1);
       expect(reads).toHaveBeenCalledTimes(2);
     });
 
@@ -128,15 +128,75 @@ describe('price checks before a later leg spends', () => {
       clock.atMs += 1000;
       expect(await checker.poll()).toBe(1);
       expect(statuses(swapId)[3]).toBe('swap:building');
-      // Nothing waits any more: after the few polls that follow a step entering, it idles.
-      for (let poll = 0; poll < 10; poll++) {
-        clock.atMs += 1000;
-        await checker.poll();
-      }
-      const afterIdle = reads.mock.calls.length;
+      // Nothing waits any more: the next read finds nothing, and it idles.
+      await pollEverySecondFor(1);
+      expect(reads).toHaveBeenCalledTimes(4);
+      await pollEverySecondFor(29);
+      expect(reads).toHaveBeenCalledTimes(4);
+    });
+
+    it('a signal whose read finds nothing (another instance decided the step first): one read, then idle', async () => {
+      const swapId = await bridged();
+      await checker.poll(); // nothing waits yet: idle
+      await confirm(swapId, 3, 'devnet-b'); // signalled
+      await progress.priceChecked(`${swapId}:4`, { result: answerFor(498_000_000_000_000n) });
+      expect(statuses(swapId)[3]).toBe('swap:building');
+      reads.mockClear();
+
       clock.atMs += 1000;
+      expect(await checker.poll()).toBe(0);
+      expect(reads).toHaveBeenCalledTimes(1);
+      await pollEverySecondFor(29);
+      expect(reads).toHaveBeenCalledTimes(1);
+      await pollEverySecondFor(1);
+      expect(reads).toHaveBeenCalledTimes(2);
+    });
+
+    it('a signal while a pass reads (the read missed the step): the next pass reads again instead of idling', async () => {
+      const swapId = await bridged();
+      // The step enters repricing, and the signal comes, while this pass's read is under way.
+      reads.mockImplementationOnce(async () => {
+        await confirm(swapId, 3, 'devnet-b');
+        return [];
+      });
       await checker.poll();
-      expect(reads).toHaveBeenCalledTimes(afterIdle);
+      repricer.next = async () => answerFor(500_000_000_000_000n);
+
+      expect(await checker.poll()).toBe(1);
+      expect(statuses(swapId)[3]).toBe('swap:building');
+    });
+  });
+
+  describe('RepricingSignal: told once the step’s transaction committed', () => {
+    it('tells the step entered repricing after the commit, when a read finds it', async () => {
+      const swapId = await bridged();
+      const seenAtSignal: string[][] = [];
+      signal.listen(() => seenAtSignal.push(statuses(swapId)));
+
+      await confirm(swapId, 3, 'devnet-b');
+
+      expect(seenAtSignal).toEqual([
+        ['approve:confirmed', 'bridge:confirmed', 'approve:confirmed', 'swap:repricing'],
+      ]);
+    });
+
+    it('tells nothing when the transaction rolls back; once when the event is applied again and commits', async () => {
+      const swapId = await bridged();
+      const before = statuses(swapId);
+      const told = jest.fn();
+      signal.listen(told);
+
+      const failing = store.transaction(async (tx) => {
+        await progress.stepConfirmed(confirmedEvent(swapId, 3, 'devnet-b'), tx);
+        throw new Error('the consumer’s transaction failed');
+      });
+
+      await expect(failing).rejects.toThrow('the consumer’s transaction failed');
+      expect(told).not.toHaveBeenCalled();
+      expect(statuses(swapId)).toEqual(before);
+
+      await confirm(swapId, 3, 'devnet-b');
+      expect(told).toHaveBeenCalledTimes(1);
     });
   });
 

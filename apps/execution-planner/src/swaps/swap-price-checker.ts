@@ -15,8 +15,6 @@ import { PriceCheckAnswer, PriceCheckOutcome, SwapProgress } from './swap-progre
 import { SwapRepository } from './swap.repository';
 
 const BATCH = 20;
-/** Polls made at the busy pace after a step entered `repricing` here, found or not (its transaction commits meanwhile). */
-const EXPECTING_POLLS = 5;
 
 const decidedOf = (outcomes: PriceCheckOutcome[]): number =>
   outcomes.filter((outcome) => outcome !== 'waiting').length;
@@ -55,18 +53,19 @@ export class KafkaLegRepricer extends LegRepricer {
  * `repricing` (its first pass reads), and two instances asking for the same step decide once (the
  * second finds it moved on).
  *
- * Cheap when idle: the database is read every SWAP_PRICE_CHECK_POLL_MS only while steps wait (or
- * shortly after one entered `repricing` here, RepricingSignal, so that the step is found once its
- * transaction committed); with none, every SWAP_PRICE_CHECK_IDLE_POLL_MS.
+ * Cheap when idle: the database is read every SWAP_PRICE_CHECK_POLL_MS only while steps wait; with
+ * none, every SWAP_PRICE_CHECK_IDLE_POLL_MS. A step that entered `repricing` here (RepricingSignal,
+ * told once its transaction committed) is read at once, and the checker idles again when that read
+ * finds nothing waiting.
  */
 @Injectable()
 export class SwapPriceChecker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(SwapPriceChecker.name);
   private loop: PeriodicWork | undefined;
-  /** No read before this (epoch ms): the last one found no step waiting. */
+  /** No read before this (epoch ms) unless signalled: the last one found no step waiting. */
   private idleUntilMs = 0;
-  /** Until this (epoch ms) a pass that finds nothing does not idle: a step entered `repricing` here. */
-  private expectingUntilMs = 0;
+  /** A step entered `repricing` here since the last read began: the next pass reads. */
+  private signalled = false;
 
   constructor(
     private readonly store: SwapRepository,
@@ -93,23 +92,24 @@ export class SwapPriceChecker implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   /**
-   * The loop's pass: nothing while idle; else checkOnce, idling for SWAP_PRICE_CHECK_IDLE_POLL_MS
-   * when it found no step waiting (and none entered `repricing` here lately). Returns how many
-   * steps were decided.
+   * The loop's pass: nothing while idle (unless signalled); else checkOnce, idling for
+   * SWAP_PRICE_CHECK_IDLE_POLL_MS when it found no step waiting. Returns how many steps were decided.
    */
   async poll(): Promise<number> {
     const now = this.clock.nowMs();
-    if (now < this.idleUntilMs) return 0;
+    if (now < this.idleUntilMs && !this.signalled) return 0;
+    this.signalled = false;
     const outcomes = await this.checkWaiting();
-    const idle = outcomes.length === 0 && now >= this.expectingUntilMs;
-    this.idleUntilMs = idle ? now + this.config.SWAP_PRICE_CHECK_IDLE_POLL_MS : 0;
+    this.idleUntilMs = outcomes.length === 0 ? now + this.config.SWAP_PRICE_CHECK_IDLE_POLL_MS : 0;
     return decidedOf(outcomes);
   }
 
-  /** A step entered `repricing` here: poll now, and keep polling until its transaction committed. */
+  /**
+   * A step entered `repricing` here, committed: a pass now. Signalled while a pass reads (which may
+   * have missed the step), the next pass, right after it, reads again.
+   */
   private stepEntered(): void {
-    this.idleUntilMs = 0;
-    this.expectingUntilMs = this.clock.nowMs() + EXPECTING_POLLS * this.config.SWAP_PRICE_CHECK_POLL_MS;
+    this.signalled = true;
     this.loop?.wake();
   }
 

@@ -88,6 +88,10 @@ interface Locked {
  * An event about a step that is not the swap's current one, or a step already past the state the
  * event would move it from, is stale (a superseded payload, a redelivery under another eventId):
  * it is logged and changes nothing.
+ *
+ * A step put in `repricing` is told to this instance's SwapPriceChecker (RepricingSignal) once the
+ * transaction that put it there committed, so that the checker's read finds it; a transaction
+ * rolled back tells nothing.
  */
 @Injectable()
 export class SwapProgress {
@@ -386,7 +390,8 @@ export class SwapProgress {
     if (next?.status === 'repricing') {
       await tx.enqueue(confirmedEvent);
       await this.emitPending(tx, swap, 'checking the price before the next step spends');
-      this.repricing.stepEntered();
+      // Told once committed: the checker reads outside this transaction.
+      tx.afterCommit(() => this.repricing.stepEntered());
       return;
     }
     if (next) {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { SwapStatus } from '@swapgw/contracts';
+import type { ConsumeOutcome } from '@swapgw/messaging';
 import { Outbox, OutboxMessage } from '@swapgw/messaging';
 import { updateStatementOf } from '@swapgw/persistence';
 import { SwapEntity } from './swap.entity';
@@ -10,7 +11,9 @@ import { SwapStepEntity } from './swap-step.entity';
 /**
  * The planner's persistence as its swap services use it: the swaps, their steps and the outbox.
  * Every write goes through a SwapTransaction, so a change and the messages announcing it commit
- * together; SwapRepository opens one, or the idempotent consumer's transaction is joined (within).
+ * together; SwapRepository opens one, or the idempotent consumer's transaction is joined
+ * (withinConsumer). What must wait for the commit (telling this instance's loops of a change) is
+ * handed to afterCommit.
  */
 export interface SwapTransaction {
   /** The swap, no lock (the replay check of a build). */
@@ -28,6 +31,8 @@ export interface SwapTransaction {
   updateProgress(swap: SwapEntity, ...steps: SwapStepEntity[]): Promise<void>;
   /** Messages published once the transaction commits (the outbox), in this order; one statement. */
   enqueue(...messages: OutboxMessage[]): Promise<void>;
+  /** Runs `action` once the transaction has committed; never if it rolls back. No statement. */
+  afterCommit(action: () => void): void;
 }
 
 /** Thrown by SwapRepository.transaction when an insert met a swap already there (two builds raced). */
@@ -41,7 +46,10 @@ export class DuplicateSwapError extends Error {
 export abstract class SwapRepository {
   /** The swap, no lock, outside any transaction. */
   abstract findSwap(id: string): Promise<SwapEntity | null>;
-  /** Runs `work` in a transaction of its own; a duplicate insert rejects with DuplicateSwapError. */
+  /**
+   * Runs `work` in a transaction of its own, then, committed, its after-commit actions; a duplicate
+   * insert rejects with DuplicateSwapError.
+   */
   abstract transaction<T>(work: (tx: SwapTransaction) => Promise<T>): Promise<T>;
   /** Up to `limit` ids of swaps in one of `statuses` with a deadline at or before `nowMs`, soonest first. */
   abstract dueForExpiry(statuses: readonly SwapStatus[], nowMs: number, limit: number): Promise<string[]>;
@@ -61,9 +69,19 @@ export class TypeOrmSwapRepository extends SwapRepository {
     super();
   }
 
-  /** Joins a transaction opened elsewhere (the idempotent consumer's, with its processed_events row). */
-  within(manager: EntityManager): SwapTransaction {
-    return new TypeOrmSwapTransaction(manager, this.outbox);
+  /**
+   * Runs `consume`, an idempotent consumer's pass over one message, whose handler joins the
+   * consumer's transaction (with its processed_events row) through `join`. Once the message is
+   * `applied`, that transaction committed: its after-commit actions run. Each attempt of a failing
+   * handler opens a transaction of its own, rolled back, so the one that committed is the last one
+   * joined. (For handlers without an `applyAtOnce` fast path, which commits without a join.)
+   */
+  async withinConsumer(
+    consume: (join: (manager: EntityManager) => SwapTransaction) => Promise<ConsumeOutcome>,
+  ): Promise<void> {
+    const joined: TypeOrmSwapTransaction[] = [];
+    const outcome = await consume((manager) => this.join(manager, joined));
+    if (outcome === 'applied') joined.at(-1)?.committed();
   }
 
   findSwap(id: string): Promise<SwapEntity | null> {
@@ -71,12 +89,16 @@ export class TypeOrmSwapRepository extends SwapRepository {
   }
 
   async transaction<T>(work: (tx: SwapTransaction) => Promise<T>): Promise<T> {
+    const joined: TypeOrmSwapTransaction[] = [];
+    let result: T;
     try {
-      return await this.dataSource.transaction((manager) => work(this.within(manager)));
+      result = await this.dataSource.transaction((manager) => work(this.join(manager, joined)));
     } catch (error) {
       if (isUniqueViolation(error)) throw new DuplicateSwapError(error);
       throw error;
     }
+    joined.at(-1)?.committed();
+    return result;
   }
 
   async dueForExpiry(statuses: readonly SwapStatus[], nowMs: number, limit: number): Promise<string[]> {
@@ -93,9 +115,18 @@ export class TypeOrmSwapRepository extends SwapRepository {
       .getRepository(SwapStepEntity)
       .find({ where: { status: 'repricing' }, order: { updatedAtMs: 'ASC' }, take: limit });
   }
+
+  /** A SwapTransaction in `manager`'s transaction, added to `joined`. */
+  private join(manager: EntityManager, joined: TypeOrmSwapTransaction[]): SwapTransaction {
+    const tx = new TypeOrmSwapTransaction(manager, this.outbox);
+    joined.push(tx);
+    return tx;
+  }
 }
 
 class TypeOrmSwapTransaction implements SwapTransaction {
+  private readonly commitActions: (() => void)[] = [];
+
   constructor(
     private readonly manager: EntityManager,
     private readonly outbox: Outbox,
@@ -146,6 +177,15 @@ class TypeOrmSwapTransaction implements SwapTransaction {
 
   async enqueue(...messages: OutboxMessage[]): Promise<void> {
     await this.outbox.enqueueAll(this.manager, messages);
+  }
+
+  afterCommit(action: () => void): void {
+    this.commitActions.push(action);
+  }
+
+  /** The transaction committed (its opener says so): the actions waiting for it, in order. */
+  committed(): void {
+    for (const action of this.commitActions) action();
   }
 }
 

@@ -9,16 +9,16 @@ import { SwapStepEntity } from '../../src/swaps/swap-step.entity';
 import { DuplicateSwapError, SwapRepository, SwapTransaction } from '../../src/swaps/swap.repository';
 
 /** The statements a SwapTransaction issues, by name: what one change of a swap costs the database. */
-export type Statement = keyof SwapTransaction;
+export type Statement = Exclude<keyof SwapTransaction, 'afterCommit'>;
 
 const copyOf = <T extends object>(row: T): T =>
   Object.assign(Object.create(Object.getPrototypeOf(row) as object) as T, row);
 
 /**
  * SwapRepository over maps, with the transaction semantics the planner relies on: a transaction's writes
- * and messages land together when its work resolves and not at all when it throws; a second insert
- * of a swap id fails the transaction (DuplicateSwapError). Rows are handed out as copies, as a
- * database would.
+ * and messages land together when its work resolves and not at all when it throws, its after-commit
+ * actions running once they landed; a second insert of a swap id fails the transaction
+ * (DuplicateSwapError). Rows are handed out as copies, as a database would.
  */
 export class InMemorySwapRepository extends SwapRepository {
   readonly swaps = new Map<string, SwapEntity>();
@@ -88,6 +88,7 @@ class InMemorySwapTransaction implements SwapTransaction {
   private readonly inserted = new Set<string>();
   private readonly messages: OutboxMessage[] = [];
   private readonly statements: Statement[] = [];
+  private readonly commitActions: (() => void)[] = [];
 
   constructor(private readonly store: InMemorySwapRepository) {
     store.transactions.push(this.statements);
@@ -130,6 +131,10 @@ class InMemorySwapTransaction implements SwapTransaction {
     this.messages.push(...messages);
   }
 
+  afterCommit(action: () => void): void {
+    this.commitActions.push(action);
+  }
+
   commit(): void {
     // A racing transaction may have inserted the same swap meanwhile: the database's unique key.
     if ([...this.inserted].some((id) => this.store.swaps.has(id)))
@@ -137,6 +142,7 @@ class InMemorySwapTransaction implements SwapTransaction {
     for (const [id, swap] of this.swaps) this.store.swaps.set(id, swap);
     for (const [id, step] of this.steps) this.store.steps.set(id, step);
     this.store.outbox.push(...this.messages);
+    for (const action of this.commitActions) action();
   }
 
   private readSwap(id: string): SwapEntity | null {
