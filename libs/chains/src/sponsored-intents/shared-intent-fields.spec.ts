@@ -1,6 +1,5 @@
 import { getAddress, hexlify, randomBytes, ZeroAddress } from 'ethers';
 import type { TypedDataV4 } from './intent-types';
-import { SponsoredIntentError } from './intent-values';
 import {
   acrossIntentTypedData,
   acrossSwapIntentTypedData,
@@ -17,6 +16,7 @@ import {
   DEADLINE,
   DESTINATION_ROUTER,
   DESTINATION_VENUE,
+  expectRefusal,
   permitPart,
   RECIPIENT,
   USDC,
@@ -99,11 +99,6 @@ const crossChainKinds: SponsoredWitnessType[] = [
   'AcrossIntent',
   'AcrossSwapIntent',
 ];
-
-function expectRefusal(build: () => unknown, message: string): void {
-  expect(build).toThrow(SponsoredIntentError);
-  expect(build).toThrow(new SponsoredIntentError(message));
-}
 
 describe('sponsored intents: the fields every intent shares', () => {
   it.each(kinds)(

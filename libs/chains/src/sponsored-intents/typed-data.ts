@@ -12,6 +12,7 @@ import type {
   SwapV3Intent,
   TypedDataV4,
 } from './intent-types';
+import { destinationSwapFields } from './destination-swap-fields';
 import { chainIdOf, checksummed, SponsoredIntentError, uint32String, uintString } from './intent-values';
 import { intentWitness, type SharedIntentFields } from './shared-intent-fields';
 import { eip2612Types, permit2WitnessTypes, type SponsoredWitnessType } from './witness-types';
@@ -136,20 +137,7 @@ export function bridgeSwapIntentTypedData(
   const { intent } = input;
   const path = intent.path.map((hop, i) => checksummed(hop, `intent.path[${i}]`));
   if (path.length < 2) throw new SponsoredIntentError('intent.path needs at least two tokens');
-  if (typeof intent.unwrapNative !== 'boolean')
-    throw new SponsoredIntentError('intent.unwrapNative must be a boolean');
-  const destinationRouter = checksummed(intent.destinationRouter, 'intent.destinationRouter');
-  const recipient = checksummed(intent.recipient, 'intent.recipient');
-  if (recipient === destinationRouter)
-    throw new SponsoredIntentError('intent.recipient cannot be the destination router');
-  return permit2IntentTypedData('BridgeSwapIntent', input, () => ({
-    destinationRouter,
-    destinationVenue: checksummed(intent.destinationVenue, 'intent.destinationVenue'),
-    path,
-    amountOutMin: uintString(intent.amountOutMin, 'intent.amountOutMin'),
-    recipient,
-    unwrapNative: intent.unwrapNative,
-  }));
+  return permit2IntentTypedData('BridgeSwapIntent', input, destinationSwapFields(intent, path));
 }
 
 /** What the owner signs for a sponsored Across deposit of `amount` (the SpokePool's input token). */
@@ -181,22 +169,12 @@ export function acrossSwapIntentTypedData(
       `intent.path starts with ${tokens[0]}, not the output token ${outputToken}`,
     );
   requirePoolFees(intent.fees, tokens.length);
-  if (typeof intent.unwrapNative !== 'boolean')
-    throw new SponsoredIntentError('intent.unwrapNative must be a boolean');
-  const destinationRouter = checksummed(intent.destinationRouter, 'intent.destinationRouter');
-  const recipient = checksummed(intent.recipient, 'intent.recipient');
-  if (recipient === destinationRouter)
-    throw new SponsoredIntentError('intent.recipient cannot be the destination router');
+  const destinationSwap = destinationSwapFields(intent, encodeUniswapV3Path(tokens, intent.fees));
   return permit2IntentTypedData('AcrossSwapIntent', input, () => ({
     outputToken,
     outputAmount: uintString(intent.outputAmount, 'intent.outputAmount'),
     ...acrossQuoteTerms(intent),
-    destinationRouter,
-    destinationVenue: checksummed(intent.destinationVenue, 'intent.destinationVenue'),
-    path: encodeUniswapV3Path(tokens, intent.fees),
-    amountOutMin: uintString(intent.amountOutMin, 'intent.amountOutMin'),
-    recipient,
-    unwrapNative: intent.unwrapNative,
+    ...destinationSwap(),
   }));
 }
 

@@ -1,5 +1,6 @@
 import { getAddress, hexlify, randomBytes, Wallet } from 'ethers';
 import type { IntegratorFeeTerm, TypedDataV4 } from '../intent-types';
+import { SponsoredIntentError } from '../intent-values';
 import {
   acrossIntentTypedData,
   acrossSwapIntentTypedData,
@@ -117,6 +118,12 @@ export const acrossSwapTyped = (amount?: bigint, nonce?: bigint, integratorFees?
 export async function sign(td: TypedDataV4, wallet = new Wallet(hexlify(randomBytes(32)))) {
   const { domain, types, value } = ethersTypedDataArgs(td);
   return { wallet, signature: await wallet.signTypedData(domain, types, value) };
+}
+
+/** Expects `build` to refuse with a SponsoredIntentError of exactly `message`. */
+export function expectRefusal(build: () => unknown, message: string): void {
+  expect(build).toThrow(SponsoredIntentError);
+  expect(build).toThrow(new SponsoredIntentError(message));
 }
 
 /** ethers Result (nested) as plain arrays, for toEqual. */
