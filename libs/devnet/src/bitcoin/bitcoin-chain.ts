@@ -11,21 +11,33 @@ import {
   transactionWeight,
   verifyInputScripts,
 } from './bitcoin-transaction-rules';
+import { inputSequence, outputAt, spentOutpoint } from './bitcoin-transaction-parts';
 
-/** A transaction the chain knows: in a block, or in the mempool (`block` undefined). */
-export interface ChainTransaction {
+/** Where a mined transaction is. */
+export interface BlockPlacement {
+  height: number;
+  hash: string;
+  time: number;
+}
+
+interface TransactionRecord {
   txid: string;
   tx: btc.Transaction;
   raw: Uint8Array;
   /** What each input spends; null for a coinbase's input. */
   prevouts: (Prevout | null)[];
-  isCoinbase: boolean;
   fee: bigint;
   vsize: number;
   weight: number;
   size: number;
-  block?: { height: number; hash: string; time: number };
 }
+
+/**
+ * A transaction the chain knows: in a block, or in the mempool (`block` undefined). A coinbase is
+ * only ever in a block.
+ */
+export type ChainTransaction = TransactionRecord &
+  ({ isCoinbase: false; block?: BlockPlacement } | { isCoinbase: true; block: BlockPlacement });
 
 export interface ChainBlock {
   height: number;
@@ -122,7 +134,7 @@ export class BitcoinChain {
   /** Transactions touching `script`, mempool ones first (newest first), then confirmed, newest first. */
   transactionsOf(script: Uint8Array): ChainTransaction[] {
     const txids = [...(this.byScript.get(Buffer.from(script).toString('hex')) ?? [])];
-    const found = txids.map((txid) => this.transactions.get(txid)!);
+    const found = txids.map((txid) => this.knownTransaction(txid));
     const mempoolOrder = [...this.mempool];
     return found.sort((a, b) => {
       if (!a.block || !b.block) {
@@ -138,7 +150,17 @@ export class BitcoinChain {
   }
 
   mempoolTransactions(): ChainTransaction[] {
-    return [...this.mempool].map((txid) => this.transactions.get(txid)!);
+    return [...this.mempool].map((txid) => this.knownTransaction(txid));
+  }
+
+  /**
+   * A transaction the chain itself named (in a block's txids, an outspend, the mempool, a script's
+   * index): it holds every one of those, so one it does not hold is a broken invariant.
+   */
+  knownTransaction(txid: string): ChainTransaction {
+    const entry = this.transactions.get(txid);
+    if (!entry) throw new Error(`the chain names transaction ${txid} but does not hold it`);
+    return entry;
   }
 
   /**
@@ -156,27 +178,26 @@ export class BitcoinChain {
     const conflicts = new Set<string>();
     const prevouts: Prevout[] = [];
     for (let i = 0; i < tx.inputsLength; i++) {
-      const input = tx.getInput(i);
-      const prevTxid = Buffer.from(input.txid!).toString('hex');
-      const key = outpointKey(prevTxid, input.index!);
-      const parent = this.transactions.get(prevTxid);
+      const spent = spentOutpoint(tx, i);
+      const key = outpointKey(spent.txid, spent.vout);
+      const parent = this.transactions.get(spent.txid);
       const spender = this.spentBy.get(key);
       if (!parent || (!this.unspent.has(key) && !(spender && this.mempool.has(spender.txid))))
         throw new BitcoinRejection(-25, 'bad-txns-inputs-missingorspent');
       if (spender) conflicts.add(spender.txid);
-      if (parent.isCoinbase && this.tip.height + 1 - parent.block!.height < COINBASE_MATURITY)
+      if (parent.isCoinbase && this.tip.height + 1 - parent.block.height < COINBASE_MATURITY)
         throw new BitcoinRejection(
           -26,
-          `bad-txns-premature-spend-of-coinbase, tried to spend coinbase at depth ${this.tip.height + 1 - parent.block!.height}`,
+          `bad-txns-premature-spend-of-coinbase, tried to spend coinbase at depth ${this.tip.height + 1 - parent.block.height}`,
         );
-      const output = parent.tx.getOutput(input.index!);
-      prevouts.push({ script: output.script!, value: output.amount! });
+      const output = outputAt(parent.tx, spent.vout);
+      prevouts.push({ script: output.script, value: output.amount });
     }
     this.checkFinal(tx);
 
     const valueIn = prevouts.reduce((sum, p) => sum + p.value, 0n);
     let valueOut = 0n;
-    for (let i = 0; i < tx.outputsLength; i++) valueOut += tx.getOutput(i).amount!;
+    for (let i = 0; i < tx.outputsLength; i++) valueOut += outputAt(tx, i).amount;
     if (valueIn < valueOut) throw new BitcoinRejection(-26, `bad-txns-in-belowout, ${valueIn} < ${valueOut}`);
     verifyInputScripts(tx, prevouts);
 
@@ -228,8 +249,7 @@ export class BitcoinChain {
     block.weight = 320 + coinbase.weight + included.reduce((sum, t) => sum + t.weight, 0);
     this.blocks.push(block);
     const placement = { height, hash: block.hash, time: block.time };
-    coinbase.block = placement;
-    this.add(coinbase);
+    this.add({ ...coinbase, isCoinbase: true, block: placement });
     for (const t of included) {
       t.block = placement;
       this.mempool.delete(t.txid);
@@ -292,14 +312,16 @@ export class BitcoinChain {
     const visit = (id: string) => {
       if (found.has(id) || taken.has(id) || !this.mempool.has(id)) return;
       found.add(id);
-      const entry = this.transactions.get(id)!;
-      for (let i = 0; i < entry.tx.inputsLength; i++)
-        visit(Buffer.from(entry.tx.getInput(i).txid!).toString('hex'));
+      const entry = this.knownTransaction(id);
+      for (let i = 0; i < entry.tx.inputsLength; i++) visit(spentOutpoint(entry.tx, i).txid);
     };
     visit(txid);
-    return [...found]
-      .sort((a, b) => position.get(a)! - position.get(b)!)
-      .map((id) => this.transactions.get(id)!);
+    const arrival = (id: string): number => {
+      const at = position.get(id);
+      if (at === undefined) throw new Error(`mempool transaction ${id} has no arrival position`);
+      return at;
+    };
+    return [...found].sort((a, b) => arrival(a) - arrival(b)).map((id) => this.knownTransaction(id));
   }
 
   /**
@@ -363,7 +385,7 @@ export class BitcoinChain {
   ): string[] {
     if (conflicts.size === 0) return [];
     for (const conflict of conflicts) {
-      const original = this.transactions.get(conflict)!;
+      const original = this.knownTransaction(conflict);
       if (!signalsReplaceability(original.tx)) throw new BitcoinRejection(-26, 'txn-mempool-conflict');
       const newRate = Number(fee) / vsize;
       const oldRate = Number(original.fee) / original.vsize;
@@ -375,13 +397,13 @@ export class BitcoinChain {
     }
     const evicted = this.withDescendants([...conflicts]);
     for (let i = 0; i < tx.inputsLength; i++) {
-      if (evicted.includes(Buffer.from(tx.getInput(i).txid!).toString('hex')))
+      if (evicted.includes(spentOutpoint(tx, i).txid))
         throw new BitcoinRejection(
           -26,
           `bad-txns-spends-conflicting-tx, ${txid} spends conflicting transaction`,
         );
     }
-    const evictedFees = evicted.reduce((sum, id) => sum + this.transactions.get(id)!.fee, 0n);
+    const evictedFees = evicted.reduce((sum, id) => sum + this.knownTransaction(id).fee, 0n);
     if (fee < evictedFees)
       throw new BitcoinRejection(
         -26,
@@ -401,7 +423,7 @@ export class BitcoinChain {
     const found = new Set(txids);
     for (const candidate of this.mempoolTransactions()) {
       for (let i = 0; i < candidate.tx.inputsLength; i++) {
-        if (found.has(Buffer.from(candidate.tx.getInput(i).txid!).toString('hex'))) found.add(candidate.txid);
+        if (found.has(spentOutpoint(candidate.tx, i).txid)) found.add(candidate.txid);
       }
     }
     return [...found];
@@ -409,12 +431,12 @@ export class BitcoinChain {
 
   /** Evicts a mempool transaction (its descendants must be evicted first or with it). */
   private removeFromMempool(txid: string): void {
-    const entry = this.transactions.get(txid)!;
+    const entry = this.knownTransaction(txid);
     for (let i = 0; i < entry.tx.inputsLength; i++) {
-      const input = entry.tx.getInput(i);
-      const key = outpointKey(Buffer.from(input.txid!).toString('hex'), input.index!);
+      const spent = spentOutpoint(entry.tx, i);
+      const key = outpointKey(spent.txid, spent.vout);
       this.spentBy.delete(key);
-      if (this.transactions.has(Buffer.from(input.txid!).toString('hex'))) this.unspent.add(key);
+      if (this.transactions.has(spent.txid)) this.unspent.add(key);
     }
     for (let vout = 0; vout < entry.tx.outputsLength; vout++) this.unspent.delete(outpointKey(txid, vout));
     this.transactions.delete(txid);
@@ -427,18 +449,19 @@ export class BitcoinChain {
     this.transactions.set(entry.txid, entry);
     if (!entry.isCoinbase) {
       for (let i = 0; i < entry.tx.inputsLength; i++) {
-        const input = entry.tx.getInput(i);
-        const key = outpointKey(Buffer.from(input.txid!).toString('hex'), input.index!);
+        const spent = spentOutpoint(entry.tx, i);
+        const key = outpointKey(spent.txid, spent.vout);
         this.unspent.delete(key);
         this.spentBy.set(key, { txid: entry.txid, vin: i });
       }
     }
     for (let vout = 0; vout < entry.tx.outputsLength; vout++) {
-      if (entry.tx.getOutput(vout).script![0] !== 0x6a) this.unspent.add(outpointKey(entry.txid, vout));
+      if (outputAt(entry.tx, vout).script[0] !== 0x6a) this.unspent.add(outpointKey(entry.txid, vout));
     }
     for (const script of this.scriptsOf(entry)) {
-      if (!this.byScript.has(script)) this.byScript.set(script, new Set());
-      this.byScript.get(script)!.add(entry.txid);
+      const touching = this.byScript.get(script) ?? new Set<string>();
+      touching.add(entry.txid);
+      this.byScript.set(script, touching);
     }
   }
 
@@ -447,12 +470,12 @@ export class BitcoinChain {
     for (const prevout of entry.prevouts)
       if (prevout) scripts.add(Buffer.from(prevout.script).toString('hex'));
     for (let vout = 0; vout < entry.tx.outputsLength; vout++)
-      scripts.add(Buffer.from(entry.tx.getOutput(vout).script!).toString('hex'));
+      scripts.add(Buffer.from(outputAt(entry.tx, vout).script).toString('hex'));
     return scripts;
   }
 
   /** A coinbase carrying the height (BIP34), so every coinbase has its own txid. */
-  private coinbase(height: number, outputs: { script: Uint8Array; amount: bigint }[]): ChainTransaction {
+  private coinbase(height: number, outputs: { script: Uint8Array; amount: bigint }[]): TransactionRecord {
     const raw = btc.RawTx.encode({
       version: 2,
       segwitFlag: false,
@@ -474,7 +497,6 @@ export class BitcoinChain {
       tx,
       raw,
       prevouts: [null],
-      isCoinbase: true,
       fee: 0n,
       vsize: transactionVsize(tx),
       weight: transactionWeight(tx),
@@ -531,8 +553,7 @@ export function subsidyAt(height: number): bigint {
 }
 
 function signalsReplaceability(tx: btc.Transaction): boolean {
-  for (let i = 0; i < tx.inputsLength; i++)
-    if (tx.getInput(i).sequence! <= MAX_BIP125_RBF_SEQUENCE) return true;
+  for (let i = 0; i < tx.inputsLength; i++) if (inputSequence(tx, i) <= MAX_BIP125_RBF_SEQUENCE) return true;
   return false;
 }
 

@@ -1,5 +1,6 @@
 import { BitcoinChain, ChainBlock, ChainTransaction } from './bitcoin-chain';
 import { pushOnlyStack, scriptAddress, scriptAsm, scriptType } from './bitcoin-script';
+import { inputSequence, outputAt, spentOutpoint } from './bitcoin-transaction-parts';
 
 // The JSON shapes of Blockstream's Esplora HTTP API (esplora API.md), field for field, built from
 // the chain's records.
@@ -42,21 +43,22 @@ export function esploraTransaction(entry: ChainTransaction) {
     const witness = input.finalScriptWitness ?? [];
     const redeemScript =
       prevout && scriptType(prevout.script) === 'p2sh' ? redeemScriptOf(scriptSig) : undefined;
+    const spent = spentOutpoint(tx, i);
     return {
-      txid: hex(input.txid!),
-      vout: input.index!,
+      txid: spent.txid,
+      vout: spent.vout,
       prevout: prevout ? esploraOutput(prevout.script, prevout.value) : null,
       scriptsig: hex(scriptSig),
       scriptsig_asm: scriptAsm(scriptSig),
       ...(witness.length > 0 ? { witness: witness.map(hex) } : {}),
       is_coinbase: entry.isCoinbase,
-      sequence: input.sequence!,
+      sequence: inputSequence(tx, i),
       ...(redeemScript ? { inner_redeemscript_asm: scriptAsm(redeemScript) } : {}),
     };
   });
   const vout = Array.from({ length: tx.outputsLength }, (_, i) => {
-    const output = tx.getOutput(i);
-    return esploraOutput(output.script!, output.amount!);
+    const output = outputAt(tx, i);
+    return esploraOutput(output.script, output.amount);
   });
   return {
     txid: entry.txid,
@@ -113,10 +115,10 @@ export function esploraAddressStats(script: Uint8Array, entries: ChainTransactio
     const stats = entry.block ? chain : mempool;
     stats.tx_count++;
     for (let i = 0; i < entry.tx.outputsLength; i++) {
-      const output = entry.tx.getOutput(i);
-      if (hex(output.script!) !== scriptHex) continue;
+      const output = outputAt(entry.tx, i);
+      if (hex(output.script) !== scriptHex) continue;
       stats.funded_txo_count++;
-      stats.funded_txo_sum += Number(output.amount!);
+      stats.funded_txo_sum += Number(output.amount);
     }
     for (const prevout of entry.prevouts) {
       if (!prevout || hex(prevout.script) !== scriptHex) continue;

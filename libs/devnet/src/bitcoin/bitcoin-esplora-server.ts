@@ -11,6 +11,7 @@ import {
 } from './bitcoin-esplora-format';
 import { BITCOIN_DEVNET_NETWORK } from './bitcoin-keys';
 import { BitcoinMiner } from './bitcoin-miner';
+import { outputAt } from './bitcoin-transaction-parts';
 import { BitcoinRejection } from './bitcoin-transaction-rules';
 
 type Answer = { status: number; body: unknown };
@@ -138,7 +139,7 @@ export class BitcoinEsploraServer {
           return json(
             block.txids
               .slice(from, from + CHAIN_TXS_PAGE)
-              .map((txid) => esploraTransaction(this.chain.transaction(txid)!)),
+              .map((txid) => esploraTransaction(this.chain.knownTransaction(txid))),
           );
         }),
       ),
@@ -235,9 +236,9 @@ export class BitcoinEsploraServer {
     const found: unknown[] = [];
     for (const entry of this.chain.transactionsOf(script)) {
       for (let vout = 0; vout < entry.tx.outputsLength; vout++) {
-        const output = entry.tx.getOutput(vout);
-        if (hex(output.script!) !== scriptHex || !this.chain.isUnspent(entry.txid, vout)) continue;
-        found.push({ txid: entry.txid, vout, status: esploraStatus(entry), value: Number(output.amount!) });
+        const output = outputAt(entry.tx, vout);
+        if (hex(output.script) !== scriptHex || !this.chain.isUnspent(entry.txid, vout)) continue;
+        found.push({ txid: entry.txid, vout, status: esploraStatus(entry), value: Number(output.amount) });
       }
     }
     return json(found);
@@ -256,7 +257,7 @@ export class BitcoinEsploraServer {
       spent: true,
       txid: spend.txid,
       vin: spend.vin,
-      status: esploraStatus(this.chain.transaction(spend.txid)!),
+      status: esploraStatus(this.chain.knownTransaction(spend.txid)),
     };
   }
 

@@ -38,5 +38,5 @@ export function bitcoinDevnetKey(
   const privateKey = Uint8Array.from(Buffer.from(wallet.privateKey.slice(2), 'hex'));
   const publicKey = secp256k1.getPublicKey(privateKey, true);
   const payment = btc.p2wpkh(publicKey, BITCOIN_DEVNET_NETWORK);
-  return { path, privateKey, publicKey, address: payment.address!, script: payment.script };
+  return { path, privateKey, publicKey, address: payment.address, script: payment.script };
 }

@@ -9,6 +9,7 @@ import {
   pushOnlyStack,
   scriptType,
 } from './bitcoin-script';
+import { outputAt, spentOutpoint } from './bitcoin-transaction-parts';
 
 // The rules a Bitcoin node applies to a transaction on its own (no chain state): decoding,
 // Bitcoin Core's standardness of scriptSigs and outputs, and the scriptSig and witness of every
@@ -72,8 +73,8 @@ export function checkTransactionShape(tx: btc.Transaction): void {
   if (tx.outputsLength === 0) throw new BitcoinRejection(-26, 'bad-txns-vout-empty');
   const seen = new Set<string>();
   for (let i = 0; i < tx.inputsLength; i++) {
-    const input = tx.getInput(i);
-    const key = outpointKey(Buffer.from(input.txid!).toString('hex'), input.index!);
+    const spent = spentOutpoint(tx, i);
+    const key = outpointKey(spent.txid, spent.vout);
     if (key.startsWith(NULL_TXID)) throw new BitcoinRejection(-26, 'coinbase');
     if (seen.has(key)) throw new BitcoinRejection(-26, 'bad-txns-inputs-duplicate');
     seen.add(key);
@@ -87,14 +88,14 @@ export function checkTransactionShape(tx: btc.Transaction): void {
   }
   let opReturns = 0;
   for (let i = 0; i < tx.outputsLength; i++) {
-    const { script, amount } = tx.getOutput(i);
-    const type = scriptType(script!);
+    const { script, amount } = outputAt(tx, i);
+    const type = scriptType(script);
     if (type === 'op_return') {
       opReturns++;
-      if (script!.length > MAX_OP_RETURN_SCRIPT_BYTES) throw new BitcoinRejection(-26, 'scriptpubkey');
+      if (script.length > MAX_OP_RETURN_SCRIPT_BYTES) throw new BitcoinRejection(-26, 'scriptpubkey');
     } else if (type === 'unknown') {
       throw new BitcoinRejection(-26, 'scriptpubkey');
-    } else if (amount! < dustThreshold(script!)) {
+    } else if (amount < dustThreshold(script)) {
       throw new BitcoinRejection(-26, 'dust');
     }
   }

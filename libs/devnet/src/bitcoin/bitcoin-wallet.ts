@@ -1,6 +1,7 @@
 import * as btc from '@scure/btc-signer';
 import { schnorr } from '@noble/curves/secp256k1.js';
 import { BITCOIN_DEVNET_NETWORK, BitcoinDevnetKey } from './bitcoin-keys';
+import { outputAt } from './bitcoin-transaction-parts';
 
 /** A coin a key can spend, as Esplora's /address/:a/utxo lists it. */
 export interface SpendableCoin {
@@ -9,12 +10,8 @@ export interface SpendableCoin {
   value: bigint;
 }
 
-export interface PaymentOutput {
-  /** A regtest address, or a raw script (e.g. OP_RETURN). */
-  address?: string;
-  script?: Uint8Array;
-  amount: bigint;
-}
+/** Paid to a regtest address, or to a raw script (e.g. OP_RETURN). */
+export type PaymentOutput = ({ address: string } | { script: Uint8Array }) & { amount: bigint };
 
 export interface SignedPayment {
   txid: string;
@@ -66,7 +63,9 @@ export function signPayment(input: {
   if (gathered < wanted) throw new Error(`the coins hold ${gathered} sats; the payment needs ${wanted}`);
   for (const output of input.outputs) {
     const script =
-      output.script ?? btc.OutScript.encode(btc.Address(BITCOIN_DEVNET_NETWORK).decode(output.address!));
+      'script' in output
+        ? output.script
+        : btc.OutScript.encode(btc.Address(BITCOIN_DEVNET_NETWORK).decode(output.address));
     tx.addOutput({ script, amount: output.amount });
   }
   const change = gathered - wanted;
@@ -80,7 +79,7 @@ export function signPayment(input: {
 /** The key's BIP86 P2TR output (key path only): address and script. */
 export function p2trOf(key: BitcoinDevnetKey): { address: string; script: Uint8Array } {
   const payment = btc.p2tr(schnorr.getPublicKey(key.privateKey), undefined, BITCOIN_DEVNET_NETWORK);
-  return { address: payment.address!, script: payment.script };
+  return { address: payment.address, script: payment.script };
 }
 
 /**
@@ -94,7 +93,7 @@ export function p2shP2wpkhOf(key: BitcoinDevnetKey): {
   redeemScript: Uint8Array;
 } {
   const payment = btc.p2sh(btc.p2wpkh(key.publicKey, BITCOIN_DEVNET_NETWORK), BITCOIN_DEVNET_NETWORK);
-  return { address: payment.address!, script: payment.script, redeemScript: payment.redeemScript! };
+  return { address: payment.address, script: payment.script, redeemScript: payment.redeemScript };
 }
 
 function addressKindOf(input: { addressKind?: WalletAddressKind; taproot?: boolean }): WalletAddressKind {
@@ -122,6 +121,6 @@ function spendingFields(key: BitcoinDevnetKey, kind: WalletAddressKind, value: b
 
 function outputsSum(tx: btc.Transaction): bigint {
   let sum = 0n;
-  for (let i = 0; i < tx.outputsLength; i++) sum += tx.getOutput(i).amount!;
+  for (let i = 0; i < tx.outputsLength; i++) sum += outputAt(tx, i).amount;
   return sum;
 }
