@@ -7,6 +7,7 @@ import { SignerSurfaceConfig } from '../config/signer-surface.config';
 import { Clock, SystemClock } from '@swapgw/runtime';
 import { shortMessageOf } from '@swapgw/chains';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
+import { requiredColumn } from './signing-request-columns';
 import { SigningRequestEntity } from './signing-request.entity';
 import { PeriodicTask } from './periodic-task';
 import { TransactionProgress } from '@swapgw/chains/families';
@@ -75,7 +76,7 @@ export class ConfirmationTracker extends PeriodicTask {
     const client = lookup.client;
     const step: TrackedStep = { row, client };
     try {
-      const handler = this.kinds.forKind(row.payload!.type);
+      const handler = this.kinds.forKind(requiredColumn(row, 'payload').type);
       // Awaited here: an unreachable node or ledger is retried like any other check.
       const decision = handler.track ? await handler.track(step) : null;
       if (decision?.kind === 'fail')
@@ -86,7 +87,10 @@ export class ConfirmationTracker extends PeriodicTask {
       }
       // A sponsor's transaction given up as lost: the chain says last (below), since a reorg can mine it again.
       const end = decision?.end ?? null;
-      const progress = await client.progress(row.txHash!, this.policy.confirmationsRequired);
+      const progress = await client.progress(
+        requiredColumn(row, 'txHash'),
+        this.policy.confirmationsRequired,
+      );
       switch (progress.kind) {
         case 'in-pool':
           // Lost included: back in the pool after a reorg, it may be mined again.
@@ -143,7 +147,7 @@ export class ConfirmationTracker extends PeriodicTask {
     const { row, client } = step;
     const sentAt = row.broadcastAt?.getTime() ?? 0;
     if (this.clock.nowMs() - sentAt < this.policy.rebroadcastAfterMs) return false;
-    const outcome = await client.resend(row.rawTx!, row.txHash!);
+    const outcome = await client.resend(requiredColumn(row, 'rawTx'), requiredColumn(row, 'txHash'));
     switch (outcome.kind) {
       case 'expired': {
         const failure = handler.failureWhenExpired

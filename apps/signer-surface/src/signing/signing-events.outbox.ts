@@ -13,6 +13,7 @@ import {
 import { Inject, Injectable } from '@nestjs/common';
 import { Outbox } from '@swapgw/messaging';
 import type { EntityManager } from 'typeorm';
+import { requiredColumn } from './signing-request-columns';
 import { SigningRequestEntity } from './signing-request.entity';
 
 /** Vocabulary of `signing.step-failed` codes (the planner maps them to the swap's failure). */
@@ -68,17 +69,21 @@ export class SigningEventsOutbox {
       signingRequestId: row.id,
       stepCount: row.stepCount,
       kind: row.kind,
-      payload: row.payload!,
-      expiresAtMs: row.expiresAtMs!,
-      readyAtMs: row.readyAtMs!,
+      payload: requiredColumn(row, 'payload'),
+      expiresAtMs: requiredColumn(row, 'expiresAtMs'),
+      readyAtMs: requiredColumn(row, 'readyAtMs'),
       executionHints: row.executionHints ?? {},
-      clientHints: row.clientHints!,
+      clientHints: requiredColumn(row, 'clientHints'),
     };
     return this.emit(manager, SigningEventTypes.payloadReady, row, event);
   }
 
   waiting(manager: EntityManager, row: SigningRequestEntity, reason: string): Promise<void> {
-    const event: SigningWaitingEvent = { ...this.stepRef(row), readyAtMs: row.readyAtMs!, reason };
+    const event: SigningWaitingEvent = {
+      ...this.stepRef(row),
+      readyAtMs: requiredColumn(row, 'readyAtMs'),
+      reason,
+    };
     return this.emit(manager, SigningEventTypes.waiting, row, event);
   }
 
@@ -94,7 +99,7 @@ export class SigningEventsOutbox {
   submitted(manager: EntityManager, row: SigningRequestEntity, submittedAtMs: number): Promise<void> {
     const event: SigningSubmittedEvent = {
       ...this.stepRef(row),
-      txHash: row.txHash!,
+      txHash: requiredColumn(row, 'txHash'),
       submittedAtMs,
     };
     return this.emit(manager, SigningEventTypes.submitted, row, event);
@@ -107,8 +112,8 @@ export class SigningEventsOutbox {
   ): Promise<void> {
     const event: SigningStepIncludedEvent = {
       ...this.stepRef(row),
-      txHash: row.txHash!,
-      blockNumber: row.blockNumber!,
+      txHash: requiredColumn(row, 'txHash'),
+      blockNumber: requiredColumn(row, 'blockNumber'),
       confirmations: progress.confirmations,
       confirmationsRequired: progress.required,
     };
@@ -118,10 +123,10 @@ export class SigningEventsOutbox {
   confirmed(manager: EntityManager, row: SigningRequestEntity): Promise<void> {
     const event: SigningStepConfirmedEvent = {
       ...this.stepRef(row),
-      txHash: row.txHash!,
-      blockNumber: row.blockNumber!,
+      txHash: requiredColumn(row, 'txHash'),
+      blockNumber: requiredColumn(row, 'blockNumber'),
       confirmations: row.confirmations,
-      confirmedAtMs: row.confirmedAtMs!,
+      confirmedAtMs: requiredColumn(row, 'confirmedAtMs'),
     };
     return this.emit(manager, SigningEventTypes.stepConfirmed, row, event);
   }

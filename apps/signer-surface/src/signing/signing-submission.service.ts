@@ -25,6 +25,7 @@ import { feePayerCostOf, feePayerShortfallOf } from './payload-kinds/solana-tran
 import { saveSigningRequest, SigningRequestsRepository } from './signing-requests.repository';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningPayloadIssuer } from './signing-payload.issuer';
+import { requiredColumn } from './signing-request-columns';
 import { SigningRequestEntity } from './signing-request.entity';
 import { GAS_SPONSOR, type GasSponsor } from '../sponsorship/gas-sponsor';
 import { feePayerSignsLater } from './payload-kinds/sponsored-payload-issues';
@@ -33,7 +34,7 @@ import { failStep } from './step-failure';
 const resultOf = (row: SigningRequestEntity): SigningSubmitResult => ({
   swapId: row.swapId,
   stepIndex: row.stepIndex,
-  txHash: row.txHash!,
+  txHash: requiredColumn(row, 'txHash'),
   status: 'submitted',
 });
 
@@ -313,7 +314,7 @@ export class SigningSubmissionService {
       return;
     }
     const client = lookup.client;
-    const outcome = await client.broadcast(row.rawTx!, row.txHash!);
+    const outcome = await client.broadcast(requiredColumn(row, 'rawTx'), requiredColumn(row, 'txHash'));
     switch (outcome.kind) {
       case 'sent':
         this.logger.log({
