@@ -193,13 +193,19 @@ export class BitcoinFeeBumps {
     if (!client) return;
     const parentTx = btc.Transaction.fromRaw(hex.decode(parent.data), BITCOIN_TX_OPTIONS);
     const vout = parentTx.outputsLength - 1;
-    const change = parentTx.getOutput(vout);
+    const { script: changeScript, amount: changeSats } = parentTx.getOutput(vout);
     const feeWalletScript = this.feeWalletScriptOf(parent.chain, parent.relayer);
-    if (!feeWalletScript || !change.script || hex.encode(change.script) !== hex.encode(feeWalletScript)) {
+    if (
+      !feeWalletScript ||
+      !changeScript ||
+      changeSats === undefined ||
+      hex.encode(changeScript) !== hex.encode(feeWalletScript)
+    ) {
       this.reportHeld(parent, 'its last output is not the change of one of the service fee wallets');
       return;
     }
-    const child = await this.pendingChildOf(parent);
+    const step = stepOf(parent);
+    const child = await this.pendingChildOf(parent, step);
     if (child && this.clock.nowMs() - child.lastSentAtMs < this.policy.stuckAfterMs) return;
     const current = child ? currentFeeOf(child) : undefined;
     const childVsize = Math.ceil(estimateBitcoinWeight(['p2wpkh'], [feeWalletScript]) / 4);
@@ -208,7 +214,7 @@ export class BitcoinFeeBumps {
       parentFeeSats: parent.gasLimit,
       parentVsize: parentTx.vsize,
       childVsize,
-      changeSats: change.amount!,
+      changeSats,
       dustSats: dustThreshold(feeWalletScript),
       estimate,
       policy: this.policy,
@@ -222,10 +228,10 @@ export class BitcoinFeeBumps {
       tx.addInput({
         txid: parentTx.id,
         index: vout,
-        witnessUtxo: { script: feeWalletScript, amount: change.amount! },
+        witnessUtxo: { script: feeWalletScript, amount: changeSats },
         sequence: RBF_SEQUENCE,
       });
-      tx.addOutput({ script: feeWalletScript, amount: change.amount! - decision.childFeeSats });
+      tx.addOutput({ script: feeWalletScript, amount: changeSats - decision.childFeeSats });
       tx.signIdx(key, 0, [btc.SigHash.ALL]);
       tx.finalize();
       return { txid: tx.id, rawTxHex: hex.encode(tx.extract()) };
@@ -242,9 +248,7 @@ export class BitcoinFeeBumps {
             chain: parent.chain,
             purpose: 'bitcoin-fee-bump',
             account: parent.relayer,
-            swapId: parent.swapId!,
-            stepIndex: parent.stepIndex!,
-            owner: parent.owner!,
+            ...step,
             to: parent.relayer,
             data: signed.rawTxHex,
             maxFee: decision.ceilingFeeSats,
@@ -299,8 +303,8 @@ export class BitcoinFeeBumps {
       }
       if (progress.kind === 'in-pool') return null;
     }
-    const spent = btc.Transaction.fromRaw(hex.decode(row.data), BITCOIN_TX_OPTIONS).getInput(0);
-    const parentTxid = hex.encode(spent.txid!);
+    const change = parentChangeOf(row.data);
+    const parentTxid = change.txid;
     const parentProgress = await client.progress(parentTxid, 1);
     if (parentProgress.kind === 'unknown') {
       const parent = await this.ledger.bitcoinTransactionOf(row.chain, parentTxid);
@@ -309,9 +313,9 @@ export class BitcoinFeeBumps {
         `the transaction it paid for, ${parentTxid}, is gone (${parent?.status ?? 'not in the ledger'})`,
       );
     }
-    const spender = await client.spenderOf(parentTxid, spent.index!);
+    const spender = await client.spenderOf(parentTxid, change.vout);
     if (spender !== null && !row.attempts.some((a) => a.hash === spender))
-      return dropped(`the change ${parentTxid}:${spent.index} it spends was spent by transaction ${spender}`);
+      return dropped(`the change ${parentTxid}:${change.vout} it spends was spent by transaction ${spender}`);
     if (spender === null) {
       const outcome = await client.broadcast(row.data);
       RelayingMetrics.healed(row.chain, 'resent');
@@ -325,17 +329,13 @@ export class BitcoinFeeBumps {
     return null;
   }
 
-  /** The pending fee-bump row whose child spends `parent`'s change, if any. */
+  /** The pending fee-bump row of `parent`'s step whose child spends `parent`'s change, if any. */
   private async pendingChildOf(
     parent: SponsoredTransactionEntity,
+    step: SponsoredStep,
   ): Promise<SponsoredTransactionEntity | null> {
-    const rows = await this.ledger.pendingFeeBumpsOf(parent.chain, parent.swapId!, parent.stepIndex!);
-    return (
-      rows.find((row) => {
-        const input = btc.Transaction.fromRaw(hex.decode(row.data), BITCOIN_TX_OPTIONS).getInput(0);
-        return hex.encode(input.txid!) === parent.txHash;
-      }) ?? null
-    );
+    const rows = await this.ledger.pendingFeeBumpsOf(parent.chain, step.swapId, step.stepIndex);
+    return rows.find((row) => parentChangeOf(row.data).txid === parent.txHash) ?? null;
   }
 
   /** The replacement as the row's new current attempt, written before it is broadcast. */
@@ -383,6 +383,22 @@ export class BitcoinFeeBumps {
       reason,
     });
   }
+}
+
+/** Who a `bitcoin-transaction` row is for: the swap step and its owner (only nonce-fill rows have none). */
+type SponsoredStep = { swapId: string; stepIndex: number; owner: string };
+
+function stepOf(row: SponsoredTransactionEntity): SponsoredStep {
+  if (row.swapId === null || row.stepIndex === null || row.owner === null)
+    throw new Error(`sponsored transaction ${row.id} (${row.purpose}) names no swap step`);
+  return { swapId: row.swapId, stepIndex: row.stepIndex, owner: row.owner };
+}
+
+/** The outpoint a fee-bump child spends, from its signed transaction: its parent's change (its only input). */
+function parentChangeOf(childRawTxHex: string): { txid: string; vout: number } {
+  const input = btc.Transaction.fromRaw(hex.decode(childRawTxHex), BITCOIN_TX_OPTIONS).getInput(0);
+  if (!input.txid || input.index === undefined) throw new Error('the fee bump child has no outpoint');
+  return { txid: hex.encode(input.txid), vout: input.index };
 }
 
 function currentFeeOf(child: SponsoredTransactionEntity): bigint {
