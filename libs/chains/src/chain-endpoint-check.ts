@@ -17,6 +17,12 @@ export interface ChainEndpointProblem {
   message: string;
 }
 
+/** An EVM chain the check can ask: it has an RPC URL and the chain id the RPC must answer. */
+type CheckableEvmChain = ChainDescriptor & { rpcUrl: string; evmChainId: number };
+
+const isCheckableEvmChain = (chain: ChainDescriptor): chain is CheckableEvmChain =>
+  chain.family === 'evm' && chain.evmChainId !== undefined && Boolean(chain.rpcUrl);
+
 /** The contracts of a chain's deployments, named for messages (`uniswapV3.quoterV2`). */
 export function deployedContractsOf(deployments: ChainDeployments): { name: string; address: string }[] {
   const contracts: { name: string; address: string }[] = deployments.tokens.map((token) => ({
@@ -47,10 +53,10 @@ export async function checkChainEndpoints(
   registry: ChainRegistry,
   options: { timeoutMs: number },
 ): Promise<ChainEndpointProblem[]> {
-  const chains = registry.list().filter((chain) => chain.family === 'evm' && chain.rpcUrl);
+  const chains = registry.list().filter(isCheckableEvmChain);
   const perChain = await Promise.all(
     chains.map(async (chain): Promise<ChainEndpointProblem[]> => {
-      const provider = boundedEvmProvider(chain.rpcUrl!, chain.evmChainId!, options.timeoutMs);
+      const provider = boundedEvmProvider(chain.rpcUrl, chain.evmChainId, options.timeoutMs);
       try {
         return await checkEvmChain(chain, provider, registry.deployments(chain.id));
       } finally {
@@ -62,7 +68,7 @@ export async function checkChainEndpoints(
 }
 
 async function checkEvmChain(
-  chain: ChainDescriptor,
+  chain: CheckableEvmChain,
   provider: JsonRpcProvider,
   deployments: ChainDeployments | undefined,
 ): Promise<ChainEndpointProblem[]> {
@@ -71,7 +77,7 @@ async function checkEvmChain(
     answered = BigInt((await provider.send('eth_chainId', [])) as string);
   } catch (error) {
     // An RPC URL often carries a provider key: the message names the variable, never the URL.
-    const reason = (error as Error).message.split(chain.rpcUrl!).join(chain.rpcEnv ?? 'the RPC URL');
+    const reason = (error as Error).message.split(chain.rpcUrl).join(chain.rpcEnv ?? 'the RPC URL');
     return [
       {
         chain: chain.id,
@@ -80,7 +86,7 @@ async function checkEvmChain(
       },
     ];
   }
-  if (answered !== BigInt(chain.evmChainId!)) {
+  if (answered !== BigInt(chain.evmChainId)) {
     return [
       {
         chain: chain.id,

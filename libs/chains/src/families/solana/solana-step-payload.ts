@@ -72,8 +72,9 @@ export async function issueSolanaPayload(
   let lastValidBlockHeight: number;
   let rentLamports = 0n;
   if (request.solana.kind === 'bridge-deposit') {
-    const deposit = bridgeDepositInstructions(surface.devnet, wallet, request.solana);
-    const fees = await integratorFeesOf(connection, surface.devnet!, wallet, feePayer, request.solana);
+    const devnet = devnetBridgeOf(surface);
+    const deposit = bridgeDepositInstructions(devnet, wallet, request.solana);
+    const fees = await integratorFeesOf(connection, devnet, wallet, feePayer, request.solana);
     rentLamports = fees.rentLamports;
     const instructions = [...fees.instructions, ...deposit];
     const latest = await connection.getLatestBlockhash('confirmed');
@@ -103,7 +104,7 @@ export async function issueSolanaPayload(
         throw error;
       }
     }
-    lastValidBlockHeight = request.solana.lastValidBlockHeight!;
+    lastValidBlockHeight = requiredField(request.solana, 'lastValidBlockHeight');
   }
   const payload: SolanaSigningPayload = {
     type: 'solana-versioned-transaction',
@@ -174,12 +175,27 @@ async function assertWalletKeepsItsSol(
   }
 }
 
-function bridgeDepositInstructions(
-  devnet: DevnetSolanaView | undefined,
-  user: PublicKey,
+/** The bridge a deposit goes to: only the devnet's Solana chain has one. */
+function devnetBridgeOf(surface: SolanaSurface): DevnetSolanaView {
+  if (!surface.devnet) throw new SolanaStepInvalid('this Solana chain has no devnet bridge');
+  return surface.devnet;
+}
+
+/**
+ * A field the spec's kind requires (the step message's validation checks it): a step without it
+ * cannot be built.
+ */
+function requiredField<K extends keyof SolanaStepSpec>(
   spec: SolanaStepSpec,
-) {
-  if (!devnet) throw new SolanaStepInvalid('this Solana chain has no devnet bridge');
+  field: K,
+): NonNullable<SolanaStepSpec[K]> {
+  const value = spec[field];
+  if (value === undefined || value === null)
+    throw new SolanaStepInvalid(`a ${spec.kind} step has no ${field}`);
+  return value;
+}
+
+function bridgeDepositInstructions(devnet: DevnetSolanaView, user: PublicKey, spec: SolanaStepSpec) {
   if (spec.mint !== devnet.tokens.USDC.mint || spec.vault !== devnet.bridge.vault) {
     throw new SolanaStepInvalid(
       `the bridge takes USDC ${devnet.tokens.USDC.mint} into vault ${devnet.bridge.vault}, not ${spec.mint} into ${spec.vault}`,
@@ -193,12 +209,15 @@ function bridgeDepositInstructions(
     unwrapNative: spec.message.unwrapNative,
     deadline: BigInt(spec.message.deadline),
   };
+  const amount = requiredField(spec, 'amount');
+  const destinationChainId = requiredField(spec, 'destinationChainId');
+  const recipient = requiredField(spec, 'recipient');
   try {
     return solanaBridgeDepositInstructions({
       user,
-      amount: BigInt(spec.amount!),
-      destinationChainId: spec.destinationChainId!,
-      recipient: spec.recipient!,
+      amount: BigInt(amount),
+      destinationChainId,
+      recipient,
       ...(message ? { message } : {}),
       manifest: devnet,
     });
@@ -257,9 +276,10 @@ function prebuiltTransaction(spec: SolanaStepSpec, wallet: PublicKey): Versioned
   if (spec.message) throw new SolanaStepInvalid('a prebuilt transaction carries no bridge message');
   if (spec.integratorFees?.length)
     throw new SolanaStepInvalid('a prebuilt transaction is signed as built: it cannot carry integrator fees');
+  const serialized = requiredField(spec, 'serializedTransaction');
   let transaction: VersionedTransaction;
   try {
-    transaction = VersionedTransaction.deserialize(Buffer.from(spec.serializedTransaction!, 'base64'));
+    transaction = VersionedTransaction.deserialize(Buffer.from(serialized, 'base64'));
   } catch (error) {
     throw new SolanaStepInvalid(`the prebuilt transaction does not decode: ${(error as Error).message}`);
   }
