@@ -136,9 +136,8 @@ export class EdgeReads implements OnModuleDestroy {
     const startedAt = performance.now();
     const url = request.url ?? '';
     const nowMs = this.clock.nowMs();
-    const remembered = this.rememberedFor(url, nowMs);
-    const matched = remembered ? undefined : this.answererFor(url);
-    if (!remembered && !matched) return false;
+    const held = this.rememberedFor(url, nowMs) ?? this.answererFor(url);
+    if (!held) return false;
     const key = bearerKeyOf(request.headers.authorization);
     const principal = key ? this.authenticator.cached(key) : undefined;
     if (!principal) return false;
@@ -146,13 +145,13 @@ export class EdgeReads implements OnModuleDestroy {
     let route: string;
     let statusCode = 200;
     let dataJson: string;
-    if (remembered) {
-      route = remembered.route;
-      dataJson = remembered.dataJson;
+    if ('dataJson' in held) {
+      route = held.route;
+      dataJson = held.dataJson;
     } else {
-      const answer = matched!.answerer.answer(matched!.params, principal.owner, nowMs);
+      const answer = held.answerer.answer(held.params, principal.owner, nowMs);
       if (!answer) return false;
-      route = matched!.answerer.route;
+      route = held.answerer.route;
       statusCode = answer.statusCode;
       dataJson = JSON.stringify(answer.data ?? null);
     }
