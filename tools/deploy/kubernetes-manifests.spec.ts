@@ -82,6 +82,32 @@ describe('tools/deploy/kustomize.ts (the kustomize subset CI renders with)', () 
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('names what is malformed in a patch operation or in labels', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kustomize-'));
+    const header =
+      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [app.yaml]\n';
+    try {
+      fs.writeFileSync(
+        path.join(dir, 'app.yaml'),
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\ndata:\n  a: b\n',
+      );
+      fs.writeFileSync(
+        path.join(dir, 'kustomization.yaml'),
+        `${header}patches:\n  - target: { kind: ConfigMap }\n    patch: '[{"op": "remove"}]'\n`,
+      );
+      expect(() => renderKustomization(dir)).toThrow(/a patch operation needs an op and a path/);
+      fs.writeFileSync(
+        path.join(dir, 'kustomization.yaml'),
+        `${header}patches:\n  - target: { kind: ConfigMap }\n    patch: '[{"op": "add", "path": "/data/a/b", "value": 1}]'\n`,
+      );
+      expect(() => renderKustomization(dir)).toThrow(/\/data\/a\/b goes through a value that has no fields/);
+      fs.writeFileSync(path.join(dir, 'kustomization.yaml'), `${header}labels:\n  - pairs: { version: 2 }\n`);
+      expect(() => renderKustomization(dir)).toThrow(/labels pairs must all be strings/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('deploy/ against the Kubernetes and CRD schemas', () => {

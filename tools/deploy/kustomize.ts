@@ -143,40 +143,57 @@ const REPLICATED = new Set(['Deployment', 'StatefulSet', 'ReplicaSet']);
 export const idOf = (o: Manifest): string =>
   `${o.apiVersion}/${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
-function applyPatch(objects: Manifest[], patch: any, file: string): void {
-  if (typeof patch.patch !== 'string' || !patch.target?.kind)
+/** A YAML mapping, as parsed: what every entry of a kustomization is. */
+type YamlMap = Record<string, unknown>;
+
+const isYamlMap = (value: unknown): value is YamlMap =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A JSON 6902 operation as a patch lists it. */
+type PatchOperation = { op: string; path: string; value?: unknown };
+
+function applyPatch(objects: Manifest[], patch: unknown, file: string): void {
+  if (!isYamlMap(patch) || typeof patch.patch !== 'string' || !isYamlMap(patch.target) || !patch.target.kind)
     throw new Error(`${file}: only inline JSON 6902 patches with a target kind are supported`);
-  const ops: any[] = readYamlText(patch.patch);
+  const { target: selector } = patch;
+  const ops = readYamlText(patch.patch);
   if (!Array.isArray(ops)) throw new Error(`${file}: a patch must be a JSON 6902 list of operations`);
+  const operations = ops.map((op) => patchOperation(op, file));
   const targets = objects.filter(
-    (o) =>
-      o.kind === patch.target.kind &&
-      (patch.target.name === undefined || o.metadata.name === patch.target.name),
+    (o) => o.kind === selector.kind && (selector.name === undefined || o.metadata.name === selector.name),
   );
   if (targets.length === 0)
-    throw new Error(`${file}: patch target ${JSON.stringify(patch.target)} matches nothing`);
-  for (const target of targets) for (const op of ops) applyOperation(target, op, file);
+    throw new Error(`${file}: patch target ${JSON.stringify(selector)} matches nothing`);
+  for (const target of targets) for (const op of operations) applyOperation(target, op, file);
 }
 
-function readYamlText(text: string): any {
+function patchOperation(op: unknown, file: string): PatchOperation {
+  if (!isYamlMap(op) || typeof op.op !== 'string' || typeof op.path !== 'string')
+    throw new Error(`${file}: a patch operation needs an op and a path, not ${JSON.stringify(op)}`);
+  return { op: op.op, path: op.path, value: op.value };
+}
+
+function readYamlText(text: string): unknown {
   const [doc] = parseAllDocuments(text);
   if (doc.errors.length > 0) throw new Error(doc.errors.map((e) => e.message).join('; '));
   return doc.toJSON();
 }
 
 /** JSON 6902 add / replace / remove on a JSON pointer (RFC 6901 escapes, `-` appends). */
-function applyOperation(target: any, op: { op: string; path: string; value?: unknown }, file: string): void {
+function applyOperation(target: Manifest, op: PatchOperation, file: string): void {
   const keys = op.path
     .split('/')
     .slice(1)
     .map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
   const last = keys.pop();
   if (last === undefined) throw new Error(`${file}: patch path ${op.path} names no field`);
-  let parent = target;
+  let parent: unknown = target;
   for (const key of keys) {
-    parent = parent?.[Array.isArray(parent) ? Number(key) : key];
+    parent = Array.isArray(parent) ? parent[Number(key)] : isYamlMap(parent) ? parent[key] : undefined;
     if (parent === undefined) throw new Error(`${file}: patch path ${op.path} does not exist`);
   }
+  if (!Array.isArray(parent) && !isYamlMap(parent))
+    throw new Error(`${file}: patch path ${op.path} goes through a value that has no fields`);
   const exists = Array.isArray(parent) ? last === '-' || Number(last) < parent.length : last in parent;
   switch (op.op) {
     case 'add':
@@ -185,7 +202,8 @@ function applyOperation(target: any, op: { op: string; path: string; value?: unk
       return;
     case 'replace':
       if (!exists) throw new Error(`${file}: patch replaces ${op.path}, which does not exist`);
-      parent[Array.isArray(parent) ? Number(last) : last] = op.value;
+      if (Array.isArray(parent)) parent[Number(last)] = op.value;
+      else parent[last] = op.value;
       return;
     case 'remove':
       if (!exists) throw new Error(`${file}: patch removes ${op.path}, which does not exist`);
@@ -223,38 +241,58 @@ function setImage(
 }
 
 /** A configMapGenerator entry: one key per file (its base name), as kustomize writes it. */
-function generatedConfigMap(generator: any, dir: string, file: string): Manifest {
+function generatedConfigMap(generator: unknown, dir: string, file: string): Manifest {
+  if (!isYamlMap(generator) || typeof generator.name !== 'string')
+    throw new Error(`${file}: a configMapGenerator entry needs a name`);
   const known = new Set(['name', 'files', 'options']);
   const unknown = Object.keys(generator).filter((key) => !known.has(key));
   if (unknown.length > 0) throw new Error(`${file}: configMapGenerator ${unknown.join(', ')} not supported`);
+  const options = isYamlMap(generator.options) ? generator.options : {};
   // kustomize appends a hash of the content to the name unless told not to; this renderer does not hash.
-  if (generator.options?.disableNameSuffixHash !== true)
+  if (options.disableNameSuffixHash !== true)
     throw new Error(
       `${file}: configMapGenerator ${generator.name} needs options.disableNameSuffixHash: true here`,
     );
+  const files = generator.files ?? [];
+  if (!Array.isArray(files) || !files.every((entry) => typeof entry === 'string'))
+    throw new Error(`${file}: configMapGenerator ${generator.name} files must be a list of paths`);
   const data: Record<string, string> = {};
-  for (const entry of generator.files ?? []) {
-    if (String(entry).includes('='))
-      throw new Error(`${file}: configMapGenerator key=path files are not supported`);
+  for (const entry of files) {
+    if (entry.includes('=')) throw new Error(`${file}: configMapGenerator key=path files are not supported`);
     data[path.basename(entry)] = fs.readFileSync(path.resolve(dir, entry), 'utf8');
   }
-  const labels = generator.options?.labels;
-  const annotations = generator.options?.annotations;
+  const labels = options.labels
+    ? stringMap(options.labels, `configMapGenerator ${generator.name} labels`, file)
+    : undefined;
+  const annotations = options.annotations
+    ? stringMap(options.annotations, `configMapGenerator ${generator.name} annotations`, file)
+    : undefined;
   return {
     apiVersion: 'v1',
     kind: 'ConfigMap',
     metadata: {
       name: generator.name,
-      ...(labels ? { labels: { ...labels } } : {}),
-      ...(annotations ? { annotations: { ...annotations } } : {}),
+      ...(labels ? { labels } : {}),
+      ...(annotations ? { annotations } : {}),
     },
     data,
   };
 }
 
 /** A `labels` entry: its pairs on every object's metadata (selectors and pod templates untouched). */
-function addLabels(objects: Manifest[], label: any, file: string): void {
+function addLabels(objects: Manifest[], label: unknown, file: string): void {
+  if (!isYamlMap(label)) throw new Error(`${file}: a labels entry must be a mapping`);
   if (label.includeSelectors || label.includeTemplates)
     throw new Error(`${file}: labels with includeSelectors or includeTemplates are not supported`);
-  for (const o of objects) o.metadata.labels = { ...(o.metadata.labels ?? {}), ...label.pairs };
+  const pairs = label.pairs === undefined ? {} : stringMap(label.pairs, 'labels pairs', file);
+  for (const o of objects) o.metadata.labels = { ...(o.metadata.labels ?? {}), ...pairs };
+}
+
+/** Labels or annotations: a mapping of strings, as Kubernetes takes them. */
+function stringMap(value: unknown, what: string, file: string): Record<string, string> {
+  if (!isYamlMap(value)) throw new Error(`${file}: ${what} must be a mapping`);
+  const entries = Object.entries(value);
+  const strings = entries.filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+  if (strings.length !== entries.length) throw new Error(`${file}: ${what} must all be strings`);
+  return Object.fromEntries(strings);
 }
