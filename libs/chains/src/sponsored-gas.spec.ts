@@ -1,4 +1,15 @@
+import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
+import * as btc from '@scure/btc-signer';
+import { BITCOIN_NETWORKS } from './families/bitcoin/bitcoin-networks';
 import {
+  type BitcoinOutputKind,
+  bitcoinOutputKindOf,
+  bitcoinOutputVbytes,
+  estimateBitcoinWeight,
+} from './families/bitcoin/bitcoin-step-psbt';
+import {
+  BITCOIN_OUTPUT_VBYTES,
+  BITCOIN_SPONSORED_VBYTES,
   DEFAULT_RELAYER_GAS_EXTRA,
   relayedGasLimit,
   evmGasUnitsOf,
@@ -7,6 +18,7 @@ import {
   SOLANA_SPONSORED_FEES,
   SPONSORED_EVM_GAS,
   SPONSORED_FEE_FALLBACKS,
+  SPONSORED_FEE_RECIPIENT_COSTS,
   SPONSORED_STEP_KINDS,
   SponsoredFeeRates,
   SponsoredLegView,
@@ -208,6 +220,133 @@ describe('sponsoredStepsOfLeg (upper bound: the allowance step is always counted
       ['solana-ata-rent', 'solana', 0n, 1],
     ]);
     expect(kinds(swap(NATIVE))).toEqual([['solana-transaction', 'solana', 2n, 0]]);
+  });
+});
+
+describe("integrator fee recipients (paid in the leg's own transaction, one payment each)", () => {
+  const EVM_RECIPIENTS = ['0x' + 'a1'.repeat(20), '0x' + 'b2'.repeat(20)];
+  const stepsWith = (leg: SponsoredLegView, recipients: number) =>
+    sponsoredStepsOfLeg({ ...leg, integratorFeeRecipients: EVM_RECIPIENTS.slice(0, recipients) }, 0);
+  const gasOf = (leg: SponsoredLegView, recipients: number, kind: string) =>
+    stepsWith(leg, recipients).find((step) => step.kind === kind)!.gasUnits;
+  const perTokenRecipient =
+    SPONSORED_FEE_RECIPIENT_COSTS.evmTokenTransfer + SPONSORED_FEE_RECIPIENT_COSTS.evmFeePaidEvent;
+
+  it('an ERC-20 input: the router call grows by a transfer and its event per recipient, the allowance step does not', () => {
+    const [none, one, two] = [0, 1, 2].map((n) => gasOf(evmSwap(USDC, true), n, 'swap-intent'));
+    expect(none).toBe(SPONSORED_EVM_GAS.swapIntent);
+    expect(one - none).toBe(perTokenRecipient);
+    expect(two - one).toBe(perTokenRecipient);
+    expect(perTokenRecipient).toBeGreaterThanOrEqual(30_000n);
+    expect([0, 1, 2].map((n) => gasOf(evmSwap(USDC, true), n, 'permit'))).toEqual([
+      60_000n,
+      60_000n,
+      60_000n,
+    ]);
+  });
+
+  it('a bridge deposit and an Across deposit count their recipients the same way', () => {
+    const bridge: SponsoredLegView = { ...evmSwap(USDC, true), kind: 'bridge', across: true };
+    const [none, one, two] = [0, 1, 2].map((n) => gasOf(bridge, n, 'bridge-intent'));
+    expect(none).toBe(SPONSORED_EVM_GAS.acrossSwapIntent);
+    expect([one - none, two - one]).toEqual([perTokenRecipient, perTokenRecipient]);
+  });
+
+  it('a native input: the user transaction the top-up pays grows by a native transfer to a fresh account per recipient', () => {
+    const [none, one, two] = [0, 1, 2].map((n) => gasOf(evmSwap(NATIVE), n, 'native-input-top-up'));
+    const perNativeRecipient =
+      SPONSORED_FEE_RECIPIENT_COSTS.evmNativeTransfer + SPONSORED_FEE_RECIPIENT_COSTS.evmFeePaidEvent;
+    expect(none).toBe(171_000n);
+    expect([one - none, two - one]).toEqual([perNativeRecipient, perNativeRecipient]);
+    // A value call to a fresh account: cold access, value transfer, new account.
+    expect(SPONSORED_FEE_RECIPIENT_COSTS.evmNativeTransfer).toBeGreaterThanOrEqual(2_600n + 9_000n + 25_000n);
+  });
+
+  describe("Bitcoin: one output per recipient, of its address's size", () => {
+    const regtest = BITCOIN_NETWORKS.regtest;
+    const key = (byte: number) => new Uint8Array(32).fill(byte);
+    const P2WPKH = btc.p2wpkh(secp256k1.getPublicKey(key(5), true), regtest);
+    const P2TR = btc.p2tr(schnorr.getPublicKey(key(6)), undefined, regtest);
+    const P2SH = btc.p2sh(btc.p2wpkh(secp256k1.getPublicKey(key(7), true), regtest), regtest);
+    const P2PKH = btc.p2pkh(secp256k1.getPublicKey(key(8), true), regtest);
+    const P2WSH = btc.p2wsh(btc.p2pk(secp256k1.getPublicKey(key(9), true)), regtest);
+    const deposit = (recipients: string[]): SponsoredLegView => ({
+      kind: 'bridge',
+      chain: 'bitcoin-devnet',
+      family: 'bitcoin',
+      tokenIn: NATIVE,
+      tokenOut: USDC,
+      integratorFeeRecipients: recipients,
+    });
+    const vbytesOf = (recipients: string[]) => sponsoredStepsOfLeg(deposit(recipients), 0)[0].gasUnits;
+
+    it('sizes each kind of address as the PSBT builder does', () => {
+      const payments: Record<BitcoinOutputKind, { address?: string; script: Uint8Array }> = {
+        p2wpkh: P2WPKH,
+        p2sh: P2SH,
+        p2pkh: P2PKH,
+        p2wsh: P2WSH,
+        p2tr: P2TR,
+      };
+      for (const [kind, payment] of Object.entries(payments)) {
+        expect(bitcoinOutputKindOf(payment.address!)).toBe(kind);
+        expect(BITCOIN_OUTPUT_VBYTES[kind as BitcoinOutputKind]).toBe(
+          BigInt(bitcoinOutputVbytes(payment.script)),
+        );
+        // What the output adds to the weight of a transaction, in virtual bytes.
+        const added =
+          estimateBitcoinWeight(['p2wpkh'], [P2WPKH.script, payment.script]) -
+          estimateBitcoinWeight(['p2wpkh'], [P2WPKH.script]);
+        expect(BigInt(added / 4)).toBe(BITCOIN_OUTPUT_VBYTES[kind as BitcoinOutputKind]);
+      }
+    });
+
+    it("0, 1 and 2 recipients: the transaction grows by each one's output (31 vB P2WPKH, 43 vB P2TR)", () => {
+      const [none, one, two] = [[], [P2WPKH.address!], [P2WPKH.address!, P2TR.address!]].map(vbytesOf);
+      expect(none).toBe(BITCOIN_SPONSORED_VBYTES);
+      expect(one - none).toBe(31n);
+      expect(two - one).toBe(43n);
+    });
+
+    it('an address of another network is sized by its kind too', () => {
+      const mainnet = btc.p2tr(schnorr.getPublicKey(key(6))).address!;
+      expect(vbytesOf([mainnet]) - BITCOIN_SPONSORED_VBYTES).toBe(43n);
+    });
+  });
+
+  it("Solana: an SPL input may create each recipient's token account (the fee payer pays its rent); a SOL input creates none", () => {
+    const deposit = (tokenIn: { address: string | null }, recipients: string[]): SponsoredLegView => ({
+      kind: 'bridge',
+      chain: 'solana-devnet',
+      family: 'solana',
+      tokenIn,
+      tokenOut: USDC,
+      integratorFeeRecipients: recipients,
+    });
+    const recipients = [
+      '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+      '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T',
+    ];
+    const costOf = (leg: SponsoredLegView) =>
+      sponsoredStepsOfLeg(leg, 0).reduce(
+        (sum, step) => sum + sponsoredStepCost(step, rates['solana-devnet']),
+        0n,
+      );
+    const [none, one, two] = [0, 1, 2].map((n) => costOf(deposit(SOLANA_USDC, recipients.slice(0, n))));
+    expect(none).toBe(2n * 5_000n);
+    expect([one - none, two - one]).toEqual([2_039_280n, 2_039_280n]);
+    expect(costOf(deposit(NATIVE, recipients))).toBe(none);
+  });
+
+  it('a route counts the recipients of the leg that pays them only', () => {
+    const legs: SponsoredLegView[] = [
+      { ...evmSwap(USDC, true), integratorFeeRecipients: EVM_RECIPIENTS },
+      { ...evmSwap(WETH), chain: 'devnet-b' },
+    ];
+    const [first, second] = sponsoredTotalsOfRoute(legs, ratesOf);
+    expect(first.gasUnits).toBe(60_000n + 200_000n + 2n * perTokenRecipient);
+    expect(first.cost).toBe(first.gasUnits * GWEI);
+    expect(second.gasUnits).toBe(71_000n + 200_000n);
   });
 });
 

@@ -1,5 +1,6 @@
 import { SPONSORED_GAS_KINDS, SponsoredGasKind } from '@swapgw/contracts';
 import type { ChainFamily } from './chain-descriptor';
+import { type BitcoinOutputKind, bitcoinOutputKindOf } from './families/bitcoin/bitcoin-step-psbt';
 
 /**
  * Sponsored gas: the service's relayers pay every fee of a swap, the user none. This module is the
@@ -26,6 +27,14 @@ import type { ChainFamily } from './chain-descriptor';
  *    for the bridged mint, the rent of the one it creates (counted: an upper bound again). A payout
  *    in BTC is not the service's cost: its miner fee comes out of what it pays (the bridge's
  *    outbound fee, already in the quote's amounts).
+ *
+ * Integrator fees are paid on the source chain inside the route's first sponsored transaction, one
+ * payment per recipient, before the swap or deposit (SPONSORED_FEE_RECIPIENT_COSTS): on EVM the
+ * router's ERC-20 `transfer` to each recipient (a native-coin call on a native-input leg) and its
+ * `IntegratorFeePaid` event; on Bitcoin one more output per recipient, sized by its address's kind;
+ * on Solana one token transfer instruction per recipient (no signature: no lamports), preceded, for
+ * an SPL input, by the creation of the recipient's associated token account when it has none, whose
+ * rent the fee payer pays (counted for every recipient: an upper bound again).
  */
 
 /** Gas units of every EVM transaction a sponsored swap costs the relayer (approximate upper figures). */
@@ -58,11 +67,68 @@ export const SPONSORED_EVM_GAS = {
 } as const;
 
 /**
+ * What each integrator fee recipient adds to the sponsored transaction that pays it (approximate
+ * upper figures; the recipient is taken to be a fresh account, with no balance of the token yet).
+ */
+export const SPONSORED_FEE_RECIPIENT_COSTS = {
+  /**
+   * EVM gas of the router's ERC-20 `transfer` to the recipient, its `Transfer` event included: the
+   * recipient's cold balance slot written from zero (2,100 + 20,000), the router's own balance, the
+   * call and the token's checks (a proxied token such as USDC reads more).
+   */
+  evmTokenTransfer: 30_000n,
+  /**
+   * EVM gas of the router's native-coin call to the recipient (native-input leg): a cold account
+   * (2,600), a value transfer (9,000) and a new account (25,000).
+   */
+  evmNativeTransfer: 37_000n,
+  /** EVM gas of the router's `IntegratorFeePaid` event (4 topics, 32 bytes: 2,131) and the fee's 64 bytes of calldata. */
+  evmFeePaidEvent: 3_000n,
+  /** Solana: token accounts created per recipient of an SPL input (its associated token account). */
+  solanaTokenAccounts: 1,
+} as const;
+
+/**
+ * Virtual bytes of one Bitcoin output (8-byte value, script length, script; no witness) by the kind
+ * of address it pays: an integrator fee output's size (estimateBitcoinWeight counts the same).
+ */
+export const BITCOIN_OUTPUT_VBYTES: Record<BitcoinOutputKind, bigint> = {
+  p2wpkh: 31n,
+  p2sh: 32n,
+  p2pkh: 34n,
+  p2wsh: 43n,
+  p2tr: 43n,
+};
+
+/**
  * Virtual bytes of a sponsored Bitcoin step's transaction, upper figure: two P2WPKH user inputs and
  * the fee wallet's (68 vB each), the payment, an 80-byte OP_RETURN memo and two changes (31 to 43
- * vB each, 91 for the memo) and the 11 vB of version, counts and locktime.
+ * vB each, 91 for the memo) and the 11 vB of version, counts and locktime. Integrator fees add
+ * their outputs (BITCOIN_OUTPUT_VBYTES, one per recipient).
  */
 export const BITCOIN_SPONSORED_VBYTES = 450n;
+
+/**
+ * EVM gas the integrator fees add to the router call (or native-input transaction) that pays them:
+ * a transfer and an event per recipient.
+ */
+export function evmIntegratorFeeGas(recipients: number, nativeInput: boolean): bigint {
+  const transfer = nativeInput
+    ? SPONSORED_FEE_RECIPIENT_COSTS.evmNativeTransfer
+    : SPONSORED_FEE_RECIPIENT_COSTS.evmTokenTransfer;
+  return BigInt(recipients) * (transfer + SPONSORED_FEE_RECIPIENT_COSTS.evmFeePaidEvent);
+}
+
+/**
+ * Virtual bytes the integrator fee outputs add to a Bitcoin transaction, one per recipient sized by
+ * its address's kind (an address of no standard kind, which the quote refuses, as the largest).
+ */
+export function bitcoinIntegratorFeeVbytes(recipients: readonly string[]): bigint {
+  return recipients.reduce(
+    (sum, recipient) => sum + BITCOIN_OUTPUT_VBYTES[bitcoinOutputKindOf(recipient) ?? 'p2tr'],
+    0n,
+  );
+}
 
 /** Solana fees the relayer pays as fee payer (lamports). */
 export const SOLANA_SPONSORED_FEES = {
@@ -120,6 +186,10 @@ export const NATIVE_COIN_FALLBACKS: Record<
 /**
  * The kinds of sponsored cost, one row of the table each (the list is the wire vocabulary of quotes'
  * `gasCoverage`, declared in @swapgw/contracts):
+ * A leg's integrator fees are part of the transaction that pays them (SPONSORED_FEE_RECIPIENT_COSTS):
+ * the router call (`swap-intent` / `bridge-intent`, 33k gas per recipient), the native-input
+ * transaction (`native-input-top-up`, 40k), the Bitcoin transaction (an output's vbytes), and on
+ * Solana the recipients' token accounts (`solana-ata-rent`).
  *  - `permit`: EVM, the relayer sends the token's EIP-2612 permit (60k gas);
  *  - `approve-top-up`: EVM, the relayer's top-up (21k) paying for the user's approve(Permit2) (50k);
  *  - `swap-intent` / `bridge-intent`: EVM, the relayer's router call (200k / 150k);
@@ -174,6 +244,11 @@ export interface SponsoredLegView {
    * False for a bridge that delivers by itself (an aggregator's): nothing is paid there by us.
    */
   releasedByRelayer?: boolean;
+  /**
+   * The integrator fee recipients this leg's transaction pays (addresses of the leg's chain), one
+   * payment each: the route's first leg carries the quote's fees, the others none.
+   */
+  integratorFeeRecipients?: readonly string[];
 }
 
 /** Gas units of one EVM step kind (the table above); 0 for Solana-only kinds. */
@@ -201,7 +276,9 @@ export function evmGasUnitsOf(kind: SponsoredStepKind): bigint {
 /**
  * What the relayer pays for one leg, upper bound (the permit / approve step is always counted, and
  * the rent of every token account that may have to be created), in the order it is sent. A bridge
- * leg's release is a step on the destination chain.
+ * leg's release is a step on the destination chain. The leg's integrator fees are counted in the
+ * transaction that pays them (router call, native-input transaction, Bitcoin transaction), and on
+ * Solana as the token accounts the transaction may create for their recipients.
  */
 export function sponsoredStepsOfLeg(leg: SponsoredLegView, index: number): SponsoredStep[] {
   const steps: SponsoredStep[] = [];
@@ -213,21 +290,29 @@ export function sponsoredStepsOfLeg(leg: SponsoredLegView, index: number): Spons
     tokenAccounts = 0,
   ) => steps.push({ kind, chain, family, leg: index, gasUnits, tokenAccounts });
 
+  const feeRecipients = leg.integratorFeeRecipients ?? [];
   if (leg.family === 'evm') {
+    const fees = evmIntegratorFeeGas(feeRecipients.length, leg.tokenIn.address === null);
     if (leg.tokenIn.address === null) {
-      on('native-input-top-up', leg.chain, 'evm', evmGasUnitsOf('native-input-top-up'));
+      on('native-input-top-up', leg.chain, 'evm', evmGasUnitsOf('native-input-top-up') + fees);
     } else {
       const allowance: SponsoredStepKind = leg.inputHasEip2612 ? 'permit' : 'approve-top-up';
       on(allowance, leg.chain, 'evm', evmGasUnitsOf(allowance));
       const intent: SponsoredStepKind = leg.kind === 'bridge' ? 'bridge-intent' : 'swap-intent';
       // An Across deposit may carry the destination swap: counted at the dearer of its two calls.
       const gasUnits = leg.across ? SPONSORED_EVM_GAS.acrossSwapIntent : evmGasUnitsOf(intent);
-      on(intent, leg.chain, 'evm', gasUnits);
+      on(intent, leg.chain, 'evm', gasUnits + fees);
     }
   } else if (leg.family === 'bitcoin') {
-    on('bitcoin-transaction', leg.chain, 'bitcoin', BITCOIN_SPONSORED_VBYTES);
+    const vbytes = BITCOIN_SPONSORED_VBYTES + bitcoinIntegratorFeeVbytes(feeRecipients);
+    on('bitcoin-transaction', leg.chain, 'bitcoin', vbytes);
   } else {
     on('solana-transaction', leg.chain, 'solana', SOLANA_SPONSORED_FEES.userTransactionSignatures);
+    // An SPL fee creates each recipient's associated token account it lacks, at the fee payer's rent.
+    if (leg.tokenIn.address !== null && feeRecipients.length > 0) {
+      const accounts = feeRecipients.length * SPONSORED_FEE_RECIPIENT_COSTS.solanaTokenAccounts;
+      on('solana-ata-rent', leg.chain, 'solana', 0n, accounts);
+    }
     // A swap into an SPL token may create the recipient's associated token account for it.
     if (leg.kind === 'swap' && leg.tokenOut.address !== null)
       on('solana-ata-rent', leg.chain, 'solana', 0n, 1);

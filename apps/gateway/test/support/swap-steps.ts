@@ -1,6 +1,6 @@
 import { parseUnits, TransactionRequest, Wallet } from 'ethers';
 import { ethersTypedDataArgs, TypedDataV4 } from '@swapgw/chains';
-import type { EvmTransactionPayload } from '@swapgw/contracts';
+import type { EvmTransactionPayload, RouteGasCoverage } from '@swapgw/contracts';
 import { ApiClient, ApiResponse, waitFor } from '@swapgw/testing';
 import type { E2eApi } from './e2e-api';
 
@@ -48,6 +48,7 @@ export interface FeeRoute {
   slippageBps: number;
   tokenOutDecimals: number;
   integratorFee: RouteIntegratorFee[];
+  gasCoverage: RouteGasCoverage;
 }
 
 /** A route's expected output in base units of tokenOut, to compare with balances read on chain. */

@@ -1,7 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { ManualClock } from '@swapgw/runtime';
-import { ChainDescriptor, ChainRegistry, DevnetManifestView, SponsoredFeeRates } from '@swapgw/chains';
-import type { RouteLeg, TokenRef } from '@swapgw/contracts';
+import {
+  ChainDescriptor,
+  ChainRegistry,
+  DevnetManifestView,
+  SPONSORED_FEE_RECIPIENT_COSTS,
+  SponsoredFeeRates,
+} from '@swapgw/chains';
+import type { RouteGasCoverage, RouteLeg, TokenRef } from '@swapgw/contracts';
 import {
   ChainFeeOracle,
   ChainFeeQuote,
@@ -251,6 +257,41 @@ describe('gasCoverageOf', () => {
         { kind: 'solana-ata-rent', leg: 0, estimatedGasUnits: '0', estimatedCostBaseUnits: '2039280' },
       ],
     });
+  });
+
+  it("counts each integrator fee recipient in the first leg's transaction, at that chain's price", () => {
+    const route = [
+      bridge('devnet-a', 'devnet-b'),
+      leg({ kind: 'swap', chain: 'devnet-b', tokenIn: usdc('devnet-b'), tokenOut: weth('devnet-b') }),
+    ];
+    const rates = new Map([
+      ['devnet-a', node(GWEI)],
+      ['devnet-b', node(2n * GWEI)],
+    ]);
+    const recipients = [hex(21), hex(22)];
+    const [none, one, two] = [0, 1, 2].map((n) =>
+      gasCoverageOf(registry, route, rates, recipients.slice(0, n)),
+    );
+    const perRecipient =
+      SPONSORED_FEE_RECIPIENT_COSTS.evmTokenTransfer + SPONSORED_FEE_RECIPIENT_COSTS.evmFeePaidEvent;
+    const source = (coverage: RouteGasCoverage) => coverage.chains[0];
+    const intentOf = (coverage: RouteGasCoverage) =>
+      source(coverage).breakdown.find((item) => item.kind === 'bridge-intent')!;
+    expect(BigInt(intentOf(none).estimatedGasUnits)).toBe(150_000n);
+    expect(BigInt(intentOf(one).estimatedGasUnits) - BigInt(intentOf(none).estimatedGasUnits)).toBe(
+      perRecipient,
+    );
+    expect(BigInt(intentOf(two).estimatedGasUnits) - BigInt(intentOf(one).estimatedGasUnits)).toBe(
+      perRecipient,
+    );
+    expect(BigInt(source(two).estimatedGasUnits) - BigInt(source(none).estimatedGasUnits)).toBe(
+      2n * perRecipient,
+    );
+    expect(BigInt(source(two).estimatedCostBaseUnits) - BigInt(source(none).estimatedCostBaseUnits)).toBe(
+      2n * perRecipient * GWEI,
+    );
+    // The destination's release and swap pay no fee.
+    expect(two.chains[1]).toEqual(none.chains[1]);
   });
 
   it('a chain whose price was not read is priced with its family fallback and says so', () => {

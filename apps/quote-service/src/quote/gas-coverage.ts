@@ -163,15 +163,20 @@ export function sponsoredLegViewOf(registry: ChainRegistry, leg: RouteLeg): Spon
 /**
  * The route's `gasCoverage`: the sponsored steps of its legs (libs/chains sponsored-gas: upper
  * bound, the permit / approve step always counted), priced per chain with `rates`. A chain missing
- * from `rates` is priced with its family's fallback.
+ * from `rates` is priced with its family's fallback. The integrator fees' recipients are paid by
+ * the first leg's transaction: each adds its transfer (or output, or token account) there.
  */
 export function gasCoverageOf(
   registry: ChainRegistry,
   legs: readonly RouteLeg[],
   rates: ReadonlyMap<string, ChainFeeQuote>,
+  integratorFeeRecipients: readonly string[] = [],
 ): RouteGasCoverage {
   const views = legs
-    .map((leg) => sponsoredLegViewOf(registry, leg))
+    .map((leg, index) => {
+      const view = sponsoredLegViewOf(registry, leg);
+      return view && index === 0 ? { ...view, integratorFeeRecipients } : view;
+    })
     .filter((view): view is SponsoredLegView => view !== undefined);
   const quoteOf = (chain: string): ChainFeeQuote => {
     const known = rates.get(chain);

@@ -168,7 +168,12 @@ export class QuoteService {
           fee,
           looksLikeBaseUnits,
           permits[index],
-          gasCoverageOf(this.registry, route.legs, feeRates),
+          gasCoverageOf(
+            this.registry,
+            route.legs,
+            feeRates,
+            routeChargesOf(fee, route).map((charge) => charge.recipient),
+          ),
           signaturesOf(this.registry, route.legs),
           issues?.[index],
         ),

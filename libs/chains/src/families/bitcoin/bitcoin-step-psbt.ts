@@ -113,6 +113,11 @@ const SCRIPT_SIG_BYTES: Record<BitcoinSpendKind, number> = { p2wpkh: 0, p2tr: 0,
 
 const compactSizeLength = (n: number): number => (n < 0xfd ? 1 : n <= 0xffff ? 3 : 5);
 
+/** Bytes (= virtual bytes: no witness) of an output paying `script`: 8-byte value, script length, script. */
+export function bitcoinOutputVbytes(script: Uint8Array): number {
+  return 8 + compactSizeLength(script.length) + script.length;
+}
+
 /**
  * The weight of a SegWit transaction spending `inputs` (their kinds) to `outputScripts`, signed:
  * non-witness bytes × 4 (version, counts, 41-byte inputs plus their scriptSig, outputs, locktime)
@@ -121,7 +126,7 @@ const compactSizeLength = (n: number): number => (n < 0xfd ? 1 : n <= 0xffff ? 3
  * uses the default sighash.
  */
 export function estimateBitcoinWeight(inputs: BitcoinSpendKind[], outputScripts: Uint8Array[]): number {
-  const outputs = outputScripts.reduce((sum, s) => sum + 8 + compactSizeLength(s.length) + s.length, 0);
+  const outputs = outputScripts.reduce((sum, s) => sum + bitcoinOutputVbytes(s), 0);
   const base =
     4 +
     compactSizeLength(inputs.length) +
@@ -139,7 +144,7 @@ export function estimateBitcoinWeight(inputs: BitcoinSpendKind[], outputScripts:
  * P2TR and P2WSH 330, P2SH 540, P2PKH 546.
  */
 export function dustThreshold(script: Uint8Array): bigint {
-  const size = 8 + compactSizeLength(script.length) + script.length;
+  const size = bitcoinOutputVbytes(script);
   const isWitnessProgram =
     script.length >= 4 &&
     script.length <= 42 &&
@@ -320,13 +325,48 @@ function paymentScriptOf(
   network: BitcoinNetworkName,
   field = 'payment.address',
 ): Uint8Array {
+  return (
+    standardOutputOf(address, network)?.script ??
+    refuse('invalid-request', `${field} ${address} is not a standard ${network} address`)
+  );
+}
+
+/** The standard outputs a step pays (its payment and integrator fees), by the kind of address they pay. */
+export type BitcoinOutputKind = 'p2wpkh' | 'p2wsh' | 'p2tr' | 'p2pkh' | 'p2sh';
+
+const OUTPUT_KINDS: Record<string, BitcoinOutputKind> = {
+  wpkh: 'p2wpkh',
+  wsh: 'p2wsh',
+  tr: 'p2tr',
+  pkh: 'p2pkh',
+  sh: 'p2sh',
+};
+
+/** `address` as a standard output of `network` (its kind and script), or undefined when it is none. */
+function standardOutputOf(
+  address: string,
+  network: BitcoinNetworkName,
+): { kind: BitcoinOutputKind; script: Uint8Array } | undefined {
   try {
     const decoded = btc.Address(BITCOIN_NETWORKS[network]).decode(address);
-    if (['wpkh', 'wsh', 'tr', 'pkh', 'sh'].includes(decoded.type)) return btc.OutScript.encode(decoded);
+    const kind = OUTPUT_KINDS[decoded.type];
+    if (kind) return { kind, script: btc.OutScript.encode(decoded) };
   } catch {
-    // refused below
+    // not an address of the network
   }
-  return refuse('invalid-request', `${field} ${address} is not a standard ${network} address`);
+  return undefined;
+}
+
+/**
+ * The kind of output paying `address`, a standard address of any network (the kind, hence the
+ * output's size, does not depend on the network), or undefined when it is none.
+ */
+export function bitcoinOutputKindOf(address: string): BitcoinOutputKind | undefined {
+  for (const network of Object.keys(BITCOIN_NETWORKS) as BitcoinNetworkName[]) {
+    const output = standardOutputOf(address, network);
+    if (output) return output.kind;
+  }
+  return undefined;
 }
 
 function checkUtxos(request: BitcoinStepRequest, user: BitcoinAddress): void {

@@ -6,6 +6,7 @@ import {
   bridgeSwapIntentTypedData,
   bridgeToIntentTypedData,
   eip2612PermitTypedData,
+  evmIntegratorFeeGas,
   Permit2IntentPermit,
   randomPermit2Nonce,
   readErc20Allowance,
@@ -190,12 +191,19 @@ export function intentTypedData(chainId: number, intent: SponsoredIntentSpec, no
 
 /**
  * The gas a relayer is expected to spend on a typed-data step (the quotes' table), for the budget
- * check and the hints. A bridge-swap is the source chain's deposit with its message; the release and
- * swap on the destination are the bridge relayer's (Across: the filler's).
+ * check and the hints: the router call, plus an ERC-20 transfer and its event per integrator fee
+ * recipient the intent pays. A bridge-swap is the source chain's deposit with its message; the
+ * release and swap on the destination are the bridge relayer's (Across: the filler's).
  */
 export function sponsoredGasOf(sponsored: SponsoredStepSpec): bigint {
   if (sponsored.mode === 'eip2612-permit') return SPONSORED_EVM_GAS.permit;
-  switch (sponsored.intent?.kind) {
+  const fees = evmIntegratorFeeGas(sponsored.intent?.integratorFees?.length ?? 0, false);
+  return routerCallGasOf(sponsored.intent?.kind) + fees;
+}
+
+/** The gas of the router call of an intent of `kind`, without its integrator fees. */
+function routerCallGasOf(kind: SponsoredIntentSpec['kind'] | undefined): bigint {
+  switch (kind) {
     case 'swap':
       return SPONSORED_EVM_GAS.swapIntent;
     case 'swap-v3':

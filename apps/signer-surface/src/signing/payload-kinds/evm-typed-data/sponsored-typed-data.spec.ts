@@ -1,0 +1,53 @@
+import { SponsoredIntentSpec, SponsoredStepSpec } from '@swapgw/contracts';
+import { SPONSORED_EVM_GAS, SPONSORED_FEE_RECIPIENT_COSTS } from '@swapgw/chains';
+import { getAddress } from 'ethers';
+import { sponsoredGasOf } from './sponsored-typed-data';
+
+const address = (byte: string) => getAddress('0x' + byte.repeat(20));
+const intentStep = (kind: SponsoredIntentSpec['kind'], recipients: string[] = []): SponsoredStepSpec => ({
+  mode: 'permit2-intent',
+  intent: {
+    kind,
+    permit2: address('a1'),
+    router: address('a2'),
+    venue: address('a6'),
+    token: address('a3'),
+    amount: '1500000',
+    path: [address('a3'), address('a4')],
+    amountOutMin: '4975',
+    recipient: address('a5'),
+    deadline: 1_900_000_000,
+    ...(recipients.length > 0
+      ? { integratorFees: recipients.map((recipient) => ({ recipient, amount: '1000' })) }
+      : {}),
+  },
+});
+
+describe('sponsoredGasOf', () => {
+  const perRecipient =
+    SPONSORED_FEE_RECIPIENT_COSTS.evmTokenTransfer + SPONSORED_FEE_RECIPIENT_COSTS.evmFeePaidEvent;
+  const recipients = [address('c1'), address('c2')];
+
+  it('budgets the router call plus an ERC-20 transfer and its event per integrator fee recipient', () => {
+    const [none, one, two] = [0, 1, 2].map((n) => sponsoredGasOf(intentStep('swap', recipients.slice(0, n))));
+    expect(none).toBe(SPONSORED_EVM_GAS.swapIntent);
+    expect(one - none).toBe(perRecipient);
+    expect(two - one).toBe(perRecipient);
+  });
+
+  it('counts the recipients on every kind of intent, on top of its own call', () => {
+    expect(sponsoredGasOf(intentStep('swap-v3', recipients))).toBe(
+      SPONSORED_EVM_GAS.swapV3Intent + 2n * perRecipient,
+    );
+    expect(sponsoredGasOf(intentStep('bridge', recipients))).toBe(
+      SPONSORED_EVM_GAS.bridgeIntent + 2n * perRecipient,
+    );
+    expect(sponsoredGasOf(intentStep('across-swap', recipients))).toBe(
+      SPONSORED_EVM_GAS.acrossSwapIntent + 2n * perRecipient,
+    );
+  });
+
+  it('a permit pays no fee: its gas is the permit alone', () => {
+    expect(sponsoredGasOf({ mode: 'eip2612-permit' })).toBe(SPONSORED_EVM_GAS.permit);
+  });
+});
