@@ -232,10 +232,11 @@ describe("integrator fee recipients (paid in the leg's own transaction, one paym
   const perTokenRecipient =
     SPONSORED_FEE_RECIPIENT_COSTS.evmTokenTransfer + SPONSORED_FEE_RECIPIENT_COSTS.evmFeePaidEvent;
 
-  it('an ERC-20 input: the router call grows by a transfer and its event per recipient, the allowance step does not', () => {
+  it('an ERC-20 input: the router call grows by a transfer and its event per recipient (and the venue approved again), the allowance step does not', () => {
     const [none, one, two] = [0, 1, 2].map((n) => gasOf(evmSwap(USDC, true), n, 'swap-intent'));
     expect(none).toBe(SPONSORED_EVM_GAS.swapIntent);
-    expect(one - none).toBe(perTokenRecipient);
+    // The first fee also has the router approve the venue again for what is left, once.
+    expect(one - none).toBe(SPONSORED_FEE_RECIPIENT_COSTS.evmTokenFeesReapproval + perTokenRecipient);
     expect(two - one).toBe(perTokenRecipient);
     expect(perTokenRecipient).toBeGreaterThanOrEqual(30_000n);
     expect([0, 1, 2].map((n) => gasOf(evmSwap(USDC, true), n, 'permit'))).toEqual([
@@ -249,7 +250,10 @@ describe("integrator fee recipients (paid in the leg's own transaction, one paym
     const bridge: SponsoredLegView = { ...evmSwap(USDC, true), kind: 'bridge', across: true };
     const [none, one, two] = [0, 1, 2].map((n) => gasOf(bridge, n, 'bridge-intent'));
     expect(none).toBe(SPONSORED_EVM_GAS.acrossSwapIntent);
-    expect([one - none, two - one]).toEqual([perTokenRecipient, perTokenRecipient]);
+    expect([one - none, two - one]).toEqual([
+      SPONSORED_FEE_RECIPIENT_COSTS.evmTokenFeesReapproval + perTokenRecipient,
+      perTokenRecipient,
+    ]);
   });
 
   it('a native input: the user transaction the top-up pays grows by a native transfer to a fresh account per recipient', () => {
@@ -344,7 +348,9 @@ describe("integrator fee recipients (paid in the leg's own transaction, one paym
       { ...evmSwap(WETH), chain: 'devnet-b' },
     ];
     const [first, second] = sponsoredTotalsOfRoute(legs, ratesOf);
-    expect(first.gasUnits).toBe(60_000n + 200_000n + 2n * perTokenRecipient);
+    expect(first.gasUnits).toBe(
+      60_000n + 200_000n + SPONSORED_FEE_RECIPIENT_COSTS.evmTokenFeesReapproval + 2n * perTokenRecipient,
+    );
     expect(first.cost).toBe(first.gasUnits * GWEI);
     expect(second.gasUnits).toBe(71_000n + 200_000n);
   });

@@ -31,7 +31,7 @@ import { type BitcoinOutputKind, bitcoinOutputKindOf } from './families/bitcoin/
  * Integrator fees are paid on the source chain inside the route's first sponsored transaction, one
  * payment per recipient, before the swap or deposit (SPONSORED_FEE_RECIPIENT_COSTS): on EVM the
  * router's ERC-20 `transfer` to each recipient (a native-coin call on a native-input leg) and its
- * `IntegratorFeePaid` event; on Bitcoin one more output per recipient, sized by its address's kind;
+ * `IntegratorFeePaid` event, then, once, its approval of the venue for what is left; on Bitcoin one more output per recipient, sized by its address's kind;
  * on Solana one token transfer instruction per recipient (no signature: no lamports), preceded, for
  * an SPL input, by the creation of the recipient's associated token account when it has none, whose
  * rent the fee payer pays (counted for every recipient: an upper bound again).
@@ -82,8 +82,17 @@ export const SPONSORED_FEE_RECIPIENT_COSTS = {
    * (2,600), a value transfer (9,000) and a new account (25,000).
    */
   evmNativeTransfer: 37_000n,
-  /** EVM gas of the router's `IntegratorFeePaid` event (4 topics, 32 bytes: 2,131) and the fee's 64 bytes of calldata. */
+  /**
+   * EVM gas of the router's `IntegratorFeePaid` event (4 topics and 32 bytes of data: 2,131) and of
+   * the fee's 64 bytes of calldata.
+   */
   evmFeePaidEvent: 3_000n,
+  /**
+   * EVM gas paid once when an ERC-20 input pays any fee: the router approves the venue again for
+   * what is left after the fees (`forceApprove`: a warm allowance write and its `Approval` event;
+   * on the devnet the first fee costs about 3,200 gas more than the second).
+   */
+  evmTokenFeesReapproval: 5_000n,
   /** Solana: token accounts created per recipient of an SPL input (its associated token account). */
   solanaTokenAccounts: 1,
 } as const;
@@ -110,13 +119,14 @@ export const BITCOIN_SPONSORED_VBYTES = 450n;
 
 /**
  * EVM gas the integrator fees add to the router call (or native-input transaction) that pays them:
- * a transfer and an event per recipient.
+ * a transfer and an event per recipient, and for an ERC-20 input the venue's approval again, once.
  */
 export function evmIntegratorFeeGas(recipients: number, nativeInput: boolean): bigint {
-  const transfer = nativeInput
-    ? SPONSORED_FEE_RECIPIENT_COSTS.evmNativeTransfer
-    : SPONSORED_FEE_RECIPIENT_COSTS.evmTokenTransfer;
-  return BigInt(recipients) * (transfer + SPONSORED_FEE_RECIPIENT_COSTS.evmFeePaidEvent);
+  if (recipients === 0) return 0n;
+  const costs = SPONSORED_FEE_RECIPIENT_COSTS;
+  const transfer = nativeInput ? costs.evmNativeTransfer : costs.evmTokenTransfer;
+  const once = nativeInput ? 0n : costs.evmTokenFeesReapproval;
+  return once + BigInt(recipients) * (transfer + costs.evmFeePaidEvent);
 }
 
 /**
@@ -186,10 +196,6 @@ export const NATIVE_COIN_FALLBACKS: Record<
 /**
  * The kinds of sponsored cost, one row of the table each (the list is the wire vocabulary of quotes'
  * `gasCoverage`, declared in @swapgw/contracts):
- * A leg's integrator fees are part of the transaction that pays them (SPONSORED_FEE_RECIPIENT_COSTS):
- * the router call (`swap-intent` / `bridge-intent`, 33k gas per recipient), the native-input
- * transaction (`native-input-top-up`, 40k), the Bitcoin transaction (an output's vbytes), and on
- * Solana the recipients' token accounts (`solana-ata-rent`).
  *  - `permit`: EVM, the relayer sends the token's EIP-2612 permit (60k gas);
  *  - `approve-top-up`: EVM, the relayer's top-up (21k) paying for the user's approve(Permit2) (50k);
  *  - `swap-intent` / `bridge-intent`: EVM, the relayer's router call (200k / 150k);
@@ -199,6 +205,11 @@ export const NATIVE_COIN_FALLBACKS: Record<
  *  - `solana-ata-rent`: the rent of an associated token account created for the recipient;
  *  - `bitcoin-transaction`: the user's Bitcoin transaction, its miner fee paid by the service's
  *    fee wallet input (virtual bytes).
+ *
+ * A leg's integrator fees are part of the transaction that pays them (SPONSORED_FEE_RECIPIENT_COSTS):
+ * the router call (`swap-intent` / `bridge-intent`, 33k gas per recipient and 5k once), the
+ * native-input transaction (`native-input-top-up`, 40k per recipient), the Bitcoin transaction (an
+ * output's vbytes), and on Solana the recipients' token accounts (`solana-ata-rent`).
  */
 export const SPONSORED_STEP_KINDS = SPONSORED_GAS_KINDS;
 export type SponsoredStepKind = SponsoredGasKind;

@@ -20,6 +20,7 @@ import {
   TypedDataV4,
   relayedGasLimit,
   DEFAULT_RELAYER_GAS_EXTRA,
+  evmIntegratorFeeGas,
 } from '@swapgw/chains';
 import { solanaRecipientBytes32 } from '@swapgw/chains/solana-bridge';
 import { freePort, waitFor } from '@swapgw/testing';
@@ -341,6 +342,32 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
       data: errors.getError('InvalidNonce')!.selector,
     });
     expect(await provider.getBalance(owner.address)).toBe(0n);
+  });
+
+  it('each integrator fee recipient (a fresh account) costs the router call at most what the sponsored gas table counts for it', async () => {
+    const owner = await freshOwner();
+    await permitPermit2ForUsdc(owner);
+    const { USDC, WETH } = chain.tokens;
+    const amount = parseUnits('100', 6);
+    const feeTo = () => ({ recipient: Wallet.createRandom().address, amount: parseUnits('1', 6) });
+    // The same swap with 0, 1 and 2 fees, each call estimated on the same state (none is sent).
+    const gasWith = async (fees: number) => {
+      const { call } = await signedSwap(owner, amount, {
+        venue: chain.uniswapV2.router,
+        path: [USDC.address, WETH.address],
+        amountOutMin: 1000n,
+        recipient: owner.address,
+        unwrapNative: false,
+        deadline: await inAnHour(),
+        integratorFees: Array.from({ length: fees }, feeTo),
+      });
+      return sponsor.estimateGas({ to: call.to, data: call.data, value: BigInt(call.value) });
+    };
+    const [none, one, two] = [await gasWith(0), await gasWith(1), await gasWith(2)];
+    expect(one - none).toBeLessThanOrEqual(evmIntegratorFeeGas(1, false));
+    expect(two - one).toBeLessThanOrEqual(evmIntegratorFeeGas(2, false) - evmIntegratorFeeGas(1, false));
+    // A transfer to a fresh account writes its balance from zero: most of the figure is spent.
+    expect(two - one).toBeGreaterThan(20_000n);
   });
 
   it('a permit past its deadline is SignatureExpired, an intent past its deadline IntentExpired; neither uses the nonce', async () => {

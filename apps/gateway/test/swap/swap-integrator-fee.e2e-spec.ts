@@ -259,14 +259,11 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
       (s) => s.kind !== 'approve' && s.txHash,
     )?.txHash;
     expect(swapTx).toMatch(/^0x[0-9a-f]{64}$/);
-    // The quote's gas coverage counted both recipients' transfers in the relayed router call, and
-    // the call, fees paid to fresh accounts, stayed within that estimate.
+    // The quote's gas coverage counted both recipients' transfers in the relayed router call.
     const intentGas = route.gasCoverage.chains[0].breakdown.find((item) => item.kind === 'swap-intent');
     expect(BigInt(intentGas!.estimatedGasUnits)).toBe(
       SPONSORED_EVM_GAS.swapIntent + evmIntegratorFeeGas(2, false),
     );
-    const swapReceipt = await devnet.provider(CHAIN).getTransactionReceipt(swapTx!);
-    expect(swapReceipt!.gasUsed).toBeLessThanOrEqual(BigInt(intentGas!.estimatedGasUnits));
     expect(await collectedFeesOf(swapId)).toEqual([
       {
         owner: e2e.owner,

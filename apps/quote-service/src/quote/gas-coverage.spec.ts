@@ -274,21 +274,23 @@ describe('gasCoverageOf', () => {
     );
     const perRecipient =
       SPONSORED_FEE_RECIPIENT_COSTS.evmTokenTransfer + SPONSORED_FEE_RECIPIENT_COSTS.evmFeePaidEvent;
+    // The first fee also has the router approve the venue again for what is left, once.
+    const once = SPONSORED_FEE_RECIPIENT_COSTS.evmTokenFeesReapproval;
     const source = (coverage: RouteGasCoverage) => coverage.chains[0];
     const intentOf = (coverage: RouteGasCoverage) =>
       source(coverage).breakdown.find((item) => item.kind === 'bridge-intent')!;
     expect(BigInt(intentOf(none).estimatedGasUnits)).toBe(150_000n);
     expect(BigInt(intentOf(one).estimatedGasUnits) - BigInt(intentOf(none).estimatedGasUnits)).toBe(
-      perRecipient,
+      once + perRecipient,
     );
     expect(BigInt(intentOf(two).estimatedGasUnits) - BigInt(intentOf(one).estimatedGasUnits)).toBe(
       perRecipient,
     );
     expect(BigInt(source(two).estimatedGasUnits) - BigInt(source(none).estimatedGasUnits)).toBe(
-      2n * perRecipient,
+      once + 2n * perRecipient,
     );
     expect(BigInt(source(two).estimatedCostBaseUnits) - BigInt(source(none).estimatedCostBaseUnits)).toBe(
-      2n * perRecipient * GWEI,
+      (once + 2n * perRecipient) * GWEI,
     );
     // The destination's release and swap pay no fee.
     expect(two.chains[1]).toEqual(none.chains[1]);
