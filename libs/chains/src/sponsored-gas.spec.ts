@@ -57,7 +57,7 @@ describe('the sponsored gas table', () => {
       permit: 60_000n,
       userApprove: 50_000n,
       gasTopUp: 21_000n,
-      swapIntent: 200_000n,
+      swapIntent: 240_000n,
       swapV3Intent: 260_000n,
       bridgeIntent: 150_000n,
       bridgeSwapIntent: 200_000n,
@@ -74,7 +74,7 @@ describe('the sponsored gas table', () => {
     expect(Object.fromEntries(SPONSORED_STEP_KINDS.map((kind) => [kind, evmGasUnitsOf(kind)]))).toEqual({
       permit: 60_000n,
       'approve-top-up': 71_000n,
-      'swap-intent': 200_000n,
+      'swap-intent': 240_000n,
       'bridge-intent': 150_000n,
       'native-input-top-up': 171_000n,
       'bridge-release': 80_000n,
@@ -92,14 +92,14 @@ describe('sponsoredStepsOfLeg (upper bound: the allowance step is always counted
   it('an EIP-2612 input: permit, then the swap intent', () => {
     expect(kinds(evmSwap(USDC, true))).toEqual([
       ['permit', 'devnet-a', 60_000n, 0],
-      ['swap-intent', 'devnet-a', 200_000n, 0],
+      ['swap-intent', 'devnet-a', 240_000n, 0],
     ]);
   });
 
   it('an input without EIP-2612 (WETH9, or unknown on a real network): approve paid by a top-up, then the swap intent', () => {
     expect(kinds(evmSwap(WETH))).toEqual([
       ['approve-top-up', 'devnet-a', 71_000n, 0],
-      ['swap-intent', 'devnet-a', 200_000n, 0],
+      ['swap-intent', 'devnet-a', 240_000n, 0],
     ]);
   });
 
@@ -349,10 +349,10 @@ describe("integrator fee recipients (paid in the leg's own transaction, one paym
     ];
     const [first, second] = sponsoredTotalsOfRoute(legs, ratesOf);
     expect(first.gasUnits).toBe(
-      60_000n + 200_000n + SPONSORED_FEE_RECIPIENT_COSTS.evmTokenFeesReapproval + 2n * perTokenRecipient,
+      60_000n + 240_000n + SPONSORED_FEE_RECIPIENT_COSTS.evmTokenFeesReapproval + 2n * perTokenRecipient,
     );
     expect(first.cost).toBe(first.gasUnits * GWEI);
-    expect(second.gasUnits).toBe(71_000n + 200_000n);
+    expect(second.gasUnits).toBe(71_000n + 240_000n);
   });
 });
 
@@ -377,12 +377,12 @@ describe('sponsoredTotalsOfRoute', () => {
     expect(total).toMatchObject({
       chain: 'devnet-a',
       family: 'evm',
-      gasUnits: 260_000n,
-      cost: 260_000n * GWEI,
+      gasUnits: 300_000n,
+      cost: 300_000n * GWEI,
     });
     expect(total.steps.map((s) => [s.kind, s.leg, s.cost])).toEqual([
       ['permit', 0, 60_000n * GWEI],
-      ['swap-intent', 0, 200_000n * GWEI],
+      ['swap-intent', 0, 240_000n * GWEI],
     ]);
   });
 
@@ -411,7 +411,7 @@ describe('sponsoredTotalsOfRoute', () => {
     const totals = sponsoredTotalsOfRoute(legs, ratesOf);
     expect(totals.map((t) => [t.chain, t.gasUnits, t.cost])).toEqual([
       ['devnet-a', 210_000n, 210_000n * GWEI],
-      ['devnet-b', 340_000n, 340_000n * 3n * GWEI],
+      ['devnet-b', 380_000n, 380_000n * 3n * GWEI],
     ]);
     expect(totals[1].steps.map((s) => [s.kind, s.leg])).toEqual([
       ['bridge-release', 0],

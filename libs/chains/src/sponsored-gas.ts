@@ -45,8 +45,12 @@ export const SPONSORED_EVM_GAS = {
   userApprove: 50_000n,
   /** A plain native transfer from the relayer to the user: the gas top-up itself. */
   gasTopUp: 21_000n,
-  /** The SwapGatewayRouter's `swapWithIntent` (Permit2 witness transfer + Uniswap V2 swap). */
-  swapIntent: 200_000n,
+  /**
+   * The SwapGatewayRouter's `swapWithIntent` (Permit2 witness transfer + Uniswap V2 swap through
+   * Router02's fee-on-transfer function, its output read at the recipient before and after): a
+   * one-hop USDC → WETH measured 208,518 on the devnet.
+   */
+  swapIntent: 240_000n,
   /** The SwapGatewayRouter's `swapV3WithIntent` (Permit2 witness transfer + SwapRouter02 exactInput). */
   swapV3Intent: 260_000n,
   /** The SwapGatewayRouter's `bridgeWithIntent` (Permit2 witness transfer + bridge deposit). */

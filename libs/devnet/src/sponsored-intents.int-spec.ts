@@ -21,6 +21,7 @@ import {
   relayedGasLimit,
   DEFAULT_RELAYER_GAS_EXTRA,
   evmIntegratorFeeGas,
+  SPONSORED_EVM_GAS,
 } from '@swapgw/chains';
 import { solanaRecipientBytes32 } from '@swapgw/chains/solana-bridge';
 import { freePort, waitFor } from '@swapgw/testing';
@@ -364,6 +365,8 @@ describe('devnet sponsored intents: the owner signs, the relayer pays', () => {
       return sponsor.estimateGas({ to: call.to, data: call.data, value: BigInt(call.value) });
     };
     const [none, one, two] = [await gasWith(0), await gasWith(1), await gasWith(2)];
+    // The table's figure for the call itself is an upper one too.
+    expect(none).toBeLessThanOrEqual(SPONSORED_EVM_GAS.swapIntent);
     expect(one - none).toBeLessThanOrEqual(evmIntegratorFeeGas(1, false));
     expect(two - one).toBeLessThanOrEqual(evmIntegratorFeeGas(2, false) - evmIntegratorFeeGas(1, false));
     // A transfer to a fresh account writes its balance from zero: most of the figure is spent.

@@ -264,6 +264,9 @@ describe('integrator fees paid on chain in the swap transaction (devnet-a USDC â
     expect(BigInt(intentGas!.estimatedGasUnits)).toBe(
       SPONSORED_EVM_GAS.swapIntent + evmIntegratorFeeGas(2, false),
     );
+    // An upper figure: the relayed router call used no more than it.
+    const receipt = await devnet.provider(CHAIN).getTransactionReceipt(swapTx!);
+    expect(receipt!.gasUsed).toBeLessThanOrEqual(BigInt(intentGas!.estimatedGasUnits));
     expect(await collectedFeesOf(swapId)).toEqual([
       {
         owner: e2e.owner,

@@ -283,14 +283,14 @@ describe('RoutePreflight', () => {
     const [issues] = await new RoutePreflight(reads).issuesOf({ ...request, userPaysGas: true }, [
       { legs: [leg()], permit: permit(true) },
     ]);
-    // (50,000 + 200,000) gas at 1 gwei = 0.00025 ETH; the wallet holds 0.0001.
-    expect(userGasUnitsOf(leg())).toBe(250_000n);
+    // (50,000 + 240,000) gas at 1 gwei = 0.00029 ETH; the wallet holds 0.0001.
+    expect(userGasUnitsOf(leg())).toBe(290_000n);
     expect(issues).toEqual([
       expect.objectContaining({
         code: 'INSUFFICIENT_BALANCE',
         token: 'ETH',
         tokenAddress: null,
-        needed: '0.00025',
+        needed: '0.00029',
         held: '0.0001',
       }),
       expect.objectContaining({ code: 'ALLOWANCE_MISSING', spender: ROUTER, coveredByPermit: true }),
@@ -308,7 +308,7 @@ describe('RoutePreflight', () => {
       { legs: [eth] },
     ]);
     expect(userPaid).toEqual([
-      expect.objectContaining({ code: 'INSUFFICIENT_BALANCE', token: 'ETH', needed: '1.0002', held: '1' }),
+      expect.objectContaining({ code: 'INSUFFICIENT_BALANCE', token: 'ETH', needed: '1.00024', held: '1' }),
     ]);
     const [sponsored] = await new RoutePreflight(reads).issuesOf(request, [{ legs: [eth] }]);
     expect(sponsored).toEqual([]);
