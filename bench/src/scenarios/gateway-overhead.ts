@@ -28,16 +28,20 @@ export interface HttpLoadResult {
   requestsPerSecondByRun?: number[];
 }
 
+type CpuMeasuredResult = HttpLoadResult & Required<Pick<HttpLoadResult, 'cpuMicrosPerRequest'>>;
+
+const measuredCpu = (run: HttpLoadResult): run is CpuMeasuredResult => run.cpuMicrosPerRequest !== undefined;
+
 /**
  * Several runs of one target as one figure: req/s the mean, latency mean and CPU per request
  * weighted by requests, percentiles and max the worst of the runs.
  */
 function combined(runs: HttpLoadResult[]): HttpLoadResult {
   const total = runs.reduce((sum, r) => sum + r.totalRequests, 0);
-  const weighted = (value: (r: HttpLoadResult) => number) =>
-    runs.reduce((sum, r) => sum + value(r) * r.totalRequests, 0) / Math.max(1, total);
+  const weighted = <R extends HttpLoadResult>(among: R[], value: (r: R) => number) =>
+    among.reduce((sum, r) => sum + value(r) * r.totalRequests, 0) / Math.max(1, total);
   const worst = (value: (r: HttpLoadResult) => number) => Math.max(...runs.map(value));
-  const withCpu = runs.every((r) => r.cpuMicrosPerRequest);
+  const withCpu = runs.filter(measuredCpu);
   return {
     url: runs[0].url,
     connections: runs[0].connections,
@@ -45,7 +49,7 @@ function combined(runs: HttpLoadResult[]): HttpLoadResult {
     requestsPerSecond: runs.reduce((sum, r) => sum + r.requestsPerSecond, 0) / runs.length,
     totalRequests: total,
     latencyMs: {
-      mean: weighted((r) => r.latencyMs.mean),
+      mean: weighted(runs, (r) => r.latencyMs.mean),
       p50: worst((r) => r.latencyMs.p50),
       p90: worst((r) => r.latencyMs.p90),
       p99: worst((r) => r.latencyMs.p99),
@@ -54,12 +58,14 @@ function combined(runs: HttpLoadResult[]): HttpLoadResult {
     non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
     timeouts: runs.reduce((sum, r) => sum + r.timeouts, 0),
-    cpuMicrosPerRequest: withCpu
-      ? {
-          server: Math.round(weighted((r) => r.cpuMicrosPerRequest!.server) * 10) / 10,
-          loadGenerator: Math.round(weighted((r) => r.cpuMicrosPerRequest!.loadGenerator) * 10) / 10,
-        }
-      : undefined,
+    cpuMicrosPerRequest:
+      withCpu.length === runs.length
+        ? {
+            server: Math.round(weighted(withCpu, (r) => r.cpuMicrosPerRequest.server) * 10) / 10,
+            loadGenerator:
+              Math.round(weighted(withCpu, (r) => r.cpuMicrosPerRequest.loadGenerator) * 10) / 10,
+          }
+        : undefined,
     requestsPerSecondByRun: runs.map((r) => Math.round(r.requestsPerSecond)),
   };
 }

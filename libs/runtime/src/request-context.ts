@@ -14,8 +14,10 @@ export interface RequestContext {
 const storage = new AsyncLocalStorage<RequestContext>();
 
 /** Runs `fn` in `context`, and in its span's OTel context when it has one (its children's parent). */
-export const runWithRequestContext = <T>(context: RequestContext, fn: () => T): T =>
-  storage.run(context, context.otel ? () => otelContext.with(context.otel!, fn) : fn);
+export function runWithRequestContext<T>(context: RequestContext, fn: () => T): T {
+  const { otel } = context;
+  return storage.run(context, otel ? () => otelContext.with(otel, fn) : fn);
+}
 export const currentRequestContext = (): RequestContext | undefined => storage.getStore();
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;

@@ -119,14 +119,15 @@ export function asyncResponseOf(
 /** The 202 of a view with nothing to sign: adds the pending transaction while one is in flight. */
 export function pendingResponseOf(view: SwapViewEntity): AsyncSigningResponse {
   const response = asyncResponseOf(view.swapId, view.status, view.readyAtMs);
-  const inFlight = (view.status === 'submitted' || view.status === 'confirming') && view.lastTxHash !== null;
+  const txHash = view.lastTxHash;
+  const inFlight = (view.status === 'submitted' || view.status === 'confirming') && txHash !== null;
   if (!inFlight) return response;
-  const chain = view.steps?.find((step) => step.txHash === view.lastTxHash)?.chain;
+  const chain = view.steps?.find((step) => step.txHash === txHash)?.chain;
   return {
     ...response,
     transaction: {
       ...(chain ? { chain } : {}),
-      txHash: view.lastTxHash!,
+      txHash,
       confirmations: view.confirmations ?? 0,
       confirmationsRequired: view.confirmationsRequired,
     },

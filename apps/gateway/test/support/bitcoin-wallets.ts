@@ -29,12 +29,14 @@ export interface PsbtPayload {
 
 export function bitcoinWalletOf(privateKey: Uint8Array, kind: WalletAddressKind = 'p2wpkh'): BitcoinWallet {
   const compressed = secp256k1.getPublicKey(privateKey, true);
-  const address =
+  const payment =
     kind === 'p2tr'
-      ? btc.p2tr(compressed.subarray(1), undefined, REGTEST).address!
+      ? btc.p2tr(compressed.subarray(1), undefined, REGTEST)
       : kind === 'p2sh-p2wpkh'
-        ? btc.p2sh(btc.p2wpkh(compressed, REGTEST), REGTEST).address!
-        : btc.p2wpkh(compressed, REGTEST).address!;
+        ? btc.p2sh(btc.p2wpkh(compressed, REGTEST), REGTEST)
+        : btc.p2wpkh(compressed, REGTEST);
+  if (payment.address === undefined) throw new Error(`@scure/btc-signer gave the ${kind} payment no address`);
+  const address = payment.address;
   const publicKey = Buffer.from(kind === 'p2tr' ? compressed.subarray(1) : compressed).toString('hex');
   return { privateKey, address, publicKey };
 }

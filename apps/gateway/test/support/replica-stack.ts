@@ -79,6 +79,7 @@ export async function startReplicaStack(
   };
   const evmIds = replica.manifest.mainnetReplica.evm.map((c) => c.id);
   let stack: Stack;
+  let gatewayUrl: string;
   try {
     stack = await startStack({
       env: {
@@ -102,6 +103,11 @@ export async function startReplicaStack(
         },
       },
     });
+    if (stack.gatewayUrl === undefined) {
+      await stack.stop();
+      throw new Error('the replica stack started no gateway');
+    }
+    gatewayUrl = stack.gatewayUrl;
   } catch (error) {
     await Promise.allSettled([broker.stop(), replica.stop()]);
     await dropDatabase(databaseUrl.toString());
@@ -137,7 +143,7 @@ export async function startReplicaStack(
   return {
     replica,
     stack,
-    client: api(stack.gatewayUrl!, apiKey),
+    client: api(gatewayUrl, apiKey),
     provider,
     tokenAddress,
     balanceOf,

@@ -25,9 +25,10 @@ export class LocalUpstream {
 
   /** Listens on 127.0.0.1 (`port` 0: any free port). */
   async start(port = 0): Promise<void> {
-    this.server = createServer((req, res) => void this.receive(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
-    this.port = (this.server.address() as AddressInfo).port;
+    const server = createServer((req, res) => void this.receive(req, res));
+    this.server = server;
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    this.port = (server.address() as AddressInfo).port;
   }
 
   get url(): string {

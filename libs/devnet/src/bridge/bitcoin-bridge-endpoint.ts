@@ -186,12 +186,14 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
     fields: Record<string, unknown>,
   ): Promise<void> {
     if (this.refunded.has(tx.txid)) return;
-    const refundTo = tx.vin[0]?.prevout?.scriptpubkey_address;
+    const spent = tx.vin[0]?.prevout;
+    const refundTo = spent?.scriptpubkey_address;
     const sats = received - this.outboundFee();
     const payable =
+      spent &&
       refundTo !== undefined &&
       isBitcoinBridgeRecipient(refundTo) &&
-      sats >= dustThreshold(Buffer.from(tx.vin[0].prevout!.scriptpubkey, 'hex'));
+      sats >= dustThreshold(Buffer.from(spent.scriptpubkey, 'hex'));
     if (!payable) {
       this.options.logger.warn(
         { msg: `bridge deposit not relayed (${reason}); too small or unpayable to refund, kept`, ...fields },

@@ -8,10 +8,12 @@ import {
   MaxUint256,
   ZeroHash,
 } from 'ethers';
-import { ACROSS_RELAY_DATA, ACROSS_SPOKE_POOL_INTERFACE } from '@swapgw/chains/families';
+import {
+  ACROSS_FUNDS_DEPOSITED_TOPIC,
+  ACROSS_RELAY_DATA,
+  ACROSS_SPOKE_POOL_INTERFACE,
+} from '@swapgw/chains/families';
 import type { RelayerLogger } from '../bridge/bridge-relayer';
-
-const FUNDS_DEPOSITED_TOPIC = ACROSS_SPOKE_POOL_INTERFACE.getEvent('FundsDeposited')!.topicHash;
 
 /** V3RelayData: exactly the deposit's fields, plus the origin chain it was made on. */
 export interface AcrossRelayData {
@@ -158,7 +160,7 @@ export class AcrossFiller {
     if (latest < from) return [];
     const logs = await chain.provider.getLogs({
       address: chain.spokePool,
-      topics: [FUNDS_DEPOSITED_TOPIC],
+      topics: [ACROSS_FUNDS_DEPOSITED_TOPIC],
       fromBlock: from,
       toBlock: latest,
     });

@@ -43,14 +43,19 @@ export async function kafkaHealth(settings: KafkaSettings, timeoutMs = 2000): Pr
   }
 }
 
+/** The admin client a probe keeps open, and its connect() (every check waits for it). */
+interface HealthConnection {
+  admin: Admin;
+  connected: Promise<void>;
+}
+
 /**
  * The gateway's GET /health check of Kafka: one admin connection kept open and reused by every
  * call (a public endpoint must not open a connection per request), calls that arrive while one is
  * in flight share its answer, and a failed check drops the connection so the next one reconnects.
  */
 export class KafkaHealthProbe {
-  private admin: Admin | null = null;
-  private connected: Promise<void> | null = null;
+  private connection: HealthConnection | null = null;
   private inFlight: Promise<KafkaHealth> | null = null;
 
   constructor(
@@ -64,25 +69,25 @@ export class KafkaHealthProbe {
   }
 
   async close(): Promise<void> {
-    const admin = this.admin;
-    this.admin = null;
-    this.connected = null;
-    await admin?.disconnect().catch(() => undefined);
+    const connection = this.connection;
+    this.connection = null;
+    await connection?.admin.disconnect().catch(() => undefined);
+  }
+
+  private connect(): HealthConnection {
+    const admin = healthAdmin(this.settings, this.timeoutMs);
+    this.connection = { admin, connected: admin.connect() };
+    return this.connection;
   }
 
   private async describe(): Promise<KafkaHealth> {
     const timeout = timeoutAfter(this.timeoutMs);
     try {
-      if (!this.admin) {
-        const admin = healthAdmin(this.settings, this.timeoutMs);
-        this.admin = admin;
-        this.connected = admin.connect();
-      }
-      const admin = this.admin;
+      const { admin, connected } = this.connection ?? this.connect();
       // A metadata request, on the connection already open (the bootstrap broker's): a round trip
       // every call, so a broker that went away or a network that holds every byte is seen as down.
       // (describeCluster would answer from cached metadata without asking anything.)
-      await Promise.race([this.connected!.then(() => admin.listTopics()), timeout.promise]);
+      await Promise.race([connected.then(() => admin.listTopics()), timeout.promise]);
       return { ok: true };
     } catch (error) {
       await this.close();

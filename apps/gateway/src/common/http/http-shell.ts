@@ -97,7 +97,9 @@ export function edgeServerFactory(edge: () => EdgeReads | undefined) {
     if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
     if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
     server.setTimeout(options.connectionTimeout ?? 0);
-    if ((options.maxRequestsPerSocket ?? 0) > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket!;
+    const { maxRequestsPerSocket } = options;
+    if (maxRequestsPerSocket !== undefined && maxRequestsPerSocket > 0)
+      server.maxRequestsPerSocket = maxRequestsPerSocket;
     return server;
   };
 }

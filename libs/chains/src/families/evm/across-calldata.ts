@@ -22,6 +22,17 @@ export const ACROSS_SPOKE_POOL_INTERFACE = new Interface([
   'function fillStatuses(bytes32) view returns (uint256)',
 ]);
 
+/** topic0 of SpokePool's FundsDeposited: the log of a deposit. */
+export const ACROSS_FUNDS_DEPOSITED_TOPIC = spokePoolEventTopic('FundsDeposited');
+/** topic0 of SpokePool's FilledRelay: the log of a fill, indexed by origin chain and deposit id. */
+export const ACROSS_FILLED_RELAY_TOPIC = spokePoolEventTopic('FilledRelay');
+
+function spokePoolEventTopic(name: string): string {
+  const event = ACROSS_SPOKE_POOL_INTERFACE.getEvent(name);
+  if (!event) throw new Error(`ACROSS_SPOKE_POOL_INTERFACE declares no event ${name}`);
+  return event.topicHash;
+}
+
 export interface AcrossDepositArgs {
   spokePool: string;
   /** The wallet that signs: its tokens are pulled, and it may speed the deposit up. */

@@ -2,10 +2,11 @@ import { getAddress, JsonRpcProvider, Log, toBeHex, zeroPadValue } from 'ethers'
 import type { BridgeTransferView } from '@swapgw/contracts';
 import type { ChainRegistry } from '../../chain-registry';
 import { boundedEvmProvider } from '../bounded-rpc';
-import { ACROSS_SPOKE_POOL_INTERFACE } from './across-calldata';
-
-const FUNDS_DEPOSITED_TOPIC = ACROSS_SPOKE_POOL_INTERFACE.getEvent('FundsDeposited')!.topicHash;
-const FILLED_RELAY_TOPIC = ACROSS_SPOKE_POOL_INTERFACE.getEvent('FilledRelay')!.topicHash;
+import {
+  ACROSS_FILLED_RELAY_TOPIC,
+  ACROSS_FUNDS_DEPOSITED_TOPIC,
+  ACROSS_SPOKE_POOL_INTERFACE,
+} from './across-calldata';
 
 /** Blocks per eth_getLogs call when looking for a fill (providers cap the range of one call). */
 const LOG_CHUNK_BLOCKS = 10_000;
@@ -42,10 +43,10 @@ export async function acrossTransferOf(
     provider.destroy();
   }
   const log = receipt?.logs.find(
-    (l) => l.topics[0] === FUNDS_DEPOSITED_TOPIC && getAddress(l.address) === getAddress(spokePool),
+    (l) => l.topics[0] === ACROSS_FUNDS_DEPOSITED_TOPIC && getAddress(l.address) === getAddress(spokePool),
   );
   if (!receipt || !log) return undefined;
-  const deposit = ACROSS_SPOKE_POOL_INTERFACE.parseLog(log)!.args;
+  const deposit = fundsDepositedOf(log);
   const destinationChainId = Number(deposit.destinationChainId);
   const destination = registry
     .list()
@@ -87,7 +88,7 @@ async function fillOf(
   const head = await provider.getBlock('latest');
   if (!head) return { status: 'unknown' };
   const topics = [
-    FILLED_RELAY_TOPIC,
+    ACROSS_FILLED_RELAY_TOPIC,
     zeroPadValue(toBeHex(originChainId), 32),
     zeroPadValue(toBeHex(depositId), 32),
   ];
@@ -111,6 +112,13 @@ async function fillOf(
     };
   }
   return { status: head.timestamp * 1000 > times.fillDeadlineMs ? 'expired' : 'pending' };
+}
+
+/** The arguments of a log whose topic0 is FundsDeposited (the interface declares that event). */
+function fundsDepositedOf(log: Log) {
+  const event = ACROSS_SPOKE_POOL_INTERFACE.parseLog(log);
+  if (!event) throw new Error(`log ${log.transactionHash}:${log.index} is not FundsDeposited`);
+  return event.args;
 }
 
 function bytes32ToAddress(word: string): string {

@@ -15,6 +15,7 @@ import { StepFailureCodes } from '../../signing-events.outbox';
 import { GAS_SPONSOR, type GasSponsor } from '../../../sponsorship/gas-sponsor';
 import { gasDropEndOf, type StepFailure } from '../../../sponsorship/sponsored-ends';
 import { refusalOf, StepAcceptance } from '../step-acceptance';
+import { requiredColumn } from '../../signing-request-columns';
 
 /**
  * `evm-transaction`: a transaction the user signs and pays for (or, sponsored as a covered
@@ -76,7 +77,7 @@ export class EvmTransactionKind implements PayloadKindHandler {
     if (drop?.state === 'pending') return { kind: 'look-again', polls: 1 };
     const end = drop ? gasDropEndOf(drop, row.from) : null;
     if (end) return { kind: 'fail', failure: end };
-    const outcome = await client.broadcast(row.rawTx!, row.txHash!);
+    const outcome = await client.broadcast(requiredColumn(row, 'rawTx'), requiredColumn(row, 'txHash'));
     switch (outcome.kind) {
       case 'sent':
       case 'already-known':
