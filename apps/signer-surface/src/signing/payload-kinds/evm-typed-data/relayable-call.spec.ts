@@ -1,27 +1,13 @@
 import { CodedError, EvmTypedDataSigningPayload, SponsoredStepSpec } from '@swapgw/contracts';
 import { ethersTypedDataArgs, SPONSORED_EVM_GAS, sponsoredRouterInterface } from '@swapgw/chains';
-import { getAddress, Wallet } from 'ethers';
+import { Wallet } from 'ethers';
 import { intentTypedData, sponsoredGasOf } from './sponsored-typed-data';
 import { isTypedDataSignature } from '@swapgw/chains/families';
 import { relayableCallOf } from './relayable-call';
+import { repeatedAddress, swapIntentStep } from '../../../../test/swap-intent-step';
 
-const address = (byte: string) => getAddress('0x' + byte.repeat(20));
-const intent: SponsoredStepSpec = {
-  mode: 'permit2-intent',
-  intent: {
-    kind: 'swap',
-    permit2: address('a1'),
-    router: address('a2'),
-    venue: address('a6'),
-    token: address('a3'),
-    amount: '1500000',
-    path: [address('a3'), address('a4')],
-    amountOutMin: '4975',
-    unwrapNative: false,
-    recipient: address('a5'),
-    deadline: 1_900_000_000,
-  },
-};
+const address = repeatedAddress;
+const intent: SponsoredStepSpec = swapIntentStep();
 const payload: EvmTypedDataSigningPayload = {
   type: 'evm-typed-data',
   typedData: intentTypedData(31337, intent.intent!, 42n),

@@ -1,27 +1,9 @@
-import { SponsoredIntentSpec, SponsoredStepSpec } from '@swapgw/contracts';
 import { SPONSORED_EVM_GAS, SPONSORED_FEE_RECIPIENT_COSTS } from '@swapgw/chains';
-import { getAddress } from 'ethers';
 import { sponsoredGasOf } from './sponsored-typed-data';
+import { repeatedAddress, swapIntentStep } from '../../../../test/swap-intent-step';
 
-const address = (byte: string) => getAddress('0x' + byte.repeat(20));
-const intentStep = (kind: SponsoredIntentSpec['kind'], recipients: string[] = []): SponsoredStepSpec => ({
-  mode: 'permit2-intent',
-  intent: {
-    kind,
-    permit2: address('a1'),
-    router: address('a2'),
-    venue: address('a6'),
-    token: address('a3'),
-    amount: '1500000',
-    path: [address('a3'), address('a4')],
-    amountOutMin: '4975',
-    recipient: address('a5'),
-    deadline: 1_900_000_000,
-    ...(recipients.length > 0
-      ? { integratorFees: recipients.map((recipient) => ({ recipient, amount: '1000' })) }
-      : {}),
-  },
-});
+const address = repeatedAddress;
+const intentStep = swapIntentStep;
 
 describe('sponsoredGasOf', () => {
   const perRecipient =
