@@ -31,10 +31,11 @@ import { type BitcoinOutputKind, bitcoinOutputKindOf } from './families/bitcoin/
  * Integrator fees are paid on the source chain inside the route's first sponsored transaction, one
  * payment per recipient, before the swap or deposit (SPONSORED_FEE_RECIPIENT_COSTS): on EVM the
  * router's ERC-20 `transfer` to each recipient (a native-coin call on a native-input leg) and its
- * `IntegratorFeePaid` event, then, once, its approval of the venue for what is left; on Bitcoin one more output per recipient, sized by its address's kind;
- * on Solana one token transfer instruction per recipient (no signature: no lamports), preceded, for
- * an SPL input, by the creation of the recipient's associated token account when it has none, whose
- * rent the fee payer pays (counted for every recipient: an upper bound again).
+ * `IntegratorFeePaid` event, then, once, its approval of the venue for what is left; on Bitcoin
+ * one more output per recipient, sized by its address's kind; on Solana one token transfer
+ * instruction per recipient (no signature: no lamports), preceded, for an SPL input, by the
+ * creation of the recipient's associated token account when it has none, whose rent the fee payer
+ * pays (counted for every recipient: an upper bound again).
  */
 
 /** Gas units of every EVM transaction a sponsored swap costs the relayer (approximate upper figures). */
