@@ -274,13 +274,19 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
     const router = new Contract(chain.permits.permitRouter, SWAP_GATEWAY_ROUTER_ABI, user);
     const permit2 = new Contract(chain.permits.permit2, PERMIT2_ABI, user);
     const amountIn = parseUnits('2000', 6);
-    const swap = (nonce: bigint, deadline: bigint, signature: string) =>
-      router.swapWithFees(
+    const swap = async (nonce: bigint, deadline: bigint, signature: string) => {
+      const args = [
         feeSwap(chain.uniswapV2.router, amountIn, 1n, user.address),
         [USDC.address, DAI.address],
         [],
         [PERMIT2, nonce, deadline, signature],
-      );
+      ];
+      // Sent with headroom, as the relayer and wallets send: the estimate runs in the pending block,
+      // and a pair whose block timestamp moved by the time it is mined also writes its price
+      // accumulators, which an exact estimate leaves no gas for.
+      const gas = await router.swapWithFees.estimateGas(...args);
+      return router.swapWithFees(...args, { gasLimit: (gas * 5n) / 4n });
+    };
 
     const first = await signPermit2(user, chain, USDC.address, amountIn, 7n);
     // Without the owner's allowance to Permit2 the transfer cannot happen.

@@ -377,8 +377,8 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
           c.breakdown.map((b) => `${b.leg}:${b.kind}`),
         ]),
       ).toEqual([
-        ['devnet-a', 'node', '481000', ['0:approve-top-up', '0:swap-intent', '1:permit', '1:bridge-intent']],
-        ['devnet-b', 'node', '340000', ['1:bridge-release', '2:permit', '2:swap-intent']],
+        ['devnet-a', 'node', '521000', ['0:approve-top-up', '0:swap-intent', '1:permit', '1:bridge-intent']],
+        ['devnet-b', 'node', '380000', ['1:bridge-release', '2:permit', '2:swap-intent']],
       ]);
       for (const entry of route.gasCoverage.chains) {
         const gasPrice = BigInt((await providers[entry.chain].send('eth_gasPrice', [])) as string);
