@@ -31,15 +31,12 @@ export async function tradeThroughPool(
   const router = devnet.chain(chain).uniswapV2.router;
   await (await devnet.token(chain, sell, trader).getFunction('approve')(router, MaxUint256)).wait();
   const deadline = Math.floor(Date.now() / 1000) + 600;
-  await (
-    await new Contract(router, ROUTER, trader).getFunction('swapExactTokensForTokens')(
-      amountIn,
-      0n,
-      pathOf(devnet, chain, sell, buy),
-      trader.address,
-      deadline,
-    )
-  ).wait();
+  const swap = new Contract(router, ROUTER, trader).getFunction('swapExactTokensForTokens');
+  const args = [amountIn, 0n, pathOf(devnet, chain, sell, buy), trader.address, deadline] as const;
+  // With headroom, as wallets send: the estimate runs in the pending block, and a pair mined a second
+  // later also writes its price accumulators, which an exact estimate leaves no gas for.
+  const gas = await swap.estimateGas(...args);
+  await (await swap(...args, { gasLimit: (gas * 5n) / 4n })).wait();
 }
 
 /** What `chain`'s pool pays now for `amountIn` of `sell`, in base units of `buy`. */
