@@ -56,7 +56,7 @@ export async function checkChainEndpoints(
   const chains = registry.list().filter(isCheckableEvmChain);
   const perChain = await Promise.all(
     chains.map(async (chain): Promise<ChainEndpointProblem[]> => {
-      const provider = boundedEvmProvider(chain.rpcUrl, chain.evmChainId, options.timeoutMs);
+      const provider = boundedEvmProvider(chain.rpcUrl, chain.evmChainId, options.timeoutMs, chain.id);
       try {
         return await checkEvmChain(chain, provider, registry.deployments(chain.id));
       } finally {

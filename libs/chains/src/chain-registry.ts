@@ -18,7 +18,7 @@ import {
   DevnetSolanaView,
   readDevnetManifest,
 } from './devnet-manifest';
-import { boundedSolanaConnection } from './families/bounded-rpc';
+import { boundedSolanaConnection, CountedJsonRpcProvider } from './families/bounded-rpc';
 import { PermitContracts } from './permit-contracts';
 
 export interface ChainRegistryOptions {
@@ -217,7 +217,7 @@ export class ChainRegistry {
       throw new Error(`Chain ${id} is not an EVM chain`);
     if (!chain.rpcUrl)
       throw new Error(`Chain ${id} has no RPC URL configured (${chain.rpcEnv ?? 'devnet manifest'})`);
-    const provider = new JsonRpcProvider(chain.rpcUrl, Network.from(chain.evmChainId), {
+    const provider = new CountedJsonRpcProvider(chain.id, chain.rpcUrl, Network.from(chain.evmChainId), {
       staticNetwork: Network.from(chain.evmChainId),
       batchMaxCount: 1,
     });
@@ -232,7 +232,7 @@ export class ChainRegistry {
     const chain = this.get(id);
     if (chain.family !== 'solana') throw new Error(`Chain ${id} is not a Solana chain`);
     if (!chain.rpcUrl) throw new Error(`Chain ${id} has no RPC URL configured (${chain.rpcEnv})`);
-    const connection = boundedSolanaConnection(chain.rpcUrl);
+    const connection = boundedSolanaConnection(chain.rpcUrl, undefined, chain.id);
     this.solanaConnections.set(id, connection);
     return connection;
   }

@@ -15,7 +15,7 @@ import { QuoteServiceConfig } from '../config/quote-service.config';
       provide: ChainFamilies,
       inject: [ChainRegistry, QuoteServiceConfig],
       useFactory: (registry: ChainRegistry, config: QuoteServiceConfig) =>
-        new ChainFamilies(registry, config.RPC_TIMEOUT_MS),
+        new ChainFamilies(registry, config.RPC_TIMEOUT_MS, 'block-scoped'),
     },
   ],
   exports: [ChainRegistry, ChainFamilies],

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { ACROSS_SWAP_MESSAGE_ABI_TYPE } from '@swapgw/chains';
 import { CodedError } from '@swapgw/contracts';
 import { freePort } from '@swapgw/testing';
-import { AbiCoder, getAddress, solidityPacked } from 'ethers';
+import { AbiCoder, getAddress, solidityPacked, toQuantity } from 'ethers';
 import { errorCodeOf, planOf, QuoteTestApp } from '../../test/support/quote-service-test-support';
 import { ProviderTestBench } from '../../test/support/provider-test-bench';
 import { json, jsonRpc, LocalUpstream } from '../../test/support/local-upstream';
@@ -23,12 +23,19 @@ const SQRT_PRICE_3000 = 4339505179874779489431521n;
 /** What arbitrum's QuoterV2 answers below: USDC → WETH at 3000 USDC per WETH, less the pool's fee. */
 const wethFor = (usdc: bigint, fee: bigint) => (usdc * 10n ** 12n * (1_000_000n - fee)) / 3000n / 1_000_000n;
 
+/** The block the node below is at: quote-service reads pools at the head block. */
+const ARBITRUM_HEAD = 280_000_000;
+
 /**
- * Arbitrum's node, as the destination swap of a bridge-swap reads it (eth_call only): every pool is
- * a live USDC/WETH pool at 3000 USDC per WETH, and QuoterV2 answers wethFor its amount and tier.
+ * Arbitrum's node, as the destination swap of a bridge-swap reads it (its head, then eth_call at
+ * that block): every pool is a live USDC/WETH pool at 3000 USDC per WETH, and QuoterV2 answers
+ * wethFor its amount and tier.
  */
 function arbitrumNode(method: string, params: unknown[]): unknown {
+  if (method === 'eth_blockNumber') return toQuantity(ARBITRUM_HEAD);
   if (method !== 'eth_call') return { error: { code: -32601, message: `${method} is not served` } };
+  if (params[1] !== toQuantity(ARBITRUM_HEAD))
+    return { error: { code: -32000, message: `read at ${String(params[1])}, not at the head` } };
   const { to, data } = params[0] as { to: string; data: string };
   if (getAddress(to) === ARBITRUM_QUOTER_V2) {
     const [[, , amountIn, fee]] = QUOTER_V2_INTERFACE.decodeFunctionData(

@@ -113,7 +113,7 @@ export class TokenTaxProbe {
   vouchedFor(chain: string, token: string | null): boolean {
     if (token === null) return true;
     const deployments = this.registry.deployments(chain);
-    if (deployments?.wrappedNative && getAddress(deployments.wrappedNative) === getAddress(token))
+    if (deployments?.wrappedNative && deployments.wrappedNative.toLowerCase() === token.toLowerCase())
       return true;
     const listed = catalogTokenAt(deployments, token);
     return listed !== undefined && listed.verified !== false;

@@ -20,6 +20,19 @@ export function uniswapV2Deployment(
   registry: ChainRegistry,
   chainId: string,
 ): UniswapV2Deployment | undefined {
+  // A registry's deployments are fixed at boot: each chain's is checksummed once, not per quote.
+  let byChain = deploymentsByRegistry.get(registry);
+  if (!byChain) {
+    byChain = new Map();
+    deploymentsByRegistry.set(registry, byChain);
+  }
+  if (!byChain.has(chainId)) byChain.set(chainId, deploymentOf(registry, chainId));
+  return byChain.get(chainId);
+}
+
+const deploymentsByRegistry = new WeakMap<ChainRegistry, Map<string, UniswapV2Deployment | undefined>>();
+
+function deploymentOf(registry: ChainRegistry, chainId: string): UniswapV2Deployment | undefined {
   if (!registry.find(chainId)?.rpcUrl) return undefined;
   const deployments = registry.deployments(chainId);
   const v2 = deployments?.uniswapV2;

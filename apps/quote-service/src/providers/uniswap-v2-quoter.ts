@@ -5,7 +5,7 @@ import { getAddress, getCreate2Address, Interface, keccak256, solidityPacked } f
 import { getAmountsOut, HopReserves, priceImpactBps } from './uniswap-v2-math';
 import { uniswapV2Deployment, UniswapV2Deployment } from './uniswap-v2-deployments';
 import type { QuoteToken } from './quote-provider';
-import { callOrNull, InFlightReads } from './shared-reads';
+import { callOrNull } from './shared-reads';
 
 const PAIR_INTERFACE = new Interface([
   'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
@@ -33,7 +33,6 @@ export interface PathQuote {
  */
 @Injectable()
 export class UniswapV2Quoter {
-  private readonly reserveReads = new InFlightReads<readonly [bigint, bigint] | null>();
   private readonly pairAddresses = new Map<string, string>();
 
   constructor(
@@ -140,15 +139,11 @@ export class UniswapV2Quoter {
   }
 
   /**
-   * A pair's reserves, null when no pool is deployed there. Concurrent quotes of one pool share one
-   * `getReserves` call (a burst of quotes of a popular pair is one RPC read, not hundreds); nothing
-   * is kept once it answered, so no quote sees reserves older than its own request.
+   * A pair's reserves, null when no pool is deployed there. Read at the request's block: quotes of
+   * one pool in the same block share one `getReserves` call (the chain's BlockScopedEvmProvider),
+   * and none sees reserves older than the head when it was asked.
    */
   private readReserves(chain: string, pair: string): Promise<readonly [bigint, bigint] | null> {
-    return this.reserveReads.read(`${chain}:${pair}`, () => this.callGetReserves(chain, pair));
-  }
-
-  private callGetReserves(chain: string, pair: string): Promise<readonly [bigint, bigint] | null> {
     // No contract at the computed address (empty return data): the pool does not exist.
     return callOrNull(
       () => this.families.evmProvider(chain).call({ to: pair, data: GET_RESERVES_DATA }),

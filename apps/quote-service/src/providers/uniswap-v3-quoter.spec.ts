@@ -1,6 +1,6 @@
 import { ChainRegistry } from '@swapgw/chains';
-import type { ChainFamilies } from '@swapgw/chains/families';
-import { getAddress, JsonRpcProvider, TransactionRequest } from 'ethers';
+import { BlockScopedEvmProvider, type ChainFamilies } from '@swapgw/chains/families';
+import { getAddress, JsonRpcPayload, JsonRpcProvider, JsonRpcResult, Network, toQuantity } from 'ethers';
 import type { QuoteToken } from './quote-provider';
 import {
   QUOTER_V2_INTERFACE,
@@ -15,21 +15,27 @@ const BASE_WETH = '0x4200000000000000000000000000000000000006';
 const usdc: QuoteToken = { chain: 'base', symbol: 'USDC', address: BASE_USDC, decimals: 6 };
 const weth: QuoteToken = { chain: 'base', symbol: 'WETH', address: BASE_WETH, decimals: 18 };
 
+const BASE = Network.from(8453);
+
 /** WETH (token0 on base) at 3000 USDC: sqrt(3000e6 / 1e18) × 2^96. */
 const SQRT_PRICE_3000 = 4339505179874779489431521n;
 
 /**
- * Base's USDC/WETH pools as a node answers eth_call about them: slot0 and liquidity of the pools
- * `deploy` put there ('0x' elsewhere: no code), QuoterV2 at 3000 USDC per WETH less the tier's fee.
- * Each answer comes a turn of the event loop later, as over a socket, so concurrent quotes overlap;
- * every call is counted by address and function.
+ * Base's node behind the provider quote-service reads it through (BlockScopedEvmProvider, which
+ * shares a block's reads between quotes): the head is `head`, and eth_call about the USDC/WETH pools
+ * answers slot0 and liquidity of the pools `deploy` put there ('0x' elsewhere: no code), QuoterV2 at
+ * 3000 USDC per WETH less the tier's fee. Each answer comes a turn of the event loop later, as over
+ * a socket, so concurrent quotes overlap; every eth_call is counted by address and function.
  */
-class FakeBaseNode implements Pick<JsonRpcProvider, 'call'> {
+class FakeBaseNode extends BlockScopedEvmProvider {
   readonly calls = new Map<string, number>();
   private readonly pools = new Map<string, number>();
   failing = false;
+  head = 30_000_000;
 
-  constructor(private readonly quoterV2: string) {}
+  constructor(private readonly quoterV2: string) {
+    super('base', 'http://127.0.0.1:1', BASE, { staticNetwork: BASE, batchMaxCount: 1 });
+  }
 
   deploy(pool: string, fee: number): void {
     this.pools.set(getAddress(pool), fee);
@@ -43,10 +49,18 @@ class FakeBaseNode implements Pick<JsonRpcProvider, 'call'> {
     return [...this.calls.values()].reduce((sum, n) => sum + n, 0);
   }
 
-  async call(tx: TransactionRequest): Promise<string> {
+  override async _send(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<JsonRpcResult[]> {
+    const requests = Array.isArray(payload) ? payload : [payload];
     await new Promise((resolve) => setImmediate(resolve));
-    const to = getAddress(tx.to as string);
-    const data = tx.data as string;
+    return requests.map((request) => {
+      if (request.method === 'eth_blockNumber') return { id: request.id, result: toQuantity(this.head) };
+      const [tx] = request.params as [{ to: string; data: string }];
+      return { id: request.id, result: this.answerCall(tx.to, tx.data) };
+    });
+  }
+
+  private answerCall(address: string, data: string): string {
+    const to = getAddress(address);
     const fn =
       to === this.quoterV2
         ? QUOTER_V2_INTERFACE.parseTransaction({ data })!
@@ -97,7 +111,10 @@ describe('UniswapV3Quoter reads', () => {
     node.deploy(pools[3000], 3000);
   });
 
-  afterEach(() => jest.restoreAllMocks());
+  afterEach(() => {
+    node.destroy();
+    jest.restoreAllMocks();
+  });
 
   it('N concurrent quotes of one pair read each pool once and ask QuoterV2 once per live pool', async () => {
     const answers = await Promise.all(Array.from({ length: 8 }, () => quote()));
@@ -121,18 +138,28 @@ describe('UniswapV3Quoter reads', () => {
     expect(node.count(pools[500], 'slot0')).toBe(1);
   });
 
-  it('reads the live pools again on the next quote, not the tiers without a pool until the TTL passed; a pool created since is then quoted', async () => {
+  it('reads nothing again for a later quote of the same block', async () => {
     await quote();
+    const total = node.total;
+    expect((await quote()).map((q) => q.fees)).toEqual([[500], [3000]]);
+    expect(node.total).toBe(total);
+  });
+
+  it('reads the live pools again at the next block, not the tiers without a pool until the TTL passed; a pool created since is then quoted', async () => {
+    await quote();
+    node.head += 1;
     await quote();
     expect(node.count(pools[500], 'slot0')).toBe(2);
     expect(node.count(pools[100], 'slot0')).toBe(1);
 
     node.deploy(pools[100], 100);
+    node.head += 1;
     now += V3_NO_POOL_TTL_MS - 1;
     expect((await quote()).map((q) => q.fees)).toEqual([[500], [3000]]);
     expect(node.count(pools[100], 'slot0')).toBe(1);
 
     now += 1;
+    node.head += 1;
     expect((await quote()).map((q) => q.fees)).toEqual([[100], [500], [3000]]);
     expect(node.count(pools[100], 'slot0')).toBe(2);
     expect(node.count(pools[10_000], 'slot0')).toBe(2);
@@ -145,6 +172,7 @@ describe('UniswapV3Quoter reads', () => {
     expect(node.count(pools[100], 'slot0')).toBe(1);
 
     node.failing = false;
+    // Same block: a failure is no answer of the block, so it is asked again.
     expect((await quote()).map((q) => q.fees)).toEqual([[500], [3000]]);
     expect(node.count(pools[100], 'slot0')).toBe(2);
   });

@@ -4,7 +4,7 @@ import { ChainFamilies } from '@swapgw/chains/families';
 import { TtlCache } from '@swapgw/runtime';
 import { AbiCoder, getAddress, getCreate2Address, Interface, keccak256 } from 'ethers';
 import type { QuoteToken } from './quote-provider';
-import { callOrNull, InFlightReads } from './shared-reads';
+import { callOrNull } from './shared-reads';
 import { abortable } from './uniswap-v2-quoter';
 
 export interface UniswapV3Deployment {
@@ -105,15 +105,14 @@ export interface V3PathQuote {
  * a pool without code or without liquidity in range is skipped before asking the quoter, and a
  * quoter revert on a pool reads as "no route there", while an RPC failure propagates.
  *
- * Concurrent quotes share their reads: one slot0 + liquidity read per pool, and one QuoterV2 call
- * per pool, direction and amount, in flight at a time (nothing kept once answered, so every quote
- * sees the pool as of its own request). A tier without a pool is remembered for V3_NO_POOL_TTL_MS.
+ * Quotes of the same block share their reads (the chain's BlockScopedEvmProvider): one slot0 +
+ * liquidity read per pool, and one QuoterV2 call per pool, direction and amount, at the request's
+ * block, so every quote sees the pool as of its own request or later. A tier without a pool is
+ * remembered for V3_NO_POOL_TTL_MS.
  */
 @Injectable()
 export class UniswapV3Quoter {
   private readonly poolAddresses = new Map<string, string>();
-  private readonly poolReads = new InFlightReads<PoolState | null>();
-  private readonly quoterReads = new InFlightReads<QuoterAnswer | null>();
   private readonly noPool = new TtlCache<true>({ ttlMs: V3_NO_POOL_TTL_MS, maxEntries: NO_POOL_MAX_ENTRIES });
 
   constructor(
@@ -194,17 +193,13 @@ export class UniswapV3Quoter {
     const pool = this.poolAddress(deployment, x, y, fee);
     const state = await this.poolState(deployment.chain, pool);
     if (!state || state.sqrtPriceX96 === 0n || state.liquidity === 0n) return null;
-    const answer = await this.quoterReads.read(`${deployment.chain}:${pool}:${x}:${amountIn}`, () =>
-      callOrNull(
-        () =>
-          this.families.evmProvider(deployment.chain).call({
-            to: deployment.quoterV2,
-            data: QUOTER_V2_INTERFACE.encodeFunctionData('quoteExactInputSingle', [
-              [x, y, amountIn, fee, 0n],
-            ]),
-          }),
-        decodeQuoterAnswer,
-      ),
+    const answer = await callOrNull(
+      () =>
+        this.families.evmProvider(deployment.chain).call({
+          to: deployment.quoterV2,
+          data: QUOTER_V2_INTERFACE.encodeFunctionData('quoteExactInputSingle', [[x, y, amountIn, fee, 0n]]),
+        }),
+      decodeQuoterAnswer,
     );
     if (answer === null) return null;
     const price0In1E18 = (state.sqrtPriceX96 * state.sqrtPriceX96 * 10n ** 18n) / (Q96 * Q96);
@@ -221,24 +216,22 @@ export class UniswapV3Quoter {
   private async poolState(chain: string, pool: string): Promise<PoolState | null> {
     const key = `${chain}:${pool}`;
     if (this.noPool.peek(key)) return null;
-    return this.poolReads.read(key, async () => {
-      const provider = this.families.evmProvider(chain);
-      const [sqrtPriceX96, liquidity] = await Promise.all([
-        callOrNull(
-          () => provider.call({ to: pool, data: SLOT0_DATA }),
-          (data) => (V3_POOL_INTERFACE.decodeFunctionResult('slot0', data) as unknown as [bigint])[0],
-        ),
-        callOrNull(
-          () => provider.call({ to: pool, data: LIQUIDITY_DATA }),
-          (data) => (V3_POOL_INTERFACE.decodeFunctionResult('liquidity', data) as unknown as [bigint])[0],
-        ),
-      ]);
-      if (sqrtPriceX96 === null || liquidity === null) {
-        this.noPool.set(key, true);
-        return null;
-      }
-      return { sqrtPriceX96, liquidity };
-    });
+    const provider = this.families.evmProvider(chain);
+    const [sqrtPriceX96, liquidity] = await Promise.all([
+      callOrNull(
+        () => provider.call({ to: pool, data: SLOT0_DATA }),
+        (data) => (V3_POOL_INTERFACE.decodeFunctionResult('slot0', data) as unknown as [bigint])[0],
+      ),
+      callOrNull(
+        () => provider.call({ to: pool, data: LIQUIDITY_DATA }),
+        (data) => (V3_POOL_INTERFACE.decodeFunctionResult('liquidity', data) as unknown as [bigint])[0],
+      ),
+    ]);
+    if (sqrtPriceX96 === null || liquidity === null) {
+      this.noPool.set(key, true);
+      return null;
+    }
+    return { sqrtPriceX96, liquidity };
   }
 }
 

@@ -7,13 +7,16 @@ import {
   RoutePreflightRequest,
   Topics,
 } from '@swapgw/contracts';
+import { withChainStateScope } from '@swapgw/chains/families';
 import { RequestResponder } from '@swapgw/messaging';
 import { QuoteService } from './quote.service';
 import { RouteRepricer } from './route-repricer';
 
 /**
  * Request-reply entry of quotes: `quote.requests` (quote.create, from the gateway and
- * limit-order-service; quote.preflight and quote.reprice, from the gateway's build).
+ * limit-order-service; quote.preflight and quote.reprice, from the gateway's build). Each request
+ * reads every chain at one block, the head when it arrived or later (withChainStateScope), and
+ * shares that block's reads with every other request of the same block.
  */
 @Controller()
 export class QuoteRequestsController {
@@ -28,15 +31,16 @@ export class QuoteRequestsController {
     return this.responder.respond(message, ctx, {
       [QuoteMessageTypes.create]: {
         payload: CreateQuoteRequest,
-        handle: (request: CreateQuoteRequest) => this.quotes.create(request),
+        handle: (request: CreateQuoteRequest) => withChainStateScope(() => this.quotes.create(request)),
       },
       [QuoteMessageTypes.preflight]: {
         payload: RoutePreflightRequest,
-        handle: (request: RoutePreflightRequest) => this.quotes.preflight(request),
+        handle: (request: RoutePreflightRequest) => withChainStateScope(() => this.quotes.preflight(request)),
       },
       [QuoteMessageTypes.reprice]: {
         payload: RepriceRouteLegRequest,
-        handle: (request: RepriceRouteLegRequest) => this.repricer.reprice(request),
+        handle: (request: RepriceRouteLegRequest) =>
+          withChainStateScope(() => this.repricer.reprice(request)),
       },
     });
   }

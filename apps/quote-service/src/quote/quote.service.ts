@@ -54,6 +54,7 @@ import { assetKeyOf } from '../catalog/token-sources';
 import { QuoteRepository } from './quote.repository';
 import { TrendingCounter } from './trending-counter';
 import { RoutePreflight } from './route-preflight';
+import { blocksRead } from '@swapgw/chains/families';
 import { QuoteServiceConfig } from '../config/quote-service.config';
 import { QUOTE_PROVIDERS } from '../providers/providers.module';
 
@@ -224,6 +225,8 @@ export class QuoteService {
         providers: gathered.outcomes,
         routes: stored.map((r) => ({ routeId: r.summary.routeId, ...r.debug })),
         gasFees: Object.fromEntries([...feeRates].map(([chain, rate]) => [chain, feeQuoteDebug(rate)])),
+        // The block each EVM chain was read at: every figure of this quote is that block's.
+        chainBlocks: blocksRead(),
       };
     }
     return result;

@@ -6,7 +6,13 @@ import { BitcoinChainClient } from './bitcoin/bitcoin-chain-client';
 import { BitcoinSigningChainClientImpl } from './bitcoin/bitcoin-signing-client';
 import { BitcoinStatusClient } from './bitcoin/bitcoin-status-client';
 import { assertBitcoinTxid } from './bitcoin/esplora-transaction-status';
-import { boundedEvmProvider, boundedSolanaConnection, DEFAULT_RPC_TIMEOUT_MS } from './bounded-rpc';
+import {
+  boundedEvmProvider,
+  boundedProviderSettings,
+  boundedSolanaConnection,
+  DEFAULT_RPC_TIMEOUT_MS,
+} from './bounded-rpc';
+import { BlockScopedEvmProvider } from './evm/block-scoped-reads';
 import type {
   BitcoinSigningChainClient,
   ChainClientLookup,
@@ -33,6 +39,12 @@ export class ChainFamilies {
   constructor(
     readonly registry: ChainRegistry,
     private readonly timeoutMs = DEFAULT_RPC_TIMEOUT_MS,
+    /**
+     * `block-scoped`: reads of EVM chain state are pinned to the head block and answered once per
+     * block (BlockScopedEvmProvider), for a service that reads the same state for many requests
+     * (quote-service); `direct`: every read asks the node.
+     */
+    private readonly evmReads: 'direct' | 'block-scoped' = 'direct',
   ) {}
 
   find(id: string): ChainDescriptor | undefined {
@@ -133,6 +145,13 @@ export class ChainFamilies {
     this.statusClients.clear();
   }
 
+  private evmProviderOf(chain: ChainDescriptor, rpcUrl: string): JsonRpcProvider {
+    const evmChainId = chain.evmChainId as number;
+    if (this.evmReads === 'direct') return boundedEvmProvider(rpcUrl, evmChainId, this.timeoutMs, chain.id);
+    const { request, network, options } = boundedProviderSettings(rpcUrl, evmChainId, this.timeoutMs);
+    return new BlockScopedEvmProvider(chain.id, request, network, options);
+  }
+
   private cachedSigning(chain: ChainDescriptor): SigningChainClient {
     let client = this.signingClients.get(chain.id);
     if (!client) {
@@ -141,7 +160,7 @@ export class ChainFamilies {
         chain.family === 'solana'
           ? new SolanaChainClientImpl(
               chain,
-              boundedSolanaConnection(rpcUrl, this.timeoutMs),
+              boundedSolanaConnection(rpcUrl, this.timeoutMs, chain.id),
               this.registry.devnetSolana(chain.id),
               this.registry.devnetSolana(chain.id)?.slotMs,
             )
@@ -153,10 +172,7 @@ export class ChainFamilies {
                 rpcUrl,
                 this.timeoutMs,
               )
-            : new EvmChainClientImpl(
-                chain,
-                boundedEvmProvider(rpcUrl, chain.evmChainId as number, this.timeoutMs),
-              );
+            : new EvmChainClientImpl(chain, this.evmProviderOf(chain, rpcUrl));
       this.signingClients.set(chain.id, client);
     }
     return client;

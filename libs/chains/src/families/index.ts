@@ -36,3 +36,4 @@ export * from './bitcoin/bitcoin-step-spec';
 export * from './evm/across-calldata';
 export * from './evm/across-transfer';
 export * from './evm/evm-call-simulation';
+export * from './evm/block-scoped-reads';

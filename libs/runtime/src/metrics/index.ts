@@ -2,3 +2,4 @@ export * from './metrics-registry';
 export * from './http-metrics';
 export * from './messaging-metrics';
 export * from './consumer-lag';
+export * from './chain-rpc-metrics';

@@ -32,7 +32,7 @@ export async function acrossTransferOf(
   const origin = registry.find(chainId);
   const spokePool = registry.deployments(chainId)?.across?.spokePool;
   if (!origin?.rpcUrl || origin.evmChainId === undefined || !spokePool) return undefined;
-  const provider = boundedEvmProvider(origin.rpcUrl, origin.evmChainId, timeoutMs);
+  const provider = boundedEvmProvider(origin.rpcUrl, origin.evmChainId, timeoutMs, origin.id);
   let receipt;
   let depositedAtMs: number;
   try {
@@ -64,7 +64,12 @@ export async function acrossTransferOf(
   };
   const destinationPool = destination ? registry.deployments(destination.id)?.across?.spokePool : undefined;
   if (!destination?.rpcUrl || !destinationPool) return transfer;
-  const destinationProvider = boundedEvmProvider(destination.rpcUrl, destinationChainId, timeoutMs);
+  const destinationProvider = boundedEvmProvider(
+    destination.rpcUrl,
+    destinationChainId,
+    timeoutMs,
+    destination.id,
+  );
   try {
     transfer.fill = await fillOf(destinationProvider, destinationPool, origin.evmChainId, deposit.depositId, {
       depositedAtMs,

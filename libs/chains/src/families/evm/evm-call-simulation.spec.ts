@@ -49,6 +49,19 @@ describe('allowance state override', () => {
     expect(solidity).toBe(keccak256(coder.encode(['address', 'bytes32'], [SPENDER, inner])));
   });
 
+  it('computes both layouts as the ABI encoding hashes them, for checksummed addresses and large indices', () => {
+    const owner = '0x5B38Da6a701c568545dCfcB03FcB875f56beddC4';
+    const spender = '0xAb8483F64d9C6d1EcF9b849Ae677dD3315835cb2';
+    for (const index of [0, 9, 23, 300]) {
+      const solidityInner = keccak256(coder.encode(['address', 'uint256'], [owner, index]));
+      const vyperInner = keccak256(coder.encode(['uint256', 'address'], [index, owner]));
+      expect(allowanceSlotsOf(owner, spender, index)).toEqual([
+        keccak256(coder.encode(['address', 'bytes32'], [spender, solidityInner])),
+        keccak256(coder.encode(['bytes32', 'address'], [vyperInner, spender])),
+      ]);
+    }
+  });
+
   it('sets every candidate slot of the token to the amount, as a 32-byte word', () => {
     const override = allowanceStateOverride(TOKEN, OWNER, SPENDER, 25n);
     const diff = override[TOKEN].stateDiff;

@@ -53,20 +53,18 @@ function messageReason(error: unknown): string {
  * Solidity `keccak(spender . keccak(owner . index))`, Vyper `keccak(keccak(index . owner) . spender)`.
  */
 export function allowanceSlotsOf(owner: string, spender: string, index: number): string[] {
-  const coder = AbiCoder.defaultAbiCoder();
-  const solidity = keccak256(
-    coder.encode(
-      ['address', 'bytes32'],
-      [spender, keccak256(coder.encode(['address', 'uint256'], [owner, index]))],
-    ),
-  );
-  const vyper = keccak256(
-    coder.encode(
-      ['bytes32', 'address'],
-      [keccak256(coder.encode(['uint256', 'address'], [index, owner])), spender],
-    ),
-  );
+  // The ABI encoding of each pair, written as words: the hot path of every preflight simulation.
+  const ownerWord = wordOf(owner);
+  const spenderWord = wordOf(spender);
+  const indexWord = index.toString(16).padStart(64, '0');
+  const solidity = keccak256(`0x${spenderWord}${keccak256(`0x${ownerWord}${indexWord}`).slice(2)}`);
+  const vyper = keccak256(`0x${keccak256(`0x${indexWord}${ownerWord}`).slice(2)}${spenderWord}`);
   return [solidity, vyper];
+}
+
+/** An address as one ABI word: 32 bytes, left-padded, no 0x. */
+function wordOf(address: string): string {
+  return address.slice(2).toLowerCase().padStart(64, '0');
 }
 
 /** How many declaration slots are tried: ERC-20s keep their allowances in one of the first few (USDC: 10). */
@@ -86,10 +84,27 @@ export function allowanceStateOverride(
 ): EvmStateOverride {
   const value = zeroPadValue(toBeHex(amount), 32);
   const stateDiff: Record<string, string> = {};
-  for (let index = 0; index < ALLOWANCE_SLOT_CANDIDATES; index++) {
-    for (const slot of allowanceSlotsOf(owner, spender, index)) stateDiff[slot] = value;
-  }
+  for (const slot of candidateAllowanceSlots(owner, spender)) stateDiff[slot] = value;
   return { [token]: { stateDiff } };
+}
+
+/** The most owner/spender pairs whose candidate slots are kept (each 48 hashes to compute). */
+const SLOT_PAIRS_KEPT = 10_000;
+const slotsByPair = new Map<string, readonly string[]>();
+
+/** Every candidate slot of `owner`'s allowance to `spender`, computed once per pair while kept. */
+function candidateAllowanceSlots(owner: string, spender: string): readonly string[] {
+  const key = `${owner.toLowerCase()}:${spender.toLowerCase()}`;
+  let slots = slotsByPair.get(key);
+  if (!slots) {
+    const computed: string[] = [];
+    for (let index = 0; index < ALLOWANCE_SLOT_CANDIDATES; index++)
+      computed.push(...allowanceSlotsOf(owner, spender, index));
+    if (slotsByPair.size >= SLOT_PAIRS_KEPT) slotsByPair.clear();
+    slotsByPair.set(key, computed);
+    slots = computed;
+  }
+  return slots;
 }
 
 /** `allowance(owner, spender)` under `override` (to check an allowanceStateOverride took); throws on RPC errors. */
