@@ -8,10 +8,10 @@ ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# npm install from the lock rather than npm ci: a lock written with omit-lockfile-registry-resolved
-# (as on our machines) leaves other platforms' optional binaries out, which npm ci refuses as out
-# of sync; with a lock present, npm install installs exactly the locked versions.
-RUN npm install --no-audit --no-fund
+# npm ci: exactly the lock, or a failure when package.json and the lock disagree. The lock holds every
+# platform's optional binaries (swc, anvil, nx…; tools/deps/lockfile.spec.ts), so Linux x64 and arm64
+# images find theirs. Install scripts run only for the packages package.json's allowScripts approves.
+RUN npm ci --no-audit --no-fund
 
 FROM deps AS build
 COPY tsconfig.base.json tsconfig.json .swcrc nx.json ./
@@ -23,7 +23,9 @@ RUN node tools/build/build.mjs
 FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# The runtime packages alone (dependencies, not devDependencies), without install scripts: none of
+# them needs one at run time (tools/build/production-install.int-spec.ts starts the five apps so).
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE} AS runtime
 ARG APP=gateway

@@ -10,12 +10,9 @@ import { AppHandle, APP_NAMES, repoRoot, startApp, testEnv } from '@swapgw/testi
 // production dependencies (its prod-deps stage: --omit=dev --ignore-scripts), in a directory outside
 // the repository so that nothing resolves from the repository's node_modules. Each of the five apps
 // must then start against the test infrastructure until it answers ready. A production import of a
-// devDependency (MODULE_NOT_FOUND at start) fails here, not in a deployment.
-//
-// `npm install` from the lock rather than the Dockerfile's `npm ci`: for the reason in
-// tools/stack/lib.mjs (bootstrap), `npm ci` refuses a lock that lacks other platforms' optional
-// binaries, which is what a registry without them writes. The test then checks what `npm ci` would:
-// every installed package is in the lock at the locked version.
+// devDependency (MODULE_NOT_FOUND at start) fails here, not in a deployment. The install is the
+// Dockerfile's own command, `npm ci --omit=dev --ignore-scripts`; the test also checks that every
+// installed package is in the lock at the locked version.
 
 /** Runs a command to completion; resolves with its exit code and combined output. */
 function run(
@@ -64,12 +61,12 @@ describe('a production install (Dockerfile: build, npm ci --omit=dev)', () => {
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     const install = await run(
       npm,
-      ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'],
+      ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'],
       copy,
       300_000,
     );
     if (install.code !== 0)
-      throw new Error(`npm install --omit=dev failed (exit ${install.code}):\n${tail(install.output)}`);
+      throw new Error(`npm ci --omit=dev failed (exit ${install.code}):\n${tail(install.output)}`);
   }, 480_000);
 
   afterAll(async () => {

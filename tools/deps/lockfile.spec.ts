@@ -98,9 +98,11 @@ describe('package-lock.json', () => {
 
 /**
  * Pre-releases a production install may hold, and why: ethers (a package the design keeps) pins
- * aes-js 4.0.0-beta.5, the only 4.x ever published; no stable release can replace it.
+ * aes-js 4.0.0-beta.5, the only 4.x ever published; no stable release can replace it. bigint-buffer
+ * is `@exodus/bigint-buffer@1.1.5-exodus.1` by an override (package.json): bigint-buffer 1.1.5's own
+ * pure-JS code without the native addon it could not load, its only release (docs/dependencies.md).
  */
-const ACCEPTED_PRE_RELEASES = new Set(['aes-js@4.0.0-beta.5']);
+const ACCEPTED_PRE_RELEASES = new Set(['aes-js@4.0.0-beta.5', 'bigint-buffer@1.1.5-exodus.1']);
 
 describe('the production tree', () => {
   const production = productionPackages(lock);

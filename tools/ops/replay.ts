@@ -6,7 +6,7 @@
  *   npm run replay -- --topic signing.events --group execution-planner --from-timestamp 2026-11-21T05:00:00Z
  *
  * Kafka only moves the offsets of a group with no active members: stop (or scale to zero) the
- * service that owns the group first, run the replay, then start it again. See README "Runbook".
+ * service that owns the group first, run the replay, then start it again. See docs/runbook.md, "Replaying a topic".
  */
 import { Admin, Kafka, logLevel } from 'kafkajs';
 import { KafkaSecurity, kafkajsSecurityOptions, kafkaSecurityFrom } from '@swapgw/messaging';

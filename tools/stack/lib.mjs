@@ -74,10 +74,10 @@ export function dependenciesUpToDate() {
 
 /**
  * Installs from package-lock.json when node_modules is missing or behind it, then the swc build.
- * `npm install` rather than `npm ci`: npm 11 leaves other platforms' optional binaries (anvil,
- * swc) out of the lock when `omit-lockfile-registry-resolved` is set, as on our machines, and
- * `npm ci` then refuses the lock as out of sync. With a lock present, `npm install` installs the
- * locked versions and leaves the lock unchanged.
+ * `npm install` rather than `npm ci`: with a lock in sync, it installs the locked versions and leaves
+ * the lock unchanged, as `npm ci` would, but keeps what node_modules already holds instead of
+ * deleting it first, so an install after a lock change fetches only what changed. (The Dockerfile,
+ * which starts from nothing, uses `npm ci`.)
  */
 export async function bootstrap({ build = true, quiet = false } = {}) {
   const note = quiet ? () => undefined : say;

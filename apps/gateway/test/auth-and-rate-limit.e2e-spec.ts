@@ -133,7 +133,7 @@ describe('API keys and rate limits', () => {
 
   describe('rate limits', () => {
     /**
-     * What RATE_LIMIT_SYNC_INTERVAL_MS does on its own (README, Limits): both instances add their
+     * What RATE_LIMIT_SYNC_INTERVAL_MS does on its own (docs/api-conventions.md, Limits): both instances add their
      * counts to PostgreSQL, then both read back the other's. Four rounds, because a call joins a
      * round the timer may have started before the last request was counted.
      */
@@ -161,7 +161,7 @@ describe('API keys and rate limits', () => {
       }
       // The unknown route is not counted (no handler, no guard): 5 counted requests. The second
       // instance decides its first request for this key before it has read the key's total (one
-      // request of the README's overshoot bound); from then on both count every request.
+      // request of the overshoot bound of docs/api-conventions.md); from then on both count every request.
       expect(remaining).toEqual([5, 5, 3, 2, 1]);
 
       const lastAllowed = await clients[0].get('/test-probe/query');

@@ -3,7 +3,7 @@ import { ProbeModule } from './support/probe.module';
 import { dropTestDatabase, startTestGateway, TestGateway, testDatabaseUrl } from './support/test-gateway';
 
 // Each gateway decides from memory and reconciles with the others through PostgreSQL every
-// RATE_LIMIT_SYNC_INTERVAL_MS. README (Limits) bounds what two instances accept together in one
+// RATE_LIMIT_SYNC_INTERVAL_MS. docs/api-conventions.md (Limits) bounds what two instances accept together in one
 // window: at least the limit, at most limit + (instances - 1) x R, R = requests one instance accepts
 // within one sync period, and never more than instances x limit.
 

@@ -763,7 +763,7 @@ export interface components {
             /** @description The permit signature in EIP-2098 form {r, vs}; one signature form only */
             permitSignatureCompact?: components["schemas"]["PermitSignatureCompactDto"];
             /**
-             * @description User-paid builds (see gasPayment): how the first leg gets the input token. approve (default): an approve step when the allowance is short. eip2612 / permit2: no approve step; the first leg is ONE call to the chain's SwapGatewayRouter carrying the permit, signed for spender = the quote route's permit.spender and value/amount = permit.amountBaseUnits (see README "Permits" for the typed data). permit2 adds one approve of the token to Permit2 (MaxUint256, once per token) when the allowance to Permit2 is short. Only where the route's permit object is present (EVM ERC-20 first leg); otherwise 400 VALIDATION_FAILED.
+             * @description User-paid builds (see gasPayment): how the first leg gets the input token. approve (default): an approve step when the allowance is short. eip2612 / permit2: no approve step; the first leg is ONE call to the chain's SwapGatewayRouter carrying the permit, signed for spender = the quote route's permit.spender and value/amount = permit.amountBaseUnits (see docs/integrator-guide.md, "Permits", for the typed data). permit2 adds one approve of the token to Permit2 (MaxUint256, once per token) when the allowance to Permit2 is short. Only where the route's permit object is present (EVM ERC-20 first leg); otherwise 400 VALIDATION_FAILED.
              * @enum {string}
              */
             permitType?: "eip2612" | "permit2" | "approve";

@@ -69,7 +69,7 @@ export class GatewayConfig extends MessagingEnvironment {
   /**
    * How often each instance adds the requests it counted to the shared PostgreSQL counters and
    * learns the other instances' totals. Requests are decided from memory in between, so a longer
-   * interval means fewer statements and a larger possible overshoot (README, Limits).
+   * interval means fewer statements and a larger possible overshoot (docs/api-conventions.md, Limits).
    */
   @IsInt()
   @Min(10)

@@ -7,7 +7,7 @@
  * instance's synced requests, this one's included) plus what it counted itself since: the counts
  * of the sync in flight and those not sent yet. Their sum is never more than the true cluster
  * total; what it misses is what other instances counted but have not synced (or this instance has
- * not yet heard about), which is the overshoot the README bounds.
+ * not yet heard about), which is the overshoot docs/api-conventions.md (Limits) bounds.
  */
 
 /**

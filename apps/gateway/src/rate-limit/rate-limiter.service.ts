@@ -17,7 +17,7 @@ const FLUSH_ON_SHUTDOWN_TIMEOUT_MS = 3000;
  * RATE_LIMIT_SYNC_INTERVAL_MS one statement adds this instance's new counts to PostgreSQL and
  * returns the cluster totals. A single-row UPSERT per request serialised all of an integrator's
  * traffic on one row lock and cost a round trip per request; the price is a bounded overshoot
- * across instances (README, Limits).
+ * across instances (docs/api-conventions.md, Limits).
  */
 @Injectable()
 export class RateLimiter implements OnModuleInit, OnModuleDestroy {

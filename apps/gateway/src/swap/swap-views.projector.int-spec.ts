@@ -535,7 +535,7 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
     const before = await rows();
     expect(before.length).toBeGreaterThan(0);
 
-    // The runbook (README "Replaying a topic"): stop the consumer, wipe the read model, rewind the
+    // The runbook (docs/runbook.md, "Replaying a topic"): stop the consumer, wipe the read model, rewind the
     // group to the beginning of swap.events, start the consumer again.
     await app.close();
     const wipe = new DataSource(gatewayDataSourceOptions(env.databaseUrl, [SwapViewEntity], 1));

@@ -1,5 +1,5 @@
 // EIP-712 typed data of the two kinds of permit the SwapGatewayRouter takes, as a wallet signs them
-// (ethers `signTypedData(domain, types, message)`). The README's "Permits" section shows the same.
+// (ethers `signTypedData(domain, types, message)`). docs/integrator-guide.md, "Permits", shows the same.
 
 /** EIP-2612 `Permit` of an ERC-20 (OpenZeppelin ERC20Permit): domain {name, version, chainId, verifyingContract: token}. */
 export const EIP2612_PERMIT_TYPES = {

@@ -37,7 +37,7 @@ export class Eip2612DomainDto {
   @ApiProperty({ example: '1', description: 'EIP-712 domain version of the token' }) version!: string;
 }
 
-/** Ours: what a wallet signs to build the route with a permit (README "Permits"). */
+/** Ours: what a wallet signs to build the route with a permit (docs/integrator-guide.md, "Permits"). */
 export class RoutePermitInfoDto implements RoutePermitInfo {
   @ApiProperty({ example: 'devnet-a', description: 'Chain of the first leg, where the permit is used' })
   chain!: string;
