@@ -22,7 +22,7 @@ export type PendingPreflight = (buildDeadlineMs: number) => Promise<RouteIssue[]
  * quote-service's preflight of a build's plan against its wallet and recipient (`quote.preflight`,
  * the same checks as POST /quote with userAddress). It runs while the planner builds and never
  * refuses a build: a preflight that fails or does not answer is logged and the build answers
- * without `issues`. Its issues join the answer when they come within the build's own wait and within
+ * without `issues`; a build with waitForTxRequestMs 0 does not ask it. Its issues join the answer when they come within the build's own wait and within
  * PREFLIGHT_WAIT_MS of its start, so that a slow quote-service delays a ready payload by little.
  */
 @Injectable()
@@ -32,6 +32,9 @@ export class BuildPreflight {
   constructor(private readonly services: ServiceClient) {}
 
   start(plan: RoutePlan, dto: BuildSwapDto, startedAtMs: number): PendingPreflight {
+    // A build that waits for nothing (waitForTxRequestMs 0) answers before any preflight could: it
+    // is not asked, so that an async build costs quote-service nothing it would throw away.
+    if (dto.waitForTxRequestMs === 0) return () => Promise.resolve(undefined);
     const issues = this.ask(plan, dto);
     return (buildDeadlineMs) =>
       untilDeadline(issues, Math.min(buildDeadlineMs, startedAtMs + PREFLIGHT_WAIT_MS));

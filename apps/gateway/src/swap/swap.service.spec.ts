@@ -210,6 +210,17 @@ describe('SwapService', () => {
     expect(await asked({})).toBe(false);
   });
 
+  it('does not ask the preflight of a build that waits for nothing (waitForTxRequestMs 0): its answer could not wait for it', async () => {
+    const services = new FakeServices(() => ({ issues: [] }));
+    const answer = await serviceOf(services, new FakeViews({ status: 'planning' })).build(OWNER, 'key-0', {
+      ...buildBody,
+      waitForTxRequestMs: 0,
+    });
+    expect(answer.httpStatus).toBe(202);
+    expect(answer.body).not.toHaveProperty('issues');
+    expect(services.calls).toEqual([]);
+  });
+
   it('answers without issues when the preflight fails, or has not answered when the wait is over', async () => {
     const failing = new FakeServices(() => new CodedError('SERVICE_UNAVAILABLE', 'down'));
     const ready = { status: 'awaiting_signature', payload, expiresAtMs: Date.now() + 60_000 };
