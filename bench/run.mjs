@@ -15,6 +15,7 @@
 //   --soak-swaps 20 --soak-concurrency 20 --soak-poll-ms 0 (= each 202's pollAfterMs) --soak-ready-timeout-ms 120000
 //   --soak-gas-payment sponsored|user
 //   --soak-integrators 20 (API keys the soak's swaps are spread over)
+//   --soak-pairs mix|single (the soaks' swaps round-robin over several pairs, or BENCH_QUOTE's only)
 //   --probe-interval-ms 250 --probe-after-s 10   the prober during the soak and after it
 //   --health-flood-connections 20 --health-flood-rounds 2   health-flood: callers of GET /health, baseline/flood pairs
 //   --log-level warn (apps' LOG_LEVEL)   --skip-build   --keep-logs   --echo (app logs to the console)
@@ -96,6 +97,9 @@ const settings = {
   soakPollMs: nonNegative('soak-poll-ms', 0),
   soakReadyTimeoutMs: positive('soak-ready-timeout-ms', 120_000),
   soakIntegrators: positive('soak-integrators', 20),
+  // mix: the soaks' swaps round-robin over several pairs (same-chain, cross-chain, to Solana), as
+  // clients send them; single: the one pair of every other scenario (BENCH_QUOTE).
+  soakPairs: option('soak-pairs', 'mix'),
   // Who pays the soak swaps' gas: sponsored (the product's default) or user (the wallet's own transactions).
   soakGasPayment: option('soak-gas-payment', 'sponsored'),
   probeIntervalMs: positive('probe-interval-ms', 250),
@@ -108,6 +112,7 @@ const settings = {
 };
 if (!['sponsored', 'user'].includes(settings.soakGasPayment))
   throw new Error('--soak-gas-payment is sponsored or user');
+if (!['mix', 'single'].includes(settings.soakPairs)) throw new Error('--soak-pairs is mix or single');
 const echo = flag('echo');
 const keepLogs = flag('keep-logs');
 // Every app writes a V8 CPU profile there when it stops (open in Chrome DevTools or speedscope).

@@ -9,11 +9,12 @@ import { healthFlood } from './scenarios/health-flood';
 import { kafkaRequestReply } from './scenarios/kafka-request-reply';
 import { soak, SoakOptions, SoakResult } from './scenarios/soak';
 import { killScaledInstances, soakScaled } from './scenarios/soak-scaled';
-import { quoteLatency, syncBuildLatency } from './scenarios/swap-flow';
+import { BENCH_QUOTE, quoteLatency, syncBuildLatency } from './scenarios/swap-flow';
 import { describeMachine } from './support/machine';
 import { postgresBackendPids } from './support/postgres-backends';
 import { ProcessGroup } from './support/process-cpu';
 import { BenchReport, ScenarioResult, toMarkdown } from './support/report';
+import { BenchManifest, benchUserAddress, SoakPairMode, soakPairsOf } from './support/soak-pairs';
 
 export const SCENARIOS = [
   'gateway-overhead',
@@ -41,6 +42,8 @@ export interface BenchSettings {
   soakPollMs: number;
   soakReadyTimeoutMs: number;
   soakIntegrators: number;
+  /** `mix`: the soaks' swaps round-robin over several pairs; `single`: BENCH_QUOTE only. */
+  soakPairs: SoakPairMode;
   probeIntervalMs: number;
   probeAfterSeconds: number;
   healthFloodConnections: number;
@@ -89,10 +92,9 @@ async function main(): Promise<number> {
   const apiKey = required('BENCH_API_KEY');
   const databaseUrl = required('DATABASE_URL');
   const brokers = required('KAFKA_BROKERS').split(',');
-  const manifest = JSON.parse(fs.readFileSync(required('DEVNET_MANIFEST'), 'utf8')) as {
-    accounts: Array<{ index: number; address: string }>;
-  };
-  const userAddress = manifest.accounts.find((a) => a.index === 9)?.address ?? manifest.accounts[0].address;
+  const manifest = JSON.parse(fs.readFileSync(required('DEVNET_MANIFEST'), 'utf8')) as BenchManifest;
+  const userAddress = benchUserAddress(manifest);
+  const pairs = soakPairsOf(settings.soakPairs, manifest, BENCH_QUOTE);
   const resultsDir = required('BENCH_RESULTS_DIR');
   const swapContext = { gatewayUrl, apiKey, userAddress };
   // run.mjs makes integrators' keys for the soaks only (empty otherwise): the run's key then.
@@ -104,7 +106,7 @@ async function main(): Promise<number> {
     gatewayMetricsUrl: process.env.BENCH_GATEWAY_METRICS_URL,
     integratorKeys,
     proberKey: apiKey,
-    userAddress,
+    pairs,
     databaseUrl,
     swaps: settings.soakSwaps,
     concurrency: settings.soakConcurrency,
@@ -153,7 +155,8 @@ async function main(): Promise<number> {
       healthFlood({
         gatewayUrl,
         integratorKeys,
-        userAddress,
+        pairs: pairs.pairs,
+        pairMode: pairs.mode,
         gasPayment: settings.soakGasPayment,
         pollIntervalMs: settings.soakPollMs,
         readyTimeoutMs: settings.soakReadyTimeoutMs,

@@ -1,7 +1,9 @@
-// The soak: a burst of swaps at once, spread over several integrators' keys, with a prober asking
+// The soak: a burst of swaps at once, spread over several integrators' keys and several pairs (as
+// clients spread them: same-chain on either chain, cross-chain, to Solana), with a prober asking
 // the cheap questions other integrators keep asking meanwhile. Measured: what was refused, lost or
-// done twice, swaps/s to a ready payload, build → ready latency, CPU per swap over every process of
-// the run, the machine's busy share, probe 5xx during and after the burst, request-reply recycles.
+// done twice, swaps/s to a ready payload, build → ready latency (also per pair), CPU per swap over
+// every process of the run, the machine's busy share, probe 5xx during and after the burst,
+// request-reply recycles.
 import { randomUUID } from 'node:crypto';
 import { api, ApiClient, ApiResponse, ledgerAnomalies, readSwapLedger, SwapLedgerRow } from '@swapgw/testing';
 import {
@@ -13,6 +15,7 @@ import {
 } from '../support/process-cpu';
 import { Prober, ProbeResult, ProbeTarget } from '../support/prober';
 import { readRecycles, RecycleReading, recyclesBetween } from '../support/request-reply-recycles';
+import { QuoteRequest, SoakPairMode, SoakPairs, SwapPair } from '../support/soak-pairs';
 import { elapsedMs, LatencySummary, mapLimit, round, summarize } from '../support/stats';
 import { BENCH_QUOTE } from './swap-flow';
 
@@ -24,7 +27,8 @@ export interface SoakOptions {
   integratorKeys: string[];
   /** The prober's own key, so its requests are nobody's swaps. */
   proberKey: string;
-  userAddress: string;
+  /** The pairs swap n goes through, round-robin (pair n mod the count), with their builders' addresses. */
+  pairs: SoakPairs;
   databaseUrl: string;
   swaps: number;
   concurrency: number;
@@ -54,6 +58,8 @@ export interface BurstCompanion {
 
 /** What happened to one swap, with times on the soak clock (ms since the burst started). */
 export interface SwapEvent {
+  /** The pair's name (SwapPair.name). */
+  pair: string;
   outcome: string;
   ok: boolean;
   /** When the swap ended (ready or failed). */
@@ -62,11 +68,31 @@ export interface SwapEvent {
   buildRefusedAtMs?: number;
 }
 
+/** One pair's share of a soak. */
+export interface PairFigures {
+  pair: string;
+  quote: QuoteRequest;
+  swaps: number;
+  ready: number;
+  /** From POST /swap/build to the first 200 of GET /swap/{id}/signing, this pair's swaps. */
+  buildToReadyMs: LatencySummary;
+  /** Swaps that did not end ready, by how they ended. */
+  failures: Record<string, number>;
+}
+
 /** The figures of one soak, single-instance or scaled. */
 export interface SoakFigures {
   swaps: number;
   concurrency: number;
   integrators: number;
+  /** `mix`: the swaps went round-robin over `pairs`; `single`: one pair. */
+  pairMode: SoakPairMode;
+  /** Per pair, in round-robin order: swap n went through pair n mod the count. */
+  pairs: PairFigures[];
+  /** Pairs of the mix left out because the devnet lacks their chain (older commits). */
+  pairsSkipped: string[];
+  /** Warm-up swaps before the burst, not counted. */
+  warmupSwaps: number;
   pollIntervalMs: number;
   readyTimeoutMs: number;
   wallSeconds: number;
@@ -144,7 +170,17 @@ async function send(request: () => Promise<ApiResponse>): Promise<{ res?: ApiRes
   }
 }
 
+/** One pair's swaps in a burst. */
+export interface PairRecord {
+  pair: SwapPair;
+  swaps: number;
+  readyTimes: number[];
+  failures: Record<string, number>;
+}
+
 export interface BurstRecord {
+  /** Per pair name. */
+  pairs: Record<string, PairRecord>;
   quoteStatuses: Record<string, number>;
   buildStatuses: Record<string, number>;
   readyTimes: number[];
@@ -155,6 +191,7 @@ export interface BurstRecord {
 }
 
 export const newBurstRecord = (): BurstRecord => ({
+  pairs: {},
   quoteStatuses: {},
   buildStatuses: {},
   readyTimes: [],
@@ -164,23 +201,43 @@ export const newBurstRecord = (): BurstRecord => ({
   failureKinds: new Set(),
 });
 
+/** The pair of swap n: round-robin over the pairs. */
+export const pairOf = (pairs: readonly SwapPair[], n: number): SwapPair => pairs[n % pairs.length];
+
 /** One swap as a client runs it: quote, async build, then GET /swap/{id}/signing until 200. */
 export async function oneSwap(
   client: ApiClient,
   n: number,
-  options: Pick<SoakOptions, 'userAddress' | 'gasPayment' | 'readyTimeoutMs' | 'pollIntervalMs'>,
+  pair: SwapPair,
+  options: Pick<SoakOptions, 'gasPayment' | 'readyTimeoutMs' | 'pollIntervalMs'>,
   clock: () => number,
   record: BurstRecord,
+): Promise<SwapEvent> {
+  const ofPair = (record.pairs[pair.name] ??= { pair, swaps: 0, readyTimes: [], failures: {} });
+  ofPair.swaps++;
+  const event = await swapThrough(client, n, pair, options, clock, record, ofPair);
+  if (!event.ok) count(ofPair.failures, event.outcome);
+  return event;
+}
+
+async function swapThrough(
+  client: ApiClient,
+  n: number,
+  pair: SwapPair,
+  options: Pick<SoakOptions, 'gasPayment' | 'readyTimeoutMs' | 'pollIntervalMs'>,
+  clock: () => number,
+  record: BurstRecord,
+  ofPair: PairRecord,
 ): Promise<SwapEvent> {
   const fail = (outcome: string, detail: string, extra: Partial<SwapEvent> = {}): SwapEvent => {
     // One sample per kind of failure: a thousand identical timeouts would hide the rarer ones.
     if (record.failureSamples.length < 10 && !record.failureKinds.has(outcome)) {
       record.failureKinds.add(outcome);
-      record.failureSamples.push(`swap ${n}: ${detail}`);
+      record.failureSamples.push(`swap ${n} (${pair.name}): ${detail}`);
     }
-    return { outcome, ok: false, atMs: clock(), ...extra };
+    return { pair: pair.name, outcome, ok: false, atMs: clock(), ...extra };
   };
-  const quote = await send(() => client.post('/quote', BENCH_QUOTE, { timeoutMs: REQUEST_TIMEOUT_MS }));
+  const quote = await send(() => client.post('/quote', pair.quote, { timeoutMs: REQUEST_TIMEOUT_MS }));
   count(record.quoteStatuses, quote.answer);
   const route = quote.res?.body?.data;
   if (quote.res?.status !== 200 || !route?.routes?.length)
@@ -196,7 +253,8 @@ export async function oneSwap(
       {
         quoteId: route.quoteId,
         routeId: route.routes[0].routeId,
-        userAddress: options.userAddress,
+        userAddress: pair.userAddress,
+        ...(pair.recipient ? { recipient: pair.recipient } : {}),
         gasPayment: options.gasPayment,
         waitForTxRequestMs: 0,
       },
@@ -234,8 +292,25 @@ export async function oneSwap(
       options.pollIntervalMs > 0 ? options.pollIntervalMs : Number(poll.res?.body?.data?.pollAfterMs ?? 1000);
     await new Promise((resolve) => setTimeout(resolve, pollAfterMs));
   }
-  record.readyTimes.push(elapsedMs(buildStart));
-  return { outcome: 'ready', ok: true, atMs: clock() };
+  const readyMs = elapsedMs(buildStart);
+  record.readyTimes.push(readyMs);
+  ofPair.readyTimes.push(readyMs);
+  return { pair: pair.name, outcome: 'ready', ok: true, atMs: clock() };
+}
+
+/** Per pair, in the order of `pairs` (the round-robin's). */
+export function pairFiguresOf(pairs: readonly SwapPair[], record: BurstRecord): PairFigures[] {
+  return pairs.map((pair) => {
+    const r = record.pairs[pair.name];
+    return {
+      pair: pair.name,
+      quote: pair.quote,
+      swaps: r?.swaps ?? 0,
+      ready: r?.readyTimes.length ?? 0,
+      buildToReadyMs: summarize(r?.readyTimes ?? []),
+      failures: r?.failures ?? {},
+    };
+  });
 }
 
 /** Lost: some row missing; duplicated: some row more than once (per accepted swap id). */
@@ -262,6 +337,8 @@ export async function runSoak(
   companion?: BurstCompanion,
 ): Promise<{ figures: SoakFigures; events: SwapEvent[]; prober: Prober }> {
   const clients = options.integratorKeys.map((key) => api(options.gatewayUrl, key));
+  const pairs = options.pairs.pairs;
+  if (pairs.length === 0) throw new Error('the soak has no pair to swap');
   if (options.warmupSwaps > 0) {
     const warmup = newBurstRecord();
     const warmupStart = process.hrtime.bigint();
@@ -272,6 +349,7 @@ export async function runSoak(
         void (await oneSwap(
           clients[n % clients.length],
           -1 - n,
+          pairOf(pairs, n),
           options,
           () => elapsedMs(warmupStart),
           warmup,
@@ -300,7 +378,9 @@ export async function runSoak(
     Array.from({ length: options.swaps }, (_, n) => n),
     options.concurrency,
     async (n) => {
-      record.events.push(await oneSwap(clients[n % clients.length], n, options, clock, record));
+      record.events.push(
+        await oneSwap(clients[n % clients.length], n, pairOf(pairs, n), options, clock, record),
+      );
     },
   );
   const wallSeconds = elapsedMs(start) / 1000;
@@ -338,6 +418,10 @@ export async function runSoak(
     swaps: options.swaps,
     concurrency: options.concurrency,
     integrators: options.integratorKeys.length,
+    pairMode: options.pairs.mode,
+    pairs: pairFiguresOf(pairs, record),
+    pairsSkipped: options.pairs.skipped,
+    warmupSwaps: options.warmupSwaps,
     pollIntervalMs: options.pollIntervalMs,
     readyTimeoutMs: options.readyTimeoutMs,
     wallSeconds: round(wallSeconds),

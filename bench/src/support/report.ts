@@ -108,7 +108,7 @@ function section(result: ScenarioResult): string[] {
       ];
     case 'soak':
       return [
-        `## Soak: ${result.swaps} swaps, ${result.concurrency} at a time, ${result.integrators} integrators' keys (quote → async build → poll ${result.pollIntervalMs > 0 ? `every ${result.pollIntervalMs} ms` : 'after each pollAfterMs'} until ready)`,
+        `## Soak: ${result.swaps} swaps, ${result.concurrency} at a time, ${result.integrators} integrators' keys, ${pairsPhrase(result)} (quote → async build → poll ${result.pollIntervalMs > 0 ? `every ${result.pollIntervalMs} ms` : 'after each pollAfterMs'} until ready; ${result.warmupSwaps} warm-up swaps before, not counted)`,
         '',
         ...soakFigures(result),
       ];
@@ -142,6 +142,12 @@ function section(result: ScenarioResult): string[] {
         phaseRow('health flood', result.flood),
         '',
         `Throughput with the flood / without: ${x(result.throughputRatio)}; build → ready p99 ${x(result.readyP99Ratio)}.`,
+        `Ready per pair (${result.pairMode}), baseline / flood: ${Object.entries(result.baseline.byPair)
+          .map(([name, p]) => {
+            const f = result.flood.byPair[name];
+            return `${name} ${p.ready}/${p.swaps} / ${f ? `${f.ready}/${f.swaps}` : 'n/a'}`;
+          })
+          .join('; ')}.`,
         `Health calls: ${result.health.calls} (${num(result.health.callsPerSecond, 1)}/s), statuses ${statuses(result.health.statuses)}, p50 ${ms(result.health.latencyMs.p50)}, p99 ${ms(result.health.latencyMs.p99)}.`,
       ];
     }
@@ -149,6 +155,26 @@ function section(result: ScenarioResult): string[] {
 }
 
 const cpuMs = (v: number) => `${num(v)} ms`;
+
+const pairsPhrase = (result: SoakFigures) =>
+  result.pairMode === 'single'
+    ? `one pair (${result.pairs[0]?.pair ?? 'n/a'})`
+    : `${result.pairs.length} pairs round-robin`;
+
+function pairLines(result: SoakFigures): string[] {
+  return [
+    '',
+    `Per pair (${result.pairMode === 'single' ? 'one pair' : 'swap n through pair n mod the count'}):`,
+    '',
+    '| pair | swaps | ready | build → ready p50 | p99 | not ready |',
+    '|---|---:|---:|---:|---:|---|',
+    ...result.pairs.map(
+      (p) =>
+        `| ${p.pair} | ${p.swaps} | ${p.ready} | ${ms(p.buildToReadyMs.p50)} | ${ms(p.buildToReadyMs.p99)} | ${statuses(p.failures)} |`,
+    ),
+    ...result.pairsSkipped.map((s) => `- left out of the mix: ${s}`),
+  ];
+}
 
 function soakFigures(result: SoakFigures): string[] {
   const cpu = result.cpu;
@@ -183,6 +209,7 @@ function soakFigures(result: SoakFigures): string[] {
     `Ready ${result.ready}/${result.swaps}; builds accepted ${result.accepted}, refused ${result.buildsRefused} (${statuses(result.buildStatuses)}); quotes: ${statuses(result.quoteStatuses)}.`,
     `Lost ${result.lost}, duplicated ${result.duplicated} (tables read after the probe tail; distinct swap ids ${result.distinctSwapIds}, rows not exactly once: ${result.anomalyCount}). **${result.verdict}**`,
     `Outcomes: ${statuses(result.outcomes)}.`,
+    ...pairLines(result),
     ...cpuLines,
     '',
     `Prober (every ${result.probes.intervalMs} ms each, timeout ${result.probes.timeoutMs} ms; "during" = the burst, "after" = the tail after it; the requirement is no 5xx):`,
