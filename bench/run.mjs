@@ -307,6 +307,12 @@ async function startApps(infra) {
       measuredProcesses.push({ name: services[i], pid: proc.pid });
     }
   }
+  // Every app's Prometheus metrics: the Kafka services serve GET /metrics on their HEALTH_PORT (the
+  // health server of libs/messaging), the gateways on a METRICS_PORT of their own (below).
+  const metricsTargets = services.map((app, i) => ({
+    app,
+    url: `http://127.0.0.1:${healthBase + i}/metrics`,
+  }));
   const failed = results.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
   // Two gateways: as configured (catalog answers cached for CATALOG_CACHE_TTL_MS) and with the
@@ -323,6 +329,8 @@ async function startApps(infra) {
       env: { CATALOG_CACHE_TTL_MS: '0', INSTANCE_ID: `${base.INSTANCE_ID_PREFIX}-uncached` },
     },
   ];
+  for (const g of gateways)
+    metricsTargets.push({ app: g.name, url: `http://127.0.0.1:${g.metricsPort}/metrics` });
   for (const g of gateways) {
     const env = {
       ...appEnv('gateway', base, { gatewayPort: g.port }),
@@ -344,6 +352,7 @@ async function startApps(infra) {
     gatewayUrl: urlOf(gateways[0].port),
     gatewayMetricsUrl: `http://127.0.0.1:${gateways[0].metricsPort}/metrics`,
     uncachedGatewayUrl: urlOf(gateways[1].port),
+    metricsTargets,
   };
 }
 
@@ -374,7 +383,7 @@ async function main() {
   await compileBench();
   say('bench', `${build ? 'built, ' : ''}bench compiled; starting infrastructure in ${runDir}`);
   const infra = await startInfrastructure();
-  const { base, gatewayUrl, gatewayMetricsUrl, uncachedGatewayUrl } = await startApps(infra);
+  const { base, gatewayUrl, gatewayMetricsUrl, uncachedGatewayUrl, metricsTargets } = await startApps(infra);
   const apiKey = await createKey(base);
   const soaks = scenarios.some((s) => s.startsWith('soak'));
   const integratorKeys = soaks ? await createIntegratorKeys(base, settings.soakIntegrators) : [];
@@ -388,6 +397,7 @@ async function main() {
     BENCH_API_KEY: apiKey,
     BENCH_INTEGRATOR_KEYS: integratorKeys.join(','),
     BENCH_PROCESSES: JSON.stringify(measuredProcesses),
+    BENCH_METRICS_TARGETS: JSON.stringify(metricsTargets),
     BENCH_LOG_DIR: logDir,
     // libs/testing's startApp (soak-scaled's extra instances) writes its logs under <TEST_RUN_DIR>/logs.
     TEST_RUN_DIR: runDir,

@@ -14,6 +14,7 @@ import { describeMachine } from './support/machine';
 import { postgresBackendPids } from './support/postgres-backends';
 import { ProcessGroup } from './support/process-cpu';
 import { BenchReport, ScenarioResult, toMarkdown } from './support/report';
+import { MetricsTarget } from './support/rpc-requests';
 import { BenchManifest, benchUserAddress, SoakPairMode, soakPairsOf } from './support/soak-pairs';
 
 export const SCENARIOS = [
@@ -95,6 +96,8 @@ async function main(): Promise<number> {
   const manifest = JSON.parse(fs.readFileSync(required('DEVNET_MANIFEST'), 'utf8')) as BenchManifest;
   const userAddress = benchUserAddress(manifest);
   const pairs = soakPairsOf(settings.soakPairs, manifest, BENCH_QUOTE);
+  // Every app's GET /metrics (run.mjs): the soaks read the RPC counter there.
+  const metricsTargets = JSON.parse(process.env.BENCH_METRICS_TARGETS ?? '[]') as MetricsTarget[];
   const resultsDir = required('BENCH_RESULTS_DIR');
   const swapContext = { gatewayUrl, apiKey, userAddress };
   // run.mjs makes integrators' keys for the soaks only (empty otherwise): the run's key then.
@@ -107,6 +110,7 @@ async function main(): Promise<number> {
     integratorKeys,
     proberKey: apiKey,
     pairs,
+    metricsTargets,
     databaseUrl,
     swaps: settings.soakSwaps,
     concurrency: settings.soakConcurrency,

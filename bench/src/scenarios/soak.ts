@@ -2,8 +2,8 @@
 // clients spread them: same-chain on either chain, cross-chain, to Solana), with a prober asking
 // the cheap questions other integrators keep asking meanwhile. Measured: what was refused, lost or
 // done twice, swaps/s to a ready payload, build → ready latency (also per pair), CPU per swap over
-// every process of the run, the machine's busy share, probe 5xx during and after the burst,
-// request-reply recycles.
+// every process of the run, RPC calls per swap per chain, app and method, the machine's busy share,
+// probe 5xx during and after the burst, request-reply recycles.
 import { randomUUID } from 'node:crypto';
 import { api, ApiClient, ApiResponse, ledgerAnomalies, readSwapLedger, SwapLedgerRow } from '@swapgw/testing';
 import {
@@ -15,6 +15,13 @@ import {
 } from '../support/process-cpu';
 import { Prober, ProbeResult, ProbeTarget } from '../support/prober';
 import { readRecycles, RecycleReading, recyclesBetween } from '../support/request-reply-recycles';
+import {
+  MetricsTarget,
+  readRpcCounters,
+  RpcFigures,
+  RpcReading,
+  rpcCallsBetween,
+} from '../support/rpc-requests';
 import { QuoteRequest, SoakPairMode, SoakPairs, SwapPair } from '../support/soak-pairs';
 import { elapsedMs, LatencySummary, mapLimit, round, summarize } from '../support/stats';
 import { BENCH_QUOTE } from './swap-flow';
@@ -29,6 +36,8 @@ export interface SoakOptions {
   proberKey: string;
   /** The pairs swap n goes through, round-robin (pair n mod the count), with their builders' addresses. */
   pairs: SoakPairs;
+  /** Every app's GET /metrics, read before and after the burst for the RPC calls per swap. */
+  metricsTargets: MetricsTarget[];
   databaseUrl: string;
   swaps: number;
   concurrency: number;
@@ -54,6 +63,10 @@ export interface BurstCompanion {
   begin(clock: () => number): void;
   /** Its processes, counted in the CPU figures; read when the burst ends. */
   processGroups(): ProcessGroup[];
+  /** Its apps' GET /metrics (their RPC calls are counted too); read before and after the burst. */
+  metricsTargets?(): MetricsTarget[];
+  /** The last reading of an app it stopped during the burst, taken just before it stopped. */
+  lastRpcReading?(app: string): RpcReading | undefined;
 }
 
 /** What happened to one swap, with times on the soak clock (ms since the burst started). */
@@ -122,6 +135,11 @@ export interface SoakFigures {
   cpu?: CpuUsage;
   /** cpu.serviceCpuMs and cpu.allCpuMs per ready swap. */
   cpuMsPerSwap?: { services: number; all: number };
+  /**
+   * JSON-RPC requests the apps sent to chain nodes during the burst (swapgw_rpc_requests_total,
+   * before and after it), per ready swap; `available` false on commits without the counter.
+   */
+  rpc: RpcFigures;
   probes: ProbeResult;
   /** Request-reply client recycles in the gateway during the burst and the probe tail. */
   recycles: RecycleReading;
@@ -357,9 +375,15 @@ export async function runSoak(
     );
   }
   const record = newBurstRecord();
-  const recyclesBefore = await readRecycles(options.gatewayMetricsUrl, options.gatewayLogFile);
+  const metricsTargets = () => [...options.metricsTargets, ...(companion?.metricsTargets?.() ?? [])];
+  // Read at once, right before the burst.
   const measureCpu = cpuAccountingAvailable();
-  const cpuBefore = measureCpu ? takeCpuSnapshot(await options.processGroups()) : undefined;
+  const [recyclesBefore, groupsBefore, rpcBefore] = await Promise.all([
+    readRecycles(options.gatewayMetricsUrl, options.gatewayLogFile),
+    measureCpu ? options.processGroups() : Promise.resolve(undefined),
+    readRpcCounters(metricsTargets()),
+  ]);
+  const cpuBefore = groupsBefore && takeCpuSnapshot(groupsBefore);
   const loadGeneratorBefore = process.cpuUsage();
 
   const start = process.hrtime.bigint();
@@ -392,6 +416,12 @@ export async function runSoak(
       takeCpuSnapshot([...(await options.processGroups()), ...(companion?.processGroups() ?? [])]),
       (loadGenerator.user + loadGenerator.system) / 1000,
     );
+  // After the CPU snapshot: the apps' CPU rendering /metrics stays out of the burst's figures (the
+  // readings before the burst are taken before its snapshot too).
+  const rpcAfter = await readRpcCounters(metricsTargets());
+  const rpc = rpcCallsBetween(rpcBefore, rpcAfter, record.readyTimes.length, (app) =>
+    companion?.lastRpcReading?.(app),
+  );
 
   // The tail: do the cheap requests recover once the burst is over?
   prober.burstEnded();
@@ -443,6 +473,7 @@ export async function runSoak(
       cpu && ready > 0
         ? { services: round(cpu.serviceCpuMs / ready, 1), all: round(cpu.allCpuMs / ready, 1) }
         : undefined,
+    rpc,
     probes,
     recycles,
     failureSamples: record.failureSamples,

@@ -5,6 +5,7 @@ import type { SoakFigures, SoakResult } from '../scenarios/soak';
 import type { SoakScaledResult } from '../scenarios/soak-scaled';
 import type { QuoteLatencyResult, SyncBuildLatencyResult } from '../scenarios/swap-flow';
 import type { MachineDescription } from './machine';
+import { RPC_COUNTER, type RpcFigures } from './rpc-requests';
 import type { LatencySummary } from './stats';
 
 export type ScenarioResult =
@@ -161,6 +162,42 @@ const pairsPhrase = (result: SoakFigures) =>
     ? `one pair (${result.pairs[0]?.pair ?? 'n/a'})`
     : `${result.pairs.length} pairs round-robin`;
 
+/** Top methods shown in the summary; the JSON has them all. */
+const TOP_RPC_METHODS = 8;
+
+function rpcLines(rpc: RpcFigures, probes: SoakFigures['probes']): string[] {
+  if (!rpc.available)
+    return [
+      '',
+      `RPC calls per ready swap: n/a (no app exposes ${RPC_COUNTER}: a commit before the counter; apps read: ${rpc.apps.map((a) => `${a.app} ${a.state}`).join(', ')}).`,
+    ];
+  const chains = rpc.chains.map((c) => c.chain);
+  const perSwap = (calls: number) => (rpc.readySwaps > 0 ? num(calls / rpc.readySwaps, 2) : 'n/a');
+  const probesDuring = probes.targets.reduce((n, t) => n + t.during.sent, 0);
+  const quoteProbes = probes.targets.find((t) => t.name === 'POST /quote')?.during.sent ?? 0;
+  return [
+    '',
+    `RPC calls per ready swap: **${num(rpc.perReadySwap, 2)}** (${rpc.total} JSON-RPC requests to the chains over ${rpc.readySwaps} ready swaps; ${RPC_COUNTER} on every app's /metrics before and after the burst, so the prober's ${probesDuring} requests during the burst, ${quoteProbes} of them POST /quote, and the apps' own background reads are in it). Per app and chain, per ready swap:`,
+    '',
+    `| app | ${chains.join(' | ')} | all chains |`,
+    `|---|${chains.map(() => '---:|').join('')}---:|`,
+    ...rpc.apps.map((a) =>
+      a.state === 'counter' || a.state === 'stopped'
+        ? `| ${a.app}${a.state === 'stopped' ? ' (stopped during the burst: to its last reading)' : ''} | ${chains.map((c) => perSwap(a.byChain[c] ?? 0)).join(' | ')} | ${perSwap(a.calls)} |`
+        : `| ${a.app} (${a.state === 'absent' ? 'no counter on its /metrics' : 'metrics unreadable'}) | ${chains.map(() => 'n/a').join(' | ')} | n/a |`,
+    ),
+    `| **all apps** | ${rpc.chains.map((c) => perSwap(c.calls)).join(' | ')} | ${perSwap(rpc.total)} |`,
+    '',
+    `Top methods (of ${rpc.methods.length}):`,
+    '',
+    '| chain | method | calls | per ready swap |',
+    '|---|---|---:|---:|',
+    ...rpc.methods
+      .slice(0, TOP_RPC_METHODS)
+      .map((m) => `| ${m.chain} | ${m.method} | ${m.calls} | ${perSwap(m.calls)} |`),
+  ];
+}
+
 function pairLines(result: SoakFigures): string[] {
   return [
     '',
@@ -211,6 +248,7 @@ function soakFigures(result: SoakFigures): string[] {
     `Outcomes: ${statuses(result.outcomes)}.`,
     ...pairLines(result),
     ...cpuLines,
+    ...rpcLines(result.rpc, result.probes),
     '',
     `Prober (every ${result.probes.intervalMs} ms each, timeout ${result.probes.timeoutMs} ms; "during" = the burst, "after" = the tail after it; the requirement is no 5xx):`,
     '',
