@@ -3,7 +3,8 @@
 //   1. build when the sources are newer than dist/ (tools/build), then compile bench/src into dist/bench
 //   2. its own infrastructure through tools/stack and tools/kafka (the code `npm start` and `npm test`
 //      use): a fresh Kafka broker on free ports, a fresh database swapgw_bench_<random> (dropped at
-//      the end), the devnet on free ports, the Kafka topics, the five apps, one API key
+//      the end), the devnet on free ports, the Kafka topics, the API keys (made with the keys CLI as
+//      soon as the database exists, while the broker and the devnet start), the five apps
 //   3. the scenarios (dist/bench/src/bench-main.js), which write bench/results/<timestamp>.json and
 //      .md and print the markdown summary
 //   4. everything it started is stopped, on success, failure and Ctrl-C
@@ -210,20 +211,31 @@ async function createKey(env, owner = 'bench') {
 }
 
 /**
- * One key per integrator of the soak, made with the keys CLI like the bench's own key. A few at a
- * time: each CLI run is a Node process with a database connection.
+ * The bench's own key and, for the soaks, one per integrator, made with the keys CLI (which brings
+ * the gateway's schema up to date itself: no app needs to run yet). A few at a time: each CLI run is
+ * a Node process with a database connection.
  */
-async function createIntegratorKeys(env, count) {
-  const keys = new Array(count);
-  let next = 0;
+async function createKeys(env) {
+  const owners = [
+    'bench',
+    ...(scenarios.some((s) => s.startsWith('soak'))
+      ? Array.from(
+          { length: settings.soakIntegrators },
+          (_, i) => `bench-integrator-${String(i + 1).padStart(2, '0')}`,
+        )
+      : []),
+  ];
+  // The first alone: it migrates the gateway's schema, which the others would wait for anyway.
+  const keys = [await createKey(env, owners[0])];
+  let next = 1;
   const worker = async () => {
-    while (next < count) {
+    while (next < owners.length) {
       const i = next++;
-      keys[i] = await createKey(env, `bench-integrator-${String(i + 1).padStart(2, '0')}`);
+      keys[i] = await createKey(env, owners[i]);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(4, count) }, worker));
-  return keys;
+  await Promise.all(Array.from({ length: Math.min(4, owners.length - 1) }, worker));
+  return { apiKey: keys[0], integratorKeys: keys.slice(1) };
 }
 
 async function startInfrastructure() {
@@ -244,6 +256,12 @@ async function startInfrastructure() {
     say('postgres', `fresh database ${url.pathname.slice(1)}`);
     return url.toString();
   })();
+  // The keys while the broker and the devnet start: none of them waits on an app then.
+  const keysPromise = databasePromise.then(async (url) => {
+    const keys = await createKeys({ ...process.env, DATABASE_URL: url });
+    say('keys', `${1 + keys.integratorKeys.length} API keys made`);
+    return keys;
+  });
   const devnetPromise = (async () => {
     const manifest = path.join(runDir, 'devnet', 'manifest.json');
     const portA = await freePortRun(38545, 2);
@@ -261,11 +279,11 @@ async function startInfrastructure() {
     say('devnet', `chains on ports ${portA}, ${portA + 1}`);
     return manifest;
   })();
-  const settled = await Promise.allSettled([kafkaPromise, databasePromise, devnetPromise]);
+  const settled = await Promise.allSettled([kafkaPromise, databasePromise, devnetPromise, keysPromise]);
   const failed = settled.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
-  const [brokers, databaseUrl, manifest] = settled.map((r) => r.value);
-  return { KAFKA_BROKERS: brokers, DATABASE_URL: databaseUrl, DEVNET_MANIFEST: manifest };
+  const [brokers, databaseUrl, manifest, keys] = settled.map((r) => r.value);
+  return { infra: { KAFKA_BROKERS: brokers, DATABASE_URL: databaseUrl, DEVNET_MANIFEST: manifest }, keys };
 }
 
 async function startApps(infra) {
@@ -382,11 +400,9 @@ async function main() {
   await bootstrap({ build });
   await compileBench();
   say('bench', `${build ? 'built, ' : ''}bench compiled; starting infrastructure in ${runDir}`);
-  const infra = await startInfrastructure();
+  const { infra, keys } = await startInfrastructure();
+  const { apiKey, integratorKeys } = keys;
   const { base, gatewayUrl, gatewayMetricsUrl, uncachedGatewayUrl, metricsTargets } = await startApps(infra);
-  const apiKey = await createKey(base);
-  const soaks = scenarios.some((s) => s.startsWith('soak'));
-  const integratorKeys = soaks ? await createIntegratorKeys(base, settings.soakIntegrators) : [];
   say('bench', `stack up in ${((Date.now() - t0) / 1000).toFixed(0)} s; running ${scenarios.join(', ')}`);
   const code = await runScenarios({
     ...base,
