@@ -6,10 +6,12 @@
 //      the end), the devnet on free ports, the Kafka topics, the API keys (made with the keys CLI as
 //      soon as the database exists, while the broker and the devnet start), the five apps
 //   3. the scenarios (dist/bench/src/bench-main.js), which write bench/results/<timestamp>.json and
-//      .md and print the markdown summary
+//      .md and print the markdown summary; with soak-cold first, they start together with the
+//      gateway, whose first ok health sends the cold burst
 //   4. everything it started is stopped, on success, failure and Ctrl-C
 // Flags (defaults keep a run under ~5 minutes on a small machine; raise them to scale up):
 //   --scenarios gateway-overhead,kafka-request-reply,quote-latency,sync-build-latency,soak,soak-scaled,health-flood
+//                                            (soak-cold: not in the default; only as the first one)
 //   --connections 10 --duration 5            autocannon, per target (gateway and bare Fastify)
 //   --rr-requests 200 --rr-concurrency 8     Kafka request-reply, per series
 //   --samples 20 --build-wait-ms 15000       quote and sync build latency
@@ -31,6 +33,7 @@ import { createRequire } from 'node:module';
 import { startKafka } from '../tools/kafka/kafka.mjs';
 import {
   APPS,
+  appEntry,
   appEnv,
   relayerKeysOf,
   solanaFeePayerKeysOf,
@@ -42,6 +45,10 @@ import {
   ensureKafkaTopics,
   fail,
   freePortRun,
+  healthUrlOf,
+  httpOk,
+  ManagedProcess,
+  pollUntil,
   repoRoot,
   say,
   startAppProcess,
@@ -51,6 +58,7 @@ import { useProjectNode } from '../tools/stack/node-runtime.mjs';
 
 await useProjectNode();
 
+/** The default run, in this order. */
 const SCENARIOS = [
   'gateway-overhead',
   'kafka-request-reply',
@@ -60,6 +68,8 @@ const SCENARIOS = [
   'soak-scaled',
   'health-flood',
 ];
+/** Only as a run's first scenario: its burst goes to a gateway that has just started. */
+const COLD_SCENARIO = 'soak-cold';
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(`--${name}`);
 const option = (name, fallback) => {
@@ -80,7 +90,12 @@ const nonNegative = (name, fallback) => {
 
 const scenarios = option('scenarios', SCENARIOS.join(',')).split(',');
 for (const s of scenarios)
-  if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${s} (known: ${SCENARIOS.join(', ')})`);
+  if (!SCENARIOS.includes(s) && s !== COLD_SCENARIO)
+    throw new Error(`unknown scenario ${s} (known: ${[COLD_SCENARIO, ...SCENARIOS].join(', ')})`);
+if (scenarios.indexOf(COLD_SCENARIO) > 0)
+  throw new Error(`${COLD_SCENARIO} runs on a stack that has just started: give it first in --scenarios`);
+/** The cold soak's burst is sent at the gateway's first ok health: the scenarios start with the gateway. */
+const coldStart = scenarios[0] === COLD_SCENARIO;
 const soakSwaps = positive('soak-swaps', 20);
 const settings = {
   scenarios,
@@ -335,35 +350,43 @@ async function startApps(infra) {
   if (failed) throw failed.reason;
   // Two gateways: as configured (catalog answers cached for CATALOG_CACHE_TTL_MS) and with the
   // catalog cache off, so GET /chains is measured with and without the request-reply behind it.
-  const gatewayPort = await freePortRun(39300, 2);
-  // Each gateway's GET /metrics is on a port of its own (METRICS_PORT), apart from the API.
-  const metricsPort = await freePortRun(39400, 2);
   const gateways = [
-    { name: 'gateway', port: gatewayPort, metricsPort, env: {} },
+    { name: 'gateway', env: {} },
     {
       name: 'gateway-uncached',
-      port: gatewayPort + 1,
-      metricsPort: metricsPort + 1,
       env: { CATALOG_CACHE_TTL_MS: '0', INSTANCE_ID: `${base.INSTANCE_ID_PREFIX}-uncached` },
     },
   ];
-  for (const g of gateways)
+  // A cold start (soak-cold first): the uncached gateway first, then the measured one is only
+  // spawned; the scenarios start with it and send the cold burst at its first ok health.
+  let coldGateway;
+  for (const g of coldStart ? [gateways[1], gateways[0]] : gateways) {
+    // Each gateway's ports are found free right before it starts (the gateway before it is bound by
+    // then): a port found long before, while other apps start, may be taken by another run meanwhile.
+    // Its GET /metrics is on a port of its own (METRICS_PORT), apart from the API.
+    g.port = await freePortRun(39300);
+    g.metricsPort = await freePortRun(39400);
     metricsTargets.push({ app: g.name, url: `http://127.0.0.1:${g.metricsPort}/metrics` });
-  for (const g of gateways) {
     const env = {
       ...appEnv('gateway', base, { gatewayPort: g.port }),
       METRICS_PORT: String(g.metricsPort),
       ...g.env,
     };
-    const proc = await startAppProcess('gateway', env, {
-      logFile: path.join(logDir, `${g.name}.log`),
-      echo,
-      nodeArgs,
-    });
+    const logFile = path.join(logDir, `${g.name}.log`);
+    if (coldStart && g === gateways[0]) {
+      coldGateway = spawnGateway(g.name, env, logFile);
+      continue;
+    }
+    const proc = await startAppProcess('gateway', env, { logFile, echo, nodeArgs });
     started.push({ name: g.name, stop: () => proc.stop(), killNow: () => proc.killNow() });
     measuredProcesses.push({ name: g.name, pid: proc.pid });
   }
-  say('apps', 'five apps ready (two gateways: catalog cache on and off)');
+  say(
+    'apps',
+    coldGateway
+      ? 'four services and the uncached gateway ready; the gateway starting (soak-cold sends at its first ok health)'
+      : 'five apps ready (two gateways: catalog cache on and off)',
+  );
   const urlOf = (port) => `http://127.0.0.1:${port}/api/v1`;
   return {
     base,
@@ -371,27 +394,56 @@ async function startApps(infra) {
     gatewayMetricsUrl: `http://127.0.0.1:${gateways[0].metricsPort}/metrics`,
     uncachedGatewayUrl: urlOf(gateways[1].port),
     metricsTargets,
+    coldGateway,
   };
 }
 
-function runScenarios(env) {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--enable-source-maps', path.join(repoRoot, 'dist', 'bench', 'src', 'bench-main.js')],
-      {
-        cwd: repoRoot,
-        env,
-        stdio: 'inherit',
-      },
-    );
-    started.push({
-      name: 'scenarios',
-      stop: async () => child.exitCode === null && child.kill('SIGTERM'),
-      killNow: () => child.kill('SIGKILL'),
-    });
-    child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+/**
+ * The gateway of a cold start, spawned as startAppProcess does but without waiting: `ready` settles
+ * when its health answers 200 (or rejects with its log tail), while the scenarios already poll it.
+ */
+function spawnGateway(name, env, logFile) {
+  const proc = new ManagedProcess(
+    name,
+    process.execPath,
+    ['--enable-source-maps', ...nodeArgs, appEntry('gateway')],
+    {
+      env,
+      logFile,
+      echo,
+    },
+  );
+  const spawnedAtMs = Date.now();
+  started.push({ name, stop: () => proc.stop(), killNow: () => proc.killNow() });
+  measuredProcesses.push({ name, pid: proc.pid });
+  const url = healthUrlOf('gateway', env);
+  const timeoutMs = 120_000;
+  const ready = pollUntil(() => httpOk(url), {
+    timeoutMs,
+    message: () => `${name} not ready at ${url} within ${timeoutMs} ms:\n${proc.tail()}`,
+    abortIf: () =>
+      proc.running() ? undefined : `${name} exited during start-up (log ${logFile}):\n${proc.tail()}`,
   });
+  return { spawnedAtMs, ready };
+}
+
+/** The scenarios' process: `exit` resolves with its exit code; `stop` ends it early. */
+function runScenarios(env) {
+  const child = spawn(
+    process.execPath,
+    ['--enable-source-maps', path.join(repoRoot, 'dist', 'bench', 'src', 'bench-main.js')],
+    {
+      cwd: repoRoot,
+      env,
+      stdio: 'inherit',
+    },
+  );
+  const stop = async () => child.exitCode === null && child.signalCode === null && child.kill('SIGTERM');
+  started.push({ name: 'scenarios', stop, killNow: () => child.kill('SIGKILL') });
+  const exit = new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1))),
+  );
+  return { exit, stop };
 }
 
 async function main() {
@@ -402,9 +454,13 @@ async function main() {
   say('bench', `${build ? 'built, ' : ''}bench compiled; starting infrastructure in ${runDir}`);
   const { infra, keys } = await startInfrastructure();
   const { apiKey, integratorKeys } = keys;
-  const { base, gatewayUrl, gatewayMetricsUrl, uncachedGatewayUrl, metricsTargets } = await startApps(infra);
-  say('bench', `stack up in ${((Date.now() - t0) / 1000).toFixed(0)} s; running ${scenarios.join(', ')}`);
-  const code = await runScenarios({
+  const { base, gatewayUrl, gatewayMetricsUrl, uncachedGatewayUrl, metricsTargets, coldGateway } =
+    await startApps(infra);
+  say(
+    'bench',
+    `stack ${coldGateway ? 'up but the gateway' : 'up'} in ${((Date.now() - t0) / 1000).toFixed(0)} s; running ${scenarios.join(', ')}`,
+  );
+  const scenariosRun = runScenarios({
     ...base,
     BENCH_SETTINGS: JSON.stringify(settings),
     BENCH_GATEWAY_URL: gatewayUrl,
@@ -414,11 +470,29 @@ async function main() {
     BENCH_INTEGRATOR_KEYS: integratorKeys.join(','),
     BENCH_PROCESSES: JSON.stringify(measuredProcesses),
     BENCH_METRICS_TARGETS: JSON.stringify(metricsTargets),
+    ...(coldGateway ? { BENCH_GATEWAY_SPAWNED_AT_MS: String(coldGateway.spawnedAtMs) } : {}),
     BENCH_LOG_DIR: logDir,
     // libs/testing's startApp (soak-scaled's extra instances) writes its logs under <TEST_RUN_DIR>/logs.
     TEST_RUN_DIR: runDir,
     BENCH_RESULTS_DIR: path.join(repoRoot, 'bench', 'results'),
   });
+  // The cold gateway failing to start ends the run (the cold soak would only wait for its health).
+  let gatewayFailed = false;
+  coldGateway?.ready.then(
+    () =>
+      say(
+        'apps',
+        `gateway ready ${((Date.now() - coldGateway.spawnedAtMs) / 1000).toFixed(1)} s after its spawn`,
+      ),
+    (error) => {
+      if (stopping) return; // stopped with the rest, not a failed start
+      gatewayFailed = true;
+      fail('gateway', error.message);
+      void scenariosRun.stop();
+    },
+  );
+  const code = await scenariosRun.exit;
+  if (gatewayFailed) throw new Error('the gateway did not start');
   say('bench', `done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   return code;
 }

@@ -8,6 +8,7 @@ import { gatewayOverhead } from './scenarios/gateway-overhead';
 import { healthFlood } from './scenarios/health-flood';
 import { kafkaRequestReply } from './scenarios/kafka-request-reply';
 import { soak, SoakOptions, SoakResult } from './scenarios/soak';
+import { soakCold } from './scenarios/soak-cold';
 import { killScaledInstances, soakScaled } from './scenarios/soak-scaled';
 import { BENCH_QUOTE, quoteLatency, syncBuildLatency } from './scenarios/swap-flow';
 import { describeMachine } from './support/machine';
@@ -18,6 +19,7 @@ import { MetricsTarget } from './support/rpc-requests';
 import { BenchManifest, benchUserAddress, SoakPairMode, soakPairsOf } from './support/soak-pairs';
 
 export const SCENARIOS = [
+  'soak-cold',
   'gateway-overhead',
   'kafka-request-reply',
   'quote-latency',
@@ -98,6 +100,8 @@ async function main(): Promise<number> {
   const pairs = soakPairsOf(settings.soakPairs, manifest, BENCH_QUOTE);
   // Every app's GET /metrics (run.mjs): the soaks read the RPC counter there.
   const metricsTargets = JSON.parse(process.env.BENCH_METRICS_TARGETS ?? '[]') as MetricsTarget[];
+  if (settings.scenarios.indexOf('soak-cold') > 0)
+    throw new Error('soak-cold runs on a cold stack: it can only be the first scenario of a run');
   const resultsDir = required('BENCH_RESULTS_DIR');
   const swapContext = { gatewayUrl, apiKey, userAddress };
   // run.mjs makes integrators' keys for the soaks only (empty otherwise): the run's key then.
@@ -129,6 +133,14 @@ async function main(): Promise<number> {
   const results: ScenarioResult[] = [];
   const errors: BenchReport['errors'] = [];
   const runners: Record<ScenarioName, () => Promise<ScenarioResult>> = {
+    'soak-cold': () =>
+      soakCold(soakOptions, {
+        healthUrl: `${gatewayUrl.replace(/\/+$/, '')}/health`,
+        gatewaySpawnedAtMs: process.env.BENCH_GATEWAY_SPAWNED_AT_MS
+          ? Number(process.env.BENCH_GATEWAY_SPAWNED_AT_MS)
+          : undefined,
+        timeoutMs: 180_000,
+      }),
     'gateway-overhead': () =>
       gatewayOverhead({
         gatewayUrl,
@@ -199,7 +211,8 @@ async function main(): Promise<number> {
   process.stdout.write(`${markdown}\n\nResults: ${path.join(resultsDir, `${stamp}.json`)} and .md\n`);
   const soakFailed = results.some(
     (r) =>
-      (r.scenario === 'soak' || r.scenario === 'soak-scaled') && r.verdict !== 'none lost, none duplicated',
+      (r.scenario === 'soak' || r.scenario === 'soak-cold' || r.scenario === 'soak-scaled') &&
+      r.verdict !== 'none lost, none duplicated',
   );
   return errors.length > 0 || soakFailed ? 1 : 0;
 }

@@ -93,7 +93,7 @@ export interface PairFigures {
   failures: Record<string, number>;
 }
 
-/** The figures of one soak, single-instance or scaled. */
+/** The figures of one soak, single-instance, cold or scaled. */
 export interface SoakFigures {
   swaps: number;
   concurrency: number;
@@ -104,7 +104,7 @@ export interface SoakFigures {
   pairs: PairFigures[];
   /** Pairs of the mix left out because the devnet lacks their chain (older commits). */
   pairsSkipped: string[];
-  /** Warm-up swaps before the burst, not counted. */
+  /** Warm-up swaps before the burst, not counted (0 for the cold soak). */
   warmupSwaps: number;
   pollIntervalMs: number;
   readyTimeoutMs: number;
@@ -353,7 +353,14 @@ function ledgerVerdicts(ledger: readonly SwapLedgerRow[]): { lost: number; dupli
 export async function runSoak(
   options: SoakOptions,
   companion?: BurstCompanion,
-): Promise<{ figures: SoakFigures; events: SwapEvent[]; prober: Prober }> {
+): Promise<{
+  figures: SoakFigures;
+  events: SwapEvent[];
+  prober: Prober;
+  burstStart: bigint;
+  /** How long each reading before the burst took (they run at once): what delays the cold burst. */
+  readingsBeforeMs: Record<'recycles' | 'processes' | 'rpc', number>;
+}> {
   const clients = options.integratorKeys.map((key) => api(options.gatewayUrl, key));
   const pairs = options.pairs.pairs;
   if (pairs.length === 0) throw new Error('the soak has no pair to swap');
@@ -376,12 +383,17 @@ export async function runSoak(
   }
   const record = newBurstRecord();
   const metricsTargets = () => [...options.metricsTargets, ...(companion?.metricsTargets?.() ?? [])];
-  // Read at once, right before the burst.
+  // Read at once: the cold soak sends its first swap right after these.
   const measureCpu = cpuAccountingAvailable();
-  const [recyclesBefore, groupsBefore, rpcBefore] = await Promise.all([
-    readRecycles(options.gatewayMetricsUrl, options.gatewayLogFile),
-    measureCpu ? options.processGroups() : Promise.resolve(undefined),
-    readRpcCounters(metricsTargets()),
+  const readingsStart = process.hrtime.bigint();
+  const timed = async <T>(reading: Promise<T>): Promise<[T, number]> => [
+    await reading,
+    round(elapsedMs(readingsStart)),
+  ];
+  const [[recyclesBefore, recyclesMs], [groupsBefore, processesMs], [rpcBefore, rpcMs]] = await Promise.all([
+    timed(readRecycles(options.gatewayMetricsUrl, options.gatewayLogFile)),
+    timed(measureCpu ? options.processGroups() : Promise.resolve(undefined)),
+    timed(readRpcCounters(metricsTargets())),
   ]);
   const cpuBefore = groupsBefore && takeCpuSnapshot(groupsBefore);
   const loadGeneratorBefore = process.cpuUsage();
@@ -479,7 +491,13 @@ export async function runSoak(
     failureSamples: record.failureSamples,
     verdict: clean ? 'none lost, none duplicated' : 'FAILED: see outcomes and anomalies',
   };
-  return { figures, events: record.events, prober };
+  return {
+    figures,
+    events: record.events,
+    prober,
+    burstStart: start,
+    readingsBeforeMs: { recycles: recyclesMs, processes: processesMs, rpc: rpcMs },
+  };
 }
 
 export async function soak(options: SoakOptions): Promise<SoakResult> {

@@ -2,6 +2,7 @@ import type { GatewayOverheadResult } from '../scenarios/gateway-overhead';
 import type { HealthFloodResult } from '../scenarios/health-flood';
 import type { KafkaRequestReplyResult } from '../scenarios/kafka-request-reply';
 import type { SoakFigures, SoakResult } from '../scenarios/soak';
+import type { SoakColdResult } from '../scenarios/soak-cold';
 import type { SoakScaledResult } from '../scenarios/soak-scaled';
 import type { QuoteLatencyResult, SyncBuildLatencyResult } from '../scenarios/swap-flow';
 import type { MachineDescription } from './machine';
@@ -14,6 +15,7 @@ export type ScenarioResult =
   | QuoteLatencyResult
   | SyncBuildLatencyResult
   | SoakResult
+  | SoakColdResult
   | SoakScaledResult
   | HealthFloodResult;
 
@@ -113,6 +115,16 @@ function section(result: ScenarioResult): string[] {
         '',
         ...soakFigures(result),
       ];
+    case 'soak-cold': {
+      const cold = result.cold;
+      return [
+        `## Soak, cold: ${result.swaps} swaps, ${result.concurrency} at a time, ${pairsPhrase(result)}, no warm-up, sent when GET /api/v1/health first answered ok`,
+        '',
+        `The gateway's health first answered ok ${cold.healthOkAfterSpawnMs === undefined ? '' : `${num(cold.healthOkAfterSpawnMs / 1000, 2)} s after its process was spawned, `}after ${cold.healthPolls} polls (every 25 ms; before the ok: ${statuses(cold.healthAnswersBefore)}); the first swap went ${ms(cold.firstSwapAfterHealthOkMs)} after the ok (the readings taken before the burst, at once: the gateway's metrics ${ms(cold.readingsBeforeMs.recycles)}, the processes ${ms(cold.readingsBeforeMs.processes)}, the RPC counters ${ms(cold.readingsBeforeMs.rpc)}). The Kafka services were started and ready before the gateway, as in every run.`,
+        '',
+        ...soakFigures(result),
+      ];
+    }
     case 'soak-scaled': {
       const moving = result.partitionsMoving;
       const errors = result.errorsWhilePartitionsMove;
