@@ -3,18 +3,22 @@
 //   1. build when the sources are newer than dist/ (tools/build), then compile bench/src into dist/bench
 //   2. its own infrastructure through tools/stack and tools/kafka (the code `npm start` and `npm test`
 //      use): a fresh Kafka broker on free ports, a fresh database swapgw_bench_<random> (dropped at
-//      the end), the devnet on free ports, the Kafka topics, the five apps, one API key
+//      the end), the devnet on free ports, the Kafka topics, the API keys (made with the keys CLI as
+//      soon as the database exists, while the broker and the devnet start), the five apps
 //   3. the scenarios (dist/bench/src/bench-main.js), which write bench/results/<timestamp>.json and
-//      .md and print the markdown summary
+//      .md and print the markdown summary; with soak-cold first, they start together with the
+//      gateway, whose first ok health sends the cold burst
 //   4. everything it started is stopped, on success, failure and Ctrl-C
 // Flags (defaults keep a run under ~5 minutes on a small machine; raise them to scale up):
 //   --scenarios gateway-overhead,kafka-request-reply,quote-latency,sync-build-latency,soak,soak-scaled,health-flood
+//                                            (soak-cold: not in the default; only as the first one)
 //   --connections 10 --duration 5            autocannon, per target (gateway and bare Fastify)
 //   --rr-requests 200 --rr-concurrency 8     Kafka request-reply, per series
 //   --samples 20 --build-wait-ms 15000       quote and sync build latency
 //   --soak-swaps 20 --soak-concurrency 20 --soak-poll-ms 0 (= each 202's pollAfterMs) --soak-ready-timeout-ms 120000
 //   --soak-gas-payment sponsored|user
 //   --soak-integrators 20 (API keys the soak's swaps are spread over)
+//   --soak-pairs mix|single (the soaks' swaps round-robin over several pairs, or BENCH_QUOTE's only)
 //   --probe-interval-ms 250 --probe-after-s 10   the prober during the soak and after it
 //   --health-flood-connections 20 --health-flood-rounds 2   health-flood: callers of GET /health, baseline/flood pairs
 //   --log-level warn (apps' LOG_LEVEL)   --skip-build   --keep-logs   --echo (app logs to the console)
@@ -29,6 +33,7 @@ import { createRequire } from 'node:module';
 import { startKafka } from '../tools/kafka/kafka.mjs';
 import {
   APPS,
+  appEntry,
   appEnv,
   relayerKeysOf,
   solanaFeePayerKeysOf,
@@ -40,6 +45,10 @@ import {
   ensureKafkaTopics,
   fail,
   freePortRun,
+  healthUrlOf,
+  httpOk,
+  ManagedProcess,
+  pollUntil,
   repoRoot,
   say,
   startAppProcess,
@@ -49,6 +58,7 @@ import { useProjectNode } from '../tools/stack/node-runtime.mjs';
 
 await useProjectNode();
 
+/** The default run, in this order. */
 const SCENARIOS = [
   'gateway-overhead',
   'kafka-request-reply',
@@ -58,6 +68,8 @@ const SCENARIOS = [
   'soak-scaled',
   'health-flood',
 ];
+/** Only as a run's first scenario: its burst goes to a gateway that has just started. */
+const COLD_SCENARIO = 'soak-cold';
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(`--${name}`);
 const option = (name, fallback) => {
@@ -78,7 +90,12 @@ const nonNegative = (name, fallback) => {
 
 const scenarios = option('scenarios', SCENARIOS.join(',')).split(',');
 for (const s of scenarios)
-  if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${s} (known: ${SCENARIOS.join(', ')})`);
+  if (!SCENARIOS.includes(s) && s !== COLD_SCENARIO)
+    throw new Error(`unknown scenario ${s} (known: ${[COLD_SCENARIO, ...SCENARIOS].join(', ')})`);
+if (scenarios.indexOf(COLD_SCENARIO) > 0)
+  throw new Error(`${COLD_SCENARIO} runs on a stack that has just started: give it first in --scenarios`);
+/** The cold soak's burst is sent at the gateway's first ok health: the scenarios start with the gateway. */
+const coldStart = scenarios[0] === COLD_SCENARIO;
 const soakSwaps = positive('soak-swaps', 20);
 const settings = {
   scenarios,
@@ -96,6 +113,9 @@ const settings = {
   soakPollMs: nonNegative('soak-poll-ms', 0),
   soakReadyTimeoutMs: positive('soak-ready-timeout-ms', 120_000),
   soakIntegrators: positive('soak-integrators', 20),
+  // mix: the soaks' swaps round-robin over several pairs (same-chain, cross-chain, to Solana), as
+  // clients send them; single: the one pair of every other scenario (BENCH_QUOTE).
+  soakPairs: option('soak-pairs', 'mix'),
   // Who pays the soak swaps' gas: sponsored (the product's default) or user (the wallet's own transactions).
   soakGasPayment: option('soak-gas-payment', 'sponsored'),
   probeIntervalMs: positive('probe-interval-ms', 250),
@@ -108,6 +128,7 @@ const settings = {
 };
 if (!['sponsored', 'user'].includes(settings.soakGasPayment))
   throw new Error('--soak-gas-payment is sponsored or user');
+if (!['mix', 'single'].includes(settings.soakPairs)) throw new Error('--soak-pairs is mix or single');
 const echo = flag('echo');
 const keepLogs = flag('keep-logs');
 // Every app writes a V8 CPU profile there when it stops (open in Chrome DevTools or speedscope).
@@ -205,20 +226,31 @@ async function createKey(env, owner = 'bench') {
 }
 
 /**
- * One key per integrator of the soak, made with the keys CLI like the bench's own key. A few at a
- * time: each CLI run is a Node process with a database connection.
+ * The bench's own key and, for the soaks, one per integrator, made with the keys CLI (which brings
+ * the gateway's schema up to date itself: no app needs to run yet). A few at a time: each CLI run is
+ * a Node process with a database connection.
  */
-async function createIntegratorKeys(env, count) {
-  const keys = new Array(count);
-  let next = 0;
+async function createKeys(env) {
+  const owners = [
+    'bench',
+    ...(scenarios.some((s) => s.startsWith('soak'))
+      ? Array.from(
+          { length: settings.soakIntegrators },
+          (_, i) => `bench-integrator-${String(i + 1).padStart(2, '0')}`,
+        )
+      : []),
+  ];
+  // The first alone: it migrates the gateway's schema, which the others would wait for anyway.
+  const keys = [await createKey(env, owners[0])];
+  let next = 1;
   const worker = async () => {
-    while (next < count) {
+    while (next < owners.length) {
       const i = next++;
-      keys[i] = await createKey(env, `bench-integrator-${String(i + 1).padStart(2, '0')}`);
+      keys[i] = await createKey(env, owners[i]);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(4, count) }, worker));
-  return keys;
+  await Promise.all(Array.from({ length: Math.min(4, owners.length - 1) }, worker));
+  return { apiKey: keys[0], integratorKeys: keys.slice(1) };
 }
 
 async function startInfrastructure() {
@@ -239,6 +271,12 @@ async function startInfrastructure() {
     say('postgres', `fresh database ${url.pathname.slice(1)}`);
     return url.toString();
   })();
+  // The keys while the broker and the devnet start: none of them waits on an app then.
+  const keysPromise = databasePromise.then(async (url) => {
+    const keys = await createKeys({ ...process.env, DATABASE_URL: url });
+    say('keys', `${1 + keys.integratorKeys.length} API keys made`);
+    return keys;
+  });
   const devnetPromise = (async () => {
     const manifest = path.join(runDir, 'devnet', 'manifest.json');
     const portA = await freePortRun(38545, 2);
@@ -256,11 +294,11 @@ async function startInfrastructure() {
     say('devnet', `chains on ports ${portA}, ${portA + 1}`);
     return manifest;
   })();
-  const settled = await Promise.allSettled([kafkaPromise, databasePromise, devnetPromise]);
+  const settled = await Promise.allSettled([kafkaPromise, databasePromise, devnetPromise, keysPromise]);
   const failed = settled.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
-  const [brokers, databaseUrl, manifest] = settled.map((r) => r.value);
-  return { KAFKA_BROKERS: brokers, DATABASE_URL: databaseUrl, DEVNET_MANIFEST: manifest };
+  const [brokers, databaseUrl, manifest, keys] = settled.map((r) => r.value);
+  return { infra: { KAFKA_BROKERS: brokers, DATABASE_URL: databaseUrl, DEVNET_MANIFEST: manifest }, keys };
 }
 
 async function startApps(infra) {
@@ -302,64 +340,110 @@ async function startApps(infra) {
       measuredProcesses.push({ name: services[i], pid: proc.pid });
     }
   }
+  // Every app's Prometheus metrics: the Kafka services serve GET /metrics on their HEALTH_PORT (the
+  // health server of libs/messaging), the gateways on a METRICS_PORT of their own (below).
+  const metricsTargets = services.map((app, i) => ({
+    app,
+    url: `http://127.0.0.1:${healthBase + i}/metrics`,
+  }));
   const failed = results.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
   // Two gateways: as configured (catalog answers cached for CATALOG_CACHE_TTL_MS) and with the
   // catalog cache off, so GET /chains is measured with and without the request-reply behind it.
-  const gatewayPort = await freePortRun(39300, 2);
-  // Each gateway's GET /metrics is on a port of its own (METRICS_PORT), apart from the API.
-  const metricsPort = await freePortRun(39400, 2);
   const gateways = [
-    { name: 'gateway', port: gatewayPort, metricsPort, env: {} },
+    { name: 'gateway', env: {} },
     {
       name: 'gateway-uncached',
-      port: gatewayPort + 1,
-      metricsPort: metricsPort + 1,
       env: { CATALOG_CACHE_TTL_MS: '0', INSTANCE_ID: `${base.INSTANCE_ID_PREFIX}-uncached` },
     },
   ];
-  for (const g of gateways) {
+  // A cold start (soak-cold first): the uncached gateway first, then the measured one is only
+  // spawned; the scenarios start with it and send the cold burst at its first ok health.
+  let coldGateway;
+  for (const g of coldStart ? [gateways[1], gateways[0]] : gateways) {
+    // Each gateway's ports are found free right before it starts (the gateway before it is bound by
+    // then): a port found long before, while other apps start, may be taken by another run meanwhile.
+    // Its GET /metrics is on a port of its own (METRICS_PORT), apart from the API.
+    g.port = await freePortRun(39300);
+    g.metricsPort = await freePortRun(39400);
+    metricsTargets.push({ app: g.name, url: `http://127.0.0.1:${g.metricsPort}/metrics` });
     const env = {
       ...appEnv('gateway', base, { gatewayPort: g.port }),
       METRICS_PORT: String(g.metricsPort),
       ...g.env,
     };
-    const proc = await startAppProcess('gateway', env, {
-      logFile: path.join(logDir, `${g.name}.log`),
-      echo,
-      nodeArgs,
-    });
+    const logFile = path.join(logDir, `${g.name}.log`);
+    if (coldStart && g === gateways[0]) {
+      coldGateway = spawnGateway(g.name, env, logFile);
+      continue;
+    }
+    const proc = await startAppProcess('gateway', env, { logFile, echo, nodeArgs });
     started.push({ name: g.name, stop: () => proc.stop(), killNow: () => proc.killNow() });
     measuredProcesses.push({ name: g.name, pid: proc.pid });
   }
-  say('apps', 'five apps ready (two gateways: catalog cache on and off)');
+  say(
+    'apps',
+    coldGateway
+      ? 'four services and the uncached gateway ready; the gateway starting (soak-cold sends at its first ok health)'
+      : 'five apps ready (two gateways: catalog cache on and off)',
+  );
   const urlOf = (port) => `http://127.0.0.1:${port}/api/v1`;
   return {
     base,
     gatewayUrl: urlOf(gateways[0].port),
     gatewayMetricsUrl: `http://127.0.0.1:${gateways[0].metricsPort}/metrics`,
     uncachedGatewayUrl: urlOf(gateways[1].port),
+    metricsTargets,
+    coldGateway,
   };
 }
 
-function runScenarios(env) {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--enable-source-maps', path.join(repoRoot, 'dist', 'bench', 'src', 'bench-main.js')],
-      {
-        cwd: repoRoot,
-        env,
-        stdio: 'inherit',
-      },
-    );
-    started.push({
-      name: 'scenarios',
-      stop: async () => child.exitCode === null && child.kill('SIGTERM'),
-      killNow: () => child.kill('SIGKILL'),
-    });
-    child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+/**
+ * The gateway of a cold start, spawned as startAppProcess does but without waiting: `ready` settles
+ * when its health answers 200 (or rejects with its log tail), while the scenarios already poll it.
+ */
+function spawnGateway(name, env, logFile) {
+  const proc = new ManagedProcess(
+    name,
+    process.execPath,
+    ['--enable-source-maps', ...nodeArgs, appEntry('gateway')],
+    {
+      env,
+      logFile,
+      echo,
+    },
+  );
+  const spawnedAtMs = Date.now();
+  started.push({ name, stop: () => proc.stop(), killNow: () => proc.killNow() });
+  measuredProcesses.push({ name, pid: proc.pid });
+  const url = healthUrlOf('gateway', env);
+  const timeoutMs = 120_000;
+  const ready = pollUntil(() => httpOk(url), {
+    timeoutMs,
+    message: () => `${name} not ready at ${url} within ${timeoutMs} ms:\n${proc.tail()}`,
+    abortIf: () =>
+      proc.running() ? undefined : `${name} exited during start-up (log ${logFile}):\n${proc.tail()}`,
   });
+  return { spawnedAtMs, ready };
+}
+
+/** The scenarios' process: `exit` resolves with its exit code; `stop` ends it early. */
+function runScenarios(env) {
+  const child = spawn(
+    process.execPath,
+    ['--enable-source-maps', path.join(repoRoot, 'dist', 'bench', 'src', 'bench-main.js')],
+    {
+      cwd: repoRoot,
+      env,
+      stdio: 'inherit',
+    },
+  );
+  const stop = async () => child.exitCode === null && child.signalCode === null && child.kill('SIGTERM');
+  started.push({ name: 'scenarios', stop, killNow: () => child.kill('SIGKILL') });
+  const exit = new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1))),
+  );
+  return { exit, stop };
 }
 
 async function main() {
@@ -368,13 +452,15 @@ async function main() {
   await bootstrap({ build });
   await compileBench();
   say('bench', `${build ? 'built, ' : ''}bench compiled; starting infrastructure in ${runDir}`);
-  const infra = await startInfrastructure();
-  const { base, gatewayUrl, gatewayMetricsUrl, uncachedGatewayUrl } = await startApps(infra);
-  const apiKey = await createKey(base);
-  const soaks = scenarios.some((s) => s.startsWith('soak'));
-  const integratorKeys = soaks ? await createIntegratorKeys(base, settings.soakIntegrators) : [];
-  say('bench', `stack up in ${((Date.now() - t0) / 1000).toFixed(0)} s; running ${scenarios.join(', ')}`);
-  const code = await runScenarios({
+  const { infra, keys } = await startInfrastructure();
+  const { apiKey, integratorKeys } = keys;
+  const { base, gatewayUrl, gatewayMetricsUrl, uncachedGatewayUrl, metricsTargets, coldGateway } =
+    await startApps(infra);
+  say(
+    'bench',
+    `stack ${coldGateway ? 'up but the gateway' : 'up'} in ${((Date.now() - t0) / 1000).toFixed(0)} s; running ${scenarios.join(', ')}`,
+  );
+  const scenariosRun = runScenarios({
     ...base,
     BENCH_SETTINGS: JSON.stringify(settings),
     BENCH_GATEWAY_URL: gatewayUrl,
@@ -383,11 +469,30 @@ async function main() {
     BENCH_API_KEY: apiKey,
     BENCH_INTEGRATOR_KEYS: integratorKeys.join(','),
     BENCH_PROCESSES: JSON.stringify(measuredProcesses),
+    BENCH_METRICS_TARGETS: JSON.stringify(metricsTargets),
+    ...(coldGateway ? { BENCH_GATEWAY_SPAWNED_AT_MS: String(coldGateway.spawnedAtMs) } : {}),
     BENCH_LOG_DIR: logDir,
     // libs/testing's startApp (soak-scaled's extra instances) writes its logs under <TEST_RUN_DIR>/logs.
     TEST_RUN_DIR: runDir,
     BENCH_RESULTS_DIR: path.join(repoRoot, 'bench', 'results'),
   });
+  // The cold gateway failing to start ends the run (the cold soak would only wait for its health).
+  let gatewayFailed = false;
+  coldGateway?.ready.then(
+    () =>
+      say(
+        'apps',
+        `gateway ready ${((Date.now() - coldGateway.spawnedAtMs) / 1000).toFixed(1)} s after its spawn`,
+      ),
+    (error) => {
+      if (stopping) return; // stopped with the rest, not a failed start
+      gatewayFailed = true;
+      fail('gateway', error.message);
+      void scenariosRun.stop();
+    },
+  );
+  const code = await scenariosRun.exit;
+  if (gatewayFailed) throw new Error('the gateway did not start');
   say('bench', `done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   return code;
 }

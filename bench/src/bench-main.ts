@@ -8,14 +8,18 @@ import { gatewayOverhead } from './scenarios/gateway-overhead';
 import { healthFlood } from './scenarios/health-flood';
 import { kafkaRequestReply } from './scenarios/kafka-request-reply';
 import { soak, SoakOptions, SoakResult } from './scenarios/soak';
+import { soakCold } from './scenarios/soak-cold';
 import { killScaledInstances, soakScaled } from './scenarios/soak-scaled';
-import { quoteLatency, syncBuildLatency } from './scenarios/swap-flow';
+import { BENCH_QUOTE, quoteLatency, syncBuildLatency } from './scenarios/swap-flow';
 import { describeMachine } from './support/machine';
 import { postgresBackendPids } from './support/postgres-backends';
 import { ProcessGroup } from './support/process-cpu';
 import { BenchReport, ScenarioResult, toMarkdown } from './support/report';
+import { MetricsTarget } from './support/rpc-requests';
+import { BenchManifest, benchUserAddress, SoakPairMode, soakPairsOf } from './support/soak-pairs';
 
 export const SCENARIOS = [
+  'soak-cold',
   'gateway-overhead',
   'kafka-request-reply',
   'quote-latency',
@@ -41,6 +45,8 @@ export interface BenchSettings {
   soakPollMs: number;
   soakReadyTimeoutMs: number;
   soakIntegrators: number;
+  /** `mix`: the soaks' swaps round-robin over several pairs; `single`: BENCH_QUOTE only. */
+  soakPairs: SoakPairMode;
   probeIntervalMs: number;
   probeAfterSeconds: number;
   healthFloodConnections: number;
@@ -89,10 +95,13 @@ async function main(): Promise<number> {
   const apiKey = required('BENCH_API_KEY');
   const databaseUrl = required('DATABASE_URL');
   const brokers = required('KAFKA_BROKERS').split(',');
-  const manifest = JSON.parse(fs.readFileSync(required('DEVNET_MANIFEST'), 'utf8')) as {
-    accounts: Array<{ index: number; address: string }>;
-  };
-  const userAddress = manifest.accounts.find((a) => a.index === 9)?.address ?? manifest.accounts[0].address;
+  const manifest = JSON.parse(fs.readFileSync(required('DEVNET_MANIFEST'), 'utf8')) as BenchManifest;
+  const userAddress = benchUserAddress(manifest);
+  const pairs = soakPairsOf(settings.soakPairs, manifest, BENCH_QUOTE);
+  // Every app's GET /metrics (run.mjs): the soaks read the RPC counter there.
+  const metricsTargets = JSON.parse(process.env.BENCH_METRICS_TARGETS ?? '[]') as MetricsTarget[];
+  if (settings.scenarios.indexOf('soak-cold') > 0)
+    throw new Error('soak-cold runs on a cold stack: it can only be the first scenario of a run');
   const resultsDir = required('BENCH_RESULTS_DIR');
   const swapContext = { gatewayUrl, apiKey, userAddress };
   // run.mjs makes integrators' keys for the soaks only (empty otherwise): the run's key then.
@@ -104,7 +113,8 @@ async function main(): Promise<number> {
     gatewayMetricsUrl: process.env.BENCH_GATEWAY_METRICS_URL,
     integratorKeys,
     proberKey: apiKey,
-    userAddress,
+    pairs,
+    metricsTargets,
     databaseUrl,
     swaps: settings.soakSwaps,
     concurrency: settings.soakConcurrency,
@@ -123,6 +133,14 @@ async function main(): Promise<number> {
   const results: ScenarioResult[] = [];
   const errors: BenchReport['errors'] = [];
   const runners: Record<ScenarioName, () => Promise<ScenarioResult>> = {
+    'soak-cold': () =>
+      soakCold(soakOptions, {
+        healthUrl: `${gatewayUrl.replace(/\/+$/, '')}/health`,
+        gatewaySpawnedAtMs: process.env.BENCH_GATEWAY_SPAWNED_AT_MS
+          ? Number(process.env.BENCH_GATEWAY_SPAWNED_AT_MS)
+          : undefined,
+        timeoutMs: 180_000,
+      }),
     'gateway-overhead': () =>
       gatewayOverhead({
         gatewayUrl,
@@ -153,7 +171,8 @@ async function main(): Promise<number> {
       healthFlood({
         gatewayUrl,
         integratorKeys,
-        userAddress,
+        pairs: pairs.pairs,
+        pairMode: pairs.mode,
         gasPayment: settings.soakGasPayment,
         pollIntervalMs: settings.soakPollMs,
         readyTimeoutMs: settings.soakReadyTimeoutMs,
@@ -192,7 +211,8 @@ async function main(): Promise<number> {
   process.stdout.write(`${markdown}\n\nResults: ${path.join(resultsDir, `${stamp}.json`)} and .md\n`);
   const soakFailed = results.some(
     (r) =>
-      (r.scenario === 'soak' || r.scenario === 'soak-scaled') && r.verdict !== 'none lost, none duplicated',
+      (r.scenario === 'soak' || r.scenario === 'soak-cold' || r.scenario === 'soak-scaled') &&
+      r.verdict !== 'none lost, none duplicated',
   );
   return errors.length > 0 || soakFailed ? 1 : 0;
 }

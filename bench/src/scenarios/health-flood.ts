@@ -3,14 +3,18 @@
 // the same gateway, alternating (baseline, flood, baseline, flood …: the machine drifts between
 // runs), and the throughput with the flood is reported as a ratio of the one without it.
 import { api } from '@swapgw/testing';
+import { SoakPairMode, SwapPair } from '../support/soak-pairs';
 import { elapsedMs, LatencySummary, mapLimit, ratio, round, summarize } from '../support/stats';
-import { BurstRecord, newBurstRecord, oneSwap, SoakOptions } from './soak';
+import { BurstRecord, newBurstRecord, oneSwap, pairOf, SoakOptions } from './soak';
 
 export interface HealthFloodOptions extends Pick<
   SoakOptions,
-  'userAddress' | 'gasPayment' | 'readyTimeoutMs' | 'pollIntervalMs'
+  'gasPayment' | 'readyTimeoutMs' | 'pollIntervalMs'
 > {
   gatewayUrl: string;
+  /** The soak's pairs, round-robin (swap n: pair n mod the count). */
+  pairs: SwapPair[];
+  pairMode: SoakPairMode;
   integratorKeys: string[];
   swaps: number;
   concurrency: number;
@@ -31,10 +35,13 @@ export interface HealthFloodPhase {
   buildToReadyMs: LatencySummary;
   /** Swaps that did not end ready, by how they ended. */
   failures: Record<string, number>;
+  /** Swaps and ready ones per pair, every round of the phase together. */
+  byPair: Record<string, { swaps: number; ready: number }>;
 }
 
 export interface HealthFloodResult {
   scenario: 'health-flood';
+  pairMode: SoakPairMode;
   concurrency: number;
   floodConnections: number;
   rounds: number;
@@ -119,7 +126,14 @@ async function burst(options: HealthFloodOptions, count: number, concurrency: nu
     Array.from({ length: count }, (_, n) => n),
     concurrency,
     async (n) => {
-      const event = await oneSwap(clients[n % clients.length], n, options, clock, record);
+      const event = await oneSwap(
+        clients[n % clients.length],
+        n,
+        pairOf(options.pairs, n),
+        options,
+        clock,
+        record,
+      );
       if (!event.ok) failures[event.outcome] = (failures[event.outcome] ?? 0) + 1;
     },
   );
@@ -132,6 +146,13 @@ function phaseOf(bursts: Burst[]): HealthFloodPhase {
   const failures: Record<string, number> = {};
   for (const b of bursts)
     for (const [k, v] of Object.entries(b.failures)) failures[k] = (failures[k] ?? 0) + v;
+  const byPair: HealthFloodPhase['byPair'] = {};
+  for (const b of bursts)
+    for (const [name, r] of Object.entries(b.record.pairs)) {
+      const p = (byPair[name] ??= { swaps: 0, ready: 0 });
+      p.swaps += r.swaps;
+      p.ready += r.readyTimes.length;
+    }
   return {
     swaps: bursts.reduce((n, b) => n + b.swaps, 0),
     ready,
@@ -140,6 +161,7 @@ function phaseOf(bursts: Burst[]): HealthFloodPhase {
     swapsPerSecondByRound: bursts.map((b) => round(b.record.readyTimes.length / b.wallSeconds, 3)),
     buildToReadyMs: summarize(bursts.flatMap((b) => b.record.readyTimes)),
     failures,
+    byPair,
   };
 }
 
@@ -167,6 +189,7 @@ export async function healthFlood(options: HealthFloodOptions): Promise<HealthFl
   const calls = flood.latencies.length;
   return {
     scenario: 'health-flood',
+    pairMode: options.pairMode,
     concurrency: options.concurrency,
     floodConnections: options.floodConnections,
     rounds: options.rounds,

@@ -7,6 +7,7 @@
 import { AppHandle, startApp } from '@swapgw/testing';
 import { GroupMovement, GroupWatcher, windowOf } from '../support/consumer-groups';
 import { ProcessGroup } from '../support/process-cpu';
+import { MetricsTarget, readRpcCounters, RpcReading } from '../support/rpc-requests';
 import { BurstCompanion, runSoak, SoakFigures, SoakOptions, SwapEvent } from './soak';
 
 /** Group ids of the scaled apps (SERVICE_NAME of each app module: the group is the service name). */
@@ -63,6 +64,8 @@ class ScaleOut implements BurstCompanion {
 
   private scaleInTimer?: NodeJS.Timeout;
   private scaleIn: Promise<void> = Promise.resolve();
+  /** RPC counters of the instance stopped during the burst, read just before it stopped. */
+  private readonly lastReadings = new Map<string, RpcReading>();
 
   /** Before the burst: every extra instance started and ready (or failed). */
   async prepare(): Promise<void> {
@@ -95,10 +98,13 @@ class ScaleOut implements BurstCompanion {
       const planner = this.handles.find((h) => h.app === 'execution-planner');
       if (!planner) return;
       this.launchedAtMs = clock();
-      this.scaleIn = planner.stop().then(() => {
-        const instance = this.instances.find((i) => i.instanceId === planner.instanceId);
-        if (instance) instance.stoppedAtMs = Math.round(clock());
-      });
+      this.scaleIn = readRpcCounters([{ app: planner.instanceId, url: planner.metricsUrl }])
+        .then(([reading]) => void this.lastReadings.set(planner.instanceId, reading))
+        .then(() => planner.stop())
+        .then(() => {
+          const instance = this.instances.find((i) => i.instanceId === planner.instanceId);
+          if (instance) instance.stoppedAtMs = Math.round(clock());
+        });
     }, SCALE_IN_AFTER_MS);
   }
 
@@ -108,6 +114,14 @@ class ScaleOut implements BurstCompanion {
       pids: [h.pid()].filter((p): p is number => p !== undefined),
       withDescendants: false,
     }));
+  }
+
+  metricsTargets(): MetricsTarget[] {
+    return this.handles.map((h) => ({ app: h.instanceId, url: h.metricsUrl }));
+  }
+
+  lastRpcReading(app: string): RpcReading | undefined {
+    return this.lastReadings.get(app);
   }
 
   /** Waits until the instances are up (or failed) and the groups settled (bounded by the watcher's stop). */

@@ -1,7 +1,9 @@
-// The soak: a burst of swaps at once, spread over several integrators' keys, with a prober asking
+// The soak: a burst of swaps at once, spread over several integrators' keys and several pairs (as
+// clients spread them: same-chain on either chain, cross-chain, to Solana), with a prober asking
 // the cheap questions other integrators keep asking meanwhile. Measured: what was refused, lost or
-// done twice, swaps/s to a ready payload, build → ready latency, CPU per swap over every process of
-// the run, the machine's busy share, probe 5xx during and after the burst, request-reply recycles.
+// done twice, swaps/s to a ready payload, build → ready latency (also per pair), CPU per swap over
+// every process of the run, RPC calls per swap per chain, app and method, the machine's busy share,
+// probe 5xx during and after the burst, request-reply recycles.
 import { randomUUID } from 'node:crypto';
 import { api, ApiClient, ApiResponse, ledgerAnomalies, readSwapLedger, SwapLedgerRow } from '@swapgw/testing';
 import {
@@ -13,6 +15,14 @@ import {
 } from '../support/process-cpu';
 import { Prober, ProbeResult, ProbeTarget } from '../support/prober';
 import { readRecycles, RecycleReading, recyclesBetween } from '../support/request-reply-recycles';
+import {
+  MetricsTarget,
+  readRpcCounters,
+  RpcFigures,
+  RpcReading,
+  rpcCallsBetween,
+} from '../support/rpc-requests';
+import { QuoteRequest, SoakPairMode, SoakPairs, SwapPair } from '../support/soak-pairs';
 import { elapsedMs, LatencySummary, mapLimit, round, summarize } from '../support/stats';
 import { BENCH_QUOTE } from './swap-flow';
 
@@ -24,7 +34,10 @@ export interface SoakOptions {
   integratorKeys: string[];
   /** The prober's own key, so its requests are nobody's swaps. */
   proberKey: string;
-  userAddress: string;
+  /** The pairs swap n goes through, round-robin (pair n mod the count), with their builders' addresses. */
+  pairs: SoakPairs;
+  /** Every app's GET /metrics, read before and after the burst for the RPC calls per swap. */
+  metricsTargets: MetricsTarget[];
   databaseUrl: string;
   swaps: number;
   concurrency: number;
@@ -50,10 +63,16 @@ export interface BurstCompanion {
   begin(clock: () => number): void;
   /** Its processes, counted in the CPU figures; read when the burst ends. */
   processGroups(): ProcessGroup[];
+  /** Its apps' GET /metrics (their RPC calls are counted too); read before and after the burst. */
+  metricsTargets?(): MetricsTarget[];
+  /** The last reading of an app it stopped during the burst, taken just before it stopped. */
+  lastRpcReading?(app: string): RpcReading | undefined;
 }
 
 /** What happened to one swap, with times on the soak clock (ms since the burst started). */
 export interface SwapEvent {
+  /** The pair's name (SwapPair.name). */
+  pair: string;
   outcome: string;
   ok: boolean;
   /** When the swap ended (ready or failed). */
@@ -62,11 +81,31 @@ export interface SwapEvent {
   buildRefusedAtMs?: number;
 }
 
-/** The figures of one soak, single-instance or scaled. */
+/** One pair's share of a soak. */
+export interface PairFigures {
+  pair: string;
+  quote: QuoteRequest;
+  swaps: number;
+  ready: number;
+  /** From POST /swap/build to the first 200 of GET /swap/{id}/signing, this pair's swaps. */
+  buildToReadyMs: LatencySummary;
+  /** Swaps that did not end ready, by how they ended. */
+  failures: Record<string, number>;
+}
+
+/** The figures of one soak, single-instance, cold or scaled. */
 export interface SoakFigures {
   swaps: number;
   concurrency: number;
   integrators: number;
+  /** `mix`: the swaps went round-robin over `pairs`; `single`: one pair. */
+  pairMode: SoakPairMode;
+  /** Per pair, in round-robin order: swap n went through pair n mod the count. */
+  pairs: PairFigures[];
+  /** Pairs of the mix left out because the devnet lacks their chain (older commits). */
+  pairsSkipped: string[];
+  /** Warm-up swaps before the burst, not counted (0 for the cold soak). */
+  warmupSwaps: number;
   pollIntervalMs: number;
   readyTimeoutMs: number;
   wallSeconds: number;
@@ -96,6 +135,11 @@ export interface SoakFigures {
   cpu?: CpuUsage;
   /** cpu.serviceCpuMs and cpu.allCpuMs per ready swap. */
   cpuMsPerSwap?: { services: number; all: number };
+  /**
+   * JSON-RPC requests the apps sent to chain nodes during the burst (swapgw_rpc_requests_total,
+   * before and after it), per ready swap; `available` false on commits without the counter.
+   */
+  rpc: RpcFigures;
   probes: ProbeResult;
   /** Request-reply client recycles in the gateway during the burst and the probe tail. */
   recycles: RecycleReading;
@@ -144,7 +188,17 @@ async function send(request: () => Promise<ApiResponse>): Promise<{ res?: ApiRes
   }
 }
 
+/** One pair's swaps in a burst. */
+export interface PairRecord {
+  pair: SwapPair;
+  swaps: number;
+  readyTimes: number[];
+  failures: Record<string, number>;
+}
+
 export interface BurstRecord {
+  /** Per pair name. */
+  pairs: Record<string, PairRecord>;
   quoteStatuses: Record<string, number>;
   buildStatuses: Record<string, number>;
   readyTimes: number[];
@@ -155,6 +209,7 @@ export interface BurstRecord {
 }
 
 export const newBurstRecord = (): BurstRecord => ({
+  pairs: {},
   quoteStatuses: {},
   buildStatuses: {},
   readyTimes: [],
@@ -164,23 +219,43 @@ export const newBurstRecord = (): BurstRecord => ({
   failureKinds: new Set(),
 });
 
+/** The pair of swap n: round-robin over the pairs. */
+export const pairOf = (pairs: readonly SwapPair[], n: number): SwapPair => pairs[n % pairs.length];
+
 /** One swap as a client runs it: quote, async build, then GET /swap/{id}/signing until 200. */
 export async function oneSwap(
   client: ApiClient,
   n: number,
-  options: Pick<SoakOptions, 'userAddress' | 'gasPayment' | 'readyTimeoutMs' | 'pollIntervalMs'>,
+  pair: SwapPair,
+  options: Pick<SoakOptions, 'gasPayment' | 'readyTimeoutMs' | 'pollIntervalMs'>,
   clock: () => number,
   record: BurstRecord,
+): Promise<SwapEvent> {
+  const ofPair = (record.pairs[pair.name] ??= { pair, swaps: 0, readyTimes: [], failures: {} });
+  ofPair.swaps++;
+  const event = await swapThrough(client, n, pair, options, clock, record, ofPair);
+  if (!event.ok) count(ofPair.failures, event.outcome);
+  return event;
+}
+
+async function swapThrough(
+  client: ApiClient,
+  n: number,
+  pair: SwapPair,
+  options: Pick<SoakOptions, 'gasPayment' | 'readyTimeoutMs' | 'pollIntervalMs'>,
+  clock: () => number,
+  record: BurstRecord,
+  ofPair: PairRecord,
 ): Promise<SwapEvent> {
   const fail = (outcome: string, detail: string, extra: Partial<SwapEvent> = {}): SwapEvent => {
     // One sample per kind of failure: a thousand identical timeouts would hide the rarer ones.
     if (record.failureSamples.length < 10 && !record.failureKinds.has(outcome)) {
       record.failureKinds.add(outcome);
-      record.failureSamples.push(`swap ${n}: ${detail}`);
+      record.failureSamples.push(`swap ${n} (${pair.name}): ${detail}`);
     }
-    return { outcome, ok: false, atMs: clock(), ...extra };
+    return { pair: pair.name, outcome, ok: false, atMs: clock(), ...extra };
   };
-  const quote = await send(() => client.post('/quote', BENCH_QUOTE, { timeoutMs: REQUEST_TIMEOUT_MS }));
+  const quote = await send(() => client.post('/quote', pair.quote, { timeoutMs: REQUEST_TIMEOUT_MS }));
   count(record.quoteStatuses, quote.answer);
   const route = quote.res?.body?.data;
   if (quote.res?.status !== 200 || !route?.routes?.length)
@@ -196,7 +271,8 @@ export async function oneSwap(
       {
         quoteId: route.quoteId,
         routeId: route.routes[0].routeId,
-        userAddress: options.userAddress,
+        userAddress: pair.userAddress,
+        ...(pair.recipient ? { recipient: pair.recipient } : {}),
         gasPayment: options.gasPayment,
         waitForTxRequestMs: 0,
       },
@@ -234,8 +310,25 @@ export async function oneSwap(
       options.pollIntervalMs > 0 ? options.pollIntervalMs : Number(poll.res?.body?.data?.pollAfterMs ?? 1000);
     await new Promise((resolve) => setTimeout(resolve, pollAfterMs));
   }
-  record.readyTimes.push(elapsedMs(buildStart));
-  return { outcome: 'ready', ok: true, atMs: clock() };
+  const readyMs = elapsedMs(buildStart);
+  record.readyTimes.push(readyMs);
+  ofPair.readyTimes.push(readyMs);
+  return { pair: pair.name, outcome: 'ready', ok: true, atMs: clock() };
+}
+
+/** Per pair, in the order of `pairs` (the round-robin's). */
+export function pairFiguresOf(pairs: readonly SwapPair[], record: BurstRecord): PairFigures[] {
+  return pairs.map((pair) => {
+    const r = record.pairs[pair.name];
+    return {
+      pair: pair.name,
+      quote: pair.quote,
+      swaps: r?.swaps ?? 0,
+      ready: r?.readyTimes.length ?? 0,
+      buildToReadyMs: summarize(r?.readyTimes ?? []),
+      failures: r?.failures ?? {},
+    };
+  });
 }
 
 /** Lost: some row missing; duplicated: some row more than once (per accepted swap id). */
@@ -260,8 +353,17 @@ function ledgerVerdicts(ledger: readonly SwapLedgerRow[]): { lost: number; dupli
 export async function runSoak(
   options: SoakOptions,
   companion?: BurstCompanion,
-): Promise<{ figures: SoakFigures; events: SwapEvent[]; prober: Prober }> {
+): Promise<{
+  figures: SoakFigures;
+  events: SwapEvent[];
+  prober: Prober;
+  burstStart: bigint;
+  /** How long each reading before the burst took (they run at once): what delays the cold burst. */
+  readingsBeforeMs: Record<'recycles' | 'processes' | 'rpc', number>;
+}> {
   const clients = options.integratorKeys.map((key) => api(options.gatewayUrl, key));
+  const pairs = options.pairs.pairs;
+  if (pairs.length === 0) throw new Error('the soak has no pair to swap');
   if (options.warmupSwaps > 0) {
     const warmup = newBurstRecord();
     const warmupStart = process.hrtime.bigint();
@@ -272,6 +374,7 @@ export async function runSoak(
         void (await oneSwap(
           clients[n % clients.length],
           -1 - n,
+          pairOf(pairs, n),
           options,
           () => elapsedMs(warmupStart),
           warmup,
@@ -279,9 +382,20 @@ export async function runSoak(
     );
   }
   const record = newBurstRecord();
-  const recyclesBefore = await readRecycles(options.gatewayMetricsUrl, options.gatewayLogFile);
+  const metricsTargets = () => [...options.metricsTargets, ...(companion?.metricsTargets?.() ?? [])];
+  // Read at once: the cold soak sends its first swap right after these.
   const measureCpu = cpuAccountingAvailable();
-  const cpuBefore = measureCpu ? takeCpuSnapshot(await options.processGroups()) : undefined;
+  const readingsStart = process.hrtime.bigint();
+  const timed = async <T>(reading: Promise<T>): Promise<[T, number]> => [
+    await reading,
+    round(elapsedMs(readingsStart)),
+  ];
+  const [[recyclesBefore, recyclesMs], [groupsBefore, processesMs], [rpcBefore, rpcMs]] = await Promise.all([
+    timed(readRecycles(options.gatewayMetricsUrl, options.gatewayLogFile)),
+    timed(measureCpu ? options.processGroups() : Promise.resolve(undefined)),
+    timed(readRpcCounters(metricsTargets())),
+  ]);
+  const cpuBefore = groupsBefore && takeCpuSnapshot(groupsBefore);
   const loadGeneratorBefore = process.cpuUsage();
 
   const start = process.hrtime.bigint();
@@ -300,7 +414,9 @@ export async function runSoak(
     Array.from({ length: options.swaps }, (_, n) => n),
     options.concurrency,
     async (n) => {
-      record.events.push(await oneSwap(clients[n % clients.length], n, options, clock, record));
+      record.events.push(
+        await oneSwap(clients[n % clients.length], n, pairOf(pairs, n), options, clock, record),
+      );
     },
   );
   const wallSeconds = elapsedMs(start) / 1000;
@@ -312,6 +428,12 @@ export async function runSoak(
       takeCpuSnapshot([...(await options.processGroups()), ...(companion?.processGroups() ?? [])]),
       (loadGenerator.user + loadGenerator.system) / 1000,
     );
+  // After the CPU snapshot: the apps' CPU rendering /metrics stays out of the burst's figures (the
+  // readings before the burst are taken before its snapshot too).
+  const rpcAfter = await readRpcCounters(metricsTargets());
+  const rpc = rpcCallsBetween(rpcBefore, rpcAfter, record.readyTimes.length, (app) =>
+    companion?.lastRpcReading?.(app),
+  );
 
   // The tail: do the cheap requests recover once the burst is over?
   prober.burstEnded();
@@ -338,6 +460,10 @@ export async function runSoak(
     swaps: options.swaps,
     concurrency: options.concurrency,
     integrators: options.integratorKeys.length,
+    pairMode: options.pairs.mode,
+    pairs: pairFiguresOf(pairs, record),
+    pairsSkipped: options.pairs.skipped,
+    warmupSwaps: options.warmupSwaps,
     pollIntervalMs: options.pollIntervalMs,
     readyTimeoutMs: options.readyTimeoutMs,
     wallSeconds: round(wallSeconds),
@@ -359,12 +485,19 @@ export async function runSoak(
       cpu && ready > 0
         ? { services: round(cpu.serviceCpuMs / ready, 1), all: round(cpu.allCpuMs / ready, 1) }
         : undefined,
+    rpc,
     probes,
     recycles,
     failureSamples: record.failureSamples,
     verdict: clean ? 'none lost, none duplicated' : 'FAILED: see outcomes and anomalies',
   };
-  return { figures, events: record.events, prober };
+  return {
+    figures,
+    events: record.events,
+    prober,
+    burstStart: start,
+    readingsBeforeMs: { recycles: recyclesMs, processes: processesMs, rpc: rpcMs },
+  };
 }
 
 export async function soak(options: SoakOptions): Promise<SoakResult> {

@@ -10,16 +10,39 @@ import { pgClientConfig } from '@swapgw/persistence';
  * run elsewhere, where its pids mean nothing here.
  */
 export async function postgresBackendPids(databaseUrl: string): Promise<number[]> {
-  const client = new Client(pgClientConfig(databaseUrl));
-  await client.connect();
+  const client = await clientFor(databaseUrl);
   try {
     const { rows } = await client.query<{ pid: number }>(
       `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
     );
     return rows.map((r) => r.pid).filter(isLocalPostgres);
-  } finally {
-    await client.end();
+  } catch (error) {
+    clients.delete(databaseUrl); // a broken connection: the next call opens a new one
+    void client.end().catch(() => undefined);
+    throw error;
   }
+}
+
+/**
+ * One connection per database for the process's lifetime (the bench's process exits explicitly):
+ * the cold soak reads the pids right after the gateway's first ok health, where a new connection
+ * would delay its first swap. It is left out of the pids it reads (pg_backend_pid()).
+ */
+const clients = new Map<string, Promise<Client>>();
+
+function clientFor(databaseUrl: string): Promise<Client> {
+  let client = clients.get(databaseUrl);
+  if (!client) {
+    client = (async () => {
+      const c = new Client(pgClientConfig(databaseUrl));
+      c.on('error', () => clients.delete(databaseUrl));
+      await c.connect();
+      return c;
+    })();
+    client.catch(() => clients.delete(databaseUrl));
+    clients.set(databaseUrl, client);
+  }
+  return client;
 }
 
 function isLocalPostgres(pid: number): boolean {

@@ -2,9 +2,11 @@ import type { GatewayOverheadResult } from '../scenarios/gateway-overhead';
 import type { HealthFloodResult } from '../scenarios/health-flood';
 import type { KafkaRequestReplyResult } from '../scenarios/kafka-request-reply';
 import type { SoakFigures, SoakResult } from '../scenarios/soak';
+import type { SoakColdResult } from '../scenarios/soak-cold';
 import type { SoakScaledResult } from '../scenarios/soak-scaled';
 import type { QuoteLatencyResult, SyncBuildLatencyResult } from '../scenarios/swap-flow';
 import type { MachineDescription } from './machine';
+import { RPC_COUNTER, type RpcFigures } from './rpc-requests';
 import type { LatencySummary } from './stats';
 
 export type ScenarioResult =
@@ -13,6 +15,7 @@ export type ScenarioResult =
   | QuoteLatencyResult
   | SyncBuildLatencyResult
   | SoakResult
+  | SoakColdResult
   | SoakScaledResult
   | HealthFloodResult;
 
@@ -108,10 +111,20 @@ function section(result: ScenarioResult): string[] {
       ];
     case 'soak':
       return [
-        `## Soak: ${result.swaps} swaps, ${result.concurrency} at a time, ${result.integrators} integrators' keys (quote → async build → poll ${result.pollIntervalMs > 0 ? `every ${result.pollIntervalMs} ms` : 'after each pollAfterMs'} until ready)`,
+        `## Soak: ${result.swaps} swaps, ${result.concurrency} at a time, ${result.integrators} integrators' keys, ${pairsPhrase(result)} (quote → async build → poll ${result.pollIntervalMs > 0 ? `every ${result.pollIntervalMs} ms` : 'after each pollAfterMs'} until ready; ${result.warmupSwaps} warm-up swaps before, not counted)`,
         '',
         ...soakFigures(result),
       ];
+    case 'soak-cold': {
+      const cold = result.cold;
+      return [
+        `## Soak, cold: ${result.swaps} swaps, ${result.concurrency} at a time, ${pairsPhrase(result)}, no warm-up, sent when GET /api/v1/health first answered ok`,
+        '',
+        `The gateway's health first answered ok ${cold.healthOkAfterSpawnMs === undefined ? '' : `${num(cold.healthOkAfterSpawnMs / 1000, 2)} s after its process was spawned, `}after ${cold.healthPolls} polls (every 25 ms; before the ok: ${statuses(cold.healthAnswersBefore)}); the first swap went ${ms(cold.firstSwapAfterHealthOkMs)} after the ok (the readings taken before the burst, at once: the gateway's metrics ${ms(cold.readingsBeforeMs.recycles)}, the processes ${ms(cold.readingsBeforeMs.processes)}, the RPC counters ${ms(cold.readingsBeforeMs.rpc)}). The Kafka services were started and ready before the gateway, as in every run.`,
+        '',
+        ...soakFigures(result),
+      ];
+    }
     case 'soak-scaled': {
       const moving = result.partitionsMoving;
       const errors = result.errorsWhilePartitionsMove;
@@ -142,6 +155,12 @@ function section(result: ScenarioResult): string[] {
         phaseRow('health flood', result.flood),
         '',
         `Throughput with the flood / without: ${x(result.throughputRatio)}; build → ready p99 ${x(result.readyP99Ratio)}.`,
+        `Ready per pair (${result.pairMode}), baseline / flood: ${Object.entries(result.baseline.byPair)
+          .map(([name, p]) => {
+            const f = result.flood.byPair[name];
+            return `${name} ${p.ready}/${p.swaps} / ${f ? `${f.ready}/${f.swaps}` : 'n/a'}`;
+          })
+          .join('; ')}.`,
         `Health calls: ${result.health.calls} (${num(result.health.callsPerSecond, 1)}/s), statuses ${statuses(result.health.statuses)}, p50 ${ms(result.health.latencyMs.p50)}, p99 ${ms(result.health.latencyMs.p99)}.`,
       ];
     }
@@ -149,6 +168,62 @@ function section(result: ScenarioResult): string[] {
 }
 
 const cpuMs = (v: number) => `${num(v)} ms`;
+
+const pairsPhrase = (result: SoakFigures) =>
+  result.pairMode === 'single'
+    ? `one pair (${result.pairs[0]?.pair ?? 'n/a'})`
+    : `${result.pairs.length} pairs round-robin`;
+
+/** Top methods shown in the summary; the JSON has them all. */
+const TOP_RPC_METHODS = 8;
+
+function rpcLines(rpc: RpcFigures, probes: SoakFigures['probes']): string[] {
+  if (!rpc.available)
+    return [
+      '',
+      `RPC calls per ready swap: n/a (no app exposes ${RPC_COUNTER}: a commit before the counter; apps read: ${rpc.apps.map((a) => `${a.app} ${a.state}`).join(', ')}).`,
+    ];
+  const chains = rpc.chains.map((c) => c.chain);
+  const perSwap = (calls: number) => (rpc.readySwaps > 0 ? num(calls / rpc.readySwaps, 2) : 'n/a');
+  const probesDuring = probes.targets.reduce((n, t) => n + t.during.sent, 0);
+  const quoteProbes = probes.targets.find((t) => t.name === 'POST /quote')?.during.sent ?? 0;
+  return [
+    '',
+    `RPC calls per ready swap: **${num(rpc.perReadySwap, 2)}** (${rpc.total} JSON-RPC requests to the chains over ${rpc.readySwaps} ready swaps; ${RPC_COUNTER} on every app's /metrics before and after the burst, so the prober's ${probesDuring} requests during the burst, ${quoteProbes} of them POST /quote, and the apps' own background reads are in it). Per app and chain, per ready swap:`,
+    '',
+    `| app | ${chains.join(' | ')} | all chains |`,
+    `|---|${chains.map(() => '---:|').join('')}---:|`,
+    ...rpc.apps.map((a) =>
+      a.state === 'counter' || a.state === 'stopped'
+        ? `| ${a.app}${a.state === 'stopped' ? ' (stopped during the burst: to its last reading)' : ''} | ${chains.map((c) => perSwap(a.byChain[c] ?? 0)).join(' | ')} | ${perSwap(a.calls)} |`
+        : `| ${a.app} (${a.state === 'absent' ? 'no counter on its /metrics' : 'metrics unreadable'}) | ${chains.map(() => 'n/a').join(' | ')} | n/a |`,
+    ),
+    `| **all apps** | ${rpc.chains.map((c) => perSwap(c.calls)).join(' | ')} | ${perSwap(rpc.total)} |`,
+    '',
+    `Top methods (of ${rpc.methods.length}):`,
+    '',
+    '| chain | method | calls | per ready swap |',
+    '|---|---|---:|---:|',
+    ...rpc.methods
+      .slice(0, TOP_RPC_METHODS)
+      .map((m) => `| ${m.chain} | ${m.method} | ${m.calls} | ${perSwap(m.calls)} |`),
+  ];
+}
+
+function pairLines(result: SoakFigures): string[] {
+  return [
+    '',
+    `Per pair (${result.pairMode === 'single' ? 'one pair' : 'swap n through pair n mod the count'}):`,
+    '',
+    '| pair | swaps | ready | build → ready p50 | p99 | not ready |',
+    '|---|---:|---:|---:|---:|---|',
+    ...result.pairs.map(
+      (p) =>
+        `| ${p.pair} | ${p.swaps} | ${p.ready} | ${ms(p.buildToReadyMs.p50)} | ${ms(p.buildToReadyMs.p99)} | ${statuses(p.failures)} |`,
+    ),
+    ...result.pairsSkipped.map((s) => `- left out of the mix: ${s}`),
+  ];
+}
 
 function soakFigures(result: SoakFigures): string[] {
   const cpu = result.cpu;
@@ -183,7 +258,9 @@ function soakFigures(result: SoakFigures): string[] {
     `Ready ${result.ready}/${result.swaps}; builds accepted ${result.accepted}, refused ${result.buildsRefused} (${statuses(result.buildStatuses)}); quotes: ${statuses(result.quoteStatuses)}.`,
     `Lost ${result.lost}, duplicated ${result.duplicated} (tables read after the probe tail; distinct swap ids ${result.distinctSwapIds}, rows not exactly once: ${result.anomalyCount}). **${result.verdict}**`,
     `Outcomes: ${statuses(result.outcomes)}.`,
+    ...pairLines(result),
     ...cpuLines,
+    ...rpcLines(result.rpc, result.probes),
     '',
     `Prober (every ${result.probes.intervalMs} ms each, timeout ${result.probes.timeoutMs} ms; "during" = the burst, "after" = the tail after it; the requirement is no 5xx):`,
     '',
