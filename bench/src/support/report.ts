@@ -155,10 +155,10 @@ function section(result: ScenarioResult): string[] {
         phaseRow('health flood', result.flood),
         '',
         `Throughput with the flood / without: ${x(result.throughputRatio)}; build → ready p99 ${x(result.readyP99Ratio)}.`,
-        `Ready per pair (${result.pairMode}), baseline / flood: ${Object.entries(result.baseline.byPair)
+        `Ready per pair (${result.pairMode}): ${Object.entries(result.baseline.byPair)
           .map(([name, p]) => {
             const f = result.flood.byPair[name];
-            return `${name} ${p.ready}/${p.swaps} / ${f ? `${f.ready}/${f.swaps}` : 'n/a'}`;
+            return `${name} ${p.ready}/${p.swaps} without the flood, ${f ? `${f.ready}/${f.swaps}` : 'n/a'} with it`;
           })
           .join('; ')}.`,
         `Health calls: ${result.health.calls} (${num(result.health.callsPerSecond, 1)}/s), statuses ${statuses(result.health.statuses)}, p50 ${ms(result.health.latencyMs.p50)}, p99 ${ms(result.health.latencyMs.p99)}.`,
