@@ -110,7 +110,8 @@ describe('across provider against a local server speaking Across’s suggested-f
   const bench = ProviderTestBench.forSuite(across, async () => ({
     RPC_URL_BASE: `http://127.0.0.1:${await freePort()}`,
     RPC_URL_ARBITRUM: arbitrum.url,
-    QUOTE_PROVIDER_TIMEOUT_MS: '500',
+    // Short, for the slow-Across case (3 s), yet room for the pool reads' head read on a busy CI machine.
+    QUOTE_PROVIDER_TIMEOUT_MS: '1500',
   }));
   const withEnv = (env: Record<string, string>) => bench.app(env);
   let service: QuoteTestApp;
