@@ -1,4 +1,4 @@
-import { getAmountOut, getAmountsOut, priceImpactBps } from './uniswap-v2-math';
+import { getAmountOut, getAmountsIn, getAmountsOut, priceImpactBps } from './uniswap-v2-math';
 
 describe('Uniswap V2 math', () => {
   it('matches the UniswapV2Library formula with its 0.3% fee and floor division', () => {
@@ -35,5 +35,27 @@ describe('Uniswap V2 math', () => {
     const impact = priceImpactBps(big, pool, getAmountsOut(big, pool)[1]);
     expect(impact).toBeGreaterThan(800);
     expect(impact).toBeLessThan(1000);
+  });
+});
+
+describe('getAmountsIn: the input a path needs, as router.getAmountsIn', () => {
+  const hops = [
+    { reserveIn: 10n ** 24n, reserveOut: 5n * 10n ** 21n },
+    { reserveIn: 3n * 10n ** 20n, reserveOut: 9n * 10n ** 11n },
+  ];
+
+  it('buys at least the amount asked, and one unit less of input never buys more than it', () => {
+    for (const amountOut of [1n, 7n, 1_000_000n]) {
+      const [amountIn] = getAmountsIn(amountOut, hops);
+      const bought = getAmountsOut(amountIn, hops);
+      expect(bought[bought.length - 1]).toBeGreaterThanOrEqual(amountOut);
+    }
+    const [least] = getAmountsIn(1n, hops.slice(0, 1));
+    // One hop: UniswapV2Library's +1 makes it the least input, or one above it when the division is exact.
+    expect(getAmountOut(least - 2n, hops[0].reserveIn, hops[0].reserveOut)).toBe(0n);
+  });
+
+  it('refuses an output the pool cannot pay', () => {
+    expect(() => getAmountsIn(5n * 10n ** 21n, hops.slice(0, 1))).toThrow(RangeError);
   });
 });

@@ -23,6 +23,24 @@ export function getAmountsOut(amountIn: bigint, hops: HopReserves[]): bigint[] {
 }
 
 /**
+ * The input that buys at least `amountOut` from one pool, as UniswapV2Library.getAmountIn computes
+ * it on chain (the least such input, or one more when the division is exact).
+ */
+export function getAmountIn(amountOut: bigint, reserveIn: bigint, reserveOut: bigint): bigint {
+  if (amountOut <= 0n) throw new RangeError('amountOut must be positive');
+  if (reserveIn <= 0n || amountOut >= reserveOut) throw new RangeError('insufficient liquidity');
+  return (reserveIn * amountOut * 1000n) / ((reserveOut - amountOut) * 997n) + 1n;
+}
+
+/** Inputs along a path for `amountOut` at its end, like router.getAmountsIn: [amountIn, ..., amountOut]. */
+export function getAmountsIn(amountOut: bigint, hops: HopReserves[]): bigint[] {
+  const amounts = [amountOut];
+  for (const hop of [...hops].reverse())
+    amounts.unshift(getAmountIn(amounts[0], hop.reserveIn, hop.reserveOut));
+  return amounts;
+}
+
+/**
  * Price impact in basis points: how much worse the output is than at the pools' mid price, with
  * the 0.3% LP fee left out (a fee is a known cost, not an impact).
  */

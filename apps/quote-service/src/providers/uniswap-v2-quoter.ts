@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ChainRegistry } from '@swapgw/chains';
 import { ChainFamilies } from '@swapgw/chains/families';
 import { getAddress, getCreate2Address, Interface, keccak256, solidityPacked } from 'ethers';
-import { getAmountsOut, HopReserves, priceImpactBps } from './uniswap-v2-math';
+import { getAmountsIn, getAmountsOut, HopReserves, priceImpactBps } from './uniswap-v2-math';
 import { uniswapV2Deployment, UniswapV2Deployment } from './uniswap-v2-deployments';
 import type { QuoteToken } from './quote-provider';
 import { callOrNull } from './shared-reads';
@@ -53,6 +53,52 @@ export class UniswapV2Quoter {
     amountIn: bigint,
     signal: AbortSignal,
   ): Promise<PathQuote[]> {
+    const quotes: PathQuote[] = [];
+    for (const live of await this.livePaths(chainId, tokenIn, tokenOut, signal)) {
+      const amounts = getAmountsOut(amountIn, live.hops);
+      const out = amounts[amounts.length - 1];
+      if (out === 0n) continue;
+      quotes.push({
+        ...live,
+        amounts,
+        priceImpactBps: priceImpactBps(amountIn, live.hops, out),
+        maxReserveShareBps: Math.max(
+          ...live.hops.map((hop, i) => Number((amounts[i + 1] * 10_000n) / hop.reserveOut)),
+        ),
+      });
+    }
+    return quotes.sort((x, y) =>
+      x.amounts[x.amounts.length - 1] > y.amounts[y.amounts.length - 1] ? -1 : 1,
+    );
+  }
+
+  /**
+   * The least input (base units of tokenIn) that buys one base unit of tokenOut through the pools
+   * that connect the tokens, as router.getAmountsIn computes it; undefined when none does (no pool,
+   * or an empty one). What a quote whose output rounds to zero tells the wallet to send at least.
+   */
+  async smallestQuotableAmount(
+    chainId: string,
+    tokenIn: QuoteToken,
+    tokenOut: QuoteToken,
+    signal: AbortSignal,
+  ): Promise<bigint | undefined> {
+    let smallest: bigint | undefined;
+    for (const live of await this.livePaths(chainId, tokenIn, tokenOut, signal)) {
+      if (live.hops.some((hop) => hop.reserveOut <= 1n)) continue;
+      const [amountIn] = getAmountsIn(1n, live.hops);
+      if (smallest === undefined || amountIn < smallest) smallest = amountIn;
+    }
+    return smallest;
+  }
+
+  /** The direct pool and the hop through WETH, where every pool of the path exists and holds both tokens. */
+  private async livePaths(
+    chainId: string,
+    tokenIn: QuoteToken,
+    tokenOut: QuoteToken,
+    signal: AbortSignal,
+  ): Promise<Array<Pick<PathQuote, 'deployment' | 'path' | 'pairs' | 'hops'>>> {
     const deployment = this.deployment(chainId);
     if (!deployment) return [];
     const a = tokenIn.address ? getAddress(tokenIn.address) : deployment.weth;
@@ -71,36 +117,14 @@ export class UniswapV2Quoter {
       }
       return hop;
     };
-    const quotes: PathQuote[] = [];
+    const live: Array<Pick<PathQuote, 'deployment' | 'path' | 'pairs' | 'hops'>> = [];
     for (const path of candidates) {
       const hops = await Promise.all(path.slice(1).map((to, i) => hopOf(path[i], to)));
       if (hops.some((h) => h === null || h.hop.reserveIn === 0n || h.hop.reserveOut === 0n)) continue;
       const present = hops as { pair: string; hop: HopReserves }[];
-      const amounts = getAmountsOut(
-        amountIn,
-        present.map((h) => h.hop),
-      );
-      const out = amounts[amounts.length - 1];
-      if (out === 0n) continue;
-      quotes.push({
-        deployment,
-        path,
-        pairs: present.map((h) => h.pair),
-        hops: present.map((h) => h.hop),
-        amounts,
-        priceImpactBps: priceImpactBps(
-          amountIn,
-          present.map((h) => h.hop),
-          out,
-        ),
-        maxReserveShareBps: Math.max(
-          ...present.map((h, i) => Number((amounts[i + 1] * 10_000n) / h.hop.reserveOut)),
-        ),
-      });
+      live.push({ deployment, path, pairs: present.map((h) => h.pair), hops: present.map((h) => h.hop) });
     }
-    return quotes.sort((x, y) =>
-      x.amounts[x.amounts.length - 1] > y.amounts[y.amounts.length - 1] ? -1 : 1,
-    );
+    return live;
   }
 
   /** The pair's CREATE2 address (computed once per pair: a keccak per hop per quote adds up in a burst). */

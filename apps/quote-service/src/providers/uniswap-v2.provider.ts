@@ -109,6 +109,16 @@ export function uniswapNoRoute(
   );
 }
 
+/** AMOUNT_TOO_LOW: the pools exist, but `amountIn` buys less than one base unit of tokenOut. */
+export function amountTooLow(venue: string, context: QuoteContext, smallest: bigint): NoRouteError {
+  const { tokenIn, tokenOut } = context;
+  return new NoRouteError(
+    'AMOUNT_TOO_LOW',
+    `${venue}: the amount of ${tokenIn.symbol} is too small to buy any ${tokenOut.symbol}`,
+    { token: tokenIn, minAmount: smallest },
+  );
+}
+
 export function pathWarnings(quote: PathQuote, thresholds: RouteWarningThresholds): string[] {
   const warnings: string[] = [];
   if (quote.priceImpactBps > thresholds.priceImpactBps) warnings.push(RouteWarnings.highPriceImpact);
@@ -176,7 +186,18 @@ export class UniswapV2Provider implements QuoteProvider {
       signal,
     );
     const weth = this.quoter.deployment(chain.id)?.weth;
-    if (paths.length === 0 && weth) throw uniswapNoRoute(this.name, context.tokenIn, context.tokenOut, weth);
+    if (paths.length === 0 && weth) {
+      // Pools that exist but give nothing for so little: the amount is too low, not the liquidity.
+      const smallest = await this.quoter.smallestQuotableAmount(
+        chain.id,
+        context.tokenIn,
+        context.tokenOut,
+        signal,
+      );
+      if (smallest !== undefined && smallest > context.amountIn)
+        throw amountTooLow(this.name, context, smallest);
+      throw uniswapNoRoute(this.name, context.tokenIn, context.tokenOut, weth);
+    }
     return Promise.all(
       paths.map(async (quote) => {
         const { taxes, checked } = await this.pathTaxes(context, quote, signal);

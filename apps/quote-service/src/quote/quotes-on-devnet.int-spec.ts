@@ -10,13 +10,17 @@ import {
   useDevnet,
   planOf,
 } from '../../test/support/quote-service-test-support';
+import { withChainStateScope } from '@swapgw/chains/families';
 import { ManualClock } from '@swapgw/runtime';
 import { QuoteServiceConfig } from '../config/quote-service.config';
 import { QuoteRetention } from './quote-retention';
 import { QuoteRepository } from './quote.repository';
 import { QuoteService } from './quote.service';
 
-const ROUTER_ABI = ['function getAmountsOut(uint amountIn, address[] path) view returns (uint[] amounts)'];
+const ROUTER_ABI = [
+  'function getAmountsOut(uint amountIn, address[] path) view returns (uint[] amounts)',
+  'function getAmountsIn(uint amountOut, address[] path) view returns (uint[] amounts)',
+];
 
 describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () => {
   let devnet: { manifestPath: string; stop(): Promise<void> };
@@ -498,16 +502,33 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
   });
 
   describe('no route and client errors', () => {
-    it('answers an empty route list when no pool gives any output', async () => {
-      const dust = await service.quotes.create({
-        fromChain: 'devnet-a',
-        toChain: 'devnet-a',
-        tokenIn: 'WETH',
-        tokenOut: 'USDC',
-        amount: '0.000000000000000001',
-      });
+    it('answers an empty route list when no pool gives any output: AMOUNT_TOO_LOW with the least amount that quotes', async () => {
+      const dust = await withChainStateScope(() =>
+        service.quotes.create({
+          fromChain: 'devnet-a',
+          toChain: 'devnet-a',
+          tokenIn: 'WETH',
+          tokenOut: 'USDC',
+          amount: '0.000000000000000001',
+          debug: true,
+        }),
+      );
       expect(dust.routes).toEqual([]);
       expect(dust.quoteId).toMatch(/^qt_/);
+      // The pool exists: the amount is what is too low, and the least that buys one unit of USDC is named.
+      const v2 = dust.unavailableRoutes.find((route) => route.provider === 'uniswap-v2');
+      expect(v2).toMatchObject({
+        reason: 'AMOUNT_TOO_LOW',
+        details: { token: 'WETH', chain: 'devnet-a', minAmount: expect.any(String) },
+      });
+      const block = (dust.debug!.chainBlocks as Record<string, number>)['devnet-a'];
+      const path = [chainOf('devnet-a').tokens.WETH.address, chainOf('devnet-a').tokens.USDC.address];
+      const [leastIn] = (await new Contract(
+        chainOf('devnet-a').uniswapV2.router,
+        ROUTER_ABI,
+        providers['devnet-a'],
+      ).getFunction('getAmountsIn')(1n, path, { blockTag: block })) as bigint[];
+      expect(parseUnits(v2!.details!.minAmount!, 18)).toBe(leastIn);
     });
 
     it('answers an empty route list on a real network without RPC or aggregator', async () => {

@@ -479,8 +479,9 @@ export class UnavailableRouteDto implements UnavailableRoute {
     enum: UNAVAILABLE_ROUTE_REASONS,
     example: 'AMOUNT_TOO_LOW',
     description:
-      'Stable. AMOUNT_TOO_LOW / AMOUNT_TOO_HIGH: under the minimum or over the maximum of the provider (details.minAmount / maxAmount when it states it). ' +
-      'NO_LIQUIDITY: no pool or market of the provider gives an output for this pair and amount. PAIR_NOT_SUPPORTED: the provider does not trade this pair ' +
+      'Stable. AMOUNT_TOO_LOW / AMOUNT_TOO_HIGH: under the minimum or over the maximum of the provider (details.minAmount / maxAmount when it states it), ' +
+      'or, for AMOUNT_TOO_LOW, so small that the output rounds to zero (Uniswap V2: details.minAmount is the least input that buys one base unit). ' +
+      'NO_LIQUIDITY: no pool or market of the provider gives an output for this pair, or its pools are empty. PAIR_NOT_SUPPORTED: the provider does not trade this pair ' +
       '(or the chains: then every provider is listed), or it is a wrap (ETH ↔ WETH). SLIPPAGE_TOO_LOW: no route within the requested slippageBps. ' +
       'TOKEN_NOT_SUPPORTED: the venue cannot swap one of the tokens (Uniswap V3 and a taxed, fee-on-transfer token). ' +
       'PROVIDER_UNAVAILABLE: the provider failed or did not answer in time (4 s). New reasons may be added: treat an unknown one as NO_LIQUIDITY',
