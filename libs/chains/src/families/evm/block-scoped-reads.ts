@@ -17,7 +17,7 @@ const BLOCK_PARAMETER_INDEX: Readonly<Record<string, number>> = {
 /** Blocks whose answers are kept: the head and the one before it (a request still reading it). */
 const BLOCKS_KEPT = 2;
 /** The most answers kept for one block: past it, reads are still shared while in flight, not kept. */
-const MAX_ANSWERS_PER_BLOCK = 20_000;
+const MAX_ANSWERS_PER_BLOCK = 5_000;
 
 /**
  * Every head read started in this process gets the next number: a head read is fresh for a caller
