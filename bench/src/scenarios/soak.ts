@@ -222,31 +222,34 @@ export const newBurstRecord = (): BurstRecord => ({
 /** The pair of swap n: round-robin over the pairs. */
 export const pairOf = (pairs: readonly SwapPair[], n: number): SwapPair => pairs[n % pairs.length];
 
+/** What one swap of a burst runs with. */
+interface SwapRun {
+  client: ApiClient;
+  n: number;
+  pair: SwapPair;
+  options: Pick<SoakOptions, 'gasPayment' | 'readyTimeoutMs' | 'pollIntervalMs'>;
+  clock: () => number;
+  record: BurstRecord;
+}
+
 /** One swap as a client runs it: quote, async build, then GET /swap/{id}/signing until 200. */
 export async function oneSwap(
   client: ApiClient,
   n: number,
   pair: SwapPair,
-  options: Pick<SoakOptions, 'gasPayment' | 'readyTimeoutMs' | 'pollIntervalMs'>,
+  options: SwapRun['options'],
   clock: () => number,
   record: BurstRecord,
 ): Promise<SwapEvent> {
   const ofPair = (record.pairs[pair.name] ??= { pair, swaps: 0, readyTimes: [], failures: {} });
   ofPair.swaps++;
-  const event = await swapThrough(client, n, pair, options, clock, record, ofPair);
+  const event = await swapThrough({ client, n, pair, options, clock, record }, ofPair);
   if (!event.ok) count(ofPair.failures, event.outcome);
   return event;
 }
 
-async function swapThrough(
-  client: ApiClient,
-  n: number,
-  pair: SwapPair,
-  options: Pick<SoakOptions, 'gasPayment' | 'readyTimeoutMs' | 'pollIntervalMs'>,
-  clock: () => number,
-  record: BurstRecord,
-  ofPair: PairRecord,
-): Promise<SwapEvent> {
+async function swapThrough(run: SwapRun, ofPair: PairRecord): Promise<SwapEvent> {
+  const { client, n, pair, options, clock, record } = run;
   const fail = (outcome: string, detail: string, extra: Partial<SwapEvent> = {}): SwapEvent => {
     // One sample per kind of failure: a thousand identical timeouts would hide the rarer ones.
     if (record.failureSamples.length < 10 && !record.failureKinds.has(outcome)) {

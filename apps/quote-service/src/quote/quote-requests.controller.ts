@@ -28,20 +28,21 @@ export class QuoteRequestsController {
 
   @MessagePattern(Topics.quoteRequests)
   handle(@Payload() message: unknown, @Ctx() ctx: KafkaContext) {
-    return this.responder.respond(message, ctx, {
-      [QuoteMessageTypes.create]: {
-        payload: CreateQuoteRequest,
-        handle: (request: CreateQuoteRequest) => withChainStateScope(() => this.quotes.create(request)),
-      },
-      [QuoteMessageTypes.preflight]: {
-        payload: RoutePreflightRequest,
-        handle: (request: RoutePreflightRequest) => withChainStateScope(() => this.quotes.preflight(request)),
-      },
-      [QuoteMessageTypes.reprice]: {
-        payload: RepriceRouteLegRequest,
-        handle: (request: RepriceRouteLegRequest) =>
-          withChainStateScope(() => this.repricer.reprice(request)),
-      },
-    });
+    return withChainStateScope(() =>
+      this.responder.respond(message, ctx, {
+        [QuoteMessageTypes.create]: {
+          payload: CreateQuoteRequest,
+          handle: (request: CreateQuoteRequest) => this.quotes.create(request),
+        },
+        [QuoteMessageTypes.preflight]: {
+          payload: RoutePreflightRequest,
+          handle: (request: RoutePreflightRequest) => this.quotes.preflight(request),
+        },
+        [QuoteMessageTypes.reprice]: {
+          payload: RepriceRouteLegRequest,
+          handle: (request: RepriceRouteLegRequest) => this.repricer.reprice(request),
+        },
+      }),
+    );
   }
 }

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { FetchRequest, isError, Networkish, toQuantity } from 'ethers';
+import { isError, toQuantity } from 'ethers';
 import { CountedJsonRpcProvider } from '../bounded-rpc';
 
 /**
@@ -66,15 +66,6 @@ export class BlockScopedEvmProvider extends CountedJsonRpcProvider {
   private headInFlight?: { readNumber: number; block: Promise<number> };
   private upcomingHeadRead?: Promise<number>;
   private readonly answers = new Map<number, Map<string, Promise<unknown>>>();
-
-  constructor(
-    chainLabel: string,
-    url: string | FetchRequest,
-    network: Networkish,
-    options: ConstructorParameters<typeof CountedJsonRpcProvider>[3],
-  ) {
-    super(chainLabel, url, network, options);
-  }
 
   override async send(method: string, params: unknown[] | Record<string, unknown>): Promise<unknown> {
     if (method === 'eth_blockNumber') return toQuantity(await this.blockForCaller());
