@@ -115,6 +115,12 @@ export interface SoakFigures {
   buildToReadyMs: LatencySummary;
   /** POST /quote answers: "200", "<status> <error code>", "timeout", "network …". */
   quoteStatuses: Record<string, number>;
+  /** How long the 200 quotes took to come (unanswered ones are in quoteStatuses). */
+  quoteAnswerMs: LatencySummary;
+  /** How long the accepted builds (200/202, waitForTxRequestMs 0) took to come. */
+  buildAnswerMs: LatencySummary;
+  /** Accepted builds answered within BUILD_ANSWER_BOUND_MS (issue 44: every build within 5 s). */
+  buildsAnsweredWithinBound: number;
   /** POST /swap/build answers in the same form; anything but 200 and 202 is a refusal. */
   buildStatuses: Record<string, number>;
   buildsRefused: number;
@@ -161,6 +167,8 @@ export const PROBE_TARGETS: ProbeTarget[] = [
 /** A probe without an answer within this long counts as "timeout", not as a 5xx. */
 const PROBE_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
+/** What a zero-wait build must be answered within, however busy the stack (issue 44). */
+export const BUILD_ANSWER_BOUND_MS = 5_000;
 
 function count(counts: Record<string, number>, key: string): void {
   counts[key] = (counts[key] ?? 0) + 1;
@@ -201,6 +209,8 @@ export interface BurstRecord {
   pairs: Record<string, PairRecord>;
   quoteStatuses: Record<string, number>;
   buildStatuses: Record<string, number>;
+  quoteAnswerTimes: number[];
+  buildAnswerTimes: number[];
   readyTimes: number[];
   swapIds: string[];
   events: SwapEvent[];
@@ -212,6 +222,8 @@ export const newBurstRecord = (): BurstRecord => ({
   pairs: {},
   quoteStatuses: {},
   buildStatuses: {},
+  quoteAnswerTimes: [],
+  buildAnswerTimes: [],
   readyTimes: [],
   swapIds: [],
   events: [],
@@ -258,8 +270,10 @@ async function swapThrough(run: SwapRun, ofPair: PairRecord): Promise<SwapEvent>
     }
     return { pair: pair.name, outcome, ok: false, atMs: clock(), ...extra };
   };
+  const quoteStart = process.hrtime.bigint();
   const quote = await send(() => client.post('/quote', pair.quote, { timeoutMs: REQUEST_TIMEOUT_MS }));
   count(record.quoteStatuses, quote.answer);
+  if (quote.res?.status === 200) record.quoteAnswerTimes.push(elapsedMs(quoteStart));
   const route = quote.res?.body?.data;
   if (quote.res?.status !== 200 || !route?.routes?.length)
     return fail(
@@ -291,6 +305,7 @@ async function swapThrough(run: SwapRun, ofPair: PairRecord): Promise<SwapEvent>
         buildRefusedAtMs: clock(),
       },
     );
+  record.buildAnswerTimes.push(elapsedMs(buildStart));
   const swapId = build.res.body.data.swapId as string;
   record.swapIds.push(swapId);
 
@@ -473,6 +488,9 @@ export async function runSoak(
     swapsPerSecond: round(ready / wallSeconds),
     buildToReadyMs: summarize(record.readyTimes),
     quoteStatuses: record.quoteStatuses,
+    quoteAnswerMs: summarize(record.quoteAnswerTimes),
+    buildAnswerMs: summarize(record.buildAnswerTimes),
+    buildsAnsweredWithinBound: record.buildAnswerTimes.filter((ms) => ms <= BUILD_ANSWER_BOUND_MS).length,
     buildStatuses: record.buildStatuses,
     buildsRefused,
     accepted: record.swapIds.length,

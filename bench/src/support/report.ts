@@ -1,6 +1,7 @@
 import type { GatewayOverheadResult } from '../scenarios/gateway-overhead';
 import type { HealthFloodResult } from '../scenarios/health-flood';
 import type { KafkaRequestReplyResult } from '../scenarios/kafka-request-reply';
+import { BUILD_ANSWER_BOUND_MS } from '../scenarios/soak';
 import type { SoakFigures, SoakResult } from '../scenarios/soak';
 import type { SoakColdResult } from '../scenarios/soak-cold';
 import type { SoakScaledResult } from '../scenarios/soak-scaled';
@@ -252,8 +253,11 @@ function soakFigures(result: SoakFigures): string[] {
   const recycles = result.recycles;
   return [
     ...LATENCY_HEADER,
+    latencyRow('quote answered (200s)', result.quoteAnswerMs),
+    latencyRow('build answered (200/202)', result.buildAnswerMs),
     latencyRow('build → ready', result.buildToReadyMs),
     '',
+    `Builds answered within ${BUILD_ANSWER_BOUND_MS / 1000} s: ${result.buildsAnsweredWithinBound} of ${result.accepted} accepted (of ${result.swaps}).`,
     `Throughput: ${num(result.swapsPerSecond, 2)} swaps/s reached a ready payload over ${num(result.wallSeconds, 1)} s.`,
     `Ready ${result.ready}/${result.swaps}; builds accepted ${result.accepted}, refused ${result.buildsRefused} (${statuses(result.buildStatuses)}); quotes: ${statuses(result.quoteStatuses)}.`,
     `Lost ${result.lost}, duplicated ${result.duplicated} (tables read after the probe tail; distinct swap ids ${result.distinctSwapIds}, rows not exactly once: ${result.anomalyCount}). **${result.verdict}**`,

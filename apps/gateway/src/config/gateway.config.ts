@@ -129,10 +129,15 @@ export class GatewayConfig extends MessagingEnvironment {
   @Max(600_000)
   SERVICE_HEARTBEAT_TIMEOUT_MS: number = 15_000;
 
+  /**
+   * A zero-wait build takes a connection four times (its Idempotency-Key's claim, the quote's plan,
+   * the swap's row, the stored answer): with 10, a 1,000-build burst waited seconds per step and
+   * builds were not answered within 5 s (issue 44).
+   */
   @IsInt()
   @Min(1)
   @Max(100)
-  DB_POOL_SIZE: number = 10;
+  DB_POOL_SIZE: number = 20;
 
   /**
    * Swap views kept in memory for signing polls, dropped when their row changes (LISTEN/NOTIFY).

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { HealthController } from './health.controller';
 import { HealthService } from './health.service';
-import { ServiceHeartbeats } from './service-heartbeats';
 
-@Module({ controllers: [HealthController], providers: [HealthService, ServiceHeartbeats] })
+/** GET /health; the services' liveness comes from ServiceHeartbeats (GatewayMessagingModule). */
+@Module({ controllers: [HealthController], providers: [HealthService] })
 export class HealthModule {}

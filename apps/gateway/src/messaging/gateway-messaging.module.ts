@@ -11,6 +11,7 @@ import {
 import { ErrorCodes, REQUEST_REPLY_TOPICS } from '@swapgw/contracts';
 import { CommandPublisher, KafkaSettings, MessagingModule } from '@swapgw/messaging';
 import { ServiceClient } from './service-client';
+import { ServiceHeartbeats } from './service-heartbeats';
 
 /** Connects the command producer at start (a failure only logs: sends connect again) and closes it at shutdown. */
 @Injectable()
@@ -33,8 +34,10 @@ class CommandPublisherLifecycle implements OnApplicationBootstrap, OnApplication
 }
 
 /**
- * Kafka for the gateway: a request-reply client on the five request topics with ServiceClient, and
- * a CommandPublisher for durable commands (swap.build) that Kafka must have before the answer.
+ * Kafka for the gateway: a request-reply client on the five request topics with ServiceClient, a
+ * CommandPublisher for durable commands (swap.build) that Kafka must have before the answer, and
+ * the services' liveness from their heartbeats (ServiceHeartbeats: GET /health, and how long a
+ * call waits for a busy service).
  */
 @Global()
 @Module({})
@@ -52,6 +55,7 @@ export class GatewayMessagingModule {
         }),
       ],
       providers: [
+        ServiceHeartbeats,
         ServiceClient,
         {
           provide: CommandPublisher,
@@ -64,7 +68,7 @@ export class GatewayMessagingModule {
         },
         CommandPublisherLifecycle,
       ],
-      exports: [ServiceClient, CommandPublisher],
+      exports: [ServiceClient, ServiceHeartbeats, CommandPublisher],
     };
   }
 }

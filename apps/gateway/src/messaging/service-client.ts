@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { CodedError, ErrorCode, ErrorCodes } from '@swapgw/contracts';
-import { RequestReplyClient } from '@swapgw/messaging';
+import { CodedError, ErrorCode, ErrorCodes, HeartbeatService } from '@swapgw/contracts';
+import { RequestReplyClient, WaitLonger } from '@swapgw/messaging';
 import { GatewayConfig } from '../config/gateway.config';
+import { ServiceHeartbeats } from './service-heartbeats';
 
 export interface ServiceCallOptions {
   /** Bound of the whole call; default SERVICE_REQUEST_TIMEOUT_MS. */
@@ -14,6 +15,11 @@ export interface ServiceCallOptions {
    */
   unavailableAs?: ErrorCode;
   version?: number;
+  /**
+   * Past `timeoutMs`, wait on while this service's heartbeats do not say it is down, up to `upToMs`
+   * in all: a busy service answers later, one that is away still fails at `timeoutMs`.
+   */
+  busy?: { service: HeartbeatService; upToMs: number };
 }
 
 /**
@@ -28,6 +34,7 @@ export class ServiceClient {
   constructor(
     private readonly requester: RequestReplyClient,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
+    private readonly heartbeats: ServiceHeartbeats,
   ) {}
 
   async call<T>(
@@ -43,6 +50,7 @@ export class ServiceClient {
       return await this.requester.request<T>(topic, type, aggregateId, payload, {
         timeoutMs: options.timeoutMs ?? this.config.SERVICE_REQUEST_TIMEOUT_MS,
         version: options.version,
+        waitLonger: options.busy && this.whileNotDown(options.busy),
       });
     } catch (error) {
       if (error instanceof CodedError) {
@@ -77,6 +85,13 @@ export class ServiceClient {
     options: number | ServiceCallOptions = {},
   ): Promise<T> {
     return this.call<T>(topic, type, randomUUID(), payload, options);
+  }
+
+  private whileNotDown(busy: { service: HeartbeatService; upToMs: number }): WaitLonger {
+    return {
+      stillWaiting: () => this.heartbeats.statusOf(busy.service) !== 'down',
+      upToMs: busy.upToMs,
+    };
   }
 
   /** True once replies can be received (the reply consumer joined its group). */

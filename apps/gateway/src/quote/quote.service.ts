@@ -21,8 +21,10 @@ export type QuoteAnswer = Omit<QuoteResult, 'routePlans'>;
 /**
  * POST /quote as a request-reply call to quote-service. Its client errors (UNKNOWN_CHAIN,
  * UNKNOWN_TOKEN, SAME_TOKEN, INVALID_AMOUNT, INVALID_ADDRESS) and QUOTE_UPSTREAM_FAILED pass
- * through; a quote service that does not answer in time is 502 QUOTE_UPSTREAM_FAILED (spec: quote
- * service unavailable). The bound leaves room for the providers' own deadline (4 s by default).
+ * through. A quote service that is away (its heartbeats say down) and does not answer within
+ * QUOTE_TIMEOUT_MS is 502 QUOTE_UPSTREAM_FAILED (spec: quote service unavailable); one that is up
+ * but busy (a flood) is waited for up to QUOTE_BUSY_TIMEOUT_MS: the answer comes later, not as a
+ * 502. The first bound leaves room for the providers' own deadline (4 s by default).
  * Quotes of one owner need no order between them: unordered, so one integrator's concurrent quotes
  * are answered in parallel rather than queued on the partition of its owner id.
  * The quote is recorded with its plans before it is answered, so that any gateway instance can
@@ -31,6 +33,7 @@ export type QuoteAnswer = Omit<QuoteResult, 'routePlans'>;
 @Injectable()
 export class QuoteService {
   static readonly QUOTE_TIMEOUT_MS = 15_000;
+  static readonly QUOTE_BUSY_TIMEOUT_MS = 60_000;
 
   constructor(
     private readonly services: ServiceClient,
@@ -57,6 +60,7 @@ export class QuoteService {
       request,
       {
         timeoutMs: QuoteService.QUOTE_TIMEOUT_MS,
+        busy: { service: 'quote-service', upToMs: QuoteService.QUOTE_BUSY_TIMEOUT_MS },
         unavailableAs: ErrorCodes.QUOTE_UPSTREAM_FAILED,
       },
     );

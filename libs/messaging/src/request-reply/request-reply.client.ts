@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { Admin, Kafka, KafkaConfig, Partitioners } from 'kafkajs';
-import { firstValueFrom, timeout as rxTimeout, TimeoutError } from 'rxjs';
+import { Observable, Subscription } from 'rxjs';
 import { CodedError, ErrorCodes, replyTopicOf } from '@swapgw/contracts';
 import { messagingMetrics, RequestReplyOutcome } from '@swapgw/runtime';
 import { createEnvelope } from '../envelope/create-envelope';
@@ -49,6 +49,27 @@ function isGroupNotFound(error: unknown): boolean {
 export interface RequestOptions {
   timeoutMs?: number;
   version?: number;
+  /**
+   * Past `timeoutMs`, the wait goes on while `stillWaiting()` holds (asked every
+   * WAIT_LONGER_CHECK_MS), up to `upToMs` in all: a responder known to be alive but busy answers
+   * late rather than not at all, while one that is away still fails after `timeoutMs`.
+   */
+  waitLonger?: WaitLonger;
+}
+
+export interface WaitLonger {
+  stillWaiting: () => boolean;
+  upToMs: number;
+}
+
+/** How often a wait past its timeout asks whether it is still worth waiting. */
+export const WAIT_LONGER_CHECK_MS = 1_000;
+
+/** No reply within the request's bound (its timeoutMs, and any longer wait it allowed). */
+class ReplyTimeout extends Error {
+  constructor(readonly waitedMs: number) {
+    super(`no reply within ${waitedMs} ms`);
+  }
 }
 
 export interface RequestReplyClientOptions {
@@ -261,13 +282,16 @@ export class RequestReplyClient {
     try {
       // Counted when handed to the producer: Nest's ClientKafka does not surface the broker's ack.
       messagingMetrics.produced(topic, type);
-      reply = await firstValueFrom(
-        client
-          .send(topic, { key: aggregateId, value: envelope, headers: contextHeaders() })
-          .pipe(rxTimeout(remainingMs)),
+      reply = await firstReplyWithin(
+        client.send(topic, { key: aggregateId, value: envelope, headers: contextHeaders() }),
+        remainingMs,
+        options.waitLonger && {
+          ...options.waitLonger,
+          upToMs: Math.max(1, options.waitLonger.upToMs - (Date.now() - startedAt)),
+        },
       );
     } catch (error) {
-      const timedOut = error instanceof TimeoutError;
+      const timedOut = error instanceof ReplyTimeout;
       observe(timedOut ? 'timeout' : 'unavailable');
       if (timedOut) this.recycleIfDead(client);
       this.logger.warn({
@@ -281,7 +305,7 @@ export class RequestReplyClient {
       throw new CodedError(
         ErrorCodes.SERVICE_UNAVAILABLE,
         timedOut
-          ? `No answer to ${type} within ${timeoutMs} ms`
+          ? `No answer to ${type} within ${Date.now() - startedAt} ms`
           : `Could not send ${type}: messaging unavailable`,
         { topic, type },
       );
@@ -462,4 +486,43 @@ async function whileLeadershipSettles<T>(task: () => Promise<T>, attempts = 8): 
       await new Promise((resolve) => setTimeout(resolve, 150 * attempt));
     }
   }
+}
+
+/**
+ * The first value of `replies` within `timeoutMs`, or, past it, while `waitLonger` still holds (up
+ * to its `upToMs` from now); else a ReplyTimeout. Unsubscribing on the timeout drops the request's
+ * correlation entry, as rxjs's timeout operator would.
+ */
+function firstReplyWithin<T>(replies: Observable<T>, timeoutMs: number, waitLonger?: WaitLonger): Promise<T> {
+  const startedAt = Date.now();
+  return new Promise<T>((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    // A container first: a reply delivered during subscribe() settles before that call returns, and
+    // what is added to a closed subscription is torn down at once.
+    const subscription = new Subscription();
+    let settled = false;
+    const settle = (finish: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      subscription.unsubscribe();
+      finish();
+    };
+    const onDeadline = () => {
+      const waitedMs = Date.now() - startedAt;
+      if (waitLonger && waitedMs < waitLonger.upToMs && waitLonger.stillWaiting()) {
+        timer = setTimeout(onDeadline, Math.min(WAIT_LONGER_CHECK_MS, waitLonger.upToMs - waitedMs));
+        return;
+      }
+      settle(() => reject(new ReplyTimeout(waitedMs)));
+    };
+    subscription.add(
+      replies.subscribe({
+        next: (value) => settle(() => resolve(value)),
+        error: (error: unknown) => settle(() => reject(error)),
+        complete: () => settle(() => reject(new Error('the reply stream completed without a reply'))),
+      }),
+    );
+    if (!settled) timer = setTimeout(onDeadline, timeoutMs);
+  });
 }

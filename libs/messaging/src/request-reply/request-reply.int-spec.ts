@@ -253,6 +253,47 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
     expect(Date.now() - startedAt).toBeLessThan(5000);
   });
 
+  it('waits past its timeout for a busy responder while told to, and no longer than told', async () => {
+    const client = new RequestReplyClient(testKafkaSettings('itest-gateway', `longer-${suffix}`), [
+      slowTopic,
+    ]);
+    try {
+      await client.connect();
+      const slow = (n: number, waitLonger: { stillWaiting: () => boolean; upToMs: number }) => {
+        const startedAt = Date.now();
+        return client
+          .request(
+            slowTopic,
+            'echo.slow',
+            `agg-longer-${n}`,
+            { text: `late ${n}`, delayMs: 2500 },
+            { timeoutMs: 500, waitLonger },
+          )
+          .then(
+            (reply) => ({ reply, afterMs: Date.now() - startedAt }),
+            (error: unknown) => ({ error, afterMs: Date.now() - startedAt }),
+          );
+      };
+      // The responder is known to be up: the answer that comes at 2.5 s is taken.
+      const [waited, away, capped] = await Promise.all([
+        slow(1, { stillWaiting: () => true, upToMs: 10_000 }),
+        // It is known to be down: the request fails at its own timeout.
+        slow(2, { stillWaiting: () => false, upToMs: 10_000 }),
+        // Up, but the longer wait is bounded below the answer's delay.
+        slow(3, { stillWaiting: () => true, upToMs: 1_200 }),
+      ]);
+      expect(waited).toEqual({ reply: { text: 'late 1' }, afterMs: expect.any(Number) });
+      expect(waited.afterMs).toBeGreaterThanOrEqual(2500);
+      expect(away).toMatchObject({ error: { name: 'CodedError', code: 'SERVICE_UNAVAILABLE' } });
+      expect(away.afterMs).toBeLessThan(1500);
+      expect(capped).toMatchObject({ error: { name: 'CodedError', code: 'SERVICE_UNAVAILABLE' } });
+      expect(capped.afterMs).toBeGreaterThanOrEqual(1200);
+      expect(capped.afterMs).toBeLessThan(2500);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('keeps the same client through many answers slower than the timeout, and answers a fast request at once after', async () => {
     // A tight consumer bound: were the reply consumer's fetches not seen as life, the slow phase
     // below (longer than the bound) would replace the client.

@@ -37,4 +37,8 @@ export class ServiceHeartbeats implements OnApplicationBootstrap, OnApplicationS
   statuses(): ServiceChecks {
     return this.monitor.statuses() as ServiceChecks;
   }
+
+  statusOf(service: HeartbeatService): ServiceLiveness {
+    return this.statuses()[service];
+  }
 }
