@@ -11,12 +11,13 @@
 //      temporary dir, stopped at the end), the devnet on test ports; with a Docker engine and neither
 //      KAFKA_BROKERS nor DATABASE_URL given, Kafka and PostgreSQL run as containers instead
 //      (testcontainers, tools/stack/test-infrastructure.ts)
-//   4. jest projects in order: unit, integration, e2e, with KAFKA_BROKERS, DATABASE_URL,
+//   4. jest projects: unit, then integration and e2e side by side, each with its own Kafka, database
+//      and devnet (--serial: one after the other on one set), with KAFKA_BROKERS, DATABASE_URL,
 //      DEVNET_MANIFEST and TEST_RUN_DIR exported (and RELAYER_KEYS, SOLANA_FEE_PAYER_KEYS and
 //      BITCOIN_FEE_WALLET_KEYS: the devnet's sponsor relayers, Solana fee payers and Bitcoin fee wallets)
 // Everything started here is stopped at the end, on failure and on Ctrl-C. Exit code 0 only when
 // every step passed. Flags: --only unit,integration,e2e  --skip-static (no typecheck/lint/format/audit)
-//   --keep-logs (keep the run dir even when green)  extra args after `--` go to every jest run.
+//   --serial (integration, then e2e, on one set of infrastructure) --keep-logs (keep the run dir even when green)  extra args after `--` go to every jest run.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -61,6 +62,17 @@ for (const p of projects) if (!PROJECTS.includes(p)) throw new Error(`unknown je
 const skipStatic = ownArgs.includes('--skip-static');
 const keepLogs = ownArgs.includes('--keep-logs');
 const needsInfra = projects.some((p) => p !== 'unit');
+/**
+ * Integration and e2e each on infrastructure of its own, at the same time (issue 48: CI under 45
+ * minutes): neither suite keeps both cores busy on its own, most of their time is waiting for
+ * blocks, timeouts and processes. --serial runs them one after the other on one set, as before.
+ */
+const sideBySide =
+  !ownArgs.includes('--serial') &&
+  // A given cluster is one set: the suites' consumer groups and topics would meet there.
+  !process.env.KAFKA_BROKERS &&
+  projects.includes('integration') &&
+  projects.includes('e2e');
 
 const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapgw-test-'));
 /** Compiled tools (TypeScript under tools/, built into dist/ by the bootstrap step). */
@@ -106,9 +118,13 @@ async function step(name, fn) {
   return ok;
 }
 
-/** Starts Kafka, the test database and the devnet; resolves with the env the tests get. */
-async function startInfrastructure() {
-  const env = { TEST_RUN_DIR: runDir };
+/**
+ * Starts Kafka, the test database and the devnet, their data and logs under `dir`; resolves with
+ * the env the tests get. Each call starts its own (free ports, a database of its own), so two sets
+ * can serve two jest projects side by side.
+ */
+async function startInfrastructure(dir) {
+  const env = { TEST_RUN_DIR: dir };
 
   // Docker is probed only when its answer matters (neither variable given).
   const choice = requireBuilt('tools/stack/test-infrastructure.js');
@@ -136,7 +152,7 @@ async function startInfrastructure() {
       try {
         return await startKafka({
           port,
-          dataDir: path.join(runDir, `kafka-${attempt}`),
+          dataDir: path.join(dir, `kafka-${attempt}`),
           heapMb: 512,
           reuseRunning: false,
         });
@@ -174,8 +190,8 @@ async function startInfrastructure() {
   /** DATABASE_URL's server, the one on 127.0.0.1:5432, or an embedded one of this run's. */
   async function ownPostgres() {
     const postgres = await providePostgres({
-      dataDir: path.join(runDir, 'postgres'),
-      logFile: path.join(runDir, 'logs', 'postgres.log'),
+      dataDir: path.join(dir, 'postgres'),
+      logFile: path.join(dir, 'logs', 'postgres.log'),
       // From a random base, as Kafka's: runs started together do not probe the same port.
       port: 25432 + crypto.randomInt(0, 1000),
       // Its data goes with the run dir: no fsync.
@@ -186,7 +202,7 @@ async function startInfrastructure() {
   }
 
   const devnetPromise = (async () => {
-    const manifest = path.join(runDir, 'devnet', 'manifest.json');
+    const manifest = path.join(dir, 'devnet', 'manifest.json');
     const t0 = Date.now();
     let devnet;
     let portA;
@@ -199,7 +215,7 @@ async function startInfrastructure() {
           manifest,
           portA,
           portB: portA + 1,
-          logFile: path.join(runDir, 'logs', `devnet-${attempt}.log`),
+          logFile: path.join(dir, 'logs', `devnet-${attempt}.log`),
         });
         if (!devnet) break; // not built
       } catch (error) {
@@ -298,12 +314,20 @@ async function main() {
   const bootstrapped = await step('bootstrap', () => bootstrap());
   if (!bootstrapped) return;
 
-  // Kafka (JVM start), devnet and database come up while tsc and eslint run.
-  let infra;
-  if (needsInfra) {
-    infra = startInfrastructure();
-    infra.catch(() => undefined); // awaited below; avoid an unhandled rejection meanwhile
-  }
+  // Kafka (JVM start), devnet and database come up while tsc and eslint run: one set shared by the
+  // projects run in order, or one set each for integration and e2e when they run side by side.
+  const infraDirs = needsInfra
+    ? sideBySide
+      ? { integration: path.join(runDir, 'integration'), e2e: path.join(runDir, 'e2e') }
+      : { shared: runDir }
+    : {};
+  const infras = Object.fromEntries(
+    Object.entries(infraDirs).map(([name, dir]) => {
+      const started = startInfrastructure(dir);
+      started.catch(() => undefined); // awaited below; avoid an unhandled rejection meanwhile
+      return [name, started];
+    }),
+  );
 
   if (!skipStatic) {
     await step('typecheck', async () => ({ ok: (await run(binOf('tsc'), ['-p', 'tsconfig.json'])) === 0 }));
@@ -325,10 +349,16 @@ async function main() {
     await step('openapi', async () => ({ ok: await checkOpenApi({ write: false }) }));
   }
 
-  let testEnv = { ...process.env, TEST_RUN_DIR: runDir, SWAPGW_SKIP_BUILD: '1' };
-  if (infra) {
+  const envs = {};
+  if (needsInfra) {
     const ready = await step('infrastructure', async () => {
-      testEnv = { ...testEnv, ...(await infra) };
+      for (const [name, started] of Object.entries(infras))
+        envs[name] = {
+          ...process.env,
+          TEST_RUN_DIR: infraDirs[name],
+          SWAPGW_SKIP_BUILD: '1',
+          ...(await started),
+        };
     });
     if (!ready) {
       for (const p of projects)
@@ -336,9 +366,14 @@ async function main() {
       return;
     }
   }
-  for (const project of projects) {
-    const env = project === 'unit' ? { ...process.env, TEST_RUN_DIR: runDir } : testEnv;
-    await step(project, () => runJest(project, env));
+  const envOf = (project) =>
+    project === 'unit' ? { ...process.env, TEST_RUN_DIR: runDir } : (envs[project] ?? envs.shared);
+  if (projects.includes('unit')) await step('unit', () => runJest('unit', envOf('unit')));
+  const withInfra = projects.filter((p) => p !== 'unit');
+  if (sideBySide) {
+    await Promise.all(withInfra.map((project) => step(project, () => runJest(project, envOf(project)))));
+  } else {
+    for (const project of withInfra) await step(project, () => runJest(project, envOf(project)));
   }
 }
 
