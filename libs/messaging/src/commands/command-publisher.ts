@@ -5,7 +5,7 @@ import { messagingMetrics, withTimeout } from '@swapgw/runtime';
 import { createEnvelope } from '../envelope/create-envelope';
 import { contextHeaders, EnvelopeHeaders } from '../envelope/message-headers';
 import { kafkaClientConfig, KafkaSettings } from '../kafka/kafka-settings';
-import { withTracedProducers } from '../kafka/traced-producer';
+import { withSuiteProducers } from '../kafka/traced-producer';
 
 export interface CommandPublisherOptions {
   /**
@@ -34,7 +34,7 @@ export class CommandPublisher {
     private readonly options: CommandPublisherOptions = {},
   ) {
     // Bounded retries: a caller is waiting; it is told 503 and retries with its idempotency key.
-    const kafka = withTracedProducers(
+    const kafka = withSuiteProducers(
       new Kafka(
         kafkaClientConfig(
           { ...settings, clientId: `${settings.clientId}-commands-${settings.instanceId}` },

@@ -7,7 +7,7 @@ import type {
 } from '@nestjs/microservices/external/kafka.interface';
 import { Consumer, Kafka, Producer } from 'kafkajs';
 import { kafkaServerOptions, KafkaSettings } from '../kafka/kafka-settings';
-import { withTracedProducers } from '../kafka/traced-producer';
+import { withSuiteProducers } from '../kafka/traced-producer';
 import { ConsumerLagSampler } from '../metrics/consumer-lag-sampler';
 
 /** Back-off between attempts to start the consumer when Kafka is away at boot. */
@@ -68,7 +68,7 @@ export class StandaloneGroupConsumer {
       { ...settings, clientId: `${settings.clientId}-${this.options.clientIdSuffix}` },
       groupId,
     );
-    const kafka = withTracedProducers(new Kafka(options.client as ConstructorParameters<typeof Kafka>[0]));
+    const kafka = withSuiteProducers(new Kafka(options.client as ConstructorParameters<typeof Kafka>[0]));
     const consumer = kafka.consumer(options.consumer as Parameters<Kafka['consumer']>[0]);
     const producer = kafka.producer(options.producer as Parameters<Kafka['producer']>[0]);
     this.consumer = consumer;

@@ -113,7 +113,7 @@ export class HeartbeatPublisher {
   private async produce(record: HeartbeatRecord): Promise<void> {
     if (!this.producer) {
       // Few retries: the next interval is the retry, and a beat that is late is worth nothing.
-      // Not traced (withTracedProducers): a beat belongs to no request, and a root trace per beat
+      // Not traced (withSuiteProducers): a beat belongs to no request, and a root trace per beat
       // and instance would bury the swaps' traces in the collector.
       const kafka = new Kafka(
         kafkaClientConfig(

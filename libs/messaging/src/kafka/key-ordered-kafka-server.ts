@@ -12,7 +12,7 @@ import type { Observable, Subscription } from 'rxjs';
 import { InFlightLimit } from '../consumer/in-flight-limit';
 import { BatchOutcome, KeyOrderedBatch, MessageKey } from '../consumer/key-ordered-batch';
 import { ConsumerConcurrency } from './consumer-concurrency';
-import { withTracedProducers } from './traced-producer';
+import { withSuiteProducers } from './traced-producer';
 
 /** kafkajs only sends a heartbeat when its heartbeatInterval has passed, so asking often is cheap. */
 const KEEP_ALIVE_EVERY_MS = 1000;
@@ -71,7 +71,7 @@ export class KeyOrderedKafkaServer extends ServerKafka {
 
   /** Kafka's client, its producer's sends (replies, dead letters) traced: traced-producer.ts. */
   override async createClient<T = Kafka>(): Promise<T> {
-    return withTracedProducers(await super.createClient<Kafka>()) as T;
+    return withSuiteProducers(await super.createClient<Kafka>()) as T;
   }
 
   /**

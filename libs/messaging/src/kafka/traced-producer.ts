@@ -2,10 +2,11 @@ import { MessageHeaders } from '@swapgw/contracts';
 import { currentRequestContext, isTracing, SpanKinds, startTrace } from '@swapgw/runtime';
 import { Kafka, Message, Producer, RecordMetadata } from 'kafkajs';
 import { EnvelopeHeaders, headerString } from '../envelope/message-headers';
+import { coalescedSends } from './coalesced-sends';
 
 /**
  * Producer spans for every Kafka send: the one place sends go through is the kafkajs Producer, and
- * every producer of the suite comes from a Kafka client passed through `withTracedProducers` (ours,
+ * every producer of the suite comes from a Kafka client passed through `withSuiteProducers` (ours,
  * and the ones Nest's ClientKafka and ServerKafka create: see PerInstanceReplyClientKafka and
  * KeyOrderedKafkaServer). With tracing off, send and sendBatch are called as they are.
  *
@@ -37,10 +38,14 @@ export function tracedSends(producer: Producer): Producer {
   return producer;
 }
 
-/** The Kafka client with every producer it creates traced (tracedSends). */
-export function withTracedProducers(kafka: Kafka): Kafka {
+/**
+ * The Kafka client with every producer it creates as the suite's producers send: traced
+ * (tracedSends, in the caller's context), and the sends of one event-loop turn coalesced into one
+ * produce request below the tracing (coalescedSends).
+ */
+export function withSuiteProducers(kafka: Kafka): Kafka {
   const producer = kafka.producer.bind(kafka);
-  kafka.producer = (config) => tracedSends(producer(config));
+  kafka.producer = (config) => tracedSends(coalescedSends(producer(config)));
   return kafka;
 }
 

@@ -5,7 +5,7 @@ import { PgChannelListener } from '@swapgw/persistence';
 import { messagingMetrics } from '@swapgw/runtime';
 import { EnvelopeHeaders } from '../envelope/message-headers';
 import { kafkaClientConfig, KafkaSettings } from '../kafka/kafka-settings';
-import { withTracedProducers } from '../kafka/traced-producer';
+import { withSuiteProducers } from '../kafka/traced-producer';
 import { outboxChannelOf, schemaOf } from './schema-of';
 
 export interface OutboxRelayOptions {
@@ -67,7 +67,7 @@ export class OutboxRelay {
     this.running = true;
     // Bounded retries (about 20 s): a round holds its rows' locks while producing, so during a
     // Kafka outage it should fail and let the next sweep try again rather than wait for minutes.
-    const kafka = withTracedProducers(
+    const kafka = withSuiteProducers(
       new Kafka(
         kafkaClientConfig(
           { ...this.settings, clientId: `${this.settings.clientId}-outbox-relay` },

@@ -1,7 +1,7 @@
 import { ClientKafka } from '@nestjs/microservices';
 import type { KafkaOptions } from '@nestjs/microservices';
 import type { Kafka, TopicPartitionOffsetAndMetadata } from 'kafkajs';
-import { withTracedProducers } from '../kafka/traced-producer';
+import { withSuiteProducers } from '../kafka/traced-producer';
 import { ReplyClientLiveness, ReplyClientLivenessBounds } from './reply-client-liveness';
 
 /**
@@ -77,7 +77,7 @@ export class PerInstanceReplyClientKafka extends ClientKafka {
 
   /** Kafka's client, its producer's sends traced (a producer span each: traced-producer.ts). */
   override async createClient<T = Kafka>(): Promise<T> {
-    return withTracedProducers(await super.createClient<Kafka>()) as T;
+    return withSuiteProducers(await super.createClient<Kafka>()) as T;
   }
 
   protected override registerProducerEventListeners(): void {
