@@ -51,8 +51,22 @@ function libsPresent(libsDir) {
  * a cache. A cache of the same Kafka version without the tools (fetched before they were added)
  * only gains the missing jars, the tools jar last: brokers running from it keep their files.
  */
-export async function fetchKafka({ libsDir = DEFAULT_LIBS_DIR } = {}) {
-  if (libsPresent(libsDir)) return libsDir;
+export function fetchKafka({ libsDir = DEFAULT_LIBS_DIR } = {}) {
+  if (libsPresent(libsDir)) return Promise.resolve(libsDir);
+  // Brokers started side by side in one process (npm test's two sets) share one fetch: their
+  // staging directory is named after the process.
+  let fetching = fetchesInFlight.get(libsDir);
+  if (!fetching) {
+    fetching = fetchKafkaNow(libsDir).finally(() => fetchesInFlight.delete(libsDir));
+    fetchesInFlight.set(libsDir, fetching);
+  }
+  return fetching;
+}
+
+/** The fetch of each cache directory in flight in this process. */
+const fetchesInFlight = new Map();
+
+async function fetchKafkaNow(libsDir) {
   await exec('mvn', ['-v']).catch(() => {
     throw new Error('Maven (mvn) is needed to fetch Kafka from Maven Central: install Maven and Java 17+.');
   });
