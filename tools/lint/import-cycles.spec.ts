@@ -28,7 +28,7 @@ function resolveRelative(from: string, specifier: string): string | undefined {
 }
 
 /** Each file's relative imports: `import`, `import type`, `export … from` and `import()`. */
-export function importGraph(files: string[]): Map<string, string[]> {
+function importGraph(files: string[]): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of files) {
     const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
@@ -41,7 +41,7 @@ export function importGraph(files: string[]): Map<string, string[]> {
 }
 
 /** The graph's strongly connected components of more than one file (or a file importing itself). */
-export function importCycles(graph: Map<string, string[]>): string[][] {
+function importCycles(graph: Map<string, string[]>): string[][] {
   // Tarjan's algorithm, iterative so a deep chain of imports cannot overflow the stack.
   const index = new Map<string, number>();
   const low = new Map<string, number>();
