@@ -2,17 +2,8 @@ import { ChainRegistry } from '@swapgw/chains';
 import { acrossBetween } from '../providers/across.provider';
 import { devnetBridgeBetween, devnetBridgeEnd } from '../providers/devnet-bridge-ends';
 import { uniswapV2Deployment } from '../providers/uniswap-v2-deployments';
+import { ProviderNames } from '../providers/provider-names';
 import { uniswapV3Deployment } from '../providers/uniswap-v3-quoter';
-
-export const ProviderNames = {
-  uniswapV2: 'uniswap-v2',
-  uniswapV3: 'uniswap-v3',
-  devnetBridge: 'devnet-bridge',
-  lifi: 'lifi',
-  jupiter: 'jupiter',
-  zeroX: '0x',
-  across: 'across',
-} as const;
 
 export interface SupportPolicyOptions {
   lifiEnabled: boolean;

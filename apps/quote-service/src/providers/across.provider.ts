@@ -2,7 +2,7 @@ import { bridgeSwapLegOf, ChainRegistry, encodeAcrossSwapMessage, StepSplitLeg }
 import { encodeUniswapV3Path } from '@swapgw/chains/families';
 import type { RouteLeg, TokenRef } from '@swapgw/contracts';
 import { getAddress, isAddress } from 'ethers';
-import { ProviderNames } from '../catalog/support-policy';
+import { ProviderNames } from './provider-names';
 import { mostTellingNoRoute, NoRouteError, NoRouteReason } from './no-route.error';
 import {
   CandidateRoute,

@@ -2,7 +2,7 @@ import { ChainRegistry, sameTokenAddress } from '@swapgw/chains';
 import { satsForUsdc, usdcForSats } from '@swapgw/chains/bitcoin-bridge';
 import type { RouteLeg } from '@swapgw/contracts';
 import { afterFeeBps } from '../quote/amounts';
-import { ProviderNames } from '../catalog/support-policy';
+import { ProviderNames } from './provider-names';
 import { bridgeDurationSeconds, devnetBridgeBetween, DevnetBridgeEnd } from './devnet-bridge-ends';
 import { NoRouteError } from './no-route.error';
 import {

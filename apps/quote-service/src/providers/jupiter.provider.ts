@@ -1,7 +1,7 @@
 import { PublicKey, VersionedTransaction } from '@solana/web3.js';
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import type { RouteLeg, RouteSolanaTransaction, TokenRef } from '@swapgw/contracts';
-import { ProviderNames } from '../catalog/support-policy';
+import { ProviderNames } from './provider-names';
 import { BPS_DENOMINATOR } from '../quote/amounts';
 import { amountNetOfFees } from '../quote/integrator-fee';
 import { askAtAggregatorSlippage } from '../quote/slippage';

@@ -1,11 +1,12 @@
 import type { ChainDescriptor } from '@swapgw/chains';
 import type { RouteCall, RouteLeg } from '@swapgw/contracts';
-import { ProviderNames } from '../catalog/support-policy';
-import { amountNetOfFees, IntegratorFeeCharge, reportedFeeMatches } from '../quote/integrator-fee';
+import { ProviderNames } from './provider-names';
+import { amountNetOfFees, reportedFeeMatches } from '../quote/integrator-fee';
 import { askAtAggregatorSlippage } from '../quote/slippage';
 import { NoRouteError, NoRouteReason } from './no-route.error';
 import {
   CandidateRoute,
+  IntegratorFeeCharge,
   QuoteContext,
   QuoteProvider,
   QuoteToken,

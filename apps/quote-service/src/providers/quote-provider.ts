@@ -1,10 +1,16 @@
 import type { ChainDescriptor } from '@swapgw/chains';
 import type { RouteLeg, TokenRef } from '@swapgw/contracts';
-import type { IntegratorFeeCharge } from '../quote/integrator-fee';
 
 /** A token resolved for quoting: a TokenRef plus the Solana mint when there is one. */
 export interface QuoteToken extends TokenRef {
   mint?: string | null;
+}
+
+/** One recipient's fee in base units of the input token. */
+export interface IntegratorFeeCharge {
+  recipient: string;
+  bps: number;
+  amount: bigint;
 }
 
 /** What every provider is asked: one resolved request. */

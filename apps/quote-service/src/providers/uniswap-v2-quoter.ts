@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ChainRegistry } from '@swapgw/chains';
 import { ChainFamilies } from '@swapgw/chains/families';
-import { getAddress, getCreate2Address, Interface, keccak256, solidityPacked } from 'ethers';
+import { getCreate2Address, Interface, keccak256, solidityPacked } from 'ethers';
 import { getAmountsIn, getAmountsOut, HopReserves, priceImpactBps } from './uniswap-v2-math';
 import { uniswapV2Deployment, UniswapV2Deployment } from './uniswap-v2-deployments';
+import { candidatePaths } from './path-search';
 import type { QuoteToken } from './quote-provider';
 import { callOrNull } from './shared-reads';
 
@@ -101,11 +102,7 @@ export class UniswapV2Quoter {
   ): Promise<Array<Pick<PathQuote, 'deployment' | 'path' | 'pairs' | 'hops'>>> {
     const deployment = this.deployment(chainId);
     if (!deployment) return [];
-    const a = tokenIn.address ? getAddress(tokenIn.address) : deployment.weth;
-    const b = tokenOut.address ? getAddress(tokenOut.address) : deployment.weth;
-    if (a === b) return []; // native ↔ WETH is a wrap, not a swap
-    const candidates: string[][] = [[a, b]];
-    if (a !== deployment.weth && b !== deployment.weth) candidates.push([a, deployment.weth, b]);
+    const candidates = candidatePaths(tokenIn, tokenOut, deployment.weth);
 
     const reserves = new Map<string, Promise<{ pair: string; hop: HopReserves } | null>>();
     const hopOf = (x: string, y: string) => {

@@ -1,7 +1,7 @@
 import type { RouteLeg } from '@swapgw/contracts';
 import { applySlippage } from '../quote/amounts';
 import { swapLegSlippageBps } from '../quote/slippage';
-import { ProviderNames } from '../catalog/support-policy';
+import { ProviderNames } from './provider-names';
 import {
   CandidateRoute,
   QuoteContext,

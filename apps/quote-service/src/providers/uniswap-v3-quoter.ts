@@ -3,6 +3,7 @@ import { ChainRegistry } from '@swapgw/chains';
 import { ChainFamilies } from '@swapgw/chains/families';
 import { TtlCache } from '@swapgw/runtime';
 import { AbiCoder, getAddress, getCreate2Address, Interface, keccak256 } from 'ethers';
+import { candidatePaths } from './path-search';
 import type { QuoteToken } from './quote-provider';
 import { callOrNull } from './shared-reads';
 import { abortable } from './uniswap-v2-quoter';
@@ -134,20 +135,17 @@ export class UniswapV3Quoter {
   ): Promise<V3PathQuote[]> {
     const deployment = this.deployment(chainId);
     if (!deployment) return [];
-    const a = tokenIn.address ? getAddress(tokenIn.address) : deployment.weth;
-    const b = tokenOut.address ? getAddress(tokenOut.address) : deployment.weth;
-    if (a === b) return []; // native ↔ WETH is a wrap, not a swap
 
     const quotes: V3PathQuote[] = [];
-    const direct = await this.quoteHops(deployment, a, b, amountIn, signal);
-    for (const hop of direct) quotes.push(pathQuote(deployment, [a, b], [hop]));
-
-    if (a !== deployment.weth && b !== deployment.weth) {
-      const [first] = await this.quoteHops(deployment, a, deployment.weth, amountIn, signal);
-      if (first) {
-        const [second] = await this.quoteHops(deployment, deployment.weth, b, first.amountOut, signal);
-        if (second) quotes.push(pathQuote(deployment, [a, deployment.weth, b], [first, second]));
+    for (const path of candidatePaths(tokenIn, tokenOut, deployment.weth)) {
+      if (path.length === 2) {
+        // The direct pool: every fee tier is a path of its own.
+        const direct = await this.quoteHops(deployment, path[0], path[1], amountIn, signal);
+        for (const hop of direct) quotes.push(pathQuote(deployment, path, [hop]));
+        continue;
       }
+      const hops = await this.bestTierHops(deployment, path, amountIn, signal);
+      if (hops) quotes.push(pathQuote(deployment, path, hops));
     }
     return quotes.sort((x, y) => (x.amountOut > y.amountOut ? -1 : x.amountOut < y.amountOut ? 1 : 0));
   }
@@ -165,6 +163,24 @@ export class UniswapV3Quoter {
       this.poolAddresses.set(key, address);
     }
     return address;
+  }
+
+  /** A multi-hop path through the best fee tier of each hop in turn; undefined where a hop has no pool. */
+  private async bestTierHops(
+    deployment: UniswapV3Deployment,
+    path: string[],
+    amountIn: bigint,
+    signal: AbortSignal,
+  ): Promise<V3HopQuote[] | undefined> {
+    const hops: V3HopQuote[] = [];
+    let amount = amountIn;
+    for (let i = 1; i < path.length; i++) {
+      const [best] = await this.quoteHops(deployment, path[i - 1], path[i], amount, signal);
+      if (!best) return undefined;
+      hops.push(best);
+      amount = best.amountOut;
+    }
+    return hops;
   }
 
   /** x → y through each fee tier that has a live pool, best output first. */

@@ -1,5 +1,5 @@
 import type { RouteLeg } from '@swapgw/contracts';
-import { ProviderNames } from '../catalog/support-policy';
+import { ProviderNames } from './provider-names';
 import { applySlippage } from '../quote/amounts';
 import { swapLegSlippageBps } from '../quote/slippage';
 import {

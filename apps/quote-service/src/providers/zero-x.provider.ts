@@ -1,9 +1,15 @@
 import type { RouteCall, RouteLeg, TokenRef } from '@swapgw/contracts';
-import { ProviderNames } from '../catalog/support-policy';
-import { amountNetOfFees, IntegratorFeeCharge, reportedFeeMatches } from '../quote/integrator-fee';
+import { ProviderNames } from './provider-names';
+import { amountNetOfFees, reportedFeeMatches } from '../quote/integrator-fee';
 import { aggregatorSlippageBps } from '../quote/slippage';
 import { NoRouteError, NoRouteReason } from './no-route.error';
-import { CandidateRoute, QuoteContext, QuoteProvider, QuoteToken } from './quote-provider';
+import {
+  CandidateRoute,
+  IntegratorFeeCharge,
+  QuoteContext,
+  QuoteProvider,
+  QuoteToken,
+} from './quote-provider';
 import { swapDurationSeconds } from './uniswap-v2.provider';
 
 export interface ZeroXOptions {

@@ -14,7 +14,7 @@ import {
 import type { ChainFamilies } from '@swapgw/chains/families';
 import type { GasFeeSource, RouteGasCoverage, RouteLeg } from '@swapgw/contracts';
 import { Clock, withTimeout } from '@swapgw/runtime';
-import { ProviderNames } from '../catalog/support-policy';
+import { ProviderNames } from '../providers/provider-names';
 
 /** The price of a unit on one chain and where it came from. */
 export interface ChainFeeQuote extends SponsoredFeeRates {

@@ -8,15 +8,8 @@ import {
   RouteIntegratorFee,
   RoutePlanIntegratorFee,
 } from '@swapgw/contracts';
-import type { QuoteToken } from '../providers/quote-provider';
+import type { IntegratorFeeCharge, QuoteToken } from '../providers/quote-provider';
 import { BPS_DENOMINATOR } from './amounts';
-
-/** One recipient's fee in base units of the input token. */
-export interface IntegratorFeeCharge {
-  recipient: string;
-  bps: number;
-  amount: bigint;
-}
 
 /** The quote's integrator fee: what each recipient is paid, and what the providers are asked to swap. */
 export interface IntegratorFee {

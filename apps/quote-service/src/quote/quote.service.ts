@@ -29,6 +29,7 @@ import {
 } from '@swapgw/contracts';
 import {
   CandidateRoute,
+  IntegratorFeeCharge,
   QuoteContext,
   QuoteProvider,
   QuoteToken,
@@ -37,7 +38,6 @@ import {
 import { applySlippage, toBaseUnits } from './amounts';
 import {
   IntegratorFee,
-  IntegratorFeeCharge,
   integratorFeeOf,
   planIntegratorFeesOf,
   requestedIntegratorFee,

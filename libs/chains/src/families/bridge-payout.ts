@@ -1,5 +1,5 @@
 import type { RouteLeg } from '@swapgw/contracts';
-import type { BridgePayout } from './step-spec-families';
+import type { BridgePayout } from './step-spec-family';
 
 /**
  * How a bridge pays a wallet that is not an EVM address (Solana, Bitcoin): `depositTo` on the leg's

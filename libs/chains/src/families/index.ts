@@ -28,6 +28,8 @@ export * from './solana/solana-sponsored-transaction';
 export * from './solana/solana-step-payload';
 export * from './solana/solana-transaction';
 export * from './signed-artifact';
+export * from './step-parts';
+export * from './step-spec-family';
 export * from './step-spec-families';
 export * from './evm/evm-calldata';
 export * from './evm/evm-step-spec';

@@ -3,13 +3,8 @@ import type { RouteLeg, TokenRef } from '@swapgw/contracts';
 import { getAddress, hexlify } from 'ethers';
 import { bitcoinRecipientToBytes32 } from '../bitcoin-bridge';
 import { devnetBridgeInterface } from './evm/evm-calldata';
-import {
-  familyHasPermits,
-  LegStepInput,
-  legStepSpecOf,
-  StepSpecChains,
-  stepSpecFamilyOf,
-} from './step-spec-families';
+import { familyHasPermits, legStepSpecOf, stepSpecFamilyOf } from './step-spec-families';
+import type { LegStepInput, StepSpecChains } from './step-spec-family';
 
 const EVM_USER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const SOL_USER = Keypair.fromSeed(Buffer.alloc(32, 1)).publicKey.toBase58();

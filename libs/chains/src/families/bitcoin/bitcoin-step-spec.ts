@@ -6,7 +6,7 @@ import type {
   LegStepInput,
   LegStepSpec,
   StepSpecFamily,
-} from '../step-spec-families';
+} from '../step-spec-family';
 import { bytes32BridgePayout } from '../bridge-payout';
 
 /**

@@ -1,6 +1,6 @@
 import { getAddress, ZeroAddress } from 'ethers';
 import type { RouteLeg } from '@swapgw/contracts';
-import type { LegStepChains, LegStepInput, StepSpecChains } from '../step-spec-families';
+import type { LegStepChains, LegStepInput, StepSpecChains } from '../step-spec-family';
 import { ACROSS_SPOKE_POOL_INTERFACE, addressToBytes32 } from './across-calldata';
 import { erc20Interface } from './evm-calldata';
 import { evmBridgePayoutOf, evmStepOf } from './evm-step-spec';

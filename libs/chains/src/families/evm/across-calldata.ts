@@ -1,6 +1,6 @@
 import { getAddress, Interface, zeroPadValue } from 'ethers';
 import type { RouteLeg } from '@swapgw/contracts';
-import type { EncodedCall } from './evm-calldata';
+import type { EncodedCall } from '../step-parts';
 
 /** The provider name of Across bridge legs (quote-service's ProviderNames.across). */
 export const ACROSS_PROVIDER = 'across';

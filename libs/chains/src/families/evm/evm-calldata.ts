@@ -1,4 +1,5 @@
 import { Interface, solidityPacked } from 'ethers';
+import type { EncodedCall, IntegratorFeeTransfer, RouterPermit } from '../step-parts';
 
 /**
  * ABI fragments of the contracts a swap's EVM steps call, and their encoding: the ERC-20 approve,
@@ -58,31 +59,14 @@ export const swapGatewayRouterInterface = new Interface([
 ]);
 
 /** The router's `PermitKind` (allowance: the caller approved the router, no signature). */
-const PERMIT_KIND = { eip2612: 0, permit2: 1, allowance: 2 } as const;
-
-/** The user's permit as the SwapGatewayRouter takes it, and where to send the call. */
-export interface RouterPermit {
-  /** The SwapGatewayRouter of the leg's chain: the call's `to` and the spender the user signed for. */
-  router: string;
-  kind: Exclude<keyof typeof PERMIT_KIND, 'allowance'>;
-  /** Permit2 nonce (0 for EIP-2612: the token keeps its own). */
-  nonce: bigint;
-  /** Seconds since epoch. */
-  deadline: bigint;
-  /** 0x-hex, 65 bytes (r, s, v). */
-  signature: string;
-}
+const PERMIT_KIND = { eip2612: 0, permit2: 1, allowance: 2 } as const satisfies Record<
+  RouterPermit['kind'] | 'allowance',
+  number
+>;
 
 /** The permit as the router's `Permit` tuple. */
 function permitTuple(permit: RouterPermit): unknown[] {
   return [PERMIT_KIND[permit.kind], permit.nonce, permit.deadline, permit.signature];
-}
-
-export interface EncodedCall {
-  to: string;
-  data: string;
-  /** Wei, decimal string. */
-  value: string;
 }
 
 export function encodeApprove(token: string, spender: string, amount: bigint): EncodedCall {
@@ -265,12 +249,6 @@ export function encodeBridgeDeposit(
     integratorFees: [],
     permit,
   });
-}
-
-/** One integrator fee, in base units of the swap's input token. */
-export interface IntegratorFeeTransfer {
-  recipient: string;
-  amount: bigint;
 }
 
 export interface FeeSwapArgs {

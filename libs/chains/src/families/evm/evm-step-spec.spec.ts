@@ -1,7 +1,7 @@
 import { getAddress, MaxUint256 } from 'ethers';
 import type { RouteLeg, TokenRef } from '@swapgw/contracts';
 import type { SplitStep } from '../../step-split';
-import type { LegStepChains, LegStepInput, StepSpecChains } from '../step-spec-families';
+import type { LegStepChains, LegStepInput, StepSpecChains } from '../step-spec-family';
 import {
   devnetBridgeInterface,
   erc20Interface,

@@ -16,9 +16,9 @@ import type {
   LegStepSpec,
   StepSpecChains,
   StepSpecFamily,
-} from '../step-spec-families';
+} from '../step-spec-family';
+import type { EncodedCall, IntegratorFeeTransfer, RouterPermit } from '../step-parts';
 import {
-  EncodedCall,
   encodeApprove,
   encodeAcrossFeeDeposit,
   encodeBridgeDeposit,
@@ -26,8 +26,6 @@ import {
   encodeFeeSwap,
   encodeUniswapV2Swap,
   encodeUniswapV3Swap,
-  type IntegratorFeeTransfer,
-  RouterPermit,
 } from './evm-calldata';
 import { ACROSS_PROVIDER, acrossLegDeposit, acrossLegTerms } from './across-calldata';
 

@@ -4,7 +4,7 @@ import {
   createTransferCheckedInstruction,
   getAssociatedTokenAddressSync,
 } from '@solana/spl-token';
-import type { IntegratorFeeTransfer } from '../evm/evm-calldata';
+import type { IntegratorFeeTransfer } from '../step-parts';
 
 /** The token a Solana transaction pays its integrator fees in: an SPL mint, or null for native SOL. */
 export type SolanaFeeToken = { mint: PublicKey; decimals: number } | null;

@@ -8,7 +8,7 @@ import {
 import type { DevnetSolanaView } from '../../devnet-manifest';
 import { solanaBridgeDepositInstructions } from '../../solana-bridge';
 import { SolanaSigningPayload, SolanaStepSpec } from '@swapgw/contracts';
-import type { IntegratorFeeTransfer } from '../evm/evm-calldata';
+import type { IntegratorFeeTransfer } from '../step-parts';
 import { LAMPORTS_PER_SIGNATURE } from './solana-fees';
 import { solanaFeeAccountsOf, solanaIntegratorFeeInstructions } from './solana-integrator-fees';
 import {

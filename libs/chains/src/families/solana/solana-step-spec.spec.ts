@@ -2,7 +2,7 @@ import { Keypair } from '@solana/web3.js';
 import { CodedError, ErrorCodes, RouteLeg, TokenRef } from '@swapgw/contracts';
 import { getAddress, hexlify } from 'ethers';
 import type { SplitStep } from '../../step-split';
-import type { DestinationSwap, LegStepChains, LegStepInput } from '../step-spec-families';
+import type { DestinationSwap, LegStepChains, LegStepInput } from '../step-spec-family';
 import { solanaBridgePayoutOf, solanaStepOf } from './solana-step-spec';
 
 const SOL_USER = Keypair.fromSeed(Buffer.alloc(32, 1)).publicKey.toBase58();

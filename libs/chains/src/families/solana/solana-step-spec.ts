@@ -7,9 +7,9 @@ import type {
   LegStepInput,
   LegStepSpec,
   StepSpecFamily,
-} from '../step-spec-families';
+} from '../step-spec-family';
 import { bytes32BridgePayout } from '../bridge-payout';
-import type { IntegratorFeeTransfer } from '../evm/evm-calldata';
+import type { IntegratorFeeTransfer } from '../step-parts';
 
 /**
  * The Solana family's steps: one transaction per leg (SPL transfers need no allowance, so no

@@ -1,0 +1,14 @@
+/**
+ * The providers' names, as routes, the catalog's `supported` lists and the config name them. Below
+ * both the providers (each names itself) and the support policy (which lists who trades where), so
+ * neither imports the other for them.
+ */
+export const ProviderNames = {
+  uniswapV2: 'uniswap-v2',
+  uniswapV3: 'uniswap-v3',
+  devnetBridge: 'devnet-bridge',
+  lifi: 'lifi',
+  jupiter: 'jupiter',
+  zeroX: '0x',
+  across: 'across',
+} as const;
