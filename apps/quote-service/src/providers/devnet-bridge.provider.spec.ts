@@ -62,7 +62,7 @@ const solUsdc: QuoteToken = {
 const sol: QuoteToken = { chain: 'solana-devnet', symbol: 'SOL', address: null, mint: null, decimals: 9 };
 
 /** A quoter that prices every path at a fixed rate (out = in × num / den), recording the calls. */
-class FixedRateQuoter implements Pick<UniswapV2Quoter, 'quotePaths'> {
+class FixedRateQuoter implements Pick<UniswapV2Quoter, 'quotePaths' | 'smallestQuotableAmount'> {
   readonly calls: { chain: string; tokenIn: string; tokenOut: string; amountIn: bigint }[] = [];
   constructor(
     private readonly num: bigint,
@@ -88,12 +88,24 @@ class FixedRateQuoter implements Pick<UniswapV2Quoter, 'quotePaths'> {
       },
     ];
   }
+  async smallestQuotableAmount(
+    _chain: string,
+    _tokenIn: QuoteToken,
+    _tokenOut: QuoteToken,
+    _signal: AbortSignal,
+    amountOut = 1n,
+  ): Promise<bigint> {
+    return (amountOut * this.den + this.num - 1n) / this.num;
+  }
 }
 
 /** A quoter that finds no pool. */
-class EmptyQuoter implements Pick<UniswapV2Quoter, 'quotePaths'> {
+class EmptyQuoter implements Pick<UniswapV2Quoter, 'quotePaths' | 'smallestQuotableAmount'> {
   async quotePaths(): Promise<PathQuote[]> {
     return [];
+  }
+  async smallestQuotableAmount(): Promise<undefined> {
+    return undefined;
   }
 }
 

@@ -12,7 +12,7 @@ import {
   QuoteToken,
   RouteWarningThresholds,
 } from './quote-provider';
-import { pathDebug, pathWarnings, uniswapLeg } from './uniswap-v2.provider';
+import { amountTooLow, pathDebug, pathWarnings, uniswapLeg } from './uniswap-v2.provider';
 import type { UniswapV2Quoter } from './uniswap-v2-quoter';
 
 /**
@@ -28,7 +28,7 @@ export class DevnetBridgeProvider implements QuoteProvider {
 
   constructor(
     private readonly registry: ChainRegistry,
-    private readonly quoter: Pick<UniswapV2Quoter, 'quotePaths'>,
+    private readonly quoter: Pick<UniswapV2Quoter, 'quotePaths' | 'smallestQuotableAmount'>,
     private readonly thresholds: RouteWarningThresholds,
   ) {}
 
@@ -60,7 +60,7 @@ export class DevnetBridgeProvider implements QuoteProvider {
 
     if (!sameAsset(context.tokenIn, from)) {
       const [best] = await this.quoter.quotePaths(from.chain, context.tokenIn, from.token, amount, signal);
-      if (!best) throw noSwapInto(from.chain, context.tokenIn, from.token);
+      if (!best) throw await this.noSourceSwap(context, from, to, bridge.feeBps, signal);
       legs.push(uniswapLeg(from.chain, true, context.tokenIn, from.token, best, context.slippageBps));
       pathWarnings(best, this.thresholds).forEach((w) => warnings.add(w));
       debug.push({ leg: 'source-swap', ...pathDebug(best) });
@@ -104,6 +104,31 @@ export class DevnetBridgeProvider implements QuoteProvider {
         debug: { legs: debug },
       },
     ];
+  }
+
+  /**
+   * Why the source swap has no path: its pools exist but the amount buys too little of the bridged
+   * token for the bridge to pay anything (AMOUNT_TOO_LOW with the least input that buys enough,
+   * Router02's getAmountsIn of smallestBridgedInput), or no pool gives the bridged token at all
+   * (NO_LIQUIDITY).
+   */
+  private async noSourceSwap(
+    context: QuoteContext,
+    from: DevnetBridgeEnd,
+    to: DevnetBridgeEnd,
+    feeBps: number,
+    signal: AbortSignal,
+  ): Promise<NoRouteError> {
+    const bridgedNeeded = smallestBridgedInput(from, to, feeBps);
+    const least = await this.quoter.smallestQuotableAmount(
+      from.chain,
+      context.tokenIn,
+      from.token,
+      signal,
+      bridgedNeeded,
+    );
+    if (least !== undefined && least > context.amountIn) return amountTooLow('devnet bridge', context, least);
+    return noSwapInto(from.chain, context.tokenIn, from.token);
   }
 }
 

@@ -33,6 +33,16 @@ export function getAmountIn(amountOut: bigint, reserveIn: bigint, reserveOut: bi
 }
 
 /** Inputs along a path for `amountOut` at its end, like router.getAmountsIn: [amountIn, ..., amountOut]. */
+/** getAmountsIn when every hop holds more than it is asked to pay out; undefined otherwise. */
+export function leastAmountsIn(amountOut: bigint, hops: HopReserves[]): bigint[] | undefined {
+  try {
+    return getAmountsIn(amountOut, hops);
+  } catch (error) {
+    if (error instanceof RangeError) return undefined; // a pool holds too little (getAmountIn)
+    throw error;
+  }
+}
+
 export function getAmountsIn(amountOut: bigint, hops: HopReserves[]): bigint[] {
   const amounts = [amountOut];
   for (const hop of [...hops].reverse())

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ChainRegistry } from '@swapgw/chains';
 import { ChainFamilies } from '@swapgw/chains/families';
 import { getCreate2Address, Interface, keccak256, solidityPacked } from 'ethers';
-import { getAmountsIn, getAmountsOut, HopReserves, priceImpactBps } from './uniswap-v2-math';
+import { getAmountsOut, HopReserves, leastAmountsIn, priceImpactBps } from './uniswap-v2-math';
 import { uniswapV2Deployment, UniswapV2Deployment } from './uniswap-v2-deployments';
 import { candidatePaths } from './path-search';
 import type { QuoteToken } from './quote-provider';
@@ -74,20 +74,24 @@ export class UniswapV2Quoter {
   }
 
   /**
-   * The least input (base units of tokenIn) that buys one base unit of tokenOut through the pools
-   * that connect the tokens, as router.getAmountsIn computes it; undefined when none does (no pool,
-   * or an empty one). What a quote whose output rounds to zero tells the wallet to send at least.
+   * The least input (base units of tokenIn) that buys `amountOut` (one base unit unless given) of
+   * tokenOut through the pools that connect the tokens, as router.getAmountsIn computes it;
+   * undefined when none can (no pool, an empty one, or too little in it). What a quote whose output
+   * rounds to zero tells the wallet to send at least.
    */
   async smallestQuotableAmount(
     chainId: string,
     tokenIn: QuoteToken,
     tokenOut: QuoteToken,
     signal: AbortSignal,
+    amountOut = 1n,
   ): Promise<bigint | undefined> {
     let smallest: bigint | undefined;
     for (const live of await this.livePaths(chainId, tokenIn, tokenOut, signal)) {
-      if (live.hops.some((hop) => hop.reserveOut <= 1n)) continue;
-      const [amountIn] = getAmountsIn(1n, live.hops);
+      // Each hop must hold more than it is asked to pay out, from the last hop back.
+      const amounts = leastAmountsIn(amountOut, live.hops);
+      if (!amounts) continue;
+      const [amountIn] = amounts;
       if (smallest === undefined || amountIn < smallest) smallest = amountIn;
     }
     return smallest;

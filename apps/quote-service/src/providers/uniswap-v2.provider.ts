@@ -109,6 +109,22 @@ export function uniswapNoRoute(
   );
 }
 
+/**
+ * Why a Uniswap venue that found no path has none: its pools exist but `amountIn` buys less than
+ * one base unit of tokenOut (AMOUNT_TOO_LOW with `smallest()`, the least amount that buys one), or
+ * uniswapNoRoute's reasons.
+ */
+export async function uniswapNoPathError(
+  venue: string,
+  context: QuoteContext,
+  weth: string,
+  smallest: () => Promise<bigint | undefined>,
+): Promise<NoRouteError> {
+  const least = await smallest();
+  if (least !== undefined && least > context.amountIn) return amountTooLow(venue, context, least);
+  return uniswapNoRoute(venue, context.tokenIn, context.tokenOut, weth);
+}
+
 /** AMOUNT_TOO_LOW: the pools exist, but `amountIn` buys less than one base unit of tokenOut. */
 export function amountTooLow(venue: string, context: QuoteContext, smallest: bigint): NoRouteError {
   const { tokenIn, tokenOut } = context;
@@ -186,18 +202,11 @@ export class UniswapV2Provider implements QuoteProvider {
       signal,
     );
     const weth = this.quoter.deployment(chain.id)?.weth;
-    if (paths.length === 0 && weth) {
-      // Pools that exist but give nothing for so little: the amount is too low, not the liquidity.
-      const smallest = await this.quoter.smallestQuotableAmount(
-        chain.id,
-        context.tokenIn,
-        context.tokenOut,
-        signal,
+    // Pools that exist but give nothing for so little: the amount is too low, not the liquidity.
+    if (paths.length === 0 && weth)
+      throw await uniswapNoPathError(this.name, context, weth, () =>
+        this.quoter.smallestQuotableAmount(chain.id, context.tokenIn, context.tokenOut, signal),
       );
-      if (smallest !== undefined && smallest > context.amountIn)
-        throw amountTooLow(this.name, context, smallest);
-      throw uniswapNoRoute(this.name, context.tokenIn, context.tokenOut, weth);
-    }
     return Promise.all(
       paths.map(async (quote) => {
         const { taxes, checked } = await this.pathTaxes(context, quote, signal);

@@ -44,9 +44,10 @@ export const V3_POOL_INTERFACE = new Interface([
   'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)',
   'function liquidity() view returns (uint128)',
 ]);
-/** QuoterV2's single-pool quote. */
+/** QuoterV2's single-pool quotes: what an input buys, and what an output costs. */
 export const QUOTER_V2_INTERFACE = new Interface([
   'function quoteExactInputSingle((address tokenIn, address tokenOut, uint256 amountIn, uint24 fee, uint160 sqrtPriceLimitX96) params) returns (uint256 amountOut, uint160 sqrtPriceX96After, uint32 initializedTicksCrossed, uint256 gasEstimate)',
+  'function quoteExactOutputSingle((address tokenIn, address tokenOut, uint256 amount, uint24 fee, uint160 sqrtPriceLimitX96) params) returns (uint256 amountIn, uint160 sqrtPriceX96After, uint32 initializedTicksCrossed, uint256 gasEstimate)',
 ]);
 const SLOT0_DATA = V3_POOL_INTERFACE.encodeFunctionData('slot0');
 const LIQUIDITY_DATA = V3_POOL_INTERFACE.encodeFunctionData('liquidity');
@@ -150,6 +151,94 @@ export class UniswapV3Quoter {
     return quotes.sort((x, y) => (x.amountOut > y.amountOut ? -1 : x.amountOut < y.amountOut ? 1 : 0));
   }
 
+  /**
+   * The least input (base units of tokenIn) that buys one base unit of tokenOut through the live
+   * pools that connect the tokens, as QuoterV2's quoteExactOutputSingle prices each hop from the
+   * last one back (the cheapest tier of each); undefined when no path has live pools. What a quote
+   * whose output rounds to zero tells the wallet to send at least.
+   */
+  async smallestQuotableAmount(
+    chainId: string,
+    tokenIn: QuoteToken,
+    tokenOut: QuoteToken,
+    signal: AbortSignal,
+  ): Promise<bigint | undefined> {
+    const deployment = this.deployment(chainId);
+    if (!deployment) return undefined;
+    let smallest: bigint | undefined;
+    for (const path of candidatePaths(tokenIn, tokenOut, deployment.weth)) {
+      let needed: bigint | undefined = 1n;
+      for (let i = path.length - 1; i > 0 && needed !== undefined; i--)
+        needed = await this.leastInput(deployment, path[i - 1], path[i], needed, signal);
+      if (needed !== undefined && (smallest === undefined || needed < smallest)) smallest = needed;
+    }
+    return smallest;
+  }
+
+  /** The least x that buys `amountOut` of y through a live pool of any tier; undefined when none. */
+  private async leastInput(
+    deployment: UniswapV3Deployment,
+    x: string,
+    y: string,
+    amountOut: bigint,
+    signal: AbortSignal,
+  ): Promise<bigint | undefined> {
+    const inputs = await Promise.all(
+      deployment.feeTiers.map((fee) =>
+        abortable(this.exactOutputInput(deployment, x, y, fee, amountOut), signal),
+      ),
+    );
+    let least: bigint | undefined;
+    for (const input of inputs) if (input !== null && (least === undefined || input < least)) least = input;
+    return least;
+  }
+
+  private async exactOutputInput(
+    deployment: UniswapV3Deployment,
+    x: string,
+    y: string,
+    fee: number,
+    amountOut: bigint,
+  ): Promise<bigint | null> {
+    if (!(await this.livePool(deployment, x, y, fee))) return null;
+    return this.askQuoter(
+      deployment,
+      'quoteExactOutputSingle',
+      [x, y, amountOut, fee, 0n],
+      (data) =>
+        (QUOTER_V2_INTERFACE.decodeFunctionResult('quoteExactOutputSingle', data) as unknown as [bigint])[0],
+    );
+  }
+
+  /** The pool of x and y in this tier and its state, when it is deployed and has liquidity in range. */
+  private async livePool(
+    deployment: UniswapV3Deployment,
+    x: string,
+    y: string,
+    fee: number,
+  ): Promise<{ pool: string; state: PoolState } | null> {
+    const pool = this.poolAddress(deployment, x, y, fee);
+    const state = await this.poolState(deployment.chain, pool);
+    return state && state.sqrtPriceX96 !== 0n && state.liquidity !== 0n ? { pool, state } : null;
+  }
+
+  /** QuoterV2's answer to one of its single-pool quotes, decoded; null when it reverts. */
+  private askQuoter<T>(
+    deployment: UniswapV3Deployment,
+    quote: 'quoteExactInputSingle' | 'quoteExactOutputSingle',
+    params: unknown[],
+    decode: (data: string) => T,
+  ): Promise<T | null> {
+    return callOrNull(
+      () =>
+        this.families.evmProvider(deployment.chain).call({
+          to: deployment.quoterV2,
+          data: QUOTER_V2_INTERFACE.encodeFunctionData(quote, [params]),
+        }),
+      decode,
+    );
+  }
+
   /** The pool's CREATE2 address (computed once per pool and tier). */
   poolAddress(deployment: UniswapV3Deployment, x: string, y: string, fee: number): string {
     const [token0, token1] = x.toLowerCase() < y.toLowerCase() ? [x, y] : [y, x];
@@ -206,15 +295,13 @@ export class UniswapV3Quoter {
     fee: number,
     amountIn: bigint,
   ): Promise<V3HopQuote | null> {
-    const pool = this.poolAddress(deployment, x, y, fee);
-    const state = await this.poolState(deployment.chain, pool);
-    if (!state || state.sqrtPriceX96 === 0n || state.liquidity === 0n) return null;
-    const answer = await callOrNull(
-      () =>
-        this.families.evmProvider(deployment.chain).call({
-          to: deployment.quoterV2,
-          data: QUOTER_V2_INTERFACE.encodeFunctionData('quoteExactInputSingle', [[x, y, amountIn, fee, 0n]]),
-        }),
+    const live = await this.livePool(deployment, x, y, fee);
+    if (!live) return null;
+    const { pool, state } = live;
+    const answer = await this.askQuoter(
+      deployment,
+      'quoteExactInputSingle',
+      [x, y, amountIn, fee, 0n],
       decodeQuoterAnswer,
     );
     if (answer === null) return null;

@@ -10,7 +10,7 @@ import {
   RouteWarnings,
   RouteWarningThresholds,
 } from './quote-provider';
-import { swapDurationSeconds, uniswapNoRoute } from './uniswap-v2.provider';
+import { swapDurationSeconds, uniswapNoPathError } from './uniswap-v2.provider';
 import { UniswapV3Quoter, V3PathQuote } from './uniswap-v3-quoter';
 import type { TaxedTokenGuard } from './taxed-token-guard';
 
@@ -69,7 +69,11 @@ export class UniswapV3Provider implements QuoteProvider {
       this.taxedTokens?.refuseTaxed(this.name, context, signal),
     ]);
     const weth = this.quoter.deployment(chain.id)?.weth;
-    if (paths.length === 0 && weth) throw uniswapNoRoute(this.name, context.tokenIn, context.tokenOut, weth);
+    // Pools that exist but give nothing for so little: the amount is too low, not the liquidity.
+    if (paths.length === 0 && weth)
+      throw await uniswapNoPathError(this.name, context, weth, () =>
+        this.quoter.smallestQuotableAmount(chain.id, context.tokenIn, context.tokenOut, signal),
+      );
     // The best tier of each path shape only: the same path through a worse tier is not a choice.
     const seen = new Set<string>();
     const routes: CandidateRoute[] = [];

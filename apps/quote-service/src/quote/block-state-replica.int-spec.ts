@@ -16,6 +16,7 @@ import {
 
 const QUOTER_V2_ABI = [
   'function quoteExactInputSingle((address tokenIn, address tokenOut, uint256 amountIn, uint24 fee, uint160 sqrtPriceLimitX96) params) returns (uint256 amountOut, uint160 sqrtPriceX96After, uint32 initializedTicksCrossed, uint256 gasEstimate)',
+  'function quoteExactOutputSingle((address tokenIn, address tokenOut, uint256 amount, uint24 fee, uint160 sqrtPriceLimitX96) params) returns (uint256 amountIn, uint160 sqrtPriceX96After, uint32 initializedTicksCrossed, uint256 gasEstimate)',
 ];
 const SWAP_ROUTER_02_ABI = [
   'function exactInputSingle((address tokenIn, address tokenOut, uint24 fee, address recipient, uint256 amountIn, uint256 amountOutMinimum, uint160 sqrtPriceLimitX96) params) payable returns (uint256 amountOut)',
@@ -23,10 +24,11 @@ const SWAP_ROUTER_02_ABI = [
 const ERC20_ABI = ['function approve(address spender, uint256 amount) returns (bool)'];
 
 /**
- * Chain state read once per block on the mainnet replica (issue 44, point 2): base at chain id 8453
- * with Uniswap V3 at its canonical addresses. A quote of USDC → WETH names the block it read, and
- * its Uniswap V3 route pays what QuoterV2 answers at that block, also right after another wallet's
- * swap through SwapRouter02 moved the pool.
+ * Uniswap V3 quotes on the mainnet replica: base at chain id 8453 with Uniswap V3 at its canonical
+ * addresses. Chain state is read once per block (issue 44, point 2): a quote of USDC → WETH names
+ * the block it read, and its Uniswap V3 route pays what QuoterV2 answers at that block, also right
+ * after another wallet's swap through SwapRouter02 moved the pool. An amount that buys nothing is
+ * AMOUNT_TOO_LOW with the least that buys one unit (issue 48, point 5).
  */
 describe('quotes on the mainnet replica read one block, as QuoterV2 answers there (real anvil at mainnet ids)', () => {
   let workDir: string;
@@ -135,5 +137,48 @@ describe('quotes on the mainnet replica read one block, as QuoterV2 answers ther
     expect(after.block).toBeGreaterThanOrEqual(swapped!.blockNumber);
     expect(after.quoted).toBe(after.onChain);
     expect(after.quoted).toBeLessThan(before.quoted);
+  });
+
+  it('answers AMOUNT_TOO_LOW for a WETH amount that buys no USDC on Uniswap V3, naming the least amount QuoterV2 prices one unit at, which quotes', async () => {
+    const quoteWethToUsdc = (amount: string) =>
+      withChainStateScope(() =>
+        service.quotes.create({
+          fromChain: 'base',
+          toChain: 'base',
+          tokenIn: 'WETH',
+          tokenOut: 'USDC',
+          amount,
+          debug: true,
+        }),
+      );
+    const dust = await quoteWethToUsdc('0.000000000000000001');
+    expect(dust.routes.filter((route) => route.provider === 'uniswap-v3')).toEqual([]);
+    const v3 = dust.unavailableRoutes.find((route) => route.provider === 'uniswap-v3');
+    expect(v3).toMatchObject({
+      reason: 'AMOUNT_TOO_LOW',
+      details: { token: 'WETH', chain: 'base', minAmount: expect.any(String) },
+    });
+    // The least input for one base unit of USDC, as QuoterV2 prices it at the quote's block: the
+    // cheapest fee tier of the direct pool, or the path through another token if cheaper.
+    const block = (dust.debug?.chainBlocks as Record<string, number>)?.base;
+    const quoter = new Contract(catalog.uniswapV3!.quoterV2, QUOTER_V2_ABI, base);
+    const direct: bigint[] = [];
+    for (const fee of catalog.uniswapV3!.feeTiers) {
+      const answer = await quoter.quoteExactOutputSingle
+        .staticCall(
+          { tokenIn: weth, tokenOut: usdc, amount: 1n, fee, sqrtPriceLimitX96: 0 },
+          { blockTag: block },
+        )
+        .catch(() => null);
+      if (answer) direct.push((answer as [bigint])[0]);
+    }
+    expect(direct.length).toBeGreaterThan(0);
+    const minAmount = parseUnits(v3!.details!.minAmount!, 18);
+    expect(minAmount).toBe(direct.reduce((least, amount) => (amount < least ? amount : least)));
+    // That amount buys at least one unit through Uniswap V3.
+    const enough = await quoteWethToUsdc(v3!.details!.minAmount!);
+    const route = enough.routes.find((candidate) => candidate.provider === 'uniswap-v3');
+    expect(route).toBeDefined();
+    expect(parseUnits(route!.expectedAmountOut, 6)).toBeGreaterThanOrEqual(1n);
   });
 });

@@ -411,6 +411,31 @@ describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () =>
       ]);
     });
 
+    it('answers AMOUNT_TOO_LOW when the source swap buys too little for the bridge to pay, with the least amount that quotes', async () => {
+      const quoteWeth = (amount: string) =>
+        withChainStateScope(() =>
+          service.quotes.create({
+            fromChain: 'devnet-a',
+            toChain: 'devnet-b',
+            tokenIn: 'WETH',
+            tokenOut: 'USDC',
+            amount,
+          }),
+        );
+      const dust = await quoteWeth('0.000000000000000001');
+      expect(dust.routes.filter((route) => route.bridgeProvider === 'devnet-bridge')).toEqual([]);
+      const bridge = dust.unavailableRoutes.find((route) => route.provider === 'devnet-bridge');
+      expect(bridge).toMatchObject({
+        reason: 'AMOUNT_TOO_LOW',
+        details: { token: 'WETH', chain: 'devnet-a', minAmount: expect.any(String) },
+      });
+      // The named amount quotes the whole route (swap, bridge), paying something on devnet-b.
+      const enough = await quoteWeth(bridge!.details!.minAmount!);
+      const route = enough.routes.find((candidate) => candidate.bridgeProvider === 'devnet-bridge');
+      expect(route).toBeDefined();
+      expect(parseUnits(route!.expectedAmountOut, 6)).toBeGreaterThan(0n);
+    });
+
     it('quotes USDC → USDC across chains as the bridge alone, minus its fee', async () => {
       const quote = await service.quotes.create({
         fromChain: 'devnet-b',

@@ -480,7 +480,7 @@ export class UnavailableRouteDto implements UnavailableRoute {
     example: 'AMOUNT_TOO_LOW',
     description:
       'Stable. AMOUNT_TOO_LOW / AMOUNT_TOO_HIGH: under the minimum or over the maximum of the provider (details.minAmount / maxAmount when it states it), ' +
-      'or, for AMOUNT_TOO_LOW, so small that the output rounds to zero (Uniswap V2: details.minAmount is the least input that buys one base unit). ' +
+      'or, for AMOUNT_TOO_LOW, so small that the output rounds to zero (Uniswap V2 and V3: details.minAmount is the least input that buys one base unit; devnet bridge: the least input whose swap buys enough for the bridge to pay). ' +
       'NO_LIQUIDITY: no pool or market of the provider gives an output for this pair, or its pools are empty. PAIR_NOT_SUPPORTED: the provider does not trade this pair ' +
       '(or the chains: then every provider is listed), or it is a wrap (ETH ↔ WETH). SLIPPAGE_TOO_LOW: no route within the requested slippageBps. ' +
       'TOKEN_NOT_SUPPORTED: the venue cannot swap one of the tokens (Uniswap V3 and a taxed, fee-on-transfer token). ' +
