@@ -32,7 +32,6 @@ const USED_WITHOUT_IMPORT: Record<string, string> = {
   jest: 'the test runner (tools/stack/test.mjs)',
   nx: 'project graph for the module-boundaries lint rule',
   prettier: 'npm run format',
-  typescript: 'npm run typecheck, typescript-eslint',
 };
 
 const SOURCE = /\.(ts|js|mjs|cjs)$/;
