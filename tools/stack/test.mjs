@@ -146,17 +146,25 @@ async function startInfrastructure(dir) {
   // A broker of this run's own, on free ports from a random base: two runs started at the same
   // moment would otherwise probe the same ports free and one would end up on the other's broker.
   // Ports taken between the probe and the bind are tried again elsewhere, as for the devnet.
+  // It enforces the ACLs of deploy/kafka/users.yaml (libs/testing kafka-acls.ts): the e2e apps connect
+  // to its SASL listener (port + 2) as their own KafkaUsers, named with their passwords in
+  // KAFKA_APP_USERS_FILE; tests and tooling use KAFKA_BROKERS, the PLAINTEXT listener, as super user.
+  const kafkaAcls = requireBuilt('libs/testing/src/kafka-acls.js');
   const startOwnKafka = async () => {
-    if (process.env.KAFKA_BROKERS) return startKafka({ port: 0 });
+    if (process.env.KAFKA_BROKERS) return { kafka: await startKafka({ port: 0 }) };
     for (let attempt = 0; ; attempt++) {
-      const port = await freePortRun(29092 + 2 * crypto.randomInt(0, 450), 2);
+      const port = await freePortRun(29092 + 3 * crypto.randomInt(0, 300), 3);
+      const acls = kafkaAcls.aclBrokerPlan({ port, saslPort: port + 2 });
       try {
-        return await startKafka({
+        const kafka = await startKafka({
           port,
           dataDir: path.join(dir, `kafka-${attempt}`),
           heapMb: 512,
           reuseRunning: false,
+          extraConfig: `\n${acls.extraConfig}`,
+          formatArgs: acls.scramUsers.flatMap((user) => ['--add-scram', user]),
         });
+        return { kafka, acls };
       } catch (error) {
         if (!/already in use|exited/i.test(error.message) || attempt >= 3) throw error;
       }
@@ -168,13 +176,21 @@ async function startInfrastructure(dir) {
       const { kafkaBrokers } = await containersPromise;
       await ensureKafkaTopics(kafkaBrokers);
       say('kafka', `container broker at ${kafkaBrokers}, topics created`);
-      return kafkaBrokers;
+      return { KAFKA_BROKERS: kafkaBrokers };
     }
-    const kafka = await startOwnKafka();
+    const { kafka, acls } = await startOwnKafka();
     if (kafka.started) cleanups.push({ name: 'kafka', fn: kafka.stop });
     await ensureKafkaTopics(kafka.brokers);
     say('kafka', `${kafka.started ? 'fresh broker' : 'given cluster'} at ${kafka.brokers}, topics created`);
-    return kafka.brokers;
+    if (!acls) return { KAFKA_BROKERS: kafka.brokers };
+    await kafkaAcls.createKafkaAcls(kafka.brokers, acls.acls);
+    const usersFile = path.join(runDir, 'kafka-app-users.json');
+    kafkaAcls.writeKafkaAppUsers(usersFile, acls.appUsers);
+    say(
+      'kafka',
+      `ACLs of deploy/kafka/users.yaml enforced; the apps connect as their users to ${acls.appUsers.brokers}`,
+    );
+    return { KAFKA_BROKERS: kafka.brokers, KAFKA_APP_USERS_FILE: usersFile };
   })();
 
   const databasePromise = (async () => {
@@ -244,7 +260,7 @@ async function startInfrastructure(dir) {
   const settled = await Promise.allSettled([kafkaPromise, databasePromise, devnetPromise]);
   const failed = settled.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
-  const [brokers, databaseUrl, manifest] = settled.map((r) => r.value);
+  const [kafkaEnv, databaseUrl, manifest] = settled.map((r) => r.value);
   // signer-surface's gas-sponsorship relayers, Solana fee payers and Bitcoin fee wallets on the test
   // devnet, as `npm start` gives them (the e2e apps inherit this environment).
   const sponsorship = devnetKeysEnv(
@@ -267,7 +283,7 @@ async function startInfrastructure(dir) {
   );
   return {
     ...env,
-    KAFKA_BROKERS: brokers,
+    ...kafkaEnv,
     DATABASE_URL: databaseUrl,
     DEVNET_MANIFEST: manifest,
     ...sponsorship,
