@@ -159,16 +159,19 @@ async function startInfrastructure(dir) {
     for (let attempt = 0; ; attempt++) {
       const port = await freePortRun(29092 + 3 * crypto.randomInt(0, 300), 3);
       const acls = kafkaAcls.aclBrokerPlan({ port, saslPort: port + 2 });
+      const dataDir = path.join(dir, `kafka-${attempt}`);
       try {
         const kafka = await startKafka({
           port,
-          dataDir: path.join(dir, `kafka-${attempt}`),
+          dataDir,
           heapMb: 512,
           reuseRunning: false,
           extraConfig: `\n${acls.extraConfig}`,
           formatArgs: acls.scramUsers.flatMap((user) => ['--add-scram', user]),
         });
-        return { kafka, acls };
+        // Where the authorizer logs refusals: the e2e teardown fails the run on any of the apps'.
+        const brokerLogFile = kafkaAcls.brokerLogFileOf(dataDir);
+        return { kafka, acls: { ...acls, appUsers: { ...acls.appUsers, brokerLogFile } } };
       } catch (error) {
         if (!/already in use|exited/i.test(error.message) || attempt >= 3) throw error;
       }

@@ -58,6 +58,8 @@ export interface KafkaAppUsers {
   brokers: string;
   /** By app name. */
   users: Record<string, { username: string; password: string }>;
+  /** The broker's server.log, where its authorizer names every refusal (see kafkaAclDenials). */
+  brokerLogFile?: string;
 }
 
 interface StrimziAclRule {
@@ -233,6 +235,25 @@ export function kafkaAppUsersFromEnv(
   return file ? (JSON.parse(fs.readFileSync(file, 'utf8')) as KafkaAppUsers) : undefined;
 }
 
+/** The server.log of a broker of tools/kafka started with `dataDir` (tools/kafka/log4j2.yaml). */
+export const brokerLogFileOf = (dataDir: string): string => path.join(dataDir, 'logs', 'server.log');
+
+/**
+ * The refusals the broker logged for the apps' users (`Principal = User:swapgw-<app> is Denied
+ * operation = ... on resource = ...`): each is an ACL an app needed and its KafkaUser lacks, even
+ * where the app only logs the failure (a lag sample, a health check) and no test would see it.
+ */
+export function kafkaAclDenials(appUsers: KafkaAppUsers): string[] {
+  if (!appUsers.brokerLogFile || !fs.existsSync(appUsers.brokerLogFile)) return [];
+  const principals = Object.values(appUsers.users).map(
+    (user) => `Principal = User:${user.username} is Denied`,
+  );
+  return fs
+    .readFileSync(appUsers.brokerLogFile, 'utf8')
+    .split('\n')
+    .filter((line) => principals.some((principal) => line.includes(principal)));
+}
+
 /**
  * The variables that make `app` connect as its own KafkaUser, as it would in production: the SASL
  * listener, SCRAM-SHA-512 and its credentials, and KAFKA_MANAGE_TOPICS=false since its ACLs grant
@@ -269,5 +290,9 @@ export async function startAclKafkaBroker(): Promise<AclKafkaBroker> {
     await broker.stop();
     throw error;
   }
-  return { broker, appUsers: plan.appUsers, stop: () => broker.stop() };
+  return {
+    broker,
+    appUsers: { ...plan.appUsers, brokerLogFile: brokerLogFileOf(broker.dataDir) },
+    stop: () => broker.stop(),
+  };
 }

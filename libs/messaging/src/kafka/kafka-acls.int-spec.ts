@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Consumer, Kafka, KafkaConfig, logLevel } from 'kafkajs';
 import { Topics, replyTopicOf } from '@swapgw/contracts';
-import { AclKafkaBroker, kafkaAppEnv, KafkaAppUsers, startAclKafkaBroker } from '@swapgw/testing';
+import {
+  AclKafkaBroker,
+  kafkaAclDenials,
+  kafkaAppEnv,
+  KafkaAppUsers,
+  startAclKafkaBroker,
+} from '@swapgw/testing';
 import { ensureTopics } from './ensure-topics';
 import { kafkaClientConfig, kafkaSettingsFromEnv } from './kafka-settings';
 
@@ -105,6 +111,10 @@ describe('Kafka ACLs of deploy/kafka/users.yaml on a broker that enforces them',
     );
     // No ACL at all on swap.commands: the topic is not even described to it.
     expect(await sendAs('quote-service', Topics.swapCommands, 'build')).toBe('TOPIC_AUTHORIZATION_FAILED');
+    // The broker names the user and what it was refused (what the e2e teardown looks for).
+    expect(kafkaAclDenials(appUsers).join('\n')).toMatch(
+      /User:swapgw-quote-service is Denied operation = DESCRIBE .* on resource = Topic:LITERAL:swap\.commands/,
+    );
   });
 
   it('quote-service reads its requests but may not write them (Read and Write are separate grants)', async () => {
