@@ -390,8 +390,16 @@ async function main() {
       return;
     }
   }
-  const envOf = (project) =>
-    project === 'unit' ? { ...process.env, TEST_RUN_DIR: runDir } : (envs[project] ?? envs.shared);
+  const envOf = (project) => {
+    if (project === 'unit') return { ...process.env, TEST_RUN_DIR: runDir };
+    const env = envs[project] ?? envs.shared;
+    if (project === 'e2e') return env;
+    // Only e2e runs the apps as their KafkaUsers: integration specs that start an app test its
+    // settings, migrations or packaging, as the super user (kafka-acls.int-spec has a broker of its own).
+    const withoutAppUsers = { ...env };
+    delete withoutAppUsers.KAFKA_APP_USERS_FILE;
+    return withoutAppUsers;
+  };
   if (projects.includes('unit')) await step('unit', () => runJest('unit', envOf('unit')));
   const withInfra = projects.filter((p) => p !== 'unit');
   if (sideBySide) {

@@ -17,3 +17,19 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * `count` free ports other than `taken` and each other: the OS may hand out a port again that was
+ * probed free but not bound yet (a broker's controller port, port + 1, is bound only when it starts).
+ */
+export async function freePortsBesides(count: number, taken: readonly number[]): Promise<number[]> {
+  const used = new Set(taken);
+  const ports: number[] = [];
+  while (ports.length < count) {
+    const port = await freePort();
+    if (used.has(port)) continue;
+    used.add(port);
+    ports.push(port);
+  }
+  return ports;
+}

@@ -10,7 +10,7 @@ import {
   ResourcePatternTypes,
 } from 'kafkajs';
 import { parseAllDocuments } from 'yaml';
-import { freePort } from './free-port';
+import { freePortsBesides } from './free-port';
 import { freeConsecutivePorts, KafkaBroker, startKafkaBroker } from './kafka-broker';
 import { repoRoot } from './test-env';
 
@@ -282,7 +282,8 @@ export interface AclKafkaBroker {
 /** A private, fresh broker that enforces the ACLs of deploy/kafka/users.yaml (see aclBrokerPlan). */
 export async function startAclKafkaBroker(): Promise<AclKafkaBroker> {
   const port = await freeConsecutivePorts();
-  const plan = aclBrokerPlan({ port, saslPort: await freePort() });
+  const [saslPort] = await freePortsBesides(1, [port, port + 1]);
+  const plan = aclBrokerPlan({ port, saslPort });
   const broker = await startKafkaBroker({ port, extraConfig: plan.extraConfig, scramUsers: plan.scramUsers });
   try {
     await createKafkaAcls(broker.brokers, plan.acls);

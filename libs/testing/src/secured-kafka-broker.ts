@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { freePort } from './free-port';
+import { freePortsBesides } from './free-port';
 import { freeConsecutivePorts, KafkaBroker, startKafkaBroker } from './kafka-broker';
 import { makeTestCertificates, TestCertificates } from './test-certificates';
 
@@ -25,7 +25,7 @@ export interface SecuredKafkaBroker {
 export async function startSecuredKafkaBroker(): Promise<SecuredKafkaBroker> {
   const certificates = makeTestCertificates();
   const port = await freeConsecutivePorts();
-  const [saslSsl, saslPlaintext, mutualTls] = [await freePort(), await freePort(), await freePort()];
+  const [saslSsl, saslPlaintext, mutualTls] = await freePortsBesides(3, [port, port + 1]);
   const users = {
     plain: { username: 'plain-app', password: 'plain-app-secret' },
     scramSha256: { username: 'scram256-app', password: 'scram256-app-secret' },

@@ -7,6 +7,7 @@ import {
   kafkaAppEnv,
   KafkaAppUsers,
   startAclKafkaBroker,
+  waitFor,
 } from '@swapgw/testing';
 import { ensureTopics } from './ensure-topics';
 import { kafkaClientConfig, kafkaSettingsFromEnv } from './kafka-settings';
@@ -23,7 +24,24 @@ beforeAll(async () => {
   acl = await startAclKafkaBroker();
   appUsers = acl.appUsers;
   // The topics are the operator's to create (the apps have no Create), here the super user's.
-  await ensureTopics(kafkaSettingsFromEnv('itest-acls-admin', { KAFKA_BROKERS: acl.broker.brokers }));
+  const adminSettings = kafkaSettingsFromEnv('itest-acls-admin', { KAFKA_BROKERS: acl.broker.brokers });
+  await ensureTopics(adminSettings);
+  // A fresh broker creates and loads __consumer_offsets on the first group it is asked about; until
+  // then every group answers "the coordinator is loading". Wait for that here, as the super user, so
+  // the tests see only what the ACLs decide.
+  const admin = new Kafka(kafkaClientConfig(adminSettings)).admin();
+  await admin.connect();
+  try {
+    await waitFor(
+      async () => {
+        await admin.describeGroups(['itest-acls-coordinator-loaded']);
+        return true;
+      },
+      { timeoutMs: 60_000, intervalMs: 500, description: "the broker's group coordinator loaded" },
+    );
+  } finally {
+    await admin.disconnect();
+  }
 }, 180_000);
 
 afterAll(async () => {
