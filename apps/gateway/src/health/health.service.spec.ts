@@ -1,5 +1,5 @@
 import { healthStatusOf } from './health.service';
-import type { ServiceChecks } from '../messaging/service-heartbeats';
+import type { ServiceChecks } from './service-heartbeats';
 
 const UP: ServiceChecks = {
   'quote-service': 'up',

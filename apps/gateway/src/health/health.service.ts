@@ -4,7 +4,7 @@ import { KAFKA_SETTINGS, KafkaHealthProbe, KafkaSettings } from '@swapgw/messagi
 import { GatewayConfig } from '../config/gateway.config';
 import { ServiceClient } from '../messaging/service-client';
 import type { HealthScope } from './health.dto';
-import { ServiceChecks, ServiceHeartbeats } from '../messaging/service-heartbeats';
+import { ServiceChecks, ServiceHeartbeats } from './service-heartbeats';
 
 export type CheckStatus = 'up' | 'down';
 

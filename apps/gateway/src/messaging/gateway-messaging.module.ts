@@ -11,7 +11,6 @@ import {
 import { ErrorCodes, REQUEST_REPLY_TOPICS } from '@swapgw/contracts';
 import { CommandPublisher, KafkaSettings, MessagingModule } from '@swapgw/messaging';
 import { ServiceClient } from './service-client';
-import { ServiceHeartbeats } from './service-heartbeats';
 
 /** Connects the command producer at start (a failure only logs: sends connect again) and closes it at shutdown. */
 @Injectable()
@@ -34,10 +33,8 @@ class CommandPublisherLifecycle implements OnApplicationBootstrap, OnApplication
 }
 
 /**
- * Kafka for the gateway: a request-reply client on the five request topics with ServiceClient, a
- * CommandPublisher for durable commands (swap.build) that Kafka must have before the answer, and
- * the services' liveness from their heartbeats (ServiceHeartbeats: GET /health, and how long a
- * call waits for a busy service).
+ * Kafka for the gateway: a request-reply client on the five request topics with ServiceClient, and
+ * a CommandPublisher for durable commands (swap.build) that Kafka must have before the answer.
  */
 @Global()
 @Module({})
@@ -55,7 +52,6 @@ export class GatewayMessagingModule {
         }),
       ],
       providers: [
-        ServiceHeartbeats,
         ServiceClient,
         {
           provide: CommandPublisher,
@@ -68,7 +64,7 @@ export class GatewayMessagingModule {
         },
         CommandPublisherLifecycle,
       ],
-      exports: [ServiceClient, ServiceHeartbeats, CommandPublisher],
+      exports: [ServiceClient, CommandPublisher],
     };
   }
 }

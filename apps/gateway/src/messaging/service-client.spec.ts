@@ -1,11 +1,10 @@
-import { CodedError, HeartbeatService } from '@swapgw/contracts';
-import type { RequestOptions, RequestReplyClient, ServiceLiveness } from '@swapgw/messaging';
+import { CodedError } from '@swapgw/contracts';
+import type { RequestOptions, RequestReplyClient } from '@swapgw/messaging';
 import { GatewayConfig } from '../config/gateway.config';
 import { ServiceClient } from './service-client';
-import type { ServiceHeartbeats } from './service-heartbeats';
 
-/** The request options ServiceClient hands the request-reply client, and the heartbeats it reads. */
-function clientWith(liveness: Record<string, ServiceLiveness>, answer: () => unknown = () => ({ ok: true })) {
+/** The request options ServiceClient hands the request-reply client. */
+function clientWith(answer: () => unknown = () => ({ ok: true })) {
   const sent: RequestOptions[] = [];
   const requester = {
     request: async (
@@ -19,44 +18,36 @@ function clientWith(liveness: Record<string, ServiceLiveness>, answer: () => unk
       return answer();
     },
   } as unknown as RequestReplyClient;
-  const heartbeats = {
-    statusOf: (service: HeartbeatService) => liveness[service] ?? 'unknown',
-  } as unknown as ServiceHeartbeats;
   const config = Object.assign(new GatewayConfig(), { SERVICE_REQUEST_TIMEOUT_MS: 10_000 });
-  return { client: new ServiceClient(requester, config, heartbeats), sent, liveness };
+  return { client: new ServiceClient(requester, config), sent };
 }
 
 describe('ServiceClient', () => {
-  it('waits past the timeout for a busy service only while its heartbeats do not say it is down', async () => {
-    const { client, sent, liveness } = clientWith({ 'quote-service': 'up' });
+  it('hands the longer wait of a call for a busy service to the request-reply client', async () => {
+    const { client, sent } = clientWith();
+    let up = true;
     await client.unordered(
       'quote.requests',
       'quote.create',
       {},
-      {
-        timeoutMs: 15_000,
-        busy: { service: 'quote-service', upToMs: 60_000 },
-      },
+      { timeoutMs: 15_000, waitLonger: { stillWaiting: () => up, upToMs: 60_000 } },
     );
     const [options] = sent;
     expect(options.timeoutMs).toBe(15_000);
     expect(options.waitLonger?.upToMs).toBe(60_000);
     expect(options.waitLonger?.stillWaiting()).toBe(true);
-    // Not heard from yet (the gateway just started): not known to be down, so still worth waiting.
-    liveness['quote-service'] = 'unknown';
-    expect(options.waitLonger?.stillWaiting()).toBe(true);
-    liveness['quote-service'] = 'down';
+    up = false;
     expect(options.waitLonger?.stillWaiting()).toBe(false);
   });
 
-  it('waits no longer than the timeout when the call names no busy service', async () => {
-    const { client, sent } = clientWith({ 'quote-service': 'up' });
+  it('waits no longer than the default timeout when the call asks nothing else', async () => {
+    const { client, sent } = clientWith();
     await client.unordered('catalog.requests', 'catalog.chains.list', {});
     expect(sent[0]).toEqual({ timeoutMs: 10_000, version: undefined, waitLonger: undefined });
   });
 
   it("answers the call's unavailableAs code when no reply came", async () => {
-    const { client } = clientWith({ 'quote-service': 'down' }, () => {
+    const { client } = clientWith(() => {
       throw new CodedError('SERVICE_UNAVAILABLE', 'No answer to quote.create within 15000 ms');
     });
     await expect(

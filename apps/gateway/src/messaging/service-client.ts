@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { CodedError, ErrorCode, ErrorCodes, HeartbeatService } from '@swapgw/contracts';
+import { CodedError, ErrorCode, ErrorCodes } from '@swapgw/contracts';
 import { RequestReplyClient, WaitLonger } from '@swapgw/messaging';
 import { GatewayConfig } from '../config/gateway.config';
-import { ServiceHeartbeats } from './service-heartbeats';
 
 export interface ServiceCallOptions {
   /** Bound of the whole call; default SERVICE_REQUEST_TIMEOUT_MS. */
@@ -16,10 +15,11 @@ export interface ServiceCallOptions {
   unavailableAs?: ErrorCode;
   version?: number;
   /**
-   * Past `timeoutMs`, wait on while this service's heartbeats do not say it is down, up to `upToMs`
-   * in all: a busy service answers later, one that is away still fails at `timeoutMs`.
+   * Past `timeoutMs`, wait on while `stillWaiting()` holds, up to `upToMs` in all: a service that is
+   * busy answers later, one that is away still fails at `timeoutMs` (e.g. POST /quote while
+   * quote-service's heartbeats do not say it is down: ServiceHeartbeats.notDown).
    */
-  busy?: { service: HeartbeatService; upToMs: number };
+  waitLonger?: WaitLonger;
 }
 
 /**
@@ -34,7 +34,6 @@ export class ServiceClient {
   constructor(
     private readonly requester: RequestReplyClient,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
-    private readonly heartbeats: ServiceHeartbeats,
   ) {}
 
   async call<T>(
@@ -50,7 +49,7 @@ export class ServiceClient {
       return await this.requester.request<T>(topic, type, aggregateId, payload, {
         timeoutMs: options.timeoutMs ?? this.config.SERVICE_REQUEST_TIMEOUT_MS,
         version: options.version,
-        waitLonger: options.busy && this.whileNotDown(options.busy),
+        waitLonger: options.waitLonger,
       });
     } catch (error) {
       if (error instanceof CodedError) {
@@ -85,13 +84,6 @@ export class ServiceClient {
     options: number | ServiceCallOptions = {},
   ): Promise<T> {
     return this.call<T>(topic, type, randomUUID(), payload, options);
-  }
-
-  private whileNotDown(busy: { service: HeartbeatService; upToMs: number }): WaitLonger {
-    return {
-      stillWaiting: () => this.heartbeats.statusOf(busy.service) !== 'down',
-      upToMs: busy.upToMs,
-    };
   }
 
   /** True once replies can be received (the reply consumer joined its group). */

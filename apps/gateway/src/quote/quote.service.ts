@@ -11,6 +11,7 @@ import {
   QuoteUnavailableRoutes,
   Topics,
 } from '@swapgw/contracts';
+import { ServiceHeartbeats } from '../health/service-heartbeats';
 import { ServiceClient } from '../messaging/service-client';
 import { CreateQuoteDto } from './dto/create-quote.dto';
 import { ServedQuotes } from './served-quotes.repository';
@@ -38,6 +39,7 @@ export class QuoteService {
   constructor(
     private readonly services: ServiceClient,
     private readonly served: ServedQuotes,
+    private readonly heartbeats: ServiceHeartbeats,
   ) {}
 
   async create(
@@ -60,7 +62,10 @@ export class QuoteService {
       request,
       {
         timeoutMs: QuoteService.QUOTE_TIMEOUT_MS,
-        busy: { service: 'quote-service', upToMs: QuoteService.QUOTE_BUSY_TIMEOUT_MS },
+        waitLonger: {
+          stillWaiting: this.heartbeats.notDown('quote-service'),
+          upToMs: QuoteService.QUOTE_BUSY_TIMEOUT_MS,
+        },
         unavailableAs: ErrorCodes.QUOTE_UPSTREAM_FAILED,
       },
     );

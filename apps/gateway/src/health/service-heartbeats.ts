@@ -41,4 +41,9 @@ export class ServiceHeartbeats implements OnApplicationBootstrap, OnApplicationS
   statusOf(service: HeartbeatService): ServiceLiveness {
     return this.statuses()[service];
   }
+
+  /** True while `service` is not known to be down: up, or not heard from yet (just after a start). */
+  notDown(service: HeartbeatService): () => boolean {
+    return () => this.statusOf(service) !== 'down';
+  }
 }
