@@ -39,12 +39,19 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export function run(
   command,
   args,
-  { env = process.env, cwd = repoRoot, stdoutToStderr = false, silent = false } = {},
+  {
+    env = process.env,
+    cwd = repoRoot,
+    stdoutToStderr = false,
+    silent = false,
+    onSpawn = () => undefined,
+  } = {},
 ) {
   return new Promise((resolve) => {
     // stdoutToStderr: for CLIs whose stdout is parsed (the keys CLI prints the key last).
     const stdout = silent ? 'ignore' : stdoutToStderr ? 2 : 'inherit';
     const child = spawn(command, args, { cwd, env, stdio: ['inherit', stdout, 'inherit'] });
+    onSpawn(child);
     child.once('error', (error) => {
       fail('run', `${command}: ${error.message}`);
       resolve(127);

@@ -322,16 +322,57 @@ async function runJest(project, env) {
     ...(project === 'unit' ? [] : ['--runInBand']),
     ...jestExtra,
   ];
-  const code = await run(process.execPath, args, { env });
+  fs.rmSync(report, { force: true });
+  let stuck = false;
+  const code = await run(process.execPath, args, {
+    env,
+    onSpawn: (child) =>
+      stopIfStuckAfterReport(child, report, () => {
+        stuck = true;
+      }),
+  });
   let detail = `exit ${code}`;
   if (fs.existsSync(report)) {
     const r = JSON.parse(fs.readFileSync(report, 'utf8'));
     detail =
       `${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped` +
       ` in ${r.numTotalTestSuites} suites` +
-      (r.numRuntimeErrorTestSuites ? `, ${r.numRuntimeErrorTestSuites} suites failed to run` : '');
+      (r.numRuntimeErrorTestSuites ? `, ${r.numRuntimeErrorTestSuites} suites failed to run` : '') +
+      (stuck
+        ? `, stopped: it did not exit ${JEST_EXIT_GRACE_MS / 1000} s after its report (an open handle)`
+        : '');
+    // Stopped by us after it had reported: the report says whether the tests passed.
+    if (stuck) return { ok: r.success === true, detail };
   }
   return { ok: code === 0, detail };
+}
+
+/** How long jest may take to exit once its report is written (it closes the run's handles). */
+const JEST_EXIT_GRACE_MS = 60_000;
+
+/**
+ * Stops `child` (a jest run) when it is still running JEST_EXIT_GRACE_MS after writing `report`:
+ * a handle a suite left open (a server, a child process) keeps jest alive without end, and CI
+ * would wait for it until its own time ran out.
+ */
+function stopIfStuckAfterReport(child, report, onStuck) {
+  const poll = setInterval(() => {
+    if (!fs.existsSync(report)) return;
+    clearInterval(poll);
+    const grace = setTimeout(() => {
+      onStuck();
+      fail(
+        'jest',
+        `still running ${JEST_EXIT_GRACE_MS / 1000} s after its report: stopping it (an open handle)`,
+      );
+      child.kill('SIGTERM');
+      setTimeout(() => child.exitCode === null && child.kill('SIGKILL'), 10_000).unref();
+    }, JEST_EXIT_GRACE_MS);
+    grace.unref();
+    child.once('exit', () => clearTimeout(grace));
+  }, 1000);
+  poll.unref();
+  child.once('exit', () => clearInterval(poll));
 }
 
 async function main() {

@@ -11,7 +11,7 @@ import {
 } from 'kafkajs';
 import { parseAllDocuments } from 'yaml';
 import { freePortsBesides } from './free-port';
-import { freeConsecutivePorts, KafkaBroker, startKafkaBroker } from './kafka-broker';
+import { freeConsecutivePorts, KafkaBroker, retryOnPortClash, startKafkaBroker } from './kafka-broker';
 import { repoRoot } from './test-env';
 
 // A test broker that authorizes as production does: Kafka's StandardAuthorizer with no access
@@ -281,10 +281,17 @@ export interface AclKafkaBroker {
 
 /** A private, fresh broker that enforces the ACLs of deploy/kafka/users.yaml (see aclBrokerPlan). */
 export async function startAclKafkaBroker(): Promise<AclKafkaBroker> {
-  const port = await freeConsecutivePorts();
-  const [saslPort] = await freePortsBesides(1, [port, port + 1]);
-  const plan = aclBrokerPlan({ port, saslPort });
-  const broker = await startKafkaBroker({ port, extraConfig: plan.extraConfig, scramUsers: plan.scramUsers });
+  const { broker, plan } = await retryOnPortClash(async () => {
+    const port = await freeConsecutivePorts();
+    const [saslPort] = await freePortsBesides(1, [port, port + 1]);
+    const plan = aclBrokerPlan({ port, saslPort });
+    const broker = await startKafkaBroker({
+      port,
+      extraConfig: plan.extraConfig,
+      scramUsers: plan.scramUsers,
+    });
+    return { broker, plan };
+  });
   try {
     await createKafkaAcls(broker.brokers, plan.acls);
   } catch (error) {

@@ -53,7 +53,26 @@ export interface StartKafkaBrokerOptions {
  * their own, e.g. to stop it under a running app.
  */
 export async function startKafkaBroker(options: StartKafkaBrokerOptions = {}): Promise<KafkaBroker> {
-  const port = options.port ?? (await freeConsecutivePorts());
+  if (options.port !== undefined) return startKafkaBrokerOn(options.port, options);
+  return retryOnPortClash(async () => startKafkaBrokerOn(await freeConsecutivePorts(), options));
+}
+
+/**
+ * `start()` again, up to three times, while it fails because a port was taken. Free ports are
+ * probed, not held: another process (a devnet started alongside, another suite) may bind one, the
+ * controller's above all, before the broker does. `start` chooses its ports afresh each time.
+ */
+export async function retryOnPortClash<T>(start: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (error) {
+      if (attempt >= 3 || !/Address already in use|is already in use/.test(String(error))) throw error;
+    }
+  }
+}
+
+async function startKafkaBrokerOn(port: number, options: StartKafkaBrokerOptions): Promise<KafkaBroker> {
   const advertisedPort = options.advertisedPort ?? port;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapgw-kafka-'));
   const startArgs = [
@@ -71,7 +90,12 @@ export async function startKafkaBroker(options: StartKafkaBrokerOptions = {}): P
     startArgs.push('--extra-config', extraFile);
   }
   for (const user of options.scramUsers ?? []) startArgs.push('--add-scram', user);
-  await runKafkaCli(startArgs);
+  try {
+    await runKafkaCli(startArgs);
+  } catch (error) {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     brokers: `127.0.0.1:${advertisedPort}`,
     port,
@@ -107,9 +131,11 @@ export async function startKafkaBrokerBehindProxy(): Promise<ProxiedKafkaBroker>
   // The proxy listens first, so the broker's free ports cannot be the one it took.
   const proxy = await new FaultProxy().start();
   try {
-    const port = await freeConsecutivePorts();
-    proxy.setTarget({ host: '127.0.0.1', port });
-    const broker = await startKafkaBroker({ port, advertisedPort: proxy.port });
+    const broker = await retryOnPortClash(async () => {
+      const port = await freeConsecutivePorts();
+      proxy.setTarget({ host: '127.0.0.1', port });
+      return startKafkaBroker({ port, advertisedPort: proxy.port });
+    });
     return {
       broker,
       proxy,

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { freePortsBesides } from './free-port';
-import { freeConsecutivePorts, KafkaBroker, startKafkaBroker } from './kafka-broker';
+import { freeConsecutivePorts, KafkaBroker, retryOnPortClash, startKafkaBroker } from './kafka-broker';
 import { makeTestCertificates, TestCertificates } from './test-certificates';
 
 export interface SecuredKafkaBroker {
@@ -24,8 +24,6 @@ export interface SecuredKafkaBroker {
  */
 export async function startSecuredKafkaBroker(): Promise<SecuredKafkaBroker> {
   const certificates = makeTestCertificates();
-  const port = await freeConsecutivePorts();
-  const [saslSsl, saslPlaintext, mutualTls] = await freePortsBesides(3, [port, port + 1]);
   const users = {
     plain: { username: 'plain-app', password: 'plain-app-secret' },
     scramSha256: { username: 'scram256-app', password: 'scram256-app-secret' },
@@ -39,28 +37,34 @@ export async function startSecuredKafkaBroker(): Promise<SecuredKafkaBroker> {
     `listener.name.${listener}.scram-sha-256.sasl.jaas.config=${scramModule}`,
     `listener.name.${listener}.scram-sha-512.sasl.jaas.config=${scramModule}`,
   ];
-  const extraConfig = [
-    `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${port + 1},SASL_SSL://127.0.0.1:${saslSsl},SASL_PLAINTEXT://127.0.0.1:${saslPlaintext},SSL://127.0.0.1:${mutualTls}`,
-    `advertised.listeners=PLAINTEXT://127.0.0.1:${port},SASL_SSL://127.0.0.1:${saslSsl},SASL_PLAINTEXT://127.0.0.1:${saslPlaintext},SSL://127.0.0.1:${mutualTls}`,
-    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_SSL:SASL_SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL',
-    ...saslListenerConfig('sasl_ssl'),
-    ...saslListenerConfig('sasl_plaintext'),
-    'ssl.keystore.type=PKCS12',
-    `ssl.keystore.location=${certificates.serverKeystoreFile}`,
-    `ssl.keystore.password=${certificates.keystorePassword}`,
-    `ssl.key.password=${certificates.keystorePassword}`,
-    'ssl.truststore.type=PEM',
-    `ssl.truststore.location=${certificates.caFile}`,
-    'listener.name.ssl.ssl.client.auth=required',
-    '',
-  ].join('\n');
-  const broker = await startKafkaBroker({
-    port,
-    extraConfig,
-    scramUsers: [
-      `SCRAM-SHA-256=[name=${users.scramSha256.username},password=${users.scramSha256.password}]`,
-      `SCRAM-SHA-512=[name=${users.scramSha512.username},password=${users.scramSha512.password}]`,
-    ],
+  const extraConfig = (port: number, saslSsl: number, saslPlaintext: number, mutualTls: number) =>
+    [
+      `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${port + 1},SASL_SSL://127.0.0.1:${saslSsl},SASL_PLAINTEXT://127.0.0.1:${saslPlaintext},SSL://127.0.0.1:${mutualTls}`,
+      `advertised.listeners=PLAINTEXT://127.0.0.1:${port},SASL_SSL://127.0.0.1:${saslSsl},SASL_PLAINTEXT://127.0.0.1:${saslPlaintext},SSL://127.0.0.1:${mutualTls}`,
+      'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_SSL:SASL_SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL',
+      ...saslListenerConfig('sasl_ssl'),
+      ...saslListenerConfig('sasl_plaintext'),
+      'ssl.keystore.type=PKCS12',
+      `ssl.keystore.location=${certificates.serverKeystoreFile}`,
+      `ssl.keystore.password=${certificates.keystorePassword}`,
+      `ssl.key.password=${certificates.keystorePassword}`,
+      'ssl.truststore.type=PEM',
+      `ssl.truststore.location=${certificates.caFile}`,
+      'listener.name.ssl.ssl.client.auth=required',
+      '',
+    ].join('\n');
+  const { broker, port, saslSsl, saslPlaintext, mutualTls } = await retryOnPortClash(async () => {
+    const port = await freeConsecutivePorts();
+    const [saslSsl, saslPlaintext, mutualTls] = await freePortsBesides(3, [port, port + 1]);
+    const broker = await startKafkaBroker({
+      port,
+      extraConfig: extraConfig(port, saslSsl, saslPlaintext, mutualTls),
+      scramUsers: [
+        `SCRAM-SHA-256=[name=${users.scramSha256.username},password=${users.scramSha256.password}]`,
+        `SCRAM-SHA-512=[name=${users.scramSha512.username},password=${users.scramSha512.password}]`,
+      ],
+    });
+    return { broker, port, saslSsl, saslPlaintext, mutualTls };
   });
   return {
     broker,

@@ -73,7 +73,12 @@ describe('relayers under faults, with sponsored swaps in flight', () => {
   beforeAll(async () => {
     ports = { portA: await freePort(), portB: await freePort(), portSolana: await freePort() };
     await ensureDatabase(databaseUrl);
-    [broker, devnet] = await Promise.all([startKafkaBroker(), startPrivateDevnet()]);
+    // Both are kept as soon as each is up, so that afterAll stops the one that started when the
+    // other did not (a devnet left running keeps jest from exiting).
+    await Promise.all([
+      startKafkaBroker().then((started) => (broker = started)),
+      startPrivateDevnet().then((started) => (devnet = started)),
+    ]);
     mnemonic = loadDevnetManifest(manifestPath).mnemonic;
     provider = new JsonRpcProvider(chainA().rpcUrl, chainA().chainId, {
       staticNetwork: true,
