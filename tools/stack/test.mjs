@@ -111,15 +111,17 @@ async function step(name, fn) {
   const t0 = Date.now();
   let ok = false;
   let detail;
+  let slowest = [];
   try {
     const outcome = await fn();
     ok = outcome?.ok ?? true;
     detail = outcome?.detail ?? '';
+    slowest = outcome?.slowest ?? [];
   } catch (error) {
     detail = error.message.split('\n')[0];
     fail(name, error.message);
   }
-  results.push({ name, ok, detail, seconds: (Date.now() - t0) / 1000 });
+  results.push({ name, ok, detail, slowest, seconds: (Date.now() - t0) / 1000 });
   return ok;
 }
 
@@ -341,10 +343,27 @@ async function runJest(project, env) {
       (stuck
         ? `, stopped: it did not exit ${JEST_EXIT_GRACE_MS / 1000} s after its report (an open handle)`
         : '');
+    const slowest = slowestSuites(r);
     // Stopped by us after it had reported: the report says whether the tests passed.
-    if (stuck) return { ok: r.success === true, detail };
+    if (stuck) return { ok: r.success === true, detail, slowest };
+    return { ok: code === 0, detail, slowest };
   }
   return { ok: code === 0, detail };
+}
+
+/** How many suites of each jest run the summary names, slowest first (where CI time goes). */
+const SLOWEST_SHOWN = 8;
+
+/** The slowest suites of a jest JSON report: `{ file, seconds }`, slowest first. */
+function slowestSuites(report) {
+  return (report.testResults ?? [])
+    .map((suite) => ({
+      file: path.relative(repoRoot, suite.name),
+      seconds: (suite.endTime - suite.startTime) / 1000,
+    }))
+    .filter((suite) => Number.isFinite(suite.seconds))
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, SLOWEST_SHOWN);
 }
 
 /** How long jest may take to exit once its report is written (it closes the run's handles). */
@@ -464,6 +483,10 @@ try {
     console.log(
       `  ${r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(14)} ${r.seconds.toFixed(0).padStart(4)}s  ${r.detail}`,
     );
+  }
+  for (const r of results.filter((result) => result.slowest.length > 0)) {
+    console.log(`  slowest ${r.name} suites:`);
+    for (const suite of r.slowest) console.log(`    ${suite.seconds.toFixed(0).padStart(5)}s  ${suite.file}`);
   }
   if (exitCode === 0 && !keepLogs) {
     fs.rmSync(runDir, { recursive: true, force: true });
