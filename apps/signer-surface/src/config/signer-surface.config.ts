@@ -12,8 +12,8 @@ import {
 } from '../sponsorship/relaying-config-checks';
 import { readRelayerKeys, RelayerKeysReading } from '../sponsorship/relayer-keys';
 import { SecretText, toSecretText } from '../sponsorship/secret-text';
-import { readSolanaFeePayerKeys } from '../sponsorship/solana-fee-payer-keys';
-import { readBitcoinFeeWalletKeys } from '../sponsorship/bitcoin-fee-wallet-keys';
+import { readSolanaFeePayerKeys } from '../families/solana/solana-fee-payer-keys';
+import { readBitcoinFeeWalletKeys } from '../families/bitcoin/bitcoin-fee-wallet-keys';
 
 /** 0.01 ETH: a relayer holding less is not used (enough for a few transactions at busy fees). */
 export const DEFAULT_RELAYER_MIN_BALANCE_WEI = '10000000000000000';

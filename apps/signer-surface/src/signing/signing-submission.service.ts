@@ -21,7 +21,7 @@ import {
   SubmissionPolicy,
   type SubmissionVerdict,
 } from './payload-kinds';
-import { feePayerCostOf, feePayerShortfallOf } from './payload-kinds/solana-transaction/fee-payer-funds';
+import { feePayerCostOf, feePayerShortfallOf } from '../families/solana/solana-transaction/fee-payer-funds';
 import { saveSigningRequest, SigningRequestsRepository } from './signing-requests.repository';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningPayloadIssuer } from './signing-payload.issuer';

@@ -12,7 +12,7 @@ export {
   type SponsoredIssueContext,
   type SponsoredPayloadIssue,
 } from './sponsored-issue';
-export { SponsoredStepNotSignable } from './evm-typed-data/sponsored-typed-data';
+export { SponsoredStepNotSignable } from '../../families/evm/evm-typed-data/sponsored-typed-data';
 export type {
   PayloadKind,
   PayloadKindHandler,

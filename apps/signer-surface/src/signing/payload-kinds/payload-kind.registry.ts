@@ -3,11 +3,11 @@ import { ModuleRef } from '@nestjs/core';
 import type { SignedArtifactForm } from '@swapgw/chains/families';
 import { SPONSORSHIP_MODES, type SponsorshipMode } from '@swapgw/contracts';
 import type { SponsoredPayloadIssue } from './sponsored-issue';
-import { BitcoinPsbtKind } from './bitcoin-psbt/bitcoin-psbt.kind';
-import { EvmTransactionKind } from './evm-transaction/evm-transaction.kind';
-import { EvmTypedDataKind } from './evm-typed-data/evm-typed-data.kind';
+import { BitcoinPsbtKind } from '../../families/bitcoin/bitcoin-psbt/bitcoin-psbt.kind';
+import { EvmTransactionKind } from '../../families/evm/evm-transaction/evm-transaction.kind';
+import { EvmTypedDataKind } from '../../families/evm/evm-typed-data/evm-typed-data.kind';
 import type { PayloadKind, PayloadKindHandler } from './payload-kind-handler';
-import { SolanaTransactionKind } from './solana-transaction/solana-transaction.kind';
+import { SolanaTransactionKind } from '../../families/solana/solana-transaction/solana-transaction.kind';
 
 /** A payload kind's handler class; `sponsoredIssue`: how it issues the steps sponsored under its modes. */
 export type PayloadKindHandlerType = Type<PayloadKindHandler> & {
