@@ -3,18 +3,13 @@ import { shortMessageOf } from '@swapgw/chains';
 import { Clock, PeriodicWork, SystemClock } from '@swapgw/runtime';
 import { DataSource } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
-import { BitcoinFeeBumps } from './bitcoin/bitcoin-fee-bump';
-import { BitcoinFeeWallets } from './bitcoin/bitcoin-fee-wallets';
-import { RelayerPool } from './evm/relayer-pool';
-import { Relayers } from './evm/relayers';
+import { BitcoinFeeBumps, BitcoinFeeWallets, BitcoinSettlement } from './bitcoin';
+import { EvmRelayedTracking, RelayerPool, Relayers } from './evm';
 import { RELAYING_DATA_SOURCE } from '../sponsorship/relaying-database';
-import { SolanaFeePayers } from './solana/solana-fee-payers';
+import { SolanaFeePayers, SolanaSettlement } from './solana';
 import { SponsoredTransactionEntity } from '../sponsorship/sponsored-transaction.entity';
-import { BitcoinSettlement } from './bitcoin/bitcoin-settlement';
-import { EvmRelayedTracking } from './evm/evm-relayed-tracking';
 import { SponsoredTransactionsRepository } from '../sponsorship/sponsored-transactions.repository';
 import { RelayedTrackingPolicy } from '../sponsorship/tracking/relayed-tracking-policy';
-import { SolanaSettlement } from './solana/solana-settlement';
 import { SponsorAccountsUpkeep } from './sponsor-accounts-upkeep';
 import { TrackedRows } from '../sponsorship/tracking/tracked-rows';
 
@@ -23,7 +18,7 @@ export { RelayedTrackingPolicy } from '../sponsorship/tracking/relayed-tracking-
 /**
  * Follows the sponsorship ledger's pending transactions until they are mined or end. Each pass
  * claims due rows with FOR UPDATE SKIP LOCKED and a lease (next_check_at_ms), so several instances
- * share the work, and hands each to the part that knows its family (tracking/): a relayer's EVM
+ * share the work, and hands each to the part that knows its family (in its family folder): a relayer's EVM
  * transaction is followed, re-issued or replaced (EvmRelayedTracking); a fee payer's co-signed
  * Solana transaction is settled from the node's record of it (SolanaSettlement); a fee wallet's
  * Bitcoin transaction or CPFP child is settled, or bumped when stuck (BitcoinSettlement). On its own

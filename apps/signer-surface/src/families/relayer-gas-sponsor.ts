@@ -10,18 +10,13 @@ import type {
   SponsoredSolanaTransaction,
   SponsoredTransactionStatus,
 } from '../sponsorship/gas-sponsor';
-import { BitcoinFeeWallets } from './bitcoin/bitcoin-fee-wallets';
-import { Relayers } from './evm/relayers';
+import { BitcoinFeeWallets, BitcoinSponsorshipBudget } from './bitcoin';
+import { EvmSponsorshipBudget, Relayers } from './evm';
 import { sponsorshipUnavailable } from '../sponsorship/relaying-errors';
-import { SolanaFeePayers } from './solana/solana-fee-payers';
+import { SolanaFeePayers, SolanaSponsorshipBudget } from './solana';
 import { SponsoredPurpose } from '../sponsorship/sponsored-transaction.entity';
 import { SponsoredTransactions } from '../sponsorship/sponsored-transactions';
 import { SponsorshipBudget } from '../sponsorship/sponsorship-budget';
-import {
-  BitcoinSponsorshipBudget,
-  EvmSponsorshipBudget,
-  SolanaSponsorshipBudget,
-} from '../sponsorship/sponsorship-budgets';
 
 /**
  * The signing flow's GasSponsor port, served by the relayers, the Solana fee payers, the Bitcoin fee

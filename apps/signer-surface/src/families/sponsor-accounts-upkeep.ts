@@ -1,8 +1,7 @@
-import { BitcoinFeeWallets } from './bitcoin/bitcoin-fee-wallets';
-import { RelayerPool } from './evm/relayer-pool';
-import { Relayers } from './evm/relayers';
+import { BitcoinFeeWallets } from './bitcoin';
+import { RelayerPool, Relayers } from './evm';
 import { RelayingMetrics } from '../sponsorship/relaying-metrics';
-import { SolanaFeePayers } from './solana/solana-fee-payers';
+import { SolanaFeePayers } from './solana';
 import { TrackedRows } from '../sponsorship/tracking/tracked-rows';
 
 /**

@@ -3,9 +3,13 @@ import {
   carriedByRelayer,
   feePayerSignsLater,
   payloadRequestOf,
-  SPONSORED_PAYLOAD_ISSUES,
+  sponsoredIssuesOf,
 } from '../signing/payload-kinds/sponsored-payload-issues';
 import { SigningRequestEntity } from '../signing/signing-request.entity';
+import { PAYLOAD_KINDS } from './families';
+
+/** The ways of the registered families' kinds, as the PayloadKindRegistry finds them. */
+const SPONSORED_PAYLOAD_ISSUES = sponsoredIssuesOf(PAYLOAD_KINDS);
 
 const call = { to: '0x5FbDB2315678afecb367f032d93F642f64180aa3', data: '0x', value: '0' };
 const row = (fields: Partial<SigningRequestEntity>): SigningRequestEntity =>
@@ -30,15 +34,17 @@ describe('sponsored payload issues', () => {
   });
 
   it("leaves a typed-data step's transaction to the relayers, never a transaction the user signed", () => {
-    const of = (mode: (typeof SPONSORSHIP_MODES)[number]) => carriedByRelayer(row(sponsoredAs(mode)));
+    const of = (mode: (typeof SPONSORSHIP_MODES)[number]) =>
+      carriedByRelayer(SPONSORED_PAYLOAD_ISSUES, row(sponsoredAs(mode)));
     expect(SPONSORSHIP_MODES.filter(of).sort()).toEqual(['eip2612-permit', 'permit2-intent']);
-    expect(carriedByRelayer(row({}))).toBe(false);
+    expect(carriedByRelayer(SPONSORED_PAYLOAD_ISSUES, row({}))).toBe(false);
   });
 
   it("has the service sign after the user on fee-payer steps only (Solana's fee payer, Bitcoin's fee wallet input)", () => {
-    const of = (mode: (typeof SPONSORSHIP_MODES)[number]) => feePayerSignsLater(row(sponsoredAs(mode)));
+    const of = (mode: (typeof SPONSORSHIP_MODES)[number]) =>
+      feePayerSignsLater(SPONSORED_PAYLOAD_ISSUES, row(sponsoredAs(mode)));
     expect(SPONSORSHIP_MODES.filter(of)).toEqual(['solana-fee-payer', 'bitcoin-fee-wallet']);
-    expect(feePayerSignsLater(row({}))).toBe(false);
+    expect(feePayerSignsLater(SPONSORED_PAYLOAD_ISSUES, row({}))).toBe(false);
   });
 
   it('asks the family for the step as the planner gave it, naming a fee payer only when there is one', () => {

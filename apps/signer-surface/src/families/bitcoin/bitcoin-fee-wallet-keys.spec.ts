@@ -12,7 +12,7 @@ import { BitcoinFeeInputsRepository } from './bitcoin-fee-inputs.repository';
 import { parseBitcoinFeeWalletKeys } from './bitcoin-fee-wallet-keys';
 import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
 import { RelayerKeySet } from '../../sponsorship/relayer-keys';
-import { RelayingSettings } from '../../sponsorship/relaying-settings';
+import { BitcoinFeeWalletSettings } from './bitcoin-fee-wallet-settings';
 
 const keyA = new Uint8Array(32).fill(0x11);
 const keyB = new Uint8Array(32).fill(0x2b);
@@ -88,11 +88,11 @@ describe('SignerSurfaceConfig Bitcoin fee wallets', () => {
       'BITCOIN_FEE_WALLET_KEYS',
       [WIF_A],
     );
-    const settings = new RelayingSettings(config);
-    expect(settings.bitcoin.keys.keysOf('bitcoin-devnet')).toEqual([WIF_A]);
-    expect(settings.bitcoin.minBalanceSats).toBe(100_000n);
-    expect(settings.bitcoin.budget.dailyLimitOf('someone', 'bitcoin-devnet')).toBe(1_000_000n);
-    expect(settings.bitcoin.budget.dailyLimitOf('broke', 'bitcoin-devnet')).toBe(1n);
+    const settings = new BitcoinFeeWalletSettings(config);
+    expect(settings.keys.keysOf('bitcoin-devnet')).toEqual([WIF_A]);
+    expect(settings.minBalanceSats).toBe(100_000n);
+    expect(settings.budget.dailyLimitOf('someone', 'bitcoin-devnet')).toBe(1_000_000n);
+    expect(settings.budget.dailyLimitOf('broke', 'bitcoin-devnet')).toBe(1n);
   });
 
   it('refuses bad keys naming the position, both forms at once, and amounts that are not sats', () => {

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { inspect } from 'node:util';
-import { parseRelayerKeys, readRelayerKeys, RelayerKeySet } from '../../sponsorship/relayer-keys';
+import { RelayerKeySet } from '../../sponsorship/relayer-keys';
+import { parseRelayerKeys, readRelayerKeys } from './relayer-keys';
 import { SecretText } from '../../sponsorship/secret-text';
 import { keyProblemOf } from '../../../test/key-file-specs';
 

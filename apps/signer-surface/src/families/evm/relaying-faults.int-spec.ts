@@ -5,7 +5,7 @@ import { HDNodeWallet, Wallet } from 'ethers';
 import { DataSource, FindOptionsWhere } from 'typeorm';
 import { ETH, RelayingNode, RelayingTestBench } from '../../../test/relaying-test-bench';
 import { TestChain } from '../../../test/signer-test-chain';
-import { RelayedTrackingPolicy } from '../relayed-transaction-tracker';
+import { RelayedTrackingPolicy } from '../../sponsorship/tracking/relayed-tracking-policy';
 import { RelayedCall, RelayersPolicy } from './relayers';
 import { SponsoredTransactionEntity } from '../../sponsorship/sponsored-transaction.entity';
 import { SponsorshipBudget } from '../../sponsorship/sponsorship-budget';

@@ -11,7 +11,8 @@ import {
   TEST_RELAYERS_POLICY,
 } from '../../../test/relaying-test-bench';
 import { TestChain } from '../../../test/signer-test-chain';
-import { RelayedTransactionTracker, RelayedTrackingPolicy } from '../relayed-transaction-tracker';
+import { RelayedTrackingPolicy } from '../../sponsorship/tracking/relayed-tracking-policy';
+import { RelayedTransactionTracker } from '../relayed-transaction-tracker';
 import { RelayerGasSponsor } from '../relayer-gas-sponsor';
 import { RelayerKeySet } from '../../sponsorship/relayer-keys';
 import { RelayerPool } from './relayer-pool';

@@ -6,7 +6,7 @@ import { SignerChains } from '../../chains/signer-chains';
 import { configHidingKeys, configProblemsOf, keyProblemOf } from '../../../test/key-file-specs';
 import { verifyEd25519 } from '@swapgw/chains/families';
 import { RelayerKeySet } from '../../sponsorship/relayer-keys';
-import { RelayingSettings } from '../../sponsorship/relaying-settings';
+import { SolanaFeePayerSettings } from './solana-fee-payer-settings';
 import { parseSolanaFeePayerKeys } from './solana-fee-payer-keys';
 import { SolanaFeePayers } from './solana-fee-payers';
 
@@ -71,11 +71,11 @@ describe('SignerSurfaceConfig Solana fee payers', () => {
       'SOLANA_FEE_PAYER_KEYS',
       [KEY_A],
     );
-    const settings = new RelayingSettings(config);
-    expect(settings.solana.keys.keysOf('solana-devnet')).toEqual([KEY_A]);
-    expect(settings.solana.minBalanceLamports).toBe(10_000_000n);
-    expect(settings.solana.budget.dailyLimitOf('someone', 'solana-devnet')).toBe(100_000_000n); // 0.1 SOL
-    expect(settings.solana.budget.dailyLimitOf('broke', 'solana-devnet')).toBe(1n);
+    const settings = new SolanaFeePayerSettings(config);
+    expect(settings.keys.keysOf('solana-devnet')).toEqual([KEY_A]);
+    expect(settings.minBalanceLamports).toBe(10_000_000n);
+    expect(settings.budget.dailyLimitOf('someone', 'solana-devnet')).toBe(100_000_000n); // 0.1 SOL
+    expect(settings.budget.dailyLimitOf('broke', 'solana-devnet')).toBe(1n);
   });
 
   it('refuses bad keys naming the position, and both forms at once', () => {

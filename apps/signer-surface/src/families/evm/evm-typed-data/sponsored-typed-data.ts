@@ -18,15 +18,13 @@ import {
   TypedDataV4,
 } from '@swapgw/chains';
 import { JsonRpcProvider } from 'ethers';
+import { SponsoredStepNotSignable } from '../../../signing/payload-kinds/sponsored-issue';
 
 /**
  * Typed data is signed by a person in a wallet, then relayed: an EIP-2612 permit stays valid this
  * long past the payload's own expiry, so a signature submitted in the last second still lands.
  */
 const PERMIT_DEADLINE_MARGIN_SECONDS = 600;
-
-/** A step the user cannot sign as built: the balance or the Permit2 allowance it needs is missing. */
-export class SponsoredStepNotSignable extends Error {}
 
 export interface TypedDataIssue {
   payload: EvmTypedDataSigningPayload;

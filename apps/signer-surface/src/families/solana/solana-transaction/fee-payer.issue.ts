@@ -1,5 +1,6 @@
 import { LAMPORTS_PER_SIGNATURE } from '@swapgw/chains/families';
 import { sponsoredOwnerOf } from '../../../signing/signing-request.entity';
+import { feePayerShortfallOf } from './fee-payer-funds';
 import { payloadRequestOf, type SponsoredPayloadIssue } from '../../../signing/payload-kinds/sponsored-issue';
 
 /**
@@ -11,6 +12,7 @@ export const solanaFeePayerIssue: SponsoredPayloadIssue = {
   family: 'solana',
   relayed: false,
   feePayerSignsLater: true,
+  feePayerShortfallOf: (client, row, nodeAnswer) => feePayerShortfallOf(client, row, nodeAnswer),
   async issue(row, client, { sponsor, policy, nowMs }) {
     const feePayer = await sponsor.solanaFeePayer(row.chain, SOLANA_MIN_SPONSORED_COST);
     const built = await client.buildPayload(payloadRequestOf(row, feePayer), policy, nowMs);
