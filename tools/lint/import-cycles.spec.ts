@@ -1,6 +1,5 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import ts from 'typescript';
+import { importCycles, importGraph, sourceFilesUnder } from './import-graph';
 
 // Modules cut by domain import downwards only: a family under a registry, providers under their
 // support policy. A circle between modules means neither can be read, tested or moved alone, and
@@ -9,87 +8,7 @@ import ts from 'typescript';
 const root = path.resolve(__dirname, '..', '..');
 
 /** The source trees kept free of import cycles (spec files are leaves, so they are left out). */
-const CHECKED_TREES = ['libs/chains/src', 'apps/quote-service/src'];
-
-function sourceFilesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return sourceFilesUnder(full);
-    return /\.ts$/.test(name) && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(name) ? [full] : [];
-  });
-}
-
-/** The file a relative specifier names (`./x` → x.ts or x/index.ts); undefined for a package. */
-function resolveRelative(from: string, specifier: string): string | undefined {
-  if (!specifier.startsWith('.')) return undefined;
-  const base = path.resolve(path.dirname(from), specifier);
-  const candidates = [`${base}.ts`, path.join(base, 'index.ts'), base];
-  return candidates.find((c) => existsSync(c) && statSync(c).isFile());
-}
-
-/** Each file's relative imports: `import`, `import type`, `export … from` and `import()`. */
-function importGraph(files: string[]): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  for (const file of files) {
-    const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-    const targets = importedFiles
-      .map((imported) => resolveRelative(file, imported.fileName))
-      .filter((target): target is string => target !== undefined);
-    graph.set(file, [...new Set(targets)]);
-  }
-  return graph;
-}
-
-/** The graph's strongly connected components of more than one file (or a file importing itself). */
-function importCycles(graph: Map<string, string[]>): string[][] {
-  // Tarjan's algorithm, iterative so a deep chain of imports cannot overflow the stack.
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const onStack = new Set<string>();
-  const stack: string[] = [];
-  const cycles: string[][] = [];
-  let next = 0;
-  for (const start of graph.keys()) {
-    if (index.has(start)) continue;
-    const work: { node: string; edge: number }[] = [{ node: start, edge: 0 }];
-    index.set(start, next);
-    low.set(start, next++);
-    stack.push(start);
-    onStack.add(start);
-    while (work.length > 0) {
-      const frame = work[work.length - 1];
-      const edges = graph.get(frame.node) ?? [];
-      if (frame.edge < edges.length) {
-        const target = edges[frame.edge++];
-        if (!index.has(target)) {
-          index.set(target, next);
-          low.set(target, next++);
-          stack.push(target);
-          onStack.add(target);
-          work.push({ node: target, edge: 0 });
-        } else if (onStack.has(target)) {
-          low.set(frame.node, Math.min(low.get(frame.node)!, index.get(target)!));
-        }
-        continue;
-      }
-      work.pop();
-      if (work.length > 0) {
-        const parent = work[work.length - 1].node;
-        low.set(parent, Math.min(low.get(parent)!, low.get(frame.node)!));
-      }
-      if (low.get(frame.node) !== index.get(frame.node)) continue;
-      const component: string[] = [];
-      let member: string;
-      do {
-        member = stack.pop()!;
-        onStack.delete(member);
-        component.push(member);
-      } while (member !== frame.node);
-      if (component.length > 1 || edges.includes(frame.node)) cycles.push(component.sort());
-    }
-  }
-  return cycles;
-}
+const CHECKED_TREES = ['libs/chains/src', 'apps/quote-service/src', 'apps/signer-surface/src'];
 
 describe('import cycles', () => {
   it('finds a circle of three files, a self-import, and nothing in a chain', () => {

@@ -5,6 +5,7 @@ import { serviceDataSourceOptions } from '@swapgw/persistence';
 import { Clock, SystemClock } from '@swapgw/runtime';
 import { SignerSurfaceConfig } from './config/signer-surface.config';
 import { signerDatabaseOptions } from './database/signer-database';
+import { SIGNING_FAMILIES } from './families/families';
 import { SigningModule } from './signing/signing.module';
 import { SigningController } from './signing/signing.controller';
 import { StatusModule } from './status/status.module';
@@ -16,7 +17,8 @@ export class AppModule {
   /**
    * The app for a validated config; tests may give their own consumer group. The Kafka entry points
    * (SigningController) sit here, over the feature modules, so that integration tests can serve the
-   * same modules on topics of their own.
+   * same modules on topics of their own. The composition root: the chain families register with the
+   * signing flow here (families/families.ts), the only import of families/ from outside it.
    */
   static forRoot(config: SignerSurfaceConfig, options: { groupId?: string } = {}): DynamicModule {
     return {
@@ -35,7 +37,7 @@ export class AppModule {
           groupId: options.groupId ?? SERVICE_NAME,
           outbox: true,
         }),
-        SigningModule,
+        SigningModule.register(SIGNING_FAMILIES),
         StatusModule,
       ],
       controllers: [SigningController],

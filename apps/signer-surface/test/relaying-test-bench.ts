@@ -14,10 +14,10 @@ import { signerDatabaseOptions } from '../src/database/signer-database';
 import {
   RelayedTrackingPolicy,
   RelayedTransactionTracker,
-} from '../src/sponsorship/relayed-transaction-tracker';
+} from '../src/families/relayed-transaction-tracker';
 import { RelayerKeySet } from '../src/sponsorship/relayer-keys';
-import { RelayerPool } from '../src/sponsorship/relayer-pool';
-import { Relayers, RelayersPolicy } from '../src/sponsorship/relayers';
+import { RelayerPool } from '../src/families/evm/relayer-pool';
+import { Relayers, RelayersPolicy } from '../src/families/evm/relayers';
 import { SponsoredTransactionEntity } from '../src/sponsorship/sponsored-transaction.entity';
 import { WeiByChain } from '../src/sponsorship/wei-settings';
 import { registryOf, startTestChain, TestChain } from './signer-test-chain';

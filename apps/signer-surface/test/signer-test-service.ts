@@ -29,7 +29,8 @@ import { SIGNING_EVENTS_TOPIC } from '../src/signing/signing-events.outbox';
 import { SigningModule } from '../src/signing/signing.module';
 import { SigningController } from '../src/signing/signing.controller';
 import { GAS_SPONSOR, type GasSponsor } from '../src/sponsorship/gas-sponsor';
-import { RelayerGasSponsor } from '../src/sponsorship';
+import { SIGNING_FAMILIES } from '../src/families/families';
+import { RelayerGasSponsor } from '../src/families/relayer-gas-sponsor';
 import { StatusModule } from '../src/status/status.module';
 
 export interface ReceivedEvent {
@@ -75,7 +76,7 @@ class SignerTestModule {
           settings: run.settings,
           relay: { sweepIntervalMs: 200 },
         }),
-        SigningModule,
+        SigningModule.register(SIGNING_FAMILIES),
         StatusModule,
       ],
       controllers: [run.controller],

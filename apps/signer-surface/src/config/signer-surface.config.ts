@@ -10,10 +10,13 @@ import {
   IsWeiByChain,
   RelayerKeysReadable,
 } from '../sponsorship/relaying-config-checks';
-import { readRelayerKeys, RelayerKeysReading } from '../sponsorship/relayer-keys';
+import { RelayerKeysReading } from '../sponsorship/relayer-keys';
 import { SecretText, toSecretText } from '../sponsorship/secret-text';
-import { readSolanaFeePayerKeys } from '../sponsorship/solana-fee-payer-keys';
-import { readBitcoinFeeWalletKeys } from '../sponsorship/bitcoin-fee-wallet-keys';
+// Config loading composes the families' key readers (each family parses its own keys): the one
+// place below the composition root that imports from families/ (tools/lint/signer-families.spec.ts).
+import { readRelayerKeys } from '../families/evm/relayer-keys';
+import { readSolanaFeePayerKeys } from '../families/solana/solana-fee-payer-keys';
+import { readBitcoinFeeWalletKeys } from '../families/bitcoin/bitcoin-fee-wallet-keys';
 
 /** 0.01 ETH: a relayer holding less is not used (enough for a few transactions at busy fees). */
 export const DEFAULT_RELAYER_MIN_BALANCE_WEI = '10000000000000000';
@@ -228,7 +231,7 @@ export class SignerSurfaceConfig extends KafkaServiceEnvironment {
 
   /**
    * A sponsored Bitcoin transaction still in the mempool this long after it was sent gets a CPFP
-   * child from its fee wallet's change (see sponsorship/bitcoin-fee-bump.ts); that child is replaced
+   * child from its fee wallet's change (see families/bitcoin/bitcoin-fee-bump.ts); that child is replaced
    * (RBF) with a higher fee after this long again while the transaction is still unconfirmed.
    */
   @IsInt()

@@ -15,7 +15,7 @@ import { GAS_SPONSOR, type GasSponsor } from '../sponsorship/gas-sponsor';
 import {
   isServiceUnavailable,
   payloadRequestOf,
-  SPONSORED_PAYLOAD_ISSUES,
+  PayloadKindRegistry,
   SponsoredStepNotSignable,
 } from './payload-kinds';
 
@@ -46,6 +46,8 @@ export class SigningPayloadIssuer {
     private readonly chains: SignerChains,
     private readonly events: SigningEventsOutbox,
     private readonly policy: PayloadIssuePolicy,
+    /** The registered payload kinds, whose handlers issue the steps sponsored under their modes. */
+    private readonly kinds: PayloadKindRegistry,
     /** The relayers; without them a sponsored step cannot be issued (SPONSORSHIP_UNAVAILABLE). */
     @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
     private readonly clock: Clock = new SystemClock(),
@@ -53,7 +55,7 @@ export class SigningPayloadIssuer {
 
   /**
    * The chain's family client builds the payload (a sponsored step: the way of the payload kind that
-   * serves its sponsorship mode, SPONSORED_PAYLOAD_ISSUES, each over its own family's chains). Sponsored steps need the relayers or fee payers: without them,
+   * serves its sponsorship mode, PayloadKindRegistry.sponsoredIssueOf, each over its own family's chains). Sponsored steps need the relayers or fee payers: without them,
    * SPONSORSHIP_UNAVAILABLE; no relayer able to pay, or no budget left: `unavailable` with the 503.
    */
   async issue(row: SigningRequestEntity, manager: EntityManager): Promise<SigningRequestEntity> {
@@ -61,7 +63,7 @@ export class SigningPayloadIssuer {
     if (!lookup.ok) return this.markUnavailable(row, manager, lookup.reason);
     const client = lookup.client;
     const mode = row.spec.sponsored?.mode;
-    const sponsorship = mode ? SPONSORED_PAYLOAD_ISSUES[mode] : undefined;
+    const sponsorship = this.kinds.sponsoredIssueOf(row);
     if (sponsorship && sponsorship.family !== client.family) {
       return this.markFailed(row, manager, `a ${client.family} step cannot be sponsored as ${mode}`);
     }

@@ -21,14 +21,12 @@ import {
   SubmissionPolicy,
   type SubmissionVerdict,
 } from './payload-kinds';
-import { feePayerCostOf, feePayerShortfallOf } from './payload-kinds/solana-transaction/fee-payer-funds';
 import { saveSigningRequest, SigningRequestsRepository } from './signing-requests.repository';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningPayloadIssuer } from './signing-payload.issuer';
 import { requiredColumn } from './signing-request-columns';
 import { SigningRequestEntity } from './signing-request.entity';
 import { GAS_SPONSOR, type GasSponsor } from '../sponsorship/gas-sponsor';
-import { feePayerSignsLater } from './payload-kinds/sponsored-payload-issues';
 import { failStep } from './step-failure';
 
 const resultOf = (row: SigningRequestEntity): SigningSubmitResult => ({
@@ -341,8 +339,10 @@ export class SigningSubmissionService {
       case 'rejected':
         break;
     }
-    const shortfall = feePayerSignsLater(row)
-      ? await feePayerShortfallOf(client, row, outcome.message)
+    // The way the step's sponsorship mode is issued knows whether the service's fee payer was short.
+    const sponsorship = this.kinds.sponsoredIssueOf(row);
+    const shortfall = sponsorship?.feePayerSignsLater
+      ? ((await sponsorship.feePayerShortfallOf?.(client, row, outcome.message)) ?? null)
       : null;
     if (shortfall) {
       await this.failAfterCommit(row, StepFailureCodes.feePayerUnavailable, shortfall.reason);
@@ -413,7 +413,8 @@ function feePayerUnavailable(row: SigningRequestEntity, reason: string): CodedEr
       stepIndex: row.stepIndex,
       stepCount: row.stepCount,
       txHash: row.txHash,
-      feePayer: feePayerCostOf(row)?.feePayer ?? null,
+      // The fee payer the step's payload named (its executionHints), whatever its family.
+      feePayer: (row.executionHints as Record<string, string> | null)?.feePayer || null,
     },
   );
 }

@@ -1,18 +1,11 @@
-// Gas sponsorship: the service's relayer accounts send (and pay for) the transactions carrying
-// users' signatures. What the rest of signer-surface uses:
-export { RelayingModule } from './relaying.module';
-export { RelayerGasSponsor } from './relayer-gas-sponsor';
-export { Relayers } from './relayers';
-export { RelayersPolicy } from './relayers';
-export type { RelayedCall, RelayedSend } from './relayers';
-export { RelayerPool } from './relayer-pool';
-export { SolanaFeePayers } from './solana-fee-payers';
-export { BitcoinFeeWallets } from './bitcoin-fee-wallets';
-export { RelayedTransactionTracker } from './relayed-transaction-tracker';
-export { RelayedTrackingPolicy } from './relayed-transaction-tracker';
+// Gas sponsorship, the part shared by the families: the GasSponsor port the signing flow calls, the
+// sponsorship ledger (sponsored transactions, sponsor accounts), the daily budgets, the relaying
+// database and metrics, the key sets and amount settings the families' sponsors parse theirs with.
+// The sponsors themselves (relayers, fee payers, fee wallets) live in families/<family>/.
+export { GAS_SPONSOR } from './gas-sponsor';
+export type { GasSponsor } from './gas-sponsor';
 export { SponsorshipBudget } from './sponsorship-budget';
 export { SponsoredTransactions } from './sponsored-transactions';
 export type { SponsoredTransactionView } from './sponsored-transactions';
 export { SPONSORED_PURPOSES, SponsoredTransactionEntity } from './sponsored-transaction.entity';
 export type { SponsoredPurpose, SponsoredTransactionStatus } from './sponsored-transaction.entity';
-export { RelayingSettings } from './relaying-settings';

@@ -4,9 +4,6 @@ import { SecretText } from './secret-text';
 
 /** How a chain identifier of the API looks (`devnet-a`, `ethereum`): keys of RELAYER_KEYS must. */
 export const CHAIN_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
-const PRIVATE_KEY_PATTERN = /^0x[0-9a-fA-F]{64}$/;
-/** Order of secp256k1: a private key is an integer in [1, n-1]. */
-const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 /**
  * The relayer private keys per chain, as configured. Printing it (JSON, inspect) shows only how
@@ -46,27 +43,6 @@ export type RelayerKeysReading = { ok: true; keys: RelayerKeySet } | { ok: false
 const ordinal = (i: number): string => `#${i + 1}`;
 
 /**
- * Parses `{"<chain id>": ["0x<32-byte hex private key>", ...]}`. The messages name the variable and
- * the position (chain, index) of what is wrong, never its text: RELAYER_KEYS problems end up in
- * boot logs, and the text is a private key or JSON around one (V8's JSON.parse messages quote the
- * input, so they are not passed on either).
- */
-export function parseRelayerKeys(json: string, source: string): RelayerKeysReading {
-  return parseKeysByChain(json, source, {
-    shape: '{"<chain id>": ["0x<private key>", ...]}',
-    check: (key) => {
-      if (typeof key !== 'string' || !PRIVATE_KEY_PATTERN.test(key)) {
-        return { problem: 'is not a 0x-prefixed 32-byte hex private key' };
-      }
-      const scalar = BigInt(key);
-      if (scalar === 0n || scalar >= SECP256K1_ORDER)
-        return { problem: 'is outside the secp256k1 key range' };
-      return { identity: key.toLowerCase() };
-    },
-  });
-}
-
-/**
  * What a key parser says of one key: why it is refused (a phrase after "<source>[chain] key #n",
  * never quoting the key), or what identifies it (two keys with the same identity are one key).
  */
@@ -75,7 +51,7 @@ export type KeyCheck = { problem: string } | { identity: string };
 /**
  * The JSON shape every key variable shares, `{"<chain id>": [<key>, ...]}`, each key checked by
  * `check`; a chain with no key and a key given twice on a chain are refused. Problems name
- * positions only (see parseRelayerKeys).
+ * positions only (see families/evm/relayer-keys.ts, parseRelayerKeys).
  */
 export function parseKeysByChain(
   json: string,
@@ -119,14 +95,6 @@ export function parseKeysByChain(
     byChain.set(chain, list as string[]);
   }
   return { ok: true, keys: new RelayerKeySet(byChain) };
-}
-
-/**
- * The relayer keys from RELAYER_KEYS (inline JSON) or RELAYER_KEYS_FILE (a file holding that JSON,
- * e.g. a mounted Kubernetes Secret). Neither: no relayers, so sponsorship is unavailable.
- */
-export function readRelayerKeys(input: { json?: SecretText; file?: string }): RelayerKeysReading {
-  return readKeysVariable(input, 'RELAYER_KEYS', parseRelayerKeys);
 }
 
 /**

@@ -1,18 +1,19 @@
-// The signing flow's part per payload kind (one folder each) and what they share.
+// The signing flow's part per payload kind and what the kinds share. The kinds themselves live in
+// their families (families/<family>/<kind>/), registered at the composition root.
 export {
   PAYLOAD_KIND_HANDLERS,
   PayloadKindRegistry,
-  SPONSORED_PAYLOAD_ISSUES,
+  sponsoredIssuesOf,
   type PayloadKindHandlerType,
 } from './payload-kind.registry';
 export {
   isServiceUnavailable,
   payloadRequestOf,
   sponsoredAs,
+  SponsoredStepNotSignable,
   type SponsoredIssueContext,
   type SponsoredPayloadIssue,
 } from './sponsored-issue';
-export { SponsoredStepNotSignable } from './evm-typed-data/sponsored-typed-data';
 export type {
   PayloadKind,
   PayloadKindHandler,

@@ -5,6 +5,9 @@ import { SignerChains } from '../../chains/signer-chains';
 import { SigningRequestEntity } from '../signing-request.entity';
 import type { GasSponsor } from '../../sponsorship/gas-sponsor';
 
+/** A step the user cannot sign as built: the balance or the Permit2 allowance it needs is missing. */
+export class SponsoredStepNotSignable extends Error {}
+
 /** What issuing a sponsored step's payload needs besides the step and its chain's client. */
 export interface SponsoredIssueContext {
   chains: SignerChains;
@@ -30,6 +33,15 @@ export interface SponsoredPayloadIssue {
   readonly relayed: boolean;
   /** The service's fee payer signs the user's transaction after it is checked (then records and sends it). */
   readonly feePayerSignsLater: boolean;
+  /**
+   * Why the service's fee payer could not pay the step's transaction the node refused (`nodeAnswer`),
+   * or null when that is not the cause (absent: never). The service's problem, never the user's.
+   */
+  feePayerShortfallOf?(
+    client: SigningChainClient,
+    row: SigningRequestEntity,
+    nodeAnswer: string,
+  ): Promise<{ feePayer: string; reason: string } | null>;
   issue(
     row: SigningRequestEntity,
     client: SigningChainClient,

@@ -1,18 +1,25 @@
+import type { SponsorshipMode } from '@swapgw/contracts';
 import type { SigningRequestEntity } from '../signing-request.entity';
-import { SPONSORED_PAYLOAD_ISSUES } from './payload-kind.registry';
+import type { SponsoredPayloadIssue } from './sponsored-issue';
 
-// How each sponsored step is issued is its payload kind's (*/*.issue.ts), listed in PAYLOAD_KIND_HANDLERS.
-export { SPONSORED_PAYLOAD_ISSUES } from './payload-kind.registry';
+// How each sponsored step is issued is its payload kind's (<family>/<kind>/*.issue.ts), each mode's
+// way found through the registered kinds (PayloadKindRegistry.sponsoredIssues, sponsoredIssuesOf).
+export { sponsoredIssuesOf } from './payload-kind.registry';
 export { payloadRequestOf } from './sponsored-issue';
 
+type SponsoredIssues = Readonly<Record<SponsorshipMode, SponsoredPayloadIssue>>;
+
 /** True when the step's transaction is a relayer's (typed data the user signed), not one the user signed. */
-export function carriedByRelayer(row: Pick<SigningRequestEntity, 'spec'>): boolean {
+export function carriedByRelayer(issues: SponsoredIssues, row: Pick<SigningRequestEntity, 'spec'>): boolean {
   const { sponsored } = row.spec;
-  return sponsored ? SPONSORED_PAYLOAD_ISSUES[sponsored.mode].relayed : false;
+  return sponsored ? issues[sponsored.mode].relayed : false;
 }
 
 /** True when the service's fee payer co-signs the step's transaction once the user's signature is checked. */
-export function feePayerSignsLater(row: Pick<SigningRequestEntity, 'spec'>): boolean {
+export function feePayerSignsLater(
+  issues: SponsoredIssues,
+  row: Pick<SigningRequestEntity, 'spec'>,
+): boolean {
   const { sponsored } = row.spec;
-  return sponsored ? SPONSORED_PAYLOAD_ISSUES[sponsored.mode].feePayerSignsLater : false;
+  return sponsored ? issues[sponsored.mode].feePayerSignsLater : false;
 }

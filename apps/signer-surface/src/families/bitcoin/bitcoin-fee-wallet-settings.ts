@@ -1,0 +1,42 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '@swapgw/runtime';
+import { DataSource } from 'typeorm';
+import { SignerSurfaceConfig } from '../../config/signer-surface.config';
+import { feeAccountsOf } from '../../sponsorship/fee-account-settings';
+import { RelayerKeySet } from '../../sponsorship/relayer-keys';
+import { RELAYING_DATA_SOURCE } from '../../sponsorship/relaying-database';
+import { SponsorshipBudget } from '../../sponsorship/sponsorship-budget';
+import { SponsorshipBudgetLimits } from '../../sponsorship/wei-settings';
+
+/** The Bitcoin fee wallets of the validated config: their keys per chain, the balance under which one is not used, budgets in sats. */
+@Injectable()
+export class BitcoinFeeWalletSettings {
+  readonly keys: RelayerKeySet;
+  readonly minBalanceSats: bigint;
+  readonly budget: SponsorshipBudgetLimits;
+
+  constructor(config: SignerSurfaceConfig) {
+    const bitcoin = feeAccountsOf(
+      config,
+      config.bitcoinFeeWalletKeys,
+      'BITCOIN_FEE_WALLET_MIN_BALANCE_SATS',
+      'SPONSORSHIP_DAILY_BUDGET_SATS',
+      'sats',
+    );
+    this.keys = bitcoin.keys;
+    this.minBalanceSats = bitcoin.minBalance;
+    this.budget = bitcoin.budget;
+  }
+}
+
+/** The daily sponsorship budget of Bitcoin chains (sats): what the fee wallets may pay per key. */
+@Injectable()
+export class BitcoinSponsorshipBudget extends SponsorshipBudget {
+  constructor(
+    @Inject(RELAYING_DATA_SOURCE) dataSource: DataSource,
+    settings: BitcoinFeeWalletSettings,
+    clock: Clock,
+  ) {
+    super(dataSource, settings.budget, clock);
+  }
+}

@@ -1,0 +1,49 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ChainsModule } from '../chains/chains.module';
+import type { SignerFamily } from '../signing/signer-family';
+import { GAS_SPONSOR } from '../sponsorship/gas-sponsor';
+import { RelayedTrackingPolicy, RelayedTransactionTracker } from './relayed-transaction-tracker';
+import { RelayerGasSponsor } from './relayer-gas-sponsor';
+import { RelayingBackgroundTasks } from './relaying-background-tasks';
+import { RELAYING_DATA_SOURCE, RELAYING_POOL_SIZE, RelayingDatabase } from '../sponsorship/relaying-database';
+import { SponsoredTransactions } from '../sponsorship/sponsored-transactions';
+
+/**
+ * Gas sponsorship: the families' sponsors (relayers on EVM, fee payers on Solana, fee wallets on
+ * Bitcoin, each registered by its family with its settings, keys and budget) over the shared ledger
+ * and its tracker, on their own database pool (RelayingDatabase). Needs the app's TypeORM
+ * DataSource, whose options that pool copies. Building RelayerPool, SolanaFeePayers and
+ * BitcoinFeeWallets checks the keys' chains against the registry: a key for an unknown chain, of the
+ * wrong family or (Bitcoin) of another network stops the boot. Exports GAS_SPONSOR, the signing
+ * flow's port (RelayerGasSponsor).
+ */
+@Module({})
+export class RelayingModule {
+  static register(families: readonly SignerFamily[]): DynamicModule {
+    return {
+      module: RelayingModule,
+      imports: [ChainsModule],
+      providers: [
+        RelayedTrackingPolicy,
+        {
+          provide: RelayingDatabase,
+          inject: [DataSource],
+          useFactory: (main: DataSource) => RelayingDatabase.open(main, RELAYING_POOL_SIZE),
+        },
+        {
+          provide: RELAYING_DATA_SOURCE,
+          inject: [RelayingDatabase],
+          useFactory: (database: RelayingDatabase) => database.dataSource,
+        },
+        ...families.flatMap((family) => family.sponsorship),
+        SponsoredTransactions,
+        RelayedTransactionTracker,
+        RelayerGasSponsor,
+        { provide: GAS_SPONSOR, useExisting: RelayerGasSponsor },
+        RelayingBackgroundTasks,
+      ],
+      exports: [RelayerGasSponsor, GAS_SPONSOR],
+    };
+  }
+}

@@ -1,0 +1,42 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '@swapgw/runtime';
+import { DataSource } from 'typeorm';
+import { SignerSurfaceConfig } from '../../config/signer-surface.config';
+import { feeAccountsOf } from '../../sponsorship/fee-account-settings';
+import { RelayerKeySet } from '../../sponsorship/relayer-keys';
+import { RELAYING_DATA_SOURCE } from '../../sponsorship/relaying-database';
+import { SponsorshipBudget } from '../../sponsorship/sponsorship-budget';
+import { SponsorshipBudgetLimits } from '../../sponsorship/wei-settings';
+
+/** The Solana fee payers of the validated config: their keys per chain, the balance under which one is not used, budgets in lamports. */
+@Injectable()
+export class SolanaFeePayerSettings {
+  readonly keys: RelayerKeySet;
+  readonly minBalanceLamports: bigint;
+  readonly budget: SponsorshipBudgetLimits;
+
+  constructor(config: SignerSurfaceConfig) {
+    const solana = feeAccountsOf(
+      config,
+      config.solanaFeePayerKeys,
+      'SOLANA_FEE_PAYER_MIN_BALANCE_LAMPORTS',
+      'SPONSORSHIP_DAILY_BUDGET_LAMPORTS',
+      'lamports',
+    );
+    this.keys = solana.keys;
+    this.minBalanceLamports = solana.minBalance;
+    this.budget = solana.budget;
+  }
+}
+
+/** The daily sponsorship budget of Solana chains (lamports): what the fee payers may pay per key. */
+@Injectable()
+export class SolanaSponsorshipBudget extends SponsorshipBudget {
+  constructor(
+    @Inject(RELAYING_DATA_SOURCE) dataSource: DataSource,
+    settings: SolanaFeePayerSettings,
+    clock: Clock,
+  ) {
+    super(dataSource, settings.budget, clock);
+  }
+}
