@@ -88,7 +88,7 @@ export class AcrossProvider implements QuoteProvider {
 
   constructor(
     private readonly registry: ChainRegistry,
-    private readonly quoter: Pick<UniswapV3Quoter, 'quotePaths'>,
+    private readonly quoter: Pick<UniswapV3Quoter, 'quotePaths' | 'smallestQuotableAmount'>,
     private readonly thresholds: RouteWarningThresholds,
     private readonly options: AcrossOptions,
   ) {}
@@ -128,11 +128,26 @@ export class AcrossProvider implements QuoteProvider {
     bridgedOut: TokenRef,
     signal: AbortSignal,
   ): Promise<CandidateRoute> {
-    const noSwap = (chain: string, tokenIn: QuoteToken, tokenOut: QuoteToken) =>
-      new NoRouteError(
+    /**
+     * Why a swap leg found no path: its pools exist but this amount buys less than one unit
+     * (AMOUNT_TOO_LOW; `minAmount` when the leg spends the wallet's own token, the least that buys
+     * one unit), or no pool connects the tokens (NO_LIQUIDITY).
+     */
+    const noSwap = async (chain: string, tokenIn: QuoteToken, tokenOut: QuoteToken, amountIn: bigint) => {
+      const least = await this.quoter.smallestQuotableAmount(chain, tokenIn, tokenOut, signal);
+      if (least !== undefined && least > amountIn) {
+        const spendsWalletToken = sameToken(tokenIn, context.tokenIn);
+        return new NoRouteError(
+          'AMOUNT_TOO_LOW',
+          `Across via ${bridgedIn.symbol}: this ${tokenIn.symbol} buys no ${tokenOut.symbol} on ${chain}'s Uniswap V3 pools`,
+          spendsWalletToken ? { token: context.tokenIn, minAmount: least } : undefined,
+        );
+      }
+      return new NoRouteError(
         'NO_LIQUIDITY',
         `Across via ${bridgedIn.symbol}: no Uniswap V3 pool on ${chain} gives ${tokenOut.symbol} for this ${tokenIn.symbol}`,
       );
+    };
     const legs: RouteLeg[] = [];
     const warnings = new Set<string>();
     const take = (chain: AcrossEnd, tokenIn: QuoteToken, tokenOut: QuoteToken, quote: V3PathQuote) => {
@@ -143,7 +158,7 @@ export class AcrossProvider implements QuoteProvider {
     let amount = context.amountIn;
     if (!sameToken(context.tokenIn, bridgedIn)) {
       const [best] = await this.quoter.quotePaths(from.chain, context.tokenIn, bridgedIn, amount, signal);
-      if (!best) throw noSwap(from.chain, context.tokenIn, bridgedIn);
+      if (!best) throw await noSwap(from.chain, context.tokenIn, bridgedIn, amount);
       amount = take(from, context.tokenIn, bridgedIn, best);
     }
 
@@ -152,14 +167,15 @@ export class AcrossProvider implements QuoteProvider {
     let swapTarget: AcrossSwapFeeTarget | undefined;
     if (swapsOnDestination) {
       // The destination swap as priced before the relay fee: the path the deposit's message carries.
+      const bridgedAmount = inDecimalsOf(amount, bridgedIn, bridgedOut);
       const [draft] = await this.quoter.quotePaths(
         to.chain,
         bridgedOut,
         context.tokenOut,
-        inDecimalsOf(amount, bridgedIn, bridgedOut),
+        bridgedAmount,
         signal,
       );
-      if (!draft) throw noSwap(to.chain, bridgedOut, context.tokenOut);
+      if (!draft) throw await noSwap(to.chain, bridgedOut, context.tokenOut, bridgedAmount);
       swapTarget = this.acrossSwapFeeTarget(context, from, to, bridgedIn, bridgedOut, amount, draft);
       if (swapTarget) target = swapTarget;
     }
@@ -183,7 +199,7 @@ export class AcrossProvider implements QuoteProvider {
       // The fee Across quoted covers a message of this many hops: the deposit carries one of that size.
       const hops = swapTarget?.hops;
       const best = hops === undefined ? paths[0] : paths.find((path) => path.fees.length === hops);
-      if (!best) throw noSwap(to.chain, bridgedOut, context.tokenOut);
+      if (!best) throw await noSwap(to.chain, bridgedOut, context.tokenOut, amount);
       amount = take(to, bridgedOut, context.tokenOut, best);
     }
     return {

@@ -28,7 +28,7 @@ const ERC20_ABI = ['function approve(address spender, uint256 amount) returns (b
  * addresses. Chain state is read once per block (issue 44, point 2): a quote of USDC → WETH names
  * the block it read, and its Uniswap V3 route pays what QuoterV2 answers at that block, also right
  * after another wallet's swap through SwapRouter02 moved the pool. An amount that buys nothing is
- * AMOUNT_TOO_LOW with the least that buys one unit (issue 48, point 5).
+ * AMOUNT_TOO_LOW with the least that buys one unit (issue 48, point 5), through Across too.
  */
 describe('quotes on the mainnet replica read one block, as QuoterV2 answers there (real anvil at mainnet ids)', () => {
   let workDir: string;
@@ -56,7 +56,8 @@ describe('quotes on the mainnet replica read one block, as QuoterV2 answers ther
       RPC_URL_ETHEREUM: rpcOf('ethereum'),
       RPC_URL_BASE: rpcOf('base'),
       RPC_URL_ARBITRUM: rpcOf('arbitrum'),
-      ACROSS_API_URL: 'off',
+      // Across's fee API as the replica serves it (cross-chain quotes below).
+      ACROSS_API_URL: replica.manifest.mainnetReplica.acrossApiUrl,
     });
     await service.sync.seed();
     base = new JsonRpcProvider(rpcOf('base'), Network.from(8453), {
@@ -180,5 +181,32 @@ describe('quotes on the mainnet replica read one block, as QuoterV2 answers ther
     const route = enough.routes.find((candidate) => candidate.provider === 'uniswap-v3');
     expect(route).toBeDefined();
     expect(parseUnits(route!.expectedAmountOut, 6)).toBeGreaterThanOrEqual(1n);
+  });
+
+  it('answers AMOUNT_TOO_LOW, not NO_LIQUIDITY, for a WETH amount whose swap into the bridged USDC buys nothing on the way to arbitrum through Across', async () => {
+    const dust = await withChainStateScope(() =>
+      service.quotes.create({
+        fromChain: 'base',
+        toChain: 'arbitrum',
+        tokenIn: 'WETH',
+        tokenOut: 'USDC',
+        amount: '0.000000000000000001',
+      }),
+    );
+    expect(dust.routes.filter((route) => route.provider === 'across')).toEqual([]);
+    const across = dust.unavailableRoutes.find((route) => route.provider === 'across');
+    expect(across).toMatchObject({ reason: 'AMOUNT_TOO_LOW', details: { token: 'WETH', chain: 'base' } });
+    // The least WETH that buys one unit of USDC on base is named, as for the same-chain quote.
+    const sameChain = await withChainStateScope(() =>
+      service.quotes.create({
+        fromChain: 'base',
+        toChain: 'base',
+        tokenIn: 'WETH',
+        tokenOut: 'USDC',
+        amount: '0.000000000000000001',
+      }),
+    );
+    const v3 = sameChain.unavailableRoutes.find((route) => route.provider === 'uniswap-v3');
+    expect(across!.details!.minAmount).toBe(v3!.details!.minAmount);
   });
 });
