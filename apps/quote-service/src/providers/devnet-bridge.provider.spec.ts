@@ -99,6 +99,19 @@ class FixedRateQuoter implements Pick<UniswapV2Quoter, 'quotePaths' | 'smallestQ
   }
 }
 
+/** As FixedRateQuoter, but, as the Uniswap quoters do, finds no path for an amount that buys nothing. */
+class RoundingQuoter extends FixedRateQuoter {
+  override async quotePaths(
+    chain: string,
+    tokenIn: QuoteToken,
+    tokenOut: QuoteToken,
+    amountIn: bigint,
+  ): Promise<PathQuote[]> {
+    const paths = await super.quotePaths(chain, tokenIn, tokenOut, amountIn);
+    return paths.filter((path) => path.amounts[path.amounts.length - 1] > 0n);
+  }
+}
+
 /** A quoter that finds no pool. */
 class EmptyQuoter implements Pick<UniswapV2Quoter, 'quotePaths' | 'smallestQuotableAmount'> {
   async quotePaths(): Promise<PathQuote[]> {
@@ -163,6 +176,27 @@ describe('DevnetBridgeProvider between EVM and Solana', () => {
     expect(route.legs[1]).toMatchObject({ amountIn: '3000000000', expectedAmountOut: '2997000000' });
     expect(route.expectedAmountOut).toBe(2_997_000_000n);
     expect(route.estimatedDurationSeconds).toBe(5 + 7);
+  });
+
+  it('says AMOUNT_TOO_LOW when what the bridge pays buys nothing on the destination, with the least deposit whose payout buys one unit', async () => {
+    // One base unit of WETH costs 2,000 base units of USDC on devnet-a.
+    const provider = new DevnetBridgeProvider(registry, new RoundingQuoter(1n, 2000n), thresholds);
+    const quote = (amount: bigint) =>
+      provider.quote(context(solUsdc, evmWeth, amount), new AbortController().signal);
+    const error = (await quote(1500n).catch((e: unknown) => e)) as NoRouteError;
+    expect(error).toBeInstanceOf(NoRouteError);
+    expect(error.reason).toBe('AMOUNT_TOO_LOW');
+    expect(error.bounds?.token).toMatchObject({ chain: 'solana-devnet', symbol: 'USDC' });
+    // The bound is exact: the bridge (10 bps kept on deposit) pays 2,000 for it, and one unit less pays 1,999.
+    const min = error.bounds!.minAmount!;
+    const ends = {
+      from: devnetBridgeEnd(registry, 'solana-devnet')!,
+      to: devnetBridgeEnd(registry, 'devnet-a')!,
+    };
+    expect(bridgedAmount(ends.from, ends.to, min, 10)).toBe(2000n);
+    expect(bridgedAmount(ends.from, ends.to, min - 1n, 10)).toBe(1999n);
+    const [route] = await quote(min);
+    expect(route.expectedAmountOut).toBe(1n);
   });
 
   it('bridges solana-devnet USDC to the EVM chain from the vault, then swaps out on the EVM chain', async () => {

@@ -86,7 +86,7 @@ export class DevnetBridgeProvider implements QuoteProvider {
 
     if (!sameAsset(context.tokenOut, to)) {
       const [best] = await this.quoter.quotePaths(to.chain, to.token, context.tokenOut, amount, signal);
-      if (!best) throw noSwapInto(to.chain, to.token, context.tokenOut);
+      if (!best) throw await this.noDestinationSwap(context, from, to, bridge.feeBps, amount, signal);
       legs.push(uniswapLeg(to.chain, true, to.token, context.tokenOut, best, context.slippageBps));
       pathWarnings(best, this.thresholds).forEach((w) => warnings.add(w));
       debug.push({ leg: 'destination-swap', ...pathDebug(best) });
@@ -119,16 +119,57 @@ export class DevnetBridgeProvider implements QuoteProvider {
     feeBps: number,
     signal: AbortSignal,
   ): Promise<NoRouteError> {
-    const bridgedNeeded = smallestBridgedInput(from, to, feeBps);
-    const least = await this.quoter.smallestQuotableAmount(
-      from.chain,
-      context.tokenIn,
-      from.token,
-      signal,
-      bridgedNeeded,
-    );
+    const least = await this.leastInputPaying(context, from, to, feeBps, 1n, signal);
     if (least !== undefined && least > context.amountIn) return amountTooLow('devnet bridge', context, least);
     return noSwapInto(from.chain, context.tokenIn, from.token);
+  }
+
+  /**
+   * Why the destination swap has no path: its pools exist but what the bridge pays buys less than one
+   * base unit of tokenOut (AMOUNT_TOO_LOW with the least input whose payout buys one), or no pool
+   * gives tokenOut for the bridged token (NO_LIQUIDITY).
+   */
+  private async noDestinationSwap(
+    context: QuoteContext,
+    from: DevnetBridgeEnd,
+    to: DevnetBridgeEnd,
+    feeBps: number,
+    paidOut: bigint,
+    signal: AbortSignal,
+  ): Promise<NoRouteError> {
+    const payoutNeeded = await this.quoter.smallestQuotableAmount(
+      to.chain,
+      to.token,
+      context.tokenOut,
+      signal,
+    );
+    if (payoutNeeded === undefined || payoutNeeded <= paidOut)
+      return noSwapInto(to.chain, to.token, context.tokenOut);
+    const least = await this.leastInputPaying(context, from, to, feeBps, payoutNeeded, signal);
+    if (least === undefined)
+      return new NoRouteError(
+        'AMOUNT_TOO_LOW',
+        `devnet bridge: what it pays on ${to.chain} buys no ${context.tokenOut.symbol}`,
+      );
+    return amountTooLow('devnet bridge', context, least);
+  }
+
+  /**
+   * The least amount of tokenIn for which the bridge pays at least `payout` at `to`: the least
+   * deposit that pays it, bought with tokenIn first when tokenIn is not the bridged token (Router02's
+   * getAmountsIn); undefined when no pool gives the bridged token.
+   */
+  private async leastInputPaying(
+    context: QuoteContext,
+    from: DevnetBridgeEnd,
+    to: DevnetBridgeEnd,
+    feeBps: number,
+    payout: bigint,
+    signal: AbortSignal,
+  ): Promise<bigint | undefined> {
+    const deposit = smallestBridgedInput(from, to, feeBps, payout);
+    if (sameAsset(context.tokenIn, from)) return deposit;
+    return this.quoter.smallestQuotableAmount(from.chain, context.tokenIn, from.token, signal, deposit);
   }
 }
 
@@ -180,12 +221,17 @@ export function bridgedAmount(
 }
 
 /**
- * The least deposit at `from` (base units of its token) for which `to` pays anything: the fee on
- * deposit, and a Bitcoin payout's fixed miner fee, are covered. A binary search: bridgedAmount
- * grows with the deposit.
+ * The least deposit at `from` (base units of its token) for which `to` pays at least `payout` (by
+ * default anything): the fee on deposit, and a Bitcoin payout's fixed miner fee, are covered. A
+ * binary search: bridgedAmount grows with the deposit.
  */
-export function smallestBridgedInput(from: DevnetBridgeEnd, to: DevnetBridgeEnd, feeBps: number): bigint {
-  const pays = (amount: bigint) => bridgedAmount(from, to, amount, feeBps) > 0n;
+export function smallestBridgedInput(
+  from: DevnetBridgeEnd,
+  to: DevnetBridgeEnd,
+  feeBps: number,
+  payout = 1n,
+): bigint {
+  const pays = (amount: bigint) => bridgedAmount(from, to, amount, feeBps) >= payout;
   let high = 1n;
   while (!pays(high) && high < 2n ** 256n) high *= 2n;
   let low = high / 2n; // does not pay (or 0)
