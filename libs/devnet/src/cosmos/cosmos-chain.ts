@@ -30,14 +30,30 @@ export interface TxResult {
   events: TxEvent[];
 }
 
-export interface CosmosBlock {
-  height: number;
-  time: Date;
+/**
+ * A block: its height, time and txs. Its hashes are derived on demand from those (and the chain id),
+ * so an empty block every second costs a few dozen bytes for as long as the devnet runs.
+ */
+export class CosmosBlock {
+  constructor(
+    private readonly chainId: string,
+    readonly height: number,
+    readonly time: Date,
+    readonly txs: Uint8Array[],
+  ) {}
+
   /** Uppercase hex, 32 bytes. */
-  hash: string;
-  lastBlockHash: string;
-  appHash: string;
-  txs: Uint8Array[];
+  get hash(): string {
+    return hex(sha256(new TextEncoder().encode(this.digest('block'))));
+  }
+
+  get appHash(): string {
+    return hex(sha256(new TextEncoder().encode(this.digest('app'))));
+  }
+
+  private digest(kind: string): string {
+    return `${kind}/${this.chainId}/${this.height}/${this.time.toISOString()}/${this.txs.map(txHash).join(',')}`;
+  }
 }
 
 export interface IncludedTx {
@@ -133,16 +149,7 @@ export class CosmosChain {
       this.txs.set(tx.hash, { hash: tx.hash, height, time, index, raw: tx.raw, result, tx: decoded });
     });
     this.checkState = this.state.branch();
-    const lastBlockHash = this.latestBlock?.hash ?? '';
-    const headerDigest = `${this.spec.id}/${height}/${time.toISOString()}/${lastBlockHash}/${raws.map(txHash).join(',')}`;
-    const block: CosmosBlock = {
-      height,
-      time,
-      hash: hex(sha256(new TextEncoder().encode(headerDigest))),
-      lastBlockHash,
-      appHash: hex(sha256(new TextEncoder().encode(`app/${headerDigest}`))),
-      txs: raws,
-    };
+    const block = new CosmosBlock(this.spec.id, height, time, raws);
     this.blocks.push(block);
     return block;
   }
