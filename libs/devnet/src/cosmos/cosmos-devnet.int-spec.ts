@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { makeCosmoshubPath, Secp256k1HdWallet } from '@cosmjs/amino';
 import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import {
@@ -364,6 +365,53 @@ describe('local Cosmos devnet (in-process Cosmos SDK chains behind CometBFT RPC 
     );
   });
 
+  it('takes a tx as explorers and scripts do: REST simulate and broadcast, the RPC in its URI form', async () => {
+    const noble = devnet.chains.find((c) => c.manifest.id === 'noble-devnet')!.manifest;
+    const sender = await wallet(noble, 4);
+    const recipient = noble.accounts[5].address;
+    const signed = await sender.client.sign(
+      sender.address,
+      [sendMsg(sender.address, recipient, 'uusdc', '2500000')],
+      fee(noble, 100_000),
+      '',
+    );
+    const txBytes = Buffer.from(TxRaw.encode(signed).finish()).toString('base64');
+
+    const simulated = await rest(noble, '/cosmos/tx/v1beta1/simulate', { tx_bytes: txBytes });
+    expect(simulated.status).toBe(200);
+    const broadcast = await rest(noble, '/cosmos/tx/v1beta1/txs', {
+      tx_bytes: txBytes,
+      mode: 'BROADCAST_MODE_SYNC',
+    });
+    expect(broadcast.json.tx_response).toMatchObject({ code: 0, raw_log: '' });
+    const hash: string = broadcast.json.tx_response.txhash;
+    expect(hash).toBe(
+      createHash('sha256').update(Buffer.from(txBytes, 'base64')).digest('hex').toUpperCase(),
+    );
+    const again = await rest(noble, '/cosmos/tx/v1beta1/txs', {
+      tx_bytes: txBytes,
+      mode: 'BROADCAST_MODE_SYNC',
+    });
+    expect(again.json.tx_response.code).not.toBe(0);
+
+    const included = await waitFor(async () => {
+      const { status, json } = await rest(noble, `/cosmos/tx/v1beta1/txs/${hash}`);
+      return status === 200 ? json : undefined;
+    });
+    expect(included.tx_response).toMatchObject({
+      code: 0,
+      txhash: hash,
+      gas_used: simulated.json.gas_info.gas_used,
+    });
+    const uri = (await (await fetch(`${noble.rpc}/tx?hash=0x${hash}`)).json()) as Record<string, any>;
+    expect(uri.result).toMatchObject({ hash, height: included.tx_response.height, tx_result: { code: 0 } });
+    const status = (await (await fetch(`${noble.rpc}/status`)).json()) as Record<string, any>;
+    expect(status.result.node_info.network).toBe('noble-devnet');
+    expect(Number(status.result.sync_info.latest_block_height)).toBeGreaterThanOrEqual(
+      Number(uri.result.height),
+    );
+  });
+
   it('answers bad input with the SDK codes, never failing the chain', async () => {
     const garbage = await rest(hub, '/cosmos/tx/v1beta1/txs', {
       tx_bytes: Buffer.from('not a tx').toString('base64'),
@@ -383,6 +431,17 @@ describe('local Cosmos devnet (in-process Cosmos SDK chains behind CometBFT RPC 
     expect(await client.getHeight()).toBeGreaterThan(0);
   });
 });
+
+/** Polls until `probe` gives a value: the chain includes a tx at its next block. */
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out waiting for the tx to be included');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 function sendMsg(from: string, to: string, denom: string, amount: string) {
   return {
