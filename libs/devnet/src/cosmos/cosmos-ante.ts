@@ -8,7 +8,8 @@ import { GAS_COSTS, GasMeter } from './cosmos-gas';
 import { cosmosAddress } from './cosmos-keys';
 import { transferEvents, TxEvent } from './cosmos-messages';
 import { Coin, CosmosState, formatCoins } from './cosmos-state';
-import { DecodedTx, signBytes, signerPublicKey } from './cosmos-tx';
+import { SignMode } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
+import { DecodedTx, signBytes, signerMode, signerPublicKey } from './cosmos-tx';
 
 /** check = CheckTx (mempool admission), deliver = in a block, simulate = the Simulate query. */
 export type TxMode = 'check' | 'deliver' | 'simulate';
@@ -107,9 +108,14 @@ export function runAnte(
       );
     }
     if (mode !== 'simulate' && !verifySignature(tx, index, spec.id, account.accountNumber, publicKey)) {
+      // The SDK names the sequence only for amino signers: their sign bytes carry it, DIRECT's do not.
+      const sequenceHint =
+        signerMode(tx, index) === SignMode.SIGN_MODE_LEGACY_AMINO_JSON
+          ? `, sequence (${account.sequence})`
+          : '';
       throw new CosmosTxError(
         'unauthorized',
-        `signature verification failed; please verify account number (${account.accountNumber}), sequence (${account.sequence}) and chain-id (${spec.id})`,
+        `signature verification failed; please verify account number (${account.accountNumber})${sequenceHint} and chain-id (${spec.id})`,
       );
     }
     account.pubKey ??= publicKey;

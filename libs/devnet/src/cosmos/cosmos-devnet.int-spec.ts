@@ -264,16 +264,24 @@ describe('local Cosmos devnet (in-process Cosmos SDK chains behind CometBFT RPC 
     const error = await refusal(sender.client.broadcastTxSync(TxRaw.encode(tampered).finish()));
     expect(error).toMatchObject({ code: 4, codespace: 'sdk' });
     expect(error.log).toMatch(
-      /^signature verification failed; please verify account number \(\d+\), sequence \(0\) and chain-id \(cosmoshub-devnet\): unauthorized$/,
+      /^signature verification failed; please verify account number \(\d+\) and chain-id \(cosmoshub-devnet\): unauthorized$/,
     );
 
-    const otherChain = await sender.client.sign(sender.address, msgs, fee(hub, 200_000), '', {
-      accountNumber,
-      sequence,
-      chainId: 'cosmoshub-4',
-    });
-    const wrongChain = await refusal(sender.client.broadcastTxSync(TxRaw.encode(otherChain).finish()));
-    expect(wrongChain.code).toBe(4);
+    // Signed in amino for another chain id: the SDK's log then names the sequence too.
+    const amino = await wallet(hub, 9, 'amino');
+    const aminoAccount = await amino.client.getSequence(amino.address);
+    const otherChain = await amino.client.sign(
+      amino.address,
+      [sendMsg(amino.address, hub.accounts[0].address, 'uatom', '1')],
+      fee(hub, 200_000),
+      '',
+      { ...aminoAccount, chainId: 'cosmoshub-4' },
+    );
+    const wrongChain = await refusal(amino.client.broadcastTxSync(TxRaw.encode(otherChain).finish()));
+    expect(wrongChain).toMatchObject({ code: 4, codespace: 'sdk' });
+    expect(wrongChain.log).toBe(
+      `signature verification failed; please verify account number (${aminoAccount.accountNumber}), sequence (${aminoAccount.sequence}) and chain-id (cosmoshub-devnet): unauthorized`,
+    );
   });
 
   it('takes the fee from the granter under its allowance (fee.granter), down to the last token of the grantee', async () => {
