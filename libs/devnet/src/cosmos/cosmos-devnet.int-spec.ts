@@ -367,10 +367,18 @@ describe('local Cosmos devnet (in-process Cosmos SDK chains behind CometBFT RPC 
       'uatom',
       fee(hub, 200_000, { granter: funder.address }),
     );
-    expect(noGrant).toMatchObject({ code: 5, codespace: 'feegrant' });
+    expect(noGrant).toMatchObject({ code: 38, codespace: 'sdk' });
     expect(noGrant.log).toBe(
-      `${funder.address} does not allow to pay fees for ${grantee.address}: allowance missing: no allowance`,
+      `${funder.address} does not allow to pay fees for ${grantee.address}: fee-grant not found: not found`,
     );
+    const noAllowance = await rest(
+      hub,
+      `/cosmos/feegrant/v1beta1/allowance/${funder.address}/${grantee.address}`,
+    );
+    expect(noAllowance).toMatchObject({
+      status: 404,
+      json: { code: 5, message: 'fee-grant not found: not found' },
+    });
   });
 
   it('takes a tx as explorers and scripts do: REST simulate and broadcast, the RPC in its URI form', async () => {

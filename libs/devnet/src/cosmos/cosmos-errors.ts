@@ -19,11 +19,11 @@ export const SDK_ERRORS = {
   noSignatures: { codespace: 'sdk', code: 16, description: 'no signatures supplied' },
   invalidRequest: { codespace: 'sdk', code: 18, description: 'invalid request' },
   keyNotFound: { codespace: 'sdk', code: 22, description: 'key not found' },
+  notFound: { codespace: 'sdk', code: 38, description: 'not found' },
   wrongSequence: { codespace: 'sdk', code: 32, description: 'incorrect account sequence' },
   invalidGasLimit: { codespace: 'sdk', code: 41, description: 'invalid gas limit' },
   feeLimitExceeded: { codespace: 'feegrant', code: 2, description: 'fee limit exceeded' },
   feeLimitExpired: { codespace: 'feegrant', code: 3, description: 'fee allowance expired' },
-  noAllowance: { codespace: 'feegrant', code: 5, description: 'no allowance' },
 } as const;
 
 export type SdkErrorName = keyof typeof SDK_ERRORS;

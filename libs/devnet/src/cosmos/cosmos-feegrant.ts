@@ -116,7 +116,7 @@ export function useGrantedFees(
 ): void {
   const context = `${granter} does not allow to pay fees for ${grantee}`;
   const allowance = state.allowance(granter, grantee);
-  if (!allowance) throw new CosmosTxError('noAllowance', `${context}: allowance missing`);
+  if (!allowance) throw new CosmosTxError('notFound', `${context}: fee-grant not found`);
   try {
     state.setAllowance(granter, grantee, acceptFee(allowance, fee, blockTime));
   } catch (error) {
@@ -239,7 +239,7 @@ export const msgRevokeAllowanceHandler: CosmosMessageHandler<MsgRevokeAllowance>
   gas: () => FEEGRANT_GAS.revoke,
   execute(msg, ctx) {
     if (!ctx.state.allowance(msg.granter, msg.grantee)) {
-      throw new CosmosTxError('noAllowance', 'allowance missing');
+      throw new CosmosTxError('notFound', 'fee-grant not found');
     }
     ctx.state.setAllowance(msg.granter, msg.grantee, undefined);
     ctx.events.push({

@@ -29,8 +29,10 @@ export class CosmosQueryError extends Error {
     readonly grpcCode: 'NotFound' | 'InvalidArgument' | 'Unknown' | 'Unimplemented',
     readonly description: string,
     readonly sdkError: CosmosTxError = new CosmosTxError('invalidRequest'),
+    /** A registered SDK error returned as it is (its own text), not a status.Errorf. */
+    registered = false,
   ) {
-    super(`rpc error: code = ${grpcCode} desc = ${description}`);
+    super(registered ? description : `rpc error: code = ${grpcCode} desc = ${description}`);
   }
 }
 
@@ -58,8 +60,9 @@ export function queryAllowance(chain: CosmosChain, granter: string, grantee: str
   checkQueryAddress(chain, grantee);
   const allowance = chain.queryState.allowance(granter, grantee);
   if (!allowance) {
-    const description = `no allowance found for granter ${granter} and grantee ${grantee}`;
-    throw new CosmosQueryError('NotFound', description, new CosmosTxError('keyNotFound'));
+    // The keeper's sdkerrors.ErrNotFound, mapped by gRPC status to ErrKeyNotFound on ABCI.
+    const description = 'fee-grant not found: not found';
+    throw new CosmosQueryError('NotFound', description, new CosmosTxError('keyNotFound'), true);
   }
   return allowance;
 }
