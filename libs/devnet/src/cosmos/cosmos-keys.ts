@@ -15,10 +15,15 @@ export interface CosmosDevnetKey {
   address: string;
 }
 
+/** The mnemonic's root keys, derived once: a mnemonic's seed is 2048 PBKDF2 rounds, the devnet starts often. */
+const roots = new Map<string, HDNodeWallet>();
+
 /** Test wallet `index` of the devnet mnemonic (or `mnemonic`) on a chain of bech32 `prefix`. */
 export function cosmosDevnetKey(prefix: string, index: number, mnemonic = DEVNET_MNEMONIC): CosmosDevnetKey {
   const path = `m/44'/118'/0'/0/${index}`;
-  const wallet = HDNodeWallet.fromPhrase(mnemonic, undefined, path);
+  let root = roots.get(mnemonic);
+  if (!root) roots.set(mnemonic, (root = HDNodeWallet.fromPhrase(mnemonic, undefined, 'm')));
+  const wallet = root.derivePath(path);
   const privateKey = Uint8Array.from(Buffer.from(wallet.privateKey.slice(2), 'hex'));
   const publicKey = secp256k1.getPublicKey(privateKey, true);
   return { path, privateKey, publicKey, address: cosmosAddress(prefix, publicKey) };
