@@ -26,9 +26,10 @@ const common = {
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
   // NestJS 12, @scure/btc-signer and its @noble / @scure / micro-packed dependencies ship as ES
   // modules only; Node 24 requires them as they are, jest's CommonJS runtime needs them compiled
-  // like our sources, and so does the OTLP exporters' transport (see transform).
+  // like our sources, and so does the OTLP exporters' transport (see transform). Only a file's
+  // innermost node_modules counts: @cosmjs/crypto nests its own ESM-only @noble and @scure.
   transformIgnorePatterns: [
-    '/node_modules/(?!(@nestjs|@scure|@noble|micro-packed|@opentelemetry/otlp-exporter-base)/)',
+    '/node_modules/(?!(@nestjs|@scure|@noble|micro-packed|@opentelemetry/otlp-exporter-base)/)(?!.*/node_modules/)',
   ],
   setupFiles: ['reflect-metadata'],
 };

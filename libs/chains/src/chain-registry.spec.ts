@@ -99,6 +99,15 @@ describe('ChainRegistry', () => {
     expect(new ChainRegistry({ manifest }).find('solana-devnet')).toBeUndefined();
   });
 
+  it("serves no chain of the manifest's cosmos section: a family no service serves yet is read, not listed", () => {
+    const complete = completeDevnetManifest();
+    const registry = new ChainRegistry({ manifest: complete });
+    const withoutCosmos = new ChainRegistry({ manifest: { ...complete, cosmos: undefined } });
+    expect(registry.list()).toEqual(withoutCosmos.list());
+    expect(registry.list().map((c) => c.id)).not.toContain('cosmoshub-devnet');
+    expect(() => registry.get('cosmoshub-devnet')).toThrow();
+  });
+
   it('lists devnet chains (testnet, with their RPC) before the real networks', () => {
     const registry = new ChainRegistry({ manifest });
     const ids = registry.list().map((c) => c.id);

@@ -63,6 +63,8 @@ export class ChainRegistry {
     const devnetChains = (options.manifest?.chains ?? []).map(devnetDescriptor);
     if (options.manifest?.solana) devnetChains.push(devnetSolanaDescriptor(options.manifest.solana));
     if (options.manifest?.bitcoin) devnetChains.push(devnetBitcoinDescriptor(options.manifest.bitcoin));
+    // manifest.cosmos (the Cosmos devnet chains) is validated by the reader and not served: no
+    // service handles the cosmos family yet (issue 46), so its chains are no descriptors here.
     const realChains = REAL_NETWORKS.map((chain) => ({
       ...chain,
       rpcUrl: chain.rpcEnv ? options.rpcUrls?.[chain.id] || undefined : undefined,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `node dist/libs/devnet/src/cli.js up [--mainnet-replica] --manifest <path>`: runs the devnet (or,
 // with --mainnet-replica, the mainnet replica instead) in the foreground until SIGTERM/SIGINT, then
-// stops the relayer and the chains (devnet: two anvil, one Solana, one Bitcoin; replica: three anvil,
+// stops the relayer and the chains (devnet: two anvil, one Solana, one Bitcoin, three Cosmos; replica: three anvil,
 // one Solana).
 // The replica reads the shipped catalog from @swapgw/chains, which loads decorated message classes:
 // reflect-metadata first, as in every CLI of the suite.
@@ -79,6 +79,12 @@ async function startDefault(args: DevnetUpArgs, manifestPath: string): Promise<R
   process.stdout.write(
     `bitcoin test wallets (5 BTC each, m/84'/1'/0'/0/<index>): ${bitcoin.accounts.map((a) => `${a.index} ${a.address}`).join(', ')}\n`,
   );
+  for (const chain of devnet.manifest.cosmos) {
+    process.stdout.write(`${chain.id}: CometBFT RPC at ${chain.rpc}, REST at ${chain.rest}\n`);
+    process.stdout.write(
+      `${chain.id} test wallets (1000 ${chain.nativeSymbol} each, m/44'/118'/0'/0/<index>): ${chain.accounts.map((a) => `${a.index} ${a.address}`).join(', ')}\n`,
+    );
+  }
   return devnet;
 }
 

@@ -17,3 +17,4 @@ export type { VaultTransactionView } from './bridge/solana-bridge-endpoint';
 export * from './solana';
 export * from './replica';
 export * from './bitcoin';
+export * from './cosmos';

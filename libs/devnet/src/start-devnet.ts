@@ -34,6 +34,7 @@ import {
   BitcoinDevnetHandle,
   startBitcoinDevnet,
 } from './bitcoin/bitcoin-devnet';
+import { CosmosDevnetHandle, startCosmosDevnet } from './cosmos/cosmos-devnet';
 
 export interface StartDevnetOptions {
   /** Where to write the manifest; written last, so its presence means the devnet is ready. */
@@ -52,6 +53,8 @@ export interface StartDevnetOptions {
   portBitcoin?: number;
   /** Bitcoin block interval (default 1000 ms). */
   bitcoinBlockMs?: number;
+  /** Block interval of the Cosmos chains (default 1000 ms). */
+  cosmosBlockMs?: number;
   /** Solana slot length (default 400 ms, Solana's). */
   solanaSlotMs?: number;
   host?: string;
@@ -104,11 +107,19 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
   const nodes: AnvilNode[] = [];
   let solana: SolanaDevnetHandle | undefined;
   let bitcoin: BitcoinDevnetHandle | undefined;
+  let cosmos: CosmosDevnetHandle | undefined;
   const stopNodes = async () => {
-    await Promise.all([...nodes.map((n) => n.stop()), solana?.stop(), bitcoin?.stop()]);
+    await Promise.all([...nodes.map((n) => n.stop()), solana?.stop(), bitcoin?.stop(), cosmos?.stop()]);
   };
   try {
-    const [solanaStarted, bitcoinStarted, ...started] = await Promise.allSettled([
+    const [cosmosStarted, solanaStarted, bitcoinStarted, ...started] = await Promise.allSettled([
+      // The Cosmos chains on their standard ports (26657…, 1317…) in the standard layout, as Bitcoin's.
+      startCosmosDevnet({
+        standardPorts: standardLayout,
+        host: options.host,
+        blockMs: options.cosmosBlockMs,
+        mnemonic,
+      }),
       startSolanaDevnet({ port: solanaPort, host: options.host, slotMs: solanaSlotMs }),
       startBitcoinDevnet({
         port: bitcoinPort,
@@ -129,10 +140,13 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
     ]);
     for (const result of started) if (result.status === 'fulfilled') nodes.push(result.value as AnvilNode);
     if (bitcoinStarted.status === 'fulfilled') bitcoin = bitcoinStarted.value as BitcoinDevnetHandle;
+    if (cosmosStarted.status === 'fulfilled') cosmos = cosmosStarted.value as CosmosDevnetHandle;
     if (solanaStarted.status === 'rejected') throw solanaStarted.reason;
     solana = solanaStarted.value as SolanaDevnetHandle;
     if (bitcoinStarted.status === 'rejected') throw bitcoinStarted.reason;
     const bitcoinChain = bitcoinStarted.value as BitcoinDevnetHandle;
+    if (cosmosStarted.status === 'rejected') throw cosmosStarted.reason;
+    const cosmosChains = cosmosStarted.value as CosmosDevnetHandle;
     const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
     const solanaChain = solana.manifest;
@@ -234,6 +248,7 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
           ),
         },
       },
+      cosmos: cosmosChains.chains.map((chain) => chain.manifest),
     };
     writeDevnetManifest(options.manifestPath, manifest);
 

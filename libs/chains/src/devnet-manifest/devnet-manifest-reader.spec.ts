@@ -8,15 +8,21 @@ import {
 } from './devnet-manifest-reader';
 import { completeDevnetManifest } from './devnet-manifest.fixture';
 
-const { bitcoin } = completeDevnetManifest();
+const { bitcoin, cosmos } = completeDevnetManifest();
 
-describe('readDevnetManifest, bitcoin section', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapgw-manifest-view-'));
+/** A temporary folder and a writer of manifests into it (one file per manifest). */
+function manifestFiles(prefix: string) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const write = (manifest: unknown) => {
     const file = path.join(dir, `${Math.random()}.json`);
     fs.writeFileSync(file, JSON.stringify(manifest));
     return file;
   };
+  return { dir, write };
+}
+
+describe('readDevnetManifest, bitcoin section', () => {
+  const { dir, write } = manifestFiles('swapgw-manifest-view-');
   const base = {
     generatedAtMs: 1,
     chains: [],
@@ -45,13 +51,41 @@ describe('readDevnetManifest, bitcoin section', () => {
   });
 });
 
+describe('readDevnetManifest, cosmos section (a family no service serves yet)', () => {
+  const { dir, write } = manifestFiles('swapgw-manifest-cosmos-');
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('reads the Cosmos chains beside the EVM ones, which stay as they were', () => {
+    const manifest = readDevnetManifest(write(completeDevnetManifest()));
+    expect(manifest.cosmos).toEqual(cosmos);
+    expect(manifest.chains.map((c) => c.id)).toEqual(['devnet-a', 'devnet-b']);
+    const { cosmos: _omitted, ...older } = completeDevnetManifest();
+    expect(readDevnetManifest(write(older)).cosmos).toBeUndefined();
+  });
+
+  it('refuses a cosmos chain a wallet could not reach or address', () => {
+    const broken = { ...cosmos[0], rpc: 'http://127.0.0.1:26657/', family: 'evm', minGasPrice: '0.005' };
+    expect(() => readDevnetManifest(write({ ...completeDevnetManifest(), cosmos: [broken] }))).toThrow(
+      expect.objectContaining({
+        problems: [
+          'cosmos[0].family must be cosmos',
+          'cosmos[0].rpc must be an http(s) URL without a trailing slash',
+          'cosmos[0].minGasPrice must be a decimal coin (0.005uatom)',
+        ],
+      }),
+    );
+    const foreign = {
+      ...cosmos[0],
+      accounts: [{ index: 1, address: 'osmo1erxf3sa9q2j4vgseu7jq4a258ckmk7cy89fm3s' }],
+    };
+    expect(() => readDevnetManifest(write({ ...completeDevnetManifest(), cosmos: [foreign] }))).toThrow(
+      DevnetManifestError,
+    );
+  });
+});
+
 describe('readDevnetManifest and readCompleteDevnetManifest, one schema', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapgw-manifest-check-'));
-  const write = (manifest: unknown) => {
-    const file = path.join(dir, `${Math.random()}.json`);
-    fs.writeFileSync(file, JSON.stringify(manifest));
-    return file;
-  };
+  const { dir, write } = manifestFiles('swapgw-manifest-check-');
   const address = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
   const replica = { generatedAtMs: 1, chains: [], accounts: [{ index: 1, address: address(9) }] };
   const olderChain = {
@@ -95,6 +129,7 @@ describe('readDevnetManifest and readCompleteDevnetManifest, one schema', () => 
           'bridge must be an object',
           'solana must be an object',
           'bitcoin must be an object',
+          'cosmos must be an array',
         ],
       }),
     );

@@ -20,6 +20,35 @@ export interface DevnetManifestView {
   solana?: DevnetSolanaView;
   /** The local Bitcoin chain (`bitcoin-devnet`); absent in manifests written before it existed. */
   bitcoin?: DevnetBitcoinView;
+  /**
+   * The local Cosmos SDK chains (family `cosmos`); absent in manifests written before they existed.
+   * No service serves the family yet: readers validate the section and otherwise ignore it.
+   */
+  cosmos?: CosmosDevnetChainManifest[];
+}
+
+/** One local Cosmos SDK chain of the manifest's `cosmos` section (startCosmosDevnet). */
+export interface CosmosDevnetChainManifest {
+  /** API identifier, e.g. `cosmoshub-devnet`. */
+  id: string;
+  name: string;
+  family: 'cosmos';
+  /** The chain id transactions are signed for (the same string as `id`). */
+  chainId: string;
+  /** CometBFT RPC (JSON-RPC over POST and the URI form), no trailing slash: cosmjs's endpoint. */
+  rpc: string;
+  /** The SDK's REST API (gRPC-gateway), no trailing slash. */
+  rest: string;
+  bech32Prefix: string;
+  /** Base denom of the native token, e.g. `uatom`. */
+  nativeDenom: string;
+  nativeSymbol: string;
+  decimals: number;
+  /** The node's minimum gas price, as the SDK writes it (`0.005uatom`). */
+  minGasPrice: string;
+  blockMs: number;
+  /** Test wallets: m/44'/118'/0'/0/<index> of the test mnemonic, 1,000 tokens each at start. */
+  accounts: { index: number; address: string }[];
 }
 
 /** The manifest's `bitcoin` section: the local Bitcoin chain, its Esplora API and its end of the bridge. */
@@ -130,6 +159,8 @@ export interface DevnetManifest extends DevnetManifestView {
    * bridge vault m/84'/1'/2'/0/0 (libs/devnet/src/bitcoin/bitcoin-keys.ts).
    */
   bitcoin: DevnetBitcoinChain;
+  /** The local Cosmos SDK chains: cosmoshub-devnet, osmosis-devnet, noble-devnet (libs/devnet/src/cosmos). */
+  cosmos: CosmosDevnetChainManifest[];
 }
 
 export interface DevnetBitcoinChain extends BitcoinDevnetManifest {

@@ -51,6 +51,7 @@ export function devnetManifestProblems(value: unknown, check: DevnetManifestChec
   }
   if (complete || value.solana !== undefined) problems.push(...solanaProblems(value.solana));
   if (complete || value.bitcoin !== undefined) problems.push(...bitcoinProblems(value.bitcoin));
+  if (complete || value.cosmos !== undefined) problems.push(...cosmosProblems(value.cosmos));
   if (!Array.isArray(value.accounts)) {
     problems.push('accounts must be an array');
   } else {
@@ -231,6 +232,63 @@ function bitcoinProblems(bitcoin: unknown): string[] {
     'bridge.estimatedDurationSeconds must be a non-negative integer',
   );
   return problems;
+}
+
+function cosmosProblems(cosmos: unknown): string[] {
+  if (!Array.isArray(cosmos)) return ['cosmos must be an array'];
+  return cosmos.flatMap((chain, i) => {
+    const at = `cosmos[${i}]`;
+    if (!isObject(chain)) return [`${at} must be an object`];
+    const problems: string[] = [];
+    const expect = (ok: boolean, message: string) => {
+      if (!ok) problems.push(`${at}.${message}`);
+    };
+    const isUrl = (url: unknown) => typeof url === 'string' && /^https?:\/\/[^/]+(\/[^/]+)*$/.test(url);
+    expect(typeof chain.id === 'string' && chain.id.length > 0, 'id must be a non-empty string');
+    expect(typeof chain.name === 'string', 'name must be a string');
+    expect(chain.family === 'cosmos', 'family must be cosmos');
+    expect(
+      typeof chain.chainId === 'string' && chain.chainId.length > 0,
+      'chainId must be a non-empty string',
+    );
+    expect(isUrl(chain.rpc), 'rpc must be an http(s) URL without a trailing slash');
+    expect(isUrl(chain.rest), 'rest must be an http(s) URL without a trailing slash');
+    const prefix = chain.bech32Prefix;
+    expect(typeof prefix === 'string' && /^[a-z]+$/.test(prefix), 'bech32Prefix must be lowercase letters');
+    expect(
+      typeof chain.nativeDenom === 'string' && chain.nativeDenom.length > 0,
+      'nativeDenom must be a denom',
+    );
+    expect(typeof chain.nativeSymbol === 'string', 'nativeSymbol must be a string');
+    expect(isNonNegativeInteger(chain.decimals), 'decimals must be an integer');
+    expect(
+      typeof chain.minGasPrice === 'string' &&
+        /^[0-9]+(\.[0-9]+)?[a-zA-Z][a-zA-Z0-9/]*$/.test(chain.minGasPrice),
+      'minGasPrice must be a decimal coin (0.005uatom)',
+    );
+    expect(
+      isNonNegativeInteger(chain.blockMs) && (chain.blockMs as number) > 0,
+      'blockMs must be a positive integer',
+    );
+    if (!Array.isArray(chain.accounts)) {
+      problems.push(`${at}.accounts must be an array`);
+    } else {
+      chain.accounts.forEach((account, j) => {
+        expect(
+          isObject(account) && isNonNegativeInteger(account.index),
+          `accounts[${j}].index must be a non-negative integer`,
+        );
+        expect(
+          isObject(account) &&
+            typeof prefix === 'string' &&
+            typeof account.address === 'string' &&
+            account.address.startsWith(`${prefix}1`),
+          `accounts[${j}].address must be a bech32 address of the chain's prefix`,
+        );
+      });
+    }
+    return problems;
+  });
 }
 
 function isRegtestAddress(value: unknown): boolean {

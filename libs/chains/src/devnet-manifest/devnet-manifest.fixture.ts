@@ -74,5 +74,22 @@ export function completeDevnetManifest(): DevnetManifest {
         estimatedDurationSeconds: 4,
       },
     },
+    cosmos: [
+      {
+        id: 'cosmoshub-devnet',
+        name: 'Cosmos Hub Devnet',
+        family: 'cosmos',
+        chainId: 'cosmoshub-devnet',
+        rpc: 'http://127.0.0.1:26657',
+        rest: 'http://127.0.0.1:1317',
+        bech32Prefix: 'cosmos',
+        nativeDenom: 'uatom',
+        nativeSymbol: 'ATOM',
+        decimals: 6,
+        minGasPrice: '0.005uatom',
+        blockMs: 1000,
+        accounts: [{ index: 1, address: 'cosmos1erxf3sa9q2j4vgseu7jq4a258ckmk7cy076t8z' }],
+      },
+    ],
   };
 }

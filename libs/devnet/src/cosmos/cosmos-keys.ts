@@ -1,0 +1,47 @@
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { ripemd160 } from '@noble/hashes/legacy.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bech32 } from '@scure/base';
+import { HDNodeWallet } from 'ethers';
+import { DEVNET_MNEMONIC } from '../anvil';
+
+/** A Cosmos account key: secp256k1, as every Cosmos SDK wallet (Keplr, gaiad keys) derives it. */
+export interface CosmosDevnetKey {
+  /** m/44'/118'/0'/0/<index>: coin type 118, the path of cosmjs's and Keplr's default account. */
+  path: string;
+  privateKey: Uint8Array;
+  /** Compressed (33 bytes): what `/cosmos.crypto.secp256k1.PubKey` carries. */
+  publicKey: Uint8Array;
+  address: string;
+}
+
+/** The mnemonic's root keys, derived once: a mnemonic's seed is 2048 PBKDF2 rounds, the devnet starts often. */
+const roots = new Map<string, HDNodeWallet>();
+
+/** Test wallet `index` of the devnet mnemonic (or `mnemonic`) on a chain of bech32 `prefix`. */
+export function cosmosDevnetKey(prefix: string, index: number, mnemonic = DEVNET_MNEMONIC): CosmosDevnetKey {
+  const path = `m/44'/118'/0'/0/${index}`;
+  let root = roots.get(mnemonic);
+  if (!root) roots.set(mnemonic, (root = HDNodeWallet.fromPhrase(mnemonic, undefined, 'm')));
+  const wallet = root.derivePath(path);
+  const privateKey = Uint8Array.from(Buffer.from(wallet.privateKey.slice(2), 'hex'));
+  const publicKey = secp256k1.getPublicKey(privateKey, true);
+  return { path, privateKey, publicKey, address: cosmosAddress(prefix, publicKey) };
+}
+
+/** The SDK's secp256k1 account address: bech32(prefix, ripemd160(sha256(compressed pubkey))). */
+export function cosmosAddress(prefix: string, publicKey: Uint8Array): string {
+  return bech32.encode(prefix, bech32.toWords(ripemd160(sha256(publicKey))));
+}
+
+/** The 20 address bytes of a bech32 address of `prefix`; undefined when it is not one. */
+export function addressBytes(prefix: string, address: string): Uint8Array | undefined {
+  try {
+    const decoded = bech32.decode(address as `${string}1${string}`);
+    if (decoded.prefix !== prefix) return undefined;
+    const bytes = bech32.fromWords(decoded.words);
+    return bytes.length === 20 || bytes.length === 32 ? bytes : undefined;
+  } catch {
+    return undefined;
+  }
+}

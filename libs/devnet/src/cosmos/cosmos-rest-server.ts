@@ -1,0 +1,180 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { LocalHttpServer } from '../local-http-server';
+import { CosmosChain, TxAlreadyKnownError } from './cosmos-chain';
+import { accountJson, txResponseJson } from './cosmos-json';
+import { allowanceJson } from './cosmos-feegrant';
+import { coinsJson } from './cosmos-messages';
+import {
+  checkQueryAddress,
+  CosmosQueryError,
+  GRPC_STATUS,
+  queryAccount,
+  queryAllowance,
+  querySimulate,
+} from './cosmos-queries';
+
+/** gRPC status → HTTP status, as grpc-gateway's HTTPStatusFromCode. */
+const HTTP_STATUS = { NotFound: 404, InvalidArgument: 400, Unknown: 500, Unimplemented: 501 } as const;
+
+type Route = {
+  method: 'GET' | 'POST';
+  pattern: RegExp;
+  handle: (match: string[], body: Record<string, unknown>, url: URL) => unknown;
+};
+
+/**
+ * The SDK's REST API (the gRPC-gateway on port 1317) for one chain: accounts, balances, feegrant
+ * allowances, broadcast (SYNC), tx by hash and simulate; errors as the gateway writes them,
+ * `{"code": <gRPC status>, "message": ..., "details": []}`.
+ */
+export class CosmosRestServer {
+  private readonly http = new LocalHttpServer((req, res) => this.serve(req, res));
+  private readonly routes: Route[];
+
+  constructor(private readonly chain: CosmosChain) {
+    this.routes = [
+      {
+        method: 'GET',
+        pattern: /^\/cosmos\/auth\/v1beta1\/accounts\/([^/]+)$/,
+        handle: ([address]) => ({ account: accountJson(queryAccount(chain, address)) }),
+      },
+      {
+        method: 'GET',
+        pattern: /^\/cosmos\/bank\/v1beta1\/balances\/([^/]+)$/,
+        handle: ([address]) => {
+          checkQueryAddress(chain, address);
+          const balances = coinsJson(chain.queryState.allBalances(address));
+          return { balances, pagination: { next_key: null, total: String(balances.length) } };
+        },
+      },
+      {
+        method: 'GET',
+        pattern: /^\/cosmos\/bank\/v1beta1\/balances\/([^/]+)\/by_denom$/,
+        handle: ([address], _body, url) => {
+          checkQueryAddress(chain, address);
+          const denom = url.searchParams.get('denom') ?? '';
+          return { balance: { denom, amount: chain.queryState.balance(address, denom).toString() } };
+        },
+      },
+      {
+        method: 'GET',
+        pattern: /^\/cosmos\/feegrant\/v1beta1\/allowance\/([^/]+)\/([^/]+)$/,
+        handle: ([granter, grantee]) => ({
+          allowance: { granter, grantee, allowance: allowanceJson(queryAllowance(chain, granter, grantee)) },
+        }),
+      },
+      { method: 'POST', pattern: /^\/cosmos\/tx\/v1beta1\/txs$/, handle: (_m, body) => this.broadcast(body) },
+      {
+        method: 'GET',
+        pattern: /^\/cosmos\/tx\/v1beta1\/txs\/([0-9A-Fa-f]{64})$/,
+        handle: ([hash]) => {
+          const tx = chain.includedTx(hash);
+          if (!tx) throw new CosmosQueryError('NotFound', `tx not found: ${hash}`);
+          const response = txResponseJson(tx.hash, tx.result, tx);
+          return { tx: response.tx, tx_response: response };
+        },
+      },
+      {
+        method: 'POST',
+        pattern: /^\/cosmos\/tx\/v1beta1\/simulate$/,
+        handle: (_m, body) => {
+          const result = querySimulate(chain, base64Field(body.tx_bytes, 'tx_bytes'));
+          return {
+            gas_info: { gas_wanted: result.gasWanted.toString(), gas_used: result.gasUsed.toString() },
+            result: {
+              data: '',
+              log: result.log,
+              events: result.events.map((e) => ({
+                type: e.type,
+                attributes: e.attributes.map((a) => ({ ...a, index: true })),
+              })),
+              msg_responses: [],
+            },
+          };
+        },
+      },
+    ];
+  }
+
+  listen(port: number, host: string): Promise<number> {
+    return this.http.listen(port, host);
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
+  private broadcast(body: Record<string, unknown>): unknown {
+    const mode = body.mode ?? 'BROADCAST_MODE_SYNC';
+    if (mode !== 'BROADCAST_MODE_SYNC' && mode !== 'BROADCAST_MODE_ASYNC') {
+      throw new CosmosQueryError('InvalidArgument', `unsupported broadcast mode ${String(mode)}`);
+    }
+    const raw = base64Field(body.tx_bytes, 'tx_bytes');
+    try {
+      const result = this.chain.checkTx(raw);
+      return { tx_response: txResponseJson(result.hash, { ...result, events: [] }) };
+    } catch (error) {
+      if (error instanceof TxAlreadyKnownError) {
+        // What the SDK's BroadcastTx answers for a tx already in the mempool cache: code 19.
+        return {
+          tx_response: {
+            ...txResponseJson('', {
+              code: 19,
+              codespace: 'sdk',
+              log: 'tx already in mempool',
+              data: new Uint8Array(),
+              gasWanted: 0n,
+              gasUsed: 0n,
+              events: [],
+            }),
+          },
+        };
+      }
+      throw error;
+    }
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    let status = 200;
+    let answer: unknown;
+    try {
+      const route = this.routes
+        .filter((r) => r.method === req.method)
+        .map((r) => ({ handle: r.handle, match: r.pattern.exec(url.pathname) }))
+        .find((r) => r.match !== null);
+      if (!route?.match) {
+        status = 501;
+        answer = { code: GRPC_STATUS.Unimplemented, message: 'Not Implemented', details: [] };
+      } else {
+        const body = req.method === 'POST' ? await readJson(req) : {};
+        answer = route.handle(route.match.slice(1).map(decodeURIComponent), body, url);
+      }
+    } catch (error) {
+      const refused =
+        error instanceof CosmosQueryError
+          ? error
+          : new CosmosQueryError('InvalidArgument', (error as Error).message);
+      status = HTTP_STATUS[refused.grpcCode];
+      answer = { code: GRPC_STATUS[refused.grpcCode], message: refused.description, details: [] };
+    }
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(answer));
+  }
+}
+
+function base64Field(value: unknown, field: string): Uint8Array {
+  if (typeof value !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(value) || value === '') {
+    throw new CosmosQueryError('InvalidArgument', `invalid ${field}: expected base64 transaction bytes`);
+  }
+  return Uint8Array.from(Buffer.from(value, 'base64'));
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as unknown;
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error('body must be a JSON object');
+  return parsed as Record<string, unknown>;
+}

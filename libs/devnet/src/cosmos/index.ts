@@ -1,0 +1,6 @@
+export * from './cosmos-chain';
+export * from './cosmos-chain-spec';
+export * from './cosmos-devnet';
+export * from './cosmos-errors';
+export * from './cosmos-keys';
+export * from './cosmos-messages';
