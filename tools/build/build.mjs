@@ -6,6 +6,7 @@
 // (tools/build/build-outputs.js).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { useProjectNode } from '../stack/node-runtime.mjs';
@@ -16,9 +17,11 @@ const require = createRequire(import.meta.url);
 const { root, swcOptions } = require('./swc-config.js');
 const { pruneStaleOutputs } = require('./build-outputs.js');
 
-const cacheDir = path.join(root, '.cache');
-fs.mkdirSync(cacheDir, { recursive: true });
-const configFile = path.join(cacheDir, 'swcrc.json');
+// The swc config names this checkout's absolute paths: a file of this build's own, so that two
+// checkouts sharing a cache (worktrees) never compile with each other's.
+const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapgw-swc-'));
+process.on('exit', () => fs.rmSync(configDir, { recursive: true, force: true }));
+const configFile = path.join(configDir, 'swcrc.json');
 const options = swcOptions();
 // Specs and the apps' test/ folders (test support: harness, fixtures) never run in a service; the
 // production-install integration test (tools/build/production-install.int-spec.ts) starts dist/ as shipped.

@@ -484,7 +484,7 @@ try {
       `  ${r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(14)} ${r.seconds.toFixed(0).padStart(4)}s  ${r.detail}`,
     );
   }
-  for (const r of results.filter((result) => result.slowest.length > 0)) {
+  for (const r of results.filter((result) => result.slowest?.length > 0)) {
     console.log(`  slowest ${r.name} suites:`);
     for (const suite of r.slowest) console.log(`    ${suite.seconds.toFixed(0).padStart(5)}s  ${suite.file}`);
   }

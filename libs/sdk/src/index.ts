@@ -28,6 +28,16 @@ export {
   type ViemWalletClientLike,
 } from './signers';
 export {
+  base64ToHex,
+  leatherSigner,
+  satsConnectSigner,
+  unisatSigner,
+  type LeatherLike,
+  type SatsConnectRequest,
+  type SatsConnectResponse,
+  type UnisatLike,
+} from './bitcoin-signers';
+export {
   swapEvents,
   TERMINAL_SWAP_EVENTS,
   type SwapEventName,

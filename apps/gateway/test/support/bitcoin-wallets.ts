@@ -2,6 +2,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import * as btc from '@scure/btc-signer';
 import { BITCOIN_NETWORKS } from '@swapgw/chains/bitcoin-bridge';
 import { type BitcoinDevnetKey, EsploraClient, signPayment, type WalletAddressKind } from '@swapgw/devnet';
+import type { UnisatLike } from '@swapgw/sdk';
 import { waitFor } from '@swapgw/testing';
 
 // Bitcoin wallets for e2e suites, as browser wallets hold them, on the devnet's regtest chain.
@@ -54,6 +55,26 @@ export function signPsbt(payload: PsbtPayload, wallet: BitcoinWallet): btc.Trans
     tx.finalizeIdx(input.index);
   }
   return tx;
+}
+
+/**
+ * `wallet` behind Unisat's API (`window.unisat.signPsbt`): a hex PSBT in, the inputs it is asked to
+ * sign (only its own address's) signed with the sighash types given, finalized unless
+ * `autoFinalized: false`, hex out. What @swapgw/sdk's unisatSigner talks to in a browser.
+ */
+export function unisatWalletOf(wallet: BitcoinWallet): UnisatLike {
+  return {
+    async signPsbt(psbtHex, options) {
+      const tx = btc.Transaction.fromPSBT(Buffer.from(psbtHex, 'hex'), { allowUnknownOutputs: true });
+      for (const input of options?.toSignInputs ?? []) {
+        if (input.address !== undefined && input.address !== wallet.address)
+          throw new Error(`Unisat: input ${input.index} belongs to ${input.address}, not to this wallet`);
+        tx.signIdx(wallet.privateKey, input.index, input.sighashTypes);
+        if (options?.autoFinalized ?? true) tx.finalizeIdx(input.index);
+      }
+      return Buffer.from(tx.toPSBT()).toString('hex');
+    },
+  };
 }
 
 /** The devnet Bitcoin chain as a wallet sees it, through its Esplora API, with a funder of new wallets. */

@@ -10,8 +10,11 @@ import {
   DevnetBitcoinWallets,
   PsbtPayload,
   signPsbt as signWithWallet,
+  unisatWalletOf,
   WalletAddressKind,
 } from '../support/bitcoin-wallets';
+import { createGatewayClient, runSwap, unisatSigner } from '@swapgw/sdk';
+import { e2eGatewayUrl } from '@swapgw/testing';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
 import { freshSolanaWalletWith as freshSolanaWith, splBalanceOf } from '@swapgw/testing/solana';
@@ -71,6 +74,16 @@ describe('native Bitcoin: BTC into and out of the devnet bridge, the miner fee p
       await (await tokenOnA('USDC', evmFunder()).getFunction('transfer')(wallet.address, amount)).wait();
     return wallet as unknown as Wallet;
   }
+
+  /** The quote of 0.004 BTC for USDC on devnet-a, paid to `recipient`. */
+  const btcForUsdcOnA = (recipient: string) => ({
+    fromChain: 'bitcoin-devnet',
+    toChain: 'devnet-a',
+    tokenIn: 'BTC',
+    tokenOut: 'USDC',
+    amount: '0.004',
+    recipient,
+  });
 
   async function quoteAndBuild(
     body: Record<string, unknown>,
@@ -267,14 +280,7 @@ describe('native Bitcoin: BTC into and out of the devnet bridge, the miner fee p
     async (_, kind) => {
       const wallet = await freshBitcoinWalletWith(3_000_000n, kind);
       const recipient = await freshEvmWalletWith(0n);
-      const quote = {
-        fromChain: 'bitcoin-devnet',
-        toChain: 'devnet-a',
-        tokenIn: 'BTC',
-        tokenOut: 'USDC',
-        amount: '0.004',
-        recipient: recipient.address,
-      };
+      const quote = btcForUsdcOnA(recipient.address);
 
       // Without the key the wallet cannot sign (Taproot's internal key, the nested redeem script): 400.
       const { quoteId, route: unbuilt } = await quoteFirstRoute<{ routeId: string }>(api, quote);
@@ -330,6 +336,33 @@ describe('native Bitcoin: BTC into and out of the devnet bridge, the miner fee p
       expect(usdc).toBe(expectedOutBaseUnits(route));
     },
   );
+
+  it("runSwap with unisatSigner: a Taproot (bcrt1p) wallet signs through Unisat's signPsbt, BTC → USDC on devnet-a; BTC drops by exactly the amount, the recipient gets the quote", async () => {
+    const wallet = await freshBitcoinWalletWith(3_000_000n, 'p2tr');
+    const recipient = await freshEvmWalletWith(0n);
+    const client = createGatewayClient({ baseUrl: e2eGatewayUrl(), apiKey: api.apiKey });
+    const quoted = await client.POST('/quote', { body: btcForUsdcOnA(recipient.address) });
+    expect(quoted.response.status).toBe(200);
+    const quote = quoted.data!.data;
+    const [route] = quote.routes;
+    const { swap, submitted } = await runSwap({
+      client,
+      quote,
+      route: route.routeId,
+      userAddress: wallet.address,
+      build: { userPublicKey: wallet.publicKey, recipient: recipient.address, waitForTxRequestMs: 20_000 },
+      signers: [unisatSigner(unisatWalletOf(wallet))],
+    });
+    expect(swap.status).toBe('completed');
+    expect(submitted).toHaveLength(1);
+    await confirmed(submitted[0].txHash as string);
+    expect(await satsOf(wallet.address)).toBe(3_000_000n - 400_000n);
+    const usdc = await firstPayment(
+      () => balanceOnA('USDC', recipient.address),
+      'the USDC the bridge pays for the BTC',
+    );
+    expect(usdc).toBe(expectedOutBaseUnits(route));
+  });
 
   it('USDC on devnet-a → BTC to an Xverse payment address (P2SH, 2…): paid there, exactly the quote', async () => {
     const wallet = await freshEvmWalletWith(450_000_000n);
