@@ -17,6 +17,7 @@ import { IdempotentResponseRepository } from './idempotency/idempotent-response.
 import { GatewayMessagingModule } from './messaging/gateway-messaging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
+import { RateLimitWindowRepository } from './rate-limit/rate-limit-window.repository';
 import { RateLimiter } from './rate-limit/rate-limiter.service';
 
 /** The gateway's Kafka settings, from its validated config. */
@@ -57,6 +58,7 @@ export class GatewayCoreModule {
         { provide: GatewayConfig, useValue: config },
         { provide: Clock, useClass: SystemClock },
         { provide: RouteTable, useValue: new RouteTable() },
+        RateLimitWindowRepository,
         RateLimiter,
         IdempotentResponseRepository,
         EdgeReads,

@@ -20,6 +20,7 @@ import { RelayerPool } from '../src/families/evm/relayer-pool';
 import { Relayers, RelayersPolicy } from '../src/families/evm/relayers';
 import { SponsoredTransactionEntity } from '../src/sponsorship/sponsored-transaction.entity';
 import { WeiByChain } from '../src/sponsorship/wei-settings';
+import { relayersOn, relayingRepositoriesOf } from './relaying-repositories';
 import { registryOf, startTestChain, TestChain } from './signer-test-chain';
 
 export const ETH = 10n ** 18n;
@@ -85,7 +86,8 @@ export class RelayingTestBench {
       new WeiByChain(ETH),
     );
     const now = options.now ?? new SystemClock();
-    const relayers = new Relayers(
+    const ledger = relayingRepositoriesOf(dataSource).transactions;
+    const relayers = relayersOn(
       dataSource,
       chains,
       pool,
@@ -93,7 +95,7 @@ export class RelayingTestBench {
       now,
     );
     const tracker = new RelayedTransactionTracker(
-      dataSource,
+      ledger,
       chains,
       pool,
       relayers,

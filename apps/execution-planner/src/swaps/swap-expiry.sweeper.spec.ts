@@ -4,6 +4,7 @@ import { FakeSwapChains, InMemorySwapRepository, plannerConfigOf } from '../../t
 import { buildRequestFor, NOW_MS, planFor, stepRef } from '../../test/support/swap-fixtures';
 import { SwapPlanner } from './swap-planner.service';
 import { SwapExpirySweeper } from './swap-expiry.sweeper';
+import { RepricingSignal } from './repricing-signal';
 import { SwapProgress } from './swap-progress.service';
 
 describe('SwapExpirySweeper', () => {
@@ -23,7 +24,7 @@ describe('SwapExpirySweeper', () => {
     store = new InMemorySwapRepository();
     clock = new ManualClock(NOW_MS);
     const config = plannerConfigOf();
-    progress = new SwapProgress(store, clock, config);
+    progress = new SwapProgress(store, clock, config, new RepricingSignal());
     sweeper = new SwapExpirySweeper(store, progress, config, clock);
     builder = new SwapPlanner(
       store,

@@ -4,6 +4,7 @@ import { ManualClock } from '@swapgw/runtime';
 import { FakeSwapChains, InMemorySwapRepository, plannerConfigOf } from '../../test/support/swap-fakes';
 import { buildRequestFor, NOW_MS, planFor, ROUTER, stepRef, USER } from '../../test/support/swap-fixtures';
 import { SwapPlanner } from './swap-planner.service';
+import { RepricingSignal } from './repricing-signal';
 import { SwapProgress } from './swap-progress.service';
 import { SwapTransaction } from './swap.repository';
 
@@ -82,7 +83,7 @@ describe('SwapProgress', () => {
     store = new InMemorySwapRepository();
     clock = new ManualClock(NOW_MS);
     const config = plannerConfigOf();
-    progress = new SwapProgress(store, clock, config);
+    progress = new SwapProgress(store, clock, config, new RepricingSignal());
     builder = new SwapPlanner(
       store,
       new FakeSwapChains({ 'devnet-a': { evmChainId: 31337 } }),

@@ -101,7 +101,7 @@ export class SwapProgress {
     private readonly swaps: SwapRepository,
     private readonly clock: Clock,
     private readonly config: ExecutionPlannerConfig,
-    private readonly repricing: RepricingSignal = new RepricingSignal(),
+    private readonly repricing: RepricingSignal,
   ) {}
 
   async payloadReady(event: SigningPayloadReadyEvent, tx: SwapTransaction): Promise<void> {

@@ -1,5 +1,5 @@
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
-import { loadConfig } from '@swapgw/runtime';
+import { loadConfig, SystemClock } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
 import type { ServiceClient } from '../messaging/service-client';
 import { CatalogService } from './catalog.service';
@@ -19,7 +19,7 @@ class FakeServices implements Pick<ServiceClient, 'unordered'> {
 }
 
 const serviceOf = (services: FakeServices, env: Record<string, string> = {}) =>
-  new CatalogService(services as unknown as ServiceClient, loadConfig(GatewayConfig, env));
+  new CatalogService(services as unknown as ServiceClient, loadConfig(GatewayConfig, env), new SystemClock());
 const tokens = (query: Partial<ListTokensQuery>) => query as ListTokensQuery;
 
 describe('CatalogService', () => {

@@ -10,7 +10,7 @@ import {
   ListTokensResult,
   Topics,
 } from '@swapgw/contracts';
-import { TtlCache } from '@swapgw/runtime';
+import { Clock, TtlCache } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
 import { ServiceClient } from '../messaging/service-client';
 import { ListPairsQuery } from './dto/list-pairs.query';
@@ -36,8 +36,13 @@ export class CatalogService {
   constructor(
     private readonly services: ServiceClient,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
+    private readonly clock: Clock,
   ) {
-    this.cache = new TtlCache({ ttlMs: config.CATALOG_CACHE_TTL_MS, maxEntries: MAX_CACHED_QUERIES });
+    this.cache = new TtlCache({
+      ttlMs: config.CATALOG_CACHE_TTL_MS,
+      maxEntries: MAX_CACHED_QUERIES,
+      now: () => clock.nowMs(),
+    });
   }
 
   /** Until when `answer` (as returned by this service) is served from the cache; undefined when it is not cached. */
@@ -66,7 +71,7 @@ export class CatalogService {
         unavailableAs: ErrorCodes.DISCOVERY_UPSTREAM_UNAVAILABLE,
       });
       if (this.config.CATALOG_CACHE_TTL_MS > 0)
-        this.freshUntilOf.set(answer, Date.now() + this.config.CATALOG_CACHE_TTL_MS);
+        this.freshUntilOf.set(answer, this.clock.nowMs() + this.config.CATALOG_CACHE_TTL_MS);
       return answer;
     }) as Promise<T>;
   }

@@ -1,3 +1,4 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { WindowCount } from './cluster-window-counter';
 
@@ -5,8 +6,9 @@ import type { WindowCount } from './cluster-window-counter';
  * The shared counters in `gateway.rate_limit_windows`: one row per API key and window, the sum of
  * what every gateway instance has synced into it.
  */
+@Injectable()
 export class RateLimitWindowRepository {
-  constructor(private readonly dataSource: Pick<DataSource, 'query'>) {}
+  constructor(@Inject(DataSource) private readonly dataSource: Pick<DataSource, 'query'>) {}
 
   /**
    * In a single statement, adds the batch of one instance (rows with a count) and reads the totals

@@ -41,8 +41,8 @@ describe('RateLimiter instances on one PostgreSQL database', () => {
 
   beforeEach(() => {
     // No timers (onModuleInit not called): the tests say when each instance syncs.
-    a = new RateLimiter(first, config, new SystemClock());
-    b = new RateLimiter(second, config, new SystemClock());
+    a = new RateLimiter(new RateLimitWindowRepository(first), config, new SystemClock());
+    b = new RateLimiter(new RateLimitWindowRepository(second), config, new SystemClock());
   });
 
   afterAll(async () => {

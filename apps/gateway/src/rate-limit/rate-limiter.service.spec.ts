@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { loadConfig, ManualClock } from '@swapgw/runtime';
 import { DataSource } from 'typeorm';
 import { GatewayConfig } from '../config/gateway.config';
+import { RateLimitWindowRepository } from './rate-limit-window.repository';
 import { RateLimiter } from './rate-limiter.service';
 
 const KEY = '00000000-0000-4000-8000-0000000000aa';
@@ -43,6 +44,9 @@ const config = (): GatewayConfig =>
     RATE_LIMIT_SYNC_INTERVAL_MS: '1000',
   });
 
+const limiterOn = (table: FakeWindowsTable) =>
+  new RateLimiter(new RateLimitWindowRepository(table.dataSource), config(), new ManualClock(NOW));
+
 describe('RateLimiter', () => {
   let warn: jest.SpyInstance;
 
@@ -55,7 +59,7 @@ describe('RateLimiter', () => {
 
   it('decides without touching the database and reports the same numbers as before', () => {
     const table = new FakeWindowsTable();
-    const limiter = new RateLimiter(table.dataSource, config(), new ManualClock(NOW));
+    const limiter = limiterOn(table);
     const decisions = Array.from({ length: LIMIT + 1 }, () => limiter.consume(KEY, NOW));
     expect(table.statements).toBe(0);
     expect(decisions.map((d) => d.remaining)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0]);
@@ -65,8 +69,8 @@ describe('RateLimiter', () => {
 
   it("two instances learn each other's counts at their next sync, in one statement each", async () => {
     const table = new FakeWindowsTable();
-    const a = new RateLimiter(table.dataSource, config(), new ManualClock(NOW));
-    const b = new RateLimiter(table.dataSource, config(), new ManualClock(NOW));
+    const a = limiterOn(table);
+    const b = limiterOn(table);
     for (let i = 0; i < 4; i++) a.consume(KEY, NOW);
     for (let i = 0; i < 3; i++) b.consume(KEY, NOW);
     await a.sync(NOW);
@@ -85,8 +89,8 @@ describe('RateLimiter', () => {
 
   it("a quiet instance still learns the others' counts at its next sync", async () => {
     const table = new FakeWindowsTable();
-    const a = new RateLimiter(table.dataSource, config(), new ManualClock(NOW));
-    const b = new RateLimiter(table.dataSource, config(), new ManualClock(NOW));
+    const a = limiterOn(table);
+    const b = limiterOn(table);
     a.consume(KEY, NOW);
     await a.sync(NOW);
     for (let i = 0; i < 6; i++) b.consume(KEY, NOW);
@@ -98,7 +102,7 @@ describe('RateLimiter', () => {
 
   it('keeps limiting while PostgreSQL is down, warns at most once a minute, and adds everything once it is back', async () => {
     const table = new FakeWindowsTable();
-    const limiter = new RateLimiter(table.dataSource, config(), new ManualClock(NOW));
+    const limiter = limiterOn(table);
     table.down = true;
     for (let second = 0; second < 8; second++) {
       limiter.consume(KEY, NOW + second * 1000);
@@ -117,7 +121,7 @@ describe('RateLimiter', () => {
 
   it('limits on local counts alone while the database is down (still refuses past the limit)', async () => {
     const table = new FakeWindowsTable();
-    const limiter = new RateLimiter(table.dataSource, config(), new ManualClock(NOW));
+    const limiter = limiterOn(table);
     table.down = true;
     const allowed: boolean[] = [];
     for (let i = 0; i < LIMIT + 3; i++) {
@@ -132,7 +136,7 @@ describe('RateLimiter', () => {
     jest.useFakeTimers();
     try {
       const table = new FakeWindowsTable();
-      const limiter = new RateLimiter(table.dataSource, config(), new ManualClock(NOW));
+      const limiter = limiterOn(table);
       limiter.onModuleInit();
       limiter.consume(KEY);
       await jest.advanceTimersByTimeAsync(1000);
@@ -152,7 +156,7 @@ describe('RateLimiter', () => {
 
   it('does not hang shutdown when the final flush cannot reach PostgreSQL', async () => {
     const table = new FakeWindowsTable();
-    const limiter = new RateLimiter(table.dataSource, config(), new ManualClock(NOW));
+    const limiter = limiterOn(table);
     table.down = true;
     limiter.consume(KEY);
     await expect(limiter.onModuleDestroy()).resolves.toBeUndefined();

@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { Clock, PeriodicWork } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
 import { ClusterWindowCounter, WindowCount } from './cluster-window-counter';
@@ -23,7 +22,6 @@ const FLUSH_ON_SHUTDOWN_TIMEOUT_MS = 3000;
 export class RateLimiter implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(RateLimiter.name);
   private readonly counter = new ClusterWindowCounter();
-  private readonly store: RateLimitWindowRepository;
   private readonly syncLoop: PeriodicWork;
   private readonly purgeLoop: PeriodicWork;
   private syncInFlight?: Promise<void>;
@@ -31,12 +29,10 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
   private failingSinceMs?: number;
 
   constructor(
-    // The store is made here rather than injected so the limiter stays one provider of the core module.
-    dataSource: DataSource,
+    private readonly store: RateLimitWindowRepository,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
     private readonly clock: Clock,
   ) {
-    this.store = new RateLimitWindowRepository(dataSource);
     // Rounds never overlap: a slow round does not stack up behind itself.
     this.syncLoop = new PeriodicWork({
       name: 'rate-limit-sync',

@@ -1,4 +1,5 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
+import { Clock } from '@swapgw/runtime';
 import {
   ApiBearerAuth,
   ApiExtraModels,
@@ -27,7 +28,10 @@ export interface SwapListBody {
 @ApiBearerAuth()
 @Controller('swaps')
 export class SwapsController {
-  constructor(private readonly swaps: SwapService) {}
+  constructor(
+    private readonly swaps: SwapService,
+    private readonly clock: Clock,
+  ) {}
 
   @Get()
   // The envelope is built here: its meta carries the next page's cursor besides requestId and timestamp.
@@ -63,6 +67,9 @@ export class SwapsController {
     @Req() request: GatewayRequest,
   ): Promise<SwapListBody> {
     const page = await this.swaps.list(owner, query);
-    return { data: page.swaps, meta: { ...apiMetaOf(request), nextCursor: page.nextCursor } };
+    return {
+      data: page.swaps,
+      meta: { ...apiMetaOf(request, this.clock.nowMs()), nextCursor: page.nextCursor },
+    };
   }
 }

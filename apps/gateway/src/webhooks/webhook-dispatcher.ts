@@ -128,6 +128,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       },
       this.policy,
       this.config.WEBHOOK_DELIVERY_TIMEOUT_MS,
+      Math.floor(this.clock.nowMs() / 1000),
     );
     const nowMs = this.clock.nowMs();
     const failedAttempts = delivery.attempts + 1;

@@ -23,7 +23,7 @@ export function sendDelivery(
   target: { url: string; secret: string; deliveryId: string; eventId: string; body: string },
   policy: WebhookUrlPolicy,
   timeoutMs: number,
-  nowSeconds = Math.floor(Date.now() / 1000),
+  nowSeconds: number,
 ): Promise<SendOutcome> {
   const url = new URL(target.url);
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;

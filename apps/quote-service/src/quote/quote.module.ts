@@ -35,9 +35,9 @@ import { TrendingCounter } from './trending-counter';
     },
     {
       provide: RoutePreflight,
-      inject: [ChainFamilies, ChainRegistry],
-      useFactory: (families: ChainFamilies, registry: ChainRegistry) =>
-        new RoutePreflight(familyPreflightReads(families, registry)),
+      inject: [ChainFamilies, ChainRegistry, Clock],
+      useFactory: (families: ChainFamilies, registry: ChainRegistry, clock: Clock) =>
+        new RoutePreflight(familyPreflightReads(families, registry, clock)),
     },
     QuoteRepository,
     QuoteService,

@@ -13,7 +13,7 @@ import {
   StepSpecChains,
 } from '@swapgw/chains/families';
 import type { RouteIssue, RouteLeg, RoutePermitInfo } from '@swapgw/contracts';
-import { withTimeout } from '@swapgw/runtime';
+import { Clock, withTimeout } from '@swapgw/runtime';
 
 /** How the preflight reads the chains (the family clients; a fake in unit tests). Reads may throw. */
 export interface PreflightChainReads {
@@ -436,7 +436,11 @@ function checkUnavailable(leg: RouteLeg, check: 'balance' | 'allowance', reason:
 }
 
 /** The preflight's chain reads over the family clients (every RPC call bounded by RPC_TIMEOUT_MS). */
-export function familyPreflightReads(families: ChainFamilies, registry: ChainRegistry): PreflightChainReads {
+export function familyPreflightReads(
+  families: ChainFamilies,
+  registry: ChainRegistry,
+  clock: Clock,
+): PreflightChainReads {
   const client = (chain: string) => {
     const lookup = families.signing(chain);
     if (!lookup.ok) throw new Error(lookup.reason);
@@ -482,7 +486,7 @@ export function familyPreflightReads(families: ChainFamilies, registry: ChainReg
       return simulated;
     },
     firstLegCall: (legs, signer, recipient) => {
-      const spec = firstLegSpecOf(legs, signer, recipient, 'evm-transaction', [], stepChains);
+      const spec = firstLegSpecOf(legs, signer, recipient, 'evm-transaction', [], stepChains, clock.nowMs());
       if (!spec.call) throw new Error(`the first leg on ${legs[0].chain} is not a transaction of the wallet`);
       return { from: signer, to: spec.call.to, data: spec.call.data, value: spec.call.value };
     },
@@ -490,14 +494,22 @@ export function familyPreflightReads(families: ChainFamilies, registry: ChainReg
       const chain = legs[0].chain;
       let spec: LegStepSpec;
       try {
-        spec = firstLegSpecOf(legs, signer, recipient, 'solana-transaction', integratorFees, stepChains);
+        spec = firstLegSpecOf(
+          legs,
+          signer,
+          recipient,
+          'solana-transaction',
+          integratorFees,
+          stepChains,
+          clock.nowMs(),
+        );
       } catch (error) {
         return { kind: 'unavailable', reason: (error as Error).message };
       }
       const built = await client(chain).buildPayload(
         { from: signer, call: null, solana: spec.solana ?? null },
         SOLANA_SIMULATION_POLICY,
-        Date.now(),
+        clock.nowMs(),
       );
       switch (built.kind) {
         case 'ready':
@@ -522,6 +534,7 @@ function firstLegSpecOf(
   signing: 'evm-transaction' | 'solana-transaction',
   integratorFees: IntegratorFeeTransfer[],
   chains: StepSpecChains,
+  nowMs: number,
 ): LegStepSpec {
   const [leg, next] = legs;
   return legStepSpecOf(
@@ -534,7 +547,7 @@ function firstLegSpecOf(
       signer,
       recipient,
       finalRecipient: recipient,
-      deadline: BigInt(Math.floor(Date.now() / 1000) + 1200),
+      deadline: BigInt(Math.floor(nowMs / 1000) + 1200),
       ...(integratorFees.length > 0 ? { integratorFees } : {}),
       sponsored: false,
     },

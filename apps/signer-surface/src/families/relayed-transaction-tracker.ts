@@ -1,11 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { shortMessageOf } from '@swapgw/chains';
-import { Clock, PeriodicWork, SystemClock } from '@swapgw/runtime';
-import { DataSource } from 'typeorm';
+import { Clock, PeriodicWork } from '@swapgw/runtime';
 import { SignerChains } from '../chains/signer-chains';
 import { BitcoinFeeBumps, BitcoinFeeWallets, BitcoinSettlement } from './bitcoin';
 import { EvmRelayedTracking, RelayerPool, Relayers } from './evm';
-import { RELAYING_DATA_SOURCE } from '../sponsorship/relaying-database';
 import { SolanaFeePayers, SolanaSettlement } from './solana';
 import { SponsoredTransactionEntity } from '../sponsorship/sponsored-transaction.entity';
 import { SponsoredTransactionsRepository } from '../sponsorship/sponsored-transactions.repository';
@@ -35,18 +33,18 @@ export class RelayedTransactionTracker {
   private readonly bitcoin: BitcoinSettlement;
 
   constructor(
-    @Inject(RELAYING_DATA_SOURCE) dataSource: DataSource,
+    ledger: SponsoredTransactionsRepository,
     chains: SignerChains,
     pool: RelayerPool,
     relayers: Relayers,
     private readonly policy: RelayedTrackingPolicy,
-    clock: Clock = new SystemClock(),
+    clock: Clock,
     feePayers?: SolanaFeePayers,
     feeWallets?: BitcoinFeeWallets,
     /** Absent: stuck Bitcoin transactions are only followed, never bumped. */
     feeBumps?: BitcoinFeeBumps,
   ) {
-    this.rows = new TrackedRows(new SponsoredTransactionsRepository(dataSource), policy, clock);
+    this.rows = new TrackedRows(ledger, policy, clock);
     this.upkeep = new SponsorAccountsUpkeep(this.rows, pool, relayers, feePayers, feeWallets);
     this.evm = new EvmRelayedTracking(chains, pool, relayers, this.rows);
     this.solana = new SolanaSettlement(chains, this.rows);

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Clock, SystemClock } from '@swapgw/runtime';
+import { Clock } from '@swapgw/runtime';
 import type {
   BitcoinFeeInput,
   GasSponsor,
@@ -30,11 +30,11 @@ export class RelayerGasSponsor implements GasSponsor {
     /** The daily budget of EVM chains, in wei. */
     @Inject(EvmSponsorshipBudget) private readonly budget: SponsorshipBudget,
     private readonly ledger: SponsoredTransactions,
+    private readonly clock: Clock,
     /** Absent: sponsored Solana steps are unavailable. */
     private readonly feePayers?: SolanaFeePayers,
     /** The daily budget of Solana chains, in lamports. */
     @Inject(SolanaSponsorshipBudget) private readonly solanaBudget?: SponsorshipBudget,
-    private readonly clock: Clock = new SystemClock(),
     /** Absent: sponsored Bitcoin steps are unavailable. */
     private readonly feeWallets?: BitcoinFeeWallets,
     /** The daily budget of Bitcoin chains, in sats. */

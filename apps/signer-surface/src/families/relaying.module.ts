@@ -8,6 +8,9 @@ import { RelayerGasSponsor } from './relayer-gas-sponsor';
 import { RelayingBackgroundTasks } from './relaying-background-tasks';
 import { RELAYING_DATA_SOURCE, RELAYING_POOL_SIZE, RelayingDatabase } from '../sponsorship/relaying-database';
 import { SponsoredTransactions } from '../sponsorship/sponsored-transactions';
+import { SponsoredTransactionsRepository } from '../sponsorship/sponsored-transactions.repository';
+import { RelayerAccountsRepository } from '../sponsorship/relayer-accounts.repository';
+import { FeeAccountLedger } from '../sponsorship/fee-account-ledger';
 
 /**
  * Gas sponsorship: the families' sponsors (relayers on EVM, fee payers on Solana, fee wallets on
@@ -37,6 +40,9 @@ export class RelayingModule {
           useFactory: (database: RelayingDatabase) => database.dataSource,
         },
         ...families.flatMap((family) => family.sponsorship),
+        SponsoredTransactionsRepository,
+        RelayerAccountsRepository,
+        FeeAccountLedger,
         SponsoredTransactions,
         RelayedTransactionTracker,
         RelayerGasSponsor,

@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
 import { SignerSurfaceConfig } from '../config/signer-surface.config';
-import { Clock, SystemClock } from '@swapgw/runtime';
+import { Clock } from '@swapgw/runtime';
 import { shortMessageOf } from '@swapgw/chains';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { requiredColumn } from './signing-request-columns';
@@ -44,7 +44,7 @@ export class ConfirmationTracker extends PeriodicTask {
     private readonly requests: SigningRequestsRepository,
     private readonly policy: ConfirmationPolicy,
     private readonly kinds: PayloadKindRegistry,
-    private readonly clock: Clock = new SystemClock(),
+    private readonly clock: Clock,
   ) {
     super('ConfirmationTracker', policy.pollMs);
   }

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
 import { SignerSurfaceConfig } from '../config/signer-surface.config';
-import { Clock, SystemClock } from '@swapgw/runtime';
+import { Clock } from '@swapgw/runtime';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningRequestEntity } from './signing-request.entity';
 import { GAS_SPONSOR, type GasSponsor } from '../sponsorship/gas-sponsor';
@@ -49,8 +49,8 @@ export class SigningPayloadIssuer {
     /** The registered payload kinds, whose handlers issue the steps sponsored under their modes. */
     private readonly kinds: PayloadKindRegistry,
     /** The relayers; without them a sponsored step cannot be issued (SPONSORSHIP_UNAVAILABLE). */
-    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
-    private readonly clock: Clock = new SystemClock(),
+    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null,
+    private readonly clock: Clock,
   ) {}
 
   /**

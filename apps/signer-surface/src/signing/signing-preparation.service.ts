@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
 import { SignerSurfaceConfig } from '../config/signer-surface.config';
-import { Clock, SystemClock } from '@swapgw/runtime';
+import { Clock } from '@swapgw/runtime';
 import { isChainUnreachable, shortMessageOf } from '@swapgw/chains';
 import { readWaitForBalance } from './wait-for-balance';
 import { SigningEventsOutbox } from './signing-events.outbox';
@@ -37,7 +37,7 @@ export class SigningPreparationService {
     private readonly events: SigningEventsOutbox,
     private readonly requests: SigningRequestsRepository,
     private readonly waiting: WaitingPolicy,
-    private readonly clock: Clock = new SystemClock(),
+    private readonly clock: Clock,
   ) {}
 
   async prepare(command: SigningPrepareCommand, manager: EntityManager): Promise<void> {

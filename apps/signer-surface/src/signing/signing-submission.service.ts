@@ -13,7 +13,7 @@ import {
 } from '@swapgw/chains/families';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
-import { Clock, SystemClock } from '@swapgw/runtime';
+import { Clock } from '@swapgw/runtime';
 import {
   expiredError,
   PayloadKindRegistry,
@@ -60,8 +60,8 @@ export class SigningSubmissionService {
     /** What each payload kind does with a submission of it. */
     private readonly kinds: PayloadKindRegistry,
     /** The service's fee payers (Solana) co-sign the transactions they pay for as they are decoded. */
-    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
-    private readonly clock: Clock = new SystemClock(),
+    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null,
+    private readonly clock: Clock,
   ) {}
 
   async submit(request: SigningSubmitRequest): Promise<SigningSubmitResult> {

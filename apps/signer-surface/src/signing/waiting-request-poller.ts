@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
 import { SignerSurfaceConfig } from '../config/signer-surface.config';
-import { Clock, SystemClock } from '@swapgw/runtime';
+import { Clock } from '@swapgw/runtime';
 import { isChainUnreachable, shortMessageOf } from '@swapgw/chains';
 import { PeriodicTask } from './periodic-task';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
@@ -38,7 +38,7 @@ export class WaitingRequestPoller extends PeriodicTask {
     private readonly events: SigningEventsOutbox,
     private readonly requests: SigningRequestsRepository,
     private readonly policy: WaitingPollPolicy,
-    private readonly clock: Clock = new SystemClock(),
+    private readonly clock: Clock,
   ) {
     super('WaitingRequestPoller', policy.pollMs);
   }

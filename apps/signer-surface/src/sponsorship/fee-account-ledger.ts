@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { RelayerAccountsRepository } from './relayer-accounts.repository';
@@ -32,47 +33,51 @@ export interface FeeAccountTransaction {
   attemptFee?: bigint;
 }
 
-/**
- * Writes the pending ledger row of `tx` in the caller's transaction and answers its id. The account
- * gets its relayer_accounts row first (the ledger's foreign key; its nonce is never used).
- */
-export async function recordFeeAccountTransaction(
-  manager: EntityManager,
-  tx: FeeAccountTransaction,
-  nowMs: number,
-): Promise<string> {
-  // The repositories of the manager's own data source (their statements run in its transaction).
-  await new RelayerAccountsRepository(manager.dataSource).ensureAccount(manager, tx.chain, tx.account);
-  const id = randomUUID();
-  await new SponsoredTransactionsRepository(manager.dataSource).record(manager, {
-    id,
-    chain: tx.chain,
-    relayer: tx.account,
-    nonce: null,
-    purpose: tx.purpose,
-    swapId: tx.swapId,
-    stepIndex: tx.stepIndex,
-    owner: tx.owner,
-    to: tx.to,
-    data: tx.data,
-    value: tx.value,
-    gasLimit: tx.maxFee,
-    txHash: tx.txHash,
-    attempts: [
-      {
-        hash: tx.txHash,
-        maxFeePerGas: '1',
-        maxPriorityFeePerGas: '0',
-        sentAtMs: nowMs,
-        ...(tx.attemptFee === undefined ? {} : { feeSats: tx.attemptFee.toString() }),
-      },
-    ],
-    maxFeePerGas: 1n,
-    maxPriorityFeePerGas: 0n,
-    status: 'pending',
-    lastSentAtMs: nowMs,
-    nextCheckAtMs: nowMs,
-  });
-  RelayingMetrics.sent(tx.chain, tx.purpose);
-  return id;
+/** The ledger rows of fee accounts' transactions (Solana fee payers, Bitcoin fee wallets). */
+@Injectable()
+export class FeeAccountLedger {
+  constructor(
+    private readonly accounts: RelayerAccountsRepository,
+    private readonly transactions: SponsoredTransactionsRepository,
+  ) {}
+
+  /**
+   * Writes the pending ledger row of `tx` in the caller's transaction and answers its id. The account
+   * gets its relayer_accounts row first (the ledger's foreign key; its nonce is never used).
+   */
+  async record(manager: EntityManager, tx: FeeAccountTransaction, nowMs: number): Promise<string> {
+    await this.accounts.ensureAccount(manager, tx.chain, tx.account);
+    const id = randomUUID();
+    await this.transactions.record(manager, {
+      id,
+      chain: tx.chain,
+      relayer: tx.account,
+      nonce: null,
+      purpose: tx.purpose,
+      swapId: tx.swapId,
+      stepIndex: tx.stepIndex,
+      owner: tx.owner,
+      to: tx.to,
+      data: tx.data,
+      value: tx.value,
+      gasLimit: tx.maxFee,
+      txHash: tx.txHash,
+      attempts: [
+        {
+          hash: tx.txHash,
+          maxFeePerGas: '1',
+          maxPriorityFeePerGas: '0',
+          sentAtMs: nowMs,
+          ...(tx.attemptFee === undefined ? {} : { feeSats: tx.attemptFee.toString() }),
+        },
+      ],
+      maxFeePerGas: 1n,
+      maxPriorityFeePerGas: 0n,
+      status: 'pending',
+      lastSentAtMs: nowMs,
+      nextCheckAtMs: nowMs,
+    });
+    RelayingMetrics.sent(tx.chain, tx.purpose);
+    return id;
+  }
 }

@@ -1,6 +1,8 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { schemaOf } from '@swapgw/messaging';
-import type { DataSource, EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { RelayerAccountEntity } from './relayer-account.entity';
+import { RELAYING_DATA_SOURCE } from './relaying-database';
 
 /** A relayer account's row, locked FOR UPDATE by the caller's transaction. */
 export interface LockedAccount {
@@ -13,8 +15,9 @@ export interface LockedAccount {
  * to send from and its lock, its next nonce, and the rows the accounts need. (Their transactions'
  * rows are SponsoredTransactionsRepository's.)
  */
+@Injectable()
 export class RelayerAccountsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(@Inject(RELAYING_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   private get accounts(): string {
     return `"${schemaOf(this.dataSource)}"."relayer_accounts"`;

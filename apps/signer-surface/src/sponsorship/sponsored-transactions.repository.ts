@@ -1,7 +1,9 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { schemaOf } from '@swapgw/messaging';
 import { DataSource, type EntityManager, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { evmNonceOf } from './relayed-attempts';
+import { RELAYING_DATA_SOURCE } from './relaying-database';
 import { RelayAttempt, SponsoredTransactionEntity } from './sponsored-transaction.entity';
 
 /**
@@ -11,8 +13,9 @@ import { RelayAttempt, SponsoredTransactionEntity } from './sponsored-transactio
  * reconciler, what a key spent in a day, the Bitcoin rows a fee bump relates, and the rows the
  * signing flow looks up. (The paying accounts' rows are RelayerAccountsRepository's.)
  */
+@Injectable()
 export class SponsoredTransactionsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(@Inject(RELAYING_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   private get table(): string {
     return `"${schemaOf(this.dataSource)}"."sponsored_transactions"`;

@@ -1,7 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { SponsoredFailure } from './gas-sponsor';
-import { RELAYING_DATA_SOURCE } from './relaying-database';
 import {
   LedgerPurpose,
   SponsoredPurpose,
@@ -45,11 +44,7 @@ export interface SponsoredTransactionView {
  */
 @Injectable()
 export class SponsoredTransactions {
-  private readonly rows: SponsoredTransactionsRepository;
-
-  constructor(@Inject(RELAYING_DATA_SOURCE) dataSource: DataSource) {
-    this.rows = new SponsoredTransactionsRepository(dataSource);
-  }
+  constructor(private readonly rows: SponsoredTransactionsRepository) {}
 
   async lookup(id: string, manager?: EntityManager): Promise<SponsoredTransactionView | undefined> {
     const row = await this.rows.byId(id, manager);

@@ -1,5 +1,5 @@
-import { Clock, SystemClock } from '@swapgw/runtime';
-import type { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '@swapgw/runtime';
+import type { EntityManager } from 'typeorm';
 import { sponsorshipBudgetExhausted } from './relaying-errors';
 import { SponsoredTransactionsRepository } from './sponsored-transactions.repository';
 import { SponsorshipBudgetLimits } from './wei-settings';
@@ -21,26 +21,18 @@ export function utcDayOf(ms: number): { startMs: number; endMs: number } {
  * bump from spending past the budget; it cannot run away, since the ceiling is fixed at the send.
  */
 export class SponsorshipBudget {
-  private readonly ledger: SponsoredTransactionsRepository;
-
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly ledger: SponsoredTransactionsRepository,
     private readonly limits: SponsorshipBudgetLimits,
-    private readonly clock: Clock = new SystemClock(),
-  ) {
-    this.ledger = new SponsoredTransactionsRepository(dataSource);
-  }
+    private readonly clock: Clock,
+  ) {}
 
   dailyLimitOf(owner: string, chain: string): bigint {
     return this.limits.dailyLimitOf(owner, chain);
   }
 
   /** Wei spent (or held by pending transactions) today, UTC, by `owner` on `chain`. */
-  async spentToday(
-    owner: string,
-    chain: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<bigint> {
+  async spentToday(owner: string, chain: string, manager?: EntityManager): Promise<bigint> {
     const { startMs, endMs } = utcDayOf(this.clock.nowMs());
     return this.ledger.spentBetween(owner, chain, startMs, endMs, manager);
   }

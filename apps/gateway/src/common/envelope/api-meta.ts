@@ -13,11 +13,11 @@ function isoTimestamp(nowMs: number): string {
   return lastTimestamp.iso;
 }
 
-export const apiMetaOf = (request: GatewayRequest, nowMs = Date.now()): ApiMeta => ({
+export const apiMetaOf = (request: GatewayRequest, nowMs: number): ApiMeta => ({
   requestId: request.requestContext?.requestId ?? 'unknown',
   timestamp: isoTimestamp(nowMs),
 });
 
 /** The envelope's `meta` as JSON, for answers written without the framework (the edge of cached reads). */
-export const apiMetaJson = (requestId: string, nowMs = Date.now()): string =>
+export const apiMetaJson = (requestId: string, nowMs: number): string =>
   `{"requestId":${JSON.stringify(requestId)},"timestamp":"${isoTimestamp(nowMs)}"}`;

@@ -1,5 +1,6 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import { Clock } from '@swapgw/runtime';
 import { Reflector } from '@nestjs/core';
 import { map, Observable } from 'rxjs';
 import type { GatewayReply, GatewayRequest } from '../http/gateway-request';
@@ -18,7 +19,10 @@ export const RawResponse = (): MethodDecorator & ClassDecorator => SetMetadata(R
 /** Wraps every successful handler result as `{ data, meta: { requestId, timestamp } }`. */
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
-  constructor(private readonly reflector: Reflector) {}
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly clock: Clock,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
@@ -31,8 +35,11 @@ export class EnvelopeInterceptor implements NestInterceptor {
     // neither declares @HttpCode nor sets the status itself.
     const explicitCode = Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) as number | undefined;
     if (explicitCode === undefined && reply.statusCode === 201) reply.status(200);
-    return next
-      .handle()
-      .pipe(map((data): ApiEnvelope<unknown> => ({ data: data ?? null, meta: apiMetaOf(request) })));
+    return next.handle().pipe(
+      map((data): ApiEnvelope<unknown> => ({
+        data: data ?? null,
+        meta: apiMetaOf(request, this.clock.nowMs()),
+      })),
+    );
   }
 }

@@ -6,6 +6,7 @@ import {
   PayloadTooLargeException,
 } from '@nestjs/common';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
+import { SystemClock } from '@swapgw/runtime';
 import { RouteTable } from '../http/route-table';
 import { ReplayedApiError } from './api-error';
 import { ApiExceptionFilter } from './api-exception.filter';
@@ -116,7 +117,7 @@ describe('ApiExceptionFilter', () => {
   const routes = new RouteTable();
   routes.add(['GET', 'HEAD'], '/api/v1/swap/:swapId/signing');
   routes.add('POST', '/api/v1/swap/:swapId/signing');
-  const filter = new ApiExceptionFilter(routes);
+  const filter = new ApiExceptionFilter(routes, new SystemClock());
 
   it('answers 404 NOT_FOUND for an unknown path', () => {
     const { host, sent } = hostFor({ method: 'GET', url: '/api/v1/nothing?x=1' });

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger, NotFoundException } from '@nestjs/common';
 import { ErrorCodes } from '@swapgw/contracts';
-import { runWithRequestContext } from '@swapgw/runtime';
+import { Clock, runWithRequestContext } from '@swapgw/runtime';
 import { apiMetaOf } from '../envelope/api-meta';
 import type { GatewayReply, GatewayRequest } from '../http/gateway-request';
 import { RouteTable } from '../http/route-table';
@@ -16,7 +16,10 @@ import { mapException, MappedException } from './exception-mapping';
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
 
-  constructor(private readonly routes: RouteTable) {}
+  constructor(
+    private readonly routes: RouteTable,
+    private readonly clock: Clock,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw exception;
@@ -46,7 +49,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     reply
       .status(mapped.status)
       .header('content-type', 'application/json; charset=utf-8')
-      .send({ error: mapped.error, meta: apiMetaOf(request) });
+      .send({ error: mapped.error, meta: apiMetaOf(request, this.clock.nowMs()) });
   }
 
   private map(exception: unknown, request: GatewayRequest, reply: GatewayReply): MappedException {

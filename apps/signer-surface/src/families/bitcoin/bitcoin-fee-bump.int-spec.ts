@@ -1,7 +1,7 @@
 // Fee bumps of stuck sponsored Bitcoin transactions against the real devnet chain (its Esplora API,
 // miner paused, fee-rate floor raised) and the real signer schema (PostgreSQL only): the fee
 // wallets, the ledger and the relayed-transaction tracker as the app builds them.
-import type { Clock } from '@swapgw/runtime';
+import { type Clock, SystemClock } from '@swapgw/runtime';
 import * as btc from '@scure/btc-signer';
 import { base64 } from '@scure/base';
 import { ChainRegistry, DevnetBitcoinView, DevnetManifestView } from '@swapgw/chains';
@@ -28,9 +28,10 @@ import { BitcoinFeeInputsRepository } from './bitcoin-fee-inputs.repository';
 import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
 import { RelayedTransactionTracker } from '../relayed-transaction-tracker';
 import { RelayerKeySet } from '../../sponsorship/relayer-keys';
-import { RelayerPool, Relayers } from '../evm';
+import { RelayerPool } from '../evm';
 import { SponsoredTransactionEntity } from '../../sponsorship/sponsored-transaction.entity';
 import { SponsorshipBudget } from '../../sponsorship/sponsorship-budget';
+import { relayersOn, relayingRepositoriesOf } from '../../../test/relaying-repositories';
 import { SponsorshipBudgetLimits, WeiByChain } from '../../sponsorship/wei-settings';
 
 const CHAIN = 'bitcoin-devnet';
@@ -75,19 +76,22 @@ beforeAll(async () => {
     chains,
     100_000n,
     new BitcoinFeeInputsRepository(dataSource),
+    relayingRepositoriesOf(dataSource).feeAccounts,
   );
   const pool = new RelayerPool(new RelayerKeySet(), chains, new WeiByChain(0n));
   const feeBumps = new BitcoinFeeBumps(
     dataSource,
+    relayingRepositoriesOf(dataSource).transactions,
+    relayingRepositoriesOf(dataSource).feeAccounts,
     feeWallets,
     { stuckAfterMs: STUCK_MS, maxFeeRate: 50, marginPercent: 10 },
     now,
   );
   tracker = new RelayedTransactionTracker(
-    dataSource,
+    relayingRepositoriesOf(dataSource).transactions,
     chains,
     pool,
-    new Relayers(dataSource, chains, pool, {} as never, now),
+    relayersOn(dataSource, chains, pool, {} as never, now),
     {
       pollMs: 100,
       stuckAfterMs: 1_000,
@@ -239,7 +243,11 @@ describe('fee bumps of stuck sponsored Bitcoin transactions (devnet chain, Postg
       costWei: replacement.fee,
       blockNumber: block.height,
     });
-    const budget = new SponsorshipBudget(dataSource, new SponsorshipBudgetLimits(10_000_000n));
+    const budget = new SponsorshipBudget(
+      relayingRepositoriesOf(dataSource).transactions,
+      new SponsorshipBudgetLimits(10_000_000n),
+      new SystemClock(),
+    );
     expect(await budget.spentToday('key-1', CHAIN)).toBe(parent.fee + replacement.fee);
   });
 

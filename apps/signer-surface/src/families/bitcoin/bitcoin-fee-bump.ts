@@ -1,4 +1,4 @@
-import { Clock, SystemClock } from '@swapgw/runtime';
+import { Clock } from '@swapgw/runtime';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import * as btc from '@scure/btc-signer';
@@ -15,7 +15,7 @@ import { DataSource } from 'typeorm';
 import { SignerSurfaceConfig } from '../../config/signer-surface.config';
 import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
 import { RELAYING_DATA_SOURCE } from '../../sponsorship/relaying-database';
-import { recordFeeAccountTransaction } from '../../sponsorship/fee-account-ledger';
+import { FeeAccountLedger } from '../../sponsorship/fee-account-ledger';
 import { RelayingMetrics } from '../../sponsorship/relaying-metrics';
 import {
   SponsoredTransactionEntity,
@@ -169,16 +169,14 @@ export class BitcoinFeeBumps {
   private readonly logger = new Logger(BitcoinFeeBumps.name);
   /** When a held parent was last reported, by txid: once per stuck interval, not every poll. */
   private readonly heldReportedAtMs = new Map<string, number>();
-  private readonly ledger: SponsoredTransactionsRepository;
-
   constructor(
     @Inject(RELAYING_DATA_SOURCE) private readonly dataSource: DataSource,
+    private readonly ledger: SponsoredTransactionsRepository,
+    private readonly feeAccounts: FeeAccountLedger,
     private readonly feeWallets: BitcoinFeeWallets,
     readonly policy: BitcoinFeeBumpPolicy,
-    private readonly clock: Clock = new SystemClock(),
-  ) {
-    this.ledger = new SponsoredTransactionsRepository(dataSource);
-  }
+    private readonly clock: Clock,
+  ) {}
 
   /** Whether a `bitcoin-transaction` row still in the mempool has waited long enough to be bumped. */
   isStuck(parent: SponsoredTransactionEntity): boolean {
@@ -245,7 +243,7 @@ export class BitcoinFeeBumps {
     if (child) await this.recordReplacement(child, signed, decision.childFeeSats);
     else
       await this.dataSource.transaction((manager) =>
-        recordFeeAccountTransaction(
+        this.feeAccounts.record(
           manager,
           {
             chain: parent.chain,

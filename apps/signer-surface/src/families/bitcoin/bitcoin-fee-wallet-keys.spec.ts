@@ -12,6 +12,9 @@ import { BitcoinFeeInputsRepository } from './bitcoin-fee-inputs.repository';
 import { parseBitcoinFeeWalletKeys } from './bitcoin-fee-wallet-keys';
 import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
 import { RelayerKeySet } from '../../sponsorship/relayer-keys';
+import { FeeAccountLedger } from '../../sponsorship/fee-account-ledger';
+import { RelayerAccountsRepository } from '../../sponsorship/relayer-accounts.repository';
+import { SponsoredTransactionsRepository } from '../../sponsorship/sponsored-transactions.repository';
 import { BitcoinFeeWalletSettings } from './bitcoin-fee-wallet-settings';
 
 const keyA = new Uint8Array(32).fill(0x11);
@@ -143,9 +146,13 @@ describe('BitcoinFeeWallets', () => {
     );
   const keys = (byChain: Record<string, string[]>) => new RelayerKeySet(new Map(Object.entries(byChain)));
   // Construction and keys touch no database.
+  const ledger = new FeeAccountLedger(
+    new RelayerAccountsRepository({} as DataSource),
+    new SponsoredTransactionsRepository({} as DataSource),
+  );
   const holds = new BitcoinFeeInputsRepository({} as DataSource);
   const wallets = (byChain: Record<string, string[]>) =>
-    new BitcoinFeeWallets(keys(byChain), chains(), 0n, holds);
+    new BitcoinFeeWallets(keys(byChain), chains(), 0n, holds, ledger);
 
   it('refuses keys of an unknown or non-Bitcoin chain, or of another network, naming positions only', () => {
     let message = '';

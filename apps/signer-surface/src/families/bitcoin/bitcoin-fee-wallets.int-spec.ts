@@ -1,7 +1,7 @@
 // The Bitcoin fee wallets' holds and ledger rows on the real signer schema (PostgreSQL only): the
 // chain is a local HTTP server answering Esplora's `GET /address/:a/utxo`, `GET /tx/:txid/status` and
 // `GET /blocks/tip/height`.
-import type { Clock } from '@swapgw/runtime';
+import { type Clock, SystemClock } from '@swapgw/runtime';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import * as btc from '@scure/btc-signer';
 import { ChainRegistry, DevnetBitcoinView, DevnetManifestView } from '@swapgw/chains';
@@ -20,9 +20,10 @@ import { BitcoinFeeInputsRepository } from './bitcoin-fee-inputs.repository';
 import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
 import { RelayedTransactionTracker } from '../relayed-transaction-tracker';
 import { RelayerKeySet } from '../../sponsorship/relayer-keys';
-import { RelayerPool, Relayers } from '../evm';
+import { RelayerPool } from '../evm';
 import { SponsoredTransactionEntity } from '../../sponsorship/sponsored-transaction.entity';
 import { SponsorshipBudget } from '../../sponsorship/sponsorship-budget';
+import { relayersOn, relayingRepositoriesOf } from '../../../test/relaying-repositories';
 import { SponsorshipBudgetLimits, WeiByChain } from '../../sponsorship/wei-settings';
 
 const CHAIN = 'bitcoin-devnet';
@@ -121,6 +122,7 @@ beforeAll(async () => {
     chains,
     100_000n,
     new BitcoinFeeInputsRepository(dataSource),
+    relayingRepositoriesOf(dataSource).feeAccounts,
   );
 });
 
@@ -252,7 +254,11 @@ describe('BitcoinFeeWallets holds', () => {
     ).toBe(0);
 
     // The budget counts it at its fee in sats (today: the row's created_at is the database's clock).
-    const budget = new SponsorshipBudget(dataSource, new SponsorshipBudgetLimits(10_000n));
+    const budget = new SponsorshipBudget(
+      relayingRepositoriesOf(dataSource).transactions,
+      new SponsorshipBudgetLimits(10_000n),
+      new SystemClock(),
+    );
     expect(await budget.spentToday('key-1', CHAIN)).toBe(1_234n);
     await expect(budget.check('key-1', CHAIN, 8_767n)).rejects.toMatchObject({
       code: 'SPONSORSHIP_BUDGET_EXHAUSTED',
@@ -272,9 +278,9 @@ describe('RelayedTransactionTracker on Bitcoin rows', () => {
       balanceRefreshMs: 10_000,
       reconcileMs: HOUR,
     };
-    const relayers = new Relayers(dataSource, chains, pool, {} as never, now);
+    const relayers = relayersOn(dataSource, chains, pool, {} as never, now);
     return new RelayedTransactionTracker(
-      dataSource,
+      relayingRepositoriesOf(dataSource).transactions,
       chains,
       pool,
       relayers,

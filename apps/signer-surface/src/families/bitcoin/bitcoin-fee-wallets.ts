@@ -20,7 +20,7 @@ import {
   secp256k1PrivateKey,
   wifNetworkOf,
 } from './bitcoin-fee-wallet-keys';
-import { recordFeeAccountTransaction } from '../../sponsorship/fee-account-ledger';
+import { FeeAccountLedger } from '../../sponsorship/fee-account-ledger';
 import { RelayerKeySet } from '../../sponsorship/relayer-keys';
 import { sponsorshipUnavailable } from '../../sponsorship/relaying-errors';
 import { RelayingMetrics } from '../../sponsorship/relaying-metrics';
@@ -55,6 +55,7 @@ export class BitcoinFeeWallets {
     private readonly chains: SignerChains,
     private readonly minBalanceSats: bigint,
     private readonly holds: BitcoinFeeInputsRepository,
+    private readonly ledger: FeeAccountLedger,
     private readonly timeoutMs: number = chains.rpcTimeoutMs,
   ) {
     const problems: string[] = [];
@@ -259,7 +260,7 @@ export class BitcoinFeeWallets {
         `fee input ${tx.feeInput.txid}:${tx.feeInput.vout} of ${tx.feeWallet} is not held for step ${tx.stepIndex} of swap ${tx.swapId}`,
       );
     }
-    const id = await recordFeeAccountTransaction(
+    const id = await this.ledger.record(
       manager,
       {
         chain: tx.chain,

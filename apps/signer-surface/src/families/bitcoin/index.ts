@@ -3,6 +3,7 @@
 // transactions. What the composition root (families/) takes from it; nothing else imports this folder.
 import { SignerChains } from '../../chains/signer-chains';
 import type { SignerFamily } from '../../signing/signer-family';
+import { FeeAccountLedger } from '../../sponsorship/fee-account-ledger';
 import { BitcoinFeeBumpPolicy, BitcoinFeeBumps } from './bitcoin-fee-bump';
 import { BitcoinFeeInputsRepository } from './bitcoin-fee-inputs.repository';
 import { BitcoinFeeWalletSettings, BitcoinSponsorshipBudget } from './bitcoin-fee-wallet-settings';
@@ -23,12 +24,13 @@ export const bitcoinFamily: SignerFamily = {
     // The fee wallets, checked against the chain registry; a key of another network stops the boot.
     {
       provide: BitcoinFeeWallets,
-      inject: [BitcoinFeeWalletSettings, SignerChains, BitcoinFeeInputsRepository],
+      inject: [BitcoinFeeWalletSettings, SignerChains, BitcoinFeeInputsRepository, FeeAccountLedger],
       useFactory: (
         settings: BitcoinFeeWalletSettings,
         chains: SignerChains,
         holds: BitcoinFeeInputsRepository,
-      ) => new BitcoinFeeWallets(settings.keys, chains, settings.minBalanceSats, holds),
+        ledger: FeeAccountLedger,
+      ) => new BitcoinFeeWallets(settings.keys, chains, settings.minBalanceSats, holds, ledger),
     },
     BitcoinFeeInputsRepository,
     BitcoinFeeBumps,

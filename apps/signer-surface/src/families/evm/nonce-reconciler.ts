@@ -1,4 +1,4 @@
-import { Clock, SystemClock } from '@swapgw/runtime';
+import { Clock } from '@swapgw/runtime';
 import { Logger } from '@nestjs/common';
 import { shortMessageOf } from '@swapgw/chains';
 import { JsonRpcProvider, Wallet } from 'ethers';
@@ -70,8 +70,8 @@ export class NonceReconciler {
     private readonly accounts: RelayerAccountsRepository,
     private readonly transactions: SponsoredTransactionsRepository,
     private readonly sendFill: SendNonceFill,
-    private readonly policy: ReconcilePolicy = DEFAULT_RECONCILE_POLICY,
-    private readonly clock: Clock = new SystemClock(),
+    private readonly policy: ReconcilePolicy,
+    private readonly clock: Clock,
   ) {}
 
   async reconcile(manager: EntityManager, relayer: RelayerUnderLock): Promise<number> {

@@ -1,9 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Clock } from '@swapgw/runtime';
-import { DataSource } from 'typeorm';
 import { DEFAULT_RELAYER_MIN_BALANCE_WEI, SignerSurfaceConfig } from '../../config/signer-surface.config';
 import { RelayerKeySet } from '../../sponsorship/relayer-keys';
-import { RELAYING_DATA_SOURCE } from '../../sponsorship/relaying-database';
+import { SponsoredTransactionsRepository } from '../../sponsorship/sponsored-transactions.repository';
 import { SponsorshipBudget } from '../../sponsorship/sponsorship-budget';
 import {
   parseBudgetOverrides,
@@ -51,7 +50,7 @@ export class RelayerSettings {
 /** The daily sponsorship budget of EVM chains (wei): what the relayers may spend per key. */
 @Injectable()
 export class EvmSponsorshipBudget extends SponsorshipBudget {
-  constructor(@Inject(RELAYING_DATA_SOURCE) dataSource: DataSource, settings: RelayerSettings, clock: Clock) {
-    super(dataSource, settings.budget, clock);
+  constructor(ledger: SponsoredTransactionsRepository, settings: RelayerSettings, clock: Clock) {
+    super(ledger, settings.budget, clock);
   }
 }

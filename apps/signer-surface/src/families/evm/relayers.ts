@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { JsonRpcProvider } from 'ethers';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { Clock, SystemClock } from '@swapgw/runtime';
+import { Clock } from '@swapgw/runtime';
 import { SignerChains } from '../../chains/signer-chains';
 import { isRpcUnreachable, relayedGasLimit, revertReasonOf, shortMessageOf } from '@swapgw/chains';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
@@ -118,19 +118,17 @@ export class Relayers {
   private readonly logger = new Logger(Relayers.name);
   /** Chains whose relayer rows this process has made sure exist. */
   private readonly accountsReady = new Map<string, Promise<void>>();
-  private readonly accounts: RelayerAccountsRepository;
-  private readonly transactions: SponsoredTransactionsRepository;
   private readonly reconciler: NonceReconciler;
 
   constructor(
     @Inject(RELAYING_DATA_SOURCE) private readonly dataSource: DataSource,
+    private readonly accounts: RelayerAccountsRepository,
+    private readonly transactions: SponsoredTransactionsRepository,
     private readonly chains: SignerChains,
     private readonly pool: RelayerPool,
     private readonly policy: RelayersPolicy,
-    private readonly clock: Clock = new SystemClock(),
+    private readonly clock: Clock,
   ) {
-    this.accounts = new RelayerAccountsRepository(dataSource);
-    this.transactions = new SponsoredTransactionsRepository(dataSource);
     this.reconciler = new NonceReconciler(
       this.accounts,
       this.transactions,

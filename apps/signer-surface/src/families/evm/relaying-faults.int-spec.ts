@@ -9,6 +9,7 @@ import { RelayedTrackingPolicy } from '../../sponsorship/tracking/relayed-tracki
 import { RelayedCall, RelayersPolicy } from './relayers';
 import { SponsoredTransactionEntity } from '../../sponsorship/sponsored-transaction.entity';
 import { SponsorshipBudget } from '../../sponsorship/sponsorship-budget';
+import { SponsoredTransactionsRepository } from '../../sponsorship/sponsored-transactions.repository';
 import { SponsorshipBudgetLimits } from '../../sponsorship/wei-settings';
 
 // Fault tests of the relayers against a real anvil and PostgreSQL (issue: relayers that cannot be
@@ -215,7 +216,11 @@ describe('relayers under faults', () => {
   it('a base fee spike beyond the ceiling: bumps stop at the ceiling, a cancel takes the nonce, and when the fee comes back down the cancel is mined (RELAY_FEE_CEILING)', async () => {
     const relayer = chain.wallet(3);
     const node = await instance([relayer]);
-    const budget = new SponsorshipBudget(node.dataSource, new SponsorshipBudgetLimits(ETH, new Map()), clock);
+    const budget = new SponsorshipBudget(
+      new SponsoredTransactionsRepository(node.dataSource),
+      new SponsorshipBudgetLimits(ETH, new Map()),
+      clock,
+    );
     const before = await balanceOf(relayer.address);
     await mining(false);
     const sent = await node.relayers.send(gasDrop('key-spike', { value: 10n ** 15n }));

@@ -16,10 +16,11 @@ import { RelayedTransactionTracker } from '../relayed-transaction-tracker';
 import { RelayerGasSponsor } from '../relayer-gas-sponsor';
 import { RelayerKeySet } from '../../sponsorship/relayer-keys';
 import { RelayerPool } from './relayer-pool';
-import { RelayedCall, Relayers, RelayersPolicy } from './relayers';
+import { RelayedCall, RelayersPolicy } from './relayers';
 import { SponsoredTransactionEntity } from '../../sponsorship/sponsored-transaction.entity';
 import { SponsoredTransactions } from '../../sponsorship/sponsored-transactions';
 import { SponsorshipBudget } from '../../sponsorship/sponsorship-budget';
+import { relayersOn, relayingRepositoriesOf } from '../../../test/relaying-repositories';
 import { SponsorshipBudgetLimits, WeiByChain } from '../../sponsorship/wei-settings';
 
 // Real anvil and PostgreSQL: two Relayers on separate DataSources (two signer-surface instances)
@@ -251,14 +252,20 @@ describe('relayers', () => {
       expect(await chain.provider.getTransactionReceipt(sent.txHash)).toBeNull();
       expect((await chain.provider.getTransactionReceipt(replaced.txHash))!.status).toBe(1);
 
-      const view = await new SponsoredTransactions(node.dataSource).lookup(sent.id);
+      const view = await new SponsoredTransactions(
+        relayingRepositoriesOf(node.dataSource).transactions,
+      ).lookup(sent.id);
       expect(view).toMatchObject({
         status: 'confirmed',
         txHash: replaced.txHash,
         hashes: [sent.txHash, replaced.txHash],
         mined: { txHash: replaced.txHash },
       });
-      expect(await new SponsoredTransactions(node.dataSource).currentHash(sent.id)).toBe(replaced.txHash);
+      expect(
+        await new SponsoredTransactions(relayingRepositoriesOf(node.dataSource).transactions).currentHash(
+          sent.id,
+        ),
+      ).toBe(replaced.txHash);
       expect(await metricsRegistry().metrics()).toMatch(
         new RegExp(`swapgw_relayer_replacements_total\\{chain="${CHAIN}"\\} 1`),
       );
@@ -269,13 +276,14 @@ describe('relayers', () => {
 
   it('refuses with SPONSORSHIP_BUDGET_EXHAUSTED (503) once the key has spent its day on the chain', async () => {
     const node = await instance(relayerWallets.slice(2));
-    const ledgerReads = new SponsoredTransactions(node.dataSource);
+    const ledgerReads = new SponsoredTransactions(relayingRepositoriesOf(node.dataSource).transactions);
     const smallLimit = 10n ** 15n; // 0.001 ETH
     const budget = new SponsorshipBudget(
-      node.dataSource,
+      relayingRepositoriesOf(node.dataSource).transactions,
       new SponsorshipBudgetLimits(ETH, new Map([['key-small', new WeiByChain(smallLimit)]])),
+      new SystemClock(),
     );
-    const sponsor = new RelayerGasSponsor(node.relayers, budget, ledgerReads);
+    const sponsor = new RelayerGasSponsor(node.relayers, budget, ledgerReads, new SystemClock());
 
     await sponsor.admit('key-small', CHAIN, 10n ** 14n);
     const sent = await sponsor.send(
@@ -314,7 +322,7 @@ describe('relayers', () => {
       node.chains,
       new WeiByChain(10n ** 24n),
     );
-    const relayers = new Relayers(node.dataSource, node.chains, poor, POLICY);
+    const relayers = relayersOn(node.dataSource, node.chains, poor, POLICY, new SystemClock());
     const unavailable = await codedErrorOf(relayers.send(gasDrop('key-poor')));
     expect(unavailable.code).toBe('SPONSORSHIP_UNAVAILABLE');
     expect(httpStatusOf(unavailable.code)).toBe(503);

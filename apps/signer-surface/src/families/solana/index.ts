@@ -3,6 +3,7 @@
 // (families/) takes from it; nothing else imports this folder.
 import { SignerChains } from '../../chains/signer-chains';
 import type { SignerFamily } from '../../signing/signer-family';
+import { FeeAccountLedger } from '../../sponsorship/fee-account-ledger';
 import { SolanaFeePayerSettings, SolanaSponsorshipBudget } from './solana-fee-payer-settings';
 import { SolanaFeePayers } from './solana-fee-payers';
 import { SolanaTransactionKind } from './solana-transaction/solana-transaction.kind';
@@ -19,9 +20,9 @@ export const solanaFamily: SignerFamily = {
     // The fee payers' accounts, checked against the chain registry (see evmFamily's RelayerPool).
     {
       provide: SolanaFeePayers,
-      inject: [SolanaFeePayerSettings, SignerChains],
-      useFactory: (settings: SolanaFeePayerSettings, chains: SignerChains) =>
-        new SolanaFeePayers(settings.keys, chains, settings.minBalanceLamports),
+      inject: [SolanaFeePayerSettings, SignerChains, FeeAccountLedger],
+      useFactory: (settings: SolanaFeePayerSettings, chains: SignerChains, ledger: FeeAccountLedger) =>
+        new SolanaFeePayers(settings.keys, chains, settings.minBalanceLamports, ledger),
     },
     SolanaSponsorshipBudget,
   ],

@@ -1,11 +1,15 @@
 import { Keypair } from '@solana/web3.js';
 import { ChainRegistry, DevnetManifestView } from '@swapgw/chains';
 import bs58 from 'bs58';
+import type { DataSource } from 'typeorm';
 import { inspect } from 'node:util';
 import { SignerChains } from '../../chains/signer-chains';
 import { configHidingKeys, configProblemsOf, keyProblemOf } from '../../../test/key-file-specs';
 import { verifyEd25519 } from '@swapgw/chains/families';
 import { RelayerKeySet } from '../../sponsorship/relayer-keys';
+import { FeeAccountLedger } from '../../sponsorship/fee-account-ledger';
+import { RelayerAccountsRepository } from '../../sponsorship/relayer-accounts.repository';
+import { SponsoredTransactionsRepository } from '../../sponsorship/sponsored-transactions.repository';
 import { SolanaFeePayerSettings } from './solana-fee-payer-settings';
 import { parseSolanaFeePayerKeys } from './solana-fee-payer-keys';
 import { SolanaFeePayers } from './solana-fee-payers';
@@ -109,18 +113,28 @@ describe('SolanaFeePayers', () => {
       1000,
     );
   const keys = (byChain: Record<string, string[]>) => new RelayerKeySet(new Map(Object.entries(byChain)));
+  // Construction and keys touch no database.
+  const ledger = new FeeAccountLedger(
+    new RelayerAccountsRepository({} as DataSource),
+    new SponsoredTransactionsRepository({} as DataSource),
+  );
 
   it('refuses keys of an unknown or non-Solana chain at construction, naming chains only', () => {
     expect(
       () =>
-        new SolanaFeePayers(keys({ solana: [KEY_A], 'devnet-z': [KEY_B], ethereum: [KEY_B] }), chains(), 0n),
+        new SolanaFeePayers(
+          keys({ solana: [KEY_A], 'devnet-z': [KEY_B], ethereum: [KEY_B] }),
+          chains(),
+          0n,
+          ledger,
+        ),
     ).toThrow(
       'Invalid Solana fee payer configuration: SOLANA_FEE_PAYER_KEYS names chain devnet-z, which is not known; SOLANA_FEE_PAYER_KEYS names chain ethereum, a evm chain: fee payers pay Solana transactions only',
     );
   });
 
   it('signs a message as its fee payers only, deterministically, and prints no key', () => {
-    const payers = new SolanaFeePayers(keys({ solana: [KEY_A, KEY_B] }), chains(), 0n);
+    const payers = new SolanaFeePayers(keys({ solana: [KEY_A, KEY_B] }), chains(), 0n, ledger);
     expect(payers.addresses('solana')).toEqual([payerA.publicKey.toBase58(), payerB.publicKey.toBase58()]);
     const message = Buffer.from('a transaction message');
     const signature = payers.sign(payerB.publicKey.toBase58(), message)!;
@@ -131,7 +145,7 @@ describe('SolanaFeePayers', () => {
   });
 
   it('takes fee payers in turn, skips one under its minimum balance, and is unavailable when none can pay', async () => {
-    const payers = new SolanaFeePayers(keys({ solana: [KEY_A, KEY_B] }), chains(), 1_000n);
+    const payers = new SolanaFeePayers(keys({ solana: [KEY_A, KEY_B] }), chains(), 1_000n, ledger);
     const [a, b] = payers.addresses('solana');
     expect([await payers.pick('solana', 10n), await payers.pick('solana', 10n)]).toEqual([a, b]);
     payers.noteBalance('solana', a, 999n);

@@ -1,10 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Clock } from '@swapgw/runtime';
-import { DataSource } from 'typeorm';
 import { SignerSurfaceConfig } from '../../config/signer-surface.config';
 import { feeAccountsOf } from '../../sponsorship/fee-account-settings';
 import { RelayerKeySet } from '../../sponsorship/relayer-keys';
-import { RELAYING_DATA_SOURCE } from '../../sponsorship/relaying-database';
+import { SponsoredTransactionsRepository } from '../../sponsorship/sponsored-transactions.repository';
 import { SponsorshipBudget } from '../../sponsorship/sponsorship-budget';
 import { SponsorshipBudgetLimits } from '../../sponsorship/wei-settings';
 
@@ -32,11 +31,7 @@ export class SolanaFeePayerSettings {
 /** The daily sponsorship budget of Solana chains (lamports): what the fee payers may pay per key. */
 @Injectable()
 export class SolanaSponsorshipBudget extends SponsorshipBudget {
-  constructor(
-    @Inject(RELAYING_DATA_SOURCE) dataSource: DataSource,
-    settings: SolanaFeePayerSettings,
-    clock: Clock,
-  ) {
-    super(dataSource, settings.budget, clock);
+  constructor(ledger: SponsoredTransactionsRepository, settings: SolanaFeePayerSettings, clock: Clock) {
+    super(ledger, settings.budget, clock);
   }
 }

@@ -5,7 +5,7 @@ import { KeyObject, sign } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { SignerChains } from '../../chains/signer-chains';
 import type { SponsoredSolanaTransaction } from '../../sponsorship/gas-sponsor';
-import { recordFeeAccountTransaction } from '../../sponsorship/fee-account-ledger';
+import { FeeAccountLedger } from '../../sponsorship/fee-account-ledger';
 import { RelayerKeySet } from '../../sponsorship/relayer-keys';
 import { sponsorshipUnavailable } from '../../sponsorship/relaying-errors';
 import { RelayingMetrics } from '../../sponsorship/relaying-metrics';
@@ -36,6 +36,7 @@ export class SolanaFeePayers {
     keys: RelayerKeySet,
     private readonly chains: SignerChains,
     private readonly minBalanceLamports: bigint,
+    private readonly ledger: FeeAccountLedger,
   ) {
     const problems: string[] = [];
     for (const chain of keys.chains()) {
@@ -143,7 +144,7 @@ export class SolanaFeePayers {
 
   /** Writes the ledger row of a co-signed transaction (pending) in the caller's transaction. */
   async record(manager: EntityManager, tx: SponsoredSolanaTransaction, nowMs: number): Promise<string> {
-    const id = await recordFeeAccountTransaction(
+    const id = await this.ledger.record(
       manager,
       {
         chain: tx.chain,

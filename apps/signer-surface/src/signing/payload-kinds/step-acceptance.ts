@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import type { SignedTransactionArtifact } from '@swapgw/chains/families';
 import type { EntityManager } from 'typeorm';
-import { Clock, SystemClock } from '@swapgw/runtime';
+import { Clock } from '@swapgw/runtime';
 import { saveSigningRequest } from '../signing-requests.repository';
 import { SigningEventsOutbox } from '../signing-events.outbox';
 import type { SigningRequestEntity } from '../signing-request.entity';
@@ -21,8 +21,8 @@ export class StepAcceptance {
   constructor(
     private readonly events: SigningEventsOutbox,
     private readonly policy: SubmissionPolicy,
-    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
-    private readonly clock: Clock = new SystemClock(),
+    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null,
+    private readonly clock: Clock,
   ) {}
 
   /**

@@ -34,7 +34,7 @@ export class BitcoinPsbtKind implements PayloadKindHandler {
   constructor(
     private readonly acceptance: StepAcceptance,
     /** The fee wallets whose inputs pay for the step. */
-    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
+    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null,
   ) {}
 
   async submit({ manager, current, signed }: StepSubmission): Promise<SubmissionVerdict> {

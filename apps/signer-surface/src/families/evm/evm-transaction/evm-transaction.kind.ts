@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EvmSigningPayload } from '@swapgw/contracts';
-import { Clock, SystemClock } from '@swapgw/runtime';
+import { Clock } from '@swapgw/runtime';
 import { assertNoMismatch, compareSentWithPayload, verifySignedArtifact } from '@swapgw/chains/families';
 import type {
   PayloadKindHandler,
@@ -36,8 +36,8 @@ export class EvmTransactionKind implements PayloadKindHandler {
   constructor(
     private readonly acceptance: StepAcceptance,
     /** The relayers that send a covered transaction's gas drop. */
-    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
-    private readonly clock: Clock = new SystemClock(),
+    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null,
+    private readonly clock: Clock,
   ) {}
 
   async submit({ manager, current, signed, sentByWallet }: StepSubmission): Promise<SubmissionVerdict> {

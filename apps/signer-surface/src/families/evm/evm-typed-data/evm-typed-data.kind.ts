@@ -37,7 +37,7 @@ export class EvmTypedDataKind implements PayloadKindHandler {
   constructor(
     private readonly acceptance: StepAcceptance,
     /** The relayers that carry typed-data signatures. */
-    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
+    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null,
   ) {}
 
   async submit({ manager, current, signed }: StepSubmission): Promise<SubmissionVerdict> {

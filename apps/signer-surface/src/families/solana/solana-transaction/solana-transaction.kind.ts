@@ -45,7 +45,7 @@ export class SolanaTransactionKind implements PayloadKindHandler {
     private readonly chains: SignerChains,
     private readonly acceptance: StepAcceptance,
     /** The fee payers that co-sign sponsored steps. */
-    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null = null,
+    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null,
   ) {}
 
   async submit({ manager, current, signed }: StepSubmission): Promise<SubmissionVerdict> {
