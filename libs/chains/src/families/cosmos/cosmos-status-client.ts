@@ -126,6 +126,8 @@ export class CosmosStatusClient {
         // The node answered: a tx already committed is "tx already exists in cache" in CometBFT.
         if (/already exists in cache/i.test(error.data))
           return { kind: 'already-known', message: error.data };
+        // A full mempool refuses nothing for good: the same bytes may be sent again.
+        if (/mempool is full/i.test(error.data)) return { kind: 'unreachable', message: error.data };
         return { kind: 'rejected', message: `${error.message}: ${error.data}` };
       }
       return { kind: 'unreachable', message: (error as Error).message };
