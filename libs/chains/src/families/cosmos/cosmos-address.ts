@@ -1,0 +1,50 @@
+import { ripemd160 } from '@noble/hashes/legacy.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bech32 } from '@scure/base';
+
+/** A bech32 human-readable prefix as chains use them (`cosmos`, `osmo`, `noble`). */
+const PREFIX = /^[a-z][a-z0-9]{0,30}$/;
+
+/**
+ * The bytes of a Cosmos SDK address of `prefix`: 20 (a secp256k1 account, ripemd160(sha256(pubkey)))
+ * or, with `allowModule`, 32 (module accounts, interchain accounts, contracts); undefined when
+ * `address` is not one (another prefix, a bad checksum, mixed case, another length).
+ */
+export function cosmosAddressBytes(
+  prefix: string,
+  address: string,
+  options: { allowModule?: boolean } = {},
+): Uint8Array | undefined {
+  if (typeof address !== 'string' || address.length > 90) return undefined;
+  try {
+    const decoded = bech32.decode(address as `${string}1${string}`);
+    if (decoded.prefix !== prefix) return undefined;
+    const bytes = bech32.fromWords(decoded.words);
+    if (bytes.length === 20 || (options.allowModule && bytes.length === 32)) return bytes;
+    return undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when `address` is an address of `prefix` (see cosmosAddressBytes). */
+export function isCosmosAddress(
+  prefix: string,
+  address: string,
+  options: { allowModule?: boolean } = {},
+): boolean {
+  return cosmosAddressBytes(prefix, address, options) !== undefined;
+}
+
+/** True for a usable bech32 prefix (lowercase letters then letters or digits). */
+export function isBech32Prefix(prefix: string): boolean {
+  return PREFIX.test(prefix);
+}
+
+/** The SDK's secp256k1 account address: bech32(prefix, ripemd160(sha256(compressed pubkey))). */
+export function cosmosAddressOfPubkey(prefix: string, compressedPubkey: Uint8Array): string {
+  if (compressedPubkey.length !== 33 || (compressedPubkey[0] !== 2 && compressedPubkey[0] !== 3)) {
+    throw new Error('A Cosmos secp256k1 public key is 33 bytes, compressed (02 or 03 first)');
+  }
+  return bech32.encode(prefix, bech32.toWords(ripemd160(sha256(compressedPubkey))));
+}

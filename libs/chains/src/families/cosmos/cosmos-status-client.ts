@@ -1,0 +1,178 @@
+import { CodedError, ErrorCodes, type TransactionStatusResult } from '@swapgw/contracts';
+import type { BroadcastOutcome } from '../chain-family';
+
+export const COSMOS_TX_HASH = /^[0-9a-fA-F]{64}$/;
+
+/** The CometBFT code of a tx the mempool holds already (the SDK's ErrTxInMempoolCache, code 19). */
+const TX_IN_MEMPOOL = 19;
+
+/**
+ * A Cosmos chain as the status look-ups know it: its API id and its CometBFT RPC. Not yet a
+ * ChainDescriptor: the registry's families do not list Cosmos until the family is wired in.
+ */
+export interface CosmosChainRef {
+  id: string;
+  rpcUrl: string;
+}
+
+/** Throws INVALID_TX_HASH unless `txHash` is 64 hex digits (any case, no 0x); returns it uppercase. */
+export function canonicalCosmosTxHash(chain: string, txHash: string): string {
+  if (typeof txHash !== 'string' || !COSMOS_TX_HASH.test(txHash)) {
+    throw new CodedError(ErrorCodes.INVALID_TX_HASH, 'A Cosmos tx hash is 64 hex digits (no 0x prefix)', {
+      chain,
+      txHash,
+    });
+  }
+  return txHash.toUpperCase();
+}
+
+interface CometTxResult {
+  hash: string;
+  height: string;
+  tx_result: { code: number; codespace?: string; log?: string };
+}
+
+class CometRpcError extends Error {
+  constructor(
+    readonly rpcCode: number | null,
+    message: string,
+    readonly data: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A Cosmos chain for status look-ups and broadcasts over its CometBFT RPC (JSON-RPC POST), each call
+ * bounded by `timeoutMs`. `/tx` knows only committed transactions: one the node does not know
+ * (still in the mempool, evicted, never sent) is TRANSACTION_NOT_FOUND, as on Bitcoin; included, it
+ * is confirmed (CometBFT's blocks are final) when its code is 0, else failed with
+ * `codespace/code: log` (its fee is paid all the same).
+ */
+export class CosmosStatusClient {
+  readonly family = 'cosmos' as const;
+
+  constructor(
+    readonly chain: CosmosChainRef,
+    private readonly timeoutMs: number,
+  ) {}
+
+  assertTxHash(txHash: string): void {
+    canonicalCosmosTxHash(this.chain.id, txHash);
+  }
+
+  async transactionStatus(txHash: string): Promise<TransactionStatusResult> {
+    const chain = this.chain.id;
+    const hash = canonicalCosmosTxHash(chain, txHash);
+    let tx: CometTxResult;
+    try {
+      tx = await this.call<CometTxResult>('tx', {
+        hash: Buffer.from(hash, 'hex').toString('base64'),
+        prove: false,
+      });
+    } catch (error) {
+      if (error instanceof CometRpcError && /not found/i.test(error.data))
+        throw new CodedError(
+          ErrorCodes.TRANSACTION_NOT_FOUND,
+          `Chain ${chain} does not know transaction ${hash}`,
+          {
+            chain,
+            txHash: hash,
+          },
+        );
+      throw this.upstreamError(error);
+    }
+    const code = tx?.tx_result?.code;
+    if (typeof code !== 'number' || typeof tx.height !== 'string')
+      throw this.upstreamError(new Error('/tx answered without tx_result.code or height'));
+    if (code !== 0) {
+      const { codespace, log } = tx.tx_result;
+      return {
+        txHash: hash,
+        chain,
+        status: 'failed',
+        error: `${codespace || 'sdk'}/${code}: ${log ?? ''}`.trim(),
+      };
+    }
+    let blockTimeMs: number | null;
+    try {
+      const block = await this.call<{ block?: { header?: { time?: string } } }>('block', {
+        height: tx.height,
+      });
+      const parsed = Date.parse(block?.block?.header?.time ?? '');
+      blockTimeMs = Number.isFinite(parsed) ? parsed : null;
+    } catch (error) {
+      throw this.upstreamError(error);
+    }
+    return {
+      txHash: hash,
+      chain,
+      status: 'confirmed',
+      ...(blockTimeMs !== null ? { confirmedAtMs: blockTimeMs } : {}),
+    };
+  }
+
+  /**
+   * Sends a signed TxRaw (base64) with `broadcast_tx_sync`: CheckTx code 0 → sent; code 19 (already
+   * in the mempool) → already-known; another code → rejected with `codespace/code: log`; no answer
+   * → unreachable (the same bytes may be sent again).
+   */
+  async broadcastTxSync(rawTx: string): Promise<BroadcastOutcome> {
+    let result: { code: number; codespace?: string; log?: string };
+    try {
+      result = await this.call('broadcast_tx_sync', { tx: rawTx });
+    } catch (error) {
+      if (error instanceof CometRpcError && error.rpcCode !== null) {
+        // The node answered: a tx already committed is "tx already exists in cache" in CometBFT.
+        if (/already exists in cache/i.test(error.data))
+          return { kind: 'already-known', message: error.data };
+        // A full mempool refuses nothing for good: the same bytes may be sent again.
+        if (/mempool is full/i.test(error.data)) return { kind: 'unreachable', message: error.data };
+        return { kind: 'rejected', message: `${error.message}: ${error.data}` };
+      }
+      return { kind: 'unreachable', message: (error as Error).message };
+    }
+    if (typeof result?.code !== 'number')
+      return { kind: 'unreachable', message: 'broadcast_tx_sync answered no code' };
+    if (result.code === 0) return { kind: 'sent' };
+    const message = `${result.codespace || 'sdk'}/${result.code}: ${result.log ?? ''}`.trim();
+    if (result.code === TX_IN_MEMPOOL && (result.codespace ?? 'sdk') === 'sdk')
+      return { kind: 'already-known', message };
+    return { kind: 'rejected', message };
+  }
+
+  private upstreamError(error: unknown): CodedError {
+    return new CodedError(
+      ErrorCodes.STATUS_UPSTREAM_ERROR,
+      `The CometBFT RPC of chain ${this.chain.id} failed`,
+      {
+        chain: this.chain.id,
+        reason: error instanceof CometRpcError ? `${error.message}: ${error.data}` : (error as Error).message,
+      },
+    );
+  }
+
+  private async call<T>(method: string, params: Record<string, unknown>): Promise<T> {
+    const response = await fetch(this.chain.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
+    let body: { result?: T; error?: { code?: number; message?: string; data?: string } };
+    try {
+      body = (await response.json()) as typeof body;
+    } catch {
+      throw new Error(`${method} answered HTTP ${response.status}, not JSON`);
+    }
+    if (body?.error)
+      throw new CometRpcError(
+        body.error.code ?? null,
+        body.error.message ?? 'RPC error',
+        String(body.error.data ?? ''),
+      );
+    if (body?.result === undefined)
+      throw new Error(`${method} answered HTTP ${response.status} without a result`);
+    return body.result;
+  }
+}

@@ -1,0 +1,4 @@
+export * from './cosmos-address';
+export * from './cosmos-sign-doc';
+export * from './cosmos-signed-tx';
+export * from './cosmos-status-client';
