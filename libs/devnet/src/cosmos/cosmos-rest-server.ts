@@ -10,7 +10,9 @@ import {
   GRPC_STATUS,
   queryAccount,
   queryAllowance,
+  queryDenomTrace,
   querySimulate,
+  traceHops,
 } from './cosmos-queries';
 
 /** gRPC status → HTTP status, as grpc-gateway's HTTPStatusFromCode. */
@@ -62,6 +64,25 @@ export class CosmosRestServer {
         handle: ([granter, grantee]) => ({
           allowance: { granter, grantee, allowance: allowanceJson(queryAllowance(chain, granter, grantee)) },
         }),
+      },
+      {
+        // ibc-go v10 (the hash, or ibc/<hash> as one segment or two).
+        method: 'GET',
+        pattern: /^\/ibc\/apps\/transfer\/v1\/denoms\/((?:ibc\/)?[^/]+)$/,
+        handle: ([hash]) => {
+          const trace = queryDenomTrace(chain, hash);
+          const trace_ = traceHops(trace).map((h) => ({ port_id: h.portId, channel_id: h.channelId }));
+          return { denom: { base: trace.baseDenom, trace: trace_ } };
+        },
+      },
+      {
+        // ibc-go v8 and before (what most explorers of today's Osmosis read).
+        method: 'GET',
+        pattern: /^\/ibc\/apps\/transfer\/v1\/denom_traces\/((?:ibc\/)?[^/]+)$/,
+        handle: ([hash]) => {
+          const trace = queryDenomTrace(chain, hash);
+          return { denom_trace: { path: trace.path, base_denom: trace.baseDenom } };
+        },
       },
       { method: 'POST', pattern: /^\/cosmos\/tx\/v1beta1\/txs$/, handle: (_m, body) => this.broadcast(body) },
       {
