@@ -113,6 +113,12 @@ export class CosmosChain {
     this.checkState = this.state.branch();
   }
 
+  /** Genesis writes of a module (pools, …): before the first block. */
+  genesis(write: (state: CosmosState) => void): void {
+    write(this.state);
+    this.checkState = this.state.branch();
+  }
+
   get latestBlock(): CosmosBlock | undefined {
     return this.blocks.at(-1);
   }

@@ -10,6 +10,7 @@ import {
   CosmosChainSpec,
 } from './cosmos-chain-spec';
 import { IBC_CHANNELS, IbcRelayer, msgTransferHandler } from './cosmos-ibc';
+import { seedOsmosisPools, msgSwapExactAmountInHandler } from './cosmos-osmosis';
 import { cosmosDevnetKey } from './cosmos-keys';
 import { messageRegistry } from './cosmos-messages';
 import { CosmosRestServer } from './cosmos-rest-server';
@@ -59,10 +60,13 @@ export async function startCosmosDevnet(options: StartCosmosDevnetOptions): Prom
     return latest && { height: latest.height, time: latest.time };
   };
   for (const spec of COSMOS_DEVNET_CHAINS) {
-    const registry = messageRegistry([...DEFAULT_MESSAGE_HANDLERS, msgTransferHandler(counterparty)]);
+    const handlers = [...DEFAULT_MESSAGE_HANDLERS, msgTransferHandler(counterparty)];
+    if (spec.id === 'osmosis-devnet') handlers.push(msgSwapExactAmountInHandler);
+    const registry = messageRegistry(handlers);
     byId.set(spec.id, new CosmosChain(spec, registry));
   }
   const relayer = new IbcRelayer([...byId.values()]);
+  seedOsmosisPools(byId);
   try {
     const chains = await Promise.all(
       [...byId.values()].map(async (chain) => {

@@ -30,6 +30,14 @@ export const SDK_ERRORS = {
   packetTimeout: { codespace: 'channel', code: 14, description: 'packet timeout' },
   packetReceived: { codespace: 'channel', code: 19, description: 'packet already received' },
   packetCommitmentNotFound: { codespace: 'channel', code: 20, description: 'packet commitment not found' },
+  // Osmosis: x/gamm/types/errors.go.
+  gammPoolNotFound: { codespace: 'gamm', code: 1, description: 'pool not found' },
+  gammLimitMinAmount: {
+    codespace: 'gamm',
+    code: 7,
+    description: 'calculated amount is lesser than min amount',
+  },
+  gammInvalidMathApprox: { codespace: 'gamm', code: 8, description: 'invalid calculated result' },
   traceNotFound: { codespace: 'transfer', code: 6, description: 'denomination trace not found' },
 } as const;
 

@@ -97,6 +97,11 @@ export function denomTrace(state: CosmosState, hash: string): DenomTrace | undef
   return fullPath === undefined ? undefined : parseDenomPath(fullPath);
 }
 
+/** Records the trace of the voucher of `fullPath` (what receiving it first does). */
+export function recordDenomTrace(state: CosmosState, fullPath: string): void {
+  state.set(key.trace(ibcHash(fullPath)), fullPath);
+}
+
 /** ICS-20 FungibleTokenPacketData, as its JSON (sorted keys, memo omitted when empty). */
 export interface TransferPacketData {
   amount: string;

@@ -1,6 +1,11 @@
 import { makeCosmoshubPath, Secp256k1HdWallet } from '@cosmjs/amino';
 import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
-import { GasPrice, SigningStargateClient, StargateClient } from '@cosmjs/stargate';
+import {
+  GasPrice,
+  SigningStargateClient,
+  SigningStargateClientOptions,
+  StargateClient,
+} from '@cosmjs/stargate';
 import { DEVNET_MNEMONIC } from '../anvil';
 import { CosmosDevnetChainManifest, CosmosDevnetHandle, startCosmosDevnet } from './cosmos-devnet';
 
@@ -16,6 +21,8 @@ export class CosmosTestClients {
     chain: CosmosDevnetChainManifest,
     index: number,
     mode: 'direct' | 'amino' = 'direct',
+    /** Message types beyond cosmjs's defaults (a chain's own modules), protobuf and amino. */
+    types: Pick<SigningStargateClientOptions, 'registry' | 'aminoTypes'> = {},
   ) => {
     const options = { prefix: chain.bech32Prefix, hdPaths: [makeCosmoshubPath(index)] };
     const signer =
@@ -26,6 +33,7 @@ export class CosmosTestClients {
     const client = await SigningStargateClient.connectWithSigner(chain.rpc, signer, {
       gasPrice: GasPrice.fromString(chain.minGasPrice),
       broadcastPollIntervalMs: 100,
+      ...types,
     });
     this.clients.push(client);
     return { address, client };

@@ -5,3 +5,4 @@ export * from './cosmos-errors';
 export * from './cosmos-keys';
 export * from './cosmos-messages';
 export * from './cosmos-ibc';
+export * from './cosmos-osmosis';
