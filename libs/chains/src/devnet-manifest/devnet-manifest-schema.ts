@@ -49,6 +49,11 @@ export interface CosmosDevnetChainManifest {
   blockMs: number;
   /** Test wallets: m/44'/118'/0'/0/<index> of the test mnemonic, 1,000 tokens each at start. */
   accounts: { index: number; address: string }[];
+  /**
+   * ICS-20 transfer channels (port `transfer`) of this chain: counterparty chain id → this chain's
+   * channel id toward it, e.g. `{"osmosis-devnet": "channel-0"}`.
+   */
+  ibcChannels: Record<string, string>;
 }
 
 /** The manifest's `bitcoin` section: the local Bitcoin chain, its Esplora API and its end of the bridge. */

@@ -270,6 +270,12 @@ function cosmosProblems(cosmos: unknown): string[] {
       isNonNegativeInteger(chain.blockMs) && (chain.blockMs as number) > 0,
       'blockMs must be a positive integer',
     );
+    const channels = chain.ibcChannels;
+    expect(
+      isObject(channels) &&
+        Object.values(channels).every((id) => typeof id === 'string' && /^channel-\d+$/.test(id)),
+      'ibcChannels must map counterparty chain ids to channel ids (channel-0)',
+    );
     if (!Array.isArray(chain.accounts)) {
       problems.push(`${at}.accounts must be an array`);
     } else {

@@ -89,6 +89,7 @@ export function completeDevnetManifest(): DevnetManifest {
         minGasPrice: '0.005uatom',
         blockMs: 1000,
         accounts: [{ index: 1, address: 'cosmos1erxf3sa9q2j4vgseu7jq4a258ckmk7cy076t8z' }],
+        ibcChannels: { 'osmosis-devnet': 'channel-0', 'noble-devnet': 'channel-1' },
       },
     ],
   };

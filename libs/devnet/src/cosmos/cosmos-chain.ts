@@ -74,6 +74,17 @@ export class TxAlreadyKnownError extends Error {
   }
 }
 
+/** What a relayer's tx runs against in its block (cosmos-ibc.ts's packet delivery). */
+export interface RelayerTxContext {
+  state: CosmosState;
+  blockTime: Date;
+  height: number;
+  events: TxEvent[];
+}
+
+/** Gas a relayer tx reports: IBC core's proof verification and the application callback, fixed. */
+export const RELAYER_TX_GAS = 150_000n;
+
 /**
  * One in-process Cosmos SDK chain: the committed state and CheckTx's own state (as baseapp's
  * deliverState/checkState), a mempool, and blocks. A broadcast tx runs the ante handler on the
@@ -85,6 +96,7 @@ export class CosmosChain {
   private readonly state = CosmosState.empty();
   private checkState: CosmosState;
   private mempool: DecodedTx[] = [];
+  private relayerTxs: { raw: Uint8Array; run: (ctx: RelayerTxContext) => void }[] = [];
   private readonly blocks: CosmosBlock[] = [];
   private readonly txs = new Map<string, IncludedTx>();
 
@@ -98,6 +110,12 @@ export class CosmosChain {
   /** Genesis balances: minted before the first block. */
   fund(address: string, coins: Coin[]): void {
     this.state.mint(address, coins);
+    this.checkState = this.state.branch();
+  }
+
+  /** Genesis writes of a module (pools, …): before the first block. */
+  genesis(write: (state: CosmosState) => void): void {
+    write(this.state);
     this.checkState = this.state.branch();
   }
 
@@ -148,10 +166,48 @@ export class CosmosChain {
       const { result, decoded } = this.runTx(this.state, tx.raw, 'deliver', time);
       this.txs.set(tx.hash, { hash: tx.hash, height, time, index, raw: tx.raw, result, tx: decoded });
     });
+    const relayed = this.relayerTxs;
+    this.relayerTxs = [];
+    relayed.forEach(({ raw, run }, i) => {
+      const hash = txHash(raw);
+      const result = this.runRelayerTx(run, time, height);
+      this.txs.set(hash, { hash, height, time, index: included.length + i, raw, result, tx: undefined });
+      raws.push(raw);
+    });
     this.checkState = this.state.branch();
     const block = new CosmosBlock(this.spec.id, height, time, raws);
     this.blocks.push(block);
     return block;
+  }
+
+  /**
+   * A relayer's tx (MsgRecvPacket, MsgAcknowledgement, MsgTimeout), included after the mempool in
+   * the next block: `run` writes its effects on a branch kept only if it does not throw. The
+   * devnet's relayer is its own trusted process, so no ante handler, fee or signature.
+   */
+  submitRelayerTx(raw: Uint8Array, run: (ctx: RelayerTxContext) => void): void {
+    this.relayerTxs.push({ raw, run });
+  }
+
+  private runRelayerTx(run: (ctx: RelayerTxContext) => void, blockTime: Date, height: number): TxResult {
+    const branch = this.state.branch();
+    const events: TxEvent[] = [];
+    try {
+      run({ state: branch, blockTime, height, events });
+    } catch (error) {
+      const refused = asCosmosTxError(error).wrap('failed to execute message; message index: 0');
+      return { ...failure(refused, new GasMeter(RELAYER_TX_GAS)), gasUsed: RELAYER_TX_GAS };
+    }
+    this.state.replaceWith(branch);
+    return {
+      code: 0,
+      codespace: '',
+      log: '',
+      data: new Uint8Array(),
+      gasWanted: RELAYER_TX_GAS,
+      gasUsed: RELAYER_TX_GAS,
+      events,
+    };
   }
 
   includedTx(hash: string): IncludedTx | undefined {

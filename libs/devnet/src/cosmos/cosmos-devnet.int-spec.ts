@@ -1,77 +1,26 @@
 import { createHash } from 'node:crypto';
-import { makeCosmoshubPath, Secp256k1HdWallet } from '@cosmjs/amino';
-import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import {
   BroadcastTxError,
   calculateFee,
   DeliverTxResponse,
   GasPrice,
   SigningStargateClient,
-  StargateClient,
   StdFee,
 } from '@cosmjs/stargate';
 import { BasicAllowance } from 'cosmjs-types/cosmos/feegrant/v1beta1/feegrant';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
-import { DEVNET_MNEMONIC } from '../anvil';
 import { COSMOS_TEST_WALLET_FUNDING } from './cosmos-chain-spec';
-import { CosmosDevnetChainManifest, CosmosDevnetHandle, startCosmosDevnet } from './cosmos-devnet';
+import type { CosmosDevnetChainManifest } from './cosmos-devnet';
+import { cosmosDevnetForSpec, waitFor } from './cosmos-test-support';
 
 /**
  * The devnet's Cosmos chains as wallets see them: unmodified cosmjs clients (a SIGN_MODE_DIRECT
  * wallet and a legacy amino one) against the CometBFT RPC, and the REST API read as explorers do.
  */
 describe('local Cosmos devnet (in-process Cosmos SDK chains behind CometBFT RPC and REST)', () => {
-  let devnet: CosmosDevnetHandle;
-  let hub: CosmosDevnetChainManifest;
-  let osmosis: CosmosDevnetChainManifest;
-  const clients: StargateClient[] = [];
-
-  beforeAll(async () => {
-    devnet = await startCosmosDevnet({ standardPorts: false, blockMs: 200 });
-    hub = devnet.chains.find((c) => c.manifest.id === 'cosmoshub-devnet')!.manifest;
-    osmosis = devnet.chains.find((c) => c.manifest.id === 'osmosis-devnet')!.manifest;
-  });
-  afterAll(async () => {
-    clients.forEach((c) => c.disconnect());
-    await devnet?.stop();
-  });
-
+  const devnet = cosmosDevnetForSpec();
+  const { wallet, reader, rest } = devnet.clients;
   const gasPrice = (chain: CosmosDevnetChainManifest) => GasPrice.fromString(chain.minGasPrice);
-
-  /** A test wallet as a wallet app holds it: DIRECT signer (Keplr's default) or legacy amino (a Ledger's). */
-  async function wallet(
-    chain: CosmosDevnetChainManifest,
-    index: number,
-    mode: 'direct' | 'amino' = 'direct',
-  ) {
-    const options = { prefix: chain.bech32Prefix, hdPaths: [makeCosmoshubPath(index)] };
-    const signer =
-      mode === 'direct'
-        ? await DirectSecp256k1HdWallet.fromMnemonic(DEVNET_MNEMONIC, options)
-        : await Secp256k1HdWallet.fromMnemonic(DEVNET_MNEMONIC, options);
-    const [{ address }] = await signer.getAccounts();
-    const client = await SigningStargateClient.connectWithSigner(chain.rpc, signer, {
-      gasPrice: gasPrice(chain),
-      broadcastPollIntervalMs: 100,
-    });
-    clients.push(client);
-    return { address, client };
-  }
-
-  async function reader(chain: CosmosDevnetChainManifest): Promise<StargateClient> {
-    const client = await StargateClient.connect(chain.rpc);
-    clients.push(client);
-    return client;
-  }
-
-  async function rest(chain: CosmosDevnetChainManifest, path: string, body?: unknown) {
-    const response = await fetch(`${chain.rest}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, json: (await response.json()) as Record<string, any> };
-  }
 
   /**
    * Signs a MsgSend and broadcasts it without waiting for inclusion: broadcastTxSync rejects with
@@ -107,13 +56,13 @@ describe('local Cosmos devnet (in-process Cosmos SDK chains behind CometBFT RPC 
 
   it('describes each chain as a wallet reads it and funds the test wallets', async () => {
     expect(
-      devnet.chains.map((c) => [c.manifest.id, c.manifest.bech32Prefix, c.manifest.nativeDenom]),
+      devnet.handle.chains.map((c) => [c.manifest.id, c.manifest.bech32Prefix, c.manifest.nativeDenom]),
     ).toEqual([
       ['cosmoshub-devnet', 'cosmos', 'uatom'],
       ['osmosis-devnet', 'osmo', 'uosmo'],
       ['noble-devnet', 'noble', 'uusdc'],
     ]);
-    for (const { manifest } of devnet.chains) {
+    for (const { manifest } of devnet.handle.chains) {
       const client = await reader(manifest);
       expect(await client.getChainId()).toBe(manifest.chainId);
       expect(await client.getHeight()).toBeGreaterThanOrEqual(1);
@@ -129,9 +78,9 @@ describe('local Cosmos devnet (in-process Cosmos SDK chains behind CometBFT RPC 
   });
 
   it('sends tokens signed in SIGN_MODE_DIRECT with an "auto" (simulated) fee', async () => {
-    const sender = await wallet(hub, 1);
-    const recipient = hub.accounts[8].address;
-    const client = await reader(hub);
+    const sender = await wallet(devnet.hub, 1);
+    const recipient = devnet.hub.accounts[8].address;
+    const client = await reader(devnet.hub);
     const before = BigInt((await client.getBalance(recipient, 'uatom')).amount);
 
     const result = await sender.client.sendTokens(
@@ -154,7 +103,7 @@ describe('local Cosmos devnet (in-process Cosmos SDK chains behind CometBFT RPC 
     const found = await client.searchTx([{ key: 'transfer.recipient', value: recipient }]);
     expect(found.map((t) => t.hash)).toContain(result.transactionHash);
 
-    const { json } = await rest(hub, `/cosmos/tx/v1beta1/txs/${result.transactionHash}`);
+    const { json } = await rest(devnet.hub, `/cosmos/tx/v1beta1/txs/${result.transactionHash}`);
     expect(json.tx_response).toMatchObject({
       code: 0,
       txhash: result.transactionHash,
@@ -167,17 +116,17 @@ describe('local Cosmos devnet (in-process Cosmos SDK chains behind CometBFT RPC 
       amount: [{ denom: 'uatom', amount: '1234567' }],
     });
     expect(json.tx.body.memo).toBe('devnet');
-    const account2 = await rest(hub, `/cosmos/auth/v1beta1/accounts/${sender.address}`);
+    const account2 = await rest(devnet.hub, `/cosmos/auth/v1beta1/accounts/${sender.address}`);
     expect(account2.json.account).toMatchObject({ address: sender.address, sequence: '1' });
   });
 
   it('sends tokens signed in SIGN_MODE_LEGACY_AMINO_JSON', async () => {
-    const sender = await wallet(osmosis, 2, 'amino');
-    const recipient = osmosis.accounts[7].address;
-    const client = await reader(osmosis);
+    const sender = await wallet(devnet.osmosis, 2, 'amino');
+    const recipient = devnet.osmosis.accounts[7].address;
+    const client = await reader(devnet.osmosis);
     const before = BigInt((await client.getBalance(recipient, 'uosmo')).amount);
     const senderBefore = BigInt((await client.getBalance(sender.address, 'uosmo')).amount);
-    const paid = fee(osmosis, 200_000);
+    const paid = fee(devnet.osmosis, 200_000);
 
     const result = await sender.client.sendTokens(
       sender.address,
@@ -192,19 +141,19 @@ describe('local Cosmos devnet (in-process Cosmos SDK chains behind CometBFT RPC 
     expect(BigInt((await client.getBalance(sender.address, 'uosmo')).amount)).toBe(
       senderBefore - 5_000_000n - BigInt(paid.amount[0].amount),
     );
-    const balances = await rest(osmosis, `/cosmos/bank/v1beta1/balances/${recipient}`);
+    const balances = await rest(devnet.osmosis, `/cosmos/bank/v1beta1/balances/${recipient}`);
     expect(balances.json.balances).toEqual([{ denom: 'uosmo', amount: (before + 5_000_000n).toString() }]);
   });
 
   it('refuses a wrong sequence with code 32 and the SDK log', async () => {
-    const sender = await wallet(hub, 3);
+    const sender = await wallet(devnet.hub, 3);
     const { accountNumber, sequence } = await sender.client.getSequence(sender.address);
     const signed = await sender.client.sign(
       sender.address,
-      [sendMsg(sender.address, hub.accounts[0].address, 'uatom', '1')],
-      fee(hub, 200_000),
+      [sendMsg(sender.address, devnet.hub.accounts[0].address, 'uatom', '1')],
+      fee(devnet.hub, 200_000),
       '',
-      { accountNumber, sequence: sequence + 5, chainId: hub.chainId },
+      { accountNumber, sequence: sequence + 5, chainId: devnet.hub.chainId },
     );
     const error = await refusal(sender.client.broadcastTxSync(TxRaw.encode(signed).finish()));
     expect(error).toMatchObject({ code: 32, codespace: 'sdk' });
@@ -214,8 +163,8 @@ describe('local Cosmos devnet (in-process Cosmos SDK chains behind CometBFT RPC 
   });
 
   it('refuses a fee below gas limit × minimum gas price with code 13', async () => {
-    const sender = await wallet(hub, 4);
-    const error = await refusedSend(sender, hub.accounts[0].address, 'uatom', {
+    const sender = await wallet(devnet.hub, 4);
+    const error = await refusedSend(sender, devnet.hub.accounts[0].address, 'uatom', {
       amount: [{ denom: 'uatom', amount: '999' }],
       gas: '200000',
     });
@@ -224,16 +173,16 @@ describe('local Cosmos devnet (in-process Cosmos SDK chains behind CometBFT RPC 
   });
 
   it('runs out of gas with code 11: refused at CheckTx, or included with the fee taken and nothing sent', async () => {
-    const sender = await wallet(hub, 5);
-    const recipient = hub.accounts[1].address;
-    const tooLow = await refusedSend(sender, recipient, 'uatom', fee(hub, 1_000));
+    const sender = await wallet(devnet.hub, 5);
+    const recipient = devnet.hub.accounts[1].address;
+    const tooLow = await refusedSend(sender, recipient, 'uatom', fee(devnet.hub, 1_000));
     expect(tooLow).toMatchObject({ code: 11, codespace: 'sdk' });
     expect(tooLow.log).toMatch(/^out of gas in location: .*; gasWanted: 1000, gasUsed: \d+: out of gas$/);
 
-    const client = await reader(hub);
+    const client = await reader(devnet.hub);
     const senderBefore = BigInt((await client.getBalance(sender.address, 'uatom')).amount);
     const recipientBefore = BigInt((await client.getBalance(recipient, 'uatom')).amount);
-    const paid = fee(hub, 20_000);
+    const paid = fee(devnet.hub, 20_000);
     const result: DeliverTxResponse = await sender.client.sendTokens(
       sender.address,
       recipient,
@@ -249,13 +198,13 @@ describe('local Cosmos devnet (in-process Cosmos SDK chains behind CometBFT RPC 
   });
 
   it('refuses a bad signature with code 4 (unauthorized)', async () => {
-    const sender = await wallet(hub, 6);
+    const sender = await wallet(devnet.hub, 6);
     const { accountNumber, sequence } = await sender.client.getSequence(sender.address);
-    const msgs = [sendMsg(sender.address, hub.accounts[0].address, 'uatom', '1')];
-    const signed = await sender.client.sign(sender.address, msgs, fee(hub, 200_000), '', {
+    const msgs = [sendMsg(sender.address, devnet.hub.accounts[0].address, 'uatom', '1')];
+    const signed = await sender.client.sign(sender.address, msgs, fee(devnet.hub, 200_000), '', {
       accountNumber,
       sequence,
-      chainId: hub.chainId,
+      chainId: devnet.hub.chainId,
     });
     const tampered = TxRaw.fromPartial({
       ...signed,
@@ -268,12 +217,12 @@ describe('local Cosmos devnet (in-process Cosmos SDK chains behind CometBFT RPC 
     );
 
     // Signed in amino for another chain id: the SDK's log then names the sequence too.
-    const amino = await wallet(hub, 9, 'amino');
+    const amino = await wallet(devnet.hub, 9, 'amino');
     const aminoAccount = await amino.client.getSequence(amino.address);
     const otherChain = await amino.client.sign(
       amino.address,
-      [sendMsg(amino.address, hub.accounts[0].address, 'uatom', '1')],
-      fee(hub, 200_000),
+      [sendMsg(amino.address, devnet.hub.accounts[0].address, 'uatom', '1')],
+      fee(devnet.hub, 200_000),
       '',
       { ...aminoAccount, chainId: 'cosmoshub-4' },
     );
@@ -285,11 +234,11 @@ describe('local Cosmos devnet (in-process Cosmos SDK chains behind CometBFT RPC 
   });
 
   it('takes the fee from the granter under its allowance (fee.granter), down to the last token of the grantee', async () => {
-    const granter = await wallet(hub, 7);
-    const funder = await wallet(hub, 8);
-    const grantee = await wallet(hub, 30);
-    const recipient = hub.accounts[2].address;
-    const client = await reader(hub);
+    const granter = await wallet(devnet.hub, 7);
+    const funder = await wallet(devnet.hub, 8);
+    const grantee = await wallet(devnet.hub, 30);
+    const recipient = devnet.hub.accounts[2].address;
+    const client = await reader(devnet.hub);
     const limit = 100_000n;
 
     const grant = await granter.client.signAndBroadcast(
@@ -322,7 +271,7 @@ describe('local Cosmos devnet (in-process Cosmos SDK chains behind CometBFT RPC 
     const granterBefore = BigInt((await client.getBalance(granter.address, 'uatom')).amount);
     const recipientBefore = BigInt((await client.getBalance(recipient, 'uatom')).amount);
 
-    const paid = fee(hub, 200_000, { granter: granter.address });
+    const paid = fee(devnet.hub, 200_000, { granter: granter.address });
     const sent = await grantee.client.sendTokens(
       grantee.address,
       recipient,
@@ -338,7 +287,7 @@ describe('local Cosmos devnet (in-process Cosmos SDK chains behind CometBFT RPC 
       granterBefore - feeAmount,
     );
     const allowance = await rest(
-      hub,
+      devnet.hub,
       `/cosmos/feegrant/v1beta1/allowance/${granter.address}/${grantee.address}`,
     );
     expect(allowance.json.allowance).toMatchObject({
@@ -355,7 +304,7 @@ describe('local Cosmos devnet (in-process Cosmos SDK chains behind CometBFT RPC 
       grantee,
       recipient,
       'uatom',
-      fee(hub, 20_000_000, { granter: granter.address }),
+      fee(devnet.hub, 20_000_000, { granter: granter.address }),
     );
     expect(overLimit).toMatchObject({ code: 2, codespace: 'feegrant' });
     expect(overLimit.log).toBe(
@@ -365,14 +314,14 @@ describe('local Cosmos devnet (in-process Cosmos SDK chains behind CometBFT RPC 
       grantee,
       recipient,
       'uatom',
-      fee(hub, 200_000, { granter: funder.address }),
+      fee(devnet.hub, 200_000, { granter: funder.address }),
     );
     expect(noGrant).toMatchObject({ code: 38, codespace: 'sdk' });
     expect(noGrant.log).toBe(
       `${funder.address} does not allow to pay fees for ${grantee.address}: fee-grant not found: not found`,
     );
     const noAllowance = await rest(
-      hub,
+      devnet.hub,
       `/cosmos/feegrant/v1beta1/allowance/${funder.address}/${grantee.address}`,
     );
     expect(noAllowance).toMatchObject({
@@ -382,7 +331,7 @@ describe('local Cosmos devnet (in-process Cosmos SDK chains behind CometBFT RPC 
   });
 
   it('takes a tx as explorers and scripts do: REST simulate and broadcast, the RPC in its URI form', async () => {
-    const noble = devnet.chains.find((c) => c.manifest.id === 'noble-devnet')!.manifest;
+    const noble = devnet.handle.chains.find((c) => c.manifest.id === 'noble-devnet')!.manifest;
     const sender = await wallet(noble, 4);
     const recipient = noble.accounts[5].address;
     const signed = await sender.client.sign(
@@ -429,35 +378,24 @@ describe('local Cosmos devnet (in-process Cosmos SDK chains behind CometBFT RPC 
   });
 
   it('answers bad input with the SDK codes, never failing the chain', async () => {
-    const garbage = await rest(hub, '/cosmos/tx/v1beta1/txs', {
+    const garbage = await rest(devnet.hub, '/cosmos/tx/v1beta1/txs', {
       tx_bytes: Buffer.from('not a tx').toString('base64'),
       mode: 'BROADCAST_MODE_SYNC',
     });
     expect(garbage.status).toBe(200);
     expect(garbage.json.tx_response).toMatchObject({ code: 2, codespace: 'sdk' });
     const missing = await rest(
-      hub,
+      devnet.hub,
       '/cosmos/auth/v1beta1/accounts/cosmos1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqnrql8a',
     );
     expect(missing).toMatchObject({ status: 404, json: { code: 5 } });
-    const badAddress = await rest(hub, '/cosmos/bank/v1beta1/balances/osmo1nope');
+    const badAddress = await rest(devnet.hub, '/cosmos/bank/v1beta1/balances/osmo1nope');
     expect(badAddress.status).toBe(400);
-    const client = await reader(hub);
+    const client = await reader(devnet.hub);
     expect(await client.getAccount('cosmos1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqnrql8a')).toBeNull();
     expect(await client.getHeight()).toBeGreaterThan(0);
   });
 });
-
-/** Polls until `probe` gives a value: the chain includes a tx at its next block. */
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting for the tx to be included');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 function sendMsg(from: string, to: string, denom: string, amount: string) {
   return {

@@ -1,7 +1,7 @@
 import type { CosmosDevnetChainManifest } from '@swapgw/chains/devnet-manifest';
 import { DEVNET_MNEMONIC } from '../anvil';
 import { listenLocalChain } from '../local-http-server';
-import { CosmosChain } from './cosmos-chain';
+import { CosmosChain, DEFAULT_MESSAGE_HANDLERS } from './cosmos-chain';
 import {
   COSMOS_DEVNET_BLOCK_MS,
   COSMOS_DEVNET_CHAINS,
@@ -9,7 +9,10 @@ import {
   COSMOS_TEST_WALLET_INDICES,
   CosmosChainSpec,
 } from './cosmos-chain-spec';
+import { IBC_CHANNELS, IbcRelayer, msgTransferHandler } from './cosmos-ibc';
+import { seedOsmosisPools, msgSwapExactAmountInHandler } from './cosmos-osmosis';
 import { cosmosDevnetKey } from './cosmos-keys';
+import { messageRegistry } from './cosmos-messages';
 import { CosmosRestServer } from './cosmos-rest-server';
 import { CosmosRpcServer } from './cosmos-rpc-server';
 
@@ -22,6 +25,8 @@ export interface CosmosDevnetChainHandle {
 
 export interface CosmosDevnetHandle {
   chains: CosmosDevnetChainHandle[];
+  /** The IBC relayer between the chains (running from the start; `stop()` leaves packets to time out). */
+  relayer: IbcRelayer;
   stop(): Promise<void>;
 }
 
@@ -49,10 +54,23 @@ export async function startCosmosDevnet(options: StartCosmosDevnetOptions): Prom
     timer = undefined;
     await Promise.all(servers.map((s) => s.close()));
   };
+  const byId = new Map<string, CosmosChain>();
+  const counterparty = (id: string) => {
+    const latest = byId.get(id)?.latestBlock;
+    return latest && { height: latest.height, time: latest.time };
+  };
+  for (const spec of COSMOS_DEVNET_CHAINS) {
+    const handlers = [...DEFAULT_MESSAGE_HANDLERS, msgTransferHandler(counterparty)];
+    if (spec.id === 'osmosis-devnet') handlers.push(msgSwapExactAmountInHandler);
+    const registry = messageRegistry(handlers);
+    byId.set(spec.id, new CosmosChain(spec, registry));
+  }
+  const relayer = new IbcRelayer([...byId.values()]);
+  seedOsmosisPools(byId);
   try {
     const chains = await Promise.all(
-      COSMOS_DEVNET_CHAINS.map(async (spec) => {
-        const chain = new CosmosChain(spec);
+      [...byId.values()].map(async (chain) => {
+        const spec = chain.spec;
         const accounts = COSMOS_TEST_WALLET_INDICES.map((index) => ({
           index,
           address: cosmosDevnetKey(spec.bech32Prefix, index, mnemonic).address,
@@ -81,8 +99,11 @@ export async function startCosmosDevnet(options: StartCosmosDevnetOptions): Prom
         };
       }),
     );
-    timer = setInterval(() => chains.forEach(({ chain }) => chain.produceBlock()), blockMs);
-    return { chains, stop };
+    timer = setInterval(() => {
+      chains.forEach(({ chain }) => chain.produceBlock());
+      relayer.tick();
+    }, blockMs);
+    return { chains, relayer, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -120,5 +141,6 @@ function chainManifest(
     minGasPrice: `${spec.minGasPrice}${spec.denom}`,
     blockMs,
     accounts,
+    ibcChannels: { ...IBC_CHANNELS[spec.id] },
   };
 }

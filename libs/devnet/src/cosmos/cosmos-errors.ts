@@ -24,6 +24,21 @@ export const SDK_ERRORS = {
   invalidGasLimit: { codespace: 'sdk', code: 41, description: 'invalid gas limit' },
   feeLimitExceeded: { codespace: 'feegrant', code: 2, description: 'fee limit exceeded' },
   feeLimitExpired: { codespace: 'feegrant', code: 3, description: 'fee allowance expired' },
+  // ibc-go: modules/core/04-channel/types/errors.go and modules/apps/transfer/types/errors.go.
+  channelNotFound: { codespace: 'channel', code: 3, description: 'channel not found' },
+  invalidPacket: { codespace: 'channel', code: 13, description: 'invalid packet' },
+  packetTimeout: { codespace: 'channel', code: 14, description: 'packet timeout' },
+  packetReceived: { codespace: 'channel', code: 19, description: 'packet already received' },
+  packetCommitmentNotFound: { codespace: 'channel', code: 20, description: 'packet commitment not found' },
+  // Osmosis: x/gamm/types/errors.go.
+  gammPoolNotFound: { codespace: 'gamm', code: 1, description: 'pool not found' },
+  gammLimitMinAmount: {
+    codespace: 'gamm',
+    code: 7,
+    description: 'calculated amount is lesser than min amount',
+  },
+  gammInvalidMathApprox: { codespace: 'gamm', code: 8, description: 'invalid calculated result' },
+  traceNotFound: { codespace: 'transfer', code: 6, description: 'denomination trace not found' },
 } as const;
 
 export type SdkErrorName = keyof typeof SDK_ERRORS;

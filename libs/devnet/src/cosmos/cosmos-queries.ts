@@ -13,9 +13,11 @@ import { SimulateRequest, SimulateResponse } from 'cosmjs-types/cosmos/tx/v1beta
 import { AuthInfo, Tx, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import type { Any } from 'cosmjs-types/google/protobuf/any';
 import { TxMsgData } from 'cosmjs-types/cosmos/base/abci/v1beta1/abci';
+import { QueryDenomRequest, QueryDenomResponse } from 'cosmjs-types/ibc/applications/transfer/v1/query';
 import type { CosmosChain, TxResult } from './cosmos-chain';
 import { CosmosTxError } from './cosmos-errors';
 import { BASIC_ALLOWANCE_TYPE_URL, PERIODIC_ALLOWANCE_TYPE_URL } from './cosmos-feegrant';
+import { DenomTrace, denomTrace } from './cosmos-ibc';
 import { addressBytes } from './cosmos-keys';
 import type { CosmosAccount, FeeAllowance } from './cosmos-state';
 import { SECP256K1_PUBKEY_TYPE_URL } from './cosmos-tx';
@@ -65,6 +67,37 @@ export function queryAllowance(chain: CosmosChain, granter: string, grantee: str
     throw new CosmosQueryError('NotFound', description, new CosmosTxError('keyNotFound'), true);
   }
   return allowance;
+}
+
+/**
+ * ibc-go's transfer Query/Denom (v10; Query/DenomTrace before v9): the trace of voucher `ibc/<hash>`
+ * (the hash alone or with its `ibc/` prefix).
+ */
+export function queryDenomTrace(chain: CosmosChain, hash: string): DenomTrace {
+  const bare = hash.replace(/^ibc\//, '');
+  if (!/^[0-9A-Fa-f]{64}$/.test(bare)) {
+    throw new CosmosQueryError(
+      'InvalidArgument',
+      `invalid denom trace hash: ${bare}: invalid denomination for cross-chain transfer`,
+    );
+  }
+  const trace = denomTrace(chain.queryState, bare);
+  if (!trace) {
+    throw new CosmosQueryError(
+      'NotFound',
+      `${bare}: denomination trace not found`,
+      new CosmosTxError('keyNotFound'),
+    );
+  }
+  return trace;
+}
+
+/** A trace's hops as ibc-go v10's Denom lists them (port/channel pairs, outermost first). */
+export function traceHops(trace: DenomTrace): { portId: string; channelId: string }[] {
+  const parts = trace.path === '' ? [] : trace.path.split('/');
+  const hops: { portId: string; channelId: string }[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) hops.push({ portId: parts[i], channelId: parts[i + 1] });
+  return hops;
 }
 
 /** The Simulate service over tx bytes (or a Tx): refusals carry the SDK's gas figures as it does. */
@@ -147,6 +180,10 @@ const ABCI_QUERIES: Record<string, AbciQueryHandler> = {
     const { granter, grantee } = QueryAllowanceRequest.decode(data);
     const allowance = allowanceAny(queryAllowance(chain, granter, grantee));
     return QueryAllowanceResponse.encode({ allowance: { granter, grantee, allowance } }).finish();
+  },
+  '/ibc.applications.transfer.v1.Query/Denom': (chain, data) => {
+    const trace = queryDenomTrace(chain, QueryDenomRequest.decode(data).hash);
+    return QueryDenomResponse.encode({ denom: { base: trace.baseDenom, trace: traceHops(trace) } }).finish();
   },
   '/cosmos.tx.v1beta1.Service/Simulate': (chain, data) => {
     const request = SimulateRequest.decode(data);

@@ -4,13 +4,16 @@ import { CosmosChain, TxAlreadyKnownError } from './cosmos-chain';
 import { accountJson, txResponseJson } from './cosmos-json';
 import { allowanceJson } from './cosmos-feegrant';
 import { coinsJson } from './cosmos-messages';
+import { allPools, MSG_SWAP_EXACT_AMOUNT_IN_TYPE_URL, poolJson, routeSwap } from './cosmos-osmosis';
 import {
   checkQueryAddress,
   CosmosQueryError,
   GRPC_STATUS,
   queryAccount,
   queryAllowance,
+  queryDenomTrace,
   querySimulate,
+  traceHops,
 } from './cosmos-queries';
 
 /** gRPC status → HTTP status, as grpc-gateway's HTTPStatusFromCode. */
@@ -63,6 +66,25 @@ export class CosmosRestServer {
           allowance: { granter, grantee, allowance: allowanceJson(queryAllowance(chain, granter, grantee)) },
         }),
       },
+      {
+        // ibc-go v10 (the hash, or ibc/<hash> as one segment or two).
+        method: 'GET',
+        pattern: /^\/ibc\/apps\/transfer\/v1\/denoms\/((?:ibc\/)?[^/]+)$/,
+        handle: ([hash]) => {
+          const trace = queryDenomTrace(chain, hash);
+          const trace_ = traceHops(trace).map((h) => ({ port_id: h.portId, channel_id: h.channelId }));
+          return { denom: { base: trace.baseDenom, trace: trace_ } };
+        },
+      },
+      {
+        // ibc-go v8 and before (what most explorers of today's Osmosis read).
+        method: 'GET',
+        pattern: /^\/ibc\/apps\/transfer\/v1\/denom_traces\/((?:ibc\/)?[^/]+)$/,
+        handle: ([hash]) => {
+          const trace = queryDenomTrace(chain, hash);
+          return { denom_trace: { path: trace.path, base_denom: trace.baseDenom } };
+        },
+      },
       { method: 'POST', pattern: /^\/cosmos\/tx\/v1beta1\/txs$/, handle: (_m, body) => this.broadcast(body) },
       {
         method: 'GET',
@@ -91,6 +113,61 @@ export class CosmosRestServer {
               msg_responses: [],
             },
           };
+        },
+      },
+      ...this.osmosisRoutes(),
+    ];
+  }
+
+  /** Osmosis's poolmanager queries, on the chain that runs its swaps. */
+  private osmosisRoutes(): Route[] {
+    const chain = this.chain;
+    if (!chain.registry.has(MSG_SWAP_EXACT_AMOUNT_IN_TYPE_URL)) return [];
+    const pools = () => allPools(chain.queryState).map((p) => poolJson(chain.queryState, p));
+    return [
+      {
+        method: 'GET',
+        pattern: /^\/osmosis\/poolmanager\/v1beta1\/all-pools$/,
+        handle: () => ({ pools: pools() }),
+      },
+      {
+        method: 'GET',
+        pattern: /^\/osmosis\/gamm\/v1beta1\/pools$/,
+        handle: () => ({ pools: pools(), pagination: { next_key: null, total: String(pools().length) } }),
+      },
+      {
+        // The gateway's forms: `routes.pool_id=…` (nested fields) and, with_primitive_types, `routes_pool_id=…`.
+        method: 'GET',
+        pattern:
+          /^\/osmosis\/poolmanager\/v1beta1\/(\d+)\/estimate\/swap_exact_amount_in(?:_with_primitive_types)?$/,
+        handle: (_match, _body, url) => {
+          const params = url.searchParams;
+          const ids = [...params.getAll('routes_pool_id'), ...params.getAll('routes.pool_id')];
+          const denoms = [
+            ...params.getAll('routes_token_out_denom'),
+            ...params.getAll('routes.token_out_denom'),
+          ];
+          const tokenIn = /^([0-9]+)([a-zA-Z][a-zA-Z0-9/:._-]{2,127})$/.exec(params.get('token_in') ?? '');
+          if (
+            !tokenIn ||
+            ids.length === 0 ||
+            ids.length !== denoms.length ||
+            !ids.every((id) => /^\d+$/.test(id))
+          ) {
+            throw new CosmosQueryError('InvalidArgument', 'invalid token_in or routes');
+          }
+          const routes = ids.map((id, i) => ({ poolId: BigInt(id), tokenOutDenom: denoms[i] }));
+          try {
+            const { out } = routeSwap(
+              chain.queryState.branch(),
+              undefined,
+              { denom: tokenIn[2], amount: BigInt(tokenIn[1]) },
+              routes,
+            );
+            return { token_out_amount: out.toString() };
+          } catch (error) {
+            throw new CosmosQueryError('InvalidArgument', (error as Error).message);
+          }
         },
       },
     ];

@@ -37,10 +37,12 @@ export class CosmosState {
     private readonly accounts: Map<string, CosmosAccount>,
     private readonly balances: Map<string, Map<string, bigint>>,
     private readonly allowances: Map<string, FeeAllowance>,
+    /** Other modules' stores (IBC channels and packets, …): string keys to string values. */
+    private readonly store: Map<string, string>,
   ) {}
 
   static empty(): CosmosState {
-    return new CosmosState(new Map(), new Map(), new Map());
+    return new CosmosState(new Map(), new Map(), new Map(), new Map());
   }
 
   branch(): CosmosState {
@@ -48,6 +50,7 @@ export class CosmosState {
       new Map([...this.accounts].map(([k, a]) => [k, { ...a }])),
       new Map([...this.balances].map(([k, b]) => [k, new Map(b)])),
       new Map([...this.allowances].map(([k, a]) => [k, structuredClone(a)])),
+      new Map(this.store),
     );
     copy.nextAccountNumber = this.nextAccountNumber;
     return copy;
@@ -55,7 +58,7 @@ export class CosmosState {
 
   /** Commits a branch: this state becomes the branch's. */
   replaceWith(branch: CosmosState): void {
-    for (const key of ['accounts', 'balances', 'allowances'] as const) {
+    for (const key of ['accounts', 'balances', 'allowances', 'store'] as const) {
       this[key].clear();
       for (const [k, v] of branch[key] as Map<string, never>) (this[key] as Map<string, never>).set(k, v);
     }
@@ -96,20 +99,34 @@ export class CosmosState {
 
   /** x/bank SendCoins: refuses with the SDK's wording when the sender lacks any of the coins. */
   send(from: string, to: string, coins: Coin[]): void {
-    for (const coin of coins) {
-      const spendable = this.balance(from, coin.denom);
-      if (spendable < coin.amount) {
-        throw new CosmosTxError(
-          'insufficientFunds',
-          `spendable balance ${spendable}${coin.denom} is smaller than ${coin.amount}${coin.denom}`,
-        );
-      }
-    }
+    this.requireSpendable(from, coins);
     this.ensureAccount(to);
     for (const coin of coins) {
       this.setBalance(from, coin.denom, this.balance(from, coin.denom) - coin.amount);
       this.setBalance(to, coin.denom, this.balance(to, coin.denom) + coin.amount);
     }
+  }
+
+  /** x/bank BurnCoins (from the holder, through the module account): refused as a send would be. */
+  burn(address: string, coins: Coin[]): void {
+    this.requireSpendable(address, coins);
+    for (const coin of coins)
+      this.setBalance(address, coin.denom, this.balance(address, coin.denom) - coin.amount);
+  }
+
+  /** A module's store entry. */
+  get(key: string): string | undefined {
+    return this.store.get(key);
+  }
+
+  set(key: string, value: string | undefined): void {
+    if (value === undefined) this.store.delete(key);
+    else this.store.set(key, value);
+  }
+
+  /** A module store's entries under `prefix`, in insertion order. */
+  entries(prefix: string): [string, string][] {
+    return [...this.store].filter(([key]) => key.startsWith(prefix));
   }
 
   allowance(granter: string, grantee: string): FeeAllowance | undefined {
@@ -119,6 +136,18 @@ export class CosmosState {
   setAllowance(granter: string, grantee: string, allowance: FeeAllowance | undefined): void {
     if (allowance) this.allowances.set(`${granter}/${grantee}`, allowance);
     else this.allowances.delete(`${granter}/${grantee}`);
+  }
+
+  private requireSpendable(address: string, coins: Coin[]): void {
+    for (const coin of coins) {
+      const spendable = this.balance(address, coin.denom);
+      if (spendable < coin.amount) {
+        throw new CosmosTxError(
+          'insufficientFunds',
+          `spendable balance ${spendable}${coin.denom} is smaller than ${coin.amount}${coin.denom}`,
+        );
+      }
+    }
   }
 
   private setBalance(address: string, denom: string, amount: bigint): void {

@@ -4,3 +4,5 @@ export * from './cosmos-devnet';
 export * from './cosmos-errors';
 export * from './cosmos-keys';
 export * from './cosmos-messages';
+export * from './cosmos-ibc';
+export * from './cosmos-osmosis';

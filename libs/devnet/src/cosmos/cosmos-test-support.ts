@@ -1,0 +1,102 @@
+import { makeCosmoshubPath, Secp256k1HdWallet } from '@cosmjs/amino';
+import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
+import {
+  GasPrice,
+  SigningStargateClient,
+  SigningStargateClientOptions,
+  StargateClient,
+} from '@cosmjs/stargate';
+import { DEVNET_MNEMONIC } from '../anvil';
+import { CosmosDevnetChainManifest, CosmosDevnetHandle, startCosmosDevnet } from './cosmos-devnet';
+
+/**
+ * The int-specs' view of the devnet's Cosmos chains as wallets and explorers have it: unmodified
+ * cosmjs clients (disconnected together at the end) and the REST API.
+ */
+export class CosmosTestClients {
+  private readonly clients: StargateClient[] = [];
+
+  /** A test wallet as a wallet app holds it: DIRECT signer (Keplr's default) or legacy amino (a Ledger's). */
+  readonly wallet = async (
+    chain: CosmosDevnetChainManifest,
+    index: number,
+    mode: 'direct' | 'amino' = 'direct',
+    /** Message types beyond cosmjs's defaults (a chain's own modules), protobuf and amino. */
+    types: Pick<SigningStargateClientOptions, 'registry' | 'aminoTypes'> = {},
+  ) => {
+    const options = { prefix: chain.bech32Prefix, hdPaths: [makeCosmoshubPath(index)] };
+    const signer =
+      mode === 'direct'
+        ? await DirectSecp256k1HdWallet.fromMnemonic(DEVNET_MNEMONIC, options)
+        : await Secp256k1HdWallet.fromMnemonic(DEVNET_MNEMONIC, options);
+    const [{ address }] = await signer.getAccounts();
+    const client = await SigningStargateClient.connectWithSigner(chain.rpc, signer, {
+      gasPrice: GasPrice.fromString(chain.minGasPrice),
+      broadcastPollIntervalMs: 100,
+      ...types,
+    });
+    this.clients.push(client);
+    return { address, client };
+  };
+
+  readonly reader = async (chain: CosmosDevnetChainManifest): Promise<StargateClient> => {
+    const client = await StargateClient.connect(chain.rpc);
+    this.clients.push(client);
+    return client;
+  };
+
+  /** GET (or POST `body` as JSON to) the chain's REST API. */
+  readonly rest = async (chain: CosmosDevnetChainManifest, path: string, body?: unknown) => {
+    const response = await fetch(`${chain.rest}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return { status: response.status, json: (await response.json()) as Record<string, any> };
+  };
+
+  disconnect(): void {
+    this.clients.forEach((c) => c.disconnect());
+  }
+}
+
+/** Polls until `probe` gives a value (a tx included at the next block, a packet relayed). */
+export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out waiting for the chain');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * A spec's own Cosmos devnet (fast blocks, free ports) and clients, started before its tests and
+ * stopped after them: `devnet.handle`, `devnet.hub`, `devnet.osmosis` and `devnet.chain(id)` are there once the tests run.
+ */
+export function cosmosDevnetForSpec() {
+  const clients = new CosmosTestClients();
+  const devnet = {
+    handle: undefined as unknown as CosmosDevnetHandle,
+    hub: undefined as unknown as CosmosDevnetChainManifest,
+    osmosis: undefined as unknown as CosmosDevnetChainManifest,
+    clients,
+    chain(id: string): CosmosDevnetChainManifest {
+      const found = devnet.handle.chains.find((c) => c.manifest.id === id);
+      if (!found) throw new Error(`no Cosmos devnet chain ${id}`);
+      return found.manifest;
+    },
+  };
+  beforeAll(async () => {
+    devnet.handle = await startCosmosDevnet({ standardPorts: false, blockMs: 200 });
+    devnet.hub = devnet.chain('cosmoshub-devnet');
+    devnet.osmosis = devnet.chain('osmosis-devnet');
+  });
+  afterAll(async () => {
+    clients.disconnect();
+    await devnet.handle?.stop();
+  });
+  return devnet;
+}
