@@ -1,3 +1,4 @@
+import { canonicalJson } from '@swapgw/runtime';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
@@ -164,18 +165,5 @@ export function aminoSignDocJson(
     sequence: tx.authInfo.signerInfos[index].sequence.toString(),
   };
   if (tx.body.timeoutHeight > 0n) doc.timeout_height = tx.body.timeoutHeight.toString();
-  return JSON.stringify(sortedJson(doc))
-    .replace(/&/g, '\\u0026')
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e');
-}
-
-function sortedJson(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortedJson);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((key) => [key, sortedJson((value as Record<string, unknown>)[key])]),
-  );
+  return canonicalJson(doc).replace(/&/g, '\\u0026').replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
 }
