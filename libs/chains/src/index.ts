@@ -10,6 +10,7 @@ export * from './families/bounded-rpc';
 export * from './families/chain-errors';
 export * from './families/evm/evm-chain-errors';
 export * from './families/evm/evm-revert-replay';
+export { MULTICALL3_ADDRESS } from './families/evm/multicall-reads';
 export * from './families/solana/solana-rpc-errors';
 export * from './permit-contracts';
 export * from './quote-terms';

@@ -1,13 +1,15 @@
 import { Connection } from '@solana/web3.js';
 import { chainRpcMetrics } from '@swapgw/runtime';
 import { FetchRequest, JsonRpcPayload, JsonRpcProvider, JsonRpcResult, Network, Networkish } from 'ethers';
+import { MulticallReads } from './evm/multicall-reads';
 
 /** How long an RPC call may take when the caller does not say (RPC_TIMEOUT_MS's default). */
 export const DEFAULT_RPC_TIMEOUT_MS = 5000;
 
 /**
  * A JSON-RPC provider that counts every request it sends (`swapgw_rpc_requests_total`, by chain
- * and method), where it is sent: what a node provider bills and rate-limits.
+ * and method), where it is sent: what a node provider bills and rate-limits. Plain `eth_call` reads
+ * asked in the same turn of the event loop are sent as one Multicall3 `aggregate3` call.
  */
 export class CountedJsonRpcProvider extends JsonRpcProvider {
   constructor(
@@ -20,7 +22,14 @@ export class CountedJsonRpcProvider extends JsonRpcProvider {
     super(url, network, options);
   }
 
+  /** Plain reads of one turn of the event loop leave as one Multicall3 call (MulticallReads). */
+  private readonly reads = new MulticallReads((payload) => this.sendCounted(payload));
+
   override _send(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<JsonRpcResult[]> {
+    return Array.isArray(payload) ? this.sendCounted(payload) : this.reads.request(payload);
+  }
+
+  private sendCounted(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<JsonRpcResult[]> {
     for (const request of Array.isArray(payload) ? payload : [payload])
       chainRpcMetrics.requestSent(this.chainLabel, request.method);
     return super._send(payload);

@@ -32,6 +32,7 @@ import {
 } from '../devnet-parameters';
 import { DevnetChain } from '../manifest';
 import { placeAtCanonicalAddress } from '../replica/canonical-placement';
+import { placeMulticall3 } from '../contracts/multicall3';
 
 export interface DeployChainInput {
   spec: DevnetChainSpec;
@@ -99,6 +100,7 @@ export async function deployDevnetChain(input: DeployChainInput): Promise<Devnet
     artifact: artifacts.Permit2,
     address: CANONICAL_PERMIT2,
   });
+  await placeMulticall3(provider, spec.id);
   let permitRouter: string;
   try {
     permitRouter = (await deploySwapGatewayRouter(provider, deployer, artifacts)).address;

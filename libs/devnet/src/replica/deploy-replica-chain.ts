@@ -19,6 +19,7 @@ import { pairAddress } from '../deploy/deploy-chain';
 import { DevnetError } from '../devnet-error';
 import { DEPLOYER_INDEX, USER_ACCOUNT_INDICES } from '../devnet-parameters';
 import { placeAtCanonicalAddress } from './canonical-placement';
+import { placeMulticall3 } from '../contracts/multicall3';
 import {
   REPLICA_DEPLOYER_ETH,
   REPLICA_USER_FUNDING,
@@ -106,6 +107,7 @@ export async function deployReplicaChain(input: DeployReplicaChainInput): Promis
   await place('WETH9', uniswapV2.WETH9, addresses.weth);
   await place('USDC', artifacts.ReplicaUsdc, addresses.usdc);
   await place('Permit2', artifacts.Permit2, addresses.permit2);
+  await placeMulticall3(provider, catalog.chain);
   await place('UniswapV2Factory', uniswapV2.UniswapV2Factory, addresses.v2Factory, [deployer.address]);
   await place('UniswapV2Router02', uniswapV2.UniswapV2Router02, addresses.v2Router, [
     addresses.v2Factory,

@@ -1,0 +1,185 @@
+import { id, Interface, JsonRpcPayload, JsonRpcResult } from 'ethers';
+
+/**
+ * Multicall3, at the address it has on every EVM chain that has it (mainnets, L2s and testnets:
+ * deployed by the same keyless transaction), and on the devnet and the mainnet replica.
+ */
+export const MULTICALL3_ADDRESS = '0xcA11bde05977b3631167028862bE2a173976CA11';
+
+const multicall3 = new Interface([
+  'function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)',
+]);
+
+/**
+ * The most reads one `aggregate3` carries. Each sub-call gets 63/64 of the gas left and a node caps
+ * an eth_call's gas (anvil at the block gas limit, geth at 50M): 50 Uniswap V3 quotes (≤ 200k gas
+ * each) fit with room, and the calldata stays far below a node's request size limit.
+ */
+export const MAX_READS_PER_MULTICALL = 50;
+
+/**
+ * The reads batched: views whose answer, and revert, do not depend on who calls (inside
+ * aggregate3 the caller is Multicall3, not the zero address a plain eth_call has). A call whose
+ * revert names its caller (an ERC-20 `transferFrom` simulated without an allowance names
+ * `msg.sender`) would answer differently, so only these selectors are batched.
+ */
+const SENDER_INDEPENDENT_READS = new Set(
+  [
+    // ERC-20 and EIP-2612
+    'balanceOf(address)',
+    'allowance(address,address)',
+    'nonces(address)',
+    'decimals()',
+    'symbol()',
+    'name()',
+    'totalSupply()',
+    'DOMAIN_SEPARATOR()',
+    // Permit2
+    'allowance(address,address,address)',
+    'nonceBitmap(address,uint256)',
+    // Uniswap V2 factory, pair and Router02
+    'getPair(address,address)',
+    'getReserves()',
+    'token0()',
+    'token1()',
+    'getAmountsOut(uint256,address[])',
+    'getAmountsIn(uint256,address[])',
+    // Uniswap V3 factory, pool and QuoterV2
+    'getPool(address,address,uint24)',
+    'slot0()',
+    'liquidity()',
+    'quoteExactInputSingle((address,address,uint256,uint24,uint160))',
+    'quoteExactOutputSingle((address,address,uint256,uint24,uint160))',
+  ].map((signature) => id(signature).slice(0, 10)),
+);
+
+/** Sends one JSON-RPC request to the node (counted where it is sent). */
+export type SendToNode = (payload: JsonRpcPayload) => Promise<JsonRpcResult[]>;
+
+interface PendingRead {
+  payload: JsonRpcPayload;
+  target: string;
+  data: string;
+  resolve(results: JsonRpcResult[]): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Read-only `eth_call`s made in the same turn of the event loop leave as one `eth_call` to
+ * Multicall3's `aggregate3` per block tag, not one request each: a thousand wallets' balance,
+ * allowance and permit-nonce reads asked within one turn cost one RPC call (issue 44: RPC calls per
+ * swap, which node providers bill and rate-limit). Each read is answered as the node would have
+ * answered it alone: its return data, or a JSON-RPC `execution reverted` error carrying the revert
+ * data (ethers raises the same CALL_EXCEPTION). Nothing is kept: every batch leaves after the reads
+ * in it were asked, so no answer is older than a direct read at the moment it was asked.
+ *
+ * Only plain reads of known views are batched (SENDER_INDEPENDENT_READS): `{to, data}` at
+ * `latest` or a block number, with no `from`, `value`, gas or state override. A read alone in its
+ * turn goes out as it is. A chain without Multicall3 at its
+ * address (the first batch asks `eth_getCode` once) gets every read sent directly.
+ */
+export class MulticallReads {
+  private readonly pending = new Map<string, PendingRead[]>();
+  private flushScheduled = false;
+  /** Whether the chain has Multicall3: unknown until the first batch asks. */
+  private available?: Promise<boolean>;
+
+  constructor(
+    private readonly send: SendToNode,
+    private readonly address = MULTICALL3_ADDRESS,
+  ) {}
+
+  /** A read this batches, with its block tag; null for any other request. */
+  static batchableRead(payload: JsonRpcPayload): { tag: string; target: string; data: string } | null {
+    if (payload.method !== 'eth_call' || !Array.isArray(payload.params)) return null;
+    const [call, tag = 'latest', ...rest] = payload.params as [unknown, unknown, ...unknown[]];
+    if (rest.length > 0 || typeof tag !== 'string') return null;
+    if (tag !== 'latest' && !/^0x[0-9a-f]+$/i.test(tag)) return null;
+    if (!call || typeof call !== 'object') return null;
+    const { to, data, ...others } = call as Record<string, unknown>;
+    if (Object.keys(others).length > 0 || typeof to !== 'string' || typeof data !== 'string') return null;
+    if (!SENDER_INDEPENDENT_READS.has(data.slice(0, 10).toLowerCase())) return null;
+    return { tag, target: to, data };
+  }
+
+  /** Sends `payload` in the turn's batch when it is a plain read, else at once. */
+  request(payload: JsonRpcPayload): Promise<JsonRpcResult[]> {
+    const read = MulticallReads.batchableRead(payload);
+    if (!read || read.target.toLowerCase() === this.address.toLowerCase()) return this.send(payload);
+    return new Promise((resolve, reject) => {
+      const queue = this.pending.get(read.tag) ?? [];
+      queue.push({ payload, target: read.target, data: read.data, resolve, reject });
+      this.pending.set(read.tag, queue);
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        // After the I/O callbacks of this turn: every handler woken by the same poll joins the batch.
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const batches = [...this.pending];
+    this.pending.clear();
+    for (const [tag, reads] of batches)
+      for (let start = 0; start < reads.length; start += MAX_READS_PER_MULTICALL)
+        void this.sendBatch(tag, reads.slice(start, start + MAX_READS_PER_MULTICALL));
+  }
+
+  private async sendBatch(tag: string, reads: PendingRead[]): Promise<void> {
+    if (reads.length === 1 || !(await this.isAvailable(reads))) {
+      for (const read of reads) this.send(read.payload).then(read.resolve, read.reject);
+      return;
+    }
+    try {
+      const calls = reads.map((read) => ({ target: read.target, allowFailure: true, callData: read.data }));
+      const [answer] = await this.send({
+        id: reads[0].payload.id,
+        jsonrpc: '2.0',
+        method: 'eth_call',
+        params: [{ to: this.address, data: multicall3.encodeFunctionData('aggregate3', [calls]) }, tag],
+      });
+      if ('error' in answer) {
+        // The batch as a whole failed at the node (a rare gas cap or size limit): ask each alone.
+        for (const read of reads) this.send(read.payload).then(read.resolve, read.reject);
+        return;
+      }
+      const [results] = multicall3.decodeFunctionResult('aggregate3', answer.result as string) as unknown as [
+        Array<{ success: boolean; returnData: string }>,
+      ];
+      reads.forEach((read, index) => {
+        const { success, returnData } = results[index];
+        const id = read.payload.id;
+        read.resolve([
+          success
+            ? { id, result: returnData }
+            : ({ id, error: { code: 3, message: 'execution reverted', data: returnData } } as never),
+        ]);
+      });
+    } catch (error) {
+      for (const read of reads) read.reject(error);
+    }
+  }
+
+  /** Whether Multicall3 has code on the chain, asked once (a failed ask is asked again next batch). */
+  private async isAvailable(reads: PendingRead[]): Promise<boolean> {
+    this.available ??= this.send({
+      id: reads[0].payload.id,
+      jsonrpc: '2.0',
+      method: 'eth_getCode',
+      params: [this.address, 'latest'],
+    }).then(
+      ([answer]) => 'result' in answer && typeof answer.result === 'string' && answer.result.length > 2,
+      (error: unknown) => {
+        this.available = undefined;
+        throw error;
+      },
+    );
+    try {
+      return await this.available;
+    } catch {
+      return false;
+    }
+  }
+}
