@@ -10,7 +10,6 @@ import { DevnetError } from '../devnet-error';
  */
 function multicall3CreationCode(): string {
   const viemRoot = path.dirname(require.resolve('viem/package.json'));
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const contracts = require(path.join(viemRoot, '_cjs/constants/contracts.js')) as {
     multicall3Bytecode?: string;
   };
