@@ -2,6 +2,7 @@
 // parameter, body and answer typed from the OpenAPI document the gateway serves: gateway-api.d.ts is
 // generated from apps/gateway/openapi.json by `npm run openapi`, and `npm test` fails when it is
 // stale), runSwap with signer adapters, the swap events stream, and webhook verification.
+import type { CosmosSignDirectPayload } from './cosmos-signers';
 import type { components } from './gateway-api';
 
 export type { components, operations, paths } from './gateway-api';
@@ -38,6 +39,22 @@ export {
   type UnisatLike,
 } from './bitcoin-signers';
 export {
+  aminoAuthInfoBytes,
+  cosmosSigner,
+  CosmosSignerError,
+  encodeTxRaw,
+  type CosmosAccountLike,
+  type CosmosAminoSignDoc,
+  type CosmosAminoSignerLike,
+  type CosmosCoin,
+  type CosmosDirectSignerLike,
+  type CosmosSignDirectPayload,
+  type CosmosSignDoc,
+  type CosmosSignerErrorReason,
+  type CosmosSignMode,
+  type CosmosStdSignature,
+} from './cosmos-signers';
+export {
   swapEvents,
   TERMINAL_SWAP_EVENTS,
   type SwapEventName,
@@ -67,8 +84,11 @@ export type BuildSwapRequest = Schemas['BuildSwapDto'];
 export type SigningReady = Schemas['SyncSigningResponseDto'];
 /** mode `async` (202): nothing to sign yet; poll GET /swap/{swapId}/signing after `pollAfterMs`. */
 export type SigningPending = Schemas['AsyncSigningResponseDto'];
-/** What the wallet signs; narrow on `type`. */
-export type SigningPayload = SigningReady['signing']['payload'];
+/**
+ * What the wallet signs; narrow on `type`. The API's payload types, and `cosmos-sign-direct`
+ * (CosmosSignDirectPayload), which the SDK defines until the gateway's API document has it.
+ */
+export type SigningPayload = SigningReady['signing']['payload'] | CosmosSignDirectPayload;
 export type EvmTransactionPayload = Schemas['EvmTransactionPayloadDto'];
 export type EvmTypedDataPayload = Schemas['EvmTypedDataPayloadDto'];
 export type SolanaTransactionPayload = Schemas['SolanaTransactionPayloadDto'];

@@ -1,4 +1,10 @@
+import { makeCosmoshubPath } from '@cosmjs/amino';
+import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
+import { base64 } from '@scure/base';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- test code: the gateway's issuer and verifier (see cosmos-signers.spec.ts)
+import * as gateway from '../../chains/src/families/cosmos';
 import { createGatewayClient } from './client';
+import { cosmosSigner } from './cosmos-signers';
 import { RunSwapEvent, runSwap } from './run-swap';
 import { customSigner, SigningPayload } from './signers';
 
@@ -197,5 +203,67 @@ describe('runSwap', () => {
         signers: [],
       }),
     ).rejects.toMatchObject({ name: 'GatewayApiError', status: 400, code: 'UNKNOWN_CHAIN' });
+  });
+
+  it('signs a cosmos-sign-direct payload with the Cosmos signer and submits the TxRaw the gateway verifies', async () => {
+    const wallet = await DirectSecp256k1HdWallet.fromMnemonic(
+      'test test test test test test test test test test test junk',
+      { prefix: 'cosmos', hdPaths: [makeCosmoshubPath(0)] },
+    );
+    const [account] = await wallet.getAccounts();
+    const built = gateway.buildCosmosSignDoc({
+      chainId: 'cosmoshub-devnet',
+      bech32Prefix: 'cosmos',
+      signerAddress: account.address,
+      signerPubkey: base64.encode(account.pubkey),
+      accountNumber: '12',
+      sequence: '0',
+      msgs: [
+        {
+          typeUrl: gateway.MSG_SEND_TYPE_URL,
+          value: {
+            fromAddress: account.address,
+            toAddress: account.address,
+            amount: [{ denom: 'uatom', amount: '1' }],
+          },
+        },
+      ],
+      gasLimit: '100000',
+      fee: [{ denom: 'uatom', amount: '500' }],
+    });
+    if (built.kind !== 'ready') throw new Error(built.reason);
+    const cosmos = built.payload;
+    const polls = [
+      () => ready(1, cosmos),
+      () => json(409, { error: { code: 'EXECUTION_TERMINAL', message: 'ended' }, meta }),
+    ];
+    const bodies: Array<{ rawTx?: string }> = [];
+    const fetch = async (request: Request) => {
+      const path = new URL(request.url).pathname;
+      if (path === '/api/v1/swap/build') return json(200, { data: { swapId: 's1', mode: 'sync' }, meta });
+      if (request.method === 'GET' && path === '/api/v1/swap/s1/signing') return polls.shift()!();
+      if (request.method === 'POST' && path === '/api/v1/swap/s1/signing') {
+        bodies.push((await request.json()) as { rawTx?: string });
+        const data = { swapId: 's1', status: 'submitted', nextAction: 'poll', pollAfterMs: 1 };
+        return json(200, { data: { ...data, step: { current: 1, total: 1 }, txHash: 'AB' }, meta });
+      }
+      return json(200, { data: { swapId: 's1', status: 'completed', failure: null, steps: [] }, meta });
+    };
+    const client = createGatewayClient({ baseUrl: 'http://gw/api/v1', apiKey: 'k', fetch: fetch as never });
+    const signing: SigningPayload[] = [];
+    const result = await runSwap({
+      client,
+      quote: { quoteId: 'q1', routes: [{ routeId: 'r1' }] } as never,
+      userAddress: account.address,
+      // The first signer handling the payload's type signs it: the EVM one is passed over.
+      signers: [customSigner(['evm-transaction'], async () => '0x'), cosmosSigner(wallet)],
+      onEvent: (e) => e.type === 'signing' && signing.push(e.payload),
+    });
+
+    expect(signing).toEqual([cosmos]);
+    expect(bodies).toHaveLength(1);
+    expect(gateway.verifySignedCosmosTx(cosmos, bodies[0].rawTx!).signMode).toBe('direct');
+    expect(result.submitted.map((s) => s.txHash)).toEqual(['AB']);
+    expect(result.swap.status).toBe('completed');
   });
 });

@@ -147,7 +147,9 @@ export async function runSwap(options: RunSwapOptions): Promise<RunSwapResult> {
       await sleep(answer.pollAfterMs, signal);
       continue;
     }
-    const { step, payload } = answer.signing;
+    const { step } = answer.signing;
+    // Typed as the SDK's payloads: those of the API's types, and cosmos-sign-direct (see signers.ts).
+    const payload: SigningPayload = answer.signing.payload;
     const same = step.current === lastSubmitted.step && JSON.stringify(payload) === lastSubmitted.payload;
     if (step.current < lastSubmitted.step || same) {
       // Submitted a moment ago; the read model has not moved on yet. (A new payload for the same

@@ -1,11 +1,17 @@
 // Signer adapters: what runSwap calls to turn a signing payload into the body of
 // POST /swap/{swapId}/signing. The ethers and viem adapters use only the methods of the objects they
 // are given (no import of either library), so the package loads without them: they are optional
-// peer dependencies. The Solana adapter is in `@swapgw/sdk/solana` (it needs @solana/web3.js).
+// peer dependencies. The Solana adapter is in `@swapgw/sdk/solana` (it needs @solana/web3.js); the
+// Bitcoin and Cosmos wallet adapters are in bitcoin-signers.ts and cosmos-signers.ts.
+import type { CosmosSignDirectPayload } from './cosmos-signers';
 import type { components } from './gateway-api';
 
 type Schemas = components['schemas'];
-export type SigningPayload = Schemas['ReadySigningEnvelopeDto']['payload'];
+/**
+ * What runSwap hands a signer: the payloads of the API's types, and the Cosmos payload, whose type
+ * the SDK defines until the gateway's API serves it (see cosmos-signers.ts).
+ */
+export type SigningPayload = Schemas['ReadySigningEnvelopeDto']['payload'] | CosmosSignDirectPayload;
 export type SigningPayloadType = SigningPayload['type'];
 export type SubmitSignedRequest = Schemas['SubmitSignedTxDto'];
 export type EvmTransactionFields = Schemas['EvmTransactionFieldsDto'];

@@ -1,0 +1,212 @@
+import { makeCosmoshubPath, Secp256k1HdWallet } from '@cosmjs/amino';
+import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
+import { base64 } from '@scure/base';
+// The signed transaction is checked by the gateway's own verifier, not by a copy of its rules. The
+// SDK does not depend on libs/chains, and the Cosmos family is on no entry point of it yet: only this
+// spec reads it, by path.
+// eslint-disable-next-line @nx/enforce-module-boundaries -- test code: the gateway's verifier is the oracle
+import * as gateway from '../../chains/src/families/cosmos';
+import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import {
+  aminoAuthInfoBytes,
+  CosmosAminoSignerLike,
+  CosmosDirectSignerLike,
+  type CosmosSignDirectPayload,
+  cosmosSigner,
+  CosmosSignerError,
+  encodeTxRaw,
+} from './cosmos-signers';
+
+// The adapter against cosmjs's own wallets (what Keplr and Leap are to a dApp: an OfflineDirectSigner,
+// or an OfflineAminoSigner for Ledger users): a payload built by the gateway's buildCosmosSignDoc is
+// signed, and the submitted TxRaw passes the gateway's verifySignedCosmosTx.
+describe('Cosmos signer adapter', () => {
+  const MNEMONIC = 'test test test test test test test test test test test junk';
+  const CHAIN_ID = 'cosmoshub-devnet';
+  const context = { swapId: 's1', step: { current: 1, total: 1 } };
+  let direct: DirectSecp256k1HdWallet;
+  let amino: Secp256k1HdWallet;
+  let address: string;
+  let other: string;
+  // The gateway's type: that it is assignable to the SDK's CosmosSignDirectPayload is checked here.
+  let payload: gateway.CosmosSignDirectPayload;
+
+  const wallet = <T extends typeof DirectSecp256k1HdWallet | typeof Secp256k1HdWallet>(kind: T, index = 0) =>
+    kind.fromMnemonic(MNEMONIC, { prefix: 'cosmos', hdPaths: [makeCosmoshubPath(index)] }) as ReturnType<
+      T['fromMnemonic']
+    >;
+
+  function payloadOf(msgs: gateway.CosmosMsgJson[], pubkey: Uint8Array): gateway.CosmosSignDirectPayload {
+    const built = gateway.buildCosmosSignDoc({
+      chainId: CHAIN_ID,
+      bech32Prefix: 'cosmos',
+      signerAddress: address,
+      signerPubkey: base64.encode(pubkey),
+      accountNumber: '7',
+      sequence: '3',
+      msgs,
+      gasLimit: '200000',
+      fee: [{ denom: 'uatom', amount: '1000' }],
+      feeGranter: other,
+      memo: 'swapgw <&> test',
+    });
+    if (built.kind !== 'ready') throw new Error(built.reason);
+    return built.payload;
+  }
+
+  beforeAll(async () => {
+    direct = await wallet(DirectSecp256k1HdWallet); // m/44'/118'/0'/0/0
+    amino = await wallet(Secp256k1HdWallet);
+    const [account] = await direct.getAccounts();
+    address = account.address;
+    other = (await (await wallet(DirectSecp256k1HdWallet, 1)).getAccounts())[0].address;
+    payload = payloadOf(
+      [
+        {
+          typeUrl: gateway.MSG_SEND_TYPE_URL,
+          value: { fromAddress: address, toAddress: other, amount: [{ denom: 'uatom', amount: '1000000' }] },
+        },
+      ],
+      account.pubkey,
+    );
+  });
+
+  it('direct: a DirectSecp256k1HdWallet signs the issued SignDoc; the TxRaw passes the gateway verification', async () => {
+    const calls: unknown[] = [];
+    const signer: CosmosDirectSignerLike = {
+      getAccounts: () => direct.getAccounts(),
+      signDirect: (signerAddress, signDoc) => {
+        calls.push({ signerAddress, signDoc });
+        return direct.signDirect(signerAddress, signDoc);
+      },
+    };
+    const issued: CosmosSignDirectPayload = payload; // the gateway's payload type is the SDK's
+    const { rawTx } = await cosmosSigner(signer).sign(issued, context);
+    expect(calls).toEqual([
+      {
+        signerAddress: address,
+        signDoc: {
+          bodyBytes: base64.decode(payload.signDoc.bodyBytes),
+          authInfoBytes: base64.decode(payload.signDoc.authInfoBytes),
+          chainId: CHAIN_ID,
+          accountNumber: 7n, // a bigint, as cosmjs-types' SignDoc has it
+        },
+      },
+    ]);
+    const verified = gateway.verifySignedCosmosTx(payload, rawTx!);
+    expect(verified.signMode).toBe('direct');
+    expect(verified.rawTx).toBe(rawTx);
+    // The wallet itself, unwrapped, is a signer (typed structurally: no @cosmjs import in the SDK).
+    const again = await cosmosSigner(direct).sign(payload, context);
+    expect(gateway.verifySignedCosmosTx(payload, again.rawTx!).signMode).toBe('direct');
+  });
+
+  it('amino (Ledger): a Secp256k1HdWallet signs the amino sign doc; issued body, auth info in LEGACY_AMINO_JSON', async () => {
+    const { rawTx } = await cosmosSigner(amino).sign(payload, context);
+    const verified = gateway.verifySignedCosmosTx(payload, rawTx!);
+    expect(verified.signMode).toBe('amino');
+    const tx = TxRaw.decode(base64.decode(rawTx!));
+    expect(base64.encode(tx.bodyBytes)).toBe(payload.signDoc.bodyBytes);
+    expect(tx.authInfoBytes).toEqual(
+      gateway.aminoAuthInfoBytes(base64.decode(payload.signDoc.authInfoBytes)),
+    );
+
+    // mode amino forces signAmino on a signer that has both (Keplr's getOfflineSigner).
+    const both = Object.assign(Object.create(null) as object, {
+      getAccounts: () => amino.getAccounts(),
+      signAmino: amino.signAmino.bind(amino),
+      signDirect: direct.signDirect.bind(direct),
+    });
+    const forced = await cosmosSigner(both, { mode: 'amino' }).sign(payload, context);
+    expect(gateway.verifySignedCosmosTx(payload, forced.rawTx!).signMode).toBe('amino');
+    expect(() => cosmosSigner(amino, { mode: 'direct' })).toThrow(/needs an OfflineDirectSigner/);
+  });
+
+  it('amino: an IBC transfer (timeout height kept zero) is signed and verified too', async () => {
+    const [account] = await amino.getAccounts();
+    const transfer = payloadOf(
+      [
+        {
+          typeUrl: gateway.MSG_TRANSFER_TYPE_URL,
+          value: {
+            sourcePort: 'transfer',
+            sourceChannel: 'channel-0',
+            token: { denom: 'uatom', amount: '5' },
+            sender: address,
+            receiver: 'osmo1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc5lzv7xu',
+            timeoutTimestamp: '1900000000000000000',
+          },
+        },
+      ],
+      account.pubkey,
+    );
+    const { rawTx } = await cosmosSigner(amino).sign(transfer, context);
+    expect(gateway.verifySignedCosmosTx(transfer, rawTx!).signMode).toBe('amino');
+  });
+
+  it('writes TxRaw and the amino auth info byte for byte as cosmjs-types and libs/chains do', () => {
+    const issued = base64.decode(payload.signDoc.authInfoBytes);
+    expect(aminoAuthInfoBytes(issued)).toEqual(gateway.aminoAuthInfoBytes(issued));
+    const body = new Uint8Array(300).fill(1); // a length over one varint byte
+    const signature = new Uint8Array(64).fill(2);
+    expect(base64.decode(encodeTxRaw(body, issued, signature))).toEqual(
+      TxRaw.encode({ bodyBytes: body, authInfoBytes: issued, signatures: [signature] }).finish(),
+    );
+  });
+
+  it('refuses a signer that does not hold signerAddress, before asking it to sign', async () => {
+    const stranger = await wallet(DirectSecp256k1HdWallet, 2);
+    const signDirect = jest.spyOn(stranger, 'signDirect');
+    const refusal = cosmosSigner(stranger).sign(payload, context);
+    await expect(refusal).rejects.toThrow(CosmosSignerError);
+    await expect(refusal).rejects.toMatchObject({
+      reason: 'unknown-signer',
+      message: expect.stringContaining(`does not hold ${address}`),
+    });
+    expect(signDirect).not.toHaveBeenCalled();
+  });
+
+  it('refuses a wallet that changed the body, the fee or the amino doc (Keplr setting its own fee)', async () => {
+    const alteringDirect = (change: 'bodyBytes' | 'authInfoBytes'): CosmosDirectSignerLike => ({
+      getAccounts: () => direct.getAccounts(),
+      signDirect: (signerAddress, signDoc) =>
+        direct.signDirect(signerAddress, {
+          ...signDoc,
+          [change]: Uint8Array.from([...signDoc[change], 0x22, 0x00]), // an extra (empty) field
+        }),
+    });
+    await expect(cosmosSigner(alteringDirect('bodyBytes')).sign(payload, context)).rejects.toMatchObject({
+      name: 'CosmosSignerError',
+      reason: 'altered-sign-doc',
+      message: expect.stringMatching(/changed the transaction's body \(messages, memo\) before signing/),
+    });
+    await expect(cosmosSigner(alteringDirect('authInfoBytes')).sign(payload, context)).rejects.toMatchObject({
+      reason: 'altered-sign-doc',
+      message: expect.stringMatching(/auth info \(fee, gas, signer\).*preferNoSetFee/),
+    });
+
+    const higherFee: CosmosAminoSignerLike = {
+      getAccounts: () => amino.getAccounts(),
+      signAmino: (signerAddress, doc) =>
+        amino.signAmino(signerAddress, {
+          ...doc,
+          fee: { ...doc.fee, amount: [{ denom: 'uatom', amount: '5000' }] },
+        }),
+    };
+    await expect(cosmosSigner(higherFee).sign(payload, context)).rejects.toMatchObject({
+      reason: 'altered-sign-doc',
+      message: expect.stringContaining('changed the amino sign doc'),
+    });
+  });
+
+  it('refuses amino for a payload without amino sign doc, and payloads of other families', async () => {
+    await expect(cosmosSigner(amino).sign({ ...payload, aminoSignDoc: null }, context)).rejects.toMatchObject(
+      {
+        reason: 'no-amino-sign-doc',
+      },
+    );
+    await expect(
+      cosmosSigner(direct).sign({ type: 'solana-versioned-transaction', transaction: 'AA==' }, context),
+    ).rejects.toThrow('the Cosmos signer cannot sign a solana-versioned-transaction payload');
+  });
+});
