@@ -81,6 +81,31 @@ describe('MulticallReads', () => {
     expect(node.count('eth_call')).toBe(2);
   });
 
+  it('holds reads asked while a batch is in flight for the next batch, sent when it answers', async () => {
+    const node = new FakeNode();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const reads = new MulticallReads(async (payload) => {
+      if (payload.method === 'eth_call' && calls++ === 0) await held;
+      return node.send(payload);
+    });
+    const first = reads.request(read(balanceRead('0x01')));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // Asked in three different turns while the first read is at the node.
+    const later: Array<Promise<unknown>> = [];
+    for (const suffix of ['0x02', '0x03', '0x04']) {
+      later.push(reads.request(read(balanceRead(suffix))));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(node.count('eth_call')).toBe(0);
+    release();
+    await Promise.all([first, ...later]);
+    // The first alone, the three held ones in one aggregate3.
+    expect(node.count('eth_call')).toBe(2);
+    expect(node.count('eth_call', MULTICALL3_ADDRESS)).toBe(1);
+  });
+
   it('answers a reverted read with the revert, as the node would, and the others normally', async () => {
     const node = new FakeNode();
     const reads = new MulticallReads(node.send);

@@ -65,22 +65,28 @@ interface PendingRead {
 }
 
 /**
- * Read-only `eth_call`s made in the same turn of the event loop leave as one `eth_call` to
- * Multicall3's `aggregate3` per block tag, not one request each: a thousand wallets' balance,
- * allowance and permit-nonce reads asked within one turn cost one RPC call (issue 44: RPC calls per
- * swap, which node providers bill and rate-limit). Each read is answered as the node would have
- * answered it alone: its return data, or a JSON-RPC `execution reverted` error carrying the revert
- * data (ethers raises the same CALL_EXCEPTION). Nothing is kept: every batch leaves after the reads
- * in it were asked, so no answer is older than a direct read at the moment it was asked.
+ * Read-only `eth_call`s leave as one `eth_call` to Multicall3's `aggregate3` per block tag and
+ * batch, not one request each (issue 44: RPC calls per swap, which node providers bill and
+ * rate-limit). A batch takes the reads asked in one turn of the event loop, and, while a batch of
+ * the same tag is in flight, every read asked until it answers: a quiet chain's read leaves at once
+ * and alone, a flood of a thousand wallets' balance, allowance and permit-nonce reads leaves in a
+ * few calls. Each read is answered as the node would have answered it alone: its return data, or a
+ * JSON-RPC `execution reverted` error carrying the revert data (ethers raises the same
+ * CALL_EXCEPTION). Nothing is kept: every batch leaves after the reads in it were asked, so no
+ * answer is older than a direct read at the moment it was asked.
  *
  * Only plain reads of known views are batched (SENDER_INDEPENDENT_READS): `{to, data}` at
- * `latest` or a block number, with no `from`, `value`, gas or state override. A read alone in its
- * turn goes out as it is. A chain without Multicall3 at its
- * address (the first batch asks `eth_getCode` once) gets every read sent directly.
+ * `latest` or a block number, with no `from`, `value`, gas or state override. A batch of one read
+ * goes out as it is. A chain without Multicall3 at its address (the first batch asks
+ * `eth_getCode` once) gets every read sent directly.
  */
 export class MulticallReads {
+  /** Reads waiting for their batch, by block tag. */
   private readonly pending = new Map<string, PendingRead[]>();
-  private flushScheduled = false;
+  /** Tags whose batch leaves on the next turn. */
+  private readonly scheduled = new Set<string>();
+  /** Batches sent and not yet answered, by block tag. */
+  private readonly inFlight = new Map<string, number>();
   /** Whether the chain has Multicall3: unknown until the first batch asks. */
   private available?: Promise<boolean>;
 
@@ -102,7 +108,7 @@ export class MulticallReads {
     return { tag, target: to, data };
   }
 
-  /** Sends `payload` in the turn's batch when it is a plain read, else at once. */
+  /** Sends `payload` in its tag's next batch when it is a plain read of a known view, else at once. */
   request(payload: JsonRpcPayload): Promise<JsonRpcResult[]> {
     const read = MulticallReads.batchableRead(payload);
     if (!read || read.target.toLowerCase() === this.address.toLowerCase()) return this.send(payload);
@@ -110,28 +116,37 @@ export class MulticallReads {
       const queue = this.pending.get(read.tag) ?? [];
       queue.push({ payload, target: read.target, data: read.data, resolve, reject });
       this.pending.set(read.tag, queue);
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        // After the I/O callbacks of this turn: every handler woken by the same poll joins the batch.
-        setImmediate(() => this.flush());
+      if (!this.inFlight.get(read.tag)) this.schedule(read.tag);
+    });
+  }
+
+  /**
+   * The tag's batch leaves on the next turn, after the I/O callbacks of this one: every handler
+   * woken by the same poll joins it. While a batch of the tag is in flight, reads wait for its
+   * answer and leave together then: a quiet chain's read goes out at once, a flood's reads leave
+   * in as few calls as the node's round trips allow.
+   */
+  private schedule(tag: string): void {
+    if (this.scheduled.has(tag)) return;
+    this.scheduled.add(tag);
+    setImmediate(() => {
+      this.scheduled.delete(tag);
+      const reads = this.pending.get(tag) ?? [];
+      this.pending.delete(tag);
+      for (let start = 0; start < reads.length; start += MAX_READS_PER_MULTICALL) {
+        this.inFlight.set(tag, (this.inFlight.get(tag) ?? 0) + 1);
+        void this.sendBatch(tag, reads.slice(start, start + MAX_READS_PER_MULTICALL)).finally(() => {
+          const left = (this.inFlight.get(tag) ?? 1) - 1;
+          if (left > 0) this.inFlight.set(tag, left);
+          else this.inFlight.delete(tag);
+          if (left <= 0 && this.pending.has(tag)) this.schedule(tag);
+        });
       }
     });
   }
 
-  private flush(): void {
-    this.flushScheduled = false;
-    const batches = [...this.pending];
-    this.pending.clear();
-    for (const [tag, reads] of batches)
-      for (let start = 0; start < reads.length; start += MAX_READS_PER_MULTICALL)
-        void this.sendBatch(tag, reads.slice(start, start + MAX_READS_PER_MULTICALL));
-  }
-
   private async sendBatch(tag: string, reads: PendingRead[]): Promise<void> {
-    if (reads.length === 1 || !(await this.isAvailable(reads))) {
-      for (const read of reads) this.send(read.payload).then(read.resolve, read.reject);
-      return;
-    }
+    if (reads.length === 1 || !(await this.isAvailable(reads))) return this.sendEach(reads);
     try {
       const calls = reads.map((read) => ({ target: read.target, allowFailure: true, callData: read.data }));
       const [answer] = await this.send({
@@ -140,11 +155,8 @@ export class MulticallReads {
         method: 'eth_call',
         params: [{ to: this.address, data: multicall3.encodeFunctionData('aggregate3', [calls]) }, tag],
       });
-      if ('error' in answer) {
-        // The batch as a whole failed at the node (a rare gas cap or size limit): ask each alone.
-        for (const read of reads) this.send(read.payload).then(read.resolve, read.reject);
-        return;
-      }
+      // The batch as a whole failed at the node (a rare gas cap or size limit): ask each alone.
+      if ('error' in answer) return this.sendEach(reads);
       const [results] = multicall3.decodeFunctionResult('aggregate3', answer.result as string) as unknown as [
         Array<{ success: boolean; returnData: string }>,
       ];
@@ -160,6 +172,10 @@ export class MulticallReads {
     } catch (error) {
       for (const read of reads) read.reject(error);
     }
+  }
+
+  private async sendEach(reads: PendingRead[]): Promise<void> {
+    await Promise.all(reads.map((read) => this.send(read.payload).then(read.resolve, read.reject)));
   }
 
   /** Whether Multicall3 has code on the chain, asked once (a failed ask is asked again next batch). */
