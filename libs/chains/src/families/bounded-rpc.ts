@@ -18,12 +18,15 @@ export class CountedJsonRpcProvider extends JsonRpcProvider {
     url: string | FetchRequest,
     network: Networkish,
     options: ConstructorParameters<typeof JsonRpcProvider>[2],
+    /** How long a batch of plain reads waits for more after its first (MulticallReads); 0: the next turn. */
+    readBatchWindowMs = 0,
   ) {
     super(url, network, options);
+    this.reads = new MulticallReads((payload) => this.sendCounted(payload), readBatchWindowMs);
   }
 
-  /** Plain reads of one turn of the event loop leave as one Multicall3 call (MulticallReads). */
-  private readonly reads = new MulticallReads((payload) => this.sendCounted(payload));
+  /** Plain reads leave together as one Multicall3 call (MulticallReads). */
+  private readonly reads: MulticallReads;
 
   override _send(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<JsonRpcResult[]> {
     return Array.isArray(payload) ? this.sendCounted(payload) : this.reads.request(payload);

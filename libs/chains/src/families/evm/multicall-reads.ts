@@ -90,8 +90,13 @@ export class MulticallReads {
   /** Whether the chain has Multicall3: unknown until the first batch asks. */
   private available?: Promise<boolean>;
 
+  /**
+   * @param windowMs how long a batch waits for more reads after its first one: 0 for the next turn
+   *   of the event loop; a few milliseconds gather a flood's reads that arrive one handler at a time.
+   */
   constructor(
     private readonly send: SendToNode,
+    private readonly windowMs = 0,
     private readonly address = MULTICALL3_ADDRESS,
   ) {}
 
@@ -121,15 +126,17 @@ export class MulticallReads {
   }
 
   /**
-   * The tag's batch leaves on the next turn, after the I/O callbacks of this one: every handler
-   * woken by the same poll joins it. While a batch of the tag is in flight, reads wait for its
+   * The tag's batch leaves on the next turn, after the I/O callbacks of this one (every handler
+   * woken by the same poll joins it), or `windowMs` after its first read. While a batch of the tag is in flight, reads wait for its
    * answer and leave together then: a quiet chain's read goes out at once, a flood's reads leave
    * in as few calls as the node's round trips allow.
    */
   private schedule(tag: string): void {
     if (this.scheduled.has(tag)) return;
     this.scheduled.add(tag);
-    setImmediate(() => {
+    const after = (leave: () => void) =>
+      this.windowMs > 0 ? void setTimeout(leave, this.windowMs) : void setImmediate(leave);
+    after(() => {
       this.scheduled.delete(tag);
       const reads = this.pending.get(tag) ?? [];
       this.pending.delete(tag);
