@@ -106,7 +106,7 @@ describe('local Cosmos devnet: IBC memos (packet-forward-middleware, ibc-hooks s
     const amount = 4_000_000n;
     const hubEscrow = escrowAddress('cosmos', 'channel-0');
     const osmosisEscrow = escrowAddress('osmo', 'channel-1');
-    const intermediate = pfmIntermediateReceiver('osmo', 'channel-1', sender.address);
+    const intermediate = pfmIntermediateReceiver('osmo', 'channel-0', sender.address);
     const hubBefore = await balance(devnet.hub, sender.address, 'uatom');
     const hubEscrowBefore = await balance(devnet.hub, hubEscrow, 'uatom');
     const osmosisEscrowBefore = await balance(devnet.osmosis, osmosisEscrow, OSMOSIS_ATOM);
@@ -146,7 +146,7 @@ describe('local Cosmos devnet: IBC memos (packet-forward-middleware, ibc-hooks s
     const hubEscrow = escrowAddress('cosmos', 'channel-0');
     const hubBefore = await balance(devnet.hub, sender.address, 'uatom');
     const escrowBefore = await balance(devnet.hub, hubEscrow, 'uatom');
-    const intermediate = pfmIntermediateReceiver('osmo', 'channel-9', sender.address);
+    const intermediate = pfmIntermediateReceiver('osmo', 'channel-0', sender.address);
     const memo = JSON.stringify({
       forward: { receiver: noble().accounts[1].address, port: 'transfer', channel: 'channel-9' },
     });

@@ -63,7 +63,7 @@ describe('packet-forward-middleware memos', () => {
     expect(
       net.balance('noble-devnet', receiver, ibcDenom('transfer/channel-0/transfer/channel-0/uatom')),
     ).toBe(1_000n);
-    const intermediate = pfmIntermediateReceiver('osmo', 'channel-1', sender);
+    const intermediate = pfmIntermediateReceiver('osmo', 'channel-0', sender);
     expect(net.balance('osmosis-devnet', intermediate, ibcDenom('transfer/channel-0/uatom'))).toBe(0n);
     expect(net.balance('cosmoshub-devnet', sender, 'uatom')).toBe(0n);
     expect(net.chain('cosmoshub-devnet').queryState.entries('ibc/commitments/')).toEqual([]);
@@ -94,7 +94,7 @@ describe('packet-forward-middleware memos', () => {
     net.run();
     expect(net.balance('cosmoshub-devnet', sender, 'uatom')).toBe(700n);
     expect(net.balance('cosmoshub-devnet', escrow, 'uatom')).toBe(escrowed);
-    const intermediate = pfmIntermediateReceiver('osmo', 'channel-9', sender);
+    const intermediate = pfmIntermediateReceiver('osmo', 'channel-0', sender);
     expect(net.balance('osmosis-devnet', intermediate, ibcDenom('transfer/channel-0/uatom'))).toBe(0n);
   });
 

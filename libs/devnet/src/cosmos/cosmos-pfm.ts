@@ -26,8 +26,8 @@ import type { CosmosState } from './cosmos-state';
 /**
  * strangelove-ventures/packet-forward-middleware (v8, as the Hub, Osmosis and Noble run it) on the
  * devnet's chains: a packet whose memo is `{"forward":{"receiver","port","channel","timeout",
- * "retries","next"}}` is received to an intermediate address derived from the forward channel and
- * the original sender (so nobody can route funds through someone else's account), then sent on over
+ * "retries","next"}}` is received to an intermediate address derived from the channel it arrived on
+ * and the original sender (so nobody can route funds through someone else's account), then sent on over
  * `channel` to `receiver` with `next` as the new packet's memo (a further hop). The first packet's
  * acknowledgement waits for the forward's: success is written as success; an error acknowledgement,
  * or a timeout with no retries left, undoes the forward and the receive on this chain and writes an
@@ -63,13 +63,16 @@ interface InFlightForward {
 
 const inFlightKey = (channel: string, sequence: string) => `pfm/inflight/${channel}/${sequence}`;
 
-/** PFM's getReceiver: the first 20 bytes of address.Hash(module, "<forward channel>/<original sender>"). */
+/**
+ * PFM's GetReceiver: the first 20 bytes of address.Hash(module, "<arrival channel>/<original sender>"),
+ * the channel being the packet's destination channel on this chain.
+ */
 export function pfmIntermediateReceiver(
   prefix: string,
-  forwardChannel: string,
+  arrivalChannel: string,
   originalSender: string,
 ): string {
-  const hash = sdkAddressHash(PFM_MODULE_NAME, `${forwardChannel}/${originalSender}`);
+  const hash = sdkAddressHash(PFM_MODULE_NAME, `${arrivalChannel}/${originalSender}`);
   return bech32.encode(prefix, bech32.toWords(hash.subarray(0, 20)));
 }
 
@@ -163,7 +166,11 @@ export const packetForwardMiddleware: TransferMiddleware = {
       return { ack: pfmErrorAck((error as Error).message) };
     }
     if (!metadata) return next(data);
-    const intermediate = pfmIntermediateReceiver(ctx.spec.bech32Prefix, metadata.channel, data.sender);
+    const intermediate = pfmIntermediateReceiver(
+      ctx.spec.bech32Prefix,
+      received.packet.destinationChannel,
+      data.sender,
+    );
     // The transfer app credits the intermediate address; the memo is PFM's, not the app's.
     const inner = next({ ...data, receiver: intermediate, memo: undefined });
     if ('async' in inner) return inner;
