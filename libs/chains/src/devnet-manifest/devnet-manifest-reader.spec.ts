@@ -82,6 +82,19 @@ describe('readDevnetManifest, cosmos section (a family no service serves yet)', 
       DevnetManifestError,
     );
   });
+
+  it("reads Osmosis's crosschain-swaps contract address, and refuses one that is not the chain's bech32", () => {
+    const contract = 'osmo17p9rzwnnfxcjp32un9ug7yhhzgtkhvl9jfksztgw5uh69wac2pgs5yczr8';
+    const osmosis = { ...cosmos[0], bech32Prefix: 'osmo', accounts: [], crosschainSwapsContract: contract };
+    const manifest = readDevnetManifest(write({ ...completeDevnetManifest(), cosmos: [osmosis] }));
+    expect(manifest.cosmos?.[0].crosschainSwapsContract).toBe(contract);
+    const foreign = { ...osmosis, crosschainSwapsContract: 'cosmos1erxf3sa9q2j4vgseu7jq4a258ckmk7cy076t8z' };
+    expect(() => readDevnetManifest(write({ ...completeDevnetManifest(), cosmos: [foreign] }))).toThrow(
+      expect.objectContaining({
+        problems: ["cosmos[0].crosschainSwapsContract must be a bech32 address of the chain's prefix"],
+      }),
+    );
+  });
 });
 
 describe('readDevnetManifest and readCompleteDevnetManifest, one schema', () => {

@@ -54,6 +54,12 @@ export interface CosmosDevnetChainManifest {
    * channel id toward it, e.g. `{"osmosis-devnet": "channel-0"}`.
    */
   ibcChannels: Record<string, string>;
+  /**
+   * Osmosis only: the address of the crosschain-swaps contract an ibc-hooks `wasm` memo names for a
+   * swap on arrival (`{"wasm":{"contract":<this>,"msg":{"osmosis_swap":{…}}}}`, the packet's receiver
+   * the same address). On the devnet a stand-in for the CosmWasm contract, not the contract itself.
+   */
+  crosschainSwapsContract?: string;
 }
 
 /** The manifest's `bitcoin` section: the local Bitcoin chain, its Esplora API and its end of the bridge. */

@@ -276,6 +276,14 @@ function cosmosProblems(cosmos: unknown): string[] {
         Object.values(channels).every((id) => typeof id === 'string' && /^channel-\d+$/.test(id)),
       'ibcChannels must map counterparty chain ids to channel ids (channel-0)',
     );
+    const contract = chain.crosschainSwapsContract;
+    expect(
+      contract === undefined ||
+        (typeof prefix === 'string' &&
+          typeof contract === 'string' &&
+          new RegExp(`^${prefix}1[02-9ac-hj-np-z]{38,58}$`).test(contract)),
+      "crosschainSwapsContract must be a bech32 address of the chain's prefix",
+    );
     if (!Array.isArray(chain.accounts)) {
       problems.push(`${at}.accounts must be an array`);
     } else {

@@ -9,7 +9,10 @@ import {
   COSMOS_TEST_WALLET_INDICES,
   CosmosChainSpec,
 } from './cosmos-chain-spec';
-import { IBC_CHANNELS, IbcRelayer, msgTransferHandler } from './cosmos-ibc';
+import { CROSSCHAIN_SWAPS_ADDRESS, crosschainSwapsContract } from './cosmos-crosschain-swaps';
+import { IBC_CHANNELS, IbcRelayer, msgTransferHandler, TransferMiddleware } from './cosmos-ibc';
+import { ibcHooksMiddleware } from './cosmos-ibc-hooks';
+import { packetForwardMiddleware } from './cosmos-pfm';
 import { seedOsmosisPools, msgSwapExactAmountInHandler } from './cosmos-osmosis';
 import { cosmosDevnetKey } from './cosmos-keys';
 import { messageRegistry } from './cosmos-messages';
@@ -17,6 +20,17 @@ import { CosmosRestServer } from './cosmos-rest-server';
 import { CosmosRpcServer } from './cosmos-rpc-server';
 
 export type { CosmosDevnetChainManifest };
+
+/**
+ * Each chain's transfer stack around the transfer app, outermost first, as the real chains wire
+ * theirs: packet-forward-middleware on all three; on Osmosis ibc-hooks outside it, with the
+ * crosschain-swaps stand-in as its only contract.
+ */
+export const COSMOS_DEVNET_TRANSFER_MIDDLEWARE: Readonly<Record<string, readonly TransferMiddleware[]>> = {
+  'cosmoshub-devnet': [packetForwardMiddleware],
+  'osmosis-devnet': [ibcHooksMiddleware([crosschainSwapsContract]), packetForwardMiddleware],
+  'noble-devnet': [packetForwardMiddleware],
+};
 
 export interface CosmosDevnetChainHandle {
   manifest: CosmosDevnetChainManifest;
@@ -65,7 +79,7 @@ export async function startCosmosDevnet(options: StartCosmosDevnetOptions): Prom
     const registry = messageRegistry(handlers);
     byId.set(spec.id, new CosmosChain(spec, registry));
   }
-  const relayer = new IbcRelayer([...byId.values()]);
+  const relayer = new IbcRelayer([...byId.values()], COSMOS_DEVNET_TRANSFER_MIDDLEWARE);
   seedOsmosisPools(byId);
   try {
     const chains = await Promise.all(
@@ -142,5 +156,6 @@ function chainManifest(
     blockMs,
     accounts,
     ibcChannels: { ...IBC_CHANNELS[spec.id] },
+    ...(spec.id === 'osmosis-devnet' ? { crosschainSwapsContract: CROSSCHAIN_SWAPS_ADDRESS } : {}),
   };
 }

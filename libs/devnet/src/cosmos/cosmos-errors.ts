@@ -39,6 +39,13 @@ export const SDK_ERRORS = {
   },
   gammInvalidMathApprox: { codespace: 'gamm', code: 8, description: 'invalid calculated result' },
   traceNotFound: { codespace: 'transfer', code: 6, description: 'denomination trace not found' },
+  // Osmosis: x/ibc-hooks/types/errors.go.
+  wasmHooksMsgValidation: {
+    codespace: 'wasm-hooks',
+    code: 2,
+    description: 'error in wasmhook message validation',
+  },
+  wasmHooksWasmError: { codespace: 'wasm-hooks', code: 6, description: 'wasm error' },
 } as const;
 
 export type SdkErrorName = keyof typeof SDK_ERRORS;

@@ -19,6 +19,8 @@ import type { Coin, CosmosState } from './cosmos-state';
  * them: a voucher `ibc/<SHA-256 of "transfer/<channel>/<denom>">` minted on the destination (or the
  * escrow released when the token goes home), the acknowledgement back, and a refund on the source
  * for an error acknowledgement or a timeout. No light clients or proofs: the relayer is trusted.
+ * Each chain's middleware (`TransferMiddleware`: packet-forward-middleware, ibc-hooks) sees a packet
+ * before the transfer app, and may answer its acknowledgement later (async).
  */
 
 export const TRANSFER_PORT = 'transfer';
@@ -112,7 +114,7 @@ export interface TransferPacketData {
 }
 
 /** A packet as the source chain commits it (bigints as decimal strings, data as its JSON text). */
-interface StoredPacket {
+export interface StoredPacket {
   sequence: string;
   sourceChannel: string;
   destinationChannel: string;
@@ -158,55 +160,25 @@ export function msgTransferHandler(counterparty: CounterpartyView): CosmosMessag
         );
       }
       const [token] = parseCoins([msg.token], false);
-      const fullPath = fullDenomPath(ctx.state, token.denom);
+      fullDenomPath(ctx.state, token.denom);
       checkTimeout(msg, end, counterparty);
-      const sequence = BigInt(ctx.state.get(key.nextSequence(end.channel)) ?? '1');
-      if (senderChainIsSource(end.channel, fullPath)) {
-        const escrow = escrowAddress(ctx.spec.bech32Prefix, end.channel);
-        ctx.state.send(msg.sender, escrow, [token]);
-        ctx.events.push(...transferEvents(msg.sender, escrow, [token]).slice(0, 3));
-      } else {
-        ctx.state.burn(msg.sender, [token]);
-        ctx.events.push(burnEvent(msg.sender, token));
-      }
-      const data: TransferPacketData = {
-        amount: token.amount.toString(),
-        denom: fullPath,
-        ...(msg.memo ? { memo: msg.memo } : {}),
-        receiver: msg.receiver,
+      const packet = sendTransfer(ctx, end, {
         sender: msg.sender,
-      };
-      const packet: StoredPacket = {
-        sequence: sequence.toString(),
-        sourceChannel: end.channel,
-        destinationChannel: end.counterpartyChannel,
-        data: JSON.stringify(data),
-        timeoutHeight: msg.timeoutHeight.revisionHeight.toString(),
-        timeoutTimestamp: msg.timeoutTimestamp.toString(),
-      };
-      ctx.state.set(key.nextSequence(end.channel), (sequence + 1n).toString());
-      ctx.state.set(key.commitment(end.channel, packet.sequence), JSON.stringify(packet));
-      ctx.events.push(
-        packetEvent('send_packet', packet, end),
-        {
-          type: 'ibc_transfer',
-          attributes: [
-            { key: 'sender', value: msg.sender },
-            { key: 'receiver', value: msg.receiver },
-            { key: 'amount', value: data.amount },
-            { key: 'denom', value: fullPath },
-            { key: 'memo', value: msg.memo },
-          ],
-        },
-        {
-          type: 'message',
-          attributes: [
-            { key: 'action', value: '/ibc.applications.transfer.v1.MsgTransfer' },
-            { key: 'sender', value: msg.sender },
-            { key: 'module', value: 'transfer' },
-          ],
-        },
-      );
+        receiver: msg.receiver,
+        token,
+        memo: msg.memo,
+        timeoutHeight: msg.timeoutHeight.revisionHeight,
+        timeoutTimestamp: msg.timeoutTimestamp,
+      });
+      ctx.events.push({
+        type: 'message',
+        attributes: [
+          { key: 'action', value: '/ibc.applications.transfer.v1.MsgTransfer' },
+          { key: 'sender', value: msg.sender },
+          { key: 'module', value: 'transfer' },
+        ],
+      });
+      const sequence = BigInt(packet.sequence);
       return {
         typeUrl: '/ibc.applications.transfer.v1.MsgTransferResponse',
         value: MsgTransferResponse.encode({ sequence }).finish(),
@@ -239,6 +211,71 @@ export function msgTransferHandler(counterparty: CounterpartyView): CosmosMessag
   };
 }
 
+/** What a transfer sends: MsgTransfer's fields once validated (the timeouts as the packet carries them). */
+export interface TransferRequest {
+  sender: string;
+  receiver: string;
+  token: Coin;
+  memo: string;
+  timeoutHeight: bigint;
+  timeoutTimestamp: bigint;
+}
+
+/** Where the transfer app runs: a tx's or a relayer tx's state and events, on a chain. */
+export interface IbcAppContext {
+  state: CosmosState;
+  spec: CosmosChainSpec;
+  events: TxEvent[];
+}
+
+/**
+ * The transfer keeper's sendTransfer and SendPacket: the token escrowed (or its voucher burnt), the
+ * packet committed with the channel's next sequence. What MsgTransfer runs, and what a middleware
+ * (packet-forward-middleware, a contract) runs to send tokens on from a chain they arrived on.
+ */
+export function sendTransfer(ctx: IbcAppContext, end: IbcChannelEnd, request: TransferRequest): StoredPacket {
+  const { state } = ctx;
+  const { sender, token } = request;
+  const fullPath = fullDenomPath(state, token.denom);
+  const sequence = BigInt(state.get(key.nextSequence(end.channel)) ?? '1');
+  if (senderChainIsSource(end.channel, fullPath)) {
+    const escrow = escrowAddress(ctx.spec.bech32Prefix, end.channel);
+    state.send(sender, escrow, [token]);
+    ctx.events.push(...transferEvents(sender, escrow, [token]).slice(0, 3));
+  } else {
+    state.burn(sender, [token]);
+    ctx.events.push(burnEvent(sender, token));
+  }
+  const data: TransferPacketData = {
+    amount: token.amount.toString(),
+    denom: fullPath,
+    ...(request.memo ? { memo: request.memo } : {}),
+    receiver: request.receiver,
+    sender,
+  };
+  const packet: StoredPacket = {
+    sequence: sequence.toString(),
+    sourceChannel: end.channel,
+    destinationChannel: end.counterpartyChannel,
+    data: JSON.stringify(data),
+    timeoutHeight: request.timeoutHeight.toString(),
+    timeoutTimestamp: request.timeoutTimestamp.toString(),
+  };
+  state.set(key.nextSequence(end.channel), (sequence + 1n).toString());
+  state.set(key.commitment(end.channel, packet.sequence), JSON.stringify(packet));
+  ctx.events.push(packetEvent('send_packet', packet, end), {
+    type: 'ibc_transfer',
+    attributes: [
+      { key: 'sender', value: sender },
+      { key: 'receiver', value: request.receiver },
+      { key: 'amount', value: data.amount },
+      { key: 'denom', value: fullPath },
+      { key: 'memo', value: request.memo },
+    ],
+  });
+  return packet;
+}
+
 /** The fields MsgTransfer's proto JSON and amino JSON write alike. */
 function transferJsonHead(msg: MsgTransfer): Record<string, unknown> {
   return {
@@ -251,7 +288,7 @@ function transferJsonHead(msg: MsgTransfer): Record<string, unknown> {
 }
 
 /** The full path of a denom held here: a voucher's trace, a native denom itself. */
-function fullDenomPath(state: CosmosState, denom: string): string {
+export function fullDenomPath(state: CosmosState, denom: string): string {
   if (!denom.startsWith('ibc/')) return denom;
   const hash = denom.slice(4);
   const path = state.get(key.trace(hash.toUpperCase()));
@@ -260,7 +297,7 @@ function fullDenomPath(state: CosmosState, denom: string): string {
 }
 
 /** ibc-go's SenderChainIsSource: the denom did not arrive through this channel. */
-function senderChainIsSource(channel: string, fullPath: string): boolean {
+export function senderChainIsSource(channel: string, fullPath: string): boolean {
   return !fullPath.startsWith(`${TRANSFER_PORT}/${channel}/`);
 }
 
@@ -343,26 +380,88 @@ function packetDataAttributes(data: TransferPacketData): TxEvent['attributes'] {
 }
 
 /** ibc-go's acknowledgements: `{"result":"AQ=="}`, or the deterministic error text. */
-const SUCCESS_ACK = JSON.stringify({ result: 'AQ==' });
-function errorAck(error: CosmosTxError): string {
+export const SUCCESS_ACK = JSON.stringify({ result: 'AQ==' });
+export function errorAck(error: CosmosTxError): string {
   return JSON.stringify({ error: `ABCI code: ${error.code}: error handling packet: see events for details` });
 }
 
-function isErrorAck(ack: string): boolean {
+export function isErrorAck(ack: string): boolean {
   return 'error' in (JSON.parse(ack) as Record<string, unknown>);
 }
 
 /** The local denom of a full path on the chain holding it: the path itself when native, else its voucher. */
-function localDenom(fullPath: string): string {
+export function localDenom(fullPath: string): string {
   return parseDenomPath(fullPath).path === '' ? fullPath : ibcDenom(fullPath);
 }
 
-/** RecvPacket on the destination, in its block: the receipt, OnRecvPacket, the acknowledgement written. */
+/** A chain's context when IBC core runs the transfer stack (a relayer tx in its block). */
+export interface IbcHostContext extends IbcAppContext {
+  blockTime: Date;
+  height: number;
+}
+
+/** What the transfer stack answers a received packet: an acknowledgement now, or one written later (async). */
+export type RecvOutcome = { ack: string } | { async: true };
+
+/** The packet being received and the channel end it arrived on. */
+export interface ReceivedPacket {
+  packet: StoredPacket;
+  end: IbcChannelEnd;
+}
+
+/**
+ * An ICS-20 middleware around the transfer app, as a chain's transfer stack wraps it
+ * (packet-forward-middleware, ibc-hooks): it sees a received packet first and handles it when its
+ * memo names it, else passes it down; and it sees the acknowledgement or timeout of the packets the
+ * chain sent, and may settle one itself instead of the transfer app's refund.
+ */
+export interface TransferMiddleware {
+  onRecvPacket(
+    ctx: IbcHostContext,
+    received: ReceivedPacket,
+    data: TransferPacketData,
+    next: (data: TransferPacketData) => RecvOutcome,
+  ): RecvOutcome;
+  /** True when it settled the packet (the transfer app then refunds nothing). */
+  onPacketSettled?(
+    ctx: IbcHostContext,
+    packet: StoredPacket,
+    data: TransferPacketData,
+    outcome: { ack: string } | { timeout: true },
+  ): boolean;
+}
+
+/** The local denom a received packet credits on the destination (ibc-hooks' ExtractDenomFromPacketOnRecv). */
+export function receivedDenom(packet: StoredPacket, data: TransferPacketData): string {
+  const sourcePrefix = `${TRANSFER_PORT}/${packet.sourceChannel}/`;
+  return data.denom.startsWith(sourcePrefix)
+    ? localDenom(data.denom.slice(sourcePrefix.length))
+    : ibcDenom(`${TRANSFER_PORT}/${packet.destinationChannel}/${data.denom}`);
+}
+
+/** WriteAcknowledgement: the ack of a received packet stored for the relayer, now or (async) later. */
+export function writeAcknowledgement(ctx: IbcAppContext, received: ReceivedPacket, ack: string): void {
+  const { packet, end } = received;
+  ctx.state.set(key.ack(end.channel, packet.sequence), JSON.stringify({ packet, ack }));
+  ctx.events.push(
+    packetEvent('write_acknowledgement', packet, end, [
+      { key: 'packet_ack', value: ack },
+      { key: 'packet_ack_hex', value: Buffer.from(ack).toString('hex') },
+    ]),
+  );
+}
+
+/**
+ * RecvPacket on the destination, in its block: the receipt, OnRecvPacket through the chain's
+ * middleware to the transfer app, the acknowledgement written unless the stack answers it later.
+ * As ibc-go's core, the application's state changes are kept only with a success (or async) answer.
+ */
 function recvPacket(
   ctx: RelayerTxContext,
   spec: CosmosChainSpec,
   packet: StoredPacket,
   end: IbcChannelEnd,
+  middleware: readonly TransferMiddleware[],
 ): void {
   const { state } = ctx;
   if (state.get(key.receipt(end.channel, packet.sequence)) !== undefined) {
@@ -388,30 +487,37 @@ function recvPacket(
   const data = JSON.parse(packet.data) as TransferPacketData;
   const appEvents: TxEvent[] = [];
   const branch = state.branch();
-  let ack = SUCCESS_ACK;
-  let failure: CosmosTxError | undefined;
+  const app: IbcHostContext = { ...ctx, state: branch, spec, events: appEvents };
+  const received = { packet, end };
+  const transferApp = (d: TransferPacketData): RecvOutcome => {
+    onRecvPacket(branch, spec, packet, d, appEvents);
+    return { ack: SUCCESS_ACK };
+  };
+  const stack = middleware.reduceRight<(d: TransferPacketData) => RecvOutcome>(
+    (next, layer) => (d) => layer.onRecvPacket(app, received, d, next),
+    transferApp,
+  );
+  let outcome: RecvOutcome;
+  let failure: string | undefined;
   try {
-    onRecvPacket(branch, spec, packet, data, appEvents);
-    state.replaceWith(branch);
+    outcome = stack(data);
+    if ('ack' in outcome && isErrorAck(outcome.ack))
+      failure = (JSON.parse(outcome.ack) as { error: string }).error;
   } catch (error) {
-    failure = asCosmosTxError(error);
-    ack = errorAck(failure);
+    const refused = asCosmosTxError(error);
+    failure = refused.message;
+    outcome = { ack: errorAck(refused) };
   }
-  ctx.events.push(...(failure ? [] : appEvents), {
+  if (failure === undefined) state.replaceWith(branch);
+  ctx.events.push(...(failure === undefined ? appEvents : []), {
     type: 'fungible_token_packet',
     attributes: [
       ...packetDataAttributes(data),
-      { key: 'success', value: failure ? 'false' : 'true' },
-      ...(failure ? [{ key: 'error', value: failure.message }] : []),
+      { key: 'success', value: failure === undefined ? 'true' : 'false' },
+      ...(failure === undefined ? [] : [{ key: 'error', value: failure }]),
     ],
   });
-  state.set(key.ack(end.channel, packet.sequence), JSON.stringify({ packet, ack }));
-  ctx.events.push(
-    packetEvent('write_acknowledgement', packet, end, [
-      { key: 'packet_ack', value: ack },
-      { key: 'packet_ack_hex', value: Buffer.from(ack).toString('hex') },
-    ]),
-  );
+  if ('ack' in outcome) writeAcknowledgement({ state, spec, events: ctx.events }, received, outcome.ack);
 }
 
 /** The transfer module's OnRecvPacket: unescrow a token coming home, else mint its voucher. */
@@ -460,7 +566,7 @@ function onRecvPacket(
 }
 
 /** The source gives the tokens of an unsuccessful packet back to its sender. */
-function refund(
+export function refund(
   state: CosmosState,
   spec: CosmosChainSpec,
   packet: StoredPacket,
@@ -482,17 +588,32 @@ function takeCommitment(state: CosmosState, packet: StoredPacket): void {
   state.set(commitment, undefined);
 }
 
+/** Whether one of the chain's middleware settles this packet of its own (a forward it tracks). */
+function settledByMiddleware(
+  ctx: RelayerTxContext,
+  spec: CosmosChainSpec,
+  middleware: readonly TransferMiddleware[],
+  packet: StoredPacket,
+  data: TransferPacketData,
+  outcome: { ack: string } | { timeout: true },
+): boolean {
+  const host: IbcHostContext = { ...ctx, spec };
+  return middleware.some((layer) => layer.onPacketSettled?.(host, packet, data, outcome) ?? false);
+}
+
 function acknowledgePacket(
   ctx: RelayerTxContext,
   spec: CosmosChainSpec,
   packet: StoredPacket,
   ack: string,
   end: IbcChannelEnd,
+  middleware: readonly TransferMiddleware[],
 ): void {
   takeCommitment(ctx.state, packet);
   const data = JSON.parse(packet.data) as TransferPacketData;
   const failed = isErrorAck(ack);
-  if (failed) refund(ctx.state, spec, packet, data);
+  const settled = settledByMiddleware(ctx, spec, middleware, packet, data, { ack });
+  if (failed && !settled) refund(ctx.state, spec, packet, data);
   ctx.events.push(packetEvent('acknowledge_packet', packet, end), {
     type: 'fungible_token_packet',
     attributes: [
@@ -510,10 +631,13 @@ function timeoutPacket(
   spec: CosmosChainSpec,
   packet: StoredPacket,
   end: IbcChannelEnd,
+  middleware: readonly TransferMiddleware[],
 ): void {
   takeCommitment(ctx.state, packet);
   const data = JSON.parse(packet.data) as TransferPacketData;
-  refund(ctx.state, spec, packet, data);
+  if (!settledByMiddleware(ctx, spec, middleware, packet, data, { timeout: true })) {
+    refund(ctx.state, spec, packet, data);
+  }
   ctx.events.push(packetEvent('timeout_packet', packet, end), {
     type: 'timeout',
     attributes: [
@@ -564,7 +688,14 @@ export class IbcRelayer {
   private running = true;
   readonly address: Record<string, string>;
 
-  constructor(chains: CosmosChain[]) {
+  /**
+   * `middleware`: per chain id, its transfer stack's middleware around the transfer app, outermost
+   * first (what IBC core calls on each packet event it relays there).
+   */
+  constructor(
+    chains: CosmosChain[],
+    private readonly middleware: Readonly<Record<string, readonly TransferMiddleware[]>> = {},
+  ) {
     this.chains = new Map(chains.map((c) => [c.spec.id, c]));
     this.address = Object.fromEntries(
       chains.map((c) => [
@@ -614,8 +745,12 @@ export class IbcRelayer {
                 proofHeight: { revisionNumber: 0n, revisionHeight: BigInt(destination.height) },
                 signer: this.address[source.spec.id],
               }).finish(),
-            (ctx) => acknowledgePacket(ctx, source.spec, packet, ack, end),
+            (ctx) => acknowledgePacket(ctx, source.spec, packet, ack, end, this.stackOf(source)),
           );
+        } else if (destination.queryState.get(key.receipt(destEnd.channel, packet.sequence)) !== undefined) {
+          // Received, its acknowledgement not written yet (a forward in flight): nothing to relay, and
+          // no timeout can be proven against a receipt.
+          continue;
         } else if (this.timedOut(destination, packet)) {
           this.submit(
             source,
@@ -629,7 +764,7 @@ export class IbcRelayer {
                 nextSequenceRecv: 0n,
                 signer: this.address[source.spec.id],
               }).finish(),
-            (ctx) => timeoutPacket(ctx, source.spec, packet, end),
+            (ctx) => timeoutPacket(ctx, source.spec, packet, end, this.stackOf(source)),
           );
         } else {
           this.submit(
@@ -643,11 +778,15 @@ export class IbcRelayer {
                 proofHeight: { revisionNumber: 0n, revisionHeight: BigInt(source.height) },
                 signer: this.address[destination.spec.id],
               }).finish(),
-            (ctx) => recvPacket(ctx, destination.spec, packet, destEnd),
+            (ctx) => recvPacket(ctx, destination.spec, packet, destEnd, this.stackOf(destination)),
           );
         }
       }
     }
+  }
+
+  private stackOf(chain: CosmosChain): readonly TransferMiddleware[] {
+    return this.middleware[chain.spec.id] ?? [];
   }
 
   /** Whether the destination's latest block is past the packet's timeout (it can no longer receive it). */

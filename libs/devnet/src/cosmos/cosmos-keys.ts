@@ -45,3 +45,10 @@ export function addressBytes(prefix: string, address: string): Uint8Array | unde
     return undefined;
   }
 }
+
+/** address.Hash(module, key) of the Cosmos SDK: SHA-256(SHA-256(module) ‖ key). */
+export function sdkAddressHash(module: string, key: string | Uint8Array): Uint8Array {
+  const typeHash = sha256(new TextEncoder().encode(module));
+  const keyBytes = typeof key === 'string' ? new TextEncoder().encode(key) : key;
+  return sha256(new Uint8Array([...typeHash, ...keyBytes]));
+}

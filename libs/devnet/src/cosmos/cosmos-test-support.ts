@@ -7,7 +7,18 @@ import {
   StargateClient,
 } from '@cosmjs/stargate';
 import { DEVNET_MNEMONIC } from '../anvil';
-import { CosmosDevnetChainManifest, CosmosDevnetHandle, startCosmosDevnet } from './cosmos-devnet';
+import { CosmosChain, DEFAULT_MESSAGE_HANDLERS } from './cosmos-chain';
+import { COSMOS_DEVNET_CHAINS } from './cosmos-chain-spec';
+import {
+  COSMOS_DEVNET_TRANSFER_MIDDLEWARE,
+  CosmosDevnetChainManifest,
+  CosmosDevnetHandle,
+  startCosmosDevnet,
+} from './cosmos-devnet';
+import { IBC_CHANNELS, ibcChannel, IbcRelayer, sendTransfer } from './cosmos-ibc';
+import { cosmosDevnetKey } from './cosmos-keys';
+import { messageRegistry } from './cosmos-messages';
+import { seedOsmosisPools } from './cosmos-osmosis';
 
 /**
  * The int-specs' view of the devnet's Cosmos chains as wallets and explorers have it: unmodified
@@ -99,4 +110,58 @@ export function cosmosDevnetForSpec() {
     await devnet.handle?.stop();
   });
   return devnet;
+}
+
+/** The three chains and their relayer in process, no servers: blocks and relaying driven by hand. */
+export function cosmosDevnetInProcess() {
+  const chains = new Map(
+    COSMOS_DEVNET_CHAINS.map((spec) => [
+      spec.id,
+      new CosmosChain(spec, messageRegistry(DEFAULT_MESSAGE_HANDLERS)),
+    ]),
+  );
+  seedOsmosisPools(chains);
+  const relayer = new IbcRelayer([...chains.values()], COSMOS_DEVNET_TRANSFER_MIDDLEWARE);
+  const chain = (id: string): CosmosChain => {
+    const found = chains.get(id);
+    if (!found) throw new Error(`no Cosmos devnet chain ${id}`);
+    return found;
+  };
+  const address = (id: string, index: number) => cosmosDevnetKey(chain(id).spec.bech32Prefix, index).address;
+  return {
+    chain,
+    address,
+    /** A MsgTransfer's effect committed on `from` (what the tx would do), memo and all. */
+    send(
+      from: string,
+      to: string,
+      sender: string,
+      receiver: string,
+      denom: string,
+      amount: bigint,
+      memo: string,
+    ) {
+      const end = ibcChannel(from, IBC_CHANNELS[from][to]);
+      if (!end) throw new Error(`no channel from ${from} to ${to}`);
+      chain(from).fund(sender, [{ denom, amount }]);
+      chain(from).genesis((state) =>
+        sendTransfer({ state, spec: chain(from).spec, events: [] }, end, {
+          sender,
+          receiver,
+          token: { denom, amount },
+          memo,
+          timeoutHeight: 0n,
+          timeoutTimestamp: BigInt(Date.now() + 600_000) * 1_000_000n,
+        }),
+      );
+    },
+    /** Blocks on every chain and a relaying pass, `rounds` times. */
+    run(rounds = 12) {
+      for (let i = 0; i < rounds; i++) {
+        chains.forEach((c) => c.produceBlock());
+        relayer.tick();
+      }
+    },
+    balance: (id: string, who: string, denom: string) => chain(id).queryState.balance(who, denom),
+  };
 }

@@ -6,3 +6,6 @@ export * from './cosmos-keys';
 export * from './cosmos-messages';
 export * from './cosmos-ibc';
 export * from './cosmos-osmosis';
+export * from './cosmos-pfm';
+export * from './cosmos-ibc-hooks';
+export * from './cosmos-crosschain-swaps';
