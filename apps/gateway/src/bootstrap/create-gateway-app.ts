@@ -46,6 +46,19 @@ export interface CreateGatewayAppOptions {
 
 const logger = new Logger('Bootstrap');
 
+/**
+ * The gateway's consumers (the swap read model's projector above all) share the PostgreSQL pool
+ * with the HTTP requests, and every message handled holds a connection for its transaction. With
+ * the suite's default of 64 in flight, a burst of swap events took the whole pool, and quotes and
+ * builds waited seconds behind projections for a connection (issue 44: every build answered within
+ * 5 s). So the consumers handle at most a quarter of the pool at once (5 of the default 20): still
+ * hundreds of events a second, with the rest of the pool kept for the requests. KAFKA_CONSUMER_*
+ * set in the environment win.
+ */
+export function gatewayConsumerConcurrency(poolSize: number): { perProcess: number } {
+  return { perProcess: Math.max(1, Math.floor(poolSize / 4)) };
+}
+
 /** kafkajs retries for minutes when no broker answers; start (degraded) well before that. */
 const ENSURE_TOPICS_BOUND_MS = 30_000;
 
@@ -121,7 +134,7 @@ export async function createGatewayApp(
   // The swap read-model projector (SwapModule) consumes swap.events through this microservice.
   app.connectMicroservice(
     kafkaMicroserviceOptions(gatewayKafkaSettings(config), config.KAFKA_GROUP_ID, {
-      concurrency: consumerConcurrencyOf(config),
+      concurrency: { ...gatewayConsumerConcurrency(config.DB_POOL_SIZE), ...consumerConcurrencyOf(config) },
     }),
   );
   await app.init();
