@@ -18,16 +18,12 @@ import {
   DevnetSolanaView,
   readDevnetManifest,
 } from './devnet-manifest';
-import { boundedSolanaConnection, CountedJsonRpcProvider } from './families/bounded-rpc';
+import {
+  boundedSolanaConnection,
+  CountedJsonRpcProvider,
+  WALLET_READ_BATCH_WINDOW_MS,
+} from './families/bounded-rpc';
 import { PermitContracts } from './permit-contracts';
-
-/**
- * How long the registry's providers let a batch of plain view reads gather (MulticallReads): the
- * balance, allowance and permit-nonce reads a burst of payloads makes, one handler at a time, leave
- * as one Multicall3 call per window instead of one request each, for 10 ms more on a payload that
- * takes far longer to sign. (ethers' own JSON-RPC batching waits as long by default.)
- */
-export const WALLET_READ_BATCH_WINDOW_MS = 10;
 
 export interface ChainRegistryOptions {
   /** Devnet manifest, when one is available. */

@@ -39,6 +39,15 @@ export class CountedJsonRpcProvider extends JsonRpcProvider {
   }
 }
 
+/**
+ * How long the providers of per-wallet reads (planning and signing: a wallet's balance, allowance
+ * and permit nonce, which no other request shares) let a batch of plain view reads gather
+ * (MulticallReads): a burst of payloads makes its reads one handler at a time, and they leave as
+ * one Multicall3 call per window instead of one request each, for 10 ms more on a payload that
+ * takes far longer to sign. (ethers' own JSON-RPC batching waits as long by default.)
+ */
+export const WALLET_READ_BATCH_WINDOW_MS = 10;
+
 /** The options of a bounded provider: one request per HTTP call, no reuse of an earlier answer. */
 export function boundedProviderSettings(rpcUrl: string, evmChainId: number, timeoutMs: number) {
   const request = new FetchRequest(rpcUrl);
@@ -51,16 +60,18 @@ export function boundedProviderSettings(rpcUrl: string, evmChainId: number, time
  * An ethers provider whose every call is bounded by `timeoutMs`, with a static network: no
  * eth_chainId probe loop that retries forever while a node is down, and no 250 ms reuse of an
  * identical request's answer (a status look-up or a balance check must see the chain now).
- * `chainLabel` names the chain in the RPC request count (the registry's id).
+ * `chainLabel` names the chain in the RPC request count (the registry's id); `readBatchWindowMs`
+ * is how long plain view reads gather into one Multicall3 call (CountedJsonRpcProvider).
  */
 export function boundedEvmProvider(
   rpcUrl: string,
   evmChainId: number,
   timeoutMs = DEFAULT_RPC_TIMEOUT_MS,
   chainLabel = String(evmChainId),
+  readBatchWindowMs = 0,
 ): JsonRpcProvider {
   const { request, network, options } = boundedProviderSettings(rpcUrl, evmChainId, timeoutMs);
-  return new CountedJsonRpcProvider(chainLabel, request, network, options);
+  return new CountedJsonRpcProvider(chainLabel, request, network, options, readBatchWindowMs);
 }
 
 /**

@@ -8,6 +8,7 @@ import { BitcoinStatusClient } from './bitcoin/bitcoin-status-client';
 import { assertBitcoinTxid } from './bitcoin/esplora-transaction-status';
 import {
   boundedEvmProvider,
+  WALLET_READ_BATCH_WINDOW_MS,
   boundedProviderSettings,
   boundedSolanaConnection,
   DEFAULT_RPC_TIMEOUT_MS,
@@ -147,7 +148,8 @@ export class ChainFamilies {
 
   private evmProviderOf(chain: ChainDescriptor, rpcUrl: string): JsonRpcProvider {
     const evmChainId = chain.evmChainId as number;
-    if (this.evmReads === 'direct') return boundedEvmProvider(rpcUrl, evmChainId, this.timeoutMs, chain.id);
+    if (this.evmReads === 'direct')
+      return boundedEvmProvider(rpcUrl, evmChainId, this.timeoutMs, chain.id, WALLET_READ_BATCH_WINDOW_MS);
     const { request, network, options } = boundedProviderSettings(rpcUrl, evmChainId, this.timeoutMs);
     return new BlockScopedEvmProvider(chain.id, request, network, options);
   }
