@@ -14,3 +14,4 @@ export * from './service-environment';
 export * from './tracing';
 export * from './ttl-cache';
 export * from './with-timeout';
+export * from './validation-metadata-cache';

@@ -12,7 +12,7 @@ import {
   kafkaMicroserviceOptions,
   topicsToEnsure,
 } from '@swapgw/messaging';
-import { JsonLogger, withTimeout } from '@swapgw/runtime';
+import { cacheValidationMetadata, JsonLogger, withTimeout } from '@swapgw/runtime';
 import { AppModule } from '../app.module';
 import { EdgeReads } from '../common/http/edge-reads';
 import { edgeServerFactory, installHttpShell } from '../common/http/http-shell';
@@ -72,6 +72,7 @@ export async function createGatewayApp(
   config: GatewayConfig,
   options: CreateGatewayAppOptions = {},
 ): Promise<GatewayApp> {
+  cacheValidationMetadata();
   if (options.prepare !== false) {
     await prepareOrCheckDatabase(gatewayDatabaseOptions(config.databaseUrl), config.MIGRATE_ON_START);
     // Wrong Kafka credentials or certificates are a setting to fix, not an outage to ride out: stop

@@ -3,7 +3,13 @@ import { DynamicModule, INestMicroservice, Type } from '@nestjs/common';
 import type { Consumer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { HEARTBEAT_INTERVAL_BOUNDS, TopicSpec } from '@swapgw/contracts';
-import { closeOnSignals, initProcessMetrics, JsonLogger, withTimeout } from '@swapgw/runtime';
+import {
+  cacheValidationMetadata,
+  closeOnSignals,
+  initProcessMetrics,
+  JsonLogger,
+  withTimeout,
+} from '@swapgw/runtime';
 import { ConsumerConcurrency } from '../kafka/consumer-concurrency';
 import { ensureTopics, topicsToEnsure } from '../kafka/ensure-topics';
 import { checkKafkaSecurity } from '../kafka/kafka-health';
@@ -85,6 +91,7 @@ async function startKafkaService(
   logger: JsonLogger,
 ): Promise<KafkaServiceHandle> {
   initProcessMetrics(options.service);
+  cacheValidationMetadata();
   const { config } = options;
   const settings = options.settings ?? (config && kafkaSettingsOf(config, options.service));
   if (!settings) throw new Error('bootstrapKafkaService needs the app config or Kafka settings');
