@@ -6,6 +6,7 @@
 // signatures, base64 or hex).
 import type { components } from './gateway-api';
 import type { SigningPayload, SwapSigner } from './signers';
+import { base64ToBytes } from './base64';
 
 export type BitcoinPsbtPayload = components['schemas']['BitcoinPsbtPayloadDto'];
 
@@ -100,8 +101,7 @@ export function leatherSigner(provider: LeatherLike): SwapSigner {
 
 /** Base64 to lowercase hex, with what browsers and Node both have (atob). */
 export function base64ToHex(text: string): string {
-  const binary = atob(text);
   let hex = '';
-  for (let i = 0; i < binary.length; i++) hex += binary.charCodeAt(i).toString(16).padStart(2, '0');
+  for (const byte of base64ToBytes(text)) hex += byte.toString(16).padStart(2, '0');
   return hex;
 }

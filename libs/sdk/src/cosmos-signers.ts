@@ -9,6 +9,7 @@
 // an amino signature, the issued auth info with the signer's mode LEGACY_AMINO_JSON), so an adapter
 // refuses a wallet that changed them (a fee or memo it set) before anything is submitted.
 import type { SigningPayload, SwapSigner } from './signers';
+import { base64ToBytes, bytesToBase64 } from './base64';
 
 // The Cosmos payload is not in the generated API types yet (the gateway does not serve Cosmos routes
 // until issue 46 wires the family in); these are the SDK's copy of what libs/chains issues
@@ -297,20 +298,6 @@ export function aminoAuthInfoBytes(issued: Uint8Array): Uint8Array {
 }
 
 // --- Bytes and JSON, with what browsers and Node both have. ---
-
-function base64ToBytes(text: string): Uint8Array {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
-function bytesToBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000)
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((byte, i) => byte === b[i]);

@@ -2,6 +2,7 @@
 // (an optional peer dependency: import this entry point only when you sign on Solana).
 import { type Keypair, VersionedTransaction } from '@solana/web3.js';
 import { type SwapSigner } from './signers';
+import { base64ToBytes, bytesToBase64 } from './base64';
 
 /** A wallet adapter's signTransaction (Phantom, @solana/wallet-adapter), or your own. */
 export type SignVersionedTransaction = (tx: VersionedTransaction) => Promise<VersionedTransaction>;
@@ -30,17 +31,4 @@ export function solanaSigner(signer: Keypair | SignVersionedTransaction): SwapSi
       return { rawTx: bytesToBase64(signed.serialize()) };
     },
   };
-}
-
-function base64ToBytes(text: string): Uint8Array {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
-function bytesToBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
 }

@@ -1,6 +1,7 @@
 // Standard Webhooks verification (https://www.standardwebhooks.com), the same algorithm the gateway
 // signs with (apps/gateway/src/webhooks/webhook-signature.ts). Web Crypto only, so it runs in Node
 // 20+, Deno, Bun, edge workers and browsers without a dependency.
+import { base64ToBytes, bytesToBase64 } from './base64';
 
 /** A delivery's body as the gateway sends it. */
 export interface WebhookDelivery {
@@ -35,19 +36,6 @@ export interface VerifyWebhookOptions {
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-function fromBase64(text: string): Uint8Array {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
 function headerOf(headers: WebhookHeaders, name: string): string | undefined {
   if (typeof headers.get === 'function')
     return (headers.get as (n: string) => string | null)(name) ?? undefined;
@@ -74,7 +62,7 @@ export function webhookSecretKey(secret: string): Uint8Array {
   const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
   if (!encoded || !BASE64.test(encoded))
     throw new WebhookVerificationError('the secret is not whsec_ followed by base64', 'bad-secret');
-  return fromBase64(encoded);
+  return base64ToBytes(encoded);
 }
 
 /** `v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>`: what `webhook-signature` carries. */
@@ -96,7 +84,7 @@ export async function webhookSignature(
     key,
     new TextEncoder().encode(`${id}.${timestampSeconds}.${body}`),
   );
-  return `v1,${toBase64(new Uint8Array(mac))}`;
+  return `v1,${bytesToBase64(new Uint8Array(mac))}`;
 }
 
 /**

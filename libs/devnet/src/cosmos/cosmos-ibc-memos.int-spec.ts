@@ -1,11 +1,10 @@
 import { DeliverTxResponse, SigningStargateClient } from '@cosmjs/stargate';
 import { MsgTransfer } from 'cosmjs-types/ibc/applications/transfer/v1/tx';
 import { CROSSCHAIN_SWAPS_ADDRESS } from './cosmos-crosschain-swaps';
-import type { CosmosDevnetChainManifest } from './cosmos-devnet';
 import { escrowAddress, ibcDenom } from './cosmos-ibc';
 import { OSMOSIS_ATOM, OSMOSIS_USDC, poolAddress } from './cosmos-osmosis';
 import { pfmIntermediateReceiver } from './cosmos-pfm';
-import { cosmosDevnetForSpec, waitFor } from './cosmos-test-support';
+import { attribute, cosmosDevnetForSpec, sequenceOf } from './cosmos-test-support';
 
 /** ATOM on Noble when it came through Osmosis: Noble's channel-0 to Osmosis, then Osmosis's channel-0 to the Hub. */
 const ATOM_ON_NOBLE_VIA_OSMOSIS = ibcDenom('transfer/channel-0/transfer/channel-0/uatom');
@@ -17,43 +16,8 @@ const ATOM_ON_NOBLE_VIA_OSMOSIS = ibcDenom('transfer/channel-0/transfer/channel-
  */
 describe('local Cosmos devnet: IBC memos (packet-forward-middleware, ibc-hooks swaps on Osmosis)', () => {
   const devnet = cosmosDevnetForSpec();
-  const { wallet, reader, rest } = devnet.clients;
+  const { wallet, rest, balance, packetTx } = devnet.clients;
   const noble = () => devnet.chain('noble-devnet');
-
-  async function balance(chain: CosmosDevnetChainManifest, address: string, denom: string): Promise<bigint> {
-    const client = await reader(chain);
-    return BigInt((await client.getBalance(address, denom)).amount);
-  }
-
-  function sequenceOf(result: DeliverTxResponse): string {
-    const event = result.events.find((e) => e.type === 'send_packet');
-    const sequence = event?.attributes.find((a) => a.key === 'packet_sequence')?.value;
-    expect(sequence).toMatch(/^\d+$/);
-    return sequence!;
-  }
-
-  async function packetTx(
-    chain: CosmosDevnetChainManifest,
-    type: string,
-    sequence: string,
-    srcChannel: string,
-  ) {
-    const client = await reader(chain);
-    return waitFor(async () => {
-      const found = await client.searchTx(
-        `${type}.packet_sequence='${sequence}' AND ${type}.packet_src_channel='${srcChannel}'`,
-      );
-      return found[0];
-    });
-  }
-
-  function attribute(
-    tx: { events: readonly { type: string; attributes: readonly { key: string; value: string }[] }[] },
-    type: string,
-    key: string,
-  ) {
-    return tx.events.find((e) => e.type === type)?.attributes.find((a) => a.key === key)?.value;
-  }
 
   /** A MsgTransfer of uatom from the Hub to Osmosis (channel-0) with a packet memo; the fee it cost, read back. */
   async function sendAtomToOsmosis(

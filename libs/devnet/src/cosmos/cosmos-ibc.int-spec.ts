@@ -1,7 +1,6 @@
 import { DeliverTxResponse, SigningStargateClient, StdFee } from '@cosmjs/stargate';
-import type { CosmosDevnetChainManifest } from './cosmos-devnet';
 import { escrowAddress } from './cosmos-ibc';
-import { cosmosDevnetForSpec, waitFor } from './cosmos-test-support';
+import { attribute, cosmosDevnetForSpec, sequenceOf, waitFor } from './cosmos-test-support';
 
 /** Osmosis's ATOM: the voucher of uatom received over Osmosis's channel-0 to the Hub, as on mainnet. */
 const ATOM_ON_OSMOSIS = 'ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2';
@@ -13,44 +12,7 @@ const ATOM_ON_OSMOSIS = 'ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA6
  */
 describe('local Cosmos devnet: IBC transfers (MsgTransfer, relayer, acknowledgements, timeouts)', () => {
   const devnet = cosmosDevnetForSpec();
-  const { wallet, reader, rest } = devnet.clients;
-
-  async function balance(chain: CosmosDevnetChainManifest, address: string, denom: string): Promise<bigint> {
-    const client = await reader(chain);
-    return BigInt((await client.getBalance(address, denom)).amount);
-  }
-
-  /** The packet sequence of a MsgTransfer's send_packet event. */
-  function sequenceOf(result: DeliverTxResponse): string {
-    const event = result.events.find((e) => e.type === 'send_packet');
-    const sequence = event?.attributes.find((a) => a.key === 'packet_sequence')?.value;
-    expect(sequence).toMatch(/^\d+$/);
-    return sequence!;
-  }
-
-  /** The tx of `chain` carrying a packet event of that type, sequence and source channel (what a status reader polls). */
-  async function packetTx(
-    chain: CosmosDevnetChainManifest,
-    type: string,
-    sequence: string,
-    srcChannel: string,
-  ) {
-    const client = await reader(chain);
-    return waitFor(async () => {
-      const found = await client.searchTx(
-        `${type}.packet_sequence='${sequence}' AND ${type}.packet_src_channel='${srcChannel}'`,
-      );
-      return found[0];
-    });
-  }
-
-  function attribute(
-    tx: { events: readonly { type: string; attributes: readonly { key: string; value: string }[] }[] },
-    type: string,
-    key: string,
-  ) {
-    return tx.events.find((e) => e.type === type)?.attributes.find((a) => a.key === key)?.value;
-  }
+  const { wallet, reader, rest, balance, packetTx } = devnet.clients;
 
   const inTenMinutes = () => Math.floor(Date.now() / 1000) + 600;
 

@@ -1,6 +1,7 @@
 import { makeCosmoshubPath, Secp256k1HdWallet } from '@cosmjs/amino';
 import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import {
+  DeliverTxResponse,
   GasPrice,
   SigningStargateClient,
   SigningStargateClientOptions,
@@ -56,6 +57,32 @@ export class CosmosTestClients {
     return client;
   };
 
+  /** A balance as a wallet reads it (StargateClient.getBalance). */
+  readonly balance = async (
+    chain: CosmosDevnetChainManifest,
+    address: string,
+    denom: string,
+  ): Promise<bigint> => {
+    const client = await this.reader(chain);
+    return BigInt((await client.getBalance(address, denom)).amount);
+  };
+
+  /** The tx of `chain` carrying a packet event of that type, sequence and source channel (what a status reader polls). */
+  readonly packetTx = async (
+    chain: CosmosDevnetChainManifest,
+    type: string,
+    sequence: string,
+    srcChannel: string,
+  ) => {
+    const client = await this.reader(chain);
+    return waitFor(async () => {
+      const found = await client.searchTx(
+        `${type}.packet_sequence='${sequence}' AND ${type}.packet_src_channel='${srcChannel}'`,
+      );
+      return found[0];
+    });
+  };
+
   /** GET (or POST `body` as JSON to) the chain's REST API. */
   readonly rest = async (chain: CosmosDevnetChainManifest, path: string, body?: unknown) => {
     const response = await fetch(`${chain.rest}${path}`, {
@@ -70,6 +97,23 @@ export class CosmosTestClients {
   disconnect(): void {
     this.clients.forEach((c) => c.disconnect());
   }
+}
+
+/** The packet sequence of a MsgTransfer's send_packet event. */
+export function sequenceOf(result: DeliverTxResponse): string {
+  const event = result.events.find((e) => e.type === 'send_packet');
+  const sequence = event?.attributes.find((a) => a.key === 'packet_sequence')?.value;
+  expect(sequence).toMatch(/^\d+$/);
+  return sequence as string;
+}
+
+/** The value of the first `type` event's `key` attribute in a tx. */
+export function attribute(
+  tx: { events: readonly { type: string; attributes: readonly { key: string; value: string }[] }[] },
+  type: string,
+  key: string,
+): string | undefined {
+  return tx.events.find((e) => e.type === type)?.attributes.find((a) => a.key === key)?.value;
 }
 
 /** Polls until `probe` gives a value (a tx included at the next block, a packet relayed). */
