@@ -51,6 +51,19 @@ describe('Multicall3 reads on the devnet', () => {
 
   afterAll(() => stopDevnet());
 
+  /** The apps' provider (counted under `label`, reads batched) and a plain one, on devnet-a. */
+  function providers(label: string) {
+    const network = Network.from(chainId);
+    return {
+      counted: new CountedJsonRpcProvider(label, rpcUrl, network, {
+        staticNetwork: network,
+        batchMaxCount: 1,
+        cacheTimeout: -1,
+      }),
+      direct: new JsonRpcProvider(rpcUrl, network, { staticNetwork: network, batchMaxCount: 1 }),
+    };
+  }
+
   /** JSON-RPC requests sent to `chain` so far, by method. */
   async function sent(chain: string, method: string): Promise<number> {
     const counter = metricsRegistry().getSingleMetric('swapgw_rpc_requests_total');
@@ -68,13 +81,7 @@ describe('Multicall3 reads on the devnet', () => {
 
   it('answers a turn of reads with one eth_call, each answer equal to the chain’s', async () => {
     chainRpcMetrics.requestSent('multicall-it', 'warm-up'); // the counter exists before it is read
-    const network = Network.from(chainId);
-    const counted = new CountedJsonRpcProvider('multicall-it', rpcUrl, network, {
-      staticNetwork: network,
-      batchMaxCount: 1,
-      cacheTimeout: -1,
-    });
-    const direct = new JsonRpcProvider(rpcUrl, network, { staticNetwork: network, batchMaxCount: 1 });
+    const { counted, direct } = providers('multicall-it');
     const wallets = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => devnetWallet(DEVNET_MNEMONIC, i).address);
     const batched = new Contract(usdc, ERC20, counted);
     const plain = new Contract(usdc, ERC20, direct);
@@ -100,13 +107,7 @@ describe('Multicall3 reads on the devnet', () => {
   });
 
   it('raises a reverted read as the same CALL_EXCEPTION a direct read raises, the others unharmed', async () => {
-    const network = Network.from(chainId);
-    const counted = new CountedJsonRpcProvider('multicall-it-2', rpcUrl, network, {
-      staticNetwork: network,
-      batchMaxCount: 1,
-      cacheTimeout: -1,
-    });
-    const direct = new JsonRpcProvider(rpcUrl, network, { staticNetwork: network, batchMaxCount: 1 });
+    const { counted, direct } = providers('multicall-it-2');
     const wallet = devnetWallet(DEVNET_MNEMONIC, 1).address;
     // A path of one token: Router02 reverts with "UniswapV2Library: INVALID_PATH".
     const invalidQuote = (runner: JsonRpcProvider) =>
