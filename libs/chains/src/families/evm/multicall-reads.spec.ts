@@ -169,7 +169,7 @@ describe('MulticallReads', () => {
     expect(node.sent).toHaveLength(6);
   });
 
-  it('sends every read directly on a chain without Multicall3, or when the batch fails at the node', async () => {
+  it('sends every read directly on a chain without Multicall3, or when the batch is refused or not understood', async () => {
     const without = new FakeNode();
     without.hasMulticall = false;
     const reads = new MulticallReads(without.send);
@@ -196,6 +196,22 @@ describe('MulticallReads', () => {
       answerOf(balanceRead('0x02')),
     ]);
     expect(failing.count('eth_call')).toBe(3);
+
+    // Code at the address that does not answer like Multicall3 (empty return data).
+    const empty = new FakeNode();
+    const notMulticall = new MulticallReads(async (payload) =>
+      (payload.params as Array<{ to?: string }>)[0]?.to === MULTICALL3_ADDRESS
+        ? [{ id: payload.id, result: '0x' }]
+        : empty.send(payload),
+    );
+    const third = await Promise.all([
+      notMulticall.request(read(balanceRead('0x01'))),
+      notMulticall.request(read(balanceRead('0x02'))),
+    ]);
+    expect(third.map(([answer]) => (answer as { result: string }).result)).toEqual([
+      answerOf(balanceRead('0x01')),
+      answerOf(balanceRead('0x02')),
+    ]);
   });
 
   it('rejects every read of a batch whose request failed in transport', async () => {

@@ -127,9 +127,9 @@ export class MulticallReads {
 
   /**
    * The tag's batch leaves on the next turn, after the I/O callbacks of this one (every handler
-   * woken by the same poll joins it), or `windowMs` after its first read. While a batch of the tag is in flight, reads wait for its
-   * answer and leave together then: a quiet chain's read goes out at once, a flood's reads leave
-   * in as few calls as the node's round trips allow.
+   * woken by the same poll joins it), or `windowMs` after its first read. While a batch of the tag
+   * is in flight, reads wait for its answer and leave together then: a quiet chain's read goes out
+   * at once, a flood's reads leave in as few calls as the node's round trips allow.
    */
   private schedule(tag: string): void {
     if (this.scheduled.has(tag)) return;
@@ -154,31 +154,33 @@ export class MulticallReads {
 
   private async sendBatch(tag: string, reads: PendingRead[]): Promise<void> {
     if (reads.length === 1 || !(await this.isAvailable(reads))) return this.sendEach(reads);
+    let answer: JsonRpcResult;
     try {
       const calls = reads.map((read) => ({ target: read.target, allowFailure: true, callData: read.data }));
-      const [answer] = await this.send({
+      [answer] = await this.send({
         id: reads[0].payload.id,
         jsonrpc: '2.0',
         method: 'eth_call',
         params: [{ to: this.address, data: multicall3.encodeFunctionData('aggregate3', [calls]) }, tag],
       });
-      // The batch as a whole failed at the node (a rare gas cap or size limit): ask each alone.
-      if ('error' in answer) return this.sendEach(reads);
-      const [results] = multicall3.decodeFunctionResult('aggregate3', answer.result as string) as unknown as [
-        Array<{ success: boolean; returnData: string }>,
-      ];
-      reads.forEach((read, index) => {
-        const { success, returnData } = results[index];
-        const id = read.payload.id;
-        read.resolve([
-          success
-            ? { id, result: returnData }
-            : ({ id, error: { code: 3, message: 'execution reverted', data: returnData } } as never),
-        ]);
-      });
     } catch (error) {
+      // The node did not answer: every read of the batch fails as it would have alone.
       for (const read of reads) read.reject(error);
+      return;
     }
+    const results = 'error' in answer ? null : aggregate3Results(answer.result);
+    // The batch as a whole was refused (a gas cap, a size limit) or answered with what Multicall3
+    // would not answer (no code at that block): each read is asked alone.
+    if (!results || results.length !== reads.length) return this.sendEach(reads);
+    reads.forEach((read, index) => {
+      const { success, returnData } = results[index];
+      const id = read.payload.id;
+      read.resolve([
+        success
+          ? { id, result: returnData }
+          : ({ id, error: { code: 3, message: 'execution reverted', data: returnData } } as never),
+      ]);
+    });
   }
 
   private async sendEach(reads: PendingRead[]): Promise<void> {
@@ -204,5 +206,19 @@ export class MulticallReads {
     } catch {
       return false;
     }
+  }
+}
+
+/** aggregate3's answer, or null when the data is not one (an address without Multicall3's code). */
+function aggregate3Results(data: unknown): Array<{ success: boolean; returnData: string }> | null {
+  if (typeof data !== 'string') return null;
+  try {
+    const [results] = multicall3.decodeFunctionResult('aggregate3', data);
+    return (results as Array<{ success: boolean; returnData: string }>).map(({ success, returnData }) => ({
+      success,
+      returnData,
+    }));
+  } catch {
+    return null;
   }
 }
