@@ -212,6 +212,12 @@ describe('MulticallReads', () => {
       answerOf(balanceRead('0x01')),
       answerOf(balanceRead('0x02')),
     ]);
+    // Whether Multicall3 is there is asked again before the next batch.
+    await Promise.all([
+      notMulticall.request(read(balanceRead('0x03'))),
+      notMulticall.request(read(balanceRead('0x04'))),
+    ]);
+    expect(empty.count('eth_getCode')).toBe(2);
   });
 
   it('rejects every read of a batch whose request failed in transport', async () => {

@@ -169,9 +169,13 @@ export class MulticallReads {
       return;
     }
     const results = 'error' in answer ? null : aggregate3Results(answer.result);
-    // The batch as a whole was refused (a gas cap, a size limit) or answered with what Multicall3
-    // would not answer (no code at that block): each read is asked alone.
-    if (!results || results.length !== reads.length) return this.sendEach(reads);
+    if (!results || results.length !== reads.length) {
+      // The batch as a whole was refused (a gas cap, a size limit), or answered with what Multicall3
+      // would not answer: no code there now (a chain reset, a node still being set up), so the next
+      // batch asks again whether it is there. Each read is asked alone.
+      if (!('error' in answer)) this.available = undefined;
+      return this.sendEach(reads);
+    }
     reads.forEach((read, index) => {
       const { success, returnData } = results[index];
       const id = read.payload.id;
