@@ -3,11 +3,10 @@ import { CosmosTxError } from './cosmos-errors';
 import {
   IbcHostContext,
   isErrorAck,
+  PacketSettledHook,
   RecvOutcome,
   receivedDenom,
-  StoredPacket,
   TransferMiddleware,
-  TransferPacketData,
 } from './cosmos-ibc';
 import { sdkAddressHash } from './cosmos-keys';
 import type { Coin } from './cosmos-state';
@@ -54,12 +53,7 @@ export interface WasmContract {
   address: string;
   execute(ctx: IbcHostContext, sender: string, funds: Coin[], msg: unknown): Uint8Array;
   /** ibc-hooks' ibc_callback: a packet the contract sent is settled; true when it took over the refund. */
-  onPacketSettled?(
-    ctx: IbcHostContext,
-    packet: StoredPacket,
-    data: TransferPacketData,
-    outcome: { ack: string } | { timeout: true },
-  ): boolean;
+  onPacketSettled?: PacketSettledHook;
 }
 
 /** The memo's wasm routing; undefined when the memo has no `wasm` key (not the hook's packet). */

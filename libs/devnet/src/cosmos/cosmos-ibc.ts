@@ -423,13 +423,19 @@ export interface TransferMiddleware {
     next: (data: TransferPacketData) => RecvOutcome,
   ): RecvOutcome;
   /** True when it settled the packet (the transfer app then refunds nothing). */
-  onPacketSettled?(
-    ctx: IbcHostContext,
-    packet: StoredPacket,
-    data: TransferPacketData,
-    outcome: { ack: string } | { timeout: true },
-  ): boolean;
+  onPacketSettled?: PacketSettledHook;
 }
+
+/**
+ * Told that a packet the chain sent was acknowledged or timed out; true when it settled the packet
+ * itself (the transfer app then refunds nothing). Middleware and ibc-hooks' contracts both have one.
+ */
+export type PacketSettledHook = (
+  ctx: IbcHostContext,
+  packet: StoredPacket,
+  data: TransferPacketData,
+  outcome: { ack: string } | { timeout: true },
+) => boolean;
 
 /** The local denom a received packet credits on the destination (ibc-hooks' ExtractDenomFromPacketOnRecv). */
 export function receivedDenom(packet: StoredPacket, data: TransferPacketData): string {
