@@ -47,15 +47,10 @@ describe('limit order trigger on the devnet', () => {
     await (await from.approve(chain.uniswapV2.router, MaxUint256)).wait();
     const before: bigint = await to.balanceOf(trader3);
     const deadline = Math.floor(Date.now() / 1000) + 600;
-    await (
-      await router.swapExactTokensForTokens(
-        amountIn,
-        0n,
-        [await from.getAddress(), await to.getAddress()],
-        trader3,
-        deadline,
-      )
-    ).wait();
+    const args = [amountIn, 0n, [await from.getAddress(), await to.getAddress()], trader3, deadline];
+    // Simulated first: a trade that would revert fails here with the router's reason, not a bare receipt.
+    await router.swapExactTokensForTokens.staticCall(...args);
+    await (await router.swapExactTokensForTokens(...args)).wait();
     return (await to.balanceOf(trader3)) - before;
   }
 

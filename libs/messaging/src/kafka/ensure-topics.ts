@@ -47,8 +47,11 @@ export async function ensureTopics(
     const missing = specs.filter((s) => !existing.has(s.name));
     if (missing.length > 0) {
       try {
+        // Leaders are waited for below, with retries: kafkajs's own wait gives up on the first
+        // UNKNOWN_TOPIC_OR_PARTITION, which a busy broker answers while its metadata catches up
+        // with a topic another app created at the same moment.
         await admin.createTopics({
-          waitForLeaders: true,
+          waitForLeaders: false,
           timeout: 30000,
           topics: missing.map((s) => ({
             topic: s.name,
@@ -92,7 +95,10 @@ function isTopicAlreadyExists(error: unknown): boolean {
   return Array.isArray(e?.errors) && e.errors.every((x) => x.type === 'TOPIC_ALREADY_EXISTS');
 }
 
-/** Topics created by another process may not have leaders yet; producing before that fails. */
+/**
+ * Topics just created (here or by another process) may not have leaders yet, or not be known yet to
+ * the broker answering: producing before that fails. Retried until every partition has a leader.
+ */
 async function waitForLeaders(
   admin: ReturnType<Kafka['admin']>,
   topics: string[],

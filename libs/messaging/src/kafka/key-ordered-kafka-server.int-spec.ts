@@ -42,6 +42,25 @@ const seen = {
   otherKeysOfSamePartitionOverlapped: false,
 };
 
+/**
+ * The key's messages as first delivered, after checking the order of every delivery: each handling
+ * ends before the next one of its key starts, and each message is the one after the previous, or,
+ * when the group rejoined before its offsets were committed (a busy broker can make the member
+ * rejoin; Kafka delivers at least once), an earlier one from which the key's order starts again.
+ */
+function deliveriesInKeyOrder(ofKey: Array<Step & { at: 'start' | 'end' }>): number[] {
+  const firstDeliveries: number[] = [];
+  let previous = -1;
+  for (let i = 0; i < ofKey.length; i += 2) {
+    const [start, end] = [ofKey[i], ofKey[i + 1]];
+    expect([start?.at, end?.at, end?.seq]).toEqual(['start', 'end', start.seq]);
+    if (start.seq !== previous + 1) expect(start.seq).toBeLessThanOrEqual(previous);
+    if (start.seq === firstDeliveries.length) firstDeliveries.push(start.seq);
+    previous = start.seq;
+  }
+  return firstDeliveries;
+}
+
 @Controller()
 class OrderedController {
   @TopicEvents(orderedTopic)
@@ -176,9 +195,7 @@ describe('KeyOrderedKafkaServer against the broker', () => {
       const key = `order-${k}`;
       const ofKey = seen.log.filter((e) => e.key === key);
       // start 0, end 0, start 1, end 1, ...: each one begins after the previous one of its key ended.
-      expect(ofKey.map((e) => `${e.at}:${e.seq}`)).toEqual(
-        Array.from({ length: PER_KEY }, (_, seq) => [`start:${seq}`, `end:${seq}`]).flat(),
-      );
+      expect(deliveriesInKeyOrder(ofKey)).toEqual(Array.from({ length: PER_KEY }, (_, seq) => seq));
       expect(new Set(ofKey.map((e) => e.partition)).size).toBe(1);
     }
     expect(seen.sameKeyOverlapped).toBe(false);
