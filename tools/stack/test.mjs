@@ -15,8 +15,9 @@
 //      libs/testing/src/kafka-acls.ts): KAFKA_BROKERS is its PLAINTEXT listener, the super user's
 //      (tests, tooling); the apps the tests start connect to its SASL listener as their own users,
 //      listed with their passwords in KAFKA_APP_USERS_FILE (docs/development.md)
-//   4. jest projects: unit, then integration and e2e side by side, each with its own Kafka, database
-//      and devnet (--in-order: one after the other on one set), with KAFKA_BROKERS, DATABASE_URL,
+//   4. jest projects in two lanes at once: step 2 then unit; and, once step 3 is up, integration
+//      and e2e side by side, each with its own Kafka, database and devnet (--in-order: one after
+//      the other on one set), with KAFKA_BROKERS, DATABASE_URL,
 //      DEVNET_MANIFEST and TEST_RUN_DIR exported (and RELAYER_KEYS, SOLANA_FEE_PAYER_KEYS and
 //      BITCOIN_FEE_WALLET_KEYS: the devnet's sponsor relayers, Solana fee payers and Bitcoin fee wallets)
 // Everything started here is stopped at the end, on failure and on Ctrl-C. Exit code 0 only when
@@ -122,7 +123,7 @@ async function step(name, fn) {
     detail = error.message.split('\n')[0];
     fail(name, error.message);
   }
-  results.push({ name, ok, detail, slowest, seconds: (Date.now() - t0) / 1000 });
+  results.push({ name, ok, detail, slowest, seconds: (Date.now() - t0) / 1000, startedAt: t0 });
   return ok;
 }
 
@@ -255,6 +256,7 @@ async function startInfrastructure(dir) {
           ok: false,
           detail: error.message.split('\n')[0],
           seconds: (Date.now() - t0) / 1000,
+          startedAt: t0,
         });
         break;
       }
@@ -399,8 +401,8 @@ async function main() {
   const bootstrapped = await step('bootstrap', () => bootstrap());
   if (!bootstrapped) return;
 
-  // Kafka (JVM start), devnet and database come up while tsc and eslint run: one set shared by the
-  // projects run in order, or one set each for integration and e2e when they run side by side.
+  // Kafka (JVM start), devnet and database come up while tsc and eslint run: one set each for
+  // integration and e2e when they run side by side, or one set shared by the projects run in order.
   const infraDirs = needsInfra
     ? sideBySide
       ? { integration: path.join(runDir, 'integration'), e2e: path.join(runDir, 'e2e') }
@@ -414,6 +416,14 @@ async function main() {
     }),
   );
 
+  // Two lanes at once: the checks that need no infrastructure (static, then unit), and the suites
+  // that do (integration and e2e, once their infrastructure is up). The second is the long one and
+  // mostly waits (blocks, confirmations, provoked outages), so the first costs it little.
+  await Promise.all([checksAndUnit(), suitesWithInfrastructure(infraDirs, infras)]);
+}
+
+/** Typecheck, lint, format, audit and the OpenAPI document (unless --skip-static), then unit. */
+async function checksAndUnit() {
   if (!skipStatic) {
     await step('typecheck', async () => ({ ok: (await run(binOf('tsc'), ['-p', 'tsconfig.json'])) === 0 }));
     await step('lint', async () => {
@@ -433,26 +443,36 @@ async function main() {
     // apps/gateway/openapi.json is what the code describes, and Redocly finds no error in it.
     await step('openapi', async () => ({ ok: await checkOpenApi({ write: false }) }));
   }
+  if (projects.includes('unit'))
+    await step('unit', () => runJest('unit', { ...process.env, TEST_RUN_DIR: runDir }));
+}
 
+/** Waits for the infrastructure, then runs integration and e2e: side by side, or in order. */
+async function suitesWithInfrastructure(infraDirs, infras) {
+  const withInfra = projects.filter((p) => p !== 'unit');
+  if (withInfra.length === 0) return;
   const envs = {};
-  if (needsInfra) {
-    const ready = await step('infrastructure', async () => {
-      for (const [name, started] of Object.entries(infras))
-        envs[name] = {
-          ...process.env,
-          TEST_RUN_DIR: infraDirs[name],
-          SWAPGW_SKIP_BUILD: '1',
-          ...(await started),
-        };
-    });
-    if (!ready) {
-      for (const p of projects)
-        results.push({ name: p, ok: false, detail: 'not run: infrastructure failed', seconds: 0 });
-      return;
-    }
+  const ready = await step('infrastructure', async () => {
+    for (const [name, started] of Object.entries(infras))
+      envs[name] = {
+        ...process.env,
+        TEST_RUN_DIR: infraDirs[name],
+        SWAPGW_SKIP_BUILD: '1',
+        ...(await started),
+      };
+  });
+  if (!ready) {
+    for (const p of withInfra)
+      results.push({
+        name: p,
+        ok: false,
+        detail: 'not run: infrastructure failed',
+        seconds: 0,
+        startedAt: Date.now(),
+      });
+    return;
   }
   const envOf = (project) => {
-    if (project === 'unit') return { ...process.env, TEST_RUN_DIR: runDir };
     const env = envs[project] ?? envs.shared;
     if (project === 'e2e') return env;
     // Only e2e runs the apps as their KafkaUsers: integration specs that start an app test its
@@ -461,8 +481,6 @@ async function main() {
     delete withoutAppUsers.KAFKA_APP_USERS_FILE;
     return withoutAppUsers;
   };
-  if (projects.includes('unit')) await step('unit', () => runJest('unit', envOf('unit')));
-  const withInfra = projects.filter((p) => p !== 'unit');
   if (sideBySide) {
     await Promise.all(withInfra.map((project) => step(project, () => runJest(project, envOf(project)))));
   } else {
@@ -480,9 +498,11 @@ try {
   await cleanup();
   const minutes = ((Date.now() - startedAt) / 60000).toFixed(1);
   console.log(`\n── npm test summary (${minutes} min) ──`);
-  for (const r of results) {
+  // In the order the steps started; `from +Ns` is when, since the run began (the lanes overlap).
+  for (const r of [...results].sort((a, b) => a.startedAt - b.startedAt)) {
+    const from = `from +${((r.startedAt - startedAt) / 1000).toFixed(0)}s`;
     console.log(
-      `  ${r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(14)} ${r.seconds.toFixed(0).padStart(4)}s  ${r.detail}`,
+      `  ${r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(14)} ${r.seconds.toFixed(0).padStart(4)}s  ${from.padEnd(12)} ${r.detail}`,
     );
   }
   for (const r of results.filter((result) => result.slowest?.length > 0)) {
