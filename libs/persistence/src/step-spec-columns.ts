@@ -1,10 +1,10 @@
+import { signingStepOf } from '@swapgw/contracts';
 import type { QueryRunner } from 'typeorm';
 
 /**
  * The per-field jsonb columns a signing step was stored in before issue 32 (one per field of any
- * kind of step, null where the step has none), with the key each one is in the step's `spec`.
- * Written out here rather than read from @swapgw/contracts: a migration must keep doing what it did
- * when the union grows.
+ * kind of step, null where the step has none), with the key each one is in the step's `spec`:
+ * the fields a version-1 `signing.prepare` carried flat.
  */
 const STEP_FIELD_COLUMNS = [
   ['call', 'call'],
@@ -18,33 +18,31 @@ const STEP_FIELD_COLUMNS = [
 /** The step families the `spec` column holds (SIGNING_STEP_FAMILIES when it was written). */
 const STEP_FAMILIES = ['evm-transaction', 'evm-typed-data', 'solana-transaction', 'bitcoin-psbt'];
 
-/** A column holds a value: neither SQL NULL nor a JSON null. */
-const present = (column: string): string =>
-  `("${column}" IS NOT NULL AND jsonb_typeof("${column}") <> 'null')`;
+/** Rows given their `spec` per statement while the columns move into it. */
+const SPEC_BATCH = 500;
 
 /**
- * The family of a row as signingStepFamilyOf tells it from its fields: a Bitcoin or Solana spec,
- * typed data when the sponsorship is a permit or an intent, else an EVM transaction.
+ * Gives every row still without a `spec` the step its columns describe. The step is made by
+ * @swapgw/contracts' signingStepOf, the one place that reads a step's flat fields (version-1
+ * commands are upcast with it too), frozen to what they were: which family the fields tell, which
+ * fields the family keeps (a field's value copied as it is: a waitFor's `token` may be a legitimate
+ * null; a column that is SQL NULL or a JSON null is no field).
  */
-const FAMILY_OF_COLUMNS = `CASE
-  WHEN ${present('bitcoin')} THEN 'bitcoin-psbt'
-  WHEN ${present('solana')} THEN 'solana-transaction'
-  WHEN ${present('sponsored')} AND "sponsored"->>'mode' IN ('eip2612-permit', 'permit2-intent') THEN 'evm-typed-data'
-  ELSE 'evm-transaction'
-END`;
-
-/**
- * The `spec` of a row stored the old way: `{ family, ...every field the row has }`. Each field's
- * value is copied as it is (a waitFor's `token` may be a legitimate null), a field the row does not
- * have is left out.
- */
-const SPEC_OF_COLUMNS = [
-  `jsonb_build_object('family', ${FAMILY_OF_COLUMNS})`,
-  ...STEP_FIELD_COLUMNS.map(
-    ([column, key]) =>
-      `CASE WHEN ${present(column)} THEN jsonb_build_object('${key}', "${column}") ELSE '{}'::jsonb END`,
-  ),
-].join('\n  || ');
+async function fillSpecsFromColumns(q: QueryRunner, table: string): Promise<void> {
+  const columns = STEP_FIELD_COLUMNS.map(([column, key]) => `"${column}" AS "${key}"`).join(', ');
+  for (;;) {
+    const rows: ({ id: string } & Record<string, unknown>)[] = await q.query(
+      `SELECT "id"::text AS "id", ${columns} FROM ${table} WHERE "spec" IS NULL LIMIT ${SPEC_BATCH}`,
+    );
+    if (rows.length === 0) return;
+    const specs = rows.map(({ id, ...fields }) => ({ id, spec: signingStepOf(fields) }));
+    await q.query(
+      `UPDATE ${table} AS t SET "spec" = v."spec"
+         FROM jsonb_to_recordset($1::jsonb) AS v("id" text, "spec" jsonb) WHERE t."id"::text = v."id"`,
+      [JSON.stringify(specs)],
+    );
+  }
+}
 
 /** Where a step is stored: its table (schema-qualified, quoted) and the names of its constraints. */
 export interface StepSpecTable {
@@ -63,7 +61,7 @@ export interface StepSpecTable {
 export async function moveStepFieldsIntoSpec(q: QueryRunner, where: StepSpecTable): Promise<void> {
   const { table } = where;
   await q.query(`ALTER TABLE ${table} ADD COLUMN "spec" jsonb`);
-  await q.query(`UPDATE ${table} SET "spec" = ${SPEC_OF_COLUMNS}`);
+  await fillSpecsFromColumns(q, table);
   await q.query(`ALTER TABLE ${table} ALTER COLUMN "spec" SET NOT NULL`);
   await q.query(
     `ALTER TABLE ${table} ADD CONSTRAINT "${where.specFamilyConstraint}" CHECK ("spec"->>'family' IN (${STEP_FAMILIES.map((family) => `'${family}'`).join(', ')}))`,

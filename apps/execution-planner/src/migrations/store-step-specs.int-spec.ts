@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { signingStepOf, stepVariantProblems } from '@swapgw/contracts';
-import { Outbox } from '@swapgw/messaging';
+import { SigningPrepareCommand, signingStepOf } from '@swapgw/contracts';
+import { createEnvelope, Outbox, parsePayload } from '@swapgw/messaging';
 import { withDatabase } from '@swapgw/persistence';
 import {
   STEP_FIELD_COLUMN_LIST,
@@ -103,12 +103,16 @@ describe('planner migration StoreStepSpecs1765000000000 (swap_steps.spec)', () =
           ],
         );
         // The command an in-flight step is prepared with again: the variant signer-surface checks.
-        const { payload } = prepareCommandOf(swap, step);
-        expect({ name: example.name, problems: stepVariantProblems(payload) }).toEqual({
+        const { type, aggregateId, payload, version } = prepareCommandOf(swap, step);
+        const parsed = parsePayload(
+          createEnvelope(type, aggregateId, payload as unknown as Record<string, unknown>, version),
+          SigningPrepareCommand,
+        );
+        expect({ name: example.name, problems: parsed.ok ? [] : parsed.problems }).toEqual({
           name: example.name,
           problems: [],
         });
-        expect(payload).toMatchObject({ ...signingStepOf(example.columns), from: example.from });
+        expect(payload).toMatchObject({ step: signingStepOf(example.columns), from: example.from });
         expect(payload.owner).toBe(example.columns.sponsored ? 'alice' : undefined);
       }
     } finally {

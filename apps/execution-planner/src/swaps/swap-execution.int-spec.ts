@@ -288,7 +288,7 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
       stepCount: 2,
       kind: 'approve',
       from: USER,
-      approve: { token: USDC, spender: ROUTER, amount: '1500000' },
+      step: { family: 'evm-transaction', approve: { token: USDC, spender: ROUTER, amount: '1500000' } },
     });
   });
 

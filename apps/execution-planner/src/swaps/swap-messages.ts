@@ -1,9 +1,15 @@
-import { SigningPrepareCommand, SwapStepPosition, Topics, SigningCommandTypes } from '@swapgw/contracts';
+import {
+  SIGNING_PREPARE_VERSION,
+  SigningCommandTypes,
+  SigningPrepareCommand,
+  SwapStepPosition,
+  Topics,
+} from '@swapgw/contracts';
 import type { OutboxMessage } from '@swapgw/messaging';
 import type { SwapEntity } from './swap.entity';
 import type { SwapStepEntity } from './swap-step.entity';
 
-/** The `signing.prepare` command of a step, as signer-surface expects it: its spec, the variant named by `family`, flat on the command. */
+/** The `signing.prepare` command of a step (version 2), as signer-surface expects it: its spec as `step`, the variant named by `family`. */
 export function prepareCommandOf(
   swap: SwapEntity,
   step: SwapStepEntity,
@@ -16,10 +22,16 @@ export function prepareCommandOf(
     kind: step.kind,
     chain: step.chain,
     from: step.signer ?? swap.userAddress,
-    ...step.spec,
+    step: step.spec,
     ...(step.spec.sponsored ? { owner: swap.owner } : {}),
   };
-  return { topic: Topics.signingCommands, type: SigningCommandTypes.prepare, aggregateId: swap.id, payload };
+  return {
+    topic: Topics.signingCommands,
+    type: SigningCommandTypes.prepare,
+    version: SIGNING_PREPARE_VERSION,
+    aggregateId: swap.id,
+    payload,
+  };
 }
 
 /** A swap.events message keyed by the swap. */

@@ -77,6 +77,7 @@ describe('SwapPlanner', () => {
       expect(prepare).toMatchObject({
         topic: Topics.signingCommands,
         type: 'signing.prepare',
+        version: 2,
         aggregateId: build.swapId,
       });
       expect(prepare.payload).toMatchObject({
@@ -85,7 +86,7 @@ describe('SwapPlanner', () => {
         stepCount: 2,
         kind: 'approve',
         from: USER,
-        approve: { token: USDC, spender: ROUTER, amount: '1500000' },
+        step: { family: 'evm-transaction', approve: { token: USDC, spender: ROUTER, amount: '1500000' } },
       });
     });
 

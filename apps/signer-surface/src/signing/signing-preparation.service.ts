@@ -1,6 +1,6 @@
 import { saveSigningRequest, SigningRequestsRepository } from './signing-requests.repository';
 import { Injectable, Logger } from '@nestjs/common';
-import { SigningPrepareCommand, SigningRefreshCommand, signingStepOf } from '@swapgw/contracts';
+import { SigningPrepareCommand, SigningRefreshCommand } from '@swapgw/contracts';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
@@ -61,7 +61,7 @@ export class SigningPreparationService {
       chain: command.chain,
       kind: command.kind,
       from: command.from,
-      spec: structuredClone(signingStepOf(command)),
+      spec: structuredClone(command.step),
       owner: command.owner ?? null,
       gasDropId: null,
       sponsoredTxId: null,

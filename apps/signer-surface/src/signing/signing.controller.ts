@@ -9,6 +9,7 @@ import {
   SigningSubmitRequest,
   Topics,
   TransactionStatusRequest,
+  upcastSigningPrepare,
 } from '@swapgw/contracts';
 import { IdempotentConsumer, RequestResponder, TopicEvents } from '@swapgw/messaging';
 import { TransactionStatusService } from '../status/transaction-status.service';
@@ -17,7 +18,8 @@ import { SigningSubmissionService } from './signing-submission.service';
 
 /**
  * Kafka entry points: signing.commands from the planner (each eventId applied once, in the same
- * transaction as its outbox events) and signing.requests from the gateway (request-reply).
+ * transaction as its outbox events; a version-1 signing.prepare, its step flat on the command, is
+ * upcast to version 2 first) and signing.requests from the gateway (request-reply).
  */
 @Controller()
 export class SigningController {
@@ -31,7 +33,7 @@ export class SigningController {
 
   @TopicEvents(Topics.signingCommands)
   async onSigningCommand(@Payload() message: unknown, @Ctx() ctx: KafkaContext): Promise<void> {
-    await this.consumer.consume(message, ctx, {
+    await this.consumer.consume(upcastSigningPrepare(message), ctx, {
       [SigningCommandTypes.prepare]: {
         payload: SigningPrepareCommand,
         handle: (command: SigningPrepareCommand, _envelope, manager) =>

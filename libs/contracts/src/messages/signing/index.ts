@@ -3,6 +3,7 @@ export * from './signing-step-specs';
 export * from './signing-sponsorship';
 export * from './signing-steps';
 export * from './signing-commands';
+export * from './signing-prepare-upcaster';
 export * from './signing-events';
 export * from './signing-payload';
 export * from './signing-requests';

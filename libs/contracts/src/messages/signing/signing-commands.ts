@@ -1,26 +1,6 @@
-import { Type } from 'class-transformer';
-import {
-  IsIn,
-  IsInt,
-  IsNotEmpty,
-  IsObject,
-  IsOptional,
-  IsString,
-  Max,
-  Min,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, Min } from 'class-validator';
 import { SIGNING_STEP_KINDS, SigningStepKind } from './signing-message-types';
-import {
-  BitcoinStepSpec,
-  SigningApproveSpec,
-  SigningCall,
-  SigningWaitForSpec,
-  SolanaStepSpec,
-} from './signing-step-specs';
-import { SponsoredStepSpec } from './signing-sponsorship';
-import { IsSigningStepVariant, validatesStepField, SigningStepFamily } from './signing-steps';
+import { IsSigningStep, SigningStep } from './signing-steps';
 
 /**
  * `signing.prepare` (signing.commands, planner → signer-surface): build the chain payload of one
@@ -28,10 +8,9 @@ import { IsSigningStepVariant, validatesStepField, SigningStepFamily } from './s
  * Answered by one of signing.payload-ready, signing.waiting (then payload-ready later),
  * signing.step-skipped, signing.step-failed, signing.unavailable.
  *
- * The step's own fields sit flat on the command, as one variant of SigningStep (signing-steps.ts)
- * whose discriminator is `family`: only that variant's fields, each checked as the variant needs
- * it. A command without `family` (sent before it existed) is the variant its fields tell.
- * `signingStepOf(command)` gives the step as its variant.
+ * The step is `step`, one variant of SigningStep (signing-steps.ts) named by its `family` and
+ * validated by that variant's class. Envelope version SIGNING_PREPARE_VERSION (2); the flat
+ * commands of version 1 are upcast on arrival (signing-prepare-upcaster.ts).
  */
 export class SigningPrepareCommand {
   @IsString()
@@ -67,50 +46,9 @@ export class SigningPrepareCommand {
   @IsNotEmpty()
   from!: string;
 
-  /**
-   * Which variant of SigningStep the command carries. Optional on arrival only for the commands
-   * sent before it existed; the planner always names it.
-   */
-  @IsSigningStepVariant()
-  family?: SigningStepFamily;
-
-  /** evm-transaction: the contract call. */
-  @ValidateIf((o: SigningPrepareCommand) => validatesStepField(o, 'call'))
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SigningCall)
-  call?: SigningCall;
-
-  /** solana-transaction: what the transaction does (see SolanaStepSpec). */
-  @ValidateIf((o: SigningPrepareCommand) => validatesStepField(o, 'solana'))
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SolanaStepSpec)
-  solana?: SolanaStepSpec;
-
-  /** bitcoin-psbt: what the transaction does (see BitcoinStepSpec). */
-  @ValidateIf((o: SigningPrepareCommand) => validatesStepField(o, 'bitcoin'))
-  @IsObject()
-  @ValidateNested()
-  @Type(() => BitcoinStepSpec)
-  bitcoin?: BitcoinStepSpec;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => SigningApproveSpec)
-  approve?: SigningApproveSpec;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => SigningWaitForSpec)
-  waitFor?: SigningWaitForSpec;
-
-  /** How the service pays the step's gas (every step of a sponsored swap); evm-typed-data always. */
-  @ValidateIf((o: SigningPrepareCommand) => validatesStepField(o, 'sponsored'))
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SponsoredStepSpec)
-  sponsored?: SponsoredStepSpec;
+  /** What the wallet signs, as its variant of SigningStep. */
+  @IsSigningStep()
+  step!: SigningStep;
 
   /** The API key the swap belongs to: sponsored gas is accounted and budgeted per key. */
   @IsOptional()

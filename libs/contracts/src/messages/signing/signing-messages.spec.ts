@@ -9,6 +9,14 @@ const errorsOf = <T extends object>(cls: new () => T, plain: unknown): string[] 
     e.property,
     ...(e.children ?? []).map((c) => `${e.property}.${c.property}`),
   ]);
+/** Every field with a problem, by its path. */
+const deepErrors = (plain: unknown): string[] => {
+  const walk = (errors: ValidationError[], prefix: string): string[] =>
+    errors.flatMap((e) =>
+      e.children?.length ? walk(e.children, `${prefix}${e.property}.`) : [`${prefix}${e.property}`],
+    );
+  return walk(validateSync(plainToInstance(SigningPrepareCommand, plain) as object), '');
+};
 
 const prepare = {
   swapId: 'swp_1',
@@ -18,13 +26,17 @@ const prepare = {
   kind: 'approve',
   chain: 'devnet-a',
   from: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-  call: { to: '0x5FbDB2315678afecb367f032d93F642f64180aa3', data: '0x095ea7b3', value: '0' },
-  approve: {
-    token: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
-    spender: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
-    amount: '1500000',
+  step: {
+    family: 'evm-transaction',
+    call: { to: '0x5FbDB2315678afecb367f032d93F642f64180aa3', data: '0x095ea7b3', value: '0' },
+    approve: {
+      token: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+      spender: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+      amount: '1500000',
+    },
   },
 };
+const { step: _step, ...header } = prepare;
 
 describe('signing message contracts', () => {
   it('accepts a well-formed signing.prepare', () => {
@@ -32,12 +44,12 @@ describe('signing message contracts', () => {
   });
 
   it('rejects a call value that is not an integer decimal string and an unknown kind', () => {
-    const errors = errorsOf(SigningPrepareCommand, {
+    const errors = deepErrors({
       ...prepare,
       kind: 'mint',
-      call: { ...prepare.call, value: '1.5' },
+      step: { ...prepare.step, call: { ...prepare.step.call, value: '1.5' } },
     });
-    expect(errors).toEqual(expect.arrayContaining(['kind', 'call.value']));
+    expect(errors).toEqual(['kind', 'step.call.value']);
   });
 
   it('rejects a 0-based stepIndex (steps are numbered from 1)', () => {
@@ -45,73 +57,70 @@ describe('signing message contracts', () => {
   });
 
   it('accepts a Bitcoin bridge deposit without a call, with its bitcoin spec, and refuses a bad vault or an oversized memo', () => {
-    const { call: _call, approve: _approve, ...rest } = prepare;
-    const bitcoinStep = {
-      ...rest,
+    const bitcoin = {
+      kind: 'bridge-deposit',
+      vault: 'bcrt1q6rhpng9evdsfnn833a4f4vej0asu6dk5srld6x',
+      amount: '1500000',
+      memo: '=:devnet-a.USDC:0x70997970C51812dc3A010C7d01b50e0d17dc79C8:1340000000',
+    };
+    const bitcoinStep = (spec: unknown) => ({
+      ...header,
       kind: 'bridge',
       chain: 'bitcoin-devnet',
       from: 'bcrt1qcr8te4kr609gcawutmrza0j4xv80jy8zeqchgx',
-      bitcoin: {
-        kind: 'bridge-deposit',
-        vault: 'bcrt1q6rhpng9evdsfnn833a4f4vej0asu6dk5srld6x',
-        amount: '1500000',
-        memo: '=:devnet-a.USDC:0x70997970C51812dc3A010C7d01b50e0d17dc79C8:1340000000',
-      },
-    };
-    expect(errorsOf(SigningPrepareCommand, bitcoinStep)).toEqual([]);
+      step: { family: 'bitcoin-psbt', bitcoin: spec },
+    });
+    expect(deepErrors(bitcoinStep(bitcoin))).toEqual([]);
     expect(
-      errorsOf(SigningPrepareCommand, {
-        ...bitcoinStep,
-        bitcoin: {
-          ...bitcoinStep.bitcoin,
+      deepErrors(
+        bitcoinStep({
+          ...bitcoin,
           vault: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
           memo: 'x'.repeat(81),
-        },
-      }),
-    ).toEqual(['bitcoin', 'bitcoin.vault', 'bitcoin.memo']);
-    expect(errorsOf(SigningPrepareCommand, { ...bitcoinStep, bitcoin: undefined })).toEqual(['call']);
+        }),
+      ),
+    ).toEqual(['step.bitcoin.vault', 'step.bitcoin.memo']);
+    expect(deepErrors(bitcoinStep(undefined))).toEqual(['step.bitcoin']);
   });
 
   it('accepts a Solana step without a call, with its solana spec, and refuses a step with neither', () => {
-    const { call: _call, approve: _approve, ...rest } = prepare;
-    const solanaStep = {
-      ...rest,
+    const deposit = {
+      kind: 'bridge-deposit',
+      mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+      vault: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+      amount: '1500000',
+      destinationChainId: 31337,
+      recipient: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    };
+    const solanaStep = (spec: unknown) => ({
+      ...header,
       kind: 'bridge',
       chain: 'solana-devnet',
       from: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
-      solana: {
-        kind: 'bridge-deposit',
-        mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
-        vault: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
-        amount: '1500000',
-        destinationChainId: 31337,
-        recipient: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      step: {
+        family: 'solana-transaction',
+        solana: spec,
+        waitFor: {
+          token: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+          holder: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+          minBalance: '1',
+        },
       },
-      waitFor: {
-        token: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
-        holder: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
-        minBalance: '1',
-      },
-    };
-    expect(errorsOf(SigningPrepareCommand, solanaStep)).toEqual([]);
-    expect(
-      errorsOf(SigningPrepareCommand, {
-        ...solanaStep,
-        solana: { ...solanaStep.solana, recipient: 'not-evm' },
-      }),
-    ).toEqual(['solana', 'solana.recipient']);
-    expect(
-      errorsOf(SigningPrepareCommand, {
-        ...solanaStep,
-        solana: { kind: 'prebuilt-transaction', serializedTransaction: 'AQID', lastValidBlockHeight: 9 },
-      }),
-    ).toEqual([]);
-    const { solana: _solana, ...neither } = solanaStep;
-    expect(errorsOf(SigningPrepareCommand, neither)).toContain('call');
+    });
+    expect(deepErrors(solanaStep(deposit))).toEqual([]);
+    expect(deepErrors(solanaStep({ ...deposit, recipient: 'not-evm' }))).toEqual(['step.solana.recipient']);
+    const prebuilt = { kind: 'prebuilt-transaction', serializedTransaction: 'AQID', lastValidBlockHeight: 9 };
+    expect(deepErrors(solanaStep(prebuilt))).toEqual([]);
+    // Each kind is its own class: a prebuilt transaction needs its transaction, a deposit its vault.
+    expect(deepErrors(solanaStep({ ...prebuilt, serializedTransaction: undefined }))).toEqual([
+      'step.solana.serializedTransaction',
+    ]);
+    expect(deepErrors(solanaStep({ ...deposit, vault: undefined }))).toEqual(['step.solana.vault']);
+    expect(deepErrors(solanaStep({ ...deposit, kind: 'airdrop' }))).toEqual(['step.solana.kind']);
+    expect(deepErrors(solanaStep(undefined))).toEqual(['step.solana']);
   });
 
   it('validates the swap message of a Solana bridge deposit: venue, path, minimum out, recipient, unwrapNative and deadline', () => {
-    const { call: _call, approve: _approve, ...rest } = prepare;
     const address = (byte: string) => '0x' + byte.repeat(20);
     const message = {
       venue: address('b5'),
@@ -122,28 +131,24 @@ describe('signing message contracts', () => {
       deadline: 1_900_000_000,
     };
     const step = (m: unknown) => ({
-      ...rest,
+      ...header,
       kind: 'bridge',
       chain: 'solana-devnet',
       from: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
-      solana: {
-        kind: 'bridge-deposit',
-        mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
-        vault: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
-        amount: '20000000',
-        destinationChainId: 31337,
-        recipient: address('b2'),
-        message: m,
+      step: {
+        family: 'solana-transaction',
+        solana: {
+          kind: 'bridge-deposit',
+          mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+          vault: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+          amount: '20000000',
+          destinationChainId: 31337,
+          recipient: address('b2'),
+          message: m,
+        },
+        sponsored: { mode: 'solana-fee-payer' },
       },
-      sponsored: { mode: 'solana-fee-payer' },
     });
-    const deepErrors = (plain: unknown): string[] => {
-      const walk = (errors: ValidationError[], prefix: string): string[] =>
-        errors.flatMap((e) =>
-          e.children?.length ? walk(e.children, `${prefix}${e.property}.`) : [`${prefix}${e.property}`],
-        );
-      return walk(validateSync(plainToInstance(SigningPrepareCommand, plain) as object), '');
-    };
     expect(deepErrors(step(message))).toEqual([]);
     expect(deepErrors(step(undefined))).toEqual([]);
     expect(
@@ -159,14 +164,14 @@ describe('signing message contracts', () => {
         }),
       ),
     ).toEqual([
-      'solana.message.venue',
-      'solana.message.path',
-      'solana.message.amountOutMin',
-      'solana.message.recipient',
-      'solana.message.unwrapNative',
-      'solana.message.deadline',
+      'step.solana.message.venue',
+      'step.solana.message.path',
+      'step.solana.message.amountOutMin',
+      'step.solana.message.recipient',
+      'step.solana.message.unwrapNative',
+      'step.solana.message.deadline',
     ]);
-    expect(deepErrors(step('swap please'))).toEqual(['solana.message']);
+    expect(deepErrors(step('swap please'))).toEqual(['step.solana.message']);
   });
 
   it('validates a bridge-swap intent: destination chain, router, path and minimum out are required', () => {
@@ -187,39 +192,33 @@ describe('signing message contracts', () => {
       recipient: address('c1'),
       deadline: 1_900_000_000,
     };
-    const { call: _call, approve: _approve, ...rest } = prepare;
     const step = (i: Record<string, unknown>) => ({
-      ...rest,
+      ...header,
       kind: 'bridge',
-      sponsored: { mode: 'permit2-intent', intent: i },
+      step: { family: 'evm-typed-data', sponsored: { mode: 'permit2-intent', intent: i } },
     });
-    const deepErrors = (plain: unknown): string[] => {
-      const walk = (errors: ValidationError[], prefix: string): string[] =>
-        errors.flatMap((e) =>
-          e.children?.length ? walk(e.children, `${prefix}${e.property}.`) : [`${prefix}${e.property}`],
-        );
-      return walk(validateSync(plainToInstance(SigningPrepareCommand, plain) as object), '');
-    };
     expect(deepErrors(step(intent))).toEqual([]);
     const { destinationRouter: _router, ...withoutRouter } = intent;
-    expect(deepErrors(step(withoutRouter))).toEqual(['sponsored.intent.destinationRouter']);
+    expect(deepErrors(step(withoutRouter))).toEqual(['step.sponsored.intent.destinationRouter']);
     const { venue: _venue, destinationVenue: _destinationVenue, ...withoutVenues } = intent;
-    expect(deepErrors(step(withoutVenues))).toEqual([
-      'sponsored.intent.venue',
-      'sponsored.intent.destinationVenue',
+    expect(deepErrors(step(withoutVenues)).sort()).toEqual([
+      'step.sponsored.intent.destinationVenue',
+      'step.sponsored.intent.venue',
     ]);
     // A Uniswap V3 swap signs its pool fees, one per hop.
     const v3 = { ...withoutRouter, kind: 'swap-v3', poolFees: [500] };
     expect(deepErrors(step(v3))).toEqual([]);
-    expect(deepErrors(step({ ...v3, poolFees: [] }))).toEqual(['sponsored.intent.poolFees']);
+    expect(deepErrors(step({ ...v3, poolFees: [] }))).toEqual(['step.sponsored.intent.poolFees']);
     expect(
-      deepErrors(step({ ...intent, destinationChainId: 0, path: [address('b3')], amountOutMin: '-1' })),
+      deepErrors(
+        step({ ...intent, destinationChainId: 0, path: [address('b3')], amountOutMin: '-1' }),
+      ).sort(),
     ).toEqual([
-      'sponsored.intent.path',
-      'sponsored.intent.amountOutMin',
-      'sponsored.intent.destinationChainId',
+      'step.sponsored.intent.amountOutMin',
+      'step.sponsored.intent.destinationChainId',
+      'step.sponsored.intent.path',
     ]);
-    expect(deepErrors(step({ ...intent, kind: 'bridge-and-swap' }))).toEqual(['sponsored.intent.kind']);
+    expect(deepErrors(step({ ...intent, kind: 'bridge-and-swap' }))).toEqual(['step.sponsored.intent.kind']);
   });
 
   it('requires swapId and rawTx on signing.submit', () => {

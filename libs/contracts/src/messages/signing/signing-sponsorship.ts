@@ -1,15 +1,4 @@
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  Matches,
-  Max,
-  Min,
-  ValidateIf,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import {
   BASE_UNITS,
   EVM_ADDRESS,
@@ -17,6 +6,8 @@ import {
   IsEvmPath,
   IsNestedObject,
   IsNonEmptyString,
+  IsOneOf,
+  IsPoolFees,
   IsOptionalIntegratorFees,
 } from './signing-formats';
 
@@ -63,9 +54,6 @@ export const SPONSORED_INTENT_KINDS = [
   'across-swap',
 ] as const;
 export type SponsoredIntentKind = (typeof SPONSORED_INTENT_KINDS)[number];
-
-/** The kinds that swap (this leg, or the destination's): they carry a path and a minimum out. */
-const SWAPPING_KINDS: readonly SponsoredIntentKind[] = ['swap', 'swap-v3', 'bridge-swap', 'across-swap'];
 
 /** The deposit terms of an `across` / `across-swap` intent, as Across quoted them (the SpokePool is the venue). */
 export class SponsoredAcrossTerms {
@@ -128,8 +116,31 @@ export class SponsoredIntegratorFee {
 /**
  * The leg a `permit2-intent` step executes, as the SwapGatewayRouter's witness binds it: Permit2
  * moves exactly `amount` of `token` from the signer to the router, which can only do this with it.
+ * One variant per `kind`, each validated by its own class (SPONSORED_INTENTS); this is the read
+ * shape the chain libraries take: every variant's fields, those of some kinds only optional.
  */
-export class SponsoredIntentSpec {
+export interface SponsoredIntentSpec {
+  kind: SponsoredIntentKind;
+  permit2: string;
+  router: string;
+  token: string;
+  amount: string;
+  venue: string;
+  path?: string[];
+  poolFees?: number[];
+  amountOutMin?: string;
+  unwrapNative?: boolean;
+  destinationChainId?: number;
+  destinationRouter?: string;
+  destinationVenue?: string;
+  across?: SponsoredAcrossTerms;
+  recipient: string;
+  deadline: number;
+  integratorFees?: SponsoredIntegratorFee[];
+}
+
+/** What every kind of intent binds. */
+abstract class SponsoredIntentLeg implements SponsoredIntentSpec {
   @IsIn(SPONSORED_INTENT_KINDS)
   kind!: SponsoredIntentKind;
 
@@ -154,55 +165,10 @@ export class SponsoredIntentSpec {
   @Matches(EVM_ADDRESS)
   venue!: string;
 
-  /**
-   * swap / swap-v3: the path's tokens (starts with `token`); bridge-swap / across-swap: the Uniswap
-   * V2 / V3 path on the destination chain (starts with the bridged token there).
-   */
-  @ValidateIf((o: SponsoredIntentSpec) => SWAPPING_KINDS.includes(o.kind))
-  @IsEvmPath()
-  path?: string[];
-
-  /** swap-v3 / across-swap: the pool fee of each hop (hundredths of a bip), one fewer than the path's tokens. */
-  @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'swap-v3' || o.kind === 'across-swap')
-  @ArrayMinSize(1)
-  @ArrayMaxSize(7)
-  @IsInt({ each: true })
-  @Min(1, { each: true })
-  poolFees?: number[];
-
-  /** swap / swap-v3: of this leg; bridge-swap / across-swap: of the destination swap. */
-  @ValidateIf((o: SponsoredIntentSpec) => SWAPPING_KINDS.includes(o.kind))
-  @Matches(BASE_UNITS)
-  amountOutMin?: string;
-
   /** swap / swap-v3 / bridge-swap: pay out native coin (the path ends with the wrapped native token). */
   @IsOptional()
   @IsBoolean()
   unwrapNative?: boolean;
-
-  /** bridge / bridge-to / bridge-swap: the bridge's id of the destination chain. */
-  @ValidateIf((o: SponsoredIntentSpec) => o.kind !== 'swap' && o.kind !== 'swap-v3')
-  @IsInt()
-  @Min(1)
-  destinationChainId?: number;
-
-  /** bridge-swap / across-swap: the destination chain's SwapGatewayRouter, which the bridge pays and which swaps. */
-  @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'bridge-swap' || o.kind === 'across-swap')
-  @Matches(EVM_ADDRESS)
-  destinationRouter?: string;
-
-  /**
-   * bridge-swap: the destination chain's Uniswap V2 Router02, through which its router swaps;
-   * across-swap: its Uniswap V3 SwapRouter02.
-   */
-  @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'bridge-swap' || o.kind === 'across-swap')
-  @Matches(EVM_ADDRESS)
-  destinationVenue?: string;
-
-  /** across / across-swap: Across's deposit terms. */
-  @ValidateIf((o: SponsoredIntentSpec) => o.kind === 'across' || o.kind === 'across-swap')
-  @IsNestedObject(() => SponsoredAcrossTerms)
-  across?: SponsoredAcrossTerms;
 
   /**
    * swap / bridge / bridge-swap: an EVM address (bridge-swap: the final recipient on the destination
@@ -216,23 +182,125 @@ export class SponsoredIntentSpec {
   deadline!: number;
 
   /**
-   * Every kind: the integrator fees the router pays out of `amount` (the route's amountIn, fees
-   * included) before it swaps or deposits the rest; signed with the leg. Absent: none.
+   * The integrator fees the router pays out of `amount` (the route's amountIn, fees included)
+   * before it swaps or deposits the rest; signed with the leg. Absent: none.
    */
   @IsOptionalIntegratorFees(() => SponsoredIntegratorFee)
   integratorFees?: SponsoredIntegratorFee[];
 }
 
-/** How the service pays for a step's gas; see SponsorshipMode. */
-export class SponsoredStepSpec {
-  @IsIn(SPONSORSHIP_MODES)
-  mode!: SponsorshipMode;
+/** `swap`: a Uniswap V2 swap along `path` (starts with `token`) for at least `amountOutMin`. */
+export class SwapIntent extends SponsoredIntentLeg {
+  @IsEvmPath()
+  path!: string[];
 
-  @ValidateIf((o: SponsoredStepSpec) => o.mode === 'eip2612-permit')
-  @IsNestedObject(() => SponsoredPermitSpec)
+  @Matches(BASE_UNITS)
+  amountOutMin!: string;
+}
+
+/** `swap-v3`: a Uniswap V3 swap: `path` and the pool fee of each hop (hundredths of a bip). */
+export class SwapV3Intent extends SwapIntent {
+  @IsPoolFees()
+  poolFees!: number[];
+}
+
+/** `bridge`: a deposit into this chain's bridge for `recipient` (an EVM address) on the bridge's `destinationChainId`. */
+export class BridgeIntent extends SponsoredIntentLeg {
+  @IsInt()
+  @Min(1)
+  destinationChainId!: number;
+}
+
+/** `bridge-to`: a bridge deposit to a 32-byte recipient (a Solana wallet). */
+export class BridgeToIntent extends BridgeIntent {}
+
+/** `across`: an Across SpokePool deposit with the quote's terms. */
+export class AcrossIntent extends BridgeIntent {
+  @IsNestedObject(() => SponsoredAcrossTerms)
+  across!: SponsoredAcrossTerms;
+}
+
+/**
+ * `bridge-swap`: a bridge deposit to the destination chain's SwapGatewayRouter, which swaps what
+ * arrives along `path` (Uniswap V2, through `destinationVenue`) for at least `amountOutMin`.
+ */
+export class BridgeSwapIntent extends BridgeIntent {
+  @Matches(EVM_ADDRESS)
+  destinationRouter!: string;
+
+  @Matches(EVM_ADDRESS)
+  destinationVenue!: string;
+
+  @IsEvmPath()
+  path!: string[];
+
+  @Matches(BASE_UNITS)
+  amountOutMin!: string;
+}
+
+/** `across-swap`: an Across deposit whose fill swaps on the destination through Uniswap V3 (`poolFees`). */
+export class AcrossSwapIntent extends BridgeSwapIntent {
+  @IsPoolFees()
+  poolFees!: number[];
+
+  @IsNestedObject(() => SponsoredAcrossTerms)
+  across!: SponsoredAcrossTerms;
+}
+
+/** The class that validates each kind of intent (one class and one line per kind). */
+export const SPONSORED_INTENTS = {
+  swap: SwapIntent,
+  'swap-v3': SwapV3Intent,
+  bridge: BridgeIntent,
+  'bridge-to': BridgeToIntent,
+  'bridge-swap': BridgeSwapIntent,
+  across: AcrossIntent,
+  'across-swap': AcrossSwapIntent,
+} satisfies Record<SponsoredIntentKind, new () => SponsoredIntentSpec>;
+
+/**
+ * How the service pays for a step's gas; see SponsorshipMode. One variant per `mode`, each
+ * validated by its own class (SPONSORSHIPS); this is the read shape: `permit` and `intent` are
+ * those of `eip2612-permit` and `permit2-intent`.
+ */
+export interface SponsoredStepSpec {
+  mode: SponsorshipMode;
   permit?: SponsoredPermitSpec;
-
-  @ValidateIf((o: SponsoredStepSpec) => o.mode === 'permit2-intent')
-  @IsNestedObject(() => SponsoredIntentSpec)
   intent?: SponsoredIntentSpec;
 }
+
+/** What every sponsorship names: its mode. */
+abstract class Sponsorship implements SponsoredStepSpec {
+  @IsIn(SPONSORSHIP_MODES)
+  mode!: SponsorshipMode;
+}
+
+/** `covered-transaction`: a relayer sends the user the fee of their own transaction first. */
+export class CoveredTransactionSponsorship extends Sponsorship {}
+
+/** `eip2612-permit`: the user signs the token's EIP-2612 Permit for Permit2, a relayer submits it. */
+export class Eip2612PermitSponsorship extends Sponsorship {
+  @IsNestedObject(() => SponsoredPermitSpec)
+  permit!: SponsoredPermitSpec;
+}
+
+/** `permit2-intent`: the user signs a Permit2 witness binding the leg, a relayer calls the router. */
+export class Permit2IntentSponsorship extends Sponsorship {
+  @IsOneOf('kind', SPONSORED_INTENTS)
+  intent!: SponsoredIntentSpec;
+}
+
+/** `solana-fee-payer`: the service's fee payer pays the Solana transaction's fees and rent. */
+export class SolanaFeePayerSponsorship extends Sponsorship {}
+
+/** `bitcoin-fee-wallet`: one UTXO of the service's fee wallet pays the whole miner fee. */
+export class BitcoinFeeWalletSponsorship extends Sponsorship {}
+
+/** The class that validates each mode of sponsorship (one class and one line per mode). */
+export const SPONSORSHIPS = {
+  'covered-transaction': CoveredTransactionSponsorship,
+  'eip2612-permit': Eip2612PermitSponsorship,
+  'permit2-intent': Permit2IntentSponsorship,
+  'solana-fee-payer': SolanaFeePayerSponsorship,
+  'bitcoin-fee-wallet': BitcoinFeeWalletSponsorship,
+} satisfies Record<SponsorshipMode, new () => SponsoredStepSpec>;

@@ -1,14 +1,4 @@
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  Min,
-  ValidateIf,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
 import {
   BITCOIN_ADDRESS,
   BITCOIN_PUBLIC_KEY,
@@ -118,67 +108,100 @@ export class SolanaIntegratorFeeSpec {
 }
 
 /**
- * What a step on a Solana chain does (instead of an EVM `call`):
- *  - `bridge-deposit`: signer-surface builds the devnet bridge deposit (transferChecked of `amount`
- *    of `mint` from `from`'s associated token account to `vault`, plus the memo naming
- *    `destinationChainId` and the EVM `recipient`, and `message` when there is one: then `recipient`
- *    is the destination's SwapGatewayRouter, which swaps the deposit as the message says);
- *  - `prebuilt-transaction`: an aggregator's unsigned v0 transaction (`serializedTransaction`,
- *    base64) handed out as it is, valid until `lastValidBlockHeight`.
+ * What a step on a Solana chain does (instead of an EVM `call`), one variant per `kind`:
+ *  - `bridge-deposit` (SolanaBridgeDepositSpec): signer-surface builds the devnet bridge deposit;
+ *  - `prebuilt-transaction` (SolanaPrebuiltTransactionSpec): an aggregator's unsigned transaction,
+ *    handed out as it is.
+ * The read shape the chain libraries take: every variant's fields, optional.
  */
-export class SolanaStepSpec {
-  @IsIn(SOLANA_STEP_KINDS)
-  kind!: SolanaStepKind;
-
-  @ValidateIf((o: SolanaStepSpec) => o.kind === 'bridge-deposit')
-  @Matches(SOLANA_ADDRESS)
+export interface SolanaStepSpec {
+  kind: SolanaStepKind;
   mint?: string;
-
-  @ValidateIf((o: SolanaStepSpec) => o.kind === 'bridge-deposit')
-  @Matches(SOLANA_ADDRESS)
   vault?: string;
+  amount?: string;
+  destinationChainId?: number;
+  recipient?: string;
+  message?: SolanaBridgeSwapMessageSpec;
+  integratorFees?: SolanaIntegratorFeeSpec[];
+  serializedTransaction?: string;
+  lastValidBlockHeight?: number;
+}
+
+/**
+ * `bridge-deposit`: the transferChecked of `amount` of `mint` from `from`'s associated token
+ * account to `vault`, plus the memo naming `destinationChainId` and the EVM `recipient`, and
+ * `message` when there is one: then `recipient` is the destination's SwapGatewayRouter, which swaps
+ * the deposit as the message says.
+ */
+export class SolanaBridgeDepositSpec implements SolanaStepSpec {
+  @IsIn(SOLANA_STEP_KINDS)
+  kind!: 'bridge-deposit';
+
+  @Matches(SOLANA_ADDRESS)
+  mint!: string;
+
+  @Matches(SOLANA_ADDRESS)
+  vault!: string;
 
   /** Base units of `mint`. */
-  @ValidateIf((o: SolanaStepSpec) => o.kind === 'bridge-deposit')
   @Matches(BASE_UNITS)
-  amount?: string;
+  amount!: string;
 
-  @ValidateIf((o: SolanaStepSpec) => o.kind === 'bridge-deposit')
   @IsInt()
   @Min(1)
-  destinationChainId?: number;
+  destinationChainId!: number;
 
   /**
    * Who is paid on the destination chain: an EVM address (with a `message`: the SwapGatewayRouter
    * there), or a Bitcoin address when the destination is the Bitcoin end.
    */
-  @ValidateIf((o: SolanaStepSpec) => o.kind === 'bridge-deposit')
   @Matches(EVM_OR_BITCOIN_ADDRESS)
-  recipient?: string;
+  recipient!: string;
 
-  /** bridge-deposit: the destination swap the deposit's memo carries to `recipient` (see SolanaBridgeSwapMessageSpec). */
+  /** The destination swap the deposit's memo carries to `recipient` (see SolanaBridgeSwapMessageSpec). */
   @IsOptional()
   @IsNestedObject(() => SolanaBridgeSwapMessageSpec)
   message?: SolanaBridgeSwapMessageSpec;
 
   /**
-   * bridge-deposit: the integrator fees the transaction pays out of the wallet's `mint` before the
-   * deposit (a TransferChecked per recipient to its associated token account, created first when
-   * it has none, the transaction's fee payer paying its rent). `amount` comes on top of them.
+   * The integrator fees the transaction pays out of the wallet's `mint` before the deposit (a
+   * TransferChecked per recipient to its associated token account, created first when it has none,
+   * the transaction's fee payer paying its rent). `amount` comes on top of them.
    */
   @IsOptionalIntegratorFees(() => SolanaIntegratorFeeSpec)
   integratorFees?: SolanaIntegratorFeeSpec[];
+}
 
-  @ValidateIf((o: SolanaStepSpec) => o.kind === 'prebuilt-transaction')
+/** `prebuilt-transaction`: an aggregator's unsigned v0 transaction (base64), valid until `lastValidBlockHeight`. */
+export class SolanaPrebuiltTransactionSpec implements SolanaStepSpec {
+  @IsIn(SOLANA_STEP_KINDS)
+  kind!: 'prebuilt-transaction';
+
   @IsString()
   @Matches(BASE64)
-  serializedTransaction?: string;
+  serializedTransaction!: string;
 
-  @ValidateIf((o: SolanaStepSpec) => o.kind === 'prebuilt-transaction')
   @IsInt()
   @Min(0)
-  lastValidBlockHeight?: number;
+  lastValidBlockHeight!: number;
+
+  /**
+   * Kept when sent, never honoured: the transaction is signed as built, so signer-surface refuses a
+   * prebuilt transaction that carries a bridge message or integrator fees (the step fails).
+   */
+  @IsOptional()
+  @IsNestedObject(() => SolanaBridgeSwapMessageSpec)
+  message?: SolanaBridgeSwapMessageSpec;
+
+  @IsOptionalIntegratorFees(() => SolanaIntegratorFeeSpec)
+  integratorFees?: SolanaIntegratorFeeSpec[];
 }
+
+/** The class that validates each kind of Solana step (one class and one line per kind). */
+export const SOLANA_STEP_SPECS = {
+  'bridge-deposit': SolanaBridgeDepositSpec,
+  'prebuilt-transaction': SolanaPrebuiltTransactionSpec,
+} satisfies Record<SolanaStepKind, new () => SolanaStepSpec>;
 
 /** One integrator fee a Bitcoin step pays: an output of `amount` satoshis to the address `recipient`. */
 export class BitcoinIntegratorFeeSpec {

@@ -1,16 +1,32 @@
 import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
+import { ValidationError, validateSync } from 'class-validator';
 import { SigningPrepareCommand } from './signing-commands';
-import { signingStepOf } from './signing-steps';
 
-/** As libs/messaging's parsePayload validates a payload on arrival (unknown fields stripped). */
-const problemsOf = (plain: object): Record<string, string[]> =>
-  Object.fromEntries(
-    validateSync(plainToInstance(SigningPrepareCommand, plain), {
-      whitelist: true,
-      forbidUnknownValues: false,
-    }).map((e) => [e.property, Object.values(e.constraints ?? { nested: 'nested' })]),
+/** As libs/messaging's parsePayload validates a payload on arrival (unknown fields stripped): each problem by its path. */
+const problemsOf = (plain: object): Record<string, string[]> => {
+  const walk = (errors: ValidationError[], prefix: string): [string, string[]][] =>
+    errors.flatMap((e) => [
+      ...(e.constraints
+        ? [[`${prefix}${e.property}`, Object.values(e.constraints)] as [string, string[]]]
+        : []),
+      ...walk(e.children ?? [], `${prefix}${e.property}.`),
+    ]);
+  return Object.fromEntries(
+    walk(
+      validateSync(plainToInstance(SigningPrepareCommand, plain), {
+        whitelist: true,
+        forbidUnknownValues: false,
+      }),
+      '',
+    ),
   );
+};
+/** The step a payload carries once validated (as signer-surface stores it). */
+const stepOf = (plain: object): unknown => {
+  const prepare = plainToInstance(SigningPrepareCommand, plain);
+  validateSync(prepare, { whitelist: true, forbidUnknownValues: false });
+  return JSON.parse(JSON.stringify(prepare.step));
+};
 
 const address = (byte: string) => '0x' + byte.repeat(20);
 const header = {
@@ -42,101 +58,65 @@ const bitcoin = {
   memo: '=:devnet-a.USDC:0x70997970C51812dc3A010C7d01b50e0d17dc79C8:1340000000',
 };
 
-const evmTransaction = { ...header, from: address('c1'), family: 'evm-transaction', call };
-const evmTypedData = {
-  ...header,
-  kind: 'approve',
-  from: address('c1'),
-  family: 'evm-typed-data',
-  approve,
-  sponsored: { mode: 'eip2612-permit', permit },
-};
-const solanaTransaction = {
-  ...header,
-  chain: 'solana-devnet',
-  from: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
-  family: 'solana-transaction',
-  solana,
-  sponsored: { mode: 'solana-fee-payer' },
-};
-const bitcoinPsbt = {
-  ...header,
-  kind: 'bridge',
-  chain: 'bitcoin-devnet',
-  from: 'bcrt1qcr8te4kr609gcawutmrza0j4xv80jy8zeqchgx',
-  family: 'bitcoin-psbt',
-  bitcoin,
-  sponsored: { mode: 'bitcoin-fee-wallet' },
-};
+const command = (overrides: object, step: object) => ({ ...header, from: address('c1'), ...overrides, step });
+const evmTransaction = command({}, { family: 'evm-transaction', call });
+const evmTypedData = command(
+  { kind: 'approve' },
+  { family: 'evm-typed-data', approve, sponsored: { mode: 'eip2612-permit', permit } },
+);
+const solanaTransaction = command(
+  { chain: 'solana-devnet', from: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM' },
+  { family: 'solana-transaction', solana, sponsored: { mode: 'solana-fee-payer' } },
+);
+const bitcoinPsbt = command(
+  { kind: 'bridge', chain: 'bitcoin-devnet', from: 'bcrt1qcr8te4kr609gcawutmrza0j4xv80jy8zeqchgx' },
+  { family: 'bitcoin-psbt', bitcoin, sponsored: { mode: 'bitcoin-fee-wallet' } },
+);
+const withStep = (base: { step: object }, step: object) => ({ ...base, step: { ...base.step, ...step } });
 
-describe('signing.prepare: one step variant per family', () => {
+describe('signing.prepare: the step is one variant per family, each validated by its own class', () => {
   it.each([
     ['evm-transaction', evmTransaction],
     ['evm-typed-data', evmTypedData],
     ['solana-transaction', solanaTransaction],
     ['bitcoin-psbt', bitcoinPsbt],
-  ])('accepts a %s step with its own fields and gives it as that variant', (family, command) => {
-    expect(problemsOf(command)).toEqual({});
-    const {
-      swapId: _s,
-      stepId: _i,
-      stepIndex: _x,
-      stepCount: _c,
-      kind: _k,
-      chain: _ch,
-      from: _f,
-      ...step
-    } = command;
-    expect(signingStepOf(command)).toEqual({ ...step, family });
+  ])('accepts a %s step with its own fields and keeps it as it came', (_family, prepare) => {
+    expect(problemsOf(prepare)).toEqual({});
+    expect(stepOf(prepare)).toEqual(prepare.step);
   });
 
-  it('refuses a field of another variant, naming it', () => {
-    expect(problemsOf({ ...solanaTransaction, call })).toEqual({
-      family: ['a step of family solana-transaction has no call'],
-    });
-    expect(problemsOf({ ...evmTransaction, bitcoin })).toEqual({
-      family: ['a step of family evm-transaction has no bitcoin'],
-    });
-    expect(problemsOf({ ...evmTypedData, call })).toEqual({
-      family: ['a step of family evm-typed-data has no call'],
-    });
+  it('keeps no field of another variant: it is not part of the step', () => {
+    expect(problemsOf(withStep(solanaTransaction, { call }))).toEqual({});
+    expect(stepOf(withStep(solanaTransaction, { call }))).toEqual(solanaTransaction.step);
+    expect(stepOf(withStep(evmTypedData, { call }))).toEqual(evmTypedData.step);
   });
 
-  it("refuses a step without its variant's own field, and an unknown family", () => {
-    const { call: _call, ...noCall } = evmTransaction;
-    expect(Object.keys(problemsOf(noCall))).toEqual(['call']);
-    const { bitcoin: _bitcoin, ...noPsbt } = bitcoinPsbt;
-    expect(Object.keys(problemsOf(noPsbt))).toEqual(['bitcoin']);
-    const { sponsored: _sponsored, ...noSponsorship } = evmTypedData;
-    expect(Object.keys(problemsOf(noSponsorship))).toEqual(['sponsored']);
-    expect(problemsOf({ ...evmTransaction, family: 'evm-blob' })).toEqual({
-      family: ['family must be one of evm-transaction, evm-typed-data, solana-transaction, bitcoin-psbt'],
-    });
-  });
-
-  it('refuses a sponsorship that does not pay the variant', () => {
-    expect(problemsOf({ ...evmTransaction, sponsored: { mode: 'solana-fee-payer' } })).toEqual({
-      family: ['a step of family evm-transaction is sponsored as covered-transaction, not solana-fee-payer'],
-    });
-    expect(problemsOf({ ...solanaTransaction, sponsored: { mode: 'covered-transaction' } })).toEqual({
-      family: [
-        'a step of family solana-transaction is sponsored as solana-fee-payer, not covered-transaction',
+  it("refuses a step without its variant's own field, and an unknown family, naming the families", () => {
+    const { call: _call, ...noCall } = evmTransaction.step as { call: unknown };
+    expect(Object.keys(problemsOf({ ...evmTransaction, step: noCall }))).toEqual(['step.call']);
+    const { bitcoin: _bitcoin, ...noPsbt } = bitcoinPsbt.step as { bitcoin: unknown };
+    expect(Object.keys(problemsOf({ ...bitcoinPsbt, step: noPsbt }))).toEqual(['step.bitcoin']);
+    const { sponsored: _sponsored, ...noSponsorship } = evmTypedData.step as { sponsored: unknown };
+    expect(Object.keys(problemsOf({ ...evmTypedData, step: noSponsorship }))).toEqual(['step.sponsored']);
+    expect(problemsOf(withStep(evmTransaction, { family: 'evm-blob' }))).toEqual({
+      'step.family': [
+        'family must be one of evm-transaction, evm-typed-data, solana-transaction, bitcoin-psbt',
       ],
     });
+    expect(problemsOf({ ...evmTransaction, step: undefined })).toEqual({
+      step: ['step must be an object'],
+    });
   });
 
-  it('takes a command sent before `family` existed as the variant its fields tell', () => {
-    const withoutFamily = (command: { family: string }) => {
-      const { family: _family, ...rest } = command;
-      return rest;
-    };
-    for (const command of [evmTransaction, evmTypedData, solanaTransaction, bitcoinPsbt]) {
-      expect(problemsOf(withoutFamily(command))).toEqual({});
-      expect(signingStepOf(withoutFamily(command)).family).toBe(command.family);
-    }
-    // ...and refuses it as that variant: a Solana spec beside an EVM call.
-    expect(problemsOf({ ...withoutFamily(solanaTransaction), call })).toEqual({
-      family: ['a step of family solana-transaction has no call'],
+  it('refuses a sponsorship that does not pay the variant, naming the modes that do', () => {
+    expect(problemsOf(withStep(evmTransaction, { sponsored: { mode: 'solana-fee-payer' } }))).toEqual({
+      'step.sponsored.mode': ['mode must be one of covered-transaction'],
+    });
+    expect(problemsOf(withStep(solanaTransaction, { sponsored: { mode: 'covered-transaction' } }))).toEqual({
+      'step.sponsored.mode': ['mode must be one of solana-fee-payer'],
+    });
+    expect(problemsOf(withStep(evmTypedData, { sponsored: { mode: 'covered-transaction' } }))).toEqual({
+      'step.sponsored.mode': ['mode must be one of eip2612-permit, permit2-intent'],
     });
   });
 });
