@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { SwapStatus } from '@swapgw/contracts';
-import type { ConsumeOutcome } from '@swapgw/messaging';
+import type { ConsumeOutcome, EventClaim } from '@swapgw/messaging';
 import { Outbox, OutboxMessage } from '@swapgw/messaging';
 import { updateStatementOf } from '@swapgw/persistence';
 import { SwapEntity } from './swap.entity';
@@ -24,6 +24,12 @@ export interface SwapTransaction {
   getStep(stepId: string): Promise<SwapStepEntity>;
   /** A new swap and its steps; a swap already there fails the transaction (no upsert). */
   insertSwap(swap: SwapEntity, steps: SwapStepEntity[]): Promise<void>;
+  /**
+   * A new swap, its steps and `claim` (the processed_events row of the command that builds it) in
+   * one statement, unless the swap exists or the command was applied already: then it writes
+   * nothing and answers false.
+   */
+  insertNewSwap(swap: SwapEntity, steps: SwapStepEntity[], claim: EventClaim): Promise<boolean>;
   /**
    * The columns that progress changes of the swap and of `steps`: one statement (an UPDATE of each
    * row, in one WITH), no read first.
@@ -153,6 +159,31 @@ class TypeOrmSwapTransaction implements SwapTransaction {
     await this.manager.insert(SwapStepEntity, steps as QueryDeepPartialEntity<SwapStepEntity>[]);
   }
 
+  async insertNewSwap(swap: SwapEntity, steps: SwapStepEntity[], claim: EventClaim): Promise<boolean> {
+    // The rows travel as JSON, typed by the tables themselves (jsonb_populate_record): one
+    // parameter per table whatever the number of steps, so the statement text is the same for
+    // every build and PostgreSQL plans it once per connection.
+    const parameters: unknown[] = [JSON.stringify(swapRowOf(swap)), JSON.stringify(steps.map(stepRowOf))];
+    const notClaimed = claim.notClaimed(parameters);
+    const claimed = claim.claimFor('swap', parameters);
+    const inserted = (await this.manager.query(
+      `WITH "swap" AS (
+         INSERT INTO "planner"."swaps" (${SWAP_COLUMNS})
+         SELECT ${SWAP_COLUMNS} FROM jsonb_populate_record(NULL::"planner"."swaps", $1::jsonb)
+          WHERE ${notClaimed}
+         ON CONFLICT ("id") DO NOTHING
+         RETURNING "id"),
+       "steps" AS (
+         INSERT INTO "planner"."swap_steps" (${STEP_COLUMNS})
+         SELECT ${STEP_COLUMNS} FROM jsonb_populate_recordset(NULL::"planner"."swap_steps", $2::jsonb)
+          WHERE EXISTS (SELECT 1 FROM "swap")),
+       "claimed" AS (${claimed})
+       SELECT "id" FROM "swap"`,
+      parameters,
+    )) as unknown[];
+    return inserted.length > 0;
+  }
+
   async updateProgress(swap: SwapEntity, ...steps: SwapStepEntity[]): Promise<void> {
     const parameters: unknown[] = [];
     const updates = [
@@ -192,6 +223,59 @@ class TypeOrmSwapTransaction implements SwapTransaction {
 function isUniqueViolation(error: unknown): boolean {
   const { code, driverError } = error as { code?: string; driverError?: { code?: string } };
   return code === UNIQUE_VIOLATION || driverError?.code === UNIQUE_VIOLATION;
+}
+
+/** The columns insertNewSwap writes of a swap (all of them) and of a step (all but its lifecycle's defaults). */
+const SWAP_COLUMNS =
+  '"id", "owner", "quote_id", "route_id", "user_address", "recipient", "from_chain", "to_chain", "status", ' +
+  '"current_step", "step_count", "request_fingerprint", "failure_reason", "failure_details", ' +
+  '"created_at_ms", "updated_at_ms", "expires_at_ms"';
+const STEP_COLUMNS =
+  '"id", "swap_id", "step_index", "leg_index", "kind", "chain", "signer", "spec", "price_check", "status", ' +
+  '"signing_request_id", "payload_expires_at_ms", "tx_hash", "failure_reason", "updated_at_ms"';
+
+/** A swap as the JSON of its row (SWAP_COLUMNS). */
+function swapRowOf(swap: SwapEntity): Record<string, unknown> {
+  return {
+    id: swap.id,
+    owner: swap.owner,
+    quote_id: swap.quoteId,
+    route_id: swap.routeId,
+    user_address: swap.userAddress,
+    recipient: swap.recipient,
+    from_chain: swap.fromChain,
+    to_chain: swap.toChain,
+    status: swap.status,
+    current_step: swap.currentStep,
+    step_count: swap.stepCount,
+    request_fingerprint: swap.requestFingerprint,
+    failure_reason: swap.failureReason,
+    failure_details: swap.failureDetails,
+    created_at_ms: swap.createdAtMs,
+    updated_at_ms: swap.updatedAtMs,
+    expires_at_ms: swap.expiresAtMs,
+  };
+}
+
+/** A step as the JSON of its row (STEP_COLUMNS). */
+function stepRowOf(step: SwapStepEntity): Record<string, unknown> {
+  return {
+    id: step.id,
+    swap_id: step.swapId,
+    step_index: step.stepIndex,
+    leg_index: step.legIndex,
+    kind: step.kind,
+    chain: step.chain,
+    signer: step.signer,
+    spec: step.spec,
+    price_check: step.priceCheck,
+    status: step.status,
+    signing_request_id: step.signingRequestId,
+    payload_expires_at_ms: step.payloadExpiresAtMs,
+    tx_hash: step.txHash,
+    failure_reason: step.failureReason,
+    updated_at_ms: step.updatedAtMs,
+  };
 }
 
 /** The columns of a swap that progress changes (everything else is fixed when it is built). */
