@@ -91,7 +91,7 @@ export class TypeOrmSwapRepository extends SwapRepository {
   }
 
   findSwap(id: string): Promise<SwapEntity | null> {
-    return this.dataSource.getRepository(SwapEntity).findOneBy({ id });
+    return readSwap(this.dataSource.manager, id, false);
   }
 
   async transaction<T>(work: (tx: SwapTransaction) => Promise<T>): Promise<T> {
@@ -139,16 +139,20 @@ class TypeOrmSwapTransaction implements SwapTransaction {
   ) {}
 
   findSwap(id: string): Promise<SwapEntity | null> {
-    return this.manager.getRepository(SwapEntity).findOneBy({ id });
+    return readSwap(this.manager, id, false);
   }
 
   lockSwap(id: string): Promise<SwapEntity | null> {
-    const lock = { mode: 'pessimistic_write' } as const;
-    return this.manager.getRepository(SwapEntity).findOne({ where: { id }, lock });
+    return readSwap(this.manager, id, true);
   }
 
-  getStep(stepId: string): Promise<SwapStepEntity> {
-    return this.manager.getRepository(SwapStepEntity).findOneByOrFail({ id: stepId });
+  async getStep(stepId: string): Promise<SwapStepEntity> {
+    const rows = (await this.manager.query(
+      `SELECT ${STEP_COLUMNS} FROM "planner"."swap_steps" WHERE "id" = $1`,
+      [stepId],
+    )) as StepRow[];
+    if (rows.length === 0) throw new Error(`Swap step ${stepId} does not exist`);
+    return stepOfRow(rows[0]);
   }
 
   async insertSwap(swap: SwapEntity, steps: SwapStepEntity[]): Promise<void> {
@@ -225,7 +229,7 @@ function isUniqueViolation(error: unknown): boolean {
   return code === UNIQUE_VIOLATION || driverError?.code === UNIQUE_VIOLATION;
 }
 
-/** The columns insertNewSwap writes of a swap (all of them) and of a step (all but its lifecycle's defaults). */
+/** Every column of a swap and of a step: what insertNewSwap writes and the reads select. */
 const SWAP_COLUMNS =
   '"id", "owner", "quote_id", "route_id", "user_address", "recipient", "from_chain", "to_chain", "status", ' +
   '"current_step", "step_count", "request_fingerprint", "failure_reason", "failure_details", ' +
@@ -233,6 +237,69 @@ const SWAP_COLUMNS =
 const STEP_COLUMNS =
   '"id", "swap_id", "step_index", "leg_index", "kind", "chain", "signer", "spec", "price_check", "status", ' +
   '"signing_request_id", "payload_expires_at_ms", "tx_hash", "failure_reason", "updated_at_ms"';
+
+/**
+ * The swap `id`, locked until the transaction ends with `forUpdate`: plain SQL with its columns
+ * named, rather than TypeORM's query builder, whose SQL generation was the planner's largest CPU
+ * item under a burst (every signing event locks its swap and reads its step).
+ */
+async function readSwap(manager: EntityManager, id: string, forUpdate: boolean): Promise<SwapEntity | null> {
+  const rows = (await manager.query(
+    `SELECT ${SWAP_COLUMNS} FROM "planner"."swaps" WHERE "id" = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+    [id],
+  )) as SwapRow[];
+  return rows.length === 0 ? null : swapOfRow(rows[0]);
+}
+
+/** A row of SWAP_COLUMNS as node-postgres returns it (bigint as text, jsonb parsed). */
+type SwapRow = Record<keyof ReturnType<typeof swapRowOf>, unknown>;
+/** A row of STEP_COLUMNS as node-postgres returns it. */
+type StepRow = Record<keyof ReturnType<typeof stepRowOf>, unknown>;
+
+/** Epoch milliseconds (bigint, read as text) as the entities hold them (bigintAsNumber). */
+const msOf = (value: unknown): number | null => (value === null ? null : Number(value));
+
+function swapOfRow(row: SwapRow): SwapEntity {
+  return Object.assign(new SwapEntity(), {
+    id: row.id as string,
+    owner: row.owner as string,
+    quoteId: row.quote_id as string,
+    routeId: row.route_id as string,
+    userAddress: row.user_address as string,
+    recipient: row.recipient as string | null,
+    fromChain: row.from_chain as string,
+    toChain: row.to_chain as string,
+    status: row.status as SwapEntity['status'],
+    currentStep: row.current_step as number,
+    stepCount: row.step_count as number,
+    requestFingerprint: row.request_fingerprint as string,
+    failureReason: row.failure_reason as string | null,
+    failureDetails: row.failure_details as SwapEntity['failureDetails'],
+    createdAtMs: msOf(row.created_at_ms) as number,
+    updatedAtMs: msOf(row.updated_at_ms) as number,
+    expiresAtMs: msOf(row.expires_at_ms) as number,
+  } satisfies Omit<SwapEntity, 'steps'>);
+}
+
+function stepOfRow(row: StepRow): SwapStepEntity {
+  return Object.assign(new SwapStepEntity(), {
+    id: row.id as string,
+    swapId: row.swap_id as string,
+    stepIndex: row.step_index as number,
+    legIndex: row.leg_index as number,
+    kind: row.kind as SwapStepEntity['kind'],
+    chain: row.chain as string,
+    signer: row.signer as string | null,
+    spec: row.spec as SwapStepEntity['spec'],
+    priceCheck: row.price_check as SwapStepEntity['priceCheck'],
+    status: row.status as SwapStepEntity['status'],
+    signingRequestId: row.signing_request_id as string | null,
+    payloadExpiresAtMs: msOf(row.payload_expires_at_ms),
+    txHash: row.tx_hash as string | null,
+    failureReason: row.failure_reason as string | null,
+    updatedAtMs: msOf(row.updated_at_ms) as number,
+  } satisfies Omit<SwapStepEntity, 'swap'>);
+}
 
 /** A swap as the JSON of its row (SWAP_COLUMNS). */
 function swapRowOf(swap: SwapEntity): Record<string, unknown> {
