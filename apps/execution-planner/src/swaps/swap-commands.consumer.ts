@@ -9,7 +9,10 @@ import { TypeOrmSwapRepository } from './swap.repository';
  * `swap.commands` (gateway → planner): builds accepted by the gateway before any planning. The
  * verdict, a swap with its steps or a swap failed with the reason a synchronous build would have
  * answered, is written with the processed_events row in one transaction and told through
- * swap.events, which the gateway projects and its build waits on.
+ * swap.events, which the gateway projects and its build waits on. A new swap, built or refused,
+ * takes the fast path: planned before its transaction, then written with its claim in one
+ * statement (buildAtOnce); a swap that exists (a replay) takes the consumer's transaction
+ * (buildCommand), which tells a retry from a conflict.
  */
 @Controller()
 export class SwapCommandsConsumer {
@@ -25,6 +28,7 @@ export class SwapCommandsConsumer {
       this.consumer.consume(message, ctx, {
         [SwapCommandTypes.build]: {
           payload: SwapBuildRequest,
+          applyAtOnce: (request: SwapBuildRequest, _, claim) => this.builder.buildAtOnce(request, claim),
           handle: (request: SwapBuildRequest, _, manager) => this.builder.buildCommand(request, tx(manager)),
         },
       }),

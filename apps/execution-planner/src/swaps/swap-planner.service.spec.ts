@@ -4,6 +4,7 @@ import { ManualClock } from '@swapgw/runtime';
 import { FakeSwapChains, InMemorySwapRepository, plannerConfigOf } from '../../test/support/swap-fakes';
 import {
   buildRequestFor,
+  crossChainPlanFor,
   NOW_MS,
   OTHER_USER,
   planFor,
@@ -11,6 +12,7 @@ import {
   USDC,
   USER,
 } from '../../test/support/swap-fixtures';
+import type { EventClaim } from '@swapgw/messaging';
 import { SwapPlanner } from './swap-planner.service';
 
 describe('SwapPlanner', () => {
@@ -193,6 +195,97 @@ describe('SwapPlanner', () => {
 
       expect(store.swap(build.swapId)).toMatchObject({ status: 'planning', userAddress: USER });
       expect(store.messagesOf(build.swapId)).toHaveLength(2);
+    });
+  });
+
+  describe('buildAtOnce (the fast path of swap.commands)', () => {
+    /** A command's claim on its eventId, as the consumer hands it (the fake store only compares identities). */
+    const claimOf = (): EventClaim => ({ notClaimed: () => 'TRUE', claimFor: () => 'SELECT 1' });
+
+    it('writes a new swap, its steps and the command’s claim in one statement, then its two messages, in one transaction', async () => {
+      const build = request();
+
+      expect(await builder.buildAtOnce(build, claimOf())).toBe(true);
+
+      expect(store.transactions).toEqual([['insertNewSwap', 'enqueue']]);
+      expect(store.swap(build.swapId)).toMatchObject({ status: 'planning', stepCount: 2, currentStep: 1 });
+      expect(store.stepsOf(build.swapId).map((s) => [s.kind, s.status])).toEqual([
+        ['approve', 'building'],
+        ['swap', 'pending'],
+      ]);
+      expect(store.messagesOf(build.swapId).map((m) => m.type)).toEqual(['swap.created', 'signing.prepare']);
+      expect(store.claims.size).toBe(1);
+    });
+
+    it('reads the chains before its transaction opens, so that no connection waits on an RPC node', async () => {
+      const transactionsWhenRead: number[] = [];
+      const chains = new FakeSwapChains({
+        'devnet-a': { evmChainId: 31337 },
+        'devnet-b': { evmChainId: 31338 },
+      });
+      chains.balanceOf = async () => {
+        transactionsWhenRead.push(store.transactions.length);
+        return 0n;
+      };
+      const planner = new SwapPlanner(store, chains, plannerConfigOf(), clock);
+      const bridged = request(crossChainPlanFor('q-bridge'));
+
+      expect(await planner.buildAtOnce(bridged, claimOf())).toBe(true);
+
+      expect(transactionsWhenRead.length).toBeGreaterThan(0);
+      expect(transactionsWhenRead.every((opened) => opened === 0)).toBe(true);
+    });
+
+    it('writes nothing and leaves the command to its transaction when the swap exists: the replay is answered there', async () => {
+      const build = request();
+      await command(build);
+
+      expect(await builder.buildAtOnce(build, claimOf())).toBe(false);
+      expect(await builder.buildAtOnce({ ...build, userAddress: OTHER_USER }, claimOf())).toBe(false);
+
+      expect(store.swap(build.swapId)).toMatchObject({ userAddress: USER });
+      expect(store.messagesOf(build.swapId)).toHaveLength(2);
+      expect(store.claims.size).toBe(0);
+    });
+
+    it('writes nothing for a command whose claim was taken already (a redelivery)', async () => {
+      const claim = claimOf();
+      const build = request();
+      await builder.buildAtOnce(build, claim);
+
+      expect(await builder.buildAtOnce({ ...build, swapId: 'swap-elsewhere' }, claim)).toBe(false);
+      expect(store.swaps.has('swap-elsewhere')).toBe(false);
+    });
+
+    it('records a refused build at once, as the transactional path would: a failed swap without steps, swap.created then swap.failed', async () => {
+      const refused = request(planFor('q-eth', 'ethereum'));
+      const viaTransaction = request(planFor('q-eth', 'ethereum'));
+
+      expect(await builder.buildAtOnce(refused, claimOf())).toBe(true);
+      await command(viaTransaction);
+
+      expect(store.transactions[0]).toEqual(['insertNewSwap', 'enqueue']);
+      const { id: _refused, ...atOnce } = store.swap(refused.swapId);
+      const { id: _viaTransaction, ...transactional } = store.swap(viaTransaction.swapId);
+      expect(atOnce).toEqual(transactional);
+      expect(atOnce).toMatchObject({
+        status: 'failed',
+        stepCount: 0,
+        failureReason: 'SIGNING_SURFACE_UNAVAILABLE',
+      });
+      expect(store.stepsOf(refused.swapId)).toEqual([]);
+      expect(store.messagesOf(refused.swapId).map((m) => [m.type, m.payload])).toEqual(
+        store
+          .messagesOf(viaTransaction.swapId)
+          .map((m) => [m.type, { ...(m.payload as object), swapId: refused.swapId }]),
+      );
+    });
+
+    it('lets an infrastructure failure through, to be retried, rather than refuse the build', async () => {
+      jest.spyOn(store, 'transaction').mockRejectedValueOnce(new Error('connection terminated'));
+
+      await expect(builder.buildAtOnce(request(), claimOf())).rejects.toThrow('connection terminated');
+      expect(store.swaps.size).toBe(0);
     });
   });
 });

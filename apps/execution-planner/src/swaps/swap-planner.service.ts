@@ -10,6 +10,7 @@ import {
   SwapFailedEvent,
   signingStepOf,
 } from '@swapgw/contracts';
+import type { EventClaim, OutboxMessage } from '@swapgw/messaging';
 import { Clock } from '@swapgw/runtime';
 import { SWAP_CHAINS, SwapChains } from '../chains/swap-chains';
 import { ExecutionPlannerConfig } from '../config/execution-planner.config';
@@ -76,6 +77,37 @@ export class SwapPlanner {
   }
 
   /**
+   * The build command's fast path (the consumer's `applyAtOnce`): plans the swap before any
+   * transaction, so that its chain reads hold no database connection, then writes the swap (or the
+   * refused build's failed swap), its steps and the command's claim in one statement and its
+   * messages in another, in one transaction. False, having written nothing, when the transactional
+   * path (`buildCommand`) must decide: the swap exists (a replay, or a gateway's retry) or the
+   * command was applied already.
+   */
+  async buildAtOnce(request: SwapBuildRequest, claim: EventClaim): Promise<boolean> {
+    let outcome: BuildOutcome;
+    try {
+      const { swap, stepRows } = await this.plan(request);
+      outcome = {
+        swap,
+        steps: stepRows,
+        messages: this.messagesOfCreated(swap, stepRows),
+        logWritten: () => this.logCreated(swap, stepRows),
+      };
+    } catch (error) {
+      if (!(error instanceof CodedError) || NOT_A_VERDICT.has(error.code)) throw error;
+      outcome = this.refusedOutcome(request, error);
+    }
+    const written = await this.swaps.transaction(async (tx) => {
+      if (!(await tx.insertNewSwap(outcome.swap, outcome.steps, claim))) return false;
+      await tx.enqueue(...outcome.messages);
+      return true;
+    });
+    if (written) outcome.logWritten();
+    return written;
+  }
+
+  /**
    * Builds the swap. With `tx` (a command's transaction) the writes join it, and a racing
    * duplicate fails that transaction (it is redelivered and then finds the swap); without, they get
    * a transaction of their own and the race is answered here.
@@ -83,7 +115,34 @@ export class SwapPlanner {
   async build(request: SwapBuildRequest, tx?: SwapTransaction): Promise<SwapBuildResult> {
     const existing = await (tx ?? this.swaps).findSwap(request.swapId);
     if (existing) return replayed(existing, request);
+    const { swap, stepRows } = await this.plan(request);
 
+    if (tx) {
+      await this.insert(tx, swap, stepRows);
+      this.logCreated(swap, stepRows);
+      return { swapId: swap.id, status: swap.status, stepCount: swap.stepCount, created: true };
+    }
+    try {
+      await this.swaps.transaction((transaction) => this.insert(transaction, swap, stepRows));
+    } catch (error) {
+      // Two deliveries of the same build raced (a gateway retry): the first one's swap stands.
+      if (!(error instanceof DuplicateSwapError)) throw error;
+      const winner = await this.swaps.findSwap(request.swapId);
+      if (!winner)
+        throw new Error(`Swap ${request.swapId} was inserted concurrently but cannot be read`, {
+          cause: error,
+        });
+      return replayed(winner, request);
+    }
+    this.logCreated(swap, stepRows);
+    return { swapId: swap.id, status: swap.status, stepCount: swap.stepCount, created: true };
+  }
+
+  /**
+   * The swap a build request asks for, with its steps, from the plan it carries and the chains'
+   * state (balances, a Permit2 allowance): no database. Throws the refusal's CodedError.
+   */
+  private async plan(request: SwapBuildRequest): Promise<PlannedSwap> {
     const nowMs = this.clock.nowMs();
     const plan = request.plan;
     if (plan.quoteId !== request.quoteId || plan.routeId !== request.routeId) {
@@ -160,25 +219,7 @@ export class SwapPlanner {
       } satisfies Omit<SwapStepEntity, 'swap'>),
     );
 
-    if (tx) {
-      await this.insert(tx, swap, stepRows);
-      this.logCreated(swap, steps);
-      return { swapId: swap.id, status: swap.status, stepCount: swap.stepCount, created: true };
-    }
-    try {
-      await this.swaps.transaction((transaction) => this.insert(transaction, swap, stepRows));
-    } catch (error) {
-      // Two deliveries of the same build raced (a gateway retry): the first one's swap stands.
-      if (!(error instanceof DuplicateSwapError)) throw error;
-      const winner = await this.swaps.findSwap(request.swapId);
-      if (!winner)
-        throw new Error(`Swap ${request.swapId} was inserted concurrently but cannot be read`, {
-          cause: error,
-        });
-      return replayed(winner, request);
-    }
-    this.logCreated(swap, steps);
-    return { swapId: swap.id, status: swap.status, stepCount: swap.stepCount, created: true };
+    return { swap, stepRows };
   }
 
   private logCreated(swap: SwapEntity, steps: ReadonlyArray<{ kind: string; chain: string }>): void {
@@ -197,6 +238,14 @@ export class SwapPlanner {
     request: SwapBuildRequest,
     refusal: CodedError,
   ): Promise<void> {
+    const refused = this.refusedOutcome(request, refusal);
+    await tx.insertSwap(refused.swap, refused.steps);
+    await tx.enqueue(...refused.messages);
+    refused.logWritten();
+  }
+
+  /** A refused build as a failed swap with no steps, and its messages: swap.created then swap.failed with the refusal. */
+  private refusedOutcome(request: SwapBuildRequest, refusal: CodedError): BuildOutcome {
     const nowMs = this.clock.nowMs();
     const details = { ...(refusal.details ?? {}), message: refusal.message };
     const swap = swapOf(request, swapRequestFingerprint(request), {
@@ -208,26 +257,35 @@ export class SwapPlanner {
       updatedAtMs: nowMs,
       expiresAtMs: nowMs,
     });
-    await tx.insertSwap(swap, []);
     const failed: SwapFailedEvent = { swapId: swap.id, status: 'failed', reason: refusal.code, details };
-    await tx.enqueue(
-      swapEvent(swap.id, SwapEventTypes.created, createdEventOf(swap)),
-      swapEvent(swap.id, SwapEventTypes.failed, failed),
-    );
-    this.logger.log({
-      msg: 'swap build refused',
-      swapId: swap.id,
-      reason: refusal.code,
-      message: refusal.message,
-    });
+    return {
+      swap,
+      steps: [],
+      messages: [
+        swapEvent(swap.id, SwapEventTypes.created, createdEventOf(swap)),
+        swapEvent(swap.id, SwapEventTypes.failed, failed),
+      ],
+      logWritten: () =>
+        this.logger.log({
+          msg: 'swap build refused',
+          swapId: swap.id,
+          reason: refusal.code,
+          message: refusal.message,
+        }),
+    };
   }
 
   private async insert(tx: SwapTransaction, swap: SwapEntity, steps: SwapStepEntity[]): Promise<void> {
     await tx.insertSwap(swap, steps);
-    await tx.enqueue(
+    await tx.enqueue(...this.messagesOfCreated(swap, steps));
+  }
+
+  /** What a created swap publishes: swap.created and step 1's signing.prepare. */
+  private messagesOfCreated(swap: SwapEntity, steps: SwapStepEntity[]): OutboxMessage[] {
+    return [
       swapEvent(swap.id, SwapEventTypes.created, createdEventOf(swap)),
       prepareCommandOf(swap, steps[0]),
-    );
+    ];
   }
 
   /** Every chain the route touches needs a signing surface: no placeholder payloads, ever. */
@@ -281,6 +339,21 @@ export class SwapPlanner {
       );
     }
   }
+}
+
+/** A planned swap: its row and its steps' rows, ready to insert. */
+interface PlannedSwap {
+  swap: SwapEntity;
+  stepRows: SwapStepEntity[];
+}
+
+/** What a build command writes: the swap (built, or failed with its refusal), its steps and its messages. */
+interface BuildOutcome {
+  swap: SwapEntity;
+  steps: SwapStepEntity[];
+  messages: OutboxMessage[];
+  /** Logs the outcome, once written. */
+  logWritten(): void;
 }
 
 type SwapOutcome = Pick<

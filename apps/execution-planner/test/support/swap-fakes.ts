@@ -1,7 +1,7 @@
 import type { AddressCheckedChain, ChainFamily, PermitContracts } from '@swapgw/chains';
 import type { BitcoinNetworkName } from '@swapgw/chains/families';
 import type { SwapStatus } from '@swapgw/contracts';
-import type { OutboxMessage } from '@swapgw/messaging';
+import type { EventClaim, OutboxMessage } from '@swapgw/messaging';
 import type { SwapChains } from '../../src/chains/swap-chains';
 import { ExecutionPlannerConfig } from '../../src/config/execution-planner.config';
 import { SwapEntity } from '../../src/swaps/swap.entity';
@@ -27,6 +27,8 @@ export class InMemorySwapRepository extends SwapRepository {
   readonly outbox: OutboxMessage[] = [];
   /** The statements of every transaction run, in order (one list per transaction). */
   readonly transactions: Statement[][] = [];
+  /** The commands' claims taken with the swaps they built (insertNewSwap). */
+  readonly claims = new Set<EventClaim>();
 
   async findSwap(id: string): Promise<SwapEntity | null> {
     const swap = this.swaps.get(id);
@@ -86,6 +88,7 @@ class InMemorySwapTransaction implements SwapTransaction {
   private readonly swaps = new Map<string, SwapEntity>();
   private readonly steps = new Map<string, SwapStepEntity>();
   private readonly inserted = new Set<string>();
+  private readonly claims = new Set<EventClaim>();
   private readonly messages: OutboxMessage[] = [];
   private readonly statements: Statement[] = [];
   private readonly commitActions: (() => void)[] = [];
@@ -120,6 +123,17 @@ class InMemorySwapTransaction implements SwapTransaction {
     for (const step of steps) this.steps.set(step.id, copyOf(step));
   }
 
+  async insertNewSwap(swap: SwapEntity, steps: SwapStepEntity[], claim: EventClaim): Promise<boolean> {
+    this.statements.push('insertNewSwap');
+    if (this.store.swaps.has(swap.id) || this.swaps.has(swap.id) || this.store.claims.has(claim))
+      return false;
+    this.claims.add(claim);
+    this.inserted.add(swap.id);
+    this.swaps.set(swap.id, copyOf(swap));
+    for (const step of steps) this.steps.set(step.id, copyOf(step));
+    return true;
+  }
+
   async updateProgress(swap: SwapEntity, ...steps: SwapStepEntity[]): Promise<void> {
     this.statements.push('updateProgress');
     this.swaps.set(swap.id, copyOf(swap));
@@ -142,6 +156,7 @@ class InMemorySwapTransaction implements SwapTransaction {
     for (const [id, swap] of this.swaps) this.store.swaps.set(id, swap);
     for (const [id, step] of this.steps) this.store.steps.set(id, step);
     this.store.outbox.push(...this.messages);
+    for (const claim of this.claims) this.store.claims.add(claim);
     for (const action of this.commitActions) action();
   }
 

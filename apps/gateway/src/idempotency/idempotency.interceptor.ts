@@ -6,7 +6,8 @@ import { ReplayedApiError } from '../common/errors/api-error';
 import { mapException } from '../common/errors/exception-mapping';
 import type { GatewayReply, GatewayRequest } from '../common/http/gateway-request';
 import { IDEMPOTENCY_KEY_HEADER, resolveIdempotencyKey } from './idempotency-key';
-import { IdempotencyClaim, IdempotentResponseRepository } from './idempotent-response.repository';
+import { HeldIdempotencyClaim } from './held-claim';
+import { IdempotentResponseRepository } from './idempotent-response.repository';
 import { IDEMPOTENT_ROUTE, IdempotentOptions } from './idempotent-route';
 import { requestFingerprint } from './request-fingerprint';
 
@@ -38,7 +39,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       idempotencyKey: key,
     };
     const fingerprint = requestFingerprint(request.body, request.params as Record<string, string>);
-    const claimed = await this.store.claim(scope, fingerprint);
+    const claimed = await this.store.claim(scope, fingerprint, options.readWithClaim?.(request));
     switch (claimed.outcome) {
       case 'conflict':
         throw new CodedError(
@@ -56,17 +57,28 @@ export class IdempotencyInterceptor implements NestInterceptor {
           throw new ReplayedApiError(claimed.status, claimed.response.error);
         reply.status(claimed.status);
         return of(claimed.response.data);
-      case 'claimed':
-        return this.runAndRecord(next, reply, claimed.claim);
+      case 'claimed': {
+        const held = new HeldIdempotencyClaim(claimed.claim, claimed.readWithClaim);
+        request.idempotencyClaim = held;
+        return this.runAndRecord(next, reply, held);
+      }
     }
   }
 
-  private runAndRecord(next: CallHandler, reply: GatewayReply, claim: IdempotencyClaim): Observable<unknown> {
+  private runAndRecord(
+    next: CallHandler,
+    reply: GatewayReply,
+    held: HeldIdempotencyClaim,
+  ): Observable<unknown> {
+    const { claim } = held;
     return next.handle().pipe(
       mergeMap((data) =>
         from(
-          this.store
-            .complete(claim, reply.statusCode, { kind: 'data', data: data ?? null })
+          // A handler that completed the claim in its own statement stored this answer already.
+          (held.completed
+            ? Promise.resolve()
+            : this.store.complete(claim, reply.statusCode, { kind: 'data', data: data ?? null })
+          )
             // The work is done: answer it even if it cannot be stored (a retry then sees the claim
             // in progress until its lease ends, which is the safe side).
             .catch((error: Error) =>

@@ -21,8 +21,29 @@ export interface IdempotencyClaim {
   claimedAt: string;
 }
 
+/**
+ * A read of the handler's sent in the statement that claims the key, so that the request waits for
+ * one round trip to PostgreSQL less: a scalar subquery (one value, or NULL) whose values are
+ * appended to `parameters` and referred to by position. Its answer reaches the handler only when
+ * the claim is taken (`HeldIdempotencyClaim.readWithClaim`).
+ */
+export interface ReadWithClaim {
+  sql(parameters: unknown[]): string;
+}
+
+/**
+ * The completion of a claim as part of a handler's own statement (see HeldIdempotencyClaim): the
+ * handler's change and the stored response then commit together, in one round trip.
+ */
+export interface ClaimCompletion {
+  /** An UPDATE that completes the claim when the CTE `source` has a row, RETURNING one when it did. */
+  completeFor(source: string, parameters: unknown[]): string;
+  /** The handler's statement completed the claim: nothing is left to store after the handler. */
+  completed(): void;
+}
+
 export type ClaimOutcome =
-  | { outcome: 'claimed'; claim: IdempotencyClaim }
+  | { outcome: 'claimed'; claim: IdempotencyClaim; readWithClaim?: unknown }
   | { outcome: 'conflict' }
   | { outcome: 'in_progress' }
   | { outcome: 'replay'; status: number; response: StoredResponse };
@@ -35,6 +56,24 @@ interface ExistingRow {
 }
 
 const PURGE_INTERVAL_MS = 10 * 60_000;
+
+/**
+ * The claim of ($1 owner, $2 route, $3 key) for the request of fingerprint $4, leased for $5 ms and
+ * kept $6 hours, returning the claim when it was taken.
+ */
+const CLAIM = `INSERT INTO "gateway"."idempotency_records" AS r
+     ("owner", "route_key", "idempotency_key", "request_fingerprint", "status", "created_at", "locked_until", "expires_at")
+   VALUES ($1, $2, $3, $4, 'in_progress', clock_timestamp(),
+           clock_timestamp() + make_interval(secs => $5::double precision / 1000),
+           clock_timestamp() + make_interval(hours => $6::int))
+   ON CONFLICT ("owner", "route_key", "idempotency_key") DO UPDATE SET
+     "request_fingerprint" = EXCLUDED."request_fingerprint", "status" = 'in_progress',
+     "response_status" = NULL, "response_body" = NULL, "created_at" = EXCLUDED."created_at",
+     "locked_until" = EXCLUDED."locked_until", "expires_at" = EXCLUDED."expires_at"
+   WHERE r."expires_at" < now()
+      OR (r."status" = 'in_progress' AND r."locked_until" < now()
+          AND r."request_fingerprint" = EXCLUDED."request_fingerprint")
+   RETURNING "id", "created_at"::text AS "claimed_at"`;
 
 /**
  * idempotency_records: the first request claims (owner, route, key) with one atomic INSERT ... ON
@@ -58,36 +97,40 @@ export class IdempotentResponseRepository implements OnModuleInit, OnModuleDestr
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
   ) {}
 
-  async claim(scope: IdempotencyScope, fingerprint: string): Promise<ClaimOutcome> {
+  /**
+   * Claims the key for this request, or tells what an earlier request with it left. With
+   * `readWithClaim`, that read travels in the claiming statement and its answer comes with the claim.
+   */
+  async claim(
+    scope: IdempotencyScope,
+    fingerprint: string,
+    readWithClaim?: ReadWithClaim,
+  ): Promise<ClaimOutcome> {
     try {
       // A row is only taken over when it expired, or when its holder vanished (lease over) while
       // handling the very same request; anything else stays with its first claimant.
       for (let attempt = 0; attempt < 3; attempt++) {
-        const claimed: Array<{ id: string; claimed_at: string }> = await this.dataSource.query(
-          `INSERT INTO "gateway"."idempotency_records" AS r
-             ("owner", "route_key", "idempotency_key", "request_fingerprint", "status", "created_at", "locked_until", "expires_at")
-           VALUES ($1, $2, $3, $4, 'in_progress', clock_timestamp(),
-                   clock_timestamp() + make_interval(secs => $5::double precision / 1000),
-                   clock_timestamp() + make_interval(hours => $6::int))
-           ON CONFLICT ("owner", "route_key", "idempotency_key") DO UPDATE SET
-             "request_fingerprint" = EXCLUDED."request_fingerprint", "status" = 'in_progress',
-             "response_status" = NULL, "response_body" = NULL, "created_at" = EXCLUDED."created_at",
-             "locked_until" = EXCLUDED."locked_until", "expires_at" = EXCLUDED."expires_at"
-           WHERE r."expires_at" < now()
-              OR (r."status" = 'in_progress' AND r."locked_until" < now()
-                  AND r."request_fingerprint" = EXCLUDED."request_fingerprint")
-           RETURNING "id", "created_at"::text AS "claimed_at"`,
-          [
-            scope.owner,
-            scope.routeKey,
-            scope.idempotencyKey,
-            fingerprint,
-            this.config.IDEMPOTENCY_LEASE_MS,
-            this.config.IDEMPOTENCY_TTL_HOURS,
-          ],
-        );
-        if (claimed.length > 0)
-          return { outcome: 'claimed', claim: { id: claimed[0].id, claimedAt: claimed[0].claimed_at } };
+        const parameters: unknown[] = [
+          scope.owner,
+          scope.routeKey,
+          scope.idempotencyKey,
+          fingerprint,
+          this.config.IDEMPOTENCY_LEASE_MS,
+          this.config.IDEMPOTENCY_TTL_HOURS,
+        ];
+        const alongside = readWithClaim ? `, (${readWithClaim.sql(parameters)}) AS "read_with_claim"` : '';
+        const claimed: Array<{ id: string; claimed_at: string; read_with_claim?: unknown }> =
+          await this.dataSource.query(
+            `WITH "claimed" AS (${CLAIM}) SELECT "id", "claimed_at"${alongside} FROM "claimed"`,
+            parameters,
+          );
+        if (claimed.length > 0) {
+          const [row] = claimed;
+          const claim = { id: row.id, claimedAt: row.claimed_at };
+          return readWithClaim
+            ? { outcome: 'claimed', claim, readWithClaim: row.read_with_claim ?? null }
+            : { outcome: 'claimed', claim };
+        }
 
         const existing: ExistingRow[] = await this.dataSource.query(
           `SELECT "request_fingerprint", "status", "response_status", "response_body"
@@ -112,12 +155,8 @@ export class IdempotentResponseRepository implements OnModuleInit, OnModuleDestr
 
   /** Stores the final response; replays of this key answer it until the record expires. */
   async complete(claim: IdempotencyClaim, status: number, response: StoredResponse): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE "gateway"."idempotency_records"
-          SET "status" = 'completed', "response_status" = $3, "response_body" = $4::jsonb, "locked_until" = NULL
-        WHERE "id" = $1 AND "created_at" = $2::timestamptz AND "status" = 'in_progress'`,
-      [claim.id, claim.claimedAt, status, JSON.stringify(response)],
-    );
+    const parameters: unknown[] = [];
+    await this.dataSource.query(completionOf(claim, status, response, parameters), parameters);
   }
 
   /** Drops the claim (after a 5xx) so that a retry with the same key runs again. */
@@ -143,4 +182,26 @@ export class IdempotentResponseRepository implements OnModuleInit, OnModuleDestr
   onModuleDestroy(): Promise<void> {
     return this.purgeLoop.stop();
   }
+}
+
+/**
+ * The UPDATE that completes `claim` with the response (`parameters` gets its values): only while
+ * the claim is still the one taken at `claimedAt` (a claim taken over after its lease is not the
+ * old holder's to complete), and, with `source`, only when that CTE has a row (RETURNING one when it did).
+ */
+export function completionOf(
+  claim: IdempotencyClaim,
+  status: number,
+  response: StoredResponse,
+  parameters: unknown[],
+  source?: string,
+): string {
+  parameters.push(claim.id, claim.claimedAt, status, JSON.stringify(response));
+  const n = parameters.length;
+  return (
+    `UPDATE "gateway"."idempotency_records"
+        SET "status" = 'completed', "response_status" = $${n - 1}, "response_body" = $${n}::jsonb, "locked_until" = NULL
+      WHERE "id" = $${n - 3} AND "created_at" = $${n - 2}::timestamptz AND "status" = 'in_progress'` +
+    (source === undefined ? '' : ` AND EXISTS (SELECT 1 FROM "${source}") RETURNING 1`)
+  );
 }

@@ -1,4 +1,6 @@
 export * from './idempotent.decorator';
 export * from './idempotency-key';
 export * from './request-fingerprint';
+export { HeldIdempotencyClaim } from './held-claim';
 export { IdempotentResponseRepository } from './idempotent-response.repository';
+export type { ClaimCompletion, ReadWithClaim } from './idempotent-response.repository';

@@ -2,10 +2,17 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { DataSource } from 'typeorm';
 import { CodedError, ErrorCodes, RoutePlan } from '@swapgw/contracts';
 import { Clock, PeriodicWork } from '@swapgw/runtime';
+import type { ReadWithClaim } from '../idempotency/idempotent-response.repository';
 
 /** Served quotes are kept this long past their expiry (a late build still gets QUOTE_EXPIRED, not 404). */
 export const SERVED_QUOTE_RETENTION_MS = 60 * 60_000;
 const PURGE_INTERVAL_MS = 5 * 60_000;
+
+/** A quote served to an owner, with the plan of one of its routes (null: not a route of the quote). */
+export interface ServedRoute {
+  expiresAtMs: number;
+  plan: RoutePlan | null;
+}
 
 /**
  * gateway.served_quotes: what POST /quote answered, with the executable plan of every route. A
@@ -51,29 +58,12 @@ export class ServedQuotes implements OnModuleInit, OnModuleDestroy {
     routeId: string,
     nowMs = this.clock.nowMs(),
   ): Promise<RoutePlan> {
-    const rows: Array<{ expires_at_ms: string; plan: RoutePlan | null }> = await this.dataSource.query(
-      `SELECT "expires_at_ms", (SELECT p FROM jsonb_array_elements("route_plans") p WHERE p->>'routeId' = $2 LIMIT 1) AS "plan"
-       FROM "gateway"."served_quotes" WHERE "quote_id" = $1 AND "owner" = $3`,
-      [quoteId, routeId, owner],
+    const parameters: unknown[] = [];
+    const rows: Array<{ route: ServedRoute | null }> = await this.dataSource.query(
+      `SELECT (${servedRouteSql(owner, quoteId, routeId, parameters)}) AS "route"`,
+      parameters,
     );
-    if (rows.length === 0)
-      throw new CodedError(ErrorCodes.QUOTE_NOT_FOUND, `Quote ${quoteId} does not exist`, { quoteId });
-    const [row] = rows;
-    if (!row.plan) {
-      throw new CodedError(ErrorCodes.UNKNOWN_ROUTE, `Route ${routeId} is not a route of quote ${quoteId}`, {
-        quoteId,
-        routeId,
-        field: 'routeId',
-      });
-    }
-    const expiresAtMs = Number(row.expires_at_ms);
-    if (nowMs >= expiresAtMs) {
-      throw new CodedError(ErrorCodes.QUOTE_EXPIRED, 'The quote expired; request a new quote and retry', {
-        quoteId,
-        expiresAtMs,
-      });
-    }
-    return row.plan;
+    return planOfServedRoute(rows[0]?.route ?? null, quoteId, routeId, nowMs);
   }
 
   /** Drops quotes expired for longer than the retention; returns how many. */
@@ -92,4 +82,53 @@ export class ServedQuotes implements OnModuleInit, OnModuleDestroy {
   onModuleDestroy(): Promise<void> {
     return this.purgeLoop.stop();
   }
+}
+
+/**
+ * The served route of a build as a read to send with the claim of its Idempotency-Key: one
+ * ServedRoute, or null for a quote not served to `owner`. Undefined when the body has no quote and
+ * route to read (its validation refuses it).
+ */
+export function servedRouteReadOf(owner: string | undefined, body: unknown): ReadWithClaim | undefined {
+  const { quoteId, routeId } = (body ?? {}) as { quoteId?: unknown; routeId?: unknown };
+  if (owner === undefined || typeof quoteId !== 'string' || typeof routeId !== 'string') return undefined;
+  return { sql: (parameters) => servedRouteSql(owner, quoteId, routeId, parameters) };
+}
+
+/**
+ * The plan of `routeId` of a quote served to its owner, judged at `nowMs`: QUOTE_NOT_FOUND (404:
+ * unknown, or served to another API key), UNKNOWN_ROUTE (400) or QUOTE_EXPIRED (410).
+ */
+export function planOfServedRoute(
+  route: ServedRoute | null,
+  quoteId: string,
+  routeId: string,
+  nowMs: number,
+): RoutePlan {
+  if (route === null)
+    throw new CodedError(ErrorCodes.QUOTE_NOT_FOUND, `Quote ${quoteId} does not exist`, { quoteId });
+  if (!route.plan) {
+    throw new CodedError(ErrorCodes.UNKNOWN_ROUTE, `Route ${routeId} is not a route of quote ${quoteId}`, {
+      quoteId,
+      routeId,
+      field: 'routeId',
+    });
+  }
+  const expiresAtMs = Number(route.expiresAtMs);
+  if (nowMs >= expiresAtMs) {
+    throw new CodedError(ErrorCodes.QUOTE_EXPIRED, 'The quote expired; request a new quote and retry', {
+      quoteId,
+      expiresAtMs,
+    });
+  }
+  return route.plan;
+}
+
+/** A scalar subquery: the ServedRoute as one jsonb value, or NULL for a quote not served to `owner`. */
+function servedRouteSql(owner: string, quoteId: string, routeId: string, parameters: unknown[]): string {
+  parameters.push(quoteId, routeId, owner);
+  const n = parameters.length;
+  return `SELECT jsonb_build_object('expiresAtMs', "expires_at_ms",
+            'plan', (SELECT p FROM jsonb_array_elements("route_plans") p WHERE p->>'routeId' = $${n - 1} LIMIT 1))
+          FROM "gateway"."served_quotes" WHERE "quote_id" = $${n - 2} AND "owner" = $${n}`;
 }

@@ -4,6 +4,7 @@ import type { SwapEventType } from '@swapgw/contracts';
 import { DataSource, EntityManager, EntityMetadata } from 'typeorm';
 import { Clock } from '@swapgw/runtime';
 import type { EventClaim } from '@swapgw/messaging';
+import type { ClaimCompletion } from '../idempotency';
 import { updateStatementOf } from '@swapgw/persistence';
 import { streamEventDataOf } from '../swap-event-stream/swap-stream-events';
 import type { QuotedSwap, SwapListPosition } from './swap-resource';
@@ -52,6 +53,8 @@ export class SwapViewRepository {
    * returns true when it created the row (then it holds exactly what was given), false when the
    * row was there already. `quoted` (the build's: what the quote promised) is also added to a row
    * the projector wrote first, with a notification, and never replaces one already recorded.
+   * `completing`: the build's Idempotency-Key claim, completed in the same statement when (and only
+   * when) this created the row, with the answer the build gives then.
    */
   async ensureCreated(
     swapId: string,
@@ -61,29 +64,38 @@ export class SwapViewRepository {
     nowMs: number,
     manager?: EntityManager,
     quoted: QuotedSwap | null = null,
+    completing?: ClaimCompletion,
   ): Promise<boolean> {
     const writer = manager ?? this.dataSource.manager;
+    const parameters: unknown[] = [
+      swapId,
+      owner,
+      status,
+      stepTotal,
+      nowMs,
+      quoted === null ? null : JSON.stringify(quoted),
+      SWAP_VIEW_CHANNEL,
+    ];
+    const completion = completing
+      ? `, "created" AS (SELECT 1 FROM "written" WHERE "inserted"),
+         "completed" AS (${completing.completeFor('created', parameters)})`
+      : '';
     // One statement: the row, or the quoted figures added to the projector's row and its notification.
-    const rows: Array<{ inserted: boolean }> = await writer.query(
+    const rows: Array<{ inserted: boolean; completed?: boolean }> = await writer.query(
       `WITH "written" AS (
          INSERT INTO "gateway"."swap_views" ("swap_id", "owner", "status", "step_current", "step_total", "quoted", "created_at_ms", "updated_at_ms")
          VALUES ($1, $2, $3, 1, $4, $6::jsonb, $5, $5)
          ON CONFLICT ("swap_id") DO UPDATE SET "quoted" = EXCLUDED."quoted"
            WHERE "swap_views"."quoted" IS NULL AND EXCLUDED."quoted" IS NOT NULL
-         RETURNING "swap_id", (xmax = 0) AS "inserted")
-       SELECT "inserted", CASE WHEN "inserted" THEN NULL ELSE pg_notify($7, "swap_id"::text) END AS "notified" FROM "written"`,
-      [
-        swapId,
-        owner,
-        status,
-        stepTotal,
-        nowMs,
-        quoted === null ? null : JSON.stringify(quoted),
-        SWAP_VIEW_CHANNEL,
-      ],
+         RETURNING "swap_id", (xmax = 0) AS "inserted")${completion}
+       SELECT "inserted", CASE WHEN "inserted" THEN NULL ELSE pg_notify($7, "swap_id"::text) END AS "notified"${
+         completing ? ', EXISTS (SELECT 1 FROM "completed") AS "completed"' : ''
+       } FROM "written"`,
+      parameters,
     );
     const inserted = rows[0]?.inserted === true;
     if (rows.length > 0 && !inserted) this.changes.cache.invalidate(swapId);
+    if (rows[0]?.completed === true) completing?.completed();
     return inserted;
   }
 

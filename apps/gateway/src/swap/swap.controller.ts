@@ -1,8 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { GatewayReply } from '../common/http/gateway-request';
+import type { GatewayReply, GatewayRequest } from '../common/http/gateway-request';
 import { IdempotencyKey, Owner } from '../common/http/request-decorators';
 import { Idempotent } from '../idempotency';
+import { servedRouteReadOf } from '../quote/served-quotes.repository';
 import { ApiEnvelopedResponse, ApiErrorResponses } from '../openapi/api-responses';
 import { BuildSwapDto } from './dto/build-swap.dto';
 import { SubmitSignedTxDto } from './dto/submit-signed-tx.dto';
@@ -36,7 +37,8 @@ export class SwapController {
   constructor(private readonly swaps: SwapService) {}
 
   @Post('build')
-  @Idempotent({ required: false })
+  // The served route travels with the claim of the key: one round trip less before the build runs.
+  @Idempotent({ required: false, readWithClaim: (request) => servedRouteReadOf(request.owner, request.body) })
   @ApiOperation({
     operationId: 'buildSwap',
     summary:
@@ -97,9 +99,11 @@ export class SwapController {
     @Owner() owner: string,
     @IdempotencyKey() key: string,
     @Body() body: BuildSwapDto,
+    // The request, not a parameter decorator: the claim (with its served route) is not for the pipes to walk.
+    @Req() request: GatewayRequest,
     @Res({ passthrough: true }) reply: GatewayReply,
   ): Promise<SyncSigningResponse | AsyncSigningResponse> {
-    const answer = await this.swaps.build(owner, key, body);
+    const answer = await this.swaps.build(owner, key, body, request.idempotencyClaim);
     reply.status(answer.httpStatus);
     return answer.body;
   }

@@ -4,7 +4,9 @@ import type { CommandPublisher } from '@swapgw/messaging';
 import type { DataSource } from 'typeorm';
 import type { GatewayConfig } from '../config/gateway.config';
 import type { ServiceClient } from '../messaging/service-client';
-import type { ServedQuotes } from '../quote/served-quotes.repository';
+import { HeldIdempotencyClaim } from '../idempotency';
+import type { ClaimCompletion } from '../idempotency';
+import type { ServedQuotes, ServedRoute } from '../quote/served-quotes.repository';
 import type { BuildPriceChecker, PricedPlan } from './build-price-check';
 import { BuildPreflight } from './build-preflight';
 import { SwapService } from './swap.service';
@@ -64,11 +66,20 @@ class FakeViews implements Pick<SwapViewRepository, 'findOwned' | 'ensureCreated
     _now: number,
     _manager?: unknown,
     quoted?: unknown,
+    completing?: ClaimCompletion,
   ) {
     this.created.push(swapId);
     this.quoted.push(quoted);
+    // The statement completes the claim only with the row it creates.
+    if (completing) {
+      const parameters: unknown[] = [];
+      this.completions.push({ sql: completing.completeFor('created', parameters), parameters });
+      if (this.createsRow) completing.completed();
+    }
     return this.createsRow;
   }
+  /** The claim completions sent with ensureCreated, as SQL and values. */
+  completions: Array<{ sql: string; parameters: unknown[] }> = [];
   async markSubmitted(swapId: string, step: number, txHash: string) {
     this.submitted.push([swapId, step, txHash]);
   }
@@ -559,5 +570,102 @@ describe('SwapService', () => {
     const answer = await serviceOf(services, views).submit(OWNER, 's', { txHash });
     expect(services.calls).toEqual([{ type: 'signing.submit', payload: { swapId: 's', txHash } }]);
     expect(answer).toMatchObject({ txHash, status: 'submitted' });
+  });
+});
+
+describe('SwapService: the round trips of a build held by its Idempotency-Key claim (issue 44)', () => {
+  const claim = { id: '7', claimedAt: '2026-11-29 23:00:00.123456+00' };
+  const route: ServedRoute = { expiresAtMs: PLAN.expiresAtMs, plan: PLAN };
+  /** Served quotes that must not be read: the route came with the claim. */
+  const unread = {
+    planFor: async () => {
+      throw new Error('the served route was read again');
+    },
+  } as unknown as ServedQuotes;
+  const serviceReading = (views: FakeViews, services = noServices()) =>
+    new SwapService(
+      services as unknown as ServiceClient,
+      views as unknown as SwapViewRepository,
+      changesHub(),
+      unread,
+      new FakeCommands() as unknown as CommandPublisher,
+      unchecked as unknown as BuildPriceChecker,
+      new BuildPreflight(services as unknown as ServiceClient),
+      new SystemClock(),
+    );
+  /** A build that waits for nothing, holding `held`. */
+  const zeroWaitBuild = (views: FakeViews, held: HeldIdempotencyClaim, body = buildBody) =>
+    serviceReading(views).build(OWNER, 'key-0', { ...body, waitForTxRequestMs: 0 }, held);
+
+  it('judges the route read with the claim and reads no served quote of its own', async () => {
+    const views = new FakeViews(null, true);
+    const held = new HeldIdempotencyClaim(claim, route);
+
+    const answer = await zeroWaitBuild(views, held);
+
+    expect(answer.httpStatus).toBe(202);
+    expect(views.created).toHaveLength(1);
+  });
+
+  it('answers 404, 400 and 410 from the route read with the claim, as from its own read', async () => {
+    const build = (read: ServedRoute | null, body = buildBody) =>
+      zeroWaitBuild(new FakeViews(null, true), new HeldIdempotencyClaim(claim, read), body);
+
+    await expect(build(null)).rejects.toMatchObject({ code: 'QUOTE_NOT_FOUND' });
+    await expect(build({ ...route, plan: null }, { ...buildBody, routeId: 'other' })).rejects.toMatchObject({
+      code: 'UNKNOWN_ROUTE',
+    });
+    await expect(build({ ...route, expiresAtMs: Date.now() - 1 })).rejects.toMatchObject({
+      code: 'QUOTE_EXPIRED',
+    });
+  });
+
+  it('a zero-wait build completes its claim in the statement that creates its row, with the 202 it answers', async () => {
+    const views = new FakeViews(null, true);
+    const held = new HeldIdempotencyClaim(claim, route);
+
+    const answer = await zeroWaitBuild(views, held);
+
+    expect(answer.httpStatus).toBe(202);
+    expect(held.completed).toBe(true);
+    const [completion] = views.completions;
+    expect(completion.sql).toContain('EXISTS (SELECT 1 FROM "created")');
+    expect(completion.parameters).toEqual([
+      claim.id,
+      claim.claimedAt,
+      202,
+      JSON.stringify({ kind: 'data', data: answer.body }),
+    ]);
+  });
+
+  it('leaves the claim to be completed after the answer when its row was there already (the projector wrote it first)', async () => {
+    const views = new FakeViews({ status: 'planning' }, false);
+    const held = new HeldIdempotencyClaim(claim, route);
+
+    const answer = await zeroWaitBuild(views, held);
+
+    expect(answer.httpStatus).toBe(202);
+    expect(held.completed).toBe(false);
+    expect(views.reads).toBe(1);
+  });
+
+  it('a build that waits completes nothing with its row: its answer is not known yet', async () => {
+    const views = new FakeViews(
+      { status: 'awaiting_signature', payload, expiresAtMs: Date.now() + 60_000 },
+      true,
+    );
+    const held = new HeldIdempotencyClaim(claim, route);
+    const preflightless = serviceReading(views, new FakeServices(() => ({ issues: [] })));
+
+    const answer = await preflightless.build(
+      OWNER,
+      'key-w',
+      { ...buildBody, waitForTxRequestMs: 1_000 },
+      held,
+    );
+
+    expect(answer.httpStatus).toBe(202);
+    expect(views.completions).toEqual([]);
+    expect(held.completed).toBe(false);
   });
 });

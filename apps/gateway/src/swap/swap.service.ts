@@ -19,7 +19,8 @@ import {
 import { CommandPublisher } from '@swapgw/messaging';
 import { Clock } from '@swapgw/runtime';
 import { ServiceClient } from '../messaging/service-client';
-import { ServedQuotes } from '../quote/served-quotes.repository';
+import type { HeldIdempotencyClaim } from '../idempotency';
+import { planOfServedRoute, ServedQuotes, ServedRoute } from '../quote/served-quotes.repository';
 import { BuildPriceChecker, PricedPlan } from './build-price-check';
 import { BuildPreflight } from './build-preflight';
 import { BuildSwapDto, WAIT_FOR_TX_REQUEST_MS } from './dto/build-swap.dto';
@@ -79,13 +80,25 @@ export class SwapService {
    * (no signing surface, a permit that cannot be used, a transaction that cannot be signed) come
    * back through the read model: within the wait as the error a build answers, after it on
    * GET /swap/{swapId}/signing.
+   *
+   * `held`, the claim on the Idempotency-Key (POST /swap/build's), saves round trips to PostgreSQL:
+   * the served route came with the claim, and a build that waits for nothing completes the claim in
+   * the statement that creates its swap's row (issue 44: a zero-wait build is two statements).
    */
-  async build(owner: string, idempotencyKey: string, dto: BuildSwapDto): Promise<SigningAnswer> {
+  async build(
+    owner: string,
+    idempotencyKey: string,
+    dto: BuildSwapDto,
+    held?: HeldIdempotencyClaim,
+  ): Promise<SigningAnswer> {
     const swapId = swapIdOf(owner, idempotencyKey);
     // The build's time, for its decisions (the quote's expiry, acceptedAtMs); `started` times its waits.
     const acceptedAtMs = this.clock.nowMs();
     const started = Date.now();
-    const quoted = await this.quotes.planFor(owner, dto.quoteId, dto.routeId, acceptedAtMs);
+    const quoted =
+      held?.readWithClaim !== undefined
+        ? planOfServedRoute(held.readWithClaim as ServedRoute | null, dto.quoteId, dto.routeId, acceptedAtMs)
+        : await this.quotes.planFor(owner, dto.quoteId, dto.routeId, acceptedAtMs);
     const { plan, priceCheck } = await this.pricedPlan(swapId, owner, quoted, dto.acceptedMinAmountOut);
     const priced = <T extends object>(body: T): T => (priceCheck ? { ...body, priceCheck } : body);
     // The route's preflight against this wallet runs while the planner builds (never refuses).
@@ -111,6 +124,12 @@ export class SwapService {
     const watch = this.changes.watch(swapId);
     try {
       await this.commands.send(Topics.swapCommands, SwapCommandTypes.build, swapId, request);
+      // A build that waits for nothing answers this once its row is created: the claim on its key
+      // is completed with it in the same statement.
+      const answeredAtOnce: SigningAnswer | undefined =
+        dto.waitForTxRequestMs === 0
+          ? { httpStatus: 202, body: priced(asyncResponseOf(swapId, 'planning')) }
+          : undefined;
       // The row a poll right after a 202 finds; never overwrites what the projector already wrote.
       // When this wrote it, it is `planning` and there is nothing to read until it changes.
       const created = await this.views.ensureCreated(
@@ -121,7 +140,9 @@ export class SwapService {
         this.clock.nowMs(),
         undefined,
         quotedOf(plan),
+        answeredAtOnce && held?.completionWith(answeredAtOnce.httpStatus, answeredAtOnce.body),
       );
+      if (created && answeredAtOnce) return answeredAtOnce;
 
       const deadline = started + (dto.waitForTxRequestMs ?? WAIT_FOR_TX_REQUEST_MS.default);
       const withIssues = async <T extends object>(body: T): Promise<T & { issues?: RouteIssue[] }> => {

@@ -330,6 +330,48 @@ describe('swap execution through HTTP on the devnet', () => {
     expect((await client.get(`/swap/${randomUUID()}/signing`)).status).toBe(404);
   });
 
+  it('answers a zero-wait build 202 at once, and its retry with the same key replays that answer; another build under the key is a conflict', async () => {
+    const wallet = accountWallet(5);
+    const { quoteId, route } = await quote({
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      tokenIn: 'USDC',
+      tokenOut: 'WETH',
+      amount: '2',
+    });
+    const key = `zero-wait-${randomUUID()}`;
+    const body = {
+      quoteId,
+      routeId: route.routeId,
+      userAddress: wallet.address,
+      gasPayment: 'user',
+      waitForTxRequestMs: 0,
+    };
+
+    const build = documented(
+      'POST',
+      '/swap/build',
+      await client.post('/swap/build', body, { idempotencyKey: key }),
+    );
+    expect(build.status).toBe(202);
+    expect(build.body.data).toMatchObject({ mode: 'async', nextAction: 'poll', status: 'planning' });
+    // The answer was stored with the swap's row: a retry right after it is its replay, not a second run.
+    const again = await client.post('/swap/build', body, { idempotencyKey: key });
+    expect(again.status).toBe(202);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.data).toEqual(build.body.data);
+    const other = await client.post(
+      '/swap/build',
+      { ...body, userAddress: accountWallet(4).address },
+      { idempotencyKey: key },
+    );
+    expect(other.status).toBe(409);
+    expect(other.body.error.code).toBe('IDEMPOTENCY_CONFLICT');
+
+    const ready = await nextSigning(swapApi, build.body.data.swapId as string);
+    expect(ready.status).toBe(200);
+  });
+
   it('answers 400 without userAddress and 404 QUOTE_NOT_FOUND for an unknown quote or another API key’s', async () => {
     const { quoteId, route } = await quote({
       fromChain: 'devnet-a',

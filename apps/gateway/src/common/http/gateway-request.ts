@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestContext, TracedContext } from '@swapgw/runtime';
 import type { IntegratorFeeShare } from '@swapgw/contracts';
 import type { RateLimitDecision } from '../../rate-limit/fixed-window';
+import type { HeldIdempotencyClaim } from '../../idempotency/held-claim';
 
 /** What the gateway attaches to each Fastify request as it passes the shell. */
 declare module 'fastify' {
@@ -19,6 +20,8 @@ declare module 'fastify' {
     rateLimitDecision?: RateLimitDecision;
     /** Idempotency-Key used for this request (given or generated), set by @Idempotent(). */
     idempotencyKey?: string;
+    /** The claim on that key while the handler runs, set by @Idempotent(). */
+    idempotencyClaim?: HeldIdempotencyClaim;
   }
 }
 
