@@ -1,7 +1,14 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import * as btc from '@scure/btc-signer';
 import { BITCOIN_NETWORKS } from '@swapgw/chains/bitcoin-bridge';
-import { type BitcoinDevnetKey, EsploraClient, signPayment, type WalletAddressKind } from '@swapgw/devnet';
+import {
+  type BitcoinDevnetKey,
+  EsploraClient,
+  type SignedPayment,
+  signPayment,
+  type SpendableCoin,
+  type WalletAddressKind,
+} from '@swapgw/devnet';
 import type { UnisatLike } from '@swapgw/sdk';
 import { waitFor } from '@swapgw/testing';
 
@@ -40,6 +47,31 @@ export function bitcoinWalletOf(privateKey: Uint8Array, kind: WalletAddressKind 
   const address = payment.address;
   const publicKey = Buffer.from(kind === 'p2tr' ? compressed.subarray(1) : compressed).toString('hex');
   return { privateKey, address, publicKey };
+}
+
+/**
+ * What a wallet's "cancel transaction" does (Unisat's and Xverse's speed-up / cancel, Sparrow's
+ * "cancel"): a native SegWit wallet's `coin`, already spent by a transaction still in the mempool,
+ * paid back to the wallet itself with a higher fee. Every input signals BIP125, so the node takes it
+ * in place of the first spend, which can then never be mined.
+ */
+export function spendBackToSelf(wallet: BitcoinWallet, coin: SpendableCoin, fee: bigint): SignedPayment {
+  const publicKey = secp256k1.getPublicKey(wallet.privateKey, true);
+  const key: BitcoinDevnetKey = {
+    path: 'fresh',
+    privateKey: wallet.privateKey,
+    publicKey,
+    address: wallet.address,
+    script: btc.p2wpkh(publicKey, REGTEST).script,
+  };
+  if (btc.p2wpkh(publicKey, REGTEST).address !== wallet.address)
+    throw new Error(`${wallet.address} is not a native SegWit (P2WPKH) address of this key`);
+  return signPayment({
+    key,
+    coins: [coin],
+    outputs: [{ address: wallet.address, amount: coin.value - fee }],
+    fee,
+  });
 }
 
 /**

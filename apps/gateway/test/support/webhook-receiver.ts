@@ -1,6 +1,7 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { waitFor } from '@swapgw/testing';
 
 // A webhook receiver for e2e suites: loopback http, which the test stacks let webhooks reach.
 
@@ -57,6 +58,20 @@ export class WebhookReceiver {
 
   on(path: string): Received[] {
     return this.received.filter((r) => r.path === path);
+  }
+
+  /**
+   * The deliveries of swap `swapId`'s events, once one of type `until` arrived (within `timeoutMs`):
+   * one per delivery id, since a delivery may be retried (at least once) but never split into two ids.
+   */
+  async swapDeliveries(swapId: string, until: string, timeoutMs = 60_000): Promise<Received[]> {
+    const ofSwap = () => this.received.filter((r) => r.body.data.swapId === swapId);
+    await waitFor(() => ofSwap().some((r) => r.body.type === until), {
+      timeoutMs,
+      intervalMs: 200,
+      description: `${until} of ${swapId} delivered to the webhook`,
+    });
+    return [...new Map(ofSwap().map((d) => [d.deliveryId, d])).values()];
   }
 
   /**

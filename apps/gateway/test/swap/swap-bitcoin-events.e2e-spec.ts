@@ -7,7 +7,8 @@ import { DevnetEvm } from '../support/devnet-evm';
 import { OpenApiValidator } from '../support/openapi-validator';
 import { openSseStream, SseEvent, SseStream } from '../support/sse-client';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { buildSwapId, nextSigning, quoteFirstRoute, submitSigned } from '../support/swap-steps';
+import { nextSigning, submitSigned } from '../support/swap-steps';
+import { buildBtcForUsdcOnA } from '../support/bitcoin-swaps';
 
 // A BTC → USDC swap as its user follows it: the SSE stream (GET /swap/{swapId}/events), a webhook
 // and GET /swap/{swapId} all name the Bitcoin step's transaction, the txid of the PSBT the wallet
@@ -64,21 +65,7 @@ describe('a Bitcoin step in the event stream, the webhooks and GET /swap: its tx
   it('BTC → USDC on devnet-a: stream and webhook name the signed txid on bitcoin-devnet, the stream shows it confirmed, GET /swap shows the step', async () => {
     const wallet = await bitcoin.freshWalletWith(3_000_000n);
     const recipient = Wallet.createRandom().address;
-    const { quoteId, route } = await quoteFirstRoute<{ routeId: string }>(
-      { client },
-      {
-        fromChain: 'bitcoin-devnet',
-        toChain: 'devnet-a',
-        tokenIn: 'BTC',
-        tokenOut: 'USDC',
-        amount: '0.004',
-        recipient,
-      },
-    );
-    const swapId = await buildSwapId(
-      { client },
-      { quoteId, routeId: route.routeId, userAddress: wallet.address, recipient, waitForTxRequestMs: 20_000 },
-    );
+    const swapId = await buildBtcForUsdcOnA({ client }, wallet.address, recipient);
     // From the swap's first event: the stream replays what happened before it was opened.
     const stream = await openSseStream(`${gatewayUrl}/swap/${swapId}/events`, key);
     streams.push(stream);
@@ -149,14 +136,7 @@ describe('a Bitcoin step in the event stream, the webhooks and GET /swap: its tx
     });
 
     // --- The webhook: the same step and txid, with the chain, broadcast then confirmed; every delivery signed.
-    const ofSwap = () => receiver.received.filter((r) => r.body.data.swapId === swapId);
-    await waitFor(() => ofSwap().some((r) => r.body.type === 'swap.completed'), {
-      timeoutMs: 60_000,
-      intervalMs: 200,
-      description: `swap.completed of ${swapId} delivered to the webhook`,
-    });
-    // One per delivery id: a delivery may be retried (at least once), never split into two ids.
-    const deliveries = [...new Map(ofSwap().map((d) => [d.deliveryId, d])).values()];
+    const deliveries = await receiver.swapDeliveries(swapId, 'swap.completed');
     for (const delivery of deliveries) {
       expect(delivery.path).toBe('/swaps');
       expect(WebhookReceiver.verify(webhook.secret, delivery)).toEqual(delivery.body);

@@ -15,6 +15,7 @@ import {
 } from '../support/bitcoin-wallets';
 import { createGatewayClient, runSwap, unisatSigner } from '@swapgw/sdk';
 import { e2eGatewayUrl } from '@swapgw/testing';
+import { btcForUsdcOnA } from '../support/bitcoin-swaps';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
 import { freshSolanaWalletWith as freshSolanaWith, splBalanceOf } from '@swapgw/testing/solana';
@@ -74,16 +75,6 @@ describe('native Bitcoin: BTC into and out of the devnet bridge, the miner fee p
       await (await tokenOnA('USDC', evmFunder()).getFunction('transfer')(wallet.address, amount)).wait();
     return wallet as unknown as Wallet;
   }
-
-  /** The quote of 0.004 BTC for USDC on devnet-a, paid to `recipient`. */
-  const btcForUsdcOnA = (recipient: string) => ({
-    fromChain: 'bitcoin-devnet',
-    toChain: 'devnet-a',
-    tokenIn: 'BTC',
-    tokenOut: 'USDC',
-    amount: '0.004',
-    recipient,
-  });
 
   async function quoteAndBuild(
     body: Record<string, unknown>,
