@@ -70,7 +70,7 @@ const needsInfra = projects.some((p) => p !== 'unit');
 /**
  * Integration and e2e run at the same time, each on infrastructure of its own (two brokers,
  * databases and devnets): e2e mostly waits (for blocks, confirmations, outages it provokes), and
- * integration fills those waits. On the 2-core machine CI runs on, a fresh clone took 37 minutes
+ * integration fills those waits. On the 2-core machine CI runs on, a fresh clone took 33 minutes
  * this way against 58 one after the other (docs/running.md). --in-order runs them one after the
  * other on one set; a given KAFKA_BROKERS is one set, so then they always run in order.
  */
