@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Contract, JsonRpcProvider, MaxUint256, NonceManager, parseUnits } from 'ethers';
+import { Contract, JsonRpcProvider, NonceManager, parseUnits } from 'ethers';
 import {
   devnetChain,
   devnetWallet,
   ERC20_PERMIT_ABI,
   loadDevnetManifest,
+  sellThroughUniswapV2,
   UNISWAP_V2_ROUTER_ABI,
 } from '@swapgw/devnet';
 import { api, ApiClient, createApiKey, e2eGatewayUrl, testEnv, waitFor } from '@swapgw/testing';
@@ -44,15 +45,13 @@ describe('limit order trigger on the devnet', () => {
 
   async function swap(from: Contract, to: Contract, amountIn: bigint): Promise<bigint> {
     const trader3 = await trader.getAddress();
-    await (await from.approve(chain.uniswapV2.router, MaxUint256)).wait();
     const before: bigint = await to.balanceOf(trader3);
-    const deadline = Math.floor(Date.now() / 1000) + 600;
-    const args = [amountIn, 0n, [await from.getAddress(), await to.getAddress()], trader3, deadline];
-    // With headroom, as wallets send (and as apps/gateway/test/support/pool-trades.ts does): the
-    // estimate runs in the pending block, and a pair mined a second after its last trade also writes
-    // its price accumulators, which an exact estimate leaves no gas for (a revert without a reason).
-    const gas: bigint = await router.swapExactTokensForTokens.estimateGas(...args);
-    await (await router.swapExactTokensForTokens(...args, { gasLimit: (gas * 5n) / 4n })).wait();
+    await sellThroughUniswapV2({
+      router: chain.uniswapV2.router,
+      trader,
+      path: [await from.getAddress(), await to.getAddress()],
+      amountIn,
+    });
     return (await to.balanceOf(trader3)) - before;
   }
 

@@ -1,4 +1,5 @@
-import { Contract, Interface, MaxUint256, Wallet } from 'ethers';
+import { sellThroughUniswapV2 } from '@swapgw/devnet';
+import { Contract, Interface, Wallet } from 'ethers';
 import { DevnetEvm } from './devnet-evm';
 
 // Another wallet trading through a devnet Uniswap V2 pool, as the price-check suites move prices.
@@ -28,15 +29,12 @@ export async function tradeThroughPool(
   buy: string,
   amountIn: bigint,
 ): Promise<void> {
-  const router = devnet.chain(chain).uniswapV2.router;
-  await (await devnet.token(chain, sell, trader).getFunction('approve')(router, MaxUint256)).wait();
-  const deadline = Math.floor(Date.now() / 1000) + 600;
-  const swap = new Contract(router, ROUTER, trader).getFunction('swapExactTokensForTokens');
-  const args = [amountIn, 0n, pathOf(devnet, chain, sell, buy), trader.address, deadline] as const;
-  // With headroom, as wallets send: the estimate runs in the pending block, and a pair mined a second
-  // later also writes its price accumulators, which an exact estimate leaves no gas for.
-  const gas = await swap.estimateGas(...args);
-  await (await swap(...args, { gasLimit: (gas * 5n) / 4n })).wait();
+  await sellThroughUniswapV2({
+    router: devnet.chain(chain).uniswapV2.router,
+    trader,
+    path: pathOf(devnet, chain, sell, buy),
+    amountIn,
+  });
 }
 
 /** What `chain`'s pool pays now for `amountIn` of `sell`, in base units of `buy`. */

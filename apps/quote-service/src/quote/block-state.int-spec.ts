@@ -1,17 +1,14 @@
 import { withChainStateScope } from '@swapgw/chains/families';
 import { QuoteResult } from '@swapgw/contracts';
-import { DEVNET_MNEMONIC, DevnetManifest, devnetWallet, loadDevnetManifest } from '@swapgw/devnet';
-import { metricsRegistry } from '@swapgw/runtime';
 import {
-  Contract,
-  JsonRpcProvider,
-  MaxUint256,
-  Network,
-  NonceManager,
-  parseUnits,
-  toQuantity,
-  Wallet,
-} from 'ethers';
+  DEVNET_MNEMONIC,
+  DevnetManifest,
+  devnetWallet,
+  loadDevnetManifest,
+  sellThroughUniswapV2,
+} from '@swapgw/devnet';
+import { metricsRegistry } from '@swapgw/runtime';
+import { Contract, JsonRpcProvider, Network, NonceManager, parseUnits, toQuantity, Wallet } from 'ethers';
 import {
   buildQuoteTestApp,
   createQuoteTestDatabase,
@@ -20,14 +17,8 @@ import {
   useDevnet,
 } from '../../test/support/quote-service-test-support';
 
-const ROUTER_ABI = [
-  'function getAmountsOut(uint amountIn, address[] path) view returns (uint[] amounts)',
-  'function swapExactTokensForTokens(uint amountIn, uint amountOutMin, address[] path, address to, uint deadline) returns (uint[] amounts)',
-];
-const TOKEN_ABI = [
-  'function mint(address to, uint256 amount)',
-  'function approve(address spender, uint256 amount) returns (bool)',
-];
+const ROUTER_ABI = ['function getAmountsOut(uint amountIn, address[] path) view returns (uint[] amounts)'];
+const TOKEN_ABI = ['function mint(address to, uint256 amount)'];
 
 /**
  * Chain state read once per block (issue 44, point 2): a quote reads each chain at one block, the
@@ -117,25 +108,13 @@ describe('quotes read chain state once per block (real anvil and PostgreSQL)', (
     await (
       await new Contract(usdcToken, TOKEN_ABI, deployer).getFunction('mint')(trader.address, usdc)
     ).wait();
-    await (
-      await new Contract(usdcToken, TOKEN_ABI, trader).getFunction('approve')(
-        chainA().uniswapV2.router,
-        MaxUint256,
-      )
-    ).wait();
-    const swap = new Contract(chainA().uniswapV2.router, ROUTER_ABI, trader).getFunction(
-      'swapExactTokensForTokens',
-    );
-    const args = [
-      usdc,
-      0n,
-      [usdcToken, chainA().tokens.DAI.address],
-      trader.address,
-      Math.floor(Date.now() / 1000) + 600,
-    ];
-    const gas = await swap.estimateGas(...args);
-    const receipt = await (await swap(...args, { gasLimit: (gas * 5n) / 4n })).wait();
-    return receipt!.blockNumber;
+    const receipt = await sellThroughUniswapV2({
+      router: chainA().uniswapV2.router,
+      trader,
+      path: [usdcToken, chainA().tokens.DAI.address],
+      amountIn: usdc,
+    });
+    return receipt.blockNumber;
   }
 
   it('names the block it read, and equals router.getAmountsOut at that block, also right after a trade moves the pool', async () => {
