@@ -1,8 +1,8 @@
 import { PublicKey } from '@solana/web3.js';
-import { getAddress } from 'ethers';
 import type { ChainDescriptor, ChainFamily, ChainNetwork } from './chain-descriptor';
 import { bitcoinSpendOf, decodeBitcoinAddress } from './families/bitcoin/bitcoin-address';
 import { bitcoinNetworksOfChain, type BitcoinNetworkName } from './families/bitcoin/bitcoin-networks';
+import { checksumEvmAddress } from './families/evm/evm-address';
 
 /** Outcome of an address check: `reason` says what is wrong, for a 400 INVALID_ADDRESS message. */
 export type AddressValidation = { ok: true } | { ok: false; reason: string };
@@ -19,7 +19,7 @@ export function validateEvmAddress(address: string): AddressValidation {
   if (!EVM_HEX.test(address))
     return { ok: false, reason: 'an EVM address is 0x followed by 40 hexadecimal digits' };
   if (address.slice(2) === address.slice(2).toLowerCase()) return { ok: true };
-  return getAddress(address.toLowerCase()) === address
+  return checksumEvmAddress(address.toLowerCase()) === address
     ? { ok: true }
     : {
         ok: false,

@@ -1,4 +1,5 @@
-import { getAddress, isAddress } from 'ethers';
+import { checksumEvmAddress } from './families/evm/evm-address';
+import { isAddress } from 'ethers';
 import { validateAddressForFamily } from './address-validation';
 import type { ChainDescriptor, ChainFamily } from './chain-descriptor';
 import type { ChainRegistry } from './chain-registry';
@@ -71,7 +72,7 @@ const TOKEN_ADDRESS_FORMS: Record<ChainFamily, TokenAddressForm | undefined> = {
     assetKeyOf: (address) => (isAddress(address) ? address.toLowerCase() : undefined),
     catalogFieldsOf: (address) => {
       try {
-        return { address: getAddress(address.toLowerCase()), mint: null };
+        return { address: checksumEvmAddress(address.toLowerCase()), mint: null };
       } catch {
         return undefined;
       }

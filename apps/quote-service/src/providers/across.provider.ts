@@ -1,7 +1,13 @@
-import { bridgeSwapLegOf, ChainRegistry, encodeAcrossSwapMessage, StepSplitLeg } from '@swapgw/chains';
+import {
+  bridgeSwapLegOf,
+  ChainRegistry,
+  checksumEvmAddress,
+  encodeAcrossSwapMessage,
+  StepSplitLeg,
+} from '@swapgw/chains';
 import { encodeUniswapV3Path } from '@swapgw/chains/families';
 import type { RouteLeg, TokenRef } from '@swapgw/contracts';
-import { getAddress, isAddress } from 'ethers';
+import { isAddress } from 'ethers';
 import { ProviderNames } from './provider-names';
 import { mostTellingNoRoute, NoRouteError, NoRouteReason } from './no-route.error';
 import {
@@ -262,10 +268,10 @@ export class AcrossProvider implements QuoteProvider {
     if (!router || bridgeSwapLegOf([bridge, swap], chains) === null) return undefined;
     const recipient =
       context.recipient && isAddress(context.recipient)
-        ? getAddress(context.recipient)
+        ? checksumEvmAddress(context.recipient)
         : MESSAGE_PLACEHOLDER_RECIPIENT;
     return {
-      recipient: getAddress(router),
+      recipient: checksumEvmAddress(router),
       message: encodeAcrossSwapMessage({
         owner: recipient,
         venue: swap.spender,
@@ -327,7 +333,7 @@ export class AcrossProvider implements QuoteProvider {
         token: inputToken,
         minAmount: positiveOrUndefined(fees.limits?.minDeposit),
       });
-    if (getAddress(fees.spokePoolAddress) !== from.spokePool)
+    if (checksumEvmAddress(fees.spokePoolAddress) !== from.spokePool)
       throw new Error(
         `Across named SpokePool ${fees.spokePoolAddress}, not ${from.chain}'s ${from.spokePool}`,
       );
@@ -364,7 +370,7 @@ export function acrossLeg(
       outputAmount: fees.outputAmount,
       quoteTimestamp: Number(fees.timestamp),
       fillDeadline: Number(fees.fillDeadline),
-      exclusiveRelayer: getAddress(fees.exclusiveRelayer),
+      exclusiveRelayer: checksumEvmAddress(fees.exclusiveRelayer),
       exclusivityDeadline: Number(fees.exclusivityDeadline),
     },
     estimatedDurationSeconds: Number(fees.expectedFillTimeSec ?? fees.estimatedFillTimeSec ?? 0),
@@ -386,7 +392,12 @@ export function acrossBetween(
     const spokePool = registry.deployments(id)?.across?.spokePool;
     if (!chain?.rpcUrl || chain.family !== 'evm' || chain.evmChainId === undefined || !spokePool)
       return undefined;
-    return { chain: id, chainId: chain.evmChainId, spokePool: getAddress(spokePool), devnet: chain.devnet };
+    return {
+      chain: id,
+      chainId: chain.evmChainId,
+      spokePool: checksumEvmAddress(spokePool),
+      devnet: chain.devnet,
+    };
   };
   const from = end(fromChain);
   const to = end(toChain);
@@ -403,8 +414,8 @@ function bridgedTokens(registry: ChainRegistry, from: AcrossEnd, to: AcrossEnd):
     const b = destination?.tokens.find((t) => t.symbol === a.symbol);
     if (!a.address || !b?.address || b.address.toLowerCase() === wrapped) continue;
     pairs.push([
-      { chain: from.chain, symbol: a.symbol, address: getAddress(a.address), decimals: a.decimals },
-      { chain: to.chain, symbol: b.symbol, address: getAddress(b.address), decimals: b.decimals },
+      { chain: from.chain, symbol: a.symbol, address: checksumEvmAddress(a.address), decimals: a.decimals },
+      { chain: to.chain, symbol: b.symbol, address: checksumEvmAddress(b.address), decimals: b.decimals },
     ]);
   }
   return pairs;

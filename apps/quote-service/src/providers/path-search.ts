@@ -1,4 +1,4 @@
-import { getAddress } from 'ethers';
+import { checksumEvmAddress } from '@swapgw/chains';
 import type { QuoteToken } from './quote-provider';
 
 /**
@@ -8,8 +8,8 @@ import type { QuoteToken } from './quote-provider';
  * ends are the same token (native ↔ WETH is a wrap, not a swap).
  */
 export function candidatePaths(tokenIn: QuoteToken, tokenOut: QuoteToken, weth: string): string[][] {
-  const a = tokenIn.address ? getAddress(tokenIn.address) : weth;
-  const b = tokenOut.address ? getAddress(tokenOut.address) : weth;
+  const a = tokenIn.address ? checksumEvmAddress(tokenIn.address) : weth;
+  const b = tokenOut.address ? checksumEvmAddress(tokenOut.address) : weth;
   if (a === b) return [];
   const candidates: string[][] = [[a, b]];
   if (a !== weth && b !== weth) candidates.push([a, weth, b]);

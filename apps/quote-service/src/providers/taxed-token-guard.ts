@@ -1,4 +1,4 @@
-import { getAddress } from 'ethers';
+import { checksumEvmAddress } from '@swapgw/chains';
 import type { QuoteContext, QuoteToken } from './quote-provider';
 import { NoRouteError } from './no-route.error';
 import { TokenTaxProbe } from './token-tax-probe';
@@ -36,9 +36,9 @@ export class TaxedTokenGuard {
     ];
     for (const [token, other] of ends) {
       if (token.address === null || this.probe.vouchedFor(chain, token.address)) continue;
-      const address = getAddress(token.address);
+      const address = checksumEvmAddress(token.address);
       const bases = [
-        ...new Set([other.address ? getAddress(other.address) : deployment.weth, deployment.weth]),
+        ...new Set([other.address ? checksumEvmAddress(other.address) : deployment.weth, deployment.weth]),
       ];
       for (const base of bases.filter((candidate) => candidate !== address)) {
         const taxes = await this.probe.measure(

@@ -1,5 +1,4 @@
-import { ChainRegistry } from '@swapgw/chains';
-import { getAddress } from 'ethers';
+import { ChainRegistry, checksumEvmAddress } from '@swapgw/chains';
 
 export interface UniswapV2Deployment {
   chain: string;
@@ -39,9 +38,9 @@ function deploymentOf(registry: ChainRegistry, chainId: string): UniswapV2Deploy
   if (!v2 || !deployments.wrappedNative) return undefined;
   return {
     chain: chainId,
-    factory: getAddress(v2.factory),
-    router: getAddress(v2.router),
+    factory: checksumEvmAddress(v2.factory),
+    router: checksumEvmAddress(v2.router),
     initCodeHash: v2.initCodeHash,
-    weth: getAddress(deployments.wrappedNative),
+    weth: checksumEvmAddress(deployments.wrappedNative),
   };
 }

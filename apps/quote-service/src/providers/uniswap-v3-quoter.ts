@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { ChainRegistry } from '@swapgw/chains';
+import { ChainRegistry, checksumEvmAddress } from '@swapgw/chains';
 import { ChainFamilies } from '@swapgw/chains/families';
 import { TtlCache } from '@swapgw/runtime';
-import { AbiCoder, getAddress, getCreate2Address, Interface, keccak256 } from 'ethers';
+import { AbiCoder, getCreate2Address, Interface, keccak256 } from 'ethers';
 import { candidatePaths } from './path-search';
 import type { QuoteToken } from './quote-provider';
 import { callOrNull } from './shared-reads';
@@ -30,12 +30,12 @@ export function uniswapV3Deployment(
   if (!v3 || !deployments.wrappedNative) return undefined;
   return {
     chain: chainId,
-    factory: getAddress(v3.factory),
-    quoterV2: getAddress(v3.quoterV2),
-    swapRouter02: getAddress(v3.swapRouter02),
+    factory: checksumEvmAddress(v3.factory),
+    quoterV2: checksumEvmAddress(v3.quoterV2),
+    swapRouter02: checksumEvmAddress(v3.swapRouter02),
     poolInitCodeHash: v3.poolInitCodeHash,
     feeTiers: [...v3.feeTiers],
-    weth: getAddress(deployments.wrappedNative),
+    weth: checksumEvmAddress(deployments.wrappedNative),
   };
 }
 

@@ -4,12 +4,13 @@ import {
   ChainDescriptor,
   chainOfTokenRef,
   ChainRegistry,
+  checksumEvmAddress,
   readsTokenMetadataOnChain,
   unknownTokenError,
 } from '@swapgw/chains';
 import { ChainFamilies } from '@swapgw/chains/families';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
-import { Contract, getAddress } from 'ethers';
+import { Contract } from 'ethers';
 import { TtlCache } from '@swapgw/runtime';
 import type { QuoteToken } from '../providers/quote-provider';
 import { abortable } from '../providers/uniswap-v2-quoter';
@@ -115,7 +116,7 @@ export class TokenResolver {
     const catalogued = await this.catalog.tokenByAssetKey(chain.id, assetKey);
     if (catalogued) return toQuoteToken(chain.id, catalogued);
     if (assetKey !== 'native' && readsTokenMetadataOnChain(chain))
-      return this.readErc20(chain, getAddress(ref.address), field, override);
+      return this.readErc20(chain, checksumEvmAddress(ref.address), field, override);
     throw new CodedError(
       ErrorCodes.UNKNOWN_TOKEN,
       `${field} ${override} is not a known token on ${chain.id}`,

@@ -1,4 +1,4 @@
-import { getAddress } from 'ethers';
+import { checksumEvmAddress } from '../families/evm/evm-address';
 import type { UintLike } from './intent-types';
 
 // Caller values made into what typed data and calldata carry (checksummed addresses, decimal uints),
@@ -23,7 +23,7 @@ export function uint32String(value: UintLike, field: string): string {
 
 export function checksummed(value: unknown, field: string): string {
   try {
-    return getAddress(String(value));
+    return checksumEvmAddress(String(value));
   } catch {
     throw new SponsoredIntentError(`${field} is not an address: ${String(value)}`);
   }
