@@ -1,4 +1,5 @@
 import { Interface, type Provider } from 'ethers';
+import { addressWord, isAddressWord } from './families/evm/abi-words';
 
 /**
  * The ERC-20 views the services read, through one `Interface` parsed once per process. Building an
@@ -14,10 +15,29 @@ const ERC20_VIEWS = new Interface([
 
 type Erc20View = 'allowance' | 'balanceOf' | 'nonces';
 
+/** Each view's selector, computed once (ethers' encodeFunctionData hashes its signature per call). */
+const SELECTORS: Record<Erc20View, string> = {
+  allowance: ERC20_VIEWS.getFunction('allowance')!.selector,
+  balanceOf: ERC20_VIEWS.getFunction('balanceOf')!.selector,
+  nonces: ERC20_VIEWS.getFunction('nonces')!.selector,
+};
+
+/** One uint256 word as a view answers it: 0x and 64 hex digits. */
+const ONE_WORD = /^0x[0-9a-fA-F]{64}$/;
+
+/**
+ * The view's calldata: its selector and its address arguments as ABI words (abi-words.ts); ethers
+ * encodes (and refuses) anything that is not a plain address. Its answer: a single word as a
+ * uint256; ethers decodes (and refuses) any other answer (`0x` from an address without code).
+ */
 async function readUint(provider: Provider, token: string, view: Erc20View, args: string[]): Promise<bigint> {
-  const data = ERC20_VIEWS.encodeFunctionData(view, args);
+  const data = args.every(isAddressWord)
+    ? SELECTORS[view] + args.map(addressWord).join('')
+    : ERC20_VIEWS.encodeFunctionData(view, args);
   const result = await provider.call({ to: token, data });
-  return ERC20_VIEWS.decodeFunctionResult(view, result)[0] as bigint;
+  return ONE_WORD.test(result)
+    ? BigInt(result)
+    : (ERC20_VIEWS.decodeFunctionResult(view, result)[0] as bigint);
 }
 
 /** `token.allowance(owner, spender)`. */

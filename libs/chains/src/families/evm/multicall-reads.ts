@@ -1,4 +1,5 @@
 import { id, Interface, JsonRpcPayload, JsonRpcResult } from 'ethers';
+import { type Aggregate3Call, encodeAggregate3Calls } from './abi-words';
 
 /**
  * Multicall3, at the address it has on every EVM chain that has it (mainnets, L2s and testnets:
@@ -9,6 +10,15 @@ export const MULTICALL3_ADDRESS = '0xcA11bde05977b3631167028862bE2a173976CA11';
 const multicall3 = new Interface([
   'function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)',
 ]);
+const AGGREGATE3_SELECTOR = multicall3.getFunction('aggregate3')!.selector;
+
+/** aggregate3's calldata for `calls`: encoded by hand (abi-words.ts), by ethers for what that declines. */
+function aggregate3CallData(calls: Aggregate3Call[]): string {
+  const encoded = encodeAggregate3Calls(calls);
+  return encoded !== null
+    ? AGGREGATE3_SELECTOR + encoded
+    : multicall3.encodeFunctionData('aggregate3', [calls]);
+}
 
 /**
  * The most reads one `aggregate3` carries. Each sub-call gets 63/64 of the gas left and a node caps
@@ -161,7 +171,7 @@ export class MulticallReads {
         id: reads[0].payload.id,
         jsonrpc: '2.0',
         method: 'eth_call',
-        params: [{ to: this.address, data: multicall3.encodeFunctionData('aggregate3', [calls]) }, tag],
+        params: [{ to: this.address, data: aggregate3CallData(calls) }, tag],
       });
     } catch (error) {
       // The node did not answer: every read of the batch fails as it would have alone.
