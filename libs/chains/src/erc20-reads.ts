@@ -1,5 +1,5 @@
 import { Interface, type Provider } from 'ethers';
-import { addressWord, isAddressWord } from './families/evm/abi-words';
+import { addressWord, isAddressWord, selectorOf } from './families/evm/abi-words';
 
 /**
  * The ERC-20 views the services read, through one `Interface` parsed once per process. Building an
@@ -17,9 +17,9 @@ type Erc20View = 'allowance' | 'balanceOf' | 'nonces';
 
 /** Each view's selector, computed once (ethers' encodeFunctionData hashes its signature per call). */
 const SELECTORS: Record<Erc20View, string> = {
-  allowance: ERC20_VIEWS.getFunction('allowance')!.selector,
-  balanceOf: ERC20_VIEWS.getFunction('balanceOf')!.selector,
-  nonces: ERC20_VIEWS.getFunction('nonces')!.selector,
+  allowance: selectorOf(ERC20_VIEWS, 'allowance'),
+  balanceOf: selectorOf(ERC20_VIEWS, 'balanceOf'),
+  nonces: selectorOf(ERC20_VIEWS, 'nonces'),
 };
 
 /** One uint256 word as a view answers it: 0x and 64 hex digits. */

@@ -4,8 +4,17 @@
 // among signer-surface's top frames. The words are the ABI's; the specs check each encoding
 // against ethers' for the same call.
 
+import type { Interface } from 'ethers';
+
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const HEX = /^0x(?:[0-9a-fA-F]{2})*$/;
+
+/** The selector of `iface`'s function `name`, for the modules that compute it once at load. */
+export function selectorOf(iface: Interface, name: string): string {
+  const fragment = iface.getFunction(name);
+  if (!fragment) throw new Error(`no function ${name} in the interface`);
+  return fragment.selector;
+}
 
 /** Whether `value` is 0x and 40 hexadecimal digits (any letter case: the ABI word is the same). */
 export function isAddressWord(value: string): boolean {

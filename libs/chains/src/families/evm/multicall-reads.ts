@@ -1,5 +1,5 @@
 import { id, Interface, JsonRpcPayload, JsonRpcResult } from 'ethers';
-import { type Aggregate3Call, encodeAggregate3Calls } from './abi-words';
+import { type Aggregate3Call, encodeAggregate3Calls, selectorOf } from './abi-words';
 
 /**
  * Multicall3, at the address it has on every EVM chain that has it (mainnets, L2s and testnets:
@@ -10,7 +10,7 @@ export const MULTICALL3_ADDRESS = '0xcA11bde05977b3631167028862bE2a173976CA11';
 const multicall3 = new Interface([
   'function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)',
 ]);
-const AGGREGATE3_SELECTOR = multicall3.getFunction('aggregate3')!.selector;
+const AGGREGATE3_SELECTOR = selectorOf(multicall3, 'aggregate3');
 
 /** aggregate3's calldata for `calls`: encoded by hand (abi-words.ts), by ethers for what that declines. */
 function aggregate3CallData(calls: Aggregate3Call[]): string {
