@@ -59,6 +59,8 @@ export class KeyOrderedKafkaServer extends ServerKafka {
   private readonly pendingReplies = new AsyncLocalStorage<Array<Promise<void>>>();
   /** The rebalance a batch's heartbeat learned of, until the consumer has joined the group again. */
   private rejoinPending: { error: unknown } | null = null;
+  /** Each topic's route, as Nest's getRouteFromPattern makes it (see there). */
+  private readonly routes = new Map<string, string>();
 
   constructor(
     options: Required<KafkaOptions>['options'],
@@ -67,6 +69,20 @@ export class KeyOrderedKafkaServer extends ServerKafka {
   ) {
     super(options);
     this.processLimit = new InFlightLimit(limits.perProcess);
+  }
+
+  /**
+   * The route of a message's topic, worked out once per topic. Nest works it out for every message
+   * by trying `JSON.parse` on the topic's name, which throws (and builds a stack trace) for every
+   * plain name such as `swap.commands`: 1 to 1.4 % of each service's busy time in a flood's profile.
+   */
+  override getRouteFromPattern(pattern: string): string {
+    let route = this.routes.get(pattern);
+    if (route === undefined) {
+      route = super.getRouteFromPattern(pattern);
+      this.routes.set(pattern, route);
+    }
+    return route;
   }
 
   /** Kafka's client, its producer's sends (replies, dead letters) traced: traced-producer.ts. */
