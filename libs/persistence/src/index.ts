@@ -5,6 +5,7 @@ export * from './service-data-source';
 export * from './pg-channel-listener';
 export * from './pg-connection';
 export * from './update-statement';
+export * from './entity-rows';
 export * from './transaction-starting-with';
 export * from './prepared-statements';
 export * from './step-spec-columns';

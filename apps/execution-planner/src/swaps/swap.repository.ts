@@ -4,7 +4,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import type { SwapStatus } from '@swapgw/contracts';
 import type { ConsumeOutcome, EventClaim } from '@swapgw/messaging';
 import { Outbox, OutboxMessage } from '@swapgw/messaging';
-import { updateStatementOf } from '@swapgw/persistence';
+import { EntityRows, entityRowsOf, updateStatementOf } from '@swapgw/persistence';
 import { SwapEntity } from './swap.entity';
 import { SwapStepEntity } from './swap-step.entity';
 
@@ -147,12 +147,12 @@ class TypeOrmSwapTransaction implements SwapTransaction {
   }
 
   async getStep(stepId: string): Promise<SwapStepEntity> {
-    const rows = (await this.manager.query(
-      `SELECT ${STEP_COLUMNS} FROM "planner"."swap_steps" WHERE "id" = $1`,
-      [stepId],
-    )) as StepRow[];
+    const steps = stepRowsOf(this.manager);
+    const rows = (await this.manager.query(`SELECT ${steps.columns()} FROM ${steps.table} WHERE "id" = $1`, [
+      stepId,
+    ])) as Record<string, unknown>[];
     if (rows.length === 0) throw new Error(`Swap step ${stepId} does not exist`);
-    return stepOfRow(rows[0]);
+    return steps.entityOf(rows[0]);
   }
 
   async insertSwap(swap: SwapEntity, steps: SwapStepEntity[]): Promise<void> {
@@ -167,19 +167,23 @@ class TypeOrmSwapTransaction implements SwapTransaction {
     // The rows travel as JSON, typed by the tables themselves (jsonb_populate_record): one
     // parameter per table whatever the number of steps, so the statement text is the same for
     // every build and PostgreSQL plans it once per connection.
-    const parameters: unknown[] = [JSON.stringify(swapRowOf(swap)), JSON.stringify(steps.map(stepRowOf))];
+    const { swaps: swapRows, steps: stepRows } = rowsOf(this.manager);
+    const parameters: unknown[] = [
+      JSON.stringify(swapRows.rowJsonOf(swap)),
+      JSON.stringify(steps.map((step) => stepRows.rowJsonOf(step))),
+    ];
     const notClaimed = claim.notClaimed(parameters);
     const claimed = claim.claimFor('swap', parameters);
     const inserted = (await this.manager.query(
       `WITH "swap" AS (
-         INSERT INTO "planner"."swaps" (${SWAP_COLUMNS})
-         SELECT ${SWAP_COLUMNS} FROM jsonb_populate_record(NULL::"planner"."swaps", $1::jsonb)
+         INSERT INTO ${swapRows.table} (${swapRows.columns()})
+         SELECT ${swapRows.columns()} FROM jsonb_populate_record(NULL::${swapRows.table}, $1::jsonb)
           WHERE ${notClaimed}
          ON CONFLICT ("id") DO NOTHING
          RETURNING "id"),
        "steps" AS (
-         INSERT INTO "planner"."swap_steps" (${STEP_COLUMNS})
-         SELECT ${STEP_COLUMNS} FROM jsonb_populate_recordset(NULL::"planner"."swap_steps", $2::jsonb)
+         INSERT INTO ${stepRows.table} (${stepRows.columns()})
+         SELECT ${stepRows.columns()} FROM jsonb_populate_recordset(NULL::${stepRows.table}, $2::jsonb)
           WHERE EXISTS (SELECT 1 FROM "swap")),
        "claimed" AS (${claimed})
        SELECT "id" FROM "swap"`,
@@ -229,121 +233,41 @@ function isUniqueViolation(error: unknown): boolean {
   return code === UNIQUE_VIOLATION || driverError?.code === UNIQUE_VIOLATION;
 }
 
-/** Every column of a swap and of a step: what insertNewSwap writes and the reads select. */
-const SWAP_COLUMNS =
-  '"id", "owner", "quote_id", "route_id", "user_address", "recipient", "from_chain", "to_chain", "status", ' +
-  '"current_step", "step_count", "request_fingerprint", "failure_reason", "failure_details", ' +
-  '"created_at_ms", "updated_at_ms", "expires_at_ms"';
-const STEP_COLUMNS =
-  '"id", "swap_id", "step_index", "leg_index", "kind", "chain", "signer", "spec", "price_check", "status", ' +
-  '"signing_request_id", "payload_expires_at_ms", "tx_hash", "failure_reason", "updated_at_ms"';
-
 /**
  * The swap `id`, locked until the transaction ends with `forUpdate`: plain SQL with its columns
  * named, rather than TypeORM's query builder, whose SQL generation was the planner's largest CPU
  * item under a burst (every signing event locks its swap and reads its step).
  */
 async function readSwap(manager: EntityManager, id: string, forUpdate: boolean): Promise<SwapEntity | null> {
+  const swaps = swapRowsOf(manager);
   const rows = (await manager.query(
-    `SELECT ${SWAP_COLUMNS} FROM "planner"."swaps" WHERE "id" = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+    `SELECT ${swaps.columns()} FROM ${swaps.table} WHERE "id" = $1${forUpdate ? ' FOR UPDATE' : ''}`,
     [id],
-  )) as SwapRow[];
-  return rows.length === 0 ? null : swapOfRow(rows[0]);
+  )) as Record<string, unknown>[];
+  return rows.length === 0 ? null : swaps.entityOf(rows[0]);
 }
 
-/** A row of SWAP_COLUMNS as node-postgres returns it (bigint as text, jsonb parsed). */
-type SwapRow = Record<keyof ReturnType<typeof swapRowOf>, unknown>;
-/** A row of STEP_COLUMNS as node-postgres returns it. */
-type StepRow = Record<keyof ReturnType<typeof stepRowOf>, unknown>;
-
-/** Epoch milliseconds (bigint, read as text) as the entities hold them (bigintAsNumber). */
-const msOf = (value: unknown): number | null => (value === null ? null : Number(value));
-
-function swapOfRow(row: SwapRow): SwapEntity {
-  return Object.assign(new SwapEntity(), {
-    id: row.id as string,
-    owner: row.owner as string,
-    quoteId: row.quote_id as string,
-    routeId: row.route_id as string,
-    userAddress: row.user_address as string,
-    recipient: row.recipient as string | null,
-    fromChain: row.from_chain as string,
-    toChain: row.to_chain as string,
-    status: row.status as SwapEntity['status'],
-    currentStep: row.current_step as number,
-    stepCount: row.step_count as number,
-    requestFingerprint: row.request_fingerprint as string,
-    failureReason: row.failure_reason as string | null,
-    failureDetails: row.failure_details as SwapEntity['failureDetails'],
-    createdAtMs: msOf(row.created_at_ms) as number,
-    updatedAtMs: msOf(row.updated_at_ms) as number,
-    expiresAtMs: msOf(row.expires_at_ms) as number,
-  } satisfies Omit<SwapEntity, 'steps'>);
+/** The plain-SQL rows of the two tables, their columns and mapping from the entities (libs/persistence). */
+const rowReaders = new WeakMap<
+  DataSource,
+  { swaps: EntityRows<SwapEntity>; steps: EntityRows<SwapStepEntity> }
+>();
+function rowsOf(manager: EntityManager): {
+  swaps: EntityRows<SwapEntity>;
+  steps: EntityRows<SwapStepEntity>;
+} {
+  let readers = rowReaders.get(manager.connection);
+  if (!readers) {
+    readers = {
+      swaps: entityRowsOf(manager.connection, SwapEntity),
+      steps: entityRowsOf(manager.connection, SwapStepEntity),
+    };
+    rowReaders.set(manager.connection, readers);
+  }
+  return readers;
 }
-
-function stepOfRow(row: StepRow): SwapStepEntity {
-  return Object.assign(new SwapStepEntity(), {
-    id: row.id as string,
-    swapId: row.swap_id as string,
-    stepIndex: row.step_index as number,
-    legIndex: row.leg_index as number,
-    kind: row.kind as SwapStepEntity['kind'],
-    chain: row.chain as string,
-    signer: row.signer as string | null,
-    spec: row.spec as SwapStepEntity['spec'],
-    priceCheck: row.price_check as SwapStepEntity['priceCheck'],
-    status: row.status as SwapStepEntity['status'],
-    signingRequestId: row.signing_request_id as string | null,
-    payloadExpiresAtMs: msOf(row.payload_expires_at_ms),
-    txHash: row.tx_hash as string | null,
-    failureReason: row.failure_reason as string | null,
-    updatedAtMs: msOf(row.updated_at_ms) as number,
-  } satisfies Omit<SwapStepEntity, 'swap'>);
-}
-
-/** A swap as the JSON of its row (SWAP_COLUMNS). */
-function swapRowOf(swap: SwapEntity): Record<string, unknown> {
-  return {
-    id: swap.id,
-    owner: swap.owner,
-    quote_id: swap.quoteId,
-    route_id: swap.routeId,
-    user_address: swap.userAddress,
-    recipient: swap.recipient,
-    from_chain: swap.fromChain,
-    to_chain: swap.toChain,
-    status: swap.status,
-    current_step: swap.currentStep,
-    step_count: swap.stepCount,
-    request_fingerprint: swap.requestFingerprint,
-    failure_reason: swap.failureReason,
-    failure_details: swap.failureDetails,
-    created_at_ms: swap.createdAtMs,
-    updated_at_ms: swap.updatedAtMs,
-    expires_at_ms: swap.expiresAtMs,
-  };
-}
-
-/** A step as the JSON of its row (STEP_COLUMNS). */
-function stepRowOf(step: SwapStepEntity): Record<string, unknown> {
-  return {
-    id: step.id,
-    swap_id: step.swapId,
-    step_index: step.stepIndex,
-    leg_index: step.legIndex,
-    kind: step.kind,
-    chain: step.chain,
-    signer: step.signer,
-    spec: step.spec,
-    price_check: step.priceCheck,
-    status: step.status,
-    signing_request_id: step.signingRequestId,
-    payload_expires_at_ms: step.payloadExpiresAtMs,
-    tx_hash: step.txHash,
-    failure_reason: step.failureReason,
-    updated_at_ms: step.updatedAtMs,
-  };
-}
+const swapRowsOf = (manager: EntityManager) => rowsOf(manager).swaps;
+const stepRowsOf = (manager: EntityManager) => rowsOf(manager).steps;
 
 /** The columns of a swap that progress changes (everything else is fixed when it is built). */
 function swapProgressOf(swap: SwapEntity): QueryDeepPartialEntity<SwapEntity> {

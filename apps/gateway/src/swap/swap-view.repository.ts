@@ -5,7 +5,7 @@ import { DataSource, EntityManager, EntityMetadata } from 'typeorm';
 import { Clock } from '@swapgw/runtime';
 import type { EventClaim } from '@swapgw/messaging';
 import type { ClaimCompletion } from '../idempotency';
-import { updateStatementOf } from '@swapgw/persistence';
+import { EntityRows, entityRowsOf, updateStatementOf } from '@swapgw/persistence';
 import { streamEventDataOf } from '../swap-event-stream/swap-stream-events';
 import type { QuotedSwap, SwapListPosition } from './swap-resource';
 import type { SwapStepRecord } from './swap-steps';
@@ -22,11 +22,29 @@ type ViewChange = Partial<Omit<SwapViewEntity, 'swapId' | 'owner' | 'createdAtMs
  */
 @Injectable()
 export class SwapViewRepository {
+  /** The row reads of the hot paths (a poll, a projected event): plain SQL, columns from the entity. */
+  private readonly rows: EntityRows<SwapViewEntity>;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly changes: SwapViewChanges,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.rows = entityRowsOf(dataSource, SwapViewEntity);
+  }
+
+  /** The row of `swapId` as it is now (`lock`: FOR UPDATE, inside the caller's transaction), or null. */
+  private async readRow(
+    runner: Pick<EntityManager, 'query'>,
+    swapId: string,
+    lock = false,
+  ): Promise<SwapViewEntity | null> {
+    const [row] = (await runner.query(
+      `SELECT ${this.rows.columns()} FROM ${this.rows.table} WHERE "swap_id" = $1${lock ? ' FOR UPDATE' : ''}`,
+      [swapId],
+    )) as Record<string, unknown>[];
+    return row ? this.rows.entityOf(row) : null;
+  }
 
   /**
    * The swap of this owner, or null (unknown, or another owner's: both read as "not found").
@@ -40,7 +58,7 @@ export class SwapViewRepository {
     const read = cache.beginRead(swapId);
     let view: SwapViewEntity | null = null;
     try {
-      view = await this.dataSource.getRepository(SwapViewEntity).findOneBy({ swapId });
+      view = await this.readRow(this.dataSource, swapId);
     } finally {
       cache.finishRead(read, view, this.clock.nowMs());
     }
@@ -114,9 +132,7 @@ export class SwapViewRepository {
     change: ViewChange,
     options: UpdateOptions = {},
   ): Promise<SwapViewEntity | null> {
-    const row = await manager
-      .getRepository(SwapViewEntity)
-      .findOne({ where: { swapId }, lock: { mode: 'pessimistic_write' } });
+    const row = await this.readRow(manager, swapId, true);
     if (!row) return null;
     const statement = updateAndNotifyStatement(
       manager.connection.getMetadata(SwapViewEntity),
@@ -140,17 +156,15 @@ export class SwapViewRepository {
     options: UpdateOptions,
     claim: EventClaim,
   ): Promise<boolean> {
-    const { entities, raw } = await this.dataSource
-      .getRepository(SwapViewEntity)
-      .createQueryBuilder('view')
-      .addSelect('"view"."xmin"::text', 'view_version')
-      .where('view.swapId = :swapId', { swapId })
-      .getRawAndEntities<{ view_version: string }>();
-    const [row] = entities;
-    if (!row) return false;
+    const [raw] = (await this.dataSource.query(
+      `SELECT ${this.rows.columns()}, "xmin"::text AS "view_version" FROM ${this.rows.table} WHERE "swap_id" = $1`,
+      [swapId],
+    )) as Array<Record<string, unknown> & { view_version: string }>;
+    if (!raw) return false;
+    const row = this.rows.entityOf(raw);
     const statement = updateAndNotifyStatement(this.dataSource.getMetadata(SwapViewEntity), swapId, {
       ...projected(row, change, options),
-      guard: { version: raw[0].view_version, claim },
+      guard: { version: raw.view_version, claim },
     });
     const written = (await this.dataSource.query(statement.sql, statement.parameters)) as unknown[];
     return written.length > 0;

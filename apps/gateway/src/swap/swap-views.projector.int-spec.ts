@@ -343,21 +343,30 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
         ])) as Array<{ type: string }>
       ).map((row) => row.type);
 
-    // Another instance writes the row between the fast path's read and its write.
+    // Another instance writes the row between the fast path's read and its write (the first
+    // statement that is not the read).
     const stale = randomUUID();
     const query = db.query.bind(db);
-    jest.spyOn(db, 'query').mockImplementationOnce(async (sql: string, parameters?: unknown[] | object) => {
-      await query('UPDATE "gateway"."swap_views" SET "pending_reason" = $2 WHERE "swap_id" = $1', [
-        swapId,
-        'written meanwhile',
-      ]);
-      return query(sql, parameters);
-    });
+    let written = false;
+    const spy = jest
+      .spyOn(db, 'query')
+      .mockImplementation(async (sql: string, parameters?: unknown[] | object) => {
+        if (!written && !/^\s*SELECT\b/i.test(sql)) {
+          written = true;
+          await query('UPDATE "gateway"."swap_views" SET "pending_reason" = $2 WHERE "swap_id" = $1', [
+            swapId,
+            'written meanwhile',
+          ]);
+        }
+        return query(sql, parameters);
+      });
     const change = { status: 'awaiting_signature', updatedAtMs: 2 };
     const options = { loggedAs: SwapEventTypes.signingReady };
     await expect(
       store.updateAtOnce(swapId, change, options, new ProcessedEventClaim('gateway', groupId, stale)),
     ).resolves.toBe(false);
+    spy.mockRestore();
+    expect(written).toBe(true);
     expect(await viewOf(swapId)).toMatchObject({ status: 'planning', pendingReason: 'written meanwhile' });
     expect(await claimed(stale)).toBe(0);
     expect(await logged()).toEqual([]);
