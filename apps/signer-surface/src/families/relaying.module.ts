@@ -19,7 +19,7 @@ import { FeeAccountLedger } from '../sponsorship/fee-account-ledger';
  * DataSource, whose options that pool copies. Building RelayerPool, SolanaFeePayers and
  * BitcoinFeeWallets checks the keys' chains against the registry: a key for an unknown chain, of the
  * wrong family or (Bitcoin) of another network stops the boot. Exports GAS_SPONSOR, the signing
- * flow's port (RelayerGasSponsor).
+ * flow's port (RelayerGasSponsor), and each family's own sponsors its payload kinds inject (kindSponsors).
  */
 @Module({})
 export class RelayingModule {
@@ -49,7 +49,7 @@ export class RelayingModule {
         { provide: GAS_SPONSOR, useExisting: RelayerGasSponsor },
         RelayingBackgroundTasks,
       ],
-      exports: [RelayerGasSponsor, GAS_SPONSOR],
+      exports: [RelayerGasSponsor, GAS_SPONSOR, ...families.flatMap((family) => family.kindSponsors)],
     };
   }
 }

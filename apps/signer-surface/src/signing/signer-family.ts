@@ -1,4 +1,4 @@
-import type { Provider } from '@nestjs/common';
+import type { Provider, Type } from '@nestjs/common';
 import type { ChainFamily } from '@swapgw/chains';
 import type { PayloadKindHandlerType } from './payload-kinds';
 
@@ -6,7 +6,7 @@ import type { PayloadKindHandlerType } from './payload-kinds';
  * One chain family's part of signer-surface (families/<family>/index.ts), registered at the
  * composition root (families/families.ts): the shared code (the signing flow, the sponsorship ledger
  * and budgets, config) knows families only through what they register here and the ports they
- * implement (PayloadKindHandler, SponsoredPayloadIssue, GasSponsor's parts), never by import.
+ * implement (PayloadKindHandler, SponsoredPayloadIssue, GasSponsor), never by import.
  */
 export interface SignerFamily {
   readonly family: ChainFamily;
@@ -14,4 +14,10 @@ export interface SignerFamily {
   readonly payloadKinds: readonly PayloadKindHandlerType[];
   /** Its sponsors: their settings and keys, budget, accounts and fee bumps (providers of the relaying module). */
   readonly sponsorship: readonly Provider[];
+  /**
+   * Its own sponsors that its payload kinds inject (a Solana fee payer, a Bitcoin fee wallet), each
+   * among `sponsorship` and exported by the relaying module to the signing module; none when its
+   * kinds need only the shared GasSponsor port.
+   */
+  readonly kindSponsors: readonly Type<unknown>[];
 }

@@ -15,7 +15,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { SignerChains } from '../../chains/signer-chains';
 import { signerDatabaseOptions } from '../../database/signer-database';
-import type { SponsoredBitcoinTransaction } from '../../sponsorship/gas-sponsor';
+import type { SponsoredBitcoinTransaction } from './bitcoin-fee-wallets';
 import { BitcoinFeeInputsRepository } from './bitcoin-fee-inputs.repository';
 import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
 import { RelayedTransactionTracker } from '../relayed-transaction-tracker';

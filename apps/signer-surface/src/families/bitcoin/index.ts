@@ -8,6 +8,7 @@ import { BitcoinFeeBumpPolicy, BitcoinFeeBumps } from './bitcoin-fee-bump';
 import { BitcoinFeeInputsRepository } from './bitcoin-fee-inputs.repository';
 import { BitcoinFeeWalletSettings, BitcoinSponsorshipBudget } from './bitcoin-fee-wallet-settings';
 import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
+import { BitcoinFeeWalletSponsor } from './bitcoin-fee-wallet-sponsor';
 import { BitcoinPsbtKind } from './bitcoin-psbt/bitcoin-psbt.kind';
 
 export { BitcoinFeeBumps } from './bitcoin-fee-bump';
@@ -35,5 +36,7 @@ export const bitcoinFamily: SignerFamily = {
     BitcoinFeeInputsRepository,
     BitcoinFeeBumps,
     BitcoinSponsorshipBudget,
+    BitcoinFeeWalletSponsor,
   ],
+  kindSponsors: [BitcoinFeeWalletSponsor],
 };

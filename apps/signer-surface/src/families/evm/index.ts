@@ -32,4 +32,6 @@ export const evmFamily: SignerFamily = {
     EvmSponsorshipBudget,
     Relayers,
   ],
+  // Its kinds are sponsored through the shared GasSponsor port (RelayerGasSponsor).
+  kindSponsors: [],
 };

@@ -283,7 +283,7 @@ describe('relayers', () => {
       new SponsorshipBudgetLimits(ETH, new Map([['key-small', new WeiByChain(smallLimit)]])),
       new SystemClock(),
     );
-    const sponsor = new RelayerGasSponsor(node.relayers, budget, ledgerReads, new SystemClock());
+    const sponsor = new RelayerGasSponsor(node.relayers, budget, ledgerReads);
 
     await sponsor.admit('key-small', CHAIN, 10n ** 14n);
     const sent = await sponsor.send(

@@ -6,6 +6,7 @@ import type { SignerFamily } from '../../signing/signer-family';
 import { FeeAccountLedger } from '../../sponsorship/fee-account-ledger';
 import { SolanaFeePayerSettings, SolanaSponsorshipBudget } from './solana-fee-payer-settings';
 import { SolanaFeePayers } from './solana-fee-payers';
+import { SolanaFeePayerSponsor } from './solana-fee-payer-sponsor';
 import { SolanaTransactionKind } from './solana-transaction/solana-transaction.kind';
 
 export { SolanaFeePayerSettings, SolanaSponsorshipBudget } from './solana-fee-payer-settings';
@@ -25,5 +26,7 @@ export const solanaFamily: SignerFamily = {
         new SolanaFeePayers(settings.keys, chains, settings.minBalanceLamports, ledger),
     },
     SolanaSponsorshipBudget,
+    SolanaFeePayerSponsor,
   ],
+  kindSponsors: [SolanaFeePayerSponsor],
 };
