@@ -12,6 +12,7 @@ import { BitcoinFeeWalletSponsor } from './bitcoin-fee-wallet-sponsor';
 import { BitcoinPsbtKind } from './bitcoin-psbt/bitcoin-psbt.kind';
 
 export { BitcoinFeeBumps } from './bitcoin-fee-bump';
+export { withBitcoinFeeWalletSettings } from './bitcoin-fee-wallet-config';
 export { BitcoinFeeWalletSettings, BitcoinSponsorshipBudget } from './bitcoin-fee-wallet-settings';
 export { BitcoinFeeWallets } from './bitcoin-fee-wallets';
 export { BitcoinSettlement } from './bitcoin-settlement';

@@ -10,6 +10,7 @@ import { EvmSponsorshipBudget, RelayerSettings } from './relayer-settings';
 import { Relayers, RelayersPolicy } from './relayers';
 
 export { EvmRelayedTracking } from './evm-relayed-tracking';
+export { withRelayerSettings } from './relayer-config';
 export { RelayerPool } from './relayer-pool';
 export { EvmSponsorshipBudget, RelayerSettings } from './relayer-settings';
 export { Relayers, RelayersPolicy } from './relayers';

@@ -9,6 +9,7 @@ import { SolanaFeePayers } from './solana-fee-payers';
 import { SolanaFeePayerSponsor } from './solana-fee-payer-sponsor';
 import { SolanaTransactionKind } from './solana-transaction/solana-transaction.kind';
 
+export { withSolanaFeePayerSettings } from './solana-fee-payer-config';
 export { SolanaFeePayerSettings, SolanaSponsorshipBudget } from './solana-fee-payer-settings';
 export { SolanaFeePayers } from './solana-fee-payers';
 export { SolanaSettlement } from './solana-settlement';
