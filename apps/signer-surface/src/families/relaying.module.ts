@@ -3,7 +3,12 @@ import { DataSource } from 'typeorm';
 import { ChainsModule } from '../chains/chains.module';
 import type { SignerFamily } from '../signing/signer-family';
 import { GAS_SPONSOR } from '../sponsorship/gas-sponsor';
-import { RelayedTrackingPolicy, RelayedTransactionTracker } from './relayed-transaction-tracker';
+import {
+  RelayedTrackingPolicy,
+  RelayedTransactionTracker,
+} from '../sponsorship/tracking/relayed-transaction-tracker';
+import { SPONSOR_TRACKINGS, type SponsorTracking } from '../sponsorship/tracking/sponsor-tracking';
+import { TrackedRows } from '../sponsorship/tracking/tracked-rows';
 import { RelayerGasSponsor } from './relayer-gas-sponsor';
 import { RelayingBackgroundTasks } from './relaying-background-tasks';
 import { RELAYING_DATA_SOURCE, RELAYING_POOL_SIZE, RelayingDatabase } from '../sponsorship/relaying-database';
@@ -44,6 +49,12 @@ export class RelayingModule {
         RelayerAccountsRepository,
         FeeAccountLedger,
         SponsoredTransactions,
+        TrackedRows,
+        {
+          provide: SPONSOR_TRACKINGS,
+          inject: families.map((family) => family.tracking),
+          useFactory: (...trackings: SponsorTracking[]) => trackings,
+        },
         RelayedTransactionTracker,
         RelayerGasSponsor,
         { provide: GAS_SPONSOR, useExisting: RelayerGasSponsor },

@@ -1,5 +1,6 @@
 import type { Provider, Type } from '@nestjs/common';
 import type { ChainFamily } from '@swapgw/chains';
+import type { SponsorTracking } from '../sponsorship/tracking/sponsor-tracking';
 import type { PayloadKindHandlerType } from './payload-kinds';
 
 /**
@@ -20,4 +21,6 @@ export interface SignerFamily {
    * kinds need only the shared GasSponsor port.
    */
   readonly kindSponsors: readonly Type<unknown>[];
+  /** Its part of following the sponsorship ledger (the purposes of its sponsors' rows), among `sponsorship`. */
+  readonly tracking: Type<SponsorTracking>;
 }

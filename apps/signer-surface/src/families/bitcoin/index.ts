@@ -9,6 +9,7 @@ import { BitcoinFeeInputsRepository } from './bitcoin-fee-inputs.repository';
 import { BitcoinFeeWalletSettings, BitcoinSponsorshipBudget } from './bitcoin-fee-wallet-settings';
 import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
 import { BitcoinFeeWalletSponsor } from './bitcoin-fee-wallet-sponsor';
+import { BitcoinSettlement } from './bitcoin-settlement';
 import { BitcoinPsbtKind } from './bitcoin-psbt/bitcoin-psbt.kind';
 
 export { BitcoinFeeBumps } from './bitcoin-fee-bump';
@@ -38,6 +39,8 @@ export const bitcoinFamily: SignerFamily = {
     BitcoinFeeBumps,
     BitcoinSponsorshipBudget,
     BitcoinFeeWalletSponsor,
+    BitcoinSettlement,
   ],
   kindSponsors: [BitcoinFeeWalletSponsor],
+  tracking: BitcoinSettlement,
 };

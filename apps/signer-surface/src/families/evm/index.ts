@@ -3,6 +3,7 @@
 // tracking. What the composition root (families/) takes from it; nothing else imports this folder.
 import { SignerChains } from '../../chains/signer-chains';
 import type { SignerFamily } from '../../signing/signer-family';
+import { EvmRelayedTracking } from './evm-relayed-tracking';
 import { EvmTransactionKind } from './evm-transaction/evm-transaction.kind';
 import { EvmTypedDataKind } from './evm-typed-data/evm-typed-data.kind';
 import { RelayerPool } from './relayer-pool';
@@ -32,7 +33,9 @@ export const evmFamily: SignerFamily = {
     },
     EvmSponsorshipBudget,
     Relayers,
+    EvmRelayedTracking,
   ],
   // Its kinds are sponsored through the shared GasSponsor port (RelayerGasSponsor).
   kindSponsors: [],
+  tracking: EvmRelayedTracking,
 };

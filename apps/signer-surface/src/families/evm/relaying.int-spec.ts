@@ -12,7 +12,7 @@ import {
 } from '../../../test/relaying-test-bench';
 import { TestChain } from '../../../test/signer-test-chain';
 import { RelayedTrackingPolicy } from '../../sponsorship/tracking/relayed-tracking-policy';
-import { RelayedTransactionTracker } from '../relayed-transaction-tracker';
+import { RelayedTransactionTracker } from '../../sponsorship/tracking/relayed-transaction-tracker';
 import { RelayerGasSponsor } from '../relayer-gas-sponsor';
 import { RelayerKeySet } from '../../sponsorship/relayer-keys';
 import { RelayerPool } from './relayer-pool';

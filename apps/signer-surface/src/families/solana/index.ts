@@ -7,6 +7,7 @@ import { FeeAccountLedger } from '../../sponsorship/fee-account-ledger';
 import { SolanaFeePayerSettings, SolanaSponsorshipBudget } from './solana-fee-payer-settings';
 import { SolanaFeePayers } from './solana-fee-payers';
 import { SolanaFeePayerSponsor } from './solana-fee-payer-sponsor';
+import { SolanaSettlement } from './solana-settlement';
 import { SolanaTransactionKind } from './solana-transaction/solana-transaction.kind';
 
 export { withSolanaFeePayerSettings } from './solana-fee-payer-config';
@@ -28,6 +29,8 @@ export const solanaFamily: SignerFamily = {
     },
     SolanaSponsorshipBudget,
     SolanaFeePayerSponsor,
+    SolanaSettlement,
   ],
   kindSponsors: [SolanaFeePayerSponsor],
+  tracking: SolanaSettlement,
 };
