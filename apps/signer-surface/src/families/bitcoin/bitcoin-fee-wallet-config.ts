@@ -2,6 +2,7 @@ import { Transform } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsOptional, IsString, Max, Min, Validate } from 'class-validator';
 import type { SignerSurfaceConfig, SignerSurfaceConfigClass } from '../../config/signer-surface.config';
 import { IsSatAmount, RelayerKeysReadable } from '../../sponsorship/relaying-config-checks';
+import { EnvironmentSection } from '../../sponsorship/environment-section';
 import type { RelayerKeysReading } from '../../sponsorship/relayer-keys';
 import { SecretText, toSecretText } from '../../sponsorship/secret-text';
 import { readBitcoinFeeWalletKeys } from './bitcoin-fee-wallet-keys';
@@ -24,8 +25,9 @@ export interface BitcoinFeeWalletVariables {
   readonly bitcoinFeeWalletKeys: RelayerKeysReading;
 }
 
-const BITCOIN_FEE_WALLET_SETTINGS = Symbol('BitcoinFeeWalletSettingsSection');
-const keysRead = new WeakMap<object, RelayerKeysReading>();
+const section = new EnvironmentSection<BitcoinFeeWalletVariables>(
+  'the Bitcoin family (withBitcoinFeeWalletSettings)',
+);
 
 /**
  * The Bitcoin family's section of signer-surface's environment, validated at load with the rest:
@@ -33,7 +35,11 @@ const keysRead = new WeakMap<object, RelayerKeysReading>();
  */
 export function withBitcoinFeeWalletSettings<Base extends SignerSurfaceConfigClass>(base: Base) {
   class WithBitcoinFeeWalletSettings extends base implements BitcoinFeeWalletVariables {
-    readonly [BITCOIN_FEE_WALLET_SETTINGS] = true;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    constructor(...args: any[]) {
+      super(...args);
+      section.carriedBy(this);
+    }
 
     /**
      * Bitcoin fee wallets of sponsored swaps: JSON `{"<chain id>": ["<WIF private key>", ...]}`, each
@@ -89,15 +95,12 @@ export function withBitcoinFeeWalletSettings<Base extends SignerSurfaceConfigCla
     /** BITCOIN_FEE_WALLET_KEYS or BITCOIN_FEE_WALLET_KEYS_FILE read and checked, as `relayerKeys`. */
     @Validate(RelayerKeysReadable)
     get bitcoinFeeWalletKeys(): RelayerKeysReading {
-      let reading = keysRead.get(this);
-      if (!reading) {
-        reading = readBitcoinFeeWalletKeys({
+      return section.keysOf(this, () =>
+        readBitcoinFeeWalletKeys({
           json: this.BITCOIN_FEE_WALLET_KEYS,
           file: this.BITCOIN_FEE_WALLET_KEYS_FILE,
-        });
-        keysRead.set(this, reading);
-      }
-      return reading;
+        }),
+      );
     }
   }
   return WithBitcoinFeeWalletSettings;
@@ -105,13 +108,5 @@ export function withBitcoinFeeWalletSettings<Base extends SignerSurfaceConfigCla
 
 /** The Bitcoin family's variables of the loaded config; throws when it was loaded without the family's section. */
 export function bitcoinFeeWalletVariablesOf(config: SignerSurfaceConfig): BitcoinFeeWalletVariables {
-  if (!hasSection(config))
-    throw new Error(
-      'The config was loaded without the Bitcoin family section (withBitcoinFeeWalletSettings)',
-    );
-  return config;
-}
-
-function hasSection(config: SignerSurfaceConfig): config is SignerSurfaceConfig & BitcoinFeeWalletVariables {
-  return BITCOIN_FEE_WALLET_SETTINGS in config;
+  return section.of(config);
 }

@@ -3,6 +3,7 @@ import { IsInt, IsNotEmpty, IsOptional, IsString, Max, Min, Validate } from 'cla
 import { DEFAULT_RELAYER_GAS_EXTRA } from '@swapgw/chains';
 import type { SignerSurfaceConfig, SignerSurfaceConfigClass } from '../../config/signer-surface.config';
 import { IsWeiAmount, IsWeiByChain, RelayerKeysReadable } from '../../sponsorship/relaying-config-checks';
+import { EnvironmentSection } from '../../sponsorship/environment-section';
 import type { RelayerKeysReading } from '../../sponsorship/relayer-keys';
 import { SecretText, toSecretText } from '../../sponsorship/secret-text';
 import { readRelayerKeys } from './relayer-keys';
@@ -25,8 +26,7 @@ export interface RelayerVariables {
   readonly relayerKeys: RelayerKeysReading;
 }
 
-const RELAYER_SETTINGS = Symbol('RelayerSettingsSection');
-const keysRead = new WeakMap<object, RelayerKeysReading>();
+const section = new EnvironmentSection<RelayerVariables>('the EVM family (withRelayerSettings)');
 
 /**
  * The EVM family's section of signer-surface's environment, validated at load with the rest (the
@@ -35,7 +35,11 @@ const keysRead = new WeakMap<object, RelayerKeysReading>();
  */
 export function withRelayerSettings<Base extends SignerSurfaceConfigClass>(base: Base) {
   class WithRelayerSettings extends base implements RelayerVariables {
-    readonly [RELAYER_SETTINGS] = true;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    constructor(...args: any[]) {
+      super(...args);
+      section.carriedBy(this);
+    }
 
     /** Gas added to a relayed transaction's limit after GAS_LIMIT_PERCENT (state written since the estimate). */
     @IsInt()
@@ -95,12 +99,9 @@ export function withRelayerSettings<Base extends SignerSurfaceConfigClass>(base:
      */
     @Validate(RelayerKeysReadable)
     get relayerKeys(): RelayerKeysReading {
-      let reading = keysRead.get(this);
-      if (!reading) {
-        reading = readRelayerKeys({ json: this.RELAYER_KEYS, file: this.RELAYER_KEYS_FILE });
-        keysRead.set(this, reading);
-      }
-      return reading;
+      return section.keysOf(this, () =>
+        readRelayerKeys({ json: this.RELAYER_KEYS, file: this.RELAYER_KEYS_FILE }),
+      );
     }
   }
   return WithRelayerSettings;
@@ -108,11 +109,5 @@ export function withRelayerSettings<Base extends SignerSurfaceConfigClass>(base:
 
 /** The EVM family's variables of the loaded config; throws when it was loaded without the family's section. */
 export function relayerVariablesOf(config: SignerSurfaceConfig): RelayerVariables {
-  if (!hasSection(config))
-    throw new Error('The config was loaded without the EVM family section (withRelayerSettings)');
-  return config;
-}
-
-function hasSection(config: SignerSurfaceConfig): config is SignerSurfaceConfig & RelayerVariables {
-  return RELAYER_SETTINGS in config;
+  return section.of(config);
 }

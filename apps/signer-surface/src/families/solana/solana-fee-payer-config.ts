@@ -2,6 +2,7 @@ import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsOptional, IsString, Validate } from 'class-validator';
 import type { SignerSurfaceConfig, SignerSurfaceConfigClass } from '../../config/signer-surface.config';
 import { IsLamportAmount, RelayerKeysReadable } from '../../sponsorship/relaying-config-checks';
+import { EnvironmentSection } from '../../sponsorship/environment-section';
 import type { RelayerKeysReading } from '../../sponsorship/relayer-keys';
 import { SecretText, toSecretText } from '../../sponsorship/secret-text';
 import { readSolanaFeePayerKeys } from './solana-fee-payer-keys';
@@ -21,8 +22,9 @@ export interface SolanaFeePayerVariables {
   readonly solanaFeePayerKeys: RelayerKeysReading;
 }
 
-const SOLANA_FEE_PAYER_SETTINGS = Symbol('SolanaFeePayerSettingsSection');
-const keysRead = new WeakMap<object, RelayerKeysReading>();
+const section = new EnvironmentSection<SolanaFeePayerVariables>(
+  'the Solana family (withSolanaFeePayerSettings)',
+);
 
 /**
  * The Solana family's section of signer-surface's environment, validated at load with the rest:
@@ -30,7 +32,11 @@ const keysRead = new WeakMap<object, RelayerKeysReading>();
  */
 export function withSolanaFeePayerSettings<Base extends SignerSurfaceConfigClass>(base: Base) {
   class WithSolanaFeePayerSettings extends base implements SolanaFeePayerVariables {
-    readonly [SOLANA_FEE_PAYER_SETTINGS] = true;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    constructor(...args: any[]) {
+      super(...args);
+      section.carriedBy(this);
+    }
 
     /**
      * Solana fee payers of sponsored swaps: JSON `{"<chain id>": ["<base58 64-byte secret key>", ...]}`.
@@ -60,15 +66,12 @@ export function withSolanaFeePayerSettings<Base extends SignerSurfaceConfigClass
     /** SOLANA_FEE_PAYER_KEYS or SOLANA_FEE_PAYER_KEYS_FILE read and checked, as `relayerKeys`. */
     @Validate(RelayerKeysReadable)
     get solanaFeePayerKeys(): RelayerKeysReading {
-      let reading = keysRead.get(this);
-      if (!reading) {
-        reading = readSolanaFeePayerKeys({
+      return section.keysOf(this, () =>
+        readSolanaFeePayerKeys({
           json: this.SOLANA_FEE_PAYER_KEYS,
           file: this.SOLANA_FEE_PAYER_KEYS_FILE,
-        });
-        keysRead.set(this, reading);
-      }
-      return reading;
+        }),
+      );
     }
   }
   return WithSolanaFeePayerSettings;
@@ -76,11 +79,5 @@ export function withSolanaFeePayerSettings<Base extends SignerSurfaceConfigClass
 
 /** The Solana family's variables of the loaded config; throws when it was loaded without the family's section. */
 export function solanaFeePayerVariablesOf(config: SignerSurfaceConfig): SolanaFeePayerVariables {
-  if (!hasSection(config))
-    throw new Error('The config was loaded without the Solana family section (withSolanaFeePayerSettings)');
-  return config;
-}
-
-function hasSection(config: SignerSurfaceConfig): config is SignerSurfaceConfig & SolanaFeePayerVariables {
-  return SOLANA_FEE_PAYER_SETTINGS in config;
+  return section.of(config);
 }
