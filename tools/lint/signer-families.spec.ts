@@ -121,7 +121,8 @@ describe('signer-surface by family', () => {
   it('has one entry per family, each registered by the registry', () => {
     const families = path.join(root, SRC, 'families');
     const folders = readdirSync(families).filter((name) => statSync(path.join(families, name)).isDirectory());
-    expect(folders.sort()).toEqual(['bitcoin', 'evm', 'solana']);
+    // Every family folder there is (a new one needs no line here), the three of issue 45 among them.
+    expect(folders).toEqual(expect.arrayContaining(['bitcoin', 'evm', 'solana']));
     const registered = signerGraph().get('families/families.ts') ?? [];
     for (const family of folders) {
       expect(existsSync(path.join(families, family, 'index.ts'))).toBe(true);
