@@ -16,16 +16,12 @@ const SPEC = /\.(spec|int-spec|e2e-spec)\.ts$/;
 
 /**
  * The only imports of families/ from outside it, each file with the files it may import: the
- * composition root registers the families (the registry), and config loading composes the families'
- * key readers (each family parses its own keys; SignerSurfaceConfig validates them at load).
+ * composition root registers the families (the registry) and loads the environment their sections
+ * compose (SignerSurfaceEnvironment, validated at load).
  */
 const ALLOWED_FROM_SHARED: Readonly<Record<string, readonly string[]>> = {
   'app.module.ts': ['families/families.ts'],
-  'config/signer-surface.config.ts': [
-    'families/evm/relayer-keys.ts',
-    'families/solana/solana-fee-payer-keys.ts',
-    'families/bitcoin/bitcoin-fee-wallet-keys.ts',
-  ],
+  'main.ts': ['families/families.ts'],
 };
 
 /** Where a file sits: a family's folder, the registry (files directly under families/), or shared code. */
@@ -106,6 +102,7 @@ describe('signer-surface by family', () => {
       ],
     ]);
     expect(floorViolations(graph)).toEqual([
+      'config/signer-surface.config.ts -> families/evm/relayer-keys.ts: shared code never imports families/ (only the composition root registers them)',
       'config/signer-surface.config.ts -> families/evm/relayers.ts: shared code never imports families/ (only the composition root registers them)',
       "families/bitcoin/fee.int-spec.ts -> families/evm/relayers.ts: a family's spec takes another family through its entry (index.ts) only",
       'families/evm/relayer-pool.ts -> families/solana/solana-fee-payers.ts: a family never imports another family',
@@ -124,7 +121,8 @@ describe('signer-surface by family', () => {
   it('has one entry per family, each registered by the registry', () => {
     const families = path.join(root, SRC, 'families');
     const folders = readdirSync(families).filter((name) => statSync(path.join(families, name)).isDirectory());
-    expect(folders.sort()).toEqual(['bitcoin', 'evm', 'solana']);
+    // Every family folder there is (a new one needs no line here), the three of issue 45 among them.
+    expect(folders).toEqual(expect.arrayContaining(['bitcoin', 'evm', 'solana']));
     const registered = signerGraph().get('families/families.ts') ?? [];
     for (const family of folders) {
       expect(existsSync(path.join(families, family, 'index.ts'))).toBe(true);

@@ -3,11 +3,11 @@ import { bootstrapKafkaService } from '@swapgw/messaging';
 import { prepareOrCheckDatabase } from '@swapgw/persistence';
 import { loadConfigOrExit } from '@swapgw/runtime';
 import { AppModule, SERVICE_NAME } from './app.module';
-import { SignerSurfaceConfig } from './config/signer-surface.config';
+import { SignerSurfaceEnvironment } from './families/families';
 import { signerDatabaseOptions } from './database/signer-database';
 
 async function main(): Promise<void> {
-  const config = loadConfigOrExit(SignerSurfaceConfig, SERVICE_NAME); // validated before the module is built
+  const config = loadConfigOrExit(SignerSurfaceEnvironment, SERVICE_NAME); // validated before the module is built
   await bootstrapKafkaService({
     module: AppModule.forRoot(config),
     config,

@@ -3,7 +3,7 @@
 // loaded config never shows a key.
 import { ConfigValidationError, loadConfig } from '@swapgw/runtime';
 import { inspect } from 'node:util';
-import { SignerSurfaceConfig } from '../src/config/signer-surface.config';
+import { SignerSurfaceEnvironment } from '../src/families/families';
 import type { RelayerKeysReading } from '../src/sponsorship/relayer-keys';
 
 /**
@@ -22,10 +22,10 @@ export function keyProblemOf(
   return reading.problem;
 }
 
-/** The message SignerSurfaceConfig refuses `env` with; fails the test when it is accepted. */
+/** The message SignerSurfaceEnvironment refuses `env` with; fails the test when it is accepted. */
 export function configProblemsOf(env: Record<string, string>): string {
   try {
-    loadConfig(SignerSurfaceConfig, env);
+    loadConfig(SignerSurfaceEnvironment, env);
   } catch (error) {
     if (error instanceof ConfigValidationError) return error.message;
     throw error;
@@ -36,10 +36,10 @@ export function configProblemsOf(env: Record<string, string>): string {
 /** The config loaded from `env`, checked to show none of `secrets` however it is printed (`field` too). */
 export function configHidingKeys(
   env: Record<string, string>,
-  field: keyof SignerSurfaceConfig,
+  field: keyof SignerSurfaceEnvironment,
   secrets: string[],
-): SignerSurfaceConfig {
-  const config = loadConfig(SignerSurfaceConfig, env);
+): SignerSurfaceEnvironment {
+  const config = loadConfig(SignerSurfaceEnvironment, env);
   for (const dump of [JSON.stringify(config), inspect(config, { depth: 10 }), String(config[field])]) {
     for (const secret of secrets) expect(dump).not.toContain(secret.slice(0, 12));
   }

@@ -14,7 +14,9 @@ import { signerDatabaseOptions } from '../src/database/signer-database';
 import {
   RelayedTrackingPolicy,
   RelayedTransactionTracker,
-} from '../src/families/relayed-transaction-tracker';
+} from '../src/sponsorship/tracking/relayed-transaction-tracker';
+import { TrackedRows } from '../src/sponsorship/tracking/tracked-rows';
+import { EvmRelayedTracking } from '../src/families/evm/evm-relayed-tracking';
 import { RelayerKeySet } from '../src/sponsorship/relayer-keys';
 import { RelayerPool } from '../src/families/evm/relayer-pool';
 import { Relayers, RelayersPolicy } from '../src/families/evm/relayers';
@@ -94,14 +96,10 @@ export class RelayingTestBench {
       { ...TEST_RELAYERS_POLICY, ...options.policy },
       now,
     );
-    const tracker = new RelayedTransactionTracker(
-      ledger,
-      chains,
-      pool,
-      relayers,
-      { ...this.tracking, ...options.tracking },
-      now,
-    );
+    const rows = new TrackedRows(ledger, { ...this.tracking, ...options.tracking }, now);
+    const tracker = new RelayedTransactionTracker(rows, [
+      new EvmRelayedTracking(chains, pool, relayers, rows),
+    ]);
     return { dataSource, chains, pool, relayers, tracker };
   }
 

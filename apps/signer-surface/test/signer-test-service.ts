@@ -29,7 +29,7 @@ import { SIGNING_EVENTS_TOPIC } from '../src/signing/signing-events.outbox';
 import { SigningModule } from '../src/signing/signing.module';
 import { SigningController } from '../src/signing/signing.controller';
 import { GAS_SPONSOR, type GasSponsor } from '../src/sponsorship/gas-sponsor';
-import { SIGNING_FAMILIES } from '../src/families/families';
+import { SIGNING_FAMILIES, SignerSurfaceEnvironment } from '../src/families/families';
 import { RelayerGasSponsor } from '../src/families/relayer-gas-sponsor';
 import { StatusModule } from '../src/status/status.module';
 
@@ -119,7 +119,7 @@ export async function startSignerTestService(
     { name: replyTopicOf(topics.requests), partitions: 2 },
     { name: deadLetterTopicOf(topics.requests), partitions: 1 },
   ]);
-  const config = loadConfig(SignerSurfaceConfig, {
+  const config = loadConfig(SignerSurfaceEnvironment, {
     DATABASE_URL: infra.databaseUrl,
     KAFKA_BROKERS: infra.kafkaBrokers,
     CONFIRMATION_POLL_MS: '200',

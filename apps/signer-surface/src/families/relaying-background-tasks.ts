@@ -1,5 +1,5 @@
 import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { RelayedTransactionTracker } from './relayed-transaction-tracker';
+import { RelayedTransactionTracker } from '../sponsorship/tracking/relayed-transaction-tracker';
 
 /** Runs the relayed-transaction tracker while the app runs. */
 @Injectable()

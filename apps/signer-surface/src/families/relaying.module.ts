@@ -3,7 +3,12 @@ import { DataSource } from 'typeorm';
 import { ChainsModule } from '../chains/chains.module';
 import type { SignerFamily } from '../signing/signer-family';
 import { GAS_SPONSOR } from '../sponsorship/gas-sponsor';
-import { RelayedTrackingPolicy, RelayedTransactionTracker } from './relayed-transaction-tracker';
+import {
+  RelayedTrackingPolicy,
+  RelayedTransactionTracker,
+} from '../sponsorship/tracking/relayed-transaction-tracker';
+import { SPONSOR_TRACKINGS, type SponsorTracking } from '../sponsorship/tracking/sponsor-tracking';
+import { TrackedRows } from '../sponsorship/tracking/tracked-rows';
 import { RelayerGasSponsor } from './relayer-gas-sponsor';
 import { RelayingBackgroundTasks } from './relaying-background-tasks';
 import { RELAYING_DATA_SOURCE, RELAYING_POOL_SIZE, RelayingDatabase } from '../sponsorship/relaying-database';
@@ -19,7 +24,7 @@ import { FeeAccountLedger } from '../sponsorship/fee-account-ledger';
  * DataSource, whose options that pool copies. Building RelayerPool, SolanaFeePayers and
  * BitcoinFeeWallets checks the keys' chains against the registry: a key for an unknown chain, of the
  * wrong family or (Bitcoin) of another network stops the boot. Exports GAS_SPONSOR, the signing
- * flow's port (RelayerGasSponsor).
+ * flow's port (RelayerGasSponsor), and each family's own sponsors its payload kinds inject (kindSponsors).
  */
 @Module({})
 export class RelayingModule {
@@ -44,12 +49,18 @@ export class RelayingModule {
         RelayerAccountsRepository,
         FeeAccountLedger,
         SponsoredTransactions,
+        TrackedRows,
+        {
+          provide: SPONSOR_TRACKINGS,
+          inject: families.map((family) => family.tracking),
+          useFactory: (...trackings: SponsorTracking[]) => trackings,
+        },
         RelayedTransactionTracker,
         RelayerGasSponsor,
         { provide: GAS_SPONSOR, useExisting: RelayerGasSponsor },
         RelayingBackgroundTasks,
       ],
-      exports: [RelayerGasSponsor, GAS_SPONSOR],
+      exports: [RelayerGasSponsor, GAS_SPONSOR, ...families.flatMap((family) => family.kindSponsors)],
     };
   }
 }

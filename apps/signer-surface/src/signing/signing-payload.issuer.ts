@@ -2,8 +2,7 @@ import { saveSigningRequest } from './signing-requests.repository';
 import { failStep } from './step-failure';
 import { PayloadBuild, PayloadPolicy } from '@swapgw/chains/families';
 import { shortMessageOf } from '@swapgw/chains';
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CodedError } from '@swapgw/contracts';
+import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
@@ -11,7 +10,6 @@ import { SignerSurfaceConfig } from '../config/signer-surface.config';
 import { Clock } from '@swapgw/runtime';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningRequestEntity } from './signing-request.entity';
-import { GAS_SPONSOR, type GasSponsor } from '../sponsorship/gas-sponsor';
 import {
   isServiceUnavailable,
   payloadRequestOf,
@@ -46,10 +44,8 @@ export class SigningPayloadIssuer {
     private readonly chains: SignerChains,
     private readonly events: SigningEventsOutbox,
     private readonly policy: PayloadIssuePolicy,
-    /** The registered payload kinds, whose handlers issue the steps sponsored under their modes. */
+    /** The registered payload kinds, whose handlers issue the steps sponsored under their modes, each with its family's sponsor. */
     private readonly kinds: PayloadKindRegistry,
-    /** The relayers; without them a sponsored step cannot be issued (SPONSORSHIP_UNAVAILABLE). */
-    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null,
     private readonly clock: Clock,
   ) {}
 
@@ -71,9 +67,8 @@ export class SigningPayloadIssuer {
     let built: PayloadBuild;
     try {
       built = sponsorship
-        ? await sponsorship.issue(row, client, {
+        ? await this.kinds.issueSponsored(row, client, {
             chains: this.chains,
-            sponsor: this.sponsorOrThrow(),
             policy: this.policy,
             nowMs: now,
           })
@@ -112,15 +107,6 @@ export class SigningPayloadIssuer {
     await saveSigningRequest(manager, row);
     await this.events.payloadReady(manager, row);
     return row;
-  }
-
-  private sponsorOrThrow(): GasSponsor {
-    if (!this.sponsor)
-      throw new CodedError(
-        'SPONSORSHIP_UNAVAILABLE',
-        'No relayer or fee payer is configured for sponsored gas',
-      );
-    return this.sponsor;
   }
 
   /**

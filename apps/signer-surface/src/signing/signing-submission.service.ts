@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { CodedError, ErrorCodes, SigningSubmitRequest, SigningSubmitResult } from '@swapgw/contracts';
 import {
   ARTIFACT_NEEDED,
@@ -26,7 +26,6 @@ import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningPayloadIssuer } from './signing-payload.issuer';
 import { requiredColumn } from './signing-request-columns';
 import { SigningRequestEntity } from './signing-request.entity';
-import { GAS_SPONSOR, type GasSponsor } from '../sponsorship/gas-sponsor';
 import { failStep } from './step-failure';
 
 const resultOf = (row: SigningRequestEntity): SigningSubmitResult => ({
@@ -57,24 +56,21 @@ export class SigningSubmissionService {
     private readonly requests: SigningRequestsRepository,
     private readonly policy: SubmissionPolicy,
     private readonly issuer: SigningPayloadIssuer,
-    /** What each payload kind does with a submission of it. */
+    /**
+     * What each payload kind does with a submission of it; a kind whose fee payers co-sign the
+     * transactions they pay for (Solana) signs them as they are decoded.
+     */
     private readonly kinds: PayloadKindRegistry,
-    /** The service's fee payers (Solana) co-sign the transactions they pay for as they are decoded. */
-    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null,
     private readonly clock: Clock,
   ) {}
 
   async submit(request: SigningSubmitRequest): Promise<SigningSubmitResult> {
-    const sponsor = this.sponsor;
     const { rawTx, txHash } = request;
     let tx: SignedArtifact;
     if (txHash !== undefined && rawTx === undefined) {
       tx = await this.sentTransactionOf(request.swapId, txHash);
     } else if (rawTx !== undefined && txHash === undefined) {
-      tx = decodeSignedArtifact(
-        rawTx,
-        sponsor ? (feePayer, message) => sponsor.signAsSolanaFeePayer(feePayer, message) : undefined,
-      );
+      tx = decodeSignedArtifact(rawTx, (feePayer, message) => this.kinds.signAsFeePayer(feePayer, message));
     } else {
       throw new CodedError(ErrorCodes.VALIDATION_FAILED, 'Send exactly one of rawTx and txHash', {
         fields: [{ field: 'rawTx', message: 'send exactly one of rawTx and txHash' }],

@@ -9,24 +9,32 @@ export interface FeeAccountSettings {
   budget: SponsorshipBudgetLimits;
 }
 
+/** A decimal amount variable of a family's section: its name (for the messages) and its value. */
+export interface AmountVariable {
+  name: string;
+  value: string;
+}
+
 /**
  * The keys, minimum balance and daily budget of a family's fee accounts (Solana fee payers, Bitcoin
  * fee wallets), in the chain's base unit: SPONSORSHIP_BUDGET_OVERRIDES is read again in that unit,
- * keys it does not name getting `dailyVariable`. Parses what SignerSurfaceConfig validated at boot
- * (the same parsers): throws only on a config that did not go through loadConfig.
+ * keys it does not name getting `daily`. Parses what the environment validated at boot (the same
+ * parsers): throws only on a config that did not go through loadConfig.
  */
 export function feeAccountsOf(
   config: SignerSurfaceConfig,
   reading: RelayerKeysReading,
-  minBalanceVariable: 'SOLANA_FEE_PAYER_MIN_BALANCE_LAMPORTS' | 'BITCOIN_FEE_WALLET_MIN_BALANCE_SATS',
-  dailyVariable: 'SPONSORSHIP_DAILY_BUDGET_LAMPORTS' | 'SPONSORSHIP_DAILY_BUDGET_SATS',
+  minBalanceVariable: AmountVariable,
+  dailyVariable: AmountVariable,
   unit: string,
 ): FeeAccountSettings {
   if (!reading.ok) throw new Error(reading.problem);
-  const minBalance = parseWei(config[minBalanceVariable]);
-  const daily = parseWei(config[dailyVariable]);
+  const minBalance = parseWei(minBalanceVariable.value);
+  const daily = parseWei(dailyVariable.value);
   if (minBalance === undefined || daily === undefined) {
-    throw new Error(`${minBalanceVariable} and ${dailyVariable} must be decimal strings of ${unit}`);
+    throw new Error(
+      `${minBalanceVariable.name} and ${dailyVariable.name} must be decimal strings of ${unit}`,
+    );
   }
   const budget = parseBudgetOverrides(
     config.SPONSORSHIP_BUDGET_OVERRIDES,

@@ -1,10 +1,11 @@
-import type { EntityManager } from 'typeorm';
-
 /**
- * What the signing flow needs from the service's relayers (apps/signer-surface/src/sponsorship): admit
- * a step under the key's budget, send the transaction that carries a user's signature (or the gas
- * a user's own transaction needs), and tell where a sent transaction stands. A port, so the signing
- * code does not depend on how relayer accounts, nonces and the ledger work.
+ * What the signing flow needs from gas sponsorship whatever the family: admit a step under the key's
+ * budget, send the transaction that carries a user's signature (or the gas a user's own transaction
+ * needs), tell where a transaction of the sponsorship ledger stands and find the one already sent
+ * for a step. A port, so the signing code does not depend on how relayer accounts, nonces and the
+ * ledger work. What only one family's sponsor does (a Solana fee payer co-signing, a Bitcoin fee
+ * wallet's held input) is that family's own sponsor (families/<family>/), which only its payload
+ * kinds inject.
  */
 export const GAS_SPONSOR = Symbol('GasSponsor');
 
@@ -27,61 +28,6 @@ export interface GasSponsor {
 
   /** The transaction already sent for a step and purpose (a submit retried after a crash), if any. */
   findSent(swapId: string, stepIndex: number, purpose: SponsoredPurpose): Promise<SponsoredSent | null>;
-
-  /**
-   * Solana: the address of one of the chain's fee payers able to pay `estimatedCostLamports` (fees
-   * and rent), to name in a transaction. SPONSORSHIP_UNAVAILABLE when there is none.
-   */
-  solanaFeePayer(chain: string, estimatedCostLamports: bigint): Promise<string>;
-
-  /** Solana: SPONSORSHIP_BUDGET_EXHAUSTED when the key's daily budget on the chain (lamports) cannot take the cost. */
-  admitSolana(owner: string, chain: string, estimatedCostLamports: bigint): Promise<void>;
-
-  /**
-   * The signature of `message` by `feePayer` when it is one of the service's Solana fee payers,
-   * else null. Ed25519 is deterministic: the same message always gets the same signature.
-   */
-  signAsSolanaFeePayer(feePayer: string, message: Uint8Array): Uint8Array | null;
-
-  /**
-   * Records a co-signed Solana transaction in the sponsorship ledger (pending; the tracker settles
-   * it with its fee), inside the caller's database transaction. Answers the ledger row's id.
-   */
-  recordSolana(manager: EntityManager, transaction: SponsoredSolanaTransaction): Promise<string>;
-
-  /**
-   * Bitcoin: holds one UTXO of the chain's fee wallets worth at least `minValueSats` for the step
-   * (swapId, stepIndex) until `holdUntilMs`, so no other step spends it; the same step asking again
-   * while it holds one gets the same UTXO. SPONSORSHIP_UNAVAILABLE (503) when no fee wallet is
-   * configured or none has a free UTXO that large.
-   */
-  holdBitcoinFeeInput(
-    chain: string,
-    swapId: string,
-    stepIndex: number,
-    minValueSats: bigint,
-    holdUntilMs: number,
-  ): Promise<BitcoinFeeInput>;
-
-  /** Lets the step's hold go (its payload failed or expired); a hold already spent stays. */
-  releaseBitcoinFeeInput(chain: string, swapId: string, stepIndex: number): Promise<void>;
-
-  /** Bitcoin: SPONSORSHIP_BUDGET_EXHAUSTED when the key's daily budget on the chain (sats) cannot take the cost. */
-  admitBitcoin(owner: string, chain: string, estimatedCostSats: bigint): Promise<void>;
-
-  /**
-   * Runs `sign` with the 32-byte private key of fee wallet `address` when it is one of the
-   * service's, else null. The key never leaves the callback: its bytes are zeroed after it returns.
-   */
-  withBitcoinFeeWalletKey<T>(address: string, sign: (privateKey: Uint8Array) => T): T | null;
-
-  /**
-   * Records a transaction whose fee input the service signed (ledger row pending, purpose
-   * 'bitcoin-transaction'; the hold marked spent by it), inside the caller's database transaction.
-   * Answers the ledger row's id. SPONSORSHIP_UNAVAILABLE when the fee input is not held for the
-   * step (its hold expired and another step took it): the caller must not broadcast then.
-   */
-  recordBitcoin(manager: EntityManager, transaction: SponsoredBitcoinTransaction): Promise<string>;
 }
 
 /**
@@ -97,54 +43,6 @@ export const SPONSORED_PURPOSES = [
   'bitcoin-transaction',
 ] as const;
 export type SponsoredPurpose = (typeof SPONSORED_PURPOSES)[number];
-
-/** A user's Solana transaction the service's fee payer co-signed, as the ledger records it. */
-export interface SponsoredSolanaTransaction {
-  chain: string;
-  feePayer: string;
-  /** The wallet whose transaction it is. */
-  wallet: string;
-  swapId: string;
-  stepIndex: number;
-  owner: string;
-  /** The fee payer's signature: the transaction id. */
-  signature: string;
-  /** The fully signed transaction, base64. */
-  transaction: string;
-  /** Signature fees plus any priority fee, at most. */
-  maxFeeLamports: bigint;
-  /** Rent of the accounts it may create, paid by the fee payer (an upper bound). */
-  rentLamports: bigint;
-}
-
-/** A UTXO of one of the service's Bitcoin fee wallets, held for one step. */
-export interface BitcoinFeeInput {
-  chain: string;
-  txid: string;
-  vout: number;
-  value: bigint;
-  /** The fee wallet it belongs to (P2WPKH on the chain's network). */
-  address: string;
-}
-
-/** A user's Bitcoin transaction whose fee input the service signed, as the ledger records it. */
-export interface SponsoredBitcoinTransaction {
-  chain: string;
-  /** The fee wallet whose input pays the miner fee. */
-  feeWallet: string;
-  /** The wallet whose transaction it is. */
-  wallet: string;
-  swapId: string;
-  stepIndex: number;
-  owner: string;
-  txid: string;
-  /** The fully signed transaction, hex. */
-  rawTx: string;
-  /** The whole miner fee (inputs minus outputs), which the fee input pays. */
-  feeSats: bigint;
-  /** The held UTXO it spends (holdBitcoinFeeInput). */
-  feeInput: { txid: string; vout: number };
-}
 
 export interface SponsoredSend {
   chain: string;

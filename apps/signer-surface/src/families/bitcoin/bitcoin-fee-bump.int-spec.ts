@@ -26,9 +26,11 @@ import { signerDatabaseOptions } from '../../database/signer-database';
 import { BitcoinFeeBumps } from './bitcoin-fee-bump';
 import { BitcoinFeeInputsRepository } from './bitcoin-fee-inputs.repository';
 import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
-import { RelayedTransactionTracker } from '../relayed-transaction-tracker';
+import { BitcoinSettlement } from './bitcoin-settlement';
+import { RelayedTransactionTracker } from '../../sponsorship/tracking/relayed-transaction-tracker';
+import { TrackedRows } from '../../sponsorship/tracking/tracked-rows';
 import { RelayerKeySet } from '../../sponsorship/relayer-keys';
-import { RelayerPool } from '../evm';
+import { EvmRelayedTracking, RelayerPool } from '../evm';
 import { SponsoredTransactionEntity } from '../../sponsorship/sponsored-transaction.entity';
 import { SponsorshipBudget } from '../../sponsorship/sponsorship-budget';
 import { relayersOn, relayingRepositoriesOf } from '../../../test/relaying-repositories';
@@ -87,11 +89,8 @@ beforeAll(async () => {
     { stuckAfterMs: STUCK_MS, maxFeeRate: 50, marginPercent: 10 },
     now,
   );
-  tracker = new RelayedTransactionTracker(
+  const rows = new TrackedRows(
     relayingRepositoriesOf(dataSource).transactions,
-    chains,
-    pool,
-    relayersOn(dataSource, chains, pool, {} as never, now),
     {
       pollMs: 100,
       stuckAfterMs: 1_000,
@@ -102,10 +101,11 @@ beforeAll(async () => {
       reconcileMs: HOUR,
     },
     now,
-    undefined,
-    feeWallets,
-    feeBumps,
   );
+  tracker = new RelayedTransactionTracker(rows, [
+    new EvmRelayedTracking(chains, pool, relayersOn(dataSource, chains, pool, {} as never, now), rows),
+    new BitcoinSettlement(rows, feeWallets, feeBumps),
+  ]);
 });
 
 afterAll(async () => {

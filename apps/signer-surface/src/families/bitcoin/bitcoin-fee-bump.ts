@@ -13,6 +13,7 @@ import {
 } from '@swapgw/chains/families';
 import { DataSource } from 'typeorm';
 import { SignerSurfaceConfig } from '../../config/signer-surface.config';
+import { bitcoinFeeWalletVariablesOf } from './bitcoin-fee-wallet-config';
 import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
 import { RELAYING_DATA_SOURCE } from '../../sponsorship/relaying-database';
 import { FeeAccountLedger } from '../../sponsorship/fee-account-ledger';
@@ -33,9 +34,10 @@ export class BitcoinFeeBumpPolicy {
   readonly marginPercent: number;
 
   constructor(config: SignerSurfaceConfig) {
-    this.stuckAfterMs = config.BITCOIN_STUCK_AFTER_MS;
-    this.maxFeeRate = config.BITCOIN_MAX_FEE_RATE_SATS_PER_VBYTE;
-    this.marginPercent = config.BITCOIN_FEE_BUMP_MARGIN_PERCENT;
+    const variables = bitcoinFeeWalletVariablesOf(config);
+    this.stuckAfterMs = variables.BITCOIN_STUCK_AFTER_MS;
+    this.maxFeeRate = variables.BITCOIN_MAX_FEE_RATE_SATS_PER_VBYTE;
+    this.marginPercent = variables.BITCOIN_FEE_BUMP_MARGIN_PERCENT;
   }
 }
 

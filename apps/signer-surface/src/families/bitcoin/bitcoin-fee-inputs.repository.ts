@@ -2,13 +2,22 @@ import { Inject, Injectable } from '@nestjs/common';
 import { schemaOf } from '@swapgw/messaging';
 import { DataSource, type EntityManager } from 'typeorm';
 import { RELAYING_DATA_SOURCE } from '../../sponsorship/relaying-database';
-import type { BitcoinFeeInput } from '../../sponsorship/gas-sponsor';
 
 /** A step of a swap: who holds a fee input. */
 export interface FeeInputStep {
   chain: string;
   swapId: string;
   stepIndex: number;
+}
+
+/** A UTXO of one of the service's Bitcoin fee wallets, held for one step. */
+export interface BitcoinFeeInput {
+  chain: string;
+  txid: string;
+  vout: number;
+  value: bigint;
+  /** The fee wallet it belongs to (P2WPKH on the chain's network). */
+  address: string;
 }
 
 interface HoldRow {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '@swapgw/runtime';
 import { SignerSurfaceConfig } from '../../config/signer-surface.config';
 import { feeAccountsOf } from '../../sponsorship/fee-account-settings';
+import { bitcoinFeeWalletVariablesOf } from './bitcoin-fee-wallet-config';
 import { RelayerKeySet } from '../../sponsorship/relayer-keys';
 import { SponsoredTransactionsRepository } from '../../sponsorship/sponsored-transactions.repository';
 import { SponsorshipBudget } from '../../sponsorship/sponsorship-budget';
@@ -15,11 +16,12 @@ export class BitcoinFeeWalletSettings {
   readonly budget: SponsorshipBudgetLimits;
 
   constructor(config: SignerSurfaceConfig) {
+    const variables = bitcoinFeeWalletVariablesOf(config);
     const bitcoin = feeAccountsOf(
       config,
-      config.bitcoinFeeWalletKeys,
-      'BITCOIN_FEE_WALLET_MIN_BALANCE_SATS',
-      'SPONSORSHIP_DAILY_BUDGET_SATS',
+      variables.bitcoinFeeWalletKeys,
+      { name: 'BITCOIN_FEE_WALLET_MIN_BALANCE_SATS', value: variables.BITCOIN_FEE_WALLET_MIN_BALANCE_SATS },
+      { name: 'SPONSORSHIP_DAILY_BUDGET_SATS', value: variables.SPONSORSHIP_DAILY_BUDGET_SATS },
       'sats',
     );
     this.keys = bitcoin.keys;

@@ -15,12 +15,14 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { SignerChains } from '../../chains/signer-chains';
 import { signerDatabaseOptions } from '../../database/signer-database';
-import type { SponsoredBitcoinTransaction } from '../../sponsorship/gas-sponsor';
+import type { SponsoredBitcoinTransaction } from './bitcoin-fee-wallets';
 import { BitcoinFeeInputsRepository } from './bitcoin-fee-inputs.repository';
 import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
-import { RelayedTransactionTracker } from '../relayed-transaction-tracker';
+import { BitcoinSettlement } from './bitcoin-settlement';
+import { RelayedTransactionTracker } from '../../sponsorship/tracking/relayed-transaction-tracker';
+import { TrackedRows } from '../../sponsorship/tracking/tracked-rows';
 import { RelayerKeySet } from '../../sponsorship/relayer-keys';
-import { RelayerPool } from '../evm';
+import { EvmRelayedTracking, RelayerPool } from '../evm';
 import { SponsoredTransactionEntity } from '../../sponsorship/sponsored-transaction.entity';
 import { SponsorshipBudget } from '../../sponsorship/sponsorship-budget';
 import { relayersOn, relayingRepositoriesOf } from '../../../test/relaying-repositories';
@@ -279,16 +281,11 @@ describe('RelayedTransactionTracker on Bitcoin rows', () => {
       reconcileMs: HOUR,
     };
     const relayers = relayersOn(dataSource, chains, pool, {} as never, now);
-    return new RelayedTransactionTracker(
-      relayingRepositoriesOf(dataSource).transactions,
-      chains,
-      pool,
-      relayers,
-      policy,
-      now,
-      undefined,
-      feeWallets,
-    );
+    const rows = new TrackedRows(relayingRepositoriesOf(dataSource).transactions, policy, now);
+    return new RelayedTransactionTracker(rows, [
+      new EvmRelayedTracking(chains, pool, relayers, rows),
+      new BitcoinSettlement(rows, feeWallets),
+    ]);
   };
 
   it('settles a mined one at its fee, and one the chain does not know after the payload expired as lost, freeing its fee input', async () => {

@@ -12,8 +12,11 @@ import {
 import { KeyObject } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { SignerChains } from '../../chains/signer-chains';
-import type { BitcoinFeeInput, SponsoredBitcoinTransaction } from '../../sponsorship/gas-sponsor';
-import { BitcoinFeeInputsRepository, FeeInputStep } from './bitcoin-fee-inputs.repository';
+import {
+  type BitcoinFeeInput,
+  BitcoinFeeInputsRepository,
+  FeeInputStep,
+} from './bitcoin-fee-inputs.repository';
 import {
   decodeBitcoinWif,
   privateKeyBytes,
@@ -24,6 +27,25 @@ import { FeeAccountLedger } from '../../sponsorship/fee-account-ledger';
 import { RelayerKeySet } from '../../sponsorship/relayer-keys';
 import { sponsorshipUnavailable } from '../../sponsorship/relaying-errors';
 import { RelayingMetrics } from '../../sponsorship/relaying-metrics';
+
+/** A user's Bitcoin transaction whose fee input the service signed, as the ledger records it. */
+export interface SponsoredBitcoinTransaction {
+  chain: string;
+  /** The fee wallet whose input pays the miner fee. */
+  feeWallet: string;
+  /** The wallet whose transaction it is. */
+  wallet: string;
+  swapId: string;
+  stepIndex: number;
+  owner: string;
+  txid: string;
+  /** The fully signed transaction, hex. */
+  rawTx: string;
+  /** The whole miner fee (inputs minus outputs), which the fee input pays. */
+  feeSats: bigint;
+  /** The held UTXO it spends (BitcoinFeeWalletSponsor.hold). */
+  feeInput: { txid: string; vout: number };
+}
 
 interface FeeWallet {
   address: string;

@@ -1,16 +1,32 @@
+import { Injectable } from '@nestjs/common';
 import { BitcoinFeeBumps, conflictingSpendOf } from './bitcoin-fee-bump';
 import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
 import { SponsoredTransactionEntity } from '../../sponsorship/sponsored-transaction.entity';
+import type { SponsorTracking } from '../../sponsorship/tracking/sponsor-tracking';
 import { failureOf, TrackedRows } from '../../sponsorship/tracking/tracked-rows';
 
-/** The Bitcoin rows of the ledger: users' transactions a fee wallet's input pays for, and their CPFP children. */
-export class BitcoinSettlement {
+/**
+ * The Bitcoin rows of the ledger: users' transactions a fee wallet's input pays for, and their CPFP
+ * children. On the tracker's clock it also reads the fee wallets' balances.
+ */
+@Injectable()
+export class BitcoinSettlement implements SponsorTracking {
+  readonly purposes = ['bitcoin-transaction', 'bitcoin-fee-bump'] as const;
+
   constructor(
     private readonly rows: TrackedRows,
     private readonly feeWallets?: BitcoinFeeWallets,
     /** Absent: stuck Bitcoin transactions are only followed, never bumped. */
     private readonly feeBumps?: BitcoinFeeBumps,
   ) {}
+
+  check(row: SponsoredTransactionEntity): Promise<void> {
+    return row.purpose === 'bitcoin-fee-bump' ? this.checkFeeBump(row) : this.checkTransaction(row);
+  }
+
+  async refreshBalances(): Promise<void> {
+    await this.feeWallets?.refreshBalances();
+  }
 
   /**
    * A user's Bitcoin transaction whose fee input a service fee wallet signed, looked up through the

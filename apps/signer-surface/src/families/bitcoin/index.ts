@@ -8,9 +8,12 @@ import { BitcoinFeeBumpPolicy, BitcoinFeeBumps } from './bitcoin-fee-bump';
 import { BitcoinFeeInputsRepository } from './bitcoin-fee-inputs.repository';
 import { BitcoinFeeWalletSettings, BitcoinSponsorshipBudget } from './bitcoin-fee-wallet-settings';
 import { BitcoinFeeWallets } from './bitcoin-fee-wallets';
+import { BitcoinFeeWalletSponsor } from './bitcoin-fee-wallet-sponsor';
+import { BitcoinSettlement } from './bitcoin-settlement';
 import { BitcoinPsbtKind } from './bitcoin-psbt/bitcoin-psbt.kind';
 
 export { BitcoinFeeBumps } from './bitcoin-fee-bump';
+export { withBitcoinFeeWalletSettings } from './bitcoin-fee-wallet-config';
 export { BitcoinFeeWalletSettings, BitcoinSponsorshipBudget } from './bitcoin-fee-wallet-settings';
 export { BitcoinFeeWallets } from './bitcoin-fee-wallets';
 export { BitcoinSettlement } from './bitcoin-settlement';
@@ -35,5 +38,9 @@ export const bitcoinFamily: SignerFamily = {
     BitcoinFeeInputsRepository,
     BitcoinFeeBumps,
     BitcoinSponsorshipBudget,
+    BitcoinFeeWalletSponsor,
+    BitcoinSettlement,
   ],
+  kindSponsors: [BitcoinFeeWalletSponsor],
+  tracking: BitcoinSettlement,
 };

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { shortMessageOf } from '@swapgw/chains';
 import { JsonRpcProvider, TransactionReceipt, Wallet } from 'ethers';
 import { SignerChains } from '../../chains/signer-chains';
@@ -9,6 +10,7 @@ import { Relayers } from './relayers';
 import { RelayingMetrics } from '../../sponsorship/relaying-metrics';
 import { signTransaction } from './signed-transaction';
 import { RelayAttempt, SponsoredTransactionEntity } from '../../sponsorship/sponsored-transaction.entity';
+import type { SponsorTracking } from '../../sponsorship/tracking/sponsor-tracking';
 import { failureOf, TrackedRows } from '../../sponsorship/tracking/tracked-rows';
 
 /** A transaction re-issued at a fresh nonce this many times and taken again is dropped. */
@@ -27,14 +29,31 @@ const DEFAULT_MAX_REISSUES = 3;
  *   was sent (or first found stuck) → left (a halted chain is no fee problem); next in line while
  *   blocks pass it by → replaced under its fee ceiling (nextAttemptUnderCeiling): raised, or
  *   cancelled at the ceiling, or held.
+ * On the tracker's clocks it also reads the relayers' balances and reconciles their nonce ledgers.
  */
-export class EvmRelayedTracking {
+@Injectable()
+export class EvmRelayedTracking implements SponsorTracking {
+  readonly purposes = ['gas-drop', 'permit', 'intent', 'nonce-fill'] as const;
+
   constructor(
     private readonly chains: SignerChains,
     private readonly pool: RelayerPool,
     private readonly relayers: Relayers,
     private readonly rows: TrackedRows,
   ) {}
+
+  refreshBalances(): Promise<void> {
+    return this.pool.refreshBalances();
+  }
+
+  async reconcile(): Promise<void> {
+    await this.relayers.reconcileAll();
+  }
+
+  /** Every chain with relayers (its oldest-pending gauge reads 0 when nothing is pending). */
+  gaugedChains(): string[] {
+    return this.pool.chainIds();
+  }
 
   async check(row: SponsoredTransactionEntity): Promise<void> {
     const lookup = this.chains.families.evm(row.chain);

@@ -3,6 +3,7 @@
 // tracking. What the composition root (families/) takes from it; nothing else imports this folder.
 import { SignerChains } from '../../chains/signer-chains';
 import type { SignerFamily } from '../../signing/signer-family';
+import { EvmRelayedTracking } from './evm-relayed-tracking';
 import { EvmTransactionKind } from './evm-transaction/evm-transaction.kind';
 import { EvmTypedDataKind } from './evm-typed-data/evm-typed-data.kind';
 import { RelayerPool } from './relayer-pool';
@@ -10,6 +11,7 @@ import { EvmSponsorshipBudget, RelayerSettings } from './relayer-settings';
 import { Relayers, RelayersPolicy } from './relayers';
 
 export { EvmRelayedTracking } from './evm-relayed-tracking';
+export { withRelayerSettings } from './relayer-config';
 export { RelayerPool } from './relayer-pool';
 export { EvmSponsorshipBudget, RelayerSettings } from './relayer-settings';
 export { Relayers, RelayersPolicy } from './relayers';
@@ -31,5 +33,9 @@ export const evmFamily: SignerFamily = {
     },
     EvmSponsorshipBudget,
     Relayers,
+    EvmRelayedTracking,
   ],
+  // Its kinds are sponsored through the shared GasSponsor port (RelayerGasSponsor).
+  kindSponsors: [],
+  tracking: EvmRelayedTracking,
 };

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@swapgw/runtime';
-import { DEFAULT_RELAYER_MIN_BALANCE_WEI, SignerSurfaceConfig } from '../../config/signer-surface.config';
+import { SignerSurfaceConfig } from '../../config/signer-surface.config';
+import { DEFAULT_RELAYER_MIN_BALANCE_WEI, relayerVariablesOf } from './relayer-config';
 import { RelayerKeySet } from '../../sponsorship/relayer-keys';
 import { SponsoredTransactionsRepository } from '../../sponsorship/sponsored-transactions.repository';
 import { SponsorshipBudget } from '../../sponsorship/sponsorship-budget';
@@ -24,15 +25,16 @@ export class RelayerSettings {
   readonly budget: SponsorshipBudgetLimits;
 
   constructor(config: SignerSurfaceConfig) {
-    const keys = config.relayerKeys;
+    const variables = relayerVariablesOf(config);
+    const keys = variables.relayerKeys;
     if (!keys.ok) throw new Error(keys.problem);
     const minBalance = parseWeiByChain(
-      config.RELAYER_MIN_BALANCE_WEI,
+      variables.RELAYER_MIN_BALANCE_WEI,
       'RELAYER_MIN_BALANCE_WEI',
       BigInt(DEFAULT_RELAYER_MIN_BALANCE_WEI),
     );
     if (!minBalance.ok) throw new Error(minBalance.problem);
-    const dailyWei = parseWei(config.SPONSORSHIP_DAILY_BUDGET_WEI);
+    const dailyWei = parseWei(variables.SPONSORSHIP_DAILY_BUDGET_WEI);
     if (dailyWei === undefined)
       throw new Error('SPONSORSHIP_DAILY_BUDGET_WEI must be a decimal string of wei');
     const budget = parseBudgetOverrides(

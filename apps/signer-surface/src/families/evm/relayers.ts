@@ -28,6 +28,7 @@ import { signTransaction } from './signed-transaction';
 import type { SponsoredSend } from '../../sponsorship/gas-sponsor';
 import { parseWeiByChain, WeiByChain } from '../../sponsorship/wei-settings';
 import { SignerSurfaceConfig } from '../../config/signer-surface.config';
+import { relayerVariablesOf } from './relayer-config';
 import {
   SPONSORED_PURPOSES,
   SponsoredTransactionEntity,
@@ -73,13 +74,14 @@ export class RelayersPolicy {
 
   /** Throws only on a config that did not go through loadConfig (which runs the same parser). */
   constructor(config: SignerSurfaceConfig) {
+    const variables = relayerVariablesOf(config);
     this.gasLimitPercent = config.GAS_LIMIT_PERCENT;
-    this.gasLimitExtra = config.RELAYER_GAS_EXTRA;
-    this.feeCeilingPercent = config.RELAYER_FEE_CEILING_PERCENT;
+    this.gasLimitExtra = variables.RELAYER_GAS_EXTRA;
+    this.feeCeilingPercent = variables.RELAYER_FEE_CEILING_PERCENT;
     const maxFeePerGas =
-      config.RELAYER_MAX_FEE_PER_GAS_WEI === undefined
+      variables.RELAYER_MAX_FEE_PER_GAS_WEI === undefined
         ? { ok: true as const, value: new WeiByChain(NO_FEE_CAP) }
-        : parseWeiByChain(config.RELAYER_MAX_FEE_PER_GAS_WEI, 'RELAYER_MAX_FEE_PER_GAS_WEI', NO_FEE_CAP);
+        : parseWeiByChain(variables.RELAYER_MAX_FEE_PER_GAS_WEI, 'RELAYER_MAX_FEE_PER_GAS_WEI', NO_FEE_CAP);
     if (!maxFeePerGas.ok) throw new Error(maxFeePerGas.problem);
     this.maxFeePerGas = maxFeePerGas.value;
   }

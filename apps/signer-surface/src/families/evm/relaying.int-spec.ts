@@ -12,7 +12,7 @@ import {
 } from '../../../test/relaying-test-bench';
 import { TestChain } from '../../../test/signer-test-chain';
 import { RelayedTrackingPolicy } from '../../sponsorship/tracking/relayed-tracking-policy';
-import { RelayedTransactionTracker } from '../relayed-transaction-tracker';
+import { RelayedTransactionTracker } from '../../sponsorship/tracking/relayed-transaction-tracker';
 import { RelayerGasSponsor } from '../relayer-gas-sponsor';
 import { RelayerKeySet } from '../../sponsorship/relayer-keys';
 import { RelayerPool } from './relayer-pool';
@@ -283,7 +283,7 @@ describe('relayers', () => {
       new SponsorshipBudgetLimits(ETH, new Map([['key-small', new WeiByChain(smallLimit)]])),
       new SystemClock(),
     );
-    const sponsor = new RelayerGasSponsor(node.relayers, budget, ledgerReads, new SystemClock());
+    const sponsor = new RelayerGasSponsor(node.relayers, budget, ledgerReads);
 
     await sponsor.admit('key-small', CHAIN, 10n ** 14n);
     const sent = await sponsor.send(

@@ -12,7 +12,6 @@ import {
   Wallet,
 } from 'ethers';
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import { registryOf, startTestChain, TestChain } from '../../../test/signer-test-chain';
 import { ReceivedEvent, SignerTestService, startSignerTestService } from '../../../test/signer-test-service';
 import type {
@@ -20,9 +19,6 @@ import type {
   SponsoredPurpose,
   SponsoredSend,
   SponsoredSent,
-  SponsoredSolanaTransaction,
-  BitcoinFeeInput,
-  SponsoredBitcoinTransaction,
   SponsoredTransactionStatus,
 } from '../../sponsorship/gas-sponsor';
 
@@ -73,48 +69,6 @@ class ScriptedGasSponsor implements GasSponsor {
 
   findSent(swapId: string, stepIndex: number, purpose: SponsoredPurpose): Promise<SponsoredSent | null> {
     return this.relayers.findSent(swapId, stepIndex, purpose);
-  }
-
-  solanaFeePayer(chain: string, estimatedCostLamports: bigint): Promise<string> {
-    return this.relayers.solanaFeePayer(chain, estimatedCostLamports);
-  }
-
-  admitSolana(owner: string, chain: string, estimatedCostLamports: bigint): Promise<void> {
-    return this.relayers.admitSolana(owner, chain, estimatedCostLamports);
-  }
-
-  signAsSolanaFeePayer(feePayer: string, message: Uint8Array): Uint8Array | null {
-    return this.relayers.signAsSolanaFeePayer(feePayer, message);
-  }
-
-  recordSolana(manager: EntityManager, transaction: SponsoredSolanaTransaction): Promise<string> {
-    return this.relayers.recordSolana(manager, transaction);
-  }
-
-  holdBitcoinFeeInput(
-    chain: string,
-    swapId: string,
-    stepIndex: number,
-    minValueSats: bigint,
-    holdUntilMs: number,
-  ): Promise<BitcoinFeeInput> {
-    return this.relayers.holdBitcoinFeeInput(chain, swapId, stepIndex, minValueSats, holdUntilMs);
-  }
-
-  releaseBitcoinFeeInput(chain: string, swapId: string, stepIndex: number): Promise<void> {
-    return this.relayers.releaseBitcoinFeeInput(chain, swapId, stepIndex);
-  }
-
-  admitBitcoin(owner: string, chain: string, estimatedCostSats: bigint): Promise<void> {
-    return this.relayers.admitBitcoin(owner, chain, estimatedCostSats);
-  }
-
-  withBitcoinFeeWalletKey<T>(address: string, sign: (privateKey: Uint8Array) => T): T | null {
-    return this.relayers.withBitcoinFeeWalletKey(address, sign);
-  }
-
-  recordBitcoin(manager: EntityManager, transaction: SponsoredBitcoinTransaction): Promise<string> {
-    return this.relayers.recordBitcoin(manager, transaction);
   }
 }
 

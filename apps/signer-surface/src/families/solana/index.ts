@@ -6,8 +6,11 @@ import type { SignerFamily } from '../../signing/signer-family';
 import { FeeAccountLedger } from '../../sponsorship/fee-account-ledger';
 import { SolanaFeePayerSettings, SolanaSponsorshipBudget } from './solana-fee-payer-settings';
 import { SolanaFeePayers } from './solana-fee-payers';
+import { SolanaFeePayerSponsor } from './solana-fee-payer-sponsor';
+import { SolanaSettlement } from './solana-settlement';
 import { SolanaTransactionKind } from './solana-transaction/solana-transaction.kind';
 
+export { withSolanaFeePayerSettings } from './solana-fee-payer-config';
 export { SolanaFeePayerSettings, SolanaSponsorshipBudget } from './solana-fee-payer-settings';
 export { SolanaFeePayers } from './solana-fee-payers';
 export { SolanaSettlement } from './solana-settlement';
@@ -25,5 +28,9 @@ export const solanaFamily: SignerFamily = {
         new SolanaFeePayers(settings.keys, chains, settings.minBalanceLamports, ledger),
     },
     SolanaSponsorshipBudget,
+    SolanaFeePayerSponsor,
+    SolanaSettlement,
   ],
+  kindSponsors: [SolanaFeePayerSponsor],
+  tracking: SolanaSettlement,
 };

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '@swapgw/runtime';
 import { SignerSurfaceConfig } from '../../config/signer-surface.config';
 import { feeAccountsOf } from '../../sponsorship/fee-account-settings';
+import { solanaFeePayerVariablesOf } from './solana-fee-payer-config';
 import { RelayerKeySet } from '../../sponsorship/relayer-keys';
 import { SponsoredTransactionsRepository } from '../../sponsorship/sponsored-transactions.repository';
 import { SponsorshipBudget } from '../../sponsorship/sponsorship-budget';
@@ -15,11 +16,15 @@ export class SolanaFeePayerSettings {
   readonly budget: SponsorshipBudgetLimits;
 
   constructor(config: SignerSurfaceConfig) {
+    const variables = solanaFeePayerVariablesOf(config);
     const solana = feeAccountsOf(
       config,
-      config.solanaFeePayerKeys,
-      'SOLANA_FEE_PAYER_MIN_BALANCE_LAMPORTS',
-      'SPONSORSHIP_DAILY_BUDGET_LAMPORTS',
+      variables.solanaFeePayerKeys,
+      {
+        name: 'SOLANA_FEE_PAYER_MIN_BALANCE_LAMPORTS',
+        value: variables.SOLANA_FEE_PAYER_MIN_BALANCE_LAMPORTS,
+      },
+      { name: 'SPONSORSHIP_DAILY_BUDGET_LAMPORTS', value: variables.SPONSORSHIP_DAILY_BUDGET_LAMPORTS },
       'lamports',
     );
     this.keys = solana.keys;

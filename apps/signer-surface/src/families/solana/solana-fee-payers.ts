@@ -4,12 +4,30 @@ import bs58 from 'bs58';
 import { KeyObject, sign } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { SignerChains } from '../../chains/signer-chains';
-import type { SponsoredSolanaTransaction } from '../../sponsorship/gas-sponsor';
 import { FeeAccountLedger } from '../../sponsorship/fee-account-ledger';
 import { RelayerKeySet } from '../../sponsorship/relayer-keys';
 import { sponsorshipUnavailable } from '../../sponsorship/relaying-errors';
 import { RelayingMetrics } from '../../sponsorship/relaying-metrics';
 import { ed25519PrivateKey } from './solana-fee-payer-keys';
+
+/** A user's Solana transaction the service's fee payer co-signed, as the ledger records it. */
+export interface SponsoredSolanaTransaction {
+  chain: string;
+  feePayer: string;
+  /** The wallet whose transaction it is. */
+  wallet: string;
+  swapId: string;
+  stepIndex: number;
+  owner: string;
+  /** The fee payer's signature: the transaction id. */
+  signature: string;
+  /** The fully signed transaction, base64. */
+  transaction: string;
+  /** Signature fees plus any priority fee, at most. */
+  maxFeeLamports: bigint;
+  /** Rent of the accounts it may create, paid by the fee payer (an upper bound). */
+  rentLamports: bigint;
+}
 
 interface FeePayerAccount {
   address: string;

@@ -1,20 +1,32 @@
+import { Injectable } from '@nestjs/common';
 import { VersionedTransaction } from '@solana/web3.js';
 import { SignerChains } from '../../chains/signer-chains';
 import { SponsoredTransactionEntity } from '../../sponsorship/sponsored-transaction.entity';
+import type { SponsorTracking } from '../../sponsorship/tracking/sponsor-tracking';
 import { TrackedRows } from '../../sponsorship/tracking/tracked-rows';
+import { SolanaFeePayers } from './solana-fee-payers';
 
 /**
  * A user's Solana transaction the service's fee payer co-signed. Confirmed (or finalized): settled
  * with the fee the node charged (meta.fee) and what the fee payer's balance lost (fee and rent;
  * never below 0), `failed` when it executed with an error (its fee is paid all the same). Unknown
  * to the node once its blockhash expired: it can never land, `dropped`, nothing paid. Nothing is
- * sent from here: the signing request's tracker resends the transaction while it can land.
+ * sent from here: the signing request's tracker resends the transaction while it can land. On the
+ * tracker's clock it also reads the fee payers' balances.
  */
-export class SolanaSettlement {
+@Injectable()
+export class SolanaSettlement implements SponsorTracking {
+  readonly purposes = ['solana-transaction'] as const;
+
   constructor(
     private readonly chains: SignerChains,
     private readonly rows: TrackedRows,
+    private readonly feePayers: SolanaFeePayers,
   ) {}
+
+  refreshBalances(): Promise<void> {
+    return this.feePayers.refreshBalances();
+  }
 
   async check(row: SponsoredTransactionEntity): Promise<void> {
     const lookup = this.chains.families.solana(row.chain);

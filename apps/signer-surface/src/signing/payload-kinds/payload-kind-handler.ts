@@ -1,5 +1,6 @@
 import type { SigningPayload } from '@swapgw/contracts';
 import type {
+  PayloadBuild,
   SignedArtifact,
   SignedArtifactForm,
   SignedTransactionArtifact,
@@ -9,6 +10,7 @@ import type { CodedError } from '@swapgw/contracts';
 import type { EntityManager } from 'typeorm';
 import type { SigningRequestEntity } from '../signing-request.entity';
 import type { StepFailure } from '../../sponsorship/sponsored-ends';
+import type { SponsoredIssueContext } from './sponsored-issue';
 
 /** A payload kind, as `SigningPayload.type` names it. */
 export type PayloadKind = SigningPayload['type'];
@@ -82,6 +84,20 @@ export interface PayloadKindHandler {
    * failure when the cause is the service's (absent or null: TX_REJECTED with the node's reason).
    */
   failureWhenExpired?(step: TrackedStep, nodeReason: string): Promise<StepFailure | null>;
+  /**
+   * Issues the payload of a step sponsored under one of the modes of the kind's `sponsoredIssue`,
+   * with the kind's own sponsor (present exactly when the kind's class has a `sponsoredIssue`).
+   */
+  issueSponsored?(
+    row: SigningRequestEntity,
+    client: SigningChainClient,
+    context: SponsoredIssueContext,
+  ): Promise<PayloadBuild>;
+  /**
+   * Co-signs a decoded transaction that names one of the service's fee payers (Solana), answering
+   * the fee payer's signature of `message`, or null when `feePayer` is none of the kind's.
+   */
+  signAsFeePayer?(feePayer: string, message: Uint8Array): Uint8Array | null;
 }
 
 /** The handler was given a signed form that is not its own: the flow checks the form first. */

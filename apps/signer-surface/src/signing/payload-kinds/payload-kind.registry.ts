@@ -1,9 +1,9 @@
 import { Inject, Injectable, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import type { SignedArtifactForm } from '@swapgw/chains/families';
+import type { PayloadBuild, SignedArtifactForm, SigningChainClient } from '@swapgw/chains/families';
 import { SPONSORSHIP_MODES, type SponsorshipMode } from '@swapgw/contracts';
 import type { SigningRequestEntity } from '../signing-request.entity';
-import type { SponsoredPayloadIssue } from './sponsored-issue';
+import type { SponsoredIssueContext, SponsoredPayloadIssue } from './sponsored-issue';
 import type { PayloadKind, PayloadKindHandler } from './payload-kind-handler';
 
 /** A payload kind's handler class; `sponsoredIssue`: how it issues the steps sponsored under its modes. */
@@ -25,16 +25,30 @@ export const PAYLOAD_KIND_HANDLERS = Symbol('PAYLOAD_KIND_HANDLERS');
 export function sponsoredIssuesOf(
   handlers: readonly PayloadKindHandlerType[],
 ): Record<SponsorshipMode, SponsoredPayloadIssue> {
-  const issues: Partial<Record<SponsorshipMode, SponsoredPayloadIssue>> = {};
-  for (const issue of handlers.flatMap((handler) => handler.sponsoredIssue ?? [])) {
-    for (const mode of issue.modes) {
-      if (issues[mode]) throw new Error(`Two payload kinds issue sponsorship mode ${mode}`);
-      issues[mode] = issue;
+  const issues = sponsoringKindsOf(handlers);
+  return Object.fromEntries(SPONSORSHIP_MODES.map((mode) => [mode, issues[mode].sponsoredIssue])) as Record<
+    SponsorshipMode,
+    SponsoredPayloadIssue
+  >;
+}
+
+type SponsoringKind = PayloadKindHandlerType & { readonly sponsoredIssue: SponsoredPayloadIssue };
+
+/** The kind whose handler issues each sponsorship mode (see sponsoredIssuesOf). */
+function sponsoringKindsOf(
+  handlers: readonly PayloadKindHandlerType[],
+): Record<SponsorshipMode, SponsoringKind> {
+  const kinds: Partial<Record<SponsorshipMode, SponsoringKind>> = {};
+  for (const handler of handlers) {
+    const issue = handler.sponsoredIssue;
+    for (const mode of issue?.modes ?? []) {
+      if (kinds[mode]) throw new Error(`Two payload kinds issue sponsorship mode ${mode}`);
+      kinds[mode] = handler as SponsoringKind;
     }
   }
-  const missing = SPONSORSHIP_MODES.filter((mode) => !issues[mode]);
+  const missing = SPONSORSHIP_MODES.filter((mode) => !kinds[mode]);
   if (missing.length) throw new Error(`No payload kind issues sponsorship mode ${missing.join(', ')}`);
-  return issues as Record<SponsorshipMode, SponsoredPayloadIssue>;
+  return kinds as Record<SponsorshipMode, SponsoringKind>;
 }
 
 /**
@@ -46,12 +60,14 @@ export class PayloadKindRegistry {
   private handlers: PayloadKindHandler[] | null = null;
   /** Each sponsorship mode's way of issuing a payload (sponsoredIssuesOf the registered kinds). */
   readonly sponsoredIssues: Readonly<Record<SponsorshipMode, SponsoredPayloadIssue>>;
+  private readonly sponsoringKinds: Readonly<Record<SponsorshipMode, SponsoringKind>>;
 
   constructor(
     private readonly moduleRef: ModuleRef,
     @Inject(PAYLOAD_KIND_HANDLERS) private readonly types: readonly PayloadKindHandlerType[],
   ) {
     this.sponsoredIssues = sponsoredIssuesOf(types);
+    this.sponsoringKinds = sponsoringKindsOf(types);
   }
 
   /** The handler of the kind whose signed submissions take `form` (decodeSignedArtifact). */
@@ -70,9 +86,45 @@ export class PayloadKindRegistry {
     return mode ? this.sponsoredIssues[mode] : undefined;
   }
 
+  /**
+   * Issues the payload of a step sponsored under `row`'s mode through the handler of the kind that
+   * serves the mode, with that kind's own sponsor (PayloadKindHandler.issueSponsored).
+   */
+  issueSponsored(
+    row: SigningRequestEntity,
+    client: SigningChainClient,
+    context: SponsoredIssueContext,
+  ): Promise<PayloadBuild> {
+    const mode = row.spec.sponsored?.mode;
+    if (!mode) throw new Error(`step ${row.stepIndex} of swap ${row.swapId} is not sponsored`);
+    const handler = this.handlerOf(this.sponsoringKinds[mode]);
+    if (!handler.issueSponsored)
+      throw new Error(`${handler.kind} has a sponsoredIssue but no issueSponsored`);
+    return handler.issueSponsored(row, client, context);
+  }
+
+  /**
+   * The signature of `message` by `feePayer` from the kind whose fee payers co-sign the
+   * transactions they pay for (PayloadKindHandler.signAsFeePayer), or null when none has it.
+   */
+  signAsFeePayer(feePayer: string, message: Uint8Array): Uint8Array | null {
+    for (const handler of this.all()) {
+      const signature = handler.signAsFeePayer?.(feePayer, message) ?? null;
+      if (signature) return signature;
+    }
+    return null;
+  }
+
+  private handlerOf(type: PayloadKindHandlerType): PayloadKindHandler {
+    return this.all()[this.types.indexOf(type)];
+  }
+
+  private all(): PayloadKindHandler[] {
+    return (this.handlers ??= this.types.map((type) => this.moduleRef.get(type, { strict: true })));
+  }
+
   private find(matches: (handler: PayloadKindHandler) => boolean, name: string): PayloadKindHandler {
-    this.handlers ??= this.types.map((type) => this.moduleRef.get(type, { strict: true }));
-    const handler = this.handlers.find(matches);
+    const handler = this.all().find(matches);
     if (!handler) throw new Error(`No payload kind handler for ${name}`);
     return handler;
   }

@@ -3,26 +3,26 @@ import { PayloadBuild, PayloadPolicy, SigningChainClient, StepPayloadRequest } f
 import { CodedError, ErrorCatalog, SponsorshipMode } from '@swapgw/contracts';
 import { SignerChains } from '../../chains/signer-chains';
 import { SigningRequestEntity } from '../signing-request.entity';
-import type { GasSponsor } from '../../sponsorship/gas-sponsor';
 
 /** A step the user cannot sign as built: the balance or the Permit2 allowance it needs is missing. */
 export class SponsoredStepNotSignable extends Error {}
 
-/** What issuing a sponsored step's payload needs besides the step and its chain's client. */
+/** What issuing a sponsored step's payload needs besides the step, its chain's client and its kind's sponsor. */
 export interface SponsoredIssueContext {
   chains: SignerChains;
-  sponsor: GasSponsor;
   policy: PayloadPolicy;
   nowMs: number;
 }
 
 /**
  * How a payload kind issues the payload of a step sponsored under one of its `modes`, over its own
- * family's chains (`family`): the issuer looks the way up by the step's `sponsored.mode`
- * (SPONSORED_PAYLOAD_ISSUES, from the kinds' handlers) and never asks which family the chain is.
- * May set the row's sponsorship fields (gasDropId).
+ * family's chains (`family`), paid by `Sponsor` (what its family sponsors with: the relayers'
+ * GasSponsor, a family's own fee payers or fee wallets): the issuer looks the way up by the step's
+ * `sponsored.mode` (PayloadKindRegistry, from the kinds' handlers) and never asks which family the
+ * chain is; the kind's handler gives its sponsor (PayloadKindHandler.issueSponsored). May set the
+ * row's sponsorship fields (gasDropId).
  */
-export interface SponsoredPayloadIssue {
+export interface SponsoredPayloadIssue<Sponsor = unknown> {
   /** The sponsorship modes issued this way. */
   readonly modes: readonly SponsorshipMode[];
   readonly family: ChainFamily;
@@ -46,7 +46,18 @@ export interface SponsoredPayloadIssue {
     row: SigningRequestEntity,
     client: SigningChainClient,
     context: SponsoredIssueContext,
+    sponsor: Sponsor,
   ): Promise<PayloadBuild>;
+}
+
+/** A kind's sponsor, or SPONSORSHIP_UNAVAILABLE (503) when the service has none to issue its sponsored steps. */
+export function sponsorOrUnavailable<Sponsor>(sponsor: Sponsor | null): Sponsor {
+  if (!sponsor)
+    throw new CodedError(
+      'SPONSORSHIP_UNAVAILABLE',
+      'No relayer or fee payer is configured for sponsored gas',
+    );
+  return sponsor;
 }
 
 /** True when `row` is sponsored under one of the modes `issue` serves. */

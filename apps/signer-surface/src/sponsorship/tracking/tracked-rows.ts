@@ -1,15 +1,16 @@
-import { Logger } from '@nestjs/common';
-import type { Clock } from '@swapgw/runtime';
+import { Injectable, Logger } from '@nestjs/common';
+import { Clock } from '@swapgw/runtime';
 import type { SponsoredFailure } from '../gas-sponsor';
 import { RelayingMetrics } from '../relaying-metrics';
 import { SponsoredTransactionEntity, SponsoredTransactionStatus } from '../sponsored-transaction.entity';
-import type { RelayedTrackingPolicy } from './relayed-tracking-policy';
+import { RelayedTrackingPolicy } from './relayed-tracking-policy';
 import { SponsoredTransactionsRepository } from '../sponsored-transactions.repository';
 
 /**
  * What every part of the tracker does with a pending row it looked at: look again later, change
  * it, or settle it (final status, counted in the metrics by the instance whose update took).
  */
+@Injectable()
 export class TrackedRows {
   /** The tracker's logger name, whichever part logs. */
   readonly logger = new Logger('RelayedTransactionTracker');

@@ -1,13 +1,16 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { BitcoinPsbtSigningPayload, CodedError, ErrorCodes } from '@swapgw/contracts';
 import {
   bitcoinFeeInputOf,
   completeSponsoredBitcoinStep,
+  type PayloadBuild,
+  type SigningChainClient,
   VerifiedBitcoinStep,
   verifySignedBitcoinStep,
 } from '@swapgw/chains/families';
-import { sponsoredOwnerOf } from '../../../signing/signing-request.entity';
-import { GAS_SPONSOR, type GasSponsor } from '../../../sponsorship/gas-sponsor';
+import { type SigningRequestEntity, sponsoredOwnerOf } from '../../../signing/signing-request.entity';
+import type { SponsoredIssueContext } from '../../../signing/payload-kinds/sponsored-issue';
+import { BitcoinFeeWalletSponsor } from '../bitcoin-fee-wallet-sponsor';
 import type {
   PayloadKindHandler,
   StepSubmission,
@@ -34,8 +37,17 @@ export class BitcoinPsbtKind implements PayloadKindHandler {
   constructor(
     private readonly acceptance: StepAcceptance,
     /** The fee wallets whose inputs pay for the step. */
-    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null,
+    private readonly sponsor: BitcoinFeeWalletSponsor,
   ) {}
+
+  /** A sponsored step's payload (bitcoinFeeWalletIssue), paid by this kind's sponsor. */
+  issueSponsored(
+    row: SigningRequestEntity,
+    client: SigningChainClient,
+    context: SponsoredIssueContext,
+  ): Promise<PayloadBuild> {
+    return bitcoinFeeWalletIssue.issue(row, client, context, this.sponsor);
+  }
 
   async submit({ manager, current, signed }: StepSubmission): Promise<SubmissionVerdict> {
     if (signed.family !== 'bitcoin') throw wrongForm(this, signed);
@@ -48,13 +60,10 @@ export class BitcoinPsbtKind implements PayloadKindHandler {
       return { kind: 'error', error: withStepOf(current, error) };
     }
     const feeWallet = (current.executionHints as Record<string, string> | null)?.feeWallet;
-    const completed =
-      feeWallet && this.sponsor
-        ? this.sponsor.withBitcoinFeeWalletKey(feeWallet, (key) =>
-            completeSponsoredBitcoinStep(verified, key),
-          )
-        : null;
-    if (!completed || !feeWallet || !this.sponsor) {
+    const completed = feeWallet
+      ? this.sponsor.withFeeWalletKey(feeWallet, (key) => completeSponsoredBitcoinStep(verified, key))
+      : null;
+    if (!completed || !feeWallet) {
       return {
         kind: 'error',
         error: new CodedError(
@@ -65,7 +74,7 @@ export class BitcoinPsbtKind implements PayloadKindHandler {
       };
     }
     const feeInput = bitcoinFeeInputOf(verified);
-    current.sponsoredTxId = await this.sponsor.recordBitcoin(manager, {
+    current.sponsoredTxId = await this.sponsor.record(manager, {
       chain: current.chain,
       feeWallet,
       wallet: current.from,

@@ -1,5 +1,6 @@
 import { sponsoredOwnerOf } from '../../../signing/signing-request.entity';
 import { payloadRequestOf, type SponsoredPayloadIssue } from '../../../signing/payload-kinds/sponsored-issue';
+import type { BitcoinFeeWalletSponsor } from '../bitcoin-fee-wallet-sponsor';
 
 /**
  * Bitcoin: a UTXO of one of the service's fee wallets is held for the step and spent beside the
@@ -8,20 +9,19 @@ import { payloadRequestOf, type SponsoredPayloadIssue } from '../../../signing/p
  * payload (a refresh of the same step gets the same UTXO back) and is let go when nothing could be
  * built on it.
  */
-export const bitcoinFeeWalletIssue: SponsoredPayloadIssue = {
+export const bitcoinFeeWalletIssue: SponsoredPayloadIssue<BitcoinFeeWalletSponsor> = {
   modes: ['bitcoin-fee-wallet'],
   family: 'bitcoin',
   relayed: false,
   feePayerSignsLater: true,
-  async issue(row, client, { sponsor, policy, nowMs }) {
-    const feeInput = await sponsor.holdBitcoinFeeInput(
-      row.chain,
-      row.swapId,
-      row.stepIndex,
+  async issue(row, client, { policy, nowMs }, sponsor) {
+    const step = { chain: row.chain, swapId: row.swapId, stepIndex: row.stepIndex };
+    const feeInput = await sponsor.hold(
+      step,
       BITCOIN_MIN_FEE_INPUT_SATS,
       nowMs + policy.ttlMs + BITCOIN_FEE_INPUT_HOLD_MARGIN_MS,
     );
-    const release = () => sponsor.releaseBitcoinFeeInput(row.chain, row.swapId, row.stepIndex);
+    const release = () => sponsor.release(step);
     try {
       const built = await client.buildPayload(
         { ...payloadRequestOf(row), bitcoinFeeInput: feeInput },
@@ -32,7 +32,7 @@ export const bitcoinFeeWalletIssue: SponsoredPayloadIssue = {
         await release();
         return built;
       }
-      await sponsor.admitBitcoin(sponsoredOwnerOf(row), row.chain, built.cost.maxFee);
+      await sponsor.admit(sponsoredOwnerOf(row), row.chain, built.cost.maxFee);
       // Which fee wallet signs the fee input once the user's signatures are checked.
       built.executionHints.feeWallet = feeInput.address;
       return built;

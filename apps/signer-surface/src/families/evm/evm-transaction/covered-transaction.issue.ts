@@ -1,5 +1,6 @@
 import { revertReasonOf, shortMessageOf, SPONSORED_EVM_GAS } from '@swapgw/chains';
 import { sponsoredOwnerOf } from '../../../signing/signing-request.entity';
+import type { GasSponsor } from '../../../sponsorship/gas-sponsor';
 import {
   isServiceUnavailable,
   payloadRequestOf,
@@ -10,12 +11,12 @@ import {
  * The user's own EVM transaction: the service first sends the most it can cost (a gas drop), so the
  * wallet's native balance after it is never lower than before.
  */
-export const coveredTransactionIssue: SponsoredPayloadIssue = {
+export const coveredTransactionIssue: SponsoredPayloadIssue<GasSponsor> = {
   modes: ['covered-transaction'],
   family: 'evm',
   relayed: false,
   feePayerSignsLater: false,
-  async issue(row, client, { sponsor, policy, nowMs }) {
+  async issue(row, client, { policy, nowMs }, sponsor) {
     const built = await client.buildPayload(payloadRequestOf(row), policy, nowMs);
     if (built.kind !== 'ready') return built;
     const owner = sponsoredOwnerOf(row);

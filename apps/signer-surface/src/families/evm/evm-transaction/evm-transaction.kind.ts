@@ -1,7 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EvmSigningPayload } from '@swapgw/contracts';
 import { Clock } from '@swapgw/runtime';
-import { assertNoMismatch, compareSentWithPayload, verifySignedArtifact } from '@swapgw/chains/families';
+import {
+  assertNoMismatch,
+  compareSentWithPayload,
+  type PayloadBuild,
+  type SigningChainClient,
+  verifySignedArtifact,
+} from '@swapgw/chains/families';
 import type {
   PayloadKindHandler,
   StepSubmission,
@@ -16,6 +22,11 @@ import { GAS_SPONSOR, type GasSponsor } from '../../../sponsorship/gas-sponsor';
 import { gasDropEndOf, type StepFailure } from '../../../sponsorship/sponsored-ends';
 import { refusalOf, StepAcceptance } from '../../../signing/payload-kinds/step-acceptance';
 import { requiredColumn } from '../../../signing/signing-request-columns';
+import type { SigningRequestEntity } from '../../../signing/signing-request.entity';
+import {
+  sponsorOrUnavailable,
+  type SponsoredIssueContext,
+} from '../../../signing/payload-kinds/sponsored-issue';
 
 /**
  * `evm-transaction`: a transaction the user signs and pays for (or, sponsored as a covered
@@ -39,6 +50,15 @@ export class EvmTransactionKind implements PayloadKindHandler {
     @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null,
     private readonly clock: Clock,
   ) {}
+
+  /** A sponsored step's payload (coveredTransactionIssue), paid by this kind's sponsor. */
+  issueSponsored(
+    row: SigningRequestEntity,
+    client: SigningChainClient,
+    context: SponsoredIssueContext,
+  ): Promise<PayloadBuild> {
+    return coveredTransactionIssue.issue(row, client, context, sponsorOrUnavailable(this.sponsor));
+  }
 
   async submit({ manager, current, signed, sentByWallet }: StepSubmission): Promise<SubmissionVerdict> {
     if (signed.family !== 'evm') throw wrongForm(this, signed);

@@ -9,7 +9,12 @@ import type {
 } from '../../../signing/payload-kinds/payload-kind-handler';
 import { wrongForm } from '../../../signing/payload-kinds/payload-kind-handler';
 import { StepAcceptance, withStepOf } from '../../../signing/payload-kinds/step-acceptance';
-import { sponsoredOwnerOf } from '../../../signing/signing-request.entity';
+import type { PayloadBuild, SigningChainClient } from '@swapgw/chains/families';
+import { type SigningRequestEntity, sponsoredOwnerOf } from '../../../signing/signing-request.entity';
+import {
+  sponsorOrUnavailable,
+  type SponsoredIssueContext,
+} from '../../../signing/payload-kinds/sponsored-issue';
 import { GAS_SPONSOR, type GasSponsor } from '../../../sponsorship/gas-sponsor';
 import { relayEndOf } from '../../../sponsorship/sponsored-ends';
 import { relayableCallOf } from './relayable-call';
@@ -39,6 +44,15 @@ export class EvmTypedDataKind implements PayloadKindHandler {
     /** The relayers that carry typed-data signatures. */
     @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null,
   ) {}
+
+  /** A sponsored step's payload (typedDataIssue), paid by this kind's sponsor. */
+  issueSponsored(
+    row: SigningRequestEntity,
+    client: SigningChainClient,
+    context: SponsoredIssueContext,
+  ): Promise<PayloadBuild> {
+    return typedDataIssue.issue(row, client, context, sponsorOrUnavailable(this.sponsor));
+  }
 
   async submit({ manager, current, signed }: StepSubmission): Promise<SubmissionVerdict> {
     if (signed.family !== 'evm-signature') throw wrongForm(this, signed);

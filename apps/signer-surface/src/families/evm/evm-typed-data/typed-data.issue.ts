@@ -1,5 +1,6 @@
 import { recentFeeData } from '@swapgw/chains/families';
 import { sponsoredOwnerOf } from '../../../signing/signing-request.entity';
+import type { GasSponsor } from '../../../sponsorship/gas-sponsor';
 import type { SponsoredPayloadIssue } from '../../../signing/payload-kinds/sponsored-issue';
 import { issueTypedData, sponsoredGasOf } from './sponsored-typed-data';
 
@@ -7,12 +8,12 @@ import { issueTypedData, sponsoredGasOf } from './sponsored-typed-data';
  * EVM typed data (EIP-2612 permit, Permit2 witness): what the user signs, built from chain state
  * read now; the relayer that will carry it is admitted under the key's budget first.
  */
-export const typedDataIssue: SponsoredPayloadIssue = {
+export const typedDataIssue: SponsoredPayloadIssue<GasSponsor> = {
   modes: ['eip2612-permit', 'permit2-intent'],
   family: 'evm',
   relayed: true,
   feePayerSignsLater: false,
-  async issue(row, _client, { chains, sponsor, policy, nowMs }) {
+  async issue(row, _client, { chains, policy, nowMs }, sponsor) {
     const lookup = chains.families.evm(row.chain);
     const { spec } = row;
     if (!lookup.ok) return { kind: 'invalid', reason: lookup.reason };

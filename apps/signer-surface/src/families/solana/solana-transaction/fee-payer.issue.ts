@@ -1,5 +1,6 @@
 import { LAMPORTS_PER_SIGNATURE } from '@swapgw/chains/families';
 import { sponsoredOwnerOf } from '../../../signing/signing-request.entity';
+import type { SolanaFeePayerSponsor } from '../solana-fee-payer-sponsor';
 import { feePayerShortfallOf } from './fee-payer-funds';
 import { payloadRequestOf, type SponsoredPayloadIssue } from '../../../signing/payload-kinds/sponsored-issue';
 
@@ -7,17 +8,17 @@ import { payloadRequestOf, type SponsoredPayloadIssue } from '../../../signing/p
  * Solana: one of the service's fee payers is named as the transaction's fee payer, and the step is
  * admitted under the key's daily budget (lamports) with what the transaction can cost it.
  */
-export const solanaFeePayerIssue: SponsoredPayloadIssue = {
+export const solanaFeePayerIssue: SponsoredPayloadIssue<SolanaFeePayerSponsor> = {
   modes: ['solana-fee-payer'],
   family: 'solana',
   relayed: false,
   feePayerSignsLater: true,
   feePayerShortfallOf: (client, row, nodeAnswer) => feePayerShortfallOf(client, row, nodeAnswer),
-  async issue(row, client, { sponsor, policy, nowMs }) {
-    const feePayer = await sponsor.solanaFeePayer(row.chain, SOLANA_MIN_SPONSORED_COST);
+  async issue(row, client, { policy, nowMs }, sponsor) {
+    const feePayer = await sponsor.feePayer(row.chain, SOLANA_MIN_SPONSORED_COST);
     const built = await client.buildPayload(payloadRequestOf(row, feePayer), policy, nowMs);
     if (built.kind === 'ready')
-      await sponsor.admitSolana(sponsoredOwnerOf(row), row.chain, built.cost.maxFee + built.cost.rent);
+      await sponsor.admit(sponsoredOwnerOf(row), row.chain, built.cost.maxFee + built.cost.rent);
     return built;
   },
 };

@@ -1,16 +1,17 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import {
   feePayerOf,
   isCoSigned,
   LAMPORTS_PER_SIGNATURE,
+  type PayloadBuild,
   SignedTransactionArtifact,
+  type SigningChainClient,
   verifySignedArtifact,
 } from '@swapgw/chains/families';
 import type { EntityManager } from 'typeorm';
 import { SignerChains } from '../../../chains/signer-chains';
 import { SigningRequestEntity, sponsoredOwnerOf } from '../../../signing/signing-request.entity';
-import { GAS_SPONSOR, type GasSponsor } from '../../../sponsorship/gas-sponsor';
 import type {
   PayloadKindHandler,
   StepSubmission,
@@ -23,7 +24,8 @@ import { StepFailureCodes } from '../../../signing/signing-events.outbox';
 import type { StepFailure } from '../../../sponsorship/sponsored-ends';
 import { feePayerShortfallOf } from './fee-payer-funds';
 import { solanaFeePayerIssue } from './fee-payer.issue';
-import { sponsoredAs } from '../../../signing/payload-kinds/sponsored-issue';
+import { sponsoredAs, type SponsoredIssueContext } from '../../../signing/payload-kinds/sponsored-issue';
+import { SolanaFeePayerSponsor } from '../solana-fee-payer-sponsor';
 
 type SolanaArtifact = Extract<SignedTransactionArtifact, { family: 'solana' }>;
 
@@ -44,9 +46,23 @@ export class SolanaTransactionKind implements PayloadKindHandler {
   constructor(
     private readonly chains: SignerChains,
     private readonly acceptance: StepAcceptance,
-    /** The fee payers that co-sign sponsored steps. */
-    @Inject(GAS_SPONSOR) private readonly sponsor: GasSponsor | null,
+    /** The fee payers that pay for and co-sign sponsored steps. */
+    private readonly sponsor: SolanaFeePayerSponsor,
   ) {}
+
+  /** A sponsored step's payload (solanaFeePayerIssue), paid by this kind's sponsor. */
+  issueSponsored(
+    row: SigningRequestEntity,
+    client: SigningChainClient,
+    context: SponsoredIssueContext,
+  ): Promise<PayloadBuild> {
+    return solanaFeePayerIssue.issue(row, client, context, this.sponsor);
+  }
+
+  /** The service's fee payers co-sign the transactions they pay for as they are decoded. */
+  signAsFeePayer(feePayer: string, message: Uint8Array): Uint8Array | null {
+    return this.sponsor.sign(feePayer, message);
+  }
 
   async submit({ manager, current, signed }: StepSubmission): Promise<SubmissionVerdict> {
     if (signed.family !== 'solana') throw wrongForm(this, signed);
@@ -107,7 +123,7 @@ export class SolanaTransactionKind implements PayloadKindHandler {
     current: SigningRequestEntity,
     tx: SolanaArtifact,
   ): Promise<SubmissionVerdict> {
-    if (!isCoSigned(tx) || !this.sponsor) {
+    if (!isCoSigned(tx)) {
       return {
         kind: 'error',
         error: new CodedError(
@@ -119,7 +135,7 @@ export class SolanaTransactionKind implements PayloadKindHandler {
     }
     const cost = current.executionHints as Record<string, string> | null;
     const rawTx = tx.coSigned.serialized.toString('base64');
-    current.sponsoredTxId = await this.sponsor.recordSolana(manager, {
+    current.sponsoredTxId = await this.sponsor.record(manager, {
       chain: current.chain,
       feePayer: tx.tx.feePayer,
       wallet: current.from,

@@ -3,33 +3,35 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { configHidingKeys, configProblemsOf } from '../../test/key-file-specs';
-import { SignerSurfaceConfig } from './signer-surface.config';
+import { SignerSurfaceEnvironment } from './families';
 
 const KEY = `0x${'4c'.repeat(32)}`;
 
 describe('SignerSurfaceConfig', () => {
   it('has working defaults, including an instance id for the per-instance reply group', () => {
-    const config = loadConfig(SignerSurfaceConfig, {});
+    const config = loadConfig(SignerSurfaceEnvironment, {});
     expect(config).toMatchObject({ HEALTH_PORT: 3103, CONFIRMATIONS_REQUIRED: 1, LOG_LEVEL: 'log' });
     expect(config.INSTANCE_ID).toMatch(/^[A-Za-z0-9._-]{1,100}$/);
   });
 
   it('converts numbers and refuses bad values of the shared variables and of its own', () => {
-    expect(loadConfig(SignerSurfaceConfig, { CONFIRMATIONS_REQUIRED: '12' }).CONFIRMATIONS_REQUIRED).toBe(12);
+    expect(
+      loadConfig(SignerSurfaceEnvironment, { CONFIRMATIONS_REQUIRED: '12' }).CONFIRMATIONS_REQUIRED,
+    ).toBe(12);
     for (const [name, value] of [
       ['LOG_LEVEL', 'loud'],
       ['INSTANCE_ID', 'a b'],
       ['DATABASE_URL', 'mysql://x'],
       ['CONFIRMATIONS_REQUIRED', '0'],
     ]) {
-      expect(() => loadConfig(SignerSurfaceConfig, { [name]: value })).toThrow(name);
+      expect(() => loadConfig(SignerSurfaceEnvironment, { [name]: value })).toThrow(name);
     }
   });
 });
 
 describe('SignerSurfaceConfig relaying', () => {
   it('defaults: no relayers, 15 s stuck delay, 25% bump, 0.01 ETH minimum balance, 0.1 ETH daily budget', () => {
-    const config = loadConfig(SignerSurfaceConfig, {});
+    const config = loadConfig(SignerSurfaceEnvironment, {});
     expect(config.relayerKeys).toEqual({ ok: true, keys: expect.objectContaining({ isEmpty: true }) });
     expect(config).toMatchObject({
       RELAYER_STUCK_AFTER_MS: 15_000,
@@ -60,7 +62,7 @@ describe('SignerSurfaceConfig relaying', () => {
     try {
       const file = path.join(dir, 'relayer-keys.json');
       fs.writeFileSync(file, JSON.stringify({ 'devnet-b': [KEY] }));
-      const config = loadConfig(SignerSurfaceConfig, { RELAYER_KEYS_FILE: file });
+      const config = loadConfig(SignerSurfaceEnvironment, { RELAYER_KEYS_FILE: file });
       expect(config.relayerKeys.ok && config.relayerKeys.keys.chains()).toEqual(['devnet-b']);
       expect(configProblemsOf({ RELAYER_KEYS_FILE: path.join(dir, 'none.json') })).toMatch(
         /RELAYER_KEYS_FILE .*none\.json cannot be read \(ENOENT\)/,
@@ -78,9 +80,9 @@ describe('SignerSurfaceConfig relaying', () => {
 
   it('bounds the fee bump (nodes need +10% to replace) and checks the wei settings', () => {
     expect(configProblemsOf({ RELAYER_FEE_BUMP_PERCENT: '9' })).toContain('RELAYER_FEE_BUMP_PERCENT');
-    expect(loadConfig(SignerSurfaceConfig, { RELAYER_FEE_BUMP_PERCENT: '10' }).RELAYER_FEE_BUMP_PERCENT).toBe(
-      10,
-    );
+    expect(
+      loadConfig(SignerSurfaceEnvironment, { RELAYER_FEE_BUMP_PERCENT: '10' }).RELAYER_FEE_BUMP_PERCENT,
+    ).toBe(10);
     expect(configProblemsOf({ SPONSORSHIP_DAILY_BUDGET_WEI: '1e18' })).toContain(
       'SPONSORSHIP_DAILY_BUDGET_WEI must be a decimal string of wei',
     );
@@ -90,7 +92,7 @@ describe('SignerSurfaceConfig relaying', () => {
     expect(configProblemsOf({ SPONSORSHIP_BUDGET_OVERRIDES: '{"key-1": 5}' })).toContain(
       'SPONSORSHIP_BUDGET_OVERRIDES["key-1"]',
     );
-    const config = loadConfig(SignerSurfaceConfig, {
+    const config = loadConfig(SignerSurfaceEnvironment, {
       RELAYER_MIN_BALANCE_WEI: '{"devnet-a": "1", "*": "2"}',
       SPONSORSHIP_DAILY_BUDGET_WEI: '1000000000000000000',
       SPONSORSHIP_BUDGET_OVERRIDES: '{"key-1": {"devnet-a": "5"}}',
