@@ -21,6 +21,7 @@ import {
 // @swapgw/chains/bitcoin-bridge, not through the index: only those need @scure/btc-signer.
 
 export * from './families/bitcoin/thorchain-memo';
+export * from './families/bitcoin/thornode-api';
 
 export { BITCOIN_NETWORKS, bip84CoinType, bitcoinNetworkOfAddress, SATS_PER_BTC, type BitcoinNetworkName };
 
