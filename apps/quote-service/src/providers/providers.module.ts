@@ -133,10 +133,12 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
     },
     {
       provide: ThorchainProvider,
-      inject: [QuoteServiceConfig, Clock],
-      useFactory: (config: QuoteServiceConfig, clock: Clock) =>
+      inject: [QuoteServiceConfig, Clock, ChainRegistry],
+      useFactory: (config: QuoteServiceConfig, clock: Clock, registry: ChainRegistry) =>
         config.THORNODE_URL
           ? new ThorchainProvider(new ThornodeClient(config.THORNODE_URL), clock, {
+              // The devnet's local THORNode names its EVM chains in the manifest.
+              chainPrefixes: registry.manifest?.bitcoin?.bridge.thornode?.chains ?? {},
               ...(config.THORCHAIN_AFFILIATE
                 ? { affiliate: config.THORCHAIN_AFFILIATE, affiliateBps: config.THORCHAIN_AFFILIATE_BPS }
                 : {}),

@@ -9,7 +9,12 @@ import {
   parseBitcoinBridgeDepositMemo,
   parseBitcoinBridgeRefundMemo,
   parseBitcoinBridgeReleaseMemo,
+  parseThorchainOutboundMemo,
+  parseThorchainSwapMemo,
   satsForUsdc,
+  thorchainAssetMatches,
+  thorchainRefundMemo,
+  fromThorchainUnits,
   usdcForSats,
 } from '@swapgw/chains/bitcoin-bridge';
 import { BitcoinDevnetKey } from '../bitcoin/bitcoin-keys';
@@ -34,6 +39,11 @@ export interface BitcoinBridgeEndpointOptions {
   vaultKey: BitcoinDevnetKey;
   /** Destinations by API chain id, as deposit memos name them (`=:devnet-a.USDC:…`). */
   destinations: Record<string, BitcoinBridgeDestination>;
+  /**
+   * The USDC each destination pays as a THORChain asset (`ETH.USDC-0X5FBD…`, the local THORNode's),
+   * so THORChain swap memos (`=:ETH.USDC-0AA3:0x…:LIMIT/…:AFFILIATE:FEE`) are read too.
+   */
+  thorchainAssets?: Record<string, { chain: string; decimals: number }>;
   logger: RelayerLogger;
 }
 
@@ -143,8 +153,10 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
     if (received === 0n) return;
 
     const memos = memosOf(tx);
-    const deposit = memos.length === 1 ? parseBitcoinBridgeDepositMemo(memos[0]) : undefined;
     const fields = { txid: tx.txid, sats: received.toString(), memos };
+    const thorchain = memos.length === 1 ? this.thorchainDeposit(memos[0], received) : undefined;
+    if (thorchain) return this.relayThorchain(tx, received, thorchain, fields);
+    const deposit = memos.length === 1 ? parseBitcoinBridgeDepositMemo(memos[0]) : undefined;
     if (!deposit) return this.refund(tx, received, 'no valid bridge memo', fields);
     const destination = this.options.destinations[deposit.destinationChain];
     const recipientKind = deposit.recipient.startsWith('0x') ? 'evm' : 'solana';
@@ -175,6 +187,70 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
   }
 
   /**
+   * A THORChain swap memo naming a destination's USDC: where it pays, the least it accepts in base
+   * units (the memo's limit is in 1e8 units), and what it pays: the swap at the bridge's price of
+   * what the vault received less the affiliate's bps, as the local THORNode quotes it.
+   */
+  private thorchainDeposit(
+    memo: string,
+    received: bigint,
+  ): { chain: string; recipient: string; minAmountOut: bigint; amount: bigint } | null | undefined {
+    const swap = parseThorchainSwapMemo(memo);
+    if (!swap) return undefined;
+    const entry = Object.entries(this.options.thorchainAssets ?? {}).find(([asset]) =>
+      thorchainAssetMatches(swap.asset, asset),
+    );
+    if (!entry) return null;
+    const [, { chain, decimals }] = entry;
+    const swapped = received - (received * BigInt(swap.affiliateBps ?? 0)) / 10_000n;
+    return {
+      chain,
+      recipient: swap.destination,
+      minAmountOut: fromThorchainUnits(swap.limit, decimals),
+      amount: usdcForSats(swapped, this.options.bridge),
+    };
+  }
+
+  private async relayThorchain(
+    tx: EsploraTransaction,
+    received: bigint,
+    deposit: { chain: string; recipient: string; minAmountOut: bigint; amount: bigint } | null,
+    fields: Record<string, unknown>,
+  ): Promise<void> {
+    const destination = deposit ? this.options.destinations[deposit.chain] : undefined;
+    if (
+      !deposit ||
+      !destination ||
+      destination.recipient !== 'evm' ||
+      !/^0x[0-9a-fA-F]{40}$/.test(deposit.recipient)
+    )
+      return this.refund(
+        tx,
+        received,
+        'the THORChain memo names no asset and recipient the bridge pays',
+        fields,
+        'thorchain',
+      );
+    if (deposit.amount === 0n || deposit.amount < deposit.minAmountOut)
+      return this.refund(
+        tx,
+        received,
+        `pays ${deposit.amount}, under the memo's limit ${deposit.minAmountOut}`,
+        fields,
+        'thorchain',
+      );
+    this.unreported.push({
+      sourceChain: this.chain,
+      sourceBridgeChainId: this.bridgeChainId,
+      nonce: bitcoinDepositNonce(tx.txid),
+      destinationBridgeChainId: destination.bridgeChainId,
+      recipient: deposit.recipient,
+      amount: deposit.amount,
+      depositTxHash: tx.txid,
+    });
+  }
+
+  /**
    * THORChain's refund: what the vault received, less the outbound fee, back to the address of the
    * deposit's first input. Kept in the vault (logged) when that leaves dust or the input's address
    * cannot be paid.
@@ -184,6 +260,7 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
     received: bigint,
     reason: string,
     fields: Record<string, unknown>,
+    memoFormat: 'devnet' | 'thorchain' = 'devnet',
   ): Promise<void> {
     if (this.refunded.has(tx.txid)) return;
     const spent = tx.vin[0]?.prevout;
@@ -202,7 +279,8 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
       this.refunded.add(tx.txid);
       return;
     }
-    const refundTxid = await this.payFromVault(refundTo, sats, bitcoinBridgeRefundMemo(tx.txid));
+    const memo = memoFormat === 'thorchain' ? thorchainRefundMemo(tx.txid) : bitcoinBridgeRefundMemo(tx.txid);
+    const refundTxid = await this.payFromVault(refundTo, sats, memo);
     this.refunded.add(tx.txid);
     this.options.logger.warn(
       {
@@ -244,6 +322,8 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
       if (release) this.releasedKeys.add(releaseKey(release.sourceChainId, release.nonce));
       const refunded = parseBitcoinBridgeRefundMemo(memo);
       if (refunded) this.refunded.add(refunded);
+      const thorchain = parseThorchainOutboundMemo(memo);
+      if (thorchain?.kind === 'refund') this.refunded.add(thorchain.inboundHash.toLowerCase());
     }
   }
 }

@@ -45,6 +45,15 @@ type TradingFlags = Pick<
 
 type Answer = { status: number; body: unknown };
 
+/**
+ * The THORChain chain prefix the devnet gives its EVM chains, as THORChain's own mocknet calls its
+ * local EVM chain ETH: devnet-a is `ETH`, devnet-b `BASE` (their USDC `ETH.USDC-0X…`, `BASE.USDC-0X…`).
+ */
+export const DEVNET_THORCHAIN_PREFIXES: Readonly<Record<string, string>> = {
+  'devnet-a': 'ETH',
+  'devnet-b': 'BASE',
+};
+
 /** THORChain's Bitcoin dust threshold (its bifrost ignores smaller inbounds): 10,000 sats. */
 export const THORCHAIN_BTC_DUST_THRESHOLD = 10_000n;
 /** How long THORNode's quotes hold their inbound address (its `expiry`): 15 minutes. */
