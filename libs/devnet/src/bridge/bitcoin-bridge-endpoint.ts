@@ -54,7 +54,11 @@ const BLOCK_TXS_PAGE = 25;
  * The Bitcoin side of the devnet bridge, which takes and pays native BTC as THORChain and
  * Chainflip do. Deposits: a payment to the vault with one OP_RETURN memo
  * `=:<chain>.USDC:<recipient>:<min out>` (bitcoinBridgeDepositMemo), read from confirmed blocks
- * through Esplora; the destination pays usdcForSats of what the vault received. A deposit that
+ * through Esplora; the destination pays usdcForSats of what the vault received. THORChain's own
+ * swap memo (`=:ETH.USDC-0AA3:0x…:LIMIT/…:AFFILIATE:FEE`, the asset one of `thorchainAssets`, as the
+ * local THORNode quotes it) is read too: an EVM recipient is paid usdcForSats of what the vault
+ * received less the affiliate's bps, unless under the memo's limit (1e8 units), and its refund
+ * carries THORChain's `REFUND:<TXID>`. A deposit that
  * names no chain we reach, or whose minimum out the price cannot meet, is refunded to the address
  * of its first input, less the outbound fee. Releases: the vault pays satsForUsdc of the transfer
  * less the outbound fee, with the memo `swapgw-bridge-release:<source>:<nonce>`; those memos (and

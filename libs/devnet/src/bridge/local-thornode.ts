@@ -45,6 +45,13 @@ type TradingFlags = Pick<
 
 type Answer = { status: number; body: unknown };
 
+const NORMAL_TRADING: TradingFlags = {
+  halted: false,
+  global_trading_paused: false,
+  chain_trading_paused: false,
+  chain_lp_actions_paused: false,
+};
+
 /**
  * The THORChain chain prefix the devnet gives its EVM chains, as THORChain's own mocknet calls its
  * local EVM chain ETH: devnet-a is `ETH`, devnet-b `BASE` (their USDC `ETH.USDC-0X…`, `BASE.USDC-0X…`).
@@ -80,12 +87,7 @@ export class LocalThornode {
 
   constructor(private readonly options: LocalThornodeOptions) {
     for (const chain of ['BTC', ...options.destinations.map((d) => d.prefix)])
-      this.flags.set(chain, {
-        halted: false,
-        global_trading_paused: false,
-        chain_trading_paused: false,
-        chain_lp_actions_paused: false,
-      });
+      this.flags.set(chain, { ...NORMAL_TRADING });
   }
 
   listen(port: number, host = '127.0.0.1'): Promise<number> {
@@ -339,7 +341,7 @@ export class LocalThornode {
 
   private flagsOf(chain: string): TradingFlags {
     const global = [...this.flags.values()].some((flags) => flags.global_trading_paused);
-    const flags = this.flags.get(chain)!;
+    const flags = this.flags.get(chain) ?? NORMAL_TRADING;
     return { ...flags, global_trading_paused: global };
   }
 

@@ -95,7 +95,7 @@ export class ThorchainProvider implements QuoteProvider {
     const recommended = BigInt(quote.recommended_min_amount_in ?? '0');
     if (amount < recommended)
       throw amountTooLow(tokenIn, recommended, 'under what THORNode recommends to cover the outbound fee');
-    this.checkInboundAddress(quote, bitcoin, fromChain);
+    const inboundAddress = this.checkInboundAddress(quote, bitcoin, fromChain);
 
     const expectedAmountOut = fromThorchainUnits(BigInt(quote.expected_amount_out), tokenOut.decimals);
     if (expectedAmountOut === 0n)
@@ -103,7 +103,8 @@ export class ThorchainProvider implements QuoteProvider {
     const slippageBps =
       context.slippageBps ?? autoSlippageBps({ priceImpactBps: quote.fees.slippage_bps ?? 0 });
     const minAmountOut = applySlippage(expectedAmountOut, slippageBps);
-    const streams = (quote.max_streaming_quantity ?? 0) > 1;
+    const streamingQuantity = quote.max_streaming_quantity ?? 0;
+    const streams = streamingQuantity > 1;
     const leg: RouteLeg = {
       kind: 'bridge',
       chain: fromChain.id,
@@ -114,13 +115,13 @@ export class ThorchainProvider implements QuoteProvider {
       expectedAmountOut: expectedAmountOut.toString(),
       minAmountOut: minAmountOut.toString(),
       slippageBps,
-      spender: quote.inbound_address!,
+      spender: inboundAddress,
       destinationChain: toChain.id,
       estimatedDurationSeconds: durationOf(quote),
       thorchain: {
         asset: toAsset,
         streamingInterval: streams ? STREAMING_INTERVAL : 0,
-        streamingQuantity: streams ? quote.max_streaming_quantity! : 0,
+        streamingQuantity: streams ? streamingQuantity : 0,
         ...(this.options.affiliate !== undefined
           ? { affiliate: this.options.affiliate, affiliateBps: this.options.affiliateBps ?? 0 }
           : {}),
@@ -161,14 +162,14 @@ export class ThorchainProvider implements QuoteProvider {
 
   /**
    * The quote's inbound address is Bitcoin's in inbound_addresses and an address of the chain's
-   * network, and it stays valid long enough to be paid: else THORNode answered something the
-   * deposit must not be built on (a failure, not a "no route").
+   * network, and it stays valid long enough to be paid: the address to pay; else THORNode answered
+   * something the deposit must not be built on (a failure, not a "no route").
    */
   private checkInboundAddress(
     quote: ThornodeQuoteSwap,
     bitcoin: ThornodeInboundAddress,
     chain: ChainDescriptor,
-  ): void {
+  ): string {
     const address = quote.inbound_address;
     if (address === undefined || address !== bitcoin.address)
       throw new Error(`THORNode quoted inbound address ${address}, not Bitcoin's ${bitcoin.address}`);
@@ -184,6 +185,7 @@ export class ThorchainProvider implements QuoteProvider {
       throw new Error(
         `THORNode's inbound address expires in ${leftSeconds} s, under the ${THORCHAIN_MIN_EXPIRY_SECONDS} s a deposit needs`,
       );
+    return address;
   }
 }
 

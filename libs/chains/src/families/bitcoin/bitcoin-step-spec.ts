@@ -46,7 +46,7 @@ export function bitcoinStepOf(input: LegStepInput, _chains: LegStepChains): LegS
     kind: 'bridge-deposit',
     vault: leg.spender,
     amount: input.spend.toString(),
-    memo: depositMemoOf(input),
+    memo: depositMemoOf(input, leg.destinationChain),
     ...(input.signerPublicKey !== undefined ? { signerPublicKey: input.signerPublicKey } : {}),
   };
   const fees = input.integratorFees ?? [];
@@ -60,7 +60,7 @@ export function bitcoinStepOf(input: LegStepInput, _chains: LegStepChains): LegS
  * and affiliate its quote priced, the recipient, the leg's minimum in THORChain's 1e8 units as the
  * limit); the devnet bridge's memo otherwise.
  */
-function depositMemoOf({ leg, recipient, minOut }: LegStepInput): string {
+function depositMemoOf({ leg, recipient, minOut }: LegStepInput, destinationChain: string): string {
   if (leg.thorchain)
     return thorchainSwapMemo({
       asset: leg.thorchain.asset,
@@ -73,7 +73,7 @@ function depositMemoOf({ leg, recipient, minOut }: LegStepInput): string {
         : {}),
     });
   return bitcoinBridgeDepositMemo({
-    destinationChain: leg.destinationChain!,
+    destinationChain,
     asset: leg.tokenOut.symbol,
     recipient,
     minAmountOut: minOut,

@@ -56,7 +56,6 @@ const CONTRACT_SUFFIX = /^[0-9A-F]{1,40}$/;
 const SHORT_CONTRACT_DIGITS = 4;
 /** Significant digits a limit keeps when a memo must be shortened further (rounded down: < 0.1 % looser). */
 const SHORT_LIMIT_DIGITS = 4;
-const UINT = /^(0|[1-9][0-9]{0,77})$/;
 const AFFILIATE = /^[a-z0-9+_.-]{1,64}$/i;
 const SWAP_PREFIXES = new Set(['=', 's', 'swap']);
 const HASH = /^(?:0x)?([0-9a-fA-F]{64})$/;
@@ -126,8 +125,8 @@ export function thorchainAssetMatches(memoAsset: string, asset: string): boolean
  * field cannot be written or the memo would not fit one OP_RETURN (80 bytes).
  */
 export function thorchainSwapMemo(memo: ThorchainSwapMemo): string {
-  if (parseThorchainAsset(memo.asset) === undefined)
-    throw new Error(`${memo.asset} is not a THORChain asset`);
+  const asset = parseThorchainAsset(memo.asset);
+  if (asset === undefined) throw new Error(`${memo.asset} is not a THORChain asset`);
   if (!/^[0-9A-Za-z]{20,90}$/.test(memo.destination))
     throw new Error(`${memo.destination} cannot be a THORChain destination`);
   if (memo.limit < 0n) throw new Error('the limit cannot be negative');
@@ -145,7 +144,6 @@ export function thorchainSwapMemo(memo: ThorchainSwapMemo): string {
 
   // Shortened only as far as needed to fit: the contract to its last digits (THORChain's fuzzy
   // match), then the limit in THORChain's shorthand, then the limit rounded down to 4 digits.
-  const asset = parseThorchainAsset(memo.asset)!;
   const shortAsset =
     asset.contract === undefined
       ? memo.asset
