@@ -179,15 +179,7 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
         `pays ${amount}, under the memo's minimum ${deposit.minAmountOut}`,
         fields,
       );
-    this.unreported.push({
-      sourceChain: this.chain,
-      sourceBridgeChainId: this.bridgeChainId,
-      nonce: bitcoinDepositNonce(tx.txid),
-      destinationBridgeChainId: destination.bridgeChainId,
-      recipient: deposit.recipient,
-      amount,
-      depositTxHash: tx.txid,
-    });
+    this.queueRelease(tx, destination, deposit.recipient, amount);
   }
 
   /**
@@ -243,13 +235,23 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
         fields,
         'thorchain',
       );
+    this.queueRelease(tx, destination, deposit.recipient, deposit.amount);
+  }
+
+  /** A deposit the relayer is to pay out on its destination, the txid as the bridge nonce. */
+  private queueRelease(
+    tx: EsploraTransaction,
+    destination: BitcoinBridgeDestination,
+    recipient: string,
+    amount: bigint,
+  ): void {
     this.unreported.push({
       sourceChain: this.chain,
       sourceBridgeChainId: this.bridgeChainId,
       nonce: bitcoinDepositNonce(tx.txid),
       destinationBridgeChainId: destination.bridgeChainId,
-      recipient: deposit.recipient,
-      amount: deposit.amount,
+      recipient,
+      amount,
       depositTxHash: tx.txid,
     });
   }

@@ -9,7 +9,6 @@ import {
   thorchainSwapProgress,
   usdcForSats,
 } from '@swapgw/chains/bitcoin-bridge';
-import { bitcoinStepOf } from '@swapgw/chains/families';
 import type { RouteLeg } from '@swapgw/contracts';
 import {
   bitcoinDevnetKey,
@@ -27,6 +26,7 @@ import { Contract, JsonRpcProvider } from 'ethers';
 import type { QuoteContext } from '../quote-provider';
 import { ThorchainProvider } from './thorchain.provider';
 import { ThornodeClient } from './thornode-client';
+import { depositMemoOf, devnetBitcoin } from './thorchain-test-support';
 
 // The one THORChain adapter driving the devnet: quoted by the devnet's local THORNode (its URL and
 // chain prefixes from the manifest, as quote-service reads them), the deposit built as the planner
@@ -46,17 +46,7 @@ describe('THORChain adapter on the devnet', () => {
   const thornodeUrl = () => bitcoin().bridge.thornode!.url;
   const usdcA = () => new Contract(chainA().tokens.USDC.address, ERC20_PERMIT_ABI, evm);
   const contextOf = (amountIn: bigint, recipient: string): QuoteContext => {
-    const fromChain: ChainDescriptor = {
-      id: bitcoin().id,
-      name: bitcoin().name,
-      family: 'bitcoin',
-      network: 'testnet',
-      caip2: 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328',
-      nativeSymbol: 'BTC',
-      nativeDecimals: 8,
-      devnet: true,
-      bitcoinNetwork: 'regtest',
-    };
+    const fromChain = devnetBitcoin(bitcoin());
     const toChain: ChainDescriptor = {
       id: chainA().id,
       name: chainA().name,
@@ -136,7 +126,7 @@ describe('THORChain adapter on the devnet', () => {
     const expected = usdcForSats(10_000_000n, bitcoin().bridge);
     expect(route.expectedAmountOut).toBe(expected);
 
-    const memo = memoOfStep(leg, recipient, BigInt(leg.minAmountOut));
+    const memo = depositMemoOf(leg, recipient, BigInt(leg.minAmountOut));
     expect(memo).toMatch(/^=:ETH\.USDC-[0-9A-F]{4,40}:0x/);
     const before = (await usdcA().balanceOf(recipient)) as bigint;
     const txid = await depositFor(leg, bitcoinDevnetKey('wallet', 5), memo);
@@ -157,7 +147,7 @@ describe('THORChain adapter on the devnet', () => {
     const [route] = await provider.quote(contextOf(2_000_000n, recipient), signal);
     const [leg] = route.legs;
     // A limit 1 % above what the swap pays.
-    const memo = memoOfStep(leg, recipient, (BigInt(leg.expectedAmountOut) * 101n) / 100n);
+    const memo = depositMemoOf(leg, recipient, (BigInt(leg.expectedAmountOut) * 101n) / 100n);
     const sender = bitcoinDevnetKey('wallet', 6);
     const txid = await depositFor(leg, sender, memo);
     const refund = await waitFor(
@@ -194,22 +184,3 @@ describe('THORChain adapter on the devnet', () => {
     expect(BigInt(paidBack.value)).toBe(2_000_000n - BigInt(bitcoin().bridge.outboundFeeSats));
   });
 });
-
-/** The memo of the deposit step the planner builds for the leg. */
-function memoOfStep(leg: RouteLeg, recipient: string, minOut: bigint): string {
-  const spec = bitcoinStepOf(
-    {
-      step: { legIndex: 0, kind: 'bridge', signing: 'bitcoin-psbt' },
-      leg,
-      spend: BigInt(leg.amountIn),
-      minOut,
-      signer: 'bcrt1q',
-      recipient,
-      finalRecipient: recipient,
-      deadline: 0n,
-      sponsored: true,
-    },
-    {} as never,
-  );
-  return spec.bitcoin!.memo;
-}

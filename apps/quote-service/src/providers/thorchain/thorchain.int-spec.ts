@@ -8,8 +8,6 @@ import {
   thorchainSwapProgress,
   usdcForSats,
 } from '@swapgw/chains/bitcoin-bridge';
-import { bitcoinStepOf } from '@swapgw/chains/families';
-import type { RouteLeg } from '@swapgw/contracts';
 import { SystemClock } from '@swapgw/runtime';
 import {
   bitcoinDevnetKey,
@@ -23,6 +21,7 @@ import { NoRouteError } from '../no-route.error';
 import type { QuoteContext } from '../quote-provider';
 import { ThorchainProvider } from './thorchain.provider';
 import { ThornodeClient } from './thornode-client';
+import { depositMemoOf, devnetBitcoin, realNetwork } from './thorchain-test-support';
 
 // The THORChain adapter against the devnet's local THORNode (libs/devnet), over HTTP, in front of
 // the real local Bitcoin chain: the same API, answers and error answers as THORNode's.
@@ -32,17 +31,7 @@ const ETH_USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const ETH_ROUTER = '0xD37BbE5744D730a1d98d8DC97c42F0Ca46aD7146';
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
-const ethereum: ChainDescriptor = {
-  id: 'ethereum',
-  name: 'Ethereum',
-  family: 'evm',
-  network: 'mainnet',
-  evmChainId: 1,
-  caip2: 'eip155:1',
-  nativeSymbol: 'ETH',
-  nativeDecimals: 18,
-  devnet: false,
-};
+const ethereum = realNetwork('ethereum');
 
 describe('THORChain adapter against the local THORNode', () => {
   let bitcoin: BitcoinDevnetHandle;
@@ -107,17 +96,7 @@ describe('THORChain adapter against the local THORNode', () => {
     url = `http://127.0.0.1:${await thornode.listen(0)}`;
     client = new ThornodeClient(url);
     provider = new ThorchainProvider(client, new SystemClock(), { affiliate: 'sg', affiliateBps: 10 });
-    bitcoinChain = {
-      id: bitcoin.manifest.id,
-      name: bitcoin.manifest.name,
-      family: 'bitcoin',
-      network: 'testnet',
-      caip2: 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328',
-      nativeSymbol: 'BTC',
-      nativeDecimals: 8,
-      devnet: true,
-      bitcoinNetwork: 'regtest',
-    };
+    bitcoinChain = devnetBitcoin(bitcoin.manifest);
   }, 60_000);
   afterAll(async () => {
     await thornode?.close();
@@ -159,7 +138,7 @@ describe('THORChain adapter against the local THORNode', () => {
       },
       signal,
     );
-    const ours = parseThorchainSwapMemo(memoOfStep(leg))!;
+    const ours = parseThorchainSwapMemo(depositMemoOf(leg, RECIPIENT))!;
     const theirs = parseThorchainSwapMemo(thornodeQuote.memo!)!;
     expect(thorchainAssetMatches(ours.asset, theirs.asset)).toBe(true);
     expect({ ...ours, asset: theirs.asset, limit: 0n }).toEqual({ ...theirs, limit: 0n });
@@ -234,7 +213,7 @@ describe('THORChain adapter against the local THORNode', () => {
       vout: u.vout,
       value: BigInt(u.value),
     }));
-    const memo = memoOfStep(leg);
+    const memo = depositMemoOf(leg, RECIPIENT);
     const payment = signPayment({
       key,
       coins,
@@ -259,22 +238,3 @@ describe('THORChain adapter against the local THORNode', () => {
     ]);
   });
 });
-
-/** The memo of the deposit step the planner builds for the leg (to the quote's recipient, at its minimum). */
-function memoOfStep(leg: RouteLeg): string {
-  const spec = bitcoinStepOf(
-    {
-      step: { legIndex: 0, kind: 'bridge', signing: 'bitcoin-psbt' },
-      leg,
-      spend: BigInt(leg.amountIn),
-      minOut: BigInt(leg.minAmountOut),
-      signer: 'bcrt1q',
-      recipient: RECIPIENT,
-      finalRecipient: RECIPIENT,
-      deadline: 0n,
-      sponsored: true,
-    },
-    {} as never,
-  );
-  return spec.bitcoin!.memo;
-}

@@ -1,43 +1,22 @@
-import type { ChainDescriptor } from '@swapgw/chains';
 import {
   parseThorchainSwapMemo,
   type ThornodeInboundAddress,
   type ThornodeQuoteSwap,
 } from '@swapgw/chains/bitcoin-bridge';
-import { bitcoinStepOf } from '@swapgw/chains/families';
 import { ManualClock } from '@swapgw/runtime';
 import { NoRouteError } from '../no-route.error';
 import type { QuoteContext } from '../quote-provider';
 import type { ThornodeQuoteSwapRequest } from './thornode-client';
 import { ThorchainProvider } from './thorchain.provider';
+import { depositMemoOf, realNetwork } from './thorchain-test-support';
 
 const NOW_S = 1_764_460_800;
 const VAULT = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 
-const bitcoin: ChainDescriptor = {
-  id: 'bitcoin',
-  name: 'Bitcoin',
-  family: 'bitcoin',
-  network: 'mainnet',
-  caip2: 'bip122:000000000019d6689c085ae165831e93',
-  nativeSymbol: 'BTC',
-  nativeDecimals: 8,
-  devnet: false,
-  bitcoinNetwork: 'mainnet',
-};
-const base: ChainDescriptor = {
-  id: 'base',
-  name: 'Base',
-  family: 'evm',
-  network: 'mainnet',
-  evmChainId: 8453,
-  caip2: 'eip155:8453',
-  nativeSymbol: 'ETH',
-  nativeDecimals: 18,
-  devnet: false,
-};
+const bitcoin = realNetwork('bitcoin');
+const base = realNetwork('base');
 
 /** inbound_addresses as THORNode answers it (mainnet, abridged to the chains the route touches). */
 function inboundAddresses(overrides: Partial<Record<'BTC' | 'BASE', Partial<ThornodeInboundAddress>>> = {}) {
@@ -220,22 +199,8 @@ describe('ThorchainProvider', () => {
       affiliateBps: 15,
     });
     expect(route.estimatedDurationSeconds).toBe(650);
-    const step = bitcoinStepOf(
-      {
-        step: { legIndex: 0, kind: 'bridge', signing: 'bitcoin-psbt' },
-        leg,
-        spend: BigInt(leg.amountIn),
-        minOut: BigInt(leg.minAmountOut),
-        signer: 'bc1qsigner',
-        recipient: RECIPIENT,
-        finalRecipient: RECIPIENT,
-        deadline: 0n,
-        sponsored: true,
-      },
-      { familyOf: () => 'bitcoin' } as never,
-    );
-    expect(step.bitcoin?.vault).toBe(VAULT);
-    expect(parseThorchainSwapMemo(step.bitcoin!.memo)).toMatchObject({
+    expect(leg.spender).toBe(VAULT);
+    expect(parseThorchainSwapMemo(depositMemoOf(leg, RECIPIENT))).toMatchObject({
       destination: RECIPIENT,
       streamingInterval: 1,
       streamingQuantity: 8,
