@@ -32,7 +32,7 @@ const NO_ROUTE_ERRORS: [RegExp, NoRouteReason][] = [
     /pool .*(does not exist|not available|is not)|unknown (asset|chain)|bad (from|to)_asset|invalid (asset|symbol)|halt|paused|not supported/i,
     'PAIR_NOT_SUPPORTED',
   ],
-  [/destination|address/i, 'PAIR_NOT_SUPPORTED'],
+  [/(bad|invalid) destination|destination address/i, 'PAIR_NOT_SUPPORTED'],
 ];
 
 /** The THORNode REST API the THORChain adapter reads: inbound addresses and swap quotes. */
