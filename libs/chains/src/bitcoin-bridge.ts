@@ -20,6 +20,9 @@ import {
 // services (they build deposits) and libs/devnet (its relayer reads them). Imported as
 // @swapgw/chains/bitcoin-bridge, not through the index: only those need @scure/btc-signer.
 
+export * from './families/bitcoin/thorchain-memo';
+export * from './families/bitcoin/thornode-api';
+
 export { BITCOIN_NETWORKS, bip84CoinType, bitcoinNetworkOfAddress, SATS_PER_BTC, type BitcoinNetworkName };
 
 /**

@@ -14,6 +14,11 @@ export { BridgeRelayer } from './bridge/bridge-relayer';
 export type { RelayerLogger } from './bridge/bridge-relayer';
 export { EvmBridgeEndpoint } from './bridge/evm-bridge-endpoint';
 export { SolanaBridgeEndpoint, readVaultTransaction } from './bridge/solana-bridge-endpoint';
+export {
+  LocalThornode,
+  THORCHAIN_BTC_DUST_THRESHOLD,
+  type LocalThornodeDestination,
+} from './bridge/local-thornode';
 export type { VaultTransactionView } from './bridge/solana-bridge-endpoint';
 export * from './solana';
 export * from './replica';

@@ -5,6 +5,8 @@ import { BridgeRelayer, RelayerLogger } from './bridge/bridge-relayer';
 import { EvmBridgeEndpoint } from './bridge/evm-bridge-endpoint';
 import { SolanaBridgeEndpoint } from './bridge/solana-bridge-endpoint';
 import { BitcoinBridgeDestination, BitcoinBridgeEndpoint } from './bridge/bitcoin-bridge-endpoint';
+import { DEVNET_THORCHAIN_PREFIXES, LocalThornode, LocalThornodeDestination } from './bridge/local-thornode';
+import { thorchainAssetOf } from '@swapgw/chains/bitcoin-bridge';
 import { bitcoinDevnetKey } from './bitcoin/bitcoin-keys';
 import { EsploraClient } from './bitcoin/esplora-client';
 import { loadEvmArtifacts } from '@swapgw/evm-contracts';
@@ -107,9 +109,16 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
   const nodes: AnvilNode[] = [];
   let solana: SolanaDevnetHandle | undefined;
   let bitcoin: BitcoinDevnetHandle | undefined;
+  let thornode: LocalThornode | undefined;
   let cosmos: CosmosDevnetHandle | undefined;
   const stopNodes = async () => {
-    await Promise.all([...nodes.map((n) => n.stop()), solana?.stop(), bitcoin?.stop(), cosmos?.stop()]);
+    await Promise.all([
+      ...nodes.map((n) => n.stop()),
+      solana?.stop(),
+      bitcoin?.stop(),
+      cosmos?.stop(),
+      thornode?.close(),
+    ]);
   };
   try {
     const [cosmosStarted, solanaStarted, bitcoinStarted, ...started] = await Promise.allSettled([
@@ -174,6 +183,42 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
       );
     }
 
+    // THORChain's API over the bridge's Bitcoin end: each EVM chain's USDC as a THORChain asset.
+    const thorchainDestinations: (LocalThornodeDestination & { chain: string })[] = chains.flatMap(
+      (chain) => {
+        const prefix = DEVNET_THORCHAIN_PREFIXES[chain.id];
+        const usdc = chain.tokens[chain.bridge.token];
+        return prefix && usdc
+          ? [
+              {
+                chain: chain.id,
+                prefix,
+                asset: thorchainAssetOf(prefix, { symbol: chain.bridge.token, address: usdc.address }),
+                decimals: usdc.decimals,
+                inboundAddress: chain.bridge.address,
+              },
+            ]
+          : [];
+      },
+    );
+    const bitcoinBridgeDurationSeconds = estimateBitcoinBridgeDurationSeconds(
+      pollIntervalMs,
+      bitcoinBlockMs,
+      options.blockTimeSeconds,
+    );
+    thornode = new LocalThornode({
+      bitcoin: {
+        vault: bitcoinChain.manifest.bridge.vault,
+        terms: bitcoinChain.manifest.bridge,
+        esplora: new EsploraClient(bitcoinChain.manifest.esploraUrl),
+        blockMs: bitcoinBlockMs,
+      },
+      destinations: thorchainDestinations,
+      estimatedDurationSeconds: bitcoinBridgeDurationSeconds,
+    });
+    const thornodeHost = options.host ?? '127.0.0.1';
+    const thornodeUrl = `http://${thornodeHost}:${await thornode.listen(0, thornodeHost)}`;
+
     const bridgeRelayer = new BridgeRelayer(
       [
         ...chains.map(
@@ -205,6 +250,9 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
             ...chains.map((chain) => [chain.id, { bridgeChainId: BigInt(chain.chainId), recipient: 'evm' }]),
             [solanaChain.id, { bridgeChainId: BigInt(solanaChain.bridge.chainId), recipient: 'solana' }],
           ]) as Record<string, BitcoinBridgeDestination>,
+          thorchainAssets: Object.fromEntries(
+            thorchainDestinations.map((d) => [d.asset, { chain: d.chain, decimals: d.decimals }]),
+          ),
           logger,
         }),
       ],
@@ -241,11 +289,11 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
         ...bitcoinChain.manifest,
         bridge: {
           ...bitcoinChain.manifest.bridge,
-          estimatedDurationSeconds: estimateBitcoinBridgeDurationSeconds(
-            pollIntervalMs,
-            bitcoinBlockMs,
-            options.blockTimeSeconds,
-          ),
+          estimatedDurationSeconds: bitcoinBridgeDurationSeconds,
+          thornode: {
+            url: thornodeUrl,
+            chains: Object.fromEntries(thorchainDestinations.map((d) => [d.chain, d.prefix])),
+          },
         },
       },
       cosmos: cosmosChains.chains.map((chain) => chain.manifest),

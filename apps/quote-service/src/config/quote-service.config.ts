@@ -106,6 +106,28 @@ export class QuoteServiceConfig extends KafkaServiceEnvironment {
   @Matches(/^(https?:\/\/\S+|off)$/, { message: 'ACROSS_API_URL must be an http(s) URL or off' })
   ACROSS_API_URL: string = 'https://app.across.to/api';
 
+  /**
+   * THORNode REST API base URL (/thorchain/inbound_addresses and /thorchain/quote/swap are
+   * appended): swaps out of native Bitcoin through THORChain. Unset = the thorchain provider is off.
+   * The devnet and the mainnet replica serve the same API locally (their manifest's `thornode.url`).
+   */
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'THORNODE_URL must be an http(s) URL' })
+  THORNODE_URL?: string;
+
+  /** The operator's THORName (or THOR address) written as THORChain's affiliate in every swap memo; unset = none. */
+  @IsOptional()
+  @Matches(/^([a-z0-9+_.-]{1,30}|thor1[02-9ac-hj-np-z]{38,58})$/, {
+    message: 'THORCHAIN_AFFILIATE must be a THORName or a thor1 address',
+  })
+  THORCHAIN_AFFILIATE?: string;
+
+  /** THORChain's affiliate fee for THORCHAIN_AFFILIATE, in bps of the input (THORChain's cap: 1000). */
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  THORCHAIN_AFFILIATE_BPS: number = 0;
+
   /** 0x API base URL (GET /swap/allowance-holder/quote is appended); used once ZEROX_API_KEY is set. */
   @Matches(HTTP_URL, { message: 'ZEROX_API_URL must be an http(s) URL' })
   ZEROX_API_URL: string = 'https://api.0x.org';

@@ -11,4 +11,5 @@ export const ProviderNames = {
   jupiter: 'jupiter',
   zeroX: '0x',
   across: 'across',
+  thorchain: 'thorchain',
 } as const;

@@ -12,6 +12,9 @@ import { UniswapV2Quoter } from './uniswap-v2-quoter';
 import { UniswapV3Provider } from './uniswap-v3.provider';
 import { UniswapV3Quoter } from './uniswap-v3-quoter';
 import { ZeroXProvider } from './zero-x.provider';
+import { ThorchainProvider } from './thorchain/thorchain.provider';
+import { ThornodeClient } from './thorchain/thornode-client';
+import { Clock } from '@swapgw/runtime';
 import { TokenTaxProbe } from './token-tax-probe';
 import { TaxedTokenGuard } from './taxed-token-guard';
 import { ChainFamilies } from '@swapgw/chains/families';
@@ -26,8 +29,8 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
 
 /**
  * The quote providers: Uniswap V2 and V3 and the devnet bridge (on chain reads through the registry)
- * always; Across unless ACROSS_API_URL is off; LI.FI and Jupiter when their API URL is configured, 0x
- * when its API key is (null otherwise).
+ * always; Across unless ACROSS_API_URL is off; LI.FI, Jupiter and THORChain when their API URL is
+ * configured, 0x when its API key is (null otherwise).
  */
 @Module({
   imports: [ChainsModule],
@@ -129,6 +132,20 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
           : new AcrossProvider(registry, quoter, thresholds, { baseUrl: config.ACROSS_API_URL }),
     },
     {
+      provide: ThorchainProvider,
+      inject: [QuoteServiceConfig, Clock, ChainRegistry],
+      useFactory: (config: QuoteServiceConfig, clock: Clock, registry: ChainRegistry) =>
+        config.THORNODE_URL
+          ? new ThorchainProvider(new ThornodeClient(config.THORNODE_URL), clock, {
+              // The devnet's local THORNode names its EVM chains in the manifest.
+              chainPrefixes: registry.manifest?.bitcoin?.bridge.thornode?.chains ?? {},
+              ...(config.THORCHAIN_AFFILIATE
+                ? { affiliate: config.THORCHAIN_AFFILIATE, affiliateBps: config.THORCHAIN_AFFILIATE_BPS }
+                : {}),
+            })
+          : null,
+    },
+    {
       provide: QUOTE_PROVIDERS,
       inject: [
         UniswapV2Provider,
@@ -138,6 +155,7 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
         LifiProvider,
         JupiterProvider,
         ZeroXProvider,
+        ThorchainProvider,
       ],
       useFactory: (...providers: (QuoteProvider | null)[]): QuoteProvider[] =>
         providers.filter((provider): provider is QuoteProvider => provider !== null),

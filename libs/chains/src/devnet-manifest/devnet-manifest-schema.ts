@@ -92,6 +92,8 @@ export interface DevnetBitcoinView {
     /** The miner fee each BTC payout bears, taken from what it pays (THORChain's outbound fee). */
     outboundFeeSats: number;
     estimatedDurationSeconds: number;
+    /** The local THORNode over this end (THORNODE_URL) and the THORChain prefix of each EVM chain. */
+    thornode?: { url: string; chains: Record<string, string> };
   };
 }
 
@@ -361,4 +363,9 @@ export interface BitcoinDevnetBridge {
   feeBps: number;
   /** The miner fee each BTC payout of the bridge bears (BitcoinBridgeTerms.outboundFeeSats). */
   outboundFeeSats: number;
+  /**
+   * The local THORNode serving THORChain's API over this end (quote-service's THORNODE_URL), and
+   * the THORChain chain prefix it gives each devnet EVM chain (`{"devnet-a": "ETH", …}`).
+   */
+  thornode?: { url: string; chains: Record<string, string> };
 }

@@ -231,6 +231,18 @@ function bitcoinProblems(bitcoin: unknown): string[] {
     isNonNegativeInteger(bridge.estimatedDurationSeconds),
     'bridge.estimatedDurationSeconds must be a non-negative integer',
   );
+  const thornode = bridge.thornode;
+  expect(
+    thornode === undefined ||
+      (isObject(thornode) &&
+        typeof thornode.url === 'string' &&
+        /^https?:\/\//.test(thornode.url) &&
+        isObject(thornode.chains) &&
+        Object.values(thornode.chains).every(
+          (prefix) => typeof prefix === 'string' && /^[A-Z][A-Z0-9]{1,9}$/.test(prefix),
+        )),
+    'bridge.thornode must be {url, chains} (an http URL, THORChain prefixes by chain id)',
+  );
   return problems;
 }
 

@@ -9,7 +9,12 @@ import {
   parseBitcoinBridgeDepositMemo,
   parseBitcoinBridgeRefundMemo,
   parseBitcoinBridgeReleaseMemo,
+  parseThorchainOutboundMemo,
+  parseThorchainSwapMemo,
   satsForUsdc,
+  thorchainAssetMatches,
+  thorchainRefundMemo,
+  fromThorchainUnits,
   usdcForSats,
 } from '@swapgw/chains/bitcoin-bridge';
 import { BitcoinDevnetKey } from '../bitcoin/bitcoin-keys';
@@ -34,6 +39,11 @@ export interface BitcoinBridgeEndpointOptions {
   vaultKey: BitcoinDevnetKey;
   /** Destinations by API chain id, as deposit memos name them (`=:devnet-a.USDC:…`). */
   destinations: Record<string, BitcoinBridgeDestination>;
+  /**
+   * The USDC each destination pays as a THORChain asset (`ETH.USDC-0X5FBD…`, the local THORNode's),
+   * so THORChain swap memos (`=:ETH.USDC-0AA3:0x…:LIMIT/…:AFFILIATE:FEE`) are read too.
+   */
+  thorchainAssets?: Record<string, { chain: string; decimals: number }>;
   logger: RelayerLogger;
 }
 
@@ -44,7 +54,11 @@ const BLOCK_TXS_PAGE = 25;
  * The Bitcoin side of the devnet bridge, which takes and pays native BTC as THORChain and
  * Chainflip do. Deposits: a payment to the vault with one OP_RETURN memo
  * `=:<chain>.USDC:<recipient>:<min out>` (bitcoinBridgeDepositMemo), read from confirmed blocks
- * through Esplora; the destination pays usdcForSats of what the vault received. A deposit that
+ * through Esplora; the destination pays usdcForSats of what the vault received. THORChain's own
+ * swap memo (`=:ETH.USDC-0AA3:0x…:LIMIT/…:AFFILIATE:FEE`, the asset one of `thorchainAssets`, as the
+ * local THORNode quotes it) is read too: an EVM recipient is paid usdcForSats of what the vault
+ * received less the affiliate's bps, unless under the memo's limit (1e8 units), and its refund
+ * carries THORChain's `REFUND:<TXID>`. A deposit that
  * names no chain we reach, or whose minimum out the price cannot meet, is refunded to the address
  * of its first input, less the outbound fee. Releases: the vault pays satsForUsdc of the transfer
  * less the outbound fee, with the memo `swapgw-bridge-release:<source>:<nonce>`; those memos (and
@@ -143,8 +157,10 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
     if (received === 0n) return;
 
     const memos = memosOf(tx);
-    const deposit = memos.length === 1 ? parseBitcoinBridgeDepositMemo(memos[0]) : undefined;
     const fields = { txid: tx.txid, sats: received.toString(), memos };
+    const thorchain = memos.length === 1 ? this.thorchainDeposit(memos[0], received) : undefined;
+    if (thorchain) return this.relayThorchain(tx, received, thorchain, fields);
+    const deposit = memos.length === 1 ? parseBitcoinBridgeDepositMemo(memos[0]) : undefined;
     if (!deposit) return this.refund(tx, received, 'no valid bridge memo', fields);
     const destination = this.options.destinations[deposit.destinationChain];
     const recipientKind = deposit.recipient.startsWith('0x') ? 'evm' : 'solana';
@@ -163,12 +179,78 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
         `pays ${amount}, under the memo's minimum ${deposit.minAmountOut}`,
         fields,
       );
+    this.queueRelease(tx, destination, deposit.recipient, amount);
+  }
+
+  /**
+   * A THORChain swap memo naming a destination's USDC: where it pays, the least it accepts in base
+   * units (the memo's limit is in 1e8 units), and what it pays: the swap at the bridge's price of
+   * what the vault received less the affiliate's bps, as the local THORNode quotes it.
+   */
+  private thorchainDeposit(
+    memo: string,
+    received: bigint,
+  ): { chain: string; recipient: string; minAmountOut: bigint; amount: bigint } | null | undefined {
+    const swap = parseThorchainSwapMemo(memo);
+    if (!swap) return undefined;
+    const entry = Object.entries(this.options.thorchainAssets ?? {}).find(([asset]) =>
+      thorchainAssetMatches(swap.asset, asset),
+    );
+    if (!entry) return null;
+    const [, { chain, decimals }] = entry;
+    const swapped = received - (received * BigInt(swap.affiliateBps ?? 0)) / 10_000n;
+    return {
+      chain,
+      recipient: swap.destination,
+      minAmountOut: fromThorchainUnits(swap.limit, decimals),
+      amount: usdcForSats(swapped, this.options.bridge),
+    };
+  }
+
+  private async relayThorchain(
+    tx: EsploraTransaction,
+    received: bigint,
+    deposit: { chain: string; recipient: string; minAmountOut: bigint; amount: bigint } | null,
+    fields: Record<string, unknown>,
+  ): Promise<void> {
+    const destination = deposit ? this.options.destinations[deposit.chain] : undefined;
+    if (
+      !deposit ||
+      !destination ||
+      destination.recipient !== 'evm' ||
+      !/^0x[0-9a-fA-F]{40}$/.test(deposit.recipient)
+    )
+      return this.refund(
+        tx,
+        received,
+        'the THORChain memo names no asset and recipient the bridge pays',
+        fields,
+        'thorchain',
+      );
+    if (deposit.amount === 0n || deposit.amount < deposit.minAmountOut)
+      return this.refund(
+        tx,
+        received,
+        `pays ${deposit.amount}, under the memo's limit ${deposit.minAmountOut}`,
+        fields,
+        'thorchain',
+      );
+    this.queueRelease(tx, destination, deposit.recipient, deposit.amount);
+  }
+
+  /** A deposit the relayer is to pay out on its destination, the txid as the bridge nonce. */
+  private queueRelease(
+    tx: EsploraTransaction,
+    destination: BitcoinBridgeDestination,
+    recipient: string,
+    amount: bigint,
+  ): void {
     this.unreported.push({
       sourceChain: this.chain,
       sourceBridgeChainId: this.bridgeChainId,
       nonce: bitcoinDepositNonce(tx.txid),
       destinationBridgeChainId: destination.bridgeChainId,
-      recipient: deposit.recipient,
+      recipient,
       amount,
       depositTxHash: tx.txid,
     });
@@ -184,6 +266,7 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
     received: bigint,
     reason: string,
     fields: Record<string, unknown>,
+    memoFormat: 'devnet' | 'thorchain' = 'devnet',
   ): Promise<void> {
     if (this.refunded.has(tx.txid)) return;
     const spent = tx.vin[0]?.prevout;
@@ -202,7 +285,8 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
       this.refunded.add(tx.txid);
       return;
     }
-    const refundTxid = await this.payFromVault(refundTo, sats, bitcoinBridgeRefundMemo(tx.txid));
+    const memo = memoFormat === 'thorchain' ? thorchainRefundMemo(tx.txid) : bitcoinBridgeRefundMemo(tx.txid);
+    const refundTxid = await this.payFromVault(refundTo, sats, memo);
     this.refunded.add(tx.txid);
     this.options.logger.warn(
       {
@@ -244,6 +328,8 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
       if (release) this.releasedKeys.add(releaseKey(release.sourceChainId, release.nonce));
       const refunded = parseBitcoinBridgeRefundMemo(memo);
       if (refunded) this.refunded.add(refunded);
+      const thorchain = parseThorchainOutboundMemo(memo);
+      if (thorchain?.kind === 'refund') this.refunded.add(thorchain.inboundHash.toLowerCase());
     }
   }
 }

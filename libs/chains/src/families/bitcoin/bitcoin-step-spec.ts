@@ -1,5 +1,6 @@
 import type { BitcoinStepSpec, RouteLeg, SponsoredStepSpec } from '@swapgw/contracts';
 import { bitcoinBridgeDepositMemo, bitcoinRecipientToBytes32 } from '../../bitcoin-bridge';
+import { thorchainSwapMemo, toThorchainUnits } from './thorchain-memo';
 import type {
   BridgePayout,
   LegStepChains,
@@ -45,18 +46,38 @@ export function bitcoinStepOf(input: LegStepInput, _chains: LegStepChains): LegS
     kind: 'bridge-deposit',
     vault: leg.spender,
     amount: input.spend.toString(),
-    memo: bitcoinBridgeDepositMemo({
-      destinationChain: leg.destinationChain,
-      asset: leg.tokenOut.symbol,
-      recipient: input.recipient,
-      minAmountOut: input.minOut,
-    }),
+    memo: depositMemoOf(input, leg.destinationChain),
     ...(input.signerPublicKey !== undefined ? { signerPublicKey: input.signerPublicKey } : {}),
   };
   const fees = input.integratorFees ?? [];
   if (fees.length > 0)
     bitcoin.integratorFees = fees.map((fee) => ({ recipient: fee.recipient, amount: fee.amount.toString() }));
   return { kind: leg.kind, call: null, bitcoin, sponsored: BITCOIN_FEE_WALLET };
+}
+
+/**
+ * The deposit's OP_RETURN memo: THORChain's swap memo for a `thorchain` leg (the asset, streaming
+ * and affiliate its quote priced, the recipient, the leg's minimum in THORChain's 1e8 units as the
+ * limit); the devnet bridge's memo otherwise.
+ */
+function depositMemoOf({ leg, recipient, minOut }: LegStepInput, destinationChain: string): string {
+  if (leg.thorchain)
+    return thorchainSwapMemo({
+      asset: leg.thorchain.asset,
+      destination: recipient,
+      limit: toThorchainUnits(minOut, leg.tokenOut.decimals),
+      streamingInterval: leg.thorchain.streamingInterval,
+      streamingQuantity: leg.thorchain.streamingQuantity,
+      ...(leg.thorchain.affiliate !== undefined
+        ? { affiliate: leg.thorchain.affiliate, affiliateBps: leg.thorchain.affiliateBps ?? 0 }
+        : {}),
+    });
+  return bitcoinBridgeDepositMemo({
+    destinationChain,
+    asset: leg.tokenOut.symbol,
+    recipient,
+    minAmountOut: minOut,
+  });
 }
 
 /** A bridge pays a Bitcoin wallet with `depositTo`: its witness program as the 32-byte recipient. */

@@ -15,7 +15,12 @@ import {
 } from 'class-validator';
 import { BASE_UNITS_AMOUNT } from './quote-formats';
 import { MAX_INTEGRATOR_FEE_BPS, MAX_INTEGRATOR_FEE_RECIPIENTS } from './quote-request';
-import { RouteAcrossDeposit, RouteCall, RouteSolanaTransaction } from './route-prebuilt-transactions';
+import {
+  RouteAcrossDeposit,
+  RouteCall,
+  RouteSolanaTransaction,
+  RouteThorchainSwap,
+} from './route-prebuilt-transactions';
 
 /** A token as a plan needs it; `address` null is the chain's native coin. */
 export class TokenRef {
@@ -208,6 +213,12 @@ export class RouteLeg {
   @ValidateNested()
   @Type(() => RouteAcrossDeposit)
   across?: RouteAcrossDeposit;
+
+  /** Bridge legs of provider `thorchain`: what the deposit's memo says (see RouteThorchainSwap). */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RouteThorchainSwap)
+  thorchain?: RouteThorchainSwap;
 
   /** Solana swap legs of an aggregator: the prebuilt transaction (see RouteSolanaTransaction). */
   @IsOptional()

@@ -114,3 +114,41 @@ export class RouteAcrossDeposit {
   @Min(0)
   exclusivityDeadline!: number;
 }
+
+/**
+ * What a THORChain swap deposit needs beyond the leg's own fields (`spender` is the inbound
+ * address, the vault the deposit pays), as THORNode's /thorchain/quote/swap answered it: the asset
+ * paid out (THORChain notation, `BASE.USDC-0X8335…`), the streaming parameters the quote priced,
+ * the affiliate, and the quote's `expiry`. The deposit's memo is written at build from these, the
+ * recipient and the leg's minimum: `=:ASSET:DESTINATION:LIMIT/INTERVAL/QUANTITY:AFFILIATE:FEE`.
+ */
+export class RouteThorchainSwap {
+  @Matches(/^[A-Z][A-Z0-9]{1,9}\.[A-Z0-9]{1,20}(-0X[0-9A-F]{40})?$/)
+  asset!: string;
+
+  /** Blocks between sub-swaps (0: not streaming). */
+  @IsInt()
+  @Min(0)
+  streamingInterval!: number;
+
+  /** Number of sub-swaps (0: THORChain chooses). */
+  @IsInt()
+  @Min(0)
+  streamingQuantity!: number;
+
+  /** The THORName or THOR address paid THORChain's affiliate fee, with its bps. */
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  affiliate?: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  affiliateBps?: number;
+
+  /** Unix seconds: deposit before it (the inbound address may rotate after). */
+  @IsInt()
+  @Min(0)
+  expiry!: number;
+}

@@ -1,0 +1,24 @@
+import type { ChainDescriptor } from '@swapgw/chains';
+
+/**
+ * THORChain's chain prefix of the EVM networks it trades on, by EVM chain id: the prefix of their
+ * assets (`BASE.USDC-0X8335…`) and of their inbound_addresses entry.
+ */
+const THORCHAIN_EVM_CHAINS: Readonly<Record<number, string>> = {
+  1: 'ETH',
+  56: 'BSC',
+  8453: 'BASE',
+  42161: 'ARB',
+  43114: 'AVAX',
+};
+
+/**
+ * A chain's THORChain prefix: `BTC` for Bitcoin (mainnet and its local replicas alike: THORChain's
+ * own mocknet names regtest Bitcoin `BTC` too), the table's for an EVM chain, else undefined (no
+ * THORChain route).
+ */
+export function thorchainChainOf(chain: Pick<ChainDescriptor, 'family' | 'evmChainId'>): string | undefined {
+  if (chain.family === 'bitcoin') return 'BTC';
+  if (chain.family === 'evm' && chain.evmChainId !== undefined) return THORCHAIN_EVM_CHAINS[chain.evmChainId];
+  return undefined;
+}

@@ -1,0 +1,227 @@
+import type { ChainDescriptor } from '@swapgw/chains';
+import {
+  fromThorchainUnits,
+  isBitcoinBridgeRecipient,
+  thorchainAssetOf,
+  toThorchainUnits,
+  type ThornodeInboundAddress,
+  type ThornodeQuoteSwap,
+} from '@swapgw/chains/bitcoin-bridge';
+import type { RouteLeg } from '@swapgw/contracts';
+import type { Clock } from '@swapgw/runtime';
+import { applySlippage } from '../../quote/amounts';
+import { autoSlippageBps } from '../../quote/slippage';
+import { NoRouteError } from '../no-route.error';
+import { ProviderNames } from '../provider-names';
+import type { CandidateRoute, QuoteContext, QuoteProvider, QuoteToken } from '../quote-provider';
+import { thorchainChainOf } from './thorchain-chains';
+import type { ThornodeClient } from './thornode-client';
+
+export interface ThorchainOptions {
+  /** The operator's THORName (or THOR address) written as the memo's affiliate; unset = none. */
+  affiliate?: string;
+  /** The affiliate fee THORChain keeps for it, in bps of the input (0–1000). */
+  affiliateBps?: number;
+  /** API chain id → THORChain chain prefix, beside the table of real networks (thorchain-chains.ts). */
+  chainPrefixes?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The least time a quote's inbound address must have left: THORNode's `expiry` is when the vault
+ * may rotate, and the deposit is signed and mined after the quote (its TTL, the wallet, a block).
+ */
+export const THORCHAIN_MIN_EXPIRY_SECONDS = 600;
+
+/** The streaming interval asked of every quote: a sub-swap every block, THORChain choosing how many. */
+const STREAMING_INTERVAL = 1;
+
+/**
+ * Swaps out of native Bitcoin through THORChain: one leg, the deposit of BTC to THORChain's inbound
+ * address with a swap memo (`=:ASSET:DESTINATION:LIMIT/INTERVAL/QUANTITY:AFFILIATE:FEE`, written at
+ * build from the leg's `thorchain` part), THORChain paying the destination asset itself. Quotes come
+ * from THORNode's /thorchain/quote/swap after /thorchain/inbound_addresses says Bitcoin and the
+ * destination chain trade: halts and pauses, the Bitcoin dust threshold and THORNode's recommended
+ * minimum are answered as no route; a quote whose inbound address expires too soon is a failure.
+ * The route streams when the quote offers more than one sub-swap. Out of EVM chains into Bitcoin
+ * (the router's depositWithExpiry) is not offered yet: see docs/chains.md.
+ */
+export class ThorchainProvider implements QuoteProvider {
+  readonly name = ProviderNames.thorchain;
+
+  constructor(
+    private readonly client: Pick<ThornodeClient, 'inboundAddresses' | 'quoteSwap'>,
+    private readonly clock: Clock,
+    private readonly options: ThorchainOptions = {},
+  ) {}
+
+  applies(context: QuoteContext): boolean {
+    return (
+      context.fromChain.family === 'bitcoin' &&
+      context.toChain.family !== 'bitcoin' &&
+      this.prefixOf(context.toChain) !== undefined
+    );
+  }
+
+  async quote(context: QuoteContext, signal: AbortSignal): Promise<CandidateRoute[]> {
+    const { tokenIn, tokenOut, fromChain, toChain } = context;
+    const toPrefix = this.prefixOf(toChain);
+    if (toPrefix === undefined || tokenIn.address !== null)
+      throw new NoRouteError('PAIR_NOT_SUPPORTED', `THORChain: takes native BTC on ${fromChain.id} only`);
+    const fromAsset = thorchainAssetOf('BTC', { symbol: 'BTC', address: null });
+    const toAsset = thorchainAssetOf(toPrefix, tokenOut);
+
+    const inbound = await this.client.inboundAddresses(signal);
+    const bitcoin = tradingInbound(inbound, 'BTC');
+    // A gas asset of its own chain always has an entry; THOR (RUNE) has none and never halts here.
+    if (toPrefix !== 'THOR') tradingInbound(inbound, toPrefix);
+
+    const amount = toThorchainUnits(context.amountIn, tokenIn.decimals);
+    const dust = BigInt(bitcoin.dust_threshold ?? '0');
+    if (amount < dust)
+      throw amountTooLow(tokenIn, dust, 'below the Bitcoin dust threshold THORChain observes');
+
+    const quote = await this.client.quoteSwap(
+      {
+        from_asset: fromAsset,
+        to_asset: toAsset,
+        amount,
+        ...(context.recipient !== undefined ? { destination: context.recipient } : {}),
+        streaming_interval: STREAMING_INTERVAL,
+        streaming_quantity: 0,
+        ...this.affiliateQuery(),
+      },
+      signal,
+    );
+    const recommended = BigInt(quote.recommended_min_amount_in ?? '0');
+    if (amount < recommended)
+      throw amountTooLow(tokenIn, recommended, 'under what THORNode recommends to cover the outbound fee');
+    const inboundAddress = this.checkInboundAddress(quote, bitcoin, fromChain);
+
+    const expectedAmountOut = fromThorchainUnits(BigInt(quote.expected_amount_out), tokenOut.decimals);
+    if (expectedAmountOut === 0n)
+      throw amountTooLow(tokenIn, recommended, `pays no ${tokenOut.symbol} once THORChain's fees are taken`);
+    const slippageBps =
+      context.slippageBps ?? autoSlippageBps({ priceImpactBps: quote.fees.slippage_bps ?? 0 });
+    const minAmountOut = applySlippage(expectedAmountOut, slippageBps);
+    const streamingQuantity = quote.max_streaming_quantity ?? 0;
+    const streams = streamingQuantity > 1;
+    const leg: RouteLeg = {
+      kind: 'bridge',
+      chain: fromChain.id,
+      provider: this.name,
+      tokenIn: tokenRef(tokenIn),
+      tokenOut: tokenRef(tokenOut),
+      amountIn: context.amountIn.toString(),
+      expectedAmountOut: expectedAmountOut.toString(),
+      minAmountOut: minAmountOut.toString(),
+      slippageBps,
+      spender: inboundAddress,
+      destinationChain: toChain.id,
+      estimatedDurationSeconds: durationOf(quote),
+      thorchain: {
+        asset: toAsset,
+        streamingInterval: streams ? STREAMING_INTERVAL : 0,
+        streamingQuantity: streams ? streamingQuantity : 0,
+        ...(this.options.affiliate !== undefined
+          ? { affiliate: this.options.affiliate, affiliateBps: this.options.affiliateBps ?? 0 }
+          : {}),
+        expiry: quote.expiry,
+      },
+    };
+    return [
+      {
+        providers: [this.name],
+        bridgeProvider: this.name,
+        legs: [leg],
+        expectedAmountOut,
+        estimatedDurationSeconds: leg.estimatedDurationSeconds,
+        warnings: [],
+        debug: {
+          thorchain: {
+            fromAsset,
+            toAsset,
+            fees: quote.fees,
+            maxStreamingQuantity: quote.max_streaming_quantity ?? 0,
+            expiry: quote.expiry,
+            ...(quote.warning ? { warning: quote.warning } : {}),
+            ...(quote.notes ? { notes: quote.notes } : {}),
+          },
+        },
+      },
+    ];
+  }
+
+  private prefixOf(chain: ChainDescriptor): string | undefined {
+    return this.options.chainPrefixes?.[chain.id] ?? thorchainChainOf(chain);
+  }
+
+  private affiliateQuery(): { affiliate?: string; affiliate_bps?: number } {
+    const { affiliate, affiliateBps } = this.options;
+    return affiliate === undefined ? {} : { affiliate, affiliate_bps: affiliateBps ?? 0 };
+  }
+
+  /**
+   * The quote's inbound address is Bitcoin's in inbound_addresses and an address of the chain's
+   * network, and it stays valid long enough to be paid: the address to pay; else THORNode answered
+   * something the deposit must not be built on (a failure, not a "no route").
+   */
+  private checkInboundAddress(
+    quote: ThornodeQuoteSwap,
+    bitcoin: ThornodeInboundAddress,
+    chain: ChainDescriptor,
+  ): string {
+    const address = quote.inbound_address;
+    if (address === undefined || address !== bitcoin.address)
+      throw new Error(`THORNode quoted inbound address ${address}, not Bitcoin's ${bitcoin.address}`);
+    if (
+      !isBitcoinBridgeRecipient(
+        address,
+        chain.bitcoinNetwork ?? (chain.network === 'mainnet' ? 'mainnet' : undefined),
+      )
+    )
+      throw new Error(`THORNode's inbound address ${address} is not an address of ${chain.id}`);
+    const leftSeconds = quote.expiry - Math.floor(this.clock.nowMs() / 1000);
+    if (leftSeconds < THORCHAIN_MIN_EXPIRY_SECONDS)
+      throw new Error(
+        `THORNode's inbound address expires in ${leftSeconds} s, under the ${THORCHAIN_MIN_EXPIRY_SECONDS} s a deposit needs`,
+      );
+    return address;
+  }
+}
+
+/** The chain's entry of inbound_addresses, or no route when it has none or it does not trade now. */
+function tradingInbound(inbound: ThornodeInboundAddress[], chain: string): ThornodeInboundAddress {
+  const entry = inbound.find((item) => item.chain.toUpperCase() === chain);
+  if (!entry) throw new NoRouteError('PAIR_NOT_SUPPORTED', `THORChain: no inbound address for ${chain}`);
+  const stopped = (['halted', 'global_trading_paused', 'chain_trading_paused'] as const).filter(
+    (flag) => entry[flag],
+  );
+  if (stopped.length > 0)
+    throw new NoRouteError(
+      'PAIR_NOT_SUPPORTED',
+      `THORChain: trading on ${chain} is stopped (${stopped.join(', ')})`,
+    );
+  return entry;
+}
+
+function amountTooLow(token: QuoteToken, least1e8: bigint, why: string): NoRouteError {
+  const minAmount = fromThorchainUnits(least1e8, token.decimals);
+  return new NoRouteError('AMOUNT_TOO_LOW', `THORChain: the amount of ${token.symbol} is ${why}`, {
+    token,
+    ...(minAmount > 0n ? { minAmount } : {}),
+  });
+}
+
+/** THORNode's total_swap_seconds, else the inbound confirmations and outbound delay it names. */
+function durationOf(quote: ThornodeQuoteSwap): number {
+  return (
+    quote.total_swap_seconds ??
+    (quote.inbound_confirmation_seconds ?? 0) +
+      (quote.outbound_delay_seconds ?? 0) +
+      (quote.streaming_swap_seconds ?? 0)
+  );
+}
+
+function tokenRef(token: QuoteToken): RouteLeg['tokenIn'] {
+  return { chain: token.chain, symbol: token.symbol, address: token.address, decimals: token.decimals };
+}

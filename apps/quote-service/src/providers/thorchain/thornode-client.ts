@@ -1,0 +1,82 @@
+import {
+  readInboundAddresses,
+  readQuoteSwap,
+  type ThornodeInboundAddress,
+  type ThornodeQuoteSwap,
+} from '@swapgw/chains/bitcoin-bridge';
+import { NoRouteError, NoRouteReason } from '../no-route.error';
+
+/** GET /thorchain/quote/swap's parameters, as THORNode names them (amount in 1e8 units). */
+export interface ThornodeQuoteSwapRequest {
+  from_asset: string;
+  to_asset: string;
+  amount: bigint;
+  destination?: string;
+  streaming_interval?: number;
+  streaming_quantity?: number;
+  affiliate?: string;
+  affiliate_bps?: number;
+}
+
+/**
+ * THORNode's error answers (`{"error": "..."}`, HTTP 400 or 500 as THORNode sends them) that mean
+ * "no route for this request", and the reason each gives. Anything else is THORNode failing.
+ */
+const NO_ROUTE_ERRORS: [RegExp, NoRouteReason][] = [
+  [
+    /dust threshold|not enough .*(fee|to pay)|amount .*(too small|less than)|recommended min/i,
+    'AMOUNT_TOO_LOW',
+  ],
+  [/less than price limit|emit asset .* less than/i, 'SLIPPAGE_TOO_LOW'],
+  [
+    /pool .*(does not exist|not available|is not)|unknown (asset|chain)|bad (from|to)_asset|invalid (asset|symbol)|halt|paused|not supported/i,
+    'PAIR_NOT_SUPPORTED',
+  ],
+  [/(bad|invalid) destination|destination address/i, 'PAIR_NOT_SUPPORTED'],
+];
+
+/** The THORNode REST API the THORChain adapter reads: inbound addresses and swap quotes. */
+export class ThornodeClient {
+  constructor(private readonly baseUrl: string) {}
+
+  async inboundAddresses(signal: AbortSignal): Promise<ThornodeInboundAddress[]> {
+    return readInboundAddresses(await this.get('/thorchain/inbound_addresses', signal));
+  }
+
+  /** A swap quote; a NoRouteError when THORNode answers an error that means no route. */
+  async quoteSwap(request: ThornodeQuoteSwapRequest, signal: AbortSignal): Promise<ThornodeQuoteSwap> {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(request))
+      if (value !== undefined) query.set(name, String(value));
+    return readQuoteSwap(await this.get(`/thorchain/quote/swap?${query}`, signal));
+  }
+
+  private async get(path: string, signal: AbortSignal): Promise<unknown> {
+    const response = await fetch(`${this.baseUrl.replace(/\/$/, '')}${path}`, {
+      headers: { accept: 'application/json' },
+      signal,
+    });
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new Error(`THORNode answered HTTP ${response.status} with no JSON: ${text.slice(0, 200)}`);
+    }
+    const error = errorOf(body);
+    if (error !== undefined) {
+      const reason = NO_ROUTE_ERRORS.find(([pattern]) => pattern.test(error))?.[1];
+      // THORNode answers a quote it cannot make with 400 or 500 alike: the text tells which it is.
+      if (reason) throw new NoRouteError(reason, `THORChain: ${error}`);
+      throw new Error(`THORNode answered HTTP ${response.status}: ${error}`);
+    }
+    if (!response.ok) throw new Error(`THORNode answered HTTP ${response.status}: ${text.slice(0, 200)}`);
+    return body;
+  }
+}
+
+function errorOf(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const error = (body as { error?: unknown }).error;
+  return typeof error === 'string' ? error : undefined;
+}

@@ -1,0 +1,95 @@
+import type { RouteLeg } from '@swapgw/contracts';
+import { parseBitcoinBridgeDepositMemo } from '../../bitcoin-bridge';
+import type { LegStepChains, LegStepInput } from '../step-spec-family';
+import { bitcoinStepOf } from './bitcoin-step-spec';
+import { parseThorchainSwapMemo, thorchainAssetMatches } from './thorchain-memo';
+
+const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const VAULT = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
+const BASE_USDC = 'BASE.USDC-0X833589FCD6EDB6E08F4C7C32D4F71B54BDA02913';
+
+function legOf(extra: Partial<RouteLeg>): RouteLeg {
+  return {
+    kind: 'bridge',
+    chain: 'bitcoin',
+    provider: 'thorchain',
+    tokenIn: { chain: 'bitcoin', symbol: 'BTC', address: null, decimals: 8 },
+    tokenOut: {
+      chain: 'base',
+      symbol: 'USDC',
+      address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+      decimals: 6,
+    },
+    amountIn: '1000000',
+    expectedAmountOut: '900000000',
+    minAmountOut: '891000000',
+    spender: VAULT,
+    destinationChain: 'base',
+    estimatedDurationSeconds: 600,
+    ...extra,
+  };
+}
+
+function inputOf(leg: RouteLeg): LegStepInput {
+  return {
+    step: { legIndex: 0, kind: 'bridge', signing: 'bitcoin-psbt' },
+    leg,
+    spend: 1_000_000n,
+    minOut: 891_234_567n,
+    signer: 'bc1q-user',
+    recipient: RECIPIENT,
+    finalRecipient: RECIPIENT,
+    deadline: 0n,
+    sponsored: false,
+  };
+}
+
+describe('the Bitcoin deposit step', () => {
+  it('writes THORChain’s memo for a thorchain leg: its asset, the recipient, the minimum in 1e8 units, streaming and affiliate', () => {
+    const leg = legOf({
+      thorchain: {
+        asset: BASE_USDC,
+        streamingInterval: 1,
+        streamingQuantity: 3,
+        affiliate: 'sg',
+        affiliateBps: 20,
+        expiry: 2_000_000_000,
+      },
+    });
+    const spec = bitcoinStepOf(inputOf(leg), {} as LegStepChains);
+    expect(spec.bitcoin).toMatchObject({ kind: 'bridge-deposit', vault: VAULT, amount: '1000000' });
+    const memo = parseThorchainSwapMemo(spec.bitcoin!.memo)!;
+    expect(thorchainAssetMatches(memo.asset, BASE_USDC)).toBe(true);
+    expect(memo).toMatchObject({
+      destination: RECIPIENT,
+      // 891.234567 USDC is 89123456700 in 1e8 units, written in 4 digits to fit the OP_RETURN.
+      limit: 89_120_000_000n,
+      streamingInterval: 1,
+      streamingQuantity: 3,
+      affiliate: 'sg',
+      affiliateBps: 20,
+    });
+    expect(Buffer.byteLength(spec.bitcoin!.memo)).toBeLessThanOrEqual(80);
+  });
+
+  it('keeps the devnet bridge’s memo for a devnet-bridge leg', () => {
+    const leg = legOf({
+      provider: 'devnet-bridge',
+      chain: 'bitcoin-devnet',
+      destinationChain: 'devnet-a',
+      tokenOut: {
+        chain: 'devnet-a',
+        symbol: 'USDC',
+        address: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+        decimals: 6,
+      },
+    });
+    const spec = bitcoinStepOf(inputOf(leg), {} as LegStepChains);
+    expect(parseBitcoinBridgeDepositMemo(spec.bitcoin!.memo)).toEqual({
+      destinationChain: 'devnet-a',
+      asset: 'USDC',
+      recipient: RECIPIENT,
+      minAmountOut: 891_234_567n,
+    });
+  });
+});

@@ -1,0 +1,367 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  type BitcoinBridgeTerms,
+  inboundHash,
+  opReturnText,
+  parseThorchainAsset,
+  parseThorchainSwapMemo,
+  sameThorchainAsset,
+  thorchainAssetMatches,
+  thorchainSwapMemo,
+  toThorchainUnits,
+  usdcForSats,
+  type ThornodeInboundAddress,
+  type ThornodeQuoteSwap,
+  type ThornodeTxStatus,
+} from '@swapgw/chains/bitcoin-bridge';
+import { EsploraClient, EsploraError, EsploraTransaction } from '../bitcoin/esplora-client';
+import { LocalHttpServer } from '../local-http-server';
+
+/** A chain the devnet bridge pays through THORChain's formats: its prefix, its USDC as an asset. */
+export interface LocalThornodeDestination {
+  /** THORChain's chain prefix the devnet gives the chain (`ETH`, `BASE`). */
+  prefix: string;
+  /** The USDC the bridge pays there, as a THORChain asset (`ETH.USDC-0X5FBD…`). */
+  asset: string;
+  decimals: number;
+  /** The bridge contract on that chain: its inbound address (and router) in inbound_addresses. */
+  inboundAddress: string;
+}
+
+export interface LocalThornodeOptions {
+  /** The devnet bridge's Bitcoin end: its vault (THORChain's BTC inbound address) and terms. */
+  bitcoin: { vault: string; terms: BitcoinBridgeTerms; esplora: EsploraClient; blockMs: number };
+  destinations: LocalThornodeDestination[];
+  /** Seconds a transfer takes end to end (the manifest's estimate), THORNode's total_swap_seconds. */
+  estimatedDurationSeconds: number;
+  nowMs?: () => number;
+}
+
+/** THORChain's flags of one chain's inbound address, which the devnet controls can set. */
+type TradingFlags = Pick<
+  ThornodeInboundAddress,
+  'halted' | 'global_trading_paused' | 'chain_trading_paused' | 'chain_lp_actions_paused'
+>;
+
+type Answer = { status: number; body: unknown };
+
+const NORMAL_TRADING: TradingFlags = {
+  halted: false,
+  global_trading_paused: false,
+  chain_trading_paused: false,
+  chain_lp_actions_paused: false,
+};
+
+/**
+ * The THORChain chain prefix the devnet gives its EVM chains, as THORChain's own mocknet calls its
+ * local EVM chain ETH: devnet-a is `ETH`, devnet-b `BASE` (their USDC `ETH.USDC-0X…`, `BASE.USDC-0X…`).
+ */
+export const DEVNET_THORCHAIN_PREFIXES: Readonly<Record<string, string>> = {
+  'devnet-a': 'ETH',
+  'devnet-b': 'BASE',
+};
+
+/** THORChain's Bitcoin dust threshold (its bifrost ignores smaller inbounds): 10,000 sats. */
+export const THORCHAIN_BTC_DUST_THRESHOLD = 10_000n;
+/** How long THORNode's quotes hold their inbound address (its `expiry`): 15 minutes. */
+const QUOTE_EXPIRY_SECONDS = 900;
+const BTC_ASSET = 'BTC.BTC';
+
+/**
+ * THORNode's REST API over the devnet bridge's Bitcoin end, so that the one THORChain adapter
+ * drives the devnet as it drives mainnet:
+ *   GET /thorchain/inbound_addresses     BTC (the bridge vault, its dust threshold and outbound fee)
+ *                                        and each destination chain (the bridge contract)
+ *   GET /thorchain/quote/swap            BTC.BTC to a destination's USDC at the bridge's price and fee,
+ *                                        errors as THORNode answers them ({"error": …}, HTTP 400)
+ *   GET /thorchain/tx/status/{hash}      a Bitcoin deposit's stages, read from Esplora
+ * plus a devnet-only control (never used by production code):
+ *   POST /devnet/thornode/trading        {"chain": "BTC", "halted"?: b, "global_trading_paused"?: b,
+ *                                         "chain_trading_paused"?: b} → the chain's flags
+ * The devnet does not stream swaps (max_streaming_quantity 0) and charges no affiliate fee of its
+ * own: an affiliate's bps come off the input as THORChain takes them.
+ */
+export class LocalThornode {
+  private readonly http = new LocalHttpServer((req, res) => this.handle(req, res));
+  private readonly flags = new Map<string, TradingFlags>();
+
+  constructor(private readonly options: LocalThornodeOptions) {
+    for (const chain of ['BTC', ...options.destinations.map((d) => d.prefix)])
+      this.flags.set(chain, { ...NORMAL_TRADING });
+  }
+
+  listen(port: number, host = '127.0.0.1'): Promise<number> {
+    return this.http.listen(port, host);
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let answer: Answer;
+    try {
+      answer = await this.route(req);
+    } catch (error) {
+      answer = { status: 500, body: { error: (error as Error).message } };
+    }
+    res.writeHead(answer.status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(answer.body));
+  }
+
+  private async route(req: IncomingMessage): Promise<Answer> {
+    const url = new URL(req.url ?? '/', 'http://thornode.local');
+    if (req.method === 'GET' && url.pathname === '/thorchain/inbound_addresses')
+      return { status: 200, body: this.inboundAddresses() };
+    if (req.method === 'GET' && url.pathname === '/thorchain/quote/swap')
+      return this.quoteSwap(url.searchParams);
+    const status = /^\/thorchain\/tx\/status\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && status) return this.txStatus(status[1]);
+    if (req.method === 'POST' && url.pathname === '/devnet/thornode/trading')
+      return this.setTrading(await bodyOf(req));
+    return { status: 501, body: { code: 12, message: 'Not Implemented', details: [] } };
+  }
+
+  private inboundAddresses(): ThornodeInboundAddress[] {
+    const { bitcoin } = this.options;
+    return [
+      {
+        chain: 'BTC',
+        pub_key: '',
+        address: bitcoin.vault,
+        ...this.flagsOf('BTC'),
+        gas_rate: '3',
+        gas_rate_units: 'satsperbyte',
+        outbound_tx_size: '1000',
+        outbound_fee: String(bitcoin.terms.outboundFeeSats),
+        dust_threshold: THORCHAIN_BTC_DUST_THRESHOLD.toString(),
+      },
+      ...this.options.destinations.map((destination) => ({
+        chain: destination.prefix,
+        pub_key: '',
+        address: destination.inboundAddress.toLowerCase(),
+        router: destination.inboundAddress,
+        ...this.flagsOf(destination.prefix),
+        gas_rate: '1',
+        gas_rate_units: 'gwei',
+        outbound_tx_size: '100000',
+        // The devnet bridge keeps its fee on deposit and pays the release's gas itself.
+        outbound_fee: '0',
+        dust_threshold: '0',
+      })),
+    ];
+  }
+
+  private quoteSwap(query: URLSearchParams): Answer {
+    const fromAsset = query.get('from_asset') ?? '';
+    const toAsset = query.get('to_asset') ?? '';
+    const amountText = query.get('amount') ?? '';
+    if (!parseThorchainAsset(fromAsset)) return thornodeError(`bad from_asset: ${fromAsset}`);
+    if (!parseThorchainAsset(toAsset)) return thornodeError(`bad to_asset: ${toAsset}`);
+    if (!/^[1-9][0-9]{0,30}$/.test(amountText)) return thornodeError(`bad amount: ${amountText}`);
+    if (!sameThorchainAsset(fromAsset, BTC_ASSET))
+      return thornodeError(
+        `failed to simulate swap: pool ${fromAsset.toUpperCase()} is not available on this devnet`,
+      );
+    const destination = this.options.destinations.find((d) => sameThorchainAsset(d.asset, toAsset));
+    if (!destination)
+      return thornodeError(`failed to simulate swap: pool ${toAsset.toUpperCase()} does not exist`);
+    for (const chain of ['BTC', destination.prefix]) {
+      const flags = this.flagsOf(chain);
+      if (flags.halted || flags.global_trading_paused || flags.chain_trading_paused)
+        return thornodeError(`trading is halted for ${chain}, can't process swap`);
+    }
+    const amount = BigInt(amountText);
+    if (amount < THORCHAIN_BTC_DUST_THRESHOLD)
+      return thornodeError(`amount less than dust threshold: ${amount} < ${THORCHAIN_BTC_DUST_THRESHOLD}`);
+
+    const affiliateBps = Number(query.get('affiliate_bps') ?? '0');
+    if (!Number.isInteger(affiliateBps) || affiliateBps < 0 || affiliateBps > 1000)
+      return thornodeError(`invalid affiliate_bps: ${query.get('affiliate_bps')}`);
+    const affiliateSats = (amount * BigInt(affiliateBps)) / 10_000n;
+    const swapped = amount - affiliateSats;
+    const { terms } = this.options.bitcoin;
+    const toUnits = (usdc: bigint) => toThorchainUnits(usdc, destination.decimals);
+    const out = toUnits(usdcForSats(swapped, terms));
+    const gross = toUnits(usdcForSats(swapped, { ...terms, feeBps: 0 }));
+    const affiliate = toUnits(usdcForSats(affiliateSats, terms));
+    if (out === 0n) return thornodeError('not enough asset to pay for fees');
+
+    const destinationAddress = query.get('destination');
+    const interval = Number(query.get('streaming_interval') ?? '0');
+    const quantity = Number(query.get('streaming_quantity') ?? '0');
+    const tolerance = Number(query.get('tolerance_bps') ?? query.get('liquidity_tolerance_bps') ?? '0');
+    const limit = tolerance > 0 ? (out * BigInt(10_000 - tolerance)) / 10_000n : 0n;
+    const affiliateName = query.get('affiliate') ?? undefined;
+    const confirmationSeconds = Math.ceil(this.options.bitcoin.blockMs / 1000);
+    const quote: ThornodeQuoteSwap = {
+      inbound_address: this.options.bitcoin.vault,
+      inbound_confirmation_blocks: 1,
+      inbound_confirmation_seconds: confirmationSeconds,
+      outbound_delay_blocks: 0,
+      outbound_delay_seconds: 0,
+      fees: {
+        asset: destination.asset,
+        affiliate: affiliate.toString(),
+        outbound: '0',
+        liquidity: (gross - out).toString(),
+        total: (gross - out + affiliate).toString(),
+        slippage_bps: 0,
+        total_bps: Number(((gross - out + affiliate) * 10_000n) / (gross + affiliate || 1n)),
+      },
+      expiry: Math.floor(this.nowMs() / 1000) + QUOTE_EXPIRY_SECONDS,
+      warning: 'Do not cache this response. Do not send funds after the expiry.',
+      notes:
+        'First output should be to inbound_address, second output should be change back to self, third output should be OP_RETURN, limited to 80 bytes. Do not send below the dust threshold. Do not use exotic spend scripts, locks or address formats.',
+      dust_threshold: THORCHAIN_BTC_DUST_THRESHOLD.toString(),
+      recommended_min_amount_in: THORCHAIN_BTC_DUST_THRESHOLD.toString(),
+      recommended_gas_rate: '3',
+      gas_rate_units: 'satsperbyte',
+      expected_amount_out: out.toString(),
+      max_streaming_quantity: 0,
+      streaming_swap_blocks: 0,
+      total_swap_seconds: this.options.estimatedDurationSeconds,
+    };
+    if (destinationAddress) {
+      try {
+        quote.memo = thorchainSwapMemo({
+          asset: destination.asset,
+          destination: destinationAddress,
+          limit,
+          streamingInterval: Number.isSafeInteger(interval) && interval > 0 ? interval : 0,
+          streamingQuantity: Number.isSafeInteger(quantity) && quantity > 0 ? quantity : 0,
+          ...(affiliateName ? { affiliate: affiliateName, affiliateBps } : {}),
+        });
+      } catch (error) {
+        return thornodeError(`failed to build memo: ${(error as Error).message}`);
+      }
+    }
+    return { status: 200, body: quote };
+  }
+
+  /**
+   * A Bitcoin deposit's stages: unknown to Esplora, not observed; in the mempool, observed but its
+   * confirmation not counted; confirmed with a swap memo to the vault, counted and finalised, the
+   * swap pending until the bridge's payout (read from the destination by the relayer, which this
+   * API does not follow: the stages stop at swap_status pending).
+   */
+  private async txStatus(hashText: string): Promise<Answer> {
+    let hash: string;
+    try {
+      hash = inboundHash(hashText);
+    } catch {
+      return thornodeError(`invalid tx hash: ${hashText}`);
+    }
+    let tx: EsploraTransaction & { status?: { confirmed: boolean; block_height?: number } };
+    try {
+      tx = await this.options.bitcoin.esplora.json(`/tx/${hash.toLowerCase()}`);
+    } catch (error) {
+      if (error instanceof EsploraError && error.status === 404)
+        return {
+          status: 200,
+          body: { stages: { inbound_observed: { completed: false } } } satisfies ThornodeTxStatus,
+        };
+      throw error;
+    }
+    const vault = this.options.bitcoin.vault;
+    const paid = tx.vout
+      .filter((o) => o.scriptpubkey_address === vault)
+      .reduce((sum, o) => sum + BigInt(o.value), 0n);
+    const memo = tx.vout
+      .filter((o) => o.scriptpubkey_type === 'op_return')
+      .map((o) => opReturnText(Buffer.from(o.scriptpubkey, 'hex')))
+      .find((text) => text !== undefined);
+    if (paid === 0n || memo === undefined)
+      return {
+        status: 200,
+        body: { stages: { inbound_observed: { completed: false } } } satisfies ThornodeTxStatus,
+      };
+    const confirmed = tx.status?.confirmed === true;
+    const from = tx.vin[0]?.prevout?.scriptpubkey_address;
+    const body: ThornodeTxStatus = {
+      tx: {
+        id: hash,
+        chain: 'BTC',
+        ...(from ? { from_address: from } : {}),
+        to_address: vault,
+        coins: [{ asset: BTC_ASSET, amount: paid.toString() }],
+        gas: [{ asset: BTC_ASSET, amount: '0' }],
+        memo,
+      },
+      stages: {
+        inbound_observed: { started: true, final_count: confirmed ? 1 : 0, completed: true },
+        inbound_confirmation_counted: {
+          chain: 'BTC',
+          ...(tx.status?.block_height !== undefined
+            ? { external_observed_height: tx.status.block_height }
+            : {}),
+          remaining_confirmation_seconds: confirmed ? 0 : Math.ceil(this.options.bitcoin.blockMs / 1000),
+          completed: confirmed,
+        },
+        inbound_finalised: { completed: confirmed },
+        swap_status: { pending: true },
+        swap_finalised: { completed: false },
+      },
+    };
+    const swap = parseThorchainSwapMemo(memo);
+    const destination =
+      swap && this.options.destinations.find((d) => thorchainAssetMatches(swap.asset, d.asset));
+    if (swap && destination)
+      body.planned_out_txs = [
+        {
+          chain: destination.prefix,
+          to_address: swap.destination,
+          coin: {
+            asset: destination.asset,
+            amount: toThorchainUnits(
+              usdcForSats(paid, this.options.bitcoin.terms),
+              destination.decimals,
+            ).toString(),
+          },
+          refund: false,
+        },
+      ];
+    return { status: 200, body };
+  }
+
+  private setTrading(body: unknown): Answer {
+    const request = (body ?? {}) as Partial<TradingFlags> & { chain?: string };
+    const chain = String(request.chain ?? '').toUpperCase();
+    const flags = this.flags.get(chain);
+    if (!flags) return thornodeError(`unknown chain: ${request.chain}`);
+    for (const flag of [
+      'halted',
+      'global_trading_paused',
+      'chain_trading_paused',
+      'chain_lp_actions_paused',
+    ] as const)
+      if (typeof request[flag] === 'boolean') flags[flag] = request[flag];
+    return { status: 200, body: { chain, ...flags } };
+  }
+
+  private flagsOf(chain: string): TradingFlags {
+    const global = [...this.flags.values()].some((flags) => flags.global_trading_paused);
+    const flags = this.flags.get(chain) ?? NORMAL_TRADING;
+    return { ...flags, global_trading_paused: global };
+  }
+
+  private nowMs(): number {
+    return (this.options.nowMs ?? Date.now)();
+  }
+}
+
+/** THORNode's error answer: `{"error": "..."}` with HTTP 400. */
+function thornodeError(error: string): Answer {
+  return { status: 400, body: { error } };
+}
+
+async function bodyOf(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return text ? JSON.parse(text) : {};
+  } catch {
+    return {};
+  }
+}
