@@ -1,6 +1,5 @@
-import { ChainFamily, ChainRegistry, DevnetBitcoinView } from '@swapgw/chains';
+import { ChainFamily, ChainRegistry, checksumEvmAddress, DevnetBitcoinView } from '@swapgw/chains';
 import type { TokenRef } from '@swapgw/contracts';
-import { getAddress } from 'ethers';
 
 /**
  * One chain's end of the devnet bridge, whatever its family: the token it takes and pays there, who
@@ -50,11 +49,11 @@ export function devnetBridgeEnd(registry: ChainRegistry, chainId: string): Devne
       token: {
         chain: evm.id,
         symbol: evm.bridge.token,
-        address: getAddress(token.address),
+        address: checksumEvmAddress(token.address),
         decimals: token.decimals,
       },
       carries: evm.bridge.token,
-      spender: getAddress(evm.bridge.address),
+      spender: checksumEvmAddress(evm.bridge.address),
       bridgeChainId: evm.chainId,
       estimatedDurationSeconds: manifest.bridge.estimatedDurationSeconds,
       durationHoldsBothWays: false,
