@@ -2,26 +2,23 @@ import { base64 } from '@scure/base';
 import { MsgSend } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
 import { SignMode } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
+import type {
+  CosmosAminoSignDoc,
+  CosmosCoin,
+  CosmosMsgJson,
+  CosmosSignDirectPayload,
+} from '@swapgw/contracts';
 import { canonicalJson } from '@swapgw/runtime';
 import { AuthInfo, TxBody } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { MsgTransfer } from 'cosmjs-types/ibc/applications/transfer/v1/tx';
 import { cosmosAddressOfPubkey, isBech32Prefix, isCosmosAddress } from './cosmos-address';
 
+// The payload's shapes are the contract's (libs/contracts signing-payload.ts).
+export type { CosmosAminoSignDoc, CosmosCoin, CosmosMsgJson, CosmosSignDirectPayload };
+
 export const SECP256K1_PUBKEY_TYPE_URL = '/cosmos.crypto.secp256k1.PubKey';
 export const MSG_SEND_TYPE_URL = '/cosmos.bank.v1beta1.MsgSend';
 export const MSG_TRANSFER_TYPE_URL = '/ibc.applications.transfer.v1.MsgTransfer';
-
-/** A message as cosmjs's EncodeObject and the chains' JSON name it: its typeUrl, its proto3 JSON (camelCase). */
-export interface CosmosMsgJson {
-  typeUrl: string;
-  value: Record<string, unknown>;
-}
-
-export interface CosmosCoin {
-  denom: string;
-  /** Base units, decimal. */
-  amount: string;
-}
 
 /**
  * What a Cosmos step asks to be signed: one signer (the user's wallet), its account's number and
@@ -43,30 +40,6 @@ export interface CosmosStepSpec {
   feeGranter?: string;
   memo?: string;
   timeoutHeight?: string;
-}
-
-/** The legacy amino StdSignDoc (cosmjs's StdSignDoc, Keplr's and Ledger's signAmino). */
-export interface CosmosAminoSignDoc {
-  chain_id: string;
-  account_number: string;
-  sequence: string;
-  fee: { amount: CosmosCoin[]; gas: string; granter?: string };
-  msgs: { type: string; value: Record<string, unknown> }[];
-  memo: string;
-  timeout_height?: string;
-}
-
-/**
- * What a Cosmos wallet signs: `signDoc` exactly as Keplr's and Leap's `signDirect(chainId,
- * signerAddress, signDoc)` take it (bytes base64, accountNumber decimal), the amino sign doc for
- * Ledger users (null when a message has no amino form here), and the messages for display.
- */
-export interface CosmosSignDirectPayload {
-  type: 'cosmos-sign-direct';
-  signerAddress: string;
-  signDoc: { bodyBytes: string; authInfoBytes: string; chainId: string; accountNumber: string };
-  aminoSignDoc: CosmosAminoSignDoc | null;
-  msgs: CosmosMsgJson[];
 }
 
 export type CosmosSignDocBuild =
