@@ -11,4 +11,8 @@ export const ProviderNames = {
   jupiter: 'jupiter',
   zeroX: '0x',
   across: 'across',
+  /** Osmosis's pools (poolmanager), on Osmosis or on arrival of an IBC transfer (cosmos/). */
+  osmosis: 'osmosis',
+  /** ICS-20 transfers between Cosmos chains, the bridge leg before a swap on Osmosis. */
+  ibc: 'ibc',
 } as const;

@@ -3,6 +3,7 @@ import { ChainRegistry } from '@swapgw/chains';
 import { ChainsModule } from '../chains/chains.module';
 import { QuoteServiceConfig } from '../config/quote-service.config';
 import { AcrossProvider } from './across.provider';
+import { OsmosisProvider } from './cosmos/osmosis.provider';
 import { DevnetBridgeProvider } from './devnet-bridge.provider';
 import { JupiterProvider } from './jupiter.provider';
 import { LifiProvider } from './lifi.provider';
@@ -25,8 +26,8 @@ const ROUTE_WARNING_THRESHOLDS = Symbol('ROUTE_WARNING_THRESHOLDS');
 const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
 
 /**
- * The quote providers: Uniswap V2 and V3 and the devnet bridge (on chain reads through the registry)
- * always; Across unless ACROSS_API_URL is off; LI.FI and Jupiter when their API URL is configured, 0x
+ * The quote providers: Uniswap V2 and V3, the devnet bridge and Osmosis (on chain reads through the
+ * registry) always; Across unless ACROSS_API_URL is off; LI.FI and Jupiter when their API URL is configured, 0x
  * when its API key is (null otherwise).
  */
 @Module({
@@ -129,6 +130,12 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
           : new AcrossProvider(registry, quoter, thresholds, { baseUrl: config.ACROSS_API_URL }),
     },
     {
+      provide: OsmosisProvider,
+      inject: [ChainRegistry, ROUTE_WARNING_THRESHOLDS, QuoteServiceConfig],
+      useFactory: (registry: ChainRegistry, thresholds: RouteWarningThresholds, config: QuoteServiceConfig) =>
+        new OsmosisProvider(registry, thresholds, config.RPC_TIMEOUT_MS),
+    },
+    {
       provide: QUOTE_PROVIDERS,
       inject: [
         UniswapV2Provider,
@@ -138,6 +145,7 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
         LifiProvider,
         JupiterProvider,
         ZeroXProvider,
+        OsmosisProvider,
       ],
       useFactory: (...providers: (QuoteProvider | null)[]): QuoteProvider[] =>
         providers.filter((provider): provider is QuoteProvider => provider !== null),

@@ -1,5 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
+import { bech32 } from '@scure/base';
 import type { ChainDescriptor } from '../../chain-descriptor';
 
 /**
@@ -8,6 +9,16 @@ import type { ChainDescriptor } from '../../chain-descriptor';
  */
 export function ibcVoucherDenom(path: string): string {
   return `ibc/${bytesToHex(sha256(new TextEncoder().encode(path))).toUpperCase()}`;
+}
+
+/**
+ * ICS-20's escrow account of a channel (`GetEscrowAddress`): the first 20 bytes of
+ * SHA-256(`ics20-1` 0x00 `transfer/<channel>`), where a chain's own coins wait while their vouchers
+ * are abroad.
+ */
+export function ics20EscrowAddress(prefix: string, channel: string, port = 'transfer'): string {
+  const preimage = new TextEncoder().encode(`ics20-1\0${port}/${channel}`);
+  return bech32.encode(prefix, bech32.toWords(sha256(preimage).subarray(0, 20)));
 }
 
 /** A token of a Cosmos chain as the catalog lists it: its symbol, denom and decimals. */

@@ -2,9 +2,10 @@ import { validateAddressForChain } from '../../address-validation';
 import { ChainRegistry } from '../../chain-registry';
 import type { CosmosDevnetChainManifest } from '../../devnet-manifest';
 import { completeDevnetManifest } from '../../devnet-manifest/devnet-manifest.fixture';
+import { splitSteps } from '../../step-split';
 import { assetKeyOfTokenRef, catalogTokenAddress } from '../../token-refs';
 import { ChainFamilies } from '../chain-families';
-import { cosmosListedTokens, ibcVoucherDenom } from './cosmos-denoms';
+import { cosmosListedTokens, ibcVoucherDenom, ics20EscrowAddress } from './cosmos-denoms';
 
 /** The devnet's three Cosmos chains as startCosmosDevnet writes them into the manifest. */
 function cosmosSection(): CosmosDevnetChainManifest[] {
@@ -88,8 +89,35 @@ describe('the chain registry serves the Cosmos devnet chains', () => {
     expect(() => status?.assertTxHash(`0x${'ab'.repeat(32)}`)).toThrow(
       expect.objectContaining({ code: 'INVALID_TX_HASH' }),
     );
-    // No signing client yet: the family's signing surface is issue 46's part C.
+    // No signing client yet: the family's signing surface is issue 46's part C, and a build over a
+    // Cosmos chain is refused (SIGNING_SURFACE_UNAVAILABLE) while its routes are quoted.
     expect(families.signing('cosmoshub-devnet').ok).toBe(false);
+    expect(registry.hasSigningSurface('cosmoshub-devnet')).toBe(false);
+    expect(registry.hasSigningSurface('devnet-a')).toBe(true);
+  });
+
+  it('signs a Cosmos leg once, and an IBC transfer into a swap on arrival once for both', () => {
+    const leg = (kind: 'swap' | 'bridge', chain: string, destinationChain?: string) => ({
+      kind,
+      chain,
+      provider: kind === 'swap' ? 'osmosis' : 'ibc',
+      spender: 'x',
+      tokenIn: { chain, symbol: 'ATOM', address: 'uatom', decimals: 6 },
+      tokenOut: { chain, symbol: 'OSMO', address: 'uosmo', decimals: 6 },
+      amountIn: '1',
+      ...(destinationChain ? { destinationChain } : {}),
+    });
+    const chains = { familyOf: (id: string) => registry.find(id)?.family };
+    expect(splitSteps([leg('swap', 'osmosis-devnet')], chains, { gasPayment: 'sponsored' })).toEqual([
+      { legIndex: 0, kind: 'swap', signing: 'cosmos-sign-direct' },
+    ]);
+    expect(
+      splitSteps(
+        [leg('bridge', 'cosmoshub-devnet', 'osmosis-devnet'), leg('swap', 'osmosis-devnet')],
+        chains,
+        { gasPayment: 'sponsored' },
+      ),
+    ).toEqual([{ legIndex: 0, kind: 'bridge', signing: 'cosmos-sign-direct' }]);
   });
 });
 
@@ -101,6 +129,13 @@ describe('Cosmos tokens: denoms', () => {
     expect(ibcVoucherDenom('transfer/channel-750/uusdc')).toBe(
       'ibc/498A0751C798A0D9A389AA3691123DADA57DAA4FE165D5C75894505B876BA6E4',
     );
+  });
+
+  it("names a channel's ICS-20 escrow account as the transfer module derives it", () => {
+    // sha256("ics20-1\0transfer/channel-0")[:20], bech32 of the chain's prefix (20 bytes, like a wallet's).
+    const escrow = ics20EscrowAddress('cosmos', 'channel-0');
+    expect(validateAddressForChain(registry.get('cosmoshub-devnet'), escrow)).toEqual({ ok: true });
+    expect(ics20EscrowAddress('cosmos', 'channel-1')).not.toBe(escrow);
   });
 
   it('lists each chain its native coin, and Osmosis the vouchers of the Hub ATOM and Noble USDC', () => {
