@@ -12,6 +12,11 @@ import { canonicalJson } from '@swapgw/runtime';
 import { AuthInfo, TxBody } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { MsgTransfer } from 'cosmjs-types/ibc/applications/transfer/v1/tx';
 import { cosmosAddressOfPubkey, isBech32Prefix, isCosmosAddress } from './cosmos-address';
+import {
+  encodeMsgSwapExactAmountIn,
+  MSG_SWAP_EXACT_AMOUNT_IN_TYPE_URL,
+  msgSwapExactAmountInAmino,
+} from './osmosis-swap-msg';
 
 // The payload's shapes are the contract's (libs/contracts signing-payload.ts).
 export type { CosmosAminoSignDoc, CosmosCoin, CosmosMsgJson, CosmosSignDirectPayload };
@@ -60,7 +65,10 @@ const DENOM = /^[a-zA-Z][a-zA-Z0-9/:._-]{2,127}$/;
 const omitDefault = (value: bigint | string): string | undefined =>
   value === 0n || value === '' ? undefined : value.toString();
 
-/** The messages this family issues: bank sends and ICS-20 transfers, both with their amino form. */
+/**
+ * The messages this family issues, each with its amino form: bank sends, ICS-20 transfers and
+ * Osmosis's poolmanager swaps.
+ */
 const CODECS: Record<string, MsgCodec> = {
   [MSG_SEND_TYPE_URL]: {
     encode: (json) => MsgSend.encode(MsgSend.fromJSON(json)).finish(),
@@ -95,6 +103,13 @@ const CODECS: Record<string, MsgCodec> = {
         memo: omitDefault(msg.memo),
       };
     },
+  },
+  [MSG_SWAP_EXACT_AMOUNT_IN_TYPE_URL]: {
+    encode: encodeMsgSwapExactAmountIn,
+    signers: (json) => [String(json.sender ?? '')],
+    localAddresses: (json) => [String(json.sender ?? '')],
+    aminoType: 'osmosis/poolmanager/swap-exact-amount-in',
+    toAmino: msgSwapExactAmountInAmino,
   },
 };
 

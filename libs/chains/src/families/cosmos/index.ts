@@ -3,3 +3,5 @@ export * from './cosmos-sign-doc';
 export * from './cosmos-signed-tx';
 export * from './cosmos-status-client';
 export * from './cosmos-denoms';
+export * from './cosmos-route-msgs';
+export * from './osmosis-swap-msg';
