@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { GasPrice, SigningStargateClient, StargateClient } from '@cosmjs/stargate';
 import { makeCosmoshubPath } from '@cosmjs/amino';
-import { api, ApiClient, createApiKey } from '@swapgw/testing';
+import { parseUnits } from 'ethers';
+import { api, ApiClient, createApiKey, waitFor } from '@swapgw/testing';
 import type { CosmosDevnetChainManifest } from '@swapgw/devnet';
 import { devnetManifest } from './support/devnet-evm';
 import { connectE2eApi } from './support/e2e-api';
@@ -35,6 +36,13 @@ describe('Cosmos chains in the catalog and the status look-up', () => {
     ({ client, openApi } = await connectE2eApi('cosmos-chains-e2e'));
   });
 
+  const listedOn = async (chainRef: string): Promise<TokenBody[]> => {
+    const res = await client.get('/tokens', { query: { chainRef } });
+    expect(res.status).toBe(200);
+    openApi.assertResponse('GET', '/tokens', res.status, res.body);
+    return res.body.data.tokens;
+  };
+
   it('GET /chains lists the Hub, Osmosis and Noble as chains of the cosmos family', async () => {
     const res = await client.get('/chains');
     expect(res.status).toBe(200);
@@ -54,12 +62,7 @@ describe('Cosmos chains in the catalog and the status look-up', () => {
   });
 
   it('GET /tokens names every Cosmos token by the denom its chain holds it under', async () => {
-    const listed = async (chainRef: string): Promise<TokenBody[]> => {
-      const res = await client.get('/tokens', { query: { chainRef } });
-      expect(res.status).toBe(200);
-      openApi.assertResponse('GET', '/tokens', res.status, res.body);
-      return res.body.data.tokens;
-    };
+    const listed = listedOn;
     const hub = await listed('cosmoshub-devnet');
     expect(hub).toEqual([
       { chain: 'cosmoshub-devnet', symbol: 'ATOM', name: 'ATOM', decimals: 6, denom: 'uatom' },
@@ -144,6 +147,66 @@ describe('Cosmos chains in the catalog and the status look-up', () => {
       signer.disconnect();
       reader.disconnect();
     }
+  });
+
+  it('POST /quote prices ATOM on the Hub → OSMO at what Osmosis estimates, one cosmos-sign-direct signature', async () => {
+    const res = await client.post('/quote', {
+      fromChain: 'cosmoshub-devnet',
+      toChain: 'osmosis-devnet',
+      tokenIn: 'ATOM',
+      tokenOut: 'OSMO',
+      amount: '1.5',
+    });
+    expect(res.status).toBe(200);
+    openApi.assertResponse('POST', '/quote', res.status, res.body);
+    const route = res.body.data.routes.find((r: { providers: string[] }) => r.providers.includes('osmosis'));
+    expect(route).toMatchObject({
+      providers: ['ibc', 'osmosis'],
+      signatures: [
+        { chain: 'cosmoshub-devnet', kind: 'bridge', payloadType: 'cosmos-sign-direct', mayBeSkipped: false },
+      ],
+    });
+    // What Osmosis itself says 1.5 ATOM buys in pool 1, in OSMO (6 decimals), as a front end asks it.
+    const osmosis = cosmosChain('osmosis-devnet');
+    const atom = (await listedOn('osmosis-devnet')).find((t) => t.symbol === 'ATOM')?.denom as string;
+    const estimate = (await (
+      await fetch(
+        `${osmosis.rest}/osmosis/poolmanager/v1beta1/1/estimate/swap_exact_amount_in_with_primitive_types?token_in=1500000${atom}&routes_pool_id=1&routes_token_out_denom=uosmo`,
+      )
+    ).json()) as { token_out_amount: string };
+    expect(parseUnits(route.expectedAmountOut, 6)).toBe(BigInt(estimate.token_out_amount));
+  });
+
+  it('POST /swap/build over a Cosmos chain is refused with 503 SIGNING_SURFACE_UNAVAILABLE until its payloads are issued', async () => {
+    const quoted = await client.post('/quote', {
+      fromChain: 'cosmoshub-devnet',
+      toChain: 'osmosis-devnet',
+      tokenIn: 'ATOM',
+      tokenOut: 'OSMO',
+      amount: '1',
+    });
+    expect(quoted.status).toBe(200);
+    const route = quoted.body.data.routes.find((r: { providers: string[] }) =>
+      r.providers.includes('osmosis'),
+    );
+    const build = await client.post('/swap/build', {
+      quoteId: quoted.body.data.quoteId,
+      routeId: route.routeId,
+      userAddress: cosmosChain('cosmoshub-devnet').accounts[0].address,
+      waitForTxRequestMs: 10_000,
+    });
+    const verdict =
+      build.status === 202
+        ? await waitFor(
+            async () => {
+              const signing = await client.get(`/swap/${build.body.data.swapId}/signing`);
+              return signing.status === 202 ? null : signing;
+            },
+            { timeoutMs: 20_000, description: 'the verdict on the Cosmos build' },
+          )
+        : build;
+    expect(verdict.status).toBe(503);
+    expect(verdict.body.error.code).toBe('SIGNING_SURFACE_UNAVAILABLE');
   });
 
   it('answers 404 for a Cosmos hash the chain does not know and 400 for an EVM-style one', async () => {

@@ -5,6 +5,8 @@ import { bitcoinSpendOf, decodeBitcoinAddress } from './families/bitcoin/bitcoin
 import { bitcoinNetworksOfChain, type BitcoinNetworkName } from './families/bitcoin/bitcoin-networks';
 import { validateCosmosAddress } from './families/cosmos/cosmos-address';
 
+export { validateCosmosAddress };
+
 /** Outcome of an address check: `reason` says what is wrong, for a 400 INVALID_ADDRESS message. */
 export type AddressValidation = { ok: true } | { ok: false; reason: string };
 

@@ -768,10 +768,10 @@ export interface components {
              */
             permitType?: "eip2612" | "permit2" | "approve";
             quoteId: string;
-            /** @description Destination wallet address (EVM, Solana or Bitcoin, of the destination chain and its network); defaults to the quote recipient, else userAddress. On an EVM ⇄ Solana route it is required and also signs the destination-chain steps, if any. */
+            /** @description Destination wallet address (EVM, Solana, Bitcoin or Cosmos, of the destination chain and its network); defaults to the quote recipient, else userAddress. On an EVM ⇄ Solana route it is required and also signs the destination-chain steps, if any. */
             recipient?: string;
             routeId: string;
-            /** @description Wallet that signs the source-chain steps (the payload `from`; EVM address, Solana base58 or Bitcoin address: bech32 P2WPKH / P2TR or base58 P2SH, of the source chain). Required by this service. */
+            /** @description Wallet that signs the source-chain steps (the payload `from`; EVM address, Solana base58, Bitcoin address (bech32 P2WPKH / P2TR or base58 P2SH) or Cosmos account (bech32 of the chain prefix), of the source chain). Required by this service. */
             userAddress: string;
             /**
              * @description The public key of userAddress, hex, as the wallet tells it with the address (Unisat getPublicKey, Xverse's publicKey): required when userAddress is a Bitcoin Taproot (P2TR, bc1p…) address (compressed 33 bytes or x-only 32: the PSBT carries it as tapInternalKey) or a nested-SegWit P2SH-P2WPKH (3… / 2…) address (compressed 33 bytes: the input's redeem script is made of it). Checked against the address when given for a native SegWit one; ignored for other families. Missing or not the key of userAddress → 400 INVALID_ADDRESS (field userPublicKey).
@@ -979,7 +979,7 @@ export interface components {
             tokenRefFromOverride?: string;
             /** @description Output token reference (same form); wins over tokenOut */
             tokenRefToOverride?: string;
-            /** @description The wallet that will sign (an address of fromChain: EVM, Solana or Bitcoin; else 400 INVALID_ADDRESS). With it, each route carries `issues`: the first leg checked against this wallet before anything is signed (balance, allowance, simulation). Without it nothing is checked and no route has `issues` */
+            /** @description The wallet that will sign (an address of fromChain: EVM, Solana, Bitcoin or Cosmos (bech32 of the chain prefix); else 400 INVALID_ADDRESS). With it, each route carries `issues`: the first leg checked against this wallet before anything is signed (balance, allowance, simulation). Without it nothing is checked and no route has `issues` */
             userAddress?: string;
         };
         CreateWebhookDto: {
