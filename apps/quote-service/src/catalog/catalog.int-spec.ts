@@ -46,8 +46,16 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
   it('lists devnet chains first, then the real networks (Ethereum, Base, Arbitrum, Solana...), each describing itself', async () => {
     const { chains } = await service.catalog.listChains();
     const ids = chains.map((c) => c.id);
-    expect(ids.slice(0, 4)).toEqual(['devnet-a', 'devnet-b', 'solana-devnet', 'bitcoin-devnet']);
-    expect(ids.slice(4, 8)).toEqual(['ethereum', 'base', 'arbitrum', 'solana']);
+    expect(ids.slice(0, 7)).toEqual([
+      'devnet-a',
+      'devnet-b',
+      'solana-devnet',
+      'bitcoin-devnet',
+      'cosmoshub-devnet',
+      'osmosis-devnet',
+      'noble-devnet',
+    ]);
+    expect(ids.slice(7, 11)).toEqual(['ethereum', 'base', 'arbitrum', 'solana']);
     for (const chain of chains)
       expect(Object.keys(chain).sort()).toEqual([
         'caip2',
@@ -108,10 +116,20 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
   it('marks only tradable tokens supported: devnet ones, not real-network ones without RPC or aggregator', async () => {
     const { tokens } = await service.catalog.listTokens({ supportedOnly: true, limit: 50_000 });
     expect(new Set(tokens.map((t) => t.chain))).toEqual(
-      new Set(['devnet-a', 'devnet-b', 'solana-devnet', 'bitcoin-devnet']),
+      new Set([
+        'devnet-a',
+        'devnet-b',
+        'solana-devnet',
+        'bitcoin-devnet',
+        'cosmoshub-devnet',
+        'osmosis-devnet',
+        'noble-devnet',
+      ]),
     );
-    // ETH, USDC, DAI, WETH, TAX on each anvil chain, USDC (the bridged token) on solana-devnet, BTC on bitcoin-devnet.
-    expect(tokens).toHaveLength(12);
+    // ETH, USDC, DAI, WETH, TAX on each anvil chain, USDC (the bridged token) on solana-devnet, BTC on
+    // bitcoin-devnet; OSMO, ATOM and USDC on Osmosis (its pools), ATOM on the Hub and USDC on Noble
+    // (swapped on arrival on Osmosis).
+    expect(tokens).toHaveLength(17);
     const eth = await service.catalog.listTokens({ chainRef: 'ethereum', q: 'USDC', debug: true });
     expect(eth.tokens[0]).toMatchObject({
       symbol: 'USDC',
@@ -265,7 +283,15 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
 
     it('lists real-network pairs as unsupported until a provider is configured', async () => {
       const supported = await allPairs({ supportedOnly: true });
-      const devnetChains = ['devnet-a', 'devnet-b', 'solana-devnet', 'bitcoin-devnet'];
+      const devnetChains = [
+        'devnet-a',
+        'devnet-b',
+        'solana-devnet',
+        'bitcoin-devnet',
+        'cosmoshub-devnet',
+        'osmosis-devnet',
+        'noble-devnet',
+      ];
       expect(
         supported.every((p) => devnetChains.includes(p.fromChain) && devnetChains.includes(p.toChain)),
       ).toBe(true);
