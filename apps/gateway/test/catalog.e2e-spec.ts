@@ -47,7 +47,7 @@ describe('catalog endpoints', () => {
       network: string;
       chainId: number | null;
     }>) {
-      expect(['evm', 'solana', 'bitcoin']).toContain(chain.family);
+      expect(['evm', 'solana', 'bitcoin', 'cosmos']).toContain(chain.family);
       expect(['mainnet', 'testnet']).toContain(chain.network);
       expect(chain.family === 'evm' ? Number.isInteger(chain.chainId) : chain.chainId === null).toBe(true);
     }

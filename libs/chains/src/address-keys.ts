@@ -9,6 +9,8 @@ const CASE_INSENSITIVE_ADDRESSES: Record<ChainFamily, boolean> = {
   evm: true,
   solana: false,
   bitcoin: false,
+  // bech32 has one canonical (lower) case; a mixed-case address is no address at all.
+  cosmos: false,
 };
 
 /** The address in the one spelling the family compares by (EVM: lower case; others: as written). */

@@ -2,7 +2,10 @@ import { PublicKey } from '@solana/web3.js';
 import type { ChainDescriptor, ChainFamily, ChainNetwork } from './chain-descriptor';
 import { bitcoinSpendOf, decodeBitcoinAddress } from './families/bitcoin/bitcoin-address';
 import { bitcoinNetworksOfChain, type BitcoinNetworkName } from './families/bitcoin/bitcoin-networks';
+import { validateCosmosAddress } from './families/cosmos/cosmos-address';
 import { checksumEvmAddress } from './families/evm/evm-address';
+
+export { validateCosmosAddress };
 
 /** Outcome of an address check: `reason` says what is wrong, for a 400 INVALID_ADDRESS message. */
 export type AddressValidation = { ok: true } | { ok: false; reason: string };
@@ -59,11 +62,15 @@ export function validateBitcoinAddress(
   };
 }
 
-/** `bitcoinNetworks`: the networks a Bitcoin address may be of (any of them when undefined). */
+/**
+ * `bitcoinNetworks`: the networks a Bitcoin address may be of (any of them when undefined);
+ * `bech32Prefix`: the prefix of a Cosmos chain's accounts (any prefix when undefined).
+ */
 export function validateAddressForFamily(
   family: ChainFamily,
   address: string,
   bitcoinNetworks?: readonly BitcoinNetworkName[],
+  bech32Prefix?: string,
 ): AddressValidation {
   switch (family) {
     case 'evm':
@@ -72,6 +79,8 @@ export function validateAddressForFamily(
       return validateSolanaAddress(address);
     case 'bitcoin':
       return validateBitcoinAddress(address, bitcoinNetworks);
+    case 'cosmos':
+      return validateCosmosAddress(address, bech32Prefix);
   }
 }
 
@@ -82,6 +91,7 @@ export function validateAddressForFamily(
 export type AddressCheckedChain = Pick<ChainDescriptor, 'id' | 'family'> & {
   network?: ChainNetwork;
   bitcoinNetwork?: BitcoinNetworkName;
+  cosmos?: { bech32Prefix: string };
 };
 
 /**
@@ -91,7 +101,12 @@ export type AddressCheckedChain = Pick<ChainDescriptor, 'id' | 'family'> & {
 export function validateAddressForChain(chain: AddressCheckedChain, address: string): AddressValidation {
   if (typeof address !== 'string' || address.length === 0)
     return { ok: false, reason: `an address on ${chain.id} is required` };
-  const result = validateAddressForFamily(chain.family, address, bitcoinNetworksOfChain(chain));
+  const result = validateAddressForFamily(
+    chain.family,
+    address,
+    bitcoinNetworksOfChain(chain),
+    chain.cosmos?.bech32Prefix,
+  );
   return result.ok
     ? result
     : {

@@ -1,6 +1,6 @@
 import type { BitcoinNetworkName } from './families/bitcoin/bitcoin-networks';
 
-export type ChainFamily = 'evm' | 'solana' | 'bitcoin';
+export type ChainFamily = 'evm' | 'solana' | 'bitcoin' | 'cosmos';
 export type ChainNetwork = 'mainnet' | 'testnet';
 
 /** One chain the suite knows: a devnet chain from the manifest or a real network from configuration. */
@@ -35,6 +35,26 @@ export interface ChainDescriptor {
    * mainnet or testnet; the devnet is `regtest`, `bcrt1…`).
    */
   bitcoinNetwork?: BitcoinNetworkName;
+  /** Cosmos chains: what their wallets, denoms and REST API are (families/cosmos). */
+  cosmos?: CosmosChainTraits;
+}
+
+/** What a Cosmos SDK chain's descriptor adds: its addresses' prefix, native denom and REST API. */
+export interface CosmosChainTraits {
+  /** The chain id transactions are signed for (`cosmoshub-devnet`, `osmosis-1`). */
+  chainId: string;
+  /** bech32 human-readable prefix of its accounts (`cosmos`, `osmo`, `noble`). */
+  bech32Prefix: string;
+  /** Base denom of the native coin (`uatom`). */
+  nativeDenom: string;
+  /** The SDK's REST API (gRPC-gateway), no trailing slash; the CometBFT RPC is `rpcUrl`. */
+  restUrl: string;
+  /** The node's minimum gas price as the SDK writes it (`0.005uatom`). */
+  minGasPrice: string;
+  /** ICS-20 channels of this chain: counterparty chain id → this chain's channel toward it. */
+  ibcChannels: Record<string, string>;
+  /** Osmosis: the crosschain-swaps contract an ibc-hooks `wasm` memo names. */
+  crosschainSwapsContract?: string;
 }
 
 /** Real networks listed even without an RPC URL; `RPC_URL_<ENV>` turns on their signing surface. */

@@ -99,13 +99,12 @@ describe('ChainRegistry', () => {
     expect(new ChainRegistry({ manifest }).find('solana-devnet')).toBeUndefined();
   });
 
-  it("serves no chain of the manifest's cosmos section: a family no service serves yet is read, not listed", () => {
+  it("lists the manifest's cosmos section as chains of the cosmos family (families/cosmos/cosmos-registry.spec.ts)", () => {
     const complete = completeDevnetManifest();
     const registry = new ChainRegistry({ manifest: complete });
     const withoutCosmos = new ChainRegistry({ manifest: { ...complete, cosmos: undefined } });
-    expect(registry.list()).toEqual(withoutCosmos.list());
-    expect(registry.list().map((c) => c.id)).not.toContain('cosmoshub-devnet');
-    expect(() => registry.get('cosmoshub-devnet')).toThrow();
+    expect(registry.get('cosmoshub-devnet').family).toBe('cosmos');
+    expect(withoutCosmos.find('cosmoshub-devnet')).toBeUndefined();
   });
 
   it('lists devnet chains (testnet, with their RPC) before the real networks', () => {

@@ -13,6 +13,7 @@ import { ChainDescriptor, REAL_NETWORKS } from './chain-descriptor';
 import {
   DEFAULT_DEVNET_MANIFEST,
   DevnetBitcoinView,
+  CosmosDevnetChainManifest,
   DevnetChainView,
   DevnetManifestView,
   DevnetSolanaView,
@@ -67,8 +68,7 @@ export class ChainRegistry {
     const devnetChains = (options.manifest?.chains ?? []).map(devnetDescriptor);
     if (options.manifest?.solana) devnetChains.push(devnetSolanaDescriptor(options.manifest.solana));
     if (options.manifest?.bitcoin) devnetChains.push(devnetBitcoinDescriptor(options.manifest.bitcoin));
-    // manifest.cosmos (the Cosmos devnet chains) is validated by the reader and not served: no
-    // service handles the cosmos family yet (issue 46), so its chains are no descriptors here.
+    for (const cosmos of options.manifest?.cosmos ?? []) devnetChains.push(devnetCosmosDescriptor(cosmos));
     const realChains = REAL_NETWORKS.map((chain) => ({
       ...chain,
       rpcUrl: chain.rpcEnv ? options.rpcUrls?.[chain.id] || undefined : undefined,
@@ -206,9 +206,19 @@ export class ChainRegistry {
     return bitcoin && bitcoin.id === id ? bitcoin : undefined;
   }
 
-  /** A chain has a signing surface exactly when an RPC URL is configured or known for it. */
+  /** The manifest entry of a devnet Cosmos chain (`cosmoshub-devnet`, `osmosis-devnet`, `noble-devnet`). */
+  devnetCosmos(id: string): CosmosDevnetChainManifest | undefined {
+    return this.options.manifest?.cosmos?.find((chain) => chain.id === id);
+  }
+
+  /**
+   * A chain has a signing surface exactly when an RPC URL is configured or known for it; a Cosmos
+   * chain not yet: its steps are not built (issue 46, part C), so a build over it is refused with
+   * SIGNING_SURFACE_UNAVAILABLE while its routes can be quoted, as on a real network without an RPC.
+   */
   hasSigningSurface(id: string): boolean {
-    return Boolean(this.byId.get(id)?.rpcUrl);
+    const chain = this.byId.get(id);
+    return Boolean(chain?.rpcUrl) && chain?.family !== 'cosmos';
   }
 
   /**
@@ -324,6 +334,34 @@ function devnetBitcoinDescriptor(bitcoin: DevnetBitcoinView): ChainDescriptor {
     rpcUrl: bitcoin.esploraUrl,
     statusApiUrl: bitcoin.esploraUrl,
     devnet: true,
+  };
+}
+
+/**
+ * A local Cosmos SDK chain. Its CAIP-2 reference is its chain id, as CAIP-2's `cosmos` namespace
+ * names chains (`cosmos:cosmoshub-4`); its CometBFT RPC is its `rpcUrl`, what a wallet signs with.
+ */
+function devnetCosmosDescriptor(chain: CosmosDevnetChainManifest): ChainDescriptor {
+  return {
+    id: chain.id,
+    name: chain.name,
+    family: 'cosmos',
+    network: 'testnet',
+    caip2: `cosmos:${chain.chainId}`,
+    nativeSymbol: chain.nativeSymbol,
+    nativeDecimals: chain.decimals,
+    rpcUrl: chain.rpc,
+    statusApiUrl: chain.rpc,
+    devnet: true,
+    cosmos: {
+      chainId: chain.chainId,
+      bech32Prefix: chain.bech32Prefix,
+      nativeDenom: chain.nativeDenom,
+      restUrl: chain.rest,
+      minGasPrice: chain.minGasPrice,
+      ibcChannels: { ...chain.ibcChannels },
+      ...(chain.crosschainSwapsContract ? { crosschainSwapsContract: chain.crosschainSwapsContract } : {}),
+    },
   };
 }
 

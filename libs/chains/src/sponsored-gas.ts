@@ -235,7 +235,8 @@ export interface SponsoredStep {
 }
 
 /** The families a swap leg can be on. */
-export type SponsoredFamily = ChainFamily;
+/** Cosmos chains carry no sponsored leg yet: their fees are x/feegrant's, not priced here (issue 46). */
+export type SponsoredFamily = Exclude<ChainFamily, 'cosmos'>;
 
 /** The parts of a route leg that decide what the relayer pays for it. */
 export interface SponsoredLegView {

@@ -20,7 +20,9 @@ export type StepSigning =
   /** EIP-712 typed data: the leg as a Permit2 witness transfer the relayer executes (sponsored). */
   | 'permit2-intent'
   /** A Bitcoin PSBT: the user signs their inputs (sponsored: the service's fee input pays the miner). */
-  | 'bitcoin-psbt';
+  | 'bitcoin-psbt'
+  /** A Cosmos SignDoc (`cosmos-sign-direct`): the wallet's tx, its fee paid by the service's fee granter. */
+  | 'cosmos-sign-direct';
 
 /** One wallet-signed step of a route. */
 export interface SplitStep {
@@ -79,6 +81,8 @@ export interface StepSplitOptions {
  * The steps of a route, in order. Per leg:
  *  - Solana: one transaction (SPL transfers need no allowance);
  *  - Bitcoin: one PSBT (a UTXO spend needs no allowance);
+ *  - Cosmos: one SignDoc (bank balances need no allowance); a swap right after an IBC transfer to its
+ *    chain runs on arrival from the transfer's memo and asks nothing;
  *  - sponsored, EVM, ERC-20 input through the chain's SwapGatewayRouter (an Across deposit too): an approve of Permit2 (the
  *    token's EIP-2612 permit when it has one, else the wallet's own approve transaction), then the
  *    leg as a Permit2 witness;
@@ -119,6 +123,15 @@ export function splitSteps(
       steps.push(own('solana-transaction'));
     } else if (family === 'bitcoin') {
       steps.push(own('bitcoin-psbt'));
+    } else if (family === 'cosmos') {
+      // A swap delivered by the IBC transfer before it runs on arrival (the transfer's memo): no step.
+      const previous = legIndex > 0 ? legs[legIndex - 1] : undefined;
+      const onArrival =
+        leg.kind === 'swap' &&
+        previous?.kind === 'bridge' &&
+        previous.destinationChain === leg.chain &&
+        chains.familyOf(previous.chain) === 'cosmos';
+      if (!onArrival) steps.push(own('cosmos-sign-direct'));
     } else if (family !== 'evm') {
       return;
     } else if (sponsored) {

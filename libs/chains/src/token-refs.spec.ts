@@ -16,7 +16,8 @@ describe('token references per chain family', () => {
     expect(familyOfCaipNamespace('eip155')).toBe('evm');
     expect(familyOfCaipNamespace('solana')).toBe('solana');
     expect(familyOfCaipNamespace('bip122')).toBe('bitcoin');
-    expect(familyOfCaipNamespace('cosmos')).toBeUndefined();
+    expect(familyOfCaipNamespace('cosmos')).toBe('cosmos');
+    expect(familyOfCaipNamespace('polkadot')).toBeUndefined();
   });
 
   it('finds the chain of a reference by its CAIP-2, and Solana mainnet by its short alias', () => {
@@ -36,7 +37,9 @@ describe('token references per chain family', () => {
     expect(tokenRefFitsNamespace('solana', 'mainnet', MINT)).toBe(true);
     expect(tokenRefFitsNamespace('solana', 'mainnet', 'z'.repeat(44))).toBe(false);
     expect(tokenRefFitsNamespace('bip122', '000000000019d6689c085ae165831e93', '0')).toBeUndefined();
-    expect(tokenRefFitsNamespace('cosmos', 'osmosis-1', 'uosmo')).toBeUndefined();
+    expect(tokenRefFitsNamespace('cosmos', 'osmosis-1', 'uosmo')).toBe(true);
+    expect(tokenRefFitsNamespace('cosmos', 'osmosis-1', '0x!')).toBe(false);
+    expect(tokenRefFitsNamespace('polkadot', '91b171bb158e2d3848fa23a9f1c25182', '0')).toBeUndefined();
   });
 
   it('gives the asset key of a reference: native kinds, the family token kinds with a well-formed address', () => {

@@ -16,6 +16,7 @@ export const CAIP_NAMESPACES: Record<ChainFamily, string> = {
   evm: 'eip155',
   solana: 'solana',
   bitcoin: 'bip122',
+  cosmos: 'cosmos',
 };
 
 /** The family whose chains a CAIP-2 namespace names, undefined for a namespace of no family we know. */
@@ -54,6 +55,8 @@ interface TokenAddressForm {
    * passed the gateway's strict one (validateAddressForFamily) already.
    */
   assetKeyOf(address: string): string | undefined;
+  /** The strict check of a request's token address (EVM checksum, Solana key, Cosmos denom form). */
+  isTokenAddress(address: string): boolean;
   /** The address as the catalog stores it (EVM `address`, checksummed; Solana `mint`), or undefined. */
   catalogFieldsOf(address: string): { address: string | null; mint: string | null } | undefined;
   /**
@@ -64,11 +67,14 @@ interface TokenAddressForm {
 }
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+/** The Cosmos SDK's denom form (x/bank `reDnmString`): `uatom`, `ibc/27394F…`, `factory/osmo1…/x`. */
+const COSMOS_DENOM = /^[a-zA-Z][a-zA-Z0-9/:._-]{2,127}$/;
 
 const TOKEN_ADDRESS_FORMS: Record<ChainFamily, TokenAddressForm | undefined> = {
   evm: {
     chainReference: /^\d+$/,
     kinds: ['erc20'],
+    isTokenAddress: (address) => validateAddressForFamily('evm', address).ok,
     assetKeyOf: (address) => (isAddress(address) ? address.toLowerCase() : undefined),
     catalogFieldsOf: (address) => {
       try {
@@ -82,11 +88,22 @@ const TOKEN_ADDRESS_FORMS: Record<ChainFamily, TokenAddressForm | undefined> = {
   solana: {
     chainReference: /^/,
     kinds: ['spl', 'token'],
+    isTokenAddress: (address) => validateAddressForFamily('solana', address).ok,
     assetKeyOf: (address) => (BASE58.test(address) ? address : undefined),
     catalogFieldsOf: (address) => (BASE58.test(address) ? { address: null, mint: address } : undefined),
     metadataOnChain: false,
   },
   bitcoin: undefined,
+  // A Cosmos token is its denom (`cosmos:osmosis-1:ibc:ibc/27394F…`), kept in the catalog's
+  // chain-native identity column (`mint`) as written: denoms are case-sensitive.
+  cosmos: {
+    chainReference: /^[-a-zA-Z0-9]{1,32}$/,
+    kinds: ['denom', 'ibc'],
+    isTokenAddress: (denom) => COSMOS_DENOM.test(denom),
+    assetKeyOf: (denom) => (COSMOS_DENOM.test(denom) ? denom : undefined),
+    catalogFieldsOf: (denom) => (COSMOS_DENOM.test(denom) ? { address: null, mint: denom } : undefined),
+    metadataOnChain: false,
+  },
 };
 
 /**
@@ -102,7 +119,7 @@ export function tokenRefFitsNamespace(
   const family = familyOfCaipNamespace(namespace);
   const form = family === undefined ? undefined : TOKEN_ADDRESS_FORMS[family];
   if (family === undefined || form === undefined) return undefined;
-  return form.chainReference.test(reference) && validateAddressForFamily(family, address).ok;
+  return form.chainReference.test(reference) && form.isTokenAddress(address);
 }
 
 /**

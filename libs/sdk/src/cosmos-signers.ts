@@ -11,9 +11,9 @@
 import type { SigningPayload, SwapSigner } from './signers';
 import { base64ToBytes, bytesToBase64 } from './base64';
 
-// The Cosmos payload is not in the generated API types yet (the gateway does not serve Cosmos routes
-// until issue 46 wires the family in); these are the SDK's copy of what libs/chains issues
-// (`CosmosSignDirectPayload` of cosmos-sign-doc.ts), to be replaced by the generated schema then.
+// The Cosmos payload is in the generated API types, whose schema leaves the amino sign doc an open
+// object; these are the SDK's exact copy of the contract's (libs/contracts signing-payload.ts), the
+// amino doc's fields typed, which is what signAmino needs.
 
 export interface CosmosCoin {
   readonly denom: string;
@@ -146,7 +146,8 @@ function cosmosPayloadOf(payload: SigningPayload): CosmosSignDirectPayload {
       'unsupported-payload',
       `the Cosmos signer cannot sign a ${payload.type} payload`,
     );
-  return payload;
+  // The generated schema's aminoSignDoc is an open object: the contract's fields, typed here.
+  return payload as CosmosSignDirectPayload;
 }
 
 const FEE_HINT =

@@ -768,10 +768,10 @@ export interface components {
              */
             permitType?: "eip2612" | "permit2" | "approve";
             quoteId: string;
-            /** @description Destination wallet address (EVM, Solana or Bitcoin, of the destination chain and its network); defaults to the quote recipient, else userAddress. On an EVM ⇄ Solana route it is required and also signs the destination-chain steps, if any. */
+            /** @description Destination wallet address (EVM, Solana, Bitcoin or Cosmos, of the destination chain and its network); defaults to the quote recipient, else userAddress. On an EVM ⇄ Solana route it is required and also signs the destination-chain steps, if any. */
             recipient?: string;
             routeId: string;
-            /** @description Wallet that signs the source-chain steps (the payload `from`; EVM address, Solana base58 or Bitcoin address: bech32 P2WPKH / P2TR or base58 P2SH, of the source chain). Required by this service. */
+            /** @description Wallet that signs the source-chain steps (the payload `from`; EVM address, Solana base58, Bitcoin address (bech32 P2WPKH / P2TR or base58 P2SH) or Cosmos account (bech32 of the chain prefix), of the source chain). Required by this service. */
             userAddress: string;
             /**
              * @description The public key of userAddress, hex, as the wallet tells it with the address (Unisat getPublicKey, Xverse's publicKey): required when userAddress is a Bitcoin Taproot (P2TR, bc1p…) address (compressed 33 bytes or x-only 32: the PSBT carries it as tapInternalKey) or a nested-SegWit P2SH-P2WPKH (3… / 2…) address (compressed 33 bytes: the input's redeem script is made of it). Checked against the address when given for a native SegWit one; ignored for other families. Missing or not the key of userAddress → 400 INVALID_ADDRESS (field userPublicKey).
@@ -792,7 +792,7 @@ export interface components {
              */
             caip2: string;
             /**
-             * @description EVM chain id, as in `payload.transaction.chainId` of EVM payloads; null for Solana and Bitcoin
+             * @description EVM chain id, as in `payload.transaction.chainId` of EVM payloads; null for Solana, Bitcoin and Cosmos (a Cosmos chain id is `caip2` after `cosmos:`)
              * @example 31337
              */
             chainId: number | null;
@@ -801,7 +801,7 @@ export interface components {
              * @example evm
              * @enum {string}
              */
-            family: "evm" | "solana" | "bitcoin";
+            family: "evm" | "solana" | "bitcoin" | "cosmos";
             /**
              * @description Chain identifier: the chain value of quotes and chainRef
              * @example devnet-a
@@ -834,6 +834,50 @@ export interface components {
             network?: string;
             /** @description e.g. MetaMask, Phantom */
             recommendedWallet?: string;
+        };
+        CosmosMsgDto: {
+            /** @example /ibc.applications.transfer.v1.MsgTransfer */
+            typeUrl: string;
+            /** @description The message in proto3 JSON (camelCase) */
+            value: {
+                [key: string]: unknown;
+            };
+        };
+        CosmosSignDirectPayloadDto: {
+            /** @description The legacy amino StdSignDoc of the same transaction (chain_id, account_number, sequence, fee, msgs, memo) for signAmino (Ledger); null when a message has no amino form. Signed this way, rawTx carries the issued body and auth info with the mode LEGACY_AMINO_JSON */
+            aminoSignDoc: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The messages, for display */
+            msgs: components["schemas"]["CosmosMsgDto"][];
+            /** @description Exactly what Keplr's and Leap's signDirect take. rawTx: the signed TxRaw (base64) with these bodyBytes and authInfoBytes byte for byte and one signature */
+            signDoc: components["schemas"]["CosmosSignDocDto"];
+            /**
+             * @description The signing wallet (bech32 of the chain)
+             * @example cosmos1…
+             */
+            signerAddress: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cosmos-sign-direct";
+        };
+        CosmosSignDocDto: {
+            /** @description The signer's account number on the chain */
+            accountNumber: string;
+            /**
+             * Format: byte
+             * @description AuthInfo bytes, base64: the wallet's one SignerInfo (its pubkey, SIGN_MODE_DIRECT, sequence) and the fee (gas limit, amount, granter: the service's fee granter under x/feegrant)
+             */
+            authInfoBytes: string;
+            /**
+             * Format: byte
+             * @description TxBody bytes (the messages, memo), base64
+             */
+            bodyBytes: string;
+            /** @example cosmoshub-4 */
+            chainId: string;
         };
         CreateLimitOrderDto: {
             /**
@@ -935,7 +979,7 @@ export interface components {
             tokenRefFromOverride?: string;
             /** @description Output token reference (same form); wins over tokenOut */
             tokenRefToOverride?: string;
-            /** @description The wallet that will sign (an address of fromChain: EVM, Solana or Bitcoin; else 400 INVALID_ADDRESS). With it, each route carries `issues`: the first leg checked against this wallet before anything is signed (balance, allowance, simulation). Without it nothing is checked and no route has `issues` */
+            /** @description The wallet that will sign (an address of fromChain: EVM, Solana, Bitcoin or Cosmos (bech32 of the chain prefix); else 400 INVALID_ADDRESS). With it, each route carries `issues`: the first leg checked against this wallet before anything is signed (balance, allowance, simulation). Without it nothing is checked and no route has `issues` */
             userAddress?: string;
         };
         CreateWebhookDto: {
@@ -1349,8 +1393,8 @@ export interface components {
             executionHints: components["schemas"]["ExecutionHintsDto"];
             /** @description Expiry of this payload (ms since epoch); after it, GET the signing endpoint for a fresh one */
             expiresAtMs: number | null;
-            /** @description What the wallet signs, by type: evm-transaction (sign the transaction; rawTx = signed serialized 0x-hex), evm-typed-data (sign with eth_signTypedData_v4; rawTx = the 0x signature; the service relays it and pays the gas), solana-versioned-transaction (sign; rawTx = base64), bitcoin-psbt (signPsbt the inputs listed; rawTx = the signed PSBT, base64 or hex, or the finalized transaction, hex; the service signs its fee input and pays the miner) */
-            payload: components["schemas"]["EvmTransactionPayloadDto"] | components["schemas"]["EvmTypedDataPayloadDto"] | components["schemas"]["SolanaTransactionPayloadDto"] | components["schemas"]["BitcoinPsbtPayloadDto"];
+            /** @description What the wallet signs, by type: evm-transaction (sign the transaction; rawTx = signed serialized 0x-hex), evm-typed-data (sign with eth_signTypedData_v4; rawTx = the 0x signature; the service relays it and pays the gas), solana-versioned-transaction (sign; rawTx = base64), bitcoin-psbt (signPsbt the inputs listed; rawTx = the signed PSBT, base64 or hex, or the finalized transaction, hex; the service signs its fee input and pays the miner), cosmos-sign-direct (signDirect the signDoc, or signAmino the aminoSignDoc; rawTx = the signed TxRaw, base64; the service pays the fee through x/feegrant) */
+            payload: components["schemas"]["EvmTransactionPayloadDto"] | components["schemas"]["EvmTypedDataPayloadDto"] | components["schemas"]["SolanaTransactionPayloadDto"] | components["schemas"]["BitcoinPsbtPayloadDto"] | components["schemas"]["CosmosSignDirectPayloadDto"];
             /** @description When the payload became signable (ms since epoch), when known */
             readyAtMs: number | null;
             step: components["schemas"]["SigningStepDto"];
@@ -1613,7 +1657,7 @@ export interface components {
              * @description payload.type the wallet will be given at that step
              * @enum {string}
              */
-            payloadType: "evm-transaction" | "evm-typed-data" | "solana-versioned-transaction" | "bitcoin-psbt";
+            payloadType: "evm-transaction" | "evm-typed-data" | "solana-versioned-transaction" | "bitcoin-psbt" | "cosmos-sign-direct";
         };
         ServiceChecksDto: {
             /**
@@ -1820,6 +1864,11 @@ export interface components {
             };
             /** @example 6 */
             decimals: number;
+            /**
+             * @description Cosmos denom (every token of a Cosmos chain, its native coin included): `uatom`, or `ibc/<SHA-256 of the path>` for an IBC voucher
+             * @example uatom
+             */
+            denom?: string;
             /** @description Logo URL, when the token list has one */
             logoUrl?: string;
             /** @description Solana mint address */

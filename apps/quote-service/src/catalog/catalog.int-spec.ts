@@ -8,6 +8,17 @@ import {
   useDevnet,
 } from '../../test/support/quote-service-test-support';
 
+/** The devnet's chains, as the registry lists them first: anvil, Solana, Bitcoin, then the Cosmos chains. */
+const DEVNET_CHAINS = [
+  'devnet-a',
+  'devnet-b',
+  'solana-devnet',
+  'bitcoin-devnet',
+  'cosmoshub-devnet',
+  'osmosis-devnet',
+  'noble-devnet',
+];
+
 describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
   let devnet: { manifestPath: string; stop(): Promise<void> };
   let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
@@ -46,8 +57,8 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
   it('lists devnet chains first, then the real networks (Ethereum, Base, Arbitrum, Solana...), each describing itself', async () => {
     const { chains } = await service.catalog.listChains();
     const ids = chains.map((c) => c.id);
-    expect(ids.slice(0, 4)).toEqual(['devnet-a', 'devnet-b', 'solana-devnet', 'bitcoin-devnet']);
-    expect(ids.slice(4, 8)).toEqual(['ethereum', 'base', 'arbitrum', 'solana']);
+    expect(ids.slice(0, 7)).toEqual(DEVNET_CHAINS);
+    expect(ids.slice(7, 11)).toEqual(['ethereum', 'base', 'arbitrum', 'solana']);
     for (const chain of chains)
       expect(Object.keys(chain).sort()).toEqual([
         'caip2',
@@ -107,11 +118,11 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
 
   it('marks only tradable tokens supported: devnet ones, not real-network ones without RPC or aggregator', async () => {
     const { tokens } = await service.catalog.listTokens({ supportedOnly: true, limit: 50_000 });
-    expect(new Set(tokens.map((t) => t.chain))).toEqual(
-      new Set(['devnet-a', 'devnet-b', 'solana-devnet', 'bitcoin-devnet']),
-    );
-    // ETH, USDC, DAI, WETH, TAX on each anvil chain, USDC (the bridged token) on solana-devnet, BTC on bitcoin-devnet.
-    expect(tokens).toHaveLength(12);
+    expect(new Set(tokens.map((t) => t.chain))).toEqual(new Set(DEVNET_CHAINS));
+    // ETH, USDC, DAI, WETH, TAX on each anvil chain, USDC (the bridged token) on solana-devnet, BTC on
+    // bitcoin-devnet; OSMO, ATOM and USDC on Osmosis (its pools), ATOM on the Hub and USDC on Noble
+    // (swapped on arrival on Osmosis).
+    expect(tokens).toHaveLength(17);
     const eth = await service.catalog.listTokens({ chainRef: 'ethereum', q: 'USDC', debug: true });
     expect(eth.tokens[0]).toMatchObject({
       symbol: 'USDC',
@@ -265,7 +276,7 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
 
     it('lists real-network pairs as unsupported until a provider is configured', async () => {
       const supported = await allPairs({ supportedOnly: true });
-      const devnetChains = ['devnet-a', 'devnet-b', 'solana-devnet', 'bitcoin-devnet'];
+      const devnetChains = DEVNET_CHAINS;
       expect(
         supported.every((p) => devnetChains.includes(p.fromChain) && devnetChains.includes(p.toChain)),
       ).toBe(true);

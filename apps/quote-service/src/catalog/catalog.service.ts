@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ChainRegistry } from '@swapgw/chains';
 import {
   ChainView,
   ListChainsResult,
@@ -30,6 +31,7 @@ export class CatalogService {
   constructor(
     private readonly catalog: CatalogRepository,
     private readonly sync: CatalogSync,
+    private readonly registry: ChainRegistry,
   ) {}
 
   async listChains(): Promise<ListChainsResult> {
@@ -78,7 +80,9 @@ export class CatalogService {
     const last = page[page.length - 1];
     const nextCursor =
       rows.length > limit && last ? encodeCursor(hash, sortKeyOf(last, columns), String(last.id)) : null;
-    const tokens = page.map((row) => tokenView(row, Boolean(request.debug)));
+    const tokens = page.map((row) =>
+      tokenView(row, this.registry.find(row.chain)?.family === 'cosmos', Boolean(request.debug)),
+    );
     return request.debug
       ? {
           tokens,
@@ -151,10 +155,12 @@ function sortDescription(sort: TokenSort): string {
   }
 }
 
-function tokenView(row: CatalogTokenRow, debug: boolean): TokenView {
+/** A Cosmos chain's token is named by its denom, kept in the row's chain-native identity (`mint`). */
+function tokenView(row: CatalogTokenRow, cosmos: boolean, debug: boolean): TokenView {
   const view: TokenView = { chain: row.chain, symbol: row.symbol, name: row.name, decimals: row.decimals };
   if (row.address) view.address = row.address;
-  if (row.mint) view.mint = row.mint;
+  if (row.mint && cosmos) view.denom = row.mint;
+  else if (row.mint) view.mint = row.mint;
   if (row.logo_url) view.logoUrl = row.logo_url;
   if (debug) {
     view.debug = {

@@ -1,5 +1,6 @@
 import { ChainRegistry } from '@swapgw/chains';
 import { acrossBetween } from '../providers/across.provider';
+import { osmosisTrades } from '../providers/cosmos/osmosis-venue';
 import { devnetBridgeBetween, devnetBridgeEnd } from '../providers/devnet-bridge-ends';
 import { uniswapV2Deployment } from '../providers/uniswap-v2-deployments';
 import { ProviderNames } from '../providers/provider-names';
@@ -23,7 +24,8 @@ export interface SupportPolicyOptions {
  *  - lifi on the real networks when LIFI_API_URL is configured;
  *  - across between EVM chains whose deployments have an Across SpokePool and that have an RPC URL, unless ACROSS_API_URL is off;
  *  - 0x on the real EVM networks when ZEROX_API_KEY is configured;
- *  - jupiter on one Solana chain (JUPITER_CHAIN) when JUPITER_API_URL is configured.
+ *  - jupiter on one Solana chain (JUPITER_CHAIN) when JUPITER_API_URL is configured;
+ *  - osmosis on Osmosis, and from a Cosmos chain with an IBC channel to it (swap on arrival).
  * A real-network token is therefore listed but unsupported until an RPC or an aggregator is configured.
  */
 export class SupportPolicy {
@@ -47,6 +49,7 @@ export class SupportPolicy {
       providers.push(ProviderNames.zeroX);
     if (this.options.jupiterChain === chainId && chain.family === 'solana')
       providers.push(ProviderNames.jupiter);
+    if (osmosisTrades(this.registry, chainId, chainId)) providers.push(ProviderNames.osmosis);
     return providers;
   }
 
@@ -60,6 +63,7 @@ export class SupportPolicy {
     if (this.options.lifiEnabled && !from.devnet && !to.devnet) providers.push(ProviderNames.lifi);
     if (this.options.acrossEnabled && acrossBetween(this.registry, fromChain, toChain))
       providers.push(ProviderNames.across);
+    if (osmosisTrades(this.registry, fromChain, toChain)) providers.push(ProviderNames.osmosis);
     return providers;
   }
 
@@ -74,8 +78,10 @@ export class SupportPolicy {
         : this.crossChainProviders(fromChain, toChain);
     return providers.filter(
       (p) =>
-        p !== ProviderNames.devnetBridge ||
-        (this.bridgeCarries(fromChain, tokenIn) && this.bridgeCarries(toChain, tokenOut)),
+        (p !== ProviderNames.devnetBridge ||
+          (this.bridgeCarries(fromChain, tokenIn) && this.bridgeCarries(toChain, tokenOut))) &&
+        // A coin sent to Osmosis as itself is a transfer, not a swap.
+        (p !== ProviderNames.osmosis || tokenIn !== tokenOut),
     );
   }
 

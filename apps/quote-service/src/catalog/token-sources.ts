@@ -1,4 +1,5 @@
 import { catalogTokenAddress, ChainRegistry } from '@swapgw/chains';
+import { cosmosListedTokens } from '@swapgw/chains/families';
 import { getAddress } from 'ethers';
 
 /** A token as a discovery source reports it, before support and trending data are added. */
@@ -9,7 +10,7 @@ export interface DiscoveredToken {
   decimals: number;
   /** EVM contract address; null for the native coin and for Solana tokens. */
   address: string | null;
-  /** Solana mint; null elsewhere. */
+  /** Solana mint, Cosmos denom (the token's chain-native identity); null elsewhere. */
   mint: string | null;
   logoUrl: string | null;
   rank: number;
@@ -41,8 +42,8 @@ export function assetKeyOf(token: { address: string | null; mint?: string | null
 }
 
 /**
- * The devnet manifest's tokens plus each devnet chain's native coin, the local Solana and Bitcoin
- * chains included.
+ * The devnet manifest's tokens plus each devnet chain's native coin, the local Solana, Bitcoin and
+ * Cosmos chains included (a Cosmos token's denom in `mint`: cosmosListedTokens).
  */
 export class DevnetTokenSource implements TokenListSource {
   readonly name = 'devnet-manifest';
@@ -118,6 +119,23 @@ export class DevnetTokenSource implements TokenListSource {
         rank: coreRank(bitcoin.nativeSymbol) ?? 1,
         // The bridge's Bitcoin end swaps BTC for its token on every chain the USDC bridge reaches.
         bridgedChains: bridgeEnds,
+      });
+    }
+    for (const manifestChain of registry.manifest?.cosmos ?? []) {
+      const listed = cosmosListedTokens(registry.get(manifestChain.id), (id) => registry.find(id));
+      listed.forEach((token, index) => {
+        tokens.push({
+          chain: manifestChain.id,
+          symbol: token.symbol,
+          name: token.name,
+          decimals: token.decimals,
+          address: null,
+          mint: token.denom,
+          logoUrl: null,
+          rank: coreRank(token.symbol) ?? (index === 0 ? 1 : LIST_RANK_BASE + index),
+          // Every Cosmos chain reaches the two others over IBC.
+          bridgedChains: Object.keys(manifestChain.ibcChannels).length,
+        });
       });
     }
     return tokens;

@@ -12,4 +12,8 @@ export const ProviderNames = {
   zeroX: '0x',
   across: 'across',
   thorchain: 'thorchain',
+  /** Osmosis's pools (poolmanager), on Osmosis or on arrival of an IBC transfer (cosmos/). */
+  osmosis: 'osmosis',
+  /** ICS-20 transfers between Cosmos chains, the bridge leg before a swap on Osmosis. */
+  ibc: 'ibc',
 } as const;

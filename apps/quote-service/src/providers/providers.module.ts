@@ -3,6 +3,7 @@ import { ChainRegistry } from '@swapgw/chains';
 import { ChainsModule } from '../chains/chains.module';
 import { QuoteServiceConfig } from '../config/quote-service.config';
 import { AcrossProvider } from './across.provider';
+import { OsmosisProvider } from './cosmos/osmosis.provider';
 import { DevnetBridgeProvider } from './devnet-bridge.provider';
 import { JupiterProvider } from './jupiter.provider';
 import { LifiProvider } from './lifi.provider';
@@ -31,6 +32,9 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
  * The quote providers: Uniswap V2 and V3 and the devnet bridge (on chain reads through the registry)
  * always; Across unless ACROSS_API_URL is off; LI.FI, Jupiter and THORChain when their API URL is
  * configured, 0x when its API key is (null otherwise).
+ * The quote providers: Uniswap V2 and V3, the devnet bridge and Osmosis (on chain reads through the
+ * registry) always; Across unless ACROSS_API_URL is off; LI.FI and Jupiter when their API URL is configured, 0x
+ * when its API key is (null otherwise).
  */
 @Module({
   imports: [ChainsModule],
@@ -146,6 +150,12 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
           : null,
     },
     {
+      provide: OsmosisProvider,
+      inject: [ChainRegistry, ROUTE_WARNING_THRESHOLDS, QuoteServiceConfig],
+      useFactory: (registry: ChainRegistry, thresholds: RouteWarningThresholds, config: QuoteServiceConfig) =>
+        new OsmosisProvider(registry, thresholds, config.RPC_TIMEOUT_MS),
+    },
+    {
       provide: QUOTE_PROVIDERS,
       inject: [
         UniswapV2Provider,
@@ -156,6 +166,7 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
         JupiterProvider,
         ZeroXProvider,
         ThorchainProvider,
+        OsmosisProvider,
       ],
       useFactory: (...providers: (QuoteProvider | null)[]): QuoteProvider[] =>
         providers.filter((provider): provider is QuoteProvider => provider !== null),

@@ -8,6 +8,7 @@ const PAYLOAD_TYPE_OF: Record<StepSigning, SignaturePayloadType> = {
   'eip2612-permit': 'evm-typed-data',
   'permit2-intent': 'evm-typed-data',
   'bitcoin-psbt': 'bitcoin-psbt',
+  'cosmos-sign-direct': 'cosmos-sign-direct',
 };
 
 /**
@@ -16,6 +17,8 @@ const PAYLOAD_TYPE_OF: Record<StepSigning, SignaturePayloadType> = {
  * gasPayment sponsored), told ahead so a wallet can show them before the first one. Per leg:
  *  - Solana: one transaction (the service is fee payer);
  *  - Bitcoin: one PSBT (the service's fee input pays the miner);
+ *  - Cosmos: one SignDoc, the fee paid by the service's fee granter; an IBC transfer into a swap on
+ *    Osmosis is one signature (the swap runs on arrival);
  *  - EVM ERC-20 input through the chain's SwapGatewayRouter: an approve of Permit2 (typed data, the
  *    token's EIP-2612 permit, when the token has one; else the user's own approve transaction,
  *    whose gas the service sends first), then the leg as a Permit2 witness (typed data);

@@ -6,6 +6,7 @@ import { BitcoinChainClient } from './bitcoin/bitcoin-chain-client';
 import { BitcoinSigningChainClientImpl } from './bitcoin/bitcoin-signing-client';
 import { BitcoinStatusClient } from './bitcoin/bitcoin-status-client';
 import { assertBitcoinTxid } from './bitcoin/esplora-transaction-status';
+import { canonicalCosmosTxHash, CosmosChainStatusClient } from './cosmos/cosmos-status-client';
 import {
   boundedEvmProvider,
   WALLET_READ_BATCH_WINDOW_MS,
@@ -116,6 +117,7 @@ export class ChainFamilies {
   status(id: string): ChainStatusClient | undefined {
     const chain = this.registry.find(id);
     if (!chain) return undefined;
+    if (chain.family === 'cosmos') return this.cosmosStatus(chain);
     if (chain.family !== 'bitcoin') {
       const lookup = this.signing(id);
       if (lookup.ok) return lookup.client;
@@ -136,6 +138,17 @@ export class ChainFamilies {
     if (!client) {
       client = new BitcoinStatusClient(chain, chain.statusApiUrl, this.timeoutMs);
       this.statusClients.set(id, client);
+    }
+    return client;
+  }
+
+  /** A Cosmos chain's look-ups over its CometBFT RPC (`/tx`), the one client a chain keeps. */
+  private cosmosStatus(chain: ChainDescriptor): ChainStatusClient {
+    if (!chain.rpcUrl) return unconfigured(chain, `No RPC is configured for chain ${chain.id}`, {});
+    let client = this.statusClients.get(chain.id);
+    if (!client) {
+      client = new CosmosChainStatusClient(chain, this.timeoutMs);
+      this.statusClients.set(chain.id, client);
     }
     return client;
   }
@@ -185,6 +198,7 @@ const TX_HASH_CHECKS: Record<ChainFamily, (chain: string, txHash: string) => voi
   evm: assertEvmTxHash,
   solana: (_chain, txHash) => assertSolanaSignature(txHash),
   bitcoin: assertBitcoinTxid,
+  cosmos: (chain, txHash) => void canonicalCosmosTxHash(chain, txHash),
 };
 
 function noRpcReason(chain: ChainDescriptor): string {

@@ -18,6 +18,7 @@ export * from './bitcoin/bitcoin-artifact';
 export * from './bitcoin/bitcoin-sponsored-step';
 export * from './bitcoin/bitcoin-chain-client';
 export * from './bitcoin/bitcoin-signing-client';
+export * from './cosmos';
 export * from './evm/evm-chain-state';
 export * from './evm/evm-payload';
 export * from './evm/evm-signed-transaction';

@@ -15,6 +15,13 @@ const SOLANA = '[1-9A-HJ-NP-Za-km-z]{32,44}';
 export const BITCOIN_ADDRESS_PATTERN =
   '(?:(?:bc|tb|bcrt)1[02-9ac-hj-np-z]{8,87}|[23][1-9A-HJ-NP-Za-km-z]{32,34})';
 
+/**
+ * A Cosmos SDK account: lower-case bech32 of its chain's prefix (`cosmos1…`, `osmo1…`, `noble1…`)
+ * over 20 bytes (a key's) or 32 (a module's, a contract's); the prefix is checked against the chain
+ * by @swapgw/chains.
+ */
+const COSMOS = '[a-z][a-z0-9]{0,30}1[02-9ac-hj-np-z]{38}(?:[02-9ac-hj-np-z]{20})?';
+
 export const SOLANA_ADDRESS = new RegExp(`^${SOLANA}$`);
 export const BITCOIN_ADDRESS = new RegExp(`^${BITCOIN_ADDRESS_PATTERN}$`);
 
@@ -27,8 +34,8 @@ export const BITCOIN_PUBLIC_KEY = /^(?:0[23])?[0-9a-fA-F]{64}$/;
 /** Who a Solana bridge deposit pays: an EVM address or a Bitcoin address. */
 export const EVM_OR_BITCOIN_ADDRESS = new RegExp(`^(?:${EVM}|${BITCOIN_ADDRESS_PATTERN})$`);
 
-/** A wallet of any family the suite signs for: EVM, Solana or Bitcoin. */
-export const WALLET_ADDRESS = new RegExp(`^(?:${EVM}|${SOLANA}|${BITCOIN_ADDRESS_PATTERN})$`);
+/** A wallet of any family the suite signs for: EVM, Solana, Bitcoin or Cosmos. */
+export const WALLET_ADDRESS = new RegExp(`^(?:${EVM}|${SOLANA}|${BITCOIN_ADDRESS_PATTERN}|${COSMOS})$`);
 
 /** An account a step may wait on: a wallet of any family, or a token (EVM contract, Solana mint). */
 export const WALLET_OR_TOKEN = WALLET_ADDRESS;

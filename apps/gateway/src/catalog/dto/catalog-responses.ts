@@ -16,11 +16,11 @@ export class ChainDto implements ChainView {
   id!: string;
   @ApiProperty({ example: 'Devnet A' }) name!: string;
   @ApiProperty({
-    enum: ['evm', 'solana', 'bitcoin'],
+    enum: ['evm', 'solana', 'bitcoin', 'cosmos'],
     example: 'evm',
     description: 'Chain family: which payload kinds and address formats it uses',
   })
-  family!: 'evm' | 'solana' | 'bitcoin';
+  family!: 'evm' | 'solana' | 'bitcoin' | 'cosmos';
   @ApiProperty({ enum: ['mainnet', 'testnet'], example: 'testnet', description: 'Devnet chains are testnet' })
   network!: 'mainnet' | 'testnet';
   @ApiProperty({
@@ -28,7 +28,7 @@ export class ChainDto implements ChainView {
     nullable: true,
     example: 31337,
     description:
-      'EVM chain id, as in `payload.transaction.chainId` of EVM payloads; null for Solana and Bitcoin',
+      'EVM chain id, as in `payload.transaction.chainId` of EVM payloads; null for Solana, Bitcoin and Cosmos (a Cosmos chain id is `caip2` after `cosmos:`)',
   })
   chainId!: number | null;
   @ApiProperty({ example: 'eip155:31337', description: 'CAIP-2 chain id' }) caip2!: string;
@@ -47,6 +47,12 @@ export class TokenDto implements TokenView {
   @ApiPropertyOptional({ description: 'EVM contract address (absent for native coins and Solana tokens)' })
   address?: string;
   @ApiPropertyOptional({ description: 'Solana mint address' }) mint?: string;
+  @ApiPropertyOptional({
+    example: 'uatom',
+    description:
+      'Cosmos denom (every token of a Cosmos chain, its native coin included): `uatom`, or `ibc/<SHA-256 of the path>` for an IBC voucher',
+  })
+  denom?: string;
   @ApiPropertyOptional({ description: 'Logo URL, when the token list has one' }) logoUrl?: string;
   @ApiPropertyOptional({
     type: 'object',

@@ -1,6 +1,7 @@
 import {
   tokenRefFitsNamespace,
   validateBitcoinAddress,
+  validateCosmosAddress,
   validateEvmAddress,
   validateSolanaAddress,
 } from '@swapgw/chains';
@@ -26,6 +27,14 @@ export function isSolanaAddress(value: unknown): value is string {
  */
 export function isBitcoinAddress(value: unknown): value is string {
   return typeof value === 'string' && validateBitcoinAddress(value).ok;
+}
+
+/**
+ * A Cosmos SDK account address of any chain (`cosmos1…`, `osmo1…`, `noble1…`: lower-case bech32 of
+ * 20 bytes); whether its prefix is the chain's is checked once the chain is known (INVALID_ADDRESS).
+ */
+export function isCosmosAddress(value: unknown): value is string {
+  return typeof value === 'string' && validateCosmosAddress(value).ok;
 }
 
 const CAIP_NAMESPACE = /^[-a-z0-9]{3,8}$/;

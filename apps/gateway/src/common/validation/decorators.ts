@@ -2,7 +2,13 @@ import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsBoolean, Matches, ValidateBy, ValidationOptions } from 'class-validator';
 import { isValidIdempotencyKey } from '../../idempotency/idempotency-key';
-import { isBitcoinAddress, isEvmAddress, isSolanaAddress, isTokenRefOverride } from './address-formats';
+import {
+  isBitcoinAddress,
+  isCosmosAddress,
+  isEvmAddress,
+  isSolanaAddress,
+  isTokenRefOverride,
+} from './address-formats';
 import { parseBooleanLike } from './boolean-query';
 import { DecimalAmountOptions, isPositiveDecimalString } from './decimal-amount';
 
@@ -70,9 +76,10 @@ export const IsWalletAddress = (options?: ValidationOptions): PropertyDecorator 
     {
       name: 'isWalletAddress',
       validator: {
-        validate: (value) => isEvmAddress(value) || isSolanaAddress(value) || isBitcoinAddress(value),
+        validate: (value) =>
+          isEvmAddress(value) || isSolanaAddress(value) || isBitcoinAddress(value) || isCosmosAddress(value),
         defaultMessage: () =>
-          '$property must be an EVM address (checksummed or lowercase), a base58 Solana address or a lower-case bech32 Bitcoin address (P2WPKH or P2TR)',
+          '$property must be an EVM address (checksummed or lowercase), a base58 Solana address, a lower-case bech32 Bitcoin address (P2WPKH or P2TR) or a Cosmos account address (bech32 of the chain prefix)',
       },
     },
     options,

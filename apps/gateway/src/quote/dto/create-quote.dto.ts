@@ -71,7 +71,7 @@ export class CreateQuoteDto extends SwapTermsDto {
 
   @ApiPropertyOptional({
     description:
-      'The wallet that will sign (an address of fromChain: EVM, Solana or Bitcoin; else 400 INVALID_ADDRESS). With it, each route carries `issues`: ' +
+      'The wallet that will sign (an address of fromChain: EVM, Solana, Bitcoin or Cosmos (bech32 of the chain prefix); else 400 INVALID_ADDRESS). With it, each route carries `issues`: ' +
       'the first leg checked against this wallet before anything is signed (balance, allowance, simulation). Without it nothing is checked and no route has `issues`',
   })
   @IsOptional()

@@ -103,7 +103,7 @@ export class BuildSwapDto {
    */
   @ApiPropertyOptional({
     description:
-      'Destination wallet address (EVM, Solana or Bitcoin, of the destination chain and its network); defaults to the quote recipient, else userAddress. ' +
+      'Destination wallet address (EVM, Solana, Bitcoin or Cosmos, of the destination chain and its network); defaults to the quote recipient, else userAddress. ' +
       'On an EVM ⇄ Solana route it is required and also signs the destination-chain steps, if any.',
   })
   @IsOptional()
@@ -117,7 +117,7 @@ export class BuildSwapDto {
    */
   @ApiProperty({
     description:
-      'Wallet that signs the source-chain steps (the payload `from`; EVM address, Solana base58 or Bitcoin address: bech32 P2WPKH / P2TR or base58 P2SH, of the source chain). Required by this service.',
+      'Wallet that signs the source-chain steps (the payload `from`; EVM address, Solana base58, Bitcoin address (bech32 P2WPKH / P2TR or base58 P2SH) or Cosmos account (bech32 of the chain prefix), of the source chain). Required by this service.',
   })
   @IsWalletAddress()
   userAddress!: string;

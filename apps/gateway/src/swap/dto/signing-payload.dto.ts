@@ -121,11 +121,64 @@ export class BitcoinPsbtPayloadDto {
   network!: 'mainnet' | 'testnet' | 'regtest';
 }
 
+export class CosmosSignDocDto {
+  @ApiProperty({ format: 'byte', description: 'TxBody bytes (the messages, memo), base64' })
+  bodyBytes!: string;
+  @ApiProperty({
+    format: 'byte',
+    description:
+      "AuthInfo bytes, base64: the wallet's one SignerInfo (its pubkey, SIGN_MODE_DIRECT, sequence) and the fee (gas limit, amount, granter: the service's fee granter under x/feegrant)",
+  })
+  authInfoBytes!: string;
+  @ApiProperty({ example: 'cosmoshub-4' }) chainId!: string;
+  @ApiProperty({ pattern: DECIMAL, description: "The signer's account number on the chain" })
+  accountNumber!: string;
+}
+
+export class CosmosMsgDto {
+  @ApiProperty({ example: '/ibc.applications.transfer.v1.MsgTransfer' }) typeUrl!: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The message in proto3 JSON (camelCase)',
+  })
+  value!: Record<string, unknown>;
+}
+
+/**
+ * What a Cosmos wallet signs (Keplr, Leap, Cosmostation, a cosmjs OfflineDirectSigner):
+ * `signDirect(signDoc.chainId, signerAddress, signDoc)` with the bytes decoded from base64.
+ */
+export class CosmosSignDirectPayloadDto {
+  @ApiProperty({ enum: ['cosmos-sign-direct'] }) type!: 'cosmos-sign-direct';
+  @ApiProperty({ description: 'The signing wallet (bech32 of the chain)', example: 'cosmos1…' })
+  signerAddress!: string;
+  @ApiProperty({
+    type: CosmosSignDocDto,
+    description:
+      "Exactly what Keplr's and Leap's signDirect take. rawTx: the signed TxRaw (base64) with these bodyBytes and authInfoBytes byte for byte and one signature",
+  })
+  signDoc!: CosmosSignDocDto;
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    additionalProperties: true,
+    description:
+      'The legacy amino StdSignDoc of the same transaction (chain_id, account_number, sequence, fee, msgs, memo) for signAmino (Ledger); ' +
+      'null when a message has no amino form. Signed this way, rawTx carries the issued body and auth info with the mode LEGACY_AMINO_JSON',
+  })
+  aminoSignDoc!: Record<string, unknown> | null;
+  @ApiProperty({ type: [CosmosMsgDto], description: 'The messages, for display' }) msgs!: CosmosMsgDto[];
+}
+
 export const SIGNING_PAYLOAD_MODELS = [
   EvmTransactionPayloadDto,
   EvmTypedDataPayloadDto,
   SolanaTransactionPayloadDto,
   BitcoinPsbtPayloadDto,
   BitcoinInputToSignDto,
+  CosmosSignDirectPayloadDto,
+  CosmosSignDocDto,
+  CosmosMsgDto,
   TypedDataFieldDto,
 ] as const;

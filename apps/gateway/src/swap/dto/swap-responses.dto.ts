@@ -11,6 +11,7 @@ import {
   SIGNING_PAYLOAD_MODELS,
   SolanaTransactionPayloadDto,
   BitcoinPsbtPayloadDto,
+  CosmosSignDirectPayloadDto,
 } from './signing-payload.dto';
 import { RouteIssueDto } from '../../quote/dto/quote-responses';
 import type {
@@ -102,6 +103,7 @@ export class ReadySigningEnvelopeDto implements SigningEnvelope {
       { $ref: getSchemaPath(EvmTypedDataPayloadDto) },
       { $ref: getSchemaPath(SolanaTransactionPayloadDto) },
       { $ref: getSchemaPath(BitcoinPsbtPayloadDto) },
+      { $ref: getSchemaPath(CosmosSignDirectPayloadDto) },
     ],
     discriminator: {
       propertyName: 'type',
@@ -110,12 +112,14 @@ export class ReadySigningEnvelopeDto implements SigningEnvelope {
         'evm-typed-data': getSchemaPath(EvmTypedDataPayloadDto),
         'solana-versioned-transaction': getSchemaPath(SolanaTransactionPayloadDto),
         'bitcoin-psbt': getSchemaPath(BitcoinPsbtPayloadDto),
+        'cosmos-sign-direct': getSchemaPath(CosmosSignDirectPayloadDto),
       },
     },
     description:
       'What the wallet signs, by type: evm-transaction (sign the transaction; rawTx = signed serialized 0x-hex), evm-typed-data (sign with ' +
       'eth_signTypedData_v4; rawTx = the 0x signature; the service relays it and pays the gas), solana-versioned-transaction (sign; rawTx = base64), ' +
-      'bitcoin-psbt (signPsbt the inputs listed; rawTx = the signed PSBT, base64 or hex, or the finalized transaction, hex; the service signs its fee input and pays the miner)',
+      'bitcoin-psbt (signPsbt the inputs listed; rawTx = the signed PSBT, base64 or hex, or the finalized transaction, hex; the service signs its fee input and pays the miner), ' +
+      'cosmos-sign-direct (signDirect the signDoc, or signAmino the aminoSignDoc; rawTx = the signed TxRaw, base64; the service pays the fee through x/feegrant)',
   })
   payload!: Record<string, unknown>;
   @ApiProperty({

@@ -36,6 +36,29 @@ export function isCosmosAddress(
   return cosmosAddressBytes(prefix, address, options) !== undefined;
 }
 
+/**
+ * A wallet's account address on a Cosmos chain: bech32 of 20 bytes (a secp256k1 key's), in lower
+ * case, of `prefix` when the chain is known (of any prefix when not). The reason is an
+ * INVALID_ADDRESS message.
+ */
+export function validateCosmosAddress(
+  address: string,
+  prefix?: string,
+): { ok: true } | { ok: false; reason: string } {
+  const form = prefix ? `a ${prefix}1… bech32 address` : 'a bech32 address (cosmos1…, osmo1…)';
+  let actualPrefix: string;
+  try {
+    actualPrefix = bech32.decode(address as `${string}1${string}`).prefix;
+  } catch {
+    return { ok: false, reason: `a Cosmos account address is ${form} of 20 bytes, in lower case` };
+  }
+  if (prefix && actualPrefix !== prefix)
+    return { ok: false, reason: `an account of this chain is ${form}, not ${actualPrefix}1…` };
+  return cosmosAddressBytes(actualPrefix, address)
+    ? { ok: true }
+    : { ok: false, reason: `a Cosmos account address is ${form} of 20 bytes, in lower case` };
+}
+
 /** True for a usable bech32 prefix (lowercase letters then letters or digits). */
 export function isBech32Prefix(prefix: string): boolean {
   return PREFIX.test(prefix);

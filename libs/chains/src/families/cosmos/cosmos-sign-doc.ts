@@ -2,26 +2,28 @@ import { base64 } from '@scure/base';
 import { MsgSend } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
 import { SignMode } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
+import type {
+  CosmosAminoSignDoc,
+  CosmosCoin,
+  CosmosMsgJson,
+  CosmosSignDirectPayload,
+} from '@swapgw/contracts';
 import { canonicalJson } from '@swapgw/runtime';
 import { AuthInfo, TxBody } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { MsgTransfer } from 'cosmjs-types/ibc/applications/transfer/v1/tx';
 import { cosmosAddressOfPubkey, isBech32Prefix, isCosmosAddress } from './cosmos-address';
+import {
+  encodeMsgSwapExactAmountIn,
+  MSG_SWAP_EXACT_AMOUNT_IN_TYPE_URL,
+  msgSwapExactAmountInAmino,
+} from './osmosis-swap-msg';
+
+// The payload's shapes are the contract's (libs/contracts signing-payload.ts).
+export type { CosmosAminoSignDoc, CosmosCoin, CosmosMsgJson, CosmosSignDirectPayload };
 
 export const SECP256K1_PUBKEY_TYPE_URL = '/cosmos.crypto.secp256k1.PubKey';
 export const MSG_SEND_TYPE_URL = '/cosmos.bank.v1beta1.MsgSend';
 export const MSG_TRANSFER_TYPE_URL = '/ibc.applications.transfer.v1.MsgTransfer';
-
-/** A message as cosmjs's EncodeObject and the chains' JSON name it: its typeUrl, its proto3 JSON (camelCase). */
-export interface CosmosMsgJson {
-  typeUrl: string;
-  value: Record<string, unknown>;
-}
-
-export interface CosmosCoin {
-  denom: string;
-  /** Base units, decimal. */
-  amount: string;
-}
 
 /**
  * What a Cosmos step asks to be signed: one signer (the user's wallet), its account's number and
@@ -45,30 +47,6 @@ export interface CosmosStepSpec {
   timeoutHeight?: string;
 }
 
-/** The legacy amino StdSignDoc (cosmjs's StdSignDoc, Keplr's and Ledger's signAmino). */
-export interface CosmosAminoSignDoc {
-  chain_id: string;
-  account_number: string;
-  sequence: string;
-  fee: { amount: CosmosCoin[]; gas: string; granter?: string };
-  msgs: { type: string; value: Record<string, unknown> }[];
-  memo: string;
-  timeout_height?: string;
-}
-
-/**
- * What a Cosmos wallet signs: `signDoc` exactly as Keplr's and Leap's `signDirect(chainId,
- * signerAddress, signDoc)` take it (bytes base64, accountNumber decimal), the amino sign doc for
- * Ledger users (null when a message has no amino form here), and the messages for display.
- */
-export interface CosmosSignDirectPayload {
-  type: 'cosmos-sign-direct';
-  signerAddress: string;
-  signDoc: { bodyBytes: string; authInfoBytes: string; chainId: string; accountNumber: string };
-  aminoSignDoc: CosmosAminoSignDoc | null;
-  msgs: CosmosMsgJson[];
-}
-
 export type CosmosSignDocBuild =
   { kind: 'ready'; payload: CosmosSignDirectPayload } | { kind: 'invalid'; reason: string };
 
@@ -87,7 +65,10 @@ const DENOM = /^[a-zA-Z][a-zA-Z0-9/:._-]{2,127}$/;
 const omitDefault = (value: bigint | string): string | undefined =>
   value === 0n || value === '' ? undefined : value.toString();
 
-/** The messages this family issues: bank sends and ICS-20 transfers, both with their amino form. */
+/**
+ * The messages this family issues, each with its amino form: bank sends, ICS-20 transfers and
+ * Osmosis's poolmanager swaps.
+ */
 const CODECS: Record<string, MsgCodec> = {
   [MSG_SEND_TYPE_URL]: {
     encode: (json) => MsgSend.encode(MsgSend.fromJSON(json)).finish(),
@@ -122,6 +103,13 @@ const CODECS: Record<string, MsgCodec> = {
         memo: omitDefault(msg.memo),
       };
     },
+  },
+  [MSG_SWAP_EXACT_AMOUNT_IN_TYPE_URL]: {
+    encode: encodeMsgSwapExactAmountIn,
+    signers: (json) => [String(json.sender ?? '')],
+    localAddresses: (json) => [String(json.sender ?? '')],
+    aminoType: 'osmosis/poolmanager/swap-exact-amount-in',
+    toAmino: msgSwapExactAmountInAmino,
   },
 };
 

@@ -1,15 +1,13 @@
 import { CodedError, ErrorCodes, type TransactionStatusResult } from '@swapgw/contracts';
-import type { BroadcastOutcome } from '../chain-family';
+import type { ChainDescriptor } from '../../chain-descriptor';
+import type { BroadcastOutcome, ChainStatusClient } from '../chain-family';
 
 export const COSMOS_TX_HASH = /^[0-9a-fA-F]{64}$/;
 
 /** The CometBFT code of a tx the mempool holds already (the SDK's ErrTxInMempoolCache, code 19). */
 const TX_IN_MEMPOOL = 19;
 
-/**
- * A Cosmos chain as the status look-ups know it: its API id and its CometBFT RPC. Not yet a
- * ChainDescriptor: the registry's families do not list Cosmos until the family is wired in.
- */
+/** A Cosmos chain as the status look-ups know it: its API id and its CometBFT RPC. */
 export interface CosmosChainRef {
   id: string;
   rpcUrl: string;
@@ -174,5 +172,30 @@ export class CosmosStatusClient {
     if (body?.result === undefined)
       throw new Error(`${method} answered HTTP ${response.status} without a result`);
     return body.result;
+  }
+}
+
+/**
+ * A listed Cosmos chain's status look-ups (ChainFamilies.status): GET /status/transaction answers
+ * from the chain's CometBFT `/tx`, a hash of 64 hex digits in any case.
+ */
+export class CosmosChainStatusClient implements ChainStatusClient {
+  readonly family = 'cosmos' as const;
+  private readonly rpc: CosmosStatusClient;
+
+  constructor(
+    readonly chain: ChainDescriptor,
+    timeoutMs: number,
+  ) {
+    if (!chain.rpcUrl) throw new Error(`Chain ${chain.id} has no CometBFT RPC`);
+    this.rpc = new CosmosStatusClient({ id: chain.id, rpcUrl: chain.rpcUrl }, timeoutMs);
+  }
+
+  assertTxHash(txHash: string): void {
+    this.rpc.assertTxHash(txHash);
+  }
+
+  transactionStatus(txHash: string): Promise<TransactionStatusResult> {
+    return this.rpc.transactionStatus(txHash);
   }
 }

@@ -35,7 +35,7 @@ export class ListChainsRequest {
 export interface ChainView {
   id: string;
   name: string;
-  family: 'evm' | 'solana' | 'bitcoin';
+  family: 'evm' | 'solana' | 'bitcoin' | 'cosmos';
   network: 'mainnet' | 'testnet';
   /** EVM chain id (the `chainId` of EVM payloads); null for other families. */
   chainId: number | null;
@@ -90,7 +90,10 @@ export class ListTokensRequest {
   debug?: boolean;
 }
 
-/** Public Token resource (spec: Token); `address` for EVM tokens, `mint` for Solana ones. */
+/**
+ * Public Token resource (spec: Token); `address` for EVM tokens, `mint` for Solana ones, `denom`
+ * for every token of a Cosmos chain (its native coin's too: `uatom`).
+ */
 export interface TokenView {
   chain: string;
   symbol: string;
@@ -98,6 +101,7 @@ export interface TokenView {
   decimals: number;
   address?: string;
   mint?: string;
+  denom?: string;
   logoUrl?: string;
   /** Only with `debug`: where the row comes from and why it is (not) supported. */
   debug?: TokenDebugInfo;

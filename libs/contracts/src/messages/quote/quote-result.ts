@@ -31,6 +31,7 @@ export const SIGNATURE_PAYLOAD_TYPES = [
   'evm-typed-data',
   'solana-versioned-transaction',
   'bitcoin-psbt',
+  'cosmos-sign-direct',
 ] as const;
 export type SignaturePayloadType = (typeof SIGNATURE_PAYLOAD_TYPES)[number];
 

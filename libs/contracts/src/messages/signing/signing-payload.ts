@@ -70,8 +70,49 @@ export interface BitcoinPsbtSigningPayload {
   network: 'mainnet' | 'testnet' | 'regtest';
 }
 
+/** A message as cosmjs's EncodeObject and the chains' JSON name it: its typeUrl, its proto3 JSON (camelCase). */
+export interface CosmosMsgJson {
+  typeUrl: string;
+  value: Record<string, unknown>;
+}
+
+export interface CosmosCoin {
+  denom: string;
+  /** Base units, decimal. */
+  amount: string;
+}
+
+/** The legacy amino StdSignDoc (cosmjs's StdSignDoc, Keplr's and Ledger's signAmino). */
+export interface CosmosAminoSignDoc {
+  chain_id: string;
+  account_number: string;
+  sequence: string;
+  fee: { amount: CosmosCoin[]; gas: string; granter?: string };
+  msgs: { type: string; value: Record<string, unknown> }[];
+  memo: string;
+  timeout_height?: string;
+}
+
+/**
+ * What a Cosmos wallet signs: `signDoc` exactly as Keplr's and Leap's `signDirect(chainId,
+ * signerAddress, signDoc)` take it (bytes base64, accountNumber decimal), the amino sign doc for
+ * Ledger users (null when a message has no amino form here), and the messages for display. rawTx:
+ * the signed TxRaw, base64.
+ */
+export interface CosmosSignDirectPayload {
+  type: 'cosmos-sign-direct';
+  signerAddress: string;
+  signDoc: { bodyBytes: string; authInfoBytes: string; chainId: string; accountNumber: string };
+  aminoSignDoc: CosmosAminoSignDoc | null;
+  msgs: CosmosMsgJson[];
+}
+
 export type SigningPayload =
-  EvmSigningPayload | EvmTypedDataSigningPayload | SolanaSigningPayload | BitcoinPsbtSigningPayload;
+  | EvmSigningPayload
+  | EvmTypedDataSigningPayload
+  | SolanaSigningPayload
+  | BitcoinPsbtSigningPayload
+  | CosmosSignDirectPayload;
 
 /** `executionHints` of an EVM payload (decimal strings, wei / gas units). */
 export interface EvmExecutionHints {

@@ -1,0 +1,182 @@
+import type { ChainRegistry } from '@swapgw/chains';
+import { ibcVoucherDenom, ics20EscrowAddress } from '@swapgw/chains/families';
+import type { RouteLeg } from '@swapgw/contracts';
+import { applySlippage } from '../../quote/amounts';
+import { swapLegSlippageBps } from '../../quote/slippage';
+import { NoRouteError } from '../no-route.error';
+import { ProviderNames } from '../provider-names';
+import {
+  CandidateRoute,
+  EXCEEDS_LIQUIDITY_SHARE_BPS,
+  QuoteContext,
+  QuoteProvider,
+  QuoteToken,
+  RouteWarnings,
+  RouteWarningThresholds,
+} from '../quote-provider';
+import { osmosisRoute, routeOutGivenIn, routePoolShareBps, routePriceImpactBps } from './osmosis-math';
+import { readOsmosisPools } from './osmosis-pools';
+import { OsmosisVenue, osmosisVenueOf } from './osmosis-venue';
+
+/** Seconds an ICS-20 packet takes to be relayed and received (a few blocks each side). */
+function ibcDurationSeconds(devnet: boolean): number {
+  return devnet ? 10 : 60;
+}
+
+function swapDurationSeconds(devnet: boolean): number {
+  return devnet ? 5 : 12;
+}
+
+/** The denom a quote names a Cosmos token by (the catalog resolves it into `mint`; a plan's leg into `address`). */
+function denomOf(token: QuoteToken): string | undefined {
+  return token.mint ?? token.address ?? undefined;
+}
+
+/**
+ * Osmosis's constant-product pools, priced from the chain's own state read through its REST API
+ * (poolmanager `all-pools`), for two kinds of route:
+ *  - a swap on Osmosis (one leg, `osmosis`): what poolmanager's `MsgSwapExactAmountIn` pays;
+ *  - a Cosmos chain's native coin sent to Osmosis and swapped on arrival (two legs: an `ibc` bridge
+ *    leg, a `MsgTransfer` over the source's channel to Osmosis, then the `osmosis` swap leg run by
+ *    the crosschain-swaps contract its ibc-hooks `wasm` memo names), one signature on the source.
+ * An ICS-20 transfer carries the amount unchanged (no fee), so the swap is quoted for all of it.
+ */
+export class OsmosisProvider implements QuoteProvider {
+  readonly name = ProviderNames.osmosis;
+
+  constructor(
+    private readonly registry: ChainRegistry,
+    private readonly thresholds: RouteWarningThresholds,
+    private readonly timeoutMs: number,
+  ) {}
+
+  applies(context: QuoteContext): boolean {
+    return this.venueOf(context) !== undefined;
+  }
+
+  async quote(context: QuoteContext, signal: AbortSignal): Promise<CandidateRoute[]> {
+    const venue = this.venueOf(context);
+    if (!venue) return [];
+    if (context.integratorFee && context.integratorFee.charges.length > 0)
+      throw new NoRouteError(
+        'INTEGRATOR_FEE_NOT_SUPPORTED',
+        'Cosmos routes carry no integrator fee yet: quote without integratorFees',
+      );
+    const sourceDenom = denomOf(context.tokenIn);
+    const denomOut = denomOf(context.tokenOut);
+    if (!sourceDenom || !denomOut)
+      throw new NoRouteError('PAIR_NOT_SUPPORTED', 'Cosmos tokens are named by their denom');
+    let denomIn = sourceDenom;
+    if (venue.ibc) {
+      // One hop carries a chain's own coin; a voucher would travel back along its own path instead.
+      if (sourceDenom !== venue.fromTraits.nativeDenom)
+        throw new NoRouteError(
+          'PAIR_NOT_SUPPORTED',
+          `Only ${venue.from.nativeSymbol} leaves ${venue.from.id} for a swap on ${venue.osmosis.id}`,
+        );
+      denomIn = ibcVoucherDenom(`transfer/${venue.ibc.osmosisChannel}/${sourceDenom}`);
+    }
+    if (denomIn === denomOut)
+      throw new NoRouteError('PAIR_NOT_SUPPORTED', 'The same token on both ends is a transfer, not a swap');
+
+    const pools = await readOsmosisPools(venue.osmosisTraits.restUrl, this.timeoutMs, signal);
+    const route = osmosisRoute(pools, denomIn, denomOut);
+    if (!route)
+      throw new NoRouteError('NO_LIQUIDITY', `No Osmosis pool route from ${denomIn} to ${denomOut}`);
+    const amounts = routeOutGivenIn(route, denomIn, context.amountIn);
+    const out = amounts[amounts.length - 1];
+    if (out <= 0n) throw new NoRouteError('AMOUNT_TOO_LOW', 'The amount buys nothing from the pools');
+
+    const priceImpactBps = routePriceImpactBps(route, denomIn, amounts);
+    const poolShareBps = routePoolShareBps(route, amounts);
+    const slippageBps = swapLegSlippageBps(context.slippageBps, { priceImpactBps, poolShareBps });
+    const osmosisId = venue.osmosis.id;
+    const tokenOnOsmosis = (token: QuoteToken, denom: string) => ({
+      chain: osmosisId,
+      symbol: token.symbol,
+      address: denom,
+      decimals: token.decimals,
+    });
+    const swap: RouteLeg = {
+      kind: 'swap',
+      chain: osmosisId,
+      provider: ProviderNames.osmosis,
+      tokenIn: tokenOnOsmosis(context.tokenIn, denomIn),
+      tokenOut: tokenOnOsmosis(context.tokenOut, denomOut),
+      amountIn: context.amountIn.toString(),
+      expectedAmountOut: out.toString(),
+      minAmountOut: applySlippage(out, slippageBps).toString(),
+      slippageBps,
+      // Who takes the input: on arrival the crosschain-swaps contract, else the first pool.
+      spender: venue.ibc ? venue.crosschainSwapsContract : route[0].pool.address,
+      // The denoms along the route (the pools are the route Osmosis's swaprouter takes over them).
+      path: [denomIn, ...route.map((hop) => hop.tokenOutDenom)],
+      estimatedDurationSeconds: swapDurationSeconds(venue.osmosis.devnet),
+    };
+    const legs: RouteLeg[] = venue.ibc
+      ? [this.ibcLeg(venue, venue.ibc.sourceChannel, context, sourceDenom, denomIn), swap]
+      : [swap];
+    const warnings: string[] = [];
+    if (priceImpactBps > this.thresholds.priceImpactBps) warnings.push(RouteWarnings.highPriceImpact);
+    if (poolShareBps > this.thresholds.thinLiquidityBps) warnings.push(RouteWarnings.thinLiquidity);
+    if (poolShareBps >= EXCEEDS_LIQUIDITY_SHARE_BPS) warnings.push(RouteWarnings.exceedsLiquidity);
+    return [
+      {
+        providers: venue.ibc ? [ProviderNames.ibc, ProviderNames.osmosis] : [ProviderNames.osmosis],
+        ...(venue.ibc ? { bridgeProvider: ProviderNames.ibc } : {}),
+        legs,
+        expectedAmountOut: out,
+        estimatedDurationSeconds: legs.reduce((total, leg) => total + leg.estimatedDurationSeconds, 0),
+        warnings,
+        debug: {
+          pools: route.map((hop) => hop.pool.id.toString()),
+          priceImpactBps,
+          poolShareBps,
+          ...(venue.ibc
+            ? { sourceChannel: venue.ibc.sourceChannel, osmosisChannel: venue.ibc.osmosisChannel }
+            : {}),
+        },
+      },
+    ];
+  }
+
+  /** The MsgTransfer leg: the source coin into the channel's escrow, its voucher out on Osmosis. */
+  private ibcLeg(
+    venue: OsmosisVenue,
+    sourceChannel: string,
+    context: QuoteContext,
+    sourceDenom: string,
+    voucher: string,
+  ): RouteLeg {
+    const amount = context.amountIn.toString();
+    return {
+      kind: 'bridge',
+      chain: venue.from.id,
+      provider: ProviderNames.ibc,
+      tokenIn: {
+        chain: venue.from.id,
+        symbol: context.tokenIn.symbol,
+        address: sourceDenom,
+        decimals: context.tokenIn.decimals,
+      },
+      tokenOut: {
+        chain: venue.osmosis.id,
+        symbol: context.tokenIn.symbol,
+        address: voucher,
+        decimals: context.tokenIn.decimals,
+      },
+      amountIn: amount,
+      // ICS-20 moves the amount as it is: no fee, no price.
+      expectedAmountOut: amount,
+      minAmountOut: amount,
+      slippageBps: 0,
+      spender: ics20EscrowAddress(venue.fromTraits.bech32Prefix, sourceChannel),
+      destinationChain: venue.osmosis.id,
+      estimatedDurationSeconds: ibcDurationSeconds(venue.from.devnet),
+    };
+  }
+
+  private venueOf(context: QuoteContext): OsmosisVenue | undefined {
+    return osmosisVenueOf(this.registry, context.fromChain.id, context.toChain.id);
+  }
+}

@@ -1,0 +1,63 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { bech32 } from '@scure/base';
+import type { ChainDescriptor } from '../../chain-descriptor';
+
+/**
+ * ICS-20's voucher denom of a trace path: `ibc/` and the uppercase hex SHA-256 of the full path
+ * (`transfer/channel-0/uatom` → `ibc/27394F…` on Osmosis mainnet).
+ */
+export function ibcVoucherDenom(path: string): string {
+  return `ibc/${bytesToHex(sha256(new TextEncoder().encode(path))).toUpperCase()}`;
+}
+
+/**
+ * ICS-20's escrow account of a channel (`GetEscrowAddress`): the first 20 bytes of
+ * SHA-256(`ics20-1` 0x00 `transfer/<channel>`), where a chain's own coins wait while their vouchers
+ * are abroad.
+ */
+export function ics20EscrowAddress(prefix: string, channel: string, port = 'transfer'): string {
+  const preimage = new TextEncoder().encode(`ics20-1\0${port}/${channel}`);
+  return bech32.encode(prefix, bech32.toWords(sha256(preimage).subarray(0, 20)));
+}
+
+/** A token of a Cosmos chain as the catalog lists it: its symbol, denom and decimals. */
+export interface CosmosListedToken {
+  symbol: string;
+  name: string;
+  denom: string;
+  decimals: number;
+}
+
+/**
+ * The tokens a Cosmos chain lists: its native coin, and on a swap venue (a chain with a
+ * crosschain-swaps contract: Osmosis) the vouchers of its IBC counterparties' native coins, one hop
+ * over its own channel toward each (`ibc/…` of `transfer/<channel>/<denom>`), named by their symbol.
+ */
+export function cosmosListedTokens(
+  chain: ChainDescriptor,
+  counterpartyOf: (chainId: string) => ChainDescriptor | undefined,
+): CosmosListedToken[] {
+  const traits = chain.cosmos;
+  if (!traits) return [];
+  const tokens: CosmosListedToken[] = [
+    {
+      symbol: chain.nativeSymbol,
+      name: chain.nativeSymbol,
+      denom: traits.nativeDenom,
+      decimals: chain.nativeDecimals,
+    },
+  ];
+  if (!traits.crosschainSwapsContract) return tokens;
+  for (const [counterpartyId, channel] of Object.entries(traits.ibcChannels)) {
+    const counterparty = counterpartyOf(counterpartyId);
+    if (!counterparty?.cosmos) continue;
+    tokens.push({
+      symbol: counterparty.nativeSymbol,
+      name: `${counterparty.nativeSymbol} (IBC from ${counterparty.name})`,
+      denom: ibcVoucherDenom(`transfer/${channel}/${counterparty.cosmos.nativeDenom}`),
+      decimals: counterparty.nativeDecimals,
+    });
+  }
+  return tokens;
+}
