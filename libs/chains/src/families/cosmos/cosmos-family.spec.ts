@@ -22,6 +22,11 @@ import { canonicalCosmosTxHash } from './cosmos-status-client';
 const MNEMONIC = 'test test test test test test test test test test test junk';
 const CHAIN_ID = 'cosmoshub-devnet';
 
+// cosmjs derives an HD wallet from the mnemonic with PBKDF2 in JavaScript (2,048 rounds of
+// HMAC-SHA512): about a second each on an idle core, several on a loaded CI machine, and the hook
+// below derives three. Jest's 5 s default is not a bound on the code under test.
+jest.setTimeout(60_000);
+
 /** Test wallet `index` (m/44'/118'/0'/0/index) as Keplr and Leap hold it (DIRECT), or a Ledger (amino). */
 async function walletOf<T extends typeof DirectSecp256k1HdWallet | typeof Secp256k1HdWallet>(
   kind: T,
