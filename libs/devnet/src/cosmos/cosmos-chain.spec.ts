@@ -12,6 +12,11 @@ import { cosmosDevnetKey } from './cosmos-keys';
 const hub = COSMOS_DEVNET_CHAINS[0];
 const registry = new Registry(defaultRegistryTypes);
 
+// cosmjs derives an HD wallet from the mnemonic with PBKDF2 in JavaScript (2,048 rounds of
+// HMAC-SHA512): about a second each on an idle core, several on a loaded CI machine, and a test
+// here signs with up to two. Jest's 5 s default is not a bound on the code under test.
+jest.setTimeout(60_000);
+
 /** A MsgSend signed in SIGN_MODE_DIRECT by test wallet `index`, as cosmjs's SigningStargateClient builds it. */
 async function signedSend(index: number, sequence: number, gas: number, feeAmount: string, to: string) {
   const wallet = await DirectSecp256k1HdWallet.fromMnemonic(DEVNET_MNEMONIC, {
