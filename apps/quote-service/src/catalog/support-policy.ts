@@ -1,6 +1,11 @@
 import { ChainRegistry } from '@swapgw/chains';
 import { acrossBetween } from '../providers/across.provider';
-import { devnetBridgeBetween, devnetBridgeEnd } from '../providers/devnet-bridge-ends';
+import {
+  bitcoinDepositIsThorchains,
+  devnetBridgeBetween,
+  devnetBridgeEnd,
+} from '../providers/devnet-bridge-ends';
+import { thorchainPrefixOf } from '../providers/thorchain/thorchain-chains';
 import { uniswapV2Deployment } from '../providers/uniswap-v2-deployments';
 import { ProviderNames } from '../providers/provider-names';
 import { uniswapV3Deployment } from '../providers/uniswap-v3-quoter';
@@ -13,6 +18,11 @@ export interface SupportPolicyOptions {
   jupiterChain?: string;
   /** Across bridges between chains whose deployments have a SpokePool when ACROSS_API_URL is set. */
   acrossEnabled?: boolean;
+  /**
+   * THORChain takes native BTC to the chains it names when THORNODE_URL is set: the manifest's
+   * prefixes (the devnet's local THORNode) beside the real networks'; undefined = off.
+   */
+  thorchainPrefixes?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -23,7 +33,10 @@ export interface SupportPolicyOptions {
  *  - lifi on the real networks when LIFI_API_URL is configured;
  *  - across between EVM chains whose deployments have an Across SpokePool and that have an RPC URL, unless ACROSS_API_URL is off;
  *  - 0x on the real EVM networks when ZEROX_API_KEY is configured;
- *  - jupiter on one Solana chain (JUPITER_CHAIN) when JUPITER_API_URL is configured.
+ *  - jupiter on one Solana chain (JUPITER_CHAIN) when JUPITER_API_URL is configured;
+ *  - thorchain from a Bitcoin chain to a chain THORChain names when THORNODE_URL is configured (for
+ *    each token: THORChain's pools decide at quote); on the devnet it takes over from devnet-bridge
+ *    the BTC deposits its local THORNode serves (bitcoinDepositIsThorchains).
  * A real-network token is therefore listed but unsupported until an RPC or an aggregator is configured.
  */
 export class SupportPolicy {
@@ -60,6 +73,14 @@ export class SupportPolicy {
     if (this.options.lifiEnabled && !from.devnet && !to.devnet) providers.push(ProviderNames.lifi);
     if (this.options.acrossEnabled && acrossBetween(this.registry, fromChain, toChain))
       providers.push(ProviderNames.across);
+    const thorchainPrefixes = this.options.thorchainPrefixes;
+    if (
+      thorchainPrefixes &&
+      from.family === 'bitcoin' &&
+      to.family !== 'bitcoin' &&
+      thorchainPrefixOf(to, thorchainPrefixes) !== undefined
+    )
+      providers.push(ProviderNames.thorchain);
     return providers;
   }
 
@@ -75,7 +96,9 @@ export class SupportPolicy {
     return providers.filter(
       (p) =>
         p !== ProviderNames.devnetBridge ||
-        (this.bridgeCarries(fromChain, tokenIn) && this.bridgeCarries(toChain, tokenOut)),
+        (this.bridgeCarries(fromChain, tokenIn) &&
+          this.bridgeCarries(toChain, tokenOut) &&
+          !bitcoinDepositIsThorchains(this.registry, fromChain, toChain, tokenOut)),
     );
   }
 
