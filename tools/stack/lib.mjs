@@ -435,9 +435,10 @@ export function appEntry(app) {
 export function appEnv(
   app,
   base,
-  { gatewayPort = 3000, healthPort, relayerKeys, solanaFeePayerKeys, bitcoinFeeWalletKeys } = {},
+  { gatewayPort = 3000, healthPort, relayerKeys, solanaFeePayerKeys, bitcoinFeeWalletKeys, thornodeUrl } = {},
 ) {
   const env = { ...base };
+  if (app === 'quote-service' && thornodeUrl) env.THORNODE_URL ??= thornodeUrl;
   if (app === 'gateway') {
     env.PORT = String(gatewayPort);
     env.HOST = env.HOST || '127.0.0.1';
@@ -605,6 +606,15 @@ function bitcoinAddressesOf(keysJson, addressOf) {
   } catch {
     return {};
   }
+}
+
+/**
+ * The devnet's local THORNode (manifest `bitcoin.bridge.thornode.url`), quote-service's THORNODE_URL
+ * as production sets THORNode's: BTC deposits go through THORChain. Undefined without one.
+ */
+export function devnetThornodeUrlOf(manifestPath) {
+  if (!fs.existsSync(manifestPath)) return undefined;
+  return JSON.parse(fs.readFileSync(manifestPath, 'utf8')).bitcoin?.bridge?.thornode?.url;
 }
 
 /**

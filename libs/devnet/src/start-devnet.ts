@@ -5,6 +5,7 @@ import { BridgeRelayer, RelayerLogger } from './bridge/bridge-relayer';
 import { EvmBridgeEndpoint } from './bridge/evm-bridge-endpoint';
 import { SolanaBridgeEndpoint } from './bridge/solana-bridge-endpoint';
 import { BitcoinBridgeDestination, BitcoinBridgeEndpoint } from './bridge/bitcoin-bridge-endpoint';
+import { bridgePayoutLookup } from './bridge/bridge-payouts';
 import { DEVNET_THORCHAIN_PREFIXES, LocalThornode, LocalThornodeDestination } from './bridge/local-thornode';
 import { thorchainAssetOf } from '@swapgw/chains/bitcoin-bridge';
 import { bitcoinDevnetKey } from './bitcoin/bitcoin-keys';
@@ -24,6 +25,7 @@ import {
   SOLANA_SLOT_MS,
   USER_ACCOUNT_INDICES,
 } from './devnet-parameters';
+import { evmRpc } from './evm-json-rpc';
 import { localProvider } from './evm-provider';
 import { DevnetManifest } from './manifest';
 import { removeManifestIfWrittenAt, writeDevnetManifest } from './manifest-writer';
@@ -179,7 +181,7 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
     if (options.blockTimeSeconds !== undefined) {
       // Deployment ran under automine for speed; switch to interval mining for the session.
       await Promise.all(
-        nodes.map((node) => rpc(node.rpcUrl, 'evm_setIntervalMining', [options.blockTimeSeconds])),
+        nodes.map((node) => evmRpc(node.rpcUrl, 'evm_setIntervalMining', [options.blockTimeSeconds])),
       );
     }
 
@@ -196,6 +198,11 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
                 asset: thorchainAssetOf(prefix, { symbol: chain.bridge.token, address: usdc.address }),
                 decimals: usdc.decimals,
                 inboundAddress: chain.bridge.address,
+                payoutOf: bridgePayoutLookup(
+                  chain.rpcUrl,
+                  chain.bridge.address,
+                  BigInt(bitcoinChain.manifest.bridge.chainId),
+                ),
               },
             ]
           : [];
@@ -312,17 +319,6 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
     await stopNodes();
     throw error;
   }
-}
-
-async function rpc(rpcUrl: string, method: string, params: unknown[]): Promise<unknown> {
-  const response = await fetch(rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(`${method} failed: ${body.error.message}`);
-  return body.result;
 }
 
 /** JSON lines on stderr, leaving stdout to the CLI's readiness lines. */

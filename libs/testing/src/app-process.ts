@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { freePort } from './free-port';
 import { kafkaAppEnv, kafkaAppUsersFromEnv } from './kafka-acls';
-import { repoRoot, testEnv } from './test-env';
+import { devnetThornodeEnv, repoRoot, testEnv } from './test-env';
 import { waitFor } from './wait-for';
 
 export const APP_NAMES = [
@@ -78,6 +78,7 @@ export async function startApp(app: string, options: StartAppOptions = {}): Prom
     LOG_LEVEL: 'log',
     INSTANCE_ID: instanceId,
     ...kafkaUser,
+    ...(app === 'quote-service' ? devnetThornodeEnv(infra.devnetManifest) : {}),
     ...options.env,
   };
   const isGateway = app === 'gateway';

@@ -1,5 +1,7 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { DEV_DEFAULTS, repoRoot, testEnv } from './test-env';
+import { DEV_DEFAULTS, devnetThornodeEnv, repoRoot, testEnv } from './test-env';
 
 describe('testEnv', () => {
   it('uses the variables that npm test exports', () => {
@@ -30,5 +32,24 @@ describe('testEnv', () => {
 
   it('finds the repository root', () => {
     expect(require(path.join(repoRoot, 'package.json')).name).toBe('swap-gateway');
+  });
+});
+
+describe('devnetThornodeEnv', () => {
+  const manifestWith = (bitcoin: unknown): string => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapgw-thornode-env-'));
+    const file = path.join(dir, 'manifest.json');
+    fs.writeFileSync(file, JSON.stringify({ bitcoin }));
+    return file;
+  };
+
+  it("gives quote-service the devnet's THORNode as THORNODE_URL, unless the caller set one or there is none", () => {
+    const manifest = manifestWith({
+      bridge: { thornode: { url: 'http://127.0.0.1:41234', chains: { 'devnet-a': 'ETH' } } },
+    });
+    expect(devnetThornodeEnv(manifest, {})).toEqual({ THORNODE_URL: 'http://127.0.0.1:41234' });
+    expect(devnetThornodeEnv(manifest, { THORNODE_URL: 'https://thornode.ninerealms.com' })).toEqual({});
+    expect(devnetThornodeEnv(manifestWith({ bridge: {} }), {})).toEqual({});
+    expect(devnetThornodeEnv('/nonexistent/manifest.json', {})).toEqual({});
   });
 });

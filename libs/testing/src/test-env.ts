@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 
 /** Repository root (libs/testing/src → ../../..), also right for the compiled copy in dist/. */
@@ -62,4 +63,21 @@ export function testEnv(source: Record<string, string | undefined> = process.env
       TEST_RUN_DIR: runDir,
     },
   };
+}
+
+/**
+ * quote-service's THORNODE_URL as production configures it, here the devnet's local THORNode named
+ * in the manifest (`bitcoin.bridge.thornode.url`): BTC deposits go through THORChain. Nothing when
+ * the caller set THORNODE_URL (theirs wins) or the manifest has no THORNode.
+ */
+export function devnetThornodeEnv(
+  manifestPath: string,
+  source: Record<string, string | undefined> = process.env,
+): Record<string, string> {
+  if (source.THORNODE_URL !== undefined || !fs.existsSync(manifestPath)) return {};
+  const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as {
+    bitcoin?: { bridge?: { thornode?: { url?: string } } };
+  };
+  const url = manifest.bitcoin?.bridge?.thornode?.url;
+  return url ? { THORNODE_URL: url } : {};
 }

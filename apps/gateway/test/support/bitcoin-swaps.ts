@@ -1,7 +1,7 @@
 import { buildSwapId, quoteFirstRoute, SwapCaller } from './swap-steps';
 
-// The Bitcoin suites' usual swap: BTC from a devnet wallet for USDC on devnet-a, through the devnet
-// bridge's Bitcoin end.
+// The Bitcoin suites' usual swap: BTC from a devnet wallet for USDC on devnet-a, through THORChain
+// (the devnet's local THORNode over the bridge's Bitcoin vault).
 
 /** The quote request of `amount` BTC (0.004 by default) for USDC on devnet-a, paid to `recipient`. */
 export const btcForUsdcOnA = (recipient: string, amount = '0.004') => ({

@@ -1,8 +1,8 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import * as btc from '@scure/btc-signer';
 import { Keypair, PublicKey, VersionedTransaction } from '@solana/web3.js';
-import { HDNodeWallet, Wallet } from 'ethers';
-import { BITCOIN_NETWORKS } from '@swapgw/chains/bitcoin-bridge';
+import { HDNodeWallet, parseUnits, Wallet } from 'ethers';
+import { BITCOIN_NETWORKS, parseThorchainSwapMemo } from '@swapgw/chains/bitcoin-bridge';
 import { bitcoinDevnetKey, EsploraClient, solanaConnection, solanaTestWallet } from '@swapgw/devnet';
 import {
   BitcoinWallet,
@@ -31,9 +31,11 @@ import {
 
 // Native Bitcoin through the spec's flow: a wallet signs a PSBT (BIP174) in which the service's fee
 // wallet adds an input that pays the whole miner fee, so the wallet's BTC drops by exactly the
-// amount swapped; the devnet bridge's Bitcoin end swaps it for USDC on devnet-a (THORChain's model:
-// a payment to the vault with an OP_RETURN memo). The other way, a wallet with USDC and no ETH signs
-// typed data only and BTC arrives at its bcrt1 address.
+// amount swapped; THORChain (the devnet's local THORNode over the bridge's vault) swaps it for USDC
+// on devnet-a: a payment to its inbound address with THORChain's swap memo as OP_RETURN. BTC to
+// Solana, which THORChain does not serve, stays on the devnet bridge. The other way (the devnet
+// bridge's, for now), a wallet with USDC and no ETH signs typed data only and BTC arrives at its
+// bcrt1 address.
 const devnet = new DevnetEvm();
 const manifest = devnet.manifest as typeof devnet.manifest & {
   bitcoin: { esploraUrl: string; bridge: { vault: string; outboundFeeSats: number } };
@@ -51,7 +53,7 @@ const solanaFunder = () => solanaTestWallet(7);
 const solana = solanaConnection(manifest.solana.rpcUrl);
 const mint = new PublicKey(manifest.solana.tokens.USDC.mint);
 
-describe('native Bitcoin: BTC into and out of the devnet bridge, the miner fee paid by the service', () => {
+describe('native Bitcoin: BTC out through THORChain, into Bitcoin through the devnet bridge, the miner fee paid by the service', () => {
   let api: E2eApi;
 
   beforeAll(async () => {
@@ -120,7 +122,7 @@ describe('native Bitcoin: BTC into and out of the devnet bridge, the miner fee p
       wallet.address,
       recipient.address,
     );
-    expect(route.providers).toEqual(['devnet-bridge']);
+    expect(route.providers).toEqual(['thorchain']);
     expect(route.signatures).toEqual([
       expect.objectContaining({ chain: 'bitcoin-devnet', kind: 'bridge', payloadType: 'bitcoin-psbt' }),
     ]);
@@ -145,8 +147,17 @@ describe('native Bitcoin: BTC into and out of the devnet bridge, the miner fee p
     const vault = btc.OutScript.encode(btc.Address(REGTEST).decode(manifest.bitcoin.bridge.vault));
     expect(Buffer.from(issued.getOutput(0).script!).equals(Buffer.from(vault))).toBe(true);
     expect(issued.getOutput(0).amount).toBe(1_000_000n);
+    // THORChain's swap memo: devnet-a is THORChain's `ETH` on the devnet, the USDC contract shortened
+    // to its last digits to fit 80 bytes, the limit the route's minimum out in 1e8 units.
     const memo = Buffer.from(issued.getOutput(1).script!.subarray(2)).toString('utf8');
-    expect(memo).toMatch(new RegExp(`^=:devnet-a\\.USDC:${recipient.address}:\\d+$`));
+    const usdcContract = (await tokenOnA('USDC').getAddress()).toUpperCase();
+    expect(parseThorchainSwapMemo(memo)).toMatchObject({
+      asset: expect.stringMatching(/^ETH\.USDC-[0-9A-F]+$/),
+      destination: recipient.address,
+      limit:
+        parseUnits(route.minAmountOut, route.tokenOutDecimals) * 10n ** BigInt(8 - route.tokenOutDecimals),
+    });
+    expect(usdcContract.endsWith(parseThorchainSwapMemo(memo)!.asset.split('-')[1])).toBe(true);
 
     const signed = signPsbt(payload, wallet);
     const submitted = await submitSigned(api, swapId, signed);

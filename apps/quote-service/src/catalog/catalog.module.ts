@@ -7,6 +7,7 @@ import { CatalogRequestsController } from './catalog-requests.controller';
 import { CatalogSync } from './catalog-sync.service';
 import { CatalogRepository } from './catalog.repository';
 import { CatalogService } from './catalog.service';
+import { manifestThorchainPrefixes } from '../providers/thorchain/thorchain-chains';
 import { SupportPolicy } from './support-policy';
 import {
   DevnetTokenSource,
@@ -54,6 +55,7 @@ function tokenListSources(config: QuoteServiceConfig): TokenListSource[] {
           zeroXEnabled: Boolean(config.ZEROX_API_KEY),
           acrossEnabled: config.ACROSS_API_URL !== 'off',
           jupiterChain: config.JUPITER_API_URL ? config.JUPITER_CHAIN : undefined,
+          thorchainPrefixes: config.THORNODE_URL ? manifestThorchainPrefixes(registry) : undefined,
         }),
     },
     {

@@ -1,7 +1,12 @@
 import { ChainRegistry } from '@swapgw/chains';
 import { acrossBetween } from '../providers/across.provider';
 import { osmosisTrades } from '../providers/cosmos/osmosis-venue';
-import { devnetBridgeBetween, devnetBridgeEnd } from '../providers/devnet-bridge-ends';
+import {
+  bitcoinDepositIsThorchains,
+  devnetBridgeBetween,
+  devnetBridgeEnd,
+} from '../providers/devnet-bridge-ends';
+import { thorchainPrefixOf } from '../providers/thorchain/thorchain-chains';
 import { uniswapV2Deployment } from '../providers/uniswap-v2-deployments';
 import { ProviderNames } from '../providers/provider-names';
 import { uniswapV3Deployment } from '../providers/uniswap-v3-quoter';
@@ -14,6 +19,11 @@ export interface SupportPolicyOptions {
   jupiterChain?: string;
   /** Across bridges between chains whose deployments have a SpokePool when ACROSS_API_URL is set. */
   acrossEnabled?: boolean;
+  /**
+   * THORChain takes native BTC to the chains it names when THORNODE_URL is set: the manifest's
+   * prefixes (the devnet's local THORNode) beside the real networks'; undefined = off.
+   */
+  thorchainPrefixes?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -25,7 +35,10 @@ export interface SupportPolicyOptions {
  *  - across between EVM chains whose deployments have an Across SpokePool and that have an RPC URL, unless ACROSS_API_URL is off;
  *  - 0x on the real EVM networks when ZEROX_API_KEY is configured;
  *  - jupiter on one Solana chain (JUPITER_CHAIN) when JUPITER_API_URL is configured;
- *  - osmosis on Osmosis, and from a Cosmos chain with an IBC channel to it (swap on arrival).
+ *  - osmosis on Osmosis, and from a Cosmos chain with an IBC channel to it (swap on arrival);
+ *  - thorchain from a Bitcoin chain to a chain THORChain names when THORNODE_URL is configured (for
+ *    each token: THORChain's pools decide at quote); on the devnet it takes over from devnet-bridge
+ *    the BTC deposits its local THORNode serves (bitcoinDepositIsThorchains).
  * A real-network token is therefore listed but unsupported until an RPC or an aggregator is configured.
  */
 export class SupportPolicy {
@@ -64,6 +77,14 @@ export class SupportPolicy {
     if (this.options.acrossEnabled && acrossBetween(this.registry, fromChain, toChain))
       providers.push(ProviderNames.across);
     if (osmosisTrades(this.registry, fromChain, toChain)) providers.push(ProviderNames.osmosis);
+    const thorchainPrefixes = this.options.thorchainPrefixes;
+    if (
+      thorchainPrefixes &&
+      from.family === 'bitcoin' &&
+      to.family !== 'bitcoin' &&
+      thorchainPrefixOf(to, thorchainPrefixes) !== undefined
+    )
+      providers.push(ProviderNames.thorchain);
     return providers;
   }
 
@@ -79,7 +100,9 @@ export class SupportPolicy {
     return providers.filter(
       (p) =>
         (p !== ProviderNames.devnetBridge ||
-          (this.bridgeCarries(fromChain, tokenIn) && this.bridgeCarries(toChain, tokenOut))) &&
+          (this.bridgeCarries(fromChain, tokenIn) &&
+            this.bridgeCarries(toChain, tokenOut) &&
+            !bitcoinDepositIsThorchains(this.registry, fromChain, toChain, tokenOut))) &&
         // A coin sent to Osmosis as itself is a transfer, not a swap.
         (p !== ProviderNames.osmosis || tokenIn !== tokenOut),
     );

@@ -116,3 +116,22 @@ export function bridgeDurationSeconds(from: DevnetBridgeEnd, to: DevnetBridgeEnd
   const governing = [from, to].find((end) => end.durationHoldsBothWays);
   return (governing ?? from).estimatedDurationSeconds;
 }
+
+/**
+ * Whether a BTC deposit for `tokenOut` on `toChain` is THORChain's, not the devnet bridge's: the
+ * devnet's local THORNode serves it (the manifest names the destination's THORChain prefix) and the
+ * token is the one it pays, the destination's bridged USDC. The devnet then takes BTC as real
+ * networks do, through THORChain's memos and API; the devnet bridge keeps the deposits THORChain
+ * does not serve there (to Solana, or into a token swapped after the bridge).
+ */
+export function bitcoinDepositIsThorchains(
+  registry: ChainRegistry,
+  fromChain: string,
+  toChain: string,
+  tokenOutSymbol: string,
+): boolean {
+  const bitcoin = registry.devnetBitcoin(fromChain);
+  if (!bitcoin?.bridge?.thornode?.chains[toChain]) return false;
+  const to = devnetBridgeEnd(registry, toChain);
+  return to !== undefined && to.token.symbol.toUpperCase() === tokenOutSymbol.toUpperCase();
+}

@@ -365,6 +365,53 @@ describe('DevnetBridgeProvider with the Bitcoin end', () => {
     ).toEqual(['devnet-bridge']);
   });
 
+  it("leaves to THORChain the BTC deposits the devnet's THORNode serves: USDC on a chain it names; keeps WETH after the bridge and Solana", () => {
+    const bitcoin = withBitcoin.manifest!.bitcoin!;
+    const withThornode = new ChainRegistry({
+      manifest: {
+        ...withBitcoin.manifest!,
+        bitcoin: {
+          ...bitcoin,
+          bridge: {
+            ...bitcoin.bridge,
+            thornode: { url: 'http://127.0.0.1:4', chains: { 'devnet-a': 'ETH' } },
+          },
+        },
+      },
+    });
+    const provider = new DevnetBridgeProvider(withThornode, new FixedRateQuoter(1n, 1n), thresholds);
+    const on = (context: QuoteContext): QuoteContext => ({
+      ...context,
+      fromChain: withThornode.get(context.tokenIn.chain),
+      toChain: withThornode.get(context.tokenOut.chain),
+    });
+    expect(provider.applies(on(at(btc, evmUsdc, 1_000_000n)))).toBe(false);
+    expect(provider.applies(on(at(btc, evmWeth, 1_000_000n)))).toBe(true);
+    expect(provider.applies(on(at(btc, solUsdc, 1_000_000n)))).toBe(true);
+    expect(provider.applies(on(at(evmUsdc, btc, 900_000_000n)))).toBe(true);
+
+    const policy = new SupportPolicy(withThornode, {
+      lifiEnabled: false,
+      thorchainPrefixes: { 'devnet-a': 'ETH' },
+    });
+    expect(policy.pairProviders('bitcoin-devnet', 'devnet-a', 'BTC', 'USDC')).toEqual(['thorchain']);
+    expect(policy.pairProviders('bitcoin-devnet', 'devnet-a', 'BTC', 'WETH')).toEqual([
+      'devnet-bridge',
+      'thorchain',
+    ]);
+    expect(policy.pairProviders('bitcoin-devnet', 'solana-devnet', 'BTC', 'USDC')).toEqual(['devnet-bridge']);
+    expect(policy.pairProviders('devnet-a', 'bitcoin-devnet', 'USDC', 'BTC')).toEqual(['devnet-bridge']);
+    // Without THORNODE_URL the catalog does not list THORChain.
+    expect(
+      new SupportPolicy(withThornode, { lifiEnabled: false }).pairProviders(
+        'bitcoin-devnet',
+        'devnet-a',
+        'BTC',
+        'USDC',
+      ),
+    ).toEqual([]);
+  });
+
   it('says AMOUNT_TOO_LOW under the Bitcoin payout minimum, with the least USDC that pays a satoshi', async () => {
     const provider = new DevnetBridgeProvider(withBitcoin, new FixedRateQuoter(1n, 1n), thresholds);
     // 1,000 sats of miner fee are 0.9 USDC at 90,000 USDC per BTC: 0.5 USDC pays nothing.

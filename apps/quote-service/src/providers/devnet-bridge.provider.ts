@@ -3,7 +3,12 @@ import { satsForUsdc, usdcForSats } from '@swapgw/chains/bitcoin-bridge';
 import type { RouteLeg } from '@swapgw/contracts';
 import { afterFeeBps } from '../quote/amounts';
 import { ProviderNames } from './provider-names';
-import { bridgeDurationSeconds, devnetBridgeBetween, DevnetBridgeEnd } from './devnet-bridge-ends';
+import {
+  bitcoinDepositIsThorchains,
+  bridgeDurationSeconds,
+  devnetBridgeBetween,
+  DevnetBridgeEnd,
+} from './devnet-bridge-ends';
 import { NoRouteError } from './no-route.error';
 import {
   CandidateRoute,
@@ -32,8 +37,17 @@ export class DevnetBridgeProvider implements QuoteProvider {
     private readonly thresholds: RouteWarningThresholds,
   ) {}
 
+  /** Between two chains it links, except a BTC deposit the devnet's THORNode serves (THORChain's). */
   applies(context: QuoteContext): boolean {
-    return devnetBridgeBetween(this.registry, context.fromChain.id, context.toChain.id) !== undefined;
+    return (
+      devnetBridgeBetween(this.registry, context.fromChain.id, context.toChain.id) !== undefined &&
+      !bitcoinDepositIsThorchains(
+        this.registry,
+        context.fromChain.id,
+        context.toChain.id,
+        context.tokenOut.symbol,
+      )
+    );
   }
 
   async quote(context: QuoteContext, signal: AbortSignal): Promise<CandidateRoute[]> {

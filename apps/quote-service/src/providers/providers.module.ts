@@ -15,6 +15,7 @@ import { UniswapV3Quoter } from './uniswap-v3-quoter';
 import { ZeroXProvider } from './zero-x.provider';
 import { ThorchainProvider } from './thorchain/thorchain.provider';
 import { ThornodeClient } from './thorchain/thornode-client';
+import { manifestThorchainPrefixes } from './thorchain/thorchain-chains';
 import { Clock } from '@swapgw/runtime';
 import { TokenTaxProbe } from './token-tax-probe';
 import { TaxedTokenGuard } from './taxed-token-guard';
@@ -142,7 +143,7 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
         config.THORNODE_URL
           ? new ThorchainProvider(new ThornodeClient(config.THORNODE_URL), clock, {
               // The devnet's local THORNode names its EVM chains in the manifest.
-              chainPrefixes: registry.manifest?.bitcoin?.bridge.thornode?.chains ?? {},
+              chainPrefixes: manifestThorchainPrefixes(registry),
               ...(config.THORCHAIN_AFFILIATE
                 ? { affiliate: config.THORCHAIN_AFFILIATE, affiliateBps: config.THORCHAIN_AFFILIATE_BPS }
                 : {}),

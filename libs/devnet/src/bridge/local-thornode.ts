@@ -1,7 +1,12 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type BitcoinBridgeTerms,
+  bitcoinDepositNonce,
   inboundHash,
+  parseThorchainOutboundMemo,
+  thorchainOutboundMemo,
+  type ThornodeTx,
+  type ThornodePlannedOutTx,
   opReturnText,
   parseThorchainAsset,
   parseThorchainSwapMemo,
@@ -26,6 +31,12 @@ export interface LocalThornodeDestination {
   decimals: number;
   /** The bridge contract on that chain: its inbound address (and router) in inbound_addresses. */
   inboundAddress: string;
+  /**
+   * The relayer's payout of a Bitcoin deposit on this chain, found by the release the bridge records
+   * under the Bitcoin bridge's chain id with the deposit's nonce (bitcoinDepositNonce): its
+   * transaction hash and the amount paid in the token's base units; undefined while not paid.
+   */
+  payoutOf?: (nonce: bigint) => Promise<{ hash: string; amount: bigint } | undefined>;
 }
 
 export interface LocalThornodeOptions {
@@ -74,7 +85,8 @@ const BTC_ASSET = 'BTC.BTC';
  *                                        and each destination chain (the bridge contract)
  *   GET /thorchain/quote/swap            BTC.BTC to a destination's USDC at the bridge's price and fee,
  *                                        errors as THORNode answers them ({"error": …}, HTTP 400)
- *   GET /thorchain/tx/status/{hash}      a Bitcoin deposit's stages, read from Esplora
+ *   GET /thorchain/tx/status/{hash}      a Bitcoin deposit's stages, read from Esplora, to the
+ *                                        relayer's payout (out_txs) or refund
  * plus a devnet-only control (never used by production code):
  *   POST /devnet/thornode/trading        {"chain": "BTC", "halted"?: b, "global_trading_paused"?: b,
  *                                         "chain_trading_paused"?: b} → the chain's flags
@@ -242,8 +254,10 @@ export class LocalThornode {
   /**
    * A Bitcoin deposit's stages: unknown to Esplora, not observed; in the mempool, observed but its
    * confirmation not counted; confirmed with a swap memo to the vault, counted and finalised, the
-   * swap pending until the bridge's payout (read from the destination by the relayer, which this
-   * API does not follow: the stages stop at swap_status pending).
+   * swap pending until the relayer pays: then the swap is finalised and the outbound signed, with
+   * the payout in `out_txs` (the destination's release, memo `OUT:<HASH>`), or, when the relayer
+   * refunded the deposit, the vault's `REFUND:<HASH>` payment to the sender (the one planned
+   * outbound then a refund).
    */
   private async txStatus(hashText: string): Promise<Answer> {
     let hash: string;
@@ -264,13 +278,8 @@ export class LocalThornode {
       throw error;
     }
     const vault = this.options.bitcoin.vault;
-    const paid = tx.vout
-      .filter((o) => o.scriptpubkey_address === vault)
-      .reduce((sum, o) => sum + BigInt(o.value), 0n);
-    const memo = tx.vout
-      .filter((o) => o.scriptpubkey_type === 'op_return')
-      .map((o) => opReturnText(Buffer.from(o.scriptpubkey, 'hex')))
-      .find((text) => text !== undefined);
+    const paid = paidTo(tx, vault);
+    const memo = memoOf(tx);
     if (paid === 0n || memo === undefined)
       return {
         status: 200,
@@ -321,7 +330,82 @@ export class LocalThornode {
           refund: false,
         },
       ];
+    const out =
+      confirmed && from !== undefined
+        ? ((await this.refundOf(hash, from)) ??
+          (swap && destination ? await this.payoutOf(hash, swap.destination, destination) : undefined))
+        : undefined;
+    if (out) {
+      // A refund is the swap's one outbound (THORChain plans it in place of the swap's).
+      if (out.refund) body.planned_out_txs = [out.refund];
+      body.out_txs = [out.tx];
+      body.stages = {
+        ...body.stages,
+        swap_status: { pending: false },
+        swap_finalised: { completed: true },
+        outbound_signed: { completed: true },
+      };
+    }
     return { status: 200, body };
+  }
+
+  /** The relayer's payout of deposit `hash` on the destination, as THORNode lists an outbound. */
+  private async payoutOf(
+    hash: string,
+    recipient: string,
+    destination: LocalThornodeDestination,
+  ): Promise<{ tx: ThornodeTx; refund?: undefined } | undefined> {
+    const paid = await destination.payoutOf?.(bitcoinDepositNonce(hash.toLowerCase()));
+    if (!paid) return undefined;
+    return {
+      tx: {
+        id: inboundHash(paid.hash),
+        chain: destination.prefix,
+        from_address: destination.inboundAddress,
+        to_address: recipient,
+        coins: [
+          {
+            asset: destination.asset,
+            amount: toThorchainUnits(paid.amount, destination.decimals).toString(),
+          },
+        ],
+        gas: [{ asset: `${destination.prefix}.ETH`, amount: '0' }],
+        memo: thorchainOutboundMemo(hash),
+      },
+    };
+  }
+
+  /** The vault's refund of deposit `hash` to `sender` (`REFUND:<HASH>`), in its mempool or blocks. */
+  private async refundOf(
+    hash: string,
+    sender: string,
+  ): Promise<{ tx: ThornodeTx; refund: ThornodePlannedOutTx } | undefined> {
+    const esplora = this.options.bitcoin.esplora;
+    const vault = this.options.bitcoin.vault;
+    const txs = [
+      ...(await esplora.json<EsploraTransaction[]>(`/address/${sender}/txs/mempool`)),
+      ...(await esplora.json<EsploraTransaction[]>(`/address/${sender}/txs/chain`)),
+    ];
+    for (const tx of txs) {
+      if (tx.vin[0]?.prevout?.scriptpubkey_address !== vault) continue;
+      const memo = memoOf(tx);
+      const outbound = memo === undefined ? undefined : parseThorchainOutboundMemo(memo);
+      if (memo === undefined || outbound?.kind !== 'refund' || outbound.inboundHash !== hash) continue;
+      const coin = { asset: BTC_ASSET, amount: paidTo(tx, sender).toString() };
+      return {
+        refund: { chain: 'BTC', to_address: sender, coin, refund: true },
+        tx: {
+          id: inboundHash(tx.txid),
+          chain: 'BTC',
+          from_address: vault,
+          to_address: sender,
+          coins: [coin],
+          gas: [{ asset: BTC_ASSET, amount: String(tx.fee) }],
+          memo,
+        },
+      };
+    }
+    return undefined;
   }
 
   private setTrading(body: unknown): Answer {
@@ -364,4 +448,19 @@ async function bodyOf(req: IncomingMessage): Promise<unknown> {
   } catch {
     return {};
   }
+}
+
+/** What a transaction pays `address`, in sats. */
+function paidTo(tx: EsploraTransaction, address: string): bigint {
+  return tx.vout
+    .filter((o) => o.scriptpubkey_address === address)
+    .reduce((sum, o) => sum + BigInt(o.value), 0n);
+}
+
+/** The text of a transaction's first OP_RETURN output, if any. */
+function memoOf(tx: EsploraTransaction): string | undefined {
+  return tx.vout
+    .filter((o) => o.scriptpubkey_type === 'op_return')
+    .map((o) => opReturnText(Buffer.from(o.scriptpubkey, 'hex')))
+    .find((text) => text !== undefined);
 }

@@ -1,4 +1,4 @@
-import type { ChainDescriptor } from '@swapgw/chains';
+import type { ChainDescriptor, ChainRegistry } from '@swapgw/chains';
 
 /**
  * THORChain's chain prefix of the EVM networks it trades on, by EVM chain id: the prefix of their
@@ -21,4 +21,20 @@ export function thorchainChainOf(chain: Pick<ChainDescriptor, 'family' | 'evmCha
   if (chain.family === 'bitcoin') return 'BTC';
   if (chain.family === 'evm' && chain.evmChainId !== undefined) return THORCHAIN_EVM_CHAINS[chain.evmChainId];
   return undefined;
+}
+
+/**
+ * The THORChain prefixes a chain registry adds to the table of real networks: the devnet's local
+ * THORNode names its EVM chains in the manifest (`bitcoin.bridge.thornode.chains`); none elsewhere.
+ */
+export function manifestThorchainPrefixes(registry: ChainRegistry): Readonly<Record<string, string>> {
+  return registry.manifest?.bitcoin?.bridge.thornode?.chains ?? {};
+}
+
+/** A chain's THORChain prefix, the manifest's names first (see manifestThorchainPrefixes). */
+export function thorchainPrefixOf(
+  chain: Pick<ChainDescriptor, 'id' | 'family' | 'evmChainId'>,
+  prefixes: Readonly<Record<string, string>> = {},
+): string | undefined {
+  return prefixes[chain.id] ?? thorchainChainOf(chain);
 }

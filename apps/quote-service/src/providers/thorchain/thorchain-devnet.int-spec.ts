@@ -12,6 +12,7 @@ import {
 import type { RouteLeg } from '@swapgw/contracts';
 import {
   bitcoinDevnetKey,
+  DEVNET_BRIDGE_ABI,
   devnetChain,
   devnetWallet,
   ERC20_PERMIT_ABI,
@@ -135,11 +136,38 @@ describe('THORChain adapter on the devnet', () => {
       intervalMs: 100,
       description: `${expected} USDC units paid to ${recipient} on devnet-a`,
     });
+    // THORNode's stages to the outbound: observed, counted, finalised, swapped, the payout signed
+    // and listed as THORChain lists it (the release's hash, memo OUT:<inbound hash>).
     const status = await statusOf(txid);
-    expect(thorchainSwapProgress(status).phase).toBe('swapping');
+    expect(status.stages).toMatchObject({
+      inbound_observed: { completed: true },
+      inbound_confirmation_counted: { completed: true },
+      inbound_finalised: { completed: true },
+      swap_status: { pending: false },
+      swap_finalised: { completed: true },
+      outbound_signed: { completed: true },
+    });
     expect(status.planned_out_txs).toEqual([
-      expect.objectContaining({ chain: 'ETH', to_address: recipient }),
+      expect.objectContaining({ chain: 'ETH', to_address: recipient, refund: false }),
     ]);
+    // The relayer's release on devnet-a, under the Bitcoin bridge's chain id with the txid as nonce.
+    const bridgeA = new Contract(chainA().bridge.address, DEVNET_BRIDGE_ABI, evm);
+    const [release] = await bridgeA.queryFilter(
+      bridgeA.filters.Release(bitcoin().bridge.chainId, BigInt(`0x${txid}`)),
+    );
+    expect(status.out_txs).toEqual([
+      expect.objectContaining({
+        id: release.transactionHash.slice(2).toUpperCase(),
+        chain: 'ETH',
+        to_address: recipient,
+        memo: `OUT:${txid.toUpperCase()}`,
+        coins: [{ asset: expect.stringMatching(/^ETH\.USDC-0X/), amount: (expected * 100n).toString() }],
+      }),
+    ]);
+    expect(thorchainSwapProgress(status)).toEqual({
+      phase: 'completed',
+      outTxIds: [release.transactionHash.slice(2).toUpperCase()],
+    });
   });
 
   it('refunds, with THORChain’s REFUND memo, a deposit whose limit the swap cannot meet', async () => {
@@ -182,5 +210,21 @@ describe('THORChain adapter on the devnet', () => {
     );
     const paidBack = refund.vout.find((o) => o.scriptpubkey_address === sender.address)!;
     expect(BigInt(paidBack.value)).toBe(2_000_000n - BigInt(bitcoin().bridge.outboundFeeSats));
+    // THORNode's status ends refunded, the refund its one outbound.
+    const status = await statusOf(txid);
+    expect(status.planned_out_txs).toEqual([
+      expect.objectContaining({ chain: 'BTC', to_address: sender.address, refund: true }),
+    ]);
+    expect(status.out_txs).toEqual([
+      expect.objectContaining({
+        id: refund.txid.toUpperCase(),
+        memo: `REFUND:${txid.toUpperCase()}`,
+        coins: [{ asset: 'BTC.BTC', amount: paidBack.value.toString() }],
+      }),
+    ]);
+    expect(thorchainSwapProgress(status)).toEqual({
+      phase: 'refunded',
+      outTxIds: [refund.txid.toUpperCase()],
+    });
   });
 });

@@ -14,7 +14,7 @@ import { autoSlippageBps } from '../../quote/slippage';
 import { NoRouteError } from '../no-route.error';
 import { ProviderNames } from '../provider-names';
 import type { CandidateRoute, QuoteContext, QuoteProvider, QuoteToken } from '../quote-provider';
-import { thorchainChainOf } from './thorchain-chains';
+import { thorchainPrefixOf } from './thorchain-chains';
 import type { ThornodeClient } from './thornode-client';
 
 export interface ThorchainOptions {
@@ -152,7 +152,7 @@ export class ThorchainProvider implements QuoteProvider {
   }
 
   private prefixOf(chain: ChainDescriptor): string | undefined {
-    return this.options.chainPrefixes?.[chain.id] ?? thorchainChainOf(chain);
+    return thorchainPrefixOf(chain, this.options.chainPrefixes);
   }
 
   private affiliateQuery(): { affiliate?: string; affiliate_bps?: number } {
