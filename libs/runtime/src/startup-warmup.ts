@@ -20,9 +20,9 @@ export const STARTUP_WARMUPS = Symbol.for('swapgw.startupWarmups');
 /**
  * How long the warm-ups of one start may take together. A chain that does not answer must not
  * keep a service unready forever: past the bound the service reports ready and the warm-ups left
- * finish (or fail) in the background, as first use would have. Each RPC call is bounded by
- * RPC_TIMEOUT_MS too (5 s by default), and a chain's warm-up is two calls in a row (head, then
- * Multicall3's code), so 15 s leaves room for a slow chain without hiding a dead one for long.
+ * finish (or fail) in the background, as first use would have. Each RPC call is bounded by the
+ * app's RPC_TIMEOUT_MS too (5 to 10 s by default) and a chain's reads run at once, so 15 s leaves
+ * room for a slow chain without hiding a dead one for long.
  */
 export const STARTUP_WARMUP_TIMEOUT_MS = 15_000;
 

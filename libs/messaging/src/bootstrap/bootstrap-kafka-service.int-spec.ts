@@ -22,6 +22,12 @@ class PingRequest {
 const suffix = uniqueSuffix();
 const topic = `itest.ping.${suffix}`;
 const groupId = `itest-ping-service-${suffix}`;
+/** The ping service's topics: its requests, their replies and its dead letters. */
+const specs = [
+  { name: topic, partitions: 2 },
+  { name: replyTopicOf(topic), partitions: 8 },
+  { name: deadLetterTopicOf(topic), partitions: 1 },
+];
 
 @Controller()
 class PingController {
@@ -72,11 +78,6 @@ async function getJson(url: string): Promise<{ status: number; body: Record<stri
 
 describe('bootstrapKafkaService', () => {
   const settings = testKafkaSettings('itest-ping-service');
-  const specs = [
-    { name: topic, partitions: 2 },
-    { name: replyTopicOf(topic), partitions: 8 },
-    { name: deadLetterTopicOf(topic), partitions: 1 },
-  ];
   let handle: KafkaServiceHandle | null = null;
   const requester = new RequestReplyClient(testKafkaSettings('itest-ping-caller'), [topic]);
 
@@ -160,11 +161,6 @@ describe('bootstrapKafkaService', () => {
 
 describe('bootstrapKafkaService warm-ups (StartupWarmup)', () => {
   const settings = testKafkaSettings('itest-ping-warmup');
-  const specs = [
-    { name: topic, partitions: 2 },
-    { name: replyTopicOf(topic), partitions: 8 },
-    { name: deadLetterTopicOf(topic), partitions: 1 },
-  ];
   const handles: KafkaServiceHandle[] = [];
   const requester = new RequestReplyClient(testKafkaSettings('itest-ping-warmup-caller'), [topic]);
 

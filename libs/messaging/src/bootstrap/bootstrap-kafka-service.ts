@@ -12,6 +12,7 @@ import {
   STARTUP_WARMUP_TIMEOUT_MS,
   STARTUP_WARMUPS,
   StartupWarmup,
+  warmValidationMetadata,
   withTimeout,
 } from '@swapgw/runtime';
 import { ConsumerConcurrency } from '../kafka/consumer-concurrency';
@@ -210,15 +211,24 @@ async function startKafkaService(
 }
 
 /**
- * Runs the app's STARTUP_WARMUPS (none when it lists none), bounded by `timeoutMs`: a warm-up that
+ * Every service's: the rules of each message class worked out (cacheValidationMetadata keeps them),
+ * what the first message of each type would otherwise pay.
+ */
+const VALIDATION_METADATA_WARMUP: StartupWarmup = {
+  warmupName: 'validation metadata',
+  warmUp: async () => warmValidationMetadata(),
+};
+
+/**
+ * Runs the validation metadata warm-up and the app's STARTUP_WARMUPS (none when it lists none), bounded by `timeoutMs`: a warm-up that
  * fails or runs past the bound is logged and the start carries on, as first use would have.
  */
 async function warmUp(app: INestMicroservice, timeoutMs: number, logger: JsonLogger): Promise<void> {
-  let warmups: StartupWarmup[];
+  const warmups: StartupWarmup[] = [VALIDATION_METADATA_WARMUP];
   try {
-    warmups = app.get<StartupWarmup[]>(STARTUP_WARMUPS, { strict: false });
+    warmups.push(...app.get<StartupWarmup[]>(STARTUP_WARMUPS, { strict: false }));
   } catch {
-    return; // the app lists no warm-ups
+    // the app lists no warm-ups of its own
   }
   const results = await runStartupWarmups(warmups, timeoutMs, (result) => {
     const entry = {
