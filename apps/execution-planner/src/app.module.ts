@@ -6,6 +6,7 @@ import { serviceDataSourceOptions } from '@swapgw/persistence';
 import { Clock, SystemClock } from '@swapgw/runtime';
 import { ExecutionPlannerConfig } from './config/execution-planner.config';
 import { plannerDatabaseOptions } from './database/planner-database';
+import { ExecutionPlannerWarmupModule } from './startup-warmups';
 import { SwapsModule } from './swaps/swaps.module';
 
 export const SERVICE_NAME = 'execution-planner';
@@ -35,6 +36,7 @@ export class AppModule {
           requestTopics: [Topics.quoteRequests],
         }),
         SwapsModule,
+        ExecutionPlannerWarmupModule,
       ],
     };
   }

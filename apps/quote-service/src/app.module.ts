@@ -7,6 +7,7 @@ import { CatalogModule } from './catalog/catalog.module';
 import { QuoteServiceConfig } from './config/quote-service.config';
 import { quoteDatabaseOptions } from './database/quote-database';
 import { QuoteModule } from './quote/quote.module';
+import { QuoteServiceWarmupModule } from './startup-warmups';
 
 export const SERVICE_NAME = 'quote-service';
 
@@ -27,6 +28,7 @@ export class AppModule {
         MessagingModule.forRoot({ config, clientId: SERVICE_NAME, groupId: options.groupId ?? SERVICE_NAME }),
         CatalogModule,
         QuoteModule,
+        QuoteServiceWarmupModule,
       ],
     };
   }

@@ -8,6 +8,7 @@ import { signerDatabaseOptions } from './database/signer-database';
 import { SIGNING_FAMILIES } from './families/families';
 import { SigningModule } from './signing/signing.module';
 import { SigningController } from './signing/signing.controller';
+import { SignerSurfaceWarmupModule } from './startup-warmups';
 import { StatusModule } from './status/status.module';
 
 export const SERVICE_NAME = 'signer-surface';
@@ -39,6 +40,7 @@ export class AppModule {
         }),
         SigningModule.register(SIGNING_FAMILIES),
         StatusModule,
+        SignerSurfaceWarmupModule,
       ],
       controllers: [SigningController],
     };

@@ -15,3 +15,4 @@ export * from './tracing';
 export * from './ttl-cache';
 export * from './with-timeout';
 export * from './validation-metadata-cache';
+export * from './startup-warmup';

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { getMetadataStorage, IsInt, IsString, Min, validateSync, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
 import { plainToInstance } from 'class-transformer';
-import { cacheValidationMetadata } from './validation-metadata-cache';
+import { cacheValidationMetadata, warmValidationMetadata } from './validation-metadata-cache';
 
 class Leg {
   @IsString()
@@ -72,5 +72,39 @@ describe('cacheValidationMetadata', () => {
     // A decorator applied afterwards (what a class defined later in a module does).
     Min(5)(Late.prototype, 'size');
     expect(errorsOf(Late, { name: 'x', size: 1 }).map((e) => e.property)).toEqual(['size']);
+  });
+
+  it('warmValidationMetadata works out every class up front, with the arguments validateSync asks with, so no first validation computes', () => {
+    class Quote {}
+    class Route {}
+    const compute = jest.fn(() => []);
+    const fake = {
+      validationMetadatas: new Map<unknown, unknown[]>([
+        [Quote, []],
+        [Route, []],
+        ['a-schema-by-name', []],
+      ]),
+      getTargetValidationMetadatas: compute,
+      addValidationMetadata: () => undefined,
+    } as unknown as ReturnType<typeof getMetadataStorage>;
+    cacheValidationMetadata(fake);
+    expect(warmValidationMetadata(fake)).toBe(2);
+    expect(compute.mock.calls).toEqual([
+      [Quote, undefined, false, false, undefined],
+      [Route, undefined, false, false, undefined],
+    ]);
+    // What class-validator's executor asks on a validateSync(object, options without groups).
+    fake.getTargetValidationMetadatas(Quote, undefined as unknown as string, false, false, undefined);
+    expect(compute).toHaveBeenCalledTimes(2);
+  });
+
+  it('warmValidationMetadata, on the real storage, leaves validation as it was', () => {
+    cacheValidationMetadata();
+    expect(warmValidationMetadata()).toBeGreaterThan(0);
+    expect(
+      errorsOf(Order, { amount: 0, leg: { chain: 7 } })
+        .map((e) => e.property)
+        .sort(),
+    ).toEqual(['amount', 'leg']);
   });
 });

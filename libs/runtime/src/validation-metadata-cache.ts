@@ -36,3 +36,22 @@ export function cacheValidationMetadata(storage: MetadataStorage = getMetadataSt
     return metadatas;
   };
 }
+
+/**
+ * Works out now, for every class with validation rules, what its first validation would (the rules
+ * that apply to it, with the options message validation uses: no groups, no schema) and keeps it in
+ * the cache above, so the first messages of a flood do not each pay it: a start-up warm-up
+ * (bootstrapKafkaService runs it before the consumer starts). Needs cacheValidationMetadata first
+ * (else nothing is kept). Returns how many classes it worked out.
+ */
+export function warmValidationMetadata(storage: MetadataStorage = getMetadataStorage()): number {
+  const rules = (storage as unknown as { validationMetadatas?: unknown }).validationMetadatas;
+  if (!(rules instanceof Map)) return 0;
+  let classes = 0;
+  for (const target of rules.keys()) {
+    if (typeof target !== 'function') continue; // a schema by name: messages are classes
+    storage.getTargetValidationMetadatas(target, undefined as unknown as string, false, false, undefined);
+    classes++;
+  }
+  return classes;
+}

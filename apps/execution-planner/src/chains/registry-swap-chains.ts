@@ -8,6 +8,7 @@ import {
 } from '@swapgw/chains';
 import { ChainFamilies, SigningChainClient } from '@swapgw/chains/families';
 import { SwapChains } from './swap-chains';
+import type { StartupWarmup } from '@swapgw/runtime';
 
 /**
  * SwapChains over the shared chain registry (devnet manifest + configured RPCs). Balances and
@@ -22,6 +23,10 @@ export class RegistrySwapChains implements SwapChains, OnApplicationShutdown {
     rpcTimeoutMs = DEFAULT_RPC_TIMEOUT_MS,
   ) {
     this.families = new ChainFamilies(registry, rpcTimeoutMs);
+  }
+
+  startupWarmup(): StartupWarmup {
+    return this.families.startupWarmup('planner chains');
   }
 
   hasSigningSurface(chain: string): boolean {

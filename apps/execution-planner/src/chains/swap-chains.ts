@@ -1,7 +1,10 @@
 import type { AddressCheckedChain, ChainFamily, PermitContracts } from '@swapgw/chains';
+import type { StartupWarmup } from '@swapgw/runtime';
 
 /** What the planner needs to know about chains: signing surfaces, families, EVM chain ids, balances. */
 export interface SwapChains {
+  /** The start-up warm-up of its chain clients (StartupWarmup); none for chains without clients. */
+  startupWarmup?(): StartupWarmup;
   hasSigningSurface(chain: string): boolean;
   familyOf(chain: string): ChainFamily;
   /** What an address on the chain is checked against: its family and, for Bitcoin, its network. */

@@ -24,6 +24,8 @@ import { TrendingCounter } from './trending-counter';
 @Module({
   imports: [ChainsModule, ProvidersModule, CatalogModule],
   controllers: [QuoteRequestsController],
+  // The gas prices are read once at start (startup-warmups.ts).
+  exports: [ChainFeeOracle],
   providers: [
     TokenResolver,
     TrendingCounter,

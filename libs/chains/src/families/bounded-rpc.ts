@@ -28,6 +28,11 @@ export class CountedJsonRpcProvider extends JsonRpcProvider {
   /** Plain reads leave together as one Multicall3 call (MulticallReads). */
   private readonly reads: MulticallReads;
 
+  /** Whether the chain has Multicall3, asked now rather than on the first batch (start-up warm-up). */
+  multicall3Present(): Promise<boolean> {
+    return this.reads.warmUp();
+  }
+
   override _send(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<JsonRpcResult[]> {
     return Array.isArray(payload) ? this.sendCounted(payload) : this.reads.request(payload);
   }

@@ -1,5 +1,6 @@
 import type { JsonRpcProvider } from 'ethers';
 import { CodedError, ErrorCodes, type TransactionStatusResult } from '@swapgw/contracts';
+import type { StartupWarmup } from '@swapgw/runtime';
 import type { ChainDescriptor, ChainFamily } from '../chain-descriptor';
 import type { ChainRegistry } from '../chain-registry';
 import { BitcoinChainClient } from './bitcoin/bitcoin-chain-client';
@@ -12,6 +13,7 @@ import {
   WALLET_READ_BATCH_WINDOW_MS,
   boundedProviderSettings,
   boundedSolanaConnection,
+  CountedJsonRpcProvider,
   DEFAULT_RPC_TIMEOUT_MS,
 } from './bounded-rpc';
 import { BlockScopedEvmProvider } from './evm/block-scoped-reads';
@@ -151,6 +153,51 @@ export class ChainFamilies {
       this.statusClients.set(chain.id, client);
     }
     return client;
+  }
+
+  /**
+   * The start-up warm-up of these chains (StartupWarmup, run by bootstrapKafkaService before the
+   * service reports ready): builds the client of every chain with an RPC URL, and on each EVM chain
+   * reads the head (the block-scoped reads' first block) and asks whether Multicall3 is there (the
+   * first batch's question); on Solana, the slot. What first use would pay, paid before the first
+   * request. A chain that fails is named in the warm-up's error; its first use asks again.
+   */
+  startupWarmup(warmupName = 'chains'): StartupWarmup {
+    return { warmupName, warmUp: () => this.warmUp() };
+  }
+
+  /** See startupWarmup: resolves with the chains warmed, rejects naming those that failed. */
+  async warmUp(): Promise<string[]> {
+    // The families whose signing clients the services keep (Bitcoin and Cosmos are read per request).
+    const chains = this.registry
+      .list()
+      .filter((chain) => chain.rpcUrl && (chain.family === 'evm' || chain.family === 'solana'));
+    const failures: string[] = [];
+    await Promise.all(
+      chains.map(async (chain) => {
+        try {
+          await this.warmUpChain(chain);
+        } catch (error) {
+          failures.push(`${chain.id}: ${(error as Error).message}`);
+        }
+      }),
+    );
+    if (failures.length > 0) throw new Error(`chains not warmed: ${failures.sort().join('; ')}`);
+    return chains.map((chain) => chain.id);
+  }
+
+  private async warmUpChain(chain: ChainDescriptor): Promise<void> {
+    if (chain.family === 'evm' && chain.evmChainId === undefined) return;
+    const client = this.cachedSigning(chain);
+    if (client.family === 'evm') {
+      const { provider } = client;
+      await Promise.all([
+        provider.getBlockNumber(),
+        provider instanceof CountedJsonRpcProvider ? provider.multicall3Present() : undefined,
+      ]);
+    } else if (client.family === 'solana') {
+      await client.connection.getSlot();
+    }
   }
 
   destroy(): void {

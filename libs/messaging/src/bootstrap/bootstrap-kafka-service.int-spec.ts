@@ -1,9 +1,10 @@
 import { createServer } from 'node:net';
-import { Controller, Module } from '@nestjs/common';
+import { Controller, DynamicModule, Module } from '@nestjs/common';
 import { Ctx, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
 import { IsString } from 'class-validator';
 import { Kafka, logLevel } from 'kafkajs';
 import { deadLetterTopicOf, replyTopicOf } from '@swapgw/contracts';
+import { STARTUP_WARMUPS, StartupWarmup } from '@swapgw/runtime';
 import { waitFor } from '@swapgw/testing';
 import { ensureTopics, MissingTopicsError } from '../kafka/ensure-topics';
 import { kafkaHealth } from '../kafka/kafka-health';
@@ -21,6 +22,12 @@ class PingRequest {
 const suffix = uniqueSuffix();
 const topic = `itest.ping.${suffix}`;
 const groupId = `itest-ping-service-${suffix}`;
+/** The ping service's topics: its requests, their replies and its dead letters. */
+const specs = [
+  { name: topic, partitions: 2 },
+  { name: replyTopicOf(topic), partitions: 8 },
+  { name: deadLetterTopicOf(topic), partitions: 1 },
+];
 
 @Controller()
 class PingController {
@@ -45,6 +52,14 @@ class PingController {
 })
 class PingServiceModule {}
 
+/** The ping service with start-up warm-ups (what an app lists under STARTUP_WARMUPS). */
+function pingServiceWithWarmups(warmups: StartupWarmup[]): DynamicModule {
+  return {
+    module: PingServiceModule,
+    providers: [{ provide: STARTUP_WARMUPS, useValue: warmups }],
+  };
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -63,11 +78,6 @@ async function getJson(url: string): Promise<{ status: number; body: Record<stri
 
 describe('bootstrapKafkaService', () => {
   const settings = testKafkaSettings('itest-ping-service');
-  const specs = [
-    { name: topic, partitions: 2 },
-    { name: replyTopicOf(topic), partitions: 8 },
-    { name: deadLetterTopicOf(topic), partitions: 1 },
-  ];
   let handle: KafkaServiceHandle | null = null;
   const requester = new RequestReplyClient(testKafkaSettings('itest-ping-caller'), [topic]);
 
@@ -146,6 +156,93 @@ describe('bootstrapKafkaService', () => {
       await admin.disconnect();
     }
     await expect(fetch(`${base}/health/live`)).rejects.toThrow();
+  });
+});
+
+describe('bootstrapKafkaService warm-ups (StartupWarmup)', () => {
+  const settings = testKafkaSettings('itest-ping-warmup');
+  const handles: KafkaServiceHandle[] = [];
+  const requester = new RequestReplyClient(testKafkaSettings('itest-ping-warmup-caller'), [topic]);
+
+  afterAll(async () => {
+    await Promise.allSettled([...handles.map((handle) => handle.close()), requester.close()]);
+  });
+
+  const start = (warmups: StartupWarmup[], port: number, warmupTimeoutMs?: number) =>
+    bootstrapKafkaService({
+      module: pingServiceWithWarmups(warmups),
+      service: 'itest-ping-warmup',
+      groupId: `itest-ping-warmup-${uniqueSuffix()}`,
+      healthPort: port,
+      healthHost: '127.0.0.1',
+      settings,
+      topics: specs,
+      heartbeat: false,
+      warmupTimeoutMs,
+    }).then((handle) => {
+      handles.push(handle);
+      return handle;
+    });
+
+  it('answers 503 on /health/ready, and consumes nothing, until its warm-up finished; then 200 and answers', async () => {
+    const port = await freePort();
+    let warmUpStarted = false;
+    let finishWarmUp!: () => void;
+    const started = start(
+      [
+        {
+          warmupName: 'held',
+          warmUp: () => {
+            warmUpStarted = true;
+            return new Promise<void>((resolve) => (finishWarmUp = resolve));
+          },
+        },
+      ],
+      port,
+    );
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(() => warmUpStarted, { description: 'the warm-up to start', timeoutMs: 60_000 });
+    const held = await getJson(`${base}/health/ready`);
+    expect(held.status).toBe(503);
+    expect(held.body).toMatchObject({
+      status: 'unavailable',
+      checks: { database: 'up', warmup: 'down', kafka: 'down' },
+    });
+
+    finishWarmUp();
+    await started;
+    const ready = await waitFor(
+      async () => {
+        const r = await getJson(`${base}/health/ready`);
+        return r.status === 200 ? r : null;
+      },
+      { description: 'readiness after the warm-up', timeoutMs: 30_000 },
+    );
+    expect(ready.body).toMatchObject({ status: 'ok', checks: { kafka: 'up', database: 'up', warmup: 'up' } });
+    await requester.connect();
+    await expect(requester.request(topic, 'ping.request', 'w-1', { from: 'warm' })).resolves.toEqual({
+      pong: 'warm',
+    });
+  });
+
+  it('reports ready anyway once its bound passed with a warm-up that never answers, or after one that failed', async () => {
+    const port = await freePort();
+    await start(
+      [
+        { warmupName: 'dead chain', warmUp: () => new Promise<never>(() => undefined) },
+        { warmupName: 'failing chain', warmUp: () => Promise.reject(new Error('connect ECONNREFUSED')) },
+      ],
+      port,
+      500,
+    );
+    const ready = await waitFor(
+      async () => {
+        const r = await getJson(`http://127.0.0.1:${port}/health/ready`);
+        return r.status === 200 ? r : null;
+      },
+      { description: 'readiness past the warm-up bound', timeoutMs: 30_000 },
+    );
+    expect(ready.body).toMatchObject({ status: 'ok', checks: { kafka: 'up', database: 'up', warmup: 'up' } });
   });
 });
 

@@ -8,6 +8,11 @@ import {
   closeOnSignals,
   initProcessMetrics,
   JsonLogger,
+  runStartupWarmups,
+  STARTUP_WARMUP_TIMEOUT_MS,
+  STARTUP_WARMUPS,
+  StartupWarmup,
+  warmValidationMetadata,
   withTimeout,
 } from '@swapgw/runtime';
 import { ConsumerConcurrency } from '../kafka/consumer-concurrency';
@@ -58,6 +63,11 @@ export interface KafkaServiceOptions {
    * false sends none.
    */
   heartbeat?: { intervalMs?: number } | false;
+  /**
+   * How long the app's warm-ups (its STARTUP_WARMUPS provider) may hold readiness back; default
+   * STARTUP_WARMUP_TIMEOUT_MS. Past it the service starts consuming and reports ready anyway.
+   */
+  warmupTimeoutMs?: number;
 }
 
 export interface KafkaServiceHandle {
@@ -68,7 +78,8 @@ export interface KafkaServiceHandle {
 
 /**
  * Starts one of the Kafka services: health endpoint first (live at once, ready later), topics,
- * the caller's preparation (migrations), then the Nest microservice with the JSON logger. SIGTERM
+ * the caller's preparation (migrations), the Nest app with the JSON logger, its warm-ups
+ * (STARTUP_WARMUPS, bounded), then its consumer: ready means ready for the first request. SIGTERM
  * closes it in order: consumers finish and leave their group, then the app's shutdown hooks run.
  * Whatever stops the start (a bad KAFKA_BROKERS, a taken health port, Kafka or the database away)
  * is logged as fatal here, so a main() only has to exit.
@@ -96,6 +107,7 @@ async function startKafkaService(
   const settings = options.settings ?? (config && kafkaSettingsOf(config, options.service));
   if (!settings) throw new Error('bootstrapKafkaService needs the app config or Kafka settings');
   let prepared = false;
+  let warmedUp = false;
   let consumerJoined = false;
   let dataSource: DataSource | null = null;
 
@@ -107,6 +119,7 @@ async function startKafkaService(
       await withTimeout(dataSource.query('SELECT 1'), 2000);
       return true;
     },
+    warmup: () => warmedUp,
   };
   const heartbeat =
     options.heartbeat === false
@@ -152,6 +165,11 @@ async function startKafkaService(
     } catch {
       dataSource = null; // an app without TypeORM: its readiness only depends on Kafka
     }
+    // The app's own start (onModuleInit, onApplicationBootstrap: the catalog seed), then its
+    // warm-ups, both before the consumer starts: the first message finds everything loaded.
+    await app.init();
+    await warmUp(app, options.warmupTimeoutMs ?? STARTUP_WARMUP_TIMEOUT_MS, logger);
+    warmedUp = true;
     await app.listen();
     const [, consumer] = app.unwrap<[unknown, Consumer, unknown]>();
     trackGroupMembership(consumer, (joined) => {
@@ -190,6 +208,39 @@ async function startKafkaService(
     await closeServer(health);
     throw error;
   }
+}
+
+/**
+ * Every service's: the rules of each message class worked out (cacheValidationMetadata keeps them),
+ * what the first message of each type would otherwise pay.
+ */
+const VALIDATION_METADATA_WARMUP: StartupWarmup = {
+  warmupName: 'validation metadata',
+  warmUp: async () => warmValidationMetadata(),
+};
+
+/**
+ * Runs the validation metadata warm-up and the app's STARTUP_WARMUPS (none when it lists none), bounded by `timeoutMs`: a warm-up that
+ * fails or runs past the bound is logged and the start carries on, as first use would have.
+ */
+async function warmUp(app: INestMicroservice, timeoutMs: number, logger: JsonLogger): Promise<void> {
+  const warmups: StartupWarmup[] = [VALIDATION_METADATA_WARMUP];
+  try {
+    warmups.push(...app.get<StartupWarmup[]>(STARTUP_WARMUPS, { strict: false }));
+  } catch {
+    // the app lists no warm-ups of its own
+  }
+  const results = await runStartupWarmups(warmups, timeoutMs, (result) => {
+    const entry = {
+      msg: 'startup warm-up settled',
+      warmup: result.name,
+      outcome: result.outcome,
+      ms: result.ms,
+    };
+    if (result.outcome === 'done') logger.log(entry, 'Bootstrap');
+    else logger.warn({ ...entry, error: result.error, boundMs: timeoutMs }, 'Bootstrap');
+  });
+  logger.log({ msg: 'startup warm-ups settled', warmups: results.length }, 'Bootstrap');
 }
 
 function closeServer(server: Server): Promise<void> {

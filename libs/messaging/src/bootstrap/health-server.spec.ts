@@ -6,7 +6,15 @@ describe('healthBody', () => {
     expect(body).toEqual({
       status: 'ok',
       uptimeSeconds: expect.any(Number),
-      checks: { kafka: 'up', database: 'up' },
+      checks: { kafka: 'up', database: 'up', warmup: 'up' },
+    });
+  });
+
+  it("is unavailable while the start's warm-ups have not settled, Kafka and the database up", async () => {
+    const body = await healthBody({ kafka: () => true, database: () => true, warmup: () => false });
+    expect(body).toMatchObject({
+      status: 'unavailable',
+      checks: { kafka: 'up', database: 'up', warmup: 'down' },
     });
   });
 

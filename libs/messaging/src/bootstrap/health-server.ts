@@ -6,12 +6,14 @@ export type CheckStatus = 'up' | 'down';
 export interface HealthBody {
   status: 'ok' | 'unavailable';
   uptimeSeconds: number;
-  checks: { kafka: CheckStatus; database: CheckStatus };
+  checks: { kafka: CheckStatus; database: CheckStatus; warmup: CheckStatus };
 }
 
 export interface HealthChecks {
   kafka: () => boolean | Promise<boolean>;
   database: () => boolean | Promise<boolean>;
+  /** The start's warm-ups settled (bootstrapKafkaService, StartupWarmup); up when not given. */
+  warmup?: () => boolean | Promise<boolean>;
 }
 
 const startedAt = Date.now();
@@ -24,17 +26,21 @@ export async function healthBody(checks: HealthChecks): Promise<HealthBody> {
       return 'down';
     }
   };
-  const [kafka, database] = await Promise.all([settle(checks.kafka), settle(checks.database)]);
+  const [kafka, database, warmup] = await Promise.all([
+    settle(checks.kafka),
+    settle(checks.database),
+    settle(checks.warmup ?? (() => true)),
+  ]);
   return {
-    status: kafka === 'up' && database === 'up' ? 'ok' : 'unavailable',
+    status: kafka === 'up' && database === 'up' && warmup === 'up' ? 'ok' : 'unavailable',
     uptimeSeconds: Math.floor((Date.now() - startedAt) / 1000),
-    checks: { kafka, database },
+    checks: { kafka, database, warmup },
   };
 }
 
 /**
  * GET /health/live (200 while the process runs) and GET /health/ready (200 once Kafka and the
- * database are up, else 503), on a plain Node server: it answers before Nest has started, which a
+ * database are up and the start's warm-ups settled, else 503), on a plain Node server: it answers before Nest has started, which a
  * liveness probe needs while migrations run. GET /metrics serves the process's metrics in the
  * Prometheus text format on the same port, so one port per service is scraped and probed.
  */

@@ -123,6 +123,15 @@ export class MulticallReads {
     return { tag, target: to, data };
   }
 
+  /**
+   * Asks now whether the chain has Multicall3 (what the first batch would ask): a start-up
+   * warm-up, so the first flood's reads do not wait for an `eth_getCode` first. Asked once; a
+   * failed ask is asked again by the next batch.
+   */
+  warmUp(): Promise<boolean> {
+    return this.isAvailable(0);
+  }
+
   /** Sends `payload` in its tag's next batch when it is a plain read of a known view, else at once. */
   request(payload: JsonRpcPayload): Promise<JsonRpcResult[]> {
     const read = MulticallReads.batchableRead(payload);
@@ -163,7 +172,7 @@ export class MulticallReads {
   }
 
   private async sendBatch(tag: string, reads: PendingRead[]): Promise<void> {
-    if (reads.length === 1 || !(await this.isAvailable(reads))) return this.sendEach(reads);
+    if (reads.length === 1 || !(await this.isAvailable(reads[0].payload.id))) return this.sendEach(reads);
     let answer: JsonRpcResult;
     try {
       const calls = reads.map((read) => ({ target: read.target, allowFailure: true, callData: read.data }));
@@ -202,9 +211,9 @@ export class MulticallReads {
   }
 
   /** Whether Multicall3 has code on the chain, asked once (a failed ask is asked again next batch). */
-  private async isAvailable(reads: PendingRead[]): Promise<boolean> {
+  private async isAvailable(requestId: JsonRpcPayload['id']): Promise<boolean> {
     this.available ??= this.send({
-      id: reads[0].payload.id,
+      id: requestId,
       jsonrpc: '2.0',
       method: 'eth_getCode',
       params: [this.address, 'latest'],
