@@ -9,6 +9,7 @@ import { limitOrderDatabaseOptions } from './database/limit-order-database';
 import { UpstreamModule } from './upstream/upstream.module';
 import { OrdersModule } from './orders/orders.module';
 import { AutomaticTransitionsModule } from './automatic-transitions/automatic-transitions.module';
+import { LimitOrderServiceWarmupModule } from './startup-warmups';
 
 export const SERVICE_NAME = 'limit-order-service';
 
@@ -38,6 +39,7 @@ export class AppModule {
         UpstreamModule,
         OrdersModule,
         AutomaticTransitionsModule,
+        LimitOrderServiceWarmupModule,
       ],
     };
   }
