@@ -1,4 +1,11 @@
-import { api, ApiClient, FaultProxy, startKafkaBrokerBehindProxy, waitFor } from '@swapgw/testing';
+import {
+  api,
+  ApiClient,
+  ApiResponse,
+  FaultProxy,
+  startKafkaBrokerBehindProxy,
+  waitFor,
+} from '@swapgw/testing';
 import { gatewayDatabaseOptions } from '../src/database/gateway-data-source';
 import { prepareDatabase } from '@swapgw/persistence';
 import { ProbeModule } from './support/probe.module';
@@ -57,16 +64,23 @@ describe('GET /health and dependency outages', () => {
   });
 
   it('answers 200 with status, uptime and checks when PostgreSQL, Kafka and the services answer', async () => {
-    // Services are `unknown` until their first heartbeat reaches this fresh instance (every 5 s).
+    // Services are `unknown` until their first heartbeat reaches this fresh instance (every 5 s),
+    // and a service not heard from yet is not ready: those answers are 503 degraded, never ok.
+    const answers: ApiResponse[] = [];
     const res = await waitFor(
       async () => {
         const health = await anonymous.get('/health');
-        return health.status === 200 && !Object.values(health.body.data.checks.services).includes('unknown')
-          ? health
-          : undefined;
+        answers.push(health);
+        return health.status === 200 ? health : undefined;
       },
       { timeoutMs: 30_000, intervalMs: 250, description: 'health 200 with every service heard from' },
     );
+    for (const answer of answers.filter((a) =>
+      Object.values(a.body.data.checks.services).includes('unknown'),
+    )) {
+      expect(answer.status).toBe(503);
+      expect(answer.body.data.status).toBe('degraded');
+    }
     expect(res.body.data).toEqual({
       status: 'ok',
       uptimeSeconds: expect.any(Number),

@@ -28,7 +28,7 @@ export interface paths {
         };
         /**
          * Service status and uptime (no authentication)
-         * @description status is `ok` when PostgreSQL and Kafka answer and no Kafka service is `down` (services are known from their heartbeats over Kafka); otherwise `degraded` with the same body and HTTP 503. With `scope=instance` only PostgreSQL and Kafka decide (readiness of this gateway instance).
+         * @description status is `ok` when PostgreSQL and Kafka answer and every Kafka service is `up` (services are known from their heartbeats over Kafka; `unknown` until a just-started gateway heard from them); otherwise `degraded` with the same body and HTTP 503. With `scope=instance` only PostgreSQL and Kafka decide (readiness of this gateway instance).
          */
         get: operations["getHealth"];
         put?: never;
@@ -2168,7 +2168,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every dependency answers and no service is down */
+            /** @description Every dependency answers and every service is up */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2219,7 +2219,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A dependency or a service is down (same body, checks say which) */
+            /** @description A dependency is down or a service is not up (same body, checks say which) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

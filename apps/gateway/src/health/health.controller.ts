@@ -17,12 +17,17 @@ export class HealthController {
     operationId: 'getHealth',
     summary: 'Service status and uptime (no authentication)',
     description:
-      'status is `ok` when PostgreSQL and Kafka answer and no Kafka service is `down` (services are known from their ' +
-      'heartbeats over Kafka); otherwise `degraded` with the same body and HTTP 503. With `scope=instance` only ' +
+      'status is `ok` when PostgreSQL and Kafka answer and every Kafka service is `up` (services are known from their ' +
+      'heartbeats over Kafka; `unknown` until a just-started gateway heard from them); otherwise `degraded` with the ' +
+      'same body and HTTP 503. With `scope=instance` only ' +
       'PostgreSQL and Kafka decide (readiness of this gateway instance).',
   })
-  @ApiEnvelopedResponse(200, HealthDto, 'Every dependency answers and no service is down')
-  @ApiEnvelopedResponse(503, HealthDto, 'A dependency or a service is down (same body, checks say which)')
+  @ApiEnvelopedResponse(200, HealthDto, 'Every dependency answers and every service is up')
+  @ApiEnvelopedResponse(
+    503,
+    HealthDto,
+    'A dependency is down or a service is not up (same body, checks say which)',
+  )
   @ApiErrorResponses({
     status: 400,
     description: 'scope is not `suite` or `instance`, or an unknown parameter (VALIDATION_FAILED)',

@@ -19,9 +19,15 @@ describe('healthStatusOf', () => {
     ).toBe('degraded');
   });
 
-  it('does not count a service not heard from yet (unknown, right after start) as down', () => {
+  it('is degraded while a service is not heard from yet (unknown, right after the gateway started): ok means every service is ready', () => {
     expect(
       healthStatusOf({ database: 'up', kafka: 'up', services: { ...UP, 'signer-surface': 'unknown' } }),
+    ).toBe('degraded');
+    expect(
+      healthStatusOf(
+        { database: 'up', kafka: 'up', services: { ...UP, 'signer-surface': 'unknown' } },
+        'instance',
+      ),
     ).toBe('ok');
   });
 

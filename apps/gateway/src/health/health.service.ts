@@ -14,14 +14,19 @@ export interface GatewayHealth {
   checks: { database: CheckStatus; kafka: CheckStatus; services: ServiceChecks };
 }
 
-/** `degraded` when PostgreSQL or Kafka is down, or (scope `suite`) a service is `down`; `unknown` is not down. */
+/**
+ * `degraded` when PostgreSQL or Kafka is down, or (scope `suite`) a service is not `up`: `down`, or
+ * `unknown`, not heard from yet by a gateway that just started. `ok` means the whole suite takes
+ * requests now: a flood sent at the first `ok` finds every service ready (issue 44, "ready means
+ * ready"), not one that has not said so yet.
+ */
 export function healthStatusOf(
   checks: GatewayHealth['checks'],
   scope: HealthScope = 'suite',
 ): GatewayHealth['status'] {
   if (checks.database !== 'up' || checks.kafka !== 'up') return 'degraded';
   if (scope === 'instance') return 'ok';
-  return Object.values(checks.services).some((s) => s === 'down') ? 'degraded' : 'ok';
+  return Object.values(checks.services).every((s) => s === 'up') ? 'ok' : 'degraded';
 }
 
 /**
@@ -29,7 +34,7 @@ export function healthStatusOf(
  * Kafka counts as up only while this instance can also receive replies (its request-reply client
  * joined its group): after a dead client was replaced, the instance is not ready until the new one is.
  * The Kafka services' liveness comes from their heartbeats (ServiceHeartbeats); a service that is
- * `down` makes the suite `degraded`, one that is `unknown` (just after start) does not.
+ * not `up` (`down`, or `unknown` just after this gateway started) makes the suite `degraded`.
  */
 @Injectable()
 export class HealthService implements OnModuleDestroy {
