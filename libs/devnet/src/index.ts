@@ -7,6 +7,7 @@ export { devnetWallet } from './accounts';
 export { devnetRelayerKeys, SPONSOR_RELAYER_INDICES, TAXED_TOKEN } from './devnet-parameters';
 export { pairAddress } from './deploy/deploy-chain';
 export { sellThroughUniswapV2, type UniswapV2Sale } from './pool-trades';
+export { GasHeadroomSigner, withGasHeadroom } from './gas-headroom';
 export * from './contracts/abis';
 export * from './contracts/permit-typed-data';
 export type { BridgeEndpoint, BridgeTransfer, ReleaseOutcome } from './bridge/bridge-endpoint';

@@ -4,7 +4,6 @@ import path from 'node:path';
 import {
   Contract,
   ContractTransactionResponse,
-  HDNodeWallet,
   hexlify,
   id,
   JsonRpcProvider,
@@ -14,6 +13,7 @@ import {
   parseUnits,
   randomBytes,
   Signature,
+  type Signer,
   TypedDataEncoder,
   Wallet,
   ZeroAddress,
@@ -28,6 +28,7 @@ import { BITCOIN_BRIDGE_CHAIN_ID } from '@swapgw/chains/bitcoin-bridge';
 import { SOLANA_BRIDGE_CHAIN_ID } from '@swapgw/chains/solana-bridge';
 import { freePort, waitFor } from '@swapgw/testing';
 import { devnetWallet } from './accounts';
+import { GasHeadroomSigner } from './gas-headroom';
 import {
   DEVNET_BRIDGE_DEPOSIT_TO_ABI,
   ERC20_PERMIT_ABI,
@@ -60,8 +61,9 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
     return p;
   };
   const chainA = () => devnetChain(devnet.manifest, 'devnet-a');
+  // Test wallets send with headroom over their gas estimate, as wallets do (gas-headroom.ts).
   const wallet = (index: number, chain = chainA()) =>
-    devnetWallet(devnet.manifest.mnemonic, index, provider(chain));
+    new GasHeadroomSigner(devnetWallet(devnet.manifest.mnemonic, index, provider(chain)));
   const inAnHour = () => BigInt(Math.floor(Date.now() / 1000) + 3600);
   /** The router's FeeSwap tuple: venue, amountIn (fees included), minimum out, recipient, unwrap, deadline. */
   const feeSwap = (
@@ -91,7 +93,7 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
   });
 
   async function signPermit2(
-    owner: HDNodeWallet,
+    owner: Signer,
     chain: DevnetChain,
     token: string,
     amount: bigint,
@@ -281,11 +283,8 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
         [],
         [PERMIT2, nonce, deadline, signature],
       ];
-      // Sent with headroom, as the relayer and wallets send: the estimate runs in the pending block,
-      // and a pair whose block timestamp moved by the time it is mined also writes its price
-      // accumulators, which an exact estimate leaves no gas for.
-      const gas = await router.swapWithFees.estimateGas(...args);
-      return router.swapWithFees(...args, { gasLimit: (gas * 5n) / 4n });
+      // Sent with headroom over the estimate, as every test wallet here sends (gas-headroom.ts).
+      return router.swapWithFees(...args);
     };
 
     const first = await signPermit2(user, chain, USDC.address, amountIn, 7n);

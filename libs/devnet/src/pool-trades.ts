@@ -1,4 +1,5 @@
 import { Contract, MaxUint256, type Signer, type TransactionReceipt } from 'ethers';
+import { withGasHeadroom } from './gas-headroom';
 
 // A wallet other than the gateway's trading through a Uniswap V2 pool of a local chain, as the
 // suites that move prices do (price checks, block-scoped quotes, limit-order triggers).
@@ -7,9 +8,6 @@ const ROUTER_ABI = [
   'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
 ];
 const ERC20_APPROVE_ABI = ['function approve(address spender, uint256 amount) returns (bool)'];
-
-/** The gas limit a wallet sends over an estimate: 25 % more (see sellThroughUniswapV2). */
-const GAS_HEADROOM = { numerator: 5n, denominator: 4n };
 
 export interface UniswapV2Sale {
   /** The Uniswap V2 Router02 of the chain. */
@@ -26,10 +24,8 @@ export interface UniswapV2Sale {
 
 /**
  * `trader` sells `amountIn` of path[0] through the router, with no minimum, and answers the mined
- * receipt. The transaction goes with a quarter more gas than its estimate, as wallets send it: the
- * estimate runs against the pending block, and a pair whose last trade was a block earlier also
- * writes its price accumulators when mined, which an exact estimate leaves no gas for (the trade
- * then reverts without a reason).
+ * receipt. The transaction goes with a quarter more gas than its estimate, as wallets send it
+ * (gas-headroom.ts: why an exact estimate is not enough through a pair).
  */
 export async function sellThroughUniswapV2(sale: UniswapV2Sale): Promise<TransactionReceipt> {
   const { router, trader, path, amountIn } = sale;
@@ -41,7 +37,7 @@ export async function sellThroughUniswapV2(sale: UniswapV2Sale): Promise<Transac
   const deadline = Math.floor(Date.now() / 1000) + 600;
   const args = [amountIn, 0n, [...path], await trader.getAddress(), deadline] as const;
   const gas = await swap.estimateGas(...args);
-  const sent = await swap(...args, { gasLimit: (gas * GAS_HEADROOM.numerator) / GAS_HEADROOM.denominator });
+  const sent = await swap(...args, { gasLimit: withGasHeadroom(gas) });
   const receipt = await sent.wait();
   if (!receipt) throw new Error(`trade ${sent.hash} was not mined`);
   return receipt;
