@@ -1,6 +1,15 @@
 import { Client } from 'pg';
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { APP_NAMES, AppHandle, KafkaBroker, startApp, startKafkaBroker, testEnv } from '@swapgw/testing';
+import {
+  APP_NAMES,
+  AppHandle,
+  AppName,
+  freePort,
+  KafkaBroker,
+  startApp,
+  startKafkaBroker,
+  testEnv,
+} from '@swapgw/testing';
 import { dropDatabase, ensureDatabase, withDatabase } from './database-url';
 import { assertDatabaseMigrated, PendingMigrationsError, prepareDatabase } from './service-data-source';
 
@@ -94,16 +103,33 @@ describe('every app started twice at once on an empty database', () => {
     );
   }, 120_000);
 
+  /**
+   * One instance of `app`, waited for until it is ready. The gateway runs here without the Kafka
+   * services, so its readiness is the instance's (`GET /health?scope=instance`, its readiness
+   * probe): the suite's `GET /health` is ok only once every service is up.
+   */
+  const startInstance = async (
+    app: string,
+    env: Record<string, string>,
+    instance: string,
+    readyTimeoutMs?: number,
+  ) => {
+    if (app !== 'gateway') return startApp(app as AppName, { env, instance, readyTimeoutMs });
+    const port = String(await freePort());
+    return startApp('gateway', {
+      env: { ...env, PORT: port },
+      instance,
+      readyTimeoutMs,
+      healthUrl: `http://127.0.0.1:${port}/api/v1/health?scope=instance`,
+    });
+  };
+
   it.each([...APP_NAMES])(
     '%s: both instances come up on one set of migrations; an instance that does not migrate then starts',
     async (app) => {
       const pair = await Promise.all(
         ['a', 'b'].map((instance) =>
-          startApp(app, {
-            env: envOf(app),
-            instance: `${app}-migrate-${instance}-${process.pid}`,
-            readyTimeoutMs: 120_000,
-          }),
+          startInstance(app, envOf(app), `${app}-migrate-${instance}-${process.pid}`, 120_000),
         ),
       );
       started.push(...pair);
@@ -111,10 +137,11 @@ describe('every app started twice at once on an empty database', () => {
       expect(counts.length).toBeGreaterThan(0);
       expect(counts.filter((c) => c.n !== 1)).toEqual([]);
       // MIGRATE_ON_START=false starts only when the schema has every migration this version needs.
-      const checking = await startApp(app, {
-        env: envOf(app, { MIGRATE_ON_START: 'false' }),
-        instance: `${app}-migrate-check-${process.pid}`,
-      });
+      const checking = await startInstance(
+        app,
+        envOf(app, { MIGRATE_ON_START: 'false' }),
+        `${app}-migrate-check-${process.pid}`,
+      );
       started.push(checking);
       for (const handle of [...pair, checking]) expect(handle.logs()).not.toMatch(/already exists/);
       await Promise.all([...pair, checking].map((handle) => handle.stop()));
