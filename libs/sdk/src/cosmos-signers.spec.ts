@@ -1,5 +1,6 @@
-import { makeCosmoshubPath, Secp256k1HdWallet } from '@cosmjs/amino';
-import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
+import { Secp256k1Wallet } from '@cosmjs/amino';
+import { DirectSecp256k1Wallet } from '@cosmjs/proto-signing';
+import { createHash } from 'node:crypto';
 import { base64 } from '@scure/base';
 // The signed transaction is checked by the gateway's own verifier, not by a copy of its rules. The
 // SDK does not depend on libs/chains, and the Cosmos family is on no entry point of it yet: only this
@@ -21,20 +22,20 @@ import {
 // or an OfflineAminoSigner for Ledger users): a payload built by the gateway's buildCosmosSignDoc is
 // signed, and the submitted TxRaw passes the gateway's verifySignedCosmosTx.
 describe('Cosmos signer adapter', () => {
-  const MNEMONIC = 'test test test test test test test test test test test junk';
   const CHAIN_ID = 'cosmoshub-devnet';
   const context = { swapId: 's1', step: { current: 1, total: 1 } };
-  let direct: DirectSecp256k1HdWallet;
-  let amino: Secp256k1HdWallet;
+  let direct: DirectSecp256k1Wallet;
+  let amino: Secp256k1Wallet;
   let address: string;
   let other: string;
   // The gateway's type: that it is assignable to the SDK's CosmosSignDirectPayload is checked here.
   let payload: gateway.CosmosSignDirectPayload;
 
-  const wallet = <T extends typeof DirectSecp256k1HdWallet | typeof Secp256k1HdWallet>(kind: T, index = 0) =>
-    kind.fromMnemonic(MNEMONIC, { prefix: 'cosmos', hdPaths: [makeCosmoshubPath(index)] }) as ReturnType<
-      T['fromMnemonic']
-    >;
+  // Wallets from fixed private keys: what is under test is signing, not BIP-39 derivation, whose
+  // PBKDF2 (2,048 rounds per wallet) took over five seconds on a loaded CI machine.
+  const keyOf = (index: number) => createHash('sha256').update(`swapgw cosmos signer spec ${index}`).digest();
+  const wallet = <T extends typeof DirectSecp256k1Wallet | typeof Secp256k1Wallet>(kind: T, index = 0) =>
+    kind.fromKey(keyOf(index), 'cosmos') as ReturnType<T['fromKey']>;
 
   function payloadOf(msgs: gateway.CosmosMsgJson[], pubkey: Uint8Array): gateway.CosmosSignDirectPayload {
     const built = gateway.buildCosmosSignDoc({
@@ -55,11 +56,11 @@ describe('Cosmos signer adapter', () => {
   }
 
   beforeAll(async () => {
-    direct = await wallet(DirectSecp256k1HdWallet); // m/44'/118'/0'/0/0
-    amino = await wallet(Secp256k1HdWallet);
+    direct = await wallet(DirectSecp256k1Wallet);
+    amino = await wallet(Secp256k1Wallet);
     const [account] = await direct.getAccounts();
     address = account.address;
-    other = (await (await wallet(DirectSecp256k1HdWallet, 1)).getAccounts())[0].address;
+    other = (await (await wallet(DirectSecp256k1Wallet, 1)).getAccounts())[0].address;
     payload = payloadOf(
       [
         {
@@ -71,7 +72,7 @@ describe('Cosmos signer adapter', () => {
     );
   });
 
-  it('direct: a DirectSecp256k1HdWallet signs the issued SignDoc; the TxRaw passes the gateway verification', async () => {
+  it('direct: a DirectSecp256k1Wallet signs the issued SignDoc; the TxRaw passes the gateway verification', async () => {
     const calls: unknown[] = [];
     const signer: CosmosDirectSignerLike = {
       getAccounts: () => direct.getAccounts(),
@@ -101,7 +102,7 @@ describe('Cosmos signer adapter', () => {
     expect(gateway.verifySignedCosmosTx(payload, again.rawTx!).signMode).toBe('direct');
   });
 
-  it('amino (Ledger): a Secp256k1HdWallet signs the amino sign doc; issued body, auth info in LEGACY_AMINO_JSON', async () => {
+  it('amino (Ledger): a Secp256k1Wallet signs the amino sign doc; issued body, auth info in LEGACY_AMINO_JSON', async () => {
     const { rawTx } = await cosmosSigner(amino).sign(payload, context);
     const verified = gateway.verifySignedCosmosTx(payload, rawTx!);
     expect(verified.signMode).toBe('amino');
@@ -155,7 +156,7 @@ describe('Cosmos signer adapter', () => {
   });
 
   it('refuses a signer that does not hold signerAddress, before asking it to sign', async () => {
-    const stranger = await wallet(DirectSecp256k1HdWallet, 2);
+    const stranger = await wallet(DirectSecp256k1Wallet, 2);
     const signDirect = jest.spyOn(stranger, 'signDirect');
     const refusal = cosmosSigner(stranger).sign(payload, context);
     await expect(refusal).rejects.toThrow(CosmosSignerError);

@@ -1,5 +1,5 @@
-import { makeCosmoshubPath } from '@cosmjs/amino';
-import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
+import { createHash } from 'node:crypto';
+import { DirectSecp256k1Wallet } from '@cosmjs/proto-signing';
 import { base64 } from '@scure/base';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- test code: the gateway's issuer and verifier (see cosmos-signers.spec.ts)
 import * as gateway from '../../chains/src/families/cosmos';
@@ -206,9 +206,10 @@ describe('runSwap', () => {
   });
 
   it('signs a cosmos-sign-direct payload with the Cosmos signer and submits the TxRaw the gateway verifies', async () => {
-    const wallet = await DirectSecp256k1HdWallet.fromMnemonic(
-      'test test test test test test test test test test test junk',
-      { prefix: 'cosmos', hdPaths: [makeCosmoshubPath(0)] },
+    // A key wallet: signing is under test, not BIP-39 derivation (PBKDF2, seconds on a loaded machine).
+    const wallet = await DirectSecp256k1Wallet.fromKey(
+      createHash('sha256').update('swapgw run-swap spec').digest(),
+      'cosmos',
     );
     const [account] = await wallet.getAccounts();
     const built = gateway.buildCosmosSignDoc({
