@@ -1,20 +1,13 @@
 import { withChainStateScope } from '@swapgw/chains/families';
 import { QuoteResult } from '@swapgw/contracts';
-import {
-  DEVNET_MNEMONIC,
-  DevnetManifest,
-  devnetWallet,
-  loadDevnetManifest,
-  sellThroughUniswapV2,
-} from '@swapgw/devnet';
+import { DEVNET_MNEMONIC, DevnetManifest, devnetWallet, sellThroughUniswapV2 } from '@swapgw/devnet';
 import { metricsRegistry } from '@swapgw/runtime';
-import { Contract, JsonRpcProvider, Network, NonceManager, parseUnits, toQuantity, Wallet } from 'ethers';
+import { Contract, JsonRpcProvider, NonceManager, parseUnits, toQuantity, Wallet } from 'ethers';
 import {
-  buildQuoteTestApp,
-  createQuoteTestDatabase,
   planOf,
+  QuoteServiceOnDevnet,
+  quoteServiceOnDevnet,
   QuoteTestApp,
-  useDevnet,
 } from '../../test/support/quote-service-test-support';
 
 const ROUTER_ABI = ['function getAmountsOut(uint amountIn, address[] path) view returns (uint[] amounts)'];
@@ -27,31 +20,18 @@ const TOKEN_ABI = ['function mint(address to, uint256 amount)'];
  * (`swapgw_rpc_requests_total`, the same counter the bench reads).
  */
 describe('quotes read chain state once per block (real anvil and PostgreSQL)', () => {
-  let devnet: { manifestPath: string; stop(): Promise<void> };
-  let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
+  let stack: QuoteServiceOnDevnet;
   let service: QuoteTestApp;
   let manifest: DevnetManifest;
   let provider: JsonRpcProvider;
 
   beforeAll(async () => {
-    devnet = await useDevnet();
-    manifest = loadDevnetManifest(devnet.manifestPath);
-    database = await createQuoteTestDatabase();
-    service = await buildQuoteTestApp(database.dataSource, { DEVNET_MANIFEST: devnet.manifestPath });
-    await service.sync.seed();
-    const chain = chainA();
-    provider = new JsonRpcProvider(chain.rpcUrl, Network.from(chain.chainId), {
-      staticNetwork: Network.from(chain.chainId),
-      cacheTimeout: -1,
-    });
+    stack = await quoteServiceOnDevnet();
+    ({ service, manifest } = stack);
+    provider = stack.rpc('devnet-a', { fresh: true });
   });
 
-  afterAll(async () => {
-    provider?.destroy();
-    await service?.close();
-    await database?.drop();
-    await devnet?.stop();
-  });
+  afterAll(() => stack?.close());
 
   const chainA = () => manifest.chains.find((c) => c.id === 'devnet-a')!;
   const router = () => new Contract(chainA().uniswapV2.router, ROUTER_ABI, provider);

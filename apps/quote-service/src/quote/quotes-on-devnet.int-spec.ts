@@ -1,14 +1,13 @@
-import { DEVNET_BRIDGE_ABI, loadDevnetManifest, DevnetManifest } from '@swapgw/devnet';
+import { DEVNET_BRIDGE_ABI, DevnetManifest } from '@swapgw/devnet';
 import { QuoteResult, RoutePlan } from '@swapgw/contracts';
-import { Contract, JsonRpcProvider, Network, parseUnits } from 'ethers';
+import { Contract, JsonRpcProvider, parseUnits } from 'ethers';
 import { DataSource } from 'typeorm';
 import {
-  createQuoteTestDatabase,
   errorCodeOf,
-  QuoteTestApp,
-  buildQuoteTestApp,
-  useDevnet,
   planOf,
+  QuoteServiceOnDevnet,
+  quoteServiceOnDevnet,
+  QuoteTestApp,
 } from '../../test/support/quote-service-test-support';
 import { withChainStateScope } from '@swapgw/chains/families';
 import { ManualClock } from '@swapgw/runtime';
@@ -23,33 +22,21 @@ const ROUTER_ABI = [
 ];
 
 describe('quote-service quotes on the devnet (real PostgreSQL and anvil)', () => {
-  let devnet: { manifestPath: string; stop(): Promise<void> };
-  let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
+  let stack: QuoteServiceOnDevnet;
+  let database: QuoteServiceOnDevnet['database'];
   let dataSource: DataSource;
   let service: QuoteTestApp;
   let manifest: DevnetManifest;
   const providers: Record<string, JsonRpcProvider> = {};
 
   beforeAll(async () => {
-    devnet = await useDevnet();
-    manifest = loadDevnetManifest(devnet.manifestPath);
-    database = await createQuoteTestDatabase();
+    stack = await quoteServiceOnDevnet();
+    ({ service, manifest, database } = stack);
     dataSource = database.dataSource;
-    service = await buildQuoteTestApp(dataSource, { DEVNET_MANIFEST: devnet.manifestPath });
-    await service.sync.seed();
-    for (const chain of manifest.chains) {
-      providers[chain.id] = new JsonRpcProvider(chain.rpcUrl, Network.from(chain.chainId), {
-        staticNetwork: Network.from(chain.chainId),
-      });
-    }
+    for (const chain of manifest.chains) providers[chain.id] = stack.rpc(chain.id);
   });
 
-  afterAll(async () => {
-    Object.values(providers).forEach((p) => p.destroy());
-    await service?.close();
-    await database?.drop();
-    await devnet?.stop();
-  });
+  afterAll(() => stack?.close());
 
   const chainOf = (id: string) => manifest.chains.find((c) => c.id === id)!;
   const router = (chain: string) =>

@@ -1,25 +1,14 @@
-import { loadDevnetManifest, DevnetManifest, solanaConnection, solanaTestWallet } from '@swapgw/devnet';
+import { DevnetManifest, solanaConnection, solanaTestWallet } from '@swapgw/devnet';
 import { QuoteResult, RouteIssue } from '@swapgw/contracts';
 import { freshSolanaWalletWith } from '@swapgw/testing/solana';
 import { Keypair, PublicKey } from '@solana/web3.js';
+import { Contract, formatUnits, JsonRpcProvider, MaxUint256, parseUnits, Wallet, HDNodeWallet } from 'ethers';
 import {
-  Contract,
-  formatUnits,
-  JsonRpcProvider,
-  MaxUint256,
-  Network,
-  parseUnits,
-  Wallet,
-  HDNodeWallet,
-} from 'ethers';
-import { DataSource } from 'typeorm';
-import {
-  createQuoteTestDatabase,
   errorCodeOf,
-  QuoteTestApp,
-  buildQuoteTestApp,
-  useDevnet,
   planOf,
+  QuoteServiceOnDevnet,
+  quoteServiceOnDevnet,
+  QuoteTestApp,
 } from '../../test/support/quote-service-test-support';
 
 const ERC20 = [
@@ -33,9 +22,7 @@ const ERC20 = [
 const human = (units: bigint, decimals: number) => formatUnits(units, decimals).replace(/\.0$/, '');
 
 describe('route preflight on the devnet (POST /quote with userAddress; real anvil and litesvm)', () => {
-  let devnet: { manifestPath: string; stop(): Promise<void> };
-  let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
-  let dataSource: DataSource;
+  let stack: QuoteServiceOnDevnet;
   let service: QuoteTestApp;
   let manifest: DevnetManifest;
   let provider: JsonRpcProvider;
@@ -44,27 +31,14 @@ describe('route preflight on the devnet (POST /quote with userAddress; real anvi
   let wallet: Wallet;
 
   beforeAll(async () => {
-    devnet = await useDevnet();
-    manifest = loadDevnetManifest(devnet.manifestPath);
-    database = await createQuoteTestDatabase();
-    dataSource = database.dataSource;
-    service = await buildQuoteTestApp(dataSource, { DEVNET_MANIFEST: devnet.manifestPath });
-    await service.sync.seed();
-    const chain = chainA();
-    provider = new JsonRpcProvider(chain.rpcUrl, Network.from(chain.chainId), {
-      staticNetwork: Network.from(chain.chainId),
-      cacheTimeout: -1,
-    });
+    stack = await quoteServiceOnDevnet();
+    ({ service, manifest } = stack);
+    provider = stack.rpc('devnet-a', { fresh: true });
     funder = HDNodeWallet.fromPhrase(manifest.mnemonic, undefined, `m/44'/60'/0'/0/8`).connect(provider);
     wallet = Wallet.createRandom().connect(provider) as unknown as Wallet;
   });
 
-  afterAll(async () => {
-    provider?.destroy();
-    await service?.close();
-    await database?.drop();
-    await devnet?.stop();
-  });
+  afterAll(() => stack?.close());
 
   const chainA = () => manifest.chains.find((c) => c.id === 'devnet-a')!;
   const token = (symbol: 'USDC' | 'DAI' | 'WETH') =>

@@ -1,13 +1,12 @@
 import { Keypair } from '@solana/web3.js';
-import { DEVNET_BRIDGE_ABI, DevnetManifest, loadDevnetManifest } from '@swapgw/devnet';
-import { Contract, JsonRpcProvider, Network, parseUnits } from 'ethers';
+import { DEVNET_BRIDGE_ABI, DevnetManifest } from '@swapgw/devnet';
+import { Contract, JsonRpcProvider, parseUnits } from 'ethers';
 import {
-  createQuoteTestDatabase,
   errorCodeOf,
-  QuoteTestApp,
-  buildQuoteTestApp,
-  useDevnet,
   planOf,
+  QuoteServiceOnDevnet,
+  quoteServiceOnDevnet,
+  QuoteTestApp,
 } from '../../test/support/quote-service-test-support';
 
 const ROUTER_ABI = ['function getAmountsOut(uint amountIn, address[] path) view returns (uint[] amounts)'];
@@ -15,31 +14,19 @@ const ROUTER_ABI = ['function getAmountsOut(uint amountIn, address[] path) view 
 // Quotes between the anvil chains and the local Solana chain over the devnet USDC bridge, against
 // the real devnet (pools read on chain, the bridge fee read from the contract) and PostgreSQL.
 describe('quote-service quotes between EVM and solana-devnet (real PostgreSQL, anvil and the Solana devnet)', () => {
-  let devnet: { manifestPath: string; stop(): Promise<void> };
-  let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
+  let stack: QuoteServiceOnDevnet;
   let service: QuoteTestApp;
   let manifest: DevnetManifest;
   let provider: JsonRpcProvider;
   const solanaUser = Keypair.generate().publicKey.toBase58();
 
   beforeAll(async () => {
-    devnet = await useDevnet();
-    manifest = loadDevnetManifest(devnet.manifestPath);
-    database = await createQuoteTestDatabase();
-    service = await buildQuoteTestApp(database.dataSource, { DEVNET_MANIFEST: devnet.manifestPath });
-    await service.sync.seed();
-    const a = manifest.chains.find((c) => c.id === 'devnet-a')!;
-    provider = new JsonRpcProvider(a.rpcUrl, Network.from(a.chainId), {
-      staticNetwork: Network.from(a.chainId),
-    });
+    stack = await quoteServiceOnDevnet();
+    ({ service, manifest } = stack);
+    provider = stack.rpc('devnet-a');
   });
 
-  afterAll(async () => {
-    provider?.destroy();
-    await service?.close();
-    await database?.drop();
-    await devnet?.stop();
-  });
+  afterAll(() => stack?.close());
 
   const chainA = () => manifest.chains.find((c) => c.id === 'devnet-a')!;
   /** What the EVM bridge contract itself says a deposit of `amount` releases. */

@@ -4,7 +4,6 @@ import {
   DEVNET_MNEMONIC,
   DevnetManifest,
   devnetWallet,
-  loadDevnetManifest,
   TAXED_TOKEN,
   UNISWAP_V2_ROUTER_ABI,
 } from '@swapgw/devnet';
@@ -13,19 +12,16 @@ import {
   ContractRunner,
   formatUnits,
   JsonRpcProvider,
-  Network,
   NonceManager,
   parseUnits,
   toQuantity,
   Wallet,
 } from 'ethers';
-import { DataSource } from 'typeorm';
 import {
-  buildQuoteTestApp,
-  createQuoteTestDatabase,
   planOf,
+  QuoteServiceOnDevnet,
+  quoteServiceOnDevnet,
   QuoteTestApp,
-  useDevnet,
 } from '../../test/support/quote-service-test-support';
 import { TokenTaxProbe } from '../providers/token-tax-probe';
 import { uniswapV2Deployment } from '../providers/uniswap-v2-deployments';
@@ -44,34 +40,20 @@ const TOKEN_ABI = [
  * that moves money is a fresh one; the TAX/USDC pool is this suite's own.
  */
 describe('taxed tokens on the devnet (real anvil and PostgreSQL)', () => {
-  let devnet: { manifestPath: string; stop(): Promise<void> };
-  let database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
-  let dataSource: DataSource;
+  let stack: QuoteServiceOnDevnet;
   let service: QuoteTestApp;
   let manifest: DevnetManifest;
   let provider: JsonRpcProvider;
   let families: ChainFamilies;
 
   beforeAll(async () => {
-    devnet = await useDevnet();
-    manifest = loadDevnetManifest(devnet.manifestPath);
-    database = await createQuoteTestDatabase();
-    dataSource = database.dataSource;
-    service = await buildQuoteTestApp(dataSource, { DEVNET_MANIFEST: devnet.manifestPath });
-    await service.sync.seed();
-    const chain = chainA();
-    provider = new JsonRpcProvider(chain.rpcUrl, Network.from(chain.chainId), {
-      staticNetwork: Network.from(chain.chainId),
-    });
+    stack = await quoteServiceOnDevnet();
+    ({ service, manifest } = stack);
+    provider = stack.rpc('devnet-a');
     families = new ChainFamilies(service.registry, 5_000);
   });
 
-  afterAll(async () => {
-    provider?.destroy();
-    await service?.close();
-    await database?.drop();
-    await devnet?.stop();
-  });
+  afterAll(() => stack?.close());
 
   const chainA = () => manifest.chains.find((c) => c.id === 'devnet-a')!;
   const token = (symbol: string) => chainA().tokens[symbol].address;

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { startDevnet } from '@swapgw/devnet';
+import { DevnetManifest, loadDevnetManifest, startDevnet } from '@swapgw/devnet';
+import { JsonRpcProvider, Network } from 'ethers';
 import { ChainRegistry, readDevnetManifest } from '@swapgw/chains';
 import { CodedError, QuoteResult, RoutePlan } from '@swapgw/contracts';
 import { MessagingModule } from '@swapgw/messaging';
@@ -125,6 +126,58 @@ export async function buildQuoteTestApp(
     quotes: moduleRef.get(QuoteService),
     trending: moduleRef.get(TrendingCounter),
     close: () => moduleRef.close(),
+  };
+}
+
+/** quote-service's modules on a test database, reading the test devnet's chains (quoteServiceOnDevnet). */
+export interface QuoteServiceOnDevnet {
+  manifest: DevnetManifest;
+  database: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
+  service: QuoteTestApp;
+  /**
+   * A JSON-RPC provider of one of the manifest's EVM chains, made once per chain and destroyed by
+   * close(). `fresh`: no ethers cache of repeated reads (a test reading a balance twice in a block).
+   */
+  rpc(chainId: string, options?: { fresh?: boolean }): JsonRpcProvider;
+  close(): Promise<void>;
+}
+
+/**
+ * The set-up the quote-service int-specs share: the test devnet (useDevnet), a migrated schema of
+ * the test's own, quote-service's modules on both and the catalog seeded from the devnet.
+ */
+export async function quoteServiceOnDevnet(): Promise<QuoteServiceOnDevnet> {
+  const devnet = await useDevnet();
+  const manifest = loadDevnetManifest(devnet.manifestPath);
+  const database = await createQuoteTestDatabase();
+  const service = await buildQuoteTestApp(database.dataSource, { DEVNET_MANIFEST: devnet.manifestPath });
+  await service.sync.seed();
+  const providers = new Map<string, JsonRpcProvider>();
+  return {
+    manifest,
+    database,
+    service,
+    rpc: (chainId, options = {}) => {
+      const key = `${chainId}${options.fresh ? ' fresh' : ''}`;
+      let provider = providers.get(key);
+      if (!provider) {
+        const chain = manifest.chains.find((candidate) => candidate.id === chainId);
+        if (!chain) throw new Error(`the devnet manifest has no EVM chain ${chainId}`);
+        const network = Network.from(chain.chainId);
+        provider = new JsonRpcProvider(chain.rpcUrl, network, {
+          staticNetwork: network,
+          ...(options.fresh ? { cacheTimeout: -1 } : {}),
+        });
+        providers.set(key, provider);
+      }
+      return provider;
+    },
+    close: async () => {
+      for (const provider of providers.values()) provider.destroy();
+      await service.close();
+      await database.drop();
+      await devnet.stop();
+    },
   };
 }
 
