@@ -43,13 +43,13 @@ describe('Cosmos chains in the catalog and the status look-up', () => {
     return res.body.data.tokens;
   };
 
-  it('GET /chains lists the Hub, Osmosis and Noble as chains of the cosmos family', async () => {
+  it('GET /chains lists the Hub, Osmosis and Noble as chains of the cosmos family, devnet and mainnet', async () => {
     const res = await client.get('/chains');
     expect(res.status).toBe(200);
     openApi.assertResponse('GET', '/chains', res.status, res.body);
     const cosmos = res.body.data.chains.filter((c: { family: string }) => c.family === 'cosmos');
-    expect(cosmos).toEqual(
-      ['cosmoshub-devnet', 'osmosis-devnet', 'noble-devnet'].map((id) => ({
+    expect(cosmos).toEqual([
+      ...['cosmoshub-devnet', 'osmosis-devnet', 'noble-devnet'].map((id) => ({
         id,
         name: cosmosChain(id).name,
         family: 'cosmos',
@@ -58,7 +58,34 @@ describe('Cosmos chains in the catalog and the status look-up', () => {
         caip2: `cosmos:${cosmosChain(id).chainId}`,
         nativeSymbol: cosmosChain(id).nativeSymbol,
       })),
+      // The shipped catalog's mainnets, from the chain-registry package, listed though not configured here.
+      ...[
+        ['cosmoshub-4', 'Cosmos Hub', 'ATOM'],
+        ['osmosis-1', 'Osmosis', 'OSMO'],
+        ['noble-1', 'Noble', 'USDC'],
+      ].map(([id, name, nativeSymbol]) => ({
+        id,
+        name,
+        family: 'cosmos',
+        network: 'mainnet',
+        chainId: null,
+        caip2: `cosmos:${id}`,
+        nativeSymbol,
+      })),
+    ]);
+  });
+
+  it("GET /tokens lists each Cosmos mainnet's coin and the IBC vouchers wallets hold (USDC from Noble)", async () => {
+    const osmosis = await listedOn('osmosis-1');
+    expect(osmosis.map((t) => [t.symbol, t.denom, t.decimals])).toEqual(
+      expect.arrayContaining([
+        ['OSMO', 'uosmo', 6],
+        ['ATOM', 'ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2', 6],
+        ['USDC', 'ibc/498A0751C798A0D9A389AA3691123DADA57DAA4FE165D5C75894505B876BA6E4', 6],
+      ]),
     );
+    const noble = await listedOn('noble-1');
+    expect(noble.find((t) => t.symbol === 'USDC')?.denom).toBe('uusdc');
   });
 
   it('GET /tokens names every Cosmos token by the denom its chain holds it under', async () => {

@@ -1,4 +1,5 @@
 import type { BitcoinNetworkName } from './families/bitcoin/bitcoin-networks';
+import { cosmosRealNetworks } from './families/cosmos/cosmos-real-networks';
 
 export type ChainFamily = 'evm' | 'solana' | 'bitcoin' | 'cosmos';
 export type ChainNetwork = 'mainnet' | 'testnet';
@@ -47,8 +48,13 @@ export interface CosmosChainTraits {
   bech32Prefix: string;
   /** Base denom of the native coin (`uatom`). */
   nativeDenom: string;
-  /** The SDK's REST API (gRPC-gateway), no trailing slash; the CometBFT RPC is `rpcUrl`. */
+  /**
+   * The SDK's REST API (gRPC-gateway), no trailing slash; the CometBFT RPC is `rpcUrl`. Empty on a
+   * real network whose `restEnv` is unset.
+   */
   restUrl: string;
+  /** Real networks: the variable that configures `restUrl` (`REST_URL_COSMOSHUB`). */
+  restEnv?: string;
   /** The node's minimum gas price as the SDK writes it (`0.005uatom`). */
   minGasPrice: string;
   /** ICS-20 channels of this chain: counterparty chain id → this chain's channel toward it. */
@@ -57,7 +63,10 @@ export interface CosmosChainTraits {
   crosschainSwapsContract?: string;
 }
 
-/** Real networks listed even without an RPC URL; `RPC_URL_<ENV>` turns on their signing surface. */
+/**
+ * Real networks listed even without an RPC URL; `RPC_URL_<ENV>` turns on their signing surface. The
+ * Cosmos mainnets come last, from the pinned chain-registry package (families/cosmos/cosmos-real-networks).
+ */
 export const REAL_NETWORKS: readonly Omit<ChainDescriptor, 'rpcUrl'>[] = [
   {
     id: 'ethereum',
@@ -121,4 +130,5 @@ export const REAL_NETWORKS: readonly Omit<ChainDescriptor, 'rpcUrl'>[] = [
     bitcoinNetwork: 'mainnet',
     devnet: false,
   },
+  ...cosmosRealNetworks(),
 ];

@@ -33,6 +33,8 @@ export interface ChainRegistryOptions {
   rpcUrls?: Record<string, string | undefined>;
   /** Status API URLs keyed by chain id (`bitcoin` → an Esplora API). */
   statusApiUrls?: Record<string, string | undefined>;
+  /** REST API URLs of the Cosmos real networks keyed by chain id (`osmosis-1` → https://...). */
+  restUrls?: Record<string, string | undefined>;
   /** Why the manifest is missing, kept for health and debug output. */
   manifestProblem?: string;
   /** What the gateway uses on each real network; the shipped REAL_NETWORK_CATALOG unless a test says otherwise. */
@@ -50,6 +52,12 @@ export interface ChainRegistryConfig {
   RPC_URL_ARBITRUM?: string;
   RPC_URL_SOLANA?: string;
   ESPLORA_URL_BITCOIN?: string;
+  RPC_URL_COSMOSHUB?: string;
+  REST_URL_COSMOSHUB?: string;
+  RPC_URL_OSMOSIS?: string;
+  REST_URL_OSMOSIS?: string;
+  RPC_URL_NOBLE?: string;
+  REST_URL_NOBLE?: string;
 }
 
 /**
@@ -73,6 +81,9 @@ export class ChainRegistry {
       ...chain,
       rpcUrl: chain.rpcEnv ? options.rpcUrls?.[chain.id] || undefined : undefined,
       statusApiUrl: chain.statusApiEnv ? options.statusApiUrls?.[chain.id] || undefined : undefined,
+      ...(chain.cosmos
+        ? { cosmos: { ...chain.cosmos, restUrl: options.restUrls?.[chain.id] || chain.cosmos.restUrl } }
+        : {}),
     }));
     this.chains = [...devnetChains, ...realChains];
     for (const chain of this.chains) this.byId.set(chain.id, chain);
@@ -101,6 +112,12 @@ export class ChainRegistry {
       RPC_URL_ARBITRUM: config.RPC_URL_ARBITRUM,
       RPC_URL_SOLANA: config.RPC_URL_SOLANA,
       ESPLORA_URL_BITCOIN: config.ESPLORA_URL_BITCOIN,
+      RPC_URL_COSMOSHUB: config.RPC_URL_COSMOSHUB,
+      REST_URL_COSMOSHUB: config.REST_URL_COSMOSHUB,
+      RPC_URL_OSMOSIS: config.RPC_URL_OSMOSIS,
+      REST_URL_OSMOSIS: config.REST_URL_OSMOSIS,
+      RPC_URL_NOBLE: config.RPC_URL_NOBLE,
+      REST_URL_NOBLE: config.REST_URL_NOBLE,
     });
   }
 
@@ -120,11 +137,13 @@ export class ChainRegistry {
     }
     const rpcUrls: Record<string, string | undefined> = {};
     const statusApiUrls: Record<string, string | undefined> = {};
+    const restUrls: Record<string, string | undefined> = {};
     for (const chain of REAL_NETWORKS) {
       rpcUrls[chain.id] = chain.rpcEnv ? env[chain.rpcEnv] : undefined;
       statusApiUrls[chain.id] = chain.statusApiEnv ? env[chain.statusApiEnv] : undefined;
+      restUrls[chain.id] = chain.cosmos?.restEnv ? env[chain.cosmos.restEnv] : undefined;
     }
-    return new ChainRegistry({ manifest, rpcUrls, statusApiUrls, manifestProblem });
+    return new ChainRegistry({ manifest, rpcUrls, statusApiUrls, restUrls, manifestProblem });
   }
 
   get manifest(): DevnetManifestView | undefined {

@@ -39,6 +39,31 @@ export class ServiceEnvironment extends DatabaseEnvironment {
   @Matches(HTTP_URL)
   RPC_URL_SOLANA?: string;
 
+  /** The Cosmos mainnets' CometBFT RPC (also their status API) and SDK REST API. */
+  @IsOptional()
+  @Matches(HTTP_URL)
+  RPC_URL_COSMOSHUB?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL)
+  REST_URL_COSMOSHUB?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL)
+  RPC_URL_OSMOSIS?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL)
+  REST_URL_OSMOSIS?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL)
+  RPC_URL_NOBLE?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL)
+  REST_URL_NOBLE?: string;
+
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: LogLevelName = 'log';
 

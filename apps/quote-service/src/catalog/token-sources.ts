@@ -202,15 +202,34 @@ export function tokensFromTokenList(document: TokenListDocument, registry: Chain
   return tokens;
 }
 
-/** Native coins of the real networks (ETH, SOL), which token lists do not carry. */
+/**
+ * Native coins of the real networks (ETH, SOL, ATOM...), which token lists do not carry; on a Cosmos
+ * network also the IBC vouchers of the other Cosmos networks' coins (cosmosListedTokens: USDC from
+ * Noble on the Hub and Osmosis), each with its denom in `mint`.
+ */
 export class NativeCoinSource implements TokenListSource {
   readonly name = 'native-coins';
   readonly remote = false;
 
   async load(registry: ChainRegistry): Promise<DiscoveredToken[]> {
-    return registry
-      .list()
-      .filter((chain) => !chain.devnet)
+    const realChains = registry.list().filter((chain) => !chain.devnet);
+    const cosmos = realChains
+      .filter((chain) => chain.cosmos)
+      .flatMap((chain) =>
+        cosmosListedTokens(chain, (id) => registry.find(id)).map((token, index): DiscoveredToken => ({
+          chain: chain.id,
+          symbol: token.symbol,
+          name: token.name,
+          decimals: token.decimals,
+          address: null,
+          mint: token.denom,
+          logoUrl: null,
+          rank: coreRank(token.symbol) ?? (index === 0 ? 1 : LIST_RANK_BASE + index),
+          bridgedChains: Object.keys(chain.cosmos?.ibcChannels ?? {}).length,
+        })),
+      );
+    const natives = realChains
+      .filter((chain) => !chain.cosmos)
       .map((chain) => ({
         chain: chain.id,
         symbol: chain.nativeSymbol,
@@ -227,6 +246,7 @@ export class NativeCoinSource implements TokenListSource {
         rank: coreRank(chain.nativeSymbol) ?? 1,
         bridgedChains: 0,
       }));
+    return [...natives, ...cosmos];
   }
 }
 

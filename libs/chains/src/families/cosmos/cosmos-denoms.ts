@@ -30,9 +30,11 @@ export interface CosmosListedToken {
 }
 
 /**
- * The tokens a Cosmos chain lists: its native coin, and on a swap venue (a chain with a
- * crosschain-swaps contract: Osmosis) the vouchers of its IBC counterparties' native coins, one hop
- * over its own channel toward each (`ibc/…` of `transfer/<channel>/<denom>`), named by their symbol.
+ * The tokens a Cosmos chain lists: its native coin, and the vouchers of its IBC counterparties'
+ * native coins, one hop over its own channel toward each (`ibc/…` of `transfer/<channel>/<denom>`),
+ * named by their symbol. On the devnet only a swap venue (a chain with a crosschain-swaps contract:
+ * Osmosis) lists vouchers; a real network lists those of every shipped counterparty (USDC from
+ * Noble on the Hub and Osmosis: ibc/F663521B…, ibc/498A0751…), since wallets hold them.
  */
 export function cosmosListedTokens(
   chain: ChainDescriptor,
@@ -48,7 +50,7 @@ export function cosmosListedTokens(
       decimals: chain.nativeDecimals,
     },
   ];
-  if (!traits.crosschainSwapsContract) return tokens;
+  if (chain.devnet && !traits.crosschainSwapsContract) return tokens;
   for (const [counterpartyId, channel] of Object.entries(traits.ibcChannels)) {
     const counterparty = counterpartyOf(counterpartyId);
     if (!counterparty?.cosmos) continue;

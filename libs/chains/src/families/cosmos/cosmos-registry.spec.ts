@@ -48,7 +48,7 @@ const registry = new ChainRegistry({ manifest: { ...completeDevnetManifest(), co
 
 describe('the chain registry serves the Cosmos devnet chains', () => {
   it('lists cosmoshub-devnet, osmosis-devnet and noble-devnet with family cosmos, their CometBFT RPC and traits', () => {
-    const cosmos = registry.list().filter((chain) => chain.family === 'cosmos');
+    const cosmos = registry.list().filter((chain) => chain.family === 'cosmos' && chain.devnet);
     expect(cosmos.map((chain) => [chain.id, chain.caip2, chain.nativeSymbol, chain.rpcUrl])).toEqual([
       ['cosmoshub-devnet', 'cosmos:cosmoshub-devnet', 'ATOM', 'http://127.0.0.1:26657'],
       ['osmosis-devnet', 'cosmos:osmosis-devnet', 'OSMO', 'http://127.0.0.1:26757'],
