@@ -4,6 +4,8 @@ import { ChainsModule } from '../chains/chains.module';
 import { QuoteServiceConfig } from '../config/quote-service.config';
 import { AcrossProvider } from './across.provider';
 import { OsmosisProvider } from './cosmos/osmosis.provider';
+import { SkipGoApi } from './skip-go/skip-go-api';
+import { registrySkipChains, SkipGoProvider } from './skip-go/skip-go.provider';
 import { DevnetBridgeProvider } from './devnet-bridge.provider';
 import { JupiterProvider } from './jupiter.provider';
 import { LifiProvider } from './lifi.provider';
@@ -157,6 +159,22 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
         new OsmosisProvider(registry, thresholds, config.RPC_TIMEOUT_MS),
     },
     {
+      provide: SkipGoProvider,
+      inject: [ChainRegistry, ROUTE_WARNING_THRESHOLDS, QuoteServiceConfig],
+      useFactory: (
+        registry: ChainRegistry,
+        thresholds: RouteWarningThresholds,
+        config: QuoteServiceConfig,
+      ) =>
+        config.SKIP_GO_API_URL
+          ? new SkipGoProvider(
+              new SkipGoApi({ baseUrl: config.SKIP_GO_API_URL, apiKey: config.SKIP_GO_API_KEY }),
+              registrySkipChains(registry),
+              thresholds,
+            )
+          : null,
+    },
+    {
       provide: QUOTE_PROVIDERS,
       inject: [
         UniswapV2Provider,
@@ -168,6 +186,7 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
         ZeroXProvider,
         ThorchainProvider,
         OsmosisProvider,
+        SkipGoProvider,
       ],
       useFactory: (...providers: (QuoteProvider | null)[]): QuoteProvider[] =>
         providers.filter((provider): provider is QuoteProvider => provider !== null),
