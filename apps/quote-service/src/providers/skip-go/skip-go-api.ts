@@ -185,8 +185,9 @@ export interface SkipStatusAnswer extends Partial<SkipTransferStatus> {
 /**
  * Skip's error body ({code, message, details}: a gRPC status, e.g. 3 INVALID_ARGUMENT, 5 NOT_FOUND):
  * a 4xx other than 401, 403, 408 and 429 is Skip saying it has no route for the request (no route
- * found, a denom or chain it does not know): PAIR_NOT_SUPPORTED. Anything else (5xx, rate limit,
- * a refused key, a body that is not JSON) is Skip failing.
+ * found, a denom or chain it does not know): PAIR_NOT_SUPPORTED, when it answers /route. Anything
+ * else (5xx, rate limit, a refused key, a body that is not JSON, a refusal of /msgs or /status)
+ * is an Error: Skip failing, or a step that cannot be built or read.
  */
 export function skipGoFailure(path: string, status: number, text: string): Error {
   const body = parseJson(text);
@@ -194,7 +195,8 @@ export function skipGoFailure(path: string, status: number, text: string): Error
   const message = typeof body?.message === 'string' ? body.message : text.slice(0, 200);
   const described = `Skip Go ${path}: ${message}${code !== undefined ? ` (code ${code})` : ''}`;
   const refusal = status >= 400 && status < 500 && ![401, 403, 408, 429].includes(status);
-  if (refusal && body) return new NoRouteError('PAIR_NOT_SUPPORTED', described);
+  if (refusal && body && path === '/v2/fungible/route')
+    return new NoRouteError('PAIR_NOT_SUPPORTED', described);
   return new Error(`Skip Go ${path} answered HTTP ${status}: ${described}`);
 }
 
