@@ -32,12 +32,9 @@ const ROUTE_WARNING_THRESHOLDS = Symbol('ROUTE_WARNING_THRESHOLDS');
 const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
 
 /**
- * The quote providers: Uniswap V2 and V3 and the devnet bridge (on chain reads through the registry)
- * always; Across unless ACROSS_API_URL is off; LI.FI, Jupiter and THORChain when their API URL is
- * configured, 0x when its API key is (null otherwise).
  * The quote providers: Uniswap V2 and V3, the devnet bridge and Osmosis (on chain reads through the
- * registry) always; Across unless ACROSS_API_URL is off; LI.FI and Jupiter when their API URL is configured, 0x
- * when its API key is (null otherwise).
+ * registry) always; Across unless ACROSS_API_URL is off; LI.FI, Jupiter, THORChain and Skip Go when
+ * their API URL is configured, 0x when its API key is (null otherwise).
  */
 @Module({
   imports: [ChainsModule],
