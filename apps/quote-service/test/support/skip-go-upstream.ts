@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ChainDescriptor } from '@swapgw/chains';
 import { ibcVoucherDenom } from '@swapgw/chains/families';
+import type { SkipOperation, SkipRoute } from '../../src/providers/skip-go/skip-go-api';
 import { json, UpstreamRequest } from './local-upstream';
 
 /**
@@ -106,24 +107,22 @@ export function skipSwapOp(input: {
 /** A /v2/fungible/route answer for the body asked, over `operations`. */
 export function skipRouteAnswer(
   asked: Record<string, unknown>,
-  operations: Record<string, unknown>[],
+  operations: SkipOperation[],
   amountOut: string,
-  patch: Record<string, unknown> = {},
-) {
+  patch: Partial<SkipRoute> = {},
+): SkipRoute {
   const chainIds = [asked.source_asset_chain_id as string];
   for (const op of operations) {
-    const transfer = op.transfer as { to_chain_id: string } | undefined;
-    const swap = op.swap as { chain_id: string } | undefined;
-    const next = transfer?.to_chain_id ?? swap?.chain_id;
+    const next = op.transfer?.to_chain_id ?? op.swap?.chain_id;
     if (next && chainIds[chainIds.length - 1] !== next) chainIds.push(next);
   }
   const doesSwap = operations.some((op) => op.swap);
   return {
-    source_asset_denom: asked.source_asset_denom,
-    source_asset_chain_id: asked.source_asset_chain_id,
-    dest_asset_denom: asked.dest_asset_denom,
-    dest_asset_chain_id: asked.dest_asset_chain_id,
-    amount_in: asked.amount_in,
+    source_asset_denom: String(asked.source_asset_denom),
+    source_asset_chain_id: String(asked.source_asset_chain_id),
+    dest_asset_denom: String(asked.dest_asset_denom),
+    dest_asset_chain_id: String(asked.dest_asset_chain_id),
+    amount_in: String(asked.amount_in),
     amount_out: amountOut,
     operations,
     chain_ids: chainIds,
@@ -159,7 +158,7 @@ export const OSMOSIS_ATOM = ibcVoucherDenom('transfer/channel-0/uatom');
 export const OSMOSIS_USDC = ibcVoucherDenom('transfer/channel-750/uusdc');
 
 /** ATOM on the Hub → USDC on Noble: to Osmosis, swapped there, forwarded to Noble (one transaction). */
-export function hubAtomToNobleUsdc(asked: Record<string, unknown>, amountOut: string) {
+export function hubAtomToNobleUsdc(asked: Record<string, unknown>, amountOut: string): SkipRoute {
   const amount = asked.amount_in as string;
   return skipRouteAnswer(
     asked,
