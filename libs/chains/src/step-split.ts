@@ -82,7 +82,8 @@ export interface StepSplitOptions {
  *  - Solana: one transaction (SPL transfers need no allowance);
  *  - Bitcoin: one PSBT (a UTXO spend needs no allowance);
  *  - Cosmos: one SignDoc (bank balances need no allowance); a swap right after an IBC transfer to its
- *    chain runs on arrival from the transfer's memo and asks nothing;
+ *    chain runs on arrival from the transfer's memo and asks nothing, as does a leg of the same
+ *    provider continuing the previous Cosmos leg where it left off (one transaction: PFM, post-swap actions);
  *  - sponsored, EVM, ERC-20 input through the chain's SwapGatewayRouter (an Across deposit too): an approve of Permit2 (the
  *    token's EIP-2612 permit when it has one, else the wallet's own approve transaction), then the
  *    leg as a Permit2 witness;
@@ -131,7 +132,15 @@ export function splitSteps(
         previous?.kind === 'bridge' &&
         previous.destinationChain === leg.chain &&
         chains.familyOf(previous.chain) === 'cosmos';
-      if (!onArrival) steps.push(own('cosmos-sign-direct'));
+      // A leg of the same provider picking up where the previous Cosmos leg left off (a packet
+      // forwarded by PFM, a swap's output sent on by its post-swap action: skip-go's one-transaction
+      // routes) runs from that leg's transaction too.
+      const continued =
+        previous !== undefined &&
+        previous.provider === leg.provider &&
+        (previous.destinationChain ?? previous.chain) === leg.chain &&
+        chains.familyOf(previous.chain) === 'cosmos';
+      if (!onArrival && !continued) steps.push(own('cosmos-sign-direct'));
     } else if (family !== 'evm') {
       return;
     } else if (sponsored) {

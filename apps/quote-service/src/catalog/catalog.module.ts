@@ -55,6 +55,7 @@ function tokenListSources(config: QuoteServiceConfig): TokenListSource[] {
           zeroXEnabled: Boolean(config.ZEROX_API_KEY),
           acrossEnabled: config.ACROSS_API_URL !== 'off',
           jupiterChain: config.JUPITER_API_URL ? config.JUPITER_CHAIN : undefined,
+          skipGoEnabled: Boolean(config.SKIP_GO_API_URL),
           thorchainPrefixes: config.THORNODE_URL ? manifestThorchainPrefixes(registry) : undefined,
         }),
     },

@@ -19,6 +19,8 @@ export interface SupportPolicyOptions {
   jupiterChain?: string;
   /** Across bridges between chains whose deployments have a SpokePool when ACROSS_API_URL is set. */
   acrossEnabled?: boolean;
+  /** Skip Go routes between any two Cosmos chains (and on one) when SKIP_GO_API_URL is set. */
+  skipGoEnabled?: boolean;
   /**
    * THORChain takes native BTC to the chains it names when THORNODE_URL is set: the manifest's
    * prefixes (the devnet's local THORNode) beside the real networks'; undefined = off.
@@ -36,6 +38,7 @@ export interface SupportPolicyOptions {
  *  - 0x on the real EVM networks when ZEROX_API_KEY is configured;
  *  - jupiter on one Solana chain (JUPITER_CHAIN) when JUPITER_API_URL is configured;
  *  - osmosis on Osmosis, and from a Cosmos chain with an IBC channel to it (swap on arrival);
+ *  - skip-go on and between Cosmos chains when SKIP_GO_API_URL is configured (Skip's answer decides per pair);
  *  - thorchain from a Bitcoin chain to a chain THORChain names when THORNODE_URL is configured (for
  *    each token: THORChain's pools decide at quote); on the devnet it takes over from devnet-bridge
  *    the BTC deposits its local THORNode serves (bitcoinDepositIsThorchains).
@@ -63,6 +66,7 @@ export class SupportPolicy {
     if (this.options.jupiterChain === chainId && chain.family === 'solana')
       providers.push(ProviderNames.jupiter);
     if (osmosisTrades(this.registry, chainId, chainId)) providers.push(ProviderNames.osmosis);
+    if (this.options.skipGoEnabled && chain.cosmos) providers.push(ProviderNames.skipGo);
     return providers;
   }
 
@@ -77,6 +81,7 @@ export class SupportPolicy {
     if (this.options.acrossEnabled && acrossBetween(this.registry, fromChain, toChain))
       providers.push(ProviderNames.across);
     if (osmosisTrades(this.registry, fromChain, toChain)) providers.push(ProviderNames.osmosis);
+    if (this.options.skipGoEnabled && from.cosmos && to.cosmos) providers.push(ProviderNames.skipGo);
     const thorchainPrefixes = this.options.thorchainPrefixes;
     if (
       thorchainPrefixes &&

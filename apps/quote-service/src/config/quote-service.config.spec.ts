@@ -7,6 +7,7 @@ const env = {
   LIFI_API_KEY: 'lifi-secret-1',
   JUPITER_API_KEY: 'jupiter-secret-2',
   ZEROX_API_KEY: 'zerox-secret-3',
+  SKIP_GO_API_KEY: 'skip-secret-4',
 };
 
 describe('QuoteServiceConfig', () => {
@@ -35,10 +36,20 @@ describe('QuoteServiceConfig', () => {
     );
   });
 
+  it('turns Skip Go on with SKIP_GO_API_URL only, and refuses one that is not http(s)', () => {
+    expect(loadConfig(QuoteServiceConfig, env).SKIP_GO_API_URL).toBeUndefined();
+    expect(
+      loadConfig(QuoteServiceConfig, { ...env, SKIP_GO_API_URL: 'https://api.skip.build' }).SKIP_GO_API_URL,
+    ).toBe('https://api.skip.build');
+    expect(() => loadConfig(QuoteServiceConfig, { ...env, SKIP_GO_API_URL: 'api.skip.build' })).toThrow(
+      'SKIP_GO_API_URL must be an http(s) URL',
+    );
+  });
+
   it('prints the API keys as [redacted] in a JSON or util.inspect dump, and every other variable as is', () => {
     const config = loadConfig(QuoteServiceConfig, env);
     for (const dump of [JSON.stringify(config), inspect(config, { depth: 5 })]) {
-      for (const secret of ['lifi-secret-1', 'jupiter-secret-2', 'zerox-secret-3'])
+      for (const secret of ['lifi-secret-1', 'jupiter-secret-2', 'zerox-secret-3', 'skip-secret-4'])
         expect(dump).not.toContain(secret);
       expect(dump).toContain('[redacted]');
       expect(dump).toContain('https://api.0x.org');
@@ -46,6 +57,7 @@ describe('QuoteServiceConfig', () => {
     expect(JSON.parse(JSON.stringify(config))).toMatchObject({
       ZEROX_API_KEY: '[redacted]',
       LIFI_API_KEY: '[redacted]',
+      SKIP_GO_API_KEY: '[redacted]',
       DATABASE_URL: env.DATABASE_URL,
     });
   });

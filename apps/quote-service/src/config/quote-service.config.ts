@@ -5,7 +5,7 @@ import { KafkaServiceEnvironment } from '@swapgw/messaging';
 const HTTP_URL = /^https?:\/\/[^\s]+$/;
 
 /** The aggregators' API keys: a dump of the config (JSON, util.inspect, a log line) shows them as [redacted]. */
-const SECRET_VARIABLES = ['LIFI_API_KEY', 'JUPITER_API_KEY', 'ZEROX_API_KEY'] as const;
+const SECRET_VARIABLES = ['LIFI_API_KEY', 'JUPITER_API_KEY', 'ZEROX_API_KEY', 'SKIP_GO_API_KEY'] as const;
 
 /** quote-service configuration, validated at boot. Property names are the environment variables. */
 export class QuoteServiceConfig extends KafkaServiceEnvironment {
@@ -144,6 +144,20 @@ export class QuoteServiceConfig extends KafkaServiceEnvironment {
    */
   @Matches(/^0x[0-9a-fA-F]{40}$/, { message: 'ZEROX_QUOTE_TAKER_ADDRESS must be an EVM address' })
   ZEROX_QUOTE_TAKER_ADDRESS: string = '0x0000000000000000000000000000000000000001';
+
+  /**
+   * Skip Go API base URL (e.g. https://api.skip.build: /v2/fungible/route, /v2/fungible/msgs and
+   * /v2/tx/status are appended): routes between Cosmos chains (IBC transfers, swaps on Osmosis).
+   * Unset = the skip-go provider is off.
+   */
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'SKIP_GO_API_URL must be an http(s) URL' })
+  SKIP_GO_API_URL?: string;
+
+  /** Sent as the `authorization` header to Skip Go (optional: without it Skip's shared rate limit applies). */
+  @IsOptional()
+  @IsString()
+  SKIP_GO_API_KEY?: string;
 
   /** Optional extra Token Lists document served over HTTP, re-read every TOKEN_LIST_REFRESH_MS. */
   @IsOptional()

@@ -16,4 +16,6 @@ export const ProviderNames = {
   osmosis: 'osmosis',
   /** ICS-20 transfers between Cosmos chains, the bridge leg before a swap on Osmosis. */
   ibc: 'ibc',
+  /** The Skip Go API's routes between Cosmos chains (skip-go/). */
+  skipGo: 'skip-go',
 } as const;

@@ -4,6 +4,8 @@ import { ChainsModule } from '../chains/chains.module';
 import { QuoteServiceConfig } from '../config/quote-service.config';
 import { AcrossProvider } from './across.provider';
 import { OsmosisProvider } from './cosmos/osmosis.provider';
+import { SkipGoApi } from './skip-go/skip-go-api';
+import { registrySkipChains, SkipGoProvider } from './skip-go/skip-go.provider';
 import { DevnetBridgeProvider } from './devnet-bridge.provider';
 import { JupiterProvider } from './jupiter.provider';
 import { LifiProvider } from './lifi.provider';
@@ -30,12 +32,9 @@ const ROUTE_WARNING_THRESHOLDS = Symbol('ROUTE_WARNING_THRESHOLDS');
 const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
 
 /**
- * The quote providers: Uniswap V2 and V3 and the devnet bridge (on chain reads through the registry)
- * always; Across unless ACROSS_API_URL is off; LI.FI, Jupiter and THORChain when their API URL is
- * configured, 0x when its API key is (null otherwise).
  * The quote providers: Uniswap V2 and V3, the devnet bridge and Osmosis (on chain reads through the
- * registry) always; Across unless ACROSS_API_URL is off; LI.FI and Jupiter when their API URL is configured, 0x
- * when its API key is (null otherwise).
+ * registry) always; Across unless ACROSS_API_URL is off; LI.FI, Jupiter, THORChain and Skip Go when
+ * their API URL is configured, 0x when its API key is (null otherwise).
  */
 @Module({
   imports: [ChainsModule],
@@ -157,6 +156,22 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
         new OsmosisProvider(registry, thresholds, config.RPC_TIMEOUT_MS),
     },
     {
+      provide: SkipGoProvider,
+      inject: [ChainRegistry, ROUTE_WARNING_THRESHOLDS, QuoteServiceConfig],
+      useFactory: (
+        registry: ChainRegistry,
+        thresholds: RouteWarningThresholds,
+        config: QuoteServiceConfig,
+      ) =>
+        config.SKIP_GO_API_URL
+          ? new SkipGoProvider(
+              new SkipGoApi({ baseUrl: config.SKIP_GO_API_URL, apiKey: config.SKIP_GO_API_KEY }),
+              registrySkipChains(registry),
+              thresholds,
+            )
+          : null,
+    },
+    {
       provide: QUOTE_PROVIDERS,
       inject: [
         UniswapV2Provider,
@@ -168,6 +183,7 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
         ZeroXProvider,
         ThorchainProvider,
         OsmosisProvider,
+        SkipGoProvider,
       ],
       useFactory: (...providers: (QuoteProvider | null)[]): QuoteProvider[] =>
         providers.filter((provider): provider is QuoteProvider => provider !== null),

@@ -14,6 +14,7 @@ import {
   RouteWarnings,
   RouteWarningThresholds,
 } from '../quote-provider';
+import { cosmosDenomOf } from './cosmos-denom';
 import { osmosisRoute, routeOutGivenIn, routePoolShareBps, routePriceImpactBps } from './osmosis-math';
 import { readOsmosisPools } from './osmosis-pools';
 import { OsmosisVenue, osmosisVenueOf } from './osmosis-venue';
@@ -25,11 +26,6 @@ function ibcDurationSeconds(devnet: boolean): number {
 
 function swapDurationSeconds(devnet: boolean): number {
   return devnet ? 5 : 12;
-}
-
-/** The denom a quote names a Cosmos token by (the catalog resolves it into `mint`; a plan's leg into `address`). */
-function denomOf(token: QuoteToken): string | undefined {
-  return token.mint ?? token.address ?? undefined;
 }
 
 /**
@@ -62,8 +58,8 @@ export class OsmosisProvider implements QuoteProvider {
         'INTEGRATOR_FEE_NOT_SUPPORTED',
         'Cosmos routes carry no integrator fee yet: quote without integratorFees',
       );
-    const sourceDenom = denomOf(context.tokenIn);
-    const denomOut = denomOf(context.tokenOut);
+    const sourceDenom = cosmosDenomOf(context.tokenIn);
+    const denomOut = cosmosDenomOf(context.tokenOut);
     if (!sourceDenom || !denomOut)
       throw new NoRouteError('PAIR_NOT_SUPPORTED', 'Cosmos tokens are named by their denom');
     let denomIn = sourceDenom;

@@ -119,6 +119,52 @@ describe('the chain registry serves the Cosmos devnet chains', () => {
       ),
     ).toEqual([{ legIndex: 0, kind: 'bridge', signing: 'cosmos-sign-direct' }]);
   });
+
+  it("signs one provider's route continuing leg to leg once (skip-go: to Osmosis, swapped, forwarded on)", () => {
+    const leg = (
+      kind: 'swap' | 'bridge',
+      chain: string,
+      destinationChain?: string,
+      provider = 'skip-go',
+    ) => ({
+      kind,
+      chain,
+      provider,
+      spender: 'x',
+      tokenIn: { chain, symbol: 'ATOM', address: 'uatom', decimals: 6 },
+      tokenOut: { chain, symbol: 'USDC', address: 'uusdc', decimals: 6 },
+      amountIn: '1',
+      ...(destinationChain ? { destinationChain } : {}),
+    });
+    const chains = { familyOf: (id: string) => registry.find(id)?.family };
+    const sponsored = { gasPayment: 'sponsored' as const };
+    expect(
+      splitSteps(
+        [
+          leg('bridge', 'cosmoshub-devnet', 'osmosis-devnet'),
+          leg('swap', 'osmosis-devnet'),
+          leg('bridge', 'osmosis-devnet', 'noble-devnet'),
+        ],
+        chains,
+        sponsored,
+      ),
+    ).toEqual([{ legIndex: 0, kind: 'bridge', signing: 'cosmos-sign-direct' }]);
+    // Another provider's leg, or one that does not start where the previous ended, is signed on its own.
+    expect(
+      splitSteps(
+        [leg('swap', 'osmosis-devnet'), leg('bridge', 'osmosis-devnet', 'noble-devnet', 'ibc')],
+        chains,
+        sponsored,
+      ),
+    ).toHaveLength(2);
+    expect(
+      splitSteps(
+        [leg('bridge', 'cosmoshub-devnet', 'osmosis-devnet'), leg('swap', 'noble-devnet')],
+        chains,
+        sponsored,
+      ),
+    ).toHaveLength(2);
+  });
 });
 
 describe('Cosmos tokens: denoms', () => {
