@@ -124,14 +124,17 @@ export function splitSteps(
     } else if (family === 'bitcoin') {
       steps.push(own('bitcoin-psbt'));
     } else if (family === 'cosmos') {
-      // A swap delivered by the IBC transfer before it runs on arrival (the transfer's memo): no step.
-      const previous = legIndex > 0 ? legs[legIndex - 1] : undefined;
-      const onArrival =
-        leg.kind === 'swap' &&
-        previous?.kind === 'bridge' &&
-        previous.destinationChain === leg.chain &&
-        chains.familyOf(previous.chain) === 'cosmos';
-      if (!onArrival) steps.push(own('cosmos-sign-direct'));
+      // A swap delivered by the IBC transfer before it runs on arrival (the transfer's memo): no step;
+      // the transfer's step binds it, as a bridge-swap's.
+      const onArrival = (swap: StepSplitLeg | undefined, transfer: StepSplitLeg | undefined) =>
+        swap?.kind === 'swap' &&
+        transfer?.kind === 'bridge' &&
+        transfer.destinationChain === swap.chain &&
+        chains.familyOf(transfer.chain) === 'cosmos' &&
+        chains.familyOf(swap.chain) === 'cosmos';
+      if (onArrival(leg, legs[legIndex - 1])) return;
+      const step = own('cosmos-sign-direct');
+      steps.push(onArrival(legs[legIndex + 1], leg) ? { ...step, bridgeSwap: true } : step);
     } else if (family !== 'evm') {
       return;
     } else if (sponsored) {

@@ -117,7 +117,7 @@ describe('the chain registry serves the Cosmos devnet chains', () => {
         chains,
         { gasPayment: 'sponsored' },
       ),
-    ).toEqual([{ legIndex: 0, kind: 'bridge', signing: 'cosmos-sign-direct' }]);
+    ).toEqual([{ legIndex: 0, kind: 'bridge', signing: 'cosmos-sign-direct', bridgeSwap: true }]);
   });
 });
 

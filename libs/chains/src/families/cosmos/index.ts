@@ -5,3 +5,4 @@ export * from './cosmos-status-client';
 export * from './cosmos-denoms';
 export * from './cosmos-route-msgs';
 export * from './osmosis-swap-msg';
+export * from './cosmos-step-spec';
