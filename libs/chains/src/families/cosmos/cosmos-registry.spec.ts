@@ -89,9 +89,9 @@ describe('the chain registry serves the Cosmos devnet chains', () => {
     expect(() => status?.assertTxHash(`0x${'ab'.repeat(32)}`)).toThrow(
       expect.objectContaining({ code: 'INVALID_TX_HASH' }),
     );
-    // No signing client yet: the family's signing surface is issue 46's part C, and a build over a
-    // Cosmos chain is refused (SIGNING_SURFACE_UNAVAILABLE) while its routes are quoted.
-    expect(families.signing('cosmoshub-devnet').ok).toBe(false);
+    // Its signing client reads, issues and sends (cosmos-signing-client.int-spec.ts); a build is
+    // refused (SIGNING_SURFACE_UNAVAILABLE) until signer-surface serves the family.
+    expect(families.signing('cosmoshub-devnet')).toMatchObject({ ok: true, client: { family: 'cosmos' } });
     expect(registry.hasSigningSurface('cosmoshub-devnet')).toBe(false);
     expect(registry.hasSigningSurface('devnet-a')).toBe(true);
   });

@@ -39,7 +39,10 @@ export function cosmosStepOf(input: LegStepInput, chains: LegStepChains): LegSte
   const { step, leg } = input;
   if (step.signing !== 'cosmos-sign-direct')
     throw new Error(`Leg ${step.legIndex} on ${leg.chain} is a Cosmos leg, not signed as ${step.signing}`);
-  const cosmos: CosmosTxSpec = { msgs: [messageOf(input, chains)] };
+  const cosmos: CosmosTxSpec = {
+    msgs: [messageOf(input, chains)],
+    ...(input.signerPublicKey !== undefined ? { signerPublicKey: input.signerPublicKey } : {}),
+  };
   return { kind: leg.kind, call: null, cosmos, sponsored: COSMOS_FEE_GRANT };
 }
 

@@ -6,3 +6,5 @@ export * from './cosmos-denoms';
 export * from './cosmos-route-msgs';
 export * from './osmosis-swap-msg';
 export * from './cosmos-step-spec';
+export * from './cosmos-signing-client';
+export * from './cosmos-fee-grant-tx';

@@ -298,6 +298,15 @@ export class CosmosTxSpec {
   @Type(() => CosmosMsgSpec)
   msgs!: CosmosMsgSpec[];
 
+  /**
+   * The compressed secp256k1 key (33 bytes, hex) of the step's signer, as the wallet told it at
+   * build (userPublicKey): the SignDoc's SignerInfo carries it, and an account that never sent a
+   * transaction has none on chain yet.
+   */
+  @IsOptional()
+  @Matches(/^0[23][0-9a-fA-F]{64}$/, { message: 'signerPublicKey must be a compressed secp256k1 key in hex' })
+  signerPublicKey?: string;
+
   /** The transaction's memo (TxBody.memo), at most 256 characters as the SDK's default. */
   @IsOptional()
   @IsString()
