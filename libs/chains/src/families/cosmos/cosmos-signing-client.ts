@@ -162,8 +162,9 @@ export class CosmosSigningChainClientImpl implements CosmosSigningChainClient {
       feeGranter: request.feePayer,
       ...(spec.memo ? { memo: spec.memo } : {}),
     });
-    // The simulation runs the very messages with the wallet's key and the granter's allowance.
-    const draft = buildCosmosSignDoc(specOf(1n));
+    // The simulation runs the very messages with the wallet's key and no fee (as cosmjs's "auto"
+    // does): the granter's allowance may not exist yet, and a fee's deduction costs the same gas.
+    const draft = buildCosmosSignDoc({ ...specOf(1n), fee: [], feeGranter: undefined });
     if (draft.kind !== 'ready') return draft;
     const simulated = await this.simulate(draft.payload);
     if (simulated.kind === 'fails') return { kind: 'would-revert', reason: simulated.reason };
