@@ -89,10 +89,9 @@ describe('the chain registry serves the Cosmos devnet chains', () => {
     expect(() => status?.assertTxHash(`0x${'ab'.repeat(32)}`)).toThrow(
       expect.objectContaining({ code: 'INVALID_TX_HASH' }),
     );
-    // Its signing client reads, issues and sends (cosmos-signing-client.int-spec.ts); a build is
-    // refused (SIGNING_SURFACE_UNAVAILABLE) until signer-surface serves the family.
+    // Its signing client reads, issues and sends (cosmos-signing-client.int-spec.ts).
     expect(families.signing('cosmoshub-devnet')).toMatchObject({ ok: true, client: { family: 'cosmos' } });
-    expect(registry.hasSigningSurface('cosmoshub-devnet')).toBe(false);
+    expect(registry.hasSigningSurface('cosmoshub-devnet')).toBe(true);
     expect(registry.hasSigningSurface('devnet-a')).toBe(true);
   });
 
