@@ -1,4 +1,4 @@
-import { makeCosmoshubPath } from '@cosmjs/amino';
+import { makeCosmoshubPath, Secp256k1HdWallet } from '@cosmjs/amino';
 import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { GasPrice, SigningStargateClient, StargateClient } from '@cosmjs/stargate';
 import { base64 } from '@scure/base';
@@ -108,6 +108,56 @@ describe('Cosmos swaps: ATOM → OSMO, fee granted', () => {
       { timeoutMs: 60_000, description: 'the OSMO swapped on arrival' },
     );
     expect(received).toBeGreaterThanOrEqual(minOut);
+  });
+
+  it('OSMO → USDC on Osmosis, signed by a Ledger-style amino wallet: MsgSwapExactAmountIn over the quoted pool; the wallet loses exactly its 5 OSMO', async () => {
+    const amount = 5_000_000n;
+    const wallet = await Secp256k1HdWallet.generate(12, { prefix: 'osmo' });
+    const [user] = await wallet.getAccounts();
+    const funderSigner = await DirectSecp256k1HdWallet.fromMnemonic(DEVNET_MNEMONIC, {
+      prefix: 'osmo',
+      hdPaths: [makeCosmoshubPath(8)],
+    });
+    const [funder] = await funderSigner.getAccounts();
+    const funding = await SigningStargateClient.connectWithSigner(osmosis.rpc, funderSigner, {
+      gasPrice: GasPrice.fromString(osmosis.minGasPrice),
+      broadcastPollIntervalMs: 100,
+    });
+    signers.push(funding);
+    const sent = await funding.sendTokens(
+      funder.address,
+      user.address,
+      [{ denom: 'uosmo', amount: amount.toString() }],
+      'auto',
+    );
+    expect(sent.code).toBe(0);
+    let minAmountOut = '';
+    const result = await runSwap({
+      client: createGatewayClient({ baseUrl: process.env.GATEWAY_URL as string, apiKey: e2e.apiKey }),
+      quoteRequest: {
+        fromChain: osmosis.id,
+        toChain: osmosis.id,
+        tokenIn: 'OSMO',
+        tokenOut: 'USDC',
+        amount: '5',
+      },
+      route: (routes) => routes.find((route) => route.providers.includes('osmosis')),
+      userAddress: user.address,
+      build: { gasPayment: 'user', userPublicKey: Buffer.from(user.pubkey).toString('hex') },
+      signers: [cosmosSigner(wallet, { mode: 'amino' })],
+      timeoutMs: 120_000,
+      onEvent: (event) => {
+        if (event.type === 'quoted') minAmountOut = event.route.minAmountOut;
+      },
+    });
+    expect(result.swap).toMatchObject({ status: 'completed', failure: null });
+    expect(await balance(osmosis, user.address, 'uosmo')).toBe(0n);
+    const reader = await StargateClient.connect(osmosis.rpc);
+    readers.push(reader);
+    const held = await reader.getAllBalances(user.address);
+    expect(held).toHaveLength(1);
+    expect(held[0].denom).toMatch(/^ibc\//);
+    expect(BigInt(held[0].amount)).toBeGreaterThanOrEqual(parseUnits(minAmountOut, 6));
   });
 
   it('refuses a tampered (409 TX_REQUEST_MISMATCH), foreign-signed (409) and garbage (400 INVALID_SIGNED_TX) rawTx, then takes the one signed as issued', async () => {
