@@ -428,14 +428,23 @@ export function appEntry(app) {
 /**
  * Environment of one app process per the shared conventions. `relayerKeys` (RELAYER_KEYS JSON, see
  * relayerKeysOf), `solanaFeePayerKeys` (SOLANA_FEE_PAYER_KEYS JSON, see solanaFeePayerKeysOf) and
- * `bitcoinFeeWalletKeys` (BITCOIN_FEE_WALLET_KEYS JSON, see bitcoinFeeWalletKeysOf) go to
+ * `bitcoinFeeWalletKeys` (BITCOIN_FEE_WALLET_KEYS JSON, see bitcoinFeeWalletKeysOf) and
+ * `cosmosFeeGranterKeys` (COSMOS_FEE_GRANTER_KEYS JSON, see cosmosFeeGranterKeysOf) go to
  * signer-surface only, with the devnet's sponsorship budgets unless set; no other app gets relayer,
  * fee payer or fee wallet keys, not even from the caller's environment.
  */
 export function appEnv(
   app,
   base,
-  { gatewayPort = 3000, healthPort, relayerKeys, solanaFeePayerKeys, bitcoinFeeWalletKeys, thornodeUrl } = {},
+  {
+    gatewayPort = 3000,
+    healthPort,
+    relayerKeys,
+    solanaFeePayerKeys,
+    bitcoinFeeWalletKeys,
+    cosmosFeeGranterKeys,
+    thornodeUrl,
+  } = {},
 ) {
   const env = { ...base };
   if (app === 'quote-service' && thornodeUrl) env.THORNODE_URL ??= thornodeUrl;
@@ -458,6 +467,7 @@ export function appEnv(
       // Devnet blocks come every second: a transaction unconfirmed for 15 s is stuck.
       env.BITCOIN_STUCK_AFTER_MS ??= DEVNET_BITCOIN_STUCK_AFTER_MS;
     }
+    if (cosmosFeeGranterKeys) env.COSMOS_FEE_GRANTER_KEYS = cosmosFeeGranterKeys;
   } else {
     delete env.RELAYER_KEYS;
     delete env.RELAYER_KEYS_FILE;
@@ -465,6 +475,8 @@ export function appEnv(
     delete env.SOLANA_FEE_PAYER_KEYS_FILE;
     delete env.BITCOIN_FEE_WALLET_KEYS;
     delete env.BITCOIN_FEE_WALLET_KEYS_FILE;
+    delete env.COSMOS_FEE_GRANTER_KEYS;
+    delete env.COSMOS_FEE_GRANTER_KEYS_FILE;
   }
   return env;
 }
@@ -586,6 +598,40 @@ export function bitcoinFeeWalletKeysOf(manifestPath, env = process.env) {
     source: 'devnet keys',
     keys,
     addresses: { [bitcoin.id]: bitcoin.feeWallets.map((w) => w.address) },
+  };
+}
+
+/**
+ * The fee granter keys signer-surface names as `fee.granter` on Cosmos chains (x/feegrant), as
+ * bitcoinFeeWalletKeysOf: the caller's COSMOS_FEE_GRANTER_KEYS when set; none when
+ * COSMOS_FEE_GRANTER_KEYS_FILE is set; else the devnet's (libs/devnet devnetCosmosFeeGranterKeys:
+ * test wallet 9 of the manifest's mnemonic on each chain of its `cosmos` section). `addresses` per
+ * chain are for printing; the keys themselves are never printed.
+ */
+export function cosmosFeeGranterKeysOf(manifestPath, env = process.env) {
+  if (env.COSMOS_FEE_GRANTER_KEYS_FILE) {
+    return {
+      source: `COSMOS_FEE_GRANTER_KEYS_FILE ${env.COSMOS_FEE_GRANTER_KEYS_FILE}`,
+      keys: undefined,
+      addresses: {},
+    };
+  }
+  if (env.COSMOS_FEE_GRANTER_KEYS) {
+    return { source: 'COSMOS_FEE_GRANTER_KEYS', keys: env.COSMOS_FEE_GRANTER_KEYS, addresses: {} };
+  }
+  const keysModule = path.join(repoRoot, 'dist', 'libs', 'devnet', 'src', 'cosmos', 'cosmos-keys.js');
+  if (!fs.existsSync(manifestPath) || !fs.existsSync(keysModule)) return undefined;
+  const { cosmos, mnemonic } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  if (!cosmos?.length) return undefined;
+  const { devnetCosmosFeeGranterKeys, devnetCosmosFeeGranterAddress } = requireFromRoot(keysModule);
+  const { DEVNET_MNEMONIC } = requireFromRoot('./dist/libs/devnet/src/anvil.js');
+  const words = mnemonic ?? DEVNET_MNEMONIC;
+  return {
+    source: 'devnet keys',
+    keys: JSON.stringify(devnetCosmosFeeGranterKeys(cosmos, words)),
+    addresses: Object.fromEntries(
+      cosmos.map((chain) => [chain.id, [devnetCosmosFeeGranterAddress(chain.bech32Prefix, words)]]),
+    ),
   };
 }
 

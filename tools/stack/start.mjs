@@ -57,6 +57,7 @@ import {
   relayerKeysOf,
   solanaFeePayerKeysOf,
   bitcoinFeeWalletKeysOf,
+  cosmosFeeGranterKeysOf,
   repoRoot,
   say,
   startDevnet,
@@ -193,6 +194,11 @@ async function main() {
   for (const [chain, addresses] of Object.entries(feeWallets?.addresses ?? {})) {
     say('fee wallets', `${chain}: ${addresses.join(', ')} (${feeWallets.source})`);
   }
+  // ... and the Cosmos fee granters every Cosmos step names as fee.granter (x/feegrant).
+  const feeGranters = cosmosFeeGranterKeysOf(manifest);
+  for (const [chain, addresses] of Object.entries(feeGranters?.addresses ?? {})) {
+    say('fee granters', `${chain}: ${addresses.join(', ')} (${feeGranters.source})`);
+  }
 
   const topics = await ensureKafkaTopics(kafka.brokers);
   say('kafka', `topics ready (${topics.total} declared, ${topics.created.length} created)`);
@@ -225,6 +231,7 @@ async function main() {
         relayerKeys: relayers?.keys,
         solanaFeePayerKeys: feePayers?.keys,
         bitcoinFeeWalletKeys: feeWallets?.keys,
+        cosmosFeeGranterKeys: feeGranters?.keys,
         thornodeUrl: devnetThornodeUrlOf(manifest),
       }),
     ),

@@ -46,6 +46,7 @@ import {
   say,
   solanaFeePayerKeysOf,
   bitcoinFeeWalletKeysOf,
+  cosmosFeeGranterKeysOf,
   startDevnet,
 } from './lib.mjs';
 import { checkOpenApi } from './openapi.mjs';
@@ -293,6 +294,12 @@ async function startInfrastructure(dir) {
     'SPONSORSHIP_DAILY_BUDGET_SATS',
     DEVNET_SPONSORSHIP_DAILY_BUDGET_SATS,
   );
+  // The Cosmos fee granters have no daily budget of their own: their grants are their limit.
+  const granters = cosmosFeeGranterKeysOf(manifest, {});
+  const cosmosSponsorship =
+    granters?.keys && !process.env.COSMOS_FEE_GRANTER_KEYS && !process.env.COSMOS_FEE_GRANTER_KEYS_FILE
+      ? { COSMOS_FEE_GRANTER_KEYS: granters.keys }
+      : {};
   return {
     ...env,
     ...kafkaEnv,
@@ -301,6 +308,7 @@ async function startInfrastructure(dir) {
     ...sponsorship,
     ...solanaSponsorship,
     ...bitcoinSponsorship,
+    ...cosmosSponsorship,
   };
 }
 

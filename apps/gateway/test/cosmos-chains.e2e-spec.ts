@@ -3,7 +3,7 @@ import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { GasPrice, SigningStargateClient, StargateClient } from '@cosmjs/stargate';
 import { makeCosmoshubPath } from '@cosmjs/amino';
 import { parseUnits } from 'ethers';
-import { api, ApiClient, createApiKey, waitFor } from '@swapgw/testing';
+import { api, ApiClient, createApiKey } from '@swapgw/testing';
 import type { CosmosDevnetChainManifest } from '@swapgw/devnet';
 import { devnetManifest } from './support/devnet-evm';
 import { connectE2eApi } from './support/e2e-api';
@@ -202,38 +202,6 @@ describe('Cosmos chains in the catalog and the status look-up', () => {
       )
     ).json()) as { token_out_amount: string };
     expect(parseUnits(route.expectedAmountOut, 6)).toBe(BigInt(estimate.token_out_amount));
-  });
-
-  it('POST /swap/build over a Cosmos chain is refused with 503 SIGNING_SURFACE_UNAVAILABLE until its payloads are issued', async () => {
-    const quoted = await client.post('/quote', {
-      fromChain: 'cosmoshub-devnet',
-      toChain: 'osmosis-devnet',
-      tokenIn: 'ATOM',
-      tokenOut: 'OSMO',
-      amount: '1',
-    });
-    expect(quoted.status).toBe(200);
-    const route = quoted.body.data.routes.find((r: { providers: string[] }) =>
-      r.providers.includes('osmosis'),
-    );
-    const build = await client.post('/swap/build', {
-      quoteId: quoted.body.data.quoteId,
-      routeId: route.routeId,
-      userAddress: cosmosChain('cosmoshub-devnet').accounts[0].address,
-      waitForTxRequestMs: 10_000,
-    });
-    const verdict =
-      build.status === 202
-        ? await waitFor(
-            async () => {
-              const signing = await client.get(`/swap/${build.body.data.swapId}/signing`);
-              return signing.status === 202 ? null : signing;
-            },
-            { timeoutMs: 20_000, description: 'the verdict on the Cosmos build' },
-          )
-        : build;
-    expect(verdict.status).toBe(503);
-    expect(verdict.body.error.code).toBe('SIGNING_SURFACE_UNAVAILABLE');
   });
 
   it('answers 404 for a Cosmos hash the chain does not know and 400 for an EVM-style one', async () => {

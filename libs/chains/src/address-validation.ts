@@ -2,7 +2,7 @@ import { PublicKey } from '@solana/web3.js';
 import type { ChainDescriptor, ChainFamily, ChainNetwork } from './chain-descriptor';
 import { bitcoinSpendOf, decodeBitcoinAddress } from './families/bitcoin/bitcoin-address';
 import { bitcoinNetworksOfChain, type BitcoinNetworkName } from './families/bitcoin/bitcoin-networks';
-import { validateCosmosAddress } from './families/cosmos/cosmos-address';
+import { cosmosAddressOfPubkey, validateCosmosAddress } from './families/cosmos/cosmos-address';
 import { checksumEvmAddress } from './families/evm/evm-address';
 
 export { validateCosmosAddress };
@@ -126,6 +126,7 @@ export function validateSignerKeyForChain(
   address: string,
   publicKey: string | undefined,
 ): AddressValidation {
+  if (chain.family === 'cosmos') return cosmosSignerKeyValidation(chain, address, publicKey);
   if (chain.family !== 'bitcoin') return { ok: true };
   const decoded = bitcoinNetworksOfChain(chain)
     .map((network) => decodeBitcoinAddress(address, network))
@@ -133,4 +134,20 @@ export function validateSignerKeyForChain(
   if (!decoded?.ok) return { ok: false, reason: `${address} is not a Bitcoin address of ${chain.id}` };
   const spend = bitcoinSpendOf(decoded.value, publicKey);
   return spend.ok ? { ok: true } : { ok: false, reason: spend.reason };
+}
+
+/**
+ * A Cosmos wallet's key, when given (a wallet that never sent a transaction has none on chain, and
+ * its SignDoc's SignerInfo carries it): the compressed secp256k1 key (33 bytes, hex) of `address`.
+ */
+function cosmosSignerKeyValidation(
+  chain: AddressCheckedChain,
+  address: string,
+  publicKey: string | undefined,
+): AddressValidation {
+  if (publicKey === undefined || !chain.cosmos) return { ok: true };
+  if (!/^0[23][0-9a-fA-F]{64}$/.test(publicKey))
+    return { ok: false, reason: 'a Cosmos public key is the compressed secp256k1 key (33 bytes, hex)' };
+  const own = cosmosAddressOfPubkey(chain.cosmos.bech32Prefix, Buffer.from(publicKey, 'hex'));
+  return own === address ? { ok: true } : { ok: false, reason: `${publicKey} is not the key of ${address}` };
 }

@@ -230,14 +230,9 @@ export class ChainRegistry {
     return this.options.manifest?.cosmos?.find((chain) => chain.id === id);
   }
 
-  /**
-   * A chain has a signing surface exactly when an RPC URL is configured or known for it; a Cosmos
-   * chain not yet: its steps are not built (issue 46, part C), so a build over it is refused with
-   * SIGNING_SURFACE_UNAVAILABLE while its routes can be quoted, as on a real network without an RPC.
-   */
+  /** A chain has a signing surface exactly when an RPC URL is configured or known for it. */
   hasSigningSurface(id: string): boolean {
-    const chain = this.byId.get(id);
-    return Boolean(chain?.rpcUrl) && chain?.family !== 'cosmos';
+    return Boolean(this.byId.get(id)?.rpcUrl);
   }
 
   /**

@@ -125,13 +125,15 @@ export function splitSteps(
     } else if (family === 'bitcoin') {
       steps.push(own('bitcoin-psbt'));
     } else if (family === 'cosmos') {
-      // A swap delivered by the IBC transfer before it runs on arrival (the transfer's memo): no step.
+      // A swap delivered by the IBC transfer before it runs on arrival (the transfer's memo): no step;
+      // the transfer's step binds it, as a bridge-swap's.
+      const onArrival = (swap: StepSplitLeg | undefined, transfer: StepSplitLeg | undefined) =>
+        swap?.kind === 'swap' &&
+        transfer?.kind === 'bridge' &&
+        transfer.destinationChain === swap.chain &&
+        chains.familyOf(transfer.chain) === 'cosmos' &&
+        chains.familyOf(swap.chain) === 'cosmos';
       const previous = legIndex > 0 ? legs[legIndex - 1] : undefined;
-      const onArrival =
-        leg.kind === 'swap' &&
-        previous?.kind === 'bridge' &&
-        previous.destinationChain === leg.chain &&
-        chains.familyOf(previous.chain) === 'cosmos';
       // A leg of the same provider picking up where the previous Cosmos leg left off (a packet
       // forwarded by PFM, a swap's output sent on by its post-swap action: skip-go's one-transaction
       // routes) runs from that leg's transaction too.
@@ -140,7 +142,9 @@ export function splitSteps(
         previous.provider === leg.provider &&
         (previous.destinationChain ?? previous.chain) === leg.chain &&
         chains.familyOf(previous.chain) === 'cosmos';
-      if (!onArrival && !continued) steps.push(own('cosmos-sign-direct'));
+      if (onArrival(leg, previous) || continued) return;
+      const step = own('cosmos-sign-direct');
+      steps.push(onArrival(legs[legIndex + 1], leg) ? { ...step, bridgeSwap: true } : step);
     } else if (family !== 'evm') {
       return;
     } else if (sponsored) {

@@ -241,8 +241,11 @@ export class UpgradedStepDatabase {
     return prepareDatabase(this.options);
   }
 
-  revertLast(): Promise<void> {
-    return revertLastMigration(this.options);
+  /** Reverts the migration under test, and first every migration after it (newest first). */
+  async revertThroughMigration(): Promise<void> {
+    const migrations = this.options.migrations as unknown[];
+    const after = migrations.length - migrations.indexOf(this.migration);
+    for (let i = 0; i < after; i++) await revertLastMigration(this.options);
   }
 
   /** The service's own DataSource (its entities), to read through its repositories. */

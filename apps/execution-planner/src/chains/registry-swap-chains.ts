@@ -3,6 +3,7 @@ import {
   AddressCheckedChain,
   ChainFamily,
   ChainRegistry,
+  CosmosChainTraits,
   DEFAULT_RPC_TIMEOUT_MS,
   PermitContracts,
 } from '@swapgw/chains';
@@ -63,6 +64,10 @@ export class RegistrySwapChains implements SwapChains, OnApplicationShutdown {
 
   tokenPermitOf(chain: string, token: string): { name: string; version: string } | undefined {
     return this.registry.tokenPermitOf(chain, token);
+  }
+
+  cosmosTraitsOf(chain: string): CosmosChainTraits | undefined {
+    return this.registry.get(chain).cosmos;
   }
 
   /** Releases the family clients' providers once the app's consumers have stopped. */

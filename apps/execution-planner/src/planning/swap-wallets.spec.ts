@@ -2,6 +2,7 @@ import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
 import * as btc from '@scure/btc-signer';
 import { type AddressCheckedChain, type ChainFamily } from '@swapgw/chains';
 import { BITCOIN_NETWORKS } from '@swapgw/chains/bitcoin-bridge';
+import { cosmosAddressOfPubkey } from '@swapgw/chains/families';
 import { ErrorCodes, type RoutePlan } from '@swapgw/contracts';
 import { walletsOf } from './swap-wallets';
 
@@ -80,5 +81,28 @@ describe('walletsOf: the key a Bitcoin wallet signs with', () => {
       chainOf,
     );
     expect(wallets.finalRecipient).toBe(EVM_RECIPIENT);
+  });
+});
+
+describe('the wallets of a Cosmos route', () => {
+  const cosmosKey = secp256k1.getPublicKey(USER_KEY, true);
+  const recipientKey = secp256k1.getPublicKey(OTHER_KEY, true);
+  const cosmosChains: Record<string, AddressCheckedChain> = {
+    'cosmoshub-devnet': { id: 'cosmoshub-devnet', family: 'cosmos', cosmos: { bech32Prefix: 'cosmos' } },
+    'osmosis-devnet': { id: 'osmosis-devnet', family: 'cosmos', cosmos: { bech32Prefix: 'osmo' } },
+    'noble-devnet': { id: 'noble-devnet', family: 'cosmos', cosmos: { bech32Prefix: 'noble' } },
+  };
+  const addressOf = (prefix: string, key: Uint8Array) => cosmosAddressOfPubkey(prefix, key);
+
+  it('is the user on the source chain, the recipient on the destination, the same key elsewhere', () => {
+    const wallets = walletsOf(
+      plan('cosmoshub-devnet', 'osmosis-devnet'),
+      { userAddress: addressOf('cosmos', cosmosKey), recipient: addressOf('osmo', recipientKey) },
+      (chain) => cosmosChains[chain].family,
+      (chain) => cosmosChains[chain],
+    );
+    expect(wallets.walletOn('cosmoshub-devnet')).toBe(addressOf('cosmos', cosmosKey));
+    expect(wallets.walletOn('osmosis-devnet')).toBe(addressOf('osmo', recipientKey));
+    expect(wallets.walletOn('noble-devnet')).toBe(addressOf('noble', cosmosKey));
   });
 });

@@ -1,3 +1,4 @@
+import { bech32 } from '@scure/base';
 import {
   AddressCheckedChain,
   ChainFamily,
@@ -59,7 +60,13 @@ export function walletsOf(
     userAddress: request.userAddress,
     ...(request.userPublicKey !== undefined ? { userPublicKey: request.userPublicKey } : {}),
     finalRecipient,
-    walletOn: (chain) => (familyOf(chain) === sourceFamily ? request.userAddress : finalRecipient),
+    walletOn: (chain) => {
+      // Cosmos chains each have their own prefix: past the source chain the wallet is the recipient
+      // on the destination, elsewhere the user's key under that chain's prefix.
+      if (sourceFamily === 'cosmos' && familyOf(chain) === 'cosmos' && chain !== sourceChain)
+        return chain === plan.toChain ? finalRecipient : sameKeyOn(request.userAddress, chainOf(chain));
+      return familyOf(chain) === sourceFamily ? request.userAddress : finalRecipient;
+    },
   };
 }
 
@@ -84,4 +91,11 @@ function assertAddress(field: string, address: string, chain: AddressCheckedChai
       family: chain.family,
     });
   }
+}
+
+/** A Cosmos address's key under `chain`'s bech32 prefix (both derive accounts alike: coin type 118). */
+function sameKeyOn(address: string, chain: AddressCheckedChain): string {
+  const prefix = chain.cosmos?.bech32Prefix;
+  if (!prefix) throw new Error(`Chain ${chain.id} has no bech32 prefix`);
+  return bech32.encode(prefix, bech32.decode(address as `${string}1${string}`).words);
 }

@@ -178,6 +178,7 @@ export class SwapPlanner {
       balancesBefore: await this.readBalancesBefore(plan, wallets.walletOn),
       permitContractsOf,
       tokenPermitOf: (chain, token) => this.chains.tokenPermitOf(chain, token),
+      cosmosTraitsOf: (chain) => this.chains.cosmosTraitsOf(chain),
       integratorFees,
       permit2Allowance:
         permit?.kind === 'permit2'

@@ -213,6 +213,10 @@ export class FakeSwapChains implements SwapChains {
   tokenPermitOf(): { name: string; version: string } | undefined {
     return undefined;
   }
+
+  cosmosTraitsOf(): undefined {
+    return undefined;
+  }
 }
 
 /** A validated planner config with the defaults (a one-hour deadline, a 15 s sweep), overridable. */

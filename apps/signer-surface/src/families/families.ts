@@ -7,12 +7,18 @@ import { SignerSurfaceConfig } from '../config/signer-surface.config';
 import type { SigningFamilies } from '../signing/signing.module';
 import type { SignerFamily } from '../signing/signer-family';
 import { bitcoinFamily, withBitcoinFeeWalletSettings } from './bitcoin';
+import { cosmosFamily, withCosmosFeeGranterSettings } from './cosmos';
 import { evmFamily, withRelayerSettings } from './evm';
 import { RelayingModule } from './relaying.module';
 import { solanaFamily, withSolanaFeePayerSettings } from './solana';
 
 /** Every chain family the signer serves, in the order their payload kinds are looked up. */
-export const SIGNER_FAMILIES: readonly SignerFamily[] = [evmFamily, solanaFamily, bitcoinFamily];
+export const SIGNER_FAMILIES: readonly SignerFamily[] = [
+  evmFamily,
+  solanaFamily,
+  bitcoinFamily,
+  cosmosFamily,
+];
 
 /** Every family's payload kinds (PAYLOAD_KIND_HANDLERS of the signing module). */
 export const PAYLOAD_KINDS = SIGNER_FAMILIES.flatMap((family) => family.payloadKinds);
@@ -30,6 +36,6 @@ export const SIGNING_FAMILIES: SigningFamilies = {
  * the service at load with the variable's name. Provided to the app as SignerSurfaceConfig; a
  * family reads its section through its own accessor (e.g. relayerVariablesOf).
  */
-export class SignerSurfaceEnvironment extends withBitcoinFeeWalletSettings(
-  withSolanaFeePayerSettings(withRelayerSettings(SignerSurfaceConfig)),
+export class SignerSurfaceEnvironment extends withCosmosFeeGranterSettings(
+  withBitcoinFeeWalletSettings(withSolanaFeePayerSettings(withRelayerSettings(SignerSurfaceConfig))),
 ) {}

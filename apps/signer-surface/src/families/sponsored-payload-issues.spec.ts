@@ -30,6 +30,7 @@ describe('sponsored payload issues', () => {
       'permit2-intent': 'evm',
       'solana-fee-payer': 'solana',
       'bitcoin-fee-wallet': 'bitcoin',
+      'cosmos-fee-grant': 'cosmos',
     });
   });
 
@@ -53,6 +54,7 @@ describe('sponsored payload issues', () => {
       call,
       solana: null,
       bitcoin: null,
+      cosmos: null,
     });
     const solana = {
       kind: 'prebuilt-transaction' as const,
@@ -61,13 +63,30 @@ describe('sponsored payload issues', () => {
     };
     expect(
       payloadRequestOf(row({ from: 'user', spec: { family: 'solana-transaction', solana } }), 'payer'),
-    ).toEqual({ from: 'user', call: null, solana, bitcoin: null, feePayer: 'payer' });
+    ).toEqual({ from: 'user', call: null, solana, bitcoin: null, cosmos: null, feePayer: 'payer' });
     const bitcoin = { kind: 'bridge-deposit' as const, vault: 'bcrt1qvault', amount: '5000', memo: 'to:x' };
     expect(payloadRequestOf(row({ from: 'bcrt1quser', spec: { family: 'bitcoin-psbt', bitcoin } }))).toEqual({
       from: 'bcrt1quser',
       call: null,
       solana: null,
       bitcoin,
+      cosmos: null,
+    });
+    const cosmos = {
+      msgs: [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: 'cosmos1user' } }],
+    };
+    expect(
+      payloadRequestOf(
+        row({ from: 'cosmos1user', spec: { family: 'cosmos-sign-direct', cosmos } }),
+        'cosmos1granter',
+      ),
+    ).toEqual({
+      from: 'cosmos1user',
+      call: null,
+      solana: null,
+      bitcoin: null,
+      cosmos,
+      feePayer: 'cosmos1granter',
     });
   });
 });

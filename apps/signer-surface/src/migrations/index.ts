@@ -12,6 +12,7 @@ import { AddBitcoinFeeInputs1764810000000 } from './1764810000000-add-bitcoin-fe
 import { AddBitcoinRequests1764820000000 } from './1764820000000-add-bitcoin-requests';
 import { AddBitcoinFeeBumps1764830000000 } from './1764830000000-add-bitcoin-fee-bumps';
 import { StoreRequestSpecs1765010000000 } from './1765010000000-store-request-specs';
+import { AddCosmosRequests1765110000000 } from './1765110000000-add-cosmos-requests';
 
 /** Every migration of the `signer` schema, in order. */
 export const SIGNER_MIGRATIONS = [
@@ -27,4 +28,5 @@ export const SIGNER_MIGRATIONS = [
   AddBitcoinRequests1764820000000,
   AddBitcoinFeeBumps1764830000000,
   StoreRequestSpecs1765010000000,
+  AddCosmosRequests1765110000000,
 ];

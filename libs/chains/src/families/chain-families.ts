@@ -8,6 +8,7 @@ import { BitcoinSigningChainClientImpl } from './bitcoin/bitcoin-signing-client'
 import { BitcoinStatusClient } from './bitcoin/bitcoin-status-client';
 import { assertBitcoinTxid } from './bitcoin/esplora-transaction-status';
 import { canonicalCosmosTxHash, CosmosChainStatusClient } from './cosmos/cosmos-status-client';
+import { CosmosSigningChainClientImpl } from './cosmos/cosmos-signing-client';
 import {
   boundedEvmProvider,
   WALLET_READ_BATCH_WINDOW_MS,
@@ -19,6 +20,7 @@ import {
 import { BlockScopedEvmProvider } from './evm/block-scoped-reads';
 import type {
   BitcoinSigningChainClient,
+  CosmosSigningChainClient,
   ChainClientLookup,
   ChainStatusClient,
   EvmChainClient,
@@ -65,6 +67,7 @@ export class ChainFamilies {
     if (!chain) return { ok: false, reason: `chain ${id} is not known` };
     if (chain.family === 'solana') return this.solana(id);
     if (chain.family === 'bitcoin') return this.bitcoin(id);
+    if (chain.family === 'cosmos') return this.cosmos(id);
     return this.evm(id);
   }
 
@@ -76,6 +79,16 @@ export class ChainFamilies {
       return { ok: false, reason: `chain ${id} is a ${chain.family} chain, not a Bitcoin chain` };
     if (!chain.rpcUrl) return { ok: false, reason: noRpcReason(chain) };
     return { ok: true, client: this.cachedSigning(chain) as BitcoinSigningChainClient };
+  }
+
+  /** The chain's Cosmos client over its CometBFT RPC and REST API, or why there is none. */
+  cosmos(id: string): ChainClientLookup<CosmosSigningChainClient> {
+    const chain = this.registry.find(id);
+    if (!chain) return { ok: false, reason: `chain ${id} is not known` };
+    if (chain.family !== 'cosmos' || !chain.cosmos)
+      return { ok: false, reason: `chain ${id} is a ${chain.family} chain, not a Cosmos chain` };
+    if (!chain.rpcUrl) return { ok: false, reason: noRpcReason(chain) };
+    return { ok: true, client: this.cachedSigning(chain) as CosmosSigningChainClient };
   }
 
   /** The chain's EVM client, or why there is none (unknown, not EVM, no RPC URL). */
@@ -226,15 +239,17 @@ export class ChainFamilies {
               this.registry.devnetSolana(chain.id),
               this.registry.devnetSolana(chain.id)?.slotMs,
             )
-          : chain.family === 'bitcoin'
-            ? new BitcoinSigningChainClientImpl(
-                chain,
-                new BitcoinChainClient(rpcUrl, this.timeoutMs),
-                chain.bitcoinNetwork ?? (chain.network === 'mainnet' ? 'mainnet' : 'testnet'),
-                rpcUrl,
-                this.timeoutMs,
-              )
-            : new EvmChainClientImpl(chain, this.evmProviderOf(chain, rpcUrl));
+          : chain.family === 'cosmos'
+            ? new CosmosSigningChainClientImpl(chain, this.timeoutMs)
+            : chain.family === 'bitcoin'
+              ? new BitcoinSigningChainClientImpl(
+                  chain,
+                  new BitcoinChainClient(rpcUrl, this.timeoutMs),
+                  chain.bitcoinNetwork ?? (chain.network === 'mainnet' ? 'mainnet' : 'testnet'),
+                  rpcUrl,
+                  this.timeoutMs,
+                )
+              : new EvmChainClientImpl(chain, this.evmProviderOf(chain, rpcUrl));
       this.signingClients.set(chain.id, client);
     }
     return client;

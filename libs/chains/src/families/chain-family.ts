@@ -1,5 +1,6 @@
 import type {
   BitcoinStepSpec,
+  CosmosTxSpec,
   SigningCall,
   SigningPayload,
   SolanaStepSpec,
@@ -43,7 +44,11 @@ export interface StepPayloadRequest {
   call: SigningCall | null;
   solana: SolanaStepSpec | null;
   bitcoin?: BitcoinStepSpec | null;
-  /** Another account that pays the fees (a Solana fee payer of the service); a family without one refuses it. */
+  cosmos?: CosmosTxSpec | null;
+  /**
+   * Another account that pays the fees (a Solana fee payer of the service; on Cosmos the service's
+   * fee granter, `fee.granter`); a family without one refuses it.
+   */
   feePayer?: string;
   /**
    * Bitcoin, sponsored: the UTXO of the service's fee wallet that the transaction spends beside the
@@ -166,7 +171,20 @@ export interface BitcoinSigningChainClient extends SigningChainClientBase {
   readonly family: 'bitcoin';
 }
 
-export type SigningChainClient = EvmChainClient | SolanaChainClient | BitcoinSigningChainClient;
+export interface CosmosSigningChainClient extends SigningChainClientBase {
+  readonly family: 'cosmos';
+  /** An account's number, sequence and key (base64) as the chain has them; null when it has none. */
+  accountOf(
+    address: string,
+  ): Promise<{ accountNumber: bigint; sequence: bigint; pubkey: string | null } | null>;
+  /** What `granter`'s x/feegrant allowance to `grantee` may still spend of `denom` (null: none). */
+  allowanceLeft(granter: string, grantee: string, denom: string): Promise<bigint | 'unlimited' | null>;
+  /** The fee of `gasLimit` at the node's minimum gas price. */
+  feeOf(gasLimit: bigint): { denom: string; amount: string };
+}
+
+export type SigningChainClient =
+  EvmChainClient | SolanaChainClient | BitcoinSigningChainClient | CosmosSigningChainClient;
 
 /** A chain's client, or why this deployment has none (unknown chain, no RPC URL configured...). */
 export type ChainClientLookup<T> = { ok: true; client: T } | { ok: false; reason: string };

@@ -1,5 +1,6 @@
 import {
   type BitcoinPsbtSigningPayload,
+  type CosmosSignDirectPayload,
   type EvmSigningPayload,
   type SigningPayload,
   type SolanaSigningPayload,
@@ -8,6 +9,7 @@ import { keccak256 } from 'ethers';
 import type { ChainFamily } from '../chain-descriptor';
 import { bitcoinArtifactTxid, looksLikeBitcoinArtifact } from './bitcoin/bitcoin-artifact';
 import { verifySignedBitcoinStep } from './bitcoin/bitcoin-step-verification';
+import { decodeCosmosTxRaw, looksLikeCosmosTxRaw, verifySignedCosmosTx } from './cosmos/cosmos-signed-tx';
 import {
   assertNoMismatch,
   compareWithPayload,
@@ -29,7 +31,9 @@ export const isTypedDataSignature = (rawTx: string): boolean => TYPED_DATA_SIGNA
 /**
  * A client's signed artifact, decoded by its form: a 0x 65- (or 64-) byte signature of typed data
  * (a sponsored step; `hash` is its keccak256, an id only), other 0x-hex is an EVM transaction, a
- * PSBT (base64 or hex) or hex without 0x is Bitcoin, anything else must be Solana base64. `rawTx`
+ * PSBT (base64 or hex) or hex without 0x is Bitcoin, base64 of a protobuf TxRaw (its first byte
+ * field 1's tag, 0x0a, and body and auth info that decode) is Cosmos, anything else must be Solana
+ * base64. `rawTx`
  * is what is recorded and sent as it is (Bitcoin: what the wallet returned, completed by the
  * service before it is recorded).
  */
@@ -40,7 +44,14 @@ export type SignedArtifact =
 export type SignedTransactionArtifact =
   | { family: 'evm'; hash: string; tx: DecodedEvmTransaction; rawTx: string }
   | SolanaArtifact
-  | BitcoinArtifact;
+  | BitcoinArtifact
+  | CosmosArtifact;
+
+/**
+ * A signed Cosmos transaction: the base64 TxRaw a wallet's signature completes. Its id (`hash`) is
+ * the uppercase hex SHA-256 of the TxRaw's bytes, as CometBFT names it.
+ */
+export type CosmosArtifact = { family: 'cosmos'; hash: string; rawTx: string };
 
 /**
  * What a Bitcoin wallet returned for a step: its signed PSBT (base64 or hex) or the finalized
@@ -83,6 +94,10 @@ export function decodeSignedArtifact(rawTx: string, signAsFeePayer?: FeePayerSig
     const text = rawTx.trim();
     return { family: 'bitcoin', hash: bitcoinArtifactTxid(text), rawTx: text };
   }
+  if (looksLikeCosmosTxRaw(rawTx)) {
+    const tx = decodeCosmosTxRaw(rawTx);
+    return { family: 'cosmos', hash: tx.hash, rawTx: Buffer.from(tx.raw).toString('base64') };
+  }
   const tx = decodeSignedSolanaTransaction(rawTx);
   // Co-signed here only to know the id; nothing signed leaves unless the message is the issued one.
   const feePayerSignature = signAsFeePayer?.(tx.feePayer, tx.messageBytes);
@@ -109,7 +124,9 @@ export function isCoSigned(
 }
 
 /** Who pays a Solana or EVM transaction's fees: its Solana fee payer, an EVM transaction's sender. */
-export function feePayerOf(artifact: Exclude<SignedTransactionArtifact, BitcoinArtifact>): string {
+export function feePayerOf(
+  artifact: Exclude<SignedTransactionArtifact, BitcoinArtifact | CosmosArtifact>,
+): string {
   return artifact.family === 'solana' ? artifact.tx.feePayer : artifact.tx.from;
 }
 
@@ -131,6 +148,7 @@ export function artifactFormFor(
 ): SignedArtifactForm {
   if (family === 'solana') return 'solana';
   if (family === 'bitcoin') return 'bitcoin';
+  if (family === 'cosmos') return 'cosmos';
   return payload?.type === 'evm-typed-data' ? 'evm-signature' : 'evm';
 }
 
@@ -140,6 +158,7 @@ export const ARTIFACT_NEEDED: Record<SignedArtifactForm, string> = {
   'evm-signature': 'the 0x signature (65 bytes) of the issued typed data',
   solana: 'a signed Solana transaction (base64)',
   bitcoin: 'the signed PSBT (base64 or hex) or the signed transaction (hex)',
+  cosmos: 'the signed Cosmos transaction (base64 TxRaw)',
 };
 
 /**
@@ -154,6 +173,10 @@ export function verifySignedArtifact(
 ): void {
   if (artifact.family === 'solana') {
     verifySignedSolanaTransaction(artifact.tx, payload as SolanaSigningPayload, options);
+    return;
+  }
+  if (artifact.family === 'cosmos') {
+    verifySignedCosmosTx(payload as CosmosSignDirectPayload, artifact.rawTx);
     return;
   }
   if (artifact.family === 'bitcoin') {

@@ -8,6 +8,7 @@ import type {
   StepSpecFamily,
 } from './step-spec-family';
 import { bitcoinStepSpecFamily } from './bitcoin/bitcoin-step-spec';
+import { cosmosStepSpecFamily } from './cosmos/cosmos-step-spec';
 import { evmStepSpecFamily } from './evm/evm-step-spec';
 import { solanaStepSpecFamily } from './solana/solana-step-spec';
 
@@ -25,8 +26,7 @@ const STEP_SPEC_FAMILIES: Record<ChainFamily, StepSpecFamily | undefined> = {
   evm: evmStepSpecFamily,
   solana: solanaStepSpecFamily,
   bitcoin: bitcoinStepSpecFamily,
-  // Cosmos chains are listed and quoted from; their steps are not built yet (issue 46, part C).
-  cosmos: undefined,
+  cosmos: cosmosStepSpecFamily,
 };
 
 /** The step building of `family`; throws for a family no swap signs on. */
@@ -53,6 +53,7 @@ function legStepChainsOf(chains: StepSpecChains): LegStepChains {
     evmChainIdOf: (chain) => chains.evmChainIdOf(chain),
     permitContractsOf: (chain) => chains.permitContractsOf?.(chain),
     tokenPermitOf: (chain, token) => chains.tokenPermitOf?.(chain, token),
+    cosmosTraitsOf: (chain) => chains.cosmosTraitsOf?.(chain),
     bridgePayoutOf: (leg, recipient) =>
       stepSpecFamilyOf(chains.familyOf(destinationChainOf(leg))).bridgePayoutOf(leg, recipient, chains),
     destinationSwapOf: ({ leg: bridge, next: swap, minOut, finalRecipient, deadline }) => {

@@ -1,11 +1,12 @@
 import type {
   BitcoinStepSpec,
+  CosmosTxSpec,
   RouteLeg,
   SigningStepKind,
   SolanaStepSpec,
   SponsoredStepSpec,
 } from '@swapgw/contracts';
-import type { ChainFamily } from '../chain-descriptor';
+import type { ChainFamily, CosmosChainTraits } from '../chain-descriptor';
 import type { PermitContracts } from '../permit-contracts';
 import type { SplitStep } from '../step-split';
 
@@ -27,6 +28,8 @@ export interface StepSpecChains {
   permitContractsOf?(chain: string): PermitContracts | undefined;
   /** The EIP-712 domain of a token's EIP-2612 permit on a chain; undefined for tokens without one. */
   tokenPermitOf?(chain: string, token: string): { name: string; version: string } | undefined;
+  /** A Cosmos chain's traits (prefix, ICS-20 channels), for its steps' messages. */
+  cosmosTraitsOf?(chain: string): CosmosChainTraits | undefined;
 }
 
 /** Where a bridge leg pays out, as the source chain's bridge takes it. */
@@ -105,6 +108,8 @@ export interface LegStepSpec {
   solana?: SolanaStepSpec;
   /** Bitcoin steps: the deposit the signer builds as a PSBT. */
   bitcoin?: BitcoinStepSpec;
+  /** Cosmos steps: the messages of the transaction the signer issues as a SignDoc. */
+  cosmos?: CosmosTxSpec;
   approve?: { token: string; spender: string; amount: string };
   /** How the service pays the step's gas; absent on user-paid swaps. */
   sponsored?: SponsoredStepSpec;

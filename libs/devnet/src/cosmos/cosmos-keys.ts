@@ -52,3 +52,34 @@ export function sdkAddressHash(module: string, key: string | Uint8Array): Uint8A
   const keyBytes = typeof key === 'string' ? new TextEncoder().encode(key) : key;
   return sha256(new Uint8Array([...typeHash, ...keyBytes]));
 }
+
+/**
+ * The service's fee granter on the devnet's Cosmos chains: test wallet 9 of the mnemonic (funded at
+ * genesis like the others; the int-specs' own granters and funders are 6 to 8).
+ */
+export const COSMOS_FEE_GRANTER_INDEX = 9;
+
+/**
+ * COSMOS_FEE_GRANTER_KEYS for the devnet's Cosmos chains (the manifest's `cosmos` section):
+ * `{"<chain id>": ["<hex private key>"]}`, the granter's key of each chain, as an operator writes it.
+ */
+export function devnetCosmosFeeGranterKeys(
+  chains: readonly { id: string; bech32Prefix: string }[],
+  mnemonic = DEVNET_MNEMONIC,
+): Record<string, string[]> {
+  return Object.fromEntries(
+    chains.map((chain) => [
+      chain.id,
+      [
+        Buffer.from(
+          cosmosDevnetKey(chain.bech32Prefix, COSMOS_FEE_GRANTER_INDEX, mnemonic).privateKey,
+        ).toString('hex'),
+      ],
+    ]),
+  );
+}
+
+/** The devnet fee granter's address on a chain of `prefix` (for printing; the key is never printed). */
+export function devnetCosmosFeeGranterAddress(prefix: string, mnemonic = DEVNET_MNEMONIC): string {
+  return cosmosDevnetKey(prefix, COSMOS_FEE_GRANTER_INDEX, mnemonic).address;
+}

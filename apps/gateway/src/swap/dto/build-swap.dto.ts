@@ -130,8 +130,9 @@ export class BuildSwapDto {
       "The public key of userAddress, hex, as the wallet tells it with the address (Unisat getPublicKey, Xverse's publicKey): " +
       'required when userAddress is a Bitcoin Taproot (P2TR, bc1p…) address (compressed 33 bytes or x-only 32: the PSBT carries it as tapInternalKey) ' +
       "or a nested-SegWit P2SH-P2WPKH (3… / 2…) address (compressed 33 bytes: the input's redeem script is made of it). " +
-      'Checked against the address when given for a native SegWit one; ignored for other families. Missing or not the key of ' +
-      'userAddress → 400 INVALID_ADDRESS (field userPublicKey).',
+      'Checked against the address when given for a native SegWit one. ' +
+      'Cosmos: the compressed key (33 bytes), required when userAddress never sent a transaction on the source chain (its account has no key yet, and the SignDoc names it); checked against the address when given. ' +
+      'Ignored for other families. Missing or not the key of userAddress → 400 INVALID_ADDRESS (field userPublicKey).',
   })
   @IsOptional()
   @Matches(BITCOIN_PUBLIC_KEY, {

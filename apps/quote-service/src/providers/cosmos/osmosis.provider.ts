@@ -107,6 +107,8 @@ export class OsmosisProvider implements QuoteProvider {
       spender: venue.ibc ? venue.crosschainSwapsContract : route[0].pool.address,
       // The denoms along the route (the pools are the route Osmosis's swaprouter takes over them).
       path: [denomIn, ...route.map((hop) => hop.tokenOutDenom)],
+      // The pool of each hop: a same-chain swap's MsgSwapExactAmountIn names them.
+      poolIds: route.map((hop) => hop.pool.id.toString()),
       estimatedDurationSeconds: swapDurationSeconds(venue.osmosis.devnet),
     };
     const legs: RouteLeg[] = venue.ibc

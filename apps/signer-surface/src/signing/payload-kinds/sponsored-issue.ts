@@ -74,6 +74,7 @@ export function payloadRequestOf(row: SigningRequestEntity, feePayer?: string): 
     call: spec.family === 'evm-transaction' ? spec.call : null,
     solana: spec.family === 'solana-transaction' ? spec.solana : null,
     bitcoin: spec.family === 'bitcoin-psbt' ? spec.bitcoin : null,
+    cosmos: spec.family === 'cosmos-sign-direct' ? spec.cosmos : null,
     ...(feePayer ? { feePayer } : {}),
   };
 }

@@ -89,10 +89,9 @@ describe('the chain registry serves the Cosmos devnet chains', () => {
     expect(() => status?.assertTxHash(`0x${'ab'.repeat(32)}`)).toThrow(
       expect.objectContaining({ code: 'INVALID_TX_HASH' }),
     );
-    // No signing client yet: the family's signing surface is issue 46's part C, and a build over a
-    // Cosmos chain is refused (SIGNING_SURFACE_UNAVAILABLE) while its routes are quoted.
-    expect(families.signing('cosmoshub-devnet').ok).toBe(false);
-    expect(registry.hasSigningSurface('cosmoshub-devnet')).toBe(false);
+    // Its signing client reads, issues and sends (cosmos-signing-client.int-spec.ts).
+    expect(families.signing('cosmoshub-devnet')).toMatchObject({ ok: true, client: { family: 'cosmos' } });
+    expect(registry.hasSigningSurface('cosmoshub-devnet')).toBe(true);
     expect(registry.hasSigningSurface('devnet-a')).toBe(true);
   });
 
@@ -117,7 +116,7 @@ describe('the chain registry serves the Cosmos devnet chains', () => {
         chains,
         { gasPayment: 'sponsored' },
       ),
-    ).toEqual([{ legIndex: 0, kind: 'bridge', signing: 'cosmos-sign-direct' }]);
+    ).toEqual([{ legIndex: 0, kind: 'bridge', signing: 'cosmos-sign-direct', bridgeSwap: true }]);
   });
 
   it("signs one provider's route continuing leg to leg once (skip-go: to Osmosis, swapped, forwarded on)", () => {
@@ -148,7 +147,8 @@ describe('the chain registry serves the Cosmos devnet chains', () => {
         chains,
         sponsored,
       ),
-    ).toEqual([{ legIndex: 0, kind: 'bridge', signing: 'cosmos-sign-direct' }]);
+      // The transfer into the swap on arrival binds it, as a bridge-swap's step.
+    ).toEqual([{ legIndex: 0, kind: 'bridge', signing: 'cosmos-sign-direct', bridgeSwap: true }]);
     // Another provider's leg, or one that does not start where the previous ended, is signed on its own.
     expect(
       splitSteps(

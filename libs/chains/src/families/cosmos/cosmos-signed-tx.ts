@@ -83,6 +83,22 @@ export function decodeCosmosTxRaw(rawTx: string): DecodedCosmosTx {
 }
 
 /**
+ * Whether `rawTx` is the base64 of a TxRaw (as opposed to a Solana transaction, also base64): its
+ * first byte is field 1's tag (0x0a; a Solana transaction starts with its signature count, 1 or 2)
+ * and it decodes as one (decodeCosmosTxRaw). Garbage is not: it is refused as Solana's.
+ */
+export function looksLikeCosmosTxRaw(rawTx: string): boolean {
+  const text = typeof rawTx === 'string' ? rawTx.trim() : '';
+  if (!text.startsWith('C') || !BASE64.test(text)) return false;
+  try {
+    decodeCosmosTxRaw(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Checks a signed Cosmos transaction (`rawTx`, base64 TxRaw) against the payload issued:
  *  - INVALID_SIGNED_TX: not a decodable TxRaw (see decodeCosmosTxRaw);
  *  - TX_REQUEST_MISMATCH with `mismatches`: a body that is not the issued bytes, an auth info that is

@@ -62,6 +62,33 @@ export class CosmosStatusClient {
   async transactionStatus(txHash: string): Promise<TransactionStatusResult> {
     const chain = this.chain.id;
     const hash = canonicalCosmosTxHash(chain, txHash);
+    const tx = await this.committed(hash);
+    if (!tx)
+      throw new CodedError(
+        ErrorCodes.TRANSACTION_NOT_FOUND,
+        `Chain ${chain} does not know transaction ${hash}`,
+        {
+          chain,
+          txHash: hash,
+        },
+      );
+    if (tx.code !== 0) return { txHash: hash, chain, status: 'failed', error: tx.reason };
+    return {
+      txHash: hash,
+      chain,
+      status: 'confirmed',
+      ...(tx.blockTimeMs !== null ? { confirmedAtMs: tx.blockTimeMs } : {}),
+    };
+  }
+
+  /**
+   * The committed transaction `txHash` (its block's height and time, its code and, failed,
+   * `codespace/code: log`), or null when `/tx` does not know it; STATUS_UPSTREAM_ERROR otherwise.
+   */
+  async committed(
+    txHash: string,
+  ): Promise<{ height: number; code: number; reason: string; blockTimeMs: number | null } | null> {
+    const hash = canonicalCosmosTxHash(this.chain.id, txHash);
     let tx: CometTxResult;
     try {
       tx = await this.call<CometTxResult>('tx', {
@@ -69,29 +96,15 @@ export class CosmosStatusClient {
         prove: false,
       });
     } catch (error) {
-      if (error instanceof CometRpcError && /not found/i.test(error.data))
-        throw new CodedError(
-          ErrorCodes.TRANSACTION_NOT_FOUND,
-          `Chain ${chain} does not know transaction ${hash}`,
-          {
-            chain,
-            txHash: hash,
-          },
-        );
+      if (error instanceof CometRpcError && /not found/i.test(error.data)) return null;
       throw this.upstreamError(error);
     }
     const code = tx?.tx_result?.code;
     if (typeof code !== 'number' || typeof tx.height !== 'string')
       throw this.upstreamError(new Error('/tx answered without tx_result.code or height'));
-    if (code !== 0) {
-      const { codespace, log } = tx.tx_result;
-      return {
-        txHash: hash,
-        chain,
-        status: 'failed',
-        error: `${codespace || 'sdk'}/${code}: ${log ?? ''}`.trim(),
-      };
-    }
+    const { codespace, log } = tx.tx_result;
+    const reason = code === 0 ? '' : `${codespace || 'sdk'}/${code}: ${log ?? ''}`.trim();
+    if (code !== 0) return { height: Number(tx.height), code, reason, blockTimeMs: null };
     let blockTimeMs: number | null;
     try {
       const block = await this.call<{ block?: { header?: { time?: string } } }>('block', {
@@ -102,12 +115,7 @@ export class CosmosStatusClient {
     } catch (error) {
       throw this.upstreamError(error);
     }
-    return {
-      txHash: hash,
-      chain,
-      status: 'confirmed',
-      ...(blockTimeMs !== null ? { confirmedAtMs: blockTimeMs } : {}),
-    };
+    return { height: Number(tx.height), code, reason, blockTimeMs };
   }
 
   /**

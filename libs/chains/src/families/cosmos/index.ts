@@ -6,3 +6,6 @@ export * from './cosmos-denoms';
 export * from './cosmos-route-msgs';
 export * from './osmosis-swap-msg';
 export * from './cosmos-real-networks';
+export * from './cosmos-step-spec';
+export * from './cosmos-signing-client';
+export * from './cosmos-fee-grant-tx';

@@ -203,6 +203,15 @@ export class RouteLeg {
   @Min(1, { each: true })
   poolFees?: number[];
 
+  /**
+   * Osmosis swap legs: the id of the pool of each hop of `path` (poolmanager's route), so
+   * `path.length - 1` entries: the pools the quote priced, which the leg's MsgSwapExactAmountIn names.
+   */
+  @IsOptional()
+  @IsArray()
+  @Matches(/^[1-9][0-9]{0,19}$/, { each: true, message: 'each pool id must be a positive decimal integer' })
+  poolIds?: string[];
+
   @IsOptional()
   @ValidateNested()
   @Type(() => RouteCall)

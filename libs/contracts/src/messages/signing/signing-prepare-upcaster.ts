@@ -10,7 +10,7 @@ import type { SigningStep } from './signing-steps';
 export const SIGNING_PREPARE_VERSION = 2;
 
 /** A step's fields as they sat flat on a version-1 command (and in the planner's and signer's columns before issue 32). */
-const FLAT_STEP_FIELDS = ['call', 'solana', 'bitcoin', 'approve', 'waitFor', 'sponsored'] as const;
+const FLAT_STEP_FIELDS = ['call', 'solana', 'bitcoin', 'cosmos', 'approve', 'waitFor', 'sponsored'] as const;
 type FlatStepField = (typeof FLAT_STEP_FIELDS)[number];
 export type FlatStepFields = { family?: unknown } & Partial<Record<FlatStepField, unknown>>;
 
@@ -23,6 +23,8 @@ const FLAT_FIELDS_OF: Readonly<Record<string, readonly FlatStepField[]>> = {
   'evm-typed-data': ['approve', 'waitFor', 'sponsored'],
   'solana-transaction': ['solana', 'waitFor', 'sponsored'],
   'bitcoin-psbt': ['bitcoin', 'waitFor', 'sponsored'],
+  // Never a version-1 family: how the planner writes a Cosmos LegStepSpec out.
+  'cosmos-sign-direct': ['cosmos', 'waitFor', 'sponsored'],
 };
 
 /** The sponsorships that made a flat step typed data. */
@@ -43,6 +45,7 @@ const modeOf = (sponsored: unknown): unknown =>
 function familyOfFlatFields(fields: FlatStepFields): string {
   if (typeof fields.family === 'string') return fields.family;
   if (has(fields, 'bitcoin')) return 'bitcoin-psbt';
+  if (has(fields, 'cosmos')) return 'cosmos-sign-direct';
   if (has(fields, 'solana')) return 'solana-transaction';
   if (has(fields, 'sponsored') && TYPED_DATA_MODES.includes(modeOf(fields.sponsored)))
     return 'evm-typed-data';

@@ -17,6 +17,7 @@ export const SPONSORSHIP_MODES = [
   'permit2-intent',
   'solana-fee-payer',
   'bitcoin-fee-wallet',
+  'cosmos-fee-grant',
 ] as const;
 /**
  * How the service pays the gas of a step (docs/gas-sponsorship.md):
@@ -32,7 +33,9 @@ export const SPONSORSHIP_MODES = [
  *    pays any rent); the user signs it, the service adds the fee payer's signature;
  *  - `bitcoin-fee-wallet`: a Bitcoin step whose transaction spends one UTXO of the service's fee
  *    wallet beside the user's, and that input pays the whole miner fee; the user signs their inputs
- *    (SIGHASH_ALL, so the fee input and every output are fixed), the service signs its input.
+ *    (SIGHASH_ALL, so the fee input and every output are fixed), the service signs its input;
+ *  - `cosmos-fee-grant`: a Cosmos step whose fee names the service's fee granter (`fee.granter`):
+ *    x/feegrant takes the fee from the granter under its allowance to the wallet, which pays nothing.
  */
 export type SponsorshipMode = (typeof SPONSORSHIP_MODES)[number];
 
@@ -296,6 +299,9 @@ export class SolanaFeePayerSponsorship extends Sponsorship {}
 /** `bitcoin-fee-wallet`: one UTXO of the service's fee wallet pays the whole miner fee. */
 export class BitcoinFeeWalletSponsorship extends Sponsorship {}
 
+/** `cosmos-fee-grant`: the service's fee granter pays the Cosmos transaction's fee (x/feegrant). */
+export class CosmosFeeGrantSponsorship extends Sponsorship {}
+
 /** The class that validates each mode of sponsorship (one class and one line per mode). */
 export const SPONSORSHIPS = {
   'covered-transaction': CoveredTransactionSponsorship,
@@ -303,4 +309,5 @@ export const SPONSORSHIPS = {
   'permit2-intent': Permit2IntentSponsorship,
   'solana-fee-payer': SolanaFeePayerSponsorship,
   'bitcoin-fee-wallet': BitcoinFeeWalletSponsorship,
+  'cosmos-fee-grant': CosmosFeeGrantSponsorship,
 } satisfies Record<SponsorshipMode, new () => SponsoredStepSpec>;

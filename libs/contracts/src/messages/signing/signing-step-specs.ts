@@ -1,4 +1,19 @@
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { Type } from 'class-transformer';
 import {
   BITCOIN_ADDRESS,
   BITCOIN_PUBLIC_KEY,
@@ -253,4 +268,48 @@ export class BitcoinStepSpec {
    */
   @IsOptionalIntegratorFees(() => BitcoinIntegratorFeeSpec)
   integratorFees?: BitcoinIntegratorFeeSpec[];
+}
+
+/** The most messages a Cosmos step carries (a route's one signature: a transfer or a swap). */
+export const MAX_COSMOS_STEP_MSGS = 4;
+
+/**
+ * One message of a Cosmos step as proto3 JSON, `{typeUrl, value}`: what the SignDoc's body encodes
+ * (libs/chains' buildCosmosSignDoc, which refuses a type it does not issue) and the payload shows.
+ */
+export class CosmosMsgSpec {
+  @Matches(/^\/[A-Za-z0-9_.]{1,200}$/, { message: 'typeUrl must be a protobuf type URL (/pkg.Msg)' })
+  typeUrl!: string;
+
+  @IsObject()
+  value!: Record<string, unknown>;
+}
+
+/**
+ * What a step on a Cosmos chain does (instead of an EVM `call`): the messages of one transaction
+ * signed by the step's `from`, in order. signer-surface reads the account's number and sequence from
+ * the chain when it issues the SignDoc; the fee is the service's fee granter's (`cosmos-fee-grant`).
+ */
+export class CosmosTxSpec {
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_COSMOS_STEP_MSGS)
+  @ValidateNested({ each: true })
+  @Type(() => CosmosMsgSpec)
+  msgs!: CosmosMsgSpec[];
+
+  /**
+   * The compressed secp256k1 key (33 bytes, hex) of the step's signer, as the wallet told it at
+   * build (userPublicKey): the SignDoc's SignerInfo carries it, and an account that never sent a
+   * transaction has none on chain yet.
+   */
+  @IsOptional()
+  @Matches(/^0[23][0-9a-fA-F]{64}$/, { message: 'signerPublicKey must be a compressed secp256k1 key in hex' })
+  signerPublicKey?: string;
+
+  /** The transaction's memo (TxBody.memo), at most 256 characters as the SDK's default. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  memo?: string;
 }

@@ -100,7 +100,7 @@ describe('signing.prepare: the step is one variant per family, each validated by
     expect(Object.keys(problemsOf({ ...evmTypedData, step: noSponsorship }))).toEqual(['step.sponsored']);
     expect(problemsOf(withStep(evmTransaction, { family: 'evm-blob' }))).toEqual({
       'step.family': [
-        'family must be one of evm-transaction, evm-typed-data, solana-transaction, bitcoin-psbt',
+        'family must be one of evm-transaction, evm-typed-data, solana-transaction, bitcoin-psbt, cosmos-sign-direct',
       ],
     });
     expect(problemsOf({ ...evmTransaction, step: undefined })).toEqual({

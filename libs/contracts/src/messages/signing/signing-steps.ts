@@ -2,6 +2,7 @@ import { Allow, IsOptional } from 'class-validator';
 import { IsNestedObject, IsOneOf } from './signing-formats';
 import {
   BitcoinStepSpec,
+  CosmosTxSpec,
   SigningApproveSpec,
   SigningCall,
   SigningWaitForSpec,
@@ -10,6 +11,7 @@ import {
 } from './signing-step-specs';
 import {
   BitcoinFeeWalletSponsorship,
+  CosmosFeeGrantSponsorship,
   CoveredTransactionSponsorship,
   Eip2612PermitSponsorship,
   Permit2IntentSponsorship,
@@ -25,7 +27,9 @@ import {
  *  - `evm-typed-data`: EIP-712 typed data the user signs for a gas-sponsored step (`sponsored`:
  *    an EIP-2612 permit or a Permit2 intent), no call;
  *  - `solana-transaction`: a Solana transaction (`solana`), sponsored by the service's fee payer;
- *  - `bitcoin-psbt`: a Bitcoin PSBT (`bitcoin`), sponsored by the service's fee wallet.
+ *  - `bitcoin-psbt`: a Bitcoin PSBT (`bitcoin`), sponsored by the service's fee wallet;
+ *  - `cosmos-sign-direct`: a Cosmos transaction of `cosmos`'s messages, its fee the service's fee
+ *    granter's.
  * Any step can wait for a balance first (`waitFor`). Each variant is validated by its own class
  * (SIGNING_STEP_VARIANTS): a field of another variant is not part of it, a sponsorship mode that
  * does not pay it is refused, a `family` naming no variant is refused on `family`. A new variant
@@ -96,12 +100,25 @@ export class BitcoinPsbtStep extends SigningStepVariant {
   sponsored?: SponsoredStepSpec & { mode: 'bitcoin-fee-wallet' };
 }
 
+export class CosmosSignDirectStep extends SigningStepVariant {
+  declare family: 'cosmos-sign-direct';
+
+  /** What the transaction does (see CosmosTxSpec). */
+  @IsNestedObject(() => CosmosTxSpec)
+  cosmos!: CosmosTxSpec;
+
+  @IsOptional()
+  @IsOneOf('mode', { 'cosmos-fee-grant': CosmosFeeGrantSponsorship })
+  sponsored?: SponsoredStepSpec & { mode: 'cosmos-fee-grant' };
+}
+
 /** The class that validates each variant of SigningStep, by its `family`. */
 export const SIGNING_STEP_VARIANTS = {
   'evm-transaction': EvmTransactionStep,
   'evm-typed-data': EvmTypedDataStep,
   'solana-transaction': SolanaTransactionStep,
   'bitcoin-psbt': BitcoinPsbtStep,
+  'cosmos-sign-direct': CosmosSignDirectStep,
 } satisfies Record<string, new () => SigningStepVariant>;
 
 export type SigningStep = InstanceType<(typeof SIGNING_STEP_VARIANTS)[keyof typeof SIGNING_STEP_VARIANTS]>;

@@ -1,0 +1,244 @@
+import { makeCosmoshubPath, Secp256k1HdWallet } from '@cosmjs/amino';
+import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
+import { GasPrice, SigningStargateClient, StargateClient } from '@cosmjs/stargate';
+import { base64 } from '@scure/base';
+import { DEVNET_MNEMONIC, type CosmosDevnetChainManifest } from '@swapgw/devnet';
+import { cosmosSigner, createGatewayClient, runSwap } from '@swapgw/sdk';
+import { waitFor } from '@swapgw/testing';
+import { TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import { parseUnits } from 'ethers';
+import { devnetManifest } from './support/devnet-evm';
+import { connectE2eApi, type E2eApi } from './support/e2e-api';
+
+// A Cosmos swap through the running stack (gateway → quote-service → execution-planner →
+// signer-surface → the devnet's Hub and Osmosis): ATOM on the Hub for OSMO on Osmosis, one IBC
+// transfer whose memo swaps on arrival, its fee paid by the service's fee granter (x/feegrant; its key
+// handed to signer-surface from the devnet manifest as COSMOS_FEE_GRANTER_KEYS, tools/stack/lib.mjs).
+// The wallet holds only the ATOM it swaps: it loses exactly that, and its Osmosis address gets the OSMO.
+const manifest = devnetManifest();
+const chainOf = (id: string): CosmosDevnetChainManifest => {
+  const chain = manifest.cosmos.find((c) => c.id === id);
+  if (!chain) throw new Error(`the devnet has no Cosmos chain ${id}`);
+  return chain;
+};
+const hub = chainOf('cosmoshub-devnet');
+const osmosis = chainOf('osmosis-devnet');
+const AMOUNT = 1_000_000n; // 1 ATOM
+
+describe('Cosmos swaps: ATOM → OSMO, fee granted', () => {
+  let e2e: E2eApi;
+  const readers: StargateClient[] = [];
+  const signers: SigningStargateClient[] = [];
+
+  beforeAll(async () => {
+    e2e = await connectE2eApi('swap-cosmos-e2e');
+  });
+  afterAll(() => {
+    readers.forEach((c) => c.disconnect());
+    signers.forEach((c) => c.disconnect());
+  });
+
+  const balance = async (chain: CosmosDevnetChainManifest, address: string, denom: string) => {
+    const reader = await StargateClient.connect(chain.rpc);
+    readers.push(reader);
+    return BigInt((await reader.getBalance(address, denom)).amount);
+  };
+
+  /** A fresh Keplr-like wallet (DIRECT) on the Hub, holding exactly AMOUNT uatom and no other coin. */
+  async function walletHoldingOnlyAtom() {
+    const wallet = await DirectSecp256k1HdWallet.generate(12, { prefix: 'cosmos' });
+    const [user] = await wallet.getAccounts();
+    const funderSigner = await DirectSecp256k1HdWallet.fromMnemonic(DEVNET_MNEMONIC, {
+      prefix: 'cosmos',
+      hdPaths: [makeCosmoshubPath(8)],
+    });
+    const [funder] = await funderSigner.getAccounts();
+    const funding = await SigningStargateClient.connectWithSigner(hub.rpc, funderSigner, {
+      gasPrice: GasPrice.fromString(hub.minGasPrice),
+      broadcastPollIntervalMs: 100,
+    });
+    signers.push(funding);
+    const sent = await funding.sendTokens(
+      funder.address,
+      user.address,
+      [{ denom: 'uatom', amount: AMOUNT.toString() }],
+      'auto',
+    );
+    expect(sent.code).toBe(0);
+    const osmosisWallet = await DirectSecp256k1HdWallet.fromMnemonic(wallet.mnemonic, { prefix: 'osmo' });
+    const [onOsmosis] = await osmosisWallet.getAccounts();
+    return { wallet, user, receiver: onOsmosis.address, publicKey: Buffer.from(user.pubkey).toString('hex') };
+  }
+
+  it('runSwap with cosmosSigner: the wallet loses exactly 1 ATOM, no fee; its Osmosis address receives at least the minimum', async () => {
+    const { wallet, user, receiver, publicKey } = await walletHoldingOnlyAtom();
+    const client = createGatewayClient({ baseUrl: process.env.GATEWAY_URL as string, apiKey: e2e.apiKey });
+    let minAmountOut = '';
+    const result = await runSwap({
+      client,
+      quoteRequest: {
+        fromChain: hub.id,
+        toChain: osmosis.id,
+        tokenIn: 'ATOM',
+        tokenOut: 'OSMO',
+        amount: '1',
+      },
+      route: (routes) => routes.find((route) => route.providers.includes('osmosis')),
+      userAddress: user.address,
+      build: { gasPayment: 'user', recipient: receiver, userPublicKey: publicKey },
+      signers: [cosmosSigner(wallet)],
+      timeoutMs: 120_000,
+      onEvent: (event) => {
+        if (event.type === 'quoted') minAmountOut = event.route.minAmountOut;
+      },
+    });
+    expect(result.swap).toMatchObject({ status: 'completed', failure: null });
+    expect(result.swap.steps).toHaveLength(1);
+    expect(result.swap.steps[0]).toMatchObject({ status: 'confirmed', txHash: result.submitted[0].txHash });
+
+    expect(await balance(hub, user.address, 'uatom')).toBe(0n);
+    // What the quote guaranteed (OSMO, 6 decimals), the memo's min_output_amount.
+    const minOut = parseUnits(minAmountOut, 6);
+    expect(minOut).toBeGreaterThan(0n);
+    const received = await waitFor(
+      async () => {
+        const got = await balance(osmosis, receiver, 'uosmo');
+        return got > 0n ? got : null;
+      },
+      { timeoutMs: 60_000, description: 'the OSMO swapped on arrival' },
+    );
+    expect(received).toBeGreaterThanOrEqual(minOut);
+  });
+
+  it('OSMO → USDC on Osmosis, signed by a Ledger-style amino wallet: MsgSwapExactAmountIn over the quoted pool; the wallet loses exactly its 5 OSMO', async () => {
+    const amount = 5_000_000n;
+    const wallet = await Secp256k1HdWallet.generate(12, { prefix: 'osmo' });
+    const [user] = await wallet.getAccounts();
+    const funderSigner = await DirectSecp256k1HdWallet.fromMnemonic(DEVNET_MNEMONIC, {
+      prefix: 'osmo',
+      hdPaths: [makeCosmoshubPath(8)],
+    });
+    const [funder] = await funderSigner.getAccounts();
+    const funding = await SigningStargateClient.connectWithSigner(osmosis.rpc, funderSigner, {
+      gasPrice: GasPrice.fromString(osmosis.minGasPrice),
+      broadcastPollIntervalMs: 100,
+    });
+    signers.push(funding);
+    const sent = await funding.sendTokens(
+      funder.address,
+      user.address,
+      [{ denom: 'uosmo', amount: amount.toString() }],
+      'auto',
+    );
+    expect(sent.code).toBe(0);
+    let minAmountOut = '';
+    const result = await runSwap({
+      client: createGatewayClient({ baseUrl: process.env.GATEWAY_URL as string, apiKey: e2e.apiKey }),
+      quoteRequest: {
+        fromChain: osmosis.id,
+        toChain: osmosis.id,
+        tokenIn: 'OSMO',
+        tokenOut: 'USDC',
+        amount: '5',
+      },
+      route: (routes) => routes.find((route) => route.providers.includes('osmosis')),
+      userAddress: user.address,
+      build: { gasPayment: 'user', userPublicKey: Buffer.from(user.pubkey).toString('hex') },
+      signers: [cosmosSigner(wallet, { mode: 'amino' })],
+      timeoutMs: 120_000,
+      onEvent: (event) => {
+        if (event.type === 'quoted') minAmountOut = event.route.minAmountOut;
+      },
+    });
+    expect(result.swap).toMatchObject({ status: 'completed', failure: null });
+    expect(await balance(osmosis, user.address, 'uosmo')).toBe(0n);
+    const reader = await StargateClient.connect(osmosis.rpc);
+    readers.push(reader);
+    const held = await reader.getAllBalances(user.address);
+    expect(held).toHaveLength(1);
+    expect(held[0].denom).toMatch(/^ibc\//);
+    expect(BigInt(held[0].amount)).toBeGreaterThanOrEqual(parseUnits(minAmountOut, 6));
+  });
+
+  it('refuses a tampered (409 TX_REQUEST_MISMATCH), foreign-signed (409) and garbage (400 INVALID_SIGNED_TX) rawTx, then takes the one signed as issued', async () => {
+    const { wallet, user, receiver, publicKey } = await walletHoldingOnlyAtom();
+    const { client, openApi } = e2e;
+    const quoted = await client.post('/quote', {
+      fromChain: hub.id,
+      toChain: osmosis.id,
+      tokenIn: 'ATOM',
+      tokenOut: 'OSMO',
+      amount: '1',
+    });
+    expect(quoted.status).toBe(200);
+    const route = quoted.body.data.routes.find((r: { providers: string[] }) =>
+      r.providers.includes('osmosis'),
+    );
+    const built = await client.post('/swap/build', {
+      quoteId: quoted.body.data.quoteId,
+      routeId: route.routeId,
+      userAddress: user.address,
+      userPublicKey: publicKey,
+      recipient: receiver,
+      gasPayment: 'user',
+    });
+    expect([200, 202]).toContain(built.status);
+    const swapId = built.body.data.swapId as string;
+    const ready = await waitFor(
+      async () => {
+        const polled = await client.get(`/swap/${swapId}/signing`);
+        return polled.status === 200 && polled.body.data.signing?.payload ? polled : null;
+      },
+      { timeoutMs: 60_000, description: 'the Cosmos payload' },
+    );
+    openApi.assertResponse('GET', `/swap/${swapId}/signing`, ready.status, ready.body);
+    const payload = ready.body.data.signing.payload;
+    expect(payload).toMatchObject({ type: 'cosmos-sign-direct', signerAddress: user.address });
+    expect(payload.aminoSignDoc.fee.granter).toMatch(/^cosmos1/);
+
+    const signDoc = {
+      bodyBytes: base64.decode(payload.signDoc.bodyBytes),
+      authInfoBytes: base64.decode(payload.signDoc.authInfoBytes),
+      chainId: payload.signDoc.chainId,
+      accountNumber: BigInt(payload.signDoc.accountNumber),
+    };
+    const { signed, signature } = await wallet.signDirect(user.address, signDoc);
+    const raw = {
+      bodyBytes: signed.bodyBytes,
+      authInfoBytes: signed.authInfoBytes,
+      signatures: [base64.decode(signature.signature)],
+    };
+    const submit = (rawTx: string) => client.post(`/swap/${swapId}/signing`, { rawTx });
+
+    const tampered = TxBody.encode({ ...TxBody.decode(raw.bodyBytes), memo: 'pay me instead' }).finish();
+    const refusedTampered = await submit(
+      base64.encode(TxRaw.encode({ ...raw, bodyBytes: tampered }).finish()),
+    );
+    expect([refusedTampered.status, refusedTampered.body.error.code]).toEqual([409, 'TX_REQUEST_MISMATCH']);
+
+    const foreign = await DirectSecp256k1HdWallet.generate(12, { prefix: 'cosmos' });
+    const [other] = await foreign.getAccounts();
+    const foreignSigned = await foreign.signDirect(other.address, signDoc);
+    const refusedForeign = await submit(
+      base64.encode(
+        TxRaw.encode({ ...raw, signatures: [base64.decode(foreignSigned.signature.signature)] }).finish(),
+      ),
+    );
+    expect([refusedForeign.status, refusedForeign.body.error.code]).toEqual([409, 'TX_REQUEST_MISMATCH']);
+
+    const garbage = await submit('Cgdnarbage==');
+    expect([garbage.status, garbage.body.error.code]).toEqual([400, 'INVALID_SIGNED_TX']);
+
+    const accepted = await submit(base64.encode(TxRaw.encode(raw).finish()));
+    expect(accepted.status).toBe(200);
+    const done = await waitFor(
+      async () => {
+        const read = await client.get(`/swap/${swapId}`);
+        return read.body.data.status === 'completed' || read.body.data.status === 'failed' ? read : null;
+      },
+      { timeoutMs: 60_000, description: 'the swap completed' },
+    );
+    expect(done.body.data.status).toBe('completed');
+    expect(await balance(hub, user.address, 'uatom')).toBe(0n);
+  });
+});

@@ -1,0 +1,116 @@
+import { bech32 } from '@scure/base';
+import {
+  CodedError,
+  ErrorCodes,
+  type CosmosTxSpec,
+  type RouteLeg,
+  type SponsoredStepSpec,
+} from '@swapgw/contracts';
+import type { CosmosChainTraits } from '../../chain-descriptor';
+import type {
+  BridgePayout,
+  LegStepChains,
+  LegStepInput,
+  LegStepSpec,
+  StepSpecFamily,
+} from '../step-spec-family';
+import { ibcSwapOnArrivalMsg, osmosisSwapMsg } from './cosmos-route-msgs';
+
+/**
+ * The Cosmos family's steps: one transaction per step, its messages written out here from the legs
+ * quote-service's `osmosis` provider writes (cosmos-route-msgs.ts); signer-surface reads the
+ * account's number and sequence when it issues the SignDoc. No approves, no permits (a bank balance
+ * is spent by its owner's signature). Every step's fee is paid by the service's fee granter
+ * (`cosmos-fee-grant`, gasPayment `user` included): a wallet holding only the coin it swaps can swap,
+ * and loses exactly what it swaps.
+ */
+export const cosmosStepSpecFamily: StepSpecFamily = {
+  permits: false,
+  stepOf: cosmosStepOf,
+  bridgePayoutOf: cosmosBridgePayoutOf,
+};
+
+const COSMOS_FEE_GRANT: SponsoredStepSpec = { mode: 'cosmos-fee-grant' };
+
+/** The providers whose Cosmos legs are written out here: quote-service's `ibc` transfers and `osmosis` swaps. */
+const COSMOS_BUILT_PROVIDERS = new Set(['ibc', 'osmosis']);
+
+/**
+ * The step of a Cosmos leg:
+ *  - an `ibc` bridge leg into an `osmosis` swap on its destination (the split marks it a
+ *    bridge-swap): one MsgTransfer whose crosschain-swaps memo swaps on arrival for the final
+ *    recipient, at least the swap leg's minimum scaled to what is sent; a failed swap leaves the
+ *    coin at the wallet's own address on Osmosis (its key's address there), a timed-out packet
+ *    refunds the sender; the packet times out at the swap's deadline;
+ *  - an `osmosis` swap leg on Osmosis: MsgSwapExactAmountIn over the pools the quote priced.
+ */
+export function cosmosStepOf(input: LegStepInput, chains: LegStepChains): LegStepSpec {
+  const { step, leg } = input;
+  if (step.signing !== 'cosmos-sign-direct')
+    throw new Error(`Leg ${step.legIndex} on ${leg.chain} is a Cosmos leg, not signed as ${step.signing}`);
+  // Legs whose messages this family writes itself; another provider's (skip-go's, whose messages
+  // come from its own /msgs API) are quoted but not built yet: the build is refused, not guessed.
+  for (const built of [leg, ...(step.bridgeSwap && input.next ? [input.next] : [])])
+    if (!COSMOS_BUILT_PROVIDERS.has(built.provider))
+      throw new CodedError(
+        ErrorCodes.SIGNING_SURFACE_UNAVAILABLE,
+        `Cosmos legs of ${built.provider} are quoted, not yet built: build a route of another provider`,
+        { chains: [built.chain], provider: built.provider },
+      );
+  const cosmos: CosmosTxSpec = {
+    msgs: [messageOf(input, chains)],
+    ...(input.signerPublicKey !== undefined ? { signerPublicKey: input.signerPublicKey } : {}),
+  };
+  return { kind: leg.kind, call: null, cosmos, sponsored: COSMOS_FEE_GRANT };
+}
+
+function messageOf(input: LegStepInput, chains: LegStepChains): CosmosTxSpec['msgs'][number] {
+  const { leg, next, spend, minOut, signer } = input;
+  if (leg.kind === 'swap') {
+    const poolIds = leg.poolIds ?? [];
+    const path = leg.path ?? [];
+    if (poolIds.length === 0 || poolIds.length !== path.length - 1)
+      throw new Error(`Osmosis leg ${input.step.legIndex} has no pool for each hop of its path`);
+    return osmosisSwapMsg({
+      swap: { ...leg, amountIn: spend.toString(), minAmountOut: minOut.toString() },
+      sender: signer,
+      routes: poolIds.map((poolId, hop) => ({ poolId, tokenOutDenom: path[hop + 1] })),
+    });
+  }
+  if (leg.kind === 'bridge' && input.step.bridgeSwap && next) {
+    const source = traitsOf(chains, leg.chain);
+    const destination = traitsOf(chains, next.chain);
+    const sourceChannel = source.ibcChannels[next.chain];
+    if (!sourceChannel) throw new Error(`${leg.chain} has no ICS-20 channel to ${next.chain}`);
+    const swapMin = (BigInt(next.minAmountOut) * spend) / BigInt(leg.amountIn);
+    return ibcSwapOnArrivalMsg({
+      transfer: { ...leg, amountIn: spend.toString() },
+      swap: { ...next, minAmountOut: swapMin.toString() },
+      sourceChannel,
+      sender: signer,
+      receiver: input.finalRecipient,
+      recoveryAddress: samePrefixedKey(signer, destination.bech32Prefix),
+      timeoutTimestampNs: input.deadline * 1_000_000_000n,
+    });
+  }
+  throw new Error(
+    `Leg ${input.step.legIndex} on ${leg.chain}: a ${leg.kind} leg of ${leg.provider} has no Cosmos step`,
+  );
+}
+
+function traitsOf(chains: LegStepChains, chain: string): CosmosChainTraits {
+  const traits = chains.cosmosTraitsOf?.(chain);
+  if (!traits) throw new Error(`Chain ${chain} has no Cosmos traits`);
+  return traits;
+}
+
+/** The address of the same key on a chain of `prefix` (both chains derive accounts alike: coin type 118). */
+function samePrefixedKey(address: string, prefix: string): string {
+  const { words } = bech32.decode(address as `${string}1${string}`);
+  return bech32.encode(prefix, words);
+}
+
+/** No bridge of this gateway pays out to a Cosmos chain but IBC, whose transfer is its source's step. */
+export function cosmosBridgePayoutOf(leg: RouteLeg): BridgePayout {
+  throw new Error(`No bridge deposit pays out to ${leg.destinationChain ?? leg.chain}, a Cosmos chain`);
+}
