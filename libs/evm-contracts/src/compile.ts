@@ -32,6 +32,8 @@ export interface EvmArtifacts {
   DevnetTaxedToken: SolidityArtifact;
   /** Never deployed: quote-service runs its runtime code in an `eth_call` to measure a token's taxes. */
   TokenTaxProbe: SolidityArtifact;
+  /** Devnet: THORChain_Router's deposit and transferOut surface (depositWithExpiry, Deposit event). */
+  ThorchainRouter: SolidityArtifact;
 }
 
 /** The contracts compiled, each from src/solidity/<name>.sol. */
@@ -44,6 +46,7 @@ const CONTRACT_NAMES = [
   'UniswapV3LiquidityProvider',
   'DevnetTaxedToken',
   'TokenTaxProbe',
+  'ThorchainRouter',
 ] as const;
 
 // cancun runs on every anvil hardfork we may meet (anvil defaults to a later one) and has the
@@ -76,6 +79,10 @@ export function repositoryRoot(): string {
  * no copy; compiling happens in development and operator tooling run from a checkout).
  */
 export function soliditySourceDir(): string {
+  // Beside this file when run from source (also in a git worktree whose node_modules, hence solc,
+  // is a link into another checkout); else the checkout that holds solc.
+  const beside = path.join(__dirname, 'solidity');
+  if (fs.existsSync(beside)) return beside;
   return path.join(repositoryRoot(), 'libs', 'evm-contracts', 'src', 'solidity');
 }
 
