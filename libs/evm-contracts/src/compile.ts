@@ -79,10 +79,13 @@ export function repositoryRoot(): string {
  * no copy; compiling happens in development and operator tooling run from a checkout).
  */
 export function soliditySourceDir(): string {
-  // Beside this file when run from source (also in a git worktree whose node_modules, hence solc,
-  // is a link into another checkout); else the checkout that holds solc.
-  const beside = path.join(__dirname, 'solidity');
-  if (fs.existsSync(beside)) return beside;
+  // The checkout this file runs from, from source or from its build (dist/ under the checkout): a
+  // git worktree's node_modules, hence solc, may be a link into another checkout. Else solc's.
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'libs', 'evm-contracts', 'src', 'solidity');
+    if (fs.existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) break;
+  }
   return path.join(repositoryRoot(), 'libs', 'evm-contracts', 'src', 'solidity');
 }
 

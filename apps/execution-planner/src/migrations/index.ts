@@ -9,6 +9,7 @@ import { AddSponsoredSteps1764100000000 } from './1764100000000-add-sponsored-st
 import { AddBitcoinSteps1764800000000 } from './1764800000000-add-bitcoin-steps';
 import { AddStepPriceChecks1764900000000 } from './1764900000000-add-step-price-checks';
 import { StoreStepSpecs1765000000000 } from './1765000000000-store-step-specs';
+import { AddStepSettlements1765100000000 } from './1765100000000-add-step-settlements';
 
 /** Every migration of the `planner` schema, in order. */
 export const PLANNER_MIGRATIONS = [
@@ -21,4 +22,5 @@ export const PLANNER_MIGRATIONS = [
   AddBitcoinSteps1764800000000,
   AddStepPriceChecks1764900000000,
   StoreStepSpecs1765000000000,
+  AddStepSettlements1765100000000,
 ];

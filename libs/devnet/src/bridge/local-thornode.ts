@@ -307,7 +307,7 @@ export class LocalThornode {
     const { terms } = this.options.bitcoin;
     const units = fromThorchainUnits(amount, source.decimals);
     const affiliateUnits = (units * BigInt(affiliateBps)) / 10_000n;
-    const out = satsForRouterDeposit(units - affiliateUnits, terms);
+    let out = satsForRouterDeposit(units - affiliateUnits, terms);
     const gross = satsForRouterDeposit(units - affiliateUnits, { ...terms, feeBps: 0, outboundFeeSats: 0 });
     const affiliate = satsForRouterDeposit(affiliateUnits, { ...terms, outboundFeeSats: 0 });
     // The least deposit whose payout clears Bitcoin's dust threshold (in 1e8 units of the source).
@@ -326,11 +326,9 @@ export class LocalThornode {
       THORCHAIN_BTC_DUST_THRESHOLD
     )
       recommended += toThorchainUnits(1n, source.decimals) || 1n;
-    if (out <= 0n) return thornodeError('not enough asset to pay for fees');
-    if (out < THORCHAIN_BTC_DUST_THRESHOLD)
-      return thornodeError(
-        `amount less than dust threshold: the outbound of ${out} sats is under ${THORCHAIN_BTC_DUST_THRESHOLD}`,
-      );
+    // Under what pays Bitcoin's dust, THORNode still quotes: expected_amount_out says what it would
+    // pay (nothing) and recommended_min_amount_in the least deposit that pays.
+    if (out < THORCHAIN_BTC_DUST_THRESHOLD) out = 0n;
     const destinationAddress = query.get('destination');
     const interval = Number(query.get('streaming_interval') ?? '0');
     const quantity = Number(query.get('streaming_quantity') ?? '0');
@@ -347,7 +345,7 @@ export class LocalThornode {
         asset: BTC_ASSET,
         affiliate: affiliate.toString(),
         outbound: String(terms.outboundFeeSats),
-        liquidity: (gross - out - BigInt(terms.outboundFeeSats)).toString(),
+        liquidity: (out > 0n ? gross - out - BigInt(terms.outboundFeeSats) : 0n).toString(),
         total: (gross - out + affiliate).toString(),
         slippage_bps: 0,
         total_bps: Number(((gross - out + affiliate) * 10_000n) / (gross + affiliate || 1n)),

@@ -100,7 +100,7 @@ export class QuotedSwapDto implements QuotedSwap {
 export class SwapFailureDto {
   @ApiProperty({
     description:
-      "Why it ended: a step's failure code (TX_REQUEST_INVALID, TX_REVERTED, TX_REJECTED, WAIT_TIMEOUT; sponsored steps RELAY_DROPPED, RELAY_FEE_CEILING, RELAY_LOST, FEE_PAYER_UNAVAILABLE), an error catalog code (e.g. SPONSORSHIP_UNAVAILABLE; QUOTE_PRICE_CHANGED when a later leg's price moved beyond the quote's slippage before its step was issued), a build verdict, or the reason an expired swap ended",
+      "Why it ended: a step's failure code (TX_REQUEST_INVALID, TX_REVERTED, TX_REJECTED, WAIT_TIMEOUT; BRIDGE_REFUNDED when THORChain refunded the deposit; sponsored steps RELAY_DROPPED, RELAY_FEE_CEILING, RELAY_LOST, FEE_PAYER_UNAVAILABLE), an error catalog code (e.g. SPONSORSHIP_UNAVAILABLE; QUOTE_PRICE_CHANGED when a later leg's price moved beyond the quote's slippage before its step was issued), a build verdict, or the reason an expired swap ended",
   })
   reason!: string;
   @ApiProperty({
