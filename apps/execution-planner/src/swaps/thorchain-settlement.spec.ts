@@ -1,8 +1,9 @@
 import { Logger } from '@nestjs/common';
+import { id } from 'ethers';
 import type { ThorchainSwapProgress } from '@swapgw/chains/bitcoin-bridge';
 import { ManualClock } from '@swapgw/runtime';
 import { FakeSwapChains, InMemorySwapRepository, plannerConfigOf } from '../../test/support/swap-fakes';
-import { buildRequestFor, NOW_MS, planFor, stepRef } from '../../test/support/swap-fixtures';
+import { buildRequestFor, NOW_MS, planFor, ROUTER, stepRef } from '../../test/support/swap-fixtures';
 import { RepricingSignal } from './repricing-signal';
 import { SwapPlanner } from './swap-planner.service';
 import { BRIDGE_REFUNDED, SwapProgress } from './swap-progress.service';
@@ -122,5 +123,67 @@ describe('ThorchainSettlement', () => {
     progress = new SwapProgress(store, new ManualClock(NOW_MS), plannerConfigOf(), new RepricingSignal());
     const swapId = await depositConfirmed();
     expect(store.swap(swapId).status).toBe('completed');
+  });
+});
+
+describe('SwapPlanner with a thorchain leg', () => {
+  const VAULT = '0x' + 'b2'.repeat(20);
+  const RECIPIENT = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
+
+  it('plans the approve of the router and the router deposit, only the deposit settled by THORChain', async () => {
+    const store = new InMemorySwapRepository();
+    const clock = new ManualClock(NOW_MS);
+    const planner = new SwapPlanner(
+      store,
+      new FakeSwapChains({
+        'devnet-a': { evmChainId: 31337 },
+        'bitcoin-devnet': { family: 'bitcoin', bitcoinNetwork: 'regtest' },
+      }),
+      plannerConfigOf({ THORNODE_URL: 'http://thornode.test' }),
+      clock,
+    );
+    const usdc = planFor('q-thor').tokenIn;
+    const btc = { chain: 'bitcoin-devnet', symbol: 'BTC', address: null, decimals: 8 };
+    const amounts = { amountIn: '900000000', expectedAmountOut: '998000' };
+    const plan = {
+      ...planFor('q-thor'),
+      toChain: 'bitcoin-devnet',
+      tokenOut: btc,
+      ...amounts,
+      providers: ['thorchain'],
+      legs: [
+        {
+          kind: 'bridge' as const,
+          chain: 'devnet-a',
+          provider: 'thorchain',
+          tokenIn: usdc,
+          tokenOut: btc,
+          ...amounts,
+          minAmountOut: '993000',
+          spender: ROUTER,
+          destinationChain: 'bitcoin-devnet',
+          estimatedDurationSeconds: 30,
+          thorchain: {
+            asset: 'BTC.BTC',
+            streamingInterval: 0,
+            streamingQuantity: 0,
+            expiry: Math.floor(NOW_MS / 1000) + 900,
+            inboundAddress: VAULT,
+          },
+        },
+      ],
+    };
+    const { swapId } = await planner.build({ ...buildRequestFor(plan, 'swap-thor'), recipient: RECIPIENT });
+    const steps = store.stepsOf(swapId);
+    expect(steps.map((step) => [step.kind, step.settlement])).toEqual([
+      ['approve', null],
+      ['bridge', 'thorchain'],
+    ]);
+    const deposit = steps[1].spec as { call?: { to: string; data: string } };
+    expect(deposit.call?.to).toBe(ROUTER);
+    // depositWithExpiry(address,address,uint256,string,uint256)
+    expect(deposit.call?.data.slice(0, 10)).toBe(
+      id('depositWithExpiry(address,address,uint256,string,uint256)').slice(0, 10),
+    );
   });
 });
