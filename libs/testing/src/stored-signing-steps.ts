@@ -241,8 +241,11 @@ export class UpgradedStepDatabase {
     return prepareDatabase(this.options);
   }
 
-  revertLast(): Promise<void> {
-    return revertLastMigration(this.options);
+  /** Reverts the migrations after `migration`, newest first, then `migration` itself. */
+  async revertThroughMigration(): Promise<void> {
+    const migrations = this.options.migrations as unknown[];
+    const count = migrations.length - migrations.indexOf(this.migration);
+    for (let reverted = 0; reverted < count; reverted++) await revertLastMigration(this.options);
   }
 
   /** The service's own DataSource (its entities), to read through its repositories. */

@@ -121,7 +121,7 @@ describe('planner migration StoreStepSpecs1765000000000 (swap_steps.spec)', () =
   });
 
   it('puts the columns back as they were when reverted, their constraint with them, and migrates up again', async () => {
-    await database.revertLast();
+    await database.revertThroughMigration();
     expect(await database.stepColumnsOf(STEPS, swapId)).toEqual(
       STORED_STEP_EXAMPLES.map((example) => example.columns),
     );

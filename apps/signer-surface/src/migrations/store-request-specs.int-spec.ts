@@ -105,7 +105,7 @@ describe('signer migration StoreRequestSpecs1765010000000 (signing_requests.spec
   });
 
   it('puts the columns back as they were when reverted, their constraint with them, and migrates up again', async () => {
-    await database.revertLast();
+    await database.revertThroughMigration();
     expect(await database.stepColumnsOf(REQUESTS, swapId)).toEqual(
       STORED_STEP_EXAMPLES.map((example) => example.columns),
     );
