@@ -289,6 +289,10 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
                   usdc: destination.usdc,
                   provider: localProvider(chain.rpcUrl, chain.chainId),
                   vault: thorchainVault,
+                  trading: {
+                    prefix: destination.prefix,
+                    stopped: (prefix) => thornode?.tradingStopped(prefix) ?? false,
+                  },
                   bitcoin: {
                     bridgeChainId: BigInt(bitcoinChain.manifest.bridge.chainId),
                     terms: bitcoinChain.manifest.bridge,

@@ -1729,7 +1729,7 @@ export interface components {
             swapId: string;
         };
         SwapFailureDto: {
-            /** @description What is known: step, chain, kind, message, txHash; for QUOTE_PRICE_CHANGED the route's expectedAmountOut and minAmountOut at the new price, the quoted ones, and heldToken (what the user holds instead, on its chain) */
+            /** @description What is known: step, chain, kind, message, txHash; for QUOTE_PRICE_CHANGED the route's expectedAmountOut and minAmountOut at the new price, the quoted ones, and heldToken (what the user holds instead, on its chain); for BRIDGE_REFUNDED refundTxIds, the refund's transactions as THORChain names them */
             details: {
                 [key: string]: unknown;
             } | null;

@@ -343,6 +343,63 @@ describe('native Bitcoin: BTC out and USDC into Bitcoin through THORChain, the m
     expect(read.body.data).toMatchObject({ status: 'completed' });
   });
 
+  it('USDC on devnet-a → BTC while THORChain halts Bitcoin: THORChain refunds the deposit and the swap fails BRIDGE_REFUNDED, the USDC back in the wallet', async () => {
+    const wallet = await freshEvmWalletWith(90_000_000n);
+    const recipient = bitcoinWalletOf(secp256k1.utils.randomSecretKey());
+    const { swapId, route } = await quoteAndBuild(
+      {
+        fromChain: 'devnet-a',
+        toChain: 'bitcoin-devnet',
+        tokenIn: 'USDC',
+        tokenOut: 'BTC',
+        amount: '90',
+        recipient: recipient.address,
+      },
+      wallet.address,
+      recipient.address,
+    );
+    expect(route.providers).toEqual(['thorchain']);
+    const thornode = (manifest.bitcoin as { bridge: { thornode?: { url: string } } }).bridge.thornode!.url;
+    const setBitcoinHalted = async (halted: boolean) => {
+      const res = await fetch(`${thornode}/devnet/thornode/trading`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ chain: 'BTC', halted }),
+      });
+      expect(res.status).toBe(200);
+    };
+    try {
+      // Halted after the quote, before the deposit: THORChain takes the deposit and refunds it.
+      await handleEveryStep(
+        api,
+        swapId,
+        async (signing) => {
+          if (signing.step.current === 2) await setBitcoinHalted(true);
+          const rawTx = await wallet.connect(providerA).signTransaction(signableTransaction(signing));
+          expect((await submitSigned(api, swapId, rawTx)).status).toBe(200);
+        },
+        { status: 'failed', reason: 'BRIDGE_REFUNDED' },
+      );
+    } finally {
+      await setBitcoinHalted(false);
+    }
+    const read = await api.client.get(`/swap/${swapId}`);
+    expect(read.status).toBe(200);
+    expect(read.body.data).toMatchObject({
+      status: 'failed',
+      failure: {
+        reason: 'BRIDGE_REFUNDED',
+        details: expect.objectContaining({
+          chain: 'devnet-a',
+          refundTxIds: [expect.stringMatching(/^[0-9A-F]{64}$/)],
+        }),
+      },
+    });
+    // The router's refund paid the wallet back in full (the devnet's EVM outbound fee is 0); no BTC went out.
+    expect(await balanceOnA('USDC', wallet.address)).toBe(90_000_000n);
+    expect(await satsOf(recipient.address)).toBe(0n);
+  });
+
   it.each([
     ['Unisat: a Taproot (bcrt1p) wallet', 'p2tr' as const],
     ['Xverse: a nested-SegWit (P2SH-P2WPKH, 2…) wallet', 'p2sh-p2wpkh' as const],

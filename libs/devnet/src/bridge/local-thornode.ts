@@ -645,6 +645,12 @@ export class LocalThornode {
     return { status: 200, body: { chain, ...flags } };
   }
 
+  /** Whether trading on `chain` (a THORChain prefix) is halted or paused now: THORChain refunds such swaps. */
+  tradingStopped(chain: string): boolean {
+    const flags = this.flagsOf(chain.toUpperCase());
+    return flags.halted || flags.global_trading_paused || flags.chain_trading_paused;
+  }
+
   private flagsOf(chain: string): TradingFlags {
     const global = [...this.flags.values()].some((flags) => flags.global_trading_paused);
     const flags = this.flags.get(chain) ?? NORMAL_TRADING;

@@ -42,6 +42,8 @@ export interface ThorchainRouterEndpointOptions {
   vault: Wallet | HDNodeWallet;
   /** The Bitcoin end: its bridge chain id (the transfer's destination) and the terms it pays at. */
   bitcoin: { bridgeChainId: bigint; terms: ThorchainBitcoinTerms };
+  /** THORChain's prefix of this chain (`ETH`) and whether trading on a chain is stopped (the local THORNode's flags). */
+  trading?: { prefix: string; stopped: (chain: string) => boolean };
   logger: RelayerLogger;
 }
 
@@ -52,7 +54,7 @@ const router = new Interface(THORCHAIN_ROUTER_ABI);
  * THORChain's inbound on one EVM chain of the devnet, as its bifrost observes a router: the
  * router's `Deposit(vault, asset, amount, memo)` events crediting the vault, each a swap to BTC when
  * its memo is THORChain's swap memo (`=:BTC.BTC:<bcrt1… address>:<limit in sats>…`) and the asset
- * the chain's USDC. Such a deposit is handed to the Bitcoin end, which pays the memo's destination
+ * the chain's USDC, while trading on the chain and on BTC is not halted (THORChain refunds then). Such a deposit is handed to the Bitcoin end, which pays the memo's destination
  * `satsForRouterDeposit` with THORChain's `OUT:<HASH>` memo; a deposit naming anything else, paying
  * under the memo's limit or under Bitcoin's dust threshold is refunded in full (the devnet's EVM
  * outbound fee is 0) by the vault through the router's `transferOut` with `REFUND:<HASH>`, as
@@ -104,18 +106,22 @@ export class ThorchainRouterEndpoint implements BridgeEndpoint {
     const swap = parseThorchainSwapMemo(memoText);
     const { terms } = this.options.bitcoin;
     const sats = satsForRouterDeposit(amount, terms);
+    const trading = this.options.trading;
+    const halted = trading ? [trading.prefix, 'BTC'].find((chain) => trading.stopped(chain)) : undefined;
     const why =
-      asset !== getAddress(this.options.usdc)
-        ? `the router took ${asset}, not the USDC THORChain swaps here`
-        : !swap || !sameThorchainAsset(swap.asset, 'BTC.BTC')
-          ? 'the memo is no swap to BTC.BTC'
-          : !isBitcoinBridgeRecipient(swap.destination, 'regtest')
-            ? `${swap.destination} is no regtest address`
-            : sats < THORCHAIN_BTC_DUST_THRESHOLD
-              ? `pays ${sats} sats, under Bitcoin's dust threshold`
-              : sats < swap.limit
-                ? `pays ${sats} sats, under the memo's limit ${swap.limit}`
-                : undefined;
+      halted !== undefined
+        ? `trading is halted for ${halted}`
+        : asset !== getAddress(this.options.usdc)
+          ? `the router took ${asset}, not the USDC THORChain swaps here`
+          : !swap || !sameThorchainAsset(swap.asset, 'BTC.BTC')
+            ? 'the memo is no swap to BTC.BTC'
+            : !isBitcoinBridgeRecipient(swap.destination, 'regtest')
+              ? `${swap.destination} is no regtest address`
+              : sats < THORCHAIN_BTC_DUST_THRESHOLD
+                ? `pays ${sats} sats, under Bitcoin's dust threshold`
+                : sats < swap.limit
+                  ? `pays ${sats} sats, under the memo's limit ${swap.limit}`
+                  : undefined;
     if (why === undefined && swap)
       return {
         sourceChain: this.chain,

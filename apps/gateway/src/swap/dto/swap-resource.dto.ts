@@ -108,7 +108,7 @@ export class SwapFailureDto {
     additionalProperties: true,
     nullable: true,
     description:
-      "What is known: step, chain, kind, message, txHash; for QUOTE_PRICE_CHANGED the route's expectedAmountOut and minAmountOut at the new price, the quoted ones, and heldToken (what the user holds instead, on its chain)",
+      "What is known: step, chain, kind, message, txHash; for QUOTE_PRICE_CHANGED the route's expectedAmountOut and minAmountOut at the new price, the quoted ones, and heldToken (what the user holds instead, on its chain); for BRIDGE_REFUNDED refundTxIds, the refund's transactions as THORChain names them",
   })
   details!: Record<string, unknown> | null;
 }
