@@ -82,7 +82,6 @@ export class ThorchainRouterEndpoint implements BridgeEndpoint {
       this.router.queryFilter(this.router.filters.Deposit(vault), this.nextBlock, tip),
       this.router.queryFilter(this.router.filters.TransferOut(vault), this.nextBlock, tip),
     ]);
-    this.nextBlock = tip + 1;
     // The vault's own refunds are the record that a deposit was refunded once (across restarts too).
     for (const out of outs.filter((e): e is EventLog => e instanceof EventLog)) {
       const memo = parseThorchainOutboundMemo(out.args.memo as string);
@@ -93,6 +92,9 @@ export class ThorchainRouterEndpoint implements BridgeEndpoint {
       const transfer = await this.read(event);
       if (transfer) transfers.push(transfer);
     }
+    // Only once every deposit is handed on or refunded: a refund that failed is tried at the next
+    // poll (the refunds read above keep one from being made twice; a payout is made once per hash).
+    this.nextBlock = tip + 1;
     return transfers;
   }
 
