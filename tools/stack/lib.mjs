@@ -447,7 +447,8 @@ export function appEnv(
   } = {},
 ) {
   const env = { ...base };
-  if (app === 'quote-service' && thornodeUrl) env.THORNODE_URL ??= thornodeUrl;
+  if ((app === 'quote-service' || app === 'execution-planner') && thornodeUrl)
+    env.THORNODE_URL ??= thornodeUrl;
   if (app === 'gateway') {
     env.PORT = String(gatewayPort);
     env.HOST = env.HOST || '127.0.0.1';
@@ -655,7 +656,7 @@ function bitcoinAddressesOf(keysJson, addressOf) {
 }
 
 /**
- * The devnet's local THORNode (manifest `bitcoin.bridge.thornode.url`), quote-service's THORNODE_URL
+ * The devnet's local THORNode (manifest `bitcoin.bridge.thornode.url`), quote-service's and execution-planner's THORNODE_URL
  * as production sets THORNode's: BTC deposits go through THORChain. Undefined without one.
  */
 export function devnetThornodeUrlOf(manifestPath) {

@@ -28,7 +28,7 @@
 //      mnemonic's accounts 12-15 on each devnet or replica EVM chain) and SOLANA_FEE_PAYER_KEYS (the
 //      caller's, else the devnet's fee payers 1-2 on solana-devnet, or on solana with the replica)
 //      and BITCOIN_FEE_WALLET_KEYS (the caller's, else the devnet's fee wallets on bitcoin-devnet),
-//      whose addresses are printed; quote-service gets THORNODE_URL (the caller's, else the devnet's
+//      whose addresses are printed; quote-service and execution-planner get THORNODE_URL (the caller's, else the devnet's
 //      local THORNode from the manifest, as production points it at a THORNode)
 // An app that exits on its own afterwards is reported and started again with back-off (1 s doubling
 // to 30 s, back to 1 s once it stayed up a minute: restart-policy.js), each restart printed.
@@ -315,7 +315,10 @@ function printDevnetChains(manifestPath) {
     say('devnet', `Bitcoin test wallets (5 BTC each, m/84'/1'/0'/0/<index>): ${list(bitcoin.accounts)}`);
     say('devnet', `Bitcoin bridge vault ${bitcoin.bridge.vault} (chain id ${bitcoin.bridge.chainId})`);
     if (bitcoin.bridge.thornode)
-      say('devnet', `THORNode at ${bitcoin.bridge.thornode.url} (quote-service's THORNODE_URL)`);
+      say(
+        'devnet',
+        `THORNode at ${bitcoin.bridge.thornode.url} (quote-service's and execution-planner's THORNODE_URL)`,
+      );
   }
   for (const chain of cosmos ?? []) {
     say(

@@ -257,16 +257,18 @@ describe('POST /quote', () => {
     expect(below.status).toBe(200);
     openApi.assertResponse('POST', '/quote', below.status, below.body);
     expect(below.body.data.routes).toEqual([]);
+    // USDC into Bitcoin goes through THORChain on the devnet: THORNode's recommended minimum.
     expect(below.body.data.unavailableRoutes).toEqual([
       {
-        provider: 'devnet-bridge',
+        provider: 'thorchain',
         reason: 'AMOUNT_TOO_LOW',
         details: expect.objectContaining({ token: 'USDC', chain: 'devnet-a', minAmount: expect.any(String) }),
       },
     ]);
-    // The minimum is the bound a wallet can act on: quoted at it, the bridge has a route.
+    // The minimum is the bound a wallet can act on: quoted at it, THORChain has a route.
     const { minAmount } = below.body.data.unavailableRoutes[0].details;
-    expect(Number(minAmount)).toBeGreaterThan(0.9); // 1,000 sats of payout fee at 90,000 USDC per BTC
+    // 10,000 sats of Bitcoin dust plus 1,000 sats of outbound fee at 90,000 USDC per BTC.
+    expect(Number(minAmount)).toBeGreaterThan(9.9);
     const at = await client.post('/quote', {
       fromChain: 'devnet-a',
       toChain: 'bitcoin-devnet',
@@ -276,7 +278,7 @@ describe('POST /quote', () => {
     });
     expect(at.status).toBe(200);
     expect(at.body.data.routes).toHaveLength(1);
-    expect(at.body.data.routes[0]).toMatchObject({ bridgeProvider: 'devnet-bridge', slippageBps: 0 });
+    expect(at.body.data.routes[0]).toMatchObject({ bridgeProvider: 'thorchain' });
     expect(at.body.data.unavailableRoutes).toEqual([]);
   });
 

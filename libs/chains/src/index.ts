@@ -12,6 +12,7 @@ export * from './families/evm/evm-chain-errors';
 export * from './families/evm/evm-revert-replay';
 export { MULTICALL3_ADDRESS } from './families/evm/multicall-reads';
 export { checksumEvmAddress } from './families/evm/evm-address';
+export { THORCHAIN_PROVIDER, thorchainRouterDeposit } from './families/evm/thorchain-calldata';
 export * from './families/solana/solana-rpc-errors';
 export * from './permit-contracts';
 export * from './quote-terms';

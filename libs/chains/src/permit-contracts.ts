@@ -1,4 +1,5 @@
 import { ACROSS_PROVIDER } from './families/evm/across-calldata';
+import { THORCHAIN_PROVIDER } from './families/evm/thorchain-calldata';
 
 /**
  * The contracts of a chain that take a permit instead of an approval (`ChainRegistry.permitContracts`,
@@ -40,6 +41,8 @@ export interface PermitLegView {
  * pool fees (Uniswap V3), its Router02 for a swap with a path.
  */
 export function permitVenueOf(leg: PermitLegView, contracts: PermitContracts): string | undefined {
+  // THORChain's router is called by the wallet itself (depositWithExpiry), never by our router.
+  if (leg.kind === 'bridge' && leg.provider === THORCHAIN_PROVIDER) return undefined;
   if (leg.kind === 'bridge')
     return leg.provider === ACROSS_PROVIDER ? contracts.acrossSpokePool : contracts.bridge;
   if (!leg.path) return undefined;

@@ -7,6 +7,7 @@ import {
   estimateSolanaBridgeDurationSeconds,
   RELAYER_INDEX,
   SPONSOR_RELAYER_INDICES,
+  THORCHAIN_VAULT_INDEX,
   USER_ACCOUNT_INDICES,
 } from './devnet-parameters';
 
@@ -41,10 +42,11 @@ describe('devnetRelayerKeys', () => {
     expect(keys['devnet-a'].map((k) => new Wallet(k).address)[0]).toBe(
       '0xFABB0ac9d68B0B445fB7357272Ff202C5651694a',
     ); // anvil account 12
-    const others: number[] = [0, RELAYER_INDEX, ...USER_ACCOUNT_INDICES];
+    const others: number[] = [0, RELAYER_INDEX, THORCHAIN_VAULT_INDEX, ...USER_ACCOUNT_INDICES];
     for (const index of SPONSOR_RELAYER_INDICES) {
       expect(index).toBeLessThan(ANVIL_ACCOUNTS);
       expect(others).not.toContain(index);
     }
+    expect(THORCHAIN_VAULT_INDEX).toBeLessThan(ANVIL_ACCOUNTS);
   });
 });

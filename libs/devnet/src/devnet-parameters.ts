@@ -1,4 +1,4 @@
-import { parseUnits } from 'ethers';
+import { getAddress, keccak256, parseUnits, toUtf8Bytes } from 'ethers';
 import { devnetWallet } from './accounts';
 
 /** The two chains of the devnet, in the order and with the ids every other part relies on. */
@@ -25,8 +25,21 @@ export const SPONSOR_RELAYER_INDICES = [12, 13, 14, 15] as const;
  * with its own USDC and WETH, so its nonces and balances are shared with no other role.
  */
 export const ACROSS_RELAYER_INDEX = 11;
+/**
+ * The devnet THORChain vault on the EVM chains: THORChain's inbound address there (the router credits
+ * deposits to it) and the signer of its refunds (the router's transferOut), nonces shared with no one.
+ */
+export const THORCHAIN_VAULT_INDEX = 16;
 /** Anvil funds indices 0..ANVIL_ACCOUNTS-1 with 10,000 ETH each; must cover every role above. */
-export const ANVIL_ACCOUNTS = 16;
+export const ANVIL_ACCOUNTS = 17;
+/**
+ * Where the devnet places its THORChain router (ThorchainRouter.sol) on every EVM chain: a fixed
+ * address (the last 20 bytes of keccak256("swapgw devnet THORChain router")), as THORChain's own
+ * routers sit at one address per chain. The local THORNode names it as each chain's `router`.
+ */
+export const DEVNET_THORCHAIN_ROUTER = getAddress(
+  `0x${keccak256(toUtf8Bytes('swapgw devnet THORChain router')).slice(-40)}`,
+);
 
 /**
  * RELAYER_KEYS of signer-surface on the devnet, `{"<chain id>": ["0x<private key>", ...]}`: the

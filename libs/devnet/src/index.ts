@@ -4,7 +4,13 @@ export * from './devnet-error';
 export * from './start-devnet';
 export { DEVNET_MNEMONIC, resolveAnvilBinary, startAnvil } from './anvil';
 export { devnetWallet } from './accounts';
-export { devnetRelayerKeys, SPONSOR_RELAYER_INDICES, TAXED_TOKEN } from './devnet-parameters';
+export {
+  DEVNET_THORCHAIN_ROUTER,
+  devnetRelayerKeys,
+  SPONSOR_RELAYER_INDICES,
+  TAXED_TOKEN,
+  THORCHAIN_VAULT_INDEX,
+} from './devnet-parameters';
 export { pairAddress } from './deploy/deploy-chain';
 export { sellThroughUniswapV2, type UniswapV2Sale } from './pool-trades';
 export { GasHeadroomSigner, withGasHeadroom } from './gas-headroom';
@@ -20,6 +26,7 @@ export {
   THORCHAIN_BTC_DUST_THRESHOLD,
   type LocalThornodeDestination,
 } from './bridge/local-thornode';
+export { satsForRouterDeposit, ThorchainRouterEndpoint } from './bridge/thorchain-router-endpoint';
 export type { VaultTransactionView } from './bridge/solana-bridge-endpoint';
 export * from './solana';
 export * from './replica';

@@ -7,6 +7,11 @@ import { SolanaBridgeEndpoint } from './bridge/solana-bridge-endpoint';
 import { BitcoinBridgeDestination, BitcoinBridgeEndpoint } from './bridge/bitcoin-bridge-endpoint';
 import { bridgePayoutLookup } from './bridge/bridge-payouts';
 import { DEVNET_THORCHAIN_PREFIXES, LocalThornode, LocalThornodeDestination } from './bridge/local-thornode';
+import {
+  routerDepositLookup,
+  routerRefundLookup,
+  ThorchainRouterEndpoint,
+} from './bridge/thorchain-router-endpoint';
 import { thorchainAssetOf } from '@swapgw/chains/bitcoin-bridge';
 import { bitcoinDevnetKey } from './bitcoin/bitcoin-keys';
 import { EsploraClient } from './bitcoin/esplora-client';
@@ -21,6 +26,8 @@ import {
   estimateBridgeDurationSeconds,
   estimateSolanaBridgeDurationSeconds,
   RELAYER_INDEX,
+  DEVNET_THORCHAIN_ROUTER,
+  THORCHAIN_VAULT_INDEX,
   RELAYER_POLL_INTERVAL_MS,
   SOLANA_SLOT_MS,
   USER_ACCOUNT_INDICES,
@@ -99,6 +106,7 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
   const artifacts = loadEvmArtifacts(options.artifactsCacheDir);
   const uniswap = loadUniswapArtifacts();
   const relayer = devnetWallet(mnemonic, RELAYER_INDEX);
+  const thorchainVault = devnetWallet(mnemonic, THORCHAIN_VAULT_INDEX);
 
   const solanaPort =
     options.portSolana ??
@@ -186,14 +194,15 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
     }
 
     // THORChain's API over the bridge's Bitcoin end: each EVM chain's USDC as a THORChain asset.
-    const thorchainDestinations: (LocalThornodeDestination & { chain: string })[] = chains.flatMap(
-      (chain) => {
+    const thorchainDestinations: (LocalThornodeDestination & { chain: string; usdc: string })[] =
+      chains.flatMap((chain) => {
         const prefix = DEVNET_THORCHAIN_PREFIXES[chain.id];
         const usdc = chain.tokens[chain.bridge.token];
         return prefix && usdc
           ? [
               {
                 chain: chain.id,
+                usdc: usdc.address,
                 prefix,
                 asset: thorchainAssetOf(prefix, { symbol: chain.bridge.token, address: usdc.address }),
                 decimals: usdc.decimals,
@@ -203,22 +212,42 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
                   chain.bridge.address,
                   BigInt(bitcoinChain.manifest.bridge.chainId),
                 ),
+                router: {
+                  address: DEVNET_THORCHAIN_ROUTER,
+                  vault: thorchainVault.address,
+                  depositOf: routerDepositLookup(chain.rpcUrl, DEVNET_THORCHAIN_ROUTER),
+                  refundOf: routerRefundLookup(chain.rpcUrl, DEVNET_THORCHAIN_ROUTER, thorchainVault.address),
+                },
               },
             ]
           : [];
-      },
-    );
+      });
     const bitcoinBridgeDurationSeconds = estimateBitcoinBridgeDurationSeconds(
       pollIntervalMs,
       bitcoinBlockMs,
       options.blockTimeSeconds,
     );
+    const bitcoinEndpoint = new BitcoinBridgeEndpoint({
+      chain: bitcoinChain.manifest.id,
+      bridge: bitcoinChain.manifest.bridge,
+      esplora: new EsploraClient(bitcoinChain.manifest.esploraUrl),
+      vaultKey: bitcoinDevnetKey('bridge-vault', 0, mnemonic),
+      destinations: Object.fromEntries([
+        ...chains.map((chain) => [chain.id, { bridgeChainId: BigInt(chain.chainId), recipient: 'evm' }]),
+        [solanaChain.id, { bridgeChainId: BigInt(solanaChain.bridge.chainId), recipient: 'solana' }],
+      ]) as Record<string, BitcoinBridgeDestination>,
+      thorchainAssets: Object.fromEntries(
+        thorchainDestinations.map((d) => [d.asset, { chain: d.chain, decimals: d.decimals }]),
+      ),
+      logger,
+    });
     thornode = new LocalThornode({
       bitcoin: {
         vault: bitcoinChain.manifest.bridge.vault,
         terms: bitcoinChain.manifest.bridge,
         esplora: new EsploraClient(bitcoinChain.manifest.esploraUrl),
         blockMs: bitcoinBlockMs,
+        outboundOf: (hash) => bitcoinEndpoint.thorchainOutboundOf(hash),
       },
       destinations: thorchainDestinations,
       estimatedDurationSeconds: bitcoinBridgeDurationSeconds,
@@ -248,20 +277,32 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
           feeBps: BRIDGE.feeBps,
           logger,
         }),
-        new BitcoinBridgeEndpoint({
-          chain: bitcoinChain.manifest.id,
-          bridge: bitcoinChain.manifest.bridge,
-          esplora: new EsploraClient(bitcoinChain.manifest.esploraUrl),
-          vaultKey: bitcoinDevnetKey('bridge-vault', 0, mnemonic),
-          destinations: Object.fromEntries([
-            ...chains.map((chain) => [chain.id, { bridgeChainId: BigInt(chain.chainId), recipient: 'evm' }]),
-            [solanaChain.id, { bridgeChainId: BigInt(solanaChain.bridge.chainId), recipient: 'solana' }],
-          ]) as Record<string, BitcoinBridgeDestination>,
-          thorchainAssets: Object.fromEntries(
-            thorchainDestinations.map((d) => [d.asset, { chain: d.chain, decimals: d.decimals }]),
-          ),
-          logger,
+        // THORChain's inbound on the EVM chains: the router's deposits, paid out in BTC by the vault.
+        ...chains.flatMap((chain) => {
+          const destination = thorchainDestinations.find((d) => d.chain === chain.id);
+          return destination
+            ? [
+                new ThorchainRouterEndpoint({
+                  chain: chain.id,
+                  chainId: chain.chainId,
+                  router: DEVNET_THORCHAIN_ROUTER,
+                  usdc: destination.usdc,
+                  provider: localProvider(chain.rpcUrl, chain.chainId),
+                  vault: thorchainVault,
+                  trading: {
+                    prefix: destination.prefix,
+                    stopped: (prefix) => thornode?.tradingStopped(prefix) ?? false,
+                  },
+                  bitcoin: {
+                    bridgeChainId: BigInt(bitcoinChain.manifest.bridge.chainId),
+                    terms: bitcoinChain.manifest.bridge,
+                  },
+                  logger,
+                }),
+              ]
+            : [];
         }),
+        bitcoinEndpoint,
       ],
       { pollIntervalMs, logger },
     );

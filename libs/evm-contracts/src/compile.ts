@@ -32,6 +32,8 @@ export interface EvmArtifacts {
   DevnetTaxedToken: SolidityArtifact;
   /** Never deployed: quote-service runs its runtime code in an `eth_call` to measure a token's taxes. */
   TokenTaxProbe: SolidityArtifact;
+  /** Devnet: THORChain_Router's deposit and transferOut surface (depositWithExpiry, Deposit event). */
+  ThorchainRouter: SolidityArtifact;
 }
 
 /** The contracts compiled, each from src/solidity/<name>.sol. */
@@ -44,6 +46,7 @@ const CONTRACT_NAMES = [
   'UniswapV3LiquidityProvider',
   'DevnetTaxedToken',
   'TokenTaxProbe',
+  'ThorchainRouter',
 ] as const;
 
 // cancun runs on every anvil hardfork we may meet (anvil defaults to a later one) and has the
@@ -76,6 +79,13 @@ export function repositoryRoot(): string {
  * no copy; compiling happens in development and operator tooling run from a checkout).
  */
 export function soliditySourceDir(): string {
+  // The checkout this file runs from, from source or from its build (dist/ under the checkout): a
+  // git worktree's node_modules, hence solc, may be a link into another checkout. Else solc's.
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'libs', 'evm-contracts', 'src', 'solidity');
+    if (fs.existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) break;
+  }
   return path.join(repositoryRoot(), 'libs', 'evm-contracts', 'src', 'solidity');
 }
 

@@ -78,7 +78,9 @@ export async function startApp(app: string, options: StartAppOptions = {}): Prom
     LOG_LEVEL: 'log',
     INSTANCE_ID: instanceId,
     ...kafkaUser,
-    ...(app === 'quote-service' ? devnetThornodeEnv(infra.devnetManifest) : {}),
+    ...(app === 'quote-service' || app === 'execution-planner'
+      ? devnetThornodeEnv(infra.devnetManifest)
+      : {}),
     ...options.env,
   };
   const isGateway = app === 'gateway';

@@ -66,8 +66,9 @@ export function testEnv(source: Record<string, string | undefined> = process.env
 }
 
 /**
- * quote-service's THORNODE_URL as production configures it, here the devnet's local THORNode named
- * in the manifest (`bitcoin.bridge.thornode.url`): BTC deposits go through THORChain. Nothing when
+ * quote-service's and execution-planner's THORNODE_URL as production configures it, here the
+ * devnet's local THORNode named in the manifest (`bitcoin.bridge.thornode.url`): BTC in and out goes
+ * through THORChain, and the swap follows THORChain's status. Nothing when
  * the caller set THORNODE_URL (theirs wins) or the manifest has no THORNode.
  */
 export function devnetThornodeEnv(

@@ -1,4 +1,4 @@
-import { IsInt, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import { KafkaServiceEnvironment } from '@swapgw/messaging';
 
 /** Environment of execution-planner, validated at boot (loadConfig). Property names are the variables. */
@@ -47,6 +47,21 @@ export class ExecutionPlannerConfig extends KafkaServiceEnvironment {
   @Min(1000)
   @Max(600_000)
   SWAP_PRICE_CHECK_WAIT_MS: number = 30_000;
+
+  /**
+   * THORNode REST API base URL (/thorchain/tx/status/{hash} is appended), as quote-service's: a
+   * swap's THORChain deposit is done when THORChain's status says its outbound went out (or failed
+   * when it was refunded). Unset = such a deposit is done once it confirms, as before.
+   */
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: 'THORNODE_URL must be an http(s) URL' })
+  THORNODE_URL?: string;
+
+  /** How often THORNode is asked about the THORChain deposits waiting for their outbound. */
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  THORCHAIN_STATUS_POLL_MS: number = 1000;
 
   @IsInt()
   @Min(1)

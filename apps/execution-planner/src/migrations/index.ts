@@ -10,6 +10,7 @@ import { AddBitcoinSteps1764800000000 } from './1764800000000-add-bitcoin-steps'
 import { AddStepPriceChecks1764900000000 } from './1764900000000-add-step-price-checks';
 import { StoreStepSpecs1765000000000 } from './1765000000000-store-step-specs';
 import { AddCosmosSteps1765100000000 } from './1765100000000-add-cosmos-steps';
+import { AddStepSettlements1765200000000 } from './1765200000000-add-step-settlements';
 
 /** Every migration of the `planner` schema, in order. */
 export const PLANNER_MIGRATIONS = [
@@ -23,4 +24,5 @@ export const PLANNER_MIGRATIONS = [
   AddStepPriceChecks1764900000000,
   StoreStepSpecs1765000000000,
   AddCosmosSteps1765100000000,
+  AddStepSettlements1765200000000,
 ];

@@ -10,6 +10,7 @@ import {
   SwapFailedEvent,
   signingStepOf,
 } from '@swapgw/contracts';
+import { THORCHAIN_PROVIDER } from '@swapgw/chains';
 import type { EventClaim, OutboxMessage } from '@swapgw/messaging';
 import { Clock } from '@swapgw/runtime';
 import { SWAP_CHAINS, SwapChains } from '../chains/swap-chains';
@@ -22,7 +23,7 @@ import { priceCheckOf } from '../planning/step-price-checks';
 import { walletsOf } from '../planning/swap-wallets';
 import { SwapEntity } from './swap.entity';
 import { isSameSwapRequest, swapRequestFingerprint } from './swap-request-fingerprint';
-import { SwapStepEntity } from './swap-step.entity';
+import { StepSettlement, SwapStepEntity } from './swap-step.entity';
 import { prepareCommandOf, stepIdOf, swapEvent } from './swap-messages';
 import { DuplicateSwapError, SwapRepository, SwapTransaction } from './swap.repository';
 
@@ -211,6 +212,7 @@ export class SwapPlanner {
         signer: step.signer,
         spec: signingStepOf(step),
         priceCheck: priceCheckOf(plan, steps, step),
+        settlement: settlementOf(plan.legs[step.legIndex], step.kind),
         status: step.index === 1 ? 'building' : 'pending',
         signingRequestId: null,
         payloadExpiresAtMs: null,
@@ -402,4 +404,12 @@ function replayed(existing: SwapEntity, request: SwapBuildRequest): SwapBuildRes
     });
   }
   return { swapId: existing.id, status: existing.status, stepCount: existing.stepCount, created: false };
+}
+
+/**
+ * The deposit of a `thorchain` leg is settled by THORChain: done when its tx/status says the
+ * outbound went out, not when the deposit confirms (the approve before it is an ordinary step).
+ */
+function settlementOf(leg: { provider: string } | undefined, kind: string): StepSettlement | null {
+  return leg?.provider === THORCHAIN_PROVIDER && kind !== 'approve' ? 'thorchain' : null;
 }

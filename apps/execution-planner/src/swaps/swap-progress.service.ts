@@ -30,6 +30,7 @@ import {
   SwapStepSubmittedEvent,
   Topics,
 } from '@swapgw/contracts';
+import type { ThorchainSwapProgress } from '@swapgw/chains/bitcoin-bridge';
 import { Clock } from '@swapgw/runtime';
 import { ExecutionPlannerConfig } from '../config/execution-planner.config';
 import { RepricingSignal } from './repricing-signal';
@@ -62,6 +63,12 @@ function priceChangeOf(step: SwapStepEntity, result: RepriceRouteLegResult): Rec
     heldToken: { chain: held.chain, address: held.address, symbol: held.symbol, decimals: held.decimals },
   };
 }
+
+/**
+ * Reason of a failed swap whose bridge refunded its deposit (THORChain's tx/status: every planned
+ * outbound a refund): the funds went back to the sender on the source chain, less the bridge's fee.
+ */
+export const BRIDGE_REFUNDED = 'BRIDGE_REFUNDED';
 
 /** Reason of an expired swap: its encoded calls' deadline passed. */
 export const SWAP_DEADLINE_PASSED = 'SWAP_DEADLINE_PASSED';
@@ -182,9 +189,66 @@ export class SwapProgress {
       'signing.step-confirmed',
     );
     if (!locked) return;
-    locked.step.status = 'confirmed';
     locked.step.txHash = event.txHash;
+    if (locked.step.settlement !== null && this.config.THORNODE_URL !== undefined) {
+      // Confirmed on its chain; done when THORChain says its outbound went out (ThorchainSettlement).
+      const { swap, step } = locked;
+      step.status = 'settling';
+      swap.status = 'confirming';
+      await this.save(tx, swap, this.clock.nowMs(), step);
+      return;
+    }
+    locked.step.status = 'confirmed';
     await this.advance(tx, locked, event.txHash);
+  }
+
+  /**
+   * THORChain's status of a `settling` deposit (its tx/status read into a phase): `completed`, its
+   * outbound signed, ends the step as confirmed and moves the swap on (completed when it was the last
+   * step); `refunded` fails the step and the swap with BRIDGE_REFUNDED, the refund's transactions in
+   * the details; any other phase leaves it waiting. Ignored unless the step is still settling.
+   */
+  async settled(
+    stepId: string,
+    progress: ThorchainSwapProgress,
+  ): Promise<'completed' | 'refunded' | 'waiting' | 'ignored'> {
+    return this.swaps.transaction(async (tx) => {
+      const step = await tx.getStep(stepId);
+      const locked = await this.lockCurrent(
+        tx,
+        { swapId: step.swapId, stepId, stepIndex: step.stepIndex },
+        ['settling'],
+        'thorchain status',
+      );
+      if (!locked) return 'ignored';
+      if (progress.phase === 'completed') {
+        locked.step.status = 'confirmed';
+        await this.advance(tx, locked, locked.step.txHash ?? undefined);
+        return 'completed';
+      }
+      if (progress.phase !== 'refunded') return 'waiting';
+      const { swap } = locked;
+      const current = locked.step;
+      current.status = 'failed';
+      current.failureReason = 'THORChain refunded the deposit';
+      await this.terminate(
+        tx,
+        swap,
+        current,
+        'failed',
+        BRIDGE_REFUNDED,
+        {
+          step: positionOf(swap),
+          chain: current.chain,
+          kind: current.kind,
+          message: 'THORChain refunded the deposit (its tx/status planned a refund as the only outbound)',
+          ...(current.txHash ? { txHash: current.txHash } : {}),
+          refundTxIds: progress.outTxIds,
+        },
+        this.clock.nowMs(),
+      );
+      return 'refunded';
+    });
   }
 
   async stepSkipped(event: SigningStepSkippedEvent, tx: SwapTransaction): Promise<void> {

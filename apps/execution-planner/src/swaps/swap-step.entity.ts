@@ -5,7 +5,9 @@ import type { SwapEntity } from './swap.entity';
 
 /**
  * building → ready → submitted → confirmed | failed | expired | skipped; `pending` before its turn;
- * `repricing` before `building` for a step with a price check, until quote-service answers.
+ * `repricing` before `building` for a step with a price check, until quote-service answers;
+ * `settling` between submitted and confirmed (or failed) for a deposit a protocol settles
+ * (`settlement`), until the protocol's status says its outbound went out (or was refunded).
  */
 export const SWAP_STEP_STATUSES = [
   'pending',
@@ -17,7 +19,11 @@ export const SWAP_STEP_STATUSES = [
   'failed',
   'expired',
   'skipped',
+  'settling',
 ] as const;
+/** Who settles a step's deposit once it confirms: THORChain (its tx/status), for a `thorchain` leg. */
+export type StepSettlement = 'thorchain';
+
 export type SwapStepStatus = (typeof SWAP_STEP_STATUSES)[number];
 
 /** One signing step of a swap: the exact call the user's transaction makes. */
@@ -67,6 +73,10 @@ export class SwapStepEntity {
 
   @Column({ type: 'text' })
   status!: SwapStepStatus;
+
+  /** The protocol whose status ends the step (`settling` once confirmed); null: its confirmation does. */
+  @Column({ type: 'text', nullable: true })
+  settlement!: StepSettlement | null;
 
   /** signer-surface's id of the newest payload issued for this step. */
   @Column({ name: 'signing_request_id', type: 'text', nullable: true })

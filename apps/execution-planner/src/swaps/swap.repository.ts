@@ -61,6 +61,8 @@ export abstract class SwapRepository {
   abstract dueForExpiry(statuses: readonly SwapStatus[], nowMs: number, limit: number): Promise<string[]>;
   /** Up to `limit` steps waiting for their price check (`repricing`), longest waiting first. */
   abstract awaitingPriceCheck(limit: number): Promise<SwapStepEntity[]>;
+  /** Up to `limit` deposits waiting for their protocol's settlement (`settling`), longest waiting first. */
+  abstract awaitingSettlement(limit: number): Promise<SwapStepEntity[]>;
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -114,6 +116,12 @@ export class TypeOrmSwapRepository extends SwapRepository {
       [statuses, nowMs],
     )) as Array<{ id: string }>;
     return due.map((row) => row.id);
+  }
+
+  awaitingSettlement(limit: number): Promise<SwapStepEntity[]> {
+    return this.dataSource
+      .getRepository(SwapStepEntity)
+      .find({ where: { status: 'settling' }, order: { updatedAtMs: 'ASC' }, take: limit });
   }
 
   awaitingPriceCheck(limit: number): Promise<SwapStepEntity[]> {

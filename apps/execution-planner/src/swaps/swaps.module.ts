@@ -9,11 +9,13 @@ import { RepricingSignal } from './repricing-signal';
 import { SwapProgress } from './swap-progress.service';
 import { SwapRequestsController } from './swap-requests.controller';
 import { SwapRepository, TypeOrmSwapRepository } from './swap.repository';
+import { ThorchainSettlement, ThorchainStatusReader, ThornodeStatusReader } from './thorchain-settlement';
 
 /**
  * Swaps from build to completion: build commands and requests, signer-surface's events, the
- * sweeper of abandoned swaps and the price checks of later legs (quote-service, request-reply),
- * over the planner's tables (SwapRepository) and the chains (SWAP_CHAINS).
+ * sweeper of abandoned swaps, the price checks of later legs (quote-service, request-reply) and
+ * THORChain's settlement of its deposits (THORNode's tx/status), over the planner's tables
+ * (SwapRepository) and the chains (SWAP_CHAINS).
  */
 @Module({
   imports: [ChainsModule],
@@ -27,6 +29,8 @@ import { SwapRepository, TypeOrmSwapRepository } from './swap.repository';
     SwapExpirySweeper,
     { provide: LegRepricer, useClass: KafkaLegRepricer },
     SwapPriceChecker,
+    { provide: ThorchainStatusReader, useClass: ThornodeStatusReader },
+    ThorchainSettlement,
   ],
 })
 export class SwapsModule {}

@@ -58,6 +58,14 @@ export class InMemorySwapRepository extends SwapRepository {
       .map((step) => copyOf(step));
   }
 
+  async awaitingSettlement(limit: number): Promise<SwapStepEntity[]> {
+    return [...this.steps.values()]
+      .filter((step) => step.status === 'settling')
+      .sort((a, b) => a.updatedAtMs - b.updatedAtMs)
+      .slice(0, limit)
+      .map((step) => copyOf(step));
+  }
+
   /** The swap as stored (a copy), which must exist. */
   swap(id: string): SwapEntity {
     const swap = this.swaps.get(id);

@@ -1,7 +1,7 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import * as btc from '@scure/btc-signer';
 import { Keypair, PublicKey, VersionedTransaction } from '@solana/web3.js';
-import { HDNodeWallet, parseUnits, Wallet } from 'ethers';
+import { getAddress, HDNodeWallet, Interface, parseUnits, TransactionRequest, Wallet } from 'ethers';
 import { BITCOIN_NETWORKS, parseThorchainSwapMemo } from '@swapgw/chains/bitcoin-bridge';
 import { bitcoinDevnetKey, EsploraClient, solanaConnection, solanaTestWallet } from '@swapgw/devnet';
 import {
@@ -23,9 +23,10 @@ import {
   buildSwapId,
   expectedOutBaseUnits,
   firstPayment,
+  handleEveryStep,
   nextSigning as nextSigningOf,
   quoteFirstRoute,
-  signTypedDataUntilCompleted,
+  signableTransaction,
   submitSigned,
 } from '../support/swap-steps';
 
@@ -33,9 +34,10 @@ import {
 // wallet adds an input that pays the whole miner fee, so the wallet's BTC drops by exactly the
 // amount swapped; THORChain (the devnet's local THORNode over the bridge's vault) swaps it for USDC
 // on devnet-a: a payment to its inbound address with THORChain's swap memo as OP_RETURN. BTC to
-// Solana, which THORChain does not serve, stays on the devnet bridge. The other way (the devnet
-// bridge's, for now), a wallet with USDC and no ETH signs typed data only and BTC arrives at its
-// bcrt1 address.
+// Solana, which THORChain does not serve, stays on the devnet bridge. The other way, USDC on devnet-a
+// goes through THORChain's router too: a wallet with USDC and no ETH sends the two transactions
+// THORChain documents (approve the router, depositWithExpiry to the vault with the swap memo), the
+// service covering their gas, and BTC arrives at its bcrt1 (or 2…) address.
 const devnet = new DevnetEvm();
 const manifest = devnet.manifest as typeof devnet.manifest & {
   bitcoin: { esploraUrl: string; bridge: { vault: string; outboundFeeSats: number } };
@@ -45,6 +47,10 @@ const tokenOnA = (symbol: string, runner?: HDNodeWallet) => devnet.token('devnet
 const balanceOnA = (symbol: string, holder: string) => devnet.balanceOf('devnet-a', symbol, holder);
 const esplora = new EsploraClient(manifest.bitcoin.esploraUrl);
 const REGTEST = BITCOIN_NETWORKS.regtest;
+const ERC20 = new Interface(['function approve(address spender, uint256 amount) returns (bool)']);
+const THORCHAIN_ROUTER = new Interface([
+  'function depositWithExpiry(address vault, address asset, uint256 amount, string memo, uint256 expiration) payable',
+]);
 
 /** Funders (e2e files run one at a time): EVM account 7, Bitcoin test wallet 7, Solana test wallet 7. */
 const evmFunder = () => devnet.account(7).connect(providerA);
@@ -53,7 +59,7 @@ const solanaFunder = () => solanaTestWallet(7);
 const solana = solanaConnection(manifest.solana.rpcUrl);
 const mint = new PublicKey(manifest.solana.tokens.USDC.mint);
 
-describe('native Bitcoin: BTC out through THORChain, into Bitcoin through the devnet bridge, the miner fee paid by the service', () => {
+describe('native Bitcoin: BTC out and USDC into Bitcoin through THORChain, the miner fee paid by the service', () => {
   let api: E2eApi;
 
   beforeAll(async () => {
@@ -102,6 +108,66 @@ describe('native Bitcoin: BTC out through THORChain, into Bitcoin through the de
       waitForTxRequestMs: 20_000,
     });
     return { swapId, route };
+  }
+
+  /** THORNode's inbound_addresses entry of devnet-a (THORChain's `ETH` on the devnet): its vault and router. */
+  async function thorchainEntryOfA(): Promise<{ address: string; router: string }> {
+    const url = (manifest.bitcoin as { bridge: { thornode?: { url: string } } }).bridge.thornode!.url;
+    const entries = (await (await fetch(`${url}/thorchain/inbound_addresses`)).json()) as {
+      chain: string;
+      address: string;
+      router: string;
+    }[];
+    return entries.find((entry) => entry.chain === 'ETH')!;
+  }
+
+  /**
+   * USDC into Bitcoin through THORChain: the wallet (no ETH) signs the two transactions the swap
+   * offers, the service sending each one's gas first: the approve of THORChain's router and the
+   * router's depositWithExpiry crediting the vault with THORChain's memo, whose arguments are checked
+   * against THORNode's inbound_addresses, the recipient and the route's minimum (the memo's limit).
+   */
+  async function depositThroughThorchainRouter(
+    swapId: string,
+    wallet: Wallet,
+    recipient: string,
+    route: { minAmountOut: string },
+  ): Promise<void> {
+    const entry = await thorchainEntryOfA();
+    const signed: TransactionRequest[] = [];
+    await handleEveryStep(api, swapId, async (signing) => {
+      expect(signing.executionHints).toMatchObject({
+        gasPaidBy: 'service',
+        gasCoveredWei: expect.any(String),
+      });
+      const transaction = signableTransaction(signing);
+      signed.push(transaction);
+      const submitted = await submitSigned(
+        api,
+        swapId,
+        await wallet.connect(providerA).signTransaction(transaction),
+      );
+      expect(submitted.status).toBe(200);
+    });
+    expect(signed).toHaveLength(2);
+    const [approve, deposit] = signed;
+    const usdc = await tokenOnA('USDC').getAddress();
+    expect(getAddress(String(approve.to))).toBe(usdc);
+    const [spender] = ERC20.decodeFunctionData('approve', String(approve.data));
+    expect(getAddress(spender as string)).toBe(getAddress(entry.router));
+    expect(getAddress(String(deposit.to))).toBe(getAddress(entry.router));
+    const [vault, asset, amount, memo] = THORCHAIN_ROUTER.decodeFunctionData(
+      'depositWithExpiry',
+      String(deposit.data),
+    );
+    expect(getAddress(vault as string)).toBe(getAddress(entry.address));
+    expect(asset).toBe(usdc);
+    expect(amount).toBeGreaterThan(0n);
+    expect(parseThorchainSwapMemo(memo as string)).toMatchObject({
+      asset: 'BTC.BTC',
+      destination: recipient,
+      limit: parseUnits(route.minAmountOut, 8),
+    });
   }
 
   it('BTC → USDC on devnet-a: one PSBT signed by the wallet, its miner fee paid by the service; BTC drops by exactly the amount, the recipient gets the quote', async () => {
@@ -251,7 +317,7 @@ describe('native Bitcoin: BTC out through THORChain, into Bitcoin through the de
     expect(accepted.body.data.status).toBe('submitted');
   });
 
-  it('USDC on devnet-a → BTC: a wallet with no ETH signs typed data only; the bcrt1 recipient gets exactly the quote', async () => {
+  it('USDC on devnet-a → BTC through THORChain’s router: a wallet with no ETH sends approve and depositWithExpiry, gas covered; the bcrt1 recipient gets exactly the quote', async () => {
     const wallet = await freshEvmWalletWith(900_000_000n);
     const recipient = bitcoinWalletOf(secp256k1.utils.randomSecretKey());
 
@@ -267,11 +333,71 @@ describe('native Bitcoin: BTC out through THORChain, into Bitcoin through the de
       wallet.address,
       recipient.address,
     );
-    await signTypedDataUntilCompleted(api, swapId, wallet);
-    expect(await providerA.getBalance(wallet.address)).toBe(0n);
+    expect(route.providers).toEqual(['thorchain']);
+    await depositThroughThorchainRouter(swapId, wallet, recipient.address, route);
     expect(await balanceOnA('USDC', wallet.address)).toBe(0n);
-    const sats = await firstPayment(() => satsOf(recipient.address), 'the BTC the bridge pays for the USDC');
-    expect(sats).toBe(expectedOutBaseUnits(route));
+    // The swap completed when THORNode's tx/status said the outbound was signed, not when the deposit
+    // confirmed: the BTC is already on its way to the recipient (in the mempool or a block), no wait.
+    expect(await satsOf(recipient.address)).toBe(expectedOutBaseUnits(route));
+    const read = await api.client.get(`/swap/${swapId}`);
+    expect(read.body.data).toMatchObject({ status: 'completed' });
+  });
+
+  it('USDC on devnet-a → BTC while THORChain halts Bitcoin: THORChain refunds the deposit and the swap fails BRIDGE_REFUNDED, the USDC back in the wallet', async () => {
+    const wallet = await freshEvmWalletWith(90_000_000n);
+    const recipient = bitcoinWalletOf(secp256k1.utils.randomSecretKey());
+    const { swapId, route } = await quoteAndBuild(
+      {
+        fromChain: 'devnet-a',
+        toChain: 'bitcoin-devnet',
+        tokenIn: 'USDC',
+        tokenOut: 'BTC',
+        amount: '90',
+        recipient: recipient.address,
+      },
+      wallet.address,
+      recipient.address,
+    );
+    expect(route.providers).toEqual(['thorchain']);
+    const thornode = (manifest.bitcoin as { bridge: { thornode?: { url: string } } }).bridge.thornode!.url;
+    const setBitcoinHalted = async (halted: boolean) => {
+      const res = await fetch(`${thornode}/devnet/thornode/trading`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ chain: 'BTC', halted }),
+      });
+      expect(res.status).toBe(200);
+    };
+    try {
+      // Halted after the quote, before the deposit: THORChain takes the deposit and refunds it.
+      await handleEveryStep(
+        api,
+        swapId,
+        async (signing) => {
+          if (signing.step.current === 2) await setBitcoinHalted(true);
+          const rawTx = await wallet.connect(providerA).signTransaction(signableTransaction(signing));
+          expect((await submitSigned(api, swapId, rawTx)).status).toBe(200);
+        },
+        { status: 'failed', reason: 'BRIDGE_REFUNDED' },
+      );
+    } finally {
+      await setBitcoinHalted(false);
+    }
+    const read = await api.client.get(`/swap/${swapId}`);
+    expect(read.status).toBe(200);
+    expect(read.body.data).toMatchObject({
+      status: 'failed',
+      failure: {
+        reason: 'BRIDGE_REFUNDED',
+        details: expect.objectContaining({
+          chain: 'devnet-a',
+          refundTxIds: [expect.stringMatching(/^[0-9A-F]{64}$/)],
+        }),
+      },
+    });
+    // The router's refund paid the wallet back in full (the devnet's EVM outbound fee is 0); no BTC went out.
+    expect(await balanceOnA('USDC', wallet.address)).toBe(90_000_000n);
+    expect(await satsOf(recipient.address)).toBe(0n);
   });
 
   it.each([
@@ -382,8 +508,9 @@ describe('native Bitcoin: BTC out through THORChain, into Bitcoin through the de
       wallet.address,
       recipient.address,
     );
-    await signTypedDataUntilCompleted(api, swapId, wallet);
-    const sats = await firstPayment(() => satsOf(recipient.address), 'the BTC the bridge pays for the USDC');
+    expect(route.providers).toEqual(['thorchain']);
+    await depositThroughThorchainRouter(swapId, wallet, recipient.address, route);
+    const sats = await firstPayment(() => satsOf(recipient.address), 'the BTC THORChain pays for the USDC');
     expect(sats).toBe(expectedOutBaseUnits(route));
   });
 

@@ -1,11 +1,7 @@
 import { ChainRegistry } from '@swapgw/chains';
 import { acrossBetween } from '../providers/across.provider';
 import { osmosisTrades } from '../providers/cosmos/osmosis-venue';
-import {
-  bitcoinDepositIsThorchains,
-  devnetBridgeBetween,
-  devnetBridgeEnd,
-} from '../providers/devnet-bridge-ends';
+import { devnetThorchainServes, devnetBridgeBetween, devnetBridgeEnd } from '../providers/devnet-bridge-ends';
 import { thorchainPrefixOf } from '../providers/thorchain/thorchain-chains';
 import { uniswapV2Deployment } from '../providers/uniswap-v2-deployments';
 import { ProviderNames } from '../providers/provider-names';
@@ -39,9 +35,10 @@ export interface SupportPolicyOptions {
  *  - jupiter on one Solana chain (JUPITER_CHAIN) when JUPITER_API_URL is configured;
  *  - osmosis on Osmosis, and from a Cosmos chain with an IBC channel to it (swap on arrival);
  *  - skip-go on and between Cosmos chains when SKIP_GO_API_URL is configured (Skip's answer decides per pair);
- *  - thorchain from a Bitcoin chain to a chain THORChain names when THORNODE_URL is configured (for
- *    each token: THORChain's pools decide at quote); on the devnet it takes over from devnet-bridge
- *    the BTC deposits its local THORNode serves (bitcoinDepositIsThorchains).
+ *  - thorchain from a Bitcoin chain to a chain THORChain names, and from an EVM chain it names into
+ *    Bitcoin, when THORNODE_URL is configured (for each token: THORChain's pools decide at quote); on
+ *    the devnet it takes over from devnet-bridge what its local THORNode serves, BTC to USDC and
+ *    USDC to BTC (devnetThorchainServes).
  * A real-network token is therefore listed but unsupported until an RPC or an aggregator is configured.
  */
 export class SupportPolicy {
@@ -85,9 +82,8 @@ export class SupportPolicy {
     const thorchainPrefixes = this.options.thorchainPrefixes;
     if (
       thorchainPrefixes &&
-      from.family === 'bitcoin' &&
-      to.family !== 'bitcoin' &&
-      thorchainPrefixOf(to, thorchainPrefixes) !== undefined
+      ((from.family === 'bitcoin' && to.family !== 'bitcoin' && thorchainPrefixOf(to, thorchainPrefixes)) ||
+        (from.family === 'evm' && to.family === 'bitcoin' && thorchainPrefixOf(from, thorchainPrefixes)))
     )
       providers.push(ProviderNames.thorchain);
     return providers;
@@ -107,7 +103,7 @@ export class SupportPolicy {
         (p !== ProviderNames.devnetBridge ||
           (this.bridgeCarries(fromChain, tokenIn) &&
             this.bridgeCarries(toChain, tokenOut) &&
-            !bitcoinDepositIsThorchains(this.registry, fromChain, toChain, tokenOut))) &&
+            !devnetThorchainServes(this.registry, fromChain, toChain, tokenIn, tokenOut))) &&
         // A coin sent to Osmosis as itself is a transfer, not a swap.
         (p !== ProviderNames.osmosis || tokenIn !== tokenOut),
     );

@@ -135,3 +135,36 @@ export function bitcoinDepositIsThorchains(
   const to = devnetBridgeEnd(registry, toChain);
   return to !== undefined && to.token.symbol.toUpperCase() === tokenOutSymbol.toUpperCase();
 }
+
+/**
+ * Whether a transfer of `tokenIn` from an EVM chain into Bitcoin is THORChain's, not the devnet
+ * bridge's: the devnet's local THORNode names the source chain (its router takes the chain's bridged
+ * USDC for BTC) and `tokenIn` is that USDC. Production code then pays into Bitcoin only through
+ * THORChain's router, as on real networks; the devnet bridge keeps a token swapped before it (WETH)
+ * and Solana's USDC.
+ */
+export function bitcoinPayoutIsThorchains(
+  registry: ChainRegistry,
+  fromChain: string,
+  toChain: string,
+  tokenInSymbol: string,
+): boolean {
+  const bitcoin = registry.devnetBitcoin(toChain);
+  if (!bitcoin?.bridge?.thornode?.chains[fromChain]) return false;
+  const from = devnetBridgeEnd(registry, fromChain);
+  return from?.family === 'evm' && from.token.symbol.toUpperCase() === tokenInSymbol.toUpperCase();
+}
+
+/** Whether the devnet's local THORNode, not the devnet bridge, carries this pair (either direction). */
+export function devnetThorchainServes(
+  registry: ChainRegistry,
+  fromChain: string,
+  toChain: string,
+  tokenInSymbol: string,
+  tokenOutSymbol: string,
+): boolean {
+  return (
+    bitcoinDepositIsThorchains(registry, fromChain, toChain, tokenOutSymbol) ||
+    bitcoinPayoutIsThorchains(registry, fromChain, toChain, tokenInSymbol)
+  );
+}

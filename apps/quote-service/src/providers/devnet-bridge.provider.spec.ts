@@ -388,7 +388,9 @@ describe('DevnetBridgeProvider with the Bitcoin end', () => {
     expect(provider.applies(on(at(btc, evmUsdc, 1_000_000n)))).toBe(false);
     expect(provider.applies(on(at(btc, evmWeth, 1_000_000n)))).toBe(true);
     expect(provider.applies(on(at(btc, solUsdc, 1_000_000n)))).toBe(true);
-    expect(provider.applies(on(at(evmUsdc, btc, 900_000_000n)))).toBe(true);
+    // USDC into Bitcoin goes through THORChain's router; WETH (swapped before the bridge) stays.
+    expect(provider.applies(on(at(evmUsdc, btc, 900_000_000n)))).toBe(false);
+    expect(provider.applies(on(at(evmWeth, btc, 10n ** 18n)))).toBe(true);
 
     const policy = new SupportPolicy(withThornode, {
       lifiEnabled: false,
@@ -400,7 +402,11 @@ describe('DevnetBridgeProvider with the Bitcoin end', () => {
       'thorchain',
     ]);
     expect(policy.pairProviders('bitcoin-devnet', 'solana-devnet', 'BTC', 'USDC')).toEqual(['devnet-bridge']);
-    expect(policy.pairProviders('devnet-a', 'bitcoin-devnet', 'USDC', 'BTC')).toEqual(['devnet-bridge']);
+    expect(policy.pairProviders('devnet-a', 'bitcoin-devnet', 'USDC', 'BTC')).toEqual(['thorchain']);
+    expect(policy.pairProviders('devnet-a', 'bitcoin-devnet', 'WETH', 'BTC')).toEqual([
+      'devnet-bridge',
+      'thorchain',
+    ]);
     // Without THORNODE_URL the catalog does not list THORChain.
     expect(
       new SupportPolicy(withThornode, { lifiEnabled: false }).pairProviders(

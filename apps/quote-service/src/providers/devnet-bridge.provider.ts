@@ -4,7 +4,7 @@ import type { RouteLeg } from '@swapgw/contracts';
 import { afterFeeBps } from '../quote/amounts';
 import { ProviderNames } from './provider-names';
 import {
-  bitcoinDepositIsThorchains,
+  devnetThorchainServes,
   bridgeDurationSeconds,
   devnetBridgeBetween,
   DevnetBridgeEnd,
@@ -37,14 +37,15 @@ export class DevnetBridgeProvider implements QuoteProvider {
     private readonly thresholds: RouteWarningThresholds,
   ) {}
 
-  /** Between two chains it links, except a BTC deposit the devnet's THORNode serves (THORChain's). */
+  /** Between two chains it links, except what the devnet's THORNode serves (THORChain's BTC in and out). */
   applies(context: QuoteContext): boolean {
     return (
       devnetBridgeBetween(this.registry, context.fromChain.id, context.toChain.id) !== undefined &&
-      !bitcoinDepositIsThorchains(
+      !devnetThorchainServes(
         this.registry,
         context.fromChain.id,
         context.toChain.id,
+        context.tokenIn.symbol,
         context.tokenOut.symbol,
       )
     );

@@ -13,6 +13,7 @@ import {
   parseThorchainSwapMemo,
   satsForUsdc,
   thorchainAssetMatches,
+  thorchainOutboundMemo,
   thorchainRefundMemo,
   fromThorchainUnits,
   usdcForSats,
@@ -72,6 +73,8 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
   private nextHeight = 0;
   private readonly releasedKeys = new Set<string>();
   private readonly refunded = new Set<string>();
+  /** THORChain outbounds the vault sent (`OUT:<HASH>`): inbound hash → the payout's txid. */
+  private readonly thorchainOutbounds = new Map<string, string>();
   private unreported: BridgeTransfer[] = [];
   private scanning: Promise<void> = Promise.resolve();
 
@@ -93,7 +96,9 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
     await this.scan();
     await this.readMempoolPayouts();
     const key = releaseKey(transfer.sourceBridgeChainId, transfer.nonce);
-    if (this.releasedKeys.has(key)) return { status: 'already-released' };
+    const inbound = transfer.thorchainInbound;
+    if (inbound !== undefined ? this.thorchainOutbounds.has(inbound) : this.releasedKeys.has(key))
+      return { status: 'already-released' };
     const recipient = transfer.recipient;
     if (!isBitcoinBridgeRecipient(recipient, 'regtest'))
       throw new Error(`recipient ${recipient} is not a P2WPKH, P2TR or P2SH regtest address`);
@@ -101,11 +106,22 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
     const txid = await this.payFromVault(
       recipient,
       sats,
-      bitcoinBridgeReleaseMemo(transfer.sourceBridgeChainId, transfer.nonce),
+      inbound !== undefined
+        ? thorchainOutboundMemo(inbound)
+        : bitcoinBridgeReleaseMemo(transfer.sourceBridgeChainId, transfer.nonce),
     );
     // Accepted into the mempool, it will be mined (the vault never replaces its payouts).
-    this.releasedKeys.add(key);
+    if (inbound !== undefined) this.thorchainOutbounds.set(inbound, txid);
+    else this.releasedKeys.add(key);
     return { status: 'released', txHash: txid };
+  }
+
+  /**
+   * The vault's THORChain outbound for inbound `hash` (`OUT:<HASH>`, THORNode's key), as far as the
+   * endpoint has read the chain and its own payouts: its txid, or undefined.
+   */
+  thorchainOutboundOf(hash: string): string | undefined {
+    return this.thorchainOutbounds.get(hash.toUpperCase());
   }
 
   async close(): Promise<void> {
@@ -330,6 +346,7 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
       if (refunded) this.refunded.add(refunded);
       const thorchain = parseThorchainOutboundMemo(memo);
       if (thorchain?.kind === 'refund') this.refunded.add(thorchain.inboundHash.toLowerCase());
+      if (thorchain?.kind === 'out') this.thorchainOutbounds.set(thorchain.inboundHash, tx.txid);
     }
   }
 }

@@ -17,6 +17,11 @@ export interface BridgeTransfer {
    * EVM destinations take one.
    */
   message?: string;
+  /**
+   * A deposit into THORChain's router on an EVM chain (ThorchainRouterEndpoint): its inbound hash as
+   * THORNode keys it. The Bitcoin end pays it with THORChain's `OUT:<HASH>` memo, once per hash.
+   */
+  thorchainInbound?: string;
 }
 
 export type ReleaseOutcome = { status: 'released'; txHash: string } | { status: 'already-released' };
@@ -29,6 +34,8 @@ export interface BridgeEndpoint {
   readonly chain: string;
   /** The id deposits use as `destinationChainId` to target this endpoint. */
   readonly bridgeChainId: bigint;
+  /** A source of deposits only (THORChain's router): never a destination, not indexed by bridgeChainId. */
+  readonly sourceOnly?: boolean;
   /** Deposits confirmed since the previous call; the endpoint keeps its own cursor. */
   pollDeposits(): Promise<BridgeTransfer[]>;
   /** Pays a transfer out; idempotent per (source chain, nonce). */

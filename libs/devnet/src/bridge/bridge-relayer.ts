@@ -29,7 +29,8 @@ export class BridgeRelayer {
     private readonly endpoints: BridgeEndpoint[],
     private readonly options: BridgeRelayerOptions,
   ) {
-    for (const endpoint of endpoints) this.byBridgeChainId.set(endpoint.bridgeChainId, endpoint);
+    for (const endpoint of endpoints)
+      if (!endpoint.sourceOnly) this.byBridgeChainId.set(endpoint.bridgeChainId, endpoint);
   }
 
   /** Polls once right away (so it is watching before start returns), then on the interval. */

@@ -14,6 +14,8 @@ import {
   thorchainAssetMatches,
   thorchainSwapMemo,
   toThorchainUnits,
+  fromThorchainUnits,
+  thorchainRefundMemo,
   usdcForSats,
   type ThornodeInboundAddress,
   type ThornodeQuoteSwap,
@@ -21,6 +23,13 @@ import {
 } from '@swapgw/chains/bitcoin-bridge';
 import { EsploraClient, EsploraError, EsploraTransaction } from '../bitcoin/esplora-client';
 import { LocalHttpServer } from '../local-http-server';
+import {
+  type RouterDeposit,
+  satsForRouterDeposit,
+  THORCHAIN_BTC_DUST_THRESHOLD,
+} from './thorchain-router-endpoint';
+
+export { THORCHAIN_BTC_DUST_THRESHOLD };
 
 /** A chain the devnet bridge pays through THORChain's formats: its prefix, its USDC as an asset. */
 export interface LocalThornodeDestination {
@@ -37,11 +46,34 @@ export interface LocalThornodeDestination {
    * transaction hash and the amount paid in the token's base units; undefined while not paid.
    */
   payoutOf?: (nonce: bigint) => Promise<{ hash: string; amount: bigint } | undefined>;
+  /**
+   * THORChain's router on this chain, which takes the USDC for BTC (`depositWithExpiry`): the chain's
+   * inbound address is then its vault and `router` the router, as THORNode lists an EVM chain.
+   */
+  router?: LocalThornodeRouter;
+}
+
+/** THORChain's router on a devnet EVM chain and the reads tx/status makes of it. */
+export interface LocalThornodeRouter {
+  address: string;
+  /** The vault the router credits (THORChain's inbound address on the chain). */
+  vault: string;
+  /** The router's Deposit in a mined transaction (routerDepositLookup). */
+  depositOf: (hash: string) => Promise<RouterDeposit | undefined>;
+  /** The vault's refund of a deposit through the router (routerRefundLookup). */
+  refundOf: (hash: string) => Promise<{ hash: string; to: string; amount: bigint } | undefined>;
 }
 
 export interface LocalThornodeOptions {
   /** The devnet bridge's Bitcoin end: its vault (THORChain's BTC inbound address) and terms. */
-  bitcoin: { vault: string; terms: BitcoinBridgeTerms; esplora: EsploraClient; blockMs: number };
+  bitcoin: {
+    vault: string;
+    terms: BitcoinBridgeTerms;
+    esplora: EsploraClient;
+    blockMs: number;
+    /** The vault's THORChain outbound (`OUT:<HASH>`) of an inbound hash: its txid, once paid. */
+    outboundOf?: (hash: string) => string | undefined;
+  };
   destinations: LocalThornodeDestination[];
   /** Seconds a transfer takes end to end (the manifest's estimate), THORNode's total_swap_seconds. */
   estimatedDurationSeconds: number;
@@ -72,8 +104,6 @@ export const DEVNET_THORCHAIN_PREFIXES: Readonly<Record<string, string>> = {
   'devnet-b': 'BASE',
 };
 
-/** THORChain's Bitcoin dust threshold (its bifrost ignores smaller inbounds): 10,000 sats. */
-export const THORCHAIN_BTC_DUST_THRESHOLD = 10_000n;
 /** How long THORNode's quotes hold their inbound address (its `expiry`): 15 minutes. */
 const QUOTE_EXPIRY_SECONDS = 900;
 const BTC_ASSET = 'BTC.BTC';
@@ -151,8 +181,8 @@ export class LocalThornode {
       ...this.options.destinations.map((destination) => ({
         chain: destination.prefix,
         pub_key: '',
-        address: destination.inboundAddress.toLowerCase(),
-        router: destination.inboundAddress,
+        address: (destination.router?.vault ?? destination.inboundAddress).toLowerCase(),
+        router: destination.router?.address ?? destination.inboundAddress,
         ...this.flagsOf(destination.prefix),
         gas_rate: '1',
         gas_rate_units: 'gwei',
@@ -171,6 +201,9 @@ export class LocalThornode {
     if (!parseThorchainAsset(fromAsset)) return thornodeError(`bad from_asset: ${fromAsset}`);
     if (!parseThorchainAsset(toAsset)) return thornodeError(`bad to_asset: ${toAsset}`);
     if (!/^[1-9][0-9]{0,30}$/.test(amountText)) return thornodeError(`bad amount: ${amountText}`);
+    const source = this.options.destinations.find((d) => d.router && sameThorchainAsset(d.asset, fromAsset));
+    if (source?.router && sameThorchainAsset(toAsset, BTC_ASSET))
+      return this.quoteIntoBitcoin(source, source.router, BigInt(amountText), query);
     if (!sameThorchainAsset(fromAsset, BTC_ASSET))
       return thornodeError(
         `failed to simulate swap: pool ${fromAsset.toUpperCase()} is not available on this devnet`,
@@ -252,6 +285,103 @@ export class LocalThornode {
   }
 
   /**
+   * A quote from a chain's USDC, deposited through its router, to BTC.BTC: the sats
+   * satsForRouterDeposit pays (the bridge's price after its fee, less the Bitcoin outbound fee), an
+   * affiliate's bps off the input; the source's inbound address (the vault) and router; errors as
+   * THORNode answers them. The Bitcoin payout must clear Bitcoin's dust threshold.
+   */
+  private quoteIntoBitcoin(
+    source: LocalThornodeDestination,
+    router: LocalThornodeRouter,
+    amount: bigint,
+    query: URLSearchParams,
+  ): Answer {
+    for (const chain of [source.prefix, 'BTC']) {
+      const flags = this.flagsOf(chain);
+      if (flags.halted || flags.global_trading_paused || flags.chain_trading_paused)
+        return thornodeError(`trading is halted for ${chain}, can't process swap`);
+    }
+    const affiliateBps = Number(query.get('affiliate_bps') ?? '0');
+    if (!Number.isInteger(affiliateBps) || affiliateBps < 0 || affiliateBps > 1000)
+      return thornodeError(`invalid affiliate_bps: ${query.get('affiliate_bps')}`);
+    const { terms } = this.options.bitcoin;
+    const units = fromThorchainUnits(amount, source.decimals);
+    const affiliateUnits = (units * BigInt(affiliateBps)) / 10_000n;
+    let out = satsForRouterDeposit(units - affiliateUnits, terms);
+    const gross = satsForRouterDeposit(units - affiliateUnits, { ...terms, feeBps: 0, outboundFeeSats: 0 });
+    const affiliate = satsForRouterDeposit(affiliateUnits, { ...terms, outboundFeeSats: 0 });
+    // The least deposit whose payout clears Bitcoin's dust threshold (in 1e8 units of the source).
+    let recommended = toThorchainUnits(
+      (usdcForSats(THORCHAIN_BTC_DUST_THRESHOLD + BigInt(terms.outboundFeeSats) + 1n, {
+        ...terms,
+        feeBps: 0,
+      }) *
+        10_000n) /
+        BigInt(10_000 - terms.feeBps) +
+        1n,
+      source.decimals,
+    );
+    while (
+      satsForRouterDeposit(fromThorchainUnits(recommended, source.decimals), terms) <
+      THORCHAIN_BTC_DUST_THRESHOLD
+    )
+      recommended += toThorchainUnits(1n, source.decimals) || 1n;
+    // Under what pays Bitcoin's dust, THORNode still quotes: expected_amount_out says what it would
+    // pay (nothing) and recommended_min_amount_in the least deposit that pays.
+    if (out < THORCHAIN_BTC_DUST_THRESHOLD) out = 0n;
+    const destinationAddress = query.get('destination');
+    const interval = Number(query.get('streaming_interval') ?? '0');
+    const quantity = Number(query.get('streaming_quantity') ?? '0');
+    const tolerance = Number(query.get('tolerance_bps') ?? query.get('liquidity_tolerance_bps') ?? '0');
+    const limit = tolerance > 0 ? (out * BigInt(10_000 - tolerance)) / 10_000n : 0n;
+    const affiliateName = query.get('affiliate') ?? undefined;
+    const quote: ThornodeQuoteSwap = {
+      inbound_address: router.vault.toLowerCase(),
+      inbound_confirmation_blocks: 1,
+      inbound_confirmation_seconds: 1,
+      outbound_delay_blocks: 0,
+      outbound_delay_seconds: 0,
+      fees: {
+        asset: BTC_ASSET,
+        affiliate: affiliate.toString(),
+        outbound: String(terms.outboundFeeSats),
+        liquidity: (out > 0n ? gross - out - BigInt(terms.outboundFeeSats) : 0n).toString(),
+        total: (gross - out + affiliate).toString(),
+        slippage_bps: 0,
+        total_bps: Number(((gross - out + affiliate) * 10_000n) / (gross + affiliate || 1n)),
+      },
+      router: router.address,
+      expiry: Math.floor(this.nowMs() / 1000) + QUOTE_EXPIRY_SECONDS,
+      warning: 'Do not cache this response. Do not send funds after the expiry.',
+      notes:
+        'Base Asset: Send the inbound_address the asset with the memo encoded in hex in the data field. Tokens: First approve router to spend tokens from user: asset.approve(router, amount). Then call router.depositWithExpiry(inbound_address, asset, amount, memo, expiry). Asset is the token contract address. Amount should be in native asset decimals (eg 1e18 for most tokens). Do not swap to smart contract addresses.',
+      dust_threshold: '0',
+      recommended_min_amount_in: recommended.toString(),
+      recommended_gas_rate: '1',
+      gas_rate_units: 'gwei',
+      expected_amount_out: out.toString(),
+      max_streaming_quantity: 0,
+      streaming_swap_blocks: 0,
+      total_swap_seconds: this.options.estimatedDurationSeconds,
+    };
+    if (destinationAddress) {
+      try {
+        quote.memo = thorchainSwapMemo({
+          asset: BTC_ASSET,
+          destination: destinationAddress,
+          limit,
+          streamingInterval: Number.isSafeInteger(interval) && interval > 0 ? interval : 0,
+          streamingQuantity: Number.isSafeInteger(quantity) && quantity > 0 ? quantity : 0,
+          ...(affiliateName ? { affiliate: affiliateName, affiliateBps } : {}),
+        });
+      } catch (error) {
+        return thornodeError(`failed to build memo: ${(error as Error).message}`);
+      }
+    }
+    return { status: 200, body: quote };
+  }
+
+  /**
    * A Bitcoin deposit's stages: unknown to Esplora, not observed; in the mempool, observed but its
    * confirmation not counted; confirmed with a swap memo to the vault, counted and finalised, the
    * swap pending until the relayer pays: then the swap is finalised and the outbound signed, with
@@ -271,10 +401,7 @@ export class LocalThornode {
       tx = await this.options.bitcoin.esplora.json(`/tx/${hash.toLowerCase()}`);
     } catch (error) {
       if (error instanceof EsploraError && error.status === 404)
-        return {
-          status: 200,
-          body: { stages: { inbound_observed: { completed: false } } } satisfies ThornodeTxStatus,
-        };
+        return { status: 200, body: await this.routerTxStatus(hash) };
       throw error;
     }
     const vault = this.options.bitcoin.vault;
@@ -349,6 +476,101 @@ export class LocalThornode {
     return { status: 200, body };
   }
 
+  /**
+   * An EVM deposit's stages, read from the router it went through: not observed until mined with a
+   * Deposit to the vault; then counted and finalised (one block), swapping with its planned BTC
+   * outbound until the vault paid it (`OUT:<HASH>`: swap finalised, outbound signed, the payout in
+   * out_txs, amounts in sats), or refunded it through the router (`REFUND:<HASH>`, its one planned
+   * outbound then a refund).
+   */
+  private async routerTxStatus(hash: string): Promise<ThornodeTxStatus> {
+    for (const source of this.options.destinations) {
+      const router = source.router;
+      const deposit = router ? await router.depositOf(hash) : undefined;
+      if (!router || !deposit || deposit.vault.toLowerCase() !== router.vault.toLowerCase()) continue;
+      const amount = toThorchainUnits(deposit.amount, source.decimals).toString();
+      const status: ThornodeTxStatus = {
+        tx: {
+          id: hash,
+          chain: source.prefix,
+          from_address: deposit.from.toLowerCase(),
+          to_address: router.vault.toLowerCase(),
+          coins: [{ asset: source.asset, amount }],
+          gas: [{ asset: `${source.prefix}.ETH`, amount: '0' }],
+          memo: deposit.memo,
+        },
+        stages: {
+          inbound_observed: { started: true, final_count: 1, completed: true },
+          inbound_confirmation_counted: {
+            chain: source.prefix,
+            external_observed_height: deposit.blockNumber,
+            remaining_confirmation_seconds: 0,
+            completed: true,
+          },
+          inbound_finalised: { completed: true },
+          swap_status: { pending: true },
+          swap_finalised: { completed: false },
+        },
+      };
+      const swap = parseThorchainSwapMemo(deposit.memo);
+      if (swap && sameThorchainAsset(swap.asset, BTC_ASSET))
+        status.planned_out_txs = [
+          {
+            chain: 'BTC',
+            to_address: swap.destination,
+            coin: {
+              asset: BTC_ASSET,
+              amount: satsForRouterDeposit(deposit.amount, this.options.bitcoin.terms).toString(),
+            },
+            refund: false,
+          },
+        ];
+      const refund = await router.refundOf(hash);
+      const payoutTxid = refund ? undefined : this.options.bitcoin.outboundOf?.(hash);
+      let out: ThornodeTx | undefined;
+      if (refund) {
+        const coin = {
+          asset: source.asset,
+          amount: toThorchainUnits(refund.amount, source.decimals).toString(),
+        };
+        status.planned_out_txs = [
+          { chain: source.prefix, to_address: refund.to.toLowerCase(), coin, refund: true },
+        ];
+        out = {
+          id: inboundHash(refund.hash),
+          chain: source.prefix,
+          from_address: router.vault.toLowerCase(),
+          to_address: refund.to.toLowerCase(),
+          coins: [coin],
+          gas: [{ asset: `${source.prefix}.ETH`, amount: '0' }],
+          memo: thorchainRefundMemo(hash),
+        };
+      } else if (payoutTxid && swap) {
+        const payout = await this.options.bitcoin.esplora.json<EsploraTransaction>(`/tx/${payoutTxid}`);
+        out = {
+          id: inboundHash(payoutTxid),
+          chain: 'BTC',
+          from_address: this.options.bitcoin.vault,
+          to_address: swap.destination,
+          coins: [{ asset: BTC_ASSET, amount: paidTo(payout, swap.destination).toString() }],
+          gas: [{ asset: BTC_ASSET, amount: String(payout.fee) }],
+          memo: thorchainOutboundMemo(hash),
+        };
+      }
+      if (out) {
+        status.out_txs = [out];
+        status.stages = {
+          ...status.stages,
+          swap_status: { pending: false },
+          swap_finalised: { completed: true },
+          outbound_signed: { completed: true },
+        };
+      }
+      return status;
+    }
+    return { stages: { inbound_observed: { completed: false } } };
+  }
+
   /** The relayer's payout of deposit `hash` on the destination, as THORNode lists an outbound. */
   private async payoutOf(
     hash: string,
@@ -421,6 +643,12 @@ export class LocalThornode {
     ] as const)
       if (typeof request[flag] === 'boolean') flags[flag] = request[flag];
     return { status: 200, body: { chain, ...flags } };
+  }
+
+  /** Whether trading on `chain` (a THORChain prefix) is halted or paused now: THORChain refunds such swaps. */
+  tradingStopped(chain: string): boolean {
+    const flags = this.flagsOf(chain.toUpperCase());
+    return flags.halted || flags.global_trading_paused || flags.chain_trading_paused;
   }
 
   private flagsOf(chain: string): TradingFlags {

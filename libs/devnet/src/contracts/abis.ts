@@ -160,3 +160,12 @@ export const SWAP_GATEWAY_ROUTER_ABI = [
   'error TokensLeftBehind(address token, uint256 amount)',
   'error ReentrancyGuardReentrantCall()',
 ] as const;
+
+/** THORChain_Router's deposit and payout surface (the devnet's ThorchainRouter.sol has the same). */
+export const THORCHAIN_ROUTER_ABI = [
+  'function depositWithExpiry(address vault, address asset, uint256 amount, string memo, uint256 expiration) payable',
+  'function transferOut(address to, address asset, uint256 amount, string memo) payable',
+  'function vaultAllowance(address vault, address token) view returns (uint256)',
+  'event Deposit(address indexed to, address indexed asset, uint256 amount, string memo)',
+  'event TransferOut(address indexed vault, address indexed to, address asset, uint256 amount, string memo)',
+] as const;

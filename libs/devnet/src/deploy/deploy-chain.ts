@@ -21,6 +21,7 @@ import { UniswapArtifacts } from '../contracts/uniswap-artifacts';
 import { DevnetError } from '../devnet-error';
 import {
   BRIDGE,
+  DEVNET_THORCHAIN_ROUTER,
   DEPLOYER_INDEX,
   DevnetChainSpec,
   PERMIT_VERSION,
@@ -201,6 +202,13 @@ export async function deployDevnetChain(input: DeployChainInput): Promise<Devnet
   // Taxed from here on: the seed above went in whole.
   const taxPair = (await factory.contract.getPair(tax.address, usdc.address)) as string;
   await step('tax TAX/USDC', () => tax.contract.setPool(taxPair, true));
+
+  // Last, so every contract above keeps its address: THORChain's router at its fixed devnet address.
+  await placeAtCanonicalAddress(provider, deployer, {
+    label: `${spec.id} THORChain router`,
+    artifact: artifacts.ThorchainRouter,
+    address: DEVNET_THORCHAIN_ROUTER,
+  });
 
   const tokenAddress: Record<string, string> = {
     USDC: usdc.address,

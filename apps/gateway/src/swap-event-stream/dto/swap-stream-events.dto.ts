@@ -66,7 +66,7 @@ export class SwapEndedEventDataDto extends SwapStreamEventBaseDto {
     type: 'string',
     nullable: true,
     description:
-      'Reason code (TX_REVERTED, TX_REJECTED, WAIT_TIMEOUT, RELAY_DROPPED, RELAY_FEE_CEILING, RELAY_LOST, FEE_PAYER_UNAVAILABLE, SWAP_DEADLINE_PASSED, a build verdict, ...)',
+      'Reason code (TX_REVERTED, TX_REJECTED, WAIT_TIMEOUT, BRIDGE_REFUNDED, RELAY_DROPPED, RELAY_FEE_CEILING, RELAY_LOST, FEE_PAYER_UNAVAILABLE, SWAP_DEADLINE_PASSED, a build verdict, ...)',
   })
   reason!: string | null;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) details?: Record<string, unknown>;

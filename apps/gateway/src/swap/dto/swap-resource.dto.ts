@@ -100,7 +100,7 @@ export class QuotedSwapDto implements QuotedSwap {
 export class SwapFailureDto {
   @ApiProperty({
     description:
-      "Why it ended: a step's failure code (TX_REQUEST_INVALID, TX_REVERTED, TX_REJECTED, WAIT_TIMEOUT; sponsored steps RELAY_DROPPED, RELAY_FEE_CEILING, RELAY_LOST, FEE_PAYER_UNAVAILABLE), an error catalog code (e.g. SPONSORSHIP_UNAVAILABLE; QUOTE_PRICE_CHANGED when a later leg's price moved beyond the quote's slippage before its step was issued), a build verdict, or the reason an expired swap ended",
+      "Why it ended: a step's failure code (TX_REQUEST_INVALID, TX_REVERTED, TX_REJECTED, WAIT_TIMEOUT; BRIDGE_REFUNDED when THORChain refunded the deposit; sponsored steps RELAY_DROPPED, RELAY_FEE_CEILING, RELAY_LOST, FEE_PAYER_UNAVAILABLE), an error catalog code (e.g. SPONSORSHIP_UNAVAILABLE; QUOTE_PRICE_CHANGED when a later leg's price moved beyond the quote's slippage before its step was issued), a build verdict, or the reason an expired swap ended",
   })
   reason!: string;
   @ApiProperty({
@@ -108,7 +108,7 @@ export class SwapFailureDto {
     additionalProperties: true,
     nullable: true,
     description:
-      "What is known: step, chain, kind, message, txHash; for QUOTE_PRICE_CHANGED the route's expectedAmountOut and minAmountOut at the new price, the quoted ones, and heldToken (what the user holds instead, on its chain)",
+      "What is known: step, chain, kind, message, txHash; for QUOTE_PRICE_CHANGED the route's expectedAmountOut and minAmountOut at the new price, the quoted ones, and heldToken (what the user holds instead, on its chain); for BRIDGE_REFUNDED refundTxIds, the refund's transactions as THORChain names them",
   })
   details!: Record<string, unknown> | null;
 }

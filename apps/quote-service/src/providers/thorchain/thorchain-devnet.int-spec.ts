@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChainDescriptor } from '@swapgw/chains';
+import { thorchainRouterDeposit, type ChainDescriptor } from '@swapgw/chains';
 import {
   opReturnScript,
   parseThorchainOutboundMemo,
@@ -13,6 +13,10 @@ import type { RouteLeg } from '@swapgw/contracts';
 import {
   bitcoinDevnetKey,
   DEVNET_BRIDGE_ABI,
+  DEVNET_THORCHAIN_ROUTER,
+  satsForRouterDeposit,
+  THORCHAIN_ROUTER_ABI,
+  THORCHAIN_VAULT_INDEX,
   devnetChain,
   devnetWallet,
   ERC20_PERMIT_ABI,
@@ -23,7 +27,7 @@ import {
 } from '@swapgw/devnet';
 import { SystemClock } from '@swapgw/runtime';
 import { freePort, waitFor } from '@swapgw/testing';
-import { Contract, JsonRpcProvider } from 'ethers';
+import { Contract, getAddress, JsonRpcProvider, Wallet } from 'ethers';
 import type { QuoteContext } from '../quote-provider';
 import { ThorchainProvider } from './thorchain.provider';
 import { ThornodeClient } from './thornode-client';
@@ -225,6 +229,121 @@ describe('THORChain adapter on the devnet', () => {
     expect(thorchainSwapProgress(status)).toEqual({
       phase: 'refunded',
       outTxIds: [refund.txid.toUpperCase()],
+    });
+  });
+
+  describe('USDC on devnet-a into Bitcoin, through THORChain’s router', () => {
+    const intoBitcoin = (amountIn: bigint, recipient: string): QuoteContext => {
+      const { fromChain, toChain, tokenIn, tokenOut } = contextOf(amountIn, recipient);
+      return {
+        fromChain: toChain,
+        toChain: fromChain,
+        tokenIn: tokenOut,
+        tokenOut: tokenIn,
+        amountIn,
+        recipient,
+      };
+    };
+    /** The wallet's two transactions, as the planner builds them: approve the router, depositWithExpiry. */
+    const depositThroughRouter = async (leg: RouteLeg, wallet: Wallet, recipient: string, minOut: bigint) => {
+      const usdc = new Contract(chainA().tokens.USDC.address, ERC20_PERMIT_ABI, wallet);
+      const nonce = await evm.getTransactionCount(wallet.address, 'pending');
+      await (await usdc.approve(leg.spender, BigInt(leg.amountIn), { nonce })).wait();
+      const deadline = BigInt(Math.floor(Date.now() / 1000) + 600);
+      const call = thorchainRouterDeposit(leg, BigInt(leg.amountIn), minOut, recipient, deadline);
+      const sent = await wallet.sendTransaction({
+        to: call.to,
+        data: call.data,
+        value: BigInt(call.value),
+        nonce: nonce + 1,
+      });
+      const receipt = await sent.wait();
+      expect(receipt?.status).toBe(1);
+      return sent.hash;
+    };
+    const userA = (index: number) =>
+      new Wallet(devnetWallet(devnet.manifest.mnemonic, index).privateKey, evm);
+
+    it('quotes ETH.USDC to BTC.BTC with the vault and the router, and pays BTC for the router’s Deposit', async () => {
+      const recipient = bitcoinDevnetKey('wallet', 7).address;
+      const amountIn = 900_000_000n; // 900 USDC
+      const [route] = await provider.quote(intoBitcoin(amountIn, recipient), signal);
+      const [leg] = route.legs;
+      const vault = devnetWallet(devnet.manifest.mnemonic, THORCHAIN_VAULT_INDEX).address;
+      expect(leg).toMatchObject({
+        provider: 'thorchain',
+        chain: 'devnet-a',
+        spender: DEVNET_THORCHAIN_ROUTER,
+        destinationChain: bitcoin().id,
+        thorchain: { asset: 'BTC.BTC', inboundAddress: vault },
+      });
+      const expected = satsForRouterDeposit(amountIn, bitcoin().bridge);
+      expect(route.expectedAmountOut).toBe(expected);
+
+      const hash = await depositThroughRouter(leg, userA(7), recipient, BigInt(leg.minAmountOut));
+      const router = new Contract(DEVNET_THORCHAIN_ROUTER, THORCHAIN_ROUTER_ABI, evm);
+      const [deposit] = await router.queryFilter(router.filters.Deposit(vault), -1);
+      expect(deposit).toMatchObject({ transactionHash: hash });
+
+      const status = await waitFor(
+        async () => {
+          const answer = await statusOf(hash);
+          return answer.out_txs?.length ? answer : undefined;
+        },
+        {
+          timeoutMs: bitcoin().bridge.estimatedDurationSeconds * 1000 + 10_000,
+          intervalMs: 200,
+          description: 'THORNode listing the BTC outbound',
+        },
+      );
+      const [out] = status.out_txs ?? [];
+      expect(out).toMatchObject({
+        chain: 'BTC',
+        to_address: recipient,
+        memo: `OUT:${hash.slice(2).toUpperCase()}`,
+        coins: [{ asset: 'BTC.BTC', amount: expected.toString() }],
+      });
+      expect(status.tx).toMatchObject({ chain: 'ETH', to_address: vault.toLowerCase() });
+      expect(thorchainSwapProgress(status).phase).toBe('completed');
+      const payout = await esplora.json<{ vout: { scriptpubkey_address?: string; value: number }[] }>(
+        `/tx/${out.id!.toLowerCase()}`,
+      );
+      expect(payout.vout.find((o) => o.scriptpubkey_address === recipient)?.value).toBe(Number(expected));
+    });
+
+    it('refunds through the router’s transferOut, with REFUND:<hash>, a deposit under its limit', async () => {
+      const recipient = bitcoinDevnetKey('wallet', 7).address;
+      const amountIn = 90_000_000n; // 90 USDC
+      const [route] = await provider.quote(intoBitcoin(amountIn, recipient), signal);
+      const [leg] = route.legs;
+      const wallet = userA(6);
+      const usdc = new Contract(chainA().tokens.USDC.address, ERC20_PERMIT_ABI, evm);
+      const before = (await usdc.balanceOf(wallet.address)) as bigint;
+      // A limit 1 % above what the swap pays.
+      const hash = await depositThroughRouter(
+        leg,
+        wallet,
+        recipient,
+        (BigInt(leg.expectedAmountOut) * 101n) / 100n,
+      );
+      const status = await waitFor(
+        async () => {
+          const answer = await statusOf(hash);
+          return answer.out_txs?.length ? answer : undefined;
+        },
+        {
+          timeoutMs: bitcoin().bridge.estimatedDurationSeconds * 1000 + 10_000,
+          intervalMs: 200,
+          description: 'THORNode listing the refund',
+        },
+      );
+      expect(status.planned_out_txs).toEqual([
+        expect.objectContaining({ chain: 'ETH', to_address: wallet.address.toLowerCase(), refund: true }),
+      ]);
+      expect(status.out_txs?.[0]).toMatchObject({ memo: `REFUND:${hash.slice(2).toUpperCase()}` });
+      expect(thorchainSwapProgress(status).phase).toBe('refunded');
+      expect((await usdc.balanceOf(wallet.address)) as bigint).toBe(before);
+      expect(getAddress(status.planned_out_txs![0].to_address)).toBe(wallet.address);
     });
   });
 });

@@ -125,10 +125,19 @@ async function noRouteOf(promise: Promise<unknown>): Promise<NoRouteError> {
 }
 
 describe('ThorchainProvider', () => {
-  it('applies from Bitcoin to a chain THORChain trades on, and not the other way yet', () => {
+  it('applies between Bitcoin and an EVM chain THORChain trades on, both ways, and not between other chains', () => {
     const { provider } = providerWith();
     expect(provider.applies(contextOf(1_000_000n))).toBe(true);
-    expect(provider.applies(contextOf(1_000_000n, { fromChain: base, toChain: bitcoin }))).toBe(false);
+    expect(provider.applies(contextOf(1_000_000n, { fromChain: base, toChain: bitcoin }))).toBe(true);
+    expect(provider.applies(contextOf(1_000_000n, { fromChain: base, toChain: base }))).toBe(false);
+    expect(
+      provider.applies(
+        contextOf(1_000_000n, {
+          fromChain: { ...base, id: 'devnet-a', evmChainId: 31337 },
+          toChain: bitcoin,
+        }),
+      ),
+    ).toBe(false);
     expect(
       provider.applies(contextOf(1_000_000n, { toChain: { ...base, id: 'devnet-a', evmChainId: 31337 } })),
     ).toBe(false);
@@ -251,7 +260,7 @@ describe('ThorchainProvider', () => {
       providerWith({
         quote: quoteAnswer({ inbound_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' }),
       }).provider.quote(contextOf(1_000_000n), signal),
-    ).rejects.toThrow(/not Bitcoin's/);
+    ).rejects.toThrow(/not bitcoin's bc1q/);
     const testnetVault = 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx';
     await expect(
       providerWith({
@@ -276,5 +285,85 @@ describe('ThorchainProvider', () => {
       ),
     );
     expect(none.message).toContain('no inbound address for BTC');
+  });
+
+  describe('out of an EVM chain into Bitcoin', () => {
+    const ROUTER = '0x68208fb8ce1ae8b6d0fb8e1cf2d1f6a6df8e0f5e';
+    const BASE_VAULT = '0x1b3100b1d4a2f5ea5b5a5da5d37a9a0e1de5a5b1';
+    const BTC_RECIPIENT = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+    /** 1,000 USDC on Base to BTC, as THORNode answers it: the Base vault, the router, amounts in sats. */
+    const intoBitcoin = (extra: Partial<ThornodeQuoteSwap> = {}) =>
+      quoteAnswer({
+        inbound_address: BASE_VAULT,
+        router: ROUTER,
+        fees: { asset: 'BTC.BTC', outbound: '12000', liquidity: '3000', total: '15000', slippage_bps: 4 },
+        dust_threshold: '0',
+        recommended_min_amount_in: '1500000000',
+        memo: `=:BTC.BTC:${BTC_RECIPIENT}:0/1/0`,
+        expected_amount_out: '1094000',
+        ...extra,
+      });
+    const usdcToBtc = (amountIn: bigint): QuoteContext =>
+      contextOf(amountIn, {
+        fromChain: base,
+        toChain: bitcoin,
+        tokenIn: { chain: 'base', symbol: 'USDC', address: BASE_USDC, decimals: 6 },
+        tokenOut: { chain: 'bitcoin', symbol: 'BTC', address: null, decimals: 8 },
+        recipient: BTC_RECIPIENT,
+      });
+
+    it('asks USDC to BTC.BTC and builds one leg calling the router, which credits the vault', async () => {
+      const { provider, requests } = providerWith(
+        { quote: intoBitcoin() },
+        { affiliate: 'swapgw', affiliateBps: 20 },
+      );
+      const [route] = await provider.quote(usdcToBtc(1_000_000_000n), signal);
+      expect(requests[0]).toMatchObject({
+        from_asset: 'BASE.USDC-0X833589FCD6EDB6E08F4C7C32D4F71B54BDA02913',
+        to_asset: 'BTC.BTC',
+        amount: 100_000_000_000n,
+        destination: BTC_RECIPIENT,
+        affiliate: 'swapgw',
+        affiliate_bps: 20,
+      });
+      const [leg] = route.legs;
+      expect(leg).toMatchObject({
+        kind: 'bridge',
+        chain: 'base',
+        provider: 'thorchain',
+        destinationChain: 'bitcoin',
+        expectedAmountOut: '1094000',
+        thorchain: { asset: 'BTC.BTC', expiry: NOW_S + 900, affiliate: 'swapgw', affiliateBps: 20 },
+      });
+      expect(leg.spender.toLowerCase()).toBe(ROUTER);
+      expect(leg.thorchain?.inboundAddress?.toLowerCase()).toBe(BASE_VAULT);
+      expect(BigInt(leg.minAmountOut)).toBeLessThan(1_094_000n);
+    });
+
+    it('refuses a quote whose router or vault is not the chain’s entry, and a halted source chain', async () => {
+      await expect(
+        providerWith({ quote: intoBitcoin({ router: '0x' + '11'.repeat(20) }) }).provider.quote(
+          usdcToBtc(1_000_000_000n),
+          signal,
+        ),
+      ).rejects.toThrow(/router 0x1111/);
+      await expect(
+        providerWith({ quote: intoBitcoin({ inbound_address: '0x' + '22'.repeat(20) }) }).provider.quote(
+          usdcToBtc(1_000_000_000n),
+          signal,
+        ),
+      ).rejects.toThrow(/inbound address 0x2222/);
+      const halted = await noRouteOf(
+        providerWith({
+          inbound: inboundAddresses({ BASE: { halted: true } }),
+          quote: intoBitcoin(),
+        }).provider.quote(usdcToBtc(1_000_000_000n), signal),
+      );
+      expect(halted.message).toContain('trading on BASE is stopped (halted)');
+      const small = await noRouteOf(
+        providerWith({ quote: intoBitcoin() }).provider.quote(usdcToBtc(10_000_000n), signal),
+      );
+      expect(small).toMatchObject({ reason: 'AMOUNT_TOO_LOW', bounds: { minAmount: 15_000_000n } });
+    });
   });
 });

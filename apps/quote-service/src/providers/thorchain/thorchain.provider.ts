@@ -1,4 +1,4 @@
-import type { ChainDescriptor } from '@swapgw/chains';
+import { checksumEvmAddress, type ChainDescriptor } from '@swapgw/chains';
 import {
   fromThorchainUnits,
   isBitcoinBridgeRecipient,
@@ -36,14 +36,17 @@ export const THORCHAIN_MIN_EXPIRY_SECONDS = 600;
 const STREAMING_INTERVAL = 1;
 
 /**
- * Swaps out of native Bitcoin through THORChain: one leg, the deposit of BTC to THORChain's inbound
- * address with a swap memo (`=:ASSET:DESTINATION:LIMIT/INTERVAL/QUANTITY:AFFILIATE:FEE`, written at
- * build from the leg's `thorchain` part), THORChain paying the destination asset itself. Quotes come
- * from THORNode's /thorchain/quote/swap after /thorchain/inbound_addresses says Bitcoin and the
- * destination chain trade: halts and pauses, the Bitcoin dust threshold and THORNode's recommended
- * minimum are answered as no route; a quote whose inbound address expires too soon is a failure.
- * The route streams when the quote offers more than one sub-swap. Out of EVM chains into Bitcoin
- * (the router's depositWithExpiry) is not offered yet: see docs/chains.md.
+ * Swaps between native Bitcoin and the EVM chains THORChain trades on, through THORChain: one leg,
+ * the deposit into THORChain with a swap memo (`=:ASSET:DESTINATION:LIMIT/INTERVAL/QUANTITY:AFFILIATE:FEE`,
+ * written at build from the leg's `thorchain` part), THORChain paying the destination asset itself.
+ * Out of Bitcoin the deposit pays the inbound address (the leg's `spender`); out of an EVM chain the
+ * wallet calls THORChain's router (`spender`, which it approves) with
+ * `depositWithExpiry(vault, asset, amount, memo, expiry)`, the vault being the quote's inbound address
+ * (`thorchain.inboundAddress`). Quotes come from THORNode's /thorchain/quote/swap after
+ * /thorchain/inbound_addresses says both chains trade: halts and pauses, the source chain's dust
+ * threshold and THORNode's recommended minimum are answered as no route; a quote whose inbound
+ * address expires too soon, or whose inbound address or router is not the chain's, is a failure.
+ * The route streams when the quote offers more than one sub-swap.
  */
 export class ThorchainProvider implements QuoteProvider {
   readonly name = ProviderNames.thorchain;
@@ -54,31 +57,43 @@ export class ThorchainProvider implements QuoteProvider {
     private readonly options: ThorchainOptions = {},
   ) {}
 
+  /** Out of Bitcoin to a chain THORChain names, or out of an EVM chain it names into Bitcoin. */
   applies(context: QuoteContext): boolean {
+    const { fromChain, toChain } = context;
+    if (fromChain.family === 'bitcoin')
+      return toChain.family !== 'bitcoin' && this.prefixOf(toChain) !== undefined;
     return (
-      context.fromChain.family === 'bitcoin' &&
-      context.toChain.family !== 'bitcoin' &&
-      this.prefixOf(context.toChain) !== undefined
+      fromChain.family === 'evm' && toChain.family === 'bitcoin' && this.prefixOf(fromChain) !== undefined
     );
   }
 
   async quote(context: QuoteContext, signal: AbortSignal): Promise<CandidateRoute[]> {
     const { tokenIn, tokenOut, fromChain, toChain } = context;
+    const fromPrefix = this.prefixOf(fromChain);
     const toPrefix = this.prefixOf(toChain);
-    if (toPrefix === undefined || tokenIn.address !== null)
-      throw new NoRouteError('PAIR_NOT_SUPPORTED', `THORChain: takes native BTC on ${fromChain.id} only`);
-    const fromAsset = thorchainAssetOf('BTC', { symbol: 'BTC', address: null });
+    if (fromPrefix === undefined || toPrefix === undefined)
+      throw new NoRouteError(
+        'PAIR_NOT_SUPPORTED',
+        `THORChain: no route from ${fromChain.id} to ${toChain.id}`,
+      );
+    for (const [chain, token] of [
+      [fromChain, tokenIn],
+      [toChain, tokenOut],
+    ] as const)
+      if (chain.family === 'bitcoin' && token.address !== null)
+        throw new NoRouteError('PAIR_NOT_SUPPORTED', `THORChain: trades native BTC on ${chain.id} only`);
+    const fromAsset = thorchainAssetOf(fromPrefix, tokenIn);
     const toAsset = thorchainAssetOf(toPrefix, tokenOut);
 
     const inbound = await this.client.inboundAddresses(signal);
-    const bitcoin = tradingInbound(inbound, 'BTC');
+    const source = tradingInbound(inbound, fromPrefix);
     // A gas asset of its own chain always has an entry; THOR (RUNE) has none and never halts here.
     if (toPrefix !== 'THOR') tradingInbound(inbound, toPrefix);
 
     const amount = toThorchainUnits(context.amountIn, tokenIn.decimals);
-    const dust = BigInt(bitcoin.dust_threshold ?? '0');
+    const dust = BigInt(source.dust_threshold ?? '0');
     if (amount < dust)
-      throw amountTooLow(tokenIn, dust, 'below the Bitcoin dust threshold THORChain observes');
+      throw amountTooLow(tokenIn, dust, `below the ${fromPrefix} dust threshold THORChain observes`);
 
     const quote = await this.client.quoteSwap(
       {
@@ -95,7 +110,7 @@ export class ThorchainProvider implements QuoteProvider {
     const recommended = BigInt(quote.recommended_min_amount_in ?? '0');
     if (amount < recommended)
       throw amountTooLow(tokenIn, recommended, 'under what THORNode recommends to cover the outbound fee');
-    const inboundAddress = this.checkInboundAddress(quote, bitcoin, fromChain);
+    const deposit = this.checkInboundAddress(quote, source, fromChain);
 
     const expectedAmountOut = fromThorchainUnits(BigInt(quote.expected_amount_out), tokenOut.decimals);
     if (expectedAmountOut === 0n)
@@ -115,7 +130,7 @@ export class ThorchainProvider implements QuoteProvider {
       expectedAmountOut: expectedAmountOut.toString(),
       minAmountOut: minAmountOut.toString(),
       slippageBps,
-      spender: inboundAddress,
+      spender: deposit.spender,
       destinationChain: toChain.id,
       estimatedDurationSeconds: durationOf(quote),
       thorchain: {
@@ -126,6 +141,7 @@ export class ThorchainProvider implements QuoteProvider {
           ? { affiliate: this.options.affiliate, affiliateBps: this.options.affiliateBps ?? 0 }
           : {}),
         expiry: quote.expiry,
+        ...(deposit.vault !== undefined ? { inboundAddress: deposit.vault } : {}),
       },
     };
     return [
@@ -161,32 +177,58 @@ export class ThorchainProvider implements QuoteProvider {
   }
 
   /**
-   * The quote's inbound address is Bitcoin's in inbound_addresses and an address of the chain's
-   * network, and it stays valid long enough to be paid: the address to pay; else THORNode answered
-   * something the deposit must not be built on (a failure, not a "no route").
+   * The quote's inbound address is the source chain's in inbound_addresses and an address of the
+   * chain's network (out of an EVM chain: so is the router, the same as the entry's), and it stays
+   * valid long enough to be paid: what the deposit pays (Bitcoin: the inbound address; EVM: the
+   * router it calls, and the vault it credits); else THORNode answered something the deposit must
+   * not be built on (a failure, not a "no route").
    */
   private checkInboundAddress(
     quote: ThornodeQuoteSwap,
-    bitcoin: ThornodeInboundAddress,
+    source: ThornodeInboundAddress,
     chain: ChainDescriptor,
-  ): string {
+  ): { spender: string; vault?: string } {
     const address = quote.inbound_address;
-    if (address === undefined || address !== bitcoin.address)
-      throw new Error(`THORNode quoted inbound address ${address}, not Bitcoin's ${bitcoin.address}`);
-    if (
-      !isBitcoinBridgeRecipient(
-        address,
-        chain.bitcoinNetwork ?? (chain.network === 'mainnet' ? 'mainnet' : undefined),
+    const deposit = chain.family === 'evm' ? evmDepositOf(quote, source, chain) : undefined;
+    if (chain.family !== 'evm') {
+      if (address === undefined || address !== source.address)
+        throw new Error(`THORNode quoted inbound address ${address}, not ${chain.id}'s ${source.address}`);
+      if (
+        !isBitcoinBridgeRecipient(
+          address,
+          chain.bitcoinNetwork ?? (chain.network === 'mainnet' ? 'mainnet' : undefined),
+        )
       )
-    )
-      throw new Error(`THORNode's inbound address ${address} is not an address of ${chain.id}`);
+        throw new Error(`THORNode's inbound address ${address} is not an address of ${chain.id}`);
+    }
     const leftSeconds = quote.expiry - Math.floor(this.clock.nowMs() / 1000);
     if (leftSeconds < THORCHAIN_MIN_EXPIRY_SECONDS)
       throw new Error(
         `THORNode's inbound address expires in ${leftSeconds} s, under the ${THORCHAIN_MIN_EXPIRY_SECONDS} s a deposit needs`,
       );
-    return address;
+    return deposit ?? { spender: address as string };
   }
+}
+
+/**
+ * Out of an EVM chain: the router the wallet calls and the vault it credits, both as the chain's
+ * inbound_addresses entry names them (THORNode's quote repeats them), checksummed.
+ */
+function evmDepositOf(
+  quote: ThornodeQuoteSwap,
+  source: ThornodeInboundAddress,
+  chain: ChainDescriptor,
+): { spender: string; vault: string } {
+  const { inbound_address: vault, router } = quote;
+  if (!vault || !isEvmAddress(vault) || vault.toLowerCase() !== source.address.toLowerCase())
+    throw new Error(`THORNode quoted inbound address ${vault}, not ${chain.id}'s ${source.address}`);
+  if (!router || !isEvmAddress(router) || router.toLowerCase() !== source.router?.toLowerCase())
+    throw new Error(`THORNode quoted router ${router}, not ${chain.id}'s ${source.router}`);
+  return { spender: checksumEvmAddress(router), vault: checksumEvmAddress(vault) };
+}
+
+function isEvmAddress(text: string): boolean {
+  return /^0x[0-9a-fA-F]{40}$/.test(text);
 }
 
 /** The chain's entry of inbound_addresses, or no route when it has none or it does not trade now. */

@@ -1,6 +1,6 @@
 import type { BitcoinStepSpec, RouteLeg, SponsoredStepSpec } from '@swapgw/contracts';
 import { bitcoinBridgeDepositMemo, bitcoinRecipientToBytes32 } from '../../bitcoin-bridge';
-import { thorchainSwapMemo, toThorchainUnits } from './thorchain-memo';
+import { thorchainLegMemo } from './thorchain-memo';
 import type {
   BridgePayout,
   LegStepChains,
@@ -62,16 +62,7 @@ export function bitcoinStepOf(input: LegStepInput, _chains: LegStepChains): LegS
  */
 function depositMemoOf({ leg, recipient, minOut }: LegStepInput, destinationChain: string): string {
   if (leg.thorchain)
-    return thorchainSwapMemo({
-      asset: leg.thorchain.asset,
-      destination: recipient,
-      limit: toThorchainUnits(minOut, leg.tokenOut.decimals),
-      streamingInterval: leg.thorchain.streamingInterval,
-      streamingQuantity: leg.thorchain.streamingQuantity,
-      ...(leg.thorchain.affiliate !== undefined
-        ? { affiliate: leg.thorchain.affiliate, affiliateBps: leg.thorchain.affiliateBps ?? 0 }
-        : {}),
-    });
+    return thorchainLegMemo({ thorchain: leg.thorchain, tokenOut: leg.tokenOut }, recipient, minOut);
   return bitcoinBridgeDepositMemo({
     destinationChain,
     asset: leg.tokenOut.symbol,

@@ -191,6 +191,36 @@ function roundDownToDigits(amount: bigint, digits: number): bigint {
   return (amount / unit) * unit;
 }
 
+/** What a `thorchain` route leg carries for its memo (RouteLeg's `thorchain` and `tokenOut`). */
+export interface ThorchainMemoLeg {
+  thorchain: {
+    asset: string;
+    streamingInterval: number;
+    streamingQuantity: number;
+    affiliate?: string;
+    affiliateBps?: number;
+  };
+  tokenOut: { decimals: number };
+}
+
+/**
+ * The swap memo of a `thorchain` leg, out of Bitcoin (the OP_RETURN) or an EVM chain (the router's
+ * `memo`) alike: the asset, streaming and affiliate its quote priced, the recipient, and the leg's
+ * minimum out (`minOut`, base units of tokenOut) in THORChain's 1e8 units as the limit.
+ */
+export function thorchainLegMemo(leg: ThorchainMemoLeg, recipient: string, minOut: bigint): string {
+  return thorchainSwapMemo({
+    asset: leg.thorchain.asset,
+    destination: recipient,
+    limit: toThorchainUnits(minOut, leg.tokenOut.decimals),
+    streamingInterval: leg.thorchain.streamingInterval,
+    streamingQuantity: leg.thorchain.streamingQuantity,
+    ...(leg.thorchain.affiliate !== undefined
+      ? { affiliate: leg.thorchain.affiliate, affiliateBps: leg.thorchain.affiliateBps ?? 0 }
+      : {}),
+  });
+}
+
 /**
  * Parses a swap memo as THORChain's parser reads it: the prefix `=`, `s` or `SWAP` (any case), the
  * asset, the destination, then optional `LIMIT[/INTERVAL[/QUANTITY]]`, affiliate and fee. Undefined

@@ -28,6 +28,7 @@ import {
   encodeUniswapV3Swap,
 } from './evm-calldata';
 import { ACROSS_PROVIDER, acrossLegDeposit, acrossLegTerms } from './across-calldata';
+import { THORCHAIN_PROVIDER, thorchainRouterDeposit } from './thorchain-calldata';
 
 /**
  * The EVM family's steps: ERC-20 approves (of the leg's spender, or of Permit2), the leg's own
@@ -347,6 +348,10 @@ function legCallOf(
   permit?: RouterPermit,
 ): EncodedCall {
   if (leg.call) return prebuiltCallOf(leg, leg.call, signer);
+  if (leg.kind === 'bridge' && leg.provider === THORCHAIN_PROVIDER) {
+    if (permit) throw new Error(`The thorchain leg on ${leg.chain} cannot take a permit`);
+    return thorchainRouterDeposit(leg, spend, minOut, recipient, deadline);
+  }
   if (leg.kind === 'bridge' && leg.provider === ACROSS_PROVIDER) {
     if (permit) throw new Error(`The across leg on ${leg.chain} cannot take a permit`);
     const { chainId } = chains.bridgePayoutOf(leg, recipient);

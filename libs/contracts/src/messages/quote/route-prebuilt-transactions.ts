@@ -151,4 +151,13 @@ export class RouteThorchainSwap {
   @IsInt()
   @Min(0)
   expiry!: number;
+
+  /**
+   * Out of an EVM chain: THORChain's vault there (the quote's `inbound_address`), which the router's
+   * `depositWithExpiry(vault, asset, amount, memo, expiry)` credits; the leg's `spender` is the
+   * router. Absent out of Bitcoin, where `spender` is the inbound address itself.
+   */
+  @IsOptional()
+  @Matches(EVM_ADDRESS)
+  inboundAddress?: string;
 }

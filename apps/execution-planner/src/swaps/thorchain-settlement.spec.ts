@@ -1,0 +1,189 @@
+import { Logger } from '@nestjs/common';
+import { id } from 'ethers';
+import type { ThorchainSwapProgress } from '@swapgw/chains/bitcoin-bridge';
+import { ManualClock } from '@swapgw/runtime';
+import { FakeSwapChains, InMemorySwapRepository, plannerConfigOf } from '../../test/support/swap-fakes';
+import { buildRequestFor, NOW_MS, planFor, ROUTER, stepRef } from '../../test/support/swap-fixtures';
+import { RepricingSignal } from './repricing-signal';
+import { SwapPlanner } from './swap-planner.service';
+import { BRIDGE_REFUNDED, SwapProgress } from './swap-progress.service';
+import { ThorchainSettlement, ThorchainStatusReader } from './thorchain-settlement';
+
+const DEPOSIT_HASH = '0x' + 'ab'.repeat(32);
+
+/** THORNode as a typed fake: the progress it reports per inbound hash, or its failure. */
+class FakeThornode extends ThorchainStatusReader {
+  readonly asked: string[] = [];
+  answer: ThorchainSwapProgress | Error = { phase: 'swapping', outTxIds: [] };
+
+  async progressOf(hash: string): Promise<ThorchainSwapProgress> {
+    this.asked.push(hash);
+    if (this.answer instanceof Error) throw this.answer;
+    return this.answer;
+  }
+}
+
+describe('ThorchainSettlement', () => {
+  let store: InMemorySwapRepository;
+  let progress: SwapProgress;
+  let thornode: FakeThornode;
+  let settlement: ThorchainSettlement;
+  let builder: SwapPlanner;
+  const config = plannerConfigOf({ THORNODE_URL: 'http://thornode.test' });
+
+  beforeAll(() => Logger.overrideLogger(false));
+  afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']));
+
+  beforeEach(() => {
+    store = new InMemorySwapRepository();
+    const clock = new ManualClock(NOW_MS);
+    progress = new SwapProgress(store, clock, config, new RepricingSignal());
+    builder = new SwapPlanner(
+      store,
+      new FakeSwapChains({ 'devnet-a': { evmChainId: 31337 } }),
+      config,
+      clock,
+    );
+    thornode = new FakeThornode();
+    settlement = new ThorchainSettlement(store, progress, thornode, config);
+  });
+
+  /**
+   * A swap whose last step is a THORChain deposit (the step's settlement as the planner sets it for a
+   * `thorchain` leg), its deposit confirmed on its chain.
+   */
+  async function depositConfirmed(): Promise<string> {
+    const { swapId } = await builder.build(buildRequestFor(planFor('q1'), 'swap-thorchain'));
+    const last = store.steps.get(`${swapId}:2`);
+    if (!last) throw new Error('no step 2');
+    last.settlement = 'thorchain';
+    for (const stepIndex of [1, 2])
+      await store.transaction((tx) =>
+        progress.stepConfirmed(
+          {
+            ...stepRef(swapId, stepIndex),
+            txHash: stepIndex === 2 ? DEPOSIT_HASH : '0x' + '01'.repeat(32),
+            blockNumber: 7,
+            confirmations: 1,
+            confirmedAtMs: NOW_MS,
+          },
+          tx,
+        ),
+      );
+    store.outbox.length = 0;
+    return swapId;
+  }
+
+  it('keeps a confirmed THORChain deposit settling, the swap confirming, until THORChain reports its outbound', async () => {
+    const swapId = await depositConfirmed();
+    expect(store.swap(swapId).status).toBe('confirming');
+    expect(store.stepsOf(swapId)[1]).toMatchObject({ status: 'settling', txHash: DEPOSIT_HASH });
+
+    expect(await settlement.checkOnce()).toBe(0);
+    expect(thornode.asked).toEqual([DEPOSIT_HASH]);
+    expect(store.swap(swapId).status).toBe('confirming');
+    expect(store.messagesOf(swapId)).toEqual([]);
+
+    thornode.answer = { phase: 'completed', outTxIds: ['F00D'] };
+    expect(await settlement.checkOnce()).toBe(1);
+    expect(store.swap(swapId).status).toBe('completed');
+    expect(store.stepsOf(swapId)[1].status).toBe('confirmed');
+    expect(store.messagesOf(swapId).map((m) => m.type)).toEqual(['swap.step-confirmed', 'swap.completed']);
+    // Decided once: nothing settling any more.
+    expect(await settlement.checkOnce()).toBe(0);
+  });
+
+  it('fails the swap with BRIDGE_REFUNDED, the refund named, when THORChain refunded the deposit', async () => {
+    const swapId = await depositConfirmed();
+    thornode.answer = { phase: 'refunded', outTxIds: ['BEEF'] };
+    expect(await settlement.checkOnce()).toBe(1);
+    expect(store.swap(swapId)).toMatchObject({
+      status: 'failed',
+      failureReason: BRIDGE_REFUNDED,
+      failureDetails: expect.objectContaining({
+        chain: 'devnet-a',
+        txHash: DEPOSIT_HASH,
+        refundTxIds: ['BEEF'],
+      }),
+    });
+    expect(store.stepsOf(swapId)[1].status).toBe('failed');
+    expect(store.messagesOf(swapId).map((m) => m.type)).toEqual(['swap.failed']);
+  });
+
+  it('asks again at the next pass when THORNode cannot answer', async () => {
+    const swapId = await depositConfirmed();
+    thornode.answer = new Error('THORNode answered HTTP 503');
+    expect(await settlement.checkOnce()).toBe(0);
+    expect(store.stepsOf(swapId)[1].status).toBe('settling');
+    thornode.answer = { phase: 'completed', outTxIds: [] };
+    expect(await settlement.checkOnce()).toBe(1);
+  });
+
+  it('completes on confirmation, as before, when the planner has no THORNODE_URL', async () => {
+    progress = new SwapProgress(store, new ManualClock(NOW_MS), plannerConfigOf(), new RepricingSignal());
+    const swapId = await depositConfirmed();
+    expect(store.swap(swapId).status).toBe('completed');
+  });
+});
+
+describe('SwapPlanner with a thorchain leg', () => {
+  const VAULT = '0x' + 'b2'.repeat(20);
+  const RECIPIENT = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
+
+  it('plans the approve of the router and the router deposit, only the deposit settled by THORChain', async () => {
+    const store = new InMemorySwapRepository();
+    const clock = new ManualClock(NOW_MS);
+    const planner = new SwapPlanner(
+      store,
+      new FakeSwapChains({
+        'devnet-a': { evmChainId: 31337 },
+        'bitcoin-devnet': { family: 'bitcoin', bitcoinNetwork: 'regtest' },
+      }),
+      plannerConfigOf({ THORNODE_URL: 'http://thornode.test' }),
+      clock,
+    );
+    const usdc = planFor('q-thor').tokenIn;
+    const btc = { chain: 'bitcoin-devnet', symbol: 'BTC', address: null, decimals: 8 };
+    const amounts = { amountIn: '900000000', expectedAmountOut: '998000' };
+    const plan = {
+      ...planFor('q-thor'),
+      toChain: 'bitcoin-devnet',
+      tokenOut: btc,
+      ...amounts,
+      providers: ['thorchain'],
+      legs: [
+        {
+          kind: 'bridge' as const,
+          chain: 'devnet-a',
+          provider: 'thorchain',
+          tokenIn: usdc,
+          tokenOut: btc,
+          ...amounts,
+          minAmountOut: '993000',
+          spender: ROUTER,
+          destinationChain: 'bitcoin-devnet',
+          estimatedDurationSeconds: 30,
+          thorchain: {
+            asset: 'BTC.BTC',
+            streamingInterval: 0,
+            streamingQuantity: 0,
+            expiry: Math.floor(NOW_MS / 1000) + 900,
+            inboundAddress: VAULT,
+          },
+        },
+      ],
+    };
+    const { swapId } = await planner.build({ ...buildRequestFor(plan, 'swap-thor'), recipient: RECIPIENT });
+    const steps = store.stepsOf(swapId);
+    expect(steps.map((step) => [step.kind, step.settlement])).toEqual([
+      ['approve', null],
+      ['bridge', 'thorchain'],
+    ]);
+    const deposit = steps[1].spec as { call?: { to: string; data: string } };
+    expect(deposit.call?.to).toBe(ROUTER);
+    // depositWithExpiry(address,address,uint256,string,uint256)
+    expect(deposit.call?.data.slice(0, 10)).toBe(
+      id('depositWithExpiry(address,address,uint256,string,uint256)').slice(0, 10),
+    );
+  });
+});
