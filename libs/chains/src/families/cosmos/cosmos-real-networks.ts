@@ -4,7 +4,6 @@ import nobleChain from 'chain-registry/mainnet/noble/chain';
 import nobleIbc from 'chain-registry/mainnet/noble/ibc-data';
 import osmosisChain from 'chain-registry/mainnet/osmosis/chain';
 import osmosisIbc from 'chain-registry/mainnet/osmosis/ibc-data';
-import type { ChainDescriptor } from '../../chain-descriptor';
 
 /** The registry's own types (of @chain-registry/types, which the package brings), named from its data. */
 type Chain = typeof cosmoshubChain;
@@ -75,6 +74,32 @@ export const PINNED_COSMOS_REGISTRY: CosmosRegistryData = {
   ibc: [...cosmoshubIbc, ...osmosisIbc, ...nobleIbc],
 };
 
+/**
+ * A Cosmos mainnet's descriptor as the shipped catalog lists it (a ChainDescriptor without endpoints;
+ * written out here, not imported, since chain-descriptor.ts lists these networks among REAL_NETWORKS).
+ */
+export interface CosmosRealNetwork {
+  id: string;
+  name: string;
+  family: 'cosmos';
+  network: 'mainnet';
+  caip2: string;
+  nativeSymbol: string;
+  nativeDecimals: number;
+  rpcEnv: string;
+  statusApiEnv: string;
+  devnet: false;
+  cosmos: {
+    chainId: string;
+    bech32Prefix: string;
+    nativeDenom: string;
+    restUrl: string;
+    restEnv: string;
+    minGasPrice: string;
+    ibcChannels: Record<string, string>;
+  };
+}
+
 /** A registry entry the catalog cannot be built from: the message names the chain and the field. */
 export class CosmosRegistryMismatch extends Error {
   override readonly name = 'CosmosRegistryMismatch';
@@ -88,7 +113,7 @@ export class CosmosRegistryMismatch extends Error {
  */
 export function cosmosRealNetworks(
   registry: CosmosRegistryData = PINNED_COSMOS_REGISTRY,
-): Array<Omit<ChainDescriptor, 'rpcUrl'>> {
+): CosmosRealNetwork[] {
   return SHIPPED_COSMOS_CHAINS.map((shipped) => {
     const entry = registry.chains[shipped.registryName];
     const where = `chain-registry ${shipped.registryName}`;
@@ -112,8 +137,8 @@ export function cosmosRealNetworks(
     return {
       id: shipped.id,
       name: shipped.name,
-      family: 'cosmos' as const,
-      network: 'mainnet' as const,
+      family: 'cosmos',
+      network: 'mainnet',
       caip2: `cosmos:${shipped.id}`,
       nativeSymbol: shipped.nativeSymbol,
       nativeDecimals: shipped.nativeDecimals,
