@@ -230,9 +230,13 @@ export class ChainRegistry {
     return this.options.manifest?.cosmos?.find((chain) => chain.id === id);
   }
 
-  /** A chain has a signing surface exactly when an RPC URL is configured or known for it. */
+  /**
+   * A chain has a signing surface exactly when an RPC URL is configured or known for it; a Cosmos
+   * chain also needs its REST API (accounts, simulation: REST_URL_<CHAIN> on a real network).
+   */
   hasSigningSurface(id: string): boolean {
-    return Boolean(this.byId.get(id)?.rpcUrl);
+    const chain = this.byId.get(id);
+    return Boolean(chain?.rpcUrl) && (chain?.family !== 'cosmos' || Boolean(chain.cosmos?.restUrl));
   }
 
   /**

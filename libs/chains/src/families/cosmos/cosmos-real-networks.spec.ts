@@ -94,6 +94,14 @@ describe('Cosmos real networks (cosmoshub-4, osmosis-1, noble-1 from chain-regis
     });
     expect(configured.get('noble-1').rpcUrl).toBeUndefined();
     expect(configured.get('noble-1').cosmos?.restUrl).toBe('');
+    // Signing needs both: the REST API gives the account's number and sequence and simulates gas.
+    expect(configured.hasSigningSurface('osmosis-1')).toBe(true);
+    expect(bare.hasSigningSurface('osmosis-1')).toBe(false);
+    const rpcOnly = ChainRegistry.fromEnvironment({
+      DEVNET_MANIFEST: '/nonexistent/manifest.json',
+      RPC_URL_NOBLE: 'https://rpc.noble.example',
+    });
+    expect(rpcOnly.hasSigningSurface('noble-1')).toBe(false);
   });
 
   describe('a registry release that no longer matches fails the boot', () => {
