@@ -95,9 +95,10 @@ describe('signer migration StoreRequestSpecs1765010000000 (signing_requests.spec
           lifecycle.rawTx,
           lifecycle.gasDropId,
         ]);
-        // What the chain's family builds the payload from is what the old columns gave it.
+        // What the chain's family builds the payload from is what the old columns gave it (no
+        // Cosmos step predates the spec column).
         const { call, solana, bitcoin } = example.columns;
-        expect(payloadRequestOf(row)).toEqual({ from: example.from, call, solana, bitcoin });
+        expect(payloadRequestOf(row)).toEqual({ from: example.from, call, solana, bitcoin, cosmos: null });
       }
     } finally {
       await dataSource.destroy();
