@@ -6,7 +6,7 @@ import { DEVNET_MNEMONIC, solanaConnection, type CosmosDevnetChainManifest } fro
 import { cosmosSigner, createGatewayClient, ethersSigner, runSwap, type RunSwapEvent } from '@swapgw/sdk';
 import { waitFor } from '@swapgw/testing';
 import { splBalanceOf } from '@swapgw/testing/solana';
-import { parseUnits, Wallet } from 'ethers';
+import { formatUnits, parseUnits, Wallet } from 'ethers';
 import { DevnetEvm } from './support/devnet-evm';
 import { connectE2eApi, type E2eApi } from './support/e2e-api';
 
@@ -74,6 +74,16 @@ describe('USDC between Noble (CCTP) and the EVM devnets and Solana', () => {
     return { wallet, user, publicKey: Buffer.from(user.pubkey).toString('hex') };
   }
 
+  /** What `read` gives once it is positive (a payout on the destination). */
+  const paidOut = (read: () => Promise<bigint>, description: string) =>
+    waitFor(
+      async () => {
+        const held = await read();
+        return held > 0n ? held : null;
+      },
+      { timeoutMs: 60_000, description },
+    );
+
   it('lists Noble USDC (denom uusdc) as supported, and the bridge pairs between it and devnet-a and Solana', async () => {
     const tokens = await e2e.client.get('/tokens', { query: { chainRef: noble.id, supportedOnly: '1' } });
     expect(tokens.status).toBe(200);
@@ -132,33 +142,30 @@ describe('USDC between Noble (CCTP) and the EVM devnets and Solana', () => {
     expect(await devnet.balanceOf('devnet-a', 'USDC', wallet.address)).toBe(0n);
     expect(await devnet.ethOf('devnet-a', wallet.address)).toBe(0n);
     const minOut = parseUnits(quotedOf(events).route.minAmountOut, 6);
-    const credited = await waitFor(
-      async () => {
-        const held = await nobleBalance(nobleRecipient);
-        return held > 0n ? held : null;
-      },
-      { timeoutMs: 60_000, description: 'the USDC minted on Noble' },
-    );
+    const credited = await paidOut(() => nobleBalance(nobleRecipient), 'the USDC minted on Noble');
     expect(credited).toBe(minOut);
   });
 
-  it('USDC on Noble → USDC on devnet-a: one MsgDepositForBurn, fee granted; the wallet loses exactly its USDC', async () => {
-    const amount = 7_000_000n; // 7 USDC, all the wallet holds
+  /**
+   * `amount` (6 decimals) of USDC sent from a fresh Noble wallet holding exactly that to `recipient`
+   * on `toChain` through runSwap and cosmosSigner: the swap completes, the wallet signed one
+   * MsgDepositForBurn and holds nothing left; resolves to its message and the quoted minimum.
+   */
+  async function sendFromNoble(amount: bigint, toChain: string, recipient: string) {
     const { wallet, user, publicKey } = await nobleWalletHolding(amount);
-    const evmRecipient = Wallet.createRandom().address;
     const events: RunSwapEvent[] = [];
     const result = await runSwap({
       client: gateway(),
       quoteRequest: {
         fromChain: noble.id,
-        toChain: 'devnet-a',
+        toChain,
         tokenIn: 'USDC',
         tokenOut: 'USDC',
-        amount: '7',
+        amount: formatUnits(amount, 6),
       },
       route: (routes) => routes.find((route) => route.providers.includes('devnet-bridge')),
       userAddress: user.address,
-      build: { gasPayment: 'user', recipient: evmRecipient, userPublicKey: publicKey },
+      build: { gasPayment: 'user', recipient, userPublicKey: publicKey },
       signers: [cosmosSigner(wallet)],
       timeoutMs: 120_000,
       onEvent: (event) => events.push(event),
@@ -168,55 +175,36 @@ describe('USDC between Noble (CCTP) and the EVM devnets and Solana', () => {
     expect(signing?.payload).toMatchObject({
       type: 'cosmos-sign-direct',
       msgs: [
-        { typeUrl: '/circle.cctp.v1.MsgDepositForBurn', value: { from: user.address, amount: '7000000' } },
+        {
+          typeUrl: '/circle.cctp.v1.MsgDepositForBurn',
+          value: { from: user.address, amount: amount.toString(), burnToken: 'uusdc' },
+        },
       ],
     });
+    // The fee was the granter's: the wallet lost exactly what it sent.
     expect(await nobleBalance(user.address)).toBe(0n);
-    const minOut = parseUnits(quotedOf(events).route.minAmountOut, 6);
-    const paid = await waitFor(
-      async () => {
-        const held = await devnet.balanceOf('devnet-a', 'USDC', evmRecipient);
-        return held > 0n ? held : null;
-      },
-      { timeoutMs: 60_000, description: 'the USDC paid on devnet-a' },
+    const payload = signing!.payload as { msgs: { value: Record<string, unknown> }[] };
+    return { burn: payload.msgs[0].value, minOut: parseUnits(quotedOf(events).route.minAmountOut, 6) };
+  }
+
+  it('USDC on Noble → USDC on devnet-a: one MsgDepositForBurn, fee granted; the wallet loses exactly its USDC', async () => {
+    const evmRecipient = Wallet.createRandom().address;
+    const { burn, minOut } = await sendFromNoble(7_000_000n, 'devnet-a', evmRecipient);
+    expect(burn.destinationDomain).toBe(31337);
+    const paid = await paidOut(
+      () => devnet.balanceOf('devnet-a', 'USDC', evmRecipient),
+      'the USDC paid on devnet-a',
     );
     expect(paid).toBe(minOut);
   });
 
   it('USDC on Noble → USDC on Solana: CCTP domain 5, the Solana wallet paid', async () => {
-    const amount = 3_000_000n;
-    const { wallet, user, publicKey } = await nobleWalletHolding(amount);
     const solanaRecipient = Keypair.generate().publicKey;
-    const events: RunSwapEvent[] = [];
-    const result = await runSwap({
-      client: gateway(),
-      quoteRequest: {
-        fromChain: noble.id,
-        toChain: manifest.solana.id,
-        tokenIn: 'USDC',
-        tokenOut: 'USDC',
-        amount: '3',
-      },
-      route: (routes) => routes.find((route) => route.providers.includes('devnet-bridge')),
-      userAddress: user.address,
-      build: { gasPayment: 'user', recipient: solanaRecipient.toBase58(), userPublicKey: publicKey },
-      signers: [cosmosSigner(wallet)],
-      timeoutMs: 120_000,
-      onEvent: (event) => events.push(event),
-    });
-    expect(result.swap).toMatchObject({ status: 'completed', failure: null });
-    const signing = events.find((e) => e.type === 'signing');
-    expect(signing?.payload).toMatchObject({
-      msgs: [{ typeUrl: '/circle.cctp.v1.MsgDepositForBurn', value: { destinationDomain: 5 } }],
-    });
-    expect(await nobleBalance(user.address)).toBe(0n);
-    const minOut = parseUnits(quotedOf(events).route.minAmountOut, 6);
-    const paid = await waitFor(
-      async () => {
-        const held = await splBalanceOf(solana, solanaMint, solanaRecipient);
-        return held > 0n ? held : null;
-      },
-      { timeoutMs: 60_000, description: 'the USDC paid on Solana' },
+    const { burn, minOut } = await sendFromNoble(3_000_000n, manifest.solana.id, solanaRecipient.toBase58());
+    expect(burn.destinationDomain).toBe(5);
+    const paid = await paidOut(
+      () => splBalanceOf(solana, solanaMint, solanaRecipient),
+      'the USDC paid on Solana',
     );
     expect(paid).toBe(minOut);
   });

@@ -123,14 +123,18 @@ class EmptyQuoter implements Pick<UniswapV2Quoter, 'quotePaths' | 'smallestQuota
 }
 
 const thresholds = { priceImpactBps: 100, thinLiquidityBps: 1000 };
-const context = (tokenIn: QuoteToken, tokenOut: QuoteToken, amountIn: bigint): QuoteContext => ({
-  fromChain: registry.get(tokenIn.chain),
-  toChain: registry.get(tokenOut.chain),
-  tokenIn,
-  tokenOut,
-  amountIn,
-  slippageBps: 50,
-});
+/** The quote context of `amountIn` of tokenIn for tokenOut over the chains of `on`. */
+const contextOn =
+  (on: ChainRegistry) =>
+  (tokenIn: QuoteToken, tokenOut: QuoteToken, amountIn: bigint): QuoteContext => ({
+    fromChain: on.get(tokenIn.chain),
+    toChain: on.get(tokenOut.chain),
+    tokenIn,
+    tokenOut,
+    amountIn,
+    slippageBps: 50,
+  });
+const context = contextOn(registry);
 
 describe('DevnetBridgeProvider between EVM and Solana', () => {
   it('bridges EVM USDC to solana-devnet: one bridge leg to the EVM bridge, tokenOut the USDC mint, Solana duration', async () => {
@@ -294,14 +298,7 @@ describe('DevnetBridgeProvider with the Bitcoin end', () => {
     },
   });
   const btc: QuoteToken = { chain: 'bitcoin-devnet', symbol: 'BTC', address: null, decimals: 8 };
-  const at = (tokenIn: QuoteToken, tokenOut: QuoteToken, amountIn: bigint): QuoteContext => ({
-    fromChain: withBitcoin.get(tokenIn.chain),
-    toChain: withBitcoin.get(tokenOut.chain),
-    tokenIn,
-    tokenOut,
-    amountIn,
-    slippageBps: 50,
-  });
+  const at = contextOn(withBitcoin);
 
   it('swaps BTC for USDC on devnet-a at the bridge price less its fee: one deposit into the vault', async () => {
     const provider = new DevnetBridgeProvider(withBitcoin, new FixedRateQuoter(1n, 1n), thresholds);
@@ -499,14 +496,7 @@ describe("DevnetBridgeProvider with the Cosmos end (Noble's CCTP)", () => {
     mint: 'uusdc',
     decimals: 6,
   };
-  const at = (tokenIn: QuoteToken, tokenOut: QuoteToken, amountIn: bigint): QuoteContext => ({
-    fromChain: withNoble.get(tokenIn.chain),
-    toChain: withNoble.get(tokenOut.chain),
-    tokenIn,
-    tokenOut,
-    amountIn,
-    slippageBps: 50,
-  });
+  const at = contextOn(withNoble);
 
   it('bridges EVM USDC to Noble and Noble USDC to the EVM chain and Solana, the fee kept on deposit, Noble duration', async () => {
     const provider = new DevnetBridgeProvider(withNoble, new FixedRateQuoter(1n, 1n), thresholds);

@@ -86,20 +86,19 @@ export function msgDepositForBurnHandler(params: CctpModuleParams): CosmosMessag
         value: encodeMsgDepositForBurnResponse(nonce),
       };
     },
-    toJson: (msg) => ({
-      from: msg.from,
-      amount: msg.amount,
-      destination_domain: msg.destinationDomain,
-      mint_recipient: base64.encode(msg.mintRecipient),
-      burn_token: msg.burnToken,
-    }),
-    toAmino: (msg) => ({
-      from: msg.from,
-      amount: msg.amount,
-      destination_domain: msg.destinationDomain,
-      mint_recipient: base64.encode(msg.mintRecipient),
-      burn_token: msg.burnToken,
-    }),
+    // The proto JSON and Noble's amino JSON name the fields alike (snake_case, bytes in base64).
+    toJson: depositForBurnJson,
+    toAmino: depositForBurnJson,
+  };
+}
+
+function depositForBurnJson(msg: MsgDepositForBurn): Record<string, unknown> {
+  return {
+    from: msg.from,
+    amount: msg.amount,
+    destination_domain: msg.destinationDomain,
+    mint_recipient: base64.encode(msg.mintRecipient),
+    burn_token: msg.burnToken,
   };
 }
 
