@@ -37,9 +37,8 @@ import {
   APPS,
   appEntry,
   appEnv,
-  relayerKeysOf,
-  solanaFeePayerKeysOf,
-  bitcoinFeeWalletKeysOf,
+  sponsorKeysEnv,
+  sponsorKeysOf,
   bootstrap,
   dropDatabase,
   ensureDatabase,
@@ -322,20 +321,14 @@ async function startApps(infra) {
   };
   const services = APPS.filter((a) => a !== 'gateway');
   const healthBase = await freePortRun(39101, services.length);
-  // Sponsored gas, as `npm start` runs it: the devnet's relayers and Solana fee payers.
-  const sponsorship = {
-    relayerKeys: relayerKeysOf(infra.DEVNET_MANIFEST)?.keys,
-    solanaFeePayerKeys: solanaFeePayerKeysOf(infra.DEVNET_MANIFEST)?.keys,
-    bitcoinFeeWalletKeys: bitcoinFeeWalletKeysOf(infra.DEVNET_MANIFEST)?.keys,
-  };
+  // Sponsored gas, as `npm start` runs it: every family's sponsor keys of the devnet.
+  const sponsorKeys = sponsorKeysEnv(sponsorKeysOf(infra.DEVNET_MANIFEST));
   // Also in `base`, which the scenarios' process gets: the scaled soak's extra signer-surface
   // (libs/testing startApp) inherits it. appEnv keeps the keys from every other app.
-  if (sponsorship.relayerKeys) base.RELAYER_KEYS ??= sponsorship.relayerKeys;
-  if (sponsorship.solanaFeePayerKeys) base.SOLANA_FEE_PAYER_KEYS ??= sponsorship.solanaFeePayerKeys;
-  if (sponsorship.bitcoinFeeWalletKeys) base.BITCOIN_FEE_WALLET_KEYS ??= sponsorship.bitcoinFeeWalletKeys;
+  for (const [variable, keys] of Object.entries(sponsorKeys)) base[variable] ??= keys;
   const results = await Promise.allSettled(
     services.map((app, i) =>
-      startAppProcess(app, appEnv(app, base, { healthPort: healthBase + i, ...sponsorship }), {
+      startAppProcess(app, appEnv(app, base, { healthPort: healthBase + i, sponsorKeys }), {
         logFile: path.join(logDir, `${app}.log`),
         echo,
         nodeArgs,

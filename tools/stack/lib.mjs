@@ -426,26 +426,12 @@ export function appEntry(app) {
 }
 
 /**
- * Environment of one app process per the shared conventions. `relayerKeys` (RELAYER_KEYS JSON, see
- * relayerKeysOf), `solanaFeePayerKeys` (SOLANA_FEE_PAYER_KEYS JSON, see solanaFeePayerKeysOf) and
- * `bitcoinFeeWalletKeys` (BITCOIN_FEE_WALLET_KEYS JSON, see bitcoinFeeWalletKeysOf) and
- * `cosmosFeeGranterKeys` (COSMOS_FEE_GRANTER_KEYS JSON, see cosmosFeeGranterKeysOf) go to
- * signer-surface only, with the devnet's sponsorship budgets unless set; no other app gets relayer,
- * fee payer or fee wallet keys, not even from the caller's environment.
+ * Environment of one app process per the shared conventions. `sponsorKeys` (`{ RELAYER_KEYS: …,
+ * SOLANA_FEE_PAYER_KEYS: …, … }`, sponsorKeysEnv of sponsorKeysOf) go to signer-surface only, with
+ * each family's devnet settings (SPONSOR_KEYS) unless set; no other app gets sponsor keys, not even
+ * from the caller's environment.
  */
-export function appEnv(
-  app,
-  base,
-  {
-    gatewayPort = 3000,
-    healthPort,
-    relayerKeys,
-    solanaFeePayerKeys,
-    bitcoinFeeWalletKeys,
-    cosmosFeeGranterKeys,
-    thornodeUrl,
-  } = {},
-) {
+export function appEnv(app, base, { gatewayPort = 3000, healthPort, sponsorKeys = {}, thornodeUrl } = {}) {
   const env = { ...base };
   if ((app === 'quote-service' || app === 'execution-planner') && thornodeUrl)
     env.THORNODE_URL ??= thornodeUrl;
@@ -456,40 +442,77 @@ export function appEnv(
     env.HEALTH_PORT = String(healthPort ?? DEFAULT_HEALTH_PORTS[app]);
   }
   env.INSTANCE_ID = env.INSTANCE_ID_PREFIX ? `${env.INSTANCE_ID_PREFIX}-${app}` : `${app}-local`;
-  if (app === 'signer-surface') {
-    if (relayerKeys) env.RELAYER_KEYS = relayerKeys;
-    if (env.RELAYER_KEYS) env.SPONSORSHIP_DAILY_BUDGET_WEI ??= DEVNET_SPONSORSHIP_DAILY_BUDGET_WEI;
-    if (solanaFeePayerKeys) env.SOLANA_FEE_PAYER_KEYS = solanaFeePayerKeys;
-    if (env.SOLANA_FEE_PAYER_KEYS)
-      env.SPONSORSHIP_DAILY_BUDGET_LAMPORTS ??= DEVNET_SPONSORSHIP_DAILY_BUDGET_LAMPORTS;
-    if (bitcoinFeeWalletKeys) env.BITCOIN_FEE_WALLET_KEYS = bitcoinFeeWalletKeys;
-    if (env.BITCOIN_FEE_WALLET_KEYS) {
-      env.SPONSORSHIP_DAILY_BUDGET_SATS ??= DEVNET_SPONSORSHIP_DAILY_BUDGET_SATS;
-      // Devnet blocks come every second: a transaction unconfirmed for 15 s is stuck.
-      env.BITCOIN_STUCK_AFTER_MS ??= DEVNET_BITCOIN_STUCK_AFTER_MS;
+  for (const sponsor of SPONSOR_KEYS) {
+    if (app !== 'signer-surface') {
+      delete env[sponsor.variable];
+      delete env[`${sponsor.variable}_FILE`];
+      continue;
     }
-    if (cosmosFeeGranterKeys) env.COSMOS_FEE_GRANTER_KEYS = cosmosFeeGranterKeys;
-  } else {
-    delete env.RELAYER_KEYS;
-    delete env.RELAYER_KEYS_FILE;
-    delete env.SOLANA_FEE_PAYER_KEYS;
-    delete env.SOLANA_FEE_PAYER_KEYS_FILE;
-    delete env.BITCOIN_FEE_WALLET_KEYS;
-    delete env.BITCOIN_FEE_WALLET_KEYS_FILE;
-    delete env.COSMOS_FEE_GRANTER_KEYS;
-    delete env.COSMOS_FEE_GRANTER_KEYS_FILE;
+    if (sponsorKeys[sponsor.variable]) env[sponsor.variable] = sponsorKeys[sponsor.variable];
+    if (!env[sponsor.variable]) continue;
+    for (const [name, value] of Object.entries({ ...sponsor.budget, ...sponsor.devnetSettings }))
+      env[name] ??= value;
   }
   return env;
 }
 
-/** 1 ETH per API key, chain and day: generous on the devnet (signer-surface's own default is 0.1 ETH). */
-const DEVNET_SPONSORSHIP_DAILY_BUDGET_WEI = '1000000000000000000';
-/** 1 SOL per API key, Solana chain and day on the devnet (signer-surface's own default is 0.1 SOL). */
-export const DEVNET_SPONSORSHIP_DAILY_BUDGET_LAMPORTS = '1000000000';
-/** 0.1 BTC per API key, Bitcoin chain and day on the devnet (signer-surface's own default is 0.01 BTC). */
-export const DEVNET_SPONSORSHIP_DAILY_BUDGET_SATS = '10000000';
-/** Sponsored Bitcoin transactions are fee-bumped after 15 s on the devnet (signer-surface's own default is 10 min). */
-const DEVNET_BITCOIN_STUCK_AFTER_MS = '15000';
+/**
+ * Each family's sponsor keys for signer-surface, one entry per family (a new family's sponsor is one
+ * entry here; `npm start`, `npm test` and the bench take them all from sponsorKeysOf): the variable,
+ * what `npm start` calls its accounts, the devnet's daily budget and other devnet settings (each
+ * unless the caller set it), and the reader of the keys (the caller's, else the devnet's from the
+ * manifest; `addresses` per chain for printing, the keys themselves never printed).
+ */
+export const SPONSOR_KEYS = [
+  // The gas-sponsorship relayers signer-surface sends users' signed intents and permits from:
+  // 1 ETH per API key, chain and day on the devnet (signer-surface's own default is 0.1 ETH).
+  {
+    variable: 'RELAYER_KEYS',
+    accounts: 'relayers',
+    budget: { SPONSORSHIP_DAILY_BUDGET_WEI: '1000000000000000000' },
+    keysOf: relayerKeysOf,
+  },
+  // The Solana fee payers it names in the Solana transactions of sponsored swaps: 1 SOL per API key,
+  // Solana chain and day on the devnet (signer-surface's own default is 0.1 SOL).
+  {
+    variable: 'SOLANA_FEE_PAYER_KEYS',
+    accounts: 'fee payers',
+    budget: { SPONSORSHIP_DAILY_BUDGET_LAMPORTS: '1000000000' },
+    keysOf: solanaFeePayerKeysOf,
+  },
+  // The Bitcoin fee wallets whose UTXO pays the miner fee of sponsored Bitcoin transactions: 0.1 BTC per
+  // API key, Bitcoin chain and day on the devnet (signer-surface's own default is 0.01 BTC). Devnet
+  // blocks come every second: a transaction unconfirmed for 15 s is stuck and fee-bumped (default 10 min).
+  {
+    variable: 'BITCOIN_FEE_WALLET_KEYS',
+    accounts: 'fee wallets',
+    budget: { SPONSORSHIP_DAILY_BUDGET_SATS: '10000000' },
+    devnetSettings: { BITCOIN_STUCK_AFTER_MS: '15000' },
+    keysOf: bitcoinFeeWalletKeysOf,
+  },
+  // The Cosmos fee granters every Cosmos step names as fee.granter (x/feegrant); no daily budget of
+  // their own: their grants are their limit.
+  {
+    variable: 'COSMOS_FEE_GRANTER_KEYS',
+    accounts: 'fee granters',
+    budget: {},
+    keysOf: cosmosFeeGranterKeysOf,
+  },
+];
+
+/** Every family's sponsor (SPONSOR_KEYS) with the keys found for it (`found`, undefined when none). */
+export function sponsorKeysOf(manifestPath, env = process.env) {
+  return SPONSOR_KEYS.map((sponsor) => ({ ...sponsor, found: sponsor.keysOf(manifestPath, env) }));
+}
+
+/** `{ <variable>: <keys JSON> }` of the sponsors whose keys were found: appEnv's `sponsorKeys`. */
+export function sponsorKeysEnv(sponsors) {
+  return Object.fromEntries(
+    sponsors
+      .filter((sponsor) => sponsor.found?.keys)
+      .map((sponsor) => [sponsor.variable, sponsor.found.keys]),
+  );
+}
 
 /**
  * RELAYER_KEYS for signer-surface (the gas-sponsorship relayers): the caller's RELAYER_KEYS when
@@ -606,7 +629,8 @@ export function bitcoinFeeWalletKeysOf(manifestPath, env = process.env) {
  * The fee granter keys signer-surface names as `fee.granter` on Cosmos chains (x/feegrant), as
  * bitcoinFeeWalletKeysOf: the caller's COSMOS_FEE_GRANTER_KEYS when set; none when
  * COSMOS_FEE_GRANTER_KEYS_FILE is set; else the devnet's (libs/devnet devnetCosmosFeeGranterKeys:
- * test wallet 9 of the manifest's mnemonic on each chain of its `cosmos` section). `addresses` per
+ * test wallet 9 of the manifest's mnemonic on each chain of its `cosmos` section, or of the mainnet
+ * replica's, whose mnemonic is the standard test one). `addresses` per
  * chain are for printing; the keys themselves are never printed.
  */
 export function cosmosFeeGranterKeysOf(manifestPath, env = process.env) {
@@ -622,13 +646,15 @@ export function cosmosFeeGranterKeysOf(manifestPath, env = process.env) {
   }
   const keysModule = path.join(repoRoot, 'dist', 'libs', 'devnet', 'src', 'cosmos', 'cosmos-keys.js');
   if (!fs.existsSync(manifestPath) || !fs.existsSync(keysModule)) return undefined;
-  const { cosmos, mnemonic } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  const cosmos = manifest.cosmos ?? manifest.mainnetReplica?.cosmos;
+  const { mnemonic } = manifest;
   if (!cosmos?.length) return undefined;
   const { devnetCosmosFeeGranterKeys, devnetCosmosFeeGranterAddress } = requireFromRoot(keysModule);
   const { DEVNET_MNEMONIC } = requireFromRoot('./dist/libs/devnet/src/anvil.js');
   const words = mnemonic ?? DEVNET_MNEMONIC;
   return {
-    source: 'devnet keys',
+    source: manifest.mainnetReplica ? 'devnet keys on the mainnet replica' : 'devnet keys',
     keys: JSON.stringify(devnetCosmosFeeGranterKeys(cosmos, words)),
     addresses: Object.fromEntries(
       cosmos.map((chain) => [chain.id, [devnetCosmosFeeGranterAddress(chain.bech32Prefix, words)]]),
@@ -666,7 +692,8 @@ export function devnetThornodeUrlOf(manifestPath) {
 
 /**
  * The mainnet replica's endpoints as an operator configures real networks: `RPC_URL_<CHAIN>` (each
- * real network's `rpcEnv` in libs/chains REAL_NETWORKS) → the replica's RPC URL, and
+ * real network's `rpcEnv` in libs/chains REAL_NETWORKS) → the replica's RPC URL (a Cosmos chain's
+ * CometBFT RPC, and its REST API under the chain's `REST_URL_<CHAIN>`), and
  * `ACROSS_API_URL` → the replica's Across fee API. Undefined when the manifest is not a replica's.
  */
 export function mainnetReplicaEnv(manifestPath) {
@@ -680,6 +707,16 @@ export function mainnetReplicaEnv(manifestPath) {
     if (!rpcEnv)
       throw new Error(`mainnet replica chain ${chain.id} is not a real network with an RPC variable`);
     env[rpcEnv] = chain.rpcUrl;
+  }
+  for (const chain of mainnetReplica.cosmos ?? []) {
+    const cosmos = REAL_NETWORKS.find((n) => n.id === chain.id)?.cosmos;
+    const rpcEnv = REAL_NETWORKS.find((n) => n.id === chain.id)?.rpcEnv;
+    if (!rpcEnv || !cosmos?.restEnv)
+      throw new Error(
+        `mainnet replica chain ${chain.id} is not a real Cosmos network with RPC and REST variables`,
+      );
+    env[rpcEnv] = chain.rpc;
+    env[cosmos.restEnv] = chain.rest;
   }
   if (mainnetReplica.acrossApiUrl) env.ACROSS_API_URL = mainnetReplica.acrossApiUrl;
   return env;

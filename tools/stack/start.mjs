@@ -24,11 +24,9 @@
 //      RPC_URL_ETHEREUM / _BASE / _ARBITRUM / _SOLANA and ACROSS_API_URL point at it (overriding the
 //      caller's), and the manifest lists no devnet chains. Nothing in apps/ knows.
 //   5. Kafka topics of libs/contracts, then the five apps, each waited for until healthy;
-//      signer-surface gets RELAYER_KEYS (gas-sponsorship relayers: the caller's, else the test
-//      mnemonic's accounts 12-15 on each devnet or replica EVM chain) and SOLANA_FEE_PAYER_KEYS (the
-//      caller's, else the devnet's fee payers 1-2 on solana-devnet, or on solana with the replica)
-//      and BITCOIN_FEE_WALLET_KEYS (the caller's, else the devnet's fee wallets on bitcoin-devnet),
-//      whose addresses are printed; quote-service and execution-planner get THORNODE_URL (the caller's, else the devnet's
+//      signer-surface gets each family's sponsor keys (lib.mjs SPONSOR_KEYS: RELAYER_KEYS,
+//      SOLANA_FEE_PAYER_KEYS, BITCOIN_FEE_WALLET_KEYS, COSMOS_FEE_GRANTER_KEYS; the caller's, else the
+//      devnet's or the replica's test accounts), whose addresses are printed; quote-service and execution-planner get THORNODE_URL (the caller's, else the devnet's
 //      local THORNode from the manifest, as production points it at a THORNode)
 // An app that exits on its own afterwards is reported and started again with back-off (1 s doubling
 // to 30 s, back to 1 s once it stayed up a minute: restart-policy.js), each restart printed.
@@ -54,10 +52,8 @@ import {
   ManagedProcess,
   pollUntil,
   providePostgres,
-  relayerKeysOf,
-  solanaFeePayerKeysOf,
-  bitcoinFeeWalletKeysOf,
-  cosmosFeeGranterKeysOf,
+  sponsorKeysEnv,
+  sponsorKeysOf,
   repoRoot,
   say,
   startDevnet,
@@ -179,25 +175,12 @@ async function main() {
   if (replicaRpc) printReplica(manifest, replicaRpc);
   else if (withDevnet) printDevnetChains(manifest);
 
-  // Gas sponsorship: the accounts signer-surface sends users' signed intents and permits from.
-  const relayers = relayerKeysOf(manifest);
-  for (const [chain, addresses] of Object.entries(relayers?.addresses ?? {})) {
-    say('relayers', `${chain}: ${addresses.join(', ')} (${relayers.source})`);
-  }
-  // ... and the Solana fee payers it names in the Solana transactions of sponsored swaps.
-  const feePayers = solanaFeePayerKeysOf(manifest);
-  for (const [chain, addresses] of Object.entries(feePayers?.addresses ?? {})) {
-    say('fee payers', `${chain}: ${addresses.join(', ')} (${feePayers.source})`);
-  }
-  // ... and the Bitcoin fee wallets whose UTXO pays the miner fee of sponsored Bitcoin transactions.
-  const feeWallets = bitcoinFeeWalletKeysOf(manifest);
-  for (const [chain, addresses] of Object.entries(feeWallets?.addresses ?? {})) {
-    say('fee wallets', `${chain}: ${addresses.join(', ')} (${feeWallets.source})`);
-  }
-  // ... and the Cosmos fee granters every Cosmos step names as fee.granter (x/feegrant).
-  const feeGranters = cosmosFeeGranterKeysOf(manifest);
-  for (const [chain, addresses] of Object.entries(feeGranters?.addresses ?? {})) {
-    say('fee granters', `${chain}: ${addresses.join(', ')} (${feeGranters.source})`);
+  // Gas sponsorship: each family's accounts that pay for users (lib.mjs SPONSOR_KEYS).
+  const sponsors = sponsorKeysOf(manifest);
+  for (const { accounts, found } of sponsors) {
+    for (const [chain, addresses] of Object.entries(found?.addresses ?? {})) {
+      say(accounts, `${chain}: ${addresses.join(', ')} (${found.source})`);
+    }
   }
 
   const topics = await ensureKafkaTopics(kafka.brokers);
@@ -228,10 +211,7 @@ async function main() {
       app,
       appEnv(app, base, {
         healthPort: healthPortOf(app),
-        relayerKeys: relayers?.keys,
-        solanaFeePayerKeys: feePayers?.keys,
-        bitcoinFeeWalletKeys: feeWallets?.keys,
-        cosmosFeeGranterKeys: feeGranters?.keys,
+        sponsorKeys: sponsorKeysEnv(sponsors),
         thornodeUrl: devnetThornodeUrlOf(manifest),
       }),
     ),
@@ -260,8 +240,7 @@ async function main() {
     Kafka        ${kafka.brokers}
     Database     ${redact(databaseUrl)}${postgres.embedded ? '     (embedded PostgreSQL, data .run/postgres, log .run/logs/postgres.log)' : ''}
     ${localChainsSummary(manifest, replicaRpc)}
-    Relayers     ${relayerSummary(relayers)}
-    Fee payers   ${relayerSummary(feePayers, 'Solana sponsorship')}
+    ${sponsors.map(sponsorSummary).join('\n    ')}
     Logs         .run/logs/<app>.log
   An app that exits is restarted (back-off 1 s doubling to 30 s). Ctrl-C stops everything this command started.
 `);
@@ -431,11 +410,18 @@ function supervise(app, env) {
   return entry;
 }
 
-/** Gas-sponsorship relayer (or Solana fee payer) addresses per chain, for the banner (never the keys). */
-function relayerSummary(relayers, what = 'gas sponsorship') {
-  const chains = Object.entries(relayers?.addresses ?? {});
-  if (chains.length === 0) return relayers ? `(${relayers.source})` : `(none: ${what} unavailable)`;
-  return chains.map(([chain, addresses]) => `${chain}: ${addresses.join(', ')}`).join('\n                 ');
+/**
+ * A sponsor's banner line: its accounts' addresses per chain (never the keys), under a 13-column
+ * label (`Relayers`, `Fee payers`, …).
+ */
+function sponsorSummary({ accounts, found }) {
+  const label = (accounts[0].toUpperCase() + accounts.slice(1)).padEnd(13);
+  const chains = Object.entries(found?.addresses ?? {});
+  if (chains.length === 0) return `${label}${found ? `(${found.source})` : '(none: not sponsored)'}`;
+  return (
+    label +
+    chains.map(([chain, addresses]) => `${chain}: ${addresses.join(', ')}`).join('\n                 ')
+  );
 }
 
 function healthPortOf(app) {

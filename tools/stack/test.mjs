@@ -32,21 +32,16 @@ import { startKafka } from '../kafka/kafka.mjs';
 import {
   binOf,
   bootstrap,
-  DEVNET_SPONSORSHIP_DAILY_BUDGET_LAMPORTS,
-  DEVNET_SPONSORSHIP_DAILY_BUDGET_SATS,
   dropDatabase,
   ensureDatabase,
   ensureKafkaTopics,
   fail,
   freePortRun,
   providePostgres,
-  relayerKeysOf,
   repoRoot,
   run,
   say,
-  solanaFeePayerKeysOf,
-  bitcoinFeeWalletKeysOf,
-  cosmosFeeGranterKeysOf,
+  sponsorKeysOf,
   startDevnet,
 } from './lib.mjs';
 import { checkOpenApi } from './openapi.mjs';
@@ -274,51 +269,27 @@ async function startInfrastructure(dir) {
   const failed = settled.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
   const [kafkaEnv, databaseUrl, manifest] = settled.map((r) => r.value);
-  // signer-surface's gas-sponsorship relayers, Solana fee payers and Bitcoin fee wallets on the test
-  // devnet, as `npm start` gives them (the e2e apps inherit this environment).
-  const sponsorship = devnetKeysEnv(
-    relayerKeysOf(manifest, {}),
-    'RELAYER_KEYS',
-    'SPONSORSHIP_DAILY_BUDGET_WEI',
-    '1000000000000000000',
-  );
-  const solanaSponsorship = devnetKeysEnv(
-    solanaFeePayerKeysOf(manifest, {}),
-    'SOLANA_FEE_PAYER_KEYS',
-    'SPONSORSHIP_DAILY_BUDGET_LAMPORTS',
-    DEVNET_SPONSORSHIP_DAILY_BUDGET_LAMPORTS,
-  );
-  const bitcoinSponsorship = devnetKeysEnv(
-    bitcoinFeeWalletKeysOf(manifest, {}),
-    'BITCOIN_FEE_WALLET_KEYS',
-    'SPONSORSHIP_DAILY_BUDGET_SATS',
-    DEVNET_SPONSORSHIP_DAILY_BUDGET_SATS,
-  );
-  // The Cosmos fee granters have no daily budget of their own: their grants are their limit.
-  const granters = cosmosFeeGranterKeysOf(manifest, {});
-  const cosmosSponsorship =
-    granters?.keys && !process.env.COSMOS_FEE_GRANTER_KEYS && !process.env.COSMOS_FEE_GRANTER_KEYS_FILE
-      ? { COSMOS_FEE_GRANTER_KEYS: granters.keys }
-      : {};
+  // signer-surface's sponsor keys of every family on the test devnet, with the devnet's budgets, as
+  // `npm start` gives them (the e2e apps inherit this environment).
+  const sponsorship = Object.assign({}, ...sponsorKeysOf(manifest, {}).map(devnetKeysEnv));
   return {
     ...env,
     ...kafkaEnv,
     DATABASE_URL: databaseUrl,
     DEVNET_MANIFEST: manifest,
     ...sponsorship,
-    ...solanaSponsorship,
-    ...bitcoinSponsorship,
-    ...cosmosSponsorship,
   };
 }
 
 /**
- * `name` set to the devnet's keys (`found.keys`), with the devnet's daily budget `budgetName` unless
- * the caller set it; nothing when the caller set `name` or `<name>_FILE` (theirs win) or there are none.
+ * A sponsor's variable set to the devnet's keys (`found.keys`), with the devnet's daily budget unless
+ * the caller set it; nothing when the caller set the variable or `<variable>_FILE` (theirs win) or
+ * there are none.
  */
-function devnetKeysEnv(found, name, budgetName, budgetDefault) {
-  if (!found?.keys || process.env[name] || process.env[`${name}_FILE`]) return {};
-  return { [name]: found.keys, [budgetName]: process.env[budgetName] || budgetDefault };
+function devnetKeysEnv({ found, variable, budget }) {
+  if (!found?.keys || process.env[variable] || process.env[`${variable}_FILE`]) return {};
+  const budgets = Object.entries(budget).map(([name, devnet]) => [name, process.env[name] || devnet]);
+  return { [variable]: found.keys, ...Object.fromEntries(budgets) };
 }
 
 async function runJest(project, env) {

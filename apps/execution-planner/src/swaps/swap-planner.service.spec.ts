@@ -177,6 +177,34 @@ describe('SwapPlanner', () => {
       });
     });
 
+    it('gives a route the planner cannot turn into steps a verdict (INTERNAL_ERROR, the reason in its details) instead of a retry that ends on the dead-letter topic', async () => {
+      const plan = planFor('q-unplannable');
+      // A bridge leg that names no destination chain.
+      const build = request({ ...plan, legs: [{ ...plan.legs[0], kind: 'bridge' }] });
+
+      await command(build);
+
+      expect(store.swap(build.swapId)).toMatchObject({
+        status: 'failed',
+        stepCount: 0,
+        failureReason: 'INTERNAL_ERROR',
+        failureDetails: {
+          reason: 'Bridge leg on devnet-a has no destinationChain',
+          message: 'Route r1 of quote q-unplannable cannot be planned',
+        },
+      });
+      expect(store.messagesOf(build.swapId).map((m) => m.type)).toEqual(['swap.created', 'swap.failed']);
+      // The fast path answers it the same way, at once.
+      const atOnce = request({
+        ...plan,
+        quoteId: 'q-unplannable-2',
+        legs: [{ ...plan.legs[0], kind: 'bridge' }],
+      });
+      const claim: EventClaim = { notClaimed: () => 'TRUE', claimFor: () => 'SELECT 1' };
+      expect(await builder.buildAtOnce(atOnce, claim)).toBe(true);
+      expect(store.swap(atOnce.swapId)).toMatchObject({ status: 'failed', failureReason: 'INTERNAL_ERROR' });
+    });
+
     it('judges the quote’s expiry when the build was accepted, not when the command is applied', async () => {
       const late = { ...request(planFor('q-late', 'devnet-a', NOW_MS + 50)), acceptedAtMs: NOW_MS };
       clock.atMs = NOW_MS + 10_000;

@@ -39,6 +39,27 @@ const NOT_A_VERDICT: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * A route the step planner cannot turn into steps (a leg shape this version does not build, a
+ * chain without swaps): planSteps reads nothing, so it would throw the same on every redelivery. The
+ * build gets a verdict, INTERNAL_ERROR (quote-service offered a route the planner cannot build: a
+ * bug, logged), rather than being retried, parked on the dead-letter topic and its swap left with none.
+ */
+class UnplannableRouteError extends CodedError {
+  constructor(plan: SwapBuildRequest['plan'], cause: unknown) {
+    super(ErrorCodes.INTERNAL_ERROR, `Route ${plan.routeId} of quote ${plan.quoteId} cannot be planned`, {
+      reason: cause instanceof Error ? cause.message : String(cause),
+    });
+  }
+}
+
+/** A refusal the build answers with (a failed swap), not a failure to retry. */
+function isVerdict(error: unknown): error is CodedError {
+  return (
+    error instanceof UnplannableRouteError || (error instanceof CodedError && !NOT_A_VERDICT.has(error.code))
+  );
+}
+
+/**
  * `swap.build`: turns a quoted route (its plan travels in the request) into a swap with its signing
  * steps and asks signer-surface to prepare step 1. The swap, its steps and the outgoing messages are
  * written in one transaction, so a crash leaves either nothing or a swap whose first command will
@@ -64,7 +85,7 @@ export class SwapPlanner {
     try {
       await this.build(request, tx);
     } catch (error) {
-      if (!(error instanceof CodedError) || NOT_A_VERDICT.has(error.code)) throw error;
+      if (!isVerdict(error)) throw error;
       if (error.code === ErrorCodes.IDEMPOTENCY_CONFLICT) {
         // The swap stands as first built; the gateway's idempotency layer refuses such a request before it gets here.
         this.logger.warn({
@@ -96,7 +117,7 @@ export class SwapPlanner {
         logWritten: () => this.logCreated(swap, stepRows),
       };
     } catch (error) {
-      if (!(error instanceof CodedError) || NOT_A_VERDICT.has(error.code)) throw error;
+      if (!isVerdict(error)) throw error;
       outcome = this.refusedOutcome(request, error);
     }
     const written = await this.swaps.transaction(async (tx) => {
@@ -171,26 +192,44 @@ export class SwapPlanner {
     const wallets = walletsOf(plan, request, familyOf, (chain) => this.chains.addressChainOf(chain));
     // The permit too is checked before any chain is read.
     const permit = firstLegPermitOf(plan, request, { nowMs, familyOf, permitContractsOf });
-    const steps = planSteps(plan, request, {
-      nowMs,
-      swapDeadlineSeconds: this.config.SWAP_DEADLINE_SECONDS,
-      evmChainIdOf: (chain) => this.chains.evmChainIdOf(chain),
-      familyOf,
-      balancesBefore: await this.readBalancesBefore(plan, wallets.walletOn),
-      permitContractsOf,
-      tokenPermitOf: (chain, token) => this.chains.tokenPermitOf(chain, token),
-      cosmosTraitsOf: (chain) => this.chains.cosmosTraitsOf(chain),
-      integratorFees,
-      permit2Allowance:
-        permit?.kind === 'permit2'
-          ? await this.readPermit2Allowance(
-              plan.legs[0].chain,
-              permit.token,
-              request.userAddress,
-              permit.permit2,
-            )
-          : undefined,
-    });
+    const balancesBefore = await this.readBalancesBefore(plan, wallets.walletOn);
+    const permit2Allowance =
+      permit?.kind === 'permit2'
+        ? await this.readPermit2Allowance(
+            plan.legs[0].chain,
+            permit.token,
+            request.userAddress,
+            permit.permit2,
+          )
+        : undefined;
+    let steps: ReturnType<typeof planSteps>;
+    try {
+      steps = planSteps(plan, request, {
+        nowMs,
+        swapDeadlineSeconds: this.config.SWAP_DEADLINE_SECONDS,
+        evmChainIdOf: (chain) => this.chains.evmChainIdOf(chain),
+        familyOf,
+        balancesBefore,
+        permitContractsOf,
+        tokenPermitOf: (chain, token) => this.chains.tokenPermitOf(chain, token),
+        cosmosTraitsOf: (chain) => this.chains.cosmosTraitsOf(chain),
+        integratorFees,
+        permit2Allowance,
+      });
+    } catch (error) {
+      if (error instanceof CodedError) throw error;
+      this.logger.error(
+        {
+          msg: 'route cannot be planned',
+          swapId: request.swapId,
+          quoteId: plan.quoteId,
+          routeId: plan.routeId,
+          error: (error as Error).message,
+        },
+        error instanceof Error ? error.stack : undefined,
+      );
+      throw new UnplannableRouteError(plan, error);
+    }
 
     const swap = swapOf(request, swapRequestFingerprint(request), {
       status: 'planning',

@@ -1,11 +1,19 @@
+import { makeCosmoshubPath } from '@cosmjs/amino';
+import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
+import { GasPrice, SigningStargateClient, StargateClient } from '@cosmjs/stargate';
 import { Contract, parseUnits, Transaction, Wallet } from 'ethers';
-import { REAL_NETWORK_CATALOG } from '@swapgw/chains';
+import { REAL_NETWORK_CATALOG, REAL_NETWORKS } from '@swapgw/chains';
+import { DEVNET_MNEMONIC } from '@swapgw/devnet';
+import { cosmosSigner, createGatewayClient, runSwap } from '@swapgw/sdk';
 import { waitFor } from '@swapgw/testing';
+import { MsgTransfer } from 'cosmjs-types/ibc/applications/transfer/v1/tx';
+import { TxBody } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { startReplicaStack, ReplicaStack } from '../support/replica-stack';
 import { nextSigning, submitSigned } from '../support/swap-steps';
 
 // The gateway on real networks: the mainnet replica (Ethereum 1, Base 8453, Arbitrum 42161, Solana
-// with the canonical contracts at their mainnet addresses) and the apps configured exactly as an
+// with the canonical contracts at their mainnet addresses; cosmoshub-4, osmosis-1 and noble-1 under
+// their chain ids and channels) and the apps configured exactly as an
 // operator configures production (the shipped catalog, RPC URLs, relayer keys). Balances are read
 // on chain.
 
@@ -241,5 +249,120 @@ describe('real networks: the mainnet replica with the apps configured as in prod
       { timeoutMs: 30_000, intervalMs: 500, description: 'arbitrum transaction confirmed' },
     );
     expect(status.body.data).toMatchObject({ chain: 'arbitrum', txHash: tx.hash });
+  });
+
+  describe('the Cosmos mainnets (cosmoshub-4, osmosis-1, noble-1)', () => {
+    const readers: StargateClient[] = [];
+    afterAll(() => readers.forEach((reader) => reader.disconnect()));
+    const balance = async (chainId: string, address: string, denom: string) => {
+      const reader = await StargateClient.connect(replica.cosmosChain(chainId).rpc);
+      readers.push(reader);
+      return BigInt((await reader.getBalance(address, denom)).amount);
+    };
+    const osmosisUsdc = 'ibc/498A0751C798A0D9A389AA3691123DADA57DAA4FE165D5C75894505B876BA6E4';
+
+    it('lists them tradable with the mainnet denoms: USDC on Osmosis is Noble USDC over channel-750', async () => {
+      const chains = await replica.client.get('/chains');
+      expect(chains.status).toBe(200);
+      const cosmos = chains.body.data.chains.filter((c: { family: string }) => c.family === 'cosmos');
+      expect(cosmos.map((c: { id: string; caip2: string }) => [c.id, c.caip2])).toEqual([
+        ['cosmoshub-4', 'cosmos:cosmoshub-4'],
+        ['osmosis-1', 'cosmos:osmosis-1'],
+        ['noble-1', 'cosmos:noble-1'],
+      ]);
+      const tokens = await replica.client.get('/tokens', { query: { chainRef: 'osmosis-1' } });
+      expect(tokens.status).toBe(200);
+      expect(tokens.body.data.tokens).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ symbol: 'OSMO', denom: 'uosmo' }),
+          expect.objectContaining({ symbol: 'USDC', denom: osmosisUsdc }),
+        ]),
+      );
+    });
+
+    it('ATOM on cosmoshub-4 → OSMO on osmosis-1 for a Keplr-style wallet holding only ATOM: one SignDoc for cosmoshub-4, an IBC transfer over channel-141 whose memo names the mainnet crosschain-swaps contract, the fee granted; the wallet loses exactly 1 ATOM', async () => {
+      const hub = replica.cosmosChain('cosmoshub-4');
+      const amount = 1_000_000n;
+      const wallet = await DirectSecp256k1HdWallet.generate(12, { prefix: 'cosmos' });
+      const [user] = await wallet.getAccounts();
+      const funder = await DirectSecp256k1HdWallet.fromMnemonic(DEVNET_MNEMONIC, {
+        prefix: 'cosmos',
+        hdPaths: [makeCosmoshubPath(8)],
+      });
+      const funding = await SigningStargateClient.connectWithSigner(hub.rpc, funder, {
+        gasPrice: GasPrice.fromString(hub.minGasPrice),
+        broadcastPollIntervalMs: 100,
+      });
+      const [funderAccount] = await funder.getAccounts();
+      const sent = await funding.sendTokens(
+        funderAccount.address,
+        user.address,
+        [{ denom: 'uatom', amount: amount.toString() }],
+        'auto',
+      );
+      funding.disconnect();
+      expect(sent.code).toBe(0);
+      const [onOsmosis] = await (
+        await DirectSecp256k1HdWallet.fromMnemonic(wallet.mnemonic, { prefix: 'osmo' })
+      ).getAccounts();
+
+      const signed: { chainId: string; msgs: { typeUrl: string; value: Uint8Array }[] }[] = [];
+      const signer = cosmosSigner(wallet);
+      let minAmountOut = '';
+      const result = await runSwap({
+        client: createGatewayClient({ baseUrl: replica.gatewayUrl, apiKey: replica.apiKey }),
+        quoteRequest: {
+          fromChain: 'cosmoshub-4',
+          toChain: 'osmosis-1',
+          tokenIn: 'ATOM',
+          tokenOut: 'OSMO',
+          amount: '1',
+        },
+        route: (routes) => routes.find((route) => route.providers.includes('osmosis')),
+        userAddress: user.address,
+        build: {
+          gasPayment: 'user',
+          recipient: onOsmosis.address,
+          userPublicKey: Buffer.from(user.pubkey).toString('hex'),
+        },
+        signers: [
+          {
+            ...signer,
+            async sign(payload, context) {
+              if (payload.type === 'cosmos-sign-direct') {
+                const body = TxBody.decode(Buffer.from(payload.signDoc.bodyBytes, 'base64'));
+                signed.push({ chainId: payload.signDoc.chainId, msgs: body.messages });
+              }
+              return signer.sign(payload, context);
+            },
+          },
+        ],
+        timeoutMs: 120_000,
+        onEvent: (event) => {
+          if (event.type === 'quoted') minAmountOut = event.route.minAmountOut;
+        },
+      });
+      expect(result.swap).toMatchObject({ status: 'completed', failure: null });
+
+      const xcs = REAL_NETWORKS.find((n) => n.id === 'osmosis-1')?.cosmos?.crosschainSwapsContract;
+      expect(xcs).toMatch(/^osmo1/);
+      expect(signed).toHaveLength(1);
+      expect(signed[0].chainId).toBe('cosmoshub-4');
+      expect(signed[0].msgs.map((m) => m.typeUrl)).toEqual(['/ibc.applications.transfer.v1.MsgTransfer']);
+      const transfer = MsgTransfer.decode(signed[0].msgs[0].value);
+      expect(transfer).toMatchObject({ sourcePort: 'transfer', sourceChannel: 'channel-141', receiver: xcs });
+      expect(JSON.parse(transfer.memo)).toMatchObject({ wasm: { contract: xcs } });
+
+      expect(await balance('cosmoshub-4', user.address, 'uatom')).toBe(0n);
+      const minOut = parseUnits(minAmountOut, 6);
+      const received = await waitFor(
+        async () => {
+          const got = await balance('osmosis-1', onOsmosis.address, 'uosmo');
+          return got > 0n ? got : null;
+        },
+        { timeoutMs: 60_000, description: 'the OSMO swapped on arrival on osmosis-1' },
+      );
+      expect(received).toBeGreaterThanOrEqual(minOut);
+    });
   });
 });

@@ -3,9 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Contract, JsonRpcProvider, Wallet } from 'ethers';
-import { REAL_NETWORK_CATALOG } from '@swapgw/chains';
+import { REAL_NETWORK_CATALOG, REAL_NETWORKS } from '@swapgw/chains';
 import {
+  CosmosDevnetChainManifest,
   DEVNET_MNEMONIC,
+  devnetCosmosFeeGranterKeys,
   devnetRelayerKeys,
   devnetSolanaFeePayerKeys,
   devnetWallet,
@@ -35,6 +37,11 @@ export interface ReplicaStack {
   replica: RunningMainnetReplica;
   stack: Stack;
   client: ApiClient;
+  /** The gateway's URL and the API key `client` uses (for the SDK's own client). */
+  gatewayUrl: string;
+  apiKey: string;
+  /** A Cosmos mainnet of the replica (`cosmoshub-4`, `osmosis-1`, `noble-1`): its RPC, REST and test wallets. */
+  cosmosChain(id: string): CosmosDevnetChainManifest;
   /** A provider of a replica EVM chain (`ethereum`, `base`, `arbitrum`) that never caches reads. */
   provider(chain: string): JsonRpcProvider;
   /** The catalog address of `symbol` on `chain`. */
@@ -51,7 +58,8 @@ export interface ReplicaStack {
 /**
  * The mainnet replica (libs/devnet startMainnetReplica) on free ports and the five apps configured
  * exactly as production is: the shipped catalog, RPC_URL_* of the real networks and ACROSS_API_URL
- * pointing at the replica, relayer and fee-payer keys; no devnet chains (the replica's manifest has none). Its own
+ * pointing at the replica (the Cosmos mainnets' RPC_URL_ / REST_URL_ too), relayer, fee-payer and
+ * fee-granter keys; no devnet chains (the replica's manifest has none). Its own
  * Kafka broker and database, so the shared stack of the e2e run is untouched.
  */
 export async function startReplicaStack(
@@ -78,6 +86,24 @@ export async function startReplicaStack(
     return chain;
   };
   const evmIds = replica.manifest.mainnetReplica.evm.map((c) => c.id);
+  const cosmosChains = replica.manifest.mainnetReplica.cosmos ?? [];
+  // Each Cosmos mainnet's CometBFT RPC and REST API under the variables production sets (RPC_URL_COSMOSHUB, …).
+  const cosmosEnv = Object.fromEntries(
+    cosmosChains.flatMap((chain) => {
+      const real = REAL_NETWORKS.find((n) => n.id === chain.id);
+      if (!real?.rpcEnv || !real.cosmos?.restEnv)
+        throw new Error(`${chain.id} is not a shipped Cosmos network`);
+      return [
+        [real.rpcEnv, chain.rpc],
+        [real.cosmos.restEnv, chain.rest],
+      ];
+    }),
+  );
+  const cosmosChain = (id: string) => {
+    const chain = cosmosChains.find((c) => c.id === id);
+    if (!chain) throw new Error(`the replica has no Cosmos chain ${id}`);
+    return chain;
+  };
   let stack: Stack;
   let gatewayUrl: string;
   try {
@@ -91,6 +117,7 @@ export async function startReplicaStack(
         RPC_URL_ARBITRUM: rpcOf('arbitrum').rpcUrl,
         RPC_URL_SOLANA: replica.manifest.mainnetReplica.solana.rpcUrl,
         ACROSS_API_URL: replica.manifest.mainnetReplica.acrossApiUrl,
+        ...cosmosEnv,
       },
       appEnv: {
         ...options.appEnv,
@@ -99,6 +126,7 @@ export async function startReplicaStack(
           SOLANA_FEE_PAYER_KEYS: JSON.stringify(devnetSolanaFeePayerKeys('solana')),
           // The replica has no Bitcoin chain: no fee wallets (the test run's are the devnet's).
           BITCOIN_FEE_WALLET_KEYS: '{}',
+          COSMOS_FEE_GRANTER_KEYS: JSON.stringify(devnetCosmosFeeGranterKeys(cosmosChains, DEVNET_MNEMONIC)),
           ...options.appEnv?.['signer-surface'],
         },
       },
@@ -144,6 +172,9 @@ export async function startReplicaStack(
     replica,
     stack,
     client: api(gatewayUrl, apiKey),
+    gatewayUrl,
+    apiKey,
+    cosmosChain,
     provider,
     tokenAddress,
     balanceOf,

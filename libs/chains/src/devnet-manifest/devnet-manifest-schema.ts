@@ -223,6 +223,11 @@ export interface MainnetReplicaChains {
    * quoting what the replica's filler fills: quote-service's ACROSS_API_URL.
    */
   acrossApiUrl: string;
+  /**
+   * The Cosmos mainnets (cosmoshub-4, osmosis-1, noble-1) under their real ids and channels, each
+   * chain's CometBFT RPC under `rpc` and REST API under `rest`; absent in replicas written before them.
+   */
+  cosmos?: CosmosDevnetChainManifest[];
 }
 
 /** An anvil chain with a real network's chain id and its contracts at their canonical addresses. */

@@ -1,15 +1,7 @@
 import { bech32 } from '@scure/base';
-import { COSMOS_DEVNET_CHAINS } from './cosmos-chain-spec';
+import { cosmosChainOf, CosmosNetwork } from './cosmos-chain-spec';
 import { CosmosTxError } from './cosmos-errors';
-import {
-  IBC_CHANNELS,
-  ibcChannel,
-  IbcChannelEnd,
-  isErrorAck,
-  localDenom,
-  refund,
-  sendTransfer,
-} from './cosmos-ibc';
+import { ibcChannel, IbcChannelEnd, isErrorAck, localDenom, refund, sendTransfer } from './cosmos-ibc';
 import { classicContractAddress, WasmContract } from './cosmos-ibc-hooks';
 import { addressBytes } from './cosmos-keys';
 import { transferEvents } from './cosmos-messages';
@@ -113,97 +105,102 @@ export function swapRoute(state: CosmosState, inputDenom: string, outputDenom: s
 const recoveryKey = (channel: string, sequence: string) => `crosschain-swaps/recovery/${channel}/${sequence}`;
 
 /** Which chain an address belongs to by its prefix, and Osmosis's channel to it (the registry's lookup). */
-function destinationOf(receiver: string): { prefix: string; end?: IbcChannelEnd } {
+function destinationOf(network: CosmosNetwork, receiver: string): { prefix: string; end?: IbcChannelEnd } {
   let prefix: string;
   try {
     prefix = bech32.decode(receiver as `${string}1${string}`).prefix;
   } catch {
     throw new Error(`invalid receiver ${receiver}`);
   }
-  if (prefix === 'osmo') return { prefix };
-  const chain = COSMOS_DEVNET_CHAINS.find((c) => c.bech32Prefix === prefix);
-  const end = chain && ibcChannel('osmosis-devnet', IBC_CHANNELS['osmosis-devnet'][chain.id] ?? '');
+  const osmosis = cosmosChainOf(network, 'osmosis');
+  if (prefix === osmosis.bech32Prefix) return { prefix };
+  const chain = network.chains.find((c) => c.bech32Prefix === prefix);
+  const end = chain && ibcChannel(osmosis.id, network.channels[osmosis.id]?.[chain.id] ?? '');
   if (!end) throw new Error(`receiver prefix ${prefix} has no channel from osmosis in the registry`);
   return { prefix, end };
 }
 
-export const crosschainSwapsContract: WasmContract = {
-  address: CROSSCHAIN_SWAPS_ADDRESS,
+/** The contract on the Osmosis chain of `network`, at the network's `crosschainSwapsAddress`. */
+export function crosschainSwapsContract(network: CosmosNetwork): WasmContract {
+  const address = network.crosschainSwapsAddress;
+  return {
+    address,
 
-  execute(ctx, _sender, funds: Coin[], msg): Uint8Array {
-    const swap = parseOsmosisSwapMsg(msg);
-    if (funds.length !== 1) throw new Error('crosschain-swaps takes exactly one coin');
-    const destination = destinationOf(swap.receiver);
-    if (!addressBytes(destination.prefix, swap.receiver))
-      throw new Error(`invalid receiver ${swap.receiver}`);
-    const [tokenIn] = funds;
-    const routes = swapRoute(ctx.state, tokenIn.denom, swap.outputDenom);
-    const { out, hops } = routeSwap(ctx.state, CROSSCHAIN_SWAPS_ADDRESS, tokenIn, routes);
-    if (out < swap.minOutputAmount) {
-      throw new CosmosTxError('gammLimitMinAmount', `${swap.outputDenom} token is lesser than min amount`);
-    }
-    for (const hop of hops) {
-      const pool = poolAddress(hop.pool.id);
-      ctx.events.push(
-        ...transferEvents(CROSSCHAIN_SWAPS_ADDRESS, pool, [hop.tokenIn]).slice(0, 3),
-        ...transferEvents(pool, CROSSCHAIN_SWAPS_ADDRESS, [hop.tokenOut]).slice(0, 3),
-        {
-          type: 'token_swapped',
-          attributes: [
-            { key: 'module', value: 'gamm' },
-            { key: 'sender', value: CROSSCHAIN_SWAPS_ADDRESS },
-            { key: 'pool_id', value: hop.pool.id.toString() },
-            { key: 'tokens_in', value: `${hop.tokenIn.amount}${hop.tokenIn.denom}` },
-            { key: 'tokens_out', value: `${hop.tokenOut.amount}${hop.tokenOut.denom}` },
-          ],
-        },
-      );
-    }
-    const output = { denom: swap.outputDenom, amount: out };
-    const { end } = destination;
-    if (!end) {
-      ctx.state.send(CROSSCHAIN_SWAPS_ADDRESS, swap.receiver, [output]);
-      ctx.events.push(...transferEvents(CROSSCHAIN_SWAPS_ADDRESS, swap.receiver, [output]).slice(0, 3));
-      return response({ sent_amount: out.toString(), denom: output.denom, receiver: swap.receiver });
-    }
-    const packet = sendTransfer(ctx, end, {
-      sender: CROSSCHAIN_SWAPS_ADDRESS,
-      receiver: swap.receiver,
-      token: output,
-      memo: swap.nextMemo ? JSON.stringify(swap.nextMemo) : '',
-      timeoutHeight: 0n,
-      timeoutTimestamp:
-        (BigInt(ctx.blockTime.getTime()) / 1000n + CROSSCHAIN_SWAPS_PACKET_LIFETIME_S) * 1_000_000_000n,
-    });
-    if (swap.recoveryAddress) {
-      ctx.state.set(recoveryKey(end.channel, packet.sequence), swap.recoveryAddress);
-    }
-    return response({
-      sent_amount: out.toString(),
-      denom: output.denom,
-      channel_id: end.channel,
-      receiver: swap.receiver,
-      packet_sequence: Number(packet.sequence),
-    });
-  },
+    execute(ctx, _sender, funds: Coin[], msg): Uint8Array {
+      const swap = parseOsmosisSwapMsg(msg);
+      if (funds.length !== 1) throw new Error('crosschain-swaps takes exactly one coin');
+      const destination = destinationOf(network, swap.receiver);
+      if (!addressBytes(destination.prefix, swap.receiver))
+        throw new Error(`invalid receiver ${swap.receiver}`);
+      const [tokenIn] = funds;
+      const routes = swapRoute(ctx.state, tokenIn.denom, swap.outputDenom);
+      const { out, hops } = routeSwap(ctx.state, address, tokenIn, routes);
+      if (out < swap.minOutputAmount) {
+        throw new CosmosTxError('gammLimitMinAmount', `${swap.outputDenom} token is lesser than min amount`);
+      }
+      for (const hop of hops) {
+        const pool = poolAddress(hop.pool.id);
+        ctx.events.push(
+          ...transferEvents(address, pool, [hop.tokenIn]).slice(0, 3),
+          ...transferEvents(pool, address, [hop.tokenOut]).slice(0, 3),
+          {
+            type: 'token_swapped',
+            attributes: [
+              { key: 'module', value: 'gamm' },
+              { key: 'sender', value: address },
+              { key: 'pool_id', value: hop.pool.id.toString() },
+              { key: 'tokens_in', value: `${hop.tokenIn.amount}${hop.tokenIn.denom}` },
+              { key: 'tokens_out', value: `${hop.tokenOut.amount}${hop.tokenOut.denom}` },
+            ],
+          },
+        );
+      }
+      const output = { denom: swap.outputDenom, amount: out };
+      const { end } = destination;
+      if (!end) {
+        ctx.state.send(address, swap.receiver, [output]);
+        ctx.events.push(...transferEvents(address, swap.receiver, [output]).slice(0, 3));
+        return response({ sent_amount: out.toString(), denom: output.denom, receiver: swap.receiver });
+      }
+      const packet = sendTransfer(ctx, end, {
+        sender: address,
+        receiver: swap.receiver,
+        token: output,
+        memo: swap.nextMemo ? JSON.stringify(swap.nextMemo) : '',
+        timeoutHeight: 0n,
+        timeoutTimestamp:
+          (BigInt(ctx.blockTime.getTime()) / 1000n + CROSSCHAIN_SWAPS_PACKET_LIFETIME_S) * 1_000_000_000n,
+      });
+      if (swap.recoveryAddress) {
+        ctx.state.set(recoveryKey(end.channel, packet.sequence), swap.recoveryAddress);
+      }
+      return response({
+        sent_amount: out.toString(),
+        denom: output.denom,
+        channel_id: end.channel,
+        receiver: swap.receiver,
+        packet_sequence: Number(packet.sequence),
+      });
+    },
 
-  /**
-   * ibc_lifecycle_complete: an onward transfer that failed is refunded to the contract; with a
-   * `local_recovery_addr` the devnet sends it there at once (the real contract records it for the
-   * address to claim with `recover`), with `do_nothing` it stays with the contract.
-   */
-  onPacketSettled(ctx, packet, data, outcome) {
-    const key = recoveryKey(packet.sourceChannel, packet.sequence);
-    const recovery = ctx.state.get(key);
-    if (recovery === undefined) return false;
-    ctx.state.set(key, undefined);
-    if ('ack' in outcome && !isErrorAck(outcome.ack)) return false;
-    refund(ctx.state, ctx.spec, packet, data);
-    const coin = { denom: localDenom(data.denom), amount: BigInt(data.amount) };
-    ctx.state.send(CROSSCHAIN_SWAPS_ADDRESS, recovery, [coin]);
-    return true;
-  },
-};
+    /**
+     * ibc_lifecycle_complete: an onward transfer that failed is refunded to the contract; with a
+     * `local_recovery_addr` the devnet sends it there at once (the real contract records it for the
+     * address to claim with `recover`), with `do_nothing` it stays with the contract.
+     */
+    onPacketSettled(ctx, packet, data, outcome) {
+      const key = recoveryKey(packet.sourceChannel, packet.sequence);
+      const recovery = ctx.state.get(key);
+      if (recovery === undefined) return false;
+      ctx.state.set(key, undefined);
+      if ('ack' in outcome && !isErrorAck(outcome.ack)) return false;
+      refund(ctx.state, ctx.spec, packet, data);
+      const coin = { denom: localDenom(data.denom), amount: BigInt(data.amount) };
+      ctx.state.send(address, recovery, [coin]);
+      return true;
+    },
+  };
+}
 
 function response(body: Record<string, unknown>): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(body));

@@ -6,12 +6,14 @@ import { CosmosChain, DEFAULT_MESSAGE_HANDLERS } from './cosmos-chain';
 import {
   COSMOS_DEVNET_BLOCK_MS,
   COSMOS_DEVNET_CHAINS,
+  COSMOS_DEVNET_CHANNELS,
   COSMOS_TEST_WALLET_FUNDING,
   COSMOS_TEST_WALLET_INDICES,
   CosmosChainSpec,
+  CosmosNetwork,
 } from './cosmos-chain-spec';
 import { CROSSCHAIN_SWAPS_ADDRESS, crosschainSwapsContract } from './cosmos-crosschain-swaps';
-import { IBC_CHANNELS, IbcRelayer, msgTransferHandler, TransferMiddleware } from './cosmos-ibc';
+import { IbcRelayer, msgTransferHandler, TransferMiddleware } from './cosmos-ibc';
 import { ibcHooksMiddleware } from './cosmos-ibc-hooks';
 import { packetForwardMiddleware } from './cosmos-pfm';
 import { CctpModuleParams, msgDepositForBurnHandler } from './cosmos-cctp';
@@ -23,16 +25,33 @@ import { CosmosRpcServer } from './cosmos-rpc-server';
 
 export type { CosmosDevnetChainManifest };
 
+/** The devnet's three chains, its channels and where its crosschain-swaps contract is. */
+export const COSMOS_DEVNET_NETWORK: CosmosNetwork = {
+  chains: COSMOS_DEVNET_CHAINS,
+  channels: COSMOS_DEVNET_CHANNELS,
+  crosschainSwapsAddress: CROSSCHAIN_SWAPS_ADDRESS,
+};
+
 /**
  * Each chain's transfer stack around the transfer app, outermost first, as the real chains wire
  * theirs: packet-forward-middleware on all three; on Osmosis ibc-hooks outside it, with the
  * crosschain-swaps stand-in as its only contract.
  */
-export const COSMOS_DEVNET_TRANSFER_MIDDLEWARE: Readonly<Record<string, readonly TransferMiddleware[]>> = {
-  'cosmoshub-devnet': [packetForwardMiddleware],
-  'osmosis-devnet': [ibcHooksMiddleware([crosschainSwapsContract]), packetForwardMiddleware],
-  'noble-devnet': [packetForwardMiddleware],
-};
+export function cosmosTransferMiddleware(
+  network: CosmosNetwork,
+): Record<string, readonly TransferMiddleware[]> {
+  return Object.fromEntries(
+    network.chains.map((spec) => [
+      spec.id,
+      spec.role === 'osmosis'
+        ? [ibcHooksMiddleware([crosschainSwapsContract(network)]), packetForwardMiddleware]
+        : [packetForwardMiddleware],
+    ]),
+  );
+}
+
+/** The devnet's transfer stacks. */
+export const COSMOS_DEVNET_TRANSFER_MIDDLEWARE = cosmosTransferMiddleware(COSMOS_DEVNET_NETWORK);
 
 export interface CosmosDevnetChainHandle {
   manifest: CosmosDevnetChainManifest;
@@ -52,6 +71,8 @@ export interface StartCosmosDevnetOptions {
   host?: string;
   blockMs?: number;
   mnemonic?: string;
+  /** Which chains to run: the devnet's (the default), or the mainnet replica's under the real ids. */
+  network?: CosmosNetwork;
   /**
    * The CCTP domains Noble's x/cctp sends to (the devnet bridge's other ends); none by default, so a
    * Cosmos devnet without the bridge refuses every MsgDepositForBurn.
@@ -76,6 +97,7 @@ export async function startCosmosDevnet(options: StartCosmosDevnetOptions): Prom
   const host = options.host ?? '127.0.0.1';
   const blockMs = options.blockMs ?? COSMOS_DEVNET_BLOCK_MS;
   const mnemonic = options.mnemonic ?? DEVNET_MNEMONIC;
+  const network = options.network ?? COSMOS_DEVNET_NETWORK;
   const servers: { close(): Promise<void> }[] = [];
   let timer: NodeJS.Timeout | undefined;
   const stop = async () => {
@@ -88,15 +110,15 @@ export async function startCosmosDevnet(options: StartCosmosDevnetOptions): Prom
     const latest = byId.get(id)?.latestBlock;
     return latest && { height: latest.height, time: latest.time };
   };
-  for (const spec of COSMOS_DEVNET_CHAINS) {
+  for (const spec of network.chains) {
     const handlers = [...DEFAULT_MESSAGE_HANDLERS, msgTransferHandler(counterparty)];
-    if (spec.id === 'osmosis-devnet') handlers.push(msgSwapExactAmountInHandler);
-    if (spec.id === NOBLE_DEVNET_ID)
+    if (spec.role === 'osmosis') handlers.push(msgSwapExactAmountInHandler);
+    if (spec.role === 'noble')
       handlers.push(msgDepositForBurnHandler(nobleCctpParams(options.cctpRemoteDomains ?? [])));
     const registry = messageRegistry(handlers);
     byId.set(spec.id, new CosmosChain(spec, registry));
   }
-  const relayer = new IbcRelayer([...byId.values()], COSMOS_DEVNET_TRANSFER_MIDDLEWARE);
+  const relayer = new IbcRelayer([...byId.values()], cosmosTransferMiddleware(network));
   seedOsmosisPools(byId);
   try {
     const chains = await Promise.all(
@@ -121,6 +143,7 @@ export async function startCosmosDevnet(options: StartCosmosDevnetOptions): Prom
         return {
           chain,
           manifest: chainManifest(
+            network,
             spec,
             `http://${host}:${rpcPort}`,
             `http://${host}:${restPort}`,
@@ -152,6 +175,7 @@ function listen(
 }
 
 function chainManifest(
+  network: CosmosNetwork,
   spec: CosmosChainSpec,
   rpc: string,
   rest: string,
@@ -172,7 +196,7 @@ function chainManifest(
     minGasPrice: `${spec.minGasPrice}${spec.denom}`,
     blockMs,
     accounts,
-    ibcChannels: { ...IBC_CHANNELS[spec.id] },
-    ...(spec.id === 'osmosis-devnet' ? { crosschainSwapsContract: CROSSCHAIN_SWAPS_ADDRESS } : {}),
+    ibcChannels: { ...network.channels[spec.id] },
+    ...(spec.role === 'osmosis' ? { crosschainSwapsContract: network.crosschainSwapsAddress } : {}),
   };
 }

@@ -6,7 +6,12 @@ import { Packet } from 'cosmjs-types/ibc/core/channel/v1/channel';
 import { MsgAcknowledgement, MsgRecvPacket, MsgTimeout } from 'cosmjs-types/ibc/core/channel/v1/tx';
 import { TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import type { CosmosChain, RelayerTxContext } from './cosmos-chain';
-import type { CosmosChainSpec } from './cosmos-chain-spec';
+import {
+  COSMOS_DEVNET_CHANNELS,
+  COSMOS_MAINNET_CHANNELS,
+  CosmosChainSpec,
+  CosmosNetwork,
+} from './cosmos-chain-spec';
 import { asCosmosTxError, CosmosTxError } from './cosmos-errors';
 import { addressBytes } from './cosmos-keys';
 import { checkAddress, CosmosMessageHandler, parseCoins, transferEvents, TxEvent } from './cosmos-messages';
@@ -27,14 +32,12 @@ export const TRANSFER_PORT = 'transfer';
 export const ICS20_VERSION = 'ics20-1';
 
 /**
- * The channels: per chain, its channel id toward each counterparty (`channel-<n>`, numbered per
- * chain in the order its channels were opened, as on the real chains), the connection the same
- * number. A channel's counterparty channel is the other chain's channel toward this one.
+ * Every channel of every network the chains run as (the devnet's and the mainnet replica's,
+ * cosmos-chain-spec.ts), by chain id, unique across them: where a chain's IBC module looks a channel up.
  */
-export const IBC_CHANNELS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  'cosmoshub-devnet': { 'osmosis-devnet': 'channel-0', 'noble-devnet': 'channel-1' },
-  'osmosis-devnet': { 'cosmoshub-devnet': 'channel-0', 'noble-devnet': 'channel-1' },
-  'noble-devnet': { 'osmosis-devnet': 'channel-0', 'cosmoshub-devnet': 'channel-1' },
+export const IBC_CHANNELS: CosmosNetwork['channels'] = {
+  ...COSMOS_DEVNET_CHANNELS,
+  ...COSMOS_MAINNET_CHANNELS,
 };
 
 /** Gas of a MsgTransfer beyond the ante handler's: the escrow or burn and the packet commitment. */

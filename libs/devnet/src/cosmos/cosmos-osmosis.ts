@@ -4,7 +4,14 @@ import { BinaryReader, BinaryWriter } from 'cosmjs-types/binary';
 import { Coin as ProtoCoin } from 'cosmjs-types/cosmos/base/v1beta1/coin';
 import { CosmosTxError } from './cosmos-errors';
 import type { CosmosChain } from './cosmos-chain';
-import { escrowAddress, IBC_CHANNELS, ibcDenom, recordDenomTrace } from './cosmos-ibc';
+import {
+  COSMOS_DEVNET_CHAINS,
+  COSMOS_DEVNET_CHANNELS,
+  CosmosChainRole,
+  CosmosChainSpec,
+  CosmosNetwork,
+} from './cosmos-chain-spec';
+import { escrowAddress, IBC_CHANNELS, ibcDenom, recordDenomTrace, TRANSFER_PORT } from './cosmos-ibc';
 import { checkAddress, CosmosMessageHandler, parseCoins, transferEvents } from './cosmos-messages';
 import type { Coin, CosmosState } from './cosmos-state';
 
@@ -107,31 +114,64 @@ export interface OsmosisPool {
 }
 
 const DEC = 10n ** 18n;
-/** Osmosis's ATOM and USDC: the vouchers of uatom (over its channel-0 to the Hub) and uusdc (channel-1 to Noble). */
-export const OSMOSIS_ATOM = ibcDenom('transfer/channel-0/uatom');
-export const OSMOSIS_USDC = ibcDenom('transfer/channel-1/uusdc');
+
+/** A voucher on Osmosis: its denom, its path and the chain and base denom it comes from. */
+export interface OsmosisVoucher {
+  denom: string;
+  path: string;
+  home: CosmosChainSpec;
+}
+
+/**
+ * Osmosis's ATOM and USDC in a network: the vouchers of the Hub's and Noble's native coins over
+ * Osmosis's channel toward each (on the mainnets `ibc/2739…` over channel-0 and `ibc/498A…` over
+ * channel-750).
+ */
+export function osmosisVouchers(
+  chains: CosmosNetwork['chains'],
+  channels: CosmosNetwork['channels'],
+): { atom: OsmosisVoucher; usdc: OsmosisVoucher } {
+  const osmosis = chains.find((chain) => chain.role === 'osmosis');
+  const voucher = (role: CosmosChainRole): OsmosisVoucher => {
+    const home = chains.find((chain) => chain.role === role);
+    const channel = osmosis && home && channels[osmosis.id]?.[home.id];
+    if (!home || !channel) throw new Error(`no channel from Osmosis to the ${role} chain`);
+    const path = `${TRANSFER_PORT}/${channel}/${home.denom}`;
+    return { denom: ibcDenom(path), path, home };
+  };
+  return { atom: voucher('hub'), usdc: voucher('noble') };
+}
 
 /** The pools seeded at start (ATOM at 5 USDC, OSMO at 0.5 USDC), each with a 0.2% spread factor. */
-export const OSMOSIS_DEVNET_POOLS: readonly (OsmosisPool & { reserves: [bigint, bigint] })[] = [
-  {
-    id: 1n,
-    denoms: [OSMOSIS_ATOM, 'uosmo'],
-    spreadFactor: 2n * 10n ** 15n,
-    reserves: [200_000_000_000n, 2_000_000_000_000n],
-  },
-  {
-    id: 2n,
-    denoms: [OSMOSIS_ATOM, OSMOSIS_USDC],
-    spreadFactor: 2n * 10n ** 15n,
-    reserves: [200_000_000_000n, 1_000_000_000_000n],
-  },
-  {
-    id: 3n,
-    denoms: ['uosmo', OSMOSIS_USDC],
-    spreadFactor: 2n * 10n ** 15n,
-    reserves: [2_000_000_000_000n, 1_000_000_000_000n],
-  },
-];
+export function osmosisPools(
+  chains: CosmosNetwork['chains'],
+  channels: CosmosNetwork['channels'],
+): (OsmosisPool & { reserves: [bigint, bigint] })[] {
+  const { atom, usdc } = osmosisVouchers(chains, channels);
+  const spreadFactor = 2n * 10n ** 15n;
+  return [
+    { id: 1n, denoms: [atom.denom, 'uosmo'], spreadFactor, reserves: [200_000_000_000n, 2_000_000_000_000n] },
+    {
+      id: 2n,
+      denoms: [atom.denom, usdc.denom],
+      spreadFactor,
+      reserves: [200_000_000_000n, 1_000_000_000_000n],
+    },
+    {
+      id: 3n,
+      denoms: ['uosmo', usdc.denom],
+      spreadFactor,
+      reserves: [2_000_000_000_000n, 1_000_000_000_000n],
+    },
+  ];
+}
+
+const DEVNET_VOUCHERS = osmosisVouchers(COSMOS_DEVNET_CHAINS, COSMOS_DEVNET_CHANNELS);
+/** The devnet Osmosis's ATOM and USDC: the vouchers of uatom (over its channel-0 to the Hub) and uusdc (channel-1 to Noble). */
+export const OSMOSIS_ATOM = DEVNET_VOUCHERS.atom.denom;
+export const OSMOSIS_USDC = DEVNET_VOUCHERS.usdc.denom;
+/** The devnet's pools. */
+export const OSMOSIS_DEVNET_POOLS = osmosisPools(COSMOS_DEVNET_CHAINS, COSMOS_DEVNET_CHANNELS);
 
 /** The pool's account (a module-derived address, as Osmosis's NewPoolAddress: `gamm` module, key `pool<id>`). */
 export function poolAddress(id: bigint): string {
@@ -336,28 +376,26 @@ export function poolJson(state: CosmosState, pool: OsmosisPool): Record<string, 
 }
 
 /**
- * Genesis of osmosis-devnet's pools: their ATOM and USDC vouchers minted (traces recorded) and the
+ * Genesis of the Osmosis chain's pools: their ATOM and USDC vouchers minted (traces recorded) and the
  * same amounts put in the Hub's and Noble's escrow toward Osmosis, so every voucher can go home.
  */
 export function seedOsmosisPools(chains: ReadonlyMap<string, CosmosChain>): void {
-  const osmosis = chains.get('osmosis-devnet');
+  const specs = [...chains.values()].map((chain) => chain.spec);
+  const osmosis = [...chains.values()].find((chain) => chain.spec.role === 'osmosis');
   if (!osmosis) return;
   const backing = new Map<string, bigint>();
-  for (const pool of OSMOSIS_DEVNET_POOLS) {
+  for (const pool of osmosisPools(specs, IBC_CHANNELS)) {
     osmosis.genesis((state) => createPool(state, pool, pool.reserves));
     pool.denoms.forEach((denom, i) => backing.set(denom, (backing.get(denom) ?? 0n) + pool.reserves[i]));
   }
-  const origins = [
-    { denom: OSMOSIS_ATOM, path: 'transfer/channel-0/uatom', chainId: 'cosmoshub-devnet', base: 'uatom' },
-    { denom: OSMOSIS_USDC, path: 'transfer/channel-1/uusdc', chainId: 'noble-devnet', base: 'uusdc' },
-  ];
-  for (const origin of origins) {
-    osmosis.genesis((state) => recordDenomTrace(state, origin.path));
-    const home = chains.get(origin.chainId);
-    const channel = home && IBC_CHANNELS[home.spec.id]?.['osmosis-devnet'];
+  const { atom, usdc } = osmosisVouchers(specs, IBC_CHANNELS);
+  for (const voucher of [atom, usdc]) {
+    osmosis.genesis((state) => recordDenomTrace(state, voucher.path));
+    const home = chains.get(voucher.home.id);
+    const channel = home && IBC_CHANNELS[home.spec.id]?.[osmosis.spec.id];
     if (!home || !channel) continue;
     home.fund(escrowAddress(home.spec.bech32Prefix, channel), [
-      { denom: origin.base, amount: backing.get(origin.denom) ?? 0n },
+      { denom: voucher.home.denom, amount: backing.get(voucher.denom) ?? 0n },
     ]);
   }
 }

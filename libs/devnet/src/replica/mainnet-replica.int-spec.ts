@@ -30,6 +30,7 @@ import {
   PERMIT2_WITNESS_TYPE_STRINGS,
   randomPermit2Nonce,
   REAL_NETWORK_CATALOG,
+  REAL_NETWORKS,
   sponsoredRouterInterface,
   swapV3IntentTypedData,
   TypedDataV4,
@@ -139,6 +140,40 @@ describe('mainnet replica', () => {
     ]);
     expect(replica.manifest.mainnetReplica.solana.id).toBe('solana');
     expect(replica.manifest.accounts.map((a) => a.index)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it("runs the Cosmos mainnets under their chain ids and chain-registry's channels, Osmosis's pools priced in the mainnet vouchers", async () => {
+    const cosmos = replica.manifest.mainnetReplica.cosmos ?? [];
+    expect(cosmos.map((c) => [c.id, c.chainId, c.bech32Prefix, c.nativeDenom, c.ibcChannels])).toEqual([
+      [
+        'cosmoshub-4',
+        'cosmoshub-4',
+        'cosmos',
+        'uatom',
+        { 'osmosis-1': 'channel-141', 'noble-1': 'channel-536' },
+      ],
+      ['osmosis-1', 'osmosis-1', 'osmo', 'uosmo', { 'cosmoshub-4': 'channel-0', 'noble-1': 'channel-750' }],
+      ['noble-1', 'noble-1', 'noble', 'uusdc', { 'cosmoshub-4': 'channel-4', 'osmosis-1': 'channel-1' }],
+    ]);
+    const osmosis = cosmos.find((c) => c.id === 'osmosis-1')!;
+    expect(osmosis.crosschainSwapsContract).toBe(
+      REAL_NETWORKS.find((n) => n.id === 'osmosis-1')?.cosmos?.crosschainSwapsContract,
+    );
+    // What a wallet and a client read: CometBFT's /status names the chain id, Osmosis's poolmanager its pools.
+    const status = (await (await fetch(`${osmosis.rpc}/status`)).json()) as {
+      result: { node_info: { network: string } };
+    };
+    expect(status.result.node_info.network).toBe('osmosis-1');
+    const pools = (await (await fetch(`${osmosis.rest}/osmosis/poolmanager/v1beta1/all-pools`)).json()) as {
+      pools: { pool_assets: { token: { denom: string } }[] }[];
+    };
+    const atom = 'ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2';
+    const usdc = 'ibc/498A0751C798A0D9A389AA3691123DADA57DAA4FE165D5C75894505B876BA6E4';
+    expect(pools.pools.map((p) => p.pool_assets.map((a) => a.token.denom))).toEqual([
+      [atom, 'uosmo'],
+      [atom, usdc],
+      ['uosmo', usdc],
+    ]);
   });
 
   it.each(Object.entries(REPLICATED))('%s answers with chain id %d', async (id, chainId) => {

@@ -23,6 +23,8 @@ import {
   ReplicaEvmChainId,
 } from './replica-parameters';
 import { SolanaReplicaHandle, startSolanaReplica } from './solana-replica';
+import { CosmosDevnetHandle, startCosmosDevnet } from '../cosmos/cosmos-devnet';
+import { cosmosReplicaNetwork } from './cosmos-replica';
 
 export interface StartMainnetReplicaOptions {
   /** Where to write the manifest; written last, so its presence means the replica is ready. */
@@ -58,7 +60,8 @@ export interface RunningMainnetReplica {
  * Starts the mainnet replica instead of the devnet: anvil chains `ethereum` (1), `base` (8453) and
  * `arbitrum` (42161) with WETH, USDC, Permit2 and Uniswap V2/V3 at the addresses of the shipped
  * catalog (REAL_NETWORK_CATALOG) and USDC/WETH pools at 1 WETH = 3000 USDC, a Solana replica with
- * the USDC mint at its mainnet address, the test accounts funded; then the manifest. The three EVM
+ * the USDC mint at its mainnet address, the Cosmos mainnets (cosmos-replica.ts), the test accounts
+ * funded; then the manifest. The three EVM
  * chains start and are filled in parallel.
  */
 export async function startMainnetReplica(
@@ -88,12 +91,20 @@ export async function startMainnetReplica(
   const nodes: AnvilNode[] = [];
   let solana: SolanaReplicaHandle | undefined;
   let across: RunningReplicaAcross | undefined;
+  let cosmos: CosmosDevnetHandle | undefined;
   const stopChains = async () => {
     await across?.stop();
-    await Promise.all([...nodes.map((node) => node.stop()), solana?.stop()]);
+    await Promise.all([...nodes.map((node) => node.stop()), solana?.stop(), cosmos?.stop()]);
   };
   try {
-    const [solanaStarted, ...started] = await Promise.allSettled([
+    const [cosmosStarted, solanaStarted, ...started] = await Promise.allSettled([
+      // The Cosmos mainnets under their real ids and channels, on free ports.
+      startCosmosDevnet({
+        standardPorts: false,
+        host: options.host,
+        mnemonic,
+        network: cosmosReplicaNetwork(),
+      }),
       startSolanaReplica({
         catalog: catalogOf(REPLICA_SOLANA_CHAIN_ID),
         port: options.portSolana ?? (anyEvmPortGiven ? 0 : REPLICA_SOLANA_DEFAULT_PORT),
@@ -112,7 +123,8 @@ export async function startMainnetReplica(
     ]);
     for (const result of started) if (result.status === 'fulfilled') nodes.push(result.value as AnvilNode);
     if (solanaStarted.status === 'fulfilled') solana = solanaStarted.value as SolanaReplicaHandle;
-    const failed = [solanaStarted, ...started].find(
+    if (cosmosStarted.status === 'fulfilled') cosmos = cosmosStarted.value as CosmosDevnetHandle;
+    const failed = [cosmosStarted, solanaStarted, ...started].find(
       (r): r is PromiseRejectedResult => r.status === 'rejected',
     );
     if (failed) throw failed.reason;
@@ -164,6 +176,7 @@ export async function startMainnetReplica(
         evm,
         solana: { id: REPLICA_SOLANA_CHAIN_ID, rpcUrl: solanaChain.rpcUrl, accounts: solanaChain.accounts },
         acrossApiUrl: across.apiUrl,
+        cosmos: (cosmos as CosmosDevnetHandle).chains.map((chain) => chain.manifest),
       },
     };
     writeDevnetManifest(options.manifestPath, manifest);

@@ -1,3 +1,4 @@
+import { bech32 } from '@scure/base';
 import cosmoshubAssets from 'chain-registry/mainnet/cosmoshub/asset-list';
 import nobleAssets from 'chain-registry/mainnet/noble/asset-list';
 import osmosisAssets from 'chain-registry/mainnet/osmosis/asset-list';
@@ -44,6 +45,14 @@ describe('Cosmos real networks (cosmoshub-4, osmosis-1, noble-1 from chain-regis
       'cosmoshub-4': 'channel-4',
       'osmosis-1': 'channel-1',
     });
+  });
+
+  it("names Osmosis's crosschain-swaps contract (a 32-byte contract account of its prefix), and no other chain one", () => {
+    const contract = byId('osmosis-1').cosmos?.crosschainSwapsContract ?? '';
+    const { prefix, words } = bech32.decode(contract as `${string}1${string}`);
+    expect([prefix, bech32.fromWords(words).length]).toEqual(['osmo', 32]);
+    expect(byId('cosmoshub-4').cosmos?.crosschainSwapsContract).toBeUndefined();
+    expect(byId('noble-1').cosmos?.crosschainSwapsContract).toBeUndefined();
   });
 
   it("ships each native coin's symbol and decimals as the chain's asset list has them", () => {

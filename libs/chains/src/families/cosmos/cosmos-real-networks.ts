@@ -31,6 +31,11 @@ interface ShippedCosmosChain {
   /** CometBFT RPC (also the status API: `/tx`) and the SDK's REST API. */
   rpcEnv: string;
   restEnv: string;
+  /**
+   * Osmosis: its crosschain-swaps contract (osmosis-labs/osmosis cosmwasm/contracts/crosschain-swaps,
+   * the one an ibc-hooks `wasm` memo names for a swap on arrival). Not in chain-registry.
+   */
+  crosschainSwapsContract?: string;
 }
 
 export const SHIPPED_COSMOS_CHAINS: readonly ShippedCosmosChain[] = [
@@ -51,6 +56,7 @@ export const SHIPPED_COSMOS_CHAINS: readonly ShippedCosmosChain[] = [
     nativeDecimals: 6,
     rpcEnv: 'RPC_URL_OSMOSIS',
     restEnv: 'REST_URL_OSMOSIS',
+    crosschainSwapsContract: 'osmo1uwk8xc6q0s6t5qcpr6rht3sczu6du83xq8pwxjua0hfj5hzcnh3sqxwvxs',
   },
   {
     id: 'noble-1',
@@ -97,6 +103,7 @@ export interface CosmosRealNetwork {
     restEnv: string;
     minGasPrice: string;
     ibcChannels: Record<string, string>;
+    crosschainSwapsContract?: string;
   };
 }
 
@@ -154,6 +161,9 @@ export function cosmosRealNetworks(
         restEnv: shipped.restEnv,
         minGasPrice: `${minGasPrice}${fee.denom}`,
         ibcChannels,
+        ...(shipped.crosschainSwapsContract
+          ? { crosschainSwapsContract: shipped.crosschainSwapsContract }
+          : {}),
       },
     };
   });
