@@ -45,7 +45,26 @@ import {
   BitcoinDevnetHandle,
   startBitcoinDevnet,
 } from './bitcoin/bitcoin-devnet';
-import { CosmosDevnetHandle, startCosmosDevnet } from './cosmos/cosmos-devnet';
+import {
+  CosmosDevnetHandle,
+  NOBLE_DEVNET_ID,
+  nobleCctpParams,
+  startCosmosDevnet,
+} from './cosmos/cosmos-devnet';
+import { NobleBridgeEndpoint } from './cosmos/noble-bridge-endpoint';
+import { cctpDomainOfBridgeChain, NOBLE_BRIDGE_CHAIN_ID } from '@swapgw/chains/families';
+import { SOLANA_BRIDGE_CHAIN_ID } from '@swapgw/chains/solana-bridge';
+
+/**
+ * The CCTP domains the devnet's Noble burns towards: the EVM devnets (no CCTP domain: their chain
+ * ids) and Solana (domain 5). Bitcoin has no CCTP end.
+ */
+const NOBLE_CCTP_REMOTE_DOMAINS: readonly number[] = [
+  ...DEVNET_CHAINS.map((spec) => cctpDomainOfBridgeChain(spec.chainId)),
+  cctpDomainOfBridgeChain(SOLANA_BRIDGE_CHAIN_ID),
+];
+/** x/cctp's module account on Noble: bech32('noble', sha256('cctp')[:20]), the SDK's NewModuleAddress. */
+const NOBLE_CCTP_MODULE_ADDRESS = 'noble12l2w4ugfz4m6dd73yysz477jszqnfughxvkss5';
 
 export interface StartDevnetOptions {
   /** Where to write the manifest; written last, so its presence means the devnet is ready. */
@@ -138,6 +157,7 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
         host: options.host,
         blockMs: options.cosmosBlockMs,
         mnemonic,
+        cctpRemoteDomains: NOBLE_CCTP_REMOTE_DOMAINS,
       }),
       startSolanaDevnet({ port: solanaPort, host: options.host, slotMs: solanaSlotMs }),
       startBitcoinDevnet({
@@ -169,6 +189,8 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
     const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
     const solanaChain = solana.manifest;
+    const nobleChain = cosmosChains.chains.find((c) => c.manifest.id === NOBLE_DEVNET_ID);
+    if (!nobleChain) throw new Error(`the Cosmos devnet has no ${NOBLE_DEVNET_ID}`);
 
     const providers = nodes.map((node, i) => localProvider(node.rpcUrl, DEVNET_CHAINS[i].chainId));
     const chains = await Promise.all(
@@ -266,6 +288,7 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
               provider: localProvider(chain.rpcUrl, chain.chainId),
               relayer,
               solanaBridgeChainIds: [BigInt(solanaChain.bridge.chainId)],
+              nobleBridgeChainIds: [BigInt(NOBLE_BRIDGE_CHAIN_ID)],
               bitcoinBridgeChainIds: [BigInt(bitcoinChain.manifest.bridge.chainId)],
               logger,
             }),
@@ -303,6 +326,13 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
             : [];
         }),
         bitcoinEndpoint,
+        // Noble's CCTP: burns relayed to the EVM chains and Solana, USDC bridged to Noble minted there.
+        new NobleBridgeEndpoint({
+          chain: nobleChain.chain,
+          cctp: nobleCctpParams(NOBLE_CCTP_REMOTE_DOMAINS),
+          feeBps: BRIDGE.feeBps,
+          logger,
+        }),
       ],
       { pollIntervalMs, logger },
     );
@@ -344,7 +374,25 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
           },
         },
       },
-      cosmos: cosmosChains.chains.map((chain) => chain.manifest),
+      cosmos: cosmosChains.chains.map((chain) =>
+        chain.manifest.id === NOBLE_DEVNET_ID
+          ? {
+              ...chain.manifest,
+              bridge: {
+                chainId: NOBLE_BRIDGE_CHAIN_ID,
+                token: 'USDC',
+                denom: nobleCctpParams([]).burnToken,
+                moduleAddress: NOBLE_CCTP_MODULE_ADDRESS,
+                // A burn's block, a relayer poll, the mint's block (or the EVM side's), as Bitcoin's end.
+                estimatedDurationSeconds: estimateBitcoinBridgeDurationSeconds(
+                  pollIntervalMs,
+                  chain.manifest.blockMs,
+                  options.blockTimeSeconds,
+                ),
+              },
+            }
+          : chain.manifest,
+      ),
     };
     writeDevnetManifest(options.manifestPath, manifest);
 

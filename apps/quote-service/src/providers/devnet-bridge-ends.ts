@@ -4,7 +4,7 @@ import type { TokenRef } from '@swapgw/contracts';
 /**
  * One chain's end of the devnet bridge, whatever its family: the token it takes and pays there, who
  * receives a deposit (`spender`: the EVM bridge contract, the Solana vault token account, the
- * Bitcoin vault address), and the number the bridge knows the chain by. Every end carries USDC
+ * Bitcoin vault address, Noble's CCTP module), and the number the bridge knows the chain by. Every end carries USDC
  * across (`carries`); the Bitcoin end takes and pays native BTC for it at the bridge's price, as
  * THORChain's and Chainflip's vaults do (`bitcoinTerms`).
  */
@@ -76,6 +76,27 @@ export function devnetBridgeEnd(registry: ChainRegistry, chainId: string): Devne
       hasSwapVenue: false,
     };
   }
+  const cosmos = registry.devnetCosmos(chainId);
+  if (cosmos?.bridge) {
+    return {
+      chain: cosmos.id,
+      family: 'cosmos',
+      token: {
+        chain: cosmos.id,
+        symbol: cosmos.bridge.token,
+        address: cosmos.bridge.denom,
+        decimals: cosmos.decimals,
+      },
+      carries: cosmos.bridge.token,
+      // Noble's CCTP module: a MsgDepositForBurn burns the wallet's USDC through it.
+      spender: cosmos.bridge.moduleAddress,
+      bridgeChainId: cosmos.bridge.chainId,
+      estimatedDurationSeconds: cosmos.bridge.estimatedDurationSeconds,
+      // Noble's blocks, not the EVM relayer's poll, decide a transfer either way.
+      durationHoldsBothWays: true,
+      hasSwapVenue: false,
+    };
+  }
   const bitcoin = registry.devnetBitcoin(chainId);
   if (bitcoin?.bridge) {
     return {
@@ -105,7 +126,19 @@ export function devnetBridgeBetween(
   const from = devnetBridgeEnd(registry, fromChain);
   const to = devnetBridgeEnd(registry, toChain);
   if (!from || !to || from.carries !== to.carries) return undefined;
+  if (!cosmosEndReaches(from, to)) return undefined;
   return { from, to };
+}
+
+/**
+ * The bridge's Cosmos end (Noble's CCTP) trades with the EVM chains and Solana: a Noble burn names a
+ * CCTP domain, and the EVM bridge's `depositTo` pays a Noble account. The Solana end's memo names
+ * EVM and Bitcoin recipients only, and Bitcoin has no CCTP domain: neither reaches Noble.
+ */
+function cosmosEndReaches(from: DevnetBridgeEnd, to: DevnetBridgeEnd): boolean {
+  if (from.family === 'cosmos') return to.family === 'evm' || to.family === 'solana';
+  if (to.family === 'cosmos') return from.family === 'evm';
+  return true;
 }
 
 /**

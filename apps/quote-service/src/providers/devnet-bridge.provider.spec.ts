@@ -123,14 +123,18 @@ class EmptyQuoter implements Pick<UniswapV2Quoter, 'quotePaths' | 'smallestQuota
 }
 
 const thresholds = { priceImpactBps: 100, thinLiquidityBps: 1000 };
-const context = (tokenIn: QuoteToken, tokenOut: QuoteToken, amountIn: bigint): QuoteContext => ({
-  fromChain: registry.get(tokenIn.chain),
-  toChain: registry.get(tokenOut.chain),
-  tokenIn,
-  tokenOut,
-  amountIn,
-  slippageBps: 50,
-});
+/** The quote context of `amountIn` of tokenIn for tokenOut over the chains of `on`. */
+const contextOn =
+  (on: ChainRegistry) =>
+  (tokenIn: QuoteToken, tokenOut: QuoteToken, amountIn: bigint): QuoteContext => ({
+    fromChain: on.get(tokenIn.chain),
+    toChain: on.get(tokenOut.chain),
+    tokenIn,
+    tokenOut,
+    amountIn,
+    slippageBps: 50,
+  });
+const context = contextOn(registry);
 
 describe('DevnetBridgeProvider between EVM and Solana', () => {
   it('bridges EVM USDC to solana-devnet: one bridge leg to the EVM bridge, tokenOut the USDC mint, Solana duration', async () => {
@@ -294,14 +298,7 @@ describe('DevnetBridgeProvider with the Bitcoin end', () => {
     },
   });
   const btc: QuoteToken = { chain: 'bitcoin-devnet', symbol: 'BTC', address: null, decimals: 8 };
-  const at = (tokenIn: QuoteToken, tokenOut: QuoteToken, amountIn: bigint): QuoteContext => ({
-    fromChain: withBitcoin.get(tokenIn.chain),
-    toChain: withBitcoin.get(tokenOut.chain),
-    tokenIn,
-    tokenOut,
-    amountIn,
-    slippageBps: 50,
-  });
+  const at = contextOn(withBitcoin);
 
   it('swaps BTC for USDC on devnet-a at the bridge price less its fee: one deposit into the vault', async () => {
     const provider = new DevnetBridgeProvider(withBitcoin, new FixedRateQuoter(1n, 1n), thresholds);
@@ -457,5 +454,97 @@ describe('smallestBridgedInput', () => {
     const solana = devnetBridgeEnd(registry, 'solana-devnet')!;
     expect(smallestBridgedInput(a, solana, 10)).toBe(1n);
     expect(bridgedAmount(a, solana, 1n, 10)).toBe(1n);
+  });
+});
+
+describe("DevnetBridgeProvider with the Cosmos end (Noble's CCTP)", () => {
+  const CCTP_MODULE = 'noble12l2w4ugfz4m6dd73yysz477jszqnfughxvkss5';
+  const withNoble = new ChainRegistry({
+    manifest: {
+      ...manifest,
+      cosmos: [
+        {
+          id: 'noble-devnet',
+          name: 'Noble Devnet',
+          family: 'cosmos',
+          chainId: 'noble-devnet',
+          rpc: 'http://127.0.0.1:4',
+          rest: 'http://127.0.0.1:5',
+          bech32Prefix: 'noble',
+          nativeDenom: 'uusdc',
+          nativeSymbol: 'USDC',
+          decimals: 6,
+          minGasPrice: '0.1uusdc',
+          blockMs: 1000,
+          accounts: [],
+          ibcChannels: {},
+          bridge: {
+            chainId: 4,
+            token: 'USDC',
+            denom: 'uusdc',
+            moduleAddress: CCTP_MODULE,
+            estimatedDurationSeconds: 5,
+          },
+        },
+      ],
+    },
+  });
+  const nobleUsdc: QuoteToken = {
+    chain: 'noble-devnet',
+    symbol: 'USDC',
+    address: null,
+    mint: 'uusdc',
+    decimals: 6,
+  };
+  const at = contextOn(withNoble);
+
+  it('bridges EVM USDC to Noble and Noble USDC to the EVM chain and Solana, the fee kept on deposit, Noble duration', async () => {
+    const provider = new DevnetBridgeProvider(withNoble, new FixedRateQuoter(1n, 1n), thresholds);
+    const [toNoble] = await provider.quote(at(evmUsdc, nobleUsdc, 2_000_000n), new AbortController().signal);
+    expect(toNoble.expectedAmountOut).toBe(1_998_000n);
+    expect(toNoble.legs).toEqual([
+      expect.objectContaining({
+        kind: 'bridge',
+        chain: 'devnet-a',
+        tokenOut: { chain: 'noble-devnet', symbol: 'USDC', address: 'uusdc', decimals: 6 },
+        spender: hex(5),
+        destinationChain: 'noble-devnet',
+        destinationBridgeChainId: 4,
+        estimatedDurationSeconds: 5,
+      }),
+    ]);
+    const [fromNoble] = await provider.quote(
+      at(nobleUsdc, solUsdc, 2_000_000n),
+      new AbortController().signal,
+    );
+    expect(fromNoble.legs).toEqual([
+      expect.objectContaining({
+        kind: 'bridge',
+        chain: 'noble-devnet',
+        tokenIn: { chain: 'noble-devnet', symbol: 'USDC', address: 'uusdc', decimals: 6 },
+        tokenOut: { chain: 'solana-devnet', symbol: 'USDC', address: MINT, decimals: 6 },
+        spender: CCTP_MODULE,
+        destinationBridgeChainId: SOLANA_BRIDGE_ID,
+      }),
+    ]);
+    // WETH on the EVM side rides through a Uniswap swap after the bridge.
+    const [toWeth] = await provider.quote(at(nobleUsdc, evmWeth, 2_000_000n), new AbortController().signal);
+    expect(toWeth.legs.map((leg) => [leg.kind, leg.chain])).toEqual([
+      ['bridge', 'noble-devnet'],
+      ['swap', 'devnet-a'],
+    ]);
+  });
+
+  it('serves Noble only with the EVM chains and Solana (its burns name a CCTP domain; the Solana memo names no Noble account)', () => {
+    const provider = new DevnetBridgeProvider(withNoble, new FixedRateQuoter(1n, 1n), thresholds);
+    expect(provider.applies(at(nobleUsdc, evmUsdc, 1n))).toBe(true);
+    expect(provider.applies(at(evmWeth, nobleUsdc, 1n))).toBe(true);
+    expect(provider.applies(at(nobleUsdc, solUsdc, 1n))).toBe(true);
+    expect(provider.applies(at(solUsdc, nobleUsdc, 1n))).toBe(false);
+    const policy = new SupportPolicy(withNoble, { lifiEnabled: false });
+    expect(policy.pairProviders('devnet-a', 'noble-devnet', 'USDC', 'USDC')).toEqual(['devnet-bridge']);
+    expect(policy.pairProviders('noble-devnet', 'solana-devnet', 'USDC', 'USDC')).toEqual(['devnet-bridge']);
+    expect(policy.pairProviders('solana-devnet', 'noble-devnet', 'USDC', 'USDC')).toEqual([]);
+    expect(policy.tokenProviders('noble-devnet', 'USDC')).toContain('devnet-bridge');
   });
 });

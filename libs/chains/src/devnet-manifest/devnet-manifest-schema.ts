@@ -60,6 +60,25 @@ export interface CosmosDevnetChainManifest {
    * the same address). On the devnet a stand-in for the CosmWasm contract, not the contract itself.
    */
   crosschainSwapsContract?: string;
+  /**
+   * Noble only: its end of the devnet bridge, shaped like Circle's CCTP there (a wallet burns its
+   * USDC with circle.cctp.v1.MsgDepositForBurn; USDC bridged to Noble is minted to the recipient).
+   */
+  bridge?: CosmosDevnetBridge;
+}
+
+/** The devnet bridge's Cosmos end (Noble's CCTP). */
+export interface CosmosDevnetBridge {
+  /** The bridge's id of the chain (EVM `depositTo` destinationChainId): Noble's CCTP domain, 4. */
+  chainId: number;
+  /** Symbol of the bridged token (USDC). */
+  token: string;
+  /** Its denom, what MsgDepositForBurn's burn_token names (`uusdc`). */
+  denom: string;
+  /** Where its module account is (x/cctp's, the burns' spender as a route leg shows it). */
+  moduleAddress: string;
+  /** Upper bound, either direction, from the deposit to the release. */
+  estimatedDurationSeconds: number;
 }
 
 /** The manifest's `bitcoin` section: the local Bitcoin chain, its Esplora API and its end of the bridge. */

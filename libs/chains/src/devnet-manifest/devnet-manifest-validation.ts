@@ -296,6 +296,18 @@ function cosmosProblems(cosmos: unknown): string[] {
           new RegExp(`^${prefix}1[02-9ac-hj-np-z]{38,58}$`).test(contract)),
       "crosschainSwapsContract must be a bech32 address of the chain's prefix",
     );
+    const bridge = chain.bridge;
+    expect(
+      bridge === undefined ||
+        (isObject(bridge) &&
+          isNonNegativeInteger(bridge.chainId) &&
+          typeof bridge.token === 'string' &&
+          typeof bridge.denom === 'string' &&
+          bridge.denom.length > 0 &&
+          typeof bridge.moduleAddress === 'string' &&
+          isNonNegativeInteger(bridge.estimatedDurationSeconds)),
+      'bridge must be {chainId, token, denom, moduleAddress, estimatedDurationSeconds}',
+    );
     if (!Array.isArray(chain.accounts)) {
       problems.push(`${at}.accounts must be an array`);
     } else {

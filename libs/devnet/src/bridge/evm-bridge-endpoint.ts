@@ -1,6 +1,7 @@
 import { Contract, EventLog, JsonRpcProvider, Wallet, HDNodeWallet, getAddress, isAddress } from 'ethers';
 import { bytes32ToSolanaAddress } from '@swapgw/chains/solana-bridge';
 import { bytes32ToBitcoinAddress } from '@swapgw/chains/bitcoin-bridge';
+import { cosmosAccountOfBytes32 } from '@swapgw/chains/families';
 import { DEVNET_BRIDGE_ABI } from '../contracts/abis';
 import { BridgeEndpoint, BridgeTransfer, ReleaseOutcome } from './bridge-endpoint';
 import { RelayerLogger } from './bridge-relayer';
@@ -21,6 +22,11 @@ export interface EvmBridgeEndpointOptions {
    * (bytes32ToBitcoinAddress), rendered as a regtest address.
    */
   bitcoinBridgeChainIds?: bigint[];
+  /**
+   * Bridge chain ids of Noble (Cosmos) endpoints: a `depositTo` recipient for them is a 20-byte
+   * account left-padded to 32 bytes (as a CCTP mint_recipient), rendered `noble1…`.
+   */
+  nobleBridgeChainIds?: bigint[];
   /** Where deposits that can never be paid are reported (they are dropped, not retried). */
   logger?: RelayerLogger;
 }
@@ -87,6 +93,7 @@ export class EvmBridgeEndpoint implements BridgeEndpoint {
   private recipientFor(e: EventLog, destination: bigint): string | undefined {
     const toSolana = this.options.solanaBridgeChainIds?.includes(destination) ?? false;
     const toBitcoin = this.options.bitcoinBridgeChainIds?.includes(destination) ?? false;
+    const toNoble = this.options.nobleBridgeChainIds?.includes(destination) ?? false;
     const fields = {
       chain: this.chain,
       nonce: (e.args.nonce as bigint).toString(),
@@ -94,19 +101,31 @@ export class EvmBridgeEndpoint implements BridgeEndpoint {
       destinationChainId: destination.toString(),
     };
     if (e.eventName === 'Deposit' || e.eventName === 'DepositWithMessage') {
-      if (!toSolana && !toBitcoin) return e.args.recipient as string;
+      if (!toSolana && !toBitcoin && !toNoble) return e.args.recipient as string;
       const why =
         e.eventName === 'Deposit'
           ? 'names an EVM recipient; use depositTo'
           : 'carries a message, which only EVM contracts take';
       this.options.logger?.error(
-        { msg: `deposit to ${toSolana ? 'Solana' : 'Bitcoin'} ${why}. Not relayed`, ...fields },
+        {
+          msg: `deposit to ${toSolana ? 'Solana' : toNoble ? 'Noble' : 'Bitcoin'} ${why}. Not relayed`,
+          ...fields,
+        },
         CONTEXT,
       );
       return undefined;
     }
     const raw = e.args.recipient as string;
     if (toSolana) return bytes32ToSolanaAddress(raw);
+    if (toNoble) {
+      const account = cosmosAccountOfBytes32('noble', raw);
+      if (account === undefined)
+        this.options.logger?.error(
+          { msg: 'depositTo Noble with a recipient that is no 20-byte account; not relayed', ...fields },
+          CONTEXT,
+        );
+      return account;
+    }
     if (toBitcoin) {
       try {
         return bytes32ToBitcoinAddress(raw, 'regtest');

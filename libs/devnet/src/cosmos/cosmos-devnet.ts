@@ -1,4 +1,5 @@
 import type { CosmosDevnetChainManifest } from '@swapgw/chains/devnet-manifest';
+import { CCTP_DOMAINS } from '@swapgw/chains/families';
 import { DEVNET_MNEMONIC } from '../anvil';
 import { listenLocalChain } from '../local-http-server';
 import { CosmosChain, DEFAULT_MESSAGE_HANDLERS } from './cosmos-chain';
@@ -15,6 +16,7 @@ import { CROSSCHAIN_SWAPS_ADDRESS, crosschainSwapsContract } from './cosmos-cros
 import { IbcRelayer, msgTransferHandler, TransferMiddleware } from './cosmos-ibc';
 import { ibcHooksMiddleware } from './cosmos-ibc-hooks';
 import { packetForwardMiddleware } from './cosmos-pfm';
+import { CctpModuleParams, msgDepositForBurnHandler } from './cosmos-cctp';
 import { seedOsmosisPools, msgSwapExactAmountInHandler } from './cosmos-osmosis';
 import { cosmosDevnetKey } from './cosmos-keys';
 import { messageRegistry } from './cosmos-messages';
@@ -71,6 +73,19 @@ export interface StartCosmosDevnetOptions {
   mnemonic?: string;
   /** Which chains to run: the devnet's (the default), or the mainnet replica's under the real ids. */
   network?: CosmosNetwork;
+  /**
+   * The CCTP domains Noble's x/cctp sends to (the devnet bridge's other ends); none by default, so a
+   * Cosmos devnet without the bridge refuses every MsgDepositForBurn.
+   */
+  cctpRemoteDomains?: readonly number[];
+}
+
+/** The chain that runs Circle's CCTP module (the devnet bridge's Cosmos end). */
+export const NOBLE_DEVNET_ID = 'noble-devnet';
+
+/** Noble's x/cctp on the devnet: uusdc burnt and minted, Noble's own domain 4. */
+export function nobleCctpParams(remoteDomains: readonly number[]): CctpModuleParams {
+  return { burnToken: 'uusdc', localDomain: CCTP_DOMAINS.noble, remoteDomains: new Set(remoteDomains) };
 }
 
 /**
@@ -98,6 +113,8 @@ export async function startCosmosDevnet(options: StartCosmosDevnetOptions): Prom
   for (const spec of network.chains) {
     const handlers = [...DEFAULT_MESSAGE_HANDLERS, msgTransferHandler(counterparty)];
     if (spec.role === 'osmosis') handlers.push(msgSwapExactAmountInHandler);
+    if (spec.role === 'noble')
+      handlers.push(msgDepositForBurnHandler(nobleCctpParams(options.cctpRemoteDomains ?? [])));
     const registry = messageRegistry(handlers);
     byId.set(spec.id, new CosmosChain(spec, registry));
   }

@@ -9,3 +9,5 @@ export * from './cosmos-osmosis';
 export * from './cosmos-pfm';
 export * from './cosmos-ibc-hooks';
 export * from './cosmos-crosschain-swaps';
+export * from './cosmos-cctp';
+export * from './noble-bridge-endpoint';

@@ -17,6 +17,12 @@ import {
   MSG_SWAP_EXACT_AMOUNT_IN_TYPE_URL,
   msgSwapExactAmountInAmino,
 } from './osmosis-swap-msg';
+import {
+  encodeMsgDepositForBurn,
+  MSG_DEPOSIT_FOR_BURN_AMINO_TYPE,
+  MSG_DEPOSIT_FOR_BURN_TYPE_URL,
+  msgDepositForBurnAmino,
+} from './noble-cctp';
 
 // The payload's shapes are the contract's (libs/contracts signing-payload.ts).
 export type { CosmosAminoSignDoc, CosmosCoin, CosmosMsgJson, CosmosSignDirectPayload };
@@ -66,8 +72,8 @@ const omitDefault = (value: bigint | string): string | undefined =>
   value === 0n || value === '' ? undefined : value.toString();
 
 /**
- * The messages this family issues, each with its amino form: bank sends, ICS-20 transfers and
- * Osmosis's poolmanager swaps.
+ * The messages this family issues, each with its amino form: bank sends, ICS-20 transfers,
+ * Osmosis's poolmanager swaps and Noble's CCTP burns (the devnet bridge's Cosmos end).
  */
 const CODECS: Record<string, MsgCodec> = {
   [MSG_SEND_TYPE_URL]: {
@@ -110,6 +116,13 @@ const CODECS: Record<string, MsgCodec> = {
     localAddresses: (json) => [String(json.sender ?? '')],
     aminoType: 'osmosis/poolmanager/swap-exact-amount-in',
     toAmino: msgSwapExactAmountInAmino,
+  },
+  [MSG_DEPOSIT_FOR_BURN_TYPE_URL]: {
+    encode: encodeMsgDepositForBurn,
+    signers: (json) => [String(json.from ?? '')],
+    localAddresses: (json) => [String(json.from ?? '')],
+    aminoType: MSG_DEPOSIT_FOR_BURN_AMINO_TYPE,
+    toAmino: msgDepositForBurnAmino,
   },
 };
 

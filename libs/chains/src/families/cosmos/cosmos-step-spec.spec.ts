@@ -9,6 +9,10 @@ import { legStepSpecOf } from '../step-spec-families';
 import type { StepSpecChains } from '../step-spec-family';
 import { cosmosAddressOfPubkey } from './cosmos-address';
 import { buildCosmosSignDoc } from './cosmos-sign-doc';
+import { cosmosBridgePayoutOf } from './cosmos-step-spec';
+import { ripemd160 } from '@noble/hashes/legacy.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import bs58 from 'bs58';
 
 const ATOM_ON_OSMOSIS = 'ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2';
 const USDC_ON_OSMOSIS = 'ibc/498A0751C798A0D9A389AA3691123DADA57DAA4FE165D5C75894505B876BA6E4';
@@ -207,6 +211,90 @@ describe('the Cosmos family’s steps (cosmosStepSpecFamily)', () => {
         }),
       );
     }
+  });
+
+  it("a devnet-bridge leg from Noble: CCTP's MsgDepositForBurn, the destination's CCTP domain and its recipient as 32 bytes", () => {
+    const nobleChains: StepSpecChains = {
+      familyOf: (chain) => (chain === 'devnet-a' ? 'evm' : chain === 'solana-devnet' ? 'solana' : 'cosmos'),
+      evmChainIdOf: () => 31337,
+      cosmosTraitsOf: () => undefined,
+    };
+    const nobleSender = cosmosAddressOfPubkey('noble', PUBKEY);
+    const burn = (destinationChain: string, destinationBridgeChainId: number, recipient: string) => {
+      const bridge = leg({
+        kind: 'bridge',
+        chain: 'noble-devnet',
+        provider: 'devnet-bridge',
+        tokenIn: { chain: 'noble-devnet', symbol: 'USDC', address: 'uusdc', decimals: 6 },
+        tokenOut: { chain: destinationChain, symbol: 'USDC', address: 'usdc-there', decimals: 6 },
+        amountIn: '5000000',
+        minAmountOut: '4985000',
+        spender: 'noble12l2w4ugfz4m6dd73yysz477jszqnfughxvkss5',
+        destinationChain,
+        destinationBridgeChainId,
+      });
+      const [step] = splitSteps([bridge], nobleChains, { gasPayment: 'user' });
+      return legStepSpecOf(
+        {
+          step,
+          leg: bridge,
+          spend: 5_000_000n,
+          minOut: 4_985_000n,
+          signer: nobleSender,
+          recipient,
+          finalRecipient: recipient,
+          deadline,
+          sponsored: false,
+        },
+        nobleChains,
+      );
+    };
+    const evmRecipient = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    const toEvm = burn('devnet-a', 31337, evmRecipient);
+    expect(toEvm.sponsored).toEqual({ mode: 'cosmos-fee-grant' });
+    expect(toEvm.cosmos?.msgs).toEqual([
+      {
+        typeUrl: '/circle.cctp.v1.MsgDepositForBurn',
+        value: {
+          from: nobleSender,
+          amount: '5000000',
+          destinationDomain: 31337,
+          mintRecipient: base64.encode(Buffer.from(`${'00'.repeat(12)}${evmRecipient.slice(2)}`, 'hex')),
+          burnToken: 'uusdc',
+        },
+      },
+    ]);
+    const solanaKey = new Uint8Array(32).fill(9);
+    const toSolana = burn('solana-devnet', 1399811149, bs58.encode(solanaKey));
+    expect(toSolana.cosmos?.msgs[0].value).toMatchObject({
+      destinationDomain: 5,
+      mintRecipient: base64.encode(solanaKey),
+    });
+    // signer-surface issues it (the protobuf of circle.cctp.v1.MsgDepositForBurn, its amino form).
+    const built = buildCosmosSignDoc({
+      chainId: 'noble-devnet',
+      bech32Prefix: 'noble',
+      signerAddress: nobleSender,
+      signerPubkey: base64.encode(PUBKEY),
+      accountNumber: '7',
+      sequence: '0',
+      msgs: toEvm.cosmos!.msgs,
+      gasLimit: '300000',
+      fee: [{ denom: 'uusdc', amount: '30000' }],
+      feeGranter: GRANTER('noble'),
+    });
+    expect(built.kind).toBe('ready');
+    if (built.kind === 'ready')
+      expect(built.payload.aminoSignDoc?.msgs[0]).toMatchObject({
+        type: 'cctp/DepositForBurn',
+        value: { from: nobleSender, amount: '5000000', destination_domain: 31337, burn_token: 'uusdc' },
+      });
+    // The bridge pays a Noble account as its 20 bytes left-padded to 32 (EVM depositTo).
+    expect(cosmosBridgePayoutOf({ ...transfer, destinationBridgeChainId: 4 }, nobleSender)).toEqual({
+      chainId: 4,
+      recipient: `0x${'00'.repeat(12)}${Buffer.from(ripemd160(sha256(PUBKEY))).toString('hex')}`,
+      encoding: 'bytes32',
+    });
   });
 
   it('is written out as the cosmos-sign-direct variant of SigningStep, which validates', () => {

@@ -14,7 +14,9 @@ import type {
   LegStepSpec,
   StepSpecFamily,
 } from '../step-spec-family';
+import { bytes32BridgePayout } from '../bridge-payout';
 import { ibcSwapOnArrivalMsg, osmosisSwapMsg } from './cosmos-route-msgs';
+import { cosmosRecipientBytes32, depositForBurnMsg } from './noble-cctp';
 
 /**
  * The Cosmos family's steps: one transaction per step, its messages written out here from the legs
@@ -32,8 +34,17 @@ export const cosmosStepSpecFamily: StepSpecFamily = {
 
 const COSMOS_FEE_GRANT: SponsoredStepSpec = { mode: 'cosmos-fee-grant' };
 
-/** The providers whose Cosmos legs are written out here: quote-service's `ibc` transfers and `osmosis` swaps. */
-const COSMOS_BUILT_PROVIDERS = new Set(['ibc', 'osmosis']);
+/**
+ * The devnet bridge, whose Cosmos end is Noble's CCTP (quote-service's `devnet-bridge` provider):
+ * its legs from Noble are a MsgDepositForBurn.
+ */
+const DEVNET_BRIDGE_PROVIDER = 'devnet-bridge';
+
+/**
+ * The providers whose Cosmos legs are written out here: quote-service's `ibc` transfers and
+ * `osmosis` swaps, and the devnet bridge's burns on Noble.
+ */
+const COSMOS_BUILT_PROVIDERS = new Set(['ibc', 'osmosis', DEVNET_BRIDGE_PROVIDER]);
 
 /**
  * The step of a Cosmos leg:
@@ -42,7 +53,10 @@ const COSMOS_BUILT_PROVIDERS = new Set(['ibc', 'osmosis']);
  *    recipient, at least the swap leg's minimum scaled to what is sent; a failed swap leaves the
  *    coin at the wallet's own address on Osmosis (its key's address there), a timed-out packet
  *    refunds the sender; the packet times out at the swap's deadline;
- *  - an `osmosis` swap leg on Osmosis: MsgSwapExactAmountIn over the pools the quote priced.
+ *  - an `osmosis` swap leg on Osmosis: MsgSwapExactAmountIn over the pools the quote priced;
+ *  - a `devnet-bridge` leg from Noble: CCTP's MsgDepositForBurn of what the leg spends, its
+ *    destination_domain the destination's CCTP domain (cctpDomainOfBridgeChain) and its
+ *    mint_recipient the recipient there as 32 bytes.
  */
 export function cosmosStepOf(input: LegStepInput, chains: LegStepChains): LegStepSpec {
   const { step, leg } = input;
@@ -75,6 +89,19 @@ function messageOf(input: LegStepInput, chains: LegStepChains): CosmosTxSpec['ms
       swap: { ...leg, amountIn: spend.toString(), minAmountOut: minOut.toString() },
       sender: signer,
       routes: poolIds.map((poolId, hop) => ({ poolId, tokenOutDenom: path[hop + 1] })),
+    });
+  }
+  if (leg.kind === 'bridge' && leg.provider === DEVNET_BRIDGE_PROVIDER) {
+    if (!leg.tokenIn.address) throw new Error(`Bridge leg on ${leg.chain} names no denom to burn`);
+    // The recipient as the destination's bridge end is paid (a 20-byte EVM address, a Solana key),
+    // and the destination's bridge id as a CCTP domain.
+    const payout = chains.bridgePayoutOf(leg, input.recipient);
+    return depositForBurnMsg({
+      from: signer,
+      amount: spend,
+      destinationBridgeChainId: payout.chainId,
+      recipient: payout.recipient,
+      burnToken: leg.tokenIn.address,
     });
   }
   if (leg.kind === 'bridge' && input.step.bridgeSwap && next) {
@@ -110,7 +137,11 @@ function samePrefixedKey(address: string, prefix: string): string {
   return bech32.encode(prefix, words);
 }
 
-/** No bridge of this gateway pays out to a Cosmos chain but IBC, whose transfer is its source's step. */
-export function cosmosBridgePayoutOf(leg: RouteLeg): BridgePayout {
-  throw new Error(`No bridge deposit pays out to ${leg.destinationChain ?? leg.chain}, a Cosmos chain`);
+/**
+ * The devnet bridge pays a Cosmos account (on Noble, through its CCTP end) with `depositTo`: the
+ * account's 20 bytes left-padded to 32, as CCTP's mint_recipient writes a Noble address. IBC's
+ * transfers need none: they are their source's step.
+ */
+export function cosmosBridgePayoutOf(leg: RouteLeg, recipient: string): BridgePayout {
+  return bytes32BridgePayout(leg, cosmosRecipientBytes32(recipient));
 }

@@ -1,0 +1,211 @@
+import { makeCosmoshubPath } from '@cosmjs/amino';
+import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
+import { GasPrice, SigningStargateClient, StargateClient } from '@cosmjs/stargate';
+import { Connection, Keypair, PublicKey } from '@solana/web3.js';
+import { DEVNET_MNEMONIC, solanaConnection, type CosmosDevnetChainManifest } from '@swapgw/devnet';
+import { cosmosSigner, createGatewayClient, ethersSigner, runSwap, type RunSwapEvent } from '@swapgw/sdk';
+import { waitFor } from '@swapgw/testing';
+import { splBalanceOf } from '@swapgw/testing/solana';
+import { formatUnits, parseUnits, Wallet } from 'ethers';
+import { DevnetEvm } from './support/devnet-evm';
+import { connectE2eApi, type E2eApi } from './support/e2e-api';
+
+// USDC between Noble and the other families through the devnet bridge's Cosmos end, shaped like
+// Circle's CCTP on Noble: from devnet-a a zero-gas EVM wallet signs typed data only (the service's
+// relayer carries the bridge's depositTo, the Noble account as its 32-byte recipient) and the relayer
+// mints uusdc on Noble; from Noble a wallet holding nothing but the USDC it sends signs one
+// MsgDepositForBurn (fee paid by the service's fee granter), and the relayer pays USDC on devnet-a or
+// Solana. Balances are read on every chain touched.
+const devnet = new DevnetEvm();
+const manifest = devnet.manifest;
+const chainOf = (id: string): CosmosDevnetChainManifest => {
+  const chain = manifest.cosmos.find((c) => c.id === id);
+  if (!chain) throw new Error(`the devnet has no Cosmos chain ${id}`);
+  return chain;
+};
+const noble = chainOf('noble-devnet');
+const solanaMint = new PublicKey(manifest.solana.tokens.USDC.mint);
+const quotedOf = (events: RunSwapEvent[]) => events.find((e) => e.type === 'quoted')!;
+
+describe('USDC between Noble (CCTP) and the EVM devnets and Solana', () => {
+  let e2e: E2eApi;
+  let solana: Connection;
+  const clients: { disconnect(): void }[] = [];
+
+  beforeAll(async () => {
+    e2e = await connectE2eApi('swap-cosmos-bridge-e2e');
+    solana = solanaConnection(manifest.solana.rpcUrl);
+  });
+  afterAll(() => {
+    clients.forEach((c) => c.disconnect());
+    devnet.destroy();
+  });
+
+  const gateway = () =>
+    createGatewayClient({ baseUrl: process.env.GATEWAY_URL as string, apiKey: e2e.apiKey });
+
+  const nobleBalance = async (address: string): Promise<bigint> => {
+    const reader = await StargateClient.connect(noble.rpc);
+    clients.push(reader);
+    return BigInt((await reader.getBalance(address, 'uusdc')).amount);
+  };
+
+  /** A fresh Keplr-like wallet on Noble holding exactly `amount` uusdc, sent by test wallet 8. */
+  async function nobleWalletHolding(amount: bigint) {
+    const wallet = await DirectSecp256k1HdWallet.generate(12, { prefix: 'noble' });
+    const [user] = await wallet.getAccounts();
+    const funderSigner = await DirectSecp256k1HdWallet.fromMnemonic(DEVNET_MNEMONIC, {
+      prefix: 'noble',
+      hdPaths: [makeCosmoshubPath(8)],
+    });
+    const [funder] = await funderSigner.getAccounts();
+    const funding = await SigningStargateClient.connectWithSigner(noble.rpc, funderSigner, {
+      gasPrice: GasPrice.fromString(noble.minGasPrice),
+      broadcastPollIntervalMs: 100,
+    });
+    clients.push(funding);
+    const sent = await funding.sendTokens(
+      funder.address,
+      user.address,
+      [{ denom: 'uusdc', amount: amount.toString() }],
+      'auto',
+    );
+    expect(sent.code).toBe(0);
+    return { wallet, user, publicKey: Buffer.from(user.pubkey).toString('hex') };
+  }
+
+  /** What `read` gives once it is positive (a payout on the destination). */
+  const paidOut = (read: () => Promise<bigint>, description: string) =>
+    waitFor(
+      async () => {
+        const held = await read();
+        return held > 0n ? held : null;
+      },
+      { timeoutMs: 60_000, description },
+    );
+
+  it('lists Noble USDC (denom uusdc) as supported, and the bridge pairs between it and devnet-a and Solana', async () => {
+    const tokens = await e2e.client.get('/tokens', { query: { chainRef: noble.id, supportedOnly: '1' } });
+    expect(tokens.status).toBe(200);
+    e2e.openApi.assertResponse('GET', '/tokens', tokens.status, tokens.body);
+    expect(tokens.body.data.tokens).toEqual([expect.objectContaining({ symbol: 'USDC', denom: 'uusdc' })]);
+    const pairs = await e2e.client.get('/pairs', { query: { limit: 10000 } });
+    expect(pairs.status).toBe(200);
+    const bridged = (
+      pairs.body.data.pairs as { fromChain: string; toChain: string; tokenIn: string }[]
+    ).filter((p) => (p.fromChain === noble.id || p.toChain === noble.id) && p.tokenIn === 'USDC');
+    expect(bridged).toEqual(
+      expect.arrayContaining(
+        [
+          ['devnet-a', noble.id],
+          [noble.id, 'devnet-a'],
+          [noble.id, manifest.solana.id],
+        ].map(([fromChain, toChain]) =>
+          expect.objectContaining({ fromChain, toChain, tokenIn: 'USDC', tokenOut: 'USDC' }),
+        ),
+      ),
+    );
+  });
+
+  it('USDC on devnet-a → USDC on Noble for a zero-gas EVM wallet: typed data only, the Noble account credited', async () => {
+    const amount = 12_000_000n; // 12 USDC
+    const wallet = Wallet.createRandom();
+    const funder = devnet.account(6).connect(devnet.provider('devnet-a'));
+    await (
+      await devnet.token('devnet-a', 'USDC', funder).getFunction('transfer')(wallet.address, amount)
+    ).wait();
+    const nobleRecipient = (
+      await (await DirectSecp256k1HdWallet.generate(12, { prefix: 'noble' })).getAccounts()
+    )[0].address;
+    const events: RunSwapEvent[] = [];
+    const result = await runSwap({
+      client: gateway(),
+      quoteRequest: {
+        fromChain: 'devnet-a',
+        toChain: noble.id,
+        tokenIn: 'USDC',
+        tokenOut: 'USDC',
+        amount: '12',
+      },
+      route: (routes) => routes.find((route) => route.providers.includes('devnet-bridge')),
+      userAddress: wallet.address,
+      build: { recipient: nobleRecipient, waitForTxRequestMs: 20_000 },
+      signers: [ethersSigner(wallet)],
+      timeoutMs: 120_000,
+      onEvent: (event) => events.push(event),
+    });
+    expect(result.swap).toMatchObject({ status: 'completed', failure: null });
+    // The wallet signed typed data only (a permit, the intent): it never held gas.
+    expect(events.filter((e) => e.type === 'signing').map((e) => e.payload.type)).not.toContain(
+      'evm-transaction',
+    );
+    expect(await devnet.balanceOf('devnet-a', 'USDC', wallet.address)).toBe(0n);
+    expect(await devnet.ethOf('devnet-a', wallet.address)).toBe(0n);
+    const minOut = parseUnits(quotedOf(events).route.minAmountOut, 6);
+    const credited = await paidOut(() => nobleBalance(nobleRecipient), 'the USDC minted on Noble');
+    expect(credited).toBe(minOut);
+  });
+
+  /**
+   * `amount` (6 decimals) of USDC sent from a fresh Noble wallet holding exactly that to `recipient`
+   * on `toChain` through runSwap and cosmosSigner: the swap completes, the wallet signed one
+   * MsgDepositForBurn and holds nothing left; resolves to its message and the quoted minimum.
+   */
+  async function sendFromNoble(amount: bigint, toChain: string, recipient: string) {
+    const { wallet, user, publicKey } = await nobleWalletHolding(amount);
+    const events: RunSwapEvent[] = [];
+    const result = await runSwap({
+      client: gateway(),
+      quoteRequest: {
+        fromChain: noble.id,
+        toChain,
+        tokenIn: 'USDC',
+        tokenOut: 'USDC',
+        amount: formatUnits(amount, 6),
+      },
+      route: (routes) => routes.find((route) => route.providers.includes('devnet-bridge')),
+      userAddress: user.address,
+      build: { gasPayment: 'user', recipient, userPublicKey: publicKey },
+      signers: [cosmosSigner(wallet)],
+      timeoutMs: 120_000,
+      onEvent: (event) => events.push(event),
+    });
+    expect(result.swap).toMatchObject({ status: 'completed', failure: null });
+    const signing = events.find((e) => e.type === 'signing');
+    expect(signing?.payload).toMatchObject({
+      type: 'cosmos-sign-direct',
+      msgs: [
+        {
+          typeUrl: '/circle.cctp.v1.MsgDepositForBurn',
+          value: { from: user.address, amount: amount.toString(), burnToken: 'uusdc' },
+        },
+      ],
+    });
+    // The fee was the granter's: the wallet lost exactly what it sent.
+    expect(await nobleBalance(user.address)).toBe(0n);
+    const payload = signing!.payload as { msgs: { value: Record<string, unknown> }[] };
+    return { burn: payload.msgs[0].value, minOut: parseUnits(quotedOf(events).route.minAmountOut, 6) };
+  }
+
+  it('USDC on Noble → USDC on devnet-a: one MsgDepositForBurn, fee granted; the wallet loses exactly its USDC', async () => {
+    const evmRecipient = Wallet.createRandom().address;
+    const { burn, minOut } = await sendFromNoble(7_000_000n, 'devnet-a', evmRecipient);
+    expect(burn.destinationDomain).toBe(31337);
+    const paid = await paidOut(
+      () => devnet.balanceOf('devnet-a', 'USDC', evmRecipient),
+      'the USDC paid on devnet-a',
+    );
+    expect(paid).toBe(minOut);
+  });
+
+  it('USDC on Noble → USDC on Solana: CCTP domain 5, the Solana wallet paid', async () => {
+    const solanaRecipient = Keypair.generate().publicKey;
+    const { burn, minOut } = await sendFromNoble(3_000_000n, manifest.solana.id, solanaRecipient.toBase58());
+    expect(burn.destinationDomain).toBe(5);
+    const paid = await paidOut(
+      () => splBalanceOf(solana, solanaMint, solanaRecipient),
+      'the USDC paid on Solana',
+    );
+    expect(paid).toBe(minOut);
+  });
+});
