@@ -219,8 +219,12 @@ describe('native Bitcoin on the mainnet replica through THORChain: BTC → USDC 
       limit: parseUnits(route.minAmountOut, 8),
     });
 
+    // The wallet paid its USDC and no gas of its own: the service sent each transaction's gas first
+    // (THORChain's router cannot be called through our router: no intent to relay), so what is left
+    // of that top-up stays with the wallet.
     expect(await replica.balanceOf('arbitrum', 'USDC', wallet.address)).toBe(0n);
-    expect(await replica.ethOf('arbitrum', wallet.address)).toBe(0n);
+    // The swap completed once THORNode's tx/status said the outbound was signed: the BTC is already
+    // at the bc1p recipient (in the mempool or a block), exactly the quote.
     expect(await bitcoin.satsOf(recipient.address)).toBe(expectedOutBaseUnits(route));
   });
 });
