@@ -63,6 +63,29 @@ describe('native Bitcoin on the mainnet replica through THORChain: BTC → USDC 
     await replica?.stop();
   }, 180_000);
 
+  /** Quotes `body` to `recipient`, expects THORChain's route first, and builds it for `userAddress`. */
+  async function quoteAndBuild(
+    body: Record<string, string>,
+    userAddress: string,
+    recipient: string,
+  ): Promise<{ swapId: string; route: Route }> {
+    const caller = { client: replica.client };
+    const { quoteId, route } = await quoteFirstRoute<Route>(
+      caller,
+      { ...body, recipient },
+      { timeoutMs: 60_000 },
+    );
+    expect(route.providers).toEqual(['thorchain']);
+    const swapId = await buildSwapId(caller, {
+      quoteId,
+      routeId: route.routeId,
+      userAddress,
+      recipient,
+      waitForTxRequestMs: 20_000,
+    });
+    return { swapId, route };
+  }
+
   it('lists the replica’s test wallets with mainnet addresses: bc1q (BIP84), bc1p (BIP86), 3… (BIP49), each funded', async () => {
     expect(manifest.accounts[0].address).toMatch(/^bc1q[02-9ac-hj-np-z]{38}$/);
     expect(manifest.taprootAccounts[0].address).toMatch(/^bc1p[02-9ac-hj-np-z]{58}$/);
@@ -79,19 +102,11 @@ describe('native Bitcoin on the mainnet replica through THORChain: BTC → USDC 
     const wallet = await bitcoin.freshWalletWith(5_000_000n);
     expect(wallet.address.startsWith('bc1q')).toBe(true);
     const recipient = Wallet.createRandom();
-    const { quoteId, route } = await quoteFirstRoute<Route>(
-      { client: replica.client },
-      {
-        fromChain: 'bitcoin',
-        toChain: 'base',
-        tokenIn: 'BTC',
-        tokenOut: 'USDC',
-        amount: '0.01',
-        recipient: recipient.address,
-      },
-      { timeoutMs: 60_000 },
+    const { swapId, route } = await quoteAndBuild(
+      { fromChain: 'bitcoin', toChain: 'base', tokenIn: 'BTC', tokenOut: 'USDC', amount: '0.01' },
+      wallet.address,
+      recipient.address,
     );
-    expect(route.providers).toEqual(['thorchain']);
     expect(route.signatures).toEqual([
       expect.objectContaining({ chain: 'bitcoin', kind: 'bridge', payloadType: 'bitcoin-psbt' }),
     ]);
@@ -99,16 +114,6 @@ describe('native Bitcoin on the mainnet replica through THORChain: BTC → USDC 
       chain: 'bitcoin',
       breakdown: [expect.objectContaining({ kind: 'bitcoin-transaction' })],
     });
-    const swapId = await buildSwapId(
-      { client: replica.client },
-      {
-        quoteId,
-        routeId: route.routeId,
-        userAddress: wallet.address,
-        recipient: recipient.address,
-        waitForTxRequestMs: 20_000,
-      },
-    );
 
     const ready = await nextSigning({ client: replica.client }, swapId, 0);
     expect(ready.status).toBe(200);
@@ -163,28 +168,10 @@ describe('native Bitcoin on the mainnet replica through THORChain: BTC → USDC 
     expect(await replica.ethOf('arbitrum', wallet.address)).toBe(0n);
     const recipient = bitcoinWalletOf(secp256k1.utils.randomSecretKey(), 'p2tr', 'mainnet');
     expect(recipient.address.startsWith('bc1p')).toBe(true);
-    const { quoteId, route } = await quoteFirstRoute<Route>(
-      { client: replica.client },
-      {
-        fromChain: 'arbitrum',
-        toChain: 'bitcoin',
-        tokenIn: 'USDC',
-        tokenOut: 'BTC',
-        amount: '900',
-        recipient: recipient.address,
-      },
-      { timeoutMs: 60_000 },
-    );
-    expect(route.providers).toEqual(['thorchain']);
-    const swapId = await buildSwapId(
-      { client: replica.client },
-      {
-        quoteId,
-        routeId: route.routeId,
-        userAddress: wallet.address,
-        recipient: recipient.address,
-        waitForTxRequestMs: 20_000,
-      },
+    const { swapId, route } = await quoteAndBuild(
+      { fromChain: 'arbitrum', toChain: 'bitcoin', tokenIn: 'USDC', tokenOut: 'BTC', amount: '900' },
+      wallet.address,
+      recipient.address,
     );
     const inbound = (await (
       await fetch(`${manifest.thorchain.thornodeUrl}/thorchain/inbound_addresses`)
