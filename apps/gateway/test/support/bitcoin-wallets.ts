@@ -82,6 +82,26 @@ export function spendBackToSelf(wallet: BitcoinWallet, coin: SpendableCoin, fee:
 }
 
 /**
+ * The one PSBT a single-step Bitcoin swap offers (`data.signing` of GET /swap/{swapId}/signing), as
+ * the wallet of `address` gets it: of `network`, the miner fee the service's, two inputs (the
+ * wallet's one UTXO and the fee wallet's), only the first asked of the wallet. The payload and its
+ * unsigned transaction.
+ */
+export function offeredPsbt(
+  signing: { payload: unknown; executionHints: Record<string, string> },
+  address: string,
+  network: BitcoinNetworkName,
+): { payload: PsbtPayload; issued: btc.Transaction } {
+  const payload = signing.payload as PsbtPayload;
+  expect(payload).toMatchObject({ type: 'bitcoin-psbt', network });
+  expect(signing.executionHints).toMatchObject({ minerFeePaidBy: 'service' });
+  const issued = btc.Transaction.fromPSBT(Buffer.from(payload.psbt, 'base64'), { allowUnknownOutputs: true });
+  expect(issued.inputsLength).toBe(2);
+  expect(payload.inputsToSign).toEqual([{ index: 0, address, sighashTypes: [1] }]);
+  return { payload, issued };
+}
+
+/**
  * What Unisat's, Xverse's or Leather's signPsbt does: signs the inputs listed with the sighash
  * asked and finalizes them; the signed transaction (`toPSBT()` is what the wallet hands back).
  */
