@@ -126,10 +126,13 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   if (account) {
     fs.chownSync(dataDir, account.uid, account.gid);
-    // The server's account must pass through the directory holding its data: a run's temporary
-    // directory is 0700 (mkdtemp). Search permission only (x): it still cannot list it.
-    const parent = path.dirname(dataDir);
-    fs.chmodSync(parent, fs.statSync(parent).mode | 0o011);
+    // The server's account must pass through the directories holding its data: a run's temporary
+    // directory is 0700 (mkdtemp), and may be the data's parent or grandparent (test.mjs:
+    // <run>/<project>/postgres). Search permission only (x): it still cannot list them.
+    for (let dir = path.dirname(dataDir); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+      const mode = fs.statSync(dir).mode;
+      if ((mode & 0o011) !== 0o011) fs.chmodSync(dir, mode | 0o011);
+    }
   }
   await initialiseWhenEmpty({ dataDir, logFile, durable, binaries, account, log, logTail });
 

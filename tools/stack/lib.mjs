@@ -612,14 +612,25 @@ export function bitcoinFeeWalletKeysOf(manifestPath, env = process.env) {
     };
   }
   if (!fs.existsSync(manifestPath)) return undefined;
-  const { bitcoin, mnemonic } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  const {
+    bitcoin: devnetBitcoin,
+    mnemonic,
+    mainnetReplica,
+  } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  // The replica's `bitcoin` chain shows mainnet addresses: its fee wallets are mainnet keys (m/84'/0'/1'/0/<i>).
+  const bitcoin = devnetBitcoin ?? mainnetReplica?.bitcoin;
   if (!bitcoin?.feeWallets?.length) return undefined;
   const { DEVNET_MNEMONIC } = requireFromRoot('./dist/libs/devnet/src/anvil.js');
   const keys = JSON.stringify(
-    devnetBitcoinFeeWalletKeys(bitcoin.id, mnemonic ?? DEVNET_MNEMONIC, bitcoin.feeWallets),
+    devnetBitcoinFeeWalletKeys(
+      bitcoin.id,
+      mnemonic ?? DEVNET_MNEMONIC,
+      bitcoin.feeWallets,
+      devnetBitcoin ? 'regtest' : 'mainnet',
+    ),
   );
   return {
-    source: 'devnet keys',
+    source: mainnetReplica ? 'test mnemonic fee wallets on the mainnet replica' : 'devnet keys',
     keys,
     addresses: { [bitcoin.id]: bitcoin.feeWallets.map((w) => w.address) },
   };
@@ -682,19 +693,22 @@ function bitcoinAddressesOf(keysJson, addressOf) {
 }
 
 /**
- * The devnet's local THORNode (manifest `bitcoin.bridge.thornode.url`), quote-service's and execution-planner's THORNODE_URL
- * as production sets THORNode's: BTC deposits go through THORChain. Undefined without one.
+ * The local THORNode (the devnet's manifest `bitcoin.bridge.thornode.url`, the replica's
+ * `mainnetReplica.bitcoin.thorchain.thornodeUrl`), quote-service's and execution-planner's
+ * THORNODE_URL as production sets THORNode's: BTC deposits go through THORChain. Undefined without one.
  */
 export function devnetThornodeUrlOf(manifestPath) {
   if (!fs.existsSync(manifestPath)) return undefined;
-  return JSON.parse(fs.readFileSync(manifestPath, 'utf8')).bitcoin?.bridge?.thornode?.url;
+  const { bitcoin, mainnetReplica } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  return bitcoin?.bridge?.thornode?.url ?? mainnetReplica?.bitcoin?.thorchain?.thornodeUrl;
 }
 
 /**
  * The mainnet replica's endpoints as an operator configures real networks: `RPC_URL_<CHAIN>` (each
  * real network's `rpcEnv` in libs/chains REAL_NETWORKS) → the replica's RPC URL (a Cosmos chain's
- * CometBFT RPC, and its REST API under the chain's `REST_URL_<CHAIN>`), and
- * `ACROSS_API_URL` → the replica's Across fee API. Undefined when the manifest is not a replica's.
+ * CometBFT RPC, and its REST API under the chain's `REST_URL_<CHAIN>`), `ESPLORA_URL_BITCOIN`
+ * (`bitcoin`'s) → the replica's Esplora API, and `ACROSS_API_URL` → the replica's Across fee API.
+ * Undefined when the manifest is not a replica's.
  */
 export function mainnetReplicaEnv(manifestPath) {
   if (!fs.existsSync(manifestPath)) return undefined;
@@ -702,7 +716,10 @@ export function mainnetReplicaEnv(manifestPath) {
   if (!mainnetReplica) return undefined;
   const { REAL_NETWORKS } = requireFromRoot('./dist/libs/chains/src/chain-descriptor.js');
   const env = {};
-  for (const chain of [...mainnetReplica.evm, mainnetReplica.solana]) {
+  const bitcoin = mainnetReplica.bitcoin
+    ? [{ id: mainnetReplica.bitcoin.id, rpcUrl: mainnetReplica.bitcoin.esploraUrl }]
+    : [];
+  for (const chain of [...mainnetReplica.evm, mainnetReplica.solana, ...bitcoin]) {
     const rpcEnv = REAL_NETWORKS.find((n) => n.id === chain.id)?.rpcEnv;
     if (!rpcEnv)
       throw new Error(`mainnet replica chain ${chain.id} is not a real network with an RPC variable`);

@@ -18,15 +18,18 @@
 //      nothing is emptied.
 //      --mainnet-replica starts, instead of the devnet, the mainnet replica (libs/devnet/src/replica):
 //      anvil chains ethereum (1), base (8453), arbitrum (42161) on 8545-8547 and a Solana chain on
-//      8899 (MAINNET_REPLICA_PORT_ETHEREUM / _BASE / _ARBITRUM / _SOLANA override them), with WETH,
+//      8899 (MAINNET_REPLICA_PORT_ETHEREUM / _BASE / _ARBITRUM / _SOLANA / _BITCOIN override them), with WETH,
 //      USDC, Permit2, Uniswap V2/V3 and Across SpokePools at the catalog's canonical addresses, an
-//      Across filler and fee API. The apps get it as an operator configures production:
-//      RPC_URL_ETHEREUM / _BASE / _ARBITRUM / _SOLANA and ACROSS_API_URL point at it (overriding the
-//      caller's), and the manifest lists no devnet chains. Nothing in apps/ knows.
+//      Across filler and fee API, and a `bitcoin` chain (mainnet addresses, Esplora API on 3002) with
+//      THORChain between it and the EVM chains (a local THORNode, THORChain's router and vaults). The
+//      apps get it as an operator configures production: RPC_URL_ETHEREUM / _BASE / _ARBITRUM /
+//      _SOLANA, ESPLORA_URL_BITCOIN and ACROSS_API_URL point at it (overriding the caller's), THORNODE_URL
+//      at its THORNode, and the manifest lists no devnet chains. Nothing in apps/ knows.
 //   5. Kafka topics of libs/contracts, then the five apps, each waited for until healthy;
 //      signer-surface gets each family's sponsor keys (lib.mjs SPONSOR_KEYS: RELAYER_KEYS,
 //      SOLANA_FEE_PAYER_KEYS, BITCOIN_FEE_WALLET_KEYS, COSMOS_FEE_GRANTER_KEYS; the caller's, else the
-//      devnet's or the replica's test accounts), whose addresses are printed; quote-service and execution-planner get THORNODE_URL (the caller's, else the devnet's
+//      devnet's or the replica's test accounts: on the replica the Bitcoin fee wallets are mainnet
+//      keys), whose addresses are printed; quote-service and execution-planner get THORNODE_URL (the caller's, else the devnet's
 //      local THORNode from the manifest, as production points it at a THORNode)
 // An app that exits on its own afterwards is reported and started again with back-off (1 s doubling
 // to 30 s, back to 1 s once it stayed up a minute: restart-policy.js), each restart printed.
@@ -152,7 +155,7 @@ async function main() {
       portA: mainnetReplica ? undefined : portOf('DEVNET_PORT_A'),
       portB: mainnetReplica ? undefined : portOf('DEVNET_PORT_B'),
       portSolana: portOf(mainnetReplica ? 'MAINNET_REPLICA_PORT_SOLANA' : 'DEVNET_PORT_SOLANA'),
-      portBitcoin: mainnetReplica ? undefined : portOf('DEVNET_PORT_BITCOIN'),
+      portBitcoin: portOf(mainnetReplica ? 'MAINNET_REPLICA_PORT_BITCOIN' : 'DEVNET_PORT_BITCOIN'),
       logFile: path.join(logDir, 'devnet.log'),
       echo,
     });
@@ -275,6 +278,21 @@ function printReplica(manifestPath, rpcEnv) {
     'replica',
     `Solana test wallets (SOL, USDC): ${solana.accounts.map((a) => `${a.index} ${a.address}`).join(', ')}`,
   );
+  const bitcoin = mainnetReplica.bitcoin;
+  if (bitcoin) {
+    const list = (accounts) => accounts.map((a) => `${a.index} ${a.address}`).join(', ');
+    say(
+      'replica',
+      `${bitcoin.id}: Esplora API at ${bitcoin.esploraUrl} (${variableOf(bitcoin.esploraUrl)}), mainnet addresses`,
+    );
+    say('replica', `Bitcoin test wallets (5 BTC each, m/84'/0'/0'/0/<index>): ${list(bitcoin.accounts)}`);
+    say('replica', `  Taproot m/86'/0'/0'/0/<index>: ${list(bitcoin.taprootAccounts)}`);
+    say('replica', `  nested SegWit m/49'/0'/0'/0/<index>: ${list(bitcoin.nestedSegwitAccounts)}`);
+    say(
+      'replica',
+      `THORChain: THORNode at ${bitcoin.thorchain.thornodeUrl} (THORNODE_URL), BTC vault ${bitcoin.thorchain.bitcoinVault}, router ${bitcoin.thorchain.router} (vault ${bitcoin.thorchain.evmVault})`,
+    );
+  }
 }
 
 /** The devnet's non-EVM chains (Solana RPC, Bitcoin's Esplora API, Cosmos RPC and REST) and their funded test wallets. */

@@ -117,7 +117,8 @@ export const REAL_NETWORKS: readonly Omit<ChainDescriptor, 'rpcUrl'>[] = [
     devnet: false,
   },
   {
-    // Listed for GET /status/transaction (ESPLORA_URL_BITCOIN); no swaps, so no RPC or signing surface.
+    // Its Esplora API (ESPLORA_URL_BITCOIN) is both its status look-up and its signing surface (UTXOs,
+    // fee estimates, broadcast), as the devnet's Bitcoin chain's: native BTC swaps through THORChain.
     id: 'bitcoin',
     name: 'Bitcoin',
     family: 'bitcoin',
@@ -126,6 +127,7 @@ export const REAL_NETWORKS: readonly Omit<ChainDescriptor, 'rpcUrl'>[] = [
     caip2: 'bip122:000000000019d6689c085ae165831e93',
     nativeSymbol: 'BTC',
     nativeDecimals: 8,
+    rpcEnv: 'ESPLORA_URL_BITCOIN',
     statusApiEnv: 'ESPLORA_URL_BITCOIN',
     bitcoinNetwork: 'mainnet',
     devnet: false,

@@ -10,14 +10,14 @@ export interface DevnetUpArgs {
   portBase?: number;
   portArbitrum?: number;
   portSolana?: number;
-  /** The devnet's Bitcoin chain (Esplora API). */
+  /** The Bitcoin chain's Esplora API (the devnet's `bitcoin-devnet`, the replica's `bitcoin`). */
   portBitcoin?: number;
   blockTimeSeconds?: number;
 }
 
 export const DEVNET_USAGE =
   'usage: devnet up --manifest <path> [--port-a <port>] [--port-b <port>] [--port-solana <port>] [--port-bitcoin <port>] [--block-time <seconds>]\n' +
-  '       devnet up --mainnet-replica --manifest <path> [--port-ethereum <port>] [--port-base <port>] [--port-arbitrum <port>] [--port-solana <port>] [--block-time <seconds>]';
+  '       devnet up --mainnet-replica --manifest <path> [--port-ethereum <port>] [--port-base <port>] [--port-arbitrum <port>] [--port-solana <port>] [--port-bitcoin <port>] [--block-time <seconds>]';
 
 const VALUE_OPTIONS = [
   '--manifest',
@@ -30,7 +30,7 @@ const VALUE_OPTIONS = [
   '--port-bitcoin',
   '--block-time',
 ];
-const DEVNET_ONLY = ['--port-a', '--port-b', '--port-bitcoin'];
+const DEVNET_ONLY = ['--port-a', '--port-b'];
 const REPLICA_ONLY = ['--port-ethereum', '--port-base', '--port-arbitrum'];
 
 /**

@@ -96,9 +96,10 @@ async function startReplica(args: DevnetUpArgs, manifestPath: string): Promise<R
     portBase: args.portBase,
     portArbitrum: args.portArbitrum,
     portSolana: args.portSolana,
+    portBitcoin: args.portBitcoin,
     blockTimeSeconds: args.blockTimeSeconds,
   });
-  const { evm, solana } = replica.manifest.mainnetReplica;
+  const { evm, solana, bitcoin } = replica.manifest.mainnetReplica;
   process.stdout.write(`mainnet replica (catalog addresses) up in ${Date.now() - startedAt} ms\n`);
   for (const chain of evm)
     process.stdout.write(`${chain.id}: chain id ${chain.chainId} at ${chain.rpcUrl}\n`);
@@ -109,6 +110,11 @@ async function startReplica(args: DevnetUpArgs, manifestPath: string): Promise<R
   process.stdout.write(
     `solana test wallets (SOL, USDC): ${solana.accounts.map((a) => `${a.index} ${a.address}`).join(', ')}\n`,
   );
+  if (bitcoin)
+    process.stdout.write(
+      `${bitcoin.id}: Esplora API at ${bitcoin.esploraUrl}, THORNode at ${bitcoin.thorchain.thornodeUrl}; ` +
+        `test wallets (BTC, m/84'/0'/0'/0/<index>): ${bitcoin.accounts.map((a) => `${a.index} ${a.address}`).join(', ')}\n`,
+    );
   return replica;
 }
 

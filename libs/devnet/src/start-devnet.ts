@@ -5,7 +5,7 @@ import { BridgeRelayer, RelayerLogger } from './bridge/bridge-relayer';
 import { EvmBridgeEndpoint } from './bridge/evm-bridge-endpoint';
 import { SolanaBridgeEndpoint } from './bridge/solana-bridge-endpoint';
 import { BitcoinBridgeDestination, BitcoinBridgeEndpoint } from './bridge/bitcoin-bridge-endpoint';
-import { bridgePayoutLookup } from './bridge/bridge-payouts';
+import { bitcoinDepositPayoutLookup } from './bridge/bridge-payouts';
 import { DEVNET_THORCHAIN_PREFIXES, LocalThornode, LocalThornodeDestination } from './bridge/local-thornode';
 import {
   routerDepositLookup,
@@ -229,7 +229,7 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
                 asset: thorchainAssetOf(prefix, { symbol: chain.bridge.token, address: usdc.address }),
                 decimals: usdc.decimals,
                 inboundAddress: chain.bridge.address,
-                payoutOf: bridgePayoutLookup(
+                payoutOf: bitcoinDepositPayoutLookup(
                   chain.rpcUrl,
                   chain.bridge.address,
                   BigInt(bitcoinChain.manifest.bridge.chainId),

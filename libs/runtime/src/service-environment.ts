@@ -39,6 +39,14 @@ export class ServiceEnvironment extends DatabaseEnvironment {
   @Matches(HTTP_URL)
   RPC_URL_SOLANA?: string;
 
+  /**
+   * Bitcoin's Esplora API (e.g. https://blockstream.info/api): its status look-ups and, for the apps
+   * that swap, its signing surface (UTXOs, fee estimates, broadcast) of the `bitcoin` chain.
+   */
+  @IsOptional()
+  @Matches(HTTP_URL)
+  ESPLORA_URL_BITCOIN?: string;
+
   /** The Cosmos mainnets' CometBFT RPC (also their status API) and SDK REST API. */
   @IsOptional()
   @Matches(HTTP_URL)

@@ -1,6 +1,6 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import * as btc from '@scure/btc-signer';
-import { BITCOIN_NETWORKS } from '@swapgw/chains/bitcoin-bridge';
+import { BITCOIN_NETWORKS, type BitcoinNetworkName } from '@swapgw/chains/bitcoin-bridge';
 import {
   type BitcoinDevnetKey,
   EsploraClient,
@@ -12,7 +12,8 @@ import {
 import type { UnisatLike } from '@swapgw/sdk';
 import { waitFor } from '@swapgw/testing';
 
-// Bitcoin wallets for e2e suites, as browser wallets hold them, on the devnet's regtest chain.
+// Bitcoin wallets for e2e suites, as browser wallets hold them, on the devnet's regtest chain (or the
+// mainnet replica's Bitcoin chain, `network: 'mainnet'`).
 
 const REGTEST = BITCOIN_NETWORKS.regtest;
 
@@ -35,14 +36,19 @@ export interface PsbtPayload {
   network: string;
 }
 
-export function bitcoinWalletOf(privateKey: Uint8Array, kind: WalletAddressKind = 'p2wpkh'): BitcoinWallet {
+export function bitcoinWalletOf(
+  privateKey: Uint8Array,
+  kind: WalletAddressKind = 'p2wpkh',
+  network: BitcoinNetworkName = 'regtest',
+): BitcoinWallet {
   const compressed = secp256k1.getPublicKey(privateKey, true);
+  const params = BITCOIN_NETWORKS[network];
   const payment =
     kind === 'p2tr'
-      ? btc.p2tr(compressed.subarray(1), undefined, REGTEST)
+      ? btc.p2tr(compressed.subarray(1), undefined, params)
       : kind === 'p2sh-p2wpkh'
-        ? btc.p2sh(btc.p2wpkh(compressed, REGTEST), REGTEST)
-        : btc.p2wpkh(compressed, REGTEST);
+        ? btc.p2sh(btc.p2wpkh(compressed, params), params)
+        : btc.p2wpkh(compressed, params);
   if (payment.address === undefined) throw new Error(`@scure/btc-signer gave the ${kind} payment no address`);
   const address = payment.address;
   const publicKey = Buffer.from(kind === 'p2tr' ? compressed.subarray(1) : compressed).toString('hex');
@@ -59,6 +65,7 @@ export function spendBackToSelf(wallet: BitcoinWallet, coin: SpendableCoin, fee:
   const publicKey = secp256k1.getPublicKey(wallet.privateKey, true);
   const key: BitcoinDevnetKey = {
     path: 'fresh',
+    network: 'regtest',
     privateKey: wallet.privateKey,
     publicKey,
     address: wallet.address,
@@ -72,6 +79,26 @@ export function spendBackToSelf(wallet: BitcoinWallet, coin: SpendableCoin, fee:
     outputs: [{ address: wallet.address, amount: coin.value - fee }],
     fee,
   });
+}
+
+/**
+ * The one PSBT a single-step Bitcoin swap offers (`data.signing` of GET /swap/{swapId}/signing), as
+ * the wallet of `address` gets it: of `network`, the miner fee the service's, two inputs (the
+ * wallet's one UTXO and the fee wallet's), only the first asked of the wallet. The payload and its
+ * unsigned transaction.
+ */
+export function offeredPsbt(
+  signing: { payload: unknown; executionHints: Record<string, string> },
+  address: string,
+  network: BitcoinNetworkName,
+): { payload: PsbtPayload; issued: btc.Transaction } {
+  const payload = signing.payload as PsbtPayload;
+  expect(payload).toMatchObject({ type: 'bitcoin-psbt', network });
+  expect(signing.executionHints).toMatchObject({ minerFeePaidBy: 'service' });
+  const issued = btc.Transaction.fromPSBT(Buffer.from(payload.psbt, 'base64'), { allowUnknownOutputs: true });
+  expect(issued.inputsLength).toBe(2);
+  expect(payload.inputsToSign).toEqual([{ index: 0, address, sighashTypes: [1] }]);
+  return { payload, issued };
 }
 
 /**
@@ -109,7 +136,10 @@ export function unisatWalletOf(wallet: BitcoinWallet): UnisatLike {
   };
 }
 
-/** The devnet Bitcoin chain as a wallet sees it, through its Esplora API, with a funder of new wallets. */
+/**
+ * A local Bitcoin chain (the devnet's, or the mainnet replica's) as a wallet sees it, through its
+ * Esplora API, with a funder of new wallets (of the funder's network).
+ */
 export class DevnetBitcoinWallets {
   constructor(
     readonly esplora: EsploraClient,
@@ -137,8 +167,8 @@ export class DevnetBitcoinWallets {
 
   /** A new wallet (native SegWit by default) holding one confirmed UTXO of `sats`, paid by the funder. */
   async freshWalletWith(sats: bigint, kind: WalletAddressKind = 'p2wpkh'): Promise<BitcoinWallet> {
-    const wallet = bitcoinWalletOf(secp256k1.utils.randomSecretKey(), kind);
     const funder = this.funder();
+    const wallet = bitcoinWalletOf(secp256k1.utils.randomSecretKey(), kind, funder.network);
     const coins = (await this.esplora.utxos(funder.address))
       .filter((u) => u.status.confirmed)
       .map((u) => ({ txid: u.txid, vout: u.vout, value: BigInt(u.value) }))

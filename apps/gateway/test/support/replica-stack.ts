@@ -8,6 +8,7 @@ import {
   CosmosDevnetChainManifest,
   DEVNET_MNEMONIC,
   devnetCosmosFeeGranterKeys,
+  devnetBitcoinFeeWalletKeys,
   devnetRelayerKeys,
   devnetSolanaFeePayerKeys,
   devnetWallet,
@@ -57,10 +58,11 @@ export interface ReplicaStack {
 
 /**
  * The mainnet replica (libs/devnet startMainnetReplica) on free ports and the five apps configured
- * exactly as production is: the shipped catalog, RPC_URL_* of the real networks and ACROSS_API_URL
- * pointing at the replica (the Cosmos mainnets' RPC_URL_ / REST_URL_ too), relayer, fee-payer and
- * fee-granter keys; no devnet chains (the replica's manifest has none). Its own
- * Kafka broker and database, so the shared stack of the e2e run is untouched.
+ * exactly as production is: the shipped catalog, RPC_URL_* of the real networks, ESPLORA_URL_BITCOIN
+ * and ACROSS_API_URL pointing at the replica (the Cosmos mainnets' RPC_URL_ / REST_URL_ too),
+ * THORNODE_URL at its THORNode, relayer, fee-payer, Bitcoin fee-wallet and fee-granter keys; no
+ * devnet chains (the replica's manifest has none). Its own Kafka broker and database, so the shared
+ * stack of the e2e run is untouched.
  */
 export async function startReplicaStack(
   label: string,
@@ -77,6 +79,7 @@ export async function startReplicaStack(
       portBase: await freePort(),
       portArbitrum: await freePort(),
       portSolana: 0,
+      portBitcoin: 0,
     }),
     startKafkaBroker(),
   ]);
@@ -104,6 +107,9 @@ export async function startReplicaStack(
     if (!chain) throw new Error(`the replica has no Cosmos chain ${id}`);
     return chain;
   };
+  const bitcoin = replica.manifest.mainnetReplica.bitcoin;
+  if (!bitcoin) throw new Error('the replica started no Bitcoin chain');
+  const thornode = { THORNODE_URL: bitcoin.thorchain.thornodeUrl };
   let stack: Stack;
   let gatewayUrl: string;
   try {
@@ -116,16 +122,21 @@ export async function startReplicaStack(
         RPC_URL_BASE: rpcOf('base').rpcUrl,
         RPC_URL_ARBITRUM: rpcOf('arbitrum').rpcUrl,
         RPC_URL_SOLANA: replica.manifest.mainnetReplica.solana.rpcUrl,
+        ESPLORA_URL_BITCOIN: bitcoin.esploraUrl,
         ACROSS_API_URL: replica.manifest.mainnetReplica.acrossApiUrl,
         ...cosmosEnv,
       },
       appEnv: {
         ...options.appEnv,
+        'quote-service': { ...thornode, ...options.appEnv?.['quote-service'] },
+        'execution-planner': { ...thornode, ...options.appEnv?.['execution-planner'] },
         'signer-surface': {
           RELAYER_KEYS: JSON.stringify(devnetRelayerKeys(DEVNET_MNEMONIC, evmIds)),
           SOLANA_FEE_PAYER_KEYS: JSON.stringify(devnetSolanaFeePayerKeys('solana')),
-          // The replica has no Bitcoin chain: no fee wallets (the test run's are the devnet's).
-          BITCOIN_FEE_WALLET_KEYS: '{}',
+          // The replica's fee wallets on `bitcoin`: mainnet keys m/84'/0'/1'/0/<index> of the test mnemonic.
+          BITCOIN_FEE_WALLET_KEYS: JSON.stringify(
+            devnetBitcoinFeeWalletKeys(bitcoin.id, DEVNET_MNEMONIC, bitcoin.feeWallets, 'mainnet'),
+          ),
           COSMOS_FEE_GRANTER_KEYS: JSON.stringify(devnetCosmosFeeGranterKeys(cosmosChains, DEVNET_MNEMONIC)),
           ...options.appEnv?.['signer-surface'],
         },

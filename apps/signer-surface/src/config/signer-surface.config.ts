@@ -1,4 +1,4 @@
-import { IsInt, IsOptional, IsUrl, Max, Min, Validate } from 'class-validator';
+import { IsInt, IsOptional, Max, Min, Validate } from 'class-validator';
 import { KafkaServiceEnvironment } from '@swapgw/messaging';
 import { IsBudgetOverrides } from '../sponsorship/relaying-config-checks';
 
@@ -68,11 +68,6 @@ export class SignerSurfaceConfig extends KafkaServiceEnvironment {
   @Min(100)
   @Max(120_000)
   RPC_TIMEOUT_MS: number = 10_000;
-
-  /** Esplora-compatible HTTP API for Bitcoin transaction status (e.g. https://blockstream.info/api). */
-  @IsOptional()
-  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
-  ESPLORA_URL_BITCOIN?: string;
 
   /** A pending sponsored transaction not mined after this long is replaced with higher fees. */
   @IsInt()

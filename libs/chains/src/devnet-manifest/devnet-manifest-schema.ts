@@ -228,6 +228,42 @@ export interface MainnetReplicaChains {
    * chain's CometBFT RPC under `rpc` and REST API under `rest`; absent in replicas written before them.
    */
   cosmos?: CosmosDevnetChainManifest[];
+  /**
+   * The replica's `bitcoin` chain (mainnet addresses) behind an Esplora API, and THORChain between
+   * it and the EVM chains; absent in replica manifests written before it existed.
+   */
+  bitcoin?: MainnetReplicaBitcoinChain;
+}
+
+/**
+ * The mainnet replica's Bitcoin chain: the devnet's in-process chain showing mainnet addresses
+ * (`bc1q…`, `bc1p…`, `3…`), with THORChain's local THORNode and vaults (libs/devnet/src/replica/bitcoin-replica.ts).
+ */
+export interface MainnetReplicaBitcoinChain {
+  /** API id of the real network it replicates: `bitcoin`. */
+  id: 'bitcoin';
+  network: 'mainnet';
+  /** Its Esplora API (Blockstream's esplora API.md): the apps' ESPLORA_URL_BITCOIN. */
+  esploraUrl: string;
+  blockMs: number;
+  /** Test wallets 1-9, BIP84 native SegWit `m/84'/0'/0'/0/<index>` of the test mnemonic (`bc1q…`), 5 BTC each. */
+  accounts: DevnetAccount[];
+  /** The same indices' BIP86 Taproot wallets `m/86'/0'/0'/0/<index>` (`bc1p…`), 5 BTC each. */
+  taprootAccounts: DevnetAccount[];
+  /** The same indices' BIP49 nested SegWit wallets `m/49'/0'/0'/0/<index>` (`3…`), 5 BTC each. */
+  nestedSegwitAccounts: DevnetAccount[];
+  /** signer-surface's miner-fee wallets `m/84'/0'/1'/0/<index>` (its BITCOIN_FEE_WALLET_KEYS for `bitcoin`). */
+  feeWallets: DevnetAccount[];
+  /** THORChain on the replica: its THORNode API (the apps' THORNODE_URL), its vaults and router. */
+  thorchain: {
+    thornodeUrl: string;
+    /** THORChain's BTC inbound address (`m/84'/0'/2'/0/0`). */
+    bitcoinVault: string;
+    /** The router on every EVM replica chain, as inbound_addresses lists it. */
+    router: string;
+    /** THORChain's vault on every EVM replica chain (test account 16). */
+    evmVault: string;
+  };
 }
 
 /** An anvil chain with a real network's chain id and its contracts at their canonical addresses. */

@@ -90,7 +90,7 @@ describe('ChainFamilies', () => {
     });
     expect(families.signing('bitcoin')).toEqual({
       ok: false,
-      reason: 'chain bitcoin has no RPC URL configured',
+      reason: 'chain bitcoin has no RPC URL configured (ESPLORA_URL_BITCOIN)',
     });
     expect(families.solana('devnet-a')).toEqual({
       ok: false,

@@ -1,4 +1,5 @@
 import * as btc from '@scure/btc-signer';
+import type { BitcoinNetworkName } from '@swapgw/chains/bitcoin-bridge';
 import { sha256x2 } from '@scure/btc-signer/utils.js';
 import {
   BitcoinRejection,
@@ -61,6 +62,12 @@ export interface Outspend {
 }
 
 export interface BitcoinChainOptions {
+  /**
+   * The network whose addresses the chain's API shows (default `regtest`, the devnet's; `mainnet`
+   * on the mainnet replica). Blocks keep regtest's proof of work either way: no local miner meets
+   * mainnet's difficulty.
+   */
+  network?: BitcoinNetworkName;
   /** Script the block subsidy and fees are paid to. */
   minerScript: Uint8Array;
   /** Mined transactions' fee rate floor, sat/vB (default 1, the minimum relay fee). */
@@ -109,8 +116,10 @@ export class BitcoinChain {
   private mempoolVersion = 0;
   private projection?: { version: number; packages: { entry: ChainTransaction; packageRate: number }[] };
   minFeeRate: number;
+  readonly network: BitcoinNetworkName;
 
   constructor(private readonly options: BitcoinChainOptions) {
+    this.network = options.network ?? 'regtest';
     this.minFeeRate = options.minFeeRate ?? MIN_RELAY_SATS_PER_VBYTE;
     this.now = options.now ?? Date.now;
   }

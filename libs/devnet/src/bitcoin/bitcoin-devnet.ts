@@ -1,5 +1,5 @@
 import type { BitcoinDevnetBridge, BitcoinDevnetManifest } from '@swapgw/chains/devnet-manifest';
-import { BITCOIN_BRIDGE_CHAIN_ID } from '@swapgw/chains/bitcoin-bridge';
+import { BITCOIN_BRIDGE_CHAIN_ID, type BitcoinNetworkName } from '@swapgw/chains/bitcoin-bridge';
 import { listenLocalChain } from '../local-http-server';
 import { BitcoinChain } from './bitcoin-chain';
 import { BitcoinEsploraServer } from './bitcoin-esplora-server';
@@ -25,7 +25,7 @@ export const BITCOIN_BRIDGE_OUTBOUND_FEE_SATS = 1_000;
 
 const SATS_PER_BTC = 100_000_000n;
 /** How each funded key's coins are cut: several UTXOs, so concurrent spends each take their own. */
-const FUNDING = {
+export const BITCOIN_KEY_FUNDING = {
   wallet: { utxos: 5, sats: 1n * SATS_PER_BTC },
   'fee-wallet': { utxos: 25, sats: SATS_PER_BTC / 25n },
   'bridge-vault': { utxos: 10, sats: 5n * SATS_PER_BTC },
@@ -53,47 +53,97 @@ export interface StartBitcoinDevnetOptions {
   bridgeFeeBps: number;
 }
 
-/**
- * Starts the local Bitcoin chain (no bitcoind is installable here, so the chain is ours; its
- * acceptance rules are Bitcoin Core's, see bitcoin-chain.ts): the funding block paying the test
- * wallets, the fee wallets and the bridge vault, 100 blocks more so those coins are spendable, an
- * Esplora API and a miner every `blockMs`.
- */
-export async function startBitcoinDevnet(options: StartBitcoinDevnetOptions): Promise<BitcoinDevnetHandle> {
-  const mnemonic = options.mnemonic ?? DEVNET_MNEMONIC;
-  const blockMs = options.blockMs ?? BITCOIN_DEVNET_BLOCK_MS;
-  const key = (kind: keyof typeof FUNDING | 'miner', index: number) =>
-    bitcoinDevnetKey(kind, index, mnemonic);
-  const chain = new BitcoinChain({ minerScript: key('miner', 0).script });
-  const miner = new BitcoinMiner(chain, blockMs);
+/** Coins a local Bitcoin chain pays at its start: `utxos` outputs of `sats` each to `script`. */
+export interface BitcoinFunding {
+  script: Uint8Array;
+  utxos: number;
+  sats: bigint;
+}
 
-  const funded = [
-    ...BITCOIN_TEST_WALLET_INDICES.map((index) => ({ kind: 'wallet' as const, index })),
-    ...BITCOIN_FEE_WALLET_INDICES.map((index) => ({ kind: 'fee-wallet' as const, index })),
-    { kind: 'bridge-vault' as const, index: 0 },
-  ];
+export interface StartLocalBitcoinChainOptions {
+  /** The network whose addresses the chain shows: `regtest` (the devnet) or `mainnet` (the replica). */
+  network: BitcoinNetworkName;
+  /** The chain's API id, for error messages (`bitcoin-devnet`, `bitcoin`). */
+  id: string;
+  port: number;
+  host: string;
+  blockMs: number;
+  mnemonic: string;
+  funding: BitcoinFunding[];
+}
+
+export interface LocalBitcoinChain {
+  chain: BitcoinChain;
+  miner: BitcoinMiner;
+  esploraUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts an in-process Bitcoin chain (no bitcoind is installable here, so the chain is ours; its
+ * acceptance rules are Bitcoin Core's, see bitcoin-chain.ts) on `network`: the funding block paying
+ * `funding`, 100 blocks more so those coins are spendable, an Esplora API and a miner every
+ * `blockMs`. The devnet's (regtest) and the mainnet replica's (mainnet addresses) are this one chain.
+ */
+export async function startLocalBitcoinChain(
+  options: StartLocalBitcoinChainOptions,
+): Promise<LocalBitcoinChain> {
+  const { network, mnemonic } = options;
+  const chain = new BitcoinChain({
+    network,
+    minerScript: bitcoinDevnetKey('miner', 0, mnemonic, network).script,
+  });
+  const miner = new BitcoinMiner(chain, options.blockMs);
   chain.mineBlock();
   chain.mineBlock(
-    funded.flatMap(({ kind, index }) =>
-      Array.from({ length: FUNDING[kind].utxos }, () => ({
-        script: key(kind, index).script,
-        amount: FUNDING[kind].sats,
-      })),
+    options.funding.flatMap(({ script, utxos, sats }) =>
+      Array.from({ length: utxos }, () => ({ script, amount: sats })),
     ),
   );
   miner.mineNow(MATURITY_BLOCKS);
 
   // Funded before listening, so no client ever sees a chain without its coins.
   const server = new BitcoinEsploraServer(chain, miner);
-  const host = options.host ?? '127.0.0.1';
-  const port = await listenLocalChain(
-    server,
-    BITCOIN_DEVNET_CHAIN_ID,
-    options.port ?? BITCOIN_DEVNET_DEFAULT_PORT,
-    host,
-    'BITCOIN_START_FAILED',
-  );
+  const port = await listenLocalChain(server, options.id, options.port, options.host, 'BITCOIN_START_FAILED');
   miner.start();
+  return {
+    chain,
+    miner,
+    esploraUrl: `http://${options.host}:${port}`,
+    stop: async () => {
+      miner.stop();
+      await server.close();
+    },
+  };
+}
+
+/**
+ * Starts the devnet's Bitcoin chain (regtest, startLocalBitcoinChain) paying the test wallets, the
+ * fee wallets and the bridge vault.
+ */
+export async function startBitcoinDevnet(options: StartBitcoinDevnetOptions): Promise<BitcoinDevnetHandle> {
+  const mnemonic = options.mnemonic ?? DEVNET_MNEMONIC;
+  const blockMs = options.blockMs ?? BITCOIN_DEVNET_BLOCK_MS;
+  const key = (kind: keyof typeof BITCOIN_KEY_FUNDING | 'miner', index: number) =>
+    bitcoinDevnetKey(kind, index, mnemonic);
+  const funded = [
+    ...BITCOIN_TEST_WALLET_INDICES.map((index) => ({ kind: 'wallet' as const, index })),
+    ...BITCOIN_FEE_WALLET_INDICES.map((index) => ({ kind: 'fee-wallet' as const, index })),
+    { kind: 'bridge-vault' as const, index: 0 },
+  ];
+  const host = options.host ?? '127.0.0.1';
+  const { chain, miner, esploraUrl, stop } = await startLocalBitcoinChain({
+    network: 'regtest',
+    id: BITCOIN_DEVNET_CHAIN_ID,
+    port: options.port ?? BITCOIN_DEVNET_DEFAULT_PORT,
+    host,
+    blockMs,
+    mnemonic,
+    funding: funded.map(({ kind, index }) => ({
+      script: key(kind, index).script,
+      ...BITCOIN_KEY_FUNDING[kind],
+    })),
+  });
 
   const listed = (kind: 'wallet' | 'fee-wallet', indices: readonly number[]) =>
     indices.map((index) => ({ index, address: key(kind, index).address }));
@@ -102,7 +152,7 @@ export async function startBitcoinDevnet(options: StartBitcoinDevnetOptions): Pr
     name: 'Bitcoin Devnet',
     family: 'bitcoin',
     network: 'regtest',
-    esploraUrl: `http://${host}:${port}`,
+    esploraUrl,
     nativeSymbol: 'BTC',
     decimals: 8,
     blockMs,
@@ -121,9 +171,6 @@ export async function startBitcoinDevnet(options: StartBitcoinDevnetOptions): Pr
     manifest,
     chain,
     miner,
-    stop: async () => {
-      miner.stop();
-      await server.close();
-    },
+    stop,
   };
 }

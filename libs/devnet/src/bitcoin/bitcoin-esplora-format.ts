@@ -1,3 +1,4 @@
+import type { BitcoinNetworkName } from '@swapgw/chains/bitcoin-bridge';
 import { BitcoinChain, ChainBlock, ChainTransaction } from './bitcoin-chain';
 import { pushOnlyStack, scriptAddress, scriptAsm, scriptType } from './bitcoin-script';
 import { inputSequence, outputAt, spentOutpoint } from './bitcoin-transaction-parts';
@@ -23,8 +24,9 @@ export function esploraStatus(entry: ChainTransaction): EsploraStatus {
     : { confirmed: false };
 }
 
-export function esploraOutput(script: Uint8Array, value: bigint) {
-  const address = scriptAddress(script);
+/** An output as Esplora lists it, its address rendered on `network` (the chain's). */
+export function esploraOutput(script: Uint8Array, value: bigint, network: BitcoinNetworkName) {
+  const address = scriptAddress(script, network);
   return {
     scriptpubkey: hex(script),
     scriptpubkey_asm: scriptAsm(script),
@@ -34,7 +36,7 @@ export function esploraOutput(script: Uint8Array, value: bigint) {
   };
 }
 
-export function esploraTransaction(entry: ChainTransaction) {
+export function esploraTransaction(entry: ChainTransaction, network: BitcoinNetworkName) {
   const { tx } = entry;
   const vin = Array.from({ length: tx.inputsLength }, (_, i) => {
     const input = tx.getInput(i);
@@ -47,7 +49,7 @@ export function esploraTransaction(entry: ChainTransaction) {
     return {
       txid: spent.txid,
       vout: spent.vout,
-      prevout: prevout ? esploraOutput(prevout.script, prevout.value) : null,
+      prevout: prevout ? esploraOutput(prevout.script, prevout.value, network) : null,
       scriptsig: hex(scriptSig),
       scriptsig_asm: scriptAsm(scriptSig),
       ...(witness.length > 0 ? { witness: witness.map(hex) } : {}),
@@ -58,7 +60,7 @@ export function esploraTransaction(entry: ChainTransaction) {
   });
   const vout = Array.from({ length: tx.outputsLength }, (_, i) => {
     const output = outputAt(tx, i);
-    return esploraOutput(output.script, output.amount);
+    return esploraOutput(output.script, output.amount, network);
   });
   return {
     txid: entry.txid,

@@ -1,7 +1,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import * as btc from '@scure/btc-signer';
 import { LocalHttpServer } from '../local-http-server';
-import { BitcoinChain } from './bitcoin-chain';
+import { BitcoinChain, ChainTransaction } from './bitcoin-chain';
 import {
   esploraAddressStats,
   esploraBlock,
@@ -9,7 +9,7 @@ import {
   esploraTransaction,
   hex,
 } from './bitcoin-esplora-format';
-import { BITCOIN_DEVNET_NETWORK } from './bitcoin-keys';
+import { BITCOIN_NETWORKS } from '@swapgw/chains/bitcoin-bridge';
 import { BitcoinMiner } from './bitcoin-miner';
 import { outputAt } from './bitcoin-transaction-parts';
 import { BitcoinRejection } from './bitcoin-transaction-rules';
@@ -58,7 +58,7 @@ export class BitcoinEsploraServer {
     });
     this.routes = [
       post('/tx', (_, body) => this.broadcast(body)),
-      get(`/tx/${TXID}`, ([txid]) => this.withTx(txid, (entry) => json(esploraTransaction(entry)))),
+      get(`/tx/${TXID}`, ([txid]) => this.withTx(txid, (entry) => json(this.transactionJson(entry)))),
       get(`/tx/${TXID}/status`, ([txid]) => this.withTx(txid, (entry) => json(esploraStatus(entry)))),
       get(`/tx/${TXID}/hex`, ([txid]) => this.withTx(txid, (entry) => text(hex(entry.raw)))),
       get(`/tx/${TXID}/outspend/(\\d+)`, ([txid, vout]) => this.outspend(txid, Number(vout))),
@@ -83,7 +83,7 @@ export class BitcoinEsploraServer {
           const all = this.chain.transactionsOf(script);
           const mempool = all.filter((e) => !e.block).slice(0, MEMPOOL_TXS_LIMIT);
           const confirmed = all.filter((e) => e.block).slice(0, CHAIN_TXS_PAGE);
-          return json([...mempool, ...confirmed].map(esploraTransaction));
+          return json([...mempool, ...confirmed].map((entry) => this.transactionJson(entry)));
         }),
       ),
       get(`/address/${ADDRESS}/txs/mempool`, ([address]) =>
@@ -93,7 +93,7 @@ export class BitcoinEsploraServer {
               .transactionsOf(script)
               .filter((e) => !e.block)
               .slice(0, MEMPOOL_TXS_LIMIT)
-              .map(esploraTransaction),
+              .map((entry) => this.transactionJson(entry)),
           ),
         ),
       ),
@@ -101,7 +101,9 @@ export class BitcoinEsploraServer {
         this.withAddress(address, (script) => {
           const confirmed = this.chain.transactionsOf(script).filter((e) => e.block);
           const start = lastSeen ? confirmed.findIndex((e) => e.txid === lastSeen.toLowerCase()) + 1 : 0;
-          return json(confirmed.slice(start, start + CHAIN_TXS_PAGE).map(esploraTransaction));
+          return json(
+            confirmed.slice(start, start + CHAIN_TXS_PAGE).map((entry) => this.transactionJson(entry)),
+          );
         }),
       ),
       get('/blocks/tip/height', () => text(String(this.chain.tip.height))),
@@ -139,7 +141,7 @@ export class BitcoinEsploraServer {
           return json(
             block.txids
               .slice(from, from + CHAIN_TXS_PAGE)
-              .map((txid) => esploraTransaction(this.chain.knownTransaction(txid))),
+              .map((txid) => this.transactionJson(this.chain.knownTransaction(txid))),
           );
         }),
       ),
@@ -277,11 +279,16 @@ export class BitcoinEsploraServer {
   private withAddress(address: string, answer: (script: Uint8Array) => Answer): Answer {
     let script: Uint8Array;
     try {
-      script = btc.OutScript.encode(btc.Address(BITCOIN_DEVNET_NETWORK).decode(address));
+      script = btc.OutScript.encode(btc.Address(BITCOIN_NETWORKS[this.chain.network]).decode(address));
     } catch {
       return { status: 400, body: 'Invalid Bitcoin address' };
     }
     return answer(script);
+  }
+
+  /** A transaction as Esplora lists it, its addresses on the chain's network. */
+  private transactionJson(entry: ChainTransaction) {
+    return esploraTransaction(entry, this.chain.network);
   }
 
   private minerState() {

@@ -1,5 +1,5 @@
 import * as btc from '@scure/btc-signer';
-import { BITCOIN_DEVNET_NETWORK } from './bitcoin-keys';
+import { BITCOIN_NETWORKS, type BitcoinNetworkName } from '@swapgw/chains/bitcoin-bridge';
 
 /** Esplora's `scriptpubkey_type` names (esplora's script type, as electrs serialises it). */
 export type EsploraScriptType =
@@ -39,11 +39,11 @@ export function scriptType(script: Uint8Array): EsploraScriptType {
   }
 }
 
-/** The regtest address a script pays, or undefined (OP_RETURN, bare multisig, non-standard). */
-export function scriptAddress(script: Uint8Array): string | undefined {
+/** The address on `network` a script pays, or undefined (OP_RETURN, bare multisig, non-standard). */
+export function scriptAddress(script: Uint8Array, network: BitcoinNetworkName): string | undefined {
   const type = scriptType(script);
   if (type === 'op_return' || type === 'unknown' || type === 'multisig' || type === 'p2pk') return undefined;
-  return btc.Address(BITCOIN_DEVNET_NETWORK).encode(btc.OutScript.decode(script));
+  return btc.Address(BITCOIN_NETWORKS[network]).encode(btc.OutScript.decode(script));
 }
 
 /**

@@ -1,6 +1,9 @@
 import * as btc from '@scure/btc-signer';
 import { schnorr } from '@noble/curves/secp256k1.js';
-import { BITCOIN_DEVNET_NETWORK, BitcoinDevnetKey } from './bitcoin-keys';
+import { BITCOIN_NETWORKS } from '@swapgw/chains/bitcoin-bridge';
+import { BitcoinDevnetKey, p2shP2wpkhOf, p2trOf } from './bitcoin-keys';
+
+export { p2shP2wpkhOf, p2trOf };
 import { outputAt } from './bitcoin-transaction-parts';
 
 /** A coin a key can spend, as Esplora's /address/:a/utxo lists it. */
@@ -10,7 +13,7 @@ export interface SpendableCoin {
   value: bigint;
 }
 
-/** Paid to a regtest address, or to a raw script (e.g. OP_RETURN). */
+/** Paid to an address of the key's network, or to a raw script (e.g. OP_RETURN). */
 export type PaymentOutput = ({ address: string } | { script: Uint8Array }) & { amount: bigint };
 
 export interface SignedPayment {
@@ -22,8 +25,8 @@ export interface SignedPayment {
 
 /**
  * Which of a key's addresses holds the coins a payment spends: its native SegWit P2WPKH address
- * (`bcrt1q…`, BIP84), its BIP86 key-path P2TR address (`bcrt1p…`) or its P2WPKH nested in P2SH
- * (`2…`, BIP49: Xverse's payment address).
+ * (`bcrt1q…` / `bc1q…`, BIP84), its BIP86 key-path P2TR address (`bcrt1p…` / `bc1p…`) or its P2WPKH
+ * nested in P2SH (`2…` / `3…`, BIP49: Xverse's payment address).
  */
 export type WalletAddressKind = 'p2wpkh' | 'p2tr' | 'p2sh-p2wpkh';
 
@@ -65,7 +68,7 @@ export function signPayment(input: {
     const script =
       'script' in output
         ? output.script
-        : btc.OutScript.encode(btc.Address(BITCOIN_DEVNET_NETWORK).decode(output.address));
+        : btc.OutScript.encode(btc.Address(BITCOIN_NETWORKS[input.key.network]).decode(output.address));
     tx.addOutput({ script, amount: output.amount });
   }
   const change = gathered - wanted;
@@ -74,26 +77,6 @@ export function signPayment(input: {
   tx.sign(input.key.privateKey);
   tx.finalize();
   return { txid: tx.id, hex: tx.hex, vsize: tx.vsize, fee: gathered - outputsSum(tx) };
-}
-
-/** The key's BIP86 P2TR output (key path only): address and script. */
-export function p2trOf(key: BitcoinDevnetKey): { address: string; script: Uint8Array } {
-  const payment = btc.p2tr(schnorr.getPublicKey(key.privateKey), undefined, BITCOIN_DEVNET_NETWORK);
-  return { address: payment.address, script: payment.script };
-}
-
-/**
- * The key's P2WPKH nested in P2SH (BIP49, BIP141): the regtest address (`2…`, base58 with version
- * 0xc4), its script `OP_HASH160 <hash160(redeemScript)> OP_EQUAL`, and the redeem script
- * `OP_0 <hash160(publicKey)>` (the key's P2WPKH script) that a spend's scriptSig pushes.
- */
-export function p2shP2wpkhOf(key: BitcoinDevnetKey): {
-  address: string;
-  script: Uint8Array;
-  redeemScript: Uint8Array;
-} {
-  const payment = btc.p2sh(btc.p2wpkh(key.publicKey, BITCOIN_DEVNET_NETWORK), BITCOIN_DEVNET_NETWORK);
-  return { address: payment.address, script: payment.script, redeemScript: payment.redeemScript };
 }
 
 function addressKindOf(input: { addressKind?: WalletAddressKind; taproot?: boolean }): WalletAddressKind {

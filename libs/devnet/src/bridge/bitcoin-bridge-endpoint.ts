@@ -36,7 +36,7 @@ export interface BitcoinBridgeEndpointOptions {
   chain: string;
   bridge: BitcoinBridgeTerms & { chainId: number; vault: string };
   esplora: EsploraClient;
-  /** The vault's key (m/84'/1'/2'/0/0): signs releases and refunds. */
+  /** The vault's key (m/84'/<coin>'/2'/0/0, of the chain's network): signs releases and refunds. */
   vaultKey: BitcoinDevnetKey;
   /** Destinations by API chain id, as deposit memos name them (`=:devnet-a.USDC:…`). */
   destinations: Record<string, BitcoinBridgeDestination>;
@@ -100,8 +100,9 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
     if (inbound !== undefined ? this.thorchainOutbounds.has(inbound) : this.releasedKeys.has(key))
       return { status: 'already-released' };
     const recipient = transfer.recipient;
-    if (!isBitcoinBridgeRecipient(recipient, 'regtest'))
-      throw new Error(`recipient ${recipient} is not a P2WPKH, P2TR or P2SH regtest address`);
+    const network = this.options.vaultKey.network;
+    if (!isBitcoinBridgeRecipient(recipient, network))
+      throw new Error(`recipient ${recipient} is not a P2WPKH, P2TR or P2SH ${network} address`);
     const sats = satsForUsdc(transfer.amount, this.options.bridge) - this.outboundFee();
     const txid = await this.payFromVault(
       recipient,

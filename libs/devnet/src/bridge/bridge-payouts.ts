@@ -1,4 +1,5 @@
 import { Interface } from 'ethers';
+import { bitcoinDepositNonce } from '@swapgw/chains/bitcoin-bridge';
 import { DEVNET_BRIDGE_ABI } from '../contracts/abis';
 import { evmRpc } from '../evm-json-rpc';
 
@@ -23,4 +24,17 @@ export function bridgePayoutLookup(
     const release = log ? bridge.parseLog(log) : null;
     return release ? { hash: log.transactionHash, amount: release.args.amount as bigint } : undefined;
   };
+}
+
+/**
+ * The relayer's payout on one EVM chain of a Bitcoin deposit, by the deposit's txid (THORNode's
+ * inbound hash): bridgePayoutLookup under the deposit's nonce (bitcoinDepositNonce).
+ */
+export function bitcoinDepositPayoutLookup(
+  rpcUrl: string,
+  bridgeAddress: string,
+  bitcoinBridgeChainId: bigint,
+): (inboundHash: string) => Promise<{ hash: string; amount: bigint } | undefined> {
+  const byNonce = bridgePayoutLookup(rpcUrl, bridgeAddress, bitcoinBridgeChainId);
+  return (hash) => byNonce(bitcoinDepositNonce(hash.toLowerCase()));
 }

@@ -1,7 +1,6 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type BitcoinBridgeTerms,
-  bitcoinDepositNonce,
   inboundHash,
   parseThorchainOutboundMemo,
   thorchainOutboundMemo,
@@ -41,11 +40,12 @@ export interface LocalThornodeDestination {
   /** The bridge contract on that chain: its inbound address (and router) in inbound_addresses. */
   inboundAddress: string;
   /**
-   * The relayer's payout of a Bitcoin deposit on this chain, found by the release the bridge records
-   * under the Bitcoin bridge's chain id with the deposit's nonce (bitcoinDepositNonce): its
-   * transaction hash and the amount paid in the token's base units; undefined while not paid.
+   * The payout on this chain of the Bitcoin deposit whose inbound hash is given (its txid): its
+   * transaction hash and the amount paid in the token's base units; undefined while not paid. On the
+   * devnet the bridge's release under the deposit's nonce (bitcoinDepositNonce), on the mainnet
+   * replica the vault's `transferOut` through the router with `OUT:<HASH>`.
    */
-  payoutOf?: (nonce: bigint) => Promise<{ hash: string; amount: bigint } | undefined>;
+  payoutOf?: (inboundHash: string) => Promise<{ hash: string; amount: bigint } | undefined>;
   /**
    * THORChain's router on this chain, which takes the USDC for BTC (`depositWithExpiry`): the chain's
    * inbound address is then its vault and `router` the router, as THORNode lists an EVM chain.
@@ -577,7 +577,7 @@ export class LocalThornode {
     recipient: string,
     destination: LocalThornodeDestination,
   ): Promise<{ tx: ThornodeTx; refund?: undefined } | undefined> {
-    const paid = await destination.payoutOf?.(bitcoinDepositNonce(hash.toLowerCase()));
+    const paid = await destination.payoutOf?.(hash);
     if (!paid) return undefined;
     return {
       tx: {

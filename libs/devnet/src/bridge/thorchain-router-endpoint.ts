@@ -7,7 +7,9 @@ import {
   parseThorchainSwapMemo,
   satsForUsdc,
   sameThorchainAsset,
+  thorchainOutboundMemo,
   thorchainRefundMemo,
+  type BitcoinNetworkName,
 } from '@swapgw/chains/bitcoin-bridge';
 import { THORCHAIN_ROUTER_ABI } from '../contracts/abis';
 import { evmRpc } from '../evm-json-rpc';
@@ -40,8 +42,19 @@ export interface ThorchainRouterEndpointOptions {
   provider: JsonRpcProvider;
   /** THORChain's vault on this chain: deposits credited to it are THORChain's; it signs refunds. */
   vault: Wallet | HDNodeWallet;
-  /** The Bitcoin end: its bridge chain id (the transfer's destination) and the terms it pays at. */
-  bitcoin: { bridgeChainId: bigint; terms: ThorchainBitcoinTerms };
+  /**
+   * The Bitcoin end: its bridge chain id (the transfer's destination), the terms it pays at and the
+   * network its addresses are of (default regtest, the devnet's; mainnet on the mainnet replica).
+   */
+  bitcoin: { bridgeChainId: bigint; terms: ThorchainBitcoinTerms; network?: BitcoinNetworkName };
+  /**
+   * THORChain's outbounds onto this chain: the vault pays a swap out of Bitcoin with the router's
+   * `transferOut(recipient, USDC, amount, "OUT:<HASH>")` from what it deposited to itself (the mainnet
+   * replica; on the devnet the bridge contract pays them and the router only takes deposits).
+   */
+  paysOut?: boolean;
+  /** The first block whose deposits count (default 0): the replica's vault funds itself before. */
+  fromBlock?: number;
   /** THORChain's prefix of this chain (`ETH`) and whether trading on a chain is stopped (the local THORNode's flags). */
   trading?: { prefix: string; stopped: (chain: string) => boolean };
   logger: RelayerLogger;
@@ -63,14 +76,18 @@ const router = new Interface(THORCHAIN_ROUTER_ABI);
 export class ThorchainRouterEndpoint implements BridgeEndpoint {
   readonly chain: string;
   readonly bridgeChainId: bigint;
-  readonly sourceOnly = true;
+  readonly sourceOnly: boolean;
   private readonly router: Contract;
-  private nextBlock = 0;
+  private nextBlock: number;
   private readonly refunded = new Set<string>();
+  /** Inbound hashes the vault paid out here (`OUT:<HASH>`), read from its TransferOut events. */
+  private readonly paidOut = new Set<string>();
 
   constructor(private readonly options: ThorchainRouterEndpointOptions) {
     this.chain = options.chain;
     this.bridgeChainId = BigInt(options.chainId);
+    this.sourceOnly = options.paysOut !== true;
+    this.nextBlock = options.fromBlock ?? 0;
     this.router = new Contract(options.router, THORCHAIN_ROUTER_ABI, options.vault.connect(options.provider));
   }
 
@@ -86,6 +103,7 @@ export class ThorchainRouterEndpoint implements BridgeEndpoint {
     for (const out of outs.filter((e): e is EventLog => e instanceof EventLog)) {
       const memo = parseThorchainOutboundMemo(out.args.memo as string);
       if (memo?.kind === 'refund') this.refunded.add(memo.inboundHash);
+      if (memo?.kind === 'out') this.paidOut.add(memo.inboundHash);
     }
     const transfers: BridgeTransfer[] = [];
     for (const event of deposits.filter((e): e is EventLog => e instanceof EventLog)) {
@@ -117,8 +135,8 @@ export class ThorchainRouterEndpoint implements BridgeEndpoint {
           ? `the router took ${asset}, not the USDC THORChain swaps here`
           : !swap || !sameThorchainAsset(swap.asset, 'BTC.BTC')
             ? 'the memo is no swap to BTC.BTC'
-            : !isBitcoinBridgeRecipient(swap.destination, 'regtest')
-              ? `${swap.destination} is no regtest address`
+            : !isBitcoinBridgeRecipient(swap.destination, this.bitcoinNetwork())
+              ? `${swap.destination} is no ${this.bitcoinNetwork()} address`
               : sats < THORCHAIN_BTC_DUST_THRESHOLD
                 ? `pays ${sats} sats, under Bitcoin's dust threshold`
                 : sats < swap.limit
@@ -165,8 +183,34 @@ export class ThorchainRouterEndpoint implements BridgeEndpoint {
     );
   }
 
-  release(): Promise<ReleaseOutcome> {
-    return Promise.reject(new Error(`THORChain's router on ${this.chain} takes deposits only`));
+  /**
+   * THORChain's outbound of a swap out of Bitcoin (paysOut): the vault's transferOut of the chain's
+   * USDC to the recipient with `OUT:<HASH>`, the hash the Bitcoin deposit's txid; once per hash (the
+   * vault's TransferOut events are the record, read here first).
+   */
+  async release(transfer: BridgeTransfer): Promise<ReleaseOutcome> {
+    if (this.sourceOnly) throw new Error(`THORChain's router on ${this.chain} takes deposits only`);
+    const hash = inboundHash(transfer.depositTxHash);
+    const outs = await this.router.queryFilter(this.router.filters.TransferOut(this.options.vault.address));
+    for (const out of outs.filter((e): e is EventLog => e instanceof EventLog)) {
+      const memo = parseThorchainOutboundMemo(out.args.memo as string);
+      if (memo?.kind === 'out') this.paidOut.add(memo.inboundHash);
+    }
+    if (this.paidOut.has(hash)) return { status: 'already-released' };
+    const tx = (await this.router.transferOut(
+      getAddress(transfer.recipient),
+      this.options.usdc,
+      transfer.amount,
+      thorchainOutboundMemo(hash),
+    )) as { hash: string; wait(): Promise<{ status: number | null } | null> };
+    const mined = await tx.wait();
+    if (!mined || mined.status !== 1) throw new Error(`outbound ${tx.hash} reverted`);
+    this.paidOut.add(hash);
+    return { status: 'released', txHash: tx.hash };
+  }
+
+  private bitcoinNetwork(): BitcoinNetworkName {
+    return this.options.bitcoin.network ?? 'regtest';
   }
 
   async close(): Promise<void> {
@@ -223,6 +267,27 @@ export function routerRefundLookup(
   routerAddress: string,
   vault: string,
 ): (hash: string) => Promise<{ hash: string; to: string; amount: bigint } | undefined> {
+  return routerTransferOutLookup(rpcUrl, routerAddress, vault, 'refund');
+}
+
+/**
+ * The vault's `transferOut` paying THORChain's outbound of inbound `hash` (`OUT:<HASH>`, a swap out
+ * of Bitcoin on the mainnet replica): its transaction and amount, or undefined while not paid.
+ */
+export function routerOutboundLookup(
+  rpcUrl: string,
+  routerAddress: string,
+  vault: string,
+): (hash: string) => Promise<{ hash: string; to: string; amount: bigint } | undefined> {
+  return routerTransferOutLookup(rpcUrl, routerAddress, vault, 'out');
+}
+
+function routerTransferOutLookup(
+  rpcUrl: string,
+  routerAddress: string,
+  vault: string,
+  kind: 'out' | 'refund',
+): (hash: string) => Promise<{ hash: string; to: string; amount: bigint } | undefined> {
   return async (hash) => {
     const topics = router.encodeFilterTopics('TransferOut', [vault]);
     const logs = (await evmRpc(rpcUrl, 'eth_getLogs', [
@@ -231,7 +296,7 @@ export function routerRefundLookup(
     for (const log of logs) {
       const parsed = router.parseLog(log);
       const memo = parsed ? parseThorchainOutboundMemo(parsed.args.memo as string) : undefined;
-      if (parsed && memo?.kind === 'refund' && memo.inboundHash === inboundHash(hash))
+      if (parsed && memo?.kind === kind && memo.inboundHash === inboundHash(hash))
         return {
           hash: log.transactionHash,
           to: getAddress(parsed.args.to as string),

@@ -134,7 +134,7 @@ function tokenOf(catalog: ChainDeployments, symbol: string): string {
 }
 
 /** JSON lines on stderr, leaving stdout to the CLI's readiness lines. */
-function stderrLogger(): RelayerLogger {
+export function stderrLogger(): RelayerLogger {
   const write = (level: string) => (message: unknown, context?: string) =>
     process.stderr.write(
       `${JSON.stringify({ level, time: new Date().toISOString(), service: 'mainnet-replica', context, ...(typeof message === 'object' ? message : { msg: message }) })}\n`,

@@ -9,6 +9,15 @@ export type ReplicaEvmChainId = keyof typeof REPLICA_EVM_PORTS;
 export const REPLICA_EVM_CHAIN_IDS = Object.keys(REPLICA_EVM_PORTS) as ReplicaEvmChainId[];
 export const REPLICA_SOLANA_CHAIN_ID = 'solana';
 export const REPLICA_SOLANA_DEFAULT_PORT = 8899;
+export const REPLICA_BITCOIN_CHAIN_ID = 'bitcoin';
+/** The replica's Esplora port in the standard layout: esplora/electrs's, as the devnet's Bitcoin chain. */
+export const REPLICA_BITCOIN_DEFAULT_PORT = 3002;
+/** THORChain's own chain prefixes of the replica's EVM chains (its assets `BASE.USDC-0X8335…`). */
+export const REPLICA_THORCHAIN_PREFIXES: Readonly<Record<string, string>> = {
+  ethereum: 'ETH',
+  base: 'BASE',
+  arbitrum: 'ARB',
+};
 
 const usdc = (amount: string) => parseUnits(amount, 6);
 const ether = (amount: string) => parseUnits(amount, 18);

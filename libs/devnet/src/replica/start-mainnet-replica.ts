@@ -12,10 +12,13 @@ import { ANVIL_ACCOUNTS, USER_ACCOUNT_INDICES } from '../devnet-parameters';
 import { localProvider } from '../evm-provider';
 import { MainnetReplicaEvmChain, MainnetReplicaManifest } from '../manifest';
 import { removeManifestIfWrittenAt, writeDevnetManifest } from '../manifest-writer';
-import { RunningReplicaAcross, setUpReplicaAcross, startReplicaAcross } from './across-replica';
+import { RelayerLogger } from '../bridge/bridge-relayer';
+import { RunningReplicaAcross, setUpReplicaAcross, startReplicaAcross, stderrLogger } from './across-replica';
+import { RunningReplicaBitcoin, setUpReplicaThorchain, startReplicaBitcoin } from './bitcoin-replica';
 import { deployReplicaChain } from './deploy-replica-chain';
 import { deployReplicaGatewayRouter } from './replica-gateway-router';
 import {
+  REPLICA_BITCOIN_DEFAULT_PORT,
   REPLICA_EVM_CHAIN_IDS,
   REPLICA_EVM_PORTS,
   REPLICA_SOLANA_CHAIN_ID,
@@ -42,6 +45,15 @@ export interface StartMainnetReplicaOptions {
   portSolana?: number;
   /** Solana slot length (default 400 ms). */
   solanaSlotMs?: number;
+  /**
+   * Esplora port of `bitcoin`; 0 = any free port. Default: 3002 when no EVM port is given, else any
+   * free port (as portSolana).
+   */
+  portBitcoin?: number;
+  /** Bitcoin block interval (default 1000 ms, the devnet's). */
+  bitcoinBlockMs?: number;
+  /** The THORChain relayer's log lines (default: JSON lines on stderr). */
+  logger?: RelayerLogger;
   host?: string;
   /** Unset: automine. Set: blocks every N seconds once everything is in place. */
   blockTimeSeconds?: number;
@@ -52,7 +64,7 @@ export interface StartMainnetReplicaOptions {
 export interface RunningMainnetReplica {
   manifest: MainnetReplicaManifest;
   manifestPath: string;
-  /** Stops the four chains and removes the manifest (if still this run's). */
+  /** Stops the five chains and THORChain, and removes the manifest (if still this run's). */
   stop(): Promise<void>;
 }
 
@@ -61,8 +73,8 @@ export interface RunningMainnetReplica {
  * `arbitrum` (42161) with WETH, USDC, Permit2 and Uniswap V2/V3 at the addresses of the shipped
  * catalog (REAL_NETWORK_CATALOG) and USDC/WETH pools at 1 WETH = 3000 USDC, a Solana replica with
  * the USDC mint at its mainnet address, the Cosmos mainnets (cosmos-replica.ts), the test accounts
- * funded; then the manifest. The three EVM
- * chains start and are filled in parallel.
+ * funded; a `bitcoin` chain on mainnet addresses with THORChain between it and the EVM chains
+ * (bitcoin-replica.ts); then the manifest. The three EVM chains start and are filled in parallel.
  */
 export async function startMainnetReplica(
   options: StartMainnetReplicaOptions,
@@ -92,8 +104,9 @@ export async function startMainnetReplica(
   let solana: SolanaReplicaHandle | undefined;
   let across: RunningReplicaAcross | undefined;
   let cosmos: CosmosDevnetHandle | undefined;
+  let bitcoin: RunningReplicaBitcoin | undefined;
   const stopChains = async () => {
-    await across?.stop();
+    await Promise.all([across?.stop(), bitcoin?.stop()]);
     await Promise.all([...nodes.map((node) => node.stop()), solana?.stop(), cosmos?.stop()]);
   };
   try {
@@ -134,7 +147,7 @@ export async function startMainnetReplica(
       chainId: chain.chainId,
       rpcUrl: nodes[i].rpcUrl,
     }));
-    await Promise.all(
+    const thorchainFromBlocks = await Promise.all(
       chains.map(async (chain, i) => {
         const provider = localProvider(nodes[i].rpcUrl, chain.chainId);
         try {
@@ -149,8 +162,15 @@ export async function startMainnetReplica(
           });
           await deployReplicaGatewayRouter({ catalog: chain.catalog, provider, mnemonic, artifacts });
           await setUpReplicaAcross({ catalog: chain.catalog, chainId: chain.chainId, provider, mnemonic });
+          const fromBlock = await setUpReplicaThorchain({
+            catalog: chain.catalog,
+            provider,
+            mnemonic,
+            artifactsCacheDir: options.artifactsCacheDir,
+          });
           if (options.blockTimeSeconds !== undefined)
             await provider.send('evm_setIntervalMining', [options.blockTimeSeconds]);
+          return fromBlock;
         } finally {
           provider.destroy();
         }
@@ -162,6 +182,19 @@ export async function startMainnetReplica(
       mnemonic,
       host: options.host,
       blockTimeSeconds: options.blockTimeSeconds,
+    });
+    bitcoin = await startReplicaBitcoin({
+      chains: chains.map((chain, i) => ({
+        ...chain,
+        rpcUrl: nodes[i].rpcUrl,
+        fromBlock: thorchainFromBlocks[i],
+      })),
+      mnemonic,
+      port: options.portBitcoin ?? (anyEvmPortGiven ? 0 : REPLICA_BITCOIN_DEFAULT_PORT),
+      host: options.host,
+      blockMs: options.bitcoinBlockMs,
+      blockTimeSeconds: options.blockTimeSeconds,
+      logger: options.logger ?? stderrLogger(),
     });
 
     const solanaChain = solana as SolanaReplicaHandle;
@@ -177,6 +210,7 @@ export async function startMainnetReplica(
         solana: { id: REPLICA_SOLANA_CHAIN_ID, rpcUrl: solanaChain.rpcUrl, accounts: solanaChain.accounts },
         acrossApiUrl: across.apiUrl,
         cosmos: (cosmos as CosmosDevnetHandle).chains.map((chain) => chain.manifest),
+        bitcoin: bitcoin.manifest,
       },
     };
     writeDevnetManifest(options.manifestPath, manifest);
