@@ -278,9 +278,19 @@ function printReplica(manifestPath, rpcEnv) {
     'replica',
     `Solana test wallets (SOL, USDC): ${solana.accounts.map((a) => `${a.index} ${a.address}`).join(', ')}`,
   );
+  const list = (accounts) => accounts.map((a) => `${a.index} ${a.address}`).join(', ');
+  for (const chain of mainnetReplica.cosmos ?? []) {
+    say(
+      'replica',
+      `${chain.id}: CometBFT RPC at ${chain.rpc} (${variableOf(chain.rpc)}), REST at ${chain.rest} (${variableOf(chain.rest)})`,
+    );
+    say(
+      'replica',
+      `${chain.id} test wallets (1000 ${chain.nativeSymbol} each, m/44'/118'/0'/0/<index>): ${list(chain.accounts)}`,
+    );
+  }
   const bitcoin = mainnetReplica.bitcoin;
   if (bitcoin) {
-    const list = (accounts) => accounts.map((a) => `${a.index} ${a.address}`).join(', ');
     say(
       'replica',
       `${bitcoin.id}: Esplora API at ${bitcoin.esploraUrl} (${variableOf(bitcoin.esploraUrl)}), mainnet addresses`,
