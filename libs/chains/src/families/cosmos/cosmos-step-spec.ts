@@ -32,8 +32,11 @@ export const cosmosStepSpecFamily: StepSpecFamily = {
 
 const COSMOS_FEE_GRANT: SponsoredStepSpec = { mode: 'cosmos-fee-grant' };
 
+/** quote-service's provider of ICS-20 transfers between Cosmos chains. */
+export const IBC_PROVIDER = 'ibc';
+
 /** The providers whose Cosmos legs are written out here: quote-service's `ibc` transfers and `osmosis` swaps. */
-const COSMOS_BUILT_PROVIDERS = new Set(['ibc', 'osmosis']);
+const COSMOS_BUILT_PROVIDERS = new Set([IBC_PROVIDER, 'osmosis']);
 
 /**
  * The step of a Cosmos leg:

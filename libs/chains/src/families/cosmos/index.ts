@@ -9,3 +9,4 @@ export * from './cosmos-real-networks';
 export * from './cosmos-step-spec';
 export * from './cosmos-signing-client';
 export * from './cosmos-fee-grant-tx';
+export * from './ibc-packet-progress';
