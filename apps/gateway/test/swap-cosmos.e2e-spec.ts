@@ -95,6 +95,24 @@ describe('Cosmos swaps: ATOM → OSMO, fee granted', () => {
     expect(result.swap).toMatchObject({ status: 'completed', failure: null });
     expect(result.swap.steps).toHaveLength(1);
     expect(result.swap.steps[0]).toMatchObject({ status: 'confirmed', txHash: result.submitted[0].txHash });
+    // The transfer's hash as the Hub names it, and its packet as the chains' events tell it: received
+    // on Osmosis (the swap on arrival ran there) and acknowledged back on the Hub before the swap completed.
+    const [step] = result.swap.steps;
+    expect(step.txHash).toMatch(/^[0-9A-F]{64}$/);
+    expect(step.packet).toMatchObject({
+      state: 'acknowledged',
+      sourceChannel: hub.ibcChannels[osmosis.id],
+      destinationChain: osmosis.id,
+      destinationChannel: osmosis.ibcChannels[hub.id],
+      acknowledgementError: null,
+      refunded: false,
+    });
+    expect(step.packet?.receivedTxHash).toMatch(/^[0-9A-F]{64}$/);
+    expect(step.packet?.settledTxHash).toMatch(/^[0-9A-F]{64}$/);
+    const osmosisReader = await StargateClient.connect(osmosis.rpc);
+    readers.push(osmosisReader);
+    const recvTx = await osmosisReader.getTx(step.packet!.receivedTxHash!);
+    expect(recvTx?.events.some((e) => e.type === 'recv_packet')).toBe(true);
 
     expect(await balance(hub, user.address, 'uatom')).toBe(0n);
     // What the quote guaranteed (OSMO, 6 decimals), the memo's min_output_amount.
@@ -151,6 +169,8 @@ describe('Cosmos swaps: ATOM → OSMO, fee granted', () => {
       },
     });
     expect(result.swap).toMatchObject({ status: 'completed', failure: null });
+    // A swap on Osmosis sends no packet: nothing to follow after its transaction.
+    expect(result.swap.steps[0].packet).toBeNull();
     expect(await balance(osmosis, user.address, 'uosmo')).toBe(0n);
     const reader = await StargateClient.connect(osmosis.rpc);
     readers.push(reader);
