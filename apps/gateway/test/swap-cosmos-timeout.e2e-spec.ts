@@ -1,10 +1,7 @@
-import { makeCosmoshubPath } from '@cosmjs/amino';
-import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
-import { GasPrice, SigningStargateClient, StargateClient } from '@cosmjs/stargate';
-import { base64 } from '@scure/base';
-import { DEVNET_MNEMONIC, type CosmosDevnetChainManifest } from '@swapgw/devnet';
+import { StargateClient } from '@cosmjs/stargate';
+import type { CosmosDevnetChainManifest } from '@swapgw/devnet';
 import { api, ApiClient, ApiResponse, waitFor } from '@swapgw/testing';
-import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import { hubWalletHoldingOnly, signIssued } from './support/cosmos-wallets';
 import { devnetManifest } from './support/devnet-evm';
 import { OpenApiValidator } from './support/openapi-validator';
 import { PrivateStack, startPrivateStack } from './support/private-stack';
@@ -19,10 +16,10 @@ import { Received, WebhookReceiver } from './support/webhook-receiver';
 // again and, as Hermes would, proves the timeout on the Hub (MsgTimeout), which refunds the wallet.
 // The service learns it from the chains' events only (timeout_packet on the Hub).
 // A stack of its own (private broker and database, the test run's devnet) whose planner gives swaps
-// a 40 s deadline (the shared stack gives 1 h), so the packet's timeout comes within the test. The
+// a 60 s deadline (the least it takes; the shared stack gives 1 h), so the packet's timeout comes within the test. The
 // relayer is the shared devnet's: e2e files run one at a time, and the test starts it again
 // whatever happens.
-const DEADLINE_SECONDS = 40;
+const DEADLINE_SECONDS = 60;
 const manifest = devnetManifest();
 const chainOf = (id: string): CosmosDevnetChainManifest => {
   const chain = manifest.cosmos.find((c) => c.id === id);
@@ -95,31 +92,8 @@ describe('Cosmos: an IBC transfer that times out is refunded, shown by GET /swap
   }
 
   /** A fresh DIRECT wallet holding exactly AMOUNT uatom on the Hub and nothing anywhere else. */
-  async function walletHoldingOnlyAtom() {
-    const wallet = await DirectSecp256k1HdWallet.generate(12, { prefix: 'cosmos' });
-    const [user] = await wallet.getAccounts();
-    const funderSigner = await DirectSecp256k1HdWallet.fromMnemonic(DEVNET_MNEMONIC, {
-      prefix: 'cosmos',
-      hdPaths: [makeCosmoshubPath(7)],
-    });
-    const [funder] = await funderSigner.getAccounts();
-    const funding = await SigningStargateClient.connectWithSigner(hub.rpc, funderSigner, {
-      gasPrice: GasPrice.fromString(hub.minGasPrice),
-      broadcastPollIntervalMs: 100,
-    });
-    closers.push(() => funding.disconnect());
-    const sent = await funding.sendTokens(
-      funder.address,
-      user.address,
-      [{ denom: 'uatom', amount: AMOUNT.toString() }],
-      'auto',
-    );
-    expect(sent.code).toBe(0);
-    const [onOsmosis] = await (
-      await DirectSecp256k1HdWallet.fromMnemonic(wallet.mnemonic, { prefix: 'osmo' })
-    ).getAccounts();
-    return { wallet, user, receiver: onOsmosis.address, publicKey: Buffer.from(user.pubkey).toString('hex') };
-  }
+  const walletHoldingOnlyAtom = () =>
+    hubWalletHoldingOnly(hub, AMOUNT, 7, (c) => closers.push(() => c.disconnect()));
 
   /** The swap as GET /swap/{swapId} shows it once `done` says so. */
   const swapWhen = (swapId: string, done: (swap: Record<string, any>) => boolean, description: string) =>
@@ -174,19 +148,7 @@ describe('Cosmos: an IBC transfer that times out is refunded, shown by GET /swap
     );
     const payload = ready.body.data.signing.payload;
     expect(payload.type).toBe('cosmos-sign-direct');
-    const { signed, signature } = await wallet.signDirect(user.address, {
-      bodyBytes: base64.decode(payload.signDoc.bodyBytes),
-      authInfoBytes: base64.decode(payload.signDoc.authInfoBytes),
-      chainId: payload.signDoc.chainId,
-      accountNumber: BigInt(payload.signDoc.accountNumber),
-    });
-    const rawTx = base64.encode(
-      TxRaw.encode({
-        bodyBytes: signed.bodyBytes,
-        authInfoBytes: signed.authInfoBytes,
-        signatures: [base64.decode(signature.signature)],
-      }).finish(),
-    );
+    const rawTx = await signIssued(wallet, user.address, payload.signDoc);
 
     await setRelayerRunning(false);
     let sent: Record<string, any>;

@@ -217,13 +217,7 @@ export class SwapProgress {
     progress: ThorchainSwapProgress,
   ): Promise<'completed' | 'refunded' | 'waiting' | 'ignored'> {
     return this.swaps.transaction(async (tx) => {
-      const step = await tx.getStep(stepId);
-      const locked = await this.lockCurrent(
-        tx,
-        { swapId: step.swapId, stepId, stepIndex: step.stepIndex },
-        ['settling'],
-        'thorchain status',
-      );
+      const locked = await this.lockStep(tx, stepId, ['settling'], 'thorchain status');
       if (!locked) return 'ignored';
       if (progress.phase === 'completed') {
         locked.step.status = 'confirmed';
@@ -267,13 +261,7 @@ export class SwapProgress {
     packet: SwapStepPacket,
   ): Promise<'completed' | 'refunded' | 'moved' | 'unchanged' | 'ignored'> {
     return this.swaps.transaction(async (tx) => {
-      const step = await tx.getStep(stepId);
-      const locked = await this.lockCurrent(
-        tx,
-        { swapId: step.swapId, stepId, stepIndex: step.stepIndex },
-        ['settling'],
-        'ibc packet',
-      );
+      const locked = await this.lockStep(tx, stepId, ['settling'], 'ibc packet');
       if (!locked) return 'ignored';
       const { swap } = locked;
       const current = locked.step;
@@ -453,13 +441,7 @@ export class SwapProgress {
    */
   async priceChecked(stepId: string, answer: PriceCheckAnswer): Promise<PriceCheckOutcome> {
     return this.swaps.transaction(async (tx) => {
-      const step = await tx.getStep(stepId);
-      const locked = await this.lockCurrent(
-        tx,
-        { swapId: step.swapId, stepId, stepIndex: step.stepIndex },
-        ['repricing'],
-        'price check',
-      );
+      const locked = await this.lockStep(tx, stepId, ['repricing'], 'price check');
       if (!locked) return 'ignored';
       const { swap } = locked;
       const current = locked.step;
@@ -575,6 +557,17 @@ export class SwapProgress {
       ...(readyAtMs !== undefined ? { readyAtMs } : {}),
     };
     await tx.enqueue(swapEvent(swap.id, SwapEventTypes.signingPending, pending));
+  }
+
+  /** lockCurrent for a step known by its id (a poller's answer about it). */
+  private async lockStep(
+    tx: SwapTransaction,
+    stepId: string,
+    from: SwapStepStatus[],
+    type: string,
+  ): Promise<Locked | null> {
+    const step = await tx.getStep(stepId);
+    return this.lockCurrent(tx, { swapId: step.swapId, stepId, stepIndex: step.stepIndex }, from, type);
   }
 
   /**
