@@ -49,8 +49,6 @@ describe('Cosmos: an IBC transfer that times out is refunded, shown by GET /swap
   beforeAll(async () => {
     const [started, receiverUrl] = await Promise.all([
       startPrivateStack('ibctimeout', {
-        // No limit orders here: one app less to start on a busy machine.
-        apps: ['gateway', 'quote-service', 'execution-planner', 'signer-surface'],
         appEnv: { 'execution-planner': { SWAP_DEADLINE_SECONDS: String(DEADLINE_SECONDS) } },
       }),
       receiver.start(),
