@@ -49,6 +49,8 @@ describe('Cosmos: an IBC transfer that times out is refunded, shown by GET /swap
   beforeAll(async () => {
     const [started, receiverUrl] = await Promise.all([
       startPrivateStack('ibctimeout', {
+        // A second stack beside the e2e one on a shared machine: its apps may take long to be ready.
+        readyTimeoutMs: 300_000,
         appEnv: { 'execution-planner': { SWAP_DEADLINE_SECONDS: String(DEADLINE_SECONDS) } },
       }),
       receiver.start(),
