@@ -3,7 +3,8 @@ import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { GasPrice, SigningStargateClient, StargateClient } from '@cosmjs/stargate';
 import { makeCosmoshubPath } from '@cosmjs/amino';
 import { parseUnits } from 'ethers';
-import { api, ApiClient, createApiKey } from '@swapgw/testing';
+import { api, ApiClient, createApiKey, waitFor } from '@swapgw/testing';
+import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import type { CosmosDevnetChainManifest } from '@swapgw/devnet';
 import { devnetManifest } from './support/devnet-evm';
 import { connectE2eApi } from './support/e2e-api';
@@ -170,6 +171,60 @@ describe('Cosmos chains in the catalog and the status look-up', () => {
         `/status/transaction/${sent.transactionHash.toLowerCase()}?chainRef=cosmoshub-devnet`,
       );
       expect(lower.body.data).toEqual(res.body.data);
+    } finally {
+      signer.disconnect();
+      reader.disconnect();
+    }
+  });
+
+  it("GET /status/transaction answers failed, with the chain's codespace, code and log, for a Cosmos tx its block refused; 404 for a hash no node knows", async () => {
+    const hub = cosmosChain('cosmoshub-devnet');
+    const index = hub.accounts[hub.accounts.length - 1].index;
+    const wallet = await DirectSecp256k1HdWallet.fromMnemonic(manifest.mnemonic, {
+      prefix: hub.bech32Prefix,
+      hdPaths: [makeCosmoshubPath(index)],
+    });
+    const [{ address }] = await wallet.getAccounts();
+    const signer = await SigningStargateClient.connectWithSigner(hub.rpc, wallet);
+    const reader = await StargateClient.connect(hub.rpc);
+    try {
+      const held = BigInt((await reader.getBalance(address, hub.nativeDenom)).amount);
+      // More than the wallet holds: CheckTx (the ante handler, the fee) takes it, the block's bank refuses it.
+      const signed = await signer.sign(
+        address,
+        [
+          {
+            typeUrl: '/cosmos.bank.v1beta1.MsgSend',
+            value: {
+              fromAddress: address,
+              toAddress: address,
+              amount: [{ denom: hub.nativeDenom, amount: String(held * 2n) }],
+            },
+          },
+        ],
+        { amount: [{ denom: hub.nativeDenom, amount: '5000' }], gas: '200000' },
+        '',
+      );
+      const hash = await signer.broadcastTxSync(TxRaw.encode(signed).finish());
+      const committed = await waitFor(async () => (await reader.getTx(hash)) ?? null, {
+        timeoutMs: 30_000,
+        description: 'the refused send in a block',
+      });
+      expect(committed.code).toBe(5);
+
+      const res = await client.get(`/status/transaction/${hash}?chainRef=cosmoshub-devnet`);
+      expect(res.status).toBe(200);
+      openApi.assertResponse('GET', '/status/transaction/{txHash}', res.status, res.body);
+      expect(res.body.data).toEqual({
+        txHash: hash,
+        chain: 'cosmoshub-devnet',
+        status: 'failed',
+        error: `sdk/5: ${committed.rawLog}`.trim(),
+      });
+      expect(res.body.data.error).toMatch(/^sdk\/5: .*insufficient funds/);
+
+      const unknown = await client.get(`/status/transaction/${'AB'.repeat(32)}?chainRef=cosmoshub-devnet`);
+      expect([unknown.status, unknown.body.error.code]).toEqual([404, 'TRANSACTION_NOT_FOUND']);
     } finally {
       signer.disconnect();
       reader.disconnect();

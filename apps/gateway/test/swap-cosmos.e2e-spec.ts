@@ -7,6 +7,7 @@ import { cosmosSigner, createGatewayClient, runSwap } from '@swapgw/sdk';
 import { waitFor } from '@swapgw/testing';
 import { TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { parseUnits } from 'ethers';
+import { hubWalletHoldingOnly, signDocOf } from './support/cosmos-wallets';
 import { devnetManifest } from './support/devnet-evm';
 import { connectE2eApi, type E2eApi } from './support/e2e-api';
 
@@ -45,30 +46,7 @@ describe('Cosmos swaps: ATOM → OSMO, fee granted', () => {
   };
 
   /** A fresh Keplr-like wallet (DIRECT) on the Hub, holding exactly AMOUNT uatom and no other coin. */
-  async function walletHoldingOnlyAtom() {
-    const wallet = await DirectSecp256k1HdWallet.generate(12, { prefix: 'cosmos' });
-    const [user] = await wallet.getAccounts();
-    const funderSigner = await DirectSecp256k1HdWallet.fromMnemonic(DEVNET_MNEMONIC, {
-      prefix: 'cosmos',
-      hdPaths: [makeCosmoshubPath(8)],
-    });
-    const [funder] = await funderSigner.getAccounts();
-    const funding = await SigningStargateClient.connectWithSigner(hub.rpc, funderSigner, {
-      gasPrice: GasPrice.fromString(hub.minGasPrice),
-      broadcastPollIntervalMs: 100,
-    });
-    signers.push(funding);
-    const sent = await funding.sendTokens(
-      funder.address,
-      user.address,
-      [{ denom: 'uatom', amount: AMOUNT.toString() }],
-      'auto',
-    );
-    expect(sent.code).toBe(0);
-    const osmosisWallet = await DirectSecp256k1HdWallet.fromMnemonic(wallet.mnemonic, { prefix: 'osmo' });
-    const [onOsmosis] = await osmosisWallet.getAccounts();
-    return { wallet, user, receiver: onOsmosis.address, publicKey: Buffer.from(user.pubkey).toString('hex') };
-  }
+  const walletHoldingOnlyAtom = () => hubWalletHoldingOnly(hub, AMOUNT, 8, (c) => signers.push(c));
 
   it('runSwap with cosmosSigner: the wallet loses exactly 1 ATOM, no fee; its Osmosis address receives at least the minimum', async () => {
     const { wallet, user, receiver, publicKey } = await walletHoldingOnlyAtom();
@@ -95,6 +73,24 @@ describe('Cosmos swaps: ATOM → OSMO, fee granted', () => {
     expect(result.swap).toMatchObject({ status: 'completed', failure: null });
     expect(result.swap.steps).toHaveLength(1);
     expect(result.swap.steps[0]).toMatchObject({ status: 'confirmed', txHash: result.submitted[0].txHash });
+    // The transfer's hash as the Hub names it, and its packet as the chains' events tell it: received
+    // on Osmosis (the swap on arrival ran there) and acknowledged back on the Hub before the swap completed.
+    const [step] = result.swap.steps;
+    expect(step.txHash).toMatch(/^[0-9A-F]{64}$/);
+    expect(step.packet).toMatchObject({
+      state: 'acknowledged',
+      sourceChannel: hub.ibcChannels[osmosis.id],
+      destinationChain: osmosis.id,
+      destinationChannel: osmosis.ibcChannels[hub.id],
+      acknowledgementError: null,
+      refunded: false,
+    });
+    expect(step.packet?.receivedTxHash).toMatch(/^[0-9A-F]{64}$/);
+    expect(step.packet?.settledTxHash).toMatch(/^[0-9A-F]{64}$/);
+    const osmosisReader = await StargateClient.connect(osmosis.rpc);
+    readers.push(osmosisReader);
+    const recvTx = await osmosisReader.getTx(step.packet!.receivedTxHash!);
+    expect(recvTx?.events.some((e) => e.type === 'recv_packet')).toBe(true);
 
     expect(await balance(hub, user.address, 'uatom')).toBe(0n);
     // What the quote guaranteed (OSMO, 6 decimals), the memo's min_output_amount.
@@ -151,6 +147,8 @@ describe('Cosmos swaps: ATOM → OSMO, fee granted', () => {
       },
     });
     expect(result.swap).toMatchObject({ status: 'completed', failure: null });
+    // A swap on Osmosis sends no packet: nothing to follow after its transaction.
+    expect(result.swap.steps[0].packet).toBeNull();
     expect(await balance(osmosis, user.address, 'uosmo')).toBe(0n);
     const reader = await StargateClient.connect(osmosis.rpc);
     readers.push(reader);
@@ -196,12 +194,7 @@ describe('Cosmos swaps: ATOM → OSMO, fee granted', () => {
     expect(payload).toMatchObject({ type: 'cosmos-sign-direct', signerAddress: user.address });
     expect(payload.aminoSignDoc.fee.granter).toMatch(/^cosmos1/);
 
-    const signDoc = {
-      bodyBytes: base64.decode(payload.signDoc.bodyBytes),
-      authInfoBytes: base64.decode(payload.signDoc.authInfoBytes),
-      chainId: payload.signDoc.chainId,
-      accountNumber: BigInt(payload.signDoc.accountNumber),
-    };
+    const signDoc = signDocOf(payload.signDoc);
     const { signed, signature } = await wallet.signDirect(user.address, signDoc);
     const raw = {
       bodyBytes: signed.bodyBytes,

@@ -188,7 +188,7 @@ export interface paths {
         };
         /**
          * Server-Sent Events of one swap: every change as it is projected, until its terminal event
-         * @description Replays the swap's events after Last-Event-ID (from its first event without one), then sends each new one. Events: swap.created, swap.signing-ready (data = the 200 body of GET /swap/{swapId}/signing), swap.signing-pending, swap.step-submitted, swap.step-confirming, swap.step-confirmed, and the terminal swap.completed, swap.failed, swap.expired, after which the stream ends. Idle streams get a `: keep-alive` comment every SWAP_EVENT_HEARTBEAT_MS. Any gateway instance serves any swap. Open streams per API key and instance are limited (SWAP_EVENT_STREAMS_PER_KEY).
+         * @description Replays the swap's events after Last-Event-ID (from its first event without one), then sends each new one. Events: swap.created, swap.signing-ready (data = the 200 body of GET /swap/{swapId}/signing), swap.signing-pending, swap.step-submitted, swap.step-confirming, swap.step-packet (a Cosmos transfer's IBC packet moved), swap.step-confirmed, and the terminal swap.completed, swap.failed, swap.expired, after which the stream ends. Idle streams get a `: keep-alive` comment every SWAP_EVENT_HEARTBEAT_MS. Any gateway instance serves any swap. Open streams per API key and instance are limited (SWAP_EVENT_STREAMS_PER_KEY).
          */
         get: operations["streamSwapEvents"];
         put?: never;
@@ -594,6 +594,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "swap.step-packet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * swap.step-packet delivery
+         * @description A Cosmos transfer step's IBC packet moved, as its chains' events tell: `packet.state` sent, received, acknowledged (the step then confirms, or with `acknowledgementError` was refunded) or timed_out (refunded); `packet.refunded`: the coin went back to the sender on the source chain (swap.failed BRIDGE_REFUNDED follows). POSTed to each webhook subscribed to `swap.step-packet`. Answer 2xx within 10 s; anything else is retried with exponential back-off for 24 h, then the delivery is dead.
+         */
+        post: operations["webhookSwapStepPacket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "swap.step-submitted": {
         parameters: {
             query?: never;
@@ -984,7 +1004,7 @@ export interface components {
         };
         CreateWebhookDto: {
             /** @description Event types to receive; absent or empty means every type, including types added later */
-            eventTypes?: ("swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.step-confirmed" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed")[];
+            eventTypes?: ("swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.step-confirmed" | "swap.step-packet" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed")[];
             /**
              * @description Where deliveries are POSTed: an absolute https URL whose host is not a private, loopback or link-local address
              * @example https://hooks.example.com/swapgw
@@ -1105,6 +1125,37 @@ export interface components {
             /** @enum {string} */
             status: "ok" | "degraded";
             uptimeSeconds: number;
+        };
+        IbcPacketDto: {
+            /** @description The error acknowledgement the destination answered (the coin refunded); null otherwise */
+            acknowledgementError: string | null;
+            /** @description Chain id of its destination (GET /chains); null when the channel leads to no listed chain */
+            destinationChain: string | null;
+            /**
+             * @description The channel it arrives on at the destination
+             * @example channel-0
+             */
+            destinationChannel: string;
+            /** @description The destination's transaction that received it (the relayer's MsgRecvPacket) */
+            receivedTxHash: string | null;
+            /** @description Whether the coin went back to the sender on the source chain (timed out, or an error acknowledgement) */
+            refunded: boolean;
+            /** @description The packet's sequence on its source channel */
+            sequence: string;
+            /** @description The source chain's transaction that took its acknowledgement or timeout (MsgAcknowledgement / MsgTimeout): the refund's, when refunded */
+            settledTxHash: string | null;
+            /**
+             * @description The ICS-20 channel it left the source chain on
+             * @example channel-0
+             */
+            sourceChannel: string;
+            /**
+             * @description sent (committed on the source chain), received (run by the destination, its acknowledgement not back yet), acknowledged (the source took the acknowledgement: the step is done, or refunded when acknowledgementError is set), timed_out (the destination passed the timeout without receiving it: the coin went back to the sender)
+             * @enum {string}
+             */
+            state: "sent" | "received" | "acknowledged" | "timed_out";
+            /** @description The packet's timeout (ms since epoch): past it on the destination's clock, it can only time out */
+            timeoutAtMs: number | null;
         };
         IntegratorFeeDto: {
             /**
@@ -1747,6 +1798,24 @@ export interface components {
              */
             timestamp: string;
         };
+        SwapPacketEventDataDto: {
+            /** @description When the gateway projected the event (ms since epoch) */
+            atMs: number;
+            /** @description The packet, where its chains' events put it */
+            packet: components["schemas"]["IbcPacketDto"] | null;
+            /** @description Swap status after the event (planning, awaiting_signature, submitted, confirming, completed, failed, expired) */
+            status: string;
+            /** @description The current step (after swap.step-confirmed: the next one); null before the planner counted the steps */
+            step: components["schemas"]["SigningStepDto"] | null;
+            /** Format: uuid */
+            swapId: string;
+            /** @description The transfer step's transaction (its chain and its hash, 64 uppercase hex) */
+            transaction: components["schemas"]["SwapPacketTransactionDto"];
+        };
+        SwapPacketTransactionDto: {
+            chain: string | null;
+            txHash: string | null;
+        };
         SwapResourceDto: {
             createdAtMs: number;
             /** @description Set when the swap failed or expired */
@@ -1806,6 +1875,8 @@ export interface components {
              * @enum {string|null}
              */
             kind: "approve" | "swap" | "bridge" | null;
+            /** @description A Cosmos IBC transfer step: its packet (sent, received, acknowledged, timed_out; refunded); the step is confirmed once acknowledged, failed when refunded. null on every other step, and before the packet was read */
+            packet: components["schemas"]["IbcPacketDto"] | null;
             /**
              * @description pending (not offered yet, being prepared or funds awaited), awaiting_signature, submitted, confirming, confirmed, skipped (an approve whose allowance was already there: never offered for signing), failed
              * @enum {string}
@@ -1813,17 +1884,17 @@ export interface components {
             status: "pending" | "awaiting_signature" | "submitted" | "confirming" | "confirmed" | "skipped" | "failed";
             /** @description When the transaction was broadcast (ms since epoch) */
             submittedAtMs: number | null;
-            /** @description The step's transaction (EVM hash or Solana signature) once broadcast */
+            /** @description The step's transaction once broadcast: an EVM hash (0x), a Solana signature, a Bitcoin txid, or a Cosmos tx hash (64 uppercase hex) */
             txHash: string | null;
         };
         SwapStreamEventDto: {
-            /** @description One line of JSON. swap.signing-ready: SwapSigningReadyEventDataDto; swap.step-submitted / swap.step-confirming: SwapTransactionEventDataDto; swap.failed / swap.expired: SwapEndedEventDataDto; the others: SwapStateEventDataDto */
-            data: components["schemas"]["SwapStateEventDataDto"] | components["schemas"]["SwapSigningReadyEventDataDto"] | components["schemas"]["SwapTransactionEventDataDto"] | components["schemas"]["SwapEndedEventDataDto"];
+            /** @description One line of JSON. swap.signing-ready: SwapSigningReadyEventDataDto; swap.step-submitted / swap.step-confirming: SwapTransactionEventDataDto; swap.step-packet: SwapPacketEventDataDto; swap.failed / swap.expired: SwapEndedEventDataDto; the others: SwapStateEventDataDto */
+            data: components["schemas"]["SwapStateEventDataDto"] | components["schemas"]["SwapSigningReadyEventDataDto"] | components["schemas"]["SwapTransactionEventDataDto"] | components["schemas"]["SwapPacketEventDataDto"] | components["schemas"]["SwapEndedEventDataDto"];
             /**
              * @description The SSE event name: the swap event type
              * @enum {string}
              */
-            event: "swap.created" | "swap.signing-ready" | "swap.signing-pending" | "swap.step-submitted" | "swap.step-confirming" | "swap.step-confirmed" | "swap.completed" | "swap.failed" | "swap.expired";
+            event: "swap.created" | "swap.signing-ready" | "swap.signing-pending" | "swap.step-submitted" | "swap.step-confirming" | "swap.step-confirmed" | "swap.step-packet" | "swap.completed" | "swap.failed" | "swap.expired";
             /** @description Event id (decimal integer, increasing within a swap); send it back as Last-Event-ID to resume */
             id: string;
         };
@@ -1946,7 +2017,7 @@ export interface components {
             /** @description Epoch milliseconds */
             createdAtMs: number;
             /** @description The types delivered; every type when subscribed to all */
-            eventTypes: ("swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.step-confirmed" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed")[];
+            eventTypes: ("swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.step-confirmed" | "swap.step-packet" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed")[];
             /** Format: uuid */
             id: string;
             /** @description Signing secret of the deliveries (Standard Webhooks `webhook-signature`): `whsec_` + base64 of 32 random bytes. Shown only in this answer: store it now. */
@@ -1972,7 +2043,7 @@ export interface components {
             /** @description Source event id (`eventId` of the body): the same event never makes two deliveries to one webhook */
             eventId: string;
             /** @enum {string} */
-            eventType: "swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.step-confirmed" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed";
+            eventType: "swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.step-confirmed" | "swap.step-packet" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed";
             /**
              * Format: uuid
              * @description Delivery id: the Webhook-Id header and `id` of the body
@@ -1997,7 +2068,7 @@ export interface components {
             /** @description Epoch milliseconds */
             createdAtMs: number;
             /** @description The types delivered; every type when subscribed to all */
-            eventTypes: ("swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.step-confirmed" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed")[];
+            eventTypes: ("swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.step-confirmed" | "swap.step-packet" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed")[];
             /** Format: uuid */
             id: string;
             url: string;
@@ -6576,6 +6647,73 @@ export interface operations {
                     occurredAtMs: number;
                     /** @constant */
                     type: "swap.step-confirmed";
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, a redirect included, or none within 10 s, is a failed attempt. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSwapStepPacket: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Source event id (= body `eventId`), the same for every webhook that receives it (not part of Standard Webhooks) */
+                "Webhook-Event-Id": string;
+                /** @description Delivery id (= body `id`): the same on every attempt of this delivery */
+                "Webhook-Id": string;
+                /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256(key, "<Webhook-Id>.<Webhook-Timestamp>.<raw body>")>`, key = base64 decoding of the secret after `whsec_`. Any Standard Webhooks library verifies it. */
+                "Webhook-Signature": string;
+                /** @description Unix seconds of this attempt (signed); refuse one more than 5 minutes from your clock */
+                "Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        chain: string;
+                        packet: {
+                            acknowledgementError: string | null;
+                            destinationChain: string | null;
+                            destinationChannel: string;
+                            receivedTxHash: string | null;
+                            refunded: boolean;
+                            sequence: string;
+                            settledTxHash: string | null;
+                            sourceChannel: string;
+                            /** @enum {string} */
+                            state: "sent" | "received" | "acknowledged" | "timed_out";
+                            timeoutAtMs: number | null;
+                        };
+                        /** @description The swap status after the event */
+                        status: string;
+                        step: {
+                            current: number;
+                            total: number;
+                        };
+                        swapId: string;
+                        txHash: string;
+                    };
+                    /** @description Source event id */
+                    eventId: string;
+                    /**
+                     * Format: uuid
+                     * @description Delivery id: dedupe on it (at least once)
+                     */
+                    id: string;
+                    /** @description When the event happened (epoch ms) */
+                    occurredAtMs: number;
+                    /** @constant */
+                    type: "swap.step-packet";
                 };
             };
         };

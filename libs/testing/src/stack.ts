@@ -11,6 +11,8 @@ export interface StartStackOptions {
   appEnv?: Partial<Record<AppName, Record<string, string>>>;
   /** Skip (with a warning) apps whose build is missing instead of failing. */
   skipMissing?: boolean;
+  /** How long each app may take to answer its readiness probe (default: startApp's, 90 s). */
+  readyTimeoutMs?: number;
 }
 
 export interface Stack {
@@ -52,7 +54,9 @@ export async function startStack(options: StartStackOptions = {}): Promise<Stack
   };
   try {
     const services = present.filter((app) => app !== 'gateway');
-    const started = await Promise.allSettled(services.map((app) => startApp(app, { env: envFor(app) })));
+    const started = await Promise.allSettled(
+      services.map((app) => startApp(app, { env: envFor(app), readyTimeoutMs: options.readyTimeoutMs })),
+    );
     for (const result of started) if (result.status === 'fulfilled') handles.push(result.value);
     const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
@@ -65,6 +69,7 @@ export async function startStack(options: StartStackOptions = {}): Promise<Stack
         handles.push(
           await startApp('gateway', {
             env: envFor('gateway'),
+            readyTimeoutMs: options.readyTimeoutMs,
             instance: `gateway-${i + 1}-${process.pid}-${stamp}`,
           }),
         );

@@ -17,7 +17,7 @@ import { SWAP_CHAINS } from './swap-chains';
       useFactory: (registry: ChainRegistry) => new RegistrySwapChains(registry),
     },
   ],
-  exports: [SWAP_CHAINS],
+  exports: [SWAP_CHAINS, ChainRegistry],
 })
 export class ChainsModule implements OnApplicationShutdown {
   constructor(private readonly registry: ChainRegistry) {}

@@ -63,6 +63,15 @@ export class ExecutionPlannerConfig extends KafkaServiceEnvironment {
   @Max(60_000)
   THORCHAIN_STATUS_POLL_MS: number = 1000;
 
+  /**
+   * How often the Cosmos chains' CometBFT RPCs are asked where the IBC packets of the transfers
+   * waiting for their acknowledgement are (recv_packet, acknowledge_packet, timeout_packet).
+   */
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  IBC_PACKET_POLL_MS: number = 1000;
+
   @IsInt()
   @Min(1)
   @Max(100)

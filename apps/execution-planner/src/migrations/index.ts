@@ -11,6 +11,7 @@ import { AddStepPriceChecks1764900000000 } from './1764900000000-add-step-price-
 import { StoreStepSpecs1765000000000 } from './1765000000000-store-step-specs';
 import { AddCosmosSteps1765100000000 } from './1765100000000-add-cosmos-steps';
 import { AddStepSettlements1765200000000 } from './1765200000000-add-step-settlements';
+import { AddIbcSettlements1765300000000 } from './1765300000000-add-ibc-settlements';
 
 /** Every migration of the `planner` schema, in order. */
 export const PLANNER_MIGRATIONS = [
@@ -25,4 +26,5 @@ export const PLANNER_MIGRATIONS = [
   StoreStepSpecs1765000000000,
   AddCosmosSteps1765100000000,
   AddStepSettlements1765200000000,
+  AddIbcSettlements1765300000000,
 ];

@@ -11,6 +11,7 @@ import {
   signingStepOf,
 } from '@swapgw/contracts';
 import { THORCHAIN_PROVIDER } from '@swapgw/chains';
+import { IBC_PROVIDER } from '@swapgw/chains/families';
 import type { EventClaim, OutboxMessage } from '@swapgw/messaging';
 import { Clock } from '@swapgw/runtime';
 import { SWAP_CHAINS, SwapChains } from '../chains/swap-chains';
@@ -251,7 +252,8 @@ export class SwapPlanner {
         signer: step.signer,
         spec: signingStepOf(step),
         priceCheck: priceCheckOf(plan, steps, step),
-        settlement: settlementOf(plan.legs[step.legIndex], step.kind),
+        settlement: settlementOf(plan.legs[step.legIndex], step.kind, this.chains.familyOf(step.chain)),
+        packet: null,
         status: step.index === 1 ? 'building' : 'pending',
         signingRequestId: null,
         payloadExpiresAtMs: null,
@@ -447,8 +449,15 @@ function replayed(existing: SwapEntity, request: SwapBuildRequest): SwapBuildRes
 
 /**
  * The deposit of a `thorchain` leg is settled by THORChain: done when its tx/status says the
- * outbound went out, not when the deposit confirms (the approve before it is an ordinary step).
+ * outbound went out, not when the deposit confirms (the approve before it is an ordinary step). A
+ * Cosmos `ibc` leg's MsgTransfer is settled by IBC: done when its packet is acknowledged.
  */
-function settlementOf(leg: { provider: string } | undefined, kind: string): StepSettlement | null {
-  return leg?.provider === THORCHAIN_PROVIDER && kind !== 'approve' ? 'thorchain' : null;
+function settlementOf(
+  leg: { provider: string } | undefined,
+  kind: string,
+  family: string,
+): StepSettlement | null {
+  if (leg?.provider === THORCHAIN_PROVIDER && kind !== 'approve') return 'thorchain';
+  if (leg?.provider === IBC_PROVIDER && family === 'cosmos') return 'ibc';
+  return null;
 }

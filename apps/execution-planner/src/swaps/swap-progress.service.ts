@@ -28,6 +28,8 @@ import {
   SwapStepConfirmingEvent,
   SwapStatus,
   SwapStepSubmittedEvent,
+  SwapStepPacket,
+  SwapStepPacketEvent,
   Topics,
 } from '@swapgw/contracts';
 import type { ThorchainSwapProgress } from '@swapgw/chains/bitcoin-bridge';
@@ -190,8 +192,10 @@ export class SwapProgress {
     );
     if (!locked) return;
     locked.step.txHash = event.txHash;
-    if (locked.step.settlement !== null && this.config.THORNODE_URL !== undefined) {
-      // Confirmed on its chain; done when THORChain says its outbound went out (ThorchainSettlement).
+    const { settlement } = locked.step;
+    if (settlement === 'ibc' || (settlement === 'thorchain' && this.config.THORNODE_URL !== undefined)) {
+      // Confirmed on its chain; done when THORChain says its outbound went out (ThorchainSettlement),
+      // or when IBC acknowledges its packet (IbcSettlement).
       const { swap, step } = locked;
       step.status = 'settling';
       swap.status = 'confirming';
@@ -213,13 +217,7 @@ export class SwapProgress {
     progress: ThorchainSwapProgress,
   ): Promise<'completed' | 'refunded' | 'waiting' | 'ignored'> {
     return this.swaps.transaction(async (tx) => {
-      const step = await tx.getStep(stepId);
-      const locked = await this.lockCurrent(
-        tx,
-        { swapId: step.swapId, stepId, stepIndex: step.stepIndex },
-        ['settling'],
-        'thorchain status',
-      );
+      const locked = await this.lockStep(tx, stepId, ['settling'], 'thorchain status');
       if (!locked) return 'ignored';
       if (progress.phase === 'completed') {
         locked.step.status = 'confirmed';
@@ -248,6 +246,67 @@ export class SwapProgress {
         this.clock.nowMs(),
       );
       return 'refunded';
+    });
+  }
+
+  /**
+   * Where the IBC packet of a `settling` ibc step is now (IbcSettlement, from the chains' events).
+   * A move is told once (`swap.step-packet`, the packet kept on the step); acknowledged without an
+   * error it ends the step as confirmed and moves the swap on; timed out, or acknowledged with an
+   * error, the coin went back to the sender: the step and the swap fail with BRIDGE_REFUNDED, the
+   * packet in the details. Ignored unless the step is still settling.
+   */
+  async packetMoved(
+    stepId: string,
+    packet: SwapStepPacket,
+  ): Promise<'completed' | 'refunded' | 'moved' | 'unchanged' | 'ignored'> {
+    return this.swaps.transaction(async (tx) => {
+      const locked = await this.lockStep(tx, stepId, ['settling'], 'ibc packet');
+      if (!locked) return 'ignored';
+      const { swap } = locked;
+      const current = locked.step;
+      if (current.packet?.state === packet.state && current.packet.refunded === packet.refunded)
+        return 'unchanged';
+      current.packet = packet;
+      await this.save(tx, swap, this.clock.nowMs(), current);
+      const moved: SwapStepPacketEvent = {
+        swapId: swap.id,
+        status: swap.status,
+        step: positionOf(swap),
+        chain: current.chain,
+        txHash: current.txHash ?? '',
+        packet,
+      };
+      await tx.enqueue(swapEvent(swap.id, SwapEventTypes.stepPacket, moved));
+      if (packet.refunded) {
+        current.status = 'failed';
+        current.failureReason =
+          packet.state === 'timed_out'
+            ? 'the IBC packet timed out; its coin was refunded'
+            : `the IBC packet was refused (${packet.acknowledgementError}); its coin was refunded`;
+        await this.terminate(
+          tx,
+          swap,
+          current,
+          'failed',
+          BRIDGE_REFUNDED,
+          {
+            step: positionOf(swap),
+            chain: current.chain,
+            kind: current.kind,
+            message: current.failureReason,
+            ...(current.txHash ? { txHash: current.txHash } : {}),
+            packet,
+            ...(packet.settledTxHash ? { refundTxIds: [packet.settledTxHash] } : {}),
+          },
+          this.clock.nowMs(),
+        );
+        return 'refunded';
+      }
+      if (packet.state !== 'acknowledged') return 'moved';
+      current.status = 'confirmed';
+      await this.advance(tx, locked, current.txHash ?? undefined);
+      return 'completed';
     });
   }
 
@@ -382,13 +441,7 @@ export class SwapProgress {
    */
   async priceChecked(stepId: string, answer: PriceCheckAnswer): Promise<PriceCheckOutcome> {
     return this.swaps.transaction(async (tx) => {
-      const step = await tx.getStep(stepId);
-      const locked = await this.lockCurrent(
-        tx,
-        { swapId: step.swapId, stepId, stepIndex: step.stepIndex },
-        ['repricing'],
-        'price check',
-      );
+      const locked = await this.lockStep(tx, stepId, ['repricing'], 'price check');
       if (!locked) return 'ignored';
       const { swap } = locked;
       const current = locked.step;
@@ -504,6 +557,17 @@ export class SwapProgress {
       ...(readyAtMs !== undefined ? { readyAtMs } : {}),
     };
     await tx.enqueue(swapEvent(swap.id, SwapEventTypes.signingPending, pending));
+  }
+
+  /** lockCurrent for a step known by its id (a poller's answer about it). */
+  private async lockStep(
+    tx: SwapTransaction,
+    stepId: string,
+    from: SwapStepStatus[],
+    type: string,
+  ): Promise<Locked | null> {
+    const step = await tx.getStep(stepId);
+    return this.lockCurrent(tx, { swapId: step.swapId, stepId, stepIndex: step.stepIndex }, from, type);
   }
 
   /**

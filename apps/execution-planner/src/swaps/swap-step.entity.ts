@@ -1,5 +1,5 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
-import type { RepriceRouteLegRequest, SigningStep, SigningStepKind } from '@swapgw/contracts';
+import type { RepriceRouteLegRequest, SigningStep, SigningStepKind, SwapStepPacket } from '@swapgw/contracts';
 import { msColumn } from '@swapgw/persistence';
 import type { SwapEntity } from './swap.entity';
 
@@ -21,8 +21,11 @@ export const SWAP_STEP_STATUSES = [
   'skipped',
   'settling',
 ] as const;
-/** Who settles a step's deposit once it confirms: THORChain (its tx/status), for a `thorchain` leg. */
-export type StepSettlement = 'thorchain';
+/**
+ * Who settles a step's deposit once it confirms: THORChain (its tx/status), for a `thorchain` leg;
+ * IBC (its packet's acknowledgement or timeout, read from the chains' events) for a Cosmos `ibc` leg.
+ */
+export type StepSettlement = 'thorchain' | 'ibc';
 
 export type SwapStepStatus = (typeof SWAP_STEP_STATUSES)[number];
 
@@ -77,6 +80,10 @@ export class SwapStepEntity {
   /** The protocol whose status ends the step (`settling` once confirmed); null: its confirmation does. */
   @Column({ type: 'text', nullable: true })
   settlement!: StepSettlement | null;
+
+  /** An `ibc` step's packet as last told (swap.step-packet); null before it was read, and on other steps. */
+  @Column({ name: 'packet', type: 'jsonb', nullable: true })
+  packet!: SwapStepPacket | null;
 
   /** signer-surface's id of the newest payload issued for this step. */
   @Column({ name: 'signing_request_id', type: 'text', nullable: true })

@@ -6,7 +6,7 @@ import type { ConsumeOutcome, EventClaim } from '@swapgw/messaging';
 import { Outbox, OutboxMessage } from '@swapgw/messaging';
 import { EntityRows, entityRowsOf, updateStatementOf } from '@swapgw/persistence';
 import { SwapEntity } from './swap.entity';
-import { SwapStepEntity } from './swap-step.entity';
+import { StepSettlement, SwapStepEntity } from './swap-step.entity';
 
 /**
  * The planner's persistence as its swap services use it: the swaps, their steps and the outbox.
@@ -61,8 +61,8 @@ export abstract class SwapRepository {
   abstract dueForExpiry(statuses: readonly SwapStatus[], nowMs: number, limit: number): Promise<string[]>;
   /** Up to `limit` steps waiting for their price check (`repricing`), longest waiting first. */
   abstract awaitingPriceCheck(limit: number): Promise<SwapStepEntity[]>;
-  /** Up to `limit` deposits waiting for their protocol's settlement (`settling`), longest waiting first. */
-  abstract awaitingSettlement(limit: number): Promise<SwapStepEntity[]>;
+  /** Up to `limit` deposits waiting for `settlement` (`settling`), longest waiting first. */
+  abstract awaitingSettlement(settlement: StepSettlement, limit: number): Promise<SwapStepEntity[]>;
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -118,10 +118,10 @@ export class TypeOrmSwapRepository extends SwapRepository {
     return due.map((row) => row.id);
   }
 
-  awaitingSettlement(limit: number): Promise<SwapStepEntity[]> {
+  awaitingSettlement(settlement: StepSettlement, limit: number): Promise<SwapStepEntity[]> {
     return this.dataSource
       .getRepository(SwapStepEntity)
-      .find({ where: { status: 'settling' }, order: { updatedAtMs: 'ASC' }, take: limit });
+      .find({ where: { status: 'settling', settlement }, order: { updatedAtMs: 'ASC' }, take: limit });
   }
 
   awaitingPriceCheck(limit: number): Promise<SwapStepEntity[]> {
@@ -286,6 +286,15 @@ function swapProgressOf(swap: SwapEntity): QueryDeepPartialEntity<SwapEntity> {
 
 /** The columns of a step that progress changes. */
 function stepProgressOf(step: SwapStepEntity): QueryDeepPartialEntity<SwapStepEntity> {
-  const { status, signingRequestId, payloadExpiresAtMs, txHash, failureReason, updatedAtMs } = step;
-  return { status, signingRequestId, payloadExpiresAtMs, txHash, failureReason, updatedAtMs };
+  const { status, signingRequestId, payloadExpiresAtMs, txHash, failureReason, updatedAtMs, packet } = step;
+  return {
+    status,
+    signingRequestId,
+    payloadExpiresAtMs,
+    txHash,
+    failureReason,
+    updatedAtMs,
+    // Written only by the IBC settlement: other steps keep theirs (null) untouched.
+    ...(packet ? { packet } : {}),
+  };
 }

@@ -10,11 +10,13 @@ import { SwapProgress } from './swap-progress.service';
 import { SwapRequestsController } from './swap-requests.controller';
 import { SwapRepository, TypeOrmSwapRepository } from './swap.repository';
 import { ThorchainSettlement, ThorchainStatusReader, ThornodeStatusReader } from './thorchain-settlement';
+import { CometIbcPacketReader, IbcPacketReader, IbcSettlement } from './cosmos/ibc-settlement';
 
 /**
  * Swaps from build to completion: build commands and requests, signer-surface's events, the
  * sweeper of abandoned swaps, the price checks of later legs (quote-service, request-reply) and
- * THORChain's settlement of its deposits (THORNode's tx/status), over the planner's tables
+ * THORChain's settlement of its deposits (THORNode's tx/status) and IBC's of Cosmos transfers (their
+ * packets' acknowledgements and timeouts, from the chains' events), over the planner's tables
  * (SwapRepository) and the chains (SWAP_CHAINS).
  */
 @Module({
@@ -31,6 +33,8 @@ import { ThorchainSettlement, ThorchainStatusReader, ThornodeStatusReader } from
     SwapPriceChecker,
     { provide: ThorchainStatusReader, useClass: ThornodeStatusReader },
     ThorchainSettlement,
+    { provide: IbcPacketReader, useClass: CometIbcPacketReader },
+    IbcSettlement,
   ],
 })
 export class SwapsModule {}

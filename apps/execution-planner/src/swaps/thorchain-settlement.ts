@@ -73,7 +73,7 @@ export class ThorchainSettlement implements OnApplicationBootstrap, OnModuleDest
 
   /** One pass: every settling deposit asked once; how many were decided (completed or refunded). */
   async checkOnce(): Promise<number> {
-    const waiting = await this.store.awaitingSettlement(BATCH);
+    const waiting = await this.store.awaitingSettlement('thorchain', BATCH);
     const outcomes = await Promise.all(
       waiting.map(async (step) => {
         if (step.txHash === null) return 'ignored';

@@ -5,7 +5,7 @@ import type { EventClaim, OutboxMessage } from '@swapgw/messaging';
 import type { SwapChains } from '../../src/chains/swap-chains';
 import { ExecutionPlannerConfig } from '../../src/config/execution-planner.config';
 import { SwapEntity } from '../../src/swaps/swap.entity';
-import { SwapStepEntity } from '../../src/swaps/swap-step.entity';
+import { StepSettlement, SwapStepEntity } from '../../src/swaps/swap-step.entity';
 import { DuplicateSwapError, SwapRepository, SwapTransaction } from '../../src/swaps/swap.repository';
 
 /** The statements a SwapTransaction issues, by name: what one change of a swap costs the database. */
@@ -58,9 +58,9 @@ export class InMemorySwapRepository extends SwapRepository {
       .map((step) => copyOf(step));
   }
 
-  async awaitingSettlement(limit: number): Promise<SwapStepEntity[]> {
+  async awaitingSettlement(settlement: StepSettlement, limit: number): Promise<SwapStepEntity[]> {
     return [...this.steps.values()]
-      .filter((step) => step.status === 'settling')
+      .filter((step) => step.status === 'settling' && step.settlement === settlement)
       .sort((a, b) => a.updatedAtMs - b.updatedAtMs)
       .slice(0, limit)
       .map((step) => copyOf(step));

@@ -191,3 +191,50 @@ describe('streamEventDataOf', () => {
     );
   });
 });
+
+describe('streamEventDataOf(swap.step-packet)', () => {
+  it("sends the current step's transaction and its IBC packet as the view holds them", () => {
+    const packet = {
+      state: 'received' as const,
+      sequence: '3',
+      sourceChannel: 'channel-0',
+      destinationChain: 'osmosis-devnet',
+      destinationChannel: 'channel-0',
+      timeoutAtMs: 9_000,
+      receivedTxHash: 'BB'.repeat(32),
+      settledTxHash: null,
+      acknowledgementError: null,
+      refunded: false,
+    };
+    const hash = 'AA'.repeat(32);
+    const data = streamEventDataOf(
+      SwapEventTypes.stepPacket,
+      view({
+        status: 'confirming',
+        stepCurrent: 1,
+        stepTotal: 1,
+        lastTxHash: hash,
+        steps: [
+          {
+            index: 1,
+            chain: 'cosmoshub-devnet',
+            kind: 'bridge',
+            status: 'confirmed',
+            txHash: hash,
+            submittedAtMs: 1,
+            confirmedAtMs: null,
+            packet,
+          },
+        ],
+      }),
+    );
+    expect(data).toEqual({
+      swapId: SWAP_ID,
+      status: 'confirming',
+      step: { current: 1, total: 1 },
+      atMs: 2_000,
+      transaction: { chain: 'cosmoshub-devnet', txHash: hash },
+      packet,
+    });
+  });
+});

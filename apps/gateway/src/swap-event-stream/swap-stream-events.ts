@@ -50,6 +50,15 @@ export function streamEventDataOf(type: SwapEventType, view: SwapViewEntity): Sw
       const { transaction } = pendingResponseOf(view);
       return { ...base, ...(transaction ? { transaction } : {}) };
     }
+    case SwapEventTypes.stepPacket: {
+      // The step whose packet moved: the current one (a packet moves before its step confirms).
+      const step = view.steps?.find((s) => s.index === view.stepCurrent);
+      return {
+        ...base,
+        transaction: { chain: step?.chain ?? null, txHash: step?.txHash ?? view.lastTxHash },
+        packet: step?.packet ?? null,
+      };
+    }
     case SwapEventTypes.completed:
       return { ...base, ...(view.lastTxHash ? { lastTxHash: view.lastTxHash } : {}) };
     case SwapEventTypes.failed:

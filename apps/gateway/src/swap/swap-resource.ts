@@ -98,7 +98,7 @@ export function resourceOf(view: SwapViewEntity): SwapResource {
   return {
     swapId: view.swapId,
     status: view.status as SwapStatus,
-    steps: view.steps ?? [],
+    steps: (view.steps ?? []).map((step) => ({ ...step, packet: step.packet ?? null })),
     failure:
       view.failureReason !== null ? { reason: view.failureReason, details: view.failureDetails } : null,
     quoted: view.quoted && inTokenUnits(view.quoted),

@@ -11,6 +11,7 @@ describe('swap steps (GET /swap/{swapId} steps)', () => {
         txHash: null,
         submittedAtMs: null,
         confirmedAtMs: null,
+        packet: null,
       },
       {
         index: 2,
@@ -20,6 +21,7 @@ describe('swap steps (GET /swap/{swapId} steps)', () => {
         txHash: null,
         submittedAtMs: null,
         confirmedAtMs: null,
+        packet: null,
       },
     ]);
   });
@@ -47,6 +49,7 @@ describe('swap steps (GET /swap/{swapId} steps)', () => {
       txHash: '0xabc',
       submittedAtMs: 10,
       confirmedAtMs: 20,
+      packet: null,
     });
     expect(steps[1].status).toBe('pending');
   });

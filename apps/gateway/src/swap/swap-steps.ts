@@ -21,6 +21,8 @@ export const SWAP_VIEW_STEP_STATUSES = [
 ] as const;
 export type SwapViewStepStatus = (typeof SWAP_VIEW_STEP_STATUSES)[number];
 
+import type { SwapStepPacket } from '@swapgw/contracts';
+
 export interface SwapStepRecord {
   /** 1-based: `signing.step.current` of the step. */
   index: number;
@@ -32,6 +34,8 @@ export interface SwapStepRecord {
   txHash: string | null;
   submittedAtMs: number | null;
   confirmedAtMs: number | null;
+  /** A Cosmos IBC transfer's packet, from swap.step-packet; null on other steps (absent on rows projected before it). */
+  packet?: SwapStepPacket | null;
 }
 
 /** What one event tells about one step; absent fields leave the record as it is. */
@@ -45,6 +49,7 @@ const blankStep = (index: number): SwapStepRecord => ({
   txHash: null,
   submittedAtMs: null,
   confirmedAtMs: null,
+  packet: null,
 });
 
 /** Every step 1..total, keeping what is already known of each (and any beyond total). */

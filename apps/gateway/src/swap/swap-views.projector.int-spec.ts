@@ -304,6 +304,7 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
         txHash,
         submittedAtMs: inFlight[0].occurredAtMs,
         confirmedAtMs: rest[2].occurredAtMs,
+        packet: null,
       },
       {
         index: 2,
@@ -313,6 +314,7 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
         txHash,
         submittedAtMs: null,
         confirmedAtMs: rest[4].occurredAtMs,
+        packet: null,
       },
     ]);
 

@@ -13,6 +13,7 @@ import {
   SwapSigningReadyEvent,
   SwapStepConfirmedEvent,
   SwapStepConfirmingEvent,
+  SwapStepPacketEvent,
   SwapStepSubmittedEvent,
   Topics,
 } from '@swapgw/contracts';
@@ -115,6 +116,11 @@ export class SwapViewsProjector {
           confirmationsRequired: e.confirmationsRequired,
         },
         step: { step: e.step, change: { status: 'confirming', chain: e.chain, txHash: e.txHash } },
+      })),
+      // A Cosmos transfer's packet moved: the step (still current) records it; the swap stays confirming.
+      [SwapEventTypes.stepPacket]: this.projecting(SwapStepPacketEvent, (e) => ({
+        view: { ...NO_PAYLOAD, ...atStep(e), lastTxHash: e.txHash },
+        step: { step: e.step, change: { chain: e.chain, txHash: e.txHash, packet: e.packet } },
       })),
       // The confirmed step is behind us: the current step is the next one (or the swap is done).
       // The step that paid the plan's integrator fees records them, in the same transaction.

@@ -14,6 +14,7 @@ import {
   SwapFailedEvent,
   SwapSigningReadyEvent,
   SwapStepConfirmedEvent,
+  SwapStepPacketEvent,
   SwapStepSubmittedEvent,
   Topics,
 } from '@swapgw/contracts';
@@ -166,6 +167,14 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicat
       chain: e.chain,
       ...(e.txHash !== undefined ? { txHash: e.txHash } : {}),
       ...(e.skipped ? { skipped: true } : {}),
+    }));
+    on(SwapEventTypes.stepPacket, SwapStepPacketEvent, (e: SwapStepPacketEvent) => ({
+      swapId: e.swapId,
+      status: e.status,
+      step: { current: e.step.current, total: e.step.total },
+      chain: e.chain,
+      txHash: e.txHash,
+      packet: { ...e.packet },
     }));
     on(SwapEventTypes.completed, SwapCompletedEvent, (e: SwapCompletedEvent) => ({
       swapId: e.swapId,

@@ -10,6 +10,7 @@ const step: Schema = {
   properties: { current: { type: 'integer', minimum: 1 }, total: { type: 'integer', minimum: 1 } },
 };
 const swapStatus: Schema = { type: 'string', description: 'The swap status after the event' };
+const nullableString: Schema = { type: ['string', 'null'] };
 
 /**
  * `data` of each webhook event type (the public fields of the source event); every property is
@@ -50,6 +51,42 @@ const SWAP_DATA: Record<
     },
     optional: ['txHash', 'skipped'],
   },
+  'swap.step-packet': {
+    description:
+      "A Cosmos transfer step's IBC packet moved, as its chains' events tell: `packet.state` sent, received, acknowledged (the step then confirms, or with `acknowledgementError` was refunded) or timed_out (refunded); `packet.refunded`: the coin went back to the sender on the source chain (swap.failed BRIDGE_REFUNDED follows).",
+    properties: {
+      step,
+      chain: { type: 'string' },
+      txHash: { type: 'string', pattern: '^[0-9A-F]{64}$' },
+      packet: {
+        type: 'object',
+        required: [
+          'state',
+          'sequence',
+          'sourceChannel',
+          'destinationChain',
+          'destinationChannel',
+          'timeoutAtMs',
+          'receivedTxHash',
+          'settledTxHash',
+          'acknowledgementError',
+          'refunded',
+        ],
+        properties: {
+          state: { type: 'string', enum: ['sent', 'received', 'acknowledged', 'timed_out'] },
+          sequence: { type: 'string' },
+          sourceChannel: { type: 'string' },
+          destinationChain: nullableString,
+          destinationChannel: { type: 'string' },
+          timeoutAtMs: { type: ['integer', 'null'] },
+          receivedTxHash: nullableString,
+          settledTxHash: nullableString,
+          acknowledgementError: nullableString,
+          refunded: { type: 'boolean' },
+        },
+      },
+    },
+  },
   'swap.completed': {
     description: 'Every step confirmed.',
     properties: { completedAtMs: { type: 'integer' } },
@@ -62,7 +99,6 @@ const SWAP_DATA: Record<
   'swap.expired': { description: 'The swap deadline passed.', properties: { reason: { type: 'string' } } },
 };
 
-const nullableString: Schema = { type: ['string', 'null'] };
 const LIMIT_ORDER_DATA: Schema = {
   type: 'object',
   required: ['limitOrderId', 'status', 'timeInForce', 'version', 'expiresAtMs', 'amount', 'minAmountOut'],

@@ -155,6 +155,11 @@ export class CosmosChain {
     return result;
   }
 
+  /** The txs in the mempool, in the order they were admitted (CometBFT's `unconfirmed_txs`). */
+  mempoolTxs(): readonly Uint8Array[] {
+    return this.mempool.map((tx) => tx.raw);
+  }
+
   /** Includes the mempool in a new block; an empty block when there is nothing to include. */
   produceBlock(): CosmosBlock {
     const time = this.nextBlockTime();

@@ -134,7 +134,7 @@ export async function startCosmosDevnet(options: StartCosmosDevnetOptions): Prom
         chain.produceBlock();
         // Funded before listening, so no client ever sees a chain without its coins.
         const rpc = new CosmosRpcServer(chain);
-        const rest = new CosmosRestServer(chain);
+        const rest = new CosmosRestServer(chain, relayer);
         servers.push(rpc, rest);
         const [rpcPort, restPort] = await Promise.all([
           listen(rpc, spec, 'rpc', options.standardPorts ? spec.defaultRpcPort : 0, host),

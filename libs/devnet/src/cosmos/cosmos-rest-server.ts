@@ -4,6 +4,7 @@ import { CosmosChain, TxAlreadyKnownError } from './cosmos-chain';
 import { accountJson, txResponseJson } from './cosmos-json';
 import { allowanceJson } from './cosmos-feegrant';
 import { coinsJson } from './cosmos-messages';
+import type { IbcRelayer } from './cosmos-ibc';
 import { allPools, MSG_SWAP_EXACT_AMOUNT_IN_TYPE_URL, poolJson, routeSwap } from './cosmos-osmosis';
 import {
   checkQueryAddress,
@@ -28,14 +29,23 @@ type Route = {
 /**
  * The SDK's REST API (the gRPC-gateway on port 1317) for one chain: accounts, balances, feegrant
  * allowances, broadcast (SYNC), tx by hash and simulate; errors as the gateway writes them,
- * `{"code": <gRPC status>, "message": ..., "details": []}`.
+ * `{"code": <gRPC status>, "message": ..., "details": []}`. With the devnet's relayer, a devnet-only
+ * control of it (never used by production code; what an operator does stopping Hermes):
+ *   GET  /devnet/ibc/relayer              → {"running": b}
+ *   POST /devnet/ibc/relayer              {"running": b} → {"running": b}: stopped, packets wait
+ *                                         (and time out once the destination's clock passes their
+ *                                         timeout); started again, it relays what waits.
  */
 export class CosmosRestServer {
   private readonly http = new LocalHttpServer((req, res) => this.serve(req, res));
   private readonly routes: Route[];
 
-  constructor(private readonly chain: CosmosChain) {
+  constructor(
+    private readonly chain: CosmosChain,
+    relayer?: IbcRelayer,
+  ) {
     this.routes = [
+      ...(relayer ? relayerControl(relayer) : []),
       {
         method: 'GET',
         pattern: /^\/cosmos\/auth\/v1beta1\/accounts\/([^/]+)$/,
@@ -238,6 +248,23 @@ export class CosmosRestServer {
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(answer));
   }
+}
+
+function relayerControl(relayer: IbcRelayer): Route[] {
+  const state = () => ({ running: relayer.isRunning });
+  return [
+    { method: 'GET', pattern: /^\/devnet\/ibc\/relayer$/, handle: state },
+    {
+      method: 'POST',
+      pattern: /^\/devnet\/ibc\/relayer$/,
+      handle: (_m, body) => {
+        if (typeof body.running !== 'boolean') throw new Error('running must be true or false');
+        if (body.running) relayer.start();
+        else relayer.stop();
+        return state();
+      },
+    },
+  ];
 }
 
 function base64Field(value: unknown, field: string): Uint8Array {

@@ -146,6 +146,18 @@ export class CosmosRpcServer {
         if (!tx) throw new RpcError(-32603, 'Internal error', `tx (${hash}) not found`);
         return cometTxJson(tx);
       }
+      case 'unconfirmed_txs': {
+        // CometBFT: the mempool's txs (base64), at most `limit` (default 30, at most 100).
+        const limit = Math.min(Math.max(Number(stringParam(params.limit ?? '30', fromUri)) || 30, 1), 100);
+        const pending = chain.mempoolTxs();
+        const bytes = pending.reduce((total, tx) => total + tx.length, 0);
+        return {
+          n_txs: String(Math.min(pending.length, limit)),
+          total: String(pending.length),
+          total_bytes: String(bytes),
+          txs: pending.slice(0, limit).map((tx) => Buffer.from(tx).toString('base64')),
+        };
+      }
       case 'tx_search': {
         const query = stringParam(params.query, fromUri);
         const page = Number(stringParam(params.page ?? '1', fromUri));

@@ -5,6 +5,13 @@ import {
   ReadySigningEnvelopeDto,
   SigningStepDto,
 } from '../../swap/dto/swap-responses.dto';
+import { IbcPacketDto } from '../../swap/dto/cosmos/ibc-packet.dto';
+
+/** The transaction whose packet swap.step-packet tells about. */
+export class SwapPacketTransactionDto {
+  @ApiProperty({ type: 'string', nullable: true }) chain!: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) txHash!: string | null;
+}
 
 /** Fields every event's data carries. */
 export class SwapStreamEventBaseDto {
@@ -60,6 +67,21 @@ export class SwapTransactionEventDataDto extends SwapStreamEventBaseDto {
   transaction?: PendingTransactionDto;
 }
 
+/** swap.step-packet: a Cosmos transfer's IBC packet moved. */
+export class SwapPacketEventDataDto extends SwapStreamEventBaseDto {
+  @ApiProperty({
+    type: SwapPacketTransactionDto,
+    description: "The transfer step's transaction (its chain and its hash, 64 uppercase hex)",
+  })
+  transaction!: SwapPacketTransactionDto;
+  @ApiProperty({
+    type: IbcPacketDto,
+    nullable: true,
+    description: "The packet, where its chains' events put it",
+  })
+  packet!: IbcPacketDto | null;
+}
+
 /** swap.failed, swap.expired. */
 export class SwapEndedEventDataDto extends SwapStreamEventBaseDto {
   @ApiProperty({
@@ -80,6 +102,7 @@ export class SwapEndedEventDataDto extends SwapStreamEventBaseDto {
   SwapStateEventDataDto,
   SwapSigningReadyEventDataDto,
   SwapTransactionEventDataDto,
+  SwapPacketEventDataDto,
   SwapEndedEventDataDto,
 )
 export class SwapStreamEventDto {
@@ -98,11 +121,13 @@ export class SwapStreamEventDto {
   @ApiProperty({
     description:
       'One line of JSON. swap.signing-ready: SwapSigningReadyEventDataDto; swap.step-submitted / swap.step-confirming: SwapTransactionEventDataDto; ' +
+      'swap.step-packet: SwapPacketEventDataDto; ' +
       'swap.failed / swap.expired: SwapEndedEventDataDto; the others: SwapStateEventDataDto',
     oneOf: [
       { $ref: getSchemaPath(SwapStateEventDataDto) },
       { $ref: getSchemaPath(SwapSigningReadyEventDataDto) },
       { $ref: getSchemaPath(SwapTransactionEventDataDto) },
+      { $ref: getSchemaPath(SwapPacketEventDataDto) },
       { $ref: getSchemaPath(SwapEndedEventDataDto) },
     ],
   })
@@ -110,5 +135,6 @@ export class SwapStreamEventDto {
     | SwapStateEventDataDto
     | SwapSigningReadyEventDataDto
     | SwapTransactionEventDataDto
+    | SwapPacketEventDataDto
     | SwapEndedEventDataDto;
 }

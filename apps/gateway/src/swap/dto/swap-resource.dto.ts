@@ -1,6 +1,7 @@
 import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { HUMAN_AMOUNT, SWAP_STATUSES, SwapStatus } from '@swapgw/contracts';
 import { ApiMetaDto } from '../../openapi/api-responses';
+import { IbcPacketDto } from './cosmos/ibc-packet.dto';
 import type { QuotedSwap, QuotedToken, SwapResource } from '../swap-resource';
 import {
   SWAP_STEP_KINDS,
@@ -38,7 +39,8 @@ export class SwapStepResourceDto implements SwapStepRecord {
   @ApiProperty({
     type: 'string',
     nullable: true,
-    description: "The step's transaction (EVM hash or Solana signature) once broadcast",
+    description:
+      "The step's transaction once broadcast: an EVM hash (0x), a Solana signature, a Bitcoin txid, or a Cosmos tx hash (64 uppercase hex)",
   })
   txHash!: string | null;
   @ApiProperty({
@@ -53,6 +55,14 @@ export class SwapStepResourceDto implements SwapStepRecord {
     description: 'When the step was confirmed or skipped (ms since epoch)',
   })
   confirmedAtMs!: number | null;
+  @ApiProperty({
+    type: IbcPacketDto,
+    nullable: true,
+    description:
+      'A Cosmos IBC transfer step: its packet (sent, received, acknowledged, timed_out; refunded); the step is ' +
+      'confirmed once acknowledged, failed when refunded. null on every other step, and before the packet was read',
+  })
+  packet!: IbcPacketDto | null;
 }
 
 export class QuotedTokenDto implements QuotedToken {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CosmosStatusClient } from './cosmos-status-client';
@@ -63,9 +64,32 @@ describe('CosmosStatusClient (CometBFT RPC answers)', () => {
     });
   });
 
+  const notCommitted = { error: { code: -32603, message: 'Internal error', data: `tx (${HASH}) not found` } };
+  const mempool = (...txs: Buffer[]) => ({
+    result: {
+      n_txs: String(txs.length),
+      total: String(txs.length),
+      txs: txs.map((t) => t.toString('base64')),
+    },
+  });
+
+  it('answers pending for a tx the node holds in its mempool (unconfirmed_txs), by the SHA-256 of its bytes', async () => {
+    const raw = Buffer.from('a signed TxRaw, as broadcast');
+    const hash = createHash('sha256').update(raw).digest('hex');
+    answers = { tx: notCommitted, unconfirmed_txs: mempool(Buffer.from('another tx'), raw) };
+    await expect(client.transactionStatus(hash)).resolves.toEqual({
+      txHash: hash.toUpperCase(),
+      chain: 'cosmoshub-devnet',
+      status: 'pending',
+    });
+    expect(seen.at(-1)).toEqual({ method: 'unconfirmed_txs', params: { limit: '100' } });
+  });
+
   it('names an unknown tx TRANSACTION_NOT_FOUND and a broken node STATUS_UPSTREAM_ERROR', async () => {
-    answers = { tx: { error: { code: -32603, message: 'Internal error', data: `tx (${HASH}) not found` } } };
+    answers = { tx: notCommitted, unconfirmed_txs: mempool(Buffer.from('another tx')) };
     await expect(client.transactionStatus(HASH)).rejects.toMatchObject({ code: 'TRANSACTION_NOT_FOUND' });
+    answers = { tx: notCommitted, unconfirmed_txs: '<html>bad gateway</html>' };
+    await expect(client.transactionStatus(HASH)).rejects.toMatchObject({ code: 'STATUS_UPSTREAM_ERROR' });
     answers = { tx: '<html>bad gateway</html>' };
     await expect(client.transactionStatus(HASH)).rejects.toMatchObject({ code: 'STATUS_UPSTREAM_ERROR' });
     answers = { tx: { result: { height: '3' } } };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { CodedError, ErrorCodes, type TransactionStatusResult } from '@swapgw/contracts';
 import type { ChainDescriptor } from '../../chain-descriptor';
 import type { BroadcastOutcome, ChainStatusClient } from '../chain-family';
@@ -24,11 +25,21 @@ export function canonicalCosmosTxHash(chain: string, txHash: string): string {
   return txHash.toUpperCase();
 }
 
-interface CometTxResult {
+/** An ABCI event as CometBFT's RPC writes it (0.38: attributes as plain strings). */
+export interface CometEvent {
+  type: string;
+  attributes: { key: string; value: string }[];
+}
+
+/** A committed tx as `/tx` and `tx_search` answer it (the fields read here). */
+export interface CometTxResult {
   hash: string;
   height: string;
-  tx_result: { code: number; codespace?: string; log?: string };
+  tx_result: { code: number; codespace?: string; log?: string; events?: CometEvent[] };
 }
+
+/** How many of the mempool's txs `unconfirmed_txs` is asked for (CometBFT's maximum). */
+const MEMPOOL_PAGE = 100;
 
 class CometRpcError extends Error {
   constructor(
@@ -42,10 +53,10 @@ class CometRpcError extends Error {
 
 /**
  * A Cosmos chain for status look-ups and broadcasts over its CometBFT RPC (JSON-RPC POST), each call
- * bounded by `timeoutMs`. `/tx` knows only committed transactions: one the node does not know
- * (still in the mempool, evicted, never sent) is TRANSACTION_NOT_FOUND, as on Bitcoin; included, it
- * is confirmed (CometBFT's blocks are final) when its code is 0, else failed with
- * `codespace/code: log` (its fee is paid all the same).
+ * bounded by `timeoutMs`. A tx `/tx` knows is committed: confirmed (CometBFT's blocks are final) when
+ * its code is 0, else failed with `codespace/code: log` (its fee is paid all the same); one still in
+ * the node's mempool (`unconfirmed_txs`, its first 100) is pending; one the node knows neither way
+ * (evicted, never sent, sent to another node) is TRANSACTION_NOT_FOUND, as on Bitcoin.
  */
 export class CosmosStatusClient {
   readonly family = 'cosmos' as const;
@@ -63,6 +74,7 @@ export class CosmosStatusClient {
     const chain = this.chain.id;
     const hash = canonicalCosmosTxHash(chain, txHash);
     const tx = await this.committed(hash);
+    if (!tx && (await this.inMempool(hash))) return { txHash: hash, chain, status: 'pending' };
     if (!tx)
       throw new CodedError(
         ErrorCodes.TRANSACTION_NOT_FOUND,
@@ -88,17 +100,8 @@ export class CosmosStatusClient {
   async committed(
     txHash: string,
   ): Promise<{ height: number; code: number; reason: string; blockTimeMs: number | null } | null> {
-    const hash = canonicalCosmosTxHash(this.chain.id, txHash);
-    let tx: CometTxResult;
-    try {
-      tx = await this.call<CometTxResult>('tx', {
-        hash: Buffer.from(hash, 'hex').toString('base64'),
-        prove: false,
-      });
-    } catch (error) {
-      if (error instanceof CometRpcError && /not found/i.test(error.data)) return null;
-      throw this.upstreamError(error);
-    }
+    const tx = await this.committedTx(txHash);
+    if (!tx) return null;
     const code = tx?.tx_result?.code;
     if (typeof code !== 'number' || typeof tx.height !== 'string')
       throw this.upstreamError(new Error('/tx answered without tx_result.code or height'));
@@ -116,6 +119,52 @@ export class CosmosStatusClient {
       throw this.upstreamError(error);
     }
     return { height: Number(tx.height), code, reason, blockTimeMs };
+  }
+
+  /** Whether the node's mempool holds `hash` (an uppercase tx hash) among its first 100 txs. */
+  private async inMempool(hash: string): Promise<boolean> {
+    let pending: { txs?: string[] | null };
+    try {
+      pending = await this.call('unconfirmed_txs', { limit: String(MEMPOOL_PAGE) });
+    } catch (error) {
+      throw this.upstreamError(error);
+    }
+    return (pending?.txs ?? []).some(
+      (tx) => createHash('sha256').update(Buffer.from(tx, 'base64')).digest('hex').toUpperCase() === hash,
+    );
+  }
+
+  /** The committed tx `txHash` with its events, or null when `/tx` does not know it. */
+  async committedTx(txHash: string): Promise<CometTxResult | null> {
+    const hash = canonicalCosmosTxHash(this.chain.id, txHash);
+    try {
+      return await this.call<CometTxResult>('tx', {
+        hash: Buffer.from(hash, 'hex').toString('base64'),
+        prove: false,
+      });
+    } catch (error) {
+      if (error instanceof CometRpcError && /not found/i.test(error.data)) return null;
+      throw this.upstreamError(error);
+    }
+  }
+
+  /**
+   * The committed txs matching a CometBFT event query (`tx_search`, oldest first, the first 30): what
+   * a relayer or an explorer asks of a node that indexes events.
+   */
+  async searchTxs(query: string): Promise<CometTxResult[]> {
+    try {
+      const found = await this.call<{ txs?: CometTxResult[] }>('tx_search', {
+        query,
+        prove: false,
+        page: '1',
+        per_page: '30',
+        order_by: 'asc',
+      });
+      return found?.txs ?? [];
+    } catch (error) {
+      throw this.upstreamError(error);
+    }
   }
 
   /**

@@ -34,6 +34,9 @@ export const cosmosStepSpecFamily: StepSpecFamily = {
 
 const COSMOS_FEE_GRANT: SponsoredStepSpec = { mode: 'cosmos-fee-grant' };
 
+/** quote-service's provider of ICS-20 transfers between Cosmos chains. */
+export const IBC_PROVIDER = 'ibc';
+
 /**
  * The devnet bridge, whose Cosmos end is Noble's CCTP (quote-service's `devnet-bridge` provider):
  * its legs from Noble are a MsgDepositForBurn.
@@ -44,7 +47,7 @@ const DEVNET_BRIDGE_PROVIDER = 'devnet-bridge';
  * The providers whose Cosmos legs are written out here: quote-service's `ibc` transfers and
  * `osmosis` swaps, and the devnet bridge's burns on Noble.
  */
-const COSMOS_BUILT_PROVIDERS = new Set(['ibc', 'osmosis', DEVNET_BRIDGE_PROVIDER]);
+const COSMOS_BUILT_PROVIDERS = new Set([IBC_PROVIDER, 'osmosis', DEVNET_BRIDGE_PROVIDER]);
 
 /**
  * The step of a Cosmos leg:

@@ -10,3 +10,4 @@ export * from './cosmos-step-spec';
 export * from './cosmos-signing-client';
 export * from './cosmos-fee-grant-tx';
 export * from './noble-cctp';
+export * from './ibc-packet-progress';

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import {
+  IsBoolean,
   IsIn,
   IsInt,
   IsNotEmpty,
@@ -168,6 +169,61 @@ export class SwapStepConfirmedEvent extends SwapEventBase {
   /** True when the step needed no transaction (e.g. allowance already sufficient). */
   @IsOptional()
   skipped?: boolean;
+}
+
+/** The states of an IBC packet a step sent (see IbcPacketProgress in libs/chains). */
+export const SWAP_PACKET_STATES = ['sent', 'received', 'acknowledged', 'timed_out'] as const;
+export type SwapPacketState = (typeof SWAP_PACKET_STATES)[number];
+
+/** An ICS-20 packet a step's transaction sent, where its chains' events put it. */
+export class SwapStepPacket {
+  @IsIn(SWAP_PACKET_STATES)
+  state!: SwapPacketState;
+
+  @Matches(/^\d+$/)
+  sequence!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  sourceChannel!: string;
+
+  @IsOptional()
+  @IsString()
+  destinationChain!: string | null;
+
+  @IsString()
+  @IsNotEmpty()
+  destinationChannel!: string;
+
+  @IsOptional()
+  @IsInt()
+  timeoutAtMs!: number | null;
+
+  @IsOptional()
+  @Matches(TX_HASH)
+  receivedTxHash!: string | null;
+
+  @IsOptional()
+  @Matches(TX_HASH)
+  settledTxHash!: string | null;
+
+  @IsOptional()
+  @IsString()
+  acknowledgementError!: string | null;
+
+  @IsBoolean()
+  refunded!: boolean;
+}
+
+/**
+ * `swap.step-packet`: the IBC packet of a step's transaction moved (sent, received on its
+ * destination, acknowledged, or timed out); the step stays current until it is acknowledged (then
+ * `swap.step-confirmed`) or refunded (then `swap.failed`, BRIDGE_REFUNDED).
+ */
+export class SwapStepPacketEvent extends SwapStepTransactionEvent {
+  @ValidateNested()
+  @Type(() => SwapStepPacket)
+  packet!: SwapStepPacket;
 }
 
 /** `swap.completed`: every step confirmed. */

@@ -30,6 +30,8 @@ export const SwapEventTypes = {
   /** The step's transaction is in a block; the swap is `confirming` until enough confirmations. */
   stepConfirming: 'swap.step-confirming',
   stepConfirmed: 'swap.step-confirmed',
+  /** The IBC packet a confirmed step sent moved (Cosmos transfers: sent, received, acknowledged, timed out). */
+  stepPacket: 'swap.step-packet',
   completed: 'swap.completed',
   failed: 'swap.failed',
   expired: 'swap.expired',

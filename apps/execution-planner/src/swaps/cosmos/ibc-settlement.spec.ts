@@ -1,0 +1,157 @@
+import { Logger } from '@nestjs/common';
+import type { SwapStepPacket } from '@swapgw/contracts';
+import { ManualClock } from '@swapgw/runtime';
+import { FakeSwapChains, InMemorySwapRepository, plannerConfigOf } from '../../../test/support/swap-fakes';
+import { buildRequestFor, NOW_MS, planFor, stepRef } from '../../../test/support/swap-fixtures';
+import { RepricingSignal } from '../repricing-signal';
+import { SwapPlanner } from '../swap-planner.service';
+import { BRIDGE_REFUNDED, SwapProgress } from '../swap-progress.service';
+import { IbcPacketReader, IbcSettlement } from './ibc-settlement';
+
+const TRANSFER_HASH = 'AB'.repeat(32);
+const SETTLED_HASH = 'CD'.repeat(32);
+
+const packet = (change: Partial<SwapStepPacket>): SwapStepPacket => ({
+  state: 'sent',
+  sequence: '4',
+  sourceChannel: 'channel-0',
+  destinationChain: 'osmosis-devnet',
+  destinationChannel: 'channel-0',
+  timeoutAtMs: NOW_MS + 3_600_000,
+  receivedTxHash: null,
+  settledTxHash: null,
+  acknowledgementError: null,
+  refunded: false,
+  ...change,
+});
+
+/** The chains as a typed fake: the packet they show per transfer, or their failure. */
+class FakePackets extends IbcPacketReader {
+  readonly asked: Array<[string, string]> = [];
+  answer: SwapStepPacket | null | Error = null;
+
+  async packetOf(chain: string, txHash: string): Promise<SwapStepPacket | null> {
+    this.asked.push([chain, txHash]);
+    if (this.answer instanceof Error) throw this.answer;
+    return this.answer;
+  }
+}
+
+describe('IbcSettlement', () => {
+  let store: InMemorySwapRepository;
+  let progress: SwapProgress;
+  let packets: FakePackets;
+  let settlement: IbcSettlement;
+  let builder: SwapPlanner;
+  const config = plannerConfigOf({});
+
+  beforeAll(() => Logger.overrideLogger(false));
+  afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']));
+
+  beforeEach(() => {
+    store = new InMemorySwapRepository();
+    const clock = new ManualClock(NOW_MS);
+    progress = new SwapProgress(store, clock, config, new RepricingSignal());
+    builder = new SwapPlanner(
+      store,
+      new FakeSwapChains({ 'devnet-a': { evmChainId: 31337 } }),
+      config,
+      clock,
+    );
+    packets = new FakePackets();
+    settlement = new IbcSettlement(store, progress, packets, config);
+  });
+
+  /** A swap whose last step is an IBC transfer (settlement `ibc`, as the planner sets it), confirmed on its chain. */
+  async function transferConfirmed(key = 'swap-ibc'): Promise<string> {
+    const { swapId } = await builder.build(buildRequestFor(planFor(key), key));
+    const last = store.steps.get(`${swapId}:2`);
+    if (!last) throw new Error('no step 2');
+    last.settlement = 'ibc';
+    for (const stepIndex of [1, 2])
+      await store.transaction((tx) =>
+        progress.stepConfirmed(
+          {
+            ...stepRef(swapId, stepIndex),
+            txHash: stepIndex === 2 ? TRANSFER_HASH : '0x' + '01'.repeat(32),
+            blockNumber: 7,
+            confirmations: 1,
+            confirmedAtMs: NOW_MS,
+          },
+          tx,
+        ),
+      );
+    store.outbox.length = 0;
+    return swapId;
+  }
+
+  const packetEvents = (swapId: string) =>
+    store
+      .messagesOf(swapId)
+      .filter((m) => m.type === 'swap.step-packet')
+      .map((m) => (m.payload as { packet: SwapStepPacket }).packet.state);
+
+  it('keeps the transfer settling, telling each move of its packet once, until it is acknowledged; then the swap completes', async () => {
+    const swapId = await transferConfirmed();
+    expect(store.swap(swapId).status).toBe('confirming');
+    expect(store.stepsOf(swapId)[1]).toMatchObject({ status: 'settling', txHash: TRANSFER_HASH });
+
+    // Not readable yet (or no packet): nothing told.
+    expect(await settlement.checkOnce()).toBe(0);
+    expect(packets.asked).toEqual([['devnet-a', TRANSFER_HASH]]);
+    expect(store.messagesOf(swapId)).toEqual([]);
+
+    packets.answer = packet({});
+    expect(await settlement.checkOnce()).toBe(0);
+    expect(await settlement.checkOnce()).toBe(0);
+    packets.answer = packet({ state: 'received', receivedTxHash: SETTLED_HASH });
+    expect(await settlement.checkOnce()).toBe(0);
+    expect(packetEvents(swapId)).toEqual(['sent', 'received']);
+    expect(store.stepsOf(swapId)[1].packet).toMatchObject({ state: 'received' });
+    expect(store.swap(swapId).status).toBe('confirming');
+
+    packets.answer = packet({ state: 'acknowledged', settledTxHash: SETTLED_HASH });
+    expect(await settlement.checkOnce()).toBe(1);
+    expect(store.swap(swapId).status).toBe('completed');
+    expect(store.stepsOf(swapId)[1].status).toBe('confirmed');
+    expect(store.messagesOf(swapId).map((m) => m.type)).toEqual([
+      'swap.step-packet',
+      'swap.step-packet',
+      'swap.step-packet',
+      'swap.step-confirmed',
+      'swap.completed',
+    ]);
+    expect(await settlement.checkOnce()).toBe(0);
+  });
+
+  it('fails the swap with BRIDGE_REFUNDED, the packet in the details, when it timed out or was refused', async () => {
+    const swapId = await transferConfirmed();
+    packets.answer = packet({ state: 'timed_out', settledTxHash: SETTLED_HASH, refunded: true });
+    expect(await settlement.checkOnce()).toBe(1);
+    expect(store.swap(swapId)).toMatchObject({
+      status: 'failed',
+      failureReason: BRIDGE_REFUNDED,
+      failureDetails: expect.objectContaining({
+        txHash: TRANSFER_HASH,
+        packet: expect.objectContaining({ state: 'timed_out', refunded: true }),
+        refundTxIds: [SETTLED_HASH],
+      }),
+    });
+    expect(store.stepsOf(swapId)[1].status).toBe('failed');
+    expect(store.messagesOf(swapId).map((m) => m.type)).toEqual(['swap.step-packet', 'swap.failed']);
+
+    const refused = await transferConfirmed('swap-ibc-refused');
+    packets.answer = packet({ state: 'acknowledged', acknowledgementError: 'ABCI code: 5', refunded: true });
+    expect(await settlement.checkOnce()).toBe(1);
+    expect(store.swap(refused)).toMatchObject({ status: 'failed', failureReason: BRIDGE_REFUNDED });
+  });
+
+  it('asks again at the next pass when a chain cannot answer', async () => {
+    const swapId = await transferConfirmed();
+    packets.answer = new Error('connect ECONNREFUSED');
+    expect(await settlement.checkOnce()).toBe(0);
+    expect(store.stepsOf(swapId)[1].status).toBe('settling');
+    packets.answer = packet({ state: 'acknowledged' });
+    expect(await settlement.checkOnce()).toBe(1);
+  });
+});

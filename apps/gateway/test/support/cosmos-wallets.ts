@@ -1,0 +1,71 @@
+import { makeCosmoshubPath } from '@cosmjs/amino';
+import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
+import { GasPrice, SigningStargateClient } from '@cosmjs/stargate';
+import { base64 } from '@scure/base';
+import { DEVNET_MNEMONIC, type CosmosDevnetChainManifest } from '@swapgw/devnet';
+import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+
+/** The `cosmos-sign-direct` payload's SignDoc, as the gateway issues it (base64 bytes, decimal account number). */
+export interface IssuedSignDoc {
+  bodyBytes: string;
+  authInfoBytes: string;
+  chainId: string;
+  accountNumber: string;
+}
+
+/** A fresh Keplr-like wallet (DIRECT) on the Hub holding exactly `amount` uatom and no other coin, funded by devnet wallet `funderIndex`. */
+export async function hubWalletHoldingOnly(
+  hub: CosmosDevnetChainManifest,
+  amount: bigint,
+  funderIndex: number,
+  onClient: (client: SigningStargateClient) => void,
+) {
+  const wallet = await DirectSecp256k1HdWallet.generate(12, { prefix: 'cosmos' });
+  const [user] = await wallet.getAccounts();
+  const funderSigner = await DirectSecp256k1HdWallet.fromMnemonic(DEVNET_MNEMONIC, {
+    prefix: 'cosmos',
+    hdPaths: [makeCosmoshubPath(funderIndex)],
+  });
+  const [funder] = await funderSigner.getAccounts();
+  const funding = await SigningStargateClient.connectWithSigner(hub.rpc, funderSigner, {
+    gasPrice: GasPrice.fromString(hub.minGasPrice),
+    broadcastPollIntervalMs: 100,
+  });
+  onClient(funding);
+  const sent = await funding.sendTokens(
+    funder.address,
+    user.address,
+    [{ denom: 'uatom', amount: amount.toString() }],
+    'auto',
+  );
+  if (sent.code !== 0) throw new Error(`funding the wallet failed: ${sent.rawLog}`);
+  const osmosisWallet = await DirectSecp256k1HdWallet.fromMnemonic(wallet.mnemonic, { prefix: 'osmo' });
+  const [onOsmosis] = await osmosisWallet.getAccounts();
+  return { wallet, user, receiver: onOsmosis.address, publicKey: Buffer.from(user.pubkey).toString('hex') };
+}
+
+/** The SignDoc as a wallet's signDirect takes it. */
+export function signDocOf(issued: IssuedSignDoc) {
+  return {
+    bodyBytes: base64.decode(issued.bodyBytes),
+    authInfoBytes: base64.decode(issued.authInfoBytes),
+    chainId: issued.chainId,
+    accountNumber: BigInt(issued.accountNumber),
+  };
+}
+
+/** `wallet` signs the issued SignDoc as Keplr's signDirect does; the TxRaw (base64) to submit. */
+export async function signIssued(
+  wallet: DirectSecp256k1HdWallet,
+  address: string,
+  issued: IssuedSignDoc,
+): Promise<string> {
+  const { signed, signature } = await wallet.signDirect(address, signDocOf(issued));
+  return base64.encode(
+    TxRaw.encode({
+      bodyBytes: signed.bodyBytes,
+      authInfoBytes: signed.authInfoBytes,
+      signatures: [base64.decode(signature.signature)],
+    }).finish(),
+  );
+}
