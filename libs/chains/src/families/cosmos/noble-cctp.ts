@@ -1,7 +1,7 @@
 import { base64, bech32 } from '@scure/base';
 import { BinaryReader, BinaryWriter } from 'cosmjs-types/binary';
 import { SOLANA_BRIDGE_CHAIN_ID } from '../../solana-bridge';
-import type { CosmosMsgJson } from './cosmos-sign-doc';
+import type { CosmosMsgJson } from '@swapgw/contracts';
 
 /**
  * Circle's CCTP on Noble (circle/cctp/v1/tx.proto of noble-assets/cctp): what a Noble wallet signs to
