@@ -27,7 +27,12 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
   beforeAll(async () => {
     devnet = await useDevnet();
     database = await createQuoteTestDatabase();
-    service = await buildQuoteTestApp(database.dataSource, { DEVNET_MANIFEST: devnet.manifestPath });
+    // Configured as the stack configures it: THORChain (the devnet's local THORNode) is BTC's only provider.
+    const thornodeUrl = loadDevnetManifest(devnet.manifestPath).bitcoin?.bridge.thornode?.url;
+    service = await buildQuoteTestApp(database.dataSource, {
+      DEVNET_MANIFEST: devnet.manifestPath,
+      ...(thornodeUrl ? { THORNODE_URL: thornodeUrl } : {}),
+    });
     await service.sync.seed();
   });
 
@@ -120,7 +125,7 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
     const { tokens } = await service.catalog.listTokens({ supportedOnly: true, limit: 50_000 });
     expect(new Set(tokens.map((t) => t.chain))).toEqual(new Set(DEVNET_CHAINS));
     // ETH, USDC, DAI, WETH, TAX on each anvil chain, USDC (the bridged token) on solana-devnet, BTC on
-    // bitcoin-devnet; OSMO, ATOM and USDC on Osmosis (its pools), ATOM on the Hub and USDC on Noble
+    // bitcoin-devnet (THORChain's); OSMO, ATOM and USDC on Osmosis (its pools), ATOM on the Hub and USDC on Noble
     // (swapped on arrival on Osmosis).
     expect(tokens).toHaveLength(17);
     const eth = await service.catalog.listTokens({ chainRef: 'ethereum', q: 'USDC', debug: true });
