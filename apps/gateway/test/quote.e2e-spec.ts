@@ -282,6 +282,38 @@ describe('POST /quote', () => {
     expect(at.body.data.unavailableRoutes).toEqual([]);
   });
 
+  it('offers BTC only where THORChain serves it: none to Solana, none from or into WETH', async () => {
+    // The devnet bridge has no Bitcoin end: THORChain serves no Solana, so no provider covers the pair.
+    const toSolana = await client.post('/quote', {
+      fromChain: 'bitcoin-devnet',
+      toChain: 'solana-devnet',
+      tokenIn: 'BTC',
+      tokenOut: 'USDC',
+      amount: '0.01',
+    });
+    expect(toSolana.status).toBe(200);
+    openApi.assertResponse('POST', '/quote', toSolana.status, toSolana.body);
+    expect(toSolana.body.data.routes).toEqual([]);
+    for (const entry of toSolana.body.data.unavailableRoutes)
+      expect(entry).toMatchObject({ reason: 'PAIR_NOT_SUPPORTED' });
+    expect(toSolana.body.data.unavailableRoutes.map((e: { provider: string }) => e.provider)).toEqual(
+      expect.arrayContaining(['devnet-bridge', 'thorchain']),
+    );
+    // THORChain covers devnet-a ⇄ Bitcoin, but its pools hold USDC there, not WETH: its own no-route answer.
+    for (const [fromChain, toChain, tokenIn, tokenOut, amount] of [
+      ['devnet-a', 'bitcoin-devnet', 'WETH', 'BTC', '1'],
+      ['bitcoin-devnet', 'devnet-a', 'BTC', 'WETH', '0.01'],
+    ]) {
+      const res = await client.post('/quote', { fromChain, toChain, tokenIn, tokenOut, amount });
+      expect(res.status).toBe(200);
+      openApi.assertResponse('POST', '/quote', res.status, res.body);
+      expect(res.body.data.routes).toEqual([]);
+      expect(res.body.data.unavailableRoutes).toEqual([
+        { provider: 'thorchain', reason: 'PAIR_NOT_SUPPORTED', details: { message: expect.any(String) } },
+      ]);
+    }
+  });
+
   it('lists every provider as PAIR_NOT_SUPPORTED when none serves the two chains', async () => {
     const res = await client.post('/quote', {
       fromChain: 'devnet-a',
