@@ -57,6 +57,17 @@ describe('POST /quote', () => {
     ({ client, openApi } = await connectE2eApi('quote-e2e'));
   });
 
+  /** POST /quote that must answer 200 with no route: the unavailable routes it lists instead. */
+  async function unavailableRoutesOf(
+    request: Record<string, string>,
+  ): Promise<Array<{ provider: string; reason: string }>> {
+    const res = await client.post('/quote', request);
+    expect(res.status).toBe(200);
+    openApi.assertResponse('POST', '/quote', res.status, res.body);
+    expect(res.body.data.routes).toEqual([]);
+    return res.body.data.unavailableRoutes;
+  }
+
   it('quotes a same-chain swap with routes best first, the best equal to the router on chain', async () => {
     const provider = new JsonRpcProvider(devnetA.rpcUrl, devnetA.chainId, { staticNetwork: true });
     try {
@@ -231,17 +242,14 @@ describe('POST /quote', () => {
   });
 
   it('answers 200 with routes: [] when no route exists, saying why', async () => {
-    const res = await client.post('/quote', {
+    const unavailable = await unavailableRoutesOf({
       fromChain: 'devnet-a',
       toChain: 'devnet-a',
       tokenIn: 'ETH',
       tokenOut: 'WETH',
       amount: '1',
     });
-    expect(res.status).toBe(200);
-    openApi.assertResponse('POST', '/quote', res.status, res.body);
-    expect(res.body.data.routes).toEqual([]);
-    expect(res.body.data.unavailableRoutes).toEqual([
+    expect(unavailable).toEqual([
       { provider: 'uniswap-v2', reason: 'PAIR_NOT_SUPPORTED', details: { message: expect.any(String) } },
     ]);
   });
@@ -280,6 +288,27 @@ describe('POST /quote', () => {
     expect(at.body.data.routes).toHaveLength(1);
     expect(at.body.data.routes[0]).toMatchObject({ bridgeProvider: 'thorchain' });
     expect(at.body.data.unavailableRoutes).toEqual([]);
+  });
+
+  it('offers BTC only where THORChain serves it: none to Solana, none from or into WETH', async () => {
+    // The devnet bridge has no Bitcoin end: THORChain serves no Solana, so no provider covers the pair.
+    const toSolana = await unavailableRoutesOf({
+      fromChain: 'bitcoin-devnet',
+      toChain: 'solana-devnet',
+      tokenIn: 'BTC',
+      tokenOut: 'USDC',
+      amount: '0.01',
+    });
+    for (const entry of toSolana) expect(entry).toMatchObject({ reason: 'PAIR_NOT_SUPPORTED' });
+    expect(toSolana.map((e) => e.provider)).toEqual(expect.arrayContaining(['devnet-bridge', 'thorchain']));
+    // THORChain covers devnet-a ⇄ Bitcoin, but its pools hold USDC there, not WETH: its own no-route answer.
+    for (const [fromChain, toChain, tokenIn, tokenOut, amount] of [
+      ['devnet-a', 'bitcoin-devnet', 'WETH', 'BTC', '1'],
+      ['bitcoin-devnet', 'devnet-a', 'BTC', 'WETH', '0.01'],
+    ])
+      expect(await unavailableRoutesOf({ fromChain, toChain, tokenIn, tokenOut, amount })).toEqual([
+        { provider: 'thorchain', reason: 'PAIR_NOT_SUPPORTED', details: { message: expect.any(String) } },
+      ]);
   });
 
   it('lists every provider as PAIR_NOT_SUPPORTED when none serves the two chains', async () => {

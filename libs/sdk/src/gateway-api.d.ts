@@ -1992,7 +1992,7 @@ export interface components {
              */
             minAmount?: string;
             /**
-             * @description With a bound: the token it applies to, which is the bridged token when the route swaps before the bridge (e.g. USDC for WETH → BTC)
+             * @description With a bound: the token it applies to, which is the bridged token when the route swaps before the bridge (e.g. USDC for WETH → USDC on Solana)
              * @example USDC
              */
             token?: string;

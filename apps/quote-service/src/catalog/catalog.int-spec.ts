@@ -27,6 +27,7 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
   beforeAll(async () => {
     devnet = await useDevnet();
     database = await createQuoteTestDatabase();
+    // No THORNODE_URL: THORChain, BTC's only provider, is off, and nothing stands in for it.
     service = await buildQuoteTestApp(database.dataSource, { DEVNET_MANIFEST: devnet.manifestPath });
     await service.sync.seed();
   });
@@ -118,11 +119,20 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
 
   it('marks only tradable tokens supported: devnet ones, not real-network ones without RPC or aggregator', async () => {
     const { tokens } = await service.catalog.listTokens({ supportedOnly: true, limit: 50_000 });
-    expect(new Set(tokens.map((t) => t.chain))).toEqual(new Set(DEVNET_CHAINS));
-    // ETH, USDC, DAI, WETH, TAX on each anvil chain, USDC (the bridged token) on solana-devnet, BTC on
-    // bitcoin-devnet; OSMO, ATOM and USDC on Osmosis (its pools), ATOM on the Hub and USDC on Noble
-    // (swapped on arrival on Osmosis).
-    expect(tokens).toHaveLength(17);
+    // Every devnet chain but Bitcoin: BTC is THORChain's alone, and THORChain is off without
+    // THORNODE_URL (the devnet bridge has no Bitcoin end to stand in for it).
+    const tradable = DEVNET_CHAINS.filter((chain) => chain !== 'bitcoin-devnet');
+    expect(new Set(tokens.map((t) => t.chain))).toEqual(new Set(tradable));
+    // ETH, USDC, DAI, WETH, TAX on each anvil chain, USDC (the bridged token) on solana-devnet; OSMO,
+    // ATOM and USDC on Osmosis (its pools), ATOM on the Hub and USDC on Noble (swapped on arrival on Osmosis).
+    expect(tokens).toHaveLength(16);
+    const btc = await service.catalog.listTokens({ chainRef: 'bitcoin-devnet', debug: true });
+    expect(btc.tokens).toEqual([
+      expect.objectContaining({
+        symbol: 'BTC',
+        debug: expect.objectContaining({ supported: false, providers: [] }),
+      }),
+    ]);
     const eth = await service.catalog.listTokens({ chainRef: 'ethereum', q: 'USDC', debug: true });
     expect(eth.tokens[0]).toMatchObject({
       symbol: 'USDC',
@@ -272,6 +282,20 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
         debug: { providers: ['devnet-bridge'], supported: true },
       });
       expect(pairs.every((p) => p.tokenIn === 'USDC' && p.tokenOut === 'DAI')).toBe(true);
+    });
+
+    it('lists no BTC pair without THORChain: the devnet bridge does not carry BTC (a cross-family pair needs a provider)', async () => {
+      const pairs = [...(await allPairs({ tokenIn: 'BTC' })), ...(await allPairs({ tokenOut: 'BTC' }))];
+      expect(pairs.filter((p) => p.fromChain === 'bitcoin-devnet' || p.toChain === 'bitcoin-devnet')).toEqual(
+        [],
+      );
+      // USDC still rides the devnet bridge between the EVM devnets and Solana.
+      expect(await allPairs({ tokenIn: 'USDC', tokenOut: 'USDC', supportedOnly: true })).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ fromChain: 'devnet-a', toChain: 'solana-devnet' }),
+          expect.objectContaining({ fromChain: 'solana-devnet', toChain: 'devnet-a' }),
+        ]),
+      );
     });
 
     it('lists real-network pairs as unsupported until a provider is configured', async () => {

@@ -1,7 +1,7 @@
 import { ChainRegistry } from '@swapgw/chains';
 import { acrossBetween } from '../providers/across.provider';
 import { osmosisTrades } from '../providers/cosmos/osmosis-venue';
-import { devnetThorchainServes, devnetBridgeBetween, devnetBridgeEnd } from '../providers/devnet-bridge-ends';
+import { devnetBridgeBetween, devnetBridgeEnd } from '../providers/devnet-bridge-ends';
 import { thorchainPrefixOf } from '../providers/thorchain/thorchain-chains';
 import { uniswapV2Deployment } from '../providers/uniswap-v2-deployments';
 import { ProviderNames } from '../providers/provider-names';
@@ -28,7 +28,8 @@ export interface SupportPolicyOptions {
  * Which providers can trade on a chain, hence which tokens are `supported`:
  *  - uniswap-v2 / uniswap-v3 where the chain's deployments have one and its RPC is set (the devnet's
  *    EVM chains: V2; Ethereum, Base, Arbitrum: both, from the shipped catalog);
- *  - devnet-bridge between devnet chains that have a bridge end in the manifest (EVM and solana-devnet);
+ *  - devnet-bridge between devnet chains that have a bridge end in the manifest (EVM, solana-devnet,
+ *    noble-devnet; never Bitcoin);
  *  - lifi on the real networks when LIFI_API_URL is configured;
  *  - across between EVM chains whose deployments have an Across SpokePool and that have an RPC URL, unless ACROSS_API_URL is off;
  *  - 0x on the real EVM networks when ZEROX_API_KEY is configured;
@@ -36,9 +37,8 @@ export interface SupportPolicyOptions {
  *  - osmosis on Osmosis, and from a Cosmos chain with an IBC channel to it (swap on arrival);
  *  - skip-go on and between Cosmos chains when SKIP_GO_API_URL is configured (Skip's answer decides per pair);
  *  - thorchain from a Bitcoin chain to a chain THORChain names, and from an EVM chain it names into
- *    Bitcoin, when THORNODE_URL is configured (for each token: THORChain's pools decide at quote); on
- *    the devnet it takes over from devnet-bridge what its local THORNode serves, BTC to USDC and
- *    USDC to BTC (devnetThorchainServes).
+ *    Bitcoin, when THORNODE_URL is configured (for each token: THORChain's pools decide at quote); it
+ *    is the only provider of BTC, on the devnet (its local THORNode) as on the replica and real networks.
  * A real-network token is therefore listed but unsupported until an RPC or an aggregator is configured.
  */
 export class SupportPolicy {
@@ -101,9 +101,7 @@ export class SupportPolicy {
     return providers.filter(
       (p) =>
         (p !== ProviderNames.devnetBridge ||
-          (this.bridgeCarries(fromChain, tokenIn) &&
-            this.bridgeCarries(toChain, tokenOut) &&
-            !devnetThorchainServes(this.registry, fromChain, toChain, tokenIn, tokenOut))) &&
+          (this.bridgeCarries(fromChain, tokenIn) && this.bridgeCarries(toChain, tokenOut))) &&
         // A coin sent to Osmosis as itself is a transfer, not a swap.
         (p !== ProviderNames.osmosis || tokenIn !== tokenOut),
     );

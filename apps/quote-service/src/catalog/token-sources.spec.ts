@@ -123,18 +123,26 @@ describe('the shipped catalog as a token source', () => {
 });
 
 describe('DevnetTokenSource', () => {
-  it('lists BTC on bitcoin-devnet, bridged to every other end of the devnet bridge', async () => {
-    const registry = new ChainRegistry({
-      manifest: {
-        generatedAtMs: 1,
-        chains: [],
-        bridge: { provider: 'devnet-bridge', feeBps: 5, estimatedDurationSeconds: 2, relayer: '0x' },
-        accounts: [],
-        bitcoin: completeDevnetManifest().bitcoin,
-      },
-    });
-    const tokens = await new DevnetTokenSource().load(registry);
-    expect(tokens).toEqual([
+  it("lists BTC on bitcoin-devnet, bridged to the chains the devnet's THORNode names (not the devnet bridge's ends)", async () => {
+    const bitcoin = completeDevnetManifest().bitcoin!;
+    const registryWith = (thornodeChains?: Record<string, string>) =>
+      new ChainRegistry({
+        manifest: {
+          generatedAtMs: 1,
+          chains: [],
+          bridge: { provider: 'devnet-bridge', feeBps: 5, estimatedDurationSeconds: 2, relayer: '0x' },
+          accounts: [],
+          bitcoin: {
+            ...bitcoin,
+            bridge: {
+              ...bitcoin.bridge,
+              ...(thornodeChains ? { thornode: { url: 'http://127.0.0.1:4', chains: thornodeChains } } : {}),
+            },
+          },
+        },
+      });
+    const btcOf = async (registry: ChainRegistry) => new DevnetTokenSource().load(registry);
+    expect(await btcOf(registryWith())).toEqual([
       expect.objectContaining({
         chain: 'bitcoin-devnet',
         symbol: 'BTC',
@@ -144,6 +152,9 @@ describe('DevnetTokenSource', () => {
         mint: null,
         bridgedChains: 0,
       }),
+    ]);
+    expect(await btcOf(registryWith({ 'devnet-a': 'ETH', 'devnet-b': 'BSC' }))).toEqual([
+      expect.objectContaining({ chain: 'bitcoin-devnet', symbol: 'BTC', bridgedChains: 2 }),
     ]);
   });
 });

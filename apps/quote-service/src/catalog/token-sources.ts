@@ -117,8 +117,9 @@ export class DevnetTokenSource implements TokenListSource {
         mint: null,
         logoUrl: null,
         rank: coreRank(bitcoin.nativeSymbol) ?? 1,
-        // The bridge's Bitcoin end swaps BTC for its token on every chain the USDC bridge reaches.
-        bridgedChains: bridgeEnds,
+        // THORChain (the devnet's local THORNode) swaps BTC to and from the chains it names; the
+        // devnet bridge has no Bitcoin end.
+        bridgedChains: Object.keys(bitcoin.bridge.thornode?.chains ?? {}).length,
       });
     }
     for (const manifestChain of registry.manifest?.cosmos ?? []) {

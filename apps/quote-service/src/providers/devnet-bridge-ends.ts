@@ -1,22 +1,22 @@
-import { ChainFamily, ChainRegistry, checksumEvmAddress, DevnetBitcoinView } from '@swapgw/chains';
+import { ChainFamily, ChainRegistry, checksumEvmAddress } from '@swapgw/chains';
 import type { TokenRef } from '@swapgw/contracts';
 
 /**
  * One chain's end of the devnet bridge, whatever its family: the token it takes and pays there, who
- * receives a deposit (`spender`: the EVM bridge contract, the Solana vault token account, the
- * Bitcoin vault address, Noble's CCTP module), and the number the bridge knows the chain by. Every end carries USDC
- * across (`carries`); the Bitcoin end takes and pays native BTC for it at the bridge's price, as
- * THORChain's and Chainflip's vaults do (`bitcoinTerms`).
+ * receives a deposit (`spender`: the EVM bridge contract, the Solana vault token account, Noble's
+ * CCTP module), and the number the bridge knows the chain by. Every end carries USDC across
+ * (`carries`). Bitcoin has no end here: BTC is quoted only through THORChain (providers/thorchain/),
+ * whose local THORNode drives the devnet as the real one drives production (docs/chains.md).
  */
 export interface DevnetBridgeEnd {
   chain: string;
   family: ChainFamily;
-  /** The token this end takes and pays: USDC (on Solana `address` is the SPL mint), or native BTC. */
+  /** The token this end takes and pays: USDC (on Solana `address` is the SPL mint, on Noble the denom). */
   token: TokenRef;
   /** The symbol of what the bridge carries between ends (USDC). */
   carries: string;
   spender: string;
-  /** EVM chain id, or the manifest's `solana.bridge.chainId` / `bitcoin.bridge.chainId`. */
+  /** EVM chain id, or the manifest's `solana.bridge.chainId` / Noble's bridge chain id. */
   bridgeChainId: number;
   /** Seconds from a deposit on this chain (or towards it) to the release, from the manifest. */
   estimatedDurationSeconds: number;
@@ -27,15 +27,17 @@ export interface DevnetBridgeEnd {
   durationHoldsBothWays: boolean;
   /**
    * A Uniswap V2 swap on this chain can bring any token to the bridged one or take it from there
-   * (the devnet's EVM chains); without a swap venue (the devnet's Solana and Bitcoin) only the
+   * (the devnet's EVM chains); without a swap venue (the devnet's Solana and Noble) only the
    * end's own token rides.
    */
   hasSwapVenue: boolean;
-  /** The Bitcoin end: the price and fees at which it swaps BTC for what the bridge carries. */
-  bitcoinTerms?: DevnetBitcoinView['bridge'];
 }
 
-/** The bridge end of a devnet chain, or undefined when the chain has none in the manifest. */
+/**
+ * The bridge end of a devnet chain, or undefined when the chain has none in the manifest. A Bitcoin
+ * chain has none, whatever its manifest says: production code never depends on the devnet bridge
+ * for Bitcoin, so BTC routes are THORChain's alone (no THORChain route, no BTC route).
+ */
 export function devnetBridgeEnd(registry: ChainRegistry, chainId: string): DevnetBridgeEnd | undefined {
   const manifest = registry.manifest;
   if (!manifest?.bridge) return undefined;
@@ -97,22 +99,6 @@ export function devnetBridgeEnd(registry: ChainRegistry, chainId: string): Devne
       hasSwapVenue: false,
     };
   }
-  const bitcoin = registry.devnetBitcoin(chainId);
-  if (bitcoin?.bridge) {
-    return {
-      chain: bitcoin.id,
-      family: 'bitcoin',
-      token: { chain: bitcoin.id, symbol: bitcoin.nativeSymbol, address: null, decimals: bitcoin.decimals },
-      carries: bitcoin.bridge.token,
-      spender: bitcoin.bridge.vault,
-      bridgeChainId: bitcoin.bridge.chainId,
-      estimatedDurationSeconds: bitcoin.bridge.estimatedDurationSeconds,
-      // Bitcoin's blocks, not the EVM relayer's poll, decide a transfer either way.
-      durationHoldsBothWays: true,
-      hasSwapVenue: false,
-      bitcoinTerms: bitcoin.bridge,
-    };
-  }
   return undefined;
 }
 
@@ -133,7 +119,7 @@ export function devnetBridgeBetween(
 /**
  * The bridge's Cosmos end (Noble's CCTP) trades with the EVM chains and Solana: a Noble burn names a
  * CCTP domain, and the EVM bridge's `depositTo` pays a Noble account. The Solana end's memo names
- * EVM and Bitcoin recipients only, and Bitcoin has no CCTP domain: neither reaches Noble.
+ * EVM recipients only: it does not reach Noble.
  */
 function cosmosEndReaches(from: DevnetBridgeEnd, to: DevnetBridgeEnd): boolean {
   if (from.family === 'cosmos') return to.family === 'evm' || to.family === 'solana';
@@ -148,56 +134,4 @@ function cosmosEndReaches(from: DevnetBridgeEnd, to: DevnetBridgeEnd): boolean {
 export function bridgeDurationSeconds(from: DevnetBridgeEnd, to: DevnetBridgeEnd): number {
   const governing = [from, to].find((end) => end.durationHoldsBothWays);
   return (governing ?? from).estimatedDurationSeconds;
-}
-
-/**
- * Whether a BTC deposit for `tokenOut` on `toChain` is THORChain's, not the devnet bridge's: the
- * devnet's local THORNode serves it (the manifest names the destination's THORChain prefix) and the
- * token is the one it pays, the destination's bridged USDC. The devnet then takes BTC as real
- * networks do, through THORChain's memos and API; the devnet bridge keeps the deposits THORChain
- * does not serve there (to Solana, or into a token swapped after the bridge).
- */
-export function bitcoinDepositIsThorchains(
-  registry: ChainRegistry,
-  fromChain: string,
-  toChain: string,
-  tokenOutSymbol: string,
-): boolean {
-  const bitcoin = registry.devnetBitcoin(fromChain);
-  if (!bitcoin?.bridge?.thornode?.chains[toChain]) return false;
-  const to = devnetBridgeEnd(registry, toChain);
-  return to !== undefined && to.token.symbol.toUpperCase() === tokenOutSymbol.toUpperCase();
-}
-
-/**
- * Whether a transfer of `tokenIn` from an EVM chain into Bitcoin is THORChain's, not the devnet
- * bridge's: the devnet's local THORNode names the source chain (its router takes the chain's bridged
- * USDC for BTC) and `tokenIn` is that USDC. Production code then pays into Bitcoin only through
- * THORChain's router, as on real networks; the devnet bridge keeps a token swapped before it (WETH)
- * and Solana's USDC.
- */
-export function bitcoinPayoutIsThorchains(
-  registry: ChainRegistry,
-  fromChain: string,
-  toChain: string,
-  tokenInSymbol: string,
-): boolean {
-  const bitcoin = registry.devnetBitcoin(toChain);
-  if (!bitcoin?.bridge?.thornode?.chains[fromChain]) return false;
-  const from = devnetBridgeEnd(registry, fromChain);
-  return from?.family === 'evm' && from.token.symbol.toUpperCase() === tokenInSymbol.toUpperCase();
-}
-
-/** Whether the devnet's local THORNode, not the devnet bridge, carries this pair (either direction). */
-export function devnetThorchainServes(
-  registry: ChainRegistry,
-  fromChain: string,
-  toChain: string,
-  tokenInSymbol: string,
-  tokenOutSymbol: string,
-): boolean {
-  return (
-    bitcoinDepositIsThorchains(registry, fromChain, toChain, tokenOutSymbol) ||
-    bitcoinPayoutIsThorchains(registry, fromChain, toChain, tokenInSymbol)
-  );
 }

@@ -193,12 +193,8 @@ describe('DevnetBridgeProvider between EVM and Solana', () => {
     expect(error.bounds?.token).toMatchObject({ chain: 'solana-devnet', symbol: 'USDC' });
     // The bound is exact: the bridge (10 bps kept on deposit) pays 2,000 for it, and one unit less pays 1,999.
     const min = error.bounds!.minAmount!;
-    const ends = {
-      from: devnetBridgeEnd(registry, 'solana-devnet')!,
-      to: devnetBridgeEnd(registry, 'devnet-a')!,
-    };
-    expect(bridgedAmount(ends.from, ends.to, min, 10)).toBe(2000n);
-    expect(bridgedAmount(ends.from, ends.to, min - 1n, 10)).toBe(1999n);
+    expect(bridgedAmount(min, 10)).toBe(2000n);
+    expect(bridgedAmount(min - 1n, 10)).toBe(1999n);
     const [route] = await quote(min);
     expect(route.expectedAmountOut).toBe(1n);
   });
@@ -268,7 +264,7 @@ describe('DevnetBridgeProvider between EVM and Solana', () => {
   });
 });
 
-describe('DevnetBridgeProvider with the Bitcoin end', () => {
+describe('DevnetBridgeProvider with a Bitcoin chain in the manifest', () => {
   const VAULT_BTC = 'bcrt1q6rhpng9evdsfnn833a4f4vej0asu6dk5srld6x';
   const BITCOIN_BRIDGE_ID = 20000000000001;
   const withBitcoin = new ChainRegistry({
@@ -300,69 +296,21 @@ describe('DevnetBridgeProvider with the Bitcoin end', () => {
   const btc: QuoteToken = { chain: 'bitcoin-devnet', symbol: 'BTC', address: null, decimals: 8 };
   const at = contextOn(withBitcoin);
 
-  it('swaps BTC for USDC on devnet-a at the bridge price less its fee: one deposit into the vault', async () => {
+  it('has no Bitcoin end: BTC to USDC, to WETH and to Solana, and USDC or WETH to BTC, are not its routes', () => {
+    expect(devnetBridgeEnd(withBitcoin, 'bitcoin-devnet')).toBeUndefined();
     const provider = new DevnetBridgeProvider(withBitcoin, new FixedRateQuoter(1n, 1n), thresholds);
-    const request = at(btc, evmUsdc, 1_000_000n); // 0.01 BTC
-    expect(provider.applies(request)).toBe(true);
-    const [route] = await provider.quote(request, new AbortController().signal);
-    // 0.01 BTC × 90,000 = 900 USDC, less 5 bps = 899.55 USDC.
-    expect(route.expectedAmountOut).toBe(899_550_000n);
-    expect(route.estimatedDurationSeconds).toBe(9);
-    expect(route.legs).toEqual([
-      expect.objectContaining({
-        kind: 'bridge',
-        chain: 'bitcoin-devnet',
-        tokenIn: { chain: 'bitcoin-devnet', symbol: 'BTC', address: null, decimals: 8 },
-        tokenOut: { chain: 'devnet-a', symbol: 'USDC', address: hex(1), decimals: 6 },
-        amountIn: '1000000',
-        expectedAmountOut: '899550000',
-        minAmountOut: '899550000',
-        spender: VAULT_BTC,
-        destinationChain: 'devnet-a',
-        destinationBridgeChainId: 31337,
-      }),
-    ]);
+    for (const request of [
+      at(btc, evmUsdc, 1_000_000n),
+      at(btc, evmWeth, 1_000_000n),
+      at(btc, solUsdc, 1_000_000n),
+      at(evmUsdc, btc, 900_000_000n),
+      at(evmWeth, btc, 10n ** 18n),
+      at(solUsdc, btc, 900_000_000n),
+    ])
+      expect(provider.applies(request)).toBe(false);
   });
 
-  it('pays BTC for USDC on devnet-a and on Solana: the EVM fee on deposit, then the price, less the outbound fee', async () => {
-    const provider = new DevnetBridgeProvider(withBitcoin, new FixedRateQuoter(1n, 1n), thresholds);
-    const [fromEvm] = await provider.quote(at(evmUsdc, btc, 900_000_000n), new AbortController().signal);
-    // 900 USDC less 10 bps = 899.1 USDC = 999,000 sats, less 1,000 sats of miner fee.
-    expect(fromEvm.expectedAmountOut).toBe(998_000n);
-    expect(fromEvm.legs[0]).toMatchObject({
-      tokenOut: { chain: 'bitcoin-devnet', symbol: 'BTC', address: null },
-      destinationBridgeChainId: BITCOIN_BRIDGE_ID,
-    });
-    const [fromSolana] = await provider.quote(at(solUsdc, btc, 900_000_000n), new AbortController().signal);
-    expect(fromSolana.expectedAmountOut).toBe(998_000n);
-  });
-
-  it('reaches WETH through a swap after the bridge; a token other than BTC cannot leave Bitcoin', async () => {
-    const quoter = new FixedRateQuoter(1n, 3_000n);
-    const provider = new DevnetBridgeProvider(withBitcoin, quoter, thresholds);
-    const [route] = await provider.quote(at(btc, evmWeth, 1_000_000n), new AbortController().signal);
-    expect(route.legs.map((leg) => `${leg.kind}@${leg.chain}`)).toEqual([
-      'bridge@bitcoin-devnet',
-      'swap@devnet-a',
-    ]);
-    expect(quoter.calls).toEqual([
-      { chain: 'devnet-a', tokenIn: 'USDC', tokenOut: 'WETH', amountIn: 899_550_000n },
-    ]);
-    const notBtc: QuoteToken = { chain: 'bitcoin-devnet', symbol: 'XYZ', address: 'x', decimals: 8 };
-    await expect(
-      provider.quote(at(notBtc, evmUsdc, 1_000n), new AbortController().signal),
-    ).rejects.toBeInstanceOf(NoRouteError);
-    await expect(
-      provider.quote(at(notBtc, evmUsdc, 1_000n), new AbortController().signal),
-    ).rejects.toMatchObject({
-      reason: 'PAIR_NOT_SUPPORTED',
-    });
-    expect(
-      new SupportPolicy(withBitcoin, false).pairProviders('bitcoin-devnet', 'devnet-a', 'BTC', 'WETH'),
-    ).toEqual(['devnet-bridge']);
-  });
-
-  it("leaves to THORChain the BTC deposits the devnet's THORNode serves: USDC on a chain it names; keeps WETH after the bridge and Solana", () => {
+  it("lists BTC pairs only where THORChain serves them: the chains the devnet's THORNode names, none to Solana", () => {
     const bitcoin = withBitcoin.manifest!.bitcoin!;
     const withThornode = new ChainRegistry({
       manifest: {
@@ -376,72 +324,32 @@ describe('DevnetBridgeProvider with the Bitcoin end', () => {
         },
       },
     });
-    const provider = new DevnetBridgeProvider(withThornode, new FixedRateQuoter(1n, 1n), thresholds);
-    const on = (context: QuoteContext): QuoteContext => ({
-      ...context,
-      fromChain: withThornode.get(context.tokenIn.chain),
-      toChain: withThornode.get(context.tokenOut.chain),
-    });
-    expect(provider.applies(on(at(btc, evmUsdc, 1_000_000n)))).toBe(false);
-    expect(provider.applies(on(at(btc, evmWeth, 1_000_000n)))).toBe(true);
-    expect(provider.applies(on(at(btc, solUsdc, 1_000_000n)))).toBe(true);
-    // USDC into Bitcoin goes through THORChain's router; WETH (swapped before the bridge) stays.
-    expect(provider.applies(on(at(evmUsdc, btc, 900_000_000n)))).toBe(false);
-    expect(provider.applies(on(at(evmWeth, btc, 10n ** 18n)))).toBe(true);
-
     const policy = new SupportPolicy(withThornode, {
       lifiEnabled: false,
       thorchainPrefixes: { 'devnet-a': 'ETH' },
     });
+    // THORChain's pools decide per token at quote time (WETH has none: the quote answers no route).
     expect(policy.pairProviders('bitcoin-devnet', 'devnet-a', 'BTC', 'USDC')).toEqual(['thorchain']);
-    expect(policy.pairProviders('bitcoin-devnet', 'devnet-a', 'BTC', 'WETH')).toEqual([
-      'devnet-bridge',
-      'thorchain',
-    ]);
-    expect(policy.pairProviders('bitcoin-devnet', 'solana-devnet', 'BTC', 'USDC')).toEqual(['devnet-bridge']);
+    expect(policy.pairProviders('bitcoin-devnet', 'devnet-a', 'BTC', 'WETH')).toEqual(['thorchain']);
     expect(policy.pairProviders('devnet-a', 'bitcoin-devnet', 'USDC', 'BTC')).toEqual(['thorchain']);
-    expect(policy.pairProviders('devnet-a', 'bitcoin-devnet', 'WETH', 'BTC')).toEqual([
-      'devnet-bridge',
-      'thorchain',
-    ]);
-    // Without THORNODE_URL the catalog does not list THORChain.
-    expect(
-      new SupportPolicy(withThornode, { lifiEnabled: false }).pairProviders(
-        'bitcoin-devnet',
-        'devnet-a',
-        'BTC',
-        'USDC',
-      ),
-    ).toEqual([]);
+    expect(policy.pairProviders('devnet-a', 'bitcoin-devnet', 'WETH', 'BTC')).toEqual(['thorchain']);
+    // THORChain serves no Solana: no provider at all.
+    expect(policy.pairProviders('bitcoin-devnet', 'solana-devnet', 'BTC', 'USDC')).toEqual([]);
+    expect(policy.pairProviders('solana-devnet', 'bitcoin-devnet', 'USDC', 'BTC')).toEqual([]);
+    expect(policy.tokenProviders('bitcoin-devnet', 'BTC')).toEqual(['thorchain']);
+    // Without THORNODE_URL nothing carries BTC.
+    const withoutThornode = new SupportPolicy(withThornode, { lifiEnabled: false });
+    expect(withoutThornode.pairProviders('bitcoin-devnet', 'devnet-a', 'BTC', 'USDC')).toEqual([]);
+    expect(withoutThornode.pairProviders('devnet-a', 'bitcoin-devnet', 'WETH', 'BTC')).toEqual([]);
+    expect(withoutThornode.tokenProviders('bitcoin-devnet', 'BTC')).toEqual([]);
   });
+});
 
-  it('says AMOUNT_TOO_LOW under the Bitcoin payout minimum, with the least USDC that pays a satoshi', async () => {
-    const provider = new DevnetBridgeProvider(withBitcoin, new FixedRateQuoter(1n, 1n), thresholds);
-    // 1,000 sats of miner fee are 0.9 USDC at 90,000 USDC per BTC: 0.5 USDC pays nothing.
-    const error = (await provider
-      .quote(at(evmUsdc, btc, 500_000n), new AbortController().signal)
-      .catch((e: unknown) => e)) as NoRouteError;
-    expect(error).toBeInstanceOf(NoRouteError);
-    expect(error.reason).toBe('AMOUNT_TOO_LOW');
-    expect(error.bounds?.token).toMatchObject({ chain: 'devnet-a', symbol: 'USDC', decimals: 6 });
-    const min = error.bounds!.minAmount!;
-    const terms = withBitcoin.devnetBitcoin('bitcoin-devnet')!.bridge;
-    const ends = {
-      from: devnetBridgeEnd(withBitcoin, 'devnet-a')!,
-      to: devnetBridgeEnd(withBitcoin, 'bitcoin-devnet')!,
-    };
-    // The bound is exact: the least deposit that pays, one base unit less pays nothing.
-    expect(bridgedAmount(ends.from, ends.to, min, 10)).toBeGreaterThan(0n);
-    expect(bridgedAmount(ends.from, ends.to, min - 1n, 10)).toBe(0n);
-    expect(min).toBeGreaterThan((BigInt(terms.outboundFeeSats) * 90_000n * 10n ** 6n) / 10n ** 8n);
-    const [route] = await provider.quote(at(evmUsdc, btc, min), new AbortController().signal);
-    expect(route.expectedAmountOut).toBeGreaterThan(0n);
-  });
-
+describe('DevnetBridgeProvider without a source pool', () => {
   it('says NO_LIQUIDITY when no pool brings the token to the bridged USDC', async () => {
-    const provider = new DevnetBridgeProvider(withBitcoin, new EmptyQuoter(), thresholds);
+    const provider = new DevnetBridgeProvider(registry, new EmptyQuoter(), thresholds);
     await expect(
-      provider.quote(at(evmWeth, btc, 10n ** 18n), new AbortController().signal),
+      provider.quote(context(evmWeth, solUsdc, 10n ** 18n), new AbortController().signal),
     ).rejects.toMatchObject({
       reason: 'NO_LIQUIDITY',
     });
@@ -450,10 +358,8 @@ describe('DevnetBridgeProvider with the Bitcoin end', () => {
 
 describe('smallestBridgedInput', () => {
   it('is the least deposit the bridge pays for: 1 base unit between EVM chains without a fee that rounds it away', () => {
-    const a = devnetBridgeEnd(registry, 'devnet-a')!;
-    const solana = devnetBridgeEnd(registry, 'solana-devnet')!;
-    expect(smallestBridgedInput(a, solana, 10)).toBe(1n);
-    expect(bridgedAmount(a, solana, 1n, 10)).toBe(1n);
+    expect(smallestBridgedInput(10)).toBe(1n);
+    expect(bridgedAmount(1n, 10)).toBe(1n);
   });
 });
 

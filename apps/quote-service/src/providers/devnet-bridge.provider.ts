@@ -1,14 +1,8 @@
 import { ChainRegistry, sameTokenAddress } from '@swapgw/chains';
-import { satsForUsdc, usdcForSats } from '@swapgw/chains/bitcoin-bridge';
 import type { RouteLeg } from '@swapgw/contracts';
 import { afterFeeBps } from '../quote/amounts';
 import { ProviderNames } from './provider-names';
-import {
-  devnetThorchainServes,
-  bridgeDurationSeconds,
-  devnetBridgeBetween,
-  DevnetBridgeEnd,
-} from './devnet-bridge-ends';
+import { bridgeDurationSeconds, devnetBridgeBetween, DevnetBridgeEnd } from './devnet-bridge-ends';
 import { NoRouteError } from './no-route.error';
 import {
   CandidateRoute,
@@ -25,8 +19,7 @@ import type { UniswapV2Quoter } from './uniswap-v2-quoter';
  * USDC on an EVM source chain, the bridge transfer (fee kept on deposit, as the contracts and the
  * Solana relayer do), and an optional swap out of USDC on an EVM destination chain. A Solana end
  * (`solana-devnet`) has no swap venue on the devnet, so there the token must be the bridged USDC
- * itself; the Bitcoin end (`bitcoin-devnet`) takes and pays native BTC, swapped for the USDC the
- * bridge carries at the bridge's price (bridgedAmount).
+ * itself. Bitcoin is not among its ends: BTC routes are THORChain's alone (providers/thorchain/).
  */
 export class DevnetBridgeProvider implements QuoteProvider {
   readonly name = ProviderNames.devnetBridge;
@@ -37,18 +30,9 @@ export class DevnetBridgeProvider implements QuoteProvider {
     private readonly thresholds: RouteWarningThresholds,
   ) {}
 
-  /** Between two chains it links, except what the devnet's THORNode serves (THORChain's BTC in and out). */
+  /** Between two chains it links (never Bitcoin: devnetBridgeEnd). */
   applies(context: QuoteContext): boolean {
-    return (
-      devnetBridgeBetween(this.registry, context.fromChain.id, context.toChain.id) !== undefined &&
-      !devnetThorchainServes(
-        this.registry,
-        context.fromChain.id,
-        context.toChain.id,
-        context.tokenIn.symbol,
-        context.tokenOut.symbol,
-      )
-    );
+    return devnetBridgeBetween(this.registry, context.fromChain.id, context.toChain.id) !== undefined;
   }
 
   async quote(context: QuoteContext, signal: AbortSignal): Promise<CandidateRoute[]> {
@@ -82,13 +66,13 @@ export class DevnetBridgeProvider implements QuoteProvider {
       amount = best.amounts[best.amounts.length - 1];
     }
 
-    const bridged = bridgedAmount(from, to, amount, bridge.feeBps);
-    // The bridge refuses deposits that its fee (or a Bitcoin payout's miner fee) would eat.
+    const bridged = bridgedAmount(amount, bridge.feeBps);
+    // The bridge refuses deposits that its fee would eat.
     if (bridged <= 0n)
       throw new NoRouteError(
         'AMOUNT_TOO_LOW',
         `devnet bridge: ${from.token.symbol} from ${from.chain} to ${to.chain} pays nothing for this amount after its fees`,
-        { token: from.token, minAmount: smallestBridgedInput(from, to, bridge.feeBps) },
+        { token: from.token, minAmount: smallestBridgedInput(bridge.feeBps) },
       );
     legs.push(bridgeLeg(bridge.provider, from, to, amount, bridged));
     debug.push({
@@ -182,7 +166,7 @@ export class DevnetBridgeProvider implements QuoteProvider {
     payout: bigint,
     signal: AbortSignal,
   ): Promise<bigint | undefined> {
-    const deposit = smallestBridgedInput(from, to, feeBps, payout);
+    const deposit = smallestBridgedInput(feeBps, payout);
     if (sameAsset(context.tokenIn, from)) return deposit;
     return this.quoter.smallestQuotableAmount(from.chain, context.tokenIn, from.token, signal, deposit);
   }
@@ -218,35 +202,18 @@ export function bridgeLeg(
   };
 }
 
-/**
- * What the destination end pays for `amount` deposited at the source end: USDC less the fee kept on
- * deposit; a Bitcoin source swaps its BTC for USDC at the bridge's price less its fee
- * (usdcForSats); a Bitcoin destination pays BTC for the USDC that arrives, at that price, less the
- * payout's miner fee (the outbound fee, fixed per payout as THORChain's is).
- */
-export function bridgedAmount(
-  from: DevnetBridgeEnd,
-  to: DevnetBridgeEnd,
-  amount: bigint,
-  feeBps: number,
-): bigint {
-  const carried = from.bitcoinTerms ? usdcForSats(amount, from.bitcoinTerms) : afterFeeBps(amount, feeBps);
-  if (!to.bitcoinTerms) return carried;
-  return satsForUsdc(carried, to.bitcoinTerms) - BigInt(to.bitcoinTerms.outboundFeeSats);
+/** What the destination end pays for `amount` deposited at the source end: USDC less the fee kept on deposit. */
+export function bridgedAmount(amount: bigint, feeBps: number): bigint {
+  return afterFeeBps(amount, feeBps);
 }
 
 /**
- * The least deposit at `from` (base units of its token) for which `to` pays at least `payout` (by
- * default anything): the fee on deposit, and a Bitcoin payout's fixed miner fee, are covered. A
- * binary search: bridgedAmount grows with the deposit.
+ * The least deposit (base units of the bridged token) for which the bridge pays at least `payout`
+ * (by default anything), the fee on deposit covered. A binary search: bridgedAmount grows with the
+ * deposit.
  */
-export function smallestBridgedInput(
-  from: DevnetBridgeEnd,
-  to: DevnetBridgeEnd,
-  feeBps: number,
-  payout = 1n,
-): bigint {
-  const pays = (amount: bigint) => bridgedAmount(from, to, amount, feeBps) >= payout;
+export function smallestBridgedInput(feeBps: number, payout = 1n): bigint {
+  const pays = (amount: bigint) => bridgedAmount(amount, feeBps) >= payout;
   let high = 1n;
   while (!pays(high) && high < 2n ** 256n) high *= 2n;
   let low = high / 2n; // does not pay (or 0)

@@ -1,7 +1,6 @@
 import { Keypair } from '@solana/web3.js';
 import type { RouteLeg, TokenRef } from '@swapgw/contracts';
 import { getAddress, hexlify } from 'ethers';
-import { bitcoinRecipientToBytes32 } from '../bitcoin-bridge';
 import { devnetBridgeInterface } from './evm/evm-calldata';
 import { familyHasPermits, legStepSpecOf, stepSpecFamilyOf } from './step-spec-families';
 import type { LegStepInput, StepSpecChains } from './step-spec-family';
@@ -74,28 +73,32 @@ describe('step-spec families', () => {
     expect(familyHasPermits('bitcoin')).toBe(false);
   });
 
-  it('a Bitcoin bridge leg is one deposit to the vault, its memo naming the destination, recipient and minimum; the fee wallet always pays the miner', () => {
+  it('a Bitcoin leg is one deposit to THORChain’s vault with its swap memo, the fee wallet paying the miner; no devnet-bridge leg leaves Bitcoin', () => {
     const btc = token('bitcoin-devnet', 'BTC', null);
     const btcToA = leg({
       chain: 'bitcoin-devnet',
+      provider: 'thorchain',
       tokenIn: btc,
       tokenOut: USDC_A,
       spender: BTC_VAULT,
       destinationChain: 'devnet-a',
-      destinationBridgeChainId: 31337,
+      thorchain: {
+        asset: `ETH.USDC-${USDC_A.address!.toUpperCase()}`,
+        streamingInterval: 1,
+        streamingQuantity: 0,
+        expiry: 2_000_000_000,
+      },
     });
-    const step = legStepSpecOf(
-      inputOf({
-        step: { legIndex: 0, kind: 'bridge', signing: 'bitcoin-psbt' },
-        leg: btcToA,
-        spend: 1_000_000n,
-        minOut: 899_550_000n,
-        signer: BTC_USER,
-        recipient: EVM_USER,
-        finalRecipient: EVM_USER,
-      }),
-      chains,
-    );
+    const input = inputOf({
+      step: { legIndex: 0, kind: 'bridge', signing: 'bitcoin-psbt' },
+      leg: btcToA,
+      spend: 1_000_000n,
+      minOut: 899_550_000n,
+      signer: BTC_USER,
+      recipient: EVM_USER,
+      finalRecipient: EVM_USER,
+    });
+    const step = legStepSpecOf(input, chains);
     expect(step).toEqual({
       kind: 'bridge',
       call: null,
@@ -103,30 +106,26 @@ describe('step-spec families', () => {
         kind: 'bridge-deposit',
         vault: BTC_VAULT,
         amount: '1000000',
-        memo: `=:devnet-a.USDC:${EVM_USER}:899550000`,
+        memo: expect.stringMatching(new RegExp(`^=:ETH\\.USDC-[0-9A-F]+:${EVM_USER}:`)),
       },
       sponsored: { mode: 'bitcoin-fee-wallet' },
     });
     expect(stepSpecFamilyOf('bitcoin').permits).toBe(false);
+    const devnetBridge = { ...btcToA, provider: 'devnet-bridge', thorchain: undefined };
+    expect(() => legStepSpecOf({ ...input, leg: devnetBridge }, chains)).toThrow(
+      'Bitcoin legs are THORChain deposits',
+    );
   });
 
-  it('an EVM bridge leg into Bitcoin deposits to the witness program of the recipient (P2WPKH left-padded)', () => {
+  it('no bridge contract pays into Bitcoin: an EVM devnet-bridge leg to bitcoin-devnet is refused (THORChain’s router pays BTC)', () => {
     const toBitcoin = leg({
       destinationChain: 'bitcoin-devnet',
       destinationBridgeChainId: 20000000000001,
       tokenOut: token('bitcoin-devnet', 'BTC', null),
     });
-    const step = legStepSpecOf(
-      inputOf({ leg: toBitcoin, recipient: BTC_USER, finalRecipient: BTC_USER }),
-      chains,
-    );
-    const [amount, destination, recipient] = devnetBridgeInterface.decodeFunctionData(
-      'depositTo',
-      step.call!.data,
-    );
-    expect([amount, destination]).toEqual([1000n, 20000000000001n]);
-    expect(recipient).toBe(bitcoinRecipientToBytes32(BTC_USER));
-    expect((recipient as string).slice(0, 26)).toBe('0x000000000000000000000000');
+    expect(() =>
+      legStepSpecOf(inputOf({ leg: toBitcoin, recipient: BTC_USER, finalRecipient: BTC_USER }), chains),
+    ).toThrow("no bridge pays bitcoin-devnet through depositTo; BTC is THORChain's");
   });
 
   it('an EVM bridge leg pays out as its destination’s family says: depositTo the 32 bytes of a Solana wallet', () => {

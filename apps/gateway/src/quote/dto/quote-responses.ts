@@ -460,7 +460,7 @@ export class UnavailableRouteDetailsDto implements UnavailableRouteDetails {
   @ApiPropertyOptional({
     example: 'USDC',
     description:
-      'With a bound: the token it applies to, which is the bridged token when the route swaps before the bridge (e.g. USDC for WETH → BTC)',
+      'With a bound: the token it applies to, which is the bridged token when the route swaps before the bridge (e.g. USDC for WETH → USDC on Solana)',
   })
   token?: string;
   @ApiPropertyOptional({ example: 'devnet-a', description: 'With a bound: the chain of `token`' })

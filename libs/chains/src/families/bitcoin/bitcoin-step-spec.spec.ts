@@ -1,5 +1,4 @@
 import type { RouteLeg } from '@swapgw/contracts';
-import { parseBitcoinBridgeDepositMemo } from '../../bitcoin-bridge';
 import type { LegStepChains, LegStepInput } from '../step-spec-family';
 import { bitcoinStepOf } from './bitcoin-step-spec';
 import { parseThorchainSwapMemo, thorchainAssetMatches } from './thorchain-memo';
@@ -72,7 +71,7 @@ describe('the Bitcoin deposit step', () => {
     expect(Buffer.byteLength(spec.bitcoin!.memo)).toBeLessThanOrEqual(80);
   });
 
-  it('keeps the devnet bridge’s memo for a devnet-bridge leg', () => {
+  it('refuses a leg that is not THORChain’s: BTC moves only through THORChain, never the devnet bridge', () => {
     const leg = legOf({
       provider: 'devnet-bridge',
       chain: 'bitcoin-devnet',
@@ -84,12 +83,8 @@ describe('the Bitcoin deposit step', () => {
         decimals: 6,
       },
     });
-    const spec = bitcoinStepOf(inputOf(leg), {} as LegStepChains);
-    expect(parseBitcoinBridgeDepositMemo(spec.bitcoin!.memo)).toEqual({
-      destinationChain: 'devnet-a',
-      asset: 'USDC',
-      recipient: RECIPIENT,
-      minAmountOut: 891_234_567n,
-    });
+    expect(() => bitcoinStepOf(inputOf(leg), {} as LegStepChains)).toThrow(
+      'Leg 0 on bitcoin-devnet: Bitcoin legs are THORChain deposits',
+    );
   });
 });

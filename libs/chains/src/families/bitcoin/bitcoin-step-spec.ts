@@ -1,5 +1,4 @@
 import type { BitcoinStepSpec, RouteLeg, SponsoredStepSpec } from '@swapgw/contracts';
-import { bitcoinBridgeDepositMemo, bitcoinRecipientToBytes32 } from '../../bitcoin-bridge';
 import { thorchainLegMemo } from './thorchain-memo';
 import type {
   BridgePayout,
@@ -8,13 +7,13 @@ import type {
   LegStepSpec,
   StepSpecFamily,
 } from '../step-spec-family';
-import { bytes32BridgePayout } from '../bridge-payout';
 
 /**
- * The Bitcoin family's steps: one PSBT per leg, a deposit into the bridge's vault whose OP_RETURN
- * memo names where the bridge pays and the least it may pay (THORChain's swap memo). No approves,
- * no permits (a UTXO spend is authorized by its own signature). A bridge pays a Bitcoin wallet with
- * `depositTo`, the address's witness program as the 32-byte recipient.
+ * The Bitcoin family's steps: one PSBT per leg, a deposit to THORChain's inbound address whose
+ * OP_RETURN memo (THORChain's swap memo) names where THORChain pays and the least it may pay. No
+ * approves, no permits (a UTXO spend is authorized by its own signature). BTC moves only through
+ * THORChain (docs/chains.md): no bridge contract's `depositTo` pays a Bitcoin wallet, THORChain's
+ * router deposit does (evm-step-spec), so a bridge payout into Bitcoin is refused.
  */
 export const bitcoinStepSpecFamily: StepSpecFamily = {
   permits: false,
@@ -30,9 +29,9 @@ export const bitcoinStepSpecFamily: StepSpecFamily = {
 const BITCOIN_FEE_WALLET: SponsoredStepSpec = { mode: 'bitcoin-fee-wallet' };
 
 /**
- * The leg's deposit: `spend` satoshis to the vault (the leg's spender), the memo naming the leg's
- * destination chain and token, its recipient (the next chain's wallet, or the final recipient) and
- * the leg's minimum out: below it the bridge refunds the BTC instead of paying. A first leg carries
+ * The leg's deposit: `spend` satoshis to THORChain's vault (the leg's spender), THORChain's swap memo
+ * naming the asset its quote priced, the leg's recipient (the next chain's wallet, or the final
+ * recipient) and the leg's minimum out as the limit: below it THORChain refunds the BTC instead of paying. A first leg carries
  * the route's integrator fees (BitcoinStepSpec `integratorFees`): the PSBT pays each recipient an
  * output of its amount beside the deposit, on top of `spend`.
  */
@@ -40,13 +39,17 @@ export function bitcoinStepOf(input: LegStepInput, _chains: LegStepChains): LegS
   const { step, leg } = input;
   if (step.signing !== 'bitcoin-psbt')
     throw new Error(`Leg ${step.legIndex} on ${leg.chain} is a Bitcoin leg, not signed as ${step.signing}`);
-  if (leg.kind !== 'bridge' || !leg.destinationChain)
-    throw new Error(`Leg ${step.legIndex} on ${leg.chain}: Bitcoin legs are bridge deposits`);
+  if (leg.kind !== 'bridge' || !leg.destinationChain || !leg.thorchain)
+    throw new Error(`Leg ${step.legIndex} on ${leg.chain}: Bitcoin legs are THORChain deposits`);
   const bitcoin: BitcoinStepSpec = {
     kind: 'bridge-deposit',
     vault: leg.spender,
     amount: input.spend.toString(),
-    memo: depositMemoOf(input, leg.destinationChain),
+    memo: thorchainLegMemo(
+      { thorchain: leg.thorchain, tokenOut: leg.tokenOut },
+      input.recipient,
+      input.minOut,
+    ),
     ...(input.signerPublicKey !== undefined ? { signerPublicKey: input.signerPublicKey } : {}),
   };
   const fees = input.integratorFees ?? [];
@@ -55,23 +58,9 @@ export function bitcoinStepOf(input: LegStepInput, _chains: LegStepChains): LegS
   return { kind: leg.kind, call: null, bitcoin, sponsored: BITCOIN_FEE_WALLET };
 }
 
-/**
- * The deposit's OP_RETURN memo: THORChain's swap memo for a `thorchain` leg (the asset, streaming
- * and affiliate its quote priced, the recipient, the leg's minimum in THORChain's 1e8 units as the
- * limit); the devnet bridge's memo otherwise.
- */
-function depositMemoOf({ leg, recipient, minOut }: LegStepInput, destinationChain: string): string {
-  if (leg.thorchain)
-    return thorchainLegMemo({ thorchain: leg.thorchain, tokenOut: leg.tokenOut }, recipient, minOut);
-  return bitcoinBridgeDepositMemo({
-    destinationChain,
-    asset: leg.tokenOut.symbol,
-    recipient,
-    minAmountOut: minOut,
-  });
-}
-
-/** A bridge pays a Bitcoin wallet with `depositTo`: its witness program as the 32-byte recipient. */
-export function bitcoinBridgePayoutOf(leg: RouteLeg, recipient: string): BridgePayout {
-  return bytes32BridgePayout(leg, bitcoinRecipientToBytes32(recipient));
+/** No bridge contract pays a Bitcoin wallet: BTC arrives only through THORChain's router deposit. */
+export function bitcoinBridgePayoutOf(leg: RouteLeg): BridgePayout {
+  throw new Error(
+    `Leg on ${leg.chain} (${leg.provider}): no bridge pays ${leg.destinationChain ?? 'Bitcoin'} through depositTo; BTC is THORChain's`,
+  );
 }

@@ -3,6 +3,7 @@ import { CodedError, ErrorCodes, RouteLeg, TokenRef } from '@swapgw/contracts';
 import { getAddress, hexlify } from 'ethers';
 import type { SplitStep } from '../../step-split';
 import type { DestinationSwap, LegStepChains, LegStepInput } from '../step-spec-family';
+import { bitcoinBridgePayoutOf } from '../bitcoin/bitcoin-step-spec';
 import { solanaBridgePayoutOf, solanaStepOf } from './solana-step-spec';
 
 const SOL_USER = Keypair.fromSeed(Buffer.alloc(32, 1)).publicKey.toBase58();
@@ -143,33 +144,25 @@ describe('solanaStepOf', () => {
     });
   });
 
-  it('refuses a deposit paying 32 bytes to a chain that is not Bitcoin: the Solana bridge’s memo names an EVM or Bitcoin address', () => {
+  it('refuses a deposit paying 32 bytes: the Solana bridge’s memo names an EVM address', () => {
     const bytes32: LegStepChains = {
       ...chains,
       bridgePayoutOf: () => ({ chainId: 1, recipient: '0x' + '00'.repeat(32), encoding: 'bytes32' }),
     };
-    expect(() => solanaStepOf(inputOf({}), bytes32)).toThrow(
-      'The Solana bridge pays EVM and Bitcoin addresses',
-    );
+    expect(() => solanaStepOf(inputOf({}), bytes32)).toThrow('The Solana bridge pays EVM addresses');
   });
 
-  it('a deposit to the Bitcoin end names the bech32 recipient in its memo, not the 32 bytes EVM deposits carry', () => {
+  it('refuses a deposit to Bitcoin: the devnet bridge has no Bitcoin end (BTC is THORChain’s)', () => {
     const btcRecipient = 'bcrt1qlqj2pdsteppkcr8jkp9ms0wpvey89tna8v72sj';
     const toBitcoin: LegStepChains = {
       ...chains,
       familyOf: (chain) => (chain === 'bitcoin-devnet' ? 'bitcoin' : chains.familyOf(chain)),
-      bridgePayoutOf: () => ({
-        chainId: 20000000000001,
-        recipient: '0x' + '11'.repeat(32),
-        encoding: 'bytes32',
-      }),
+      bridgePayoutOf: (leg) => bitcoinBridgePayoutOf(leg),
     };
     const input = inputOf({}, { recipient: btcRecipient, finalRecipient: btcRecipient });
-    const step = solanaStepOf(
-      { ...input, leg: { ...input.leg, destinationChain: 'bitcoin-devnet' } },
-      toBitcoin,
-    );
-    expect(step.solana).toMatchObject({ destinationChainId: 20000000000001, recipient: btcRecipient });
+    expect(() =>
+      solanaStepOf({ ...input, leg: { ...input.leg, destinationChain: 'bitcoin-devnet' } }, toBitcoin),
+    ).toThrow("no bridge pays bitcoin-devnet through depositTo; BTC is THORChain's");
   });
 
   it('a swap leg: the aggregator’s prebuilt transaction as it is', () => {

@@ -81,19 +81,16 @@ function bridgeDepositOf(input: LegStepInput, chains: LegStepChains): SolanaStep
   if (!leg.destinationChain) throw new Error(`Bridge leg on ${leg.chain} has no destinationChain`);
   const mint = mintOf(leg);
   const payout = chains.bridgePayoutOf(leg, input.recipient);
-  // The deposit's memo names the recipient as its chain writes it (solanaBridgeDepositMemo): an EVM
-  // address, or a Bitcoin address (the Bitcoin end pays bech32 addresses, not the 32 bytes EVM's
-  // depositTo carries).
-  const toBitcoin = chains.familyOf(leg.destinationChain) === 'bitcoin';
-  if (payout.encoding !== 'address' && !toBitcoin)
-    throw new Error(`The Solana bridge pays EVM and Bitcoin addresses; ${leg.destinationChain} has neither`);
+  // The deposit's memo names the recipient as its chain writes it (solanaBridgeDepositMemo): an EVM address.
+  if (payout.encoding !== 'address')
+    throw new Error(`The Solana bridge pays EVM addresses; ${leg.destinationChain} has none`);
   return {
     kind: 'bridge-deposit',
     mint,
     vault: leg.spender,
     amount: input.spend.toString(),
     destinationChainId: payout.chainId,
-    recipient: toBitcoin ? input.recipient : payout.recipient,
+    recipient: payout.recipient,
   };
 }
 

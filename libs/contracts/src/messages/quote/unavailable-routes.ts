@@ -40,7 +40,7 @@ export type UnavailableRouteReason = (typeof UNAVAILABLE_ROUTE_REASONS)[number];
 /**
  * What the provider said besides the reason. A bound (`minAmount`, `maxAmount`) is in human units of
  * `token` on `chain`: the token the limit applies to, which is the bridged token when a swap comes
- * before the bridge (e.g. USDC for WETH → BTC).
+ * before the bridge (e.g. USDC for WETH → USDC on Solana).
  */
 export class UnavailableRouteDetails {
   @IsOptional()
