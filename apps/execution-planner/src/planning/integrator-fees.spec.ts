@@ -257,6 +257,37 @@ describe('integratorFeeTransfersOf', () => {
       expect(refusal.details).toMatchObject({ field: 'integratorFee' });
     });
 
+    it('passes them on to a THORChain deposit whose memo names the recipients as affiliates (it deposits them with the leg), and refuses one that does not', () => {
+      const thorchainLeg = (affiliates: { name: string; bps: number }[]) =>
+        bridgeLeg({
+          provider: 'thorchain',
+          spender: `0x${'c1'.repeat(20)}`,
+          thorchain: {
+            asset: 'BTC.BTC',
+            streamingInterval: 0,
+            streamingQuantity: 0,
+            expiry: 2_000_000_000,
+            affiliates,
+          },
+        });
+      const toWallet = { ...taken('125000'), recipient: 'wallet' };
+      expect(
+        integratorFeeTransfersOf(
+          planWith(
+            [toWallet],
+            thorchainLeg([
+              { name: 'sg', bps: 10 },
+              { name: 'wallet', bps: 30 },
+            ]),
+          ),
+          chains,
+        ),
+      ).toEqual([{ recipient: 'wallet', amount: 125_000n }]);
+      expect(refusalOf(planWith([toWallet], thorchainLeg([{ name: 'sg', bps: 10 }]))).code).toBe(
+        'VALIDATION_FAILED',
+      );
+    });
+
     it('refuses a mix of aggregator-taken and router-paid fees', () => {
       const leg = swapLeg({ provider: '0x', call, path: undefined });
       expect(refusalOf(planWith([taken('125000'), fee('7')], leg)).code).toBe('VALIDATION_FAILED');

@@ -1,4 +1,5 @@
 import { ChainFamily, PermitContracts, permitVenueOf } from '@swapgw/chains';
+import { thorchainAffiliatesTake } from '@swapgw/chains/bitcoin-bridge';
 import { type IntegratorFeeTransfer, prebuiltPaysIntegratorFees } from '@swapgw/chains/families';
 import { CodedError, ErrorCodes, RouteLeg, RoutePlan } from '@swapgw/contracts';
 
@@ -29,7 +30,9 @@ export interface IntegratorFeeChains {
  *  - fees `collectedBy: 'aggregator'` are taken by the first leg's own prebuilt transaction (0x
  *    swapFeeBps, LI.FI fee, Jupiter's platform fee): the quote asked the aggregator for them and
  *    checked its answer. The gateway adds nothing to it (a transfer would charge the fee twice); see
- *    takenByPrebuiltLeg. A mix with fees the gateway pays is refused.
+ *    takenByPrebuiltLeg. A THORChain deposit whose memo names the recipients as affiliates
+ *    (THORNames, thor1 addresses) is such a leg: THORChain takes the fees out of the deposit, which
+ *    carries the leg's amountIn plus the fees. A mix with fees the gateway pays is refused.
  * Every sponsored intent carries the fees, so who pays the gas does not matter here; nor do a taxed
  * token's taxes (the router's Router02 swaps are the fee-on-transfer ones). Any other first leg (a
  * prebuilt call without the fee) is refused with 400
@@ -91,7 +94,8 @@ function feeLegProblem(leg: RouteLeg, chains: IntegratorFeeChains): string | nul
  * build is refused). The fees go on to its step, which adds nothing to the transaction: an EVM call
  * (0x, LI.FI) is sent as built, its approve covering the leg's amountIn and the fees (evmStepOf); a
  * Solana transaction (Jupiter) records the fee it pays (RouteSolanaTransaction integratorFee), which
- * must be these fees (prebuiltPaysIntegratorFees), checked again before it is handed out (solanaStepOf).
+ * must be these fees (prebuiltPaysIntegratorFees), checked again before it is handed out (solanaStepOf);
+ * a THORChain deposit names them as its memo's affiliates and deposits the gross amount.
  */
 function takenByPrebuiltLeg(
   leg: RouteLeg,
@@ -99,5 +103,6 @@ function takenByPrebuiltLeg(
 ): IntegratorFeeTransfer[] | undefined {
   if (leg.call) return fees;
   if (leg.solanaTransaction && prebuiltPaysIntegratorFees(leg, fees)) return fees;
+  if (leg.thorchain && thorchainAffiliatesTake(leg.thorchain, fees)) return fees;
   return undefined;
 }

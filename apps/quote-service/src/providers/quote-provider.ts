@@ -11,6 +11,11 @@ export interface IntegratorFeeCharge {
   recipient: string;
   bps: number;
   amount: bigint;
+  /**
+   * The recipient is a THORName or thor1 address, not an address of the source chain: only a
+   * provider that `paysThorchainAffiliates` (THORChain, through its memo's affiliate fields) can pay it.
+   */
+  thorchainAffiliate?: true;
 }
 
 /** What every provider is asked: one resolved request. */
@@ -65,6 +70,11 @@ export interface CandidateRoute {
  */
 export interface QuoteProvider {
   readonly name: string;
+  /**
+   * Whether the provider pays integrator fees whose recipient is a THORChain affiliate (a charge's
+   * `thorchainAffiliate`); any other provider is not asked such a quote (INTEGRATOR_FEE_NOT_SUPPORTED).
+   */
+  readonly paysThorchainAffiliates?: boolean;
   applies(context: QuoteContext): boolean;
   quote(context: QuoteContext, signal: AbortSignal): Promise<CandidateRoute[]>;
 }

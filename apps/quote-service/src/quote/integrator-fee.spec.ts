@@ -113,6 +113,32 @@ describe('integrator fee', () => {
     );
   });
 
+  it('takes a THORName or thor1 recipient as a THORChain affiliate (paid by THORChain, so no Bitcoin dust floor); anything else stays INVALID_ADDRESS', () => {
+    const thor = 'thor1t2hav42urasnsvwa6x6fyezaex9f953plh72pq';
+    const fee = integratorFeeOf(
+      [
+        { bps: 30, recipient: 'wallet' },
+        { bps: 1, recipient: thor },
+      ],
+      100_000n,
+      bitcoin,
+    );
+    expect(fee.charges).toEqual([
+      { recipient: 'wallet', bps: 30, amount: 300n, thorchainAffiliate: true },
+      { recipient: thor, bps: 1, amount: 10n, thorchainAffiliate: true },
+    ]);
+    expect(fee.netAmountIn).toBe(99_690n);
+    expect(integratorFeeOf([{ bps: 30, recipient: 'wallet' }], 1_000_000n, evm).charges[0]).toMatchObject({
+      thorchainAffiliate: true,
+    });
+    expect(
+      integratorFeeOf([{ bps: 30, recipient: EVM_A }], 1_000_000n, evm).charges[0].thorchainAffiliate,
+    ).toBeUndefined();
+    expect(codeOf(() => integratorFeeOf([{ bps: 10, recipient: '0x1234' }], 1_000_000n, evm))).toBe(
+      'INVALID_ADDRESS',
+    );
+  });
+
   it("uses the request's own fee, even empty, else the key default's recipients of the source chain", () => {
     const keyDefault = [
       { bps: 40, recipient: EVM_A },

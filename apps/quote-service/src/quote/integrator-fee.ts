@@ -1,4 +1,5 @@
 import { baseUnitsToAmount, ChainDescriptor, validateAddressForChain } from '@swapgw/chains';
+import { isThorchainAffiliate } from '@swapgw/chains/bitcoin-bridge';
 import {
   CodedError,
   ErrorCodes,
@@ -57,22 +58,32 @@ export function integratorFeeOf(
       `integratorFee cannot be paid on ${fromChain.id} (the fee is paid on the source chain, in its first transaction)`,
       { field: 'integratorFee', chain: fromChain.id },
     );
+  const affiliates = new Set<IntegratorFeeShare>();
   for (const share of charged) {
     const check = validateAddressForChain(fromChain, share.recipient);
-    if (!check.ok)
-      throw new CodedError(
-        ErrorCodes.INVALID_ADDRESS,
-        `integratorFee recipient ${check.reason} (the fee is paid on the source chain)`,
-        { field: 'integratorFee.recipient', chain: fromChain.id },
-      );
+    if (check.ok) continue;
+    // Not an address of the source chain: a THORChain affiliate, which only THORChain routes pay.
+    if (isThorchainAffiliate(share.recipient)) {
+      affiliates.add(share);
+      continue;
+    }
+    throw new CodedError(
+      ErrorCodes.INVALID_ADDRESS,
+      `integratorFee recipient ${check.reason} (the fee is paid on the source chain, or by THORChain to a THORName or thor1 address)`,
+      { field: 'integratorFee.recipient', chain: fromChain.id },
+    );
   }
   const charges = charged.map((share) => ({
     recipient: share.recipient,
     bps: share.bps,
     amount: (amountIn * BigInt(share.bps)) / BPS_DENOMINATOR,
+    ...(affiliates.has(share) ? { thorchainAffiliate: true as const } : {}),
   }));
   if (fromChain.family === 'bitcoin') {
-    const dust = charges.find((charge) => charge.amount < BITCOIN_MIN_INTEGRATOR_FEE_SATS);
+    // A THORChain affiliate is paid by THORChain, not by an output of the PSBT.
+    const dust = charges.find(
+      (charge) => !charge.thorchainAffiliate && charge.amount < BITCOIN_MIN_INTEGRATOR_FEE_SATS,
+    );
     if (dust)
       throw new CodedError(
         ErrorCodes.VALIDATION_FAILED,

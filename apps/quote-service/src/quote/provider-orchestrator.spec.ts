@@ -89,6 +89,30 @@ describe('gatherRoutes', () => {
     });
   });
 
+  it('asks only a provider that pays THORChain affiliates a quote whose fee names one; the others say INTEGRATOR_FEE_NOT_SUPPORTED', async () => {
+    const asked: string[] = [];
+    const answering = (name: string) =>
+      new FakeProvider(name, async () => {
+        asked.push(name);
+        return [route(5n)];
+      });
+    const thorchain = Object.assign(answering('thorchain'), { paysThorchainAffiliates: true });
+    const charges = [{ recipient: 'wallet', bps: 30, amount: 3n, thorchainAffiliate: true as const }];
+    const result = await gatherRoutes(
+      [answering('uniswap-v2'), thorchain],
+      { ...context, integratorFee: { grossAmountIn: 1_000n, charges } },
+      50,
+    );
+    expect(asked).toEqual(['thorchain']);
+    expect(result.asked).toBe(2);
+    const refused = result.outcomes.find((outcome) => outcome.provider === 'uniswap-v2');
+    expect(refused).toMatchObject({
+      status: 'no-route',
+      unavailable: { provider: 'uniswap-v2', reason: 'INTEGRATOR_FEE_NOT_SUPPORTED' },
+    });
+    expect(refused?.unavailable?.details?.message).toContain('THORChain affiliate');
+  });
+
   it('aborts the signal of a provider that misses the deadline', async () => {
     let aborted = false;
     await gatherRoutes(

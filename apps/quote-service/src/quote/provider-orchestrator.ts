@@ -34,12 +34,38 @@ export async function gatherRoutes(
   timeoutMs: number,
 ): Promise<GatheredRoutes> {
   const applicable = providers.filter((p) => p.applies(context));
-  const results = await Promise.all(applicable.map((provider) => askOne(provider, context, timeoutMs)));
+  const results = await Promise.all(
+    applicable.map((provider) => feeRefusalOf(provider, context) ?? askOne(provider, context, timeoutMs)),
+  );
   return {
     routes: results.flatMap((r) => r.routes),
     outcomes: results.map((r) => r.outcome),
     asked: applicable.length,
     notApplicable: providers.filter((p) => !applicable.includes(p)).map((p) => p.name),
+  };
+}
+
+/**
+ * The answer of a provider that cannot pay the request's integrator fee without asking it: a fee
+ * to a THORChain affiliate (a THORName or thor1 address) is paid only by THORChain's memo.
+ */
+function feeRefusalOf(
+  provider: QuoteProvider,
+  context: QuoteContext,
+): { routes: CandidateRoute[]; outcome: ProviderOutcome } | undefined {
+  const affiliate = context.integratorFee?.charges.find((charge) => charge.thorchainAffiliate);
+  if (affiliate === undefined || provider.paysThorchainAffiliates) return undefined;
+  const message = `${provider.name}: integratorFee recipient ${affiliate.recipient} is a THORChain affiliate, which only THORChain routes pay`;
+  return {
+    routes: [],
+    outcome: {
+      provider: provider.name,
+      status: 'no-route',
+      routes: 0,
+      elapsedMs: 0,
+      reason: message,
+      unavailable: { provider: provider.name, reason: 'INTEGRATOR_FEE_NOT_SUPPORTED', details: { message } },
+    },
   };
 }
 

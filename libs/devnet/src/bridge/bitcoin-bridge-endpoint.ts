@@ -11,6 +11,7 @@ import {
   parseBitcoinBridgeReleaseMemo,
   parseThorchainOutboundMemo,
   parseThorchainSwapMemo,
+  thorchainAffiliatesBps,
   satsForUsdc,
   thorchainAssetMatches,
   thorchainOutboundMemo,
@@ -202,7 +203,7 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
   /**
    * A THORChain swap memo naming a destination's USDC: where it pays, the least it accepts in base
    * units (the memo's limit is in 1e8 units), and what it pays: the swap at the bridge's price of
-   * what the vault received less the affiliate's bps, as the local THORNode quotes it.
+   * what the vault received less every affiliate's bps, as the local THORNode quotes it.
    */
   private thorchainDeposit(
     memo: string,
@@ -215,7 +216,7 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
     );
     if (!entry) return null;
     const [, { chain, decimals }] = entry;
-    const swapped = received - (received * BigInt(swap.affiliateBps ?? 0)) / 10_000n;
+    const swapped = received - (received * BigInt(thorchainAffiliatesBps(swap.affiliates))) / 10_000n;
     return {
       chain,
       recipient: swap.destination,

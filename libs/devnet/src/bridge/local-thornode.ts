@@ -8,8 +8,11 @@ import {
   type ThornodePlannedOutTx,
   opReturnText,
   parseThorchainAsset,
+  parseThorchainAffiliates,
   parseThorchainSwapMemo,
   sameThorchainAsset,
+  thorchainAffiliatesBps,
+  type ThorchainAffiliate,
   thorchainAssetMatches,
   thorchainSwapMemo,
   toThorchainUnits,
@@ -121,7 +124,8 @@ const BTC_ASSET = 'BTC.BTC';
  *   POST /devnet/thornode/trading        {"chain": "BTC", "halted"?: b, "global_trading_paused"?: b,
  *                                         "chain_trading_paused"?: b} → the chain's flags
  * The devnet does not stream swaps (max_streaming_quantity 0) and charges no affiliate fee of its
- * own: an affiliate's bps come off the input as THORChain takes them.
+ * own: the affiliates' bps (`affiliate=a/b&affiliate_bps=10/20`, up to 5) come off the input as
+ * THORChain takes them.
  */
 export class LocalThornode {
   private readonly http = new LocalHttpServer((req, res) => this.handle(req, res));
@@ -220,9 +224,12 @@ export class LocalThornode {
     if (amount < THORCHAIN_BTC_DUST_THRESHOLD)
       return thornodeError(`amount less than dust threshold: ${amount} < ${THORCHAIN_BTC_DUST_THRESHOLD}`);
 
-    const affiliateBps = Number(query.get('affiliate_bps') ?? '0');
-    if (!Number.isInteger(affiliateBps) || affiliateBps < 0 || affiliateBps > 1000)
-      return thornodeError(`invalid affiliate_bps: ${query.get('affiliate_bps')}`);
+    const affiliates = affiliatesOf(query);
+    if (affiliates === undefined)
+      return thornodeError(
+        `invalid affiliate or affiliate_bps: ${query.get('affiliate')} ${query.get('affiliate_bps')}`,
+      );
+    const affiliateBps = thorchainAffiliatesBps(affiliates);
     const affiliateSats = (amount * BigInt(affiliateBps)) / 10_000n;
     const swapped = amount - affiliateSats;
     const { terms } = this.options.bitcoin;
@@ -237,7 +244,6 @@ export class LocalThornode {
     const quantity = Number(query.get('streaming_quantity') ?? '0');
     const tolerance = Number(query.get('tolerance_bps') ?? query.get('liquidity_tolerance_bps') ?? '0');
     const limit = tolerance > 0 ? (out * BigInt(10_000 - tolerance)) / 10_000n : 0n;
-    const affiliateName = query.get('affiliate') ?? undefined;
     const confirmationSeconds = Math.ceil(this.options.bitcoin.blockMs / 1000);
     const quote: ThornodeQuoteSwap = {
       inbound_address: this.options.bitcoin.vault,
@@ -275,7 +281,7 @@ export class LocalThornode {
           limit,
           streamingInterval: Number.isSafeInteger(interval) && interval > 0 ? interval : 0,
           streamingQuantity: Number.isSafeInteger(quantity) && quantity > 0 ? quantity : 0,
-          ...(affiliateName ? { affiliate: affiliateName, affiliateBps } : {}),
+          affiliates,
         });
       } catch (error) {
         return thornodeError(`failed to build memo: ${(error as Error).message}`);
@@ -301,9 +307,12 @@ export class LocalThornode {
       if (flags.halted || flags.global_trading_paused || flags.chain_trading_paused)
         return thornodeError(`trading is halted for ${chain}, can't process swap`);
     }
-    const affiliateBps = Number(query.get('affiliate_bps') ?? '0');
-    if (!Number.isInteger(affiliateBps) || affiliateBps < 0 || affiliateBps > 1000)
-      return thornodeError(`invalid affiliate_bps: ${query.get('affiliate_bps')}`);
+    const affiliates = affiliatesOf(query);
+    if (affiliates === undefined)
+      return thornodeError(
+        `invalid affiliate or affiliate_bps: ${query.get('affiliate')} ${query.get('affiliate_bps')}`,
+      );
+    const affiliateBps = thorchainAffiliatesBps(affiliates);
     const { terms } = this.options.bitcoin;
     const units = fromThorchainUnits(amount, source.decimals);
     const affiliateUnits = (units * BigInt(affiliateBps)) / 10_000n;
@@ -334,7 +343,6 @@ export class LocalThornode {
     const quantity = Number(query.get('streaming_quantity') ?? '0');
     const tolerance = Number(query.get('tolerance_bps') ?? query.get('liquidity_tolerance_bps') ?? '0');
     const limit = tolerance > 0 ? (out * BigInt(10_000 - tolerance)) / 10_000n : 0n;
-    const affiliateName = query.get('affiliate') ?? undefined;
     const quote: ThornodeQuoteSwap = {
       inbound_address: router.vault.toLowerCase(),
       inbound_confirmation_blocks: 1,
@@ -372,7 +380,7 @@ export class LocalThornode {
           limit,
           streamingInterval: Number.isSafeInteger(interval) && interval > 0 ? interval : 0,
           streamingQuantity: Number.isSafeInteger(quantity) && quantity > 0 ? quantity : 0,
-          ...(affiliateName ? { affiliate: affiliateName, affiliateBps } : {}),
+          affiliates,
         });
       } catch (error) {
         return thornodeError(`failed to build memo: ${(error as Error).message}`);
@@ -663,6 +671,17 @@ export class LocalThornode {
 }
 
 /** THORNode's error answer: `{"error": "..."}` with HTTP 400. */
+/**
+ * The quote's `affiliate` and `affiliate_bps` as THORNode reads them: several separated by `/`, one
+ * bps for all or one each, at most 5; undefined when THORNode would refuse them.
+ */
+function affiliatesOf(query: URLSearchParams): ThorchainAffiliate[] | undefined {
+  const names = query.get('affiliate') ?? '';
+  const bps = query.get('affiliate_bps') ?? '';
+  if (names === '') return bps === '' || /^0+$/.test(bps) ? [] : undefined;
+  return parseThorchainAffiliates(names, bps);
+}
+
 function thornodeError(error: string): Answer {
   return { status: 400, body: { error } };
 }

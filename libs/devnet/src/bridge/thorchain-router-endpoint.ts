@@ -5,6 +5,7 @@ import {
   isBitcoinBridgeRecipient,
   parseThorchainOutboundMemo,
   parseThorchainSwapMemo,
+  thorchainAffiliatesBps,
   satsForUsdc,
   sameThorchainAsset,
   thorchainOutboundMemo,
@@ -125,7 +126,9 @@ export class ThorchainRouterEndpoint implements BridgeEndpoint {
     const fields = { chain: this.chain, depositTxHash: event.transactionHash, memo: memoText };
     const swap = parseThorchainSwapMemo(memoText);
     const { terms } = this.options.bitcoin;
-    const sats = satsForRouterDeposit(amount, terms);
+    // THORChain takes the memo's affiliates' bps out of the deposit first, as the local THORNode quotes.
+    const affiliateFee = (amount * BigInt(thorchainAffiliatesBps(swap?.affiliates))) / 10_000n;
+    const sats = satsForRouterDeposit(amount - affiliateFee, terms);
     const trading = this.options.trading;
     const halted = trading ? [trading.prefix, 'BTC'].find((chain) => trading.stopped(chain)) : undefined;
     const why =

@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { isThorchainAffiliate } from '@swapgw/chains/bitcoin-bridge';
 import { Transform } from 'class-transformer';
 import { IsBoolean, Matches, ValidateBy, ValidationOptions } from 'class-validator';
 import { isValidIdempotencyKey } from '../../idempotency/idempotency-key';
@@ -80,6 +81,29 @@ export const IsWalletAddress = (options?: ValidationOptions): PropertyDecorator 
           isEvmAddress(value) || isSolanaAddress(value) || isBitcoinAddress(value) || isCosmosAddress(value),
         defaultMessage: () =>
           '$property must be an EVM address (checksummed or lowercase), a base58 Solana address, a lower-case bech32 Bitcoin address (P2WPKH or P2TR) or a Cosmos account address (bech32 of the chain prefix)',
+      },
+    },
+    options,
+  );
+
+/**
+ * An integrator fee's recipient: a wallet address of any family (paid on the source chain), or a
+ * THORChain affiliate (a THORName or `thor1…` address), which only THORChain routes pay.
+ */
+export const IsIntegratorFeeRecipient = (options?: ValidationOptions): PropertyDecorator =>
+  ValidateBy(
+    {
+      name: 'isIntegratorFeeRecipient',
+      validator: {
+        validate: (value) =>
+          typeof value === 'string' &&
+          (isEvmAddress(value) ||
+            isSolanaAddress(value) ||
+            isBitcoinAddress(value) ||
+            isCosmosAddress(value) ||
+            isThorchainAffiliate(value)),
+        defaultMessage: () =>
+          '$property must be an EVM, Solana, Bitcoin or Cosmos address, or a THORChain affiliate (a THORName or thor1 address)',
       },
     },
     options,

@@ -15,6 +15,7 @@ import { SwapTermsDto } from '../../common/dto/swap-terms.dto';
 import {
   BOOLEAN_LIKE_VALUES,
   IsBooleanLikeQuery,
+  IsIntegratorFeeRecipient,
   IsTokenRefOverride,
   IsWalletAddress,
 } from '../../common/validation';
@@ -34,9 +35,10 @@ export class IntegratorFeeDto implements IntegratorFeeShare {
   bps!: number;
 
   @ApiProperty({
-    description: 'Address of the source chain (fromChain) that receives the fee (INVALID_ADDRESS otherwise)',
+    description:
+      "Address of the source chain (fromChain) that receives the fee (INVALID_ADDRESS otherwise); or, for THORChain routes, a THORChain affiliate (a THORName or thor1 address) that THORChain pays through its memo's affiliate fields (every other provider answers INTEGRATOR_FEE_NOT_SUPPORTED)",
   })
-  @IsWalletAddress()
+  @IsIntegratorFeeRecipient()
   recipient!: string;
 }
 
@@ -94,7 +96,7 @@ export class CreateQuoteDto extends SwapTermsDto {
       `The integrator's fee, taken from the input amount on the source chain: one { bps, recipient }, or an array of up to ${MAX_INTEGRATOR_FEE_RECIPIENTS} ` +
       `whose bps add up to at most ${MAX_INTEGRATOR_FEE_BPS}. Omitted: the API key's default fee, if the operator set one; [] or bps 0: no fee. ` +
       'Each route reports it in integratorFee, its expectedAmountOut and minAmountOut net of it. Paid in the first transaction on fromChain: ' +
-      'EVM (the SwapGatewayRouter), Solana (a transfer per recipient) or Bitcoin (an output per recipient in the PSBT; each share at least 546 sat, else 400 VALIDATION_FAILED)',
+      "EVM (the SwapGatewayRouter), Solana (a transfer per recipient) or Bitcoin (an output per recipient in the PSBT; each share at least 546 sat, else 400 VALIDATION_FAILED); on THORChain routes a recipient that is a THORName or thor1 address is paid by THORChain (its memo's affiliate fields)",
   })
   @IsOptional()
   @Type(() => IntegratorFeeDto)

@@ -134,7 +134,7 @@ describe('THORChain adapter against the local THORNode', () => {
         amount: 2_000_000n,
         destination: RECIPIENT,
         affiliate: 'sg',
-        affiliate_bps: 10,
+        affiliate_bps: '10',
       },
       signal,
     );

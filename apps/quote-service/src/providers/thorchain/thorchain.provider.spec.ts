@@ -5,7 +5,7 @@ import {
 } from '@swapgw/chains/bitcoin-bridge';
 import { ManualClock } from '@swapgw/runtime';
 import { NoRouteError } from '../no-route.error';
-import type { QuoteContext } from '../quote-provider';
+import type { IntegratorFeeCharge, QuoteContext } from '../quote-provider';
 import type { ThornodeQuoteSwapRequest } from './thornode-client';
 import { ThorchainProvider } from './thorchain.provider';
 import { depositMemoOf, realNetwork } from './thorchain-test-support';
@@ -159,7 +159,7 @@ describe('ThorchainProvider', () => {
         streaming_interval: 1,
         streaming_quantity: 0,
         affiliate: 'sg',
-        affiliate_bps: 15,
+        affiliate_bps: '15',
       },
     ]);
   });
@@ -204,8 +204,7 @@ describe('ThorchainProvider', () => {
     expect(leg.thorchain).toMatchObject({
       streamingInterval: 1,
       streamingQuantity: 8,
-      affiliate: 'sg',
-      affiliateBps: 15,
+      affiliates: [{ name: 'sg', bps: 15 }],
     });
     expect(route.estimatedDurationSeconds).toBe(650);
     expect(leg.spender).toBe(VAULT);
@@ -213,8 +212,92 @@ describe('ThorchainProvider', () => {
       destination: RECIPIENT,
       streamingInterval: 1,
       streamingQuantity: 8,
-      affiliate: 'sg',
-      affiliateBps: 15,
+      affiliates: [{ name: 'sg', bps: 15 }],
+    });
+  });
+
+  describe('integrator fees', () => {
+    const BC1_FEE = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+    const withFees = (
+      amountIn: bigint,
+      charges: IntegratorFeeCharge[],
+      extra: Partial<QuoteContext> = {},
+    ) => {
+      const fees = charges.reduce((sum, charge) => sum + charge.amount, 0n);
+      return contextOf(amountIn - fees, { integratorFee: { grossAmountIn: amountIn, charges }, ...extra });
+    };
+    const affiliate = (recipient: string, bps: number, gross: bigint): IntegratorFeeCharge => ({
+      recipient,
+      bps,
+      amount: (gross * BigInt(bps)) / 10_000n,
+      thorchainAffiliate: true,
+    });
+
+    it("puts THORNames and thor1 addresses in the affiliate fields after the operator's: THORNode quoted for the gross amount, the fees reported as the deposit's", async () => {
+      const { provider, requests } = providerWith({}, { affiliate: 'sg', affiliateBps: 15 });
+      const thor = 'thor1t2hav42urasnsvwa6x6fyezaex9f953plh72pq';
+      const charges = [affiliate('wallet', 30, 1_000_000n), affiliate(thor, 20, 1_000_000n)];
+      const [route] = await provider.quote(withFees(1_000_000n, charges), signal);
+      expect(requests[0]).toMatchObject({
+        amount: 1_000_000n,
+        affiliate: `sg/wallet/${thor}`,
+        affiliate_bps: '15/30/20',
+      });
+      expect(route.integratorFee).toEqual(charges);
+      const [leg] = route.legs;
+      // The leg is net of the fees, as every first leg; the deposit carries them (the step adds them back).
+      expect(leg.amountIn).toBe('995000');
+      expect(leg.thorchain?.affiliates).toEqual([
+        { name: 'sg', bps: 15 },
+        { name: 'wallet', bps: 30 },
+        { name: thor, bps: 20 },
+      ]);
+    });
+
+    it('keeps fees to Bitcoin addresses as PSBT outputs out of Bitcoin: THORNode quoted for the net amount', async () => {
+      const { provider, requests } = providerWith();
+      const charges = [{ recipient: BC1_FEE, bps: 30, amount: 3_000n }];
+      const [route] = await provider.quote(withFees(1_000_000n, charges), signal);
+      expect(requests[0]).toMatchObject({ amount: 997_000n });
+      expect(requests[0].affiliate).toBeUndefined();
+      expect(route.integratorFee).toBeUndefined();
+    });
+
+    it('refuses what THORChain cannot pay: a mix of both kinds, a source-chain address out of an EVM chain, more than 5 affiliates', async () => {
+      const mixed = await noRouteOf(
+        providerWith().provider.quote(
+          withFees(1_000_000n, [
+            affiliate('wallet', 30, 1_000_000n),
+            { recipient: BC1_FEE, bps: 20, amount: 2_000n },
+          ]),
+          signal,
+        ),
+      );
+      expect(mixed.reason).toBe('INTEGRATOR_FEE_NOT_SUPPORTED');
+      const fromEvm = await noRouteOf(
+        providerWith().provider.quote(
+          withFees(1_000_000_000n, [{ recipient: RECIPIENT, bps: 30, amount: 3_000_000n }], {
+            fromChain: base,
+            toChain: bitcoin,
+            tokenIn: { chain: 'base', symbol: 'USDC', address: BASE_USDC, decimals: 6 },
+            tokenOut: { chain: 'bitcoin', symbol: 'BTC', address: null, decimals: 8 },
+            recipient: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+          }),
+          signal,
+        ),
+      );
+      expect(fromEvm).toMatchObject({ reason: 'INTEGRATOR_FEE_NOT_SUPPORTED' });
+      expect(fromEvm.message).toContain('THORName or thor1 address');
+      const many = await noRouteOf(
+        providerWith({}, { affiliate: 'sg', affiliateBps: 10 }).provider.quote(
+          withFees(
+            1_000_000n,
+            ['a', 'b', 'c', 'd', 'e'].map((name) => affiliate(name, 10, 1_000_000n)),
+          ),
+          signal,
+        ),
+      );
+      expect(many).toMatchObject({ reason: 'INTEGRATOR_FEE_NOT_SUPPORTED' });
     });
   });
 
@@ -324,7 +407,7 @@ describe('ThorchainProvider', () => {
         amount: 100_000_000_000n,
         destination: BTC_RECIPIENT,
         affiliate: 'swapgw',
-        affiliate_bps: 20,
+        affiliate_bps: '20',
       });
       const [leg] = route.legs;
       expect(leg).toMatchObject({
@@ -333,7 +416,7 @@ describe('ThorchainProvider', () => {
         provider: 'thorchain',
         destinationChain: 'bitcoin',
         expectedAmountOut: '1094000',
-        thorchain: { asset: 'BTC.BTC', expiry: NOW_S + 900, affiliate: 'swapgw', affiliateBps: 20 },
+        thorchain: { asset: 'BTC.BTC', expiry: NOW_S + 900, affiliates: [{ name: 'swapgw', bps: 20 }] },
       });
       expect(leg.spender.toLowerCase()).toBe(ROUTER);
       expect(leg.thorchain?.inboundAddress?.toLowerCase()).toBe(BASE_VAULT);

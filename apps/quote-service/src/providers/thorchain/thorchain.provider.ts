@@ -2,7 +2,9 @@ import { checksumEvmAddress, type ChainDescriptor } from '@swapgw/chains';
 import {
   fromThorchainUnits,
   isBitcoinBridgeRecipient,
+  THORCHAIN_MAX_AFFILIATES,
   thorchainAssetOf,
+  type ThorchainAffiliate,
   toThorchainUnits,
   type ThornodeInboundAddress,
   type ThornodeQuoteSwap,
@@ -13,7 +15,13 @@ import { applySlippage } from '../../quote/amounts';
 import { autoSlippageBps } from '../../quote/slippage';
 import { NoRouteError } from '../no-route.error';
 import { ProviderNames } from '../provider-names';
-import type { CandidateRoute, QuoteContext, QuoteProvider, QuoteToken } from '../quote-provider';
+import type {
+  CandidateRoute,
+  IntegratorFeeCharge,
+  QuoteContext,
+  QuoteProvider,
+  QuoteToken,
+} from '../quote-provider';
 import { thorchainPrefixOf } from './thorchain-chains';
 import type { ThornodeClient } from './thornode-client';
 
@@ -47,9 +55,17 @@ const STREAMING_INTERVAL = 1;
  * threshold and THORNode's recommended minimum are answered as no route; a quote whose inbound
  * address expires too soon, or whose inbound address or router is not the chain's, is a failure.
  * The route streams when the quote offers more than one sub-swap.
+ *
+ * Integrator fees whose recipients are THORNames or thor1 addresses go into the memo's affiliate
+ * fields after the operator's (`affiliate=op/a/b&affiliate_bps=…`): THORNode is quoted for the
+ * gross amount, THORChain takes each share out of the deposit, and the route reports them as taken
+ * by its own transaction. Out of Bitcoin, fees to Bitcoin addresses stay outputs of the PSBT (the
+ * quote is for the net amount); out of an EVM chain only affiliates can be paid (THORChain's router
+ * is not the SwapGatewayRouter), and one quote does not mix the two.
  */
 export class ThorchainProvider implements QuoteProvider {
   readonly name = ProviderNames.thorchain;
+  readonly paysThorchainAffiliates = true;
 
   constructor(
     private readonly client: Pick<ThornodeClient, 'inboundAddresses' | 'quoteSwap'>,
@@ -90,7 +106,8 @@ export class ThorchainProvider implements QuoteProvider {
     // A gas asset of its own chain always has an entry; THOR (RUNE) has none and never halts here.
     if (toPrefix !== 'THOR') tradingInbound(inbound, toPrefix);
 
-    const amount = toThorchainUnits(context.amountIn, tokenIn.decimals);
+    const fees = this.feesOf(context);
+    const amount = toThorchainUnits(fees.quotedAmountIn, tokenIn.decimals);
     const dust = BigInt(source.dust_threshold ?? '0');
     if (amount < dust)
       throw amountTooLow(tokenIn, dust, `below the ${fromPrefix} dust threshold THORChain observes`);
@@ -103,7 +120,7 @@ export class ThorchainProvider implements QuoteProvider {
         ...(context.recipient !== undefined ? { destination: context.recipient } : {}),
         streaming_interval: STREAMING_INTERVAL,
         streaming_quantity: 0,
-        ...this.affiliateQuery(),
+        ...affiliateQuery(fees.affiliates),
       },
       signal,
     );
@@ -137,9 +154,7 @@ export class ThorchainProvider implements QuoteProvider {
         asset: toAsset,
         streamingInterval: streams ? STREAMING_INTERVAL : 0,
         streamingQuantity: streams ? streamingQuantity : 0,
-        ...(this.options.affiliate !== undefined
-          ? { affiliate: this.options.affiliate, affiliateBps: this.options.affiliateBps ?? 0 }
-          : {}),
+        ...(fees.affiliates.length > 0 ? { affiliates: fees.affiliates } : {}),
         expiry: quote.expiry,
         ...(deposit.vault !== undefined ? { inboundAddress: deposit.vault } : {}),
       },
@@ -152,6 +167,7 @@ export class ThorchainProvider implements QuoteProvider {
         expectedAmountOut,
         estimatedDurationSeconds: leg.estimatedDurationSeconds,
         warnings: [],
+        ...(fees.takenByMemo.length > 0 ? { integratorFee: fees.takenByMemo } : {}),
         debug: {
           thorchain: {
             fromAsset,
@@ -171,9 +187,41 @@ export class ThorchainProvider implements QuoteProvider {
     return thorchainPrefixOf(chain, this.options.chainPrefixes);
   }
 
-  private affiliateQuery(): { affiliate?: string; affiliate_bps?: number } {
+  /**
+   * The memo's affiliates (the operator's first, then the integrator fees paid to THORChain
+   * affiliates), those fees, and the amount THORNode is quoted for: the gross amount when THORChain
+   * takes the fees out of the deposit, else the net one.
+   */
+  private feesOf(context: QuoteContext): {
+    affiliates: ThorchainAffiliate[];
+    takenByMemo: IntegratorFeeCharge[];
+    quotedAmountIn: bigint;
+  } {
+    const charges = context.integratorFee?.charges ?? [];
+    const takenByMemo = charges.filter((charge) => charge.thorchainAffiliate);
+    if (takenByMemo.length > 0 && takenByMemo.length < charges.length)
+      throw new NoRouteError(
+        'INTEGRATOR_FEE_NOT_SUPPORTED',
+        'THORChain: one quote pays integrator fees either to THORChain affiliates (THORNames, thor1 addresses) or to addresses of the source chain, not both',
+      );
+    if (charges.length > 0 && takenByMemo.length === 0 && context.fromChain.family !== 'bitcoin')
+      throw new NoRouteError(
+        'INTEGRATOR_FEE_NOT_SUPPORTED',
+        `THORChain: out of ${context.fromChain.id} an integrator fee is paid by THORChain to a THORName or thor1 address (its memo's affiliate): name one as integratorFee.recipient`,
+      );
     const { affiliate, affiliateBps } = this.options;
-    return affiliate === undefined ? {} : { affiliate, affiliate_bps: affiliateBps ?? 0 };
+    const affiliates: ThorchainAffiliate[] = [
+      ...(affiliate !== undefined ? [{ name: affiliate, bps: affiliateBps ?? 0 }] : []),
+      ...takenByMemo.map((charge) => ({ name: charge.recipient, bps: charge.bps })),
+    ];
+    if (affiliates.length > THORCHAIN_MAX_AFFILIATES)
+      throw new NoRouteError(
+        'INTEGRATOR_FEE_NOT_SUPPORTED',
+        `THORChain: a memo names at most ${THORCHAIN_MAX_AFFILIATES} affiliates${affiliate !== undefined ? ", the operator's included" : ''}`,
+      );
+    const quotedAmountIn =
+      takenByMemo.length > 0 ? (context.integratorFee?.grossAmountIn ?? context.amountIn) : context.amountIn;
+    return { affiliates, takenByMemo, quotedAmountIn };
   }
 
   /**
@@ -229,6 +277,15 @@ function evmDepositOf(
 
 function isEvmAddress(text: string): boolean {
   return /^0x[0-9a-fA-F]{40}$/.test(text);
+}
+
+/** THORNode's affiliate parameters: names and bps separated by `/`, as in the memo. */
+function affiliateQuery(affiliates: ThorchainAffiliate[]): { affiliate?: string; affiliate_bps?: string } {
+  if (affiliates.length === 0) return {};
+  return {
+    affiliate: affiliates.map((affiliate) => affiliate.name).join('/'),
+    affiliate_bps: affiliates.map((affiliate) => affiliate.bps).join('/'),
+  };
 }
 
 /** The chain's entry of inbound_addresses, or no route when it has none or it does not trade now. */

@@ -14,8 +14,10 @@ export interface ThornodeQuoteSwapRequest {
   destination?: string;
   streaming_interval?: number;
   streaming_quantity?: number;
+  /** One affiliate, or several separated by `/` (THORChain's multiple affiliates). */
   affiliate?: string;
-  affiliate_bps?: number;
+  /** The affiliates' bps: one for all, or one per affiliate separated by `/`. */
+  affiliate_bps?: string;
 }
 
 /**
@@ -23,6 +25,8 @@ export interface ThornodeQuoteSwapRequest {
  * "no route for this request", and the reason each gives. Anything else is THORNode failing.
  */
 const NO_ROUTE_ERRORS: [RegExp, NoRouteReason][] = [
+  // An affiliate THORChain does not accept (an unknown THORName, too many, a bad bps).
+  [/affiliate|thorname/i, 'INTEGRATOR_FEE_NOT_SUPPORTED'],
   [
     /dust threshold|not enough .*(fee|to pay)|amount .*(too small|less than)|recommended min/i,
     'AMOUNT_TOO_LOW',

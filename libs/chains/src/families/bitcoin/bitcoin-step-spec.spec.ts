@@ -65,10 +65,40 @@ describe('the Bitcoin deposit step', () => {
       limit: 89_120_000_000n,
       streamingInterval: 1,
       streamingQuantity: 3,
-      affiliate: 'sg',
-      affiliateBps: 20,
+      affiliates: [{ name: 'sg', bps: 20 }],
     });
     expect(Buffer.byteLength(spec.bitcoin!.memo)).toBeLessThanOrEqual(80);
+  });
+
+  it('deposits the fees THORChain takes as affiliates with the spend, and pays others as outputs beside the deposit', () => {
+    const thorchain = {
+      asset: BASE_USDC,
+      streamingInterval: 0,
+      streamingQuantity: 0,
+      affiliates: [{ name: 'wallet', bps: 30 }],
+      expiry: 2_000_000_000,
+    };
+    const leg = legOf({ thorchain });
+    const byThorchain = bitcoinStepOf(
+      { ...inputOf(leg), integratorFees: [{ recipient: 'wallet', amount: 3_000n }] },
+      {} as LegStepChains,
+    );
+    expect(byThorchain.bitcoin).toMatchObject({ amount: '1003000' });
+    expect(byThorchain.bitcoin?.integratorFees).toBeUndefined();
+    expect(parseThorchainSwapMemo(byThorchain.bitcoin!.memo)?.affiliates).toEqual([
+      { name: 'wallet', bps: 30 },
+    ]);
+    const asOutputs = bitcoinStepOf(
+      {
+        ...inputOf(legOf({ thorchain: { ...thorchain, affiliates: [] } })),
+        integratorFees: [{ recipient: 'bc1qfee', amount: 3_000n }],
+      },
+      {} as LegStepChains,
+    );
+    expect(asOutputs.bitcoin).toMatchObject({
+      amount: '1000000',
+      integratorFees: [{ recipient: 'bc1qfee', amount: '3000' }],
+    });
   });
 
   it('refuses a leg that is not THORChain’s: BTC moves only through THORChain, never the devnet bridge', () => {

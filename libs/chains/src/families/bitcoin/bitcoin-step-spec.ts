@@ -1,5 +1,5 @@
 import type { BitcoinStepSpec, RouteLeg, SponsoredStepSpec } from '@swapgw/contracts';
-import { thorchainLegMemo } from './thorchain-memo';
+import { thorchainAffiliatesTake, thorchainLegMemo } from './thorchain-memo';
 import type {
   BridgePayout,
   LegStepChains,
@@ -33,7 +33,8 @@ const BITCOIN_FEE_WALLET: SponsoredStepSpec = { mode: 'bitcoin-fee-wallet' };
  * naming the asset its quote priced, the leg's recipient (the next chain's wallet, or the final
  * recipient) and the leg's minimum out as the limit: below it THORChain refunds the BTC instead of paying. A first leg carries
  * the route's integrator fees (BitcoinStepSpec `integratorFees`): the PSBT pays each recipient an
- * output of its amount beside the deposit, on top of `spend`.
+ * output of its amount beside the deposit, on top of `spend`; fees the memo names as affiliates
+ * (THORNames, thor1 addresses) are instead part of the deposit, which THORChain takes them from.
  */
 export function bitcoinStepOf(input: LegStepInput, _chains: LegStepChains): LegStepSpec {
   const { step, leg } = input;
@@ -41,10 +42,14 @@ export function bitcoinStepOf(input: LegStepInput, _chains: LegStepChains): LegS
     throw new Error(`Leg ${step.legIndex} on ${leg.chain} is a Bitcoin leg, not signed as ${step.signing}`);
   if (leg.kind !== 'bridge' || !leg.destinationChain || !leg.thorchain)
     throw new Error(`Leg ${step.legIndex} on ${leg.chain}: Bitcoin legs are THORChain deposits`);
+  const fees = input.integratorFees ?? [];
+  // Fees THORChain takes as the memo's affiliates ride in the deposit; others are outputs beside it.
+  const takenByThorchain = thorchainAffiliatesTake(leg.thorchain, fees);
+  const deposit = takenByThorchain ? fees.reduce((sum, fee) => sum + fee.amount, input.spend) : input.spend;
   const bitcoin: BitcoinStepSpec = {
     kind: 'bridge-deposit',
     vault: leg.spender,
-    amount: input.spend.toString(),
+    amount: deposit.toString(),
     memo: thorchainLegMemo(
       { thorchain: leg.thorchain, tokenOut: leg.tokenOut },
       input.recipient,
@@ -52,8 +57,7 @@ export function bitcoinStepOf(input: LegStepInput, _chains: LegStepChains): LegS
     ),
     ...(input.signerPublicKey !== undefined ? { signerPublicKey: input.signerPublicKey } : {}),
   };
-  const fees = input.integratorFees ?? [];
-  if (fees.length > 0)
+  if (fees.length > 0 && !takenByThorchain)
     bitcoin.integratorFees = fees.map((fee) => ({ recipient: fee.recipient, amount: fee.amount.toString() }));
   return { kind: leg.kind, call: null, bitcoin, sponsored: BITCOIN_FEE_WALLET };
 }

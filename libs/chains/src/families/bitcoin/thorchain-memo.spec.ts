@@ -1,6 +1,9 @@
 import { getAddress } from 'ethers';
 import {
   fromThorchainUnits,
+  isThorchainAffiliate,
+  thorchainAffiliatesTake,
+  thorchainLegAffiliates,
   parseThorchainAsset,
   parseThorchainOutboundMemo,
   parseThorchainSwapMemo,
@@ -57,8 +60,7 @@ describe('THORChain swap memos', () => {
         limit: 1_234_567n,
         streamingInterval: 1,
         streamingQuantity: 0,
-        affiliate: 'sg',
-        affiliateBps: 30,
+        affiliates: [{ name: 'sg', bps: 30 }],
       }),
     ).toBe(`=:ETH.ETH:${EVM_RECIPIENT}:1234567/1/0:sg:30`);
   });
@@ -72,14 +74,13 @@ describe('THORChain swap memos', () => {
       streamingQuantity: 0,
     };
     expect(thorchainSwapMemo(memo)).toBe(`=:BASE.USDC-2913:${EVM_RECIPIENT}:8820000000/1/0`);
-    expect(thorchainSwapMemo({ ...memo, affiliate: 'swapgw', affiliateBps: 30 })).toBe(
+    expect(thorchainSwapMemo({ ...memo, affiliates: [{ name: 'swapgw', bps: 30 }] })).toBe(
       `=:BASE.USDC-2913:${EVM_RECIPIENT}:882e7/1/0:swapgw:30`,
     );
     const rounded = thorchainSwapMemo({
       ...memo,
       limit: 8_823_456_789n,
-      affiliate: 'swapgw',
-      affiliateBps: 30,
+      affiliates: [{ name: 'swapgw', bps: 30 }],
     });
     expect(rounded).toBe(`=:BASE.USDC-2913:${EVM_RECIPIENT}:8823e6/1/0:swapgw:30`);
     expect(Buffer.byteLength(rounded)).toBeLessThanOrEqual(80);
@@ -95,7 +96,7 @@ describe('THORChain swap memos', () => {
     const base = { asset: 'BTC.BTC', destination: BC1Q, streamingInterval: 0, streamingQuantity: 0 };
     expect(thorchainSwapMemo({ ...base, limit: 0n })).toBe(`=:BTC.BTC:${BC1Q}`);
     expect(thorchainSwapMemo({ ...base, limit: 1234n })).toBe(`=:BTC.BTC:${BC1Q}:1234`);
-    expect(thorchainSwapMemo({ ...base, limit: 0n, affiliate: 'sg', affiliateBps: 0 })).toBe(
+    expect(thorchainSwapMemo({ ...base, limit: 0n, affiliates: [{ name: 'sg', bps: 0 }] })).toBe(
       `=:BTC.BTC:${BC1Q}::sg:0`,
     );
   });
@@ -111,13 +112,98 @@ describe('THORChain swap memos', () => {
     expect(() =>
       thorchainSwapMemo({
         ...long,
-        affiliate: 'thor1a427q3v96psuj4fnughdw8glt5r7j38lj7rkp8',
-        affiliateBps: 50,
+        affiliates: [{ name: 'thor1a427q3v96psuj4fnughdw8glt5r7j38lj7rkp8', bps: 50 }],
       }),
     ).toThrow(/more than the 80 of an OP_RETURN/);
-    expect(() => thorchainSwapMemo({ ...long, affiliate: 'sg', affiliateBps: 1001 })).toThrow(/affiliateBps/);
-    expect(() => thorchainSwapMemo({ ...long, affiliateBps: 10 })).toThrow(/needs an affiliate/);
+    expect(() => thorchainSwapMemo({ ...long, affiliates: [{ name: 'sg', bps: 1001 }] })).toThrow(
+      /bps must be 0 to 1000/,
+    );
+    expect(() =>
+      thorchainSwapMemo({
+        ...long,
+        affiliates: ['a', 'b', 'c', 'd', 'e', 'f'].map((name) => ({ name, bps: 1 })),
+      }),
+    ).toThrow(/at most 5 affiliates/);
+    expect(() => thorchainSwapMemo({ ...long, affiliates: [{ name: 'bad:name', bps: 1 }] })).toThrow(
+      /not a THORName/,
+    );
     expect(() => thorchainSwapMemo({ ...long, asset: 'USDC' })).toThrow(/not a THORChain asset/);
+  });
+
+  it('writes several affiliates as THORChain reads them: names and bps separated by /, one bps when all are equal', () => {
+    const base = {
+      asset: 'BTC.BTC',
+      destination: BC1Q,
+      limit: 1234n,
+      streamingInterval: 0,
+      streamingQuantity: 0,
+    };
+    const two = thorchainSwapMemo({
+      ...base,
+      affiliates: [
+        { name: 'sg', bps: 10 },
+        { name: 'wallet', bps: 25 },
+      ],
+    });
+    expect(two).toBe(`=:BTC.BTC:${BC1Q}:1234:sg/wallet:10/25`);
+    const same = thorchainSwapMemo({
+      ...base,
+      affiliates: [
+        { name: 't1', bps: 10 },
+        { name: 't2', bps: 10 },
+      ],
+    });
+    expect(same).toBe(`=:BTC.BTC:${BC1Q}:1234:t1/t2:10`);
+    // THORChain's own examples (its affiliate fee guide), read back.
+    expect(parseThorchainSwapMemo(`=:ETH.ETH:${EVM_RECIPIENT}::t1/t2/t3/t4/t5:10`)?.affiliates).toEqual(
+      ['t1', 't2', 't3', 't4', 't5'].map((name) => ({ name, bps: 10 })),
+    );
+    expect(
+      parseThorchainSwapMemo(
+        `=:ETH.ETH:${EVM_RECIPIENT}::t1/thor1t2hav42urasnsvwa6x6fyezaex9f953plh72pq/t3:10/20/30`,
+      )?.affiliates,
+    ).toEqual([
+      { name: 't1', bps: 10 },
+      { name: 'thor1t2hav42urasnsvwa6x6fyezaex9f953plh72pq', bps: 20 },
+      { name: 't3', bps: 30 },
+    ]);
+    // And refused as THORChain refuses them: bps count neither 1 nor one each, more than 5.
+    expect(parseThorchainSwapMemo(`=:ETH.ETH:${EVM_RECIPIENT}::t1/t2/t3/t4/t5:10/20`)).toBeUndefined();
+    expect(parseThorchainSwapMemo(`=:ETH.ETH:${EVM_RECIPIENT}::t1/t2/t3/t4/t5/t6:10`)).toBeUndefined();
+    expect(parseThorchainSwapMemo(two)?.affiliates).toEqual([
+      { name: 'sg', bps: 10 },
+      { name: 'wallet', bps: 25 },
+    ]);
+  });
+
+  it('tells THORChain affiliates (THORNames, thor1 addresses) from addresses of other chains', () => {
+    expect(isThorchainAffiliate('sg')).toBe(true);
+    expect(isThorchainAffiliate('my-wallet_2+')).toBe(true);
+    expect(isThorchainAffiliate('thor1t2hav42urasnsvwa6x6fyezaex9f953plh72pq')).toBe(true);
+    expect(isThorchainAffiliate(EVM_RECIPIENT)).toBe(false);
+    expect(isThorchainAffiliate('0x1234')).toBe(false);
+    expect(isThorchainAffiliate(BC1Q)).toBe(false);
+    expect(isThorchainAffiliate('a'.repeat(31))).toBe(false);
+    expect(isThorchainAffiliate('has space')).toBe(false);
+  });
+
+  it("knows when a leg's memo carries integrator fees: every recipient named as an affiliate", () => {
+    const thorchain = {
+      asset: 'BTC.BTC',
+      streamingInterval: 0,
+      streamingQuantity: 0,
+      affiliates: [
+        { name: 'sg', bps: 10 },
+        { name: 'Wallet', bps: 25 },
+      ],
+    };
+    expect(thorchainAffiliatesTake(thorchain, [{ recipient: 'wallet' }])).toBe(true);
+    expect(thorchainAffiliatesTake(thorchain, [{ recipient: 'wallet' }, { recipient: BC1Q }])).toBe(false);
+    expect(thorchainAffiliatesTake(thorchain, [])).toBe(false);
+    // An older message's single affiliate still reads.
+    expect(
+      thorchainLegAffiliates({ ...thorchain, affiliates: undefined, affiliate: 'sg', affiliateBps: 5 }),
+    ).toEqual([{ name: 'sg', bps: 5 }]);
   });
 
   it('reads back what it writes, and the aliases and shorthand THORChain reads', () => {
@@ -127,8 +213,7 @@ describe('THORChain swap memos', () => {
       limit: 5_000_000n,
       streamingInterval: 2,
       streamingQuantity: 4,
-      affiliate: 'sg',
-      affiliateBps: 25,
+      affiliates: [{ name: 'sg', bps: 25 }],
     };
     expect(parseThorchainSwapMemo(thorchainSwapMemo(memo))).toEqual(memo);
     expect(parseThorchainSwapMemo(`SWAP:btc.btc:${BC1Q}:12e3`)).toEqual({

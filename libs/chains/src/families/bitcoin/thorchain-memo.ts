@@ -16,6 +16,15 @@ export const THORCHAIN_BITCOIN_MEMO_MAX_BYTES = 80;
 /** Largest affiliate fee THORChain accepts, in basis points (its MaxAffiliateFeeBasisPoints). */
 export const THORCHAIN_MAX_AFFILIATE_BPS = 1000;
 
+/** Most affiliates one swap memo names (THORChain's MultipleAffiliatesMaxCount). */
+export const THORCHAIN_MAX_AFFILIATES = 5;
+
+/** One affiliate of a swap memo: a THORName or THOR address, and the bps of the input it is paid. */
+export interface ThorchainAffiliate {
+  name: string;
+  bps: number;
+}
+
 /** A THORChain asset: `CHAIN.SYMBOL` for a gas asset, `CHAIN.SYMBOL-CONTRACT` for a token. */
 export interface ThorchainAsset {
   /** THORChain's chain prefix: `BTC`, `ETH`, `BASE`, `ARB`, `AVAX`, `BSC`. */
@@ -41,10 +50,11 @@ export interface ThorchainSwapMemo {
   streamingInterval: number;
   /** Streaming swaps: number of sub-swaps (0 = THORChain chooses). */
   streamingQuantity: number;
-  /** A THORName or THOR address paid the affiliate fee. */
-  affiliate?: string;
-  /** Affiliate fee in basis points of the input (0–1000). */
-  affiliateBps?: number;
+  /**
+   * The affiliates paid out of the input, in memo order (`t1/t2:10/20`), each a THORName or THOR
+   * address with its bps (0–1000); absent or empty: none.
+   */
+  affiliates?: ThorchainAffiliate[];
 }
 
 const CHAIN = /^[A-Z][A-Z0-9]{1,9}$/;
@@ -57,6 +67,10 @@ const SHORT_CONTRACT_DIGITS = 4;
 /** Significant digits a limit keeps when a memo must be shortened further (rounded down: < 0.1 % looser). */
 const SHORT_LIMIT_DIGITS = 4;
 const AFFILIATE = /^[a-z0-9+_.-]{1,64}$/i;
+/** A THORName as THORChain registers one: 1–30 of a-z, 0-9, `+`, `_`, `-` (case-insensitive). */
+const THORNAME = /^[a-z0-9+_-]{1,30}$/i;
+/** A THORChain account: bech32 `thor1…` of a 20-byte key hash (38 data characters and checksum). */
+const THOR_ADDRESS = /^thor1[02-9ac-hj-np-z]{38}$/;
 const SWAP_PREFIXES = new Set(['=', 's', 'swap']);
 const HASH = /^(?:0x)?([0-9a-fA-F]{64})$/;
 
@@ -135,12 +149,15 @@ export function thorchainSwapMemo(memo: ThorchainSwapMemo): string {
     ['streamingQuantity', memo.streamingQuantity],
   ] as const)
     if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be a whole number ≥ 0`);
-  const fee = memo.affiliateBps ?? 0;
-  if (!Number.isInteger(fee) || fee < 0 || fee > THORCHAIN_MAX_AFFILIATE_BPS)
-    throw new Error(`affiliateBps must be 0 to ${THORCHAIN_MAX_AFFILIATE_BPS}`);
-  if (memo.affiliate !== undefined && !AFFILIATE.test(memo.affiliate))
-    throw new Error(`${memo.affiliate} is not a THORName or THOR address`);
-  if (fee > 0 && memo.affiliate === undefined) throw new Error('an affiliate fee needs an affiliate');
+  const affiliates = memo.affiliates ?? [];
+  if (affiliates.length > THORCHAIN_MAX_AFFILIATES)
+    throw new Error(`a memo names at most ${THORCHAIN_MAX_AFFILIATES} affiliates, not ${affiliates.length}`);
+  for (const affiliate of affiliates) {
+    if (!Number.isInteger(affiliate.bps) || affiliate.bps < 0 || affiliate.bps > THORCHAIN_MAX_AFFILIATE_BPS)
+      throw new Error(`an affiliate's bps must be 0 to ${THORCHAIN_MAX_AFFILIATE_BPS}`);
+    if (!AFFILIATE.test(affiliate.name))
+      throw new Error(`${affiliate.name} is not a THORName or THOR address`);
+  }
 
   // Shortened only as far as needed to fit: the contract to its last digits (THORChain's fuzzy
   // match), then the limit in THORChain's shorthand, then the limit rounded down to 4 digits.
@@ -156,7 +173,7 @@ export function thorchainSwapMemo(memo: ThorchainSwapMemo): string {
   ];
   let text = '';
   for (const [assetText, limitText] of attempts) {
-    text = memoText(memo, assetText, limitText, fee);
+    text = memoText(memo, assetText, limitText);
     if (Buffer.byteLength(text) <= THORCHAIN_BITCOIN_MEMO_MAX_BYTES) return text;
   }
   throw new Error(
@@ -164,7 +181,7 @@ export function thorchainSwapMemo(memo: ThorchainSwapMemo): string {
   );
 }
 
-function memoText(memo: ThorchainSwapMemo, asset: string, limitText: string, fee: number): string {
+function memoText(memo: ThorchainSwapMemo, asset: string, limitText: string): string {
   const streaming = memo.streamingInterval > 0 || memo.streamingQuantity > 0;
   const limit = streaming
     ? `${limitText}/${memo.streamingInterval}/${memo.streamingQuantity}`
@@ -172,7 +189,13 @@ function memoText(memo: ThorchainSwapMemo, asset: string, limitText: string, fee
       ? limitText
       : '';
   const fields = ['=', asset, memo.destination, limit];
-  if (memo.affiliate !== undefined) fields.push(memo.affiliate, `${fee}`);
+  const affiliates = memo.affiliates ?? [];
+  if (affiliates.length > 0) {
+    // One bps for all when they are equal (THORChain skims it for each), else one per affiliate.
+    const bps = affiliates.map((affiliate) => affiliate.bps);
+    const same = bps.every((value) => value === bps[0]);
+    fields.push(affiliates.map((affiliate) => affiliate.name).join('/'), (same ? [bps[0]] : bps).join('/'));
+  }
   while (fields[fields.length - 1] === '') fields.pop();
   return fields.join(':');
 }
@@ -197,10 +220,42 @@ export interface ThorchainMemoLeg {
     asset: string;
     streamingInterval: number;
     streamingQuantity: number;
+    affiliates?: ThorchainAffiliate[];
+    /** Older messages: one affiliate. */
     affiliate?: string;
     affiliateBps?: number;
   };
   tokenOut: { decimals: number };
+}
+
+/** The affiliates a leg's memo names: its `affiliates`, or an older message's single affiliate. */
+export function thorchainLegAffiliates(thorchain: ThorchainMemoLeg['thorchain']): ThorchainAffiliate[] {
+  if (thorchain.affiliates !== undefined) return thorchain.affiliates;
+  return thorchain.affiliate !== undefined
+    ? [{ name: thorchain.affiliate, bps: thorchain.affiliateBps ?? 0 }]
+    : [];
+}
+
+/**
+ * Whether the leg's memo names every one of `fees`' recipients as an affiliate: THORChain then takes
+ * those integrator fees out of the deposit itself, which carries the gross amount, and nothing
+ * else pays them.
+ */
+export function thorchainAffiliatesTake(
+  thorchain: ThorchainMemoLeg['thorchain'],
+  fees: readonly { recipient: string }[],
+): boolean {
+  const names = new Set(thorchainLegAffiliates(thorchain).map((affiliate) => affiliate.name.toLowerCase()));
+  return fees.length > 0 && fees.every((fee) => names.has(fee.recipient.toLowerCase()));
+}
+
+/**
+ * Whether `text` can be paid as a THORChain affiliate: a `thor1…` address, or a THORName (1–30
+ * characters of a-z, 0-9, `+`, `_`, `-`). A name starting `0x` is taken for a mistyped EVM address.
+ */
+export function isThorchainAffiliate(text: string): boolean {
+  if (THOR_ADDRESS.test(text)) return true;
+  return THORNAME.test(text) && !/^0x/i.test(text);
 }
 
 /**
@@ -215,9 +270,7 @@ export function thorchainLegMemo(leg: ThorchainMemoLeg, recipient: string, minOu
     limit: toThorchainUnits(minOut, leg.tokenOut.decimals),
     streamingInterval: leg.thorchain.streamingInterval,
     streamingQuantity: leg.thorchain.streamingQuantity,
-    ...(leg.thorchain.affiliate !== undefined
-      ? { affiliate: leg.thorchain.affiliate, affiliateBps: leg.thorchain.affiliateBps ?? 0 }
-      : {}),
+    affiliates: thorchainLegAffiliates(leg.thorchain),
   });
 }
 
@@ -242,19 +295,42 @@ export function parseThorchainSwapMemo(text: string): ThorchainSwapMemo | undefi
   if (limit === undefined || Number.isNaN(streamingInterval) || Number.isNaN(streamingQuantity))
     return undefined;
 
-  if (affiliate !== '' && !AFFILIATE.test(affiliate)) return undefined;
-  const fee = feeField === '' ? undefined : parseMemoAmount(feeField);
-  if (fee === undefined && feeField !== '') return undefined;
-  if (fee !== undefined && fee > BigInt(THORCHAIN_MAX_AFFILIATE_BPS)) return undefined;
+  const affiliates = parseThorchainAffiliates(affiliate, feeField);
+  if (affiliates === undefined) return undefined;
   return {
     asset: asset.toUpperCase(),
     destination,
     limit,
     streamingInterval,
     streamingQuantity,
-    ...(affiliate !== '' ? { affiliate } : {}),
-    ...(affiliate !== '' ? { affiliateBps: Number(fee ?? 0n) } : {}),
+    ...(affiliates.length > 0 ? { affiliates } : {}),
   };
+}
+
+/**
+ * The affiliates of a memo (or of THORNode's `affiliate` / `affiliate_bps` parameters) as THORChain
+ * reads them: `t1/t2/t3` with one bps for each (`10/20/30`) or one for all (`10`), at most
+ * THORCHAIN_MAX_AFFILIATES; undefined when THORChain would refuse them.
+ */
+export function parseThorchainAffiliates(
+  namesField: string,
+  bpsField: string,
+): ThorchainAffiliate[] | undefined {
+  if (namesField === '') return [];
+  const names = namesField.split('/');
+  const bpsTexts = bpsField === '' ? ['0'] : bpsField.split('/');
+  if (names.length > THORCHAIN_MAX_AFFILIATES || !names.every((name) => AFFILIATE.test(name)))
+    return undefined;
+  if (bpsTexts.length !== 1 && bpsTexts.length !== names.length) return undefined;
+  const bps = bpsTexts.map(parseMemoAmount);
+  if (bps.some((value) => value === undefined || value > BigInt(THORCHAIN_MAX_AFFILIATE_BPS)))
+    return undefined;
+  return names.map((name, index) => ({ name, bps: Number(bps[bps.length === 1 ? 0 : index]) }));
+}
+
+/** The bps THORChain takes out of the input for all of `affiliates` together. */
+export function thorchainAffiliatesBps(affiliates: readonly ThorchainAffiliate[] = []): number {
+  return affiliates.reduce((sum, affiliate) => sum + affiliate.bps, 0);
 }
 
 /** `123`, or THORChain's shorthand `123e4`; undefined for anything else. */

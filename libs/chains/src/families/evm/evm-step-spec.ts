@@ -206,10 +206,11 @@ function feeLegCallOf(input: LegStepInput, chains: LegStepChains): EncodedCall {
 /**
  * Whether the SwapGatewayRouter pays the leg's integrator fees: any fee-paying first leg but an
  * aggregator's prebuilt call, which is sent as built and takes the fees it was quoted with itself
- * (0x swapFeeBps, LI.FI fee).
+ * (0x swapFeeBps, LI.FI fee), and a THORChain deposit, whose memo names the recipients as
+ * affiliates: it deposits the spend plus the fees and THORChain takes them.
  */
 function routerPaysFees(input: LegStepInput): boolean {
-  return (input.integratorFees ?? []).length > 0 && !input.leg.call;
+  return (input.integratorFees ?? []).length > 0 && !input.leg.call && !input.leg.thorchain;
 }
 
 /** What the leg pulls from the wallet: its spend, plus the integrator fees on a fee-paying first leg. */

@@ -48,8 +48,7 @@ describe('thorchainRouterDeposit', () => {
       limit: 1_088_000n,
       streamingInterval: 0,
       streamingQuantity: 0,
-      affiliate: 'swapgw',
-      affiliateBps: 20,
+      affiliates: [{ name: 'swapgw', bps: 20 }],
     });
     // The quote's expiry, sooner than the swap's deadline.
     expect(expiry).toBe(1_764_461_700n);

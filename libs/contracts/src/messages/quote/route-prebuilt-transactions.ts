@@ -1,6 +1,17 @@
 /** Calls and transactions a provider prebuilt for a route leg (aggregator calls, Jupiter transactions, Across deposits). */
 import { Type } from 'class-transformer';
-import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { BASE_UNITS_AMOUNT } from './quote-formats';
 
 /** A 20-byte EVM address, 0x-prefixed, any case. */
@@ -115,6 +126,17 @@ export class RouteAcrossDeposit {
   exclusivityDeadline!: number;
 }
 
+/** One affiliate of a THORChain swap memo: a THORName or THOR address, and its bps of the input. */
+export class RouteThorchainAffiliate {
+  @Matches(/^[a-zA-Z0-9+_.-]{1,64}$/)
+  name!: string;
+
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  bps!: number;
+}
+
 /**
  * What a THORChain swap deposit needs beyond the leg's own fields (`spender` is the inbound
  * address, the vault the deposit pays), as THORNode's /thorchain/quote/swap answered it: the asset
@@ -136,7 +158,19 @@ export class RouteThorchainSwap {
   @Min(0)
   streamingQuantity!: number;
 
-  /** The THORName or THOR address paid THORChain's affiliate fee, with its bps. */
+  /**
+   * The affiliates the memo names, in order: the operator's (THORCHAIN_AFFILIATE) first when it is
+   * configured, then each integrator fee recipient that is a THORName or THOR address. THORChain
+   * takes each one's bps out of the deposit, which then carries the gross amount.
+   */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(5)
+  @ValidateNested({ each: true })
+  @Type(() => RouteThorchainAffiliate)
+  affiliates?: RouteThorchainAffiliate[];
+
+  /** Older messages: the one affiliate (a THORName or THOR address), with its bps; see `affiliates`. */
   @IsOptional()
   @IsString()
   @IsNotEmpty()
