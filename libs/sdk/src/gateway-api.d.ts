@@ -966,7 +966,7 @@ export interface components {
              * @example devnet-a
              */
             fromChain: string;
-            /** @description The integrator's fee, taken from the input amount on the source chain: one { bps, recipient }, or an array of up to 5 whose bps add up to at most 300. Omitted: the API key's default fee, if the operator set one; [] or bps 0: no fee. Each route reports it in integratorFee, its expectedAmountOut and minAmountOut net of it. Paid in the first transaction on fromChain: EVM (the SwapGatewayRouter), Solana (a transfer per recipient) or Bitcoin (an output per recipient in the PSBT; each share at least 546 sat, else 400 VALIDATION_FAILED) */
+            /** @description The integrator's fee, taken from the input amount on the source chain: one { bps, recipient }, or an array of up to 5 whose bps add up to at most 300. Omitted: the API key's default fee, if the operator set one; [] or bps 0: no fee. Each route reports it in integratorFee, its expectedAmountOut and minAmountOut net of it. Paid in the first transaction on fromChain: EVM (the SwapGatewayRouter), Solana (a transfer per recipient) or Bitcoin (an output per recipient in the PSBT; each share at least 546 sat, else 400 VALIDATION_FAILED); on THORChain routes a recipient that is a THORName or thor1 address is paid by THORChain (its memo's affiliate fields) */
             integratorFee?: components["schemas"]["IntegratorFeeDto"] | components["schemas"]["IntegratorFeeDto"][];
             /**
              * @description Devnet chains are testnets; a chain of the other network is UNKNOWN_CHAIN
@@ -1163,7 +1163,7 @@ export interface components {
              * @example 50
              */
             bps: number;
-            /** @description Address of the source chain (fromChain) that receives the fee (INVALID_ADDRESS otherwise) */
+            /** @description Address of the source chain (fromChain) that receives the fee (INVALID_ADDRESS otherwise); or, for THORChain routes, a THORChain affiliate (a THORName or thor1 address) that THORChain pays through its memo's affiliate fields (every other provider answers INTEGRATOR_FEE_NOT_SUPPORTED) */
             recipient: string;
         };
         LimitOrderCanceledResponse: {

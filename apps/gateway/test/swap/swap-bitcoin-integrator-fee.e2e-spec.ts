@@ -1,7 +1,7 @@
 import * as btc from '@scure/btc-signer';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { Wallet } from 'ethers';
-import { BITCOIN_NETWORKS } from '@swapgw/chains/bitcoin-bridge';
+import { getAddress, Interface, TransactionRequest, Wallet } from 'ethers';
+import { BITCOIN_NETWORKS, parseThorchainSwapMemo } from '@swapgw/chains/bitcoin-bridge';
 import { bitcoinDevnetKey, EsploraClient } from '@swapgw/devnet';
 import { waitFor } from '@swapgw/testing';
 import {
@@ -18,8 +18,10 @@ import {
   expectedOutBaseUnits,
   FeeRoute,
   firstPayment,
+  handleEveryStep,
   nextSigning,
   quoteFirstRoute,
+  signableTransaction,
   submitSigned,
 } from '../support/swap-steps';
 
@@ -33,12 +35,20 @@ const manifest = devnet.manifest as typeof devnet.manifest & {
   bitcoin: { esploraUrl: string; bridge: { vault: string } };
 };
 const balanceOnA = (symbol: string, holder: string) => devnet.balanceOf('devnet-a', symbol, holder);
+const providerA = devnet.provider('devnet-a');
+const ERC20 = new Interface(['function approve(address spender, uint256 amount) returns (bool)']);
+const THORCHAIN_ROUTER = new Interface([
+  'function depositWithExpiry(address vault, address asset, uint256 amount, string memo, uint256 expiration) payable',
+]);
+/** A THORChain account (bech32 `thor1…`) an integrator collects its THORChain fees under. */
+const THOR_ACCOUNT = 'thor1t2hav42urasnsvwa6x6fyezaex9f953plh72pq';
 const esplora = new EsploraClient(manifest.bitcoin.esploraUrl);
 const REGTEST = BITCOIN_NETWORKS.regtest;
 const SATS_PER_BTC = 100_000_000;
 
-/** Funder of fresh wallets (e2e files run one at a time). */
+/** Funders of fresh wallets (e2e files run one at a time): Bitcoin test wallet 7, EVM account 7. */
 const btcFunder = () => bitcoinDevnetKey('wallet', 7);
+const evmFunder = () => devnet.account(7).connect(providerA);
 
 describe('integrator fees on routes from Bitcoin', () => {
   let api: E2eApi;
@@ -166,6 +176,204 @@ describe('integrator fees on routes from Bitcoin', () => {
       );
     },
   );
+
+  it("BTC → devnet-a USDC with fees to two THORNames: THORChain's affiliate fields carry them, the whole amount goes to the vault, the recipient gets the quote; a thor1 address does not fit the OP_RETURN", async () => {
+    const wallet = await bitcoin.freshWalletWith(3_000_000n);
+    const evmRecipient = Wallet.createRandom();
+    const quoted = await api.client.post('/quote', {
+      fromChain: 'bitcoin-devnet',
+      toChain: 'devnet-a',
+      tokenIn: 'BTC',
+      tokenOut: 'USDC',
+      amount: '0.01',
+      recipient: evmRecipient.address,
+      integratorFee: [
+        { bps: 25, recipient: 'wl' },
+        { bps: 25, recipient: 'pt' },
+      ],
+    });
+    expect(quoted.status).toBe(200);
+    const quoteId = quoted.body.data.quoteId as string;
+    const route = quoted.body.data.routes[0] as FeeRoute & { providers: string[] };
+    expect(route.providers).toEqual(['thorchain']);
+    expect(route.integratorFee).toEqual([
+      { bps: 25, amount: '0.000025', token: 'BTC', chain: 'bitcoin-devnet', recipient: 'wl' },
+      { bps: 25, amount: '0.000025', token: 'BTC', chain: 'bitcoin-devnet', recipient: 'pt' },
+    ]);
+    const before = await satsOf(wallet.address);
+
+    const swapId = await buildSwapId(api, {
+      quoteId,
+      routeId: route.routeId,
+      userAddress: wallet.address,
+      recipient: evmRecipient.address,
+      waitForTxRequestMs: 20_000,
+    });
+    const ready = await nextSigning(api, swapId, 0);
+    expect(ready.status).toBe(200);
+    const payload = ready.body.data.signing.payload as PsbtPayload;
+    const issued = btc.Transaction.fromPSBT(Buffer.from(payload.psbt, 'base64'), {
+      allowUnknownOutputs: true,
+    });
+    // The deposit is the whole amount: THORChain takes the fees from it. No output pays them.
+    expect(scriptOf(manifest.bitcoin.bridge.vault).equals(Buffer.from(issued.getOutput(0).script!))).toBe(
+      true,
+    );
+    expect(issued.getOutput(0).amount).toBe(1_000_000n);
+    const memoOutput = Array.from({ length: issued.outputsLength }, (_, i) => issued.getOutput(i)).find(
+      (output) => output.script?.[0] === 0x6a,
+    );
+    const memo = Buffer.from(btc.Script.decode(memoOutput!.script!)[1] as Uint8Array).toString('utf8');
+    // Equal shares are written once (`wl/pt:25`), as THORChain reads them: 80 bytes are scarce.
+    expect(memo).toMatch(/:wl\/pt:25$/);
+    expect(parseThorchainSwapMemo(memo)?.affiliates).toEqual([
+      { name: 'wl', bps: 25 },
+      { name: 'pt', bps: 25 },
+    ]);
+
+    const submitted = await submitSigned(
+      api,
+      swapId,
+      Buffer.from(signWithWallet(payload, wallet).toPSBT()).toString('base64'),
+    );
+    expect(submitted.status).toBe(200);
+    const terminal = await nextSigning(api, swapId, 1);
+    expect(terminal.body.error).toMatchObject({
+      code: 'EXECUTION_TERMINAL',
+      details: { status: 'completed' },
+    });
+    expect(before - (await satsOf(wallet.address))).toBe(1_000_000n);
+    const bridged = await firstPayment(
+      () => balanceOnA('USDC', evmRecipient.address),
+      'the bridged USDC on devnet-a',
+    );
+    // THORChain swapped what was left after its affiliates' bps: exactly the quote.
+    expect(bridged).toBe(expectedOutBaseUnits(route));
+    const collected = await waitFor(
+      async () => {
+        const rows = await collectedFeesOf(swapId);
+        return rows.length === 2 ? rows : null;
+      },
+      { timeoutMs: 30_000, intervalMs: 300, description: 'the THORChain affiliate fees recorded' },
+    );
+    expect(collected).toEqual(
+      [
+        ['wl', '2500'],
+        ['pt', '2500'],
+      ].map(([recipient, amount]) => ({
+        owner: api.owner,
+        chain: 'bitcoin-devnet',
+        token_symbol: 'BTC',
+        recipient,
+        amount,
+        tx_hash: issued.id,
+      })),
+    );
+
+    // A thor1 address (43 characters) beside a 42-character EVM recipient does not fit Bitcoin's
+    // 80-byte OP_RETURN: THORNode refuses the memo, and the route says why.
+    const long = await api.client.post('/quote', {
+      fromChain: 'bitcoin-devnet',
+      toChain: 'devnet-a',
+      tokenIn: 'BTC',
+      tokenOut: 'USDC',
+      amount: '0.01',
+      recipient: evmRecipient.address,
+      integratorFee: { bps: 30, recipient: THOR_ACCOUNT },
+    });
+    expect(long.status).toBe(200);
+    expect(long.body.data.routes).toEqual([]);
+    expect(long.body.data.unavailableRoutes).toContainEqual(
+      expect.objectContaining({
+        provider: 'thorchain',
+        reason: 'INTEGRATOR_FEE_NOT_SUPPORTED',
+        details: expect.objectContaining({ message: expect.stringContaining('short THORName') }),
+      }),
+    );
+  });
+
+  it("USDC on devnet-a → BTC with a fee to a THORName: the router's depositWithExpiry carries the gross amount and the memo names the affiliate; a fee to an EVM address gets no THORChain route", async () => {
+    const wallet = Wallet.createRandom();
+    await (
+      await devnet.token('devnet-a', 'USDC', evmFunder()).getFunction('transfer')(
+        wallet.address,
+        900_000_000n,
+      )
+    ).wait();
+    const recipient = bitcoinWalletOf(secp256k1.utils.randomSecretKey());
+    const terms = {
+      fromChain: 'devnet-a',
+      toChain: 'bitcoin-devnet',
+      tokenIn: 'USDC',
+      tokenOut: 'BTC',
+      amount: '900',
+      recipient: recipient.address,
+    };
+    // No provider but THORChain pays a THORName: a Uniswap swap on devnet-a says so.
+    const sameChain = await api.client.post('/quote', {
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      tokenIn: 'USDC',
+      tokenOut: 'WETH',
+      amount: '100',
+      integratorFee: { bps: 50, recipient: 'wl' },
+    });
+    expect(sameChain.status).toBe(200);
+    expect(sameChain.body.data.routes).toEqual([]);
+    expect(sameChain.body.data.unavailableRoutes).toContainEqual(
+      expect.objectContaining({ provider: 'uniswap-v2', reason: 'INTEGRATOR_FEE_NOT_SUPPORTED' }),
+    );
+    const toEvmAddress = await api.client.post('/quote', {
+      ...terms,
+      integratorFee: { bps: 50, recipient: Wallet.createRandom().address },
+    });
+    expect(toEvmAddress.status).toBe(200);
+    expect(toEvmAddress.body.data.routes).toEqual([]);
+    expect(toEvmAddress.body.data.unavailableRoutes).toContainEqual(
+      expect.objectContaining({ provider: 'thorchain', reason: 'INTEGRATOR_FEE_NOT_SUPPORTED' }),
+    );
+
+    const { quoteId, route } = await quoteFirstRoute<FeeRoute & { providers: string[] }>(api, {
+      ...terms,
+      integratorFee: { bps: 50, recipient: 'wl' },
+    });
+    expect(route.providers).toEqual(['thorchain']);
+    expect(route.integratorFee).toEqual([
+      { bps: 50, amount: '4.5', token: 'USDC', chain: 'devnet-a', recipient: 'wl' },
+    ]);
+    const swapId = await buildSwapId(api, {
+      quoteId,
+      routeId: route.routeId,
+      userAddress: wallet.address,
+      recipient: recipient.address,
+      waitForTxRequestMs: 20_000,
+    });
+    const signed: TransactionRequest[] = [];
+    await handleEveryStep(api, swapId, async (signing) => {
+      const transaction = signableTransaction(signing);
+      signed.push(transaction);
+      const submitted = await submitSigned(
+        api,
+        swapId,
+        await wallet.connect(providerA).signTransaction(transaction),
+      );
+      expect(submitted.status).toBe(200);
+    });
+    expect(signed).toHaveLength(2);
+    const [approve, deposit] = signed;
+    // The wallet approves THORChain's router for the gross amount and deposits it all through it.
+    const [spender, allowance] = ERC20.decodeFunctionData('approve', String(approve.data));
+    expect(getAddress(spender as string)).toBe(getAddress(String(deposit.to)));
+    expect(allowance).toBe(900_000_000n);
+    const [, , amount, memo] = THORCHAIN_ROUTER.decodeFunctionData('depositWithExpiry', String(deposit.data));
+    expect(amount).toBe(900_000_000n);
+    expect(parseThorchainSwapMemo(memo as string)?.affiliates).toEqual([{ name: 'wl', bps: 50 }]);
+    expect(await balanceOnA('USDC', wallet.address)).toBe(0n);
+    // THORChain took its affiliate's 50 bps from the deposit and paid the rest: exactly the quote.
+    expect(await satsOf(recipient.address)).toBe(expectedOutBaseUnits(route));
+    const read = await api.client.get(`/swap/${swapId}`);
+    expect(read.body.data).toMatchObject({ status: 'completed' });
+  });
 
   it('refuses at quote a fee a Bitcoin output cannot carry (below 546 sat) and a recipient of another network', async () => {
     const dust = await api.client.post('/quote', {

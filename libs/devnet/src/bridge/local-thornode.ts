@@ -28,6 +28,7 @@ import { LocalHttpServer } from '../local-http-server';
 import {
   type RouterDeposit,
   satsForRouterDeposit,
+  swappedOfRouterDeposit,
   THORCHAIN_BTC_DUST_THRESHOLD,
 } from './thorchain-router-endpoint';
 
@@ -284,7 +285,7 @@ export class LocalThornode {
           affiliates,
         });
       } catch (error) {
-        return thornodeError(`failed to build memo: ${(error as Error).message}`);
+        return memoError(error as Error);
       }
     }
     return { status: 200, body: quote };
@@ -383,7 +384,7 @@ export class LocalThornode {
           affiliates,
         });
       } catch (error) {
-        return thornodeError(`failed to build memo: ${(error as Error).message}`);
+        return memoError(error as Error);
       }
     }
     return { status: 200, body: quote };
@@ -528,7 +529,10 @@ export class LocalThornode {
             to_address: swap.destination,
             coin: {
               asset: BTC_ASSET,
-              amount: satsForRouterDeposit(deposit.amount, this.options.bitcoin.terms).toString(),
+              amount: satsForRouterDeposit(
+                swappedOfRouterDeposit(deposit.amount, swap),
+                this.options.bitcoin.terms,
+              ).toString(),
             },
             refund: false,
           },
@@ -680,6 +684,15 @@ function affiliatesOf(query: URLSearchParams): ThorchainAffiliate[] | undefined 
   const bps = query.get('affiliate_bps') ?? '';
   if (names === '') return bps === '' || /^0+$/.test(bps) ? [] : undefined;
   return parseThorchainAffiliates(names, bps);
+}
+
+/** THORNode's answer to a memo it cannot write: too long for the source chain (80 bytes), or a bad field. */
+function memoError(error: Error): Answer {
+  return thornodeError(
+    /more than the \d+ of an OP_RETURN/.test(error.message)
+      ? 'generated memo too long for source chain'
+      : `failed to build memo: ${error.message}`,
+  );
 }
 
 function thornodeError(error: string): Answer {

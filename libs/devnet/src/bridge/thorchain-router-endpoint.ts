@@ -5,6 +5,7 @@ import {
   isBitcoinBridgeRecipient,
   parseThorchainOutboundMemo,
   parseThorchainSwapMemo,
+  type ThorchainSwapMemo,
   thorchainAffiliatesBps,
   satsForUsdc,
   sameThorchainAsset,
@@ -31,6 +32,14 @@ export type ThorchainBitcoinTerms = Pick<BitcoinBridgeTerms, 'usdcPerBtc' | 'fee
 export function satsForRouterDeposit(units: bigint, terms: ThorchainBitcoinTerms): bigint {
   const afterFee = units - (units * BigInt(terms.feeBps)) / 10_000n;
   return satsForUsdc(afterFee, terms) - BigInt(terms.outboundFeeSats);
+}
+
+/**
+ * What THORChain swaps of a router deposit of `units`: the deposit less its memo's affiliates' bps,
+ * which THORChain takes first (as the local THORNode quotes).
+ */
+export function swappedOfRouterDeposit(units: bigint, memo: ThorchainSwapMemo | undefined): bigint {
+  return units - (units * BigInt(thorchainAffiliatesBps(memo?.affiliates))) / 10_000n;
 }
 
 export interface ThorchainRouterEndpointOptions {
@@ -126,9 +135,8 @@ export class ThorchainRouterEndpoint implements BridgeEndpoint {
     const fields = { chain: this.chain, depositTxHash: event.transactionHash, memo: memoText };
     const swap = parseThorchainSwapMemo(memoText);
     const { terms } = this.options.bitcoin;
-    // THORChain takes the memo's affiliates' bps out of the deposit first, as the local THORNode quotes.
-    const affiliateFee = (amount * BigInt(thorchainAffiliatesBps(swap?.affiliates))) / 10_000n;
-    const sats = satsForRouterDeposit(amount - affiliateFee, terms);
+    const swapped = swappedOfRouterDeposit(amount, swap);
+    const sats = satsForRouterDeposit(swapped, terms);
     const trading = this.options.trading;
     const halted = trading ? [trading.prefix, 'BTC'].find((chain) => trading.stopped(chain)) : undefined;
     const why =
@@ -152,8 +160,8 @@ export class ThorchainRouterEndpoint implements BridgeEndpoint {
         nonce: BigInt(event.transactionHash),
         destinationBridgeChainId: this.options.bitcoin.bridgeChainId,
         recipient: swap.destination,
-        // The USDC after the devnet bridge's fee, which the Bitcoin end converts at its price.
-        amount: amount - (amount * BigInt(terms.feeBps)) / 10_000n,
+        // The USDC after the affiliates and the devnet bridge's fee, which the Bitcoin end converts at its price.
+        amount: swapped - (swapped * BigInt(terms.feeBps)) / 10_000n,
         depositTxHash: event.transactionHash,
         thorchainInbound: hash,
       };

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { ChainDescriptor } from '@swapgw/chains';
 import {
   parseThorchainSwapMemo,
@@ -117,8 +119,7 @@ describe('THORChain adapter against the local THORNode', () => {
       amountIn: '1000000',
       thorchain: {
         asset: 'ETH.USDC-0XA0B86991C6218B36C1D19D4A2E9EB0CE3606EB48',
-        affiliate: 'sg',
-        affiliateBps: 10,
+        affiliates: [{ name: 'sg', bps: 10 }],
       },
     });
     expect(leg.thorchain!.expiry).toBeGreaterThan(Date.now() / 1000 + 600);
@@ -143,6 +144,78 @@ describe('THORChain adapter against the local THORNode', () => {
     expect(thorchainAssetMatches(ours.asset, theirs.asset)).toBe(true);
     expect({ ...ours, asset: theirs.asset, limit: 0n }).toEqual({ ...theirs, limit: 0n });
     expect(ours.limit).toBeGreaterThan(0n);
+  });
+
+  it("pays an integrator's THORName after the operator's: THORNode quoted for the gross amount with both affiliates, its memo the deposit's; a thor1 address does not fit Bitcoin's memo", async () => {
+    const gross = 2_000_000n;
+    const charge = {
+      recipient: 'wl',
+      bps: 25,
+      amount: (gross * 25n) / 10_000n,
+      thorchainAffiliate: true as const,
+    };
+    const context = {
+      ...contextOf(gross - charge.amount),
+      integratorFee: { grossAmountIn: gross, charges: [charge] },
+    };
+    const [route] = await provider.quote(context, signal);
+    // 10 + 25 bps of the whole 0.02 BTC go to the affiliates; THORChain swaps the rest.
+    expect(route.expectedAmountOut).toBe(
+      usdcForSats(gross - (gross * 35n) / 10_000n, bitcoin.manifest.bridge!),
+    );
+    expect(route.integratorFee).toEqual([charge]);
+    const [leg] = route.legs;
+    expect(leg.thorchain?.affiliates).toEqual([
+      { name: 'sg', bps: 10 },
+      { name: 'wl', bps: 25 },
+    ]);
+    const thornodeQuote = await client.quoteSwap(
+      {
+        from_asset: 'BTC.BTC',
+        to_asset: leg.thorchain!.asset,
+        amount: gross,
+        destination: RECIPIENT,
+        affiliate: 'sg/wl',
+        affiliate_bps: '10/25',
+      },
+      signal,
+    );
+    const theirs = parseThorchainSwapMemo(thornodeQuote.memo!)!;
+    expect(theirs.affiliates).toEqual(leg.thorchain?.affiliates);
+    expect(parseThorchainSwapMemo(depositMemoOf(leg, RECIPIENT))?.affiliates).toEqual(theirs.affiliates);
+
+    const thor1 = { ...charge, recipient: 'thor1t2hav42urasnsvwa6x6fyezaex9f953plh72pq' };
+    const tooLong = await noRouteOf(
+      provider.quote({ ...context, integratorFee: { grossAmountIn: gross, charges: [thor1] } }, signal),
+    );
+    expect(tooLong.reason).toBe('INTEGRATOR_FEE_NOT_SUPPORTED');
+    expect(tooLong.message).toContain('generated memo too long for source chain');
+  });
+
+  it("reads the gRPC gateway's error shape newer THORNodes answer ({code, message, details}), as THORChain's docs show it", async () => {
+    // The documented answer to a BTC quote whose affiliate is a thor1 address (THORChain's dev docs, "Errors").
+    const server = http.createServer((_req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          code: 3,
+          message: 'generated memo too long for source chain: invalid request',
+          details: [],
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const documented = new ThornodeClient(`http://127.0.0.1:${port}`);
+      const error = await noRouteOf(
+        documented.quoteSwap({ from_asset: 'BTC.BTC', to_asset: 'ETH.ETH', amount: 100_000_000n }, signal),
+      );
+      expect(error.reason).toBe('PAIR_NOT_SUPPORTED');
+      expect(error.message).toContain('generated memo too long for source chain');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('has no route while Bitcoin or the destination is halted, and THORNode’s own halt answer maps the same way', async () => {

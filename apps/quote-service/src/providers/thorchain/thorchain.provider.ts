@@ -23,7 +23,7 @@ import type {
   QuoteToken,
 } from '../quote-provider';
 import { thorchainPrefixOf } from './thorchain-chains';
-import type { ThornodeClient } from './thornode-client';
+import type { ThornodeClient, ThornodeQuoteSwapRequest } from './thornode-client';
 
 export interface ThorchainOptions {
   /** The operator's THORName (or THOR address) written as the memo's affiliate; unset = none. */
@@ -112,7 +112,8 @@ export class ThorchainProvider implements QuoteProvider {
     if (amount < dust)
       throw amountTooLow(tokenIn, dust, `below the ${fromPrefix} dust threshold THORChain observes`);
 
-    const quote = await this.client.quoteSwap(
+    const quote = await this.quoteSwapOf(
+      fees,
       {
         from_asset: fromAsset,
         to_asset: toAsset,
@@ -185,6 +186,31 @@ export class ThorchainProvider implements QuoteProvider {
 
   private prefixOf(chain: ChainDescriptor): string | undefined {
     return thorchainPrefixOf(chain, this.options.chainPrefixes);
+  }
+
+  /**
+   * THORNode's quote; a memo too long for the source chain because of the integrator's affiliates
+   * (a `thor1…` address takes 43 of Bitcoin's 80 bytes) is the fee THORChain cannot carry.
+   */
+  private async quoteSwapOf(
+    fees: { takenByMemo: IntegratorFeeCharge[] },
+    request: ThornodeQuoteSwapRequest,
+    signal: AbortSignal,
+  ): Promise<ThornodeQuoteSwap> {
+    try {
+      return await this.client.quoteSwap(request, signal);
+    } catch (error) {
+      if (
+        error instanceof NoRouteError &&
+        /memo too long/i.test(error.message) &&
+        fees.takenByMemo.length > 0
+      )
+        throw new NoRouteError(
+          'INTEGRATOR_FEE_NOT_SUPPORTED',
+          `${error.message}: the integrator's affiliates do not fit THORChain's memo on this chain (name a short THORName rather than a thor1 address)`,
+        );
+      throw error;
+    }
   }
 
   /**

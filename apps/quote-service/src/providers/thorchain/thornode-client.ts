@@ -27,6 +27,8 @@ export interface ThornodeQuoteSwapRequest {
 const NO_ROUTE_ERRORS: [RegExp, NoRouteReason][] = [
   // An affiliate THORChain does not accept (an unknown THORName, too many, a bad bps).
   [/affiliate|thorname/i, 'INTEGRATOR_FEE_NOT_SUPPORTED'],
+  // The memo THORChain would need does not fit the source chain (80 bytes out of Bitcoin).
+  [/memo too long/i, 'PAIR_NOT_SUPPORTED'],
   [
     /dust threshold|not enough .*(fee|to pay)|amount .*(too small|less than)|recommended min/i,
     'AMOUNT_TOO_LOW',
@@ -79,8 +81,13 @@ export class ThornodeClient {
   }
 }
 
+/**
+ * THORNode's error text: `{"error": "…"}`, or the gRPC gateway's `{"code": 3, "message": "…",
+ * "details": []}` that newer THORNodes answer.
+ */
 function errorOf(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const error = (body as { error?: unknown }).error;
-  return typeof error === 'string' ? error : undefined;
+  const { error, code, message } = body as { error?: unknown; code?: unknown; message?: unknown };
+  if (typeof error === 'string') return error;
+  return typeof code === 'number' && code !== 0 && typeof message === 'string' ? message : undefined;
 }
