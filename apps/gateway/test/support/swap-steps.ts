@@ -154,6 +154,29 @@ export async function handleEveryStep(
 }
 
 /**
+ * Sends every step of a swap whose steps are the wallet's own EVM transactions, as the wallet does:
+ * each `evm-transaction` signed by `sign` and submitted (200), until the swap is terminal with
+ * `terminal` (default: completed). The transactions signed, in order.
+ */
+export async function signEveryTransaction(
+  caller: SwapCaller,
+  swapId: string,
+  sign: (transaction: TransactionRequest) => Promise<string>,
+  terminal?: Record<string, unknown>,
+): Promise<TransactionRequest[]> {
+  const handled = await handleEveryStep(
+    caller,
+    swapId,
+    async (signing) => {
+      const submitted = await submitSigned(caller, swapId, await sign(signableTransaction(signing)));
+      expect(submitted.status).toBe(200);
+    },
+    terminal,
+  );
+  return handled.map(signableTransaction);
+}
+
+/**
  * Signs every step of a gas-covered swap as typed data until the swap completes: each must be
  * `evm-typed-data` the service pays for (`gasPaidBy: service`, `userPaysWei: 0`). The typed data
  * signed, in order.

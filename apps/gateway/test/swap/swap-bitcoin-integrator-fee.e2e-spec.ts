@@ -1,10 +1,11 @@
 import * as btc from '@scure/btc-signer';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { getAddress, Interface, TransactionRequest, Wallet } from 'ethers';
+import { getAddress, Interface, Wallet } from 'ethers';
 import { BITCOIN_NETWORKS, parseThorchainSwapMemo } from '@swapgw/chains/bitcoin-bridge';
 import { bitcoinDevnetKey, EsploraClient } from '@swapgw/devnet';
 import { waitFor } from '@swapgw/testing';
 import {
+  BitcoinWallet,
   bitcoinWalletOf,
   DevnetBitcoinWallets,
   PsbtPayload,
@@ -18,10 +19,9 @@ import {
   expectedOutBaseUnits,
   FeeRoute,
   firstPayment,
-  handleEveryStep,
   nextSigning,
   quoteFirstRoute,
-  signableTransaction,
+  signEveryTransaction,
   submitSigned,
 } from '../support/swap-steps';
 
@@ -66,6 +66,99 @@ describe('integrator fees on routes from Bitcoin', () => {
   const scriptOf = (address: string) =>
     Buffer.from(btc.OutScript.encode(btc.Address(REGTEST).decode(address)));
 
+  /**
+   * Builds the quoted route for the wallet and reads the PSBT it is offered: the swap, the payload
+   * and the transaction it describes, whose first output must pay the vault `deposit` sats.
+   */
+  async function builtPsbt(
+    quoteId: string,
+    route: FeeRoute,
+    wallet: BitcoinWallet,
+    evmRecipient: string,
+    deposit: bigint,
+    gasPayment?: 'user' | 'sponsored',
+  ): Promise<{ swapId: string; payload: PsbtPayload; issued: btc.Transaction }> {
+    const swapId = await buildSwapId(api, {
+      quoteId,
+      routeId: route.routeId,
+      userAddress: wallet.address,
+      recipient: evmRecipient,
+      ...(gasPayment ? { gasPayment } : {}),
+      waitForTxRequestMs: 20_000,
+    });
+    const ready = await nextSigning(api, swapId, 0);
+    expect(ready.status).toBe(200);
+    const payload = ready.body.data.signing.payload as PsbtPayload;
+    const issued = btc.Transaction.fromPSBT(Buffer.from(payload.psbt, 'base64'), {
+      allowUnknownOutputs: true,
+    });
+    expect(scriptOf(manifest.bitcoin.bridge.vault).equals(Buffer.from(issued.getOutput(0).script!))).toBe(
+      true,
+    );
+    expect(issued.getOutput(0).amount).toBe(deposit);
+    return { swapId, payload, issued };
+  }
+
+  /** Submits the wallet's signature of the PSBT offered, waits for the swap to complete: the txid. */
+  async function signAndComplete(
+    swapId: string,
+    payload: PsbtPayload,
+    wallet: BitcoinWallet,
+  ): Promise<string> {
+    const submitted = await submitSigned(
+      api,
+      swapId,
+      Buffer.from(signWithWallet(payload, wallet).toPSBT()).toString('base64'),
+    );
+    expect(submitted.status).toBe(200);
+    const terminal = await nextSigning(api, swapId, 1);
+    expect(terminal.body.error).toMatchObject({
+      code: 'EXECUTION_TERMINAL',
+      details: { status: 'completed' },
+    });
+    return submitted.body.data.txHash as string;
+  }
+
+  /**
+   * The wallet spent exactly the amount (0.01 BTC), the recipient got exactly the quote, and the fees
+   * are recorded under the key's owner like the other families' fees, with the deposit's txid
+   * (`fees` by recipient).
+   */
+  async function expectSettled(
+    swapId: string,
+    spent: bigint,
+    evmRecipient: string,
+    route: FeeRoute,
+    txid: string,
+    fees: { recipient: string; amount: string }[],
+  ): Promise<void> {
+    expect(spent).toBe(1_000_000n);
+    const bridged = await firstPayment(
+      () => balanceOnA('USDC', evmRecipient),
+      'the bridged USDC on devnet-a',
+    );
+    expect(bridged).toBe(expectedOutBaseUnits(route));
+    const collected = await waitFor(
+      async () => {
+        const rows = (await collectedFeesOf(swapId)) as { recipient: string }[];
+        return rows.length === fees.length ? rows : null;
+      },
+      { timeoutMs: 30_000, intervalMs: 300, description: 'the integrator fees recorded' },
+    );
+    expect([...collected].sort((a, b) => a.recipient.localeCompare(b.recipient))).toEqual(
+      [...fees]
+        .sort((a, b) => a.recipient.localeCompare(b.recipient))
+        .map(({ recipient, amount }) => ({
+          owner: api.owner,
+          chain: 'bitcoin-devnet',
+          token_symbol: 'BTC',
+          recipient,
+          amount,
+          tx_hash: txid,
+        })),
+    );
+  }
+
   it.each([
     ['user-paid', 'user'],
     ['sponsored', 'sponsored'],
@@ -95,25 +188,15 @@ describe('integrator fees on routes from Bitcoin', () => {
       expect(feeSats(route)).toEqual([3_000n, 2_000n]);
       const before = await satsOf(wallet.address);
 
-      const swapId = await buildSwapId(api, {
-        quoteId,
-        routeId: route.routeId,
-        userAddress: wallet.address,
-        recipient: evmRecipient.address,
-        gasPayment,
-        waitForTxRequestMs: 20_000,
-      });
-      const ready = await nextSigning(api, swapId, 0);
-      expect(ready.status).toBe(200);
-      const payload = ready.body.data.signing.payload as PsbtPayload;
-      const issued = btc.Transaction.fromPSBT(Buffer.from(payload.psbt, 'base64'), {
-        allowUnknownOutputs: true,
-      });
       // The deposit carries the amount net of the fees; an output per recipient follows it.
-      expect(scriptOf(manifest.bitcoin.bridge.vault).equals(Buffer.from(issued.getOutput(0).script!))).toBe(
-        true,
+      const { swapId, payload, issued } = await builtPsbt(
+        quoteId,
+        route,
+        wallet,
+        evmRecipient.address,
+        995_000n,
+        gasPayment,
       );
-      expect(issued.getOutput(0).amount).toBe(995_000n);
       expect([1, 2].map((i) => issued.getOutputAddress(i, REGTEST))).toEqual([recipientA, recipientB]);
       expect([1, 2].map((i) => issued.getOutput(i).amount)).toEqual([3_000n, 2_000n]);
 
@@ -131,48 +214,20 @@ describe('integrator fees on routes from Bitcoin', () => {
       expect(refused.status).toBe(409);
       expect(refused.body.error).toMatchObject({ code: 'TX_REQUEST_MISMATCH' });
 
-      const submitted = await submitSigned(
-        api,
-        swapId,
-        Buffer.from(signWithWallet(payload, wallet).toPSBT()).toString('base64'),
-      );
-      expect(submitted.status).toBe(200);
-      expect(submitted.body.data).toMatchObject({ status: 'submitted', txHash: issued.id });
-      const terminal = await nextSigning(api, swapId, 1);
-      expect(terminal.body.error).toMatchObject({
-        code: 'EXECUTION_TERMINAL',
-        details: { status: 'completed' },
-      });
-
+      expect(await signAndComplete(swapId, payload, wallet)).toBe(issued.id);
       expect(await satsOf(recipientA)).toBe(3_000n);
       expect(await satsOf(recipientB)).toBe(2_000n);
-      expect(before - (await satsOf(wallet.address))).toBe(1_000_000n);
-      const bridged = await firstPayment(
-        () => balanceOnA('USDC', evmRecipient.address),
-        'the bridged USDC on devnet-a',
-      );
       // The bridge is quoted for what is left after the fees.
-      expect(bridged).toBe(expectedOutBaseUnits(route));
-      // Recorded under the key's owner like the other families' fees, with the deposit's txid.
-      const collected = await waitFor(
-        async () => {
-          const rows = await collectedFeesOf(swapId);
-          return rows.length === 2 ? rows : null;
-        },
-        { timeoutMs: 30_000, intervalMs: 300, description: 'the Bitcoin integrator fees recorded' },
-      );
-      expect(collected).toEqual(
+      await expectSettled(
+        swapId,
+        before - (await satsOf(wallet.address)),
+        evmRecipient.address,
+        route,
+        issued.id,
         [
-          [recipientA, '3000'],
-          [recipientB, '2000'],
-        ].map(([recipient, amount]) => ({
-          owner: api.owner,
-          chain: 'bitcoin-devnet',
-          token_symbol: 'BTC',
-          recipient,
-          amount,
-          tx_hash: issued.id,
-        })),
+          { recipient: recipientA, amount: '3000' },
+          { recipient: recipientB, amount: '2000' },
+        ],
       );
     },
   );
@@ -202,24 +257,14 @@ describe('integrator fees on routes from Bitcoin', () => {
     ]);
     const before = await satsOf(wallet.address);
 
-    const swapId = await buildSwapId(api, {
-      quoteId,
-      routeId: route.routeId,
-      userAddress: wallet.address,
-      recipient: evmRecipient.address,
-      waitForTxRequestMs: 20_000,
-    });
-    const ready = await nextSigning(api, swapId, 0);
-    expect(ready.status).toBe(200);
-    const payload = ready.body.data.signing.payload as PsbtPayload;
-    const issued = btc.Transaction.fromPSBT(Buffer.from(payload.psbt, 'base64'), {
-      allowUnknownOutputs: true,
-    });
     // The deposit is the whole amount: THORChain takes the fees from it. No output pays them.
-    expect(scriptOf(manifest.bitcoin.bridge.vault).equals(Buffer.from(issued.getOutput(0).script!))).toBe(
-      true,
+    const { swapId, payload, issued } = await builtPsbt(
+      quoteId,
+      route,
+      wallet,
+      evmRecipient.address,
+      1_000_000n,
     );
-    expect(issued.getOutput(0).amount).toBe(1_000_000n);
     const memoOutput = Array.from({ length: issued.outputsLength }, (_, i) => issued.getOutput(i)).find(
       (output) => output.script?.[0] === 0x6a,
     );
@@ -231,43 +276,18 @@ describe('integrator fees on routes from Bitcoin', () => {
       { name: 'pt', bps: 25 },
     ]);
 
-    const submitted = await submitSigned(
-      api,
-      swapId,
-      Buffer.from(signWithWallet(payload, wallet).toPSBT()).toString('base64'),
-    );
-    expect(submitted.status).toBe(200);
-    const terminal = await nextSigning(api, swapId, 1);
-    expect(terminal.body.error).toMatchObject({
-      code: 'EXECUTION_TERMINAL',
-      details: { status: 'completed' },
-    });
-    expect(before - (await satsOf(wallet.address))).toBe(1_000_000n);
-    const bridged = await firstPayment(
-      () => balanceOnA('USDC', evmRecipient.address),
-      'the bridged USDC on devnet-a',
-    );
+    expect(await signAndComplete(swapId, payload, wallet)).toBe(issued.id);
     // THORChain swapped what was left after its affiliates' bps: exactly the quote.
-    expect(bridged).toBe(expectedOutBaseUnits(route));
-    const collected = await waitFor(
-      async () => {
-        const rows = await collectedFeesOf(swapId);
-        return rows.length === 2 ? rows : null;
-      },
-      { timeoutMs: 30_000, intervalMs: 300, description: 'the THORChain affiliate fees recorded' },
-    );
-    expect(collected).toEqual(
+    await expectSettled(
+      swapId,
+      before - (await satsOf(wallet.address)),
+      evmRecipient.address,
+      route,
+      issued.id,
       [
-        ['wl', '2500'],
-        ['pt', '2500'],
-      ].map(([recipient, amount]) => ({
-        owner: api.owner,
-        chain: 'bitcoin-devnet',
-        token_symbol: 'BTC',
-        recipient,
-        amount,
-        tx_hash: issued.id,
-      })),
+        { recipient: 'pt', amount: '2500' },
+        { recipient: 'wl', amount: '2500' },
+      ],
     );
 
     // A thor1 address (43 characters) beside a 42-character EVM recipient does not fit Bitcoin's
@@ -348,17 +368,9 @@ describe('integrator fees on routes from Bitcoin', () => {
       recipient: recipient.address,
       waitForTxRequestMs: 20_000,
     });
-    const signed: TransactionRequest[] = [];
-    await handleEveryStep(api, swapId, async (signing) => {
-      const transaction = signableTransaction(signing);
-      signed.push(transaction);
-      const submitted = await submitSigned(
-        api,
-        swapId,
-        await wallet.connect(providerA).signTransaction(transaction),
-      );
-      expect(submitted.status).toBe(200);
-    });
+    const signed = await signEveryTransaction(api, swapId, (transaction) =>
+      wallet.connect(providerA).signTransaction(transaction),
+    );
     expect(signed).toHaveLength(2);
     const [approve, deposit] = signed;
     // The wallet approves THORChain's router for the gross amount and deposits it all through it.

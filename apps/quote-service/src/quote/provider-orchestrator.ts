@@ -35,7 +35,10 @@ export async function gatherRoutes(
 ): Promise<GatheredRoutes> {
   const applicable = providers.filter((p) => p.applies(context));
   const results = await Promise.all(
-    applicable.map((provider) => feeRefusalOf(provider, context) ?? askOne(provider, context, timeoutMs)),
+    applicable.map((provider) => {
+      const refusal = feeRefusalOf(provider, context);
+      return refusal ? Promise.resolve(refusal) : askOne(provider, context, timeoutMs);
+    }),
   );
   return {
     routes: results.flatMap((r) => r.routes),
