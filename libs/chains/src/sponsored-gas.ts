@@ -1,7 +1,11 @@
 import { SPONSORED_GAS_KINDS, SponsoredGasKind } from '@swapgw/contracts';
 import type { ChainFamily } from './chain-descriptor';
 import { type BitcoinOutputKind, bitcoinOutputKindOf } from './families/bitcoin/bitcoin-step-psbt';
-import { cosmosFeeOf, type CosmosGasPrice, SPONSORED_COSMOS_GAS } from './families/cosmos/cosmos-sponsored-gas';
+import {
+  cosmosFeeOf,
+  type CosmosGasPrice,
+  SPONSORED_COSMOS_GAS,
+} from './families/cosmos/cosmos-sponsored-gas';
 
 /**
  * Sponsored gas: the service's relayers pay every fee of a swap, the user none. This module is the
