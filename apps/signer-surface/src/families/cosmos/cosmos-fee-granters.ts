@@ -99,15 +99,15 @@ export class CosmosFeeGranters {
   /**
    * Admits a step whose fee is `fee` under the key's daily budget on the chain, with a grant's fee on
    * top (the step may need one: an upper bound); SPONSORSHIP_BUDGET_EXHAUSTED (503) when it does not
-   * fit. Then the granter must hold its minimum balance and the step's cost: read again when the
-   * last read says not, SPONSORSHIP_UNAVAILABLE (503) when it still does not.
+   * fit. Then the granter must hold its minimum balance and the step's cost: read when never read
+   * yet or when the last read says not, SPONSORSHIP_UNAVAILABLE (503) when it still does not.
    */
   async admit(client: CosmosSigningChainClient, granter: string, owner: string, fee: bigint): Promise<void> {
     const chain = client.chain.id;
     const cost = fee + this.grantFeeOf(client);
     await this.budget.check(owner, chain, cost);
     const enough = (balance: bigint | undefined) =>
-      balance === undefined || (balance >= this.settings.minBalance && balance >= cost);
+      balance !== undefined && balance >= this.settings.minBalance && balance >= cost;
     if (enough(this.balances.get(chain))) return;
     await this.readBalance(client, granter);
     const balance = this.balances.get(chain);
