@@ -8,12 +8,8 @@ import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { GasPrice, SigningStargateClient } from '@cosmjs/stargate';
 import { base64 } from '@scure/base';
 import { ChainRegistry, DevnetManifestView } from '@swapgw/chains';
-import { prepareDatabase, serviceDataSourceOptions } from '@swapgw/persistence';
 import { metricsRegistry, SystemClock } from '@swapgw/runtime';
-import { testEnv } from '@swapgw/testing';
-import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import {
   type CosmosSigningChainClient,
   decodeSignedArtifact,
@@ -30,8 +26,8 @@ import {
 } from '@swapgw/devnet';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { relayingRepositoriesOf } from '../../../test/relaying-repositories';
+import { openSignerTestSchema, type SignerTestSchema } from '../../../test/signer-test-schema';
 import { SignerChains } from '../../chains/signer-chains';
-import { signerDatabaseOptions } from '../../database/signer-database';
 import { SigningRequestEntity } from '../../signing/signing-request.entity';
 import { RelayerKeySet } from '../../sponsorship/relayer-keys';
 import { SponsoredTransactionEntity } from '../../sponsorship/sponsored-transaction.entity';
@@ -48,8 +44,6 @@ const HUB = 'cosmoshub-devnet';
 const GRANTER_INDEX = 6;
 const POLICY = { ttlMs: 120_000 } as PayloadPolicy;
 const clock = new SystemClock();
-const databaseUrl = testEnv().databaseUrl;
-const schema = `signer_cosmosfee_${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
 /** A key whose budget is short of a step's fee and grant on the Hub. */
 const POOR_OWNER = 'key-poor';
 
@@ -58,13 +52,13 @@ describe('Cosmos fee granters on the local Cosmos devnet', () => {
   let hub: CosmosDevnetChainManifest;
   let chains: SignerChains;
   let client: CosmosSigningChainClient;
+  let database: SignerTestSchema;
   let dataSource: DataSource;
   const stargates: SigningStargateClient[] = [];
 
   beforeAll(async () => {
-    await prepareDatabase(signerDatabaseOptions(databaseUrl, 1, schema));
-    dataSource = new DataSource(serviceDataSourceOptions(signerDatabaseOptions(databaseUrl, 5, schema)));
-    await dataSource.initialize();
+    database = await openSignerTestSchema('signer_cosmosfee');
+    dataSource = database.dataSource;
     handle = await startCosmosDevnet({ standardPorts: false, blockMs: 200 });
     hub = handle.chains.find((c) => c.manifest.id === HUB)!.manifest;
     chains = new SignerChains(
@@ -86,14 +80,7 @@ describe('Cosmos fee granters on the local Cosmos devnet', () => {
     chains?.onApplicationShutdown();
     stargates.forEach((c) => c.disconnect());
     await handle?.stop();
-    if (dataSource?.isInitialized) await dataSource.destroy();
-    const pg = new Client({ connectionString: databaseUrl });
-    await pg.connect();
-    try {
-      await pg.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    } finally {
-      await pg.end();
-    }
+    await database?.drop();
   });
 
   const ledger = () => relayingRepositoriesOf(dataSource);
@@ -201,6 +188,32 @@ describe('Cosmos fee granters on the local Cosmos devnet', () => {
       } as SigningStep,
     });
 
+  /** The step's payload, issued as the kind issues it (`client`: the Hub's unless said). */
+  async function issued(row: SigningRequestEntity, granters: CosmosFeeGranters) {
+    const built = await cosmosFeeGrantIssue.issue(
+      row,
+      client,
+      { chains, policy: POLICY, nowMs: Date.now() },
+      granters,
+    );
+    if (built.kind !== 'ready') throw new Error(`${built.kind}: ${built.reason}`);
+    const fee = BigInt(client.feeOf(BigInt(built.executionHints.gasLimit)).amount);
+    return { built, fee, payload: built.payload as CosmosSignDirectPayload };
+  }
+
+  /** The CodedError the issue of `row` is refused with. */
+  async function refusalOf(
+    row: SigningRequestEntity,
+    granters: CosmosFeeGranters,
+    on: CosmosSigningChainClient = client,
+  ): Promise<CodedError> {
+    const refused = await cosmosFeeGrantIssue
+      .issue(row, on, { chains, policy: POLICY, nowMs: Date.now() }, granters)
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(CodedError);
+    return refused as CodedError;
+  }
+
   async function signAndSend(wallet: DirectSecp256k1HdWallet, payload: CosmosSignDirectPayload) {
     return sendAndFollow(await signedTx(wallet, payload));
   }
@@ -245,20 +258,12 @@ describe('Cosmos fee granters on the local Cosmos devnet', () => {
     expect(await client.allowanceLeft(granter, user.address, 'uatom')).toBeNull();
     const granterBefore = await client.readBalance(granter, null);
 
-    const row = rowOf(user.address, granter, amount, user.pubkey);
-    const built = await cosmosFeeGrantIssue.issue(
-      row,
-      client,
-      { chains, policy: POLICY, nowMs: Date.now() },
-      granters,
-    );
-    if (built.kind !== 'ready') throw new Error(`${built.kind}: ${built.reason}`);
-    const fee = BigInt(client.feeOf(BigInt(built.executionHints.gasLimit)).amount);
+    const { built, fee, payload } = await issued(rowOf(user.address, granter, amount, user.pubkey), granters);
     expect(built.executionHints).toMatchObject({ feeGranter: granter, feePaidBy: 'service' });
     // The grant is there before the wallet signs: five of this step's fees.
     expect(await client.allowanceLeft(granter, user.address, 'uatom')).toBe(fee * 5n);
 
-    expect(await signAndSend(wallet, built.payload as CosmosSignDirectPayload)).toMatchObject({
+    expect(await signAndSend(wallet, payload)).toMatchObject({
       kind: 'confirmed',
     });
     expect(await client.readBalance(user.address, null)).toBe(0n);
@@ -272,18 +277,9 @@ describe('Cosmos fee granters on the local Cosmos devnet', () => {
     const granters = grantersWith(1n);
     const granter = granters.granterOf(HUB)!;
     const { wallet, user } = await walletHoldingOnly(3_000_000n);
-    const issue = async (amount: bigint) => {
-      const built = await cosmosFeeGrantIssue.issue(
-        rowOf(user.address, granter, amount, user.pubkey),
-        client,
-        { chains, policy: POLICY, nowMs: Date.now() },
-        granters,
-      );
-      if (built.kind !== 'ready') throw new Error(`${built.kind}: ${built.reason}`);
-      return built;
-    };
+    const issue = (amount: bigint) => issued(rowOf(user.address, granter, amount, user.pubkey), granters);
     const first = await issue(1_000_000n);
-    expect(await signAndSend(wallet, first.payload as CosmosSignDirectPayload)).toMatchObject({
+    expect(await signAndSend(wallet, first.payload)).toMatchObject({
       kind: 'confirmed',
     });
     // One step's fee was granted and spent.
@@ -291,9 +287,8 @@ describe('Cosmos fee granters on the local Cosmos devnet', () => {
     expect(left === null || left === 0n).toBe(true);
 
     const second = await issue(2_000_000n);
-    const fee = BigInt(client.feeOf(BigInt(second.executionHints.gasLimit)).amount);
-    expect(await client.allowanceLeft(granter, user.address, 'uatom')).toBe(fee);
-    expect(await signAndSend(wallet, second.payload as CosmosSignDirectPayload)).toMatchObject({
+    expect(await client.allowanceLeft(granter, user.address, 'uatom')).toBe(second.fee);
+    expect(await signAndSend(wallet, second.payload)).toMatchObject({
       kind: 'confirmed',
     });
     expect(await client.readBalance(user.address, null)).toBe(0n);
@@ -304,11 +299,7 @@ describe('Cosmos fee granters on the local Cosmos devnet', () => {
     const osmosis = chains.families.cosmos('osmosis-devnet');
     if (!osmosis.ok) throw new Error(osmosis.reason);
     const row = Object.assign(rowOf('osmo1x', 'osmo1y', 1n, new Uint8Array(33)), { chain: 'osmosis-devnet' });
-    const refused = await cosmosFeeGrantIssue
-      .issue(row, osmosis.client, { chains, policy: POLICY, nowMs: Date.now() }, granters)
-      .catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(CodedError);
-    expect((refused as CodedError).code).toBe('SPONSORSHIP_UNAVAILABLE');
+    expect((await refusalOf(row, granters, osmosis.client)).code).toBe('SPONSORSHIP_UNAVAILABLE');
   });
   const gauge = async (name: string, granter: string) =>
     (await metricsRegistry().getSingleMetric(name)?.get())?.values.find(
@@ -326,15 +317,10 @@ describe('Cosmos fee granters on the local Cosmos devnet', () => {
       clock,
     ).spentToday('key-a', HUB);
     const granterBefore = await client.readBalance(granter, null);
-    const row = rowOf(user.address, granter, amount, user.pubkey, 'swp_ledger');
-    const built = await cosmosFeeGrantIssue.issue(
-      row,
-      client,
-      { chains, policy: POLICY, nowMs: Date.now() },
+    const { fee, payload } = await issued(
+      rowOf(user.address, granter, amount, user.pubkey, 'swp_ledger'),
       granters,
     );
-    if (built.kind !== 'ready') throw new Error(`${built.kind}: ${built.reason}`);
-    const fee = BigInt(client.feeOf(BigInt(built.executionHints.gasLimit)).amount);
     const grantFee = BigInt(client.feeOf(200_000n).amount);
 
     // The grant is in the ledger, under the step's key, before the wallet signs.
@@ -351,7 +337,7 @@ describe('Cosmos fee granters on the local Cosmos devnet', () => {
     });
 
     // The submission records the step's fee with it (as the kind does), then it is sent.
-    const artifact = await signedTx(wallet, built.payload as CosmosSignDirectPayload);
+    const artifact = await signedTx(wallet, payload);
     await dataSource.transaction((manager) =>
       granters.record(manager, {
         chain: HUB,
@@ -393,12 +379,9 @@ describe('Cosmos fee granters on the local Cosmos devnet', () => {
     const granter = granters.granterOf(HUB)!;
     const { user } = await walletHoldingOnly(1_000_000n);
     const row = rowOf(user.address, granter, 1_000_000n, user.pubkey, 'swp_poor', POOR_OWNER);
-    const refused = await cosmosFeeGrantIssue
-      .issue(row, client, { chains, policy: POLICY, nowMs: Date.now() }, granters)
-      .catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(CodedError);
-    expect((refused as CodedError).code).toBe('SPONSORSHIP_BUDGET_EXHAUSTED');
-    expect((refused as CodedError).details).toMatchObject({ chain: HUB, budgetWei: '1000' });
+    const refused = await refusalOf(row, granters);
+    expect(refused.code).toBe('SPONSORSHIP_BUDGET_EXHAUSTED');
+    expect(refused.details).toMatchObject({ chain: HUB, budgetWei: '1000' });
     expect(await client.allowanceLeft(granter, user.address, 'uatom')).toBeNull();
     expect(await rowsOf('swp_poor')).toEqual([]);
   });
@@ -410,12 +393,9 @@ describe('Cosmos fee granters on the local Cosmos devnet', () => {
     const granter = granters.granterOf(HUB)!;
     const { user } = await walletHoldingOnly(1_000_000n);
     const row = rowOf(user.address, granter, 1_000_000n, user.pubkey, 'swp_dry');
-    const refused = await cosmosFeeGrantIssue
-      .issue(row, client, { chains, policy: POLICY, nowMs: Date.now() }, granters)
-      .catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(CodedError);
-    expect((refused as CodedError).code).toBe('SPONSORSHIP_UNAVAILABLE');
-    expect((refused as CodedError).message).toContain(`under its minimum balance (${minBalance})`);
+    const refused = await refusalOf(row, granters);
+    expect(refused.code).toBe('SPONSORSHIP_UNAVAILABLE');
+    expect(refused.message).toContain(`under its minimum balance (${minBalance})`);
     expect(await client.allowanceLeft(granter, user.address, 'uatom')).toBeNull();
     expect(await rowsOf('swp_dry')).toEqual([]);
     // SwapgwRelayerBalanceLow / Critical: swapgw_relayer_balance_wei < 2 × swapgw_relayer_min_balance_wei.
