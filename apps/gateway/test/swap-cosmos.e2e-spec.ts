@@ -3,9 +3,9 @@ import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { GasPrice, SigningStargateClient, StargateClient } from '@cosmjs/stargate';
 import { base64 } from '@scure/base';
 import { DEVNET_MNEMONIC, type CosmosDevnetChainManifest } from '@swapgw/devnet';
-import { cosmosSigner, createGatewayClient, runSwap } from '@swapgw/sdk';
+import { cosmosSigner, createGatewayClient, type QuoteRoute, runSwap } from '@swapgw/sdk';
 import { waitFor } from '@swapgw/testing';
-import { TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import { AuthInfo, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { parseUnits } from 'ethers';
 import { hubWalletHoldingOnly, signDocOf } from './support/cosmos-wallets';
 import { devnetManifest } from './support/devnet-evm';
@@ -48,10 +48,11 @@ describe('Cosmos swaps: ATOM → OSMO, fee granted', () => {
   /** A fresh Keplr-like wallet (DIRECT) on the Hub, holding exactly AMOUNT uatom and no other coin. */
   const walletHoldingOnlyAtom = () => hubWalletHoldingOnly(hub, AMOUNT, 8, (c) => signers.push(c));
 
-  it('runSwap with cosmosSigner: the wallet loses exactly 1 ATOM, no fee; its Osmosis address receives at least the minimum', async () => {
+  it('runSwap with cosmosSigner: the wallet loses exactly 1 ATOM, no fee; its Osmosis address receives at least the minimum; the quote priced the fee the granter paid', async () => {
     const { wallet, user, receiver, publicKey } = await walletHoldingOnlyAtom();
     const client = createGatewayClient({ baseUrl: process.env.GATEWAY_URL as string, apiKey: e2e.apiKey });
     let minAmountOut = '';
+    let gasCoverage: QuoteRoute['gasCoverage'] | undefined;
     const result = await runSwap({
       client,
       quoteRequest: {
@@ -67,7 +68,10 @@ describe('Cosmos swaps: ATOM → OSMO, fee granted', () => {
       signers: [cosmosSigner(wallet)],
       timeoutMs: 120_000,
       onEvent: (event) => {
-        if (event.type === 'quoted') minAmountOut = event.route.minAmountOut;
+        if (event.type === 'quoted') {
+          minAmountOut = event.route.minAmountOut;
+          gasCoverage = event.route.gasCoverage;
+        }
       },
     });
     expect(result.swap).toMatchObject({ status: 'completed', failure: null });
@@ -91,6 +95,29 @@ describe('Cosmos swaps: ATOM → OSMO, fee granted', () => {
     readers.push(osmosisReader);
     const recvTx = await osmosisReader.getTx(step.packet!.receivedTxHash!);
     expect(recvTx?.events.some((e) => e.type === 'recv_packet')).toBe(true);
+
+    // The quote's gasCoverage priced the Hub's step at the Hub's minimum gas price, in uatom: the
+    // grant the granter may send first and the transfer's fee; the swap on arrival costs nothing.
+    expect(gasCoverage?.chains.map((c) => c.chain)).toEqual([hub.id, osmosis.id]);
+    const [onHub, onOsmosis] = gasCoverage!.chains;
+    expect(onHub).toMatchObject({ nativeSymbol: 'ATOM', nativeDecimals: 6, gasPrice: hub.minGasPrice });
+    expect(onHub.breakdown.map((item) => [item.kind, item.leg])).toEqual([
+      ['cosmos-fee-grant', 0],
+      ['cosmos-transaction', 0],
+    ]);
+    const priced = onHub.breakdown.reduce((sum, item) => sum + BigInt(item.estimatedCostBaseUnits), 0n);
+    expect(BigInt(onHub.estimatedCostBaseUnits)).toBe(priced);
+    expect(onOsmosis).toMatchObject({ estimatedCostBaseUnits: '0', breakdown: [] });
+    // What the granter paid for the transfer (its fee, the granter named) is within what was quoted for it.
+    const hubReader = await StargateClient.connect(hub.rpc);
+    readers.push(hubReader);
+    const sent = await hubReader.getTx(step.txHash!);
+    const { fee } = AuthInfo.decode(TxRaw.decode(sent!.tx).authInfoBytes);
+    expect(fee?.granter).toMatch(/^cosmos1/);
+    const [paid] = fee!.amount;
+    expect(paid.denom).toBe('uatom');
+    expect(BigInt(paid.amount)).toBeGreaterThan(0n);
+    expect(BigInt(paid.amount)).toBeLessThanOrEqual(BigInt(onHub.breakdown[1].estimatedCostBaseUnits));
 
     expect(await balance(hub, user.address, 'uatom')).toBe(0n);
     // What the quote guaranteed (OSMO, 6 decimals), the memo's min_output_amount.

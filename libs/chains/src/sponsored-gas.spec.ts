@@ -81,6 +81,8 @@ describe('the sponsored gas table', () => {
       'solana-transaction': 0n,
       'solana-ata-rent': 0n,
       'bitcoin-transaction': 0n,
+      'cosmos-fee-grant': 0n,
+      'cosmos-transaction': 0n,
     });
   });
 });
@@ -494,10 +496,11 @@ describe('formatNativeAmount', () => {
 });
 
 describe('swap families and their fallbacks', () => {
-  it('counts EVM, Solana and Bitcoin as swap families', () => {
+  it('counts EVM, Solana, Bitcoin and Cosmos as swap families', () => {
     expect(swapFamilyOf('evm')).toBe('evm');
     expect(swapFamilyOf('solana')).toBe('solana');
     expect(swapFamilyOf('bitcoin')).toBe('bitcoin');
+    expect(swapFamilyOf('cosmos')).toBe('cosmos');
     expect(swapFamilyOf(undefined)).toBeUndefined();
   });
 
@@ -513,6 +516,7 @@ describe('swap families and their fallbacks', () => {
       evm: { nativeSymbol: 'ETH', nativeDecimals: 18 },
       solana: { nativeSymbol: 'SOL', nativeDecimals: 9 },
       bitcoin: { nativeSymbol: 'BTC', nativeDecimals: 8 },
+      cosmos: { nativeSymbol: 'ATOM', nativeDecimals: 6 },
     });
   });
 });

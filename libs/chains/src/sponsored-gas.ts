@@ -1,6 +1,11 @@
 import { SPONSORED_GAS_KINDS, SponsoredGasKind } from '@swapgw/contracts';
 import type { ChainFamily } from './chain-descriptor';
 import { type BitcoinOutputKind, bitcoinOutputKindOf } from './families/bitcoin/bitcoin-step-psbt';
+import {
+  cosmosFeeOf,
+  type CosmosGasPrice,
+  SPONSORED_COSMOS_GAS,
+} from './families/cosmos/cosmos-sponsored-gas';
 
 /**
  * Sponsored gas: the service's relayers pay every fee of a swap, the user none. This module is the
@@ -22,6 +27,11 @@ import { type BitcoinOutputKind, bitcoinOutputKindOf } from './families/bitcoin/
  *    may create for the output (SPL output).
  *  - Bitcoin leg: the user's transaction, whose miner fee the service's fee wallet input pays in
  *    full (priced per virtual byte).
+ *  - Cosmos leg the wallet signs (one transaction; a swap run on arrival by the IBC transfer before
+ *    it, or a leg continuing the previous one, signs nothing): its fee, which the service's fee
+ *    granter pays through x/feegrant, preceded by the grant the granter may have to send first
+ *    (counted on the route's first signed leg of each Cosmos chain: an upper bound). Priced at the
+ *    chain's minimum gas price, each transaction's fee rounded up to a whole base unit.
  *  - A bridge the relayer releases (the devnet bridge): the release on the destination chain. On
  *    Solana the release pays one signature and, when the recipient has no associated token account
  *    for the bridged mint, the rent of the one it creates (counted: an upper bound again). A payout
@@ -173,6 +183,9 @@ export const SPONSORED_FEE_FALLBACKS: Record<SponsoredFamily, SponsoredFeeRates>
   },
   // Sat/vB: a busy mempool's next-blocks rate, well above the 1 sat/vB floor.
   bitcoin: { feePerGas: 20n, tokenAccountRent: 0n },
+  // One base unit of the fee denom per gas: above every listed chain's minimum (0.005uatom,
+  // 0.03uosmo, 0.1uusdc). Only for a Cosmos chain the registry does not describe (its price is its own).
+  cosmos: { feePerGas: 1n, tokenAccountRent: 0n },
 };
 
 /** The families that carry swaps (those with sponsored fee figures): every family the suite signs on. */
@@ -196,6 +209,7 @@ export const NATIVE_COIN_FALLBACKS: Record<
   evm: { nativeSymbol: 'ETH', nativeDecimals: 18 },
   solana: { nativeSymbol: 'SOL', nativeDecimals: 9 },
   bitcoin: { nativeSymbol: 'BTC', nativeDecimals: 8 },
+  cosmos: { nativeSymbol: 'ATOM', nativeDecimals: 6 },
 };
 
 /**
@@ -209,7 +223,9 @@ export const NATIVE_COIN_FALLBACKS: Record<
  *  - `solana-transaction`: the user's Solana transaction, relayer as fee payer (2 signatures);
  *  - `solana-ata-rent`: the rent of an associated token account created for the recipient;
  *  - `bitcoin-transaction`: the user's Bitcoin transaction, its miner fee paid by the service's
- *    fee wallet input (virtual bytes).
+ *    fee wallet input (virtual bytes);
+ *  - `cosmos-fee-grant`: the fee granter's grant of an x/feegrant allowance to the wallet (gas);
+ *  - `cosmos-transaction`: the user's Cosmos transaction, its fee paid by the fee granter (gas).
  *
  * A leg's integrator fees are part of the transaction that pays them (SPONSORED_FEE_RECIPIENT_COSTS):
  * the router call (`swap-intent` / `bridge-intent`, 33k gas per recipient and 5k once), the
@@ -234,9 +250,8 @@ export interface SponsoredStep {
   tokenAccounts: number;
 }
 
-/** The families a swap leg can be on. */
-/** Cosmos chains carry no sponsored leg yet: their fees are x/feegrant's, not priced here (issue 46). */
-export type SponsoredFamily = Exclude<ChainFamily, 'cosmos'>;
+/** The families a swap leg can be on: every family, Cosmos's fees paid by its fee granter (x/feegrant). */
+export type SponsoredFamily = ChainFamily;
 
 /** The parts of a route leg that decide what the relayer pays for it. */
 export interface SponsoredLegView {
@@ -266,6 +281,10 @@ export interface SponsoredLegView {
    * payment each: the route's first leg carries the quote's fees, the others none.
    */
   integratorFeeRecipients?: readonly string[];
+  /** Cosmos legs: the wallet signs a transaction for this leg (not a swap run on arrival). */
+  cosmosSigned?: boolean;
+  /** Cosmos legs: the first signed leg on its chain, whose fee the granter may have to grant first. */
+  cosmosFeeGrant?: boolean;
 }
 
 /** Gas units of one EVM step kind (the table above); 0 for Solana-only kinds. */
@@ -286,6 +305,8 @@ export function evmGasUnitsOf(kind: SponsoredStepKind): bigint {
     case 'solana-transaction':
     case 'solana-ata-rent':
     case 'bitcoin-transaction':
+    case 'cosmos-fee-grant':
+    case 'cosmos-transaction':
       return 0n;
   }
 }
@@ -323,6 +344,10 @@ export function sponsoredStepsOfLeg(leg: SponsoredLegView, index: number): Spons
   } else if (leg.family === 'bitcoin') {
     const vbytes = BITCOIN_SPONSORED_VBYTES + bitcoinIntegratorFeeVbytes(feeRecipients);
     on('bitcoin-transaction', leg.chain, 'bitcoin', vbytes);
+  } else if (leg.family === 'cosmos') {
+    if (leg.cosmosSigned && leg.cosmosFeeGrant)
+      on('cosmos-fee-grant', leg.chain, 'cosmos', SPONSORED_COSMOS_GAS.feeGrant);
+    if (leg.cosmosSigned) on('cosmos-transaction', leg.chain, 'cosmos', SPONSORED_COSMOS_GAS.transaction);
   } else {
     on('solana-transaction', leg.chain, 'solana', SOLANA_SPONSORED_FEES.userTransactionSignatures);
     // An SPL fee creates each recipient's associated token account it lacks, at the fee payer's rent.
@@ -346,20 +371,29 @@ export function sponsoredStepsOfLeg(leg: SponsoredLegView, index: number): Spons
   return steps;
 }
 
-/** The price of a unit on one chain: wei per gas (EVM) or lamports per signature (Solana), and rent. */
+/**
+ * The price of a unit on one chain: wei per gas (EVM), lamports per signature (Solana), sats per
+ * vbyte (Bitcoin), base units of the fee denom per gas (Cosmos), and rent.
+ */
 export interface SponsoredFeeRates {
-  /** EVM: wei per gas. Solana: lamports per signature. */
+  /** EVM: wei per gas. Solana: lamports per signature. Cosmos: `gasPrice` rounded up. */
   feePerGas: bigint;
   /** Solana: lamports of rent of one token account; 0 on EVM. */
   tokenAccountRent: bigint;
+  /** Cosmos: the chain's minimum gas price, exact (a fraction of a base unit per gas, e.g. 0.005uatom). */
+  gasPrice?: CosmosGasPrice;
 }
 
-/** Cost of one step in the chain's base units (wei / lamports). */
+/**
+ * Cost of one step in the chain's base units (wei / lamports / sats / the Cosmos fee denom's). A
+ * Cosmos transaction's fee is its gas at the exact price, rounded up to a whole base unit.
+ */
 export function sponsoredStepCost(
   step: Pick<SponsoredStep, 'gasUnits' | 'tokenAccounts'>,
   rates: SponsoredFeeRates,
 ): bigint {
-  return step.gasUnits * rates.feePerGas + BigInt(step.tokenAccounts) * rates.tokenAccountRent;
+  const gas = rates.gasPrice ? cosmosFeeOf(step.gasUnits, rates.gasPrice) : step.gasUnits * rates.feePerGas;
+  return gas + BigInt(step.tokenAccounts) * rates.tokenAccountRent;
 }
 
 /** One chain's total of a route's sponsored steps. */

@@ -1509,7 +1509,7 @@ export interface components {
              */
             chain: string;
             /**
-             * @description Decimal string in base units of the native coin (wei / lamports / satoshis): estimatedGasUnits × feePerGasBaseUnits, plus rent
+             * @description Decimal string in base units of the native coin (wei / lamports / satoshis): estimatedGasUnits × feePerGasBaseUnits, plus rent. Cosmos: the sum over its transactions of gas × gasPrice, each rounded up to a whole base unit of the fee denom (what the chain charges)
              * @example 261222000000000
              */
             estimatedCostBaseUnits: string;
@@ -1519,12 +1519,12 @@ export interface components {
              */
             estimatedCostFormatted: string;
             /**
-             * @description Decimal string: EVM gas units of every sponsored transaction on this chain; Solana: signatures paid (5,000 lamports each); Bitcoin: virtual bytes
+             * @description Decimal string: EVM and Cosmos gas units of every sponsored transaction on this chain; Solana: signatures paid (5,000 lamports each); Bitcoin: virtual bytes
              * @example 260000
              */
             estimatedGasUnits: string;
             /**
-             * @description Decimal string: price per unit used, wei per gas (EVM: the node's eth_gasPrice), lamports per signature (Solana) or satoshis per virtual byte (Bitcoin: the Esplora API's estimate for the next 2 blocks)
+             * @description Decimal string (always an integer): price per unit used, wei per gas (EVM: the node's eth_gasPrice), lamports per signature (Solana) or satoshis per virtual byte (Bitcoin: the Esplora API's estimate for the next 2 blocks). Cosmos: the chain's minimum gas price rounded up to a whole base unit of its fee denom (0.005uatom reads "1"), so that estimatedGasUnits × it bounds the cost from above; the exact price is gasPrice
              * @example 1004700000
              */
             feePerGasBaseUnits: string;
@@ -1534,6 +1534,11 @@ export interface components {
              * @enum {string}
              */
             feeSource: "node" | "fallback";
+            /**
+             * @description Cosmos chains only (absent elsewhere): the exact price the chain's fees are computed at, in Cosmos notation, the amount of the fee denom's base units per gas and the denom (what cosmjs GasPrice.fromString reads): the chain's minimum gas price (its chain-registry figure, which its nodes take)
+             * @example 0.005uatom
+             */
+            gasPrice?: string;
             /**
              * @description Decimals of the native coin (18 for ETH, 9 for SOL, 8 for BTC)
              * @example 18
@@ -1563,21 +1568,21 @@ export interface components {
         };
         RouteGasCoverageItemDto: {
             /**
-             * @description Decimal string in base units of the native coin (wei / lamports / satoshis)
+             * @description Decimal string in base units of the native coin (wei / lamports / satoshis / the Cosmos fee denom, e.g. uatom)
              * @example 60282000000000
              */
             estimatedCostBaseUnits: string;
             /**
-             * @description Decimal string: EVM gas units; Solana: signatures paid; Bitcoin: virtual bytes; "0" for rent
+             * @description Decimal string: EVM and Cosmos gas units; Solana: signatures paid; Bitcoin: virtual bytes; "0" for rent
              * @example 60000
              */
             estimatedGasUnits: string;
             /**
-             * @description permit: the relayer sends the token's EIP-2612 permit (~60k gas). approve-top-up: a gas top-up to the user (21k) paying for the user's own approve(Permit2) (~50k), for tokens without EIP-2612 (WETH9, or unknown). swap-intent / bridge-intent: the relayer's SwapGatewayRouter call swapWithIntent (~200k) / bridgeWithIntent (~150k) carrying the user's Permit2 witness signature. native-input-top-up: the user's own native-input transaction (~150k) and the top-up paying it (21k). bridge-release: the relayer's release on the bridge destination (EVM ~80k gas; Solana 1 signature). solana-transaction: the user's Solana transaction with the relayer as fee payer (2 signatures of 5,000 lamports). solana-ata-rent: the rent of an associated token account created for the recipient (2,039,280 lamports). bitcoin-transaction: the user's Bitcoin transaction, whose miner fee an input of the service's fee wallet pays in full (estimatedGasUnits in virtual bytes, feePerGasBaseUnits in sat/vB).
+             * @description permit: the relayer sends the token's EIP-2612 permit (~60k gas). approve-top-up: a gas top-up to the user (21k) paying for the user's own approve(Permit2) (~50k), for tokens without EIP-2612 (WETH9, or unknown). swap-intent / bridge-intent: the relayer's SwapGatewayRouter call swapWithIntent (~200k) / bridgeWithIntent (~150k) carrying the user's Permit2 witness signature. native-input-top-up: the user's own native-input transaction (~150k) and the top-up paying it (21k). bridge-release: the relayer's release on the bridge destination (EVM ~80k gas; Solana 1 signature). solana-transaction: the user's Solana transaction with the relayer as fee payer (2 signatures of 5,000 lamports). solana-ata-rent: the rent of an associated token account created for the recipient (2,039,280 lamports). bitcoin-transaction: the user's Bitcoin transaction, whose miner fee an input of the service's fee wallet pays in full (estimatedGasUnits in virtual bytes, feePerGasBaseUnits in sat/vB). cosmos-fee-grant: the service's fee granter grants the wallet an x/feegrant allowance before its first Cosmos step on the chain (200,000 gas, counted on the route's first signed leg of each Cosmos chain). cosmos-transaction: the user's Cosmos transaction, whose fee the fee granter pays (300,000 gas, an upper figure). Cosmos items cost gas × gasPrice, rounded up to a whole base unit.
              * @example permit
              * @enum {string}
              */
-            kind: "permit" | "approve-top-up" | "swap-intent" | "bridge-intent" | "native-input-top-up" | "bridge-release" | "solana-transaction" | "solana-ata-rent" | "bitcoin-transaction";
+            kind: "permit" | "approve-top-up" | "swap-intent" | "bridge-intent" | "native-input-top-up" | "bridge-release" | "solana-transaction" | "solana-ata-rent" | "bitcoin-transaction" | "cosmos-fee-grant" | "cosmos-transaction";
             /**
              * @description Index of the route leg (execution order) the item belongs to
              * @example 0

@@ -4,16 +4,16 @@ import {
   ChainRegistry,
   formatNativeAmount,
   NATIVE_COIN_FALLBACKS,
-  SPONSORED_FEE_FALLBACKS,
   sponsoredFeeFallbackOf,
   SponsoredFeeRates,
   SponsoredLegView,
   sponsoredTotalsOfRoute,
   swapFamilyOf,
 } from '@swapgw/chains';
-import type { ChainFamilies } from '@swapgw/chains/families';
+import { type ChainFamilies, cosmosFeeRatesOf, cosmosGasPriceText } from '@swapgw/chains/families';
 import type { GasFeeSource, RouteGasCoverage, RouteLeg } from '@swapgw/contracts';
 import { Clock, withTimeout } from '@swapgw/runtime';
+import { cosmosLegCoverageOf } from '../providers/cosmos/cosmos-gas-coverage';
 import { ProviderNames } from '../providers/provider-names';
 
 /** The price of a unit on one chain and where it came from. */
@@ -85,7 +85,7 @@ export class ChainFeeOracle {
         source: 'fallback',
         reason: `${chain.family} chains carry no swaps`,
       };
-    const fallback = SPONSORED_FEE_FALLBACKS[family];
+    const fallback = feeFallbackOf(chain);
     if (!chain.rpcUrl)
       return {
         ...fallback,
@@ -109,6 +109,15 @@ export class ChainFeeOracle {
       return { ...fallback, source: 'fallback', reason };
     }
   }
+}
+
+/**
+ * The price of a unit when the chain's figures were not read: its family's fallback; a Cosmos
+ * chain's own minimum gas price (its registry figure, which the chain's nodes take).
+ */
+function feeFallbackOf(chain: ChainDescriptor | undefined): SponsoredFeeRates {
+  const minGasPrice = chain?.cosmos?.minGasPrice;
+  return minGasPrice ? cosmosFeeRatesOf(minGasPrice) : sponsoredFeeFallbackOf(chain?.family);
 }
 
 /** A chain's fee figures for `debug` (JSON: decimal strings). */
@@ -164,7 +173,8 @@ export function sponsoredLegViewOf(registry: ChainRegistry, leg: RouteLeg): Spon
  * The route's `gasCoverage`: the sponsored steps of its legs (libs/chains sponsored-gas: upper
  * bound, the permit / approve step always counted), priced per chain with `rates`. A chain missing
  * from `rates` is priced with its family's fallback. The integrator fees' recipients are paid by
- * the first leg's transaction: each adds its transfer (or output, or token account) there.
+ * the first leg's transaction: each adds its transfer (or output, or token account) there. A Cosmos
+ * chain also says its exact (fractional) gas price, `gasPrice`.
  */
 export function gasCoverageOf(
   registry: ChainRegistry,
@@ -172,20 +182,18 @@ export function gasCoverageOf(
   rates: ReadonlyMap<string, ChainFeeQuote>,
   integratorFeeRecipients: readonly string[] = [],
 ): RouteGasCoverage {
+  const cosmos = cosmosLegCoverageOf(registry, legs);
   const views = legs
     .map((leg, index) => {
       const view = sponsoredLegViewOf(registry, leg);
-      return view && index === 0 ? { ...view, integratorFeeRecipients } : view;
+      const withCosmos = view && cosmos.has(index) ? { ...view, ...cosmos.get(index) } : view;
+      return withCosmos && index === 0 ? { ...withCosmos, integratorFeeRecipients } : withCosmos;
     })
     .filter((view): view is SponsoredLegView => view !== undefined);
   const quoteOf = (chain: string): ChainFeeQuote => {
     const known = rates.get(chain);
     if (known) return known;
-    return {
-      ...sponsoredFeeFallbackOf(registry.find(chain)?.family),
-      source: 'fallback',
-      reason: 'not read',
-    };
+    return { ...feeFallbackOf(registry.find(chain)), source: 'fallback', reason: 'not read' };
   };
   const totals = sponsoredTotalsOfRoute(views, quoteOf);
   return {
@@ -202,6 +210,7 @@ export function gasCoverageOf(
         nativeDecimals,
         estimatedGasUnits: total.gasUnits.toString(),
         feePerGasBaseUnits: rate.feePerGas.toString(),
+        ...(rate.gasPrice ? { gasPrice: cosmosGasPriceText(rate.gasPrice) } : {}),
         feeSource: rate.source,
         estimatedCostBaseUnits: total.cost.toString(),
         estimatedCostFormatted: formatNativeAmount(total.cost, nativeDecimals),

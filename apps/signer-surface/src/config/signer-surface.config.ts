@@ -90,8 +90,9 @@ export class SignerSurfaceConfig extends KafkaServiceEnvironment {
   /**
    * Per-API-key budgets: `{"<API key id>": "<wei>"}` or `{"<API key id>": {"<chain id>": "<wei>", "*": "<wei>"}}`;
    * keys not named get SPONSORSHIP_DAILY_BUDGET_WEI (SPONSORSHIP_DAILY_BUDGET_LAMPORTS on Solana,
-   * SPONSORSHIP_DAILY_BUDGET_SATS on Bitcoin). Amounts are in each chain's base unit: wei, lamports on
-   * a Solana chain, sats on a Bitcoin chain.
+   * SPONSORSHIP_DAILY_BUDGET_SATS on Bitcoin, SPONSORSHIP_DAILY_BUDGET_COSMOS on Cosmos). Amounts are
+   * in each chain's base unit: wei, lamports on a Solana chain, sats on a Bitcoin chain, the fee
+   * denom's base units (uatom...) on a Cosmos chain.
    */
   @IsOptional()
   @Validate(IsBudgetOverrides)

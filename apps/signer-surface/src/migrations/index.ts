@@ -13,6 +13,7 @@ import { AddBitcoinRequests1764820000000 } from './1764820000000-add-bitcoin-req
 import { AddBitcoinFeeBumps1764830000000 } from './1764830000000-add-bitcoin-fee-bumps';
 import { StoreRequestSpecs1765010000000 } from './1765010000000-store-request-specs';
 import { AddCosmosRequests1765110000000 } from './1765110000000-add-cosmos-requests';
+import { AddCosmosSponsoredTransactions1765210000000 } from './1765210000000-add-cosmos-sponsored-transactions';
 
 /** Every migration of the `signer` schema, in order. */
 export const SIGNER_MIGRATIONS = [
@@ -29,4 +30,5 @@ export const SIGNER_MIGRATIONS = [
   AddBitcoinFeeBumps1764830000000,
   StoreRequestSpecs1765010000000,
   AddCosmosRequests1765110000000,
+  AddCosmosSponsoredTransactions1765210000000,
 ];

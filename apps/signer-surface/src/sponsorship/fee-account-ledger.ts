@@ -7,13 +7,18 @@ import { SponsoredTransactionsRepository } from './sponsored-transactions.reposi
 
 /**
  * A user's transaction an account of the service pays the fee of without sending it (a Solana fee
- * payer, a Bitcoin fee wallet), as its ledger row: no nonce, one attempt under its id, fees in the
+ * payer, a Bitcoin fee wallet, a Cosmos fee granter), or such an account's own (a CPFP child, a fee grant), as its ledger row: no nonce, one attempt under its id, fees in the
  * chain's base unit with a price of 1 (so the budget's pending cap, gasLimit × maxFeePerGas + value,
  * is in that unit too).
  */
 export interface FeeAccountTransaction {
   chain: string;
-  purpose: 'solana-transaction' | 'bitcoin-transaction' | 'bitcoin-fee-bump';
+  purpose:
+    | 'solana-transaction'
+    | 'bitcoin-transaction'
+    | 'bitcoin-fee-bump'
+    | 'cosmos-transaction'
+    | 'cosmos-fee-grant';
   /** The service's account that pays. */
   account: string;
   swapId: string;
@@ -33,7 +38,7 @@ export interface FeeAccountTransaction {
   attemptFee?: bigint;
 }
 
-/** The ledger rows of fee accounts' transactions (Solana fee payers, Bitcoin fee wallets). */
+/** The ledger rows of fee accounts' transactions (Solana fee payers, Bitcoin fee wallets, Cosmos fee granters). */
 @Injectable()
 export class FeeAccountLedger {
   constructor(

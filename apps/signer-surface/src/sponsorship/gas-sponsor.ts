@@ -32,8 +32,8 @@ export interface GasSponsor {
 
 /**
  * Why the service pays: a user's gas for their own transaction, a signature to carry, the fee of a
- * Solana transaction it pays as fee payer, or the miner fee of a Bitcoin transaction one of its fee
- * wallets' inputs pays.
+ * Solana transaction it pays as fee payer, the miner fee of a Bitcoin transaction one of its fee
+ * wallets' inputs pays, or the fee of a Cosmos transaction its fee granter pays (x/feegrant).
  */
 export const SPONSORED_PURPOSES = [
   'gas-drop',
@@ -41,6 +41,7 @@ export const SPONSORED_PURPOSES = [
   'intent',
   'solana-transaction',
   'bitcoin-transaction',
+  'cosmos-transaction',
 ] as const;
 export type SponsoredPurpose = (typeof SPONSORED_PURPOSES)[number];
 

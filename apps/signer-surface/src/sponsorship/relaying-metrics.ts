@@ -14,7 +14,7 @@ const relayerBalance = new Gauge({
 
 const relayerMinimum = new Gauge({
   name: 'swapgw_relayer_min_balance_wei',
-  help: 'The minimum balance under which a relayer account is no longer used (RELAYER_MIN_BALANCE_WEI, SOLANA_FEE_PAYER_MIN_BALANCE_LAMPORTS, BITCOIN_FEE_WALLET_MIN_BALANCE_SATS), next to each balance: alerts compare the two',
+  help: 'The minimum balance under which a relayer account is no longer used (RELAYER_MIN_BALANCE_WEI, SOLANA_FEE_PAYER_MIN_BALANCE_LAMPORTS, BITCOIN_FEE_WALLET_MIN_BALANCE_SATS, COSMOS_FEE_GRANTER_MIN_BALANCE), next to each balance: alerts compare the two',
   labelNames: ['chain', 'address'] as const,
   registers: [metricsRegistry()],
 });

@@ -17,9 +17,16 @@ export type { SponsoredPurpose };
  * self-transfer the relayers send at a nonce the chain is missing under one of their pending
  * transactions (the operator's cost: no swap, step or owner), and `bitcoin-fee-bump`, a fee wallet's
  * child of a stuck sponsored Bitcoin transaction (CPFP; see sponsorship/bitcoin-fee-bump.ts), counted
- * in the budget of the swap's owner.
+ * in the budget of the swap's owner, and `cosmos-fee-grant`, a Cosmos fee granter's grant of an
+ * x/feegrant allowance to a wallet before its step (families/cosmos), counted in the budget of the
+ * owner of the swap whose step asked for it.
  */
-export const LEDGER_PURPOSES = [...SPONSORED_PURPOSES, 'nonce-fill', 'bitcoin-fee-bump'] as const;
+export const LEDGER_PURPOSES = [
+  ...SPONSORED_PURPOSES,
+  'nonce-fill',
+  'bitcoin-fee-bump',
+  'cosmos-fee-grant',
+] as const;
 export type LedgerPurpose = (typeof LEDGER_PURPOSES)[number];
 
 /**
@@ -83,6 +90,14 @@ export interface RelayAttempt {
  * `nonce` null, `to` the user's wallet, `data` the fully signed transaction (hex), `txHash` its txid
  * (one attempt, never replaced), `gasLimit` the fee, `maxFeePerGas` 1, `maxPriorityFeePerGas` 0,
  * `value` 0. Once confirmed: `gasUsed` and `costWei` the fee, `effectiveGasPrice` 1.
+ *
+ * A Cosmos row is in base units of the chain's fee denom (uatom...), `nonce` null: `cosmos-transaction`
+ * a user's transaction whose fee the service's fee granter pays (x/feegrant): `relayer` the granter,
+ * `to` the user's wallet, `data` the signed TxRaw (base64), `txHash` its hash, `gasLimit` its fee
+ * (the whole gas limit at the minimum gas price: the chain charges the fee named, used or not);
+ * `cosmos-fee-grant` the granter's own MsgGrantAllowance (and revoke) transaction, `to` the grantee,
+ * `gasLimit` its fee. `maxFeePerGas` 1, `value` 0. Once in a block (confirmed, or failed: its fee is
+ * charged all the same): `gasUsed` and `costWei` the fee, `effectiveGasPrice` 1.
  *
  * A Bitcoin fee bump row (`purpose` bitcoin-fee-bump) is the fee wallet's child of a stuck
  * bitcoin-transaction row (CPFP), in sats: `relayer` and `to` the fee wallet (it pays itself back),

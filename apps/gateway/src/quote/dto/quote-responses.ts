@@ -80,7 +80,8 @@ export class RouteGasCoverageItemDto implements RouteGasCoverageItem {
       "swap-intent / bridge-intent: the relayer's SwapGatewayRouter call swapWithIntent (~200k) / bridgeWithIntent (~150k) carrying the user's Permit2 witness signature. " +
       "native-input-top-up: the user's own native-input transaction (~150k) and the top-up paying it (21k). bridge-release: the relayer's release on the bridge destination (EVM ~80k gas; Solana 1 signature). " +
       "solana-transaction: the user's Solana transaction with the relayer as fee payer (2 signatures of 5,000 lamports). solana-ata-rent: the rent of an associated token account created for the recipient (2,039,280 lamports). " +
-      "bitcoin-transaction: the user's Bitcoin transaction, whose miner fee an input of the service's fee wallet pays in full (estimatedGasUnits in virtual bytes, feePerGasBaseUnits in sat/vB).",
+      "bitcoin-transaction: the user's Bitcoin transaction, whose miner fee an input of the service's fee wallet pays in full (estimatedGasUnits in virtual bytes, feePerGasBaseUnits in sat/vB). " +
+      "cosmos-fee-grant: the service's fee granter grants the wallet an x/feegrant allowance before its first Cosmos step on the chain (200,000 gas, counted on the route's first signed leg of each Cosmos chain). cosmos-transaction: the user's Cosmos transaction, whose fee the fee granter pays (300,000 gas, an upper figure). Cosmos items cost gas × gasPrice, rounded up to a whole base unit.",
   })
   kind!: SponsoredGasKind;
   @ApiProperty({
@@ -94,13 +95,14 @@ export class RouteGasCoverageItemDto implements RouteGasCoverageItem {
     example: '60000',
     pattern: '^(0|[1-9][0-9]*)$',
     description:
-      'Decimal string: EVM gas units; Solana: signatures paid; Bitcoin: virtual bytes; "0" for rent',
+      'Decimal string: EVM and Cosmos gas units; Solana: signatures paid; Bitcoin: virtual bytes; "0" for rent',
   })
   estimatedGasUnits!: string;
   @ApiProperty({
     example: '60282000000000',
     pattern: '^(0|[1-9][0-9]*)$',
-    description: 'Decimal string in base units of the native coin (wei / lamports / satoshis)',
+    description:
+      'Decimal string in base units of the native coin (wei / lamports / satoshis / the Cosmos fee denom, e.g. uatom)',
   })
   estimatedCostBaseUnits!: string;
 }
@@ -123,16 +125,23 @@ export class RouteGasCoverageChainDto implements RouteGasCoverageChain {
     example: '260000',
     pattern: '^(0|[1-9][0-9]*)$',
     description:
-      'Decimal string: EVM gas units of every sponsored transaction on this chain; Solana: signatures paid (5,000 lamports each); Bitcoin: virtual bytes',
+      'Decimal string: EVM and Cosmos gas units of every sponsored transaction on this chain; Solana: signatures paid (5,000 lamports each); Bitcoin: virtual bytes',
   })
   estimatedGasUnits!: string;
   @ApiProperty({
     example: '1004700000',
     pattern: '^(0|[1-9][0-9]*)$',
     description:
-      "Decimal string: price per unit used, wei per gas (EVM: the node's eth_gasPrice), lamports per signature (Solana) or satoshis per virtual byte (Bitcoin: the Esplora API's estimate for the next 2 blocks)",
+      "Decimal string (always an integer): price per unit used, wei per gas (EVM: the node's eth_gasPrice), lamports per signature (Solana) or satoshis per virtual byte (Bitcoin: the Esplora API's estimate for the next 2 blocks). Cosmos: the chain's minimum gas price rounded up to a whole base unit of its fee denom (0.005uatom reads \"1\"), so that estimatedGasUnits × it bounds the cost from above; the exact price is gasPrice",
   })
   feePerGasBaseUnits!: string;
+  @ApiPropertyOptional({
+    example: '0.005uatom',
+    pattern: '^[0-9]+(\\.[0-9]+)?[a-zA-Z][a-zA-Z0-9/:._-]{2,127}$',
+    description:
+      "Cosmos chains only (absent elsewhere): the exact price the chain's fees are computed at, in Cosmos notation, the amount of the fee denom's base units per gas and the denom (what cosmjs GasPrice.fromString reads): the chain's minimum gas price (its chain-registry figure, which its nodes take)",
+  })
+  gasPrice?: string;
   @ApiProperty({
     enum: GAS_FEE_SOURCES,
     example: 'node',
@@ -144,7 +153,7 @@ export class RouteGasCoverageChainDto implements RouteGasCoverageChain {
     example: '261222000000000',
     pattern: '^(0|[1-9][0-9]*)$',
     description:
-      'Decimal string in base units of the native coin (wei / lamports / satoshis): estimatedGasUnits × feePerGasBaseUnits, plus rent',
+      'Decimal string in base units of the native coin (wei / lamports / satoshis): estimatedGasUnits × feePerGasBaseUnits, plus rent. Cosmos: the sum over its transactions of gas × gasPrice, each rounded up to a whole base unit of the fee denom (what the chain charges)',
   })
   estimatedCostBaseUnits!: string;
   @ApiProperty({

@@ -13,11 +13,24 @@ import { readCosmosFeeGranterKeys } from './cosmos-fee-granter-keys';
  */
 export const DEFAULT_COSMOS_FEE_GRANT_STEPS = '5';
 
+/**
+ * A fee granter holding less than this many base units of its chain's fee denom (1 ATOM, 1 OSMO,
+ * 1 USDC at 6 decimals) is not used: its steps answer SPONSORSHIP_UNAVAILABLE.
+ */
+export const DEFAULT_COSMOS_FEE_GRANTER_MIN_BALANCE = '1000000';
+/** Fees (steps and grants) a granter pays per API key, Cosmos chain and UTC day, in base units of the fee denom. */
+export const DEFAULT_SPONSORSHIP_DAILY_BUDGET_COSMOS = '1000000';
+
+/** A whole number of base units of a Cosmos fee denom (uatom, uosmo, uusdc). */
+const BASE_UNITS = /^(0|[1-9][0-9]{0,77})$/;
+
 /** The Cosmos family's variables of signer-surface's environment (`withCosmosFeeGranterSettings`). */
 export interface CosmosFeeGranterVariables {
   COSMOS_FEE_GRANTER_KEYS?: SecretText;
   COSMOS_FEE_GRANTER_KEYS_FILE?: string;
   COSMOS_FEE_GRANT_STEPS: string;
+  COSMOS_FEE_GRANTER_MIN_BALANCE: string;
+  SPONSORSHIP_DAILY_BUDGET_COSMOS: string;
   /** COSMOS_FEE_GRANTER_KEYS or COSMOS_FEE_GRANTER_KEYS_FILE read and checked (once, at validation). */
   readonly cosmosFeeGranterKeys: RelayerKeysReading;
 }
@@ -28,7 +41,7 @@ const section = new EnvironmentSection<CosmosFeeGranterVariables>(
 
 /**
  * The Cosmos family's section of signer-surface's environment, validated at load with the rest:
- * the fee granters' keys and how many step fees a grant allows.
+ * the fee granters' keys, how many step fees a grant allows, their minimum balance and the daily budget.
  */
 export function withCosmosFeeGranterSettings<Base extends SignerSurfaceConfigClass>(base: Base) {
   class WithCosmosFeeGranterSettings extends base implements CosmosFeeGranterVariables {
@@ -59,6 +72,23 @@ export function withCosmosFeeGranterSettings<Base extends SignerSurfaceConfigCla
       message: 'COSMOS_FEE_GRANT_STEPS must be an integer from 1 to 1000',
     })
     COSMOS_FEE_GRANT_STEPS: string = DEFAULT_COSMOS_FEE_GRANT_STEPS;
+
+    /** A fee granter whose balance of its chain's fee denom is under this many base units is not used. */
+    @Matches(BASE_UNITS, {
+      message:
+        'COSMOS_FEE_GRANTER_MIN_BALANCE must be a decimal string of base units (e.g. 1000000 for 1 ATOM)',
+    })
+    COSMOS_FEE_GRANTER_MIN_BALANCE: string = DEFAULT_COSMOS_FEE_GRANTER_MIN_BALANCE;
+
+    /**
+     * Fees the fee granters pay per API key, per Cosmos chain, per UTC day, in base units of the
+     * chain's fee denom (the steps' fees and the grants'); SPONSORSHIP_BUDGET_OVERRIDES per key and chain.
+     */
+    @Matches(BASE_UNITS, {
+      message:
+        'SPONSORSHIP_DAILY_BUDGET_COSMOS must be a decimal string of base units (e.g. 1000000 for 1 ATOM)',
+    })
+    SPONSORSHIP_DAILY_BUDGET_COSMOS: string = DEFAULT_SPONSORSHIP_DAILY_BUDGET_COSMOS;
 
     /** COSMOS_FEE_GRANTER_KEYS or COSMOS_FEE_GRANTER_KEYS_FILE read and checked. */
     @Validate(RelayerKeysReadable)

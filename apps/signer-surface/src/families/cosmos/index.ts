@@ -1,9 +1,9 @@
 // The Cosmos family of signer-surface: its payload kind (cosmos-sign-direct) and its fee granters
-// (keys, settings, grants through x/feegrant). What the composition root (families/) takes from it;
+// (keys, settings, budget, grants through x/feegrant, the ledger rows of what they pay). What the composition root (families/) takes from it;
 // nothing else imports this folder.
 import type { SignerFamily } from '../../signing/signer-family';
 import { CosmosFeeGrantTracking } from './cosmos-fee-grant-tracking';
-import { CosmosFeeGranterSettings } from './cosmos-fee-granter-settings';
+import { CosmosFeeGranterSettings, CosmosSponsorshipBudget } from './cosmos-fee-granter-settings';
 import { CosmosFeeGranters } from './cosmos-fee-granters';
 import { CosmosSignDirectKind } from './cosmos-sign-direct/cosmos-sign-direct.kind';
 
@@ -13,7 +13,7 @@ export { CosmosFeeGranters } from './cosmos-fee-granters';
 export const cosmosFamily: SignerFamily = {
   family: 'cosmos',
   payloadKinds: [CosmosSignDirectKind],
-  sponsorship: [CosmosFeeGranterSettings, CosmosFeeGranters, CosmosFeeGrantTracking],
+  sponsorship: [CosmosFeeGranterSettings, CosmosSponsorshipBudget, CosmosFeeGranters, CosmosFeeGrantTracking],
   kindSponsors: [CosmosFeeGranters],
   tracking: CosmosFeeGrantTracking,
 };

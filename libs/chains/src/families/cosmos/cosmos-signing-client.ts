@@ -16,32 +16,10 @@ import type {
 import type { SignedTransactionArtifact } from '../signed-artifact';
 import { buildCosmosSignDoc } from './cosmos-sign-doc';
 import { CosmosStatusClient } from './cosmos-status-client';
+import { cosmosFeeOf, cosmosFeeRatesOf, parseCosmosGasPrice } from './cosmos-sponsored-gas';
 
 /** Gas asked above what the chain's simulation used: a quarter more, as wallets' "auto" fee. */
 const GAS_HEADROOM_PERCENT = 125n;
-
-/** A node's minimum gas price (`0.005uatom`) as a fraction and its denom. */
-export interface CosmosGasPrice {
-  denom: string;
-  numerator: bigint;
-  denominator: bigint;
-}
-
-export function parseCosmosGasPrice(text: string): CosmosGasPrice {
-  const match = /^(\d+)(?:\.(\d+))?([a-zA-Z][a-zA-Z0-9/:._-]{2,127})$/.exec(text.trim());
-  if (!match) throw new Error(`${text} is not a gas price (amount and denom, e.g. 0.005uatom)`);
-  const decimals = match[2] ?? '';
-  return {
-    denom: match[3],
-    numerator: BigInt(match[1] + decimals),
-    denominator: 10n ** BigInt(decimals.length),
-  };
-}
-
-/** The fee of `gasLimit` at `price`, rounded up (what the node's minimum requires). */
-export function cosmosFeeOf(gasLimit: bigint, price: CosmosGasPrice): bigint {
-  return (gasLimit * price.numerator + price.denominator - 1n) / price.denominator;
-}
 
 class CosmosRestError extends Error {
   constructor(
@@ -216,10 +194,12 @@ export class CosmosSigningChainClientImpl implements CosmosSigningChainClient {
     return { kind: 'send-failed', message: outcome.message };
   }
 
-  /** The node's minimum gas price (whole units of its denom per gas, rounded down); no account rent. */
+  /**
+   * The chain's minimum gas price (what its nodes take; the registry's figure, no RPC call): exact in
+   * `gasPrice`, rounded up to a whole base unit per gas in `feePerGas`; no account rent.
+   */
   async fees(): Promise<SponsoredFeeRates> {
-    const price = parseCosmosGasPrice(this.traits.minGasPrice);
-    return { feePerGas: price.numerator / price.denominator, tokenAccountRent: 0n };
+    return cosmosFeeRatesOf(this.traits.minGasPrice);
   }
 
   /** An account's number, sequence and key (base64) as the chain has them; null when it has none. */

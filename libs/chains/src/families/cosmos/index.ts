@@ -8,6 +8,7 @@ export * from './osmosis-swap-msg';
 export * from './cosmos-real-networks';
 export * from './cosmos-step-spec';
 export * from './cosmos-signing-client';
+export * from './cosmos-sponsored-gas';
 export * from './cosmos-fee-grant-tx';
 export * from './noble-cctp';
 export * from './ibc-packet-progress';

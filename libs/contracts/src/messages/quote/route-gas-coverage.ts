@@ -13,7 +13,10 @@ export type GasFeeSource = (typeof GAS_FEE_SOURCES)[number];
  *  - `native-input-top-up`: EVM, the user's own native-input transaction and the top-up paying it;
  *  - `bridge-release`: the relayer's release on a bridge's destination (devnet bridge);
  *  - `solana-transaction`: a Solana transaction of the user with the relayer as fee payer;
- *  - `solana-ata-rent`: the rent of an associated token account created for the recipient.
+ *  - `solana-ata-rent`: the rent of an associated token account created for the recipient;
+ *  - `bitcoin-transaction`: a Bitcoin transaction whose miner fee a service fee wallet's input pays;
+ *  - `cosmos-fee-grant`: the service's fee granter grants the wallet an x/feegrant allowance;
+ *  - `cosmos-transaction`: a Cosmos transaction of the user whose fee the fee granter pays.
  */
 export const SPONSORED_GAS_KINDS = [
   'permit',
@@ -25,6 +28,8 @@ export const SPONSORED_GAS_KINDS = [
   'solana-transaction',
   'solana-ata-rent',
   'bitcoin-transaction',
+  'cosmos-fee-grant',
+  'cosmos-transaction',
 ] as const;
 export type SponsoredGasKind = (typeof SPONSORED_GAS_KINDS)[number];
 
@@ -33,9 +38,9 @@ export interface RouteGasCoverageItem {
   kind: SponsoredGasKind;
   /** Index of the route leg (plan order) the item belongs to. */
   leg: number;
-  /** Decimal string: EVM gas units; Solana signatures paid; Bitcoin virtual bytes; "0" for rent. */
+  /** Decimal string: EVM and Cosmos gas units; Solana signatures paid; Bitcoin virtual bytes; "0" for rent. */
   estimatedGasUnits: string;
-  /** Decimal string, base units of the chain's native coin (wei / lamports). */
+  /** Decimal string, base units of the chain's native coin (wei / lamports / sats / uatom...). */
   estimatedCostBaseUnits: string;
 }
 
@@ -44,12 +49,25 @@ export interface RouteGasCoverageChain {
   chain: string;
   nativeSymbol: string;
   nativeDecimals: number;
-  /** Decimal string: EVM gas units of every sponsored transaction on the chain; Solana: signatures paid. */
+  /** Decimal string: EVM and Cosmos gas units of every sponsored transaction on the chain; Solana: signatures paid. */
   estimatedGasUnits: string;
-  /** Decimal string: the price used per unit, wei per gas (EVM) or lamports per signature (Solana). */
+  /**
+   * Decimal string (an integer): the price used per unit, wei per gas (EVM), lamports per signature
+   * (Solana), sats per vbyte (Bitcoin); on Cosmos chains the minimum gas price rounded up to a whole
+   * base unit (the exact, fractional price is `gasPrice`).
+   */
   feePerGasBaseUnits: string;
+  /**
+   * Cosmos chains only: the exact price the fees are computed at, in Cosmos notation (amount per gas
+   * and fee denom, `0.005uatom`: what cosmjs `GasPrice.fromString` reads).
+   */
+  gasPrice?: string;
   feeSource: GasFeeSource;
-  /** Decimal string in base units of the native coin (wei / lamports): units × feePerGasBaseUnits, plus rent. */
+  /**
+   * Decimal string in base units of the native coin (wei / lamports / sats): units ×
+   * feePerGasBaseUnits, plus rent; on Cosmos chains the sum of each transaction's gas × gasPrice,
+   * rounded up to a whole base unit (what the chain charges).
+   */
   estimatedCostBaseUnits: string;
   /** estimatedCostBaseUnits in whole native units, 3 significant digits (e.g. "0.000412"). */
   estimatedCostFormatted: string;
