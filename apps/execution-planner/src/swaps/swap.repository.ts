@@ -286,7 +286,8 @@ function swapProgressOf(swap: SwapEntity): QueryDeepPartialEntity<SwapEntity> {
 
 /** The columns of a step that progress changes. */
 function stepProgressOf(step: SwapStepEntity): QueryDeepPartialEntity<SwapStepEntity> {
-  const { status, signingRequestId, payloadExpiresAtMs, txHash, failureReason, updatedAtMs, packet } = step;
+  const { status, signingRequestId, payloadExpiresAtMs, txHash, failureReason, updatedAtMs, packet, thorchain } =
+    step;
   return {
     status,
     signingRequestId,
@@ -294,7 +295,8 @@ function stepProgressOf(step: SwapStepEntity): QueryDeepPartialEntity<SwapStepEn
     txHash,
     failureReason,
     updatedAtMs,
-    // Written only by the IBC settlement: other steps keep theirs (null) untouched.
+    // Written only by their settlement (IBC, THORChain): other steps keep theirs (null) untouched.
     ...(packet ? { packet } : {}),
+    ...(thorchain ? { thorchain } : {}),
   };
 }
