@@ -305,7 +305,11 @@ export class SwapProgress {
    * (`swap.step-thorchain`, `swap.step-packet`); refunded, the step and the swap fail with
    * BRIDGE_REFUNDED; completed, the step is confirmed and the swap moves on.
    */
-  private async settlementMoved(stepId: string, what: string, move: SettlementMove): Promise<SettlementOutcome> {
+  private async settlementMoved(
+    stepId: string,
+    what: string,
+    move: SettlementMove,
+  ): Promise<SettlementOutcome> {
     return this.swaps.transaction(async (tx) => {
       const locked = await this.lockStep(tx, stepId, ['settling'], what);
       if (!locked) return 'ignored';

@@ -286,8 +286,16 @@ function swapProgressOf(swap: SwapEntity): QueryDeepPartialEntity<SwapEntity> {
 
 /** The columns of a step that progress changes. */
 function stepProgressOf(step: SwapStepEntity): QueryDeepPartialEntity<SwapStepEntity> {
-  const { status, signingRequestId, payloadExpiresAtMs, txHash, failureReason, updatedAtMs, packet, thorchain } =
-    step;
+  const {
+    status,
+    signingRequestId,
+    payloadExpiresAtMs,
+    txHash,
+    failureReason,
+    updatedAtMs,
+    packet,
+    thorchain,
+  } = step;
   return {
     status,
     signingRequestId,

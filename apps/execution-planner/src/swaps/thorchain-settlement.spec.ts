@@ -72,7 +72,11 @@ describe('SettlementPoller: THORChain deposits', () => {
   it('keeps a confirmed THORChain deposit settling, the swap confirming, telling each change of its phase once, until THORChain completes it', async () => {
     const swapId = await depositConfirmed();
     expect(store.swap(swapId).status).toBe('confirming');
-    expect(store.stepsOf(swapId)[1]).toMatchObject({ status: 'settling', txHash: DEPOSIT_HASH, thorchain: null });
+    expect(store.stepsOf(swapId)[1]).toMatchObject({
+      status: 'settling',
+      txHash: DEPOSIT_HASH,
+      thorchain: null,
+    });
 
     thornode.answer = { phase: 'confirming', remainingSeconds: 600, outTxIds: [] };
     expect(await settlement.checkOnce('thorchain')).toBe(0);

@@ -124,6 +124,43 @@ describe('WebhookEventsConsumer handlers', () => {
     expect(enqueued[0].event.data).not.toHaveProperty('owner');
   });
 
+  it("pushes each change of a THORChain deposit's phase as swap.step-thorchain, in THORNode's terms", async () => {
+    await run('swap.events', SwapEventTypes.created, {
+      swapId: 's2',
+      status: 'planning',
+      owner: 'bob',
+      quoteId: 'q',
+      routeId: 'r',
+      fromChain: 'bitcoin-devnet',
+      toChain: 'devnet-a',
+      userAddress: 'bcrt1q',
+      stepCount: 1,
+      createdAtMs: 1,
+    });
+    const txid = 'cd'.repeat(32);
+    const thorchain = { phase: 'streaming', streaming: { count: 2, quantity: 5 }, outTxIds: [] };
+    await run('swap.events', SwapEventTypes.stepThorchain, {
+      swapId: 's2',
+      status: 'confirming',
+      step: { current: 1, total: 1 },
+      chain: 'bitcoin-devnet',
+      txHash: txid,
+      thorchain,
+    });
+    expect(enqueued.map((e) => [e.owner, e.event.type])).toEqual([
+      ['bob', 'swap.created'],
+      ['bob', 'swap.step-thorchain'],
+    ]);
+    expect(enqueued[1].event.data).toEqual({
+      swapId: 's2',
+      status: 'confirming',
+      step: { current: 1, total: 1 },
+      chain: 'bitcoin-devnet',
+      txHash: txid,
+      thorchain,
+    });
+  });
+
   it('skips a swap whose owner it cannot know, and intermediate swap types', async () => {
     const failed = handlers['swap.events'][SwapEventTypes.failed] as StreamHandler<{ swapId: string }>;
     // Not a swap id at all: not wanted, without a query (the DataSource here has none).

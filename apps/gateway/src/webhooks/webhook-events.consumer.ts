@@ -15,6 +15,7 @@ import {
   SwapSigningReadyEvent,
   SwapStepConfirmedEvent,
   SwapStepPacketEvent,
+  SwapStepThorchainEvent,
   SwapStepSubmittedEvent,
   Topics,
 } from '@swapgw/contracts';
@@ -175,6 +176,18 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicat
       chain: e.chain,
       txHash: e.txHash,
       packet: { ...e.packet },
+    }));
+    on(SwapEventTypes.stepThorchain, SwapStepThorchainEvent, (e: SwapStepThorchainEvent) => ({
+      swapId: e.swapId,
+      status: e.status,
+      step: { current: e.step.current, total: e.step.total },
+      chain: e.chain,
+      txHash: e.txHash,
+      thorchain: {
+        phase: e.thorchain.phase,
+        streaming: e.thorchain.streaming ? { ...e.thorchain.streaming } : null,
+        outTxIds: [...e.thorchain.outTxIds],
+      },
     }));
     on(SwapEventTypes.completed, SwapCompletedEvent, (e: SwapCompletedEvent) => ({
       swapId: e.swapId,
