@@ -286,16 +286,7 @@ function swapProgressOf(swap: SwapEntity): QueryDeepPartialEntity<SwapEntity> {
 
 /** The columns of a step that progress changes. */
 function stepProgressOf(step: SwapStepEntity): QueryDeepPartialEntity<SwapStepEntity> {
-  const {
-    status,
-    signingRequestId,
-    payloadExpiresAtMs,
-    txHash,
-    failureReason,
-    updatedAtMs,
-    packet,
-    thorchain,
-  } = step;
+  const { status, signingRequestId, payloadExpiresAtMs, txHash, failureReason, updatedAtMs, packet } = step;
   return {
     status,
     signingRequestId,
@@ -305,6 +296,6 @@ function stepProgressOf(step: SwapStepEntity): QueryDeepPartialEntity<SwapStepEn
     updatedAtMs,
     // Written only by their settlement (IBC, THORChain): other steps keep theirs (null) untouched.
     ...(packet ? { packet } : {}),
-    ...(thorchain ? { thorchain } : {}),
+    ...(step.thorchain ? { thorchain: step.thorchain } : {}),
   };
 }
