@@ -261,6 +261,7 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
       thorchainAssets: Object.fromEntries(
         thorchainDestinations.map((d) => [d.asset, { chain: d.chain, decimals: d.decimals }]),
       ),
+      thorchainSigningHalted: () => thornode?.signingStopped('BTC') ?? false,
       logger,
     });
     thornode = new LocalThornode({

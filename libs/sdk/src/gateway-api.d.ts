@@ -188,7 +188,7 @@ export interface paths {
         };
         /**
          * Server-Sent Events of one swap: every change as it is projected, until its terminal event
-         * @description Replays the swap's events after Last-Event-ID (from its first event without one), then sends each new one. Events: swap.created, swap.signing-ready (data = the 200 body of GET /swap/{swapId}/signing), swap.signing-pending, swap.step-submitted, swap.step-confirming, swap.step-packet (a Cosmos transfer's IBC packet moved), swap.step-confirmed, and the terminal swap.completed, swap.failed, swap.expired, after which the stream ends. Idle streams get a `: keep-alive` comment every SWAP_EVENT_HEARTBEAT_MS. Any gateway instance serves any swap. Open streams per API key and instance are limited (SWAP_EVENT_STREAMS_PER_KEY).
+         * @description Replays the swap's events after Last-Event-ID (from its first event without one), then sends each new one. Events: swap.created, swap.signing-ready (data = the 200 body of GET /swap/{swapId}/signing), swap.signing-pending, swap.step-submitted, swap.step-confirming, swap.step-packet (a Cosmos transfer's IBC packet moved), swap.step-thorchain (THORChain's phase of a deposit's swap changed), swap.step-confirmed, and the terminal swap.completed, swap.failed, swap.expired, after which the stream ends. Idle streams get a `: keep-alive` comment every SWAP_EVENT_HEARTBEAT_MS. Any gateway instance serves any swap. Open streams per API key and instance are limited (SWAP_EVENT_STREAMS_PER_KEY).
          */
         get: operations["streamSwapEvents"];
         put?: never;
@@ -634,6 +634,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "swap.step-thorchain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * swap.step-thorchain delivery
+         * @description THORChain's phase of a deposit step's swap changed, as THORNode's GET /thorchain/tx/status/{hash} of the deposit tells it: `thorchain.phase` not-observed, confirming, swapping, streaming (`thorchain.streaming`: sub-swaps done and planned), outbound-delay, outbound-signing, then completed (the step then confirms) or refunded (swap.failed BRIDGE_REFUNDED follows); `thorchain.outTxIds`: the outbounds THORChain sent, ids as THORNode writes them. POSTed to each webhook subscribed to `swap.step-thorchain`. Answer 2xx within 10 s; anything else is retried with exponential back-off for 24 h, then the delivery is dead.
+         */
+        post: operations["webhookSwapStepThorchain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1004,7 +1024,7 @@ export interface components {
         };
         CreateWebhookDto: {
             /** @description Event types to receive; absent or empty means every type, including types added later */
-            eventTypes?: ("swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.step-confirmed" | "swap.step-packet" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed")[];
+            eventTypes?: ("swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.step-confirmed" | "swap.step-packet" | "swap.step-thorchain" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed")[];
             /**
              * @description Where deliveries are POSTed: an absolute https URL whose host is not a private, loopback or link-local address
              * @example https://hooks.example.com/swapgw
@@ -1889,19 +1909,35 @@ export interface components {
             status: "pending" | "awaiting_signature" | "submitted" | "confirming" | "confirmed" | "skipped" | "failed";
             /** @description When the transaction was broadcast (ms since epoch) */
             submittedAtMs: number | null;
+            /** @description A THORChain deposit step: THORChain's progress of its swap, from THORNode's tx/status of the deposit (phase: not-observed, confirming, swapping, streaming with count / quantity, outbound-delay, outbound-signing, completed, refunded; the outbound ids); the step is confirmed once completed, failed when refunded. null on every other step, and before THORNode was read */
+            thorchain: components["schemas"]["ThorchainProgressDto"] | null;
             /** @description The step's transaction once broadcast: an EVM hash (0x), a Solana signature, a Bitcoin txid, or a Cosmos tx hash (64 uppercase hex) */
             txHash: string | null;
         };
         SwapStreamEventDto: {
-            /** @description One line of JSON. swap.signing-ready: SwapSigningReadyEventDataDto; swap.step-submitted / swap.step-confirming: SwapTransactionEventDataDto; swap.step-packet: SwapPacketEventDataDto; swap.failed / swap.expired: SwapEndedEventDataDto; the others: SwapStateEventDataDto */
-            data: components["schemas"]["SwapStateEventDataDto"] | components["schemas"]["SwapSigningReadyEventDataDto"] | components["schemas"]["SwapTransactionEventDataDto"] | components["schemas"]["SwapPacketEventDataDto"] | components["schemas"]["SwapEndedEventDataDto"];
+            /** @description One line of JSON. swap.signing-ready: SwapSigningReadyEventDataDto; swap.step-submitted / swap.step-confirming: SwapTransactionEventDataDto; swap.step-packet: SwapPacketEventDataDto; swap.step-thorchain: SwapThorchainEventDataDto; swap.failed / swap.expired: SwapEndedEventDataDto; the others: SwapStateEventDataDto */
+            data: components["schemas"]["SwapStateEventDataDto"] | components["schemas"]["SwapSigningReadyEventDataDto"] | components["schemas"]["SwapTransactionEventDataDto"] | components["schemas"]["SwapPacketEventDataDto"] | components["schemas"]["SwapThorchainEventDataDto"] | components["schemas"]["SwapEndedEventDataDto"];
             /**
              * @description The SSE event name: the swap event type
              * @enum {string}
              */
-            event: "swap.created" | "swap.signing-ready" | "swap.signing-pending" | "swap.step-submitted" | "swap.step-confirming" | "swap.step-confirmed" | "swap.step-packet" | "swap.completed" | "swap.failed" | "swap.expired";
+            event: "swap.created" | "swap.signing-ready" | "swap.signing-pending" | "swap.step-submitted" | "swap.step-confirming" | "swap.step-confirmed" | "swap.step-packet" | "swap.step-thorchain" | "swap.completed" | "swap.failed" | "swap.expired";
             /** @description Event id (decimal integer, increasing within a swap); send it back as Last-Event-ID to resume */
             id: string;
+        };
+        SwapThorchainEventDataDto: {
+            /** @description When the gateway projected the event (ms since epoch) */
+            atMs: number;
+            /** @description Swap status after the event (planning, awaiting_signature, submitted, confirming, completed, failed, expired) */
+            status: string;
+            /** @description The current step (after swap.step-confirmed: the next one); null before the planner counted the steps */
+            step: components["schemas"]["SigningStepDto"] | null;
+            /** Format: uuid */
+            swapId: string;
+            /** @description THORChain's progress of the swap, from THORNode's tx/status of the deposit */
+            thorchain: components["schemas"]["ThorchainProgressDto"] | null;
+            /** @description The deposit step's transaction (its chain and its hash: a Bitcoin txid, an EVM hash) */
+            transaction: components["schemas"]["SwapPacketTransactionDto"];
         };
         SwapTransactionEventDataDto: {
             /** @description When the gateway projected the event (ms since epoch) */
@@ -1928,6 +1964,23 @@ export interface components {
             /** @description Swap status: awaiting_signature */
             status: string;
             swapId: string;
+        };
+        ThorchainProgressDto: {
+            /** @description The outbounds THORChain sent (the payout; a refund's when refunded), ids as THORNode writes them in out_txs (a Bitcoin txid, an EVM hash in upper-case hex without 0x); empty before the outbound */
+            outTxIds: string[];
+            /**
+             * @description THORNode tx/status stages: not-observed (inbound_observed not completed), confirming (inbound_confirmation_counted or inbound_finalised not completed), swapping / streaming (swap_status pending, or swap_finalised not completed; streaming when THORChain splits it in sub-swaps), outbound-delay (outbound_delay not completed), outbound-signing (outbound_signed not completed), completed (the outbound signed: the step is confirmed), refunded (every planned outbound a refund: the step and the swap failed, BRIDGE_REFUNDED)
+             * @enum {string}
+             */
+            phase: "not-observed" | "confirming" | "swapping" | "streaming" | "outbound-delay" | "outbound-signing" | "completed" | "refunded";
+            /** @description Phase streaming: the sub-swaps done and planned; null in every other phase */
+            streaming: components["schemas"]["ThorchainStreamingDto"] | null;
+        };
+        ThorchainStreamingDto: {
+            /** @description Sub-swaps done (`streaming.count`) */
+            count: number;
+            /** @description Sub-swaps planned (`streaming.quantity`) */
+            quantity: number;
         };
         TokenDto: {
             /** @description EVM contract address (absent for native coins and Solana tokens) */
@@ -2022,7 +2075,7 @@ export interface components {
             /** @description Epoch milliseconds */
             createdAtMs: number;
             /** @description The types delivered; every type when subscribed to all */
-            eventTypes: ("swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.step-confirmed" | "swap.step-packet" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed")[];
+            eventTypes: ("swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.step-confirmed" | "swap.step-packet" | "swap.step-thorchain" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed")[];
             /** Format: uuid */
             id: string;
             /** @description Signing secret of the deliveries (Standard Webhooks `webhook-signature`): `whsec_` + base64 of 32 random bytes. Shown only in this answer: store it now. */
@@ -2048,7 +2101,7 @@ export interface components {
             /** @description Source event id (`eventId` of the body): the same event never makes two deliveries to one webhook */
             eventId: string;
             /** @enum {string} */
-            eventType: "swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.step-confirmed" | "swap.step-packet" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed";
+            eventType: "swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.step-confirmed" | "swap.step-packet" | "swap.step-thorchain" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed";
             /**
              * Format: uuid
              * @description Delivery id: the Webhook-Id header and `id` of the body
@@ -2073,7 +2126,7 @@ export interface components {
             /** @description Epoch milliseconds */
             createdAtMs: number;
             /** @description The types delivered; every type when subscribed to all */
-            eventTypes: ("swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.step-confirmed" | "swap.step-packet" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed")[];
+            eventTypes: ("swap.created" | "swap.payload-ready" | "swap.step-submitted" | "swap.step-confirmed" | "swap.step-packet" | "swap.step-thorchain" | "swap.completed" | "swap.failed" | "swap.expired" | "limit-order.created" | "limit-order.canceled" | "limit-order.replaced" | "limit-order.triggered" | "limit-order.expired" | "limit-order.failed")[];
             /** Format: uuid */
             id: string;
             url: string;
@@ -6773,6 +6826,69 @@ export interface operations {
                     occurredAtMs: number;
                     /** @constant */
                     type: "swap.step-submitted";
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, a redirect included, or none within 10 s, is a failed attempt. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSwapStepThorchain: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Source event id (= body `eventId`), the same for every webhook that receives it (not part of Standard Webhooks) */
+                "Webhook-Event-Id": string;
+                /** @description Delivery id (= body `id`): the same on every attempt of this delivery */
+                "Webhook-Id": string;
+                /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256(key, "<Webhook-Id>.<Webhook-Timestamp>.<raw body>")>`, key = base64 decoding of the secret after `whsec_`. Any Standard Webhooks library verifies it. */
+                "Webhook-Signature": string;
+                /** @description Unix seconds of this attempt (signed); refuse one more than 5 minutes from your clock */
+                "Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        chain: string;
+                        /** @description The swap status after the event */
+                        status: string;
+                        step: {
+                            current: number;
+                            total: number;
+                        };
+                        swapId: string;
+                        thorchain: {
+                            outTxIds: string[];
+                            /** @enum {string} */
+                            phase: "not-observed" | "confirming" | "swapping" | "streaming" | "outbound-delay" | "outbound-signing" | "completed" | "refunded";
+                            streaming: {
+                                count: number;
+                                quantity: number;
+                            } | null;
+                        };
+                        txHash: string;
+                    };
+                    /** @description Source event id */
+                    eventId: string;
+                    /**
+                     * Format: uuid
+                     * @description Delivery id: dedupe on it (at least once)
+                     */
+                    id: string;
+                    /** @description When the event happened (epoch ms) */
+                    occurredAtMs: number;
+                    /** @constant */
+                    type: "swap.step-thorchain";
                 };
             };
         };

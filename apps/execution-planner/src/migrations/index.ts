@@ -12,6 +12,7 @@ import { StoreStepSpecs1765000000000 } from './1765000000000-store-step-specs';
 import { AddCosmosSteps1765100000000 } from './1765100000000-add-cosmos-steps';
 import { AddStepSettlements1765200000000 } from './1765200000000-add-step-settlements';
 import { AddIbcSettlements1765300000000 } from './1765300000000-add-ibc-settlements';
+import { AddThorchainProgress1765400000000 } from './1765400000000-add-thorchain-progress';
 
 /** Every migration of the `planner` schema, in order. */
 export const PLANNER_MIGRATIONS = [
@@ -27,4 +28,5 @@ export const PLANNER_MIGRATIONS = [
   AddCosmosSteps1765100000000,
   AddStepSettlements1765200000000,
   AddIbcSettlements1765300000000,
+  AddThorchainProgress1765400000000,
 ];

@@ -254,6 +254,7 @@ export class SwapPlanner {
         priceCheck: priceCheckOf(plan, steps, step),
         settlement: settlementOf(plan.legs[step.legIndex], step.kind, this.chains.familyOf(step.chain)),
         packet: null,
+        thorchain: null,
         status: step.index === 1 ? 'building' : 'pending',
         signingRequestId: null,
         payloadExpiresAtMs: null,

@@ -30,9 +30,12 @@ import {
   SwapStepSubmittedEvent,
   SwapStepPacket,
   SwapStepPacketEvent,
+  SwapStepThorchain,
+  SwapStepThorchainEvent,
   Topics,
 } from '@swapgw/contracts';
 import type { ThorchainSwapProgress } from '@swapgw/chains/bitcoin-bridge';
+import type { OutboxMessage } from '@swapgw/messaging';
 import { Clock } from '@swapgw/runtime';
 import { ExecutionPlannerConfig } from '../config/execution-planner.config';
 import { RepricingSignal } from './repricing-signal';
@@ -76,6 +79,34 @@ export const BRIDGE_REFUNDED = 'BRIDGE_REFUNDED';
 export const SWAP_DEADLINE_PASSED = 'SWAP_DEADLINE_PASSED';
 /** Swap states in which nothing is in flight on chain, so the deadline alone can end the swap. */
 export const EXPIRABLE_STATUSES: readonly SwapStatus[] = ['planning', 'awaiting_signature'];
+
+/** What a settling step's protocol said changed: completed or refunded it, moved it, or nothing new. */
+export type SettlementOutcome = 'completed' | 'refunded' | 'moved' | 'unchanged' | 'ignored';
+
+/** What every event of a step's transaction says: the swap, the step, its chain and hash. */
+type StepTransactionFacts = Omit<SwapStepPacketEvent, 'packet'>;
+
+/** One move of a settling step's protocol, as SwapProgress.settlementMoved applies it. */
+interface SettlementMove {
+  /** The step already tells this move. */
+  told(step: SwapStepEntity): boolean;
+  /** Keeps the move on the step; the event telling it, from what every step event says (`facts`). */
+  record(step: SwapStepEntity, facts: StepTransactionFacts): OutboxMessage<unknown>;
+  /** The deposit went back to the sender: the step's failure reason, and what the swap's details add. */
+  refund: { reason: string; message: string; details: Record<string, unknown> } | null;
+  completed: boolean;
+}
+
+/** Whether THORChain's progress as told (`told`) is `now`'s: same phase, streaming count, outbounds. */
+function sameThorchainProgress(told: SwapStepThorchain | null, now: SwapStepThorchain): boolean {
+  return (
+    told !== null &&
+    told.phase === now.phase &&
+    told.streaming?.count === now.streaming?.count &&
+    told.streaming?.quantity === now.streaming?.quantity &&
+    told.outTxIds.join(',') === now.outTxIds.join(',')
+  );
+}
 
 interface StepRef {
   swapId: string;
@@ -194,8 +225,8 @@ export class SwapProgress {
     locked.step.txHash = event.txHash;
     const { settlement } = locked.step;
     if (settlement === 'ibc' || (settlement === 'thorchain' && this.config.THORNODE_URL !== undefined)) {
-      // Confirmed on its chain; done when THORChain says its outbound went out (ThorchainSettlement),
-      // or when IBC acknowledges its packet (IbcSettlement).
+      // Confirmed on its chain; done when THORChain says its outbound went out, or when IBC
+      // acknowledges its packet (SettlementPoller).
       const { swap, step } = locked;
       step.status = 'settling';
       swap.status = 'confirming';
@@ -207,83 +238,96 @@ export class SwapProgress {
   }
 
   /**
-   * THORChain's status of a `settling` deposit (its tx/status read into a phase): `completed`, its
-   * outbound signed, ends the step as confirmed and moves the swap on (completed when it was the last
-   * step); `refunded` fails the step and the swap with BRIDGE_REFUNDED, the refund's transactions in
-   * the details; any other phase leaves it waiting. Ignored unless the step is still settling.
+   * THORChain's progress of a `settling` deposit's swap (ThorchainStatusReader: its tx/status read
+   * into a phase). A change (phase, streaming count, outbounds) is told once (`swap.step-thorchain`,
+   * kept on the step); `completed`, its outbound signed, ends the step as confirmed and moves the
+   * swap on (completed when it was the last step); `refunded` fails the step and the swap with
+   * BRIDGE_REFUNDED, the refund's transactions in the details; any other phase leaves it waiting.
+   * Ignored unless the step is still settling.
    */
-  async settled(
-    stepId: string,
-    progress: ThorchainSwapProgress,
-  ): Promise<'completed' | 'refunded' | 'waiting' | 'ignored'> {
-    return this.swaps.transaction(async (tx) => {
-      const locked = await this.lockStep(tx, stepId, ['settling'], 'thorchain status');
-      if (!locked) return 'ignored';
-      if (progress.phase === 'completed') {
-        locked.step.status = 'confirmed';
-        await this.advance(tx, locked, locked.step.txHash ?? undefined);
-        return 'completed';
-      }
-      if (progress.phase !== 'refunded') return 'waiting';
-      const { swap } = locked;
-      const current = locked.step;
-      current.status = 'failed';
-      current.failureReason = 'THORChain refunded the deposit';
-      await this.terminate(
-        tx,
-        swap,
-        current,
-        'failed',
-        BRIDGE_REFUNDED,
-        {
-          step: positionOf(swap),
-          chain: current.chain,
-          kind: current.kind,
-          message: 'THORChain refunded the deposit (its tx/status planned a refund as the only outbound)',
-          ...(current.txHash ? { txHash: current.txHash } : {}),
-          refundTxIds: progress.outTxIds,
-        },
-        this.clock.nowMs(),
-      );
-      return 'refunded';
+  async thorchainMoved(stepId: string, progress: ThorchainSwapProgress): Promise<SettlementOutcome> {
+    const thorchain: SwapStepThorchain = {
+      phase: progress.phase,
+      streaming: progress.streaming ? { ...progress.streaming } : null,
+      outTxIds: [...progress.outTxIds],
+    };
+    return this.settlementMoved(stepId, 'thorchain status', {
+      told: (step) => sameThorchainProgress(step.thorchain, thorchain),
+      record: (step, facts) => {
+        step.thorchain = thorchain;
+        const event: SwapStepThorchainEvent = { ...facts, thorchain };
+        return swapEvent(facts.swapId, SwapEventTypes.stepThorchain, event);
+      },
+      refund:
+        thorchain.phase === 'refunded'
+          ? {
+              reason: 'THORChain refunded the deposit',
+              message: 'THORChain refunded the deposit (its tx/status planned a refund as the only outbound)',
+              details: { thorchain, refundTxIds: thorchain.outTxIds },
+            }
+          : null,
+      completed: thorchain.phase === 'completed',
     });
   }
 
   /**
-   * Where the IBC packet of a `settling` ibc step is now (IbcSettlement, from the chains' events).
+   * Where the IBC packet of a `settling` ibc step is now (IbcPacketReader, from the chains' events).
    * A move is told once (`swap.step-packet`, the packet kept on the step); acknowledged without an
    * error it ends the step as confirmed and moves the swap on; timed out, or acknowledged with an
    * error, the coin went back to the sender: the step and the swap fail with BRIDGE_REFUNDED, the
    * packet in the details. Ignored unless the step is still settling.
    */
-  async packetMoved(
+  async packetMoved(stepId: string, packet: SwapStepPacket): Promise<SettlementOutcome> {
+    const reason =
+      packet.state === 'timed_out'
+        ? 'the IBC packet timed out; its coin was refunded'
+        : `the IBC packet was refused (${packet.acknowledgementError}); its coin was refunded`;
+    return this.settlementMoved(stepId, 'ibc packet', {
+      told: (step) => step.packet?.state === packet.state && step.packet.refunded === packet.refunded,
+      record: (step, facts) => {
+        step.packet = packet;
+        const event: SwapStepPacketEvent = { ...facts, packet };
+        return swapEvent(facts.swapId, SwapEventTypes.stepPacket, event);
+      },
+      refund: packet.refunded
+        ? {
+            reason,
+            message: reason,
+            details: { packet, ...(packet.settledTxHash ? { refundTxIds: [packet.settledTxHash] } : {}) },
+          }
+        : null,
+      completed: packet.state === 'acknowledged',
+    });
+  }
+
+  /**
+   * A settling step's protocol moved (THORChain's phase, an IBC packet): told once, kept on the step
+   * (`swap.step-thorchain`, `swap.step-packet`); refunded, the step and the swap fail with
+   * BRIDGE_REFUNDED; completed, the step is confirmed and the swap moves on.
+   */
+  private async settlementMoved(
     stepId: string,
-    packet: SwapStepPacket,
-  ): Promise<'completed' | 'refunded' | 'moved' | 'unchanged' | 'ignored'> {
+    what: string,
+    move: SettlementMove,
+  ): Promise<SettlementOutcome> {
     return this.swaps.transaction(async (tx) => {
-      const locked = await this.lockStep(tx, stepId, ['settling'], 'ibc packet');
+      const locked = await this.lockStep(tx, stepId, ['settling'], what);
       if (!locked) return 'ignored';
       const { swap } = locked;
       const current = locked.step;
-      if (current.packet?.state === packet.state && current.packet.refunded === packet.refunded)
-        return 'unchanged';
-      current.packet = packet;
-      await this.save(tx, swap, this.clock.nowMs(), current);
-      const moved: SwapStepPacketEvent = {
+      if (move.told(current)) return 'unchanged';
+      const told = move.record(current, {
         swapId: swap.id,
         status: swap.status,
         step: positionOf(swap),
         chain: current.chain,
         txHash: current.txHash ?? '',
-        packet,
-      };
-      await tx.enqueue(swapEvent(swap.id, SwapEventTypes.stepPacket, moved));
-      if (packet.refunded) {
+      });
+      await this.save(tx, swap, this.clock.nowMs(), current);
+      await tx.enqueue(told);
+      if (move.refund) {
         current.status = 'failed';
-        current.failureReason =
-          packet.state === 'timed_out'
-            ? 'the IBC packet timed out; its coin was refunded'
-            : `the IBC packet was refused (${packet.acknowledgementError}); its coin was refunded`;
+        current.failureReason = move.refund.reason;
         await this.terminate(
           tx,
           swap,
@@ -294,16 +338,15 @@ export class SwapProgress {
             step: positionOf(swap),
             chain: current.chain,
             kind: current.kind,
-            message: current.failureReason,
+            message: move.refund.message,
             ...(current.txHash ? { txHash: current.txHash } : {}),
-            packet,
-            ...(packet.settledTxHash ? { refundTxIds: [packet.settledTxHash] } : {}),
+            ...move.refund.details,
           },
           this.clock.nowMs(),
         );
         return 'refunded';
       }
-      if (packet.state !== 'acknowledged') return 'moved';
+      if (!move.completed) return 'moved';
       current.status = 'confirmed';
       await this.advance(tx, locked, current.txHash ?? undefined);
       return 'completed';

@@ -1,5 +1,11 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
-import type { RepriceRouteLegRequest, SigningStep, SigningStepKind, SwapStepPacket } from '@swapgw/contracts';
+import type {
+  RepriceRouteLegRequest,
+  SigningStep,
+  SigningStepKind,
+  SwapStepPacket,
+  SwapStepThorchain,
+} from '@swapgw/contracts';
 import { msColumn } from '@swapgw/persistence';
 import type { SwapEntity } from './swap.entity';
 
@@ -84,6 +90,13 @@ export class SwapStepEntity {
   /** An `ibc` step's packet as last told (swap.step-packet); null before it was read, and on other steps. */
   @Column({ name: 'packet', type: 'jsonb', nullable: true })
   packet!: SwapStepPacket | null;
+
+  /**
+   * A `thorchain` step's swap as THORChain last told it (swap.step-thorchain: its tx/status phase);
+   * null before THORNode was read, and on other steps.
+   */
+  @Column({ name: 'thorchain', type: 'jsonb', nullable: true })
+  thorchain!: SwapStepThorchain | null;
 
   /** signer-surface's id of the newest payload issued for this step. */
   @Column({ name: 'signing_request_id', type: 'text', nullable: true })

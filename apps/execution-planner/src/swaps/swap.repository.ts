@@ -294,7 +294,8 @@ function stepProgressOf(step: SwapStepEntity): QueryDeepPartialEntity<SwapStepEn
     txHash,
     failureReason,
     updatedAtMs,
-    // Written only by the IBC settlement: other steps keep theirs (null) untouched.
+    // Written only by their settlement (IBC, THORChain): other steps keep theirs (null) untouched.
     ...(packet ? { packet } : {}),
+    ...(step.thorchain ? { thorchain: step.thorchain } : {}),
   };
 }

@@ -9,14 +9,15 @@ import { RepricingSignal } from './repricing-signal';
 import { SwapProgress } from './swap-progress.service';
 import { SwapRequestsController } from './swap-requests.controller';
 import { SwapRepository, TypeOrmSwapRepository } from './swap.repository';
-import { ThorchainSettlement, ThorchainStatusReader, ThornodeStatusReader } from './thorchain-settlement';
-import { CometIbcPacketReader, IbcPacketReader, IbcSettlement } from './cosmos/ibc-settlement';
+import { SettlementPoller } from './settlement-poller';
+import { ThorchainStatusReader, ThornodeStatusReader } from './thornode-status-reader';
+import { CometIbcPacketReader, IbcPacketReader } from './cosmos/ibc-packet-reader';
 
 /**
  * Swaps from build to completion: build commands and requests, signer-surface's events, the
  * sweeper of abandoned swaps, the price checks of later legs (quote-service, request-reply) and
- * THORChain's settlement of its deposits (THORNode's tx/status) and IBC's of Cosmos transfers (their
- * packets' acknowledgements and timeouts, from the chains' events), over the planner's tables
+ * the settlement poller (THORChain's deposits from THORNode's tx/status, Cosmos transfers from their IBC
+ * packets' acknowledgements and timeouts in the chains' events), over the planner's tables
  * (SwapRepository) and the chains (SWAP_CHAINS).
  */
 @Module({
@@ -32,9 +33,8 @@ import { CometIbcPacketReader, IbcPacketReader, IbcSettlement } from './cosmos/i
     { provide: LegRepricer, useClass: KafkaLegRepricer },
     SwapPriceChecker,
     { provide: ThorchainStatusReader, useClass: ThornodeStatusReader },
-    ThorchainSettlement,
     { provide: IbcPacketReader, useClass: CometIbcPacketReader },
-    IbcSettlement,
+    SettlementPoller,
   ],
 })
 export class SwapsModule {}

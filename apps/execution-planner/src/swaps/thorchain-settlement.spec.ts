@@ -1,33 +1,22 @@
 import { Logger } from '@nestjs/common';
 import { id } from 'ethers';
-import type { ThorchainSwapProgress } from '@swapgw/chains/bitcoin-bridge';
+import type { SwapStepThorchain } from '@swapgw/contracts';
 import { ManualClock } from '@swapgw/runtime';
+import { FakePackets, FakeThornode } from '../../test/support/settlement-fakes';
 import { FakeSwapChains, InMemorySwapRepository, plannerConfigOf } from '../../test/support/swap-fakes';
 import { buildRequestFor, NOW_MS, planFor, ROUTER, stepRef } from '../../test/support/swap-fixtures';
 import { RepricingSignal } from './repricing-signal';
 import { SwapPlanner } from './swap-planner.service';
 import { BRIDGE_REFUNDED, SwapProgress } from './swap-progress.service';
-import { ThorchainSettlement, ThorchainStatusReader } from './thorchain-settlement';
+import { SettlementPoller } from './settlement-poller';
 
 const DEPOSIT_HASH = '0x' + 'ab'.repeat(32);
 
-/** THORNode as a typed fake: the progress it reports per inbound hash, or its failure. */
-class FakeThornode extends ThorchainStatusReader {
-  readonly asked: string[] = [];
-  answer: ThorchainSwapProgress | Error = { phase: 'swapping', outTxIds: [] };
-
-  async progressOf(hash: string): Promise<ThorchainSwapProgress> {
-    this.asked.push(hash);
-    if (this.answer instanceof Error) throw this.answer;
-    return this.answer;
-  }
-}
-
-describe('ThorchainSettlement', () => {
+describe('SettlementPoller: THORChain deposits', () => {
   let store: InMemorySwapRepository;
   let progress: SwapProgress;
   let thornode: FakeThornode;
-  let settlement: ThorchainSettlement;
+  let settlement: SettlementPoller;
   let builder: SwapPlanner;
   const config = plannerConfigOf({ THORNODE_URL: 'http://thornode.test' });
 
@@ -45,7 +34,7 @@ describe('ThorchainSettlement', () => {
       clock,
     );
     thornode = new FakeThornode();
-    settlement = new ThorchainSettlement(store, progress, thornode, config);
+    settlement = new SettlementPoller(store, progress, thornode, new FakePackets(), config);
   });
 
   /**
@@ -74,29 +63,77 @@ describe('ThorchainSettlement', () => {
     return swapId;
   }
 
-  it('keeps a confirmed THORChain deposit settling, the swap confirming, until THORChain reports its outbound', async () => {
+  const thorchainEvents = (swapId: string) =>
+    store
+      .messagesOf(swapId)
+      .filter((m) => m.type === 'swap.step-thorchain')
+      .map((m) => (m.payload as { thorchain: SwapStepThorchain }).thorchain);
+
+  it('keeps a confirmed THORChain deposit settling, the swap confirming, telling each change of its phase once, until THORChain completes it', async () => {
     const swapId = await depositConfirmed();
     expect(store.swap(swapId).status).toBe('confirming');
-    expect(store.stepsOf(swapId)[1]).toMatchObject({ status: 'settling', txHash: DEPOSIT_HASH });
+    expect(store.stepsOf(swapId)[1]).toMatchObject({
+      status: 'settling',
+      txHash: DEPOSIT_HASH,
+      thorchain: null,
+    });
 
-    expect(await settlement.checkOnce()).toBe(0);
+    thornode.answer = { phase: 'confirming', remainingSeconds: 600, outTxIds: [] };
+    expect(await settlement.checkOnce('thorchain')).toBe(0);
     expect(thornode.asked).toEqual([DEPOSIT_HASH]);
     expect(store.swap(swapId).status).toBe('confirming');
-    expect(store.messagesOf(swapId)).toEqual([]);
+    // The same phase again (its remaining seconds changed): nothing new to tell.
+    thornode.answer = { phase: 'confirming', remainingSeconds: 540, outTxIds: [] };
+    expect(await settlement.checkOnce('thorchain')).toBe(0);
+    thornode.answer = { phase: 'streaming', streaming: { count: 1, quantity: 3 }, outTxIds: [] };
+    expect(await settlement.checkOnce('thorchain')).toBe(0);
+    thornode.answer = { phase: 'streaming', streaming: { count: 1, quantity: 3 }, outTxIds: [] };
+    expect(await settlement.checkOnce('thorchain')).toBe(0);
+    thornode.answer = { phase: 'streaming', streaming: { count: 3, quantity: 3 }, outTxIds: [] };
+    expect(await settlement.checkOnce('thorchain')).toBe(0);
+    thornode.answer = { phase: 'outbound-delay', remainingSeconds: 12, outTxIds: [] };
+    expect(await settlement.checkOnce('thorchain')).toBe(0);
+    expect(store.stepsOf(swapId)[1]).toMatchObject({
+      status: 'settling',
+      thorchain: { phase: 'outbound-delay', streaming: null, outTxIds: [] },
+    });
+    expect(store.swap(swapId).status).toBe('confirming');
 
     thornode.answer = { phase: 'completed', outTxIds: ['F00D'] };
-    expect(await settlement.checkOnce()).toBe(1);
+    expect(await settlement.checkOnce('thorchain')).toBe(1);
     expect(store.swap(swapId).status).toBe('completed');
-    expect(store.stepsOf(swapId)[1].status).toBe('confirmed');
-    expect(store.messagesOf(swapId).map((m) => m.type)).toEqual(['swap.step-confirmed', 'swap.completed']);
+    expect(store.stepsOf(swapId)[1]).toMatchObject({
+      status: 'confirmed',
+      thorchain: { phase: 'completed', streaming: null, outTxIds: ['F00D'] },
+    });
+    expect(thorchainEvents(swapId)).toEqual([
+      { phase: 'confirming', streaming: null, outTxIds: [] },
+      { phase: 'streaming', streaming: { count: 1, quantity: 3 }, outTxIds: [] },
+      { phase: 'streaming', streaming: { count: 3, quantity: 3 }, outTxIds: [] },
+      { phase: 'outbound-delay', streaming: null, outTxIds: [] },
+      { phase: 'completed', streaming: null, outTxIds: ['F00D'] },
+    ]);
+    expect(store.messagesOf(swapId).map((m) => m.type)).toEqual([
+      ...Array(5).fill('swap.step-thorchain'),
+      'swap.step-confirmed',
+      'swap.completed',
+    ]);
+    // The event names the step as every step event does.
+    expect(store.messagesOf(swapId)[0].payload).toMatchObject({
+      swapId,
+      status: 'confirming',
+      step: { current: 2, total: 2 },
+      chain: 'devnet-a',
+      txHash: DEPOSIT_HASH,
+    });
     // Decided once: nothing settling any more.
-    expect(await settlement.checkOnce()).toBe(0);
+    expect(await settlement.checkOnce('thorchain')).toBe(0);
   });
 
   it('fails the swap with BRIDGE_REFUNDED, the refund named, when THORChain refunded the deposit', async () => {
     const swapId = await depositConfirmed();
     thornode.answer = { phase: 'refunded', outTxIds: ['BEEF'] };
-    expect(await settlement.checkOnce()).toBe(1);
+    expect(await settlement.checkOnce('thorchain')).toBe(1);
     expect(store.swap(swapId)).toMatchObject({
       status: 'failed',
       failureReason: BRIDGE_REFUNDED,
@@ -104,19 +141,21 @@ describe('ThorchainSettlement', () => {
         chain: 'devnet-a',
         txHash: DEPOSIT_HASH,
         refundTxIds: ['BEEF'],
+        thorchain: { phase: 'refunded', streaming: null, outTxIds: ['BEEF'] },
       }),
     });
     expect(store.stepsOf(swapId)[1].status).toBe('failed');
-    expect(store.messagesOf(swapId).map((m) => m.type)).toEqual(['swap.failed']);
+    expect(store.messagesOf(swapId).map((m) => m.type)).toEqual(['swap.step-thorchain', 'swap.failed']);
+    expect(thorchainEvents(swapId)).toEqual([{ phase: 'refunded', streaming: null, outTxIds: ['BEEF'] }]);
   });
 
   it('asks again at the next pass when THORNode cannot answer', async () => {
     const swapId = await depositConfirmed();
     thornode.answer = new Error('THORNode answered HTTP 503');
-    expect(await settlement.checkOnce()).toBe(0);
+    expect(await settlement.checkOnce('thorchain')).toBe(0);
     expect(store.stepsOf(swapId)[1].status).toBe('settling');
     thornode.answer = { phase: 'completed', outTxIds: [] };
-    expect(await settlement.checkOnce()).toBe(1);
+    expect(await settlement.checkOnce('thorchain')).toBe(1);
   });
 
   it('completes on confirmation, as before, when the planner has no THORNODE_URL', async () => {

@@ -50,14 +50,14 @@ export function streamEventDataOf(type: SwapEventType, view: SwapViewEntity): Sw
       const { transaction } = pendingResponseOf(view);
       return { ...base, ...(transaction ? { transaction } : {}) };
     }
-    case SwapEventTypes.stepPacket: {
-      // The step whose packet moved: the current one (a packet moves before its step confirms).
+    case SwapEventTypes.stepPacket:
+    case SwapEventTypes.stepThorchain: {
+      // The step whose settlement moved: the current one (it moves before its step confirms).
       const step = view.steps?.find((s) => s.index === view.stepCurrent);
-      return {
-        ...base,
-        transaction: { chain: step?.chain ?? null, txHash: step?.txHash ?? view.lastTxHash },
-        packet: step?.packet ?? null,
-      };
+      const transaction = { chain: step?.chain ?? null, txHash: step?.txHash ?? view.lastTxHash };
+      return type === SwapEventTypes.stepPacket
+        ? { ...base, transaction, packet: step?.packet ?? null }
+        : { ...base, transaction, thorchain: step?.thorchain ?? null };
     }
     case SwapEventTypes.completed:
       return { ...base, ...(view.lastTxHash ? { lastTxHash: view.lastTxHash } : {}) };

@@ -98,7 +98,11 @@ export function resourceOf(view: SwapViewEntity): SwapResource {
   return {
     swapId: view.swapId,
     status: view.status as SwapStatus,
-    steps: (view.steps ?? []).map((step) => ({ ...step, packet: step.packet ?? null })),
+    steps: (view.steps ?? []).map((step) => ({
+      ...step,
+      packet: step.packet ?? null,
+      thorchain: step.thorchain ?? null,
+    })),
     failure:
       view.failureReason !== null ? { reason: view.failureReason, details: view.failureDetails } : null,
     quoted: view.quoted && inTokenUnits(view.quoted),

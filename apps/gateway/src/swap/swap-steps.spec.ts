@@ -12,6 +12,7 @@ describe('swap steps (GET /swap/{swapId} steps)', () => {
         submittedAtMs: null,
         confirmedAtMs: null,
         packet: null,
+        thorchain: null,
       },
       {
         index: 2,
@@ -22,6 +23,7 @@ describe('swap steps (GET /swap/{swapId} steps)', () => {
         submittedAtMs: null,
         confirmedAtMs: null,
         packet: null,
+        thorchain: null,
       },
     ]);
   });
@@ -50,6 +52,7 @@ describe('swap steps (GET /swap/{swapId} steps)', () => {
       submittedAtMs: 10,
       confirmedAtMs: 20,
       packet: null,
+      thorchain: null,
     });
     expect(steps[1].status).toBe('pending');
   });

@@ -21,7 +21,7 @@ export const SWAP_VIEW_STEP_STATUSES = [
 ] as const;
 export type SwapViewStepStatus = (typeof SWAP_VIEW_STEP_STATUSES)[number];
 
-import type { SwapStepPacket } from '@swapgw/contracts';
+import type { SwapStepPacket, SwapStepThorchain } from '@swapgw/contracts';
 
 export interface SwapStepRecord {
   /** 1-based: `signing.step.current` of the step. */
@@ -36,6 +36,8 @@ export interface SwapStepRecord {
   confirmedAtMs: number | null;
   /** A Cosmos IBC transfer's packet, from swap.step-packet; null on other steps (absent on rows projected before it). */
   packet?: SwapStepPacket | null;
+  /** A THORChain deposit's swap as THORChain tells it, from swap.step-thorchain; null on other steps (absent on rows projected before it). */
+  thorchain?: SwapStepThorchain | null;
 }
 
 /** What one event tells about one step; absent fields leave the record as it is. */
@@ -50,6 +52,7 @@ const blankStep = (index: number): SwapStepRecord => ({
   submittedAtMs: null,
   confirmedAtMs: null,
   packet: null,
+  thorchain: null,
 });
 
 /** Every step 1..total, keeping what is already known of each (and any beyond total). */

@@ -14,6 +14,7 @@ import {
   SwapStepConfirmedEvent,
   SwapStepConfirmingEvent,
   SwapStepPacketEvent,
+  SwapStepThorchainEvent,
   SwapStepSubmittedEvent,
   Topics,
 } from '@swapgw/contracts';
@@ -121,6 +122,11 @@ export class SwapViewsProjector {
       [SwapEventTypes.stepPacket]: this.projecting(SwapStepPacketEvent, (e) => ({
         view: { ...NO_PAYLOAD, ...atStep(e), lastTxHash: e.txHash },
         step: { step: e.step, change: { chain: e.chain, txHash: e.txHash, packet: e.packet } },
+      })),
+      // THORChain's phase of a deposit's swap changed: the step (still current) records it; the swap stays confirming.
+      [SwapEventTypes.stepThorchain]: this.projecting(SwapStepThorchainEvent, (e) => ({
+        view: { ...NO_PAYLOAD, ...atStep(e), lastTxHash: e.txHash },
+        step: { step: e.step, change: { chain: e.chain, txHash: e.txHash, thorchain: e.thorchain } },
       })),
       // The confirmed step is behind us: the current step is the next one (or the swap is done).
       // The step that paid the plan's integrator fees records them, in the same transaction.

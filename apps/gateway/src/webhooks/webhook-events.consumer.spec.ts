@@ -58,21 +58,22 @@ describe('WebhookEventsConsumer handlers', () => {
     await handler.handle(payload, envelope, manager);
   };
 
+  /** swap.created of `swapId`, owned by `owner`: what names the owner of its later events. */
+  const created = (swapId: string, owner: string, swap: Record<string, unknown>) =>
+    run('swap.events', SwapEventTypes.created, {
+      swapId,
+      status: 'planning',
+      owner,
+      quoteId: 'q',
+      routeId: 'r',
+      createdAtMs: 1,
+      ...swap,
+    });
+
   beforeEach(() => enqueued.splice(0));
 
   it('pushes swap events under their public names to the owner named by swap.created', async () => {
-    await run('swap.events', SwapEventTypes.created, {
-      swapId: 's1',
-      status: 'planning',
-      owner: 'alice',
-      quoteId: 'q',
-      routeId: 'r',
-      fromChain: 'a',
-      toChain: 'b',
-      userAddress: '0x1',
-      stepCount: 2,
-      createdAtMs: 1,
-    });
+    await created('s1', 'alice', { fromChain: 'a', toChain: 'b', userAddress: '0x1', stepCount: 2 });
     await run('swap.events', SwapEventTypes.signingReady, {
       swapId: 's1',
       status: 'awaiting_signature',
@@ -122,6 +123,30 @@ describe('WebhookEventsConsumer handlers', () => {
       },
     });
     expect(enqueued[0].event.data).not.toHaveProperty('owner');
+  });
+
+  it("pushes each change of a THORChain deposit's phase as swap.step-thorchain, in THORNode's terms", async () => {
+    await created('s2', 'bob', {
+      fromChain: 'bitcoin-devnet',
+      toChain: 'devnet-a',
+      userAddress: 'bcrt1q',
+      stepCount: 1,
+    });
+    const event = {
+      swapId: 's2',
+      status: 'confirming',
+      step: { current: 1, total: 1 },
+      chain: 'bitcoin-devnet',
+      txHash: 'cd'.repeat(32),
+      thorchain: { phase: 'streaming', streaming: { count: 2, quantity: 5 }, outTxIds: [] },
+    };
+    await run('swap.events', SwapEventTypes.stepThorchain, event);
+    expect(enqueued.map((e) => [e.owner, e.event.type])).toEqual([
+      ['bob', 'swap.created'],
+      ['bob', 'swap.step-thorchain'],
+    ]);
+    // The planner's event as it is: every field public, nothing added.
+    expect(enqueued[1].event.data).toEqual(event);
   });
 
   it('skips a swap whose owner it cannot know, and intermediate swap types', async () => {

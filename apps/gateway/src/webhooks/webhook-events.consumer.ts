@@ -15,6 +15,7 @@ import {
   SwapSigningReadyEvent,
   SwapStepConfirmedEvent,
   SwapStepPacketEvent,
+  SwapStepThorchainEvent,
   SwapStepSubmittedEvent,
   Topics,
 } from '@swapgw/contracts';
@@ -153,13 +154,15 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicat
       readyAtMs: e.readyAtMs,
       expiresAtMs: e.expiresAtMs,
     }));
-    on(SwapEventTypes.stepSubmitted, SwapStepSubmittedEvent, (e: SwapStepSubmittedEvent) => ({
+    // What every event of a step's transaction tells: the swap, the step, its chain and hash.
+    const stepTransaction = (e: SwapStepSubmittedEvent) => ({
       swapId: e.swapId,
       status: e.status,
       step: { current: e.step.current, total: e.step.total },
       chain: e.chain,
       txHash: e.txHash,
-    }));
+    });
+    on(SwapEventTypes.stepSubmitted, SwapStepSubmittedEvent, stepTransaction);
     on(SwapEventTypes.stepConfirmed, SwapStepConfirmedEvent, (e: SwapStepConfirmedEvent) => ({
       swapId: e.swapId,
       status: e.status,
@@ -169,12 +172,16 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicat
       ...(e.skipped ? { skipped: true } : {}),
     }));
     on(SwapEventTypes.stepPacket, SwapStepPacketEvent, (e: SwapStepPacketEvent) => ({
-      swapId: e.swapId,
-      status: e.status,
-      step: { current: e.step.current, total: e.step.total },
-      chain: e.chain,
-      txHash: e.txHash,
+      ...stepTransaction(e),
       packet: { ...e.packet },
+    }));
+    on(SwapEventTypes.stepThorchain, SwapStepThorchainEvent, (e: SwapStepThorchainEvent) => ({
+      ...stepTransaction(e),
+      thorchain: {
+        phase: e.thorchain.phase,
+        streaming: e.thorchain.streaming ? { ...e.thorchain.streaming } : null,
+        outTxIds: [...e.thorchain.outTxIds],
+      },
     }));
     on(SwapEventTypes.completed, SwapCompletedEvent, (e: SwapCompletedEvent) => ({
       swapId: e.swapId,

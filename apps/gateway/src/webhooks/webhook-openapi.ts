@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { LimitOrderEventTypes } from '@swapgw/contracts';
+import { LimitOrderEventTypes, SWAP_THORCHAIN_PHASES } from '@swapgw/contracts';
 import { SWAP_WEBHOOK_TYPES } from './webhook-event-types';
 
 type Schema = Record<string, unknown>;
@@ -83,6 +83,28 @@ const SWAP_DATA: Record<
           settledTxHash: nullableString,
           acknowledgementError: nullableString,
           refunded: { type: 'boolean' },
+        },
+      },
+    },
+  },
+  'swap.step-thorchain': {
+    description:
+      "THORChain's phase of a deposit step's swap changed, as THORNode's GET /thorchain/tx/status/{hash} of the deposit tells it: `thorchain.phase` not-observed, confirming, swapping, streaming (`thorchain.streaming`: sub-swaps done and planned), outbound-delay, outbound-signing, then completed (the step then confirms) or refunded (swap.failed BRIDGE_REFUNDED follows); `thorchain.outTxIds`: the outbounds THORChain sent, ids as THORNode writes them.",
+    properties: {
+      step,
+      chain: { type: 'string' },
+      txHash: { type: 'string' },
+      thorchain: {
+        type: 'object',
+        required: ['phase', 'streaming', 'outTxIds'],
+        properties: {
+          phase: { type: 'string', enum: [...SWAP_THORCHAIN_PHASES] },
+          streaming: {
+            type: ['object', 'null'],
+            required: ['count', 'quantity'],
+            properties: { count: { type: 'integer', minimum: 0 }, quantity: { type: 'integer', minimum: 1 } },
+          },
+          outTxIds: { type: 'array', items: { type: 'string' } },
         },
       },
     },

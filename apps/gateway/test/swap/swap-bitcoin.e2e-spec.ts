@@ -15,10 +15,11 @@ import {
   WalletAddressKind,
 } from '../support/bitcoin-wallets';
 import { createGatewayClient, runSwap, unisatSigner } from '@swapgw/sdk';
-import { e2eGatewayUrl } from '@swapgw/testing';
+import { e2eGatewayUrl, waitFor } from '@swapgw/testing';
 import { btcForUsdcOnA } from '../support/bitcoin-swaps';
 import { DevnetEvm } from '../support/devnet-evm';
 import { connectE2eApi, E2eApi } from '../support/e2e-api';
+import { openSseStream } from '../support/sse-client';
 import {
   buildSwapId,
   expectedOutBaseUnits,
@@ -130,6 +131,8 @@ describe('native Bitcoin: BTC out and USDC into Bitcoin through THORChain, the m
     wallet: Wallet,
     recipient: string,
     route: { minAmountOut: string },
+    /** Called once the deposit (the second step) was submitted, before the swap may end. */
+    deposited: () => Promise<void> = async () => undefined,
   ): Promise<void> {
     const entry = await thorchainEntryOfA();
     const signed: TransactionRequest[] = [];
@@ -146,6 +149,7 @@ describe('native Bitcoin: BTC out and USDC into Bitcoin through THORChain, the m
         await wallet.connect(providerA).signTransaction(transaction),
       );
       expect(submitted.status).toBe(200);
+      if (signing.step.current === 2) await deposited();
     });
     expect(signed).toHaveLength(2);
     const [approve, deposit] = signed;
@@ -318,7 +322,18 @@ describe('native Bitcoin: BTC out and USDC into Bitcoin through THORChain, the m
     expect(accepted.body.data.status).toBe('submitted');
   });
 
-  it('USDC on devnet-a → BTC through THORChain’s router: a wallet with no ETH sends approve and depositWithExpiry, gas covered; the bcrt1 recipient gets exactly the quote', async () => {
+  /** The local THORNode's control of THORChain's signing of BTC outbounds (its HaltSigningBTC mimir). */
+  async function setBitcoinSigningHalted(halted: boolean): Promise<void> {
+    const thornode = (manifest.bitcoin as { bridge: { thornode?: { url: string } } }).bridge.thornode!.url;
+    const res = await fetch(`${thornode}/devnet/thornode/signing`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ chain: 'BTC', halted }),
+    });
+    expect(res.status).toBe(200);
+  }
+
+  it('USDC on devnet-a → BTC through THORChain’s router: a wallet with no ETH sends approve and depositWithExpiry, gas covered; the bcrt1 recipient gets exactly the quote, THORChain’s phases shown on the way', async () => {
     const wallet = await freshEvmWalletWith(900_000_000n);
     const recipient = bitcoinWalletOf(secp256k1.utils.randomSecretKey());
 
@@ -335,13 +350,76 @@ describe('native Bitcoin: BTC out and USDC into Bitcoin through THORChain, the m
       recipient.address,
     );
     expect(route.providers).toEqual(['thorchain']);
-    await depositThroughThorchainRouter(swapId, wallet, recipient.address, route);
+    const stream = await openSseStream(`${e2eGatewayUrl()}/swap/${swapId}/events`, api.apiKey);
+    expect(stream.status).toBe(200);
+    // THORChain's signers hold the BTC outbound until the client has seen the swap wait for it.
+    await setBitcoinSigningHalted(true);
+    let waiting: unknown;
+    try {
+      await depositThroughThorchainRouter(swapId, wallet, recipient.address, route, async () => {
+        const read = await waitFor(
+          async () => {
+            const res = await api.client.get(`/swap/${swapId}`);
+            return res.body.data.steps[1]?.thorchain?.phase === 'outbound-signing' ? res : null;
+          },
+          { timeoutMs: 30_000, description: "THORChain's outbound waiting for its signers" },
+        );
+        api.documented('GET', `/swap/${swapId}`, read);
+        waiting = read.body.data;
+        expect(await satsOf(recipient.address)).toBe(0n);
+        await setBitcoinSigningHalted(false);
+      });
+    } finally {
+      await setBitcoinSigningHalted(false);
+    }
+    // Swapped by THORChain, its outbound scheduled: the deposit confirmed on devnet-a, the swap confirming.
+    expect(waiting).toMatchObject({
+      status: 'confirming',
+      steps: [
+        { kind: 'approve', status: 'confirmed', thorchain: null },
+        {
+          chain: 'devnet-a',
+          kind: 'bridge',
+          thorchain: { phase: 'outbound-signing', streaming: null, outTxIds: [] },
+        },
+      ],
+    });
     expect(await balanceOnA('USDC', wallet.address)).toBe(0n);
     // The swap completed when THORNode's tx/status said the outbound was signed, not when the deposit
     // confirmed: the BTC is already on its way to the recipient (in the mempool or a block), no wait.
     expect(await satsOf(recipient.address)).toBe(expectedOutBaseUnits(route));
-    const read = await api.client.get(`/swap/${swapId}`);
+    const read = api.documented('GET', `/swap/${swapId}`, await api.client.get(`/swap/${swapId}`));
     expect(read.body.data).toMatchObject({ status: 'completed' });
+    // The outbound as THORNode writes it: the vault's BTC payment to the recipient, upper-case txid.
+    const deposit = read.body.data.steps[1];
+    expect(deposit.thorchain).toEqual({
+      phase: 'completed',
+      streaming: null,
+      outTxIds: [expect.stringMatching(/^[0-9A-F]{64}$/)],
+    });
+    const payout = await esplora.json<{ vout: { scriptpubkey_address?: string; value: number }[] }>(
+      `/tx/${deposit.thorchain.outTxIds[0].toLowerCase()}`,
+    );
+    expect(payout.vout.find((o) => o.scriptpubkey_address === recipient.address)?.value).toBe(
+      Number(expectedOutBaseUnits(route)),
+    );
+
+    // The event stream told each phase once, the outbound waiting for its signers, then completed.
+    await stream.ended;
+    const told = stream.events.filter((e) => e.event === 'swap.step-thorchain');
+    expect(told.map((e) => e.data.thorchain.phase)).toContain('outbound-signing');
+    expect(told.at(-1)?.data).toMatchObject({
+      swapId,
+      status: 'confirming',
+      step: { current: 2, total: 2 },
+      transaction: { chain: 'devnet-a', txHash: deposit.txHash },
+      thorchain: deposit.thorchain,
+    });
+    const phases = told.map((e) => e.data.thorchain.phase);
+    expect(new Set(phases).size).toBe(phases.length);
+    const names = stream.events.map((e) => e.event);
+    expect(names.indexOf('swap.step-thorchain')).toBeGreaterThan(names.lastIndexOf('swap.step-submitted'));
+    expect(names.slice(-2)).toEqual(['swap.step-confirmed', 'swap.completed']);
   });
 
   it('USDC on devnet-a → BTC while THORChain halts Bitcoin: THORChain refunds the deposit and the swap fails BRIDGE_REFUNDED, the USDC back in the wallet', async () => {

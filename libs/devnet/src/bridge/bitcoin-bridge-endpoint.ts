@@ -46,6 +46,8 @@ export interface BitcoinBridgeEndpointOptions {
    * so THORChain swap memos (`=:ETH.USDC-0AA3:0x…:LIMIT/…:AFFILIATE:FEE`) are read too.
    */
   thorchainAssets?: Record<string, { chain: string; decimals: number }>;
+  /** THORChain's signing of BTC outbounds is halted (the local THORNode's control): its payouts wait. */
+  thorchainSigningHalted?: () => boolean;
   logger: RelayerLogger;
 }
 
@@ -100,6 +102,9 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
     const inbound = transfer.thorchainInbound;
     if (inbound !== undefined ? this.thorchainOutbounds.has(inbound) : this.releasedKeys.has(key))
       return { status: 'already-released' };
+    // Kept pending by the relayer, paid once signing resumes.
+    if (inbound !== undefined && this.options.thorchainSigningHalted?.())
+      throw new Error(`THORChain signing is halted for BTC; outbound of ${inbound} scheduled`);
     const recipient = transfer.recipient;
     const network = this.options.vaultKey.network;
     if (!isBitcoinBridgeRecipient(recipient, network))

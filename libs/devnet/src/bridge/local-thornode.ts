@@ -124,6 +124,8 @@ const BTC_ASSET = 'BTC.BTC';
  * plus a devnet-only control (never used by production code):
  *   POST /devnet/thornode/trading        {"chain": "BTC", "halted"?: b, "global_trading_paused"?: b,
  *                                         "chain_trading_paused"?: b} → the chain's flags
+ *   POST /devnet/thornode/signing        {"chain": "BTC", "halted": b} → THORChain's HaltSigning<chain>:
+ *                                        the swap is done, its outbound on the chain scheduled, not signed
  * The devnet does not stream swaps (max_streaming_quantity 0) and charges no affiliate fee of its
  * own: the affiliates' bps (`affiliate=a/b&affiliate_bps=10/20`, up to 5) come off the input as
  * THORChain takes them.
@@ -131,6 +133,8 @@ const BTC_ASSET = 'BTC.BTC';
 export class LocalThornode {
   private readonly http = new LocalHttpServer((req, res) => this.handle(req, res));
   private readonly flags = new Map<string, TradingFlags>();
+  /** Chains whose outbounds THORChain does not sign now (its HaltSigning<chain> mimir). */
+  private readonly signingHalted = new Set<string>();
 
   constructor(private readonly options: LocalThornodeOptions) {
     for (const chain of ['BTC', ...options.destinations.map((d) => d.prefix)])
@@ -166,6 +170,8 @@ export class LocalThornode {
     if (req.method === 'GET' && status) return this.txStatus(status[1]);
     if (req.method === 'POST' && url.pathname === '/devnet/thornode/trading')
       return this.setTrading(await bodyOf(req));
+    if (req.method === 'POST' && url.pathname === '/devnet/thornode/signing')
+      return this.setSigning(await bodyOf(req));
     return { status: 501, body: { code: 12, message: 'Not Implemented', details: [] } };
   }
 
@@ -577,6 +583,14 @@ export class LocalThornode {
           swap_finalised: { completed: true },
           outbound_signed: { completed: true },
         };
+      } else if (status.planned_out_txs && this.signingStopped('BTC')) {
+        // Swapped, its BTC outbound scheduled: THORChain's signers hold it while signing is halted.
+        status.stages = {
+          ...status.stages,
+          swap_status: { pending: false },
+          swap_finalised: { completed: true },
+          outbound_signed: { completed: false },
+        };
       }
       return status;
     }
@@ -655,6 +669,21 @@ export class LocalThornode {
     ] as const)
       if (typeof request[flag] === 'boolean') flags[flag] = request[flag];
     return { status: 200, body: { chain, ...flags } };
+  }
+
+  private setSigning(body: unknown): Answer {
+    const request = (body ?? {}) as { chain?: string; halted?: unknown };
+    const chain = String(request.chain ?? '').toUpperCase();
+    if (!this.flags.has(chain)) return thornodeError(`unknown chain: ${request.chain}`);
+    if (typeof request.halted !== 'boolean') return thornodeError('halted must be a boolean');
+    if (request.halted) this.signingHalted.add(chain);
+    else this.signingHalted.delete(chain);
+    return { status: 200, body: { chain, signing_halted: request.halted } };
+  }
+
+  /** Whether THORChain's outbounds on `chain` (a THORChain prefix) wait for signing to resume. */
+  signingStopped(chain: string): boolean {
+    return this.signingHalted.has(chain.toUpperCase());
   }
 
   /** Whether trading on `chain` (a THORChain prefix) is halted or paused now: THORChain refunds such swaps. */

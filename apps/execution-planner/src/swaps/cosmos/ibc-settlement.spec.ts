@@ -1,12 +1,13 @@
 import { Logger } from '@nestjs/common';
 import type { SwapStepPacket } from '@swapgw/contracts';
 import { ManualClock } from '@swapgw/runtime';
+import { FakePackets, FakeThornode } from '../../../test/support/settlement-fakes';
 import { FakeSwapChains, InMemorySwapRepository, plannerConfigOf } from '../../../test/support/swap-fakes';
 import { buildRequestFor, NOW_MS, planFor, stepRef } from '../../../test/support/swap-fixtures';
 import { RepricingSignal } from '../repricing-signal';
 import { SwapPlanner } from '../swap-planner.service';
 import { BRIDGE_REFUNDED, SwapProgress } from '../swap-progress.service';
-import { IbcPacketReader, IbcSettlement } from './ibc-settlement';
+import { SettlementPoller } from '../settlement-poller';
 
 const TRANSFER_HASH = 'AB'.repeat(32);
 const SETTLED_HASH = 'CD'.repeat(32);
@@ -25,23 +26,11 @@ const packet = (change: Partial<SwapStepPacket>): SwapStepPacket => ({
   ...change,
 });
 
-/** The chains as a typed fake: the packet they show per transfer, or their failure. */
-class FakePackets extends IbcPacketReader {
-  readonly asked: Array<[string, string]> = [];
-  answer: SwapStepPacket | null | Error = null;
-
-  async packetOf(chain: string, txHash: string): Promise<SwapStepPacket | null> {
-    this.asked.push([chain, txHash]);
-    if (this.answer instanceof Error) throw this.answer;
-    return this.answer;
-  }
-}
-
-describe('IbcSettlement', () => {
+describe('SettlementPoller: IBC packets', () => {
   let store: InMemorySwapRepository;
   let progress: SwapProgress;
   let packets: FakePackets;
-  let settlement: IbcSettlement;
+  let settlement: SettlementPoller;
   let builder: SwapPlanner;
   const config = plannerConfigOf({});
 
@@ -59,7 +48,7 @@ describe('IbcSettlement', () => {
       clock,
     );
     packets = new FakePackets();
-    settlement = new IbcSettlement(store, progress, packets, config);
+    settlement = new SettlementPoller(store, progress, new FakeThornode(), packets, config);
   });
 
   /** A swap whose last step is an IBC transfer (settlement `ibc`, as the planner sets it), confirmed on its chain. */
@@ -97,21 +86,21 @@ describe('IbcSettlement', () => {
     expect(store.stepsOf(swapId)[1]).toMatchObject({ status: 'settling', txHash: TRANSFER_HASH });
 
     // Not readable yet (or no packet): nothing told.
-    expect(await settlement.checkOnce()).toBe(0);
+    expect(await settlement.checkOnce('ibc')).toBe(0);
     expect(packets.asked).toEqual([['devnet-a', TRANSFER_HASH]]);
     expect(store.messagesOf(swapId)).toEqual([]);
 
     packets.answer = packet({});
-    expect(await settlement.checkOnce()).toBe(0);
-    expect(await settlement.checkOnce()).toBe(0);
+    expect(await settlement.checkOnce('ibc')).toBe(0);
+    expect(await settlement.checkOnce('ibc')).toBe(0);
     packets.answer = packet({ state: 'received', receivedTxHash: SETTLED_HASH });
-    expect(await settlement.checkOnce()).toBe(0);
+    expect(await settlement.checkOnce('ibc')).toBe(0);
     expect(packetEvents(swapId)).toEqual(['sent', 'received']);
     expect(store.stepsOf(swapId)[1].packet).toMatchObject({ state: 'received' });
     expect(store.swap(swapId).status).toBe('confirming');
 
     packets.answer = packet({ state: 'acknowledged', settledTxHash: SETTLED_HASH });
-    expect(await settlement.checkOnce()).toBe(1);
+    expect(await settlement.checkOnce('ibc')).toBe(1);
     expect(store.swap(swapId).status).toBe('completed');
     expect(store.stepsOf(swapId)[1].status).toBe('confirmed');
     expect(store.messagesOf(swapId).map((m) => m.type)).toEqual([
@@ -121,13 +110,13 @@ describe('IbcSettlement', () => {
       'swap.step-confirmed',
       'swap.completed',
     ]);
-    expect(await settlement.checkOnce()).toBe(0);
+    expect(await settlement.checkOnce('ibc')).toBe(0);
   });
 
   it('fails the swap with BRIDGE_REFUNDED, the packet in the details, when it timed out or was refused', async () => {
     const swapId = await transferConfirmed();
     packets.answer = packet({ state: 'timed_out', settledTxHash: SETTLED_HASH, refunded: true });
-    expect(await settlement.checkOnce()).toBe(1);
+    expect(await settlement.checkOnce('ibc')).toBe(1);
     expect(store.swap(swapId)).toMatchObject({
       status: 'failed',
       failureReason: BRIDGE_REFUNDED,
@@ -142,16 +131,16 @@ describe('IbcSettlement', () => {
 
     const refused = await transferConfirmed('swap-ibc-refused');
     packets.answer = packet({ state: 'acknowledged', acknowledgementError: 'ABCI code: 5', refunded: true });
-    expect(await settlement.checkOnce()).toBe(1);
+    expect(await settlement.checkOnce('ibc')).toBe(1);
     expect(store.swap(refused)).toMatchObject({ status: 'failed', failureReason: BRIDGE_REFUNDED });
   });
 
   it('asks again at the next pass when a chain cannot answer', async () => {
     const swapId = await transferConfirmed();
     packets.answer = new Error('connect ECONNREFUSED');
-    expect(await settlement.checkOnce()).toBe(0);
+    expect(await settlement.checkOnce('ibc')).toBe(0);
     expect(store.stepsOf(swapId)[1].status).toBe('settling');
     packets.answer = packet({ state: 'acknowledged' });
-    expect(await settlement.checkOnce()).toBe(1);
+    expect(await settlement.checkOnce('ibc')).toBe(1);
   });
 });

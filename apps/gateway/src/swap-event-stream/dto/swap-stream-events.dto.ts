@@ -6,8 +6,9 @@ import {
   SigningStepDto,
 } from '../../swap/dto/swap-responses.dto';
 import { IbcPacketDto } from '../../swap/dto/cosmos/ibc-packet.dto';
+import { ThorchainProgressDto } from '../../swap/dto/thorchain/thorchain-progress.dto';
 
-/** The transaction whose packet swap.step-packet tells about. */
+/** The transaction whose settlement swap.step-packet or swap.step-thorchain tells about. */
 export class SwapPacketTransactionDto {
   @ApiProperty({ type: 'string', nullable: true }) chain!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) txHash!: string | null;
@@ -82,6 +83,21 @@ export class SwapPacketEventDataDto extends SwapStreamEventBaseDto {
   packet!: IbcPacketDto | null;
 }
 
+/** swap.step-thorchain: THORChain's phase of a deposit's swap changed. */
+export class SwapThorchainEventDataDto extends SwapStreamEventBaseDto {
+  @ApiProperty({
+    type: SwapPacketTransactionDto,
+    description: "The deposit step's transaction (its chain and its hash: a Bitcoin txid, an EVM hash)",
+  })
+  transaction!: SwapPacketTransactionDto;
+  @ApiProperty({
+    type: ThorchainProgressDto,
+    nullable: true,
+    description: "THORChain's progress of the swap, from THORNode's tx/status of the deposit",
+  })
+  thorchain!: ThorchainProgressDto | null;
+}
+
 /** swap.failed, swap.expired. */
 export class SwapEndedEventDataDto extends SwapStreamEventBaseDto {
   @ApiProperty({
@@ -103,6 +119,7 @@ export class SwapEndedEventDataDto extends SwapStreamEventBaseDto {
   SwapSigningReadyEventDataDto,
   SwapTransactionEventDataDto,
   SwapPacketEventDataDto,
+  SwapThorchainEventDataDto,
   SwapEndedEventDataDto,
 )
 export class SwapStreamEventDto {
@@ -121,13 +138,14 @@ export class SwapStreamEventDto {
   @ApiProperty({
     description:
       'One line of JSON. swap.signing-ready: SwapSigningReadyEventDataDto; swap.step-submitted / swap.step-confirming: SwapTransactionEventDataDto; ' +
-      'swap.step-packet: SwapPacketEventDataDto; ' +
+      'swap.step-packet: SwapPacketEventDataDto; swap.step-thorchain: SwapThorchainEventDataDto; ' +
       'swap.failed / swap.expired: SwapEndedEventDataDto; the others: SwapStateEventDataDto',
     oneOf: [
       { $ref: getSchemaPath(SwapStateEventDataDto) },
       { $ref: getSchemaPath(SwapSigningReadyEventDataDto) },
       { $ref: getSchemaPath(SwapTransactionEventDataDto) },
       { $ref: getSchemaPath(SwapPacketEventDataDto) },
+      { $ref: getSchemaPath(SwapThorchainEventDataDto) },
       { $ref: getSchemaPath(SwapEndedEventDataDto) },
     ],
   })
@@ -136,5 +154,6 @@ export class SwapStreamEventDto {
     | SwapSigningReadyEventDataDto
     | SwapTransactionEventDataDto
     | SwapPacketEventDataDto
+    | SwapThorchainEventDataDto
     | SwapEndedEventDataDto;
 }

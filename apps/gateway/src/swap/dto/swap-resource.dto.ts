@@ -2,6 +2,7 @@ import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { HUMAN_AMOUNT, SWAP_STATUSES, SwapStatus } from '@swapgw/contracts';
 import { ApiMetaDto } from '../../openapi/api-responses';
 import { IbcPacketDto } from './cosmos/ibc-packet.dto';
+import { ThorchainProgressDto } from './thorchain/thorchain-progress.dto';
 import type { QuotedSwap, QuotedToken, SwapResource } from '../swap-resource';
 import {
   SWAP_STEP_KINDS,
@@ -63,6 +64,16 @@ export class SwapStepResourceDto implements SwapStepRecord {
       'confirmed once acknowledged, failed when refunded. null on every other step, and before the packet was read',
   })
   packet!: IbcPacketDto | null;
+  @ApiProperty({
+    type: ThorchainProgressDto,
+    nullable: true,
+    description:
+      "A THORChain deposit step: THORChain's progress of its swap, from THORNode's tx/status of the deposit (phase: " +
+      'not-observed, confirming, swapping, streaming with count / quantity, outbound-delay, outbound-signing, completed, ' +
+      'refunded; the outbound ids); the step is confirmed once completed, failed when refunded. null on every other ' +
+      'step, and before THORNode was read',
+  })
+  thorchain!: ThorchainProgressDto | null;
 }
 
 export class QuotedTokenDto implements QuotedToken {

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import {
+  IsArray,
   IsBoolean,
   IsIn,
   IsInt,
@@ -224,6 +225,65 @@ export class SwapStepPacketEvent extends SwapStepTransactionEvent {
   @ValidateNested()
   @Type(() => SwapStepPacket)
   packet!: SwapStepPacket;
+}
+
+/**
+ * The phases of a swap through THORChain, read from THORNode's GET /thorchain/tx/status/{hash} stages
+ * (see thorchainSwapProgress in libs/chains): the first unfinished stage names it.
+ */
+export const SWAP_THORCHAIN_PHASES = [
+  'not-observed',
+  'confirming',
+  'swapping',
+  'streaming',
+  'outbound-delay',
+  'outbound-signing',
+  'completed',
+  'refunded',
+] as const;
+export type SwapThorchainPhase = (typeof SWAP_THORCHAIN_PHASES)[number];
+
+/** A streaming swap's progress, as THORNode's `stages.swap_status.streaming` tells it. */
+export class SwapThorchainStreaming {
+  /** Sub-swaps done. */
+  @IsInt()
+  @Min(0)
+  count!: number;
+
+  /** Sub-swaps planned. */
+  @IsInt()
+  @Min(1)
+  quantity!: number;
+}
+
+/** Where THORChain is with the swap a deposit step asked for, from THORNode's tx/status of its hash. */
+export class SwapStepThorchain {
+  @IsIn(SWAP_THORCHAIN_PHASES)
+  phase!: SwapThorchainPhase;
+
+  /** Phase `streaming`: sub-swaps done and planned; null otherwise. */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => SwapThorchainStreaming)
+  streaming!: SwapThorchainStreaming | null;
+
+  /** The outbounds THORChain sent (payout, or refund), ids as THORNode writes them (`out_txs[].id`). */
+  @IsArray()
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  outTxIds!: string[];
+}
+
+/**
+ * `swap.step-thorchain`: THORChain's phase of a deposit step's swap changed (confirming, swapping or
+ * streaming, outbound delay, outbound signing, completed or refunded); the step stays current until
+ * THORChain completed it (then `swap.step-confirmed`) or refunded it (then `swap.failed`,
+ * BRIDGE_REFUNDED).
+ */
+export class SwapStepThorchainEvent extends SwapStepTransactionEvent {
+  @ValidateNested()
+  @Type(() => SwapStepThorchain)
+  thorchain!: SwapStepThorchain;
 }
 
 /** `swap.completed`: every step confirmed. */

@@ -32,6 +32,8 @@ export const SwapEventTypes = {
   stepConfirmed: 'swap.step-confirmed',
   /** The IBC packet a confirmed step sent moved (Cosmos transfers: sent, received, acknowledged, timed out). */
   stepPacket: 'swap.step-packet',
+  /** THORChain's phase of a confirmed deposit's swap changed (tx/status: swapping, streaming, outbound, completed, refunded). */
+  stepThorchain: 'swap.step-thorchain',
   completed: 'swap.completed',
   failed: 'swap.failed',
   expired: 'swap.expired',

@@ -1,0 +1,28 @@
+import type { ThorchainSwapProgress } from '@swapgw/chains/bitcoin-bridge';
+import type { SwapStepPacket } from '@swapgw/contracts';
+import { IbcPacketReader } from '../../src/swaps/cosmos/ibc-packet-reader';
+import { ThorchainStatusReader } from '../../src/swaps/thornode-status-reader';
+
+/** THORNode as a typed fake: the progress it reports per inbound hash, or its failure. */
+export class FakeThornode extends ThorchainStatusReader {
+  readonly asked: string[] = [];
+  answer: ThorchainSwapProgress | Error = { phase: 'swapping', outTxIds: [] };
+
+  async progressOf(hash: string): Promise<ThorchainSwapProgress> {
+    this.asked.push(hash);
+    if (this.answer instanceof Error) throw this.answer;
+    return this.answer;
+  }
+}
+
+/** The Cosmos chains as a typed fake: the packet they show per transfer, or their failure. */
+export class FakePackets extends IbcPacketReader {
+  readonly asked: Array<[string, string]> = [];
+  answer: SwapStepPacket | null | Error = null;
+
+  async packetOf(chain: string, txHash: string): Promise<SwapStepPacket | null> {
+    this.asked.push([chain, txHash]);
+    if (this.answer instanceof Error) throw this.answer;
+    return this.answer;
+  }
+}
