@@ -159,10 +159,11 @@ export class CatalogSync implements OnApplicationBootstrap {
    * names, the quote deciding) or the last ones read.
    */
   private async readThorchainPools(): Promise<boolean> {
+    if (!this.thorchainPools) return false;
     const attemptAtMs = this.clock.nowMs();
     const previous = this.state.get(THORCHAIN_POOLS);
     try {
-      const pools = await this.thorchainPools!.pools(AbortSignal.timeout(30_000));
+      const pools = await this.thorchainPools.pools(AbortSignal.timeout(30_000));
       this.state.set(THORCHAIN_POOLS, {
         lastAttemptAtMs: attemptAtMs,
         lastSuccessAtMs: attemptAtMs,

@@ -162,12 +162,13 @@ export class SupportPolicy {
   /** Whether THORChain has an Available pool on the chain (true while its pools are unknown). */
   private thorchainPoolOn(chainId: string): boolean {
     const assets = this.thorchainAssets;
+    if (assets === undefined) return true;
     const chain = this.registry.find(chainId);
     const prefix = chain && thorchainPrefixOf(chain, this.options.thorchainPrefixes);
-    if (assets === undefined || prefix === undefined) return assets === undefined;
+    if (!chain || prefix === undefined) return false;
     // A swap in or out of Bitcoin is priced through BTC.BTC's pool, whatever the other side.
-    if (chain!.family === 'bitcoin')
-      return assets.has(thorchainAssetOf(prefix, { symbol: chain!.nativeSymbol, address: null }));
+    if (chain.family === 'bitcoin')
+      return assets.has(thorchainAssetOf(prefix, { symbol: chain.nativeSymbol, address: null }));
     return [...assets].some((asset) => asset.startsWith(`${prefix.toUpperCase()}.`));
   }
 

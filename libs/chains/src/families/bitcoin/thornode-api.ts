@@ -172,13 +172,17 @@ function optionalUint(what: string, body: Json, field: string): void {
   );
 }
 
+/** The entries of an answer that must be an array of objects. */
+function entriesOf(what: string, body: unknown): Json[] {
+  need(what, Array.isArray(body), 'not an array');
+  for (const entry of body as unknown[]) need(what, isObject(entry), 'an entry is not an object');
+  return body as Json[];
+}
+
 /** Reads GET /thorchain/inbound_addresses; throws ThornodeFormatError on anything else. */
 export function readInboundAddresses(body: unknown): ThornodeInboundAddress[] {
   const what = 'inbound_addresses';
-  need(what, Array.isArray(body), 'not an array');
-  return (body as unknown[]).map((entry) => {
-    need(what, isObject(entry), 'an entry is not an object');
-    const item = entry as Json;
+  return entriesOf(what, body).map((item) => {
     need(
       what,
       typeof item.chain === 'string' && typeof item.address === 'string',
@@ -196,10 +200,7 @@ export function readInboundAddresses(body: unknown): ThornodeInboundAddress[] {
 /** Reads GET /thorchain/pools; throws ThornodeFormatError on anything else. */
 export function readPools(body: unknown): ThornodePool[] {
   const what = 'pools';
-  need(what, Array.isArray(body), 'not an array');
-  return (body as unknown[]).map((entry) => {
-    need(what, isObject(entry), 'an entry is not an object');
-    const pool = entry as Json;
+  return entriesOf(what, body).map((pool) => {
     need(what, typeof pool.asset === 'string' && pool.asset !== '', 'asset missing');
     need(what, typeof pool.status === 'string', `${String(pool.asset)}: status is not a string`);
     for (const field of ['balance_asset', 'balance_rune'])
