@@ -644,6 +644,12 @@ describe('native Bitcoin: BTC out and USDC into Bitcoin through THORChain, the m
     expect(routes).toContain('bitcoin-devnet→devnet-a:USDC');
     // Only THORChain carries BTC: it serves no Solana, so no Solana pair is offered.
     expect(routes.filter((route) => route.includes('solana-devnet'))).toEqual([]);
+    // Its pools (the local THORNode's GET /thorchain/pools) have USDC only: no BTC ⇄ WETH pair.
+    expect(routes).not.toContain('bitcoin-devnet→devnet-a:WETH');
+    expect(routes.filter((route) => route.startsWith('bitcoin-devnet→')).sort()).toEqual([
+      'bitcoin-devnet→devnet-a:USDC',
+      'bitcoin-devnet→devnet-b:USDC',
+    ]);
   });
 
   it('refuses a recipient of another network or family with INVALID_ADDRESS', async () => {

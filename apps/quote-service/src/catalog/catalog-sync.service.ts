@@ -1,11 +1,12 @@
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ChainRegistry } from '@swapgw/chains';
+import { THORCHAIN_POOL_AVAILABLE, type ThornodePool } from '@swapgw/chains/bitcoin-bridge';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import { Clock } from '@swapgw/runtime';
 import { EntityManager } from 'typeorm';
-import { SupportPolicy } from './support-policy';
+import { PairToken, SupportPolicy } from './support-policy';
 import { assetKeyOf, DiscoveredToken, TokenListSource } from './token-sources';
-import { CatalogRepository } from './catalog.repository';
+import { CatalogPairKey, CatalogPairUpsert, CatalogRepository } from './catalog.repository';
 
 export interface CatalogSyncOptions {
   /** Remote sources are re-read when their last success is older than this. */
@@ -13,6 +14,14 @@ export interface CatalogSyncOptions {
   /** A failing source is retried by listing requests at most this often. */
   retryIntervalMs: number;
 }
+
+/** THORNode's pools (GET /thorchain/pools: ThornodeClient), read when THORNODE_URL is set. */
+export interface ThorchainPoolSource {
+  pools(signal: AbortSignal): Promise<ThornodePool[]>;
+}
+
+/** The name the pools go by in the sources' status (debug output). */
+const THORCHAIN_POOLS = 'thorchain-pools';
 
 interface SourceState {
   lastAttemptAtMs: number;
@@ -24,6 +33,9 @@ interface SourceState {
  * Seeds and refreshes the catalog: chains from the registry, tokens from every discovery source
  * (idempotent upsert keyed by chain + asset), supported flags from the SupportPolicy, and pairs.
  * Listings call `ensureAvailable` first: a source that has never loaded makes them 502.
+ * THORNode's pools (when THORNODE_URL is set) are read and refreshed like a remote source, but never
+ * make a listing fail: until THORNode answers once, THORChain stays listed for every pair it names
+ * (the quote decides), and a later failure keeps the last pools.
  */
 export class CatalogSync implements OnApplicationBootstrap {
   private readonly logger = new Logger(CatalogSync.name);
@@ -35,6 +47,7 @@ export class CatalogSync implements OnApplicationBootstrap {
     private readonly registry: ChainRegistry,
     private readonly sources: TokenListSource[],
     private readonly policy: SupportPolicy,
+    private readonly thorchainPools: ThorchainPoolSource | undefined,
     private readonly options: CatalogSyncOptions,
     private readonly clock: Clock,
   ) {}
@@ -47,7 +60,7 @@ export class CatalogSync implements OnApplicationBootstrap {
   /** Full seed at start: never throws for a failing source (listings report it as 502). */
   async seed(): Promise<void> {
     await this.upsertChains();
-    await this.syncSources(this.sources);
+    await this.syncSources(this.sources, this.thorchainPools !== undefined);
   }
 
   /**
@@ -56,15 +69,9 @@ export class CatalogSync implements OnApplicationBootstrap {
    * A remote source that loaded once and fails later keeps serving its last tokens.
    */
   async ensureAvailable(): Promise<void> {
-    const now = this.clock.nowMs();
-    const due = this.sources.filter((source) => {
-      const state = this.state.get(source.name);
-      if (!state) return true;
-      const retryable = now - state.lastAttemptAtMs >= this.options.retryIntervalMs;
-      if (state.lastSuccessAtMs === null) return retryable;
-      return source.remote && now - state.lastSuccessAtMs >= this.options.refreshMs && retryable;
-    });
-    if (due.length > 0) await this.syncSources(due);
+    const due = this.sources.filter((source) => this.isDue(source.name, source.remote));
+    const poolsDue = this.thorchainPools !== undefined && this.isDue(THORCHAIN_POOLS, true);
+    if (due.length > 0 || poolsDue) await this.syncSources(due, poolsDue);
     const missing = this.sources.filter((s) => (this.state.get(s.name)?.lastSuccessAtMs ?? null) === null);
     if (missing.length > 0) {
       throw new CodedError(
@@ -80,20 +87,34 @@ export class CatalogSync implements OnApplicationBootstrap {
     }
   }
 
-  /** Per-source status for debug output. */
+  /** Per-source status for debug output (THORNode's pools among them when read). */
   sourceStatus(): Record<string, unknown>[] {
-    return this.sources.map((s) => ({ name: s.name, remote: s.remote, ...this.state.get(s.name) }));
+    const names = [
+      ...this.sources.map((s) => ({ name: s.name, remote: s.remote })),
+      ...(this.thorchainPools ? [{ name: THORCHAIN_POOLS, remote: true }] : []),
+    ];
+    return names.map((s) => ({ ...s, ...this.state.get(s.name) }));
   }
 
-  private async syncSources(sources: TokenListSource[]): Promise<void> {
+  /** Never read, failed and retryable, or remote and older than refreshMs (and retryable). */
+  private isDue(name: string, remote: boolean): boolean {
+    const state = this.state.get(name);
+    if (!state) return true;
+    const now = this.clock.nowMs();
+    const retryable = now - state.lastAttemptAtMs >= this.options.retryIntervalMs;
+    if (state.lastSuccessAtMs === null) return retryable;
+    return remote && now - state.lastSuccessAtMs >= this.options.refreshMs && retryable;
+  }
+
+  private async syncSources(sources: TokenListSource[], readPools: boolean): Promise<void> {
     // Concurrent listings share one sync instead of each hitting the upstream.
     if (this.inFlight) return this.inFlight;
-    this.inFlight = this.runSync(sources).finally(() => (this.inFlight = null));
+    this.inFlight = this.runSync(sources, readPools).finally(() => (this.inFlight = null));
     return this.inFlight;
   }
 
-  private async runSync(sources: TokenListSource[]): Promise<void> {
-    let changed = false;
+  private async runSync(sources: TokenListSource[], readPools: boolean): Promise<void> {
+    let changed = readPools && (await this.readThorchainPools());
     for (const source of sources) {
       const attemptAtMs = this.clock.nowMs();
       const previous = this.state.get(source.name);
@@ -130,6 +151,45 @@ export class CatalogSync implements OnApplicationBootstrap {
       }
     }
     if (changed) await this.applySupportAndPairs();
+  }
+
+  /**
+   * Reads THORNode's pools into the policy; answers whether what THORChain swaps changed. A failure
+   * is logged and keeps what the policy had: no pools ever (THORChain listed for every pair it
+   * names, the quote deciding) or the last ones read.
+   */
+  private async readThorchainPools(): Promise<boolean> {
+    if (!this.thorchainPools) return false;
+    const attemptAtMs = this.clock.nowMs();
+    const previous = this.state.get(THORCHAIN_POOLS);
+    try {
+      const pools = await this.thorchainPools.pools(AbortSignal.timeout(30_000));
+      this.state.set(THORCHAIN_POOLS, {
+        lastAttemptAtMs: attemptAtMs,
+        lastSuccessAtMs: attemptAtMs,
+        error: null,
+      });
+      const changed = this.policy.useThorchainPools(pools);
+      this.logger.log({
+        msg: 'THORChain pools read',
+        pools: pools.length,
+        available: pools.filter((p) => p.status === THORCHAIN_POOL_AVAILABLE).length,
+        changed,
+      });
+      return changed;
+    } catch (error) {
+      const message = (error as Error).message ?? String(error);
+      const lastSuccessAtMs = previous?.lastSuccessAtMs ?? null;
+      this.state.set(THORCHAIN_POOLS, { lastAttemptAtMs: attemptAtMs, lastSuccessAtMs, error: message });
+      this.logger.warn({
+        msg:
+          lastSuccessAtMs === null
+            ? 'THORChain pools unavailable: listing THORChain for every pair it names until THORNode answers (the quote decides)'
+            : 'THORChain pools unavailable: keeping the last pools read',
+        error: message,
+      });
+      return false;
+    }
   }
 
   private async upsertChains(): Promise<void> {
@@ -173,8 +233,9 @@ export class CatalogSync implements OnApplicationBootstrap {
   }
 
   /**
-   * Support depends on configuration (RPC URLs, LI.FI), so it is recomputed on every sync, per
-   * chain. Pairs are generated from tokens and upserted (never deleted: cursors stay valid).
+   * Support depends on configuration (RPC URLs, LI.FI) and THORChain's pools, so it is recomputed on
+   * every sync, per chain. Pairs are generated from tokens and upserted; a cross-family pair no
+   * provider covers any more (THORChain's pool gone) is deleted (keyset cursors outlive their row).
    */
   private async applySupportAndPairs(): Promise<void> {
     const now = this.clock.nowMs();
@@ -193,20 +254,22 @@ export class CatalogSync implements OnApplicationBootstrap {
           );
         }
       }
-      await this.catalog.upsertPairs(manager, await this.candidatePairs(manager), now);
+      const { pairs, uncovered } = await this.candidatePairs(manager);
+      await this.catalog.upsertPairs(manager, pairs, now);
+      await this.catalog.deletePairs(manager, uncovered);
     });
   }
 
   /**
    * Pairs worth listing: on devnet chains every token pair (same chain and across chains); on real
    * networks the core assets (rank < 1000), since any-to-any over a 400-token list is noise.
-   * Native ↔ wrapped on one chain is a wrap, not a swap, and is left out.
+   * Native ↔ wrapped on one chain is a wrap, not a swap, and is left out. `uncovered`: the
+   * cross-family pairs no provider covers, not listed.
    */
-  private async candidatePairs(
-    manager: EntityManager,
-  ): Promise<
-    { fromChain: string; toChain: string; tokenIn: string; tokenOut: string; providers: string[] }[]
-  > {
+  private async candidatePairs(manager: EntityManager): Promise<{
+    pairs: CatalogPairUpsert[];
+    uncovered: CatalogPairKey[];
+  }> {
     const rows = await this.catalog.pairCandidateTokens(
       manager,
       this.registry
@@ -216,13 +279,8 @@ export class CatalogSync implements OnApplicationBootstrap {
     );
     const byChain = new Map<string, typeof rows>();
     for (const row of rows) byChain.set(row.chain, [...(byChain.get(row.chain) ?? []), row]);
-    const pairs: {
-      fromChain: string;
-      toChain: string;
-      tokenIn: string;
-      tokenOut: string;
-      providers: string[];
-    }[] = [];
+    const pairs: CatalogPairUpsert[] = [];
+    const uncovered: CatalogPairKey[] = [];
     for (const [fromChain, fromTokens] of byChain) {
       for (const [toChain, toTokens] of byChain) {
         const sameFamily = this.registry.find(fromChain)?.family === this.registry.find(toChain)?.family;
@@ -231,16 +289,21 @@ export class CatalogSync implements OnApplicationBootstrap {
         for (const a of fromTokens) {
           for (const b of toTokens) {
             if (fromChain === toChain && (a.symbol === b.symbol || isWrapPair(a.symbol, b.symbol))) continue;
-            const providers = this.policy.pairProviders(fromChain, toChain, a.symbol, b.symbol);
-            // Cross-family pairs (EVM ↔ Solana) are listed only where a provider covers them.
-            if (!sameFamily && providers.length === 0) continue;
-            pairs.push({ fromChain, toChain, tokenIn: a.symbol, tokenOut: b.symbol, providers });
+            const providers = this.policy.pairProviders(fromChain, toChain, tokenOf(a), tokenOf(b));
+            const key = { fromChain, toChain, tokenIn: a.symbol, tokenOut: b.symbol };
+            // Cross-family pairs (EVM ↔ Solana, BTC ↔ EVM) are listed only where a provider covers them.
+            if (!sameFamily && providers.length === 0) uncovered.push(key);
+            else pairs.push({ ...key, providers });
           }
         }
       }
     }
-    return pairs;
+    return { pairs, uncovered };
   }
+}
+
+function tokenOf(row: { symbol: string; address: string | null }): PairToken {
+  return { symbol: row.symbol, address: row.address };
 }
 
 function isWrapPair(a: string, b: string): boolean {

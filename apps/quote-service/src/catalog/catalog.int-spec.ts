@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { loadDevnetManifest } from '@swapgw/devnet';
 import { ListPairsRequest, ListTokensRequest, PairView, TokenView } from '@swapgw/contracts';
 import {
@@ -313,6 +315,79 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
       await expect(
         errorCodeOf(service.catalog.listPairs({ limit: 1, chainRef: 'devnet-a', cursor: page.nextCursor! })),
       ).resolves.toBe('INVALID_CURSOR');
+    });
+  });
+
+  describe("with THORNODE_URL: THORChain's pairs by the local THORNode's pools", () => {
+    let thornodeDatabase: Awaited<ReturnType<typeof createQuoteTestDatabase>>;
+    let withThornode: QuoteTestApp;
+    let gate: http.Server;
+    /** Whether the gate in front of the local THORNode lets its pools through (503 until then). */
+    let thornodeUp = false;
+
+    const btcPairs = async (toChain: string) => {
+      const { pairs } = await withThornode.catalog.listPairs({ tokenIn: 'BTC', debug: true, limit: 500 });
+      return Object.fromEntries(
+        pairs.filter((p) => p.toChain === toChain).map((p) => [p.tokenOut, p.debug!.providers]),
+      );
+    };
+
+    beforeAll(async () => {
+      const thornodeUrl = loadDevnetManifest(devnet.manifestPath).bitcoin!.bridge.thornode!.url;
+      gate = http.createServer((req, res) => {
+        void (async () => {
+          if (!thornodeUp) {
+            res.writeHead(503, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ error: 'service unavailable' }));
+            return;
+          }
+          const upstream = await fetch(`${thornodeUrl}${req.url}`);
+          res.writeHead(upstream.status, { 'content-type': 'application/json' });
+          res.end(await upstream.text());
+        })();
+      });
+      await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
+      thornodeDatabase = await createQuoteTestDatabase();
+      withThornode = await buildQuoteTestApp(thornodeDatabase.dataSource, {
+        DEVNET_MANIFEST: devnet.manifestPath,
+        THORNODE_URL: `http://127.0.0.1:${(gate.address() as AddressInfo).port}`,
+      });
+      await withThornode.sync.seed();
+    });
+
+    afterAll(async () => {
+      await withThornode?.close();
+      await thornodeDatabase?.drop();
+      await new Promise((resolve) => gate?.close(resolve));
+    });
+
+    it('lists THORChain for every BTC pair it names while THORNode has never answered (the quote decides)', async () => {
+      const pairs = await btcPairs('devnet-a');
+      expect(pairs.USDC).toEqual(['thorchain']);
+      expect(pairs.WETH).toEqual(['thorchain']);
+      const { sources } = (await withThornode.catalog.listPairs({ limit: 1, debug: true })).debug!;
+      expect(sources).toContainEqual(
+        expect.objectContaining({
+          name: 'thorchain-pools',
+          lastSuccessAtMs: null,
+          error: expect.any(String),
+        }),
+      );
+    });
+
+    it('once THORNode answers, lists BTC ⇄ USDC with THORChain and no longer BTC ⇄ WETH (no pool)', async () => {
+      thornodeUp = true;
+      // The next listing retries the pools (DISCOVERY_RETRY_INTERVAL_MS is 0 here) and recomputes the pairs.
+      const pairs = await btcPairs('devnet-a');
+      expect(pairs).toEqual({ USDC: ['thorchain'] });
+      expect(await btcPairs('devnet-b')).toEqual({ USDC: ['thorchain'] });
+      const { pairs: intoBitcoin } = await withThornode.catalog.listPairs({ tokenOut: 'BTC', limit: 500 });
+      expect(intoBitcoin.map((p) => `${p.fromChain}:${p.tokenIn}`).sort()).toEqual([
+        'devnet-a:USDC',
+        'devnet-b:USDC',
+      ]);
+      const btc = await withThornode.catalog.listTokens({ chainRef: 'bitcoin-devnet', supportedOnly: true });
+      expect(btc.tokens.map((t) => t.symbol)).toEqual(['BTC']);
     });
   });
 });

@@ -8,6 +8,7 @@ import { CatalogSync } from './catalog-sync.service';
 import { CatalogRepository } from './catalog.repository';
 import { CatalogService } from './catalog.service';
 import { manifestThorchainPrefixes } from '../providers/thorchain/thorchain-chains';
+import { ThornodeClient } from '../providers/thorchain/thornode-client';
 import { SupportPolicy } from './support-policy';
 import {
   DevnetTokenSource,
@@ -82,6 +83,8 @@ function tokenListSources(config: QuoteServiceConfig): TokenListSource[] {
           registry,
           sources,
           policy,
+          // THORNode's pools decide which pairs THORChain lists (read at seed, refreshed as the lists).
+          config.THORNODE_URL ? new ThornodeClient(config.THORNODE_URL) : undefined,
           { refreshMs: config.TOKEN_LIST_REFRESH_MS, retryIntervalMs: config.DISCOVERY_RETRY_INTERVAL_MS },
           clock,
         ),

@@ -107,11 +107,14 @@ export interface CatalogChainUpsert {
   signingSurface: boolean;
 }
 
-export interface CatalogPairUpsert {
+export interface CatalogPairKey {
   fromChain: string;
   toChain: string;
   tokenIn: string;
   tokenOut: string;
+}
+
+export interface CatalogPairUpsert extends CatalogPairKey {
   providers: string[];
 }
 
@@ -358,7 +361,24 @@ export class CatalogRepository {
     );
   }
 
-  /** Upserts pairs (never deleted: cursors stay valid), one statement per chunk. */
+  /** Deletes these pairs where listed (one statement): a cursor past one of them stays valid. */
+  async deletePairs(manager: EntityManager, pairs: CatalogPairKey[]): Promise<void> {
+    if (pairs.length === 0) return;
+    await manager.query(
+      `DELETE FROM ${this.t.pairs} p USING unnest($1::text[], $2::text[], $3::text[], $4::text[])
+         AS gone("from_chain", "to_chain", "token_in", "token_out")
+       WHERE p."from_chain" = gone."from_chain" AND p."to_chain" = gone."to_chain"
+         AND p."token_in" = gone."token_in" AND p."token_out" = gone."token_out"`,
+      [
+        pairs.map((p) => p.fromChain),
+        pairs.map((p) => p.toChain),
+        pairs.map((p) => p.tokenIn),
+        pairs.map((p) => p.tokenOut),
+      ],
+    );
+  }
+
+  /** Upserts pairs, one statement per chunk. */
   async upsertPairs(manager: EntityManager, pairs: CatalogPairUpsert[], nowMs: number): Promise<void> {
     for (let i = 0; i < pairs.length; i += UPSERT_CHUNK) {
       const chunk = pairs.slice(i, i + UPSERT_CHUNK);

@@ -1,4 +1,5 @@
 import { ChainRegistry } from '@swapgw/chains';
+import { THORCHAIN_POOL_AVAILABLE, thorchainAssetOf, type ThornodePool } from '@swapgw/chains/bitcoin-bridge';
 import { acrossBetween } from '../providers/across.provider';
 import { osmosisTrades } from '../providers/cosmos/osmosis-venue';
 import { devnetBridgeBetween, devnetBridgeEnd } from '../providers/devnet-bridge-ends';
@@ -6,6 +7,12 @@ import { thorchainPrefixOf } from '../providers/thorchain/thorchain-chains';
 import { uniswapV2Deployment } from '../providers/uniswap-v2-deployments';
 import { ProviderNames } from '../providers/provider-names';
 import { uniswapV3Deployment } from '../providers/uniswap-v3-quoter';
+
+/** A token of a pair, as the catalog lists it: its symbol and contract (null for a native coin). */
+export interface PairToken {
+  symbol: string;
+  address: string | null;
+}
 
 export interface SupportPolicyOptions {
   lifiEnabled: boolean;
@@ -37,18 +44,40 @@ export interface SupportPolicyOptions {
  *  - osmosis on Osmosis, and from a Cosmos chain with an IBC channel to it (swap on arrival);
  *  - skip-go on and between Cosmos chains when SKIP_GO_API_URL is configured (Skip's answer decides per pair);
  *  - thorchain from a Bitcoin chain to a chain THORChain names, and from an EVM chain it names into
- *    Bitcoin, when THORNODE_URL is configured (for each token: THORChain's pools decide at quote); it
- *    is the only provider of BTC, on the devnet (its local THORNode) as on the replica and real networks.
+ *    Bitcoin, when THORNODE_URL is configured: for a pair, only where THORNode's pools
+ *    (GET /thorchain/pools, useThorchainPools) have BTC.BTC and the other token's asset Available;
+ *    for a chain's tokens, where the chain has an Available pool. Until THORNode has answered once,
+ *    every such pair (the quote then decides). It is the only provider of BTC, on the devnet (its
+ *    local THORNode) as on the replica and real networks.
  * A real-network token is therefore listed but unsupported until an RPC or an aggregator is configured.
  */
 export class SupportPolicy {
   private readonly options: SupportPolicyOptions;
+  /** The assets of THORChain's Available pools, upper-cased; undefined until THORNode answered. */
+  private thorchainAssets: ReadonlySet<string> | undefined;
 
   constructor(
     private readonly registry: ChainRegistry,
     options: SupportPolicyOptions | boolean,
   ) {
     this.options = typeof options === 'boolean' ? { lifiEnabled: options } : options;
+  }
+
+  /**
+   * Takes THORNode's last pools: THORChain is then listed only where they have the assets Available.
+   * Answers whether what THORChain swaps changed (the first pools always change it).
+   */
+  useThorchainPools(pools: readonly ThornodePool[]): boolean {
+    const assets = new Set(
+      pools
+        .filter((pool) => pool.status.toLowerCase() === THORCHAIN_POOL_AVAILABLE.toLowerCase())
+        .map((pool) => pool.asset.toUpperCase()),
+    );
+    const previous = this.thorchainAssets;
+    this.thorchainAssets = assets;
+    return (
+      previous === undefined || previous.size !== assets.size || [...assets].some((a) => !previous.has(a))
+    );
   }
 
   sameChainProviders(chainId: string): string[] {
@@ -83,7 +112,9 @@ export class SupportPolicy {
     if (
       thorchainPrefixes &&
       ((from.family === 'bitcoin' && to.family !== 'bitcoin' && thorchainPrefixOf(to, thorchainPrefixes)) ||
-        (from.family === 'evm' && to.family === 'bitcoin' && thorchainPrefixOf(from, thorchainPrefixes)))
+        (from.family === 'evm' && to.family === 'bitcoin' && thorchainPrefixOf(from, thorchainPrefixes))) &&
+      this.thorchainPoolOn(fromChain) &&
+      this.thorchainPoolOn(toChain)
     )
       providers.push(ProviderNames.thorchain);
     return providers;
@@ -91,9 +122,10 @@ export class SupportPolicy {
 
   /**
    * Providers of one token pair: the chain pair's providers, less devnet-bridge where a Solana end
-   * is not the bridged token (the devnet has no Solana swap venue: SOL cannot ride the USDC bridge).
+   * is not the bridged token (the devnet has no Solana swap venue: SOL cannot ride the USDC bridge),
+   * less thorchain where a token has no Available pool (once THORNode's pools are known).
    */
-  pairProviders(fromChain: string, toChain: string, tokenIn: string, tokenOut: string): string[] {
+  pairProviders(fromChain: string, toChain: string, tokenIn: PairToken, tokenOut: PairToken): string[] {
     const providers =
       fromChain === toChain
         ? this.sameChainProviders(fromChain)
@@ -101,9 +133,11 @@ export class SupportPolicy {
     return providers.filter(
       (p) =>
         (p !== ProviderNames.devnetBridge ||
-          (this.bridgeCarries(fromChain, tokenIn) && this.bridgeCarries(toChain, tokenOut))) &&
+          (this.bridgeCarries(fromChain, tokenIn.symbol) && this.bridgeCarries(toChain, tokenOut.symbol))) &&
         // A coin sent to Osmosis as itself is a transfer, not a swap.
-        (p !== ProviderNames.osmosis || tokenIn !== tokenOut),
+        (p !== ProviderNames.osmosis || tokenIn.symbol !== tokenOut.symbol) &&
+        (p !== ProviderNames.thorchain ||
+          (this.thorchainPoolOf(fromChain, tokenIn) && this.thorchainPoolOf(toChain, tokenOut))),
     );
   }
 
@@ -123,6 +157,36 @@ export class SupportPolicy {
   /** Whether support on this chain differs between its tokens (so it is computed per symbol). */
   supportVariesByToken(chainId: string): boolean {
     return devnetBridgeEnd(this.registry, chainId)?.hasSwapVenue === false;
+  }
+
+  /** Whether THORChain has an Available pool on the chain (true while its pools are unknown). */
+  private thorchainPoolOn(chainId: string): boolean {
+    const assets = this.thorchainAssets;
+    if (assets === undefined) return true;
+    const chain = this.registry.find(chainId);
+    const prefix = chain && thorchainPrefixOf(chain, this.options.thorchainPrefixes);
+    if (!chain || prefix === undefined) return false;
+    // A swap in or out of Bitcoin is priced through BTC.BTC's pool, whatever the other side.
+    if (chain.family === 'bitcoin')
+      return assets.has(thorchainAssetOf(prefix, { symbol: chain.nativeSymbol, address: null }));
+    return [...assets].some((asset) => asset.startsWith(`${prefix.toUpperCase()}.`));
+  }
+
+  /**
+   * Whether the token has an Available pool, named as the adapter names it (thorchainAssetOf: the gas
+   * asset `ETH.ETH` for a native coin, `ETH.USDC-0XA0B8…` for a contract); true while pools are unknown.
+   */
+  private thorchainPoolOf(chainId: string, token: PairToken): boolean {
+    const assets = this.thorchainAssets;
+    if (assets === undefined) return true;
+    const chain = this.registry.find(chainId);
+    const prefix = chain && thorchainPrefixOf(chain, this.options.thorchainPrefixes);
+    if (prefix === undefined) return false;
+    try {
+      return assets.has(thorchainAssetOf(prefix, token));
+    } catch {
+      return false; // a symbol or contract THORChain cannot write has no pool
+    }
   }
 
   /** Where a swap venue is (EVM devnet chains) any token reaches the bridge; elsewhere (Solana) only the bridged token. */

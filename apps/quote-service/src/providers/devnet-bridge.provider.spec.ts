@@ -252,15 +252,17 @@ describe('DevnetBridgeProvider between EVM and Solana', () => {
 
   it('lists pairs and support accordingly: USDC rides the bridge to and from Solana, SOL does not', () => {
     const policy = new SupportPolicy(registry, { lifiEnabled: false });
-    expect(policy.pairProviders('devnet-a', 'solana-devnet', 'WETH', 'USDC')).toEqual(['devnet-bridge']);
-    expect(policy.pairProviders('solana-devnet', 'devnet-a', 'USDC', 'DAI')).toEqual(['devnet-bridge']);
-    expect(policy.pairProviders('solana-devnet', 'devnet-a', 'SOL', 'USDC')).toEqual([]);
-    expect(policy.pairProviders('solana-devnet', 'solana-devnet', 'SOL', 'USDC')).toEqual([]);
+    expect(policy.pairProviders('devnet-a', 'solana-devnet', evmWeth, solUsdc)).toEqual(['devnet-bridge']);
+    expect(
+      policy.pairProviders('solana-devnet', 'devnet-a', solUsdc, { symbol: 'DAI', address: hex(5) }),
+    ).toEqual(['devnet-bridge']);
+    expect(policy.pairProviders('solana-devnet', 'devnet-a', sol, evmUsdc)).toEqual([]);
+    expect(policy.pairProviders('solana-devnet', 'solana-devnet', sol, solUsdc)).toEqual([]);
     expect(policy.tokenProviders('solana-devnet', 'USDC')).toEqual(['devnet-bridge']);
     expect(policy.tokenProviders('solana-devnet', 'SOL')).toEqual([]);
     expect(policy.supportVariesByToken('solana-devnet')).toBe(true);
     const withJupiter = new SupportPolicy(registry, { lifiEnabled: false, jupiterChain: 'solana-devnet' });
-    expect(withJupiter.pairProviders('solana-devnet', 'solana-devnet', 'SOL', 'USDC')).toEqual(['jupiter']);
+    expect(withJupiter.pairProviders('solana-devnet', 'solana-devnet', sol, solUsdc)).toEqual(['jupiter']);
   });
 });
 
@@ -328,19 +330,20 @@ describe('DevnetBridgeProvider with a Bitcoin chain in the manifest', () => {
       lifiEnabled: false,
       thorchainPrefixes: { 'devnet-a': 'ETH' },
     });
-    // THORChain's pools decide per token at quote time (WETH has none: the quote answers no route).
-    expect(policy.pairProviders('bitcoin-devnet', 'devnet-a', 'BTC', 'USDC')).toEqual(['thorchain']);
-    expect(policy.pairProviders('bitcoin-devnet', 'devnet-a', 'BTC', 'WETH')).toEqual(['thorchain']);
-    expect(policy.pairProviders('devnet-a', 'bitcoin-devnet', 'USDC', 'BTC')).toEqual(['thorchain']);
-    expect(policy.pairProviders('devnet-a', 'bitcoin-devnet', 'WETH', 'BTC')).toEqual(['thorchain']);
+    // Before THORNode's pools are read THORChain is listed for every token (WETH's quote answers no
+    // route): support-policy.spec.ts narrows it by the pools.
+    expect(policy.pairProviders('bitcoin-devnet', 'devnet-a', btc, evmUsdc)).toEqual(['thorchain']);
+    expect(policy.pairProviders('bitcoin-devnet', 'devnet-a', btc, evmWeth)).toEqual(['thorchain']);
+    expect(policy.pairProviders('devnet-a', 'bitcoin-devnet', evmUsdc, btc)).toEqual(['thorchain']);
+    expect(policy.pairProviders('devnet-a', 'bitcoin-devnet', evmWeth, btc)).toEqual(['thorchain']);
     // THORChain serves no Solana: no provider at all.
-    expect(policy.pairProviders('bitcoin-devnet', 'solana-devnet', 'BTC', 'USDC')).toEqual([]);
-    expect(policy.pairProviders('solana-devnet', 'bitcoin-devnet', 'USDC', 'BTC')).toEqual([]);
+    expect(policy.pairProviders('bitcoin-devnet', 'solana-devnet', btc, solUsdc)).toEqual([]);
+    expect(policy.pairProviders('solana-devnet', 'bitcoin-devnet', solUsdc, btc)).toEqual([]);
     expect(policy.tokenProviders('bitcoin-devnet', 'BTC')).toEqual(['thorchain']);
     // Without THORNODE_URL nothing carries BTC.
     const withoutThornode = new SupportPolicy(withThornode, { lifiEnabled: false });
-    expect(withoutThornode.pairProviders('bitcoin-devnet', 'devnet-a', 'BTC', 'USDC')).toEqual([]);
-    expect(withoutThornode.pairProviders('devnet-a', 'bitcoin-devnet', 'WETH', 'BTC')).toEqual([]);
+    expect(withoutThornode.pairProviders('bitcoin-devnet', 'devnet-a', btc, evmUsdc)).toEqual([]);
+    expect(withoutThornode.pairProviders('devnet-a', 'bitcoin-devnet', evmWeth, btc)).toEqual([]);
     expect(withoutThornode.tokenProviders('bitcoin-devnet', 'BTC')).toEqual([]);
   });
 });
@@ -448,9 +451,11 @@ describe("DevnetBridgeProvider with the Cosmos end (Noble's CCTP)", () => {
     expect(provider.applies(at(nobleUsdc, solUsdc, 1n))).toBe(true);
     expect(provider.applies(at(solUsdc, nobleUsdc, 1n))).toBe(false);
     const policy = new SupportPolicy(withNoble, { lifiEnabled: false });
-    expect(policy.pairProviders('devnet-a', 'noble-devnet', 'USDC', 'USDC')).toEqual(['devnet-bridge']);
-    expect(policy.pairProviders('noble-devnet', 'solana-devnet', 'USDC', 'USDC')).toEqual(['devnet-bridge']);
-    expect(policy.pairProviders('solana-devnet', 'noble-devnet', 'USDC', 'USDC')).toEqual([]);
+    expect(policy.pairProviders('devnet-a', 'noble-devnet', evmUsdc, nobleUsdc)).toEqual(['devnet-bridge']);
+    expect(policy.pairProviders('noble-devnet', 'solana-devnet', nobleUsdc, solUsdc)).toEqual([
+      'devnet-bridge',
+    ]);
+    expect(policy.pairProviders('solana-devnet', 'noble-devnet', solUsdc, nobleUsdc)).toEqual([]);
     expect(policy.tokenProviders('noble-devnet', 'USDC')).toContain('devnet-bridge');
   });
 });

@@ -18,8 +18,10 @@ import {
   toThorchainUnits,
   fromThorchainUnits,
   thorchainRefundMemo,
+  THORCHAIN_POOL_AVAILABLE,
   usdcForSats,
   type ThornodeInboundAddress,
+  type ThornodePool,
   type ThornodeQuoteSwap,
   type ThornodeTxStatus,
 } from '@swapgw/chains/bitcoin-bridge';
@@ -111,12 +113,18 @@ export const DEVNET_THORCHAIN_PREFIXES: Readonly<Record<string, string>> = {
 /** How long THORNode's quotes hold their inbound address (its `expiry`): 15 minutes. */
 const QUOTE_EXPIRY_SECONDS = 900;
 const BTC_ASSET = 'BTC.BTC';
+/** THORChain's unit: every amount of its API is in 1e8 units of the asset. */
+const THORCHAIN_UNITS = 100_000_000n;
+/** The depth of the local BTC.BTC pool, in BTC: the pools are sized so that no devnet swap moves them. */
+const POOL_DEPTH_BTC = 1_000n;
 
 /**
  * THORNode's REST API over the devnet bridge's Bitcoin end, so that the one THORChain adapter
  * drives the devnet as it drives mainnet:
  *   GET /thorchain/inbound_addresses     BTC (the bridge vault, its dust threshold and outbound fee)
  *                                        and each destination chain (the bridge contract)
+ *   GET /thorchain/pools                 BTC.BTC and each destination's USDC, Available, their depths
+ *                                        at the bridge's price (one RUNE valued at one USDC)
  *   GET /thorchain/quote/swap            BTC.BTC to a destination's USDC at the bridge's price and fee,
  *                                        errors as THORNode answers them ({"error": …}, HTTP 400)
  *   GET /thorchain/tx/status/{hash}      a Bitcoin deposit's stages, read from Esplora, to the
@@ -164,6 +172,8 @@ export class LocalThornode {
     const url = new URL(req.url ?? '/', 'http://thornode.local');
     if (req.method === 'GET' && url.pathname === '/thorchain/inbound_addresses')
       return { status: 200, body: this.inboundAddresses() };
+    if (req.method === 'GET' && url.pathname === '/thorchain/pools')
+      return { status: 200, body: this.pools() };
     if (req.method === 'GET' && url.pathname === '/thorchain/quote/swap')
       return this.quoteSwap(url.searchParams);
     const status = /^\/thorchain\/tx\/status\/([^/]+)$/.exec(url.pathname);
@@ -202,6 +212,20 @@ export class LocalThornode {
         outbound_fee: '0',
         dust_threshold: '0',
       })),
+    ];
+  }
+
+  /**
+   * The pools the quotes trade through: BTC.BTC and each destination's USDC, every one Available. A
+   * RUNE is valued at one USDC, so BTC.BTC holds usdcPerBtc RUNE per BTC and a USDC pool as many
+   * RUNE as USDC: BTC's price through the two pools is the bridge's. Units are all LP units (no
+   * synths, no savers), as in a pool nobody minted synths of.
+   */
+  private pools(): ThornodePool[] {
+    const runeDepth = POOL_DEPTH_BTC * BigInt(this.options.bitcoin.terms.usdcPerBtc) * THORCHAIN_UNITS;
+    return [
+      availablePool(BTC_ASSET, 8, POOL_DEPTH_BTC * THORCHAIN_UNITS, runeDepth),
+      ...this.options.destinations.map((d) => availablePool(d.asset, d.decimals, runeDepth, runeDepth)),
     ];
   }
 
@@ -703,7 +727,32 @@ export class LocalThornode {
   }
 }
 
-/** THORNode's error answer: `{"error": "..."}` with HTTP 400. */
+/** An Available pool as THORNode lists it (amounts in 1e8 units), all of its units its LPs'. */
+function availablePool(
+  asset: string,
+  decimals: number,
+  balanceAsset: bigint,
+  balanceRune: bigint,
+): ThornodePool {
+  return {
+    asset: asset.toUpperCase(),
+    status: THORCHAIN_POOL_AVAILABLE,
+    decimals,
+    pending_inbound_asset: '0',
+    pending_inbound_rune: '0',
+    balance_asset: balanceAsset.toString(),
+    balance_rune: balanceRune.toString(),
+    pool_units: balanceRune.toString(),
+    LP_units: balanceRune.toString(),
+    synth_units: '0',
+    synth_supply: '0',
+    savers_depth: '0',
+    savers_units: '0',
+    synth_mint_paused: true,
+    synth_supply_remaining: '0',
+  };
+}
+
 /**
  * The quote's `affiliate` and `affiliate_bps` as THORNode reads them: several separated by `/`, one
  * bps for all or one each, at most 5; undefined when THORNode would refuse them.
@@ -724,6 +773,7 @@ function memoError(error: Error): Answer {
   );
 }
 
+/** THORNode's error answer: `{"error": "..."}` with HTTP 400. */
 function thornodeError(error: string): Answer {
   return { status: 400, body: { error } };
 }

@@ -125,6 +125,24 @@ describe('THORChain adapter against the local THORNode', () => {
     expect(leg.thorchain!.expiry).toBeGreaterThan(Date.now() / 1000 + 600);
   });
 
+  it("lists its pools as THORNode does: BTC.BTC and the destination's USDC, Available, BTC at the bridge's price", async () => {
+    const pools = await client.pools(signal);
+    expect(pools.map((p) => [p.asset, p.status])).toEqual([
+      ['BTC.BTC', 'Available'],
+      ['ETH.USDC-0XA0B86991C6218B36C1D19D4A2E9EB0CE3606EB48', 'Available'],
+    ]);
+    const [btcPool, usdcPool] = pools;
+    expect(btcPool).toMatchObject({ decimals: 8, pending_inbound_asset: '0', synth_supply: '0' });
+    expect(usdcPool.decimals).toBe(6);
+    // RUNE per BTC over RUNE per USDC: USDC per BTC, the bridge's price (1e8 units on every side).
+    const usdcPerBtc =
+      (BigInt(btcPool.balance_rune) * BigInt(usdcPool.balance_asset)) /
+      (BigInt(btcPool.balance_asset) * BigInt(usdcPool.balance_rune));
+    expect(usdcPerBtc).toBe(BigInt(bitcoin.manifest.bridge!.usdcPerBtc));
+    for (const pool of pools)
+      expect(BigInt(pool.pool_units)).toBe(BigInt(pool.LP_units) + BigInt(pool.synth_units));
+  });
+
   it('writes the deposit memo THORNode would: same asset, destination and affiliate as its quote’s memo', async () => {
     const [route] = await provider.quote(contextOf(2_000_000n), signal);
     const [leg] = route.legs;

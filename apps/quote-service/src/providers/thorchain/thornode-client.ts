@@ -1,7 +1,9 @@
 import {
   readInboundAddresses,
+  readPools,
   readQuoteSwap,
   type ThornodeInboundAddress,
+  type ThornodePool,
   type ThornodeQuoteSwap,
 } from '@swapgw/chains/bitcoin-bridge';
 import { NoRouteError, NoRouteReason } from '../no-route.error';
@@ -41,12 +43,20 @@ const NO_ROUTE_ERRORS: [RegExp, NoRouteReason][] = [
   [/(bad|invalid) destination|destination address/i, 'PAIR_NOT_SUPPORTED'],
 ];
 
-/** The THORNode REST API the THORChain adapter reads: inbound addresses and swap quotes. */
+/**
+ * The THORNode REST API quote-service reads: inbound addresses and swap quotes (the THORChain
+ * adapter), the pools (the catalog's THORChain pairs).
+ */
 export class ThornodeClient {
   constructor(private readonly baseUrl: string) {}
 
   async inboundAddresses(signal: AbortSignal): Promise<ThornodeInboundAddress[]> {
     return readInboundAddresses(await this.get('/thorchain/inbound_addresses', signal));
+  }
+
+  /** Every pool THORChain has, whatever its status (`Available` ones swap). */
+  async pools(signal: AbortSignal): Promise<ThornodePool[]> {
+    return readPools(await this.get('/thorchain/pools', signal));
   }
 
   /** A swap quote; a NoRouteError when THORNode answers an error that means no route. */

@@ -1,5 +1,6 @@
 import {
   readInboundAddresses,
+  readPools,
   readQuoteSwap,
   readTxStatus,
   ThornodeFormatError,
@@ -38,6 +39,33 @@ describe('THORNode answers', () => {
     expect(() => readInboundAddresses([noHalt])).toThrow(ThornodeFormatError);
     expect(() => readInboundAddresses([{ ...inbound, dust_threshold: 1000 }])).toThrow(/dust_threshold/);
     expect(() => readInboundAddresses({ error: 'x' })).toThrow(/not an array/);
+  });
+
+  it('reads pools and refuses an entry without asset, status or its balances as amounts', () => {
+    const pool = {
+      asset: 'ETH.USDC-0XA0B86991C6218B36C1D19D4A2E9EB0CE3606EB48',
+      status: 'Available',
+      decimals: 6,
+      pending_inbound_asset: '0',
+      pending_inbound_rune: '0',
+      balance_asset: '2500000000000',
+      balance_rune: '1900000000000000',
+      asset_tor_price: '99990000',
+      pool_units: '1200000000000000',
+      LP_units: '1100000000000000',
+      synth_units: '100000000000000',
+      synth_supply: '10000000000',
+      synth_mint_paused: true,
+    };
+    expect(readPools([pool])).toEqual([pool]);
+    expect(readPools([])).toEqual([]);
+    const { status: _status, ...noStatus } = pool;
+    expect(() => readPools([noStatus])).toThrow(/status/);
+    expect(() => readPools([{ ...pool, asset: '' }])).toThrow(/asset/);
+    expect(() => readPools([{ ...pool, balance_rune: 19e14 }])).toThrow(/balance_rune/);
+    expect(() => readPools([{ ...pool, LP_units: '-1' }])).toThrow(/LP_units/);
+    expect(() => readPools([{ ...pool, decimals: '6' }])).toThrow(/decimals/);
+    expect(() => readPools({ code: 12, message: 'Not Implemented' })).toThrow(ThornodeFormatError);
   });
 
   it('reads a quote and refuses one without expected_amount_out, expiry or fees', () => {

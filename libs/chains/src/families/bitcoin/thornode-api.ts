@@ -1,6 +1,6 @@
-// THORNode's REST API, the three answers a swap through THORChain reads (thornode openapi.yaml:
-// InboundAddress, QuoteSwapResponse, TxStatusResponse), with a strict reader of each and the swap's
-// progress as the tx/status stages tell it. Shared by quote-service's THORChain adapter and libs/devnet's
+// THORNode's REST API, the answers a swap through THORChain reads (thornode openapi.yaml:
+// InboundAddress, QuoteSwapResponse, TxStatusResponse, and Pool for the catalog), with a strict reader
+// of each and the swap's progress as the tx/status stages tell it. Shared by quote-service's THORChain adapter and libs/devnet's
 // local THORNode, which serves the same shapes. Imported through @swapgw/chains/bitcoin-bridge.
 
 /** One entry of GET /thorchain/inbound_addresses. */
@@ -113,6 +113,36 @@ export interface ThornodeTxStatus {
   };
 }
 
+/**
+ * One entry of GET /thorchain/pools (thornode openapi.yaml Pool): amounts in 1e8 units as decimal
+ * strings, the asset in THORChain's notation (`BTC.BTC`, `ETH.USDC-0XA0B8…`).
+ */
+export interface ThornodePool {
+  asset: string;
+  short_code?: string;
+  /** `Available` (swaps), `Staged` (liquidity only: THORChain refunds swaps) or `Suspended`. */
+  status: string;
+  /** The asset's own decimals on its chain (THORChain counts it in 1e8 units all the same). */
+  decimals?: number;
+  pending_inbound_asset: string;
+  pending_inbound_rune: string;
+  balance_asset: string;
+  balance_rune: string;
+  asset_tor_price?: string;
+  /** LP_units + synth_units. */
+  pool_units: string;
+  LP_units: string;
+  synth_units: string;
+  synth_supply: string;
+  savers_depth?: string;
+  savers_units?: string;
+  synth_mint_paused?: boolean;
+  synth_supply_remaining?: string;
+}
+
+/** The status of a pool THORChain swaps through (thornode's PoolStatus `Available`). */
+export const THORCHAIN_POOL_AVAILABLE = 'Available';
+
 /** An answer that is not the documented shape: THORNode failed, it is not a "no route". */
 export class ThornodeFormatError extends Error {
   constructor(what: string, detail: string) {
@@ -142,13 +172,17 @@ function optionalUint(what: string, body: Json, field: string): void {
   );
 }
 
+/** The entries of an answer that must be an array of objects. */
+function entriesOf(what: string, body: unknown): Json[] {
+  need(what, Array.isArray(body), 'not an array');
+  for (const entry of body as unknown[]) need(what, isObject(entry), 'an entry is not an object');
+  return body as Json[];
+}
+
 /** Reads GET /thorchain/inbound_addresses; throws ThornodeFormatError on anything else. */
 export function readInboundAddresses(body: unknown): ThornodeInboundAddress[] {
   const what = 'inbound_addresses';
-  need(what, Array.isArray(body), 'not an array');
-  return (body as unknown[]).map((entry) => {
-    need(what, isObject(entry), 'an entry is not an object');
-    const item = entry as Json;
+  return entriesOf(what, body).map((item) => {
     need(
       what,
       typeof item.chain === 'string' && typeof item.address === 'string',
@@ -160,6 +194,36 @@ export function readInboundAddresses(body: unknown): ThornodeInboundAddress[] {
       optionalUint(what, item, field);
     need(what, item.router === undefined || typeof item.router === 'string', 'router is not a string');
     return item as unknown as ThornodeInboundAddress;
+  });
+}
+
+/** Reads GET /thorchain/pools; throws ThornodeFormatError on anything else. */
+export function readPools(body: unknown): ThornodePool[] {
+  const what = 'pools';
+  return entriesOf(what, body).map((pool) => {
+    need(what, typeof pool.asset === 'string' && pool.asset !== '', 'asset missing');
+    need(what, typeof pool.status === 'string', `${String(pool.asset)}: status is not a string`);
+    for (const field of ['balance_asset', 'balance_rune'])
+      need(
+        what,
+        typeof pool[field] === 'string' && UINT_TEXT.test(pool[field]),
+        `${String(pool.asset)}: ${field} is not an amount`,
+      );
+    for (const field of [
+      'pending_inbound_asset',
+      'pending_inbound_rune',
+      'pool_units',
+      'LP_units',
+      'synth_units',
+      'synth_supply',
+    ])
+      optionalUint(what, pool, field);
+    need(
+      what,
+      pool.decimals === undefined || Number.isSafeInteger(pool.decimals),
+      `${String(pool.asset)}: decimals is not a whole number`,
+    );
+    return pool as unknown as ThornodePool;
   });
 }
 
