@@ -40,11 +40,26 @@ describe('POST /quote integratorFee', () => {
     expect(((await validated(terms)) as CreateQuoteDto).integratorFee).toBeUndefined();
   });
 
+  it('takes a THORChain affiliate as recipient: a THORName or a thor1 address (THORChain routes pay them)', async () => {
+    const shares = [
+      { bps: 20, recipient: 'mywallet' },
+      { bps: 10, recipient: 'thor1t2hav42urasnsvwa6x6fyezaex9f953plh72pq' },
+    ];
+    expect(((await validated({ ...terms, integratorFee: shares })) as CreateQuoteDto).integratorFee).toEqual(
+      shares,
+    );
+  });
+
   it.each([
     ['bps over 300', { bps: 301, recipient: EVM }, 'integratorFee.0.bps'],
     ['negative bps', { bps: -1, recipient: EVM }, 'integratorFee.0.bps'],
     ['fractional bps', { bps: 1.5, recipient: EVM }, 'integratorFee.0.bps'],
-    ['a recipient that is no address', { bps: 10, recipient: 'alice' }, 'integratorFee.0.recipient'],
+    [
+      'a recipient that is no address',
+      { bps: 10, recipient: 'alice@example.com' },
+      'integratorFee.0.recipient',
+    ],
+    ['a mistyped EVM address', { bps: 10, recipient: '0x1234' }, 'integratorFee.0.recipient'],
     ['a missing recipient', { bps: 10 }, 'integratorFee.0.recipient'],
     ['an unknown property', { bps: 10, recipient: EVM, token: 'USDC' }, 'integratorFee.0.token'],
     [
