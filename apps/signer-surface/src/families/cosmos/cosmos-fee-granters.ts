@@ -1,8 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   cosmosTxHash,
+  encodeMsgRegisterAccount,
+  type ForwardingTarget,
   granterAddressOf,
+  MSG_REGISTER_ACCOUNT_TYPE_URL,
   signFeeGrantTx,
+  signGranterTx,
   SPONSORED_COSMOS_GAS,
   type CosmosSigningChainClient,
 } from '@swapgw/chains/families';
@@ -19,6 +23,8 @@ import { CosmosFeeGranterSettings, CosmosSponsorshipBudget } from './cosmos-fee-
 
 /** Gas of a grant (and a revoke with it) paid by the granter itself. */
 const GRANT_GAS_LIMIT = SPONSORED_COSMOS_GAS.feeGrant;
+/** Gas of a forwarding account's registration (MsgRegisterAccount) paid by the granter: a grant's bound covers it. */
+const REGISTER_FORWARDING_GAS_LIMIT = SPONSORED_COSMOS_GAS.feeGrant;
 
 /** The step a grant or a fee is paid for: whose budget pays it. */
 export interface CosmosFeeStep {
@@ -136,6 +142,26 @@ export class CosmosFeeGranters {
   }
 
   /**
+   * Makes sure Noble's forwarding account of `target` is registered (x/forwarding's
+   * MsgRegisterAccount, permissionless: the granter signs and pays it, as Skip's relayers register
+   * theirs), so what the bridge mints into it continues over IBC with no signature of the user's.
+   * Idempotent: an account already registered is left as it is, and a registration that loses a race
+   * to another (`account has already been registered`) counts as done. Answers the account's address.
+   * Queued with the granter's grants on the chain (one sequence).
+   */
+  async ensureForwardingAccount(
+    client: CosmosSigningChainClient,
+    target: ForwardingTarget,
+    step: CosmosFeeStep,
+  ): Promise<string> {
+    const chain = client.chain.id;
+    const previous = this.queues.get(chain) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.registerWhenMissing(client, target, step));
+    this.queues.set(chain, next);
+    return next;
+  }
+
+  /**
    * Writes the ledger row of a step's transaction whose fee the granter pays (pending; the tracker
    * settles it), in the caller's transaction; answers its id.
    */
@@ -242,6 +268,68 @@ export class CosmosFeeGranters {
     }
     CosmosFeeGrantMetrics.grant(chain, left === null ? 'granted' : 'topped-up');
     this.logger.log({ msg: 'fee grant', chain, granter, grantee, txHash: hash, fee: grantFee });
+  }
+
+  private async registerWhenMissing(
+    client: CosmosSigningChainClient,
+    target: ForwardingTarget,
+    step: CosmosFeeStep,
+  ): Promise<string> {
+    const chain = client.chain.id;
+    const found = await client.forwardingAccountOf(target);
+    if (found.exists) return found.address;
+    const granter = this.granterOf(chain);
+    const account = granter ? await client.accountOf(granter) : null;
+    const cosmos = this.chains.find(chain)?.cosmos;
+    const key = this.keyOf(chain);
+    if (!granter || !account || !cosmos || !key)
+      throw unavailable(chain, `no fee granter account registers forwarding account ${found.address}`);
+    const fee = client.feeOf(REGISTER_FORWARDING_GAS_LIMIT);
+    let rawTx: string;
+    try {
+      rawTx = signGranterTx({
+        account: { chainId: cosmos.chainId, prefix: cosmos.bech32Prefix, ...account },
+        privateKey: key,
+        messages: [
+          {
+            typeUrl: MSG_REGISTER_ACCOUNT_TYPE_URL,
+            value: encodeMsgRegisterAccount({ signer: granter, ...target }),
+          },
+        ],
+        gasLimit: REGISTER_FORWARDING_GAS_LIMIT,
+        fee: [fee],
+      });
+    } finally {
+      key.fill(0);
+    }
+    const hash = cosmosTxHash(Buffer.from(rawTx, 'base64'));
+    // The granter's own transaction, in the ledger before it can be paid, as a grant is (its purpose
+    // is the granter's own transactions': the tracker settles them from the granter's sequence).
+    await this.dataSource.transaction((manager) =>
+      this.ledger.record(
+        manager,
+        {
+          chain,
+          purpose: 'cosmos-fee-grant',
+          account: granter,
+          ...step,
+          to: found.address,
+          data: rawTx,
+          maxFee: BigInt(fee.amount),
+          value: 0n,
+          txHash: hash,
+        },
+        this.clock.nowMs(),
+      ),
+    );
+    try {
+      await this.sendGrant(client, rawTx, hash, found.address);
+    } catch (error) {
+      // Registered meanwhile by someone else: what this step needs is there.
+      if (!(await client.forwardingAccountOf(target)).exists) throw error;
+    }
+    this.logger.log({ msg: 'forwarding account registered', chain, address: found.address, txHash: hash });
+    return found.address;
   }
 
   /** Broadcasts a signed grant and waits for its block (GRANT_LANDS_WITHIN_MS); SPONSORSHIP_UNAVAILABLE when it fails. */
