@@ -13,3 +13,4 @@ export * from './cosmos-fee-grant-tx';
 export * from './noble-cctp';
 export * from './ibc-packet-progress';
 export * from './noble-forwarding';
+export * from './noble-forwarding-route';
