@@ -1,5 +1,10 @@
 import { ChainRegistry } from '@swapgw/chains';
 import { acrossBetween } from '../providers/across.provider';
+import {
+  nobleForwardingCarries,
+  nobleForwardingPathOf,
+  nobleForwardingTrades,
+} from '../providers/cosmos/noble-forwarding.provider';
 import { osmosisTrades } from '../providers/cosmos/osmosis-venue';
 import { devnetBridgeBetween, devnetBridgeEnd } from '../providers/devnet-bridge-ends';
 import { thorchainPrefixOf } from '../providers/thorchain/thorchain-chains';
@@ -35,6 +40,8 @@ export interface SupportPolicyOptions {
  *  - 0x on the real EVM networks when ZEROX_API_KEY is configured;
  *  - jupiter on one Solana chain (JUPITER_CHAIN) when JUPITER_API_URL is configured;
  *  - osmosis on Osmosis, and from a Cosmos chain with an IBC channel to it (swap on arrival);
+ *  - noble-forwarding from an EVM devnet chain's USDC to Osmosis's tokens and the Hub's ATOM (the
+ *    devnet bridge into a Noble forwarding account, on into a swap on Osmosis);
  *  - skip-go on and between Cosmos chains when SKIP_GO_API_URL is configured (Skip's answer decides per pair);
  *  - thorchain from a Bitcoin chain to a chain THORChain names, and from an EVM chain it names into
  *    Bitcoin, when THORNODE_URL is configured (for each token: THORChain's pools decide at quote); it
@@ -78,6 +85,8 @@ export class SupportPolicy {
     if (this.options.acrossEnabled && acrossBetween(this.registry, fromChain, toChain))
       providers.push(ProviderNames.across);
     if (osmosisTrades(this.registry, fromChain, toChain)) providers.push(ProviderNames.osmosis);
+    if (nobleForwardingTrades(this.registry, fromChain, toChain))
+      providers.push(ProviderNames.nobleForwarding);
     if (this.options.skipGoEnabled && from.cosmos && to.cosmos) providers.push(ProviderNames.skipGo);
     const thorchainPrefixes = this.options.thorchainPrefixes;
     if (
@@ -103,7 +112,9 @@ export class SupportPolicy {
         (p !== ProviderNames.devnetBridge ||
           (this.bridgeCarries(fromChain, tokenIn) && this.bridgeCarries(toChain, tokenOut))) &&
         // A coin sent to Osmosis as itself is a transfer, not a swap.
-        (p !== ProviderNames.osmosis || tokenIn !== tokenOut),
+        (p !== ProviderNames.osmosis || tokenIn !== tokenOut) &&
+        (p !== ProviderNames.nobleForwarding ||
+          this.forwardingCarries(fromChain, toChain, tokenIn, tokenOut)),
     );
   }
 
@@ -123,6 +134,12 @@ export class SupportPolicy {
   /** Whether support on this chain differs between its tokens (so it is computed per symbol). */
   supportVariesByToken(chainId: string): boolean {
     return devnetBridgeEnd(this.registry, chainId)?.hasSwapVenue === false;
+  }
+
+  /** Through a Noble forwarding account: the source's bridged USDC, to a coin of the destination (noble-forwarding). */
+  private forwardingCarries(fromChain: string, toChain: string, tokenIn: string, tokenOut: string): boolean {
+    const path = nobleForwardingPathOf(this.registry, fromChain, toChain);
+    return path !== undefined && nobleForwardingCarries(path, tokenIn, tokenOut);
   }
 
   /** Where a swap venue is (EVM devnet chains) any token reaches the bridge; elsewhere (Solana) only the bridged token. */
