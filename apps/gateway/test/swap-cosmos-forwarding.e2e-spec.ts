@@ -5,7 +5,7 @@ import { ibcVoucherDenom } from '@swapgw/chains/families';
 import type { CosmosDevnetChainManifest } from '@swapgw/devnet';
 import { createGatewayClient, ethersSigner, runSwap, type RunSwapEvent } from '@swapgw/sdk';
 import { waitFor } from '@swapgw/testing';
-import { parseUnits, Wallet } from 'ethers';
+import { parseUnits } from 'ethers';
 import { DevnetEvm } from './support/devnet-evm';
 import { connectE2eApi, type E2eApi } from './support/e2e-api';
 
@@ -15,12 +15,7 @@ import { connectE2eApi, type E2eApi } from './support/e2e-api';
 // with the `wasm` memo that swaps it for ATOM and sends the ATOM home to the Hub recipient. Balances
 // are read on every chain touched: devnet-a, Noble, Osmosis and the Hub.
 const devnet = new DevnetEvm();
-const manifest = devnet.manifest;
-const chainOf = (id: string): CosmosDevnetChainManifest => {
-  const chain = manifest.cosmos.find((c) => c.id === id);
-  if (!chain) throw new Error(`the devnet has no Cosmos chain ${id}`);
-  return chain;
-};
+const chainOf = (id: string) => devnet.cosmos(id);
 const noble = chainOf('noble-devnet');
 const osmosis = chainOf('osmosis-devnet');
 const hub = chainOf('cosmoshub-devnet');
@@ -77,11 +72,7 @@ describe('USDC on devnet-a → ATOM on the Hub through a Noble forwarding accoun
 
   it('a zero-gas wallet signs one intent; its USDC drops by exactly the amount, the Hub recipient gets at least minAmountOut ATOM', async () => {
     const amount = 20_000_000n; // 20 USDC
-    const wallet = Wallet.createRandom();
-    const funder = devnet.account(6).connect(devnet.provider('devnet-a'));
-    await (
-      await devnet.token('devnet-a', 'USDC', funder).getFunction('transfer')(wallet.address, amount)
-    ).wait();
+    const wallet = await devnet.freshWalletHolding('devnet-a', 'USDC', amount, 6);
     const hubRecipient = (
       await (await DirectSecp256k1HdWallet.generate(12, { prefix: 'cosmos' })).getAccounts()
     )[0].address;

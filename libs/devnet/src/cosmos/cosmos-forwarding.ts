@@ -15,7 +15,7 @@ import type { CosmosChainSpec } from './cosmos-chain-spec';
 import { CosmosTxError } from './cosmos-errors';
 import { escrowAddress, ibcChannel, sendTransfer } from './cosmos-ibc';
 import { addressBytes } from './cosmos-keys';
-import { checkAddress, CosmosMessageHandler } from './cosmos-messages';
+import { checkAddress, CosmosMessageHandler, messageEvent } from './cosmos-messages';
 import type { CosmosState } from './cosmos-state';
 
 /** Gas of a MsgRegisterAccount beyond the ante handler's: an account written, a counter incremented. */
@@ -117,25 +117,15 @@ export function nobleForwardingModule(spec: CosmosChainSpec): {
       // Funds that arrived before the registration are forwarded at this block's end.
       if (ctx.state.allBalances(address).length > 0) ctx.state.set(pendingKey(address), '1');
       const json = (value: unknown) => JSON.stringify(value);
-      ctx.events.push(
-        {
-          type: 'message',
-          attributes: [
-            { key: 'action', value: MSG_REGISTER_ACCOUNT_TYPE_URL },
-            { key: 'sender', value: msg.signer },
-            { key: 'module', value: 'forwarding' },
-          ],
-        },
-        {
-          type: ACCOUNT_REGISTERED_EVENT,
-          attributes: [
-            { key: 'address', value: json(address) },
-            { key: 'channel', value: json(msg.channel) },
-            { key: 'recipient', value: json(msg.recipient) },
-            { key: 'fallback', value: json(msg.fallback) },
-          ],
-        },
-      );
+      ctx.events.push(messageEvent(MSG_REGISTER_ACCOUNT_TYPE_URL, msg.signer, 'forwarding'), {
+        type: ACCOUNT_REGISTERED_EVENT,
+        attributes: [
+          { key: 'address', value: json(address) },
+          { key: 'channel', value: json(msg.channel) },
+          { key: 'recipient', value: json(msg.recipient) },
+          { key: 'fallback', value: json(msg.fallback) },
+        ],
+      });
       return {
         typeUrl: MSG_REGISTER_ACCOUNT_RESPONSE_TYPE_URL,
         value: encodeMsgRegisterAccountResponse(address),

@@ -7,6 +7,7 @@ import { NoRouteError } from '../no-route.error';
 import { ProviderNames } from '../provider-names';
 import type { CandidateRoute, QuoteContext, QuoteProvider, RouteWarningThresholds } from '../quote-provider';
 import { cosmosDenomOf } from './cosmos-denom';
+import { refuseCosmosIntegratorFee } from './cosmos-integrator-fee';
 import { ibcTransferLeg, priceOsmosisSwap } from './osmosis.provider';
 
 /**
@@ -18,7 +19,10 @@ import { ibcTransferLeg, priceOsmosisSwap } from './osmosis.provider';
 export interface NobleForwardingPath {
   from: DevnetBridgeEnd;
   noble: DevnetBridgeEnd;
+  nobleChain: ChainDescriptor;
   nobleTraits: CosmosChainTraits;
+  /** The denom Noble's end mints (`uusdc`). */
+  nobleDenom: string;
   osmosis: ChainDescriptor;
   osmosisTraits: CosmosChainTraits & { crosschainSwapsContract: string };
   /** The destination when it is not Osmosis: the chain, and Osmosis's channel to it. */
@@ -44,15 +48,20 @@ export function nobleForwardingPathOf(
     .find((end) => end?.family === 'cosmos');
   if (!noble || noble.chain === toChain || !devnetBridgeBetween(registry, fromChain, noble.chain))
     return undefined;
-  const nobleTraits = registry.find(noble.chain)?.cosmos;
+  const nobleChain = registry.find(noble.chain);
+  const nobleTraits = nobleChain?.cosmos;
+  const nobleDenom = noble.token.address;
   const osmosis = registry.list().find((chain) => chain.cosmos?.crosschainSwapsContract && chain.rpcUrl);
   const osmosisTraits = osmosis?.cosmos;
-  if (!nobleTraits || !osmosis || !osmosisTraits?.crosschainSwapsContract) return undefined;
+  if (!nobleChain || !nobleTraits || !nobleDenom || !osmosis || !osmosisTraits?.crosschainSwapsContract)
+    return undefined;
   if (!nobleTraits.ibcChannels[osmosis.id] || !osmosisTraits.ibcChannels[noble.chain]) return undefined;
   const path = {
     from,
     noble,
+    nobleChain,
     nobleTraits,
+    nobleDenom,
     osmosis,
     osmosisTraits: { ...osmosisTraits, crosschainSwapsContract: osmosisTraits.crosschainSwapsContract },
   };
@@ -111,12 +120,8 @@ export class NobleForwardingProvider implements QuoteProvider {
     const bridge = this.registry.manifest?.bridge;
     const path = nobleForwardingPathOf(this.registry, context.fromChain.id, context.toChain.id);
     if (!bridge || !path) return [];
-    if (context.integratorFee && context.integratorFee.charges.length > 0)
-      throw new NoRouteError(
-        'INTEGRATOR_FEE_NOT_SUPPORTED',
-        'Cosmos routes carry no integrator fee yet: quote without integratorFees',
-      );
-    const { from, noble, nobleTraits, osmosis, osmosisTraits, home } = path;
+    refuseCosmosIntegratorFee(context);
+    const { from, noble, nobleChain, nobleTraits, nobleDenom, osmosis, osmosisTraits, home } = path;
     const tokenIn = context.tokenIn;
     if (
       tokenIn.chain !== from.chain ||
@@ -126,9 +131,7 @@ export class NobleForwardingProvider implements QuoteProvider {
         'PAIR_NOT_SUPPORTED',
         `Through Noble only ${from.token.symbol} leaves ${from.chain} (the bridged token)`,
       );
-    const usdcOnOsmosis = ibcVoucherDenom(
-      `transfer/${osmosisTraits.ibcChannels[noble.chain]}/${noble.token.address}`,
-    );
+    const usdcOnOsmosis = ibcVoucherDenom(`transfer/${osmosisTraits.ibcChannels[noble.chain]}/${nobleDenom}`);
     const denomOut = this.denomOnOsmosis(context, path);
     if (denomOut === usdcOnOsmosis)
       throw new NoRouteError('PAIR_NOT_SUPPORTED', 'USDC to USDC is a bridge transfer, not a swap');
@@ -142,12 +145,12 @@ export class NobleForwardingProvider implements QuoteProvider {
       );
     const usdc = { symbol: noble.token.symbol, decimals: noble.token.decimals };
     const toOsmosis = ibcTransferLeg({
-      from: this.registry.find(noble.chain)!,
+      from: nobleChain,
       fromPrefix: nobleTraits.bech32Prefix,
       sourceChannel: nobleTraits.ibcChannels[osmosis.id],
       to: osmosis.id,
       token: usdc,
-      denomIn: noble.token.address!,
+      denomIn: nobleDenom,
       denomOut: usdcOnOsmosis,
       amount: bridged,
       minAmount: bridged,

@@ -15,6 +15,7 @@ import {
   RouteWarningThresholds,
 } from '../quote-provider';
 import { cosmosDenomOf } from './cosmos-denom';
+import { refuseCosmosIntegratorFee } from './cosmos-integrator-fee';
 import { osmosisRoute, routeOutGivenIn, routePoolShareBps, routePriceImpactBps } from './osmosis-math';
 import { readOsmosisPools } from './osmosis-pools';
 import { OsmosisVenue, osmosisVenueOf } from './osmosis-venue';
@@ -53,11 +54,7 @@ export class OsmosisProvider implements QuoteProvider {
   async quote(context: QuoteContext, signal: AbortSignal): Promise<CandidateRoute[]> {
     const venue = this.venueOf(context);
     if (!venue) return [];
-    if (context.integratorFee && context.integratorFee.charges.length > 0)
-      throw new NoRouteError(
-        'INTEGRATOR_FEE_NOT_SUPPORTED',
-        'Cosmos routes carry no integrator fee yet: quote without integratorFees',
-      );
+    refuseCosmosIntegratorFee(context);
     const sourceDenom = cosmosDenomOf(context.tokenIn);
     const denomOut = cosmosDenomOf(context.tokenOut);
     if (!sourceDenom || !denomOut)

@@ -108,7 +108,7 @@ describe('Cosmos fee granters on the local Cosmos devnet', () => {
   };
 
   let lastGranters: CosmosFeeGranters;
-  const grantersWith = (grantSteps: bigint, minBalance = 1_000_000n) => {
+  const grantersWith = (grantSteps: bigint, minBalance = 1_000_000n, chain = HUB) => {
     const key = Buffer.from(cosmosDevnetKey('cosmos', GRANTER_INDEX).privateKey).toString('hex');
     // 1 ATOM a day per key; the poor key 1,000 uatom on the Hub.
     const budget = new SponsorshipBudgetLimits(
@@ -116,7 +116,7 @@ describe('Cosmos fee granters on the local Cosmos devnet', () => {
       new Map([[POOR_OWNER, new WeiByChain(1_000_000n, new Map([[HUB, 1_000n]]))]]),
     );
     const settings = {
-      keys: new RelayerKeySet(new Map([[HUB, [key]]])),
+      keys: new RelayerKeySet(new Map([[chain, [key]]])),
       grantSteps,
       minBalance,
       budget,
@@ -407,21 +407,7 @@ describe('Cosmos fee granters on the local Cosmos devnet', () => {
   });
 
   it('registers a Noble forwarding account with the granter once: a second call sends nothing; the ledger has it', async () => {
-    const key = Buffer.from(cosmosDevnetKey('noble', GRANTER_INDEX).privateKey).toString('hex');
-    const settings = {
-      keys: new RelayerKeySet(new Map([[NOBLE, [key]]])),
-      grantSteps: 5n,
-      minBalance: 1n,
-      budget: new SponsorshipBudgetLimits(1_000_000n, new Map()),
-    } as CosmosFeeGranterSettings;
-    const granters = new CosmosFeeGranters(
-      settings,
-      chains,
-      dataSource,
-      ledger().feeAccounts,
-      new CosmosSponsorshipBudget(ledger().transactions, settings, clock),
-      clock,
-    );
+    const granters = grantersWith(5n, 1n, NOBLE);
     const lookup = chains.families.cosmos(NOBLE);
     if (!lookup.ok) throw new Error(lookup.reason);
     const noble = lookup.client;

@@ -3,6 +3,7 @@ import {
   cosmosTxHash,
   encodeMsgRegisterAccount,
   type ForwardingTarget,
+  type GranterAccount,
   granterAddressOf,
   MSG_REGISTER_ACCOUNT_TYPE_URL,
   signFeeGrantTx,
@@ -222,44 +223,19 @@ export class CosmosFeeGranters {
     const chain = client.chain.id;
     const left = await client.allowanceLeft(granter, grantee, fee.denom);
     if (left === 'unlimited' || (left !== null && left >= fee.amount)) return;
-    const account = await client.accountOf(granter);
-    const cosmos = this.chains.find(chain)?.cosmos;
-    const key = this.keyOf(chain);
-    if (!account || !cosmos || !key) throw unavailable(chain, `the fee granter ${granter} has no account`);
     const grantFee = client.feeOf(GRANT_GAS_LIMIT);
-    let rawTx: string;
-    try {
-      rawTx = signFeeGrantTx({
-        account: { chainId: cosmos.chainId, prefix: cosmos.bech32Prefix, ...account },
-        privateKey: key,
+    const rawTx = await this.signedByGranter(client, granter, (account, privateKey) =>
+      signFeeGrantTx({
+        account,
+        privateKey,
         grantee,
         spendLimit: [{ denom: fee.denom, amount: (fee.amount * this.settings.grantSteps).toString() }],
         replace: left !== null,
         gasLimit: GRANT_GAS_LIMIT,
         fee: [grantFee],
-      });
-    } finally {
-      key.fill(0);
-    }
-    const hash = cosmosTxHash(Buffer.from(rawTx, 'base64'));
-    // In the ledger before it can be paid: the tracker settles it from the chain whatever happens here.
-    await this.dataSource.transaction((manager) =>
-      this.ledger.record(
-        manager,
-        {
-          chain,
-          purpose: 'cosmos-fee-grant',
-          account: granter,
-          ...step,
-          to: grantee,
-          data: rawTx,
-          maxFee: BigInt(grantFee.amount),
-          value: 0n,
-          txHash: hash,
-        },
-        this.clock.nowMs(),
-      ),
+      }),
     );
+    const hash = await this.recordOwnTransaction(client, granter, rawTx, grantFee, grantee, step);
     try {
       await this.sendGrant(client, rawTx, hash, grantee);
     } catch (error) {
@@ -279,17 +255,15 @@ export class CosmosFeeGranters {
     const found = await client.forwardingAccountOf(target);
     if (found.exists) return found.address;
     const granter = this.granterOf(chain);
-    const account = granter ? await client.accountOf(granter) : null;
-    const cosmos = this.chains.find(chain)?.cosmos;
-    const key = this.keyOf(chain);
-    if (!granter || !account || !cosmos || !key)
-      throw unavailable(chain, `no fee granter account registers forwarding account ${found.address}`);
+    if (!granter)
+      throw unavailable(chain, `no fee granter registers the forwarding account ${found.address}`);
     const fee = client.feeOf(REGISTER_FORWARDING_GAS_LIMIT);
-    let rawTx: string;
-    try {
-      rawTx = signGranterTx({
-        account: { chainId: cosmos.chainId, prefix: cosmos.bech32Prefix, ...account },
-        privateKey: key,
+    // Under the step's key's daily budget on Noble, as a grant is.
+    await this.budget.check(step.owner, chain, BigInt(fee.amount));
+    const rawTx = await this.signedByGranter(client, granter, (account, privateKey) =>
+      signGranterTx({
+        account,
+        privateKey,
         messages: [
           {
             typeUrl: MSG_REGISTER_ACCOUNT_TYPE_URL,
@@ -298,30 +272,10 @@ export class CosmosFeeGranters {
         ],
         gasLimit: REGISTER_FORWARDING_GAS_LIMIT,
         fee: [fee],
-      });
-    } finally {
-      key.fill(0);
-    }
-    const hash = cosmosTxHash(Buffer.from(rawTx, 'base64'));
-    // The granter's own transaction, in the ledger before it can be paid, as a grant is (its purpose
-    // is the granter's own transactions': the tracker settles them from the granter's sequence).
-    await this.dataSource.transaction((manager) =>
-      this.ledger.record(
-        manager,
-        {
-          chain,
-          purpose: 'cosmos-fee-grant',
-          account: granter,
-          ...step,
-          to: found.address,
-          data: rawTx,
-          maxFee: BigInt(fee.amount),
-          value: 0n,
-          txHash: hash,
-        },
-        this.clock.nowMs(),
-      ),
+      }),
     );
+    // Its purpose is the granter's own transactions' (the tracker settles them from its sequence).
+    const hash = await this.recordOwnTransaction(client, granter, rawTx, fee, found.address, step);
     try {
       await this.sendGrant(client, rawTx, hash, found.address);
     } catch (error) {
@@ -330,6 +284,58 @@ export class CosmosFeeGranters {
     }
     this.logger.log({ msg: 'forwarding account registered', chain, address: found.address, txHash: hash });
     return found.address;
+  }
+
+  /** A transaction of the granter's own, signed by `sign` with its account as the chain has it and its key (wiped after). */
+  private async signedByGranter(
+    client: CosmosSigningChainClient,
+    granter: string,
+    sign: (account: GranterAccount, privateKey: Uint8Array) => string,
+  ): Promise<string> {
+    const chain = client.chain.id;
+    const account = await client.accountOf(granter);
+    const cosmos = this.chains.find(chain)?.cosmos;
+    const key = this.keyOf(chain);
+    if (!account || !cosmos || !key) throw unavailable(chain, `the fee granter ${granter} has no account`);
+    try {
+      return sign({ chainId: cosmos.chainId, prefix: cosmos.bech32Prefix, ...account }, key);
+    } finally {
+      key.fill(0);
+    }
+  }
+
+  /**
+   * The ledger row of a transaction of the granter's own (a grant, a registration: purpose
+   * cosmos-fee-grant, `to` whom it is for), written before it can be paid so the tracker settles it
+   * from the chain whatever happens next; answers its hash.
+   */
+  private async recordOwnTransaction(
+    client: CosmosSigningChainClient,
+    granter: string,
+    rawTx: string,
+    fee: { amount: string },
+    to: string,
+    step: CosmosFeeStep,
+  ): Promise<string> {
+    const txHash = cosmosTxHash(Buffer.from(rawTx, 'base64'));
+    await this.dataSource.transaction((manager) =>
+      this.ledger.record(
+        manager,
+        {
+          chain: client.chain.id,
+          purpose: 'cosmos-fee-grant',
+          account: granter,
+          ...step,
+          to,
+          data: rawTx,
+          maxFee: BigInt(fee.amount),
+          value: 0n,
+          txHash,
+        },
+        this.clock.nowMs(),
+      ),
+    );
+    return txHash;
   }
 
   /** Broadcasts a signed grant and waits for its block (GRANT_LANDS_WITHIN_MS); SPONSORSHIP_UNAVAILABLE when it fails. */
