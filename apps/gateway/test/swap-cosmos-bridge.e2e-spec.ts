@@ -2,7 +2,7 @@ import { makeCosmoshubPath } from '@cosmjs/amino';
 import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { GasPrice, SigningStargateClient, StargateClient } from '@cosmjs/stargate';
 import { Connection, Keypair, PublicKey } from '@solana/web3.js';
-import { DEVNET_MNEMONIC, solanaConnection, type CosmosDevnetChainManifest } from '@swapgw/devnet';
+import { DEVNET_MNEMONIC, solanaConnection } from '@swapgw/devnet';
 import { cosmosSigner, createGatewayClient, ethersSigner, runSwap, type RunSwapEvent } from '@swapgw/sdk';
 import { waitFor } from '@swapgw/testing';
 import { splBalanceOf } from '@swapgw/testing/solana';
@@ -18,11 +18,7 @@ import { connectE2eApi, type E2eApi } from './support/e2e-api';
 // Solana. Balances are read on every chain touched.
 const devnet = new DevnetEvm();
 const manifest = devnet.manifest;
-const chainOf = (id: string): CosmosDevnetChainManifest => {
-  const chain = manifest.cosmos.find((c) => c.id === id);
-  if (!chain) throw new Error(`the devnet has no Cosmos chain ${id}`);
-  return chain;
-};
+const chainOf = (id: string) => devnet.cosmos(id);
 const noble = chainOf('noble-devnet');
 const solanaMint = new PublicKey(manifest.solana.tokens.USDC.mint);
 const quotedOf = (events: RunSwapEvent[]) => events.find((e) => e.type === 'quoted')!;
@@ -109,11 +105,7 @@ describe('USDC between Noble (CCTP) and the EVM devnets and Solana', () => {
 
   it('USDC on devnet-a → USDC on Noble for a zero-gas EVM wallet: typed data only, the Noble account credited', async () => {
     const amount = 12_000_000n; // 12 USDC
-    const wallet = Wallet.createRandom();
-    const funder = devnet.account(6).connect(devnet.provider('devnet-a'));
-    await (
-      await devnet.token('devnet-a', 'USDC', funder).getFunction('transfer')(wallet.address, amount)
-    ).wait();
+    const wallet = await devnet.freshWalletHolding('devnet-a', 'USDC', amount, 6);
     const nobleRecipient = (
       await (await DirectSecp256k1HdWallet.generate(12, { prefix: 'noble' })).getAccounts()
     )[0].address;

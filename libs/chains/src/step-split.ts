@@ -36,6 +36,12 @@ export interface SplitStep {
   approves?: 'permit2' | 'spender';
   /** The leg's own step of a bridge-swap: it binds the next leg's swap too, which has no steps. */
   bridgeSwap?: true;
+  /**
+   * The leg's own step of a bridge into a Cosmos chain whose payout a forwarding account there
+   * (Noble's x/forwarding) sends on: the legs after it run on chain from that account (an IBC
+   * transfer, a swap on arrival, its output sent home) and have no steps (forwardingLegOf).
+   */
+  forwards?: true;
 }
 
 /** The legs' fields the split reads. */
@@ -101,15 +107,19 @@ export function splitSteps(
 ): SplitStep[] {
   const sponsored = options.gasPayment === 'sponsored';
   const bridgeSwapAt = sponsored ? bridgeSwapLegOf(legs, chains) : null;
+  const forwardingAt = forwardingLegOf(legs, chains);
   const steps: SplitStep[] = [];
   legs.forEach((leg, legIndex) => {
     // The destination swap of a bridge-swap runs from the bridge leg's signature: no steps of its own.
     if (bridgeSwapAt !== null && legIndex === bridgeSwapAt + 1) return;
+    // Past a forwarding bridge, the legs run from the forwarding account: no steps either.
+    if (forwardingAt !== null && legIndex > forwardingAt) return;
     const own = (signing: StepSigning): SplitStep => ({
       legIndex,
       kind: leg.kind,
       signing,
       ...(legIndex === bridgeSwapAt ? { bridgeSwap: true as const } : {}),
+      ...(legIndex === forwardingAt ? { forwards: true as const } : {}),
     });
     const approve = (signing: StepSigning, approves: 'permit2' | 'spender'): SplitStep => ({
       legIndex,
@@ -168,6 +178,29 @@ export function splitSteps(
     }
   });
   return steps;
+}
+
+/**
+ * The index of the bridge leg whose payout a forwarding account sends on, or null: a bridge from a
+ * chain of another family into a Cosmos chain, followed by a Cosmos leg leaving that chain (an IBC
+ * transfer from Noble). Its deposit can name only a 32-byte account, so it names Noble's forwarding
+ * account for the rest of the route, which runs from there with no signature (docs/chains.md,
+ * "Multi-leg routes").
+ */
+export function forwardingLegOf(
+  legs: readonly StepSplitLeg[],
+  chains: Pick<StepSplitChains, 'familyOf'>,
+): number | null {
+  const at = legs.findIndex(
+    (leg, index) =>
+      leg.kind === 'bridge' &&
+      leg.destinationChain !== undefined &&
+      chains.familyOf(leg.chain) !== 'cosmos' &&
+      chains.familyOf(leg.destinationChain) === 'cosmos' &&
+      legs[index + 1]?.kind === 'bridge' &&
+      legs[index + 1]?.chain === leg.destinationChain,
+  );
+  return at < 0 ? null : at;
 }
 
 /**

@@ -159,6 +159,7 @@ describe('planSteps on Solana routes', () => {
       balancesToRead(
         plan,
         walletsOf(plan, { userAddress: SOL_USER, recipient: EVM_OTHER }, context.familyOf).walletOn,
+        context.familyOf,
       ),
     ).toEqual([{ chain: 'devnet-a', token: USDC_A.address, holder: EVM_OTHER }]);
   });

@@ -162,7 +162,7 @@ describe('planSteps', () => {
     const bridge = usdcBridgeToB();
     const swapOnB = usdcToDaiOnB();
     const plan = planOf([bridge, swapOnB]);
-    expect(balancesToRead(plan, () => USER)).toEqual([
+    expect(balancesToRead(plan, () => USER, context.familyOf)).toEqual([
       { chain: 'devnet-b', token: USDC_B.address, holder: USER },
     ]);
 

@@ -74,6 +74,11 @@ export interface PlannedStep extends LegStepSpec {
  * step binds the destination swap too (an EVM `bridge-swap` intent, or a Solana bridge deposit whose
  * memo carries the swap), and the swap leg has no steps. Its minimum out is the swap leg's, scaled
  * to what the bridge guarantees, as above.
+ *
+ * A bridge into a Cosmos chain followed by Cosmos legs (@swapgw/chains' forwardingLegOf: USDC to
+ * Noble, then IBC into a swap on Osmosis) pays Noble's forwarding account for the rest of the route
+ * (`nobleForwarding` on its step, registered by signer-surface before the step is issued): the legs
+ * after it have no steps, and nothing waits for a balance.
  */
 export function planSteps(
   plan: RoutePlan,
@@ -100,9 +105,11 @@ export function planSteps(
 
   plan.legs.forEach((leg, legIndex) => {
     const legSteps = split.filter((step) => step.legIndex === legIndex);
-    // The destination swap of a bridge-swap runs from the bridge leg's signature: no steps of its own.
+    // The destination swap of a bridge-swap runs from the bridge leg's signature: no steps of its own;
+    // nor do the legs a forwarding account runs after a forwarding bridge.
     if (legSteps.length === 0) {
       if (split.some((step) => step.legIndex === legIndex - 1 && step.bridgeSwap)) return;
+      if (split.some((step) => step.legIndex < legIndex && step.forwards)) return;
       throw new Error(`Leg ${legIndex} of route ${plan.routeId} is on ${leg.chain}, a chain without swaps`);
     }
     const quotedIn = BigInt(leg.amountIn);
@@ -116,6 +123,7 @@ export function planSteps(
     const legInput = {
       leg,
       next: plan.legs[legIndex + 1],
+      following: plan.legs.slice(legIndex + 1),
       spend,
       minOut,
       signer,
@@ -142,7 +150,8 @@ export function planSteps(
     }
 
     guaranteedFromPrevious = minOut;
-    const bridgeSwap = legSteps.some((step) => step.bridgeSwap);
+    // After a bridge-swap or a forwarding bridge nothing waits: no later step spends what it delivers.
+    const bridgeSwap = legSteps.some((step) => step.bridgeSwap || step.forwards);
     if (leg.kind === 'bridge' && !isLast && !bridgeSwap) {
       const before = context.balancesBefore.get(balanceKey(leg.tokenOut.chain, leg.tokenOut.address));
       if (before === undefined)

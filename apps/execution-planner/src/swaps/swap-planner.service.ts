@@ -369,7 +369,7 @@ export class SwapPlanner {
     plan: RoutePlan,
     holderOn: (chain: string) => string,
   ): Promise<Map<string, bigint>> {
-    const reads = balancesToRead(plan, holderOn);
+    const reads = balancesToRead(plan, holderOn, (chain) => this.chains.familyOf(chain));
     try {
       const balances = await Promise.all(reads.map((r) => this.chains.balanceOf(r.chain, r.token, r.holder)));
       return new Map(reads.map((r, i) => [balanceKey(r.chain, r.token), balances[i]]));

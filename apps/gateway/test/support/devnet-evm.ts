@@ -1,5 +1,12 @@
-import { Contract, ContractRunner, HDNodeWallet, JsonRpcApiProviderOptions, JsonRpcProvider } from 'ethers';
-import { DevnetChain, DevnetManifest, loadDevnetManifest } from '@swapgw/devnet';
+import {
+  Contract,
+  ContractRunner,
+  HDNodeWallet,
+  JsonRpcApiProviderOptions,
+  JsonRpcProvider,
+  Wallet,
+} from 'ethers';
+import { CosmosDevnetChainManifest, DevnetChain, DevnetManifest, loadDevnetManifest } from '@swapgw/devnet';
 import { testEnv } from '@swapgw/testing';
 
 const ERC20 = [
@@ -23,6 +30,13 @@ export class DevnetEvm {
 
   /** `providerOptions` beside staticNetwork, e.g. `{ cacheTimeout: -1 }` to read every call afresh. */
   constructor(private readonly providerOptions: JsonRpcApiProviderOptions = {}) {}
+
+  /** The devnet's Cosmos chain `id` (its RPC, REST, prefix, channels). */
+  cosmos(id: string): CosmosDevnetChainManifest {
+    const chain = this.manifest.cosmos.find((c) => c.id === id);
+    if (!chain) throw new Error(`the devnet has no Cosmos chain ${id}`);
+    return chain;
+  }
 
   chain(id: string): DevnetChain {
     const chain = this.manifest.chains.find((c) => c.id === id);
@@ -53,6 +67,22 @@ export class DevnetEvm {
 
   async balanceOf(chainId: string, symbol: string, holder: string): Promise<bigint> {
     return (await this.token(chainId, symbol).getFunction('balanceOf')(holder)) as bigint;
+  }
+
+  /**
+   * A fresh wallet holding `amount` of `symbol` on `chainId` and no ETH (a zero-gas wallet), funded
+   * by anvil account `funderIndex`.
+   */
+  async freshWalletHolding(
+    chainId: string,
+    symbol: string,
+    amount: bigint,
+    funderIndex: number,
+  ): Promise<HDNodeWallet> {
+    const wallet = Wallet.createRandom();
+    const funder = this.account(funderIndex).connect(this.provider(chainId));
+    await (await this.token(chainId, symbol, funder).getFunction('transfer')(wallet.address, amount)).wait();
+    return wallet;
   }
 
   ethOf(chainId: string, holder: string): Promise<bigint> {

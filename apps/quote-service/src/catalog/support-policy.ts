@@ -1,6 +1,11 @@
 import { ChainRegistry } from '@swapgw/chains';
 import { THORCHAIN_POOL_AVAILABLE, thorchainAssetOf, type ThornodePool } from '@swapgw/chains/bitcoin-bridge';
 import { acrossBetween } from '../providers/across.provider';
+import {
+  nobleForwardingCarries,
+  nobleForwardingPathOf,
+  nobleForwardingTrades,
+} from '../providers/cosmos/noble-forwarding.provider';
 import { osmosisTrades } from '../providers/cosmos/osmosis-venue';
 import { devnetBridgeBetween, devnetBridgeEnd } from '../providers/devnet-bridge-ends';
 import { thorchainPrefixOf } from '../providers/thorchain/thorchain-chains';
@@ -42,6 +47,8 @@ export interface SupportPolicyOptions {
  *  - 0x on the real EVM networks when ZEROX_API_KEY is configured;
  *  - jupiter on one Solana chain (JUPITER_CHAIN) when JUPITER_API_URL is configured;
  *  - osmosis on Osmosis, and from a Cosmos chain with an IBC channel to it (swap on arrival);
+ *  - noble-forwarding from an EVM devnet chain's USDC to Osmosis's tokens and the Hub's ATOM (the
+ *    devnet bridge into a Noble forwarding account, on into a swap on Osmosis);
  *  - skip-go on and between Cosmos chains when SKIP_GO_API_URL is configured (Skip's answer decides per pair);
  *  - thorchain from a Bitcoin chain to a chain THORChain names, and from an EVM chain it names into
  *    Bitcoin, when THORNODE_URL is configured: for a pair, only where THORNode's pools
@@ -107,6 +114,8 @@ export class SupportPolicy {
     if (this.options.acrossEnabled && acrossBetween(this.registry, fromChain, toChain))
       providers.push(ProviderNames.across);
     if (osmosisTrades(this.registry, fromChain, toChain)) providers.push(ProviderNames.osmosis);
+    if (nobleForwardingTrades(this.registry, fromChain, toChain))
+      providers.push(ProviderNames.nobleForwarding);
     if (this.options.skipGoEnabled && from.cosmos && to.cosmos) providers.push(ProviderNames.skipGo);
     const thorchainPrefixes = this.options.thorchainPrefixes;
     if (
@@ -137,7 +146,9 @@ export class SupportPolicy {
         // A coin sent to Osmosis as itself is a transfer, not a swap.
         (p !== ProviderNames.osmosis || tokenIn.symbol !== tokenOut.symbol) &&
         (p !== ProviderNames.thorchain ||
-          (this.thorchainPoolOf(fromChain, tokenIn) && this.thorchainPoolOf(toChain, tokenOut))),
+          (this.thorchainPoolOf(fromChain, tokenIn) && this.thorchainPoolOf(toChain, tokenOut))) &&
+        (p !== ProviderNames.nobleForwarding ||
+          this.forwardingCarries(fromChain, toChain, tokenIn.symbol, tokenOut.symbol)),
     );
   }
 
@@ -187,6 +198,12 @@ export class SupportPolicy {
     } catch {
       return false; // a symbol or contract THORChain cannot write has no pool
     }
+  }
+
+  /** Through a Noble forwarding account: the source's bridged USDC, to a coin of the destination (noble-forwarding). */
+  private forwardingCarries(fromChain: string, toChain: string, tokenIn: string, tokenOut: string): boolean {
+    const path = nobleForwardingPathOf(this.registry, fromChain, toChain);
+    return path !== undefined && nobleForwardingCarries(path, tokenIn, tokenOut);
   }
 
   /** Where a swap venue is (EVM devnet chains) any token reaches the bridge; elsewhere (Solana) only the bridged token. */

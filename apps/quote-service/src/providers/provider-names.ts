@@ -16,6 +16,12 @@ export const ProviderNames = {
   osmosis: 'osmosis',
   /** ICS-20 transfers between Cosmos chains, the bridge leg before a swap on Osmosis. */
   ibc: 'ibc',
+  /**
+   * USDC from an EVM devnet chain through the devnet bridge into a Noble forwarding account, on over
+   * IBC into a swap on Osmosis (cosmos/noble-forwarding.provider.ts); its legs name devnet-bridge,
+   * ibc and osmosis.
+   */
+  nobleForwarding: 'noble-forwarding',
   /** The Skip Go API's routes between Cosmos chains (skip-go/). */
   skipGo: 'skip-go',
 } as const;

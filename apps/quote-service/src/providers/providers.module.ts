@@ -3,6 +3,7 @@ import { ChainRegistry } from '@swapgw/chains';
 import { ChainsModule } from '../chains/chains.module';
 import { QuoteServiceConfig } from '../config/quote-service.config';
 import { AcrossProvider } from './across.provider';
+import { NobleForwardingProvider } from './cosmos/noble-forwarding.provider';
 import { OsmosisProvider } from './cosmos/osmosis.provider';
 import { SkipGoApi } from './skip-go/skip-go-api';
 import { registrySkipChains, SkipGoProvider } from './skip-go/skip-go.provider';
@@ -32,7 +33,8 @@ const ROUTE_WARNING_THRESHOLDS = Symbol('ROUTE_WARNING_THRESHOLDS');
 const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
 
 /**
- * The quote providers: Uniswap V2 and V3, the devnet bridge and Osmosis (on chain reads through the
+ * The quote providers: Uniswap V2 and V3, the devnet bridge, Osmosis and the devnet bridge through
+ * Noble's forwarding accounts into Osmosis (on chain reads through the
  * registry) always; Across unless ACROSS_API_URL is off; LI.FI, Jupiter, THORChain and Skip Go when
  * their API URL is configured, 0x when its API key is (null otherwise).
  */
@@ -156,6 +158,12 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
         new OsmosisProvider(registry, thresholds, config.RPC_TIMEOUT_MS),
     },
     {
+      provide: NobleForwardingProvider,
+      inject: [ChainRegistry, ROUTE_WARNING_THRESHOLDS, QuoteServiceConfig],
+      useFactory: (registry: ChainRegistry, thresholds: RouteWarningThresholds, config: QuoteServiceConfig) =>
+        new NobleForwardingProvider(registry, thresholds, config.RPC_TIMEOUT_MS),
+    },
+    {
       provide: SkipGoProvider,
       inject: [ChainRegistry, ROUTE_WARNING_THRESHOLDS, QuoteServiceConfig],
       useFactory: (
@@ -183,6 +191,7 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
         ZeroXProvider,
         ThorchainProvider,
         OsmosisProvider,
+        NobleForwardingProvider,
         SkipGoProvider,
       ],
       useFactory: (...providers: (QuoteProvider | null)[]): QuoteProvider[] =>

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ChainsModule } from '../chains/chains.module';
 import type { SignerFamily } from '../signing/signer-family';
+import { STEP_PREREQUISITES, type StepPrerequisite } from '../signing/step-prerequisites';
 import { GAS_SPONSOR } from '../sponsorship/gas-sponsor';
 import {
   RelayedTrackingPolicy,
@@ -24,7 +25,7 @@ import { FeeAccountLedger } from '../sponsorship/fee-account-ledger';
  * DataSource, whose options that pool copies. Building RelayerPool, SolanaFeePayers and
  * BitcoinFeeWallets checks the keys' chains against the registry: a key for an unknown chain, of the
  * wrong family or (Bitcoin) of another network stops the boot. Exports GAS_SPONSOR, the signing
- * flow's port (RelayerGasSponsor), and each family's own sponsors its payload kinds inject (kindSponsors).
+ * flow's port (RelayerGasSponsor), the families' STEP_PREREQUISITES, and each family's own sponsors its payload kinds inject (kindSponsors).
  */
 @Module({})
 export class RelayingModule {
@@ -55,12 +56,22 @@ export class RelayingModule {
           inject: families.map((family) => family.tracking),
           useFactory: (...trackings: SponsorTracking[]) => trackings,
         },
+        {
+          provide: STEP_PREREQUISITES,
+          inject: families.flatMap((family) => family.stepPrerequisites ?? []),
+          useFactory: (...prerequisites: StepPrerequisite[]) => prerequisites,
+        },
         RelayedTransactionTracker,
         RelayerGasSponsor,
         { provide: GAS_SPONSOR, useExisting: RelayerGasSponsor },
         RelayingBackgroundTasks,
       ],
-      exports: [RelayerGasSponsor, GAS_SPONSOR, ...families.flatMap((family) => family.kindSponsors)],
+      exports: [
+        RelayerGasSponsor,
+        GAS_SPONSOR,
+        STEP_PREREQUISITES,
+        ...families.flatMap((family) => family.kindSponsors),
+      ],
     };
   }
 }

@@ -2,6 +2,7 @@ import type { Provider, Type } from '@nestjs/common';
 import type { ChainFamily } from '@swapgw/chains';
 import type { SponsorTracking } from '../sponsorship/tracking/sponsor-tracking';
 import type { PayloadKindHandlerType } from './payload-kinds';
+import type { StepPrerequisite } from './step-prerequisites';
 
 /**
  * One chain family's part of signer-surface (families/<family>/index.ts), registered at the
@@ -21,6 +22,8 @@ export interface SignerFamily {
    * kinds need only the shared GasSponsor port.
    */
   readonly kindSponsors: readonly Type<unknown>[];
+  /** What it does on chain before a step is issued (STEP_PREREQUISITES), each among `sponsorship`. */
+  readonly stepPrerequisites?: readonly Type<StepPrerequisite>[];
   /** Its part of following the sponsorship ledger (the purposes of its sponsors' rows), among `sponsorship`. */
   readonly tracking: Type<SponsorTracking>;
 }

@@ -2,7 +2,7 @@ import { saveSigningRequest } from './signing-requests.repository';
 import { failStep } from './step-failure';
 import { PayloadBuild, PayloadPolicy } from '@swapgw/chains/families';
 import { shortMessageOf } from '@swapgw/chains';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
@@ -10,6 +10,7 @@ import { SignerSurfaceConfig } from '../config/signer-surface.config';
 import { Clock } from '@swapgw/runtime';
 import { SigningEventsOutbox, StepFailureCodes } from './signing-events.outbox';
 import { SigningRequestEntity } from './signing-request.entity';
+import { STEP_PREREQUISITES, type StepPrerequisite } from './step-prerequisites';
 import {
   isServiceUnavailable,
   payloadRequestOf,
@@ -47,12 +48,15 @@ export class SigningPayloadIssuer {
     /** The registered payload kinds, whose handlers issue the steps sponsored under their modes, each with its family's sponsor. */
     private readonly kinds: PayloadKindRegistry,
     private readonly clock: Clock,
+    /** What the families do on chain before a step is issued (a Noble forwarding account registered). */
+    @Inject(STEP_PREREQUISITES) private readonly prerequisites: readonly StepPrerequisite[],
   ) {}
 
   /**
    * The chain's family client builds the payload (a sponsored step: the way of the payload kind that
    * serves its sponsorship mode, PayloadKindRegistry.sponsoredIssueOf, each over its own family's chains). Sponsored steps need the relayers or fee payers: without them,
    * SPONSORSHIP_UNAVAILABLE; no relayer able to pay, or no budget left: `unavailable` with the 503.
+   * First the families' prerequisites of the step (STEP_PREREQUISITES), which fail it the same ways.
    */
   async issue(row: SigningRequestEntity, manager: EntityManager): Promise<SigningRequestEntity> {
     const lookup = this.chains.signing(row.chain);
@@ -66,6 +70,7 @@ export class SigningPayloadIssuer {
     const now = this.clock.nowMs();
     let built: PayloadBuild;
     try {
+      for (const prerequisite of this.prerequisites) await prerequisite.ensure(row);
       built = sponsorship
         ? await this.kinds.issueSponsored(row, client, {
             chains: this.chains,

@@ -13,6 +13,7 @@ import type { SponsoredFeeRates } from '../sponsored-gas';
 import type { EvmPayloadPolicy } from './evm/evm-payload';
 import type { DecodedEvmTransaction } from './evm/evm-signed-transaction';
 import type { SignedTransactionArtifact } from './signed-artifact';
+import type { ForwardingTarget } from './cosmos/noble-forwarding';
 
 /**
  * What every listed chain answers, whatever its family: the form of its transaction ids and where a
@@ -179,6 +180,8 @@ export interface CosmosSigningChainClient extends SigningChainClientBase {
   ): Promise<{ accountNumber: bigint; sequence: bigint; pubkey: string | null } | null>;
   /** What `granter`'s x/feegrant allowance to `grantee` may still spend of `denom` (null: none). */
   allowanceLeft(granter: string, grantee: string, denom: string): Promise<bigint | 'unlimited' | null>;
+  /** Noble's x/forwarding: the forwarding account of `target` and whether it is registered. */
+  forwardingAccountOf(target: ForwardingTarget): Promise<{ address: string; exists: boolean }>;
   /** The fee of `gasLimit` at the node's minimum gas price. */
   feeOf(gasLimit: bigint): { denom: string; amount: string };
 }

@@ -43,7 +43,23 @@ export function familyHasPermits(family: ChainFamily): boolean {
 
 /** The step of a leg, written out by the family of the leg's chain. */
 export function legStepSpecOf(input: LegStepInput, chains: StepSpecChains): LegStepSpec {
-  return stepSpecFamilyOf(chains.familyOf(input.leg.chain)).stepOf(input, legStepChainsOf(chains));
+  const family = stepSpecFamilyOf(chains.familyOf(input.leg.chain));
+  if (!input.step.forwards) return family.stepOf(input, legStepChainsOf(chains));
+  // A forwarding bridge pays the destination's forwarding account, which runs the legs after it.
+  const destination = stepSpecFamilyOf(chains.familyOf(destinationChainOf(input.leg)));
+  if (!destination.forwardingOf)
+    throw new Error(
+      `Bridge leg on ${input.leg.chain}: ${input.leg.destinationChain} has no forwarding accounts`,
+    );
+  const forwarding = destination.forwardingOf(
+    input.leg,
+    input.following ?? [],
+    input.minOut,
+    input.finalRecipient,
+    chains,
+  );
+  const spec = family.stepOf({ ...input, recipient: forwarding.address }, legStepChainsOf(chains));
+  return { ...spec, nobleForwarding: forwarding };
 }
 
 /** `chains` with a bridge's destination answered by the family of the chain it delivers to. */

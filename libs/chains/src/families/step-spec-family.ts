@@ -1,6 +1,7 @@
 import type {
   BitcoinStepSpec,
   CosmosTxSpec,
+  NobleForwardingSpec,
   RouteLeg,
   SigningStepKind,
   SolanaStepSpec,
@@ -74,6 +75,8 @@ export interface LegStepInput {
   leg: RouteLeg;
   /** The leg after it: on a bridge-swap, the destination swap the bridge leg's step binds. */
   next?: RouteLeg;
+  /** Every leg after it: on a forwarding bridge (`step.forwards`), what the forwarding account runs. */
+  following?: readonly RouteLeg[];
   /** What the leg spends (what the previous leg guarantees, at most its quoted amountIn). */
   spend: bigint;
   /** The leg's minAmountOut scaled to `spend`. */
@@ -110,6 +113,8 @@ export interface LegStepSpec {
   bitcoin?: BitcoinStepSpec;
   /** Cosmos steps: the messages of the transaction the signer issues as a SignDoc. */
   cosmos?: CosmosTxSpec;
+  /** A forwarding bridge's step: the Noble forwarding account it pays, registered before it is issued. */
+  nobleForwarding?: NobleForwardingSpec;
   approve?: { token: string; spender: string; amount: string };
   /** How the service pays the step's gas; absent on user-paid swaps. */
   sponsored?: SponsoredStepSpec;
@@ -134,6 +139,17 @@ export interface StepSpecFamily {
   stepOf(input: LegStepInput, chains: LegStepChains): LegStepSpec;
   /** How a bridge leg pays `recipient` on a chain of this family. */
   bridgePayoutOf(leg: RouteLeg, recipient: string, chains: StepSpecChains): BridgePayout;
+  /**
+   * As a forwarding bridge's destination (`step.forwards`): the forwarding account that receives
+   * `arrives` and runs the `following` legs for `finalRecipient`; absent where none does.
+   */
+  forwardingOf?(
+    bridge: RouteLeg,
+    following: readonly RouteLeg[],
+    arrives: bigint,
+    finalRecipient: string,
+    chains: StepSpecChains,
+  ): NobleForwardingSpec;
   /** As a bridge-swap's destination: the swap its SwapGatewayRouter runs; absent where none does. */
   destinationSwapOf?(
     bridge: RouteLeg,

@@ -1,5 +1,12 @@
 import { MsgSend, MsgSendResponse } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
-import { checkAddress, coinsJson, CosmosMessageHandler, parseCoins, transferEvents } from './cosmos-messages';
+import {
+  checkAddress,
+  coinsJson,
+  CosmosMessageHandler,
+  parseCoins,
+  transferEvents,
+  messageEvent,
+} from './cosmos-messages';
 
 /** Gas of a MsgSend beyond the ante handler's: two accounts' balances read and written per coin. */
 export const MSG_SEND_GAS = { base: 20_000, perCoin: 10_000 } as const;
@@ -20,14 +27,7 @@ export const msgSendHandler: CosmosMessageHandler<MsgSend> = {
     const coins = parseCoins(msg.amount, false);
     ctx.state.send(msg.fromAddress, msg.toAddress, coins);
     ctx.events.push(
-      {
-        type: 'message',
-        attributes: [
-          { key: 'action', value: '/cosmos.bank.v1beta1.MsgSend' },
-          { key: 'sender', value: msg.fromAddress },
-          { key: 'module', value: 'bank' },
-        ],
-      },
+      messageEvent('/cosmos.bank.v1beta1.MsgSend', msg.fromAddress, 'bank'),
       ...transferEvents(msg.fromAddress, msg.toAddress, coins),
     );
     return {

@@ -10,7 +10,7 @@ import {
 import { base64 } from '@scure/base';
 import type { RelayerTxContext } from './cosmos-chain';
 import { CosmosTxError } from './cosmos-errors';
-import { checkAddress, CosmosMessageHandler, TxEvent } from './cosmos-messages';
+import { checkAddress, CosmosMessageHandler, TxEvent, messageEvent } from './cosmos-messages';
 import type { CosmosState } from './cosmos-state';
 
 /** Gas of a MsgDepositForBurn beyond the ante handler's: a balance burnt, the nonce and the message stored. */
@@ -64,14 +64,7 @@ export function msgDepositForBurnHandler(params: CctpModuleParams): CosmosMessag
       const nonce = BigInt(ctx.state.get(NEXT_NONCE_KEY) ?? '0');
       ctx.state.set(NEXT_NONCE_KEY, (nonce + 1n).toString());
       ctx.events.push(
-        {
-          type: 'message',
-          attributes: [
-            { key: 'action', value: MSG_DEPOSIT_FOR_BURN_TYPE_URL },
-            { key: 'sender', value: msg.from },
-            { key: 'module', value: 'cctp' },
-          ],
-        },
+        messageEvent(MSG_DEPOSIT_FOR_BURN_TYPE_URL, msg.from, 'cctp'),
         {
           type: 'burn',
           attributes: [

@@ -8,7 +8,7 @@ import { asCosmosTxError } from './cosmos-errors';
 import { msgGrantAllowanceHandler, msgRevokeAllowanceHandler } from './cosmos-feegrant';
 import { GasMeter } from './cosmos-gas';
 import { CosmosMessageHandler, messageRegistry, MessageRegistry, TxEvent } from './cosmos-messages';
-import { Coin, CosmosState } from './cosmos-state';
+import { Coin, CosmosState, CreditObserver } from './cosmos-state';
 import { decodeTx, DecodedTx, txHash } from './cosmos-tx';
 
 /** The modules' messages every devnet Cosmos chain runs: x/bank and x/feegrant. */
@@ -82,6 +82,18 @@ export interface RelayerTxContext {
   events: TxEvent[];
 }
 
+/** What a module's EndBlocker runs against: the committed state's branch for the block's end. */
+export interface EndBlockContext extends RelayerTxContext {
+  spec: CosmosChainSpec;
+}
+
+/** A module's hooks beyond its messages: its send restriction and its EndBlocker. */
+export interface CosmosModuleHooks {
+  onCredit?: CreditObserver;
+  /** Runs after the block's txs; its writes are kept unless it throws. */
+  endBlock?(ctx: EndBlockContext): void;
+}
+
 /** Gas a relayer tx reports: IBC core's proof verification and the application callback, fixed. */
 export const RELAYER_TX_GAS = 150_000n;
 
@@ -95,6 +107,7 @@ export const RELAYER_TX_GAS = 150_000n;
 export class CosmosChain {
   private readonly state = CosmosState.empty();
   private checkState: CosmosState;
+  private readonly endBlockers: NonNullable<CosmosModuleHooks['endBlock']>[] = [];
   private mempool: DecodedTx[] = [];
   private relayerTxs: { raw: Uint8Array; run: (ctx: RelayerTxContext) => void }[] = [];
   private readonly blocks: CosmosBlock[] = [];
@@ -103,7 +116,12 @@ export class CosmosChain {
   constructor(
     readonly spec: CosmosChainSpec,
     readonly registry: MessageRegistry = messageRegistry(DEFAULT_MESSAGE_HANDLERS),
+    modules: readonly CosmosModuleHooks[] = [],
   ) {
+    for (const module of modules) {
+      if (module.onCredit) this.state.observeCredits(module.onCredit);
+      if (module.endBlock) this.endBlockers.push(module.endBlock);
+    }
     this.checkState = this.state.branch();
   }
 
@@ -179,6 +197,7 @@ export class CosmosChain {
       this.txs.set(hash, { hash, height, time, index: included.length + i, raw, result, tx: undefined });
       raws.push(raw);
     });
+    this.runEndBlockers(time, height);
     this.checkState = this.state.branch();
     const block = new CosmosBlock(this.spec.id, height, time, raws);
     this.blocks.push(block);
@@ -213,6 +232,19 @@ export class CosmosChain {
       gasUsed: RELAYER_TX_GAS,
       events,
     };
+  }
+
+  /** The modules' EndBlockers, each on a branch kept only if it does not throw (events not recorded: no block results). */
+  private runEndBlockers(blockTime: Date, height: number): void {
+    for (const endBlock of this.endBlockers) {
+      const branch = this.state.branch();
+      try {
+        endBlock({ state: branch, spec: this.spec, blockTime, height, events: [] });
+        this.state.replaceWith(branch);
+      } catch {
+        // As the SDK logs a failing EndBlocker's module error and carries on with the block.
+      }
+    }
   }
 
   includedTx(hash: string): IncludedTx | undefined {

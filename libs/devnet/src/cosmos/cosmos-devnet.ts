@@ -17,6 +17,7 @@ import { IbcRelayer, msgTransferHandler, TransferMiddleware } from './cosmos-ibc
 import { ibcHooksMiddleware } from './cosmos-ibc-hooks';
 import { packetForwardMiddleware } from './cosmos-pfm';
 import { CctpModuleParams, msgDepositForBurnHandler } from './cosmos-cctp';
+import { nobleForwardingModule } from './cosmos-forwarding';
 import { seedOsmosisPools, msgSwapExactAmountInHandler } from './cosmos-osmosis';
 import { cosmosDevnetKey } from './cosmos-keys';
 import { messageRegistry } from './cosmos-messages';
@@ -113,10 +114,15 @@ export async function startCosmosDevnet(options: StartCosmosDevnetOptions): Prom
   for (const spec of network.chains) {
     const handlers = [...DEFAULT_MESSAGE_HANDLERS, msgTransferHandler(counterparty)];
     if (spec.role === 'osmosis') handlers.push(msgSwapExactAmountInHandler);
-    if (spec.role === 'noble')
+    const modules = [];
+    if (spec.role === 'noble') {
       handlers.push(msgDepositForBurnHandler(nobleCctpParams(options.cctpRemoteDomains ?? [])));
+      const forwarding = nobleForwardingModule(spec);
+      handlers.push(forwarding.handler);
+      modules.push(forwarding.hooks);
+    }
     const registry = messageRegistry(handlers);
-    byId.set(spec.id, new CosmosChain(spec, registry));
+    byId.set(spec.id, new CosmosChain(spec, registry, modules));
   }
   const relayer = new IbcRelayer([...byId.values()], cosmosTransferMiddleware(network));
   seedOsmosisPools(byId);

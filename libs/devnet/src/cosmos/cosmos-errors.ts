@@ -46,6 +46,9 @@ export const SDK_ERRORS = {
     description: 'error in wasmhook message validation',
   },
   wasmHooksWasmError: { codespace: 'wasm-hooks', code: 6, description: 'wasm error' },
+  // A module's plain Go error (errors.New, not registered): ABCI's "undefined" codespace, code 1, the
+  // error's own text as the log (noble-assets/forwarding's msg server answers these).
+  unregistered: { codespace: 'undefined', code: 1, description: '' },
 } as const;
 
 export type SdkErrorName = keyof typeof SDK_ERRORS;
@@ -60,7 +63,7 @@ export class CosmosTxError extends Error {
     context?: string,
   ) {
     const { description, codespace, code } = SDK_ERRORS[error];
-    super(context ? `${context}: ${description}` : description);
+    super(context && description ? `${context}: ${description}` : (context ?? description));
     this.name = 'CosmosTxError';
     this.codespace = codespace;
     this.code = code;

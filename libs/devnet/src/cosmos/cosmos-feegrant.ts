@@ -8,7 +8,7 @@ import {
 } from 'cosmjs-types/cosmos/feegrant/v1beta1/tx';
 import type { Timestamp } from 'cosmjs-types/google/protobuf/timestamp';
 import { CosmosTxError } from './cosmos-errors';
-import { checkAddress, coinsJson, CosmosMessageHandler, parseCoins } from './cosmos-messages';
+import { checkAddress, coinsJson, CosmosMessageHandler, parseCoins, messageEvent } from './cosmos-messages';
 import { Coin, CosmosState, FeeAllowance } from './cosmos-state';
 
 export const BASIC_ALLOWANCE_TYPE_URL = '/cosmos.feegrant.v1beta1.BasicAllowance';
@@ -192,23 +192,13 @@ export const msgGrantAllowanceHandler: CosmosMessageHandler<MsgGrantAllowance> =
     }
     ctx.state.ensureAccount(msg.grantee);
     ctx.state.setAllowance(msg.granter, msg.grantee, allowance);
-    ctx.events.push(
-      {
-        type: 'message',
-        attributes: [
-          { key: 'action', value: '/cosmos.feegrant.v1beta1.MsgGrantAllowance' },
-          { key: 'sender', value: msg.granter },
-          { key: 'module', value: 'feegrant' },
-        ],
-      },
-      {
-        type: 'set_feegrant',
-        attributes: [
-          { key: 'granter', value: msg.granter },
-          { key: 'grantee', value: msg.grantee },
-        ],
-      },
-    );
+    ctx.events.push(messageEvent('/cosmos.feegrant.v1beta1.MsgGrantAllowance', msg.granter, 'feegrant'), {
+      type: 'set_feegrant',
+      attributes: [
+        { key: 'granter', value: msg.granter },
+        { key: 'grantee', value: msg.grantee },
+      ],
+    });
     return {
       typeUrl: '/cosmos.feegrant.v1beta1.MsgGrantAllowanceResponse',
       value: MsgGrantAllowanceResponse.encode({}).finish(),

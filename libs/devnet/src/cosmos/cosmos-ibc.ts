@@ -14,7 +14,14 @@ import {
 } from './cosmos-chain-spec';
 import { asCosmosTxError, CosmosTxError } from './cosmos-errors';
 import { addressBytes } from './cosmos-keys';
-import { checkAddress, CosmosMessageHandler, parseCoins, transferEvents, TxEvent } from './cosmos-messages';
+import {
+  checkAddress,
+  CosmosMessageHandler,
+  parseCoins,
+  transferEvents,
+  TxEvent,
+  messageEvent,
+} from './cosmos-messages';
 import type { Coin, CosmosState } from './cosmos-state';
 
 /**
@@ -173,14 +180,7 @@ export function msgTransferHandler(counterparty: CounterpartyView): CosmosMessag
         timeoutHeight: msg.timeoutHeight.revisionHeight,
         timeoutTimestamp: msg.timeoutTimestamp,
       });
-      ctx.events.push({
-        type: 'message',
-        attributes: [
-          { key: 'action', value: '/ibc.applications.transfer.v1.MsgTransfer' },
-          { key: 'sender', value: msg.sender },
-          { key: 'module', value: 'transfer' },
-        ],
-      });
+      ctx.events.push(messageEvent('/ibc.applications.transfer.v1.MsgTransfer', msg.sender, 'transfer'));
       const sequence = BigInt(packet.sequence);
       return {
         typeUrl: '/ibc.applications.transfer.v1.MsgTransferResponse',

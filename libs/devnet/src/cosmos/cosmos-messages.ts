@@ -82,6 +82,18 @@ export function coinsJson(
   return coins.map((c) => ({ denom: c.denom, amount: c.amount.toString() }));
 }
 
+/** The `message` event the SDK emits for each message: its typeUrl (`action`), sender and module. */
+export function messageEvent(action: string, sender: string, module: string): TxEvent {
+  return {
+    type: 'message',
+    attributes: [
+      { key: 'action', value: action },
+      { key: 'sender', value: sender },
+      { key: 'module', value: module },
+    ],
+  };
+}
+
 /** The `coin_spent` / `coin_received` / `transfer` events x/bank emits for a send. */
 export function transferEvents(from: string, to: string, coins: Coin[]): TxEvent[] {
   const amount = coins.map((c) => `${c.amount}${c.denom}`).join(',');

@@ -12,7 +12,13 @@ import {
   CosmosNetwork,
 } from './cosmos-chain-spec';
 import { escrowAddress, IBC_CHANNELS, ibcDenom, recordDenomTrace, TRANSFER_PORT } from './cosmos-ibc';
-import { checkAddress, CosmosMessageHandler, parseCoins, transferEvents } from './cosmos-messages';
+import {
+  checkAddress,
+  CosmosMessageHandler,
+  parseCoins,
+  transferEvents,
+  messageEvent,
+} from './cosmos-messages';
 import type { Coin, CosmosState } from './cosmos-state';
 
 /**
@@ -294,14 +300,7 @@ export const msgSwapExactAmountInHandler: CosmosMessageHandler<MsgSwapExactAmoun
     if (out < BigInt(msg.tokenOutMinAmount)) {
       throw new CosmosTxError('gammLimitMinAmount', `${last} token is lesser than min amount`);
     }
-    ctx.events.push({
-      type: 'message',
-      attributes: [
-        { key: 'action', value: MSG_SWAP_EXACT_AMOUNT_IN_TYPE_URL },
-        { key: 'sender', value: msg.sender },
-        { key: 'module', value: 'poolmanager' },
-      ],
-    });
+    ctx.events.push(messageEvent(MSG_SWAP_EXACT_AMOUNT_IN_TYPE_URL, msg.sender, 'poolmanager'));
     for (const hop of hops) {
       const address = poolAddress(hop.pool.id);
       ctx.events.push(...transferEvents(msg.sender, address, [hop.tokenIn]).slice(0, 3));

@@ -4,6 +4,8 @@ import { CosmosChain, TxAlreadyKnownError } from './cosmos-chain';
 import { accountJson, txResponseJson } from './cosmos-json';
 import { allowanceJson } from './cosmos-feegrant';
 import { coinsJson } from './cosmos-messages';
+import { forwardingAccount, forwardingStats } from './cosmos-forwarding';
+import { MSG_REGISTER_ACCOUNT_TYPE_URL, nobleForwardingAddress } from '@swapgw/chains/families';
 import type { IbcRelayer } from './cosmos-ibc';
 import { allPools, MSG_SWAP_EXACT_AMOUNT_IN_TYPE_URL, poolJson, routeSwap } from './cosmos-osmosis';
 import {
@@ -126,6 +128,47 @@ export class CosmosRestServer {
         },
       },
       ...this.osmosisRoutes(),
+      ...this.forwardingRoutes(),
+    ];
+  }
+
+  /**
+   * x/forwarding's queries, on the chain that runs it: `address/{channel}/{recipient}/{fallback}`
+   * (the fallback segment may be empty; on the devnet `?memo=` too) → `{address, exists}`, and
+   * `stats/{channel}`.
+   */
+  private forwardingRoutes(): Route[] {
+    const chain = this.chain;
+    if (!chain.registry.has(MSG_REGISTER_ACCOUNT_TYPE_URL)) return [];
+    return [
+      {
+        method: 'GET',
+        pattern: /^\/noble\/forwarding\/v1\/address\/([^/]+)\/([^/]+)\/?([^/]*)$/,
+        handle: ([channel, recipient, fallback], _body, url) => {
+          const target = {
+            channel: decodeURIComponent(channel),
+            recipient: decodeURIComponent(recipient),
+            fallback: decodeURIComponent(fallback),
+            memo: url.searchParams.get('memo') ?? '',
+          };
+          const address = nobleForwardingAddress(chain.spec.bech32Prefix, target);
+          return { address, exists: forwardingAccount(chain.queryState, address) !== undefined };
+        },
+      },
+      {
+        method: 'GET',
+        pattern: /^\/noble\/forwarding\/v1\/stats\/([^/]+)$/,
+        handle: ([channel]) => {
+          const stats = forwardingStats(chain.queryState, channel);
+          return {
+            num_of_accounts: stats.numOfAccounts,
+            num_of_forwards: stats.numOfForwards,
+            total_forwarded: coinsJson(
+              Object.entries(stats.totalForwarded).map(([denom, amount]) => ({ denom, amount })),
+            ),
+          };
+        },
+      },
     ];
   }
 

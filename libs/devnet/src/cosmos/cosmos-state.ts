@@ -26,12 +26,20 @@ export type FeeAllowance =
     };
 
 /**
+ * x/bank's SendRestriction as a module installs one: told of every credit (`from` the sender, or
+ * undefined for a mint), it may write its own store entries on the same state (x/forwarding marks
+ * the accounts to forward at the end of the block).
+ */
+export type CreditObserver = (state: CosmosState, from: string | undefined, to: string) => void;
+
+/**
  * The application state of a Cosmos chain: x/auth accounts, x/bank balances, x/feegrant allowances.
  * `branch()` is the SDK's CacheMultiStore: a copy written to and kept (`replaceWith`) or dropped, how
  * CheckTx runs on its own state and how a failed message's writes are undone.
  */
 export class CosmosState {
   private nextAccountNumber = 0n;
+  private creditObserver: CreditObserver | undefined;
 
   private constructor(
     private readonly accounts: Map<string, CosmosAccount>,
@@ -53,6 +61,7 @@ export class CosmosState {
       new Map(this.store),
     );
     copy.nextAccountNumber = this.nextAccountNumber;
+    copy.creditObserver = this.creditObserver;
     return copy;
   }
 
@@ -63,6 +72,11 @@ export class CosmosState {
       for (const [k, v] of branch[key] as Map<string, never>) (this[key] as Map<string, never>).set(k, v);
     }
     this.nextAccountNumber = branch.nextAccountNumber;
+  }
+
+  /** Installs the chain's send restriction (kept by every branch of this state). */
+  observeCredits(observer: CreditObserver): void {
+    this.creditObserver = observer;
   }
 
   account(address: string): CosmosAccount | undefined {
@@ -95,6 +109,7 @@ export class CosmosState {
     this.ensureAccount(address);
     for (const coin of coins)
       this.setBalance(address, coin.denom, this.balance(address, coin.denom) + coin.amount);
+    this.creditObserver?.(this, undefined, address);
   }
 
   /** x/bank SendCoins: refuses with the SDK's wording when the sender lacks any of the coins. */
@@ -105,6 +120,7 @@ export class CosmosState {
       this.setBalance(from, coin.denom, this.balance(from, coin.denom) - coin.amount);
       this.setBalance(to, coin.denom, this.balance(to, coin.denom) + coin.amount);
     }
+    this.creditObserver?.(this, from, to);
   }
 
   /** x/bank BurnCoins (from the holder, through the module account): refused as a send would be. */

@@ -16,6 +16,7 @@ import {
   CosmosDevnetHandle,
   startCosmosDevnet,
 } from './cosmos-devnet';
+import { nobleForwardingModule } from './cosmos-forwarding';
 import { IBC_CHANNELS, ibcChannel, IbcRelayer, sendTransfer } from './cosmos-ibc';
 import { cosmosDevnetKey } from './cosmos-keys';
 import { messageRegistry } from './cosmos-messages';
@@ -159,10 +160,17 @@ export function cosmosDevnetForSpec() {
 /** The three chains and their relayer in process, no servers: blocks and relaying driven by hand. */
 export function cosmosDevnetInProcess() {
   const chains = new Map(
-    COSMOS_DEVNET_CHAINS.map((spec) => [
-      spec.id,
-      new CosmosChain(spec, messageRegistry(DEFAULT_MESSAGE_HANDLERS)),
-    ]),
+    COSMOS_DEVNET_CHAINS.map((spec) => {
+      // Noble's x/forwarding, as the devnet runs it.
+      const forwarding = spec.role === 'noble' ? nobleForwardingModule(spec) : undefined;
+      const handlers = forwarding
+        ? [...DEFAULT_MESSAGE_HANDLERS, forwarding.handler]
+        : DEFAULT_MESSAGE_HANDLERS;
+      return [
+        spec.id,
+        new CosmosChain(spec, messageRegistry(handlers), forwarding ? [forwarding.hooks] : []),
+      ];
+    }),
   );
   seedOsmosisPools(chains);
   const relayer = new IbcRelayer([...chains.values()], COSMOS_DEVNET_TRANSFER_MIDDLEWARE);

@@ -1,4 +1,4 @@
-import type { ChainRegistry } from '@swapgw/chains';
+import type { ChainDescriptor, ChainRegistry } from '@swapgw/chains';
 import { ibcVoucherDenom, ics20EscrowAddress } from '@swapgw/chains/families';
 import type { RouteLeg } from '@swapgw/contracts';
 import { applySlippage } from '../../quote/amounts';
@@ -15,6 +15,7 @@ import {
   RouteWarningThresholds,
 } from '../quote-provider';
 import { cosmosDenomOf } from './cosmos-denom';
+import { refuseCosmosIntegratorFee } from './cosmos-integrator-fee';
 import { osmosisRoute, routeOutGivenIn, routePoolShareBps, routePriceImpactBps } from './osmosis-math';
 import { readOsmosisPools } from './osmosis-pools';
 import { OsmosisVenue, osmosisVenueOf } from './osmosis-venue';
@@ -53,11 +54,7 @@ export class OsmosisProvider implements QuoteProvider {
   async quote(context: QuoteContext, signal: AbortSignal): Promise<CandidateRoute[]> {
     const venue = this.venueOf(context);
     if (!venue) return [];
-    if (context.integratorFee && context.integratorFee.charges.length > 0)
-      throw new NoRouteError(
-        'INTEGRATOR_FEE_NOT_SUPPORTED',
-        'Cosmos routes carry no integrator fee yet: quote without integratorFees',
-      );
+    refuseCosmosIntegratorFee(context);
     const sourceDenom = cosmosDenomOf(context.tokenIn);
     const denomOut = cosmosDenomOf(context.tokenOut);
     if (!sourceDenom || !denomOut)
@@ -75,49 +72,27 @@ export class OsmosisProvider implements QuoteProvider {
     if (denomIn === denomOut)
       throw new NoRouteError('PAIR_NOT_SUPPORTED', 'The same token on both ends is a transfer, not a swap');
 
-    const pools = await readOsmosisPools(venue.osmosisTraits.restUrl, this.timeoutMs, signal);
-    const route = osmosisRoute(pools, denomIn, denomOut);
-    if (!route)
-      throw new NoRouteError('NO_LIQUIDITY', `No Osmosis pool route from ${denomIn} to ${denomOut}`);
-    const amounts = routeOutGivenIn(route, denomIn, context.amountIn);
-    const out = amounts[amounts.length - 1];
-    if (out <= 0n) throw new NoRouteError('AMOUNT_TOO_LOW', 'The amount buys nothing from the pools');
-
-    const priceImpactBps = routePriceImpactBps(route, denomIn, amounts);
-    const poolShareBps = routePoolShareBps(route, amounts);
-    const slippageBps = swapLegSlippageBps(context.slippageBps, { priceImpactBps, poolShareBps });
-    const osmosisId = venue.osmosis.id;
-    const tokenOnOsmosis = (token: QuoteToken, denom: string) => ({
-      chain: osmosisId,
-      symbol: token.symbol,
-      address: denom,
-      decimals: token.decimals,
-    });
-    const swap: RouteLeg = {
-      kind: 'swap',
-      chain: osmosisId,
-      provider: ProviderNames.osmosis,
-      tokenIn: tokenOnOsmosis(context.tokenIn, denomIn),
-      tokenOut: tokenOnOsmosis(context.tokenOut, denomOut),
-      amountIn: context.amountIn.toString(),
-      expectedAmountOut: out.toString(),
-      minAmountOut: applySlippage(out, slippageBps).toString(),
-      slippageBps,
-      // Who takes the input: on arrival the crosschain-swaps contract, else the first pool.
-      spender: venue.ibc ? venue.crosschainSwapsContract : route[0].pool.address,
-      // The denoms along the route (the pools are the route Osmosis's swaprouter takes over them).
-      path: [denomIn, ...route.map((hop) => hop.tokenOutDenom)],
-      // The pool of each hop: a same-chain swap's MsgSwapExactAmountIn names them.
-      poolIds: route.map((hop) => hop.pool.id.toString()),
-      estimatedDurationSeconds: swapDurationSeconds(venue.osmosis.devnet),
-    };
+    const priced = await priceOsmosisSwap(
+      {
+        osmosis: venue.osmosis,
+        restUrl: venue.osmosisTraits.restUrl,
+        // Who takes the input: on arrival the crosschain-swaps contract, else the first pool.
+        onArrivalContract: venue.ibc ? venue.crosschainSwapsContract : undefined,
+        tokenIn: context.tokenIn,
+        tokenOut: context.tokenOut,
+        denomIn,
+        denomOut,
+        amountIn: context.amountIn,
+        slippageBps: context.slippageBps,
+      },
+      this.thresholds,
+      this.timeoutMs,
+      signal,
+    );
+    const { swap, out } = priced;
     const legs: RouteLeg[] = venue.ibc
       ? [this.ibcLeg(venue, venue.ibc.sourceChannel, context, sourceDenom, denomIn), swap]
       : [swap];
-    const warnings: string[] = [];
-    if (priceImpactBps > this.thresholds.priceImpactBps) warnings.push(RouteWarnings.highPriceImpact);
-    if (poolShareBps > this.thresholds.thinLiquidityBps) warnings.push(RouteWarnings.thinLiquidity);
-    if (poolShareBps >= EXCEEDS_LIQUIDITY_SHARE_BPS) warnings.push(RouteWarnings.exceedsLiquidity);
     return [
       {
         providers: venue.ibc ? [ProviderNames.ibc, ProviderNames.osmosis] : [ProviderNames.osmosis],
@@ -125,11 +100,9 @@ export class OsmosisProvider implements QuoteProvider {
         legs,
         expectedAmountOut: out,
         estimatedDurationSeconds: legs.reduce((total, leg) => total + leg.estimatedDurationSeconds, 0),
-        warnings,
+        warnings: priced.warnings,
         debug: {
-          pools: route.map((hop) => hop.pool.id.toString()),
-          priceImpactBps,
-          poolShareBps,
+          ...priced.debug,
           ...(venue.ibc
             ? { sourceChannel: venue.ibc.sourceChannel, osmosisChannel: venue.ibc.osmosisChannel }
             : {}),
@@ -146,35 +119,129 @@ export class OsmosisProvider implements QuoteProvider {
     sourceDenom: string,
     voucher: string,
   ): RouteLeg {
-    const amount = context.amountIn.toString();
-    return {
-      kind: 'bridge',
-      chain: venue.from.id,
-      provider: ProviderNames.ibc,
-      tokenIn: {
-        chain: venue.from.id,
-        symbol: context.tokenIn.symbol,
-        address: sourceDenom,
-        decimals: context.tokenIn.decimals,
-      },
-      tokenOut: {
-        chain: venue.osmosis.id,
-        symbol: context.tokenIn.symbol,
-        address: voucher,
-        decimals: context.tokenIn.decimals,
-      },
-      amountIn: amount,
-      // ICS-20 moves the amount as it is: no fee, no price.
-      expectedAmountOut: amount,
-      minAmountOut: amount,
-      slippageBps: 0,
-      spender: ics20EscrowAddress(venue.fromTraits.bech32Prefix, sourceChannel),
-      destinationChain: venue.osmosis.id,
-      estimatedDurationSeconds: ibcDurationSeconds(venue.from.devnet),
-    };
+    return ibcTransferLeg({
+      from: venue.from,
+      fromPrefix: venue.fromTraits.bech32Prefix,
+      sourceChannel,
+      to: venue.osmosis.id,
+      token: context.tokenIn,
+      denomIn: sourceDenom,
+      denomOut: voucher,
+      amount: context.amountIn,
+      minAmount: context.amountIn,
+    });
   }
 
   private venueOf(context: QuoteContext): OsmosisVenue | undefined {
     return osmosisVenueOf(this.registry, context.fromChain.id, context.toChain.id);
   }
+}
+
+/**
+ * An ICS-20 transfer leg (provider `ibc`): `amount` of `denomIn` over `sourceChannel` (into its
+ * escrow account), arriving as `denomOut` on `to`, unchanged (no fee, no price); `minAmount` what the
+ * leg is guaranteed to carry (less than `amount` when what it sends is a swap's output).
+ */
+export function ibcTransferLeg(input: {
+  from: ChainDescriptor;
+  fromPrefix: string;
+  sourceChannel: string;
+  to: string;
+  token: Pick<QuoteToken, 'symbol' | 'decimals'>;
+  denomIn: string;
+  denomOut: string;
+  amount: bigint;
+  minAmount: bigint;
+}): RouteLeg {
+  const { token } = input;
+  return {
+    kind: 'bridge',
+    chain: input.from.id,
+    provider: ProviderNames.ibc,
+    tokenIn: { chain: input.from.id, symbol: token.symbol, address: input.denomIn, decimals: token.decimals },
+    tokenOut: { chain: input.to, symbol: token.symbol, address: input.denomOut, decimals: token.decimals },
+    amountIn: input.amount.toString(),
+    // ICS-20 moves the amount as it is: no fee, no price.
+    expectedAmountOut: input.amount.toString(),
+    minAmountOut: input.minAmount.toString(),
+    slippageBps: 0,
+    spender: ics20EscrowAddress(input.fromPrefix, input.sourceChannel),
+    destinationChain: input.to,
+    estimatedDurationSeconds: ibcDurationSeconds(input.from.devnet),
+  };
+}
+
+/** What priceOsmosisSwap prices: a swap of `amountIn` `denomIn` into `denomOut` on Osmosis. */
+export interface OsmosisSwapRequest {
+  osmosis: ChainDescriptor;
+  /** Osmosis's REST API, where its pools are read. */
+  restUrl: string;
+  /** A swap on arrival of an IBC transfer: the crosschain-swaps contract that runs it (the leg's spender). */
+  onArrivalContract: string | undefined;
+  /** The tokens' symbols and decimals (their denoms on Osmosis are `denomIn`, `denomOut`). */
+  tokenIn: Pick<QuoteToken, 'symbol' | 'decimals'>;
+  tokenOut: Pick<QuoteToken, 'symbol' | 'decimals'>;
+  denomIn: string;
+  denomOut: string;
+  amountIn: bigint;
+  /** The request's slippage; undefined: the swap legs' automatic rule. */
+  slippageBps: number | undefined;
+}
+
+/**
+ * An `osmosis` swap leg priced from Osmosis's pools (poolmanager `all-pools`) over the route its
+ * swaprouter takes, x/gamm's out-given-in computed exactly, its slippage the request's or the
+ * automatic rule on the price impact and pool share; with its warnings and debug figures.
+ * NO_LIQUIDITY without a pool route, AMOUNT_TOO_LOW when the amount buys nothing.
+ */
+export async function priceOsmosisSwap(
+  request: OsmosisSwapRequest,
+  thresholds: RouteWarningThresholds,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<{ swap: RouteLeg; out: bigint; warnings: string[]; debug: Record<string, unknown> }> {
+  const { denomIn, denomOut, osmosis } = request;
+  const pools = await readOsmosisPools(request.restUrl, timeoutMs, signal);
+  const route = osmosisRoute(pools, denomIn, denomOut);
+  if (!route) throw new NoRouteError('NO_LIQUIDITY', `No Osmosis pool route from ${denomIn} to ${denomOut}`);
+  const amounts = routeOutGivenIn(route, denomIn, request.amountIn);
+  const out = amounts[amounts.length - 1];
+  if (out <= 0n) throw new NoRouteError('AMOUNT_TOO_LOW', 'The amount buys nothing from the pools');
+
+  const priceImpactBps = routePriceImpactBps(route, denomIn, amounts);
+  const poolShareBps = routePoolShareBps(route, amounts);
+  const slippageBps = swapLegSlippageBps(request.slippageBps, { priceImpactBps, poolShareBps });
+  const onOsmosis = (token: Pick<QuoteToken, 'symbol' | 'decimals'>, denom: string) => ({
+    chain: osmosis.id,
+    symbol: token.symbol,
+    address: denom,
+    decimals: token.decimals,
+  });
+  const swap: RouteLeg = {
+    kind: 'swap',
+    chain: osmosis.id,
+    provider: ProviderNames.osmosis,
+    tokenIn: onOsmosis(request.tokenIn, denomIn),
+    tokenOut: onOsmosis(request.tokenOut, denomOut),
+    amountIn: request.amountIn.toString(),
+    expectedAmountOut: out.toString(),
+    minAmountOut: applySlippage(out, slippageBps).toString(),
+    slippageBps,
+    spender: request.onArrivalContract ?? route[0].pool.address,
+    // The denoms along the route (the pools are the route Osmosis's swaprouter takes over them).
+    path: [denomIn, ...route.map((hop) => hop.tokenOutDenom)],
+    // The pool of each hop: a same-chain swap's MsgSwapExactAmountIn names them.
+    poolIds: route.map((hop) => hop.pool.id.toString()),
+    estimatedDurationSeconds: swapDurationSeconds(osmosis.devnet),
+  };
+  const warnings: string[] = [];
+  if (priceImpactBps > thresholds.priceImpactBps) warnings.push(RouteWarnings.highPriceImpact);
+  if (poolShareBps > thresholds.thinLiquidityBps) warnings.push(RouteWarnings.thinLiquidity);
+  if (poolShareBps >= EXCEEDS_LIQUIDITY_SHARE_BPS) warnings.push(RouteWarnings.exceedsLiquidity);
+  return {
+    swap,
+    out,
+    warnings,
+    debug: { pools: route.map((hop) => hop.pool.id.toString()), priceImpactBps, poolShareBps },
+  };
 }

@@ -13,6 +13,7 @@ import type { DataSource } from 'typeorm';
 import {
   type CosmosSigningChainClient,
   decodeSignedArtifact,
+  nobleForwardingAddress,
   type PayloadPolicy,
   verifySignedArtifact,
 } from '@swapgw/chains/families';
@@ -40,6 +41,7 @@ import { CosmosFeeGranters } from './cosmos-fee-granters';
 import { cosmosFeeGrantIssue } from './cosmos-sign-direct/fee-grant.issue';
 
 const HUB = 'cosmoshub-devnet';
+const NOBLE = 'noble-devnet';
 /** The service's fee granter: test wallet 6 of the devnet mnemonic. */
 const GRANTER_INDEX = 6;
 const POLICY = { ttlMs: 120_000 } as PayloadPolicy;
@@ -106,7 +108,7 @@ describe('Cosmos fee granters on the local Cosmos devnet', () => {
   };
 
   let lastGranters: CosmosFeeGranters;
-  const grantersWith = (grantSteps: bigint, minBalance = 1_000_000n) => {
+  const grantersWith = (grantSteps: bigint, minBalance = 1_000_000n, chain = HUB) => {
     const key = Buffer.from(cosmosDevnetKey('cosmos', GRANTER_INDEX).privateKey).toString('hex');
     // 1 ATOM a day per key; the poor key 1,000 uatom on the Hub.
     const budget = new SponsorshipBudgetLimits(
@@ -114,7 +116,7 @@ describe('Cosmos fee granters on the local Cosmos devnet', () => {
       new Map([[POOR_OWNER, new WeiByChain(1_000_000n, new Map([[HUB, 1_000n]]))]]),
     );
     const settings = {
-      keys: new RelayerKeySet(new Map([[HUB, [key]]])),
+      keys: new RelayerKeySet(new Map([[chain, [key]]])),
       grantSteps,
       minBalance,
       budget,
@@ -402,5 +404,34 @@ describe('Cosmos fee granters on the local Cosmos devnet', () => {
     const balance = (await gauge('swapgw_relayer_balance_wei', granter))!;
     const minimum = (await gauge('swapgw_relayer_min_balance_wei', granter))!;
     expect(balance).toBeLessThan(2 * minimum);
+  });
+
+  it('registers a Noble forwarding account with the granter once: a second call sends nothing; the ledger has it', async () => {
+    const granters = grantersWith(5n, 1n, NOBLE);
+    const lookup = chains.families.cosmos(NOBLE);
+    if (!lookup.ok) throw new Error(lookup.reason);
+    const noble = lookup.client;
+    const granter = granters.granterOf(NOBLE)!;
+    const target = {
+      channel: 'channel-0',
+      recipient: cosmosDevnetKey('osmo', 3).address,
+      fallback: '',
+      memo: '{"note":"devnet memo"}',
+    };
+    expect(await noble.forwardingAccountOf(target)).toEqual({
+      address: nobleForwardingAddress('noble', target),
+      exists: false,
+    });
+    const step = { swapId: 'swp_forwarding', stepIndex: 1, owner: 'key-a' };
+    const address = await granters.ensureForwardingAccount(noble, target, step);
+    expect(address).toBe(nobleForwardingAddress('noble', target));
+    expect(await noble.forwardingAccountOf(target)).toEqual({ address, exists: true });
+    const sequence = (await noble.accountOf(granter))!.sequence;
+    // The same account again (an issue retried): nothing is sent.
+    expect(await granters.ensureForwardingAccount(noble, target, { ...step, stepIndex: 2 })).toBe(address);
+    expect((await noble.accountOf(granter))!.sequence).toBe(sequence);
+    const rows = await rowsOf('swp_forwarding');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ chain: NOBLE, relayer: granter, to: address, stepIndex: 1 });
   });
 });

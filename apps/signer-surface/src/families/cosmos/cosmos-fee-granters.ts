@@ -1,8 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   cosmosTxHash,
+  encodeMsgRegisterAccount,
+  type ForwardingTarget,
+  type GranterAccount,
   granterAddressOf,
+  MSG_REGISTER_ACCOUNT_TYPE_URL,
   signFeeGrantTx,
+  signGranterTx,
   SPONSORED_COSMOS_GAS,
   type CosmosSigningChainClient,
 } from '@swapgw/chains/families';
@@ -19,6 +24,8 @@ import { CosmosFeeGranterSettings, CosmosSponsorshipBudget } from './cosmos-fee-
 
 /** Gas of a grant (and a revoke with it) paid by the granter itself. */
 const GRANT_GAS_LIMIT = SPONSORED_COSMOS_GAS.feeGrant;
+/** Gas of a forwarding account's registration (MsgRegisterAccount) paid by the granter: a grant's bound covers it. */
+const REGISTER_FORWARDING_GAS_LIMIT = SPONSORED_COSMOS_GAS.feeGrant;
 
 /** The step a grant or a fee is paid for: whose budget pays it. */
 export interface CosmosFeeStep {
@@ -136,6 +143,26 @@ export class CosmosFeeGranters {
   }
 
   /**
+   * Makes sure Noble's forwarding account of `target` is registered (x/forwarding's
+   * MsgRegisterAccount, permissionless: the granter signs and pays it, as Skip's relayers register
+   * theirs), so what the bridge mints into it continues over IBC with no signature of the user's.
+   * Idempotent: an account already registered is left as it is, and a registration that loses a race
+   * to another (`account has already been registered`) counts as done. Answers the account's address.
+   * Queued with the granter's grants on the chain (one sequence).
+   */
+  async ensureForwardingAccount(
+    client: CosmosSigningChainClient,
+    target: ForwardingTarget,
+    step: CosmosFeeStep,
+  ): Promise<string> {
+    const chain = client.chain.id;
+    const previous = this.queues.get(chain) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.registerWhenMissing(client, target, step));
+    this.queues.set(chain, next);
+    return next;
+  }
+
+  /**
    * Writes the ledger row of a step's transaction whose fee the granter pays (pending; the tracker
    * settles it), in the caller's transaction; answers its id.
    */
@@ -196,44 +223,19 @@ export class CosmosFeeGranters {
     const chain = client.chain.id;
     const left = await client.allowanceLeft(granter, grantee, fee.denom);
     if (left === 'unlimited' || (left !== null && left >= fee.amount)) return;
-    const account = await client.accountOf(granter);
-    const cosmos = this.chains.find(chain)?.cosmos;
-    const key = this.keyOf(chain);
-    if (!account || !cosmos || !key) throw unavailable(chain, `the fee granter ${granter} has no account`);
     const grantFee = client.feeOf(GRANT_GAS_LIMIT);
-    let rawTx: string;
-    try {
-      rawTx = signFeeGrantTx({
-        account: { chainId: cosmos.chainId, prefix: cosmos.bech32Prefix, ...account },
-        privateKey: key,
+    const rawTx = await this.signedByGranter(client, granter, (account, privateKey) =>
+      signFeeGrantTx({
+        account,
+        privateKey,
         grantee,
         spendLimit: [{ denom: fee.denom, amount: (fee.amount * this.settings.grantSteps).toString() }],
         replace: left !== null,
         gasLimit: GRANT_GAS_LIMIT,
         fee: [grantFee],
-      });
-    } finally {
-      key.fill(0);
-    }
-    const hash = cosmosTxHash(Buffer.from(rawTx, 'base64'));
-    // In the ledger before it can be paid: the tracker settles it from the chain whatever happens here.
-    await this.dataSource.transaction((manager) =>
-      this.ledger.record(
-        manager,
-        {
-          chain,
-          purpose: 'cosmos-fee-grant',
-          account: granter,
-          ...step,
-          to: grantee,
-          data: rawTx,
-          maxFee: BigInt(grantFee.amount),
-          value: 0n,
-          txHash: hash,
-        },
-        this.clock.nowMs(),
-      ),
+      }),
     );
+    const hash = await this.recordOwnTransaction(client, granter, rawTx, grantFee, grantee, step);
     try {
       await this.sendGrant(client, rawTx, hash, grantee);
     } catch (error) {
@@ -242,6 +244,98 @@ export class CosmosFeeGranters {
     }
     CosmosFeeGrantMetrics.grant(chain, left === null ? 'granted' : 'topped-up');
     this.logger.log({ msg: 'fee grant', chain, granter, grantee, txHash: hash, fee: grantFee });
+  }
+
+  private async registerWhenMissing(
+    client: CosmosSigningChainClient,
+    target: ForwardingTarget,
+    step: CosmosFeeStep,
+  ): Promise<string> {
+    const chain = client.chain.id;
+    const found = await client.forwardingAccountOf(target);
+    if (found.exists) return found.address;
+    const granter = this.granterOf(chain);
+    if (!granter)
+      throw unavailable(chain, `no fee granter registers the forwarding account ${found.address}`);
+    const fee = client.feeOf(REGISTER_FORWARDING_GAS_LIMIT);
+    // Under the step's key's daily budget on Noble, as a grant is.
+    await this.budget.check(step.owner, chain, BigInt(fee.amount));
+    const rawTx = await this.signedByGranter(client, granter, (account, privateKey) =>
+      signGranterTx({
+        account,
+        privateKey,
+        messages: [
+          {
+            typeUrl: MSG_REGISTER_ACCOUNT_TYPE_URL,
+            value: encodeMsgRegisterAccount({ signer: granter, ...target }),
+          },
+        ],
+        gasLimit: REGISTER_FORWARDING_GAS_LIMIT,
+        fee: [fee],
+      }),
+    );
+    // Its purpose is the granter's own transactions' (the tracker settles them from its sequence).
+    const hash = await this.recordOwnTransaction(client, granter, rawTx, fee, found.address, step);
+    try {
+      await this.sendGrant(client, rawTx, hash, found.address);
+    } catch (error) {
+      // Registered meanwhile by someone else: what this step needs is there.
+      if (!(await client.forwardingAccountOf(target)).exists) throw error;
+    }
+    this.logger.log({ msg: 'forwarding account registered', chain, address: found.address, txHash: hash });
+    return found.address;
+  }
+
+  /** A transaction of the granter's own, signed by `sign` with its account as the chain has it and its key (wiped after). */
+  private async signedByGranter(
+    client: CosmosSigningChainClient,
+    granter: string,
+    sign: (account: GranterAccount, privateKey: Uint8Array) => string,
+  ): Promise<string> {
+    const chain = client.chain.id;
+    const account = await client.accountOf(granter);
+    const cosmos = this.chains.find(chain)?.cosmos;
+    const key = this.keyOf(chain);
+    if (!account || !cosmos || !key) throw unavailable(chain, `the fee granter ${granter} has no account`);
+    try {
+      return sign({ chainId: cosmos.chainId, prefix: cosmos.bech32Prefix, ...account }, key);
+    } finally {
+      key.fill(0);
+    }
+  }
+
+  /**
+   * The ledger row of a transaction of the granter's own (a grant, a registration: purpose
+   * cosmos-fee-grant, `to` whom it is for), written before it can be paid so the tracker settles it
+   * from the chain whatever happens next; answers its hash.
+   */
+  private async recordOwnTransaction(
+    client: CosmosSigningChainClient,
+    granter: string,
+    rawTx: string,
+    fee: { amount: string },
+    to: string,
+    step: CosmosFeeStep,
+  ): Promise<string> {
+    const txHash = cosmosTxHash(Buffer.from(rawTx, 'base64'));
+    await this.dataSource.transaction((manager) =>
+      this.ledger.record(
+        manager,
+        {
+          chain: client.chain.id,
+          purpose: 'cosmos-fee-grant',
+          account: granter,
+          ...step,
+          to,
+          data: rawTx,
+          maxFee: BigInt(fee.amount),
+          value: 0n,
+          txHash,
+        },
+        this.clock.nowMs(),
+      ),
+    );
+    return txHash;
   }
 
   /** Broadcasts a signed grant and waits for its block (GRANT_LANDS_WITHIN_MS); SPONSORSHIP_UNAVAILABLE when it fails. */

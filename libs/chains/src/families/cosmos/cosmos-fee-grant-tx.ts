@@ -41,8 +41,7 @@ export function signFeeGrantTx(input: {
   gasLimit: bigint;
   fee: CosmosCoin[];
 }): string {
-  const pubkey = secp256k1.getPublicKey(input.privateKey, true);
-  const granter = cosmosAddressOfPubkey(input.account.prefix, pubkey);
+  const granter = granterAddressOf(input.account.prefix, input.privateKey);
   const messages = [];
   if (input.replace)
     messages.push({
@@ -60,7 +59,23 @@ export function signFeeGrantTx(input: {
       },
     }).finish(),
   });
-  const bodyBytes = TxBody.encode(TxBody.fromPartial({ messages, memo: '' })).finish();
+  return signGranterTx({ ...input, messages });
+}
+
+/**
+ * A transaction of the service's own key on a Cosmos chain (the fee granter's: its grants, the
+ * forwarding accounts it registers): `messages` signed SIGN_MODE_DIRECT, the fee paid by the key's
+ * account itself; base64 TxRaw.
+ */
+export function signGranterTx(input: {
+  account: GranterAccount;
+  privateKey: Uint8Array;
+  messages: { typeUrl: string; value: Uint8Array }[];
+  gasLimit: bigint;
+  fee: CosmosCoin[];
+}): string {
+  const pubkey = secp256k1.getPublicKey(input.privateKey, true);
+  const bodyBytes = TxBody.encode(TxBody.fromPartial({ messages: input.messages, memo: '' })).finish();
   const authInfoBytes = AuthInfo.encode(
     AuthInfo.fromPartial({
       signerInfos: [

@@ -32,19 +32,13 @@ export function ibcSwapOnArrivalMsg(input: {
   if (transfer.kind !== 'bridge' || swap.kind !== 'swap' || transfer.destinationChain !== swap.chain)
     throw new Error('an IBC swap on arrival is a bridge leg into a swap leg on its destination chain');
   if (!transfer.tokenIn.address || !swap.tokenOut.address) throw new Error('Cosmos legs name their denoms');
-  const memo = {
-    wasm: {
-      contract: swap.spender,
-      msg: {
-        osmosis_swap: {
-          output_denom: swap.tokenOut.address,
-          slippage: { min_output_amount: swap.minAmountOut },
-          receiver: input.receiver,
-          on_failed_delivery: { local_recovery_addr: input.recoveryAddress },
-        },
-      },
-    },
-  };
+  const memo = crosschainSwapMemo({
+    contract: swap.spender,
+    outputDenom: swap.tokenOut.address,
+    minOutputAmount: swap.minAmountOut,
+    receiver: input.receiver,
+    recoveryAddress: input.recoveryAddress,
+  });
   return {
     typeUrl: MSG_TRANSFER_TYPE_URL,
     value: {
@@ -56,9 +50,37 @@ export function ibcSwapOnArrivalMsg(input: {
       receiver: swap.spender,
       timeoutHeight: { revisionNumber: '0', revisionHeight: '0' },
       timeoutTimestamp: input.timeoutTimestampNs.toString(),
-      memo: JSON.stringify(memo),
+      memo,
     },
   };
+}
+
+/**
+ * The ibc-hooks `wasm` memo asking Osmosis's crosschain-swaps `contract` to swap what arrives into
+ * `outputDenom`, at least `minOutputAmount`, for `receiver` (an `osmo1…` address, or another chain's,
+ * which the contract reaches over its channel there); what it holds after a failed delivery goes to
+ * `recoveryAddress`. The packet's receiver must be the contract.
+ */
+export function crosschainSwapMemo(input: {
+  contract: string;
+  outputDenom: string;
+  minOutputAmount: string;
+  receiver: string;
+  recoveryAddress: string;
+}): string {
+  return JSON.stringify({
+    wasm: {
+      contract: input.contract,
+      msg: {
+        osmosis_swap: {
+          output_denom: input.outputDenom,
+          slippage: { min_output_amount: input.minOutputAmount },
+          receiver: input.receiver,
+          on_failed_delivery: { local_recovery_addr: input.recoveryAddress },
+        },
+      },
+    },
+  });
 }
 
 /**

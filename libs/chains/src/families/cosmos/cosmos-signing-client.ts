@@ -15,6 +15,7 @@ import type {
 } from '../chain-family';
 import type { SignedTransactionArtifact } from '../signed-artifact';
 import { buildCosmosSignDoc } from './cosmos-sign-doc';
+import type { ForwardingTarget } from './noble-forwarding';
 import { CosmosStatusClient } from './cosmos-status-client';
 import { cosmosFeeOf, cosmosFeeRatesOf, parseCosmosGasPrice } from './cosmos-sponsored-gas';
 
@@ -213,6 +214,20 @@ export class CosmosSigningChainClientImpl implements CosmosSigningChainClient {
       sequence: BigInt(account.sequence ?? '0'),
       pubkey: account.pub_key?.key ?? null,
     };
+  }
+
+  /**
+   * Noble's x/forwarding `Query/Address` (`/noble/forwarding/v1/address/{channel}/{recipient}/{fallback}`,
+   * on the devnet with `?memo=`): the forwarding account of `target` and whether it is registered.
+   */
+  async forwardingAccountOf(target: ForwardingTarget): Promise<{ address: string; exists: boolean }> {
+    const segment = (value: string) => encodeURIComponent(value);
+    const memo = target.memo ? `?memo=${encodeURIComponent(target.memo)}` : '';
+    const body = await this.rest<{ address?: string; exists?: boolean }>(
+      `/noble/forwarding/v1/address/${segment(target.channel)}/${segment(target.recipient)}/${segment(target.fallback)}${memo}`,
+    );
+    if (typeof body.address !== 'string') throw new Error('the forwarding query answered no address');
+    return { address: body.address, exists: body.exists === true };
   }
 
   /**

@@ -17,6 +17,7 @@ import type {
 import { bytes32BridgePayout } from '../bridge-payout';
 import { ibcSwapOnArrivalMsg, osmosisSwapMsg } from './cosmos-route-msgs';
 import { cosmosRecipientBytes32, depositForBurnMsg } from './noble-cctp';
+import { nobleForwardingOf } from './noble-forwarding-route';
 
 /**
  * The Cosmos family's steps: one transaction per step, its messages written out here from the legs
@@ -30,6 +31,7 @@ export const cosmosStepSpecFamily: StepSpecFamily = {
   permits: false,
   stepOf: cosmosStepOf,
   bridgePayoutOf: cosmosBridgePayoutOf,
+  forwardingOf: nobleForwardingOf,
 };
 
 const COSMOS_FEE_GRANT: SponsoredStepSpec = { mode: 'cosmos-fee-grant' };

@@ -12,3 +12,5 @@ export * from './cosmos-sponsored-gas';
 export * from './cosmos-fee-grant-tx';
 export * from './noble-cctp';
 export * from './ibc-packet-progress';
+export * from './noble-forwarding';
+export * from './noble-forwarding-route';

@@ -64,6 +64,9 @@ export function signingStepOf(fields: FlatStepFields): SigningStep {
   for (const field of FLAT_FIELDS_OF[family] ?? FLAT_STEP_FIELDS) {
     if (has(fields, field)) step[field] = fields[field];
   }
+  // Never a version-1 field: a step of any family may pay a Noble forwarding account.
+  const forwarding = (fields as { nobleForwarding?: unknown }).nobleForwarding;
+  if (forwarding !== undefined && forwarding !== null) step.nobleForwarding = forwarding;
   return step as unknown as SigningStep;
 }
 

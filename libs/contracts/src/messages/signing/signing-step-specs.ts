@@ -79,6 +79,38 @@ export class SigningWaitForSpec {
   minBalance!: string;
 }
 
+/**
+ * A Noble forwarding account (noble-assets/forwarding) that the step's payout lands in, and that
+ * forwards it on over IBC: registered by the service (its fee granter on `chain`) before the step's
+ * payload is issued, so the user signs only the step. The account is derived from these fields
+ * (`memo` is the devnet's extension: the forwarded packet's memo).
+ */
+export class NobleForwardingSpec {
+  @IsString()
+  @MaxLength(64)
+  chain!: string;
+
+  @Matches(/^channel-\d+$/)
+  channel!: string;
+
+  @IsString()
+  @MaxLength(2048)
+  recipient!: string;
+
+  @IsString()
+  @MaxLength(128)
+  fallback!: string;
+
+  @IsString()
+  @MaxLength(8192)
+  memo!: string;
+
+  /** The account's address (what the step pays), derived from the fields above. */
+  @IsString()
+  @MaxLength(128)
+  address!: string;
+}
+
 export const SOLANA_STEP_KINDS = ['bridge-deposit', 'prebuilt-transaction'] as const;
 export type SolanaStepKind = (typeof SOLANA_STEP_KINDS)[number];
 

@@ -3,6 +3,7 @@ import { IsNestedObject, IsOneOf } from './signing-formats';
 import {
   BitcoinStepSpec,
   CosmosTxSpec,
+  NobleForwardingSpec,
   SigningApproveSpec,
   SigningCall,
   SigningWaitForSpec,
@@ -44,6 +45,11 @@ abstract class SigningStepVariant {
   @IsOptional()
   @IsNestedObject(() => SigningWaitForSpec)
   waitFor?: SigningWaitForSpec;
+
+  /** A Noble forwarding account the step pays, registered by the service before the step is issued. */
+  @IsOptional()
+  @IsNestedObject(() => NobleForwardingSpec)
+  nobleForwarding?: NobleForwardingSpec;
 }
 
 export class EvmTransactionStep extends SigningStepVariant {

@@ -1,0 +1,212 @@
+import {
+  crosschainSwapMemo,
+  decodeMsgRegisterAccount,
+  encodeMsgRegisterAccount,
+  ForwardingTarget,
+  MSG_REGISTER_ACCOUNT_TYPE_URL,
+  nobleForwardingAddress,
+  signGranterTx,
+} from '@swapgw/chains/families';
+import { bech32 } from '@scure/base';
+import { receiveCctpMessage } from './cosmos-cctp';
+import { CROSSCHAIN_SWAPS_ADDRESS, swapRoute } from './cosmos-crosschain-swaps';
+import { nobleCctpParams } from './cosmos-devnet';
+import { forwardingAccount, forwardingStats } from './cosmos-forwarding';
+import { escrowAddress, ibcDenom } from './cosmos-ibc';
+import { cosmosDevnetKey, sdkAddressHash } from './cosmos-keys';
+import { routeSwap } from './cosmos-osmosis';
+import { cosmosDevnetInProcess } from './cosmos-test-support';
+
+const NOBLE = 'noble-devnet';
+const OSMOSIS = 'osmosis-devnet';
+const HUB = 'cosmoshub-devnet';
+const OSMOSIS_ATOM = ibcDenom('transfer/channel-0/uatom');
+const OSMOSIS_USDC = ibcDenom('transfer/channel-1/uusdc');
+
+/** Noble's forwarding target for a USDC → ATOM swap on Osmosis paid to `hubRecipient`. */
+function swapToAtomTarget(hubRecipient: string, minOut: bigint): ForwardingTarget {
+  const words = bech32.decode(hubRecipient as `${string}1${string}`).words;
+  return {
+    channel: 'channel-0', // Noble's channel to Osmosis
+    recipient: CROSSCHAIN_SWAPS_ADDRESS,
+    fallback: '',
+    memo: crosschainSwapMemo({
+      contract: CROSSCHAIN_SWAPS_ADDRESS,
+      outputDenom: OSMOSIS_ATOM,
+      minOutputAmount: minOut.toString(),
+      receiver: hubRecipient,
+      recoveryAddress: bech32.encode('osmo', words),
+    }),
+  };
+}
+
+/** The registration as the fee granter signs it (signGranterTx), by a Noble test wallet. */
+function registration(
+  net: ReturnType<typeof cosmosDevnetInProcess>,
+  index: number,
+  target: ForwardingTarget,
+  /** Txs of the wallet admitted since the last block. */
+  pending = 0n,
+) {
+  const key = cosmosDevnetKey('noble', index);
+  const account = net.chain(NOBLE).queryState.account(key.address)!;
+  return Buffer.from(
+    signGranterTx({
+      account: {
+        chainId: NOBLE,
+        prefix: 'noble',
+        accountNumber: account.accountNumber,
+        sequence: account.sequence + pending,
+      },
+      privateKey: key.privateKey,
+      messages: [
+        {
+          typeUrl: MSG_REGISTER_ACCOUNT_TYPE_URL,
+          value: encodeMsgRegisterAccount({ signer: key.address, ...target }),
+        },
+      ],
+      gasLimit: 200_000n,
+      fee: [{ denom: 'uusdc', amount: '20000' }],
+    }),
+    'base64',
+  );
+}
+
+function fundedNet() {
+  const net = cosmosDevnetInProcess();
+  net.chain(NOBLE).fund(cosmosDevnetKey('noble', 1).address, [{ denom: 'uusdc', amount: 10_000_000n }]);
+  net.run(1);
+  return net;
+}
+
+/** The bridge's mint of `amount` uusdc to `recipient` (the devnet bridge's Noble end, nonce `nonce`). */
+function mint(
+  net: ReturnType<typeof cosmosDevnetInProcess>,
+  recipient: string,
+  amount: bigint,
+  nonce: bigint,
+) {
+  net
+    .chain(NOBLE)
+    .submitRelayerTx(
+      new TextEncoder().encode(`mint ${nonce}`),
+      receiveCctpMessage(nobleCctpParams([31337]), { sourceDomain: 31337n, nonce, recipient, amount }),
+    );
+}
+
+describe("Noble's x/forwarding on the devnet", () => {
+  it('derives the address as types.GenerateAddress does; the devnet memo joins the preimage only when set', () => {
+    const target = { channel: 'channel-0', recipient: 'osmo1recipient', fallback: '', memo: '' };
+    const address = nobleForwardingAddress('noble', target);
+    // address.Derive([]byte("forwarding"), channel+recipient+fallback)[12:]
+    const expected = sdkAddressHash('forwarding', 'channel-0osmo1recipient').subarray(12);
+    expect(address).toBe(bech32.encode('noble', bech32.toWords(expected)));
+    expect(nobleForwardingAddress('noble', { ...target, fallback: 'noble1x' })).not.toBe(address);
+    expect(nobleForwardingAddress('noble', { ...target, memo: '{"wasm":{}}' })).not.toBe(address);
+    expect(nobleForwardingAddress('noble', { ...target, channel: 'channel-1' })).not.toBe(address);
+  });
+
+  it('encodes MsgRegisterAccount as noble/forwarding/v1/tx.proto numbers its fields (memo 5 on the devnet)', () => {
+    const msg = { signer: 'noble1s', recipient: 'osmo1r', channel: 'channel-0', fallback: '', memo: 'm' };
+    const bytes = encodeMsgRegisterAccount(msg);
+    // 0x0a signer, 0x12 recipient, 0x1a channel, fallback omitted (empty), 0x2a memo.
+    expect([...bytes]).toEqual([
+      0x0a,
+      7,
+      ...Buffer.from('noble1s'),
+      0x12,
+      6,
+      ...Buffer.from('osmo1r'),
+      0x1a,
+      9,
+      ...Buffer.from('channel-0'),
+      0x2a,
+      1,
+      ...Buffer.from('m'),
+    ]);
+    expect(decodeMsgRegisterAccount(bytes)).toEqual(msg);
+  });
+
+  it('forwards a bridge mint over its channel with its memo: USDC swapped to ATOM on Osmosis, paid on the Hub', () => {
+    const net = fundedNet();
+    const hubRecipient = net.address(HUB, 3);
+    const target = swapToAtomTarget(hubRecipient, 1n);
+    const forwarding = nobleForwardingAddress('noble', target);
+    const check = net.chain(NOBLE).checkTx(registration(net, 1, target));
+    expect(check.code).toBe(0);
+    net.run(1);
+    const registered = net.chain(NOBLE).includedTx(check.hash)!;
+    expect(registered.result.code).toBe(0);
+    expect(forwardingAccount(net.chain(NOBLE).queryState, forwarding)).toEqual(target);
+
+    const amount = 2_500_000n;
+    const expectedAtom = routeSwap(
+      net.chain(OSMOSIS).queryState.branch(),
+      undefined,
+      { denom: OSMOSIS_USDC, amount },
+      swapRoute(net.chain(OSMOSIS).queryState, OSMOSIS_USDC, OSMOSIS_ATOM),
+    ).out;
+    const nobleEscrow = escrowAddress('noble', 'channel-0');
+    const escrowed = net.balance(NOBLE, nobleEscrow, 'uusdc');
+    const hubAtom = net.balance(HUB, hubRecipient, 'uatom');
+    mint(net, forwarding, amount, 1n);
+    net.run();
+    // Left Noble at the mint's block end (escrowed for Osmosis), swapped there, ATOM home on the Hub.
+    expect(net.balance(NOBLE, forwarding, 'uusdc')).toBe(0n);
+    expect(net.balance(NOBLE, nobleEscrow, 'uusdc')).toBe(escrowed + amount);
+    expect(net.balance(HUB, hubRecipient, 'uatom')).toBe(hubAtom + expectedAtom);
+    expect(forwardingStats(net.chain(NOBLE).queryState, 'channel-0')).toEqual({
+      numOfAccounts: '1',
+      numOfForwards: '1',
+      totalForwarded: { uusdc: amount.toString() },
+    });
+  });
+
+  it('forwards what arrived before the registration once registered', () => {
+    const net = fundedNet();
+    const receiver = net.address(OSMOSIS, 4);
+    const target = { channel: 'channel-0', recipient: receiver, fallback: '', memo: '' };
+    const forwarding = nobleForwardingAddress('noble', target);
+    mint(net, forwarding, 700n, 1n);
+    net.run(1);
+    expect(net.balance(NOBLE, forwarding, 'uusdc')).toBe(700n); // an ordinary account: nothing moves
+    expect(net.chain(NOBLE).checkTx(registration(net, 1, target)).code).toBe(0);
+    net.run();
+    expect(net.balance(NOBLE, forwarding, 'uusdc')).toBe(0n);
+    expect(net.balance(OSMOSIS, receiver, OSMOSIS_USDC)).toBe(700n);
+  });
+
+  it("refuses a second registration and an unknown channel with the module's errors", () => {
+    const net = fundedNet();
+    const target = { channel: 'channel-0', recipient: net.address(OSMOSIS, 5), fallback: '', memo: '' };
+    net.chain(NOBLE).checkTx(registration(net, 1, target));
+    net.run(1);
+    const again = net.chain(NOBLE).checkTx(registration(net, 1, target));
+    const unknown = net.chain(NOBLE).checkTx(registration(net, 1, { ...target, channel: 'channel-9' }, 1n));
+    net.run(1);
+    const failed = (hash: string) => net.chain(NOBLE).includedTx(hash)!.result;
+    expect(failed(again.hash)).toMatchObject({
+      code: 1,
+      codespace: 'undefined',
+      log: 'failed to execute message; message index: 0: account has already been registered',
+    });
+    expect(failed(unknown.hash).log).toBe(
+      'failed to execute message; message index: 0: channel does not exist: channel-9',
+    );
+  });
+
+  it('keeps a refunded forward (its swap failed on Osmosis) instead of sending it again', () => {
+    const net = fundedNet();
+    const hubRecipient = net.address(HUB, 6);
+    // A minimum no pool can pay: the swap fails on arrival and Noble refunds the forwarding account.
+    const target = swapToAtomTarget(hubRecipient, 10n ** 18n);
+    const forwarding = nobleForwardingAddress('noble', target);
+    net.chain(NOBLE).checkTx(registration(net, 1, target));
+    net.run(1);
+    mint(net, forwarding, 1_000n, 1n);
+    net.run();
+    expect(net.balance(NOBLE, forwarding, 'uusdc')).toBe(1_000n);
+    expect(net.balance(HUB, hubRecipient, 'uatom')).toBe(0n);
+    expect(forwardingStats(net.chain(NOBLE).queryState, 'channel-0').numOfForwards).toBe('1');
+  });
+});
