@@ -305,6 +305,7 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
         submittedAtMs: inFlight[0].occurredAtMs,
         confirmedAtMs: rest[2].occurredAtMs,
         packet: null,
+        thorchain: null,
       },
       {
         index: 2,
@@ -315,6 +316,7 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
         submittedAtMs: null,
         confirmedAtMs: rest[4].occurredAtMs,
         packet: null,
+        thorchain: null,
       },
     ]);
 
