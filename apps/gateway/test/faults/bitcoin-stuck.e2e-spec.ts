@@ -240,13 +240,27 @@ describe('a Bitcoin swap under the miner fee floor is fee-bumped by CPFP and com
 
     // --- The webhook: the same step, broadcast then confirmed, and the swap completed.
     const deliveries = await deliveriesOf(swapId, 'swap.completed');
-    expect(deliveries.map((d) => d.body.type).sort()).toEqual([
+    // THORChain's phases of the deposit (swap.step-thorchain, as THORNode's tx/status moved) aside.
+    const thorchainTold = deliveries.filter((d) => d.body.type === 'swap.step-thorchain');
+    expect(
+      deliveries
+        .filter((d) => d.body.type !== 'swap.step-thorchain')
+        .map((d) => d.body.type)
+        .sort(),
+    ).toEqual([
       'swap.completed',
       'swap.created',
       'swap.payload-ready',
       'swap.step-confirmed',
       'swap.step-submitted',
     ]);
+    for (const told of thorchainTold)
+      expect(told.body.data).toMatchObject({
+        swapId,
+        chain: 'bitcoin-devnet',
+        txHash: txid,
+        thorchain: { phase: expect.any(String) },
+      });
     expect(deliveries.find((d) => d.body.type === 'swap.step-confirmed')!.body.data).toEqual({
       swapId,
       status: 'completed',

@@ -143,13 +143,27 @@ describe('a Bitcoin step in the event stream, the webhooks and GET /swap: its tx
       expect(delivery.body.id).toBe(delivery.deliveryId);
       expect(delivery.body.eventId).toBe(delivery.eventId);
     }
-    expect(deliveries.map((d) => d.body.type).sort()).toEqual([
+    // THORChain's phases of the deposit (swap.step-thorchain, as THORNode's tx/status moved) aside.
+    const thorchainTold = deliveries.filter((d) => d.body.type === 'swap.step-thorchain');
+    expect(
+      deliveries
+        .filter((d) => d.body.type !== 'swap.step-thorchain')
+        .map((d) => d.body.type)
+        .sort(),
+    ).toEqual([
       'swap.completed',
       'swap.created',
       'swap.payload-ready',
       'swap.step-confirmed',
       'swap.step-submitted',
     ]);
+    for (const told of thorchainTold)
+      expect(told.body.data).toMatchObject({
+        swapId,
+        chain: 'bitcoin-devnet',
+        txHash: txid,
+        thorchain: { phase: expect.any(String) },
+      });
     const hookSubmitted = deliveries.find((d) => d.body.type === 'swap.step-submitted')!;
     expect(hookSubmitted.body.data).toEqual({
       swapId,
@@ -186,6 +200,7 @@ describe('a Bitcoin step in the event stream, the webhooks and GET /swap: its tx
         txHash: txid,
         submittedAtMs: expect.any(Number),
         confirmedAtMs: expect.any(Number),
+        thorchain: expect.objectContaining({ phase: 'completed' }),
       }),
     ]);
   });
