@@ -138,7 +138,9 @@ describe('POST /quote integratorFee', () => {
       'VALIDATION_FAILED',
     ],
     ['a recipient of another chain', { bps: 10, recipient: solanaRecipient }, 'INVALID_ADDRESS'],
-    ['a recipient that is no address', { bps: 10, recipient: 'integrator' }, 'VALIDATION_FAILED'],
+    // A bare name is a THORName (paid by THORChain routes only); this is neither.
+    ['a recipient that is no address', { bps: 10, recipient: 'integrator@example.com' }, 'VALIDATION_FAILED'],
+    ['a mistyped EVM address', { bps: 10, recipient: '0x1234' }, 'VALIDATION_FAILED'],
   ])('refuses %s', async (_name, integratorFee, code) => {
     const res = e2e.documented(
       'POST',

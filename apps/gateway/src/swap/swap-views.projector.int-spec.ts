@@ -284,6 +284,9 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
       timeoutMs: 20_000,
       description: 'the completed view',
     });
+    // The step's confirmation already says completed: the swap.completed after it must be applied
+    // too before the view is the one a replay must leave as it is.
+    await waitFor(caughtUp, { timeoutMs: 30_000, description: 'the projector to consume every event' });
     const completed = await viewOf(swapId);
     expect(completed).toMatchObject({
       status: 'completed',
