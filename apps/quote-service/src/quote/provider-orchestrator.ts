@@ -34,12 +34,8 @@ export async function gatherRoutes(
   timeoutMs: number,
 ): Promise<GatheredRoutes> {
   const applicable = providers.filter((p) => p.applies(context));
-  const results = await Promise.all(
-    applicable.map((provider) => {
-      const refusal = feeRefusalOf(provider, context);
-      return refusal ? Promise.resolve(refusal) : askOne(provider, context, timeoutMs);
-    }),
-  );
+  const results = await Promise.all(applicable.map((provider) => askOne(provider, context, timeoutMs)));
+
   return {
     routes: results.flatMap((r) => r.routes),
     outcomes: results.map((r) => r.outcome),
@@ -49,27 +45,22 @@ export async function gatherRoutes(
 }
 
 /**
- * The answer of a provider that cannot pay the request's integrator fee without asking it: a fee
- * to a THORChain affiliate (a THORName or thor1 address) is paid only by THORChain's memo.
+ * The provider's routes; a NoRouteError without asking it when it cannot pay the request's
+ * integrator fee: a fee to a THORChain affiliate (a THORName or thor1 address) is paid only by
+ * THORChain's memo.
  */
-function feeRefusalOf(
+function quoteOrRefuse(
   provider: QuoteProvider,
   context: QuoteContext,
-): { routes: CandidateRoute[]; outcome: ProviderOutcome } | undefined {
+  signal: AbortSignal,
+): Promise<CandidateRoute[]> {
   const affiliate = context.integratorFee?.charges.find((charge) => charge.thorchainAffiliate);
-  if (affiliate === undefined || provider.paysThorchainAffiliates) return undefined;
-  const message = `${provider.name}: integratorFee recipient ${affiliate.recipient} is a THORChain affiliate, which only THORChain routes pay`;
-  return {
-    routes: [],
-    outcome: {
-      provider: provider.name,
-      status: 'no-route',
-      routes: 0,
-      elapsedMs: 0,
-      reason: message,
-      unavailable: { provider: provider.name, reason: 'INTEGRATOR_FEE_NOT_SUPPORTED', details: { message } },
-    },
-  };
+  if (affiliate !== undefined && !provider.paysThorchainAffiliates)
+    throw new NoRouteError(
+      'INTEGRATOR_FEE_NOT_SUPPORTED',
+      `${provider.name}: integratorFee recipient ${affiliate.recipient} is a THORChain affiliate, which only THORChain routes pay`,
+    );
+  return provider.quote(context, signal);
 }
 
 async function askOne(
@@ -102,7 +93,7 @@ async function askOne(
     ...(unavailable ? { unavailable: { provider: provider.name, ...unavailable } } : {}),
   });
   try {
-    const routes = await Promise.race([provider.quote(context, controller.signal), deadline]);
+    const routes = await Promise.race([quoteOrRefuse(provider, context, controller.signal), deadline]);
     if (routes.length > 0) return { routes, outcome: outcome('ok', routes.length) };
     const message = `${provider.name}: no route for this pair and amount`;
     return {
