@@ -1,4 +1,6 @@
-import { IsInt, IsString, Min } from 'class-validator';
+import { plainToInstance } from 'class-transformer';
+import { IsInt, IsString, Min, validateSync } from 'class-validator';
+import { MessageEnvelopeShape } from '@swapgw/contracts';
 import { parseEnvelope, parsePayload } from './message-validation';
 
 class Credit {
@@ -38,6 +40,35 @@ describe('parseEnvelope', () => {
     if (result.ok) return;
     expect(result.reason).toBe('invalid envelope: eventId, version, payload');
     expect(result.problems.map((p) => p.field)).toEqual(['eventId', 'version', 'payload']);
+  });
+
+  // The envelope is checked by hand first; class-validator's decorators stay the definition.
+  it.each([
+    ['a well-formed envelope', {}],
+    ['an upper-case UUID', { eventId: valid.eventId.toUpperCase() }],
+    ['the nil UUID', { eventId: '00000000-0000-0000-0000-000000000000' }],
+    ['a UUID of version 9', { eventId: '6f1c1d3e-3b1a-9c47-9a55-0d6f5c1f2a10' }],
+    ['a UUID of the wrong variant', { eventId: '6f1c1d3e-3b1a-4c47-7a55-0d6f5c1f2a10' }],
+    ['a UUID without dashes', { eventId: '6f1c1d3e3b1a4c479a550d6f5c1f2a10' }],
+    ['an empty type', { type: '' }],
+    ['a numeric type', { type: 7 }],
+    ['version 0', { version: 0 }],
+    ['a fractional version', { version: 1.5 }],
+    ['a version as a string', { version: '1' }],
+    ['occurredAtMs 0', { occurredAtMs: 0 }],
+    ['a negative occurredAtMs', { occurredAtMs: -1 }],
+    ['an infinite occurredAtMs', { occurredAtMs: Infinity }],
+    ['a numeric aggregateId', { aggregateId: 12 }],
+    ['an array payload', { payload: [] }],
+    ['a null payload', { payload: null }],
+    ['no payload', { payload: undefined }],
+    ['no eventId', { eventId: undefined }],
+  ])('agrees with MessageEnvelopeShape on %s', (_, change) => {
+    const message: Record<string, unknown> = { ...valid, ...change };
+    const decorated = validateSync(plainToInstance(MessageEnvelopeShape, message), {
+      forbidUnknownValues: false,
+    });
+    expect(parseEnvelope(message).ok).toBe(decorated.length === 0);
   });
 });
 
