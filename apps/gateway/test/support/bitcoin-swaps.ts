@@ -1,3 +1,4 @@
+import type { Received } from './webhook-receiver';
 import { buildSwapId, quoteFirstRoute, SwapCaller } from './swap-steps';
 
 // The Bitcoin suites' usual swap: BTC from a devnet wallet for USDC on devnet-a, through THORChain
@@ -27,4 +28,34 @@ export async function buildBtcForUsdcOnA(
     recipient,
     waitForTxRequestMs: 20_000,
   });
+}
+
+/**
+ * The webhook deliveries of a completed BTC → USDC swap, as a client sees them: the swap's own
+ * events, each once, and THORChain's phases of its deposit (`swap.step-thorchain`, as THORNode's
+ * tx/status moved; how many depends on the polls) each naming the deposit. Returns the deliveries
+ * by type, the phases left out.
+ */
+export function expectCompletedBitcoinSwapDeliveries(
+  deliveries: Received[],
+  swapId: string,
+  txid: string,
+): Map<string, Received> {
+  const thorchainTold = deliveries.filter((d) => d.body.type === 'swap.step-thorchain');
+  const own = deliveries.filter((d) => d.body.type !== 'swap.step-thorchain');
+  expect(own.map((d) => d.body.type).sort()).toEqual([
+    'swap.completed',
+    'swap.created',
+    'swap.payload-ready',
+    'swap.step-confirmed',
+    'swap.step-submitted',
+  ]);
+  for (const told of thorchainTold)
+    expect(told.body.data).toMatchObject({
+      swapId,
+      chain: 'bitcoin-devnet',
+      txHash: txid,
+      thorchain: { phase: expect.any(String) },
+    });
+  return new Map(own.map((d) => [d.body.type as string, d]));
 }
