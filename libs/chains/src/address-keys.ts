@@ -1,21 +1,16 @@
 import type { ChainFamily } from './chain-descriptor';
+import { findFamilyTraits } from './families/family-traits-table';
 
 /**
- * Whether two spellings of one address of the family are the same address. EVM hex is
- * case-insensitive (EIP-55 only adds a checksum in the letter case); base58 (Solana keys and mints,
- * Bitcoin legacy addresses) is case-sensitive, so it is compared as written.
+ * Whether two spellings of one address of the family are the same address is the family's trait
+ * (`caseInsensitiveAddresses`): EVM hex is case-insensitive (EIP-55 only adds a checksum in the
+ * letter case); base58 (Solana keys and mints, Bitcoin legacy addresses) is case-sensitive, so it is
+ * compared as written.
  */
-const CASE_INSENSITIVE_ADDRESSES: Record<ChainFamily, boolean> = {
-  evm: true,
-  solana: false,
-  bitcoin: false,
-  // bech32 has one canonical (lower) case; a mixed-case address is no address at all.
-  cosmos: false,
-};
 
 /** The address in the one spelling the family compares by (EVM: lower case; others: as written). */
 export function addressKey(family: ChainFamily, address: string): string {
-  return CASE_INSENSITIVE_ADDRESSES[family] ? address.toLowerCase() : address;
+  return findFamilyTraits(family)?.caseInsensitiveAddresses ? address.toLowerCase() : address;
 }
 
 /**

@@ -1,98 +1,37 @@
-import { PublicKey } from '@solana/web3.js';
-import type { ChainDescriptor, ChainFamily, ChainNetwork } from './chain-descriptor';
-import { bitcoinSpendOf, decodeBitcoinAddress } from './families/bitcoin/bitcoin-address';
-import { bitcoinNetworksOfChain, type BitcoinNetworkName } from './families/bitcoin/bitcoin-networks';
-import { cosmosAddressOfPubkey, validateCosmosAddress } from './families/cosmos/cosmos-address';
-import { checksumEvmAddress } from './families/evm/evm-address';
-
-export { validateCosmosAddress };
-
-/** Outcome of an address check: `reason` says what is wrong, for a 400 INVALID_ADDRESS message. */
-export type AddressValidation = { ok: true } | { ok: false; reason: string };
-
-const EVM_HEX = /^0x[0-9a-fA-F]{40}$/;
-const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+import { CHAIN_FAMILIES } from '@swapgw/contracts';
+import type { ChainFamily } from './chain-descriptor';
+import type { AddressCheckedChain, AddressValidation } from './families/family-traits';
+import { familyTraitsOf } from './families/family-traits-table';
 
 /**
- * EVM: 0x and 40 hex digits, either all lower-case or with a valid EIP-55 checksum. Any other
- * letter case (a wrong checksum, or all upper-case, which ethers would accept) is refused: it is
- * either a typo or not what a wallet shows.
+ * Whether an address is a wallet address of a family or a chain: each family's rules are its own
+ * (`families/<family>/`, through its traits' `validateAddress`); here the messages around them.
  */
-export function validateEvmAddress(address: string): AddressValidation {
-  if (!EVM_HEX.test(address))
-    return { ok: false, reason: 'an EVM address is 0x followed by 40 hexadecimal digits' };
-  if (address.slice(2) === address.slice(2).toLowerCase()) return { ok: true };
-  return checksumEvmAddress(address.toLowerCase()) === address
-    ? { ok: true }
-    : {
-        ok: false,
-        reason:
-          'the EIP-55 checksum (letter case) of this EVM address is wrong; use the checksummed or the all-lower-case form',
-      };
-}
-
-/** Solana: base58 that decodes to exactly 32 bytes (a PublicKey), in its canonical spelling. */
-export function validateSolanaAddress(address: string): AddressValidation {
-  if (!BASE58.test(address)) return { ok: false, reason: 'a Solana address is 32 to 44 base58 characters' };
-  try {
-    // PublicKey accepts any base58 of at most 32 bytes; the round trip rejects shorter keys padded by it.
-    if (new PublicKey(address).toBase58() === address) return { ok: true };
-  } catch {
-    // falls through: not 32 bytes
-  }
-  return { ok: false, reason: 'a Solana address must decode from base58 to a 32-byte public key' };
-}
+export type { AddressCheckedChain, AddressValidation };
+export { validateBitcoinAddress } from './families/bitcoin/bitcoin-address';
+export { validateCosmosAddress } from './families/cosmos/cosmos-address';
+export { validateEvmAddress } from './families/evm/evm-address';
+export { validateSolanaAddress } from './families/solana/solana-address';
 
 /**
- * Bitcoin: a P2WPKH or P2TR address (lower-case bech32 / bech32m) of one of `networks` (`bc1…`
- * mainnet, `tb1…` testnet, `bcrt1…` regtest); of any of them by default (a caller that knows only
- * the family).
- */
-export function validateBitcoinAddress(
-  address: string,
-  networks: readonly BitcoinNetworkName[] = ['mainnet', 'testnet', 'regtest'],
-): AddressValidation {
-  const results = networks.map((network) => decodeBitcoinAddress(address, network));
-  if (results.some((result) => result.ok)) return { ok: true };
-  const [only] = results;
-  if (results.length === 1 && only && !only.ok) return { ok: false, reason: only.reason };
-  return {
-    ok: false,
-    reason: `a Bitcoin address here is a lower-case P2WPKH or P2TR bech32 address of ${networks.join(' or ')}`,
-  };
-}
-
-/**
- * `bitcoinNetworks`: the networks a Bitcoin address may be of (any of them when undefined);
- * `bech32Prefix`: the prefix of a Cosmos chain's accounts (any prefix when undefined).
+ * Whether `address` is a wallet address of `family`: of `chain` when given (a Bitcoin address's
+ * network, a Cosmos account's prefix), of any chain of the family otherwise.
  */
 export function validateAddressForFamily(
   family: ChainFamily,
   address: string,
-  bitcoinNetworks?: readonly BitcoinNetworkName[],
-  bech32Prefix?: string,
+  chain?: AddressCheckedChain,
 ): AddressValidation {
-  switch (family) {
-    case 'evm':
-      return validateEvmAddress(address);
-    case 'solana':
-      return validateSolanaAddress(address);
-    case 'bitcoin':
-      return validateBitcoinAddress(address, bitcoinNetworks);
-    case 'cosmos':
-      return validateCosmosAddress(address, bech32Prefix);
-  }
+  return familyTraitsOf(family).validateAddress(address, chain);
 }
 
 /**
- * The chain fields an address check reads: its family, and for Bitcoin its network (`bitcoinNetwork`
- * when the chain names one, the devnet's `regtest`; else what `network` allows).
+ * Whether `address` is a wallet address of any family (a recipient before its chain is known, an
+ * integrator fee's recipient): what the gateway checks first.
  */
-export type AddressCheckedChain = Pick<ChainDescriptor, 'id' | 'family'> & {
-  network?: ChainNetwork;
-  bitcoinNetwork?: BitcoinNetworkName;
-  cosmos?: { bech32Prefix: string };
-};
+export function isWalletAddressOfAnyFamily(address: string): boolean {
+  return CHAIN_FAMILIES.some((family) => validateAddressForFamily(family, address).ok);
+}
 
 /**
  * Whether `address` is a wallet address of the chain's family (used for recipients and user
@@ -101,12 +40,7 @@ export type AddressCheckedChain = Pick<ChainDescriptor, 'id' | 'family'> & {
 export function validateAddressForChain(chain: AddressCheckedChain, address: string): AddressValidation {
   if (typeof address !== 'string' || address.length === 0)
     return { ok: false, reason: `an address on ${chain.id} is required` };
-  const result = validateAddressForFamily(
-    chain.family,
-    address,
-    bitcoinNetworksOfChain(chain),
-    chain.cosmos?.bech32Prefix,
-  );
+  const result = validateAddressForFamily(chain.family, address, chain);
   return result.ok
     ? result
     : {
@@ -117,37 +51,14 @@ export function validateAddressForChain(chain: AddressCheckedChain, address: str
 
 /**
  * Whether the wallet `address` (valid on `chain`: validateAddressForChain first) can sign its steps
- * with what the request tells of it: a Bitcoin Taproot or nested-SegWit (P2SH-P2WPKH) address needs
- * its `publicKey`, and a key given for a Bitcoin address must be that address's. Other families sign
- * with the address alone; a key given for them is not read.
+ * with what the request tells of it, as its family says (a Bitcoin Taproot or nested-SegWit address
+ * needs its `publicKey`, a Cosmos key given must be the address's). A family that signs with the
+ * address alone does not read a key given for it.
  */
 export function validateSignerKeyForChain(
   chain: AddressCheckedChain,
   address: string,
   publicKey: string | undefined,
 ): AddressValidation {
-  if (chain.family === 'cosmos') return cosmosSignerKeyValidation(chain, address, publicKey);
-  if (chain.family !== 'bitcoin') return { ok: true };
-  const decoded = bitcoinNetworksOfChain(chain)
-    .map((network) => decodeBitcoinAddress(address, network))
-    .find((result) => result.ok);
-  if (!decoded?.ok) return { ok: false, reason: `${address} is not a Bitcoin address of ${chain.id}` };
-  const spend = bitcoinSpendOf(decoded.value, publicKey);
-  return spend.ok ? { ok: true } : { ok: false, reason: spend.reason };
-}
-
-/**
- * A Cosmos wallet's key, when given (a wallet that never sent a transaction has none on chain, and
- * its SignDoc's SignerInfo carries it): the compressed secp256k1 key (33 bytes, hex) of `address`.
- */
-function cosmosSignerKeyValidation(
-  chain: AddressCheckedChain,
-  address: string,
-  publicKey: string | undefined,
-): AddressValidation {
-  if (publicKey === undefined || !chain.cosmos) return { ok: true };
-  if (!/^0[23][0-9a-fA-F]{64}$/.test(publicKey))
-    return { ok: false, reason: 'a Cosmos public key is the compressed secp256k1 key (33 bytes, hex)' };
-  const own = cosmosAddressOfPubkey(chain.cosmos.bech32Prefix, Buffer.from(publicKey, 'hex'));
-  return own === address ? { ok: true } : { ok: false, reason: `${publicKey} is not the key of ${address}` };
+  return familyTraitsOf(chain.family).validateSignerKey?.(chain, address, publicKey) ?? { ok: true };
 }

@@ -1,7 +1,9 @@
+import type { ChainFamily } from '@swapgw/contracts';
 import type { BitcoinNetworkName } from './families/bitcoin/bitcoin-networks';
 import { cosmosRealNetworks } from './families/cosmos/cosmos-real-networks';
 
-export type ChainFamily = 'evm' | 'solana' | 'bitcoin' | 'cosmos';
+/** The chain families: one union, @swapgw/contracts' (its CHAIN_FAMILIES lists them). */
+export type { ChainFamily };
 export type ChainNetwork = 'mainnet' | 'testnet';
 
 /** One chain the suite knows: a devnet chain from the manifest or a real network from configuration. */

@@ -7,6 +7,8 @@ export * from './address-validation';
 export * from './address-keys';
 export * from './erc20-reads';
 export * from './families/bounded-rpc';
+export * from './families/family-traits';
+export * from './families/family-traits-table';
 export * from './families/chain-errors';
 export * from './families/evm/evm-chain-errors';
 export * from './families/evm/evm-revert-replay';

@@ -7,9 +7,8 @@ import {
   bitcoinOutputVbytes,
   estimateBitcoinWeight,
 } from './families/bitcoin/bitcoin-step-psbt';
+import { BITCOIN_OUTPUT_VBYTES, BITCOIN_SPONSORED_VBYTES } from './families/bitcoin/bitcoin-sponsored-gas';
 import {
-  BITCOIN_OUTPUT_VBYTES,
-  BITCOIN_SPONSORED_VBYTES,
   DEFAULT_RELAYER_GAS_EXTRA,
   relayedGasLimit,
   evmGasUnitsOf,

@@ -1,112 +1,37 @@
-import type { RouteLeg } from '@swapgw/contracts';
-import type { ChainFamily } from './chain-descriptor';
 import { ACROSS_PROVIDER } from './families/evm/across-calldata';
-import { PermitContracts, permitLegProblem } from './permit-contracts';
+import type {
+  SplitStep,
+  StepSigning,
+  StepSplitChains,
+  StepSplitLeg,
+  StepSplitOptions,
+} from './families/family-traits';
+import { findFamilyTraits } from './families/family-traits-table';
+import { permitLegProblem } from './permit-contracts';
 
 /**
  * How a route's legs become the steps a wallet signs, in signing order: the one decision that
  * execution-planner's `planSteps` encodes into calls and quote-service's `signaturesOf` announces
- * ahead of a build. Pure: no chain reads, no calldata.
+ * ahead of a build. Pure: no chain reads, no calldata. Each family splits its own legs (its traits'
+ * `splitLeg`, in `families/<family>/`); here the route around them.
  */
 
-/** How the wallet signs a step. */
-export type StepSigning =
-  /** A Solana transaction: a bridge deposit the signer builds, or an aggregator's prebuilt one. */
-  | 'solana-transaction'
-  /** The wallet's own EVM transaction (its gas covered first on a sponsored swap). */
-  | 'evm-transaction'
-  /** EIP-712 typed data: the token's EIP-2612 permit granting Permit2 (sponsored approve). */
-  | 'eip2612-permit'
-  /** EIP-712 typed data: the leg as a Permit2 witness transfer the relayer executes (sponsored). */
-  | 'permit2-intent'
-  /** A Bitcoin PSBT: the user signs their inputs (sponsored: the service's fee input pays the miner). */
-  | 'bitcoin-psbt'
-  /** A Cosmos SignDoc (`cosmos-sign-direct`): the wallet's tx, its fee paid by the service's fee granter. */
-  | 'cosmos-sign-direct';
-
-/** One wallet-signed step of a route. */
-export interface SplitStep {
-  legIndex: number;
-  kind: 'approve' | RouteLeg['kind'];
-  signing: StepSigning;
-  /**
-   * Approve steps: who gets the allowance, the chain's Permit2 (`permit2`) or the leg's spender
-   * (`spender`). Never offered when the wallet's allowance is already there (the step is skipped).
-   */
-  approves?: 'permit2' | 'spender';
-  /** The leg's own step of a bridge-swap: it binds the next leg's swap too, which has no steps. */
-  bridgeSwap?: true;
-  /**
-   * The leg's own step of a bridge into a Cosmos chain whose payout a forwarding account there
-   * (Noble's x/forwarding) sends on: the legs after it run on chain from that account (an IBC
-   * transfer, a swap on arrival, its output sent home) and have no steps (forwardingLegOf).
-   */
-  forwards?: true;
-}
-
-/** The legs' fields the split reads. */
-export type StepSplitLeg = Pick<
-  RouteLeg,
-  | 'kind'
-  | 'chain'
-  | 'provider'
-  | 'spender'
-  | 'tokenIn'
-  | 'tokenOut'
-  | 'amountIn'
-  | 'path'
-  | 'poolFees'
-  | 'call'
-  | 'solanaTransaction'
-  | 'destinationChain'
->;
-
-/** What the split knows of chains and tokens (a ChainRegistry's answers). */
-export interface StepSplitChains {
-  /** undefined for a chain the caller does not know: its legs have no steps. */
-  familyOf: (chain: string) => ChainFamily | undefined;
-  /** Permit contracts of a chain; undefined where there are none (no permits on that chain). */
-  permitContractsOf?: (chain: string) => PermitContracts | undefined;
-  /** The EIP-712 domain of a token's EIP-2612 permit on a chain; undefined for tokens without one. */
-  tokenPermitOf?: (chain: string, token: string) => { name: string; version: string } | undefined;
-}
-
-/** How the build pays gas and, when the user pays, the first leg's permit. */
-export interface StepSplitOptions {
-  gasPayment: 'sponsored' | 'user';
-  /** User-paid: the permit the first leg's router call carries (none: plain approvals). */
-  firstLegPermit?: 'eip2612' | 'permit2';
-  /**
-   * With firstLegPermit permit2: the user's allowance of the first leg's token to Permit2. Short of
-   * the leg's amountIn, an approve of Permit2 comes first.
-   */
-  permit2Allowance?: bigint;
-}
+export type { SplitStep, StepSigning, StepSplitChains, StepSplitLeg, StepSplitOptions };
 
 /**
- * The steps of a route, in order. Per leg:
- *  - Solana: one transaction (SPL transfers need no allowance);
- *  - Bitcoin: one PSBT (a UTXO spend needs no allowance);
- *  - Cosmos: one SignDoc (bank balances need no allowance); a swap right after an IBC transfer to its
- *    chain runs on arrival from the transfer's memo and asks nothing, as does a leg of the same
- *    provider continuing the previous Cosmos leg where it left off (one transaction: PFM, post-swap actions);
- *  - sponsored, EVM, ERC-20 input through the chain's SwapGatewayRouter (an Across deposit too): an approve of Permit2 (the
- *    token's EIP-2612 permit when it has one, else the wallet's own approve transaction), then the
- *    leg as a Permit2 witness;
- *  - user-paid first leg with a permit: an approve of Permit2 when the permit is Permit2's and the
- *    allowance to it is short, then the router call carrying the permit;
- *  - any other EVM leg: an approve of the leg's spender when the input is an ERC-20, then the leg's
- *    transaction.
- * A sponsored bridge into a swap through both chains' routers (bridgeSwapLegOf) is signed once on
- * the source: the swap leg has no steps. Legs on chains of another or an unknown family have none.
+ * The steps of a route, in order. Each leg's are its family's (`splitLeg` of its traits): on Solana
+ * one transaction, on Bitcoin one PSBT, on Cosmos one SignDoc (none for a swap run on arrival or a
+ * leg continuing the previous one), on EVM the leg's transaction or Permit2 witness after the
+ * approve it may need (families/evm/evm-traits.ts). A sponsored bridge into a swap through both
+ * chains' routers (bridgeSwapLegOf) is signed once on the source: the swap leg has no steps; nor do
+ * the legs after a forwarding bridge (forwardingLegOf). Legs on chains of an unknown family have none.
  */
 export function splitSteps(
   legs: readonly StepSplitLeg[],
   chains: StepSplitChains,
   options: StepSplitOptions,
 ): SplitStep[] {
-  const sponsored = options.gasPayment === 'sponsored';
-  const bridgeSwapAt = sponsored ? bridgeSwapLegOf(legs, chains) : null;
+  const bridgeSwapAt = options.gasPayment === 'sponsored' ? bridgeSwapLegOf(legs, chains) : null;
   const forwardingAt = forwardingLegOf(legs, chains);
   const steps: SplitStep[] = [];
   legs.forEach((leg, legIndex) => {
@@ -127,65 +52,19 @@ export function splitSteps(
       signing,
       approves,
     });
-    const family = chains.familyOf(leg.chain);
-    const token = leg.tokenIn.address;
-
-    if (family === 'solana') {
-      steps.push(own('solana-transaction'));
-    } else if (family === 'bitcoin') {
-      steps.push(own('bitcoin-psbt'));
-    } else if (family === 'cosmos') {
-      // A swap delivered by the IBC transfer before it runs on arrival (the transfer's memo): no step;
-      // the transfer's step binds it, as a bridge-swap's.
-      const onArrival = (swap: StepSplitLeg | undefined, transfer: StepSplitLeg | undefined) =>
-        swap?.kind === 'swap' &&
-        transfer?.kind === 'bridge' &&
-        transfer.destinationChain === swap.chain &&
-        chains.familyOf(transfer.chain) === 'cosmos' &&
-        chains.familyOf(swap.chain) === 'cosmos';
-      const previous = legIndex > 0 ? legs[legIndex - 1] : undefined;
-      // A leg of the same provider picking up where the previous Cosmos leg left off (a packet
-      // forwarded by PFM, a swap's output sent on by its post-swap action: skip-go's one-transaction
-      // routes) runs from that leg's transaction too.
-      const continued =
-        previous !== undefined &&
-        previous.provider === leg.provider &&
-        (previous.destinationChain ?? previous.chain) === leg.chain &&
-        chains.familyOf(previous.chain) === 'cosmos';
-      if (onArrival(leg, previous) || continued) return;
-      const step = own('cosmos-sign-direct');
-      steps.push(onArrival(legs[legIndex + 1], leg) ? { ...step, bridgeSwap: true } : step);
-    } else if (family !== 'evm') {
-      return;
-    } else if (sponsored) {
-      const contracts = chains.permitContractsOf?.(leg.chain);
-      if (contracts && token !== null && permitLegProblem(leg, contracts, { sponsored }) === null) {
-        const hasPermit = chains.tokenPermitOf?.(leg.chain, token) !== undefined;
-        steps.push(approve(hasPermit ? 'eip2612-permit' : 'evm-transaction', 'permit2'));
-        steps.push(own('permit2-intent'));
-      } else {
-        if (token !== null) steps.push(approve('evm-transaction', 'spender'));
-        steps.push(own('evm-transaction'));
-      }
-    } else {
-      const permit = legIndex === 0 ? options.firstLegPermit : undefined;
-      if (permit === 'permit2' && (options.permit2Allowance ?? 0n) < BigInt(leg.amountIn)) {
-        steps.push(approve('evm-transaction', 'permit2'));
-      } else if (token !== null && !permit) {
-        steps.push(approve('evm-transaction', 'spender'));
-      }
-      steps.push(own('evm-transaction'));
-    }
+    // Legs on chains the caller does not know have none.
+    const traits = findFamilyTraits(chains.familyOf(leg.chain));
+    if (traits) steps.push(...traits.splitLeg({ leg, legIndex, legs, chains, options, own, approve }));
   });
   return steps;
 }
 
 /**
  * The index of the bridge leg whose payout a forwarding account sends on, or null: a bridge from a
- * chain of another family into a Cosmos chain, followed by a Cosmos leg leaving that chain (an IBC
- * transfer from Noble). Its deposit can name only a 32-byte account, so it names Noble's forwarding
- * account for the rest of the route, which runs from there with no signature (docs/chains.md,
- * "Multi-leg routes").
+ * chain of another family into a chain of a family that forwards bridge payouts (its traits'
+ * `forwardsBridgePayouts`: Cosmos), followed by a bridge leaving that chain (an IBC transfer from
+ * Noble). Its deposit can name only a 32-byte account, so it names Noble's forwarding account for the
+ * rest of the route, which runs from there with no signature (docs/chains.md, "Multi-leg routes").
  */
 export function forwardingLegOf(
   legs: readonly StepSplitLeg[],
@@ -195,12 +74,21 @@ export function forwardingLegOf(
     (leg, index) =>
       leg.kind === 'bridge' &&
       leg.destinationChain !== undefined &&
-      chains.familyOf(leg.chain) !== 'cosmos' &&
-      chains.familyOf(leg.destinationChain) === 'cosmos' &&
+      forwardsInto(chains, leg.chain, leg.destinationChain) &&
       legs[index + 1]?.kind === 'bridge' &&
       legs[index + 1]?.chain === leg.destinationChain,
   );
   return at < 0 ? null : at;
+}
+
+/** Whether a bridge from `source` into `destination` pays a forwarding account there. */
+function forwardsInto(
+  chains: Pick<StepSplitChains, 'familyOf'>,
+  source: string,
+  destination: string,
+): boolean {
+  const family = chains.familyOf(destination);
+  return chains.familyOf(source) !== family && findFamilyTraits(family)?.forwardsBridgePayouts === true;
 }
 
 /**

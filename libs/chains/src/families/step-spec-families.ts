@@ -7,9 +7,13 @@ import type {
   StepSpecChains,
   StepSpecFamily,
 } from './step-spec-family';
+import { bitcoinArtifacts } from './bitcoin/bitcoin-artifact-codec';
 import { bitcoinStepSpecFamily } from './bitcoin/bitcoin-step-spec';
+import { cosmosArtifacts } from './cosmos/cosmos-artifact';
 import { cosmosStepSpecFamily } from './cosmos/cosmos-step-spec';
+import { evmArtifacts } from './evm/evm-artifact';
 import { evmStepSpecFamily } from './evm/evm-step-spec';
+import { solanaArtifacts } from './solana/solana-artifact';
 import { solanaStepSpecFamily } from './solana/solana-step-spec';
 
 /**
@@ -28,6 +32,18 @@ const STEP_SPEC_FAMILIES: Record<ChainFamily, StepSpecFamily | undefined> = {
   bitcoin: bitcoinStepSpecFamily,
   cosmos: cosmosStepSpecFamily,
 };
+
+/**
+ * What a wallet hands back for each family's steps, read by the family (signed-artifact.ts decodes
+ * and checks through it): beside the family's step builder, since it is what signing that step
+ * returns.
+ */
+export const SIGNED_ARTIFACT_CODECS = {
+  evm: evmArtifacts,
+  solana: solanaArtifacts,
+  bitcoin: bitcoinArtifacts,
+  cosmos: cosmosArtifacts,
+} satisfies Record<ChainFamily, unknown>;
 
 /** The step building of `family`; throws for a family no swap signs on. */
 export function stepSpecFamilyOf(family: ChainFamily): StepSpecFamily {

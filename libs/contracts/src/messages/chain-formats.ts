@@ -1,8 +1,13 @@
 /**
- * The forms of addresses and transaction ids the messages carry, one per family, in one place: a
- * message is checked for the form here; whether an address belongs to the chain it is used on
- * (its family, a Bitcoin address's network) is @swapgw/chains' check.
+ * The chain families, and the forms of addresses and transaction ids the messages carry, one per
+ * family, in one place: a message is checked for the form here; whether an address belongs to the
+ * chain it is used on (its family, a Bitcoin address's network) is @swapgw/chains' check, whose
+ * per-family traits (libs/chains/src/families/<family>/) are keyed by this union.
  */
+
+/** Every chain family the suite knows, in the order the API lists them (the Chain resource's `family`). */
+export const CHAIN_FAMILIES = ['evm', 'solana', 'bitcoin', 'cosmos'] as const;
+export type ChainFamily = (typeof CHAIN_FAMILIES)[number];
 
 const EVM = '0x[0-9a-fA-F]{40}';
 /** A Solana public key: base58 of 32 bytes, 32 to 44 characters. */
@@ -34,8 +39,18 @@ export const BITCOIN_PUBLIC_KEY = /^(?:0[23])?[0-9a-fA-F]{64}$/;
 /** Who a Solana bridge deposit pays: an EVM address or a Bitcoin address. */
 export const EVM_OR_BITCOIN_ADDRESS = new RegExp(`^(?:${EVM}|${BITCOIN_ADDRESS_PATTERN})$`);
 
+/** The form of a wallet address of each family (unanchored). */
+const WALLET_ADDRESS_FORMS: Record<ChainFamily, string> = {
+  evm: EVM,
+  solana: SOLANA,
+  bitcoin: BITCOIN_ADDRESS_PATTERN,
+  cosmos: COSMOS,
+};
+
 /** A wallet of any family the suite signs for: EVM, Solana, Bitcoin or Cosmos. */
-export const WALLET_ADDRESS = new RegExp(`^(?:${EVM}|${SOLANA}|${BITCOIN_ADDRESS_PATTERN}|${COSMOS})$`);
+export const WALLET_ADDRESS = new RegExp(
+  `^(?:${CHAIN_FAMILIES.map((family) => WALLET_ADDRESS_FORMS[family]).join('|')})$`,
+);
 
 /** An account a step may wait on: a wallet of any family, or a token (EVM contract, Solana mint). */
 export const WALLET_OR_TOKEN = WALLET_ADDRESS;

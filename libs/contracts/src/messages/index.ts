@@ -1,5 +1,11 @@
 export {};
-export { BITCOIN_ADDRESS_PATTERN, BITCOIN_PUBLIC_KEY, EVM_TX_HASH } from './chain-formats';
+export {
+  BITCOIN_ADDRESS_PATTERN,
+  BITCOIN_PUBLIC_KEY,
+  CHAIN_FAMILIES,
+  type ChainFamily,
+  EVM_TX_HASH,
+} from './chain-formats';
 export * from './signing';
 export * from './limit-order';
 export * from './swap';

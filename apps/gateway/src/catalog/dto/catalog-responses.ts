@@ -1,11 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type {
-  ChainView,
-  ListChainsResult,
-  ListPairsResult,
-  ListTokensResult,
-  PairView,
-  TokenView,
+import {
+  CHAIN_FAMILIES,
+  type ChainFamily,
+  type ChainView,
+  type ListChainsResult,
+  type ListPairsResult,
+  type ListTokensResult,
+  type PairView,
+  type TokenView,
 } from '@swapgw/contracts';
 
 export class ChainDto implements ChainView {
@@ -16,11 +18,11 @@ export class ChainDto implements ChainView {
   id!: string;
   @ApiProperty({ example: 'Devnet A' }) name!: string;
   @ApiProperty({
-    enum: ['evm', 'solana', 'bitcoin', 'cosmos'],
+    enum: [...CHAIN_FAMILIES],
     example: 'evm',
     description: 'Chain family: which payload kinds and address formats it uses',
   })
-  family!: 'evm' | 'solana' | 'bitcoin' | 'cosmos';
+  family!: ChainFamily;
   @ApiProperty({ enum: ['mainnet', 'testnet'], example: 'testnet', description: 'Devnet chains are testnet' })
   network!: 'mainnet' | 'testnet';
   @ApiProperty({

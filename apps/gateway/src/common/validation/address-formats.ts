@@ -1,7 +1,8 @@
+import { CHAIN_FAMILIES } from '@swapgw/contracts';
 import {
+  familyTraitsOf,
+  isWalletAddressOfAnyFamily,
   tokenRefFitsNamespace,
-  validateBitcoinAddress,
-  validateCosmosAddress,
   validateEvmAddress,
   validateSolanaAddress,
 } from '@swapgw/chains';
@@ -22,19 +23,21 @@ export function isSolanaAddress(value: unknown): value is string {
 }
 
 /**
- * A Bitcoin address of any network (lower-case P2WPKH or P2TR, `bc1…`, `tb1…`, `bcrt1…`); whether
- * its network is the chain's is checked once the chain is known (INVALID_ADDRESS).
+ * A wallet address of any family (EVM, Solana, Bitcoin of any network, Cosmos of any prefix): each
+ * family's own check (its traits in libs/chains); whether it is of the chain's family, network or
+ * prefix is checked once the chain is known (INVALID_ADDRESS).
  */
-export function isBitcoinAddress(value: unknown): value is string {
-  return typeof value === 'string' && validateBitcoinAddress(value).ok;
+export function isWalletAddress(value: unknown): value is string {
+  return typeof value === 'string' && isWalletAddressOfAnyFamily(value);
 }
 
 /**
- * A Cosmos SDK account address of any chain (`cosmos1…`, `osmo1…`, `noble1…`: lower-case bech32 of
- * 20 bytes); whether its prefix is the chain's is checked once the chain is known (INVALID_ADDRESS).
+ * How a message lists the families' wallet addresses: each family's description
+ * (`addressDescription`), or its name (`label`), joined as a list ("a, b, c or d").
  */
-export function isCosmosAddress(value: unknown): value is string {
-  return typeof value === 'string' && validateCosmosAddress(value).ok;
+export function walletAddressForms(part: 'addressDescription' | 'label'): string {
+  const parts = CHAIN_FAMILIES.map((family) => familyTraitsOf(family)[part]);
+  return parts.length < 2 ? parts.join('') : `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`;
 }
 
 const CAIP_NAMESPACE = /^[-a-z0-9]{3,8}$/;

@@ -4,11 +4,11 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, Matches, ValidateBy, ValidationOptions } from 'class-validator';
 import { isValidIdempotencyKey } from '../../idempotency/idempotency-key';
 import {
-  isBitcoinAddress,
-  isCosmosAddress,
   isEvmAddress,
   isSolanaAddress,
   isTokenRefOverride,
+  isWalletAddress,
+  walletAddressForms,
 } from './address-formats';
 import { parseBooleanLike } from './boolean-query';
 import { DecimalAmountOptions, isPositiveDecimalString } from './decimal-amount';
@@ -77,10 +77,8 @@ export const IsWalletAddress = (options?: ValidationOptions): PropertyDecorator 
     {
       name: 'isWalletAddress',
       validator: {
-        validate: (value) =>
-          isEvmAddress(value) || isSolanaAddress(value) || isBitcoinAddress(value) || isCosmosAddress(value),
-        defaultMessage: () =>
-          '$property must be an EVM address (checksummed or lowercase), a base58 Solana address, a lower-case bech32 Bitcoin address (P2WPKH or P2TR) or a Cosmos account address (bech32 of the chain prefix)',
+        validate: (value) => isWalletAddress(value),
+        defaultMessage: () => `$property must be ${walletAddressForms('addressDescription')}`,
       },
     },
     options,
@@ -96,14 +94,9 @@ export const IsIntegratorFeeRecipient = (options?: ValidationOptions): PropertyD
       name: 'isIntegratorFeeRecipient',
       validator: {
         validate: (value) =>
-          typeof value === 'string' &&
-          (isEvmAddress(value) ||
-            isSolanaAddress(value) ||
-            isBitcoinAddress(value) ||
-            isCosmosAddress(value) ||
-            isThorchainAffiliate(value)),
+          typeof value === 'string' && (isWalletAddress(value) || isThorchainAffiliate(value)),
         defaultMessage: () =>
-          '$property must be an EVM, Solana, Bitcoin or Cosmos address, or a THORChain affiliate (a THORName or thor1 address)',
+          `$property must be an ${walletAddressForms('label')} address, or a THORChain affiliate (a THORName or thor1 address)`,
       },
     },
     options,

@@ -1,6 +1,7 @@
 import * as btc from '@scure/btc-signer';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
-import { BITCOIN_NETWORKS, type BitcoinNetworkName } from './bitcoin-networks';
+import type { AddressCheckedChain, AddressValidation } from '../family-traits';
+import { BITCOIN_NETWORKS, type BitcoinNetworkName, bitcoinNetworksOfChain } from './bitcoin-networks';
 
 /**
  * The address kinds a wallet of the suite spends from and is paid to: native SegWit v0 (Leather,
@@ -213,4 +214,40 @@ export function assertBitcoinAddress(
       { field, network },
     );
   return result.value;
+}
+
+/**
+ * Bitcoin: a P2WPKH or P2TR address (lower-case bech32 / bech32m) of one of `networks` (`bc1…`
+ * mainnet, `tb1…` testnet, `bcrt1…` regtest); of any of them by default (a caller that knows only
+ * the family).
+ */
+export function validateBitcoinAddress(
+  address: string,
+  networks: readonly BitcoinNetworkName[] = ['mainnet', 'testnet', 'regtest'],
+): AddressValidation {
+  const results = networks.map((network) => decodeBitcoinAddress(address, network));
+  if (results.some((result) => result.ok)) return { ok: true };
+  const [only] = results;
+  if (results.length === 1 && only && !only.ok) return { ok: false, reason: only.reason };
+  return {
+    ok: false,
+    reason: `a Bitcoin address here is a lower-case P2WPKH or P2TR bech32 address of ${networks.join(' or ')}`,
+  };
+}
+
+/**
+ * A Bitcoin Taproot or nested-SegWit (P2SH-P2WPKH) address needs its `publicKey` to sign, and a key
+ * given for a Bitcoin address must be that address's.
+ */
+export function validateBitcoinSignerKey(
+  chain: AddressCheckedChain,
+  address: string,
+  publicKey: string | undefined,
+): AddressValidation {
+  const decoded = bitcoinNetworksOfChain(chain)
+    .map((network) => decodeBitcoinAddress(address, network))
+    .find((result) => result.ok);
+  if (!decoded?.ok) return { ok: false, reason: `${address} is not a Bitcoin address of ${chain.id}` };
+  const spend = bitcoinSpendOf(decoded.value, publicKey);
+  return spend.ok ? { ok: true } : { ok: false, reason: spend.reason };
 }

@@ -1,4 +1,5 @@
 import { getAddress } from 'ethers';
+import type { AddressValidation } from '../family-traits';
 
 /**
  * How many addresses the checksum memo holds: a busy gateway's wallets of the last minutes, tokens,
@@ -22,4 +23,24 @@ export function checksumEvmAddress(address: string): string {
   if (checksums.size >= MEMO_LIMIT) checksums.delete(checksums.keys().next().value as string);
   checksums.set(address, checksummed);
   return checksummed;
+}
+
+const EVM_HEX = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * EVM: 0x and 40 hex digits, either all lower-case or with a valid EIP-55 checksum. Any other
+ * letter case (a wrong checksum, or all upper-case, which ethers would accept) is refused: it is
+ * either a typo or not what a wallet shows.
+ */
+export function validateEvmAddress(address: string): AddressValidation {
+  if (!EVM_HEX.test(address))
+    return { ok: false, reason: 'an EVM address is 0x followed by 40 hexadecimal digits' };
+  if (address.slice(2) === address.slice(2).toLowerCase()) return { ok: true };
+  return checksumEvmAddress(address.toLowerCase()) === address
+    ? { ok: true }
+    : {
+        ok: false,
+        reason:
+          'the EIP-55 checksum (letter case) of this EVM address is wrong; use the checksummed or the all-lower-case form',
+      };
 }

@@ -2,7 +2,8 @@ import { type Connection, VersionedTransaction } from '@solana/web3.js';
 import type { TransactionStatusResult } from '@swapgw/contracts';
 import type { ChainDescriptor } from '../../chain-descriptor';
 import type { DevnetSolanaView } from '../../devnet-manifest';
-import { SOLANA_SPONSORED_FEES, type SponsoredFeeRates } from '../../sponsored-gas';
+import type { SponsoredFeeRates } from '../family-traits';
+import { SOLANA_SPONSORED_FEES } from './solana-sponsored-gas';
 import type {
   BroadcastOutcome,
   PayloadBuild,

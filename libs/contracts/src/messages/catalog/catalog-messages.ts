@@ -10,6 +10,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
+import type { ChainFamily } from '../chain-formats';
 
 /** Message types answered by quote-service on `catalog.requests`. */
 export const CatalogMessageTypes = {
@@ -35,7 +36,7 @@ export class ListChainsRequest {
 export interface ChainView {
   id: string;
   name: string;
-  family: 'evm' | 'solana' | 'bitcoin' | 'cosmos';
+  family: ChainFamily;
   network: 'mainnet' | 'testnet';
   /** EVM chain id (the `chainId` of EVM payloads); null for other families. */
   chainId: number | null;

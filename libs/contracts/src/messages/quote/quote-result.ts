@@ -1,4 +1,5 @@
 /** What a quote answers: the routes as the public API shows them (QuoteRouteSummary) and the reply (QuoteResult). */
+import { SIGNING_PAYLOAD_TYPES } from '../signing/signing-payload';
 import type { RouteIssue } from './route-issues';
 import type { RouteFamily } from './quote-formats';
 import type { RouteGasCoverage } from './route-gas-coverage';
@@ -26,13 +27,7 @@ export interface RoutePermitInfo {
 }
 
 /** What the wallet signs at one step: the payload `type` of GET /swap/{swapId}/signing. */
-export const SIGNATURE_PAYLOAD_TYPES = [
-  'evm-transaction',
-  'evm-typed-data',
-  'solana-versioned-transaction',
-  'bitcoin-psbt',
-  'cosmos-sign-direct',
-] as const;
+export const SIGNATURE_PAYLOAD_TYPES = SIGNING_PAYLOAD_TYPES;
 export type SignaturePayloadType = (typeof SIGNATURE_PAYLOAD_TYPES)[number];
 
 /**

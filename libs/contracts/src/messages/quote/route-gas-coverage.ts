@@ -1,10 +1,14 @@
 /** The gas the service sponsors on a route (QuoteRouteSummary `gasCoverage`). */
+import { CHAIN_FAMILIES, type ChainFamily } from '../chain-formats';
+import { FAMILY_SPONSORSHIP } from '../signing/signing-sponsorship';
+
 /** Where the price of a gas unit came from: the chain's node (read within the last 10 s) or the documented per-family fallback. */
 export const GAS_FEE_SOURCES = ['node', 'fallback'] as const;
 export type GasFeeSource = (typeof GAS_FEE_SOURCES)[number];
 
 /**
- * The kinds of sponsored cost (gas units per kind: the table of @swapgw/chains sponsored-gas):
+ * The kinds of sponsored cost, each family's listed with its sponsorship modes (FAMILY_SPONSORSHIP;
+ * gas units per kind: the table of @swapgw/chains sponsored-gas):
  *  - `permit`: EVM, the relayer sends the token's EIP-2612 permit;
  *  - `approve-top-up`: EVM, a gas top-up to the user paying for the user's own approve(Permit2)
  *    (tokens without EIP-2612, e.g. WETH9);
@@ -18,20 +22,10 @@ export type GasFeeSource = (typeof GAS_FEE_SOURCES)[number];
  *  - `cosmos-fee-grant`: the service's fee granter grants the wallet an x/feegrant allowance;
  *  - `cosmos-transaction`: a Cosmos transaction of the user whose fee the fee granter pays.
  */
-export const SPONSORED_GAS_KINDS = [
-  'permit',
-  'approve-top-up',
-  'swap-intent',
-  'bridge-intent',
-  'native-input-top-up',
-  'bridge-release',
-  'solana-transaction',
-  'solana-ata-rent',
-  'bitcoin-transaction',
-  'cosmos-fee-grant',
-  'cosmos-transaction',
-] as const;
-export type SponsoredGasKind = (typeof SPONSORED_GAS_KINDS)[number];
+export const SPONSORED_GAS_KINDS: readonly SponsoredGasKind[] = CHAIN_FAMILIES.flatMap(
+  (family) => FAMILY_SPONSORSHIP[family].gasKinds,
+);
+export type SponsoredGasKind = (typeof FAMILY_SPONSORSHIP)[ChainFamily]['gasKinds'][number];
 
 /** One sponsored transaction (or rent) of a route on one chain. */
 export interface RouteGasCoverageItem {

@@ -114,6 +114,22 @@ export type SigningPayload =
   | BitcoinPsbtSigningPayload
   | CosmosSignDirectPayload;
 
+/**
+ * The `type` of every SigningPayload variant, in the order the API lists them (a quote's
+ * `signatures[].payloadType`): one line here with the variant.
+ */
+export const SIGNING_PAYLOAD_TYPES = [
+  'evm-transaction',
+  'evm-typed-data',
+  'solana-versioned-transaction',
+  'bitcoin-psbt',
+  'cosmos-sign-direct',
+] as const satisfies readonly SigningPayload['type'][];
+
+// Every variant's type is listed: a variant missing above fails to compile here.
+type UnlistedPayloadType = Exclude<SigningPayload['type'], (typeof SIGNING_PAYLOAD_TYPES)[number]>;
+const _everyPayloadTypeListed: [UnlistedPayloadType] extends [never] ? true : never = true;
+
 /** `executionHints` of an EVM payload (decimal strings, wei / gas units). */
 export interface EvmExecutionHints {
   gasEstimate: string;

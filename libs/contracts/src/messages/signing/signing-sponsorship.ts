@@ -10,15 +10,36 @@ import {
   IsPoolFees,
   IsOptionalIntegratorFees,
 } from './signing-formats';
+import { CHAIN_FAMILIES, type ChainFamily } from '../chain-formats';
 
-export const SPONSORSHIP_MODES = [
-  'covered-transaction',
-  'eip2612-permit',
-  'permit2-intent',
-  'solana-fee-payer',
-  'bitcoin-fee-wallet',
-  'cosmos-fee-grant',
-] as const;
+/**
+ * How the service pays for each family's steps, one entry per family: the sponsorship `modes` its
+ * steps carry (SponsorshipMode below), and the `gasKinds` of cost it pays on the family's chains (a
+ * quote's `gasCoverage` kinds, SponsoredGasKind in route-gas-coverage; `bridge-release` is also paid
+ * on a Solana destination, it is listed once).
+ */
+export const FAMILY_SPONSORSHIP = {
+  evm: {
+    modes: ['covered-transaction', 'eip2612-permit', 'permit2-intent'],
+    gasKinds: [
+      'permit',
+      'approve-top-up',
+      'swap-intent',
+      'bridge-intent',
+      'native-input-top-up',
+      'bridge-release',
+    ],
+  },
+  solana: { modes: ['solana-fee-payer'], gasKinds: ['solana-transaction', 'solana-ata-rent'] },
+  bitcoin: { modes: ['bitcoin-fee-wallet'], gasKinds: ['bitcoin-transaction'] },
+  cosmos: { modes: ['cosmos-fee-grant'], gasKinds: ['cosmos-fee-grant', 'cosmos-transaction'] },
+} as const satisfies Record<ChainFamily, { modes: readonly string[]; gasKinds: readonly string[] }>;
+
+type FamilySponsorship = (typeof FAMILY_SPONSORSHIP)[ChainFamily];
+
+export const SPONSORSHIP_MODES: readonly FamilySponsorship['modes'][number][] = CHAIN_FAMILIES.flatMap(
+  (family) => FAMILY_SPONSORSHIP[family].modes,
+);
 /**
  * How the service pays the gas of a step (docs/gas-sponsorship.md):
  *  - `covered-transaction`: the user's own transaction (`call`), where nothing else can work (an
@@ -37,7 +58,7 @@ export const SPONSORSHIP_MODES = [
  *  - `cosmos-fee-grant`: a Cosmos step whose fee names the service's fee granter (`fee.granter`):
  *    x/feegrant takes the fee from the granter under its allowance to the wallet, which pays nothing.
  */
-export type SponsorshipMode = (typeof SPONSORSHIP_MODES)[number];
+export type SponsorshipMode = FamilySponsorship['modes'][number];
 
 /**
  * The legs a `permit2-intent` step can carry: `swap`, `bridge` (to an EVM address), `bridge-to` (to a
