@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { id } from 'ethers';
 import type { SwapStepThorchain } from '@swapgw/contracts';
 import { ManualClock } from '@swapgw/runtime';
-import { FakePackets, FakeThornode } from '../../test/support/settlement-fakes';
+import { FakeMints, FakePackets, FakeThornode } from '../../test/support/settlement-fakes';
 import { FakeSwapChains, InMemorySwapRepository, plannerConfigOf } from '../../test/support/swap-fakes';
 import { buildRequestFor, NOW_MS, planFor, ROUTER, stepRef } from '../../test/support/swap-fixtures';
 import { RepricingSignal } from './repricing-signal';
@@ -34,7 +34,7 @@ describe('SettlementPoller: THORChain deposits', () => {
       clock,
     );
     thornode = new FakeThornode();
-    settlement = new SettlementPoller(store, progress, thornode, new FakePackets(), config);
+    settlement = new SettlementPoller(store, progress, thornode, new FakePackets(), config, new FakeMints());
   });
 
   /**

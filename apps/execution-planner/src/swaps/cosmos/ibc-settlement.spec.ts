@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { SwapStepPacket } from '@swapgw/contracts';
 import { ManualClock } from '@swapgw/runtime';
-import { FakePackets, FakeThornode } from '../../../test/support/settlement-fakes';
+import { FakeMints, FakePackets, FakeThornode } from '../../../test/support/settlement-fakes';
 import { FakeSwapChains, InMemorySwapRepository, plannerConfigOf } from '../../../test/support/swap-fakes';
 import { buildRequestFor, NOW_MS, planFor, stepRef } from '../../../test/support/swap-fixtures';
 import { RepricingSignal } from '../repricing-signal';
@@ -48,7 +48,7 @@ describe('SettlementPoller: IBC packets', () => {
       clock,
     );
     packets = new FakePackets();
-    settlement = new SettlementPoller(store, progress, new FakeThornode(), packets, config);
+    settlement = new SettlementPoller(store, progress, new FakeThornode(), packets, config, new FakeMints());
   });
 
   /** A swap whose last step is an IBC transfer (settlement `ibc`, as the planner sets it), confirmed on its chain. */
