@@ -87,7 +87,11 @@ export function planSteps(
 ): PlannedStep[] {
   const wallets = walletsOf(plan, request, context.familyOf, (chain) => {
     const prefix = context.cosmosTraitsOf?.(chain)?.bech32Prefix;
-    return { id: chain, family: context.familyOf(chain), ...(prefix ? { cosmos: { bech32Prefix: prefix } } : {}) };
+    return {
+      id: chain,
+      family: context.familyOf(chain),
+      ...(prefix ? { cosmos: { bech32Prefix: prefix } } : {}),
+    };
   });
   const sponsored = gasPaymentOf(request) === 'sponsored';
   const permit = firstLegPermitOf(plan, request, context);

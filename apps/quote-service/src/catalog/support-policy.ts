@@ -151,7 +151,8 @@ export class SupportPolicy {
           (this.thorchainPoolOf(fromChain, tokenIn) && this.thorchainPoolOf(toChain, tokenOut))) &&
         (p !== ProviderNames.nobleForwarding ||
           this.forwardingCarries(fromChain, toChain, tokenIn.symbol, tokenOut.symbol)) &&
-        (p !== ProviderNames.nobleCctp || this.cctpCarries(fromChain, toChain, tokenIn.symbol, tokenOut.symbol)),
+        (p !== ProviderNames.nobleCctp ||
+          this.cctpCarries(fromChain, toChain, tokenIn.symbol, tokenOut.symbol)),
     );
   }
 

@@ -142,7 +142,8 @@ function swapReceiverOf(input: LegStepInput, chains: LegStepChains): string {
   const following = input.following ?? [];
   const [swap, onward] = following;
   const to = onward?.kind === 'bridge' && onward.chain === swap?.chain ? onward.destinationChain : undefined;
-  if (to === undefined || chains.familyOf(to) !== 'cosmos' || following.length <= 2) return input.finalRecipient;
+  if (to === undefined || chains.familyOf(to) !== 'cosmos' || following.length <= 2)
+    return input.finalRecipient;
   return samePrefixedKey(input.signer, traitsOf(chains, to).bech32Prefix);
 }
 
