@@ -3,7 +3,9 @@ import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bech32 } from '@scure/base';
 import type { CosmosChainTraits } from '@swapgw/chains';
-import type { RouteLeg, RoutePlan, TokenRef } from '@swapgw/contracts';
+import { CosmosSignDirectStep, RouteLeg, RoutePlan, signingStepOf, TokenRef } from '@swapgw/contracts';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
 import { balanceKey, balancesToRead } from './bridged-balances';
 import { planSteps, StepPlanContext } from './step-plan';
 
@@ -189,5 +191,13 @@ describe('planSteps: ATOM on the Hub → USDC on Solana through Osmosis and Nobl
       { mode: 'cosmos-fee-grant' },
       { mode: 'cosmos-fee-grant' },
     ]);
+  });
+
+  it('writes both steps, the burn’s wait for a Noble denom included, as signing steps that validate', () => {
+    for (const step of steps) {
+      const written = signingStepOf(step as never);
+      expect(written).toMatchObject({ family: 'cosmos-sign-direct' });
+      expect(validateSync(plainToInstance(CosmosSignDirectStep, written))).toEqual([]);
+    }
   });
 });
