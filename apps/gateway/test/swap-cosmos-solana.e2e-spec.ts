@@ -101,7 +101,7 @@ describe('ATOM on the Hub → USDC on Solana, through Osmosis and Noble’s CCTP
             ).sign(payload, context),
         },
       ],
-      timeoutMs: 180_000,
+      timeoutMs: 150_000,
       onEvent: (event) => events.push(event),
     });
     expect(result.swap).toMatchObject({ status: 'completed', failure: null });
