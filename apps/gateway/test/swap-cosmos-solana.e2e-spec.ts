@@ -7,7 +7,7 @@ import { solanaConnection, type CosmosDevnetChainManifest } from '@swapgw/devnet
 import { cosmosSigner, createGatewayClient, runSwap, type RunSwapEvent } from '@swapgw/sdk';
 import { splBalanceOf } from '@swapgw/testing/solana';
 import { parseUnits } from 'ethers';
-import { hubWalletHoldingOnly } from './support/cosmos-wallets';
+import { hubWalletHoldingOnly, devnetCosmosChain } from './support/cosmos-wallets';
 import { devnetManifest } from './support/devnet-evm';
 import { connectE2eApi, type E2eApi } from './support/e2e-api';
 
@@ -19,11 +19,7 @@ import { connectE2eApi, type E2eApi } from './support/e2e-api';
 // (x/feegrant): the wallet holds only the ATOM it swaps. The swap completes only once Solana paid, so
 // the payout is read right when runSwap returns. Balances are read on every chain touched.
 const manifest = devnetManifest();
-const chainOf = (id: string): CosmosDevnetChainManifest => {
-  const chain = manifest.cosmos.find((c) => c.id === id);
-  if (!chain) throw new Error(`the devnet has no Cosmos chain ${id}`);
-  return chain;
-};
+const chainOf = devnetCosmosChain;
 const hub = chainOf('cosmoshub-devnet');
 const osmosis = chainOf('osmosis-devnet');
 const noble = chainOf('noble-devnet');

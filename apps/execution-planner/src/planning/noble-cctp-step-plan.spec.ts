@@ -2,10 +2,10 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bech32 } from '@scure/base';
-import type { CosmosChainTraits } from '@swapgw/chains';
 import { CosmosSignDirectStep, RouteLeg, RoutePlan, signingStepOf, TokenRef } from '@swapgw/contracts';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { COSMOS_DEVNET_TRAITS, CONTRACT } from '../../test/support/cosmos-devnet-traits';
 import { balanceKey, balancesToRead } from './bridged-balances';
 import { planSteps, StepPlanContext } from './step-plan';
 
@@ -17,7 +17,6 @@ const keyHash = ripemd160(sha256(PUBLIC_KEY));
 const on = (prefix: string) => bech32.encode(prefix, bech32.toWords(keyHash));
 const USER = on('cosmos');
 const SOLANA_RECIPIENT = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
-const CONTRACT = 'osmo17p9rzwnnfxcjp32un9ug7yhhzgtkhvl9jfksztgw5uh69wac2pgs5yczr8';
 const ATOM_ON_OSMOSIS = 'ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2';
 const USDC_ON_OSMOSIS = 'ibc/498A0751C798A0D9A389AA3691123DADA57DAA4FE165D5C75894505B876BA6E4';
 const SOLANA_USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
@@ -29,33 +28,7 @@ const token = (chain: string, symbol: string, address: string): TokenRef => ({
 });
 const NOW_MS = 1_800_000_000_000;
 
-const TRAITS: Record<string, CosmosChainTraits> = {
-  'noble-devnet': {
-    chainId: 'noble-devnet',
-    bech32Prefix: 'noble',
-    nativeDenom: 'uusdc',
-    restUrl: 'http://127.0.0.1:1319',
-    minGasPrice: '0.1uusdc',
-    ibcChannels: { 'osmosis-devnet': 'channel-0', 'cosmoshub-devnet': 'channel-1' },
-  },
-  'osmosis-devnet': {
-    chainId: 'osmosis-devnet',
-    bech32Prefix: 'osmo',
-    nativeDenom: 'uosmo',
-    restUrl: 'http://127.0.0.1:1318',
-    minGasPrice: '0.0025uosmo',
-    ibcChannels: { 'cosmoshub-devnet': 'channel-0', 'noble-devnet': 'channel-1' },
-    crosschainSwapsContract: CONTRACT,
-  },
-  'cosmoshub-devnet': {
-    chainId: 'cosmoshub-devnet',
-    bech32Prefix: 'cosmos',
-    nativeDenom: 'uatom',
-    restUrl: 'http://127.0.0.1:1317',
-    minGasPrice: '0.005uatom',
-    ibcChannels: { 'osmosis-devnet': 'channel-0', 'noble-devnet': 'channel-1' },
-  },
-};
+const TRAITS = COSMOS_DEVNET_TRAITS;
 
 const context = (balancesBefore = new Map<string, bigint>()): StepPlanContext => ({
   nowMs: NOW_MS,

@@ -1,16 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Connection, PublicKey } from '@solana/web3.js';
 import { ChainRegistry } from '@swapgw/chains';
-import {
-  bridgeChainOfCctpDomain,
-  cctpBurnOf,
-  CosmosStatusClient,
-  NOBLE_BRIDGE_CHAIN_ID,
-} from '@swapgw/chains/families';
+import { bridgeChainOfCctpDomain, cctpBurnOf, NOBLE_BRIDGE_CHAIN_ID } from '@swapgw/chains/families';
 import { SOLANA_BRIDGE_CHAIN_ID, solanaBridgeReleaseMemo } from '@swapgw/chains/solana-bridge';
+import { CometClients } from './ibc-packet-reader';
 
-/** Bound of one CometBFT call (/tx). */
-const RPC_TIMEOUT_MS = 5_000;
 /** How many of the vault's newest transactions are searched for the release (newest first). */
 const VAULT_HISTORY = 1_000;
 
@@ -37,15 +31,16 @@ export abstract class CctpMintReader {
  */
 @Injectable()
 export class DevnetBridgeMintReader extends CctpMintReader {
-  private readonly clients = new Map<string, CosmosStatusClient>();
+  private readonly clients: CometClients;
   private connection: Connection | undefined;
 
   constructor(private readonly registry: ChainRegistry) {
     super();
+    this.clients = new CometClients(registry);
   }
 
   async mintOf(chain: string, txHash: string): Promise<CctpMintProgress | null> {
-    const tx = await this.client(chain).committedTx(txHash);
+    const tx = await this.clients.of(chain).committedTx(txHash);
     const burn = tx ? cctpBurnOf(tx) : undefined;
     if (!burn) return null;
     const solana = this.registry.manifest?.solana;
@@ -70,17 +65,6 @@ export class DevnetBridgeMintReader extends CctpMintReader {
         return { ...progress, mintTxHash: info.signature };
     }
     return progress;
-  }
-
-  private client(chain: string): CosmosStatusClient {
-    let client = this.clients.get(chain);
-    if (!client) {
-      const rpcUrl = this.registry.get(chain).rpcUrl;
-      if (!rpcUrl) throw new Error(`Chain ${chain} has no CometBFT RPC`);
-      client = new CosmosStatusClient({ id: chain, rpcUrl }, RPC_TIMEOUT_MS);
-      this.clients.set(chain, client);
-    }
-    return client;
   }
 
   private solana(rpcUrl: string): Connection {

@@ -1,63 +1,27 @@
 import { Logger } from '@nestjs/common';
-import { ManualClock } from '@swapgw/runtime';
-import { FakeMints, FakePackets, FakeThornode } from '../../../test/support/settlement-fakes';
-import { FakeSwapChains, InMemorySwapRepository, plannerConfigOf } from '../../../test/support/swap-fakes';
-import { buildRequestFor, NOW_MS, planFor, stepRef } from '../../../test/support/swap-fixtures';
-import { RepricingSignal } from '../repricing-signal';
-import { SwapPlanner } from '../swap-planner.service';
-import { SwapProgress } from '../swap-progress.service';
-import { SettlementPoller } from '../settlement-poller';
+import type { FakeMints } from '../../../test/support/settlement-fakes';
+import { SettlementBench } from '../../../test/support/settlement-bench';
+import type { SettlementPoller } from '../settlement-poller';
 
 const BURN_HASH = 'AB'.repeat(32);
 const MINT_SIGNATURE = '5'.repeat(87);
 
 describe('SettlementPoller: CCTP mints of burns on Noble', () => {
-  let store: InMemorySwapRepository;
-  let progress: SwapProgress;
+  let store: SettlementBench['store'];
   let mints: FakeMints;
   let settlement: SettlementPoller;
-  let builder: SwapPlanner;
-  const config = plannerConfigOf({});
 
   beforeAll(() => Logger.overrideLogger(false));
   afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']));
 
   beforeEach(() => {
-    store = new InMemorySwapRepository();
-    const clock = new ManualClock(NOW_MS);
-    progress = new SwapProgress(store, clock, config, new RepricingSignal());
-    builder = new SwapPlanner(
-      store,
-      new FakeSwapChains({ 'devnet-a': { evmChainId: 31337 } }),
-      config,
-      clock,
-    );
-    mints = new FakeMints();
-    settlement = new SettlementPoller(store, progress, new FakeThornode(), new FakePackets(), config, mints);
+    const bench = new SettlementBench();
+    ({ store, mints, poller: settlement } = bench);
+    burnConfirmed = (key = 'swap-cctp') => bench.lastStepSettling('cctp', BURN_HASH, key);
   });
 
   /** A swap whose last step is a burn (settlement `cctp`, as the planner sets it), confirmed on its chain. */
-  async function burnConfirmed(key = 'swap-cctp'): Promise<string> {
-    const { swapId } = await builder.build(buildRequestFor(planFor(key), key));
-    const last = store.steps.get(`${swapId}:2`);
-    if (!last) throw new Error('no step 2');
-    last.settlement = 'cctp';
-    for (const stepIndex of [1, 2])
-      await store.transaction((tx) =>
-        progress.stepConfirmed(
-          {
-            ...stepRef(swapId, stepIndex),
-            txHash: stepIndex === 2 ? BURN_HASH : '0x' + '01'.repeat(32),
-            blockNumber: 7,
-            confirmations: 1,
-            confirmedAtMs: NOW_MS,
-          },
-          tx,
-        ),
-      );
-    store.outbox.length = 0;
-    return swapId;
-  }
+  let burnConfirmed: (key?: string) => Promise<string>;
 
   it('keeps the burn settling (the swap confirming) until the destination paid it; then the swap completes', async () => {
     const swapId = await burnConfirmed();
