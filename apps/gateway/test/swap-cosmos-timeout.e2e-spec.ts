@@ -1,8 +1,7 @@
 import { StargateClient } from '@cosmjs/stargate';
 import type { CosmosDevnetChainManifest } from '@swapgw/devnet';
 import { api, ApiClient, ApiResponse, waitFor } from '@swapgw/testing';
-import { hubWalletHoldingOnly, signIssued } from './support/cosmos-wallets';
-import { devnetManifest } from './support/devnet-evm';
+import { hubWalletHoldingOnly, signIssued, devnetCosmosChain } from './support/cosmos-wallets';
 import { OpenApiValidator } from './support/openapi-validator';
 import { PrivateStack, startPrivateStack } from './support/private-stack';
 import { openSseStream, SseStream } from './support/sse-client';
@@ -20,12 +19,7 @@ import { Received, WebhookReceiver } from './support/webhook-receiver';
 // relayer is the shared devnet's: e2e files run one at a time, and the test starts it again
 // whatever happens.
 const DEADLINE_SECONDS = 60;
-const manifest = devnetManifest();
-const chainOf = (id: string): CosmosDevnetChainManifest => {
-  const chain = manifest.cosmos.find((c) => c.id === id);
-  if (!chain) throw new Error(`the devnet has no Cosmos chain ${id}`);
-  return chain;
-};
+const chainOf = devnetCosmosChain;
 const hub = chainOf('cosmoshub-devnet');
 const osmosis = chainOf('osmosis-devnet');
 const AMOUNT = 1_000_000n; // 1 ATOM

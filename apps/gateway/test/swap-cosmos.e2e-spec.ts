@@ -7,8 +7,7 @@ import { cosmosSigner, createGatewayClient, type QuoteRoute, runSwap } from '@sw
 import { waitFor } from '@swapgw/testing';
 import { AuthInfo, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { parseUnits } from 'ethers';
-import { hubWalletHoldingOnly, signDocOf } from './support/cosmos-wallets';
-import { devnetManifest } from './support/devnet-evm';
+import { hubWalletHoldingOnly, signDocOf, devnetCosmosChain } from './support/cosmos-wallets';
 import { connectE2eApi, type E2eApi } from './support/e2e-api';
 
 // A Cosmos swap through the running stack (gateway → quote-service → execution-planner →
@@ -16,12 +15,7 @@ import { connectE2eApi, type E2eApi } from './support/e2e-api';
 // transfer whose memo swaps on arrival, its fee paid by the service's fee granter (x/feegrant; its key
 // handed to signer-surface from the devnet manifest as COSMOS_FEE_GRANTER_KEYS, tools/stack/lib.mjs).
 // The wallet holds only the ATOM it swaps: it loses exactly that, and its Osmosis address gets the OSMO.
-const manifest = devnetManifest();
-const chainOf = (id: string): CosmosDevnetChainManifest => {
-  const chain = manifest.cosmos.find((c) => c.id === id);
-  if (!chain) throw new Error(`the devnet has no Cosmos chain ${id}`);
-  return chain;
-};
+const chainOf = devnetCosmosChain;
 const hub = chainOf('cosmoshub-devnet');
 const osmosis = chainOf('osmosis-devnet');
 const AMOUNT = 1_000_000n; // 1 ATOM

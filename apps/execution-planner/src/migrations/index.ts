@@ -13,6 +13,7 @@ import { AddCosmosSteps1765100000000 } from './1765100000000-add-cosmos-steps';
 import { AddStepSettlements1765200000000 } from './1765200000000-add-step-settlements';
 import { AddIbcSettlements1765300000000 } from './1765300000000-add-ibc-settlements';
 import { AddThorchainProgress1765400000000 } from './1765400000000-add-thorchain-progress';
+import { AddCctpSettlements1765500000000 } from './1765500000000-add-cctp-settlements';
 
 /** Every migration of the `planner` schema, in order. */
 export const PLANNER_MIGRATIONS = [
@@ -29,4 +30,5 @@ export const PLANNER_MIGRATIONS = [
   AddStepSettlements1765200000000,
   AddIbcSettlements1765300000000,
   AddThorchainProgress1765400000000,
+  AddCctpSettlements1765500000000,
 ];

@@ -1,10 +1,10 @@
 import { bech32 } from '@scure/base';
-import type { CosmosChainTraits } from '@swapgw/chains';
 import { devnetBridgeInterface, nobleForwardingAddress } from '@swapgw/chains/families';
 import { EvmTransactionStep, RouteLeg, RoutePlan, signingStepOf, TokenRef } from '@swapgw/contracts';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { getAddress } from 'ethers';
+import { COSMOS_DEVNET_TRAITS, CONTRACT } from '../../test/support/cosmos-devnet-traits';
 import { balancesToRead } from './bridged-balances';
 import { planSteps, StepPlanContext } from './step-plan';
 
@@ -13,7 +13,6 @@ import { planSteps, StepPlanContext } from './step-plan';
 // `wasm` memo that swaps it for ATOM and sends the ATOM home to the Hub recipient.
 const USER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const HUB_RECIPIENT = 'cosmos1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc5lzv7xu';
-const CONTRACT = 'osmo17p9rzwnnfxcjp32un9ug7yhhzgtkhvl9jfksztgw5uh69wac2pgs5yczr8';
 const BRIDGE_A = getAddress('0x' + 'b1'.repeat(20));
 const USDC_ON_OSMOSIS = 'ibc/498A0751C798A0D9A389AA3691123DADA57DAA4FE165D5C75894505B876BA6E4';
 const ATOM_ON_OSMOSIS = 'ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2';
@@ -26,33 +25,7 @@ const token = (chain: string, symbol: string, address: string, decimals = 6): To
 const USDC_A = token('devnet-a', 'USDC', getAddress('0x' + '11'.repeat(20)));
 const NOW_MS = 1_800_000_000_000;
 
-const TRAITS: Record<string, CosmosChainTraits> = {
-  'noble-devnet': {
-    chainId: 'noble-devnet',
-    bech32Prefix: 'noble',
-    nativeDenom: 'uusdc',
-    restUrl: 'http://127.0.0.1:1319',
-    minGasPrice: '0.1uusdc',
-    ibcChannels: { 'osmosis-devnet': 'channel-0', 'cosmoshub-devnet': 'channel-1' },
-  },
-  'osmosis-devnet': {
-    chainId: 'osmosis-devnet',
-    bech32Prefix: 'osmo',
-    nativeDenom: 'uosmo',
-    restUrl: 'http://127.0.0.1:1318',
-    minGasPrice: '0.0025uosmo',
-    ibcChannels: { 'cosmoshub-devnet': 'channel-0', 'noble-devnet': 'channel-1' },
-    crosschainSwapsContract: CONTRACT,
-  },
-  'cosmoshub-devnet': {
-    chainId: 'cosmoshub-devnet',
-    bech32Prefix: 'cosmos',
-    nativeDenom: 'uatom',
-    restUrl: 'http://127.0.0.1:1317',
-    minGasPrice: '0.005uatom',
-    ibcChannels: { 'osmosis-devnet': 'channel-0', 'noble-devnet': 'channel-1' },
-  },
-};
+const TRAITS = COSMOS_DEVNET_TRAITS;
 
 const context: StepPlanContext = {
   nowMs: NOW_MS,

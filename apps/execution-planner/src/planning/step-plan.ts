@@ -85,7 +85,14 @@ export function planSteps(
   request: StepPlanRequest,
   context: StepPlanContext,
 ): PlannedStep[] {
-  const wallets = walletsOf(plan, request, context.familyOf);
+  const wallets = walletsOf(plan, request, context.familyOf, (chain) => {
+    const prefix = context.cosmosTraitsOf?.(chain)?.bech32Prefix;
+    return {
+      id: chain,
+      family: context.familyOf(chain),
+      ...(prefix ? { cosmos: { bech32Prefix: prefix } } : {}),
+    };
+  });
   const sponsored = gasPaymentOf(request) === 'sponsored';
   const permit = firstLegPermitOf(plan, request, context);
   const deadline = BigInt(Math.floor(context.nowMs / 1000) + context.swapDeadlineSeconds);
@@ -108,9 +115,15 @@ export function planSteps(
     // The destination swap of a bridge-swap runs from the bridge leg's signature: no steps of its own;
     // nor do the legs a forwarding account runs after a forwarding bridge.
     if (legSteps.length === 0) {
-      if (split.some((step) => step.legIndex === legIndex - 1 && step.bridgeSwap)) return;
       if (split.some((step) => step.legIndex < legIndex && step.forwards)) return;
-      throw new Error(`Leg ${legIndex} of route ${plan.routeId} is on ${leg.chain}, a chain without swaps`);
+      const afterBridgeSwap = split.some((step) => step.legIndex === legIndex - 1 && step.bridgeSwap);
+      // A Cosmos leg the split gives no step of runs on chain from an earlier step's transaction (a
+      // swap on arrival, the swap's output sent on by the contract): what it guarantees still flows
+      // to the legs after it, and a later step waits for what it delivers.
+      const onChain = legIndex > 0 && context.familyOf(leg.chain) === 'cosmos';
+      if (!afterBridgeSwap && !onChain)
+        throw new Error(`Leg ${legIndex} of route ${plan.routeId} is on ${leg.chain}, a chain without swaps`);
+      if (!onChain) return;
     }
     const quotedIn = BigInt(leg.amountIn);
     // A prebuilt transaction (aggregator call or Solana transaction) spends what it was built for.
@@ -127,8 +140,8 @@ export function planSteps(
       spend,
       minOut,
       signer,
-      ...(signer === wallets.userAddress && wallets.userPublicKey !== undefined
-        ? { signerPublicKey: wallets.userPublicKey }
+      ...(wallets.publicKeyOn(leg.chain) !== undefined
+        ? { signerPublicKey: wallets.publicKeyOn(leg.chain) }
         : {}),
       recipient: isLast ? wallets.finalRecipient : wallets.walletOn(leg.tokenOut.chain),
       finalRecipient: wallets.finalRecipient,

@@ -20,6 +20,12 @@ export interface SwapWallets {
   finalRecipient: string;
   /** The wallet that holds funds and signs on `chain`. */
   walletOn(chain: string): string;
+  /**
+   * The public key of walletOn(chain) when the request told it: userPublicKey on the source chain,
+   * and on another Cosmos chain where the wallet is the same key under that chain's prefix (a
+   * wallet's first transaction there, e.g. its burn on Noble, needs it: no key on chain yet).
+   */
+  publicKeyOn(chain: string): string | undefined;
 }
 
 /**
@@ -56,17 +62,29 @@ export function walletsOf(
     finalRecipient,
     chainOf(plan.toChain),
   );
+  const walletOn = (chain: string): string => {
+    // Cosmos chains each have their own prefix: past the source chain the wallet is the recipient
+    // on the destination, elsewhere the user's key under that chain's prefix.
+    if (sourceFamily === 'cosmos' && familyOf(chain) === 'cosmos' && chain !== sourceChain)
+      return chain === plan.toChain ? finalRecipient : sameKeyOn(request.userAddress, chainOf(chain));
+    return familyOf(chain) === sourceFamily ? request.userAddress : finalRecipient;
+  };
+  const userKeyOn = (chain: string): boolean => {
+    if (chain === sourceChain || walletOn(chain) === request.userAddress) return true;
+    const prefix = chainOf(chain).cosmos?.bech32Prefix;
+    return (
+      sourceFamily === 'cosmos' &&
+      familyOf(chain) === 'cosmos' &&
+      prefix !== undefined &&
+      walletOn(chain) === sameKeyOn(request.userAddress, chainOf(chain))
+    );
+  };
   return {
     userAddress: request.userAddress,
     ...(request.userPublicKey !== undefined ? { userPublicKey: request.userPublicKey } : {}),
     finalRecipient,
-    walletOn: (chain) => {
-      // Cosmos chains each have their own prefix: past the source chain the wallet is the recipient
-      // on the destination, elsewhere the user's key under that chain's prefix.
-      if (sourceFamily === 'cosmos' && familyOf(chain) === 'cosmos' && chain !== sourceChain)
-        return chain === plan.toChain ? finalRecipient : sameKeyOn(request.userAddress, chainOf(chain));
-      return familyOf(chain) === sourceFamily ? request.userAddress : finalRecipient;
-    },
+    walletOn,
+    publicKeyOn: (chain) => (userKeyOn(chain) ? request.userPublicKey : undefined),
   };
 }
 

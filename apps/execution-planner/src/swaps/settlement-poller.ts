@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { PeriodicWork } from '@swapgw/runtime';
 import { ExecutionPlannerConfig } from '../config/execution-planner.config';
+import { CctpMintReader } from './cosmos/cctp-mint-reader';
 import { IbcPacketReader } from './cosmos/ibc-packet-reader';
 import { SettlementOutcome, SwapProgress } from './swap-progress.service';
 import type { StepSettlement, SwapStepEntity } from './swap-step.entity';
@@ -34,7 +35,7 @@ interface SettlementLane<Reading> {
  * (completed, refunded with BRIDGE_REFUNDED, or waiting). An answer the protocol cannot give now
  * (down, an unexpected shape) is asked again at the next pass. Nothing lives in memory: a restarted
  * planner finds the steps still `settling` with their progress as last told, and two instances
- * decide a step once.
+ * decide a step once. Burns on Noble towards Solana wait for the mint there (CctpMintReader).
  */
 @Injectable()
 export class SettlementPoller implements OnApplicationBootstrap, OnModuleDestroy {
@@ -48,6 +49,7 @@ export class SettlementPoller implements OnApplicationBootstrap, OnModuleDestroy
     thornode: ThorchainStatusReader,
     packets: IbcPacketReader,
     config: ExecutionPlannerConfig,
+    mints: CctpMintReader,
   ) {
     const lanes = [
       lane({
@@ -67,6 +69,16 @@ export class SettlementPoller implements OnApplicationBootstrap, OnModuleDestroy
         read: (step) => packets.packetOf(step.chain, step.txHash),
         apply: (stepId, reading) => progress.packetMoved(stepId, reading),
         describe: (reading) => ({ state: reading.state }),
+      }),
+      lane({
+        kind: 'cctp',
+        enabled: true,
+        // A burn is read on Noble, then on the destination: as often as IBC's packets.
+        intervalMs: config.IBC_PACKET_POLL_MS,
+        what: 'CCTP mint',
+        read: (step) => mints.mintOf(step.chain, step.txHash),
+        apply: (stepId, reading) => progress.mintSeen(stepId, reading),
+        describe: (reading) => ({ nonce: reading.nonce, mintTxHash: reading.mintTxHash }),
       }),
     ];
     this.lanes = new Map(lanes.map((each) => [each.kind, each]));

@@ -252,7 +252,7 @@ export class SwapPlanner {
         signer: step.signer,
         spec: signingStepOf(step),
         priceCheck: priceCheckOf(plan, steps, step),
-        settlement: settlementOf(plan.legs[step.legIndex], step.kind, this.chains.familyOf(step.chain)),
+        settlement: settlementOf(plan.legs[step.legIndex], step.kind, (chain) => this.chains.familyOf(chain)),
         packet: null,
         thorchain: null,
         status: step.index === 1 ? 'building' : 'pending',
@@ -451,14 +451,28 @@ function replayed(existing: SwapEntity, request: SwapBuildRequest): SwapBuildRes
 /**
  * The deposit of a `thorchain` leg is settled by THORChain: done when its tx/status says the
  * outbound went out, not when the deposit confirms (the approve before it is an ordinary step). A
- * Cosmos `ibc` leg's MsgTransfer is settled by IBC: done when its packet is acknowledged.
+ * Cosmos `ibc` leg's MsgTransfer is settled by IBC: done when its packet is acknowledged. A
+ * devnet-bridge burn on a Cosmos chain (Noble's MsgDepositForBurn) towards Solana is settled by the
+ * mint there: done when the bridge's Solana end released the burn's nonce (CctpMintReader).
  */
 function settlementOf(
-  leg: { provider: string } | undefined,
+  leg: { provider: string; chain: string; destinationChain?: string } | undefined,
   kind: string,
-  family: string,
+  familyOf: (chain: string) => string,
 ): StepSettlement | null {
-  if (leg?.provider === THORCHAIN_PROVIDER && kind !== 'approve') return 'thorchain';
-  if (leg?.provider === IBC_PROVIDER && family === 'cosmos') return 'ibc';
+  if (leg === undefined) return null;
+  const family = familyOf(leg.chain);
+  if (leg.provider === THORCHAIN_PROVIDER && kind !== 'approve') return 'thorchain';
+  if (leg.provider === IBC_PROVIDER && family === 'cosmos') return 'ibc';
+  if (
+    leg.provider === DEVNET_BRIDGE_PROVIDER &&
+    family === 'cosmos' &&
+    leg.destinationChain !== undefined &&
+    familyOf(leg.destinationChain) === 'solana'
+  )
+    return 'cctp';
   return null;
 }
+
+/** The devnet bridge (its legs' provider), whose Cosmos end is Noble's CCTP. */
+const DEVNET_BRIDGE_PROVIDER = 'devnet-bridge';

@@ -38,6 +38,7 @@ import type { ThorchainSwapProgress } from '@swapgw/chains/bitcoin-bridge';
 import type { OutboxMessage } from '@swapgw/messaging';
 import { Clock } from '@swapgw/runtime';
 import { ExecutionPlannerConfig } from '../config/execution-planner.config';
+import type { CctpMintProgress } from './cosmos/cctp-mint-reader';
 import { RepricingSignal } from './repricing-signal';
 import { SwapEntity } from './swap.entity';
 import { SwapStepEntity, SwapStepStatus } from './swap-step.entity';
@@ -224,9 +225,13 @@ export class SwapProgress {
     if (!locked) return;
     locked.step.txHash = event.txHash;
     const { settlement } = locked.step;
-    if (settlement === 'ibc' || (settlement === 'thorchain' && this.config.THORNODE_URL !== undefined)) {
-      // Confirmed on its chain; done when THORChain says its outbound went out, or when IBC
-      // acknowledges its packet (SettlementPoller).
+    if (
+      settlement === 'ibc' ||
+      settlement === 'cctp' ||
+      (settlement === 'thorchain' && this.config.THORNODE_URL !== undefined)
+    ) {
+      // Confirmed on its chain; done when THORChain says its outbound went out, when IBC
+      // acknowledges its packet, or when the burn's destination paid it (SettlementPoller).
       const { swap, step } = locked;
       step.status = 'settling';
       swap.status = 'confirming';
@@ -267,6 +272,24 @@ export class SwapProgress {
             }
           : null,
       completed: thorchain.phase === 'completed',
+    });
+  }
+
+  /**
+   * Whether the USDC a `settling` cctp step burnt on Noble was minted on its destination
+   * (CctpMintReader: the burn's nonce, the destination bridge end's release of it). Minted, the step
+   * is confirmed and the swap moves on (`swap.step-confirmed`, then `swap.completed` on the last
+   * step); not yet, nothing changes. A burn has no refund: it waits until the mint is read or the
+   * swap expires. Ignored unless the step is still settling.
+   */
+  async mintSeen(stepId: string, mint: CctpMintProgress): Promise<SettlementOutcome> {
+    if (mint.mintTxHash === null) return 'unchanged';
+    return this.swaps.transaction(async (tx) => {
+      const locked = await this.lockStep(tx, stepId, ['settling'], 'cctp mint');
+      if (!locked) return 'ignored';
+      locked.step.status = 'confirmed';
+      await this.advance(tx, locked, locked.step.txHash ?? undefined);
+      return 'completed';
     });
   }
 

@@ -29,9 +29,11 @@ export const SWAP_STEP_STATUSES = [
 ] as const;
 /**
  * Who settles a step's deposit once it confirms: THORChain (its tx/status), for a `thorchain` leg;
- * IBC (its packet's acknowledgement or timeout, read from the chains' events) for a Cosmos `ibc` leg.
+ * IBC (its packet's acknowledgement or timeout, read from the chains' events) for a Cosmos `ibc` leg;
+ * CCTP (the burn's mint on the destination, read there) for a devnet-bridge burn on Noble towards
+ * Solana.
  */
-export type StepSettlement = 'thorchain' | 'ibc';
+export type StepSettlement = 'thorchain' | 'ibc' | 'cctp';
 
 export type SwapStepStatus = (typeof SWAP_STEP_STATUSES)[number];
 

@@ -11,6 +11,7 @@ import { SwapRequestsController } from './swap-requests.controller';
 import { SwapRepository, TypeOrmSwapRepository } from './swap.repository';
 import { SettlementPoller } from './settlement-poller';
 import { ThorchainStatusReader, ThornodeStatusReader } from './thornode-status-reader';
+import { CctpMintReader, DevnetBridgeMintReader } from './cosmos/cctp-mint-reader';
 import { CometIbcPacketReader, IbcPacketReader } from './cosmos/ibc-packet-reader';
 
 /**
@@ -34,6 +35,7 @@ import { CometIbcPacketReader, IbcPacketReader } from './cosmos/ibc-packet-reade
     SwapPriceChecker,
     { provide: ThorchainStatusReader, useClass: ThornodeStatusReader },
     { provide: IbcPacketReader, useClass: CometIbcPacketReader },
+    { provide: CctpMintReader, useClass: DevnetBridgeMintReader },
     SettlementPoller,
   ],
 })

@@ -1,67 +1,37 @@
 import { Logger } from '@nestjs/common';
 import { id } from 'ethers';
 import type { SwapStepThorchain } from '@swapgw/contracts';
+import { SettlementBench } from '../../test/support/settlement-bench';
+import type { FakeThornode } from '../../test/support/settlement-fakes';
 import { ManualClock } from '@swapgw/runtime';
-import { FakePackets, FakeThornode } from '../../test/support/settlement-fakes';
 import { FakeSwapChains, InMemorySwapRepository, plannerConfigOf } from '../../test/support/swap-fakes';
-import { buildRequestFor, NOW_MS, planFor, ROUTER, stepRef } from '../../test/support/swap-fixtures';
-import { RepricingSignal } from './repricing-signal';
+import { buildRequestFor, NOW_MS, planFor, ROUTER } from '../../test/support/swap-fixtures';
 import { SwapPlanner } from './swap-planner.service';
-import { BRIDGE_REFUNDED, SwapProgress } from './swap-progress.service';
-import { SettlementPoller } from './settlement-poller';
+import { BRIDGE_REFUNDED } from './swap-progress.service';
+import type { SettlementPoller } from './settlement-poller';
 
 const DEPOSIT_HASH = '0x' + 'ab'.repeat(32);
 
 describe('SettlementPoller: THORChain deposits', () => {
-  let store: InMemorySwapRepository;
-  let progress: SwapProgress;
+  let store: SettlementBench['store'];
   let thornode: FakeThornode;
   let settlement: SettlementPoller;
-  let builder: SwapPlanner;
   const config = plannerConfigOf({ THORNODE_URL: 'http://thornode.test' });
 
   beforeAll(() => Logger.overrideLogger(false));
   afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']));
 
   beforeEach(() => {
-    store = new InMemorySwapRepository();
-    const clock = new ManualClock(NOW_MS);
-    progress = new SwapProgress(store, clock, config, new RepricingSignal());
-    builder = new SwapPlanner(
-      store,
-      new FakeSwapChains({ 'devnet-a': { evmChainId: 31337 } }),
-      config,
-      clock,
-    );
-    thornode = new FakeThornode();
-    settlement = new SettlementPoller(store, progress, thornode, new FakePackets(), config);
+    const bench = new SettlementBench(config);
+    ({ store, thornode, poller: settlement } = bench);
+    depositConfirmed = () => bench.lastStepSettling('thorchain', DEPOSIT_HASH, 'swap-thorchain', 'q1');
   });
 
   /**
    * A swap whose last step is a THORChain deposit (the step's settlement as the planner sets it for a
    * `thorchain` leg), its deposit confirmed on its chain.
    */
-  async function depositConfirmed(): Promise<string> {
-    const { swapId } = await builder.build(buildRequestFor(planFor('q1'), 'swap-thorchain'));
-    const last = store.steps.get(`${swapId}:2`);
-    if (!last) throw new Error('no step 2');
-    last.settlement = 'thorchain';
-    for (const stepIndex of [1, 2])
-      await store.transaction((tx) =>
-        progress.stepConfirmed(
-          {
-            ...stepRef(swapId, stepIndex),
-            txHash: stepIndex === 2 ? DEPOSIT_HASH : '0x' + '01'.repeat(32),
-            blockNumber: 7,
-            confirmations: 1,
-            confirmedAtMs: NOW_MS,
-          },
-          tx,
-        ),
-      );
-    store.outbox.length = 0;
-    return swapId;
-  }
+  let depositConfirmed: () => Promise<string>;
 
   const thorchainEvents = (swapId: string) =>
     store
@@ -159,9 +129,9 @@ describe('SettlementPoller: THORChain deposits', () => {
   });
 
   it('completes on confirmation, as before, when the planner has no THORNODE_URL', async () => {
-    progress = new SwapProgress(store, new ManualClock(NOW_MS), plannerConfigOf(), new RepricingSignal());
-    const swapId = await depositConfirmed();
-    expect(store.swap(swapId).status).toBe('completed');
+    const bench = new SettlementBench(plannerConfigOf());
+    const swapId = await bench.lastStepSettling('thorchain', DEPOSIT_HASH, 'swap-thorchain', 'q1');
+    expect(bench.store.swap(swapId).status).toBe('completed');
   });
 });
 

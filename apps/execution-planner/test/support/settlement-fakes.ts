@@ -1,5 +1,6 @@
 import type { ThorchainSwapProgress } from '@swapgw/chains/bitcoin-bridge';
 import type { SwapStepPacket } from '@swapgw/contracts';
+import { CctpMintReader, type CctpMintProgress } from '../../src/swaps/cosmos/cctp-mint-reader';
 import { IbcPacketReader } from '../../src/swaps/cosmos/ibc-packet-reader';
 import { ThorchainStatusReader } from '../../src/swaps/thornode-status-reader';
 
@@ -21,6 +22,18 @@ export class FakePackets extends IbcPacketReader {
   answer: SwapStepPacket | null | Error = null;
 
   async packetOf(chain: string, txHash: string): Promise<SwapStepPacket | null> {
+    this.asked.push([chain, txHash]);
+    if (this.answer instanceof Error) throw this.answer;
+    return this.answer;
+  }
+}
+
+/** Noble and the bridge's destination as a typed fake: the burn's mint per burn tx, or their failure. */
+export class FakeMints extends CctpMintReader {
+  readonly asked: Array<[string, string]> = [];
+  answer: CctpMintProgress | null | Error = null;
+
+  async mintOf(chain: string, txHash: string): Promise<CctpMintProgress | null> {
     this.asked.push([chain, txHash]);
     if (this.answer instanceof Error) throw this.answer;
     return this.answer;

@@ -3,6 +3,7 @@ import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { GasPrice, SigningStargateClient } from '@cosmjs/stargate';
 import { base64 } from '@scure/base';
 import { DEVNET_MNEMONIC, type CosmosDevnetChainManifest } from '@swapgw/devnet';
+import { devnetManifest } from './devnet-evm';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 
 /** The `cosmos-sign-direct` payload's SignDoc, as the gateway issues it (base64 bytes, decimal account number). */
@@ -68,4 +69,11 @@ export async function signIssued(
       signatures: [base64.decode(signature.signature)],
     }).finish(),
   );
+}
+
+/** The test run's devnet Cosmos chain `id` (its manifest entry: rpc, rest, channels). */
+export function devnetCosmosChain(id: string): CosmosDevnetChainManifest {
+  const chain = devnetManifest().cosmos.find((c) => c.id === id);
+  if (!chain) throw new Error(`the devnet has no Cosmos chain ${id}`);
+  return chain;
 }

@@ -1,6 +1,7 @@
 import { ChainRegistry } from '@swapgw/chains';
 import { THORCHAIN_POOL_AVAILABLE, thorchainAssetOf, type ThornodePool } from '@swapgw/chains/bitcoin-bridge';
 import { acrossBetween } from '../providers/across.provider';
+import { nobleCctpCarries, nobleCctpPathOf, nobleCctpTrades } from '../providers/cosmos/noble-cctp.provider';
 import {
   nobleForwardingCarries,
   nobleForwardingPathOf,
@@ -116,6 +117,7 @@ export class SupportPolicy {
     if (osmosisTrades(this.registry, fromChain, toChain)) providers.push(ProviderNames.osmosis);
     if (nobleForwardingTrades(this.registry, fromChain, toChain))
       providers.push(ProviderNames.nobleForwarding);
+    if (nobleCctpTrades(this.registry, fromChain, toChain)) providers.push(ProviderNames.nobleCctp);
     if (this.options.skipGoEnabled && from.cosmos && to.cosmos) providers.push(ProviderNames.skipGo);
     const thorchainPrefixes = this.options.thorchainPrefixes;
     if (
@@ -148,7 +150,9 @@ export class SupportPolicy {
         (p !== ProviderNames.thorchain ||
           (this.thorchainPoolOf(fromChain, tokenIn) && this.thorchainPoolOf(toChain, tokenOut))) &&
         (p !== ProviderNames.nobleForwarding ||
-          this.forwardingCarries(fromChain, toChain, tokenIn.symbol, tokenOut.symbol)),
+          this.forwardingCarries(fromChain, toChain, tokenIn.symbol, tokenOut.symbol)) &&
+        (p !== ProviderNames.nobleCctp ||
+          this.cctpCarries(fromChain, toChain, tokenIn.symbol, tokenOut.symbol)),
     );
   }
 
@@ -204,6 +208,12 @@ export class SupportPolicy {
   private forwardingCarries(fromChain: string, toChain: string, tokenIn: string, tokenOut: string): boolean {
     const path = nobleForwardingPathOf(this.registry, fromChain, toChain);
     return path !== undefined && nobleForwardingCarries(path, tokenIn, tokenOut);
+  }
+
+  /** Through Noble's CCTP: the source's native coin, swapped to the bridged USDC (noble-cctp). */
+  private cctpCarries(fromChain: string, toChain: string, tokenIn: string, tokenOut: string): boolean {
+    const path = nobleCctpPathOf(this.registry, fromChain, toChain);
+    return path !== undefined && nobleCctpCarries(path, tokenIn, tokenOut);
   }
 
   /** Where a swap venue is (EVM devnet chains) any token reaches the bridge; elsewhere (Solana) only the bridged token. */

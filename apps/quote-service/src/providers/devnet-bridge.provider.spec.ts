@@ -1,4 +1,11 @@
 import { ChainRegistry, DevnetManifestView } from '@swapgw/chains';
+import {
+  hex,
+  SOLANA_BRIDGE_ID,
+  SOLANA_USDC,
+  SOLANA_VAULT,
+  solanaDevnetSection,
+} from '../../test/support/devnet-solana-section';
 import { SupportPolicy } from '../catalog/support-policy';
 import { bridgedAmount, DevnetBridgeProvider, smallestBridgedInput } from './devnet-bridge.provider';
 import { devnetBridgeEnd } from './devnet-bridge-ends';
@@ -6,10 +13,8 @@ import { NoRouteError } from './no-route.error';
 import { QuoteContext, QuoteToken } from './quote-provider';
 import { PathQuote, UniswapV2Quoter } from './uniswap-v2-quoter';
 
-const hex = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
-const MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
-const VAULT = 'So11111111111111111111111111111111111111112';
-const SOLANA_BRIDGE_ID = 1399811149;
+const MINT = SOLANA_USDC;
+const VAULT = SOLANA_VAULT;
 
 const manifest: DevnetManifestView = {
   generatedAtMs: 1,
@@ -30,23 +35,7 @@ const manifest: DevnetManifestView = {
   ],
   bridge: { provider: 'devnet-bridge', feeBps: 10, estimatedDurationSeconds: 2, relayer: hex(6) },
   accounts: [],
-  solana: {
-    id: 'solana-devnet',
-    name: 'Solana Devnet',
-    family: 'solana',
-    rpcUrl: 'http://127.0.0.1:2',
-    nativeSymbol: 'SOL',
-    tokens: { USDC: { mint: MINT, decimals: 6, name: 'USD Coin' } },
-    accounts: [],
-    slotMs: 400,
-    bridge: {
-      chainId: SOLANA_BRIDGE_ID,
-      token: 'USDC',
-      vault: VAULT,
-      vaultOwner: hex(7),
-      estimatedDurationSeconds: 7,
-    },
-  },
+  solana: solanaDevnetSection,
 };
 
 const registry = new ChainRegistry({ manifest });

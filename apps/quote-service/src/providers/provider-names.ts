@@ -22,6 +22,12 @@ export const ProviderNames = {
    * ibc and osmosis.
    */
   nobleForwarding: 'noble-forwarding',
+  /**
+   * A Cosmos chain's coin swapped to USDC on arrival on Osmosis, sent home to the wallet's Noble
+   * account and burnt there through Noble's CCTP to Solana (cosmos/noble-cctp.provider.ts); its legs
+   * name ibc, osmosis (the swap, then the contract's transfer home) and devnet-bridge.
+   */
+  nobleCctp: 'noble-cctp',
   /** The Skip Go API's routes between Cosmos chains (skip-go/). */
   skipGo: 'skip-go',
 } as const;

@@ -3,6 +3,7 @@ import { ChainRegistry } from '@swapgw/chains';
 import { ChainsModule } from '../chains/chains.module';
 import { QuoteServiceConfig } from '../config/quote-service.config';
 import { AcrossProvider } from './across.provider';
+import { NobleCctpProvider } from './cosmos/noble-cctp.provider';
 import { NobleForwardingProvider } from './cosmos/noble-forwarding.provider';
 import { OsmosisProvider } from './cosmos/osmosis.provider';
 import { SkipGoApi } from './skip-go/skip-go-api';
@@ -164,6 +165,12 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
         new NobleForwardingProvider(registry, thresholds, config.RPC_TIMEOUT_MS),
     },
     {
+      provide: NobleCctpProvider,
+      inject: [ChainRegistry, ROUTE_WARNING_THRESHOLDS, QuoteServiceConfig],
+      useFactory: (registry: ChainRegistry, thresholds: RouteWarningThresholds, config: QuoteServiceConfig) =>
+        new NobleCctpProvider(registry, thresholds, config.RPC_TIMEOUT_MS),
+    },
+    {
       provide: SkipGoProvider,
       inject: [ChainRegistry, ROUTE_WARNING_THRESHOLDS, QuoteServiceConfig],
       useFactory: (
@@ -192,6 +199,7 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
         ThorchainProvider,
         OsmosisProvider,
         NobleForwardingProvider,
+        NobleCctpProvider,
         SkipGoProvider,
       ],
       useFactory: (...providers: (QuoteProvider | null)[]): QuoteProvider[] =>

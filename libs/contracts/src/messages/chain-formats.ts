@@ -55,6 +55,14 @@ export const WALLET_ADDRESS = new RegExp(
 /** An account a step may wait on: a wallet of any family, or a token (EVM contract, Solana mint). */
 export const WALLET_OR_TOKEN = WALLET_ADDRESS;
 
+/**
+ * A token a step may wait for a balance of: a token account (WALLET_OR_TOKEN), or a Cosmos bank
+ * denom as the SDK's denom check takes it (`uusdc`, `ibc/27394F…`, `factory/…`).
+ */
+export const WAIT_FOR_TOKEN = new RegExp(
+  `^(?:${EVM}|${SOLANA}|${BITCOIN_ADDRESS_PATTERN}|${COSMOS}|[a-zA-Z][a-zA-Z0-9/:._-]{2,127})$`,
+);
+
 /** An EVM transaction hash: 0x and 32 bytes. */
 export const EVM_TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 

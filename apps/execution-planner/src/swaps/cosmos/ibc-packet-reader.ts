@@ -19,10 +19,11 @@ export abstract class IbcPacketReader {
  */
 @Injectable()
 export class CometIbcPacketReader extends IbcPacketReader {
-  private readonly clients = new Map<string, CosmosStatusClient>();
+  private readonly clients: CometClients;
 
   constructor(private readonly registry: ChainRegistry) {
     super();
+    this.clients = new CometClients(registry);
   }
 
   packetOf(chain: string, txHash: string): Promise<SwapStepPacket | null> {
@@ -37,6 +38,17 @@ export class CometIbcPacketReader extends IbcPacketReader {
   }
 
   private client(chain: string): CosmosStatusClient {
+    return this.clients.of(chain);
+  }
+}
+
+/** One CometBFT client per listed Cosmos chain (its registry `rpcUrl`), made on first use. */
+export class CometClients {
+  private readonly clients = new Map<string, CosmosStatusClient>();
+
+  constructor(private readonly registry: ChainRegistry) {}
+
+  of(chain: string): CosmosStatusClient {
     let client = this.clients.get(chain);
     if (!client) {
       const rpcUrl = this.registry.get(chain).rpcUrl;

@@ -1,13 +1,10 @@
 import { Logger } from '@nestjs/common';
 import type { SwapStepPacket } from '@swapgw/contracts';
-import { ManualClock } from '@swapgw/runtime';
-import { FakePackets, FakeThornode } from '../../../test/support/settlement-fakes';
-import { FakeSwapChains, InMemorySwapRepository, plannerConfigOf } from '../../../test/support/swap-fakes';
-import { buildRequestFor, NOW_MS, planFor, stepRef } from '../../../test/support/swap-fixtures';
-import { RepricingSignal } from '../repricing-signal';
-import { SwapPlanner } from '../swap-planner.service';
-import { BRIDGE_REFUNDED, SwapProgress } from '../swap-progress.service';
-import { SettlementPoller } from '../settlement-poller';
+import { SettlementBench } from '../../../test/support/settlement-bench';
+import type { FakePackets } from '../../../test/support/settlement-fakes';
+import { NOW_MS } from '../../../test/support/swap-fixtures';
+import { BRIDGE_REFUNDED } from '../swap-progress.service';
+import type { SettlementPoller } from '../settlement-poller';
 
 const TRANSFER_HASH = 'AB'.repeat(32);
 const SETTLED_HASH = 'CD'.repeat(32);
@@ -27,52 +24,21 @@ const packet = (change: Partial<SwapStepPacket>): SwapStepPacket => ({
 });
 
 describe('SettlementPoller: IBC packets', () => {
-  let store: InMemorySwapRepository;
-  let progress: SwapProgress;
+  let store: SettlementBench['store'];
   let packets: FakePackets;
   let settlement: SettlementPoller;
-  let builder: SwapPlanner;
-  const config = plannerConfigOf({});
 
   beforeAll(() => Logger.overrideLogger(false));
   afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']));
 
   beforeEach(() => {
-    store = new InMemorySwapRepository();
-    const clock = new ManualClock(NOW_MS);
-    progress = new SwapProgress(store, clock, config, new RepricingSignal());
-    builder = new SwapPlanner(
-      store,
-      new FakeSwapChains({ 'devnet-a': { evmChainId: 31337 } }),
-      config,
-      clock,
-    );
-    packets = new FakePackets();
-    settlement = new SettlementPoller(store, progress, new FakeThornode(), packets, config);
+    const bench = new SettlementBench();
+    ({ store, packets, poller: settlement } = bench);
+    transferConfirmed = (key = 'swap-ibc') => bench.lastStepSettling('ibc', TRANSFER_HASH, key);
   });
 
   /** A swap whose last step is an IBC transfer (settlement `ibc`, as the planner sets it), confirmed on its chain. */
-  async function transferConfirmed(key = 'swap-ibc'): Promise<string> {
-    const { swapId } = await builder.build(buildRequestFor(planFor(key), key));
-    const last = store.steps.get(`${swapId}:2`);
-    if (!last) throw new Error('no step 2');
-    last.settlement = 'ibc';
-    for (const stepIndex of [1, 2])
-      await store.transaction((tx) =>
-        progress.stepConfirmed(
-          {
-            ...stepRef(swapId, stepIndex),
-            txHash: stepIndex === 2 ? TRANSFER_HASH : '0x' + '01'.repeat(32),
-            blockNumber: 7,
-            confirmations: 1,
-            confirmedAtMs: NOW_MS,
-          },
-          tx,
-        ),
-      );
-    store.outbox.length = 0;
-    return swapId;
-  }
+  let transferConfirmed: (key?: string) => Promise<string>;
 
   const packetEvents = (swapId: string) =>
     store

@@ -1,89 +1,11 @@
-import { ChainRegistry, DevnetManifestView } from '@swapgw/chains';
+import { ChainRegistry } from '@swapgw/chains';
+import { cosmosDevnetManifest, hex } from '../../../test/support/cosmos-devnet-manifest';
 import { SupportPolicy } from '../../catalog/support-policy';
 import { NoRouteError } from '../no-route.error';
 import type { QuoteContext, QuoteToken } from '../quote-provider';
 import { NobleForwardingProvider, nobleForwardingPathOf } from './noble-forwarding.provider';
 
-const hex = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
-const CONTRACT = 'osmo17p9rzwnnfxcjp32un9ug7yhhzgtkhvl9jfksztgw5uh69wac2pgs5yczr8';
-const cosmosChain = (
-  id: string,
-  prefix: string,
-  denom: string,
-  symbol: string,
-  port: number,
-  ibcChannels: Record<string, string>,
-  extra: Record<string, unknown> = {},
-) => ({
-  id,
-  name: id,
-  family: 'cosmos' as const,
-  chainId: id,
-  rpc: `http://127.0.0.1:${port}`,
-  rest: `http://127.0.0.1:${port + 1}`,
-  bech32Prefix: prefix,
-  nativeDenom: denom,
-  nativeSymbol: symbol,
-  decimals: 6,
-  minGasPrice: `0.1${denom}`,
-  blockMs: 1000,
-  accounts: [],
-  ibcChannels,
-  ...extra,
-});
-
-const manifest = {
-  generatedAtMs: 1,
-  chains: [
-    {
-      id: 'devnet-a',
-      name: 'Devnet A',
-      chainId: 31337,
-      rpcUrl: 'http://127.0.0.1:1',
-      nativeSymbol: 'ETH',
-      tokens: {
-        USDC: { address: hex(1), decimals: 6, name: 'USD Coin' },
-        WETH: { address: hex(2), decimals: 18, name: 'Wrapped Ether' },
-      },
-      uniswapV2: { factory: hex(3), router: hex(4), initCodeHash: `0x${'ab'.repeat(32)}`, pairs: {} },
-      bridge: { address: hex(5), token: 'USDC' },
-    },
-  ],
-  bridge: { provider: 'devnet-bridge', feeBps: 10, estimatedDurationSeconds: 2, relayer: hex(6) },
-  accounts: [],
-  cosmos: [
-    cosmosChain('cosmoshub-devnet', 'cosmos', 'uatom', 'ATOM', 10, {
-      'osmosis-devnet': 'channel-0',
-      'noble-devnet': 'channel-1',
-    }),
-    cosmosChain(
-      'osmosis-devnet',
-      'osmo',
-      'uosmo',
-      'OSMO',
-      20,
-      { 'cosmoshub-devnet': 'channel-0', 'noble-devnet': 'channel-1' },
-      { crosschainSwapsContract: CONTRACT },
-    ),
-    cosmosChain(
-      'noble-devnet',
-      'noble',
-      'uusdc',
-      'USDC',
-      30,
-      { 'osmosis-devnet': 'channel-0', 'cosmoshub-devnet': 'channel-1' },
-      {
-        bridge: {
-          chainId: 4,
-          token: 'USDC',
-          denom: 'uusdc',
-          moduleAddress: 'noble12l2w4ugfz4m6dd73yysz477jszqnfughxvkss5',
-          estimatedDurationSeconds: 5,
-        },
-      },
-    ),
-  ],
-} as unknown as DevnetManifestView;
+const manifest = cosmosDevnetManifest();
 const registry = new ChainRegistry({ manifest });
 
 describe('noble-forwarding: which pairs it serves', () => {

@@ -57,7 +57,9 @@ const COSMOS_BUILT_PROVIDERS = new Set([IBC_PROVIDER, 'osmosis', DEVNET_BRIDGE_P
  *    bridge-swap): one MsgTransfer whose crosschain-swaps memo swaps on arrival for the final
  *    recipient, at least the swap leg's minimum scaled to what is sent; a failed swap leaves the
  *    coin at the wallet's own address on Osmosis (its key's address there), a timed-out packet
- *    refunds the sender; the packet times out at the swap's deadline;
+ *    refunds the sender; the packet times out at the swap's deadline; when the contract sends the
+ *    output on over IBC to a chain where the route goes on (ATOM → USDC on Noble, then burnt to
+ *    Solana), it pays the wallet's own account there (swapReceiverOf);
  *  - an `osmosis` swap leg on Osmosis: MsgSwapExactAmountIn over the pools the quote priced;
  *  - a `devnet-bridge` leg from Noble: CCTP's MsgDepositForBurn of what the leg spends, its
  *    destination_domain the destination's CCTP domain (cctpDomainOfBridgeChain) and its
@@ -120,7 +122,7 @@ function messageOf(input: LegStepInput, chains: LegStepChains): CosmosTxSpec['ms
       swap: { ...next, minAmountOut: swapMin.toString() },
       sourceChannel,
       sender: signer,
-      receiver: input.finalRecipient,
+      receiver: swapReceiverOf(input, chains),
       recoveryAddress: samePrefixedKey(signer, destination.bech32Prefix),
       timeoutTimestampNs: input.deadline * 1_000_000_000n,
     });
@@ -128,6 +130,21 @@ function messageOf(input: LegStepInput, chains: LegStepChains): CosmosTxSpec['ms
   throw new Error(
     `Leg ${input.step.legIndex} on ${leg.chain}: a ${leg.kind} leg of ${leg.provider} has no Cosmos step`,
   );
+}
+
+/**
+ * Who the crosschain-swaps contract pays the swap's output to: the route's recipient when the swap,
+ * or the IBC transfer the contract sends its output on with (the leg after the swap, from Osmosis),
+ * ends the route; when a leg follows that transfer (a burn on Noble the wallet signs next), the
+ * wallet's own account on the transfer's destination, the same key under that chain's prefix.
+ */
+function swapReceiverOf(input: LegStepInput, chains: LegStepChains): string {
+  const following = input.following ?? [];
+  const [swap, onward] = following;
+  const to = onward?.kind === 'bridge' && onward.chain === swap?.chain ? onward.destinationChain : undefined;
+  if (to === undefined || chains.familyOf(to) !== 'cosmos' || following.length <= 2)
+    return input.finalRecipient;
+  return samePrefixedKey(input.signer, traitsOf(chains, to).bech32Prefix);
 }
 
 function traitsOf(chains: LegStepChains, chain: string): CosmosChainTraits {

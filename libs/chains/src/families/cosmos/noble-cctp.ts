@@ -200,3 +200,43 @@ export function depositForBurnMsg(input: {
   };
   return { typeUrl: MSG_DEPOSIT_FOR_BURN_TYPE_URL, value: { ...value } };
 }
+
+/** A burn as Noble's `circle.cctp.v1.DepositForBurn` event in a committed tx tells it. */
+export interface CctpBurnSeen {
+  /** CCTP's nonce of the burn on Noble (decimal). */
+  nonce: string;
+  destinationDomain: number;
+  amount: string;
+  /** The mint recipient, 32 bytes as base64 (as the event writes it). */
+  mintRecipient: string;
+}
+
+/**
+ * The burn a committed, successful tx made on Noble (its typed `circle.cctp.v1.DepositForBurn`
+ * event, attribute values JSON as the SDK's EmitTypedEvent writes them), or undefined: a tx that
+ * failed or burnt nothing.
+ */
+export function cctpBurnOf(tx: {
+  tx_result: { code: number; events?: { type: string; attributes: { key: string; value: string }[] }[] };
+}): CctpBurnSeen | undefined {
+  if (tx.tx_result.code !== 0) return undefined;
+  const event = (tx.tx_result.events ?? []).find((each) => each.type === DEPOSIT_FOR_BURN_EVENT);
+  if (!event) return undefined;
+  const value = (key: string): unknown => {
+    const attribute = event.attributes.find((each) => each.key === key);
+    if (attribute === undefined) return undefined;
+    try {
+      return JSON.parse(attribute.value) as unknown;
+    } catch {
+      return attribute.value;
+    }
+  };
+  const nonce = value('nonce');
+  const domain = value('destination_domain');
+  const amount = value('amount');
+  const mintRecipient = value('mint_recipient');
+  if (typeof nonce !== 'string' || !/^\d+$/.test(nonce)) return undefined;
+  if (typeof domain !== 'number' || typeof amount !== 'string' || typeof mintRecipient !== 'string')
+    return undefined;
+  return { nonce, destinationDomain: domain, amount, mintRecipient };
+}

@@ -19,6 +19,7 @@ import {
   BITCOIN_PUBLIC_KEY,
   EVM_OR_BITCOIN_ADDRESS,
   SOLANA_ADDRESS,
+  WAIT_FOR_TOKEN,
   WALLET_OR_TOKEN,
 } from '../chain-formats';
 import {
@@ -68,8 +69,9 @@ export class SigningApproveSpec {
  * wallet: the balance read is the one of the wallet's associated token account.
  */
 export class SigningWaitForSpec {
+  /** The token's account or mint, or on a Cosmos chain its denom; null: the native coin. */
   @IsOptional()
-  @Matches(WALLET_OR_TOKEN)
+  @Matches(WAIT_FOR_TOKEN)
   token!: string | null;
 
   @Matches(WALLET_OR_TOKEN)
