@@ -70,10 +70,9 @@ describe('ATOM on the Hub → USDC on Solana, through Osmosis and Noble’s CCTP
     const contract = osmosis.crosschainSwapsContract!;
     const contractBefore = await balance(osmosis, contract, usdcOnOsmosis);
 
-    // One Cosmos signer per chain, as a dApp holds Keplr's per-chain signers: each payload goes to
-    // the one holding its signerAddress.
-    const hubSigner = cosmosSigner(wallet);
-    const nobleSigner = cosmosSigner(nobleWallet);
+    // One Cosmos signer per chain, as a dApp holds Keplr's per-chain signers: the SDK hands each
+    // payload to the one holding its signerAddress.
+    const signers = [cosmosSigner([wallet, nobleWallet])];
     const events: RunSwapEvent[] = [];
     const result = await runSwap({
       client: createGatewayClient({ baseUrl: process.env.GATEWAY_URL as string, apiKey: e2e.apiKey }),
@@ -87,16 +86,7 @@ describe('ATOM on the Hub → USDC on Solana, through Osmosis and Noble’s CCTP
       route: (routes) => routes.find((route) => route.providers.includes('devnet-bridge')),
       userAddress: user.address,
       build: { gasPayment: 'user', recipient: solanaRecipient.toBase58(), userPublicKey: publicKey },
-      signers: [
-        {
-          handles: ['cosmos-sign-direct'],
-          sign: (payload, context) =>
-            ((payload as { signerAddress: string }).signerAddress === onNoble.address
-              ? nobleSigner
-              : hubSigner
-            ).sign(payload, context),
-        },
-      ],
+      signers,
       timeoutMs: 150_000,
       onEvent: (event) => events.push(event),
     });

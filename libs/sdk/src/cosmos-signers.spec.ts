@@ -167,6 +167,40 @@ describe('Cosmos signer adapter', () => {
     expect(signDirect).not.toHaveBeenCalled();
   });
 
+  it("several signers (one per chain, as a dApp holds Keplr's): the one holding signerAddress signs", async () => {
+    // The same key under another chain's prefix holds another address: that signer is passed over.
+    const noble = await DirectSecp256k1Wallet.fromKey(keyOf(0), 'noble');
+    const stranger = await wallet(DirectSecp256k1Wallet, 2);
+    const askedOf = (signer: DirectSecp256k1Wallet) => jest.spyOn(signer, 'signDirect');
+    const [nobleAsked, strangerAsked] = [askedOf(noble), askedOf(stranger)];
+    const { rawTx } = await cosmosSigner([noble, stranger, direct]).sign(payload, context);
+    expect(gateway.verifySignedCosmosTx(payload, rawTx!).signMode).toBe('direct');
+    expect(nobleAsked).not.toHaveBeenCalled();
+    expect(strangerAsked).not.toHaveBeenCalled();
+
+    const refusal = cosmosSigner([noble, stranger]).sign(payload, context);
+    await expect(refusal).rejects.toMatchObject({
+      reason: 'unknown-signer',
+      message: expect.stringContaining(`does not hold ${address} (the signers given hold noble1`),
+    });
+    // A mode one of them cannot sign in is refused when the signers are given.
+    expect(() => cosmosSigner([direct, amino], { mode: 'direct' })).toThrow(/needs an OfflineDirectSigner/);
+  });
+
+  it("a chain's signer on demand (Keplr's getOfflineSigner(chainId)): asked for the payload's chain", async () => {
+    const chains: string[] = [];
+    const signer = cosmosSigner((chainId) => {
+      chains.push(chainId);
+      return chainId === CHAIN_ID ? direct : amino;
+    });
+    const { rawTx } = await signer.sign(payload, context);
+    expect(chains).toEqual([CHAIN_ID]);
+    expect(gateway.verifySignedCosmosTx(payload, rawTx!).signMode).toBe('direct');
+
+    const elsewhere = cosmosSigner(async () => wallet(DirectSecp256k1Wallet, 2));
+    await expect(elsewhere.sign(payload, context)).rejects.toMatchObject({ reason: 'unknown-signer' });
+  });
+
   it('refuses a wallet that changed the body, the fee or the amino doc (Keplr setting its own fee)', async () => {
     const alteringDirect = (change: 'bodyBytes' | 'authInfoBytes'): CosmosDirectSignerLike => ({
       getAccounts: () => direct.getAccounts(),

@@ -102,42 +102,73 @@ export class CosmosSignerError extends Error {
   }
 }
 
+/** One cosmjs offline signer, direct or amino. */
+export type CosmosOfflineSignerLike = CosmosDirectSignerLike | CosmosAminoSignerLike;
+
 /**
- * cosmos-sign-direct: checks that the signer holds the payload's `signerAddress`, has it sign
- * (`signDirect` of the issued SignDoc, or `signAmino` of its amino sign doc) and submits the base64
- * TxRaw. `mode`: `direct` when the signer has `signDirect` (Keplr's and Leap's `getOfflineSigner`
- * have both), else `amino`; `amino` forces signAmino (Ledger). Throws CosmosSignerError when the
- * signer does not hold the address, when the wallet changed what it was given (fee, memo, body), or
- * for an amino signature of a payload without amino sign doc.
+ * The Cosmos wallet's signers: one offline signer (a route on one chain), several (one per chain,
+ * as a dApp holds Keplr's), or how to get the signer of a chain id, as Keplr's and Leap's
+ * `getOfflineSigner(chainId)` does (a route signed on several chains: ATOM on the Hub, then USDC on
+ * Noble, each payload naming its own `signerAddress`).
  */
-export function cosmosSigner(
-  signer: CosmosDirectSignerLike | CosmosAminoSignerLike,
-  options: { mode?: CosmosSignMode } = {},
-): SwapSigner {
-  const mode: CosmosSignMode = options.mode ?? ('signDirect' in signer ? 'direct' : 'amino');
-  if (mode === 'direct' && !('signDirect' in signer))
-    throw new Error('mode direct needs an OfflineDirectSigner (signDirect): this signer has only signAmino');
-  if (mode === 'amino' && !('signAmino' in signer))
-    throw new Error('mode amino needs an OfflineAminoSigner (signAmino): this signer has only signDirect');
+export type CosmosSigners =
+  | CosmosOfflineSignerLike
+  | readonly CosmosOfflineSignerLike[]
+  | ((chainId: string) => CosmosOfflineSignerLike | Promise<CosmosOfflineSignerLike>);
+
+/**
+ * cosmos-sign-direct: finds the signer that holds the payload's `signerAddress` (of the signers
+ * given, or the one `signers(chainId)` gives for the payload's chain), has it sign (`signDirect` of
+ * the issued SignDoc, or `signAmino` of its amino sign doc) and submits the base64 TxRaw. `mode`:
+ * `direct` when the signer has `signDirect` (Keplr's and Leap's `getOfflineSigner` have both), else
+ * `amino`; `amino` forces signAmino (Ledger). Throws CosmosSignerError when no signer holds the
+ * address, when the wallet changed what it was given (fee, memo, body), or for an amino signature of
+ * a payload without amino sign doc; and Error when the mode asked for is one a signer cannot do.
+ */
+export function cosmosSigner(signers: CosmosSigners, options: { mode?: CosmosSignMode } = {}): SwapSigner {
+  const given = typeof signers === 'function' ? null : Array.isArray(signers) ? signers : [signers];
+  if (given) for (const signer of given) modeOf(signer as CosmosOfflineSignerLike, options.mode);
   return {
     handles: ['cosmos-sign-direct'],
     async sign(payload) {
       const cosmos = cosmosPayloadOf(payload);
-      const accounts = await signer.getAccounts();
-      if (!accounts.some((account) => account.address === cosmos.signerAddress))
-        throw new CosmosSignerError(
-          'unknown-signer',
-          `the Cosmos signer does not hold ${cosmos.signerAddress} (it holds ${
-            accounts.map((account) => account.address).join(', ') || 'no account'
-          }): give the signer of chain ${cosmos.signDoc.chainId} whose account is the swap's userAddress`,
-        );
-      const rawTx =
-        mode === 'direct'
-          ? await signDirect(signer as CosmosDirectSignerLike, cosmos)
-          : await signAmino(signer as CosmosAminoSignerLike, cosmos);
-      return { rawTx };
+      const candidates: readonly CosmosOfflineSignerLike[] = given ?? [
+        await (signers as (chainId: string) => CosmosOfflineSignerLike | Promise<CosmosOfflineSignerLike>)(
+          cosmos.signDoc.chainId,
+        ),
+      ];
+      const held: string[] = [];
+      for (const signer of candidates) {
+        const accounts = await signer.getAccounts();
+        if (accounts.some((account) => account.address === cosmos.signerAddress)) {
+          const rawTx =
+            modeOf(signer, options.mode) === 'direct'
+              ? await signDirect(signer as CosmosDirectSignerLike, cosmos)
+              : await signAmino(signer as CosmosAminoSignerLike, cosmos);
+          return { rawTx };
+        }
+        held.push(...accounts.map((account) => account.address));
+      }
+      throw new CosmosSignerError(
+        'unknown-signer',
+        `the Cosmos signer does not hold ${cosmos.signerAddress} (${
+          candidates.length > 1 ? 'the signers given hold' : 'it holds'
+        } ${held.join(', ') || 'no account'}): give the signer of chain ${
+          cosmos.signDoc.chainId
+        } whose account is the step's signerAddress`,
+      );
     },
   };
+}
+
+/** How `signer` signs: the mode asked for, else direct when it can; throws when it cannot. */
+function modeOf(signer: CosmosOfflineSignerLike, asked: CosmosSignMode | undefined): CosmosSignMode {
+  const mode: CosmosSignMode = asked ?? ('signDirect' in signer ? 'direct' : 'amino');
+  if (mode === 'direct' && !('signDirect' in signer))
+    throw new Error('mode direct needs an OfflineDirectSigner (signDirect): this signer has only signAmino');
+  if (mode === 'amino' && !('signAmino' in signer))
+    throw new Error('mode amino needs an OfflineAminoSigner (signAmino): this signer has only signDirect');
+  return mode;
 }
 
 function cosmosPayloadOf(payload: SigningPayload): CosmosSignDirectPayload {
