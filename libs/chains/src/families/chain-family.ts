@@ -1,11 +1,4 @@
-import type {
-  BitcoinStepSpec,
-  CosmosTxSpec,
-  SigningCall,
-  SigningPayload,
-  SolanaStepSpec,
-  TransactionStatusResult,
-} from '@swapgw/contracts';
+import type { SigningPayload, SigningStepSpecFields, TransactionStatusResult } from '@swapgw/contracts';
 import type { Connection } from '@solana/web3.js';
 import type { JsonRpcProvider } from 'ethers';
 import type { ChainDescriptor, ChainFamily } from '../chain-descriptor';
@@ -39,13 +32,13 @@ export type BroadcastOutcome =
   /** The node refused it: it will never land as it is. */
   | { kind: 'rejected'; message: string };
 
-/** What a step asks to be signed: the part of its own family (an EVM call, a Solana or Bitcoin spec) is used. */
-export interface StepPayloadRequest {
+/**
+ * What a step asks to be signed: each step variant's own field (an EVM `call`, a Solana, Bitcoin or
+ * Cosmos spec: SigningStepSpecFields, from the variants themselves), of which the family uses its
+ * own; the others are null or absent.
+ */
+export interface StepPayloadRequest extends SigningStepSpecFields {
   from: string;
-  call: SigningCall | null;
-  solana: SolanaStepSpec | null;
-  bitcoin?: BitcoinStepSpec | null;
-  cosmos?: CosmosTxSpec | null;
   /**
    * Another account that pays the fees (a Solana fee payer of the service; on Cosmos the service's
    * fee granter, `fee.granter`); a family without one refuses it.
