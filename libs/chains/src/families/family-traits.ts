@@ -59,6 +59,11 @@ export interface FamilyTraits {
    * bridge's relayer), through `pay`; absent where nothing is (a payout its bridge sends itself).
    */
   bridgeReleaseCosts?(leg: SponsoredLegView & { destinationChain: string }, pay: SponsoredCostSink): void;
+  /**
+   * Whether a chain of the family, its RPC URL configured, has the rest of what signing on it needs
+   * (Cosmos: its REST API, for accounts and simulation); absent: the RPC URL is all it needs.
+   */
+  hasSigningEndpoints?(chain: ChainDescriptor): boolean;
   /** The price of a unit when the chain's node cannot tell it. */
   readonly sponsoredFeeFallback: SponsoredFeeRates;
   /** Its native coin, for a chain the registry does not list. */

@@ -38,6 +38,8 @@ export const cosmosTraits: FamilyTraits = {
     metadataOnChain: false,
   },
   // Noble's x/forwarding: a bridge pays a forwarding account, which runs the legs after it.
+  // Accounts and simulation are read over the chain's REST API (REST_URL_<CHAIN> on a real network).
+  hasSigningEndpoints: (chain) => Boolean(chain.cosmos?.restUrl),
   forwardsBridgePayouts: true,
   /**
    * One SignDoc per leg (bank balances need no allowance); a swap right after an IBC transfer to its
