@@ -1,4 +1,4 @@
-import type { RouteLeg, SponsoredGasKind } from '@swapgw/contracts';
+import type { RouteLeg, SignaturePayloadType, SponsoredGasKind } from '@swapgw/contracts';
 import type { ChainDescriptor, ChainFamily, ChainNetwork } from '../chain-descriptor';
 import type { PermitContracts } from '../permit-contracts';
 import type { BitcoinNetworkName } from './bitcoin/bitcoin-networks';
@@ -50,6 +50,13 @@ export interface FamilyTraits {
    * route's following legs on that chain with no signature (Noble's x/forwarding).
    */
   readonly forwardsBridgePayouts: boolean;
+  /** The payload a wallet is handed for each way of signing the family's steps (StepSigning). */
+  readonly payloadTypes: Partial<Record<StepSigning, SignaturePayloadType>>;
+  /**
+   * Whether a route's first transaction on one of its chains can carry an integrator fee transfer
+   * (a quote's `integratorFee` is paid on the source chain, in its first transaction).
+   */
+  readonly carriesIntegratorFees: boolean;
   /** The steps a wallet signs for one leg on a chain of the family, in order (step-split). */
   splitLeg(split: LegSplit): SplitStep[];
   /** What the service pays for one leg on a chain of the family (sponsored-gas), through `pay`. */

@@ -27,6 +27,9 @@ export const cosmosTraits: FamilyTraits = {
   // bech32 has one canonical (lower) case; a mixed-case address is no address at all.
   caseInsensitiveAddresses: false,
   caipNamespace: 'cosmos',
+  payloadTypes: { 'cosmos-sign-direct': 'cosmos-sign-direct' },
+  // No integrator fee is taken from a Cosmos chain yet.
+  carriesIntegratorFees: false,
   // A Cosmos token is its denom (`cosmos:osmosis-1:ibc:ibc/27394F…`), kept in the catalog's
   // chain-native identity column (`mint`) as written: denoms are case-sensitive.
   tokens: {
