@@ -108,6 +108,11 @@ export interface TokenAddressForm {
   assetKeyOf(address: string): string | undefined;
   /** The strict check of a request's token address (EVM checksum, Solana key, Cosmos denom form). */
   isTokenAddress(address: string): boolean;
+  /**
+   * The field a token view (the catalog's answer) names the catalog's `mint` column by: `denom` for a
+   * Cosmos denom; absent: `mint` (a Solana mint).
+   */
+  mintViewedAs?: 'denom';
   /** The address as the catalog stores it (EVM `address`, checksummed; Solana `mint`), or undefined. */
   catalogFieldsOf(address: string): { address: string | null; mint: string | null } | undefined;
   /**

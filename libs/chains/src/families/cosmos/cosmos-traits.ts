@@ -35,6 +35,7 @@ export const cosmosTraits: FamilyTraits = {
   tokens: {
     chainReference: /^[-a-zA-Z0-9]{1,32}$/,
     kinds: ['denom', 'ibc'],
+    mintViewedAs: 'denom',
     isTokenAddress: (denom) => COSMOS_DENOM.test(denom),
     assetKeyOf: (denom) => (COSMOS_DENOM.test(denom) ? denom : undefined),
     catalogFieldsOf: (denom) => (COSMOS_DENOM.test(denom) ? { address: null, mint: denom } : undefined),
