@@ -24,6 +24,7 @@ import {
   CountedJsonRpcProvider,
   WALLET_READ_BATCH_WINDOW_MS,
 } from './families/bounded-rpc';
+import { findFamilyTraits } from './families/family-traits-table';
 import { PermitContracts } from './permit-contracts';
 
 export interface ChainRegistryOptions {
@@ -231,12 +232,13 @@ export class ChainRegistry {
   }
 
   /**
-   * A chain has a signing surface exactly when an RPC URL is configured or known for it; a Cosmos
-   * chain also needs its REST API (accounts, simulation: REST_URL_<CHAIN> on a real network).
+   * A chain has a signing surface exactly when an RPC URL is configured or known for it, and what
+   * else its family signs through (FamilyTraits.hasSigningEndpoints: a Cosmos chain's REST API).
    */
   hasSigningSurface(id: string): boolean {
     const chain = this.byId.get(id);
-    return Boolean(chain?.rpcUrl) && (chain?.family !== 'cosmos' || Boolean(chain.cosmos?.restUrl));
+    if (!chain?.rpcUrl) return false;
+    return findFamilyTraits(chain.family)?.hasSigningEndpoints?.(chain) ?? true;
   }
 
   /**

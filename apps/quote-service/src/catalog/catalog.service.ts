@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ChainRegistry } from '@swapgw/chains';
+import { ChainRegistry, findFamilyTraits } from '@swapgw/chains';
 import {
   ChainView,
   ListChainsResult,
@@ -81,7 +81,11 @@ export class CatalogService {
     const nextCursor =
       rows.length > limit && last ? encodeCursor(hash, sortKeyOf(last, columns), String(last.id)) : null;
     const tokens = page.map((row) =>
-      tokenView(row, this.registry.find(row.chain)?.family === 'cosmos', Boolean(request.debug)),
+      tokenView(
+        row,
+        findFamilyTraits(this.registry.find(row.chain)?.family)?.tokens?.mintViewedAs === 'denom',
+        Boolean(request.debug),
+      ),
     );
     return request.debug
       ? {
@@ -155,11 +159,11 @@ function sortDescription(sort: TokenSort): string {
   }
 }
 
-/** A Cosmos chain's token is named by its denom, kept in the row's chain-native identity (`mint`). */
-function tokenView(row: CatalogTokenRow, cosmos: boolean, debug: boolean): TokenView {
+/** A token as the catalog answers it: a chain-native identity (`mint`) shown as its family names it (a Cosmos denom: FamilyTraits' mintViewedAs). */
+function tokenView(row: CatalogTokenRow, mintAsDenom: boolean, debug: boolean): TokenView {
   const view: TokenView = { chain: row.chain, symbol: row.symbol, name: row.name, decimals: row.decimals };
   if (row.address) view.address = row.address;
-  if (row.mint && cosmos) view.denom = row.mint;
+  if (row.mint && mintAsDenom) view.denom = row.mint;
   else if (row.mint) view.mint = row.mint;
   if (row.logo_url) view.logoUrl = row.logo_url;
   if (debug) {

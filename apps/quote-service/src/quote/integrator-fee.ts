@@ -1,4 +1,9 @@
-import { baseUnitsToAmount, ChainDescriptor, validateAddressForChain } from '@swapgw/chains';
+import {
+  baseUnitsToAmount,
+  ChainDescriptor,
+  findFamilyTraits,
+  validateAddressForChain,
+} from '@swapgw/chains';
 import { isThorchainAffiliate } from '@swapgw/chains/bitcoin-bridge';
 import {
   CodedError,
@@ -19,8 +24,10 @@ export interface IntegratorFee {
   netAmountIn: bigint;
 }
 
-/** Chain families whose first transaction can carry the fee transfer. */
-const FEE_FAMILIES = new Set(['evm', 'solana', 'bitcoin']);
+/** Whether a route's first transaction on `chain` can carry the fee transfer (its family says). */
+function carriesIntegratorFees(chain: ChainDescriptor): boolean {
+  return findFamilyTraits(chain.family)?.carriesIntegratorFees ?? false;
+}
 
 /**
  * The least integrator fee a Bitcoin first leg pays, in satoshis: Bitcoin Core's dust threshold of
@@ -52,7 +59,7 @@ export function integratorFeeOf(
       `integratorFee adds up to ${totalBps} bps; at most ${MAX_INTEGRATOR_FEE_BPS} bps`,
       { field: 'integratorFee', maxBps: MAX_INTEGRATOR_FEE_BPS },
     );
-  if (!FEE_FAMILIES.has(fromChain.family))
+  if (!carriesIntegratorFees(fromChain))
     throw new CodedError(
       ErrorCodes.VALIDATION_FAILED,
       `integratorFee cannot be paid on ${fromChain.id} (the fee is paid on the source chain, in its first transaction)`,
@@ -120,7 +127,7 @@ export function requestedIntegratorFee(
   amountIn: bigint,
 ): IntegratorFeeShare[] {
   if (own !== undefined) return own;
-  if (!keyDefault || !FEE_FAMILIES.has(fromChain.family)) return [];
+  if (!keyDefault || !carriesIntegratorFees(fromChain)) return [];
   return keyDefault.filter(
     (share) =>
       validateAddressForChain(fromChain, share.recipient).ok &&

@@ -1,20 +1,11 @@
-import { ChainRegistry, splitSteps, StepSigning } from '@swapgw/chains';
-import type { RouteLeg, RouteSignature, SignaturePayloadType } from '@swapgw/contracts';
-
-/** The payload a wallet is handed for each way of signing a step. */
-const PAYLOAD_TYPE_OF: Record<StepSigning, SignaturePayloadType> = {
-  'solana-transaction': 'solana-versioned-transaction',
-  'evm-transaction': 'evm-transaction',
-  'eip2612-permit': 'evm-typed-data',
-  'permit2-intent': 'evm-typed-data',
-  'bitcoin-psbt': 'bitcoin-psbt',
-  'cosmos-sign-direct': 'cosmos-sign-direct',
-};
+import { ChainRegistry, payloadTypeOfSigning, splitSteps } from '@swapgw/chains';
+import type { RouteLeg, RouteSignature } from '@swapgw/contracts';
 
 /**
  * The signatures a default (sponsored) build of a route asks of the wallet, in signing order: the
  * steps execution-planner expands the route into (both follow @swapgw/chains' `splitSteps` with
- * gasPayment sponsored), told ahead so a wallet can show them before the first one. Per leg:
+ * gasPayment sponsored), told ahead so a wallet can show them before the first one, each with the
+ * payload its family hands the wallet for it (FamilyTraits.payloadTypes). Per leg:
  *  - Solana: one transaction (the service is fee payer);
  *  - Bitcoin: one PSBT (the service's fee input pays the miner);
  *  - Cosmos: one SignDoc, the fee paid by the service's fee granter; an IBC transfer into a swap on
@@ -39,7 +30,7 @@ export function signaturesOf(registry: ChainRegistry, legs: readonly RouteLeg[])
   return splitSteps(legs, chains, { gasPayment: 'sponsored' }).map((step) => ({
     chain: legs[step.legIndex].chain,
     kind: step.kind,
-    payloadType: PAYLOAD_TYPE_OF[step.signing],
+    payloadType: payloadTypeOfSigning(step.signing),
     mayBeSkipped: step.kind === 'approve',
   }));
 }

@@ -1,9 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import type { FAMILY_SPONSORSHIP } from '@swapgw/contracts';
 import type { EntityManager } from 'typeorm';
 import { RelayerAccountsRepository } from './relayer-accounts.repository';
 import { RelayingMetrics } from './relaying-metrics';
+import type { LedgerPurpose } from './sponsored-transaction.entity';
 import { SponsoredTransactionsRepository } from './sponsored-transactions.repository';
+
+/** What the EVM relayers record (they send, nonce by nonce: RelayersService). */
+type RelayerPurpose =
+  | (typeof FAMILY_SPONSORSHIP.evm.sponsoredPurposes)[number]
+  | (typeof FAMILY_SPONSORSHIP.evm.sponsorPurposes)[number];
 
 /**
  * A user's transaction an account of the service pays the fee of without sending it (a Solana fee
@@ -13,12 +20,8 @@ import { SponsoredTransactionsRepository } from './sponsored-transactions.reposi
  */
 export interface FeeAccountTransaction {
   chain: string;
-  purpose:
-    | 'solana-transaction'
-    | 'bitcoin-transaction'
-    | 'bitcoin-fee-bump'
-    | 'cosmos-transaction'
-    | 'cosmos-fee-grant';
+  /** One of its family's ledger purposes (FAMILY_SPONSORSHIP), which are never the EVM relayers'. */
+  purpose: Exclude<LedgerPurpose, RelayerPurpose>;
   /** The service's account that pays. */
   account: string;
   swapId: string;

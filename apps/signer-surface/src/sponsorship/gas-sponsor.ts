@@ -1,3 +1,5 @@
+import { SPONSORED_PURPOSES, type SponsoredPurpose } from '@swapgw/contracts';
+
 /**
  * What the signing flow needs from gas sponsorship whatever the family: admit a step under the key's
  * budget, send the transaction that carries a user's signature (or the gas a user's own transaction
@@ -31,19 +33,11 @@ export interface GasSponsor {
 }
 
 /**
- * Why the service pays: a user's gas for their own transaction, a signature to carry, the fee of a
- * Solana transaction it pays as fee payer, the miner fee of a Bitcoin transaction one of its fee
- * wallets' inputs pays, or the fee of a Cosmos transaction its fee granter pays (x/feegrant).
+ * Why the service pays: a user's gas for their own transaction, a signature to carry (EVM), or the
+ * fee of a user's transaction one of its accounts pays (a Solana fee payer, a Bitcoin fee wallet's
+ * input, a Cosmos fee granter): each family's `sponsoredPurposes` (FAMILY_SPONSORSHIP).
  */
-export const SPONSORED_PURPOSES = [
-  'gas-drop',
-  'permit',
-  'intent',
-  'solana-transaction',
-  'bitcoin-transaction',
-  'cosmos-transaction',
-] as const;
-export type SponsoredPurpose = (typeof SPONSORED_PURPOSES)[number];
+export { SPONSORED_PURPOSES, type SponsoredPurpose };
 
 export interface SponsoredSend {
   chain: string;

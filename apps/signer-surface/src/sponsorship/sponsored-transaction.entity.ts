@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { bigintAsNumber, msColumn } from '@swapgw/persistence';
 import { weiColumn } from './wei-column';
+import { SPONSOR_PURPOSES } from '@swapgw/contracts';
 import { SPONSORED_PURPOSES, SponsoredPurpose } from './gas-sponsor';
 
 /**
@@ -13,20 +14,16 @@ export { SPONSORED_PURPOSES };
 export type { SponsoredPurpose };
 
 /**
- * What the ledger records: the signing flow's purposes, and `nonce-fill`, a zero-value
- * self-transfer the relayers send at a nonce the chain is missing under one of their pending
- * transactions (the operator's cost: no swap, step or owner), and `bitcoin-fee-bump`, a fee wallet's
- * child of a stuck sponsored Bitcoin transaction (CPFP; see sponsorship/bitcoin-fee-bump.ts), counted
- * in the budget of the swap's owner, and `cosmos-fee-grant`, a Cosmos fee granter's grant of an
- * x/feegrant allowance to a wallet before its step (families/cosmos), counted in the budget of the
- * owner of the swap whose step asked for it.
+ * What the ledger records: the signing flow's purposes, and each family's sponsors' own transactions
+ * (FAMILY_SPONSORSHIP's `sponsorPurposes`): `nonce-fill`, a zero-value self-transfer the relayers
+ * send at a nonce the chain is missing under one of their pending transactions (the operator's cost:
+ * no swap, step or owner), `bitcoin-fee-bump`, a fee wallet's child of a stuck sponsored Bitcoin
+ * transaction (CPFP; see families/bitcoin/bitcoin-fee-bump.ts), counted in the budget of the swap's
+ * owner, and `cosmos-fee-grant`, a Cosmos fee granter's grant of an x/feegrant allowance to a wallet
+ * before its step (families/cosmos), counted in the budget of the owner of the swap whose step asked
+ * for it.
  */
-export const LEDGER_PURPOSES = [
-  ...SPONSORED_PURPOSES,
-  'nonce-fill',
-  'bitcoin-fee-bump',
-  'cosmos-fee-grant',
-] as const;
+export const LEDGER_PURPOSES = [...SPONSORED_PURPOSES, ...SPONSOR_PURPOSES] as const;
 export type LedgerPurpose = (typeof LEDGER_PURPOSES)[number];
 
 /**

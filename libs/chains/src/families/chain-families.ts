@@ -4,11 +4,14 @@ import type { StartupWarmup } from '@swapgw/runtime';
 import type { ChainDescriptor, ChainFamily } from '../chain-descriptor';
 import type { ChainRegistry } from '../chain-registry';
 import { BitcoinChainClient } from './bitcoin/bitcoin-chain-client';
-import { BitcoinSigningChainClientImpl } from './bitcoin/bitcoin-signing-client';
+import {
+  type BitcoinSigningChainClient,
+  BitcoinSigningChainClientImpl,
+} from './bitcoin/bitcoin-signing-client';
 import { BitcoinStatusClient } from './bitcoin/bitcoin-status-client';
 import { assertBitcoinTxid } from './bitcoin/esplora-transaction-status';
 import { canonicalCosmosTxHash, CosmosChainStatusClient } from './cosmos/cosmos-status-client';
-import { CosmosSigningChainClientImpl } from './cosmos/cosmos-signing-client';
+import { type CosmosSigningChainClient, CosmosSigningChainClientImpl } from './cosmos/cosmos-signing-client';
 import {
   boundedEvmProvider,
   WALLET_READ_BATCH_WINDOW_MS,
@@ -18,19 +21,19 @@ import {
   DEFAULT_RPC_TIMEOUT_MS,
 } from './bounded-rpc';
 import { BlockScopedEvmProvider } from './evm/block-scoped-reads';
-import type {
-  BitcoinSigningChainClient,
-  CosmosSigningChainClient,
-  ChainClientLookup,
-  ChainStatusClient,
-  EvmChainClient,
-  SigningChainClient,
-  SolanaChainClient,
-} from './chain-family';
-import { EvmChainClientImpl } from './evm/evm-chain-client';
+import type { ChainClientLookup, ChainStatusClient } from './chain-family';
+import { type EvmChainClient, EvmChainClientImpl } from './evm/evm-chain-client';
 import { assertEvmTxHash } from './evm/evm-transaction-status';
-import { SolanaChainClientImpl } from './solana/solana-chain-client';
+import { type SolanaChainClient, SolanaChainClientImpl } from './solana/solana-chain-client';
 import { assertSolanaSignature } from './solana/solana-transaction-status';
+
+/**
+ * A chain the services sign for and read from, of any family: the client each family's folder
+ * defines (SigningChainClientBase and its own), told apart by `family`. A new family adds its
+ * client here, beside the line of `cachedSigning` that builds it.
+ */
+export type SigningChainClient =
+  EvmChainClient | SolanaChainClient | BitcoinSigningChainClient | CosmosSigningChainClient;
 
 /**
  * The registry's chains behind their family's client: one bounded client per chain (every RPC and

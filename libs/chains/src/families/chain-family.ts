@@ -1,19 +1,8 @@
-import type {
-  BitcoinStepSpec,
-  CosmosTxSpec,
-  SigningCall,
-  SigningPayload,
-  SolanaStepSpec,
-  TransactionStatusResult,
-} from '@swapgw/contracts';
-import type { Connection } from '@solana/web3.js';
-import type { JsonRpcProvider } from 'ethers';
+import type { SigningPayload, SigningStepSpecFields, TransactionStatusResult } from '@swapgw/contracts';
 import type { ChainDescriptor, ChainFamily } from '../chain-descriptor';
 import type { SponsoredFeeRates } from '../sponsored-gas';
 import type { EvmPayloadPolicy } from './evm/evm-payload';
-import type { DecodedEvmTransaction } from './evm/evm-signed-transaction';
 import type { SignedTransactionArtifact } from './signed-artifact';
-import type { ForwardingTarget } from './cosmos/noble-forwarding';
 
 /**
  * What every listed chain answers, whatever its family: the form of its transaction ids and where a
@@ -39,13 +28,13 @@ export type BroadcastOutcome =
   /** The node refused it: it will never land as it is. */
   | { kind: 'rejected'; message: string };
 
-/** What a step asks to be signed: the part of its own family (an EVM call, a Solana or Bitcoin spec) is used. */
-export interface StepPayloadRequest {
+/**
+ * What a step asks to be signed: each step variant's own field (an EVM `call`, a Solana, Bitcoin or
+ * Cosmos spec: SigningStepSpecFields, from the variants themselves), of which the family uses its
+ * own; the others are null or absent.
+ */
+export interface StepPayloadRequest extends SigningStepSpecFields {
   from: string;
-  call: SigningCall | null;
-  solana: SolanaStepSpec | null;
-  bitcoin?: BitcoinStepSpec | null;
-  cosmos?: CosmosTxSpec | null;
   /**
    * Another account that pays the fees (a Solana fee payer of the service; on Cosmos the service's
    * fee granter, `fee.granter`); a family without one refuses it.
@@ -125,10 +114,12 @@ export type ResendOutcome =
   | { kind: 'expired'; reason: string };
 
 /**
- * A chain the services sign for and read from (EVM, Solana), over one bounded client per chain:
- * balances, allowances, broadcast, status. Each call is bounded by the RPC timeout it was built with.
+ * A chain the services sign for and read from, over one bounded client per chain: balances,
+ * allowances, broadcast, status. Each call is bounded by the RPC timeout it was built with. Each
+ * family's client extends it in its own folder (EvmChainClient, SolanaChainClient...), and
+ * chain-families.ts, which builds them, unites them (SigningChainClient).
  */
-interface SigningChainClientBase extends ChainStatusClient {
+export interface SigningChainClientBase extends ChainStatusClient {
   /** `token` null = the native coin; on Solana `token` is the mint (holder's associated token account, 0 without one). */
   readBalance(holder: string, token: string | null): Promise<bigint>;
   /**
@@ -154,40 +145,6 @@ interface SigningChainClientBase extends ChainStatusClient {
   /** The network's fee figures now: EVM gas price; Solana fee per signature and a token account's rent. */
   fees(): Promise<SponsoredFeeRates>;
 }
-
-export interface EvmChainClient extends SigningChainClientBase {
-  readonly family: 'evm';
-  readonly evmChainId: bigint;
-  readonly provider: JsonRpcProvider;
-  /** A transaction the wallet sent itself, decoded as a signed rawTx; null while the node does not know it. */
-  sentTransaction(txHash: string): Promise<DecodedEvmTransaction | null>;
-}
-
-export interface SolanaChainClient extends SigningChainClientBase {
-  readonly family: 'solana';
-  readonly connection: Connection;
-}
-
-export interface BitcoinSigningChainClient extends SigningChainClientBase {
-  readonly family: 'bitcoin';
-}
-
-export interface CosmosSigningChainClient extends SigningChainClientBase {
-  readonly family: 'cosmos';
-  /** An account's number, sequence and key (base64) as the chain has them; null when it has none. */
-  accountOf(
-    address: string,
-  ): Promise<{ accountNumber: bigint; sequence: bigint; pubkey: string | null } | null>;
-  /** What `granter`'s x/feegrant allowance to `grantee` may still spend of `denom` (null: none). */
-  allowanceLeft(granter: string, grantee: string, denom: string): Promise<bigint | 'unlimited' | null>;
-  /** Noble's x/forwarding: the forwarding account of `target` and whether it is registered. */
-  forwardingAccountOf(target: ForwardingTarget): Promise<{ address: string; exists: boolean }>;
-  /** The fee of `gasLimit` at the node's minimum gas price. */
-  feeOf(gasLimit: bigint): { denom: string; amount: string };
-}
-
-export type SigningChainClient =
-  EvmChainClient | SolanaChainClient | BitcoinSigningChainClient | CosmosSigningChainClient;
 
 /** A chain's client, or why this deployment has none (unknown chain, no RPC URL configured...). */
 export type ChainClientLookup<T> = { ok: true; client: T } | { ok: false; reason: string };

@@ -2,7 +2,8 @@ import type { ChainFamily } from '../chain-descriptor';
 import { bitcoinTraits } from './bitcoin/bitcoin-traits';
 import { cosmosTraits } from './cosmos/cosmos-traits';
 import { evmTraits } from './evm/evm-traits';
-import type { FamilyTraits } from './family-traits';
+import type { SignaturePayloadType } from '@swapgw/contracts';
+import type { FamilyTraits, StepSigning } from './family-traits';
 import { solanaTraits } from './solana/solana-traits';
 
 /**
@@ -23,6 +24,15 @@ export function familyTraitsOf(family: ChainFamily): FamilyTraits {
   const traits = findFamilyTraits(family);
   if (!traits) throw new Error(`${family} is not a chain family`);
   return traits;
+}
+
+/** The payload a wallet is handed for a step signed as `signing`, asked of the family that signs so. */
+export function payloadTypeOfSigning(signing: StepSigning): SignaturePayloadType {
+  for (const traits of Object.values(FAMILY_TRAITS)) {
+    const payloadType = traits.payloadTypes[signing];
+    if (payloadType) return payloadType;
+  }
+  throw new Error(`No chain family signs ${signing}`);
 }
 
 /** The traits of `family`, undefined when it names no family (or none is given). */

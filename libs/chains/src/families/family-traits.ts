@@ -1,4 +1,4 @@
-import type { RouteLeg, SponsoredGasKind } from '@swapgw/contracts';
+import type { RouteLeg, SignaturePayloadType, SponsoredGasKind } from '@swapgw/contracts';
 import type { ChainDescriptor, ChainFamily, ChainNetwork } from '../chain-descriptor';
 import type { PermitContracts } from '../permit-contracts';
 import type { BitcoinNetworkName } from './bitcoin/bitcoin-networks';
@@ -50,6 +50,13 @@ export interface FamilyTraits {
    * route's following legs on that chain with no signature (Noble's x/forwarding).
    */
   readonly forwardsBridgePayouts: boolean;
+  /** The payload a wallet is handed for each way of signing the family's steps (StepSigning). */
+  readonly payloadTypes: Partial<Record<StepSigning, SignaturePayloadType>>;
+  /**
+   * Whether a route's first transaction on one of its chains can carry an integrator fee transfer
+   * (a quote's `integratorFee` is paid on the source chain, in its first transaction).
+   */
+  readonly carriesIntegratorFees: boolean;
   /** The steps a wallet signs for one leg on a chain of the family, in order (step-split). */
   splitLeg(split: LegSplit): SplitStep[];
   /** What the service pays for one leg on a chain of the family (sponsored-gas), through `pay`. */
@@ -59,6 +66,11 @@ export interface FamilyTraits {
    * bridge's relayer), through `pay`; absent where nothing is (a payout its bridge sends itself).
    */
   bridgeReleaseCosts?(leg: SponsoredLegView & { destinationChain: string }, pay: SponsoredCostSink): void;
+  /**
+   * Whether a chain of the family, its RPC URL configured, has the rest of what signing on it needs
+   * (Cosmos: its REST API, for accounts and simulation); absent: the RPC URL is all it needs.
+   */
+  hasSigningEndpoints?(chain: ChainDescriptor): boolean;
   /** The price of a unit when the chain's node cannot tell it. */
   readonly sponsoredFeeFallback: SponsoredFeeRates;
   /** Its native coin, for a chain the registry does not list. */
@@ -96,6 +108,11 @@ export interface TokenAddressForm {
   assetKeyOf(address: string): string | undefined;
   /** The strict check of a request's token address (EVM checksum, Solana key, Cosmos denom form). */
   isTokenAddress(address: string): boolean;
+  /**
+   * The field a token view (the catalog's answer) names the catalog's `mint` column by: `denom` for a
+   * Cosmos denom; absent: `mint` (a Solana mint).
+   */
+  mintViewedAs?: 'denom';
   /** The address as the catalog stores it (EVM `address`, checksummed; Solana `mint`), or undefined. */
   catalogFieldsOf(address: string): { address: string | null; mint: string | null } | undefined;
   /**

@@ -39,18 +39,48 @@ export const BITCOIN_PUBLIC_KEY = /^(?:0[23])?[0-9a-fA-F]{64}$/;
 /** Who a Solana bridge deposit pays: an EVM address or a Bitcoin address. */
 export const EVM_OR_BITCOIN_ADDRESS = new RegExp(`^(?:${EVM}|${BITCOIN_ADDRESS_PATTERN})$`);
 
-/** The form of a wallet address of each family (unanchored). */
-const WALLET_ADDRESS_FORMS: Record<ChainFamily, string> = {
-  evm: EVM,
-  solana: SOLANA,
-  bitcoin: BITCOIN_ADDRESS_PATTERN,
-  cosmos: COSMOS,
+/**
+ * A family's wallets as requests name them: the form of an address (unanchored), and, for a family
+ * that needs the wallet's public key besides its address to build a step, what a build's
+ * `userPublicKey` is on it (its part of the field's description in the API, in the family's order).
+ */
+interface WalletAddressForm {
+  pattern: string;
+  publicKey?: string;
+}
+
+/** The form of a wallet address of each family. */
+const WALLET_ADDRESS_FORMS: Record<ChainFamily, WalletAddressForm> = {
+  evm: { pattern: EVM },
+  solana: { pattern: SOLANA },
+  bitcoin: {
+    pattern: BITCOIN_ADDRESS_PATTERN,
+    publicKey:
+      "(Unisat getPublicKey, Xverse's publicKey): " +
+      'required when userAddress is a Bitcoin Taproot (P2TR, bc1p…) address (compressed 33 bytes or x-only 32: the PSBT carries it as tapInternalKey) ' +
+      "or a nested-SegWit P2SH-P2WPKH (3… / 2…) address (compressed 33 bytes: the input's redeem script is made of it). " +
+      'Checked against the address when given for a native SegWit one. ',
+  },
+  cosmos: {
+    pattern: COSMOS,
+    publicKey:
+      'Cosmos: the compressed key (33 bytes), required when userAddress never sent a transaction on the source chain (its account has no key yet, and the SignDoc names it); checked against the address when given. ',
+  },
 };
 
 /** A wallet of any family the suite signs for: EVM, Solana, Bitcoin or Cosmos. */
 export const WALLET_ADDRESS = new RegExp(
-  `^(?:${CHAIN_FAMILIES.map((family) => WALLET_ADDRESS_FORMS[family]).join('|')})$`,
+  `^(?:${CHAIN_FAMILIES.map((family) => WALLET_ADDRESS_FORMS[family].pattern).join('|')})$`,
 );
+
+/**
+ * What a build's `userPublicKey` is, the API's description of the field: each family that needs
+ * one tells its part (WALLET_ADDRESS_FORMS).
+ */
+export const USER_PUBLIC_KEY_DESCRIPTION =
+  'The public key of userAddress, hex, as the wallet tells it with the address ' +
+  CHAIN_FAMILIES.map((family) => WALLET_ADDRESS_FORMS[family].publicKey ?? '').join('') +
+  'Ignored for other families. Missing or not the key of userAddress → 400 INVALID_ADDRESS (field userPublicKey).';
 
 /** An account a step may wait on: a wallet of any family, or a token (EVM contract, Solana mint). */
 export const WALLET_OR_TOKEN = WALLET_ADDRESS;

@@ -5,6 +5,7 @@ export {
   CHAIN_FAMILIES,
   type ChainFamily,
   EVM_TX_HASH,
+  USER_PUBLIC_KEY_DESCRIPTION,
 } from './chain-formats';
 export * from './signing';
 export * from './limit-order';

@@ -13,7 +13,14 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { BITCOIN_PUBLIC_KEY, GAS_PAYMENTS, GasPayment, PERMIT_TYPES, PermitType } from '@swapgw/contracts';
+import {
+  BITCOIN_PUBLIC_KEY,
+  GAS_PAYMENTS,
+  GasPayment,
+  PERMIT_TYPES,
+  PermitType,
+  USER_PUBLIC_KEY_DESCRIPTION,
+} from '@swapgw/contracts';
 import { IsDecimalAmount, IsWalletAddress } from '../../common/validation';
 
 const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
@@ -126,13 +133,7 @@ export class BuildSwapDto {
   @ApiPropertyOptional({
     pattern: BITCOIN_PUBLIC_KEY.source,
     example: '02b4632d08485ff1df2db55b9dafd23347d1c47a457072a1e87be26896549a8737',
-    description:
-      "The public key of userAddress, hex, as the wallet tells it with the address (Unisat getPublicKey, Xverse's publicKey): " +
-      'required when userAddress is a Bitcoin Taproot (P2TR, bc1p…) address (compressed 33 bytes or x-only 32: the PSBT carries it as tapInternalKey) ' +
-      "or a nested-SegWit P2SH-P2WPKH (3… / 2…) address (compressed 33 bytes: the input's redeem script is made of it). " +
-      'Checked against the address when given for a native SegWit one. ' +
-      'Cosmos: the compressed key (33 bytes), required when userAddress never sent a transaction on the source chain (its account has no key yet, and the SignDoc names it); checked against the address when given. ' +
-      'Ignored for other families. Missing or not the key of userAddress → 400 INVALID_ADDRESS (field userPublicKey).',
+    description: USER_PUBLIC_KEY_DESCRIPTION,
   })
   @IsOptional()
   @Matches(BITCOIN_PUBLIC_KEY, {

@@ -1,6 +1,6 @@
 import { ChainFamily } from '@swapgw/chains';
 import { PayloadBuild, PayloadPolicy, SigningChainClient, StepPayloadRequest } from '@swapgw/chains/families';
-import { CodedError, ErrorCatalog, SponsorshipMode } from '@swapgw/contracts';
+import { CodedError, ErrorCatalog, SponsorshipMode, stepSpecFieldsOf } from '@swapgw/contracts';
 import { SignerChains } from '../../chains/signer-chains';
 import { SigningRequestEntity } from '../signing-request.entity';
 
@@ -66,17 +66,12 @@ export function sponsoredAs(row: Pick<SigningRequestEntity, 'spec'>, issue: Spon
   return sponsored ? issue.modes.includes(sponsored.mode) : false;
 }
 
-/** The step's request to its chain's family: who signs, and the spec of its family (its variant's own field). */
+/**
+ * The step's request to its chain's family: who signs, and the spec of its family (its variant's own
+ * field, every other variant's null: stepSpecFieldsOf).
+ */
 export function payloadRequestOf(row: SigningRequestEntity, feePayer?: string): StepPayloadRequest {
-  const { spec } = row;
-  return {
-    from: row.from,
-    call: spec.family === 'evm-transaction' ? spec.call : null,
-    solana: spec.family === 'solana-transaction' ? spec.solana : null,
-    bitcoin: spec.family === 'bitcoin-psbt' ? spec.bitcoin : null,
-    cosmos: spec.family === 'cosmos-sign-direct' ? spec.cosmos : null,
-    ...(feePayer ? { feePayer } : {}),
-  };
+  return { from: row.from, ...stepSpecFieldsOf(row.spec), ...(feePayer ? { feePayer } : {}) };
 }
 
 /** A dependency refusal that makes the step unavailable (503 of the catalog), not the user's error. */

@@ -2,11 +2,11 @@ import type { TransactionStatusResult } from '@swapgw/contracts';
 import type { ChainDescriptor } from '../../chain-descriptor';
 import type { SponsoredFeeRates } from '../../sponsored-gas';
 import type {
-  BitcoinSigningChainClient,
   BroadcastOutcome,
   PayloadBuild,
   PayloadPolicy,
   ResendOutcome,
+  SigningChainClientBase,
   StepPayloadRequest,
   TransactionProgress,
 } from '../chain-family';
@@ -21,6 +21,11 @@ import { assertBitcoinTxid, EsploraTransactionStatus } from './esplora-transacti
 export const BITCOIN_FEE_TARGET_BLOCKS = 2;
 /** What a transaction pays per vbyte when the API estimates nothing (Bitcoin Core's minimum relay fee). */
 const MIN_RELAY_FEE_RATE = 1;
+
+/** The Bitcoin family's signing client (a SigningChainClient). */
+export interface BitcoinSigningChainClient extends SigningChainClientBase {
+  readonly family: 'bitcoin';
+}
 
 /**
  * A Bitcoin chain the services sign for, over its Esplora API (helper BitcoinChainClient): a

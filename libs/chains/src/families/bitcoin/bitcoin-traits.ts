@@ -14,6 +14,8 @@ export const bitcoinTraits: FamilyTraits = {
   // bech32 is lower case, base58 (legacy) case-sensitive: compared as written.
   caseInsensitiveAddresses: false,
   caipNamespace: 'bip122',
+  payloadTypes: { 'bitcoin-psbt': 'bitcoin-psbt' },
+  carriesIntegratorFees: true,
   // No tokens: BTC is the native coin only.
   forwardsBridgePayouts: false,
   // One PSBT per leg (a UTXO spend needs no allowance).

@@ -6,10 +6,10 @@ import type { ChainDescriptor, CosmosChainTraits } from '../../chain-descriptor'
 import type { SponsoredFeeRates } from '../../sponsored-gas';
 import type {
   BroadcastOutcome,
-  CosmosSigningChainClient,
   PayloadBuild,
   PayloadPolicy,
   ResendOutcome,
+  SigningChainClientBase,
   StepPayloadRequest,
   TransactionProgress,
 } from '../chain-family';
@@ -35,6 +35,21 @@ interface RestAccount {
   account_number?: string;
   sequence?: string;
   pub_key?: { key?: string } | null;
+}
+
+/** The Cosmos family's signing client (a SigningChainClient): accounts, fee grants, forwarding accounts. */
+export interface CosmosSigningChainClient extends SigningChainClientBase {
+  readonly family: 'cosmos';
+  /** An account's number, sequence and key (base64) as the chain has them; null when it has none. */
+  accountOf(
+    address: string,
+  ): Promise<{ accountNumber: bigint; sequence: bigint; pubkey: string | null } | null>;
+  /** What `granter`'s x/feegrant allowance to `grantee` may still spend of `denom` (null: none). */
+  allowanceLeft(granter: string, grantee: string, denom: string): Promise<bigint | 'unlimited' | null>;
+  /** Noble's x/forwarding: the forwarding account of `target` and whether it is registered. */
+  forwardingAccountOf(target: ForwardingTarget): Promise<{ address: string; exists: boolean }>;
+  /** The fee of `gasLimit` at the node's minimum gas price. */
+  feeOf(gasLimit: bigint): { denom: string; amount: string };
 }
 
 /**

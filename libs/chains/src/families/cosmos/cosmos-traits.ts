@@ -27,17 +27,23 @@ export const cosmosTraits: FamilyTraits = {
   // bech32 has one canonical (lower) case; a mixed-case address is no address at all.
   caseInsensitiveAddresses: false,
   caipNamespace: 'cosmos',
+  payloadTypes: { 'cosmos-sign-direct': 'cosmos-sign-direct' },
+  // No integrator fee is taken from a Cosmos chain yet.
+  carriesIntegratorFees: false,
   // A Cosmos token is its denom (`cosmos:osmosis-1:ibc:ibc/27394F…`), kept in the catalog's
   // chain-native identity column (`mint`) as written: denoms are case-sensitive.
   tokens: {
     chainReference: /^[-a-zA-Z0-9]{1,32}$/,
     kinds: ['denom', 'ibc'],
+    mintViewedAs: 'denom',
     isTokenAddress: (denom) => COSMOS_DENOM.test(denom),
     assetKeyOf: (denom) => (COSMOS_DENOM.test(denom) ? denom : undefined),
     catalogFieldsOf: (denom) => (COSMOS_DENOM.test(denom) ? { address: null, mint: denom } : undefined),
     metadataOnChain: false,
   },
   // Noble's x/forwarding: a bridge pays a forwarding account, which runs the legs after it.
+  // Accounts and simulation are read over the chain's REST API (REST_URL_<CHAIN> on a real network).
+  hasSigningEndpoints: (chain) => Boolean(chain.cosmos?.restUrl),
   forwardsBridgePayouts: true,
   /**
    * One SignDoc per leg (bank balances need no allowance); a swap right after an IBC transfer to its

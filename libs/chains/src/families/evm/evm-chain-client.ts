@@ -5,10 +5,10 @@ import { readErc20Allowance, readEvmBalance } from '../../erc20-reads';
 import type { SponsoredFeeRates } from '../../sponsored-gas';
 import type {
   BroadcastOutcome,
-  EvmChainClient,
   PayloadBuild,
   PayloadPolicy,
   ResendOutcome,
+  SigningChainClientBase,
   StepPayloadRequest,
   TransactionProgress,
 } from '../chain-family';
@@ -22,6 +22,15 @@ import { assertEvmTxHash, evmTransactionStatus } from './evm-transaction-status'
 /** Node answers meaning "this exact transaction is already in the pool or mined". */
 const ALREADY_KNOWN =
   /already known|already imported|known transaction|transaction already exists|AlreadyKnown/i;
+
+/** The EVM family's signing client (a SigningChainClient): its chain id and provider besides. */
+export interface EvmChainClient extends SigningChainClientBase {
+  readonly family: 'evm';
+  readonly evmChainId: bigint;
+  readonly provider: JsonRpcProvider;
+  /** A transaction the wallet sent itself, decoded as a signed rawTx; null while the node does not know it. */
+  sentTransaction(txHash: string): Promise<DecodedEvmTransaction | null>;
+}
 
 /** An EVM chain over one bounded JSON-RPC provider (boundedEvmProvider). */
 export class EvmChainClientImpl implements EvmChainClient {

@@ -12,6 +12,12 @@ export const evmTraits: FamilyTraits = {
   // Hex is case-insensitive: EIP-55 only adds a checksum in the letter case.
   caseInsensitiveAddresses: true,
   caipNamespace: 'eip155',
+  payloadTypes: {
+    'evm-transaction': 'evm-transaction',
+    'eip2612-permit': 'evm-typed-data',
+    'permit2-intent': 'evm-typed-data',
+  },
+  carriesIntegratorFees: true,
   tokens: {
     chainReference: /^\d+$/,
     kinds: ['erc20'],

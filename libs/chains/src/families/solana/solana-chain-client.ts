@@ -9,7 +9,7 @@ import type {
   PayloadBuild,
   PayloadPolicy,
   ResendOutcome,
-  SolanaChainClient,
+  SigningChainClientBase,
   StepPayloadRequest,
   TransactionProgress,
 } from '../chain-family';
@@ -25,6 +25,12 @@ export const DEFAULT_SOLANA_SLOT_MS = 400;
 
 /** Solana answers meaning "this very transaction already went through". */
 const SOLANA_ALREADY_PROCESSED = /already been processed|AlreadyProcessed/i;
+
+/** The Solana family's signing client (a SigningChainClient): its Connection besides. */
+export interface SolanaChainClient extends SigningChainClientBase {
+  readonly family: 'solana';
+  readonly connection: Connection;
+}
 
 /**
  * A Solana chain over one bounded Connection (boundedSolanaConnection). `devnet`: the local devnet's

@@ -12,6 +12,8 @@ export const solanaTraits: FamilyTraits = {
   // base58 (keys and mints) is case-sensitive: compared as written.
   caseInsensitiveAddresses: false,
   caipNamespace: 'solana',
+  payloadTypes: { 'solana-transaction': 'solana-versioned-transaction' },
+  carriesIntegratorFees: true,
   // `solana:mainnet` for Solana mainnet-beta, besides its genesis-hash reference.
   caip2Aliases: { 'solana:mainnet': 'solana' },
   tokens: {

@@ -14,9 +14,13 @@ import { CHAIN_FAMILIES, type ChainFamily } from '../chain-formats';
 
 /**
  * How the service pays for each family's steps, one entry per family: the sponsorship `modes` its
- * steps carry (SponsorshipMode below), and the `gasKinds` of cost it pays on the family's chains (a
+ * steps carry (SponsorshipMode below), the `gasKinds` of cost it pays on the family's chains (a
  * quote's `gasCoverage` kinds, SponsoredGasKind in route-gas-coverage; `bridge-release` is also paid
- * on a Solana destination, it is listed once).
+ * on a Solana destination, it is listed once), and how signer-surface's sponsorship ledger records
+ * what it pays there (a row's `purpose`): `sponsoredPurposes`, the transactions that carry a user's
+ * step or signature (EVM: the gas drop before a user's own transaction, a permit, an intent; a fee
+ * payer's, fee wallet's or fee granter's user transaction), and `sponsorPurposes`, its sponsors' own
+ * (an EVM relayer's nonce fill, a Bitcoin fee wallet's CPFP child, a Cosmos fee grant).
  */
 export const FAMILY_SPONSORSHIP = {
   evm: {
@@ -29,17 +33,51 @@ export const FAMILY_SPONSORSHIP = {
       'native-input-top-up',
       'bridge-release',
     ],
+    sponsoredPurposes: ['gas-drop', 'permit', 'intent'],
+    sponsorPurposes: ['nonce-fill'],
   },
-  solana: { modes: ['solana-fee-payer'], gasKinds: ['solana-transaction', 'solana-ata-rent'] },
-  bitcoin: { modes: ['bitcoin-fee-wallet'], gasKinds: ['bitcoin-transaction'] },
-  cosmos: { modes: ['cosmos-fee-grant'], gasKinds: ['cosmos-fee-grant', 'cosmos-transaction'] },
-} as const satisfies Record<ChainFamily, { modes: readonly string[]; gasKinds: readonly string[] }>;
+  solana: {
+    modes: ['solana-fee-payer'],
+    gasKinds: ['solana-transaction', 'solana-ata-rent'],
+    sponsoredPurposes: ['solana-transaction'],
+    sponsorPurposes: [],
+  },
+  bitcoin: {
+    modes: ['bitcoin-fee-wallet'],
+    gasKinds: ['bitcoin-transaction'],
+    sponsoredPurposes: ['bitcoin-transaction'],
+    sponsorPurposes: ['bitcoin-fee-bump'],
+  },
+  cosmos: {
+    modes: ['cosmos-fee-grant'],
+    gasKinds: ['cosmos-fee-grant', 'cosmos-transaction'],
+    sponsoredPurposes: ['cosmos-transaction'],
+    sponsorPurposes: ['cosmos-fee-grant'],
+  },
+} as const satisfies Record<
+  ChainFamily,
+  {
+    modes: readonly string[];
+    gasKinds: readonly string[];
+    sponsoredPurposes: readonly string[];
+    sponsorPurposes: readonly string[];
+  }
+>;
 
 type FamilySponsorship = (typeof FAMILY_SPONSORSHIP)[ChainFamily];
 
 export const SPONSORSHIP_MODES: readonly FamilySponsorship['modes'][number][] = CHAIN_FAMILIES.flatMap(
   (family) => FAMILY_SPONSORSHIP[family].modes,
 );
+/** What the sponsorship ledger records a transaction carrying a user's step as, every family's. */
+export const SPONSORED_PURPOSES: readonly FamilySponsorship['sponsoredPurposes'][number][] =
+  CHAIN_FAMILIES.flatMap((family) => FAMILY_SPONSORSHIP[family].sponsoredPurposes);
+export type SponsoredPurpose = (typeof SPONSORED_PURPOSES)[number];
+
+/** What the sponsorship ledger records a sponsor's own transaction as, every family's. */
+export const SPONSOR_PURPOSES: readonly FamilySponsorship['sponsorPurposes'][number][] =
+  CHAIN_FAMILIES.flatMap((family) => FAMILY_SPONSORSHIP[family].sponsorPurposes);
+
 /**
  * How the service pays the gas of a step (docs/gas-sponsorship.md):
  *  - `covered-transaction`: the user's own transaction (`call`), where nothing else can work (an

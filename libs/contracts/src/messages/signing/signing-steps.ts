@@ -37,6 +37,13 @@ import {
  * (a Cosmos transaction) is one class here and one line in SIGNING_STEP_VARIANTS.
  */
 
+/**
+ * A variant whose chain's family builds the payload from one field of its own (an EVM call, a
+ * Solana, Bitcoin or Cosmos spec) names that field in a static `specField`: the family's client is
+ * handed it, and null in every other variant's field (SigningStepSpecFields, stepSpecFieldsOf).
+ * EIP-712 typed data has none (its relayer's call is built from `sponsored`).
+ */
+
 /** What every variant carries: its family (the variant's class was chosen by it), and the balance it may wait for. */
 abstract class SigningStepVariant {
   @Allow()
@@ -54,6 +61,7 @@ abstract class SigningStepVariant {
 
 export class EvmTransactionStep extends SigningStepVariant {
   declare family: 'evm-transaction';
+  static readonly specField = 'call';
 
   @IsNestedObject(() => SigningCall)
   call!: SigningCall;
@@ -84,6 +92,7 @@ export class EvmTypedDataStep extends SigningStepVariant {
 
 export class SolanaTransactionStep extends SigningStepVariant {
   declare family: 'solana-transaction';
+  static readonly specField = 'solana';
 
   /** What the transaction does (see SolanaStepSpec). */
   @IsOneOf('kind', SOLANA_STEP_SPECS)
@@ -96,6 +105,7 @@ export class SolanaTransactionStep extends SigningStepVariant {
 
 export class BitcoinPsbtStep extends SigningStepVariant {
   declare family: 'bitcoin-psbt';
+  static readonly specField = 'bitcoin';
 
   /** What the transaction does (see BitcoinStepSpec). */
   @IsNestedObject(() => BitcoinStepSpec)
@@ -108,6 +118,7 @@ export class BitcoinPsbtStep extends SigningStepVariant {
 
 export class CosmosSignDirectStep extends SigningStepVariant {
   declare family: 'cosmos-sign-direct';
+  static readonly specField = 'cosmos';
 
   /** What the transaction does (see CosmosTxSpec). */
   @IsNestedObject(() => CosmosTxSpec)
@@ -130,6 +141,43 @@ export const SIGNING_STEP_VARIANTS = {
 export type SigningStep = InstanceType<(typeof SIGNING_STEP_VARIANTS)[keyof typeof SIGNING_STEP_VARIANTS]>;
 export type SigningStepFamily = SigningStep['family'];
 export const SIGNING_STEP_FAMILIES = Object.keys(SIGNING_STEP_VARIANTS) as readonly SigningStepFamily[];
+
+type SigningStepVariants = typeof SIGNING_STEP_VARIANTS;
+type SpecFieldOf<Variant> = Variant extends { readonly specField: infer Field extends string }
+  ? Field
+  : never;
+type SpecOf<Variant, Field extends string> = Variant extends new () => infer Step
+  ? Field extends keyof Step
+    ? Step[Field]
+    : never
+  : never;
+
+/**
+ * What a step asks its chain's family to build a payload from: every variant's own field (`call`,
+ * `solana`, `bitcoin`, `cosmos`), the step's own set and the others null (absent reads as null).
+ */
+export type SigningStepSpecFields = {
+  [Family in keyof SigningStepVariants as SpecFieldOf<SigningStepVariants[Family]>]?: SpecOf<
+    SigningStepVariants[Family],
+    SpecFieldOf<SigningStepVariants[Family]>
+  > | null;
+};
+
+/** Every variant's own field, in the order of SIGNING_STEP_VARIANTS. */
+const SIGNING_STEP_SPEC_FIELDS: readonly string[] = Object.values(SIGNING_STEP_VARIANTS).flatMap((variant) =>
+  'specField' in variant ? [variant.specField] : [],
+);
+
+/** The spec fields of `step`: its variant's own field as it is, every other variant's null. */
+export function stepSpecFieldsOf(step: SigningStep): SigningStepSpecFields {
+  const own = (SIGNING_STEP_VARIANTS[step.family] as { specField?: string }).specField;
+  return Object.fromEntries(
+    SIGNING_STEP_SPEC_FIELDS.map((field) => [
+      field,
+      field === own ? (step as unknown as Record<string, unknown>)[field] : null,
+    ]),
+  ) as SigningStepSpecFields;
+}
 
 /** A property holding a SigningStep, validated as the variant its `family` names. */
 export function IsSigningStep(): PropertyDecorator {
